@@ -1,0 +1,166 @@
+#include "jobs.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "log.h"
+#include "lsp.h"
+#include "mcp.h"
+#include "methods.h"
+
+static bool is_lsp(const upk_job *job) {
+  return upk_server_framing(job->server) == UPK_FRAMING_LSP;
+}
+
+/* The client's progress token: LSP `workDoneToken`, or MCP `_meta.progressToken`. */
+static json_t *progress_token(json_t *params) {
+  if (!json_is_object(params))
+    return NULL;
+  json_t *t = json_object_get(params, "workDoneToken");
+  if (!t)
+    t = json_object_get(json_object_get(params, "_meta"), "progressToken");
+  return json_is_string(t) || json_is_integer(t) ? t : NULL;
+}
+
+static void job__unregister(upk_job *job) {
+  json_t *entry = json_object_get(job->server->inflight, job->key);
+  if (entry && (intptr_t)json_integer_value(entry) == (intptr_t)job)
+    json_object_del(job->server->inflight, job->key);
+}
+
+static void job__end_progress(upk_job *job, const char *message) {
+  if (job->progress_begun && is_lsp(job))
+    upk_server_send(job->server, upk_lsp_progress_end(job->progress_token, message));
+  job->progress_begun = false;
+}
+
+static void job__finish(upk_job *job, json_t *response) {
+  upk_server *s = job->server;
+  if (!job->cancelled) {
+    job__end_progress(job, NULL);
+    job__unregister(job);
+    upk_server_answer(s, job->batch, response);
+  } else {
+    json_decref(response);
+  }
+  if (job->batch)
+    upk_batch_release(s, job->batch);
+  json_decref(job->id);
+  json_decref(job->progress_token);
+  free(job);
+  upk_server_job_done(s);
+}
+
+void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, json_t *id,
+                   json_t *envelope, json_t *args, bool as_tool) {
+  char err[256];
+  if (upk_params_check(args, method->params, err, sizeof err)) {
+    json_t *r = as_tool ? upk_rpc_result(id, upk_mcp_tool_result(NULL, true, err))
+                        : upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, err, NULL);
+    upk_server_answer(s, batch, r);
+    return;
+  }
+  upk_job *job = calloc(1, sizeof *job);
+  if (!job) {
+    upk_server_answer(s, batch, upk_rpc_error(id, UPK_RPC_INTERNAL_ERROR, "out of memory", NULL));
+    return;
+  }
+  job->server = s;
+  job->method = method;
+  job->id = json_incref(id);
+  job->as_tool = as_tool;
+  job->progress_token = json_incref(progress_token(envelope));
+  job->batch = batch;
+  if (batch)
+    upk_batch_hold(batch);
+  upk_rpc_id_key(id, job->key);
+  json_object_set_new(s->inflight, job->key, json_integer((json_int_t)(intptr_t)job));
+  json_t *empty = args ? NULL : json_object();
+  method->handler(job, args ? args : empty);
+  json_decref(empty);
+}
+
+void upk_job_reply(upk_job *job, json_t *result) {
+  if (job->as_tool)
+    result = upk_mcp_tool_result(result ? result : json_object(), false, NULL);
+  job__finish(job, upk_rpc_result(job->id, result));
+}
+
+void upk_job_fail(upk_job *job, int code, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  json_t *r = job->as_tool ? upk_rpc_result(job->id, upk_mcp_tool_result(NULL, true, msg))
+                           : upk_rpc_error(job->id, code, msg, NULL);
+  job__finish(job, r);
+}
+
+void upk_job_progress(upk_job *job, double done, double total, const char *message) {
+  if (job->cancelled || !job->progress_token)
+    return;
+  upk_server *s = job->server;
+  if (is_lsp(job)) {
+    if (!job->progress_begun)
+      upk_server_send(s, upk_lsp_progress_begin(job->progress_token, job->method->title, 1));
+    job->progress_begun = true;
+    int pct = total > 0 ? (int)(done * 100.0 / total) : -1;
+    upk_server_send(s, upk_lsp_progress_report(job->progress_token, pct, message));
+    return;
+  }
+  if (job->progress_begun && done <= job->progress_last)
+    return; /* MCP requires progress to increase */
+  job->progress_begun = true;
+  job->progress_last = done;
+  upk_server_send(s, upk_mcp_progress(job->progress_token, done, total > 0 ? total : -1, message));
+}
+
+void upk_job_on_cancel(upk_job *job, upk_job_cancel_cb cb, void *data) {
+  job->on_cancel = cb;
+  job->data = data;
+}
+
+static void job__cancel(upk_job *job, bool answer) {
+  upk_server *s = job->server;
+  job__unregister(job);
+  job__end_progress(job, "cancelled");
+  job->cancelled = true;
+  if (answer)
+    upk_server_answer(s, job->batch,
+                      upk_rpc_error(job->id, UPK_RPC_REQUEST_CANCELLED, "request cancelled", NULL));
+  if (job->on_cancel)
+    job->on_cancel(job);
+}
+
+void upk_jobs_cancel(upk_server *s, json_t *id, bool answer) {
+  if (!json_is_string(id) && !json_is_integer(id))
+    return;
+  char key[UPK_RPC_KEY_MAX];
+  upk_rpc_id_key(id, key);
+  json_t *entry = json_object_get(s->inflight, key);
+  if (!entry) {
+    upk_debug("cancel for %s: not in flight (already answered?)", key);
+    return;
+  }
+  job__cancel((upk_job *)(intptr_t)json_integer_value(entry), answer);
+}
+
+void upk_jobs_cancel_all(upk_server *s) {
+  size_t n = json_object_size(s->inflight), i = 0;
+  if (!n)
+    return;
+  upk_job **jobs = calloc(n, sizeof *jobs);
+  const char *key;
+  json_t *v;
+  json_object_foreach(s->inflight, key, v) jobs[i++] = (upk_job *)(intptr_t)json_integer_value(v);
+  for (i = 0; i < n; i++)
+    job__cancel(jobs[i], false);
+  free(jobs);
+}
+
+size_t upk_jobs_inflight(const upk_server *s) {
+  return json_object_size(s->inflight);
+}

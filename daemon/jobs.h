@@ -1,0 +1,59 @@
+/** Jobs: one per request in flight.
+ *
+ * A job carries the request id, a cancel flag, a progress reporter that
+ * speaks the right protocol (LSP `$/progress` or MCP
+ * `notifications/progress`), and the way the answer must be shaped (plain
+ * JSON-RPC result, or an MCP tool result). A handler must finish every job
+ * exactly once with upk_job_reply or upk_job_fail, now or later; after a
+ * cancellation those calls only release the job.
+ */
+#ifndef UPK_JOBS_H
+#define UPK_JOBS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "jsonrpc.h"
+#include "server.h"
+
+typedef struct upk_job upk_job;
+typedef struct upk_method upk_method;
+typedef void (*upk_job_cancel_cb)(upk_job *job);
+
+struct upk_job {
+  upk_server *server;
+  const upk_method *method;
+  json_t *id;
+  char key[UPK_RPC_KEY_MAX];
+  json_t *progress_token; /* NULL when the client asked for none */
+  upk_batch *batch;
+  bool as_tool; /* answer in MCP tools/call shape */
+  bool cancelled;
+  bool progress_begun;
+  double progress_last;
+  upk_job_cancel_cb on_cancel;
+  void *data; /* the handler's own state */
+};
+
+/** Start `method` for request `id` with `args`; the handler runs before this
+ * returns. `envelope` holds the request's params, where progress tokens live. */
+void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, json_t *id,
+                   json_t *envelope, json_t *args, bool as_tool);
+/** Finish with a result (stolen). */
+void upk_job_reply(upk_job *job, json_t *result);
+/** Finish with an error: a JSON-RPC error, or an isError tool result for MCP tools. */
+void upk_job_fail(upk_job *job, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/** Report progress: `done` of `total` (total <= 0: unknown), with an optional message. */
+void upk_job_progress(upk_job *job, double done, double total, const char *message);
+/** Register what to do when the client cancels (stop timers, kill workers). */
+void upk_job_on_cancel(upk_job *job, upk_job_cancel_cb cb, void *data);
+
+/** Cancel the request with this id: LSP answers -32800, MCP answers nothing. */
+void upk_jobs_cancel(upk_server *s, json_t *id, bool answer);
+/** Cancel everything in flight without answering (exit). */
+void upk_jobs_cancel_all(upk_server *s);
+/** Number of requests in flight. */
+size_t upk_jobs_inflight(const upk_server *s);
+
+#endif

@@ -1,0 +1,113 @@
+/* The LSP face of the server: the LSP `initialize` handshake. Everything else
+ * LSP asks for (shutdown, exit, $/cancelRequest, progress) is shared with MCP
+ * and lives in server.c and jobs.c. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jsonrpc.h"
+#include "log.h"
+#include "methods.h"
+#include "server.h"
+#include "upk_config.h"
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* file:///a/b%20c -> /a/b c; NULL for other schemes. */
+static char *file_uri_to_path(const char *uri) {
+  if (!uri || strncmp(uri, "file://", 7) != 0)
+    return NULL;
+  const char *p = uri + 7;
+  if (*p != '/') { /* file://host/path: keep only the path */
+    p = strchr(p, '/');
+    if (!p)
+      return NULL;
+  }
+  char *out = malloc(strlen(p) + 1), *o = out;
+  for (; *p; p++) {
+    if (*p == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
+      *o++ = (char)(hexval(p[1]) * 16 + hexval(p[2]));
+      p += 2;
+    } else {
+      *o++ = *p;
+    }
+  }
+  *o = '\0';
+  return out;
+}
+
+static char *workspace_from(json_t *params) {
+  json_t *folders = json_object_get(params, "workspaceFolders");
+  char *path =
+      file_uri_to_path(json_string_value(json_object_get(json_array_get(folders, 0), "uri")));
+  if (!path)
+    path = file_uri_to_path(json_string_value(json_object_get(params, "rootUri")));
+  if (!path && json_is_string(json_object_get(params, "rootPath")))
+    path = strdup(json_string_value(json_object_get(params, "rootPath")));
+  if (!path)
+    path = getcwd(NULL, 0);
+  return path;
+}
+
+/* Type checks for the fields we read; returns an error message or NULL. */
+static const char *check_initialize(json_t *params) {
+  if (!json_is_object(params))
+    return "params: initialize needs an object";
+  json_t *v = json_object_get(params, "rootUri");
+  if (v && !json_is_string(v) && !json_is_null(v))
+    return "params.rootUri: expected string or null";
+  v = json_object_get(params, "workspaceFolders");
+  if (v && !json_is_array(v) && !json_is_null(v))
+    return "params.workspaceFolders: expected array or null";
+  v = json_object_get(params, "processId");
+  if (v && !json_is_integer(v) && !json_is_null(v))
+    return "params.processId: expected integer or null";
+  v = json_object_get(params, "capabilities");
+  if (v && !json_is_object(v))
+    return "params.capabilities: expected object";
+  return NULL;
+}
+
+static json_t *method_names(const upk_server *s) {
+  json_t *names = json_array();
+  const upk_method *m;
+  for (size_t i = 0; (m = upk_method_at(i, s->opts.test_methods)); i++)
+    json_array_append_new(names, json_string(m->name));
+  return names;
+}
+
+bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
+                          json_t *params) {
+  if (upk_server_framing(s) != UPK_FRAMING_LSP || strcmp(method, "initialize") != 0)
+    return false;
+  if (s->state != UPK_S_UNINIT) {
+    upk_server_answer(
+        s, b, upk_rpc_error(id, UPK_RPC_INVALID_REQUEST, "initialize was already received", NULL));
+    return true;
+  }
+  const char *bad = check_initialize(params);
+  if (bad) {
+    upk_server_answer(s, b, upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, bad, NULL));
+    return true;
+  }
+  s->workspace = workspace_from(params);
+  s->init_options = json_incref(json_object_get(params, "initializationOptions"));
+  s->client_info = json_incref(json_object_get(params, "clientInfo"));
+  s->state = UPK_S_READY;
+  upk_info("LSP client %s, workspace %s",
+           json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", s->workspace);
+  json_t *caps = json_pack("{s:{s:{s:s,s:o}}}", "experimental", "upskilld", "version", UPK_VERSION,
+                           "methods", method_names(s));
+  json_t *result = json_pack("{s:o,s:{s:s,s:s}}", "capabilities", caps, "serverInfo", "name",
+                             "upskilld", "version", UPK_VERSION);
+  upk_server_answer(s, b, upk_rpc_result(id, result));
+  return true;
+}

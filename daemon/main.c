@@ -1,0 +1,192 @@
+/* upskilld: the daemon's entry point. Parses flags, opens stdio the safe way,
+ * and runs the libuv loop until input ends or the client says exit. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "log.h"
+#include "server.h"
+#include "upk_config.h"
+
+#define DEFAULT_MAX_MESSAGE (64u << 20)
+
+static void usage(FILE *f) {
+  fputs("usage: upskilld [options]\n"
+        "JSON-RPC 2.0 over stdio for editors (LSP framing) and coding agents (MCP stdio).\n\n"
+        "  --lsp                   force LSP framing (Content-Length headers)\n"
+        "  --mcp                   force MCP framing (one JSON message per line)\n"
+        "                          (default: decided by the first byte of input)\n"
+        "  --stdio                 accepted for LSP clients; stdio is the only transport\n"
+        "  --clientProcessId=PID   accepted for LSP clients\n"
+        "  --max-message-size=N    largest message body, bytes; K, M, G suffixes (default 64M)\n"
+        "  --cuda-path=DIR         CUDA toolkit root (default $CUDA_PATH or " UPK_CUDA_PATH ")\n"
+        "  --log-file=PATH         also append logs to PATH\n"
+        "  -v, --verbose           more logging on stderr (repeat for debug)\n"
+        "  -q, --quiet             errors only\n"
+        "  --test-methods          expose test aids such as upskilld/sleep\n"
+        "  --version               print the version and exit\n"
+        "  -h, --help              this text\n",
+        f);
+}
+
+static int parse_size(const char *s, size_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *s == '-')
+    return -1;
+  unsigned long long mult = 1;
+  switch (*end) {
+  case 'k':
+  case 'K':
+    mult = 1ull << 10;
+    end++;
+    break;
+  case 'm':
+  case 'M':
+    mult = 1ull << 20;
+    end++;
+    break;
+  case 'g':
+  case 'G':
+    mult = 1ull << 30;
+    end++;
+    break;
+  }
+  if (*end || v == 0 || v > (SIZE_MAX / 2) / mult)
+    return -1;
+  *out = (size_t)(v * mult);
+  return 0;
+}
+
+enum { OPT_LSP = 256, OPT_MCP, OPT_STDIO, OPT_PID, OPT_MAX, OPT_CUDA, OPT_LOG, OPT_TEST, OPT_VER };
+
+static int parse_args(int argc, char **argv, upk_options *o, const char **log_file) {
+  static const struct option longs[] = {
+      {"lsp", no_argument, 0, OPT_LSP},
+      {"mcp", no_argument, 0, OPT_MCP},
+      {"stdio", no_argument, 0, OPT_STDIO},
+      {"clientProcessId", required_argument, 0, OPT_PID},
+      {"max-message-size", required_argument, 0, OPT_MAX},
+      {"cuda-path", required_argument, 0, OPT_CUDA},
+      {"log-file", required_argument, 0, OPT_LOG},
+      {"test-methods", no_argument, 0, OPT_TEST},
+      {"verbose", no_argument, 0, 'v'},
+      {"quiet", no_argument, 0, 'q'},
+      {"version", no_argument, 0, OPT_VER},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0},
+  };
+  int c, level = UPK_LOG_WARN;
+  while ((c = getopt_long(argc, argv, "vqh", longs, NULL)) != -1) {
+    switch (c) {
+    case OPT_LSP:
+      o->framing = UPK_FRAMING_LSP;
+      break;
+    case OPT_MCP:
+      o->framing = UPK_FRAMING_MCP;
+      break;
+    case OPT_STDIO:
+    case OPT_PID:
+      break;
+    case OPT_MAX:
+      if (parse_size(optarg, &o->max_message)) {
+        fprintf(stderr, "upskilld: --max-message-size: '%s' is not a positive size\n", optarg);
+        return 2;
+      }
+      break;
+    case OPT_CUDA:
+      o->cuda_path = optarg;
+      break;
+    case OPT_LOG:
+      *log_file = optarg;
+      break;
+    case OPT_TEST:
+      o->test_methods = true;
+      break;
+    case 'v':
+      level = level < UPK_LOG_DEBUG ? level + 1 : level;
+      break;
+    case 'q':
+      level = UPK_LOG_ERROR;
+      break;
+    case OPT_VER:
+      printf("upskilld %s\n", UPK_VERSION);
+      return 0;
+    case 'h':
+      usage(stdout);
+      return 0;
+    default:
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (optind < argc) {
+    fprintf(stderr, "upskilld: unexpected argument '%s'\n", argv[optind]);
+    usage(stderr);
+    return 2;
+  }
+  upk_log_set_level((upk_log_level)level);
+  return -1;
+}
+
+/* Closed standard fds would be reused by the next open(): park /dev/null there. */
+static void occupy_std_fds(void) {
+  for (int fd = 0; fd <= 2; fd++)
+    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      int n = open("/dev/null", O_RDWR);
+      if (n >= 0 && n != fd) {
+        dup2(n, fd);
+        close(n);
+      }
+    }
+}
+
+/* Close whatever is still open so uv_loop_close succeeds (and valgrind is quiet). */
+static void close_walk(uv_handle_t *h, void *arg) {
+  if (!uv_is_closing(h))
+    uv_close(h, NULL);
+}
+
+int main(int argc, char **argv) {
+  /* Decide how to read stdin before anything can take fd 0's number. */
+  uv_handle_type in_kind = uv_guess_handle(0), out_kind = uv_guess_handle(1);
+  occupy_std_fds();
+  signal(SIGPIPE, SIG_IGN);
+
+  upk_options opts = {.framing = UPK_FRAMING_AUTO, .max_message = DEFAULT_MAX_MESSAGE};
+  const char *log_file = NULL;
+  int rc = parse_args(argc, argv, &opts, &log_file);
+  if (rc >= 0)
+    return rc;
+  if (log_file && upk_log_open_file(log_file) < 0)
+    upk_warn("cannot open log file %s: %s", log_file, strerror(errno));
+
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  upk_server server;
+  rc = upk_server_init(&server, &loop, &opts, 0, in_kind, 1, out_kind);
+  if (rc == 0)
+    rc = upk_server_start(&server);
+  if (rc) {
+    upk_error("cannot start: %s", uv_strerror(rc));
+    upk_server_close(&server, 1);
+  }
+  upk_info("upskilld %s ready (stdin: %s)", UPK_VERSION, uv_handle_type_name(in_kind));
+  uv_run(&loop, UV_RUN_DEFAULT);
+  int code = rc ? 1 : server.exit_code;
+  upk_server_free(&server);
+  if (uv_loop_close(&loop) == UV_EBUSY) {
+    uv_walk(&loop, close_walk, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+  }
+  upk_log_close_file();
+  return code;
+}

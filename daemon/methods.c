@@ -1,0 +1,125 @@
+/* The method table and the small handlers that need no file of their own. */
+#include "methods.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "jsonrpc.h"
+
+/* upskilld/sleep: a test aid (enabled by --test-methods) that waits `ms` in
+ * `steps` timer ticks, reporting progress each tick and stopping when
+ * cancelled. It exercises the job machinery end to end without a GPU or a
+ * model. */
+typedef struct sleep_state {
+  uv_timer_t timer;
+  upk_job *job;
+  int64_t steps, done;
+  int64_t ms;
+  char *fail;
+} sleep_state;
+
+static void sleep_free(uv_handle_t *h) {
+  sleep_state *st = h->data;
+  free(st->fail);
+  free(st);
+}
+
+static void sleep_finish(sleep_state *st) {
+  uv_timer_stop(&st->timer);
+  uv_close((uv_handle_t *)&st->timer, sleep_free);
+}
+
+static void sleep_tick(uv_timer_t *t) {
+  sleep_state *st = t->data;
+  upk_job *job = st->job;
+  st->done++;
+  if (st->done < st->steps) {
+    char msg[64];
+    snprintf(msg, sizeof msg, "step %lld of %lld", (long long)st->done, (long long)st->steps);
+    upk_job_progress(job, (double)st->done, (double)st->steps, msg);
+    return;
+  }
+  if (st->fail)
+    upk_job_fail(job, UPK_RPC_REQUEST_FAILED, "%s", st->fail);
+  else
+    upk_job_reply(
+        job, json_pack("{s:I,s:I}", "slept", (json_int_t)st->ms, "steps", (json_int_t)st->steps));
+  sleep_finish(st);
+}
+
+static void sleep_cancel(upk_job *job) {
+  sleep_state *st = job->data;
+  upk_job_fail(job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
+  sleep_finish(st);
+}
+
+static void sleep_handler(upk_job *job, json_t *params) {
+  json_int_t ms = json_integer_value(json_object_get(params, "ms"));
+  json_t *jsteps = json_object_get(params, "steps");
+  json_int_t steps = jsteps ? json_integer_value(jsteps) : 10;
+  if (ms < 0 || ms > 600000) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.ms: must be between 0 and 600000");
+    return;
+  }
+  if (steps < 1 || steps > 10000) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.steps: must be between 1 and 10000");
+    return;
+  }
+  sleep_state *st = calloc(1, sizeof *st);
+  st->job = job;
+  st->ms = ms;
+  st->steps = steps;
+  const char *fail = json_string_value(json_object_get(params, "fail"));
+  st->fail = fail ? strdup(fail) : NULL;
+  uv_timer_init(job->server->loop, &st->timer);
+  st->timer.data = st;
+  upk_job_on_cancel(job, sleep_cancel, st);
+  upk_job_progress(job, 0, (double)steps, "started");
+  uint64_t tick = (uint64_t)(ms / steps);
+  uv_timer_start(&st->timer, sleep_tick, tick, tick ? tick : 1);
+}
+
+static const upk_param sleep_params[] = {
+    {"ms", UPK_T_INTEGER, 1, "How long to wait, in milliseconds (0..600000)."},
+    {"steps", UPK_T_INTEGER, 0, "Progress notifications to send along the way (default 10)."},
+    {"fail", UPK_T_STRING, 0, "Finish with this error message instead of a result."},
+    {0},
+};
+
+static const upk_method table[] = {
+    {"upskilld/status", "status", "Daemon status",
+     "Report the daemon's version, uptime, requests in flight and what this machine offers: CUDA "
+     "toolkit (NVRTC, nvJitLink), GPU driver, and configured model providers.",
+     NULL, upk_status_handler, UPK_METHOD_READ_ONLY},
+    {"upskilld/sleep", "sleep", "Sleep (test aid)",
+     "Wait for a while, reporting progress; for testing clients' progress and cancellation.",
+     sleep_params, sleep_handler, UPK_METHOD_TEST_ONLY | UPK_METHOD_READ_ONLY},
+};
+
+#define N_METHODS (sizeof table / sizeof *table)
+
+static bool visible(const upk_method *m, bool test_methods) {
+  return test_methods || !(m->flags & UPK_METHOD_TEST_ONLY);
+}
+
+const upk_method *upk_method_find(const char *name, bool test_methods) {
+  for (size_t i = 0; i < N_METHODS; i++)
+    if (!strcmp(table[i].name, name) && visible(&table[i], test_methods))
+      return &table[i];
+  return NULL;
+}
+
+const upk_method *upk_method_find_tool(const char *tool, bool test_methods) {
+  for (size_t i = 0; i < N_METHODS; i++)
+    if (table[i].tool && !strcmp(table[i].tool, tool) && visible(&table[i], test_methods))
+      return &table[i];
+  return NULL;
+}
+
+const upk_method *upk_method_at(size_t i, bool test_methods) {
+  for (size_t k = 0; k < N_METHODS; k++)
+    if (visible(&table[k], test_methods) && i-- == 0)
+      return &table[k];
+  return NULL;
+}

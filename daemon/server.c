@@ -1,0 +1,306 @@
+#include "server.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "jsonrpc.h"
+#include "log.h"
+#include "lsp.h"
+#include "mcp.h"
+#include "methods.h"
+
+struct upk_batch {
+  json_t *responses;
+  int refs;
+};
+
+static void server__handle_value(upk_server *s, json_t *v, upk_batch *batch);
+
+upk_framing upk_server_framing(const upk_server *s) {
+  return upk_framer_mode(&s->framer);
+}
+
+double upk_server_uptime_ms(const upk_server *s) {
+  return (double)(uv_hrtime() - s->started_ns) / 1e6;
+}
+
+void upk_server_send(upk_server *s, json_t *msg) {
+  if (!msg)
+    return;
+  upk_buf *out = upk_transport_out(&s->tx);
+  int rc;
+  if (upk_server_framing(s) == UPK_FRAMING_LSP) {
+    upk_buf_reset(&s->scratch);
+    rc = upk_rpc_dump(msg, &s->scratch);
+    if (!rc)
+      rc = upk_frame_write(UPK_FRAMING_LSP, s->scratch.data, s->scratch.len, out);
+  } else { /* MCP lines: serialise straight into the output buffer */
+    rc = upk_rpc_dump(msg, out);
+    if (!rc)
+      rc = upk_buf_append(out, "\n", 1);
+  }
+  if (rc)
+    upk_error("cannot queue output: out of memory");
+  json_decref(msg);
+  upk_transport_schedule(&s->tx);
+}
+
+void upk_server_answer(upk_server *s, upk_batch *batch, json_t *response) {
+  s->requests++;
+  if (batch)
+    json_array_append_new(batch->responses, response);
+  else
+    upk_server_send(s, response);
+}
+
+static void answer_error(upk_server *s, upk_batch *b, json_t *id, int code, const char *msg) {
+  upk_server_answer(s, b, upk_rpc_error(id, code, msg, NULL));
+}
+
+void upk_batch_hold(upk_batch *b) {
+  b->refs++;
+}
+
+void upk_batch_release(upk_server *s, upk_batch *b) {
+  if (--b->refs > 0)
+    return;
+  /* A batch of notifications only gets no answer at all, never []. */
+  if (json_array_size(b->responses))
+    upk_server_send(s, b->responses);
+  else
+    json_decref(b->responses);
+  free(b);
+}
+
+static void server__batch(upk_server *s, json_t *arr) {
+  if (upk_server_framing(s) == UPK_FRAMING_LSP || !upk_mcp_allows_batches(s->mcp_version)) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "JSON-RPC batches are not supported %s",
+             upk_server_framing(s) == UPK_FRAMING_LSP ? "over LSP"
+             : s->mcp_version[0] ? "by this MCP revision (only 2025-03-26 has them)"
+                                 : "before initialize");
+    answer_error(s, NULL, NULL, UPK_RPC_INVALID_REQUEST, msg);
+    return;
+  }
+  if (json_array_size(arr) == 0) {
+    answer_error(s, NULL, NULL, UPK_RPC_INVALID_REQUEST, "empty batch");
+    return;
+  }
+  upk_batch *b = calloc(1, sizeof *b);
+  b->responses = json_array();
+  b->refs = 1;
+  size_t i;
+  json_t *v;
+  json_array_foreach(arr, i, v) server__handle_value(s, v, b);
+  upk_batch_release(s, b);
+}
+
+static json_t *param(json_t *params, const char *name) {
+  return json_is_object(params) ? json_object_get(params, name) : NULL;
+}
+
+static void server__notification(upk_server *s, const char *method, json_t *params) {
+  if (!strcmp(method, "exit")) {
+    upk_info("exit %s shutdown", s->state == UPK_S_SHUTDOWN ? "after" : "without");
+    upk_server_close(s, s->state == UPK_S_SHUTDOWN ? 0 : 1);
+  } else if (!strcmp(method, "$/cancelRequest")) {
+    upk_jobs_cancel(s, param(params, "id"), true);
+  } else if (!strcmp(method, "notifications/cancelled")) {
+    upk_jobs_cancel(s, param(params, "requestId"), false);
+  } else {
+    /* initialized, notifications/initialized, $/setTrace and anything unknown:
+     * notifications are never answered. */
+    upk_debug("notification %s", method);
+  }
+}
+
+static bool allowed_before_init(const char *method) {
+  return !strcmp(method, "ping") || !strcmp(method, "server/discover");
+}
+
+static void server__request(upk_server *s, upk_batch *b, const char *method, json_t *id,
+                            json_t *params) {
+  char key[UPK_RPC_KEY_MAX], msg[256];
+  if (s->state == UPK_S_UNINIT && strcmp(method, "initialize") && !allowed_before_init(method)) {
+    answer_error(s, b, id, UPK_RPC_SERVER_NOT_INITIALIZED,
+                 "server not initialized: send initialize first");
+    return;
+  }
+  if (s->state == UPK_S_SHUTDOWN) {
+    answer_error(s, b, id, UPK_RPC_INVALID_REQUEST,
+                 "server is shut down: only the exit notification is accepted");
+    return;
+  }
+  upk_rpc_id_key(id, key);
+  if (json_object_get(s->inflight, key)) {
+    snprintf(msg, sizeof msg, "request id %s is already in use by a request in flight", key + 2);
+    answer_error(s, b, id, UPK_RPC_INVALID_REQUEST, msg);
+    return;
+  }
+  if (!strcmp(method, "ping")) {
+    upk_server_answer(s, b, upk_rpc_result(id, json_object()));
+    return;
+  }
+  if (!strcmp(method, "shutdown")) {
+    s->state = UPK_S_SHUTDOWN;
+    upk_server_answer(s, b, upk_rpc_result(id, NULL));
+    return;
+  }
+  if (upk_lsp_face_request(s, b, method, id, params) ||
+      upk_mcp_face_request(s, b, method, id, params))
+    return;
+  const upk_method *m = upk_method_find(method, s->opts.test_methods);
+  if (m) {
+    upk_job_start(s, b, m, id, params, params, false);
+    return;
+  }
+  snprintf(msg, sizeof msg, "method not found: %.200s", method);
+  answer_error(s, b, id, UPK_RPC_METHOD_NOT_FOUND, msg);
+}
+
+static void server__handle_value(upk_server *s, json_t *v, upk_batch *b) {
+  upk_rpc_msg m;
+  upk_rpc_classify(v, &m);
+  switch (m.kind) {
+  case UPK_RPC_INVALID:
+    answer_error(s, b, m.id, UPK_RPC_INVALID_REQUEST, m.why);
+    break;
+  case UPK_RPC_RESPONSE:
+    upk_debug("response from the client ignored"); /* e.g. to window/workDoneProgress/create */
+    break;
+  case UPK_RPC_NOTIFICATION:
+    server__notification(s, m.method, m.params);
+    break;
+  case UPK_RPC_REQUEST:
+    server__request(s, b, m.method, m.id, m.params);
+    break;
+  }
+}
+
+static void on_message(void *ud, const char *body, size_t len) {
+  upk_server *s = ud;
+  if (s->state == UPK_S_CLOSING)
+    return;
+  char err[256];
+  json_t *v = upk_rpc_parse(body, len, err, sizeof err);
+  if (!v) {
+    upk_debug("parse error: %s", err);
+    answer_error(s, NULL, NULL, UPK_RPC_PARSE_ERROR, err);
+    return;
+  }
+  if (json_is_array(v))
+    server__batch(s, v);
+  else
+    server__handle_value(s, v, NULL);
+  json_decref(v);
+}
+
+static void on_frame_error(void *ud, int code, const char *message) {
+  upk_server *s = ud;
+  upk_warn("framing: %s", message);
+  answer_error(s, NULL, NULL,
+               code == UPK_FRAME_ETOOBIG ? UPK_RPC_INVALID_REQUEST : UPK_RPC_PARSE_ERROR, message);
+}
+
+static void on_data(void *ud, const char *data, size_t len) {
+  upk_server *s = ud;
+  if (s->state == UPK_S_CLOSING)
+    return;
+  if (upk_framer_feed(&s->framer, data, len))
+    upk_error("out of memory buffering input");
+}
+
+static void on_end(void *ud, int status) {
+  upk_server *s = ud;
+  uint64_t pending = upk_framer_pending(&s->framer);
+  if (status < 0)
+    upk_warn("reading stdin failed: %s", uv_strerror(status));
+  if (pending)
+    upk_warn("input ended inside a message (%llu bytes lost)", (unsigned long long)pending);
+  s->input_ended = true;
+  if (upk_jobs_inflight(s) == 0) {
+    upk_info("input ended; exiting");
+    upk_server_close(s, 0);
+  } else {
+    upk_info("input ended; exiting after %zu request(s) in flight", upk_jobs_inflight(s));
+  }
+}
+
+void upk_server_job_done(upk_server *s) {
+  if (s->input_ended && s->state != UPK_S_CLOSING && upk_jobs_inflight(s) == 0)
+    upk_server_close(s, 0);
+}
+
+static void on_signal(uv_signal_t *h, int signum) {
+  upk_info("signal %d; exiting", signum);
+  upk_server_close(h->data, 0);
+}
+
+static void log_sink(void *ud, upk_log_level level, const char *line) {
+  upk_server *s = ud;
+  if (s->state == UPK_S_CLOSING)
+    return;
+  if (upk_server_framing(s) == UPK_FRAMING_LSP) {
+    if (level > UPK_LOG_WARN && level > upk_log_get_level())
+      return;
+    static const int types[] = {UPK_LSP_ERROR, UPK_LSP_WARNING, UPK_LSP_INFO, UPK_LSP_LOG};
+    upk_server_send(s, upk_lsp_log_message(types[level], line));
+    return;
+  }
+  static const int rfc5424[] = {4, 3, 1, 0}; /* error, warning, info, debug */
+  if (s->mcp_log_level >= 0 && rfc5424[level] >= s->mcp_log_level && s->state == UPK_S_READY)
+    upk_server_send(s, upk_mcp_log_message(upk_mcp_level_name(rfc5424[level]), "upskilld", line));
+}
+
+int upk_server_init(upk_server *s, uv_loop_t *loop, const upk_options *opts, int in_fd,
+                    uv_handle_type in_kind, int out_fd, uv_handle_type out_kind) {
+  memset(s, 0, sizeof *s);
+  s->loop = loop;
+  s->opts = *opts;
+  s->mcp_log_level = -1;
+  s->started_ns = uv_hrtime();
+  s->inflight = json_object();
+  upk_buf_init(&s->scratch, SIZE_MAX - 1);
+  static const upk_framer_callbacks fcb = {on_message, on_frame_error};
+  upk_framer_init(&s->framer, opts->framing, opts->max_message, &fcb, s);
+  static const upk_transport_cb tcb = {on_data, on_end};
+  int rc = upk_transport_open(&s->tx, loop, in_fd, in_kind, out_fd, out_kind, &tcb, s);
+  if (rc)
+    return rc;
+  uv_signal_init(loop, &s->sig_term);
+  uv_signal_init(loop, &s->sig_int);
+  s->sig_term.data = s->sig_int.data = s;
+  uv_signal_start(&s->sig_term, on_signal, SIGTERM);
+  uv_signal_start(&s->sig_int, on_signal, SIGINT);
+  upk_log_set_sink(log_sink, s, UPK_LOG_DEBUG);
+  return 0;
+}
+
+int upk_server_start(upk_server *s) {
+  return upk_transport_start(&s->tx);
+}
+
+void upk_server_close(upk_server *s, int code) {
+  if (s->state == UPK_S_CLOSING)
+    return;
+  upk_jobs_cancel_all(s);
+  s->state = UPK_S_CLOSING;
+  s->exit_code = code;
+  upk_log_set_sink(NULL, NULL, UPK_LOG_ERROR);
+  uv_close((uv_handle_t *)&s->sig_term, NULL);
+  uv_close((uv_handle_t *)&s->sig_int, NULL);
+  upk_transport_close(&s->tx);
+}
+
+void upk_server_free(upk_server *s) {
+  upk_log_set_sink(NULL, NULL, UPK_LOG_ERROR);
+  upk_transport_free(&s->tx);
+  upk_framer_free(&s->framer);
+  upk_buf_free(&s->scratch);
+  json_decref(s->inflight);
+  json_decref(s->client_info);
+  json_decref(s->init_options);
+  free(s->workspace);
+}

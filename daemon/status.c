@@ -1,0 +1,124 @@
+/* upskilld/status (MCP tool `status`): what the daemon is doing and what this
+ * machine offers. The CUDA probes touch the file system and dlopen libcuda,
+ * so they run on the thread pool, never on the loop. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "config.h"
+#include "jobs.h"
+#include "methods.h"
+#include "toolkit.h"
+#include "upk_config.h"
+
+typedef struct status_work {
+  uv_work_t req;
+  upk_job *job;
+  char cuda_path[512];
+  upk_cuda_toolkit toolkit;
+  upk_cuda_driver driver;
+} status_work;
+
+static void probe(uv_work_t *req) {
+  status_work *w = req->data;
+  upk_cuda_toolkit_probe(w->cuda_path, &w->toolkit);
+  upk_cuda_driver_probe(&w->driver);
+}
+
+static json_t *toolkit_json(const upk_cuda_toolkit *t) {
+  json_t *j = json_pack("{s:b,s:s,s:b,s:b}", "available", t->found, "path", t->path, "nvrtc",
+                        t->has_nvrtc, "nvJitLink", t->has_nvjitlink);
+  if (t->version_major) {
+    char v[32];
+    snprintf(v, sizeof v, "%d.%d", t->version_major, t->version_minor);
+    json_object_set_new(j, "version", json_string(v));
+  }
+  if (!t->found)
+    json_object_set_new(j, "reason", json_string(t->reason));
+  return j;
+}
+
+static json_t *driver_json(const upk_cuda_driver *d) {
+  json_t *j = json_pack("{s:b}", "available", d->found);
+  if (d->found) {
+    char v[32];
+    snprintf(v, sizeof v, "%d.%d", d->version_major, d->version_minor);
+    json_object_set_new(j, "cudaVersion", json_string(v));
+  } else {
+    json_object_set_new(j, "reason", json_string(d->reason));
+  }
+  return j;
+}
+
+static json_t *providers_json(void) {
+  json_t *j = json_object();
+  for (const upk_provider_def *p = upk_provider_defs; p->name; p++) {
+    const char *url = upk_provider_url(p);
+    json_object_set_new(
+        j, p->name,
+        json_pack("{s:b,s:s?}", "configured", upk_provider_configured(p), "baseUrl", url));
+  }
+  return j;
+}
+
+static long rss_kib(void) {
+  long pages = 0, resident = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (f) {
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+      resident = 0;
+    fclose(f);
+  }
+  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static json_t *status_json(upk_server *s, const status_work *w) {
+  const char *framing = upk_server_framing(s) == UPK_FRAMING_LSP ? "lsp" : "mcp";
+  json_t *r = json_pack("{s:s,s:s,s:s,s:I,s:f,s:I,s:I,s:s?,s:I,s:I}", "name", "upskilld", "version",
+                        UPK_VERSION, "protocol", framing, "pid", (json_int_t)getpid(), "uptimeMs",
+                        upk_server_uptime_ms(s), "inFlight", (json_int_t)upk_jobs_inflight(s),
+                        "requestsAnswered", (json_int_t)s->requests, "workspace", s->workspace,
+                        "maxMessageBytes", (json_int_t)s->opts.max_message, "rssKiB",
+                        (json_int_t)rss_kib());
+  if (s->mcp_version[0])
+    json_object_set_new(r, "protocolVersion", json_string(s->mcp_version));
+  json_object_set_new(r, "cuda",
+                      json_pack("{s:o,s:o,s:b}", "toolkit", toolkit_json(&w->toolkit), "driver",
+                                driver_json(&w->driver), "builtWithNvrtc", UPK_HAVE_NVRTC));
+  json_object_set_new(r, "providers", providers_json());
+  json_object_set_new(
+      r, "libraries",
+      json_pack("{s:s,s:s}", "libuv", uv_version_string(), "jansson", JANSSON_VERSION));
+  return r;
+}
+
+static void probed(uv_work_t *req, int status) {
+  status_work *w = req->data;
+  upk_job *job = w->job;
+  if (status == UV_ECANCELED)
+    upk_job_fail(job, -32800, "cancelled");
+  else
+    upk_job_reply(job, status_json(job->server, w));
+  free(w);
+}
+
+static void status_cancel(upk_job *job) {
+  status_work *w = job->data;
+  uv_cancel((uv_req_t *)&w->req); /* only works while queued; otherwise it finishes soon */
+}
+
+void upk_status_handler(upk_job *job, json_t *params) {
+  status_work *w = calloc(1, sizeof *w);
+  w->job = job;
+  w->req.data = w;
+  snprintf(w->cuda_path, sizeof w->cuda_path, "%s",
+           upk_cuda_default_path(job->server->opts.cuda_path));
+  upk_job_on_cancel(job, status_cancel, w);
+  int rc = uv_queue_work(job->server->loop, &w->req, probe, probed);
+  if (rc) {
+    upk_job_fail(job, -32603, "cannot queue work: %s", uv_strerror(rc));
+    free(w);
+  }
+}

@@ -1,0 +1,36 @@
+/** Growable byte buffer with a hard size cap (after curl's dynbuf).
+ *
+ * Every append either succeeds completely or leaves the buffer as it was and
+ * returns a negative error: -E2BIG when the cap would be passed, -ENOMEM when
+ * allocation fails. The data is always NUL-terminated for convenience.
+ */
+#ifndef UPK_DYNBUF_H
+#define UPK_DYNBUF_H
+
+#include <stddef.h>
+
+typedef struct upk_buf {
+  char *data;
+  size_t len;
+  size_t cap; /* allocated bytes */
+  size_t max; /* hard limit on len */
+} upk_buf;
+
+/** Initialise an empty buffer that will never hold more than `max` bytes. */
+void upk_buf_init(upk_buf *b, size_t max);
+/** Append `n` bytes. Returns 0, -E2BIG or -ENOMEM. */
+int upk_buf_append(upk_buf *b, const void *data, size_t n);
+/** Append a NUL-terminated string. */
+int upk_buf_puts(upk_buf *b, const char *s);
+/** Append printf-formatted text. */
+int upk_buf_printf(upk_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Drop the first `n` bytes, keeping the rest. */
+void upk_buf_consume(upk_buf *b, size_t n);
+/** Forget the contents but keep the allocation. */
+void upk_buf_reset(upk_buf *b);
+/** Release the allocation; the buffer is empty and reusable afterwards. */
+void upk_buf_free(upk_buf *b);
+/** Hand the allocation to the caller (who frees it); the buffer becomes empty. */
+char *upk_buf_take(upk_buf *b, size_t *len);
+
+#endif

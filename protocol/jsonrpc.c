@@ -1,0 +1,134 @@
+#include "jsonrpc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+json_t *upk_rpc_parse(const char *body, size_t len, char *err, size_t errlen) {
+  json_error_t e;
+  /* jansson rejects invalid UTF-8 and caps nesting depth (2048), so hostile input
+   * can neither smuggle bad text nor overflow the stack. */
+  json_t *v = json_loadb(body, len, JSON_DECODE_ANY, &e);
+  if (!v)
+    snprintf(err, errlen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
+  return v;
+}
+
+static int id_usable(const json_t *id) {
+  return json_is_string(id) || json_is_integer(id);
+}
+
+void upk_rpc_classify(json_t *msg, upk_rpc_msg *out) {
+  memset(out, 0, sizeof *out);
+  out->kind = UPK_RPC_INVALID;
+  if (!json_is_object(msg)) {
+    out->why = "a JSON-RPC message must be a JSON object";
+    return;
+  }
+  json_t *id = json_object_get(msg, "id");
+  json_t *method = json_object_get(msg, "method");
+  json_t *params = json_object_get(msg, "params");
+  json_t *version = json_object_get(msg, "jsonrpc");
+  if (id_usable(id))
+    out->id = id;
+  if (!json_is_string(version) || strcmp(json_string_value(version), "2.0") != 0) {
+    out->why = version ? "\"jsonrpc\" must be \"2.0\"" : "missing \"jsonrpc\": \"2.0\"";
+    return;
+  }
+  if (id && !id_usable(id)) {
+    out->why = "\"id\" must be a string or an integer";
+    return;
+  }
+  if (!method) {
+    if (id && (json_object_get(msg, "result") || json_object_get(msg, "error"))) {
+      out->kind = UPK_RPC_RESPONSE;
+      return;
+    }
+    out->why = "missing \"method\"";
+    return;
+  }
+  if (!json_is_string(method)) {
+    out->why = "\"method\" must be a string";
+    return;
+  }
+  if (params && !json_is_object(params) && !json_is_array(params)) {
+    out->why = "\"params\" must be an object or an array";
+    return;
+  }
+  out->method = json_string_value(method);
+  out->params = params;
+  out->kind = id ? UPK_RPC_REQUEST : UPK_RPC_NOTIFICATION;
+}
+
+void upk_rpc_id_key(const json_t *id, char key[UPK_RPC_KEY_MAX]) {
+  if (json_is_integer(id)) {
+    snprintf(key, UPK_RPC_KEY_MAX, "i:%lld", (long long)json_integer_value(id));
+    return;
+  }
+  const char *s = json_string_value(id);
+  size_t n = json_string_length(id);
+  if (n < UPK_RPC_KEY_MAX - 3 && memchr(s, '\0', n) == NULL) {
+    snprintf(key, UPK_RPC_KEY_MAX, "s:%s", s);
+    return;
+  }
+  /* Long ids: FNV-1a over the bytes, plus the length, keeps keys short and distinct. */
+  unsigned long long h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+  snprintf(key, UPK_RPC_KEY_MAX, "h:%zu:%016llx:%.40s", n, h, s);
+}
+
+static json_t *envelope(json_t *id) {
+  json_t *m = json_object();
+  json_object_set_new(m, "jsonrpc", json_string("2.0"));
+  json_object_set(m, "id", id ? id : json_null());
+  return m;
+}
+
+json_t *upk_rpc_result(json_t *id, json_t *result) {
+  json_t *m = envelope(id);
+  json_object_set_new(m, "result", result ? result : json_null());
+  return m;
+}
+
+json_t *upk_rpc_error(json_t *id, int code, const char *message, json_t *data) {
+  json_t *m = envelope(id);
+  json_t *e = json_pack("{s:i,s:s}", "code", code, "message", message);
+  if (!e) /* message was not valid UTF-8 */
+    e = json_pack("{s:i,s:s}", "code", code, "message", "error (message not valid UTF-8)");
+  if (data)
+    json_object_set_new(e, "data", data);
+  json_object_set_new(m, "error", e);
+  return m;
+}
+
+json_t *upk_rpc_notification(const char *method, json_t *params) {
+  json_t *m = json_object();
+  json_object_set_new(m, "jsonrpc", json_string("2.0"));
+  json_object_set_new(m, "method", json_string(method));
+  if (params)
+    json_object_set_new(m, "params", params);
+  return m;
+}
+
+json_t *upk_rpc_request(json_t *id, const char *method, json_t *params) {
+  json_t *m = upk_rpc_notification(method, params);
+  json_object_set(m, "id", id);
+  return m;
+}
+
+static int dump_cb(const char *chunk, size_t size, void *data) {
+  return upk_buf_append(data, chunk, size) ? -1 : 0;
+}
+
+int upk_rpc_dump(const json_t *msg, upk_buf *out) {
+  size_t before = out->len;
+  if (json_dump_callback(msg, dump_cb, out, JSON_COMPACT) != 0) {
+    out->len = before;
+    if (out->data)
+      out->data[before] = '\0';
+    return -ENOMEM;
+  }
+  return 0;
+}
