@@ -124,7 +124,7 @@ static int dump_cb(const char *chunk, size_t size, void *data) {
 
 int upk_rpc_dump(const json_t *msg, upk_buf *out) {
   size_t before = out->len;
-  if (json_dump_callback(msg, dump_cb, out, JSON_COMPACT) != 0) {
+  if (json_dump_callback(msg, dump_cb, out, JSON_COMPACT | JSON_REAL_PRECISION(12)) != 0) {
     out->len = before;
     if (out->data)
       out->data[before] = '\0';

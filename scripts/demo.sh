@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build, and show the daemon at work
+# over both protocols: a person's client (upskillctl, LSP framing) and a coding
+# agent's view (MCP stdio, one JSON message per line).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+scripts/setup.sh
+scripts/build.sh build
+
+daemon=build/daemon/upskilld
+ctl=build/clients/upskillctl
+if [[ -t 1 ]]; then b=$'\033[1m' c=$'\033[36m' n=$'\033[0m'; else b="" c="" n=""; fi
+say() { printf '\n%s== %s%s\n' "$b" "$*" "$n"; }
+
+say "upskillctl status (spawns upskilld, LSP initialize, upskilld/status, shutdown, exit)"
+$ctl status
+
+say "upskillctl ping"
+$ctl ping
+
+say "A coding agent's MCP session over stdio"
+coproc MCP { exec "$daemon" --mcp --test-methods 2>/dev/null; }
+send() { printf '  %s-> %s%s\n' "$c" "$1" "$n"; printf '%s\n' "$1" >&"${MCP[1]}"; }
+recv() { # print responses until the one with this id
+  local line
+  while IFS= read -r -t 10 line <&"${MCP[0]}"; do
+    printf '  <- %.220s%s\n' "$line" "$([[ ${#line} -gt 220 ]] && echo ' ...')"
+    [[ "$line" == *"\"id\":$1,"* ]] && return 0
+  done
+  echo "  (no answer)"; return 1
+}
+send '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"demo","version":"1"}}}'
+recv 1
+send '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+send '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+recv 2
+send '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"status","arguments":{}}}'
+recv 3
+send '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":400,"steps":4},"_meta":{"progressToken":"t4"}}}'
+send '{"jsonrpc":"2.0","id":5,"method":"ping"}'
+recv 5
+echo "  (ping answered while the sleep is still running)"
+recv 4
+send '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":5000}}}'
+send '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6,"reason":"demo"}}'
+send '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"nonexistent"}}'
+recv 7
+echo "  (request 6 was cancelled: MCP sends no answer for it)"
+send 'this is not JSON'
+send '{"jsonrpc":"2.0","id":8,"method":"ping"}'
+recv 8
+exec {MCP[1]}>&-
+wait "$MCP_PID" && echo "  stdin closed -> upskilld exited with status 0"
+
+say "Done. Connect an agent with: claude mcp add upskilld -- $root/$daemon --mcp"

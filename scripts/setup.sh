@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Install what upskilld needs on Debian 12, skipping apt when everything is there.
+#   scripts/setup.sh          build dependencies
+#   scripts/setup.sh --test   plus what the test suite uses (node, valgrind, clang)
+set -euo pipefail
+
+pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-dev
+      libjansson-dev libyaml-dev libsqlite3-dev libcriterion-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  pkgs+=(valgrind clang libclang-rt-14-dev)
+  command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo -n"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq </dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null

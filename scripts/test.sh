@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: install what is missing, build,
+# run unit + integration + conformance (real npm clients) + valgrind tests,
+# run them all again under ASan+UBSan, fuzz the protocol parser briefly, and
+# end with one line: "N passed, N failed".
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+export UPK_NPM_CACHE=${UPK_NPM_CACHE:-$root/.cache/npm}
+
+step() { printf '\n== %s\n' "$*"; }
+die() { echo "test.sh: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+step "setup"
+scripts/setup.sh --test || die "installing dependencies failed"
+tests/conformance/setup-npm.sh || die "installing the npm protocol clients failed"
+
+step "build (release-ish) and test"
+scripts/build.sh build || die "build failed"
+meson test -C build --print-errorlogs --num-processes 2 --timeout-multiplier 2 </dev/null
+logs=(build/meson-logs/testlog.json)
+
+step "build with ASan+UBSan and test"
+scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+  || die "sanitizer build failed"
+meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 </dev/null
+logs+=(build-asan/meson-logs/testlog.json)
+
+step "fuzz the framing + JSON-RPC parser"
+fuzz=fuzz=ok
+tests/fuzz/run.sh "${UPK_FUZZ_SECONDS:-30}" </dev/null || fuzz=fuzz=fail
+
+step "totals"
+python3 scripts/tap_totals.py "${logs[@]}" "$fuzz"
