@@ -172,15 +172,14 @@ int main(int argc, char **argv) {
   uv_loop_init(&loop);
   upk_server server;
   rc = upk_server_init(&server, &loop, &opts, 0, in_kind, 1, out_kind);
-  if (rc == 0)
-    rc = upk_server_start(&server);
   if (rc) {
     upk_error("cannot start: %s", uv_strerror(rc));
-    upk_server_close(&server, 1);
+    return 1;
   }
+  upk_server_start(&server);
   upk_info("upskilld %s ready (stdin: %s)", UPK_VERSION, uv_handle_type_name(in_kind));
   uv_run(&loop, UV_RUN_DEFAULT);
-  int code = rc ? 1 : server.exit_code;
+  int code = server.exit_code;
   upk_server_free(&server);
   if (uv_loop_close(&loop) == UV_EBUSY) {
     uv_walk(&loop, close_walk, NULL);

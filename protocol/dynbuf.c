@@ -31,6 +31,12 @@ static int buf__reserve(upk_buf *b, size_t need) {
   return 0;
 }
 
+int upk_buf_reserve(upk_buf *b, size_t n) {
+  if (n > b->max || b->len > b->max - n)
+    return -E2BIG;
+  return buf__reserve(b, b->len + n + 1);
+}
+
 int upk_buf_append(upk_buf *b, const void *data, size_t n) {
   if (n > b->max || b->len > b->max - n)
     return -E2BIG;

@@ -18,6 +18,8 @@ typedef struct upk_buf {
 
 /** Initialise an empty buffer that will never hold more than `max` bytes. */
 void upk_buf_init(upk_buf *b, size_t max);
+/** Make room for `n` more bytes (plus the NUL) without changing the contents. */
+int upk_buf_reserve(upk_buf *b, size_t n);
 /** Append `n` bytes. Returns 0, -E2BIG or -ENOMEM. */
 int upk_buf_append(upk_buf *b, const void *data, size_t n);
 /** Append a NUL-terminated string. */

@@ -118,17 +118,20 @@ json_t *upk_rpc_request(json_t *id, const char *method, json_t *params) {
   return m;
 }
 
-static int dump_cb(const char *chunk, size_t size, void *data) {
-  return upk_buf_append(data, chunk, size) ? -1 : 0;
-}
-
 int upk_rpc_dump(const json_t *msg, upk_buf *out) {
-  size_t before = out->len;
-  if (json_dump_callback(msg, dump_cb, out, JSON_COMPACT | JSON_REAL_PRECISION(12)) != 0) {
-    out->len = before;
-    if (out->data)
-      out->data[before] = '\0';
-    return -ENOMEM;
+  /* Serialise straight into the buffer's spare room; grow and retry when short. */
+  const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(12);
+  size_t room = out->cap > out->len ? out->cap - out->len - 1 : 0;
+  size_t n = json_dumpb(msg, room ? out->data + out->len : NULL, room, flags);
+  if (n == 0)
+    return -EINVAL;
+  if (n > room) {
+    int rc = upk_buf_reserve(out, n < 4096 ? 4096 : n);
+    if (rc)
+      return rc;
+    n = json_dumpb(msg, out->data + out->len, n, flags);
   }
+  out->len += n;
+  out->data[out->len] = '\0';
   return 0;
 }
