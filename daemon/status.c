@@ -82,6 +82,8 @@ static json_t *status_json(upk_server *s, const status_work *w) {
                         "requestsAnswered", (json_int_t)s->requests, "workspace", s->workspace,
                         "maxMessageBytes", (json_int_t)s->opts.max_message, "rssKiB",
                         (json_int_t)rss_kib());
+  if (s->init_options)
+    json_object_set(r, "settings", s->init_options);
   if (s->mcp_version[0])
     json_object_set_new(r, "protocolVersion", json_string(s->mcp_version));
   json_object_set_new(r, "cuda",
