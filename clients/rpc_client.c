@@ -108,8 +108,12 @@ static int pump(upk_client *c, long long deadline) {
   int r = poll(&p, 1, left);
   if (r < 0 && errno == EINTR)
     return 0;
-  if (r <= 0)
-    return pump(c, deadline);
+  if (r < 0) {
+    snprintf(c->error, sizeof c->error, "poll: %s", strerror(errno));
+    return -1;
+  }
+  if (r == 0)
+    return 0; /* the deadline check above ends the wait */
   char buf[65536];
   ssize_t n = read(c->from_server, buf, sizeof buf);
   if (n <= 0) {
@@ -129,7 +133,7 @@ static json_t *take_response(upk_client *c, long long id) {
     const char *method = json_string_value(json_object_get(m, "method"));
     if (method && !mid && c->on_notify)
       c->on_notify(c->ud, method, json_object_get(m, "params"));
-    if (!method && json_integer_value(mid) == id)
+    if (!method && json_is_integer(mid) && json_integer_value(mid) == id)
       return m;
     json_decref(m);
   }

@@ -31,7 +31,7 @@ static void usage(FILE *f) {
         "  --server CMD          run this command as the server (default: upskilld --lsp)\n"
         "  --json                print JSON instead of tables\n"
         "  --timeout SEC         give up after SEC seconds (default 120)\n"
-        "  -v, --verbose         show the server's log messages\n"
+        "  -v, --verbose         the server logs in detail on stderr\n"
         "  --version, -h/--help\n",
         f);
 }
@@ -81,18 +81,12 @@ static void on_notify(void *ud, const char *method, json_t *params) {
     bar[30] = '\0';
     fprintf(stderr, "\r\033[K[%s] %3d%% %s", bar, pct, msg ? msg : title ? title : "");
     c->bar_shown = 1;
-  } else if (!strcmp(method, "window/logMessage")) {
-    int type = (int)json_integer_value(json_object_get(params, "type"));
-    if (type <= 2 || c->verbose) {
-      clear_bar(c);
-      fprintf(stderr, "upskilld: %s\n", json_string_value(json_object_get(params, "message")));
-    }
   }
 }
 
 static int start(ctl *c, const char *server_cmd, int timeout_s) {
   char *def = server_cmd ? NULL : default_server();
-  char *argv_default[] = {def, "--lsp", NULL};
+  char *argv_default[] = {def, "--lsp", c->verbose ? "-vv" : NULL, NULL};
   char *argv_shell[] = {"/bin/sh", "-c", (char *)server_cmd, NULL};
   int rc = upk_client_spawn(&c->client, server_cmd ? argv_shell : argv_default, timeout_s * 1000);
   free(def);

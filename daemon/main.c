@@ -177,7 +177,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   upk_server_start(&server);
-  upk_info("upskilld %s ready (stdin: %s)", UPK_VERSION, uv_handle_type_name(in_kind));
+  const char *kind = uv_handle_type_name(in_kind);
+  upk_info("upskilld %s ready (stdin: %s)", UPK_VERSION, kind ? kind : "closed");
   uv_run(&loop, UV_RUN_DEFAULT);
   int code = server.exit_code;
   upk_server_free(&server);

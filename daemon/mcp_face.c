@@ -91,7 +91,8 @@ static void tools_call(upk_server *s, upk_batch *b, json_t *id, json_t *params) 
   const upk_method *m = upk_method_find_tool(json_string_value(name), s->opts.test_methods);
   if (!m) {
     char msg[256];
-    snprintf(msg, sizeof msg, "unknown tool: %.200s", json_string_value(name));
+    const char *tool = json_string_value(name);
+    snprintf(msg, sizeof msg, "unknown tool: %.*s", (int)upk_utf8_prefix(tool, 200), tool);
     fail(s, b, id, UPK_RPC_INVALID_PARAMS, msg);
     return;
   }
@@ -105,7 +106,8 @@ static void resources_read(upk_server *s, upk_batch *b, json_t *id, json_t *para
     return;
   }
   char msg[512];
-  snprintf(msg, sizeof msg, "resource not found: %.400s", json_string_value(uri));
+  const char *u = json_string_value(uri);
+  snprintf(msg, sizeof msg, "resource not found: %.*s", (int)upk_utf8_prefix(u, 400), u);
   upk_server_answer(s, b, upk_rpc_error(id, -32002, msg, json_pack("{s:O}", "uri", uri)));
 }
 

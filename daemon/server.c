@@ -29,6 +29,10 @@ double upk_server_uptime_ms(const upk_server *s) {
 void upk_server_send(upk_server *s, json_t *msg) {
   if (!msg)
     return;
+  if (s->tx.closing) { /* output is closed: nothing more can be delivered */
+    json_decref(msg);
+    return;
+  }
   upk_buf *out = upk_transport_out(&s->tx);
   int rc;
   if (upk_server_framing(s) == UPK_FRAMING_LSP) {
@@ -155,7 +159,7 @@ static void server__request(upk_server *s, upk_batch *b, const char *method, jso
     upk_job_start(s, b, m, id, params, params, false);
     return;
   }
-  snprintf(msg, sizeof msg, "method not found: %.200s", method);
+  snprintf(msg, sizeof msg, "method not found: %.*s", (int)upk_utf8_prefix(method, 200), method);
   answer_error(s, b, id, UPK_RPC_METHOD_NOT_FOUND, msg);
 }
 
@@ -213,6 +217,7 @@ static void on_data(void *ud, const char *data, size_t len) {
 
 static void on_end(void *ud, int status) {
   upk_server *s = ud;
+  upk_framer_end(&s->framer); /* a last MCP line without its newline still counts */
   uint64_t pending = upk_framer_pending(&s->framer);
   if (status < 0)
     upk_warn("reading stdin failed: %s", uv_strerror(status));
@@ -284,9 +289,11 @@ int upk_server_start(upk_server *s) {
 void upk_server_close(upk_server *s, int code) {
   if (s->state == UPK_S_CLOSING)
     return;
-  upk_jobs_cancel_all(s);
+  /* Mark closing first: cancelled jobs finish synchronously and must not
+   * re-enter this function through upk_server_job_done. */
   s->state = UPK_S_CLOSING;
   s->exit_code = code;
+  upk_jobs_cancel_all(s);
   upk_log_set_sink(NULL, NULL, UPK_LOG_ERROR);
   uv_close((uv_handle_t *)&s->sig_term, NULL);
   uv_close((uv_handle_t *)&s->sig_int, NULL);

@@ -1,5 +1,7 @@
 #include "binder.h"
 
+#include "jsonrpc.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -74,7 +76,7 @@ int upk_params_check(const json_t *params, const upk_param *spec, char *err, siz
   json_t *v;
   json_object_foreach((json_t *)params, key, v) {
     if (!is_protocol_key(key) && !find_param(spec, key)) {
-      snprintf(err, errlen, "params.%.64s: unknown parameter", key);
+      snprintf(err, errlen, "params.%.*s: unknown parameter", (int)upk_utf8_prefix(key, 64), key);
       return -1;
     }
   }

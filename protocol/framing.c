@@ -66,20 +66,35 @@ static int parse_length(const char *v, size_t n, uint64_t *out) {
   return 0;
 }
 
+/* A Content-Length value for an error message: blanks trimmed, at most 20 bytes, anything
+ * but printable ASCII shown as '?' (the message must stay valid UTF-8 for JSON). */
+static void quote_value(char out[24], const char *v, size_t n) {
+  while (n && (*v == ' ' || *v == '\t'))
+    v++, n--;
+  while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+    n--;
+  size_t i = 0;
+  for (; i < n && i < 20; i++)
+    out[i] = v[i] >= 0x20 && v[i] < 0x7f ? v[i] : '?';
+  out[i] = '\0';
+}
+
 /* One LSP header block. Consumes it whole or asks for more. */
 static ptrdiff_t step_headers(upk_framer *f, const char *p, size_t n) {
   size_t pos = 0, lines = 0;
   int length_rc = 1; /* 1: absent, 0: good, <0: bad */
   uint64_t length = 0;
-  char bad_value[32] = "";
+  char bad_value[24] = "";
+  /* The block must end within UPK_FRAME_MAX_HEADER bytes however the bytes arrive. */
+  const size_t lim = n < UPK_FRAME_MAX_HEADER ? n : UPK_FRAME_MAX_HEADER;
   for (;;) {
-    const char *nl = memchr(p + pos, '\n', n - pos);
+    const char *nl = pos < lim ? memchr(p + pos, '\n', lim - pos) : NULL;
     if (!nl) {
-      if (n <= UPK_FRAME_MAX_HEADER)
+      if (n < UPK_FRAME_MAX_HEADER)
         return NEED_MORE;
       f->cb.on_error(f->ud, UPK_FRAME_EHEADER, "LSP header block longer than 8192 bytes");
       f->state = ST_RESYNC;
-      return (ptrdiff_t)n;
+      return (ptrdiff_t)lim; /* what follows may hold the next message */
     }
     size_t end = (size_t)(nl - p), len = end - pos;
     const char *line = p + pos;
@@ -95,7 +110,7 @@ static ptrdiff_t step_headers(upk_framer *f, const char *p, size_t n) {
       continue; /* unknown header or stray text: ignored */
     size_t vlen = len - (size_t)(colon + 1 - line);
     length_rc = parse_length(colon + 1, vlen, &length);
-    snprintf(bad_value, sizeof bad_value, "%.*s", (int)(vlen > 20 ? 20 : vlen), colon + 1);
+    quote_value(bad_value, colon + 1, vlen);
   }
   if (lines == 0)
     return (ptrdiff_t)pos; /* a stray blank line between messages */
@@ -139,7 +154,8 @@ static ptrdiff_t step_line(upk_framer *f, const char *p, size_t n) {
   const char *nl = memchr(p + f->scanned, '\n', n - f->scanned);
   if (!nl) {
     f->scanned = n;
-    if (n <= f->max_message)
+    /* A line of exactly max_message bytes may still be waiting for the \n of its \r\n. */
+    if (n <= f->max_message || (n - 1 == f->max_message && p[n - 1] == '\r'))
       return NEED_MORE;
     framer__too_big(f, n);
     f->state = ST_DISCARD;
@@ -203,7 +219,8 @@ static ptrdiff_t step(upk_framer *f, const char *p, size_t n) {
 /* Run the parser over p[0..n); returns bytes consumed. */
 static size_t run(upk_framer *f, const char *p, size_t n) {
   size_t pos = 0;
-  while (pos < n) {
+  /* An empty LSP body is complete with its header: deliver it now, not on the next feed. */
+  while (pos < n || (f->state == ST_BODY && f->length == 0)) {
     ptrdiff_t r = step(f, p + pos, n - pos);
     if (r == NEED_MORE)
       break;
@@ -230,6 +247,13 @@ int upk_framer_feed(upk_framer *f, const char *data, size_t len) {
   return 0;
 }
 
+void upk_framer_end(upk_framer *f) {
+  if (f->mode != UPK_FRAMING_MCP || f->state != ST_LINE || f->in.len == 0)
+    return;
+  /* Feeding the missing newline runs the normal line path (size cap included). */
+  upk_framer_feed(f, "\n", 1);
+}
+
 uint64_t upk_framer_pending(const upk_framer *f) {
   if (f->state == ST_SKIP)
     return f->skip;
@@ -242,11 +266,20 @@ uint64_t upk_framer_pending(const upk_framer *f) {
 }
 
 int upk_frame_write(upk_framing mode, const char *body, size_t len, upk_buf *out) {
+  const size_t old = out->len;
   int rc;
   if (mode == UPK_FRAMING_LSP) {
     rc = upk_buf_printf(out, "Content-Length: %zu\r\n\r\n", len);
-    return rc ? rc : upk_buf_append(out, body, len);
+    if (!rc)
+      rc = upk_buf_append(out, body, len);
+  } else {
+    rc = upk_buf_append(out, body, len);
+    if (!rc)
+      rc = upk_buf_append(out, "\n", 1);
   }
-  rc = upk_buf_append(out, body, len);
-  return rc ? rc : upk_buf_append(out, "\n", 1);
+  if (rc && out->data) { /* all or nothing: never leave half a frame behind */
+    out->len = old;
+    out->data[old] = '\0';
+  }
+  return rc;
 }

@@ -57,6 +57,8 @@ void upk_framer_init(upk_framer *f, upk_framing mode, size_t max_message,
 int upk_framer_feed(upk_framer *f, const char *data, size_t len);
 /** The framing in use (AUTO until the first non-blank byte arrives). */
 upk_framing upk_framer_mode(const upk_framer *f);
+/** Input has ended: deliver a last MCP line that lacks its newline. */
+void upk_framer_end(upk_framer *f);
 /** Bytes of an incomplete message held or still expected (for EOF reports). */
 uint64_t upk_framer_pending(const upk_framer *f);
 /** Release the framer's memory. */

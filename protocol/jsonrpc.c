@@ -5,6 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+size_t upk_utf8_prefix(const char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n <= max)
+    return n;
+  while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+    max--;
+  return max;
+}
+
 json_t *upk_rpc_parse(const char *body, size_t len, char *err, size_t errlen) {
   json_error_t e;
   /* jansson rejects invalid UTF-8 and caps nesting depth (2048), so hostile input
@@ -36,15 +45,17 @@ void upk_rpc_classify(json_t *msg, upk_rpc_msg *out) {
     out->why = version ? "\"jsonrpc\" must be \"2.0\"" : "missing \"jsonrpc\": \"2.0\"";
     return;
   }
+  if (!method && (json_object_get(msg, "result") || json_object_get(msg, "error")) &&
+      (id_usable(id) || json_is_null(id))) {
+    /* A response; "id": null is how a peer answers a request whose id it could not read. */
+    out->kind = UPK_RPC_RESPONSE;
+    return;
+  }
   if (id && !id_usable(id)) {
     out->why = "\"id\" must be a string or an integer";
     return;
   }
   if (!method) {
-    if (id && (json_object_get(msg, "result") || json_object_get(msg, "error"))) {
-      out->kind = UPK_RPC_RESPONSE;
-      return;
-    }
     out->why = "missing \"method\"";
     return;
   }
@@ -66,6 +77,10 @@ void upk_rpc_id_key(const json_t *id, char key[UPK_RPC_KEY_MAX]) {
     snprintf(key, UPK_RPC_KEY_MAX, "i:%lld", (long long)json_integer_value(id));
     return;
   }
+  if (!json_is_string(id)) { /* not a usable id (null, absent, real...): one fixed key */
+    snprintf(key, UPK_RPC_KEY_MAX, "x:%s", id ? "invalid" : "none");
+    return;
+  }
   const char *s = json_string_value(id);
   size_t n = json_string_length(id);
   if (n < UPK_RPC_KEY_MAX - 3 && memchr(s, '\0', n) == NULL) {
@@ -76,7 +91,14 @@ void upk_rpc_id_key(const json_t *id, char key[UPK_RPC_KEY_MAX]) {
   unsigned long long h = 1469598103934665603ULL;
   for (size_t i = 0; i < n; i++)
     h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-  snprintf(key, UPK_RPC_KEY_MAX, "h:%zu:%016llx:%.40s", n, h, s);
+  /* A readable prefix for messages, cut before a NUL and never inside a UTF-8 sequence. */
+  size_t cut = 0;
+  while (cut < n && cut < 40 && s[cut] != '\0')
+    cut++;
+  if (cut < n)
+    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+      cut--;
+  snprintf(key, UPK_RPC_KEY_MAX, "h:%zu:%016llx:%.*s", n, h, (int)cut, s);
 }
 
 static json_t *envelope(json_t *id) {
@@ -123,10 +145,14 @@ int upk_rpc_dump(const json_t *msg, upk_buf *out) {
   const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(12);
   size_t room = out->cap > out->len ? out->cap - out->len - 1 : 0;
   size_t n = json_dumpb(msg, room ? out->data + out->len : NULL, room, flags);
+  if ((n == 0 || n > room) && out->data)
+    out->data[out->len] = '\0'; /* a short dump may have written over the NUL */
   if (n == 0)
     return -EINVAL;
   if (n > room) {
-    int rc = upk_buf_reserve(out, n < 4096 ? 4096 : n);
+    /* Exactly what is needed: the buffer grows geometrically by itself, and asking for
+     * more could pass the cap of a small buffer that the message fits in. */
+    int rc = upk_buf_reserve(out, n);
     if (rc)
       return rc;
     n = json_dumpb(msg, out->data + out->len, n, flags);

@@ -44,6 +44,10 @@ typedef struct upk_rpc_msg {
 /** Longest canonical id key produced by upk_rpc_id_key (longer string ids are hashed). */
 #define UPK_RPC_KEY_MAX 80
 
+/** Bytes of `s` to keep to show at most `max` bytes without splitting a UTF-8
+ * sequence (error messages travel as JSON strings and must stay valid UTF-8). */
+size_t upk_utf8_prefix(const char *s, size_t max);
+
 /** Parse one message body. On invalid JSON returns NULL and writes why to `err`. */
 json_t *upk_rpc_parse(const char *body, size_t len, char *err, size_t errlen);
 /** Classify a parsed value (object expected) into `out`. */

@@ -24,7 +24,7 @@ json_t *upk_mcp_tool_result(json_t *structured, bool is_error, const char *text)
   json_t *r = json_object(), *content = json_array();
   char *dumped = NULL;
   if (!text && structured)
-    text = dumped = json_dumps(structured, JSON_COMPACT);
+    text = dumped = json_dumps(structured, JSON_COMPACT | JSON_REAL_PRECISION(12));
   json_array_append_new(content, json_pack("{s:s,s:s}", "type", "text", "text", text ? text : ""));
   free(dumped);
   json_object_set_new(r, "content", content);
@@ -47,7 +47,8 @@ json_t *upk_mcp_progress(json_t *token, double progress, double total, const cha
 }
 
 json_t *upk_mcp_log_message(const char *level, const char *logger, const char *text) {
-  return upk_rpc_notification("notifications/message", json_pack("{s:s,s:s?,s:s?}", "level", level,
+  /* "logger" is optional: omitted when NULL (a null is not a string to strict clients). */
+  return upk_rpc_notification("notifications/message", json_pack("{s:s,s:s*,s:s?}", "level", level,
                                                                  "logger", logger, "data", text));
 }
 

@@ -22,7 +22,7 @@ def count_log(path, totals):
             continue
         entry = json.loads(line)
         passed = failed = skipped = 0
-        for out in entry.get("stdo", "").splitlines():
+        for out in entry.get("stdout", entry.get("stdo", "")).splitlines():
             m = TAP.match(out)
             if not m:
                 continue
@@ -34,7 +34,7 @@ def count_log(path, totals):
                 failed += 1
         result = entry.get("result", "")
         if passed + failed + skipped == 0:
-            if result == "SKIP" or "1..0" in entry.get("stdo", ""):
+            if result == "SKIP" or "1..0" in entry.get("stdout", entry.get("stdo", "")):
                 skipped += 1
             elif result in ("OK", "EXPECTEDFAIL"):
                 passed += 1

@@ -1,0 +1,51 @@
+/** Diagnostics: the one shape every check in upskilld reports in.
+ *
+ * Skill validation, kernel compile errors, lint, runtime failures and
+ * install refusals all produce upk_diag values; the daemon turns them into
+ * LSP Diagnostic objects (zero-based line/character ranges). Codes are stable
+ * and documented in docs/diagnostics.md.
+ */
+#ifndef UPK_DIAG_H
+#define UPK_DIAG_H
+
+#include <stddef.h>
+
+typedef enum {
+  UPK_SEV_ERROR = 1,
+  UPK_SEV_WARNING = 2,
+  UPK_SEV_INFO = 3,
+  UPK_SEV_HINT = 4,
+} upk_severity;
+
+/** A zero-based range; end is exclusive. -1 lines mean "the whole file". */
+typedef struct upk_range {
+  int line, col, end_line, end_col;
+} upk_range;
+
+typedef struct upk_diag {
+  upk_severity severity;
+  char *code;    /* stable identifier, e.g. "skill/name-uppercase" */
+  char *source;  /* "upskilld-skill", "nvrtc", "ptxas", ... */
+  char *message; /* one sentence a person can act on */
+  char *file;    /* path the range refers to; NULL: the file being checked */
+  upk_range range;
+} upk_diag;
+
+typedef struct upk_diags {
+  upk_diag *items;
+  size_t len, cap;
+} upk_diags;
+
+/** Append a diagnostic; strings are copied. Returns 0 or -ENOMEM. */
+int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *source,
+                  upk_range range, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/** Count diagnostics of a severity. */
+size_t upk_diags_count(const upk_diags *d, upk_severity sev);
+/** Move all of `from` to the end of `to` (from becomes empty). */
+int upk_diags_take(upk_diags *to, upk_diags *from);
+void upk_diags_free(upk_diags *d);
+
+/** A range covering columns [col, end_col) of one line. */
+upk_range upk_range_line(int line, int col, int end_col);
+
+#endif

@@ -1,0 +1,123 @@
+/* MCP revision negotiation, batches, tool results, progress and logging; LSP builders. */
+#include <string.h>
+
+#include "unit.h"
+#include "lsp.h"
+#include "mcp.h"
+
+/* `v` must equal the JSON text `want`; `v` is released. */
+static void equals(json_t *v, const char *want) {
+  json_error_t e;
+  json_t *w = json_loads(want, 0, &e);
+  cr_assert_not_null(w, "bad test JSON: %s", e.text);
+  cr_assert_not_null(v);
+  char *got = json_dumps(v, JSON_COMPACT);
+  cr_assert(json_equal(v, w), "got %s\nwanted %s", got, want);
+  free(got);
+  json_decref(w);
+  json_decref(v);
+}
+
+UTest(mcp, negotiate_echoes_supported_revisions) {
+  static const char *const supported[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
+  for (int i = 0; i < 3; i++) {
+    char copy[16];
+    strcpy(copy, supported[i]); /* compared by value, not by pointer */
+    cr_assert_str_eq(upk_mcp_negotiate(copy), supported[i]);
+  }
+  cr_assert_str_eq(UPK_MCP_LATEST, "2025-11-25");
+}
+
+UTest(mcp, negotiate_answers_latest_for_unknown) {
+  static const char *const unknown[] = {"2024-11-05", "2025-11-26",  "2099-01-01",
+                                        "",           "2025-06-18 ", "latest"};
+  for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++)
+    cr_assert_str_eq(upk_mcp_negotiate(unknown[i]), UPK_MCP_LATEST, "'%s'", unknown[i]);
+  cr_assert_str_eq(upk_mcp_negotiate(NULL), UPK_MCP_LATEST);
+}
+
+UTest(mcp, batches_only_in_2025_03_26) {
+  cr_assert(upk_mcp_allows_batches("2025-03-26"));
+  cr_assert_not(upk_mcp_allows_batches("2025-06-18"));
+  cr_assert_not(upk_mcp_allows_batches("2025-11-25"));
+  cr_assert_not(upk_mcp_allows_batches("2024-11-05"));
+  cr_assert_not(upk_mcp_allows_batches(""));
+  cr_assert_not(upk_mcp_allows_batches(NULL));
+}
+
+UTest(mcp, tool_result_structured) {
+  json_t *r = upk_mcp_tool_result(json_pack("{s:i,s:s}", "a", 1, "b", "x\ny"), false, NULL);
+  equals(r,
+         "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"a\\\":1,\\\"b\\\":\\\"x\\\\ny\\\"}\"}],"
+         "\"structuredContent\":{\"a\":1,\"b\":\"x\\ny\"}}");
+}
+
+UTest(mcp, tool_result_error_and_empty) {
+  equals(upk_mcp_tool_result(NULL, true, "params.ms: expected integer, got string"),
+         "{\"content\":[{\"type\":\"text\",\"text\":\"params.ms: expected integer, got string\"}],"
+         "\"isError\":true}");
+  equals(upk_mcp_tool_result(NULL, false, NULL),
+         "{\"content\":[{\"type\":\"text\",\"text\":\"\"}]}");
+}
+
+UTest(mcp, progress_notification) {
+  json_t *token = json_string("tok");
+  equals(upk_mcp_progress(token, 3, 10, "step 3"),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+         "\"progressToken\":\"tok\",\"progress\":3.0,\"total\":10.0,\"message\":\"step 3\"}}");
+  equals(upk_mcp_progress(token, 0.5, -1, NULL),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+         "\"progressToken\":\"tok\",\"progress\":0.5}}");
+  cr_assert_eq(token->refcount, 1, "the token is borrowed");
+  json_decref(token);
+}
+
+UTest(mcp, log_message_notification) {
+  equals(upk_mcp_log_message("warning", "upskilld", "disk low"),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+         "\"level\":\"warning\",\"logger\":\"upskilld\",\"data\":\"disk low\"}}");
+  equals(upk_mcp_log_message("info", NULL, "x"),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{"
+         "\"level\":\"info\",\"data\":\"x\"}}");
+}
+
+UTest(mcp, levels) {
+  static const char *const names[] = {"debug", "info",     "notice", "warning",
+                                      "error", "critical", "alert",  "emergency"};
+  for (int i = 0; i < 8; i++) {
+    cr_assert_eq(upk_mcp_level_parse(names[i]), i);
+    cr_assert_str_eq(upk_mcp_level_name(i), names[i]);
+  }
+  cr_assert_eq(upk_mcp_level_parse("DEBUG"), -1);
+  cr_assert_eq(upk_mcp_level_parse("warn"), -1);
+  cr_assert_eq(upk_mcp_level_parse(NULL), -1);
+  cr_assert_str_eq(upk_mcp_level_name(-1), "info");
+  cr_assert_str_eq(upk_mcp_level_name(8), "info");
+}
+
+UTest(lsp, progress_begin_report_end) {
+  json_t *token = json_integer(4);
+  equals(upk_lsp_progress_begin(token, "Sleeping", 1),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"$/progress\",\"params\":{\"token\":4,\"value\":{"
+         "\"kind\":\"begin\",\"title\":\"Sleeping\",\"cancellable\":true,\"percentage\":0}}}");
+  equals(upk_lsp_progress_report(token, 40, "2 of 5"),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"$/progress\",\"params\":{\"token\":4,\"value\":{"
+         "\"kind\":\"report\",\"percentage\":40,\"message\":\"2 of 5\"}}}");
+  equals(upk_lsp_progress_report(token, 250, NULL),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"$/progress\",\"params\":{\"token\":4,\"value\":{"
+         "\"kind\":\"report\",\"percentage\":100}}}");
+  equals(upk_lsp_progress_report(token, -1, NULL),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"$/progress\",\"params\":{\"token\":4,\"value\":{"
+         "\"kind\":\"report\"}}}");
+  equals(upk_lsp_progress_end(token, "done"),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"$/progress\",\"params\":{\"token\":4,\"value\":{"
+         "\"kind\":\"end\",\"message\":\"done\"}}}");
+  cr_assert_eq(token->refcount, 1, "the token is borrowed");
+  json_decref(token);
+}
+
+UTest(lsp, log_message) {
+  equals(upk_lsp_log_message(UPK_LSP_WARNING, "careful"),
+         "{\"jsonrpc\":\"2.0\",\"method\":\"window/logMessage\",\"params\":{\"type\":2,"
+         "\"message\":\"careful\"}}");
+}
