@@ -55,7 +55,7 @@ int upk_transport_open(upk_transport *t, uv_loop_t *loop, int in_fd, uv_handle_t
   t->in_buf = malloc(READ_CHUNK);
   if (!t->in_buf)
     return UV_ENOMEM;
-  int rc = uv_check_init(loop, &t->flusher);
+  int rc = uv_idle_init(loop, &t->flusher);
   if (rc)
     return rc;
   t->flusher.data = t;
@@ -163,15 +163,15 @@ upk_buf *upk_transport_out(upk_transport *t) {
   return &t->pending;
 }
 
-static void flush_cb(uv_check_t *c) {
+static void flush_cb(uv_idle_t *c) {
   upk_transport *t = c->data;
-  uv_check_stop(c);
+  uv_idle_stop(c);
   transport__flush(t);
 }
 
 void upk_transport_schedule(upk_transport *t) {
   if (!uv_is_active((uv_handle_t *)&t->flusher) && !uv_is_closing((uv_handle_t *)&t->flusher))
-    uv_check_start(&t->flusher, flush_cb);
+    uv_idle_start(&t->flusher, flush_cb);
 }
 
 static size_t queued(upk_transport *t) {
