@@ -44,6 +44,10 @@ void upk_job_reply(upk_job *job, json_t *result);
 /** Finish with an error: a JSON-RPC error, or an isError tool result for MCP tools. */
 void upk_job_fail(upk_job *job, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/** Like upk_job_fail with `data` (stolen) in the JSON-RPC error, or in the
+ * tool result's structuredContent for MCP tools. */
+void upk_job_fail_data(upk_job *job, int code, json_t *data, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /** Report progress: `done` of `total` (total <= 0: unknown), with an optional message. */
 void upk_job_progress(upk_job *job, double done, double total, const char *message);
 /** Register what to do when the client cancels (stop timers, kill workers). */

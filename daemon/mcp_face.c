@@ -10,6 +10,7 @@
 #include "mcp.h"
 #include "methods.h"
 #include "server.h"
+#include "skills_service.h"
 #include "upk_config.h"
 
 static const char instructions[] =
@@ -39,6 +40,7 @@ static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *para
   s->client_info = json_incref(json_object_get(params, "clientInfo"));
   s->workspace = getcwd(NULL, 0);
   s->state = UPK_S_READY;
+  upk_skills_start(s);
   upk_info("MCP client %s, revision %s (asked %s)",
            json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", chosen,
            json_string_value(ver));
@@ -99,18 +101,6 @@ static void tools_call(upk_server *s, upk_batch *b, json_t *id, json_t *params) 
   upk_job_start(s, b, m, id, params, json_is_object(args) ? args : NULL, true);
 }
 
-static void resources_read(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
-  json_t *uri = json_object_get(params, "uri");
-  if (!json_is_string(uri)) {
-    fail(s, b, id, UPK_RPC_INVALID_PARAMS, "params.uri: required string is missing");
-    return;
-  }
-  char msg[512];
-  const char *u = json_string_value(uri);
-  snprintf(msg, sizeof msg, "resource not found: %.*s", (int)upk_utf8_prefix(u, 400), u);
-  upk_server_answer(s, b, upk_rpc_error(id, -32002, msg, json_pack("{s:O}", "uri", uri)));
-}
-
 static void logging_set_level(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
   int level = upk_mcp_level_parse(json_string_value(json_object_get(params, "level")));
   if (level < 0) {
@@ -133,14 +123,13 @@ bool upk_mcp_face_request(upk_server *s, upk_batch *b, const char *method, json_
     tools_list(s, b, id, params);
   } else if (!strcmp(method, "tools/call")) {
     tools_call(s, b, id, params);
-  } else if (!strcmp(method, "resources/list")) {
-    if (!bad_cursor(s, b, id, params))
-      reply(s, b, id, json_pack("{s:[]}", "resources"));
   } else if (!strcmp(method, "resources/templates/list")) {
     if (!bad_cursor(s, b, id, params))
-      reply(s, b, id, json_pack("{s:[]}", "resourceTemplates"));
-  } else if (!strcmp(method, "resources/read")) {
-    resources_read(s, b, id, params);
+      reply(s, b, id,
+            json_pack("{s:[{s:s,s:s,s:s,s:s}]}", "resourceTemplates", "uriTemplate",
+                      "skill://{name}/SKILL.md", "name", "skill", "description",
+                      "An agent skill's SKILL.md; see resources/list for the names.",
+                      "mimeType", "text/markdown"));
   } else if (!strcmp(method, "logging/setLevel")) {
     logging_set_level(s, b, id, params);
   } else {

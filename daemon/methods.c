@@ -6,6 +6,7 @@
 #include <uv.h>
 
 #include "jsonrpc.h"
+#include "skills_methods.h"
 
 /* upskilld/sleep: a test aid (enabled by --test-methods) that waits `ms` in
  * `steps` timer ticks, reporting progress each tick and stopping when
@@ -96,30 +97,48 @@ static const upk_method table[] = {
      "Wait for a while, reporting progress; for testing clients' progress and cancellation.",
      sleep_params, sleep_handler, UPK_METHOD_TEST_ONLY | UPK_METHOD_READ_ONLY},
 };
+static const size_t table_count = sizeof table / sizeof *table;
 
-#define N_METHODS (sizeof table / sizeof *table)
+/* All tables, in listing order. */
+static const struct {
+  const upk_method *items;
+  const size_t *count;
+} tables[] = {{table, &table_count}, {upk_skills_methods, &upk_skills_methods_count}};
 
 static bool visible(const upk_method *m, bool test_methods) {
   return test_methods || !(m->flags & UPK_METHOD_TEST_ONLY);
 }
 
+/* The i-th method of all tables together, visible or not. */
+static const upk_method *nth(size_t i) {
+  for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+    if (i < *tables[t].count)
+      return &tables[t].items[i];
+    i -= *tables[t].count;
+  }
+  return NULL;
+}
+
 const upk_method *upk_method_find(const char *name, bool test_methods) {
-  for (size_t i = 0; i < N_METHODS; i++)
-    if (!strcmp(table[i].name, name) && visible(&table[i], test_methods))
-      return &table[i];
+  const upk_method *m;
+  for (size_t i = 0; (m = nth(i)); i++)
+    if (!strcmp(m->name, name) && visible(m, test_methods))
+      return m;
   return NULL;
 }
 
 const upk_method *upk_method_find_tool(const char *tool, bool test_methods) {
-  for (size_t i = 0; i < N_METHODS; i++)
-    if (table[i].tool && !strcmp(table[i].tool, tool) && visible(&table[i], test_methods))
-      return &table[i];
+  const upk_method *m;
+  for (size_t i = 0; (m = nth(i)); i++)
+    if (m->tool && !strcmp(m->tool, tool) && visible(m, test_methods))
+      return m;
   return NULL;
 }
 
 const upk_method *upk_method_at(size_t i, bool test_methods) {
-  for (size_t k = 0; k < N_METHODS; k++)
-    if (visible(&table[k], test_methods) && i-- == 0)
-      return &table[k];
+  const upk_method *m;
+  for (size_t k = 0; (m = nth(k)); k++)
+    if (visible(m, test_methods) && i-- == 0)
+      return m;
   return NULL;
 }

@@ -10,6 +10,7 @@
 #include "lsp.h"
 #include "mcp.h"
 #include "methods.h"
+#include "skills_service.h"
 
 struct upk_batch {
   json_t *responses;
@@ -164,6 +165,8 @@ static void server__request(upk_server *s, upk_batch *b, const char *method, jso
 }
 
 static void server__handle_value(upk_server *s, json_t *v, upk_batch *b) {
+  if (s->state == UPK_S_CLOSING) /* an exit earlier in this batch ended the session */
+    return;
   upk_rpc_msg m;
   upk_rpc_classify(v, &m);
   switch (m.kind) {
@@ -294,6 +297,7 @@ void upk_server_close(upk_server *s, int code) {
   s->state = UPK_S_CLOSING;
   s->exit_code = code;
   upk_jobs_cancel_all(s);
+  upk_skills_stop(s);
   upk_log_set_sink(NULL, NULL, UPK_LOG_ERROR);
   uv_close((uv_handle_t *)&s->sig_term, NULL);
   uv_close((uv_handle_t *)&s->sig_int, NULL);

@@ -44,6 +44,7 @@ typedef struct upk_server {
   int exit_code;
   bool input_ended; /* EOF seen: exit once in-flight work is answered */
   uv_signal_t sig_term, sig_int;
+  struct upk_skills_svc *skills; /* skills index service, from initialize on */
 } upk_server;
 
 /** Create the session on stdio (kinds guessed by main). */

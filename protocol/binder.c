@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *type_names[] = {"string", "integer", "number", "boolean", "object", "array"};
+static const char *type_names[] = {"string", "integer", "number", "boolean",
+                                   "object", "array",  "any"};
 
 const char *upk_json_type_name(const json_t *v) {
   switch (json_typeof(v)) {
@@ -39,8 +40,10 @@ static int type_matches(const json_t *v, upk_ptype t) {
     return json_is_boolean(v);
   case UPK_T_OBJECT:
     return json_is_object(v);
-  default:
+  case UPK_T_ARRAY:
     return json_is_array(v);
+  default:
+    return 1;
   }
 }
 
@@ -86,9 +89,10 @@ int upk_params_check(const json_t *params, const upk_param *spec, char *err, siz
 json_t *upk_params_schema(const upk_param *spec) {
   json_t *props = json_object(), *required = json_array();
   for (const upk_param *p = spec; p && p->name; p++) {
-    json_object_set_new(props, p->name,
-                        json_pack("{s:s,s:s}", "type", type_names[p->type], "description",
-                                  p->description ? p->description : ""));
+    json_t *prop = json_pack("{s:s}", "description", p->description ? p->description : "");
+    if (p->type != UPK_T_ANY)
+      json_object_set_new(prop, "type", json_string(type_names[p->type]));
+    json_object_set_new(props, p->name, prop);
     if (p->required)
       json_array_append_new(required, json_string(p->name));
   }

@@ -18,6 +18,7 @@ typedef enum {
   UPK_T_BOOLEAN,
   UPK_T_OBJECT,
   UPK_T_ARRAY,
+  UPK_T_ANY, /* checked by the handler (e.g. a path string or an object) */
 } upk_ptype;
 
 typedef struct upk_param {

@@ -1,0 +1,85 @@
+#include "serial.h"
+
+#include <stdlib.h>
+
+struct upk_serial_item {
+  upk_serial_item *next;
+  upk_serial_work work;
+  upk_serial_done done;
+  void *arg;
+};
+
+static void serial__next(upk_serial *q);
+
+void upk_serial_init(upk_serial *q, uv_loop_t *loop) {
+  q->loop = loop;
+  q->head = q->tail = NULL;
+  q->running = q->closed = false;
+  q->req.data = q;
+}
+
+static void run_cb(uv_work_t *req) {
+  upk_serial *q = req->data;
+  q->head->work(q->head->arg);
+}
+
+static void after_cb(uv_work_t *req, int status) {
+  upk_serial *q = req->data;
+  upk_serial_item *it = q->head;
+  q->head = it->next;
+  if (!q->head)
+    q->tail = NULL;
+  q->running = false;
+  it->done(it->arg, status);
+  free(it);
+  serial__next(q);
+}
+
+static void serial__next(upk_serial *q) {
+  if (q->running || !q->head)
+    return;
+  q->running = true;
+  if (uv_queue_work(q->loop, &q->req, run_cb, after_cb) != 0)
+    after_cb(&q->req, UV_ECANCELED); /* cannot happen with a valid loop; keeps the chain moving */
+}
+
+int upk_serial_submit(upk_serial *q, upk_serial_work work, upk_serial_done done, void *arg) {
+  if (q->closed)
+    return UV_ECANCELED;
+  upk_serial_item *it = calloc(1, sizeof *it);
+  if (!it)
+    return UV_ENOMEM;
+  it->work = work;
+  it->done = done;
+  it->arg = arg;
+  if (q->tail)
+    q->tail->next = it;
+  else
+    q->head = it;
+  q->tail = it;
+  serial__next(q);
+  return 0;
+}
+
+void upk_serial_close(upk_serial *q) {
+  q->closed = true;
+  /* Everything behind the running item is cancelled now. */
+  upk_serial_item *keep = q->running ? q->head : NULL;
+  upk_serial_item *it = keep ? keep->next : q->head;
+  if (keep) {
+    keep->next = NULL;
+    q->tail = keep;
+  } else {
+    q->head = q->tail = NULL;
+  }
+  while (it) {
+    upk_serial_item *next = it->next;
+    it->done(it->arg, UV_ECANCELED);
+    free(it);
+    it = next;
+  }
+}
+
+bool upk_serial_busy(const upk_serial *q) {
+  return q->head != NULL;
+}

@@ -1,0 +1,33 @@
+/** A serial work queue on libuv's thread pool: items run off the loop, one
+ * at a time, in submission order. For state that must be used by one thread
+ * at a time (the SQLite skill index) without blocking the loop. */
+#ifndef UPK_SERIAL_H
+#define UPK_SERIAL_H
+
+#include <stdbool.h>
+#include <uv.h>
+
+typedef struct upk_serial_item upk_serial_item;
+/** Runs on a pool thread. */
+typedef void (*upk_serial_work)(void *arg);
+/** Runs on the loop thread afterwards; `status` is 0, or UV_ECANCELED when
+ * the queue was closed before the item ran. */
+typedef void (*upk_serial_done)(void *arg, int status);
+
+typedef struct upk_serial {
+  uv_loop_t *loop;
+  upk_serial_item *head, *tail;
+  bool running, closed;
+  uv_work_t req;
+} upk_serial;
+
+void upk_serial_init(upk_serial *q, uv_loop_t *loop);
+/** Queue an item. Returns 0 or UV_ENOMEM / UV_ECANCELED (queue closed). */
+int upk_serial_submit(upk_serial *q, upk_serial_work work, upk_serial_done done, void *arg);
+/** Refuse new items and cancel queued ones (their done gets UV_ECANCELED);
+ * the running one finishes normally. */
+void upk_serial_close(upk_serial *q);
+/** True while an item runs or waits. */
+bool upk_serial_busy(const upk_serial *q);
+
+#endif

@@ -1,0 +1,605 @@
+/* The skills methods: validate, lookup, list, get, prompt, install, remove,
+ * and the MCP resources that serve skills as skill://<name>/<file>. Each
+ * handler parses its params on the loop, does its work on the skills queue
+ * (index.h / install.h / validate.h are blocking and not thread-safe) and
+ * answers from the loop. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents.h"
+#include "diag_json.h"
+#include "install.h"
+#include "jobs.h"
+#include "log.h"
+#include "methods.h"
+#include "prompt.h"
+#include "skills_methods.h"
+#include "skills_service.h"
+#include "validate.h"
+
+typedef struct call call;
+typedef void (*call_fn)(call *c, upk_index *ix);
+
+struct call {
+  upk_job *job;
+  upk_server *server;
+  json_t *params;
+  call_fn fn;
+  json_t *result; /* success */
+  int code;       /* failure: JSON-RPC code, message and optional data */
+  char err[512];
+  json_t *data;
+};
+
+static void fail(call *c, int code, json_t *data, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail(call *c, int code, json_t *data, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->err, sizeof c->err, fmt, ap);
+  va_end(ap);
+  c->code = code;
+  c->data = data;
+}
+
+static const char *str(const call *c, const char *key) {
+  return json_string_value(json_object_get(c->params, key));
+}
+
+static void call_work(upk_index *ix, void *arg) {
+  call *c = arg;
+  c->fn(c, ix);
+}
+
+static void call_done(void *arg, int status) {
+  call *c = arg;
+  if (status == UV_ECANCELED)
+    upk_job_fail(c->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
+  else if (c->result)
+    upk_job_reply(c->job, c->result);
+  else
+    upk_job_fail_data(c->job, c->code ? c->code : UPK_RPC_INTERNAL_ERROR, c->data, "%s", c->err);
+  json_decref(c->params);
+  free(c);
+}
+
+/* Queue `fn` for this job; everything it needs is in params (kept alive here). */
+static void start(upk_job *job, json_t *params, call_fn fn) {
+  call *c = calloc(1, sizeof *c);
+  c->job = job;
+  c->server = job->server;
+  c->params = json_incref(params);
+  c->fn = fn;
+  int rc = upk_skills_submit(job->server, call_work, call_done, c);
+  if (rc) {
+    json_decref(c->params);
+    free(c);
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the skills service is not running: %s",
+                 uv_strerror(rc));
+  }
+}
+
+static bool need_index(call *c, upk_index *ix) {
+  if (ix)
+    return true;
+  fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_skills_open_error(c->server));
+  return false;
+}
+
+/* A path from a client: relative ones are relative to the workspace. */
+static char *client_path(const call *c, const char *p) {
+  if (p[0] == '/' || !c->server->workspace)
+    return strdup(p);
+  char buf[PATH_MAX];
+  snprintf(buf, sizeof buf, "%s/%s", c->server->workspace, p);
+  return strdup(buf);
+}
+
+/* ---- skills/validate ---- */
+
+static void do_validate(call *c, upk_index *ix) {
+  const char *path = str(c, "path"), *text = str(c, "text"), *mode = str(c, "mode");
+  upk_validate_mode m = mode && !strcmp(mode, "lenient") ? UPK_VALIDATE_LENIENT
+                                                          : UPK_VALIDATE_STRICT;
+  upk_diags d = {0};
+  size_t errors;
+  if (path) {
+    char *abs = client_path(c, path);
+    errors = upk_skill_validate_path(abs, m, &d);
+    free(abs);
+  } else {
+    errors = upk_skill_validate_text(text, json_string_length(json_object_get(c->params, "text")),
+                                     m, &d);
+  }
+  c->result = json_pack("{s:b,s:I,s:I,s:s,s:o}", "ok", errors == 0, "errors", (json_int_t)errors,
+                        "warnings", (json_int_t)upk_diags_count(&d, UPK_SEV_WARNING), "mode",
+                        m == UPK_VALIDATE_STRICT ? "strict" : "lenient", "diagnostics",
+                        upk_diags_json(&d));
+  upk_diags_free(&d);
+}
+
+static void validate_handler(upk_job *job, json_t *params) {
+  json_t *path = json_object_get(params, "path"), *text = json_object_get(params, "text");
+  const char *mode = json_string_value(json_object_get(params, "mode"));
+  if (!path == !text) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params: give exactly one of path or text");
+    return;
+  }
+  if (mode && strcmp(mode, "strict") && strcmp(mode, "lenient")) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.mode: expected \"strict\" or \"lenient\"");
+    return;
+  }
+  start(job, params, do_validate);
+}
+
+/* ---- lookup, list, get, prompt ---- */
+
+static json_t *entry_json(const upk_index_entry *e) {
+  json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:s?,s:s,s:b,s:b,s:I}", "name", e->name, "description",
+                        e->description ? e->description : "", "path", e->path, "dir", e->dir,
+                        "agent", e->agent, "scope", upk_index_scope_name(e->scope), "shadowed",
+                        e->shadowed, "usable", e->usable, "tokens", (json_int_t)e->tokens);
+  if (j && e->diags.len)
+    json_object_set_new(j, "diagnostics", upk_diags_json(&e->diags));
+  return j;
+}
+
+static size_t agents_param(json_t *arr, const char **out, size_t cap) {
+  size_t n = 0, i;
+  json_t *v;
+  json_array_foreach(arr, i, v) {
+    if (n < cap && json_is_string(v))
+      out[n++] = json_string_value(v);
+  }
+  return n;
+}
+
+static void do_lookup(call *c, upk_index *ix) {
+  if (!need_index(c, ix))
+    return;
+  const char *agents[32];
+  size_t n = agents_param(json_object_get(c->params, "agents"), agents, 32);
+  json_int_t limit = json_integer_value(json_object_get(c->params, "limit"));
+  upk_index_hits hits = {0};
+  int rc = upk_index_lookup(ix, str(c, "task"), (size_t)limit, agents, n, &hits);
+  if (rc) {
+    fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL, "%s",
+         rc == -EINVAL ? "params.task: describe the task in words" : upk_index_errmsg(ix));
+    return;
+  }
+  json_t *results = json_array();
+  for (size_t i = 0; i < hits.len; i++) {
+    upk_index_hit *h = &hits.items[i];
+    json_t *j = json_pack("{s:s,s:s,s:s,s:s?,s:s,s:f,s:s}", "name", h->e.name, "description",
+                          h->e.description ? h->e.description : "", "path", h->e.path, "agent",
+                          h->e.agent, "scope", upk_index_scope_name(h->e.scope), "score",
+                          h->score, "why", h->why ? h->why : "");
+    if (j)
+      json_array_append_new(results, j);
+  }
+  upk_index_hits_free(&hits);
+  c->result = json_pack("{s:o}", "results", results);
+}
+
+static bool check_agents(upk_job *job, json_t *params) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(json_object_get(params, "agents"), i, v) {
+    if (!json_is_string(v) || !upk_agent_find(json_string_value(v))) {
+      upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.agents[%zu]: unknown agent%s%s", i,
+                   json_is_string(v) ? " " : "", json_is_string(v) ? json_string_value(v) : "");
+      return false;
+    }
+  }
+  return true;
+}
+
+static void lookup_handler(upk_job *job, json_t *params) {
+  json_t *limit = json_object_get(params, "limit");
+  if (limit && (json_integer_value(limit) < 1 || json_integer_value(limit) > 100)) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.limit: must be between 1 and 100");
+    return;
+  }
+  if (check_agents(job, params))
+    start(job, params, do_lookup);
+}
+
+static bool scope_param(call *c, upk_index_scope *sc) {
+  const char *s = str(c, "scope");
+  if (s && upk_index_scope_parse(s, sc) != 0) {
+    fail(c, UPK_RPC_INVALID_PARAMS, NULL,
+         "params.scope: expected project, user, builtin or extra");
+    return false;
+  }
+  return true;
+}
+
+static void do_list(call *c, upk_index *ix) {
+  upk_index_scope sc;
+  if (!need_index(c, ix) || !scope_param(c, &sc))
+    return;
+  upk_index_entries all = {0};
+  if (upk_index_list(ix, str(c, "agent"), str(c, "scope") ? &sc : NULL, &all) != 0) {
+    fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+    return;
+  }
+  json_t *skills = json_array(), *shadows = json_array();
+  for (size_t i = 0; i < all.len; i++)
+    json_array_append_new(skills, entry_json(&all.items[i]));
+  upk_index_entries_free(&all);
+  upk_index_shadow *sh = NULL;
+  size_t n = 0;
+  if (upk_index_shadows(ix, &sh, &n) == 0) {
+    for (size_t i = 0; i < n; i++)
+      json_array_append_new(shadows, json_pack("{s:s,s:s?,s:s,s:s}", "name", sh[i].name, "agent",
+                                               sh[i].agent, "winner", sh[i].winner, "shadowed",
+                                               sh[i].shadowed));
+    upk_index_shadows_free(sh, n);
+  }
+  c->result = json_pack("{s:o,s:o}", "skills", skills, "shadows", shadows);
+}
+
+static void do_get(call *c, upk_index *ix) {
+  if (!need_index(c, ix))
+    return;
+  upk_index_skill sk = {0};
+  int rc = upk_index_get(ix, str(c, "name"), str(c, "agent"), &sk);
+  if (rc) {
+    fail(c, rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL,
+         rc == -ENOENT ? "no skill named '%s'" : "%s",
+         rc == -ENOENT ? str(c, "name") : upk_index_errmsg(ix));
+    return;
+  }
+  json_t *files = json_array();
+  for (size_t i = 0; i < sk.n_files; i++)
+    json_array_append_new(files, json_string(sk.files[i]));
+  json_t *meta = sk.meta_text ? json_loads(sk.meta_text, 0, NULL) : NULL;
+  json_t *r = entry_json(&sk.e);
+  json_object_set_new(r, "text", json_stringn(sk.text, sk.text_len));
+  json_object_set_new(r, "files", files);
+  json_object_set_new(r, "meta", meta ? meta : json_null());
+  upk_index_skill_free(&sk);
+  c->result = r;
+}
+
+static void do_prompt(call *c, upk_index *ix) {
+  if (!need_index(c, ix))
+    return;
+  upk_index_entries all = {0};
+  if (upk_index_list(ix, str(c, "agent"), NULL, &all) != 0) {
+    fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+    return;
+  }
+  char *xml = upk_prompt_from_entries(all.items, all.len);
+  upk_index_entries_free(&all);
+  c->result = json_pack("{s:s}", "xml", xml ? xml : "");
+  free(xml);
+}
+
+static void agent_filter_handler(upk_job *job, json_t *params, call_fn fn) {
+  const char *agent = json_string_value(json_object_get(params, "agent"));
+  if (agent && *agent && !upk_agent_find(agent)) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.agent: unknown agent %s", agent);
+    return;
+  }
+  start(job, params, fn);
+}
+
+static void list_handler(upk_job *job, json_t *params) {
+  agent_filter_handler(job, params, do_list);
+}
+static void get_handler(upk_job *job, json_t *params) {
+  agent_filter_handler(job, params, do_get);
+}
+static void prompt_handler(upk_job *job, json_t *params) {
+  agent_filter_handler(job, params, do_prompt);
+}
+
+/* ---- install / remove ---- */
+
+static json_t *targets_json(const upk_install_result *res) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < res->n_targets; i++) {
+    const upk_install_target *t = &res->targets[i];
+    json_t *agents = json_array();
+    for (size_t k = 0; k < t->n_agents; k++)
+      json_array_append_new(agents, json_string(t->agents[k]));
+    json_array_append_new(a, json_pack("{s:s,s:s,s:o,s:b,s:b,s:b,s:s?}", "root", t->root, "path",
+                                       t->path, "agents", agents, "replaced", t->replaced,
+                                       "unchanged", t->unchanged, "removed", t->removed, "error",
+                                       t->status ? strerror(-t->status) : NULL));
+  }
+  return a;
+}
+
+static void finish_install(call *c, upk_index *ix, int rc, upk_install_result *res,
+                           const char *verb) {
+  for (size_t i = 0; i < res->n_targets; i++)
+    if (res->targets[i].status == 0)
+      upk_skills_touch(c->server, ix, res->targets[i].path);
+  json_t *diags = upk_diags_json(&res->diags);
+  if (rc == 0) {
+    c->result = json_pack("{s:s?,s:o,s:o}", "name", res->name, "targets", targets_json(res),
+                          "diagnostics", diags);
+    if (res->hash[0])
+      json_object_set_new(c->result, "hash", json_string(res->hash));
+    return;
+  }
+  const char *why = res->diags.len ? res->diags.items[res->diags.len - 1].message : strerror(-rc);
+  fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
+       json_pack("{s:o,s:o}", "diagnostics", diags, "targets", targets_json(res)),
+       "%s refused: %s", verb, why);
+}
+
+typedef struct file_list {
+  upk_install_file *items;
+  size_t n;
+} file_list;
+
+static const char *read_files(json_t *from, file_list *fl) {
+  json_t *files = json_object_get(from, "files");
+  if (files && !json_is_array(files))
+    return "params.from.files: expected an array of {path, content}";
+  fl->n = json_array_size(files);
+  fl->items = calloc(fl->n ? fl->n : 1, sizeof *fl->items);
+  for (size_t i = 0; i < fl->n; i++) {
+    json_t *f = json_array_get(files, i);
+    json_t *p = json_object_get(f, "path"), *content = json_object_get(f, "content");
+    if (!json_is_string(p) || !json_is_string(content))
+      return "params.from.files[]: each needs a string path and a string content";
+    fl->items[i] = (upk_install_file){json_string_value(p), json_string_value(content),
+                                      json_string_length(content)};
+  }
+  return NULL;
+}
+
+static void do_install(call *c, upk_index *ix) {
+  json_t *from = json_object_get(c->params, "from");
+  const char *agents[32];
+  upk_install_req req = {0};
+  req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
+  req.agents = agents;
+  req.scope = str(c, "scope") && !strcmp(str(c, "scope"), "user") ? UPK_SCOPE_USER
+                                                                   : UPK_SCOPE_PROJECT;
+  req.project_root = c->server->workspace;
+  req.force = json_is_true(json_object_get(c->params, "force"));
+  file_list fl = {0};
+  char *path = NULL;
+  if (json_is_string(from)) {
+    req.from_path = path = client_path(c, json_string_value(from));
+  } else {
+    const char *bad = read_files(from, &fl);
+    if (bad) {
+      free(fl.items);
+      fail(c, UPK_RPC_INVALID_PARAMS, NULL, "%s", bad);
+      return;
+    }
+    json_t *md = json_object_get(from, "markdown");
+    req.markdown = json_string_value(md);
+    req.markdown_len = json_string_length(md);
+    req.files = fl.items;
+    req.n_files = fl.n;
+  }
+  upk_install_result res;
+  int rc = upk_install(&req, &res);
+  finish_install(c, ix, rc, &res, "install");
+  upk_install_result_free(&res);
+  free(fl.items);
+  free(path);
+}
+
+static bool scope_ok(upk_job *job, json_t *params) {
+  const char *scope = json_string_value(json_object_get(params, "scope"));
+  if (scope && strcmp(scope, "project") && strcmp(scope, "user")) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.scope: expected \"project\" or \"user\"");
+    return false;
+  }
+  return true;
+}
+
+static void install_handler(upk_job *job, json_t *params) {
+  json_t *from = json_object_get(params, "from");
+  if (!json_is_string(from) &&
+      !(json_is_object(from) && json_is_string(json_object_get(from, "markdown")))) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS,
+                 "params.from: expected a skill path or {markdown, files?}");
+    return;
+  }
+  if (scope_ok(job, params) && check_agents(job, params))
+    start(job, params, do_install);
+}
+
+static void do_remove(call *c, upk_index *ix) {
+  const char *agents[32];
+  upk_remove_req req = {0};
+  req.name = str(c, "name");
+  req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
+  req.agents = agents;
+  req.scope = str(c, "scope") && !strcmp(str(c, "scope"), "user") ? UPK_SCOPE_USER
+                                                                   : UPK_SCOPE_PROJECT;
+  req.project_root = c->server->workspace;
+  upk_install_result res;
+  int rc = upk_remove(&req, &res);
+  if (rc == -ENOENT) {
+    fail(c, UPK_RPC_INVALID_PARAMS, NULL, "no installed skill named '%s' in %s scope", req.name,
+         req.scope == UPK_SCOPE_USER ? "user" : "project");
+  } else {
+    finish_install(c, ix, rc, &res, "remove");
+  }
+  upk_install_result_free(&res);
+}
+
+static void remove_handler(upk_job *job, json_t *params) {
+  if (scope_ok(job, params) && check_agents(job, params))
+    start(job, params, do_remove);
+}
+
+/* ---- MCP resources: skill://<name>/<relative file> ---- */
+
+static void do_resources_list(call *c, upk_index *ix) {
+  if (!need_index(c, ix))
+    return;
+  upk_index_entries all = {0};
+  if (upk_index_list(ix, NULL, NULL, &all) != 0) {
+    fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+    return;
+  }
+  json_t *seen = json_object(), *list = json_array();
+  for (size_t i = 0; i < all.len; i++) {
+    const upk_index_entry *e = &all.items[i];
+    if (!e->usable || e->shadowed || json_object_get(seen, e->name))
+      continue;
+    json_object_set_new(seen, e->name, json_true());
+    char uri[PATH_MAX];
+    snprintf(uri, sizeof uri, "skill://%s/SKILL.md", e->name);
+    json_t *r = json_pack("{s:s,s:s,s:s,s:s}", "uri", uri, "name", e->name, "description",
+                          e->description ? e->description : "", "mimeType", "text/markdown");
+    if (r)
+      json_array_append_new(list, r);
+  }
+  upk_index_entries_free(&all);
+  json_decref(seen);
+  c->result = json_pack("{s:o}", "resources", list);
+}
+
+static void resources_list_handler(upk_job *job, json_t *params) {
+  if (json_object_get(params, "cursor")) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.cursor: unknown cursor");
+    return;
+  }
+  start(job, params, do_resources_list);
+}
+
+static void not_found(call *c, const char *uri) {
+  fail(c, -32002, json_pack("{s:s}", "uri", uri), "resource not found: %.*s",
+       (int)upk_utf8_prefix(uri, 400), uri);
+}
+
+/* Serve SKILL.md or a file the index listed for the skill (never a path outside it). */
+static void do_resources_read(call *c, upk_index *ix) {
+  const char *uri = str(c, "uri");
+  if (!need_index(c, ix))
+    return;
+  char name[256];
+  const char *rest = strncmp(uri, "skill://", 8) == 0 ? strchr(uri + 8, '/') : NULL;
+  if (!rest || (size_t)(rest - uri - 8) >= sizeof name) {
+    not_found(c, uri);
+    return;
+  }
+  snprintf(name, sizeof name, "%.*s", (int)(rest - uri - 8), uri + 8);
+  upk_index_skill sk = {0};
+  if (upk_index_get(ix, name, NULL, &sk) != 0) {
+    not_found(c, uri);
+    return;
+  }
+  const char *rel = rest + 1;
+  json_t *text = NULL;
+  if (!strcmp(rel, "SKILL.md") || !strcmp(rel, "skill.md")) {
+    text = json_stringn(sk.text, sk.text_len);
+  } else {
+    for (size_t i = 0; i < sk.n_files && !text; i++) {
+      if (strcmp(sk.files[i], rel))
+        continue;
+      char path[PATH_MAX];
+      snprintf(path, sizeof path, "%s/%s", sk.e.dir, rel);
+      FILE *f = fopen(path, "rb");
+      if (f) {
+        char *buf = malloc(1 << 20);
+        size_t n = buf ? fread(buf, 1, 1 << 20, f) : 0;
+        fclose(f);
+        text = buf ? json_stringn(buf, n) : NULL; /* NULL when not UTF-8 text */
+        free(buf);
+      }
+    }
+  }
+  upk_index_skill_free(&sk);
+  if (!text) {
+    not_found(c, uri);
+    return;
+  }
+  c->result = json_pack("{s:[{s:s,s:s,s:o}]}", "contents", "uri", uri, "mimeType",
+                        strstr(rel, ".md") ? "text/markdown" : "text/plain", "text", text);
+}
+
+static void resources_read_handler(upk_job *job, json_t *params) {
+  start(job, params, do_resources_read);
+}
+
+/* ---- parameter specs and table entries ---- */
+
+static const upk_param validate_params[] = {
+    {"path", UPK_T_STRING, 0, "A skill directory or its SKILL.md (relative to the workspace)."},
+    {"text", UPK_T_STRING, 0, "SKILL.md text to check instead of a path."},
+    {"mode", UPK_T_STRING, 0, "strict (default: the specification) or lenient (how agents load)."},
+    {0},
+};
+static const upk_param lookup_params[] = {
+    {"task", UPK_T_STRING, 1, "What the agent is about to do, in plain words."},
+    {"limit", UPK_T_INTEGER, 0, "How many skills to return (1..100, default 10)."},
+    {"agents", UPK_T_ARRAY, 0, "Only skills these agents see (claude, codex, cursor, ...)."},
+    {0},
+};
+static const upk_param list_params[] = {
+    {"agent", UPK_T_STRING, 0, "Only skills this agent sees."},
+    {"scope", UPK_T_STRING, 0, "project, user, builtin or extra."},
+    {0},
+};
+static const upk_param get_params[] = {
+    {"name", UPK_T_STRING, 1, "The skill's name."},
+    {"agent", UPK_T_STRING, 0, "Resolve the name as this agent would (shadowing)."},
+    {0},
+};
+static const upk_param prompt_params[] = {
+    {"agent", UPK_T_STRING, 0, "The skills this agent sees (default: all)."},
+    {0},
+};
+static const upk_param install_params[] = {
+    {"from", UPK_T_ANY, 1,
+     "A skill directory path, or {markdown: SKILL.md text, files: [{path, content}]}."},
+    {"agents", UPK_T_ARRAY, 0, "Agents to install for (default: agents and claude)."},
+    {"scope", UPK_T_STRING, 0, "project (default: the workspace) or user."},
+    {"force", UPK_T_BOOLEAN, 0, "Replace a different skill of the same name."},
+    {0},
+};
+static const upk_param remove_params[] = {
+    {"name", UPK_T_STRING, 1, "The skill to remove."},
+    {"agents", UPK_T_ARRAY, 0, "Only from these agents' directories (default: all)."},
+    {"scope", UPK_T_STRING, 0, "project (default) or user."},
+    {0},
+};
+static const upk_param cursor_params[] = {{"cursor", UPK_T_STRING, 0, "Pagination cursor."}, {0}};
+static const upk_param uri_params[] = {{"uri", UPK_T_STRING, 1, "skill://<name>/SKILL.md"}, {0}};
+
+const upk_method upk_skills_methods[] = {
+    {"skills/lookup", "find_skill", "Find the skill for a task",
+     "Rank the agent skills installed for this project and user (and upskilld's built-in "
+     "library) by how well they fit a task; each result says why it matched.",
+     lookup_params, lookup_handler, UPK_METHOD_READ_ONLY},
+    {"skills/list", "list_skills", "List skills",
+     "List every skill an agent can see, with scope, shadowing and load warnings.", list_params,
+     list_handler, UPK_METHOD_READ_ONLY},
+    {"skills/get", "get_skill", "Read a skill",
+     "Return a skill's SKILL.md text, its files and its skill_meta.json.", get_params,
+     get_handler, UPK_METHOD_READ_ONLY},
+    {"skills/prompt", "skills_prompt", "Skills prompt block",
+     "The <available_skills> XML block agents put in their system prompt.", prompt_params,
+     prompt_handler, UPK_METHOD_READ_ONLY},
+    {"skills/validate", "validate_skill", "Validate a skill",
+     "Check a SKILL.md against the Agent Skills specification; diagnostics with line/column.",
+     validate_params, validate_handler, UPK_METHOD_READ_ONLY},
+    {"skills/install", "install_skill", "Install a skill",
+     "Validate, then install a skill atomically where the chosen agents read skills.",
+     install_params, install_handler, 0},
+    {"skills/remove", "remove_skill", "Remove a skill",
+     "Remove an installed skill from the chosen agents' directories.", remove_params,
+     remove_handler, 0},
+    {"resources/list", NULL, "List skill resources", "MCP: skills as skill://<name>/SKILL.md.",
+     cursor_params, resources_list_handler, UPK_METHOD_READ_ONLY},
+    {"resources/read", NULL, "Read a skill resource", "MCP: read skill://<name>/<file>.",
+     uri_params, resources_read_handler, UPK_METHOD_READ_ONLY},
+};
+
+const size_t upk_skills_methods_count = sizeof upk_skills_methods / sizeof *upk_skills_methods;
