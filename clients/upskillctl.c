@@ -11,22 +11,23 @@
 #include <unistd.h>
 
 #include "jsonrpc.h"
+#include "ctl.h"
 #include "rpc_client.h"
 #include "upk_config.h"
 
-typedef struct ctl {
-  upk_client client;
-  int json;       /* --json: machine output */
-  int verbose;
-  int bar_shown;  /* a progress line is on stderr */
-} ctl;
 
 static void usage(FILE *f) {
   fputs("usage: upskillctl [options] COMMAND [ARGS]\n\n"
         "commands:\n"
         "  ping                  check the daemon answers, and how fast\n"
         "  status                version, uptime, work in flight, CUDA and providers\n"
-        "  raw METHOD [JSON]     send any request (params as a JSON object) and print the result\n\n"
+        "  raw METHOD [JSON]     send any request (params as a JSON object) and print the result\n"
+        "  list [--agent A] [--scope S]            skills the agents see\n"
+        "  lookup TASK [--limit N] [--agent A]     the skills that fit a task, best first\n"
+        "  validate PATH [--lenient]               check a skill (file:line:col: diagnostics)\n"
+        "  install PATH [--agent A]... [--scope project|user] [--force]\n"
+        "  remove NAME [--agent A]... [--scope project|user]\n"
+        "  prompt [--agent A]                      the <available_skills> block\n\n"
         "options:\n"
         "  --server CMD          run this command as the server (default: upskilld --lsp)\n"
         "  --json                print JSON instead of tables\n"
@@ -119,7 +120,7 @@ static double now_ms(void) {
 }
 
 /* Send a request with a progress token; returns the result (caller decrefs) or NULL. */
-static json_t *call(ctl *c, const char *method, json_t *params, int *rpc_error) {
+json_t *ctl_call(ctl *c, const char *method, json_t *params, int *rpc_error) {
   if (!params)
     params = json_object();
   if (json_is_object(params) && !json_object_get(params, "workDoneToken"))
@@ -150,7 +151,7 @@ static json_t *call(ctl *c, const char *method, json_t *params, int *rpc_error) 
   return result;
 }
 
-static void print_json(json_t *v) {
+void ctl_print_json(json_t *v) {
   char *s = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY);
   printf("%s\n", s);
   free(s);
@@ -206,16 +207,16 @@ static int run_command(ctl *c, int argc, char **argv) {
   json_t *r = NULL;
   if (!strcmp(cmd, "ping") && argc == 1) {
     double t0 = now_ms();
-    r = call(c, "ping", NULL, &rpc_error);
+    r = ctl_call(c, "ping", NULL, &rpc_error);
     double ms = now_ms() - t0;
     if (r && c->json)
       printf("{\"ok\": true, \"ms\": %.3f}\n", ms);
     else if (r)
       printf("pong in %.3f ms\n", ms);
   } else if (!strcmp(cmd, "status") && argc == 1) {
-    r = call(c, "upskilld/status", NULL, &rpc_error);
+    r = ctl_call(c, "upskilld/status", NULL, &rpc_error);
     if (r)
-      c->json ? print_json(r) : print_status(r);
+      c->json ? ctl_print_json(r) : print_status(r);
   } else if (!strcmp(cmd, "raw") && (argc == 2 || argc == 3)) {
     json_t *params = NULL;
     if (argc == 3) {
@@ -228,12 +229,14 @@ static int run_command(ctl *c, int argc, char **argv) {
         return 2;
       }
     }
-    r = call(c, argv[1], params, &rpc_error);
+    r = ctl_call(c, argv[1], params, &rpc_error);
     if (r)
-      print_json(r);
+      ctl_print_json(r);
   } else {
-    usage(stderr);
-    return 2;
+    int rc = ctl_skills_command(c, argc, argv);
+    if (rc == CTL_UNKNOWN)
+      usage(stderr);
+    return rc == CTL_UNKNOWN ? 2 : rc;
   }
   int ok = r != NULL;
   json_decref(r);

@@ -1,0 +1,27 @@
+/** Shared pieces of upskillctl's commands. */
+#ifndef UPK_CTL_H
+#define UPK_CTL_H
+
+#include <jansson.h>
+
+#include "rpc_client.h"
+
+typedef struct ctl {
+  upk_client client;
+  int json;      /* --json: machine output */
+  int verbose;
+  int bar_shown; /* a progress line is on stderr */
+} ctl;
+
+/** Not a command this module knows. */
+#define CTL_UNKNOWN (-1)
+
+/** Send a request (params stolen; NULL: {}) with a progress token; returns
+ * the result (caller decrefs) or NULL after printing the error. */
+json_t *ctl_call(ctl *c, const char *method, json_t *params, int *rpc_error);
+void ctl_print_json(json_t *v);
+/** The skills verbs: list, lookup, validate, install, remove, prompt. Returns
+ * an exit status, or CTL_UNKNOWN. */
+int ctl_skills_command(ctl *c, int argc, char **argv);
+
+#endif
