@@ -1,5 +1,7 @@
 /* upskillctl's skills verbs: human tables by default, --json for scripts. */
 #include <getopt.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,7 +124,11 @@ static int cmd_validate(ctl *c, const char *path, json_t *params) {
   if (c->json) {
     ctl_print_json(r);
   } else {
-    print_diags(abs, json_object_get(r, "diagnostics"));
+    char shown[PATH_MAX + 16];
+    struct stat st;
+    bool dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+    snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
+    print_diags(shown, json_object_get(r, "diagnostics"));
     printf("%s: %s (%lld error(s), %lld warning(s), %s mode)\n", path, ok ? "valid" : "invalid",
            (long long)json_integer_value(json_object_get(r, "errors")),
            (long long)json_integer_value(json_object_get(r, "warnings")), s_(r, "mode"));
