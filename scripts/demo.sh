@@ -19,6 +19,15 @@ $ctl status
 say "upskillctl ping"
 $ctl ping
 
+say "Skills: which one fits a CUDA task? (built-in library + every agent's skill directories)"
+proj=$(mktemp -d /tmp/upskilld-demo.XXXXXX)
+(cd "$proj" && "$root/$ctl" lookup "my Hopper kernel needs 100 KB of dynamic shared memory per block" --limit 3)
+say "Validate it, then install it into a fresh project's .claude/skills"
+(cd "$proj" && "$root/$ctl" validate "$root/skills/library/h100-cuda-kernels" &&
+  "$root/$ctl" install "$root/skills/library/h100-cuda-kernels" --agent claude &&
+  "$root/$ctl" list --agent claude --scope project)
+find "$proj/.claude" -maxdepth 3 | sed "s|$proj|  <project>|"
+
 say "A coding agent's MCP session over stdio"
 coproc MCP { exec "$daemon" --mcp --test-methods 2>/dev/null; }
 send() { printf '  %s-> %s%s\n' "$c" "$1" "$n"; printf '%s\n' "$1" >&"${MCP[1]}"; }
@@ -35,7 +44,7 @@ recv 1
 send '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 send '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
 recv 2
-send '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"status","arguments":{}}}'
+send '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"find_skill","arguments":{"task":"kernel crashes with an illegal memory access","limit":1}}}'
 recv 3
 send '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":400,"steps":4},"_meta":{"progressToken":"t4"}}}'
 send '{"jsonrpc":"2.0","id":5,"method":"ping"}'
