@@ -15,9 +15,20 @@
 
 typedef enum { UPK_VALIDATE_STRICT, UPK_VALIDATE_LENIENT } upk_validate_mode;
 
-/** Check a parsed skill; appends to `out`. Returns the number of errors added. */
+/** Check a parsed skill; appends to `out`. Returns the number of errors added.
+ *
+ * First come the problems parsing got around (s->issues: BOM, bad UTF-8,
+ * the `key: text: more` retry, YAML strictyaml refuses, skill_meta.json), in
+ * STRICT as errors, in LENIENT as warnings. A skill whose frontmatter could
+ * not be parsed at all (has_frontmatter false) gets nothing more: its error
+ * came from upk_skill_parse/load. Then skills-ref's checks in its order
+ * (unexpected fields, name, description, compatibility) and the extra
+ * warnings (reserved words, `<`/`>`, body over 500 lines, broken references,
+ * non-ASCII names, the `synced` folder). Codes and severities per mode:
+ * docs/diagnostics.md. */
 size_t upk_skill_validate(const upk_skill *s, upk_validate_mode mode, upk_diags *out);
-/** Load (directory or SKILL.md) and validate; path problems are diagnostics too. */
+/** Load (directory or SKILL.md) and validate; path problems are diagnostics too.
+ * Returns every error added, parse errors included (skills-ref's validate()). */
 size_t upk_skill_validate_path(const char *path, upk_validate_mode mode, upk_diags *out);
 /** Validate SKILL.md text given inline (no directory checks). */
 size_t upk_skill_validate_text(const char *text, size_t len, upk_validate_mode mode,

@@ -1,0 +1,701 @@
+/* The skill index: storage (schema, cache file), roots, list, get, shadows.
+ * Scanning lives in index_scan.c, lookup in index_query.c. */
+#include "index_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Defaults tuned on bench/skills/eval.sh: a word in the name or the
+ * description says far more about what a skill is for than one in its body. */
+static const upk_index_weights default_weights = {10.0, 6.0, 2.0, 1.0};
+
+static const char *const scope_names[] = {"project", "user", "builtin", "extra"};
+
+const char *upk_index_scope_name(upk_index_scope s) {
+  return (unsigned)s < 4 ? scope_names[s] : "unknown";
+}
+
+int upk_index_scope_parse(const char *s, upk_index_scope *out) {
+  for (int i = 0; s && i < 4; i++)
+    if (!strcmp(s, scope_names[i])) {
+      *out = (upk_index_scope)i;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+int upk_ix_buf_add(upk_ix_buf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n + 1)
+      cap *= 2;
+    char *p = realloc(b->s, cap);
+    if (!p)
+      return -ENOMEM;
+    b->s = p;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = 0;
+  return 0;
+}
+
+int upk_ix_buf_str(upk_ix_buf *b, const char *s) {
+  return upk_ix_buf_add(b, s, strlen(s));
+}
+
+int upk_ix_fail(upk_index *ix, int rc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ix->err, sizeof ix->err, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int upk_ix_sql_fail(upk_index *ix, const char *what) {
+  int code = sqlite3_errcode(ix->db);
+  int rc = code == SQLITE_NOMEM ? -ENOMEM : code == SQLITE_BUSY ? -EBUSY : -EIO;
+  return upk_ix_fail(ix, rc, "index database: %s: %s", what, sqlite3_errmsg(ix->db));
+}
+
+const char *upk_index_errmsg(const upk_index *ix) {
+  return ix ? ix->err : "no index";
+}
+
+int upk_ix_exec(upk_index *ix, const char *sql) {
+  char *msg = NULL;
+  if (sqlite3_exec(ix->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+    return 0;
+  int rc = upk_ix_fail(ix, -EIO, "index database: %s", msg ? msg : "error");
+  sqlite3_free(msg);
+  return rc;
+}
+
+int64_t upk_ix_scalar(upk_index *ix, const char *sql) {
+  sqlite3_stmt *st;
+  int64_t v = -1;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  if (sqlite3_step(st) == SQLITE_ROW)
+    v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return v;
+}
+
+char *upk_ix_abspath(const char *p) {
+  upk_ix_buf b = {0};
+  char cwd[PATH_MAX];
+  if (p[0] != '/' && getcwd(cwd, sizeof cwd) && upk_ix_buf_str(&b, cwd))
+    return NULL;
+  upk_ix_buf_str(&b, "/");
+  if (upk_ix_buf_str(&b, p))
+    return free(b.s), NULL;
+  /* Collapse "//", "/./" and "/x/.." in place, lexically. */
+  char *out = b.s, *w = b.s;
+  for (const char *r = b.s; *r;) {
+    while (*r == '/')
+      r++;
+    const char *e = strchr(r, '/');
+    size_t n = e ? (size_t)(e - r) : strlen(r);
+    if (n == 0 || (n == 1 && r[0] == '.')) {
+    } else if (n == 2 && r[0] == '.' && r[1] == '.') {
+      while (w > out && *--w != '/')
+        ;
+    } else {
+      *w++ = '/';
+      memmove(w, r, n);
+      w += n;
+    }
+    r += n;
+  }
+  if (w == out)
+    *w++ = '/';
+  *w = 0;
+  return out;
+}
+
+static const char schema_sql[] =
+    "CREATE TABLE IF NOT EXISTS root(id INTEGER PRIMARY KEY, dir TEXT NOT NULL, real TEXT,"
+    " agent TEXT NOT NULL DEFAULT '', scope INTEGER NOT NULL, priority INTEGER NOT NULL,"
+    " ord INTEGER NOT NULL, max_depth INTEGER NOT NULL, UNIQUE(dir, agent));"
+    "CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,"
+    " name TEXT NOT NULL, description TEXT NOT NULL, mtime INTEGER, size INTEGER, ino INTEGER,"
+    " usable INTEGER NOT NULL, tokens INTEGER NOT NULL, diags TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS place(id INTEGER PRIMARY KEY, root INTEGER NOT NULL,"
+    " dir TEXT NOT NULL, doc INTEGER NOT NULL, name TEXT NOT NULL, gen INTEGER NOT NULL,"
+    " visible INTEGER NOT NULL DEFAULT 1, UNIQUE(root, dir));"
+    "CREATE INDEX IF NOT EXISTS place_name ON place(name);"
+    "CREATE INDEX IF NOT EXISTS place_doc ON place(doc);"
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, description, headings, body,"
+    " tokenize='porter unicode61 remove_diacritics 2');"
+    "CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');"
+    "CREATE TEMP TABLE IF NOT EXISTS touched(name TEXT PRIMARY KEY);";
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_DOC_FIND] = "SELECT id, mtime, size, ino, name FROM doc WHERE path = ?1",
+    [ST_DOC_INSERT] = "INSERT INTO doc(path, name, description, mtime, size, ino, usable, tokens,"
+                      " diags) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [ST_DOC_UPDATE] = "UPDATE doc SET name = ?2, description = ?3, mtime = ?4, size = ?5,"
+                      " ino = ?6, usable = ?7, tokens = ?8, diags = ?9 WHERE path = ?1",
+    [ST_FTS_DELETE] = "DELETE FROM fts WHERE rowid = ?1",
+    [ST_FTS_INSERT] = "INSERT INTO fts(rowid, name, description, headings, body)"
+                      " VALUES(?1, ?2, ?3, ?4, ?5)",
+    [ST_PLACE_UPSERT] = "INSERT INTO place(root, dir, doc, name, gen) VALUES(?1, ?2, ?3, ?4, ?5)"
+                        " ON CONFLICT(root, dir) DO UPDATE SET doc = excluded.doc,"
+                        " name = excluded.name, gen = excluded.gen",
+    [ST_TOUCH_SUB] = "INSERT OR IGNORE INTO touched(name) SELECT name FROM place WHERE root = ?1"
+                     " AND (?2 IS NULL OR dir = ?2 OR substr(dir, 1, length(?2) + 1) = ?2 || '/')",
+    [ST_TOUCH_NAME] = "INSERT OR IGNORE INTO touched(name) VALUES(?1)",
+    [ST_SWEEP] = "DELETE FROM place WHERE root = ?1 AND gen < ?3"
+                 " AND (?2 IS NULL OR dir = ?2 OR substr(dir, 1, length(?2) + 1) = ?2 || '/')",
+    [ST_DOC_PLACES] = "SELECT r.agent, r.scope, r.priority, p.dir, r.dir, p.name FROM place p"
+                      " JOIN root r ON r.id = p.root WHERE p.doc = ?1 AND p.visible"
+                      " ORDER BY r.priority DESC, r.scope, r.ord",
+    [ST_DOC_INFO] = "SELECT description, path, usable, tokens, diags FROM doc WHERE id = ?1",
+    [ST_VOCAB_DF] = "SELECT doc FROM vocab WHERE term = ?1",
+    /* ORDER BY rank lets FTS5 sort by bm25 itself; upk_why() then runs only
+     * for the rows lookup actually reads. */
+    [ST_LOOKUP] = "SELECT rowid, rank, upk_why(fts) FROM fts WHERE fts MATCH ?1 AND rank MATCH ?2"
+                  " ORDER BY rank",
+};
+
+static bool is_memory(const char *path) {
+  return !path || !*path || !strcmp(path, ":memory:");
+}
+
+static void unlink_db_files(const char *path) {
+  static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
+  char p[PATH_MAX];
+  for (int i = 0; i < 4; i++) {
+    snprintf(p, sizeof p, "%s%s", path, sfx[i]);
+    unlink(p);
+  }
+}
+
+static int mkdirs(const char *path) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s", path);
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      if (mkdir(p, 0700) && errno != EEXIST)
+        return -errno;
+      *s = '/';
+    }
+  return 0;
+}
+
+/* A cache file of another schema version, or one SQLite cannot read, is not
+ * worth keeping: it only holds what a scan rebuilds. */
+static bool cache_usable(sqlite3 *db) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+    return false;
+  int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+  sqlite3_finalize(st);
+  if (v == UPK_INDEX_SCHEMA)
+    return true;
+  if (v != 0)
+    return false;
+  /* Version 0 is a fresh, empty file: usable. With tables it is not ours. */
+  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) != SQLITE_OK)
+    return false;
+  bool empty = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 0;
+  sqlite3_finalize(st);
+  return empty;
+}
+
+static int open_db(upk_index *ix) {
+  const char *path = is_memory(ix->db_path) ? ":memory:" : ix->db_path;
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  for (int attempt = 0; attempt < 2; attempt++) {
+    if (sqlite3_open_v2(path, &ix->db, flags, NULL) != SQLITE_OK) {
+      int rc = upk_ix_fail(ix, -EIO, "cannot open the index database %s: %s", path,
+                           ix->db ? sqlite3_errmsg(ix->db) : "out of memory");
+      sqlite3_close(ix->db);
+      ix->db = NULL;
+      return rc;
+    }
+    if (!strcmp(path, ":memory:") || cache_usable(ix->db))
+      return 0;
+    sqlite3_close(ix->db);
+    ix->db = NULL;
+    unlink_db_files(path);
+  }
+  return upk_ix_fail(ix, -EIO, "the index cache %s cannot be rebuilt", path);
+}
+
+static int setup_db(upk_index *ix) {
+  sqlite3_busy_timeout(ix->db, 5000);
+  /* A cache: losing it on a crash costs one rescan, so no fsyncs. */
+  if (!is_memory(ix->db_path) && upk_ix_exec(ix, "PRAGMA journal_mode=WAL"))
+    return -EIO;
+  if (upk_ix_exec(ix, "PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
+                      "PRAGMA cache_size=-8192"))
+    return -EIO;
+  if (upk_ix_exec(ix, "BEGIN") || upk_ix_exec(ix, schema_sql)) {
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+    if (strstr(ix->err, "fts5"))
+      return upk_ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5: %s", ix->err);
+    return -EIO;
+  }
+  char v[64];
+  snprintf(v, sizeof v, "PRAGMA user_version=%d; COMMIT", UPK_INDEX_SCHEMA);
+  if (upk_ix_exec(ix, v))
+    return -EIO;
+  for (int i = 0; i < ST_COUNT; i++)
+    if (sqlite3_prepare_v3(ix->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &ix->st[i],
+                           NULL) != SQLITE_OK)
+      return upk_ix_sql_fail(ix, "prepare");
+  return 0;
+}
+
+char *upk_index_default_path(const char *workspace) {
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  /* FNV-1a of the workspace: one file per workspace, stable across runs. */
+  uint64_t h = 1469598103934665603ull;
+  for (const char *s = workspace ? workspace : ""; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  char *out = NULL;
+  int n;
+  if (xdg && xdg[0] == '/')
+    n = asprintf(&out, "%s/upskilld/index-v%d-%016llx.sqlite", xdg, UPK_INDEX_SCHEMA,
+                 (unsigned long long)h);
+  else
+    n = asprintf(&out, "%s/.cache/upskilld/index-v%d-%016llx.sqlite", home ? home : "/tmp",
+                 UPK_INDEX_SCHEMA, (unsigned long long)h);
+  return n < 0 ? NULL : out;
+}
+
+int upk_index_open(upk_index **out, const upk_index_options *opt) {
+  *out = NULL;
+  upk_index *ix = calloc(1, sizeof *ix);
+  if (!ix)
+    return -ENOMEM;
+  upk_index_options o = opt ? *opt : (upk_index_options){0};
+  ix->max_dirs = o.max_dirs > 0 ? o.max_dirs : UPK_INDEX_MAX_DIRS;
+  ix->w = default_weights;
+  if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body)
+    ix->w = o.weights;
+  snprintf(ix->rank, sizeof ix->rank, "bm25(%g, %g, %g, %g)", ix->w.name, ix->w.description,
+           ix->w.headings, ix->w.body);
+  int rc = -ENOMEM;
+  if (!is_memory(o.db_path)) {
+    if (!(ix->db_path = strdup(o.db_path)))
+      goto fail;
+    if ((rc = mkdirs(ix->db_path)) < 0) {
+      upk_ix_fail(ix, rc, "cannot create the directory of %s: %s", ix->db_path, strerror(-rc));
+      goto fail;
+    }
+  }
+  if ((rc = open_db(ix)) || (rc = upk_ix_query_init(ix)) || (rc = setup_db(ix)))
+    goto fail;
+  ix->gen = upk_ix_scalar(ix, "SELECT coalesce(max(gen), 0) FROM place");
+  ix->n_docs = (long)upk_ix_scalar(ix, "SELECT count(*) FROM doc");
+  *out = ix;
+  return 0;
+fail:
+  if (ix->err[0])
+    fprintf(stderr, "upskilld: %s\n", ix->err);
+  upk_index_close(ix);
+  return rc < 0 ? rc : -EIO;
+}
+
+void upk_index_close(upk_index *ix) {
+  if (!ix)
+    return;
+  upk_ix_query_close(ix);
+  for (int i = 0; i < ST_COUNT; i++)
+    sqlite3_finalize(ix->st[i]);
+  sqlite3_close(ix->db);
+  free(ix->db_path);
+  free(ix);
+}
+
+long upk_index_count(upk_index *ix) {
+  return (long)upk_ix_scalar(ix, "SELECT count(*) FROM doc");
+}
+
+/* ---- roots ---- */
+
+static int upsert_root(upk_index *ix, sqlite3_stmt *st, const upk_index_root *r, int ord) {
+  if (!r->dir || !*r->dir)
+    return upk_ix_fail(ix, -EINVAL, "root %d has no directory", ord);
+  char *dir = upk_ix_abspath(r->dir);
+  if (!dir)
+    return -ENOMEM;
+  char *real = realpath(dir, NULL);
+  int depth = r->max_depth < 1 ? 1 : r->max_depth > UPK_INDEX_MAX_DEPTH ? UPK_INDEX_MAX_DEPTH
+                                                                          : r->max_depth;
+  sqlite3_reset(st);
+  sqlite3_bind_text(st, 1, dir, -1, SQLITE_TRANSIENT);
+  if (real && strcmp(real, dir))
+    sqlite3_bind_text(st, 2, real, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(st, 2);
+  sqlite3_bind_text(st, 3, r->agent ? r->agent : "", -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 4, r->scope);
+  sqlite3_bind_int(st, 5, r->priority);
+  sqlite3_bind_int(st, 6, ord);
+  sqlite3_bind_int(st, 7, depth);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "set roots");
+  free(dir);
+  free(real);
+  return rc;
+}
+
+int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
+  static const char sql[] =
+      "INSERT INTO root(dir, real, agent, scope, priority, ord, max_depth)"
+      " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT(dir, agent) DO UPDATE SET"
+      " real = excluded.real, scope = excluded.scope, priority = excluded.priority,"
+      " ord = excluded.ord, max_depth = excluded.max_depth";
+  sqlite3_stmt *st = NULL;
+  if (upk_ix_exec(ix, "BEGIN; UPDATE root SET ord = -1"))
+    return -EIO;
+  int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) ? upk_ix_sql_fail(ix, "set roots") : 0;
+  for (size_t i = 0; !rc && i < n; i++)
+    rc = upsert_root(ix, st, &roots[i], (int)i);
+  sqlite3_finalize(st);
+  if (!rc)
+    rc = upk_ix_exec(ix, "DELETE FROM place WHERE root IN (SELECT id FROM root WHERE ord < 0);"
+                         "DELETE FROM root WHERE ord < 0");
+  if (!rc)
+    rc = upk_ix_drop_orphans(ix);
+  if (!rc)
+    rc = upk_ix_visibility(ix, true);
+  if (rc || upk_ix_exec(ix, "COMMIT")) {
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc ? rc : -EIO;
+  }
+  ix->n_docs = upk_index_count(ix);
+  return 0;
+}
+
+int upk_ix_drop_orphans(upk_index *ix) {
+  return upk_ix_exec(ix, "DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE NOT EXISTS"
+                         " (SELECT 1 FROM place WHERE place.doc = doc.id));"
+                         "DELETE FROM doc WHERE NOT EXISTS"
+                         " (SELECT 1 FROM place WHERE place.doc = doc.id)");
+}
+
+/* The winner of a name for one agent: usable first (agents skip the others,
+ * so those shadow nothing), then priority, scope, root order, path. */
+int upk_ix_visibility(upk_index *ix, bool all) {
+  static const char sql_all[] =
+      "UPDATE place SET visible = v.rn = 1 FROM (SELECT p.id, row_number() OVER ("
+      "PARTITION BY r.agent, p.name ORDER BY d.usable DESC, r.priority DESC, r.scope, r.ord,"
+      " p.dir) AS rn FROM place p JOIN root r ON r.id = p.root JOIN doc d ON d.id = p.doc) AS v"
+      " WHERE v.id = place.id AND place.visible != (v.rn = 1)";
+  static const char sql_touched[] =
+      "UPDATE place SET visible = v.rn = 1 FROM (SELECT p.id, row_number() OVER ("
+      "PARTITION BY r.agent, p.name ORDER BY d.usable DESC, r.priority DESC, r.scope, r.ord,"
+      " p.dir) AS rn FROM place p JOIN root r ON r.id = p.root JOIN doc d ON d.id = p.doc"
+      " WHERE p.name IN (SELECT name FROM touched)) AS v"
+      " WHERE v.id = place.id AND place.visible != (v.rn = 1)";
+  return upk_ix_exec(ix, all ? sql_all : sql_touched);
+}
+
+/* ---- entries ---- */
+
+static char *col_dup(sqlite3_stmt *st, int col) {
+  const unsigned char *s = sqlite3_column_text(st, col);
+  return strdup(s ? (const char *)s : "");
+}
+
+char *upk_ix_diags_pack(const upk_diags *d) {
+  upk_ix_buf b = {0};
+  upk_ix_buf_str(&b, "");
+  for (size_t i = 0; d && i < d->len; i++) {
+    const upk_diag *x = &d->items[i];
+    char head[96];
+    snprintf(head, sizeof head, "%d\x1f%d\x1f%d\x1f%d\x1f%d\x1f", x->severity, x->range.line,
+             x->range.col, x->range.end_line, x->range.end_col);
+    upk_ix_buf_str(&b, head);
+    const char *parts[4] = {x->code, x->source, x->file, x->message};
+    for (int k = 0; k < 4; k++) {
+      size_t at = b.len;
+      upk_ix_buf_str(&b, parts[k] ? parts[k] : "");
+      for (size_t j = at; j < b.len; j++) /* keep the separators unambiguous */
+        if (b.s[j] == '\x1e' || b.s[j] == '\x1f')
+          b.s[j] = ' ';
+      upk_ix_buf_add(&b, k < 3 ? "\x1f" : "\x1e", 1);
+    }
+  }
+  return b.s;
+}
+
+static void diags_unpack(const char *s, upk_diags *d) {
+  while (s && *s) {
+    const char *end = strchr(s, '\x1e');
+    if (!end)
+      break;
+    char *rec = strndup(s, (size_t)(end - s)), *f[9] = {0}, *cur = rec;
+    int n;
+    /* strsep keeps empty fields, which strtok would drop */
+    for (n = 0; n < 9 && cur; n++)
+      f[n] = strsep(&cur, "\x1f");
+    if (n == 9) {
+      upk_range r = {atoi(f[1]), atoi(f[2]), atoi(f[3]), atoi(f[4])};
+      if (!upk_diags_add(d, (upk_severity)atoi(f[0]), *f[5] ? f[5] : NULL, *f[6] ? f[6] : NULL,
+                         r, "%s", f[8]) &&
+          *f[7])
+        d->items[d->len - 1].file = strdup(f[7]);
+    }
+    free(rec);
+    s = end + 1;
+  }
+}
+
+int upk_ix_entry_from_row(sqlite3_stmt *st, int c, upk_index_entry *e) {
+  memset(e, 0, sizeof *e);
+  e->name = col_dup(st, c);
+  e->description = col_dup(st, c + 1);
+  e->path = col_dup(st, c + 2);
+  e->dir = col_dup(st, c + 3);
+  e->root = col_dup(st, c + 4);
+  const unsigned char *agent = sqlite3_column_text(st, c + 5);
+  e->agent = agent && *agent ? strdup((const char *)agent) : NULL;
+  e->scope = (upk_index_scope)sqlite3_column_int(st, c + 6);
+  e->priority = sqlite3_column_int(st, c + 7);
+  e->shadowed = !sqlite3_column_int(st, c + 8);
+  e->usable = sqlite3_column_int(st, c + 9);
+  e->tokens = (size_t)sqlite3_column_int64(st, c + 10);
+  diags_unpack((const char *)sqlite3_column_text(st, c + 11), &e->diags);
+  if (!e->name || !e->description || !e->path || !e->dir || !e->root) {
+    upk_index_entry_free(e);
+    return -ENOMEM;
+  }
+  return 0;
+}
+
+void upk_index_entry_free(upk_index_entry *e) {
+  free(e->name);
+  free(e->description);
+  free(e->path);
+  free(e->dir);
+  free(e->root);
+  free(e->agent);
+  upk_diags_free(&e->diags);
+  memset(e, 0, sizeof *e);
+}
+
+void upk_index_entries_free(upk_index_entries *e) {
+  for (size_t i = 0; i < e->len; i++)
+    upk_index_entry_free(&e->items[i]);
+  free(e->items);
+  e->items = NULL;
+  e->len = 0;
+}
+
+int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scope,
+                   upk_index_entries *out) {
+  static const char sql[] = "SELECT " UPK_ENTRY_COLS " FROM " UPK_ENTRY_FROM
+                            " WHERE (?1 IS NULL OR r.agent = ?1) AND (?2 IS NULL OR r.scope = ?2)"
+                            " ORDER BY p.name, p.visible DESC, r.priority DESC, r.scope, r.ord";
+  memset(out, 0, sizeof *out);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "list");
+  if (agent)
+    sqlite3_bind_text(st, 1, agent, -1, SQLITE_STATIC);
+  if (scope)
+    sqlite3_bind_int(st, 2, *scope);
+  int rc = 0, s;
+  size_t cap = 0;
+  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+    if (out->len == cap) {
+      cap = cap ? cap * 2 : 16;
+      upk_index_entry *p = realloc(out->items, cap * sizeof *p);
+      if (!p) {
+        rc = -ENOMEM;
+        break;
+      }
+      out->items = p;
+    }
+    if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len])))
+      out->len++;
+  }
+  if (!rc && s != SQLITE_DONE)
+    rc = upk_ix_sql_fail(ix, "list");
+  sqlite3_finalize(st);
+  if (rc)
+    upk_index_entries_free(out);
+  return rc;
+}
+
+/* ---- get ---- */
+
+static int read_file(const char *path, size_t max, char **out, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -errno;
+  struct stat sb;
+  if (fstat(fileno(f), &sb) || (size_t)sb.st_size > max) {
+    fclose(f);
+    return -EFBIG;
+  }
+  char *buf = malloc((size_t)sb.st_size + 1);
+  size_t n = buf ? fread(buf, 1, (size_t)sb.st_size, f) : 0;
+  fclose(f);
+  if (!buf)
+    return -ENOMEM;
+  buf[n] = 0;
+  *out = buf;
+  if (len)
+    *len = n;
+  return 0;
+}
+
+typedef struct file_list {
+  char **v;
+  size_t n, cap;
+} file_list;
+
+/* Files of a skill, as an agent would browse them: hidden entries, .git and
+ * node_modules skipped, bounded in depth and count so a huge tree is cheap. */
+static void list_files(const char *base, const char *rel, int depth, file_list *fl) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s%s%s", base, *rel ? "/" : "", rel);
+  DIR *d = opendir(path);
+  if (!d)
+    return;
+  struct dirent *de;
+  while ((de = readdir(d)) && fl->n < 1000) {
+    if (de->d_name[0] == '.' || !strcmp(de->d_name, "node_modules"))
+      continue;
+    char sub[PATH_MAX], full[PATH_MAX];
+    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+    snprintf(full, sizeof full, "%s/%s", base, sub);
+    struct stat sb;
+    if (stat(full, &sb))
+      continue;
+    if (S_ISDIR(sb.st_mode)) {
+      if (depth < UPK_INDEX_MAX_DEPTH)
+        list_files(base, sub, depth + 1, fl);
+    } else if (S_ISREG(sb.st_mode)) {
+      if (fl->n == fl->cap) {
+        size_t cap = fl->cap ? fl->cap * 2 : 16;
+        char **p = realloc(fl->v, cap * sizeof *p);
+        if (!p)
+          break;
+        fl->v = p;
+        fl->cap = cap;
+      }
+      if ((fl->v[fl->n] = strdup(sub)))
+        fl->n++;
+    }
+  }
+  closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int upk_index_get(upk_index *ix, const char *name, const char *agent, upk_index_skill *out) {
+  static const char sql[] = "SELECT " UPK_ENTRY_COLS " FROM " UPK_ENTRY_FROM
+                            " WHERE p.name = ?1 AND (?2 IS NULL OR r.agent = ?2)"
+                            " ORDER BY p.visible DESC, d.usable DESC, r.priority DESC, r.scope,"
+                            " r.ord LIMIT 1";
+  memset(out, 0, sizeof *out);
+  if (!name || !*name)
+    return upk_ix_fail(ix, -EINVAL, "get: no skill name given");
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "get");
+  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  if (agent)
+    sqlite3_bind_text(st, 2, agent, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(st) == SQLITE_ROW ? upk_ix_entry_from_row(st, 0, &out->e)
+                                          : upk_ix_fail(ix, -ENOENT, "no skill named '%s'%s%s",
+                                                        name, agent ? " for agent " : "",
+                                                        agent ? agent : "");
+  sqlite3_finalize(st);
+  if (rc)
+    return rc;
+  if ((rc = read_file(out->e.path, 10u << 20, &out->text, &out->text_len))) {
+    upk_index_skill_free(out);
+    return upk_ix_fail(ix, rc, "cannot read %s: %s", name, strerror(-rc));
+  }
+  char meta[PATH_MAX];
+  if (snprintf(meta, sizeof meta, "%s/skill_meta.json", out->e.dir) < (int)sizeof meta)
+    read_file(meta, 1u << 20, &out->meta_text, NULL);
+  file_list fl = {0};
+  list_files(out->e.dir, "", 1, &fl);
+  qsort(fl.v, fl.n, sizeof *fl.v, cmp_str);
+  out->files = fl.v;
+  out->n_files = fl.n;
+  return 0;
+}
+
+void upk_index_skill_free(upk_index_skill *s) {
+  upk_index_entry_free(&s->e);
+  free(s->text);
+  free(s->meta_text);
+  for (size_t i = 0; i < s->n_files; i++)
+    free(s->files[i]);
+  free(s->files);
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- shadows ---- */
+
+int upk_index_shadows(upk_index *ix, upk_index_shadow **out, size_t *n) {
+  static const char sql[] =
+      "SELECT p.name, r.agent, w.dir, wr.scope, p.dir, r.scope FROM place p"
+      " JOIN root r ON r.id = p.root JOIN place w ON w.name = p.name AND w.visible"
+      " JOIN root wr ON wr.id = w.root AND wr.agent = r.agent"
+      " WHERE NOT p.visible ORDER BY p.name, r.agent, p.dir";
+  *out = NULL;
+  *n = 0;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "shadows");
+  size_t cap = 0;
+  int rc = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (*n == cap) {
+      cap = cap ? cap * 2 : 8;
+      upk_index_shadow *p = realloc(*out, cap * sizeof *p);
+      if (!p) {
+        rc = -ENOMEM;
+        break;
+      }
+      *out = p;
+    }
+    upk_index_shadow *s = &(*out)[(*n)++];
+    const unsigned char *agent = sqlite3_column_text(st, 1);
+    s->name = col_dup(st, 0);
+    s->agent = agent && *agent ? strdup((const char *)agent) : NULL;
+    s->winner = col_dup(st, 2);
+    s->winner_scope = (upk_index_scope)sqlite3_column_int(st, 3);
+    s->shadowed = col_dup(st, 4);
+    s->shadowed_scope = (upk_index_scope)sqlite3_column_int(st, 5);
+  }
+  sqlite3_finalize(st);
+  if (rc) {
+    upk_index_shadows_free(*out, *n);
+    *out = NULL;
+    *n = 0;
+  }
+  return rc;
+}
+
+void upk_index_shadows_free(upk_index_shadow *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(s[i].name);
+    free(s[i].agent);
+    free(s[i].winner);
+    free(s[i].shadowed);
+  }
+  free(s);
+}

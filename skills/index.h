@@ -1,0 +1,211 @@
+/** The skill index: every skill the configured roots hold, searchable by task.
+ *
+ * Storage is SQLite with one FTS5 table (porter + unicode61 tokenizer) whose
+ * columns are name, description, headings and body; lookups rank with FTS5's
+ * bm25() and per-column weights. Skills are found in roots: a directory, the
+ * agent that reads it, its scope and a priority. Each root's `<name>/SKILL.md`
+ * children are skills (recursion up to 6 levels for roots that ask for it).
+ * The same SKILL.md seen through several roots (a symlinked copy, a directory
+ * several agents read) is indexed once and placed in each root.
+ *
+ * Shadowing: among the skills one agent sees, a name is won by the highest
+ * priority, then by scope (project > user > extra > builtin), then by root
+ * order. Losers stay listed (shadowed = true) but are not returned by lookup;
+ * upk_index_shadows() says which path shadows which. Roots without an agent
+ * (builtin, extra) form one group of their own.
+ *
+ * Storage choice: the database is a file (a cache, see
+ * upk_index_default_path) or ":memory:". A file keeps RSS flat however large
+ * the skill bodies are (only SQLite's page cache is resident) and lets a
+ * restart skip re-parsing unchanged skills (mtime/size/inode recorded per
+ * SKILL.md). The schema is versioned with PRAGMA user_version: a file of
+ * another version, or one SQLite cannot read, is deleted and rebuilt. The
+ * file is only a cache: deleting it at any time is safe.
+ *
+ * Threads: an upk_index is not thread-safe. Any one index must be used by one
+ * thread at a time (calls from different threads are fine when serialized,
+ * e.g. jobs queued one after another on a worker). Nothing here touches libuv
+ * or JSON: the daemon watches directories and calls upk_index_refresh().
+ *
+ * Errors: functions return 0 (or a count) or a negative errno;
+ * upk_index_errmsg() then describes the last failure in one sentence.
+ */
+#ifndef UPK_INDEX_H
+#define UPK_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+
+/* Numbered like agents.h's upk_scope for the two scopes they share. */
+typedef enum upk_index_scope {
+  UPK_INDEX_PROJECT = 0,
+  UPK_INDEX_USER = 1,
+  UPK_INDEX_BUILTIN = 2, /* skills shipped with upskilld */
+  UPK_INDEX_EXTRA = 3,   /* extra directories from the configuration */
+} upk_index_scope;
+
+/** "project", "user", "builtin", "extra". */
+const char *upk_index_scope_name(upk_index_scope s);
+/** Parse a scope name; returns 0 or -EINVAL. */
+int upk_index_scope_parse(const char *s, upk_index_scope *out);
+
+/** Scanning limits from the client implementation guide. */
+#define UPK_INDEX_MAX_DEPTH 6
+#define UPK_INDEX_MAX_DIRS 2000
+
+typedef struct upk_index_root {
+  const char *dir;   /* absolute, or relative to the working directory */
+  const char *agent; /* agent id, e.g. "claude"; NULL for builtin/extra roots */
+  upk_index_scope scope;
+  int priority;  /* higher wins when two skills an agent sees share a name */
+  int max_depth; /* 0 or 1: immediate children only; up to 6: recurse */
+} upk_index_root;
+
+/** Column weights for bm25(): name, description, headings, body. */
+typedef struct upk_index_weights {
+  double name, description, headings, body;
+} upk_index_weights;
+
+typedef struct upk_index_options {
+  const char *db_path;      /* NULL or ":memory:": in memory; else a cache file */
+  int max_dirs;             /* directories visited per root; 0: UPK_INDEX_MAX_DIRS */
+  upk_index_weights weights; /* all 0: the tuned defaults */
+} upk_index_options;
+
+typedef struct upk_index upk_index;
+
+/** The default cache file for a workspace (NULL: no workspace):
+ * $XDG_CACHE_HOME/upskilld/index-v<schema>-<hash of workspace>.sqlite, or
+ * under ~/.cache. Daemons on the same workspace share one file (SQLite locks
+ * it); different workspaces never fight over their root sets. Malloc'd. */
+char *upk_index_default_path(const char *workspace);
+
+/** Open (creating or rebuilding) an index. opt may be NULL. */
+int upk_index_open(upk_index **out, const upk_index_options *opt);
+void upk_index_close(upk_index *ix);
+/** The last error's message ("" when none). Valid until the next call. */
+const char *upk_index_errmsg(const upk_index *ix);
+
+/** Replace the set of roots. Skills of roots no longer present are dropped;
+ * the new roots are not scanned until upk_index_scan(). Two roots with the
+ * same directory and agent are one root (the later entry wins). */
+int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n);
+
+typedef struct upk_index_stats {
+  size_t skills;    /* skill placements found */
+  size_t parsed;    /* SKILL.md files (re)parsed because new or changed */
+  size_t unchanged; /* skipped: same mtime, size and inode as indexed */
+  size_t removed;   /* placements that disappeared */
+  size_t dirs;      /* directories visited */
+  double ms;
+} upk_index_stats;
+
+/** Scan every root (one transaction) and bring the index up to date. Scan
+ * problems (unreadable directory, symlink loop, a root over the directory
+ * limit, a SKILL.md that cannot be read) and shadowing go to diags with
+ * `file` set; per-skill parse diagnostics are stored with the skill. stats
+ * and diags may be NULL. */
+int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags);
+
+/** Something changed at `path`: a root, a skill directory, a SKILL.md or any
+ * file below a skill. Re-indexes (or removes) just the affected skill(s);
+ * a root itself is rescanned (unchanged skills are skipped by mtime). Returns
+ * the number of roots the path belongs to (0: none, nothing done) or a
+ * negative errno. */
+int upk_index_refresh(upk_index *ix, const char *path, upk_diags *diags);
+
+/** Fields, as bits in upk_index_match.fields. */
+enum {
+  UPK_FIELD_NAME = 1,
+  UPK_FIELD_DESCRIPTION = 2,
+  UPK_FIELD_HEADINGS = 4,
+  UPK_FIELD_BODY = 8,
+};
+
+/** One placement of a skill (list, get) or one skill found (lookup). */
+typedef struct upk_index_entry {
+  char *name;        /* frontmatter name, else the directory name */
+  char *description; /* "" when missing */
+  char *path;        /* SKILL.md: resolved directory + file name (as to-prompt) */
+  char *dir;         /* the skill directory as found under its root */
+  char *root;        /* the root directory */
+  char *agent;       /* NULL for roots without an agent */
+  upk_index_scope scope;
+  int priority;
+  bool shadowed; /* hidden by a same-named skill of higher precedence */
+  bool usable;   /* agents load it: frontmatter parsed and a description */
+  size_t tokens; /* size estimate of SKILL.md */
+  upk_diags diags; /* stored parse/validation diagnostics (lenient load) */
+} upk_index_entry;
+
+typedef struct upk_index_match {
+  char *term;      /* the task's word as written (lowercased) */
+  unsigned fields; /* UPK_FIELD_* where it (or its stem) occurred */
+} upk_index_match;
+
+typedef struct upk_index_hit {
+  upk_index_entry e;
+  double score;  /* -bm25: higher is better */
+  char *why;     /* e.g. "pdf (name, description); merge (body)" */
+  upk_index_match *matches;
+  size_t n_matches;
+} upk_index_hit;
+
+typedef struct upk_index_hits {
+  upk_index_hit *items;
+  size_t len;
+} upk_index_hits;
+
+typedef struct upk_index_entries {
+  upk_index_entry *items;
+  size_t len;
+} upk_index_entries;
+
+/** Rank skills for a task written in plain words. limit 0 means 10. agents
+ * (n_agents > 0) keeps skills seen by one of those agents; skills of roots
+ * without an agent (builtin, extra) are always candidates, since they can be
+ * installed for any agent. Only usable, non-shadowed skills are returned, one
+ * hit per SKILL.md. Any text is accepted (FTS5 syntax in it is never
+ * interpreted); an empty or blank task is -EINVAL. */
+int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *const *agents,
+                     size_t n_agents, upk_index_hits *out);
+void upk_index_hits_free(upk_index_hits *h);
+
+/** Every placement, shadowed ones included, filtered by agent (NULL: any;
+ * "" selects roots without an agent) and scope (NULL: any), ordered by name. */
+int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scope,
+                   upk_index_entries *out);
+void upk_index_entries_free(upk_index_entries *e);
+void upk_index_entry_free(upk_index_entry *e);
+
+typedef struct upk_index_skill {
+  upk_index_entry e;
+  char *text;       /* SKILL.md as on disk now */
+  size_t text_len;
+  char **files;     /* files of the skill directory, relative, sorted */
+  size_t n_files;
+  char *meta_text;  /* skill_meta.json when present, else NULL */
+} upk_index_skill;
+
+/** The skill called `name` that wins for `agent` (NULL: any agent, best
+ * precedence first). -ENOENT when no such skill is indexed. */
+int upk_index_get(upk_index *ix, const char *name, const char *agent, upk_index_skill *out);
+void upk_index_skill_free(upk_index_skill *s);
+
+typedef struct upk_index_shadow {
+  char *name, *agent;  /* agent NULL: roots without an agent */
+  char *winner;        /* skill directory that wins */
+  char *shadowed;      /* skill directory hidden by it */
+  upk_index_scope winner_scope, shadowed_scope;
+} upk_index_shadow;
+
+/** Every shadowed placement and what shadows it. */
+int upk_index_shadows(upk_index *ix, upk_index_shadow **out, size_t *n);
+void upk_index_shadows_free(upk_index_shadow *s, size_t n);
+
+/** Number of distinct SKILL.md files indexed. */
+long upk_index_count(upk_index *ix);
+
+#endif

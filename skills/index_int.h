@@ -1,0 +1,87 @@
+/** Internals shared by index.c (storage, list, get), index_scan.c (walking
+ * roots, refresh) and index_query.c (lookup). Not part of the API. */
+#ifndef UPK_INDEX_INT_H
+#define UPK_INDEX_INT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "index.h"
+
+/* Bump when the schema or what is stored changes: older cache files are then
+ * deleted and rebuilt instead of being read wrongly. */
+#define UPK_INDEX_SCHEMA 1
+
+/* sqlite3.h declares the FTS5 extension API (fts5_api, Fts5ExtensionApi). */
+
+/* Prepared statements, made once per index. */
+enum {
+  ST_DOC_FIND,
+  ST_DOC_INSERT,
+  ST_DOC_UPDATE,
+  ST_FTS_DELETE,
+  ST_FTS_INSERT,
+  ST_PLACE_UPSERT,
+  ST_TOUCH_SUB,
+  ST_TOUCH_NAME,
+  ST_SWEEP,
+  ST_DOC_PLACES,
+  ST_DOC_INFO,
+  ST_VOCAB_DF,
+  ST_LOOKUP,
+  ST_COUNT
+};
+
+struct upk_index {
+  sqlite3 *db;
+  char *db_path;
+  int max_dirs;
+  upk_index_weights w;
+  char rank[128]; /* "bm25(w1, w2, w3, w4)" for `rank MATCH` */
+  sqlite3_stmt *st[ST_COUNT];
+  fts5_api *fts;
+  fts5_tokenizer tok_api;
+  Fts5Tokenizer *tok;
+  int64_t gen;    /* scan generation: placements not re-marked are removed */
+  long n_docs;    /* cached count for the idf-based term choices */
+  char err[512];
+};
+
+/* A growable string; s is NUL-terminated whenever len > 0. */
+typedef struct upk_ix_buf {
+  char *s;
+  size_t len, cap;
+} upk_ix_buf;
+int upk_ix_buf_add(upk_ix_buf *b, const char *s, size_t n);
+int upk_ix_buf_str(upk_ix_buf *b, const char *s);
+
+/* index.c */
+int upk_ix_fail(upk_index *ix, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int upk_ix_sql_fail(upk_index *ix, const char *what);
+int upk_ix_exec(upk_index *ix, const char *sql);
+/** Run `sql` and return the first column of the first row as an integer. */
+int64_t upk_ix_scalar(upk_index *ix, const char *sql);
+/** Recompute which placements are visible (shadowing); all = every name,
+ * else only names in the temp table `touched`. */
+int upk_ix_visibility(upk_index *ix, bool all);
+/** Remove documents (and their FTS rows) no placement refers to any more. */
+int upk_ix_drop_orphans(upk_index *ix);
+/** Fill an entry from the standard column list (ENTRY_COLS) starting at col. */
+int upk_ix_entry_from_row(sqlite3_stmt *st, int col, upk_index_entry *e);
+/** Serialize diagnostics for storage; malloc'd ("" when none). */
+char *upk_ix_diags_pack(const upk_diags *d);
+/** Lexically normalize to an absolute path (no symlinks resolved). */
+char *upk_ix_abspath(const char *p);
+
+/* The placement columns every entry is built from, in upk_ix_entry_from_row's order. */
+#define UPK_ENTRY_COLS                                                                     \
+  "p.name, d.description, d.path, p.dir, r.dir, r.agent, r.scope, r.priority, p.visible, " \
+  "d.usable, d.tokens, d.diags"
+#define UPK_ENTRY_FROM "place p JOIN doc d ON d.id = p.doc JOIN root r ON r.id = p.root"
+
+/* index_query.c: set up the tokenizer and the why() function. */
+int upk_ix_query_init(upk_index *ix);
+void upk_ix_query_close(upk_index *ix);
+
+#endif

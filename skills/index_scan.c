@@ -1,0 +1,537 @@
+/* Walking roots into the index: full scans and one-path refreshes.
+ *
+ * Every scan stamps the placements it finds with a new generation; whatever
+ * a scan covered but did not stamp has disappeared and is swept. A SKILL.md
+ * whose mtime, size and inode match what was indexed is not parsed again, so
+ * rescanning an unchanged tree costs a stat per directory. */
+#include "index_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "skill.h"
+#include "validate.h"
+
+typedef struct scan {
+  upk_index *ix;
+  upk_diags *diags;
+  upk_index_stats *st;
+  int64_t root;
+  int max_depth;
+  size_t dirs;
+  bool limit_hit;
+  int depth; /* directories on the stack below, for loop detection */
+  dev_t dev[UPK_INDEX_MAX_DEPTH + 2];
+  ino_t ino[UPK_INDEX_MAX_DEPTH + 2];
+} scan;
+
+static void scan_diag(scan *sc, upk_severity sev, const char *code, const char *file,
+                      const char *msg, const char *detail) {
+  if (!sc->diags)
+    return;
+  upk_range whole = {-1, 0, -1, 0};
+  if (upk_diags_add(sc->diags, sev, code, "upskilld-index", whole, "%s%s%s", msg,
+                    detail ? ": " : "", detail ? detail : "") == 0)
+    sc->diags->items[sc->diags->len - 1].file = strdup(file);
+}
+
+/* "SKILL.md" (preferred, as skills-ref does) or "skill.md"; NULL if neither. */
+static const char *skill_file(scan *sc, const char *dir) {
+  static const char *const names[] = {"SKILL.md", "skill.md"};
+  char p[PATH_MAX];
+  for (int i = 0; i < 2; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    struct stat sb;
+    if (!stat(p, &sb) && S_ISREG(sb.st_mode))
+      return names[i];
+    if (errno == EACCES) {
+      scan_diag(sc, UPK_SEV_WARNING, "index/unreadable-dir", dir,
+                "cannot look into this directory, skills in it are not indexed",
+                strerror(errno));
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+static char *trimmed(const char *s) {
+  if (!s)
+    return strdup("");
+  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+    s++;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+    n--;
+  return strndup(s, n);
+}
+
+static char *headings_text(const upk_skill *s) {
+  upk_ix_buf b = {0};
+  upk_ix_buf_str(&b, "");
+  for (size_t i = 0; i < s->n_headings; i++) {
+    upk_ix_buf_str(&b, s->headings[i].text ? s->headings[i].text : "");
+    upk_ix_buf_str(&b, "\n");
+  }
+  return b.s;
+}
+
+static int step_done(upk_index *ix, sqlite3_stmt *st, const char *what) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, what);
+}
+
+/* Store a freshly parsed skill as document `id` (0: new). Returns the id. */
+static int64_t store_doc(upk_index *ix, int64_t id, const char *loc, const struct stat *sb,
+                         const upk_skill *s, const upk_diags *d, const char *dirname,
+                         char **name_out) {
+  char *name = trimmed(s->name), *desc = trimmed(s->description), *heads = headings_text(s);
+  char *packed = upk_ix_diags_pack(d), *name_col = NULL;
+  int64_t out = -1;
+  if (!name || !desc || !heads || !packed)
+    goto done;
+  if (!*name) { /* lenient: a skill without a name is known by its directory */
+    free(name);
+    name = strdup(dirname);
+  }
+  /* Index the directory name too when it differs: agents such as Claude Code
+   * invoke a skill by its directory. */
+  if (asprintf(&name_col, "%s%s%s", name, strcmp(name, dirname) ? " " : "",
+               strcmp(name, dirname) ? dirname : "") < 0) {
+    name_col = NULL;
+    goto done;
+  }
+  sqlite3_stmt *st = ix->st[id ? ST_DOC_UPDATE : ST_DOC_INSERT];
+  sqlite3_bind_text(st, 1, loc, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, desc, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 4, (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec);
+  sqlite3_bind_int64(st, 5, (int64_t)sb->st_size);
+  sqlite3_bind_int64(st, 6, (int64_t)sb->st_ino);
+  sqlite3_bind_int(st, 7, s->has_frontmatter && *desc && !upk_diags_count(d, UPK_SEV_ERROR));
+  sqlite3_bind_int64(st, 8, (int64_t)s->tokens);
+  sqlite3_bind_text(st, 9, packed, -1, SQLITE_STATIC);
+  if (step_done(ix, st, "store skill"))
+    goto done;
+  if (!id)
+    id = sqlite3_last_insert_rowid(ix->db);
+  else {
+    sqlite3_bind_int64(ix->st[ST_FTS_DELETE], 1, id);
+    if (step_done(ix, ix->st[ST_FTS_DELETE], "replace skill text"))
+      goto done;
+  }
+  st = ix->st[ST_FTS_INSERT];
+  sqlite3_bind_int64(st, 1, id);
+  sqlite3_bind_text(st, 2, name_col, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, desc, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, heads, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 5, s->body ? s->body : "", -1, SQLITE_STATIC);
+  if (step_done(ix, st, "index skill text"))
+    goto done;
+  out = id;
+  *name_out = name;
+  name = NULL;
+done:
+  free(name);
+  free(desc);
+  free(heads);
+  free(packed);
+  free(name_col);
+  return out;
+}
+
+/* Parse and store, or reuse the stored document when the file is unchanged.
+ * Returns the document id, 0 when the skill cannot be loaded (reported), or
+ * a negative errno for a database failure. */
+static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) {
+  upk_index *ix = sc->ix;
+  char mdpath[PATH_MAX], loc[PATH_MAX + 16];
+  snprintf(mdpath, sizeof mdpath, "%s/%s", dir, md);
+  struct stat sb;
+  char *real = realpath(dir, NULL);
+  if (!real || stat(mdpath, &sb)) {
+    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", mdpath, "cannot read this skill",
+              strerror(errno));
+    free(real);
+    return 0;
+  }
+  /* to-prompt's <location>: the resolved directory joined with the file name */
+  snprintf(loc, sizeof loc, "%s/%s", real, md);
+  free(real);
+  sqlite3_stmt *st = ix->st[ST_DOC_FIND];
+  sqlite3_bind_text(st, 1, loc, -1, SQLITE_STATIC);
+  int64_t id = 0;
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    id = sqlite3_column_int64(st, 0);
+    if (sqlite3_column_int64(st, 1) ==
+            (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec &&
+        sqlite3_column_int64(st, 2) == (int64_t)sb.st_size &&
+        sqlite3_column_int64(st, 3) == (int64_t)sb.st_ino) {
+      *name = strdup((const char *)sqlite3_column_text(st, 4));
+      sqlite3_reset(st);
+      if (sc->st)
+        sc->st->unchanged++;
+      return *name ? id : -ENOMEM;
+    }
+  }
+  sqlite3_reset(st);
+  upk_skill s = {0};
+  upk_diags d = {0};
+  int rc = upk_skill_load(dir, &s, &d);
+  if (rc < 0) {
+    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", mdpath, "cannot load this skill",
+              strerror(-rc));
+    for (size_t i = 0; sc->diags && i < d.len; i++)
+      if (!d.items[i].file)
+        d.items[i].file = strdup(mdpath);
+    if (sc->diags)
+      upk_diags_take(sc->diags, &d);
+    upk_diags_free(&d);
+    upk_skill_free(&s);
+    return 0;
+  }
+  /* Lenient mode, as agents load skills: what makes the skill unusable is an
+   * error, everything else (a repaired YAML value, a name that differs from
+   * the directory) a warning stored with the skill. */
+  upk_skill_validate(&s, UPK_VALIDATE_LENIENT, &d);
+  const char *base = strrchr(dir, '/');
+  id = store_doc(ix, id, loc, &sb, &s, &d, base ? base + 1 : dir, name);
+  upk_diags_free(&d);
+  upk_skill_free(&s);
+  if (id > 0 && sc->st)
+    sc->st->parsed++;
+  return id > 0 ? id : -EIO;
+}
+
+/* dir holds a skill: make sure its document is current and place it. */
+static int index_skill(scan *sc, const char *dir, const char *md) {
+  upk_index *ix = sc->ix;
+  char *name = NULL;
+  int64_t id = load_doc(sc, dir, md, &name);
+  if (id <= 0)
+    return (int)id;
+  sqlite3_stmt *st = ix->st[ST_PLACE_UPSERT];
+  sqlite3_bind_int64(st, 1, sc->root);
+  sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, id);
+  sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 5, ix->gen);
+  int rc = step_done(ix, st, "place skill");
+  sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
+  if (!rc)
+    rc = step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name");
+  free(name);
+  if (!rc && sc->st)
+    sc->st->skills++;
+  return rc;
+}
+
+static bool skipped_name(const char *n) {
+  /* hidden entries (.git, .cache, ...) and node_modules, as the client guide and Codex do */
+  return n[0] == '.' || !strcmp(n, "node_modules");
+}
+
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted child names, so that which directories fall past the limit does
+ * not depend on readdir order. NULL (reported) when unreadable. */
+static char **read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d) {
+    if (!(is_root && errno == ENOENT)) /* an agent that is not installed: normal */
+      scan_diag(sc, UPK_SEV_WARNING,
+                errno == ENOTDIR ? "index/root-not-dir" : "index/unreadable-dir", dir,
+                "cannot read this directory, skills in it are not indexed", strerror(errno));
+    return NULL;
+  }
+  char **v = NULL;
+  size_t cap = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (skipped_name(de->d_name))
+      continue;
+    if (*n == cap) {
+      cap = cap ? cap * 2 : 32;
+      char **p = realloc(v, cap * sizeof *p);
+      if (!p)
+        break;
+      v = p;
+    }
+    if (!(v[*n] = strdup(de->d_name)))
+      break;
+    (*n)++;
+  }
+  closedir(d);
+  qsort(v, *n, sizeof *v, cmp_name);
+  return v;
+}
+
+static bool on_stack(const scan *sc, const struct stat *sb) {
+  for (int i = 0; i < sc->depth; i++)
+    if (sc->dev[i] == sb->st_dev && sc->ino[i] == sb->st_ino)
+      return true;
+  return false;
+}
+
+static int walk(scan *sc, const char *dir, int depth);
+
+/* One child directory: a skill, or (within the depth limit) a folder of skills. */
+static int visit(scan *sc, const char *path, int depth) {
+  struct stat sb;
+  if (stat(path, &sb)) {
+    if (errno == ELOOP)
+      scan_diag(sc, UPK_SEV_WARNING, "index/symlink-loop", path,
+                "symbolic link loop, not followed", NULL);
+    return 0;
+  }
+  if (!S_ISDIR(sb.st_mode))
+    return 0;
+  if (++sc->dirs > (size_t)sc->ix->max_dirs) {
+    if (!sc->limit_hit)
+      scan_diag(sc, UPK_SEV_WARNING, "index/dir-limit", path,
+                "too many directories under this root; the rest are not scanned", NULL);
+    sc->limit_hit = true;
+    return 0;
+  }
+  if (sc->st)
+    sc->st->dirs++;
+  const char *md = skill_file(sc, path);
+  if (md)
+    return index_skill(sc, path, md);
+  if (depth >= sc->max_depth)
+    return 0;
+  if (on_stack(sc, &sb)) {
+    scan_diag(sc, UPK_SEV_WARNING, "index/symlink-loop", path,
+              "this directory contains itself through a symbolic link; not followed", NULL);
+    return 0;
+  }
+  sc->dev[sc->depth] = sb.st_dev;
+  sc->ino[sc->depth++] = sb.st_ino;
+  int rc = walk(sc, path, depth);
+  sc->depth--;
+  return rc;
+}
+
+/* dir's children sit at depth + 1. */
+static int walk(scan *sc, const char *dir, int depth) {
+  size_t n;
+  char **names = read_names(sc, dir, depth == 0, &n);
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    char path[PATH_MAX];
+    if (!rc && !sc->limit_hit &&
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]) < (int)sizeof path)
+      rc = visit(sc, path, depth + 1);
+    free(names[i]);
+  }
+  free(names);
+  return rc;
+}
+
+/* Rescan a root, or only `sub` (a top-level entry of it), then sweep what was
+ * covered but not found. */
+static int scan_root(scan *sc, const char *root_dir, const char *sub) {
+  upk_index *ix = sc->ix;
+  sqlite3_stmt *st = ix->st[ST_TOUCH_SUB];
+  sqlite3_bind_int64(st, 1, sc->root);
+  sub ? sqlite3_bind_text(st, 2, sub, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2);
+  int rc = step_done(ix, st, "note skill names");
+  struct stat sb;
+  sc->depth = 0;
+  if (!rc && !stat(root_dir, &sb)) {
+    sc->dev[0] = sb.st_dev;
+    sc->ino[0] = sb.st_ino;
+    sc->depth = 1;
+  }
+  if (!rc)
+    rc = sub ? visit(sc, sub, 1) : walk(sc, root_dir, 0);
+  if (rc)
+    return rc;
+  st = ix->st[ST_SWEEP];
+  sqlite3_bind_int64(st, 1, sc->root);
+  sub ? sqlite3_bind_text(st, 2, sub, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2);
+  sqlite3_bind_int64(st, 3, ix->gen);
+  rc = step_done(ix, st, "sweep removed skills");
+  if (!rc && sc->st)
+    sc->st->removed += (size_t)sqlite3_changes(ix->db);
+  return rc;
+}
+
+static void init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *diags,
+                      upk_index_stats *st) {
+  memset(sc, 0, sizeof *sc);
+  sc->ix = ix;
+  sc->diags = diags;
+  sc->st = st;
+  sc->root = sqlite3_column_int64(roots, 0);
+  sc->max_depth = sqlite3_column_int(roots, 3);
+}
+
+static int begin(upk_index *ix) {
+  if (upk_ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched"))
+    return -EIO;
+  ix->gen++;
+  return 0;
+}
+
+static int finish(upk_index *ix, int rc, bool all) {
+  if (!rc)
+    rc = upk_ix_drop_orphans(ix);
+  if (!rc)
+    rc = upk_ix_visibility(ix, all);
+  if (!rc)
+    rc = upk_ix_exec(ix, "COMMIT");
+  if (rc)
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+  ix->n_docs = upk_index_count(ix);
+  return rc;
+}
+
+static void report_shadows(upk_index *ix, upk_diags *diags) {
+  upk_index_shadow *sh;
+  size_t n;
+  if (!diags || upk_index_shadows(ix, &sh, &n))
+    return;
+  upk_range whole = {-1, 0, -1, 0};
+  for (size_t i = 0; i < n; i++)
+    if (!upk_diags_add(diags, UPK_SEV_INFO, "index/shadowed", "upskilld-index", whole,
+                       "skill '%s' (%s) is shadowed%s%s by %s (%s)", sh[i].name,
+                       upk_index_scope_name(sh[i].shadowed_scope), sh[i].agent ? " for " : "",
+                       sh[i].agent ? sh[i].agent : "", sh[i].winner,
+                       upk_index_scope_name(sh[i].winner_scope)))
+      diags->items[diags->len - 1].file = strdup(sh[i].shadowed);
+  upk_index_shadows_free(sh, n);
+}
+
+static const char roots_sql[] = "SELECT id, dir, real, max_depth FROM root ORDER BY ord";
+
+int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  if (stats)
+    memset(stats, 0, sizeof *stats);
+  sqlite3_stmt *roots;
+  if (sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "scan");
+  int rc = begin(ix);
+  while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
+    scan sc;
+    init_scan(&sc, ix, roots, diags, stats);
+    rc = scan_root(&sc, (const char *)sqlite3_column_text(roots, 1), NULL);
+  }
+  sqlite3_finalize(roots);
+  if ((rc = finish(ix, rc, true)))
+    return rc;
+  report_shadows(ix, diags);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (stats)
+    stats->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+  return 0;
+}
+
+/* Is path inside (or equal to) base? Sets *rest to what follows "base/". */
+static bool under(const char *path, const char *base, const char **rest) {
+  size_t n = strlen(base);
+  if (strncmp(path, base, n))
+    return false;
+  if (path[n] == 0 || (n == 1 && base[0] == '/')) {
+    *rest = path + (n == 1 ? 1 : n);
+    return true;
+  }
+  if (path[n] != '/')
+    return false;
+  *rest = path + n + 1;
+  return true;
+}
+
+/* Refresh the part of one root that `path` touches. Returns 1 when the path
+ * belongs to this root, 0 when not, or a negative errno. */
+static int refresh_root(scan *sc, sqlite3_stmt *roots, const char *path) {
+  const char *dir = (const char *)sqlite3_column_text(roots, 1);
+  const char *bases[2] = {dir, (const char *)sqlite3_column_text(roots, 2)};
+  for (int i = 0; i < 2; i++) {
+    const char *rest;
+    if (!bases[i] || !under(path, bases[i], &rest))
+      continue;
+    if (!*rest)
+      return scan_root(sc, dir, NULL) ?: 1;
+    size_t n = strcspn(rest, "/");
+    char sub[PATH_MAX];
+    snprintf(sub, sizeof sub, "%s/%.*s", dir, (int)n, rest);
+    if (skipped_name(sub + strlen(dir) + 1))
+      return 1;
+    return scan_root(sc, dir, sub) ?: 1;
+  }
+  return 0;
+}
+
+/* A path outside every root can still be a skill some root links to (a
+ * symlinked skill directory): refresh the placements of that document. */
+static int refresh_linked(upk_index *ix, const char *path, upk_diags *diags) {
+  static const char sql[] =
+      "SELECT r.id, r.dir, r.real, r.max_depth, p.dir FROM place p JOIN doc d ON d.id = p.doc"
+      " JOIN root r ON r.id = p.root WHERE d.path = ?1 || '/SKILL.md' OR d.path = ?1 ||"
+      " '/skill.md'";
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "refresh");
+  char cand[PATH_MAX];
+  snprintf(cand, sizeof cand, "%s", path);
+  int count = 0, rc = 0;
+  for (int up = 0; !rc && !count && up <= UPK_INDEX_MAX_DEPTH && cand[1]; up++) {
+    sqlite3_bind_text(st, 1, cand, -1, SQLITE_STATIC);
+    while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+      scan sc;
+      init_scan(&sc, ix, st, diags, NULL);
+      rc = scan_root(&sc, (const char *)sqlite3_column_text(st, 1),
+                     (const char *)sqlite3_column_text(st, 4));
+      count++;
+    }
+    sqlite3_reset(st);
+    char *slash = strrchr(cand, '/');
+    *(slash == cand ? slash + 1 : slash) = 0;
+  }
+  sqlite3_finalize(st);
+  return rc ? rc : count;
+}
+
+int upk_index_refresh(upk_index *ix, const char *path, upk_diags *diags) {
+  if (!path || !*path)
+    return upk_ix_fail(ix, -EINVAL, "refresh: no path given");
+  char *abs = upk_ix_abspath(path);
+  if (!abs)
+    return -ENOMEM;
+  sqlite3_stmt *roots;
+  int rc = sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) ? upk_ix_sql_fail(ix, "refresh")
+                                                                    : begin(ix);
+  int count = 0;
+  while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
+    scan sc;
+    init_scan(&sc, ix, roots, diags, NULL);
+    int r = refresh_root(&sc, roots, abs);
+    if (r < 0)
+      rc = r;
+    else
+      count += r;
+  }
+  sqlite3_finalize(roots);
+  if (!rc && !count) {
+    int r = refresh_linked(ix, abs, diags);
+    if (r < 0)
+      rc = r;
+    else
+      count = r;
+  }
+  free(abs);
+  rc = finish(ix, rc, false);
+  return rc ? rc : count;
+}

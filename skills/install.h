@@ -1,0 +1,148 @@
+/** Installing and removing skills in the directories where agents read them.
+ *
+ * Plain C, blocking: the daemon calls it off its loop (uv_queue_work).
+ *
+ * PLACEMENT. The skill is copied into each requested agent's own ("native")
+ * directory (agents.h): `.claude/skills/<name>` for claude, `.agents/skills/
+ * <name>` for codex/agents, `.cursor/skills/<name>` for cursor, and so on;
+ * agents that resolve to the same directory share one copy. No symlinks are
+ * made, on purpose:
+ *  - a real directory is discovered by every agent, while several clients do
+ *    not discover symlinked skill directories (reference note §5, item 7);
+ *  - each skills directory is then a self-contained root: its replacement is
+ *    atomic, its lock and manifest live in it, and nothing is ever written
+ *    outside it (a symlink would point from one root into another);
+ *  - removing the skill for one agent never breaks it for another.
+ * With no agents given, the default is {"agents", "claude"}: the shared
+ * .agents/skills (Codex, opencode, Copilot, Gemini CLI, recent Cursor) plus
+ * .claude/skills, because Claude Code does not read .agents.
+ *
+ * ON DISK, in each skills directory (the "root"):
+ *   <name>/                      the installed skill
+ *   .upskilld.lock               empty; flock()ed for the whole of an install or remove
+ *   .upskilld-lock.json          the manifest (below)
+ *   .upskilld-tmp.<random>/      only while an install or remove runs: the staged
+ *                                copy <name>/, the replaced or removed copy, and
+ *                                .intent.json (the manifest entry being committed)
+ * Names starting with '.' are not skills: agents skip them (Codex skips hidden
+ * entries; Claude Code needs <dir>/SKILL.md, and staged copies sit one level
+ * deeper).
+ *
+ * MANIFEST (.upskilld-lock.json), written atomically (temp file, fsync,
+ * rename) and sorted by key:
+ *   {"version": 1, "skills": {"<name>": {
+ *       "source": "/abs/path/to/source" | "inline" | as given in req->source,
+ *       "sourceType": "path" | "inline",
+ *       "hash": "sha256:<64 hex>",      upk_tree_hash (fsutil.h) of the installed files
+ *       "files": 3, "bytes": 1234,
+ *       "agents": ["claude"],           the requested agents placed in this root
+ *       "installedAt": "2026-08-30T12:00:00Z", "updatedAt": "..."}}}
+ * Entries whose directory is gone are dropped whenever the manifest is written.
+ *
+ * ATOMICITY. Files are written into the staging directory inside the root
+ * (same file system), each file and directory fsynced, then renamed into
+ * place: renameat2(RENAME_EXCHANGE) when replacing, so a reader sees the old
+ * or the new skill and never a mix, even if the process is killed. Where the
+ * file system cannot exchange, the old copy is renamed aside first (a reader
+ * may then briefly find no skill, never a mix). Every install or remove
+ * first recovers what a killed one left: a committed swap gets its manifest
+ * entry, an interrupted fallback swap gets the old copy back, and staging
+ * directories are deleted.
+ *
+ * SAFETY. The skills directory below its trusted base (agents.h) is walked
+ * and created without following symlinks; all work is relative to directory
+ * fds with O_NOFOLLOW and O_EXCL, so a symlink planted as `.claude` or as
+ * `.claude/skills/<name>` is never written through. Paths in files[] must be
+ * relative, without "." or ".." components. Symlinks inside a source
+ * directory are not copied (warning). Only a directory holding SKILL.md (or
+ * skill.md) is replaced or removed; a symlink is replaced only with force and
+ * never removed. Concurrent installs of one root are serialised by flock.
+ */
+#ifndef UPK_INSTALL_H
+#define UPK_INSTALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "agents.h"
+#include "diag.h"
+
+#define UPK_MANIFEST_NAME ".upskilld-lock.json"
+#define UPK_LOCKFILE_NAME ".upskilld.lock"
+#define UPK_TMP_PREFIX ".upskilld-tmp."
+
+/** A file of an inline skill; path relative to the skill directory. */
+typedef struct upk_install_file {
+  const char *path;
+  const char *content;
+  size_t len;
+} upk_install_file;
+
+typedef struct upk_install_req {
+  const char *from_path;          /* a skill directory or its SKILL.md; or NULL... */
+  const char *markdown;           /* ...and SKILL.md text instead */
+  size_t markdown_len;
+  const upk_install_file *files;  /* more files of an inline skill (not SKILL.md) */
+  size_t n_files;
+  const char *const *agents;      /* ids or aliases; none: {"agents", "claude"} */
+  size_t n_agents;
+  upk_scope scope;
+  const char *project_root;       /* absolute; needed for UPK_SCOPE_PROJECT */
+  const upk_env *env;             /* NULL: the process environment */
+  bool force;                     /* replace a different skill of the same name */
+  const char *source;             /* recorded in the manifest; NULL: from_path or "inline" */
+} upk_install_req;
+
+/** One skills directory an install or remove touched. */
+typedef struct upk_install_target {
+  char *root;           /* the skills directory */
+  char *path;           /* root/name */
+  const char **agents;  /* requested agent ids placed here (strings from the agent table) */
+  size_t n_agents;
+  int status;           /* 0 or a negative errno for this directory */
+  bool replaced;        /* install: a different copy was replaced */
+  bool unchanged;       /* install: the same content was already there */
+  bool removed;         /* remove: the skill was removed from here */
+} upk_install_target;
+
+typedef struct upk_install_result {
+  char *name;           /* the skill's name (its directory name) */
+  char hash[65];        /* install: the tree hash, hex */
+  upk_install_target *targets;
+  size_t n_targets;
+  upk_diags diags;      /* validation warnings, refusals, recoveries */
+} upk_install_result;
+
+/** Validate (strict) and install. Returns 0 when every target succeeded,
+ * else the first failure as a negative errno, with diagnostics that say why:
+ * -EINVAL (validation errors, bad request, unsafe file path, unknown agent),
+ * -EEXIST (a different skill is there; nothing was written anywhere),
+ * -ELOOP (a symlink or non-directory in the way), -EFBIG (over the limits in
+ * fsutil.h), or a file-system errno. Targets before a failing one stay
+ * installed (each target's status says which). res is always initialised;
+ * free it with upk_install_result_free. */
+int upk_install(const upk_install_req *req, upk_install_result *res);
+
+typedef struct upk_remove_req {
+  const char *name;
+  const char *const *agents; /* ids or aliases; none: every agent's directory where it is */
+  size_t n_agents;
+  upk_scope scope;
+  const char *project_root;
+  const upk_env *env;
+} upk_remove_req;
+
+/** Remove a skill atomically (renamed into staging, then deleted) and drop
+ * it from the manifest. Returns 0 when it was removed from at least one
+ * directory and nothing was refused; -ENOENT when it was found nowhere;
+ * -EPERM when something at that name is not a skill directory (a symlink, a
+ * file, a directory without SKILL.md): left alone; -EINVAL for a bad name. */
+int upk_remove(const upk_remove_req *req, upk_install_result *res);
+
+void upk_install_result_free(upk_install_result *res);
+
+/** Testing only: 1 makes commits use the rename-aside fallback instead of
+ * RENAME_EXCHANGE. */
+extern int upk_install_test_no_exchange;
+
+#endif

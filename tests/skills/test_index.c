@@ -1,0 +1,526 @@
+/* The skill index: scanning roots, lookup ranking and `why`, shadowing,
+ * refresh, hostile task text, hostile trees, the cache file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../unit/unit.h"
+#include "index.h"
+
+static char tmp[PATH_MAX];
+
+static void rm_rf(const char *p) {
+  char cmd[PATH_MAX + 32];
+  snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s' 2>/dev/null; rm -rf '%s'", p, p);
+  (void)!system(cmd);
+}
+
+static void setup(void) {
+  snprintf(tmp, sizeof tmp, "/tmp/upk-index-XXXXXX");
+  cr_assert_not_null(mkdtemp(tmp));
+}
+
+static void teardown(void) {
+  rm_rf(tmp);
+}
+
+static void mkdir_p(const char *path) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s", path);
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      mkdir(p, 0755);
+      *s = '/';
+    }
+  mkdir(p, 0755);
+}
+
+static void write_file(const char *path, const char *text) {
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", path);
+  *strrchr(dir, '/') = 0;
+  mkdir_p(dir);
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f, "cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* root/<dir>/SKILL.md with a name, a description and a body. */
+static void skill(const char *root, const char *dir, const char *desc, const char *body) {
+  char path[PATH_MAX], text[8192];
+  snprintf(path, sizeof path, "%s/%s/SKILL.md", root, dir);
+  snprintf(text, sizeof text, "---\nname: %s\ndescription: %s\n---\n%s\n", dir, desc, body);
+  write_file(path, text);
+}
+
+static char *at(const char *rel) {
+  static char buf[4][PATH_MAX];
+  static int k;
+  char *b = buf[k++ % 4];
+  snprintf(b, PATH_MAX, "%s/%s", tmp, rel);
+  return b;
+}
+
+static upk_index *open_with(const upk_index_root *roots, size_t n, upk_diags *diags) {
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, NULL), 0);
+  cr_assert_eq(upk_index_set_roots(ix, roots, n), 0, "%s", upk_index_errmsg(ix));
+  upk_index_stats st;
+  cr_assert_eq(upk_index_scan(ix, &st, diags), 0, "%s", upk_index_errmsg(ix));
+  return ix;
+}
+
+/* A small library of skills, worded as people publish them. */
+static void library(const char *root) {
+  skill(root, "pdf-processing",
+        "Extract text and tables from PDF files, fill PDF forms, merge and split documents. "
+        "Use when working with PDF files.",
+        "# PDF processing\n\n## Fill a form\nUse pypdf to read AcroForm fields and write "
+        "values.\n\n## Merge\n```python\nfrom pypdf import PdfWriter\n```\n");
+  skill(root, "git-commit-messages",
+        "Write conventional commit messages from staged changes. Use before committing.",
+        "# Commit messages\n\nRun `git diff --staged`, summarize the change in the imperative "
+        "mood, keep the subject under 50 characters.\n");
+  skill(root, "kubernetes-deploy",
+        "Deploy services to Kubernetes clusters with kubectl and Helm; roll back failed "
+        "rollouts.",
+        "# Deploying\n\n## Rollout\n`kubectl rollout status deploy/x`\n\n## Rollback\n"
+        "`kubectl rollout undo`\n");
+  skill(root, "react-testing",
+        "Write tests for React components with Testing Library and Jest.",
+        "# React tests\n\nRender the component, query by role, assert on what the user sees. "
+        "Mock fetch calls.\n");
+  skill(root, "sql-query-tuning",
+        "Speed up slow PostgreSQL queries: read EXPLAIN ANALYZE plans, add indexes, rewrite "
+        "joins.",
+        "# Query tuning\n\n## Read the plan\nLook for sequential scans on large tables.\n");
+  skill(root, "release-notes",
+        "Draft release notes and changelogs from merged pull requests and tags.",
+        "# Release notes\n\nGroup changes into Added, Changed, Fixed. Link each pull request.\n");
+  skill(root, "docker-compose-dev",
+        "Set up local development environments with Docker Compose: services, volumes, "
+        "healthchecks.",
+        "# Compose\n\nWrite docker-compose.yml with one service per process.\n");
+  skill(root, "cuda-kernel-debugging",
+        "Debug CUDA kernels: illegal memory access, sticky errors, compute-sanitizer.",
+        "# Debugging kernels\n\nRun compute-sanitizer --tool memcheck on the binary.\n");
+}
+
+static void expect_top(upk_index *ix, const char *task, const char *want) {
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, task, 5, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_gt(h.len, 0, "no hit for '%s'", task);
+  cr_expect_str_eq(h.items[0].e.name, want, "'%s' ranked %s first (why: %s)", task,
+                   h.items[0].e.name, h.items[0].why);
+  upk_index_hits_free(&h);
+}
+
+TestSuite(index, .init = setup, .fini = teardown);
+
+UTest(index, scans_and_lists) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  cr_assert_eq(upk_index_count(ix), 8);
+  upk_index_entries e;
+  cr_assert_eq(upk_index_list(ix, NULL, NULL, &e), 0);
+  cr_assert_eq(e.len, 8);
+  cr_assert_str_eq(e.items[0].name, "cuda-kernel-debugging"); /* ordered by name */
+  cr_assert_str_eq(e.items[0].agent, "claude");
+  cr_assert(e.items[0].usable && !e.items[0].shadowed);
+  char *real = realpath(at("skills/cuda-kernel-debugging"), NULL);
+  char want[PATH_MAX];
+  snprintf(want, sizeof want, "%s/SKILL.md", real);
+  cr_assert_str_eq(e.items[0].path, want);
+  free(real);
+  upk_index_entries_free(&e);
+  upk_index_scope user = UPK_INDEX_USER;
+  cr_assert_eq(upk_index_list(ix, NULL, &user, &e), 0);
+  cr_assert_eq(e.len, 0);
+  upk_index_entries_free(&e);
+  upk_index_close(ix);
+}
+
+UTest(index, paraphrased_tasks_rank_the_right_skill_first) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  expect_top(ix, "I need to fill out a form inside a PDF", "pdf-processing");
+  expect_top(ix, "my postgres query takes forever, how do I make it faster?", "sql-query-tuning");
+  expect_top(ix, "add unit tests for the React login component", "react-testing");
+  expect_top(ix, "the k8s rollout failed, undo it", "kubernetes-deploy");
+  expect_top(ix, "summarize merged PRs into a changelog for v2.0", "release-notes");
+  expect_top(ix, "what should my commit message say for these staged changes",
+             "git-commit-messages");
+  expect_top(ix, "illegal memory access in my kernel", "cuda-kernel-debugging");
+  upk_index_close(ix);
+}
+
+UTest(index, why_names_matched_terms_and_fields) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), NULL, UPK_INDEX_BUILTIN, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "merge two PDFs", 3, NULL, 0, &h), 0);
+  cr_assert_gt(h.len, 0);
+  upk_index_hit *top = &h.items[0];
+  cr_assert_str_eq(top->e.name, "pdf-processing");
+  cr_assert_null(top->e.agent);
+  cr_assert_eq(top->e.scope, UPK_INDEX_BUILTIN);
+  cr_assert_gt(top->score, 0);
+  cr_assert_not_null(strstr(top->why, "merge ("), "why: %s", top->why);
+  cr_assert_not_null(strstr(top->why, "pdfs (name"), "why: %s", top->why);
+  bool saw_pdf = false;
+  for (size_t i = 0; i < top->n_matches; i++)
+    if (!strcmp(top->matches[i].term, "pdfs")) {
+      saw_pdf = true;
+      cr_assert(top->matches[i].fields & UPK_FIELD_NAME);
+      cr_assert(top->matches[i].fields & UPK_FIELD_DESCRIPTION);
+    }
+  cr_assert(saw_pdf);
+  upk_index_hits_free(&h);
+  upk_index_close(ix);
+}
+
+UTest(index, project_shadows_user_and_it_is_reported) {
+  skill(at("proj"), "deploy", "Deploy this repository's web app to staging.", "Project way.");
+  skill(at("home"), "deploy", "Deploy anything to production servers.", "User way.");
+  skill(at("home"), "lint", "Lint code.", "Run the linter.");
+  upk_index_root r[] = {{at("home"), "claude", UPK_INDEX_USER, 0, 0},
+                        {at("proj"), "claude", UPK_INDEX_PROJECT, 0, 0}};
+  upk_diags d = {0};
+  upk_index *ix = open_with(r, 2, &d);
+  bool reported = false;
+  for (size_t i = 0; i < d.len; i++)
+    if (!strcmp(d.items[i].code, "index/shadowed")) {
+      reported = true;
+      cr_assert_str_eq(d.items[i].file, at("home/deploy"));
+      cr_assert_not_null(strstr(d.items[i].message, at("proj/deploy")), "%s",
+                         d.items[i].message);
+    }
+  cr_assert(reported);
+  upk_diags_free(&d);
+  upk_index_shadow *sh;
+  size_t n;
+  cr_assert_eq(upk_index_shadows(ix, &sh, &n), 0);
+  cr_assert_eq(n, 1);
+  cr_assert_str_eq(sh[0].winner, at("proj/deploy"));
+  cr_assert_str_eq(sh[0].shadowed, at("home/deploy"));
+  cr_assert_eq(sh[0].winner_scope, UPK_INDEX_PROJECT);
+  cr_assert_str_eq(sh[0].agent, "claude");
+  upk_index_shadows_free(sh, n);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "deploy to production", 5, NULL, 0, &h), 0);
+  cr_assert_eq(h.len, 1, "the shadowed skill must not be offered");
+  cr_assert_str_eq(h.items[0].e.dir, at("proj/deploy"));
+  upk_index_hits_free(&h);
+  upk_index_skill s;
+  cr_assert_eq(upk_index_get(ix, "deploy", "claude", &s), 0);
+  cr_assert_str_eq(s.e.dir, at("proj/deploy"));
+  upk_index_skill_free(&s);
+  upk_index_close(ix);
+}
+
+UTest(index, agents_filter_and_shared_directories) {
+  skill(at("codex"), "terraform-plan", "Review Terraform plans before apply.", "tf plan");
+  skill(at("shared"), "helm-charts", "Write Helm charts for Kubernetes.", "helm");
+  skill(at("builtin"), "h100-cuda-kernels", "Write CUDA kernels for H100.", "sm_90a");
+  upk_index_root r[] = {{at("codex"), "codex", UPK_INDEX_PROJECT, 0, 0},
+                        {at("shared"), "codex", UPK_INDEX_USER, 0, 0},
+                        {at("shared"), "gemini", UPK_INDEX_USER, 0, 0},
+                        {at("builtin"), NULL, UPK_INDEX_BUILTIN, -1, 0}};
+  upk_index *ix = open_with(r, 4, NULL);
+  const char *claude[] = {"claude"}, *gemini[] = {"gemini"};
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "terraform plan review", 5, claude, 1, &h), 0);
+  for (size_t i = 0; i < h.len; i++)
+    cr_assert_str_neq(h.items[i].e.name, "terraform-plan");
+  upk_index_hits_free(&h);
+  cr_assert_eq(upk_index_lookup(ix, "helm chart", 5, NULL, 0, &h), 0);
+  cr_assert_eq(h.len, 1, "one SKILL.md seen by two agents is one hit");
+  upk_index_hits_free(&h);
+  cr_assert_eq(upk_index_lookup(ix, "helm chart", 5, gemini, 1, &h), 0);
+  cr_assert_eq(h.len, 1);
+  cr_assert_str_eq(h.items[0].e.agent, "gemini");
+  upk_index_hits_free(&h);
+  cr_assert_eq(upk_index_lookup(ix, "cuda kernel for h100", 5, claude, 1, &h), 0);
+  cr_assert_eq(h.len, 1, "builtin skills are candidates for every agent");
+  upk_index_hits_free(&h);
+  cr_assert_eq(upk_index_count(ix), 3);
+  upk_index_close(ix);
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static size_t hits_for(upk_index *ix, const char *task, const char *name) {
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, task, 10, NULL, 0, &h), 0);
+  size_t n = 0;
+  for (size_t i = 0; i < h.len; i++)
+    n += !strcmp(h.items[i].e.name, name);
+  upk_index_hits_free(&h);
+  return n;
+}
+
+UTest(index, refresh_after_add_change_remove) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  /* add */
+  skill(at("skills"), "oauth-login", "Add OAuth2 login with PKCE to a web app.", "Redirect.");
+  double t0 = now_ms();
+  cr_assert_eq(upk_index_refresh(ix, at("skills/oauth-login"), NULL), 1);
+  cr_expect_lt(now_ms() - t0, 100.0, "refresh of one skill took %.1f ms", now_ms() - t0);
+  cr_assert_eq(hits_for(ix, "PKCE login", "oauth-login"), 1);
+  /* change: the description no longer speaks of PKCE; the mtime may not tick */
+  skill(at("skills"), "oauth-login", "Add single sign-on with SAML.", "Assertions, metadata.");
+  cr_assert_eq(upk_index_refresh(ix, at("skills/oauth-login/SKILL.md"), NULL), 1);
+  cr_assert_eq(hits_for(ix, "PKCE", "oauth-login"), 0);
+  cr_assert_eq(hits_for(ix, "SAML single sign-on", "oauth-login"), 1);
+  /* remove */
+  rm_rf(at("skills/oauth-login"));
+  cr_assert_eq(upk_index_refresh(ix, at("skills/oauth-login"), NULL), 1);
+  cr_assert_eq(hits_for(ix, "SAML single sign-on", "oauth-login"), 0);
+  cr_assert_eq(upk_index_count(ix), 8);
+  /* a file inside a skill, the root itself, and a path outside every root */
+  write_file(at("skills/release-notes/templates/notes.md"), "x");
+  cr_assert_eq(upk_index_refresh(ix, at("skills/release-notes/templates/notes.md"), NULL), 1);
+  rm_rf(at("skills/react-testing"));
+  cr_assert_eq(upk_index_refresh(ix, at("skills"), NULL), 1);
+  cr_assert_eq(upk_index_count(ix), 7);
+  cr_assert_eq(upk_index_refresh(ix, "/nonexistent/elsewhere", NULL), 0);
+  upk_index_close(ix);
+}
+
+UTest(index, fts5_syntax_in_the_task_is_just_text) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  static const char *const tasks[] = {
+      "\"unbalanced quote pdf", "pdf*", "-pdf", "NEAR(pdf form, 2)", "pdf AND OR NOT",
+      "^pdf", "name: pdf", "{name description}: pdf", "((( pdf", "pdf)", "*", "\"", ":",
+      "col:umn + pdf - form", "pdf\" OR \"x", "NOT", "AND", "pdf\x01\x02\x7f", "\xff\xfe pdf",
+      "pdf; DROP TABLE doc; --", "'pdf'", "pdf^2", "!@#$%&*()[]{}<>?/\\|`~"};
+  for (size_t i = 0; i < sizeof tasks / sizeof *tasks; i++) {
+    upk_index_hits h;
+    int rc = upk_index_lookup(ix, tasks[i], 5, NULL, 0, &h);
+    cr_assert_eq(rc, 0, "task '%s': %s", tasks[i], upk_index_errmsg(ix));
+    if (strstr(tasks[i], "pdf") && !strstr(tasks[i], "DROP"))
+      cr_expect(h.len > 0 && !strcmp(h.items[0].e.name, "pdf-processing"), "task '%s'",
+                tasks[i]);
+    upk_index_hits_free(&h);
+  }
+  cr_assert_eq(upk_index_count(ix), 8);
+  upk_index_close(ix);
+}
+
+UTest(index, empty_task_is_a_clear_error) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "", 5, NULL, 0, &h), -EINVAL);
+  cr_assert_not_null(strstr(upk_index_errmsg(ix), "empty"));
+  cr_assert_eq(upk_index_lookup(ix, " \t\n ", 5, NULL, 0, &h), -EINVAL);
+  cr_assert_eq(upk_index_lookup(ix, NULL, 5, NULL, 0, &h), -EINVAL);
+  cr_assert_eq(h.len, 0);
+  cr_assert_eq(upk_index_lookup(ix, "how do I do this?", 5, NULL, 0, &h), 0);
+  upk_index_hits_free(&h);
+  upk_index_close(ix);
+}
+
+UTest(index, thousands_of_non_skill_folders) {
+  char p[PATH_MAX];
+  for (int i = 0; i < 1500; i++) {
+    snprintf(p, sizeof p, "%s/junk/dir-%04d", tmp, i);
+    mkdir_p(p);
+  }
+  skill(at("junk"), "zz-last-skill", "Found past many folders.", "body");
+  skill(at("junk"), "aa-first-skill", "Found before many folders.", "body");
+  upk_index_root r = {at("junk"), "claude", UPK_INDEX_PROJECT, 0, 6};
+  upk_diags d = {0};
+  upk_index *ix = open_with(&r, 1, &d);
+  cr_assert_eq(upk_index_count(ix), 2);
+  cr_assert_eq(d.len, 0);
+  upk_index_close(ix);
+  /* over the limit: reported, not fatal */
+  upk_index_options o = {.max_dirs = 100};
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
+  cr_assert_eq(upk_index_scan(ix, NULL, &d), 0);
+  cr_assert_eq(upk_index_count(ix), 1, "aa-first-skill sorts before the limit");
+  cr_assert_eq(d.len, 1);
+  cr_assert_str_eq(d.items[0].code, "index/dir-limit");
+  upk_diags_free(&d);
+  upk_index_close(ix);
+}
+
+static bool has_code(const upk_diags *d, const char *code) {
+  for (size_t i = 0; i < d->len; i++)
+    if (!strcmp(d->items[i].code, code))
+      return true;
+  return false;
+}
+
+UTest(index, symlink_loops_and_symlinked_skills) {
+  skill(at("tree/cat/a"), "deep-skill", "A skill two levels down.", "body");
+  cr_assert_eq(symlink("../..", at("tree/cat/a/loop")), 0);
+  cr_assert_eq(symlink("self", at("tree/self")), 0);
+  skill(at("store"), "linked-skill", "Reached through a symbolic link.", "body");
+  cr_assert_eq(symlink(at("store/linked-skill"), at("tree/linked-skill")), 0);
+  upk_index_root r = {at("tree"), "cursor", UPK_INDEX_PROJECT, 0, 6};
+  upk_diags d = {0};
+  upk_index *ix = open_with(&r, 1, &d);
+  cr_assert(has_code(&d, "index/symlink-loop"));
+  cr_assert_eq(upk_index_count(ix), 2);
+  upk_index_skill s;
+  cr_assert_eq(upk_index_get(ix, "linked-skill", NULL, &s), 0);
+  char *real = realpath(at("store/linked-skill"), NULL), want[PATH_MAX];
+  snprintf(want, sizeof want, "%s/SKILL.md", real);
+  cr_assert_str_eq(s.e.path, want);
+  cr_assert_str_eq(s.e.dir, at("tree/linked-skill"));
+  free(real);
+  upk_index_skill_free(&s);
+  /* a change at the link target refreshes the placement that links to it */
+  skill(at("store"), "linked-skill", "Now about zebras.", "body");
+  cr_assert_eq(upk_index_refresh(ix, at("store/linked-skill/SKILL.md"), NULL), 1);
+  cr_assert_eq(hits_for(ix, "zebras", "linked-skill"), 1);
+  upk_diags_free(&d);
+  upk_index_close(ix);
+}
+
+UTest(index, unreadable_directories_are_reported) {
+  skill(at("r/ok"), "fine", "A readable skill.", "body");
+  skill(at("r/locked"), "hidden-away", "Cannot be read.", "body");
+  chmod(at("r/locked"), 0);
+  write_file(at("notadir"), "x");
+  upk_index_root r[] = {{at("r"), "claude", UPK_INDEX_PROJECT, 0, 3},
+                        {at("notadir"), "claude", UPK_INDEX_USER, 0, 0},
+                        {at("missing"), "claude", UPK_INDEX_USER, 0, 0}};
+  upk_diags d = {0};
+  upk_index *ix = open_with(r, 3, &d);
+  cr_assert(has_code(&d, "index/root-not-dir"));
+  if (geteuid() != 0) { /* root reads anything */
+    cr_assert(has_code(&d, "index/unreadable-dir"));
+    cr_assert_eq(upk_index_count(ix), 1);
+  }
+  upk_diags_free(&d);
+  upk_index_close(ix);
+}
+
+UTest(index, broken_frontmatter_is_still_found_with_warnings) {
+  write_file(at("s/audio-convert/SKILL.md"),
+             "---\nname: audio-convert\ndescription: Use when: the user wants to convert audio "
+             "files between wav, mp3 and flac\n---\n# Audio\nUse ffmpeg.\n");
+  write_file(at("s/garbage/SKILL.md"), "---\n: : [\n---\nA body about turnips.\n");
+  write_file(at("s/no-frontmatter/SKILL.md"), "# Just markdown about parsnips\n");
+  upk_index_root r = {at("s"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "convert a wav recording to mp3", 5, NULL, 0, &h), 0);
+  cr_assert_gt(h.len, 0);
+  cr_assert_str_eq(h.items[0].e.name, "audio-convert");
+  upk_index_hits_free(&h);
+  upk_index_entries e;
+  cr_assert_eq(upk_index_list(ix, NULL, NULL, &e), 0);
+  cr_assert_eq(e.len, 3, "every SKILL.md is listed, loadable or not");
+  for (size_t i = 0; i < e.len; i++) {
+    if (!strcmp(e.items[i].name, "audio-convert"))
+      cr_assert_gt(e.items[i].diags.len, 0, "the YAML repair is reported");
+    else {
+      cr_assert_not(e.items[i].usable, "%s", e.items[i].name);
+      cr_assert_gt(e.items[i].diags.len, 0, "%s", e.items[i].name);
+    }
+  }
+  upk_index_entries_free(&e);
+  upk_index_close(ix);
+}
+
+UTest(index, cache_file_survives_restarts_and_is_versioned) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index_options o = {.db_path = at("cache/upskilld/index.sqlite")};
+  upk_index *ix;
+  upk_index_stats st;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0);
+  cr_assert_eq(st.parsed, 8);
+  upk_index_close(ix);
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_count(ix), 8);
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0);
+  cr_assert_eq(st.parsed, 0);
+  cr_assert_eq(st.unchanged, 8);
+  expect_top(ix, "fill a PDF form", "pdf-processing");
+  upk_index_close(ix);
+  /* another schema version: rebuilt, not misread */
+  sqlite3 *db;
+  cr_assert_eq(sqlite3_open(o.db_path, &db), SQLITE_OK);
+  cr_assert_eq(sqlite3_exec(db, "PRAGMA user_version=999", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_count(ix), 0);
+  upk_index_close(ix);
+  /* garbage in the file: rebuilt too */
+  write_file(o.db_path, "this is not a database, not even close, just some text...........");
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_close(ix);
+  char *def = upk_index_default_path("/some/workspace");
+  cr_assert_not_null(strstr(def, "upskilld/index-v"));
+  free(def);
+}
+
+UTest(index, get_returns_text_files_and_meta) {
+  library(at("skills"));
+  write_file(at("skills/pdf-processing/scripts/fill.py"), "print(1)\n");
+  write_file(at("skills/pdf-processing/.hidden"), "x");
+  write_file(at("skills/pdf-processing/skill_meta.json"), "{\"name\":\"pdf-processing\"}");
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  upk_index_skill s;
+  cr_assert_eq(upk_index_get(ix, "pdf-processing", NULL, &s), 0);
+  cr_assert_not_null(strstr(s.text, "name: pdf-processing"));
+  cr_assert_eq(s.n_files, 3);
+  cr_assert_str_eq(s.files[0], "SKILL.md");
+  cr_assert_str_eq(s.files[1], "scripts/fill.py");
+  cr_assert_str_eq(s.files[2], "skill_meta.json");
+  cr_assert_not_null(s.meta_text);
+  upk_index_skill_free(&s);
+  cr_assert_eq(upk_index_get(ix, "no-such-skill", NULL, &s), -ENOENT);
+  cr_assert_not_null(strstr(upk_index_errmsg(ix), "no-such-skill"));
+  upk_index_close(ix);
+}
+
+UTest(index, roots_can_change) {
+  library(at("a"));
+  skill(at("b"), "only-in-b", "Lives in b.", "body");
+  upk_index_root r[] = {{at("a"), "claude", UPK_INDEX_PROJECT, 0, 0},
+                        {at("b"), "claude", UPK_INDEX_USER, 0, 0}};
+  upk_index *ix = open_with(r, 2, NULL);
+  cr_assert_eq(upk_index_count(ix), 9);
+  cr_assert_eq(upk_index_set_roots(ix, &r[1], 1), 0);
+  cr_assert_eq(upk_index_count(ix), 1);
+  cr_assert_eq(upk_index_scan(ix, NULL, NULL), 0);
+  cr_assert_eq(upk_index_count(ix), 1);
+  upk_index_scope s;
+  cr_assert_eq(upk_index_scope_parse("builtin", &s), 0);
+  cr_assert_eq(s, UPK_INDEX_BUILTIN);
+  cr_assert_str_eq(upk_index_scope_name(UPK_INDEX_EXTRA), "extra");
+  cr_assert_eq(upk_index_scope_parse("nope", &s), -EINVAL);
+  upk_index_close(ix);
+}
