@@ -30,9 +30,12 @@ static void after_cb(uv_work_t *req, int status) {
   if (!q->head)
     q->tail = NULL;
   q->running = false;
-  it->done(it->arg, status);
-  free(it);
   serial__next(q);
+  /* Last: `done` may free the queue's owner once the queue is idle. */
+  upk_serial_done done = it->done;
+  void *arg = it->arg;
+  free(it);
+  done(arg, status);
 }
 
 static void serial__next(upk_serial *q) {

@@ -6,7 +6,7 @@ ctl=${UPSKILLCTL:?set UPSKILLCTL}
 daemon=${UPSKILLD:?set UPSKILLD}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
-trap 'kill "${MCP_PID:-0}" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[[ -n ${MCP_PID:-} ]] && kill "$MCP_PID" 2>/dev/null; rm -rf "$tmp"' EXIT
 export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config UPSKILLD=$daemon
 unset CLAUDE_CONFIG_DIR CODEX_HOME
 mkdir -p "$HOME" "$tmp/proj"
