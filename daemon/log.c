@@ -1,6 +1,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -11,6 +12,9 @@ static upk_log_sink sink;
 static void *sink_ud;
 static upk_log_level sink_max;
 static int in_sink; /* a sink that logs must not recurse */
+/* The sink writes protocol output, which only the loop thread may touch: lines logged on a
+ * worker thread (the thread pool) go to stderr and the log file only. */
+static pthread_t sink_thread;
 
 static const char *const names[] = {"error", "warn", "info", "debug"};
 
@@ -38,13 +42,15 @@ void upk_log_close_file(void) {
 }
 
 void upk_log_set_sink(upk_log_sink fn, void *ud, upk_log_level max) {
+  if (fn)
+    sink_thread = pthread_self();
   sink = fn;
   sink_ud = ud;
   sink_max = max;
 }
 
 void upk_log(upk_log_level level, const char *fmt, ...) {
-  int to_sink = sink && level <= sink_max && !in_sink;
+  int to_sink = pthread_equal(pthread_self(), sink_thread) && sink && level <= sink_max && !in_sink;
   if (level > threshold && !to_sink)
     return;
   char line[1024];
