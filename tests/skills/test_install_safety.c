@@ -130,11 +130,14 @@ static void make_big_skill(const char *dir, const char *name, const char *varian
 
 /* Fork a child that waits on `gate`, installs and exits with 0 (done),
  * 1 (-EEXIST) or 2 (anything else). */
-static pid_t spawn_install(int gate, const char *root, const char *from, bool force) {
+static pid_t spawn_install(int gate, int gate_w, const char *root, const char *from, bool force) {
   pid_t pid = fork();
   cr_assert_geq(pid, 0);
   if (pid)
     return pid;
+  /* The child must not hold the write end itself, or its read never sees EOF. */
+  if (gate_w >= 0)
+    close(gate_w);
   char c;
   if (gate >= 0)
     (void)!read(gate, &c, 1);
@@ -167,8 +170,8 @@ static void race(bool force) {
     char *p = tmpdir(), *root = path_of(p, ".claude/skills");
     int gate[2];
     cr_assert_eq(pipe(gate), 0);
-    pid_t a = spawn_install(gate[0], p, path_of(src, "a/same"), force);
-    pid_t b = spawn_install(gate[0], p, path_of(src, "b/same"), force);
+    pid_t a = spawn_install(gate[0], gate[1], p, path_of(src, "a/same"), force);
+    pid_t b = spawn_install(gate[0], gate[1], p, path_of(src, "b/same"), force);
     close(gate[0]);
     close(gate[1]); /* both start now */
     int ca = wait_code(a), cb = wait_code(b);
@@ -230,7 +233,7 @@ static void kill_rounds(bool fallback, int rounds) {
     char *p = tmpdir(), *root = path_of(p, ".claude/skills");
     cr_assert_eq(install_path(p, path_of(src, "old/big"), "claude", false, &res), 0);
     upk_install_result_free(&res);
-    pid_t pid = spawn_install(-1, p, path_of(src, "new/big"), true);
+    pid_t pid = spawn_install(-1, -1, p, path_of(src, "new/big"), true);
     useconds_t delay = (useconds_t)(span * 1.2e6 * (rand() / (double)RAND_MAX));
     usleep(delay);
     kill(pid, SIGKILL);
