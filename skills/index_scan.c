@@ -271,7 +271,8 @@ static char **read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
     (*n)++;
   }
   closedir(d);
-  qsort(v, *n, sizeof *v, cmp_name);
+  if (*n)
+    qsort(v, *n, sizeof *v, cmp_name); /* v is NULL for an empty directory */
   return v;
 }
 
