@@ -14,7 +14,7 @@
 
 /* Defaults tuned on bench/skills/eval.sh: a word in the name or the
  * description says far more about what a skill is for than one in its body. */
-static const upk_index_weights default_weights = {10.0, 6.0, 2.0, 1.0};
+static const upk_index_weights default_weights = {4.0, 4.0, 2.0, 1.0}; /* tuned on bench/skills */
 
 static const char *const scope_names[] = {"project", "user", "builtin", "extra"};
 
@@ -137,7 +137,11 @@ static const char schema_sql[] =
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, description, headings, body,"
     " tokenize='porter unicode61 remove_diacritics 2');"
     "CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');"
-    "CREATE TEMP TABLE IF NOT EXISTS touched(name TEXT PRIMARY KEY);";
+    /* A snapshot of vocab's document counts: fts5vocab counts by walking a
+     * term's whole doclist, too slow for every lookup. See upk_ix_snapshot_df. */
+    "CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TEMP TABLE IF NOT EXISTS touched(name TEXT PRIMARY KEY);"
+    "CREATE TEMP TABLE IF NOT EXISTS cand(id INTEGER PRIMARY KEY);";
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_DOC_FIND] = "SELECT id, mtime, size, ino, name FROM doc WHERE path = ?1",
@@ -152,15 +156,16 @@ static const char *const stmt_sql[ST_COUNT] = {
                         " ON CONFLICT(root, dir) DO UPDATE SET doc = excluded.doc,"
                         " name = excluded.name, gen = excluded.gen",
     [ST_TOUCH_SUB] = "INSERT OR IGNORE INTO touched(name) SELECT name FROM place WHERE root = ?1"
-                     " AND (?2 IS NULL OR dir = ?2 OR substr(dir, 1, length(?2) + 1) = ?2 || '/')",
+                     " AND " UPK_SUBTREE,
+    [ST_CAND_SUB] = "INSERT OR IGNORE INTO cand(id) SELECT doc FROM place WHERE root = ?1"
+                    " AND " UPK_SUBTREE,
     [ST_TOUCH_NAME] = "INSERT OR IGNORE INTO touched(name) VALUES(?1)",
-    [ST_SWEEP] = "DELETE FROM place WHERE root = ?1 AND gen < ?3"
-                 " AND (?2 IS NULL OR dir = ?2 OR substr(dir, 1, length(?2) + 1) = ?2 || '/')",
+    [ST_SWEEP] = "DELETE FROM place WHERE root = ?1 AND gen < ?3 AND " UPK_SUBTREE,
     [ST_DOC_PLACES] = "SELECT r.agent, r.scope, r.priority, p.dir, r.dir, p.name FROM place p"
                       " JOIN root r ON r.id = p.root WHERE p.doc = ?1 AND p.visible"
                       " ORDER BY r.priority DESC, r.scope, r.ord",
     [ST_DOC_INFO] = "SELECT description, path, usable, tokens, diags FROM doc WHERE id = ?1",
-    [ST_VOCAB_DF] = "SELECT doc FROM vocab WHERE term = ?1",
+    [ST_VOCAB_DF] = "SELECT doc FROM df WHERE term = ?1",
     /* ORDER BY rank lets FTS5 sort by bm25 itself; upk_why() then runs only
      * for the rows lookup actually reads. */
     [ST_LOOKUP] = "SELECT rowid, rank, upk_why(fts) FROM fts WHERE fts MATCH ?1 AND rank MATCH ?2"
@@ -247,13 +252,21 @@ static int setup_db(upk_index *ix) {
       return upk_ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5: %s", ix->err);
     return -EIO;
   }
+  /* Merge FTS5 segments a little on every write (automerge 2) rather than
+   * rarely and a lot: with the default (4) an occasional refresh of one skill
+   * paid for a 20-100 ms merge; with 2 the worst is ~3 ms, and a full index
+   * costs about the same. */
+  if (upk_ix_exec(ix, "INSERT INTO fts(fts, rank) VALUES('automerge', 2)")) {
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+    return -EIO;
+  }
   char v[64];
   snprintf(v, sizeof v, "PRAGMA user_version=%d; COMMIT", UPK_INDEX_SCHEMA);
   if (upk_ix_exec(ix, v))
     return -EIO;
   for (int i = 0; i < ST_COUNT; i++)
-    if (sqlite3_prepare_v3(ix->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &ix->st[i],
-                           NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v3(ix->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &ix->st[i], NULL) !=
+        SQLITE_OK)
       return upk_ix_sql_fail(ix, "prepare");
   return 0;
 }
@@ -333,8 +346,9 @@ static int upsert_root(upk_index *ix, sqlite3_stmt *st, const upk_index_root *r,
   if (!dir)
     return -ENOMEM;
   char *real = realpath(dir, NULL);
-  int depth = r->max_depth < 1 ? 1 : r->max_depth > UPK_INDEX_MAX_DEPTH ? UPK_INDEX_MAX_DEPTH
-                                                                          : r->max_depth;
+  int depth = r->max_depth < 1                     ? 1
+              : r->max_depth > UPK_INDEX_MAX_DEPTH ? UPK_INDEX_MAX_DEPTH
+                                                   : r->max_depth;
   sqlite3_reset(st);
   sqlite3_bind_text(st, 1, dir, -1, SQLITE_TRANSIENT);
   if (real && strcmp(real, dir))
@@ -369,9 +383,11 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
     rc = upk_ix_exec(ix, "DELETE FROM place WHERE root IN (SELECT id FROM root WHERE ord < 0);"
                          "DELETE FROM root WHERE ord < 0");
   if (!rc)
-    rc = upk_ix_drop_orphans(ix);
+    rc = upk_ix_drop_orphans(ix, true);
   if (!rc)
     rc = upk_ix_visibility(ix, true);
+  if (!rc)
+    rc = upk_ix_snapshot_df(ix);
   if (rc || upk_ix_exec(ix, "COMMIT")) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     return rc ? rc : -EIO;
@@ -380,11 +396,29 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
   return 0;
 }
 
-int upk_ix_drop_orphans(upk_index *ix) {
-  return upk_ix_exec(ix, "DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE NOT EXISTS"
-                         " (SELECT 1 FROM place WHERE place.doc = doc.id));"
-                         "DELETE FROM doc WHERE NOT EXISTS"
-                         " (SELECT 1 FROM place WHERE place.doc = doc.id)");
+/* all: every document; else only those in the temp table `cand` (the ones
+ * placements under a refreshed path pointed to), so a refresh does not scan
+ * every document. */
+int upk_ix_drop_orphans(upk_index *ix, bool all) {
+  static const char sql_all[] =
+      "DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE NOT EXISTS"
+      " (SELECT 1 FROM place WHERE place.doc = doc.id));"
+      "DELETE FROM doc WHERE NOT EXISTS (SELECT 1 FROM place WHERE place.doc = doc.id)";
+  static const char sql_cand[] =
+      "DELETE FROM cand WHERE EXISTS (SELECT 1 FROM place WHERE place.doc = cand.id);"
+      "DELETE FROM fts WHERE rowid IN (SELECT id FROM cand);"
+      "DELETE FROM doc WHERE id IN (SELECT id FROM cand);"
+      "DELETE FROM cand";
+  return upk_ix_exec(ix, all ? sql_all : sql_cand);
+}
+
+/* Refresh the df snapshot: one pass over the FTS index (~50 ms for 10,000
+ * skills), done after full scans. Refreshes leave it slightly stale; it only
+ * steers which words a lookup uses (never the bm25 scores, which FTS5
+ * computes from its own statistics), and a word it does not know yet is
+ * matched as a prefix, which includes the word itself. */
+int upk_ix_snapshot_df(upk_index *ix) {
+  return upk_ix_exec(ix, "DELETE FROM df; INSERT INTO df SELECT term, doc FROM vocab");
 }
 
 /* The winner of a name for one agent: usable first (agents skip the others,
@@ -402,300 +436,4 @@ int upk_ix_visibility(upk_index *ix, bool all) {
       " WHERE p.name IN (SELECT name FROM touched)) AS v"
       " WHERE v.id = place.id AND place.visible != (v.rn = 1)";
   return upk_ix_exec(ix, all ? sql_all : sql_touched);
-}
-
-/* ---- entries ---- */
-
-static char *col_dup(sqlite3_stmt *st, int col) {
-  const unsigned char *s = sqlite3_column_text(st, col);
-  return strdup(s ? (const char *)s : "");
-}
-
-char *upk_ix_diags_pack(const upk_diags *d) {
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
-  for (size_t i = 0; d && i < d->len; i++) {
-    const upk_diag *x = &d->items[i];
-    char head[96];
-    snprintf(head, sizeof head, "%d\x1f%d\x1f%d\x1f%d\x1f%d\x1f", x->severity, x->range.line,
-             x->range.col, x->range.end_line, x->range.end_col);
-    upk_ix_buf_str(&b, head);
-    const char *parts[4] = {x->code, x->source, x->file, x->message};
-    for (int k = 0; k < 4; k++) {
-      size_t at = b.len;
-      upk_ix_buf_str(&b, parts[k] ? parts[k] : "");
-      for (size_t j = at; j < b.len; j++) /* keep the separators unambiguous */
-        if (b.s[j] == '\x1e' || b.s[j] == '\x1f')
-          b.s[j] = ' ';
-      upk_ix_buf_add(&b, k < 3 ? "\x1f" : "\x1e", 1);
-    }
-  }
-  return b.s;
-}
-
-static void diags_unpack(const char *s, upk_diags *d) {
-  while (s && *s) {
-    const char *end = strchr(s, '\x1e');
-    if (!end)
-      break;
-    char *rec = strndup(s, (size_t)(end - s)), *f[9] = {0}, *cur = rec;
-    int n;
-    /* strsep keeps empty fields, which strtok would drop */
-    for (n = 0; n < 9 && cur; n++)
-      f[n] = strsep(&cur, "\x1f");
-    if (n == 9) {
-      upk_range r = {atoi(f[1]), atoi(f[2]), atoi(f[3]), atoi(f[4])};
-      if (!upk_diags_add(d, (upk_severity)atoi(f[0]), *f[5] ? f[5] : NULL, *f[6] ? f[6] : NULL,
-                         r, "%s", f[8]) &&
-          *f[7])
-        d->items[d->len - 1].file = strdup(f[7]);
-    }
-    free(rec);
-    s = end + 1;
-  }
-}
-
-int upk_ix_entry_from_row(sqlite3_stmt *st, int c, upk_index_entry *e) {
-  memset(e, 0, sizeof *e);
-  e->name = col_dup(st, c);
-  e->description = col_dup(st, c + 1);
-  e->path = col_dup(st, c + 2);
-  e->dir = col_dup(st, c + 3);
-  e->root = col_dup(st, c + 4);
-  const unsigned char *agent = sqlite3_column_text(st, c + 5);
-  e->agent = agent && *agent ? strdup((const char *)agent) : NULL;
-  e->scope = (upk_index_scope)sqlite3_column_int(st, c + 6);
-  e->priority = sqlite3_column_int(st, c + 7);
-  e->shadowed = !sqlite3_column_int(st, c + 8);
-  e->usable = sqlite3_column_int(st, c + 9);
-  e->tokens = (size_t)sqlite3_column_int64(st, c + 10);
-  diags_unpack((const char *)sqlite3_column_text(st, c + 11), &e->diags);
-  if (!e->name || !e->description || !e->path || !e->dir || !e->root) {
-    upk_index_entry_free(e);
-    return -ENOMEM;
-  }
-  return 0;
-}
-
-void upk_index_entry_free(upk_index_entry *e) {
-  free(e->name);
-  free(e->description);
-  free(e->path);
-  free(e->dir);
-  free(e->root);
-  free(e->agent);
-  upk_diags_free(&e->diags);
-  memset(e, 0, sizeof *e);
-}
-
-void upk_index_entries_free(upk_index_entries *e) {
-  for (size_t i = 0; i < e->len; i++)
-    upk_index_entry_free(&e->items[i]);
-  free(e->items);
-  e->items = NULL;
-  e->len = 0;
-}
-
-int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scope,
-                   upk_index_entries *out) {
-  static const char sql[] = "SELECT " UPK_ENTRY_COLS " FROM " UPK_ENTRY_FROM
-                            " WHERE (?1 IS NULL OR r.agent = ?1) AND (?2 IS NULL OR r.scope = ?2)"
-                            " ORDER BY p.name, p.visible DESC, r.priority DESC, r.scope, r.ord";
-  memset(out, 0, sizeof *out);
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "list");
-  if (agent)
-    sqlite3_bind_text(st, 1, agent, -1, SQLITE_STATIC);
-  if (scope)
-    sqlite3_bind_int(st, 2, *scope);
-  int rc = 0, s;
-  size_t cap = 0;
-  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (out->len == cap) {
-      cap = cap ? cap * 2 : 16;
-      upk_index_entry *p = realloc(out->items, cap * sizeof *p);
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      out->items = p;
-    }
-    if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len])))
-      out->len++;
-  }
-  if (!rc && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, "list");
-  sqlite3_finalize(st);
-  if (rc)
-    upk_index_entries_free(out);
-  return rc;
-}
-
-/* ---- get ---- */
-
-static int read_file(const char *path, size_t max, char **out, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return -errno;
-  struct stat sb;
-  if (fstat(fileno(f), &sb) || (size_t)sb.st_size > max) {
-    fclose(f);
-    return -EFBIG;
-  }
-  char *buf = malloc((size_t)sb.st_size + 1);
-  size_t n = buf ? fread(buf, 1, (size_t)sb.st_size, f) : 0;
-  fclose(f);
-  if (!buf)
-    return -ENOMEM;
-  buf[n] = 0;
-  *out = buf;
-  if (len)
-    *len = n;
-  return 0;
-}
-
-typedef struct file_list {
-  char **v;
-  size_t n, cap;
-} file_list;
-
-/* Files of a skill, as an agent would browse them: hidden entries, .git and
- * node_modules skipped, bounded in depth and count so a huge tree is cheap. */
-static void list_files(const char *base, const char *rel, int depth, file_list *fl) {
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s%s%s", base, *rel ? "/" : "", rel);
-  DIR *d = opendir(path);
-  if (!d)
-    return;
-  struct dirent *de;
-  while ((de = readdir(d)) && fl->n < 1000) {
-    if (de->d_name[0] == '.' || !strcmp(de->d_name, "node_modules"))
-      continue;
-    char sub[PATH_MAX], full[PATH_MAX];
-    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
-    snprintf(full, sizeof full, "%s/%s", base, sub);
-    struct stat sb;
-    if (stat(full, &sb))
-      continue;
-    if (S_ISDIR(sb.st_mode)) {
-      if (depth < UPK_INDEX_MAX_DEPTH)
-        list_files(base, sub, depth + 1, fl);
-    } else if (S_ISREG(sb.st_mode)) {
-      if (fl->n == fl->cap) {
-        size_t cap = fl->cap ? fl->cap * 2 : 16;
-        char **p = realloc(fl->v, cap * sizeof *p);
-        if (!p)
-          break;
-        fl->v = p;
-        fl->cap = cap;
-      }
-      if ((fl->v[fl->n] = strdup(sub)))
-        fl->n++;
-    }
-  }
-  closedir(d);
-}
-
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int upk_index_get(upk_index *ix, const char *name, const char *agent, upk_index_skill *out) {
-  static const char sql[] = "SELECT " UPK_ENTRY_COLS " FROM " UPK_ENTRY_FROM
-                            " WHERE p.name = ?1 AND (?2 IS NULL OR r.agent = ?2)"
-                            " ORDER BY p.visible DESC, d.usable DESC, r.priority DESC, r.scope,"
-                            " r.ord LIMIT 1";
-  memset(out, 0, sizeof *out);
-  if (!name || !*name)
-    return upk_ix_fail(ix, -EINVAL, "get: no skill name given");
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "get");
-  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-  if (agent)
-    sqlite3_bind_text(st, 2, agent, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(st) == SQLITE_ROW ? upk_ix_entry_from_row(st, 0, &out->e)
-                                          : upk_ix_fail(ix, -ENOENT, "no skill named '%s'%s%s",
-                                                        name, agent ? " for agent " : "",
-                                                        agent ? agent : "");
-  sqlite3_finalize(st);
-  if (rc)
-    return rc;
-  if ((rc = read_file(out->e.path, 10u << 20, &out->text, &out->text_len))) {
-    upk_index_skill_free(out);
-    return upk_ix_fail(ix, rc, "cannot read %s: %s", name, strerror(-rc));
-  }
-  char meta[PATH_MAX];
-  if (snprintf(meta, sizeof meta, "%s/skill_meta.json", out->e.dir) < (int)sizeof meta)
-    read_file(meta, 1u << 20, &out->meta_text, NULL);
-  file_list fl = {0};
-  list_files(out->e.dir, "", 1, &fl);
-  qsort(fl.v, fl.n, sizeof *fl.v, cmp_str);
-  out->files = fl.v;
-  out->n_files = fl.n;
-  return 0;
-}
-
-void upk_index_skill_free(upk_index_skill *s) {
-  upk_index_entry_free(&s->e);
-  free(s->text);
-  free(s->meta_text);
-  for (size_t i = 0; i < s->n_files; i++)
-    free(s->files[i]);
-  free(s->files);
-  memset(s, 0, sizeof *s);
-}
-
-/* ---- shadows ---- */
-
-int upk_index_shadows(upk_index *ix, upk_index_shadow **out, size_t *n) {
-  static const char sql[] =
-      "SELECT p.name, r.agent, w.dir, wr.scope, p.dir, r.scope FROM place p"
-      " JOIN root r ON r.id = p.root JOIN place w ON w.name = p.name AND w.visible"
-      " JOIN root wr ON wr.id = w.root AND wr.agent = r.agent"
-      " WHERE NOT p.visible ORDER BY p.name, r.agent, p.dir";
-  *out = NULL;
-  *n = 0;
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "shadows");
-  size_t cap = 0;
-  int rc = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    if (*n == cap) {
-      cap = cap ? cap * 2 : 8;
-      upk_index_shadow *p = realloc(*out, cap * sizeof *p);
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      *out = p;
-    }
-    upk_index_shadow *s = &(*out)[(*n)++];
-    const unsigned char *agent = sqlite3_column_text(st, 1);
-    s->name = col_dup(st, 0);
-    s->agent = agent && *agent ? strdup((const char *)agent) : NULL;
-    s->winner = col_dup(st, 2);
-    s->winner_scope = (upk_index_scope)sqlite3_column_int(st, 3);
-    s->shadowed = col_dup(st, 4);
-    s->shadowed_scope = (upk_index_scope)sqlite3_column_int(st, 5);
-  }
-  sqlite3_finalize(st);
-  if (rc) {
-    upk_index_shadows_free(*out, *n);
-    *out = NULL;
-    *n = 0;
-  }
-  return rc;
-}
-
-void upk_index_shadows_free(upk_index_shadow *s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    free(s[i].name);
-    free(s[i].agent);
-    free(s[i].winner);
-    free(s[i].shadowed);
-  }
-  free(s);
 }

@@ -69,8 +69,8 @@ typedef struct upk_index_weights {
 } upk_index_weights;
 
 typedef struct upk_index_options {
-  const char *db_path;      /* NULL or ":memory:": in memory; else a cache file */
-  int max_dirs;             /* directories visited per root; 0: UPK_INDEX_MAX_DIRS */
+  const char *db_path;       /* NULL or ":memory:": in memory; else a cache file */
+  int max_dirs;              /* directories visited per root; 0: UPK_INDEX_MAX_DIRS */
   upk_index_weights weights; /* all 0: the tuned defaults */
 } upk_index_options;
 
@@ -134,9 +134,9 @@ typedef struct upk_index_entry {
   char *agent;       /* NULL for roots without an agent */
   upk_index_scope scope;
   int priority;
-  bool shadowed; /* hidden by a same-named skill of higher precedence */
-  bool usable;   /* agents load it: frontmatter parsed and a description */
-  size_t tokens; /* size estimate of SKILL.md */
+  bool shadowed;   /* hidden by a same-named skill of higher precedence */
+  bool usable;     /* agents load it: frontmatter parsed and a description */
+  size_t tokens;   /* size estimate of SKILL.md */
   upk_diags diags; /* stored parse/validation diagnostics (lenient load) */
 } upk_index_entry;
 
@@ -147,8 +147,8 @@ typedef struct upk_index_match {
 
 typedef struct upk_index_hit {
   upk_index_entry e;
-  double score;  /* -bm25: higher is better */
-  char *why;     /* e.g. "pdf (name, description); merge (body)" */
+  double score; /* -bm25: higher is better */
+  char *why;    /* e.g. "pdf (name, description); merge (body)" */
   upk_index_match *matches;
   size_t n_matches;
 } upk_index_hit;
@@ -168,7 +168,11 @@ typedef struct upk_index_entries {
  * without an agent (builtin, extra) are always candidates, since they can be
  * installed for any agent. Only usable, non-shadowed skills are returned, one
  * hit per SKILL.md. Any text is accepted (FTS5 syntax in it is never
- * interpreted); an empty or blank task is -EINVAL. */
+ * interpreted); an empty or blank task is -EINVAL. Stopwords, bare numbers
+ * and, in large indexes, the task's most common words (low idf, many rows to
+ * rank) are left out of the query; camelCase words also match as separate
+ * words, unknown words as prefixes, common abbreviations (k8s, pr, db) as
+ * their full forms. */
 int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *const *agents,
                      size_t n_agents, upk_index_hits *out);
 void upk_index_hits_free(upk_index_hits *h);
@@ -182,11 +186,11 @@ void upk_index_entry_free(upk_index_entry *e);
 
 typedef struct upk_index_skill {
   upk_index_entry e;
-  char *text;       /* SKILL.md as on disk now */
+  char *text; /* SKILL.md as on disk now */
   size_t text_len;
-  char **files;     /* files of the skill directory, relative, sorted */
+  char **files; /* files of the skill directory, relative, sorted */
   size_t n_files;
-  char *meta_text;  /* skill_meta.json when present, else NULL */
+  char *meta_text; /* skill_meta.json when present, else NULL */
 } upk_index_skill;
 
 /** The skill called `name` that wins for `agent` (NULL: any agent, best
@@ -195,9 +199,9 @@ int upk_index_get(upk_index *ix, const char *name, const char *agent, upk_index_
 void upk_index_skill_free(upk_index_skill *s);
 
 typedef struct upk_index_shadow {
-  char *name, *agent;  /* agent NULL: roots without an agent */
-  char *winner;        /* skill directory that wins */
-  char *shadowed;      /* skill directory hidden by it */
+  char *name, *agent; /* agent NULL: roots without an agent */
+  char *winner;       /* skill directory that wins */
+  char *shadowed;     /* skill directory hidden by it */
   upk_index_scope winner_scope, shadowed_scope;
 } upk_index_shadow;
 

@@ -24,6 +24,7 @@ enum {
   ST_FTS_INSERT,
   ST_PLACE_UPSERT,
   ST_TOUCH_SUB,
+  ST_CAND_SUB,
   ST_TOUCH_NAME,
   ST_SWEEP,
   ST_DOC_PLACES,
@@ -43,8 +44,8 @@ struct upk_index {
   fts5_api *fts;
   fts5_tokenizer tok_api;
   Fts5Tokenizer *tok;
-  int64_t gen;    /* scan generation: placements not re-marked are removed */
-  long n_docs;    /* cached count for the idf-based term choices */
+  int64_t gen; /* scan generation: placements not re-marked are removed */
+  long n_docs; /* cached count for the idf-based term choices */
   char err[512];
 };
 
@@ -65,8 +66,11 @@ int64_t upk_ix_scalar(upk_index *ix, const char *sql);
 /** Recompute which placements are visible (shadowing); all = every name,
  * else only names in the temp table `touched`. */
 int upk_ix_visibility(upk_index *ix, bool all);
-/** Remove documents (and their FTS rows) no placement refers to any more. */
-int upk_ix_drop_orphans(upk_index *ix);
+/** Remove documents (and their FTS rows) no placement refers to any more:
+ * all, or only the candidates noted in the temp table `cand`. */
+int upk_ix_drop_orphans(upk_index *ix, bool all);
+/** Rebuild the document-frequency snapshot used to choose query words. */
+int upk_ix_snapshot_df(upk_index *ix);
 /** Fill an entry from the standard column list (ENTRY_COLS) starting at col. */
 int upk_ix_entry_from_row(sqlite3_stmt *st, int col, upk_index_entry *e);
 /** Serialize diagnostics for storage; malloc'd ("" when none). */
@@ -75,9 +79,12 @@ char *upk_ix_diags_pack(const upk_diags *d);
 char *upk_ix_abspath(const char *p);
 
 /* The placement columns every entry is built from, in upk_ix_entry_from_row's order. */
-#define UPK_ENTRY_COLS                                                                     \
-  "p.name, d.description, d.path, p.dir, r.dir, r.agent, r.scope, r.priority, p.visible, " \
+#define UPK_ENTRY_COLS                                                                             \
+  "p.name, d.description, d.path, p.dir, r.dir, r.agent, r.scope, r.priority, p.visible, "         \
   "d.usable, d.tokens, d.diags"
+/* Placements at or below ?2 (NULL: the whole root), as index ranges on
+ * (root, dir): '0' is the byte after '/'. */
+#define UPK_SUBTREE "(?2 IS NULL OR dir = ?2 OR (dir > ?2 || '/' AND dir < ?2 || '0'))"
 #define UPK_ENTRY_FROM "place p JOIN doc d ON d.id = p.doc JOIN root r ON r.id = p.root"
 
 /* index_query.c: set up the tokenizer and the why() function. */

@@ -15,10 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TERMS 32        /* kept words per task: the rarest ones */
-#define MAX_SEEN 256        /* distinct words considered */
-#define MAX_TASK 8192       /* bytes of the task that are read */
-#define MAX_PHRASES 96      /* words plus their expansions */
+#define MAX_TERMS 32    /* kept words per task: the rarest ones */
+#define MAX_SEEN 256    /* distinct words considered */
+#define MAX_TASK 8192   /* bytes of the task that are read */
+#define MAX_PHRASES 96  /* words plus their expansions */
+#define ROW_BUDGET 1200 /* matched rows a lookup may rank, see within_budget() */
 
 /* Words that say nothing about which skill fits: function words and the
  * filler of requests ("can you please help me..."). */
@@ -26,35 +27,68 @@ static const char *const stopwords[] = {
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
     "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
     "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each",
-    "etc", "few", "for", "from", "further", "get", "gets", "getting", "got", "had", "has",
-    "have", "having", "he", "hello", "help", "her", "here", "hers", "hey", "hi", "him", "his",
-    "how", "i", "id", "if", "im", "in", "into", "is", "it", "its", "itself", "ive", "just",
-    "let", "lets", "like", "me", "might", "more", "most", "much", "must", "my", "myself",
-    "need", "needs", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or",
-    "other", "our", "ours", "out", "over", "own", "please", "pls", "really", "same", "she",
-    "should", "skill", "skills", "so", "some", "something", "such", "than", "thanks", "that",
-    "the", "their", "theirs", "them", "then", "there", "these", "they", "thing", "things",
-    "this", "those", "through", "to", "too", "under", "until", "up", "us", "very", "via",
-    "want", "wants", "was", "we", "were", "what", "whats", "when", "where", "which", "while",
-    "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself"};
+    "etc", "few", "for", "from", "further", "get", "gets", "getting", "got", "had", "has", "have",
+    "having", "he", "hello", "help", "her", "here", "hers", "hey", "hi", "him", "his", "how", "i",
+    "id", "if", "im", "in", "into", "is", "it", "its", "itself", "ive", "just", "let", "lets",
+    "like", "me", "might", "more", "most", "much", "must", "my", "myself", "need", "needs", "no",
+    "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "ours",
+    "out", "over", "own", "please", "pls", "really", "same", "she", "should", "skill", "skills",
+    "so", "some", "something", "such", "than", "thanks", "that", "the", "their", "theirs", "them",
+    "then", "there", "these", "they", "thing", "things", "this", "those", "through", "to", "too",
+    "under", "until", "up", "us", "very", "via", "want", "wants", "was", "we", "were", "what",
+    "whats", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
+    "you", "your", "yours", "yourself",
+    /* conversational filler: how people talk about a task, not what it is */
+    "actually", "already", "always", "anything", "around", "basically", "better", "best", "bit",
+    "currently", "figure", "go", "goes", "going", "gone", "good", "great", "guess", "keep", "keeps",
+    "kind", "last", "lot", "lots", "many", "maybe", "okay", "ok", "probably", "quick", "quickly",
+    "right", "still", "stuff", "sure", "take", "takes", "taking", "today", "tomorrow", "trying",
+    "try", "wanna", "way", "well", "yesterday"};
 
 /* Abbreviations people type for words skills spell out. Each adds the full
  * form as an alternative (OR), it does not replace the word. */
-static const char *const expansions[][2] = {
-    {"k8s", "kubernetes"},   {"kube", "kubernetes"},  {"js", "javascript"},
-    {"ts", "typescript"},    {"py", "python"},        {"pg", "postgresql"},
-    {"postgres", "postgresql"}, {"psql", "postgresql"}, {"db", "database"},
-    {"dbs", "database"},     {"repo", "repository"},  {"repos", "repository"},
-    {"pr", "pull request"},  {"prs", "pull request"}, {"mr", "merge request"},
-    {"env", "environment"},  {"config", "configuration"}, {"auth", "authentication"},
-    {"perf", "performance"}, {"deps", "dependencies"}, {"docs", "documentation"},
-    {"md", "markdown"},      {"img", "image"},        {"gh", "github"},
-    {"tf", "terraform"},     {"llm", "language model"}, {"ml", "machine learning"},
-    {"e2e", "end to end"},   {"regex", "regular expression"}, {"vuln", "vulnerability"},
-    {"vulns", "vulnerability"}, {"a11y", "accessibility"}, {"i18n", "internationalization"},
-    {"spreadsheet", "excel"}, {"excel", "spreadsheet"}, {"xlsx", "spreadsheet"},
-    {"slides", "presentation"}, {"powerpoint", "pptx"}, {"deck", "presentation"},
-    {"gpu", "cuda"},         {"cicd", "pipeline"},    {"ci", "pipeline"}};
+static const char *const expansions[][2] = {{"k8s", "kubernetes"},
+                                            {"kube", "kubernetes"},
+                                            {"js", "javascript"},
+                                            {"ts", "typescript"},
+                                            {"py", "python"},
+                                            {"pg", "postgresql"},
+                                            {"postgres", "postgresql"},
+                                            {"psql", "postgresql"},
+                                            {"db", "database"},
+                                            {"dbs", "database"},
+                                            {"repo", "repository"},
+                                            {"repos", "repository"},
+                                            {"pr", "pull request"},
+                                            {"prs", "pull request"},
+                                            {"mr", "merge request"},
+                                            {"env", "environment"},
+                                            {"config", "configuration"},
+                                            {"auth", "authentication"},
+                                            {"perf", "performance"},
+                                            {"deps", "dependencies"},
+                                            {"docs", "documentation"},
+                                            {"md", "markdown"},
+                                            {"img", "image"},
+                                            {"gh", "github"},
+                                            {"tf", "terraform"},
+                                            {"llm", "language model"},
+                                            {"ml", "machine learning"},
+                                            {"e2e", "end to end"},
+                                            {"regex", "regular expression"},
+                                            {"vuln", "vulnerability"},
+                                            {"vulns", "vulnerability"},
+                                            {"a11y", "accessibility"},
+                                            {"i18n", "internationalization"},
+                                            {"spreadsheet", "excel"},
+                                            {"excel", "spreadsheet"},
+                                            {"xlsx", "spreadsheet"},
+                                            {"slides", "presentation"},
+                                            {"powerpoint", "pptx"},
+                                            {"deck", "presentation"},
+                                            {"gpu", "cuda"},
+                                            {"cicd", "pipeline"},
+                                            {"ci", "pipeline"}};
 
 /* A linear scan: ~150 short strcmp calls per word, and no shared state
  * between indexes used from different threads. */
@@ -120,21 +154,40 @@ void upk_ix_query_close(upk_index *ix) {
 /* ---- building the query ---- */
 
 typedef struct term {
-  char word[64];  /* as written, lowercased (ASCII) */
-  char stem[64];  /* as the index stores it */
-  long df;        /* skills containing the stem */
-  bool prefix;    /* unknown word: match it as a prefix */
+  char word[64]; /* as written, lowercased (ASCII) */
+  char stem[64]; /* as the index stores it */
+  long df;       /* skills containing the stem */
+  bool prefix;   /* unknown word: match it as a prefix */
   int order;
+  char camel[80]; /* "AccessDenied" as "access denied"; "" when not camel case */
 } term;
 
 typedef struct query {
   term t[MAX_SEEN];
   int n;
   const char *text;
-  upk_ix_buf fts;            /* the FTS5 MATCH expression */
+  upk_ix_buf fts;               /* the FTS5 MATCH expression */
   int phrase_term[MAX_PHRASES]; /* phrase index -> t[] index */
   int nphrase;
 } query;
+
+/* Identifiers from code and error messages ("AccessDenied", "useEffect")
+ * name things skills write as words: split at lower-to-upper changes. out
+ * gets the words lowercased and space-separated, or "" when there is no
+ * such change. */
+static void camel_words(const char *w, int n, char out[80]) {
+  int k = 0, splits = 0;
+  for (int i = 0; i < n && k < 78; i++) {
+    unsigned char c = (unsigned char)w[i];
+    if (i > 0 && isupper(c) &&
+        (islower((unsigned char)w[i - 1]) || isdigit((unsigned char)w[i - 1]))) {
+      out[k++] = ' ';
+      splits++;
+    }
+    out[k++] = (char)tolower(c);
+  }
+  out[splits ? k : 0] = 0;
+}
 
 static int on_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
   query *q = ctx;
@@ -148,6 +201,7 @@ static int on_token(void *ctx, int flags, const char *tok, int ntok, int start, 
   memcpy(t->stem, tok, (size_t)ntok);
   for (int i = 0; i < end - start; i++)
     t->word[i] = (char)tolower((unsigned char)q->text[start + i]);
+  camel_words(q->text + start, end - start, t->camel);
   t->order = q->n++;
   return SQLITE_OK;
 }
@@ -169,31 +223,63 @@ static int cmp_order(const void *a, const void *b) {
   return ((const term *)a)->order - ((const term *)b)->order;
 }
 
-/* Drop stopwords and one-letter words (unless nothing else is left), and
- * words in over half of a large index: bm25 gives those an idf of ~0, so
- * they only slow the query and admit unrelated skills. */
+/* Is bm25's idf, ln((n - df + 0.5) / (df + 0.5)) as FTS5 computes it, at least 1? */
+static bool idf_at_least_1(long df, long n) {
+  return (double)(n - df) + 0.5 >= 2.718281828459045 * ((double)df + 0.5);
+}
+
+static void keep_rarest(query *q, int n) {
+  if (q->n <= n)
+    return;
+  qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_df);
+  q->n = n;
+  qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_order);
+}
+
+/* FTS5 ranks every row the query matches (~2 us each with bm25), so the
+ * words' document counts, summed, are what a lookup costs. Keep the rarest
+ * words while the sum stays within ROW_BUDGET (always the two rarest): the
+ * words left out are the most common of the task, the ones bm25 weighs
+ * least. This bounds a lookup to a few milliseconds on any index size. */
+static void within_budget(query *q) {
+  qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_df);
+  long sum = 0;
+  int k = 0;
+  while (k < q->n && (k < 2 || sum + q->t[k].df <= ROW_BUDGET))
+    sum += q->t[k++].df;
+  q->n = k;
+  qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_order);
+}
+
+/* Which words of the task go into the query:
+ *  - not stopwords, one-letter words or bare numbers ("5 percent"), unless
+ *    nothing else is left ("how do I do this": better a weak match than none);
+ *  - in a large index, not words whose idf is below 1 (in over ~27% of the
+ *    skills): they barely move a bm25 score, yet they match most rows and
+ *    ranking every matched row is what a lookup costs. The two rarest words
+ *    stay whatever their idf, so a task made only of common words still works;
+ *  - then only as many as within_budget() allows;
+ *  - at most MAX_TERMS, the rarest: a long task's rare words are its subject. */
 static void choose_terms(upk_index *ix, query *q) {
   int kept = 0;
   for (int i = 0; i < q->n; i++) {
     term *t = &q->t[i];
-    bool weak = is_stopword(t->word) || (strlen(t->word) < 2 && !isdigit((unsigned char)t->word[0]));
-    if (!weak) {
-      t->df = stem_df(ix, t->stem);
-      weak = ix->n_docs >= 64 && t->df * 2 > ix->n_docs;
-    }
-    if (!weak)
+    bool number = strspn(t->word, "0123456789") == strlen(t->word);
+    if (!is_stopword(t->word) && strlen(t->word) >= 2 && !number)
       q->t[kept++] = *t;
   }
-  if (kept == 0) /* "how do I do this": better a weak match than none */
-    for (int i = 0; i < q->n; i++)
-      q->t[i].df = stem_df(ix, q->t[i].stem);
-  else
+  if (kept)
     q->n = kept;
-  if (q->n > MAX_TERMS) { /* a long task: its rarest words are its subject */
-    qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_df);
-    q->n = MAX_TERMS;
-    qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_order);
+  for (int i = 0; i < q->n; i++)
+    q->t[i].df = stem_df(ix, q->t[i].stem);
+  if (ix->n_docs >= 64) {
+    int strong = 0;
+    for (int i = 0; i < q->n; i++)
+      strong += idf_at_least_1(q->t[i].df, ix->n_docs);
+    keep_rarest(q, strong > 2 ? strong : 2);
+    within_budget(q);
   }
+  keep_rarest(q, MAX_TERMS);
   /* A word no skill contains may be an abbreviation of one ("kube", "postgres"). */
   for (int i = 0; i < q->n; i++)
     q->t[i].prefix = q->t[i].df == 0 && strlen(q->t[i].word) >= 4;
@@ -211,11 +297,41 @@ static void add_phrase(query *q, int term_ix, const char *text, bool prefix) {
   q->phrase_term[q->nphrase++] = term_ix;
 }
 
-static void build_match(query *q) {
+typedef struct df_probe {
+  upk_index *ix;
+  long max_df; /* the rarest token's document frequency */
+} df_probe;
+
+static int on_probe_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
+  df_probe *p = ctx;
+  char stem[64];
+  if (ntok <= 0 || ntok >= (int)sizeof stem)
+    return SQLITE_OK;
+  memcpy(stem, tok, (size_t)ntok);
+  stem[ntok] = '\0';
+  long df = stem_df(p->ix, stem);
+  if (p->max_df < 0 || df < p->max_df)
+    p->max_df = df;
+  return SQLITE_OK;
+}
+
+/* An expansion found in over a quarter of a large index adds little to the
+ * ranking but makes FTS5 walk a long posting list: leave it out. */
+static bool too_common(upk_index *ix, const char *text) {
+  if (ix->n_docs < 64)
+    return false;
+  df_probe p = {ix, -1};
+  ix->tok_api.xTokenize(ix->tok, &p, FTS5_TOKENIZE_QUERY, text, (int)strlen(text), on_probe_token);
+  return p.max_df * 4 > ix->n_docs;
+}
+
+static void build_match(upk_index *ix, query *q) {
   for (int i = 0; i < q->n; i++) {
     add_phrase(q, i, q->t[i].word, q->t[i].prefix);
+    if (q->t[i].camel[0])
+      add_phrase(q, i, q->t[i].camel, false);
     for (size_t k = 0; k < sizeof expansions / sizeof *expansions; k++)
-      if (!strcmp(q->t[i].word, expansions[k][0]))
+      if (!strcmp(q->t[i].word, expansions[k][0]) && !too_common(ix, expansions[k][1]))
         add_phrase(q, i, expansions[k][1], false);
   }
 }
@@ -342,7 +458,7 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   ix->tok_api.xTokenize(ix->tok, q, FTS5_TOKENIZE_QUERY, task,
                         (int)(len > MAX_TASK ? MAX_TASK : len), on_token);
   choose_terms(ix, q);
-  build_match(q);
+  build_match(ix, q);
   int rc = q->nphrase ? run_query(ix, q, limit, agents, n_agents, out) : 0;
   free(q->fts.s);
   free(q);

@@ -52,8 +52,7 @@ static const char *skill_file(scan *sc, const char *dir) {
       return names[i];
     if (errno == EACCES) {
       scan_diag(sc, UPK_SEV_WARNING, "index/unreadable-dir", dir,
-                "cannot look into this directory, skills in it are not indexed",
-                strerror(errno));
+                "cannot look into this directory, skills in it are not indexed", strerror(errno));
       return NULL;
     }
   }
@@ -290,8 +289,8 @@ static int visit(scan *sc, const char *path, int depth) {
   struct stat sb;
   if (stat(path, &sb)) {
     if (errno == ELOOP)
-      scan_diag(sc, UPK_SEV_WARNING, "index/symlink-loop", path,
-                "symbolic link loop, not followed", NULL);
+      scan_diag(sc, UPK_SEV_WARNING, "index/symlink-loop", path, "symbolic link loop, not followed",
+                NULL);
     return 0;
   }
   if (!S_ISDIR(sb.st_mode))
@@ -342,10 +341,14 @@ static int walk(scan *sc, const char *dir, int depth) {
  * covered but not found. */
 static int scan_root(scan *sc, const char *root_dir, const char *sub) {
   upk_index *ix = sc->ix;
-  sqlite3_stmt *st = ix->st[ST_TOUCH_SUB];
-  sqlite3_bind_int64(st, 1, sc->root);
-  sub ? sqlite3_bind_text(st, 2, sub, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2);
-  int rc = step_done(ix, st, "note skill names");
+  int rc = 0;
+  /* Note names (for shadowing) and documents (for orphans) this pass may change. */
+  for (int k = 0; k < 2 && !rc; k++) {
+    sqlite3_stmt *st = ix->st[k ? ST_CAND_SUB : ST_TOUCH_SUB];
+    sqlite3_bind_int64(st, 1, sc->root);
+    sub ? sqlite3_bind_text(st, 2, sub, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2);
+    rc = step_done(ix, st, "note skills");
+  }
   struct stat sb;
   sc->depth = 0;
   if (!rc && !stat(root_dir, &sb)) {
@@ -357,7 +360,7 @@ static int scan_root(scan *sc, const char *root_dir, const char *sub) {
     rc = sub ? visit(sc, sub, 1) : walk(sc, root_dir, 0);
   if (rc)
     return rc;
-  st = ix->st[ST_SWEEP];
+  sqlite3_stmt *st = ix->st[ST_SWEEP];
   sqlite3_bind_int64(st, 1, sc->root);
   sub ? sqlite3_bind_text(st, 2, sub, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2);
   sqlite3_bind_int64(st, 3, ix->gen);
@@ -378,7 +381,7 @@ static void init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *d
 }
 
 static int begin(upk_index *ix) {
-  if (upk_ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched"))
+  if (upk_ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched; DELETE FROM cand"))
     return -EIO;
   ix->gen++;
   return 0;
@@ -386,9 +389,11 @@ static int begin(upk_index *ix) {
 
 static int finish(upk_index *ix, int rc, bool all) {
   if (!rc)
-    rc = upk_ix_drop_orphans(ix);
+    rc = upk_ix_drop_orphans(ix, all);
   if (!rc)
     rc = upk_ix_visibility(ix, all);
+  if (!rc && all)
+    rc = upk_ix_snapshot_df(ix);
   if (!rc)
     rc = upk_ix_exec(ix, "COMMIT");
   if (rc)
@@ -513,7 +518,7 @@ int upk_index_refresh(upk_index *ix, const char *path, upk_diags *diags) {
     return -ENOMEM;
   sqlite3_stmt *roots;
   int rc = sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) ? upk_ix_sql_fail(ix, "refresh")
-                                                                    : begin(ix);
+                                                                   : begin(ix);
   int count = 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;

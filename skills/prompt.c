@@ -45,12 +45,23 @@ static void puts_(sbuf *b, const char *s) {
 static void put_escaped(sbuf *b, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     switch (s[i]) {
-    case '&': puts_(b, "&amp;"); break;
-    case '<': puts_(b, "&lt;"); break;
-    case '>': puts_(b, "&gt;"); break;
-    case '"': puts_(b, "&quot;"); break;
-    case '\'': puts_(b, "&#x27;"); break;
-    default: put(b, &s[i], 1);
+    case '&':
+      puts_(b, "&amp;");
+      break;
+    case '<':
+      puts_(b, "&lt;");
+      break;
+    case '>':
+      puts_(b, "&gt;");
+      break;
+    case '"':
+      puts_(b, "&quot;");
+      break;
+    case '\'':
+      puts_(b, "&#x27;");
+      break;
+    default:
+      put(b, &s[i], 1);
     }
   }
 }
@@ -165,8 +176,7 @@ static int load_one(const char *dir, char **name, char **desc, char **loc, upk_d
   else if (blank(s.name) || blank(s.description))
     rc = fail(diags, -EINVAL, "prompt/incomplete", md,
               "the skill needs a non-empty name and description");
-  else if (!(*name = strdup(s.name)) || !(*desc = strdup(s.description)) ||
-           !(*loc = strdup(md)))
+  else if (!(*name = strdup(s.name)) || !(*desc = strdup(s.description)) || !(*loc = strdup(md)))
     rc = -ENOMEM;
   upk_skill_free(&s);
   free(real);

@@ -95,8 +95,7 @@ static void library(const char *root) {
         "rollouts.",
         "# Deploying\n\n## Rollout\n`kubectl rollout status deploy/x`\n\n## Rollback\n"
         "`kubectl rollout undo`\n");
-  skill(root, "react-testing",
-        "Write tests for React components with Testing Library and Jest.",
+  skill(root, "react-testing", "Write tests for React components with Testing Library and Jest.",
         "# React tests\n\nRender the component, query by role, assert on what the user sees. "
         "Mock fetch calls.\n");
   skill(root, "sql-query-tuning",
@@ -165,6 +164,20 @@ UTest(index, paraphrased_tasks_rank_the_right_skill_first) {
   upk_index_close(ix);
 }
 
+UTest(index, camel_case_identifiers_match_words) {
+  skill(at("s"), "aws-iam", "Debug access denied errors from AWS by fixing IAM policies.", "IAM.");
+  skill(at("s"), "aws-lambda", "Deploy AWS Lambda functions.", "Handlers.");
+  upk_index_root r = {at("s"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "AccessDenied from aws", 5, NULL, 0, &h), 0);
+  cr_assert_gt(h.len, 0);
+  cr_assert_str_eq(h.items[0].e.name, "aws-iam");
+  cr_assert_not_null(strstr(h.items[0].why, "accessdenied (description)"), "%s", h.items[0].why);
+  upk_index_hits_free(&h);
+  upk_index_close(ix);
+}
+
 UTest(index, why_names_matched_terms_and_fields) {
   library(at("skills"));
   upk_index_root r = {at("skills"), NULL, UPK_INDEX_BUILTIN, 0, 0};
@@ -204,8 +217,7 @@ UTest(index, project_shadows_user_and_it_is_reported) {
     if (!strcmp(d.items[i].code, "index/shadowed")) {
       reported = true;
       cr_assert_str_eq(d.items[i].file, at("home/deploy"));
-      cr_assert_not_null(strstr(d.items[i].message, at("proj/deploy")), "%s",
-                         d.items[i].message);
+      cr_assert_not_null(strstr(d.items[i].message, at("proj/deploy")), "%s", d.items[i].message);
     }
   cr_assert(reported);
   upk_diags_free(&d);
@@ -309,18 +321,35 @@ UTest(index, fts5_syntax_in_the_task_is_just_text) {
   library(at("skills"));
   upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
   upk_index *ix = open_with(&r, 1, NULL);
-  static const char *const tasks[] = {
-      "\"unbalanced quote pdf", "pdf*", "-pdf", "NEAR(pdf form, 2)", "pdf AND OR NOT",
-      "^pdf", "name: pdf", "{name description}: pdf", "((( pdf", "pdf)", "*", "\"", ":",
-      "col:umn + pdf - form", "pdf\" OR \"x", "NOT", "AND", "pdf\x01\x02\x7f", "\xff\xfe pdf",
-      "pdf; DROP TABLE doc; --", "'pdf'", "pdf^2", "!@#$%&*()[]{}<>?/\\|`~"};
+  static const char *const tasks[] = {"\"unbalanced quote pdf",
+                                      "pdf*",
+                                      "-pdf",
+                                      "NEAR(pdf form, 2)",
+                                      "pdf AND OR NOT",
+                                      "^pdf",
+                                      "name: pdf",
+                                      "{name description}: pdf",
+                                      "((( pdf",
+                                      "pdf)",
+                                      "*",
+                                      "\"",
+                                      ":",
+                                      "col:umn + pdf - form",
+                                      "pdf\" OR \"x",
+                                      "NOT",
+                                      "AND",
+                                      "pdf\x01\x02\x7f",
+                                      "\xff\xfe pdf",
+                                      "pdf; DROP TABLE doc; --",
+                                      "'pdf'",
+                                      "pdf^2",
+                                      "!@#$%&*()[]{}<>?/\\|`~"};
   for (size_t i = 0; i < sizeof tasks / sizeof *tasks; i++) {
     upk_index_hits h;
     int rc = upk_index_lookup(ix, tasks[i], 5, NULL, 0, &h);
     cr_assert_eq(rc, 0, "task '%s': %s", tasks[i], upk_index_errmsg(ix));
     if (strstr(tasks[i], "pdf") && !strstr(tasks[i], "DROP"))
-      cr_expect(h.len > 0 && !strcmp(h.items[0].e.name, "pdf-processing"), "task '%s'",
-                tasks[i]);
+      cr_expect(h.len > 0 && !strcmp(h.items[0].e.name, "pdf-processing"), "task '%s'", tasks[i]);
     upk_index_hits_free(&h);
   }
   cr_assert_eq(upk_index_count(ix), 8);

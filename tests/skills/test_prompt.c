@@ -66,8 +66,8 @@ UTest(prompt, empty_list) {
 
 /* skills-ref test_single_skill, compared byte for byte */
 UTest(prompt, single_skill) {
-  const char *dir =
-      make_skill("my-skill", "SKILL.md", "---\nname: my-skill\ndescription: A test skill\n---\nBody\n");
+  const char *dir = make_skill("my-skill", "SKILL.md",
+                               "---\nname: my-skill\ndescription: A test skill\n---\nBody\n");
   char *out, want[PATH_MAX * 2];
   cr_assert_eq(upk_prompt_from_dirs(&dir, 1, &out, NULL), 0);
   snprintf(want, sizeof want,
@@ -82,10 +82,12 @@ UTest(prompt, single_skill) {
 /* skills-ref test_multiple_skills */
 UTest(prompt, multiple_skills) {
   char a[PATH_MAX], b[PATH_MAX];
-  snprintf(a, sizeof a, "%s", make_skill("skill-a", "SKILL.md",
-                                         "---\nname: skill-a\ndescription: First skill\n---\nBody\n"));
-  snprintf(b, sizeof b, "%s", make_skill("skill-b", "SKILL.md",
-                                         "---\nname: skill-b\ndescription: Second skill\n---\nBody\n"));
+  snprintf(a, sizeof a, "%s",
+           make_skill("skill-a", "SKILL.md",
+                      "---\nname: skill-a\ndescription: First skill\n---\nBody\n"));
+  snprintf(b, sizeof b, "%s",
+           make_skill("skill-b", "SKILL.md",
+                      "---\nname: skill-b\ndescription: Second skill\n---\nBody\n"));
   const char *dirs[] = {a, b};
   char *out;
   cr_assert_eq(upk_prompt_from_dirs(dirs, 2, &out, NULL), 0);
@@ -171,8 +173,7 @@ UTest(prompt, unloadable_skill_fails_like_skills_ref) {
 UTest(prompt, from_index_entries_skips_shadowed_and_duplicates) {
   upk_index_entry e[4] = {
       {.name = "a", .description = "A", .path = "/p/a/SKILL.md", .usable = true},
-      {.name = "a", .description = "A2", .path = "/u/a/SKILL.md", .usable = true,
-       .shadowed = true},
+      {.name = "a", .description = "A2", .path = "/u/a/SKILL.md", .usable = true, .shadowed = true},
       {.name = "a", .description = "A", .path = "/p/a/SKILL.md", .usable = true},
       {.name = "b", .description = "", .path = "/p/b/SKILL.md", .usable = false}};
   char *out = upk_prompt_from_entries(e, 4);
