@@ -8,7 +8,7 @@
 
 typedef struct ctl {
   upk_client client;
-  int json;      /* --json: machine output */
+  int json; /* --json: machine output */
   int verbose;
   int bar_shown; /* a progress line is on stderr */
 } ctl;

@@ -16,7 +16,7 @@ typedef struct upk_client {
   pid_t pid;
   int to_server, from_server;
   upk_framer framer;
-  json_t *inbox;   /* messages parsed but not yet consumed */
+  json_t *inbox; /* messages parsed but not yet consumed */
   long long next_id;
   int timeout_ms;
   upk_client_notify_cb on_notify;

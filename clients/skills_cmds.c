@@ -20,7 +20,7 @@ static int parse_opts(int argc, char **argv, opts *o) {
   static const struct option longs[] = {
       {"agent", required_argument, 0, 'a'}, {"scope", required_argument, 0, 's'},
       {"limit", required_argument, 0, 'n'}, {"force", no_argument, 0, 'f'},
-      {"lenient", no_argument, 0, 'l'},      {0, 0, 0, 0},
+      {"lenient", no_argument, 0, 'l'},     {0, 0, 0, 0},
   };
   memset(o, 0, sizeof *o);
   o->agents = json_array();
@@ -28,12 +28,23 @@ static int parse_opts(int argc, char **argv, opts *o) {
   int ch;
   while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
     switch (ch) {
-    case 'a': json_array_append_new(o->agents, json_string(optarg)); break;
-    case 's': o->scope = optarg; break;
-    case 'n': o->limit = atoi(optarg); break;
-    case 'f': o->force = 1; break;
-    case 'l': o->lenient = 1; break;
-    default: return -1;
+    case 'a':
+      json_array_append_new(o->agents, json_string(optarg));
+      break;
+    case 's':
+      o->scope = optarg;
+      break;
+    case 'n':
+      o->limit = atoi(optarg);
+      break;
+    case 'f':
+      o->force = 1;
+      break;
+    case 'l':
+      o->lenient = 1;
+      break;
+    default:
+      return -1;
     }
   }
   return 0;
@@ -60,7 +71,8 @@ static void print_diags(const char *file, json_t *diags) {
     printf("%s:%lld:%lld: %s: %s [%s]\n", f ? f : file,
            (long long)json_integer_value(json_object_get(start, "line")) + 1,
            (long long)json_integer_value(json_object_get(start, "character")) + 1,
-           severity >= 1 && severity <= 4 ? sev[severity] : "note", s_(d, "message"), s_(d, "code"));
+           severity >= 1 && severity <= 4 ? sev[severity] : "note", s_(d, "message"),
+           s_(d, "code"));
   }
 }
 
@@ -76,7 +88,7 @@ static int cmd_list(ctl *c, json_t *params) {
     json_t *e;
     printf("%-32s %-8s %-10s %7s  %s\n", "NAME", "SCOPE", "AGENT", "TOKENS", "PATH");
     json_array_foreach(json_object_get(r, "skills"), i, e) {
-      const char *note = json_is_true(json_object_get(e, "shadowed")) ? " (shadowed)"
+      const char *note = json_is_true(json_object_get(e, "shadowed"))  ? " (shadowed)"
                          : !json_is_true(json_object_get(e, "usable")) ? " (not loadable)"
                                                                        : "";
       printf("%-32s %-8s %-10s %7lld  %s%s\n", s_(e, "name"), s_(e, "scope"), s_(e, "agent"),
@@ -140,8 +152,8 @@ static int cmd_validate(ctl *c, const char *path, json_t *params) {
 
 static int cmd_install(ctl *c, const char *verb, json_t *params) {
   int err = 0;
-  json_t *r = ctl_call(c, !strcmp(verb, "install") ? "skills/install" : "skills/remove", params,
-                       &err);
+  json_t *r =
+      ctl_call(c, !strcmp(verb, "install") ? "skills/install" : "skills/remove", params, &err);
   if (!r)
     return 1;
   if (c->json) {
@@ -151,7 +163,7 @@ static int cmd_install(ctl *c, const char *verb, json_t *params) {
     size_t i;
     json_t *t;
     json_array_foreach(json_object_get(r, "targets"), i, t) {
-      const char *what = !strcmp(verb, "remove")                    ? "removed"
+      const char *what = !strcmp(verb, "remove")                         ? "removed"
                          : json_is_true(json_object_get(t, "unchanged")) ? "unchanged"
                          : json_is_true(json_object_get(t, "replaced"))  ? "replaced"
                                                                          : "installed";

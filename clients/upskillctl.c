@@ -15,7 +15,6 @@
 #include "rpc_client.h"
 #include "upk_config.h"
 
-
 static void usage(FILE *f) {
   fputs("usage: upskillctl [options] COMMAND [ARGS]\n\n"
         "commands:\n"
@@ -195,8 +194,8 @@ static void print_status(json_t *r) {
   json_object_foreach(json_object_get(r, "providers"), name, p) {
     char label[64];
     snprintf(label, sizeof label, "provider %s", name);
-    row(label, "%s (%s)", json_is_true(json_object_get(p, "configured")) ? "configured"
-                                                                        : "not configured",
+    row(label, "%s (%s)",
+        json_is_true(json_object_get(p, "configured")) ? "configured" : "not configured",
         str(p, "baseUrl"));
   }
 }
@@ -245,9 +244,12 @@ static int run_command(ctl *c, int argc, char **argv) {
 
 int main(int argc, char **argv) {
   static const struct option longs[] = {
-      {"server", required_argument, 0, 's'}, {"json", no_argument, 0, 'j'},
-      {"timeout", required_argument, 0, 't'}, {"verbose", no_argument, 0, 'v'},
-      {"version", no_argument, 0, 'V'},       {"help", no_argument, 0, 'h'},
+      {"server", required_argument, 0, 's'},
+      {"json", no_argument, 0, 'j'},
+      {"timeout", required_argument, 0, 't'},
+      {"verbose", no_argument, 0, 'v'},
+      {"version", no_argument, 0, 'V'},
+      {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0},
   };
   ctl c = {0};
@@ -255,13 +257,27 @@ int main(int argc, char **argv) {
   int timeout = 120, opt;
   while ((opt = getopt_long(argc, argv, "+vh", longs, NULL)) != -1) {
     switch (opt) {
-    case 's': server = optarg; break;
-    case 'j': c.json = 1; break;
-    case 't': timeout = atoi(optarg) > 0 ? atoi(optarg) : 120; break;
-    case 'v': c.verbose = 1; break;
-    case 'V': printf("upskillctl %s\n", UPK_VERSION); return 0;
-    case 'h': usage(stdout); return 0;
-    default: usage(stderr); return 2;
+    case 's':
+      server = optarg;
+      break;
+    case 'j':
+      c.json = 1;
+      break;
+    case 't':
+      timeout = atoi(optarg) > 0 ? atoi(optarg) : 120;
+      break;
+    case 'v':
+      c.verbose = 1;
+      break;
+    case 'V':
+      printf("upskillctl %s\n", UPK_VERSION);
+      return 0;
+    case 'h':
+      usage(stdout);
+      return 0;
+    default:
+      usage(stderr);
+      return 2;
     }
   }
   if (optind >= argc) {

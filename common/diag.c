@@ -10,16 +10,23 @@ static char *dup_or_null(const char *s) {
   return s ? strdup(s) : NULL;
 }
 
+/* Room for one more item. */
+static int diags__grow(upk_diags *d) {
+  if (d->len < d->cap)
+    return 0;
+  size_t cap = d->cap ? d->cap * 2 : 8;
+  upk_diag *p = realloc(d->items, cap * sizeof *p);
+  if (!p)
+    return -ENOMEM;
+  d->items = p;
+  d->cap = cap;
+  return 0;
+}
+
 int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *source,
                   upk_range range, const char *fmt, ...) {
-  if (d->len == d->cap) {
-    size_t cap = d->cap ? d->cap * 2 : 8;
-    upk_diag *p = realloc(d->items, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    d->items = p;
-    d->cap = cap;
-  }
+  if (diags__grow(d))
+    return -ENOMEM;
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -44,14 +51,8 @@ size_t upk_diags_count(const upk_diags *d, upk_severity sev) {
 
 int upk_diags_take(upk_diags *to, upk_diags *from) {
   for (size_t i = 0; i < from->len; i++) {
-    if (to->len == to->cap) {
-      size_t cap = to->cap ? to->cap * 2 : 8;
-      upk_diag *p = realloc(to->items, cap * sizeof *p);
-      if (!p)
-        return -ENOMEM;
-      to->items = p;
-      to->cap = cap;
-    }
+    if (diags__grow(to))
+      return -ENOMEM;
     to->items[to->len++] = from->items[i];
   }
   free(from->items);

@@ -8,9 +8,9 @@ json_t *upk_diag_json(const upk_diag *d) {
   const upk_range *r = &d->range;
   json_t *range = json_pack("{s:o,s:o}", "start", position(r->line, r->col), "end",
                             position(r->end_line < r->line ? r->line : r->end_line, r->end_col));
-  json_t *j = json_pack("{s:O,s:i,s:s?,s:s?,s:s}", "range", range, "severity", (int)d->severity,
-                        "code", d->code, "source", d->source, "message",
-                        d->message ? d->message : "");
+  json_t *j =
+      json_pack("{s:O,s:i,s:s?,s:s?,s:s}", "range", range, "severity", (int)d->severity, "code",
+                d->code, "source", d->source, "message", d->message ? d->message : "");
   if (!j) /* a message that is not valid UTF-8 (e.g. quoting a file's bytes) */
     j = json_pack("{s:O,s:i,s:s}", "range", range, "severity", (int)d->severity, "message",
                   "(diagnostic text not valid UTF-8)");

@@ -88,26 +88,26 @@ void upk_job_reply(upk_job *job, json_t *result) {
   job__finish(job, upk_rpc_result(job->id, result));
 }
 
-void upk_job_fail(upk_job *job, int code, const char *fmt, ...) {
+static void job__vfail(upk_job *job, int code, json_t *data, const char *fmt, va_list ap) {
   char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  json_t *r = job->as_tool ? upk_rpc_result(job->id, upk_mcp_tool_result(NULL, true, msg))
-                           : upk_rpc_error(job->id, code, msg, NULL);
-  job__finish(job, r);
-}
-
-void upk_job_fail_data(upk_job *job, int code, json_t *data, const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   json_t *r = job->as_tool ? upk_rpc_result(job->id, upk_mcp_tool_result(data, true, msg))
                            : upk_rpc_error(job->id, code, msg, data);
   job__finish(job, r);
+}
+
+void upk_job_fail(upk_job *job, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  job__vfail(job, code, NULL, fmt, ap);
+  va_end(ap);
+}
+
+void upk_job_fail_data(upk_job *job, int code, json_t *data, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  job__vfail(job, code, data, fmt, ap);
+  va_end(ap);
 }
 
 void upk_job_progress(upk_job *job, double done, double total, const char *message) {

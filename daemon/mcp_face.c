@@ -128,8 +128,8 @@ bool upk_mcp_face_request(upk_server *s, upk_batch *b, const char *method, json_
       reply(s, b, id,
             json_pack("{s:[{s:s,s:s,s:s,s:s}]}", "resourceTemplates", "uriTemplate",
                       "skill://{name}/SKILL.md", "name", "skill", "description",
-                      "An agent skill's SKILL.md; see resources/list for the names.",
-                      "mimeType", "text/markdown"));
+                      "An agent skill's SKILL.md; see resources/list for the names.", "mimeType",
+                      "text/markdown"));
   } else if (!strcmp(method, "logging/setLevel")) {
     logging_set_level(s, b, id, params);
   } else {

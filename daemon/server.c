@@ -138,7 +138,8 @@ static void server__request(upk_server *s, upk_batch *b, const char *method, jso
                  "server is shut down: only the exit notification is accepted");
     return;
   }
-  if (json_object_size(s->inflight) && (upk_rpc_id_key(id, key), json_object_get(s->inflight, key))) {
+  if (json_object_size(s->inflight) &&
+      (upk_rpc_id_key(id, key), json_object_get(s->inflight, key))) {
     snprintf(msg, sizeof msg, "request id %s is already in use by a request in flight", key + 2);
     answer_error(s, b, id, UPK_RPC_INVALID_REQUEST, msg);
     return;

@@ -102,8 +102,8 @@ static char *client_path(const call *c, const char *p) {
 
 static void do_validate(call *c, upk_index *ix) {
   const char *path = str(c, "path"), *text = str(c, "text"), *mode = str(c, "mode");
-  upk_validate_mode m = mode && !strcmp(mode, "lenient") ? UPK_VALIDATE_LENIENT
-                                                          : UPK_VALIDATE_STRICT;
+  upk_validate_mode m =
+      mode && !strcmp(mode, "lenient") ? UPK_VALIDATE_LENIENT : UPK_VALIDATE_STRICT;
   upk_diags d = {0};
   size_t errors;
   if (path) {
@@ -114,10 +114,10 @@ static void do_validate(call *c, upk_index *ix) {
     errors = upk_skill_validate_text(text, json_string_length(json_object_get(c->params, "text")),
                                      m, &d);
   }
-  c->result = json_pack("{s:b,s:I,s:I,s:s,s:o}", "ok", errors == 0, "errors", (json_int_t)errors,
-                        "warnings", (json_int_t)upk_diags_count(&d, UPK_SEV_WARNING), "mode",
-                        m == UPK_VALIDATE_STRICT ? "strict" : "lenient", "diagnostics",
-                        upk_diags_json(&d));
+  c->result =
+      json_pack("{s:b,s:I,s:I,s:s,s:o}", "ok", errors == 0, "errors", (json_int_t)errors,
+                "warnings", (json_int_t)upk_diags_count(&d, UPK_SEV_WARNING), "mode",
+                m == UPK_VALIDATE_STRICT ? "strict" : "lenient", "diagnostics", upk_diags_json(&d));
   upk_diags_free(&d);
 }
 
@@ -180,8 +180,7 @@ static void do_lookup(call *c, upk_index *ix) {
     json_t *prev = json_object_get(by_name, h->e.name);
     if (prev) {
       if (h->e.scope != UPK_INDEX_BUILTIN &&
-          !strcmp(json_string_value(json_object_get(prev, "scope")), "builtin"))
-      {
+          !strcmp(json_string_value(json_object_get(prev, "scope")), "builtin")) {
         json_t *installed = json_pack("{s:s,s:s?,s:s}", "path", h->e.path, "agent", h->e.agent,
                                       "scope", upk_index_scope_name(h->e.scope));
         json_object_update(prev, installed);
@@ -191,8 +190,8 @@ static void do_lookup(call *c, upk_index *ix) {
     }
     json_t *j = json_pack("{s:s,s:s,s:s,s:s?,s:s,s:f,s:s}", "name", h->e.name, "description",
                           h->e.description ? h->e.description : "", "path", h->e.path, "agent",
-                          h->e.agent, "scope", upk_index_scope_name(h->e.scope), "score",
-                          h->score, "why", h->why ? h->why : "");
+                          h->e.agent, "scope", upk_index_scope_name(h->e.scope), "score", h->score,
+                          "why", h->why ? h->why : "");
     if (j) {
       json_object_set(by_name, h->e.name, j);
       json_array_append_new(results, j);
@@ -229,8 +228,7 @@ static void lookup_handler(upk_job *job, json_t *params) {
 static bool scope_param(call *c, upk_index_scope *sc) {
   const char *s = str(c, "scope");
   if (s && upk_index_scope_parse(s, sc) != 0) {
-    fail(c, UPK_RPC_INVALID_PARAMS, NULL,
-         "params.scope: expected project, user, builtin or extra");
+    fail(c, UPK_RPC_INVALID_PARAMS, NULL, "params.scope: expected project, user, builtin or extra");
     return false;
   }
   return true;
@@ -349,8 +347,8 @@ static void finish_install(call *c, upk_index *ix, int rc, upk_install_result *r
   }
   const char *why = res->diags.len ? res->diags.items[res->diags.len - 1].message : strerror(-rc);
   fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
-       json_pack("{s:o,s:o}", "diagnostics", diags, "targets", targets_json(res)),
-       "%s refused: %s", verb, why);
+       json_pack("{s:o,s:o}", "diagnostics", diags, "targets", targets_json(res)), "%s refused: %s",
+       verb, why);
 }
 
 typedef struct file_list {
@@ -381,8 +379,8 @@ static void do_install(call *c, upk_index *ix) {
   upk_install_req req = {0};
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
-  req.scope = str(c, "scope") && !strcmp(str(c, "scope"), "user") ? UPK_SCOPE_USER
-                                                                   : UPK_SCOPE_PROJECT;
+  req.scope =
+      str(c, "scope") && !strcmp(str(c, "scope"), "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT;
   req.project_root = c->server->workspace;
   req.force = json_is_true(json_object_get(c->params, "force"));
   file_list fl = {0};
@@ -437,8 +435,8 @@ static void do_remove(call *c, upk_index *ix) {
   req.name = str(c, "name");
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
-  req.scope = str(c, "scope") && !strcmp(str(c, "scope"), "user") ? UPK_SCOPE_USER
-                                                                   : UPK_SCOPE_PROJECT;
+  req.scope =
+      str(c, "scope") && !strcmp(str(c, "scope"), "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT;
   req.project_root = c->server->workspace;
   upk_install_result res;
   int rc = upk_remove(&req, &res);
@@ -601,8 +599,8 @@ const upk_method upk_skills_methods[] = {
      "List every skill an agent can see, with scope, shadowing and load warnings.", list_params,
      list_handler, UPK_METHOD_READ_ONLY},
     {"skills/get", "get_skill", "Read a skill",
-     "Return a skill's SKILL.md text, its files and its skill_meta.json.", get_params,
-     get_handler, UPK_METHOD_READ_ONLY},
+     "Return a skill's SKILL.md text, its files and its skill_meta.json.", get_params, get_handler,
+     UPK_METHOD_READ_ONLY},
     {"skills/prompt", "skills_prompt", "Skills prompt block",
      "The <available_skills> XML block agents put in their system prompt.", prompt_params,
      prompt_handler, UPK_METHOD_READ_ONLY},

@@ -44,7 +44,7 @@ typedef struct item {
   upk_skills_work work;
   upk_serial_done done;
   void *arg;
-  json_t *paths; /* refresh: changed paths; NULL for a full scan */
+  json_t *paths;     /* refresh: changed paths; NULL for a full scan */
   char **watch_dirs; /* computed on the queue, applied on the loop */
   size_t n_watch;
 } item;

@@ -38,10 +38,10 @@ typedef struct upk_transport {
   uv_fs_t in_req; /* reads when stdin is a file */
   bool in_req_busy;
   char *in_buf;
-  upk_buf pending;    /* framed output not yet handed to the kernel */
-  uv_idle_t flusher;  /* flushes `pending` once per loop turn; an active idle handle
-                       * also keeps poll from blocking, so output queued by a timer
-                       * callback leaves at once */
+  upk_buf pending;   /* framed output not yet handed to the kernel */
+  uv_idle_t flusher; /* flushes `pending` once per loop turn; an active idle handle
+                      * also keeps poll from blocking, so output queued by a timer
+                      * callback leaves at once */
   uv_shutdown_t shutdown_req;
   upk_transport_cb cb;
   void *ud;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *type_names[] = {"string", "integer", "number", "boolean",
-                                   "object", "array",  "any"};
+                                   "object", "array",   "any"};
 
 const char *upk_json_type_name(const json_t *v) {
   switch (json_typeof(v)) {
