@@ -23,7 +23,12 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-echo "1..14"
+echo "1..15"
+lib_ok=1
+for d in "$repo"/skills/library/*/; do
+  "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
+done
+check "every built-in library skill is strictly valid, without warnings" '[[ $lib_ok == 1 ]]'
 run --json lookup "my Hopper kernel needs 100 KB of dynamic shared memory"
 check "lookup finds the built-in H100 skill first" 'rc 0 && py "assert d[\"results\"][0][\"name\"] == \"h100-cuda-kernels\", d; assert d[\"results\"][0][\"why\"]"'
 run install "$repo/skills/library/cuda-kernel-debugging" --agent claude
