@@ -19,8 +19,14 @@ json_t *upk_rpc_parse(const char *body, size_t len, char *err, size_t errlen) {
   /* jansson rejects invalid UTF-8 and caps nesting depth (2048), so hostile input
    * can neither smuggle bad text nor overflow the stack. */
   json_t *v = json_loadb(body, len, JSON_DECODE_ANY, &e);
-  if (!v)
+  if (!v) {
     snprintf(err, errlen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
+    /* jansson quotes the offending input, which may be any bytes: keep the
+     * message printable ASCII so it survives as a JSON string. */
+    for (char *c = err; *c; c++)
+      if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+        *c = '?';
+  }
   return v;
 }
 

@@ -401,3 +401,21 @@ UTest(jsonrpc, dump_reals_compactly) {
   free(s);
   json_decref(v);
 }
+
+/* jansson quotes the bad input in its message; the daemon sends that message back as a JSON
+ * string, so it must stay printable ASCII whatever bytes the client sent (found by the fuzzer). */
+UTest(jsonrpc, parse_error_text_is_printable_ascii) {
+  /* jansson quotes the token: here two bytes of a UTF-8 character and a control
+   * character; quotes of longer tokens can be cut inside a sequence. */
+  const char *bad = "{\"a\":\"\xc3\xa9\x01\"}";
+  char err[256];
+  cr_assert_null(upk_rpc_parse(bad, strlen(bad), err, sizeof err));
+  cr_assert(strlen(err) > 0);
+  for (const char *c = err; *c; c++)
+    cr_assert((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f, "byte 0x%02x in '%s'",
+              (unsigned char)*c, err);
+  json_t *r = upk_rpc_error(NULL, UPK_RPC_PARSE_ERROR, err, NULL);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "message")),
+                   err);
+  json_decref(r);
+}
