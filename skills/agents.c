@@ -9,9 +9,12 @@
 #include <string.h>
 #include <strings.h>
 
-#define P(rel) {UPK_BASE_PROJECT, rel, NULL, NULL, false, false}
-#define H(rel) {UPK_BASE_HOME, rel, NULL, NULL, false, false}
-#define X(rel) {UPK_BASE_XDG_CONFIG, rel, NULL, NULL, false, false}
+#define P(rel)                                                                                     \
+  { UPK_BASE_PROJECT, rel, NULL, NULL, false, false }
+#define H(rel)                                                                                     \
+  { UPK_BASE_HOME, rel, NULL, NULL, false, false }
+#define X(rel)                                                                                     \
+  { UPK_BASE_XDG_CONFIG, rel, NULL, NULL, false, false }
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* What each agent reads besides its own directories. */
@@ -20,12 +23,9 @@ static const upk_dirspec codex_reads[] = {
     {UPK_BASE_HOME, ".codex/skills", "CODEX_HOME", "skills", true, true},
 };
 static const upk_dirspec cursor_reads[] = {
-    P(".agents/skills"),
-    P(".claude/skills"),
-    P(".codex/skills"),
-    {UPK_BASE_HOME, ".agents/skills", NULL, NULL, false, true},
-    H(".claude/skills"),
-    H(".codex/skills"),
+    P(".agents/skills"), P(".claude/skills"),
+    P(".codex/skills"),  {UPK_BASE_HOME, ".agents/skills", NULL, NULL, false, true},
+    H(".claude/skills"), H(".codex/skills"),
 };
 /* opencode and Copilot read the Claude and .agents directories too. */
 static const upk_dirspec claude_agents_reads[] = {
@@ -39,34 +39,71 @@ static const upk_dirspec gemini_reads[] = {
     H(".agents/skills"),
 };
 
+#define READS(a) .reads = a, .n_reads = COUNT(a)
+// clang-format off
+#define ALIASES(...) .aliases = (const char *const[]){__VA_ARGS__, NULL}
+// clang-format on
+#define VERCEL "Directories from vercel-labs/skills src/agents.ts."
+
 static const upk_agent agents[] = {
-    {"claude", "Claude Code", (const char *const[]){"claude-code", NULL}, P(".claude/skills"),
-     {UPK_BASE_HOME, ".claude/skills", "CLAUDE_CONFIG_DIR", "skills", false, false}, NULL, 0,
-     "Enterprise > personal > project. Does not read .agents/skills. Follows symlinked skill "
-     "directories; a new top-level skills directory needs a restart."},
-    {"codex", "Codex (and the shared .agents convention)", (const char *const[]){"agents", NULL},
-     P(".agents/skills"), H(".agents/skills"), codex_reads, COUNT(codex_reads),
-     "Reads .agents/skills from $CWD up to the repository root. REPO > USER > ADMIN "
-     "(/etc/codex/skills) > SYSTEM. $CODEX_HOME/skills (~/.codex/skills) is deprecated. Skips "
-     "hidden entries; depth 6, 2000 directories per root."},
-    {"cursor", "Cursor", NULL, P(".cursor/skills"), H(".cursor/skills"), cursor_reads,
-     COUNT(cursor_reads),
-     "Older Cursor builds do not read .agents/skills; nested .cursor/skills are path-scoped."},
-    {"opencode", "opencode", NULL, P(".opencode/skills"), X("opencode/skills"),
-     claude_agents_reads, COUNT(claude_agents_reads),
-     "Walks up to the git worktree. Enforces ^[a-z0-9]+(-[a-z0-9]+)*$ and name == directory."},
-    {"copilot", "GitHub Copilot", (const char *const[]){"github-copilot", NULL},
-     P(".github/skills"), H(".copilot/skills"), claude_agents_reads, COUNT(claude_agents_reads),
-     "Cloud agent, CLI and VS Code; VS Code defaults to .agents/skills."},
-    {"gemini", "Gemini CLI", (const char *const[]){"gemini-cli", NULL}, P(".gemini/skills"),
-     H(".gemini/skills"), gemini_reads, COUNT(gemini_reads),
-     "built-in < extension < user < workspace; .agents is an alias of .gemini."},
-    {"windsurf", "Windsurf", NULL, P(".windsurf/skills"), H(".codeium/windsurf/skills"), NULL, 0,
-     "Directories from vercel-labs/skills src/agents.ts."},
-    {"goose", "Goose", NULL, P(".goose/skills"), X("goose/skills"), NULL, 0,
-     "Directories from vercel-labs/skills src/agents.ts."},
-    {"antigravity", "Antigravity", NULL, P(".agent/skills"), H(".gemini/antigravity/skills"),
-     NULL, 0, "Directories from vercel-labs/skills src/agents.ts."},
+    {.id = "claude",
+     .display = "Claude Code",
+     ALIASES("claude-code"),
+     .project = P(".claude/skills"),
+     .user = {UPK_BASE_HOME, ".claude/skills", "CLAUDE_CONFIG_DIR", "skills", false, false},
+     .notes = "Enterprise > personal > project. Does not read .agents/skills. Follows symlinked "
+              "skill directories; a new top-level skills directory needs a restart."},
+    {.id = "codex",
+     .display = "Codex (and the shared .agents convention)",
+     ALIASES("agents"),
+     .project = P(".agents/skills"),
+     .user = H(".agents/skills"),
+     READS(codex_reads),
+     .notes = "Reads .agents/skills from $CWD up to the repository root. REPO > USER > ADMIN "
+              "(/etc/codex/skills) > SYSTEM. $CODEX_HOME/skills (~/.codex/skills) is "
+              "deprecated. Skips hidden entries; depth 6, 2000 directories per root."},
+    {.id = "cursor",
+     .display = "Cursor",
+     .project = P(".cursor/skills"),
+     .user = H(".cursor/skills"),
+     READS(cursor_reads),
+     .notes = "Older builds do not read .agents/skills; nested .cursor/skills are path-scoped."},
+    {.id = "opencode",
+     .display = "opencode",
+     .project = P(".opencode/skills"),
+     .user = X("opencode/skills"),
+     READS(claude_agents_reads),
+     .notes = "Walks up to the git worktree. Enforces ^[a-z0-9]+(-[a-z0-9]+)*$ and name == "
+              "directory."},
+    {.id = "copilot",
+     .display = "GitHub Copilot",
+     ALIASES("github-copilot"),
+     .project = P(".github/skills"),
+     .user = H(".copilot/skills"),
+     READS(claude_agents_reads),
+     .notes = "Cloud agent, CLI and VS Code; VS Code defaults to .agents/skills."},
+    {.id = "gemini",
+     .display = "Gemini CLI",
+     ALIASES("gemini-cli"),
+     .project = P(".gemini/skills"),
+     .user = H(".gemini/skills"),
+     READS(gemini_reads),
+     .notes = "built-in < extension < user < workspace; .agents is an alias of .gemini."},
+    {.id = "windsurf",
+     .display = "Windsurf",
+     .project = P(".windsurf/skills"),
+     .user = H(".codeium/windsurf/skills"),
+     .notes = VERCEL},
+    {.id = "goose",
+     .display = "Goose",
+     .project = P(".goose/skills"),
+     .user = X("goose/skills"),
+     .notes = VERCEL},
+    {.id = "antigravity",
+     .display = "Antigravity",
+     .project = P(".agent/skills"),
+     .user = H(".gemini/antigravity/skills"),
+     .notes = VERCEL},
 };
 
 size_t upk_agents_count(void) {

@@ -49,13 +49,13 @@ typedef struct upk_dirspec {
 } upk_dirspec;
 
 typedef struct upk_agent {
-  const char *id;              /* "claude", "codex", ... */
-  const char *display;         /* "Claude Code" */
-  const char *const *aliases;  /* NULL-terminated; e.g. "agents" for codex */
-  upk_dirspec project, user;   /* where upskilld installs for this agent */
-  const upk_dirspec *reads;    /* other directories it also reads (both scopes) */
+  const char *id;             /* "claude", "codex", ... */
+  const char *display;        /* "Claude Code" */
+  const char *const *aliases; /* NULL-terminated; e.g. "agents" for codex */
+  upk_dirspec project, user;  /* where upskilld installs for this agent */
+  const upk_dirspec *reads;   /* other directories it also reads (both scopes) */
   size_t n_reads;
-  const char *notes;           /* precedence and quirks, for people */
+  const char *notes; /* precedence and quirks, for people */
 } upk_agent;
 
 /** Number of agents in the table; upk_agent_at(i) for i < count. */

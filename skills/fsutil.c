@@ -147,6 +147,26 @@ int upk_tree_add(upk_tree *t, const char *rel, const void *data, size_t len, boo
   return 0;
 }
 
+/* The buffer is full: the file grew after fstat, or we are at its end.
+ * Returns 1 at the end, 0 after making room, or a negative errno. */
+static int grow_if_more(int fd, char **buf, size_t *cap, size_t *n, size_t max) {
+  char probe;
+  ssize_t r;
+  while ((r = read(fd, &probe, 1)) < 0 && errno == EINTR)
+    ;
+  if (r <= 0)
+    return r < 0 ? -errno : 1;
+  if (*n + 1 > max)
+    return -EFBIG;
+  char *p = realloc(*buf, *cap * 2);
+  if (!p)
+    return -ENOMEM;
+  *buf = p;
+  *cap *= 2;
+  p[(*n)++] = probe;
+  return 0;
+}
+
 int upk_read_file_at(int dfd, const char *name, size_t max, char **out, size_t *len) {
   /* O_NONBLOCK: if a FIFO is swapped in after our stat, do not hang on it. */
   int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
@@ -161,15 +181,9 @@ int upk_read_file_at(int dfd, const char *name, size_t max, char **out, size_t *
   if (!rc && !buf)
     rc = -ENOMEM;
   while (!rc) {
-    if (n + 1 == cap) { /* the file grew while we read it */
-      char *p = cap > max ? NULL : realloc(buf, cap * 2);
-      if (!p) {
-        rc = cap > max ? -EFBIG : -ENOMEM;
-        break;
-      }
-      buf = p;
-      cap *= 2;
-    }
+    rc = n + 1 == cap ? grow_if_more(fd, &buf, &cap, &n, max) : 0;
+    if (rc)
+      break;
     ssize_t r = read(fd, buf + n, cap - n - 1);
     if (r < 0 && errno == EINTR)
       continue;
@@ -179,6 +193,7 @@ int upk_read_file_at(int dfd, const char *name, size_t max, char **out, size_t *
     }
     n += (size_t)r;
   }
+  rc = rc == 1 ? 0 : rc;
   close(fd);
   if (rc) {
     free(buf);
@@ -191,7 +206,8 @@ int upk_read_file_at(int dfd, const char *name, size_t max, char **out, size_t *
 }
 
 static int join_rel(char *dst, const char *prefix, const char *name) {
-  int n = prefix ? snprintf(dst, REL_MAX, "%s/%s", prefix, name) : snprintf(dst, REL_MAX, "%s", name);
+  int n =
+      prefix ? snprintf(dst, REL_MAX, "%s/%s", prefix, name) : snprintf(dst, REL_MAX, "%s", name);
   return n < 0 || (size_t)n >= REL_MAX ? -ENAMETOOLONG : 0;
 }
 
@@ -219,8 +235,8 @@ static int load_entry(int dfd, const char *name, const char *rel, unsigned depth
     if (strcmp(name, ".git") == 0)
       return 0; /* version control, not part of the skill */
     if (depth + 1 >= UPK_TREE_MAX_DEPTH) {
-      upk_fs_diag(d, UPK_SEV_ERROR, "install/too-deep", rel,
-                  "'%s' is nested deeper than %u levels", rel, UPK_TREE_MAX_DEPTH);
+      upk_fs_diag(d, UPK_SEV_ERROR, "install/too-deep", rel, "'%s' is nested deeper than %u levels",
+                  rel, UPK_TREE_MAX_DEPTH);
       return -EFBIG;
     }
     int sub = upk_open_subdir(dfd, name);

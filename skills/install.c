@@ -142,7 +142,8 @@ static char *skill_name(const char *path, const char *text, size_t len, char **d
   upk_skill s;
   upk_diags scratch = {0};
   memset(&s, 0, sizeof s);
-  int rc = path ? upk_skill_load(path, &s, &scratch) : upk_skill_parse(text, len, NULL, &s, &scratch);
+  int rc =
+      path ? upk_skill_load(path, &s, &scratch) : upk_skill_parse(text, len, NULL, &s, &scratch);
   char *name = rc == 0 && s.name ? strdup(s.name) : NULL;
   if (dir)
     *dir = rc == 0 && s.dir ? strdup(s.dir) : NULL;
@@ -153,11 +154,13 @@ static char *skill_name(const char *path, const char *text, size_t len, char **d
 
 static int load_from_path(job *j, char **name) {
   const char *from = j->req->from_path;
-  size_t errors = upk_skill_validate_path(from, UPK_VALIDATE_STRICT, &j->vdiags);
-  if (errors)
-    return refuse_invalid(j, errors);
   char *dir = NULL;
   *name = skill_name(from, NULL, 0, &dir);
+  size_t errors = upk_skill_validate_path(from, UPK_VALIDATE_STRICT, &j->vdiags);
+  if (errors) {
+    free(dir);
+    return refuse_invalid(j, errors);
+  }
   int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
   int rc = fd < 0 ? (dir ? -errno : -EINVAL) : upk_tree_load(fd, &j->tree, &j->res->diags);
   if (fd < 0)
@@ -174,11 +177,11 @@ static int load_from_path(job *j, char **name) {
 
 static int load_inline(job *j, char **name) {
   const upk_install_req *rq = j->req;
-  size_t errors = upk_skill_validate_text(rq->markdown, rq->markdown_len, UPK_VALIDATE_STRICT,
-                                          &j->vdiags);
+  *name = skill_name(NULL, rq->markdown, rq->markdown_len, NULL);
+  size_t errors =
+      upk_skill_validate_text(rq->markdown, rq->markdown_len, UPK_VALIDATE_STRICT, &j->vdiags);
   if (errors)
     return refuse_invalid(j, errors);
-  *name = skill_name(NULL, rq->markdown, rq->markdown_len, NULL);
   int rc = upk_tree_add(&j->tree, "SKILL.md", rq->markdown, rq->markdown_len, false);
   for (size_t i = 0; !rc && i < rq->n_files; i++) {
     const upk_install_file *f = &rq->files[i];
@@ -225,8 +228,7 @@ static int prepare(job *j) {
   rc = upk_tree_check(&j->tree, &bad);
   if (rc < 0) {
     upk_fs_diag(&j->res->diags, UPK_SEV_ERROR, "install/duplicate-path", NULL,
-                rc == -EEXIST ? "'%s' is given twice" : "'%s' is both a file and a directory",
-                bad);
+                rc == -EEXIST ? "'%s' is given twice" : "'%s' is both a file and a directory", bad);
     return -EINVAL;
   }
   return upk_tree_hash(&j->tree, j->res->hash);
@@ -249,10 +251,9 @@ static json_t *make_entry(const job *j, const upk_install_target *t) {
   json_t *agents = json_array();
   for (size_t i = 0; agents && i < t->n_agents; i++)
     json_array_append_new(agents, json_string(t->agents[i]));
-  return json_pack("{s:o, s:s, s:s, s:I, s:I, s:o*, s:s}", "source", jstr(j->source),
-                   "sourceType", j->inline_src ? "inline" : "path", "hash", hash, "files",
-                   (json_int_t)j->tree.n, "bytes", (json_int_t)j->tree.bytes, "agents", agents,
-                   "updatedAt", now);
+  return json_pack("{s:o, s:s, s:s, s:I, s:I, s:o*, s:s}", "source", jstr(j->source), "sourceType",
+                   j->inline_src ? "inline" : "path", "hash", hash, "files", (json_int_t)j->tree.n,
+                   "bytes", (json_int_t)j->tree.bytes, "agents", agents, "updatedAt", now);
 }
 
 /* Diagnostics about the staged copy name the place it is going to. */
@@ -268,10 +269,15 @@ static void rebase_files(upk_diags *d, const char *from, const char *to) {
 }
 
 /* Inline skills are validated again once staged, as a directory, which adds
- * the checks validate_text cannot make (e.g. files the body refers to). */
+ * the checks validate_text cannot make (e.g. files the body refers to).
+ * tmp NULL: validate the identical copy already installed at final. */
 static int validate_staged(job *j, const char *root, const char *tmp, const char *final) {
-  char *path;
-  if (asprintf(&path, "%s/%s/%s", root, tmp, j->res->name) < 0)
+  char *path = NULL;
+  if (!tmp)
+    path = strdup(final);
+  else if (asprintf(&path, "%s/%s/%s", root, tmp, j->res->name) < 0)
+    path = NULL;
+  if (!path)
     return -ENOMEM;
   upk_diags vd = {0};
   size_t errors = upk_skill_validate_path(path, UPK_VALIDATE_STRICT, &vd);
@@ -296,8 +302,8 @@ static int stage(job *j, size_t i, int tfd, const char *tmp) {
   if (!rc && j->inline_src && !j->staged_validated)
     rc = validate_staged(j, j->res->targets[i].root, tmp, j->res->targets[i].path);
   json_t *intent = rc ? NULL
-                      : json_pack("{s:s, s:s, s:o}", "name", name, "hash", j->res->hash,
-                                  "entry", make_entry(j, &j->res->targets[i]));
+                      : json_pack("{s:s, s:s, s:o}", "name", name, "hash", j->res->hash, "entry",
+                                  make_entry(j, &j->res->targets[i]));
   char *text = intent ? json_dumps(intent, JSON_COMPACT) : NULL;
   if (!rc)
     rc = text ? upk_write_file_at(tfd, UPK_INTENT_NAME, text, strlen(text), 0600) : -ENOMEM;
@@ -319,8 +325,7 @@ static int commit(int rfd, int tfd, const char *name, bool replace) {
     if (renameat2(tfd, name, rfd, name, RENAME_NOREPLACE) < 0 &&
         (!no_exchange(errno) || renameat(tfd, name, rfd, name) < 0))
       rc = -errno;
-  } else if (upk_install_test_no_exchange ||
-             renameat2(tfd, name, rfd, name, RENAME_EXCHANGE) < 0) {
+  } else if (upk_install_test_no_exchange || renameat2(tfd, name, rfd, name, RENAME_EXCHANGE) < 0) {
     if (!upk_install_test_no_exchange && !no_exchange(errno))
       return -errno;
     if (renameat(rfd, name, tfd, UPK_OLD_NAME) < 0)
@@ -362,7 +367,10 @@ static int place(job *j, size_t i, int rfd) {
   upk_entry_kind k = upk_entry_classify(rfd, name, j->res->hash, &same);
   if (k == UPK_ENTRY_SKILL && same) {
     t->unchanged = true;
-    return record(j, t, rfd);
+    int rc = 0;
+    if (j->inline_src && !j->staged_validated)
+      rc = validate_staged(j, t->root, NULL, t->path);
+    return rc ? rc : record(j, t, rfd);
   }
   if (k == UPK_ENTRY_OTHER || (k != UPK_ENTRY_NONE && !j->req->force))
     return refuse_existing(j, t->path, k);
@@ -499,8 +507,8 @@ int upk_remove(const upk_remove_req *rq, upk_install_result *res) {
   memset(res, 0, sizeof *res);
   job j = {.res = res};
   if (!upk_install_name_ok(rq->name)) {
-    upk_fs_diag(&res->diags, UPK_SEV_ERROR, "install/bad-name", NULL,
-                "'%s' is not a skill name", rq->name ? rq->name : "");
+    upk_fs_diag(&res->diags, UPK_SEV_ERROR, "install/bad-name", NULL, "'%s' is not a skill name",
+                rq->name ? rq->name : "");
     return -EINVAL;
   }
   res->name = strdup(rq->name);

@@ -79,48 +79,53 @@ typedef struct upk_install_file {
 } upk_install_file;
 
 typedef struct upk_install_req {
-  const char *from_path;          /* a skill directory or its SKILL.md; or NULL... */
-  const char *markdown;           /* ...and SKILL.md text instead */
+  const char *from_path; /* a skill directory or its SKILL.md; or NULL... */
+  const char *markdown;  /* ...and SKILL.md text instead */
   size_t markdown_len;
-  const upk_install_file *files;  /* more files of an inline skill (not SKILL.md) */
+  const upk_install_file *files; /* more files of an inline skill (not SKILL.md) */
   size_t n_files;
-  const char *const *agents;      /* ids or aliases; none: {"agents", "claude"} */
+  const char *const *agents; /* ids or aliases; none: {"agents", "claude"} */
   size_t n_agents;
   upk_scope scope;
-  const char *project_root;       /* absolute; needed for UPK_SCOPE_PROJECT */
-  const upk_env *env;             /* NULL: the process environment */
-  bool force;                     /* replace a different skill of the same name */
-  const char *source;             /* recorded in the manifest; NULL: from_path or "inline" */
+  const char *project_root; /* absolute; needed for UPK_SCOPE_PROJECT */
+  const upk_env *env;       /* NULL: the process environment */
+  bool force;               /* replace a different skill of the same name */
+  const char *source;       /* recorded in the manifest; NULL: from_path or "inline" */
 } upk_install_req;
 
 /** One skills directory an install or remove touched. */
 typedef struct upk_install_target {
-  char *root;           /* the skills directory */
-  char *path;           /* root/name */
-  const char **agents;  /* requested agent ids placed here (strings from the agent table) */
+  char *root;          /* the skills directory */
+  char *path;          /* root/name */
+  const char **agents; /* requested agent ids placed here (strings from the agent table) */
   size_t n_agents;
-  int status;           /* 0 or a negative errno for this directory */
-  bool replaced;        /* install: a different copy was replaced */
-  bool unchanged;       /* install: the same content was already there */
-  bool removed;         /* remove: the skill was removed from here */
+  int status;     /* 0 or a negative errno for this directory */
+  bool replaced;  /* install: a different copy was replaced */
+  bool unchanged; /* install: the same content was already there */
+  bool removed;   /* remove: the skill was removed from here */
 } upk_install_target;
 
 typedef struct upk_install_result {
-  char *name;           /* the skill's name (its directory name) */
-  char hash[65];        /* install: the tree hash, hex */
+  char *name;    /* the skill's name (its directory name) */
+  char hash[65]; /* install: the tree hash, hex */
   upk_install_target *targets;
   size_t n_targets;
-  upk_diags diags;      /* validation warnings, refusals, recoveries */
+  upk_diags diags; /* validation warnings, refusals, recoveries */
 } upk_install_result;
 
 /** Validate (strict) and install. Returns 0 when every target succeeded,
  * else the first failure as a negative errno, with diagnostics that say why:
- * -EINVAL (validation errors, bad request, unsafe file path, unknown agent),
- * -EEXIST (a different skill is there; nothing was written anywhere),
- * -ELOOP (a symlink or non-directory in the way), -EFBIG (over the limits in
- * fsutil.h), or a file-system errno. Targets before a failing one stay
- * installed (each target's status says which). res is always initialised;
- * free it with upk_install_result_free. */
+ * -EINVAL (validation errors, bad request, unsafe file path or name, unknown
+ * agent), -EEXIST (a different skill or a symlink is there and force is not
+ * set: checked in every target first, so nothing was written anywhere),
+ * -EPERM (something that is not a skill is at that name; never replaced),
+ * -ELOOP (a symlink or non-directory in the way of a skills directory),
+ * -EFBIG (over the limits in fsutil.h), or a file-system errno. A
+ * file-system failure in one directory does not stop the others; each
+ * target's status says which succeeded. Re-installing identical content is
+ * a no-op (target.unchanged) that refreshes the manifest entry. res is
+ * always initialised (res->name is set whenever the frontmatter names the
+ * skill); free it with upk_install_result_free. */
 int upk_install(const upk_install_req *req, upk_install_result *res);
 
 typedef struct upk_remove_req {

@@ -132,8 +132,7 @@ static int manifest_save(int rfd, json_t *m) {
   return rc ? rc : upk_fsync_dir(rfd);
 }
 
-int upk_manifest_update(int rfd, const char *root, const char *name, json_t *entry,
-                        upk_diags *d) {
+int upk_manifest_update(int rfd, const char *root, const char *name, json_t *entry, upk_diags *d) {
   json_t *m = manifest_load(rfd, root, d);
   if (!m) {
     json_decref(entry);

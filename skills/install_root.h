@@ -16,9 +16,9 @@
 /* What is at <root>/<name>. */
 typedef enum {
   UPK_ENTRY_NONE,
-  UPK_ENTRY_SKILL,   /* a real directory holding SKILL.md or skill.md */
+  UPK_ENTRY_SKILL, /* a real directory holding SKILL.md or skill.md */
   UPK_ENTRY_SYMLINK,
-  UPK_ENTRY_OTHER,   /* a file, or a directory that is not a skill */
+  UPK_ENTRY_OTHER, /* a file, or a directory that is not a skill */
 } upk_entry_kind;
 
 /** A skill name usable as one directory entry (not hidden, no '/'). */
@@ -36,8 +36,7 @@ void upk_tmp_drop(int rfd, const char *tmp);
 json_t *upk_json_read_at(int dfd, const char *name, int *err);
 /** Set (entry non-NULL; its reference is taken) or drop the manifest entry of
  * name, keeping the first installedAt. Returns 0 or a negative errno. */
-int upk_manifest_update(int rfd, const char *root, const char *name, json_t *entry,
-                        upk_diags *d);
+int upk_manifest_update(int rfd, const char *root, const char *name, json_t *entry, upk_diags *d);
 
 /** Open (creating it when asked) a skills directory without following
  * symlinks below its base, take its flock and recover what killed runs left.

@@ -182,7 +182,7 @@ TEST_HELPER json_t *manifest_entry(const char *root, const char *name) {
 static const char *agent_list[1];
 
 TEST_HELPER upk_install_req path_req(const char *root, const char *from, const char *agent,
-                                bool force) {
+                                     bool force) {
   agent_list[0] = agent;
   upk_install_req rq = {.from_path = from,
                         .agents = agent ? agent_list : NULL,
@@ -193,8 +193,8 @@ TEST_HELPER upk_install_req path_req(const char *root, const char *from, const c
   return rq;
 }
 
-TEST_HELPER upk_install_req inline_req(const char *root, const char *md, const upk_install_file *files,
-                                  size_t n, const char *agent) {
+TEST_HELPER upk_install_req inline_req(const char *root, const char *md,
+                                       const upk_install_file *files, size_t n, const char *agent) {
   upk_install_req rq = path_req(root, NULL, agent, false);
   rq.markdown = md;
   rq.markdown_len = md ? strlen(md) : 0;
@@ -204,7 +204,7 @@ TEST_HELPER upk_install_req inline_req(const char *root, const char *md, const u
 }
 
 TEST_HELPER int install_path(const char *root, const char *from, const char *agent, bool force,
-                        upk_install_result *res) {
+                             upk_install_result *res) {
   upk_install_req rq = path_req(root, from, agent, force);
   return upk_install(&rq, res);
 }

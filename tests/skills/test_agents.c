@@ -44,8 +44,8 @@ UTest(agents, find_by_id_and_alias) {
 }
 
 UTest(agents, table_has_every_required_agent_once) {
-  const char *need[] = {"claude", "codex", "cursor", "opencode", "copilot", "gemini", "windsurf",
-                        "goose"};
+  const char *need[] = {"claude",  "codex",  "cursor",   "opencode",
+                        "copilot", "gemini", "windsurf", "goose"};
   for (size_t i = 0; i < sizeof need / sizeof *need; i++)
     cr_assert_not_null(upk_agent_find(need[i]), "%s missing", need[i]);
   size_t n = upk_agents_count();

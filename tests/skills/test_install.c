@@ -173,11 +173,28 @@ UTest(install, warnings_pass_and_are_returned) {
   rmrf(p);
 }
 
+UTest(install, inline_checked_as_a_directory) {
+  char *p = tmpdir();
+  const char *md = "---\nname: refs\ndescription: Checks references. Use when testing.\n---\n"
+                   "# Refs\n\nSee [the guide](references/missing.md).\n";
+  upk_install_req rq = inline_req(p, md, NULL, 0, "claude");
+  upk_install_result res;
+  /* Twice: staged the first time, already in place the second. */
+  for (int round = 0; round < 2; round++) {
+    int rc = upk_install(&rq, &res);
+    cr_assert_eq(rc, 0, "rc %d: %s", rc, first_msg(&res.diags));
+    cr_assert(has_code(&res.diags, "skill/broken-reference"), "round %d", round);
+    cr_assert_str_eq(res.name, "refs");
+    upk_install_result_free(&res);
+  }
+  rmrf(p);
+}
+
 UTest(install, unsafe_file_paths_refused) {
   char *p = tmpdir();
   char *md = skill_md("paths", "v1");
-  const char *bad[] = {"../evil.txt", "/etc/evil", "a/../../evil", "./x", "a//b", "", "a/",
-                       "..", "dir\\..\\evil"};
+  const char *bad[] = {"../evil.txt", "/etc/evil", "a/../../evil", "./x", "a//b", "",
+                       "a/",          "..",        "dir\\..\\evil"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     upk_install_file f = {bad[i], "x", 1};
     upk_install_req rq = inline_req(p, md, &f, 1, "claude");
@@ -380,8 +397,7 @@ UTest(install, corrupt_manifest_kept_aside) {
   upk_install_result res;
   cr_assert_eq(install_path(p, path_of(src, "fresh"), "claude", false, &res), 0);
   cr_assert(has_code(&res.diags, "install/manifest-corrupt"));
-  cr_assert_str_eq(read_file(path_of(p, ".claude/skills/" UPK_MANIFEST_NAME ".bad")),
-                   "{not json");
+  cr_assert_str_eq(read_file(path_of(p, ".claude/skills/" UPK_MANIFEST_NAME ".bad")), "{not json");
   json_t *e = manifest_entry(path_of(p, ".claude/skills"), "fresh");
   cr_assert_not_null(e);
   json_decref(e);
@@ -408,8 +424,11 @@ UTest(install, user_scope_honours_overrides) {
   mkdirs(path_of(t, "home"));
   upk_env env = {test_getenv, vars};
   const char *ids[] = {"claude", "opencode", "goose", "codex"};
-  upk_install_req rq = {.from_path = path_of(src, "usr"), .agents = ids, .n_agents = 4,
-                        .scope = UPK_SCOPE_USER, .env = &env};
+  upk_install_req rq = {.from_path = path_of(src, "usr"),
+                        .agents = ids,
+                        .n_agents = 4,
+                        .scope = UPK_SCOPE_USER,
+                        .env = &env};
   upk_install_result res;
   int rc = upk_install(&rq, &res);
   cr_assert_eq(rc, 0, "rc %d: %s", rc, first_msg(&res.diags));
@@ -453,8 +472,11 @@ UTest(install, remove_installed_skill) {
   cr_assert_eq(install_path(p, path_of(src, "stays"), "claude", false, &res), 0);
   upk_install_result_free(&res);
   const char *claude[] = {"claude"};
-  upk_remove_req rr = {.name = "gone", .agents = claude, .n_agents = 1,
-                       .scope = UPK_SCOPE_PROJECT, .project_root = p};
+  upk_remove_req rr = {.name = "gone",
+                       .agents = claude,
+                       .n_agents = 1,
+                       .scope = UPK_SCOPE_PROJECT,
+                       .project_root = p};
   cr_assert_eq(upk_remove(&rr, &res), 0);
   cr_assert(res.targets[0].removed);
   cr_assert_not(exists(path_of(p, ".claude/skills/gone")));
@@ -488,8 +510,11 @@ UTest(install, remove_only_what_is_a_skill) {
   write_file(p, ".claude/skills/plain/notes.txt", "mine\n");
   cr_assert_eq(symlink(path_of(out, "victim"), path_of(p, ".claude/skills/victim")), 0);
   const char *claude[] = {"claude"};
-  upk_remove_req rr = {.name = "victim", .agents = claude, .n_agents = 1,
-                       .scope = UPK_SCOPE_PROJECT, .project_root = p};
+  upk_remove_req rr = {.name = "victim",
+                       .agents = claude,
+                       .n_agents = 1,
+                       .scope = UPK_SCOPE_PROJECT,
+                       .project_root = p};
   upk_install_result res;
   cr_assert_eq(upk_remove(&rr, &res), -EPERM);
   cr_assert(has_code(&res.diags, "install/not-a-skill"));
@@ -502,4 +527,30 @@ UTest(install, remove_only_what_is_a_skill) {
   upk_install_result_free(&res);
   rmrf(p);
   rmrf(out);
+}
+
+/* ---- fsutil --------------------------------------------------------------- */
+
+UTest(install, fsutil_paths_and_reads) {
+  cr_assert(upk_rel_path_ok("SKILL.md"));
+  cr_assert(upk_rel_path_ok("scripts/a.py"));
+  cr_assert(upk_rel_path_ok(".hidden/x..y"));
+  cr_assert_not(upk_rel_path_ok("a/./b"));
+  cr_assert_not(upk_rel_path_ok("a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q"), "deeper than 16");
+  char *p = tmpdir();
+  write_file(p, "f.txt", "12345");
+  char *text;
+  size_t len;
+  cr_assert_eq(upk_read_file_at(AT_FDCWD, path_of(p, "f.txt"), 5, &text, &len), 0, "exactly max");
+  cr_assert_eq(len, 5);
+  cr_assert_str_eq(text, "12345");
+  free(text);
+  cr_assert_eq(upk_read_file_at(AT_FDCWD, path_of(p, "f.txt"), 4, &text, &len), -EFBIG);
+  write_file(p, "empty", "");
+  cr_assert_eq(upk_read_file_at(AT_FDCWD, path_of(p, "empty"), 0, &text, &len), 0);
+  cr_assert_eq(len, 0);
+  free(text);
+  cr_assert_eq(symlink(path_of(p, "f.txt"), path_of(p, "link")), 0);
+  cr_assert_eq(upk_read_file_at(AT_FDCWD, path_of(p, "link"), 100, &text, &len), -ELOOP);
+  rmrf(p);
 }

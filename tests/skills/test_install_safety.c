@@ -54,8 +54,7 @@ static void planted_dir_link(const char *link_rel, const char *agent) {
   *slash = '/';
   cr_assert_eq(symlink(out, link), 0);
   upk_install_result res;
-  cr_assert_eq(install_path(p, path_of(src, "escape"), agent, true, &res), -ELOOP, "%s",
-               link_rel);
+  cr_assert_eq(install_path(p, path_of(src, "escape"), agent, true, &res), -ELOOP, "%s", link_rel);
   cr_assert(has_code(&res.diags, "install/symlink-in-path"));
   cr_assert_eq(count_entries(out), 0, "nothing written outside through %s", link_rel);
   upk_install_result_free(&res);
@@ -63,8 +62,11 @@ static void planted_dir_link(const char *link_rel, const char *agent) {
   write_file(out, "skills/escape/SKILL.md", "x");
   write_file(out, "escape/SKILL.md", "x");
   const char *ids[] = {agent};
-  upk_remove_req rr = {.name = "escape", .agents = ids, .n_agents = 1,
-                       .scope = UPK_SCOPE_PROJECT, .project_root = p};
+  upk_remove_req rr = {.name = "escape",
+                       .agents = ids,
+                       .n_agents = 1,
+                       .scope = UPK_SCOPE_PROJECT,
+                       .project_root = p};
   cr_assert_eq(upk_remove(&rr, &res), -ELOOP);
   cr_assert(exists(path_of(out, "skills/escape/SKILL.md")));
   cr_assert(exists(path_of(out, "escape/SKILL.md")));
@@ -90,8 +92,8 @@ UTest(safety, symlinked_lock_and_manifest_not_written_through) {
   mkdirs(path_of(p, ".claude/skills"));
   cr_assert_eq(symlink(path_of(out, "manifest"), path_of(p, ".claude/skills/" UPK_MANIFEST_NAME)),
                0);
-  cr_assert_eq(
-      symlink(path_of(out, "tmp"), path_of(p, ".claude/skills/" UPK_MANIFEST_NAME ".tmp")), 0);
+  cr_assert_eq(symlink(path_of(out, "tmp"), path_of(p, ".claude/skills/" UPK_MANIFEST_NAME ".tmp")),
+               0);
   upk_install_result res;
   int rc = install_path(p, path_of(src, "locky"), "claude", false, &res);
   cr_assert_eq(rc, 0, "rc %d: %s", rc, first_msg(&res.diags));
@@ -190,11 +192,11 @@ static void race(bool force) {
   rmrf(src);
 }
 
-UTest(safety, concurrent_installs_with_force) {
+UTest(safety, concurrent_installs_with_force, .timeout = 60) {
   race(true);
 }
 
-UTest(safety, concurrent_installs_without_force) {
+UTest(safety, concurrent_installs_without_force, .timeout = 60) {
   race(false);
 }
 
@@ -217,7 +219,8 @@ static void kill_rounds(bool fallback, int rounds) {
   make_skill(path_of(src, "old"), "big", "old");
   make_big_skill(path_of(src, "new"), "big", "new", 200, 32768);
   make_skill(src, "other", "v1");
-  const char *h_old = tree_hash(path_of(src, "old/big")), *h_new = tree_hash(path_of(src, "new/big"));
+  const char *h_old = tree_hash(path_of(src, "old/big")),
+             *h_new = tree_hash(path_of(src, "new/big"));
   /* How long one install takes here, to spread the kills over it. */
   char *scratch = tmpdir();
   upk_install_result res;
@@ -245,8 +248,8 @@ static void kill_rounds(bool fallback, int rounds) {
     cr_assert_eq(install_path(p, path_of(src, "other"), "claude", false, &res), 0);
     upk_install_result_free(&res);
     got = tree_hash(path_of(root, "big"));
-    cr_assert(!strcmp(got, h_old) || !strcmp(got, h_new), "seed %u round %d: after recovery",
-              seed, i);
+    cr_assert(!strcmp(got, h_old) || !strcmp(got, h_new), "seed %u round %d: after recovery", seed,
+              i);
     seen_old += !strcmp(got, h_old);
     seen_new += !strcmp(got, h_new);
     cr_assert_not(has_tmp(root), "seed %u round %d: staging left", seed, i);
