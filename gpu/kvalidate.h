@@ -1,0 +1,38 @@
+/** Kernel validation, one request: include policy, NVRTC compile, ptxas
+ * report, source facts, occupancy and H100 lint, merged into one result.
+ * Blocking (it compiles): runs inside upskilld-worker.
+ *
+ * upk_kernel_validate_json is the worker's whole job for op "validate": wire
+ * params in, the final result JSON out (the shape `kernel/validate` answers,
+ * documented in docs/protocol.md). */
+#ifndef UPK_GPU_KVALIDATE_H
+#define UPK_GPU_KVALIDATE_H
+
+#include <jansson.h>
+
+#include "compile.h"
+#include "includes.h"
+
+typedef struct upk_kvalidate_req {
+  upk_compile_req compile;
+  const char *file_dir;     /* the file's directory (searched first, allowed); NULL inline */
+  upk_strv allowed;         /* roots includes may come from (workspace, given dirs) */
+  const int *block_sizes;   /* occupancy at these sizes; none: __launch_bounds__ or 256 */
+  size_t n_block_sizes;
+  long dynamic_smem;        /* bytes of dynamic shared memory per block */
+} upk_kvalidate_req;
+
+typedef struct upk_kvalidate_result {
+  upk_compile_result c;     /* kernels and every diagnostic (compile, include, lint) */
+  upk_occupancy *occ;       /* n_kernels * n_block_sizes, row per kernel (when sizes given) */
+  upk_include_deps deps;
+} upk_kvalidate_result;
+
+int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out);
+void upk_kvalidate_result_free(upk_kvalidate_result *r);
+
+/** Wire form: params object (see docs/architecture.md, "Workers") -> result object.
+ * Returns NULL with `err` filled when the params are malformed. */
+json_t *upk_kernel_validate_json(json_t *params, char *err, size_t err_len);
+
+#endif

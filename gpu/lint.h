@@ -1,0 +1,31 @@
+/** H100 lint: rules with stable codes (docs/diagnostics.md, "h100/...").
+ *
+ * Source rules look at the text: wgmma / setmaxnreg need sm_90a; TMA,
+ * cp.async.bulk, mbarrier expect_tx, fence.proxy.async need sm_90 (and an
+ * `__CUDA_ARCH__ >= 900` guard in multi-arch code); __cluster_dims__ above 8
+ * blocks is non-portable; deprecated non-`_sync` warp intrinsics. Resource
+ * rules look at the compiled kernels: spills, local memory, static shared
+ * memory over 48 KB, dynamic shared memory over 48 KB without the opt-in,
+ * low occupancy naming its limiter. */
+#ifndef UPK_GPU_LINT_H
+#define UPK_GPU_LINT_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "kernel.h"
+#include "srcscan.h"
+
+/** Source rules for `arch` (e.g. "sm_90a", "sm_80", "compute_90"). Returns 0 or -ENOMEM. */
+int upk_lint_source(const char *src, size_t len, const upk_src_facts *facts, const char *arch,
+                    upk_diags *out);
+
+/** Resource rules over compiled kernels (occupancy already filled in).
+ * `dynamic_smem` is the launch's dynamic shared memory in bytes (0 when unknown). */
+int upk_lint_kernels(const upk_kernel_info *k, size_t n, const upk_src_facts *facts,
+                     const char *arch, long dynamic_smem, upk_diags *out);
+
+/** The compute capability of an arch string times 10 (sm_90a -> 90), or -1. */
+int upk_arch_number(const char *arch);
+
+#endif
