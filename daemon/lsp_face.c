@@ -9,6 +9,7 @@
 #include "log.h"
 #include "methods.h"
 #include "server.h"
+#include "kernel_service.h"
 #include "skills_service.h"
 #include "upk_config.h"
 
@@ -104,6 +105,7 @@ bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_
   s->client_info = json_incref(json_object_get(params, "clientInfo"));
   s->state = UPK_S_READY;
   upk_skills_start(s);
+  upk_kernels_start(s); /* a warm worker makes the first kernel check fast */
   upk_info("LSP client %s, workspace %s",
            json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", s->workspace);
   json_t *caps = json_pack("{s:{s:{s:s,s:o}}}", "experimental", "upskilld", "version", UPK_VERSION,

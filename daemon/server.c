@@ -10,6 +10,7 @@
 #include "lsp.h"
 #include "mcp.h"
 #include "methods.h"
+#include "kernel_service.h"
 #include "skills_service.h"
 
 struct upk_batch {
@@ -299,6 +300,7 @@ void upk_server_close(upk_server *s, int code) {
   s->exit_code = code;
   upk_jobs_cancel_all(s);
   upk_skills_stop(s);
+  upk_kernels_stop(s);
   upk_log_set_sink(NULL, NULL, UPK_LOG_ERROR);
   uv_close((uv_handle_t *)&s->sig_term, NULL);
   uv_close((uv_handle_t *)&s->sig_int, NULL);

@@ -45,6 +45,7 @@ typedef struct upk_server {
   bool input_ended; /* EOF seen: exit once in-flight work is answered */
   uv_signal_t sig_term, sig_int;
   struct upk_skills_svc *skills; /* skills index service, from initialize on */
+  struct upk_kernels *kernels;   /* worker pool and compile cache (kernel_service.h) */
 } upk_server;
 
 /** Create the session on stdio (kinds guessed by main). */

@@ -1,1 +1,182 @@
-/* placeholder: being written */
+/* Kernel validation, one request: the stages in order (include policy,
+ * compile, source facts, occupancy, lint) merged into one result. */
+#include "kvalidate.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lint.h"
+#include "occupancy.h"
+#include "srcscan.h"
+#include "toolkit.h"
+
+enum { DEFAULT_BLOCK = 256 };
+
+/* The compiler's -I list: the file's own directory first, then the user's
+ * dirs (the toolkit's are added by upk_compile). */
+static const char **search_dirs(const upk_kvalidate_req *req, size_t *n) {
+  const char **v = calloc(req->compile.includes.n + 1, sizeof *v);
+  if (!v)
+    return NULL;
+  *n = 0;
+  if (req->file_dir)
+    v[(*n)++] = req->file_dir;
+  for (size_t i = 0; i < req->compile.includes.n; i++)
+    v[(*n)++] = req->compile.includes.v[i];
+  return v;
+}
+
+/* Includes may come from the workspace roots, the user's dirs and the file's
+ * own dir; toolkit headers are allowed and not followed. */
+static int check_includes(const upk_kvalidate_req *req, const char *const *search, size_t n_search,
+                          upk_kvalidate_result *out) {
+  const char *cuda = upk_cuda_default_path(req->compile.cuda_path);
+  char inc[PATH_MAX], cccl[PATH_MAX];
+  snprintf(inc, sizeof inc, "%s/include", cuda);
+  snprintf(cccl, sizeof cccl, "%s/include/cccl", cuda);
+  const char *toolkit_search[] = {inc, cccl};
+  const char *toolkit[] = {inc};
+  size_t n_all = n_search + 2, n_allowed = req->allowed.n + n_search;
+  const char **all = calloc(n_all, sizeof *all), **allowed = calloc(n_allowed + 1, sizeof *allowed);
+  int rc = -ENOMEM;
+  if (all && allowed) {
+    memcpy(all, search, n_search * sizeof *all);
+    memcpy(all + n_search, toolkit_search, sizeof toolkit_search);
+    memcpy(allowed, req->allowed.v, req->allowed.n * sizeof *allowed);
+    memcpy(allowed + req->allowed.n, search, n_search * sizeof *allowed);
+    upk_include_policy p = {.file_dir = req->file_dir, .search = all, .n_search = n_all,
+                            .allowed = allowed, .n_allowed = n_allowed, .toolkit = toolkit,
+                            .n_toolkit = 1};
+    rc = upk_includes_check(req->compile.source, req->compile.source_len, &p, &out->c.diags,
+                            &out->deps);
+  }
+  free(all);
+  free(allowed);
+  return rc;
+}
+
+/* Lint reports spills and local memory with better ranges and advice than
+ * ptxas's own warnings: keep one of each. */
+static void drop_ptxas_duplicates(upk_diags *d) {
+  size_t w = 0;
+  for (size_t i = 0; i < d->len; i++) {
+    const char *c = d->items[i].code ? d->items[i].code : "";
+    if (!strcmp(c, "ptxas/spill") || !strcmp(c, "ptxas/local-memory")) {
+      upk_diag *x = &d->items[i];
+      free(x->code), free(x->source), free(x->message), free(x->file);
+      continue;
+    }
+    d->items[w++] = d->items[i];
+  }
+  d->len = w;
+}
+
+/* Position and attributes of each compiled kernel, from the source scan. */
+static void attach_source_facts(upk_compile_result *c, const upk_src_facts *facts) {
+  for (size_t i = 0; i < c->n_kernels; i++) {
+    upk_kernel_info *k = &c->kernels[i];
+    const upk_src_kernel *s = k->name ? upk_src_find_kernel(facts, k->name) : NULL;
+    k->line = s ? s->line : -1;
+    k->col = s ? s->col : -1;
+    if (!s)
+      continue;
+    k->max_threads = s->max_threads;
+    k->min_blocks = s->min_blocks;
+    memcpy(k->cluster, s->cluster, sizeof k->cluster);
+  }
+}
+
+/* The block size a kernel is judged at: the request's first, else its
+ * __launch_bounds__, else a common default (marked as assumed). */
+static int occupancy_for(upk_kernel_info *k, const upk_kvalidate_req *req) {
+  int threads = req->n_block_sizes ? req->block_sizes[0] : k->max_threads;
+  bool assumed = threads <= 0;
+  if (assumed)
+    threads = DEFAULT_BLOCK;
+  int rc = upk_occupancy_sm90(threads, k->registers, k->smem_static + req->dynamic_smem,
+                              &k->occupancy);
+  k->occupancy.assumed = assumed;
+  return rc;
+}
+
+static int fill_occupancy(const upk_kvalidate_req *req, upk_kvalidate_result *out) {
+  size_t nk = out->c.n_kernels, ns = req->n_block_sizes;
+  for (size_t i = 0; i < nk; i++)
+    occupancy_for(&out->c.kernels[i], req);
+  if (ns < 2 || !nk)
+    return 0;
+  out->occ = calloc(nk * ns, sizeof *out->occ);
+  if (!out->occ)
+    return -ENOMEM;
+  for (size_t i = 0; i < nk; i++) {
+    const upk_kernel_info *k = &out->c.kernels[i];
+    for (size_t j = 0; j < ns; j++)
+      upk_occupancy_sm90(req->block_sizes[j], k->registers, k->smem_static + req->dynamic_smem,
+                         &out->occ[i * ns + j]);
+  }
+  return 0;
+}
+
+static const char *arch_of(const upk_kvalidate_req *req) {
+  return req->compile.arch ? req->compile.arch : "sm_90a";
+}
+
+/* Compile with the file's dir ahead of the user's include dirs, then add
+ * what the source and the resources tell. */
+static int compile_and_lint(const upk_kvalidate_req *req, const char *const *search, size_t n,
+                            const upk_src_facts *facts, upk_kvalidate_result *out) {
+  upk_compile_req creq = req->compile;
+  creq.includes.v = search;
+  creq.includes.n = n;
+  upk_diags pre = out->c.diags; /* include findings, kept ahead of the compiler's */
+  memset(&out->c.diags, 0, sizeof out->c.diags);
+  int rc = upk_compile(&creq, &out->c);
+  upk_diags mine = out->c.diags;
+  out->c.diags = pre;
+  upk_diags_take(&out->c.diags, &mine);
+  if (rc < 0)
+    return rc;
+  drop_ptxas_duplicates(&out->c.diags);
+  attach_source_facts(&out->c, facts);
+  if (fill_occupancy(req, out))
+    return -ENOMEM;
+  const char *arch = arch_of(req);
+  upk_lint_source(req->compile.source, req->compile.source_len, facts, arch, &out->c.diags);
+  upk_lint_kernels(out->c.kernels, out->c.n_kernels, facts, arch, req->dynamic_smem,
+                   &out->c.diags);
+  out->c.ok = out->c.ok && upk_diags_count(&out->c.diags, UPK_SEV_ERROR) == 0;
+  return 0;
+}
+
+int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out) {
+  memset(out, 0, sizeof *out);
+  size_t n_search = 0;
+  const char **search = search_dirs(req, &n_search);
+  upk_src_facts facts = {0};
+  int rc = -ENOMEM;
+  if (!search || upk_src_scan(req->compile.source, req->compile.source_len, &facts))
+    goto done;
+  rc = check_includes(req, search, n_search, out);
+  if (rc)
+    goto done;
+  if (upk_diags_count(&out->c.diags, UPK_SEV_ERROR)) {
+    /* Never let the compiler open a file the policy refused. */
+    out->c.ok = false;
+    goto done;
+  }
+  rc = compile_and_lint(req, search, n_search, &facts, out);
+done:
+  upk_src_facts_free(&facts);
+  free(search);
+  return rc;
+}
+
+void upk_kvalidate_result_free(upk_kvalidate_result *r) {
+  upk_compile_result_free(&r->c);
+  free(r->occ);
+  upk_include_deps_free(&r->deps);
+  memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,223 @@
+/* kernel/validate (MCP tool `validate_kernel`): check params on the loop,
+ * resolve paths against the workspace, hand the work to the kernel service
+ * (cache, then a worker), answer its result. Every failure of the kernel or
+ * of the worker is a diagnostic in an ok:false result, not a JSON-RPC error:
+ * agents act on diagnostics. Only malformed params are -32602. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag_json.h"
+#include "jobs.h"
+#include "kernel_methods.h"
+#include "kernel_service.h"
+#include "methods.h"
+#include "workers.h"
+
+enum {
+  SOURCE_CAP = 16 << 20,   /* bytes of inline source (the worker caps files alike) */
+  TIMEOUT_DEFAULT = 60000, /* ms: a hard stop for runaway compiles */
+  TIMEOUT_MAX = 600000,
+};
+
+static int bad(upk_job *job, const char *fmt, const char *what) {
+  upk_job_fail(job, UPK_RPC_INVALID_PARAMS, fmt, what);
+  return -1;
+}
+
+/* A path from a client: relative ones are relative to the workspace. */
+static json_t *abs_path(const upk_server *s, const char *p) {
+  char buf[PATH_MAX];
+  if (p[0] == '/' || !s->workspace)
+    return json_string(p);
+  snprintf(buf, sizeof buf, "%s/%s", s->workspace, p);
+  return json_string(buf);
+}
+
+static int copy_strings(upk_job *job, json_t *params, const char *key, json_t *wire, bool paths) {
+  json_t *a = json_object_get(params, key), *x, *out = json_array();
+  size_t i;
+  json_object_set_new(wire, key, out);
+  json_array_foreach(a, i, x) {
+    if (!json_is_string(x))
+      return bad(job, "params.%s: every item must be a string", key);
+    json_array_append_new(out, paths ? abs_path(job->server, json_string_value(x))
+                                     : json_incref(x));
+  }
+  return 0;
+}
+
+static int block_sizes(upk_job *job, json_t *params, json_t *wire) {
+  json_t *one = json_object_get(params, "blockSize"), *many = json_object_get(params, "blockSizes");
+  json_t *out = json_array(), *x;
+  size_t i;
+  json_object_set_new(wire, "blockSizes", out);
+  if (one)
+    json_array_append(out, one);
+  json_array_foreach(many, i, x) json_array_append(out, x);
+  json_array_foreach(out, i, x) {
+    json_int_t v = json_integer_value(x);
+    if (!json_is_integer(x) || v < 1 || v > 1024)
+      return bad(job, "params.%s: block sizes are integers from 1 to 1024",
+                 one ? "blockSize" : "blockSizes");
+  }
+  return 0;
+}
+
+static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
+  json_t *src = json_object_get(params, "source"), *path = json_object_get(params, "path");
+  if (!src == !path)
+    return bad(job, "params: give exactly one of %s", "source or path");
+  if (path) {
+    json_object_set_new(wire, "path", abs_path(job->server, json_string_value(path)));
+    return 0;
+  }
+  json_object_set(wire, "source", src);
+  json_t *name = json_object_get(params, "fileName");
+  json_object_set_new(wire, "fileName", name ? json_incref(name) : json_string("kernel.cu"));
+  return 0;
+}
+
+/* The worker's params: everything resolved, nothing left to the worker's cwd. */
+static json_t *wire_params(upk_job *job, json_t *params) {
+  upk_server *s = job->server;
+  json_t *w = json_object();
+  if (source_or_path(job, params, w) || copy_strings(job, params, "includes", w, true) ||
+      copy_strings(job, params, "defines", w, false) ||
+      copy_strings(job, params, "options", w, false) ||
+      copy_strings(job, params, "names", w, false) || block_sizes(job, params, w)) {
+    json_decref(w);
+    return NULL;
+  }
+  static const char *const passthrough[] = {"arch", "std", "dynamicSharedBytes"};
+  for (size_t i = 0; i < 3; i++) {
+    json_t *v = json_object_get(params, passthrough[i]);
+    if (v)
+      json_object_set(w, passthrough[i], v);
+  }
+  if (s->workspace) {
+    json_array_append_new(json_object_get(w, "includes"), json_string(s->workspace));
+    json_object_set_new(w, "allowed", json_pack("[s]", s->workspace));
+  }
+  json_object_set_new(w, "cudaPath", json_string(upk_kernels_cuda_path(s)));
+  json_object_set_new(w, "pch", json_true());
+  return w;
+}
+
+static void on_result(void *arg, json_t *result) {
+  upk_job *job = arg;
+  job->data = NULL;
+  upk_job_reply(job, json_incref(result));
+}
+
+static void on_cancel(upk_job *job) {
+  upk_kcheck *c = job->data;
+  job->data = NULL;
+  upk_kcheck_cancel(c);
+}
+
+static void too_large(upk_job *job, size_t len) {
+  upk_diags d = {0};
+  upk_diags_add(&d, UPK_SEV_ERROR, "kernel/source-too-large", "upskilld",
+                upk_range_line(0, 0, 0), "the source is %.1f MB, over the %d MB limit for one kernel source",
+                len / 1048576.0, SOURCE_CAP >> 20);
+  upk_job_reply(job, json_pack("{s:b,s:o,s:[]}", "ok", 0, "diagnostics", upk_diags_json(&d),
+                               "kernels"));
+  upk_diags_free(&d);
+}
+
+static void validate_handler(upk_job *job, json_t *params) {
+  json_t *src = json_object_get(params, "source");
+  if (src && json_string_length(src) > SOURCE_CAP) {
+    too_large(job, json_string_length(src));
+    return;
+  }
+  json_int_t timeout = json_integer_value(json_object_get(params, "timeoutMs"));
+  if (timeout < 0 || timeout > TIMEOUT_MAX) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.timeoutMs: from 1 to %d", TIMEOUT_MAX);
+    return;
+  }
+  json_t *w = wire_params(job, params);
+  if (!w)
+    return;
+  bool use_cache = !json_is_false(json_object_get(params, "cache"));
+  upk_job_on_cancel(job, on_cancel, NULL);
+  /* NULL: answered already (a cache hit), and the job is gone: don't touch it. */
+  upk_kcheck *c = upk_kernels_check(job->server, w, timeout ? (unsigned)timeout : TIMEOUT_DEFAULT,
+                                    use_cache, on_result, job);
+  if (c)
+    job->data = c;
+}
+
+/* ---- test-only: drive the worker pool directly (fault injection) ---- */
+
+static void on_raw(void *arg, int status, json_t *result, const char *error) {
+  upk_job *job = arg;
+  job->data = NULL;
+  upk_job_reply(job, json_pack("{s:s,s:O?,s:s?}", "status", status ? uv_err_name(status) : "ok",
+                               "result", result, "error", error));
+}
+
+static void raw_cancel(upk_job *job) {
+  upk_wreq *r = job->data;
+  job->data = NULL;
+  if (r)
+    upk_wreq_cancel(r);
+}
+
+static void worker_handler(upk_job *job, json_t *params) {
+  upk_server *s = job->server;
+  if (upk_kernels_start(s) || !s->kernels) {
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the kernel service is not available");
+    return;
+  }
+  json_t *p = json_object_get(params, "params");
+  upk_job_on_cancel(job, raw_cancel, NULL);
+  upk_wreq *r = upk_workers_submit(
+      upk_kernels_pool(s), json_string_value(json_object_get(params, "op")),
+      p ? json_incref(p) : json_object(),
+      (unsigned)json_integer_value(json_object_get(params, "timeoutMs")), on_raw, job);
+  if (r)
+    job->data = r;
+  else
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the worker pool refused the request");
+}
+
+static const upk_param validate_params[] = {
+    {"source", UPK_T_STRING, 0, "CUDA source text (device code)."},
+    {"path", UPK_T_STRING, 0, "A .cu file instead of source (relative to the workspace)."},
+    {"fileName", UPK_T_STRING, 0, "Name for inline source in diagnostics (default kernel.cu)."},
+    {"names", UPK_T_ARRAY, 0, "Kernels to report, e.g. [\"scale<float>\"] (default: all)."},
+    {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value."},
+    {"std", UPK_T_STRING, 0, "C++ dialect, default c++17."},
+    {"defines", UPK_T_ARRAY, 0, "Macros: [\"N=128\", \"USE_TMA\"]."},
+    {"includes", UPK_T_ARRAY, 0, "Extra include directories (relative to the workspace)."},
+    {"options", UPK_T_ARRAY, 0, "Extra NVRTC options, e.g. [\"-maxrregcount=64\"]."},
+    {"blockSize", UPK_T_INTEGER, 0, "Threads per block for occupancy."},
+    {"blockSizes", UPK_T_ARRAY, 0, "Several block sizes: occupancy for each."},
+    {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes."},
+    {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile (default 60000)."},
+    {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached."},
+    {0},
+};
+
+static const upk_param worker_params[] = {
+    {"op", UPK_T_STRING, 1, "Worker op: hello, echo, sleep, crash, hang, garbage, exit."},
+    {"params", UPK_T_OBJECT, 0, "The op's params."},
+    {"timeoutMs", UPK_T_INTEGER, 0, "Deadline (0: the pool's default)."},
+    {0},
+};
+
+const upk_method upk_kernel_methods[] = {
+    {"kernel/validate", "validate_kernel", "Validate a CUDA kernel for H100",
+     "Compile CUDA device code with NVRTC for sm_90a (or any arch) without a GPU: diagnostics "
+     "with line and column, per-kernel registers, spills, shared memory and occupancy, and H100 "
+     "lint (Hopper-only features, shared-memory limits, clusters, deprecated intrinsics).",
+     validate_params, validate_handler, UPK_METHOD_READ_ONLY},
+    {"upskilld/worker", NULL, "Worker op (test only)",
+     "Send one op to the worker pool; for fault-injection tests.", worker_params, worker_handler,
+     UPK_METHOD_TEST_ONLY},
+};
+
+const size_t upk_kernel_methods_count = sizeof upk_kernel_methods / sizeof *upk_kernel_methods;

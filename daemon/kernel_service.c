@@ -1,0 +1,366 @@
+/* Kernel checks: cache in front, worker pool behind (kernel_service.h). */
+#include "kernel_service.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "diag_json.h"
+#include "log.h"
+#include "toolkit.h"
+#include "workers.h"
+
+enum { CACHE_MAX = 512 };
+
+typedef struct centry centry;
+struct centry {
+  char key[2 * 32 + 1];
+  json_t *result; /* as the worker answered it */
+  centry *prev, *next;
+};
+
+struct upk_kernels {
+  upk_workers *pool;
+  json_t *map; /* key -> centry pointer (json integer) */
+  centry *head, *tail; /* most recently used first */
+  size_t n;
+  unsigned long hits, misses;
+  char cuda_path[PATH_MAX];
+  char toolkit[32]; /* "13.0"; part of every key */
+  bool test_faults;
+};
+typedef struct upk_kernels upk_kernels;
+
+struct upk_kcheck {
+  upk_server *server;
+  upk_wreq *wreq;
+  upk_kcheck_cb cb;
+  void *arg;
+  char key[2 * 32 + 1]; /* "" when the result must not be cached */
+  unsigned timeout_ms;
+  uint64_t started;
+};
+
+static upk_kernels *kernels_of(upk_server *s) {
+  return s->kernels;
+}
+
+/* ---- the worker program ---- */
+
+static void worker_path(char *buf, size_t len) {
+  const char *env = getenv("UPSKILLD_WORKER");
+  if (env && *env) {
+    snprintf(buf, len, "%s", env);
+    return;
+  }
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash)
+    *slash = '\0';
+  /* Installed side by side; in a build tree the worker lives in gpu/. */
+  snprintf(buf, len, "%s/upskilld-worker", exe);
+  if (access(buf, X_OK))
+    snprintf(buf, len, "%s/../gpu/upskilld-worker", exe);
+}
+
+static void toolkit_version(upk_kernels *k) {
+  upk_cuda_toolkit t;
+  upk_cuda_toolkit_probe(k->cuda_path, &t);
+  if (t.found)
+    snprintf(k->toolkit, sizeof k->toolkit, "%d.%d", t.version_major, t.version_minor);
+  else
+    snprintf(k->toolkit, sizeof k->toolkit, "none");
+}
+
+int upk_kernels_start(upk_server *s) {
+  if (s->kernels)
+    return 0;
+  upk_kernels *k = calloc(1, sizeof *k);
+  if (!k)
+    return UV_ENOMEM;
+  snprintf(k->cuda_path, sizeof k->cuda_path, "%s", upk_cuda_default_path(s->opts.cuda_path));
+  toolkit_version(k);
+  k->map = json_object();
+  k->test_faults = s->opts.test_methods;
+  char path[PATH_MAX];
+  worker_path(path, sizeof path);
+  static const char *const faults_env[] = {"UPSKILLD_WORKER_FAULTS=1", NULL};
+  upk_workers_config cfg = {
+      .worker_path = path,
+      .extra_env = k->test_faults ? faults_env : NULL,
+      .warm = strcmp(k->toolkit, "none") ? 1 : 0,
+      .timeout_ms = 60000,
+  };
+  int rc = upk_workers_init(&k->pool, s->loop, &cfg);
+  if (rc) {
+    upk_log(UPK_LOG_ERROR, "kernel workers: %s", uv_strerror(rc));
+    json_decref(k->map);
+    free(k);
+    return rc;
+  }
+  s->kernels = k;
+  return 0;
+}
+
+static void pool_closed(void *arg) {
+  free(arg);
+}
+
+void upk_kernels_stop(upk_server *s) {
+  upk_kernels *k = kernels_of(s);
+  if (!k)
+    return;
+  s->kernels = NULL;
+  for (centry *e = k->head, *next; e; e = next) {
+    next = e->next;
+    json_decref(e->result);
+    free(e);
+  }
+  json_decref(k->map);
+  upk_workers_close(k->pool, pool_closed, k);
+}
+
+struct upk_workers *upk_kernels_pool(upk_server *s) {
+  return s->kernels ? s->kernels->pool : NULL;
+}
+
+const char *upk_kernels_cuda_path(const upk_server *s) {
+  return s->kernels ? s->kernels->cuda_path : upk_cuda_default_path(s->opts.cuda_path);
+}
+
+/* ---- the cache ---- */
+
+/* SHA-256 over the params (keys sorted), the toolkit and, for a file, its
+ * size and mtime: a changed file is a different key, found without reading it. */
+static int cache_key(upk_kernels *k, json_t *params, char out[65]) {
+  char *text = json_dumps(params, JSON_SORT_KEYS | JSON_COMPACT);
+  char stamp[128] = "";
+  const char *path = json_string_value(json_object_get(params, "path"));
+  struct stat st;
+  if (path && stat(path, &st) == 0)
+    snprintf(stamp, sizeof stamp, "|%lld|%lld.%ld|%llu", (long long)st.st_size,
+             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned len = 0;
+  EVP_MD_CTX *c = EVP_MD_CTX_new();
+  int ok = text && c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) &&
+           EVP_DigestUpdate(c, text, strlen(text)) &&
+           EVP_DigestUpdate(c, k->toolkit, strlen(k->toolkit)) &&
+           EVP_DigestUpdate(c, stamp, strlen(stamp)) && EVP_DigestFinal_ex(c, md, &len);
+  EVP_MD_CTX_free(c);
+  free(text);
+  for (unsigned i = 0; ok && i < 32; i++)
+    snprintf(out + 2 * i, 3, "%02x", md[i]);
+  return ok ? 0 : -1;
+}
+
+/* Every header the compile read must be as it was. */
+static bool deps_unchanged(json_t *result) {
+  json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(result, "dependencies"), i, d) {
+    struct stat st;
+    const char *p = json_string_value(json_object_get(d, "path"));
+    if (!p || stat(p, &st))
+      return false;
+    json_int_t ns = (json_int_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    if (st.st_size != json_integer_value(json_object_get(d, "size")) ||
+        ns != json_integer_value(json_object_get(d, "mtimeNs")))
+      return false;
+  }
+  return true;
+}
+
+static void lru_unlink(upk_kernels *k, centry *e) {
+  *(e->prev ? &e->prev->next : &k->head) = e->next;
+  *(e->next ? &e->next->prev : &k->tail) = e->prev;
+  e->prev = e->next = NULL;
+}
+
+static void lru_push_front(upk_kernels *k, centry *e) {
+  e->next = k->head;
+  if (k->head)
+    k->head->prev = e;
+  k->head = e;
+  if (!k->tail)
+    k->tail = e;
+}
+
+static void cache_drop(upk_kernels *k, centry *e) {
+  lru_unlink(k, e);
+  json_object_del(k->map, e->key);
+  json_decref(e->result);
+  free(e);
+  k->n--;
+}
+
+static json_t *cache_get(upk_kernels *k, const char *key) {
+  json_t *p = json_object_get(k->map, key);
+  centry *e = p ? (centry *)(intptr_t)json_integer_value(p) : NULL;
+  if (!e)
+    return NULL;
+  if (!deps_unchanged(e->result)) {
+    cache_drop(k, e);
+    return NULL;
+  }
+  lru_unlink(k, e);
+  lru_push_front(k, e);
+  return e->result;
+}
+
+static void cache_put(upk_kernels *k, const char *key, json_t *result) {
+  json_t *p = json_object_get(k->map, key);
+  if (p)
+    cache_drop(k, (centry *)(intptr_t)json_integer_value(p));
+  centry *e = calloc(1, sizeof *e);
+  if (!e)
+    return;
+  snprintf(e->key, sizeof e->key, "%s", key);
+  e->result = json_incref(result);
+  json_object_set_new(k->map, key, json_integer((json_int_t)(intptr_t)e));
+  lru_push_front(k, e);
+  if (++k->n > CACHE_MAX)
+    cache_drop(k, k->tail);
+}
+
+/* ---- checks ---- */
+
+static double ms_since(uint64_t t0) {
+  return (double)(uv_hrtime() - t0) / 1e6;
+}
+
+/* A result that is only a diagnostic: the worker could not give one. */
+static json_t *failure_result(const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static json_t *failure_result(const char *code, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  upk_diags d = {0};
+  upk_diags_add(&d, UPK_SEV_ERROR, code, "upskilld", upk_range_line(0, 0, 0), "%s", msg);
+  json_t *r = json_pack("{s:b,s:s,s:o,s:[]}", "ok", 0, "backend", "nvrtc", "diagnostics",
+                        upk_diags_json(&d), "kernels");
+  upk_diags_free(&d);
+  return r;
+}
+
+static json_t *status_result(const upk_kcheck *c, int status, const char *error) {
+  switch (status) {
+  case UV_ETIMEDOUT:
+    return failure_result("kernel/timeout",
+                          "the compile did not finish within %u ms and was stopped (a runaway "
+                          "template instantiation or a huge unrolled loop?)",
+                          c->timeout_ms ? c->timeout_ms : 60000);
+  case UV_EPIPE:
+    return failure_result("kernel/worker-crashed",
+                          "the compiler process died (%s); a fresh one takes its place",
+                          error ? error : "no reason given");
+  case UV_EPROTO:
+    return failure_result("kernel/worker-protocol",
+                          "the compiler process answered something that is not a reply; it was "
+                          "replaced");
+  case UV_ENOENT:
+    return failure_result("kernel/no-worker", "cannot start upskilld-worker: %s",
+                          error ? error : "not found");
+  case UV_ECANCELED:
+    return failure_result("kernel/cancelled", "the check was cancelled");
+  default:
+    return failure_result("kernel/worker-error", "%s", error ? error : uv_strerror(status));
+  }
+}
+
+static void finish(upk_kcheck *c, json_t *result, bool cached) {
+  json_t *copy = json_deep_copy(result);
+  json_object_set_new(copy, "cached", json_boolean(cached));
+  json_object_set_new(copy, "elapsedMs", json_real(ms_since(c->started)));
+  if (c->cb) /* NULL once cancelled */
+    c->cb(c->arg, copy);
+  json_decref(copy);
+  free(c);
+}
+
+static void on_worker(void *arg, int status, json_t *result, const char *error) {
+  upk_kcheck *c = arg;
+  upk_kernels *k = kernels_of(c->server);
+  c->wreq = NULL;
+  if (status == 0 && json_is_object(result)) {
+    if (k && c->key[0])
+      cache_put(k, c->key, result);
+    finish(c, result, false);
+    return;
+  }
+  if (status == 0)
+    status = UV_EPROTO;
+  json_t *r = status_result(c, status, error);
+  finish(c, r, false);
+  json_decref(r);
+}
+
+upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms, bool use_cache,
+                              upk_kcheck_cb cb, void *arg) {
+  upk_kcheck *c = calloc(1, sizeof *c);
+  upk_kernels *k = kernels_of(s);
+  if (!c || (!k && upk_kernels_start(s)) || !(k = kernels_of(s))) {
+    json_t *r = failure_result("kernel/no-worker", "the kernel service is not available");
+    cb(arg, r);
+    json_decref(r);
+    json_decref(params);
+    free(c);
+    return NULL;
+  }
+  *c = (upk_kcheck){.server = s, .cb = cb, .arg = arg, .timeout_ms = timeout_ms,
+                    .started = uv_hrtime()};
+  if (cache_key(k, params, c->key))
+    c->key[0] = '\0';
+  json_t *hit = use_cache && c->key[0] ? cache_get(k, c->key) : NULL;
+  if (hit) {
+    k->hits++;
+    json_decref(params);
+    finish(c, hit, true);
+    return NULL;
+  }
+  k->misses++;
+  c->wreq = upk_workers_submit(k->pool, "validate", params, timeout_ms, on_worker, c);
+  if (!c->wreq) {
+    json_t *r = failure_result("kernel/no-worker", "the worker pool refused the check");
+    finish(c, r, false);
+    json_decref(r);
+    return NULL;
+  }
+  return c;
+}
+
+void upk_kcheck_cancel(upk_kcheck *c) {
+  if (!c)
+    return;
+  c->cb = NULL;
+  upk_wreq *w = c->wreq;
+  c->wreq = NULL;
+  if (w)
+    upk_wreq_cancel(w); /* on_worker runs now, sees no callback, frees c */
+}
+
+json_t *upk_kernels_status(upk_server *s) {
+  upk_kernels *k = kernels_of(s);
+  if (!k)
+    return json_pack("{s:b}", "started", 0);
+  upk_workers_stats st;
+  upk_workers_stats_get(k->pool, &st);
+  return json_pack("{s:b,s:s,s:{s:i,s:i,s:i,s:I,s:I,s:I},s:{s:I,s:I,s:I}}", "started", 1,
+                   "toolkit", k->toolkit, "workers", "running", st.running, "idle", st.idle,
+                   "queued", st.queued, "started", (json_int_t)st.started, "killed",
+                   (json_int_t)st.killed, "crashed", (json_int_t)st.crashed, "cache", "entries",
+                   (json_int_t)k->n, "hits", (json_int_t)k->hits, "misses",
+                   (json_int_t)k->misses);
+}
