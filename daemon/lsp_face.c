@@ -24,7 +24,7 @@ static int hexval(char c) {
 }
 
 /* file:///a/b%20c -> /a/b c; NULL for other schemes. */
-static char *file_uri_to_path(const char *uri) {
+char *upk_file_uri_to_path(const char *uri) {
   if (!uri || strncmp(uri, "file://", 7) != 0)
     return NULL;
   const char *p = uri + 7;
@@ -49,9 +49,9 @@ static char *file_uri_to_path(const char *uri) {
 static char *workspace_from(json_t *params) {
   json_t *folders = json_object_get(params, "workspaceFolders");
   char *path =
-      file_uri_to_path(json_string_value(json_object_get(json_array_get(folders, 0), "uri")));
+      upk_file_uri_to_path(json_string_value(json_object_get(json_array_get(folders, 0), "uri")));
   if (!path)
-    path = file_uri_to_path(json_string_value(json_object_get(params, "rootUri")));
+    path = upk_file_uri_to_path(json_string_value(json_object_get(params, "rootUri")));
   if (!path && json_is_string(json_object_get(params, "rootPath")))
     path = strdup(json_string_value(json_object_get(params, "rootPath")));
   if (!path)
@@ -108,8 +108,11 @@ bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_
   upk_kernels_start(s); /* a warm worker makes the first kernel check fast */
   upk_info("LSP client %s, workspace %s",
            json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", s->workspace);
-  json_t *caps = json_pack("{s:{s:{s:s,s:o}}}", "experimental", "upskilld", "version", UPK_VERSION,
-                           "methods", method_names(s));
+  /* Full text sync: CUDA files and SKILL.md are small, and a whole text is
+   * the simplest thing to validate and cache. */
+  json_t *caps = json_pack("{s:{s:b,s:i,s:{s:b}},s:{s:{s:s,s:o}}}", "textDocumentSync", "openClose",
+                           1, "change", 1, "save", "includeText", 0, "experimental", "upskilld",
+                           "version", UPK_VERSION, "methods", method_names(s));
   json_t *result = json_pack("{s:o,s:{s:s,s:s}}", "capabilities", caps, "serverInfo", "name",
                              "upskilld", "version", UPK_VERSION);
   upk_server_answer(s, b, upk_rpc_result(id, result));

@@ -115,6 +115,8 @@ static void server__notification(upk_server *s, const char *method, json_t *para
     upk_jobs_cancel(s, param(params, "id"), true);
   } else if (!strcmp(method, "notifications/cancelled")) {
     upk_jobs_cancel(s, param(params, "requestId"), false);
+  } else if (upk_docs_notification(s, method, params)) {
+    return;
   } else {
     /* initialized, notifications/initialized, $/setTrace and anything unknown:
      * notifications are never answered. */
@@ -299,6 +301,7 @@ void upk_server_close(upk_server *s, int code) {
   s->state = UPK_S_CLOSING;
   s->exit_code = code;
   upk_jobs_cancel_all(s);
+  upk_docs_close_all(s);
   upk_skills_stop(s);
   upk_kernels_stop(s);
   upk_log_set_sink(NULL, NULL, UPK_LOG_ERROR);
@@ -315,5 +318,6 @@ void upk_server_free(upk_server *s) {
   json_decref(s->inflight);
   json_decref(s->client_info);
   json_decref(s->init_options);
+  json_decref(s->docs);
   free(s->workspace);
 }

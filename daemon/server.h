@@ -45,7 +45,8 @@ typedef struct upk_server {
   bool input_ended; /* EOF seen: exit once in-flight work is answered */
   uv_signal_t sig_term, sig_int;
   struct upk_skills_svc *skills; /* skills index service, from initialize on */
-  struct upk_kernels *kernels;   /* worker pool and compile cache (kernel_service.h) */
+  struct upk_kernels *kernels;
+  json_t *docs;                  /* uri -> open document (documents.c) */   /* worker pool and compile cache (kernel_service.h) */
 } upk_server;
 
 /** Create the session on stdio (kinds guessed by main). */
@@ -79,5 +80,13 @@ bool upk_mcp_face_request(upk_server *s, upk_batch *b, const char *method, json_
                           json_t *params);
 bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                           json_t *params);
+/** file:///a/b%20c -> "/a/b c" (malloc'd); NULL for other schemes. */
+char *upk_file_uri_to_path(const char *uri);
+
+/* Open documents (documents.c): textDocument/did* notifications in, debounced
+ * textDocument/publishDiagnostics out. Returns true when it handled `method`. */
+bool upk_docs_notification(upk_server *s, const char *method, json_t *params);
+/** Forget every document (at exit). */
+void upk_docs_close_all(upk_server *s);
 
 #endif

@@ -1,0 +1,283 @@
+/* Editor diagnostics: the documents an LSP client has open.
+ *
+ * `.cu` / `.cuh` files are validated as kernels (through the kernel service,
+ * so identical text is answered from its cache) and `SKILL.md` files as
+ * skills (on the skills queue). A check starts a short while after the last
+ * change (debounce), at most one compile per document runs at a time, and a
+ * result for text that has changed since is dropped, never published. */
+#include <libgen.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag_json.h"
+#include "jsonrpc.h"
+#include "kernel_service.h"
+#include "log.h"
+#include "server.h"
+#include "skills_service.h"
+#include "validate.h"
+
+enum { DEBOUNCE_CUDA_MS = 250, DEBOUNCE_SKILL_MS = 100 };
+
+typedef struct doc {
+  upk_server *s;
+  char *uri, *path; /* path NULL for non-file URIs */
+  char *text;
+  size_t len;
+  int version;
+  bool is_skill;
+  uv_timer_t timer;
+  upk_kcheck *inflight; /* a compile of inflight_version */
+  int inflight_version;
+  bool rerun; /* the text changed while compiling */
+} doc;
+
+/* What the skills queue needs: a copy, since the document may change meanwhile. */
+typedef struct skill_check {
+  upk_server *s;
+  char *uri, *text;
+  size_t len;
+  int version;
+  upk_diags diags;
+} skill_check;
+
+static doc *doc_find(upk_server *s, const char *uri) {
+  json_t *p = s->docs && uri ? json_object_get(s->docs, uri) : NULL;
+  return p ? (doc *)(intptr_t)json_integer_value(p) : NULL;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Which documents we check: CUDA sources and skills; everything else is ignored. */
+static int kind_of(const char *uri, const char *language) {
+  if (ends_with(uri, "/SKILL.md"))
+    return 2;
+  if (ends_with(uri, ".cu") || ends_with(uri, ".cuh") ||
+      (language && (!strcmp(language, "cuda-cpp") || !strcmp(language, "cuda"))))
+    return 1;
+  return 0;
+}
+
+static void publish(upk_server *s, const char *uri, int version, json_t *diagnostics) {
+  json_t *p = json_pack("{s:s,s:o}", "uri", uri, "diagnostics", diagnostics);
+  if (version >= 0)
+    json_object_set_new(p, "version", json_integer(version));
+  upk_server_send(s, upk_rpc_notification("textDocument/publishDiagnostics", p));
+}
+
+/* Diagnostics the compiler placed in other files (headers) are shown at the
+ * top of this one, saying where they are: LSP publishes per document. */
+static json_t *for_document(const doc *d, json_t *diagnostics) {
+  json_t *out = json_array(), *x;
+  size_t i;
+  json_array_foreach(diagnostics, i, x) {
+    json_t *copy = json_deep_copy(x);
+    const char *file = json_string_value(json_object_get(x, "file"));
+    if (file && (!d->path || strcmp(file, d->path))) {
+      json_int_t line = json_integer_value(
+          json_object_get(json_object_get(json_object_get(x, "range"), "start"), "line"));
+      char *msg = NULL;
+      if (asprintf(&msg, "In %s:%lld: %s", file, (long long)line + 1,
+                   json_string_value(json_object_get(x, "message"))) > 0)
+        json_object_set_new(copy, "message", json_string(msg));
+      free(msg);
+      json_object_set_new(copy, "range", json_pack("{s:{s:i,s:i},s:{s:i,s:i}}", "start", "line", 0,
+                                                   "character", 0, "end", "line", 0, "character",
+                                                   0));
+    }
+    json_object_del(copy, "file");
+    json_array_append_new(out, copy);
+  }
+  return out;
+}
+
+/* ---- kernels ---- */
+
+static void run(doc *d);
+
+static void on_kernel(void *arg, json_t *result) {
+  doc *d = arg;
+  d->inflight = NULL;
+  if (d->rerun) { /* stale: the text changed while it compiled */
+    d->rerun = false;
+    run(d);
+    return;
+  }
+  if (d->inflight_version == d->version)
+    publish(d->s, d->uri, d->version, for_document(d, json_object_get(result, "diagnostics")));
+}
+
+static json_t *kernel_params(const doc *d) {
+  upk_server *s = d->s;
+  json_t *p = json_pack("{s:s%,s:s,s:s,s:b,s:[],s:[]}", "source", d->text, d->len, "fileName",
+                        d->path ? d->path : d->uri, "cudaPath", upk_kernels_cuda_path(s), "pch",
+                        1, "includes", "allowed");
+  if (d->path) {
+    char *copy = strdup(d->path);
+    json_object_set_new(p, "fileDir", json_string(dirname(copy)));
+    json_array_append_new(json_object_get(p, "allowed"), json_string(dirname(copy)));
+    free(copy);
+  }
+  if (s->workspace) {
+    json_array_append_new(json_object_get(p, "includes"), json_string(s->workspace));
+    json_array_append_new(json_object_get(p, "allowed"), json_string(s->workspace));
+  }
+  return p;
+}
+
+static void run_kernel(doc *d) {
+  if (d->inflight) {
+    d->rerun = true;
+    return;
+  }
+  d->inflight_version = d->version;
+  /* NULL: answered already from the cache (on_kernel has run). */
+  d->inflight = upk_kernels_check(d->s, kernel_params(d), 0, true, on_kernel, d);
+}
+
+/* ---- skills ---- */
+
+static void skill_work(upk_index *ix, void *arg) {
+  skill_check *c = arg;
+  upk_skill_validate_text(c->text, c->len, UPK_VALIDATE_STRICT, &c->diags);
+}
+
+static void skill_done(void *arg, int status) {
+  skill_check *c = arg;
+  doc *d = doc_find(c->s, c->uri);
+  if (status == 0 && d && d->version == c->version)
+    publish(c->s, c->uri, c->version, upk_diags_json(&c->diags));
+  upk_diags_free(&c->diags);
+  free(c->uri);
+  free(c->text);
+  free(c);
+}
+
+static void run_skill(doc *d) {
+  skill_check *c = calloc(1, sizeof *c);
+  if (!c)
+    return;
+  *c = (skill_check){.s = d->s, .uri = strdup(d->uri), .text = malloc(d->len + 1), .len = d->len,
+                     .version = d->version};
+  if (c->text)
+    memcpy(c->text, d->text, d->len + 1);
+  if (!c->uri || !c->text || upk_skills_submit(d->s, skill_work, skill_done, c))
+    skill_done(c, UV_ECANCELED);
+}
+
+/* ---- lifecycle ---- */
+
+static void run(doc *d) {
+  if (d->is_skill)
+    run_skill(d);
+  else
+    run_kernel(d);
+}
+
+static void on_timer(uv_timer_t *t) {
+  run(t->data);
+}
+
+static void schedule(doc *d, unsigned delay_ms) {
+  uv_timer_start(&d->timer, on_timer, delay_ms, 0);
+}
+
+static void set_text(doc *d, const char *text, size_t len) {
+  char *copy = malloc(len + 1);
+  if (!copy)
+    return;
+  memcpy(copy, text, len);
+  copy[len] = '\0';
+  free(d->text);
+  d->text = copy;
+  d->len = len;
+}
+
+static void doc_freed(uv_handle_t *h) {
+  doc *d = h->data;
+  free(d->uri);
+  free(d->path);
+  free(d->text);
+  free(d);
+}
+
+static void doc_close(upk_server *s, doc *d) {
+  json_object_del(s->docs, d->uri);
+  upk_kcheck_cancel(d->inflight);
+  d->inflight = NULL;
+  uv_timer_stop(&d->timer);
+  uv_close((uv_handle_t *)&d->timer, doc_freed);
+}
+
+static void did_open(upk_server *s, json_t *td) {
+  const char *uri = json_string_value(json_object_get(td, "uri"));
+  json_t *text = json_object_get(td, "text");
+  int kind = uri ? kind_of(uri, json_string_value(json_object_get(td, "languageId"))) : 0;
+  if (!kind || !json_is_string(text))
+    return;
+  doc *old = doc_find(s, uri);
+  if (old)
+    doc_close(s, old);
+  doc *d = calloc(1, sizeof *d);
+  if (!d)
+    return;
+  d->s = s;
+  d->uri = strdup(uri);
+  d->path = upk_file_uri_to_path(uri);
+  d->is_skill = kind == 2;
+  d->version = (int)json_integer_value(json_object_get(td, "version"));
+  set_text(d, json_string_value(text), json_string_length(text));
+  uv_timer_init(s->loop, &d->timer);
+  d->timer.data = d;
+  if (!s->docs)
+    s->docs = json_object();
+  json_object_set_new(s->docs, uri, json_integer((json_int_t)(intptr_t)d));
+  schedule(d, 0);
+}
+
+static void did_change(upk_server *s, json_t *params) {
+  json_t *td = json_object_get(params, "textDocument");
+  doc *d = doc_find(s, json_string_value(json_object_get(td, "uri")));
+  json_t *changes = json_object_get(params, "contentChanges");
+  /* Full sync (what we advertise): the last change holds the whole text. */
+  json_t *text = json_object_get(json_array_get(changes, json_array_size(changes) - 1), "text");
+  if (!d || !json_is_string(text))
+    return;
+  d->version = (int)json_integer_value(json_object_get(td, "version"));
+  set_text(d, json_string_value(text), json_string_length(text));
+  if (d->inflight)
+    d->rerun = true;
+  schedule(d, d->is_skill ? DEBOUNCE_SKILL_MS : DEBOUNCE_CUDA_MS);
+}
+
+bool upk_docs_notification(upk_server *s, const char *method, json_t *params) {
+  if (strncmp(method, "textDocument/", 13))
+    return false;
+  json_t *td = json_object_get(params, "textDocument");
+  const char *uri = json_string_value(json_object_get(td, "uri"));
+  doc *d = doc_find(s, uri);
+  if (!strcmp(method, "textDocument/didOpen")) {
+    did_open(s, td);
+  } else if (!strcmp(method, "textDocument/didChange")) {
+    did_change(s, params);
+  } else if (!strcmp(method, "textDocument/didSave") && d) {
+    json_t *text = json_object_get(params, "text");
+    if (json_is_string(text))
+      set_text(d, json_string_value(text), json_string_length(text));
+    schedule(d, 0);
+  } else if (!strcmp(method, "textDocument/didClose") && d) {
+    doc_close(s, d);
+    publish(s, uri, -1, json_array()); /* clear what we showed */
+  }
+  return true;
+}
+
+void upk_docs_close_all(upk_server *s) {
+  const char *key;
+  json_t *v, *tmp;
+  json_object_foreach_safe(s->docs, tmp, key, v) doc_close(s, (doc *)(intptr_t)json_integer_value(v));
+}

@@ -1,0 +1,7 @@
+// Error: 64 KB of static shared memory; ptxas refuses anything above 0xc000 bytes.
+extern "C" __global__ void too_much_smem(float *out) {
+  __shared__ float big[16384];
+  big[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = big[(threadIdx.x + 1) % 16384];
+}
