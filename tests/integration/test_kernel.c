@@ -1,0 +1,419 @@
+/* kernel/validate through the real daemon, its real worker and the real NVRTC: results,
+ * diagnostics, the cache and its invalidation, the include policy, bad input, worker faults
+ * (crash, hang, garbage: each contained), cancellation, and editor diagnostics. Tests that need
+ * the CUDA toolkit skip with a reason where it is missing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(kernel, .timeout = 240);
+
+static const char *SAXPY =
+    "extern \"C\" __global__ void saxpy(int n, float a, const float *x, float *y) {\\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\\n"
+    "  if (i < n) y[i] = a * x[i] + y[i];\\n"
+    "}\\n";
+
+static bool have_toolkit(void) {
+  const char *cuda = getenv("CUDA_PATH");
+  char p[512];
+  snprintf(p, sizeof p, "%s/include/nvrtc.h", cuda && *cuda ? cuda : "/usr/local/cuda");
+  return access(p, R_OK) == 0;
+}
+
+#define NEED_TOOLKIT()                                                                           \
+  do {                                                                                           \
+    if (!have_toolkit())                                                                         \
+      cr_skip_test("no CUDA toolkit (NVRTC) on this machine");                                   \
+  } while (0)
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* kernel/validate with `params` (JSON text); the result (owned by `*resp`). */
+static json_t *validate(hx *d, json_t **resp, const char *params) {
+  static int id = 100;
+  char idtxt[16];
+  snprintf(idtxt, sizeof idtxt, "%d", ++id);
+  *resp = hx_callf(d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"kernel/validate\",\"params\":%s}",
+                   id, params);
+  return hx_assert_result(*resp, idtxt);
+}
+
+static json_t *diag_with_code(json_t *result, const char *code) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(json_object_get(result, "diagnostics"), i, x) {
+    const char *c = json_string_value(json_object_get(x, "code"));
+    if (c && !strcmp(c, code))
+      return x;
+  }
+  return NULL;
+}
+
+static int start_line(json_t *diag) {
+  return (int)json_integer_value(
+      json_object_get(json_object_get(json_object_get(diag, "range"), "start"), "line"));
+}
+
+Test(kernel, saxpy_reports_resources_and_occupancy) {
+  NEED_TOOLKIT();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp, *r;
+  char params[2048];
+  snprintf(params, sizeof params, "{\"source\":\"%s\",\"blockSize\":256}", SAXPY);
+  r = validate(d, &resp, params);
+  cr_assert(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_t *k = json_array_get(json_object_get(r, "kernels"), 0);
+  cr_assert_str_eq(json_string_value(json_object_get(k, "name")), "saxpy", "%s", hx_dump(r));
+  cr_assert_gt(json_integer_value(json_object_get(k, "registers")), 0);
+  cr_assert_eq(json_integer_value(json_object_get(k, "spillStores")), 0);
+  cr_assert_eq(json_integer_value(json_object_get(k, "line")), 0);
+  json_t *occ = json_object_get(k, "occupancy");
+  cr_assert_eq(json_integer_value(json_object_get(occ, "blockSize")), 256);
+  cr_assert_float_eq(json_real_value(json_object_get(occ, "percent")), 100.0, 1e-9, "%s",
+                     hx_dump(occ));
+  cr_assert_str_eq(json_string_value(json_object_get(r, "arch")), "sm_90a");
+  cr_assert(json_is_false(json_object_get(r, "cached")));
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
+Test(kernel, identical_revalidation_is_cached) {
+  NEED_TOOLKIT();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp, *r;
+  char params[2048];
+  snprintf(params, sizeof params, "{\"source\":\"%s\"}", SAXPY);
+  json_decref((validate(d, &resp, params), resp));
+  double t0 = now_ms();
+  r = validate(d, &resp, params);
+  double elapsed = now_ms() - t0;
+  cr_assert(json_is_true(json_object_get(r, "cached")), "%s", hx_dump(r));
+  cr_assert_lt(json_real_value(json_object_get(r, "elapsedMs")), 5.0, "%s", hx_dump(r));
+  cr_assert_lt(elapsed, 1000.0); /* generous: the machine may be loaded; bench/ measures */
+  json_decref(resp);
+  /* cache:false compiles again. */
+  snprintf(params, sizeof params, "{\"source\":\"%s\",\"cache\":false}", SAXPY);
+  r = validate(d, &resp, params);
+  cr_assert(json_is_false(json_object_get(r, "cached")), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
+Test(kernel, syntax_error_has_line_and_column) {
+  NEED_TOOLKIT();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp;
+  json_t *r = validate(
+      d, &resp,
+      "{\"source\":\"__global__ void k(float *y) {\\n  y[0] = undefined_var * 2.0f;\\n}\\n\"}");
+  cr_assert(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_t *first = json_array_get(json_object_get(r, "diagnostics"), 0);
+  cr_assert_eq(json_integer_value(json_object_get(first, "severity")), 1, "%s", hx_dump(r));
+  cr_assert_eq(start_line(first), 1, "%s", hx_dump(first));
+  json_int_t col = json_integer_value(
+      json_object_get(json_object_get(json_object_get(first, "range"), "start"), "character"));
+  cr_assert_eq(col, 9, "%s", hx_dump(first)); /* at undefined_var */
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* A workspace with a kernel that includes a header of its own. */
+static char *workspace(char *tmpl) {
+  cr_assert(mkdtemp(tmpl));
+  char p[600];
+  snprintf(p, sizeof p, "%s/common.cuh", tmpl);
+  FILE *f = fopen(p, "w");
+  fputs("#define SCALE 2.0f\n", f);
+  fclose(f);
+  snprintf(p, sizeof p, "%s/k.cu", tmpl);
+  f = fopen(p, "w");
+  fputs("#include \"common.cuh\"\n__global__ void k(float *y) { y[threadIdx.x] *= SCALE; }\n", f);
+  fclose(f);
+  return tmpl;
+}
+
+static void rm_tree(const char *dir) {
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+Test(kernel, editing_a_header_invalidates_the_cache) {
+  NEED_TOOLKIT();
+  char tmpl[] = "/tmp/upk-kws-XXXXXX";
+  const char *ws = workspace(tmpl);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp, *r;
+  char params[700];
+  snprintf(params, sizeof params, "{\"path\":\"%s/k.cu\"}", ws);
+  r = validate(d, &resp, params);
+  cr_assert(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
+  cr_assert_eq(json_array_size(json_object_get(r, "dependencies")), 1, "%s", hx_dump(r));
+  json_decref(resp);
+  r = validate(d, &resp, params);
+  cr_assert(json_is_true(json_object_get(r, "cached")), "%s", hx_dump(r));
+  json_decref(resp);
+  char p[600];
+  snprintf(p, sizeof p, "%s/common.cuh", ws);
+  hx_msleep(20);
+  FILE *f = fopen(p, "w");
+  fputs("#define SCALE undefined_thing\n", f);
+  fclose(f);
+  r = validate(d, &resp, params);
+  cr_assert(json_is_false(json_object_get(r, "cached")), "%s", hx_dump(r));
+  cr_assert(json_is_false(json_object_get(r, "ok")), "header error not seen: %s", hx_dump(r));
+  json_decref(resp);
+  hx_finish(d, 0);
+  rm_tree(ws);
+}
+
+Test(kernel, include_outside_the_allowed_dirs_is_refused) {
+  NEED_TOOLKIT();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp;
+  json_t *r = validate(d, &resp,
+                       "{\"source\":\"#include \\\"/etc/passwd\\\"\\n__global__ void k() {}\\n\"}");
+  json_t *x = diag_with_code(r, "kernel/include-outside");
+  cr_assert(x, "%s", hx_dump(r));
+  cr_assert_eq(start_line(x), 0);
+  cr_assert(json_is_false(json_object_get(r, "ok")));
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
+Test(kernel, bad_input_gets_diagnostics_and_the_daemon_stays) {
+  NEED_TOOLKIT();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp, *r;
+  r = validate(d, &resp, "{\"source\":\"\"}");
+  cr_assert(diag_with_code(r, "kernel/empty-source"), "%s", hx_dump(r));
+  json_decref(resp);
+  r = validate(d, &resp, "{\"source\":\"\\u0001\\u0002\\u0000\\u00ff junk\"}");
+  cr_assert(diag_with_code(r, "kernel/binary-source"), "%s", hx_dump(r));
+  json_decref(resp);
+  char params[2048];
+  snprintf(params, sizeof params, "{\"source\":\"%s\",\"names\":[\"nope\"]}", SAXPY);
+  r = validate(d, &resp, params);
+  cr_assert(diag_with_code(r, "kernel/unknown-name"), "%s", hx_dump(r));
+  json_decref(resp);
+  snprintf(params, sizeof params, "{\"source\":\"%s\",\"arch\":\"sm_42\"}", SAXPY);
+  r = validate(d, &resp, params);
+  cr_assert(diag_with_code(r, "kernel/unknown-arch"), "%s", hx_dump(r));
+  json_decref(resp);
+  snprintf(params, sizeof params, "{\"source\":\"%s\",\"options\":[\"-Werror\"]}", SAXPY);
+  r = validate(d, &resp, params);
+  cr_assert(diag_with_code(r, "nvrtc/invalid-option"), "%s", hx_dump(r));
+  json_decref(resp);
+  r = validate(d, &resp, "{\"path\":\"/nonexistent/k.cu\"}");
+  cr_assert(diag_with_code(r, "kernel/unreadable"), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+Test(kernel, huge_source_is_refused_with_a_diagnostic) {
+  hx *d = hx_lsp_session(HX_NOARGS);
+  size_t n = 50u << 20;
+  char *big = malloc(n + 200);
+  int off = sprintf(big, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"kernel/validate\","
+                         "\"params\":{\"source\":\"");
+  memset(big + off, 'x', n);
+  strcpy(big + off + n, "\"}}");
+  hx_send(d, big);
+  free(big);
+  json_t *resp = hx_response(d, 60000);
+  cr_assert(resp, "no answer to a 50 MB source");
+  json_t *r = hx_assert_result(resp, "9");
+  cr_assert(diag_with_code(r, "kernel/source-too-large"), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+Test(kernel, params_are_checked) {
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp;
+  resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"kernel/validate\",\"params\":{}}");
+  hx_assert_error(resp, "1", -32602);
+  json_decref(resp);
+  resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"kernel/validate\",\"params\":"
+                    "{\"source\":\"x\",\"blockSize\":4096}}");
+  hx_assert_error(resp, "2", -32602);
+  json_decref(resp);
+  resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"kernel/validate\",\"params\":"
+                    "{\"source\":\"x\",\"defines\":[1]}}");
+  hx_assert_error(resp, "3", -32602);
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
+Test(kernel, no_toolkit_is_one_clear_diagnostic) {
+  hx *d = hx_lsp_session(HX_ARGS("--cuda-path=/nonexistent-cuda"));
+  json_t *resp;
+  char params[2048];
+  snprintf(params, sizeof params, "{\"source\":\"%s\"}", SAXPY);
+  json_t *r = validate(d, &resp, params);
+  cr_assert(json_is_false(json_object_get(r, "ok")));
+  cr_assert_eq(json_array_size(json_object_get(r, "diagnostics")), 1, "%s", hx_dump(r));
+  cr_assert(diag_with_code(r, "kernel/no-toolkit"), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* upskilld/worker (test only) sends raw ops, including the worker's fault modes. */
+static const char *worker_op(hx *d, int id, const char *op, int timeout_ms) {
+  static char status[32];
+  json_t *resp = hx_callf(d,
+                          "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"upskilld/worker\","
+                          "\"params\":{\"op\":\"%s\",\"timeoutMs\":%d}}",
+                          id, op, timeout_ms);
+  char idtxt[16];
+  snprintf(idtxt, sizeof idtxt, "%d", id);
+  json_t *r = hx_assert_result(resp, idtxt);
+  snprintf(status, sizeof status, "%s", json_string_value(json_object_get(r, "status")));
+  json_decref(resp);
+  return status;
+}
+
+Test(kernel, worker_faults_are_contained) {
+  hx *d = hx_lsp_session(HX_ARGS("--test-methods"));
+  cr_assert_str_eq(worker_op(d, 1, "crash", 0), "EPIPE");
+  cr_assert_str_eq(worker_op(d, 2, "garbage", 0), "EPROTO");
+  cr_assert_str_eq(worker_op(d, 3, "exit", 0), "EPIPE");
+  double t0 = now_ms();
+  cr_assert_str_eq(worker_op(d, 4, "hang", 300), "ETIMEDOUT");
+  cr_assert_lt(now_ms() - t0, 5000.0);
+  cr_assert_str_eq(worker_op(d, 5, "hello", 0), "ok");
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+Test(kernel, fault_ops_need_test_methods) {
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"upskilld/worker\","
+                            "\"params\":{\"op\":\"crash\"}}");
+  hx_assert_error(resp, "1", -32601);
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
+Test(kernel, cancelling_kills_the_worker_and_answers) {
+  hx *d = hx_lsp_session(HX_ARGS("--test-methods"));
+  hx_send(d, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"upskilld/worker\","
+             "\"params\":{\"op\":\"hang\",\"timeoutMs\":60000}}");
+  hx_msleep(200);
+  double t0 = now_ms();
+  hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":7}}");
+  json_t *resp = hx_response(d, HX_TIMEOUT);
+  cr_assert(resp);
+  hx_assert_error(resp, "7", -32800);
+  cr_assert_lt(now_ms() - t0, 3000.0);
+  json_decref(resp);
+  cr_assert_str_eq(worker_op(d, 8, "hello", 0), "ok");
+  hx_finish(d, 0);
+}
+
+Test(kernel, mcp_tool_validate_kernel) {
+  NEED_TOOLKIT();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *resp = hx_callf(d,
+                          "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                          "{\"name\":\"validate_kernel\",\"arguments\":{\"source\":\"%s\"}}}",
+                          SAXPY);
+  json_t *r = hx_assert_result(resp, "2");
+  json_t *sc = json_object_get(r, "structuredContent");
+  cr_assert(json_is_true(json_object_get(sc, "ok")), "%s", hx_dump(r));
+  cr_assert(json_is_false(json_object_get(r, "isError")) || !json_object_get(r, "isError"));
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
+/* ---- editor diagnostics ---- */
+
+static json_t *next_publish(hx *d, const char *uri) {
+  json_t *m;
+  while ((m = hx_next(d, HX_TIMEOUT))) {
+    const char *method = json_string_value(json_object_get(m, "method"));
+    json_t *p = json_object_get(m, "params");
+    if (method && !strcmp(method, "textDocument/publishDiagnostics") &&
+        !strcmp(json_string_value(json_object_get(p, "uri")), uri))
+      return m;
+    json_decref(m);
+  }
+  return NULL;
+}
+
+Test(kernel, editor_diagnostics_follow_the_text) {
+  NEED_TOOLKIT();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  const char *uri = "file:///tmp/upk-editor-test/k.cu";
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
+           "{\"uri\":\"%s\",\"languageId\":\"cuda-cpp\",\"version\":1,\"text\":"
+           "\"__global__ void k(float *y) {\\n  y[0] = nope;\\n}\\n\"}}}",
+           uri);
+  json_t *m = next_publish(d, uri);
+  cr_assert(m, "no publishDiagnostics after didOpen");
+  json_t *p = json_object_get(m, "params");
+  cr_assert_eq(json_integer_value(json_object_get(p, "version")), 1);
+  json_t *diags = json_object_get(p, "diagnostics");
+  cr_assert_geq(json_array_size(diags), 1, "%s", hx_dump(m));
+  cr_assert_eq(start_line(json_array_get(diags, 0)), 1, "%s", hx_dump(m));
+  json_decref(m);
+  /* Two quick changes: only the last text's diagnostics are published. */
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
+           "{\"uri\":\"%s\",\"version\":2},\"contentChanges\":[{\"text\":\"__global__ void k(float "
+           "*y) { y[0] = still_bad; }\\n\"}]}}",
+           uri);
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
+           "{\"uri\":\"%s\",\"version\":3},\"contentChanges\":[{\"text\":\"__global__ void k(float "
+           "*y) { y[0] = 1.0f; }\\n\"}]}}",
+           uri);
+  m = next_publish(d, uri);
+  cr_assert(m);
+  p = json_object_get(m, "params");
+  cr_assert_eq(json_integer_value(json_object_get(p, "version")), 3, "%s", hx_dump(m));
+  cr_assert_eq(json_array_size(json_object_get(p, "diagnostics")), 0, "%s", hx_dump(m));
+  json_decref(m);
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didClose\",\"params\":{\"textDocument\":"
+           "{\"uri\":\"%s\"}}}",
+           uri);
+  m = next_publish(d, uri);
+  cr_assert(m);
+  cr_assert_eq(json_array_size(json_object_get(json_object_get(m, "params"), "diagnostics")), 0);
+  json_decref(m);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+Test(kernel, editor_diagnostics_for_skill_files) {
+  hx *d = hx_lsp_session(HX_NOARGS);
+  const char *uri = "file:///tmp/upk-editor-test/my-skill/SKILL.md";
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
+           "{\"uri\":\"%s\",\"languageId\":\"markdown\",\"version\":4,\"text\":"
+           "\"---\\nname: Bad_Name\\n---\\nbody\\n\"}}}",
+           uri);
+  json_t *m = next_publish(d, uri);
+  cr_assert(m, "no publishDiagnostics for SKILL.md");
+  json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
+  cr_assert_geq(json_array_size(diags), 1, "%s", hx_dump(m));
+  json_decref(m);
+  hx_finish(d, 0);
+}
