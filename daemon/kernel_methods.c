@@ -142,6 +142,8 @@ static void validate_handler(upk_job *job, json_t *params) {
   if (!w)
     return;
   bool use_cache = !json_is_false(json_object_get(params, "cache"));
+  if (!use_cache) /* the worker's disk cache is skipped too */
+    json_object_set_new(w, "noCache", json_true());
   upk_job_on_cancel(job, on_cancel, NULL);
   /* NULL: answered already (a cache hit), and the job is gone: don't touch it. */
   upk_kcheck *c = upk_kernels_check(job->server, w, timeout ? (unsigned)timeout : TIMEOUT_DEFAULT,

@@ -4,7 +4,6 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 
 #include "diag.h"
 #include "diag_json.h"
+#include "kcache.h"
 #include "log.h"
 #include "toolkit.h"
 #include "workers.h"
@@ -139,47 +139,6 @@ const char *upk_kernels_cuda_path(const upk_server *s) {
 
 /* ---- the cache ---- */
 
-/* SHA-256 over the params (keys sorted), the toolkit and, for a file, its
- * size and mtime: a changed file is a different key, found without reading it. */
-static int cache_key(upk_kernels *k, json_t *params, char out[65]) {
-  char *text = json_dumps(params, JSON_SORT_KEYS | JSON_COMPACT);
-  char stamp[128] = "";
-  const char *path = json_string_value(json_object_get(params, "path"));
-  struct stat st;
-  if (path && stat(path, &st) == 0)
-    snprintf(stamp, sizeof stamp, "|%lld|%lld.%ld|%llu", (long long)st.st_size,
-             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned len = 0;
-  EVP_MD_CTX *c = EVP_MD_CTX_new();
-  int ok = text && c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) &&
-           EVP_DigestUpdate(c, text, strlen(text)) &&
-           EVP_DigestUpdate(c, k->toolkit, strlen(k->toolkit)) &&
-           EVP_DigestUpdate(c, stamp, strlen(stamp)) && EVP_DigestFinal_ex(c, md, &len);
-  EVP_MD_CTX_free(c);
-  free(text);
-  for (unsigned i = 0; ok && i < 32; i++)
-    snprintf(out + 2 * i, 3, "%02x", md[i]);
-  return ok ? 0 : -1;
-}
-
-/* Every header the compile read must be as it was. */
-static bool deps_unchanged(json_t *result) {
-  json_t *d;
-  size_t i;
-  json_array_foreach(json_object_get(result, "dependencies"), i, d) {
-    struct stat st;
-    const char *p = json_string_value(json_object_get(d, "path"));
-    if (!p || stat(p, &st))
-      return false;
-    json_int_t ns = (json_int_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    if (st.st_size != json_integer_value(json_object_get(d, "size")) ||
-        ns != json_integer_value(json_object_get(d, "mtimeNs")))
-      return false;
-  }
-  return true;
-}
-
 static void lru_unlink(upk_kernels *k, centry *e) {
   *(e->prev ? &e->prev->next : &k->head) = e->next;
   *(e->next ? &e->next->prev : &k->tail) = e->prev;
@@ -208,7 +167,7 @@ static json_t *cache_get(upk_kernels *k, const char *key) {
   centry *e = p ? (centry *)(intptr_t)json_integer_value(p) : NULL;
   if (!e)
     return NULL;
-  if (!deps_unchanged(e->result)) {
+  if (!upk_kcache_fresh(e->result)) {
     cache_drop(k, e);
     return NULL;
   }
@@ -282,7 +241,11 @@ static json_t *status_result(const upk_kcheck *c, int status, const char *error)
 
 static void finish(upk_kcheck *c, json_t *result, bool cached) {
   json_t *copy = json_deep_copy(result);
-  json_object_set_new(copy, "cached", json_boolean(cached));
+  bool from_disk = json_is_true(json_object_get(copy, "diskCache"));
+  json_object_del(copy, "diskCache");
+  json_object_set_new(copy, "cached", json_boolean(cached || from_disk));
+  if (cached || from_disk)
+    json_object_set_new(copy, "cacheLevel", json_string(cached ? "memory" : "disk"));
   json_object_set_new(copy, "elapsedMs", json_real(ms_since(c->started)));
   if (c->cb) /* NULL once cancelled */
     c->cb(c->arg, copy);
@@ -321,7 +284,7 @@ upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms
   }
   *c = (upk_kcheck){.server = s, .cb = cb, .arg = arg, .timeout_ms = timeout_ms,
                     .started = uv_hrtime()};
-  if (cache_key(k, params, c->key))
+  if (upk_kcache_key(params, k->toolkit, c->key))
     c->key[0] = '\0';
   json_t *hit = use_cache && c->key[0] ? cache_get(k, c->key) : NULL;
   if (hit) {

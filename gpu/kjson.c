@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 
 #include "diag_json.h"
+#include "kcache.h"
 #include "kvalidate.h"
+#include "toolkit.h"
 
 enum { SOURCE_CAP = 16 << 20 }; /* larger sources are refused with a diagnostic */
 
@@ -181,7 +183,51 @@ static json_t *result_json(const wire *w, const upk_kvalidate_result *r) {
                    deps_json(&r->deps));
 }
 
+static bool has_code(json_t *result, const char *code) {
+  json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(result, "diagnostics"), i, d) {
+    const char *c = json_string_value(json_object_get(d, "code"));
+    if (c && !strcmp(c, code))
+      return true;
+  }
+  return false;
+}
+
+/* The toolkit's version as the daemon keys its cache with it (cuda.h's), once per path. */
+static const char *toolkit_version(const char *cuda_path) {
+  static char path[512], version[32];
+  if (strcmp(path, cuda_path ? cuda_path : "") || !version[0]) {
+    upk_cuda_toolkit t;
+    upk_cuda_toolkit_probe(cuda_path, &t);
+    snprintf(path, sizeof path, "%s", cuda_path ? cuda_path : "");
+    if (t.found)
+      snprintf(version, sizeof version, "%d.%d", t.version_major, t.version_minor);
+    else
+      snprintf(version, sizeof version, "none");
+  }
+  return version;
+}
+
+static json_t *validate_now(json_t *params, char *err, size_t err_len);
+
 json_t *upk_kernel_validate_json(json_t *params, char *err, size_t err_len) {
+  char key[65];
+  const char *cuda = upk_cuda_default_path(json_string_value(json_object_get(params, "cudaPath")));
+  bool keyed = upk_kcache_key(params, toolkit_version(cuda), key) == 0;
+  json_t *r = NULL;
+  if (keyed && !json_is_true(json_object_get(params, "noCache")) && (r = upk_kcache_load(key))) {
+    json_object_set_new(r, "diskCache", json_true());
+    return r;
+  }
+  r = validate_now(params, err, err_len);
+  /* A result that could not read its file says nothing lasting about it. */
+  if (r && keyed && !has_code(r, "kernel/unreadable"))
+    upk_kcache_store(key, r);
+  return r;
+}
+
+static json_t *validate_now(json_t *params, char *err, size_t err_len) {
   wire w = {0};
   json_t *out = NULL;
   if (parse_wire(params, &w, err, err_len) == 0) {

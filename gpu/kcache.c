@@ -1,0 +1,106 @@
+#include "kcache.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int upk_kcache_key(json_t *params, const char *toolkit, char out[65]) {
+  /* "noCache" says how to look, not what: not part of the key. */
+  json_t *what = json_copy(params);
+  json_object_del(what, "noCache");
+  char *text = json_dumps(what, JSON_SORT_KEYS | JSON_COMPACT);
+  json_decref(what);
+  char stamp[160] = "";
+  const char *path = json_string_value(json_object_get(params, "path"));
+  struct stat st;
+  if (path && stat(path, &st) == 0)
+    snprintf(stamp, sizeof stamp, "|%lld|%lld.%ld|%llu", (long long)st.st_size,
+             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned len = 0;
+  EVP_MD_CTX *c = EVP_MD_CTX_new();
+  int ok = text && c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) &&
+           EVP_DigestUpdate(c, text, strlen(text)) &&
+           EVP_DigestUpdate(c, toolkit, strlen(toolkit)) &&
+           EVP_DigestUpdate(c, stamp, strlen(stamp)) && EVP_DigestFinal_ex(c, md, &len);
+  EVP_MD_CTX_free(c);
+  free(text);
+  for (unsigned i = 0; ok && i < 32; i++)
+    snprintf(out + 2 * i, 3, "%02x", md[i]);
+  return ok ? 0 : -ENOMEM;
+}
+
+bool upk_kcache_fresh(json_t *result) {
+  json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(result, "dependencies"), i, d) {
+    struct stat st;
+    const char *p = json_string_value(json_object_get(d, "path"));
+    if (!p || stat(p, &st))
+      return false;
+    json_int_t ns = (json_int_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    if (st.st_size != json_integer_value(json_object_get(d, "size")) ||
+        ns != json_integer_value(json_object_get(d, "mtimeNs")))
+      return false;
+  }
+  return true;
+}
+
+const char *upk_kcache_dir(void) {
+  static char dir[PATH_MAX];
+  if (!dir[0]) {
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+      snprintf(dir, sizeof dir, "%s/upskilld/kernels-v1", xdg);
+    else
+      snprintf(dir, sizeof dir, "%s/.cache/upskilld/kernels-v1", home && *home ? home : "/tmp");
+  }
+  return dir;
+}
+
+static void entry_path(const char *key, char *buf, size_t len) {
+  snprintf(buf, len, "%s/%s.json", upk_kcache_dir(), key);
+}
+
+json_t *upk_kcache_load(const char *key) {
+  char p[PATH_MAX];
+  entry_path(key, p, sizeof p);
+  json_t *r = json_load_file(p, 0, NULL);
+  if (r && (!json_is_object(r) || !upk_kcache_fresh(r))) {
+    json_decref(r);
+    unlink(p); /* stale: a header changed */
+    r = NULL;
+  }
+  return r;
+}
+
+/* mkdir -p for the cache directory. */
+static int make_dirs(const char *dir) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s", dir);
+  for (char *s = p + 1; *s; s++) {
+    if (*s != '/')
+      continue;
+    *s = '\0';
+    if (mkdir(p, 0700) && errno != EEXIST)
+      return -errno;
+    *s = '/';
+  }
+  return mkdir(p, 0700) && errno != EEXIST ? -errno : 0;
+}
+
+void upk_kcache_store(const char *key, json_t *result) {
+  char p[PATH_MAX], tmp[PATH_MAX];
+  if (make_dirs(upk_kcache_dir()))
+    return;
+  entry_path(key, p, sizeof p);
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", p, (long)getpid());
+  if (json_dump_file(result, tmp, JSON_COMPACT) == 0 && rename(tmp, p) == 0)
+    return;
+  unlink(tmp);
+}
