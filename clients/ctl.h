@@ -23,5 +23,8 @@ void ctl_print_json(json_t *v);
 /** The skills verbs: list, lookup, validate, install, remove, prompt. Returns
  * an exit status, or CTL_UNKNOWN. */
 int ctl_skills_command(ctl *c, int argc, char **argv);
+/** check-kernel FILE.cu: kernel/validate with gcc-style diagnostics and a
+ * resources table. Returns an exit status, or CTL_UNKNOWN. */
+int ctl_kernel_command(ctl *c, int argc, char **argv);
 
 #endif

@@ -26,7 +26,9 @@ static void usage(FILE *f) {
         "  validate PATH [--lenient]               check a skill (file:line:col: diagnostics)\n"
         "  install PATH [--agent A]... [--scope project|user] [--force]\n"
         "  remove NAME [--agent A]... [--scope project|user]\n"
-        "  prompt [--agent A]                      the <available_skills> block\n\n"
+        "  prompt [--agent A]                      the <available_skills> block\n"
+        "  check-kernel FILE.cu [--arch A] [--block N] [--name K]... [--no-cache]\n"
+        "                        compile a CUDA file for H100: diagnostics, resources\n\n"
         "options:\n"
         "  --server CMD          run this command as the server (default: upskilld --lsp)\n"
         "  --json                print JSON instead of tables\n"
@@ -232,7 +234,9 @@ static int run_command(ctl *c, int argc, char **argv) {
     if (r)
       ctl_print_json(r);
   } else {
-    int rc = ctl_skills_command(c, argc, argv);
+    int rc = ctl_kernel_command(c, argc, argv);
+    if (rc == CTL_UNKNOWN)
+      rc = ctl_skills_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)
       usage(stderr);
     return rc == CTL_UNKNOWN ? 2 : rc;

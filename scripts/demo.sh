@@ -28,6 +28,18 @@ say "Validate it, then install it into a fresh project's .claude/skills"
   "$root/$ctl" list --agent claude --scope project)
 find "$proj/.claude" -maxdepth 3 | sed "s|$proj|  <project>|"
 
+say "Validate CUDA kernels for H100 (NVRTC in a worker process; no GPU needed)"
+corpus=tests/kernel/corpus
+if [[ -e "${CUDA_PATH:-/usr/local/cuda}/include/nvrtc.h" ]]; then
+  $ctl check-kernel "$corpus/sgemm_tiled.cu" --block 256 || true
+  $ctl check-kernel "$corpus/spill.cu" || true
+  echo "  -- a kernel with a mistake: gcc-style positions, exit status 1"
+  $ctl check-kernel "$corpus/err_undefined.cu" || echo "  (exit status $?)"
+else
+  echo "  (no CUDA toolkit at ${CUDA_PATH:-/usr/local/cuda}: kernel checks answer one clear diagnostic)"
+  $ctl check-kernel "$corpus/saxpy.cu" || true
+fi
+
 say "A coding agent's MCP session over stdio"
 coproc MCP { exec "$daemon" --mcp --test-methods 2>/dev/null; }
 send() { printf '  %s-> %s%s\n' "$c" "$1" "$n"; printf '%s\n' "$1" >&"${MCP[1]}"; }
@@ -46,6 +58,8 @@ send '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
 recv 2
 send '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"find_skill","arguments":{"task":"kernel crashes with an illegal memory access","limit":1}}}'
 recv 3
+send '{"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"validate_kernel","arguments":{"source":"__global__ void k(float *y) { y[threadIdx.x] = __shfl_down(y[0], 1); }","blockSize":128}}}'
+recv 30
 send '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":400,"steps":4},"_meta":{"progressToken":"t4"}}}'
 send '{"jsonrpc":"2.0","id":5,"method":"ping"}'
 recv 5

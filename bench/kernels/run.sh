@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Kernel validation speed beside nvcc in one run: `nvcc -cubin -Xptxas -v`, a fresh daemon
+# (spawn + initialize + first kernel/validate), a warm one (cache:false), and an identical
+# re-validation (cache hit), on the small, GEMM and header-heavy corpus kernels, with the
+# targets printed beside (small >= 5x fresh and >= 15x warm, header-heavy >= 4x warm,
+# identical <= 1 ms). Knobs: BUILD (build dir, default build), ARCH (sm_90a), and the run
+# counts NVCC (5), FRESH (5), WARM (10), IDENTICAL (50). Exit status 0 when every target is met.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+build=${BUILD:-build}
+
+[[ -f $build/build.ninja ]] || meson setup "$build" >/dev/null
+ninja -C "$build" >/dev/null
+corpus=tests/kernel/corpus
+exec node bench/kernels/bench.mjs "$build/daemon/upskilld" \
+  "$corpus/saxpy.cu" "$corpus/sgemm_tiled.cu" "$corpus/half_bf16_cg.cu"

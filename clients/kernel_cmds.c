@@ -1,0 +1,178 @@
+/* upskillctl's kernel verb: check-kernel FILE.cu compiles a CUDA file through
+ * kernel/validate and prints gcc-style diagnostics, a resources table and a
+ * count line; --json prints the raw result. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+typedef struct kopts {
+  const char *arch;
+  json_t *names; /* --name, repeatable */
+  int block;     /* 0: the daemon's choice */
+  int nocache;
+} kopts;
+
+static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
+  static const struct option longs[] = {
+      {"arch", required_argument, 0, 'a'}, {"block", required_argument, 0, 'b'},
+      {"name", required_argument, 0, 'n'}, {"no-cache", no_argument, 0, 'C'},
+      {"json", no_argument, 0, 'j'},       {0, 0, 0, 0},
+  };
+  optind = 0; /* GNU: full re-initialisation for a second getopt pass */
+  int ch;
+  while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+    switch (ch) {
+    case 'a':
+      o->arch = optarg;
+      break;
+    case 'b': {
+      char *end;
+      long v = strtol(optarg, &end, 10);
+      if (*end || v < 1 || v > 1024) {
+        fprintf(stderr, "upskillctl check-kernel: --block takes 1 to 1024, not '%s'\n", optarg);
+        return -1;
+      }
+      o->block = (int)v;
+      break;
+    }
+    case 'n':
+      json_array_append_new(o->names, json_string(optarg));
+      break;
+    case 'C':
+      o->nocache = 1;
+      break;
+    case 'j':
+      c->json = 1;
+      break;
+    default:
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static const char *sv(json_t *o, const char *k) {
+  const char *v = json_string_value(json_object_get(o, k));
+  return v ? v : "-";
+}
+
+static long long iv(json_t *o, const char *k) {
+  return (long long)json_integer_value(json_object_get(o, k));
+}
+
+/* `file:line:col: error: message [code]`, 1-based; counts errors and warnings. */
+static void print_diags(const char *file, json_t *diags, int *errors, int *warnings) {
+  static const char *sev[] = {"note", "error", "warning", "note", "note"};
+  size_t i;
+  json_t *d;
+  json_array_foreach(diags, i, d) {
+    json_t *start = json_object_get(json_object_get(d, "range"), "start");
+    int s = (int)iv(d, "severity");
+    const char *f = json_string_value(json_object_get(d, "file"));
+    json_t *code = json_object_get(d, "code");
+    char codebuf[96] = "";
+    if (json_is_string(code))
+      snprintf(codebuf, sizeof codebuf, " [%s]", json_string_value(code));
+    else if (json_is_integer(code))
+      snprintf(codebuf, sizeof codebuf, " [%lld]", (long long)json_integer_value(code));
+    long long line = iv(start, "line"), col = iv(start, "character");
+    printf("%s:%lld:%lld: %s: %s%s\n", f ? f : file, line >= 0 ? line + 1 : 0,
+           col >= 0 ? col + 1 : 0, s >= 1 && s <= 4 ? sev[s] : "note", sv(d, "message"), codebuf);
+    *errors += s == 1;
+    *warnings += s == 2;
+  }
+}
+
+static void occupancy_cell(json_t *occ, char *buf, size_t len) {
+  if (!json_is_object(occ)) {
+    snprintf(buf, len, "-");
+    return;
+  }
+  snprintf(buf, len, "%.0f%% (%s) at block %lld%s",
+           json_number_value(json_object_get(occ, "percent")), sv(occ, "limiter"),
+           iv(occ, "blockSize"), json_is_true(json_object_get(occ, "assumed")) ? ", assumed" : "");
+}
+
+static void print_kernels(json_t *kernels) {
+  size_t i, w = 6;
+  json_t *k;
+  json_array_foreach(kernels, i, k) {
+    size_t n = strlen(sv(k, "name"));
+    if (n > w)
+      w = n;
+  }
+  printf("%-*s %5s %13s %7s %7s %6s  %s\n", (int)w, "KERNEL", "REGS", "SPILL ST/LD", "STACK",
+         "SMEM", "CMEM", "OCCUPANCY");
+  json_array_foreach(kernels, i, k) {
+    char spill[48], occ[128];
+    snprintf(spill, sizeof spill, "%lld/%lld", iv(k, "spillStores"), iv(k, "spillLoads"));
+    occupancy_cell(json_object_get(k, "occupancy"), occ, sizeof occ);
+    printf("%-*s %5lld %13s %7lld %7lld %6lld  %s\n", (int)w, sv(k, "name"), iv(k, "registers"),
+           spill, iv(k, "stackFrame"), iv(k, "sharedStatic"), iv(k, "constant"), occ);
+  }
+}
+
+static int check_kernel(ctl *c, const char *path, const kopts *o) {
+  char abs[PATH_MAX];
+  if (!realpath(path, abs)) {
+    fprintf(stderr, "upskillctl check-kernel: %s: cannot open\n", path);
+    return 2;
+  }
+  json_t *p = json_pack("{s:s}", "path", abs);
+  if (o->arch)
+    json_object_set_new(p, "arch", json_string(o->arch));
+  if (o->block)
+    json_object_set_new(p, "blockSize", json_integer(o->block));
+  if (json_array_size(o->names))
+    json_object_set(p, "names", o->names);
+  if (o->nocache)
+    json_object_set_new(p, "cache", json_false());
+  int err = 0;
+  json_t *r = ctl_call(c, "kernel/validate", p, &err);
+  if (!r)
+    return 1;
+  int errors = 0, warnings = 0;
+  json_t *diags = json_object_get(r, "diagnostics"), *d;
+  size_t i;
+  json_array_foreach(diags, i, d) {
+    errors += iv(d, "severity") == 1;
+    warnings += iv(d, "severity") == 2;
+  }
+  if (c->json) {
+    ctl_print_json(r);
+  } else {
+    errors = warnings = 0;
+    print_diags(path, diags, &errors, &warnings);
+    json_t *kernels = json_object_get(r, "kernels");
+    if (json_array_size(kernels)) {
+      printf("%s%s, %s %s, compiled in %.1f ms%s\n", errors + warnings ? "\n" : "", sv(r, "arch"),
+             sv(r, "backend"), sv(r, "toolkit"), json_number_value(json_object_get(r, "compileMs")),
+             json_is_true(json_object_get(r, "cached")) ? " (cached)" : "");
+      print_kernels(kernels);
+    }
+    printf("%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,
+           warnings == 1 ? "" : "s");
+  }
+  int failed = errors > 0 || json_is_false(json_object_get(r, "ok"));
+  json_decref(r);
+  return failed ? 1 : 0;
+}
+
+int ctl_kernel_command(ctl *c, int argc, char **argv) {
+  if (strcmp(argv[0], "check-kernel"))
+    return CTL_UNKNOWN;
+  kopts o = {.names = json_array()};
+  int rc = 2;
+  if (parse_kopts(c, argc, argv, &o) == 0) {
+    if (argc - optind != 1)
+      fprintf(stderr, "upskillctl check-kernel: expected one FILE.cu\n");
+    else
+      rc = check_kernel(c, argv[optind], &o);
+  }
+  json_decref(o.names);
+  return rc;
+}
