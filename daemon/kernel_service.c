@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "diag.h"
 #include "diag_json.h"
@@ -28,13 +29,15 @@ struct centry {
 
 struct upk_kernels {
   upk_workers *pool;
-  json_t *map; /* key -> centry pointer (json integer) */
+  json_t *map;         /* key -> centry pointer (json integer) */
   centry *head, *tail; /* most recently used first */
   size_t n;
   unsigned long hits, misses;
   char cuda_path[PATH_MAX];
   char toolkit[32]; /* "13.0"; part of every key */
   bool test_faults;
+  wordexp_t prefix; /* --worker-command split into argv (no command substitution) */
+  bool has_prefix;
 };
 typedef struct upk_kernels upk_kernels;
 
@@ -81,12 +84,41 @@ static void toolkit_version(upk_kernels *k) {
     snprintf(k->toolkit, sizeof k->toolkit, "none");
 }
 
+/* The configured launch prefix (--worker-command, else $UPSKILLD_WORKER_COMMAND),
+ * split like a shell would but never running anything (WRDE_NOCMD). */
+static int worker_prefix(upk_kernels *k, const char *cmd) {
+  if (!cmd || !*cmd)
+    cmd = getenv("UPSKILLD_WORKER_COMMAND");
+  if (!cmd || !*cmd)
+    return 0;
+  int rc = wordexp(cmd, &k->prefix, WRDE_NOCMD | WRDE_UNDEF);
+  if (rc || k->prefix.we_wordc == 0) {
+    if (rc == 0 || rc == WRDE_NOSPACE)
+      wordfree(&k->prefix);
+    upk_log(UPK_LOG_ERROR, "kernel workers: cannot use worker command '%s'", cmd);
+    return UV_EINVAL;
+  }
+  k->has_prefix = true;
+  return 0;
+}
+
+static void kernels_free(upk_kernels *k) {
+  if (k->has_prefix)
+    wordfree(&k->prefix);
+  json_decref(k->map);
+  free(k);
+}
+
 int upk_kernels_start(upk_server *s) {
   if (s->kernels)
     return 0;
   upk_kernels *k = calloc(1, sizeof *k);
   if (!k)
     return UV_ENOMEM;
+  if (worker_prefix(k, s->opts.worker_command)) {
+    free(k);
+    return UV_EINVAL;
+  }
   snprintf(k->cuda_path, sizeof k->cuda_path, "%s", upk_cuda_default_path(s->opts.cuda_path));
   toolkit_version(k);
   k->map = json_object();
@@ -96,6 +128,7 @@ int upk_kernels_start(upk_server *s) {
   static const char *const faults_env[] = {"UPSKILLD_WORKER_FAULTS=1", NULL};
   upk_workers_config cfg = {
       .worker_path = path,
+      .prefix = k->has_prefix ? (const char *const *)k->prefix.we_wordv : NULL,
       .extra_env = k->test_faults ? faults_env : NULL,
       .warm = strcmp(k->toolkit, "none") ? 1 : 0,
       .timeout_ms = 60000,
@@ -103,8 +136,7 @@ int upk_kernels_start(upk_server *s) {
   int rc = upk_workers_init(&k->pool, s->loop, &cfg);
   if (rc) {
     upk_log(UPK_LOG_ERROR, "kernel workers: %s", uv_strerror(rc));
-    json_decref(k->map);
-    free(k);
+    kernels_free(k);
     return rc;
   }
   s->kernels = k;
@@ -112,7 +144,7 @@ int upk_kernels_start(upk_server *s) {
 }
 
 static void pool_closed(void *arg) {
-  free(arg);
+  kernels_free(arg);
 }
 
 void upk_kernels_stop(upk_server *s) {
@@ -126,6 +158,7 @@ void upk_kernels_stop(upk_server *s) {
     free(e);
   }
   json_decref(k->map);
+  k->map = NULL;
   upk_workers_close(k->pool, pool_closed, k);
 }
 
@@ -282,8 +315,8 @@ upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms
     free(c);
     return NULL;
   }
-  *c = (upk_kcheck){.server = s, .cb = cb, .arg = arg, .timeout_ms = timeout_ms,
-                    .started = uv_hrtime()};
+  *c = (upk_kcheck){
+      .server = s, .cb = cb, .arg = arg, .timeout_ms = timeout_ms, .started = uv_hrtime()};
   if (upk_kcache_key(params, k->toolkit, c->key))
     c->key[0] = '\0';
   json_t *hit = use_cache && c->key[0] ? cache_get(k, c->key) : NULL;
@@ -320,10 +353,9 @@ json_t *upk_kernels_status(upk_server *s) {
     return json_pack("{s:b}", "started", 0);
   upk_workers_stats st;
   upk_workers_stats_get(k->pool, &st);
-  return json_pack("{s:b,s:s,s:{s:i,s:i,s:i,s:I,s:I,s:I},s:{s:I,s:I,s:I}}", "started", 1,
-                   "toolkit", k->toolkit, "workers", "running", st.running, "idle", st.idle,
-                   "queued", st.queued, "started", (json_int_t)st.started, "killed",
-                   (json_int_t)st.killed, "crashed", (json_int_t)st.crashed, "cache", "entries",
-                   (json_int_t)k->n, "hits", (json_int_t)k->hits, "misses",
-                   (json_int_t)k->misses);
+  return json_pack("{s:b,s:s,s:{s:i,s:i,s:i,s:I,s:I,s:I},s:{s:I,s:I,s:I}}", "started", 1, "toolkit",
+                   k->toolkit, "workers", "running", st.running, "idle", st.idle, "queued",
+                   st.queued, "started", (json_int_t)st.started, "killed", (json_int_t)st.killed,
+                   "crashed", (json_int_t)st.crashed, "cache", "entries", (json_int_t)k->n, "hits",
+                   (json_int_t)k->hits, "misses", (json_int_t)k->misses);
 }

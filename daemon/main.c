@@ -26,6 +26,8 @@ static void usage(FILE *f) {
         "  --clientProcessId=PID   accepted for LSP clients\n"
         "  --max-message-size=N    largest message body, bytes; K, M, G suffixes (default 64M)\n"
         "  --cuda-path=DIR         CUDA toolkit root (default $CUDA_PATH or " UPK_CUDA_PATH ")\n"
+        "  --worker-command=CMD    run kernel workers through CMD, e.g. \"srun --gres=gpu:1\"\n"
+        "                          (default $UPSKILLD_WORKER_COMMAND; none: run them here)\n"
         "  --log-file=PATH         also append logs to PATH\n"
         "  -v, --verbose           more logging on stderr (repeat for debug)\n"
         "  -q, --quiet             errors only\n"
@@ -65,7 +67,18 @@ static int parse_size(const char *s, size_t *out) {
   return 0;
 }
 
-enum { OPT_LSP = 256, OPT_MCP, OPT_STDIO, OPT_PID, OPT_MAX, OPT_CUDA, OPT_LOG, OPT_TEST, OPT_VER };
+enum {
+  OPT_LSP = 256,
+  OPT_MCP,
+  OPT_STDIO,
+  OPT_PID,
+  OPT_MAX,
+  OPT_CUDA,
+  OPT_WCMD,
+  OPT_LOG,
+  OPT_TEST,
+  OPT_VER
+};
 
 static int parse_args(int argc, char **argv, upk_options *o, const char **log_file) {
   static const struct option longs[] = {
@@ -75,6 +88,7 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       {"clientProcessId", required_argument, 0, OPT_PID},
       {"max-message-size", required_argument, 0, OPT_MAX},
       {"cuda-path", required_argument, 0, OPT_CUDA},
+      {"worker-command", required_argument, 0, OPT_WCMD},
       {"log-file", required_argument, 0, OPT_LOG},
       {"test-methods", no_argument, 0, OPT_TEST},
       {"verbose", no_argument, 0, 'v'},
@@ -103,6 +117,9 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       break;
     case OPT_CUDA:
       o->cuda_path = optarg;
+      break;
+    case OPT_WCMD:
+      o->worker_command = optarg;
       break;
     case OPT_LOG:
       *log_file = optarg;

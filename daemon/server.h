@@ -20,6 +20,8 @@ typedef struct upk_options {
   size_t max_message;    /* bytes; one message body */
   bool test_methods;     /* expose the test-only methods (upskilld/sleep) */
   const char *cuda_path; /* NULL: $CUDA_PATH or the build-time default */
+  const char
+      *worker_command; /* prefix for upskilld-worker (e.g. "srun --gres=gpu:1"); NULL: none */
 } upk_options;
 
 typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_state;
@@ -45,8 +47,8 @@ typedef struct upk_server {
   bool input_ended; /* EOF seen: exit once in-flight work is answered */
   uv_signal_t sig_term, sig_int;
   struct upk_skills_svc *skills; /* skills index service, from initialize on */
-  struct upk_kernels *kernels;
-  json_t *docs;                  /* uri -> open document (documents.c) */   /* worker pool and compile cache (kernel_service.h) */
+  struct upk_kernels *kernels;   /* worker pool and compile cache (kernel_service.h) */
+  json_t *docs;                  /* uri -> open document (documents.c) */
 } upk_server;
 
 /** Create the session on stdio (kinds guessed by main). */
