@@ -1,7 +1,12 @@
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yaml.h>
 
 const upk_provider_def upk_provider_defs[] = {
     {"anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"},
@@ -23,4 +28,297 @@ const char *upk_provider_url(const upk_provider_def *p) {
 int upk_provider_configured(const upk_provider_def *p) {
   /* Local OpenAI-compatible servers usually need no key, only a URL. */
   return p->default_url ? env(p->key_env) != NULL : env(p->url_env) != NULL;
+}
+
+const char *upk_provider_key(const upk_provider_def *p) {
+  return env(p->key_env);
+}
+
+const upk_provider_def *upk_provider_find(const char *name) {
+  for (const upk_provider_def *p = upk_provider_defs; p->name; p++)
+    if (!strcmp(p->name, name))
+      return p;
+  return NULL;
+}
+
+enum { YAML_MAX_DEPTH = 32, YAML_MAX_NODES = 100000, CONFIG_MAX_BYTES = 1 << 20 };
+
+/* ---- YAML to JSON ---------------------------------------------------------------------- */
+
+/* A plain (unquoted) scalar typed as YAML 1.2's core schema does. */
+static json_t *plain_scalar(const char *s) {
+  if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL"))
+    return json_null();
+  if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"))
+    return json_true();
+  if (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
+    return json_false();
+  char *end;
+  errno = 0;
+  long long i = strtoll(s, &end, 10);
+  if (!*end && !errno)
+    return json_integer(i);
+  double d = strtod(s, &end);
+  if (!*end && isfinite(d) && strpbrk(s, "0123456789"))
+    return json_real(d);
+  return json_string(s);
+}
+
+static json_t *node_json(yaml_document_t *doc, yaml_node_t *n, int depth, int *budget) {
+  if (!n || depth > YAML_MAX_DEPTH || --*budget < 0)
+    return NULL;
+  if (n->type == YAML_SCALAR_NODE) {
+    const char *v = (const char *)n->data.scalar.value;
+    return n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? plain_scalar(v) : json_string(v);
+  }
+  if (n->type == YAML_SEQUENCE_NODE) {
+    json_t *a = json_array();
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+         it++) {
+      json_t *v = node_json(doc, yaml_document_get_node(doc, *it), depth + 1, budget);
+      if (!v || json_array_append_new(a, v)) {
+        json_decref(a);
+        return NULL;
+      }
+    }
+    return a;
+  }
+  if (n->type != YAML_MAPPING_NODE)
+    return NULL;
+  json_t *o = json_object();
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = yaml_document_get_node(doc, p->key);
+    json_t *v = node_json(doc, yaml_document_get_node(doc, p->value), depth + 1, budget);
+    if (!k || k->type != YAML_SCALAR_NODE || !v ||
+        json_object_set_new(o, (const char *)k->data.scalar.value, v)) {
+      json_decref(o);
+      return NULL;
+    }
+  }
+  return o;
+}
+
+json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen) {
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  if (!yaml_parser_initialize(&parser)) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  json_t *out = NULL;
+  if (!yaml_parser_load(&parser, &doc)) {
+    snprintf(err, errlen, "%zu:%zu: %s", parser.problem_mark.line + 1,
+             parser.problem_mark.column + 1, parser.problem ? parser.problem : "invalid YAML");
+    yaml_parser_delete(&parser);
+    return NULL;
+  }
+  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  int budget = YAML_MAX_NODES;
+  out = root ? node_json(&doc, root, 0, &budget) : json_object(); /* empty file: no settings */
+  if (!out)
+    snprintf(err, errlen, "1:1: nested too deeply, too large, or a non-scalar mapping key");
+  yaml_document_delete(&doc);
+  yaml_parser_delete(&parser);
+  return out;
+}
+
+/* ---- layers --------------------------------------------------------------------------- */
+
+void upk_config_defaults(upk_config *c) {
+  memset(c, 0, sizeof *c);
+  c->skill_generation_model = strdup("sonnet");
+  c->skills_dir = strdup("./skills");
+  c->max_refine_attempts = 2;
+  /* Current model ids; a config file's model_aliases can point them elsewhere. */
+  c->model_aliases =
+      json_pack("{s:s,s:s,s:s}", "opus", "anthropic.claude-opus-4-5", "sonnet",
+                "anthropic.claude-sonnet-4-5", "haiku", "anthropic.claude-haiku-4-5");
+  c->request_timeout_ms = 120000;
+  c->connect_timeout_ms = 10000;
+  c->max_attempts = 4;
+  c->retry_backoff_ms = 500;
+  c->sources = json_array();
+}
+
+void upk_config_free(upk_config *c) {
+  free(c->skill_generation_model);
+  free(c->eval_model);
+  free(c->test_gen_model);
+  free(c->skills_dir);
+  free(c->runs_dir);
+  json_decref(c->model_aliases);
+  json_decref(c->sources);
+  memset(c, 0, sizeof *c);
+}
+
+static int bad(char *err, size_t errlen, const char *where, const char *key, const char *what) {
+  snprintf(err, errlen, "%s: %s: %s", where, key, what);
+  return -EINVAL;
+}
+
+static int set_string(char **field, const json_t *v, const char *where, const char *key, char *err,
+                      size_t errlen) {
+  if (json_is_null(v)) {
+    free(*field);
+    *field = NULL;
+    return 0;
+  }
+  if (!json_is_string(v) || !json_string_length(v))
+    return bad(err, errlen, where, key, "expected a non-empty string");
+  free(*field);
+  *field = strdup(json_string_value(v));
+  return *field ? 0 : -ENOMEM;
+}
+
+static int set_long(long *field, const json_t *v, long lo, long hi, const char *where,
+                    const char *key, char *err, size_t errlen) {
+  if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+    char what[96];
+    snprintf(what, sizeof what, "expected an integer from %ld to %ld", lo, hi);
+    return bad(err, errlen, where, key, what);
+  }
+  *field = (long)json_integer_value(v);
+  return 0;
+}
+
+static int set_aliases(upk_config *c, const json_t *v, const char *where, char *err,
+                       size_t errlen) {
+  const char *k;
+  json_t *x;
+  if (!json_is_object(v))
+    return bad(err, errlen, where, "model_aliases", "expected a mapping of alias: model");
+  json_object_foreach((json_t *)v, k, x) {
+    if (!json_is_string(x) || !json_string_length(x))
+      return bad(err, errlen, where, "model_aliases", "every alias maps to a model name string");
+    json_object_set(c->model_aliases, k, x);
+  }
+  return 0;
+}
+
+static int apply_one(upk_config *c, const char *k, const json_t *v, const char *where, char *err,
+                     size_t errlen) {
+  long n;
+  int rc;
+  if (!strcmp(k, "skill_generation_model") || !strcmp(k, "model"))
+    return set_string(&c->skill_generation_model, v, where, k, err, errlen);
+  if (!strcmp(k, "eval_model"))
+    return set_string(&c->eval_model, v, where, k, err, errlen);
+  if (!strcmp(k, "test_gen_model"))
+    return set_string(&c->test_gen_model, v, where, k, err, errlen);
+  if (!strcmp(k, "skills_dir"))
+    return set_string(&c->skills_dir, v, where, k, err, errlen);
+  if (!strcmp(k, "runs_dir"))
+    return set_string(&c->runs_dir, v, where, k, err, errlen);
+  if (!strcmp(k, "model_aliases"))
+    return set_aliases(c, v, where, err, errlen);
+  if (!strcmp(k, "max_refine_attempts")) {
+    rc = set_long(&n, v, 0, 100, where, k, err, errlen);
+    c->max_refine_attempts = rc ? c->max_refine_attempts : (int)n;
+    return rc;
+  }
+  if (!strcmp(k, "max_attempts")) {
+    rc = set_long(&n, v, 1, 20, where, k, err, errlen);
+    c->max_attempts = rc ? c->max_attempts : (int)n;
+    return rc;
+  }
+  if (!strcmp(k, "request_timeout_ms"))
+    return set_long(&c->request_timeout_ms, v, 1, 3600000, where, k, err, errlen);
+  if (!strcmp(k, "connect_timeout_ms"))
+    return set_long(&c->connect_timeout_ms, v, 1, 600000, where, k, err, errlen);
+  if (!strcmp(k, "retry_backoff_ms"))
+    return set_long(&c->retry_backoff_ms, v, 0, 600000, where, k, err, errlen);
+  return 0; /* upskill's other keys (auto_eval, fastagent_config, ...) and editor settings */
+}
+
+int upk_config_apply(upk_config *c, const json_t *layer, const char *where, char *err,
+                     size_t errlen) {
+  const char *k;
+  json_t *v;
+  if (!json_is_object(layer))
+    return bad(err, errlen, where, "(top level)", "expected a mapping");
+  json_object_foreach((json_t *)layer, k, v) {
+    int rc = apply_one(c, k, v, where, err, errlen);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* Read a whole small file; 1 when absent, 0 when read, else a negative errno. */
+static int slurp(const char *path, char **out, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return errno == ENOENT || errno == ENOTDIR ? 1 : -errno;
+  char *buf = malloc(CONFIG_MAX_BYTES + 1);
+  size_t n = buf ? fread(buf, 1, CONFIG_MAX_BYTES + 1, f) : 0;
+  int rc = !buf ? -ENOMEM : ferror(f) ? -EIO : n > CONFIG_MAX_BYTES ? -EFBIG : 0;
+  fclose(f);
+  if (rc) {
+    free(buf);
+    return rc;
+  }
+  buf[n] = 0;
+  *out = buf;
+  *len = n;
+  return 0;
+}
+
+static int load_file(upk_config *c, const char *path, char *err, size_t errlen) {
+  char *text = NULL, yerr[256];
+  size_t len = 0;
+  int rc = slurp(path, &text, &len);
+  if (rc == 1)
+    return 0;
+  if (rc) {
+    snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+    return rc;
+  }
+  json_t *layer = upk_yaml_to_json(text, len, yerr, sizeof yerr);
+  free(text);
+  if (!layer) {
+    snprintf(err, errlen, "%s:%s", path, yerr);
+    return -EINVAL;
+  }
+  rc = json_is_null(layer) ? 0 : upk_config_apply(c, layer, path, err, errlen);
+  json_decref(layer);
+  if (!rc)
+    json_array_append_new(c->sources, json_string(path));
+  return rc;
+}
+
+static int load_files(upk_config *c, const char *project_dir, char *err, size_t errlen) {
+  char path[PATH_MAX];
+  const char *xdg = env("XDG_CONFIG_HOME"), *home = env("HOME");
+  int rc = 0;
+  if (xdg || home) {
+    snprintf(path, sizeof path, "%s%s/upskilld/config.yaml", xdg ? xdg : home,
+             xdg ? "" : "/.config");
+    rc = load_file(c, path, err, errlen);
+  }
+  if (!rc && project_dir) {
+    snprintf(path, sizeof path, "%s/upskill.config.yaml", project_dir);
+    rc = load_file(c, path, err, errlen);
+  }
+  return rc;
+}
+
+int upk_config_load(upk_config *c, const char *project_dir, const json_t *init_options, char *err,
+                    size_t errlen) {
+  upk_config_defaults(c);
+  int rc = load_files(c, project_dir, err, errlen);
+  if (!rc && json_is_object(init_options)) {
+    const json_t *own = json_object_get(init_options, "upskilld");
+    rc = upk_config_apply(c, json_is_object(own) ? own : init_options, "initializationOptions", err,
+                          errlen);
+  }
+  if (rc) {
+    upk_config_free(c);
+    upk_config_defaults(c);
+  }
+  return rc;
+}
+
+const char *upk_config_alias(const upk_config *c, const char *name) {
+  return json_string_value(json_object_get(c->model_aliases, name));
 }

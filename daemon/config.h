@@ -1,6 +1,10 @@
-/** Daemon configuration that is not a command-line flag: model providers. */
+/** Daemon configuration that is not a command-line flag: model providers,
+ * and the settings read from YAML files and initializationOptions. */
 #ifndef UPK_CONFIG_H
 #define UPK_CONFIG_H
+
+#include <jansson.h>
+#include <stddef.h>
 
 typedef struct upk_provider_def {
   const char *name;        /* anthropic, openai, generic */
@@ -16,5 +20,55 @@ extern const upk_provider_def upk_provider_defs[];
 const char *upk_provider_url(const upk_provider_def *p);
 /** Whether a provider can be called: a key (or, for generic, a URL) is set. */
 int upk_provider_configured(const upk_provider_def *p);
+/** The provider's API key from the environment; NULL when unset or empty. */
+const char *upk_provider_key(const upk_provider_def *p);
+/** The provider named `name` ("anthropic", "openai", "generic"); NULL if unknown. */
+const upk_provider_def *upk_provider_find(const char *name);
+
+/** Settings, merged from (later wins): built-in defaults,
+ * `$XDG_CONFIG_HOME/upskilld/config.yaml` (else `~/.config/upskilld/config.yaml`),
+ * the project's `upskill.config.yaml`, and initializationOptions (its
+ * `upskilld` object when present, else the whole object).
+ *
+ * Keys (upskill's own, plus the daemon's HTTP knobs):
+ *   skill_generation_model (alias: model), eval_model, test_gen_model,
+ *   skills_dir, runs_dir, max_refine_attempts,
+ *   model_aliases: {alias: model name} (opus/sonnet/haiku built in),
+ *   request_timeout_ms, connect_timeout_ms, max_attempts, retry_backoff_ms.
+ */
+typedef struct upk_config {
+  char *skill_generation_model; /* default "sonnet" */
+  char *eval_model;             /* NULL: use skill_generation_model */
+  char *test_gen_model;         /* NULL: use skill_generation_model */
+  char *skills_dir;             /* default "./skills" */
+  char *runs_dir;               /* NULL: $XDG_STATE_HOME/upskilld/runs */
+  int max_refine_attempts;      /* default 2, as upskill */
+  json_t *model_aliases;        /* object: alias -> model name */
+  long request_timeout_ms;      /* whole completion, retries included; default 120000 */
+  long connect_timeout_ms;      /* default 10000 */
+  int max_attempts;             /* tries per completion; default 4 */
+  long retry_backoff_ms;        /* first retry delay before jitter; default 500 */
+  json_t *sources;              /* array of the files that were read */
+} upk_config;
+
+/** Fill `c` with the defaults only. */
+void upk_config_defaults(upk_config *c);
+/** Load every layer. `project_dir` and `init_options` may be NULL. Missing files
+ * are skipped; an unreadable or malformed file, or a value of the wrong type, is
+ * an error (-EINVAL, or the errno) with "PATH:LINE: what" in `err`. Reads files:
+ * call it off the loop. On error `c` holds the defaults and nothing to free
+ * beyond upk_config_free. */
+int upk_config_load(upk_config *c, const char *project_dir, const json_t *init_options, char *err,
+                    size_t errlen);
+/** Merge one layer: a JSON object of the keys above (`where` names it in errors). */
+int upk_config_apply(upk_config *c, const json_t *layer, const char *where, char *err,
+                     size_t errlen);
+/** Parse a YAML text into JSON (mappings, sequences, scalars typed as YAML 1.2
+ * core: null, booleans, integers, floats, strings). Returns NULL with
+ * "LINE:COL: problem" in `err`. */
+json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen);
+/** The model name an alias stands for, or NULL when `name` is no alias. */
+const char *upk_config_alias(const upk_config *c, const char *name);
+void upk_config_free(upk_config *c);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "jsonrpc.h"
 #include "kernel_methods.h"
+#include "models_methods.h"
 #include "skills_methods.h"
 
 /* upskilld/sleep: a test aid (enabled by --test-methods) that waits `ms` in
@@ -105,7 +106,8 @@ static const struct {
   const upk_method *items;
   const size_t *count;
 } tables[] = {{table, &table_count}, {upk_skills_methods, &upk_skills_methods_count},
-                {upk_kernel_methods, &upk_kernel_methods_count}};
+                {upk_kernel_methods, &upk_kernel_methods_count},
+                {upk_models_methods, &upk_models_methods_count}};
 
 static bool visible(const upk_method *m, bool test_methods) {
   return test_methods || !(m->flags & UPK_METHOD_TEST_ONLY);

@@ -11,6 +11,7 @@
 #include "mcp.h"
 #include "methods.h"
 #include "kernel_service.h"
+#include "models_methods.h"
 #include "skills_service.h"
 
 struct upk_batch {
@@ -304,6 +305,7 @@ void upk_server_close(upk_server *s, int code) {
   upk_docs_close_all(s);
   upk_skills_stop(s);
   upk_kernels_stop(s);
+  upk_models_stop(s);
   upk_log_set_sink(NULL, NULL, UPK_LOG_ERROR);
   uv_close((uv_handle_t *)&s->sig_term, NULL);
   uv_close((uv_handle_t *)&s->sig_int, NULL);

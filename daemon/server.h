@@ -48,6 +48,7 @@ typedef struct upk_server {
   uv_signal_t sig_term, sig_int;
   struct upk_skills_svc *skills; /* skills index service, from initialize on */
   struct upk_kernels *kernels;   /* worker pool and compile cache (kernel_service.h) */
+  struct upk_models *models;     /* model completions (models_methods.h), on first use */
   json_t *docs;                  /* uri -> open document (documents.c) */
 } upk_server;
 
