@@ -1,11 +1,238 @@
-/* placeholder: being written (stubs so the tree links) */
-#include <string.h>
-
+/* The include policy: every #include of the source and of the non-toolkit
+ * headers it reaches is resolved the way the compiler would, made real
+ * (realpath: `..` and symlinks cannot escape) and checked against the roots. */
 #include "includes.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "srcscan.h"
+
+enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20 };
+
+static const char SOURCE[] = "upskilld";
+
+typedef struct walk {
+  const upk_include_policy *p;
+  char **allowed, **toolkit; /* real paths of the roots */
+  size_t n_allowed, n_toolkit;
+  char **seen; /* "<real dir>/<name>" of each header followed */
+  size_t n_seen, cap_seen, cap_deps;
+  upk_diags *out;
+  upk_include_deps *deps;
+} walk;
+
+static int check_source(walk *w, const char *src, size_t len, const char *dir, const char *file,
+                        int depth);
+
+static void free_list(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(v[i]);
+  free(v);
+}
+
+/* Roots as real paths; a root that does not exist stays as given (nothing real
+ * lies under it, so it allows nothing). */
+static char **real_roots(const char *const *roots, size_t n) {
+  char **v = calloc(n + 1, sizeof *v);
+  for (size_t i = 0; v && i < n; i++) {
+    v[i] = realpath(roots[i], NULL);
+    if (!v[i] && !(v[i] = strdup(roots[i]))) {
+      free_list(v, i);
+      return NULL;
+    }
+  }
+  return v;
+}
+
+static bool under(const char *path, const char *root) {
+  size_t n = strlen(root);
+  while (n > 1 && root[n - 1] == '/')
+    n--;
+  if (n == 1 && root[0] == '/')
+    return path[0] == '/';
+  return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+static bool under_any(const char *path, char *const *roots, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (under(path, roots[i]))
+      return true;
+  return false;
+}
+
+/* `dir/name` into out when it names a regular file. */
+static bool try_path(const char *dir, const char *name, char out[PATH_MAX]) {
+  struct stat st;
+  int n = dir ? snprintf(out, PATH_MAX, "%s/%s", dir, name) : snprintf(out, PATH_MAX, "%s", name);
+  return n > 0 && n < PATH_MAX && stat(out, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The file the compiler would open: "..." looks in the including file's
+ * directory first, then the search list; <...> only the search list. */
+static bool resolve(const walk *w, const upk_src_include *inc, const char *dir,
+                    char out[PATH_MAX]) {
+  if (inc->target[0] == '/')
+    return try_path(NULL, inc->target, out);
+  if (!inc->angled && dir && try_path(dir, inc->target, out))
+    return true;
+  for (size_t i = 0; i < w->p->n_search; i++)
+    if (try_path(w->p->search[i], inc->target, out))
+      return true;
+  return false;
+}
+
+static int add_diag(walk *w, const upk_src_include *inc, const char *file, const char *code,
+                    const char *fmt, const char *a, const char *b) {
+  upk_range r = upk_range_line(inc->line, inc->col, inc->end_col);
+  if (upk_diags_add(w->out, UPK_SEV_ERROR, code, SOURCE, r, fmt, inc->angled ? '<' : '"',
+                    inc->target, inc->angled ? '>' : '"', a, b))
+    return -ENOMEM;
+  upk_diag *d = &w->out->items[w->out->len - 1];
+  if (file && !(d->file = strdup(file)))
+    return -ENOMEM;
+  return 0;
+}
+
+static int refuse(walk *w, const upk_src_include *inc, const char *file, const char *real) {
+  char roots[600] = "";
+  size_t n = 0;
+  for (size_t i = 0; i < w->n_allowed + w->n_toolkit && n < sizeof roots; i++) {
+    const char *r = i < w->n_allowed ? w->allowed[i] : w->toolkit[i - w->n_allowed];
+    n += snprintf(roots + n, sizeof roots - n, "%s%s", i ? ", " : "", r);
+  }
+  return add_diag(w, inc, file, "kernel/include-outside",
+                  "#include %c%s%c resolves to %s, outside the allowed directories (%s): move "
+                  "the file under one of them or add its directory to \"includes\"",
+                  real, roots);
+}
+
+static int add_dep(walk *w, const char *real) {
+  upk_include_deps *d = w->deps;
+  for (size_t i = 0; i < d->n; i++)
+    if (!strcmp(d->paths[i], real))
+      return 0;
+  char *dup = strdup(real);
+  if (!dup)
+    return -ENOMEM;
+  if (d->n == w->cap_deps) {
+    size_t cap = w->cap_deps ? w->cap_deps * 2 : 8;
+    char **p = realloc(d->paths, cap * sizeof *p);
+    if (!p) {
+      free(dup);
+      return -ENOMEM;
+    }
+    d->paths = p, w->cap_deps = cap;
+  }
+  d->paths[d->n++] = dup;
+  return 0;
+}
+
+/* First visit of `key`? Then it is remembered. 1: new, 0: seen, <0: error. */
+static int first_visit(walk *w, const char *key) {
+  for (size_t i = 0; i < w->n_seen; i++)
+    if (!strcmp(w->seen[i], key))
+      return 0;
+  if (w->n_seen == w->cap_seen) {
+    size_t cap = w->cap_seen ? w->cap_seen * 2 : 8;
+    char **p = realloc(w->seen, cap * sizeof *p);
+    if (!p)
+      return -ENOMEM;
+    w->seen = p, w->cap_seen = cap;
+  }
+  if (!(w->seen[w->n_seen] = strdup(key)))
+    return -ENOMEM;
+  w->n_seen++;
+  return 1;
+}
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  struct stat st;
+  if (f && fstat(fileno(f), &st) == 0 && st.st_size <= MAX_HEADER_BYTES &&
+      (buf = malloc((size_t)st.st_size + 1)))
+    *len = fread(buf, 1, (size_t)st.st_size, f);
+  if (f)
+    fclose(f);
+  return buf;
+}
+
+/* An allowed header: recorded, and its own includes checked, once per place
+ * it is looked up from (its real directory; that is where "..." includes start). */
+static int follow(walk *w, const upk_src_include *inc, const char *file, const char *cand,
+                  const char *real, int depth) {
+  char dir[PATH_MAX], rdir[PATH_MAX], key[PATH_MAX];
+  int rc = add_dep(w, real);
+  const char *slash = strrchr(cand, '/');
+  if (rc || !slash)
+    return rc;
+  snprintf(dir, sizeof dir, "%.*s", (int)(slash - cand) ? (int)(slash - cand) : 1, cand);
+  if (!realpath(dir, rdir) || snprintf(key, sizeof key, "%s/%s", rdir, slash + 1) >= PATH_MAX)
+    return 0;
+  if ((rc = first_visit(w, key)) <= 0)
+    return rc;
+  if (depth >= MAX_DEPTH || w->n_seen > MAX_FILES)
+    return add_diag(w, inc, file, "kernel/include-unchecked",
+                    "#include %c%s%c was not checked: headers nest deeper than %s or reach more "
+                    "than %s files, so the compile is refused",
+                    "32", "4096");
+  size_t len = 0;
+  char *src = read_file(key, &len);
+  if (!src)
+    return add_diag(w, inc, file, "kernel/include-unchecked",
+                    "#include %c%s%c was not checked: %s cannot be read or is larger than %s", key,
+                    "16 MB");
+  rc = check_source(w, src, len, rdir, key, depth + 1);
+  free(src);
+  return rc;
+}
+
+static int check_one(walk *w, const upk_src_include *inc, const char *dir, const char *file,
+                     int depth) {
+  char cand[PATH_MAX], real[PATH_MAX];
+  if (!resolve(w, inc, dir, cand) || !realpath(cand, real))
+    return 0; /* found nowhere: the compiler reports it */
+  if (under_any(real, w->toolkit, w->n_toolkit))
+    return 0;
+  if (!under_any(real, w->allowed, w->n_allowed))
+    return refuse(w, inc, file, real);
+  return follow(w, inc, file, cand, real, depth);
+}
+
+static int check_source(walk *w, const char *src, size_t len, const char *dir, const char *file,
+                        int depth) {
+  upk_src_facts f;
+  int rc = upk_src_scan(src, len, &f);
+  for (size_t i = 0; !rc && i < f.n_includes; i++)
+    rc = check_one(w, &f.includes[i], dir, file, depth);
+  upk_src_facts_free(&f);
+  return rc;
+}
 
 int upk_includes_check(const char *src, size_t len, const upk_include_policy *p, upk_diags *out,
                        upk_include_deps *deps) {
   memset(deps, 0, sizeof *deps);
-  return 0;
+  walk w = {.p = p, .out = out, .deps = deps, .n_allowed = p->n_allowed, .n_toolkit = p->n_toolkit};
+  w.allowed = real_roots(p->allowed, p->n_allowed);
+  w.toolkit = real_roots(p->toolkit, p->n_toolkit);
+  int rc = -ENOMEM;
+  if (w.allowed && w.toolkit)
+    rc = check_source(&w, src, len, p->file_dir, NULL, 0);
+  free_list(w.allowed, w.allowed ? w.n_allowed : 0);
+  free_list(w.toolkit, w.toolkit ? w.n_toolkit : 0);
+  free_list(w.seen, w.n_seen);
+  if (rc)
+    upk_include_deps_free(deps);
+  return rc;
 }
-void upk_include_deps_free(upk_include_deps *d) {}
+
+void upk_include_deps_free(upk_include_deps *d) {
+  free_list(d->paths, d->n);
+  d->paths = NULL;
+  d->n = 0;
+}
