@@ -1,0 +1,309 @@
+/* Evaluation runs: creating a run, writing transcripts and the summary
+ * (see runs.h). Listing, showing and CSV are in runs_read.c. */
+#include "runs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <libgen.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+
+static int write_all(int fd, const char *p, size_t len) {
+  while (len) {
+    ssize_t n = write(fd, p, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return -errno;
+    p += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
+static int fsync_parent(const char *path) {
+  char *copy = strdup(path);
+  if (!copy)
+    return -ENOMEM;
+  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  free(copy);
+  if (fd < 0)
+    return -errno;
+  int rc = upk_fsync_dir(fd);
+  close(fd);
+  return rc;
+}
+
+int upk_write_file_atomic(const char *path, const void *data, size_t len) {
+  char *tmp = NULL;
+  if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+    return -ENOMEM;
+  int fd = mkostemp(tmp, O_CLOEXEC), rc = 0;
+  if (fd < 0) {
+    rc = -errno;
+    free(tmp);
+    return rc;
+  }
+  rc = write_all(fd, data, len);
+  if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
+    rc = -errno;
+  if (close(fd) && rc == 0)
+    rc = -errno;
+  if (rc == 0 && rename(tmp, path))
+    rc = -errno;
+  if (rc)
+    unlink(tmp);
+  free(tmp);
+  return rc ? rc : fsync_parent(path);
+}
+
+/* Write a JSON value (stolen) atomically, indent 2, final newline. */
+static int write_json(const char *path, json_t *v) {
+  char *text = v ? json_dumps(v, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
+  json_decref(v);
+  if (!text)
+    return -ENOMEM;
+  size_t n = strlen(text);
+  char *out = realloc(text, n + 2);
+  if (!out) {
+    free(text);
+    return -ENOMEM;
+  }
+  memcpy(out + n, "\n", 2);
+  int rc = upk_write_file_atomic(path, out, n + 1);
+  free(out);
+  return rc;
+}
+
+/* ---- ids ----------------------------------------------------------------- */
+
+bool upk_run_id_ok(const char *id) {
+  size_t n = strlen(id);
+  if (n < 18 || n >= UPK_RUN_ID_MAX || id[8] != 'T' || id[15] != 'Z' || id[16] != '-')
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = id[i];
+    bool digit = c >= '0' && c <= '9', hex = digit || (c >= 'a' && c <= 'f');
+    if ((i < 8 || (i > 8 && i < 15)) ? !digit : i > 16 ? !hex : false)
+      return false;
+  }
+  return true;
+}
+
+static int random_suffix(char out[9]) {
+  uint32_t r;
+  ssize_t got = getrandom(&r, sizeof r, 0);
+  if (got != (ssize_t)sizeof r)
+    return got < 0 ? -errno : -EIO;
+  snprintf(out, 9, "%08x", r);
+  return 0;
+}
+
+/* mkdir fails with EEXIST when another run took the name: draw again. */
+static int make_run_dir(const char *runs_dir, upk_run *out) {
+  time_t now = time(NULL);
+  struct tm tm;
+  char stamp[20];
+  if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm))
+    return -EINVAL;
+  for (int attempt = 0; attempt < 64; attempt++) {
+    char suffix[9];
+    int rc = random_suffix(suffix);
+    if (rc)
+      return rc;
+    snprintf(out->id, sizeof out->id, "%s-%s", stamp, suffix);
+    free(out->dir);
+    if (asprintf(&out->dir, "%s/%s", runs_dir, out->id) < 0) {
+      out->dir = NULL;
+      return -ENOMEM;
+    }
+    if (mkdir(out->dir, 0755) == 0)
+      return 0;
+    if (errno != EEXIST)
+      return -errno;
+  }
+  return -EEXIST;
+}
+
+static json_t *str_or_null(const char *s) {
+  return s ? json_string(s) : json_null();
+}
+
+static json_t *meta_json(const upk_run *run, const upk_run_meta *m) {
+  char created[32];
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  json_t *models = json_array();
+  for (size_t i = 0; models && i < m->n_models; i++)
+    if (json_array_append_new(models, json_string(m->models[i]))) {
+      json_decref(models);
+      return NULL;
+    }
+  return json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:b, s:I, s:s}", "id", run->id, "createdAt",
+                   created, "kind", str_or_null(m->kind), "skill", str_or_null(m->skill), "models",
+                   models, "runs", (json_int_t)m->runs, "baseline", m->baseline, "cases",
+                   (json_int_t)m->n_cases, "format", "upskilld-run/1");
+}
+
+int upk_run_create(const char *runs_dir, const upk_run_meta *meta, upk_run *out) {
+  memset(out, 0, sizeof *out);
+  int rc = upk_mkdir_p(runs_dir, 0755);
+  rc = rc ? rc : make_run_dir(runs_dir, out);
+  char *path = NULL, *tdir = NULL;
+  if (rc == 0 && (asprintf(&path, "%s/run.json", out->dir) < 0 ||
+                  asprintf(&tdir, "%s/transcripts", out->dir) < 0))
+    rc = -ENOMEM;
+  if (rc == 0 && mkdir(tdir, 0755) != 0)
+    rc = -errno;
+  rc = rc ? rc : write_json(path, meta_json(out, meta));
+  free(path);
+  free(tdir);
+  if (rc)
+    upk_run_free(out);
+  return rc;
+}
+
+void upk_run_free(upk_run *run) {
+  free(run->dir);
+  memset(run, 0, sizeof *run);
+}
+
+/* ---- transcripts --------------------------------------------------------- */
+
+/* A model name as one path component: [A-Za-z0-9._-] kept, the rest '_'; if
+ * anything changed, a hash of the real name keeps "a/b" and "a_b" apart. */
+static void model_component(const char *model, char *out, size_t cap) {
+  size_t n = 0;
+  bool changed = !*model || model[0] == '.';
+  uint32_t h = 2166136261u;
+  for (const char *p = model; *p && n + 10 < cap; p++) {
+    char c = *p;
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-';
+    changed |= !ok;
+    out[n++] = ok ? c : '_';
+    h = (h ^ (unsigned char)c) * 16777619u;
+  }
+  out[n] = '\0';
+  if (changed)
+    snprintf(out + n, cap - n, "-%08x", h);
+}
+
+static json_t *kernels_json(const upk_kcheck_result *r) {
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < r->n_kernels; i++) {
+    const upk_kcheck_kernel *k = &r->kernels[i];
+    if (json_array_append_new(a, json_pack("{s:o, s:i, s:I, s:I}", "name", str_or_null(k->name),
+                                           "registers", k->registers, "spillStores",
+                                           (json_int_t)k->spill_stores, "spillLoads",
+                                           (json_int_t)k->spill_loads))) {
+      json_decref(a);
+      return NULL;
+    }
+  }
+  return a;
+}
+
+static json_t *report_json(const upk_assert_report *r, json_t **checks) {
+  json_t *list = json_array();
+  *checks = json_array();
+  int rc = !list || !*checks;
+  for (size_t i = 0; !rc && i < r->n; i++) {
+    const upk_assert_result *a = &r->results[i];
+    rc = json_array_append_new(
+        list, json_pack("{s:s, s:o, s:s, s:o}", "type", upk_assert_kind_name(a->kind), "label",
+                        str_or_null(a->label), "status", upk_assert_status_name(a->status),
+                        "reason", str_or_null(a->reason)));
+  }
+  for (size_t i = 0; !rc && i < r->n_requests; i++) {
+    const upk_kcheck_req *q = &r->requests[i];
+    upk_assert_status st = q->done ? q->result.status : UPK_ASSERT_PENDING;
+    rc = json_array_append_new(
+        *checks, json_pack("{s:I, s:s, s:s, s:o, s:o}", "block", (json_int_t)q->block + 1, "arch",
+                           q->arch, "status", upk_assert_status_name(st), "reason",
+                           str_or_null(q->result.reason), "kernels", kernels_json(&q->result)));
+  }
+  if (rc) {
+    json_decref(list);
+    json_decref(*checks);
+    *checks = NULL;
+    return NULL;
+  }
+  return list;
+}
+
+static json_t *transcript_json(const upk_run *run, const upk_transcript *t) {
+  json_t *asserts = json_array(), *checks = json_array();
+  upk_assert_status verdict = UPK_ASSERT_ERROR;
+  size_t passed = 0, total = 0;
+  if (t->report) {
+    json_decref(asserts);
+    json_decref(checks);
+    asserts = report_json(t->report, &checks);
+    verdict = upk_assert_report_verdict(t->report);
+    passed = t->report->passed;
+    total = t->report->n;
+  }
+  if (t->error || !t->answer)
+    verdict = UPK_ASSERT_ERROR; /* no answer: never a pass */
+  if (!asserts || !checks) {
+    json_decref(asserts);
+    json_decref(checks);
+    return NULL;
+  }
+  return json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:{s:I, s:I}, s:f, s:s, "
+                   "s:I, s:I, s:o, s:o}",
+                   "runId", run->id, "model", t->model, "condition",
+                   t->with_skill ? "with_skill" : "baseline", "run", (json_int_t)t->run, "case",
+                   (json_int_t)t->case_idx, "systemPrompt", str_or_null(t->system_prompt), "prompt",
+                   str_or_null(t->prompt), "answer", str_or_null(t->answer), "error",
+                   str_or_null(t->error), "tokens", "input", (json_int_t)t->input_tokens, "output",
+                   (json_int_t)t->output_tokens, "durationMs", t->duration_ms, "verdict",
+                   upk_assert_status_name(verdict), "assertionsPassed", (json_int_t)passed,
+                   "assertionsTotal", (json_int_t)total, "assertions", asserts, "kernelChecks",
+                   checks);
+}
+
+int upk_run_write_transcript(const upk_run *run, const upk_transcript *t) {
+  if (!run->dir || !t->model)
+    return -EINVAL;
+  char comp[160], *dir = NULL, *path = NULL;
+  model_component(t->model, comp, sizeof comp);
+  if (asprintf(&dir, "%s/transcripts/%s", run->dir, comp) < 0)
+    return -ENOMEM;
+  int rc = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
+  if (rc == 0 && asprintf(&path, "%s/%s-r%u-c%zu.json", dir,
+                          t->with_skill ? "with_skill" : "baseline", t->run, t->case_idx) < 0) {
+    path = NULL;
+    rc = -ENOMEM;
+  }
+  rc = rc ? rc : write_json(path, transcript_json(run, t));
+  free(dir);
+  free(path);
+  return rc;
+}
+
+int upk_run_write_summary(const upk_run *run, const char *summary_json) {
+  json_t *v = json_loads(summary_json, 0, NULL);
+  if (!v)
+    return -EINVAL;
+  char *path = NULL;
+  if (asprintf(&path, "%s/summary.json", run->dir) < 0) {
+    json_decref(v);
+    return -ENOMEM;
+  }
+  int rc = write_json(path, v);
+  free(path);
+  return rc;
+}
