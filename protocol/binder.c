@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *type_names[] = {"string", "integer", "number", "boolean",
-                                   "object", "array",   "any"};
+                                   "object", "array",   "any",    "string"};
 
 const char *upk_json_type_name(const json_t *v) {
   switch (json_typeof(v)) {
@@ -31,6 +31,7 @@ const char *upk_json_type_name(const json_t *v) {
 static int type_matches(const json_t *v, upk_ptype t) {
   switch (t) {
   case UPK_T_STRING:
+  case UPK_T_TEXT:
     return json_is_string(v);
   case UPK_T_INTEGER:
     return json_is_integer(v);
@@ -72,6 +73,10 @@ int upk_params_check(const json_t *params, const upk_param *spec, char *err, siz
     if (v && !type_matches(v, p->type)) {
       snprintf(err, errlen, "params.%s: expected %s, got %s", p->name, type_names[p->type],
                upk_json_type_name(v));
+      return -1;
+    }
+    if (v && p->type == UPK_T_STRING && strlen(json_string_value(v)) != json_string_length(v)) {
+      snprintf(err, errlen, "params.%s: the string contains a NUL character (\\u0000)", p->name);
       return -1;
     }
   }

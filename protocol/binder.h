@@ -18,7 +18,9 @@ typedef enum {
   UPK_T_BOOLEAN,
   UPK_T_OBJECT,
   UPK_T_ARRAY,
-  UPK_T_ANY, /* checked by the handler (e.g. a path string or an object) */
+  UPK_T_ANY,  /* checked by the handler (e.g. a path string or an object) */
+  UPK_T_TEXT, /* a string that may hold any character, NUL included (source text);
+                 plain UPK_T_STRING params refuse NUL so C string handling never truncates */
 } upk_ptype;
 
 typedef struct upk_param {

@@ -18,7 +18,7 @@ json_t *upk_rpc_parse(const char *body, size_t len, char *err, size_t errlen) {
   json_error_t e;
   /* jansson rejects invalid UTF-8 and caps nesting depth (2048), so hostile input
    * can neither smuggle bad text nor overflow the stack. */
-  json_t *v = json_loadb(body, len, JSON_DECODE_ANY, &e);
+  json_t *v = json_loadb(body, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
   if (!v) {
     snprintf(err, errlen, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
     /* jansson quotes the offending input, which may be any bytes: keep the

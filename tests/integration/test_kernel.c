@@ -15,7 +15,7 @@
 TestSuite(kernel, .timeout = 240);
 
 static const char *SAXPY =
-    "extern \"C\" __global__ void saxpy(int n, float a, const float *x, float *y) {\\n"
+    "extern \\\"C\\\" __global__ void saxpy(int n, float a, const float *x, float *y) {\\n"
     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\\n"
     "  if (i < n) y[i] = a * x[i] + y[i];\\n"
     "}\\n";

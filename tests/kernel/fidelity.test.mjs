@@ -62,7 +62,9 @@ describe('kernel/validate matches nvcc on the corpus', () => {
         ]);
         const ctx = () => `nvcc log:\n${want.log}\ndaemon result:\n${JSON.stringify(got, null, 1)}`;
         assert.equal(got.arch, arch, ctx());
-        const errs = (got.diagnostics ?? []).filter((d) => d.severity === 1);
+        // The compiler's own errors are compared with nvcc's; lint errors (source upskilld-lint,
+        // e.g. static shared memory over 48 KB, which ptxas accepts) are upskilld's judgement.
+        const errs = (got.diagnostics ?? []).filter((d) => d.severity === 1 && d.source !== 'upskilld-lint');
         if (!want.ok) {
           assert.ok(want.errors.length > 0, `nvcc failed without an error line\n${ctx()}`);
           assert.equal(got.ok, false, ctx());
@@ -79,7 +81,8 @@ describe('kernel/validate matches nvcc on the corpus', () => {
           return;
         }
         assert.equal(errs.length, 0, `nvcc compiled it, the daemon reports errors\n${ctx()}`);
-        assert.equal(got.ok, true, ctx());
+        const lintErrors = (got.diagnostics ?? []).some((d) => d.severity === 1);
+        assert.equal(got.ok, !lintErrors, ctx());
         assert.ok(want.kernels.size > 0, ctx());
         const byMangled = new Map((got.kernels ?? []).map((k) => [k.mangled, k]));
         for (const [mangled, res] of want.kernels) {

@@ -151,3 +151,18 @@ UTest(binder, json_type_names) {
     cr_assert_str_eq(upk_json_type_name(json_array_get(a, i)), names[i], "element %zu", i);
   json_decref(a);
 }
+
+/* A NUL inside a plain string param would silently cut it short in C; TEXT params keep it. */
+UTest(binder, nul_in_strings) {
+  static const upk_param text_spec[] = {
+      {"label", UPK_T_STRING, 0, NULL}, {"source", UPK_T_TEXT, 0, NULL}, {NULL, 0, 0, NULL}};
+  json_t *p = json_loads("{\"label\":\"a\\u0000b\"}", JSON_ALLOW_NUL, NULL);
+  char err[256] = "";
+  cr_assert_eq(upk_params_check(p, text_spec, err, sizeof err), -1);
+  cr_assert(strstr(err, "params.label") && strstr(err, "NUL"), "%s", err);
+  json_decref(p);
+  p = json_loads("{\"source\":\"a\\u0000b\"}", JSON_ALLOW_NUL, NULL);
+  cr_assert_eq(upk_params_check(p, text_spec, err, sizeof err), 0, "%s", err);
+  json_decref(p);
+  check(text_spec, "{\"source\":3}", "params.source: expected string, got integer");
+}

@@ -1,4 +1,4 @@
-// Error: 64 KB of static shared memory; ptxas refuses anything above 0xc000 bytes.
+// Lint error: 64 KB of static shared memory (ptxas accepts it; static __shared__ is limited to 48 KB).
 extern "C" __global__ void too_much_smem(float *out) {
   __shared__ float big[16384];
   big[threadIdx.x] = threadIdx.x;
