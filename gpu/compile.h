@@ -47,6 +47,8 @@ typedef struct upk_compile_result {
   double compile_ms;       /* wall time of the NVRTC calls */
   char nvrtc_version[16];  /* "13.0"; "" when NVRTC is missing */
   char *log;               /* the last raw NVRTC log (for --verbose output) */
+  void *cubin;             /* the cubin on success (for the Driver API); NULL otherwise */
+  size_t cubin_size;
 } upk_compile_result;
 
 /** Compile; always fills `out` (diagnostics say what went wrong). Returns 0 when
