@@ -1,1 +1,455 @@
-/* placeholder: being written */
+/* The worker's "run" op (krun.h): the validate result first (compile,
+ * lint, occupancy), then, when it compiled, the driver, a compile for the
+ * device's own architecture, module load, launch checks, and the device
+ * engine (krun_dev.c); or the same request re-executed in a worker under
+ * compute-sanitizer (ksan below). The result JSON is built here. */
+#include "krun.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compile.h"
+#include "cudrv.h"
+#include "diag_json.h"
+#include "krun_dev.h"
+#include "ksan.h"
+#include "kvalidate.h"
+#include "runspec.h"
+#include "toolkit.h"
+
+enum { SOURCE_CAP = 16 << 20, LOG_BYTES = 8192 };
+
+/* What one run compile needs to stay alive. */
+typedef struct creq {
+  upk_compile_req c;
+  const char **strs;
+  char *text, *dir;
+} creq;
+
+static char *read_text(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  struct stat st;
+  char *t = NULL;
+  if (f && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size <= SOURCE_CAP &&
+      (t = malloc((size_t)st.st_size + 1))) {
+    *len = fread(t, 1, (size_t)st.st_size, f);
+    t[*len] = '\0';
+  }
+  if (f)
+    fclose(f);
+  return t;
+}
+
+static const char *param_str(json_t *p, const char *key) {
+  return json_string_value(json_object_get(p, key));
+}
+
+/* -I dirs: the source's own directory, then params.includes. */
+static int include_dirs(json_t *p, const char *dir, creq *r) {
+  json_t *inc = json_object_get(p, "includes"), *d;
+  size_t i, n = 0;
+  r->strs = calloc(json_array_size(inc) + 3, sizeof *r->strs);
+  if (!r->strs)
+    return -ENOMEM;
+  if (dir)
+    r->strs[n++] = dir;
+  json_array_foreach(inc, i, d) if (json_is_string(d)) r->strs[n++] = json_string_value(d);
+  r->c.includes = (upk_strv){r->strs, n};
+  return 0;
+}
+
+static void strv_of(json_t *p, const char *key, const char **store, upk_strv *out) {
+  json_t *a = json_object_get(p, key), *d;
+  size_t i, n = 0;
+  json_array_foreach(a, i, d) if (json_is_string(d)) store[n++] = json_string_value(d);
+  *out = (upk_strv){store, n};
+}
+
+/* The compile request for a run: the wire params' options, `source` (or a
+ * file), the device's arch unless params.arch says otherwise. */
+static int creq_init(creq *r, json_t *p, const char *src, const char *path, const char *arch,
+                     const char *const *names, size_t n_names) {
+  memset(r, 0, sizeof *r);
+  size_t len = 0;
+  if (path && !(r->text = read_text(path, &len)))
+    return -ENOENT;
+  char *copy = path ? strdup(path) : NULL;
+  r->dir = copy ? strdup(dirname(copy)) : NULL;
+  free(copy);
+  const char *dir = r->dir ? r->dir : param_str(p, "fileDir");
+  if (include_dirs(p, dir, r))
+    return -ENOMEM;
+  size_t extra = json_array_size(json_object_get(p, "defines")) +
+                 json_array_size(json_object_get(p, "options"));
+  const char **more = realloc(r->strs, (r->c.includes.n + extra + 3) * sizeof *more);
+  if (!more)
+    return -ENOMEM;
+  r->strs = more;
+  r->c.includes.v = more;
+  strv_of(p, "defines", more + r->c.includes.n, &r->c.defines);
+  strv_of(p, "options", more + r->c.includes.n + r->c.defines.n, &r->c.options);
+  r->c.source = path ? r->text : src;
+  r->c.source_len = path ? len : strlen(src);
+  /* The main source keeps the name validate gave it (fileName, else path); a
+   * reference source is named by its path. */
+  bool main_source = path == param_str(p, "path") && src == param_str(p, "source");
+  const char *given = main_source ? param_str(p, "fileName") : NULL;
+  r->c.file_name = given ? given : path ? path : main_source ? "kernel.cu" : "reference.cu";
+  r->c.cuda_path = param_str(p, "cudaPath");
+  r->c.arch = param_str(p, "arch") ? param_str(p, "arch") : arch;
+  r->c.std = param_str(p, "std");
+  r->c.names = (upk_strv){names, n_names};
+  return 0;
+}
+
+static void creq_free(creq *r) {
+  free(r->strs);
+  free(r->text);
+  free(r->dir);
+}
+
+/* ---- one device run ----------------------------------------------------- */
+
+typedef struct devrun {
+  upk_cudrv drv;
+  upk_compile_result cres, rres;
+  upk_cu_handle mod, rmod;
+  upk_krun k;
+  char arch[16];
+} devrun;
+
+/* An error diagnostic of the run; returns -EINVAL for the caller to pass on. */
+static int diag(upk_krun *k, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int diag(upk_krun *k, const char *code, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  upk_diags_add(k->diags, UPK_SEV_ERROR, code, "upskilld-run", k->at, "%s", msg);
+  return -EINVAL;
+}
+
+/* Compile for the device; any error is the run's (the validate compile passed). */
+static int compile_for(devrun *d, json_t *p, const char *src, const char *path,
+                       const char *const *names, size_t n, upk_compile_result *out) {
+  creq r;
+  int rc = creq_init(&r, p, src, path, d->arch, names, n);
+  if (rc == -ENOENT)
+    rc = diag(&d->k, "run/reference-unreadable", "cannot read the reference source %s", path);
+  else if (!rc && upk_compile(&r.c, out) == 0 && !out->ok) {
+    for (size_t i = 0; i < out->diags.len; i++)
+      if (out->diags.items[i].severity == UPK_SEV_ERROR)
+        diag(&d->k, "run/compile-failed", "compiling %s for the run: %s", r.c.file_name,
+             out->diags.items[i].message);
+    rc = -EINVAL;
+  } else if (!rc && !out->cubin) {
+    rc = diag(&d->k, "run/compile-failed", "compiling %s for the run gave no cubin", r.c.file_name);
+  }
+  creq_free(&r);
+  return rc;
+}
+
+static int load_module(devrun *d, const upk_compile_result *c, upk_cu_handle *mod) {
+  char elog[LOG_BYTES] = "", ilog[LOG_BYTES] = "";
+  int opts[] = {UPK_CU_JIT_ERROR_LOG_BUFFER, UPK_CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                UPK_CU_JIT_INFO_LOG_BUFFER, UPK_CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog};
+  upk_cu_result e = d->drv.cu.ModuleLoadDataEx(mod, c->cubin, 4, opts, vals);
+  if (!e)
+    return 0;
+  char why[300];
+  upk_cu_describe(&d->drv, e, why, sizeof why);
+  upk_diags_add(d->k.diags, UPK_SEV_ERROR, "run/load-failed", "upskilld-run", d->k.at,
+                "loading the %s cubin on %s (sm_%d%d) failed: %s%s%s", d->arch, d->drv.name,
+                d->drv.sm_major, d->drv.sm_minor, why, elog[0] ? "; " : "", elog);
+  d->k.fatal |= upk_cu_is_sticky(e);
+  return -EIO;
+}
+
+/* The mangled symbol of `name` in a compile result (the name itself for
+ * extern "C" kernels the report does not list). */
+static const char *symbol_of(const upk_compile_result *c, const char *name) {
+  for (size_t i = 0; i < c->n_kernels; i++)
+    if (!strcmp(c->kernels[i].name, name) || !strcmp(c->kernels[i].mangled, name))
+      return c->kernels[i].mangled;
+  return name;
+}
+
+static int attr_of(devrun *d, upk_cu_handle fn, int which) {
+  int v = 0;
+  d->drv.cu.FuncGetAttribute(&v, which, fn);
+  return v;
+}
+
+/* Get the function and check the launch against its limits before launching. */
+static int prepare(devrun *d, upk_cu_handle mod, const upk_compile_result *c, const char *name,
+                   upk_krun_launch *l) {
+  upk_cu_result e = d->drv.cu.ModuleGetFunction(&l->fn, mod, symbol_of(c, name));
+  if (e)
+    return diag(&d->k, "run/no-kernel", "no kernel '%s' in the loaded module", name);
+  l->name = name;
+  l->regs = attr_of(d, l->fn, UPK_CU_FUNC_NUM_REGS);
+  int max_threads = attr_of(d, l->fn, UPK_CU_FUNC_MAX_THREADS_PER_BLOCK);
+  long stat = attr_of(d, l->fn, UPK_CU_FUNC_SHARED_SIZE_BYTES);
+  unsigned threads = l->block[0] * l->block[1] * l->block[2];
+  if (max_threads > 0 && threads > (unsigned)max_threads)
+    return upk_diags_add(d->k.diags, UPK_SEV_ERROR, "run/launch-config", "upskilld-run", d->k.at,
+                         "'%s' allows at most %d threads per block (%d registers per thread, "
+                         "__launch_bounds__); the launch asks %u",
+                         name, max_threads, l->regs, threads),
+           -EINVAL;
+  if (d->drv.smem_optin > 0 && stat + (long)l->smem > d->drv.smem_optin)
+    return upk_diags_add(d->k.diags, UPK_SEV_ERROR, "run/smem-over-optin", "upskilld-run", d->k.at,
+                         "'%s' needs %ld bytes static + %zu dynamic = %ld bytes of shared memory "
+                         "per block; %s allows at most %d (opt-in)",
+                         name, stat, l->smem, stat + (long)l->smem, d->drv.name, d->drv.smem_optin),
+           -EINVAL;
+  if (l->smem > 48 * 1024 && (e = d->drv.cu.FuncSetAttribute(
+                                  l->fn, UPK_CU_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)l->smem)))
+    return upk_krun_cu_fail(&d->k, e, "opting in to dynamic shared memory above 48 KB");
+  return 0;
+}
+
+static void launch_shape(upk_krun_launch *l, const unsigned grid[3], const unsigned block[3],
+                         size_t smem) {
+  memcpy(l->grid, grid, sizeof l->grid);
+  memcpy(l->block, block, sizeof l->block);
+  l->smem = smem;
+}
+
+/* The kernel to run: run.kernel, else the source's only kernel (besides the reference). */
+static const char *pick_kernel(devrun *d, const upk_run_spec *s) {
+  const char *only = NULL;
+  size_t n = 0;
+  if (s->kernel)
+    return s->kernel;
+  for (size_t i = 0; i < d->cres.n_kernels; i++) {
+    const char *name = d->cres.kernels[i].name;
+    if (s->ref.kind == UPK_REF_KERNEL && !s->ref.source && !s->ref.path &&
+        !strcmp(name, s->ref.name))
+      continue;
+    only = name, n++;
+  }
+  if (n == 1)
+    return only;
+  diag(&d->k, "run/no-kernel", "run.kernel is needed: the source has %s kernels to choose from",
+       n ? "several" : "no");
+  return NULL;
+}
+
+static int setup_reference(devrun *d, json_t *p, const upk_run_spec *s) {
+  const upk_run_ref *r = &s->ref;
+  upk_cu_handle mod = d->mod;
+  const upk_compile_result *c = &d->cres;
+  const char *names[] = {r->name};
+  if (r->kind != UPK_REF_KERNEL)
+    return 0;
+  if (r->source || r->path) {
+    int rc = compile_for(d, p, r->source, r->path, names, 1, &d->rres);
+    if (rc || (rc = load_module(d, &d->rres, &d->rmod)))
+      return rc;
+    mod = d->rmod, c = &d->rres;
+  }
+  if (r->has_launch)
+    launch_shape(&d->k.ref, r->grid, r->block, r->shared_bytes);
+  else
+    launch_shape(&d->k.ref, s->grid, s->block, s->shared_bytes);
+  d->k.has_ref_kernel = true;
+  return prepare(d, mod, c, r->name, &d->k.ref);
+}
+
+static int device_run(devrun *d, json_t *p, const upk_run_spec *s) {
+  const char *names[2];
+  size_t n = 0;
+  bool same_ref = s->ref.kind == UPK_REF_KERNEL && !s->ref.source && !s->ref.path;
+  snprintf(d->arch, sizeof d->arch, "sm_%d%d%s", d->drv.sm_major, d->drv.sm_minor,
+           d->drv.sm_major == 9 && d->drv.sm_minor == 0 ? "a" : "");
+  if (s->kernel)
+    names[n++] = s->kernel;
+  if (same_ref && s->kernel)
+    names[n++] = s->ref.name;
+  int rc = compile_for(d, p, param_str(p, "source"), param_str(p, "path"), names, n, &d->cres);
+  if (rc || (rc = load_module(d, &d->cres, &d->mod)))
+    return rc;
+  const char *kernel = pick_kernel(d, s);
+  if (!kernel)
+    return -EINVAL;
+  launch_shape(&d->k.cand, s->grid, s->block, s->shared_bytes);
+  if ((rc = prepare(d, d->mod, &d->cres, kernel, &d->k.cand)) || (rc = setup_reference(d, p, s)))
+    return rc;
+  d->k.deadline = upk_cu_now_ns() + (int64_t)s->timeout_ms * 1000000;
+  return upk_krun_execute(&d->k);
+}
+
+/* ---- result JSON -------------------------------------------------------- */
+
+/* JSON has no NaN or infinity: those travel as strings. */
+static json_t *num(double v) {
+  if (isnan(v))
+    return json_string("NaN");
+  if (isinf(v))
+    return json_string(v > 0 ? "Infinity" : "-Infinity");
+  return json_real(v);
+}
+
+static json_t *stats_json(const upk_stats *t) {
+  return json_pack("{s:o,s:o,s:o,s:o,s:I}", "median", num(t->median), "min", num(t->min), "max",
+                   num(t->max), "stddev", num(t->stddev), "n", (json_int_t)t->n);
+}
+
+static json_t *device_json(const upk_cudrv *drv) {
+  char sm[16], ver[16];
+  snprintf(sm, sizeof sm, "sm_%d%d", drv->sm_major, drv->sm_minor);
+  snprintf(ver, sizeof ver, "%d.%d", drv->driver_version / 1000, drv->driver_version % 1000 / 10);
+  return json_pack("{s:s,s:s,s:s,s:i}", "name", drv->name, "sm", sm, "driver", ver, "smCount",
+                   drv->sm_count);
+}
+
+static json_t *mismatch_json(const upk_krun *k) {
+  if (!k->compared || k->worst.first == SIZE_MAX)
+    return json_null();
+  return json_pack("{s:s,s:I,s:o,s:o}", "buffer", k->s->args[k->worst_arg].name, "index",
+                   (json_int_t)k->worst.first, "got", num(k->worst.first_got), "expected",
+                   num(k->worst.first_expected));
+}
+
+static json_t *run_json(const devrun *d, bool ok) {
+  const upk_krun *k = &d->k;
+  json_t *j = json_pack(
+      "{s:b,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o}", "ok", ok, "trials", (int)k->trials_run,
+      "maxAbsError", k->compared ? num(k->worst.max_abs) : json_null(), "maxRelError",
+      k->compared ? num(k->worst.max_rel) : json_null(), "firstMismatch", mismatch_json(k),
+      "timeMs", k->timed ? stats_json(&k->tk) : json_null(), "referenceTimeMs",
+      k->ref_timed ? num(k->tr.median) : json_null(), "speedup",
+      k->timed && k->ref_timed && k->tk.median > 0 ? num(k->tr.median / k->tk.median) : json_null(),
+      "l2Flushed", k->l2_flushed, "device", d->drv.lib ? device_json(&d->drv) : json_null());
+  if (k->ref_timed)
+    json_object_set_new(j, "referenceTime", stats_json(&k->tr));
+  return j;
+}
+
+static void excessive_speedup(upk_krun *k) {
+  if (k->timed && k->ref_timed && k->tk.median > 0 && k->tr.median / k->tk.median > 10)
+    upk_diags_add(k->diags, UPK_SEV_WARNING, "run/excessive-speedup", "upskilld-run", k->at,
+                  "%.1fx faster than the reference: check that it does the same work (a speedup "
+                  "over 10x is usually a shortcut)",
+                  k->tr.median / k->tk.median);
+}
+
+/* The kernel's line in the validate result, for diagnostics' ranges. */
+static upk_range kernel_range(json_t *result, const char *name) {
+  json_t *k;
+  size_t i;
+  json_array_foreach(json_object_get(result, "kernels"), i, k) {
+    const char *n = json_string_value(json_object_get(k, "name"));
+    json_int_t line = json_integer_value(json_object_get(k, "line"));
+    if (n && (!name || !strcmp(n, name)) && line >= 0)
+      return upk_range_line((int)line, 0, 0);
+  }
+  return upk_range_line(0, 0, 0);
+}
+
+static json_t *run_on_device(json_t *p, const upk_run_spec *s, upk_diags *diags, upk_range at,
+                             bool *fatal) {
+  devrun *d = calloc(1, sizeof *d);
+  char why[512];
+  if (!d)
+    return NULL;
+  d->k = (upk_krun){.s = s, .drv = &d->drv, .diags = diags, .at = at};
+  size_t before = upk_diags_count(diags, UPK_SEV_ERROR);
+  if (upk_cudrv_open(&d->drv, 0, why, sizeof why)) {
+    upk_diags_add(diags, UPK_SEV_ERROR, "run/no-device", "upskilld-run", at,
+                  "no CUDA device: %s; the compile checks still ran, the kernel did not", why);
+    upk_cudrv_close(&d->drv);
+    free(d);
+    return json_pack("{s:b,s:i,s:n}", "ok", 0, "trials", 0, "device");
+  }
+  int rc = device_run(d, p, s);
+  excessive_speedup(&d->k);
+  json_t *j = run_json(d, rc == 0 && upk_diags_count(diags, UPK_SEV_ERROR) == before);
+  *fatal = d->k.fatal;
+  if (!d->k.fatal) { /* after a sticky error no CUDA call may run: the worker exits */
+    if (d->mod)
+      d->drv.cu.ModuleUnload(d->mod);
+    if (d->rmod)
+      d->drv.cu.ModuleUnload(d->rmod);
+    upk_cudrv_close(&d->drv);
+  }
+  upk_compile_result_free(&d->cres);
+  upk_compile_result_free(&d->rres);
+  free(d);
+  return j;
+}
+
+/* ---- the op ------------------------------------------------------------- */
+
+static json_t *run_part(json_t *params, json_t *vparams, const upk_run_spec *s, json_t *result,
+                        upk_diags *diags, bool *fatal) {
+  upk_range at = kernel_range(result, s->kernel);
+  if (!json_is_true(json_object_get(result, "ok"))) {
+    upk_diags_add(diags, UPK_SEV_ERROR, "run/skipped", "upskilld-run", at,
+                  "the kernel did not pass the compile checks, so it was not run");
+    return json_pack("{s:b,s:i}", "ok", 0, "trials", 0);
+  }
+  if (s->sanitizer) {
+    char tool[1024];
+    const char *cuda = upk_cuda_default_path(param_str(vparams, "cudaPath"));
+    if (upk_ksan_find(cuda, tool, sizeof tool)) {
+      json_t *j = NULL;
+      upk_ksan_run(params, s, tool, diags, at, &j);
+      return j;
+    }
+    upk_diags_add(diags, UPK_SEV_WARNING, "run/no-sanitizer", "upskilld-run", at,
+                  "sanitizer %s asked, but compute-sanitizer is not installed under %s (bin/ or "
+                  "compute-sanitizer/); the run went ahead without it",
+                  upk_run_sanitizer_name(s->sanitizer), cuda);
+  }
+  return run_on_device(vparams, s, diags, at, fatal);
+}
+
+/* Diagnostics into the result, ok narrowed by the run. */
+static void merge(json_t *result, json_t *run, upk_diags *diags, bool fatal) {
+  json_t *arr = json_object_get(result, "diagnostics"), *mine = upk_diags_json(diags);
+  json_array_extend(arr, mine);
+  json_decref(mine);
+  if (!json_is_true(json_object_get(run, "ok")))
+    json_object_set_new(result, "ok", json_false());
+  json_object_set_new(result, "run", run);
+  if (fatal)
+    json_object_set_new(result, "fatal", json_true());
+}
+
+json_t *upk_kernel_run_json(json_t *params, char *err, size_t err_len) {
+  json_t *run = json_object_get(params, "run");
+  upk_run_spec s;
+  if (!run)
+    return snprintf(err, err_len, "params.run is missing"), NULL;
+  if (upk_runspec_parse(run, &s, err, err_len))
+    return NULL;
+  /* The compile part is the plain validate request (and shares its cache). */
+  json_t *vparams = json_copy(params), *result = NULL, *rj = NULL;
+  if (vparams && !json_object_del(vparams, "run"))
+    result = upk_kernel_validate_json(vparams, err, err_len);
+  upk_diags diags = {0};
+  bool fatal = false;
+  if (result && json_is_array(json_object_get(result, "diagnostics")) &&
+      (rj = run_part(params, vparams, &s, result, &diags, &fatal))) {
+    merge(result, rj, &diags, fatal);
+  } else if (result) {
+    json_decref(result);
+    result = NULL;
+    snprintf(err, err_len, "out of memory");
+  }
+  upk_diags_free(&diags);
+  json_decref(vparams);
+  upk_runspec_free(&s);
+  return result;
+}

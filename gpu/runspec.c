@@ -1,1 +1,491 @@
-/* placeholder: being written */
+/* The run spec: JSON -> upk_run_spec, every bad field named by its path.
+ * Unknown keys are errors too, so a misspelt "gird" is caught rather than
+ * silently defaulted. */
+#include "runspec.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DEFAULT_SEED = 42, DEFAULT_TRIALS = 5, DEFAULT_WARMUP = 3, DEFAULT_ITERATIONS = 20 };
+enum { DEFAULT_TIMEOUT_MS = 10000, MAX_TIMEOUT_MS = 600000 };
+
+typedef struct ctx {
+  char *err;
+  size_t err_len;
+  int rc;
+} ctx;
+
+/* Record the first error only: later ones are usually its consequences. */
+static int fail(ctx *c, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(ctx *c, const char *path, const char *fmt, ...) {
+  if (c->rc)
+    return c->rc;
+  int n = snprintf(c->err, c->err_len, "%s: ", path);
+  va_list ap;
+  va_start(ap, fmt);
+  if (n >= 0 && (size_t)n < c->err_len)
+    vsnprintf(c->err + n, c->err_len - (size_t)n, fmt, ap);
+  va_end(ap);
+  return c->rc = -EINVAL;
+}
+
+static int oom(ctx *c) {
+  snprintf(c->err, c->err_len, "out of memory");
+  return c->rc = -ENOMEM;
+}
+
+/* Every key of `o` must be in `known` (a NULL-terminated list). */
+static int known_keys(ctx *c, json_t *o, const char *path, const char *const *known,
+                      const char *list) {
+  const char *k;
+  json_t *v;
+  json_object_foreach(o, k, v) {
+    const char *const *q = known;
+    while (*q && strcmp(*q, k))
+      q++;
+    if (!*q) {
+      char p[256];
+      snprintf(p, sizeof p, "%s.%s", path, k);
+      return fail(c, p, "unknown field; expected one of %s", list);
+    }
+  }
+  return 0;
+}
+
+static int get_object(ctx *c, json_t *v, const char *path) {
+  return json_is_object(v) ? 0 : fail(c, path, "must be an object");
+}
+
+/* An optional integer in [lo, hi]; absent keeps *out. */
+static int get_uint(ctx *c, json_t *o, const char *key, const char *path, unsigned long long lo,
+                    unsigned long long hi, unsigned long long *out) {
+  json_t *v = json_object_get(o, key);
+  char p[256];
+  snprintf(p, sizeof p, "%s.%s", path, key);
+  if (!v)
+    return 0;
+  if (!json_is_integer(v))
+    return fail(c, p, "must be an integer");
+  json_int_t x = json_integer_value(v);
+  if (x < 0 || (unsigned long long)x < lo || (unsigned long long)x > hi)
+    return fail(c, p, "%lld is out of range; expected %llu..%llu", (long long)x, lo, hi);
+  *out = (unsigned long long)x;
+  return 0;
+}
+
+/* An optional finite number; absent keeps *out. */
+static int get_num(ctx *c, json_t *o, const char *key, const char *path, double *out) {
+  json_t *v = json_object_get(o, key);
+  char p[256];
+  snprintf(p, sizeof p, "%s.%s", path, key);
+  if (!v)
+    return 0;
+  if (!json_is_number(v))
+    return fail(c, p, "must be a number");
+  *out = json_number_value(v);
+  return isfinite(*out) ? 0 : fail(c, p, "must be finite");
+}
+
+/* An optional non-empty string, copied; absent keeps *out. */
+static int get_str(ctx *c, json_t *o, const char *key, const char *path, char **out) {
+  json_t *v = json_object_get(o, key);
+  char p[256];
+  snprintf(p, sizeof p, "%s.%s", path, key);
+  if (!v)
+    return 0;
+  if (!json_is_string(v) || !json_string_length(v))
+    return fail(c, p, "must be a non-empty string");
+  return (*out = strdup(json_string_value(v))) ? 0 : oom(c);
+}
+
+/* grid/block: an integer or an array of 1 to 3 integers, each within max[i]. */
+static int get_dims(ctx *c, json_t *o, const char *key, const char *path, const unsigned max[3],
+                    unsigned out[3]) {
+  json_t *v = json_object_get(o, key);
+  char p[256];
+  snprintf(p, sizeof p, "%s.%s", path, key);
+  out[0] = out[1] = out[2] = 1;
+  if (!v)
+    return fail(c, p, "required (an integer or [x, y, z])");
+  if (json_is_array(v) && (json_array_size(v) < 1 || json_array_size(v) > 3))
+    return fail(c, p, "must have 1 to 3 dimensions, not %zu", json_array_size(v));
+  size_t n = json_is_array(v) ? json_array_size(v) : 1;
+  for (size_t i = 0; i < n; i++) {
+    json_t *x = json_is_array(v) ? json_array_get(v, i) : v;
+    char q[280];
+    snprintf(q, sizeof q, json_is_array(v) ? "%s[%zu]" : "%s", p, i);
+    if (!json_is_integer(x))
+      return fail(c, q, "must be a positive integer");
+    json_int_t d = json_integer_value(x);
+    if (d < 1 || d > (json_int_t)max[i])
+      return fail(c, q, "%lld is out of range; expected 1..%u", (long long)d, max[i]);
+    out[i] = (unsigned)d;
+  }
+  return 0;
+}
+
+static int get_launch(ctx *c, json_t *o, const char *path, unsigned grid[3], unsigned block[3],
+                      size_t *smem) {
+  static const unsigned gmax[3] = {2147483647u, 65535, 65535}, bmax[3] = {1024, 1024, 64};
+  unsigned long long s = 0;
+  if (get_dims(c, o, "grid", path, gmax, grid) || get_dims(c, o, "block", path, bmax, block) ||
+      get_uint(c, o, "sharedBytes", path, 0, UPK_RUN_MAX_SHARED_BYTES, &s))
+    return c->rc;
+  *smem = (size_t)s;
+  unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
+  char p[256];
+  snprintf(p, sizeof p, "%s.block", path);
+  if (threads > UPK_RUN_MAX_BLOCK_THREADS)
+    return fail(c, p, "%u x %u x %u = %llu threads per block; CUDA allows at most %d", block[0],
+                block[1], block[2], threads, UPK_RUN_MAX_BLOCK_THREADS);
+  return 0;
+}
+
+static const char *const DTYPE_NAMES = UPK_DTYPE_NAMES;
+
+static int get_dtype(ctx *c, json_t *a, const char *path, upk_dtype *out) {
+  json_t *v = json_object_get(a, "dtype");
+  char p[256];
+  snprintf(p, sizeof p, "%s.dtype", path);
+  if (!json_is_string(v))
+    return fail(c, p, "required; one of %s", DTYPE_NAMES);
+  if (upk_dtype_parse(json_string_value(v), out))
+    return fail(c, p, "unknown dtype '%s'; expected one of %s", json_string_value(v), DTYPE_NAMES);
+  return 0;
+}
+
+/* count, shape, or both agreeing. */
+static int get_extent(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
+  json_t *shape = json_object_get(a, "shape");
+  char p[256];
+  unsigned long long count = 0, prod = 1;
+  if (get_uint(c, a, "count", path, 1, UPK_RUN_MAX_BUFFER_BYTES, &count))
+    return c->rc;
+  snprintf(p, sizeof p, "%s.shape", path);
+  if (shape && (!json_is_array(shape) || json_array_size(shape) < 1 ||
+                json_array_size(shape) > UPK_RUN_MAX_RANK))
+    return fail(c, p, "must be an array of 1 to %d positive integers", UPK_RUN_MAX_RANK);
+  for (size_t i = 0; shape && i < json_array_size(shape); i++) {
+    json_t *d = json_array_get(shape, i);
+    if (!json_is_integer(d) || json_integer_value(d) < 1)
+      return fail(c, p, "[%zu] must be a positive integer", i);
+    arg->shape[i] = (size_t)json_integer_value(d);
+    prod *= arg->shape[i];
+    if (prod > UPK_RUN_MAX_BUFFER_BYTES)
+      return fail(c, p, "has over %zu elements", UPK_RUN_MAX_BUFFER_BYTES);
+  }
+  arg->rank = shape ? (int)json_array_size(shape) : 0;
+  if (!shape && !count)
+    return fail(c, path, "a buffer needs count or shape");
+  if (shape && count && prod != count)
+    return fail(c, p, "holds %llu elements but count is %llu", prod, count);
+  arg->count = shape ? (size_t)prod : (size_t)count;
+  return 0;
+}
+
+static int get_random(ctx *c, json_t *r, const char *path, upk_run_arg *arg) {
+  static const char *const keys[] = {"seed", "low", "high", NULL};
+  unsigned long long seed = arg->init.seed;
+  if (get_object(c, r, path) || known_keys(c, r, path, keys, "seed, low, high") ||
+      get_uint(c, r, "seed", path, 0, UINT64_MAX, &seed) ||
+      get_num(c, r, "low", path, &arg->init.low) || get_num(c, r, "high", path, &arg->init.high))
+    return c->rc;
+  arg->init.seed = seed;
+  double lo = arg->init.low, hi = arg->init.high;
+  bool is_float = upk_dtype_is_float(arg->dtype);
+  if (is_float ? !(lo < hi) : ceil(lo) > floor(hi))
+    return fail(c, path, "low (%g) must be below high (%g)", lo, hi);
+  if (!is_float &&
+      (!upk_dtype_holds(arg->dtype, ceil(lo)) || !upk_dtype_holds(arg->dtype, floor(hi))))
+    return fail(c, path, "[%g, %g] does not fit %s", lo, hi, upk_dtype_name(arg->dtype));
+  return 0;
+}
+
+/* The random defaults: distinct seeds per argument, a signed range for floats. */
+static void default_init(upk_run_arg *arg, size_t index) {
+  bool f = upk_dtype_is_float(arg->dtype);
+  arg->init = (upk_run_init){.kind = UPK_INIT_RANDOM,
+                             .seed = DEFAULT_SEED + index,
+                             .low = f ? -1.0 : 0.0,
+                             .high = f ? 1.0 : 100.0};
+  if (arg->dtype == UPK_DT_I8)
+    arg->init.high = 100.0;
+}
+
+static int get_init(ctx *c, json_t *a, const char *path, size_t index, upk_run_arg *arg) {
+  static const char *const keys[] = {"random", "value", "file", NULL};
+  json_t *init = json_object_get(a, "init");
+  char p[256];
+  snprintf(p, sizeof p, "%s.init", path);
+  default_init(arg, index);
+  if (!init)
+    return 0;
+  if (arg->role == UPK_ROLE_OUT)
+    return fail(c, p,
+                "an out buffer is filled with NaN before every launch; use role inout to "
+                "give it initial values");
+  if (get_object(c, init, p) || known_keys(c, init, p, keys, "random, value, file"))
+    return c->rc;
+  if (json_object_size(init) != 1)
+    return fail(c, p, "needs exactly one of random, value, file");
+  char q[280];
+  if (json_object_get(init, "random")) {
+    snprintf(q, sizeof q, "%s.random", p);
+    return get_random(c, json_object_get(init, "random"), q, arg);
+  }
+  if (json_object_get(init, "file")) {
+    arg->init.kind = UPK_INIT_FILE;
+    return get_str(c, init, "file", p, &arg->init.file);
+  }
+  arg->init.kind = UPK_INIT_VALUE;
+  snprintf(q, sizeof q, "%s.value", p);
+  if (get_num(c, init, "value", p, &arg->init.value))
+    return c->rc;
+  if (!upk_dtype_holds(arg->dtype, arg->init.value))
+    return fail(c, q, "%g is not a %s value", arg->init.value, upk_dtype_name(arg->dtype));
+  return 0;
+}
+
+static int get_role(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
+  static const char *const roles[] = {"in", "out", "inout"};
+  json_t *v = json_object_get(a, "role");
+  char p[256];
+  snprintf(p, sizeof p, "%s.role", path);
+  for (int i = 0; i < 3; i++) {
+    if (json_is_string(v) && !strcmp(json_string_value(v), roles[i])) {
+      arg->role = (upk_run_role)i;
+      return 0;
+    }
+  }
+  if (!v)
+    return fail(c, p, "required for a buffer; one of in, out, inout");
+  return fail(c, p, "unknown role '%s'; expected one of in, out, inout",
+              json_is_string(v) ? json_string_value(v) : "(not a string)");
+}
+
+static int get_scalar(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
+  static const char *const keys[] = {"name", "dtype", "value", NULL};
+  char p[256];
+  snprintf(p, sizeof p, "%s.value", path);
+  if (known_keys(c, a, path, keys, "name, dtype, value (a scalar)") ||
+      get_num(c, a, "value", path, &arg->value))
+    return c->rc;
+  if (!upk_dtype_holds(arg->dtype, arg->value))
+    return fail(c, p, "%g is not a %s value", arg->value, upk_dtype_name(arg->dtype));
+  if (arg->dtype == UPK_DT_F16 && fabs(arg->value) > 65504)
+    return fail(c, p, "%g overflows f16 (largest 65504)", arg->value);
+  return 0;
+}
+
+static int get_arg(ctx *c, json_t *a, size_t i, upk_run_arg *arg) {
+  static const char *const keys[] = {"name", "dtype", "count", "shape", "role", "init", NULL};
+  char path[64], name[32];
+  snprintf(path, sizeof path, "run.args[%zu]", i);
+  if (get_object(c, a, path) || get_str(c, a, "name", path, &arg->name) ||
+      get_dtype(c, a, path, &arg->dtype))
+    return c->rc;
+  snprintf(name, sizeof name, "arg%zu", i);
+  if (!arg->name && !(arg->name = strdup(name)))
+    return oom(c);
+  /* A scalar has a value and none of a buffer's fields. */
+  arg->is_buffer = !json_object_get(a, "value") || json_object_get(a, "role") ||
+                   json_object_get(a, "count") || json_object_get(a, "shape");
+  if (!arg->is_buffer)
+    return get_scalar(c, a, path, arg);
+  if (known_keys(c, a, path, keys, "name, dtype, count, shape, role, init (a buffer)") ||
+      get_role(c, a, path, arg) || get_extent(c, a, path, arg))
+    return c->rc;
+  return get_init(c, a, path, i, arg);
+}
+
+/* Names unique, a result buffer present, total bytes within the cap. */
+static int check_args(ctx *c, const upk_run_spec *s) {
+  size_t bytes = 0, outs = 0;
+  for (size_t i = 0; i < s->n_args; i++) {
+    const upk_run_arg *a = &s->args[i];
+    char p[64];
+    snprintf(p, sizeof p, "run.args[%zu].name", i);
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(s->args[j].name, a->name))
+        return fail(c, p, "'%s' is already the name of run.args[%zu]", a->name, j);
+    if (!a->is_buffer)
+      continue;
+    outs += a->role != UPK_ROLE_IN;
+    bytes += a->count * upk_dtype_size(a->dtype);
+    if (bytes > UPK_RUN_MAX_BUFFER_BYTES)
+      return fail(c, "run.args", "buffers total over %zu GiB", UPK_RUN_MAX_BUFFER_BYTES >> 30);
+  }
+  if (!outs)
+    return fail(c, "run.args", "no out or inout buffer; the kernel's result must land in one");
+  return 0;
+}
+
+static int get_args(ctx *c, json_t *run, upk_run_spec *s) {
+  json_t *args = json_object_get(run, "args");
+  if (!json_is_array(args))
+    return fail(c, "run.args", "required: an array of buffers and scalars in parameter order");
+  s->n_args = json_array_size(args);
+  s->args = calloc(s->n_args + 1, sizeof *s->args);
+  if (!s->args)
+    return oom(c);
+  for (size_t i = 0; i < s->n_args; i++)
+    if (get_arg(c, json_array_get(args, i), i, &s->args[i]))
+      return c->rc;
+  return check_args(c, s);
+}
+
+static size_t count_outputs(const upk_run_spec *s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->n_args; i++)
+    n += s->args[i].is_buffer && s->args[i].role != UPK_ROLE_IN;
+  return n;
+}
+
+static int get_reference(ctx *c, json_t *run, upk_run_spec *s) {
+  static const char *const keys[] = {"source", "path",  "name",        "file",
+                                     "grid",   "block", "sharedBytes", NULL};
+  json_t *r = json_object_get(run, "reference");
+  const char *path = "run.reference";
+  upk_run_ref *ref = &s->ref;
+  if (!r)
+    return 0;
+  if (get_object(c, r, path) ||
+      known_keys(c, r, path, keys, "source, path, name, file, grid, block, sharedBytes") ||
+      get_str(c, r, "source", path, &ref->source) || get_str(c, r, "path", path, &ref->path) ||
+      get_str(c, r, "name", path, &ref->name) || get_str(c, r, "file", path, &ref->file))
+    return c->rc;
+  if (ref->file && (ref->name || ref->source || ref->path))
+    return fail(c, path, "give either file (expected output) or name (a reference kernel)");
+  if (ref->source && ref->path)
+    return fail(c, path, "give source or path, not both");
+  if (ref->file) {
+    ref->kind = UPK_REF_FILE;
+    size_t n = count_outputs(s);
+    return n == 1 ? 0
+                  : fail(c, "run.reference.file",
+                         "needs exactly one out or inout buffer (found "
+                         "%zu)",
+                         n);
+  }
+  if (!ref->name)
+    return fail(c, "run.reference.name", "required: the reference kernel's name");
+  ref->kind = UPK_REF_KERNEL;
+  ref->has_launch = json_object_get(r, "grid") || json_object_get(r, "block");
+  if (!ref->has_launch) {
+    if (json_object_get(r, "sharedBytes"))
+      return fail(c, "run.reference.sharedBytes", "needs the reference's grid and block");
+    return 0;
+  }
+  return get_launch(c, r, path, ref->grid, ref->block, &ref->shared_bytes);
+}
+
+static int get_sanitizer(ctx *c, json_t *run, upk_run_spec *s) {
+  json_t *v = json_object_get(run, "sanitizer");
+  if (!v)
+    return 0;
+  for (int i = UPK_SAN_MEMCHECK; i <= UPK_SAN_SYNCCHECK; i++) {
+    if (json_is_string(v) && !strcmp(json_string_value(v), upk_run_sanitizer_name(i))) {
+      s->sanitizer = (upk_run_sanitizer)i;
+      return 0;
+    }
+  }
+  return fail(c, "run.sanitizer",
+              "unknown tool '%s'; expected one of memcheck, racecheck, "
+              "initcheck, synccheck",
+              json_is_string(v) ? json_string_value(v) : "(not a string)");
+}
+
+static int get_counts(ctx *c, json_t *run, upk_run_spec *s) {
+  unsigned long long t = DEFAULT_TRIALS, w = DEFAULT_WARMUP, it = DEFAULT_ITERATIONS,
+                     ms = DEFAULT_TIMEOUT_MS;
+  double atol = -1, rtol = -1;
+  if (get_uint(c, run, "trials", "run", 1, 100, &t) ||
+      get_uint(c, run, "warmup", "run", 0, 1000, &w) ||
+      get_uint(c, run, "iterations", "run", 1, 10000, &it) ||
+      get_uint(c, run, "timeoutMs", "run", 1, MAX_TIMEOUT_MS, &ms) ||
+      get_num(c, run, "atol", "run", &atol) || get_num(c, run, "rtol", "run", &rtol))
+    return c->rc;
+  if (json_object_get(run, "atol") && atol < 0)
+    return fail(c, "run.atol", "must be >= 0");
+  if (json_object_get(run, "rtol") && rtol < 0)
+    return fail(c, "run.rtol", "must be >= 0");
+  s->trials = (unsigned)t, s->warmup = (unsigned)w, s->iterations = (unsigned)it;
+  s->timeout_ms = (unsigned)ms;
+  s->atol = atol, s->rtol = rtol;
+  return 0;
+}
+
+int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len) {
+  static const char *const keys[] = {
+      "kernel", "grid",   "block",  "sharedBytes", "args",      "reference", "atol",
+      "rtol",   "trials", "warmup", "iterations",  "timeoutMs", "sanitizer", NULL};
+  ctx c = {err, err_len, 0};
+  memset(out, 0, sizeof *out);
+  if (err_len)
+    err[0] = '\0';
+  if (get_object(&c, run, "run") ||
+      known_keys(&c, run, "run", keys,
+                 "kernel, grid, block, sharedBytes, args, reference, atol, rtol, trials, "
+                 "warmup, iterations, timeoutMs, sanitizer") ||
+      get_str(&c, run, "kernel", "run", &out->kernel) ||
+      get_launch(&c, run, "run", out->grid, out->block, &out->shared_bytes) ||
+      get_args(&c, run, out) || get_reference(&c, run, out) || get_counts(&c, run, out) ||
+      get_sanitizer(&c, run, out)) {
+    upk_runspec_free(out);
+    return c.rc;
+  }
+  return 0;
+}
+
+int upk_runspec_check(json_t *run, char *err, size_t err_len) {
+  upk_run_spec s;
+  int rc = upk_runspec_parse(run, &s, err, err_len);
+  if (rc == 0)
+    upk_runspec_free(&s);
+  return rc;
+}
+
+void upk_runspec_free(upk_run_spec *s) {
+  for (size_t i = 0; s->args && i < s->n_args; i++) {
+    free(s->args[i].name);
+    free(s->args[i].init.file);
+  }
+  free(s->args);
+  free(s->kernel);
+  free(s->ref.source);
+  free(s->ref.path);
+  free(s->ref.name);
+  free(s->ref.file);
+  memset(s, 0, sizeof *s);
+}
+
+void upk_runspec_tolerance(const upk_run_spec *s, upk_dtype t, double *atol, double *rtol) {
+  double d = 0;
+  switch (t) {
+  case UPK_DT_F32:
+    d = 1e-4;
+    break;
+  case UPK_DT_F16:
+  case UPK_DT_BF16:
+    d = 1e-2;
+    break;
+  case UPK_DT_F64:
+    d = 1e-8;
+    break;
+  default:
+    d = 0;
+    break;
+  }
+  *atol = s->atol >= 0 ? s->atol : d;
+  *rtol = s->rtol >= 0 ? s->rtol : d;
+}
+
+const char *upk_run_sanitizer_name(upk_run_sanitizer s) {
+  static const char *const names[] = {NULL, "memcheck", "racecheck", "initcheck", "synccheck"};
+  return s >= UPK_SAN_NONE && s <= UPK_SAN_SYNCCHECK ? names[s] : NULL;
+}

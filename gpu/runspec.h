@@ -1,0 +1,101 @@
+/** The `run` object of kernel/validate: how to launch a kernel, with what
+ * arguments, against what reference, and how hard to check it (docs/gpu.md).
+ *
+ * upk_runspec_parse turns the JSON into plain C structs and rejects every
+ * bad field with a message naming its path ("run.args[2].dtype: unknown
+ * dtype 'f8'; expected one of f32, ..."). upk_runspec_check is the same
+ * validation without keeping the result: pure, cheap, safe on the daemon's
+ * loop before any worker is used. */
+#ifndef UPK_GPU_RUNSPEC_H
+#define UPK_GPU_RUNSPEC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runcheck.h"
+
+/** Limits: the sum of all buffer bytes, the dimensions CUDA allows. */
+#define UPK_RUN_MAX_BUFFER_BYTES ((size_t)16 << 30)
+#define UPK_RUN_MAX_BLOCK_THREADS 1024
+#define UPK_RUN_MAX_SHARED_BYTES (227 * 1024) /* H100's opt-in maximum per block */
+#define UPK_RUN_MAX_RANK 8
+
+typedef enum { UPK_ROLE_IN, UPK_ROLE_OUT, UPK_ROLE_INOUT } upk_run_role;
+typedef enum { UPK_INIT_RANDOM, UPK_INIT_VALUE, UPK_INIT_FILE } upk_run_init_kind;
+typedef enum { UPK_REF_NONE, UPK_REF_KERNEL, UPK_REF_FILE } upk_run_ref_kind;
+typedef enum {
+  UPK_SAN_NONE,
+  UPK_SAN_MEMCHECK,
+  UPK_SAN_RACECHECK,
+  UPK_SAN_INITCHECK,
+  UPK_SAN_SYNCCHECK
+} upk_run_sanitizer;
+
+/** How a buffer is filled before each trial. */
+typedef struct upk_run_init {
+  upk_run_init_kind kind;
+  uint64_t seed;    /* random: trial t uses upk_trial_seed(seed, t) */
+  double low, high; /* random: floats in [low, high), integers in [low, high] */
+  double value;     /* value */
+  char *file;       /* file: raw little-endian elements, count * dtype size bytes */
+} upk_run_init;
+
+/** One kernel argument, in parameter order: a device buffer or a scalar. */
+typedef struct upk_run_arg {
+  bool is_buffer;
+  char *name; /* as given, or "arg<i>" */
+  upk_dtype dtype;
+  /* Buffers. */
+  size_t count; /* elements (the product of shape when shape is given) */
+  size_t shape[UPK_RUN_MAX_RANK];
+  int rank; /* 0: given as count */
+  upk_run_role role;
+  upk_run_init init; /* in and inout only (out buffers are poisoned) */
+  /* Scalars. */
+  double value;
+} upk_run_arg;
+
+/** What the output is compared with. */
+typedef struct upk_run_ref {
+  upk_run_ref_kind kind;
+  char *source;     /* another source's text (kernel kind); NULL: see path */
+  char *path;       /* another source file (kernel kind); both NULL: the same source */
+  char *name;       /* the reference kernel's name (kernel kind) */
+  char *file;       /* expected output, raw elements of the one out/inout buffer (file kind) */
+  unsigned grid[3]; /* the reference's own launch shape; zeros: the candidate's */
+  unsigned block[3];
+  size_t shared_bytes;
+  bool has_launch;
+} upk_run_ref;
+
+typedef struct upk_run_spec {
+  char *kernel; /* NULL: the source's only kernel */
+  unsigned grid[3], block[3];
+  size_t shared_bytes; /* dynamic shared memory per block */
+  upk_run_arg *args;
+  size_t n_args;
+  upk_run_ref ref;
+  double atol, rtol; /* < 0: the default for each output's dtype (upk_runspec_tolerance) */
+  unsigned trials, warmup, iterations;
+  unsigned timeout_ms;
+  upk_run_sanitizer sanitizer;
+} upk_run_spec;
+
+/** Parse and validate. Returns 0, or -EINVAL with `err` naming the field
+ * ("run.grid[1]: ..."), or -ENOMEM. On failure `out` holds nothing to free. */
+int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len);
+void upk_runspec_free(upk_run_spec *s);
+
+/** The pure validator for the daemon's loop: 0 or -EINVAL (or -ENOMEM) with `err`. */
+int upk_runspec_check(json_t *run, char *err, size_t err_len);
+
+/** Tolerances for an output of dtype t: the spec's when given, else
+ * KernelBench's (f32 1e-4, f16/bf16 1e-2, f64 1e-8, integers exact). */
+void upk_runspec_tolerance(const upk_run_spec *s, upk_dtype t, double *atol, double *rtol);
+
+/** "memcheck", ...; NULL for UPK_SAN_NONE. */
+const char *upk_run_sanitizer_name(upk_run_sanitizer s);
+
+#endif
