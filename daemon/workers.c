@@ -1,19 +1,600 @@
-/* placeholder: being written (stubs so the tree links) */
+/* The worker pool (see workers.h): upskilld-worker processes on pipes, supervised on the loop.
+ *
+ * Each worker is in exactly one list: idle (most recently used first, so NVRTC's -pch stays
+ * warm), busy (one request each) or dying (killed or exited, its handles closing). Requests
+ * wait in a FIFO queue. Work is handed out only from the `kick` timer, never inside
+ * upk_workers_submit, so a callback never runs before submit has returned its request.
+ * Every callback is delivered last, once the pool is consistent, so it may submit, cancel
+ * or close freely. */
 #include "workers.h"
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+#define REPLY_CAP ((size_t)256 << 20) /* a line longer than this is not a reply */
+#define READ_CHUNK ((size_t)65536)
+#define KEEP_BUF ((size_t)1 << 20) /* a reply buffer bigger than this is freed after use */
+#define AUTO_MAX_WORKERS 8
+#define DEFAULT_TIMEOUT_MS 60000u
+
+/* An intrusive circular list with a sentinel. */
+typedef struct ring {
+  struct ring *prev, *next;
+} ring;
+#define RING_ENTRY(p, type) ((type *)(void *)((char *)(p)-offsetof(type, node)))
+#define RING_EMPTY(r) ((r)->next == (r))
+
+static void ring_init(ring *r) {
+  r->prev = r->next = r;
+}
+static void ring_remove(ring *e) {
+  e->prev->next = e->next;
+  e->next->prev = e->prev;
+  ring_init(e);
+}
+static void ring_insert(ring *after, ring *e) {
+  e->prev = after;
+  e->next = after->next;
+  after->next->prev = e;
+  after->next = e;
+}
+
+typedef enum { W_NEW, W_IDLE, W_BUSY, W_DYING } wstate; /* W_NEW: on no list yet */
+
+typedef struct worker {
+  ring node; /* on the pool's idle, busy or dying list */
+  upk_workers *pool;
+  wstate state;
+  uv_process_t proc;
+  uv_pipe_t to, from; /* its stdin, its stdout */
+  uv_timer_t deadline;
+  int open; /* handles not closed yet: the struct is freed at 0 */
+  bool exited, killed;
+  upk_wreq *req; /* the request it runs (W_BUSY) */
+  char *buf;     /* reply bytes read so far */
+  size_t len, cap, scanned;
+} worker;
+
+struct upk_wreq {
+  ring node; /* on the queue while queued */
+  upk_workers *pool;
+  worker *w; /* the worker running it; NULL while queued */
+  json_int_t id;
+  char *op;
+  json_t *params;
+  unsigned timeout_ms;
+  upk_wreq_cb cb;
+  void *arg;
+};
+
+/* A request line in flight: freed by its write callback, which libuv runs before the pipe's
+ * close callback, so the worker outlives it. */
+typedef struct wline {
+  uv_write_t wr;
+  json_int_t id;
+  char *text;
+} wline;
+
+struct upk_workers {
+  uv_loop_t *loop;
+  char **argv;      /* prefix..., worker_path, NULL (owned) */
+  char **extra_env; /* NULL-terminated (owned) */
+  int max, warm;
+  unsigned timeout_ms;
+  ring queue, idle, busy, dying;
+  int n_queued, n_idle, n_busy, n_workers; /* n_workers: structs allocated, any state */
+  uv_timer_t kick;
+  bool kick_open, closing;
+  json_int_t next_id;
+  unsigned long started, killed, crashed;
+  void (*done)(void *arg);
+  void *done_arg;
+};
+
+static void schedule(upk_workers *p);
+
+/* ---- delivering ---- */
+
+/* Free the request, then call its callback: nothing of the pool is touched afterwards. */
+static void deliver(upk_wreq *r, int status, json_t *result, const char *error) {
+  upk_wreq_cb cb = r->cb;
+  void *arg = r->arg;
+  json_decref(r->params);
+  free(r->op);
+  free(r);
+  cb(arg, status, result, error);
+}
+
+/* ---- worker lifetime ---- */
+
+static void pool_maybe_done(upk_workers *p) {
+  if (!p->closing || p->kick_open || p->n_workers)
+    return;
+  void (*done)(void *) = p->done;
+  void *arg = p->done_arg;
+  for (char **a = p->argv; a && *a; a++)
+    free(*a);
+  for (char **e = p->extra_env; e && *e; e++)
+    free(*e);
+  free(p->argv);
+  free(p->extra_env);
+  free(p);
+  if (done)
+    done(arg);
+}
+
+static void on_handle_closed(uv_handle_t *h) {
+  worker *w = h->data;
+  if (--w->open)
+    return;
+  upk_workers *p = w->pool;
+  ring_remove(&w->node);
+  free(w->buf);
+  free(w);
+  p->n_workers--;
+  pool_maybe_done(p);
+}
+
+static void close_once(uv_handle_t *h) {
+  if (!uv_is_closing(h))
+    uv_close(h, on_handle_closed);
+}
+
+static void set_state(worker *w, wstate s) {
+  upk_workers *p = w->pool;
+  p->n_idle -= w->state == W_IDLE;
+  p->n_busy -= w->state == W_BUSY;
+  ring_remove(&w->node);
+  w->state = s;
+  p->n_idle += s == W_IDLE;
+  p->n_busy += s == W_BUSY;
+  /* Idle: most recently used at the front. */
+  ring *list = s == W_IDLE ? &p->idle : s == W_BUSY ? &p->busy : &p->dying;
+  ring_insert(s == W_IDLE ? list : list->prev, &w->node);
+}
+
+/* Stop using the worker; the process handle closes once its exit is seen. */
+static void retire(worker *w) {
+  if (w->state != W_DYING)
+    set_state(w, W_DYING);
+  uv_timer_stop(&w->deadline);
+  close_once((uv_handle_t *)&w->deadline);
+  close_once((uv_handle_t *)&w->to);
+  close_once((uv_handle_t *)&w->from);
+  if (w->exited)
+    close_once((uv_handle_t *)&w->proc);
+}
+
+static void kill_worker(worker *w) {
+  if (!w->exited && !w->killed) {
+    w->killed = true;
+    w->pool->killed++;
+    uv_process_kill(&w->proc, SIGKILL);
+  }
+  retire(w);
+}
+
+/* Take the running request off the worker (which is then killed or made idle). */
+static upk_wreq *detach(worker *w) {
+  upk_wreq *r = w->req;
+  w->req = NULL;
+  if (r)
+    r->w = NULL;
+  uv_timer_stop(&w->deadline);
+  return r;
+}
+
+/* The running request fails with `status`; the worker is killed and replaced. */
+static void fail_running(worker *w, int status, const char *error) {
+  upk_wreq *r = detach(w);
+  kill_worker(w);
+  schedule(w->pool);
+  if (r)
+    deliver(r, status, NULL, error);
+}
+
+static void on_proc_exit(uv_process_t *proc, int64_t status, int sig) {
+  worker *w = proc->data;
+  upk_workers *p = w->pool;
+  w->exited = true;
+  if (!w->killed && w->state != W_DYING)
+    p->crashed++;
+  upk_wreq *r = w->state == W_BUSY ? detach(w) : NULL;
+  retire(w);
+  if (!r)
+    return;
+  char msg[64];
+  if (sig)
+    snprintf(msg, sizeof msg, "killed by signal %d", sig);
+  else
+    snprintf(msg, sizeof msg, "exited with status %lld", (long long)status);
+  schedule(p); /* a replacement, and the queue */
+  deliver(r, UV_EPIPE, NULL, msg);
+}
+
+/* ---- replies ---- */
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
+  (void)suggested;
+  worker *w = h->data;
+  if (w->cap - w->len < READ_CHUNK) {
+    size_t cap = w->cap ? w->cap * 2 : READ_CHUNK * 2; /* cap >= 2 chunks: doubling frees one */
+    char *b = realloc(w->buf, cap);
+    if (!b) {
+      *buf = uv_buf_init(NULL, 0); /* read_cb sees UV_ENOBUFS */
+      return;
+    }
+    w->buf = b, w->cap = cap;
+  }
+  *buf = uv_buf_init(w->buf + w->len, (unsigned)(w->cap - w->len));
+}
+
+/* A short printable excerpt of a line, for the error message. */
+static void excerpt(char *out, size_t n, const char *line, size_t len) {
+  size_t k = 0;
+  for (; k < len && k + 4 < n; k++)
+    out[k] = line[k] >= 0x20 && line[k] < 0x7f ? line[k] : '?';
+  if (k < len)
+    memcpy(out + k, "...", 3), k += 3;
+  out[k] = '\0';
+}
+
+/* 0 with the reply's result or error message, or UV_EPROTO. */
+static int parse_reply(json_t *msg, json_int_t id, json_t **result, const char **error) {
+  json_t *jid = json_object_get(msg, "id");
+  if (!json_is_integer(jid) || json_integer_value(jid) != id)
+    return UV_EPROTO;
+  *result = json_object_get(msg, "result");
+  json_t *err = json_object_get(msg, "error");
+  *error = json_string_value(json_object_get(err, "message"));
+  return (*result != NULL) != (*error != NULL) ? 0 : UV_EPROTO;
+}
+
+/* One whole line of `len` bytes at the start of the buffer. */
+static void on_line(worker *w, size_t len) {
+  if (w->state != W_BUSY) {
+    kill_worker(w); /* it spoke unasked: it cannot be trusted with the next request */
+    return;
+  }
+  json_t *result = NULL;
+  const char *error = NULL;
+  json_t *msg = json_loadb(w->buf, len, JSON_ALLOW_NUL, NULL);
+  if (!msg || parse_reply(msg, w->req->id, &result, &error)) {
+    char what[160], text[96];
+    excerpt(text, sizeof text, w->buf, len);
+    snprintf(what, sizeof what, "the worker wrote something that is not a reply: %s", text);
+    json_decref(msg);
+    fail_running(w, UV_EPROTO, what);
+    return;
+  }
+  upk_wreq *r = detach(w);
+  bool extra = w->len > len + 1; /* more than one line per request */
+  w->len = w->scanned = 0;
+  if (w->cap > KEEP_BUF) {
+    free(w->buf);
+    w->buf = NULL, w->cap = 0;
+  }
+  if (extra)
+    kill_worker(w);
+  else
+    set_state(w, W_IDLE);
+  schedule(w->pool);
+  deliver(r, error ? UV_EINVAL : 0, result, error);
+  json_decref(msg);
+}
+
+static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
+  (void)buf;
+  worker *w = s->data;
+  if (nread < 0) {
+    uv_read_stop(s);
+    if (nread == UV_ENOBUFS && w->state == W_BUSY)
+      fail_running(w, UV_ENOMEM, "out of memory reading the worker's reply");
+    else if (nread != UV_EOF)
+      kill_worker(w);
+    return; /* at EOF its exit follows; the deadline covers one that never comes */
+  }
+  w->len += (size_t)nread;
+  char *nl = memchr(w->buf + w->scanned, '\n', w->len - w->scanned);
+  if (nl) {
+    on_line(w, (size_t)(nl - w->buf));
+    return;
+  }
+  w->scanned = w->len;
+  if (w->len > REPLY_CAP) {
+    uv_read_stop(s);
+    if (w->state == W_BUSY)
+      fail_running(w, UV_EPROTO, "the worker's reply is over 256 MiB");
+    else
+      kill_worker(w);
+  }
+}
+
+/* ---- spawning ---- */
+
+/* environ with every extra "K=V" replacing an inherited K. Borrowed strings. */
+static char **build_env(char **extra) {
+  size_t n = 0, m = 0, k = 0;
+  while (environ && environ[n])
+    n++;
+  while (extra && extra[m])
+    m++;
+  char **env = malloc((n + m + 1) * sizeof *env);
+  if (!env)
+    return NULL;
+  for (size_t i = 0; i < n; i++) {
+    bool replaced = false;
+    for (size_t j = 0; j < m && !replaced; j++) {
+      size_t key = strcspn(extra[j], "=");
+      replaced = !strncmp(environ[i], extra[j], key + 1);
+    }
+    if (!replaced)
+      env[k++] = environ[i];
+  }
+  for (size_t j = 0; j < m; j++)
+    env[k++] = extra[j];
+  env[k] = NULL;
+  return env;
+}
+
+/* Start a worker; it goes to the front of the idle list. */
+static int spawn_worker(upk_workers *p, char *err, size_t err_len) {
+  worker *w = calloc(1, sizeof *w);
+  char **env = build_env(p->extra_env);
+  if (!w || !env) {
+    free(w);
+    free(env);
+    snprintf(err, err_len, "cannot start %s: out of memory", p->argv[0]);
+    return UV_ENOENT;
+  }
+  w->pool = p, ring_init(&w->node);
+  uv_timer_init(p->loop, &w->deadline);
+  uv_pipe_init(p->loop, &w->to, 0);
+  uv_pipe_init(p->loop, &w->from, 0);
+  w->deadline.data = w->to.data = w->from.data = w->proc.data = w;
+  uv_stdio_container_t io[3] = {
+      {.flags = UV_CREATE_PIPE | UV_READABLE_PIPE, .data.stream = (uv_stream_t *)&w->to},
+      {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&w->from},
+      {.flags = UV_INHERIT_FD, .data.fd = 2},
+  };
+  uv_process_options_t o = {.exit_cb = on_proc_exit, .file = p->argv[0], .args = p->argv};
+  o.env = env, o.stdio_count = 3, o.stdio = io;
+  int rc = uv_spawn(p->loop, &w->proc, &o); /* initializes the handle even when it fails */
+  free(env);
+  w->open = 4;
+  p->n_workers++;
+  set_state(w, W_IDLE);
+  if (rc) {
+    snprintf(err, err_len, "cannot start %s: %s", p->argv[0], uv_strerror(rc));
+    w->exited = true; /* nothing to wait for */
+    retire(w);
+    return UV_ENOENT;
+  }
+  p->started++;
+  rc = uv_read_start((uv_stream_t *)&w->from, on_alloc, on_read);
+  if (rc) {
+    snprintf(err, err_len, "cannot read from the worker: %s", uv_strerror(rc));
+    kill_worker(w);
+    return UV_ENOENT;
+  }
+  return 0;
+}
+
+/* ---- running requests ---- */
+
+static void on_deadline(uv_timer_t *t) {
+  worker *w = t->data;
+  char msg[80];
+  snprintf(msg, sizeof msg, "no reply within %u ms: the worker was killed",
+           w->req ? w->req->timeout_ms : 0);
+  fail_running(w, UV_ETIMEDOUT, msg);
+}
+
+static void on_written(uv_write_t *wr, int status) {
+  wline *l = (wline *)wr;
+  worker *w = wr->handle->data;
+  /* A worker that stopped reading is dead or dying: its exit says how. */
+  if (status < 0 && status != UV_ECANCELED && w->req && w->req->id == l->id && !w->killed) {
+    w->killed = true;
+    w->pool->killed++;
+    uv_process_kill(&w->proc, SIGKILL);
+  }
+  free(l->text);
+  free(l);
+}
+
+/* Send the request line to an idle worker, which becomes busy. */
+static int start_on(worker *w, upk_wreq *r) {
+  json_t *msg = json_pack("{s:I,s:s,s:O}", "id", r->id, "op", r->op, "params", r->params);
+  wline *l = calloc(1, sizeof *l);
+  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  json_decref(msg);
+  size_t n = text ? strlen(text) : 0;
+  char *line = text ? realloc(text, n + 2) : NULL;
+  if (!l || !line) {
+    free(l);
+    free(text);
+    return UV_ENOMEM;
+  }
+  json_decref(r->params); /* sent: no need to hold it */
+  r->params = NULL;
+  line[n] = '\n', line[n + 1] = '\0';
+  *l = (wline){.id = r->id, .text = line};
+  uv_buf_t b = uv_buf_init(line, (unsigned)(n + 1));
+  set_state(w, W_BUSY);
+  w->req = r;
+  r->w = w;
+  uv_timer_start(&w->deadline, on_deadline, r->timeout_ms, 0);
+  int rc = uv_write(&l->wr, (uv_stream_t *)&w->to, &b, 1, on_written);
+  if (rc) {
+    free(line);
+    free(l);
+    fail_running(w, UV_EPIPE, "cannot write to the worker");
+  }
+  return 0;
+}
+
+/* Queued requests go to the most recently used idle worker, else to a new one while under
+ * max_workers; a worker that cannot be started fails the request it was for. */
+static void dispatch(upk_workers *p) {
+  while (!p->closing && !RING_EMPTY(&p->queue) && (p->n_idle || p->n_busy < p->max)) {
+    char err[600];
+    int rc = p->n_idle ? 0 : spawn_worker(p, err, sizeof err);
+    worker *w = rc ? NULL : RING_ENTRY(p->idle.next, worker);
+    upk_wreq *r = RING_ENTRY(p->queue.next, upk_wreq);
+    ring_remove(&r->node);
+    p->n_queued--;
+    if (rc)
+      deliver(r, rc, NULL, err);
+    else if (start_on(w, r))
+      deliver(r, UV_ENOMEM, NULL, "out of memory encoding the request");
+  }
+}
+
+/* Keep `warm` idle workers (after init or a replaced one); spawn failures wait for a request
+ * to report them. */
+static void top_up(upk_workers *p) {
+  char err[600];
+  while (!p->closing && p->n_idle < p->warm && p->n_idle + p->n_busy < p->max)
+    if (spawn_worker(p, err, sizeof err))
+      return;
+}
+
+static void on_kick(uv_timer_t *t) {
+  upk_workers *p = t->data;
+  dispatch(p);
+  top_up(p);
+}
+
+static void schedule(upk_workers *p) {
+  if (!p->closing)
+    uv_timer_start(&p->kick, on_kick, 0, 0);
+}
+
+/* ---- the public API ---- */
+
+static char **strv_dup(const char *const *v, const char *last) {
+  size_t n = 0;
+  while (v && v[n])
+    n++;
+  char **out = calloc(n + 2, sizeof *out);
+  for (size_t i = 0; out && i < n + !!last; i++) {
+    if (!(out[i] = strdup(i < n ? v[i] : last))) {
+      for (size_t j = 0; j < i; j++)
+        free(out[j]);
+      free(out);
+      return NULL;
+    }
+  }
+  return out;
+}
+
+static int auto_max(void) {
+  unsigned n = uv_available_parallelism();
+  return n < 1 ? 1 : n > AUTO_MAX_WORKERS ? AUTO_MAX_WORKERS : (int)n;
+}
 
 int upk_workers_init(upk_workers **out, uv_loop_t *loop, const upk_workers_config *cfg) {
   *out = NULL;
-  return UV_ENOSYS;
+  if (!loop || !cfg || !cfg->worker_path || !*cfg->worker_path)
+    return UV_EINVAL;
+  upk_workers *p = calloc(1, sizeof *p);
+  if (!p)
+    return UV_ENOMEM;
+  p->argv = strv_dup(cfg->prefix, cfg->worker_path);
+  p->extra_env = strv_dup(cfg->extra_env, NULL);
+  if (!p->argv || !p->extra_env) {
+    p->closing = true; /* frees what was copied */
+    pool_maybe_done(p);
+    return UV_ENOMEM;
+  }
+  p->loop = loop;
+  p->max = cfg->max_workers > 0 ? cfg->max_workers : auto_max();
+  p->warm = cfg->warm < 0 ? 0 : cfg->warm > p->max ? p->max : cfg->warm;
+  p->timeout_ms = cfg->timeout_ms ? cfg->timeout_ms : DEFAULT_TIMEOUT_MS;
+  ring_init(&p->queue), ring_init(&p->idle), ring_init(&p->busy), ring_init(&p->dying);
+  uv_timer_init(loop, &p->kick);
+  p->kick.data = p;
+  p->kick_open = true;
+  top_up(p);
+  *out = p;
+  return 0;
 }
+
 upk_wreq *upk_workers_submit(upk_workers *w, const char *op, json_t *params, unsigned timeout_ms,
                              upk_wreq_cb cb, void *arg) {
-  json_decref(params);
-  return NULL;
+  upk_wreq *r = w && !w->closing && op && cb ? calloc(1, sizeof *r) : NULL;
+  char *name = r ? strdup(op) : NULL;
+  if (!name) {
+    free(r);
+    json_decref(params);
+    return NULL;
+  }
+  r->op = name;
+  r->pool = w;
+  r->id = ++w->next_id;
+  r->params = params ? params : json_object();
+  r->timeout_ms = timeout_ms ? timeout_ms : w->timeout_ms;
+  r->cb = cb;
+  r->arg = arg;
+  ring_insert(w->queue.prev, &r->node);
+  w->n_queued++;
+  schedule(w);
+  return r;
 }
-void upk_wreq_cancel(upk_wreq *r) {}
+
+void upk_wreq_cancel(upk_wreq *r) {
+  if (!r)
+    return;
+  worker *w = r->w;
+  if (w) {
+    detach(w);
+    kill_worker(w); /* the only way to stop a compile */
+    schedule(r->pool);
+  } else {
+    ring_remove(&r->node);
+    r->pool->n_queued--;
+  }
+  deliver(r, UV_ECANCELED, NULL, "cancelled");
+}
+
 void upk_workers_stats_get(const upk_workers *w, upk_workers_stats *st) {
   *st = (upk_workers_stats){0};
+  if (!w)
+    return;
+  st->running = w->n_busy, st->idle = w->n_idle, st->queued = w->n_queued;
+  st->started = w->started, st->killed = w->killed, st->crashed = w->crashed;
 }
+
+static void on_kick_closed(uv_handle_t *h) {
+  upk_workers *p = h->data;
+  p->kick_open = false;
+  pool_maybe_done(p);
+}
+
 void upk_workers_close(upk_workers *w, void (*done)(void *arg), void *arg) {
-  done(arg);
+  if (!w) {
+    if (done)
+      done(arg);
+    return;
+  }
+  if (w->closing)
+    return;
+  w->closing = true;
+  w->done = done;
+  w->done_arg = arg;
+  uv_close((uv_handle_t *)&w->kick, on_kick_closed); /* done always runs from the loop */
+  /* Re-read the heads each time: a callback may cancel other requests. */
+  while (!RING_EMPTY(&w->queue))
+    upk_wreq_cancel(RING_ENTRY(w->queue.next, upk_wreq));
+  while (!RING_EMPTY(&w->busy)) /* a busy worker always has its request */
+    upk_wreq_cancel(RING_ENTRY(w->busy.next, worker)->req);
+  while (!RING_EMPTY(&w->idle))
+    kill_worker(RING_ENTRY(w->idle.next, worker));
 }

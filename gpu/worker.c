@@ -1,1 +1,273 @@
-int main(void) { return 0; } /* placeholder: being written */
+/* upskilld-worker: one request at a time, JSON lines on stdin, one reply line each on stdout
+ * (docs/kernels.md, "Worker wire protocol"). It exists so that a compile that crashes, hangs or
+ * runs away takes down only this process: the daemon kills and replaces it.
+ *
+ *   → {"id": 7, "op": "validate", "params": {...}}
+ *   ← {"id": 7, "result": {...}}   or   {"id": 7, "error": {"message": "..."}}
+ *
+ * Ops live in one table (OPS below); fault ops answer only with UPSKILLD_WORKER_FAULTS=1. */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include <jansson.h>
+
+#include "compile.h"
+#include "krun.h"
+#include "kvalidate.h"
+#include "toolkit.h"
+
+#define LINE_MAX_BYTES ((size_t)1 << 30) /* a request longer than this is refused, not read */
+#define READ_CHUNK 65536
+
+/* What an op did: a result to send, an error message, or it wrote its own (non-)reply. */
+typedef enum { OP_RESULT, OP_ERROR, OP_NO_REPLY } op_status;
+typedef op_status (*op_fn)(json_t *params, json_t **result, char *err, size_t err_len);
+
+static int reply_fd = -1;      /* the protocol's stdout (fd 1 is redirected to stderr) */
+static bool nvrtc_ok;          /* NVRTC loaded at start */
+static char nvrtc_reason[256]; /* why not */
+
+/* ---- ops ---- */
+
+static op_status op_hello(json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)params, (void)err, (void)err_len;
+  *result = json_pack("{s:I,s:b,s:s?}", "pid", (json_int_t)getpid(), "nvrtc", nvrtc_ok, "reason",
+                      nvrtc_ok ? NULL : nvrtc_reason);
+  return OP_RESULT;
+}
+
+static op_status op_validate(json_t *params, json_t **result, char *err, size_t err_len) {
+  *result = upk_kernel_validate_json(params, err, err_len);
+  return *result ? OP_RESULT : OP_ERROR;
+}
+
+/* Compile, then run on the GPU (gpu/krun.h). A result marked "fatal" means the CUDA context is
+ * poisoned (a sticky error, or a kernel still running at its deadline): handle_line exits after
+ * replying, and the pool starts a fresh worker. */
+static op_status op_run(json_t *params, json_t **result, char *err, size_t err_len) {
+  *result = upk_kernel_run_json(params, err, err_len);
+  return *result ? OP_RESULT : OP_ERROR;
+}
+
+static op_status op_echo(json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)err, (void)err_len;
+  *result = json_incref(params);
+  return OP_RESULT;
+}
+
+static op_status op_sleep(json_t *params, json_t **result, char *err, size_t err_len) {
+  json_int_t ms = json_integer_value(json_object_get(params, "ms"));
+  if (ms < 0 || ms > 3600 * 1000) {
+    snprintf(err, err_len, "sleep: ms must be 0..3600000");
+    return OP_ERROR;
+  }
+  struct timespec t = {.tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000L};
+  while (nanosleep(&t, &t) == -1 && errno == EINTR)
+    ;
+  *result = json_pack("{s:I}", "slept", ms);
+  return OP_RESULT;
+}
+
+static op_status op_crash(json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)params, (void)result, (void)err, (void)err_len;
+  signal(SIGSEGV, SIG_DFL); /* the real thing, as a bad compile would die */
+  raise(SIGSEGV);
+  abort();
+}
+
+static op_status op_hang(json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)params, (void)result, (void)err, (void)err_len;
+  for (;;)
+    pause();          /* SIGKILL from the daemon ends it */
+  return OP_NO_REPLY; /* not reached */
+}
+
+static op_status op_garbage(json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)params, (void)result, (void)err, (void)err_len;
+  static const char junk[] = "this is not a reply {\n";
+  if (write(reply_fd, junk, sizeof junk - 1) < 0)
+    exit(1);
+  return OP_NO_REPLY;
+}
+
+static op_status op_exit(json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)params, (void)result, (void)err, (void)err_len;
+  _exit(3);
+}
+
+/* The op table: add new ops (e.g. "run") here. */
+static const struct op {
+  const char *name;
+  op_fn fn;
+  bool fault; /* only with UPSKILLD_WORKER_FAULTS=1 */
+} OPS[] = {
+    {"hello", op_hello, false}, {"validate", op_validate, false}, {"run", op_run, false},
+    {"echo", op_echo, true},    {"sleep", op_sleep, true},        {"crash", op_crash, true},
+    {"hang", op_hang, true},    {"garbage", op_garbage, true},    {"exit", op_exit, true},
+};
+
+static const struct op *find_op(const char *name, bool faults) {
+  for (size_t i = 0; name && i < sizeof OPS / sizeof *OPS; i++)
+    if (!strcmp(OPS[i].name, name) && (faults || !OPS[i].fault))
+      return &OPS[i];
+  return NULL;
+}
+
+/* ---- replies ---- */
+
+static int write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      return -errno;
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+/* One reply line, written whole. A reply that cannot be encoded becomes an error reply. */
+static int send_reply(json_t *id, json_t *result, const char *error) {
+  json_t *msg = result ? json_pack("{s:O,s:O}", "id", id, "result", result)
+                       : json_pack("{s:O,s:{s:s}}", "id", id, "error", "message", error);
+  char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+  json_decref(msg);
+  if (!text)
+    return result ? send_reply(id, NULL, "cannot encode the result") : -ENOMEM;
+  size_t n = strlen(text);
+  text[n] = '\n'; /* overwrites the NUL: the length is known */
+  int rc = write_all(reply_fd, text, n + 1);
+  free(text);
+  return rc;
+}
+
+static void handle_line(const char *line, size_t len, bool faults) {
+  json_error_t jerr;
+  json_t *req = json_loadb(line, len, JSON_ALLOW_NUL, &jerr);
+  json_t *id = json_object_get(req, "id");
+  json_t *null_id = json_null();
+  if (!id)
+    id = null_id;
+  char err[512] = "";
+  json_t *result = NULL;
+  op_status st = OP_ERROR;
+  const char *opname = json_string_value(json_object_get(req, "op"));
+  const struct op *op = find_op(opname, faults);
+  json_t *params = json_object_get(req, "params");
+  if (!json_is_object(req))
+    snprintf(err, sizeof err, "malformed request: %s", req ? "not an object" : jerr.text);
+  else if (!opname)
+    snprintf(err, sizeof err, "malformed request: no \"op\" string");
+  else if (!op)
+    snprintf(err, sizeof err, "unknown op \"%s\"", opname);
+  else if (params && !json_is_object(params))
+    snprintf(err, sizeof err, "\"params\" must be an object");
+  else {
+    json_t *empty = params ? NULL : json_object();
+    st = op->fn(params ? params : empty, &result, err, sizeof err);
+    json_decref(empty);
+    if (st == OP_RESULT && !result)
+      st = OP_ERROR, snprintf(err, sizeof err, "out of memory");
+  }
+  if (st != OP_NO_REPLY && send_reply(id, st == OP_RESULT ? result : NULL, err) < 0)
+    exit(1); /* the daemon is gone */
+  if (json_is_true(json_object_get(result, "fatal")))
+    _exit(0); /* no further CUDA call, no teardown: the context cannot be trusted */
+  json_decref(result);
+  json_decref(req);
+  json_decref(null_id);
+}
+
+/* ---- the input loop ---- */
+
+typedef struct inbuf {
+  char *p;
+  size_t len, cap, scanned;
+  bool skipping; /* inside a line over LINE_MAX_BYTES: drop until its end */
+} inbuf;
+
+static int fill(inbuf *b) {
+  if (b->cap - b->len < READ_CHUNK) {
+    size_t cap = b->cap ? b->cap * 2 : READ_CHUNK * 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+      return -ENOMEM;
+    b->p = p, b->cap = cap;
+  }
+  ssize_t k;
+  do
+    k = read(STDIN_FILENO, b->p + b->len, b->cap - b->len);
+  while (k < 0 && errno == EINTR);
+  if (k < 0)
+    return -errno;
+  b->len += (size_t)k;
+  return (int)(k > 0);
+}
+
+/* Serve every whole line in the buffer, keeping the rest. */
+static void drain(inbuf *b, bool faults) {
+  size_t start = 0;
+  char *nl;
+  while ((nl = memchr(b->p + b->scanned, '\n', b->len - b->scanned))) {
+    size_t end = (size_t)(nl - b->p);
+    if (b->skipping)
+      b->skipping = false;
+    else if (end > start)
+      handle_line(b->p + start, end - start, faults);
+    start = b->scanned = end + 1;
+  }
+  memmove(b->p, b->p + start, b->len - start);
+  b->len -= start;
+  b->scanned = b->len;
+  if (b->len > LINE_MAX_BYTES) {
+    if (!b->skipping && send_reply(json_null(), NULL, "request line too long") < 0)
+      exit(1);
+    b->skipping = true;
+    b->len = b->scanned = 0;
+  }
+}
+
+static void setup(void) {
+  /* The reply channel is a private copy of stdout; fd 1 then points at stderr, so a library
+   * that prints (NVRTC, a debug printf) cannot corrupt the protocol. */
+  reply_fd = dup(STDOUT_FILENO);
+  if (reply_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    perror("upskilld-worker: dup");
+    exit(1);
+  }
+#ifdef __linux__
+  /* A hung compile must not outlive the daemon that started it. */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) /* it died before the line above */
+    exit(1);
+#endif
+  /* Loading NVRTC now makes the first compile fast. */
+  nvrtc_ok = upk_nvrtc_load(upk_cuda_default_path(NULL), nvrtc_reason, sizeof nvrtc_reason) == 0;
+}
+
+int main(void) {
+  setup();
+  const char *f = getenv("UPSKILLD_WORKER_FAULTS");
+  bool faults = f && !strcmp(f, "1");
+  inbuf b = {0};
+  int rc;
+  while ((rc = fill(&b)) > 0)
+    drain(&b, faults);
+  free(b.p);
+  if (rc < 0) {
+    fprintf(stderr, "upskilld-worker: reading stdin: %s\n", strerror(-rc));
+    return 1;
+  }
+  return 0; /* EOF: the daemon closed our input */
+}
