@@ -1,26 +1,35 @@
 /* upskillctl's kernel verb: check-kernel FILE.cu compiles a CUDA file through
  * kernel/validate and prints gcc-style diagnostics, a resources table and a
- * count line; --json prints the raw result. */
+ * count line; check-kernel DIR (a kernel-builder project, or its build.toml)
+ * prints one row per kernel and capability, then the diagnostics; --json
+ * prints the raw result. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ctl.h"
 
 typedef struct kopts {
   const char *arch;
-  json_t *names; /* --name, repeatable */
-  int block;     /* 0: the daemon's choice */
+  const char *backend; /* --backend auto|nvrtc|nvcc */
+  json_t *names;       /* --name, repeatable */
+  int block;           /* 0: the daemon's choice */
   int nocache;
 } kopts;
 
 static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
   static const struct option longs[] = {
-      {"arch", required_argument, 0, 'a'}, {"block", required_argument, 0, 'b'},
-      {"name", required_argument, 0, 'n'}, {"no-cache", no_argument, 0, 'C'},
-      {"json", no_argument, 0, 'j'},       {0, 0, 0, 0},
+      {"arch", required_argument, 0, 'a'},
+      {"block", required_argument, 0, 'b'},
+      {"backend", required_argument, 0, 'B'},
+      {"name", required_argument, 0, 'n'},
+      {"no-cache", no_argument, 0, 'C'},
+      {"json", no_argument, 0, 'j'},
+      {0, 0, 0, 0},
   };
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
   int ch;
@@ -28,6 +37,9 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
     switch (ch) {
     case 'a':
       o->arch = optarg;
+      break;
+    case 'B':
+      o->backend = optarg;
       break;
     case 'b': {
       char *end;
@@ -116,13 +128,124 @@ static void print_kernels(json_t *kernels) {
   }
 }
 
+/* ---- projects: one row per kernel and capability, then the diagnostics ---- */
+
+typedef struct krow {
+  const char *kernel, *capability, *arch, *backend;
+  int files, errors, warnings, regs;
+  long long spills, smem;
+  double ms;
+} krow;
+
+static krow *row_for(krow *rows, size_t *n, json_t *r) {
+  for (size_t i = 0; i < *n; i++)
+    if (!strcmp(rows[i].kernel, sv(r, "kernel")) &&
+        !strcmp(rows[i].capability, sv(r, "capability")))
+      return &rows[i];
+  rows[*n] = (krow){.kernel = sv(r, "kernel"),
+                    .capability = sv(r, "capability"),
+                    .arch = sv(r, "arch"),
+                    .backend = sv(r, "backend")};
+  return &rows[(*n)++];
+}
+
+/* Fold a row's files into its (kernel, capability) line: worst figures, summed time. */
+static void add_row(krow *k, json_t *r) {
+  json_t *d, *x;
+  size_t i;
+  k->files++;
+  if (strcmp(k->backend, sv(r, "backend")))
+    k->backend = "mixed";
+  json_array_foreach(json_object_get(r, "diagnostics"), i, d) {
+    k->errors += iv(d, "severity") == 1;
+    k->warnings += iv(d, "severity") == 2;
+  }
+  json_array_foreach(json_object_get(r, "kernels"), i, x) {
+    if (iv(x, "registers") > k->regs)
+      k->regs = (int)iv(x, "registers");
+    if (iv(x, "spillStores") + iv(x, "spillLoads") > k->spills)
+      k->spills = iv(x, "spillStores") + iv(x, "spillLoads");
+    if (iv(x, "sharedStatic") > k->smem)
+      k->smem = iv(x, "sharedStatic");
+  }
+  double ms = json_number_value(json_object_get(r, "compileMs"));
+  k->ms = ms > k->ms ? ms : k->ms;
+}
+
+static void print_rows(json_t *rows) {
+  size_t n = 0, i, w = 6;
+  krow *k = calloc(json_array_size(rows) + 1, sizeof *k);
+  json_t *r;
+  json_array_foreach(rows, i, r) add_row(row_for(k, &n, r), r);
+  for (i = 0; i < n; i++)
+    w = strlen(k[i].kernel) > w ? strlen(k[i].kernel) : w;
+  printf("%-*s %-10s %-7s %5s %-6s %5s %11s %7s %8s  %s\n", (int)w, "KERNEL", "CAPABILITY", "ARCH",
+         "FILES", "BACKEND", "REGS", "SPILL BYTES", "SMEM", "MS", "STATUS");
+  for (i = 0; i < n; i++) {
+    char status[64];
+    snprintf(status, sizeof status, k[i].errors ? "%d error%s" : "ok", k[i].errors,
+             k[i].errors == 1 ? "" : "s");
+    printf("%-*s %-10s %-7s %5d %-7s %5d %11lld %7lld %8.1f  %s\n", (int)w, k[i].kernel,
+           k[i].capability, k[i].arch, k[i].files, k[i].backend, k[i].regs, k[i].spills, k[i].smem,
+           k[i].ms, status);
+  }
+  free(k);
+}
+
+/* build.toml's diagnostics, then each file's once (capabilities often repeat them). */
+static void print_project_diags(json_t *r, int *errors, int *warnings) {
+  json_t *seen = json_object(), *row, *d, *one = json_array();
+  size_t i, j;
+  print_diags("build.toml", json_object_get(r, "diagnostics"), errors, warnings);
+  json_array_foreach(json_object_get(r, "rows"), i, row) {
+    json_array_foreach(json_object_get(row, "diagnostics"), j, d) {
+      char *key = json_dumps(d, JSON_SORT_KEYS | JSON_COMPACT);
+      if (key && !json_object_get(seen, key)) {
+        json_object_set_new(seen, key, json_true());
+        json_array_append(one, d);
+      }
+      free(key);
+    }
+  }
+  print_diags(sv(r, "project"), one, errors, warnings);
+  json_decref(one);
+  json_decref(seen);
+}
+
+static int print_project(json_t *r) {
+  int errors = 0, warnings = 0;
+  json_t *rows = json_object_get(r, "rows");
+  printf("%s: %zu file check%s\n", sv(r, "buildToml"), json_array_size(rows),
+         json_array_size(rows) == 1 ? "" : "s");
+  if (json_array_size(rows))
+    print_rows(rows);
+  json_t *diags = json_object_get(r, "diagnostics");
+  if (json_array_size(diags) || json_array_size(rows))
+    printf("\n");
+  print_project_diags(r, &errors, &warnings);
+  printf("%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,
+         warnings == 1 ? "" : "s");
+  return errors;
+}
+
+/* A directory, or a build.toml, is a kernel-builder project. */
+static bool is_project(const char *abs) {
+  struct stat st;
+  size_t n = strlen(abs);
+  return (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)) ||
+         (n >= 10 && !strcmp(abs + n - 10, "build.toml"));
+}
+
 static int check_kernel(ctl *c, const char *path, const kopts *o) {
   char abs[PATH_MAX];
   if (!realpath(path, abs)) {
     fprintf(stderr, "upskillctl check-kernel: %s: cannot open\n", path);
     return 2;
   }
-  json_t *p = json_pack("{s:s}", "path", abs);
+  bool project = is_project(abs);
+  json_t *p = json_pack("{s:s}", project ? "project" : "path", abs);
+  if (o->backend)
+    json_object_set_new(p, "backend", json_string(o->backend));
   if (o->arch)
     json_object_set_new(p, "arch", json_string(o->arch));
   if (o->block)
@@ -144,6 +267,8 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
   }
   if (c->json) {
     ctl_print_json(r);
+  } else if (project) {
+    errors = print_project(r);
   } else {
     errors = warnings = 0;
     print_diags(path, diags, &errors, &warnings);
@@ -169,7 +294,7 @@ int ctl_kernel_command(ctl *c, int argc, char **argv) {
   int rc = 2;
   if (parse_kopts(c, argc, argv, &o) == 0) {
     if (argc - optind != 1)
-      fprintf(stderr, "upskillctl check-kernel: expected one FILE.cu\n");
+      fprintf(stderr, "upskillctl check-kernel: expected one FILE.cu or project directory\n");
     else
       rc = check_kernel(c, argv[optind], &o);
   }

@@ -13,6 +13,7 @@
 #include "kernel_methods.h"
 #include "kernel_service.h"
 #include "methods.h"
+#include "runspec.h"
 #include "workers.h"
 
 enum {
@@ -42,8 +43,8 @@ static int copy_strings(upk_job *job, json_t *params, const char *key, json_t *w
   json_array_foreach(a, i, x) {
     if (!json_is_string(x))
       return bad(job, "params.%s: every item must be a string", key);
-    json_array_append_new(out, paths ? abs_path(job->server, json_string_value(x))
-                                     : json_incref(x));
+    json_array_append_new(out,
+                          paths ? abs_path(job->server, json_string_value(x)) : json_incref(x));
   }
   return 0;
 }
@@ -67,8 +68,13 @@ static int block_sizes(upk_job *job, json_t *params, json_t *wire) {
 
 static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
   json_t *src = json_object_get(params, "source"), *path = json_object_get(params, "path");
-  if (!src == !path)
-    return bad(job, "params: give exactly one of %s", "source or path");
+  json_t *project = json_object_get(params, "project");
+  if ((src != NULL) + (path != NULL) + (project != NULL) != 1)
+    return bad(job, "params: give exactly one of %s", "source, path or project");
+  if (project) { /* a kernel-builder project: a directory holding build.toml */
+    json_object_set_new(wire, "project", abs_path(job->server, json_string_value(project)));
+    return 0;
+  }
   if (path) {
     json_object_set_new(wire, "path", abs_path(job->server, json_string_value(path)));
     return 0;
@@ -90,8 +96,15 @@ static json_t *wire_params(upk_job *job, json_t *params) {
     json_decref(w);
     return NULL;
   }
-  static const char *const passthrough[] = {"arch", "std", "dynamicSharedBytes"};
-  for (size_t i = 0; i < 3; i++) {
+  json_t *backend = json_object_get(params, "backend");
+  const char *b = json_string_value(backend);
+  if (backend && strcmp(b, "auto") && strcmp(b, "nvrtc") && strcmp(b, "nvcc")) {
+    json_decref(w);
+    bad(job, "params.%s: auto, nvrtc or nvcc", "backend");
+    return NULL;
+  }
+  static const char *const passthrough[] = {"arch", "std", "dynamicSharedBytes", "backend"};
+  for (size_t i = 0; i < 4; i++) {
     json_t *v = json_object_get(params, passthrough[i]);
     if (v)
       json_object_set(w, passthrough[i], v);
@@ -119,12 +132,19 @@ static void on_cancel(upk_job *job) {
 
 static void too_large(upk_job *job, size_t len) {
   upk_diags d = {0};
-  upk_diags_add(&d, UPK_SEV_ERROR, "kernel/source-too-large", "upskilld",
-                upk_range_line(0, 0, 0), "the source is %.1f MB, over the %d MB limit for one kernel source",
+  upk_diags_add(&d, UPK_SEV_ERROR, "kernel/source-too-large", "upskilld", upk_range_line(0, 0, 0),
+                "the source is %.1f MB, over the %d MB limit for one kernel source",
                 len / 1048576.0, SOURCE_CAP >> 20);
-  upk_job_reply(job, json_pack("{s:b,s:o,s:[]}", "ok", 0, "diagnostics", upk_diags_json(&d),
-                               "kernels"));
+  upk_job_reply(job,
+                json_pack("{s:b,s:o,s:[]}", "ok", 0, "diagnostics", upk_diags_json(&d), "kernels"));
   upk_diags_free(&d);
+}
+
+/* The run's own deadline (gpu/runspec.h's default when absent): the worker stops a hung kernel
+ * then; the pool kills the worker one second later if it could not. */
+static unsigned run_timeout_ms(json_t *run) {
+  json_t *t = json_object_get(run, "timeoutMs");
+  return json_is_integer(t) ? (unsigned)json_integer_value(t) : UPK_RUN_TIMEOUT_DEFAULT_MS;
 }
 
 static void validate_handler(upk_job *job, json_t *params) {
@@ -138,16 +158,26 @@ static void validate_handler(upk_job *job, json_t *params) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.timeoutMs: from 1 to %d", TIMEOUT_MAX);
     return;
   }
+  json_t *run = json_object_get(params, "run");
+  char why[512];
+  if (run && upk_runspec_check(run, why, sizeof why)) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.%s", why);
+    return;
+  }
   json_t *w = wire_params(job, params);
   if (!w)
     return;
-  bool use_cache = !json_is_false(json_object_get(params, "cache"));
+  unsigned limit = timeout ? (unsigned)timeout : TIMEOUT_DEFAULT;
+  if (run) { /* a run is never cached; the pool's deadline covers the compile and the run */
+    json_object_set(w, "run", run);
+    limit += run_timeout_ms(run) + 1000;
+  }
+  bool use_cache = !run && !json_is_false(json_object_get(params, "cache"));
   if (!use_cache) /* the worker's disk cache is skipped too */
     json_object_set_new(w, "noCache", json_true());
   upk_job_on_cancel(job, on_cancel, NULL);
   /* NULL: answered already (a cache hit), and the job is gone: don't touch it. */
-  upk_kcheck *c = upk_kernels_check(job->server, w, timeout ? (unsigned)timeout : TIMEOUT_DEFAULT,
-                                    use_cache, on_result, job);
+  upk_kcheck *c = upk_kernels_check(job->server, w, limit, use_cache, on_result, job);
   if (c)
     job->data = c;
 }
@@ -187,8 +217,13 @@ static void worker_handler(upk_job *job, json_t *params) {
 }
 
 static const upk_param validate_params[] = {
-    {"source", UPK_T_STRING, 0, "CUDA source text (device code)."},
+    {"source", UPK_T_TEXT, 0, "CUDA source text (device code, or a whole file with host code)."},
     {"path", UPK_T_STRING, 0, "A .cu file instead of source (relative to the workspace)."},
+    {"project", UPK_T_STRING, 0,
+     "A kernel-builder project directory (build.toml): every [kernel.*] source for each of "
+     "its cuda-capabilities."},
+    {"backend", UPK_T_STRING, 0,
+     "auto (default: nvcc for files with host code, else NVRTC), nvrtc or nvcc."},
     {"fileName", UPK_T_STRING, 0, "Name for inline source in diagnostics (default kernel.cu)."},
     {"names", UPK_T_ARRAY, 0, "Kernels to report, e.g. [\"scale<float>\"] (default: all)."},
     {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value."},
@@ -201,6 +236,9 @@ static const upk_param validate_params[] = {
     {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes."},
     {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile (default 60000)."},
     {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached."},
+    {"run", UPK_T_OBJECT, 0,
+     "Run the kernel on the GPU and check it: {kernel, grid, block, sharedBytes, args, reference, "
+     "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer} (docs/gpu.md)."},
     {0},
 };
 
@@ -213,9 +251,11 @@ static const upk_param worker_params[] = {
 
 const upk_method upk_kernel_methods[] = {
     {"kernel/validate", "validate_kernel", "Validate a CUDA kernel for H100",
-     "Compile CUDA device code with NVRTC for sm_90a (or any arch) without a GPU: diagnostics "
-     "with line and column, per-kernel registers, spills, shared memory and occupancy, and H100 "
-     "lint (Hopper-only features, shared-memory limits, clusters, deprecated intrinsics).",
+     "Compile CUDA code for sm_90a (or any arch) without a GPU — device code with NVRTC, whole "
+     "files with host code with nvcc, or a kernel-builder project (build.toml) per capability: "
+     "diagnostics with line and column, per-kernel registers, spills, shared memory and "
+     "occupancy, and H100 lint (Hopper-only features, shared-memory limits, clusters, deprecated "
+     "intrinsics).",
      validate_params, validate_handler, UPK_METHOD_READ_ONLY},
     {"upskilld/worker", NULL, "Worker op (test only)",
      "Send one op to the worker pool; for fault-injection tests.", worker_params, worker_handler,

@@ -251,8 +251,9 @@ static json_t *status_result(const upk_kcheck *c, int status, const char *error)
   switch (status) {
   case UV_ETIMEDOUT:
     return failure_result("kernel/timeout",
-                          "the compile did not finish within %u ms and was stopped (a runaway "
-                          "template instantiation or a huge unrolled loop?)",
+                          "the check did not finish within %u ms and its worker was stopped (a "
+                          "runaway template instantiation, a huge unrolled loop, or a kernel "
+                          "that never returns?)",
                           c->timeout_ms ? c->timeout_ms : 60000);
   case UV_EPIPE:
     return failure_result("kernel/worker-crashed",
@@ -317,7 +318,8 @@ upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms
   }
   *c = (upk_kcheck){
       .server = s, .cb = cb, .arg = arg, .timeout_ms = timeout_ms, .started = uv_hrtime()};
-  if (upk_kcache_key(params, k->toolkit, c->key))
+  /* Runs are measurements: never answered from, nor stored in, the cache. */
+  if (json_object_get(params, "run") || upk_kcache_key(params, k->toolkit, c->key))
     c->key[0] = '\0';
   json_t *hit = use_cache && c->key[0] ? cache_get(k, c->key) : NULL;
   if (hit) {
@@ -327,7 +329,8 @@ upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms
     return NULL;
   }
   k->misses++;
-  c->wreq = upk_workers_submit(k->pool, "validate", params, timeout_ms, on_worker, c);
+  const char *op = json_object_get(params, "run") ? "run" : "validate";
+  c->wreq = upk_workers_submit(k->pool, op, params, timeout_ms, on_worker, c);
   if (!c->wreq) {
     json_t *r = failure_result("kernel/no-worker", "the worker pool refused the check");
     finish(c, r, false);

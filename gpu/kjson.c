@@ -13,6 +13,7 @@
 #include "diag_json.h"
 #include "kcache.h"
 #include "kvalidate.h"
+#include "project.h"
 #include "toolkit.h"
 
 enum { SOURCE_CAP = 16 << 20 }; /* larger sources are refused with a diagnostic */
@@ -108,6 +109,9 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
   c->std = opt_str(p, "std");
   c->cuda_path = opt_str(p, "cudaPath");
   c->pch = json_is_true(json_object_get(p, "pch"));
+  const char *backend = opt_str(p, "backend");
+  if (backend && upk_backend_parse(backend, &w->req.backend))
+    return snprintf(err, err_len, "params.backend must be auto, nvrtc or nvcc"), -EINVAL;
   w->req.dynamic_smem = (long)json_integer_value(json_object_get(p, "dynamicSharedBytes"));
   const char *path = opt_str(p, "path"), *src = opt_str(p, "source");
   c->file_name = opt_str(p, "fileName") ? opt_str(p, "fileName") : path ? path : "kernel.cu";
@@ -117,17 +121,16 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
     c->source = src;
     c->source_len = json_string_length(json_object_get(p, "source"));
     w->req.file_dir = opt_str(p, "fileDir");
-  } else {
-    return snprintf(err, err_len, "params need source or path"), -EINVAL;
+  } else if (!opt_str(p, "project")) {
+    return snprintf(err, err_len, "params need source, path or project"), -EINVAL;
   }
   return 0;
 }
 
 static json_t *occupancy_json(const upk_occupancy *o) {
   return json_pack("{s:i,s:i,s:i,s:f,s:s,s:b}", "blockSize", o->block_size, "blocksPerSM",
-                   o->blocks_per_sm, "activeWarps", o->active_warps, "percent",
-                   o->percent, "limiter", o->limiter ? o->limiter : "none", "assumed",
-                   o->assumed);
+                   o->blocks_per_sm, "activeWarps", o->active_warps, "percent", o->percent,
+                   "limiter", o->limiter ? o->limiter : "none", "assumed", o->assumed);
 }
 
 static json_t *kernel_json(const upk_kernel_info *k, const upk_occupancy *by_size, size_t n_sizes) {
@@ -142,10 +145,10 @@ static json_t *kernel_json(const upk_kernel_info *k, const upk_occupancy *by_siz
                                                  "minBlocks", k->min_blocks)
                                      : json_null());
   json_object_set_new(j, "clusterDims",
-                      k->cluster[0] ? json_pack("[i,i,i]", k->cluster[0],
-                                                k->cluster[1] ? k->cluster[1] : 1,
-                                                k->cluster[2] ? k->cluster[2] : 1)
-                                    : json_null());
+                      k->cluster[0]
+                          ? json_pack("[i,i,i]", k->cluster[0], k->cluster[1] ? k->cluster[1] : 1,
+                                      k->cluster[2] ? k->cluster[2] : 1)
+                          : json_null());
   if (by_size) {
     json_t *a = json_array();
     for (size_t i = 0; i < n_sizes; i++)
@@ -157,29 +160,44 @@ static json_t *kernel_json(const upk_kernel_info *k, const upk_occupancy *by_siz
 
 /* Each file the compile read besides the toolkit's, stamped so the daemon's
  * cache can tell when one changes. */
+static json_t *stamp_json(const char *path) {
+  struct stat st;
+  if (stat(path, &st))
+    return NULL;
+  json_int_t ns = (json_int_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+  return json_pack("{s:s,s:I,s:I}", "path", path, "size", (json_int_t)st.st_size, "mtimeNs", ns);
+}
+
 static json_t *deps_json(const upk_include_deps *d) {
   json_t *a = json_array();
   for (size_t i = 0; i < d->n; i++) {
-    struct stat st;
-    if (stat(d->paths[i], &st))
-      continue;
-    json_int_t ns = (json_int_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    json_array_append_new(a, json_pack("{s:s,s:I,s:I}", "path", d->paths[i], "size",
-                                       (json_int_t)st.st_size, "mtimeNs", ns));
+    json_t *s = stamp_json(d->paths[i]);
+    if (s)
+      json_array_append_new(a, s);
   }
   return a;
 }
 
+static json_t *kernels_json(const upk_kvalidate_result *r, size_t ns) {
+  json_t *kernels = json_array();
+  for (size_t i = 0; i < r->c.n_kernels; i++)
+    json_array_append_new(kernels,
+                          kernel_json(&r->c.kernels[i], r->occ ? r->occ + i * ns : NULL, ns));
+  return kernels;
+}
+
+/* What ran; when nothing did (an unreadable file), what would have. */
+static const char *backend_of(const upk_kvalidate_req *req, const upk_kvalidate_result *r) {
+  return r->backend ? r->backend : req->backend == UPK_BACKEND_NVCC ? "nvcc" : "nvrtc";
+}
+
 static json_t *result_json(const wire *w, const upk_kvalidate_result *r) {
   const upk_compile_req *c = &w->req.compile;
-  json_t *kernels = json_array();
-  size_t ns = w->req.n_block_sizes;
-  for (size_t i = 0; i < r->c.n_kernels; i++)
-    json_array_append_new(kernels, kernel_json(&r->c.kernels[i], r->occ ? r->occ + i * ns : NULL, ns));
-  return json_pack("{s:b,s:s,s:s,s:s,s:s,s:f,s:o,s:o,s:o}", "ok", r->c.ok, "backend", "nvrtc",
-                   "arch", c->arch ? c->arch : "sm_90a", "toolkit", r->c.nvrtc_version, "file",
-                   c->file_name, "compileMs", r->c.compile_ms, "diagnostics",
-                   upk_diags_json(&r->c.diags), "kernels", kernels, "dependencies",
+  json_t *kernels = kernels_json(r, w->req.n_block_sizes);
+  return json_pack("{s:b,s:s,s:s,s:s,s:s,s:f,s:o,s:o,s:o}", "ok", r->c.ok, "backend",
+                   backend_of(&w->req, r), "arch", c->arch ? c->arch : "sm_90a", "toolkit",
+                   r->c.nvrtc_version, "file", c->file_name, "compileMs", r->c.compile_ms,
+                   "diagnostics", upk_diags_json(&r->c.diags), "kernels", kernels, "dependencies",
                    deps_json(&r->deps));
 }
 
@@ -210,6 +228,7 @@ static const char *toolkit_version(const char *cuda_path) {
 }
 
 static json_t *validate_now(json_t *params, char *err, size_t err_len);
+static json_t *validate_project(json_t *params, char *err, size_t err_len);
 
 json_t *upk_kernel_validate_json(json_t *params, char *err, size_t err_len) {
   char key[65];
@@ -220,11 +239,22 @@ json_t *upk_kernel_validate_json(json_t *params, char *err, size_t err_len) {
     json_object_set_new(r, "diskCache", json_true());
     return r;
   }
-  r = validate_now(params, err, err_len);
+  bool project = json_is_string(json_object_get(params, "project"));
+  r = project ? validate_project(params, err, err_len) : validate_now(params, err, err_len);
   /* A result that could not read its file says nothing lasting about it. */
-  if (r && keyed && !has_code(r, "kernel/unreadable"))
+  /* Nor one missing a file of build.toml's: the file's arrival would not be noticed. */
+  if (r && keyed && !has_code(r, "kernel/unreadable") && !has_code(r, "buildtoml/unreadable") &&
+      !has_code(r, "buildtoml/missing-src"))
     upk_kcache_store(key, r);
   return r;
+}
+
+static void wire_free(wire *w) {
+  upk_diags_free(&w->pre);
+  free(w->strs);
+  free(w->sizes);
+  free(w->file_text);
+  free(w->dir);
 }
 
 static json_t *validate_now(json_t *params, char *err, size_t err_len) {
@@ -244,10 +274,77 @@ static json_t *validate_now(json_t *params, char *err, size_t err_len) {
     }
     upk_kvalidate_result_free(&r);
   }
-  upk_diags_free(&w.pre);
-  free(w.strs);
-  free(w.sizes);
-  free(w.file_text);
-  free(w.dir);
+  wire_free(&w);
+  return out;
+}
+
+/* ---- projects: one row per (kernel, file, capability) ---- */
+
+/* Row diagnostics name their file, so a client can print them without the row. */
+static int name_files(upk_diags *d, const char *file) {
+  for (size_t i = 0; i < d->len; i++)
+    if (!d->items[i].file && !(d->items[i].file = strdup(file)))
+      return -ENOMEM;
+  return 0;
+}
+
+static json_t *row_json(const wire *w, const upk_project_job *j, upk_kvalidate_result *r) {
+  name_files(&r->c.diags, j->file);
+  if (upk_diags_count(&r->c.diags, UPK_SEV_ERROR))
+    r->c.ok = false;
+  return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:s,s:f,s:o,s:o}", "kernel", j->kernel->name,
+                   "file", j->src, "path", j->file, "capability", j->capability, "arch", j->arch,
+                   "backend", backend_of(&w->req, r), "ok", r->c.ok, "toolkit", r->c.nvrtc_version,
+                   "compileMs", r->c.compile_ms, "diagnostics", upk_diags_json(&r->c.diags),
+                   "kernels", kernels_json(r, w->req.n_block_sizes));
+}
+
+/* build.toml, every source and every header reached, each once. */
+static void add_dep(json_t *seen, json_t *deps, const char *path) {
+  json_t *s;
+  if (json_object_get(seen, path) || !(s = stamp_json(path)))
+    return;
+  json_object_set_new(seen, path, json_true());
+  json_array_append_new(deps, s);
+}
+
+static json_t *project_json(const wire *w, const upk_project *p, upk_kvalidate_result *rs) {
+  json_t *rows = json_array(), *deps = json_array(), *seen = json_object();
+  bool ok = upk_diags_count(&p->bt.diags, UPK_SEV_ERROR) == 0;
+  add_dep(seen, deps, p->bt.path);
+  for (size_t i = 0; i < p->n_jobs; i++) {
+    json_array_append_new(rows, row_json(w, &p->jobs[i], &rs[i]));
+    ok = ok && rs[i].c.ok;
+    add_dep(seen, deps, p->jobs[i].file);
+    for (size_t k = 0; k < rs[i].deps.n; k++)
+      add_dep(seen, deps, rs[i].deps.paths[k]);
+  }
+  json_decref(seen);
+  return json_pack("{s:b,s:s,s:s,s:s?,s:o,s:o,s:o}", "ok", ok, "project", p->root, "buildToml",
+                   p->bt.path, "name", p->bt.name, "diagnostics", upk_diags_json(&p->bt.diags),
+                   "rows", rows, "dependencies", deps);
+}
+
+static json_t *validate_project(json_t *params, char *err, size_t err_len) {
+  wire w = {0};
+  upk_project p;
+  json_t *out = NULL;
+  if (parse_wire(params, &w, err, err_len)) {
+    wire_free(&w);
+    return NULL;
+  }
+  int rc = upk_project_load(opt_str(params, "project"), w.req.compile.cuda_path, &p);
+  upk_kvalidate_result *rs = calloc(p.n_jobs + 1, sizeof *rs);
+  int *rcs = calloc(p.n_jobs + 1, sizeof *rcs);
+  if (!rc && rs && rcs && upk_project_validate(&p, &w.req, 0, rs, rcs) == 0)
+    out = project_json(&w, &p, rs);
+  else
+    snprintf(err, err_len, "out of memory");
+  for (size_t i = 0; rs && i < p.n_jobs; i++)
+    upk_kvalidate_result_free(&rs[i]);
+  free(rs);
+  free(rcs);
+  upk_project_free(&p);
+  wire_free(&w);
   return out;
 }

@@ -9,11 +9,27 @@
 #include <string.h>
 
 #include "lint.h"
+#include "nvcc.h"
 #include "occupancy.h"
 #include "srcscan.h"
 #include "toolkit.h"
 
 enum { DEFAULT_BLOCK = 256 };
+
+int upk_backend_parse(const char *s, upk_backend *out) {
+  static const char *const names[] = {"auto", "nvrtc", "nvcc"};
+  for (int i = 0; s && i < 3; i++)
+    if (!strcmp(s, names[i]))
+      return *out = (upk_backend)i, 0;
+  return -EINVAL;
+}
+
+/* Right on the first try: host code (main, launches, cudaMalloc, iostream)
+ * is only compiled by nvcc; device-only code keeps NVRTC's speed. */
+static bool wants_nvcc(const upk_kvalidate_req *req, const upk_src_facts *facts) {
+  return req->backend == UPK_BACKEND_NVCC ||
+         (req->backend == UPK_BACKEND_AUTO && facts->has_host_code);
+}
 
 /* The compiler's -I list: the file's own directory first, then the user's
  * dirs (the toolkit's are added by upk_compile). */
@@ -45,10 +61,15 @@ static int check_includes(const upk_kvalidate_req *req, const char *const *searc
   if (all && allowed) {
     memcpy(all, search, n_search * sizeof *all);
     memcpy(all + n_search, toolkit_search, sizeof toolkit_search);
-    memcpy(allowed, req->allowed.v, req->allowed.n * sizeof *allowed);
+    if (req->allowed.n) /* memcpy from NULL is undefined even for 0 bytes */
+      memcpy(allowed, req->allowed.v, req->allowed.n * sizeof *allowed);
     memcpy(allowed + req->allowed.n, search, n_search * sizeof *allowed);
-    upk_include_policy p = {.file_dir = req->file_dir, .search = all, .n_search = n_all,
-                            .allowed = allowed, .n_allowed = n_allowed, .toolkit = toolkit,
+    upk_include_policy p = {.file_dir = req->file_dir,
+                            .search = all,
+                            .n_search = n_all,
+                            .allowed = allowed,
+                            .n_allowed = n_allowed,
+                            .toolkit = toolkit,
                             .n_toolkit = 1};
     rc = upk_includes_check(req->compile.source, req->compile.source_len, &p, &out->c.diags,
                             &out->deps);
@@ -96,8 +117,8 @@ static int occupancy_for(upk_kernel_info *k, const upk_kvalidate_req *req) {
   bool assumed = threads <= 0;
   if (assumed)
     threads = DEFAULT_BLOCK;
-  int rc = upk_occupancy_sm90(threads, k->registers, k->smem_static + req->dynamic_smem,
-                              &k->occupancy);
+  int rc =
+      upk_occupancy_sm90(threads, k->registers, k->smem_static + req->dynamic_smem, &k->occupancy);
   k->occupancy.assumed = assumed;
   return rc;
 }
@@ -133,7 +154,9 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
   creq.includes.n = n;
   upk_diags pre = out->c.diags; /* include findings, kept ahead of the compiler's */
   memset(&out->c.diags, 0, sizeof out->c.diags);
-  int rc = upk_compile(&creq, &out->c);
+  bool nvcc = wants_nvcc(req, facts);
+  out->backend = nvcc ? "nvcc" : "nvrtc";
+  int rc = nvcc ? upk_nvcc_compile(&creq, &out->c) : upk_compile(&creq, &out->c);
   upk_diags mine = out->c.diags;
   out->c.diags = pre;
   upk_diags_take(&out->c.diags, &mine);
@@ -145,8 +168,7 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
     return -ENOMEM;
   const char *arch = arch_of(req);
   upk_lint_source(req->compile.source, req->compile.source_len, facts, arch, &out->c.diags);
-  upk_lint_kernels(out->c.kernels, out->c.n_kernels, facts, arch, req->dynamic_smem,
-                   &out->c.diags);
+  upk_lint_kernels(out->c.kernels, out->c.n_kernels, facts, arch, req->dynamic_smem, &out->c.diags);
   out->c.ok = out->c.ok && upk_diags_count(&out->c.diags, UPK_SEV_ERROR) == 0;
   return 0;
 }

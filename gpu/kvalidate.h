@@ -13,6 +13,14 @@
 #include "compile.h"
 #include "includes.h"
 
+/** Which compiler runs: NVRTC (device code, in-process, fast) or nvcc (whole
+ * files with host code: main, <<<...>>> launches, iostream, torch bindings).
+ * AUTO takes nvcc when the source scan finds host code, else NVRTC. */
+typedef enum { UPK_BACKEND_AUTO, UPK_BACKEND_NVRTC, UPK_BACKEND_NVCC } upk_backend;
+
+/** "auto", "nvrtc" or "nvcc" -> the enum; -EINVAL for anything else. */
+int upk_backend_parse(const char *s, upk_backend *out);
+
 typedef struct upk_kvalidate_req {
   upk_compile_req compile;
   const char *file_dir;     /* the file's directory (searched first, allowed); NULL inline */
@@ -20,12 +28,14 @@ typedef struct upk_kvalidate_req {
   const int *block_sizes;   /* occupancy at these sizes; none: __launch_bounds__ or 256 */
   size_t n_block_sizes;
   long dynamic_smem;        /* bytes of dynamic shared memory per block */
+  upk_backend backend;      /* AUTO (0) unless asked */
 } upk_kvalidate_req;
 
 typedef struct upk_kvalidate_result {
   upk_compile_result c;     /* kernels and every diagnostic (compile, include, lint) */
   upk_occupancy *occ;       /* n_kernels * n_block_sizes, row per kernel (when sizes given) */
   upk_include_deps deps;
+  const char *backend;      /* static: "nvrtc" or "nvcc", what ran (NULL: nothing ran) */
 } upk_kvalidate_result;
 
 int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out);

@@ -21,6 +21,7 @@
 #define UPK_RUN_MAX_BLOCK_THREADS 1024
 #define UPK_RUN_MAX_SHARED_BYTES (227 * 1024) /* H100's opt-in maximum per block */
 #define UPK_RUN_MAX_RANK 8
+#define UPK_RUN_TIMEOUT_DEFAULT_MS 10000 /* run.timeoutMs when absent */
 
 typedef enum { UPK_ROLE_IN, UPK_ROLE_OUT, UPK_ROLE_INOUT } upk_run_role;
 typedef enum { UPK_INIT_RANDOM, UPK_INIT_VALUE, UPK_INIT_FILE } upk_run_init_kind;

@@ -2,6 +2,7 @@
  * diagnostics, the cache and its invalidation, the include policy, bad input, worker faults
  * (crash, hang, garbage: each contained), cancellation, and editor diagnostics. Tests that need
  * the CUDA toolkit skip with a reason where it is missing. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,10 +28,10 @@ static bool have_toolkit(void) {
   return access(p, R_OK) == 0;
 }
 
-#define NEED_TOOLKIT()                                                                           \
-  do {                                                                                           \
-    if (!have_toolkit())                                                                         \
-      cr_skip_test("no CUDA toolkit (NVRTC) on this machine");                                   \
+#define NEED_TOOLKIT()                                                                             \
+  do {                                                                                             \
+    if (!have_toolkit())                                                                           \
+      cr_skip_test("no CUDA toolkit (NVRTC) on this machine");                                     \
   } while (0)
 
 static double now_ms(void) {
@@ -44,8 +45,9 @@ static json_t *validate(hx *d, json_t **resp, const char *params) {
   static int id = 100;
   char idtxt[16];
   snprintf(idtxt, sizeof idtxt, "%d", ++id);
-  *resp = hx_callf(d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"kernel/validate\",\"params\":%s}",
-                   id, params);
+  *resp =
+      hx_callf(d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"kernel/validate\",\"params\":%s}",
+               id, params);
   return hx_assert_result(*resp, idtxt);
 }
 
@@ -374,16 +376,18 @@ Test(kernel, editor_diagnostics_follow_the_text) {
   cr_assert_eq(start_line(json_array_get(diags, 0)), 1, "%s", hx_dump(m));
   json_decref(m);
   /* Two quick changes: only the last text's diagnostics are published. */
-  hx_sendf(d,
-           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
-           "{\"uri\":\"%s\",\"version\":2},\"contentChanges\":[{\"text\":\"__global__ void k(float "
-           "*y) { y[0] = still_bad; }\\n\"}]}}",
-           uri);
-  hx_sendf(d,
-           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
-           "{\"uri\":\"%s\",\"version\":3},\"contentChanges\":[{\"text\":\"__global__ void k(float "
-           "*y) { y[0] = 1.0f; }\\n\"}]}}",
-           uri);
+  hx_sendf(
+      d,
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
+      "{\"uri\":\"%s\",\"version\":2},\"contentChanges\":[{\"text\":\"__global__ void k(float "
+      "*y) { y[0] = still_bad; }\\n\"}]}}",
+      uri);
+  hx_sendf(
+      d,
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
+      "{\"uri\":\"%s\",\"version\":3},\"contentChanges\":[{\"text\":\"__global__ void k(float "
+      "*y) { y[0] = 1.0f; }\\n\"}]}}",
+      uri);
   m = next_publish(d, uri);
   cr_assert(m);
   p = json_object_get(m, "params");
@@ -415,5 +419,70 @@ Test(kernel, editor_diagnostics_for_skill_files) {
   json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
   cr_assert_geq(json_array_size(diags), 1, "%s", hx_dump(m));
   json_decref(m);
+  hx_finish(d, 0);
+}
+
+/* ---- run: kernel/validate with a run spec (issue 5) ---- */
+
+static const char *RUN_SCALE =
+    "{\"source\":\"extern \\\"C\\\" __global__ void scale(const float *x, float *y, int n) {\\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\\n"
+    "  if (i < n) y[i] = 2.0f * x[i];\\n"
+    "}\\n"
+    "extern \\\"C\\\" __global__ void scale_ref(const float *x, float *y, int n) {\\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\\n"
+    "  if (i < n) y[i] = x[i] + x[i];\\n"
+    "}\\n\","
+    "\"run\":{\"kernel\":\"scale\",\"grid\":[16],\"block\":[256],\"args\":["
+    "{\"name\":\"x\",\"dtype\":\"f32\",\"count\":4096,\"role\":\"in\"},"
+    "{\"name\":\"y\",\"dtype\":\"f32\",\"count\":4096,\"role\":\"out\"},"
+    "{\"name\":\"n\",\"dtype\":\"i32\",\"value\":4096}],"
+    "\"reference\":{\"name\":\"scale_ref\"},\"trials\":2,\"iterations\":5}}";
+
+static bool have_driver(void) {
+  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (h)
+    dlclose(h);
+  return h != NULL;
+}
+
+Test(kernel, run_spec_errors_are_invalid_params) {
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp = hx_call(
+      d, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"kernel/validate\",\"params\":{\"source\":"
+         "\"__global__ void k(float *y) {}\",\"run\":{\"grid\":[1],\"block\":[32],\"args\":[{"
+         "\"name\":\"y\",\"dtype\":\"f8\",\"count\":32,\"role\":\"out\"}]}}}");
+  hx_assert_error(resp, "1", -32602);
+  const char *msg = json_string_value(json_object_get(json_object_get(resp, "error"), "message"));
+  cr_assert(msg && strstr(msg, "run.args[0].dtype") && strstr(msg, "f8"), "%s", hx_dump(resp));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* Without a driver: the compile still answers, the run is one run/no-device diagnostic. With
+ * one (a GPU machine): the kernel matches its reference and is timed. Never faked either way. */
+Test(kernel, run_through_the_daemon) {
+  NEED_TOOLKIT();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp;
+  json_t *r = validate(d, &resp, RUN_SCALE);
+  json_t *k = json_array_get(json_object_get(r, "kernels"), 0);
+  cr_assert(json_integer_value(json_object_get(k, "registers")) > 0, "%s", hx_dump(r));
+  if (!have_driver()) {
+    cr_assert(diag_with_code(r, "run/no-device"), "%s", hx_dump(r));
+    cr_assert(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+  } else {
+    json_t *run = json_object_get(r, "run");
+    cr_assert(json_is_true(json_object_get(run, "ok")), "%s", hx_dump(r));
+    cr_assert(json_object_get(json_object_get(run, "timeMs"), "median"), "%s", hx_dump(r));
+  }
+  cr_assert(json_is_false(json_object_get(r, "cached")), "%s", hx_dump(r));
+  json_decref(resp);
+  /* A run is a measurement: the same request runs again, never from the cache. */
+  r = validate(d, &resp, RUN_SCALE);
+  cr_assert(json_is_false(json_object_get(r, "cached")), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
   hx_finish(d, 0);
 }

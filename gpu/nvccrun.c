@@ -1,0 +1,158 @@
+/* The nvcc backend's process side (nvcc.h): a child under a guard that takes
+ * its whole process group down with the thread that started it, and the
+ * toolkit's nvcc and the archs it can build. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nvcc.h"
+#include "toolkit.h"
+
+enum { OUTPUT_CAP = 8 << 20 };
+
+/* ---- the guarded child ---- */
+
+/* The guard's reaction to its starter's death: the whole group goes, itself included. */
+static void guard_kill_group(int sig) {
+  (void)sig;
+  kill(0, SIGKILL);
+}
+
+/* Between fork and exec of a multithreaded process: async-signal-safe calls only. */
+static void exec_child(const char *const *argv, const char *cwd) {
+  struct sigaction dfl = {.sa_handler = SIG_DFL};
+  sigaction(SIGTERM, &dfl, NULL);
+  if (cwd && chdir(cwd))
+    _exit(126);
+  execv(argv[0], (char *const *)argv);
+  _exit(127);
+}
+
+/* The guard: leads a process group holding the compile, dies (taking the group)
+ * when the thread that forked it dies, else reports the compile's status. */
+static void guard_main(int wfd, const char *const *argv, const char *cwd, pid_t starter) {
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  setpgid(0, 0);
+  struct sigaction sa = {.sa_handler = guard_kill_group};
+  sigaction(SIGTERM, &sa, NULL);
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != starter) /* it died before prctl */
+    kill(0, SIGKILL);
+  int null = open("/dev/null", O_RDONLY);
+  if (null < 0 || dup2(null, 0) < 0 || dup2(wfd, 1) < 0 || dup2(wfd, 2) < 0)
+    _exit(125);
+  /* Other threads' pipes must not be held open here (their readers wait for EOF). */
+  close_range(3, ~0U, 0);
+  pid_t pid = fork();
+  if (pid == 0)
+    exec_child(argv, cwd);
+  close(1);
+  close(2);
+  int st = 0;
+  while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  _exit(pid < 0 ? 125 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+/* Read `fd` to EOF; keeps at most OUTPUT_CAP bytes and drains the rest. */
+static int read_all(int fd, char **out, size_t *len) {
+  size_t cap = 65536, n = 0;
+  char *buf = malloc(cap), sink[4096];
+  if (!buf)
+    return -ENOMEM;
+  for (;;) {
+    if (n + 1 == cap && cap < OUTPUT_CAP) {
+      char *p = realloc(buf, cap * 2);
+      if (!p)
+        return free(buf), -ENOMEM;
+      buf = p, cap *= 2;
+    }
+    bool full = n + 1 >= cap;
+    ssize_t k = full ? read(fd, sink, sizeof sink) : read(fd, buf + n, cap - 1 - n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      break;
+    n += full ? 0 : (size_t)k;
+  }
+  buf[n] = '\0';
+  *out = buf;
+  *len = n;
+  return 0;
+}
+
+int upk_child_run(const char *const *argv, const char *cwd, char **output, size_t *len,
+                  int *status) {
+  int p[2];
+  *output = NULL;
+  *len = 0;
+  *status = -1;
+  if (pipe2(p, O_CLOEXEC))
+    return -errno;
+  pid_t starter = getpid(), pid = fork();
+  if (pid == 0) {
+    close(p[0]);
+    guard_main(p[1], argv, cwd, starter);
+  }
+  int err = pid < 0 ? -errno : 0;
+  close(p[1]);
+  int rc = err ? err : read_all(p[0], output, len);
+  close(p[0]);
+  int st = 0;
+  while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (pid > 0)
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  if (rc == 0 && *status == 127)
+    rc = -ENOEXEC;
+  return rc;
+}
+
+/* ---- toolkit ---- */
+
+int upk_nvcc_path(const char *cuda_path, char *out, size_t out_len) {
+  snprintf(out, out_len, "%s/bin/nvcc", upk_cuda_default_path(cuda_path));
+  return access(out, X_OK) ? -ENOENT : 0;
+}
+
+static pthread_mutex_t archs_lock = PTHREAD_MUTEX_INITIALIZER;
+static char archs_root[PATH_MAX], *archs_list; /* " sm_75 sm_80 ... " */
+
+bool upk_nvcc_supports(const char *cuda_path, const char *arch) {
+  char nvcc[PATH_MAX], want[64];
+  if (upk_nvcc_path(cuda_path, nvcc, sizeof nvcc))
+    return true;
+  pthread_mutex_lock(&archs_lock);
+  if (!archs_list || strcmp(archs_root, nvcc)) {
+    const char *argv[] = {nvcc, "--list-gpu-code", NULL};
+    char *out = NULL;
+    size_t len;
+    int st;
+    free(archs_list);
+    archs_list = NULL;
+    if (upk_child_run(argv, NULL, &out, &len, &st) == 0 && st == 0) {
+      for (char *c = out; *c; c++)
+        *c = *c == '\n' ? ' ' : *c;
+      if (asprintf(&archs_list, " %s ", out) < 0)
+        archs_list = NULL;
+      snprintf(archs_root, sizeof archs_root, "%s", nvcc);
+    }
+    free(out);
+  }
+  /* The list names sm_90, not sm_90a or sm_100f: the base SM decides. */
+  snprintf(want, sizeof want, " %.*s ", (int)strcspn(arch, "af"), arch);
+  bool yes = !archs_list || strstr(archs_list, want);
+  pthread_mutex_unlock(&archs_lock);
+  return yes;
+}
