@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +20,35 @@ typedef struct kopts {
   json_t *names;       /* --name, repeatable */
   int block;           /* 0: the daemon's choice */
   int nocache;
+  json_t *run; /* --run SPEC.json: run on the GPU and check (docs/gpu.md) */
 } kopts;
+
+/* --run SPEC.json: the spec is the file's whole JSON object, or its "run" member. */
+static int load_run_spec(const char *file, kopts *o) {
+  json_error_t e;
+  json_t *doc = json_load_file(file, 0, &e);
+  json_t *spec = json_is_object(json_object_get(doc, "run")) ? json_object_get(doc, "run") : doc;
+  if (!json_is_object(spec)) {
+    if (doc)
+      fprintf(stderr, "upskillctl check-kernel: --run %s: expected a JSON object\n", file);
+    else
+      fprintf(stderr, "upskillctl check-kernel: --run %s:%d:%d: %s\n", file, e.line, e.column,
+              e.text);
+    json_decref(doc);
+    return -1;
+  }
+  json_decref(o->run);
+  o->run = json_incref(spec);
+  json_decref(doc);
+  return 0;
+}
 
 static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
   static const struct option longs[] = {
-      {"arch", required_argument, 0, 'a'},
-      {"block", required_argument, 0, 'b'},
-      {"backend", required_argument, 0, 'B'},
-      {"name", required_argument, 0, 'n'},
-      {"no-cache", no_argument, 0, 'C'},
-      {"json", no_argument, 0, 'j'},
-      {0, 0, 0, 0},
+      {"arch", required_argument, 0, 'a'},    {"block", required_argument, 0, 'b'},
+      {"backend", required_argument, 0, 'B'}, {"name", required_argument, 0, 'n'},
+      {"no-cache", no_argument, 0, 'C'},      {"run", required_argument, 0, 'r'},
+      {"json", no_argument, 0, 'j'},          {0, 0, 0, 0},
   };
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
   int ch;
@@ -56,6 +75,10 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       break;
     case 'C':
       o->nocache = 1;
+      break;
+    case 'r':
+      if (load_run_spec(optarg, o))
+        return -1;
       break;
     case 'j':
       c->json = 1;
@@ -229,6 +252,47 @@ static int print_project(json_t *r) {
 }
 
 /* A directory, or a build.toml, is a kernel-builder project. */
+static double nv(json_t *o, const char *k) {
+  json_t *v = json_object_get(o, k);
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A number, or the "NaN" / "Infinity" string JSON carries instead. */
+static const char *numtxt(json_t *v, char *buf, size_t len) {
+  if (json_is_string(v))
+    return json_string_value(v);
+  snprintf(buf, len, "%g", json_number_value(v));
+  return buf;
+}
+
+/* The run's verdict, correctness and timing as a small table. */
+static void print_run(json_t *run) {
+  if (!json_is_object(run))
+    return;
+  json_t *dev = json_object_get(run, "device"), *t = json_object_get(run, "timeMs");
+  json_t *mis = json_object_get(run, "firstMismatch");
+  if (iv(run, "trials") == 0) {
+    printf("\nrun: the kernel did not run (see the diagnostics above)\n");
+    return;
+  }
+  printf("\nrun on %s (%s, driver %s): %s after %lld trial%s\n", sv(dev, "name"), sv(dev, "sm"),
+         sv(dev, "driver"), json_is_true(json_object_get(run, "ok")) ? "PASS" : "FAIL",
+         iv(run, "trials"), iv(run, "trials") == 1 ? "" : "s");
+  printf("  max abs error %-12g max rel error %g\n", nv(run, "maxAbsError"),
+         nv(run, "maxRelError"));
+  if (json_is_object(mis)) {
+    char got[40], want[40];
+    printf("  first mismatch: %s[%lld] = %s, expected %s\n", sv(mis, "buffer"), iv(mis, "index"),
+           numtxt(json_object_get(mis, "got"), got, sizeof got),
+           numtxt(json_object_get(mis, "expected"), want, sizeof want));
+  }
+  printf("  %-10s %10s %10s %10s\n", "TIME (ms)", "median", "min", "max");
+  printf("  %-10s %10.4f %10.4f %10.4f\n", "kernel", nv(t, "median"), nv(t, "min"), nv(t, "max"));
+  if (json_is_number(json_object_get(run, "referenceTimeMs")))
+    printf("  %-10s %10.4f   speedup %.2fx\n", "reference", nv(run, "referenceTimeMs"),
+           nv(run, "speedup"));
+}
+
 static bool is_project(const char *abs) {
   struct stat st;
   size_t n = strlen(abs);
@@ -254,6 +318,8 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
     json_object_set(p, "names", o->names);
   if (o->nocache)
     json_object_set_new(p, "cache", json_false());
+  if (o->run)
+    json_object_set(p, "run", o->run);
   int err = 0;
   json_t *r = ctl_call(c, "kernel/validate", p, &err);
   if (!r)
@@ -279,6 +345,7 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
              json_is_true(json_object_get(r, "cached")) ? " (cached)" : "");
       print_kernels(kernels);
     }
+    print_run(json_object_get(r, "run"));
     printf("%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,
            warnings == 1 ? "" : "s");
   }
@@ -299,5 +366,6 @@ int ctl_kernel_command(ctl *c, int argc, char **argv) {
       rc = check_kernel(c, argv[optind], &o);
   }
   json_decref(o.names);
+  json_decref(o.run);
   return rc;
 }

@@ -25,7 +25,7 @@ run() { set +e; "$ctl" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; echo $? >"$tmp/rc";
 rc() { [ "$(cat "$tmp/rc")" = "$1" ]; }
 has() { grep -q -- "$1" "$tmp/$2"; }
 
-echo "1..12"
+echo "1..14"
 run --json status
 if ! python3 -c "import json,sys; sys.exit(0 if json.load(open('$tmp/o'))['cuda']['toolkit']['available'] else 1)" 2>/dev/null; then
   skip="no CUDA toolkit"
@@ -64,4 +64,20 @@ assert d[\"ok\"] is True and d[\"backend\"] == \"nvrtc\" and d[\"kernels\"][0][\
 check "--json after the verb, errors still exit 1" eval 'rc 1 && python3 -c "
 import json; d=json.load(open(\"$tmp/o\"))
 assert d[\"ok\"] is False and d[\"diagnostics\"][0][\"severity\"] == 1, d"'
+printf '{bad' >"$tmp/bad.json"
+run check-kernel "$corpus/saxpy.cu" --run "$tmp/bad.json"
+NEEDS_TOOLKIT=0 check "--run with a bad spec file: status 2, where it broke" eval 'rc 2 && has "bad.json:1:" e'
+cat >"$tmp/spec.json" <<'SPEC'
+{"run": {"kernel": "saxpy", "grid": [4], "block": [256], "args": [
+  {"name": "n", "dtype": "i32", "value": 1024}, {"name": "a", "dtype": "f32", "value": 2},
+  {"name": "x", "dtype": "f32", "count": 1024, "role": "in"},
+  {"name": "y", "dtype": "f32", "count": 1024, "role": "inout"}]}}
+SPEC
+[ -z "$skip" ] && run check-kernel "$corpus/saxpy.cu" --run "$tmp/spec.json"
+if python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then
+  check "--run on a GPU: a PASS verdict and a timing table" eval 'rc 0 && has "^run on .*: PASS" o && has "^  kernel  *[0-9]" o'
+else
+  check "--run without a driver: compiled, not run, one clear diagnostic" \
+    eval 'rc 1 && has "error: no CUDA device" o && has "did not run" o && has "^saxpy " o'
+fi
 exit $((failed > 0))
