@@ -30,7 +30,8 @@ typedef struct doc {
   uv_timer_t timer;
   upk_kcheck *inflight; /* a compile of inflight_version */
   int inflight_version;
-  bool rerun; /* the text changed while compiling */
+  bool rerun;   /* the text changed while compiling */
+  json_t *deps; /* files the last check read besides this one: path -> true */
 } doc;
 
 /* What the skills queue needs: a copy, since the document may change meanwhile. */
@@ -85,9 +86,9 @@ static json_t *for_document(const doc *d, json_t *diagnostics) {
                    json_string_value(json_object_get(x, "message"))) > 0)
         json_object_set_new(copy, "message", json_string(msg));
       free(msg);
-      json_object_set_new(copy, "range", json_pack("{s:{s:i,s:i},s:{s:i,s:i}}", "start", "line", 0,
-                                                   "character", 0, "end", "line", 0, "character",
-                                                   0));
+      json_object_set_new(copy, "range",
+                          json_pack("{s:{s:i,s:i},s:{s:i,s:i}}", "start", "line", 0, "character", 0,
+                                    "end", "line", 0, "character", 0));
     }
     json_object_del(copy, "file");
     json_array_append_new(out, copy);
@@ -98,6 +99,32 @@ static json_t *for_document(const doc *d, json_t *diagnostics) {
 /* ---- kernels ---- */
 
 static void run(doc *d);
+static void schedule(doc *d, unsigned delay_ms);
+
+/* The headers (and build files) a check read: saving one of them rechecks this document. */
+static void remember_deps(doc *d, json_t *deps) {
+  json_t *set = json_object(), *x;
+  size_t i;
+  json_array_foreach(deps, i, x) {
+    const char *path = json_string_value(json_object_get(x, "path"));
+    if (path)
+      json_object_set_new(set, path, json_true());
+  }
+  json_decref(d->deps);
+  d->deps = set;
+}
+
+/* `path` was saved: recheck every other open kernel that read it. The kernel service's cache
+ * compares each dependency's stamp, so the recheck compiles again only when the file changed. */
+static void dependents_saved(upk_server *s, const char *path) {
+  const char *key;
+  json_t *v;
+  json_object_foreach(s->docs, key, v) {
+    doc *d = (doc *)(intptr_t)json_integer_value(v);
+    if (!d->is_skill && json_object_get(d->deps, path))
+      schedule(d, 0);
+  }
+}
 
 static void on_kernel(void *arg, json_t *result) {
   doc *d = arg;
@@ -107,15 +134,17 @@ static void on_kernel(void *arg, json_t *result) {
     run(d);
     return;
   }
-  if (d->inflight_version == d->version)
-    publish(d->s, d->uri, d->version, for_document(d, json_object_get(result, "diagnostics")));
+  if (d->inflight_version != d->version)
+    return;
+  remember_deps(d, json_object_get(result, "dependencies"));
+  publish(d->s, d->uri, d->version, for_document(d, json_object_get(result, "diagnostics")));
 }
 
 static json_t *kernel_params(const doc *d) {
   upk_server *s = d->s;
   json_t *p = json_pack("{s:s%,s:s,s:s,s:b,s:[],s:[]}", "source", d->text, d->len, "fileName",
-                        d->path ? d->path : d->uri, "cudaPath", upk_kernels_cuda_path(s), "pch",
-                        1, "includes", "allowed");
+                        d->path ? d->path : d->uri, "cudaPath", upk_kernels_cuda_path(s), "pch", 1,
+                        "includes", "allowed");
   if (d->path) {
     char *copy = strdup(d->path);
     json_object_set_new(p, "fileDir", json_string(dirname(copy)));
@@ -161,7 +190,10 @@ static void run_skill(doc *d) {
   skill_check *c = calloc(1, sizeof *c);
   if (!c)
     return;
-  *c = (skill_check){.s = d->s, .uri = strdup(d->uri), .text = malloc(d->len + 1), .len = d->len,
+  *c = (skill_check){.s = d->s,
+                     .uri = strdup(d->uri),
+                     .text = malloc(d->len + 1),
+                     .len = d->len,
                      .version = d->version};
   if (c->text)
     memcpy(c->text, d->text, d->len + 1);
@@ -202,6 +234,7 @@ static void doc_freed(uv_handle_t *h) {
   free(d->uri);
   free(d->path);
   free(d->text);
+  json_decref(d->deps);
   free(d);
 }
 
@@ -264,11 +297,16 @@ bool upk_docs_notification(upk_server *s, const char *method, json_t *params) {
     did_open(s, td);
   } else if (!strcmp(method, "textDocument/didChange")) {
     did_change(s, params);
-  } else if (!strcmp(method, "textDocument/didSave") && d) {
+  } else if (!strcmp(method, "textDocument/didSave")) {
     json_t *text = json_object_get(params, "text");
-    if (json_is_string(text))
+    if (d && json_is_string(text))
       set_text(d, json_string_value(text), json_string_length(text));
-    schedule(d, 0);
+    if (d)
+      schedule(d, 0);
+    char *path = uri ? upk_file_uri_to_path(uri) : NULL;
+    if (path) /* any file, checked or not (a .h header, build.toml) */
+      dependents_saved(s, path);
+    free(path);
   } else if (!strcmp(method, "textDocument/didClose") && d) {
     doc_close(s, d);
     publish(s, uri, -1, json_array()); /* clear what we showed */
@@ -279,5 +317,6 @@ bool upk_docs_notification(upk_server *s, const char *method, json_t *params) {
 void upk_docs_close_all(upk_server *s) {
   const char *key;
   json_t *v, *tmp;
-  json_object_foreach_safe(s->docs, tmp, key, v) doc_close(s, (doc *)(intptr_t)json_integer_value(v));
+  json_object_foreach_safe(s->docs, tmp, key, v)
+      doc_close(s, (doc *)(intptr_t)json_integer_value(v));
 }

@@ -486,3 +486,40 @@ Test(kernel, run_through_the_daemon) {
   hx_ping(d);
   hx_finish(d, 0);
 }
+
+/* Saving a header (even one not open) rechecks the open kernels that read it (issue 7). */
+Test(kernel, saving_a_header_rechecks_its_dependents) {
+  NEED_TOOLKIT();
+  char tmpl[] = "/tmp/upk-kdep-XXXXXX";
+  const char *ws = workspace(tmpl);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  char uri[600], hdr[600];
+  snprintf(uri, sizeof uri, "file://%s/k.cu", ws);
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":"
+           "{\"uri\":\"%s\",\"languageId\":\"cuda-cpp\",\"version\":1,\"text\":\"#include "
+           "\\\"common.cuh\\\"\\n__global__ void k(float *y) { y[threadIdx.x] *= SCALE; }\\n\"}}}",
+           uri);
+  json_t *m = next_publish(d, uri);
+  cr_assert(m, "no publishDiagnostics after didOpen");
+  cr_assert_eq(json_array_size(json_object_get(json_object_get(m, "params"), "diagnostics")), 0,
+               "%s", hx_dump(m));
+  json_decref(m);
+  snprintf(hdr, sizeof hdr, "%s/common.cuh", ws);
+  hx_msleep(20);
+  FILE *f = fopen(hdr, "w");
+  fputs("#define SCALE undefined_thing\n", f);
+  fclose(f);
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didSave\",\"params\":{\"textDocument\":"
+           "{\"uri\":\"file://%s\"}}}",
+           hdr);
+  m = next_publish(d, uri);
+  cr_assert(m, "saving the header did not recheck k.cu");
+  json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
+  cr_assert_geq(json_array_size(diags), 1, "%s", hx_dump(m));
+  json_decref(m);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(ws);
+}
