@@ -13,5 +13,12 @@ build=${BUILD:-build}
 [[ -f $build/build.ninja ]] || meson setup "$build" >/dev/null
 ninja -C "$build" >/dev/null
 corpus=tests/kernel/corpus
-exec node bench/kernels/bench.mjs "$build/daemon/upskilld" \
-  "$corpus/saxpy.cu" "$corpus/sgemm_tiled.cu" "$corpus/half_bf16_cg.cu"
+status=0
+node bench/kernels/bench.mjs "$build/daemon/upskilld" \
+  "$corpus/saxpy.cu" "$corpus/sgemm_tiled.cu" "$corpus/half_bf16_cg.cu" || status=1
+echo
+# Issue 7: whole files with host code (nvcc backend) and a kernel-builder project.
+mixed=tests/kernel/mixed
+node bench/kernels/whole.mjs "$build/daemon/upskilld" tests/kernel/projects/good \
+  "$mixed/saxpy_main.cu" "$mixed/reduce_templates.cu" "$mixed/streams_events.cu" || status=1
+exit $status

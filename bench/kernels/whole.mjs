@@ -1,0 +1,94 @@
+// Whole files and projects (issue 7), beside nvcc in the same run:
+//   mixed      host+device files: `nvcc -cubin -Xptxas -v` alone vs kernel/validate (nvcc backend,
+//              warm daemon, cache:false) — the validator may cost at most 10 % more;
+//   unchanged  the same file revalidated (cache) — at most 1 ms;
+//   project    a kernel-builder project validated at once vs its slowest file validated alone —
+//              about the time of the slowest file (files run in parallel).
+// node bench/kernels/whole.mjs DAEMON PROJECT_DIR FILE.cu...   knobs: ARCH (sm_90a), RUNS (5)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { Client, median, now, timeCommand } from './lib.mjs';
+import { findNvcc } from '../../tests/kernel/nvcc.mjs';
+
+const [daemon, project, ...files] = process.argv.slice(2);
+if (!daemon || !project || !files.length) {
+  console.error('usage: node whole.mjs DAEMON PROJECT_DIR FILE.cu...');
+  process.exit(2);
+}
+const arch = process.env.ARCH || 'sm_90a', runs = +process.env.RUNS || 5;
+const nvccBin = findNvcc(process.env.CUDA_PATH);
+if (!nvccBin) {
+  console.error('bench/kernels: nvcc not found ($CUDA_PATH, /usr/local/cuda)');
+  process.exit(1);
+}
+const tmp = mkdtempSync(join(tmpdir(), 'upk-kwhole-'));
+const c = new Client(daemon);
+await c.init();
+
+async function timed(fn, n) {
+  const t = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = now();
+    await fn();
+    t.push(now() - t0);
+  }
+  return median(t);
+}
+
+function mustCompile(r, what) {
+  if (!r?.kernels?.length && !r?.rows?.length)
+    throw new Error(`${what}: nothing compiled: ${JSON.stringify(r?.diagnostics ?? r).slice(0, 300)}`);
+  return r;
+}
+
+let fails = 0;
+const row = (cols, w) => cols.map((x, i) => String(x)[i ? 'padStart' : 'padEnd'](w[i])).join(' ');
+try {
+  const w = [22, 10, 12, 9, 14, 34, 6];
+  console.log(`mixed host/device files, ${arch}, medians of ${runs} runs`);
+  console.log(row(['file', 'nvcc ms', 'validate ms', 'ratio', 'unchanged ms', 'target', ''], w));
+  for (const f of files) {
+    const path = resolve(f), params = { path, arch };
+    const nv = await timed(() => timeCommand(nvccBin, ['-cubin', `-arch=${arch}`, '-Xptxas', '-v',
+      '-o', join(tmp, 'k.cubin'), path]), runs);
+    const first = mustCompile(await c.request('kernel/validate', { ...params, cache: false }), f);
+    const val = await timed(async () => mustCompile(
+      await c.request('kernel/validate', { ...params, cache: false }), f), runs);
+    await c.request('kernel/validate', params);
+    const hit = await timed(() => c.request('kernel/validate', params), runs * 10);
+    const ok = val <= nv * 1.10 && hit <= 1 && first.backend === 'nvcc';
+    fails += !ok;
+    console.log(row([basename(f), nv.toFixed(1), val.toFixed(1), (val / nv).toFixed(3),
+      hit.toFixed(3), `<= 1.10x nvcc, unchanged <= 1 ms${first.backend === 'nvcc' ? '' : ' (backend ' + first.backend + '!)'}`,
+      ok ? 'PASS' : 'FAIL'], w));
+  }
+  const pdir = resolve(project);
+  const pres = mustCompile(await c.request('kernel/validate', { project: pdir, cache: false }), pdir);
+  const all = await timed(() => c.request('kernel/validate', { project: pdir, cache: false }), runs);
+  // Each (file, capability) job of the project alone, on the same backend and arch.
+  const single = {};
+  for (const r of pres.rows) {
+    const key = `${basename(r.path)}@${r.arch}`;
+    if (key in single) continue;
+    single[key] = await timed(() => c.request('kernel/validate', { path: r.path, arch: r.arch,
+      backend: r.backend, includes: [join(pdir, 'kernel_src/include')], cache: false }), runs);
+  }
+  const times = Object.values(single);
+  const slowest = Math.max(...times), sum = times.reduce((a, b) => a + b, 0);
+  const ok = all <= slowest * 1.5;
+  fails += !ok;
+  console.log(`\nproject ${basename(pdir)}: ${pres.rows.length} (kernel, file, capability) rows, ` +
+    `${times.length} compile jobs`);
+  console.log(`  each job alone (ms): ${Object.entries(single).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+  console.log(`  whole project ${all.toFixed(0)} ms; slowest job ${slowest.toFixed(0)} ms (ratio ` +
+    `${(all / slowest).toFixed(2)}); jobs one after another ${sum.toFixed(0)} ms (ratio ` +
+    `${(all / sum).toFixed(2)})  target: about the slowest (<= 1.5x)  ${ok ? 'PASS' : 'FAIL'}`);
+} catch (e) {
+  console.error(`bench/kernels: ${e.message}`);
+  fails++;
+} finally {
+  await c.close();
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(fails > 0 ? 1 : 0);
