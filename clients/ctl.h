@@ -26,5 +26,8 @@ int ctl_skills_command(ctl *c, int argc, char **argv);
 /** check-kernel FILE.cu: kernel/validate with gcc-style diagnostics and a
  * resources table. Returns an exit status, or CTL_UNKNOWN. */
 int ctl_kernel_command(ctl *c, int argc, char **argv);
+/** generate, eval, runs: skills/generate, skills/eval, runs/list with bars
+ * and a per-model table. Returns an exit status, or CTL_UNKNOWN. */
+int ctl_eval_command(ctl *c, int argc, char **argv);
 
 #endif

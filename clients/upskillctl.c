@@ -27,6 +27,11 @@ static void usage(FILE *f) {
         "  install PATH [--agent A]... [--scope project|user] [--force]\n"
         "  remove NAME [--agent A]... [--scope project|user]\n"
         "  prompt [--agent A]                      the <available_skills> block\n"
+        "  generate TASK [--from PATH] [-m MODEL] [--eval-model M]... [--install claude,agents]\n"
+        "               [--attempts N] [-o DIR]    write, test, refine and save a skill\n"
+        "  eval SKILL [-m M]... [--runs N] [--no-baseline] [--tests FILE] [--concurrency N]\n"
+        "                                          pass rates with and without the skill\n"
+        "  runs [--csv FILE]                       stored evaluation runs (trials as CSV)\n"
         "  check-kernel FILE.cu|PROJECT [--arch A] [--backend auto|nvrtc|nvcc] [--block N]\n"
         "               [--name K]... [--no-cache] [--run SPEC.json]\n"
         "                        compile a CUDA file (or a kernel-builder project, build.toml)\n"
@@ -238,6 +243,8 @@ static int run_command(ctl *c, int argc, char **argv) {
       ctl_print_json(r);
   } else {
     int rc = ctl_kernel_command(c, argc, argv);
+    if (rc == CTL_UNKNOWN)
+      rc = ctl_eval_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)
       rc = ctl_skills_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <uv.h>
 
+#include "eval_methods.h"
 #include "jsonrpc.h"
 #include "kernel_methods.h"
 #include "models_methods.h"
@@ -107,7 +108,8 @@ static const struct {
   const size_t *count;
 } tables[] = {{table, &table_count}, {upk_skills_methods, &upk_skills_methods_count},
                 {upk_kernel_methods, &upk_kernel_methods_count},
-                {upk_models_methods, &upk_models_methods_count}};
+                {upk_models_methods, &upk_models_methods_count},
+                {upk_eval_methods, &upk_eval_methods_count}};
 
 static bool visible(const upk_method *m, bool test_methods) {
   return test_methods || !(m->flags & UPK_METHOD_TEST_ONLY);

@@ -9,6 +9,9 @@
 // socket), 'malformed' (200 with a body that is not JSON), 'echo-key' (200 quoting the key).
 // Model ids starting with "nope" are unknown (404 in each provider's own error shape).
 // Every answer waits `delayMs` first (0 unless set).
+// Answer by rule: srv.rule = (body, api, rec) => text sets what an 'ok' step answers (the request's
+// system prompt and messages decide, e.g. with-skill vs baseline); returning undefined falls back
+// to the echo. `delayFor(body)` may give a per-request delay instead of `delayMs`.
 //
 // Standalone (for bench/models): node server.mjs [--delay MS] prints its base URL on stdout.
 import http from 'node:http';
@@ -49,7 +52,7 @@ export async function startServer({ delayMs = 0 } = {}) {
   const sockets = new Set();
   let inflight = 0, maxInflight = 0, closedEarly = 0;
   const srv = {
-    requests, delayMs,
+    requests, delayMs, rule: null, delayFor: null,
     get maxInflight() { return maxInflight; },
     get closedEarly() { return closedEarly; },
     plan(model, steps) { plans.set(model, [...steps]); },
@@ -94,7 +97,8 @@ export async function startServer({ delayMs = 0 } = {}) {
       return send(res, 404, errorBody(api, 404, msg, { code: 'model_not_found' }));
     }
     const last = body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-    const text = step === 'echo-key' ? `your key is ${key}` : `echo: ${last}`;
+    const ruled = step === 'ok' && srv.rule ? srv.rule(body, api, rec) : undefined;
+    const text = step === 'echo-key' ? `your key is ${key}` : ruled ?? `echo: ${last}`;
     send(res, 200, api === 'anthropic' ? anthropicAnswer(body, text) : openaiAnswer(body, text));
   }
 
@@ -116,7 +120,7 @@ export async function startServer({ delayMs = 0 } = {}) {
       const finish = () => { if (!done) { done = true; inflight--; } };
       res.on('finish', finish);
       res.on('close', () => { if (!res.writableFinished) closedEarly++; finish(); });
-      setTimeout(() => answer(req, res, rec), srv.delayMs);
+      setTimeout(() => answer(req, res, rec), srv.delayFor?.(body) ?? srv.delayMs);
     });
   });
   server.keepAliveTimeout = 30000;
@@ -130,6 +134,15 @@ export async function startServer({ delayMs = 0 } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const i = process.argv.indexOf('--delay');
   const srv = await startServer({ delayMs: i > 0 ? Number(process.argv[i + 1]) : 0 });
+  // --skill-rule MARKER: answers contain "MARKER" when the system prompt does (bench/eval).
+  const r = process.argv.indexOf('--skill-rule');
+  if (r > 0) {
+    const marker = process.argv[r + 1];
+    srv.rule = (body, api) => {
+      const sys = api === 'anthropic' ? body.system ?? '' : body.messages.find((m) => m.role === 'system')?.content ?? '';
+      return sys.includes(marker) ? `Use ${marker} here.` : 'No idea.';
+    };
+  }
   process.stdout.write(srv.url + '\n');
   process.on('SIGTERM', () => srv.close().then(() => process.exit(0)));
 }

@@ -1,0 +1,315 @@
+/* upskillctl's evaluation verbs:
+ *   generate "TASK" [--from PATH] [-m MODEL] [--eval-model M]... [--install claude,agents]
+ *   eval SKILL -m M [-m M] [--runs N] [--no-baseline] [--tests FILE] [--concurrency N]
+ *   runs [--csv FILE]
+ * Progress shows live on a TTY (the shared $/progress bar); at the end, upskill-style bars
+ * (baseline vs with skill) per model and a per-model table; --json prints the raw result. */
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+static double num(json_t *o, const char *k) {
+  json_t *v = json_object_get(o, k);
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *sv(json_t *o, const char *k) {
+  const char *s = json_string_value(json_object_get(o, k));
+  return s ? s : "-";
+}
+
+/* A 30-cell bar for a rate in [0, 1]. */
+static void bar(const char *label, json_t *cond) {
+  double r = num(cond, "passRate");
+  int cells = isfinite(r) ? (int)(r * 30 + 0.5) : 0;
+  printf("  %-11s ", label);
+  for (int i = 0; i < 30; i++)
+    fputs(i < cells ? "\u2588" : "\u2591", stdout);
+  json_t *ci = json_object_get(cond, "passRateCi");
+  if (isfinite(r))
+    printf(" %4.0f%%  [%3.0f-%3.0f%%]  %zu/%zu", 100 * r,
+           100 * json_number_value(json_array_get(ci, 0)),
+           100 * json_number_value(json_array_get(ci, 1)),
+           (size_t)json_integer_value(json_object_get(cond, "passed")),
+           (size_t)json_integer_value(json_object_get(cond, "n")));
+  else
+    printf("    -");
+  long skipped = (long)json_integer_value(json_object_get(cond, "skipped"));
+  if (skipped)
+    printf("  (%ld skipped)", skipped);
+  putchar('\n');
+}
+
+static void fmt_pct(char *buf, size_t len, double v, bool sign) {
+  if (isfinite(v))
+    snprintf(buf, len, sign ? "%+.0f%%" : "%.0f%%", 100 * v);
+  else
+    snprintf(buf, len, "-");
+}
+
+static void print_models(json_t *models) {
+  json_t *m;
+  size_t i;
+  json_array_foreach(models, i, m) {
+    printf("\n%s\n", sv(m, "model"));
+    json_t *base = json_object_get(m, "baseline");
+    if (json_is_object(base))
+      bar("baseline", base);
+    bar("with skill", json_object_get(m, "skill"));
+  }
+  printf("\n%-28s %9s %10s %7s %15s %8s %16s\n", "model", "baseline", "with skill", "lift",
+         "lift 95% CI", "tokens", "avg in/out");
+  json_array_foreach(models, i, m) {
+    json_t *s = json_object_get(m, "skill"), *b = json_object_get(m, "baseline");
+    json_t *ci = json_object_get(m, "liftCi");
+    char pb[16], ps[16], pl[16], lo[16], hi[16], ts[16], ci_text[40], io[40];
+    fmt_pct(pb, sizeof pb, num(b, "passRate"), false);
+    fmt_pct(ps, sizeof ps, num(s, "passRate"), false);
+    fmt_pct(pl, sizeof pl, num(m, "lift"), true);
+    fmt_pct(lo, sizeof lo, json_number_value(json_array_get(ci, 0)), true);
+    fmt_pct(hi, sizeof hi, json_number_value(json_array_get(ci, 1)), true);
+    fmt_pct(ts, sizeof ts, num(m, "tokenSavings"), true);
+    snprintf(ci_text, sizeof ci_text, "%s..%s", lo, hi);
+    snprintf(io, sizeof io, "%.0f/%.0f", num(s, "avgInputTokens"), num(s, "avgOutputTokens"));
+    printf("%-28.28s %9s %10s %7s %15s %8s %16s\n", sv(m, "model"), pb, ps, pl,
+           json_array_size(ci) ? ci_text : "-", ts, io);
+  }
+}
+
+static void print_eval(json_t *r) {
+  printf("%s: %lld trials (%lld cases x %lld runs%s) in %.1f s\n", sv(r, "skill"),
+         (long long)json_integer_value(json_object_get(r, "trials")),
+         (long long)json_integer_value(json_object_get(r, "cases")),
+         (long long)json_integer_value(json_object_get(r, "runs")),
+         json_is_true(json_object_get(r, "baseline")) ? ", with and without the skill" : "",
+         num(r, "elapsedMs") / 1000);
+  print_models(json_object_get(r, "models"));
+  const char *id = sv(r, "runId");
+  if (*id && strcmp(id, "-"))
+    printf("\nrun %s (%s)\n", id, sv(r, "runDir"));
+  if (json_object_get(r, "storeError"))
+    printf("warning: %s\n", sv(r, "storeError"));
+}
+
+static void print_generate(json_t *r) {
+  json_t *a;
+  size_t i;
+  printf("%s -> %s%s\n", sv(r, "name"), sv(r, "path"),
+         json_is_true(json_object_get(r, "replaced")) ? " (replaced)" : "");
+  json_array_foreach(json_object_get(r, "attempts"), i, a) {
+    char p[16];
+    fmt_pct(p, sizeof p, num(a, "passRate"), false);
+    printf("  attempt %lld: %s with the skill on %lld trials%s\n",
+           (long long)json_integer_value(json_object_get(a, "attempt")), p,
+           (long long)json_integer_value(json_object_get(a, "trials")),
+           json_is_true(json_object_get(a, "best")) ? "  <- kept (best)" : "");
+  }
+  json_t *held = json_object_get(r, "heldOut");
+  if (json_is_object(held)) {
+    printf("\nheld-out cases (%lld):",
+           (long long)json_integer_value(json_object_get(held, "cases")));
+    print_models(json_object_get(held, "models"));
+  } else {
+    printf("\nno held-out cases: the score is the refinement set's\n");
+  }
+  json_t *inst = json_object_get(r, "install"), *t;
+  json_array_foreach(json_object_get(inst, "targets"), i, t)
+      printf("installed: %s%s%s\n", sv(t, "path"), json_object_get(t, "error") ? " — " : "",
+             json_object_get(t, "error") ? sv(t, "error") : "");
+}
+
+static int finish(ctl *c, json_t *r, void (*print)(json_t *)) {
+  if (!r)
+    return 1;
+  c->json ? ctl_print_json(r) : print(r);
+  json_decref(r);
+  return 0;
+}
+
+/* Comma-separated values into a JSON array of strings. */
+static void split_into(json_t *arr, const char *list) {
+  char *copy = strdup(list), *save = NULL;
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+    if (*t)
+      json_array_append_new(arr, json_string(t));
+  free(copy);
+}
+
+static int positive(const char *verb, const char *opt, const char *arg, json_t *p,
+                    const char *key) {
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (*end || v < 1) {
+    fprintf(stderr, "upskillctl %s: %s takes a positive number, not '%s'\n", verb, opt, arg);
+    return -1;
+  }
+  json_object_set_new(p, key, json_integer(v));
+  return 0;
+}
+
+static char *absolute(const char *path) {
+  char buf[PATH_MAX];
+  return strdup(realpath(path, buf) ? buf : path);
+}
+
+static int cmd_eval(ctl *c, int argc, char **argv) {
+  static const struct option longs[] = {
+      {"model", required_argument, 0, 'm'},
+      {"runs", required_argument, 0, 'r'},
+      {"no-baseline", no_argument, 0, 'B'},
+      {"tests", required_argument, 0, 't'},
+      {"concurrency", required_argument, 0, 'c'},
+      {"json", no_argument, 0, 'j'},
+      {0, 0, 0, 0},
+  };
+  json_t *p = json_pack("{s:[]}", "models");
+  int ch, rc = 2;
+  optind = 0;
+  while ((ch = getopt_long(argc, argv, "m:", longs, NULL)) != -1) {
+    char *abs = NULL;
+    if (ch == 'm')
+      json_array_append_new(json_object_get(p, "models"), json_string(optarg));
+    else if (ch == 'B')
+      json_object_set_new(p, "baseline", json_false());
+    else if (ch == 't')
+      json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
+    else if (ch == 'j')
+      c->json = 1;
+    else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
+                                                  optarg, p, ch == 'r' ? "runs" : "concurrency"))
+      goto out;
+    free(abs);
+  }
+  if (argc - optind != 1) {
+    fprintf(stderr, "upskillctl eval: expected one SKILL (a directory or a name)\n");
+    goto out;
+  }
+  if (!json_array_size(json_object_get(p, "models")))
+    json_object_del(p, "models");
+  char *skill = strchr(argv[optind], '/') || !strcmp(argv[optind], ".") ? absolute(argv[optind])
+                                                                        : strdup(argv[optind]);
+  json_object_set_new(p, "skill", json_string(skill));
+  free(skill);
+  int err = 0;
+  rc = finish(c, ctl_call(c, "skills/eval", p, &err), print_eval);
+  p = NULL;
+out:
+  json_decref(p);
+  return rc;
+}
+
+static int cmd_generate(ctl *c, int argc, char **argv) {
+  static const struct option longs[] = {
+      {"from", required_argument, 0, 'f'},
+      {"model", required_argument, 0, 'm'},
+      {"eval-model", required_argument, 0, 'e'},
+      {"test-gen-model", required_argument, 0, 'T'},
+      {"install", required_argument, 0, 'i'},
+      {"attempts", required_argument, 0, 'a'},
+      {"output", required_argument, 0, 'o'},
+      {"example", required_argument, 0, 'x'},
+      {"json", no_argument, 0, 'j'},
+      {0, 0, 0, 0},
+  };
+  json_t *p = json_object();
+  int ch, rc = 2;
+  optind = 0;
+  while ((ch = getopt_long(argc, argv, "m:f:o:", longs, NULL)) != -1) {
+    char *abs = NULL;
+    if (ch == 'f' || ch == 'o')
+      json_object_set_new(p, ch == 'f' ? "from" : "output", json_string(abs = absolute(optarg)));
+    else if (ch == 'm' || ch == 'T')
+      json_object_set_new(p, ch == 'm' ? "model" : "testGenModel", json_string(optarg));
+    else if (ch == 'e' || ch == 'x') {
+      const char *key = ch == 'e' ? "evalModels" : "examples";
+      if (!json_object_get(p, key))
+        json_object_set_new(p, key, json_array());
+      json_array_append_new(json_object_get(p, key), json_string(optarg));
+    } else if (ch == 'i') {
+      json_t *agents = json_array();
+      split_into(agents, optarg);
+      json_object_set_new(p, "install", json_pack("{s:o}", "agents", agents));
+    } else if (ch == 'j')
+      c->json = 1;
+    else if (ch != 'a' || positive("generate", "--attempts", optarg, p, "attempts"))
+      goto out;
+    free(abs);
+  }
+  if (argc - optind != 1) {
+    fprintf(stderr, "upskillctl generate: expected one TASK (quote it)\n");
+    goto out;
+  }
+  json_object_set_new(p, "task", json_string(argv[optind]));
+  int err = 0;
+  rc = finish(c, ctl_call(c, "skills/generate", p, &err), print_generate);
+  p = NULL;
+out:
+  json_decref(p);
+  return rc;
+}
+
+static void print_runs(json_t *r) {
+  json_t *x;
+  size_t i;
+  printf("%-26s %-9s %-24s %6s  %s\n", "id", "kind", "skill", "trials", "models");
+  json_array_foreach(json_object_get(r, "runs"), i, x) {
+    printf("%-26s %-9s %-24.24s %6lld  ", sv(x, "id"), sv(x, "kind"), sv(x, "skill"),
+           (long long)json_integer_value(json_object_get(x, "transcripts")));
+    json_t *m;
+    size_t k;
+    json_array_foreach(json_object_get(x, "models"), k, m)
+        printf("%s%s", k ? ", " : "", json_string_value(m));
+    putchar('\n');
+  }
+  if (!json_array_size(json_object_get(r, "runs")))
+    printf("no runs in %s\n", sv(r, "runsDir"));
+}
+
+static int cmd_runs(ctl *c, int argc, char **argv) {
+  static const struct option longs[] = {
+      {"csv", required_argument, 0, 'c'}, {"json", no_argument, 0, 'j'}, {0, 0, 0, 0}};
+  const char *csv = NULL;
+  int ch, err = 0;
+  optind = 0;
+  while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+    if (ch == 'c')
+      csv = optarg;
+    else if (ch == 'j')
+      c->json = 1;
+    else
+      return 2;
+  }
+  if (optind != argc) {
+    fprintf(stderr, "upskillctl runs: no arguments besides --csv FILE\n");
+    return 2;
+  }
+  json_t *r = ctl_call(c, "runs/list", json_pack("{s:b}", "csv", csv != NULL), &err);
+  if (r && csv) {
+    FILE *f = fopen(csv, "w");
+    const char *text = json_string_value(json_object_get(r, "csv"));
+    if (!f || fputs(text ? text : "", f) < 0 || fclose(f)) {
+      fprintf(stderr, "upskillctl runs: cannot write %s\n", csv);
+      json_decref(r);
+      return 1;
+    }
+    json_object_del(r, "csv");
+    if (!c->json)
+      printf("wrote %s\n", csv);
+  }
+  return finish(c, r, print_runs);
+}
+
+int ctl_eval_command(ctl *c, int argc, char **argv) {
+  if (!strcmp(argv[0], "eval"))
+    return cmd_eval(c, argc, argv);
+  if (!strcmp(argv[0], "generate"))
+    return cmd_generate(c, argc, argv);
+  if (!strcmp(argv[0], "runs"))
+    return cmd_runs(c, argc, argv);
+  return CTL_UNKNOWN;
+}

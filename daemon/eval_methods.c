@@ -1,0 +1,480 @@
+/* skills/eval, skills/generate, runs/list, runs/show (eval_methods.h). Each
+ * handler checks params on the loop, reads what it needs on the thread pool
+ * (configuration, the skill, its tests, a trace, the runs directory), and
+ * hands the work to eval_service / gen_service, answering from the loop. */
+#include "eval_methods.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "diag_json.h"
+#include "eval_service.h"
+#include "evalcase.h"
+#include "fsutil.h"
+#include "gen_service.h"
+#include "jobs.h"
+#include "runs.h"
+#include "skill.h"
+
+#include "eval_methods_int.h"
+
+void em_free(ecall *c) {
+  json_decref(c->params);
+  json_decref(c->init_options);
+  json_decref(c->data);
+  json_decref(c->result);
+  free(c->workspace);
+  upk_config_free(&c->cfg);
+  free(c->skill_name);
+  free(c->skill_md);
+  free(c->runs_dir);
+  free(c->skills_dir);
+  free(c->trace);
+  free(c->output);
+  upk_evalcases_free(&c->cases);
+  upk_diags_free(&c->case_diags);
+  free(c);
+}
+
+int em_fail(ecall *c, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->err, sizeof c->err, fmt, ap);
+  va_end(ap);
+  c->code = code;
+  return -1;
+}
+
+const char *em_str(const ecall *c, const char *key) {
+  return json_string_value(json_object_get(c->params, key));
+}
+
+/* A path as the client meant it: relative ones are in the workspace. */
+char *em_abs(const char *ws, const char *p) {
+  char *out = NULL;
+  if (p[0] == '/' || !ws)
+    return strdup(p);
+  return asprintf(&out, "%s/%s", ws, p) < 0 ? NULL : out;
+}
+
+char *upk_eval_runs_dir(const char *configured, const char *workspace) {
+  char *out = NULL;
+  if (configured)
+    return em_abs(workspace, configured);
+  const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+  if (state && *state == '/')
+    return asprintf(&out, "%s/upskilld/runs", state) < 0 ? NULL : out;
+  return asprintf(&out, "%s/.local/state/upskilld/runs", home && *home ? home : "/tmp") < 0 ? NULL
+                                                                                            : out;
+}
+
+int em_resolve(ecall *c, const char *name, const char *what, upk_model *out) {
+  char err[400];
+  if (upk_model_resolve(&c->cfg, name, out, err, sizeof err))
+    return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", what, err);
+  return 0;
+}
+
+/* Config and directories: common to every handler (thread pool). */
+static int load_config(ecall *c) {
+  if (upk_config_load(&c->cfg, c->workspace, c->init_options, c->err, sizeof c->err))
+    return em_fail(c, UPK_RPC_REQUEST_FAILED, "configuration: %.480s", c->err);
+  c->runs_dir = upk_eval_runs_dir(c->cfg.runs_dir, c->workspace);
+  c->skills_dir = em_abs(c->workspace, c->cfg.skills_dir ? c->cfg.skills_dir : "./skills");
+  return c->runs_dir && c->skills_dir ? 0 : em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+}
+
+/* params.models[], else eval_model, else skill_generation_model. */
+int em_load_models(ecall *c, const char *key) {
+  json_t *arr = json_object_get(c->params, key), *v;
+  size_t i;
+  char what[64];
+  json_array_foreach(arr, i, v) {
+    snprintf(what, sizeof what, "params.%s[%zu]", key, i);
+    if (!json_is_string(v))
+      return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: expected a model name", what);
+    if (em_resolve(c, json_string_value(v), what, &c->models[c->n_models++]))
+      return -1;
+  }
+  if (c->n_models)
+    return 0;
+  const char *def = c->cfg.eval_model ? c->cfg.eval_model : c->cfg.skill_generation_model;
+  return em_resolve(c, def, "config eval_model", &c->models[c->n_models++]);
+}
+
+int em_read_text(ecall *c, const char *path, size_t max, char **out) {
+  size_t len;
+  int rc = upk_read_file_at(AT_FDCWD, path, max, out, &len);
+  return rc ? em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", path, strerror(-rc)) : 0;
+}
+
+/* The skill: a path, else a name under skills_dir. */
+static int load_skill(ecall *c, const char *given) {
+  char *path = em_abs(c->workspace, given);
+  struct stat st;
+  if (path && stat(path, &st) && !strchr(given, '/')) {
+    free(path);
+    path = NULL;
+    if (asprintf(&path, "%s/%s", c->skills_dir, given) < 0)
+      path = NULL;
+  }
+  upk_skill sk = {0};
+  upk_diags d = {0};
+  int rc = path ? upk_skill_load(path, &sk, &d) : -ENOMEM;
+  free(path);
+  if (rc) {
+    c->data = json_pack("{s:o}", "diagnostics", upk_diags_json(&d));
+    upk_diags_free(&d);
+    upk_skill_free(&sk);
+    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.skill: no skill at '%s' (%s)", given,
+                   strerror(-rc));
+  }
+  upk_diags_free(&d);
+  char *md = NULL, *meta = NULL;
+  c->skill_name = strdup(sk.name ? sk.name : sk.dir_name ? sk.dir_name : "skill");
+  rc = asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0
+           ? -1
+           : em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
+  if (!rc && !json_object_get(c->params, "cases") && !em_str(c, "tests") &&
+      asprintf(&meta, "%s/skill_meta.json", sk.dir) >= 0) {
+    int r = upk_evalcases_read(meta, &c->cases, &c->case_diags);
+    if (r && r != -EINVAL)
+      rc = em_fail(c, UPK_RPC_INVALID_PARAMS,
+                   "no test cases: give cases or tests, or add tests to %s (%s)", meta,
+                   strerror(-r));
+  }
+  free(md);
+  free(meta);
+  upk_skill_free(&sk);
+  return rc;
+}
+
+static int load_cases(ecall *c) {
+  json_t *cases = json_object_get(c->params, "cases");
+  const char *tests = em_str(c, "tests");
+  int rc = 0;
+  if (cases) {
+    char *text = json_dumps(cases, 0);
+    rc = text ? upk_evalcases_parse(text, strlen(text), &c->cases, &c->case_diags) : -ENOMEM;
+    free(text);
+  } else if (tests) {
+    char *p = em_abs(c->workspace, tests);
+    rc = p ? upk_evalcases_read(p, &c->cases, &c->case_diags) : -ENOMEM;
+    free(p);
+  }
+  if (c->cases.n)
+    return 0;
+  c->data = json_pack("{s:o}", "diagnostics", upk_diags_json(&c->case_diags));
+  return em_fail(c, UPK_RPC_INVALID_PARAMS, "no usable test cases%s%s", rc ? ": " : "",
+                 rc ? strerror(-rc) : "");
+}
+
+/* ---- the loop side of a call ---- */
+
+static void after_load(uv_work_t *w, int status) {
+  ecall *c = w->data;
+  c->in_work = false;
+  if (!c->job) { /* cancelled meanwhile */
+    em_free(c);
+    return;
+  }
+  if (status)
+    em_fail(c, UPK_RPC_INTERNAL_ERROR, "the work was not run: %s", uv_strerror(status));
+  if (c->code) {
+    upk_job_fail_data(c->job, c->code, c->data, "%s", c->err);
+    c->data = NULL;
+    em_free(c);
+    return;
+  }
+  c->run(c); /* answers the job, now or later */
+}
+
+static void do_load(uv_work_t *w) {
+  ecall *c = w->data;
+  if (!load_config(c))
+    c->load(c);
+}
+
+static void on_cancel(upk_job *job) {
+  ecall *c = job->data;
+  upk_job_fail(job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
+  c->job = NULL;
+  if (c->in_work)
+    return; /* after_load frees */
+  upk_eval_cancel(c->eval);
+  upk_gen_cancel(c->gen);
+  em_free(c);
+}
+
+void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run) {
+  ecall *c = calloc(1, sizeof *c);
+  if (!c) {
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
+    return;
+  }
+  upk_server *s = job->server;
+  c->job = job;
+  c->params = json_deep_copy(params ? params : json_object());
+  c->workspace = s->workspace ? strdup(s->workspace) : NULL;
+  c->init_options = s->init_options ? json_deep_copy(s->init_options) : NULL;
+  c->load = load;
+  c->run = run;
+  c->work.data = c;
+  c->in_work = true;
+  upk_job_on_cancel(job, on_cancel, c);
+  int rc = uv_queue_work(s->loop, &c->work, do_load, after_load);
+  if (rc) {
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "cannot queue work: %s", uv_strerror(rc));
+    em_free(c);
+  }
+}
+
+int em_bad(upk_job *job, const char *msg) {
+  upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "%s", msg);
+  return -1;
+}
+
+int em_check_range(upk_job *job, json_t *params, const char *key, long lo, long hi) {
+  json_t *v = json_object_get(params, key);
+  char msg[128];
+  if (!v || (json_integer_value(v) >= lo && json_integer_value(v) <= hi))
+    return 0;
+  snprintf(msg, sizeof msg, "params.%s: from %ld to %ld", key, lo, hi);
+  return em_bad(job, msg);
+}
+
+upk_retry_policy em_policy(const upk_config *cfg) {
+  return (upk_retry_policy){cfg->max_attempts, cfg->retry_backoff_ms, cfg->request_timeout_ms,
+                            cfg->connect_timeout_ms};
+}
+
+unsigned em_uint(const ecall *c, const char *key, unsigned def) {
+  json_t *v = json_object_get(c->params, key);
+  return v ? (unsigned)json_integer_value(v) : def;
+}
+
+/* ---- skills/eval ---- */
+
+static void eval_load(ecall *c) {
+  if (em_load_models(c, "models") || load_skill(c, em_str(c, "skill")))
+    return;
+  if (json_object_get(c->params, "cases") || em_str(c, "tests") || !c->cases.n)
+    load_cases(c);
+}
+
+static json_t *trials_json(const upk_eval_outcome *o) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < o->n_trials; i++) {
+    const upk_eval_trial *t = &o->trials[i];
+    json_array_append_new(
+        a, json_pack("{s:s,s:s,s:i,s:i,s:s,s:I,s:I,s:I,s:I,s:s?}", "model", t->model->name,
+                     "condition", t->with_skill ? "with_skill" : "baseline", "run", t->run, "case",
+                     (int)t->case_idx, "verdict", upk_assert_status_name(t->verdict),
+                     "assertionsPassed", (json_int_t)t->report.passed, "assertionsSkipped",
+                     (json_int_t)t->report.skipped, "inputTokens", (json_int_t)t->input_tokens,
+                     "outputTokens", (json_int_t)t->output_tokens, "error", t->error));
+  }
+  return a;
+}
+
+static void eval_progress(void *arg, size_t done, size_t total, const char *msg) {
+  ecall *c = arg;
+  upk_job_progress(c->job, (double)done, (double)total, msg);
+}
+
+static void eval_done(void *arg, const upk_eval_outcome *o) {
+  ecall *c = arg;
+  c->eval = NULL;
+  json_t *r = json_deep_copy(o->summary);
+  if (!r) {
+    upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "%s",
+                 o->store_error ? o->store_error : "no summary");
+  } else {
+    json_object_set_new(r, "runId", json_string(o->run_id));
+    json_object_set_new(r, "runDir", o->run_dir ? json_string(o->run_dir) : json_null());
+    if (o->store_error)
+      json_object_set_new(r, "storeError", json_string(o->store_error));
+    json_object_set_new(r, "results", trials_json(o));
+    if (c->case_diags.len)
+      json_object_set_new(r, "caseDiagnostics", upk_diags_json(&c->case_diags));
+    upk_job_reply(c->job, r);
+  }
+  em_free(c);
+}
+
+static void eval_run(ecall *c) {
+  upk_eval_spec spec = {
+      .skill_name = c->skill_name,
+      .skill_md = c->skill_md,
+      .cases = &c->cases,
+      .models = c->models,
+      .n_models = c->n_models,
+      .runs = em_uint(c, "runs", 1),
+      .baseline = !json_is_false(json_object_get(c->params, "baseline")),
+      .concurrency = em_uint(c, "concurrency", 8),
+      .policy = em_policy(&c->cfg),
+      .max_tokens = (long)em_uint(c, "maxTokens", 0),
+      .temperature = json_object_get(c->params, "temperature")
+                         ? json_number_value(json_object_get(c->params, "temperature"))
+                         : -1,
+      .runs_dir = c->runs_dir,
+      .kind = c->n_models > 1 || em_uint(c, "runs", 1) > 1 ? "benchmark" : "eval"};
+  char err[256];
+  int rc =
+      upk_eval_start(c->job->server, &spec, eval_progress, eval_done, c, &c->eval, err, sizeof err);
+  if (rc) {
+    upk_job_fail(c->job, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_INTERNAL_ERROR, "%s",
+                 err);
+    em_free(c);
+  }
+}
+
+static void eval_handler(upk_job *job, json_t *params) {
+  if (em_check_range(job, params, "runs", 1, MAX_RUNS) ||
+      em_check_range(job, params, "concurrency", 1, MAX_CONCURRENCY) ||
+      em_check_range(job, params, "maxTokens", 1, 1000000))
+    return;
+  if (json_array_size(json_object_get(params, "models")) > MAX_MODELS) {
+    em_bad(job, "params.models: at most 32");
+    return;
+  }
+  if (json_object_get(params, "cases") && json_object_get(params, "tests")) {
+    em_bad(job, "params: give cases or tests, not both");
+    return;
+  }
+  em_start(job, params, eval_load, eval_run);
+}
+
+/* ---- runs/list and runs/show ---- */
+
+static char *csv_of(const char *runs_dir) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f)
+    return NULL;
+  int rc = upk_runs_export_csv(runs_dir, NULL, 0, f);
+  fclose(f);
+  if (rc) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+static void list_load(ecall *c) {
+  upk_run_info *runs = NULL;
+  size_t n = 0;
+  int rc = upk_runs_list(c->runs_dir, &runs, &n);
+  if (rc) {
+    em_fail(c, UPK_RPC_REQUEST_FAILED, "%s: %s", c->runs_dir, strerror(-rc));
+    return;
+  }
+  json_t *a = json_array();
+  for (size_t i = 0; i < n; i++) {
+    json_t *models = json_array();
+    for (size_t k = 0; k < runs[i].n_models; k++)
+      json_array_append_new(models, json_string(runs[i].models[k]));
+    json_array_append_new(a, json_pack("{s:s,s:s?,s:s?,s:s?,s:o,s:I,s:b}", "id", runs[i].id, "kind",
+                                       runs[i].kind, "skill", runs[i].skill, "createdAt",
+                                       runs[i].created_at, "models", models, "transcripts",
+                                       (json_int_t)runs[i].n_transcripts, "hasSummary",
+                                       runs[i].has_summary));
+  }
+  upk_run_infos_free(runs, n);
+  c->result = json_pack("{s:s,s:o}", "runsDir", c->runs_dir, "runs", a);
+  if (json_is_true(json_object_get(c->params, "csv"))) {
+    char *csv = csv_of(c->runs_dir);
+    if (!csv)
+      em_fail(c, UPK_RPC_REQUEST_FAILED, "cannot export CSV from %s", c->runs_dir);
+    else
+      json_object_set_new(c->result, "csv", json_string(csv));
+    free(csv);
+  }
+}
+
+static void show_load(ecall *c) {
+  char *text = NULL;
+  int rc = upk_runs_show(c->runs_dir, em_str(c, "id"),
+                         !json_is_false(json_object_get(c->params, "transcripts")), &text);
+  if (rc) {
+    em_fail(c, rc == -EINVAL || rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
+            "params.id: %s",
+            rc == -ENOENT   ? "no such run"
+            : rc == -EINVAL ? "not a run id"
+                            : strerror(-rc));
+    return;
+  }
+  c->result = json_loads(text, 0, NULL);
+  free(text);
+  if (!c->result)
+    em_fail(c, UPK_RPC_REQUEST_FAILED, "the run's files are not JSON");
+}
+
+static void reply_result(ecall *c) {
+  upk_job_reply(c->job, c->result);
+  c->result = NULL;
+  em_free(c);
+}
+
+static void list_handler(upk_job *job, json_t *params) {
+  em_start(job, params, list_load, reply_result);
+}
+
+static void show_handler(upk_job *job, json_t *params) {
+  em_start(job, params, show_load, reply_result);
+}
+
+/* ---- the table ---- */
+
+static const upk_param eval_params[] = {
+    {"skill", UPK_T_STRING, 1, "The skill: a directory (or SKILL.md), or a name in skills_dir."},
+    {"models", UPK_T_ARRAY, 0, "Models to evaluate (default: config eval_model)."},
+    {"runs", UPK_T_INTEGER, 0, "Runs of every case per model and condition (default 1)."},
+    {"cases", UPK_T_ARRAY, 0,
+     "Test cases (upskill's schema plus not_contains, regex, compiles, "
+     "resources); default: the skill's skill_meta.json tests."},
+    {"tests", UPK_T_STRING, 0,
+     "A tests file instead of cases: a list, {cases} or skill_meta.json."},
+    {"baseline", UPK_T_BOOLEAN, 0, "Also run every case without the skill (default true)."},
+    {"concurrency", UPK_T_INTEGER, 0, "Model calls in flight at most (default 8)."},
+    {"maxTokens", UPK_T_INTEGER, 0, "Most tokens per answer."},
+    {"temperature", UPK_T_NUMBER, 0, "Sampling temperature."},
+    {0},
+};
+
+static const upk_param list_params[] = {
+    {"csv", UPK_T_BOOLEAN, 0, "Also return every trial of every run as CSV text."},
+    {0},
+};
+
+static const upk_param show_params[] = {
+    {"id", UPK_T_STRING, 1, "The run's id."},
+    {"transcripts", UPK_T_BOOLEAN, 0, "Include every trial's transcript (default true)."},
+    {0},
+};
+
+const upk_method upk_eval_methods[] = {
+    {"skills/eval", "eval_skill", "Evaluate a skill",
+     "Run test cases on models with the skill and without it; report pass rates with Wilson "
+     "intervals, lift and token savings per model, and store the run.",
+     eval_params, eval_handler, 0},
+    {"skills/generate", "generate_skill", "Generate a skill",
+     "Write a skill for a task (or from an agent trace) with a teacher model, validate it, test "
+     "and refine it on student models, keep the best attempt, save (and optionally install) it.",
+     upk_gen_params, upk_gen_handler, 0},
+    {"runs/list", "list_runs", "List evaluation runs",
+     "List stored evaluation runs, newest first; optionally every trial as CSV.", list_params,
+     list_handler, UPK_METHOD_READ_ONLY},
+    {"runs/show", "show_run", "Show an evaluation run",
+     "One stored run: what was run, its summary and its transcripts.", show_params, show_handler,
+     UPK_METHOD_READ_ONLY},
+};
+const size_t upk_eval_methods_count = sizeof upk_eval_methods / sizeof *upk_eval_methods;

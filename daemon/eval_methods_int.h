@@ -1,0 +1,67 @@
+/* Shared by eval_methods.c and gen_methods.c: one call's state from its
+ * params to its answer, and the helpers that read what it needs. Not a
+ * public API. */
+#ifndef UPK_EVAL_METHODS_INT_H
+#define UPK_EVAL_METHODS_INT_H
+
+#include <stdbool.h>
+#include <uv.h>
+
+#include "config.h"
+#include "diag.h"
+#include "eval_service.h"
+#include "evalcase.h"
+#include "gen_service.h"
+#include "jobs.h"
+#include "methods.h"
+
+enum { MAX_MODELS = 32, MAX_RUNS = 1000, MAX_CONCURRENCY = 256, TRACE_MAX = 64u << 20 };
+
+typedef struct ecall ecall;
+typedef void (*ecall_fn)(ecall *c);
+
+struct ecall {
+  uv_work_t work;
+  upk_job *job; /* NULL once answered or cancelled */
+  bool in_work;
+  ecall_fn load, run; /* thread pool, then loop */
+  json_t *params, *init_options;
+  char *workspace;
+  upk_config cfg;
+  int code; /* load failed: JSON-RPC code, message, data */
+  char err[512];
+  json_t *data;
+  /* What the load found. */
+  upk_model models[MAX_MODELS];
+  size_t n_models;
+  upk_model teacher, test_gen;
+  char *skill_name, *skill_md, *runs_dir, *skills_dir, *trace, *output;
+  upk_evalcases cases;
+  upk_diags case_diags;
+  json_t *result; /* runs/list, runs/show */
+  upk_eval *eval;
+  upk_gen *gen;
+};
+
+void em_free(ecall *c);
+/* Record a failure for the loop to answer; returns -1. */
+int em_fail(ecall *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *em_str(const ecall *c, const char *key);
+/* A client's path: relative ones are in the workspace. malloc'd. */
+char *em_abs(const char *ws, const char *p);
+int em_resolve(ecall *c, const char *name, const char *what, upk_model *out);
+/* params[key] model names into c->models, else config eval_model. */
+int em_load_models(ecall *c, const char *key);
+int em_read_text(ecall *c, const char *path, size_t max, char **out);
+/* Load on the thread pool (config first, then `load`), then `run` on the loop. */
+void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run);
+int em_bad(upk_job *job, const char *msg);
+int em_check_range(upk_job *job, json_t *params, const char *key, long lo, long hi);
+upk_retry_policy em_policy(const upk_config *cfg);
+unsigned em_uint(const ecall *c, const char *key, unsigned def);
+
+/* gen_methods.c */
+extern const upk_param upk_gen_params[];
+void upk_gen_handler(upk_job *job, json_t *params);
+
+#endif

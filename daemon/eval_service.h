@@ -1,0 +1,103 @@
+/** Skill evaluation on the loop: every model x run x case is asked with the
+ * skill and (optionally) without it, through the completion service, at most
+ * `concurrency` calls at a time. Answers are checked with skills/assertion
+ * (kernel-grounded assertions through the kernel service's workers), the
+ * trials aggregated with skills/evalstats, and the run stored with
+ * skills/runs on the thread pool. Used by `skills/eval` and by the generator.
+ *
+ * The two prompts of a pair are identical but for the skill: the same user
+ * message, and the same system prompt, which with the skill has the skill
+ * appended as one block (upk_eval_system_prompt). upskill's baseline has an
+ * empty system prompt while its with-skill run gets an evaluator persona,
+ * which mixes the persona's effect into the lift; here only the skill differs.
+ * Loop thread only.
+ */
+#ifndef UPK_EVAL_SERVICE_H
+#define UPK_EVAL_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assertion.h"
+#include "evalcase.h"
+#include "evalstats.h"
+#include "models.h"
+#include "server.h"
+
+typedef struct upk_eval upk_eval;
+
+/** What to evaluate. Strings and `cases` are borrowed until the done
+ * callback has run or the evaluation was cancelled; the rest is copied. */
+typedef struct upk_eval_spec {
+  const char *skill_name; /* for run.json and the skill block */
+  const char *skill_md;   /* the whole SKILL.md given with the skill */
+  const upk_evalcases *cases;
+  const size_t *subset; /* indices of the cases to run; NULL: all */
+  size_t n_subset;
+  const upk_model *models;
+  size_t n_models;
+  unsigned runs;        /* >= 1 */
+  bool baseline;        /* also run every case without the skill */
+  unsigned concurrency; /* model calls in flight at most; 0: 8 */
+  upk_retry_policy policy;
+  long max_tokens;            /* <= 0: the provider's default */
+  double temperature;         /* < 0: the provider's default */
+  unsigned kernel_timeout_ms; /* per kernel check; 0: 60000 */
+  const char *runs_dir;       /* NULL: the run is not stored */
+  const char *kind;           /* run.json kind: "eval", "benchmark", "generate" */
+} upk_eval_spec;
+
+/** One trial as it ended. */
+typedef struct upk_eval_trial {
+  const upk_model *model;
+  bool with_skill;
+  unsigned run;
+  size_t case_idx; /* index in spec.cases */
+  char *prompt;    /* the user message */
+  char *answer;    /* NULL when the call failed */
+  char *error;     /* why it failed; NULL on success */
+  long input_tokens, output_tokens;
+  double duration_ms;
+  upk_assert_report report; /* empty when the call failed */
+  upk_assert_status verdict;
+} upk_eval_trial;
+
+/** How an evaluation ended; everything is borrowed for the callback. */
+typedef struct upk_eval_outcome {
+  const upk_eval_trial *trials;
+  size_t n_trials;
+  const upk_evalstats *stats;
+  json_t *summary;         /* what summary.json holds (stats plus totals) */
+  const char *run_id;      /* "" when not stored */
+  const char *run_dir;     /* NULL when not stored */
+  const char *store_error; /* why storing failed; NULL when it did not */
+  double elapsed_ms;
+} upk_eval_outcome;
+
+/** `done` of `total` trials finished; `msg` says which. */
+typedef void (*upk_eval_progress_cb)(void *arg, size_t done, size_t total, const char *msg);
+typedef void (*upk_eval_done_cb)(void *arg, const upk_eval_outcome *o);
+
+/** Start. `done` runs exactly once unless cancelled, and the evaluation
+ * frees itself after it. *out is set before any trial starts; `done` may run
+ * before this returns (every call refused at once), so forget the handle in
+ * `done`. Returns 0, or -EINVAL (nothing to run) / -ENOMEM /
+ * -EAGAIN (no completion service) with a message in err. */
+int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_cb progress,
+                   upk_eval_done_cb done, void *arg, upk_eval **out, char *err, size_t errlen);
+/** Stop: completions and kernel checks in flight are dropped, `done` is not
+ * called, nothing more is written (a store already running finishes whole). */
+void upk_eval_cancel(upk_eval *e);
+
+/** The system prompt every trial gets (static text). */
+const char *upk_eval_system_base(void);
+/** The system prompt with the skill: the base, a blank line, then the skill
+ * block. NULL skill_md: a copy of the base. malloc'd; NULL on ENOMEM. */
+char *upk_eval_system_prompt(const char *skill_name, const char *skill_md);
+
+/** The kernel check's result (kernel_service.h) as an assertion checker's
+ * result: compiled PASS, compile errors FAIL, no toolkit SKIPPED, a worker
+ * failure ERROR. */
+void upk_eval_kcheck_from_json(const json_t *result, upk_kcheck_result *out);
+
+#endif

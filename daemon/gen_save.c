@@ -1,0 +1,210 @@
+/* Saving a generated skill (thread pool) and installing it (skills queue).
+ *
+ * The skill directory is written whole into a temporary directory beside its
+ * destination (same file system), every file and the directory fsync'd, then
+ * renamed into place: renameat2(RENAME_EXCHANGE) when a skill is already
+ * there (readers see the old or the new skill, never a mix), a plain
+ * no-replace rename otherwise. A cancel seen before the rename removes the
+ * temporary directory; after it the new skill is whole. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "gen_int.h"
+#include "jsonrpc.h"
+#include "meta.h"
+#include "skills_service.h"
+
+static int save_err(upk_gen *g, int rc, const char *what) {
+  snprintf(g->save_err, sizeof g->save_err, "%s: %s", what, strerror(-rc));
+  return rc;
+}
+
+static char *meta_text(upk_gen *g, const gen_attempt *b) {
+  upk_skill_meta m;
+  char when[32], *text = NULL;
+  time_t now = time(NULL);
+  struct tm tm;
+  strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+  if (upk_meta_init(&m))
+    return NULL;
+  double rate = isfinite(g->final_rate) ? g->final_rate : b->rate;
+  if (!upk_opt_str_set(&m.generated_by, g->spec.teacher.name) &&
+      !upk_opt_str_set(&m.generated_at, when) && !upk_opt_str_set(&m.source_task, g->task) &&
+      !upk_evalcases_to_meta(&g->cases, &m)) {
+    m.test_pass_rate_state = isfinite(rate) ? UPK_JSON_SET : UPK_JSON_NULL;
+    m.test_pass_rate = isfinite(rate) ? rate : 0;
+    text = upk_meta_dump(&m);
+  }
+  upk_meta_free(&m);
+  return text;
+}
+
+/* Write SKILL.md and skill_meta.json into the new directory `tmp`. */
+static int write_tree(upk_gen *g, int pfd, const char *tmp, const gen_attempt *b) {
+  int dfd = upk_open_subdir(pfd, tmp);
+  if (dfd < 0)
+    return save_err(g, dfd, "cannot open the staging directory");
+  char *meta = meta_text(g, b);
+  int rc = meta ? 0 : save_err(g, -ENOMEM, "skill_meta.json");
+  if (!rc)
+    rc = upk_write_file_at(dfd, "SKILL.md", b->skill_md, strlen(b->skill_md), 0644);
+  if (!rc)
+    rc = upk_write_file_at(dfd, "skill_meta.json", meta, strlen(meta), 0644);
+  if (!rc)
+    rc = upk_fsync_dir(dfd);
+  if (rc && !g->save_err[0])
+    save_err(g, rc, "cannot write the skill");
+  free(meta);
+  close(dfd);
+  return rc;
+}
+
+/* Move tmp into place as `name`; a directory already there must be a skill. */
+static int commit(upk_gen *g, int pfd, const char *tmp, const char *name) {
+  struct stat st;
+  if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+    if (errno != ENOENT)
+      return save_err(g, -errno, g->dest);
+    return renameat2(pfd, tmp, pfd, name, RENAME_NOREPLACE) < 0 ? save_err(g, -errno, g->dest) : 0;
+  }
+  char probe[PATH_MAX];
+  snprintf(probe, sizeof probe, "%s/SKILL.md", name);
+  if (!S_ISDIR(st.st_mode) || faccessat(pfd, probe, F_OK, AT_SYMLINK_NOFOLLOW) < 0) {
+    snprintf(g->save_err, sizeof g->save_err,
+             "%s exists and is not a skill directory: not replaced", g->dest);
+    return -EEXIST;
+  }
+  if (renameat2(pfd, tmp, pfd, name, RENAME_EXCHANGE) < 0)
+    return save_err(g, -errno, g->dest);
+  g->replaced = true;
+  upk_rmtree_at(pfd, tmp); /* the old copy, now under the temporary name */
+  return 0;
+}
+
+static int save_into(upk_gen *g, const gen_attempt *b) {
+  char parent[PATH_MAX], tmp[64];
+  snprintf(parent, sizeof parent, "%s", g->dest);
+  char *slash = strrchr(parent, '/');
+  if (!slash || !slash[1])
+    return save_err(g, -EINVAL, g->dest);
+  *slash = '\0';
+  const char *name = slash + 1;
+  int rc = upk_mkdir_p(parent[0] ? parent : "/", 0755);
+  int pfd = rc ? rc : open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (pfd < 0)
+    return save_err(g, pfd == -1 ? -errno : pfd, parent);
+  rc = -EEXIST;
+  for (int tries = 0; tries < 100 && rc == -EEXIST; tries++) {
+    snprintf(tmp, sizeof tmp, ".upskilld-gen.%08lx", (unsigned long)random());
+    rc = mkdirat(pfd, tmp, 0755) == 0 ? 0 : -errno;
+  }
+  if (rc) {
+    close(pfd);
+    return save_err(g, rc, "cannot create a staging directory");
+  }
+  if (!rc)
+    rc = write_tree(g, pfd, tmp, b);
+  if (!rc && atomic_load(&g->cancelled))
+    rc = -ECANCELED; /* the last moment to leave nothing behind */
+  if (!rc)
+    rc = commit(g, pfd, tmp, name);
+  if (rc)
+    upk_rmtree_at(pfd, tmp);
+  else
+    upk_fsync_dir(pfd);
+  close(pfd);
+  return rc;
+}
+
+static void save_work(uv_work_t *w) {
+  upk_gen *g = w->data;
+  const gen_attempt *b = &g->attempts[g->best];
+  free(g->name);
+  g->name = gen_skill_name(b->skill_md);
+  if (!g->name) {
+    g->save_rc = save_err(g, -EINVAL, "the skill has no name");
+    return;
+  }
+  if (g->output)
+    g->dest = strdup(g->output);
+  else if (asprintf(&g->dest, "%s/%s", g->skills_dir, g->name) < 0)
+    g->dest = NULL;
+  g->save_rc = g->dest ? save_into(g, b) : save_err(g, -ENOMEM, "out of memory");
+}
+
+static void install_work(upk_index *ix, void *arg) {
+  upk_gen *g = arg;
+  char cwd[PATH_MAX];
+  upk_install_req req = {.from_path = g->dest,
+                         .agents = (const char *const *)g->agents,
+                         .n_agents = g->spec.n_agents,
+                         .scope = g->spec.scope,
+                         .project_root = g->workspace              ? g->workspace
+                                         : getcwd(cwd, sizeof cwd) ? cwd
+                                                                   : "/",
+                         .force = true}; /* asked for by name: replace an older version */
+  g->inst_rc = upk_install(&req, &g->inst);
+  g->installed = true;
+  for (size_t i = 0; i < g->inst.n_targets; i++)
+    if (g->inst.targets[i].status == 0)
+      upk_skills_touch(g->server, ix, g->inst.targets[i].path);
+}
+
+static void install_done(void *arg, int status) {
+  upk_gen *g = arg;
+  g->in_work = false;
+  if (atomic_load(&g->cancelled)) {
+    gen_free(g);
+    return;
+  }
+  if (status && !g->installed)
+    g->inst_rc = status;
+  gen_finish(g);
+}
+
+static void save_done(uv_work_t *w, int status) {
+  upk_gen *g = w->data;
+  g->in_work = false;
+  if (atomic_load(&g->cancelled)) {
+    gen_free(g);
+    return;
+  }
+  if (status || g->save_rc) {
+    gen_fail(g, UPK_RPC_REQUEST_FAILED, NULL, "save: %s",
+             g->save_err[0] ? g->save_err : uv_strerror(status));
+    return;
+  }
+  gen_progress(g, "save", "saved %s%s", g->dest, g->replaced ? " (replaced)" : "");
+  if (!g->spec.install) {
+    gen_finish(g);
+    return;
+  }
+  gen_progress(g, "install", "installing %s", g->name);
+  g->in_work = true;
+  int rc = upk_skills_submit(g->server, install_work, install_done, g);
+  if (rc) {
+    g->in_work = false;
+    g->inst_rc = rc;
+    gen_finish(g);
+  }
+}
+
+void gen_save(upk_gen *g) {
+  gen_progress(g, "save", "saving attempt %zu", g->best + 1);
+  g->work.data = g;
+  g->in_work = true;
+  int rc = uv_queue_work(g->server->loop, &g->work, save_work, save_done);
+  if (rc) {
+    g->in_work = false;
+    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "save: %s", uv_strerror(rc));
+  }
+}

@@ -1,0 +1,394 @@
+// skills/eval, skills/generate, runs/list and runs/show end to end: the real daemon over pipes
+// (MCP lines) against the scripted model server (tests/models/server.mjs) answering by rule, so
+// that with-skill and baseline prompts get different answers. Asserts the requests the daemon
+// sends (the with-skill prompt holds the skill, the baseline's does not, otherwise identical),
+// the figures it reports, the files it leaves on disk, and what cancellation leaves behind.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execFile, spawnSync } from 'node:child_process';
+import { startServer } from '../models/server.mjs';
+import { Daemon, daemonEnv, sandbox } from '../models/daemon.mjs';
+
+const KEY = 'sk-ant-api03-evalflowtestkey0123456789';
+const SKILL = `---
+name: tma-copies
+description: Use when writing H100 kernels that copy tiles with the Tensor Memory Accelerator.
+---
+# TMA copies
+
+Always say TOKEN-SKILL and use cp.async.bulk.tensor with an mbarrier.
+`;
+const cases = [
+  { input: 'How do I copy a tile on H100?', expected: { contains: ['TOKEN-SKILL'] } },
+  { input: 'Which instruction loads tiles?', expected: { contains: ['cp.async.bulk'], not_contains: ['no idea'] } },
+  { input: 'Write the copy kernel.', expected: { contains: 'mbarrier', regex: ['TOKEN-[A-Z]+'] } },
+];
+
+let srv, box, d;
+const call = (method, params) => d.request(method, params);
+const ok = (r) => { assert.equal(r.error, undefined, JSON.stringify(r.error)); return r.result; };
+const sys = (q) => (q.api === 'anthropic' ? q.body.system : q.body.messages.find((m) => m.role === 'system')?.content) ?? '';
+const user = (q) => q.body.messages.filter((m) => m.role !== 'system');
+const isTeacher = (q) => sys(q).startsWith('You write Agent Skills');
+
+// Students: the skill's marker decides the answer. Teachers: scripted by what the prompt asks.
+function student(system) {
+  if (system.includes('GOOD-ALL') || system.includes('TOKEN-SKILL'))
+    return 'TOKEN-SKILL: use cp.async.bulk.tensor with an mbarrier, TOKEN-0 TOKEN-1 TOKEN-2 TOKEN-3 TOKEN-4 TOKEN-5\n\n```cuda\n__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n```\n';
+  if (system.includes('GOOD-HALF')) return 'TOKEN-0 TOKEN-2 TOKEN-4';
+  return 'No idea, sorry.';
+}
+
+const skillMd = (marker, name = 'gen-demo') => `\`\`\`\`markdown
+---
+name: ${name}
+description: Use when a task needs the ${marker} procedure for demo kernels.
+---
+# Demo
+
+Follow ${marker} exactly.
+\`\`\`\`
+`;
+const genCases = { cases: [0, 1, 2, 3, 4, 5].map((i) => ({ input: `question ${i}`, expected: { contains: [`TOKEN-${i}`] } })) };
+
+let teacherScript = {}; // per test: which markers drafts and refinements carry
+function teacher(prompt) {
+  if (prompt.includes('does not pass validation')) return skillMd(teacherScript.fixed ?? 'GOOD-HALF');
+  if (prompt.startsWith('Write ') && prompt.includes('test cases')) return '```json\n' + JSON.stringify(genCases) + '\n```\n';
+  if (prompt.startsWith('A skill was evaluated')) return skillMd(teacherScript.refined ?? 'WORSE');
+  return teacherScript.draft ?? skillMd('GOOD-HALF');
+}
+
+before(async () => {
+  srv = await startServer();
+  srv.rule = (body, api, rec) => {
+    const q = { api, body };
+    const last = user(q).at(-1)?.content ?? '';
+    return isTeacher(q) ? teacher(last) : student(sys(q));
+  };
+  box = sandbox({ project: 'runs_dir: runs\nskills_dir: skills\nmax_attempts: 2\nretry_backoff_ms: 50\n' });
+  mkdirSync(join(box.project, 'skills/tma-copies'), { recursive: true });
+  writeFileSync(join(box.project, 'skills/tma-copies/SKILL.md'), SKILL);
+  const emptyCuda = mkdtempSync(join(tmpdir(), 'upk-nocuda-'));
+  d = new Daemon({ env: daemonEnv(box, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: srv.url, OPENAI_API_KEY: 'sk-proj-evalflow0123456789', OPENAI_BASE_URL: srv.url + '/v1' }),
+    cwd: box.project, args: ['--mcp', '--cuda-path', emptyCuda] });
+  await d.init();
+});
+
+after(async () => {
+  if (d.child.exitCode === null) await d.close();
+  await srv.close();
+  box.remove();
+});
+
+const runsDir = () => join(box.project, 'runs');
+const runIds = () => (existsSync(runsDir()) ? readdirSync(runsDir()).filter((n) => !n.startsWith('.')) : []);
+
+describe('skills/eval', () => {
+  let r, reqs;
+  before(async () => {
+    const n0 = srv.requests.length;
+    r = ok(await call('skills/eval', { skill: 'skills/tma-copies', models: ['anthropic.claude-eval-a', 'openai.gpt-eval-b'], runs: 2, cases, concurrency: 3 }));
+    reqs = srv.requests.slice(n0);
+  });
+
+  it('asks every model x run x case with and without the skill', () => {
+    assert.equal(reqs.length, 2 * 2 * 3 * 2);
+    assert.equal(r.trials, 24);
+    assert.equal(r.results.length, 24);
+  });
+
+  it('the two prompts of a pair differ only by the skill', () => {
+    const withSkill = reqs.filter((q) => sys(q).includes('TOKEN-SKILL'));
+    const base = reqs.filter((q) => !sys(q).includes('TOKEN-SKILL'));
+    assert.equal(withSkill.length, 12);
+    assert.equal(base.length, 12);
+    for (const q of withSkill) assert.ok(sys(q).includes(SKILL.trim()), 'the whole SKILL.md is in the with-skill prompt');
+    for (const q of base) assert.ok(!sys(q).includes('tma-copies'), 'the baseline never sees the skill');
+    for (const q of withSkill) {
+      const twin = base.find((b) => b.body.model === q.body.model && JSON.stringify(user(b)) === JSON.stringify(user(q)));
+      assert.ok(twin, 'a baseline with the same messages');
+      assert.ok(sys(q).startsWith(sys(twin)), 'the with-skill system prompt is the baseline one plus the skill');
+      const extra = sys(q).slice(sys(twin).length);
+      assert.match(extra, /^\n\nThe following skill is loaded[\s\S]*<skill name="tma-copies">[\s\S]*<\/skill>$/);
+      const strip = (b) => { const { system, messages, ...rest } = b; return rest; };
+      assert.deepEqual(strip(q.body), strip(twin.body), 'model, max_tokens and the rest are identical');
+    }
+  });
+
+  it('reports pass rates with Wilson intervals, lift and tokens per model', () => {
+    assert.equal(r.models.length, 2);
+    for (const m of r.models) {
+      assert.equal(m.skill.passRate, 1);
+      assert.equal(m.baseline.passRate, 0);
+      assert.equal(m.lift, 1);
+      assert.equal(m.skill.passRateCi.length, 2);
+      assert.ok(m.skill.passRateCi[0] > 0.5 && m.skill.passRateCi[0] < 1 && m.skill.passRateCi[1] === 1, JSON.stringify(m.skill.passRateCi));
+      assert.ok(m.baseline.passRateCi[1] > 0 && m.baseline.passRateCi[1] < 0.5);
+      assert.equal(m.liftCi.length, 2);
+      assert.ok(m.skill.avgInputTokens > m.baseline.avgInputTokens, 'the skill costs input tokens');
+      assert.ok(m.baseline.avgOutputTokens > 0);
+      assert.equal(typeof m.tokenSavings, 'number');
+    }
+  });
+
+  it('kernel assertions without a toolkit are skipped, never passed', async () => {
+    const kc = [{ input: 'Write the copy kernel.', expected: { contains: ['TOKEN-SKILL'], compiles: { arch: 'sm_90a' } } }];
+    const k = ok(await call('skills/eval', { skill: 'skills/tma-copies', models: ['anthropic.claude-eval-k'], cases: kc }));
+    const withSkill = k.results.find((t) => t.condition === 'with_skill');
+    assert.equal(withSkill.verdict, 'skipped');
+    assert.equal(withSkill.assertionsSkipped, 1);
+    assert.equal(k.models[0].skill.skipped, 1);
+    assert.equal(k.models[0].skill.passed, 0);
+    const show = ok(await call('runs/show', { id: k.runId }));
+    const tr = show.transcripts.find((t) => t.condition === 'with_skill' || t.withSkill);
+    assert.match(JSON.stringify(tr), /no usable NVRTC|no-toolkit|skipped/);
+  });
+
+  it('stores the run: run.json, a transcript per trial, summary.json', () => {
+    assert.match(r.runId, /^\d{8}T\d{6}Z-[0-9a-f]{8}$/);
+    const dir = join(runsDir(), r.runId);
+    assert.equal(r.runDir, dir);
+    const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    assert.equal(run.kind, 'benchmark');
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    assert.equal(summary.models.length, 2);
+    let n = 0;
+    for (const m of readdirSync(join(dir, 'transcripts'))) n += readdirSync(join(dir, 'transcripts', m)).length;
+    assert.equal(n, 24);
+    assert.doesNotMatch(readFileSync(join(dir, 'summary.json'), 'utf8') + JSON.stringify(run), /sk-ant-api03/);
+  });
+
+  it('two runs started together get different ids; runs/list and its CSV see both', async () => {
+    const one = [cases[0]];
+    const [a, b] = await Promise.all([
+      call('skills/eval', { skill: 'tma-copies', models: ['anthropic.claude-eval-a'], cases: one }),
+      call('skills/eval', { skill: 'tma-copies', models: ['anthropic.claude-eval-a'], cases: one }),
+    ]);
+    assert.notEqual(ok(a).runId, ok(b).runId);
+    const list = ok(await call('runs/list', { csv: true }));
+    const ids = list.runs.map((x) => x.id);
+    assert.ok(ids.includes(ok(a).runId) && ids.includes(ok(b).runId) && ids.includes(r.runId));
+    const lines = list.csv.trim().split('\n');
+    assert.match(lines[0], /^run_id,created_at,kind,skill,model,condition,run,case,verdict/);
+    assert.equal(lines.filter((l) => l.startsWith(r.runId)).length, 24);
+  });
+
+  it('runs/show returns the transcripts; a bad id is refused', async () => {
+    const s = ok(await call('runs/show', { id: r.runId }));
+    assert.equal(s.transcripts.length, 24);
+    const bad = await call('runs/show', { id: '../../etc' });
+    assert.equal(bad.error.code, -32602);
+  });
+
+  it('keeps at most `concurrency` calls in flight', async () => {
+    const s2 = await startServer({ delayMs: 40 });
+    s2.rule = srv.rule;
+    // A second daemon on the slow server, so the in-flight figure is this eval's alone.
+    const d2 = new Daemon({ env: daemonEnv(box, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: s2.url }), cwd: box.project, args: ['--mcp'] });
+    await d2.init();
+    const res = await d2.request('skills/eval', { skill: 'tma-copies', models: ['anthropic.claude-c'], runs: 4, cases, concurrency: 3 });
+    ok(res);
+    assert.equal(s2.requests.length, 24);
+    assert.equal(s2.maxInflight, 3);
+    assert.equal(await d2.close(), 0);
+    assert.equal(d2.sanitizerReport(), null);
+    await s2.close();
+  });
+
+  it('sends progress and answers ping quickly while an eval runs', async () => {
+    srv.delayMs = 100;
+    const p = call('skills/eval', { skill: 'tma-copies', models: ['anthropic.claude-eval-p'], runs: 2, cases, _meta: { progressToken: 'ev1' } });
+    await new Promise((ok) => setTimeout(ok, 150));
+    const lat = [];
+    for (let i = 0; i < 10; i++) {
+      const t0 = performance.now();
+      const pong = await call('ping', {});
+      lat.push(pong.at - t0);
+    }
+    ok(await p);
+    srv.delayMs = 0;
+    lat.sort((a, b) => a - b);
+    assert.ok(lat[5] < 50, `median ping ${lat[5].toFixed(2)} ms while an eval runs`);
+    const notes = d.notes.filter((n) => n.method === 'notifications/progress' && n.params.progressToken === 'ev1');
+    assert.ok(notes.length >= 10, `${notes.length} progress notifications`);
+    assert.equal(notes.at(-1).params.total, 12);
+  });
+
+  it('cancel stops the calls and stores nothing', async () => {
+    srv.delayMs = 300;
+    const before = runIds().length;
+    const n0 = srv.requests.length;
+    const p = call('skills/eval', { skill: 'tma-copies', models: ['anthropic.claude-eval-x'], runs: 5, cases, concurrency: 2 });
+    await new Promise((ok) => setTimeout(ok, 100));
+    d.cancel(p.id);
+    await new Promise((ok) => setTimeout(ok, 700));
+    srv.delayMs = 0;
+    assert.ok(srv.requests.length - n0 <= 2, 'no calls started after the cancel');
+    assert.equal(runIds().length, before);
+    assert.equal(ok(await call('ping', {})) !== undefined, true);
+  });
+
+  it('refuses bad params by name', async () => {
+    assert.match((await call('skills/eval', { skill: 'tma-copies', runs: 0, cases })).error.message, /params.runs/);
+    assert.match((await call('skills/eval', { skill: 'nope-skill', cases })).error.message, /params.skill/);
+    assert.match((await call('skills/eval', { skill: 'tma-copies', cases: [{ input: 'x', expected: {} }] })).error.message, /no usable test cases/);
+  });
+});
+
+describe('skills/generate', () => {
+  let g, reqs;
+  before(async () => {
+    teacherScript = { draft: skillMd('GOOD-HALF', 'Bad_Name'), fixed: 'GOOD-HALF', refined: 'WORSE' };
+    const n0 = srv.requests.length;
+    const res = await call('skills/generate', { task: 'copy tiles on H100', model: 'anthropic.claude-teacher', evalModels: ['anthropic.claude-student'], attempts: 2, seed: 7, install: { agents: ['claude'] }, _meta: { progressToken: 'gen1' } });
+    g = ok(res);
+    reqs = srv.requests.slice(n0);
+  });
+
+  it('sends an invalid SKILL.md back with the validator diagnostics', () => {
+    const fix = reqs.find((q) => isTeacher(q) && user(q).at(-1).content.includes('does not pass validation'));
+    assert.ok(fix, 'a send-back');
+    assert.match(user(fix).at(-1).content, /Bad_Name/);
+    assert.match(user(fix).at(-1).content, /line \d+, column \d+: error/);
+    assert.equal(g.attempts[0].validationFixes, 1);
+  });
+
+  it('splits the cases, refines with the whole skill and every failure, keeps the best attempt', () => {
+    assert.equal(g.tests, 6);
+    assert.equal(g.refinementCases + g.heldOutCases, 6);
+    assert.ok(g.heldOutCases >= 1);
+    const refine = reqs.find((q) => isTeacher(q) && user(q).at(-1).content.startsWith('A skill was evaluated'));
+    assert.ok(refine, 'a refinement request');
+    const text = user(refine).at(-1).content;
+    assert.match(text, /Follow GOOD-HALF exactly/);
+    const fails = g.attempts[0].trials - g.attempts[0].passed;
+    assert.ok(fails > 0);
+    assert.match(text, new RegExp(`Every failure \\(${fails}\\)`));
+    assert.equal(g.attempts.length, 2);
+    assert.ok(g.attempts[0].passRate > g.attempts[1].passRate, JSON.stringify(g.attempts));
+    assert.equal(g.bestAttempt, 1);
+    assert.match(g.skill, /GOOD-HALF/);
+  });
+
+  it('scores the best attempt on the held-out set against the baseline', () => {
+    assert.ok(g.heldOut && g.heldOut.models.length === 1);
+    assert.equal(g.heldOut.cases, g.heldOutCases);
+    assert.equal(g.heldOut.models[0].baseline.passRate, 0);
+    assert.equal(typeof g.finalPassRate, 'number');
+  });
+
+  it('saves SKILL.md and skill_meta.json with its tests, and installs it', () => {
+    const dir = join(box.project, 'skills/gen-demo');
+    assert.equal(g.path, dir);
+    assert.match(readFileSync(join(dir, 'SKILL.md'), 'utf8'), /GOOD-HALF/);
+    const meta = JSON.parse(readFileSync(join(dir, 'skill_meta.json'), 'utf8'));
+    assert.equal(meta.tests.length, 6);
+    assert.equal(meta.metadata.generated_by, 'anthropic.claude-teacher');
+    assert.equal(meta.metadata.source_task, 'copy tiles on H100');
+    assert.equal(meta.metadata.test_pass_rate, g.finalPassRate);
+    assert.ok(g.install.ok, JSON.stringify(g.install));
+    assert.ok(existsSync(join(box.project, '.claude/skills/gen-demo/SKILL.md')));
+    assert.deepEqual(readdirSync(join(box.project, 'skills')).filter((n) => n.startsWith('.')), []);
+  });
+
+  it('reports progress at every stage', () => {
+    const notes = d.notes.filter((n) => n.method === 'notifications/progress' && n.params.progressToken === 'gen1').map((n) => n.params.message);
+    for (const stage of ['write', 'validate', 'tests', 'eval', 'refine', 'holdout', 'save', 'install'])
+      assert.ok(notes.some((m) => m.startsWith(stage + ':')), `a ${stage} notification in ${JSON.stringify(notes)}`);
+  });
+
+  it('gives up with the diagnostics when the SKILL.md never validates', async () => {
+    teacherScript = { draft: skillMd('X', 'Bad_Name'), fixed: 'X' };
+    const orig = teacher;
+    srv.rule = (body, api) => {
+      const q = { api, body };
+      return isTeacher(q) ? skillMd('X', 'Still_Bad') : student(sys(q));
+    };
+    const res = await call('skills/generate', { task: 'never valid', model: 'anthropic.claude-teacher', evalModels: ['anthropic.claude-student'] });
+    srv.rule = (body, api) => { const q = { api, body }; return isTeacher(q) ? orig(user(q).at(-1)?.content ?? '') : student(sys(q)); };
+    assert.equal(res.error.code, -32803);
+    assert.match(res.error.message, /validate/);
+    assert.ok(res.error.data.diagnostics.length > 0);
+  });
+
+  it('cancel at any stage leaves no skill and no staging directory', async () => {
+    teacherScript = { draft: skillMd('GOOD-ALL', 'cancel-me') };
+    // Stages end about every 200 ms: write, tests, eval, held-out eval, then the save.
+    for (const wait of [50, 300, 500, 700]) {
+      srv.delayMs = 200;
+      const p = call('skills/generate', { task: 'cancel me', model: 'anthropic.claude-teacher', evalModels: ['anthropic.claude-student'], attempts: 1 });
+      await new Promise((ok) => setTimeout(ok, wait));
+      d.cancel(p.id);
+      await new Promise((ok) => setTimeout(ok, 400));
+      srv.delayMs = 0;
+      const left = readdirSync(join(box.project, 'skills'));
+      assert.ok(!left.includes('cancel-me'), `cancelled after ${wait} ms: ${left}`);
+      assert.deepEqual(left.filter((n) => n.startsWith('.')), []);
+    }
+  });
+});
+
+describe('kernel assertions with the real toolkit', () => {
+  const cuda = process.env.CUDA_PATH || '/usr/local/cuda';
+  const have = existsSync(join(cuda, 'include/nvrtc.h'));
+  it('compiles passes good CUDA, fails broken CUDA; resources checks registers', { skip: have ? false : `no CUDA toolkit at ${cuda}` }, async () => {
+    const s3 = await startServer();
+    s3.rule = (body) => body.messages.at(-1).content.includes('broken')
+      ? '```cuda\n__global__ void k(float *x) { x[threadIdx.x] = undeclared_name; }\n```\n'
+      : '```cuda\n__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n```\n';
+    const d3 = new Daemon({ env: daemonEnv(box, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: s3.url, CUDA_PATH: cuda }), cwd: box.project, args: ['--mcp'] });
+    await d3.init();
+    const kc = [
+      { input: 'a good kernel', expected: { compiles: { arch: 'sm_90a' }, resources: { maxRegisters: 64, noSpills: true } } },
+      { input: 'a broken kernel', expected: { compiles: true } },
+      { input: 'a good kernel under 1 register', expected: { resources: { maxRegisters: 1 } } },
+    ];
+    const r = ok(await d3.request('skills/eval', { skill: 'tma-copies', models: ['anthropic.claude-k'], cases: kc, baseline: false }));
+    const v = r.results.map((t) => t.verdict);
+    assert.deepEqual(v, ['pass', 'fail', 'fail'], JSON.stringify(r.results));
+    assert.equal(await d3.close(), 0);
+    assert.equal(d3.sanitizerReport(), null);
+    await s3.close();
+  });
+});
+
+describe('upskillctl', () => {
+  const ctl = process.env.UPSKILLCTL;
+  // Asynchronously: the scripted server lives in this process and must keep answering.
+  const run = (args) => new Promise((done) => execFile(ctl, args, { cwd: box.project, encoding: 'utf8', timeout: 60000,
+    env: daemonEnv(box, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: srv.url, UPSKILLD: process.env.UPSKILLD }) },
+  (err, stdout, stderr) => done({ status: err ? err.code ?? 1 : 0, stdout, stderr })));
+  it('eval prints bars and a per-model table; --json the result; runs --csv writes the trials', { skip: ctl ? false : 'UPSKILLCTL not set' }, async () => {
+    writeFileSync(join(box.project, 'tests.json'), JSON.stringify({ cases }));
+    const out = await run(['eval', 'skills/tma-copies', '-m', 'anthropic.claude-ctl', '--runs', '2', '--tests', 'tests.json']);
+    assert.equal(out.status, 0, out.stderr);
+    assert.match(out.stdout, /baseline +░{30} +0%/);
+    assert.match(out.stdout, /with skill +█{30} +100%/);
+    assert.match(out.stdout, /anthropic\.claude-ctl +0% +100% +\+100%/);
+    const js = await run(['--json', 'eval', 'tma-copies', '-m', 'anthropic.claude-ctl', '--no-baseline', '--tests', 'tests.json']);
+    assert.equal(js.status, 0, js.stderr);
+    const r = JSON.parse(js.stdout);
+    assert.equal(r.trials, 3);
+    assert.equal(r.models[0].baseline, null);
+    const csv = join(box.project, 'trials.csv');
+    const lr = await run(['runs', '--csv', csv]);
+    assert.equal(lr.status, 0, lr.stderr);
+    assert.match(lr.stdout, new RegExp(r.runId));
+    assert.ok(readFileSync(csv, 'utf8').split('\n').filter((l) => l.startsWith(r.runId)).length === 3);
+  });
+});
+
+describe('shutdown', () => {
+  it('the daemon exits cleanly, without sanitizer reports, and never logged the API key', async () => {
+    const code = await d.close();
+    assert.equal(code, 0, d.stderr);
+    assert.equal(d.sanitizerReport(), null);
+    assert.ok(!d.stderr.includes(KEY) && !d.stdout.includes(KEY));
+    const files = spawnSync('grep', ['-rl', KEY, box.project], { encoding: 'utf8' }).stdout;
+    assert.equal(files, '', 'no file under the project holds the key');
+  });
+});
