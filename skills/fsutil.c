@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -478,4 +479,42 @@ static int rm_entry(int dfd, const char *name, unsigned depth) {
 
 int upk_rmtree_at(int dfd, const char *name) {
   return rm_entry(dfd, name, 0);
+}
+
+/* ---- whole files, atomically ---- */
+
+static int fsync_parent(const char *path) {
+  char *copy = strdup(path);
+  if (!copy)
+    return -ENOMEM;
+  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  free(copy);
+  if (fd < 0)
+    return -errno;
+  int rc = upk_fsync_dir(fd);
+  close(fd);
+  return rc;
+}
+
+int upk_write_file_atomic(const char *path, const void *data, size_t len) {
+  char *tmp = NULL;
+  if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+    return -ENOMEM;
+  int fd = mkostemp(tmp, O_CLOEXEC), rc = 0;
+  if (fd < 0) {
+    rc = -errno;
+    free(tmp);
+    return rc;
+  }
+  rc = write_all(fd, data, len);
+  if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
+    rc = -errno;
+  if (close(fd) && rc == 0)
+    rc = -errno;
+  if (rc == 0 && rename(tmp, path))
+    rc = -errno;
+  if (rc)
+    unlink(tmp);
+  free(tmp);
+  return rc ? rc : fsync_parent(path);
 }

@@ -49,6 +49,9 @@ int upk_mkdir_p(const char *path, mode_t mode);
 int upk_open_subdir(int dfd, const char *name);
 /** fsync a directory fd; file systems that cannot sync directories are fine. */
 int upk_fsync_dir(int dfd);
+/** Write a file atomically: a temporary file in the same directory, written,
+ * fsync'd, renamed over path, the directory fsync'd. Returns 0 or -errno. */
+int upk_write_file_atomic(const char *path, const void *data, size_t len);
 
 /** Is rel a safe relative path: non-empty components separated by '/', none
  * "." or "..", no leading '/', no backslash, at most UPK_TREE_MAX_DEPTH deep,

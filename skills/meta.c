@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "skill.h"
 #include "skill_internal.h"
 
@@ -440,35 +441,7 @@ int upk_meta_write(const char *path, const upk_skill_meta *m) {
   char *text = upk_meta_dump(m);
   if (!text)
     return -ENOMEM;
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16);
-  if (!tmp) {
-    free(text);
-    return -ENOMEM;
-  }
-  snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-  int fd = mkstemp(tmp), rc = 0;
-  if (fd < 0) {
-    rc = -errno;
-  } else {
-    size_t len = strlen(text), off = 0;
-    while (rc == 0 && off < len) {
-      ssize_t n = write(fd, text + off, len - off);
-      if (n < 0 && errno != EINTR)
-        rc = -errno;
-      else if (n > 0)
-        off += (size_t)n;
-    }
-    if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
-      rc = -errno;
-    if (close(fd) && rc == 0)
-      rc = -errno;
-    if (rc == 0 && rename(tmp, path))
-      rc = -errno;
-    if (rc)
-      unlink(tmp);
-  }
-  free(tmp);
+  int rc = upk_write_file_atomic(path, text, strlen(text));
   free(text);
   return rc;
 }

@@ -17,55 +17,6 @@
 
 #include "fsutil.h"
 
-static int write_all(int fd, const char *p, size_t len) {
-  while (len) {
-    ssize_t n = write(fd, p, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return -errno;
-    p += n;
-    len -= (size_t)n;
-  }
-  return 0;
-}
-
-static int fsync_parent(const char *path) {
-  char *copy = strdup(path);
-  if (!copy)
-    return -ENOMEM;
-  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  free(copy);
-  if (fd < 0)
-    return -errno;
-  int rc = upk_fsync_dir(fd);
-  close(fd);
-  return rc;
-}
-
-int upk_write_file_atomic(const char *path, const void *data, size_t len) {
-  char *tmp = NULL;
-  if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-    return -ENOMEM;
-  int fd = mkostemp(tmp, O_CLOEXEC), rc = 0;
-  if (fd < 0) {
-    rc = -errno;
-    free(tmp);
-    return rc;
-  }
-  rc = write_all(fd, data, len);
-  if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
-    rc = -errno;
-  if (close(fd) && rc == 0)
-    rc = -errno;
-  if (rc == 0 && rename(tmp, path))
-    rc = -errno;
-  if (rc)
-    unlink(tmp);
-  free(tmp);
-  return rc ? rc : fsync_parent(path);
-}
-
 /* Write a JSON value (stolen) atomically, indent 2, final newline. */
 static int write_json(const char *path, json_t *v) {
   char *text = v ? json_dumps(v, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "assertion.h"
+#include "fsutil.h" /* upk_write_file_atomic */
 
 /** Longest id: "YYYYMMDDTHHMMSSZ-" + 8 hex digits + NUL, with room to spare. */
 #define UPK_RUN_ID_MAX 40
@@ -96,9 +97,5 @@ int upk_runs_show(const char *runs_dir, const char *id, bool transcripts, char *
 int upk_runs_export_csv(const char *runs_dir, const char *const *ids, size_t n_ids, FILE *out);
 /** One CSV cell: quoted when it holds , " CR or LF, quotes doubled. */
 int upk_csv_cell(FILE *out, const char *text);
-
-/** Write a file atomically: a temporary file in the same directory, written,
- * fsync'd, renamed over path, the directory fsync'd. Returns 0 or -errno. */
-int upk_write_file_atomic(const char *path, const void *data, size_t len);
 
 #endif
