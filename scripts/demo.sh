@@ -40,6 +40,44 @@ else
   $ctl check-kernel "$corpus/saxpy.cu" || true
 fi
 
+say "Whole files and projects: host code goes through nvcc -cubin, build.toml through toml++"
+if [[ -e "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" ]]; then
+  $ctl check-kernel tests/kernel/mixed/saxpy_main.cu || true
+  $ctl check-kernel tests/kernel/projects/good || true
+else
+  echo "  (no nvcc: files with host code answer one clear diagnostic)"
+fi
+
+say "Run it on a GPU: correctness against a reference and timing (Driver API, in a worker)"
+spec=$(mktemp /tmp/upskilld-run.XXXXXX.json)
+printf '%s' '{"kernel":"saxpy","grid":[4],"block":[256],"args":[{"name":"n","dtype":"i32","value":1024},{"name":"a","dtype":"f32","value":2},{"name":"x","dtype":"f32","count":1024,"role":"in"},{"name":"y","dtype":"f32","count":1024,"role":"inout"}]}' >"$spec"
+$ctl check-kernel tests/kernel/corpus/saxpy.cu --run "$spec" || echo "  (exit status $?: without a GPU the run part says so; the compile part still answered)"
+rm -f "$spec"
+
+say "Evaluate a skill with and without it on two models (a scripted model server on loopback"
+echo "   speaking the real Anthropic and OpenAI wire formats; with real keys, point it at the APIs)"
+evaldir=$(mktemp -d /tmp/upskilld-eval.XXXXXX)
+node tests/models/server.mjs --delay 50 --skill-rule "cudaFuncSetAttribute" >"$evaldir/url" &
+server=$!
+for _ in $(seq 50); do [[ -s "$evaldir/url" ]] && break; sleep 0.1; done
+mkdir -p "$evaldir/project/skills" "$evaldir/home"
+cp -r skills/library/h100-cuda-kernels "$evaldir/project/skills/"
+cat >"$evaldir/tests.json" <<'JSON'
+{"cases": [
+  {"input": "My H100 kernel needs 100 KB of dynamic shared memory per block; how do I launch it?",
+   "expected": {"contains": ["cudaFuncSetAttribute"]}},
+  {"input": "The launch fails with too much shared memory requested; what is missing?",
+   "expected": {"contains": ["cudaFuncSetAttribute"]}}
+]}
+JSON
+(cd "$evaldir/project" && env HOME="$evaldir/home" XDG_CONFIG_HOME="$evaldir/home/.config" \
+  XDG_STATE_HOME="$evaldir/home/.state" ANTHROPIC_API_KEY=sk-ant-demo ANTHROPIC_BASE_URL="$(cat "$evaldir/url")" \
+  OPENAI_API_KEY=sk-demo OPENAI_BASE_URL="$(cat "$evaldir/url")/v1" \
+  "$root/$ctl" eval skills/h100-cuda-kernels -m anthropic.claude-demo -m openai.gpt-demo --runs 3 \
+    --tests "$evaldir/tests.json") || true
+kill "$server" 2>/dev/null || true
+rm -rf "$evaldir"
+
 say "A coding agent's MCP session over stdio"
 coproc MCP { exec "$daemon" --mcp --test-methods 2>/dev/null; }
 send() { printf '  %s-> %s%s\n' "$c" "$1" "$n"; printf '%s\n' "$1" >&"${MCP[1]}"; }
