@@ -143,6 +143,23 @@ int upk_kernels_start(upk_server *s) {
   return 0;
 }
 
+static void on_warm_timer(uv_timer_t *t) {
+  upk_server *s = t->data;
+  if (s->state == UPK_S_READY)
+    upk_kernels_start(s);
+}
+
+/* Output is flushed from an idle handle each loop turn; a timer due 1 ms from
+ * now fires after that flush, so the answer leaves before the spawn. The
+ * loop's clock is stale after a blocking poll: refresh it, or the timer would
+ * already be due at the next turn's timer phase, ahead of the flush. */
+void upk_kernels_start_soon(upk_server *s) {
+  if (s->kernels)
+    return;
+  uv_update_time(s->loop);
+  uv_timer_start(&s->warm_timer, on_warm_timer, 1, 0);
+}
+
 static void pool_closed(void *arg) {
   kernels_free(arg);
 }

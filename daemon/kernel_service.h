@@ -23,6 +23,10 @@ typedef void (*upk_kcheck_cb)(void *arg, json_t *result);
 
 /** Create the pool (one worker started warm when the toolkit exists). Idempotent. */
 int upk_kernels_start(upk_server *s);
+/** Start the pool shortly, after the current answer is written: spawning the warm
+ * worker blocks the loop for a few ms (fork + exec), which `initialize` need not wait for.
+ * A check that arrives first starts it itself. */
+void upk_kernels_start_soon(upk_server *s);
 /** Kill the workers and drop queued checks (their callbacks get a cancelled result). */
 void upk_kernels_stop(upk_server *s);
 

@@ -105,7 +105,7 @@ bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_
   s->client_info = json_incref(json_object_get(params, "clientInfo"));
   s->state = UPK_S_READY;
   upk_skills_start(s);
-  upk_kernels_start(s); /* a warm worker makes the first kernel check fast */
+  upk_kernels_start_soon(s); /* a warm worker makes the first kernel check fast */
   upk_info("LSP client %s, workspace %s",
            json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", s->workspace);
   /* Full text sync: CUDA files and SKILL.md are small, and a whole text is

@@ -42,7 +42,7 @@ static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *para
   s->workspace = getcwd(NULL, 0);
   s->state = UPK_S_READY;
   upk_skills_start(s);
-  upk_kernels_start(s); /* a warm worker makes the first kernel check fast */
+  upk_kernels_start_soon(s); /* a warm worker makes the first kernel check fast */
   upk_info("MCP client %s, revision %s (asked %s)",
            json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", chosen,
            json_string_value(ver));

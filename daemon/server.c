@@ -286,6 +286,8 @@ int upk_server_init(upk_server *s, uv_loop_t *loop, const upk_options *opts, int
   s->sig_term.data = s->sig_int.data = s;
   uv_signal_start(&s->sig_term, on_signal, SIGTERM);
   uv_signal_start(&s->sig_int, on_signal, SIGINT);
+  uv_timer_init(loop, &s->warm_timer);
+  s->warm_timer.data = s;
   upk_log_set_sink(log_sink, s, UPK_LOG_DEBUG);
   return 0;
 }
@@ -309,6 +311,7 @@ void upk_server_close(upk_server *s, int code) {
   upk_log_set_sink(NULL, NULL, UPK_LOG_ERROR);
   uv_close((uv_handle_t *)&s->sig_term, NULL);
   uv_close((uv_handle_t *)&s->sig_int, NULL);
+  uv_close((uv_handle_t *)&s->warm_timer, NULL);
   upk_transport_close(&s->tx);
 }
 
