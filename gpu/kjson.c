@@ -292,11 +292,14 @@ static json_t *row_json(const wire *w, const upk_project_job *j, upk_kvalidate_r
   name_files(&r->c.diags, j->file);
   if (upk_diags_count(&r->c.diags, UPK_SEV_ERROR))
     r->c.ok = false;
-  return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:s,s:f,s:o,s:o}", "kernel", j->kernel->name,
+  json_t *flags = json_array();
+  for (size_t i = 0; i < j->flags.n; i++)
+    json_array_append_new(flags, json_string(j->flags.v[i]));
+  return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:b,s:s,s:f,s:o,s:o}", "kernel", j->kernel->name,
                    "file", j->src, "path", j->file, "capability", j->capability, "arch", j->arch,
-                   "backend", backend_of(&w->req, r), "ok", r->c.ok, "toolkit", r->c.nvrtc_version,
-                   "compileMs", r->c.compile_ms, "diagnostics", upk_diags_json(&r->c.diags),
-                   "kernels", kernels_json(r, w->req.n_block_sizes));
+                   "flags", flags, "backend", backend_of(&w->req, r), "ok", r->c.ok, "toolkit",
+                   r->c.nvrtc_version, "compileMs", r->c.compile_ms, "diagnostics",
+                   upk_diags_json(&r->c.diags), "kernels", kernels_json(r, w->req.n_block_sizes));
 }
 
 /* build.toml, every source and every header reached, each once. */

@@ -75,17 +75,20 @@ static void cubin_arch(const char *arch, char *out, size_t len) {
     snprintf(out, len, "%s", arch);
 }
 
-/* `-x cu`: any file name is CUDA (a .cuh, a .cpp holding kernels). `--keep`
- * leaves the -lineinfo PTX in `tmp` for placing ptxas errors. */
+/* `-x cu`: any file name is CUDA (a .cuh, a .cpp holding kernels). `keep`
+ * (--keep) leaves the -lineinfo PTX in `tmp` for placing ptxas errors; it
+ * writes every intermediate file (megabytes with <iostream>), so it is asked
+ * for only when a ptxas error needs placing. */
 static int build_argv(const upk_compile_req *req, const char *nvcc, const char *tmp,
-                      const char *file, argvec *a) {
+                      const char *file, bool keep, argvec *a) {
   char arch[64];
   cubin_arch(req->arch, arch, sizeof arch);
   static const char *const fixed[] = {
       "-x",      "cu",           "-cubin",  "-lineinfo",        "-Xptxas", "-v",
-      "-Xptxas", "-warn-spills", "-Xptxas", "-warn-lmem-usage", "--keep",  NULL};
+      "-Xptxas", "-warn-spills", "-Xptxas", "-warn-lmem-usage", NULL};
   int rc = arg(a, nvcc) || argf(a, "-arch=%s", arch) ||
-           argf(a, "--std=%s", req->std ? req->std : "c++17") || argf(a, "--keep-dir=%s", tmp);
+           argf(a, "--std=%s", req->std ? req->std : "c++17") ||
+           (keep && (arg(a, "--keep") || argf(a, "--keep-dir=%s", tmp)));
   for (size_t i = 0; !rc && fixed[i]; i++)
     rc = arg(a, fixed[i]);
   for (size_t i = 0; !rc && i < req->includes.n; i++)
@@ -470,24 +473,46 @@ static void toolkit_version(const char *cuda_path, char *out, size_t len) {
     snprintf(out, len, "%d.%d", t.version_major, t.version_minor);
 }
 
+/* ptxas errors cite PTX lines: placing them needs the PTX nvcc kept. */
+static bool ptxas_error(const char *log) {
+  for (const char *p = log; p && (p = strstr(p, "ptxas")); p += 5) {
+    const char *eol = strchr(p, '\n');
+    const char *err = strstr(p, "error");
+    if (err && (!eol || err < eol))
+      return true;
+  }
+  return false;
+}
+
+/* One nvcc run; its log replaces out->log. */
+static int invoke(const upk_compile_req *req, const char *nvcc, const char *tmp, const char *dir,
+                  const char *file, bool keep, upk_compile_result *out, int *status) {
+  argvec a = {0};
+  if (build_argv(req, nvcc, tmp, file, keep, &a))
+    return argvec_free(&a), -ENOMEM;
+  size_t len = 0;
+  free(out->log);
+  out->log = NULL;
+  int rc = upk_child_run(a.v, dir, &out->log, &len, status);
+  argvec_free(&a);
+  return rc;
+}
+
 static int run_nvcc(const upk_compile_req *req, const char *nvcc, const char *tmp,
                     upk_compile_result *out) {
   char dir[PATH_MAX], file[NAME_MAX + 1];
-  argvec a = {0};
   int rc = place_source(req, tmp, dir, file);
   if (rc)
     return upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/unreadable", "upskilld",
                          upk_range_line(0, 0, 0), "cannot write the source to %s", tmp)
                ? -ENOMEM
                : 0;
-  if (build_argv(req, nvcc, tmp, file, &a))
-    return argvec_free(&a), -ENOMEM;
-  size_t len = 0;
   int status = 0;
   double t0 = now_ms();
-  rc = upk_child_run(a.v, dir, &out->log, &len, &status);
+  rc = invoke(req, nvcc, tmp, dir, file, false, out, &status);
+  if (!rc && status && ptxas_error(out->log)) /* again, keeping the PTX to place it */
+    rc = invoke(req, nvcc, tmp, dir, file, true, out, &status);
   out->compile_ms = now_ms() - t0;
-  argvec_free(&a);
   if (rc)
     return rc == -ENOMEM
                ? rc

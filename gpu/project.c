@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "nvcc.h"
+#include "srcscan.h"
 
 enum { MAX_THREADS = 8, SOURCE_CAP = 16 << 20 };
 
@@ -172,6 +173,7 @@ typedef struct pool {
   const upk_kvalidate_req *base;
   upk_kvalidate_result *results;
   int *rcs;
+  size_t *order; /* jobs by estimated cost, dearest first */
   atomic_size_t next;
 } pool;
 
@@ -235,15 +237,49 @@ static int run_job(const pool *w, size_t i) {
 
 static void *worker(void *arg) {
   pool *w = arg;
-  size_t i;
-  while ((i = atomic_fetch_add(&w->next, 1)) < w->p->n_jobs)
+  size_t k;
+  while ((k = atomic_fetch_add(&w->next, 1)) < w->p->n_jobs) {
+    size_t i = w->order ? w->order[k] : k;
     w->rcs[i] = run_job(w, i);
+  }
   return NULL;
+}
+
+/* A job's rough cost: its file's size, times ten when it goes through nvcc (host code or
+ * cuda-flags), which takes ~10x NVRTC's time on the same kernel. */
+static double job_cost(const upk_project_job *j) {
+  size_t len = 0;
+  char *src = read_source(j->file, &len);
+  upk_src_facts f = {0};
+  bool nvcc = j->flags.n > 0 || (src && upk_src_scan(src, len, &f) == 0 && f.has_host_code);
+  upk_src_facts_free(&f);
+  free(src);
+  return (double)(len + 1) * (nvcc ? 10 : 1);
+}
+
+/* Longest first: with fewer threads than jobs, starting the dear ones early keeps the
+ * last thread from finishing long after the others (classic LPT scheduling). */
+static size_t *cost_order(const upk_project *p) {
+  size_t *order = malloc(p->n_jobs * sizeof *order);
+  double *cost = malloc(p->n_jobs * sizeof *cost);
+  if (!order || !cost) {
+    free(order), free(cost);
+    return NULL; /* file order then: still correct */
+  }
+  for (size_t i = 0; i < p->n_jobs; i++) {
+    cost[i] = job_cost(&p->jobs[i]);
+    size_t k = i; /* insertion sort: projects have a handful of jobs */
+    for (; k > 0 && cost[order[k - 1]] < cost[i]; k--)
+      order[k] = order[k - 1];
+    order[k] = i;
+  }
+  free(cost);
+  return order;
 }
 
 int upk_project_validate(const upk_project *p, const upk_kvalidate_req *base, int threads,
                          upk_kvalidate_result *results, int *rcs) {
-  pool w = {.p = p, .base = base, .results = results, .rcs = rcs};
+  pool w = {.p = p, .base = base, .results = results, .rcs = rcs, .order = cost_order(p)};
   atomic_init(&w.next, 0);
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (threads <= 0)
@@ -259,6 +295,7 @@ int upk_project_validate(const upk_project *p, const upk_kvalidate_req *base, in
   worker(&w); /* this thread works too (and alone when no thread could start) */
   for (int i = 0; i < started; i++)
     pthread_join(tid[i], NULL);
+  free(w.order);
   for (size_t i = 0; i < p->n_jobs; i++)
     if (rcs[i] == -ENOMEM)
       return -ENOMEM;
