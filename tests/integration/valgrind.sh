@@ -17,6 +17,7 @@ daemon=${UPSKILLD:?set UPSKILLD}
 supp="$(cd "$(dirname "$0")" && pwd)/valgrind.supp" # NVIDIA driver noise (status dlopens libcuda)
 tmp=$(mktemp -d)
 export HOME=$tmp/home XDG_CACHE_HOME=$tmp/home/cache # the skill index: never the user's
+export GENERIC_BASE_URL=http://127.0.0.1:1/v1 # nothing listens: the model call fails, cleanly
 mkdir -p "$HOME"
 pid=
 # shellcheck disable=SC2317 # run by the EXIT trap
@@ -123,9 +124,16 @@ session() { # session FRAMING
     send '[{"jsonrpc":"2.0","id":12,"method":"ping"},{"jsonrpc":"2.0","method":"n"},1,{"jsonrpc":"2.0","id":13,"method":"upskilld/sleep","params":{"ms":50}}]'
     send '[]'
   fi
+  # The kernel service and its worker pool (a compile, a crashed worker) and the model
+  # providers (libcurl loaded on first use, a refused connection, retried, then an error).
+  send '{"jsonrpc":"2.0","id":30,"method":"kernel/validate","params":{"source":"__global__ void k(float *y) { y[threadIdx.x] = 1.0f; }"}}'
+  send '{"jsonrpc":"2.0","id":31,"method":"upskilld/worker","params":{"op":"crash"}}'
+  send '{"jsonrpc":"2.0","id":32,"method":"models/complete","params":{"model":"generic.none","prompt":"hi","timeoutMs":3000}}'
   send '{"jsonrpc":"2.0","id":14,"method":"ping"}'
   wait_for '"id":14,"result"'
   local answered=$?
+  wait_for '"id":30,"result"' && wait_for '"id":31,"result"' && wait_for '"id":32,"error"'
+  local services=$?
   wait_for '"id":4,"result"'
   local slept=$?
   send '{"jsonrpc":"2.0","id":99,"method":"shutdown"}'
@@ -140,6 +148,7 @@ session() { # session FRAMING
   local missing=0 id
   for id in 1 2 4 8 99; do has "\"id\":$id," || missing=1; done
   ok "$framing: every request was answered" "$((answered || missing))" "$tmp/out"
+  ok "$framing: kernel check, worker crash and a failed model call answered" "$services" "$tmp/out"
   local progress=1
   if [[ $framing == lsp ]]; then
     has '"kind":"begin"' && has '"kind":"report"' && has '"kind":"end"' && progress=0
@@ -190,7 +199,7 @@ eof_run() {
     "$([[ $rc == 0 && $answered == 0 ]]; echo $?)" "$tmp/vg" "$tmp/err" "$tmp/out"
 }
 
-echo "1..12"
+echo "1..14"
 session mcp
 session lsp
 signal_run
