@@ -142,9 +142,10 @@ static void on_kernel(void *arg, json_t *result) {
 
 static json_t *kernel_params(const doc *d) {
   upk_server *s = d->s;
-  json_t *p = json_pack("{s:s%,s:s,s:s,s:b,s:[],s:[]}", "source", d->text, d->len, "fileName",
+  /* projectAware: a file a build.toml builds is checked with its kernel's flags and includes. */
+  json_t *p = json_pack("{s:s%,s:s,s:s,s:b,s:b,s:[],s:[]}", "source", d->text, d->len, "fileName",
                         d->path ? d->path : d->uri, "cudaPath", upk_kernels_cuda_path(s), "pch", 1,
-                        "includes", "allowed");
+                        "projectAware", 1, "includes", "allowed");
   if (d->path) {
     char *copy = strdup(d->path);
     json_object_set_new(p, "fileDir", json_string(dirname(copy)));

@@ -13,6 +13,7 @@
 #include "diag_json.h"
 #include "kcache.h"
 #include "kvalidate.h"
+#include "kproject_hint.h"
 #include "project.h"
 #include "toolkit.h"
 
@@ -260,9 +261,18 @@ static void wire_free(wire *w) {
 static json_t *validate_now(json_t *params, char *err, size_t err_len) {
   wire w = {0};
   json_t *out = NULL;
+  upk_project_hint hint = {0};
   if (parse_wire(params, &w, err, err_len) == 0) {
     upk_kvalidate_result r = {0};
-    if (w.pre.len == 0 && upk_kernel_validate(&w.req, &r) == -ENOMEM) {
+    /* The editor's checks: a file of a kernel-builder project is built as build.toml says. */
+    bool as_project = json_is_true(json_object_get(params, "projectAware")) && w.pre.len == 0;
+    int rc =
+        as_project ? upk_project_hint_apply(&w.req, opt_str(params, "arch") != NULL, &hint) : 0;
+    if (!rc && w.pre.len == 0)
+      rc = upk_kernel_validate(&w.req, &r);
+    if (!rc)
+      rc = upk_project_hint_deps(&hint, &r.deps);
+    if (rc == -ENOMEM) {
       snprintf(err, err_len, "out of memory");
     } else {
       upk_diags_take(&w.pre, &r.c.diags); /* read problems first, then the rest */
@@ -271,9 +281,12 @@ static json_t *validate_now(json_t *params, char *err, size_t err_len) {
       if (r.c.diags.len && upk_diags_count(&r.c.diags, UPK_SEV_ERROR))
         r.c.ok = false;
       out = result_json(&w, &r);
+      if (out && hint.build_toml)
+        json_object_set_new(out, "project", json_string(hint.project.root));
     }
     upk_kvalidate_result_free(&r);
   }
+  upk_project_hint_free(&hint);
   wire_free(&w);
   return out;
 }

@@ -523,3 +523,59 @@ Test(kernel, saving_a_header_rechecks_its_dependents) {
   hx_finish(d, 0);
   rm_tree(ws);
 }
+
+/* An open file of a kernel-builder project is checked with its kernel's cuda-flags and include
+ * dirs from build.toml, and saving build.toml rechecks it (issue 7). rmsnorm.cu stops with
+ * #error unless build.toml's cuda-flags define RMS_EPS. */
+Test(kernel, editor_checks_project_files_as_build_toml_says) {
+  NEED_TOOLKIT();
+  char tmpl[] = "/tmp/upk-kproj-XXXXXX", cmd[1200], path[700], uri[800];
+  cr_assert(mkdtemp(tmpl));
+  snprintf(cmd, sizeof cmd, "cp -r '%s/tests/kernel/projects/good/.' '%s'",
+           getenv("UPK_SOURCE_ROOT"), tmpl);
+  cr_assert_eq(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/kernel_src/rmsnorm.cu", tmpl);
+  FILE *f = fopen(path, "rb");
+  cr_assert(f);
+  static char src[65536];
+  size_t n = fread(src, 1, sizeof src - 1, f);
+  fclose(f);
+  src[n] = '\0';
+  json_t *open = json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
+                           "textDocument/didOpen", "params", "textDocument", "uri", "",
+                           "languageId", "cuda-cpp", "version", 1, "text", src);
+  snprintf(uri, sizeof uri, "file://%s", path);
+  json_object_set_new(json_object_get(json_object_get(open, "params"), "textDocument"), "uri",
+                      json_string(uri));
+  char *msg = json_dumps(open, JSON_COMPACT);
+  json_decref(open);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  hx_send(d, msg);
+  free(msg);
+  json_t *m = next_publish(d, uri);
+  cr_assert(m, "no publishDiagnostics after didOpen");
+  json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
+  size_t i;
+  json_t *x;
+  json_array_foreach(diags, i, x) cr_assert_neq(json_integer_value(json_object_get(x, "severity")),
+                                                1, "build.toml's flags not used: %s", hx_dump(m));
+  json_decref(m);
+  /* Drop the define from build.toml and save it: the file is checked again, now failing. */
+  snprintf(cmd, sizeof cmd, "sed -i 's/, \"-DRMS_EPS=1e-6f\"//' '%s/build.toml'", tmpl);
+  cr_assert_eq(system(cmd), 0);
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didSave\",\"params\":{\"textDocument\":"
+           "{\"uri\":\"file://%s/build.toml\"}}}",
+           tmpl);
+  m = next_publish(d, uri);
+  cr_assert(m, "saving build.toml did not recheck rmsnorm.cu");
+  diags = json_object_get(json_object_get(m, "params"), "diagnostics");
+  bool saw_error = false;
+  json_array_foreach(diags, i, x) saw_error |=
+      strstr(json_string_value(json_object_get(x, "message")) ?: "", "RMS_EPS") != NULL;
+  cr_assert(saw_error, "%s", hx_dump(m));
+  json_decref(m);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(tmpl);
+}

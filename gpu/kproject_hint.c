@@ -1,0 +1,111 @@
+/* A single file checked as its kernel-builder project builds it (kproject_hint.h). */
+#include "kproject_hint.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MAX_LEVELS = 16 }; /* how far up a build.toml is looked for */
+
+/* The directory of the nearest build.toml at or above `dir`, into `out`. */
+static bool find_project_dir(const char *dir, char out[PATH_MAX]) {
+  char cur[PATH_MAX], probe[PATH_MAX + 16];
+  snprintf(cur, sizeof cur, "%s", dir);
+  for (int i = 0; i < MAX_LEVELS; i++) {
+    snprintf(probe, sizeof probe, "%s/build.toml", cur);
+    if (access(probe, R_OK) == 0) {
+      snprintf(out, PATH_MAX, "%s", cur);
+      return true;
+    }
+    if (!strcmp(cur, "/") || !strcmp(cur, "."))
+      return false;
+    char *parent = dirname(cur); /* may point into cur */
+    memmove(cur, parent, strlen(parent) + 1);
+  }
+  return false;
+}
+
+/* The job building `file`: sm_90a first, then sm_90 (H100), else the first one. */
+static const upk_project_job *job_for(const upk_project *p, const char *file) {
+  const upk_project_job *best = NULL;
+  int best_rank = 3;
+  for (size_t i = 0; i < p->n_jobs; i++) {
+    char real[PATH_MAX];
+    const upk_project_job *j = &p->jobs[i];
+    if (!realpath(j->file, real) || strcmp(real, file))
+      continue;
+    int rank = !strcmp(j->arch, "sm_90a") ? 0 : !strcmp(j->arch, "sm_90") ? 1 : 2;
+    if (rank < best_rank)
+      best = j, best_rank = rank;
+  }
+  return best;
+}
+
+/* `first` then `then`, into storage at `at`. */
+static upk_strv join(upk_strv first, upk_strv then, const char **at) {
+  memcpy(at, first.v, first.n * sizeof *at);
+  if (then.n)
+    memcpy(at + first.n, then.v, then.n * sizeof *at);
+  return (upk_strv){at, first.n + then.n};
+}
+
+static int merge(upk_kvalidate_req *req, const upk_project_job *j, bool keep_arch,
+                 upk_project_hint *h) {
+  upk_compile_req *c = &req->compile;
+  size_t n = j->includes.n + c->includes.n + j->flags.n + c->options.n;
+  h->strs = calloc(n + 1, sizeof *h->strs);
+  if (!h->strs)
+    return -ENOMEM;
+  c->includes = join(j->includes, c->includes, h->strs);
+  c->options = join(j->flags, c->options, h->strs + c->includes.n);
+  if (!keep_arch)
+    c->arch = j->arch;
+  if (req->backend == UPK_BACKEND_AUTO && j->flags.n) /* cuda-flags are nvcc's flags */
+    req->backend = UPK_BACKEND_NVCC;
+  return 0;
+}
+
+int upk_project_hint_apply(upk_kvalidate_req *req, bool keep_arch, upk_project_hint *h) {
+  memset(h, 0, sizeof *h);
+  char dir[PATH_MAX], file[PATH_MAX];
+  const char *name = req->compile.file_name;
+  if (!req->file_dir || !name || !realpath(name, file) || !find_project_dir(req->file_dir, dir))
+    return 0;
+  int rc = upk_project_load(dir, req->compile.cuda_path, &h->project);
+  if (rc)
+    return rc;
+  h->found = true;
+  const upk_project_job *j = job_for(&h->project, file);
+  if (!j) /* a file of the tree that build.toml does not build: checked as it is */
+    return 0;
+  if (asprintf(&h->build_toml, "%s/build.toml", h->project.root) < 0) {
+    h->build_toml = NULL;
+    return -ENOMEM;
+  }
+  return merge(req, j, keep_arch, h);
+}
+
+int upk_project_hint_deps(const upk_project_hint *h, upk_include_deps *deps) {
+  if (!h->build_toml)
+    return 0;
+  char **paths = realloc(deps->paths, (deps->n + 1) * sizeof *paths);
+  if (!paths)
+    return -ENOMEM;
+  deps->paths = paths;
+  if (!(paths[deps->n] = strdup(h->build_toml)))
+    return -ENOMEM;
+  deps->n++;
+  return 0;
+}
+
+void upk_project_hint_free(upk_project_hint *h) {
+  if (h->found)
+    upk_project_free(&h->project);
+  free(h->strs);
+  free(h->build_toml);
+  memset(h, 0, sizeof *h);
+}
