@@ -22,9 +22,11 @@
 
 static const char INIT[] =
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-    "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"ping-bench\",\"version\":\"1\"}}}"
+    "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"ping-bench\",\"version\":\"1\"}}"
+    "}"
     "\n";
-static const char INITIALIZED[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+static const char INITIALIZED[] =
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
 
 typedef struct server {
   pid_t pid;
@@ -150,8 +152,8 @@ static double pipelined_pings(server *s, long n, long window, long *errors) {
       olen = ooff = 0;
       long room = window - (sent - answered);
       for (; room > 0 && sent < n; room--)
-        olen += (size_t)sprintf(out + olen, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"ping\"}\n",
-                                ++sent);
+        olen += (size_t)sprintf(out + olen,
+                                "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"ping\"}\n", ++sent);
     }
     struct pollfd p[2] = {{s->out, POLLIN, 0}, {s->in, ooff < olen ? POLLOUT : 0, 0}};
     if (poll(p, 2, 30000) <= 0) {
@@ -190,12 +192,23 @@ int main(int argc, char **argv) {
   int keep_stderr = 0, opt;
   while ((opt = getopt(argc, argv, "+n:w:s:i:e")) != -1) {
     switch (opt) {
-    case 'n': n = atol(optarg); break;
-    case 'w': window = atol(optarg); break;
-    case 's': spawns = atol(optarg); break;
-    case 'i': idle_ms = atol(optarg); break;
-    case 'e': keep_stderr = 1; break;
-    default: goto usage;
+    case 'n':
+      n = atol(optarg);
+      break;
+    case 'w':
+      window = atol(optarg);
+      break;
+    case 's':
+      spawns = atol(optarg);
+      break;
+    case 'i':
+      idle_ms = atol(optarg);
+      break;
+    case 'e':
+      keep_stderr = 1;
+      break;
+    default:
+      goto usage;
     }
   }
   if (optind >= argc || n < 1 || window < 1 || spawns < 1)
@@ -214,8 +227,8 @@ int main(int argc, char **argv) {
     ssize_t len = read_line(s.out, line, sizeof line);
     init_ms[i] = now_ms() - t0;
     if (len < 0 || !memmem(line, (size_t)len, "\"result\"", 8)) {
-      fprintf(stderr, "ping: no initialize result from %s (%.*s)\n", cmd[0],
-              len < 0 ? 0 : (int)len, line);
+      fprintf(stderr, "ping: no initialize result from %s (%.*s)\n", cmd[0], len < 0 ? 0 : (int)len,
+              line);
       finish(&s);
       return 1;
     }

@@ -106,10 +106,11 @@ static const size_t table_count = sizeof table / sizeof *table;
 static const struct {
   const upk_method *items;
   const size_t *count;
-} tables[] = {{table, &table_count}, {upk_skills_methods, &upk_skills_methods_count},
-                {upk_kernel_methods, &upk_kernel_methods_count},
-                {upk_models_methods, &upk_models_methods_count},
-                {upk_eval_methods, &upk_eval_methods_count}};
+} tables[] = {{table, &table_count},
+              {upk_skills_methods, &upk_skills_methods_count},
+              {upk_kernel_methods, &upk_kernel_methods_count},
+              {upk_models_methods, &upk_models_methods_count},
+              {upk_eval_methods, &upk_eval_methods_count}};
 
 static bool visible(const upk_method *m, bool test_methods) {
   return test_methods || !(m->flags & UPK_METHOD_TEST_ONLY);

@@ -46,7 +46,7 @@ typedef struct upk_server {
   int exit_code;
   bool input_ended; /* EOF seen: exit once in-flight work is answered */
   uv_signal_t sig_term, sig_int;
-  uv_timer_t warm_timer; /* starts the kernel workers once the initialize answer has left */
+  uv_timer_t warm_timer;         /* starts the kernel workers once the initialize answer has left */
   struct upk_skills_svc *skills; /* skills index service, from initialize on */
   struct upk_kernels *kernels;   /* worker pool and compile cache (kernel_service.h) */
   struct upk_models *models;     /* model completions (models_methods.h), on first use */

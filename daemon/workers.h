@@ -19,8 +19,9 @@ typedef struct upk_workers upk_workers;
 typedef struct upk_wreq upk_wreq;
 
 typedef struct upk_workers_config {
-  const char *worker_path;      /* the upskilld-worker executable */
-  const char *const *prefix;    /* argv run before it (e.g. {"srun","--gres=gpu:1",NULL}); NULL: none */
+  const char *worker_path; /* the upskilld-worker executable */
+  const char *const
+      *prefix; /* argv run before it (e.g. {"srun","--gres=gpu:1",NULL}); NULL: none */
   const char *const *extra_env; /* "K=V" added to the worker's environment; NULL: none */
   int max_workers;              /* concurrency; <= 0: number of cores (at most 8) */
   int warm;                     /* workers started at init and kept idle (0 or 1 is sensible) */

@@ -40,14 +40,14 @@ typedef struct upk_compile_req {
 } upk_compile_req;
 
 typedef struct upk_compile_result {
-  bool ok;                 /* a cubin was produced and no error diagnostic was made */
-  upk_diags diags;         /* codes "nvrtc/<n>", "nvrtc/error", "ptxas/error", ... */
+  bool ok;                  /* a cubin was produced and no error diagnostic was made */
+  upk_diags diags;          /* codes "nvrtc/<n>", "nvrtc/error", "ptxas/error", ... */
   upk_kernel_info *kernels; /* ptxas report per kernel (name, mangled, resources) */
   size_t n_kernels;
-  double compile_ms;       /* wall time of the NVRTC calls */
-  char nvrtc_version[16];  /* "13.0"; "" when NVRTC is missing */
-  char *log;               /* the last raw NVRTC log (for --verbose output) */
-  void *cubin;             /* the cubin on success (for the Driver API); NULL otherwise */
+  double compile_ms;      /* wall time of the NVRTC calls */
+  char nvrtc_version[16]; /* "13.0"; "" when NVRTC is missing */
+  char *log;              /* the last raw NVRTC log (for --verbose output) */
+  void *cubin;            /* the cubin on success (for the Driver API); NULL otherwise */
   size_t cubin_size;
 } upk_compile_result;
 

@@ -12,12 +12,12 @@
 #include "diag.h"
 
 typedef struct upk_include_policy {
-  const char *file_dir;        /* the including file's directory; NULL for inline source */
-  const char *const *search;   /* -I dirs in order (user dirs, then the toolkit's) */
+  const char *file_dir;      /* the including file's directory; NULL for inline source */
+  const char *const *search; /* -I dirs in order (user dirs, then the toolkit's) */
   size_t n_search;
-  const char *const *allowed;  /* roots a resolved include must lie under */
+  const char *const *allowed; /* roots a resolved include must lie under */
   size_t n_allowed;
-  const char *const *toolkit;  /* toolkit include roots: allowed, not followed */
+  const char *const *toolkit; /* toolkit include roots: allowed, not followed */
   size_t n_toolkit;
 } upk_include_policy;
 

@@ -23,19 +23,19 @@ int upk_backend_parse(const char *s, upk_backend *out);
 
 typedef struct upk_kvalidate_req {
   upk_compile_req compile;
-  const char *file_dir;     /* the file's directory (searched first, allowed); NULL inline */
-  upk_strv allowed;         /* roots includes may come from (workspace, given dirs) */
-  const int *block_sizes;   /* occupancy at these sizes; none: __launch_bounds__ or 256 */
+  const char *file_dir;   /* the file's directory (searched first, allowed); NULL inline */
+  upk_strv allowed;       /* roots includes may come from (workspace, given dirs) */
+  const int *block_sizes; /* occupancy at these sizes; none: __launch_bounds__ or 256 */
   size_t n_block_sizes;
-  long dynamic_smem;        /* bytes of dynamic shared memory per block */
-  upk_backend backend;      /* AUTO (0) unless asked */
+  long dynamic_smem;   /* bytes of dynamic shared memory per block */
+  upk_backend backend; /* AUTO (0) unless asked */
 } upk_kvalidate_req;
 
 typedef struct upk_kvalidate_result {
-  upk_compile_result c;     /* kernels and every diagnostic (compile, include, lint) */
-  upk_occupancy *occ;       /* n_kernels * n_block_sizes, row per kernel (when sizes given) */
+  upk_compile_result c; /* kernels and every diagnostic (compile, include, lint) */
+  upk_occupancy *occ;   /* n_kernels * n_block_sizes, row per kernel (when sizes given) */
   upk_include_deps deps;
-  const char *backend;      /* static: "nvrtc" or "nvcc", what ran (NULL: nothing ran) */
+  const char *backend; /* static: "nvrtc" or "nvcc", what ran (NULL: nothing ran) */
 } upk_kvalidate_result;
 
 int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out);

@@ -424,7 +424,6 @@ UTest(jsonrpc, parse_error_text_is_printable_ascii) {
     cr_assert((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f, "byte 0x%02x in '%s'",
               (unsigned char)*c, err);
   json_t *r = upk_rpc_error(NULL, UPK_RPC_PARSE_ERROR, err, NULL);
-  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "message")),
-                   err);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "message")), err);
   json_decref(r);
 }
