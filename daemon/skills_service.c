@@ -1,5 +1,6 @@
 #include "skills_service.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -145,10 +146,32 @@ static void watch_root(item *it, const char *root) {
   push_dir(it, dir);
 }
 
+/* A root's subdirectories are watched too, with or without a SKILL.md yet:
+ * `mkdir x && write x/SKILL.md` shows the root only the mkdir, and the file
+ * must still be noticed when it lands a moment later. */
+static void watch_children(item *it, const char *root) {
+  enum { MAX_CHILDREN = 4096 }; /* a root with more is watched through its indexed skills */
+  DIR *d = opendir(root);
+  struct dirent *e;
+  char dir[PATH_MAX];
+  for (int n = 0; d && n < MAX_CHILDREN && (e = readdir(d)); n++) {
+    struct stat st;
+    if (e->d_name[0] == '.')
+      continue;
+    snprintf(dir, sizeof dir, "%s/%s", root, e->d_name);
+    if (e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN && !stat(dir, &st) && S_ISDIR(st.st_mode)))
+      push_dir(it, dir);
+  }
+  if (d)
+    closedir(d);
+}
+
 static void compute_watch_set(item *it, upk_index *ix) {
   upk_skills_svc *svc = it->svc;
-  for (size_t i = 0; i < svc->n_roots; i++)
+  for (size_t i = 0; i < svc->n_roots; i++) {
     watch_root(it, svc->roots[i].dir);
+    watch_children(it, svc->roots[i].dir);
+  }
   upk_index_entries all = {0};
   if (ix && upk_index_list(ix, NULL, NULL, &all) == 0) {
     for (size_t i = 0; i < all.len; i++)
@@ -238,6 +261,9 @@ static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int 
 }
 
 static void apply_watch_set(upk_skills_svc *svc, item *it) {
+  /* A directory watched from now on may have changed since the queue looked at it:
+   * after the first set, each new watch is followed by one refresh of its directory. */
+  bool recheck_new = svc->watches != NULL;
   for (watch *w = svc->watches; w; w = w->next)
     w->keep = false;
   for (size_t i = 0; i < it->n_watch; i++) {
@@ -262,6 +288,11 @@ static void apply_watch_set(upk_skills_svc *svc, item *it) {
     }
     w->next = svc->watches;
     svc->watches = w;
+    if (recheck_new) {
+      json_object_set_new(svc->pending, w->dir, json_true());
+      if (!uv_is_active((uv_handle_t *)&svc->debounce))
+        uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
+    }
   }
   for (watch **pp = &svc->watches; *pp;) { /* drop directories no longer of interest */
     watch *w = *pp;
