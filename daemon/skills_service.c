@@ -48,6 +48,7 @@ typedef struct item {
   json_t *paths;     /* refresh: changed paths; NULL for a full scan */
   char **watch_dirs; /* computed on the queue, applied on the loop */
   size_t n_watch;
+  json_t *seen; /* watch_dirs as a set, while it is computed */
 } item;
 
 const char *upk_skills_library_dir(void) {
@@ -120,15 +121,18 @@ static void build_roots(upk_skills_svc *svc, const char *workspace, json_t *extr
 
 /* ---- watch set: computed on the queue thread ---- */
 
+/* Each directory once; a set keeps that linear with thousands of skills. */
 static void push_dir(item *it, const char *dir) {
-  for (size_t i = 0; i < it->n_watch; i++)
-    if (!strcmp(it->watch_dirs[i], dir))
-      return;
+  if (!it->seen && !(it->seen = json_object()))
+    return;
+  if (json_object_get(it->seen, dir))
+    return;
   char **p = realloc(it->watch_dirs, (it->n_watch + 1) * sizeof *p);
   if (!p)
     return;
   it->watch_dirs = p;
   it->watch_dirs[it->n_watch++] = strdup(dir);
+  json_object_set_new_nocheck(it->seen, dir, json_true()); /* any bytes: it is only a set */
 }
 
 /* A missing root is watched through its nearest existing ancestor, so that
@@ -150,7 +154,7 @@ static void watch_root(item *it, const char *root) {
  * `mkdir x && write x/SKILL.md` shows the root only the mkdir, and the file
  * must still be noticed when it lands a moment later. */
 static void watch_children(item *it, const char *root) {
-  enum { MAX_CHILDREN = 4096 }; /* a root with more is watched through its indexed skills */
+  enum { MAX_CHILDREN = 4096 }; /* a bigger root: its indexed skills' dirs are watched */
   DIR *d = opendir(root);
   struct dirent *e;
   char dir[PATH_MAX];
@@ -309,6 +313,7 @@ static void item_free(item *it) {
   for (size_t i = 0; i < it->n_watch; i++)
     free(it->watch_dirs[i]);
   free(it->watch_dirs);
+  json_decref(it->seen);
   json_decref(it->paths);
   free(it);
 }
