@@ -221,6 +221,16 @@ Test(kernel, bad_input_gets_diagnostics_and_the_daemon_stays) {
   r = validate(d, &resp, "{\"path\":\"/nonexistent/k.cu\"}");
   cr_assert(diag_with_code(r, "kernel/unreadable"), "%s", hx_dump(r));
   json_decref(resp);
+  /* Infinite template recursion: the compiler's own error at the template's line, no hang. */
+  r = validate(d, &resp,
+               "{\"source\":\"template <int N> struct R { static const int v = R<N + 1>::v; "
+               "};\\n__global__ void k(int *o) { *o = R<0>::v; }\\n\"}");
+  json_t *rec = diag_with_code(r, "nvrtc/error");
+  cr_assert(rec && strstr(json_string_value(json_object_get(rec, "message")),
+                          "excessive recursion at instantiation"),
+            "%s", hx_dump(r));
+  cr_assert_eq(start_line(rec), 0, "%s", hx_dump(r));
+  json_decref(resp);
   hx_ping(d);
   hx_finish(d, 0);
 }
