@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
 #include "srcscan.h"
 
 enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20 };
@@ -150,18 +151,6 @@ static int first_visit(walk *w, const char *key) {
   return 1;
 }
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *buf = NULL;
-  struct stat st;
-  if (f && fstat(fileno(f), &st) == 0 && st.st_size <= MAX_HEADER_BYTES &&
-      (buf = malloc((size_t)st.st_size + 1)))
-    *len = fread(buf, 1, (size_t)st.st_size, f);
-  if (f)
-    fclose(f);
-  return buf;
-}
-
 /* An allowed header: recorded, and its own includes checked, once per place
  * it is looked up from (its real directory; that is where "..." includes start). */
 static int follow(walk *w, const upk_src_include *inc, const char *file, const char *cand,
@@ -182,7 +171,7 @@ static int follow(walk *w, const upk_src_include *inc, const char *file, const c
                     "than %s files, so the compile is refused",
                     "32", "4096");
   size_t len = 0;
-  char *src = read_file(key, &len);
+  char *src = upk_read_file(key, MAX_HEADER_BYTES, &len);
   if (!src)
     return add_diag(w, inc, file, "kernel/include-unchecked",
                     "#include %c%s%c was not checked: %s cannot be read or is larger than %s", key,

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "cudrv.h"
 #include "runcheck.h"
 
@@ -135,17 +136,6 @@ static int read_until(int fd, int64_t deadline, char **out) {
   return rc;
 }
 
-static char *slurp(const char *path) {
-  size_t n = 0;
-  FILE *f = fopen(path, "rb");
-  char *t = f ? malloc(1 << 20) : NULL;
-  if (t)
-    t[n = fread(t, 1, (1 << 20) - 1, f)] = '\0';
-  if (f)
-    fclose(f);
-  return t;
-}
-
 /* The child's run diagnostics (codes run/...) join ours. */
 static void take_run_diags(json_t *result, upk_diags *diags) {
   json_t *d;
@@ -231,7 +221,8 @@ int upk_ksan_run(json_t *params, const upk_run_spec *s, const char *tool_path, u
                     "(the sanitizer slows kernels down: raise run.timeoutMs)",
                     tool, s->timeout_ms);
     *run_out = child_run(rc ? NULL : reply, status, diags, at);
-    char *text = slurp(log);
+    size_t text_len;
+    char *text = upk_read_file(log, 64u << 20, &text_len);
     int n = text ? upk_sanitizer_parse(text, tool, source_name(params), diags) : 0;
     free(text);
     if (n > 0)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "nvlog.h"
 #include "toolkit.h"
 
@@ -287,19 +289,6 @@ static int relabel(const logctx *c, upk_diags *d, size_t from) {
   return 0;
 }
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  struct stat st;
-  char *buf = NULL;
-  if (f && fstat(fileno(f), &st) == 0 && (buf = malloc((size_t)st.st_size + 1))) {
-    *len = fread(buf, 1, (size_t)st.st_size, f);
-    buf[*len] = '\0';
-  }
-  if (f)
-    fclose(f);
-  return buf;
-}
-
 /* The -lineinfo PTX nvcc kept (one .ptx in the private directory), or NULL. */
 static char *kept_ptx(const char *tmp) {
   DIR *d = opendir(tmp);
@@ -310,7 +299,7 @@ static char *kept_ptx(const char *tmp) {
     size_t n = strlen(e->d_name);
     if (n > 4 && !strcmp(e->d_name + n - 4, ".ptx")) {
       snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
-      ptx = read_file(path, &len);
+      ptx = upk_read_file(path, SIZE_MAX, &len);
     }
   }
   if (d)
@@ -397,7 +386,7 @@ static int fill_kernels(const upk_compile_req *req, const char *log, const char 
   char path[PATH_MAX], name[1024], section[1100];
   size_t len = 0;
   snprintf(path, sizeof path, "%s/out.cubin", tmp);
-  char *cubin = read_file(path, &len);
+  char *cubin = upk_read_file(path, SIZE_MAX, &len);
   for (size_t i = 0; i < out->n_kernels; i++) {
     upk_kernel_info *k = &out->kernels[i];
     k->line = k->col = -1;
@@ -425,7 +414,7 @@ static int fill_kernels(const upk_compile_req *req, const char *log, const char 
 
 static bool same_text(const char *path, const char *src, size_t len) {
   size_t n = 0;
-  char *text = read_file(path, &n);
+  char *text = upk_read_file(path, SIZE_MAX, &n);
   bool same = text && n == len && !memcmp(text, src, len);
   free(text);
   return same;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "nvcc.h"
 #include "srcscan.h"
 
@@ -177,20 +178,6 @@ typedef struct pool {
   atomic_size_t next;
 } pool;
 
-static char *read_source(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  struct stat st;
-  char *buf = NULL;
-  if (f && fstat(fileno(f), &st) == 0 && st.st_size <= SOURCE_CAP &&
-      (buf = malloc((size_t)st.st_size + 1))) {
-    *len = fread(buf, 1, (size_t)st.st_size, f);
-    buf[*len] = '\0';
-  }
-  if (f)
-    fclose(f);
-  return buf;
-}
-
 /* a then b, in `buf` (room for a.n + b.n). */
 static upk_strv concat(upk_strv a, upk_strv b, const char **buf) {
   if (a.n)
@@ -206,7 +193,7 @@ static int run_job(const pool *w, size_t i) {
   upk_kvalidate_result *out = &w->results[i];
   size_t len = 0, n = j->includes.n + b->compile.includes.n + j->flags.n + b->compile.options.n +
                       b->allowed.n + 1;
-  char *src = read_source(j->file, &len), *dir = strdup(j->file);
+  char *src = upk_read_file(j->file, SOURCE_CAP, &len), *dir = strdup(j->file);
   const char **buf = calloc(n + 1, sizeof *buf);
   int rc = -ENOMEM;
   if (src && dir && buf) {
@@ -249,7 +236,7 @@ static void *worker(void *arg) {
  * cuda-flags), which takes ~10x NVRTC's time on the same kernel. */
 static double job_cost(const upk_project_job *j) {
   size_t len = 0;
-  char *src = read_source(j->file, &len);
+  char *src = upk_read_file(j->file, SOURCE_CAP, &len);
   upk_src_facts f = {0};
   bool nvcc = j->flags.n > 0 || (src && upk_src_scan(src, len, &f) == 0 && f.has_host_code);
   upk_src_facts_free(&f);
