@@ -75,15 +75,6 @@ static void worker_path(char *buf, size_t len) {
     snprintf(buf, len, "%s/../gpu/upskilld-worker", exe);
 }
 
-static void toolkit_version(upk_kernels *k) {
-  upk_cuda_toolkit t;
-  upk_cuda_toolkit_probe(k->cuda_path, &t);
-  if (t.found)
-    snprintf(k->toolkit, sizeof k->toolkit, "%d.%d", t.version_major, t.version_minor);
-  else
-    snprintf(k->toolkit, sizeof k->toolkit, "none");
-}
-
 /* The configured launch prefix (--worker-command, else $UPSKILLD_WORKER_COMMAND),
  * split like a shell would but never running anything (WRDE_NOCMD). */
 static int worker_prefix(upk_kernels *k, const char *cmd) {
@@ -120,7 +111,7 @@ int upk_kernels_start(upk_server *s) {
     return UV_EINVAL;
   }
   snprintf(k->cuda_path, sizeof k->cuda_path, "%s", upk_cuda_default_path(s->opts.cuda_path));
-  toolkit_version(k);
+  upk_cuda_toolkit_version(k->cuda_path, k->toolkit, sizeof k->toolkit);
   k->map = json_object();
   k->test_faults = s->opts.test_methods;
   char path[PATH_MAX];

@@ -217,13 +217,8 @@ static bool has_code(json_t *result, const char *code) {
 static const char *toolkit_version(const char *cuda_path) {
   static char path[512], version[32];
   if (strcmp(path, cuda_path ? cuda_path : "") || !version[0]) {
-    upk_cuda_toolkit t;
-    upk_cuda_toolkit_probe(cuda_path, &t);
     snprintf(path, sizeof path, "%s", cuda_path ? cuda_path : "");
-    if (t.found)
-      snprintf(version, sizeof version, "%d.%d", t.version_major, t.version_minor);
-    else
-      snprintf(version, sizeof version, "none");
+    upk_cuda_toolkit_version(cuda_path, version, sizeof version);
   }
   return version;
 }

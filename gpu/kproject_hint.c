@@ -45,14 +45,6 @@ static const upk_project_job *job_for(const upk_project *p, const char *file) {
   return best;
 }
 
-/* `first` then `then`, into storage at `at`. */
-static upk_strv join(upk_strv first, upk_strv then, const char **at) {
-  memcpy(at, first.v, first.n * sizeof *at);
-  if (then.n)
-    memcpy(at + first.n, then.v, then.n * sizeof *at);
-  return (upk_strv){at, first.n + then.n};
-}
-
 static int merge(upk_kvalidate_req *req, const upk_project_job *j, bool keep_arch,
                  upk_project_hint *h) {
   upk_compile_req *c = &req->compile;
@@ -60,8 +52,8 @@ static int merge(upk_kvalidate_req *req, const upk_project_job *j, bool keep_arc
   h->strs = calloc(n + 1, sizeof *h->strs);
   if (!h->strs)
     return -ENOMEM;
-  c->includes = join(j->includes, c->includes, h->strs);
-  c->options = join(j->flags, c->options, h->strs + c->includes.n);
+  c->includes = upk_strv_concat(j->includes, c->includes, h->strs);
+  c->options = upk_strv_concat(j->flags, c->options, h->strs + c->includes.n);
   if (!keep_arch)
     c->arch = j->arch;
   if (req->backend == UPK_BACKEND_AUTO && j->flags.n) /* cuda-flags are nvcc's flags */

@@ -455,13 +455,6 @@ static int explain_failure(upk_compile_result *out, int status, const char *log)
                        "nvcc failed (exit status %d): %s", status, *tail ? tail : "no output");
 }
 
-static void toolkit_version(const char *cuda_path, char *out, size_t len) {
-  upk_cuda_toolkit t;
-  upk_cuda_toolkit_probe(upk_cuda_default_path(cuda_path), &t);
-  if (t.version_major)
-    snprintf(out, len, "%d.%d", t.version_major, t.version_minor);
-}
-
 /* ptxas errors cite PTX lines: placing them needs the PTX nvcc kept. */
 static bool ptxas_error(const char *log) {
   for (const char *p = log; p && (p = strstr(p, "ptxas")); p += 5) {
@@ -533,7 +526,8 @@ int upk_nvcc_compile(const upk_compile_req *req, upk_compile_result *out) {
                          nvcc)
                ? -ENOMEM
                : -ENOENT;
-  toolkit_version(req->cuda_path, out->nvrtc_version, sizeof out->nvrtc_version);
+  upk_cuda_toolkit_version(upk_cuda_default_path(req->cuda_path), out->nvrtc_version,
+                           sizeof out->nvrtc_version);
   const char *base = getenv("TMPDIR");
   snprintf(tmp, sizeof tmp, "%s/upskilld-nvcc-XXXXXX", base && *base ? base : "/tmp");
   if (!mkdtemp(tmp))

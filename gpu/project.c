@@ -178,8 +178,7 @@ typedef struct pool {
   atomic_size_t next;
 } pool;
 
-/* a then b, in `buf` (room for a.n + b.n). */
-static upk_strv concat(upk_strv a, upk_strv b, const char **buf) {
+upk_strv upk_strv_concat(upk_strv a, upk_strv b, const char **buf) {
   if (a.n)
     memcpy(buf, a.v, a.n * sizeof *buf);
   if (b.n)
@@ -202,11 +201,11 @@ static int run_job(const pool *w, size_t i) {
     r.compile.source = src, r.compile.source_len = len, r.compile.file_name = j->file;
     r.compile.arch = j->arch, r.compile.pch = false; /* NVRTC's PCH state is per process */
     r.file_dir = dir;
-    r.compile.includes = concat(j->includes, b->compile.includes, buf);
-    r.compile.options = concat(j->flags, b->compile.options, buf + r.compile.includes.n);
+    r.compile.includes = upk_strv_concat(j->includes, b->compile.includes, buf);
+    r.compile.options = upk_strv_concat(j->flags, b->compile.options, buf + r.compile.includes.n);
     const char *root[] = {w->p->root};
-    r.allowed =
-        concat(b->allowed, (upk_strv){root, 1}, buf + r.compile.includes.n + r.compile.options.n);
+    r.allowed = upk_strv_concat(b->allowed, (upk_strv){root, 1},
+                                buf + r.compile.includes.n + r.compile.options.n);
     if (r.backend == UPK_BACKEND_AUTO && j->flags.n)
       r.backend = UPK_BACKEND_NVCC;
     rc = upk_kernel_validate(&r, out);

@@ -52,6 +52,9 @@ typedef struct upk_project {
 int upk_project_load(const char *dir, const char *cuda_path, upk_project *out);
 void upk_project_free(upk_project *p);
 
+/** `a` then `b`, in `buf` (room for a.n + b.n pointers); the strings are borrowed. */
+upk_strv upk_strv_concat(upk_strv a, upk_strv b, const char **buf);
+
 /** Validate every job, at most `threads` at a time (<= 0: the cores, at most
  * 8). `base` supplies what build.toml does not (std, defines, extra includes
  * and options, names, block sizes, backend, toolkit, allowed roots); each

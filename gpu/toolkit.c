@@ -85,3 +85,13 @@ int upk_cuda_driver_probe(upk_cuda_driver *out) {
   dlclose(h);
   return 0;
 }
+
+const char *upk_cuda_toolkit_version(const char *path, char *out, size_t len) {
+  upk_cuda_toolkit t;
+  upk_cuda_toolkit_probe(path, &t);
+  if (t.found && t.version_major)
+    snprintf(out, len, "%d.%d", t.version_major, t.version_minor);
+  else
+    snprintf(out, len, "none");
+  return out;
+}

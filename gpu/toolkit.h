@@ -5,6 +5,7 @@
 #define UPK_GPU_TOOLKIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct upk_cuda_toolkit {
   bool found; /* headers and NVRTC present */
@@ -24,6 +25,9 @@ typedef struct upk_cuda_driver {
 const char *upk_cuda_default_path(const char *override);
 /** Look at the toolkit under `path`. Always fills `out`; returns 0 or -ENOENT. */
 int upk_cuda_toolkit_probe(const char *path, upk_cuda_toolkit *out);
+/** The toolkit's version under `path` as "13.0" (from cuda.h), or "none" when no toolkit
+ * is found there; written to `out`, which is returned. Part of every kernel-cache key. */
+const char *upk_cuda_toolkit_version(const char *path, char *out, size_t len);
 /** dlopen libcuda and ask its version (no cuInit: that belongs in a worker). */
 int upk_cuda_driver_probe(upk_cuda_driver *out);
 
