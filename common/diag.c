@@ -25,13 +25,19 @@ static int diags__grow(upk_diags *d) {
 
 int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *source,
                   upk_range range, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = upk_diags_vadd(d, sev, code, source, range, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char *source,
+                   upk_range range, const char *fmt, va_list ap) {
   if (diags__grow(d))
     return -ENOMEM;
   char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   upk_diag *x = &d->items[d->len++];
   x->severity = sev;
   x->code = dup_or_null(code);

@@ -8,6 +8,7 @@
 #ifndef UPK_DIAG_H
 #define UPK_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef enum {
@@ -39,6 +40,9 @@ typedef struct upk_diags {
 /** Append a diagnostic; strings are copied. Returns 0 or -ENOMEM. */
 int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *source,
                   upk_range range, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/** upk_diags_add for callers that wrap it in their own printf-like helper. */
+int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char *source,
+                   upk_range range, const char *fmt, va_list ap);
 /** Count diagnostics of a severity. */
 size_t upk_diags_count(const upk_diags *d, upk_severity sev);
 /** Move all of `from` to the end of `to` (from becomes empty). */

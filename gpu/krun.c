@@ -128,12 +128,10 @@ typedef struct devrun {
 static int diag(upk_krun *k, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int diag(upk_krun *k, const char *code, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  upk_diags_vadd(k->diags, UPK_SEV_ERROR, code, "upskilld-run", k->at, fmt, ap);
   va_end(ap);
-  upk_diags_add(k->diags, UPK_SEV_ERROR, code, "upskilld-run", k->at, "%s", msg);
   return -EINVAL;
 }
 

@@ -297,13 +297,13 @@ static void emit(lint *l, upk_severity sev, const char *code, upk_range r, const
     __attribute__((format(printf, 5, 6)));
 
 static void emit(lint *l, upk_severity sev, const char *code, upk_range r, const char *fmt, ...) {
-  char msg[768];
+  if (l->n_diags++ >= MAX_SOURCE_DIAGS)
+    return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  if (l->n_diags++ < MAX_SOURCE_DIAGS && upk_diags_add(l->out, sev, code, SOURCE, r, "%s", msg))
+  if (upk_diags_vadd(l->out, sev, code, SOURCE, r, fmt, ap))
     l->err = -ENOMEM;
+  va_end(ap);
 }
 
 enum need { SM90, SM90A };
