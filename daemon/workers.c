@@ -457,11 +457,13 @@ static void dispatch(upk_workers *p) {
   }
 }
 
-/* Keep `warm` idle workers (after init or a replaced one); spawn failures wait for a request
- * to report them. */
+/* Keep `warm` workers alive, idle or busy (after init or a replaced one); spawn failures wait
+ * for a request to report them. Busy ones count: a spare started while the first request
+ * compiles would load NVRTC on the core that compile needs. */
 static void top_up(upk_workers *p) {
   char err[600];
-  while (!p->closing && p->n_idle < p->warm && p->n_idle + p->n_busy < p->max)
+  int target = p->warm < p->max ? p->warm : p->max;
+  while (!p->closing && p->n_idle + p->n_busy < target)
     if (spawn_worker(p, err, sizeof err))
       return;
 }

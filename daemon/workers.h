@@ -24,7 +24,7 @@ typedef struct upk_workers_config {
       *prefix; /* argv run before it (e.g. {"srun","--gres=gpu:1",NULL}); NULL: none */
   const char *const *extra_env; /* "K=V" added to the worker's environment; NULL: none */
   int max_workers;              /* concurrency; <= 0: number of cores (at most 8) */
-  int warm;                     /* workers started at init and kept idle (0 or 1 is sensible) */
+  int warm;                     /* workers started at init and kept alive (0 or 1 is sensible) */
   unsigned timeout_ms;          /* default deadline per request (60000) */
 } upk_workers_config;
 
