@@ -16,6 +16,7 @@
 #include "kcache.h"
 #include "log.h"
 #include "toolkit.h"
+#include "worker_server.h"
 #include "workers.h"
 
 enum { CACHE_MAX = 512 };
@@ -100,6 +101,18 @@ static void kernels_free(upk_kernels *k) {
   free(k);
 }
 
+/* The worker server's idle timeout in seconds (--worker-server-idle, else
+ * $UPSKILLD_WORKER_SERVER_IDLE, else 600); 0: no server. */
+static unsigned server_idle(const upk_server *s) {
+  const char *v = s->opts.worker_server_idle;
+  if (!v)
+    v = getenv("UPSKILLD_WORKER_SERVER_IDLE");
+  if (!v || !*v || v[strspn(v, "0123456789")])
+    return 600;
+  unsigned long n = strtoul(v, NULL, 10);
+  return n > 86400 * 7 ? 86400 * 7 : (unsigned)n;
+}
+
 int upk_kernels_start(upk_server *s) {
   if (s->kernels)
     return 0;
@@ -117,12 +130,18 @@ int upk_kernels_start(upk_server *s) {
   char path[PATH_MAX];
   worker_path(path, sizeof path);
   static const char *const faults_env[] = {"UPSKILLD_WORKER_FAULTS=1", NULL};
+  char sock[PATH_MAX];
+  unsigned idle_s = server_idle(s);
+  bool server = idle_s && !k->has_prefix && !k->test_faults &&
+                !upk_wserver_path(sock, sizeof sock, path, k->cuda_path);
   upk_workers_config cfg = {
       .worker_path = path,
       .prefix = k->has_prefix ? (const char *const *)k->prefix.we_wordv : NULL,
       .extra_env = k->test_faults ? faults_env : NULL,
       .warm = strcmp(k->toolkit, "none") ? 1 : 0,
       .timeout_ms = 60000,
+      .server_path = server ? sock : NULL,
+      .server_idle_s = idle_s,
   };
   int rc = upk_workers_init(&k->pool, s->loop, &cfg);
   if (rc) {
@@ -364,9 +383,10 @@ json_t *upk_kernels_status(upk_server *s) {
     return json_pack("{s:b}", "started", 0);
   upk_workers_stats st;
   upk_workers_stats_get(k->pool, &st);
-  return json_pack("{s:b,s:s,s:{s:i,s:i,s:i,s:I,s:I,s:I},s:{s:I,s:I,s:I}}", "started", 1, "toolkit",
-                   k->toolkit, "workers", "running", st.running, "idle", st.idle, "queued",
-                   st.queued, "started", (json_int_t)st.started, "killed", (json_int_t)st.killed,
-                   "crashed", (json_int_t)st.crashed, "cache", "entries", (json_int_t)k->n, "hits",
+  return json_pack("{s:b,s:s,s:{s:i,s:i,s:i,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I}}", "started", 1,
+                   "toolkit", k->toolkit, "workers", "running", st.running, "idle", st.idle,
+                   "queued", st.queued, "started", (json_int_t)st.started, "killed",
+                   (json_int_t)st.killed, "crashed", (json_int_t)st.crashed, "fromServer",
+                   (json_int_t)st.from_server, "cache", "entries", (json_int_t)k->n, "hits",
                    (json_int_t)k->hits, "misses", (json_int_t)k->misses);
 }

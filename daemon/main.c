@@ -28,6 +28,9 @@ static void usage(FILE *f) {
         "  --cuda-path=DIR         CUDA toolkit root (default $CUDA_PATH or " UPK_CUDA_PATH ")\n"
         "  --worker-command=CMD    run kernel workers through CMD, e.g. \"srun --gres=gpu:1\"\n"
         "                          (default $UPSKILLD_WORKER_COMMAND; none: run them here)\n"
+        "  --worker-server-idle=S  keep warm kernel workers in a server that outlives the daemon\n"
+        "                          and exits after S idle seconds; 0: no server\n"
+        "                          (default $UPSKILLD_WORKER_SERVER_IDLE, else 600)\n"
         "  --log-file=PATH         also append logs to PATH\n"
         "  -v, --verbose           more logging on stderr (repeat for debug)\n"
         "  -q, --quiet             errors only\n"
@@ -75,6 +78,7 @@ enum {
   OPT_MAX,
   OPT_CUDA,
   OPT_WCMD,
+  OPT_WSIDLE,
   OPT_LOG,
   OPT_TEST,
   OPT_VER
@@ -89,6 +93,7 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       {"max-message-size", required_argument, 0, OPT_MAX},
       {"cuda-path", required_argument, 0, OPT_CUDA},
       {"worker-command", required_argument, 0, OPT_WCMD},
+      {"worker-server-idle", required_argument, 0, OPT_WSIDLE},
       {"log-file", required_argument, 0, OPT_LOG},
       {"test-methods", no_argument, 0, OPT_TEST},
       {"verbose", no_argument, 0, 'v'},
@@ -120,6 +125,14 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       break;
     case OPT_WCMD:
       o->worker_command = optarg;
+      break;
+    case OPT_WSIDLE:
+      if (!*optarg || optarg[strspn(optarg, "0123456789")]) {
+        fprintf(stderr, "upskilld: --worker-server-idle: '%s' is not a number of seconds\n",
+                optarg);
+        return 2;
+      }
+      o->worker_server_idle = optarg;
       break;
     case OPT_LOG:
       *log_file = optarg;

@@ -190,7 +190,9 @@ static void set_msg(upk_completion *c, const char *fmt, const char *a, const cha
 }
 
 static void on_transport_error(upk_completion *c, const upk_http_response *resp) {
-  bool deadline = uv_hrtime() >= c->deadline_ns;
+  /* Each attempt's curl timeout is the time left (floored to ms), and curl's clock may fire a
+   * hair early: within 10 ms of the deadline the deadline is what ended it. */
+  bool deadline = uv_hrtime() + 10 * 1000000u >= c->deadline_ns;
   const char *what = resp->status == -ETIMEDOUT ? "timed out"
                      : resp->status == -EPROTO  ? "response cut short or malformed HTTP"
                      : resp->status == -EFBIG   ? "response too large"

@@ -22,6 +22,8 @@ typedef struct upk_options {
   const char *cuda_path; /* NULL: $CUDA_PATH or the build-time default */
   const char
       *worker_command; /* prefix for upskilld-worker (e.g. "srun --gres=gpu:1"); NULL: none */
+  const char *worker_server_idle; /* seconds a worker server idles before exiting; "0": none;
+                                     NULL: $UPSKILLD_WORKER_SERVER_IDLE, else 600 */
 } upk_options;
 
 typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_state;

@@ -6,7 +6,11 @@
  * upk_workers_submit, so a callback never runs before submit has returned its request.
  * Every callback is delivered last, once the pool is consistent, so it may submit, cancel
  * or close freely. */
-#include "workers.h"
+#include "workers_int.h"
+
+#include <unistd.h>
+
+#include "worker_server.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -15,89 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern char **environ;
-
-#define REPLY_CAP ((size_t)256 << 20) /* a line longer than this is not a reply */
-#define READ_CHUNK ((size_t)65536)
-#define KEEP_BUF ((size_t)1 << 20) /* a reply buffer bigger than this is freed after use */
-#define AUTO_MAX_WORKERS 8
-#define DEFAULT_TIMEOUT_MS 60000u
-
-/* An intrusive circular list with a sentinel. */
-typedef struct ring {
-  struct ring *prev, *next;
-} ring;
-#define RING_ENTRY(p, type) ((type *)(void *)((char *)(p)-offsetof(type, node)))
-#define RING_EMPTY(r) ((r)->next == (r))
-
-static void ring_init(ring *r) {
-  r->prev = r->next = r;
-}
-static void ring_remove(ring *e) {
-  e->prev->next = e->next;
-  e->next->prev = e->prev;
-  ring_init(e);
-}
-static void ring_insert(ring *after, ring *e) {
-  e->prev = after;
-  e->next = after->next;
-  after->next->prev = e;
-  after->next = e;
-}
-
-typedef enum { W_NEW, W_IDLE, W_BUSY, W_DYING } wstate; /* W_NEW: on no list yet */
-
-typedef struct worker {
-  ring node; /* on the pool's idle, busy or dying list */
-  upk_workers *pool;
-  wstate state;
-  uv_process_t proc;
-  uv_pipe_t to, from; /* its stdin, its stdout */
-  uv_timer_t deadline;
-  int open; /* handles not closed yet: the struct is freed at 0 */
-  bool exited, killed;
-  upk_wreq *req; /* the request it runs (W_BUSY) */
-  char *buf;     /* reply bytes read so far */
-  size_t len, cap, scanned;
-} worker;
-
-struct upk_wreq {
-  ring node; /* on the queue while queued */
-  upk_workers *pool;
-  worker *w; /* the worker running it; NULL while queued */
-  json_int_t id;
-  char *op;
-  json_t *params;
-  unsigned timeout_ms;
-  upk_wreq_cb cb;
-  void *arg;
-};
-
-/* A request line in flight: freed by its write callback, which libuv runs before the pipe's
- * close callback, so the worker outlives it. */
-typedef struct wline {
-  uv_write_t wr;
-  json_int_t id;
-  char *text;
-} wline;
-
-struct upk_workers {
-  uv_loop_t *loop;
-  char **argv;      /* prefix..., worker_path, NULL (owned) */
-  char **extra_env; /* NULL-terminated (owned) */
-  int max, warm;
-  unsigned timeout_ms;
-  ring queue, idle, busy, dying;
-  int n_queued, n_idle, n_busy, n_workers; /* n_workers: structs allocated, any state */
-  uv_timer_t kick;
-  bool kick_open, closing;
-  json_int_t next_id;
-  unsigned long started, killed, crashed;
-  void (*done)(void *arg);
-  void *done_arg;
-};
-
 static void schedule(upk_workers *p);
+static void on_deadline(uv_timer_t *t);
 
 /* ---- delivering ---- */
 
@@ -124,17 +47,20 @@ static void pool_maybe_done(upk_workers *p) {
     free(*e);
   free(p->argv);
   free(p->extra_env);
+  free(p->server_path);
   free(p);
   if (done)
     done(arg);
 }
 
-static void on_handle_closed(uv_handle_t *h) {
+void upk__worker_on_handle_closed(uv_handle_t *h) {
   worker *w = h->data;
   if (--w->open)
     return;
   upk_workers *p = w->pool;
   ring_remove(&w->node);
+  if (w->pidfd >= 0)
+    close(w->pidfd);
   free(w->buf);
   free(w);
   p->n_workers--;
@@ -143,10 +69,10 @@ static void on_handle_closed(uv_handle_t *h) {
 
 static void close_once(uv_handle_t *h) {
   if (!uv_is_closing(h))
-    uv_close(h, on_handle_closed);
+    uv_close(h, upk__worker_on_handle_closed);
 }
 
-static void set_state(worker *w, wstate s) {
+void upk__worker_set_state(worker *w, wstate s) {
   upk_workers *p = w->pool;
   p->n_idle -= w->state == W_IDLE;
   p->n_busy -= w->state == W_BUSY;
@@ -159,25 +85,39 @@ static void set_state(worker *w, wstate s) {
   ring_insert(s == W_IDLE ? list : list->prev, &w->node);
 }
 
-/* Stop using the worker; the process handle closes once its exit is seen. */
-static void retire(worker *w) {
+/* Stop using the worker; a local one's process handle closes once its exit is seen. */
+void upk__worker_retire(worker *w) {
   if (w->state != W_DYING)
-    set_state(w, W_DYING);
+    upk__worker_set_state(w, W_DYING);
   uv_timer_stop(&w->deadline);
   close_once((uv_handle_t *)&w->deadline);
   close_once((uv_handle_t *)&w->to);
   close_once((uv_handle_t *)&w->from);
-  if (w->exited)
+  if (w->exited && !w->remote)
     close_once((uv_handle_t *)&w->proc);
 }
 
-static void kill_worker(worker *w) {
+void upk__worker_kill(worker *w) {
   if (!w->exited && !w->killed) {
     w->killed = true;
     w->pool->killed++;
-    uv_process_kill(&w->proc, SIGKILL);
+    upk__worker_signal_kill(w);
   }
-  retire(w);
+  upk__worker_retire(w);
+}
+
+/* Done with an idle worker: a local one is killed, a remote one goes back to its server. */
+static void release(worker *w) {
+  if (w->remote)
+    upk__worker_retire(w);
+  else
+    upk__worker_kill(w);
+}
+
+/* Put a request that never ran back at the head of the queue. */
+static void requeue(upk_wreq *r) {
+  ring_insert(&r->pool->queue, &r->node);
+  r->pool->n_queued++;
 }
 
 /* Take the running request off the worker (which is then killed or made idle). */
@@ -193,20 +133,20 @@ static upk_wreq *detach(worker *w) {
 /* The running request fails with `status`; the worker is killed and replaced. */
 static void fail_running(worker *w, int status, const char *error) {
   upk_wreq *r = detach(w);
-  kill_worker(w);
+  upk__worker_kill(w);
   schedule(w->pool);
   if (r)
     deliver(r, status, NULL, error);
 }
 
-static void on_proc_exit(uv_process_t *proc, int64_t status, int sig) {
+void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {
   worker *w = proc->data;
   upk_workers *p = w->pool;
   w->exited = true;
   if (!w->killed && w->state != W_DYING)
     p->crashed++;
   upk_wreq *r = w->state == W_BUSY ? detach(w) : NULL;
-  retire(w);
+  upk__worker_retire(w);
   if (!r)
     return;
   char msg[64];
@@ -218,9 +158,28 @@ static void on_proc_exit(uv_process_t *proc, int64_t status, int sig) {
   deliver(r, UV_EPIPE, NULL, msg);
 }
 
+/* A remote worker's connection ended. Before its greeting it never took the request, which
+ * runs elsewhere; the server is then left alone for a while. */
+static void remote_gone(worker *w) {
+  upk_workers *p = w->pool;
+  bool taken = w->greeted;
+  if (!w->killed && w->state != W_DYING && taken)
+    p->crashed++;
+  w->exited = true;
+  upk_wreq *r = w->state == W_BUSY ? detach(w) : NULL;
+  upk__worker_retire(w);
+  if (!taken)
+    p->server_off_until = uv_now(p->loop) + UPK__SERVER_RETRY_MS;
+  schedule(p);
+  if (r && !taken)
+    requeue(r);
+  else if (r)
+    deliver(r, UV_EPIPE, NULL, "its worker in the worker server died (crashed or was killed)");
+}
+
 /* ---- replies ---- */
 
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
+void upk__worker_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
   (void)suggested;
   worker *w = h->data;
   if (w->cap - w->len < READ_CHUNK) {
@@ -259,7 +218,7 @@ static int parse_reply(json_t *msg, json_int_t id, json_t **result, const char *
 /* One whole line of `len` bytes at the start of the buffer. */
 static void on_line(worker *w, size_t len) {
   if (w->state != W_BUSY) {
-    kill_worker(w); /* it spoke unasked: it cannot be trusted with the next request */
+    upk__worker_kill(w); /* it spoke unasked: it cannot be trusted with the next request */
     return;
   }
   json_t *result = NULL;
@@ -281,27 +240,55 @@ static void on_line(worker *w, size_t len) {
     w->buf = NULL, w->cap = 0;
   }
   if (extra)
-    kill_worker(w);
+    upk__worker_kill(w);
   else
-    set_state(w, W_IDLE);
+    upk__worker_set_state(w, W_IDLE);
   schedule(w->pool);
   deliver(r, error ? UV_EINVAL : 0, result, error);
   json_decref(msg);
 }
 
-static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
+/* A remote worker's first line is its greeting, which arms the request's real deadline. 0, or
+ * the worker was killed (not a greeting). */
+static int on_greeting(worker *w, size_t len) {
+  if (upk__worker_greeting(w, w->buf, len)) {
+    if (w->state == W_BUSY)
+      fail_running(w, UV_EPROTO, "the worker server sent no greeting");
+    else
+      upk__worker_kill(w);
+    return UV_EPROTO;
+  }
+  memmove(w->buf, w->buf + len + 1, w->len - len - 1);
+  w->len -= len + 1;
+  w->scanned = 0;
+  if (w->req) {
+    json_decref(w->req->params); /* kept until now in case it had to run elsewhere */
+    w->req->params = NULL;
+    uv_timer_start(&w->deadline, on_deadline, w->req->timeout_ms, 0);
+  }
+  return 0;
+}
+
+void upk__worker_on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
   (void)buf;
   worker *w = s->data;
   if (nread < 0) {
     uv_read_stop(s);
     if (nread == UV_ENOBUFS && w->state == W_BUSY)
       fail_running(w, UV_ENOMEM, "out of memory reading the worker's reply");
+    else if (w->remote)
+      remote_gone(w);
     else if (nread != UV_EOF)
-      kill_worker(w);
+      upk__worker_kill(w);
     return; /* at EOF its exit follows; the deadline covers one that never comes */
   }
   w->len += (size_t)nread;
   char *nl = memchr(w->buf + w->scanned, '\n', w->len - w->scanned);
+  if (nl && w->remote && !w->greeted) {
+    if (on_greeting(w, (size_t)(nl - w->buf)))
+      return;
+    nl = memchr(w->buf, '\n', w->len);
+  }
   if (nl) {
     on_line(w, (size_t)(nl - w->buf));
     return;
@@ -312,84 +299,22 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
     if (w->state == W_BUSY)
       fail_running(w, UV_EPROTO, "the worker's reply is over 256 MiB");
     else
-      kill_worker(w);
+      upk__worker_kill(w);
   }
-}
-
-/* ---- spawning ---- */
-
-/* environ with every extra "K=V" replacing an inherited K. Borrowed strings. */
-static char **build_env(char **extra) {
-  size_t n = 0, m = 0, k = 0;
-  while (environ && environ[n])
-    n++;
-  while (extra && extra[m])
-    m++;
-  char **env = malloc((n + m + 1) * sizeof *env);
-  if (!env)
-    return NULL;
-  for (size_t i = 0; i < n; i++) {
-    bool replaced = false;
-    for (size_t j = 0; j < m && !replaced; j++) {
-      size_t key = strcspn(extra[j], "=");
-      replaced = !strncmp(environ[i], extra[j], key + 1);
-    }
-    if (!replaced)
-      env[k++] = environ[i];
-  }
-  for (size_t j = 0; j < m; j++)
-    env[k++] = extra[j];
-  env[k] = NULL;
-  return env;
-}
-
-/* Start a worker; it goes to the front of the idle list. */
-static int spawn_worker(upk_workers *p, char *err, size_t err_len) {
-  worker *w = calloc(1, sizeof *w);
-  char **env = build_env(p->extra_env);
-  if (!w || !env) {
-    free(w);
-    free(env);
-    snprintf(err, err_len, "cannot start %s: out of memory", p->argv[0]);
-    return UV_ENOENT;
-  }
-  w->pool = p, ring_init(&w->node);
-  uv_timer_init(p->loop, &w->deadline);
-  uv_pipe_init(p->loop, &w->to, 0);
-  uv_pipe_init(p->loop, &w->from, 0);
-  w->deadline.data = w->to.data = w->from.data = w->proc.data = w;
-  uv_stdio_container_t io[3] = {
-      {.flags = UV_CREATE_PIPE | UV_READABLE_PIPE, .data.stream = (uv_stream_t *)&w->to},
-      {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&w->from},
-      {.flags = UV_INHERIT_FD, .data.fd = 2},
-  };
-  uv_process_options_t o = {.exit_cb = on_proc_exit, .file = p->argv[0], .args = p->argv};
-  o.env = env, o.stdio_count = 3, o.stdio = io;
-  int rc = uv_spawn(p->loop, &w->proc, &o); /* initializes the handle even when it fails */
-  free(env);
-  w->open = 4;
-  p->n_workers++;
-  set_state(w, W_IDLE);
-  if (rc) {
-    snprintf(err, err_len, "cannot start %s: %s", p->argv[0], uv_strerror(rc));
-    w->exited = true; /* nothing to wait for */
-    retire(w);
-    return UV_ENOENT;
-  }
-  p->started++;
-  rc = uv_read_start((uv_stream_t *)&w->from, on_alloc, on_read);
-  if (rc) {
-    snprintf(err, err_len, "cannot read from the worker: %s", uv_strerror(rc));
-    kill_worker(w);
-    return UV_ENOENT;
-  }
-  return 0;
 }
 
 /* ---- running requests ---- */
 
 static void on_deadline(uv_timer_t *t) {
   worker *w = t->data;
+  if (w->remote && !w->greeted) { /* the server did not take it in time: run it here */
+    upk_wreq *r = detach(w);
+    w->pool->server_off_until = uv_now(w->pool->loop) + UPK__SERVER_RETRY_MS;
+    upk__worker_retire(w);
+    requeue(r);
+    schedule(w->pool);
+    return;
+  }
   char msg[80];
   snprintf(msg, sizeof msg, "no reply within %u ms: the worker was killed",
            w->req ? w->req->timeout_ms : 0);
@@ -403,7 +328,7 @@ static void on_written(uv_write_t *wr, int status) {
   if (status < 0 && status != UV_ECANCELED && w->req && w->req->id == l->id && !w->killed) {
     w->killed = true;
     w->pool->killed++;
-    uv_process_kill(&w->proc, SIGKILL);
+    upk__worker_signal_kill(w);
   }
   free(l->text);
   free(l);
@@ -422,15 +347,19 @@ static int start_on(worker *w, upk_wreq *r) {
     free(text);
     return UV_ENOMEM;
   }
-  json_decref(r->params); /* sent: no need to hold it */
-  r->params = NULL;
+  bool unsure = w->remote && !w->greeted; /* the request may yet have to run elsewhere */
+  if (!unsure) {
+    json_decref(r->params); /* sent: no need to hold it */
+    r->params = NULL;
+  }
   line[n] = '\n', line[n + 1] = '\0';
   *l = (wline){.id = r->id, .text = line};
   uv_buf_t b = uv_buf_init(line, (unsigned)(n + 1));
-  set_state(w, W_BUSY);
+  upk__worker_set_state(w, W_BUSY);
   w->req = r;
   r->w = w;
-  uv_timer_start(&w->deadline, on_deadline, r->timeout_ms, 0);
+  unsigned ms = unsure && r->timeout_ms > UPK__GREETING_MS ? UPK__GREETING_MS : r->timeout_ms;
+  uv_timer_start(&w->deadline, on_deadline, ms, 0);
   int rc = uv_write(&l->wr, (uv_stream_t *)&w->to, &b, 1, on_written);
   if (rc) {
     free(line);
@@ -445,7 +374,7 @@ static int start_on(worker *w, upk_wreq *r) {
 static void dispatch(upk_workers *p) {
   while (!p->closing && !RING_EMPTY(&p->queue) && (p->n_idle || p->n_busy < p->max)) {
     char err[600];
-    int rc = p->n_idle ? 0 : spawn_worker(p, err, sizeof err);
+    int rc = p->n_idle ? 0 : upk__worker_spawn(p, err, sizeof err);
     worker *w = rc ? NULL : RING_ENTRY(p->idle.next, worker);
     upk_wreq *r = RING_ENTRY(p->queue.next, upk_wreq);
     ring_remove(&r->node);
@@ -464,7 +393,7 @@ static void top_up(upk_workers *p) {
   char err[600];
   int target = p->warm < p->max ? p->warm : p->max;
   while (!p->closing && p->n_idle + p->n_busy < target)
-    if (spawn_worker(p, err, sizeof err))
+    if (upk__worker_spawn(p, err, sizeof err))
       return;
 }
 
@@ -511,7 +440,11 @@ int upk_workers_init(upk_workers **out, uv_loop_t *loop, const upk_workers_confi
     return UV_ENOMEM;
   p->argv = strv_dup(cfg->prefix, cfg->worker_path);
   p->extra_env = strv_dup(cfg->extra_env, NULL);
-  if (!p->argv || !p->extra_env) {
+  /* The server's workers run the bare worker in the launching daemon's environment. */
+  bool server = cfg->server_path && !cfg->prefix && !(cfg->extra_env && cfg->extra_env[0]);
+  p->server_path = server ? strdup(cfg->server_path) : NULL;
+  p->server_idle_s = cfg->server_idle_s;
+  if (!p->argv || !p->extra_env || (server && !p->server_path)) {
     p->closing = true; /* frees what was copied */
     pool_maybe_done(p);
     return UV_ENOMEM;
@@ -557,7 +490,7 @@ void upk_wreq_cancel(upk_wreq *r) {
   worker *w = r->w;
   if (w) {
     detach(w);
-    kill_worker(w); /* the only way to stop a compile */
+    upk__worker_kill(w); /* the only way to stop a compile */
     schedule(r->pool);
   } else {
     ring_remove(&r->node);
@@ -572,6 +505,7 @@ void upk_workers_stats_get(const upk_workers *w, upk_workers_stats *st) {
     return;
   st->running = w->n_busy, st->idle = w->n_idle, st->queued = w->n_queued;
   st->started = w->started, st->killed = w->killed, st->crashed = w->crashed;
+  st->from_server = w->from_server;
 }
 
 static void on_kick_closed(uv_handle_t *h) {
@@ -598,5 +532,6 @@ void upk_workers_close(upk_workers *w, void (*done)(void *arg), void *arg) {
   while (!RING_EMPTY(&w->busy)) /* a busy worker always has its request */
     upk_wreq_cancel(RING_ENTRY(w->busy.next, worker)->req);
   while (!RING_EMPTY(&w->idle))
-    kill_worker(RING_ENTRY(w->idle.next, worker));
+    release(RING_ENTRY(w->idle.next, worker));
+  upk_wserver_forget(&w->server_proc); /* it serves on */
 }

@@ -1,5 +1,5 @@
 /** The worker pool: `upskilld-worker` processes kept warm, talking JSON lines
- * over pipes (one request at a time per worker).
+ * over pipes, or over a socket to the worker server (one request at a time per worker).
  *
  * Requests queue until a worker is free; at most `max_workers` run at once
  * (bounded by cores). A worker that crashes, writes something that is not a
@@ -26,6 +26,10 @@ typedef struct upk_workers_config {
   int max_workers;              /* concurrency; <= 0: number of cores (at most 8) */
   int warm;                     /* workers started at init and kept alive (0 or 1 is sensible) */
   unsigned timeout_ms;          /* default deadline per request (60000) */
+  /* The worker server's socket (worker_server.h): workers come from it when it answers, and a
+   * missing one is launched. NULL, or with a prefix or extra_env: local workers only. */
+  const char *server_path;
+  unsigned server_idle_s; /* the idle timeout given to a server this pool launches */
 } upk_workers_config;
 
 /** Called once per request on the loop thread. status: 0 with `result` (borrowed;
@@ -48,6 +52,7 @@ void upk_wreq_cancel(upk_wreq *r);
 typedef struct upk_workers_stats {
   int running, idle, queued;
   unsigned long started, killed, crashed; /* processes over the pool's life */
+  unsigned long from_server;              /* workers taken from the worker server */
 } upk_workers_stats;
 void upk_workers_stats_get(const upk_workers *w, upk_workers_stats *st);
 

@@ -75,7 +75,12 @@ static int spawn(const char *const argv[], child *c) {
   posix_spawn_file_actions_adddup2(&fa, in[0], 0);
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawnattr_init(&at);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP); /* one group: killed together */
+  /* One group, killed together; SIGPIPE back to its default (a server worker ignores it). */
+  sigset_t dfl;
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGPIPE);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setsigdefault(&at, &dfl);
   posix_spawnattr_setpgroup(&at, 0);
   int rc = posix_spawn(&c->pid, argv[0], &fa, &at, (char *const *)argv, environ);
   posix_spawn_file_actions_destroy(&fa);

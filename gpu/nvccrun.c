@@ -31,6 +31,7 @@ static void guard_kill_group(int sig) {
 static void exec_child(const char *const *argv, const char *cwd) {
   struct sigaction dfl = {.sa_handler = SIG_DFL};
   sigaction(SIGTERM, &dfl, NULL);
+  sigaction(SIGPIPE, &dfl, NULL); /* a server worker ignores it; nvcc expects the default */
   if (cwd && chdir(cwd))
     _exit(126);
   execv(argv[0], (char *const *)argv);

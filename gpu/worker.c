@@ -1,6 +1,8 @@
 /* upskilld-worker: one request at a time, JSON lines on stdin, one reply line each on stdout
  * (docs/kernels.md, "Worker wire protocol"). It exists so that a compile that crashes, hangs or
- * runs away takes down only this process: the daemon kills and replaces it.
+ * runs away takes down only this process: the daemon kills and replaces it. With --serve it is
+ * instead a worker server (worker_serve.c): warm workers that outlive the daemon, the same
+ * protocol on each connection of a Unix socket.
  *
  *   → {"id": 7, "op": "validate", "params": {...}}
  *   ← {"id": 7, "result": {...}}   or   {"id": 7, "error": {"message": "..."}}
@@ -25,28 +27,32 @@
 #include "krun.h"
 #include "kvalidate.h"
 #include "toolkit.h"
+#include "worker_serve.h"
 
 #define LINE_MAX_BYTES ((size_t)1 << 30) /* a request longer than this is refused, not read */
 #define READ_CHUNK 65536
 
-/* What an op did: a result to send, an error message, or it wrote its own (non-)reply. */
-typedef enum { OP_RESULT, OP_ERROR, OP_NO_REPLY } op_status;
-typedef op_status (*op_fn)(json_t *params, json_t **result, char *err, size_t err_len);
+/* What an op did: a result to send, an error message, it wrote its own (non-)reply, or writing
+ * that failed (the reader is gone). */
+typedef enum { OP_RESULT, OP_ERROR, OP_NO_REPLY, OP_GONE } op_status;
+/* `out_fd` is where the replies go; only the fault ops that write their own use it. */
+typedef op_status (*op_fn)(int out_fd, json_t *params, json_t **result, char *err, size_t err_len);
 
-static int reply_fd = -1;      /* the protocol's stdout (fd 1 is redirected to stderr) */
 static bool nvrtc_ok;          /* NVRTC loaded at start */
 static char nvrtc_reason[256]; /* why not */
 
 /* ---- ops ---- */
 
-static op_status op_hello(json_t *params, json_t **result, char *err, size_t err_len) {
-  (void)params, (void)err, (void)err_len;
+static op_status op_hello(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)out_fd, (void)params, (void)err, (void)err_len;
   *result = json_pack("{s:I,s:b,s:s?}", "pid", (json_int_t)getpid(), "nvrtc", nvrtc_ok, "reason",
                       nvrtc_ok ? NULL : nvrtc_reason);
   return OP_RESULT;
 }
 
-static op_status op_validate(json_t *params, json_t **result, char *err, size_t err_len) {
+static op_status op_validate(int out_fd, json_t *params, json_t **result, char *err,
+                             size_t err_len) {
+  (void)out_fd;
   *result = upk_kernel_validate_json(params, err, err_len);
   return *result ? OP_RESULT : OP_ERROR;
 }
@@ -54,18 +60,20 @@ static op_status op_validate(json_t *params, json_t **result, char *err, size_t 
 /* Compile, then run on the GPU (gpu/krun.h). A result marked "fatal" means the CUDA context is
  * poisoned (a sticky error, or a kernel still running at its deadline): handle_line exits after
  * replying, and the pool starts a fresh worker. */
-static op_status op_run(json_t *params, json_t **result, char *err, size_t err_len) {
+static op_status op_run(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)out_fd;
   *result = upk_kernel_run_json(params, err, err_len);
   return *result ? OP_RESULT : OP_ERROR;
 }
 
-static op_status op_echo(json_t *params, json_t **result, char *err, size_t err_len) {
-  (void)err, (void)err_len;
+static op_status op_echo(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)out_fd, (void)err, (void)err_len;
   *result = json_incref(params);
   return OP_RESULT;
 }
 
-static op_status op_sleep(json_t *params, json_t **result, char *err, size_t err_len) {
+static op_status op_sleep(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)out_fd;
   json_int_t ms = json_integer_value(json_object_get(params, "ms"));
   if (ms < 0 || ms > 3600 * 1000) {
     snprintf(err, err_len, "sleep: ms must be 0..3600000");
@@ -78,30 +86,29 @@ static op_status op_sleep(json_t *params, json_t **result, char *err, size_t err
   return OP_RESULT;
 }
 
-static op_status op_crash(json_t *params, json_t **result, char *err, size_t err_len) {
-  (void)params, (void)result, (void)err, (void)err_len;
+static op_status op_crash(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)out_fd, (void)params, (void)result, (void)err, (void)err_len;
   signal(SIGSEGV, SIG_DFL); /* the real thing, as a bad compile would die */
   raise(SIGSEGV);
   abort();
 }
 
-static op_status op_hang(json_t *params, json_t **result, char *err, size_t err_len) {
-  (void)params, (void)result, (void)err, (void)err_len;
+static op_status op_hang(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)out_fd, (void)params, (void)result, (void)err, (void)err_len;
   for (;;)
     pause();          /* SIGKILL from the daemon ends it */
   return OP_NO_REPLY; /* not reached */
 }
 
-static op_status op_garbage(json_t *params, json_t **result, char *err, size_t err_len) {
+static op_status op_garbage(int out_fd, json_t *params, json_t **result, char *err,
+                            size_t err_len) {
   (void)params, (void)result, (void)err, (void)err_len;
   static const char junk[] = "this is not a reply {\n";
-  if (write(reply_fd, junk, sizeof junk - 1) < 0)
-    exit(1);
-  return OP_NO_REPLY;
+  return write(out_fd, junk, sizeof junk - 1) < 0 ? OP_GONE : OP_NO_REPLY;
 }
 
-static op_status op_exit(json_t *params, json_t **result, char *err, size_t err_len) {
-  (void)params, (void)result, (void)err, (void)err_len;
+static op_status op_exit(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)out_fd, (void)params, (void)result, (void)err, (void)err_len;
   _exit(3);
 }
 
@@ -139,21 +146,40 @@ static int write_all(int fd, const char *p, size_t n) {
 }
 
 /* One reply line, written whole. A reply that cannot be encoded becomes an error reply. */
-static int send_reply(json_t *id, json_t *result, const char *error) {
+static int send_reply(int out_fd, json_t *id, json_t *result, const char *error) {
   json_t *msg = result ? json_pack("{s:O,s:O}", "id", id, "result", result)
                        : json_pack("{s:O,s:{s:s}}", "id", id, "error", "message", error);
   char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
   json_decref(msg);
   if (!text)
-    return result ? send_reply(id, NULL, "cannot encode the result") : -ENOMEM;
+    return result ? send_reply(out_fd, id, NULL, "cannot encode the result") : -ENOMEM;
   size_t n = strlen(text);
   text[n] = '\n'; /* overwrites the NUL: the length is known */
-  int rc = write_all(reply_fd, text, n + 1);
+  int rc = write_all(out_fd, text, n + 1);
   free(text);
   return rc;
 }
 
-static void handle_line(const char *line, size_t len, bool faults) {
+/* ---- one input: requests in, replies out ---- */
+
+typedef struct inbuf {
+  char *p;
+  size_t len, cap, scanned;
+  bool skipping; /* inside a line over LINE_MAX_BYTES: drop until its end */
+} inbuf;
+
+/* Where requests come from and replies go: stdin and the private stdout, or one connection. */
+typedef struct conn {
+  int in_fd, out_fd;
+  bool write_exits; /* a reply that cannot be written ends the process (the daemon is gone) */
+  inbuf b;
+} conn;
+
+static bool faults; /* UPSKILLD_WORKER_FAULTS=1: the fault ops answer */
+
+/* Answer one request line. Returns 0, or -errno when its reply could not be written (only on a
+ * connection: in stdin mode that exits). */
+static int handle_line(conn *c, const char *line, size_t len) {
   json_error_t jerr;
   json_t *req = json_loadb(line, len, JSON_ALLOW_NUL, &jerr);
   json_t *id = json_object_get(req, "id");
@@ -176,29 +202,27 @@ static void handle_line(const char *line, size_t len, bool faults) {
     snprintf(err, sizeof err, "\"params\" must be an object");
   else {
     json_t *empty = params ? NULL : json_object();
-    st = op->fn(params ? params : empty, &result, err, sizeof err);
+    st = op->fn(c->out_fd, params ? params : empty, &result, err, sizeof err);
     json_decref(empty);
     if (st == OP_RESULT && !result)
       st = OP_ERROR, snprintf(err, sizeof err, "out of memory");
   }
-  if (st != OP_NO_REPLY && send_reply(id, st == OP_RESULT ? result : NULL, err) < 0)
+  int rc = st == OP_GONE ? -EPIPE : 0;
+  if (st == OP_RESULT || st == OP_ERROR)
+    rc = send_reply(c->out_fd, id, st == OP_RESULT ? result : NULL, err);
+  if (rc < 0 && c->write_exits)
     exit(1); /* the daemon is gone */
   if (json_is_true(json_object_get(result, "fatal")))
     _exit(0); /* no further CUDA call, no teardown: the context cannot be trusted */
   json_decref(result);
   json_decref(req);
   json_decref(null_id);
+  return rc;
 }
 
-/* ---- the input loop ---- */
-
-typedef struct inbuf {
-  char *p;
-  size_t len, cap, scanned;
-  bool skipping; /* inside a line over LINE_MAX_BYTES: drop until its end */
-} inbuf;
-
-static int fill(inbuf *b) {
+/* Read more input: 1, 0 at EOF, or -errno. */
+static int fill(conn *c) {
+  inbuf *b = &c->b;
   if (b->cap - b->len < READ_CHUNK) {
     size_t cap = b->cap ? b->cap * 2 : READ_CHUNK * 2;
     char *p = realloc(b->p, cap);
@@ -208,7 +232,7 @@ static int fill(inbuf *b) {
   }
   ssize_t k;
   do
-    k = read(STDIN_FILENO, b->p + b->len, b->cap - b->len);
+    k = read(c->in_fd, b->p + b->len, b->cap - b->len);
   while (k < 0 && errno == EINTR);
   if (k < 0)
     return -errno;
@@ -216,33 +240,64 @@ static int fill(inbuf *b) {
   return (int)(k > 0);
 }
 
-/* Serve every whole line in the buffer, keeping the rest. */
-static void drain(inbuf *b, bool faults) {
+/* Serve every whole line in the buffer, keeping the rest. Returns 0, or -errno when a reply
+ * could not be written (the connection is over). */
+static int drain(conn *c) {
+  inbuf *b = &c->b;
   size_t start = 0;
   char *nl;
-  while ((nl = memchr(b->p + b->scanned, '\n', b->len - b->scanned))) {
+  int rc = 0;
+  while (!rc && (nl = memchr(b->p + b->scanned, '\n', b->len - b->scanned))) {
     size_t end = (size_t)(nl - b->p);
     if (b->skipping)
       b->skipping = false;
     else if (end > start)
-      handle_line(b->p + start, end - start, faults);
+      rc = handle_line(c, b->p + start, end - start);
     start = b->scanned = end + 1;
   }
   memmove(b->p, b->p + start, b->len - start);
   b->len -= start;
   b->scanned = b->len;
-  if (b->len > LINE_MAX_BYTES) {
-    if (!b->skipping && send_reply(json_null(), NULL, "request line too long") < 0)
+  if (!rc && b->len > LINE_MAX_BYTES) {
+    if (!b->skipping)
+      rc = send_reply(c->out_fd, json_null(), NULL, "request line too long");
+    if (rc < 0 && c->write_exits)
       exit(1);
     b->skipping = true;
     b->len = b->scanned = 0;
   }
+  return rc;
 }
 
-static void setup(void) {
+/* Requests from in_fd, replies on out_fd, until EOF (0) or an error reading or writing
+ * (-errno; a write error exits instead when write_exits). */
+static int serve(int in_fd, int out_fd, bool write_exits) {
+  conn c = {.in_fd = in_fd, .out_fd = out_fd, .write_exits = write_exits};
+  int rc;
+  while ((rc = fill(&c)) > 0 && !(rc = drain(&c)))
+    ;
+  free(c.b.p);
+  return rc;
+}
+
+/* ---- setup and the two modes ---- */
+
+/* What every worker process does before its first request, in both modes. */
+static void load_compiler(void) {
+  /* NVRTC allocates and frees tens of MiB per compile. glibc's defaults hand that back to the
+   * kernel after each compile (big blocks are mmap'd, the heap top is trimmed), and the next
+   * compile faults it all in again: keeping it halves a warm compile (35 -> 20 ms for saxpy). */
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  /* Loading NVRTC now makes the first compile fast. */
+  nvrtc_ok = upk_nvrtc_load(upk_cuda_default_path(NULL), nvrtc_reason, sizeof nvrtc_reason) == 0;
+}
+
+/* stdin mode's setup; returns the reply fd. */
+static int setup_stdin(void) {
   /* The reply channel is a private copy of stdout; fd 1 then points at stderr, so a library
    * that prints (NVRTC, a debug printf) cannot corrupt the protocol. */
-  reply_fd = dup(STDOUT_FILENO);
+  int reply_fd = dup(STDOUT_FILENO);
   if (reply_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
     perror("upskilld-worker: dup");
     exit(1);
@@ -253,27 +308,57 @@ static void setup(void) {
   if (getppid() == 1) /* it died before the line above */
     exit(1);
 #endif
-  /* NVRTC allocates and frees tens of MiB per compile. glibc's defaults hand that back to the
-   * kernel after each compile (big blocks are mmap'd, the heap top is trimmed), and the next
-   * compile faults it all in again: keeping it halves a warm compile (35 -> 20 ms for saxpy). */
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  /* Loading NVRTC now makes the first compile fast. */
-  nvrtc_ok = upk_nvrtc_load(upk_cuda_default_path(NULL), nvrtc_reason, sizeof nvrtc_reason) == 0;
+  load_compiler();
+  return reply_fd;
 }
 
-int main(void) {
-  setup();
-  const char *f = getenv("UPSKILLD_WORKER_FAULTS");
-  bool faults = f && !strcmp(f, "1");
-  inbuf b = {0};
-  int rc;
-  while ((rc = fill(&b)) > 0)
-    drain(&b, faults);
-  free(b.p);
+static int main_stdin(void) {
+  int rc = serve(STDIN_FILENO, setup_stdin(), true);
   if (rc < 0) {
     fprintf(stderr, "upskilld-worker: reading stdin: %s\n", strerror(-rc));
     return 1;
   }
   return 0; /* EOF: the daemon closed our input */
+}
+
+/* Server mode's callbacks (worker_serve.h), each run in a server's child. */
+
+static void child_init(void *arg) {
+  (void)arg;
+  load_compiler();
+}
+
+/* NVRTC's one-time init (~95 ms) is paid here rather than by the first real request: one real
+ * validate, by the op's own code, its result dropped. */
+static void warm_up(void *arg) {
+  (void)arg;
+  if (!nvrtc_ok)
+    return;
+  static const char k[] = "extern \"C\" __global__ void k(float *y) { y[threadIdx.x] = 1.f; }\n";
+  json_t *params = json_pack("{s:s,s:s,s:b}", "source", k, "arch", "sm_90a", "noCache", 1);
+  json_t *result = NULL;
+  char err[256];
+  if (params)
+    op_validate(-1, params, &result, err, sizeof err);
+  json_decref(result);
+  json_decref(params);
+}
+
+static int serve_conn(void *arg, int fd) {
+  (void)arg;
+  return serve(fd, fd, false);
+}
+
+static int main_serve(int argc, char **argv) {
+  upk_wserve_config cfg = {.child_init = child_init, .warm_up = warm_up, .serve = serve_conn};
+  if (upk_wserve_parse_args(argc, argv, &cfg) < 0)
+    return 2;
+  int rc = upk_worker_serve(&cfg);
+  return rc == 0 ? 0 : rc == -ENAMETOOLONG ? 2 : 1;
+}
+
+int main(int argc, char **argv) {
+  const char *f = getenv("UPSKILLD_WORKER_FAULTS");
+  faults = f && !strcmp(f, "1");
+  return argc > 1 ? main_serve(argc, argv) : main_stdin();
 }

@@ -10,8 +10,8 @@ export const median = (a) => { const s = [...a].sort((x, y) => x - y), m = s.len
 
 // A minimal LSP-framed JSON-RPC client: one request in flight at a time.
 export class Client {
-  constructor(bin) {
-    this.child = spawn(bin, ['--lsp'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  constructor(bin, args = []) {
+    this.child = spawn(bin, ['--lsp', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.buf = Buffer.alloc(0);
     this.waiting = new Map();
     this.id = 0;
@@ -54,7 +54,7 @@ export class Client {
   }
   async close() {
     try {
-      await this.request('shutdown', null);
+      await this.request('shutdown');
       this.send({ method: 'exit' });
     } catch { /* already gone */ }
     this.child.stdin.end();
@@ -71,4 +71,30 @@ export function timeCommand(bin, args) {
     execFile(bin, args, { maxBuffer: 64 << 20 },
       (err, _o, stderr) => (err ? no(new Error(`${bin} ${args.join(' ')}: ${stderr}`)) : ok(now() - t0)));
   });
+}
+
+// The worker server in `runtimeDir` (XDG_RUNTIME_DIR): wait until it hands out a worker, and
+// return that worker's pid and the server's (its parent), or null after `timeoutMs`.
+export async function workerServer(runtimeDir, timeoutMs = 20000) {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { createConnection } = await import('node:net');
+  const dir = `${runtimeDir}/upskilld`;
+  const greet = (path) => new Promise((ok) => {
+    const s = createConnection(path);
+    let buf = '';
+    s.on('data', (d) => { buf += d; if (buf.includes('\n')) { s.destroy(); ok(buf); } });
+    s.on('error', () => ok(''));
+    s.setTimeout(5000, () => { s.destroy(); ok(''); });
+  });
+  for (const t0 = now(); ; await new Promise((ok) => setTimeout(ok, 50))) {
+    if (now() - t0 > timeoutMs) return null;
+    let names = [];
+    try { names = readdirSync(dir); } catch { continue; }
+    const sock = names.find((n) => n.startsWith('workers-') && n.endsWith('.sock'));
+    const m = sock && /"pid":(\d+)/.exec(await greet(`${dir}/${sock}`));
+    if (!m) continue;
+    const stat = readFileSync(`/proc/${m[1]}/stat`, 'utf8');
+    const ppid = +stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    return { worker: +m[1], server: ppid };
+  }
 }

@@ -1,0 +1,122 @@
+/* The worker pool's insides, shared by workers.c (queue, replies, lifetime) and
+ * workers_spawn.c (starting local workers, connecting to the worker server). */
+#ifndef UPK_WORKERS_INT_H
+#define UPK_WORKERS_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workers.h"
+
+#define UPK__SERVER_RETRY_MS 30000u   /* the server failed us: local workers for this long */
+#define UPK__GREETING_MS 2000u        /* a server worker must take the connection within this */
+#define REPLY_CAP ((size_t)256 << 20) /* a line longer than this is not a reply */
+#define READ_CHUNK ((size_t)65536)
+#define KEEP_BUF ((size_t)1 << 20) /* a reply buffer bigger than this is freed after use */
+#define AUTO_MAX_WORKERS 8
+#define DEFAULT_TIMEOUT_MS 60000u
+
+/* An intrusive circular list with a sentinel. */
+typedef struct ring {
+  struct ring *prev, *next;
+} ring;
+#define RING_ENTRY(p, type) ((type *)(void *)((char *)(p)-offsetof(type, node)))
+#define RING_EMPTY(r) ((r)->next == (r))
+
+static inline void ring_init(ring *r) {
+  r->prev = r->next = r;
+}
+static inline void ring_remove(ring *e) {
+  e->prev->next = e->next;
+  e->next->prev = e->prev;
+  ring_init(e);
+}
+static inline void ring_insert(ring *after, ring *e) {
+  e->prev = after;
+  e->next = after->next;
+  after->next->prev = e;
+  after->next = e;
+}
+
+typedef enum { W_NEW, W_IDLE, W_BUSY, W_DYING } wstate; /* W_NEW: on no list yet */
+
+typedef struct worker {
+  ring node; /* on the pool's idle, busy or dying list */
+  upk_workers *pool;
+  wstate state;
+  uv_process_t proc;  /* a local worker's process */
+  uv_pipe_t to, from; /* its stdin and stdout, or both ends of a server connection */
+  uv_timer_t deadline;
+  int open; /* handles not closed yet: the struct is freed at 0 */
+  bool exited, killed;
+  bool remote;   /* served by the worker server over a socket: no process handle of ours */
+  bool greeted;  /* remote: its greeting (pid) came, so it has taken the connection */
+  int pid;       /* remote: from the greeting */
+  int pidfd;     /* remote: a pidfd for that pid, or -1 */
+  upk_wreq *req; /* the request it runs (W_BUSY) */
+  char *buf;     /* reply bytes read so far */
+  size_t len, cap, scanned;
+} worker;
+
+struct upk_wreq {
+  ring node; /* on the queue while queued */
+  upk_workers *pool;
+  worker *w; /* the worker running it; NULL while queued */
+  json_int_t id;
+  char *op;
+  json_t *params;
+  unsigned timeout_ms;
+  upk_wreq_cb cb;
+  void *arg;
+};
+
+/* A request line in flight: freed by its write callback, which libuv runs before the pipe's
+ * close callback, so the worker outlives it. */
+typedef struct wline {
+  uv_write_t wr;
+  json_int_t id;
+  char *text;
+} wline;
+
+struct upk_workers {
+  uv_loop_t *loop;
+  char **argv;      /* prefix..., worker_path, NULL (owned) */
+  char **extra_env; /* NULL-terminated (owned) */
+  int max, warm;
+  unsigned timeout_ms;
+  ring queue, idle, busy, dying;
+  int n_queued, n_idle, n_busy, n_workers; /* n_workers: structs allocated, any state */
+  uv_timer_t kick;
+  bool kick_open, closing;
+  char *server_path;           /* the worker server's socket, or NULL: local workers only */
+  unsigned server_idle_s;      /* the idle timeout a launched server gets */
+  uint64_t server_off_until;   /* loop time before which workers are local (it failed us) */
+  uint64_t server_next_launch; /* no second launch before this loop time */
+  bool server_launched;
+  uv_process_t *server_proc; /* a server this pool launched, while it runs */
+  unsigned long from_server;
+  json_int_t next_id;
+  unsigned long started, killed, crashed;
+  void (*done)(void *arg);
+  void *done_arg;
+};
+
+/* workers.c */
+void upk__worker_set_state(worker *w, wstate s);
+void upk__worker_kill(worker *w);
+void upk__worker_retire(worker *w);
+void upk__worker_on_handle_closed(uv_handle_t *h);
+void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig);
+void upk__worker_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
+void upk__worker_on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
+
+/* workers_spawn.c */
+/** Start a worker (from the server when it answers, else a local process); it goes to the
+ * front of the idle list. 0, or UV_ENOENT with `err` saying why. */
+int upk__worker_spawn(upk_workers *p, char *err, size_t err_len);
+/** SIGKILL the worker's process: a local child, or a remote one by its greeting's pid. */
+void upk__worker_signal_kill(worker *w);
+/** A remote worker's first line: 0 when it is the greeting `{"worker":{"pid":N}}`. */
+int upk__worker_greeting(worker *w, const char *line, size_t len);
+
+#endif

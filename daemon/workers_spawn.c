@@ -1,0 +1,183 @@
+/* Starting workers (workers_int.h): from the worker server when it answers, else as local
+ * child processes. A missing server is launched for the daemons that come after; this one
+ * does not wait for it. */
+#include "workers_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "worker_server.h"
+
+extern char **environ;
+
+/* ---- local workers ---- */
+
+/* environ with every extra "K=V" replacing an inherited K. Borrowed strings. */
+static char **build_env(char **extra) {
+  size_t n = 0, m = 0, k = 0;
+  while (environ && environ[n])
+    n++;
+  while (extra && extra[m])
+    m++;
+  char **env = malloc((n + m + 1) * sizeof *env);
+  if (!env)
+    return NULL;
+  for (size_t i = 0; i < n; i++) {
+    bool replaced = false;
+    for (size_t j = 0; j < m && !replaced; j++) {
+      size_t key = strcspn(extra[j], "=");
+      replaced = !strncmp(environ[i], extra[j], key + 1);
+    }
+    if (!replaced)
+      env[k++] = environ[i];
+  }
+  for (size_t j = 0; j < m; j++)
+    env[k++] = extra[j];
+  env[k] = NULL;
+  return env;
+}
+
+static worker *new_worker(upk_workers *p) {
+  worker *w = calloc(1, sizeof *w);
+  if (!w)
+    return NULL;
+  w->pool = p, w->pidfd = -1;
+  ring_init(&w->node);
+  uv_timer_init(p->loop, &w->deadline);
+  uv_pipe_init(p->loop, &w->to, 0);
+  uv_pipe_init(p->loop, &w->from, 0);
+  w->deadline.data = w->to.data = w->from.data = w->proc.data = w;
+  return w;
+}
+
+static int spawn_local(upk_workers *p, char *err, size_t err_len) {
+  worker *w = new_worker(p);
+  char **env = build_env(p->extra_env);
+  if (!w || !env) {
+    free(w);
+    free(env);
+    snprintf(err, err_len, "cannot start %s: out of memory", p->argv[0]);
+    return UV_ENOENT;
+  }
+  uv_stdio_container_t io[3] = {
+      {.flags = UV_CREATE_PIPE | UV_READABLE_PIPE, .data.stream = (uv_stream_t *)&w->to},
+      {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&w->from},
+      {.flags = UV_INHERIT_FD, .data.fd = 2},
+  };
+  uv_process_options_t o = {.exit_cb = upk__worker_on_exit, .file = p->argv[0], .args = p->argv};
+  o.env = env, o.stdio_count = 3, o.stdio = io;
+  int rc = uv_spawn(p->loop, &w->proc, &o); /* initializes the handle even when it fails */
+  free(env);
+  w->open = 4;
+  p->n_workers++;
+  upk__worker_set_state(w, W_IDLE);
+  if (rc) {
+    snprintf(err, err_len, "cannot start %s: %s", p->argv[0], uv_strerror(rc));
+    w->exited = true; /* nothing to wait for */
+    upk__worker_retire(w);
+    return UV_ENOENT;
+  }
+  p->started++;
+  rc = uv_read_start((uv_stream_t *)&w->from, upk__worker_on_alloc, upk__worker_on_read);
+  if (rc) {
+    snprintf(err, err_len, "cannot read from the worker: %s", uv_strerror(rc));
+    upk__worker_kill(w);
+    return UV_ENOENT;
+  }
+  return 0;
+}
+
+/* ---- workers from the server ---- */
+
+/* A worker on a connected socket: `from` reads it, `to` writes a dup of it (libuv wants one
+ * handle per fd). 0, or a negative error with the fd closed. */
+static int attach_remote(upk_workers *p, int fd) {
+  int fd2 = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  worker *w = fd2 < 0 ? NULL : new_worker(p);
+  if (!w) {
+    if (fd2 >= 0)
+      close(fd2);
+    close(fd);
+    return UV_ENOMEM;
+  }
+  w->remote = true;
+  w->open = 3; /* no process handle: its connection's end is its exit */
+  p->n_workers++;
+  upk__worker_set_state(w, W_IDLE);
+  int rc = uv_pipe_open(&w->from, fd);
+  if (rc) {
+    close(fd);
+    close(fd2);
+  } else if ((rc = uv_pipe_open(&w->to, fd2))) {
+    close(fd2);
+  } else if (!(rc = uv_read_start((uv_stream_t *)&w->from, upk__worker_on_alloc,
+                                  upk__worker_on_read))) {
+    p->from_server++;
+    return 0;
+  }
+  upk__worker_retire(w);
+  return rc;
+}
+
+/* Launch a server for later daemons (and this one's next workers), at most once per
+ * UPK__SERVER_RETRY_MS. */
+static void launch_server(upk_workers *p) {
+  uint64_t now = uv_now(p->loop);
+  if (p->server_launched && now < p->server_next_launch)
+    return;
+  p->server_launched = true;
+  p->server_next_launch = now + UPK__SERVER_RETRY_MS;
+  int rc =
+      upk_wserver_launch(p->loop, &p->server_proc, p->argv[0], p->server_path, p->server_idle_s);
+  if (rc)
+    fprintf(stderr, "upskilld: cannot start the worker server: %s\n", uv_strerror(rc));
+}
+
+/* 0 with a remote worker on the idle list, or an error: then a local one is started. */
+static int try_server(upk_workers *p) {
+  if (!p->server_path || uv_now(p->loop) < p->server_off_until)
+    return UV_EAGAIN;
+  int fd = upk_wserver_connect(p->server_path);
+  if (fd == UV_ENOENT || fd == UV_ECONNREFUSED)
+    launch_server(p);
+  return fd < 0 ? fd : attach_remote(p, fd);
+}
+
+int upk__worker_spawn(upk_workers *p, char *err, size_t err_len) {
+  return try_server(p) ? spawn_local(p, err, err_len) : 0;
+}
+
+int upk__worker_greeting(worker *w, const char *line, size_t len) {
+  json_t *msg = json_loadb(line, len, 0, NULL);
+  json_int_t pid = json_integer_value(json_object_get(json_object_get(msg, "worker"), "pid"));
+  json_decref(msg);
+  if (pid <= 1 || pid > INT32_MAX)
+    return UV_EPROTO;
+  w->pid = (int)pid;
+  w->greeted = true;
+#ifdef SYS_pidfd_open
+  /* From now on the kill reaches this process even if its pid is reused. */
+  w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
+#endif
+  return 0;
+}
+
+void upk__worker_signal_kill(worker *w) {
+  if (!w->remote) {
+    uv_process_kill(&w->proc, SIGKILL);
+    return;
+  }
+#ifdef SYS_pidfd_send_signal
+  if (w->pidfd >= 0 && !syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0))
+    return;
+#endif
+  if (w->pidfd < 0 && w->pid > 1)
+    kill(w->pid, SIGKILL);
+  /* Not greeted yet: it has not taken the connection, and closing it is enough. */
+}
