@@ -83,3 +83,51 @@ upk_range upk_range_line(int line, int col, int end_col) {
   upk_range r = {line, col, line, end_col};
   return r;
 }
+
+int upk_utf16_units(const char *s, size_t bytes) {
+  int n = 0;
+  for (size_t i = 0; i < bytes && s[i]; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if ((c & 0xC0) != 0x80)
+      n += c >= 0xF0 ? 2 : 1; /* a 4-byte sequence is a surrogate pair */
+  }
+  return n;
+}
+
+/* Byte column `col` of zero-based `line` in `src`, as UTF-16 units; unchanged when the line
+ * is past the end. `starts` caches the start of each line seen so far. */
+static int line_col_utf16(const char *src, size_t len, size_t **starts, size_t *n_starts,
+                          int line, int col) {
+  if (line < 0 || col <= 0)
+    return col;
+  if (!*n_starts) {
+    size_t n = 1, k = 1;
+    for (size_t i = 0; i < len; i++)
+      n += src[i] == '\n';
+    *starts = malloc(n * sizeof **starts);
+    if (!*starts)
+      return col;
+    (*starts)[0] = 0;
+    for (size_t i = 0; i < len; i++)
+      if (src[i] == '\n')
+        (*starts)[k++] = i + 1;
+    *n_starts = n;
+  }
+  if ((size_t)line >= *n_starts)
+    return col;
+  size_t at = (*starts)[line], end = (size_t)line + 1 < *n_starts ? (*starts)[line + 1] : len;
+  size_t bytes = (size_t)col < end - at ? (size_t)col : end - at;
+  return upk_utf16_units(src + at, bytes) + (col - (int)bytes); /* past the end: as given */
+}
+
+void upk_diags_utf16_columns(upk_diags *d, size_t from, const char *src, size_t len) {
+  size_t *starts = NULL, n = 0;
+  for (size_t i = from; src && i < d->len; i++) {
+    upk_range *r = &d->items[i].range;
+    if (d->items[i].file)
+      continue;
+    r->col = line_col_utf16(src, len, &starts, &n, r->line, r->col);
+    r->end_col = line_col_utf16(src, len, &starts, &n, r->end_line, r->end_col);
+  }
+  free(starts);
+}

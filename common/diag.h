@@ -52,4 +52,10 @@ void upk_diags_free(upk_diags *d);
 /** A range covering columns [col, end_col) of one line. */
 upk_range upk_range_line(int line, int col, int end_col);
 
+/** UTF-16 code units in the first `bytes` bytes of UTF-8 text `s` (stops at a NUL). */
+int upk_utf16_units(const char *s, size_t bytes);
+/** Diagnostics [from, d->len) whose `file` is NULL count columns in bytes of `src`: make them
+ * count UTF-16 code units, LSP's default, as the compiler's diagnostics do. */
+void upk_diags_utf16_columns(upk_diags *d, size_t from, const char *src, size_t len);
+
 #endif

@@ -71,8 +71,10 @@ static int check_includes(const upk_kvalidate_req *req, const char *const *searc
                             .n_allowed = n_allowed,
                             .toolkit = toolkit,
                             .n_toolkit = 1};
+    size_t from = out->c.diags.len;
     rc = upk_includes_check(req->compile.source, req->compile.source_len, &p, &out->c.diags,
                             &out->deps);
+    upk_diags_utf16_columns(&out->c.diags, from, req->compile.source, req->compile.source_len);
   }
   free(all);
   free(allowed);
@@ -167,8 +169,10 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
   if (fill_occupancy(req, out))
     return -ENOMEM;
   const char *arch = arch_of(req);
+  size_t linted = out->c.diags.len; /* lint counts bytes; the compiler's columns are UTF-16 */
   upk_lint_source(req->compile.source, req->compile.source_len, facts, arch, &out->c.diags);
   upk_lint_kernels(out->c.kernels, out->c.n_kernels, facts, arch, req->dynamic_smem, &out->c.diags);
+  upk_diags_utf16_columns(&out->c.diags, linted, req->compile.source, req->compile.source_len);
   out->c.ok = out->c.ok && upk_diags_count(&out->c.diags, UPK_SEV_ERROR) == 0;
   return 0;
 }

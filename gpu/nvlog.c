@@ -58,17 +58,6 @@ static bool caret_line(const char *s) {
   return s[0] == '^' && blank(s + 1);
 }
 
-/* UTF-16 code units in the first `bytes` bytes of UTF-8 text `s` (LSP columns). */
-static int utf16_units(const char *s, size_t bytes) {
-  int n = 0;
-  for (size_t i = 0; i < bytes && s[i]; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if ((c & 0xC0) != 0x80)
-      n += c >= 0xF0 ? 2 : 1; /* a 4-byte sequence is a surrogate pair */
-  }
-  return n;
-}
-
 static bool ident_char(char c) {
   return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
 }
@@ -162,8 +151,8 @@ static int fe_emit(const fe_diag *d, const upk_nvlog_ctx *ctx, upk_diags *out) {
   snprintf(code, sizeof code, "nvrtc/%s", d->number ? d->number : kind);
   int col = 0, end = 0;
   if (d->echo) {
-    col = utf16_units(d->echo, d->caret);
-    end = utf16_units(d->echo, token_end(d->echo, d->caret));
+    col = upk_utf16_units(d->echo, d->caret);
+    end = upk_utf16_units(d->echo, token_end(d->echo, d->caret));
     end = end > col ? end : col;
   }
   int rc =
@@ -325,7 +314,7 @@ static upk_range px_range(const upk_nvlog_ctx *ctx, upk_ptx_pos *pos, const char
   snprintf(buf, sizeof buf, "%.*s", (int)len, l);
   size_t at = pos->col >= 0 ? (size_t)pos->col : strspn(buf, " \t");
   size_t end = pos->col >= 0 ? token_end(buf, at) : strlen(buf);
-  return upk_range_line(pos->line, utf16_units(buf, at), utf16_units(buf, end));
+  return upk_range_line(pos->line, upk_utf16_units(buf, at), upk_utf16_units(buf, end));
 }
 
 /* The identifier a person wrote for a (mangled) kernel: `scale` of `scale<float>`. */

@@ -493,3 +493,18 @@ Test(lint, pipeline_demo_shfl_down) {
   cr_assert(find(&r.c.diags, "h100/deprecated-warp-intrinsic", 0));
   upk_kvalidate_result_free(&r);
 }
+
+/* Lint counts bytes internally; what the pipeline returns counts UTF-16 units, as the compiler's
+ * diagnostics and LSP do: "é" is 2 bytes and 1 unit, "→" 3 bytes and 1 unit, "😀" 4 bytes and 2. */
+Test(lint, pipeline_columns_are_utf16_like_the_compiler) {
+  NEED_TOOLKIT();
+  const char *src = "__global__ void k(float *y) { /* é → 😀 */ y[threadIdx.x] = "
+                    "__shfl_down(y[0], 1); }\n";
+  upk_kvalidate_result r = validate(src, "sm_90a");
+  const upk_diag *x = find(&r.c.diags, "h100/deprecated-warp-intrinsic", 0);
+  cr_assert(x, "no deprecated-intrinsic finding (%zu diags)", r.c.diags.len);
+  int bytes = (int)(strstr(src, "__shfl_down") - src);
+  cr_assert_eq(x->range.col, bytes - 1 - 2 - 2, "column %d counts bytes (%d)", x->range.col, bytes);
+  cr_assert_eq(x->range.end_col - x->range.col, (int)strlen("__shfl_down"));
+  upk_kvalidate_result_free(&r);
+}
