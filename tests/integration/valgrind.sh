@@ -199,9 +199,43 @@ eof_run() {
     "$([[ $rc == 0 && $answered == 0 ]]; echo $?)" "$tmp/vg" "$tmp/err" "$tmp/out"
 }
 
-echo "1..14"
+# Two daemons and the worker server: the first launches it (its own check runs on a local
+# worker), the second takes a worker from it over the socket and gives it back at exit.
+server_run() {
+  framing=mcp
+  export XDG_RUNTIME_DIR=$tmp/run UPSKILLD_WORKER_SERVER_IDLE=60
+  mkdir -p "$XDG_RUNTIME_DIR"
+  local k rcs=0 answered=0 served=1
+  for k in 1 2; do
+    start
+    send '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}'
+    send '{"jsonrpc":"2.0","id":2,"method":"kernel/validate","params":{"source":"__global__ void k(float *y) { y[threadIdx.x] = 2.0f; }","cache":false}}'
+    wait_for '"id":2,"result"' || answered=1
+    send '{"jsonrpc":"2.0","id":3,"method":"upskilld/status"}'
+    wait_for '"id":3,"result"' || answered=1
+    [[ $k == 2 ]] && grep -q '"fromServer":[1-9]' "$tmp/out" && served=0
+    finish
+    [[ $rc == 0 ]] || rcs=$rc
+    for ((i = 0; k == 1 && i < 200; i++)); do # until the server is listening
+      compgen -G "$XDG_RUNTIME_DIR/upskilld/workers-*.sock" >/dev/null && break
+      sleep 0.1
+    done
+  done
+  pkill -KILL -f -- "--serve $XDG_RUNTIME_DIR/" 2>/dev/null
+  unset XDG_RUNTIME_DIR UPSKILLD_WORKER_SERVER_IDLE
+  ok "two daemons and the worker server: both exit 0 under valgrind, both checks answered" \
+    "$([[ $rcs == 0 && $answered == 0 ]]; echo $?)" "$tmp/vg" "$tmp/err" "$tmp/out"
+  if [[ ! -e /usr/local/cuda/lib64/libnvrtc.so && -z ${CUDA_PATH:-} ]]; then
+    echo "ok $((n += 1)) - # SKIP no NVRTC: no warm worker to take from a server"
+  else
+    ok "the second daemon took its worker from the server" "$served" "$tmp/out"
+  fi
+}
+
+echo "1..16"
 session mcp
 session lsp
 signal_run
 eof_run
+server_run
 exit $((failed > 0))
