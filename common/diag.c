@@ -96,8 +96,8 @@ int upk_utf16_units(const char *s, size_t bytes) {
 
 /* Byte column `col` of zero-based `line` in `src`, as UTF-16 units; unchanged when the line
  * is past the end. `starts` caches the start of each line seen so far. */
-static int line_col_utf16(const char *src, size_t len, size_t **starts, size_t *n_starts,
-                          int line, int col) {
+static int line_col_utf16(const char *src, size_t len, size_t **starts, size_t *n_starts, int line,
+                          int col) {
   if (line < 0 || col <= 0)
     return col;
   if (!*n_starts) {

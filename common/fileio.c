@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 char *upk_read_file(const char *path, size_t max, size_t *len) {
   *len = 0;
@@ -22,4 +23,20 @@ char *upk_read_file(const char *path, size_t max, size_t *len) {
   }
   fclose(f);
   return buf;
+}
+
+int upk_write_all(int fd, const void *p, size_t n) {
+  const char *b = p;
+  while (n) {
+    ssize_t k = write(fd, b, n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0)
+      return -errno;
+    if (k == 0)
+      return -EPIPE;
+    b += k;
+    n -= (size_t)k;
+  }
+  return 0;
 }

@@ -95,18 +95,6 @@ static int spawn(const char *const argv[], child *c) {
   return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n) {
-  while (n) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      return -EPIPE;
-    p += k, n -= (size_t)k;
-  }
-  return 0;
-}
-
 /* Everything the child writes until EOF or the deadline (then -ETIMEDOUT). */
 static int read_until(int fd, int64_t deadline, char **out) {
   size_t len = 0, cap = 65536;
@@ -215,8 +203,8 @@ int upk_ksan_run(json_t *params, const upk_run_spec *s, const char *tool_path, u
                         log,       worker,          NULL};
   if (!rc && !(rc = spawn(argv, &c))) {
     int64_t deadline = upk_cu_now_ns() + (int64_t)s->timeout_ms * 1000000;
-    rc = write_all(c.in, line, strlen(line));
-    rc = rc ? rc : write_all(c.in, "\n", 1);
+    rc = upk_write_all(c.in, line, strlen(line));
+    rc = rc ? rc : upk_write_all(c.in, "\n", 1);
     close(c.in); /* EOF: the worker exits after its one reply */
     rc = rc ? rc : read_until(c.out, deadline, &reply);
     int status = finish(&c, rc);

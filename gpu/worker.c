@@ -28,6 +28,7 @@
 #include "kvalidate.h"
 #include "toolkit.h"
 #include "worker_serve.h"
+#include "fileio.h"
 
 #define LINE_MAX_BYTES ((size_t)1 << 30) /* a request longer than this is refused, not read */
 #define READ_CHUNK 65536
@@ -132,19 +133,6 @@ static const struct op *find_op(const char *name, bool faults) {
 
 /* ---- replies ---- */
 
-static int write_all(int fd, const char *p, size_t n) {
-  while (n) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      return -errno;
-    p += k;
-    n -= (size_t)k;
-  }
-  return 0;
-}
-
 /* One reply line, written whole. A reply that cannot be encoded becomes an error reply. */
 static int send_reply(int out_fd, json_t *id, json_t *result, const char *error) {
   json_t *msg = result ? json_pack("{s:O,s:O}", "id", id, "result", result)
@@ -155,7 +143,7 @@ static int send_reply(int out_fd, json_t *id, json_t *result, const char *error)
     return result ? send_reply(out_fd, id, NULL, "cannot encode the result") : -ENOMEM;
   size_t n = strlen(text);
   text[n] = '\n'; /* overwrites the NUL: the length is known */
-  int rc = write_all(out_fd, text, n + 1);
+  int rc = upk_write_all(out_fd, text, n + 1);
   free(text);
   return rc;
 }

@@ -26,6 +26,7 @@
 #endif
 
 #include "worker_serve.h"
+#include "fileio.h"
 
 #define DEFAULT_IDLE_S 600
 #define DEFAULT_MAX_CHILDREN 8
@@ -98,19 +99,6 @@ int upk_wserve_parse_args(int argc, char **argv, upk_wserve_config *cfg) {
 }
 
 /* ---- small helpers ---- */
-
-static int write_all(int fd, const char *p, size_t n) {
-  while (n) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      return -errno;
-    p += k;
-    n -= (size_t)k;
-  }
-  return 0;
-}
 
 static double elapsed_s(const struct timespec *since) {
   struct timespec now;
@@ -187,7 +175,7 @@ static void quiet_stdio(void) {
 /* ---- the child ---- */
 
 static void status_byte(int fd, char c) {
-  if (write_all(fd, &c, 1) < 0)
+  if (upk_write_all(fd, &c, 1) < 0)
     _exit(1); /* the supervisor is gone */
 }
 
@@ -202,7 +190,7 @@ static bool peer_is_us(int fd) {
 static void serve_one(const upk_wserve_config *cfg, int fd) {
   char greeting[64];
   int n = snprintf(greeting, sizeof greeting, "{\"worker\":{\"pid\":%ld}}\n", (long)getpid());
-  if (write_all(fd, greeting, (size_t)n) == 0)
+  if (upk_write_all(fd, greeting, (size_t)n) == 0)
     cfg->serve(cfg->arg, fd);
 }
 

@@ -15,6 +15,8 @@
 
 #include <openssl/evp.h>
 
+#include "fileio.h"
+
 #define REL_MAX 4096u
 #define RM_MAX_DEPTH 256u
 
@@ -357,19 +359,6 @@ int upk_tree_hash(upk_tree *t, char hex[65]) {
   return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len) {
-  while (len) {
-    ssize_t w = write(fd, data, len);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w < 0)
-      return -errno;
-    data += w;
-    len -= (size_t)w;
-  }
-  return 0;
-}
-
 /* Create, fill and fsync one file; O_EXCL|O_NOFOLLOW so nothing that is
  * already there (a planted symlink included) is ever written through. */
 static int write_new(int dfd, const char *name, const char *data, size_t len, mode_t mode,
@@ -379,7 +368,7 @@ static int write_new(int dfd, const char *name, const char *data, size_t len, mo
     return -errno;
   int rc = fchmod(fd, mode) < 0 ? -errno : 0; /* the exact mode, whatever the umask */
   if (!rc)
-    rc = write_all(fd, data, len);
+    rc = upk_write_all(fd, data, len);
   if (!rc && fsync(fd) < 0)
     rc = -errno;
   if (close(fd) < 0 && !rc)
@@ -506,7 +495,7 @@ int upk_write_file_atomic(const char *path, const void *data, size_t len) {
     free(tmp);
     return rc;
   }
-  rc = write_all(fd, data, len);
+  rc = upk_write_all(fd, data, len);
   if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
     rc = -errno;
   if (close(fd) && rc == 0)
