@@ -127,7 +127,8 @@ static void on_result(void *arg, json_t *result) {
 static void on_cancel(upk_job *job) {
   upk_kcheck *c = job->data;
   job->data = NULL;
-  upk_kcheck_cancel(c);
+  upk_kcheck_cancel(c); /* on_result will not run: release the job here */
+  upk_job_fail(job, UPK_RPC_REQUEST_CANCELLED, "request cancelled");
 }
 
 static void too_large(upk_job *job, size_t len) {

@@ -338,6 +338,27 @@ Test(kernel, cancelling_kills_the_worker_and_answers) {
   hx_finish(d, 0);
 }
 
+/* A cancelled kernel/validate answers -32800 at once and releases its job (ASan/valgrind: no
+ * leak at exit); the daemon checks the next kernel normally. */
+Test(kernel, cancelling_a_validate_answers_and_the_next_one_runs) {
+  NEED_TOOLKIT();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"kernel/validate\",\"params\":{\"path\":"
+           "\"%s/tests/kernel/corpus/half_bf16_cg.cu\",\"cache\":false}}",
+           getenv("UPK_SOURCE_ROOT"));
+  hx_msleep(100);
+  hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":7}}");
+  json_t *resp = hx_response(d, HX_TIMEOUT);
+  cr_assert(resp);
+  hx_assert_error(resp, "7", -32800);
+  json_decref(resp);
+  json_t *r = validate(d, &resp, "{\"source\":\"__global__ void k(float *y) { y[0] = 1.f; }\"}");
+  cr_assert(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
 Test(kernel, mcp_tool_validate_kernel) {
   NEED_TOOLKIT();
   hx *d = hx_mcp_session(HX_NOARGS);
