@@ -401,6 +401,8 @@ static void on_kick(uv_timer_t *t) {
   upk_workers *p = t->data;
   dispatch(p);
   top_up(p);
+  if (!p->n_busy && !p->n_queued)
+    upk__server_launch_if_wanted(p);
 }
 
 static void schedule(upk_workers *p) {
@@ -533,5 +535,6 @@ void upk_workers_close(upk_workers *w, void (*done)(void *arg), void *arg) {
     upk_wreq_cancel(RING_ENTRY(w->busy.next, worker)->req);
   while (!RING_EMPTY(&w->idle))
     release(RING_ENTRY(w->idle.next, worker));
+  upk__server_launch_if_wanted(w);     /* for the daemons after this one */
   upk_wserver_forget(&w->server_proc); /* it serves on */
 }

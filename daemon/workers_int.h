@@ -93,6 +93,7 @@ struct upk_workers {
   uint64_t server_off_until;   /* loop time before which workers are local (it failed us) */
   uint64_t server_next_launch; /* no second launch before this loop time */
   bool server_launched;
+  bool server_wanted;        /* none answered: launch one when no compile of ours runs */
   uv_process_t *server_proc; /* a server this pool launched, while it runs */
   unsigned long from_server;
   json_int_t next_id;
@@ -114,6 +115,10 @@ void upk__worker_on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf);
 /** Start a worker (from the server when it answers, else a local process); it goes to the
  * front of the idle list. 0, or UV_ENOENT with `err` saying why. */
 int upk__worker_spawn(upk_workers *p, char *err, size_t err_len);
+/** Launch the worker server if a connect found none, at most once per UPK__SERVER_RETRY_MS.
+ * Called when no compile of this daemon runs (its warm-up would take their cores) and at close,
+ * so the daemons after this one find it. */
+void upk__server_launch_if_wanted(upk_workers *p);
 /** SIGKILL the worker's process: a local child, or a remote one by its greeting's pid. */
 void upk__worker_signal_kill(worker *w);
 /** A remote worker's first line: 0 when it is the greeting `{"worker":{"pid":N}}`. */

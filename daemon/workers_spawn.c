@@ -125,12 +125,11 @@ static int attach_remote(upk_workers *p, int fd) {
   return rc;
 }
 
-/* Launch a server for later daemons (and this one's next workers), at most once per
- * UPK__SERVER_RETRY_MS. */
-static void launch_server(upk_workers *p) {
+void upk__server_launch_if_wanted(upk_workers *p) {
   uint64_t now = uv_now(p->loop);
-  if (p->server_launched && now < p->server_next_launch)
+  if (!p->server_wanted || (p->server_launched && now < p->server_next_launch))
     return;
+  p->server_wanted = false;
   p->server_launched = true;
   p->server_next_launch = now + UPK__SERVER_RETRY_MS;
   int rc =
@@ -145,7 +144,7 @@ static int try_server(upk_workers *p) {
     return UV_EAGAIN;
   int fd = upk_wserver_connect(p->server_path);
   if (fd == UV_ENOENT || fd == UV_ECONNREFUSED)
-    launch_server(p);
+    p->server_wanted = true; /* launched once this daemon's compiles are done (workers.c) */
   return fd < 0 ? fd : attach_remote(p, fd);
 }
 

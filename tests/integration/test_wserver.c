@@ -257,6 +257,26 @@ Test(wserver, a_server_that_goes_away_is_replaced_by_local_workers, .init = setu
   hx_finish(b, 0);
 }
 
+/* The server's start (NVRTC load and a warm-up compile) must not take the cores of the first
+ * daemon's own check: it is launched once that check is answered. */
+Test(wserver, the_server_starts_after_the_first_check_not_during_it, .init = setup,
+     .fini = teardown) {
+  hx *a = hx_lsp_session(HX_NOARGS);
+  hx_sendf(a,
+           "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"kernel/validate\",\"params\":{\"path\":"
+           "\"%s/tests/kernel/corpus/half_bf16_cg.cu\",\"cache\":false}}",
+           getenv("UPK_SOURCE_ROOT"));
+  hx_msleep(300); /* a cold header-heavy compile takes well over a second */
+  bool early = *socket_path() != '\0';
+  json_t *resp = hx_response(a, HX_TIMEOUT);
+  cr_assert(resp);
+  cr_assert(json_is_true(json_object_get(hx_assert_result(resp, "7"), "ok")));
+  json_decref(resp);
+  cr_assert_not(early, "the server was launched while the first check compiled");
+  cr_assert_gt(server_worker_pid(20000), 1, "no server after the check was answered");
+  hx_finish(a, 0);
+}
+
 Test(wserver, no_server_when_switched_off, .init = setup, .fini = teardown) {
   hx *a = hx_lsp_session(HX_ARGS("--worker-server-idle=0"));
   json_t *r;
