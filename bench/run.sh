@@ -18,6 +18,8 @@ if [[ ! -x $ping || bench/ping.c -nt $ping ]]; then # meson builds it once subdi
 fi
 tests/conformance/setup-npm.sh >/dev/null
 
+# The daemon alone (its local warm worker as before): no worker server left behind by a bench.
+export UPSKILLD_WORKER_SERVER_IDLE=0
 run() { "$ping" -n "$pings" -w "$window" -s "$spawns" -- "$@"; }
 u=$(run "$build/daemon/upskilld" --mcp) || true
 echo "upskilld:   $u"

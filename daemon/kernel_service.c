@@ -155,8 +155,11 @@ int upk_kernels_start(upk_server *s) {
 
 static void on_warm_timer(uv_timer_t *t) {
   upk_server *s = t->data;
-  if (s->state == UPK_S_READY)
-    upk_kernels_start(s);
+  if (s->state != UPK_S_READY)
+    return;
+  /* The timer can beat the idle flush when answering took over 1 ms: the answer goes first. */
+  upk_transport_flush(&s->tx);
+  upk_kernels_start(s);
 }
 
 /* Output is flushed from an idle handle each loop turn; a timer due 1 ms from

@@ -174,6 +174,12 @@ void upk_transport_schedule(upk_transport *t) {
     uv_idle_start(&t->flusher, flush_cb);
 }
 
+void upk_transport_flush(upk_transport *t) {
+  if (uv_is_active((uv_handle_t *)&t->flusher))
+    uv_idle_stop(&t->flusher);
+  transport__flush(t);
+}
+
 static size_t queued(upk_transport *t) {
   return t->out_open ? uv_stream_get_write_queue_size(&t->out.stream) : 0;
 }

@@ -58,6 +58,8 @@ int upk_transport_start(upk_transport *t);
 upk_buf *upk_transport_out(upk_transport *t);
 /** Arrange for pending output to be written at the end of this loop iteration. */
 void upk_transport_schedule(upk_transport *t);
+/** Write what is pending now instead of at the next loop turn (before blocking work). */
+void upk_transport_flush(upk_transport *t);
 /** Stop reading, write out what is pending, then close every handle. */
 void upk_transport_close(upk_transport *t);
 /** Free memory once the loop has finished with the closed handles. */

@@ -2,12 +2,13 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "sha256.h"
 
 int upk_kcache_key(json_t *params, const char *toolkit, char out[65]) {
   /* "noCache" says how to look, not what: not part of the key. */
@@ -21,18 +22,19 @@ int upk_kcache_key(json_t *params, const char *toolkit, char out[65]) {
   if (path && stat(path, &st) == 0)
     snprintf(stamp, sizeof stamp, "|%lld|%lld.%ld|%llu", (long long)st.st_size,
              (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned len = 0;
-  EVP_MD_CTX *c = EVP_MD_CTX_new();
-  int ok = text && c && EVP_DigestInit_ex(c, EVP_sha256(), NULL) &&
-           EVP_DigestUpdate(c, text, strlen(text)) &&
-           EVP_DigestUpdate(c, toolkit, strlen(toolkit)) &&
-           EVP_DigestUpdate(c, stamp, strlen(stamp)) && EVP_DigestFinal_ex(c, md, &len);
-  EVP_MD_CTX_free(c);
+  unsigned char md[32];
+  upk_sha256_ctx c;
+  int rc = text ? upk_sha256_init(&c) : -ENOMEM;
+  if (!rc && ((rc = upk_sha256_update(&c, text, strlen(text))) ||
+              (rc = upk_sha256_update(&c, toolkit, strlen(toolkit))) ||
+              (rc = upk_sha256_update(&c, stamp, strlen(stamp)))))
+    upk_sha256_abort(&c);
+  if (!rc)
+    rc = upk_sha256_final(&c, md);
   free(text);
-  for (unsigned i = 0; ok && i < 32; i++)
+  for (unsigned i = 0; !rc && i < 32; i++)
     snprintf(out + 2 * i, 3, "%02x", md[i]);
-  return ok ? 0 : -ENOMEM;
+  return rc;
 }
 
 bool upk_kcache_fresh(json_t *result) {

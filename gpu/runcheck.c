@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,11 +302,6 @@ size_t upk_unwritten(const void *run_a, const void *run_b, upk_dtype t, size_t c
       *first = i;
   }
   return n;
-}
-
-int upk_sha256(const void *buf, size_t len, unsigned char out[32]) {
-  unsigned int n = 0;
-  return EVP_Digest(buf, len, out, &n, EVP_sha256(), NULL) == 1 && n == 32 ? 0 : -EIO;
 }
 
 /* ---- comparison --------------------------------------------------------- */

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "sha256.h" /* upk_sha256 for input hashes */
 
 /** Element types of kernel arguments. */
 typedef enum upk_dtype {
@@ -88,8 +89,6 @@ void upk_poison(void *buf, upk_dtype t, size_t count, int pattern);
 size_t upk_unwritten(const void *run_a, const void *run_b, upk_dtype t, size_t count,
                      size_t *first);
 
-/** SHA-256 of a buffer (libcrypto). Returns 0 or -EIO. */
-int upk_sha256(const void *buf, size_t len, unsigned char out[32]);
 
 /** The result of comparing a kernel's output with the expected one. */
 typedef struct upk_cmp {

@@ -13,9 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
 #include "fileio.h"
+#include "sha256.h"
 
 #define REL_MAX 4096u
 #define RM_MAX_DEPTH 256u
@@ -337,23 +336,20 @@ static void put_be64(unsigned char *b, uint64_t v) {
 int upk_tree_hash(upk_tree *t, char hex[65]) {
   if (t->n)
     qsort(t->files, t->n, sizeof *t->files, cmp_file);
-  EVP_MD_CTX *c = EVP_MD_CTX_new();
-  if (!c)
-    return -ENOMEM;
-  int ok = EVP_DigestInit_ex(c, EVP_sha256(), NULL);
-  for (size_t i = 0; ok && i < t->n; i++) {
+  upk_sha256_ctx c;
+  int rc = upk_sha256_init(&c);
+  for (size_t i = 0; !rc && i < t->n; i++) {
     const upk_tree_file *f = &t->files[i];
     unsigned char head[10] = {0, f->exec ? 'x' : '-'};
     put_be64(head + 2, f->len);
-    ok = EVP_DigestUpdate(c, f->rel, strlen(f->rel)) && EVP_DigestUpdate(c, head, sizeof head) &&
-         EVP_DigestUpdate(c, f->data, f->len);
+    if ((rc = upk_sha256_update(&c, f->rel, strlen(f->rel))) ||
+        (rc = upk_sha256_update(&c, head, sizeof head)) ||
+        (rc = upk_sha256_update(&c, f->data, f->len)))
+      upk_sha256_abort(&c);
   }
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int mdlen = 0;
-  ok = ok && EVP_DigestFinal_ex(c, md, &mdlen) && mdlen == 32;
-  EVP_MD_CTX_free(c);
-  if (!ok)
-    return -EIO;
+  unsigned char md[32];
+  if (rc || (rc = upk_sha256_final(&c, md)))
+    return rc;
   for (unsigned i = 0; i < 32; i++)
     snprintf(hex + 2 * i, 3, "%02x", md[i]);
   return 0;

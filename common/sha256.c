@@ -1,0 +1,81 @@
+/* SHA-256 with libcrypto opened on first use (sha256.h). */
+#include "sha256.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+
+#include <openssl/evp.h>
+
+static struct {
+  void *lib;
+  EVP_MD_CTX *(*ctx_new)(void);
+  void (*ctx_free)(EVP_MD_CTX *);
+  const EVP_MD *(*sha256)(void);
+  int (*init)(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
+  int (*update)(EVP_MD_CTX *, const void *, size_t);
+  int (*final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
+} crypto;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+  static const char *const names[] = {"libcrypto.so.3", "libcrypto.so"};
+  void *lib = NULL;
+  for (size_t i = 0; !lib && i < sizeof names / sizeof *names; i++)
+    lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return;
+  *(void **)&crypto.ctx_new = dlsym(lib, "EVP_MD_CTX_new");
+  *(void **)&crypto.ctx_free = dlsym(lib, "EVP_MD_CTX_free");
+  *(void **)&crypto.sha256 = dlsym(lib, "EVP_sha256");
+  *(void **)&crypto.init = dlsym(lib, "EVP_DigestInit_ex");
+  *(void **)&crypto.update = dlsym(lib, "EVP_DigestUpdate");
+  *(void **)&crypto.final = dlsym(lib, "EVP_DigestFinal_ex");
+  if (crypto.ctx_new && crypto.ctx_free && crypto.sha256 && crypto.init && crypto.update &&
+      crypto.final)
+    crypto.lib = lib; /* kept open for the process's life */
+  else
+    dlclose(lib);
+}
+
+int upk_sha256_init(upk_sha256_ctx *c) {
+  c->md = NULL;
+  pthread_once(&once, load);
+  if (!crypto.lib)
+    return -ENOSYS;
+  EVP_MD_CTX *md = crypto.ctx_new();
+  if (!md)
+    return -ENOMEM;
+  if (crypto.init(md, crypto.sha256(), NULL) != 1) {
+    crypto.ctx_free(md);
+    return -EIO;
+  }
+  c->md = md;
+  return 0;
+}
+
+int upk_sha256_update(upk_sha256_ctx *c, const void *p, size_t n) {
+  return c->md && crypto.update(c->md, p, n) == 1 ? 0 : -EIO;
+}
+
+int upk_sha256_final(upk_sha256_ctx *c, unsigned char out[32]) {
+  unsigned int n = 0;
+  int ok = c->md && crypto.final(c->md, out, &n) == 1 && n == 32;
+  upk_sha256_abort(c);
+  return ok ? 0 : -EIO;
+}
+
+void upk_sha256_abort(upk_sha256_ctx *c) {
+  if (c->md)
+    crypto.ctx_free(c->md);
+  c->md = NULL;
+}
+
+int upk_sha256(const void *buf, size_t len, unsigned char out[32]) {
+  upk_sha256_ctx c;
+  int rc = upk_sha256_init(&c);
+  if (!rc && (rc = upk_sha256_update(&c, buf, len)))
+    upk_sha256_abort(&c);
+  return rc ? rc : upk_sha256_final(&c, out);
+}
