@@ -87,12 +87,14 @@ export async function workerServer(runtimeDir, timeoutMs = 20000) {
     s.setTimeout(5000, () => { s.destroy(); ok(''); });
   });
   for (const t0 = now(); ; await new Promise((ok) => setTimeout(ok, 50))) {
-    if (now() - t0 > timeoutMs) return null;
     let names = [];
-    try { names = readdirSync(dir); } catch { continue; }
+    try { names = readdirSync(dir); } catch { /* not made yet */ }
     const sock = names.find((n) => n.startsWith('workers-') && n.endsWith('.sock'));
     const m = sock && /"pid":(\d+)/.exec(await greet(`${dir}/${sock}`));
-    if (!m) continue;
+    if (!m) {
+      if (now() - t0 >= timeoutMs) return null;
+      continue;
+    }
     const stat = readFileSync(`/proc/${m[1]}/stat`, 'utf8');
     const ppid = +stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
     return { worker: +m[1], server: ppid };

@@ -14,6 +14,10 @@ build=${BUILD:-build}
 ninja -C "$build" >/dev/null
 corpus=tests/kernel/corpus
 status=0
+# Worker servers the benches start live in a private runtime dir and are stopped at the end.
+XDG_RUNTIME_DIR=$(mktemp -d)
+export XDG_RUNTIME_DIR
+trap 'pkill -f -- "--serve $XDG_RUNTIME_DIR/" || true; rm -rf "$XDG_RUNTIME_DIR"' EXIT
 node bench/kernels/bench.mjs "$build/daemon/upskilld" \
   "$corpus/saxpy.cu" "$corpus/sgemm_tiled.cu" "$corpus/half_bf16_cg.cu" || status=1
 echo
