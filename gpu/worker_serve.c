@@ -267,11 +267,29 @@ static int spawn(server *s) {
   return 0;
 }
 
-/* The "one idle or starting child" rule. */
-static void keep_spare(server *s) {
+static bool all_busy(const server *s) {
   for (unsigned i = 0; i < s->n; i++)
     if (s->kids[i].state != CH_BUSY)
-      return;
+      return false;
+  return true;
+}
+
+/* Whether another child may be needed: every child busy, and room for one more. */
+static bool may_grow(const server *s) {
+  return s->n && s->n < s->cfg->max_children && all_busy(s);
+}
+
+static bool connection_waits(const server *s) {
+  struct pollfd p = {.fd = s->listen_fd, .events = POLLIN};
+  return poll(&p, 1, 0) == 1;
+}
+
+/* Always one child; another only when every child is busy and a connection waits. A spare
+ * started as soon as the last idle child got busy would load NVRTC and warm up on a core the
+ * running check needs, and daemons that come one after another never need it. */
+static void keep_spare(server *s) {
+  if (s->n && !(may_grow(s) && connection_waits(s)))
+    return;
   if (s->n >= s->cfg->max_children)
     return;
   int rc = spawn(s);
@@ -352,11 +370,15 @@ static int supervise(server *s) {
     keep_spare(s);
     if (idle_expired(s))
       return 0;
-    struct pollfd p[UPK_WSERVE_MAX_CHILDREN + 1] = {{.fd = s->sig_r, .events = POLLIN}};
+    struct pollfd p[UPK_WSERVE_MAX_CHILDREN + 2] = {{.fd = s->sig_r, .events = POLLIN}};
     unsigned n = s->n; /* on_status may reorder kids: go by fd */
     for (unsigned i = 0; i < n; i++)
       p[i + 1] = (struct pollfd){.fd = s->kids[i].fd, .events = POLLIN};
-    int rc = poll(p, n + 1, poll_timeout(s));
+    /* A connection that waits while every child is busy wakes us to start another. */
+    unsigned listening = may_grow(s);
+    if (listening)
+      p[n + 1] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN};
+    int rc = poll(p, n + 1 + listening, poll_timeout(s));
     if (rc < 0 && errno != EINTR)
       return -errno;
     if (rc > 0 && p[0].revents)

@@ -6,8 +6,8 @@
  *
  * The supervisor (the process started with --serve) never loads NVRTC: it holds
  * SOCKET_PATH + ".lock" (flock; a second server on the path exits 0 at once), binds and listens
- * on SOCKET_PATH (mode 0600), and forks children, keeping one idle or starting child while it
- * may (at most `max_children`, one starting at a time). Each child sets itself up (child_init),
+ * on SOCKET_PATH (mode 0600), and forks children: always one, and another whenever every child
+ * is busy and a connection waits (at most `max_children`). Each child sets itself up (child_init),
  * warms up when no connection is waiting, then accepts connections, one at a time: a peer of
  * another uid is closed at once; otherwise the child writes the greeting line
  * `{"worker":{"pid":<pid>}}\n` and serves the worker wire protocol on the connection until EOF.

@@ -263,6 +263,25 @@ Test(wserve, greets_and_validates_on_two_connections) {
   close(a), close(b);
 }
 
+/* Connections one after another (daemons one after another) are all served by the one warm
+ * child: no spare is started while a check runs, only for a connection that has to wait. */
+Test(wserve, one_warm_child_serves_connections_one_after_another) {
+  start((const char *[]){"--idle", "30", NULL}, false);
+  pid_t first = 0;
+  for (int i = 0; i < 3; i++) {
+    int fd = connect_to(sock_path, 10000);
+    pid_t pid = greeting(fd);
+    cr_assert_eq(hello(fd, i + 1), pid);
+    close(fd);
+    if (!first)
+      first = pid;
+    cr_assert_eq(pid, first, "connection %d got another worker", i);
+    sleep_ms(50); /* the child sees the EOF and goes back to accept */
+  }
+  pid_t kids[8];
+  cr_assert_eq(children_of(server, kids, 8), 1, "a spare was started for nothing");
+}
+
 Test(wserve, a_second_server_on_the_path_exits_0_at_once) {
   start((const char *[]){"--idle", "30", NULL}, false);
   int a = connect_to(sock_path, 10000);
