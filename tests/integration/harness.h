@@ -105,6 +105,9 @@ json_t *hx_assert_result(json_t *resp, const char *id);
 const char *hx_assert_error(json_t *resp, const char *id, int code);
 /** Send a ping with a fresh id and require `{}` back: proof the daemon still answers. */
 void hx_ping(hx *d);
+/** Start a long kernel/validate (a header-heavy corpus kernel, cache off) with `id`, cancel it
+ * 100 ms later with $/cancelRequest, and require its -32800 answer (LSP framing). */
+void hx_validate_then_cancel(hx *d, int id);
 /** MCP initialize with `version`, then notifications/initialized; returns the negotiated version
  * (static storage). */
 const char *hx_mcp_init(hx *d, const char *version);

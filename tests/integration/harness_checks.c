@@ -1,5 +1,6 @@
 /* The harness's checks on replies and its session helpers (initialize in either framing). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -50,6 +51,21 @@ const char *hx_assert_error(json_t *resp, const char *id, int code) {
   const char *msg = json_string_value(json_object_get(e, "message"));
   cr_assert(msg && *msg, "the error has no message: %s", hx_dump(resp));
   return msg;
+}
+
+void hx_validate_then_cancel(hx *d, int id) {
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"kernel/validate\",\"params\":{\"path\":"
+           "\"%s/tests/kernel/corpus/half_bf16_cg.cu\",\"cache\":false}}",
+           id, getenv("UPK_SOURCE_ROOT"));
+  hx_msleep(100); /* a cold header-heavy compile takes well over a second */
+  hx_sendf(d, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":%d}}", id);
+  json_t *resp = hx_response(d, HX_TIMEOUT);
+  cr_assert(resp, "no answer to the cancelled request %d", id);
+  char idtxt[16];
+  snprintf(idtxt, sizeof idtxt, "%d", id);
+  hx_assert_error(resp, idtxt, -32800);
+  json_decref(resp);
 }
 
 void hx_ping(hx *d) {

@@ -343,16 +343,8 @@ Test(kernel, cancelling_kills_the_worker_and_answers) {
 Test(kernel, cancelling_a_validate_answers_and_the_next_one_runs) {
   NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
-  hx_sendf(d,
-           "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"kernel/validate\",\"params\":{\"path\":"
-           "\"%s/tests/kernel/corpus/half_bf16_cg.cu\",\"cache\":false}}",
-           getenv("UPK_SOURCE_ROOT"));
-  hx_msleep(100);
-  hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":7}}");
-  json_t *resp = hx_response(d, HX_TIMEOUT);
-  cr_assert(resp);
-  hx_assert_error(resp, "7", -32800);
-  json_decref(resp);
+  hx_validate_then_cancel(d, 7);
+  json_t *resp;
   json_t *r = validate(d, &resp, "{\"source\":\"__global__ void k(float *y) { y[0] = 1.f; }\"}");
   cr_assert(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
   json_decref(resp);

@@ -217,17 +217,7 @@ Test(wserver, cancelling_kills_only_that_server_worker, .init = setup, .fini = t
 
   hx *b = hx_lsp_session(HX_NOARGS);
   cr_assert_eq(workers_stat(b, "fromServer"), 1, "the warm worker came from the server");
-  /* A header-heavy check runs long enough to be cancelled mid-compile. */
-  hx_sendf(b,
-           "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"kernel/validate\",\"params\":{\"path\":"
-           "\"%s/tests/kernel/corpus/half_bf16_cg.cu\",\"cache\":false}}",
-           getenv("UPK_SOURCE_ROOT"));
-  hx_msleep(100);
-  hx_send(b, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":7}}");
-  json_t *resp = hx_response(b, HX_TIMEOUT);
-  cr_assert(resp);
-  hx_assert_error(resp, "7", -32800);
-  json_decref(resp);
+  hx_validate_then_cancel(b, 7); /* mid-compile */
   cr_assert_eq(workers_stat(b, "killed"), 1, "cancelling kills the compile's worker");
   json_t *rb;
   json_t *next = validate(b, &rb, 8);
@@ -277,15 +267,20 @@ Test(wserver, the_server_starts_after_the_first_check_not_during_it, .init = set
   hx_finish(a, 0);
 }
 
-Test(wserver, no_server_when_switched_off, .init = setup, .fini = teardown) {
-  hx *a = hx_lsp_session(HX_ARGS("--worker-server-idle=0"));
+/* A daemon checks a kernel (on a local worker) and exits; no server socket may appear. */
+static void check_leaves_no_server(hx *a, const char *why) {
   json_t *r;
   json_t *ok = validate(a, &r, 1);
   cr_assert(json_is_true(json_object_get(ok, "ok")), "%s", hx_dump(ok));
   json_decref(r);
   hx_finish(a, 0);
   hx_msleep(300);
-  cr_assert_str_eq(socket_path(), "", "a server was started though switched off");
+  cr_assert_str_eq(socket_path(), "", "%s", why);
+}
+
+Test(wserver, no_server_when_switched_off, .init = setup, .fini = teardown) {
+  check_leaves_no_server(hx_lsp_session(HX_ARGS("--worker-server-idle=0")),
+                         "a server was started though switched off");
 }
 
 Test(wserver, no_server_in_a_directory_others_can_enter, .init = setup, .fini = teardown) {
@@ -293,14 +288,8 @@ Test(wserver, no_server_in_a_directory_others_can_enter, .init = setup, .fini = 
   snprintf(dir, sizeof dir, "%s/upskilld", runtime);
   cr_assert_eq(mkdir(dir, 0755), 0);
   chmod(dir, 0755); /* whatever the umask */
-  hx *a = hx_lsp_session(HX_NOARGS);
-  json_t *r;
-  json_t *ok = validate(a, &r, 1);
-  cr_assert(json_is_true(json_object_get(ok, "ok")), "%s", hx_dump(ok));
-  json_decref(r);
-  hx_finish(a, 0);
-  hx_msleep(300);
-  cr_assert_str_eq(socket_path(), "", "a server socket was put in a shared directory");
+  check_leaves_no_server(hx_lsp_session(HX_NOARGS),
+                         "a server socket was put in a shared directory");
 }
 
 Test(wserver, bad_idle_flag_is_refused) {
