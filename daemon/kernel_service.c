@@ -386,10 +386,10 @@ json_t *upk_kernels_status(upk_server *s) {
     return json_pack("{s:b}", "started", 0);
   upk_workers_stats st;
   upk_workers_stats_get(k->pool, &st);
-  return json_pack("{s:b,s:s,s:{s:i,s:i,s:i,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I}}", "started", 1,
+  return json_pack("{s:b,s:s,s:{s:i,s:i,s:i,s:I,s:I,s:I,s:I,s:s?},s:{s:I,s:I,s:I}}", "started", 1,
                    "toolkit", k->toolkit, "workers", "running", st.running, "idle", st.idle,
                    "queued", st.queued, "started", (json_int_t)st.started, "killed",
                    (json_int_t)st.killed, "crashed", (json_int_t)st.crashed, "fromServer",
-                   (json_int_t)st.from_server, "cache", "entries", (json_int_t)k->n, "hits",
-                   (json_int_t)k->hits, "misses", (json_int_t)k->misses);
+                   (json_int_t)st.from_server, "serverSocket", st.server_path, "cache", "entries",
+                   (json_int_t)k->n, "hits", (json_int_t)k->hits, "misses", (json_int_t)k->misses);
 }

@@ -508,6 +508,7 @@ void upk_workers_stats_get(const upk_workers *w, upk_workers_stats *st) {
   st->running = w->n_busy, st->idle = w->n_idle, st->queued = w->n_queued;
   st->started = w->started, st->killed = w->killed, st->crashed = w->crashed;
   st->from_server = w->from_server;
+  st->server_path = w->server_path;
 }
 
 static void on_kick_closed(uv_handle_t *h) {

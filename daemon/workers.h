@@ -53,6 +53,7 @@ typedef struct upk_workers_stats {
   int running, idle, queued;
   unsigned long started, killed, crashed; /* processes over the pool's life */
   unsigned long from_server;              /* workers taken from the worker server */
+  const char *server_path;                /* its socket (borrowed), or NULL: not used */
 } upk_workers_stats;
 void upk_workers_stats_get(const upk_workers *w, upk_workers_stats *st);
 

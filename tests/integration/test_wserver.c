@@ -176,6 +176,19 @@ static json_int_t workers_stat(hx *d, const char *name) {
   }
 }
 
+/* kernels.workers.serverSocket from upskilld/status (static storage; "" for null). */
+static const char *status_socket(hx *d) {
+  static char path[512];
+  workers_stat(d, "fromServer"); /* waits for the pool */
+  json_t *resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":901,\"method\":\"upskilld/status\"}");
+  json_t *k = json_object_get(hx_assert_result(resp, "901"), "kernels");
+  json_t *v = json_object_get(json_object_get(k, "workers"), "serverSocket");
+  cr_assert(v, "no kernels.workers.serverSocket in %s", hx_dump(resp));
+  snprintf(path, sizeof path, "%s", json_is_string(v) ? json_string_value(v) : "");
+  json_decref(resp);
+  return path;
+}
+
 static json_int_t registers(json_t *result) {
   json_t *k = json_array_get(json_object_get(result, "kernels"), 0);
   return json_integer_value(json_object_get(k, "registers"));
@@ -199,6 +212,7 @@ Test(wserver, later_daemons_take_warm_workers_from_the_server, .init = setup, .f
     cr_assert_eq(registers(again), registers(first), "the same kernel, the same report");
     cr_assert_geq(workers_stat(b, "fromServer"), 1, "daemon %d used no server worker", i);
     cr_assert_eq(workers_stat(b, "started"), 0, "daemon %d started a local worker", i);
+    cr_assert_str_eq(status_socket(b), socket_path(), "status names the server's socket");
     json_decref(rb);
     hx_finish(b, 0);
   }
@@ -279,8 +293,9 @@ static void check_leaves_no_server(hx *a, const char *why) {
 }
 
 Test(wserver, no_server_when_switched_off, .init = setup, .fini = teardown) {
-  check_leaves_no_server(hx_lsp_session(HX_ARGS("--worker-server-idle=0")),
-                         "a server was started though switched off");
+  hx *a = hx_lsp_session(HX_ARGS("--worker-server-idle=0"));
+  cr_assert_str_eq(status_socket(a), "", "status names a server socket though switched off");
+  check_leaves_no_server(a, "a server was started though switched off");
 }
 
 Test(wserver, no_server_in_a_directory_others_can_enter, .init = setup, .fini = teardown) {
