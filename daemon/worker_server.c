@@ -13,13 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/* FNV-1a: a name, not a secret; the directory's permissions are the protection. */
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 1099511628211ull;
-  return h;
-}
+#include "fnv1a.h"
 
 /* A directory only we can enter: created 0700 when missing; an existing one must be a real
  * directory we own that nobody else can open (a symlink or a shared one is refused). */
@@ -47,19 +41,19 @@ int upk_wserver_path(char *out, size_t n, const char *worker_path, const char *c
   struct stat st;
   if (stat(worker_path, &st))
     return -errno;
-  uint64_t h = 14695981039346656037ull;
-  h = fnv1a(h, worker_path, strlen(worker_path) + 1);
-  h = fnv1a(h, &st.st_size, sizeof st.st_size);
-  h = fnv1a(h, &st.st_mtim, sizeof st.st_mtim);
-  h = fnv1a(h, cuda_path ? cuda_path : "", cuda_path ? strlen(cuda_path) + 1 : 1);
+  uint64_t h = UPK_FNV1A_INIT; /* a name, not a secret: the directory is the protection */
+  h = upk_fnv1a(h, worker_path, strlen(worker_path) + 1);
+  h = upk_fnv1a(h, &st.st_size, sizeof st.st_size);
+  h = upk_fnv1a(h, &st.st_mtim, sizeof st.st_mtim);
+  h = upk_fnv1a(h, cuda_path ? cuda_path : "", cuda_path ? strlen(cuda_path) + 1 : 1);
   uid_t uid = geteuid();
-  h = fnv1a(h, &uid, sizeof uid);
+  h = upk_fnv1a(h, &uid, sizeof uid);
   /* The server's workers keep the environment of the daemon that launched it: what they read
    * from it (nvcc finds its host compiler on PATH) must match. */
   static const char *const vars[] = {"PATH", "CUDA_PATH", "TMPDIR"};
   for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
     const char *v = getenv(vars[i]);
-    h = fnv1a(h, v ? v : "", v ? strlen(v) + 1 : 1);
+    h = upk_fnv1a(h, v ? v : "", v ? strlen(v) + 1 : 1);
   }
   char dir[sizeof((struct sockaddr_un *)0)->sun_path];
   int rc = runtime_dir(dir, sizeof dir);

@@ -139,8 +139,8 @@ static void fail_running(worker *w, int status, const char *error) {
     deliver(r, status, NULL, error);
 }
 
-void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {
-  worker *w = proc->data;
+/* The worker's process is gone (`how` says how): its request, if any, fails with UV_EPIPE. */
+static void ended(worker *w, const char *how) {
   upk_workers *p = w->pool;
   w->exited = true;
   if (!w->killed && w->state != W_DYING)
@@ -149,32 +149,38 @@ void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {
   upk__worker_retire(w);
   if (!r)
     return;
+  schedule(p); /* a replacement, and the queue */
+  deliver(r, UV_EPIPE, NULL, how);
+}
+
+void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {
   char msg[64];
   if (sig)
     snprintf(msg, sizeof msg, "killed by signal %d", sig);
   else
     snprintf(msg, sizeof msg, "exited with status %lld", (long long)status);
-  schedule(p); /* a replacement, and the queue */
-  deliver(r, UV_EPIPE, NULL, msg);
+  ended(proc->data, msg);
 }
 
-/* A remote worker's connection ended. Before its greeting it never took the request, which
- * runs elsewhere; the server is then left alone for a while. */
-static void remote_gone(worker *w) {
+/* A remote worker that never took its connection (no greeting): its request, which never ran,
+ * goes back to the queue for another worker, and the server is left alone for a while. */
+static void server_failed_us(worker *w) {
   upk_workers *p = w->pool;
-  bool taken = w->greeted;
-  if (!w->killed && w->state != W_DYING && taken)
-    p->crashed++;
-  w->exited = true;
   upk_wreq *r = w->state == W_BUSY ? detach(w) : NULL;
+  w->exited = true;
+  p->server_off_until = uv_now(p->loop) + UPK__SERVER_RETRY_MS;
   upk__worker_retire(w);
-  if (!taken)
-    p->server_off_until = uv_now(p->loop) + UPK__SERVER_RETRY_MS;
-  schedule(p);
-  if (r && !taken)
+  if (r)
     requeue(r);
-  else if (r)
-    deliver(r, UV_EPIPE, NULL, "its worker in the worker server died (crashed or was killed)");
+  schedule(p);
+}
+
+/* A remote worker's connection ended. */
+static void remote_gone(worker *w) {
+  if (w->greeted)
+    ended(w, "its worker in the worker server died (crashed or was killed)");
+  else
+    server_failed_us(w);
 }
 
 /* ---- replies ---- */
@@ -308,11 +314,7 @@ void upk__worker_on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
 static void on_deadline(uv_timer_t *t) {
   worker *w = t->data;
   if (w->remote && !w->greeted) { /* the server did not take it in time: run it here */
-    upk_wreq *r = detach(w);
-    w->pool->server_off_until = uv_now(w->pool->loop) + UPK__SERVER_RETRY_MS;
-    upk__worker_retire(w);
-    requeue(r);
-    schedule(w->pool);
+    server_failed_us(w);
     return;
   }
   char msg[80];

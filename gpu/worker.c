@@ -107,7 +107,7 @@ static op_status op_garbage(int out_fd, json_t *params, json_t **result, char *e
                             size_t err_len) {
   (void)params, (void)result, (void)err, (void)err_len;
   static const char junk[] = "this is not a reply {\n";
-  return write(out_fd, junk, sizeof junk - 1) < 0 ? OP_GONE : OP_NO_REPLY;
+  return upk_write_all(out_fd, junk, sizeof junk - 1) < 0 ? OP_GONE : OP_NO_REPLY;
 }
 
 static op_status op_exit(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
@@ -272,7 +272,6 @@ static int serve(int in_fd, int out_fd, bool write_exits) {
 
 /* ---- setup and the two modes ---- */
 
-/* What every worker process does before its first request, in both modes. */
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it and nothing changes */
 #endif
@@ -293,6 +292,7 @@ static void prefault_heap(size_t bytes) {
   free(p);
 }
 
+/* What every worker process does before its first request, in both modes. */
 static void load_compiler(void) {
   /* NVRTC allocates and frees tens of MiB per compile. glibc's defaults hand that back to the
    * kernel after each compile (big blocks are mmap'd, the heap top is trimmed), and the next

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fnv1a.h"
+
 /* Defaults tuned on bench/skills/eval.sh: a word in the name or the
  * description says far more about what a skill is for than one in its body. */
 static const upk_index_weights default_weights = {4.0, 4.0, 2.0, 1.0}; /* tuned on bench/skills */
@@ -273,10 +275,9 @@ static int setup_db(upk_index *ix) {
 
 char *upk_index_default_path(const char *workspace) {
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  /* FNV-1a of the workspace: one file per workspace, stable across runs. */
-  uint64_t h = 1469598103934665603ull;
-  for (const char *s = workspace ? workspace : ""; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  /* One file per workspace, stable across runs. */
+  const char *ws = workspace ? workspace : "";
+  uint64_t h = upk_fnv1a(UPK_FNV1A_INIT, ws, strlen(ws));
   char *out = NULL;
   int n;
   if (xdg && xdg[0] == '/')
