@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cubin.h"
 #include "nvlog.h"
 #include "nvrtc.h"
 #include "toolkit.h"
@@ -209,6 +210,11 @@ static int build_options(job *j) {
     return -ENOMEM;
   int rc = add_opt(j, "-arch=%s", j->arch) | add_opt(j, "--std=%s", r->std ? r->std : "c++17") |
            add_opt(j, "-lineinfo");
+  /* NVRTC 13 caches compiles in the CUDA driver wherever libcuda loads; a hit
+   * skips ptxas and its -v report (seen on an H100, issue 12). The cubin still
+   * says everything but spills (cubin.h); turning the cache off keeps those. */
+  if (j->nv->major >= 13)
+    rc |= add_opt(j, "--no-cache");
   j->verbose_at = j->n_opts;
   rc |= add_opt(j, "--ptxas-options=-v") | add_opt(j, "--ptxas-options=-warn-spills") |
         add_opt(j, "--ptxas-options=-warn-lmem-usage");
@@ -384,19 +390,13 @@ static int name_kernels(const job *j, const attempt *a, upk_compile_result *out)
   return 0;
 }
 
-/* The -v report of a successful compile, with cmem[0] from the cubin when
- * ptxas did not print it. */
+/* Kernel facts of a successful compile: the cubin's, with ptxas's -v report
+ * adding spill counts (cubin.h says why the report alone is not enough). */
 static int report(const job *j, const attempt *a, upk_compile_result *out) {
   if (a->rc != UPK_NVRTC_SUCCESS || !a->cubin)
-    return 0; /* compute_XX (PTX only) or failed: no report */
-  int rc = upk_nvlog_report(a->log, &out->kernels, &out->n_kernels);
-  for (size_t i = 0; !rc && i < out->n_kernels; i++) {
-    upk_kernel_info *k = &out->kernels[i];
-    char sec[600];
-    snprintf(sec, sizeof sec, ".nv.constant0.%s", k->mangled);
-    long size = k->cmem0 ? -1 : upk_cubin_section_size(a->cubin, a->cubin_size, sec);
-    k->cmem0 = size > 0 ? size : k->cmem0;
-  }
+    return 0; /* compute_XX (PTX only) or failed: no kernels */
+  int rc =
+      upk_cubin_facts(a->cubin, a->cubin_size, a->log, &out->kernels, &out->n_kernels, &out->diags);
   return rc ? rc : name_kernels(j, a, out);
 }
 

@@ -54,13 +54,15 @@ bool upk_kcache_fresh(json_t *result) {
 }
 
 const char *upk_kcache_dir(void) {
+  /* v2: results from before kernel facts came from the cubin may hold the
+   * empty kernel lists of NVRTC's driver cache (issue 12): never read them. */
   static char dir[PATH_MAX];
   if (!dir[0]) {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (xdg && *xdg)
-      snprintf(dir, sizeof dir, "%s/upskilld/kernels-v1", xdg);
+      snprintf(dir, sizeof dir, "%s/upskilld/kernels-v2", xdg);
     else
-      snprintf(dir, sizeof dir, "%s/.cache/upskilld/kernels-v1", home && *home ? home : "/tmp");
+      snprintf(dir, sizeof dir, "%s/.cache/upskilld/kernels-v2", home && *home ? home : "/tmp");
   }
   return dir;
 }

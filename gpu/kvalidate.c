@@ -106,9 +106,12 @@ static void attach_source_facts(upk_compile_result *c, const upk_src_facts *fact
     k->col = s ? s->col : -1;
     if (!s)
       continue;
-    k->max_threads = s->max_threads;
+    /* The cubin's launch bounds and cluster dims stand (macros are expanded
+     * there); the source adds what the image does not record. */
+    k->max_threads = k->max_threads ? k->max_threads : s->max_threads;
     k->min_blocks = s->min_blocks;
-    memcpy(k->cluster, s->cluster, sizeof k->cluster);
+    if (!k->cluster[0])
+      memcpy(k->cluster, s->cluster, sizeof k->cluster);
   }
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "cubin.h"
 #include "nvlog.h"
 #include "toolkit.h"
 
@@ -381,32 +382,24 @@ static int filter_names(const upk_compile_req *req, upk_compile_result *out) {
 
 static int fill_kernels(const upk_compile_req *req, const char *log, const char *tmp,
                         upk_compile_result *out) {
-  if (upk_nvlog_report(log, &out->kernels, &out->n_kernels))
-    return -ENOMEM;
-  char path[PATH_MAX], name[1024], section[1100];
+  char path[PATH_MAX], name[1024];
   size_t len = 0;
   snprintf(path, sizeof path, "%s/out.cubin", tmp);
   char *cubin = upk_read_file(path, SIZE_MAX, &len);
-  for (size_t i = 0; i < out->n_kernels; i++) {
-    upk_kernel_info *k = &out->kernels[i];
-    k->line = k->col = -1;
-    if (!k->mangled)
-      continue;
-    if (!k->name) {
-      upk_demangle_kernel(k->mangled, name, sizeof name);
-      if (!(k->name = strdup(name))) {
-        free(cubin);
-        return -ENOMEM;
-      }
-    }
-    snprintf(section, sizeof section, ".nv.constant0.%s", k->mangled);
-    long c0 = cubin ? upk_cubin_section_size(cubin, len, section) : -1;
-    if (c0 >= 0 && !k->cmem0)
-      k->cmem0 = c0;
-  }
   out->ok = cubin != NULL;
   out->cubin = cubin; /* for the Driver API (runs); freed with the result */
   out->cubin_size = cubin ? len : 0;
+  if (upk_cubin_facts(cubin, len, log, &out->kernels, &out->n_kernels, &out->diags))
+    return -ENOMEM;
+  for (size_t i = 0; i < out->n_kernels; i++) {
+    upk_kernel_info *k = &out->kernels[i];
+    k->line = k->col = -1;
+    if (!k->mangled || k->name)
+      continue;
+    upk_demangle_kernel(k->mangled, name, sizeof name);
+    if (!(k->name = strdup(name)))
+      return -ENOMEM;
+  }
   return filter_names(req, out);
 }
 

@@ -3,7 +3,6 @@
 #include "nvlog.h"
 
 #include <ctype.h>
-#include <elf.h>
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
@@ -561,29 +560,4 @@ int upk_demangle_kernel(const char *mangled, char *out, size_t out_len) {
   int n = snprintf(out, out_len, "%s", name);
   free(d);
   return n >= (int)out_len ? -ENOSPC : 0;
-}
-
-long upk_cubin_section_size(const void *cubin, size_t size, const char *name) {
-  const unsigned char *b = cubin;
-  Elf64_Ehdr eh;
-  if (!cubin || size < sizeof eh || memcmp(b, ELFMAG, SELFMAG) || b[EI_CLASS] != ELFCLASS64)
-    return -1;
-  memcpy(&eh, b, sizeof eh);
-  if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
-      eh.e_shnum > (size - eh.e_shoff) / sizeof(Elf64_Shdr) || eh.e_shstrndx >= eh.e_shnum)
-    return -1;
-  Elf64_Shdr strtab, sh;
-  memcpy(&strtab, b + eh.e_shoff + eh.e_shstrndx * sizeof sh, sizeof sh);
-  if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset)
-    return -1;
-  size_t want = strlen(name);
-  for (size_t i = 0; i < eh.e_shnum; i++) {
-    memcpy(&sh, b + eh.e_shoff + i * sizeof sh, sizeof sh);
-    if (sh.sh_name >= strtab.sh_size || strtab.sh_size - sh.sh_name <= want)
-      continue;
-    const char *s = (const char *)b + strtab.sh_offset + sh.sh_name;
-    if (!memcmp(s, name, want + 1))
-      return (long)sh.sh_size;
-  }
-  return -1;
 }

@@ -83,8 +83,4 @@ int upk_ptx_entry_pos(const char *ptx, const char *entry, const char *main_file,
  * `out` holds the input) or -ENOSPC. */
 int upk_demangle_kernel(const char *mangled, char *out, size_t out_len);
 
-/** Size of the ELF section `name` in a cubin (e.g. ".nv.constant0.saxpy"),
- * or -1 when the cubin is not ELF64 or lacks it. */
-long upk_cubin_section_size(const void *cubin, size_t size, const char *name);
-
 #endif

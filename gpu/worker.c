@@ -369,6 +369,9 @@ static int main_serve(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* Belt and braces beside NVRTC's --no-cache (compile.c): the driver's
+   * compute cache must never answer for ptxas, whatever loads libcuda here. */
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
   const char *f = getenv("UPSKILLD_WORKER_FAULTS");
   faults = f && !strcmp(f, "1");
   return argc > 1 ? main_serve(argc, argv) : main_stdin();

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cubin.h"
 #include "nvlog.h"
 
 static upk_nvlog_ctx ctx_for(const char *main_file, const char *source, const char *ptx) {
