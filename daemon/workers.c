@@ -240,6 +240,10 @@ static void on_line(worker *w, size_t len) {
   }
   upk_wreq *r = detach(w);
   bool extra = w->len > len + 1; /* more than one line per request */
+  /* A fatal result (poisoned CUDA context) is the worker's last word: it
+   * exits right after it. Retire it now, before schedule() can hand it the
+   * next request, which would find it dead. */
+  bool last_word = json_is_true(json_object_get(result, "fatal"));
   w->len = w->scanned = 0;
   if (w->cap > KEEP_BUF) {
     free(w->buf);
@@ -247,6 +251,8 @@ static void on_line(worker *w, size_t len) {
   }
   if (extra)
     upk__worker_kill(w);
+  else if (last_word)
+    upk__worker_retire(w);
   else
     upk__worker_set_state(w, W_IDLE);
   schedule(w->pool);

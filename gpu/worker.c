@@ -115,6 +115,15 @@ static op_status op_exit(int out_fd, json_t *params, json_t **result, char *err,
   _exit(3);
 }
 
+/* What a run whose CUDA context is poisoned answers (see op_run): a result
+ * marked "fatal", after which handle_line exits. Lets tests check that the pool
+ * never hands the next request to a worker that is on its way out. */
+static op_status op_fatal(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
+  (void)out_fd, (void)params, (void)err, (void)err_len;
+  *result = json_pack("{s:b,s:b}", "ok", 0, "fatal", 1);
+  return OP_RESULT;
+}
+
 /* The op table: add new ops (e.g. "run") here. */
 static const struct op {
   const char *name;
@@ -124,6 +133,7 @@ static const struct op {
     {"hello", op_hello, false}, {"validate", op_validate, false}, {"run", op_run, false},
     {"echo", op_echo, true},    {"sleep", op_sleep, true},        {"crash", op_crash, true},
     {"hang", op_hang, true},    {"garbage", op_garbage, true},    {"exit", op_exit, true},
+    {"fatal", op_fatal, true},
 };
 
 static const struct op *find_op(const char *name, bool faults) {

@@ -249,6 +249,29 @@ Test(workers, exit_without_reply_is_epipe) {
   stop_pool();
 }
 
+/* A fatal run result (sticky CUDA error, a kernel still running at its
+ * deadline) is the worker's last word: it exits right after replying. The
+ * request queued behind it must get a fresh worker, not the dying one. */
+Test(workers, fatal_result_retires_its_worker_before_the_next_request) {
+  start_pool((upk_workers_config){.extra_env = FAULTS, .max_workers = 1});
+  answer a[3] = {0};
+  submit("fatal", NULL, 0, &a[0]);
+  submit("echo", json_pack("{s:i}", "i", 7), 0, &a[1]);
+  submit("fatal", NULL, 0, &a[2]);
+  WAIT(a[2].calls, 30000);
+  cr_assert_eq(a[0].status, 0, "%s", a[0].error);
+  cr_assert(json_is_true(json_object_get(a[0].result, "fatal")));
+  cr_assert_eq(a[1].status, 0, "the request after a fatal one failed: %s", a[1].error);
+  cr_assert_eq(json_integer_value(json_object_get(a[1].result, "i")), 7);
+  cr_assert_eq(a[2].status, 0, "%s", a[2].error);
+  cr_assert_gt(hello_pid(), 0, "and the pool still serves");
+  upk_workers_stats st = stats();
+  cr_assert_eq(st.started, 3, "a fresh worker after each fatal result: %lu", st.started);
+  cr_assert_eq(st.crashed, 0, "a worker that said fatal and exited did not crash");
+  answers_free(a, 3);
+  stop_pool();
+}
+
 Test(workers, garbage_is_eproto_and_the_worker_is_killed) {
   start_pool((upk_workers_config){.extra_env = FAULTS, .max_workers = 1});
   json_int_t before = hello_pid();
