@@ -295,7 +295,10 @@ size_t upk_cubin_merge_report(upk_kernel_info *kernels, size_t n, const upk_kern
     k->spill_loads = r->spill_loads;
     k->registers = k->registers ? k->registers : r->registers;
     k->barriers = k->barriers ? k->barriers : r->barriers;
-    k->stack_frame = k->stack_frame ? k->stack_frame : r->stack_frame;
+    /* With indirect calls (virtual functions, function pointers) the cubin's
+     * FRAME_SIZE also covers what the callees need; ptxas's figure is the
+     * kernel's own frame (cuda-samples newdelete: 16 vs 24 bytes). */
+    k->stack_frame = r->stack_frame;
     k->cumulative_stack = k->cumulative_stack ? k->cumulative_stack : r->cumulative_stack;
   }
   return missing;

@@ -9,7 +9,9 @@
  * - entry functions: `.symtab` symbols of type FUNC with STO_CUDA_ENTRY (0x10)
  *   in st_other;
  * - `.nv.info` (global): attributes keyed by symbol index: REGCOUNT (0x2f),
- *   FRAME_SIZE (0x11), MIN_STACK_SIZE (0x12, ptxas's "cumulative stack");
+ *   FRAME_SIZE (0x11; with indirect calls it also covers the callees, so it
+ *   can exceed ptxas's "stack frame", whose figure wins when there is a
+ *   report), MIN_STACK_SIZE (0x12, ptxas's "cumulative stack");
  * - `.nv.info.<kernel>`: MAX_THREADS (0x05, __launch_bounds__), REQNTID (0x10),
  *   CTA_PER_CLUSTER (0x3d, __cluster_dims__), NUM_BARRIERS (0x4c);
  * - `.nv.shared.<kernel>`: static shared memory, plus the 1 KiB the hardware
