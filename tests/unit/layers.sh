@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The layering check (scripts/check-layers.py) passes on the tree, and fails,
+# naming the file and line, on a copy with a bad include planted in each
+# guarded part. TAP.
+set -uo pipefail
+src=${UPK_SOURCE_ROOT:?}
+check=$src/scripts/check-layers.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+
+if out=$("$check" "$src" 2>&1); then ok "the tree respects the layering"; else
+  notok "the tree respects the layering"; echo "$out" | sed 's/^/# /'; fi
+
+mkdir -p "$tmp/t"
+(cd "$src" && tar cf - --exclude=node_modules common protocol gpu skills daemon clients \
+  $(ls -d models 2>/dev/null)) | (cd "$tmp/t" && tar xf -)
+
+# part file, header it may not include, part that header belongs to
+plant() {
+  local file=$1 hdr=$2 part=$3 target=$4
+  cp "$tmp/t/$file" "$tmp/saved"
+  local line=$(($(wc -l < "$tmp/t/$file") + 1))
+  echo "#include \"$hdr\"" >> "$tmp/t/$file"
+  out=$("$check" "$tmp/t" 2>&1)
+  local rc=$?
+  cp "$tmp/saved" "$tmp/t/$file"
+  if [[ $rc == 1 && $out == *"$file:$line: $part may not include $target ($hdr)"* ]]; then
+    ok "$part including $target is refused at $file:$line"
+  else
+    notok "$part including $target is refused at $file:$line (rc $rc)"
+    echo "$out" | sed 's/^/# /'
+  fi
+}
+plant skills/skill.c server.h skills daemon
+plant gpu/occupancy.c jsonrpc.h gpu protocol
+plant protocol/framing.c diag.h protocol common
+plant common/fileio.c skill.h common skills
+plant clients/rpc_client.c jobs.h clients daemon
+echo "1..$n"
+exit $fail
