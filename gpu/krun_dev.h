@@ -28,7 +28,10 @@ typedef struct upk_krun {
   int64_t deadline; /* upk_cu_now_ns clock */
   upk_krun_launch cand, ref;
   bool has_ref_kernel;
+  /* Working state. */
+  int64_t mem_wait_until; /* while memory is short, allocation tries until then (0: not yet) */
   /* Out. */
+  int64_t mem_waited_ns; /* time spent waiting for device memory other runs held */
   bool fatal; /* a sticky error or a kernel still running: the process must end */
   unsigned trials_run;
   bool compared;
@@ -46,5 +49,21 @@ int upk_krun_execute(upk_krun *k);
 /** Report a failed CUDA call as a diagnostic ("run/crash" and fatal when
  * sticky, "run/cuda-error" otherwise). Returns -EIO. */
 int upk_krun_cu_fail(upk_krun *k, upk_cu_result e, const char *what);
+
+/* krun_mem.c: guarded device buffers. */
+
+/** `bytes` of device memory between two guard zones; waits (up to
+ * UPK_RUN_MEM_WAIT_MS, moving the deadline) while other runs hold the memory.
+ * Returns 0 with the usable address in `user`, or a diagnosed -errno
+ * (run/out-of-memory, run/cuda-error). */
+int upk_krun_alloc(upk_krun *k, size_t bytes, const char *name, upk_cu_ptr *user);
+/** Free (nothing after a sticky error) and zero `*user`. */
+void upk_krun_free(upk_krun *k, upk_cu_ptr *user);
+/** Fill both guard zones of a buffer of `bytes` with `sentinel`. */
+int upk_krun_guard_fill(upk_krun *k, upk_cu_ptr user, size_t bytes, unsigned char sentinel);
+/** Copy both zones back and scan them: 0 intact, 1 a write was found (one
+ * run/out-of-bounds-write per side naming `kernel` and `when`), -errno. */
+int upk_krun_guard_check(upk_krun *k, upk_cu_ptr user, const upk_run_arg *a,
+                         unsigned char sentinel, const char *kernel, const char *when);
 
 #endif
