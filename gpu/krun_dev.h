@@ -30,6 +30,7 @@ typedef struct upk_krun {
   upk_krun_launch cand, ref;
   bool has_ref_kernel;
   upk_kgen *gen; /* the run's own kernels, loaded in this context */
+  size_t guard;  /* guard zone bytes each side of a buffer (0 under compute-sanitizer) */
   /* Working state. */
   int64_t mem_wait_until; /* while memory is short, allocation tries until then (0: not yet) */
   /* Out. */

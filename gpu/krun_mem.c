@@ -2,7 +2,8 @@
  * zones of UPK_GUARD_BYTES holding a sentinel byte, re-poisoned before each
  * checked launch and scanned after it (outside any timed region), so a
  * write past either end is reported as run/out-of-bounds-write without a
- * sanitizer. Allocation waits while other runs hold the memory it needs
+ * sanitizer (none under compute-sanitizer: memcheck must see every stray
+ * access, and a zone would make its first 64 KiB valid memory). Allocation waits while other runs hold the memory it needs
  * (bounded by UPK_RUN_MEM_WAIT_MS), so many runs at once queue on the
  * device instead of failing. */
 #include <errno.h>
@@ -13,7 +14,6 @@
 
 #include "krun_dev.h"
 
-#define G UPK_GUARD_BYTES
 #define MEM_POLL_NS 20000000LL /* 20 ms between tries while memory is short */
 
 static int out_of_memory(upk_krun *k, size_t bytes, const char *name, size_t free_b,
@@ -23,7 +23,7 @@ static int out_of_memory(upk_krun *k, size_t bytes, const char *name, size_t fre
                         "MiB in all"
                       : "'%s' needs %zu MiB of device memory; %s had %zu of %zu MiB free after "
                         "waiting %d s for other runs to release theirs",
-                name, (bytes + 2 * G) >> 20, k->drv->name, never ? total >> 20 : free_b >> 20,
+                name, (bytes + 2 * k->guard) >> 20, k->drv->name, never ? total >> 20 : free_b >> 20,
                 total >> 20, never ? 0 : UPK_RUN_MEM_WAIT_MS / 1000);
   return -ENOMEM;
 }
@@ -48,9 +48,9 @@ static int alloc_waiting(upk_krun *k, size_t bytes, const char *name, upk_cu_ptr
     if (!k->mem_wait_until)
       k->mem_wait_until = now + (int64_t)UPK_RUN_MEM_WAIT_MS * 1000000;
     if (total && bytes > total)
-      return out_of_memory(k, bytes - 2 * G, name, free_b, total, true);
+      return out_of_memory(k, bytes - 2 * k->guard, name, free_b, total, true);
     if (now >= k->mem_wait_until)
-      return out_of_memory(k, bytes - 2 * G, name, free_b, total, false);
+      return out_of_memory(k, bytes - 2 * k->guard, name, free_b, total, false);
     struct timespec ts = {0, MEM_POLL_NS};
     nanosleep(&ts, NULL);
     int64_t waited = upk_cu_now_ns() - now;
@@ -61,22 +61,23 @@ static int alloc_waiting(upk_krun *k, size_t bytes, const char *name, upk_cu_ptr
 
 int upk_krun_alloc(upk_krun *k, size_t bytes, const char *name, upk_cu_ptr *user) {
   upk_cu_ptr base = 0;
-  int rc = alloc_waiting(k, bytes + 2 * G, name, &base);
-  *user = rc ? 0 : base + G;
+  int rc = alloc_waiting(k, bytes + 2 * k->guard, name, &base);
+  *user = rc ? 0 : base + k->guard;
   return rc;
 }
 
 void upk_krun_free(upk_krun *k, upk_cu_ptr *user) {
   if (*user && !k->fatal) /* after a sticky error every call fails: leave it to exit */
-    k->drv->cu.MemFree(*user - G);
+    k->drv->cu.MemFree(*user - k->guard);
   *user = 0;
 }
 
 int upk_krun_guard_fill(upk_krun *k, upk_cu_ptr user, size_t bytes, unsigned char sentinel) {
   const upk_cu_api *cu = &k->drv->cu;
-  upk_cu_result e = cu->MemsetD8(user - G, sentinel, G);
-  if (!e)
-    e = cu->MemsetD8(user + bytes, sentinel, G);
+  size_t g = k->guard;
+  upk_cu_result e = g ? cu->MemsetD8(user - g, sentinel, g) : 0;
+  if (!e && g)
+    e = cu->MemsetD8(user + bytes, sentinel, g);
   return e ? upk_krun_cu_fail(k, e, "poisoning the guard zones") : 0;
 }
 
@@ -92,30 +93,32 @@ static void report(upk_krun *k, const upk_run_arg *a, const char *kernel, const 
                   "zone is %zu KiB, writes further out are not seen (sanitizer: memcheck)",
                   kernel, a->name, n, upk_dtype_name(a->dtype), when, h->elems,
                   h->elems == 1 ? "" : "s", a->name, n + h->near - 1, a->name, n + h->far - 1,
-                  h->near, h->far, G >> 10);
+                  h->near, h->far, k->guard >> 10);
   else
     upk_diags_add(k->diags, UPK_SEV_ERROR, "run/out-of-bounds-write", "upskilld-run", k->at,
                   "'%s' wrote before the start of '%s' (%llu elements of %s) %s: %zu element%s "
                   "changed, %s[-%zu] .. %s[-%zu]; the guard zone is %zu KiB, writes further out "
                   "are not seen (sanitizer: memcheck)",
                   kernel, a->name, n, upk_dtype_name(a->dtype), when, h->elems,
-                  h->elems == 1 ? "" : "s", a->name, h->near, a->name, h->far, G >> 10);
+                  h->elems == 1 ? "" : "s", a->name, h->near, a->name, h->far, k->guard >> 10);
 }
 
 int upk_krun_guard_check(upk_krun *k, upk_cu_ptr user, const upk_run_arg *a,
                          unsigned char sentinel, const char *kernel, const char *when) {
-  unsigned char *zone = malloc(2 * G);
+  size_t g = k->guard, bytes = a->count * upk_dtype_size(a->dtype), esz = upk_dtype_size(a->dtype);
+  if (!g)
+    return 0;
+  unsigned char *zone = malloc(2 * g);
   if (!zone)
     return -ENOMEM;
-  size_t bytes = a->count * upk_dtype_size(a->dtype), esz = upk_dtype_size(a->dtype);
-  upk_cu_result e = k->drv->cu.MemcpyDtoH(zone, user - G, G);
+  upk_cu_result e = k->drv->cu.MemcpyDtoH(zone, user - g, g);
   if (!e)
-    e = k->drv->cu.MemcpyDtoH(zone + G, user + bytes, G);
+    e = k->drv->cu.MemcpyDtoH(zone + g, user + bytes, g);
   int rc = e ? upk_krun_cu_fail(k, e, "copying the guard zones back") : 0;
   upk_guard_hit h;
-  if (!rc && upk_guard_scan(zone, G, sentinel, esz, false, &h))
+  if (!rc && upk_guard_scan(zone, g, sentinel, esz, false, &h))
     report(k, a, kernel, when, false, &h), rc = 1;
-  if (rc >= 0 && upk_guard_scan(zone + G, G, sentinel, esz, true, &h))
+  if (rc >= 0 && upk_guard_scan(zone + g, g, sentinel, esz, true, &h))
     report(k, a, kernel, when, true, &h), rc = 1;
   free(zone);
   return rc;
