@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cudrv.h"
+#include "gpu_test.h"
 #include "harness.h"
 
 TestSuite(gpud, .timeout = 600);
@@ -37,14 +37,6 @@ static const char SRC[] =
     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "  y[i] = 2.0f * x[i];\n"
     "}\n";
-
-static void need_device(void) {
-  upk_cudrv d;
-  char why[512];
-  if (upk_cudrv_open(&d, 0, why, sizeof why))
-    cr_skip_test("no CUDA device: %s", why);
-  upk_cudrv_close(&d);
-}
 
 static bool have_toolkit(void) {
   const char *cuda = getenv("CUDA_PATH");
@@ -89,21 +81,6 @@ static json_t *run(hx *d, json_t **resp, const char *kernel, size_t n, const cha
   *resp = hx_response(d, 300000);
   cr_assert_not_null(*resp, "no answer to the '%s' run", kernel);
   return hx_assert_result(*resp, idtxt);
-}
-
-static json_t *diag(json_t *r, const char *code) {
-  json_t *x;
-  size_t i;
-  json_array_foreach(json_object_get(r, "diagnostics"), i, x) {
-    const char *c = json_string_value(json_object_get(x, "code"));
-    if (c && !strcmp(c, code))
-      return x;
-  }
-  return NULL;
-}
-
-static bool run_ok(json_t *r) {
-  return json_is_true(json_object_get(json_object_get(r, "run"), "ok"));
 }
 
 Test(gpud, end_to_end_run_passes_and_is_timed) {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cudrv.h"
+#include "gpu_test.h"
 #include "krun.h"
 #include "kvalidate.h"
 #include "ksan.h"
@@ -91,15 +91,6 @@ static const char SRC[] =
     "  if (i < n) y[i] = 2.0f * x[i];\n"
     "}\n";
 
-static void need_device(void) {
-  upk_cudrv d;
-  char why[512];
-  int rc = upk_cudrv_open(&d, 0, why, sizeof why);
-  if (rc)
-    cr_skip_test("no CUDA device: %s", why);
-  upk_cudrv_close(&d);
-}
-
 /* A block sum (256 threads a block, one output per block): `racy` misses
  * the barrier between the tree's steps, `fixed` has it. */
 static const char SRC_SUM[] =
@@ -159,21 +150,6 @@ static json_t *run_src(const char *src, const char *kernel, const char *referenc
 /* Run `kernel` on 4096 floats against `reference` (NULL: ref) with extra run fields. */
 static json_t *run(const char *kernel, const char *reference, const char *extra) {
   return run_src(SRC, kernel, reference ? reference : "ref", 4096, 4096, extra);
-}
-
-static json_t *diag(json_t *r, const char *code) {
-  json_t *d;
-  size_t i;
-  json_array_foreach(json_object_get(r, "diagnostics"), i, d) {
-    const char *c = json_string_value(json_object_get(d, "code"));
-    if (c && !strcmp(c, code))
-      return d;
-  }
-  return NULL;
-}
-
-static bool run_ok(json_t *r) {
-  return json_is_true(json_object_get(json_object_get(r, "run"), "ok"));
 }
 
 Test(gpu, correct_kernel_passes_and_is_timed) {
