@@ -407,10 +407,28 @@ static int time_all(upk_krun *k, upk_krun_bufs *b) {
   return rc == -EFAULT ? 0 : rc;
 }
 
+/* The most device memory a run holds at once: the candidate's arguments
+ * with the expected outputs and run A's copies (or, while timed, the inout
+ * copies), the flush buffer, and every guard zone. */
+static size_t peak_bytes(const upk_krun *k) {
+  size_t in = 0, out = 0, n = 0;
+  for (size_t i = 0; i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    n += a->is_buffer;
+    if (upk_krun_is_output(a))
+      out += upk_krun_arg_bytes(a);
+    else
+      in += upk_krun_arg_bytes(a);
+  }
+  return in + 3 * out + L2_FLUSH_BYTES + 3 * n * 2 * k->guard;
+}
+
 int upk_krun_execute(upk_krun *k) {
   upk_krun_bufs b = {0};
   size_t before = errors(k);
-  int rc = host_alloc(k, &b);
+  int rc = upk_krun_admit(k, peak_bytes(k));
+  if (!rc)
+    rc = host_alloc(k, &b);
   if (!rc)
     rc = read_files(k, &b);
   if (!rc)

@@ -92,6 +92,8 @@ int upk_krun_compare_after_timing(upk_krun *k, upk_krun_bufs *b, size_t i);
  * Returns 0 with the usable address in `user`, or a diagnosed -errno
  * (run/out-of-memory, run/cuda-error). */
 int upk_krun_alloc(upk_krun *k, size_t bytes, const char *name, upk_cu_ptr *user);
+/** Wait (as upk_krun_alloc does) until `need` bytes are free on the device. */
+int upk_krun_admit(upk_krun *k, size_t need);
 /** Free (nothing after a sticky error) and zero `*user`. */
 void upk_krun_free(upk_krun *k, upk_cu_ptr *user);
 /** Fill both guard zones of a buffer of `bytes` with `sentinel`. */

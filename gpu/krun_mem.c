@@ -19,9 +19,9 @@
 static int out_of_memory(upk_krun *k, size_t bytes, const char *name, size_t free_b,
                          size_t total, bool never) {
   upk_diags_add(k->diags, UPK_SEV_ERROR, "run/out-of-memory", "upskilld-run", k->at,
-                never ? "'%s' needs %zu MiB of device memory (with its guard zones); %s has %zu "
+                never ? "%s needs %zu MiB of device memory (with its guard zones); %s has %zu "
                         "MiB in all"
-                      : "'%s' needs %zu MiB of device memory; %s had %zu of %zu MiB free after "
+                      : "%s needs %zu MiB of device memory; %s had %zu of %zu MiB free after "
                         "waiting %d s for other runs to release theirs",
                 name, (bytes + 2 * k->guard) >> 20, k->drv->name, never ? total >> 20 : free_b >> 20,
                 total >> 20, never ? 0 : UPK_RUN_MEM_WAIT_MS / 1000);
@@ -33,6 +33,8 @@ static int out_of_memory(upk_krun *k, size_t bytes, const char *name, size_t fre
  * deadline moves by the time waited: queueing is not the kernel's time. */
 static int alloc_waiting(upk_krun *k, size_t bytes, const char *name, upk_cu_ptr *base) {
   const upk_cu_api *cu = &k->drv->cu;
+  char quoted[160];
+  snprintf(quoted, sizeof quoted, "'%s'", name);
   for (;;) {
     upk_cu_result e = cu->MemAlloc(base, bytes);
     if (e != UPK_CU_OUT_OF_MEMORY) {
@@ -48,9 +50,34 @@ static int alloc_waiting(upk_krun *k, size_t bytes, const char *name, upk_cu_ptr
     if (!k->mem_wait_until)
       k->mem_wait_until = now + (int64_t)UPK_RUN_MEM_WAIT_MS * 1000000;
     if (total && bytes > total)
-      return out_of_memory(k, bytes - 2 * k->guard, name, free_b, total, true);
+      return out_of_memory(k, bytes - 2 * k->guard, quoted, free_b, total, true);
     if (now >= k->mem_wait_until)
-      return out_of_memory(k, bytes - 2 * k->guard, name, free_b, total, false);
+      return out_of_memory(k, bytes - 2 * k->guard, quoted, free_b, total, false);
+    struct timespec ts = {0, MEM_POLL_NS};
+    nanosleep(&ts, NULL);
+    int64_t waited = upk_cu_now_ns() - now;
+    k->mem_waited_ns += waited;
+    k->deadline += waited;
+  }
+}
+
+/* Admission: wait until the device has `need` bytes free, so runs that
+ * cannot all fit at once take turns instead of each holding part of what
+ * it needs while waiting for the rest. Allocations still wait on their own
+ * when another run took the memory in between. */
+int upk_krun_admit(upk_krun *k, size_t need) {
+  const upk_cu_api *cu = &k->drv->cu;
+  for (;;) {
+    size_t free_b = 0, total = 0;
+    if (cu->MemGetInfo(&free_b, &total) != UPK_CU_SUCCESS || free_b >= need)
+      return 0; /* no answer: let the allocations find out */
+    int64_t now = upk_cu_now_ns();
+    if (!k->mem_wait_until)
+      k->mem_wait_until = now + (int64_t)UPK_RUN_MEM_WAIT_MS * 1000000;
+    if (need > total)
+      return out_of_memory(k, need, "the run", free_b, total, true);
+    if (now >= k->mem_wait_until)
+      return out_of_memory(k, need, "the run", free_b, total, false);
     struct timespec ts = {0, MEM_POLL_NS};
     nanosleep(&ts, NULL);
     int64_t waited = upk_cu_now_ns() - now;
