@@ -14,7 +14,7 @@ pack=${2:-$root/gpu-pack}
 case $pack in /*) ;; *) pack=$PWD/$pack ;; esac
 
 bins=(daemon/upskilld clients/upskillctl gpu/upskilld-worker)
-tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_daemon tests/run/test_kgen tests/run/test_krun
+tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_daemon tests/run/test_kgen tests/run/test_krun_mem tests/run/test_krun
   tests/run/test_runcheck tests/run/test_runspec)
 
 [[ -f $build/build.ninja ]] || meson setup "$build" "$root" --buildtype=release >/dev/null

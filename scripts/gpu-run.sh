@@ -73,7 +73,7 @@ tap() {
 }
 
 say "run tests that need no GPU (generator, checks, specs; NVRTC compiles)"
-for t in test_kgen test_runcheck test_runspec test_krun; do
+for t in test_kgen test_krun_mem test_runcheck test_runspec test_krun; do
   tap "$t" "$pack/tests/$t" --tap=- -j1
 done
 
