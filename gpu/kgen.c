@@ -60,7 +60,8 @@ const char upk_kgen_source[] =
     "  if (e != 0) *mrel = fmax(*mrel, UPK_DIV(d, fabs(e)));\n"
     "  return d <= UPK_ADD(atol, UPK_MUL(rtol, fabs(e)));\n"
     "}\n"
-    "UPK_D int upk_match_int(i64 g, i64 e, double atol, double rtol, double *mabs, double *mrel) {\n"
+    "UPK_D int upk_match_int(i64 g, i64 e, double atol, double rtol, double *mabs,\n"
+    "                        double *mrel) {\n"
     "  if (g == e) return 1;\n"
     "  double d = (double)(g > e ? (u64)g - (u64)e : (u64)e - (u64)g), ae = fabs((double)e);\n"
     "  *mabs = fmax(*mabs, d);\n"
@@ -131,10 +132,12 @@ const char upk_kgen_source[] =
     "  default: return ((const u64 *)p)[i];\n"
     "  }\n"
     "}\n"
-    "#define GRID_STRIDE(i, n) for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < (n); \\\n"
-    "  i += (u64)gridDim.x * blockDim.x)\n"
-    "extern \"C\" __global__ void upk_gen(void *dst, u64 n, int t, u64 first, u64 seed, double lo,\n"
-    "                                    double hi, u64 span, int is_int, int constant) {\n"
+    "#define GRID_STRIDE(i, n) \\\n"
+    "  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < (n); \\\n"
+    "       i += (u64)gridDim.x * blockDim.x)\n"
+    "extern \"C\" __global__ void upk_gen(void *dst, u64 n, int t, u64 first, u64 seed,\n"
+    "                                    double lo, double hi, u64 span, int is_int,\n"
+    "                                    int constant) {\n"
     "  GRID_STRIDE(i, n) store(dst, t, i, upk_gen_value(seed, lo, hi, span, is_int, constant,\n"
     "                                                   first + i));\n"
     "}\n"
@@ -156,7 +159,8 @@ const char upk_kgen_source[] =
     "  u64 words = bytes / 8, h = 0;\n"
     "  GRID_STRIDE(i, words) h += mix(((const u64 *)p)[i] + (i + 1) * 0x9E3779B97F4A7C15ull);\n"
     "  if (blockIdx.x == 0 && threadIdx.x == 0)\n"
-    "    for (u64 j = words * 8; j < bytes; j++) h += mix(p[j] + (j + 1) * 0xD1B54A32D192ED03ull);\n"
+    "    for (u64 j = words * 8; j < bytes; j++)\n"
+    "      h += mix(p[j] + (j + 1) * 0xD1B54A32D192ED03ull);\n"
     "  for (int o = 16; o > 0; o /= 2) h += __shfl_down_sync(0xFFFFFFFFu, h, o);\n"
     "  if ((threadIdx.x & 31) == 0) atomicAdd(out, h);\n"
     "}\n"
@@ -287,8 +291,8 @@ static unsigned blocks_for(const upk_kgen *g, size_t n) {
 }
 
 static upk_cu_result go(upk_kgen *g, upk_cu_handle fn, size_t n, void **params) {
-  upk_cu_result e = g->drv->cu.LaunchKernel(fn, blocks_for(g, n), 1, 1, THREADS, 1, 1, 0, NULL,
-                                            params, NULL);
+  upk_cu_result e =
+      g->drv->cu.LaunchKernel(fn, blocks_for(g, n), 1, 1, THREADS, 1, 1, 0, NULL, params, NULL);
   return e ? e : g->drv->cu.CtxSynchronize();
 }
 

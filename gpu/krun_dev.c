@@ -259,8 +259,8 @@ static int launch(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, void 
 }
 
 /* Launch and scan the guard zones; a write outside them ends the trial. */
-static int launch_checked(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l,
-                          upk_cu_ptr *dev, void **kp, int pattern, unsigned t) {
+static int launch_checked(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, upk_cu_ptr *dev,
+                          void **kp, int pattern, unsigned t) {
   char when[64];
   int rc = launch(k, b, l, kp, NULL);
   snprintf(when, sizeof when, "in trial %u, run %c", t, pattern ? 'B' : 'A');

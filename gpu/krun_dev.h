@@ -35,7 +35,7 @@ typedef struct upk_krun {
   int64_t mem_wait_until; /* while memory is short, allocation tries until then (0: not yet) */
   /* Out. */
   int64_t mem_waited_ns; /* time spent waiting for device memory other runs held */
-  bool fatal; /* a sticky error or a kernel still running: the process must end */
+  bool fatal;            /* a sticky error or a kernel still running: the process must end */
   unsigned trials_run;
   bool compared;
   upk_cmp worst; /* the largest errors over every trial and output */
@@ -100,7 +100,7 @@ void upk_krun_free(upk_krun *k, upk_cu_ptr *user);
 int upk_krun_guard_fill(upk_krun *k, upk_cu_ptr user, size_t bytes, unsigned char sentinel);
 /** Copy both zones back and scan them: 0 intact, 1 a write was found (one
  * run/out-of-bounds-write per side naming `kernel` and `when`), -errno. */
-int upk_krun_guard_check(upk_krun *k, upk_cu_ptr user, const upk_run_arg *a,
-                         unsigned char sentinel, const char *kernel, const char *when);
+int upk_krun_guard_check(upk_krun *k, upk_cu_ptr user, const upk_run_arg *a, unsigned char sentinel,
+                         const char *kernel, const char *when);
 
 #endif

@@ -3,8 +3,8 @@
  * checked launch and scanned after it (outside any timed region), so a
  * write past either end is reported as run/out-of-bounds-write without a
  * sanitizer (none under compute-sanitizer: memcheck must see every stray
- * access, and a zone would make its first 64 KiB valid memory). Allocation waits while other runs hold the memory it needs
- * (bounded by UPK_RUN_MEM_WAIT_MS), so many runs at once queue on the
+ * access, and a zone would make its first 64 KiB valid memory). Allocation waits while other runs
+ * hold the memory it needs (bounded by UPK_RUN_MEM_WAIT_MS), so many runs at once queue on the
  * device instead of failing. */
 #include <errno.h>
 #include <stdio.h>
@@ -16,15 +16,16 @@
 
 #define MEM_POLL_NS 20000000LL /* 20 ms between tries while memory is short */
 
-static int out_of_memory(upk_krun *k, size_t bytes, const char *name, size_t free_b,
-                         size_t total, bool never) {
+static int out_of_memory(upk_krun *k, size_t bytes, const char *name, size_t free_b, size_t total,
+                         bool never) {
   upk_diags_add(k->diags, UPK_SEV_ERROR, "run/out-of-memory", "upskilld-run", k->at,
                 never ? "%s needs %zu MiB of device memory (with its guard zones); %s has %zu "
                         "MiB in all"
                       : "%s needs %zu MiB of device memory; %s had %zu of %zu MiB free after "
                         "waiting %d s for other runs to release theirs",
-                name, (bytes + 2 * k->guard) >> 20, k->drv->name, never ? total >> 20 : free_b >> 20,
-                total >> 20, never ? 0 : UPK_RUN_MEM_WAIT_MS / 1000);
+                name, (bytes + 2 * k->guard) >> 20, k->drv->name,
+                never ? total >> 20 : free_b >> 20, total >> 20,
+                never ? 0 : UPK_RUN_MEM_WAIT_MS / 1000);
   return -ENOMEM;
 }
 
@@ -130,8 +131,8 @@ static void report(upk_krun *k, const upk_run_arg *a, const char *kernel, const 
                   h->elems == 1 ? "" : "s", a->name, h->near, a->name, h->far, k->guard >> 10);
 }
 
-int upk_krun_guard_check(upk_krun *k, upk_cu_ptr user, const upk_run_arg *a,
-                         unsigned char sentinel, const char *kernel, const char *when) {
+int upk_krun_guard_check(upk_krun *k, upk_cu_ptr user, const upk_run_arg *a, unsigned char sentinel,
+                         const char *kernel, const char *when) {
   size_t g = k->guard, bytes = a->count * upk_dtype_size(a->dtype), esz = upk_dtype_size(a->dtype);
   if (!g)
     return 0;

@@ -80,8 +80,8 @@ uint64_t upk_trial_seed(uint64_t seed, unsigned trial);
  * any one element for a report. The same formula is in kgen.c's source. */
 typedef struct upk_gen {
   uint64_t seed;
-  double lo, hi;  /* floats: [lo, hi); integers: lo = ceil(low) */
-  uint64_t span;  /* integers: lo .. lo + span - 1 (0: all 2^64 values) */
+  double lo, hi; /* floats: [lo, hi); integers: lo = ceil(low) */
+  uint64_t span; /* integers: lo .. lo + span - 1 (0: all 2^64 values) */
   bool is_int;
   bool constant;  /* every element is lo (init.value) */
   uint64_t first; /* the buffer index of the first element a fill writes */
@@ -110,7 +110,6 @@ void upk_poison(void *buf, upk_dtype t, size_t count, int pattern);
  * written by the kernel); `*first` is the first such index (SIZE_MAX: none). */
 size_t upk_unwritten(const void *run_a, const void *run_b, upk_dtype t, size_t count,
                      size_t *first);
-
 
 /** Guard zones: every device buffer sits between two zones of
  * UPK_GUARD_BYTES filled with a sentinel byte, checked after each launch,

@@ -88,8 +88,8 @@ Test(gpud, end_to_end_run_passes_and_is_timed) {
   hx *d = hx_lsp_session(HX_NOARGS);
   json_t *resp, *r = run(d, &resp, "good", 4096, NULL);
   cr_assert(run_ok(r), "%s", hx_dump(r));
-  cr_assert_gt(json_number_value(json_object_get(
-                   json_object_get(json_object_get(r, "run"), "timeMs"), "median")),
+  cr_assert_gt(json_number_value(
+                   json_object_get(json_object_get(json_object_get(r, "run"), "timeMs"), "median")),
                0);
   json_decref(resp);
   hx_finish(d, 0);
@@ -140,8 +140,7 @@ static void many_at_once(int n, size_t elems, const char *extra) {
     json_t *resp = hx_response(d, 600000);
     cr_assert_not_null(resp, "answer %d of %d", i + 1, n);
     json_t *r = json_object_get(resp, "result"), *id = json_object_get(resp, "id");
-    cr_assert(r && run_ok(r), "request %lld: %s", (long long)json_integer_value(id),
-              hx_dump(resp));
+    cr_assert(r && run_ok(r), "request %lld: %s", (long long)json_integer_value(id), hx_dump(resp));
     cr_assert(json_integer_value(id) >= first);
     json_decref(resp);
   }
@@ -169,17 +168,16 @@ Test(gpud, repeated_compiles_in_fresh_daemons_keep_their_kernels) {
   long regs = -1;
   for (int round = 0; round < 3; round++) {
     hx *d = hx_lsp_session(HX_NOARGS);
-    json_t *resp = hx_callf(
-        d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"kernel/validate\",\"params\":%s}",
-        round + 1, pt);
+    json_t *resp =
+        hx_callf(d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"kernel/validate\",\"params\":%s}",
+                 round + 1, pt);
     char idtxt[8];
     snprintf(idtxt, sizeof idtxt, "%d", round + 1);
     json_t *r = hx_assert_result(resp, idtxt), *ks = json_object_get(r, "kernels"), *k;
-    cr_assert_eq(json_array_size(ks), 5, "daemon %d lists every kernel: %s", round + 1,
-                 hx_dump(r));
+    cr_assert_eq(json_array_size(ks), 5, "daemon %d lists every kernel: %s", round + 1, hx_dump(r));
     size_t i;
-    json_array_foreach(ks, i, k) if (!strcmp(json_string_value(json_object_get(k, "name")),
-                                             "good")) {
+    json_array_foreach(ks, i,
+                       k) if (!strcmp(json_string_value(json_object_get(k, "name")), "good")) {
       long g = (long)json_integer_value(json_object_get(k, "registers"));
       cr_assert_gt(g, 0, "daemon %d: registers of 'good'", round + 1);
       cr_assert(regs < 0 || g == regs, "the same figures in every daemon");

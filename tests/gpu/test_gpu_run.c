@@ -251,8 +251,8 @@ Test(gpu, write_past_the_end_is_caught_without_a_sanitizer) {
   json_t *d = diag(r, "run/out-of-bounds-write");
   cr_assert_not_null(d, "the guard zone after 'y' must show the overrun");
   const char *m = json_string_value(json_object_get(d, "message"));
-  cr_assert(strstr(m, "189 elements") && strstr(m, "y[1000003]") && strstr(m, "y[1000191]"),
-            "%s", m);
+  cr_assert(strstr(m, "189 elements") && strstr(m, "y[1000003]") && strstr(m, "y[1000191]"), "%s",
+            m);
   cr_assert(!run_ok(r));
   cr_assert_null(json_object_get(r, "fatal"), "a guard-zone finding leaves the context usable");
   cr_assert_null(diag(r, "run/sanitizer"), "no sanitizer ran");

@@ -139,8 +139,8 @@ Test(kgen, device_generator_formula_matches_the_host_bit_for_bit) {
   upk_gen_random(&cases[2], UPK_DT_I32, 7, 0, 100);
   upk_gen_random(&cases[3], UPK_DT_I64, 9, -9.3e18, 9.3e18);
   upk_gen_random(&cases[4], UPK_DT_BF16, 1, 0, 1);
-  const unsigned long long idx[] = {0, 1, 2, 77, 4095, 1000003, 67108863, 1610612735ull,
-                                    (1ull << 40) + 3};
+  const unsigned long long idx[] = {
+      0, 1, 2, 77, 4095, 1000003, 67108863, 1610612735ull, (1ull << 40) + 3};
   const size_t n_idx = sizeof idx / sizeof *idx;
   for (int c = 0; c < 5; c++)
     for (size_t j = 0; j < n_idx; j++)
@@ -167,8 +167,11 @@ Test(kgen, device_comparison_matches_upk_compare) {
                          {NAN, 1, 1e-4, 1e-4},        {INFINITY, INFINITY, 0, 0},
                          {-INFINITY, INFINITY, 0, 0}, {0, 1e-6, 1e-2, 1e-2},
                          {3, 0, 1e-4, 1e-4},          {-2.5, -2.4999, 0, 1e-4}};
-  const long long N[][2] = {{5, 5}, {5, 6}, {9007199254740993ll, 9007199254740992ll},
-                            {-9223372036854775807ll - 1, 9223372036854775807ll}, {0, -3}};
+  const long long N[][2] = {{5, 5},
+                            {5, 6},
+                            {9007199254740993ll, 9007199254740992ll},
+                            {-9223372036854775807ll - 1, 9223372036854775807ll},
+                            {0, -3}};
   const size_t nf = sizeof F / sizeof *F, nn = sizeof N / sizeof *N;
   for (size_t i = 0; i < nf; i++)
     fprintf(d.cases, "f %a %a %a %a\n", F[i][0], F[i][1], F[i][2], F[i][3]);
@@ -186,8 +189,8 @@ Test(kgen, device_comparison_matches_upk_compare) {
       upk_compare(&N[i - nf][0], &N[i - nf][1], UPK_DT_I64, 1, 0, 0, &c);
     cr_assert_eq(ok, c.mismatches == 0, "case %zu: device %d, host %zu mismatches", i, ok,
                  c.mismatches);
-    cr_assert(mabs == c.max_abs && mrel == c.max_rel, "case %zu: device %a %a, host %a %a", i,
-              mabs, mrel, c.max_abs, c.max_rel);
+    cr_assert(mabs == c.max_abs && mrel == c.max_rel, "case %zu: device %a %a, host %a %a", i, mabs,
+              mrel, c.max_abs, c.max_rel);
   }
   drop(&d, f);
 }

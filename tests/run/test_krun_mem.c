@@ -163,7 +163,7 @@ Test(memory, admission_passes_when_the_memory_is_free) {
 Test(memory, the_wait_is_bounded) {
   fixture f;
   setup(&f);
-  free_memory = 1 << 20; /* held by others for good */
+  free_memory = 1 << 20;                /* held by others for good */
   f.k.mem_wait_until = upk_cu_now_ns(); /* as if the 30 s had passed */
   cr_assert_eq(upk_krun_admit(&f.k, (size_t)512 << 20), -ENOMEM);
   const char *m = message_of(&f.diags, "run/out-of-memory");

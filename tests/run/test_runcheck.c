@@ -312,8 +312,8 @@ Test(guard, writes_before_the_start_count_backwards) {
   unsigned char z[1024];
   upk_guard_hit h;
   memset(z, UPK_GUARD_A, sizeof z);
-  memset(z + 1024 - 8, 0, 8);   /* y[-1] and y[-2] of a float buffer */
-  memset(z + 1024 - 40, 1, 4);  /* y[-10] */
+  memset(z + 1024 - 8, 0, 8);  /* y[-1] and y[-2] of a float buffer */
+  memset(z + 1024 - 40, 1, 4); /* y[-10] */
   cr_assert(upk_guard_scan(z, sizeof z, UPK_GUARD_A, 4, false, &h));
   cr_assert_eq(h.elems, 3);
   cr_assert_eq(h.near, 1);
