@@ -275,7 +275,11 @@ static size_t errors(const upk_krun *k) {
   return upk_diags_count(k->diags, UPK_SEV_ERROR);
 }
 
-/* The reference on trial t's inputs; its outputs stay on the device as exp. */
+/* The reference on trial t's inputs; its outputs stay on the device as exp.
+ * Another kind of reference (a host program, PyTorch) plugs in here: the
+ * inputs of trial t are upk_krun_gen_of + upk_gen_fill on the host (or
+ * b->file), and its expected outputs go to b->exp[i] (upk_krun_alloc, then
+ * cuMemcpyHtoD), as read_files does for an expected-output file. */
 static int reference_run(upk_krun *k, upk_krun_bufs *b, unsigned t) {
   free_all(k, b->exp);
   int rc = alloc_all(k, b->rdev);

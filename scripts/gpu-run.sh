@@ -56,6 +56,13 @@ fi
 echo "gpu-run: $banner"
 echo "gpu-run: pack $(head -1 "$pack/MANIFEST" 2>/dev/null), toolkit $CUDA_PATH, logs in $out"
 [[ -f $CUDA_PATH/include/nvrtc.h ]] || echo "gpu-run: no CUDA toolkit at $CUDA_PATH (set CUDA_PATH)"
+# Every library the programs need must resolve: from lib/ here, or glibc and libstdc++ there.
+unresolved=$(for f in "$pack"/bin/* "$pack"/tests/*; do ldd "$f" 2>&1 | grep 'not found'; done | sort -u)
+if [[ -n $unresolved ]]; then
+  echo "gpu-run: libraries not found (the pack is incomplete for this machine):"
+  echo "$unresolved" | sed 's/^/    /'
+  exit 1
+fi
 
 # A TAP program: its log, its totals; a failure is any 'not ok' or a bad exit status.
 tap() {
