@@ -2,8 +2,10 @@
  * f16/bf16 conversion, seeded random fills, NaN poison and the "never
  * written" test, input hashing, tolerance comparison, constant-output and
  * determinism checks, timing statistics, and compute-sanitizer report
- * parsing. Pure functions (no CUDA, no JSON): krun drives them with the
- * buffers it copies back from the device.
+ * parsing, guard-zone scans. Pure functions (no CUDA, no JSON). krun runs
+ * the buffer checks on the device (kgen.h: the same rules, one pass per
+ * buffer) and uses these for what it copies back: guard zones, the elements
+ * a report quotes, the host side of the generator.
  *
  * Why two poison patterns: an output buffer is filled with pattern A
  * before the first run and pattern B before the second; an element still
