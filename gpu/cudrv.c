@@ -39,6 +39,8 @@ static const struct entry {
     E("cuMemFree", "cuMemFree_v2", MemFree),
     E("cuMemcpyHtoD", "cuMemcpyHtoD_v2", MemcpyHtoD),
     E("cuMemcpyDtoH", "cuMemcpyDtoH_v2", MemcpyDtoH),
+    E("cuMemcpyDtoD", "cuMemcpyDtoD_v2", MemcpyDtoD),
+    E("cuMemGetInfo", "cuMemGetInfo_v2", MemGetInfo),
     E("cuMemsetD8", "cuMemsetD8_v2", MemsetD8),
     E("cuMemsetD8Async", "cuMemsetD8Async", MemsetD8Async),
     E("cuLaunchKernel", "cuLaunchKernel", LaunchKernel),

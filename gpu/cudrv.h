@@ -80,6 +80,8 @@ typedef struct upk_cu_api {
   upk_cu_result (*MemFree)(upk_cu_ptr p);
   upk_cu_result (*MemcpyHtoD)(upk_cu_ptr dst, const void *src, size_t bytes);
   upk_cu_result (*MemcpyDtoH)(void *dst, upk_cu_ptr src, size_t bytes);
+  upk_cu_result (*MemcpyDtoD)(upk_cu_ptr dst, upk_cu_ptr src, size_t bytes);
+  upk_cu_result (*MemGetInfo)(size_t *free_bytes, size_t *total_bytes);
   upk_cu_result (*MemsetD8)(upk_cu_ptr dst, unsigned char v, size_t n);
   upk_cu_result (*MemsetD8Async)(upk_cu_ptr dst, unsigned char v, size_t n, upk_cu_handle stream);
   upk_cu_result (*LaunchKernel)(upk_cu_handle fn, unsigned gx, unsigned gy, unsigned gz,

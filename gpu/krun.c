@@ -17,6 +17,7 @@
 #include "compile.h"
 #include "cudrv.h"
 #include "diag_json.h"
+#include "kgen.h"
 #include "krun_dev.h"
 #include "ksan.h"
 #include "kvalidate.h"
@@ -120,6 +121,7 @@ typedef struct devrun {
   upk_cudrv drv;
   upk_compile_result cres, rres;
   upk_cu_handle mod, rmod;
+  upk_kgen gen; /* the run's own kernels (inputs, hashes, checks on the device) */
   upk_krun k;
   char arch[16];
 } devrun;
@@ -264,6 +266,21 @@ static int setup_reference(devrun *d, json_t *p, const upk_run_spec *s) {
   return prepare(d, mod, c, r->name, &d->k.ref);
 }
 
+/* The run's own kernels, built for the device's plain sm_XY. */
+static int load_gen(devrun *d, json_t *p) {
+  char arch[16], why[600];
+  const void *cubin = NULL;
+  snprintf(arch, sizeof arch, "sm_%d%d", d->drv.sm_major, d->drv.sm_minor);
+  if (upk_kgen_cubin(upk_cuda_default_path(param_str(p, "cudaPath")), arch, &cubin, why,
+                     sizeof why))
+    return diag(&d->k, "run/compile-failed", "%s", why);
+  upk_cu_result e = upk_kgen_load(&d->gen, &d->drv, cubin);
+  if (e)
+    return upk_krun_cu_fail(&d->k, e, "loading the run's own kernels");
+  d->k.gen = &d->gen;
+  return 0;
+}
+
 static int device_run(devrun *d, json_t *p, const upk_run_spec *s) {
   const char *names[2];
   size_t n = 0;
@@ -275,7 +292,7 @@ static int device_run(devrun *d, json_t *p, const upk_run_spec *s) {
   if (same_ref && s->kernel)
     names[n++] = s->ref.name;
   int rc = compile_for(d, p, param_str(p, "source"), param_str(p, "path"), names, n, &d->cres);
-  if (rc || (rc = load_module(d, &d->cres, &d->mod)))
+  if (rc || (rc = load_module(d, &d->cres, &d->mod)) || (rc = load_gen(d, p)))
     return rc;
   const char *kernel = pick_kernel(d, s);
   if (!kernel)
@@ -331,6 +348,8 @@ static json_t *run_json(const devrun *d, bool ok) {
       "l2Flushed", k->l2_flushed, "device", d->drv.lib ? device_json(&d->drv) : json_null());
   if (k->ref_timed)
     json_object_set_new(j, "referenceTime", stats_json(&k->tr));
+  if (k->mem_waited_ns) /* queued behind other runs for device memory */
+    json_object_set_new(j, "memoryWaitMs", json_real((double)k->mem_waited_ns / 1e6));
   return j;
 }
 
@@ -361,7 +380,9 @@ static json_t *run_on_device(json_t *p, const upk_run_spec *s, upk_diags *diags,
   char why[512];
   if (!d)
     return NULL;
-  d->k = (upk_krun){.s = s, .drv = &d->drv, .diags = diags, .at = at};
+  d->k = (upk_krun){.s = s, .drv = &d->drv, .diags = diags, .at = at, .guard = UPK_GUARD_BYTES};
+  if (json_is_true(json_object_get(p, "underSanitizer"))) /* set by ksan only */
+    d->k.guard = 0;
   size_t before = upk_diags_count(diags, UPK_SEV_ERROR);
   if (upk_cudrv_open(&d->drv, 0, why, sizeof why)) {
     upk_diags_add(diags, UPK_SEV_ERROR, "run/no-device", "upskilld-run", at,
@@ -379,6 +400,7 @@ static json_t *run_on_device(json_t *p, const upk_run_spec *s, upk_diags *diags,
       d->drv.cu.ModuleUnload(d->mod);
     if (d->rmod)
       d->drv.cu.ModuleUnload(d->rmod);
+    upk_kgen_unload(&d->gen);
     upk_cudrv_close(&d->drv);
   }
   upk_compile_result_free(&d->cres);

@@ -1,41 +1,22 @@
-/* The device engine of the "run" op: per trial, fresh inputs and fresh
- * device buffers; the reference first, then the candidate twice (outputs
- * poisoned with pattern A, then B), inputs hashed after; then timing with
- * events, warmup, an L2 flush before every timed launch, and a re-check of
- * the output after timing. Every launch is waited for by polling against
- * the run's deadline, so a hung kernel cannot hold the worker past it. */
+/* The device engine of the "run" op: per trial, fresh inputs generated on
+ * the device (kgen.h) in fresh guarded buffers (krun_mem.c); the reference
+ * first, then the candidate twice (outputs poisoned with pattern A, then
+ * B; guard zones with sentinel A, then B), inputs hashed before and after;
+ * one pass of the check kernel per output; then timing with events,
+ * warmup, an L2 flush before every timed launch, and a re-check of the
+ * output and the guard zones after timing. No full buffer crosses to the
+ * host except data files the request names: a failure report copies back
+ * the elements it quotes (krun_check.c). Every launch is waited for by
+ * polling against the run's deadline, so a hung kernel cannot hold the
+ * worker past it. */
 #include "krun_dev.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define L2_FLUSH_BYTES ((size_t)256 << 20)
-
-/* Host and device state of one execute call; arrays are per argument. */
-typedef struct bufs {
-  void **in, **exp, **ga, **gb;
-  unsigned char (*hash)[32];
-  void *scratch; /* the largest buffer: pattern B source, downloaded inputs */
-  upk_cu_ptr *dev, *rdev;
-  uint64_t *scal; /* scalar values, little-endian in the low bytes */
-  void **kp, **rkp;
-  upk_cu_handle ev0, ev1;
-} bufs;
-
-static size_t arg_bytes(const upk_run_arg *a) {
-  return a->is_buffer ? a->count * upk_dtype_size(a->dtype) : 0;
-}
-
-static bool is_output(const upk_run_arg *a) {
-  return a->is_buffer && a->role != UPK_ROLE_IN;
-}
-
-static bool has_reference(const upk_krun *k) {
-  return k->s->ref.kind != UPK_REF_NONE;
-}
 
 int upk_krun_cu_fail(upk_krun *k, upk_cu_result e, const char *what) {
   char why[300];
@@ -53,6 +34,18 @@ int upk_krun_cu_fail(upk_krun *k, upk_cu_result e, const char *what) {
   return -EIO;
 }
 
+size_t upk_krun_arg_bytes(const upk_run_arg *a) {
+  return a->is_buffer ? a->count * upk_dtype_size(a->dtype) : 0;
+}
+
+bool upk_krun_is_output(const upk_run_arg *a) {
+  return a->is_buffer && a->role != UPK_ROLE_IN;
+}
+
+static bool has_reference(const upk_krun *k) {
+  return k->s->ref.kind != UPK_REF_NONE;
+}
+
 /* ---- buffers ------------------------------------------------------------ */
 
 static void *zalloc(size_t n, size_t size, int *rc) {
@@ -62,41 +55,37 @@ static void *zalloc(size_t n, size_t size, int *rc) {
   return p;
 }
 
-static int host_alloc(upk_krun *k, bufs *b) {
-  size_t n = k->s->n_args, big = 1;
+static int host_alloc(upk_krun *k, upk_krun_bufs *b) {
+  size_t n = k->s->n_args;
   int rc = 0;
-  b->in = zalloc(n, sizeof(void *), &rc), b->exp = zalloc(n, sizeof(void *), &rc);
-  b->ga = zalloc(n, sizeof(void *), &rc), b->gb = zalloc(n, sizeof(void *), &rc);
-  b->hash = zalloc(n, sizeof *b->hash, &rc), b->scal = zalloc(n, sizeof *b->scal, &rc);
   b->dev = zalloc(n, sizeof *b->dev, &rc), b->rdev = zalloc(n, sizeof *b->rdev, &rc);
+  b->exp = zalloc(n, sizeof *b->exp, &rc), b->ga = zalloc(n, sizeof *b->ga, &rc);
+  b->keep = zalloc(n, sizeof *b->keep, &rc), b->file = zalloc(n, sizeof(void *), &rc);
+  b->hash = zalloc(n, sizeof *b->hash, &rc), b->scal = zalloc(n, sizeof *b->scal, &rc);
   b->kp = zalloc(n, sizeof(void *), &rc), b->rkp = zalloc(n, sizeof(void *), &rc);
   for (size_t i = 0; !rc && i < n; i++) {
     const upk_run_arg *a = &k->s->args[i];
-    size_t bytes = arg_bytes(a);
-    big = bytes > big ? bytes : big;
     b->kp[i] = a->is_buffer ? (void *)&b->dev[i] : (void *)&b->scal[i];
     b->rkp[i] = a->is_buffer ? (void *)&b->rdev[i] : (void *)&b->scal[i];
     if (!a->is_buffer)
       upk_elem_set(&b->scal[i], a->dtype, 0, a->value);
-    if (a->is_buffer && a->role != UPK_ROLE_OUT)
-      b->in[i] = zalloc(1, bytes, &rc);
-    if (is_output(a)) {
-      b->exp[i] = zalloc(1, bytes, &rc);
-      b->ga[i] = zalloc(1, bytes, &rc);
-      b->gb[i] = zalloc(1, bytes, &rc);
-    }
   }
-  if (!rc)
-    b->scratch = zalloc(1, big, &rc);
   return rc;
 }
 
-static void host_free(const upk_krun *k, bufs *b) {
-  for (size_t i = 0; b->in && i < k->s->n_args; i++) {
-    free(b->in[i]), free(b->exp[i]), free(b->ga[i]), free(b->gb[i]);
-  }
-  free(b->in), free(b->exp), free(b->ga), free(b->gb), free(b->hash), free(b->scal);
-  free(b->dev), free(b->rdev), free(b->kp), free(b->rkp), free(b->scratch);
+static void free_all(upk_krun *k, upk_cu_ptr *dev) {
+  for (size_t i = 0; dev && i < k->s->n_args; i++)
+    upk_krun_free(k, &dev[i]);
+}
+
+static void host_free(upk_krun *k, upk_krun_bufs *b) {
+  free_all(k, b->dev), free_all(k, b->rdev), free_all(k, b->exp), free_all(k, b->ga);
+  free_all(k, b->keep);
+  upk_krun_free(k, &b->res);
+  for (size_t i = 0; b->file && i < k->s->n_args; i++)
+    free(b->file[i]);
+  free(b->dev), free(b->rdev), free(b->exp), free(b->ga), free(b->keep), free(b->file);
+  free(b->hash), free(b->scal), free(b->kp), free(b->rkp);
 }
 
 /* Raw little-endian elements from a file that must hold exactly `bytes`. */
@@ -116,85 +105,102 @@ static int read_raw(upk_krun *k, const char *path, void *dst, size_t bytes, cons
   return -EINVAL;
 }
 
-static const upk_run_arg *the_output(const upk_krun *k, size_t *index) {
-  for (size_t i = 0; i < k->s->n_args; i++)
-    if (is_output(&k->s->args[i]))
-      return *index = i, &k->s->args[i];
-  return NULL;
-}
-
-/* Inputs of trial t. With an expected-output file the inputs must be the
- * ones that file was made from, so every trial uses trial 0's. */
-static int make_inputs(upk_krun *k, bufs *b, unsigned t) {
-  unsigned trial = k->s->ref.kind == UPK_REF_FILE ? 0 : t;
-  for (size_t i = 0; i < k->s->n_args; i++) {
+/* Data files: input files kept on the host (uploaded per trial), the
+ * expected-output file uploaded once into exp. */
+static int read_files(upk_krun *k, upk_krun_bufs *b) {
+  int rc = 0;
+  for (size_t i = 0; !rc && i < k->s->n_args; i++) {
     const upk_run_arg *a = &k->s->args[i];
     char what[96];
-    if (!b->in[i])
-      continue;
     snprintf(what, sizeof what, "run.args[%zu].init.file", i);
-    if (a->init.kind == UPK_INIT_RANDOM)
-      upk_fill_random(b->in[i], a->dtype, a->count, upk_trial_seed(a->init.seed, trial),
-                      a->init.low, a->init.high);
-    else if (a->init.kind == UPK_INIT_VALUE)
-      upk_fill_value(b->in[i], a->dtype, a->count, a->init.value);
-    else if (t == 0 && read_raw(k, a->init.file, b->in[i], arg_bytes(a), "run/input-file", what))
-      return -EINVAL;
-    if (a->role == UPK_ROLE_IN && upk_sha256(b->in[i], arg_bytes(a), b->hash[i]))
-      return -EIO;
+    if (!a->is_buffer || a->role == UPK_ROLE_OUT || a->init.kind != UPK_INIT_FILE)
+      continue;
+    b->file[i] = zalloc(1, upk_krun_arg_bytes(a), &rc);
+    if (!rc)
+      rc = read_raw(k, a->init.file, b->file[i], upk_krun_arg_bytes(a), "run/input-file", what);
   }
-  return 0;
-}
-
-static int dev_alloc(upk_krun *k, upk_cu_ptr *dev) {
-  for (size_t i = 0; i < k->s->n_args; i++) {
+  for (size_t i = 0; !rc && k->s->ref.kind == UPK_REF_FILE && i < k->s->n_args; i++) {
     const upk_run_arg *a = &k->s->args[i];
-    upk_cu_result e = a->is_buffer ? k->drv->cu.MemAlloc(&dev[i], arg_bytes(a)) : 0;
-    if (e) {
-      char what[96];
-      snprintf(what, sizeof what, "cuMemAlloc of %zu bytes for '%s'", arg_bytes(a), a->name);
-      return upk_krun_cu_fail(k, e, what);
-    }
+    if (!upk_krun_is_output(a))
+      continue;
+    size_t bytes = upk_krun_arg_bytes(a);
+    void *host = malloc(bytes ? bytes : 1);
+    rc = host ? read_raw(k, k->s->ref.file, host, bytes, "run/expected-file", "run.reference.file")
+              : -ENOMEM;
+    upk_cu_result e = 0;
+    if (!rc && !(rc = upk_krun_alloc(k, bytes, a->name, &b->exp[i])) &&
+        (e = k->drv->cu.MemcpyHtoD(b->exp[i], host, bytes)))
+      rc = upk_krun_cu_fail(k, e, "copying the expected output to the device");
+    free(host);
+    break; /* the one output */
   }
-  return 0;
+  return rc;
 }
 
-static void dev_free(upk_krun *k, upk_cu_ptr *dev) {
-  for (size_t i = 0; i < k->s->n_args; i++) {
-    if (dev[i] && !k->fatal) /* after a sticky error every call fails: leave it to exit */
-      k->drv->cu.MemFree(dev[i]);
-    dev[i] = 0;
-  }
+/* The fill of input `a` in trial t. With an expected-output file the inputs
+ * must be the ones that file was made from, so every trial uses trial 0's. */
+void upk_krun_gen_of(const upk_krun *k, const upk_run_arg *a, unsigned t, upk_gen *g) {
+  unsigned trial = k->s->ref.kind == UPK_REF_FILE ? 0 : t;
+  if (a->init.kind == UPK_INIT_VALUE)
+    upk_gen_value_of(g, a->init.value);
+  else
+    upk_gen_random(g, a->dtype, upk_trial_seed(a->init.seed, trial), a->init.low, a->init.high);
 }
 
-/* Inputs in, outputs poisoned with `pattern` (A: a 0xFF memset; B: a copy). */
-static int upload(upk_krun *k, bufs *b, upk_cu_ptr *dev, int pattern) {
+static int alloc_all(upk_krun *k, upk_cu_ptr *dev) {
+  int rc = 0;
+  for (size_t i = 0; !rc && i < k->s->n_args; i++)
+    if (k->s->args[i].is_buffer)
+      rc = upk_krun_alloc(k, upk_krun_arg_bytes(&k->s->args[i]), k->s->args[i].name, &dev[i]);
+  return rc;
+}
+
+/* Inputs of trial t in, outputs poisoned with `pattern` (A: a 0xFF memset;
+ * B: the fill kernel), every guard zone with the pattern's sentinel. */
+static int prepare(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr *dev, int pattern, unsigned t) {
   const upk_cu_api *cu = &k->drv->cu;
   for (size_t i = 0; i < k->s->n_args; i++) {
     const upk_run_arg *a = &k->s->args[i];
-    size_t bytes = arg_bytes(a);
+    size_t bytes = upk_krun_arg_bytes(a);
     upk_cu_result e = 0;
-    if (b->in[i]) {
-      e = cu->MemcpyHtoD(dev[i], b->in[i], bytes);
-    } else if (a->is_buffer && pattern == 0) {
+    upk_gen g;
+    if (!a->is_buffer)
+      continue;
+    if (b->file[i]) {
+      e = cu->MemcpyHtoD(dev[i], b->file[i], bytes);
+    } else if (a->role != UPK_ROLE_OUT) {
+      upk_krun_gen_of(k, a, t, &g);
+      e = upk_kgen_fill_random(k->gen, dev[i], a->dtype, a->count, &g);
+    } else if (pattern == 0) {
       e = cu->MemsetD8(dev[i], 0xFF, bytes);
-    } else if (a->is_buffer) {
-      upk_poison(b->scratch, a->dtype, a->count, 1);
-      e = cu->MemcpyHtoD(dev[i], b->scratch, bytes);
+    } else {
+      uint64_t pat = 0;
+      upk_poison(&pat, a->dtype, 1, 1);
+      e = upk_kgen_fill_pattern(k->gen, dev[i], a->count, upk_dtype_size(a->dtype), pat);
     }
     if (e)
-      return upk_krun_cu_fail(k, e, "copying the arguments to the device");
+      return upk_krun_cu_fail(k, e, "preparing the arguments on the device");
+    int rc = upk_krun_guard_fill(k, dev[i], bytes, pattern ? UPK_GUARD_B : UPK_GUARD_A);
+    if (rc)
+      return rc;
   }
   return 0;
 }
 
-static int download(upk_krun *k, upk_cu_ptr *dev, void **dst) {
+/* Every buffer's guard zones after `l` ran; 1 when a write was found. */
+static int guards_intact(upk_krun *k, upk_cu_ptr *dev, const upk_krun_launch *l, int pattern,
+                         const char *when) {
+  int found = 0;
   for (size_t i = 0; i < k->s->n_args; i++) {
-    upk_cu_result e = dst[i] ? k->drv->cu.MemcpyDtoH(dst[i], dev[i], arg_bytes(&k->s->args[i])) : 0;
-    if (e)
-      return upk_krun_cu_fail(k, e, "copying the results back");
+    if (!k->s->args[i].is_buffer)
+      continue;
+    int rc = upk_krun_guard_check(k, dev[i], &k->s->args[i], pattern ? UPK_GUARD_B : UPK_GUARD_A,
+                                  l->name, when);
+    if (rc < 0)
+      return rc;
+    found |= rc;
   }
-  return 0;
+  return found;
 }
 
 /* ---- launching ---------------------------------------------------------- */
@@ -224,7 +230,7 @@ static int launch_refused(upk_krun *k, const upk_krun_launch *l, upk_cu_result e
 
 /* Launch, then wait for it against the deadline; `ms` (may be NULL) gets the
  * event-timed duration. */
-static int launch(upk_krun *k, bufs *b, const upk_krun_launch *l, void **kp, float *ms) {
+static int launch(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, void **kp, float *ms) {
   const upk_cu_api *cu = &k->drv->cu;
   upk_cu_result e = cu->EventRecord(b->ev0, NULL);
   if (!e)
@@ -252,141 +258,92 @@ static int launch(upk_krun *k, bufs *b, const upk_krun_launch *l, void **kp, flo
   return 0;
 }
 
-/* ---- checks ------------------------------------------------------------- */
-
-/* Inputs declared `in` must come back with the hash they went in with. */
-static int inputs_intact(upk_krun *k, bufs *b, unsigned t) {
-  for (size_t i = 0; i < k->s->n_args; i++) {
-    const upk_run_arg *a = &k->s->args[i];
-    unsigned char h[32];
-    if (!a->is_buffer || a->role != UPK_ROLE_IN)
-      continue;
-    upk_cu_result e = k->drv->cu.MemcpyDtoH(b->scratch, b->dev[i], arg_bytes(a));
-    if (e)
-      return upk_krun_cu_fail(k, e, "copying the inputs back");
-    if (upk_sha256(b->scratch, arg_bytes(a), h))
-      return -EIO;
-    if (!memcmp(h, b->hash[i], sizeof h))
-      continue;
-    size_t at = upk_first_diff(b->scratch, b->in[i], a->dtype, a->count);
-    upk_diags_add(k->diags, UPK_SEV_ERROR, "run/input-written", "upskilld-run", k->at,
-                  "'%s' wrote to its input run.args[%zu] '%s' (role in) in trial %u: element %zu "
-                  "was %g, became %g; declare it inout if that is intended",
-                  k->cand.name, i, a->name, t, at, upk_elem_get(b->in[i], a->dtype, at),
-                  upk_elem_get(b->scratch, a->dtype, at));
-  }
-  return 0;
+/* Launch and scan the guard zones; a write outside them ends the trial. */
+static int launch_checked(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, upk_cu_ptr *dev,
+                          void **kp, int pattern, unsigned t) {
+  char when[64];
+  int rc = launch(k, b, l, kp, NULL);
+  snprintf(when, sizeof when, "in trial %u, run %c", t, pattern ? 'B' : 'A');
+  if (!rc && (rc = guards_intact(k, dev, l, pattern, when)) > 0)
+    rc = -EFAULT;
+  return rc;
 }
 
-static void note_worst(upk_krun *k, const upk_cmp *c, size_t arg) {
-  bool first = !k->compared || (k->worst.first == SIZE_MAX && c->first != SIZE_MAX);
-  k->worst.max_abs = k->compared ? fmax(k->worst.max_abs, c->max_abs) : c->max_abs;
-  k->worst.max_rel = k->compared ? fmax(k->worst.max_rel, c->max_rel) : c->max_rel;
-  k->worst.mismatches += c->mismatches;
-  k->worst.count += c->count;
-  if (first) {
-    k->worst.first = c->first;
-    k->worst.first_got = c->first_got;
-    k->worst.first_expected = c->first_expected;
-    k->worst_arg = arg;
-  }
-  k->compared = true;
-}
-
-/* Compare one output with the expected values; true when it matches. */
-static bool compare_output(upk_krun *k, bufs *b, size_t i, const void *got, const char *when) {
-  const upk_run_arg *a = &k->s->args[i];
-  double atol, rtol;
-  upk_cmp c;
-  upk_runspec_tolerance(k->s, a->dtype, &atol, &rtol);
-  upk_compare(got, b->exp[i], a->dtype, a->count, atol, rtol, &c);
-  note_worst(k, &c, i);
-  if (!c.mismatches)
-    return true;
-  upk_diags_add(k->diags, UPK_SEV_ERROR, "run/mismatch", "upskilld-run", k->at,
-                "'%s' (%s): %zu of %zu elements beyond atol %g + rtol %g x |expected|; first at "
-                "index %zu: got %g, expected %g (max abs error %g, max rel error %g)",
-                a->name, when, c.mismatches, c.count, atol, rtol, c.first, c.first_got,
-                c.first_expected, c.max_abs, c.max_rel);
-  return false;
-}
-
-/* Reference outputs that sit within atol of zero cannot tell right from zeros. */
-static void check_reference_scale(upk_krun *k, bufs *b, size_t i) {
-  const upk_run_arg *a = &k->s->args[i];
-  double atol, rtol;
-  upk_runspec_tolerance(k->s, a->dtype, &atol, &rtol);
-  if (a->count > 1 && atol > 0 && upk_max_abs(b->exp[i], a->dtype, a->count) <= atol)
-    upk_diags_add(k->diags, UPK_SEV_WARNING, "run/reference-near-zero", "upskilld-run", k->at,
-                  "the expected '%s' lies within atol %g of zero everywhere, so an all-zero "
-                  "output would pass; scale the inputs or lower atol",
-                  a->name, atol);
-}
-
-static void check_output(upk_krun *k, bufs *b, size_t i, unsigned t) {
-  const upk_run_arg *a = &k->s->args[i];
-  size_t first = SIZE_MAX, n = a->role == UPK_ROLE_OUT
-                                   ? upk_unwritten(b->ga[i], b->gb[i], a->dtype, a->count, &first)
-                                   : 0;
-  if (n)
-    upk_diags_add(k->diags, UPK_SEV_ERROR, "run/unwritten-output", "upskilld-run", k->at,
-                  "'%s' never wrote %zu of %zu elements of '%s' (first at index %zu): they still "
-                  "hold the NaN poison",
-                  k->cand.name, n, a->count, a->name, first);
-  size_t d = n ? SIZE_MAX : upk_first_diff(b->ga[i], b->gb[i], a->dtype, a->count);
-  if (d != SIZE_MAX)
-    upk_diags_add(k->diags, UPK_SEV_ERROR, "run/nondeterministic", "upskilld-run", k->at,
-                  "two runs on the same inputs (trial %u) differ at '%s'[%zu]: %g, then %g "
-                  "(a race, or a read of uninitialised memory)",
-                  t, a->name, d, upk_elem_get(b->ga[i], a->dtype, d),
-                  upk_elem_get(b->gb[i], a->dtype, d));
-  if (!has_reference(k) || n)
-    return;
-  if (t == 0)
-    check_reference_scale(k, b, i);
-  char when[32];
-  snprintf(when, sizeof when, "trial %u", t);
-  if (compare_output(k, b, i, b->ga[i], when) && a->count > 1 &&
-      upk_is_constant(b->ga[i], a->dtype, a->count) &&
-      !upk_is_constant(b->exp[i], a->dtype, a->count))
-    upk_diags_add(k->diags, UPK_SEV_ERROR, "run/constant-output", "upskilld-run", k->at,
-                  "'%s' is the same value (%g) everywhere while the expected output is not: "
-                  "the tolerance passed it, the kernel does not compute the result",
-                  a->name, upk_elem_get(b->ga[i], a->dtype, 0));
-}
+/* ---- trials ------------------------------------------------------------- */
 
 static size_t errors(const upk_krun *k) {
   return upk_diags_count(k->diags, UPK_SEV_ERROR);
 }
 
-static int run_trial(upk_krun *k, bufs *b, unsigned t) {
-  int rc = make_inputs(k, b, t);
-  if (!rc && k->has_ref_kernel)
-    rc = dev_alloc(k, b->rdev);
-  if (!rc && k->has_ref_kernel && !(rc = upload(k, b, b->rdev, 0)) &&
-      !(rc = launch(k, b, &k->ref, b->rkp, NULL)))
-    rc = download(k, b->rdev, b->exp);
-  dev_free(k, b->rdev);
-  if (!rc && !(rc = dev_alloc(k, b->dev)) && !(rc = upload(k, b, b->dev, 0)) &&
-      !(rc = launch(k, b, &k->cand, b->kp, NULL)) && !(rc = download(k, b->dev, b->ga)) &&
-      !(rc = inputs_intact(k, b, t)) && !(rc = upload(k, b, b->dev, 1)) &&
-      !(rc = launch(k, b, &k->cand, b->kp, NULL)))
-    rc = download(k, b->dev, b->gb);
-  dev_free(k, b->dev);
+/* The reference on trial t's inputs; its outputs stay on the device as exp.
+ * Another kind of reference (a host program, PyTorch) plugs in here: the
+ * inputs of trial t are upk_krun_gen_of + upk_gen_fill on the host (or
+ * b->file), and its expected outputs go to b->exp[i] (upk_krun_alloc, then
+ * cuMemcpyHtoD), as read_files does for an expected-output file. */
+static int reference_run(upk_krun *k, upk_krun_bufs *b, unsigned t) {
+  free_all(k, b->exp);
+  int rc = alloc_all(k, b->rdev);
+  if (!rc && !(rc = prepare(k, b, b->rdev, 0, t)))
+    rc = launch_checked(k, b, &k->ref, b->rdev, b->rkp, 0, t);
   for (size_t i = 0; !rc && i < k->s->n_args; i++)
-    if (is_output(&k->s->args[i]))
-      check_output(k, b, i, t);
-  k->trials_run += rc == 0;
+    if (upk_krun_is_output(&k->s->args[i]))
+      b->exp[i] = b->rdev[i], b->rdev[i] = 0;
+  free_all(k, b->rdev);
   return rc;
+}
+
+/* Run A's outputs, kept on the device while run B reuses the buffers. */
+static int keep_run_a(upk_krun *k, upk_krun_bufs *b) {
+  for (size_t i = 0; i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    if (!upk_krun_is_output(a))
+      continue;
+    int rc = upk_krun_alloc(k, upk_krun_arg_bytes(a), a->name, &b->ga[i]);
+    upk_cu_result e = rc ? 0 : k->drv->cu.MemcpyDtoD(b->ga[i], b->dev[i], upk_krun_arg_bytes(a));
+    if (rc || (rc = e ? upk_krun_cu_fail(k, e, "keeping the first run's output") : 0))
+      return rc;
+  }
+  return 0;
+}
+
+static int run_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
+  int rc = k->has_ref_kernel ? reference_run(k, b, t) : 0;
+  if (!rc && !(rc = alloc_all(k, b->dev)) && !(rc = prepare(k, b, b->dev, 0, t)) &&
+      !(rc = upk_krun_hash_inputs(k, b, b->hash)) &&
+      !(rc = launch_checked(k, b, &k->cand, b->dev, b->kp, 0, t)) &&
+      !(rc = upk_krun_inputs_intact(k, b, t)) && !(rc = keep_run_a(k, b)) &&
+      !(rc = prepare(k, b, b->dev, 1, t)) &&
+      !(rc = launch_checked(k, b, &k->cand, b->dev, b->kp, 1, t)))
+    for (size_t i = 0; !rc && i < k->s->n_args; i++)
+      if (upk_krun_is_output(&k->s->args[i]))
+        rc = upk_krun_check_output(k, b, i, t);
+  free_all(k, b->dev);
+  free_all(k, b->ga);
+  k->trials_run += rc == 0;
+  return rc == -EFAULT ? 0 : rc; /* a guard-zone finding is a diagnosed verdict */
 }
 
 /* ---- timing ------------------------------------------------------------- */
 
-static int time_kernel(upk_krun *k, bufs *b, const upk_krun_launch *l, upk_cu_ptr *dev, void **kp,
-                       upk_cu_ptr flush, size_t flush_bytes, upk_stats *out) {
+/* Pristine copies of inout buffers, restored before each timed launch. */
+static int keep_inouts(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr *dev) {
+  for (size_t i = 0; i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    if (!a->is_buffer || a->role != UPK_ROLE_INOUT)
+      continue;
+    int rc = upk_krun_alloc(k, upk_krun_arg_bytes(a), a->name, &b->keep[i]);
+    upk_cu_result e = rc ? 0 : k->drv->cu.MemcpyDtoD(b->keep[i], dev[i], upk_krun_arg_bytes(a));
+    if (rc || (rc = e ? upk_krun_cu_fail(k, e, "keeping the inout inputs") : 0))
+      return rc;
+  }
+  return 0;
+}
+
+static int time_kernel(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, upk_cu_ptr *dev,
+                       void **kp, upk_cu_ptr flush, size_t flush_bytes, upk_stats *out) {
   const upk_cu_api *cu = &k->drv->cu;
   double *ms = calloc(k->s->iterations, sizeof *ms);
-  int rc = ms ? 0 : -ENOMEM;
+  int rc = ms ? keep_inouts(k, b, dev) : -ENOMEM;
   for (unsigned w = 0; !rc && w < k->s->warmup; w++)
     rc = launch(k, b, l, kp, NULL);
   for (unsigned i = 0; !rc && i < k->s->iterations; i++) {
@@ -395,15 +352,19 @@ static int time_kernel(upk_krun *k, bufs *b, const upk_krun_launch *l, upk_cu_pt
     for (size_t j = 0; !e && j < k->s->n_args; j++) {
       const upk_run_arg *a = &k->s->args[j];
       if (a->role == UPK_ROLE_INOUT && a->is_buffer) /* each launch sees the same inputs */
-        e = cu->MemcpyHtoD(dev[j], b->in[j], arg_bytes(a));
+        e = cu->MemcpyDtoD(dev[j], b->keep[j], upk_krun_arg_bytes(a));
       else if (a->role == UPK_ROLE_OUT && a->is_buffer)
-        e = cu->MemsetD8Async(dev[j], 0xFF, arg_bytes(a), NULL);
+        e = cu->MemsetD8Async(dev[j], 0xFF, upk_krun_arg_bytes(a), NULL);
     }
     if (e)
       rc = upk_krun_cu_fail(k, e, "preparing a timed launch");
     else if (!(rc = launch(k, b, l, kp, &t)))
       ms[i] = t;
   }
+  free_all(k, b->keep);
+  /* The guard zones once after all timed launches: outside every timed region. */
+  if (!rc && (rc = guards_intact(k, dev, l, 0, "while timed")) > 0)
+    rc = -EFAULT;
   if (!rc)
     rc = upk_stats_of(ms, k->s->iterations, out);
   free(ms);
@@ -423,41 +384,59 @@ static upk_cu_ptr flush_buffer(upk_krun *k, size_t *bytes) {
   return 0;
 }
 
-static int time_all(upk_krun *k, bufs *b) {
+static int time_all(upk_krun *k, upk_krun_bufs *b) {
   size_t flush_bytes = 0, before = errors(k);
+  unsigned last = k->s->trials - 1; /* exp holds the last trial's expected outputs */
   upk_cu_ptr flush = flush_buffer(k, &flush_bytes);
   k->l2_flushed = flush != 0;
-  int rc = dev_alloc(k, b->dev);
-  if (!rc && !(rc = upload(k, b, b->dev, 0)) &&
+  int rc = alloc_all(k, b->dev);
+  if (!rc && !(rc = prepare(k, b, b->dev, 0, last)) &&
       !(rc = time_kernel(k, b, &k->cand, b->dev, b->kp, flush, flush_bytes, &k->tk)))
     k->timed = true;
   /* Re-check after timing (a kernel that caches or races across launches). */
   bool has_inout = false;
   for (size_t i = 0; i < k->s->n_args; i++)
     has_inout |= k->s->args[i].is_buffer && k->s->args[i].role == UPK_ROLE_INOUT;
-  if (!rc && has_reference(k) && !has_inout && !(rc = download(k, b->dev, b->ga)))
-    for (size_t i = 0; i < k->s->n_args; i++)
-      if (is_output(&k->s->args[i]))
-        compare_output(k, b, i, b->ga[i], "after timing");
-  dev_free(k, b->dev);
-  if (!rc && errors(k) == before && k->has_ref_kernel && !(rc = dev_alloc(k, b->rdev)) &&
-      !(rc = upload(k, b, b->rdev, 0)) &&
+  for (size_t i = 0; !rc && has_reference(k) && !has_inout && i < k->s->n_args; i++)
+    if (upk_krun_is_output(&k->s->args[i]))
+      rc = upk_krun_compare_after_timing(k, b, i);
+  free_all(k, b->dev);
+  if (!rc && errors(k) == before && k->has_ref_kernel && !(rc = alloc_all(k, b->rdev)) &&
+      !(rc = prepare(k, b, b->rdev, 0, last)) &&
       !(rc = time_kernel(k, b, &k->ref, b->rdev, b->rkp, flush, flush_bytes, &k->tr)))
     k->ref_timed = true;
-  dev_free(k, b->rdev);
+  free_all(k, b->rdev);
   if (flush && !k->fatal)
     k->drv->cu.MemFree(flush);
-  return rc;
+  return rc == -EFAULT ? 0 : rc;
+}
+
+/* The most device memory a run holds at once: the candidate's arguments
+ * with the expected outputs and run A's copies (or, while timed, the inout
+ * copies), the flush buffer, and every guard zone. */
+static size_t peak_bytes(const upk_krun *k) {
+  size_t in = 0, out = 0, n = 0;
+  for (size_t i = 0; i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    n += a->is_buffer;
+    if (upk_krun_is_output(a))
+      out += upk_krun_arg_bytes(a);
+    else
+      in += upk_krun_arg_bytes(a);
+  }
+  return in + 3 * out + L2_FLUSH_BYTES + 3 * n * 2 * k->guard;
 }
 
 int upk_krun_execute(upk_krun *k) {
-  bufs b = {0};
-  size_t before = errors(k), out = 0;
-  int rc = host_alloc(k, &b);
-  const upk_run_arg *o = the_output(k, &out);
-  if (!rc && k->s->ref.kind == UPK_REF_FILE && o)
-    rc = read_raw(k, k->s->ref.file, b.exp[out], arg_bytes(o), "run/expected-file",
-                  "run.reference.file");
+  upk_krun_bufs b = {0};
+  size_t before = errors(k);
+  int rc = upk_krun_admit(k, peak_bytes(k));
+  if (!rc)
+    rc = host_alloc(k, &b);
+  if (!rc)
+    rc = read_files(k, &b);
+  if (!rc)
+    rc = upk_krun_alloc(k, (UPK_KG_SLOTS + 1) * sizeof(uint64_t), "the check results", &b.res);
   upk_cu_result e = 0;
   if (!rc && ((e = k->drv->cu.EventCreate(&b.ev0, 0)) || (e = k->drv->cu.EventCreate(&b.ev1, 0))))
     rc = upk_krun_cu_fail(k, e, "cuEventCreate");

@@ -235,20 +235,55 @@ uint64_t upk_trial_seed(uint64_t seed, unsigned trial) {
   return splitmix64(&x);
 }
 
-void upk_fill_random(void *buf, upk_dtype t, size_t count, uint64_t seed, double low, double high) {
-  upk_rng r;
-  upk_rng_seed(&r, seed);
-  if (DT[t].is_float) {
-    for (size_t i = 0; i < count; i++)
-      upk_elem_set(buf, t, i, low + (high - low) * upk_rng_unit(&r));
+void upk_gen_random(upk_gen *g, upk_dtype t, uint64_t seed, double low, double high) {
+  memset(g, 0, sizeof *g);
+  g->seed = seed;
+  g->is_int = !DT[t].is_float;
+  if (!g->is_int) {
+    g->lo = low, g->hi = high;
     return;
   }
   double lo = ceil(low), hi = floor(high);
-  uint64_t span = hi >= lo ? (uint64_t)(hi - lo) + 1 : 1;
-  for (size_t i = 0; i < count; i++) {
-    uint64_t k = span ? upk_rng_next(&r) % span : upk_rng_next(&r); /* span 0: all 2^64 */
-    upk_elem_set(buf, t, i, lo + (double)k);
+  g->lo = lo, g->hi = hi;
+  g->span = hi >= lo ? (uint64_t)(hi - lo) + 1 : 1; /* 0 after wrapping: all 2^64 */
+}
+
+void upk_gen_value_of(upk_gen *g, double v) {
+  memset(g, 0, sizeof *g);
+  g->lo = g->hi = v;
+  g->constant = true;
+}
+
+uint64_t upk_gen_bits(uint64_t seed, uint64_t i) {
+  uint64_t x = seed + i * 0x9E3779B97F4A7C15ull;
+  return splitmix64(&x); /* adds the golden step once more: position i + 1 */
+}
+
+/* Written as one rounded operation per line so no compiler fuses them into
+ * an FMA: the device does the same steps with __dmul_rn and __dadd_rn. */
+double upk_gen_value(const upk_gen *g, uint64_t i) {
+  if (g->constant)
+    return g->lo;
+  uint64_t bits = upk_gen_bits(g->seed, i);
+  if (g->is_int) {
+    uint64_t k = g->span ? bits % g->span : bits;
+    volatile double kd = (double)k;
+    return g->lo + kd;
   }
+  volatile double u = (double)(bits >> 11) * 0x1.0p-53, width = g->hi - g->lo;
+  volatile double scaled = width * u;
+  return g->lo + scaled;
+}
+
+void upk_gen_fill(void *buf, upk_dtype t, size_t count, const upk_gen *g) {
+  for (size_t i = 0; i < count; i++)
+    upk_elem_set(buf, t, i, upk_gen_value(g, g->first + i));
+}
+
+void upk_fill_random(void *buf, upk_dtype t, size_t count, uint64_t seed, double low, double high) {
+  upk_gen g;
+  upk_gen_random(&g, t, seed, low, high);
+  upk_gen_fill(buf, t, count, &g);
 }
 
 void upk_fill_value(void *buf, upk_dtype t, size_t count, double v) {
@@ -302,6 +337,33 @@ size_t upk_unwritten(const void *run_a, const void *run_b, upk_dtype t, size_t c
       *first = i;
   }
   return n;
+}
+
+/* ---- guard zones -------------------------------------------------------- */
+
+bool upk_guard_scan(const void *zone, size_t len, unsigned char sentinel, size_t elem_size,
+                    bool after, upk_guard_hit *out) {
+  const unsigned char *z = zone;
+  size_t last_slot = SIZE_MAX;
+  memset(out, 0, sizeof *out);
+  if (!elem_size)
+    elem_size = 1;
+  for (size_t o = 0; o < len; o++) {
+    if (z[o] == sentinel)
+      continue;
+    /* Slots count outward from the buffer's edge, so they are monotonic in o
+     * (rising after the end, falling before the start). */
+    size_t slot = (after ? o : len - 1 - o) / elem_size + 1;
+    out->bytes++;
+    if (slot != last_slot)
+      out->elems++;
+    last_slot = slot;
+    if (!out->near || slot < out->near)
+      out->near = slot;
+    if (slot > out->far)
+      out->far = slot;
+  }
+  return out->bytes > 0;
 }
 
 /* ---- comparison --------------------------------------------------------- */

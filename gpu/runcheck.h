@@ -2,8 +2,10 @@
  * f16/bf16 conversion, seeded random fills, NaN poison and the "never
  * written" test, input hashing, tolerance comparison, constant-output and
  * determinism checks, timing statistics, and compute-sanitizer report
- * parsing. Pure functions (no CUDA, no JSON): krun drives them with the
- * buffers it copies back from the device.
+ * parsing, guard-zone scans. Pure functions (no CUDA, no JSON). krun runs
+ * the buffer checks on the device (kgen.h: the same rules, one pass per
+ * buffer) and uses these for what it copies back: guard zones, the elements
+ * a report quotes, the host side of the generator.
  *
  * Why two poison patterns: an output buffer is filled with pattern A
  * before the first run and pattern B before the second; an element still
@@ -75,8 +77,30 @@ double upk_rng_unit(upk_rng *r);
  * uses `seed` itself, later trials a splitmix64 mix of both. */
 uint64_t upk_trial_seed(uint64_t seed, unsigned trial);
 
+/** A buffer's fill, counter-based: element i is a function of (seed, i)
+ * alone, so the device fills it in one pass (kgen.h) and the host computes
+ * any one element for a report. The same formula is in kgen.c's source. */
+typedef struct upk_gen {
+  uint64_t seed;
+  double lo, hi; /* floats: [lo, hi); integers: lo = ceil(low) */
+  uint64_t span; /* integers: lo .. lo + span - 1 (0: all 2^64 values) */
+  bool is_int;
+  bool constant;  /* every element is lo (init.value) */
+  uint64_t first; /* the buffer index of the first element a fill writes */
+} upk_gen;
+/** Random floats in [low, high) or integers in [ceil(low), floor(high)]. */
+void upk_gen_random(upk_gen *g, upk_dtype t, uint64_t seed, double low, double high);
+/** Every element `v`. */
+void upk_gen_value_of(upk_gen *g, double v);
+/** splitmix64 at position i: the 64 random bits of element i. */
+uint64_t upk_gen_bits(uint64_t seed, uint64_t i);
+/** Element i's value before rounding to the dtype (upk_elem_set rounds). */
+double upk_gen_value(const upk_gen *g, uint64_t i);
+/** Elements g->first .. g->first + count - 1 into buf[0 .. count - 1]. */
+void upk_gen_fill(void *buf, upk_dtype t, size_t count, const upk_gen *g);
+
 /** Fill with uniform values: floats in [low, high), integers in
- * [ceil(low), floor(high)] inclusive. */
+ * [ceil(low), floor(high)] inclusive (upk_gen_random from element 0). */
 void upk_fill_random(void *buf, upk_dtype t, size_t count, uint64_t seed, double low, double high);
 /** Fill every element with `v` (rounded to the dtype). */
 void upk_fill_value(void *buf, upk_dtype t, size_t count, double v);
@@ -89,6 +113,30 @@ void upk_poison(void *buf, upk_dtype t, size_t count, int pattern);
 size_t upk_unwritten(const void *run_a, const void *run_b, upk_dtype t, size_t count,
                      size_t *first);
 
+/** Guard zones: every device buffer sits between two zones of
+ * UPK_GUARD_BYTES filled with a sentinel byte, checked after each launch,
+ * so a write past either end is caught without a sanitizer (reads stay
+ * memcheck's job). 64 KiB holds 16384 floats of overrun. */
+#define UPK_GUARD_BYTES ((size_t)64 << 10)
+/** The sentinels: launch A's guards hold one, launch B's the other, so a
+ * stray write of one sentinel's value is still seen in the other launch. */
+#define UPK_GUARD_A 0xE7
+#define UPK_GUARD_B 0x18
+
+/** What a guard zone scan found. Distances are in elements from the
+ * buffer's edge, 1-based: 1 is the element right past the end (zone after)
+ * or right before the start (zone before). */
+typedef struct upk_guard_hit {
+  size_t bytes;     /* bytes no longer holding the sentinel */
+  size_t elems;     /* element slots holding at least one such byte */
+  size_t near, far; /* the closest and farthest such slot */
+} upk_guard_hit;
+
+/** Scan a zone of `len` bytes that must hold `sentinel` everywhere; `after`:
+ * the zone follows the buffer's end, else it precedes its start. Fills `out`
+ * (zeros when intact) and returns whether any byte changed. */
+bool upk_guard_scan(const void *zone, size_t len, unsigned char sentinel, size_t elem_size,
+                    bool after, upk_guard_hit *out);
 
 /** The result of comparing a kernel's output with the expected one. */
 typedef struct upk_cmp {

@@ -22,6 +22,10 @@
 #define UPK_RUN_MAX_SHARED_BYTES (227 * 1024) /* H100's opt-in maximum per block */
 #define UPK_RUN_MAX_RANK 8
 #define UPK_RUN_TIMEOUT_DEFAULT_MS 10000 /* run.timeoutMs when absent */
+/* How long a run waits for device memory other runs hold before it reports
+ * run/out-of-memory; the kernel deadline moves by the time waited. Below the
+ * pool's compile budget (60 s), which also covers the run. */
+#define UPK_RUN_MEM_WAIT_MS 30000
 
 typedef enum { UPK_ROLE_IN, UPK_ROLE_OUT, UPK_ROLE_INOUT } upk_run_role;
 typedef enum { UPK_INIT_RANDOM, UPK_INIT_VALUE, UPK_INIT_FILE } upk_run_init_kind;

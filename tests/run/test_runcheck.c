@@ -266,3 +266,82 @@ Test(sanitizer, racecheck_line_in_header_and_clean_report) {
                0);
   cr_assert_eq(d.len, 0);
 }
+
+/* Guard zones on host memory: the same scan krun runs on the zones it
+ * copies back after each launch. */
+Test(guard, intact_zone_reports_nothing) {
+  unsigned char z[4096];
+  upk_guard_hit h;
+  memset(z, UPK_GUARD_A, sizeof z);
+  cr_assert_not(upk_guard_scan(z, sizeof z, UPK_GUARD_A, 4, true, &h));
+  cr_assert_eq(h.bytes, 0);
+  cr_assert_eq(h.elems, 0);
+  cr_assert_not(upk_guard_scan(z, sizeof z, UPK_GUARD_B, 4, true, &h) == false,
+                "the other sentinel is a change everywhere");
+  cr_assert_eq(h.elems, 1024);
+}
+
+Test(guard, floats_past_the_end_are_counted_from_the_edge) {
+  /* n = 1,000,003 rounded up to whole blocks: 253 floats written past the end. */
+  float z[UPK_GUARD_BYTES / sizeof(float)];
+  upk_guard_hit h;
+  memset(z, UPK_GUARD_A, sizeof z);
+  for (int i = 0; i < 253; i++)
+    z[i] = 2.0f * (float)i + 1.0f;
+  cr_assert(upk_guard_scan(z, sizeof z, UPK_GUARD_A, sizeof(float), true, &h));
+  cr_assert_eq(h.elems, 253);
+  cr_assert_eq(h.near, 1, "the first element past the end");
+  cr_assert_eq(h.far, 253);
+  /* 463.0f is 0x43E78000: one of its bytes happens to equal the sentinel. */
+  cr_assert_eq(h.bytes, 253 * 4 - 1);
+}
+
+Test(guard, one_byte_changed_far_out_names_its_element) {
+  unsigned char z[1024];
+  upk_guard_hit h;
+  memset(z, UPK_GUARD_B, sizeof z);
+  z[403] = 0; /* byte 3 of element 100 (0-based) past the end: distance 101 */
+  cr_assert(upk_guard_scan(z, sizeof z, UPK_GUARD_B, 4, true, &h));
+  cr_assert_eq(h.bytes, 1);
+  cr_assert_eq(h.elems, 1);
+  cr_assert_eq(h.near, 101);
+  cr_assert_eq(h.far, 101);
+}
+
+Test(guard, writes_before_the_start_count_backwards) {
+  unsigned char z[1024];
+  upk_guard_hit h;
+  memset(z, UPK_GUARD_A, sizeof z);
+  memset(z + 1024 - 8, 0, 8);  /* y[-1] and y[-2] of a float buffer */
+  memset(z + 1024 - 40, 1, 4); /* y[-10] */
+  cr_assert(upk_guard_scan(z, sizeof z, UPK_GUARD_A, 4, false, &h));
+  cr_assert_eq(h.elems, 3);
+  cr_assert_eq(h.near, 1);
+  cr_assert_eq(h.far, 10);
+  cr_assert_eq(h.bytes, 12);
+}
+
+Test(guard, a_value_equal_to_the_sentinel_is_seen_with_the_other_one) {
+  /* A write of 0xE7E7E7E7 hides in zone A; zone B (0x18) shows it. */
+  uint32_t z[64];
+  upk_guard_hit h;
+  memset(z, UPK_GUARD_A, sizeof z);
+  z[5] = 0xE7E7E7E7u;
+  cr_assert_not(upk_guard_scan(z, sizeof z, UPK_GUARD_A, 4, true, &h));
+  memset(z, UPK_GUARD_B, sizeof z);
+  z[5] = 0xE7E7E7E7u;
+  cr_assert(upk_guard_scan(z, sizeof z, UPK_GUARD_B, 4, true, &h));
+  cr_assert_eq(h.near, 6);
+  cr_assert_neq(UPK_GUARD_A, UPK_GUARD_B);
+}
+
+Test(guard, double_elements_and_zero_size) {
+  unsigned char z[256];
+  upk_guard_hit h;
+  memset(z, UPK_GUARD_A, sizeof z);
+  z[16] = 0; /* element 2 of a double buffer past the end: distance 3 */
+  cr_assert(upk_guard_scan(z, sizeof z, UPK_GUARD_A, 8, true, &h));
+  cr_assert_eq(h.near, 3);
+  cr_assert(upk_guard_scan(z, sizeof z, UPK_GUARD_A, 0, true, &h), "size 0 is bytes");
+  cr_assert_eq(h.near, 17);
+}

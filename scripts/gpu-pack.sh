@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Build here and pack everything a GPU machine needs into one folder (default gpu-pack/, ignored
+# by git): the daemon, client and worker, the GPU test programs (Criterion), the no-GPU run tests
+# worth repeating there, the shared libraries `ldd` lists beyond glibc and libstdc++/libgcc (that
+# machine has no libuv, jansson, cmark, libyaml, toml++, Criterion or node), bench/gpu and
+# gpu-run.sh. Copy the folder over (or gpu-pack.tar.gz) and run `gpu-pack/gpu-run.sh` there.
+#   scripts/gpu-pack.sh [BUILD_DIR] [PACK_DIR]     (defaults: build-gpupack, gpu-pack)
+# The build is a release build; the toolkit (NVRTC, compute-sanitizer) is that machine's own,
+# found under $CUDA_PATH or /usr/local/cuda at run time.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$root/build-gpupack}
+pack=${2:-$root/gpu-pack}
+case $pack in /*) ;; *) pack=$PWD/$pack ;; esac
+
+bins=(daemon/upskilld clients/upskillctl gpu/upskilld-worker)
+tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_daemon tests/run/test_kgen tests/run/test_krun_mem tests/run/test_krun
+  tests/run/test_runcheck tests/run/test_runspec)
+
+[[ -f $build/build.ninja ]] || meson setup "$build" "$root" --buildtype=release >/dev/null
+ninja -C "$build" -j"${JOBS:-2}" "${bins[@]}" "${tests[@]}" >/dev/null
+
+rm -rf "$pack"
+mkdir -p "$pack/bin" "$pack/tests" "$pack/lib" "$pack/bench"
+for b in "${bins[@]}"; do cp "$build/$b" "$pack/bin/"; done
+for t in "${tests[@]}"; do cp "$build/$t" "$pack/tests/"; done
+cp -r "$root/bench/gpu" "$pack/bench/"
+cp "$root/scripts/gpu-run.sh" "$pack/"
+
+# Shared libraries: what ldd resolves, minus glibc's own, the C++ runtime, the dynamic loader
+# and the vDSO (the GPU machine has its own; copying glibc would break it).
+is_system() {
+  case $(basename "$1") in
+  libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | libresolv.so.* | \
+    libutil.so.* | libanl.so.* | libnsl.so.* | libnss_*.so.* | ld-linux*.so.* | \
+    libstdc++.so.* | libgcc_s.so.*) return 0 ;;
+  esac
+  return 1
+}
+missing=0
+while read -r name arrow path _; do
+  [[ $arrow == "=>" ]] || continue
+  if [[ $path == "not" ]]; then
+    echo "gpu-pack: $name is not found by ldd here" >&2
+    missing=1
+    continue
+  fi
+  is_system "$path" || cp -L "$path" "$pack/lib/"
+done < <(for f in "$pack"/bin/* "$pack"/tests/*; do ldd "$f"; done | sort -u)
+[[ $missing == 0 ]] || exit 1
+
+# What the binaries need from glibc, so gpu-run.sh can say so before anything fails obscurely.
+need_glibc=$(objdump -T "$pack"/bin/* "$pack"/tests/* "$pack"/lib/* 2>/dev/null |
+  grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+{
+  echo "commit $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)$(
+    git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $(ldd --version | head -1)"
+  echo "glibc $need_glibc"
+  (cd "$pack" && find bin tests lib bench gpu-run.sh -type f | sort | xargs sha256sum)
+} >"$pack/MANIFEST"
+tar -C "$(dirname "$pack")" -czf "$pack.tar.gz" "$(basename "$pack")"
+echo "gpu-pack: $pack ($(du -sh "$pack" | cut -f1), $(ls "$pack/lib" | wc -l) libraries;" \
+  "needs glibc >= $need_glibc) and $pack.tar.gz"
+echo "on the GPU machine: tar xzf $(basename "$pack").tar.gz && $(basename "$pack")/gpu-run.sh"

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Run on the GPU machine, from the folder scripts/gpu-pack.sh made (it is copied in as
+# gpu-pack/gpu-run.sh): the no-GPU run tests, the GPU suite (tests/gpu: upk_kernel_run_json and
+# the daemon), an end-to-end session through upskillctl and the daemon, and bench/gpu. Only the
+# pack's lib/ is added (LD_LIBRARY_PATH); the CUDA toolkit is $CUDA_PATH or /usr/local/cuda.
+# Where there is no GPU it says so first and last, runs what needs none (the run tests, the
+# compile-only checks, the bench's request checks) and skips the rest; nothing is simulated.
+# Logs go to $OUT_DIR (default results-<time>/ in the pack). Exit status 0 when nothing failed.
+set -uo pipefail
+pack=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out=${OUT_DIR:-$pack/results-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export UPSKILLD=$pack/bin/upskilld UPSKILLCTL=$pack/bin/upskillctl
+export UPSKILLD_WORKER=$pack/bin/upskilld-worker
+export CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
+export UPSKILLD_WORKER_SERVER_IDLE=0 # each daemon its own workers: nothing outlives this script
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache HOME=$tmp/home
+mkdir -p "$XDG_CACHE_HOME" "$HOME"
+failed=0
+
+say() { printf '\n== %s\n' "$*"; }
+
+# glibc: the pack carries none of it.
+need=$(sed -n 's/^glibc //p' "$pack/MANIFEST" 2>/dev/null)
+have=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+if [[ -n $need && -n $have ]] && [[ $(printf '%s\n%s\n' "$need" "$have" | sort -V | head -1) != "$need" ]]; then
+  echo "gpu-run: this machine has glibc $have; the pack needs $need (build it on an older system)"
+  exit 1
+fi
+
+gpu=$(python3 - <<'EOF' 2>&1
+import ctypes
+try:
+    cu = ctypes.CDLL("libcuda.so.1")
+except OSError as e:
+    print(f"none: no NVIDIA driver: {e}")
+else:
+    n, name = ctypes.c_int(0), ctypes.create_string_buffer(256)
+    if cu.cuInit(0) != 0 or cu.cuDeviceGetCount(ctypes.byref(n)) != 0 or n.value == 0:
+        print("none: the driver loads but reports no usable device")
+    else:
+        cu.cuDeviceGetName(name, 256, 0)
+        print(name.value.decode())
+EOF
+)
+if [[ $gpu == none:* ]]; then
+  banner="NO GPU on this machine (${gpu#none: }): the GPU cases and measurements are SKIPPED"
+  has_gpu=0
+else
+  banner="GPU: $gpu"
+  has_gpu=1
+fi
+echo "gpu-run: $banner"
+echo "gpu-run: pack $(head -1 "$pack/MANIFEST" 2>/dev/null), toolkit $CUDA_PATH, logs in $out"
+[[ -f $CUDA_PATH/include/nvrtc.h ]] || echo "gpu-run: no CUDA toolkit at $CUDA_PATH (set CUDA_PATH)"
+# Every library the programs need must resolve: from lib/ here, or glibc and libstdc++ there.
+unresolved=$(for f in "$pack"/bin/* "$pack"/tests/*; do ldd "$f" 2>&1 | grep 'not found'; done | sort -u)
+if [[ -n $unresolved ]]; then
+  echo "gpu-run: libraries not found (the pack is incomplete for this machine):"
+  echo "$unresolved" | sed 's/^/    /'
+  exit 1
+fi
+
+# A TAP program: its log, its totals; a failure is any 'not ok' or a bad exit status.
+tap() {
+  local name=$1
+  shift
+  "$@" >"$out/$name.tap" 2>"$out/$name.err"
+  local rc=$? ok nok skip
+  ok=$(grep -c '^ok ' "$out/$name.tap")
+  nok=$(grep -c '^not ok ' "$out/$name.tap")
+  skip=$(grep -c '^ok .*# SKIP' "$out/$name.tap")
+  printf '%-22s %3d passed, %3d skipped, %3d failed%s\n' "$name" $((ok - skip)) "$skip" "$nok" \
+    "$([[ $rc != 0 ]] && echo " (exit status $rc)")"
+  grep '^not ok ' "$out/$name.tap" | sed 's/^/    /'
+  [[ $nok == 0 && $rc == 0 ]] || failed=1
+}
+
+say "run tests that need no GPU (generator, checks, specs; NVRTC compiles)"
+for t in test_kgen test_krun_mem test_runcheck test_runspec test_krun; do
+  tap "$t" "$pack/tests/$t" --tap=- -j1
+done
+
+say "GPU suite (tests/gpu; compile-only cases run everywhere)"
+tap test_gpu_run "$pack/tests/test_gpu_run" --tap=- -j1
+tap test_gpu_daemon "$pack/tests/test_gpu_daemon" --tap=- -j1
+
+say "end-to-end session: upskillctl -> upskilld -> worker"
+e2e=$pack/bench/gpu/e2e
+"$UPSKILLCTL" check-kernel "$e2e/softmax.cu" >"$out/e2e-compile.txt" 2>&1
+if grep -q '^softmax_rows ' "$out/e2e-compile.txt"; then
+  echo "ok - check-kernel lists softmax_rows (compile only)"
+else
+  echo "not ok - check-kernel softmax.cu: $(head -5 "$out/e2e-compile.txt")"
+  failed=1
+fi
+if [[ $has_gpu == 1 ]]; then
+  "$UPSKILLCTL" --json check-kernel "$e2e/softmax.cu" --run "$e2e/softmax.json" >"$out/e2e-run.json" 2>"$out/e2e-run.err"
+  if python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['run']['ok'] else 1)" "$out/e2e-run.json"; then
+    echo "ok - softmax_rows runs, matches the naive reference and is timed: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['run']; print(r['timeMs']['median'], 'ms on', r['device']['name'])" "$out/e2e-run.json")"
+  else
+    echo "not ok - the softmax run: see $out/e2e-run.json"
+    failed=1
+  fi
+else
+  echo "ok - the softmax run # SKIP no GPU"
+fi
+
+say "bench/gpu"
+python3 "$pack/bench/gpu/bench.py" 2>&1 | tee "$out/bench.txt"
+[[ ${PIPESTATUS[0]} == 0 ]] || failed=1
+
+say "summary"
+echo "gpu-run: $banner"
+if [[ $failed == 0 ]]; then
+  echo "gpu-run: nothing failed (logs in $out)"
+else
+  echo "gpu-run: FAILURES above (logs in $out)"
+fi
+exit $failed
