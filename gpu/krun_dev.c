@@ -138,11 +138,18 @@ static int make_inputs(upk_krun *k, bufs *b, unsigned t) {
                       a->init.low, a->init.high);
     else if (a->init.kind == UPK_INIT_VALUE)
       upk_fill_value(b->in[i], a->dtype, a->count, a->init.value);
-    else if (t == 0 && read_raw(k, a->init.file, b->in[i], arg_bytes(a), "run/input-file", what))
+    else if (a->init.kind == UPK_INIT_FEED) {
+      if (!k->feed || k->feed(k->feed_ctx, t, i, b->in[i], arg_bytes(a), false))
+        return -EINVAL;
+    } else if (t == 0 && read_raw(k, a->init.file, b->in[i], arg_bytes(a), "run/input-file", what))
       return -EINVAL;
     if (a->role == UPK_ROLE_IN && upk_sha256(b->in[i], arg_bytes(a), b->hash[i]))
       return -EIO;
   }
+  for (size_t i = 0; k->feed && k->s->ref.kind == UPK_REF_PYTORCH && i < k->s->n_args; i++)
+    if (is_output(&k->s->args[i]) &&
+        k->feed(k->feed_ctx, t, i, b->exp[i], arg_bytes(&k->s->args[i]), true))
+      return -EINVAL;
   return 0;
 }
 

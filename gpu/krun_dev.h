@@ -28,6 +28,11 @@ typedef struct upk_krun {
   int64_t deadline; /* upk_cu_now_ns clock */
   upk_krun_launch cand, ref;
   bool has_ref_kernel;
+  /* Optional (NULL: none): fills, per trial, every buffer whose init is
+   * UPK_INIT_FEED and, when the reference is UPK_REF_PYTORCH, the expected
+   * values of each output (`expected`). 0, or -EINVAL after a diagnostic. */
+  int (*feed)(void *ctx, unsigned trial, size_t arg, void *dst, size_t bytes, bool expected);
+  void *feed_ctx;
   /* Out. */
   bool fatal; /* a sticky error or a kernel still running: the process must end */
   unsigned trials_run;
