@@ -153,6 +153,10 @@ def time_fn(torch, fn, inputs, warmup, iterations):
 
 def run(args, torch):
     codes = dtype_codes(torch)
+    # An fp32 reference in fp32: TF32 matmuls and convolutions would differ
+    # from a correct fp32 kernel by more than the fp32 tolerance.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
     overrides = json.loads(args.globals) if args.globals else {}
     mod = load_problem(args.problem, overrides)
     model_cls = attr(mod, args.model, args.problem)
