@@ -511,6 +511,10 @@ static int get_sanitizer(ctx *c, json_t *run, upk_run_spec *s) {
   json_t *v = json_object_get(run, "sanitizer");
   if (!v)
     return 0;
+  if (s->ref.kind == UPK_REF_PYTORCH) /* the sanitized worker would run the helper under it */
+    return fail(c, "run.sanitizer",
+                "not with a PyTorch reference (compute-sanitizer would check PyTorch's own "
+                "kernels too); sanitize with a reference kernel or file, or none");
   for (int i = UPK_SAN_MEMCHECK; i <= UPK_SAN_SYNCCHECK; i++) {
     if (json_is_string(v) && !strcmp(json_string_value(v), upk_run_sanitizer_name(i))) {
       s->sanitizer = (upk_run_sanitizer)i;

@@ -107,6 +107,9 @@ Test(pyref_spec, every_bad_field_is_named) {
   rejects(py_run(ARGS, "\"globals\":[1]"), "run.reference.pytorch.globals: must be an object");
   rejects(py_run(ARGS, "\"timeoutMs\":0"), "run.reference.pytorch.timeoutMs: 0 is out of range");
   rejects(py_run(ARGS, "\"modle\":\"M\""), "run.reference.pytorch.modle: unknown field");
+  rejects(parse_json("{\"grid\":1,\"block\":1,\"args\":[{\"from\":\"output\"}],"
+                     "\"reference\":{\"pytorch\":{\"path\":\"p.py\"}},\"sanitizer\":\"memcheck\"}"),
+          "run.sanitizer: not with a PyTorch reference");
   rejects(parse_json("{\"grid\":1,\"block\":1,\"args\":[{\"from\":\"input0\"},"
                      "{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}]}"),
           "run.args[0]: 'from' names a tensor of a PyTorch reference; run.reference.pytorch is "
