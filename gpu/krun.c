@@ -19,6 +19,7 @@
 #include "diag_json.h"
 #include "krun_dev.h"
 #include "ksan.h"
+#include "ksig.h"
 #include "kvalidate.h"
 #include "pyref.h"
 #include "runspec.h"
@@ -385,8 +386,35 @@ static json_t *not_run(devrun *d, upk_pyref *py, const upk_run_spec *s) {
   return j;
 }
 
-static json_t *run_on_device(json_t *p, upk_run_spec *s, upk_diags *diags, upk_range at,
-                             bool *fatal) {
+/* The kernel's symbol in the validate result (`name`, else the only kernel), or NULL. */
+static const char *kernel_symbol(json_t *result, const char *name) {
+  json_t *ks = json_object_get(result, "kernels"), *k;
+  size_t i;
+  json_array_foreach(ks, i, k) {
+    const char *n = json_string_value(json_object_get(k, "name"));
+    const char *m = json_string_value(json_object_get(k, "mangled"));
+    if (n && (name ? !strcmp(n, name) || (m && !strcmp(m, name)) : json_array_size(ks) == 1))
+      return m;
+  }
+  return NULL;
+}
+
+/* The PyTorch reference: the helper's tensors resolved, then checked against
+ * the kernel's parameter types where its symbol carries them. */
+static int pytorch_reference(upk_pyref *py, upk_run_spec *s, json_t *p, const char *symbol,
+                             upk_diags *diags, upk_range at) {
+  upk_pyref_cfg cfg = {.python = param_str(p, "python")};
+  char why[600];
+  if (upk_pyref_run(py, s, &cfg, diags, at) || upk_pyref_resolve(py, s))
+    return -EINVAL;
+  if (!upk_ksig_check(symbol, s, why, sizeof why))
+    return 0;
+  upk_diags_add(diags, UPK_SEV_ERROR, "run/pytorch-mismatch", "upskilld-run", at, "%s", why);
+  return -EINVAL;
+}
+
+static json_t *run_on_device(json_t *p, upk_run_spec *s, const char *symbol, upk_diags *diags,
+                             upk_range at, bool *fatal) {
   devrun *d = calloc(1, sizeof *d);
   char why[512];
   upk_pyref py = {.cur_trial = -1};
@@ -394,10 +422,8 @@ static json_t *run_on_device(json_t *p, upk_run_spec *s, upk_diags *diags, upk_r
     return NULL;
   d->k = (upk_krun){.s = s, .drv = &d->drv, .diags = diags, .at = at};
   size_t before = upk_diags_count(diags, UPK_SEV_ERROR);
-  upk_pyref_cfg cfg = {.python = param_str(p, "python")};
   /* The reference first: without torch or python the answer says so, GPU or not. */
-  if (s->ref.kind == UPK_REF_PYTORCH &&
-      (upk_pyref_run(&py, s, &cfg, diags, at) || upk_pyref_resolve(&py, s))) {
+  if (s->ref.kind == UPK_REF_PYTORCH && pytorch_reference(&py, s, p, symbol, diags, at)) {
     return not_run(d, &py, s);
   }
   d->k.feed = upk_pyref_feed, d->k.feed_ctx = &py;
@@ -450,7 +476,7 @@ static json_t *run_part(json_t *params, json_t *vparams, upk_run_spec *s, json_t
                   "compute-sanitizer/); the run went ahead without it",
                   upk_run_sanitizer_name(s->sanitizer), cuda);
   }
-  return run_on_device(vparams, s, diags, at, fatal);
+  return run_on_device(vparams, s, kernel_symbol(result, s->kernel), diags, at, fatal);
 }
 
 /* Diagnostics into the result, ok narrowed by the run. */

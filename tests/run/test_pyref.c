@@ -3,7 +3,8 @@
  * a stand-in producer (upk_pyref_write, as tests/run/pyref_standin.c does)
  * read back, and every kind of corruption refused with a message saying
  * where; resolving buffers against the tensors (dtype and shape taken, or a
- * mismatch naming both sides); the per-trial feed. */
+ * mismatch naming both sides); the per-trial feed; the kernel's parameter
+ * types from its mangled symbol. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ksig.h"
 #include "pyref.h"
 
 static json_t *parse_json(const char *text) {
@@ -360,4 +362,63 @@ Test(pyref_run, a_trial_with_another_shape_is_refused, .init = make_dir, .fini =
              "trial 1: the PyTorch reference's input0 is f32 [4], but trial 0's was f32 [2, 3]"),
       "%s", first_message());
   end_session(&s, &p);
+}
+
+/* ---- the kernel's parameter types ------------------------------------------ */
+
+Test(ksig, parameters_from_the_mangled_symbol) {
+  upk_ksig_param p[UPK_KSIG_MAX_PARAMS];
+  size_t n;
+  cr_assert_eq(upk_ksig_params("_Z5twicePKfPfi", p, &n), 0);
+  cr_assert_eq(n, 3);
+  cr_assert_str_eq(p[0].text, "float const*");
+  cr_assert(p[0].pointer && p[0].known && p[0].dtype == UPK_DT_F32);
+  cr_assert(p[1].pointer && p[1].dtype == UPK_DT_F32);
+  cr_assert(!p[2].pointer && p[2].known && p[2].dtype == UPK_DT_I32);
+  cr_assert_eq(upk_ksig_params("_Z1kPK6__halfP13__nv_bfloat16lPh", p, &n), 0);
+  cr_assert_eq(n, 4);
+  cr_assert_eq(p[0].dtype, UPK_DT_F16);
+  cr_assert_eq(p[1].dtype, UPK_DT_BF16);
+  cr_assert_eq(p[2].dtype, UPK_DT_I64);
+  cr_assert_eq(p[3].dtype, UPK_DT_U8);
+  cr_assert_eq(upk_ksig_params("_Z5scaleIfEvPT_S0_i", p, &n), 0, "a template instance");
+  cr_assert_eq(n, 3);
+  cr_assert_eq(p[1].dtype, UPK_DT_F32);
+  cr_assert_eq(upk_ksig_params("_Z1kv", p, &n), 0);
+  cr_assert_eq(n, 0);
+  cr_assert_eq(upk_ksig_params("twice", p, &n), -ENOENT, "extern \"C\": no types");
+  cr_assert_eq(upk_ksig_params("_Zgarbage", p, &n), -ENOENT);
+}
+
+static void sig_spec(const char *args, upk_run_spec *s) {
+  char text[1024], err[512];
+  snprintf(text, sizeof text, "{\"grid\":1,\"block\":1,\"args\":%s}", args);
+  json_t *j = parse_json(text);
+  cr_assert_eq(upk_runspec_parse(j, s, err, sizeof err), 0, "%s", err);
+  json_decref(j);
+}
+
+Test(ksig, arguments_are_checked_against_the_parameters) {
+  upk_run_spec s;
+  char err[512];
+  sig_spec("[{\"dtype\":\"f32\",\"count\":4,\"role\":\"in\"},{\"dtype\":\"f32\",\"count\":4,"
+           "\"role\":\"out\"},{\"dtype\":\"i32\",\"value\":4}]",
+           &s);
+  cr_assert_eq(upk_ksig_check("_Z5twicePKfPfi", &s, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(upk_ksig_check("twice", &s, err, sizeof err), 0, "nothing to check");
+  cr_assert_eq(upk_ksig_check("_Z5twicePKfPfl", &s, err, sizeof err), -EINVAL);
+  cr_assert(strstr(err, "run.args[2] 'arg2' is a i32 scalar, but the kernel's parameter 3 is long "
+                        "(i64)"),
+            "%s", err);
+  cr_assert_eq(upk_ksig_check("_Z5twicePK6__halfPfi", &s, err, sizeof err), -EINVAL);
+  cr_assert(strstr(err, "run.args[0] 'arg0' is a f32 x 4 buffer, but the kernel's parameter 1 is "
+                        "__half const* (f16)"),
+            "%s", err);
+  cr_assert_eq(upk_ksig_check("_Z5twicePKfi", &s, err, sizeof err), -EINVAL);
+  cr_assert(strstr(err, "the kernel takes 2 parameters; run.args has 3"), "%s", err);
+  cr_assert_eq(upk_ksig_check("_Z5twicePKfS0_S0_", &s, err, sizeof err), -EINVAL);
+  cr_assert(strstr(err, "run.args[2] 'arg2' is a i32 scalar, but the kernel's parameter 3 is float "
+                        "const* (f32)"),
+            "%s", err);
+  upk_runspec_free(&s);
 }

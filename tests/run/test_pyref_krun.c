@@ -176,3 +176,31 @@ Test(pyref_krun, the_real_helper_without_torch) {
   cr_assert(strstr(m, "UPSKILLD_PYTHON"), "says how to fix it: %s", m);
   json_decref(res);
 }
+
+/* A C++ kernel's symbol carries its parameter types: an f16 tensor for a
+ * float* parameter is refused before anything is launched. */
+Test(pyref_krun, a_tensor_the_kernel_cannot_take_names_both) {
+  if (!have_toolkit())
+    cr_skip_test("no CUDA toolkit");
+  static const char CPP[] = "__global__ void twice(const float *x, float *y, int n) {\n"
+                            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                            "  if (i < n) y[i] = 2.0f * x[i];\n"
+                            "}\n";
+  char text[1024], err[512];
+  snprintf(text, sizeof text,
+           "{\"kernel\":\"twice\",\"grid\":2,\"block\":256,\"args\":["
+           "{\"name\":\"x\",\"from\":\"input0\"},{\"name\":\"y\",\"from\":\"output\"},"
+           "{\"name\":\"n\",\"dtype\":\"i32\",\"value\":512}],"
+           "\"reference\":{\"pytorch\":{\"path\":\"%s\"}}}",
+           problem("# standin: f16\n# n: 512\n"));
+  json_t *p = json_pack("{s:s,s:s,s:o,s:b}", "source", CPP, "fileName", "twice.cu", "run",
+                        json_loads(text, 0, NULL), "noCache", 1);
+  json_t *res = upk_kernel_run_json(p, err, sizeof err);
+  cr_assert_not_null(res, "%s", err);
+  const char *m = only_error(res, "run/pytorch-mismatch");
+  cr_assert(strstr(m, "run.args[0] 'x' is a f16 [512] buffer (from input0), but the kernel's "
+                      "parameter 1 is float const* (f32)"),
+            "%s", m);
+  json_decref(res);
+  json_decref(p);
+}
