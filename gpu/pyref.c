@@ -364,6 +364,7 @@ int upk_pyref_resolve(upk_pyref *p, upk_run_spec *s) {
               bytes >> 20, UPK_RUN_MAX_BUFFER_BYTES >> 30);
   if (!rc)
     read_timings(p);
+  p->resolved = rc == 0;
   return rc;
 }
 
@@ -412,8 +413,8 @@ json_t *upk_pyref_json(const upk_pyref *p, const upk_run_spec *s) {
   for (size_t i = 0; i < s->n_args; i++) {
     const upk_run_arg *a = &s->args[i];
     char from[300];
-    if (!a->from || !a->count)
-      continue; /* not resolved: the reference did not get that far */
+    if (!a->from || !p->resolved)
+      continue; /* the reference did not get that far */
     json_t *shape = json_array();
     for (int d = 0; d < a->rank; d++)
       json_array_append_new(shape, json_integer((json_int_t)a->shape[d]));

@@ -96,6 +96,7 @@ typedef struct upk_pyref {
   int cur_trial;      /* -1: none */
   upk_stats eager, compiled;
   bool has_eager, has_compiled;
+  bool resolved; /* every {"from"} buffer has its tensor's dtype and shape */
 } upk_pyref;
 
 /** Run the helper for spec `s` (reference kind pytorch) into a fresh private

@@ -165,7 +165,7 @@ def run(args, torch):
     torch.manual_seed(args.model_seed)
     init = get_init()
     torch.manual_seed(args.model_seed)
-    model = model_cls(*init).cuda().eval()
+    model = model_cls(*init).cuda()  # as KernelBench builds it: training mode, no eval()
     inputs = []
     seeds = [int(s) for s in args.seeds.split(",") if s]
     with torch.no_grad():
