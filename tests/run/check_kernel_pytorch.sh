@@ -44,7 +44,7 @@ cp "$tmp/k/twice.cu" "$tmp/k/half.cu"
 sed 's/"from": "input0"}/"from": "input0", "dtype": "f32"}/' "$tmp/k/twice.json" >"$tmp/k/half.json"
 printf 'import torch\n' >"$tmp/p/nokernel.py"
 
-echo "1..7"
+echo "1..10"
 run --json status
 if ! python3 -c "import json,sys; sys.exit(0 if json.load(open('$tmp/o'))['cuda']['toolkit']['available'] else 1)" 2>/dev/null; then
   skip="no CUDA toolkit"
@@ -78,7 +78,19 @@ export UPSKILLD_PYTHON=/nonexistent/python3
 run check-kernel --against "$tmp/p" "$tmp/k"
 check "no python: each row says so" eval 'rc 1 && has "^twice  *ERROR .*run/no-python: cannot run ./nonexistent/python3." o'
 
+sed 's|"args"|"reference": {"pytorch": {"path": "p/twice.py"}}, "args"|' "$tmp/k/twice.json" >"$tmp/rel.json"
+(cd "$tmp" && UPSKILLD_PYTHON=$standin run check-kernel k/twice.cu --run rel.json)
+check "a relative problem path is the workspace's" eval 'rc 1 && has "\[run/no-device\]" o'
+(cd "$tmp/k" && UPSKILLD_PYTHON=$standin run check-kernel twice.cu --run ../rel.json)
+check "... so from another workspace it is not found" eval \
+  'rc 1 && has "cannot open $tmp/k/p/twice.py.*\[run/pytorch-failed\]" o'
+
 unset UPSKILLD_PYTHON
+run --server "${UPSKILLD:?set UPSKILLD} --lsp --python=/nonexistent/py3" check-kernel \
+  "$tmp/k/twice.cu" --against "$tmp/p/twice.py" --run "$tmp/k/twice.json"
+check "the daemon's --python reaches the worker" eval \
+  'rc 1 && has "cannot run ./nonexistent/py3." o && has "\[run/no-python\]" o'
+
 if python3 -c 'import torch' 2>/dev/null || ! command -v python3 >/dev/null; then
   check "the real helper without torch # SKIP python3 has torch (or no python3)" true
 else

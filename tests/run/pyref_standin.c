@@ -23,20 +23,24 @@ typedef struct opts {
   size_t n;
 } opts;
 
-static void read_problem(opts *o) {
+static int read_problem(opts *o) {
   FILE *f = fopen(o->problem, "r");
   char line[512];
+  if (!f) {
+    fprintf(stderr, "cannot open %s\n", o->problem);
+    return -1;
+  }
   snprintf(o->mode, sizeof o->mode, "ok");
   o->n = 1024;
-  while (f && fgets(line, sizeof line, f)) {
+  while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\n")] = '\0';
     if (!strncmp(line, "# standin: ", 11))
       snprintf(o->mode, sizeof o->mode, "%s", line + 11);
     else if (!strncmp(line, "# n: ", 5))
       o->n = strtoul(line + 5, NULL, 10);
   }
-  if (f)
-    fclose(f);
+  fclose(f);
+  return 0;
 }
 
 static int write_file(const opts *o, const char *name, const upk_pyref_tensor *t, size_t n) {
@@ -105,7 +109,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "pyref_standin: missing --problem, --out or --seeds\n");
     return 2;
   }
-  read_problem(&o);
+  if (read_problem(&o))
+    return 5; /* the helper's "the problem failed" */
   if (!strcmp(o.mode, "args")) {
     for (int i = 1; i < argc; i++)
       fprintf(stderr, "%s%s", i > 1 ? " " : "", argv[i]);
