@@ -204,3 +204,32 @@ Test(pyref_krun, a_tensor_the_kernel_cannot_take_names_both) {
   json_decref(res);
   json_decref(p);
 }
+
+/* Inline problem source: written into the private directory, which is gone afterwards. */
+Test(pyref_krun, source_is_handed_over_and_the_directory_removed) {
+  if (!have_toolkit())
+    cr_skip_test("no CUDA toolkit");
+  char tmp[300], cmd[400], text[1024], err[512];
+  snprintf(tmp, sizeof tmp, "%s/tmpdir", dir);
+  snprintf(cmd, sizeof cmd, "mkdir '%s'", tmp);
+  cr_assert_eq(system(cmd), 0);
+  setenv("TMPDIR", tmp, 1);
+  snprintf(text, sizeof text,
+           "{\"kernel\":\"twice\",\"grid\":4,\"block\":256,\"args\":["
+           "{\"name\":\"x\",\"from\":\"input0\"},{\"name\":\"y\",\"from\":\"output\"},"
+           "{\"name\":\"n\",\"dtype\":\"i32\",\"value\":1024}],"
+           "\"reference\":{\"pytorch\":{\"source\":\"# standin: ok\\n\"}}}");
+  json_t *p = json_pack("{s:s,s:s,s:o,s:b}", "source", SRC, "fileName", "twice.cu", "run",
+                        json_loads(text, 0, NULL), "noCache", 1);
+  json_t *res = upk_kernel_run_json(p, err, sizeof err);
+  cr_assert_not_null(res, "%s", err);
+  only_error(res, "run/no-device");
+  json_t *py = json_object_get(json_object_get(res, "run"), "pytorch");
+  cr_assert_str_eq(json_string_value(json_object_get(py, "problem")), "(source)");
+  cr_assert_eq(json_array_size(json_object_get(py, "tensors")), 2);
+  snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\"", tmp);
+  cr_assert_eq(system(cmd), 0, "the handoff directory was removed");
+  unsetenv("TMPDIR");
+  json_decref(res);
+  json_decref(p);
+}
