@@ -26,6 +26,11 @@ int ctl_skills_command(ctl *c, int argc, char **argv);
 /** check-kernel FILE.cu: kernel/validate with gcc-style diagnostics and a
  * resources table. Returns an exit status, or CTL_UNKNOWN. */
 int ctl_kernel_command(ctl *c, int argc, char **argv);
+/** check-kernel --against: `run` with reference.pytorch.path set to the
+ * problem (NULL after printing why); a directory of problems, one row each
+ * and fast_0/1/2 (kernel_against.c). Returns an exit status. */
+json_t *ctl_run_against(json_t *run, const char *problem);
+int ctl_against_dir(ctl *c, const char *problems, const char *kernels, json_t *base, json_t *run);
 /** generate, eval, runs: skills/generate, skills/eval, runs/list with bars
  * and a per-model table. Returns an exit status, or CTL_UNKNOWN. */
 int ctl_eval_command(ctl *c, int argc, char **argv);

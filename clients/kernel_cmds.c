@@ -14,13 +14,16 @@
 
 #include "ctl.h"
 
+enum { AGAINST_TIMEOUT_MS = 15 * 60 * 1000 };
+
 typedef struct kopts {
   const char *arch;
   const char *backend; /* --backend auto|nvrtc|nvcc */
   json_t *names;       /* --name, repeatable */
   int block;           /* 0: the daemon's choice */
   int nocache;
-  json_t *run; /* --run SPEC.json: run on the GPU and check (docs/gpu.md) */
+  json_t *run;         /* --run SPEC.json: run on the GPU and check (docs/gpu.md) */
+  const char *against; /* --against PROBLEM.py | DIR: a PyTorch reference (kernel_against.c) */
 } kopts;
 
 /* --run SPEC.json: the spec is the file's whole JSON object, or its "run" member. */
@@ -45,10 +48,15 @@ static int load_run_spec(const char *file, kopts *o) {
 
 static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
   static const struct option longs[] = {
-      {"arch", required_argument, 0, 'a'},    {"block", required_argument, 0, 'b'},
-      {"backend", required_argument, 0, 'B'}, {"name", required_argument, 0, 'n'},
-      {"no-cache", no_argument, 0, 'C'},      {"run", required_argument, 0, 'r'},
-      {"json", no_argument, 0, 'j'},          {0, 0, 0, 0},
+      {"arch", required_argument, 0, 'a'},
+      {"block", required_argument, 0, 'b'},
+      {"backend", required_argument, 0, 'B'},
+      {"name", required_argument, 0, 'n'},
+      {"no-cache", no_argument, 0, 'C'},
+      {"run", required_argument, 0, 'r'},
+      {"json", no_argument, 0, 'j'},
+      {"against", required_argument, 0, 'P'},
+      {0, 0, 0, 0},
   };
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
   int ch;
@@ -82,6 +90,9 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       break;
     case 'j':
       c->json = 1;
+      break;
+    case 'P':
+      o->against = optarg;
       break;
     default:
       return -1;
@@ -288,9 +299,13 @@ static void print_run(json_t *run) {
   }
   printf("  %-10s %10s %10s %10s\n", "TIME (ms)", "median", "min", "max");
   printf("  %-10s %10.4f %10.4f %10.4f\n", "kernel", nv(t, "median"), nv(t, "min"), nv(t, "max"));
+  json_t *py = json_object_get(run, "pytorch");
   if (json_is_number(json_object_get(run, "referenceTimeMs")))
-    printf("  %-10s %10.4f   speedup %.2fx\n", "reference", nv(run, "referenceTimeMs"),
-           nv(run, "speedup"));
+    printf("  %-10s %10.4f   speedup %.2fx\n", py ? "eager" : "reference",
+           nv(run, "referenceTimeMs"), nv(run, "speedup"));
+  if (json_is_number(json_object_get(py, "compileTimeMs")))
+    printf("  %-10s %10.4f   speedup %.2fx\n", "compiled", nv(py, "compileTimeMs"),
+           nv(py, "compileSpeedup"));
 }
 
 static bool is_project(const char *abs) {
@@ -300,6 +315,9 @@ static bool is_project(const char *abs) {
          (n >= 10 && !strcmp(abs + n - 10, "build.toml"));
 }
 
+static json_t *base_params(const kopts *o);
+static int report(ctl *c, const char *path, bool project, json_t *r);
+
 static int check_kernel(ctl *c, const char *path, const kopts *o) {
   char abs[PATH_MAX];
   if (!realpath(path, abs)) {
@@ -307,7 +325,20 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
     return 2;
   }
   bool project = is_project(abs);
-  json_t *p = json_pack("{s:s}", project ? "project" : "path", abs);
+  json_t *p = base_params(o);
+  json_object_set_new(p, project ? "project" : "path", json_string(abs));
+  if (o->run)
+    json_object_set(p, "run", o->run);
+  int err = 0;
+  json_t *r = ctl_call(c, "kernel/validate", p, &err);
+  if (!r)
+    return 1;
+  return report(c, path, project, r);
+}
+
+/* What every request carries besides the kernel and the run. */
+static json_t *base_params(const kopts *o) {
+  json_t *p = json_object();
   if (o->backend)
     json_object_set_new(p, "backend", json_string(o->backend));
   if (o->arch)
@@ -318,12 +349,10 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
     json_object_set(p, "names", o->names);
   if (o->nocache)
     json_object_set_new(p, "cache", json_false());
-  if (o->run)
-    json_object_set(p, "run", o->run);
-  int err = 0;
-  json_t *r = ctl_call(c, "kernel/validate", p, &err);
-  if (!r)
-    return 1;
+  return p;
+}
+
+static int report(ctl *c, const char *path, bool project, json_t *r) {
   int errors = 0, warnings = 0;
   json_t *diags = json_object_get(r, "diagnostics"), *d;
   size_t i;
@@ -354,13 +383,44 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
   return failed ? 1 : 0;
 }
 
+/* --against PROBLEM.py with FILE.cu, or --against DIR [KERNEL_DIR]. */
+static int against(ctl *c, const char *kernel, int n_args, kopts *o) {
+  struct stat st;
+  /* Importing torch and timing the model take a while; the daemon bounds each
+   * request by the run's own limits (run.reference.pytorch.timeoutMs). */
+  if (c->client.timeout_ms < AGAINST_TIMEOUT_MS)
+    c->client.timeout_ms = AGAINST_TIMEOUT_MS;
+  if (stat(o->against, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (n_args > 1) {
+      fprintf(stderr, "upskillctl check-kernel: --against DIR takes at most one kernel DIR\n");
+      return 2;
+    }
+    json_t *base = base_params(o);
+    int rc = ctl_against_dir(c, o->against, kernel, base, o->run);
+    json_decref(base);
+    return rc;
+  }
+  if (!kernel) {
+    fprintf(stderr, "upskillctl check-kernel: --against PROBLEM.py checks one FILE.cu\n");
+    return 2;
+  }
+  json_t *run = ctl_run_against(o->run, o->against);
+  if (!run)
+    return 2;
+  json_decref(o->run);
+  o->run = run;
+  return check_kernel(c, kernel, o);
+}
+
 int ctl_kernel_command(ctl *c, int argc, char **argv) {
   if (strcmp(argv[0], "check-kernel"))
     return CTL_UNKNOWN;
   kopts o = {.names = json_array()};
   int rc = 2;
   if (parse_kopts(c, argc, argv, &o) == 0) {
-    if (argc - optind != 1)
+    if (o.against)
+      rc = against(c, argc - optind == 1 ? argv[optind] : NULL, argc - optind, &o);
+    else if (argc - optind != 1)
       fprintf(stderr, "upskillctl check-kernel: expected one FILE.cu or project directory\n");
     else
       rc = check_kernel(c, argv[optind], &o);

@@ -145,7 +145,27 @@ static void too_large(upk_job *job, size_t len) {
  * then; the pool kills the worker one second later if it could not. */
 static unsigned run_timeout_ms(json_t *run) {
   json_t *t = json_object_get(run, "timeoutMs");
-  return json_is_integer(t) ? (unsigned)json_integer_value(t) : UPK_RUN_TIMEOUT_DEFAULT_MS;
+  json_t *py = json_object_get(json_object_get(run, "reference"), "pytorch");
+  json_t *pt = json_object_get(py, "timeoutMs");
+  unsigned ms = json_is_integer(t) ? (unsigned)json_integer_value(t) : UPK_RUN_TIMEOUT_DEFAULT_MS;
+  if (py) /* the helper runs first, under its own limit */
+    ms += json_is_integer(pt) ? (unsigned)json_integer_value(pt) : UPK_RUN_PY_TIMEOUT_DEFAULT_MS;
+  return ms;
+}
+
+/* The run as the worker gets it: a PyTorch problem's path resolved against
+ * the workspace, and the python3 to run its helper with. */
+static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
+  const upk_server *s = job->server;
+  json_t *copy = json_deep_copy(run);
+  json_t *py = json_object_get(json_object_get(copy, "reference"), "pytorch");
+  const char *path = json_string_value(json_object_get(py, "path"));
+  const char *python = s->opts.python ? s->opts.python : getenv("UPSKILLD_PYTHON");
+  if (path)
+    json_object_set_new(py, "path", abs_path(s, path));
+  if (py && python && *python)
+    json_object_set_new(w, "python", json_string(python));
+  return copy;
 }
 
 static void validate_handler(upk_job *job, json_t *params) {
@@ -170,7 +190,7 @@ static void validate_handler(upk_job *job, json_t *params) {
     return;
   unsigned limit = timeout ? (unsigned)timeout : TIMEOUT_DEFAULT;
   if (run) { /* a run is never cached; the pool's deadline covers the compile and the run */
-    json_object_set(w, "run", run);
+    json_object_set_new(w, "run", wire_run(job, run, w));
     limit += run_timeout_ms(run) + 1000;
   }
   bool use_cache = !run && !json_is_false(json_object_get(params, "cache"));
@@ -239,7 +259,8 @@ static const upk_param validate_params[] = {
     {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached."},
     {"run", UPK_T_OBJECT, 0,
      "Run the kernel on the GPU and check it: {kernel, grid, block, sharedBytes, args, reference, "
-     "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer} (docs/gpu.md)."},
+     "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer}; reference {pytorch: {path | "
+     "source}} checks it against a KernelBench-style PyTorch problem (docs/gpu.md)."},
     {0},
 };
 

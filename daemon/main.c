@@ -31,6 +31,8 @@ static void usage(FILE *f) {
         "  --worker-server-idle=S  keep warm kernel workers in a server that outlives the daemon\n"
         "                          and exits after S idle seconds; 0: no server\n"
         "                          (default $UPSKILLD_WORKER_SERVER_IDLE, else 600)\n"
+        "  --python=PATH           python3 with torch for PyTorch references of kernel runs\n"
+        "                          (default $UPSKILLD_PYTHON, else python3 from PATH)\n"
         "  --log-file=PATH         also append logs to PATH\n"
         "  -v, --verbose           more logging on stderr (repeat for debug)\n"
         "  -q, --quiet             errors only\n"
@@ -79,6 +81,7 @@ enum {
   OPT_CUDA,
   OPT_WCMD,
   OPT_WSIDLE,
+  OPT_PYTHON,
   OPT_LOG,
   OPT_TEST,
   OPT_VER
@@ -94,6 +97,7 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       {"cuda-path", required_argument, 0, OPT_CUDA},
       {"worker-command", required_argument, 0, OPT_WCMD},
       {"worker-server-idle", required_argument, 0, OPT_WSIDLE},
+      {"python", required_argument, 0, OPT_PYTHON},
       {"log-file", required_argument, 0, OPT_LOG},
       {"test-methods", no_argument, 0, OPT_TEST},
       {"verbose", no_argument, 0, 'v'},
@@ -133,6 +137,9 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
         return 2;
       }
       o->worker_server_idle = optarg;
+      break;
+    case OPT_PYTHON:
+      o->python = optarg;
       break;
     case OPT_LOG:
       *log_file = optarg;

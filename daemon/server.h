@@ -24,6 +24,7 @@ typedef struct upk_options {
       *worker_command; /* prefix for upskilld-worker (e.g. "srun --gres=gpu:1"); NULL: none */
   const char *worker_server_idle; /* seconds a worker server idles before exiting; "0": none;
                                      NULL: $UPSKILLD_WORKER_SERVER_IDLE, else 600 */
+  const char *python; /* python3 for PyTorch references; NULL: $UPSKILLD_PYTHON, else python3 */
 } upk_options;
 
 typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_state;

@@ -20,7 +20,9 @@
 #include "kgen.h"
 #include "krun_dev.h"
 #include "ksan.h"
+#include "ksig.h"
 #include "kvalidate.h"
+#include "pyref.h"
 #include "runspec.h"
 #include "toolkit.h"
 
@@ -374,26 +376,90 @@ static upk_range kernel_range(json_t *result, const char *name) {
   return upk_range_line(0, 0, 0);
 }
 
-static json_t *run_on_device(json_t *p, const upk_run_spec *s, upk_diags *diags, upk_range at,
-                             bool *fatal) {
+/* PyTorch eager's timings (from the helper, same inputs, same L2 flush) are
+ * the reference's. */
+static void take_pytorch_timing(upk_krun *k, const upk_pyref *py) {
+  if (k->timed && py->has_eager) {
+    k->tr = py->eager;
+    k->ref_timed = true;
+  }
+}
+
+static json_t *with_pytorch(json_t *j, const upk_pyref *py, const upk_run_spec *s,
+                            const upk_krun *k) {
+  if (j && s->ref.kind == UPK_REF_PYTORCH) {
+    json_t *r = upk_pyref_json(py, s);
+    if (k->timed && py->has_compiled && k->tk.median > 0)
+      json_object_set_new(r, "compileSpeedup", num(py->compiled.median / k->tk.median));
+    json_object_set_new(j, "pytorch", r);
+  }
+  return j;
+}
+
+/* The answer when the kernel did not run (the reference's part kept). */
+static json_t *not_run(devrun *d, upk_pyref *py, const upk_run_spec *s) {
+  json_t *j =
+      with_pytorch(json_pack("{s:b,s:i,s:n}", "ok", 0, "trials", 0, "device"), py, s, &d->k);
+  upk_pyref_close(py);
+  free(d);
+  return j;
+}
+
+/* The kernel's symbol in the validate result (`name`, else the only kernel), or NULL. */
+static const char *kernel_symbol(json_t *result, const char *name) {
+  json_t *ks = json_object_get(result, "kernels"), *k;
+  size_t i;
+  json_array_foreach(ks, i, k) {
+    const char *n = json_string_value(json_object_get(k, "name"));
+    const char *m = json_string_value(json_object_get(k, "mangled"));
+    if (n && (name ? !strcmp(n, name) || (m && !strcmp(m, name)) : json_array_size(ks) == 1))
+      return m;
+  }
+  return NULL;
+}
+
+/* The PyTorch reference: the helper's tensors resolved, then checked against
+ * the kernel's parameter types where its symbol carries them. */
+static int pytorch_reference(upk_pyref *py, upk_run_spec *s, json_t *p, const char *symbol,
+                             upk_diags *diags, upk_range at) {
+  upk_pyref_cfg cfg = {.python = param_str(p, "python")};
+  char why[600];
+  if (upk_pyref_run(py, s, &cfg, diags, at) || upk_pyref_resolve(py, s))
+    return -EINVAL;
+  if (!upk_ksig_check(symbol, s, why, sizeof why))
+    return 0;
+  upk_diags_add(diags, UPK_SEV_ERROR, "run/pytorch-mismatch", "upskilld-run", at, "%s", why);
+  return -EINVAL;
+}
+
+static json_t *run_on_device(json_t *p, upk_run_spec *s, const char *symbol, upk_diags *diags,
+                             upk_range at, bool *fatal) {
   devrun *d = calloc(1, sizeof *d);
   char why[512];
+  upk_pyref py = {.cur_trial = -1};
   if (!d)
     return NULL;
   d->k = (upk_krun){.s = s, .drv = &d->drv, .diags = diags, .at = at, .guard = UPK_GUARD_BYTES};
   if (json_is_true(json_object_get(p, "underSanitizer"))) /* set by ksan only */
     d->k.guard = 0;
   size_t before = upk_diags_count(diags, UPK_SEV_ERROR);
+  /* The reference first: without torch or python the answer says so, GPU or not. */
+  if (s->ref.kind == UPK_REF_PYTORCH && pytorch_reference(&py, s, p, symbol, diags, at)) {
+    return not_run(d, &py, s);
+  }
+  d->k.feed = upk_pyref_feed, d->k.feed_ctx = &py;
   if (upk_cudrv_open(&d->drv, 0, why, sizeof why)) {
     upk_diags_add(diags, UPK_SEV_ERROR, "run/no-device", "upskilld-run", at,
                   "no CUDA device: %s; the compile checks still ran, the kernel did not", why);
     upk_cudrv_close(&d->drv);
-    free(d);
-    return json_pack("{s:b,s:i,s:n}", "ok", 0, "trials", 0, "device");
+    return not_run(d, &py, s);
   }
   int rc = device_run(d, p, s);
+  take_pytorch_timing(&d->k, &py);
   excessive_speedup(&d->k);
-  json_t *j = run_json(d, rc == 0 && upk_diags_count(diags, UPK_SEV_ERROR) == before);
+  json_t *j = with_pytorch(run_json(d, rc == 0 && upk_diags_count(diags, UPK_SEV_ERROR) == before),
+                           &py, s, &d->k);
+  upk_pyref_close(&py);
   *fatal = d->k.fatal;
   if (!d->k.fatal) { /* after a sticky error no CUDA call may run: the worker exits */
     if (d->mod)
@@ -411,7 +477,7 @@ static json_t *run_on_device(json_t *p, const upk_run_spec *s, upk_diags *diags,
 
 /* ---- the op ------------------------------------------------------------- */
 
-static json_t *run_part(json_t *params, json_t *vparams, const upk_run_spec *s, json_t *result,
+static json_t *run_part(json_t *params, json_t *vparams, upk_run_spec *s, json_t *result,
                         upk_diags *diags, bool *fatal) {
   upk_range at = kernel_range(result, s->kernel);
   if (!json_is_true(json_object_get(result, "ok"))) {
@@ -432,7 +498,7 @@ static json_t *run_part(json_t *params, json_t *vparams, const upk_run_spec *s, 
                   "compute-sanitizer/); the run went ahead without it",
                   upk_run_sanitizer_name(s->sanitizer), cuda);
   }
-  return run_on_device(vparams, s, diags, at, fatal);
+  return run_on_device(vparams, s, kernel_symbol(result, s->kernel), diags, at, fatal);
 }
 
 /* Diagnostics into the result, ok narrowed by the run. */

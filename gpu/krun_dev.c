@@ -137,6 +137,41 @@ static int read_files(upk_krun *k, upk_krun_bufs *b) {
   return rc;
 }
 
+/* A PyTorch reference's tensors of trial t, through the run's feed
+ * (krun_dev.h): its inputs into host copies that prepare() uploads like input
+ * files (and first_changed compares with), its expected outputs onto the
+ * device as exp, as read_files does for an expected-output file. */
+static int feed_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
+  int rc = 0;
+  for (size_t i = 0; !rc && i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    size_t bytes = upk_krun_arg_bytes(a);
+    if (!a->is_buffer || a->role == UPK_ROLE_OUT || a->init.kind != UPK_INIT_FEED)
+      continue;
+    if (!b->file[i])
+      b->file[i] = zalloc(1, bytes, &rc);
+    if (!rc && (!k->feed || k->feed(k->feed_ctx, t, i, b->file[i], bytes, false)))
+      rc = -EINVAL; /* the feed diagnosed it */
+  }
+  if (rc || k->s->ref.kind != UPK_REF_PYTORCH)
+    return rc;
+  free_all(k, b->exp);
+  for (size_t i = 0; !rc && i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    size_t bytes = upk_krun_arg_bytes(a);
+    if (!upk_krun_is_output(a))
+      continue;
+    void *host = malloc(bytes ? bytes : 1);
+    rc = !host ? -ENOMEM : !k->feed || k->feed(k->feed_ctx, t, i, host, bytes, true) ? -EINVAL : 0;
+    upk_cu_result e = 0;
+    if (!rc && !(rc = upk_krun_alloc(k, bytes, a->name, &b->exp[i])) &&
+        (e = k->drv->cu.MemcpyHtoD(b->exp[i], host, bytes)))
+      rc = upk_krun_cu_fail(k, e, "copying the PyTorch reference's output to the device");
+    free(host);
+  }
+  return rc;
+}
+
 /* The fill of input `a` in trial t. With an expected-output file the inputs
  * must be the ones that file was made from, so every trial uses trial 0's. */
 void upk_krun_gen_of(const upk_krun *k, const upk_run_arg *a, unsigned t, upk_gen *g) {
@@ -307,7 +342,9 @@ static int keep_run_a(upk_krun *k, upk_krun_bufs *b) {
 }
 
 static int run_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
-  int rc = k->has_ref_kernel ? reference_run(k, b, t) : 0;
+  int rc = feed_trial(k, b, t);
+  if (!rc && k->has_ref_kernel)
+    rc = reference_run(k, b, t);
   if (!rc && !(rc = alloc_all(k, b->dev)) && !(rc = prepare(k, b, b->dev, 0, t)) &&
       !(rc = upk_krun_hash_inputs(k, b, b->hash)) &&
       !(rc = launch_checked(k, b, &k->cand, b->dev, b->kp, 0, t)) &&

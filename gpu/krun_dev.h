@@ -31,6 +31,11 @@ typedef struct upk_krun {
   bool has_ref_kernel;
   upk_kgen *gen; /* the run's own kernels, loaded in this context */
   size_t guard;  /* guard zone bytes each side of a buffer (0 under compute-sanitizer) */
+  /* Optional (NULL: none): fills, per trial, every buffer whose init is
+   * UPK_INIT_FEED and, when the reference is UPK_REF_PYTORCH, the expected
+   * values of each output (`expected`). 0, or -EINVAL after a diagnostic. */
+  int (*feed)(void *ctx, unsigned trial, size_t arg, void *dst, size_t bytes, bool expected);
+  void *feed_ctx;
   /* Working state. */
   int64_t mem_wait_until; /* while memory is short, allocation tries until then (0: not yet) */
   /* Out. */

@@ -12,6 +12,7 @@
 
 enum { DEFAULT_SEED = 42, DEFAULT_TRIALS = 5, DEFAULT_WARMUP = 3, DEFAULT_ITERATIONS = 20 };
 enum { DEFAULT_TIMEOUT_MS = UPK_RUN_TIMEOUT_DEFAULT_MS, MAX_TIMEOUT_MS = 600000 };
+enum { MAX_PY_TIMEOUT_MS = 3600000 };
 
 typedef struct ctx {
   char *err;
@@ -282,16 +283,68 @@ static int get_scalar(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
   return 0;
 }
 
+/* "input<N>", "output[<N>]", "param:<name>". */
+static int parse_from(ctx *c, const char *v, const char *path, upk_run_arg *arg) {
+  static const char *const prefixes[] = {"input", "output"};
+  if (!strncmp(v, "param:", 6) && v[6]) {
+    arg->from = UPK_FROM_PARAM;
+    return (arg->from_name = strdup(v + 6)) ? 0 : oom(c);
+  }
+  for (int k = 0; k < 2; k++) {
+    size_t n = strlen(prefixes[k]);
+    const char *d = v + n;
+    if (strncmp(v, prefixes[k], n) || (!*d && k == 0) || d[strspn(d, "0123456789")] ||
+        strlen(d) > 4)
+      continue;
+    arg->from = k == 0 ? UPK_FROM_INPUT : UPK_FROM_OUTPUT;
+    arg->from_index = (unsigned)strtoul(d, NULL, 10);
+    arg->role = k == 0 ? UPK_ROLE_IN : UPK_ROLE_OUT;
+    return 0;
+  }
+  return fail(c, path,
+              "'%s' names no tensor of the PyTorch reference; expected input<N> (get_inputs()[N]), "
+              "output or output<N> (the model's result), or param:<name> (model.named_parameters)",
+              v);
+}
+
+/* A buffer that is a tensor of the PyTorch reference: dtype and shape may be
+ * given (then checked against the tensor), the rest comes from it. */
+static int get_from_arg(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
+  static const char *const keys[] = {"name", "from", "dtype", "count", "shape", NULL};
+  json_t *from = json_object_get(a, "from");
+  char p[256];
+  snprintf(p, sizeof p, "%s.from", path);
+  arg->is_buffer = true;
+  if (known_keys(c, a, path, keys, "name, from, dtype, count, shape (a tensor of the reference)"))
+    return c->rc;
+  if (!json_is_string(from))
+    return fail(c, p, "must be a string such as \"input0\" or \"output\"");
+  if (parse_from(c, json_string_value(from), p, arg))
+    return c->rc;
+  if (arg->from == UPK_FROM_PARAM)
+    arg->role = UPK_ROLE_IN;
+  arg->init.kind = UPK_INIT_FEED;
+  if ((arg->dtype_given = json_object_get(a, "dtype") != NULL) &&
+      get_dtype(c, a, path, &arg->dtype))
+    return c->rc;
+  if (!json_object_get(a, "count") && !json_object_get(a, "shape"))
+    return 0;
+  return get_extent(c, a, path, arg);
+}
+
 static int get_arg(ctx *c, json_t *a, size_t i, upk_run_arg *arg) {
   static const char *const keys[] = {"name", "dtype", "count", "shape", "role", "init", NULL};
   char path[64], name[32];
   snprintf(path, sizeof path, "run.args[%zu]", i);
-  if (get_object(c, a, path) || get_str(c, a, "name", path, &arg->name) ||
-      get_dtype(c, a, path, &arg->dtype))
+  if (get_object(c, a, path) || get_str(c, a, "name", path, &arg->name))
     return c->rc;
   snprintf(name, sizeof name, "arg%zu", i);
   if (!arg->name && !(arg->name = strdup(name)))
     return oom(c);
+  if (json_object_get(a, "from"))
+    return get_from_arg(c, a, path, arg);
+  if (get_dtype(c, a, path, &arg->dtype))
+    return c->rc;
   /* A scalar has a value and none of a buffer's fields. */
   arg->is_buffer = !json_object_get(a, "value") || json_object_get(a, "role") ||
                    json_object_get(a, "count") || json_object_get(a, "shape");
@@ -346,18 +399,88 @@ static size_t count_outputs(const upk_run_spec *s) {
   return n;
 }
 
+/* reference.pytorch {path | source, model?, inputs?, initInputs?, globals?, compile?, seed?,
+ * timeoutMs?}. */
+static int get_pytorch(ctx *c, json_t *py, upk_run_spec *s) {
+  static const char *const keys[] = {"path",    "source",  "model", "inputs",    "initInputs",
+                                     "globals", "compile", "seed",  "timeoutMs", NULL};
+  const char *path = "run.reference.pytorch";
+  upk_run_ref *ref = &s->ref;
+  unsigned long long seed = DEFAULT_SEED, ms = UPK_RUN_PY_TIMEOUT_DEFAULT_MS;
+  json_t *g = json_object_get(py, "globals"), *cmp = json_object_get(py, "compile");
+  ref->kind = UPK_REF_PYTORCH;
+  if (get_object(c, py, path) ||
+      known_keys(c, py, path, keys,
+                 "path, source, model, inputs, initInputs, globals, compile, seed, timeoutMs") ||
+      get_str(c, py, "path", path, &ref->py.path) ||
+      get_str(c, py, "source", path, &ref->py.source) ||
+      get_str(c, py, "model", path, &ref->py.model) ||
+      get_str(c, py, "inputs", path, &ref->py.inputs) ||
+      get_str(c, py, "initInputs", path, &ref->py.init) ||
+      get_uint(c, py, "seed", path, 0, UINT64_MAX, &seed) ||
+      get_uint(c, py, "timeoutMs", path, 1, MAX_PY_TIMEOUT_MS, &ms))
+    return c->rc;
+  if (!ref->py.path == !ref->py.source)
+    return fail(c, path, "give exactly one of path (a problem .py file) or source (its text)");
+  if (cmp && !json_is_boolean(cmp))
+    return fail(c, "run.reference.pytorch.compile", "must be true or false");
+  if (g && !json_is_object(g))
+    return fail(c, "run.reference.pytorch.globals",
+                "must be an object of module-level names to override, e.g. {\"N\": 1024}");
+  if (g && !(ref->py.globals = json_dumps(g, JSON_COMPACT)))
+    return oom(c);
+  ref->py.compile = json_is_true(cmp);
+  ref->py.seed = seed;
+  ref->py.timeout_ms = (unsigned)ms;
+  return 0;
+}
+
+/* Tensor buffers ({"from"}) need a PyTorch reference, and it needs every out
+ * buffer to be one of its outputs (nothing else gives expected values). */
+static int check_from(ctx *c, const upk_run_spec *s) {
+  bool py = s->ref.kind == UPK_REF_PYTORCH;
+  size_t outs = 0;
+  for (size_t i = 0; i < s->n_args; i++) {
+    const upk_run_arg *a = &s->args[i];
+    char p[64];
+    snprintf(p, sizeof p, "run.args[%zu]", i);
+    if (a->from && !py)
+      return fail(c, p,
+                  "'from' names a tensor of a PyTorch reference; run.reference.pytorch "
+                  "is missing");
+    outs += a->from == UPK_FROM_OUTPUT;
+    if (py && a->is_buffer && a->role != UPK_ROLE_IN && a->from != UPK_FROM_OUTPUT)
+      return fail(c, p,
+                  "'%s' is a result buffer, but only the model's outputs have expected "
+                  "values: use {\"from\": \"output\"} (or output<N>)",
+                  a->name);
+  }
+  if (py && !outs)
+    return fail(c, "run.args",
+                "no {\"from\": \"output\"} buffer: the kernel's result must be "
+                "compared with the model's");
+  return 0;
+}
+
 static int get_reference(ctx *c, json_t *run, upk_run_spec *s) {
-  static const char *const keys[] = {"source", "path",  "name",        "file",
-                                     "grid",   "block", "sharedBytes", NULL};
+  static const char *const keys[] = {"source", "path",        "name",    "file", "grid",
+                                     "block",  "sharedBytes", "pytorch", NULL};
   json_t *r = json_object_get(run, "reference");
   const char *path = "run.reference";
   upk_run_ref *ref = &s->ref;
   if (!r)
-    return 0;
+    return check_from(c, s);
   if (get_object(c, r, path) ||
-      known_keys(c, r, path, keys, "source, path, name, file, grid, block, sharedBytes") ||
-      get_str(c, r, "source", path, &ref->source) || get_str(c, r, "path", path, &ref->path) ||
-      get_str(c, r, "name", path, &ref->name) || get_str(c, r, "file", path, &ref->file))
+      known_keys(c, r, path, keys, "source, path, name, file, grid, block, sharedBytes, pytorch"))
+    return c->rc;
+  if (json_object_get(r, "pytorch")) {
+    if (json_object_size(r) != 1)
+      return fail(c, path, "pytorch stands alone: the model is the reference");
+    return get_pytorch(c, json_object_get(r, "pytorch"), s) ? c->rc : check_from(c, s);
+  }
+  if (check_from(c, s) || get_str(c, r, "source", path, &ref->source) ||
+      get_str(c, r, "path", path, &ref->path) || get_str(c, r, "name", path, &ref->name) ||
+      get_str(c, r, "file", path, &ref->file))
     return c->rc;
   if (ref->file && (ref->name || ref->source || ref->path))
     return fail(c, path, "give either file (expected output) or name (a reference kernel)");
@@ -388,6 +511,10 @@ static int get_sanitizer(ctx *c, json_t *run, upk_run_spec *s) {
   json_t *v = json_object_get(run, "sanitizer");
   if (!v)
     return 0;
+  if (s->ref.kind == UPK_REF_PYTORCH) /* the sanitized worker would run the helper under it */
+    return fail(c, "run.sanitizer",
+                "not with a PyTorch reference (compute-sanitizer would check PyTorch's own "
+                "kernels too); sanitize with a reference kernel or file, or none");
   for (int i = UPK_SAN_MEMCHECK; i <= UPK_SAN_SYNCCHECK; i++) {
     if (json_is_string(v) && !strcmp(json_string_value(v), upk_run_sanitizer_name(i))) {
       s->sanitizer = (upk_run_sanitizer)i;
@@ -454,7 +581,14 @@ void upk_runspec_free(upk_run_spec *s) {
   for (size_t i = 0; s->args && i < s->n_args; i++) {
     free(s->args[i].name);
     free(s->args[i].init.file);
+    free(s->args[i].from_name);
   }
+  free(s->ref.py.path);
+  free(s->ref.py.source);
+  free(s->ref.py.model);
+  free(s->ref.py.inputs);
+  free(s->ref.py.init);
+  free(s->ref.py.globals);
   free(s->args);
   free(s->kernel);
   free(s->ref.source);

@@ -21,15 +21,21 @@
 #define UPK_RUN_MAX_BLOCK_THREADS 1024
 #define UPK_RUN_MAX_SHARED_BYTES (227 * 1024) /* H100's opt-in maximum per block */
 #define UPK_RUN_MAX_RANK 8
-#define UPK_RUN_TIMEOUT_DEFAULT_MS 10000 /* run.timeoutMs when absent */
+#define UPK_RUN_TIMEOUT_DEFAULT_MS 10000     /* run.timeoutMs when absent */
+#define UPK_RUN_PY_TIMEOUT_DEFAULT_MS 300000 /* run.reference.pytorch.timeoutMs when absent */
 /* How long a run waits for device memory other runs hold before it reports
  * run/out-of-memory; the kernel deadline moves by the time waited. Below the
  * pool's compile budget (60 s), which also covers the run. */
 #define UPK_RUN_MEM_WAIT_MS 30000
 
 typedef enum { UPK_ROLE_IN, UPK_ROLE_OUT, UPK_ROLE_INOUT } upk_run_role;
-typedef enum { UPK_INIT_RANDOM, UPK_INIT_VALUE, UPK_INIT_FILE } upk_run_init_kind;
-typedef enum { UPK_REF_NONE, UPK_REF_KERNEL, UPK_REF_FILE } upk_run_ref_kind;
+/* UPK_INIT_FEED: filled per trial by the run's feed (krun_dev.h), the PyTorch
+ * reference's tensors (pyref.h). */
+typedef enum { UPK_INIT_RANDOM, UPK_INIT_VALUE, UPK_INIT_FILE, UPK_INIT_FEED } upk_run_init_kind;
+typedef enum { UPK_REF_NONE, UPK_REF_KERNEL, UPK_REF_FILE, UPK_REF_PYTORCH } upk_run_ref_kind;
+/* Where a buffer's tensor comes from with a PyTorch reference: {"from": "input0"},
+ * {"from": "output"} (= output0), {"from": "param:conv2d.weight"}. */
+typedef enum { UPK_FROM_NONE, UPK_FROM_INPUT, UPK_FROM_OUTPUT, UPK_FROM_PARAM } upk_run_from;
 typedef enum {
   UPK_SAN_NONE,
   UPK_SAN_MEMCHECK,
@@ -58,6 +64,12 @@ typedef struct upk_run_arg {
   int rank; /* 0: given as count */
   upk_run_role role;
   upk_run_init init; /* in and inout only (out buffers are poisoned) */
+  /* With a PyTorch reference: the tensor this buffer is. dtype, count and
+   * shape are then the tensor's (upk_pyref_resolve); given ones must agree. */
+  upk_run_from from;
+  unsigned from_index; /* input<N>, output<N> */
+  char *from_name;     /* param:<name> */
+  bool dtype_given;
   /* Scalars. */
   double value;
 } upk_run_arg;
@@ -73,6 +85,15 @@ typedef struct upk_run_ref {
   unsigned block[3];
   size_t shared_bytes;
   bool has_launch;
+  /* pytorch kind: a KernelBench-style problem (class Model, get_inputs, get_init_inputs). */
+  struct {
+    char *path, *source;         /* the problem file, or its text */
+    char *model, *inputs, *init; /* names: Model, get_inputs, get_init_inputs */
+    char *globals;               /* module-level overrides as a JSON object text, or NULL */
+    bool compile;                /* also time torch.compile */
+    uint64_t seed;               /* the model's seed; trial t's inputs: upk_trial_seed(seed, t) */
+    unsigned timeout_ms;         /* the helper's limit (import, build, trials, timing) */
+  } py;
 } upk_run_ref;
 
 typedef struct upk_run_spec {
