@@ -146,6 +146,13 @@ int upk_remove(const upk_remove_req *req, upk_install_result *res);
 
 void upk_install_result_free(upk_install_result *res);
 
+/** At start-up: if skills directory `root` holds what a killed install or remove left
+ * (staging directories, a manifest temp file, manifest entries whose directory is gone),
+ * take its lock, finish or undo each as upk_install would, and report each with an
+ * "install/recovered" and one "install/repaired" info diagnostic. Returns 1 when something
+ * was repaired, 0 when nothing needed it (or root does not exist), or a negative errno. */
+int upk_install_repair(const char *root, upk_diags *d);
+
 /** Testing only: 1 makes commits use the rename-aside fallback instead of
  * RENAME_EXCHANGE. */
 extern int upk_install_test_no_exchange;
