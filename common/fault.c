@@ -28,8 +28,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const struct {
   const char *name;
   int err;
-} errnos[] = {{"ENOSPC", ENOSPC}, {"EROFS", EROFS},   {"EACCES", EACCES},
-              {"EIO", EIO},       {"EDQUOT", EDQUOT}, {"ENOMEM", ENOMEM}};
+} errnos[] = {{"ENOSPC", ENOSPC}, {"EROFS", EROFS},   {"EACCES", EACCES}, {"EPERM", EPERM},
+              {"EIO", EIO},       {"EDQUOT", EDQUOT}, {"ENOMEM", ENOMEM}, {"EINVAL", EINVAL}};
 
 static int parse_action(const char *s) {
   if (!*s || !strcmp(s, "kill"))

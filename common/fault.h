@@ -8,8 +8,8 @@
  * ends with '*' to match every point with that prefix. N (default 1) is which hit of the
  * point fires: the count is per rule, across threads. ACTION is `kill` (default: SIGKILL the
  * whole process, as a crash or the OOM killer would), `abort`, or an errno name (ENOSPC,
- * EROFS, EACCES, EIO, EDQUOT, ENOMEM): the hit returns that error, and so does every later
- * hit (a full disk stays full).
+ * EROFS, EACCES, EPERM, EIO, EDQUOT, ENOMEM, EINVAL): the hit returns that error, and so does every
+ * later hit (a full disk stays full).
  *
  * Unset, a call costs one load of a flag. The variable is read once, at the first call.
  */

@@ -191,9 +191,14 @@ static void repair_roots(upk_skills_svc *svc) {
   for (size_t i = 0; i < svc->n_roots; i++) {
     if (!svc->roots[i].agent)
       continue; /* builtin and extra roots: upskilld never installs there */
+    size_t k = 0;
+    while (k < i && strcmp(svc->roots[k].dir, svc->roots[i].dir))
+      k++;
+    if (k < i)
+      continue; /* a directory several agents read: once is enough */
     upk_diags d = {0};
     int rc = upk_install_repair(svc->roots[i].dir, &d);
-    for (size_t k = 0; k < d.len; k++)
+    for (k = 0; k < d.len; k++)
       upk_warn("skills: %s", d.items[k].message);
     if (rc < 0)
       upk_warn("skills: cannot check %s for an interrupted install: %s", svc->roots[i].dir,

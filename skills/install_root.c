@@ -197,6 +197,7 @@ static void recover(int rfd, const char *root, upk_diags *d) {
       close(fd);
     return;
   }
+  rewinddir(dir); /* the dup shares rfd's offset, which an earlier listing moved */
   /* Collect first: entries are renamed and deleted while we work. */
   char **names = NULL;
   size_t n = 0;
@@ -279,6 +280,8 @@ static bool needs_repair(int rfd) {
   DIR *dir = fd < 0 ? NULL : fdopendir(fd);
   bool found = false;
   struct dirent *e;
+  if (dir)
+    rewinddir(dir); /* the dup shares rfd's offset */
   while (dir && !found && (e = readdir(dir)))
     found = !strncmp(e->d_name, UPK_TMP_PREFIX, strlen(UPK_TMP_PREFIX)) ||
             !strcmp(e->d_name, UPK_MANIFEST_NAME ".tmp");

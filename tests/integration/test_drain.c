@@ -19,8 +19,9 @@ TestSuite(drain, .timeout = 180);
   "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"                            \
   "{\"processId\":null,\"rootUri\":null,\"capabilities\":{}}}"
 #define STATUS(id) "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"upskilld/status\"}"
-#define SLEEP(id, ms) "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"upskilld/sleep\",\"params\":" \
-                      "{\"ms\":" ms ",\"steps\":2}}"
+#define SLEEP(id, ms)                                                                              \
+  "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"upskilld/sleep\",\"params\":"                   \
+  "{\"ms\":" ms ",\"steps\":2}}"
 #define SHUTDOWN(id) "{\"jsonrpc\":\"2.0\",\"id\":" id ",\"method\":\"shutdown\"}"
 #define EXIT "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}"
 
@@ -83,7 +84,10 @@ static void issue_session(hx_stdin kind, upk_framing f) {
       f == UPK_FRAMING_LSP ? LSP_INIT : MCP_INIT,
       f == UPK_FRAMING_LSP ? "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}"
                            : "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
-      STATUS("3"), SHUTDOWN("4"), EXIT, NULL};
+      STATUS("3"),
+      SHUTDOWN("4"),
+      EXIT,
+      NULL};
   hx *d = spawn_with(kind, f, bodies, HX_NOARGS);
   json_t *all = answers(d);
   cr_assert_eq(json_array_size(all), 3, "expected 3 answers: %s", hx_dump(all));
@@ -202,8 +206,8 @@ Test(drain, grace_runs_out_at_eof_without_exit) {
 /* EOF without shutdown: short work is answered, long work is cancelled with -32800. */
 Test(drain, eof_bounded_by_grace) {
   const char *const bodies[] = {MCP_INIT, SLEEP("2", "200"), SLEEP("3", "120000"), NULL};
-  hx *d = spawn_with(HX_PIPE, UPK_FRAMING_MCP, bodies,
-                     HX_ARGS("--test-methods", "--shutdown-grace=1"));
+  hx *d =
+      spawn_with(HX_PIPE, UPK_FRAMING_MCP, bodies, HX_ARGS("--test-methods", "--shutdown-grace=1"));
   json_t *all = answers(d);
   cr_assert_eq(json_array_size(all), 3, "expected 3 answers: %s", hx_dump(all));
   hx_assert_result(json_array_get(all, position(all, "2")), "2");
