@@ -96,7 +96,7 @@ static int commit(upk_gen *g, int pfd, const char *tmp, const char *name) {
     return save_err(g, -errno, g->dest);
   g->replaced = true;
   upk_fault("gen.committed"); /* crash only: the new copy is in place */
-  upk_rmtree_at(pfd, tmp); /* the old copy, now under the temporary name */
+  upk_rmtree_at(pfd, tmp);    /* the old copy, now under the temporary name */
   return 0;
 }
 
@@ -122,8 +122,8 @@ static void sweep_stale(int pfd, const char *parent) {
     if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
       continue; /* its owner still runs */
     int rc = upk_rmtree_at(pfd, p);
-    upk_warn("generate: %s %s/%s, left by an interrupted save%s%s", rc ? "cannot delete" : "deleted",
-             parent, p, rc ? ": " : "", rc ? strerror(-rc) : "");
+    upk_warn("generate: %s %s/%s, left by an interrupted save%s%s",
+             rc ? "cannot delete" : "deleted", parent, p, rc ? ": " : "", rc ? strerror(-rc) : "");
   }
   closedir(dir);
 }
@@ -143,8 +143,7 @@ static int save_into(upk_gen *g, const gen_attempt *b) {
   sweep_stale(pfd, parent[0] ? parent : "/");
   rc = -EEXIST;
   for (int tries = 0; tries < 100 && rc == -EEXIST; tries++) {
-    snprintf(tmp, sizeof tmp, GEN_TMP_PREFIX "%ld.%08lx", (long)getpid(),
-             (unsigned long)random());
+    snprintf(tmp, sizeof tmp, GEN_TMP_PREFIX "%ld.%08lx", (long)getpid(), (unsigned long)random());
     rc = mkdirat(pfd, tmp, 0755) == 0 ? 0 : -errno;
   }
   if (rc) {

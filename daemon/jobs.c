@@ -141,9 +141,9 @@ static void job__cancel(upk_job *job, const char *why) {
   job__end_progress(job, "cancelled");
   job->cancelled = true;
   if (why)
-    upk_server_answer(s, job->batch,
-                      upk_rpc_error(job->id, UPK_RPC_REQUEST_CANCELLED,
-                                    *why ? why : "request cancelled", NULL));
+    upk_server_answer(
+        s, job->batch,
+        upk_rpc_error(job->id, UPK_RPC_REQUEST_CANCELLED, *why ? why : "request cancelled", NULL));
   if (job->on_cancel)
     job->on_cancel(job);
 }

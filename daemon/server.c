@@ -148,8 +148,10 @@ static void server__give_up(upk_server *s, const char *why) {
 static void on_grace(uv_timer_t *t) {
   upk_server *s = t->data;
   char why[128];
-  snprintf(why, sizeof why, "cancelled: the server is shutting down and its grace period (%u ms) "
-           "ran out", s->opts.shutdown_grace_ms);
+  snprintf(why, sizeof why,
+           "cancelled: the server is shutting down and its grace period (%u ms) "
+           "ran out",
+           s->opts.shutdown_grace_ms);
   server__give_up(s, why);
 }
 
@@ -383,7 +385,7 @@ void upk_server_close(upk_server *s, int code) {
   s->state = UPK_S_CLOSING;
   s->exit_code = code;
   upk_jobs_cancel_all(s, NULL); /* none is left after a drain */
-  if (s->shutdown_id) { /* closed some other way while shutdown waited */
+  if (s->shutdown_id) {         /* closed some other way while shutdown waited */
     upk_server_answer(s, s->shutdown_batch, upk_rpc_result(s->shutdown_id, NULL));
     if (s->shutdown_batch)
       upk_batch_release(s, s->shutdown_batch);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "agents.h"
@@ -207,14 +208,21 @@ static void repair_roots(upk_skills_svc *svc) {
   }
 }
 
-/* Why a cache file in `path`'s directory cannot be written (EROFS, EACCES), if it can tell. */
+/* Why a cache file at `path` cannot be written, if the disk can tell: its nearest existing
+ * directory is read-only or forbidden (EROFS, EACCES), or its file system is full. */
 static const char *dir_problem(const char *path) {
   char dir[PATH_MAX];
   snprintf(dir, sizeof dir, "%s", path);
-  char *slash = strrchr(dir, '/');
-  if (slash)
+  char *slash;
+  while ((slash = strrchr(dir, '/')) && slash != dir) {
     *slash = 0;
-  return slash && dir[0] && access(dir, W_OK) < 0 ? strerror(errno) : NULL;
+    if (access(dir, F_OK) == 0)
+      break;
+  }
+  struct statvfs vfs;
+  if (access(dir, W_OK) < 0)
+    return strerror(errno);
+  return statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0 ? strerror(ENOSPC) : NULL;
 }
 
 /* Open the index at `db` (NULL: in memory), set its roots and scan. 0, or a negative errno
@@ -228,8 +236,8 @@ static int open_scan_at(upk_skills_svc *svc, const char *db, char *why, size_t l
     upk_diags diags = {0};
     rc = upk_index_scan(svc->index, &st, &diags);
     if (rc >= 0)
-      upk_info("skills: %zu found in %zu roots (%zu parsed, %zu unchanged) in %.1f ms",
-               st.skills, svc->n_roots, st.parsed, st.unchanged, st.ms);
+      upk_info("skills: %zu found in %zu roots (%zu parsed, %zu unchanged) in %.1f ms", st.skills,
+               svc->n_roots, st.parsed, st.unchanged, st.ms);
     upk_diags_free(&diags);
     if (!db)
       rc = 0; /* in memory there is nothing to fall back to: serve what was indexed */
@@ -238,7 +246,9 @@ static int open_scan_at(upk_skills_svc *svc, const char *db, char *why, size_t l
     return 0;
   const char *dp = db ? dir_problem(db) : NULL;
   snprintf(why, len, "cannot use the skill index %s: %s", db ? db : ":memory:",
-           dp ? dp : svc->index ? upk_index_errmsg(svc->index) : strerror(-rc));
+           dp           ? dp
+           : svc->index ? upk_index_errmsg(svc->index)
+                        : strerror(-rc));
   upk_index_close(svc->index);
   svc->index = NULL;
   return rc;

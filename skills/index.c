@@ -73,8 +73,10 @@ const char *upk_index_errmsg(const upk_index *ix) {
   return ix ? ix->err : "no index";
 }
 
+static bool is_memory(const char *path);
+
 int upk_ix_exec(upk_index *ix, const char *sql) {
-  int f = upk_fault("index.exec");
+  int f = is_memory(ix->db_path) ? 0 : upk_fault("index.exec"); /* only the file can fail */
   if (f)
     return upk_ix_fail(ix, f, "index database: %s", strerror(-f));
   char *msg = NULL;
