@@ -242,7 +242,8 @@ static void crash_each(const char *op, int from, const char *const *points, cons
     cr_assert_gt(n, 1, "%s was never reached by %s", *pt, op);
     cr_assert_leq(n, MAX_HITS, "%s is hit more than %d times", *pt, MAX_HITS);
   }
-  cr_log_info("%s: %d kills checked", op, kills);
+  cr_log_info("%s from version %d%s: %d kills checked", op, from, extra ? " (fallback)" : "",
+              kills);
   fsx_rm_rf(w.dir);
 }
 
@@ -324,6 +325,7 @@ Test(crash, index_killed_mid_scan) {
     hx_finish(d, 0);
   }
   cr_assert_gt(kills, 2, "index.exec was hit only %d times", kills);
+  cr_log_info("index: %d kills checked", kills);
   unsetenv("UPSKILLD_INDEX");
   fsx_rm_rf(w.dir);
 }
