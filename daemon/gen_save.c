@@ -106,13 +106,9 @@ static int commit(upk_gen *g, int pfd, const char *tmp, const char *name) {
 #define GEN_TMP_PREFIX ".upskilld-gen."
 
 static void sweep_stale(int pfd, const char *parent) {
-  int fd = dup(pfd);
-  DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-  if (!dir) {
-    if (fd >= 0)
-      close(fd);
+  DIR *dir = upk_opendir_at(pfd);
+  if (!dir)
     return;
-  }
   struct dirent *e;
   while ((e = readdir(dir))) {
     const char *p = e->d_name;

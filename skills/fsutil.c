@@ -42,6 +42,19 @@ int upk_open_subdir(int dfd, const char *name) {
   return fd < 0 ? -errno : fd;
 }
 
+DIR *upk_opendir_at(int dfd) {
+  int fd = dup(dfd);
+  DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+  if (!dir && fd >= 0) {
+    int e = errno;
+    close(fd);
+    errno = e;
+  }
+  if (dir)
+    rewinddir(dir); /* a dup shares the offset an earlier listing of dfd moved */
+  return dir;
+}
+
 int upk_fsync_dir(int dfd) {
   /* Some file systems (and tmpfs in some kernels) refuse fsync on a
    * directory; there is nothing more durable to be had there. */

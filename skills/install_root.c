@@ -190,14 +190,9 @@ static void recover_one(int rfd, const char *root, const char *tmp, upk_diags *d
 }
 
 static void recover(int rfd, const char *root, upk_diags *d) {
-  int fd = dup(rfd);
-  DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-  if (!dir) {
-    if (fd >= 0)
-      close(fd);
+  DIR *dir = upk_opendir_at(rfd);
+  if (!dir)
     return;
-  }
-  rewinddir(dir); /* the dup shares rfd's offset, which an earlier listing moved */
   /* Collect first: entries are renamed and deleted while we work. */
   char **names = NULL;
   size_t n = 0;
@@ -276,19 +271,14 @@ static int manifest_resave(int rfd, const char *root, upk_diags *d) {
 /* What a killed run can leave that the next one must look at: staging directories, the
  * manifest's temporary file, and manifest entries whose directory is gone. */
 static bool needs_repair(int rfd) {
-  int fd = dup(rfd);
-  DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+  DIR *dir = upk_opendir_at(rfd);
   bool found = false;
   struct dirent *e;
-  if (dir)
-    rewinddir(dir); /* the dup shares rfd's offset */
   while (dir && !found && (e = readdir(dir)))
     found = !strncmp(e->d_name, UPK_TMP_PREFIX, strlen(UPK_TMP_PREFIX)) ||
             !strcmp(e->d_name, UPK_MANIFEST_NAME ".tmp");
   if (dir)
     closedir(dir);
-  else if (fd >= 0)
-    close(fd);
   int err;
   json_t *m = found ? NULL : upk_json_read_at(rfd, UPK_MANIFEST_NAME, &err), *v;
   const char *key;

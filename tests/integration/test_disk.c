@@ -165,16 +165,18 @@ static void box_free(box *b) {
 
 /* ---- install paths ---- */
 
-Test(disk, install_on_a_read_only_project) {
+/* The project made unwritable by `spoil`: the install is refused with `err`, naming the
+ * project, nothing is left, and the daemon serves on. */
+static void install_refused(void (*spoil)(const box *b), int err) {
   if (!isolate())
     cr_skip_test("%s", why_not);
   box b;
   box_init(&b, 100);
-  mount_ro(b.proj);
+  spoil(&b);
   hx *d = start(&b, NULL);
   init(d, &b);
   json_t *r = install(d, &b, "project");
-  assert_refused(r, b.proj, EROFS);
+  assert_refused(r, b.proj, err);
   json_decref(r);
   assert_nothing_half(&b, -1);
   still_serving(d, &b);
@@ -182,22 +184,21 @@ Test(disk, install_on_a_read_only_project) {
   box_free(&b);
 }
 
-Test(disk, install_into_a_forbidden_project) {
-  if (!isolate())
-    cr_skip_test("%s", why_not);
-  box b;
-  box_init(&b, 100);
-  cr_assert_eq(chmod(b.proj, 0555), 0);
+static void read_only(const box *b) {
+  mount_ro(b->proj);
+}
+
+static void forbidden(const box *b) {
+  cr_assert_eq(chmod(b->proj, 0555), 0);
   deny_dac();
-  hx *d = start(&b, NULL);
-  init(d, &b);
-  json_t *r = install(d, &b, "project");
-  assert_refused(r, b.proj, EACCES);
-  json_decref(r);
-  assert_nothing_half(&b, -1);
-  still_serving(d, &b);
-  hx_finish(d, 0);
-  box_free(&b);
+}
+
+Test(disk, install_on_a_read_only_project) {
+  install_refused(read_only, EROFS);
+}
+
+Test(disk, install_into_a_forbidden_project) {
+  install_refused(forbidden, EACCES);
 }
 
 /* A version that fits, then one that does not: the first stays whole and recorded. */
