@@ -396,8 +396,10 @@ describe('crashes and full disks', () => {
       const old = readFileSync(join(dir, 'SKILL.md'), 'utf8');
       const d2 = withFault(`${point}:1`);
       await d2.init();
-      d2.request('skills/generate', genArgs); // never answered: the save kills the daemon
-      assert.equal(await d2.exit, 'SIGKILL', d2.stderr);
+      // Never answered: the save kills the daemon (an answer instead fails, never hangs).
+      const end = await Promise.race([d2.exit, d2.request('skills/generate', genArgs)]);
+      if (end !== 'SIGKILL') d2.child.kill('SIGKILL');
+      assert.equal(end, 'SIGKILL', `${JSON.stringify(end)}\n${d2.stderr}`);
       const now = readFileSync(join(dir, 'SKILL.md'), 'utf8');
       assert.ok(point === 'gen.staged' ? now === old : now !== old && /GOOD-HALF/.test(now), `${point}: ${now}`);
       JSON.parse(readFileSync(join(dir, 'skill_meta.json'), 'utf8')); // whole, whichever version

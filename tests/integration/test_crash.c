@@ -16,6 +16,8 @@ TestSuite(crash, .timeout = 900);
 
 #define NAME "crash-demo"
 #define MAX_HITS 60
+/* No toolkit: no warm kernel worker loading NVRTC in each of the many daemons. */
+#define NO_CUDA HX_ARGS("--cuda-path=/nonexistent")
 
 static const char *const roots[] = {".agents/skills", ".claude/skills"};
 
@@ -86,6 +88,21 @@ static void world_reset(world *w) {
   cr_assert_eq(mkdir(w->proj, 0755), 0);
 }
 
+/* The project as it is now is kept as <dir>/base; world_restore brings it back (cheaper than
+ * a daemon installing it again for every kill). */
+static void world_keep(const world *w) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "cp -a '%s' '%s/base'", w->proj, w->dir);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+static void world_restore(const world *w) {
+  char cmd[512];
+  fsx_rm_rf(w->proj);
+  snprintf(cmd, sizeof cmd, "cp -a '%s/base' '%s'", w->dir, w->proj);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
 #define REQ_ID 7
 
 static void send_init(hx *d, const world *w) {
@@ -126,7 +143,7 @@ static json_t *answer(hx *d) {
 static json_t *run_op(const world *w, const char *fault, const char *op, int version) {
   if (fault)
     setenv("UPSKILLD_FAULT", fault, 1);
-  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_NOARGS);
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, NO_CUDA);
   unsetenv("UPSKILLD_FAULT");
   send_init(d, w);
   send_op(d, w, op, version);
@@ -193,7 +210,7 @@ static void check_whole(const world *w, unsigned allowed, const char *when) {
 static void check_after_kill(world *w, const char *fault, unsigned before, unsigned after) {
   check_whole(w, before, fault);
   bool dirty = root_dirty(w, 0) || root_dirty(w, 1);
-  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_NOARGS);
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, NO_CUDA);
   send_init(d, w);
   hx_sendf(d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"skills/list\"}", REQ_ID);
   json_t *r = answer(d); /* the skills queue ran the repair before this */
@@ -202,13 +219,17 @@ static void check_after_kill(world *w, const char *fault, unsigned before, unsig
   char *err = hx_stderr(d);
   cr_assert(!dirty || strstr(err, "repaired"), "%s: leftovers were not reported:\n%s", fault, err);
   free(err);
-  hx_finish(d, 0);
   char when[128];
   snprintf(when, sizeof when, "%s, repaired", fault);
   check_whole(w, after, when);
   for (int i = 0; i < 2; i++)
     cr_assert_not(root_dirty(w, i), "%s: %s still disagrees with the disk", when, roots[i]);
-  install_ok(w, 2);
+  send_op(d, w, "install", 2); /* the same daemon goes on to install */
+  r = answer(d);
+  cr_assert_str_eq(json_string_value(json_object_get(hx_assert_result(r, "7"), "hash")),
+                   w->hash[2] + strlen("sha256:"));
+  json_decref(r);
+  hx_finish(d, 0);
   check_whole(w, 1u << 2, "the install after the repair");
   for (int i = 0; i < 2; i++)
     cr_assert_not(root_dirty(w, i), "after the next install: %s", roots[i]);
@@ -221,13 +242,15 @@ static void crash_each(const char *op, int from, const char *const *points, cons
   world_init(&w);
   world_reset(&w);
   install_ok(&w, 2); /* learn version 2's hash */
+  world_reset(&w);
+  if (from)
+    install_ok(&w, from);
+  world_keep(&w);
   int kills = 0;
   for (const char *const *pt = points; *pt; pt++) {
     int n;
     for (n = 1; n <= MAX_HITS; n++) {
-      world_reset(&w);
-      if (from)
-        install_ok(&w, from);
+      world_restore(&w);
       char fault[160];
       snprintf(fault, sizeof fault, "%s:%d%s%s", *pt, n, extra ? "," : "", extra ? extra : "");
       json_t *r = run_op(&w, fault, op, 2);
@@ -294,7 +317,7 @@ Test(crash, index_killed_mid_scan) {
     char fault[64];
     snprintf(fault, sizeof fault, "index.exec:%d", n);
     setenv("UPSKILLD_FAULT", fault, 1);
-    hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_NOARGS);
+    hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, NO_CUDA);
     unsetenv("UPSKILLD_FAULT");
     send_init(d, &w);
     hx_sendf(d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"skills/list\"}", REQ_ID);
@@ -307,7 +330,7 @@ Test(crash, index_killed_mid_scan) {
     cr_assert_eq(hx_wait(d, HX_TIMEOUT), 128 + SIGKILL);
     hx_free(d);
     kills++;
-    d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_NOARGS);
+    d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, NO_CUDA);
     send_init(d, &w);
     hx_sendf(d,
              "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"skills/lookup\",\"params\":"
