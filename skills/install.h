@@ -47,7 +47,9 @@
  * may then briefly find no skill, never a mix). Every install or remove
  * first recovers what a killed one left: a committed swap gets its manifest
  * entry, an interrupted fallback swap gets the old copy back, and staging
- * directories are deleted.
+ * directories are deleted; the daemon does the same for every agent skills
+ * directory at start-up (upk_install_repair). tests/integration/test_crash.c
+ * kills installs and removes at every fault point (UPSKILLD_FAULT) to check it.
  *
  * SAFETY. The skills directory below its trusted base (agents.h) is walked
  * and created without following symlinks; all work is relative to directory
