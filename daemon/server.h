@@ -19,13 +19,14 @@ typedef struct upk_options {
   upk_framing framing;   /* AUTO unless --lsp / --mcp */
   size_t max_message;    /* bytes; one message body */
   bool test_methods;     /* expose the test-only methods (upskilld/sleep) */
-  unsigned shutdown_grace_ms; /* how long shutdown, EOF and SIGTERM wait for requests in
-                                 flight before cancelling them with an error */
   const char *cuda_path; /* NULL: $CUDA_PATH or the build-time default */
   const char
       *worker_command; /* prefix for upskilld-worker (e.g. "srun --gres=gpu:1"); NULL: none */
   const char *worker_server_idle; /* seconds a worker server idles before exiting; "0": none;
                                      NULL: $UPSKILLD_WORKER_SERVER_IDLE, else 600 */
+  /* How long shutdown, EOF and SIGTERM wait for requests in flight before cancelling them
+   * with an error (--shutdown-grace). */
+  unsigned shutdown_grace_ms;
 } upk_options;
 
 typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_state;
@@ -51,11 +52,11 @@ typedef struct upk_server {
   bool input_ended; /* EOF seen: exit once in-flight work is answered */
   /* Draining (server.c): shutdown, exit after it, EOF and the first SIGTERM wait for the
    * requests in flight, at most opts.shutdown_grace_ms, then cancel the rest with an error. */
-  json_t *shutdown_id;           /* a shutdown request not answered yet */
-  upk_batch *shutdown_batch;     /* ...and its batch (held) */
-  bool exit_pending;             /* exit (after shutdown) arrived while draining */
-  bool signalled;                /* SIGTERM or SIGINT seen */
-  bool cancelling;               /* inside upk_jobs_cancel_all: do not settle yet */
+  json_t *shutdown_id;       /* a shutdown request not answered yet */
+  upk_batch *shutdown_batch; /* ...and its batch (held) */
+  bool exit_pending;         /* exit (after shutdown) arrived while draining */
+  bool signalled;            /* SIGTERM or SIGINT seen */
+  bool cancelling;           /* inside upk_jobs_cancel_all: do not settle yet */
   uv_timer_t grace_timer;
   uv_signal_t sig_term, sig_int;
   uv_timer_t warm_timer;         /* starts the kernel workers once the initialize answer has left */
