@@ -149,8 +149,7 @@ static void on_grace(uv_timer_t *t) {
   upk_server *s = t->data;
   char why[128];
   snprintf(why, sizeof why,
-           "cancelled: the server is shutting down and its grace period (%u ms) "
-           "ran out",
+           "cancelled: the server is shutting down and its grace period (%u ms) ran out",
            s->opts.shutdown_grace_ms);
   server__give_up(s, why);
 }
