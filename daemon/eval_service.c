@@ -4,6 +4,7 @@
 #include "eval_service.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -364,9 +365,12 @@ static void store_work(uv_work_t *w) {
   }
   if (!rc)
     rc = upk_run_write_summary(&e->run, e->summary_text);
-  if (rc)
+  if (rc) {
     snprintf(e->store_err, sizeof e->store_err, "cannot store the run under %s: %s",
              e->spec.runs_dir, strerror(-rc));
+    if (e->run.dir) /* a run is stored whole or not at all (a full disk, a killed write) */
+      upk_rmtree_at(AT_FDCWD, e->run.dir);
+  }
 }
 
 static void store_done(uv_work_t *w, int status) {

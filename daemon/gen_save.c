@@ -6,10 +6,12 @@
  * there (readers see the old or the new skill, never a mix), a plain
  * no-replace rename otherwise. A cancel seen before the rename removes the
  * temporary directory; after it the new skill is whole. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "fsutil.h"
 #include "gen_int.h"
 #include "jsonrpc.h"
+#include "log.h"
 #include "meta.h"
 #include "skills_service.h"
 
@@ -61,8 +65,13 @@ static int write_tree(upk_gen *g, int pfd, const char *tmp, const gen_attempt *b
     rc = upk_write_file_at(dfd, "skill_meta.json", meta, strlen(meta), 0644);
   if (!rc)
     rc = upk_fsync_dir(dfd);
-  if (rc && !g->save_err[0])
-    save_err(g, rc, "cannot write the skill");
+  if (!rc)
+    rc = upk_fault("gen.staged");
+  if (rc && !g->save_err[0]) {
+    char what[PATH_MAX + 32];
+    snprintf(what, sizeof what, "cannot write %s", g->dest);
+    save_err(g, rc, what);
+  }
   free(meta);
   close(dfd);
   return rc;
@@ -86,8 +95,33 @@ static int commit(upk_gen *g, int pfd, const char *tmp, const char *name) {
   if (renameat2(pfd, tmp, pfd, name, RENAME_EXCHANGE) < 0)
     return save_err(g, -errno, g->dest);
   g->replaced = true;
-  upk_rmtree_at(pfd, tmp); /* the old copy, now under the temporary name */
+  upk_fault("gen.committed"); /* crash only: the new copy is in place */
+  upk_rmtree_at(pfd, tmp);    /* the old copy, now under the temporary name */
   return 0;
+}
+
+/* Staging directories are named GEN_TMP_PREFIX<pid>.<random>. One whose process is gone
+ * was left by a killed save (the new copy before its rename, or the old one after it):
+ * nothing else owns it, so it is deleted. */
+#define GEN_TMP_PREFIX ".upskilld-gen."
+
+static void sweep_stale(int pfd, const char *parent) {
+  DIR *dir = upk_opendir_at(pfd);
+  if (!dir)
+    return;
+  struct dirent *e;
+  while ((e = readdir(dir))) {
+    const char *p = e->d_name;
+    if (strncmp(p, GEN_TMP_PREFIX, strlen(GEN_TMP_PREFIX)))
+      continue;
+    long pid = strtol(p + strlen(GEN_TMP_PREFIX), NULL, 10);
+    if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+      continue; /* its owner still runs */
+    int rc = upk_rmtree_at(pfd, p);
+    upk_warn("generate: %s %s/%s, left by an interrupted save%s%s",
+             rc ? "cannot delete" : "deleted", parent, p, rc ? ": " : "", rc ? strerror(-rc) : "");
+  }
+  closedir(dir);
 }
 
 static int save_into(upk_gen *g, const gen_attempt *b) {
@@ -102,14 +136,17 @@ static int save_into(upk_gen *g, const gen_attempt *b) {
   int pfd = rc ? rc : open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (pfd < 0)
     return save_err(g, pfd == -1 ? -errno : pfd, parent);
+  sweep_stale(pfd, parent[0] ? parent : "/");
   rc = -EEXIST;
   for (int tries = 0; tries < 100 && rc == -EEXIST; tries++) {
-    snprintf(tmp, sizeof tmp, ".upskilld-gen.%08lx", (unsigned long)random());
+    snprintf(tmp, sizeof tmp, GEN_TMP_PREFIX "%ld.%08lx", (long)getpid(), (unsigned long)random());
     rc = mkdirat(pfd, tmp, 0755) == 0 ? 0 : -errno;
   }
   if (rc) {
     close(pfd);
-    return save_err(g, rc, "cannot create a staging directory");
+    char what[PATH_MAX + 48];
+    snprintf(what, sizeof what, "cannot create a staging directory in %s", parent);
+    return save_err(g, rc, what);
   }
   if (!rc)
     rc = write_tree(g, pfd, tmp, b);

@@ -134,14 +134,16 @@ void upk_job_on_cancel(upk_job *job, upk_job_cancel_cb cb, void *data) {
   job->data = data;
 }
 
-static void job__cancel(upk_job *job, bool answer) {
+/* why: NULL answers nothing; "" the client's own cancel; else the server's reason. */
+static void job__cancel(upk_job *job, const char *why) {
   upk_server *s = job->server;
   job__unregister(job);
   job__end_progress(job, "cancelled");
   job->cancelled = true;
-  if (answer)
-    upk_server_answer(s, job->batch,
-                      upk_rpc_error(job->id, UPK_RPC_REQUEST_CANCELLED, "request cancelled", NULL));
+  if (why)
+    upk_server_answer(
+        s, job->batch,
+        upk_rpc_error(job->id, UPK_RPC_REQUEST_CANCELLED, *why ? why : "request cancelled", NULL));
   if (job->on_cancel)
     job->on_cancel(job);
 }
@@ -156,19 +158,26 @@ void upk_jobs_cancel(upk_server *s, json_t *id, bool answer) {
     upk_debug("cancel for %s: not in flight (already answered?)", key);
     return;
   }
-  job__cancel((upk_job *)(intptr_t)json_integer_value(entry), answer);
+  job__cancel((upk_job *)(intptr_t)json_integer_value(entry), answer ? "" : NULL);
 }
 
-void upk_jobs_cancel_all(upk_server *s) {
+void upk_jobs_cancel_all(upk_server *s, const char *why) {
   size_t n = json_object_size(s->inflight), i = 0;
   if (!n)
     return;
   upk_job **jobs = calloc(n, sizeof *jobs);
+  if (!jobs)
+    return;
   const char *key;
   json_t *v;
   json_object_foreach(s->inflight, key, v) jobs[i++] = (upk_job *)(intptr_t)json_integer_value(v);
+  /* A handler may finish its job inside on_cancel: the server must not act
+   * on "nothing in flight" before every job here has been cancelled. */
+  bool was = s->cancelling;
+  s->cancelling = true;
   for (i = 0; i < n; i++)
-    job__cancel(jobs[i], false);
+    job__cancel(jobs[i], why);
+  s->cancelling = was;
   free(jobs);
 }
 

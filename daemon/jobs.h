@@ -55,8 +55,9 @@ void upk_job_on_cancel(upk_job *job, upk_job_cancel_cb cb, void *data);
 
 /** Cancel the request with this id: LSP answers -32800, MCP answers nothing. */
 void upk_jobs_cancel(upk_server *s, json_t *id, bool answer);
-/** Cancel everything in flight without answering (exit). */
-void upk_jobs_cancel_all(upk_server *s);
+/** Cancel everything in flight: `why` NULL answers nothing, else each request gets -32800
+ * with `why` as its message (the server gave up on it: grace period over, exit). */
+void upk_jobs_cancel_all(upk_server *s, const char *why);
 /** Number of requests in flight. */
 size_t upk_jobs_inflight(const upk_server *s);
 

@@ -15,6 +15,7 @@
 #include "upk_config.h"
 
 #define DEFAULT_MAX_MESSAGE (64u << 20)
+#define DEFAULT_SHUTDOWN_GRACE_MS 30000u
 
 static void usage(FILE *f) {
   fputs("usage: upskilld [options]\n"
@@ -33,6 +34,8 @@ static void usage(FILE *f) {
         "                          (default $UPSKILLD_WORKER_SERVER_IDLE, else 600)\n"
         "  --python=PATH           python3 with torch for PyTorch references of kernel runs\n"
         "                          (default $UPSKILLD_PYTHON, else python3 from PATH)\n"
+        "  --shutdown-grace=S      how long shutdown, EOF and SIGTERM wait for requests in flight\n"
+        "                          before cancelling them with an error (default 30; 0: at once)\n"
         "  --log-file=PATH         also append logs to PATH\n"
         "  -v, --verbose           more logging on stderr (repeat for debug)\n"
         "  -q, --quiet             errors only\n"
@@ -72,6 +75,17 @@ static int parse_size(const char *s, size_t *out) {
   return 0;
 }
 
+/* Seconds, fractions allowed, 0 to an hour, into milliseconds. */
+static int parse_seconds(const char *s, unsigned *ms) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || !(v >= 0 && v <= 3600))
+    return -1;
+  *ms = (unsigned)(v * 1000.0 + 0.5);
+  return 0;
+}
+
 enum {
   OPT_LSP = 256,
   OPT_MCP,
@@ -82,6 +96,7 @@ enum {
   OPT_WCMD,
   OPT_WSIDLE,
   OPT_PYTHON,
+  OPT_GRACE,
   OPT_LOG,
   OPT_TEST,
   OPT_VER
@@ -98,6 +113,7 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       {"worker-command", required_argument, 0, OPT_WCMD},
       {"worker-server-idle", required_argument, 0, OPT_WSIDLE},
       {"python", required_argument, 0, OPT_PYTHON},
+      {"shutdown-grace", required_argument, 0, OPT_GRACE},
       {"log-file", required_argument, 0, OPT_LOG},
       {"test-methods", no_argument, 0, OPT_TEST},
       {"verbose", no_argument, 0, 'v'},
@@ -140,6 +156,12 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       break;
     case OPT_PYTHON:
       o->python = optarg;
+      break;
+    case OPT_GRACE:
+      if (parse_seconds(optarg, &o->shutdown_grace_ms)) {
+        fprintf(stderr, "upskilld: --shutdown-grace: '%s' is not 0 to 3600 seconds\n", optarg);
+        return 2;
+      }
       break;
     case OPT_LOG:
       *log_file = optarg;
@@ -197,7 +219,9 @@ int main(int argc, char **argv) {
   occupy_std_fds();
   signal(SIGPIPE, SIG_IGN);
 
-  upk_options opts = {.framing = UPK_FRAMING_AUTO, .max_message = DEFAULT_MAX_MESSAGE};
+  upk_options opts = {.framing = UPK_FRAMING_AUTO,
+                      .max_message = DEFAULT_MAX_MESSAGE,
+                      .shutdown_grace_ms = DEFAULT_SHUTDOWN_GRACE_MS};
   const char *log_file = NULL;
   int rc = parse_args(argc, argv, &opts, &log_file);
   if (rc >= 0)

@@ -108,10 +108,76 @@ static json_t *param(json_t *params, const char *name) {
   return json_is_object(params) ? json_object_get(params, name) : NULL;
 }
 
+/* ---- draining -------------------------------------------------------------
+ * shutdown, exit after it, EOF and a first SIGTERM/SIGINT all wait for the requests already
+ * in flight. Once none is left, a pending shutdown is answered and, if the session is over
+ * (exit, EOF, signal), the server closes. The grace timer bounds the wait: when it fires,
+ * whatever still runs is cancelled with a -32800 answer, so no request goes unanswered. */
+
+static bool server__over(const upk_server *s) {
+  return s->exit_pending || s->input_ended || s->signalled;
+}
+
+/* Act on "nothing left in flight": answer shutdown, then close if the session is over. */
+static void server__settle(upk_server *s) {
+  if (s->state == UPK_S_CLOSING || s->cancelling || upk_jobs_inflight(s))
+    return;
+  uv_timer_stop(&s->grace_timer);
+  if (s->shutdown_id) {
+    upk_batch *b = s->shutdown_batch;
+    json_t *id = s->shutdown_id;
+    s->shutdown_id = NULL;
+    s->shutdown_batch = NULL;
+    upk_server_answer(s, b, upk_rpc_result(id, NULL));
+    json_decref(id);
+    if (b)
+      upk_batch_release(s, b);
+  }
+  if (server__over(s))
+    upk_server_close(s, 0);
+}
+
+/* Give up on what still runs: each request gets -32800 with `why`, then settle. */
+static void server__give_up(upk_server *s, const char *why) {
+  if (upk_jobs_inflight(s))
+    upk_warn("%s: cancelling %zu request(s) still in flight", why, upk_jobs_inflight(s));
+  upk_jobs_cancel_all(s, why);
+  server__settle(s);
+}
+
+static void on_grace(uv_timer_t *t) {
+  upk_server *s = t->data;
+  char why[128];
+  snprintf(why, sizeof why,
+           "cancelled: the server is shutting down and its grace period (%u ms) ran out",
+           s->opts.shutdown_grace_ms);
+  server__give_up(s, why);
+}
+
+/* Wait for the requests in flight, at most the grace period (started once). */
+static void server__drain(upk_server *s) {
+  if (s->state == UPK_S_CLOSING)
+    return;
+  if (upk_jobs_inflight(s) && !uv_is_active((uv_handle_t *)&s->grace_timer))
+    uv_timer_start(&s->grace_timer, on_grace, s->opts.shutdown_grace_ms, 0);
+  server__settle(s);
+}
+
+static void server__exit(upk_server *s) {
+  if (s->state != UPK_S_SHUTDOWN) {
+    upk_info("exit without shutdown");
+    upk_jobs_cancel_all(s, "cancelled: exit arrived before shutdown");
+    upk_server_close(s, 1);
+    return;
+  }
+  upk_info("exit after shutdown; %zu request(s) still in flight", upk_jobs_inflight(s));
+  s->exit_pending = true;
+  server__drain(s);
+}
+
 static void server__notification(upk_server *s, const char *method, json_t *params) {
   if (!strcmp(method, "exit")) {
-    upk_info("exit %s shutdown", s->state == UPK_S_SHUTDOWN ? "after" : "without");
-    upk_server_close(s, s->state == UPK_S_SHUTDOWN ? 0 : 1);
+    server__exit(s);
   } else if (!strcmp(method, "$/cancelRequest")) {
     upk_jobs_cancel(s, param(params, "id"), true);
   } else if (!strcmp(method, "notifications/cancelled")) {
@@ -153,8 +219,13 @@ static void server__request(upk_server *s, upk_batch *b, const char *method, jso
     return;
   }
   if (!strcmp(method, "shutdown")) {
+    /* Answered once every request received before it has been answered. */
     s->state = UPK_S_SHUTDOWN;
-    upk_server_answer(s, b, upk_rpc_result(id, NULL));
+    s->shutdown_id = json_incref(id);
+    s->shutdown_batch = b;
+    if (b)
+      upk_batch_hold(b);
+    server__drain(s);
     return;
   }
   if (upk_lsp_face_request(s, b, method, id, params) ||
@@ -232,22 +303,29 @@ static void on_end(void *ud, int status) {
   if (pending)
     upk_warn("input ended inside a message (%llu bytes lost)", (unsigned long long)pending);
   s->input_ended = true;
-  if (upk_jobs_inflight(s) == 0) {
-    upk_info("input ended; exiting");
-    upk_server_close(s, 0);
-  } else {
-    upk_info("input ended; exiting after %zu request(s) in flight", upk_jobs_inflight(s));
-  }
+  upk_info("input ended; exiting after %zu request(s) in flight", upk_jobs_inflight(s));
+  server__drain(s);
 }
 
 void upk_server_job_done(upk_server *s) {
-  if (s->input_ended && s->state != UPK_S_CLOSING && upk_jobs_inflight(s) == 0)
-    upk_server_close(s, 0);
+  server__settle(s);
 }
 
+/* The first signal drains like shutdown + exit; a second one stops at once (still
+ * answering what is in flight with -32800). */
 static void on_signal(uv_signal_t *h, int signum) {
-  upk_info("signal %d; exiting", signum);
-  upk_server_close(h->data, 0);
+  upk_server *s = h->data;
+  if (s->state == UPK_S_CLOSING)
+    return;
+  if (s->signalled) {
+    upk_info("signal %d again; exiting now", signum);
+    server__give_up(s, "cancelled: the server was stopped by a signal");
+    return;
+  }
+  upk_info("signal %d; exiting after %zu request(s) in flight", signum, upk_jobs_inflight(s));
+  s->signalled = true;
+  s->state = UPK_S_SHUTDOWN; /* new requests are refused from now on */
+  server__drain(s);
 }
 
 static void log_sink(void *ud, upk_log_level level, const char *line) {
@@ -288,6 +366,8 @@ int upk_server_init(upk_server *s, uv_loop_t *loop, const upk_options *opts, int
   uv_signal_start(&s->sig_int, on_signal, SIGINT);
   uv_timer_init(loop, &s->warm_timer);
   s->warm_timer.data = s;
+  uv_timer_init(loop, &s->grace_timer);
+  s->grace_timer.data = s;
   upk_log_set_sink(log_sink, s, UPK_LOG_DEBUG);
   return 0;
 }
@@ -303,7 +383,14 @@ void upk_server_close(upk_server *s, int code) {
    * re-enter this function through upk_server_job_done. */
   s->state = UPK_S_CLOSING;
   s->exit_code = code;
-  upk_jobs_cancel_all(s);
+  upk_jobs_cancel_all(s, NULL); /* none is left after a drain */
+  if (s->shutdown_id) {         /* closed some other way while shutdown waited */
+    upk_server_answer(s, s->shutdown_batch, upk_rpc_result(s->shutdown_id, NULL));
+    if (s->shutdown_batch)
+      upk_batch_release(s, s->shutdown_batch);
+    json_decref(s->shutdown_id);
+    s->shutdown_id = NULL;
+  }
   upk_docs_close_all(s);
   upk_skills_stop(s);
   upk_kernels_stop(s);
@@ -312,6 +399,7 @@ void upk_server_close(upk_server *s, int code) {
   uv_close((uv_handle_t *)&s->sig_term, NULL);
   uv_close((uv_handle_t *)&s->sig_int, NULL);
   uv_close((uv_handle_t *)&s->warm_timer, NULL);
+  uv_close((uv_handle_t *)&s->grace_timer, NULL);
   upk_transport_close(&s->tx);
 }
 
@@ -321,6 +409,7 @@ void upk_server_free(upk_server *s) {
   upk_framer_free(&s->framer);
   upk_buf_free(&s->scratch);
   json_decref(s->inflight);
+  json_decref(s->shutdown_id);
   json_decref(s->client_info);
   json_decref(s->init_options);
   json_decref(s->docs);

@@ -25,6 +25,9 @@ typedef struct upk_options {
   const char *worker_server_idle; /* seconds a worker server idles before exiting; "0": none;
                                      NULL: $UPSKILLD_WORKER_SERVER_IDLE, else 600 */
   const char *python; /* python3 for PyTorch references; NULL: $UPSKILLD_PYTHON, else python3 */
+  /* How long shutdown, EOF and SIGTERM wait for requests in flight before cancelling them
+   * with an error (--shutdown-grace). */
+  unsigned shutdown_grace_ms;
 } upk_options;
 
 typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_state;
@@ -48,6 +51,14 @@ typedef struct upk_server {
   uint64_t requests; /* requests answered so far */
   int exit_code;
   bool input_ended; /* EOF seen: exit once in-flight work is answered */
+  /* Draining (server.c): shutdown, exit after it, EOF and the first SIGTERM wait for the
+   * requests in flight, at most opts.shutdown_grace_ms, then cancel the rest with an error. */
+  json_t *shutdown_id;       /* a shutdown request not answered yet */
+  upk_batch *shutdown_batch; /* ...and its batch (held) */
+  bool exit_pending;         /* exit (after shutdown) arrived while draining */
+  bool signalled;            /* SIGTERM or SIGINT seen */
+  bool cancelling;           /* inside upk_jobs_cancel_all: do not settle yet */
+  uv_timer_t grace_timer;
   uv_signal_t sig_term, sig_int;
   uv_timer_t warm_timer;         /* starts the kernel workers once the initialize answer has left */
   struct upk_skills_svc *skills; /* skills index service, from initialize on */

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "agents.h"
+#include "install.h"
 #include "log.h"
 #include "upk_config.h"
 
@@ -184,25 +186,88 @@ static void compute_watch_set(item *it, upk_index *ix) {
   }
 }
 
-static void open_and_scan(upk_skills_svc *svc) {
-  char *db = getenv("UPSKILLD_INDEX") ? strdup(getenv("UPSKILLD_INDEX"))
-                                      : upk_index_default_path(svc->server->workspace);
+/* Finish or undo what a killed install or remove left in the agents' skills directories,
+ * before they are scanned; each repair is logged. */
+static void repair_roots(upk_skills_svc *svc) {
+  for (size_t i = 0; i < svc->n_roots; i++) {
+    if (!svc->roots[i].agent)
+      continue; /* builtin and extra roots: upskilld never installs there */
+    size_t k = 0;
+    while (k < i && strcmp(svc->roots[k].dir, svc->roots[i].dir))
+      k++;
+    if (k < i)
+      continue; /* a directory several agents read: once is enough */
+    upk_diags d = {0};
+    int rc = upk_install_repair(svc->roots[i].dir, &d);
+    for (k = 0; k < d.len; k++)
+      upk_warn("skills: %s", d.items[k].message);
+    if (rc < 0)
+      upk_warn("skills: cannot check %s for an interrupted install: %s", svc->roots[i].dir,
+               strerror(-rc));
+    upk_diags_free(&d);
+  }
+}
+
+/* Why a cache file at `path` cannot be written, if the disk can tell: its nearest existing
+ * directory is read-only or forbidden (EROFS, EACCES), or its file system is full. */
+static const char *dir_problem(const char *path) {
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash;
+  while ((slash = strrchr(dir, '/')) && slash != dir) {
+    *slash = 0;
+    if (access(dir, F_OK) == 0)
+      break;
+  }
+  struct statvfs vfs;
+  if (access(dir, W_OK) < 0)
+    return strerror(errno);
+  return statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0 ? strerror(ENOSPC) : NULL;
+}
+
+/* Open the index at `db` (NULL: in memory), set its roots and scan. 0, or a negative errno
+ * with a sentence naming the file in `why` and no index open. */
+static int open_scan_at(upk_skills_svc *svc, const char *db, char *why, size_t len) {
   upk_index_options opt = {.db_path = db};
   int rc = upk_index_open(&svc->index, &opt);
-  if (rc) {
-    snprintf(svc->open_error, sizeof svc->open_error, "cannot open the skill index %s: %s",
-             db ? db : ":memory:", strerror(-rc));
-    free(db);
-    return;
+  if (!rc) {
+    upk_index_set_roots(svc->index, svc->roots, svc->n_roots);
+    upk_index_stats st;
+    upk_diags diags = {0};
+    rc = upk_index_scan(svc->index, &st, &diags);
+    if (rc >= 0)
+      upk_info("skills: %zu found in %zu roots (%zu parsed, %zu unchanged) in %.1f ms", st.skills,
+               svc->n_roots, st.parsed, st.unchanged, st.ms);
+    upk_diags_free(&diags);
+    if (!db)
+      rc = 0; /* in memory there is nothing to fall back to: serve what was indexed */
   }
+  if (rc >= 0)
+    return 0;
+  const char *dp = db ? dir_problem(db) : NULL;
+  snprintf(why, len, "cannot use the skill index %s: %s", db ? db : ":memory:",
+           dp           ? dp
+           : svc->index ? upk_index_errmsg(svc->index)
+                        : strerror(-rc));
+  upk_index_close(svc->index);
+  svc->index = NULL;
+  return rc;
+}
+
+static void open_and_scan(upk_skills_svc *svc) {
+  repair_roots(svc);
+  char *db = getenv("UPSKILLD_INDEX") ? strdup(getenv("UPSKILLD_INDEX"))
+                                      : upk_index_default_path(svc->server->workspace);
+  char why[sizeof svc->open_error];
+  int rc = open_scan_at(svc, db, why, sizeof why);
+  if (rc < 0 && db) {
+    /* The file is only a cache: on a full, read-only or forbidden disk, serve from memory. */
+    upk_warn("skills: %s; using an in-memory index instead", why);
+    rc = open_scan_at(svc, NULL, why, sizeof why);
+  }
+  if (rc < 0)
+    snprintf(svc->open_error, sizeof svc->open_error, "%s", why);
   free(db);
-  upk_index_set_roots(svc->index, svc->roots, svc->n_roots);
-  upk_index_stats st;
-  upk_diags diags = {0};
-  upk_index_scan(svc->index, &st, &diags);
-  upk_info("skills: %zu found in %zu roots (%zu parsed, %zu unchanged) in %.1f ms", st.skills,
-           svc->n_roots, st.parsed, st.unchanged, st.ms);
-  upk_diags_free(&diags);
 }
 
 static void service_work(void *arg) {

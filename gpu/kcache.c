@@ -1,13 +1,16 @@
 #include "kcache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "sha256.h"
 
 int upk_kcache_key(json_t *params, const char *toolkit, char out[65]) {
@@ -98,13 +101,54 @@ static int make_dirs(const char *dir) {
   return mkdir(p, 0700) && errno != EEXIST ? -errno : 0;
 }
 
-void upk_kcache_store(const char *key, json_t *result) {
+/* Temporary files are <key>.json.<pid>.tmp. One whose process is gone was left by a killed
+ * store: delete it (once per process, at its first store). */
+static void sweep_stale(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char p[PATH_MAX];
+  while (d && (e = readdir(d))) {
+    const char *dot = strstr(e->d_name, ".json.");
+    size_t n = strlen(e->d_name);
+    if (!dot || n < 5 || strcmp(e->d_name + n - 4, ".tmp"))
+      continue;
+    long pid = strtol(dot + 6, NULL, 10);
+    if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno == ESRCH)) {
+      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+      unlink(p);
+    }
+  }
+  if (d)
+    closedir(d);
+}
+
+int upk_kcache_store(const char *key, json_t *result, char *err, size_t err_len) {
+  static bool swept;
   char p[PATH_MAX], tmp[PATH_MAX];
-  if (make_dirs(upk_kcache_dir()))
-    return;
+  const char *dir = upk_kcache_dir();
+  int rc = make_dirs(dir);
+  if (rc) {
+    snprintf(err, err_len, "cannot create the kernel cache %s: %s", dir, strerror(-rc));
+    return rc;
+  }
+  if (!swept)
+    sweep_stale(dir);
+  swept = true;
   entry_path(key, p, sizeof p);
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", p, (long)getpid());
-  if (json_dump_file(result, tmp, JSON_COMPACT) == 0 && rename(tmp, p) == 0)
-    return;
-  unlink(tmp);
+  FILE *f = fopen(tmp, "we");
+  rc = f ? 0 : -errno;
+  if (!rc && (json_dumpf(result, f, JSON_COMPACT) || fflush(f)))
+    rc = errno ? -errno : -EIO;
+  if (f && fclose(f) && !rc)
+    rc = -errno;
+  if (!rc)
+    rc = upk_fault("kcache.rename");
+  if (!rc && rename(tmp, p))
+    rc = -errno;
+  if (rc) {
+    unlink(tmp); /* never leave half a file */
+    snprintf(err, err_len, "cannot write the kernel cache entry %s: %s", p, strerror(-rc));
+  }
+  return rc;
 }

@@ -21,8 +21,9 @@ int upk_kcache_key(json_t *params, const char *toolkit, char out[65]);
 bool upk_kcache_fresh(json_t *result);
 /** A fresh stored result for `key` (caller owns), or NULL. */
 json_t *upk_kcache_load(const char *key);
-/** Store `result` under `key`; failures are ignored (a cache is optional). */
-void upk_kcache_store(const char *key, json_t *result);
+/** Store `result` under `key`: 0, or a negative errno with a sentence naming the path in
+ * `err` (nothing half-written is left; a cache is optional, so callers carry on). */
+int upk_kcache_store(const char *key, json_t *result, char *err, size_t err_len);
 /** The directory in use (for status and docs). */
 const char *upk_kcache_dir(void);
 

@@ -240,8 +240,11 @@ json_t *upk_kernel_validate_json(json_t *params, char *err, size_t err_len) {
   /* A result that could not read its file says nothing lasting about it. */
   /* Nor one missing a file of build.toml's: the file's arrival would not be noticed. */
   if (r && keyed && !has_code(r, "kernel/unreadable") && !has_code(r, "buildtoml/unreadable") &&
-      !has_code(r, "buildtoml/missing-src"))
-    upk_kcache_store(key, r);
+      !has_code(r, "buildtoml/missing-src")) {
+    char why[4096 + 128];
+    if (upk_kcache_store(key, r, why, sizeof why))
+      json_object_set_new(r, "diskCacheError", json_string(why));
+  }
   return r;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "fileio.h"
 #include "sha256.h"
 
@@ -39,6 +40,19 @@ int upk_fs_diag(upk_diags *diags, upk_severity sev, const char *code, const char
 int upk_open_subdir(int dfd, const char *name) {
   int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   return fd < 0 ? -errno : fd;
+}
+
+DIR *upk_opendir_at(int dfd) {
+  int fd = dup(dfd);
+  DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+  if (!dir && fd >= 0) {
+    int e = errno;
+    close(fd);
+    errno = e;
+  }
+  if (dir)
+    rewinddir(dir); /* a dup shares the offset an earlier listing of dfd moved */
+  return dir;
 }
 
 int upk_fsync_dir(int dfd) {
@@ -74,9 +88,10 @@ static int open_step(int dfd, const char *name, bool create) {
   int fd = upk_open_subdir(dfd, name);
   if (fd != -ENOENT || !create)
     return fd;
-  if (mkdirat(dfd, name, 0755) < 0 && errno != EEXIST)
-    return -errno;
-  int rc = upk_fsync_dir(dfd); /* the new entry must survive a crash */
+  int rc = upk_fault("fs.mkdir");
+  if (rc < 0 || (mkdirat(dfd, name, 0755) < 0 && errno != EEXIST))
+    return rc < 0 ? rc : -errno;
+  rc = upk_fsync_dir(dfd); /* the new entry must survive a crash */
   return rc < 0 ? rc : upk_open_subdir(dfd, name);
 }
 
@@ -355,6 +370,16 @@ int upk_tree_hash(upk_tree *t, char hex[65]) {
   return 0;
 }
 
+/* Write in two halves with the fault point "fs.write" between them, so that an injected
+ * crash leaves a half-written file and an injected ENOSPC fails midway, as a real one would. */
+static int write_halves(int fd, const char *data, size_t len) {
+  size_t half = len / 2;
+  int rc = upk_write_all(fd, data, half);
+  if (!rc)
+    rc = upk_fault("fs.write");
+  return rc ? rc : upk_write_all(fd, data + half, len - half);
+}
+
 /* Create, fill and fsync one file; O_EXCL|O_NOFOLLOW so nothing that is
  * already there (a planted symlink included) is ever written through. */
 static int write_new(int dfd, const char *name, const char *data, size_t len, mode_t mode,
@@ -364,7 +389,7 @@ static int write_new(int dfd, const char *name, const char *data, size_t len, mo
     return -errno;
   int rc = fchmod(fd, mode) < 0 ? -errno : 0; /* the exact mode, whatever the umask */
   if (!rc)
-    rc = upk_write_all(fd, data, len);
+    rc = write_halves(fd, data, len);
   if (!rc && fsync(fd) < 0)
     rc = -errno;
   if (close(fd) < 0 && !rc)
@@ -449,6 +474,9 @@ static int rm_entry(int dfd, const char *name, unsigned depth) {
   struct stat st;
   if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
     return errno == ENOENT ? 0 : -errno;
+  int rc = upk_fault("fs.unlink");
+  if (rc < 0)
+    return rc;
   if (!S_ISDIR(st.st_mode))
     return unlinkat(dfd, name, 0) < 0 && errno != ENOENT ? -errno : 0;
   if (depth > RM_MAX_DEPTH)
@@ -456,7 +484,7 @@ static int rm_entry(int dfd, const char *name, unsigned depth) {
   int sub = upk_open_subdir(dfd, name);
   if (sub < 0)
     return sub;
-  int rc = rm_children(sub, depth);
+  rc = rm_children(sub, depth);
   if (!rc && unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
     rc = -errno;
   return rc;
@@ -491,11 +519,13 @@ int upk_write_file_atomic(const char *path, const void *data, size_t len) {
     free(tmp);
     return rc;
   }
-  rc = upk_write_all(fd, data, len);
+  rc = write_halves(fd, data, len);
   if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
     rc = -errno;
   if (close(fd) && rc == 0)
     rc = -errno;
+  if (rc == 0)
+    rc = upk_fault("fs.rename");
   if (rc == 0 && rename(tmp, path))
     rc = -errno;
   if (rc)

@@ -10,6 +10,7 @@
 #define UPK_FSUTIL_H
 
 #include <stdbool.h>
+#include <dirent.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -47,6 +48,9 @@ int upk_open_beneath(const char *base, const char *rel, bool create);
 int upk_mkdir_p(const char *path, mode_t mode);
 /** Open an existing subdirectory of dfd without following a symlink. */
 int upk_open_subdir(int dfd, const char *name);
+/** A directory stream over dfd, from its first entry (on a dup: dfd stays open and
+ * its offset does not matter). NULL with errno set. closedir() it. */
+DIR *upk_opendir_at(int dfd);
 /** fsync a directory fd; file systems that cannot sync directories are fine. */
 int upk_fsync_dir(int dfd);
 /** Write a file atomically: a temporary file in the same directory, written,

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "fnv1a.h"
 
 /* Defaults tuned on bench/skills/eval.sh: a word in the name or the
@@ -72,7 +73,12 @@ const char *upk_index_errmsg(const upk_index *ix) {
   return ix ? ix->err : "no index";
 }
 
+static bool is_memory(const char *path);
+
 int upk_ix_exec(upk_index *ix, const char *sql) {
+  int f = is_memory(ix->db_path) ? 0 : upk_fault("index.exec"); /* only the file can fail */
+  if (f)
+    return upk_ix_fail(ix, f, "index database: %s", strerror(-f));
   char *msg = NULL;
   if (sqlite3_exec(ix->db, sql, NULL, NULL, &msg) == SQLITE_OK)
     return 0;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "fsutil.h"
 #include "install_root.h"
 #include "skill.h"
@@ -321,17 +322,19 @@ static bool no_exchange(int err) {
  * back if we die in between). */
 static int commit(int rfd, int tfd, const char *name, bool replace) {
   int rc = 0;
+  /* Tests force the fallback with UPSKILLD_FAULT=install.exchange:1:EINVAL. */
+  int forced = upk_install_test_no_exchange ? -EINVAL : replace ? upk_fault("install.exchange") : 0;
   if (!replace) {
     if (renameat2(tfd, name, rfd, name, RENAME_NOREPLACE) < 0 &&
         (!no_exchange(errno) || renameat(tfd, name, rfd, name) < 0))
       rc = -errno;
-  } else if (upk_install_test_no_exchange || renameat2(tfd, name, rfd, name, RENAME_EXCHANGE) < 0) {
-    if (!upk_install_test_no_exchange && !no_exchange(errno))
-      return -errno;
+  } else if (forced || renameat2(tfd, name, rfd, name, RENAME_EXCHANGE) < 0) {
+    if (!no_exchange(forced ? -forced : errno))
+      return forced ? forced : -errno;
     if (renameat(rfd, name, tfd, UPK_OLD_NAME) < 0)
       return -errno;
-    if (renameat(tfd, name, rfd, name) < 0) {
-      rc = -errno;
+    if ((rc = upk_fault("install.aside")) < 0 || renameat(tfd, name, rfd, name) < 0) {
+      rc = rc < 0 ? rc : -errno;
       renameat(tfd, UPK_OLD_NAME, rfd, name);
     }
   }
@@ -380,12 +383,17 @@ static int place(job *j, size_t i, int rfd) {
     return tfd;
   int rc = stage(j, i, tfd, tmp);
   if (!rc)
+    rc = upk_fault("install.staged");
+  if (!rc)
     rc = commit(rfd, tfd, name, k != UPK_ENTRY_NONE);
   close(tfd);
   if (!rc) {
     t->replaced = k != UPK_ENTRY_NONE;
+    upk_fault("install.committed"); /* crash only: the copy is in place */
     rc = record(j, t, rfd);
   }
+  if (!rc)
+    upk_fault("install.recorded");
   upk_tmp_drop(rfd, tmp);
   return rc;
 }
@@ -477,8 +485,11 @@ static int remove_one(job *j, size_t i, const char *name) {
     if (!rc && !(rc = upk_fsync_dir(rfd)))
       t->removed = true;
     close(tfd);
-    if (t->removed)
+    if (t->removed) {
+      upk_fault("remove.moved"); /* crash only: the skill is already out of place */
       upk_manifest_update(rfd, t->root, name, NULL, &j->res->diags);
+      upk_fault("remove.recorded");
+    }
     upk_tmp_drop(rfd, tmp);
   }
   upk_root_close(rfd, lfd);

@@ -47,7 +47,9 @@
  * may then briefly find no skill, never a mix). Every install or remove
  * first recovers what a killed one left: a committed swap gets its manifest
  * entry, an interrupted fallback swap gets the old copy back, and staging
- * directories are deleted.
+ * directories are deleted; the daemon does the same for every agent skills
+ * directory at start-up (upk_install_repair). tests/integration/test_crash.c
+ * kills installs and removes at every fault point (UPSKILLD_FAULT) to check it.
  *
  * SAFETY. The skills directory below its trusted base (agents.h) is walked
  * and created without following symlinks; all work is relative to directory
@@ -145,6 +147,13 @@ typedef struct upk_remove_req {
 int upk_remove(const upk_remove_req *req, upk_install_result *res);
 
 void upk_install_result_free(upk_install_result *res);
+
+/** At start-up: if skills directory `root` holds what a killed install or remove left
+ * (staging directories, a manifest temp file, manifest entries whose directory is gone),
+ * take its lock, finish or undo each as upk_install would, and report each with an
+ * "install/recovered" and one "install/repaired" info diagnostic. Returns 1 when something
+ * was repaired, 0 when nothing needed it (or root does not exist), or a negative errno. */
+int upk_install_repair(const char *root, upk_diags *d);
 
 /** Testing only: 1 makes commits use the rename-aside fallback instead of
  * RENAME_EXCHANGE. */

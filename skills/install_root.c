@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "fsutil.h"
 #include "install.h"
 
@@ -127,6 +128,8 @@ static int manifest_save(int rfd, json_t *m) {
   unlinkat(rfd, UPK_MANIFEST_NAME ".tmp", 0);
   int rc = upk_write_file_at(rfd, UPK_MANIFEST_NAME ".tmp", text, strlen(text), 0644);
   free(text);
+  if (!rc)
+    rc = upk_fault("manifest.rename");
   if (!rc && renameat(rfd, UPK_MANIFEST_NAME ".tmp", rfd, UPK_MANIFEST_NAME) < 0)
     rc = -errno;
   return rc ? rc : upk_fsync_dir(rfd);
@@ -187,13 +190,9 @@ static void recover_one(int rfd, const char *root, const char *tmp, upk_diags *d
 }
 
 static void recover(int rfd, const char *root, upk_diags *d) {
-  int fd = dup(rfd);
-  DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-  if (!dir) {
-    if (fd >= 0)
-      close(fd);
+  DIR *dir = upk_opendir_at(rfd);
+  if (!dir)
     return;
-  }
   /* Collect first: entries are renamed and deleted while we work. */
   char **names = NULL;
   size_t n = 0;
@@ -260,6 +259,57 @@ int upk_root_open(const upk_resolved_dir *dir, bool create, int *lfd, upk_diags 
   }
   recover(rfd, dir->path, d);
   return rfd;
+}
+
+static int manifest_resave(int rfd, const char *root, upk_diags *d) {
+  json_t *m = manifest_load(rfd, root, d);
+  int rc = m ? manifest_save(rfd, m) : -ENOMEM;
+  json_decref(m);
+  return rc;
+}
+
+/* What a killed run can leave that the next one must look at: staging directories, the
+ * manifest's temporary file, and manifest entries whose directory is gone. */
+static bool needs_repair(int rfd) {
+  DIR *dir = upk_opendir_at(rfd);
+  bool found = false;
+  struct dirent *e;
+  while (dir && !found && (e = readdir(dir)))
+    found = !strncmp(e->d_name, UPK_TMP_PREFIX, strlen(UPK_TMP_PREFIX)) ||
+            !strcmp(e->d_name, UPK_MANIFEST_NAME ".tmp");
+  if (dir)
+    closedir(dir);
+  int err;
+  json_t *m = found ? NULL : upk_json_read_at(rfd, UPK_MANIFEST_NAME, &err), *v;
+  const char *key;
+  struct stat st;
+  json_object_foreach(json_object_get(m, "skills"), key, v) {
+    if (fstatat(rfd, key, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+      found = true;
+  }
+  json_decref(m);
+  return found;
+}
+
+int upk_install_repair(const char *root, upk_diags *d) {
+  int rfd = upk_open_beneath(root, NULL, false);
+  if (rfd < 0)
+    return rfd == -ENOENT || rfd == -ENOTDIR ? 0 : rfd;
+  int lfd = -1, rc = needs_repair(rfd) ? take_lock(rfd, &lfd) : 1;
+  if (rc == 0) { /* locked: no live install or remove owns what is left */
+    size_t before = d ? d->len : 0;
+    recover(rfd, root, d);
+    unlinkat(rfd, UPK_MANIFEST_NAME ".tmp", 0);
+    if (needs_repair(rfd)) /* stale entries: a save drops them */
+      rc = manifest_resave(rfd, root, d);
+    if (!rc)
+      upk_fs_diag(d, UPK_SEV_INFO, "install/repaired", root,
+                  "%s: repaired what an interrupted install or remove left (%zu recovered)", root,
+                  (d ? d->len : before) - before);
+    close(lfd);
+  }
+  close(rfd);
+  return rc < 0 ? rc : rc == 0;
 }
 
 void upk_root_close(int rfd, int lfd) {

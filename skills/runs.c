@@ -111,6 +111,7 @@ int upk_run_create(const char *runs_dir, const upk_run_meta *meta, upk_run *out)
   memset(out, 0, sizeof *out);
   int rc = upk_mkdir_p(runs_dir, 0755);
   rc = rc ? rc : make_run_dir(runs_dir, out);
+  bool made = rc == 0; /* ours to delete again if the rest fails */
   char *path = NULL, *tdir = NULL;
   if (rc == 0 && (asprintf(&path, "%s/run.json", out->dir) < 0 ||
                   asprintf(&tdir, "%s/transcripts", out->dir) < 0))
@@ -120,6 +121,8 @@ int upk_run_create(const char *runs_dir, const upk_run_meta *meta, upk_run *out)
   rc = rc ? rc : write_json(path, meta_json(out, meta));
   free(path);
   free(tdir);
+  if (rc && made)
+    upk_rmtree_at(AT_FDCWD, out->dir); /* a full or read-only disk leaves no half run */
   if (rc)
     upk_run_free(out);
   return rc;

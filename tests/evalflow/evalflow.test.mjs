@@ -382,6 +382,50 @@ describe('upskillctl', () => {
   });
 });
 
+describe('crashes and full disks', () => {
+  const genArgs = { task: 'copy tiles on H100', model: 'anthropic.claude-teacher', evalModels: ['anthropic.claude-student'] };
+  const dots = () => readdirSync(join(box.project, 'skills')).filter((n) => n.startsWith('.'));
+  const withFault = (fault) => new Daemon({
+    env: daemonEnv(box, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: srv.url, UPSKILLD_FAULT: fault }),
+    cwd: box.project, args: ['--mcp', '--cuda-path', mkdtempSync(join(tmpdir(), 'upk-nocuda-'))] });
+
+  it('a generation killed mid-save leaves a whole skill; the next save deletes the leftovers', async () => {
+    const dir = join(box.project, 'skills/gen-demo');
+    for (const point of ['gen.staged', 'gen.committed']) {
+      teacherScript = { draft: skillMd(point === 'gen.staged' ? 'GOOD-ALL' : 'GOOD-HALF') };
+      const old = readFileSync(join(dir, 'SKILL.md'), 'utf8');
+      const d2 = withFault(`${point}:1`);
+      await d2.init();
+      // Never answered: the save kills the daemon (an answer instead fails, never hangs).
+      const end = await Promise.race([d2.exit, d2.request('skills/generate', genArgs)]);
+      if (end !== 'SIGKILL') d2.child.kill('SIGKILL');
+      assert.equal(end, 'SIGKILL', `${JSON.stringify(end)}\n${d2.stderr}`);
+      const now = readFileSync(join(dir, 'SKILL.md'), 'utf8');
+      assert.ok(point === 'gen.staged' ? now === old : now !== old && /GOOD-HALF/.test(now), `${point}: ${now}`);
+      JSON.parse(readFileSync(join(dir, 'skill_meta.json'), 'utf8')); // whole, whichever version
+      assert.equal(dots().length, 1, `${point}: the staging directory it left: ${dots()}`);
+      dots().forEach((n) => assert.ok(n.startsWith('.upskilld-gen.'), n)); // beside the skill, never shown as one
+      const left = dots()[0];
+      teacherScript = { draft: skillMd('GOOD-ALL') };
+      ok(await call('skills/generate', genArgs)); // the next save sweeps it
+      assert.deepEqual(dots(), []);
+      assert.match(d.stderr, new RegExp(`deleted .*${left.replace(/\./g, '\\.')}, left by an interrupted save`));
+    }
+  });
+
+  it('a full disk while storing a run: storeError names the directory, no half run is left', async () => {
+    const runs = join(box.project, 'runs');
+    const before = readdirSync(runs).sort();
+    const d3 = withFault('fs.write:2:ENOSPC'); // run.json is written, the first transcript is not
+    await d3.init();
+    const r = ok(await d3.request('skills/eval', { skill: 'tma-copies', models: ['anthropic.claude-c'], runs: 1, cases, baseline: false }));
+    assert.match(r.storeError, /cannot store the run under .*runs: No space left on device/);
+    assert.deepEqual(readdirSync(runs).sort(), before);
+    assert.equal(await d3.close(), 0);
+    assert.equal(d3.sanitizerReport(), null);
+  });
+});
+
 describe('shutdown', () => {
   it('the daemon exits cleanly, without sanitizer reports, and never logged the API key', async () => {
     const code = await d.close();

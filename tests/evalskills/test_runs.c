@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -322,4 +324,51 @@ Test(runs, missing_runs_dir_is_empty) {
   cr_assert_eq(upk_runs_list("/nonexistent/upk/runs", &list, &n), 0);
   cr_assert_eq(n, 0);
   upk_run_infos_free(list, n);
+}
+
+/* ---- full, read-only disks: the error comes back and no half run is left ---- */
+
+static size_t entries(const char *dir) {
+  DIR *d = opendir(dir);
+  size_t n = 0;
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* UPSKILLD_FAULT is read at the first fault point of the process (each test is one). */
+static void create_fails(const char *fault, int err) {
+  setenv("UPSKILLD_FAULT", fault, 1);
+  upk_run r;
+  cr_assert_eq(upk_run_create(runs_dir(), &META, &r), -err, "%s", fault);
+  cr_assert_null(r.dir);
+  cr_assert_eq(entries(runs_dir()), 0, "%s: a half run is left in %s", fault, runs_dir());
+}
+
+Test(runs, full_disk_in_run_json_leaves_no_half_run) {
+  create_fails("fs.write:1:ENOSPC", ENOSPC);
+}
+
+Test(runs, refused_rename_leaves_no_half_run) {
+  create_fails("fs.rename:1:EROFS", EROFS);
+}
+
+Test(runs, read_only_runs_dir) {
+  if (geteuid() != 0 || unshare(CLONE_NEWNS) < 0 ||
+      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+    cr_skip_test("a read-only mount needs root and a private mount namespace");
+  char dir[160];
+  snprintf(dir, sizeof dir, "%s/state", root);
+  cr_assert_eq(mkdir(dir, 0755), 0);
+  cr_assert_eq(mkdir(runs_dir(), 0755), 0);
+  cr_assert_eq(mount(dir, dir, NULL, MS_BIND, NULL), 0, "%s", strerror(errno));
+  cr_assert_eq(mount(NULL, dir, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL), 0, "%s",
+               strerror(errno));
+  upk_run r;
+  cr_assert_eq(upk_run_create(runs_dir(), &META, &r), -EROFS);
+  cr_assert_eq(entries(runs_dir()), 0);
+  umount2(dir, MNT_DETACH);
 }

@@ -274,6 +274,10 @@ int hx_pid(const hx *d) {
   return d->pid;
 }
 
+const char *hx_home(const hx *d) {
+  return d->home;
+}
+
 /* Read what stdout has now (waiting at most `timeout_ms` for something); false at EOF. */
 static bool pump(hx *d, int timeout_ms) {
   if (d->out < 0)

@@ -88,6 +88,8 @@ void hx_signal(hx *d, int sig);
 char *hx_stderr(hx *d);
 /** The daemon's process id. */
 int hx_pid(const hx *d);
+/** The daemon's private HOME (its XDG_CACHE_HOME is HOME/cache), removed by hx_free. */
+const char *hx_home(const hx *d);
 
 /** Close stdin, require exit code `code`, no sanitizer report and well-formed output, then
  * free. */

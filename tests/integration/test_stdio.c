@@ -308,7 +308,7 @@ Test(stdio, client_that_does_not_read) {
 }
 
 Test(stdio, sigterm_after_eof_with_work_in_flight) {
-  hx *d = hx_mcp_session(HX_ARGS("--test-methods"));
+  hx *d = hx_mcp_session(HX_ARGS("--test-methods", "--shutdown-grace=1"));
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"upskilld/sleep\",\"params\":"
              "{\"ms\":120000,\"steps\":2}}");
   hx_ping(d);
@@ -377,12 +377,16 @@ Test(stdio, worker_thread_logs_keep_output_intact_mcp) {
     worker_logs(UPK_FRAMING_MCP);
 }
 
+/* The sleep outlasts the grace period: it is answered -32800, then the daemon exits 0. */
 static void signal_exits_cleanly(int sig) {
-  hx *d = hx_mcp_session(HX_ARGS("--test-methods"));
+  hx *d = hx_mcp_session(HX_ARGS("--test-methods", "--shutdown-grace=0.5"));
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"upskilld/sleep\",\"params\":"
              "{\"ms\":60000,\"steps\":60}}");
   hx_ping(d); /* the sleep is in flight */
   hx_signal(d, sig);
+  json_t *r = hx_response(d, HX_TIMEOUT);
+  hx_assert_error(r, "1", -32800);
+  json_decref(r);
   int rc = hx_wait(d, HX_TIMEOUT);
   cr_assert_eq(rc, 0, "signal %d: exit status %d", sig, rc);
   hx_finish(d, 0);

@@ -175,15 +175,15 @@ session() { # session FRAMING
 
 signal_run() {
   framing=mcp
-  start --test-methods
+  start --test-methods --shutdown-grace=1 # the sleep outlasts the grace: answered -32800
   send '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}'
   send '{"jsonrpc":"2.0","id":2,"method":"upskilld/sleep","params":{"ms":600000,"steps":1000,"_meta":{"progressToken":1}}}'
   send '{"jsonrpc":"2.0","id":3,"method":"upskilld/status"}'
   wait_for '"id":3,'
   kill -TERM "$pid"
   finish
-  ok "SIGTERM with a sleep in flight exits 0 under valgrind" "$([[ $rc == 0 ]]; echo $?)" \
-    "$tmp/vg" "$tmp/err"
+  ok "SIGTERM with a sleep in flight: answered -32800, exits 0 under valgrind" \
+    "$([[ $rc == 0 ]] && has '"id":2,"error":{"code":-32800'; echo $?)" "$tmp/vg" "$tmp/err" "$tmp/out"
 }
 
 eof_run() {

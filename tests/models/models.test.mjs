@@ -325,7 +325,8 @@ describe('lifecycle', () => {
 
   it('exit with transfers in flight: every handle freed, exit 0, no sanitizer report', async () => {
     const s2 = await startServer();
-    const d2 = new Daemon({ env: envFor(s2), cwd: box.project });
+    // Shutdown waits for the calls in flight up to the grace period, then answers them -32800.
+    const d2 = new Daemon({ env: envFor(s2), cwd: box.project, args: ['--mcp', '--shutdown-grace=0.5'] });
     await d2.init();
     s2.plan('hang', ['stall', 'stall', 'stall', 'stall', 'stall', 'stall']);
     for (let i = 0; i < 6; i++) d2.request('models/complete', { model: 'anthropic.hang', prompt: 'x' });
@@ -343,7 +344,7 @@ describe('lifecycle', () => {
   it('under valgrind: completions, retries and SIGTERM with transfers in flight leak nothing',
     { skip: !valgrind ? 'valgrind not installed' : sanitized ? 'sanitizer build' : false, timeout: 120000 }, async () => {
       const s2 = await startServer();
-      const d2 = new Daemon({ env: envFor(s2), cwd: box.project,
+      const d2 = new Daemon({ env: envFor(s2), cwd: box.project, args: ['--mcp', '--shutdown-grace=1'],
         wrapper: ['valgrind', '-q', '--leak-check=full', '--errors-for-leak-kinds=definite,indirect', '--error-exitcode=99'] });
       await d2.init();
       s2.plan('vg-retry', ['500', 'ok']);
