@@ -256,7 +256,7 @@ static int read_all(jread *r, const char *text, size_t len, upk_trace_format *f)
     size_t good = 0;
     rc = lines(r, text, len, &good);
     *f = UPK_TRACE_JSONL;
-    if (rc == 0 && !good && whole && strstr(err.text, "premature end"))
+    if (rc == 0 && !good && whole && (size_t)err.position >= len)
       rc = ct_reject(r->t, "the JSON ends early, at line %d (a truncated file?); " EXPECTED,
                      err.line);
     else if (rc == 0 && !good) {

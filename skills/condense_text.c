@@ -40,7 +40,9 @@ static void lower(const char *s, size_t n, char *buf, size_t cap) {
   buf[n] = '\0';
 }
 
-/* One line: an error marker, and not a report of zero errors. */
+/* One line: an error marker, and not a report of zero errors; "error" as
+ * a measure (max abs error 4e-6) is not a marker, though "failed" beside
+ * it still is. */
 static bool line_is_error(const char *s, size_t n) {
   static const char *const yes[] = {"error",
                                     "failed",
@@ -64,16 +66,21 @@ static bool line_is_error(const char *s, size_t n) {
                                     "mismatch",
                                     "is undefined",
                                     "abort"};
-  static const char *const no[] = {"0 error",    "no error",  "without error", "0 failed",
-                                   "error-free", "errors: 0", "failed: 0",     "-werror"};
+  static const char *const zero[] = {"0 error",    "no error",  "without error", "0 failed",
+                                     "error-free", "errors: 0", "failed: 0",     "-werror"};
+  static const char *const measure[] = {"max error",  "abs error",  "relative error", "rel error",
+                                        "mean error", "error rate", "error bound",    "rms error"};
   char buf[512];
   if (n == 0)
     return false;
   lower(s, n, buf, sizeof buf);
-  for (size_t i = 0; i < sizeof no / sizeof *no; i++)
-    if (strstr(buf, no[i]))
+  for (size_t i = 0; i < sizeof zero / sizeof *zero; i++)
+    if (strstr(buf, zero[i]))
       return false;
-  for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+  bool measured = false;
+  for (size_t i = 0; i < sizeof measure / sizeof *measure; i++)
+    measured = measured || strstr(buf, measure[i]);
+  for (size_t i = measured ? 1 : 0; i < sizeof yes / sizeof *yes; i++)
     if (strstr(buf, yes[i]))
       return true;
   return false;
