@@ -43,8 +43,9 @@ void ct_free(ctrace *t) {
   memset(t, 0, sizeof *t);
 }
 
-int ct_reject(ctrace *t, const char *fmt, ...) {
+int ct_reject(ctrace *t, const char *code, const char *fmt, ...) {
   va_list ap;
+  t->why_code = code;
   va_start(ap, fmt);
   free(t->why);
   if (vasprintf(&t->why, fmt, ap) < 0)

@@ -55,7 +55,10 @@ typedef struct upk_condensed {
   size_t omitted;
   upk_condense_item *left_out; /* what was left out or shortened, in trace order */
   size_t n_left_out;
-  char error[256]; /* on -EINVAL: what was wrong, and what was expected */
+  char error[512]; /* on -EINVAL: what was wrong, and what was expected */
+  /* on -EINVAL: "trace/not-json", "trace/truncated", "trace/unknown-shape",
+   * "trace/budget" (docs/diagnostics.md) */
+  const char *error_code;
 } upk_condensed;
 
 /** The token estimate used throughout: ceil(bytes / 4). */

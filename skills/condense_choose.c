@@ -131,7 +131,10 @@ static const char *kind_name(cev_kind k) {
 }
 
 static char *label(const cev *e) {
-  const char *s = e->kind == CEV_FILE ? e->detail : e->text ? e->text : "";
+  const char *s = e->kind == CEV_FILE    ? e->detail
+                  : e->kind == CEV_ERROR ? ct_error_headline(e->text)
+                  : e->text              ? e->text
+                                         : "";
   size_t n = strcspn(s, "\n");
   char *out = NULL;
   if (asprintf(&out, "%.*s%s", (int)(n > 120 ? 120 : n), s, n > 120 ? " …" : "") < 0)
@@ -200,7 +203,10 @@ static size_t omitted_of(const plan *p, size_t n) {
  * budget, choose again with that much less room. */
 static int condense_events(const ctrace *t, size_t budget, upk_condensed *c) {
   count(t, c);
-  size_t limit = budget * 4, avail = limit > 260 ? limit - 260 : 0;
+  char *empty = ct_render(NULL, t, c, t->n); /* the header alone: the widest it gets */
+  size_t limit = budget * 4, head = empty ? strlen(empty) + 8 : 260;
+  size_t avail = limit > head ? limit - head : 0;
+  free(empty);
   for (int round = 0; round < 8; round++) {
     plan p = {.chosen = calloc(t->n + 1, sizeof *p.chosen),
               .level = calloc(t->n + 1, sizeof *p.level),
@@ -263,6 +269,7 @@ int upk_condense(const char *trace, size_t len, upk_trace_format format, size_t 
   if (budget < UPK_CONDENSE_MIN_BUDGET) {
     snprintf(out->error, sizeof out->error, "the budget must be at least %d tokens",
              UPK_CONDENSE_MIN_BUDGET);
+    out->error_code = "trace/budget";
     return -EINVAL;
   }
   out->source_tokens = upk_estimate_tokens(len);
@@ -272,15 +279,19 @@ int upk_condense(const char *trace, size_t len, upk_trace_format format, size_t 
   int rc = read_trace(&t, trace, len, format, &f);
   rc = rc ? rc : ct_finish(&t);
   out->format = f;
-  if (rc == -EINVAL)
+  if (rc == -EINVAL) {
     snprintf(out->error, sizeof out->error, "%s", t.why ? t.why : "the trace cannot be read");
+    out->error_code = t.why_code ? t.why_code : "trace/not-json";
+  }
   rc = rc ? rc : condense_events(&t, budget, out);
   ct_free(&t);
   if (rc) {
     char why[sizeof out->error];
+    const char *code = out->error_code;
     memcpy(why, out->error, sizeof why);
     upk_condensed_free(out);
     memcpy(out->error, why, sizeof why);
+    out->error_code = code;
   }
   return rc;
 }

@@ -40,6 +40,7 @@ typedef struct ctrace {
   size_t bad_lines; /* JSONL lines that were not JSON, left out */
   bool not_json;    /* nothing in it was JSON: a Markdown log after all */
   char *why;        /* a reader's explanation of -EINVAL, malloc'd */
+  const char *why_code; /* its stable code: "trace/unknown-shape", ... */
 } ctrace;
 
 void ct_init(ctrace *t);
@@ -60,11 +61,16 @@ int ct_edit(ctrace *t, const char *path, const char *old_s, const char *new_s);
  * the closing summary. */
 int ct_text(ctrace *t, bool user, const char *text);
 /** A reader says why the text is not what it expected (for -EINVAL). */
-int ct_reject(ctrace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ct_reject(ctrace *t, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* condense_text.c: finding what matters in text. */
 /** Is this command only looking around (ls, cat, grep, git status ...)? */
 bool ct_inspection(const char *cmd);
+/** Does this line say something went wrong? */
+bool ct_line_is_error(const char *s, size_t n);
+/** The first line of text that says what went wrong (else its start). */
+const char *ct_error_headline(const char *text);
 /** Does this text read like an error report? */
 bool ct_looks_error(const char *text);
 /** The lines worth keeping from a failing output, with context, repeats

@@ -250,18 +250,18 @@ static int read_all(jread *r, const char *text, size_t len, upk_trace_format *f)
     *f = UPK_TRACE_JSONL; /* a single message, or a one-line JSONL file */
     rc = entry(r, root);
   } else if (*f == UPK_TRACE_JSON) {
-    rc = ct_reject(r->t, "not JSON (line %d, column %d: %s); " EXPECTED, err.line, err.column,
+    rc = ct_reject(r->t, "trace/not-json", "not JSON (line %d, column %d: %s); " EXPECTED, err.line, err.column,
                    err.text);
   } else {
     size_t good = 0;
     rc = lines(r, text, len, &good);
     *f = UPK_TRACE_JSONL;
     if (rc == 0 && !good && whole && (size_t)err.position >= len)
-      rc = ct_reject(r->t, "the JSON ends early, at line %d (a truncated file?); " EXPECTED,
+      rc = ct_reject(r->t, "trace/truncated", "the JSON ends early, at line %d (a truncated file?); " EXPECTED,
                      err.line);
     else if (rc == 0 && !good) {
       r->t->not_json = true;
-      rc = ct_reject(r->t, "not JSON, nor JSON lines%s%s; " EXPECTED, whole ? ": " : "",
+      rc = ct_reject(r->t, "trace/not-json", "not JSON, nor JSON lines%s%s; " EXPECTED, whole ? ": " : "",
                      whole ? err.text : "");
     }
   }
@@ -275,7 +275,7 @@ int ct_read_json(ctrace *t, const char *text, size_t len, upk_trace_format *f) {
   if (rc == 0 && r.codex)
     *f = UPK_TRACE_CODEX;
   if (rc == 0 && !r.known)
-    rc = ct_reject(t, "JSON, but no message in it has a known shape; " EXPECTED);
+    rc = ct_reject(t, "trace/unknown-shape", "JSON, but no message in it has a known shape; " EXPECTED);
   for (size_t i = 0; i < r.n_calls; i++) {
     free(r.calls[i].id);
     free(r.calls[i].label);

@@ -269,13 +269,17 @@ static char *error_full(const cev *e, int level, bool explained_below) {
   return out;
 }
 
-/* One line: the first error line, the first line brought in, how it ended. */
-static char *error_line(const cev *e) {
+/* One line: the first error line, the first line brought in, how it ended
+ * (level 2, or the agent's first words); level 3: the first error line. */
+static char *error_line(const cev *e, int level, bool explained_below) {
   char *head = error_head(e);
-  const char *ex = e->explain, *plus = e->fix ? strstr(e->fix, "\n+") : NULL;
-  size_t n = strcspn(e->text, "\n"), pn = plus ? strcspn(plus + 1, "\n") : 0;
+  const char *ex = level == 2 && !explained_below ? e->explain : NULL, *plus = e->fix ? strstr(e->fix, "\n+") : NULL;
+  const char *first = ct_error_headline(e->text);
+  size_t n = strcspn(first, "\n"), pn = plus ? strcspn(plus + 1, "\n") : 0;
+  if (level == 3)
+    plus = NULL, pn = 0;
   size_t en = ex && !e->outcome ? sentences_within(ex, 200) : 0;
-  char *out = head ? fmt("- %s: %.*s%s%.*s%s%s%s%.*s\n", head, (int)(n > 200 ? 200 : n), e->text,
+  char *out = head ? fmt("- %s: %.*s%s%.*s%s%s%s%.*s\n", head, (int)(n > 200 ? 200 : n), first,
                          plus ? " — changed to `" : "", (int)(pn > 160 ? 160 : pn),
                          plus ? plus + 1 : "", plus ? "`" : "", e->outcome ? " — " : "",
                          e->outcome ? e->outcome
@@ -288,7 +292,7 @@ static char *error_line(const cev *e) {
 }
 
 static char *error_variant(const cev *e, int level, bool explained_below) {
-  return level < 2 ? error_full(e, level, explained_below) : level == 2 ? error_line(e) : NULL;
+  return level < 2 ? error_full(e, level, explained_below) : error_line(e, level, explained_below);
 }
 
 char *ct_variant(const cev *e, int level, const char *summary_whole) {
@@ -332,7 +336,7 @@ char *ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, si
           "budget._\n",
           upk_trace_format_name(c->format), c->source_tokens, c->commands, c->errors, c->fixes,
           c->files, c->facts, omitted);
-  for (int sec = 0; sec < N_SEC; sec++) {
+  for (int sec = 0; chosen && sec < N_SEC; sec++) {
     bool head = false;
     for (size_t i = 0; i < t->n; i++) {
       if (!chosen[i] || !chosen[i][0] || ct_section_of(t->v[i].kind) != sec)

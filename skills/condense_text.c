@@ -43,7 +43,7 @@ static void lower(const char *s, size_t n, char *buf, size_t cap) {
 /* One line: an error marker, and not a report of zero errors; "error" as
  * a measure (max abs error 4e-6) is not a marker, though "failed" beside
  * it still is. */
-static bool line_is_error(const char *s, size_t n) {
+bool ct_line_is_error(const char *s, size_t n) {
   static const char *const yes[] = {"error",
                                     "failed",
                                     "failure",
@@ -86,10 +86,17 @@ static bool line_is_error(const char *s, size_t n) {
   return false;
 }
 
+const char *ct_error_headline(const char *text) {
+  for (const char *p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
+    if (ct_line_is_error(p, strcspn(p, "\n")))
+      return p;
+  return text;
+}
+
 bool ct_looks_error(const char *text) {
   for (const char *p = text; *p;) {
     size_t n = strcspn(p, "\n");
-    if (line_is_error(p, n))
+    if (ct_line_is_error(p, n))
       return true;
     p += n + (p[n] == '\n');
   }
@@ -129,7 +136,7 @@ enum { MAX_ERROR_LINES = 12, LINE_CAP = 300, CTX_BEFORE = 1, CTX_AFTER = 2 };
 static size_t mark(oline *v, size_t n) {
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!(v[i].error = line_is_error(v[i].s, v[i].n)))
+    if (!(v[i].error = ct_line_is_error(v[i].s, v[i].n)))
       continue;
     size_t j = 0;
     for (; j < i; j++)
