@@ -180,7 +180,9 @@ static long same_error(const ctrace *t, const char *lines) {
 }
 
 int ct_output(ctrace *t, const char *cmd, const char *output, bool is_error) {
-  if (!output || (!is_error && !ct_looks_error(output)))
+  /* What cat or grep print is code and logs, full of the word "error":
+   * only their own failure (is_error) counts. */
+  if (!output || (!is_error && ((cmd && ct_inspection(cmd)) || !ct_looks_error(output))))
     return settle(t, true);
   size_t lines = 0;
   char *text = ct_error_lines(output, &lines), *label = cmd ? first_line(cmd) : NULL;
