@@ -37,6 +37,12 @@ void ct_free(ctrace *t) {
     free(e->outcome);
     free(e->changed);
   }
+  for (size_t i = 0; i < t->n_reads; i++) {
+    free(t->read_path[i]);
+    free(t->read_text[i]);
+  }
+  free(t->read_path);
+  free(t->read_text);
   free(t->v);
   free(t->last_words);
   free(t->why);
@@ -145,6 +151,30 @@ int ct_finish(ctrace *t) {
 
 /* ---- commands and their outputs ------------------------------------------ */
 
+/* A looking-around command equal to cmd but for its numbers. Only those:
+ * -arch=sm_80 and -arch=sm_90a differ in numbers and that is the lesson. */
+static long like_but_numbers(const ctrace *t, const char *cmd, size_t len) {
+  for (size_t i = 0; i < t->n; i++) {
+    const char *a = t->v[i].text, *b = cmd, *end = cmd + len;
+    if (t->v[i].kind != CEV_COMMAND || !ct_inspection(a))
+      continue;
+    while (*a && b < end) {
+      bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
+      if (da && db) {
+        while (isdigit((unsigned char)*a))
+          a++;
+        while (b < end && isdigit((unsigned char)*b))
+          b++;
+      } else if (*a++ != *b++) {
+        break;
+      }
+    }
+    if (!*a && b == end)
+      return (long)i;
+  }
+  return -1;
+}
+
 int ct_command(ctrace *t, const char *cmd) {
   int rc = settle(t, true);
   while (isspace((unsigned char)*cmd))
@@ -164,6 +194,12 @@ int ct_command(ctrace *t, const char *cmd) {
       t->pending = (long)i;
       return 0;
     }
+  long like = ct_inspection(cmd) ? like_but_numbers(t, cmd, len) : -1;
+  if (like >= 0) { /* grep src/mod0.cu, grep src/mod4.cu, ...: counted, not listed */
+    t->v[like].similar++;
+    t->pending = like;
+    return 0;
+  }
   char *copy = strndup(cmd, len);
   if (!copy || !push(t, CEV_COMMAND, copy, NULL))
     return -ENOMEM;
@@ -281,6 +317,65 @@ static bool apply_edit(char **content, const char *old_s, const char *new_s) {
   return true;
 }
 
+/* "     1\tcode" or "     1→code" on every line: a numbered listing. */
+static char *unnumbered(const char *s) {
+  char *out = NULL;
+  for (const char *p = s; *p;) {
+    size_t n = strcspn(p, "\n"), k = strspn(p, " ");
+    if (n == 0) { /* the blank end of the listing */
+      p++;
+      continue;
+    }
+    size_t d = strspn(p + k, "0123456789"), tab = p[k + d] == '\t' ? 1 : 0;
+    size_t arrow = !tab && !strncmp(p + k + d, "→", 3) ? 3 : 0;
+    if (!d || !(tab || arrow) || k + d > n) { /* not numbered: as it is */
+      free(out);
+      return strdup(s);
+    }
+    if (ct_append(&out, "%.*s\n", (int)(n - k - d - tab - arrow), p + k + d + tab + arrow))
+      return NULL;
+    p += n + (p[n] == '\n');
+  }
+  return out ? out : strdup("");
+}
+
+int ct_read(ctrace *t, const char *path, const char *content) {
+  char *text = unnumbered(content);
+  if (!text)
+    return -ENOMEM;
+  cev *f = file_of(t, path);
+  if (f && !f->text) { /* edited before we saw it: this is its state now */
+    f->text = text;
+    f->edited = false;
+    return 0;
+  }
+  for (size_t i = 0; i < t->n_reads; i++)
+    if (!strcmp(t->read_path[i], path)) {
+      free(t->read_text[i]);
+      t->read_text[i] = text;
+      return 0;
+    }
+  char **p = realloc(t->read_path, (t->n_reads + 1) * sizeof *p);
+  t->read_path = p ? p : t->read_path;
+  char **q = p ? realloc(t->read_text, (t->n_reads + 1) * sizeof *q) : NULL;
+  t->read_text = q ? q : t->read_text;
+  char *name = q ? strdup(path) : NULL;
+  if (!name) {
+    free(text);
+    return -ENOMEM;
+  }
+  t->read_path[t->n_reads] = name;
+  t->read_text[t->n_reads++] = text;
+  return 0;
+}
+
+static const char *seen(const ctrace *t, const char *path) {
+  for (size_t i = 0; i < t->n_reads; i++)
+    if (!strcmp(t->read_path[i], path))
+      return t->read_text[i];
+  return NULL;
+}
+
 int ct_edit(ctrace *t, const char *path, const char *old_s, const char *new_s) {
   int rc = settle(t, true);
   forget_words(t);
@@ -291,7 +386,7 @@ int ct_edit(ctrace *t, const char *path, const char *old_s, const char *new_s) {
   }
   cev *f = rc ? NULL : file_of(t, path);
   if (rc == 0 && !f)
-    rc = new_file(t, path, NULL, &f);
+    rc = new_file(t, path, seen(t, path), &f);
   if (rc)
     return rc;
   if (!(f->text && apply_edit(&f->text, old_s, new_s)))

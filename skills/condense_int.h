@@ -14,18 +14,19 @@ typedef enum { CEV_TASK, CEV_SUMMARY, CEV_COMMAND, CEV_ERROR, CEV_FILE, CEV_FACT
 
 typedef struct cev {
   cev_kind kind;
-  char *text;    /* task / summary / command / error lines / file content / fact */
-  char *detail;  /* ERROR: the failing command; FILE: the path */
-  char *explain; /* ERROR: what the agent said after it, in its own words */
-  char *fix;     /* ERROR: what followed: edits as diffs, commands run */
-  char *outcome; /* ERROR: "`make` then succeeded" / "... failed again" */
-  char *changed; /* FILE: lines that edits brought in, for the bounded view */
-  size_t count;  /* COMMAND: times run; ERROR: times hit */
-  size_t lines;  /* ERROR: lines in the output it came from */
-  int score;     /* FACT: how much it says (flags, versions, numbers, cues) */
-  bool edited;   /* FILE: edits seen whose base content is unknown */
-  bool user;     /* FACT: the person said it */
-  bool resolved; /* ERROR: a command then succeeded */
+  char *text;     /* task / summary / command / error lines / file content / fact */
+  char *detail;   /* ERROR: the failing command; FILE: the path */
+  char *explain;  /* ERROR: what the agent said after it, in its own words */
+  char *fix;      /* ERROR: what followed: edits as diffs, commands run */
+  char *outcome;  /* ERROR: "`make` then succeeded" / "... failed again" */
+  char *changed;  /* FILE: lines that edits brought in, for the bounded view */
+  size_t count;   /* COMMAND: times run; ERROR: times hit */
+  size_t lines;   /* ERROR: lines in the output it came from */
+  size_t similar; /* COMMAND: looking-around commands like it but for numbers */
+  int score;      /* FACT: how much it says (flags, versions, numbers, cues) */
+  bool edited;    /* FILE: edits seen whose base content is unknown */
+  bool user;      /* FACT: the person said it */
+  bool resolved;  /* ERROR: a command then succeeded */
 } cev;
 
 typedef struct ctrace {
@@ -36,10 +37,12 @@ typedef struct ctrace {
   bool has_task;
   /* The closing summary: the agent's last prose not followed by a tool. */
   char *last_words;
-  bool words_open;  /* more agent prose goes on the same summary */
-  size_t bad_lines; /* JSONL lines that were not JSON, left out */
-  bool not_json;    /* nothing in it was JSON: a Markdown log after all */
-  char *why;        /* a reader's explanation of -EINVAL, malloc'd */
+  bool words_open;               /* more agent prose goes on the same summary */
+  char **read_path, **read_text; /* files as a tool read them, for edits' base */
+  size_t n_reads;
+  size_t bad_lines;     /* JSONL lines that were not JSON, left out */
+  bool not_json;        /* nothing in it was JSON: a Markdown log after all */
+  char *why;            /* a reader's explanation of -EINVAL, malloc'd */
   const char *why_code; /* its stable code: "trace/unknown-shape", ... */
 } ctrace;
 
@@ -56,6 +59,9 @@ int ct_output(ctrace *t, const char *cmd, const char *output, bool is_error);
  * when the content is known). */
 int ct_write(ctrace *t, const char *path, const char *content);
 int ct_edit(ctrace *t, const char *path, const char *old_s, const char *new_s);
+/** A tool read a file (cat -n style line numbers are taken off): the base
+ * of later edits, or the current state of a file edited unseen. */
+int ct_read(ctrace *t, const char *path, const char *content);
 /** Prose: the first user text is the task; later user texts are facts; the
  * agent's text explains an open error, states facts, and its last words are
  * the closing summary. */

@@ -35,8 +35,9 @@ static const char *any_str(json_t *o, const char *const *keys) {
 }
 
 static const char *const PATH_KEYS[] = {"file_path", "path", "target_file", "filename", NULL};
+static const char *const EDIT_KEYS[] = {"old_string", "old_str", "new_string", "new_str", NULL};
 
-static int remember(jread *r, const char *id, const char *label, bool shell) {
+static int remember(jread *r, const char *id, const char *label, bool shell, bool read) {
   if (!id)
     return 0;
   jcall *p = realloc(r->calls, (r->n_calls + 1) * sizeof *p);
@@ -47,12 +48,13 @@ static int remember(jread *r, const char *id, const char *label, bool shell) {
   c->id = strdup(id);
   c->label = strdup(label ? label : "a tool");
   c->shell = shell;
+  c->read = read;
   return c->id && c->label ? 0 : -ENOMEM;
 }
 
 int jr_shell(jread *r, const char *id, const char *cmd) {
   int rc = ct_command(r->t, cmd);
-  return rc ? rc : remember(r, id, cmd, true);
+  return rc ? rc : remember(r, id, cmd, true, false);
 }
 
 static int edits(jread *r, const char *path, json_t *in) {
@@ -82,13 +84,15 @@ int jr_tool_call(jread *r, const char *id, const char *name, json_t *in) {
   int rc = 0;
   if (cmd && !path)
     return jr_shell(r, id, cmd);
+  bool read = false;
   if (path && content)
     rc = ct_write(r->t, path, content);
-  else if (path)
+  else if (path && !(read = !json_object_get(in, "edits") && !any_str(in, EDIT_KEYS) &&
+                            !json_object_get(in, "pattern"))) /* not Grep, Glob */
     rc = edits(r, path, in);
-  else if (patch && strstr(patch, "*** Begin Patch"))
+  else if (!path && patch && strstr(patch, "*** Begin Patch"))
     rc = ct_apply_patch(r->t, patch) == -ENOMEM ? -ENOMEM : 0;
-  return rc ? rc : remember(r, id, name, false);
+  return rc ? rc : remember(r, id, read ? path : name, false, read);
 }
 
 /* OpenAI: {"function": {"name", "arguments": "<JSON text>"}}. */
@@ -126,6 +130,8 @@ int jr_tool_result(jread *r, const char *id, const char *text, bool is_error) {
       c = &r->calls[i - 1];
       break;
     }
+  if (c && c->read && !is_error) /* what a file holds: the base of its edits */
+    return ct_read(r->t, c->label, text);
   /* Outputs of reads and searches are code, full of the word "error":
    * only a shell command's output is searched for errors. */
   if (!is_error && !(c && c->shell))
@@ -250,19 +256,19 @@ static int read_all(jread *r, const char *text, size_t len, upk_trace_format *f)
     *f = UPK_TRACE_JSONL; /* a single message, or a one-line JSONL file */
     rc = entry(r, root);
   } else if (*f == UPK_TRACE_JSON) {
-    rc = ct_reject(r->t, "trace/not-json", "not JSON (line %d, column %d: %s); " EXPECTED, err.line, err.column,
-                   err.text);
+    rc = ct_reject(r->t, "trace/not-json", "not JSON (line %d, column %d: %s); " EXPECTED, err.line,
+                   err.column, err.text);
   } else {
     size_t good = 0;
     rc = lines(r, text, len, &good);
     *f = UPK_TRACE_JSONL;
     if (rc == 0 && !good && whole && (size_t)err.position >= len)
-      rc = ct_reject(r->t, "trace/truncated", "the JSON ends early, at line %d (a truncated file?); " EXPECTED,
-                     err.line);
+      rc = ct_reject(r->t, "trace/truncated",
+                     "the JSON ends early, at line %d (a truncated file?); " EXPECTED, err.line);
     else if (rc == 0 && !good) {
       r->t->not_json = true;
-      rc = ct_reject(r->t, "trace/not-json", "not JSON, nor JSON lines%s%s; " EXPECTED, whole ? ": " : "",
-                     whole ? err.text : "");
+      rc = ct_reject(r->t, "trace/not-json", "not JSON, nor JSON lines%s%s; " EXPECTED,
+                     whole ? ": " : "", whole ? err.text : "");
     }
   }
   json_decref(root);
@@ -275,7 +281,8 @@ int ct_read_json(ctrace *t, const char *text, size_t len, upk_trace_format *f) {
   if (rc == 0 && r.codex)
     *f = UPK_TRACE_CODEX;
   if (rc == 0 && !r.known)
-    rc = ct_reject(t, "trace/unknown-shape", "JSON, but no message in it has a known shape; " EXPECTED);
+    rc = ct_reject(t, "trace/unknown-shape",
+                   "JSON, but no message in it has a known shape; " EXPECTED);
   for (size_t i = 0; i < r.n_calls; i++) {
     free(r.calls[i].id);
     free(r.calls[i].label);

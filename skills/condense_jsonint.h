@@ -9,7 +9,7 @@
 
 typedef struct {
   char *id, *label; /* the call's id; the command, or the tool's name */
-  bool shell;
+  bool shell, read; /* read: label is the path it read */
 } jcall;
 
 typedef struct jread {

@@ -201,9 +201,10 @@ static char *summary_variant(const cev *e, int level) {
 
 /* One line in backticks; a script (heredoc, loop) in a fenced block. */
 static char *command_variant(const cev *e, int level) {
-  char times[32] = "";
-  if (e->count > 1)
-    snprintf(times, sizeof times, " (run %zu times)", e->count);
+  char times[64] = "";
+  if (e->count > 1 || e->similar)
+    snprintf(times, sizeof times, " (run %zu time%s%s%.0zu%s)", e->count, e->count > 1 ? "s" : "",
+             e->similar ? "; and " : "", e->similar, e->similar ? " more like it" : "");
   size_t lines = count_lines(e->text), first = strcspn(e->text, "\n");
   if (level == 0 && lines == 1 && !strchr(e->text, '`'))
     return fmt("- `%s`%s\n", e->text, times);
@@ -273,7 +274,8 @@ static char *error_full(const cev *e, int level, bool explained_below) {
  * (level 2, or the agent's first words); level 3: the first error line. */
 static char *error_line(const cev *e, int level, bool explained_below) {
   char *head = error_head(e);
-  const char *ex = level == 2 && !explained_below ? e->explain : NULL, *plus = e->fix ? strstr(e->fix, "\n+") : NULL;
+  const char *ex = level == 2 && !explained_below ? e->explain : NULL,
+             *plus = e->fix ? strstr(e->fix, "\n+") : NULL;
   const char *first = ct_error_headline(e->text);
   size_t n = strcspn(first, "\n"), pn = plus ? strcspn(plus + 1, "\n") : 0;
   if (level == 3)

@@ -40,6 +40,18 @@ static void lower(const char *s, size_t n, char *buf, size_t cap) {
   buf[n] = '\0';
 }
 
+/* "0 failed", "0 tests failed": a count of none before the word at `at`. */
+static bool zero_before(const char *buf, const char *at) {
+  const char *p = at, *w;
+  while (p > buf && p[-1] == ' ')
+    p--;
+  for (w = p; w > buf && isalpha((unsigned char)w[-1]);)
+    w--;
+  for (p = w < p ? w : p; p > buf && p[-1] == ' ';)
+    p--;
+  return p > buf && p[-1] == '0' && (p - 1 == buf || !isdigit((unsigned char)p[-2]));
+}
+
 /* One line: an error marker, and not a report of zero errors; "error" as
  * a measure (max abs error 4e-6) is not a marker, though "failed" beside
  * it still is. */
@@ -81,8 +93,9 @@ bool ct_line_is_error(const char *s, size_t n) {
   for (size_t i = 0; i < sizeof measure / sizeof *measure; i++)
     measured = measured || strstr(buf, measure[i]);
   for (size_t i = measured ? 1 : 0; i < sizeof yes / sizeof *yes; i++)
-    if (strstr(buf, yes[i]))
-      return true;
+    for (const char *at = buf; (at = strstr(at, yes[i])); at++)
+      if (!zero_before(buf, at))
+        return true;
   return false;
 }
 

@@ -261,6 +261,11 @@ def cc_softmax():
            "make: *** [Makefile:14: test] Error 1", True)
     t.say("The row max must be a block-wide max, not x[0]: rows whose first element is not the largest are "
           "normalised by the wrong value.")
+    body = source(60, "softmax").splitlines()
+    body[30:30] = ["__global__ void softmax(float *x, int n) {", "  int row = blockIdx.x;", "  float m = x[row * n];",
+                   "  softmax_row(x + row * n, n, m);", "}"]
+    t.tool("Read", {"file_path": "/home/dev/proj/src/softmax.cu"},
+           "".join(f"{i + 1:6d}\t{l}\n" for i, l in enumerate(body)))
     t.tool("Edit", {"file_path": "/home/dev/proj/src/softmax.cu", "old_string": "  float m = x[row * n];",
                     "new_string": "  float m = block_max(x + row * n, n);"}, "The file has been updated.")
     t.bash("make test", "all 64 rows sum to 1.0 (max error 2.4e-7)\nPASSED")

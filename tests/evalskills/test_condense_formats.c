@@ -135,6 +135,15 @@ static char *claude_session(void) {
                     "edits", "old_string", "  float m = x[0];", "new_string",
                     "  float m = block_max(x);", "old_string", "expf(", "new_string", "__expf("),
           "Applied 2 edits", false);
+  /* Claude Code reads a file (numbered, cat -n style) before it edits it. */
+  cc_tool("Read", json_pack("{s:s}", "file_path", "/home/dev/proj/launch.h"),
+          "     1\t#pragma once\n     2\tconstexpr int kBlock = 128;\n     3\tconstexpr int kRows "
+          "= 64;\n",
+          false);
+  cc_tool("Edit",
+          json_pack("{s:s, s:s, s:s}", "file_path", "/home/dev/proj/launch.h", "old_string",
+                    "kBlock = 128;", "new_string", "kBlock = 256;"),
+          "The file has been updated.", false);
   cc_tool("Bash", json_pack("{s:s}", "command", "make test"), "all 64 rows sum to 1.0", false);
   cc("assistant", json_pack("[{s:s, s:s}]", "type", "text", "text",
                             "Done: softmax now subtracts the block max (`block_max`) and uses "
@@ -158,6 +167,8 @@ Test(condense_formats, claude_code_session) {
   /* the final file: written, then both edits applied */
   contains(c.text, "  float m = block_max(x);\n  x[threadIdx.x] = __expf(x[threadIdx.x] - m);");
   contains(c.text, "## The agent's closing summary\n\nDone: softmax now subtracts");
+  /* the file read, then edited: its final state, without the listing's numbers */
+  contains(c.text, "#pragma once\nconstexpr int kBlock = 256;\nconstexpr int kRows = 64;\n");
   cr_assert_eq(c.n_left_out, 0, "all of it fits");
   upk_condensed_free(&c);
 
@@ -377,7 +388,8 @@ Test(condense_formats, repeats_are_counted_and_the_end_is_kept) {
   }
   for (int i = 0; i < 300; i++) { /* much looking around */
     char cmd[64];
-    snprintf(cmd, sizeof cmd, "grep -rn idx src/file%03d.cu", i);
+    snprintf(cmd, sizeof cmd, "grep -rn idx src/%c%c%c.cu", 'a' + i % 26, 'a' + i / 26 % 26,
+             'k' + i % 7);
     cc_tool("Bash", json_pack("{s:s}", "command", cmd), "src: idx = blockIdx.x * 256", false);
   }
   cc("assistant", json_pack("[{s:s, s:s}]", "type", "text", "text",
