@@ -444,6 +444,20 @@ describe('upskillctl', () => {
     assert.match(lr.stdout, new RegExp(r.runId));
     assert.ok(readFileSync(csv, 'utf8').split('\n').filter((l) => l.startsWith(r.runId)).length === 3);
   });
+  it('condense prints the trace as the teacher sees it, and on stderr what was left out', { skip: ctl ? false : 'UPSKILLCTL not set' }, async () => {
+    const out = await run(['condense', 'trace.md', '--budget', '300']);
+    assert.equal(out.status, 0, out.stderr);
+    assert.match(out.stdout, /^# Condensed agent trace\n/);
+    assert.match(out.stdout, /identifier "__shfl_down" is undefined/);
+    assert.match(out.stdout, /__shfl_down_sync\(0xffffffff, v, off\)/);
+    assert.ok(out.stdout.length <= 1200, `${out.stdout.length} bytes for 300 tokens`);
+    assert.match(out.stderr, /Markdown trace: ~\d+ tokens condensed to \d+ \(budget 300\)/);
+    const bad = await run(['condense', 'odd.json']);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /no message in it has a known shape/);
+    assert.equal((await run(['condense'])).status, 2);
+    assert.equal((await run(['condense', 'trace.md', '--budget', 'lots'])).status, 2);
+  });
 });
 
 describe('shutdown', () => {
