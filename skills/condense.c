@@ -95,22 +95,21 @@ static char *first_line(const char *s) {
 /* One step after the open error: an edit, a command and how it went. */
 static int follow(ctrace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int follow(ctrace *t, const char *fmt, ...) {
+  static const char MORE[] = "- [… more steps left out]\n";
   if (t->open_error < 0)
     return 0;
   cev *e = &t->v[t->open_error];
   size_t have = e->fix ? strlen(e->fix) : 0;
-  if (have >= FIX_CAP)
+  if (have && strstr(e->fix, MORE))
     return 0;
   va_list ap;
   va_start(ap, fmt);
-  char *step = NULL;
-  int n = vasprintf(&step, fmt, ap);
+  int rc = ct_vappend(&e->fix, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return -ENOMEM;
-  int rc = have + (size_t)n < FIX_CAP ? ct_append(&e->fix, "%s", step)
-                                      : ct_append(&e->fix, "- [… more steps left out]\n");
-  free(step);
+  if (rc == 0 && strlen(e->fix) > FIX_CAP) { /* this step does not fit: say so instead */
+    e->fix[have] = '\0';
+    rc = ct_append(&e->fix, MORE);
+  }
   return rc;
 }
 

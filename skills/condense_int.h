@@ -5,6 +5,7 @@
 #ifndef UPK_CONDENSE_INT_H
 #define UPK_CONDENSE_INT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -90,6 +91,7 @@ char *ct_diff(const char *old_s, const char *new_s, size_t max_lines);
 int ct_fact_score(const char *s, size_t n);
 /** Append printf-style to a malloc'd string; -ENOMEM. */
 int ct_append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ct_vappend(char **s, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /** Readers: 0, -EINVAL when the text is not of that format, -ENOMEM. */
 int ct_read_markdown(ctrace *t, const char *text, size_t len);

@@ -10,12 +10,9 @@
 
 #include "condense_int.h"
 
-int ct_append(char **s, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+int ct_vappend(char **s, const char *fmt, va_list ap) {
   char *more = NULL;
   int n = vasprintf(&more, fmt, ap);
-  va_end(ap);
   if (n < 0)
     return -ENOMEM;
   size_t old = *s ? strlen(*s) : 0;
@@ -28,6 +25,14 @@ int ct_append(char **s, const char *fmt, ...) {
   free(more);
   *s = p;
   return 0;
+}
+
+int ct_append(char **s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = ct_vappend(s, fmt, ap);
+  va_end(ap);
+  return rc;
 }
 
 /* ---- errors -------------------------------------------------------------- */

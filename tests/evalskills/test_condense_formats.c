@@ -413,3 +413,31 @@ Test(condense_formats, repeats_are_counted_and_the_end_is_kept) {
   upk_condensed_free(&c);
   free(buf);
 }
+
+Test(condense_formats, an_error_followed_by_many_edits_keeps_a_bounded_record) {
+  char *buf = NULL;
+  size_t len = 0;
+  out = open_memstream(&buf, &len);
+  cc("user", json_string("Rename the kernels."));
+  cc_tool("Bash", json_pack("{s:s}", "command", "make"), "error: 'kernel_0' was not declared",
+          true);
+  for (int i = 0; i < 200; i++) {
+    char o[64], n[64];
+    snprintf(o, sizeof o, "launch(kernel_%d)", i);
+    snprintf(n, sizeof n, "launch(renamed_kernel_%d)", i);
+    cc_tool(
+        "Edit",
+        json_pack("{s:s, s:s, s:s}", "file_path", "src/all.cu", "old_string", o, "new_string", n),
+        "ok", false);
+  }
+  cc_tool("Bash", json_pack("{s:s}", "command", "make"), "built", false);
+  fclose(out);
+  upk_condensed c;
+  cr_assert_eq(upk_condense(buf, len, UPK_TRACE_AUTO, 8000, &c), 0);
+  contains(c.text, "+launch(renamed_kernel_0)\n");
+  contains(c.text, "- [… more steps left out]\n");
+  lacks(c.text, "renamed_kernel_199");
+  contains(c.text, "`make` then succeeded.");
+  upk_condensed_free(&c);
+  free(buf);
+}
