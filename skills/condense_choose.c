@@ -164,7 +164,9 @@ static int list_left_out(const plan *p, const ctrace *t, upk_condensed *c) {
   for (size_t i = 0; rc == 0 && i < t->n && c->n_left_out < MAX_LISTED; i++) {
     if (p->chosen[i] && (p->level[i] == 0 || !p->chosen[i][0]))
       continue;
-    char *full = ct_variant(&t->v[i], 0, NULL);
+    char *full = NULL; /* its richest form */
+    for (int level = 0; !full && level < CT_LEVELS; level++)
+      full = ct_variant(&t->v[i], level, NULL);
     size_t tokens = upk_estimate_tokens(full ? strlen(full) : 0);
     free(full);
     rc = list_item(c, kind_name(t->v[i].kind), label(&t->v[i]), tokens, p->chosen[i] != NULL);

@@ -136,10 +136,15 @@ static bool decl_line(const char *p, size_t n, const char *unused) {
           !strncmp(p, "#", 1) || !strncmp(p, "def ", 4));
 }
 
-static char *fenced_view(const cev *e, const char *what, char *body, size_t kept) {
-  char *s = kept ? fmt("### %s (%s: %zu lines in all)\n\n%.*s\n%s%.*s\n", e->detail, what,
-                       count_lines(e->text), fence_len(body), FENCE, body, fence_len(body), FENCE)
-                 : NULL;
+/* The lines of e's content that pred keeps, fenced under a heading. */
+static char *fenced_view(const cev *e, const char *what, line_pred pred, const char *arg,
+                         size_t ctx) {
+  size_t kept = 0;
+  char *body = pick_lines(e->text, pred, arg, ctx, &kept);
+  char *s = body && kept
+                ? fmt("### %s (%s: %zu lines in all)\n\n%.*s\n%s%.*s\n", e->detail, what,
+                      count_lines(e->text), fence_len(body), FENCE, body, fence_len(body), FENCE)
+                : NULL;
   free(body);
   return s;
 }
@@ -147,7 +152,7 @@ static char *fenced_view(const cev *e, const char *what, char *body, size_t kept
 static char *file_variant(const cev *e, int level) {
   if (!e->text)
     return level == 0 ? fmt("- `%s` (edited; its content is not in the trace)\n", e->detail) : NULL;
-  size_t lines = count_lines(e->text), kept = 0;
+  size_t lines = count_lines(e->text);
   if (level == 0 && lines <= 150) {
     int fl = fence_len(e->text);
     size_t tl = strlen(e->text);
@@ -155,10 +160,9 @@ static char *file_variant(const cev *e, int level) {
                fl, FENCE, e->text, tl && e->text[tl - 1] == '\n' ? "" : "\n", fl, FENCE);
   }
   if (level == 1 && e->changed)
-    return fenced_view(e, "the changed regions",
-                       pick_lines(e->text, changed_line, e->changed, 3, &kept), kept);
+    return fenced_view(e, "the changed regions", changed_line, e->changed, 3);
   if (level == 2)
-    return fenced_view(e, "outline", pick_lines(e->text, decl_line, NULL, 0, &kept), kept);
+    return fenced_view(e, "outline", decl_line, NULL, 0);
   return level == 3 ? fmt("- `%s` (%zu lines)\n", e->detail, lines) : NULL;
 }
 

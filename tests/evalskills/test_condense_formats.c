@@ -441,3 +441,31 @@ Test(condense_formats, an_error_followed_by_many_edits_keeps_a_bounded_record) {
   upk_condensed_free(&c);
   free(buf);
 }
+
+Test(condense_formats, a_long_changed_file_shows_the_regions_its_edits_touched) {
+  char *buf = NULL, *content = NULL;
+  size_t len = 0, clen = 0;
+  FILE *cf = open_memstream(&content, &clen);
+  for (int i = 0; i < 400; i++)
+    fprintf(cf, "  step_%03d(ctx);\n", i);
+  fclose(cf);
+  out = open_memstream(&buf, &len);
+  cc("user", json_string("Make step 200 use the async copy."));
+  cc_tool("Write", json_pack("{s:s, s:s}", "file_path", "src/pipeline.cu", "content", content),
+          "ok", false);
+  cc_tool("Bash", json_pack("{s:s}", "command", "make"), "pipeline.cu:201: error: stalls", true);
+  cc_tool("Edit",
+          json_pack("{s:s, s:s, s:s}", "file_path", "src/pipeline.cu", "old_string",
+                    "  step_200(ctx);", "new_string", "  step_200_async(ctx, stream);"),
+          "ok", false);
+  cc_tool("Bash", json_pack("{s:s}", "command", "make"), "built", false);
+  fclose(out);
+  upk_condensed c;
+  cr_assert_eq(upk_condense(buf, len, UPK_TRACE_AUTO, 4000, &c), 0);
+  contains(c.text, "### src/pipeline.cu (the changed regions: 400 lines in all)");
+  contains(c.text, "  step_199(ctx);\n  step_200_async(ctx, stream);\n  step_201(ctx);\n");
+  lacks(c.text, "step_100(ctx)");
+  upk_condensed_free(&c);
+  free(buf);
+  free(content);
+}
