@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "condense_int.h"
+#include "fnv1a.h"
 
 /* Bounds that keep one error's follow-up, or one file's record of changed
  * lines, from crowding out the rest. */
@@ -43,6 +44,7 @@ void ct_free(ctrace *t) {
   }
   free(t->read_path);
   free(t->read_text);
+  free(t->cmd_index);
   free(t->v);
   free(t->last_words);
   free(t->why);
@@ -150,13 +152,16 @@ int ct_finish(ctrace *t) {
 
 /* ---- commands and their outputs ------------------------------------------ */
 
-/* A looking-around command equal to cmd but for its numbers. Only those:
- * -arch=sm_80 and -arch=sm_90a differ in numbers and that is the lesson. */
+/* A looking-around command equal to cmd but for its numbers, among the
+ * last 64 (such runs come together). Only those: -arch=sm_80 and
+ * -arch=sm_90a differ in numbers, and that is the lesson. */
 static long like_but_numbers(const ctrace *t, const char *cmd, size_t len) {
-  for (size_t i = 0; i < t->n; i++) {
+  for (size_t k = t->n, seen = 0; k > 0 && seen < 64; k--) {
+    size_t i = k - 1;
     const char *a = t->v[i].text, *b = cmd, *end = cmd + len;
     if (t->v[i].kind != CEV_COMMAND || !ct_inspection(a))
       continue;
+    seen++;
     while (*a && b < end) {
       bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
       if (da && db) {
@@ -174,6 +179,44 @@ static long like_but_numbers(const ctrace *t, const char *cmd, size_t len) {
   return -1;
 }
 
+/* ---- commands by hash: a long session runs thousands ---------------------- */
+
+static size_t *cmd_slot(const ctrace *t, const char *cmd, size_t len) {
+  size_t mask = t->cmd_cap - 1, i = upk_fnv1a(UPK_FNV1A_INIT, cmd, len) & mask;
+  for (;; i = (i + 1) & mask) {
+    size_t *slot = &t->cmd_index[i];
+    const char *s = *slot ? t->v[*slot - 1].text : NULL;
+    if (!s || (strlen(s) == len && !memcmp(s, cmd, len)))
+      return slot;
+  }
+}
+
+static long find_command(const ctrace *t, const char *cmd, size_t len) {
+  size_t *slot = t->cmd_cap ? cmd_slot(t, cmd, len) : NULL;
+  return slot && *slot ? (long)*slot - 1 : -1;
+}
+
+/* Index event ev, growing the table (kept at most half full). */
+static int index_command(ctrace *t, size_t ev) {
+  if (2 * (t->cmd_used + 1) > t->cmd_cap) {
+    size_t cap = t->cmd_cap ? 2 * t->cmd_cap : 64, *table = calloc(cap, sizeof *table);
+    if (!table)
+      return -ENOMEM;
+    free(t->cmd_index);
+    t->cmd_index = table;
+    t->cmd_cap = cap;
+    t->cmd_used = 0;
+    for (size_t i = 0; i < ev; i++)
+      if (t->v[i].kind == CEV_COMMAND) {
+        *cmd_slot(t, t->v[i].text, strlen(t->v[i].text)) = i + 1;
+        t->cmd_used++;
+      }
+  }
+  *cmd_slot(t, t->v[ev].text, strlen(t->v[ev].text)) = ev + 1;
+  t->cmd_used++;
+  return 0;
+}
+
 int ct_command(ctrace *t, const char *cmd) {
   int rc = settle(t, true);
   while (isspace((unsigned char)*cmd))
@@ -186,13 +229,12 @@ int ct_command(ctrace *t, const char *cmd) {
     return rc;
   if (!ct_inspection(cmd)) /* words followed by more work were not the last */
     forget_words(t);
-  for (size_t i = 0; i < t->n; i++)
-    if (t->v[i].kind == CEV_COMMAND && strlen(t->v[i].text) == len &&
-        strncmp(t->v[i].text, cmd, len) == 0) {
-      t->v[i].count++;
-      t->pending = (long)i;
-      return 0;
-    }
+  long same = find_command(t, cmd, len);
+  if (same >= 0) {
+    t->v[same].count++;
+    t->pending = same;
+    return 0;
+  }
   long like = ct_inspection(cmd) ? like_but_numbers(t, cmd, len) : -1;
   if (like >= 0) { /* grep src/mod0.cu, grep src/mod4.cu, ...: counted, not listed */
     t->v[like].similar++;
@@ -203,7 +245,7 @@ int ct_command(ctrace *t, const char *cmd) {
   if (!copy || !push(t, CEV_COMMAND, copy, NULL))
     return -ENOMEM;
   t->pending = (long)t->n - 1;
-  return 0;
+  return index_command(t, t->n - 1);
 }
 
 /* An error seen before with the same lines: hit again. */
