@@ -2,6 +2,7 @@
  *   generate "TASK" [--from PATH] [-m MODEL] [--eval-model M]... [--install claude,agents]
  *   eval SKILL -m M [-m M] [--runs N] [--no-baseline] [--tests FILE] [--concurrency N]
  *   runs [--csv FILE]
+ *   condense TRACE [--budget N] [--format F]
  * Progress shows live on a TTY (the shared $/progress bar); at the end, upskill-style bars
  * (baseline vs with skill) per model and a per-model table; --json prints the raw result. */
 #include <getopt.h>
@@ -304,7 +305,63 @@ static int cmd_runs(ctl *c, int argc, char **argv) {
   return finish(c, r, print_runs);
 }
 
+/* The text exactly as the teacher sees it on stdout; what was left out on
+ * stderr, so the two can be told apart. */
+static void print_condensed(json_t *r) {
+  json_t *it;
+  size_t i, n = json_array_size(json_object_get(r, "leftOut"));
+  fputs(sv(r, "text"), stdout);
+  fprintf(stderr,
+          "\n%s trace: ~%lld tokens condensed to %lld (budget %lld); %zu left out or "
+          "shortened%s\n",
+          sv(r, "format"), (long long)json_integer_value(json_object_get(r, "sourceTokens")),
+          (long long)json_integer_value(json_object_get(r, "tokens")),
+          (long long)json_integer_value(json_object_get(r, "budget")), n, n ? ":" : "");
+  json_array_foreach(json_object_get(r, "leftOut"), i, it) {
+    if (i == 40) {
+      fprintf(stderr, "  ... and %zu more (--json lists them all)\n", n - i);
+      break;
+    }
+    fprintf(stderr, "  %s %-7s %s (~%lld tokens)\n",
+            json_is_true(json_object_get(it, "shortened")) ? "shortened" : "left out",
+            sv(it, "kind"), sv(it, "what"),
+            (long long)json_integer_value(json_object_get(it, "tokens")));
+  }
+}
+
+static int cmd_condense(ctl *c, int argc, char **argv) {
+  static const struct option longs[] = {{"budget", required_argument, 0, 'b'},
+                                        {"format", required_argument, 0, 'f'},
+                                        {"json", no_argument, 0, 'j'},
+                                        {0, 0, 0, 0}};
+  json_t *p = json_object();
+  int ch, rc = 2, err = 0;
+  optind = 0;
+  while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+    if (ch == 'f')
+      json_object_set_new(p, "format", json_string(optarg));
+    else if (ch == 'j')
+      c->json = 1;
+    else if (ch != 'b' || positive("condense", "--budget", optarg, p, "budget"))
+      goto out;
+  }
+  if (argc - optind != 1) {
+    fprintf(stderr, "upskillctl condense: expected one TRACE file\n");
+    goto out;
+  }
+  char *abs = absolute(argv[optind]);
+  json_object_set_new(p, "trace", json_string(abs));
+  free(abs);
+  rc = finish(c, ctl_call(c, "skills/condense", p, &err), print_condensed);
+  p = NULL;
+out:
+  json_decref(p);
+  return rc;
+}
+
 int ctl_eval_command(ctl *c, int argc, char **argv) {
+  if (!strcmp(argv[0], "condense"))
+    return cmd_condense(c, argc, argv);
   if (!strcmp(argv[0], "eval"))
     return cmd_eval(c, argc, argv);
   if (!strcmp(argv[0], "generate"))

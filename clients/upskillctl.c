@@ -32,6 +32,8 @@ static void usage(FILE *f) {
         "  eval SKILL [-m M]... [--runs N] [--no-baseline] [--tests FILE] [--concurrency N]\n"
         "                                          pass rates with and without the skill\n"
         "  runs [--csv FILE]                       stored evaluation runs (trials as CSV)\n"
+        "  condense TRACE [--budget N] [--format F]  the trace as the teacher sees it (stdout)\n"
+        "                                          and what was left out (stderr)\n"
         "  check-kernel FILE.cu|PROJECT [--arch A] [--backend auto|nvrtc|nvcc] [--block N]\n"
         "               [--name K]... [--no-cache] [--run SPEC.json] [--against PROBLEM.py]\n"
         "                        compile a CUDA file (or a kernel-builder project, build.toml)\n"

@@ -470,6 +470,12 @@ const upk_method upk_eval_methods[] = {
      "Write a skill for a task (or from an agent trace) with a teacher model, validate it, test "
      "and refine it on student models, keep the best attempt, save (and optionally install) it.",
      upk_gen_params, upk_gen_handler, 0},
+    {"skills/condense", "condense_trace", "Condense an agent trace",
+     "Condense an agent trace to a token budget the way skills/generate gives it to the teacher: "
+     "the task, every error with its context and what followed it (edits as diffs, the command "
+     "that then succeeded, the agent's explanation), changed files, stated facts and the closing "
+     "summary; returns the text and what was left out.",
+     upk_condense_params, upk_condense_handler, UPK_METHOD_READ_ONLY},
     {"runs/list", "list_runs", "List evaluation runs",
      "List stored evaluation runs, newest first; optionally every trial as CSV.", list_params,
      list_handler, UPK_METHOD_READ_ONLY},

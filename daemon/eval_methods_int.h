@@ -63,5 +63,7 @@ unsigned em_uint(const ecall *c, const char *key, unsigned def);
 /* gen_methods.c */
 extern const upk_param upk_gen_params[];
 void upk_gen_handler(upk_job *job, json_t *params);
+extern const upk_param upk_condense_params[];
+void upk_condense_handler(upk_job *job, json_t *params);
 
 #endif

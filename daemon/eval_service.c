@@ -63,7 +63,8 @@ struct eval_trial {
 struct upk_eval {
   upk_server *server;
   upk_models *models;
-  upk_eval_spec spec; /* strings borrowed, arrays copied */
+  upk_eval_spec spec; /* strings borrowed, arrays copied; the store's strings owned: */
+  char *own_runs_dir, *own_skill_name, *own_kind; /* the store runs on after a cancel */
   upk_model *model_copy;
   size_t *subset_copy;
   char *system_skill, *system_base;
@@ -95,6 +96,9 @@ static void eval_free(upk_eval *e) {
   free(e->trials);
   free(e->model_copy);
   free(e->subset_copy);
+  free(e->own_runs_dir);
+  free(e->own_skill_name);
+  free(e->own_kind);
   free(e->system_skill);
   free(e->system_base);
   upk_evalstats_free(&e->stats);
@@ -436,6 +440,11 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
     e->subset_copy[i] = spec->subset ? spec->subset[i] : i;
   e->spec.models = e->model_copy;
   e->spec.subset = e->subset_copy;
+  /* What store_work reads on the thread pool: the caller may go away first. */
+  if ((spec->runs_dir && !(e->spec.runs_dir = e->own_runs_dir = strdup(spec->runs_dir))) ||
+      (spec->skill_name && !(e->spec.skill_name = e->own_skill_name = strdup(spec->skill_name))) ||
+      (spec->kind && !(e->spec.kind = e->own_kind = strdup(spec->kind))))
+    return -ENOMEM;
   e->spec.n_subset = n;
   if (!e->spec.concurrency)
     e->spec.concurrency = DEFAULT_CONCURRENCY;

@@ -1,13 +1,16 @@
 /* skills/generate (MCP `generate_skill`): params checked on the loop, the
  * models resolved and `from` read on the thread pool, then gen_service.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "agents.h"
+#include "condense.h"
 #include "eval_methods_int.h"
+#include "fsutil.h"
 #include "jsonrpc.h"
 #include "skill.h"
 
@@ -155,5 +158,89 @@ const upk_param upk_gen_params[] = {
     {"kernel", UPK_T_BOOLEAN, 0, "Allow compiles/resources assertions in the tests."},
     {"output", UPK_T_STRING, 0, "Skill directory to write (default skills_dir/<name>)."},
     {"install", UPK_T_OBJECT, 0, "Install it afterwards: {agents?: [...], scope?: project|user}."},
+    {0},
+};
+
+/* ---- skills/condense (MCP `condense_trace`) ---- */
+
+static const char *const TRACE_FORMATS[] = {"auto", "markdown", "json", "jsonl", "codex", NULL};
+
+static upk_trace_format trace_format(const char *name) {
+  for (int i = 0; name && TRACE_FORMATS[i]; i++)
+    if (!strcmp(name, TRACE_FORMATS[i]))
+      return (upk_trace_format)i; /* listed in the enum's order */
+  return UPK_TRACE_AUTO;
+}
+
+static json_t *condensed_json(const upk_condensed *o, size_t budget) {
+  json_t *left = json_array();
+  for (size_t i = 0; i < o->n_left_out; i++) {
+    const upk_condense_item *it = &o->left_out[i];
+    json_array_append_new(left,
+                          json_pack("{s:s,s:s,s:I,s:b}", "kind", it->kind, "what", it->what,
+                                    "tokens", (json_int_t)it->tokens, "shortened", it->shortened));
+  }
+  return json_pack("{s:s,s:s,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I},s:I,s:o}", "text", o->text,
+                   "format", upk_trace_format_name(o->format), "tokens", (json_int_t)o->tokens,
+                   "sourceTokens", (json_int_t)o->source_tokens, "budget", (json_int_t)budget,
+                   "found", "commands", (json_int_t)o->commands, "errors", (json_int_t)o->errors,
+                   "fixes", (json_int_t)o->fixes, "files", (json_int_t)o->files, "facts",
+                   (json_int_t)o->facts, "omitted", (json_int_t)o->omitted, "leftOut", left);
+}
+
+static void condense_load(ecall *c) {
+  const char *path = em_str(c, "trace"), *text = em_str(c, "text");
+  const char *key = path ? "params.trace" : "params.text";
+  char *raw = NULL;
+  size_t len = text ? strlen(text) : 0, budget = em_uint(c, "budget", 0);
+  if (path) {
+    char *abs = em_abs(c->workspace, path);
+    int rc = abs ? upk_read_file_at(AT_FDCWD, abs, TRACE_MAX, &raw, &len) : -ENOMEM;
+    free(abs);
+    if (rc) {
+      c->data = json_pack("{s:s}", "code", "trace/unreadable");
+      em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s: %s", key, path, strerror(-rc));
+      return;
+    }
+  }
+  upk_condensed o;
+  int rc = upk_condense(raw ? raw : text, len, trace_format(em_str(c, "format")), budget, &o);
+  free(raw);
+  if (rc == -EINVAL) {
+    c->data = json_pack("{s:s}", "code", o.error_code ? o.error_code : "trace/not-json");
+    em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", key, o.error);
+  } else if (rc) {
+    em_fail(c, UPK_RPC_INTERNAL_ERROR, "condense: %s", strerror(-rc));
+  } else {
+    c->result = condensed_json(&o, budget ? budget : UPK_CONDENSE_DEFAULT_BUDGET);
+    upk_condensed_free(&o);
+  }
+}
+
+static void condense_reply(ecall *c) {
+  upk_job_reply(c->job, c->result);
+  c->result = NULL;
+  em_free(c);
+}
+
+void upk_condense_handler(upk_job *job, json_t *params) {
+  const char *fmt = json_string_value(json_object_get(params, "format"));
+  bool has_trace = json_object_get(params, "trace"), has_text = json_object_get(params, "text");
+  if (has_trace == has_text)
+    em_bad(job, "params: give either trace (a file) or text (the trace itself)");
+  else if (fmt && trace_format(fmt) == UPK_TRACE_AUTO && strcmp(fmt, "auto"))
+    em_bad(job, "params.format: expected auto, markdown, json, jsonl or codex");
+  else if (!em_check_range(job, params, "budget", UPK_CONDENSE_MIN_BUDGET, 1000000))
+    em_start(job, params, condense_load, condense_reply);
+}
+
+const upk_param upk_condense_params[] = {
+    {"trace", UPK_T_STRING, 0,
+     "An agent trace file: Markdown, a JSON message array (Anthropic, OpenAI), Claude Code "
+     "session JSONL or a Codex CLI rollout."},
+    {"text", UPK_T_STRING, 0, "The trace itself, instead of a file."},
+    {"budget", UPK_T_INTEGER, 0,
+     "Tokens the condensed trace may take (default 4000, at least 64)."},
+    {"format", UPK_T_STRING, 0, "auto (default), markdown, json, jsonl or codex."},
     {0},
 };

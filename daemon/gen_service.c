@@ -449,12 +449,16 @@ static void condense_done(uv_work_t *w, int status) {
     return;
   }
   if (status || !g->has_condensed) {
-    gen_fail(g, UPK_RPC_INVALID_PARAMS, NULL, "condense: the trace could not be read");
+    gen_fail(g, UPK_RPC_INVALID_PARAMS, NULL, "condense: params.from: %s",
+             g->condensed.error[0] ? g->condensed.error : "the trace could not be read");
     return;
   }
-  gen_progress(g, "condense", "trace condensed from %zu to %zu tokens (%zu errors, %zu commands)",
-               g->condensed.source_tokens, g->condensed.tokens, g->condensed.errors,
-               g->condensed.commands);
+  gen_progress(g, "condense",
+               "%s trace condensed from %zu to %zu tokens (%zu errors, %zu with what followed, "
+               "%zu commands, %zu left out)",
+               upk_trace_format_name(g->condensed.format), g->condensed.source_tokens,
+               g->condensed.tokens, g->condensed.errors, g->condensed.fixes,
+               g->condensed.commands, g->condensed.omitted);
   write_stage(g);
 }
 

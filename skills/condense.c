@@ -1,14 +1,22 @@
-/* Trace condensation: events, the budgeted choice, the Markdown out (see
- * condense.h). Readers are in condense_md.c and condense_json.c. */
+/* Trace condensation: the events a trace is read into, and the follow-up of
+ * each error (see condense.h, condense_int.h). Readers are condense_md.c,
+ * condense_json.c and condense_codex.c; choosing and writing is
+ * condense_render.c. */
 #include "condense.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "condense_int.h"
+#include "fnv1a.h"
+
+/* Bounds that keep one error's follow-up, or one file's record of changed
+ * lines, from crowding out the rest. */
+enum { FIX_CAP = 3000, EXPLAIN_CAP = 1500, CHANGED_CAP = 4000, DIFF_LINES = 24 };
 
 size_t upk_estimate_tokens(size_t bytes) {
   return (bytes + 3) / 4;
@@ -17,17 +25,41 @@ size_t upk_estimate_tokens(size_t bytes) {
 void ct_init(ctrace *t) {
   memset(t, 0, sizeof *t);
   t->open_error = -1;
+  t->pending = -1;
 }
 
 void ct_free(ctrace *t) {
   for (size_t i = 0; i < t->n; i++) {
-    free(t->v[i].text);
-    free(t->v[i].detail);
-    free(t->v[i].diagnosis);
-    free(t->v[i].fix);
+    cev *e = &t->v[i];
+    free(e->text);
+    free(e->detail);
+    free(e->explain);
+    free(e->fix);
+    free(e->outcome);
+    free(e->changed);
   }
+  for (size_t i = 0; i < t->n_reads; i++) {
+    free(t->read_path[i]);
+    free(t->read_text[i]);
+  }
+  free(t->read_path);
+  free(t->read_text);
+  free(t->cmd_index);
   free(t->v);
+  free(t->last_words);
+  free(t->why);
   memset(t, 0, sizeof *t);
+}
+
+int ct_reject(ctrace *t, const char *code, const char *fmt, ...) {
+  va_list ap;
+  t->why_code = code;
+  va_start(ap, fmt);
+  free(t->why);
+  if (vasprintf(&t->why, fmt, ap) < 0)
+    t->why = NULL;
+  va_end(ap);
+  return -EINVAL;
 }
 
 /* Push an event taking ownership of text and detail (freed on failure). */
@@ -48,15 +80,11 @@ static cev *push(ctrace *t, cev_kind kind, char *text, char *detail) {
   return e;
 }
 
-static char *dupn(const char *s, size_t n) {
-  return s ? strndup(s, n) : NULL;
-}
-
 /* The first line of s, with "(+N lines)" when there are more. */
 static char *first_line(const char *s) {
   const char *nl = strchr(s, '\n');
   if (!nl || !nl[1])
-    return dupn(s, nl ? (size_t)(nl - s) : strlen(s));
+    return strndup(s, nl ? (size_t)(nl - s) : strlen(s));
   size_t more = 0;
   for (const char *p = nl; *p; p++)
     more += *p == '\n' && p[1];
@@ -64,155 +92,207 @@ static char *first_line(const char *s) {
   return asprintf(&out, "%.*s … (+%zu lines)", (int)(nl - s), s, more) < 0 ? NULL : out;
 }
 
-/* ---- error detection ----------------------------------------------------- */
+/* ---- the follow-up of an error ------------------------------------------- */
 
-static bool has_ci(const char *hay, size_t n, const char *needle) {
-  size_t k = strlen(needle);
-  for (size_t i = 0; i + k <= n; i++)
-    if (strncasecmp(hay + i, needle, k) == 0)
-      return true;
-  return false;
-}
-
-/* One line: an error marker, and not a report of zero errors. */
-static bool line_is_error(const char *s, size_t n) {
-  static const char *const yes[] = {"error",
-                                    "failed",
-                                    "failure",
-                                    "traceback",
-                                    "fatal",
-                                    "exception",
-                                    "panic:",
-                                    "segmentation fault",
-                                    "core dumped",
-                                    "undefined reference",
-                                    "no such file",
-                                    "not found",
-                                    "permission denied",
-                                    "cannot ",
-                                    "could not",
-                                    "exit code 1",
-                                    "exit status 1",
-                                    "assertion",
-                                    "unresolved",
-                                    "mismatch"};
-  static const char *const no[] = {"0 error",    "no error",  "without error", "0 failed",
-                                   "error-free", "errors: 0", "failed: 0"};
-  for (size_t i = 0; i < sizeof no / sizeof *no; i++)
-    if (has_ci(s, n, no[i]))
-      return false;
-  for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
-    if (has_ci(s, n, yes[i]))
-      return true;
-  return false;
-}
-
-bool ct_looks_error(const char *text) {
-  for (const char *p = text; *p;) {
-    size_t n = strcspn(p, "\n");
-    if (line_is_error(p, n))
-      return true;
-    p += n + (p[n] == '\n');
-  }
-  return false;
-}
-
-/* The lines worth keeping from a failing output: those that say what went
- * wrong (at most 8, each at most 300 bytes), else its last 3 lines. */
-static char *error_lines(const char *out) {
-  char *buf = NULL;
-  size_t len = 0, kept = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
-  for (const char *p = out; *p && kept < 8;) {
-    size_t n = strcspn(p, "\n");
-    if (line_is_error(p, n)) {
-      fprintf(f, "%.*s%s\n", (int)(n > 300 ? 300 : n), p, n > 300 ? " …" : "");
-      kept++;
-    }
-    p += n + (p[n] == '\n');
-  }
-  if (!kept) {
-    const char *end = out + strlen(out), *p = end;
-    for (int lines = 0; p > out && lines < 4; p--)
-      lines += p[-1] == '\n';
-    fprintf(f, "%.*s", (int)(end - p > 900 ? 900 : end - p), p + (*p == '\n'));
-  }
-  if (fclose(f)) {
-    free(buf);
-    return NULL;
-  }
-  return buf;
-}
-
-/* ---- events -------------------------------------------------------------- */
-
-static int close_error(ctrace *t, char *fix) {
-  if (t->open_error < 0 || !fix) {
-    free(fix);
-    return fix || t->open_error < 0 ? 0 : -ENOMEM;
-  }
+/* One step after the open error: an edit, a command and how it went. */
+static int follow(ctrace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int follow(ctrace *t, const char *fmt, ...) {
+  static const char MORE[] = "- [… more steps left out]\n";
+  if (t->open_error < 0)
+    return 0;
   cev *e = &t->v[t->open_error];
-  e->fix = fix;
+  size_t have = e->fix ? strlen(e->fix) : 0;
+  if (have && strstr(e->fix, MORE))
+    return 0;
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = ct_vappend(&e->fix, fmt, ap);
+  va_end(ap);
+  if (rc == 0 && strlen(e->fix) > FIX_CAP) { /* this step does not fit: say so instead */
+    e->fix[have] = '\0';
+    rc = ct_append(&e->fix, MORE);
+  }
+  return rc;
+}
+
+/* The pending command's result is known: a success resolves the error that
+ * was open when it ran. */
+static int settle(ctrace *t, bool ok) {
+  if (t->pending < 0)
+    return 0;
+  const char *cmd = t->v[t->pending].text;
+  t->pending = -1;
+  if (t->open_error < 0 || ct_inspection(cmd) || !ok)
+    return 0;
+  cev *e = &t->v[t->open_error];
+  char *line = first_line(cmd);
+  free(e->outcome);
+  e->outcome = NULL;
+  int rc = line && asprintf(&e->outcome, "`%s` then succeeded.", line) >= 0 ? 0 : -ENOMEM;
+  free(line);
+  e->resolved = rc == 0;
   t->open_error = -1;
+  return rc;
+}
+
+static void forget_words(ctrace *t) {
+  free(t->last_words);
+  t->last_words = NULL;
+  t->words_open = false;
+}
+
+int ct_finish(ctrace *t) {
+  int rc = settle(t, true);
+  if (rc == 0 && t->last_words) {
+    rc = push(t, CEV_SUMMARY, t->last_words, NULL) ? 0 : -ENOMEM;
+    t->last_words = NULL;
+  }
+  return rc;
+}
+
+/* ---- commands and their outputs ------------------------------------------ */
+
+/* A looking-around command equal to cmd but for its numbers, among the
+ * last 64 (such runs come together). Only those: -arch=sm_80 and
+ * -arch=sm_90a differ in numbers, and that is the lesson. */
+static long like_but_numbers(const ctrace *t, const char *cmd, size_t len) {
+  for (size_t k = t->n, seen = 0; k > 0 && seen < 64; k--) {
+    size_t i = k - 1;
+    const char *a = t->v[i].text, *b = cmd, *end = cmd + len;
+    if (t->v[i].kind != CEV_COMMAND || !ct_inspection(a))
+      continue;
+    seen++;
+    while (*a && b < end) {
+      bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
+      if (da && db) {
+        while (isdigit((unsigned char)*a))
+          a++;
+        while (b < end && isdigit((unsigned char)*b))
+          b++;
+      } else if (*a++ != *b++) {
+        break;
+      }
+    }
+    if (!*a && b == end)
+      return (long)i;
+  }
+  return -1;
+}
+
+/* ---- commands by hash: a long session runs thousands ---------------------- */
+
+static size_t *cmd_slot(const ctrace *t, const char *cmd, size_t len) {
+  size_t mask = t->cmd_cap - 1, i = upk_fnv1a(UPK_FNV1A_INIT, cmd, len) & mask;
+  for (;; i = (i + 1) & mask) {
+    size_t *slot = &t->cmd_index[i];
+    const char *s = *slot ? t->v[*slot - 1].text : NULL;
+    if (!s || (strlen(s) == len && !memcmp(s, cmd, len)))
+      return slot;
+  }
+}
+
+static long find_command(const ctrace *t, const char *cmd, size_t len) {
+  size_t *slot = t->cmd_cap ? cmd_slot(t, cmd, len) : NULL;
+  return slot && *slot ? (long)*slot - 1 : -1;
+}
+
+/* Index event ev, growing the table (kept at most half full). */
+static int index_command(ctrace *t, size_t ev) {
+  if (2 * (t->cmd_used + 1) > t->cmd_cap) {
+    size_t cap = t->cmd_cap ? 2 * t->cmd_cap : 64, *table = calloc(cap, sizeof *table);
+    if (!table)
+      return -ENOMEM;
+    free(t->cmd_index);
+    t->cmd_index = table;
+    t->cmd_cap = cap;
+    t->cmd_used = 0;
+    for (size_t i = 0; i < ev; i++)
+      if (t->v[i].kind == CEV_COMMAND) {
+        *cmd_slot(t, t->v[i].text, strlen(t->v[i].text)) = i + 1;
+        t->cmd_used++;
+      }
+  }
+  *cmd_slot(t, t->v[ev].text, strlen(t->v[ev].text)) = ev + 1;
+  t->cmd_used++;
   return 0;
 }
 
-/* Looking around (ls, cat, grep ...) changes nothing: it is not a fix. */
-bool ct_inspection(const char *cmd) {
-  static const char *const words[] = {"ls",   "cat", "pwd",  "head", "tail",
-                                      "grep", "rg",  "find", "echo", "which",
-                                      "less", "wc",  "tree", "file", "stat"};
-  size_t n = strcspn(cmd, " \t\n;|&");
-  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-    if (strlen(words[i]) == n && strncmp(cmd, words[i], n) == 0)
-      return true;
-  return strncmp(cmd, "git status", 10) == 0 || strncmp(cmd, "git diff", 8) == 0 ||
-         strncmp(cmd, "git log", 7) == 0;
-}
-
 int ct_command(ctrace *t, const char *cmd) {
+  int rc = settle(t, true);
   while (isspace((unsigned char)*cmd))
     cmd++;
   size_t len = strlen(cmd);
   while (len && isspace((unsigned char)cmd[len - 1]))
     len--;
-  if (!len)
-    return 0;
-  char *copy = strndup(cmd, len), *line = copy ? first_line(copy) : NULL, *fix = NULL;
-  int rc = line ? 0 : -ENOMEM;
-  if (rc == 0 && t->open_error >= 0 && !ct_inspection(copy) && asprintf(&fix, "ran `%s`", line) < 0)
-    rc = -ENOMEM;
-  free(line);
-  rc = rc ? rc : fix ? close_error(t, fix) : 0;
-  for (size_t i = 0; rc == 0 && i < t->n; i++)
-    if (t->v[i].kind == CEV_COMMAND && strcmp(t->v[i].text, copy) == 0) {
-      t->v[i].count++;
-      free(copy);
-      return 0;
-    }
-  if (rc) {
-    free(copy);
+  t->words_open = false;
+  if (rc || !len)
     return rc;
+  if (!ct_inspection(cmd)) /* words followed by more work were not the last */
+    forget_words(t);
+  long same = find_command(t, cmd, len);
+  if (same >= 0) {
+    t->v[same].count++;
+    t->pending = same;
+    return 0;
   }
-  return push(t, CEV_COMMAND, copy, NULL) ? 0 : -ENOMEM;
+  long like = ct_inspection(cmd) ? like_but_numbers(t, cmd, len) : -1;
+  if (like >= 0) { /* grep src/mod0.cu, grep src/mod4.cu, ...: counted, not listed */
+    t->v[like].similar++;
+    t->pending = like;
+    return 0;
+  }
+  char *copy = strndup(cmd, len);
+  if (!copy || !push(t, CEV_COMMAND, copy, NULL))
+    return -ENOMEM;
+  t->pending = (long)t->n - 1;
+  return index_command(t, t->n - 1);
+}
+
+/* An error seen before with the same lines: hit again. */
+static long same_error(const ctrace *t, const char *lines) {
+  for (size_t i = 0; i < t->n; i++)
+    if (t->v[i].kind == CEV_ERROR && strcmp(t->v[i].text, lines) == 0)
+      return (long)i;
+  return -1;
 }
 
 int ct_output(ctrace *t, const char *cmd, const char *output, bool is_error) {
-  if (!output || (!is_error && !ct_looks_error(output)))
-    return 0;
-  char *lines = error_lines(output), *detail = cmd ? first_line(cmd) : NULL;
-  if (!lines || (cmd && !detail)) {
-    free(lines);
-    free(detail);
+  /* What cat or grep print is code and logs, full of the word "error":
+   * only their own failure (is_error) counts. */
+  if (!output || (!is_error && ((cmd && ct_inspection(cmd)) || !ct_looks_error(output))))
+    return settle(t, true);
+  size_t lines = 0;
+  char *text = ct_error_lines(output, &lines), *label = cmd ? first_line(cmd) : NULL;
+  if (!text || (cmd && !label)) {
+    free(text);
+    free(label);
     return -ENOMEM;
   }
-  if (!push(t, CEV_ERROR, lines, detail))
-    return -ENOMEM;
-  t->open_error = (long)t->n - 1;
-  return 0;
+  long same = same_error(t, text);
+  int rc = 0;
+  if (t->pending >= 0 && label) /* what the step that failed led to */
+    rc = follow(t, "- ran `%s`: %s\n", label,
+                same >= 0 && same == t->open_error ? "the same error came back"
+                                                   : "it failed with another error");
+  t->pending = -1;
+  forget_words(t);
+  if (rc == 0 && same >= 0) {
+    t->open_error = same;
+    t->v[same].count++;
+  } else if (rc == 0) {
+    cev *e = push(t, CEV_ERROR, text, label);
+    text = label = NULL;
+    if (!e)
+      return -ENOMEM;
+    e->lines = lines;
+    t->open_error = (long)t->n - 1;
+  }
+  free(text);
+  free(label);
+  return rc;
 }
+
+/* ---- files ---------------------------------------------------------------- */
 
 static cev *file_of(ctrace *t, const char *path) {
   for (size_t i = t->n; i > 0; i--)
@@ -221,25 +301,48 @@ static cev *file_of(ctrace *t, const char *path) {
   return NULL;
 }
 
-int ct_write(ctrace *t, const char *path, const char *content) {
-  char *fix = NULL;
-  if (t->open_error >= 0 && asprintf(&fix, "rewrote `%s`", path) < 0)
+static int new_file(ctrace *t, const char *path, const char *content, cev **out) {
+  char *p = strdup(path), *c = content ? strdup(content) : NULL;
+  if (!p || (content && !c)) {
+    free(p);
+    free(c);
     return -ENOMEM;
-  int rc = close_error(t, fix);
-  cev *f = file_of(t, path);
-  char *copy = strdup(content);
-  if (rc || !copy) {
-    free(copy);
-    return rc ? rc : -ENOMEM;
   }
-  if (f) {
-    free(f->text);
-    f->text = copy;
-    f->edited = false;
+  *out = push(t, CEV_FILE, c, p);
+  return *out ? 0 : -ENOMEM;
+}
+
+/* Remember what an edit brought in, for the view of the changed regions. */
+static int note_changed(cev *f, const char *new_s) {
+  size_t have = f->changed ? strlen(f->changed) : 0;
+  if (have > CHANGED_CAP || !*new_s)
     return 0;
+  return ct_append(&f->changed, "%s\n", new_s);
+}
+
+int ct_write(ctrace *t, const char *path, const char *content) {
+  int rc = settle(t, true);
+  forget_words(t);
+  cev *f = rc ? NULL : file_of(t, path);
+  if (rc == 0 && t->open_error >= 0) {
+    char *d = f && f->text ? ct_diff(f->text, content, DIFF_LINES) : NULL;
+    rc = d ? follow(t, "- rewrote `%s`:\n\n~~~~diff\n%s~~~~\n\n", path, d)
+           : follow(t, "- wrote `%s`\n", path);
+    free(d);
   }
-  char *p = strdup(path);
-  return p && push(t, CEV_FILE, copy, p) ? 0 : -ENOMEM;
+  if (rc)
+    return rc;
+  if (!f)
+    return new_file(t, path, content, &f);
+  char *copy = strdup(content);
+  if (!copy)
+    return -ENOMEM;
+  if (f->text)
+    rc = note_changed(f, content);
+  free(f->text);
+  f->text = copy;
+  f->edited = false;
+  return rc;
 }
 
 /* Replace the first `old_s` in *content by `new_s`; false when absent. */
@@ -255,43 +358,84 @@ static bool apply_edit(char **content, const char *old_s, const char *new_s) {
   return true;
 }
 
-int ct_edit(ctrace *t, const char *path, const char *old_s, const char *new_s) {
-  char *fix = NULL, *o = first_line(old_s), *n = first_line(new_s);
-  int rc = o && n ? 0 : -ENOMEM;
-  if (rc == 0 && t->open_error >= 0 && asprintf(&fix, "edited `%s`: `%s` → `%s`", path, o, n) < 0)
-    rc = -ENOMEM;
-  free(o);
-  free(n);
-  rc = rc ? rc : close_error(t, fix);
-  if (rc)
-    return rc;
+/* "     1\tcode" or "     1→code" on every line: a numbered listing. */
+static char *unnumbered(const char *s) {
+  char *out = NULL;
+  for (const char *p = s; *p;) {
+    size_t n = strcspn(p, "\n"), k = strspn(p, " ");
+    if (n == 0) { /* the blank end of the listing */
+      p++;
+      continue;
+    }
+    size_t d = strspn(p + k, "0123456789"), tab = p[k + d] == '\t' ? 1 : 0;
+    size_t arrow = !tab && !strncmp(p + k + d, "→", 3) ? 3 : 0;
+    if (!d || !(tab || arrow) || k + d > n) { /* not numbered: as it is */
+      free(out);
+      return strdup(s);
+    }
+    if (ct_append(&out, "%.*s\n", (int)(n - k - d - tab - arrow), p + k + d + tab + arrow))
+      return NULL;
+    p += n + (p[n] == '\n');
+  }
+  return out ? out : strdup("");
+}
+
+int ct_read(ctrace *t, const char *path, const char *content) {
+  char *text = unnumbered(content);
+  if (!text)
+    return -ENOMEM;
   cev *f = file_of(t, path);
-  if (f && f->text && apply_edit(&f->text, old_s, new_s))
-    return 0;
-  if (f) {
-    f->edited = true;
+  if (f && !f->text) { /* edited before we saw it: this is its state now */
+    f->text = text;
+    f->edited = false;
     return 0;
   }
-  char *p = strdup(path);
-  cev *e = p ? push(t, CEV_FILE, NULL, p) : NULL;
-  if (e)
-    e->edited = true;
-  return e ? 0 : -ENOMEM;
+  for (size_t i = 0; i < t->n_reads; i++)
+    if (!strcmp(t->read_path[i], path)) {
+      free(t->read_text[i]);
+      t->read_text[i] = text;
+      return 0;
+    }
+  char **p = realloc(t->read_path, (t->n_reads + 1) * sizeof *p);
+  t->read_path = p ? p : t->read_path;
+  char **q = p ? realloc(t->read_text, (t->n_reads + 1) * sizeof *q) : NULL;
+  t->read_text = q ? q : t->read_text;
+  char *name = q ? strdup(path) : NULL;
+  if (!name) {
+    free(text);
+    return -ENOMEM;
+  }
+  t->read_path[t->n_reads] = name;
+  t->read_text[t->n_reads++] = text;
+  return 0;
 }
 
-/* ---- prose --------------------------------------------------------------- */
-
-static bool explains(const char *s, size_t n) {
-  static const char *const cues[] = {"because",   "must ",       "need to",    "needs ",
-                                     "requires",  "important",   "note:",      "note that",
-                                     "the issue", "the problem", "root cause", "turns out",
-                                     "instead",   "do not",      "don't",      "never ",
-                                     "always ",   "the fix",     "fixed by",   "works"};
-  for (size_t i = 0; i < sizeof cues / sizeof *cues; i++)
-    if (has_ci(s, n, cues[i]))
-      return true;
-  return false;
+static const char *seen(const ctrace *t, const char *path) {
+  for (size_t i = 0; i < t->n_reads; i++)
+    if (!strcmp(t->read_path[i], path))
+      return t->read_text[i];
+  return NULL;
 }
+
+int ct_edit(ctrace *t, const char *path, const char *old_s, const char *new_s) {
+  int rc = settle(t, true);
+  forget_words(t);
+  if (rc == 0 && t->open_error >= 0) {
+    char *d = ct_diff(old_s, new_s, DIFF_LINES);
+    rc = d ? follow(t, "- edited `%s`:\n\n~~~~diff\n%s~~~~\n\n", path, d) : -ENOMEM;
+    free(d);
+  }
+  cev *f = rc ? NULL : file_of(t, path);
+  if (rc == 0 && !f)
+    rc = new_file(t, path, seen(t, path), &f);
+  if (rc)
+    return rc;
+  if (!(f->text && apply_edit(&f->text, old_s, new_s)))
+    f->edited = true;
+  return note_changed(f, new_s);
+}
+
+/* ---- prose ---------------------------------------------------------------- */
 
 /* Length of the sentence at s: up to . ! ? before a space, or a newline. */
 static size_t sentence_len(const char *s) {
@@ -305,9 +449,9 @@ static size_t sentence_len(const char *s) {
   return i;
 }
 
-/* A fact of at most 600 bytes: a person's long message is cut at its last
- * sentence end (or space) before that, and says so. */
-static int add_fact(ctrace *t, const char *s, size_t n, bool user) {
+/* A fact of at most 600 bytes: a long one is cut at its last sentence end
+ * (or space) before that, and says so. */
+static int add_fact(ctrace *t, const char *s, size_t n, bool user, int score) {
   bool cut = n > 600;
   if (cut) {
     size_t end = 0, space = 0;
@@ -326,9 +470,51 @@ static int add_fact(ctrace *t, const char *s, size_t n, bool user) {
   if (asprintf(&copy, "%.*s%s", (int)n, s, cut ? " (…)" : "") < 0)
     return -ENOMEM;
   cev *e = push(t, CEV_FACT, copy, NULL);
-  if (e)
+  if (e) {
     e->user = user;
+    e->score = score;
+  }
   return e ? 0 : -ENOMEM;
+}
+
+/* The agent's words after an error explain it: kept whole up to a bound. */
+static int explain(ctrace *t, const char *text) {
+  cev *e = &t->v[t->open_error];
+  size_t have = e->explain ? strlen(e->explain) : 0, n = strlen(text);
+  if (have >= EXPLAIN_CAP)
+    return 0;
+  if (have + n > EXPLAIN_CAP) { /* whole sentences only */
+    size_t keep = 0;
+    for (size_t i = 0; text[i] && have + i < EXPLAIN_CAP; i += sentence_len(text + i) + 1)
+      keep = i + sentence_len(text + i);
+    if (!keep)
+      return 0;
+    return ct_append(&e->explain, "%s%.*s …", have ? " " : "", (int)keep, text);
+  }
+  return ct_append(&e->explain, "%s%s", have ? " " : "", text);
+}
+
+/* The agent's last prose: the closing summary, unless a tool follows. */
+static int last_words(ctrace *t, const char *text) {
+  if (t->words_open && t->last_words)
+    return ct_append(&t->last_words, "\n\n%s", text);
+  free(t->last_words);
+  t->last_words = strdup(text);
+  t->words_open = true;
+  return t->last_words ? 0 : -ENOMEM;
+}
+
+static int facts(ctrace *t, const char *text) {
+  for (const char *p = text; *p;) {
+    size_t n = sentence_len(p);
+    int score = n > 12 ? ct_fact_score(p, n) : 0;
+    if (score && add_fact(t, p, n, false, score))
+      return -ENOMEM;
+    p += n;
+    while (isspace((unsigned char)*p) || *p == '-' || *p == '*')
+      p++;
+  }
+  return 0;
 }
 
 int ct_text(ctrace *t, bool user, const char *text) {
@@ -342,28 +528,14 @@ int ct_text(ctrace *t, bool user, const char *text) {
     return copy && push(t, CEV_TASK, copy, NULL) ? 0 : -ENOMEM;
   }
   if (user && t->n && t->v[t->n - 1].kind == CEV_TASK) { /* the task goes on */
-    char *more = NULL;
-    if (asprintf(&more, "%s\n\n%s", t->v[t->n - 1].text, text) < 0)
-      return -ENOMEM;
-    free(t->v[t->n - 1].text);
-    t->v[t->n - 1].text = more;
-    return 0;
+    cev *task = &t->v[t->n - 1];
+    return ct_append(&task->text, "\n\n%s", text);
   }
-  if (user) /* a later instruction from the person: always a fact */
-    return add_fact(t, text, strlen(text), true);
-  bool diagnosing = t->open_error >= 0 && !t->v[t->open_error].diagnosis;
-  for (const char *p = text; *p;) {
-    size_t n = sentence_len(p);
-    if (diagnosing && n > 0) {
-      if (!(t->v[t->open_error].diagnosis = dupn(p, n > 400 ? 400 : n)))
-        return -ENOMEM;
-      diagnosing = false;
-    } else if (n > 12 && explains(p, n) && add_fact(t, p, n, false)) {
-      return -ENOMEM;
-    }
-    p += n;
-    while (isspace((unsigned char)*p) || *p == '-' || *p == '*')
-      p++;
+  if (user) { /* a later instruction from the person: always a fact */
+    t->words_open = false;
+    return add_fact(t, text, strlen(text), true, 3);
   }
-  return 0;
+  int rc = t->open_error >= 0 ? explain(t, text) : 0;
+  rc = rc ? rc : last_words(t, text);
+  return rc ? rc : facts(t, text);
 }

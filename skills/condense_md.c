@@ -140,8 +140,10 @@ static char *block_text(mdread *m, cmark_node *block) {
     const char *lit = cmark_node_get_literal(n);
     if (ev != CMARK_EVENT_ENTER)
       continue;
-    if (ty == CMARK_NODE_TEXT || ty == CMARK_NODE_CODE)
+    if (ty == CMARK_NODE_TEXT)
       fputs(lit ? lit : "", f);
+    else if (ty == CMARK_NODE_CODE) /* kept as code: names, flags, calls */
+      fprintf(f, "`%s`", lit ? lit : "");
     else if (ty == CMARK_NODE_SOFTBREAK || ty == CMARK_NODE_LINEBREAK)
       fputc('\n', f);
     if (ty == CMARK_NODE_CODE && lit && path_like(lit, strlen(lit)))

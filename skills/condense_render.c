@@ -1,5 +1,7 @@
-/* Trace condensation: choosing events by priority within the budget and
- * writing them out as Markdown (see condense.h). */
+/* Trace condensation: each event's forms, richest first (condense_int.h),
+ * and writing the chosen ones out as Markdown (see condense.h). Choosing
+ * is condense_choose.c. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -7,20 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense.h"
-#include "condense_int.h"
+#include "condense_choose.h"
 
-enum { SEC_TASK, SEC_ERRORS, SEC_COMMANDS, SEC_FILES, SEC_FACTS, N_SEC };
-static const char *const SEC_TITLES[N_SEC] = {"Task", "Errors and the fixes that followed",
-                                              "Commands run", "Final files", "Key facts"};
+static const char *const SEC_TITLES[N_SEC] = {
+    "Task",         "Errors and what followed them", "Final state of changed files", "Key facts",
+    "Commands run", "The agent's closing summary"};
 
-static int section_of(cev_kind k) {
-  static const int map[] = {[CEV_TASK] = SEC_TASK,
-                            [CEV_COMMAND] = SEC_COMMANDS,
-                            [CEV_ERROR] = SEC_ERRORS,
-                            [CEV_FILE] = SEC_FILES,
-                            [CEV_FACT] = SEC_FACTS};
+int ct_section_of(cev_kind k) {
+  static const int map[] = {
+      [CEV_TASK] = SEC_TASK,    [CEV_SUMMARY] = SEC_SUMMARY, [CEV_COMMAND] = SEC_COMMANDS,
+      [CEV_ERROR] = SEC_ERRORS, [CEV_FILE] = SEC_FILES,      [CEV_FACT] = SEC_FACTS};
   return map[k];
+}
+
+size_t ct_heading_cost(int sec) {
+  return strlen(SEC_TITLES[sec]) + 6; /* "\n## " + title + "\n\n" */
 }
 
 /* A fence longer than any backtick run inside, so content cannot close it. */
@@ -53,54 +56,117 @@ static size_t count_lines(const char *s) {
   return n;
 }
 
-/* Declarations and other unindented lines that show a file's shape. */
-static char *outline(const char *s) {
+/* Whole sentences from the start of s that fit cap bytes (0: none). */
+static size_t sentences_within(const char *s, size_t cap) {
+  size_t cut = 0;
+  for (size_t i = 0; s[i] && i < cap; i++)
+    if (strchr(".!?\n", s[i]) && (!s[i + 1] || isspace((unsigned char)s[i + 1])))
+      cut = i + 1;
+  return cut;
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+typedef bool (*line_pred)(const char *line, size_t n, const char *arg);
+
+/* The lines of s that pred keeps, `ctx` lines around each, gaps marked. */
+static char *pick_lines(const char *s, line_pred pred, const char *arg, size_t ctx, size_t *kept) {
+  size_t n = count_lines(s) + 1, i = 0;
+  const char **at = malloc(n * sizeof *at);
+  unsigned char *keep = calloc(n, 1);
   char *buf = NULL;
-  size_t len = 0, kept = 0;
-  FILE *f = open_memstream(&buf, &len);
+  size_t len = 0;
+  FILE *f = at && keep ? open_memstream(&buf, &len) : NULL;
+  *kept = 0;
   if (!f)
-    return NULL;
-  for (const char *p = s; *p && kept < 40;) {
-    size_t n = strcspn(p, "\n");
-    bool decl = n > 0 && p[0] != ' ' && p[0] != '\t' && p[0] != '}' && p[0] != '{' &&
-                (memchr(p, '(', n) || !strncmp(p, "#include", 8) || !strncmp(p, "#define", 7) ||
-                 !strncmp(p, "class ", 6) || !strncmp(p, "struct ", 7) || !strncmp(p, "#", 1));
-    if (decl) {
-      fprintf(f, "%.*s\n", (int)(n > 200 ? 200 : n), p);
-      kept++;
+    goto out;
+  for (const char *p = s; *p && i < n; i++, p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
+    at[i] = p;
+  n = i;
+  for (i = 0; i < n; i++)
+    if (pred(at[i], strcspn(at[i], "\n"), arg))
+      for (size_t k = i > ctx ? i - ctx : 0; k < n && k <= i + ctx; k++)
+        keep[k] = 1;
+  for (i = 0; i < n; i++) {
+    if (keep[i]) {
+      size_t w = strcspn(at[i], "\n");
+      fprintf(f, "%.*s\n", (int)(w > 200 ? 200 : w), at[i]);
+      ++*kept;
+    } else if (i == 0 || keep[i - 1]) {
+      fputs("…\n", f);
     }
-    p += n + (p[n] == '\n');
   }
   if (fclose(f)) {
     free(buf);
-    return NULL;
+    buf = NULL;
   }
-  if (!kept) {
-    free(buf);
-    return NULL;
-  }
+out:
+  free(at);
+  free(keep);
   return buf;
+}
+
+/* A line an edit brought in (trimmed, at least 4 bytes). */
+static bool changed_line(const char *s, size_t n, const char *changed) {
+  while (n && isspace((unsigned char)*s))
+    s++, n--;
+  while (n && isspace((unsigned char)s[n - 1]))
+    n--;
+  if (n < 4)
+    return false;
+  for (const char *p = changed; *p;) {
+    size_t k = strcspn(p, "\n");
+    const char *q = p;
+    p += k + (p[k] == '\n');
+    while (k && isspace((unsigned char)*q))
+      q++, k--;
+    while (k && isspace((unsigned char)q[k - 1]))
+      k--;
+    if (k == n && !memcmp(q, s, n))
+      return true;
+  }
+  return false;
+}
+
+/* Declarations and other unindented lines that show a file's shape. */
+static bool decl_line(const char *p, size_t n, const char *unused) {
+  (void)unused;
+  return n > 0 && p[0] != ' ' && p[0] != '\t' && p[0] != '}' && p[0] != '{' &&
+         (memchr(p, '(', n) || !strncmp(p, "class ", 6) || !strncmp(p, "struct ", 7) ||
+          !strncmp(p, "#", 1) || !strncmp(p, "def ", 4));
+}
+
+/* The lines of e's content that pred keeps, fenced under a heading. */
+static char *fenced_view(const cev *e, const char *what, line_pred pred, const char *arg,
+                         size_t ctx) {
+  size_t kept = 0;
+  char *body = pick_lines(e->text, pred, arg, ctx, &kept);
+  char *s = body && kept
+                ? fmt("### %s (%s: %zu lines in all)\n\n%.*s\n%s%.*s\n", e->detail, what,
+                      count_lines(e->text), fence_len(body), FENCE, body, fence_len(body), FENCE)
+                : NULL;
+  free(body);
+  return s;
 }
 
 static char *file_variant(const cev *e, int level) {
   if (!e->text)
     return level == 0 ? fmt("- `%s` (edited; its content is not in the trace)\n", e->detail) : NULL;
-  int fl = fence_len(e->text);
-  size_t tl = strlen(e->text);
-  const char *nl = tl && e->text[tl - 1] == '\n' ? "" : "\n";
-  if (level == 0)
+  size_t lines = count_lines(e->text);
+  if (level == 0 && lines <= 150) {
+    int fl = fence_len(e->text);
+    size_t tl = strlen(e->text);
     return fmt("### %s%s\n\n%.*s\n%s%s%.*s\n", e->detail, e->edited ? " (and later edited)" : "",
-               fl, FENCE, e->text, nl, fl, FENCE);
-  if (level == 1) {
-    char *o = outline(e->text);
-    char *s = o ? fmt("### %s (outline: %zu lines in all)\n\n%.*s\n%s%.*s\n", e->detail,
-                      count_lines(e->text), fence_len(o), FENCE, o, fence_len(o), FENCE)
-                : NULL;
-    free(o);
-    return s;
+               fl, FENCE, e->text, tl && e->text[tl - 1] == '\n' ? "" : "\n", fl, FENCE);
   }
-  return level == 2 ? fmt("- `%s` (%zu lines)\n", e->detail, count_lines(e->text)) : NULL;
+  if (level == 1 && e->changed)
+    return fenced_view(e, "the changed regions", changed_line, e->changed, 3);
+  if (level == 2)
+    return fenced_view(e, "outline", decl_line, NULL, 0);
+  return level == 3 ? fmt("- `%s` (%zu lines)\n", e->detail, lines) : NULL;
 }
+
+/* ---- prose ---------------------------------------------------------------- */
 
 /* The first paragraph, or as many sentences as fit 600 bytes. */
 static char *task_variant(const cev *e, int level) {
@@ -111,18 +177,38 @@ static char *task_variant(const cev *e, int level) {
     return para ? fmt("%.*s\n\n(The task goes on for %zu more lines.)\n", (int)(para - e->text),
                       e->text, count_lines(para + 2))
                 : NULL;
-  size_t cut = 0;
-  for (size_t i = 0; e->text[i] && i < 600; i++)
-    if (strchr(".!?\n", e->text[i]))
-      cut = i + 1;
-  return cut ? fmt("%.*s (shortened)\n", (int)cut, e->text) : NULL;
+  size_t cut = sentences_within(e->text, 600);
+  return level == 2 && cut ? fmt("%.*s (shortened)\n", (int)cut, e->text) : NULL;
+}
+
+/* Whole; else its sentences that state facts; else its start. */
+static char *summary_variant(const cev *e, int level) {
+  if (level == 0)
+    return fmt("%s\n", e->text);
+  if (level == 1) {
+    char *out = NULL;
+    for (const char *p = e->text; *p;) {
+      size_t n = sentences_within(p, 400);
+      n = n ? n : strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0);
+      if ((p == e->text || ct_fact_score(p, n) >= 2) && ct_append(&out, "%.*s ", (int)n, p))
+        break;
+      p += n;
+      p += strspn(p, " \n");
+    }
+    char *s = out ? fmt("%s(shortened)\n", out) : NULL;
+    free(out);
+    return s;
+  }
+  size_t cut = sentences_within(e->text, 400);
+  return level == 2 && cut ? fmt("%.*s (shortened)\n", (int)cut, e->text) : NULL;
 }
 
 /* One line in backticks; a script (heredoc, loop) in a fenced block. */
 static char *command_variant(const cev *e, int level) {
-  char times[32] = "";
-  if (e->count > 1)
-    snprintf(times, sizeof times, " (run %zu times)", e->count);
+  char times[64] = "";
+  if (e->count > 1 || e->similar)
+    snprintf(times, sizeof times, " (run %zu time%s%s%.0zu%s)", e->count, e->count > 1 ? "s" : "",
+             e->similar ? "; and " : "", e->similar, e->similar ? " more like it" : "");
   size_t lines = count_lines(e->text), first = strcspn(e->text, "\n");
   if (level == 0 && lines == 1 && !strchr(e->text, '`'))
     return fmt("- `%s`%s\n", e->text, times);
@@ -136,23 +222,95 @@ static char *command_variant(const cev *e, int level) {
   return NULL;
 }
 
-static char *variant(const cev *e, int level) {
+/* ---- errors --------------------------------------------------------------- */
+
+static char *error_head(const cev *e) {
+  char times[48] = "";
+  if (e->count > 1)
+    snprintf(times, sizeof times, " (hit %zu times)", e->count);
+  return e->detail ? fmt("`%s` failed%s", e->detail, times) : fmt("A step failed%s", times);
+}
+
+/* The first k lines of s: their length. */
+static size_t first_lines(const char *s, int k) {
+  const char *p = s;
+  for (; k > 0 && *p; k--)
+    p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0);
+  return (size_t)(p - s);
+}
+
+/* Full: the lines with context, the agent's words, every step, how it
+ * ended. Level 1: the first lines, the first sentences, the steps. */
+static char *error_full(const cev *e, int level, bool explained_below) {
+  char *head = error_head(e), *out = NULL;
+  const char *ex = explained_below ? NULL : e->explain;
+  size_t tl = level ? first_lines(e->text, 4) : strlen(e->text);
+  size_t exn = ex ? strlen(ex) : 0;
+  if (ex && level) {
+    size_t cut = sentences_within(ex, 300);
+    exn = cut ? cut : exn < 300 ? exn : 300;
+  }
+  int fl = fence_len(e->text);
+  int rc = head ? ct_append(&out, "### %s\n\n%.*s\n%.*s%s%.*s\n\n", head, fl, FENCE, (int)tl,
+                            e->text, tl < strlen(e->text) ? "[…]\n" : "", fl, FENCE)
+                : -ENOMEM;
+  if (rc == 0 && ex)
+    rc = ct_append(&out, "The agent: %.*s%s\n\n", (int)exn, ex, exn < strlen(ex) ? " (…)" : "");
+  if (rc == 0 && explained_below)
+    rc = ct_append(&out, "The agent explained it in its closing summary (below).\n\n");
+  if (rc == 0 && e->fix)
+    rc = ct_append(&out, "What followed:\n\n%s", e->fix);
+  if (rc == 0)
+    rc = ct_append(&out, "%s%s\n", e->fix ? "- " : "",
+                   e->outcome   ? e->outcome
+                   : e->fix     ? "No command was seen to succeed after it."
+                   : e->explain ? "No edit or command followed: the agent's words are the fix."
+                                : "Nothing was changed or run after it.");
+  free(head);
+  if (rc) {
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
+/* One line: the first error line, the first line brought in, how it ended
+ * (level 2, or the agent's first words); level 3: the first error line. */
+static char *error_line(const cev *e, int level, bool explained_below) {
+  char *head = error_head(e);
+  const char *ex = level == 2 && !explained_below ? e->explain : NULL,
+             *plus = e->fix ? strstr(e->fix, "\n+") : NULL;
+  const char *first = ct_error_headline(e->text);
+  size_t n = strcspn(first, "\n"), pn = plus ? strcspn(plus + 1, "\n") : 0;
+  if (level == 3)
+    plus = NULL, pn = 0;
+  size_t en = ex && !e->outcome ? sentences_within(ex, 200) : 0;
+  char *out = head ? fmt("- %s: %.*s%s%.*s%s%s%s%.*s\n", head, (int)(n > 200 ? 200 : n), first,
+                         plus ? " — changed to `" : "", (int)(pn > 160 ? 160 : pn),
+                         plus ? plus + 1 : "", plus ? "`" : "", e->outcome ? " — " : "",
+                         e->outcome ? e->outcome
+                         : en       ? " — "
+                                    : "",
+                         (int)en, ex ? ex : "")
+                   : NULL;
+  free(head);
+  return out;
+}
+
+static char *error_variant(const cev *e, int level, bool explained_below) {
+  return level < 2 ? error_full(e, level, explained_below) : error_line(e, level, explained_below);
+}
+
+char *ct_variant(const cev *e, int level, const char *summary_whole) {
   switch (e->kind) {
   case CEV_TASK:
     return task_variant(e, level);
-  case CEV_ERROR:
-    if (level == 0)
-      return fmt("- %s%s%s failed:\n\n  ```\n%s  ```\n%s%s%s%s%s", e->detail ? "`" : "",
-                 e->detail ? e->detail : "a step", e->detail ? "`" : "", e->text,
-                 e->diagnosis ? "  Diagnosis: " : "", e->diagnosis ? e->diagnosis : "",
-                 e->diagnosis ? "\n" : "", e->fix ? "  Fix: " : "  (no fix followed)",
-                 e->fix ? e->fix : "");
-    if (level == 1) {
-      size_t n = strcspn(e->text, "\n");
-      return fmt("- %s: %.*s%s%s\n", e->detail ? e->detail : "error", (int)(n > 200 ? 200 : n),
-                 e->text, e->fix ? " — fix: " : "", e->fix ? e->fix : "");
-    }
-    return NULL;
+  case CEV_SUMMARY:
+    return summary_variant(e, level);
+  case CEV_ERROR: /* the closing summary already says it: not twice */
+    return error_variant(e, level,
+                         summary_whole && e->explain && e->explain[0] &&
+                             strstr(summary_whole, e->explain));
   case CEV_COMMAND:
     return command_variant(e, level);
   case CEV_FILE:
@@ -163,76 +321,16 @@ static char *variant(const cev *e, int level) {
   return NULL;
 }
 
-/* ---- choosing ------------------------------------------------------------ */
+/* ---- writing -------------------------------------------------------------- */
 
-typedef struct {
-  char **chosen; /* per event: the variant kept, NULL if left out */
-  size_t avail, used;
-  bool section_used[N_SEC];
-  size_t omitted;
-} plan;
-
-static size_t heading_cost(int sec) {
-  return strlen(SEC_TITLES[sec]) + 6; /* "\n## " + title + "\n\n" */
+const char *upk_trace_format_name(upk_trace_format f) {
+  return f == UPK_TRACE_JSON    ? "JSON messages"
+         : f == UPK_TRACE_JSONL ? "JSON lines"
+         : f == UPK_TRACE_CODEX ? "Codex rollout"
+                                : "Markdown";
 }
 
-static int consider(plan *p, const ctrace *t, size_t i) {
-  const cev *e = &t->v[i];
-  int sec = section_of(e->kind);
-  size_t head = p->section_used[sec] ? 0 : heading_cost(sec);
-  for (int level = 0; level < 3; level++) {
-    char *v = variant(e, level);
-    if (!v)
-      continue;
-    size_t cost = strlen(v) + head + 1;
-    if (p->used + cost <= p->avail) {
-      p->chosen[i] = v;
-      p->used += cost;
-      p->section_used[sec] = true;
-      return 0;
-    }
-    free(v);
-  }
-  p->omitted++;
-  return 0;
-}
-
-/* Priority passes: the task, errors that were fixed, other errors, what the
- * person asked for later, final files, the agent's facts, commands that
- * changed something, then commands that only looked around. */
-static bool in_pass(const cev *e, int pass) {
-  switch (pass) {
-  case 0:
-    return e->kind == CEV_TASK;
-  case 1:
-    return e->kind == CEV_ERROR && e->fix;
-  case 2:
-    return e->kind == CEV_ERROR && !e->fix;
-  case 3:
-    return e->kind == CEV_FACT && e->user;
-  case 4:
-    return e->kind == CEV_FILE;
-  case 5:
-    return e->kind == CEV_FACT && !e->user;
-  case 6:
-    return e->kind == CEV_COMMAND && !ct_inspection(e->text);
-  default:
-    return e->kind == CEV_COMMAND && ct_inspection(e->text);
-  }
-}
-
-static void choose(plan *p, const ctrace *t) {
-  for (int pass = 0; pass < 8; pass++)
-    for (size_t i = 0; i < t->n; i++)
-      if (in_pass(&t->v[i], pass))
-        consider(p, t, i);
-}
-
-static const char *format_name(upk_trace_format f) {
-  return f == UPK_TRACE_JSON ? "JSON messages" : f == UPK_TRACE_JSONL ? "JSON lines" : "Markdown";
-}
-
-static char *render(const plan *p, const ctrace *t, const upk_condensed *c) {
+char *ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, size_t omitted) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
@@ -240,108 +338,24 @@ static char *render(const plan *p, const ctrace *t, const upk_condensed *c) {
     return NULL;
   fprintf(f,
           "# Condensed agent trace\n\n_%s, ~%zu tokens (bytes/4); %zu commands, %zu errors "
-          "(%zu fixed), %zu files, %zu facts; %zu left out for the budget._\n",
-          format_name(c->format), c->source_tokens, c->commands, c->errors, c->fixes, c->files,
-          c->facts, p->omitted);
-  for (int sec = 0; sec < N_SEC; sec++) {
-    if (!p->section_used[sec])
-      continue;
-    fprintf(f, "\n## %s\n\n", SEC_TITLES[sec]);
-    for (size_t i = 0; i < t->n; i++)
-      if (p->chosen[i] && section_of(t->v[i].kind) == sec)
-        fprintf(f, "%s%s", p->chosen[i], t->v[i].kind == CEV_ERROR ? "\n" : "");
+          "(%zu followed by a fix or an explanation), %zu files, %zu facts; %zu left out for the "
+          "budget._\n",
+          upk_trace_format_name(c->format), c->source_tokens, c->commands, c->errors, c->fixes,
+          c->files, c->facts, omitted);
+  for (int sec = 0; chosen && sec < N_SEC; sec++) {
+    bool head = false;
+    for (size_t i = 0; i < t->n; i++) {
+      if (!chosen[i] || !chosen[i][0] || ct_section_of(t->v[i].kind) != sec)
+        continue;
+      if (!head)
+        fprintf(f, "\n## %s\n\n", SEC_TITLES[sec]);
+      head = true;
+      fprintf(f, "%s%s", chosen[i], t->v[i].kind == CEV_ERROR && chosen[i][0] == '#' ? "\n" : "");
+    }
   }
   if (fclose(f)) {
     free(buf);
     return NULL;
   }
   return buf;
-}
-
-static void plan_free(plan *p, size_t n) {
-  for (size_t i = 0; p->chosen && i < n; i++)
-    free(p->chosen[i]);
-  free(p->chosen);
-}
-
-static void count(const ctrace *t, upk_condensed *c) {
-  for (size_t i = 0; i < t->n; i++) {
-    cev_kind k = t->v[i].kind;
-    c->commands += k == CEV_COMMAND;
-    c->errors += k == CEV_ERROR;
-    c->fixes += k == CEV_ERROR && t->v[i].fix;
-    c->files += k == CEV_FILE;
-    c->facts += k == CEV_FACT;
-  }
-}
-
-/* Choose and render; when the header or separators push the text over the
- * budget, choose again with that much less room. */
-static int condense_events(const ctrace *t, size_t budget, upk_condensed *c) {
-  count(t, c);
-  size_t limit = budget * 4, avail = limit > 260 ? limit - 260 : 0;
-  for (int round = 0; round < 8; round++) {
-    plan p = {.chosen = calloc(t->n + 1, sizeof *p.chosen), .avail = avail};
-    if (!p.chosen)
-      return -ENOMEM;
-    choose(&p, t);
-    char *text = render(&p, t, c);
-    size_t omitted = p.omitted;
-    plan_free(&p, t->n);
-    if (!text)
-      return -ENOMEM;
-    size_t n = strlen(text);
-    if (n <= limit || avail == 0) {
-      c->text = text;
-      c->tokens = upk_estimate_tokens(n);
-      c->omitted = omitted;
-      return n <= limit ? 0 : -EINVAL;
-    }
-    free(text);
-    avail = avail > n - limit ? avail - (n - limit) : 0;
-  }
-  return -EINVAL;
-}
-
-static upk_trace_format detect(const char *s, size_t len) {
-  size_t i = 0;
-  while (i < len && strchr(" \t\r\n", s[i]))
-    i++;
-  if (i < len && (s[i] == '[' || s[i] == '{'))
-    return UPK_TRACE_JSON; /* may turn out to be JSONL */
-  return UPK_TRACE_MARKDOWN;
-}
-
-int upk_condense(const char *trace, size_t len, upk_trace_format format, size_t budget,
-                 upk_condensed *out) {
-  memset(out, 0, sizeof *out);
-  budget = budget ? budget : UPK_CONDENSE_DEFAULT_BUDGET;
-  if (budget < UPK_CONDENSE_MIN_BUDGET)
-    return -EINVAL;
-  out->source_tokens = upk_estimate_tokens(len);
-  upk_trace_format f = format == UPK_TRACE_AUTO ? detect(trace, len) : format;
-  ctrace t;
-  ct_init(&t);
-  bool jsonl = f == UPK_TRACE_JSONL;
-  int rc = f == UPK_TRACE_MARKDOWN ? ct_read_markdown(&t, trace, len)
-                                   : ct_read_json(&t, trace, len, &jsonl);
-  if (rc == -EINVAL && format == UPK_TRACE_AUTO && f != UPK_TRACE_MARKDOWN) {
-    ct_free(&t); /* looked like JSON but is not: read it as Markdown */
-    ct_init(&t);
-    f = UPK_TRACE_MARKDOWN;
-    rc = ct_read_markdown(&t, trace, len);
-  } else if (f != UPK_TRACE_MARKDOWN) {
-    f = jsonl ? UPK_TRACE_JSONL : UPK_TRACE_JSON;
-  }
-  out->format = f;
-  rc = rc ? rc : condense_events(&t, budget, out);
-  ct_free(&t);
-  if (rc)
-    upk_condensed_free(out);
-  return rc;
-}
-
-void upk_condensed_free(upk_condensed *c) {
-  free(c->text);
-  memset(c, 0, sizeof *c);
 }

@@ -79,10 +79,11 @@ char *upk_teacher_skill_prompt(const upk_teacher_input *in) {
       fprintf(f, "- %s\n", in->examples[i]);
   }
   if (in->trace) {
-    fputs("\nAn agent already did this task. Below is its trace, condensed: the commands it ran, "
-          "the errors it hit and the fixes that worked, its final files and the facts it "
-          "learned. Turn what worked, and what went wrong first, into instructions; do not "
-          "narrate the trace.\n\n",
+    fputs("\nAn agent already did this task. Below is its trace, condensed: the errors it hit, "
+          "each with what followed (its edits as diffs, the command that then succeeded, its own "
+          "explanation), its final files, the facts it stated and its closing summary. The fix "
+          "may be stated only in its words. Turn what worked, and what went wrong first, into "
+          "instructions; do not narrate the trace.\n\n",
           f);
     fenced(f, "markdown", in->trace);
   }

@@ -332,6 +332,70 @@ describe('skills/generate', () => {
   });
 });
 
+// The issue's trace: an 88,000-character Markdown log; the error sits in a long ptxas log and the
+// fix is only in the agent's last words.
+function issueTrace() {
+  let log = '';
+  for (let i = 0; log.length < 87700; i++) {
+    if (i === 500) log += 'reduce.cu(12): error: identifier "__shfl_down" is undefined\n      v += __shfl_down(v, off);\n           ^\n';
+    log += `ptxas info    : Used ${16 + (i % 40)} registers, used 0 barriers, ${(i % 7) * 8} bytes smem, 380 bytes cmem[0]\n`;
+  }
+  return '# Claude Code session\n\n## User\n\nMake the warp reduction in `reduce.cu` compile for H100.\n\n## Assistant\n\n' +
+    "I'll build it first.\n\n```bash\n$ nvcc -arch=sm_90a -Xptxas -v -o reduce reduce.cu\n```\n\n```text\n" + log +
+    '1 error detected in the compilation of "reduce.cu".\n```\n\n## Assistant\n\nThe legacy intrinsic is gone. Fixed: use ' +
+    '`__shfl_down_sync(0xffffffff, v, off)` and compile with `-arch=sm_90a`; the build passes.\n';
+}
+
+describe('skills/generate from a trace, skills/condense', () => {
+  it('the 88,000-character trace reaches the teacher with its error and its fix', async () => {
+    const trace = issueTrace();
+    assert.ok(trace.length >= 88000, `${trace.length} characters`);
+    writeFileSync(join(box.project, 'trace.md'), trace);
+    teacherScript = { draft: skillMd('GOOD-ALL', 'warp-reduce') };
+    const n0 = srv.requests.length;
+    ok(await call('skills/generate', { task: 'warp reductions on H100', from: 'trace.md', model: 'anthropic.claude-teacher', evalModels: ['anthropic.claude-student'], attempts: 1 }));
+    const write = srv.requests.slice(n0).find((q) => isTeacher(q) && user(q).at(-1).content.includes('Below is its trace'));
+    assert.ok(write, 'the teacher was asked to write the skill from the trace');
+    const body = user(write).at(-1).content;
+    assert.match(body, /reduce\.cu\(12\): error: identifier "__shfl_down" is undefined/);
+    assert.match(body, /use `__shfl_down_sync\(0xffffffff, v, off\)` and compile with `-arch=sm_90a`; the build passes\./);
+    assert.match(body, /Make the warp reduction in `reduce\.cu` compile for H100\./);
+    assert.doesNotMatch(body, /no fix followed/);
+  });
+
+  it('skills/condense returns the text and the list of what was left out', async () => {
+    const r = ok(await call('skills/condense', { trace: 'trace.md', budget: 200 }));
+    assert.equal(r.format, 'Markdown');
+    assert.ok(r.tokens <= 200, `${r.tokens} tokens`);
+    assert.equal(r.budget, 200);
+    assert.match(r.text, /__shfl_down_sync\(0xffffffff, v, off\)/);
+    assert.match(r.text, /identifier "__shfl_down" is undefined/);
+    assert.equal(r.found.errors, 1);
+    assert.ok(Array.isArray(r.leftOut) && r.leftOut.length > 0, JSON.stringify(r.leftOut));
+    for (const it of r.leftOut) assert.ok(typeof it.kind === 'string' && typeof it.what === 'string' && typeof it.shortened === 'boolean');
+    const full = ok(await call('skills/condense', { text: readFileSync(join(box.project, 'trace.md'), 'utf8') }));
+    assert.equal(full.budget, 4000);
+    assert.deepEqual(full.leftOut, []);
+  });
+
+  it('refuses unknown shapes, truncated JSON and bad params by name, and stays up', async () => {
+    writeFileSync(join(box.project, 'odd.json'), '{"events": [{"kind": "note"}]}');
+    let e = (await call('skills/condense', { trace: 'odd.json' })).error;
+    assert.equal(e.code, -32602);
+    assert.match(e.message, /^params\.trace: JSON, but no message in it has a known shape; expected a JSON array of \{role, content\} messages/);
+    assert.equal(e.data.code, 'trace/unknown-shape');
+    e = (await call('skills/condense', { text: '[{"role": "user", "content": "fix it"}, {"role": "assis' })).error;
+    assert.equal(e.data.code, 'trace/truncated');
+    e = (await call('skills/generate', { task: 't', from: 'odd.json', model: 'anthropic.claude-teacher', evalModels: ['anthropic.claude-student'] })).error;
+    assert.match(e.message, /condense: params\.from: JSON, but no message/);
+    assert.match((await call('skills/condense', { trace: 'nope.md' })).error.message, /params\.trace: nope\.md: No such file/);
+    assert.match((await call('skills/condense', { text: 'x', budget: 10 })).error.message, /params\.budget/);
+    assert.match((await call('skills/condense', {})).error.message, /either trace/);
+    assert.match((await call('skills/condense', { text: 'x', format: 'yaml' })).error.message, /params\.format/);
+    ok(await call('ping', {}));
+  });
+});
+
 describe('kernel assertions with the real toolkit', () => {
   const cuda = process.env.CUDA_PATH || '/usr/local/cuda';
   const have = existsSync(join(cuda, 'include/nvrtc.h'));
@@ -379,6 +443,20 @@ describe('upskillctl', () => {
     assert.equal(lr.status, 0, lr.stderr);
     assert.match(lr.stdout, new RegExp(r.runId));
     assert.ok(readFileSync(csv, 'utf8').split('\n').filter((l) => l.startsWith(r.runId)).length === 3);
+  });
+  it('condense prints the trace as the teacher sees it, and on stderr what was left out', { skip: ctl ? false : 'UPSKILLCTL not set' }, async () => {
+    const out = await run(['condense', 'trace.md', '--budget', '300']);
+    assert.equal(out.status, 0, out.stderr);
+    assert.match(out.stdout, /^# Condensed agent trace\n/);
+    assert.match(out.stdout, /identifier "__shfl_down" is undefined/);
+    assert.match(out.stdout, /__shfl_down_sync\(0xffffffff, v, off\)/);
+    assert.ok(out.stdout.length <= 1200, `${out.stdout.length} bytes for 300 tokens`);
+    assert.match(out.stderr, /Markdown trace: ~\d+ tokens condensed to \d+ \(budget 300\)/);
+    const bad = await run(['condense', 'odd.json']);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /no message in it has a known shape/);
+    assert.equal((await run(['condense'])).status, 2);
+    assert.equal((await run(['condense', 'trace.md', '--budget', 'lots'])).status, 2);
   });
 });
 
