@@ -149,6 +149,7 @@ static json_t *kernel_params(const doc *d) {
   if (d->path) {
     char *copy = strdup(d->path);
     json_object_set_new(p, "fileDir", json_string(dirname(copy)));
+    json_object_set_new(p, "projectIncludes", json_true()); /* a file on disk, in its project */
     json_array_append_new(json_object_get(p, "allowed"), json_string(dirname(copy)));
     free(copy);
   }

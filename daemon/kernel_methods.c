@@ -77,6 +77,8 @@ static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
   }
   if (path) {
     json_object_set_new(wire, "path", abs_path(job->server, json_string_value(path)));
+    /* A real file may include what its project holds; inline source may not. */
+    json_object_set_new(wire, "projectIncludes", json_true());
     return 0;
   }
   json_object_set(wire, "source", src);
