@@ -220,7 +220,13 @@ bool upk_editor_request(upk_server *s, upk_batch *b, const char *method, json_t 
       json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
   upk_doc_view v;
   json_t *r;
-  if (!uri || !upk_docs_view(s, uri, &v)) /* not a document we check: nothing to add */
+  if (!uri) {
+    upk_server_answer(s, b,
+                      upk_rpc_error(id, UPK_RPC_INVALID_PARAMS,
+                                    "params.textDocument.uri: expected a string", NULL));
+    return true;
+  }
+  if (!upk_docs_view(s, uri, &v)) /* not a document we check: nothing to add */
     r = which == 1 ? json_null() : json_array();
   else if (which == 0)
     r = code_lenses(&v);
