@@ -489,3 +489,66 @@ Test(editor, skill_files_get_key_hovers_completion_and_a_token_lens) {
   hx_finish(d, 0);
   rm_tree(&t);
 }
+
+/* 160 live floats: about 254 registers, 12.5% occupancy at 256 threads, register-bound. */
+static const char *const FAT_CU =
+    "__global__ void fat(const float *x, float *y) {\n"
+    "  float v[160];\n"
+    "#pragma unroll\n"
+    "  for (int j = 0; j < 160; j++) v[j] = x[j * 1024 + threadIdx.x];\n"
+    "  float s = 0;\n"
+    "#pragma unroll\n"
+    "  for (int j = 0; j < 160; j++) s += v[j] * v[159 - j] * v[(j * 13) % 160];\n"
+    "#pragma unroll\n"
+    "  for (int j = 0; j < 160; j++) y[j * 1024 + threadIdx.x] = v[j] * s;\n"
+    "}\n";
+
+Test(editor, the_launch_bounds_fix_lifts_occupancy) {
+  NEED_TOOLKIT();
+  tree t;
+  make_tree(&t, true);
+  hx *d = session_in(t.ws);
+  char uri[300];
+  snprintf(uri, sizeof uri, "file://%s/src/fat.cu", t.proj);
+  did_open(d, uri, FAT_CU);
+  json_t *m = next_publish(d, uri), *resp, *r;
+  cr_assert(m);
+  json_t *low = diag_with_code(json_object_get(json_object_get(m, "params"), "diagnostics"),
+                               "h100/low-occupancy");
+  cr_assert(low, "%s", hx_dump(m));
+  r = lsp(d, &resp, "textDocument/codeAction",
+          json_pack("{s:{s:s},s:O,s:{s:[O]}}", "textDocument", "uri", uri, "range",
+                    json_object_get(low, "range"), "context", "diagnostics", low));
+  json_t *fix = action_titled(r, "Add __launch_bounds__(256, 2)");
+  cr_assert(fix, "%s", hx_dump(r));
+  json_t *edits = json_object_get(json_object_get(json_object_get(fix, "edit"), "changes"), uri);
+  char line[256] = "__global__ void fat(const float *x, float *y) {";
+  apply_on_line(line, sizeof line, edits);
+  cr_assert_str_eq(line,
+                   "__global__ void __launch_bounds__(256, 2) fat(const float *x, float *y) {");
+  json_decref(resp);
+  json_decref(m);
+  /* The edited text is checked again: the finding is gone, the lens shows the new occupancy. */
+  static char text[4096];
+  snprintf(text, sizeof text, "%s\n%s", line, strchr(FAT_CU, '\n') + 1);
+  json_t *ch = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                         "textDocument/didChange", "params", "textDocument", "uri", uri, "version",
+                         2, "contentChanges", "text", text);
+  char *s = json_dumps(ch, JSON_COMPACT);
+  json_decref(ch);
+  hx_send(d, s);
+  free(s);
+  m = next_publish(d, uri);
+  cr_assert(m);
+  cr_assert_null(diag_with_code(json_object_get(json_object_get(m, "params"), "diagnostics"),
+                                "h100/low-occupancy"),
+                 "%s", hx_dump(m));
+  json_decref(m);
+  r = lsp(d, &resp, "textDocument/codeLens", json_pack("{s:{s:s}}", "textDocument", "uri", uri));
+  const char *title =
+      json_string_value(json_object_get(json_object_get(json_array_get(r, 0), "command"), "title"));
+  cr_assert(title && strstr(title, "occupancy 25%"), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_finish(d, 0);
+  rm_tree(&t);
+}
