@@ -65,8 +65,7 @@ static json_t *code_lenses(const upk_doc_view *v) {
 
 /* ---- positions ---- */
 
-/* The byte offset of LSP position (line, UTF-16 character) in `text`, or -1. */
-static long offset_of(const char *text, size_t len, int line, int character) {
+long upk_lsp_offset(const char *text, size_t len, int line, int character) {
   size_t i = 0;
   for (int l = 0; l < line; l++) {
     const char *nl = memchr(text + i, '\n', len - i);
@@ -92,8 +91,8 @@ static bool ident_char(char c) {
 static bool word_at(const upk_doc_view *v, json_t *params, char *word, size_t n, int *line) {
   json_t *pos = json_object_get(params, "position");
   *line = (int)json_integer_value(json_object_get(pos, "line"));
-  long at =
-      offset_of(v->text, v->len, *line, (int)json_integer_value(json_object_get(pos, "character")));
+  long at = upk_lsp_offset(v->text, v->len, *line,
+                           (int)json_integer_value(json_object_get(pos, "character")));
   if (at < 0)
     return false;
   long a = at, b = at;

@@ -16,6 +16,9 @@ json_t *upk_editor_capabilities(void);
 bool upk_editor_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                         json_t *params);
 
+/** The byte offset of LSP position (line, UTF-16 character) in `text`, or -1 past its end. */
+long upk_lsp_offset(const char *text, size_t len, int line, int character);
+
 /* Texts (malloc'd; NULL when there is nothing to say). `k` is one kernel of a kernel/validate
  * result, `run` its last GPU run ("run" object) or NULL. */
 char *upk_kernel_lens_title(json_t *k, json_t *run);

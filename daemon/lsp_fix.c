@@ -12,19 +12,6 @@ static int pos(json_t *diag, const char *end, const char *key) {
       json_object_get(json_object_get(json_object_get(diag, "range"), end), key));
 }
 
-/* Byte offset of (line, col) in text; columns taken as bytes: the lines fixed here are the
- * identifiers lint found, and an ASCII prefix is the common case. -1 past the end. */
-static long offset(const char *text, size_t len, int line, int col) {
-  size_t i = 0;
-  for (int l = 0; l < line; l++) {
-    const char *nl = memchr(text + i, '\n', len - i);
-    if (!nl)
-      return -1;
-    i = (size_t)(nl - text) + 1;
-  }
-  return i + (size_t)col <= len ? (long)(i + (size_t)col) : -1;
-}
-
 static json_t *edit(int line, int col, int end_col, const char *text) {
   return json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}},s:s}", "range", "start", "line", line, "character",
                    col, "end", "line", line, "character", end_col, "newText", text);
@@ -41,7 +28,7 @@ static json_t *action(const char *uri, const char *title, json_t *diag, json_t *
 static json_t *warp_sync_fix(const char *uri, const char *text, size_t len, json_t *diag) {
   int line = pos(diag, "start", "line"), col = pos(diag, "start", "character");
   int end = pos(diag, "end", "character");
-  long a = offset(text, len, line, col), b = offset(text, len, line, end);
+  long a = upk_lsp_offset(text, len, line, col), b = upk_lsp_offset(text, len, line, end);
   if (a < 0 || b <= a || b - a > 32)
     return NULL;
   long p = b;
@@ -52,7 +39,7 @@ static json_t *warp_sync_fix(const char *uri, const char *text, size_t len, json
   char name[40], title[96];
   snprintf(name, sizeof name, "%.*s_sync", (int)(b - a), text + a);
   snprintf(title, sizeof title, "Use %s with a full mask", name);
-  int paren = col + (int)(p - a) + 1;
+  int paren = col + (int)(p - a) + 1; /* ASCII from the name to "(": units = bytes */
   json_t *edits =
       json_pack("[o,o]", edit(line, col, end, name), edit(line, paren, paren, "0xffffffff, "));
   return action(uri, title, diag, edits);

@@ -12,19 +12,6 @@
 
 TestSuite(editor, .timeout = 240);
 
-static bool have_toolkit(void) {
-  const char *cuda = getenv("CUDA_PATH");
-  char p[512];
-  snprintf(p, sizeof p, "%s/include/nvrtc.h", cuda && *cuda ? cuda : "/usr/local/cuda");
-  return access(p, R_OK) == 0;
-}
-
-#define NEED_TOOLKIT()                                                                             \
-  do {                                                                                             \
-    if (!have_toolkit())                                                                           \
-      cr_skip_test("no CUDA toolkit (NVRTC) on this machine");                                     \
-  } while (0)
-
 typedef struct tree {
   char base[64];  /* the temporary directory holding both */
   char proj[128]; /* the project: CMakeLists.txt, inc/, src/ */
@@ -82,12 +69,13 @@ static hx *session_in(const char *ws) {
   return d;
 }
 
-static json_t *validate(hx *d, json_t **resp, json_t *params) {
-  static int id = 100;
+/* One LSP request; its result (owned by *resp). */
+static json_t *lsp(hx *d, json_t **resp, const char *method, json_t *params) {
+  static int id = 500;
   char idtxt[16];
   snprintf(idtxt, sizeof idtxt, "%d", ++id);
-  json_t *req = json_pack("{s:s,s:i,s:s,s:o}", "jsonrpc", "2.0", "id", id, "method",
-                          "kernel/validate", "params", params);
+  json_t *req = json_pack("{s:s,s:i,s:s,s:o}", "jsonrpc", "2.0", "id", id, "method", method,
+                          "params", params);
   char *text = json_dumps(req, JSON_COMPACT);
   json_decref(req);
   *resp = hx_call(d, text);
@@ -95,15 +83,24 @@ static json_t *validate(hx *d, json_t **resp, json_t *params) {
   return hx_assert_result(*resp, idtxt);
 }
 
-static json_t *diag_with_code(json_t *diags, const char *code) {
+static json_t *validate(hx *d, json_t **resp, json_t *params) {
+  return lsp(d, resp, "kernel/validate", params);
+}
+
+/* The first object of `arr` whose string `key` starts with `prefix`. */
+static json_t *find_by(json_t *arr, const char *key, const char *prefix) {
   size_t i;
   json_t *x;
-  json_array_foreach(diags, i, x) {
-    const char *c = json_string_value(json_object_get(x, "code"));
-    if (c && !strcmp(c, code))
+  json_array_foreach(arr, i, x) {
+    const char *v = json_string_value(json_object_get(x, key));
+    if (v && !strncmp(v, prefix, strlen(prefix)))
       return x;
   }
   return NULL;
+}
+
+static json_t *diag_with_code(json_t *diags, const char *code) {
+  return find_by(diags, "code", code);
 }
 
 static int start_line(json_t *diag) {
@@ -123,7 +120,7 @@ static bool has_dependency(json_t *result, const char *suffix) {
 }
 
 Test(editor, a_file_includes_from_its_project_when_given_by_path) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   tree t;
   make_tree(&t, true);
   hx *d = session_in(t.ws);
@@ -150,7 +147,7 @@ Test(editor, a_file_includes_from_its_project_when_given_by_path) {
 }
 
 Test(editor, inline_source_keeps_the_strict_policy) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   tree t;
   make_tree(&t, true);
   hx *d = session_in(t.ws);
@@ -171,7 +168,7 @@ Test(editor, inline_source_keeps_the_strict_policy) {
 }
 
 Test(editor, no_project_marker_means_no_project) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   tree t;
   make_tree(&t, false);
   hx *d = session_in(t.ws);
@@ -188,19 +185,6 @@ Test(editor, no_project_marker_means_no_project) {
 
 /* ---- LSP ---- */
 
-static json_t *next_publish(hx *d, const char *uri) {
-  json_t *m;
-  while ((m = hx_next(d, HX_TIMEOUT * 4))) {
-    const char *method = json_string_value(json_object_get(m, "method"));
-    json_t *p = json_object_get(m, "params");
-    if (method && !strcmp(method, "textDocument/publishDiagnostics") &&
-        !strcmp(json_string_value(json_object_get(p, "uri")), uri))
-      return m;
-    json_decref(m);
-  }
-  return NULL;
-}
-
 static void did_open(hx *d, const char *uri, const char *text) {
   json_t *m = json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
                         "textDocument/didOpen", "params", "textDocument", "uri", uri, "languageId",
@@ -212,7 +196,7 @@ static void did_open(hx *d, const char *uri, const char *text) {
 }
 
 Test(editor, an_open_file_includes_from_its_project) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   tree t;
   make_tree(&t, true);
   hx *d = session_in(t.ws);
@@ -221,7 +205,7 @@ Test(editor, an_open_file_includes_from_its_project) {
   did_open(d, uri,
            "// scale.cu\n#include \"../inc/scale.h\"\n__global__ void scale(float *y, int n) {\n"
            "  int i = planted_error;\n  if (i < n) y[i] = scaled(y[i]);\n}\n");
-  json_t *m = next_publish(d, uri);
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
   cr_assert(m, "no publishDiagnostics after didOpen");
   json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
   cr_assert_eq(json_array_size(diags), 1, "%s", hx_dump(m));
@@ -236,20 +220,6 @@ Test(editor, an_open_file_includes_from_its_project) {
 }
 
 /* ---- kernel facts in the code: lenses, hovers, code actions, commands ---- */
-
-/* One LSP request; its result (owned by *resp). */
-static json_t *lsp(hx *d, json_t **resp, const char *method, json_t *params) {
-  static int id = 500;
-  char idtxt[16];
-  snprintf(idtxt, sizeof idtxt, "%d", ++id);
-  json_t *req = json_pack("{s:s,s:i,s:s,s:o}", "jsonrpc", "2.0", "id", id, "method", method,
-                          "params", params);
-  char *text = json_dumps(req, JSON_COMPACT);
-  json_decref(req);
-  *resp = hx_call(d, text);
-  free(text);
-  return hx_assert_result(*resp, idtxt);
-}
 
 static json_t *at(const char *uri, int line, int character) {
   return json_pack("{s:{s:s},s:{s:i,s:i}}", "textDocument", "uri", uri, "position", "line", line,
@@ -297,7 +267,7 @@ Test(editor, capabilities_are_advertised) {
 }
 
 Test(editor, lenses_and_hovers_answer_from_the_last_check) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   tree t;
   make_tree(&t, true);
   put(t.proj, "src/heavy.cu", HEAVY_CU);
@@ -305,7 +275,7 @@ Test(editor, lenses_and_hovers_answer_from_the_last_check) {
   char uri[300];
   snprintf(uri, sizeof uri, "file://%s/src/heavy.cu", t.proj);
   did_open(d, uri, HEAVY_CU);
-  json_t *m = next_publish(d, uri), *resp, *r;
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT * 4), *resp, *r;
   cr_assert(m, "no publishDiagnostics after didOpen");
   json_decref(m);
   json_int_t checks = checks_so_far(d);
@@ -362,18 +332,25 @@ static void apply_on_line(char *line, size_t cap, json_t *edits) {
 }
 
 static json_t *action_titled(json_t *actions, const char *prefix) {
-  size_t i;
-  json_t *a;
-  json_array_foreach(actions, i, a) {
-    const char *t = json_string_value(json_object_get(a, "title"));
-    if (t && !strncmp(t, prefix, strlen(prefix)))
-      return a;
-  }
-  return NULL;
+  return find_by(actions, "title", prefix);
+}
+
+/* Code actions for `diag`; the one titled `title` applied to `line` (the diagnostic's). Returns
+ * the actions (owned by *resp). */
+static json_t *apply_fix(hx *d, json_t **resp, const char *uri, json_t *diag, const char *title,
+                         char *line, size_t cap) {
+  json_t *r = lsp(d, resp, "textDocument/codeAction",
+                  json_pack("{s:{s:s},s:O,s:{s:[O]}}", "textDocument", "uri", uri, "range",
+                            json_object_get(diag, "range"), "context", "diagnostics", diag));
+  json_t *fix = action_titled(r, title);
+  cr_assert(fix, "%s", hx_dump(r));
+  apply_on_line(line, cap,
+                json_object_get(json_object_get(json_object_get(fix, "edit"), "changes"), uri));
+  return r;
 }
 
 Test(editor, code_actions_fix_lint_and_find_a_skill) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   tree t;
   make_tree(&t, true);
   const char *src = "__global__ void k(float *y) {\n"
@@ -386,19 +363,13 @@ Test(editor, code_actions_fix_lint_and_find_a_skill) {
   char uri[300];
   snprintf(uri, sizeof uri, "file://%s/src/k.cu", t.proj);
   did_open(d, uri, src);
-  json_t *m = next_publish(d, uri), *resp, *r;
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT * 4), *resp, *r;
   cr_assert(m);
   json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
   json_t *lint = diag_with_code(diags, "h100/deprecated-warp-intrinsic");
   cr_assert(lint, "%s", hx_dump(m));
-  r = lsp(d, &resp, "textDocument/codeAction",
-          json_pack("{s:{s:s},s:O,s:{s:[O]}}", "textDocument", "uri", uri, "range",
-                    json_object_get(lint, "range"), "context", "diagnostics", lint));
-  json_t *fix = action_titled(r, "Use __shfl_down_sync");
-  cr_assert(fix, "%s", hx_dump(r));
-  json_t *edits = json_object_get(json_object_get(json_object_get(fix, "edit"), "changes"), uri);
   char line[256] = "  s += __shfl_down(s, 1);";
-  apply_on_line(line, sizeof line, edits);
+  r = apply_fix(d, &resp, uri, lint, "Use __shfl_down_sync", line, sizeof line);
   cr_assert_str_eq(line, "  s += __shfl_down_sync(0xffffffff, s, 1);");
   json_t *find = action_titled(r, "Find a skill for this");
   cr_assert(find, "%s", hx_dump(r));
@@ -454,7 +425,7 @@ Test(editor, skill_files_get_key_hovers_completion_and_a_token_lens) {
   json_decref(m);
   hx_send(d, s);
   free(s);
-  m = next_publish(d, uri);
+  m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
   cr_assert(m);
   json_decref(m);
   json_t *resp, *r;
@@ -504,26 +475,20 @@ static const char *const FAT_CU =
     "}\n";
 
 Test(editor, the_launch_bounds_fix_lifts_occupancy) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   tree t;
   make_tree(&t, true);
   hx *d = session_in(t.ws);
   char uri[300];
   snprintf(uri, sizeof uri, "file://%s/src/fat.cu", t.proj);
   did_open(d, uri, FAT_CU);
-  json_t *m = next_publish(d, uri), *resp, *r;
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT * 4), *resp, *r;
   cr_assert(m);
   json_t *low = diag_with_code(json_object_get(json_object_get(m, "params"), "diagnostics"),
                                "h100/low-occupancy");
   cr_assert(low, "%s", hx_dump(m));
-  r = lsp(d, &resp, "textDocument/codeAction",
-          json_pack("{s:{s:s},s:O,s:{s:[O]}}", "textDocument", "uri", uri, "range",
-                    json_object_get(low, "range"), "context", "diagnostics", low));
-  json_t *fix = action_titled(r, "Add __launch_bounds__(256, 2)");
-  cr_assert(fix, "%s", hx_dump(r));
-  json_t *edits = json_object_get(json_object_get(json_object_get(fix, "edit"), "changes"), uri);
   char line[256] = "__global__ void fat(const float *x, float *y) {";
-  apply_on_line(line, sizeof line, edits);
+  apply_fix(d, &resp, uri, low, "Add __launch_bounds__(256, 2)", line, sizeof line);
   cr_assert_str_eq(line,
                    "__global__ void __launch_bounds__(256, 2) fat(const float *x, float *y) {");
   json_decref(resp);
@@ -538,7 +503,7 @@ Test(editor, the_launch_bounds_fix_lifts_occupancy) {
   json_decref(ch);
   hx_send(d, s);
   free(s);
-  m = next_publish(d, uri);
+  m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
   cr_assert(m);
   cr_assert_null(diag_with_code(json_object_get(json_object_get(m, "params"), "diagnostics"),
                                 "h100/low-occupancy"),
