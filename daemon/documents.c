@@ -13,6 +13,7 @@
 
 #include "diag_json.h"
 #include "documents.h"
+#include "lsp_editor.h"
 #include "jsonrpc.h"
 #include "kernel_service.h"
 #include "log.h"
@@ -32,11 +33,12 @@ typedef struct doc {
   uv_timer_t timer;
   upk_kcheck *inflight; /* a compile of inflight_version */
   int inflight_version;
-  bool rerun;         /* the text changed while compiling */
-  json_t *deps;       /* files the last check read besides this one: path -> true */
-  json_t *result;     /* the last kernel check published (lenses, hovers answer from it) */
-  int result_version; /* the text version it is for */
-  json_t *runs;       /* kernel name -> the last GPU run's "run" object */
+  bool rerun;           /* the text changed while compiling */
+  json_t *deps;         /* files the last check read besides this one: path -> true */
+  json_t *result;       /* the last kernel check published (lenses, hovers answer from it) */
+  int result_version;   /* the text version it is for */
+  json_t *runs;         /* kernel name -> the last GPU run's "run" object */
+  json_t *lens_waiters; /* ids of codeLens requests waiting for the check under way */
 } doc;
 
 /* What the skills queue needs: a copy, since the document may change meanwhile. */
@@ -106,6 +108,7 @@ static json_t *for_document(const doc *d, json_t *diagnostics) {
 static void run(doc *d);
 static void schedule(doc *d, unsigned delay_ms);
 static void lenses_changed(upk_server *s);
+static void answer_waiters(doc *d);
 
 /* The headers (and build files) a check read: saving one of them rechecks this document. */
 static void remember_deps(doc *d, json_t *deps) {
@@ -147,6 +150,7 @@ static void on_kernel(void *arg, json_t *result) {
   d->result = json_incref(result);
   d->result_version = d->version;
   publish(d->s, d->uri, d->version, for_document(d, json_object_get(result, "diagnostics")));
+  answer_waiters(d);
   lenses_changed(d->s);
 }
 
@@ -161,6 +165,15 @@ static void lenses_changed(upk_server *s) {
   json_t *jid = json_string(id);
   upk_server_send(s, upk_rpc_request(jid, "workspace/codeLens/refresh", NULL));
   json_decref(jid);
+}
+
+/* codeLens requests that came before the check they need: answered now, from its result. */
+static void answer_waiters(doc *d) {
+  json_t *ids = d->lens_waiters, *id;
+  size_t i;
+  d->lens_waiters = NULL;
+  json_array_foreach(ids, i, id) upk_editor_answer_lenses(d->s, d->uri, id);
+  json_decref(ids);
 }
 
 static json_t *kernel_params(const doc *d) {
@@ -270,6 +283,12 @@ static void doc_freed(uv_handle_t *h) {
 }
 
 static void doc_close(upk_server *s, doc *d) {
+  json_t *id;
+  size_t i;
+  json_array_foreach(d->lens_waiters, i, id) /* nothing to show any more */
+      upk_server_answer(s, NULL, upk_rpc_result(id, json_array()));
+  json_decref(d->lens_waiters);
+  d->lens_waiters = NULL;
   json_object_del(s->docs, d->uri);
   upk_kcheck_cancel(d->inflight);
   d->inflight = NULL;
@@ -392,4 +411,14 @@ void upk_docs_note_run(upk_server *s, const char *file, json_t *spec, json_t *re
     json_object_set(d->runs, name, run);
   }
   lenses_changed(s);
+}
+
+bool upk_docs_wait_check(upk_server *s, const char *uri, json_t *id) {
+  doc *d = doc_find(s, uri);
+  if (!d || d->is_skill || (d->result_version == d->version && !d->inflight))
+    return false;
+  if (!d->lens_waiters)
+    d->lens_waiters = json_array();
+  json_array_append(d->lens_waiters, id);
+  return true;
 }

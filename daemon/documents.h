@@ -22,6 +22,9 @@ typedef struct upk_doc_view {
 
 /** The open document `uri`, borrowed until the next message is handled. */
 bool upk_docs_view(upk_server *s, const char *uri, upk_doc_view *out);
+/** `uri`'s text has no check yet (one is due or under way): keep codeLens request `id` to be
+ * answered when it is published (upk_editor_answer_lenses). False: answer now. */
+bool upk_docs_wait_check(upk_server *s, const char *uri, json_t *id);
 /** A kernel/validate with a run finished for `file`: remember the run for the lens of the
  * kernel it ran (`spec`'s kernel, else the only one). */
 void upk_docs_note_run(upk_server *s, const char *file, json_t *spec, json_t *result);

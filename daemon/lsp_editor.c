@@ -63,6 +63,12 @@ static json_t *code_lenses(const upk_doc_view *v) {
   return out;
 }
 
+void upk_editor_answer_lenses(upk_server *s, const char *uri, json_t *id) {
+  upk_doc_view v;
+  json_t *r = upk_docs_view(s, uri, &v) ? code_lenses(&v) : json_array();
+  upk_server_answer(s, NULL, upk_rpc_result(id, r));
+}
+
 /* ---- positions ---- */
 
 long upk_lsp_offset(const char *text, size_t len, int line, int character) {
@@ -227,6 +233,8 @@ bool upk_editor_request(upk_server *s, upk_batch *b, const char *method, json_t 
   }
   if (!upk_docs_view(s, uri, &v)) /* not a document we check: nothing to add */
     r = which == 1 ? json_null() : json_array();
+  else if (which == 0 && upk_docs_wait_check(s, uri, id))
+    return true; /* the first lenses of a text come with its check */
   else if (which == 0)
     r = code_lenses(&v);
   else if (which == 1)

@@ -19,6 +19,9 @@ bool upk_editor_request(upk_server *s, upk_batch *b, const char *method, json_t 
 /** The byte offset of LSP position (line, UTF-16 character) in `text`, or -1 past its end. */
 long upk_lsp_offset(const char *text, size_t len, int line, int character);
 
+/** Answer codeLens request `id` for `uri` from its last check (a request that waited for it). */
+void upk_editor_answer_lenses(upk_server *s, const char *uri, json_t *id);
+
 /* Texts (malloc'd; NULL when there is nothing to say). `k` is one kernel of a kernel/validate
  * result, `run` its last GPU run ("run" object) or NULL. */
 char *upk_kernel_lens_title(json_t *k, json_t *run);
