@@ -22,7 +22,10 @@ pins=$(node -e 'const p=require(process.argv[1]);const d={...p.dependencies,...p
 if [ ! -x "$cache/node_modules/.bin/vsce" ] || [ ! -d "$cache/node_modules/vscode-languageclient" ]; then
   mkdir -p "$cache"
   # shellcheck disable=SC2086
-  npm install --prefix "$cache" --no-audit --no-fund --loglevel=error --save-exact $pins >&2
+  if ! npm install --prefix "$cache" --no-audit --no-fund --loglevel=error --save-exact $pins >&2; then
+    echo "1..0 # SKIP npm install of $pins failed (no registry?)"
+    exit 0
+  fi
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
