@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Neovim plugin (clients/nvim) in a real headless Neovim (Debian's neovim, >= 0.7) against
-# the real daemon: a generated cuda-samples-like tree (src/heavy.cu includes ../inc/heavy.h),
+# the real daemon: a generated cuda-samples-like tree (cuda_tree.sh),
 # opened from its own project. nvim_test.lua writes the TAP; skipped without nvim or a toolkit.
 set -eu
 daemon=${UPSKILLD:?set UPSKILLD}
@@ -16,28 +16,9 @@ if [ ! -r "$cuda/include/nvrtc.h" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/tree/proj/src" "$tmp/tree/proj/inc" "$tmp/home" "$tmp/cache"
-echo 'project(heavy LANGUAGES CUDA)' >"$tmp/tree/proj/CMakeLists.txt"
-printf '#pragma once\n#define WIDTH 64\n' >"$tmp/tree/proj/inc/heavy.h"
-cat >"$tmp/tree/proj/src/heavy.cu" <<'CU'
-#include "../inc/heavy.h"
-__global__ void heavy(float *y) {
-  float acc[WIDTH];
-#pragma unroll
-  for (int j = 0; j < WIDTH; j++) acc[j] = y[threadIdx.x + j] * j;
-  float s = 0;
-#pragma unroll
-  for (int j = 0; j < WIDTH; j++) s += acc[j] * acc[(j * 7) % WIDTH];
-  y[threadIdx.x] = s;
-}
-CU
-cat >"$tmp/tree/proj/src/warp.cu" <<'CU'
-__global__ void warp(float *y) {
-  float s = y[threadIdx.x];
-  s += __shfl_down(s, 1);
-  y[threadIdx.x] = s;
-}
-CU
+mkdir -p "$tmp/home" "$tmp/cache"
+. "$root/tests/clients/cuda_tree.sh"
+cuda_tree "$tmp/tree"
 export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/home/.config"
 export XDG_DATA_HOME="$tmp/home/.local/share" XDG_STATE_HOME="$tmp/home/.local/state"
 export UPK_TREE="$tmp/tree" UPK_TAP_OUT="$tmp/tap" UPSKILLD="$daemon"

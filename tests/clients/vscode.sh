@@ -45,28 +45,9 @@ step "the .vsix holds the manifest, the code and vscode-languageclient" sh -c "c
   unzip -q upskilld.vsix -d vsix && test -f vsix/extension/package.json && \
   test -f vsix/extension/out/extension.js && \
   test -f vsix/extension/node_modules/vscode-languageclient/package.json"
-mkdir -p "$tmp/tree/proj/src" "$tmp/tree/proj/inc" "$tmp/home"
-echo 'project(heavy LANGUAGES CUDA)' >"$tmp/tree/proj/CMakeLists.txt"
-printf '#pragma once\n#define WIDTH 64\n' >"$tmp/tree/proj/inc/heavy.h"
-cat >"$tmp/tree/proj/src/heavy.cu" <<'CU'
-#include "../inc/heavy.h"
-__global__ void heavy(float *y) {
-  float acc[WIDTH];
-#pragma unroll
-  for (int j = 0; j < WIDTH; j++) acc[j] = y[threadIdx.x + j] * j;
-  float s = 0;
-#pragma unroll
-  for (int j = 0; j < WIDTH; j++) s += acc[j] * acc[(j * 7) % WIDTH];
-  y[threadIdx.x] = s;
-}
-CU
-cat >"$tmp/tree/proj/src/warp.cu" <<'CU'
-__global__ void warp(float *y) {
-  float s = y[threadIdx.x];
-  s += __shfl_down(s, 1);
-  y[threadIdx.x] = s;
-}
-CU
+mkdir -p "$tmp/home"
+. "$root/tests/clients/cuda_tree.sh"
+cuda_tree "$tmp/tree"
 # The packaged extension, unpacked, is what runs; its TAP continues this one's numbering.
 set +e
 HOME="$tmp/home" XDG_CACHE_HOME="$tmp/home/.cache" NODE_PATH= \
