@@ -6,11 +6,14 @@
  * change (debounce), at most one compile per document runs at a time, and a
  * result for text that has changed since is dropped, never published. */
 #include <libgen.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag_json.h"
+#include "documents.h"
+#include "lsp_editor.h"
 #include "jsonrpc.h"
 #include "kernel_service.h"
 #include "log.h"
@@ -30,8 +33,12 @@ typedef struct doc {
   uv_timer_t timer;
   upk_kcheck *inflight; /* a compile of inflight_version */
   int inflight_version;
-  bool rerun;   /* the text changed while compiling */
-  json_t *deps; /* files the last check read besides this one: path -> true */
+  bool rerun;           /* the text changed while compiling */
+  json_t *deps;         /* files the last check read besides this one: path -> true */
+  json_t *result;       /* the last kernel check published (lenses, hovers answer from it) */
+  int result_version;   /* the text version it is for */
+  json_t *runs;         /* kernel name -> the last GPU run's "run" object */
+  json_t *lens_waiters; /* ids of codeLens requests waiting for the check under way */
 } doc;
 
 /* What the skills queue needs: a copy, since the document may change meanwhile. */
@@ -100,6 +107,8 @@ static json_t *for_document(const doc *d, json_t *diagnostics) {
 
 static void run(doc *d);
 static void schedule(doc *d, unsigned delay_ms);
+static void lenses_changed(upk_server *s);
+static void answer_waiters(doc *d);
 
 /* The headers (and build files) a check read: saving one of them rechecks this document. */
 static void remember_deps(doc *d, json_t *deps) {
@@ -137,7 +146,34 @@ static void on_kernel(void *arg, json_t *result) {
   if (d->inflight_version != d->version)
     return;
   remember_deps(d, json_object_get(result, "dependencies"));
+  json_decref(d->result);
+  d->result = json_incref(result);
+  d->result_version = d->version;
   publish(d->s, d->uri, d->version, for_document(d, json_object_get(result, "diagnostics")));
+  answer_waiters(d);
+  lenses_changed(d->s);
+}
+
+/* Clients that can be told re-ask for lenses after each check (LSP 3.16
+ * workspace/codeLens/refresh). */
+static void lenses_changed(upk_server *s) {
+  static unsigned n;
+  char id[32];
+  if (!s->lens_refresh)
+    return;
+  snprintf(id, sizeof id, "upskilld-lens-%u", ++n);
+  json_t *jid = json_string(id);
+  upk_server_send(s, upk_rpc_request(jid, "workspace/codeLens/refresh", NULL));
+  json_decref(jid);
+}
+
+/* codeLens requests that came before the check they need: answered now, from its result. */
+static void answer_waiters(doc *d) {
+  json_t *ids = d->lens_waiters, *id;
+  size_t i;
+  d->lens_waiters = NULL;
+  json_array_foreach(ids, i, id) upk_editor_answer_lenses(d->s, d->uri, id);
+  json_decref(ids);
 }
 
 static json_t *kernel_params(const doc *d) {
@@ -149,6 +185,7 @@ static json_t *kernel_params(const doc *d) {
   if (d->path) {
     char *copy = strdup(d->path);
     json_object_set_new(p, "fileDir", json_string(dirname(copy)));
+    json_object_set_new(p, "projectIncludes", json_true()); /* a file on disk, in its project */
     json_array_append_new(json_object_get(p, "allowed"), json_string(dirname(copy)));
     free(copy);
   }
@@ -181,6 +218,10 @@ static void skill_done(void *arg, int status) {
   doc *d = doc_find(c->s, c->uri);
   if (status == 0 && d && d->version == c->version)
     publish(c->s, c->uri, c->version, upk_diags_json(&c->diags));
+  if (status == 0 && d && d->version == c->version) {
+    d->result_version = d->version; /* a skill's lens is its text's: nothing else to keep */
+    lenses_changed(c->s);
+  }
   upk_diags_free(&c->diags);
   free(c->uri);
   free(c->text);
@@ -236,10 +277,18 @@ static void doc_freed(uv_handle_t *h) {
   free(d->path);
   free(d->text);
   json_decref(d->deps);
+  json_decref(d->result);
+  json_decref(d->runs);
   free(d);
 }
 
 static void doc_close(upk_server *s, doc *d) {
+  json_t *id;
+  size_t i;
+  json_array_foreach(d->lens_waiters, i, id) /* nothing to show any more */
+      upk_server_answer(s, NULL, upk_rpc_result(id, json_array()));
+  json_decref(d->lens_waiters);
+  d->lens_waiters = NULL;
   json_object_del(s->docs, d->uri);
   upk_kcheck_cancel(d->inflight);
   d->inflight = NULL;
@@ -320,4 +369,56 @@ void upk_docs_close_all(upk_server *s) {
   json_t *v, *tmp;
   json_object_foreach_safe(s->docs, tmp, key, v)
       doc_close(s, (doc *)(intptr_t)json_integer_value(v));
+}
+
+bool upk_docs_view(upk_server *s, const char *uri, upk_doc_view *out) {
+  doc *d = doc_find(s, uri);
+  if (!d)
+    return false;
+  *out = (upk_doc_view){.uri = d->uri,
+                        .path = d->path,
+                        .text = d->text,
+                        .len = d->len,
+                        .version = d->version,
+                        .is_skill = d->is_skill,
+                        .result = d->result,
+                        .runs = d->runs,
+                        .checked = d->result_version == d->version && !d->inflight};
+  return true;
+}
+
+/* The kernel a run ran: the spec's name, else the result's only kernel. */
+static const char *run_kernel_name(json_t *spec, json_t *result) {
+  const char *name = json_string_value(json_object_get(spec, "kernel"));
+  json_t *ks = json_object_get(result, "kernels");
+  if (!name && json_array_size(ks) >= 1)
+    name = json_string_value(json_object_get(json_array_get(ks, 0), "name"));
+  return name;
+}
+
+void upk_docs_note_run(upk_server *s, const char *file, json_t *spec, json_t *result) {
+  json_t *run = json_object_get(result, "run");
+  const char *key, *name = run_kernel_name(spec, result);
+  json_t *v;
+  if (!file || !json_is_object(run) || !name)
+    return;
+  json_object_foreach(s->docs, key, v) {
+    doc *d = (doc *)(intptr_t)json_integer_value(v);
+    if (!d->path || strcmp(d->path, file))
+      continue;
+    if (!d->runs)
+      d->runs = json_object();
+    json_object_set(d->runs, name, run);
+  }
+  lenses_changed(s);
+}
+
+bool upk_docs_wait_check(upk_server *s, const char *uri, json_t *id) {
+  doc *d = doc_find(s, uri);
+  if (!d || d->is_skill || (d->result_version == d->version && !d->inflight))
+    return false;
+  if (!d->lens_waiters)
+    d->lens_waiters = json_array();
+  json_array_append(d->lens_waiters, id);
+  return true;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diag_json.h"
+#include "documents.h"
 #include "jobs.h"
 #include "kernel_methods.h"
 #include "kernel_service.h"
@@ -77,6 +78,8 @@ static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
   }
   if (path) {
     json_object_set_new(wire, "path", abs_path(job->server, json_string_value(path)));
+    /* A real file may include what its project holds; inline source may not. */
+    json_object_set_new(wire, "projectIncludes", json_true());
     return 0;
   }
   json_object_set(wire, "source", src);
@@ -118,16 +121,31 @@ static json_t *wire_params(upk_job *job, json_t *params) {
   return w;
 }
 
+/* One check in flight: the job, the check (to cancel it) and, for a run, its spec. */
+typedef struct vcheck {
+  upk_job *job;
+  upk_kcheck *check;
+  json_t *run;
+} vcheck;
+
 static void on_result(void *arg, json_t *result) {
-  upk_job *job = arg;
+  vcheck *v = arg;
+  upk_job *job = v->job;
   job->data = NULL;
+  if (v->run) /* an open document shows the run's time in its kernel's lens */
+    upk_docs_note_run(job->server, json_string_value(json_object_get(result, "file")), v->run,
+                      result);
+  json_decref(v->run);
+  free(v);
   upk_job_reply(job, json_incref(result));
 }
 
 static void on_cancel(upk_job *job) {
-  upk_kcheck *c = job->data;
+  vcheck *v = job->data;
   job->data = NULL;
-  upk_kcheck_cancel(c); /* on_result will not run: release the job here */
+  upk_kcheck_cancel(v->check); /* on_result will not run: release the job here */
+  json_decref(v->run);
+  free(v);
   upk_job_fail(job, UPK_RPC_REQUEST_CANCELLED, "request cancelled");
 }
 
@@ -196,11 +214,21 @@ static void validate_handler(upk_job *job, json_t *params) {
   bool use_cache = !run && !json_is_false(json_object_get(params, "cache"));
   if (!use_cache) /* the worker's disk cache is skipped too */
     json_object_set_new(w, "noCache", json_true());
+  vcheck *v = calloc(1, sizeof *v);
+  if (!v) {
+    json_decref(w);
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
+    return;
+  }
+  v->job = job;
+  v->run = json_incref(run);
   upk_job_on_cancel(job, on_cancel, NULL);
-  /* NULL: answered already (a cache hit), and the job is gone: don't touch it. */
-  upk_kcheck *c = upk_kernels_check(job->server, w, limit, use_cache, on_result, job);
-  if (c)
-    job->data = c;
+  /* NULL: answered already (a cache hit; v is gone), and the job is gone: don't touch it. */
+  upk_kcheck *c = upk_kernels_check(job->server, w, limit, use_cache, on_result, v);
+  if (c) {
+    v->check = c;
+    job->data = v;
+  }
 }
 
 /* ---- test-only: drive the worker pool directly (fault injection) ---- */

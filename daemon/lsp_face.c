@@ -7,6 +7,7 @@
 
 #include "jsonrpc.h"
 #include "log.h"
+#include "lsp_editor.h"
 #include "methods.h"
 #include "server.h"
 #include "kernel_service.h"
@@ -88,8 +89,10 @@ static json_t *method_names(const upk_server *s) {
 
 bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                           json_t *params) {
-  if (upk_server_framing(s) != UPK_FRAMING_LSP || strcmp(method, "initialize") != 0)
+  if (upk_server_framing(s) != UPK_FRAMING_LSP)
     return false;
+  if (strcmp(method, "initialize") != 0)
+    return upk_editor_request(s, b, method, id, params);
   if (s->state != UPK_S_UNINIT) {
     upk_server_answer(
         s, b, upk_rpc_error(id, UPK_RPC_INVALID_REQUEST, "initialize was already received", NULL));
@@ -113,6 +116,11 @@ bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_
   json_t *caps = json_pack("{s:{s:b,s:i,s:{s:b}},s:{s:{s:s,s:o}}}", "textDocumentSync", "openClose",
                            1, "change", 1, "save", "includeText", 0, "experimental", "upskilld",
                            "version", UPK_VERSION, "methods", method_names(s));
+  json_object_update_new(caps, upk_editor_capabilities()); /* lenses, hovers, actions */
+  s->lens_refresh = json_is_true(json_object_get(
+      json_object_get(json_object_get(json_object_get(params, "capabilities"), "workspace"),
+                      "codeLens"),
+      "refreshSupport"));
   json_t *result = json_pack("{s:o,s:{s:s,s:s}}", "capabilities", caps, "serverInfo", "name",
                              "upskilld", "version", UPK_VERSION);
   upk_server_answer(s, b, upk_rpc_result(id, result));

@@ -65,6 +65,7 @@ typedef struct upk_server {
   struct upk_kernels *kernels;   /* worker pool and compile cache (kernel_service.h) */
   struct upk_models *models;     /* model completions (models_methods.h), on first use */
   json_t *docs;                  /* uri -> open document (documents.c) */
+  bool lens_refresh;             /* the LSP client takes workspace/codeLens/refresh */
 } upk_server;
 
 /** Create the session on stdio (kinds guessed by main). */

@@ -15,6 +15,7 @@
 #include "kvalidate.h"
 #include "kproject_hint.h"
 #include "project.h"
+#include "projroot.h"
 #include "toolkit.h"
 
 enum { SOURCE_CAP = 16 << 20 }; /* larger sources are refused with a diagnostic */
@@ -23,9 +24,10 @@ typedef struct wire {
   upk_kvalidate_req req;
   const char **strs; /* one allocation holding every string-array's pointers */
   int *sizes;
-  char *file_text; /* read from params.path */
-  char *dir;       /* dirname of params.path */
-  upk_diags pre;   /* problems found before compiling (unreadable file, too large) */
+  char *file_text;     /* read from params.path */
+  char *dir;           /* dirname of params.path */
+  char root[PATH_MAX]; /* the file's project root (projectIncludes) */
+  upk_diags pre;       /* problems found before compiling (unreadable file, too large) */
 } wire;
 
 static size_t strings_in(json_t *p, const char *key) {
@@ -125,6 +127,10 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
   } else if (!opt_str(p, "project")) {
     return snprintf(err, err_len, "params need source, path or project"), -EINVAL;
   }
+  /* A real file may include what its own project holds, as the compiler would find it. */
+  if (json_is_true(json_object_get(p, "projectIncludes")) && w->req.file_dir &&
+      upk_project_root(w->req.file_dir, w->root))
+    w->req.project_root = w->root;
   return 0;
 }
 

@@ -2,31 +2,19 @@
 #include "kproject_hint.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "projroot.h"
 
 enum { MAX_LEVELS = 16 }; /* how far up a build.toml is looked for */
 
 /* The directory of the nearest build.toml at or above `dir`, into `out`. */
 static bool find_project_dir(const char *dir, char out[PATH_MAX]) {
-  char cur[PATH_MAX], probe[PATH_MAX + 16];
-  snprintf(cur, sizeof cur, "%s", dir);
-  for (int i = 0; i < MAX_LEVELS; i++) {
-    snprintf(probe, sizeof probe, "%s/build.toml", cur);
-    if (access(probe, R_OK) == 0) {
-      snprintf(out, PATH_MAX, "%s", cur);
-      return true;
-    }
-    if (!strcmp(cur, "/") || !strcmp(cur, "."))
-      return false;
-    char *parent = dirname(cur); /* may point into cur */
-    memmove(cur, parent, strlen(parent) + 1);
-  }
-  return false;
+  static const char *const build_toml[] = {"build.toml"};
+  return upk_find_up(dir, build_toml, 1, MAX_LEVELS, out);
 }
 
 /* The job building `file`: sm_90a first, then sm_90 (H100), else the first one. */

@@ -45,8 +45,9 @@ static const char **search_dirs(const upk_kvalidate_req *req, size_t *n) {
   return v;
 }
 
-/* Includes may come from the workspace roots, the user's dirs and the file's
- * own dir; toolkit headers are allowed and not followed. */
+/* Includes may come from the workspace roots, the user's dirs, the file's
+ * own dir and (a file given by path) its project; toolkit headers are
+ * allowed and not followed. */
 static int check_includes(const upk_kvalidate_req *req, const char *const *search, size_t n_search,
                           upk_kvalidate_result *out) {
   const char *cuda = upk_cuda_default_path(req->compile.cuda_path);
@@ -55,7 +56,7 @@ static int check_includes(const upk_kvalidate_req *req, const char *const *searc
   snprintf(cccl, sizeof cccl, "%s/include/cccl", cuda);
   const char *toolkit_search[] = {inc, cccl};
   const char *toolkit[] = {inc};
-  size_t n_all = n_search + 2, n_allowed = req->allowed.n + n_search;
+  size_t n_all = n_search + 2, n_allowed = req->allowed.n + n_search + !!req->project_root;
   const char **all = calloc(n_all, sizeof *all), **allowed = calloc(n_allowed + 1, sizeof *allowed);
   int rc = -ENOMEM;
   if (all && allowed) {
@@ -64,6 +65,8 @@ static int check_includes(const upk_kvalidate_req *req, const char *const *searc
     if (req->allowed.n) /* memcpy from NULL is undefined even for 0 bytes */
       memcpy(allowed, req->allowed.v, req->allowed.n * sizeof *allowed);
     memcpy(allowed + req->allowed.n, search, n_search * sizeof *allowed);
+    if (req->project_root)
+      allowed[n_allowed - 1] = req->project_root;
     upk_include_policy p = {.file_dir = req->file_dir,
                             .search = all,
                             .n_search = n_all,

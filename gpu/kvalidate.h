@@ -23,9 +23,10 @@ int upk_backend_parse(const char *s, upk_backend *out);
 
 typedef struct upk_kvalidate_req {
   upk_compile_req compile;
-  const char *file_dir;   /* the file's directory (searched first, allowed); NULL inline */
-  upk_strv allowed;       /* roots includes may come from (workspace, given dirs) */
-  const int *block_sizes; /* occupancy at these sizes; none: __launch_bounds__ or 256 */
+  const char *file_dir;     /* the file's directory (searched first, allowed); NULL inline */
+  upk_strv allowed;         /* roots includes may come from (workspace, given dirs) */
+  const char *project_root; /* the file's project (projroot.h), allowed too; NULL inline */
+  const int *block_sizes;   /* occupancy at these sizes; none: __launch_bounds__ or 256 */
   size_t n_block_sizes;
   long dynamic_smem;   /* bytes of dynamic shared memory per block */
   upk_backend backend; /* AUTO (0) unless asked */

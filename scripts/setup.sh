@@ -8,7 +8,7 @@ pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-
       libjansson-dev libyaml-dev libsqlite3-dev libcriterion-dev libssl-dev
       g++ libtomlplusplus-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(valgrind clang libclang-rt-14-dev)
+  pkgs+=(valgrind clang libclang-rt-14-dev neovim tmux)
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
 fi
 

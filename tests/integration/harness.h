@@ -121,6 +121,18 @@ hx *hx_mcp_session(const char *const *args);
 /** A new daemon on a pipe, LSP framing, initialized (args: extra flags). */
 hx *hx_lsp_session(const char *const *args);
 
+/** The next textDocument/publishDiagnostics for `uri` (caller owns it), skipping other
+ * messages; NULL after `timeout_ms` without one. */
+json_t *hx_next_publish(hx *d, const char *uri, int timeout_ms);
+/** Whether the CUDA toolkit ($CUDA_PATH, else /usr/local/cuda) has NVRTC's header. */
+bool hx_have_toolkit(void);
+/** Skip the test, saying why, where there is no CUDA toolkit. */
+#define HX_NEED_TOOLKIT()                                                                          \
+  do {                                                                                             \
+    if (!hx_have_toolkit())                                                                        \
+      cr_skip_test("no CUDA toolkit (NVRTC) on this machine");                                     \
+  } while (0)
+
 /** Compact JSON text of a value, for messages (static buffer, valid until the next call). */
 const char *hx_dump(const json_t *v);
 /** Sleep for `ms` milliseconds. */

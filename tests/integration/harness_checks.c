@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -121,4 +122,24 @@ hx *hx_lsp_session(const char *const *args) {
   hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, args);
   json_decref(hx_lsp_init(d, NULL));
   return d;
+}
+
+bool hx_have_toolkit(void) {
+  const char *cuda = getenv("CUDA_PATH");
+  char p[512];
+  snprintf(p, sizeof p, "%s/include/nvrtc.h", cuda && *cuda ? cuda : "/usr/local/cuda");
+  return access(p, R_OK) == 0;
+}
+
+json_t *hx_next_publish(hx *d, const char *uri, int timeout_ms) {
+  json_t *m;
+  while ((m = hx_next(d, timeout_ms))) {
+    const char *method = json_string_value(json_object_get(m, "method"));
+    json_t *p = json_object_get(m, "params");
+    if (method && !strcmp(method, "textDocument/publishDiagnostics") &&
+        !strcmp(json_string_value(json_object_get(p, "uri")), uri))
+      return m;
+    json_decref(m);
+  }
+  return NULL;
 }

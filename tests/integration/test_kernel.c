@@ -21,19 +21,6 @@ static const char *SAXPY =
     "  if (i < n) y[i] = a * x[i] + y[i];\\n"
     "}\\n";
 
-static bool have_toolkit(void) {
-  const char *cuda = getenv("CUDA_PATH");
-  char p[512];
-  snprintf(p, sizeof p, "%s/include/nvrtc.h", cuda && *cuda ? cuda : "/usr/local/cuda");
-  return access(p, R_OK) == 0;
-}
-
-#define NEED_TOOLKIT()                                                                             \
-  do {                                                                                             \
-    if (!have_toolkit())                                                                           \
-      cr_skip_test("no CUDA toolkit (NVRTC) on this machine");                                     \
-  } while (0)
-
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -68,7 +55,7 @@ static int start_line(json_t *diag) {
 }
 
 Test(kernel, saxpy_reports_resources_and_occupancy) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
   json_t *resp, *r;
   char params[2048];
@@ -91,7 +78,7 @@ Test(kernel, saxpy_reports_resources_and_occupancy) {
 }
 
 Test(kernel, identical_revalidation_is_cached) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
   json_t *resp, *r;
   char params[2048];
@@ -113,7 +100,7 @@ Test(kernel, identical_revalidation_is_cached) {
 }
 
 Test(kernel, syntax_error_has_line_and_column) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
   json_t *resp;
   json_t *r = validate(
@@ -153,7 +140,7 @@ static void rm_tree(const char *dir) {
 }
 
 Test(kernel, editing_a_header_invalidates_the_cache) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   char tmpl[] = "/tmp/upk-kws-XXXXXX";
   const char *ws = workspace(tmpl);
   hx *d = hx_lsp_session(HX_NOARGS);
@@ -182,7 +169,7 @@ Test(kernel, editing_a_header_invalidates_the_cache) {
 }
 
 Test(kernel, include_outside_the_allowed_dirs_is_refused) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
   json_t *resp;
   json_t *r = validate(d, &resp,
@@ -196,7 +183,7 @@ Test(kernel, include_outside_the_allowed_dirs_is_refused) {
 }
 
 Test(kernel, bad_input_gets_diagnostics_and_the_daemon_stays) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
   json_t *resp, *r;
   r = validate(d, &resp, "{\"source\":\"\"}");
@@ -341,7 +328,7 @@ Test(kernel, cancelling_kills_the_worker_and_answers) {
 /* A cancelled kernel/validate answers -32800 at once and releases its job (ASan/valgrind: no
  * leak at exit); the daemon checks the next kernel normally. */
 Test(kernel, cancelling_a_validate_answers_and_the_next_one_runs) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
   hx_validate_then_cancel(d, 7);
   json_t *resp;
@@ -352,7 +339,7 @@ Test(kernel, cancelling_a_validate_answers_and_the_next_one_runs) {
 }
 
 Test(kernel, mcp_tool_validate_kernel) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_mcp_session(HX_NOARGS);
   json_t *resp = hx_callf(d,
                           "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
@@ -368,21 +355,8 @@ Test(kernel, mcp_tool_validate_kernel) {
 
 /* ---- editor diagnostics ---- */
 
-static json_t *next_publish(hx *d, const char *uri) {
-  json_t *m;
-  while ((m = hx_next(d, HX_TIMEOUT))) {
-    const char *method = json_string_value(json_object_get(m, "method"));
-    json_t *p = json_object_get(m, "params");
-    if (method && !strcmp(method, "textDocument/publishDiagnostics") &&
-        !strcmp(json_string_value(json_object_get(p, "uri")), uri))
-      return m;
-    json_decref(m);
-  }
-  return NULL;
-}
-
 Test(kernel, editor_diagnostics_follow_the_text) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
   const char *uri = "file:///tmp/upk-editor-test/k.cu";
   hx_sendf(d,
@@ -390,7 +364,7 @@ Test(kernel, editor_diagnostics_follow_the_text) {
            "{\"uri\":\"%s\",\"languageId\":\"cuda-cpp\",\"version\":1,\"text\":"
            "\"__global__ void k(float *y) {\\n  y[0] = nope;\\n}\\n\"}}}",
            uri);
-  json_t *m = next_publish(d, uri);
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT);
   cr_assert(m, "no publishDiagnostics after didOpen");
   json_t *p = json_object_get(m, "params");
   cr_assert_eq(json_integer_value(json_object_get(p, "version")), 1);
@@ -411,7 +385,7 @@ Test(kernel, editor_diagnostics_follow_the_text) {
       "{\"uri\":\"%s\",\"version\":3},\"contentChanges\":[{\"text\":\"__global__ void k(float "
       "*y) { y[0] = 1.0f; }\\n\"}]}}",
       uri);
-  m = next_publish(d, uri);
+  m = hx_next_publish(d, uri, HX_TIMEOUT);
   cr_assert(m);
   p = json_object_get(m, "params");
   cr_assert_eq(json_integer_value(json_object_get(p, "version")), 3, "%s", hx_dump(m));
@@ -421,7 +395,7 @@ Test(kernel, editor_diagnostics_follow_the_text) {
            "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didClose\",\"params\":{\"textDocument\":"
            "{\"uri\":\"%s\"}}}",
            uri);
-  m = next_publish(d, uri);
+  m = hx_next_publish(d, uri, HX_TIMEOUT);
   cr_assert(m);
   cr_assert_eq(json_array_size(json_object_get(json_object_get(m, "params"), "diagnostics")), 0);
   json_decref(m);
@@ -437,7 +411,7 @@ Test(kernel, editor_diagnostics_for_skill_files) {
            "{\"uri\":\"%s\",\"languageId\":\"markdown\",\"version\":4,\"text\":"
            "\"---\\nname: Bad_Name\\n---\\nbody\\n\"}}}",
            uri);
-  json_t *m = next_publish(d, uri);
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT);
   cr_assert(m, "no publishDiagnostics for SKILL.md");
   json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
   cr_assert_geq(json_array_size(diags), 1, "%s", hx_dump(m));
@@ -486,7 +460,7 @@ Test(kernel, run_spec_errors_are_invalid_params) {
 /* Without a driver: the compile still answers, the run is one run/no-device diagnostic. With
  * one (a GPU machine): the kernel matches its reference and is timed. Never faked either way. */
 Test(kernel, run_through_the_daemon) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);
   json_t *resp;
   json_t *r = validate(d, &resp, RUN_SCALE);
@@ -512,7 +486,7 @@ Test(kernel, run_through_the_daemon) {
 
 /* Saving a header (even one not open) rechecks the open kernels that read it (issue 7). */
 Test(kernel, saving_a_header_rechecks_its_dependents) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   char tmpl[] = "/tmp/upk-kdep-XXXXXX";
   const char *ws = workspace(tmpl);
   hx *d = hx_lsp_session(HX_NOARGS);
@@ -523,7 +497,7 @@ Test(kernel, saving_a_header_rechecks_its_dependents) {
            "{\"uri\":\"%s\",\"languageId\":\"cuda-cpp\",\"version\":1,\"text\":\"#include "
            "\\\"common.cuh\\\"\\n__global__ void k(float *y) { y[threadIdx.x] *= SCALE; }\\n\"}}}",
            uri);
-  json_t *m = next_publish(d, uri);
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT);
   cr_assert(m, "no publishDiagnostics after didOpen");
   cr_assert_eq(json_array_size(json_object_get(json_object_get(m, "params"), "diagnostics")), 0,
                "%s", hx_dump(m));
@@ -537,7 +511,7 @@ Test(kernel, saving_a_header_rechecks_its_dependents) {
            "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didSave\",\"params\":{\"textDocument\":"
            "{\"uri\":\"file://%s\"}}}",
            hdr);
-  m = next_publish(d, uri);
+  m = hx_next_publish(d, uri, HX_TIMEOUT);
   cr_assert(m, "saving the header did not recheck k.cu");
   json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
   cr_assert_geq(json_array_size(diags), 1, "%s", hx_dump(m));
@@ -551,7 +525,7 @@ Test(kernel, saving_a_header_rechecks_its_dependents) {
  * dirs from build.toml, and saving build.toml rechecks it (issue 7). rmsnorm.cu stops with
  * #error unless build.toml's cuda-flags define RMS_EPS. */
 Test(kernel, editor_checks_project_files_as_build_toml_says) {
-  NEED_TOOLKIT();
+  HX_NEED_TOOLKIT();
   char tmpl[] = "/tmp/upk-kproj-XXXXXX", cmd[1200], path[700], uri[800];
   cr_assert(mkdtemp(tmpl));
   snprintf(cmd, sizeof cmd, "cp -r '%s/tests/kernel/projects/good/.' '%s'",
@@ -575,7 +549,7 @@ Test(kernel, editor_checks_project_files_as_build_toml_says) {
   hx *d = hx_lsp_session(HX_NOARGS);
   hx_send(d, msg);
   free(msg);
-  json_t *m = next_publish(d, uri);
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT);
   cr_assert(m, "no publishDiagnostics after didOpen");
   json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics");
   size_t i;
@@ -590,7 +564,7 @@ Test(kernel, editor_checks_project_files_as_build_toml_says) {
            "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didSave\",\"params\":{\"textDocument\":"
            "{\"uri\":\"file://%s/build.toml\"}}}",
            tmpl);
-  m = next_publish(d, uri);
+  m = hx_next_publish(d, uri, HX_TIMEOUT);
   cr_assert(m, "saving build.toml did not recheck rmsnorm.cu");
   diags = json_object_get(json_object_get(m, "params"), "diagnostics");
   bool saw_error = false;

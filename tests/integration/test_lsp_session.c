@@ -216,8 +216,12 @@ Test(lsp, unknown_dollar_request_and_notification) {
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"$/foo\",\"params\":{}}");
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"$/setTrace\",\"params\":{\"value\":\"off\"}}");
   hx_ping(d);
-  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"textDocument/hover\",\"params\":{}}");
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"textDocument/definition\","
+                 "\"params\":{}}");
   hx_assert_error(r, "21", -32601);
+  json_decref(r);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":22,\"method\":\"textDocument/hover\",\"params\":{}}");
+  hx_assert_error(r, "22", -32602); /* served (issue 14), and params are checked */
   json_decref(r);
   hx_ping(d);
   hx_finish(d, 0);

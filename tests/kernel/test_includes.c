@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "includes.h"
+#include "projroot.h"
 
 static char base[PATH_MAX], ws[PATH_MAX], out[PATH_MAX], tk[PATH_MAX];
 
@@ -224,4 +225,35 @@ Test(includes, nesting_past_the_limit_refuses_the_compile) {
   cr_assert_not_null(d->file, "reported in the header that goes too deep");
   cr_assert(strstr(d->message, "d32.cuh"), "%s", d->message);
   done(&r);
+}
+
+/* ---- the project a file belongs to (projroot.h) ---- */
+
+Test(includes, project_root_is_the_nearest_marked_directory) {
+  char got[PATH_MAX], want[PATH_MAX];
+  dir("ws/proj"), dir("ws/proj/src"), dir("ws/proj/src/deep"), dir("ws/proj/sub");
+  put("ws/proj/CMakeLists.txt", "project(p)\n");
+  put("ws/proj/sub/pyproject.toml", "[project]\n");
+  snprintf(want, sizeof want, "%s/proj", ws);
+  snprintf(got, sizeof got, "%s/proj/src/deep", ws);
+  cr_assert(upk_project_root(got, got));
+  cr_assert_str_eq(got, want);
+  snprintf(got, sizeof got, "%s/proj/src/../sub", ws); /* made real first */
+  cr_assert(upk_project_root(got, got));
+  snprintf(want, sizeof want, "%s/proj/sub", ws);
+  cr_assert_str_eq(got, want);
+  dir("ws/proj/src/deep/.git"); /* .git marks a repository's root */
+  snprintf(got, sizeof got, "%s/proj/src/deep", ws);
+  snprintf(want, sizeof want, "%s/proj/src/deep", ws);
+  cr_assert(upk_project_root(got, got));
+  cr_assert_str_eq(got, want);
+}
+
+Test(includes, no_marker_no_project_root) {
+  char got[PATH_MAX];
+  snprintf(got, sizeof got, "%s/sub", ws);
+  /* Nothing above base is marked on a test machine's /tmp; "/" would never count. */
+  cr_assert_not(upk_project_root(got, got), "found %s", got);
+  cr_assert_not(upk_project_root("/", got));
+  cr_assert_not(upk_project_root("/nonexistent/dir", got));
 }
