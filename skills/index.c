@@ -127,7 +127,8 @@ char *upk_ix_abspath(const char *p) {
 static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS root(id INTEGER PRIMARY KEY, dir TEXT NOT NULL, real TEXT,"
     " agent TEXT NOT NULL DEFAULT '', scope INTEGER NOT NULL, priority INTEGER NOT NULL,"
-    " ord INTEGER NOT NULL, max_depth INTEGER NOT NULL, UNIQUE(dir, agent));"
+    " ord INTEGER NOT NULL, max_depth INTEGER NOT NULL, truncated INTEGER NOT NULL DEFAULT 0,"
+    " UNIQUE(dir, agent));"
     "CREATE TABLE IF NOT EXISTS doc(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,"
     " name TEXT NOT NULL, description TEXT NOT NULL, mtime INTEGER, size INTEGER, ino INTEGER,"
     " usable INTEGER NOT NULL, tokens INTEGER NOT NULL, diags TEXT NOT NULL);"
@@ -327,6 +328,7 @@ void upk_index_close(upk_index *ix) {
   if (!ix)
     return;
   upk_ix_query_close(ix);
+  upk_ix_job_free(ix);
   for (int i = 0; i < ST_COUNT; i++)
     sqlite3_finalize(ix->st[i]);
   sqlite3_close(ix->db);
@@ -374,6 +376,7 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
       " real = excluded.real, scope = excluded.scope, priority = excluded.priority,"
       " ord = excluded.ord, max_depth = excluded.max_depth";
   sqlite3_stmt *st = NULL;
+  upk_ix_job_free(ix); /* its roots may be gone */
   if (upk_ix_exec(ix, "BEGIN; UPDATE root SET ord = -1"))
     return -EIO;
   int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) ? upk_ix_sql_fail(ix, "set roots") : 0;

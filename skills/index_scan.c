@@ -18,10 +18,28 @@
 #include "skill.h"
 #include "validate.h"
 
+/* A stepped full scan: the skill directories found by the walk, indexed a
+ * batch at a time. */
+typedef struct job_item {
+  int64_t root;
+  char *dir;
+  const char *md; /* "SKILL.md" or "skill.md" (static) */
+} job_item;
+
+struct upk_ix_job {
+  job_item *items;
+  size_t n, cap, next;
+  int64_t gen; /* placements older than this are swept when done */
+  upk_index_stats st;
+  struct timespec t0;
+};
+
 typedef struct scan {
   upk_index *ix;
   upk_diags *diags;
   upk_index_stats *st;
+  struct upk_ix_job *collect; /* walking for a stepped scan: note skills, do not index */
+  int64_t gen;                /* stamp of the placements this pass finds */
   int64_t root;
   int max_depth;
   size_t dirs;
@@ -220,7 +238,7 @@ static int index_skill(scan *sc, const char *dir, const char *md) {
   sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 3, id);
   sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 5, ix->gen);
+  sqlite3_bind_int64(st, 5, sc->gen);
   int rc = step_done(ix, st, "place skill");
   sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
   if (!rc)
@@ -229,6 +247,23 @@ static int index_skill(scan *sc, const char *dir, const char *md) {
   if (!rc && sc->st)
     sc->st->skills++;
   return rc;
+}
+
+static int note_skill(scan *sc, const char *dir, const char *md) {
+  struct upk_ix_job *j = sc->collect;
+  if (j->n == j->cap) {
+    size_t cap = j->cap ? j->cap * 2 : 1024;
+    job_item *p = realloc(j->items, cap * sizeof *p);
+    if (!p)
+      return -ENOMEM;
+    j->items = p;
+    j->cap = cap;
+  }
+  if (!(j->items[j->n].dir = strdup(dir)))
+    return -ENOMEM;
+  j->items[j->n].root = sc->root;
+  j->items[j->n++].md = md;
+  return 0;
 }
 
 static bool skipped_name(const char *n) {
@@ -306,7 +341,7 @@ static int visit(scan *sc, const char *path, int depth) {
     sc->st->dirs++;
   const char *md = skill_file(sc, path);
   if (md)
-    return index_skill(sc, path, md);
+    return sc->collect ? note_skill(sc, path, md) : index_skill(sc, path, md);
   if (depth >= sc->max_depth)
     return 0;
   if (on_stack(sc, &sb)) {
@@ -378,6 +413,7 @@ static void init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *d
   sc->st = st;
   sc->root = sqlite3_column_int64(roots, 0);
   sc->max_depth = sqlite3_column_int(roots, 3);
+  sc->gen = ix->gen;
 }
 
 static int begin(upk_index *ix) {
@@ -420,28 +456,154 @@ static void report_shadows(upk_index *ix, upk_diags *diags) {
 
 static const char roots_sql[] = "SELECT id, dir, real, max_depth FROM root ORDER BY ord";
 
-int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags) {
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  if (stats)
-    memset(stats, 0, sizeof *stats);
-  sqlite3_stmt *roots;
-  if (sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "scan");
-  int rc = begin(ix);
+void upk_ix_job_free(upk_index *ix) {
+  struct upk_ix_job *j = ix->job;
+  if (!j)
+    return;
+  for (size_t i = 0; i < j->n; i++)
+    free(j->items[i].dir);
+  free(j->items);
+  free(j);
+  ix->job = NULL;
+}
+
+/* Walk one root for a stepped scan; note whether it hit the directory limit. */
+static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
+  const char *dir = (const char *)sqlite3_column_text(roots, 1);
+  struct stat sb;
+  if (!stat(dir, &sb)) {
+    sc->dev[0] = sb.st_dev;
+    sc->ino[0] = sb.st_ino;
+    sc->depth = 1;
+  }
+  int rc = walk(sc, dir, 0);
+  sqlite3_bind_int(mark, 1, sc->limit_hit);
+  sqlite3_bind_int64(mark, 2, sc->root);
+  return rc ? rc : step_done(sc->ix, mark, "note the directory limit");
+}
+
+int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
+  upk_ix_job_free(ix);
+  struct upk_ix_job *j = calloc(1, sizeof *j);
+  if (!j)
+    return -ENOMEM;
+  clock_gettime(CLOCK_MONOTONIC, &j->t0);
+  j->gen = ++ix->gen;
+  ix->job = j;
+  sqlite3_stmt *roots = NULL, *mark = NULL;
+  int rc = sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) ||
+                   sqlite3_prepare_v2(ix->db, "UPDATE root SET truncated = ?1 WHERE id = ?2", -1,
+                                      &mark, NULL)
+               ? upk_ix_sql_fail(ix, "scan")
+               : 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;
-    init_scan(&sc, ix, roots, diags, stats);
-    rc = scan_root(&sc, (const char *)sqlite3_column_text(roots, 1), NULL);
+    init_scan(&sc, ix, roots, diags, &j->st);
+    sc.collect = j;
+    rc = collect_root(&sc, roots, mark);
   }
   sqlite3_finalize(roots);
-  if ((rc = finish(ix, rc, true)))
+  sqlite3_finalize(mark);
+  if (rc) {
+    upk_ix_job_free(ix);
     return rc;
-  report_shadows(ix, diags);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  if (stats)
-    stats->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+  }
+  if (total)
+    *total = j->n;
   return 0;
+}
+
+/* The last step: whatever the walk did not find again is gone. */
+static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
+  sqlite3_stmt *st = NULL;
+  if (!rc && sqlite3_prepare_v2(ix->db, "DELETE FROM place WHERE gen < ?1", -1, &st, NULL))
+    rc = upk_ix_sql_fail(ix, "sweep removed skills");
+  if (!rc) {
+    sqlite3_bind_int64(st, 1, j->gen);
+    rc = step_done(ix, st, "sweep removed skills");
+    j->st.removed = (size_t)sqlite3_changes(ix->db);
+  }
+  sqlite3_finalize(st);
+  return finish(ix, rc, true);
+}
+
+int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_diags *diags) {
+  struct upk_ix_job *j = ix->job;
+  if (!j)
+    return upk_ix_fail(ix, -EINVAL, "no scan under way");
+  if (upk_ix_exec(ix, "BEGIN IMMEDIATE"))
+    return -EIO;
+  int rc = 0;
+  for (size_t k = 0; !rc && k < max && j->next < j->n; k++) {
+    job_item *it = &j->items[j->next++];
+    scan sc = {.ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root};
+    rc = index_skill(&sc, it->dir, it->md);
+    free(it->dir);
+    it->dir = NULL;
+  }
+  bool more = j->next < j->n;
+  if (more) {
+    if (rc || upk_ix_exec(ix, "COMMIT")) {
+      sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+      upk_ix_job_free(ix);
+      return rc ? rc : -EIO;
+    }
+    ix->n_docs = upk_index_count(ix);
+    return 1;
+  }
+  rc = complete(ix, j, rc);
+  if (!rc)
+    report_shadows(ix, diags);
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  j->st.ms = (double)(t1.tv_sec - j->t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - j->t0.tv_nsec) / 1e6;
+  if (stats)
+    *stats = j->st;
+  upk_ix_job_free(ix);
+  return rc;
+}
+
+bool upk_index_scanning(const upk_index *ix, size_t *done, size_t *total) {
+  const struct upk_ix_job *j = ix ? ix->job : NULL;
+  if (done)
+    *done = j ? j->next : 0;
+  if (total)
+    *total = j ? j->n : 0;
+  return j != NULL;
+}
+
+int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags) {
+  if (stats)
+    memset(stats, 0, sizeof *stats);
+  int rc = upk_index_scan_begin(ix, NULL, diags);
+  return rc ? rc : upk_index_scan_step(ix, SIZE_MAX, stats, diags);
+}
+
+int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n) {
+  *dirs = NULL;
+  *n = 0;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, "SELECT dir FROM root WHERE truncated ORDER BY ord", -1, &st,
+                         NULL))
+    return upk_ix_sql_fail(ix, "truncated roots");
+  int rc = 0;
+  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+    char **p = realloc(*dirs, (*n + 1) * sizeof *p);
+    if (!p || !(p[*n] = strdup((const char *)sqlite3_column_text(st, 0))))
+      rc = -ENOMEM;
+    if (p)
+      *dirs = p;
+    if (!rc)
+      (*n)++;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+void upk_index_strings_free(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(v[i]);
+  free(v);
 }
 
 /* Is path inside (or equal to) base? Sets *rest to what follows "base/". */
