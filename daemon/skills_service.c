@@ -265,12 +265,15 @@ static void service_work(void *arg) {
     const char *path;
     json_t *v;
     bool rescan = false;
+    uint64_t t0 = uv_hrtime();
     json_object_foreach(it->paths, path, v) {
       if (upk_index_refresh(svc->index, path, NULL) <= 0)
         rescan = true; /* above every root (a root appeared or vanished) */
     }
     if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
       upk_index_scan(svc->index, NULL, NULL);
+    upk_debug("skills: refreshed %zu path(s) in %.2f ms%s", json_object_size(it->paths),
+              (double)(uv_hrtime() - t0) / 1e6, rescan ? " (with a rescan)" : "");
   }
   it->scanning = upk_index_scanning(svc->index, &it->done_n, &it->total);
   it->indexed = svc->index ? upk_index_count(svc->index) : 0;

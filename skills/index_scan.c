@@ -24,11 +24,26 @@ typedef struct job_item {
   int64_t root;
   char *dir;
   const char *md; /* "SKILL.md" or "skill.md" (static) */
+  size_t same;    /* 1 + the item found at the same place through an earlier root; 0: none */
+  int64_t doc;    /* once indexed: its document and name, for the items that are `same` */
+  char *name;
 } job_item;
+
+/* A root walked in this scan: several agents read the same directory (every
+ * agent that reads .claude/skills), and it is walked once. */
+typedef struct job_root {
+  char *real;
+  int max_depth;
+  char *dir; /* as the items' paths begin */
+  size_t first, count;
+  bool limit_hit;
+} job_root;
 
 struct upk_ix_job {
   job_item *items;
   size_t n, cap, next;
+  job_root *roots;
+  size_t n_roots;
   int64_t gen; /* placements older than this are swept when done */
   upk_index_stats st;
   struct timespec t0;
@@ -226,13 +241,9 @@ static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) 
   return id > 0 ? id : -EIO;
 }
 
-/* dir holds a skill: make sure its document is current and place it. */
-static int index_skill(scan *sc, const char *dir, const char *md) {
+/* Place document id (named name) at dir under the scan's root. */
+static int place_doc(scan *sc, const char *dir, int64_t id, const char *name) {
   upk_index *ix = sc->ix;
-  char *name = NULL;
-  int64_t id = load_doc(sc, dir, md, &name);
-  if (id <= 0)
-    return (int)id;
   sqlite3_stmt *st = ix->st[ST_PLACE_UPSERT];
   sqlite3_bind_int64(st, 1, sc->root);
   sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
@@ -243,9 +254,17 @@ static int index_skill(scan *sc, const char *dir, const char *md) {
   sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
   if (!rc)
     rc = step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name");
-  free(name);
   if (!rc && sc->st)
     sc->st->skills++;
+  return rc;
+}
+
+/* dir holds a skill: make sure its document is current and place it. */
+static int index_skill(scan *sc, const char *dir, const char *md) {
+  char *name = NULL;
+  int64_t id = load_doc(sc, dir, md, &name);
+  int rc = id <= 0 ? (int)id : place_doc(sc, dir, id, name);
+  free(name);
   return rc;
 }
 
@@ -259,10 +278,10 @@ static int note_skill(scan *sc, const char *dir, const char *md) {
     j->items = p;
     j->cap = cap;
   }
-  if (!(j->items[j->n].dir = strdup(dir)))
+  j->items[j->n] = (job_item){.root = sc->root, .dir = strdup(dir), .md = md};
+  if (!j->items[j->n].dir)
     return -ENOMEM;
-  j->items[j->n].root = sc->root;
-  j->items[j->n++].md = md;
+  j->n++;
   return 0;
 }
 
@@ -460,23 +479,76 @@ void upk_ix_job_free(upk_index *ix) {
   struct upk_ix_job *j = ix->job;
   if (!j)
     return;
-  for (size_t i = 0; i < j->n; i++)
+  for (size_t i = 0; i < j->n; i++) {
     free(j->items[i].dir);
+    free(j->items[i].name);
+  }
+  for (size_t i = 0; i < j->n_roots; i++) {
+    free(j->roots[i].real);
+    free(j->roots[i].dir);
+  }
   free(j->items);
+  free(j->roots);
   free(j);
   ix->job = NULL;
 }
 
+/* The same directory, already walked through an earlier root: its skills
+ * again, under this root's path. */
+static int copy_root(scan *sc, const job_root *from, const char *dir) {
+  struct upk_ix_job *j = sc->collect;
+  size_t plen = strlen(from->dir);
+  for (size_t i = from->first; i < from->first + from->count; i++) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s%s", dir, j->items[i].dir + plen);
+    int rc = note_skill(sc, path, j->items[i].md);
+    if (rc)
+      return rc;
+    j->items[j->n - 1].same = i + 1;
+  }
+  sc->limit_hit = from->limit_hit;
+  return 0;
+}
+
+static int remember_root(struct upk_ix_job *j, const char *real, const scan *sc, const char *dir,
+                         size_t first) {
+  job_root *p = realloc(j->roots, (j->n_roots + 1) * sizeof *p);
+  if (!p)
+    return -ENOMEM;
+  j->roots = p;
+  p[j->n_roots] = (job_root){strdup(real), sc->max_depth, strdup(dir), first, j->n - first,
+                             sc->limit_hit};
+  if (!p[j->n_roots].real || !p[j->n_roots].dir)
+    return -ENOMEM;
+  j->n_roots++;
+  return 0;
+}
+
 /* Walk one root for a stepped scan; note whether it hit the directory limit. */
 static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
+  struct upk_ix_job *j = sc->collect;
   const char *dir = (const char *)sqlite3_column_text(roots, 1);
-  struct stat sb;
-  if (!stat(dir, &sb)) {
-    sc->dev[0] = sb.st_dev;
-    sc->ino[0] = sb.st_ino;
-    sc->depth = 1;
+  const char *real = (const char *)sqlite3_column_text(roots, 2);
+  real = real ? real : dir;
+  const job_root *seen = NULL;
+  for (size_t i = 0; i < j->n_roots && !seen; i++)
+    if (!strcmp(j->roots[i].real, real) && j->roots[i].max_depth == sc->max_depth)
+      seen = &j->roots[i];
+  size_t first = j->n;
+  int rc;
+  if (seen) {
+    rc = copy_root(sc, seen, dir);
+  } else {
+    struct stat sb;
+    if (!stat(dir, &sb)) {
+      sc->dev[0] = sb.st_dev;
+      sc->ino[0] = sb.st_ino;
+      sc->depth = 1;
+    }
+    rc = walk(sc, dir, 0);
+    if (!rc)
+      rc = remember_root(j, real, sc, dir, first);
   }
-  int rc = walk(sc, dir, 0);
   sqlite3_bind_int(mark, 1, sc->limit_hit);
   sqlite3_bind_int64(mark, 2, sc->root);
   return rc ? rc : step_done(sc->ix, mark, "note the directory limit");
@@ -537,9 +609,14 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
   for (size_t k = 0; !rc && k < max && j->next < j->n; k++) {
     job_item *it = &j->items[j->next++];
     scan sc = {.ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root};
-    rc = index_skill(&sc, it->dir, it->md);
-    free(it->dir);
-    it->dir = NULL;
+    const job_item *o = it->same ? &j->items[it->same - 1] : NULL;
+    if (o && o->doc > 0) { /* parsed (or found unchanged) through the earlier root */
+      rc = place_doc(&sc, it->dir, o->doc, o->name);
+    } else if (!o) {
+      int64_t id = load_doc(&sc, it->dir, it->md, &it->name);
+      rc = id < 0 ? (int)id : id > 0 ? place_doc(&sc, it->dir, id, it->name) : 0;
+      it->doc = id;
+    }
   }
   bool more = j->next < j->n;
   if (more) {
