@@ -3,6 +3,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +250,9 @@ static void scan_batch(item *it, upk_index *ix) {
     upk_info("skills: %zu found (%zu parsed, %zu unchanged) in %.1f ms", st.skills, st.parsed,
              st.unchanged, st.ms);
     it->truncated = truncated_roots(ix);
+#ifdef __GLIBC__
+    malloc_trim(0); /* the scan's list of directories (MBs for a registry) is freed: give it back */
+#endif
   }
 }
 

@@ -124,7 +124,7 @@ static int64_t store_doc(upk_index *ix, int64_t id, const char *loc, const struc
                          const upk_skill *s, const upk_diags *d, const char *dirname,
                          char **name_out) {
   char *name = trimmed(s->name), *desc = trimmed(s->description), *heads = headings_text(s);
-  char *packed = upk_ix_diags_pack(d), *name_col = NULL;
+  char *packed = upk_ix_diags_pack(d), *name_col = NULL; /* dir name + headings */
   int64_t out = -1;
   if (!name || !desc || !heads || !packed)
     goto done;
@@ -132,10 +132,13 @@ static int64_t store_doc(upk_index *ix, int64_t id, const char *loc, const struc
     free(name);
     name = strdup(dirname);
   }
-  /* Index the directory name too when it differs: agents such as Claude Code
-   * invoke a skill by its directory. */
-  if (asprintf(&name_col, "%s%s%s", name, strcmp(name, dirname) ? " " : "",
-               strcmp(name, dirname) ? dirname : "") < 0) {
+  /* The directory name is indexed too when it differs (agents such as Claude
+   * Code invoke a skill by its directory), but with the headings, not the
+   * name: in collections it often carries the publisher and repository
+   * ("owner--repo--skill"), words that say nothing about the task and would
+   * weigh as much as the skill's own name. */
+  if (asprintf(&name_col, "%s%s%s", strcmp(name, dirname) ? dirname : "",
+               strcmp(name, dirname) ? "\n" : "", heads) < 0) {
     name_col = NULL;
     goto done;
   }
@@ -160,9 +163,9 @@ static int64_t store_doc(upk_index *ix, int64_t id, const char *loc, const struc
   }
   st = ix->st[ST_FTS_INSERT];
   sqlite3_bind_int64(st, 1, id);
-  sqlite3_bind_text(st, 2, name_col, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, desc, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 4, heads, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, name_col, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 5, s->body ? s->body : "", -1, SQLITE_STATIC);
   if (step_done(ix, st, "index skill text"))
     goto done;
@@ -588,6 +591,9 @@ int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
 /* The last step: whatever the walk did not find again is gone. */
 static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
   sqlite3_stmt *st = NULL;
+  /* A full pass recomputes everything: what was noted for a partial one is moot. */
+  if (!rc)
+    rc = upk_ix_exec(ix, "DELETE FROM touched; DELETE FROM cand");
   if (!rc && sqlite3_prepare_v2(ix->db, "DELETE FROM place WHERE gen < ?1", -1, &st, NULL))
     rc = upk_ix_sql_fail(ix, "sweep removed skills");
   if (!rc) {
