@@ -88,8 +88,8 @@ static void progress_bar(json_t *ix) {
   long long done = json_integer_value(json_object_get(ix, "done"));
   long long total = json_integer_value(json_object_get(ix, "total"));
   int w = 30, k = total > 0 ? (int)(done * w / total) : 0;
-  fprintf(stderr, "\rindexing skills [%.*s%*s] %lld/%lld", k,
-          "##############################", w - k, "", done, total);
+  fprintf(stderr, "\rindexing skills [%.*s%*s] %lld/%lld", k, "##############################",
+          w - k, "", done, total);
   fflush(stderr);
 }
 
@@ -106,7 +106,8 @@ static json_t *call_indexed(ctl *c, const char *method, json_t *params) {
       if (shown)
         fprintf(stderr, "\r%*s\r", 60, "");
       if (ix)
-        fprintf(stderr, "upskillctl: the skill index is still being built; this answer is partial\n");
+        fprintf(stderr,
+                "upskillctl: the skill index is still being built; this answer is partial\n");
       return r;
     }
     progress_bar(ix);
@@ -120,8 +121,10 @@ static void warn_truncated(json_t *r) {
   size_t i;
   json_t *v;
   json_array_foreach(json_object_get(r, "truncatedRoots"), i, v)
-    fprintf(stderr, "upskillctl: warning: %s was cut at the directory limit; not every skill "
-                    "in it is indexed\n", json_string_value(v));
+      fprintf(stderr,
+              "upskillctl: warning: %s was cut at the directory limit; not every skill "
+              "in it is indexed\n",
+              json_string_value(v));
 }
 
 static void print_entry(json_t *e) {

@@ -152,8 +152,9 @@ static json_t *entry_json(const upk_index_entry *e) {
 static void add_index_state(upk_index *ix, json_t *r) {
   size_t done, total, n;
   if (upk_index_scanning(ix, &done, &total))
-    json_object_set_new(r, "indexing",
-                        json_pack("{s:I,s:I}", "done", (json_int_t)done, "total", (json_int_t)total));
+    json_object_set_new(
+        r, "indexing",
+        json_pack("{s:I,s:I}", "done", (json_int_t)done, "total", (json_int_t)total));
   char **dirs;
   if (upk_index_truncated(ix, &dirs, &n) || !n)
     return;
@@ -266,9 +267,9 @@ static json_t *page_shadows(upk_index *ix, const upk_index_entries *page) {
   if (upk_index_shadows(ix, &sh, &n) == 0) {
     for (size_t i = 0; i < n; i++)
       if (json_object_get(names, sh[i].name))
-        json_array_append_new(shadows, json_pack("{s:s,s:s?,s:s,s:s}", "name", sh[i].name,
-                                                 "agent", sh[i].agent, "winner", sh[i].winner,
-                                                 "shadowed", sh[i].shadowed));
+        json_array_append_new(shadows, json_pack("{s:s,s:s?,s:s,s:s}", "name", sh[i].name, "agent",
+                                                 sh[i].agent, "winner", sh[i].winner, "shadowed",
+                                                 sh[i].shadowed));
     upk_index_shadows_free(sh, n);
   }
   json_decref(names);

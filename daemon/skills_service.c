@@ -60,8 +60,8 @@ typedef struct item {
   json_t *paths;     /* refresh: changed paths; NULL for a full scan */
   char **watch_dirs; /* computed on the queue, applied on the loop */
   size_t n_watch;
-  json_t *seen; /* watch_dirs as a set, while it is computed */
-  bool step;    /* a batch of the first scan */
+  json_t *seen;  /* watch_dirs as a set, while it is computed */
+  bool step;     /* a batch of the first scan */
   bool scanning; /* after this item: the first scan is still under way */
   size_t done_n, total;
   long indexed;
@@ -489,14 +489,14 @@ json_t *upk_skills_status(upk_server *s) {
   upk_skills_svc *svc = s->skills;
   if (!svc)
     return json_null();
-  json_t *j = json_pack("{s:I,s:b,s:I,s:o}", "indexed", (json_int_t)svc->indexed, "scanning",
-                        svc->scanning, "maxDirs",
-                        (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
-                        "truncatedRoots",
-                        svc->truncated ? json_incref(svc->truncated) : json_array());
+  json_t *j =
+      json_pack("{s:I,s:b,s:I,s:o}", "indexed", (json_int_t)svc->indexed, "scanning", svc->scanning,
+                "maxDirs", (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
+                "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array());
   if (svc->scanning)
-    json_object_set_new(j, "indexing", json_pack("{s:I,s:I}", "done", (json_int_t)svc->scan_done,
-                                                 "total", (json_int_t)svc->scan_total));
+    json_object_set_new(j, "indexing",
+                        json_pack("{s:I,s:I}", "done", (json_int_t)svc->scan_done, "total",
+                                  (json_int_t)svc->scan_total));
   return j;
 }
 

@@ -157,8 +157,7 @@ int upk_index_list_page(upk_index *ix, const char *agent, const upk_index_scope 
   if (rc)
     upk_index_entries_free(out);
   else if (total) /* the whole list's length, also when the page is past its end */
-    *total = offset == 0 && (!limit || out->len < limit) ? out->len
-                                                          : list_total(ix, agent, scope);
+    *total = offset == 0 && (!limit || out->len < limit) ? out->len : list_total(ix, agent, scope);
   return rc;
 }
 

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TERMS 32    /* kept words per task: the rarest ones */
-#define MAX_SEEN 256    /* distinct words considered */
-#define MAX_TASK 8192   /* bytes of the task that are read */
-#define MAX_PHRASES 96  /* words plus their expansions */
+#define MAX_TERMS 32     /* kept words per task: the rarest ones */
+#define MAX_SEEN 256     /* distinct words considered */
+#define MAX_TASK 8192    /* bytes of the task that are read */
+#define MAX_PHRASES 96   /* words plus their expansions */
 #define ROW_BUDGET 16000 /* matched rows a lookup may rank, see within_budget() */
 
 /* Words that say nothing about which skill fits: function words and the

@@ -519,8 +519,8 @@ static int remember_root(struct upk_ix_job *j, const char *real, const scan *sc,
   if (!p)
     return -ENOMEM;
   j->roots = p;
-  p[j->n_roots] = (job_root){strdup(real), sc->max_depth, strdup(dir), first, j->n - first,
-                             sc->limit_hit};
+  p[j->n_roots] =
+      (job_root){strdup(real), sc->max_depth, strdup(dir), first, j->n - first, sc->limit_hit};
   if (!p[j->n_roots].real || !p[j->n_roots].dir)
     return -ENOMEM;
   j->n_roots++;
@@ -666,8 +666,9 @@ int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n) {
   *dirs = NULL;
   *n = 0;
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ix->db, "SELECT dir FROM root WHERE truncated ORDER BY ord", -1, &st,
-                         NULL))
+  if (sqlite3_prepare_v2(ix->db,
+                         "SELECT dir FROM root WHERE truncated GROUP BY dir ORDER BY min(ord)", -1,
+                         &st, NULL))
     return upk_ix_sql_fail(ix, "truncated roots");
   int rc = 0;
   while (!rc && sqlite3_step(st) == SQLITE_ROW) {

@@ -93,7 +93,7 @@ class Daemon:
 
     def stop(self):
         try:
-            self.call("shutdown", None, 30)
+            self.call("shutdown", {}, 30)
             self.send({"jsonrpc": "2.0", "method": "exit"})
             self.p.wait(30)
         except Exception:

@@ -42,8 +42,9 @@ def make_tree(proj):
 
 class Lsp:
     def __init__(self, cwd, env):
+        self.err = tempfile.TemporaryFile()
         self.p = subprocess.Popen([DAEMON, "--lsp"], cwd=cwd, env=env, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                  stdout=subprocess.PIPE, stderr=self.err)
         self.buf = b""
         self.notes = []
         self.id = 0
@@ -88,13 +89,18 @@ class Lsp:
     def call(self, method, params):
         return self.wait(self.request(method, params))
 
-    def close(self):
-        self.call("shutdown", None)
+    def close(self, what):
+        self.call("shutdown", {})
         self.send({"jsonrpc": "2.0", "method": "exit"})
         try:
-            self.p.wait(10)
+            code = self.p.wait(30)
         except subprocess.TimeoutExpired:
             self.p.kill()
+            code = "killed"
+        self.err.seek(0)
+        err = self.err.read().decode(errors="replace")
+        check(f"{what}: the daemon exits cleanly, no sanitizer report",
+              code == 0 and "Sanitizer" not in err and "runtime error" not in err, f"{code}\n{err[-1500:]}")
 
 
 def main():
@@ -166,7 +172,7 @@ def run(tmp):
     check("upskilld/status reports the index: no truncated root, not scanning",
           sk.get("truncatedRoots") == [] and sk.get("scanning") is False and sk.get("indexed", 0) >= N,
           sk)
-    d.close()
+    d.close("session with 2,600 skills")
 
     # upskillctl waits for the index and shows every skill (a restart: the cache is reused).
     out = subprocess.run([CTL, "--json", "list", "--agent", "claude", "--scope", "project"],
@@ -211,9 +217,9 @@ def run(tmp):
           root in sk.get("truncatedRoots", []) and sk.get("maxDirs") == 1000, sk)
     warned = [n for n in d.notes if n["method"] == "window/logMessage" and n["params"]["type"] == 2
               and root in n["params"]["message"] and "directories" in n["params"]["message"]]
-    check("a window/logMessage warning names the truncated root", warned,
+    check("one window/logMessage warning names the truncated root", len(warned) == 1,
           [n for n in d.notes if n["method"] == "window/logMessage"][-5:])
-    d.close()
+    d.close("session with a truncated root")
 
 
 if __name__ == "__main__":
