@@ -137,7 +137,7 @@ static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS place(id INTEGER PRIMARY KEY, root INTEGER NOT NULL,"
     " dir TEXT NOT NULL, doc INTEGER NOT NULL, name TEXT NOT NULL, gen INTEGER NOT NULL,"
     " visible INTEGER NOT NULL DEFAULT 1, UNIQUE(root, dir));"
-    "CREATE INDEX IF NOT EXISTS place_name ON place(name);"
+    "CREATE INDEX IF NOT EXISTS place_list ON place(name, visible DESC);" /* names; list pages in order */
     "CREATE INDEX IF NOT EXISTS place_doc ON place(doc);"
     "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, description, headings, body,"
     " tokenize='porter unicode61 remove_diacritics 2');"
