@@ -188,9 +188,10 @@ def run_size(exe, corpus, n, tmp, rows):
         r = d.call("skills/lookup", {"task": desc[:2000], "limit": 5})
         lat.append((time.perf_counter() - t) * 1e3)
         want = os.path.realpath(os.path.join(root, x, "SKILL.md"))
-        if any(os.path.realpath(h["path"]) == want or h["description"].strip("'\" ") == desc
-               for h in r.get("results", [])):
+        paths = [os.path.realpath(h["path"]) for h in r.get("results", [])]
+        if want in paths or any(h["description"].strip("'\" ") == desc for h in r["results"]):
             top5 += 1
+        if want in paths:  # itself, not a same-named copy that shadows it
             usable = usable or x
     rss = d.rss_mib()
     # one changed skill: a new word, until a lookup finds it
