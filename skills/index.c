@@ -385,14 +385,18 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
   for (size_t i = 0; !rc && i < n; i++)
     rc = upsert_root(ix, st, &roots[i], (int)i);
   sqlite3_finalize(st);
+  int before = sqlite3_total_changes(ix->db);
   if (!rc)
     rc = upk_ix_exec(ix, "DELETE FROM place WHERE root IN (SELECT id FROM root WHERE ord < 0);"
                          "DELETE FROM root WHERE ord < 0");
-  if (!rc)
+  /* Only a root that went away changes documents (a restart usually does not:
+   * the statistics snapshot walks the whole FTS index, seconds for a registry). */
+  bool gone = sqlite3_total_changes(ix->db) != before;
+  if (!rc && gone)
     rc = upk_ix_drop_orphans(ix, true);
   if (!rc)
     rc = upk_ix_visibility(ix, true);
-  if (!rc)
+  if (!rc && gone)
     rc = upk_ix_snapshot_df(ix);
   if (rc || upk_ix_exec(ix, "COMMIT")) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);

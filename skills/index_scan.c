@@ -445,12 +445,15 @@ static int begin(upk_index *ix) {
   return 0;
 }
 
-static int finish(upk_index *ix, int rc, bool all) {
-  if (!rc)
+/* changed: whether any document was parsed or placement removed; when not, a
+ * full pass keeps the word statistics (a walk of the whole FTS index, seconds
+ * for a registry) and the orphan sweep. */
+static int finish_pass(upk_index *ix, int rc, bool all, bool changed) {
+  if (!rc && changed)
     rc = upk_ix_drop_orphans(ix, all);
   if (!rc)
     rc = upk_ix_visibility(ix, all);
-  if (!rc && all)
+  if (!rc && all && changed)
     rc = upk_ix_snapshot_df(ix);
   if (!rc)
     rc = upk_ix_exec(ix, "COMMIT");
@@ -458,6 +461,10 @@ static int finish(upk_index *ix, int rc, bool all) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
   ix->n_docs = upk_index_count(ix);
   return rc;
+}
+
+static int finish(upk_index *ix, int rc, bool all) {
+  return finish_pass(ix, rc, all, true);
 }
 
 static void report_shadows(upk_index *ix, upk_diags *diags) {
@@ -602,7 +609,7 @@ static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
     j->st.removed = (size_t)sqlite3_changes(ix->db);
   }
   sqlite3_finalize(st);
-  return finish(ix, rc, true);
+  return finish_pass(ix, rc, true, j->st.parsed || j->st.removed);
 }
 
 int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_diags *diags) {
