@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ctl.h"
 
@@ -76,35 +78,116 @@ static void print_diags(const char *file, json_t *diags) {
   }
 }
 
-static int cmd_list(ctl *c, json_t *params) {
+/* The daemon answers while its first scan runs, saying how far it got
+ * (`indexing`): show a progress bar and ask again rather than print an answer
+ * from a partial index. Gives up waiting after WAIT_S (then the partial
+ * answer is printed, with a warning). */
+#define WAIT_S 600
+
+static void progress_bar(json_t *ix) {
+  long long done = json_integer_value(json_object_get(ix, "done"));
+  long long total = json_integer_value(json_object_get(ix, "total"));
+  int w = 30, k = total > 0 ? (int)(done * w / total) : 0;
+  fprintf(stderr, "\rindexing skills [%.*s%*s] %lld/%lld", k, "##############################",
+          w - k, "", done, total);
+  fflush(stderr);
+}
+
+/* Takes its reference to params, as ctl_call does. */
+static json_t *call_indexed(ctl *c, const char *method, json_t *params) {
   int err = 0;
-  json_t *r = ctl_call(c, "skills/list", params, &err);
-  if (!r)
-    return 1;
-  if (c->json) {
-    ctl_print_json(r);
-  } else {
+  bool shown = false;
+  struct timespec pause = {0, 200 * 1000 * 1000};
+  for (int tries = 0;; tries++) {
+    json_t *r = ctl_call(c, method, json_incref(params), &err);
+    json_t *ix = r ? json_object_get(r, "indexing") : NULL;
+    if (!ix || tries >= WAIT_S * 5) {
+      json_decref(params);
+      if (shown)
+        fprintf(stderr, "\r%*s\r", 60, "");
+      if (ix)
+        fprintf(stderr,
+                "upskillctl: the skill index is still being built; this answer is partial\n");
+      return r;
+    }
+    progress_bar(ix);
+    shown = true;
+    json_decref(r);
+    nanosleep(&pause, NULL);
+  }
+}
+
+static void warn_truncated(json_t *r) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(json_object_get(r, "truncatedRoots"), i, v)
+      fprintf(stderr,
+              "upskillctl: warning: %s was cut at the directory limit; not every skill "
+              "in it is indexed\n",
+              json_string_value(v));
+}
+
+static void print_entry(json_t *e) {
+  const char *note = json_is_true(json_object_get(e, "shadowed"))  ? " (shadowed)"
+                     : !json_is_true(json_object_get(e, "usable")) ? " (not loadable)"
+                                                                   : "";
+  printf("%-32s %-8s %-10s %7lld  %s%s\n", s_(e, "name"), s_(e, "scope"), s_(e, "agent"),
+         (long long)json_integer_value(json_object_get(e, "tokens")), s_(e, "path"), note);
+}
+
+/* Every page of skills/list; --json prints them as one answer. */
+static int cmd_list(ctl *c, json_t *params) {
+  enum { PAGE = 5000 };
+  json_t *all = NULL;
+  size_t count = 0;
+  json_object_set_new(params, "limit", json_integer(PAGE));
+  for (json_int_t off = 0;;) {
+    json_object_set_new(params, "offset", json_integer(off));
+    json_t *r = call_indexed(c, "skills/list", json_incref(params));
+    if (!r) {
+      json_decref(params);
+      json_decref(all);
+      return 1;
+    }
+    if (off == 0)
+      warn_truncated(r);
+    if (!c->json && off == 0)
+      printf("%-32s %-8s %-10s %7s  %s\n", "NAME", "SCOPE", "AGENT", "TOKENS", "PATH");
     size_t i;
     json_t *e;
-    printf("%-32s %-8s %-10s %7s  %s\n", "NAME", "SCOPE", "AGENT", "TOKENS", "PATH");
     json_array_foreach(json_object_get(r, "skills"), i, e) {
-      const char *note = json_is_true(json_object_get(e, "shadowed"))  ? " (shadowed)"
-                         : !json_is_true(json_object_get(e, "usable")) ? " (not loadable)"
-                                                                       : "";
-      printf("%-32s %-8s %-10s %7lld  %s%s\n", s_(e, "name"), s_(e, "scope"), s_(e, "agent"),
-             (long long)json_integer_value(json_object_get(e, "tokens")), s_(e, "path"), note);
+      if (!c->json)
+        print_entry(e);
+      count++;
     }
-    printf("%zu skill placement(s)\n", json_array_size(json_object_get(r, "skills")));
+    json_t *next = json_object_get(r, "nextOffset");
+    if (!all) {
+      all = json_incref(r);
+    } else {
+      json_array_extend(json_object_get(all, "skills"), json_object_get(r, "skills"));
+      json_array_extend(json_object_get(all, "shadows"), json_object_get(r, "shadows"));
+    }
+    off = json_is_integer(next) ? json_integer_value(next) : -1;
+    json_decref(r);
+    if (off < 0)
+      break;
   }
-  json_decref(r);
+  json_decref(params);
+  json_object_del(all, "offset");
+  json_object_set_new(all, "nextOffset", json_null());
+  if (c->json)
+    ctl_print_json(all);
+  else
+    printf("%zu skill placement(s)\n", count);
+  json_decref(all);
   return 0;
 }
 
 static int cmd_lookup(ctl *c, json_t *params) {
-  int err = 0;
-  json_t *r = ctl_call(c, "skills/lookup", params, &err);
+  json_t *r = call_indexed(c, "skills/lookup", params);
   if (!r)
     return 1;
+  warn_truncated(r);
   json_t *res = json_object_get(r, "results");
   if (c->json) {
     ctl_print_json(r);

@@ -147,6 +147,25 @@ static json_t *entry_json(const upk_index_entry *e) {
   return j;
 }
 
+/* What a client must know to trust an answer: the first scan is still under
+ * way (ask again), or a root was cut at the directory limit. */
+static void add_index_state(upk_index *ix, json_t *r) {
+  size_t done, total, n;
+  if (upk_index_scanning(ix, &done, &total))
+    json_object_set_new(
+        r, "indexing",
+        json_pack("{s:I,s:I}", "done", (json_int_t)done, "total", (json_int_t)total));
+  char **dirs;
+  if (upk_index_truncated(ix, &dirs, &n) || !n)
+    return;
+  json_t *roots = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(roots, json_string(dirs[i]));
+  upk_index_strings_free(dirs, n);
+  json_object_set_new(r, "truncated", json_true());
+  json_object_set_new(r, "truncatedRoots", roots);
+}
+
 static size_t agents_param(json_t *arr, const char **out, size_t cap) {
   size_t n = 0, i;
   json_t *v;
@@ -200,6 +219,7 @@ static void do_lookup(call *c, upk_index *ix) {
   json_decref(by_name);
   upk_index_hits_free(&hits);
   c->result = json_pack("{s:o}", "results", results);
+  add_index_state(ix, c->result);
 }
 
 static bool check_agents(upk_job *job, json_t *params) {
@@ -234,29 +254,51 @@ static bool scope_param(call *c, upk_index_scope *sc) {
   return true;
 }
 
-static void do_list(call *c, upk_index *ix) {
-  upk_index_scope sc;
-  if (!need_index(c, ix) || !scope_param(c, &sc))
-    return;
-  upk_index_entries all = {0};
-  if (upk_index_list(ix, str(c, "agent"), str(c, "scope") ? &sc : NULL, &all) != 0) {
-    fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
-    return;
-  }
-  json_t *skills = json_array(), *shadows = json_array();
-  for (size_t i = 0; i < all.len; i++)
-    json_array_append_new(skills, entry_json(&all.items[i]));
-  upk_index_entries_free(&all);
+#define LIST_DEFAULT_LIMIT 1000
+#define LIST_MAX_LIMIT 10000
+
+/* The shadows of the names on this page (all of them would be another giant answer). */
+static json_t *page_shadows(upk_index *ix, const upk_index_entries *page) {
+  json_t *names = json_object(), *shadows = json_array();
+  for (size_t i = 0; i < page->len; i++)
+    json_object_set_new(names, page->items[i].name, json_true());
   upk_index_shadow *sh = NULL;
   size_t n = 0;
   if (upk_index_shadows(ix, &sh, &n) == 0) {
     for (size_t i = 0; i < n; i++)
-      json_array_append_new(shadows, json_pack("{s:s,s:s?,s:s,s:s}", "name", sh[i].name, "agent",
-                                               sh[i].agent, "winner", sh[i].winner, "shadowed",
-                                               sh[i].shadowed));
+      if (json_object_get(names, sh[i].name))
+        json_array_append_new(shadows, json_pack("{s:s,s:s?,s:s,s:s}", "name", sh[i].name, "agent",
+                                                 sh[i].agent, "winner", sh[i].winner, "shadowed",
+                                                 sh[i].shadowed));
     upk_index_shadows_free(sh, n);
   }
-  c->result = json_pack("{s:o,s:o}", "skills", skills, "shadows", shadows);
+  json_decref(names);
+  return shadows;
+}
+
+static void do_list(call *c, upk_index *ix) {
+  upk_index_scope sc;
+  if (!need_index(c, ix) || !scope_param(c, &sc))
+    return;
+  json_t *lim = json_object_get(c->params, "limit");
+  size_t offset = (size_t)json_integer_value(json_object_get(c->params, "offset"));
+  size_t limit = lim ? (size_t)json_integer_value(lim) : LIST_DEFAULT_LIMIT, total = 0;
+  upk_index_entries page = {0};
+  if (upk_index_list_page(ix, str(c, "agent"), str(c, "scope") ? &sc : NULL, offset, limit, &page,
+                          &total) != 0) {
+    fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+    return;
+  }
+  json_t *skills = json_array();
+  for (size_t i = 0; i < page.len; i++)
+    json_array_append_new(skills, entry_json(&page.items[i]));
+  json_t *shadows = page_shadows(ix, &page);
+  size_t next = offset + page.len;
+  upk_index_entries_free(&page);
+  c->result = json_pack("{s:o,s:o,s:I,s:I,s:o}", "skills", skills, "shadows", shadows, "total",
+                        (json_int_t)total, "offset", (json_int_t)offset, "nextOffset",
+                        next < total ? json_integer((json_int_t)next) : json_null());
+  add_index_state(ix, c->result);
 }
 
 static void do_get(call *c, upk_index *ix) {
@@ -306,6 +348,16 @@ static void agent_filter_handler(upk_job *job, json_t *params, call_fn fn) {
 }
 
 static void list_handler(upk_job *job, json_t *params) {
+  json_t *off = json_object_get(params, "offset"), *lim = json_object_get(params, "limit");
+  if (off && json_integer_value(off) < 0) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.offset: must be 0 or more");
+    return;
+  }
+  if (lim && (json_integer_value(lim) < 1 || json_integer_value(lim) > LIST_MAX_LIMIT)) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.limit: must be between 1 and %d",
+                 LIST_MAX_LIMIT);
+    return;
+  }
   agent_filter_handler(job, params, do_list);
 }
 static void get_handler(upk_job *job, json_t *params) {
@@ -562,6 +614,8 @@ static const upk_param lookup_params[] = {
 static const upk_param list_params[] = {
     {"agent", UPK_T_STRING, 0, "Only skills this agent sees."},
     {"scope", UPK_T_STRING, 0, "project, user, builtin or extra."},
+    {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging; default 0)."},
+    {"limit", UPK_T_INTEGER, 0, "At most this many entries (1..10000, default 1000)."},
     {0},
 };
 static const upk_param get_params[] = {

@@ -3,6 +3,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,9 @@
 #include "upk_config.h"
 
 #define DEBOUNCE_MS 40
+/* Skills indexed per queue item of the first scan: requests queued meanwhile
+ * wait at most one batch (~0.1-0.3 s) and are answered with the progress. */
+#define SCAN_BATCH 1000
 
 typedef struct watch {
   uv_fs_event_t h;
@@ -30,6 +37,7 @@ struct upk_skills_svc {
   upk_serial queue;
   upk_index *index;
   char open_error[512];
+  char *index_db; /* the index file in use; NULL: in memory */
   upk_index_root *roots;
   size_t n_roots;
   char **strings; /* owned strings the roots point at */
@@ -39,6 +47,12 @@ struct upk_skills_svc {
   json_t *pending; /* paths changed since the last refresh (object used as a set) */
   bool closing;
   int open_handles; /* handles not yet closed; freed at 0 with nothing queued */
+  int max_dirs;     /* 0: the library's default */
+  /* Loop-side copies of the scan's state, for upskilld/status. */
+  bool scanning;
+  size_t scan_done, scan_total;
+  long indexed;
+  json_t *truncated; /* roots cut at the directory limit (array of strings) */
 };
 
 /* One queue item: a caller's work, or the service's own scan/refresh. */
@@ -50,7 +64,12 @@ typedef struct item {
   json_t *paths;     /* refresh: changed paths; NULL for a full scan */
   char **watch_dirs; /* computed on the queue, applied on the loop */
   size_t n_watch;
-  json_t *seen; /* watch_dirs as a set, while it is computed */
+  json_t *seen;  /* watch_dirs as a set, while it is computed */
+  bool step;     /* a batch of the first scan */
+  bool scanning; /* after this item: the first scan is still under way */
+  size_t done_n, total;
+  long indexed;
+  json_t *truncated; /* set when a scan completed */
 } item;
 
 const char *upk_skills_library_dir(void) {
@@ -178,11 +197,17 @@ static void compute_watch_set(item *it, upk_index *ix) {
     watch_root(it, svc->roots[i].dir);
     watch_children(it, svc->roots[i].dir);
   }
-  upk_index_entries all = {0};
-  if (ix && upk_index_list(ix, NULL, NULL, &all) == 0) {
-    for (size_t i = 0; i < all.len; i++)
-      push_dir(it, all.items[i].dir);
-    upk_index_entries_free(&all);
+  /* In pages: a whole list of 60,000 entries would be held at once for nothing. */
+  enum { PAGE = 4096 };
+  upk_index_entries page = {0};
+  for (size_t off = 0; ix && upk_index_list_page(ix, NULL, NULL, off, PAGE, &page, NULL) == 0;
+       off += PAGE) {
+    size_t n = page.len;
+    for (size_t i = 0; i < n; i++)
+      push_dir(it, page.items[i].dir);
+    upk_index_entries_free(&page);
+    if (n < PAGE)
+      break;
   }
 }
 
@@ -225,20 +250,30 @@ static const char *dir_problem(const char *path) {
   return statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0 ? strerror(ENOSPC) : NULL;
 }
 
-/* Open the index at `db` (NULL: in memory), set its roots and scan. 0, or a negative errno
- * with a sentence naming the file in `why` and no index open. */
-static int open_scan_at(upk_skills_svc *svc, const char *db, char *why, size_t len) {
-  upk_index_options opt = {.db_path = db};
+static json_t *truncated_roots(upk_index *ix) {
+  char **dirs;
+  size_t n;
+  json_t *a = json_array();
+  if (upk_index_truncated(ix, &dirs, &n) == 0) {
+    for (size_t i = 0; i < n; i++)
+      json_array_append_new(a, json_string(dirs[i]));
+    upk_index_strings_free(dirs, n);
+  }
+  return a;
+}
+
+/* Open the index at `db` (NULL: in memory), set its roots and begin the first scan (the walk
+ * only; batches follow). 0, or a negative errno with a sentence naming the file in `why` and no
+ * index open. */
+static int open_begin_at(upk_skills_svc *svc, const char *db, char *why, size_t len) {
+  upk_index_options opt = {.db_path = db, .max_dirs = svc->max_dirs};
   int rc = upk_index_open(&svc->index, &opt);
   if (!rc) {
     upk_index_set_roots(svc->index, svc->roots, svc->n_roots);
-    upk_index_stats st;
-    upk_diags diags = {0};
-    rc = upk_index_scan(svc->index, &st, &diags);
+    size_t total = 0;
+    rc = upk_index_scan_begin(svc->index, &total, NULL);
     if (rc >= 0)
-      upk_info("skills: %zu found in %zu roots (%zu parsed, %zu unchanged) in %.1f ms", st.skills,
-               svc->n_roots, st.parsed, st.unchanged, st.ms);
-    upk_diags_free(&diags);
+      upk_info("skills: %zu skill directories found in %zu roots", total, svc->n_roots);
     if (!db)
       rc = 0; /* in memory there is nothing to fall back to: serve what was indexed */
   }
@@ -254,43 +289,88 @@ static int open_scan_at(upk_skills_svc *svc, const char *db, char *why, size_t l
   return rc;
 }
 
-static void open_and_scan(upk_skills_svc *svc) {
+/* The index file is only a cache: on a full, read-only or forbidden disk, serve from memory. */
+static void fall_back_to_memory(upk_skills_svc *svc, const char *why) {
+  upk_warn("skills: %s; using an in-memory index instead", why);
+  char again[sizeof svc->open_error];
+  if (open_begin_at(svc, NULL, again, sizeof again) < 0)
+    snprintf(svc->open_error, sizeof svc->open_error, "%s", again);
+}
+
+static void open_and_begin(upk_skills_svc *svc) {
   repair_roots(svc);
-  char *db = getenv("UPSKILLD_INDEX") ? strdup(getenv("UPSKILLD_INDEX"))
-                                      : upk_index_default_path(svc->server->workspace);
+  svc->index_db = getenv("UPSKILLD_INDEX") ? strdup(getenv("UPSKILLD_INDEX"))
+                                           : upk_index_default_path(svc->server->workspace);
   char why[sizeof svc->open_error];
-  int rc = open_scan_at(svc, db, why, sizeof why);
-  if (rc < 0 && db) {
-    /* The file is only a cache: on a full, read-only or forbidden disk, serve from memory. */
-    upk_warn("skills: %s; using an in-memory index instead", why);
-    rc = open_scan_at(svc, NULL, why, sizeof why);
+  int rc = open_begin_at(svc, svc->index_db, why, sizeof why);
+  if (rc < 0 && svc->index_db) {
+    free(svc->index_db);
+    svc->index_db = NULL;
+    fall_back_to_memory(svc, why);
+  } else if (rc < 0)
+    snprintf(svc->open_error, sizeof svc->open_error, "%s", why);
+}
+
+/* One batch of the first scan; when it completes, what it found is logged. A batch that
+ * cannot write the index file (a disk that filled up) moves the index to memory. */
+static void scan_batch(item *it, upk_skills_svc *svc) {
+  upk_index_stats st;
+  upk_diags diags = {0};
+  int rc = upk_index_scan_step(svc->index, SCAN_BATCH, &st, &diags);
+  upk_diags_free(&diags);
+  if (rc < 0 && svc->index_db) {
+    char why[sizeof svc->open_error];
+    const char *dp = dir_problem(svc->index_db);
+    snprintf(why, sizeof why, "cannot use the skill index %s: %s", svc->index_db,
+             dp ? dp : upk_index_errmsg(svc->index));
+    upk_index_close(svc->index);
+    svc->index = NULL;
+    free(svc->index_db);
+    svc->index_db = NULL;
+    fall_back_to_memory(svc, why);
+    return; /* the next batch goes on in memory */
   }
   if (rc < 0)
-    snprintf(svc->open_error, sizeof svc->open_error, "%s", why);
-  free(db);
+    upk_index_scan(svc->index, &st, NULL); /* a failed batch in memory: one plain scan instead */
+  if (rc != 1) {
+    upk_info("skills: %zu found (%zu parsed, %zu unchanged) in %.1f ms", st.skills, st.parsed,
+             st.unchanged, st.ms);
+    it->truncated = truncated_roots(svc->index);
+#ifdef __GLIBC__
+    malloc_trim(0); /* the scan's list of directories (MBs for a registry) is freed: give it back */
+#endif
+  }
 }
 
 static void service_work(void *arg) {
   item *it = arg;
   upk_skills_svc *svc = it->svc;
   if (!svc->index && !svc->open_error[0])
-    open_and_scan(svc);
+    open_and_begin(svc);
   if (it->work) {
     it->work(svc->index, it->arg);
     return;
   }
+  if (svc->index && it->step && upk_index_scanning(svc->index, NULL, NULL))
+    scan_batch(it, svc);
   if (svc->index && it->paths) {
     const char *path;
     json_t *v;
     bool rescan = false;
+    uint64_t t0 = uv_hrtime();
     json_object_foreach(it->paths, path, v) {
       if (upk_index_refresh(svc->index, path, NULL) <= 0)
         rescan = true; /* above every root (a root appeared or vanished) */
     }
-    if (rescan)
+    if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
       upk_index_scan(svc->index, NULL, NULL);
+    upk_debug("skills: refreshed %zu path(s) in %.2f ms%s", json_object_size(it->paths),
+              (double)(uv_hrtime() - t0) / 1e6, rescan ? " (with a rescan)" : "");
   }
-  compute_watch_set(it, svc->index);
+  it->scanning = upk_index_scanning(svc->index, &it->done_n, &it->total);
+  it->indexed = svc->index ? upk_index_count(svc->index) : 0;
+  if (!it->scanning)
+    compute_watch_set(it, svc->index);
 }
 
 /* ---- watchers, on the loop ---- */
@@ -333,12 +413,16 @@ static void apply_watch_set(upk_skills_svc *svc, item *it) {
   /* A directory watched from now on may have changed since the queue looked at it:
    * after the first set, each new watch is followed by one refresh of its directory. */
   bool recheck_new = svc->watches != NULL;
-  for (watch *w = svc->watches; w; w = w->next)
+  /* By directory, hashed: a list walk per directory was quadratic, seconds on
+   * the loop for a collection of 10,000 skills. */
+  json_t *by_dir = json_object();
+  for (watch *w = svc->watches; w; w = w->next) {
     w->keep = false;
+    json_object_set_new_nocheck(by_dir, w->dir, json_integer((json_int_t)(intptr_t)w));
+  }
   for (size_t i = 0; i < it->n_watch; i++) {
-    watch *w = svc->watches;
-    while (w && strcmp(w->dir, it->watch_dirs[i]))
-      w = w->next;
+    json_t *hit = json_object_get(by_dir, it->watch_dirs[i]);
+    watch *w = hit ? (watch *)(intptr_t)json_integer_value(hit) : NULL;
     if (w) {
       w->keep = true;
       continue;
@@ -363,6 +447,7 @@ static void apply_watch_set(upk_skills_svc *svc, item *it) {
         uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
     }
   }
+  json_decref(by_dir);
   for (watch **pp = &svc->watches; *pp;) { /* drop directories no longer of interest */
     watch *w = *pp;
     if (w->keep) {
@@ -380,7 +465,42 @@ static void item_free(item *it) {
   free(it->watch_dirs);
   json_decref(it->seen);
   json_decref(it->paths);
+  json_decref(it->truncated);
   free(it);
+}
+
+static int submit(upk_skills_svc *svc, item *it);
+
+/* Say, where people look, that a root was cut at the directory limit. */
+static void note_truncated(upk_skills_svc *svc, json_t *roots) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(roots, i, v) {
+    upk_warn("skills: %s has more than %d directories; the rest are not indexed (raise "
+             "initializationOptions.skills.maxDirs if this root really is that large)",
+             json_string_value(v), svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS);
+  }
+  json_decref(svc->truncated);
+  svc->truncated = json_incref(roots);
+}
+
+/* Loop side of a service item: copy its state; queue the next batch of the first scan. */
+static void service_item_done(upk_skills_svc *svc, item *it) {
+  if (it->work)
+    return;
+  svc->scanning = it->scanning;
+  svc->scan_done = it->done_n;
+  svc->scan_total = it->total;
+  svc->indexed = it->indexed;
+  if (it->truncated)
+    note_truncated(svc, it->truncated);
+  if (it->scanning && !svc->closing && (it->step || !it->paths)) {
+    item *next = calloc(1, sizeof *next);
+    if (next) {
+      next->step = true;
+      submit(svc, next);
+    }
+  }
 }
 
 static void service_done(void *arg, int status) {
@@ -388,8 +508,11 @@ static void service_done(void *arg, int status) {
   upk_skills_svc *svc = it->svc;
   if (it->done)
     it->done(it->arg, status);
-  else if (status == 0 && !svc->closing)
-    apply_watch_set(svc, it);
+  else if (status == 0 && !svc->closing) {
+    service_item_done(svc, it);
+    if (!it->scanning)
+      apply_watch_set(svc, it);
+  }
   item_free(it);
   svc_maybe_free(svc);
 }
@@ -421,8 +544,13 @@ int upk_skills_start(upk_server *s) {
   uv_timer_init(s->loop, &svc->debounce);
   svc->debounce.data = svc;
   svc->open_handles = 1;
-  json_t *extra = json_object_get(json_object_get(s->init_options, "skills"), "extraDirs");
-  build_roots(svc, s->workspace, extra);
+  json_t *opts = json_object_get(s->init_options, "skills");
+  build_roots(svc, s->workspace, json_object_get(opts, "extraDirs"));
+  const char *env = getenv("UPSKILLD_MAX_DIRS");
+  svc->max_dirs = json_is_integer(json_object_get(opts, "maxDirs"))
+                      ? (int)json_integer_value(json_object_get(opts, "maxDirs"))
+                  : env ? atoi(env)
+                        : 0;
   s->skills = svc;
   return submit(svc, calloc(1, sizeof(item))); /* open, scan, then start watching */
 }
@@ -444,8 +572,23 @@ const char *upk_skills_open_error(upk_server *s) {
 }
 
 void upk_skills_touch(upk_server *s, upk_index *ix, const char *path) {
-  if (ix && upk_index_refresh(ix, path, NULL) <= 0)
+  if (ix && upk_index_refresh(ix, path, NULL) <= 0 && !upk_index_scanning(ix, NULL, NULL))
     upk_index_scan(ix, NULL, NULL);
+}
+
+json_t *upk_skills_status(upk_server *s) {
+  upk_skills_svc *svc = s->skills;
+  if (!svc)
+    return json_null();
+  json_t *j =
+      json_pack("{s:I,s:b,s:I,s:o}", "indexed", (json_int_t)svc->indexed, "scanning", svc->scanning,
+                "maxDirs", (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
+                "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array());
+  if (svc->scanning)
+    json_object_set_new(j, "indexing",
+                        json_pack("{s:I,s:I}", "done", (json_int_t)svc->scan_done, "total",
+                                  (json_int_t)svc->scan_total));
+  return j;
 }
 
 static void svc_maybe_free(upk_skills_svc *svc) {
@@ -458,6 +601,8 @@ static void svc_maybe_free(upk_skills_svc *svc) {
   free(svc->strings);
   free(svc->roots);
   json_decref(svc->pending);
+  json_decref(svc->truncated);
+  free(svc->index_db);
   svc->server->skills = NULL;
   free(svc);
 }

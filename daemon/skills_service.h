@@ -28,6 +28,9 @@ int upk_skills_submit(upk_server *s, upk_skills_work work, upk_serial_done done,
 const char *upk_skills_open_error(upk_server *s);
 /** Ask for `path` to be re-indexed (after an install or remove). Queue thread only. */
 void upk_skills_touch(upk_server *s, upk_index *ix, const char *path);
+/** The index's state for upskilld/status: skills indexed, the first scan's
+ * progress, roots cut at the directory limit. Loop thread. */
+json_t *upk_skills_status(upk_server *s);
 /** The built-in library directory in use. */
 const char *upk_skills_library_dir(void);
 

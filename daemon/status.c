@@ -11,6 +11,7 @@
 #include "jobs.h"
 #include "kernel_service.h"
 #include "methods.h"
+#include "skills_service.h"
 #include "toolkit.h"
 #include "upk_config.h"
 
@@ -91,6 +92,7 @@ static json_t *status_json(upk_server *s, const status_work *w) {
                       json_pack("{s:o,s:o,s:b}", "toolkit", toolkit_json(&w->toolkit), "driver",
                                 driver_json(&w->driver), "builtWithNvrtc", UPK_HAVE_NVRTC));
   json_object_set_new(r, "kernels", upk_kernels_status(s));
+  json_object_set_new(r, "skills", upk_skills_status(s));
   json_object_set_new(r, "providers", providers_json());
   json_object_set_new(
       r, "libraries",

@@ -51,9 +51,13 @@ const char *upk_index_scope_name(upk_index_scope s);
 /** Parse a scope name; returns 0 or -EINVAL. */
 int upk_index_scope_parse(const char *s, upk_index_scope *out);
 
-/** Scanning limits from the client implementation guide. */
+/** Recursion depth from the client implementation guide. The directory
+ * limit is not the guide's 2,000: real collections hold tens of thousands of
+ * skills in one root, and a limit that low hid most of them. It only stops a
+ * runaway root (a home directory configured by mistake); a root that reaches
+ * it is marked truncated (upk_index_truncated) and reported. */
 #define UPK_INDEX_MAX_DEPTH 6
-#define UPK_INDEX_MAX_DIRS 2000
+#define UPK_INDEX_MAX_DIRS 200000
 
 typedef struct upk_index_root {
   const char *dir;   /* absolute, or relative to the working directory */
@@ -70,7 +74,7 @@ typedef struct upk_index_weights {
 
 typedef struct upk_index_options {
   const char *db_path;       /* NULL or ":memory:": in memory; else a cache file */
-  int max_dirs;              /* directories visited per root; 0: UPK_INDEX_MAX_DIRS */
+  int max_dirs;              /* directories visited per root; <= 0: UPK_INDEX_MAX_DIRS */
   upk_index_weights weights; /* all 0: the tuned defaults */
 } upk_index_options;
 
@@ -108,6 +112,25 @@ typedef struct upk_index_stats {
  * `file` set; per-skill parse diagnostics are stored with the skill. stats
  * and diags may be NULL. */
 int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags);
+
+/** The same full scan in steps, so that a caller can answer (and say how far
+ * the scan got) between them. begin walks every root and notes the skill
+ * directories without parsing any (fast: a readdir and a stat or two per
+ * directory); *total is how many were found. Each step indexes up to `max`
+ * of them in its own transaction and returns 1 while some remain, 0 when the
+ * scan is complete (removed skills swept, shadowing and statistics updated,
+ * stats cumulative), or a negative errno. Lookups between steps see the
+ * skills indexed so far plus what the cache held before. A refresh between
+ * steps is allowed. upk_index_scan() is begin plus steps until done. */
+int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags);
+int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_diags *diags);
+/** Whether a stepped scan is under way, and how far it got. */
+bool upk_index_scanning(const upk_index *ix, size_t *done, size_t *total);
+
+/** Roots whose last scan stopped at the directory limit (malloc'd array of
+ * malloc'd absolute paths; *n may be 0). Free with upk_index_strings_free. */
+int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n);
+void upk_index_strings_free(char **v, size_t n);
 
 /** Something changed at `path`: a root, a skill directory, a SKILL.md or any
  * file below a skill. Re-indexes (or removes) just the affected skill(s);
@@ -181,6 +204,10 @@ void upk_index_hits_free(upk_index_hits *h);
  * "" selects roots without an agent) and scope (NULL: any), ordered by name. */
 int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scope,
                    upk_index_entries *out);
+/** One page of the same list: entries offset..offset+limit-1 (limit 0: all
+ * the rest); *total (may be NULL) is the whole list's length. */
+int upk_index_list_page(upk_index *ix, const char *agent, const upk_index_scope *scope,
+                        size_t offset, size_t limit, upk_index_entries *out, size_t *total);
 void upk_index_entries_free(upk_index_entries *e);
 void upk_index_entry_free(upk_index_entry *e);
 

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,11 +103,29 @@ void upk_index_entries_free(upk_index_entries *e) {
   e->len = 0;
 }
 
-int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scope,
-                   upk_index_entries *out) {
-  static const char sql[] = "SELECT " UPK_ENTRY_COLS " FROM " UPK_ENTRY_FROM
-                            " WHERE (?1 IS NULL OR r.agent = ?1) AND (?2 IS NULL OR r.scope = ?2)"
-                            " ORDER BY p.name, p.visible DESC, r.priority DESC, r.scope, r.ord";
+#define LIST_WHERE " WHERE (?1 IS NULL OR r.agent = ?1) AND (?2 IS NULL OR r.scope = ?2)"
+
+static size_t list_total(upk_index *ix, const char *agent, const upk_index_scope *scope) {
+  static const char sql[] = "SELECT count(*) FROM place p JOIN root r ON r.id = p.root" LIST_WHERE;
+  sqlite3_stmt *st;
+  size_t n = 0;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return 0;
+  if (agent)
+    sqlite3_bind_text(st, 1, agent, -1, SQLITE_STATIC);
+  if (scope)
+    sqlite3_bind_int(st, 2, *scope);
+  if (sqlite3_step(st) == SQLITE_ROW)
+    n = (size_t)sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return n;
+}
+
+int upk_index_list_page(upk_index *ix, const char *agent, const upk_index_scope *scope,
+                        size_t offset, size_t limit, upk_index_entries *out, size_t *total) {
+  static const char sql[] = "SELECT " UPK_ENTRY_COLS " FROM " UPK_ENTRY_FROM LIST_WHERE
+                            " ORDER BY p.name, p.visible DESC, r.priority DESC, r.scope, r.ord,"
+                            " p.dir LIMIT ?3 OFFSET ?4";
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -115,6 +134,8 @@ int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scop
     sqlite3_bind_text(st, 1, agent, -1, SQLITE_STATIC);
   if (scope)
     sqlite3_bind_int(st, 2, *scope);
+  sqlite3_bind_int64(st, 3, limit && limit < INT64_MAX ? (int64_t)limit : -1);
+  sqlite3_bind_int64(st, 4, offset < INT64_MAX ? (int64_t)offset : INT64_MAX);
   int rc = 0, s;
   size_t cap = 0;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -135,7 +156,14 @@ int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scop
   sqlite3_finalize(st);
   if (rc)
     upk_index_entries_free(out);
+  else if (total) /* the whole list's length, also when the page is past its end */
+    *total = offset == 0 && (!limit || out->len < limit) ? out->len : list_total(ix, agent, scope);
   return rc;
+}
+
+int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scope,
+                   upk_index_entries *out) {
+  return upk_index_list_page(ix, agent, scope, 0, 0, out, NULL);
 }
 
 /* ---- get ---- */

@@ -11,7 +11,7 @@
 
 /* Bump when the schema or what is stored changes: older cache files are then
  * deleted and rebuilt instead of being read wrongly. */
-#define UPK_INDEX_SCHEMA 1
+#define UPK_INDEX_SCHEMA 2
 
 /* sqlite3.h declares the FTS5 extension API (fts5_api, Fts5ExtensionApi). */
 
@@ -45,6 +45,7 @@ struct upk_index {
   fts5_tokenizer tok_api;
   Fts5Tokenizer *tok;
   int64_t gen; /* scan generation: placements not re-marked are removed */
+  struct upk_ix_job *job; /* a stepped full scan under way, else NULL */
   long n_docs; /* cached count for the idf-based term choices */
   char err[512];
 };
@@ -86,6 +87,9 @@ char *upk_ix_abspath(const char *p);
  * (root, dir): '0' is the byte after '/'. */
 #define UPK_SUBTREE "(?2 IS NULL OR dir = ?2 OR (dir > ?2 || '/' AND dir < ?2 || '0'))"
 #define UPK_ENTRY_FROM "place p JOIN doc d ON d.id = p.doc JOIN root r ON r.id = p.root"
+
+/* index_scan.c: forget a stepped scan (close, or a new one). */
+void upk_ix_job_free(upk_index *ix);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TERMS 32    /* kept words per task: the rarest ones */
-#define MAX_SEEN 256    /* distinct words considered */
-#define MAX_TASK 8192   /* bytes of the task that are read */
-#define MAX_PHRASES 96  /* words plus their expansions */
-#define ROW_BUDGET 1200 /* matched rows a lookup may rank, see within_budget() */
+#define MAX_TERMS 32     /* kept words per task: the rarest ones */
+#define MAX_SEEN 256     /* distinct words considered */
+#define MAX_TASK 8192    /* bytes of the task that are read */
+#define MAX_PHRASES 96   /* words plus their expansions */
+#define ROW_BUDGET 16000 /* matched rows a lookup may rank, see within_budget() */
 
 /* Words that say nothing about which skill fits: function words and the
  * filler of requests ("can you please help me..."). */
@@ -223,11 +223,6 @@ static int cmp_order(const void *a, const void *b) {
   return ((const term *)a)->order - ((const term *)b)->order;
 }
 
-/* Is bm25's idf, ln((n - df + 0.5) / (df + 0.5)) as FTS5 computes it, at least 1? */
-static bool idf_at_least_1(long df, long n) {
-  return (double)(n - df) + 0.5 >= 2.718281828459045 * ((double)df + 0.5);
-}
-
 static void keep_rarest(query *q, int n) {
   if (q->n <= n)
     return;
@@ -254,11 +249,10 @@ static void within_budget(query *q) {
 /* Which words of the task go into the query:
  *  - not stopwords, one-letter words or bare numbers ("5 percent"), unless
  *    nothing else is left ("how do I do this": better a weak match than none);
- *  - in a large index, not words whose idf is below 1 (in over ~27% of the
- *    skills): they barely move a bm25 score, yet they match most rows and
- *    ranking every matched row is what a lookup costs. The two rarest words
- *    stay whatever their idf, so a task made only of common words still works;
- *  - then only as many as within_budget() allows;
+ *  - in a large index, only as many as within_budget() allows: the common
+ *    words go first. (Dropping every word of idf < 1 as well, as this did,
+ *    lost words that decide the ranking: on bench/skills/dev_tasks.tsv the
+ *    plain FTS5 baseline then found more skills first than lookup did.)
  *  - at most MAX_TERMS, the rarest: a long task's rare words are its subject. */
 static void choose_terms(upk_index *ix, query *q) {
   int kept = 0;
@@ -272,13 +266,8 @@ static void choose_terms(upk_index *ix, query *q) {
     q->n = kept;
   for (int i = 0; i < q->n; i++)
     q->t[i].df = stem_df(ix, q->t[i].stem);
-  if (ix->n_docs >= 64) {
-    int strong = 0;
-    for (int i = 0; i < q->n; i++)
-      strong += idf_at_least_1(q->t[i].df, ix->n_docs);
-    keep_rarest(q, strong > 2 ? strong : 2);
+  if (ix->n_docs >= 64)
     within_budget(q);
-  }
   keep_rarest(q, MAX_TERMS);
   /* A word no skill contains may be an abbreviation of one ("kube", "postgres"). */
   for (int i = 0; i < q->n; i++)

@@ -18,10 +18,43 @@
 #include "skill.h"
 #include "validate.h"
 
+/* A stepped full scan: the skill directories found by the walk, indexed a
+ * batch at a time. */
+typedef struct job_item {
+  int64_t root;
+  char *dir;
+  const char *md; /* "SKILL.md" or "skill.md" (static) */
+  size_t same;    /* 1 + the item found at the same place through an earlier root; 0: none */
+  int64_t doc;    /* once indexed: its document and name, for the items that are `same` */
+  char *name;
+} job_item;
+
+/* A root walked in this scan: several agents read the same directory (every
+ * agent that reads .claude/skills), and it is walked once. */
+typedef struct job_root {
+  char *real;
+  int max_depth;
+  char *dir; /* as the items' paths begin */
+  size_t first, count;
+  bool limit_hit;
+} job_root;
+
+struct upk_ix_job {
+  job_item *items;
+  size_t n, cap, next;
+  job_root *roots;
+  size_t n_roots;
+  int64_t gen; /* placements older than this are swept when done */
+  upk_index_stats st;
+  struct timespec t0;
+};
+
 typedef struct scan {
   upk_index *ix;
   upk_diags *diags;
   upk_index_stats *st;
+  struct upk_ix_job *collect; /* walking for a stepped scan: note skills, do not index */
+  int64_t gen;                /* stamp of the placements this pass finds */
   int64_t root;
   int max_depth;
   size_t dirs;
@@ -91,7 +124,7 @@ static int64_t store_doc(upk_index *ix, int64_t id, const char *loc, const struc
                          const upk_skill *s, const upk_diags *d, const char *dirname,
                          char **name_out) {
   char *name = trimmed(s->name), *desc = trimmed(s->description), *heads = headings_text(s);
-  char *packed = upk_ix_diags_pack(d), *name_col = NULL;
+  char *packed = upk_ix_diags_pack(d), *name_col = NULL; /* dir name + headings */
   int64_t out = -1;
   if (!name || !desc || !heads || !packed)
     goto done;
@@ -99,10 +132,13 @@ static int64_t store_doc(upk_index *ix, int64_t id, const char *loc, const struc
     free(name);
     name = strdup(dirname);
   }
-  /* Index the directory name too when it differs: agents such as Claude Code
-   * invoke a skill by its directory. */
-  if (asprintf(&name_col, "%s%s%s", name, strcmp(name, dirname) ? " " : "",
-               strcmp(name, dirname) ? dirname : "") < 0) {
+  /* The directory name is indexed too when it differs (agents such as Claude
+   * Code invoke a skill by its directory), but with the headings, not the
+   * name: in collections it often carries the publisher and repository
+   * ("owner--repo--skill"), words that say nothing about the task and would
+   * weigh as much as the skill's own name. */
+  if (asprintf(&name_col, "%s%s%s", strcmp(name, dirname) ? dirname : "",
+               strcmp(name, dirname) ? "\n" : "", heads) < 0) {
     name_col = NULL;
     goto done;
   }
@@ -127,9 +163,9 @@ static int64_t store_doc(upk_index *ix, int64_t id, const char *loc, const struc
   }
   st = ix->st[ST_FTS_INSERT];
   sqlite3_bind_int64(st, 1, id);
-  sqlite3_bind_text(st, 2, name_col, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, desc, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 4, heads, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, name_col, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 5, s->body ? s->body : "", -1, SQLITE_STATIC);
   if (step_done(ix, st, "index skill text"))
     goto done;
@@ -208,27 +244,48 @@ static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) 
   return id > 0 ? id : -EIO;
 }
 
-/* dir holds a skill: make sure its document is current and place it. */
-static int index_skill(scan *sc, const char *dir, const char *md) {
+/* Place document id (named name) at dir under the scan's root. */
+static int place_doc(scan *sc, const char *dir, int64_t id, const char *name) {
   upk_index *ix = sc->ix;
-  char *name = NULL;
-  int64_t id = load_doc(sc, dir, md, &name);
-  if (id <= 0)
-    return (int)id;
   sqlite3_stmt *st = ix->st[ST_PLACE_UPSERT];
   sqlite3_bind_int64(st, 1, sc->root);
   sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 3, id);
   sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 5, ix->gen);
+  sqlite3_bind_int64(st, 5, sc->gen);
   int rc = step_done(ix, st, "place skill");
   sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
   if (!rc)
     rc = step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name");
-  free(name);
   if (!rc && sc->st)
     sc->st->skills++;
   return rc;
+}
+
+/* dir holds a skill: make sure its document is current and place it. */
+static int index_skill(scan *sc, const char *dir, const char *md) {
+  char *name = NULL;
+  int64_t id = load_doc(sc, dir, md, &name);
+  int rc = id <= 0 ? (int)id : place_doc(sc, dir, id, name);
+  free(name);
+  return rc;
+}
+
+static int note_skill(scan *sc, const char *dir, const char *md) {
+  struct upk_ix_job *j = sc->collect;
+  if (j->n == j->cap) {
+    size_t cap = j->cap ? j->cap * 2 : 1024;
+    job_item *p = realloc(j->items, cap * sizeof *p);
+    if (!p)
+      return -ENOMEM;
+    j->items = p;
+    j->cap = cap;
+  }
+  j->items[j->n] = (job_item){.root = sc->root, .dir = strdup(dir), .md = md};
+  if (!j->items[j->n].dir)
+    return -ENOMEM;
+  j->n++;
+  return 0;
 }
 
 static bool skipped_name(const char *n) {
@@ -306,7 +363,7 @@ static int visit(scan *sc, const char *path, int depth) {
     sc->st->dirs++;
   const char *md = skill_file(sc, path);
   if (md)
-    return index_skill(sc, path, md);
+    return sc->collect ? note_skill(sc, path, md) : index_skill(sc, path, md);
   if (depth >= sc->max_depth)
     return 0;
   if (on_stack(sc, &sb)) {
@@ -378,6 +435,7 @@ static void init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *d
   sc->st = st;
   sc->root = sqlite3_column_int64(roots, 0);
   sc->max_depth = sqlite3_column_int(roots, 3);
+  sc->gen = ix->gen;
 }
 
 static int begin(upk_index *ix) {
@@ -387,12 +445,15 @@ static int begin(upk_index *ix) {
   return 0;
 }
 
-static int finish(upk_index *ix, int rc, bool all) {
-  if (!rc)
+/* changed: whether any document was parsed or placement removed; when not, a
+ * full pass keeps the word statistics (a walk of the whole FTS index, seconds
+ * for a registry) and the orphan sweep. */
+static int finish_pass(upk_index *ix, int rc, bool all, bool changed) {
+  if (!rc && changed)
     rc = upk_ix_drop_orphans(ix, all);
   if (!rc)
     rc = upk_ix_visibility(ix, all);
-  if (!rc && all)
+  if (!rc && all && changed)
     rc = upk_ix_snapshot_df(ix);
   if (!rc)
     rc = upk_ix_exec(ix, "COMMIT");
@@ -400,6 +461,10 @@ static int finish(upk_index *ix, int rc, bool all) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
   ix->n_docs = upk_index_count(ix);
   return rc;
+}
+
+static int finish(upk_index *ix, int rc, bool all) {
+  return finish_pass(ix, rc, all, true);
 }
 
 static void report_shadows(upk_index *ix, upk_diags *diags) {
@@ -420,28 +485,216 @@ static void report_shadows(upk_index *ix, upk_diags *diags) {
 
 static const char roots_sql[] = "SELECT id, dir, real, max_depth FROM root ORDER BY ord";
 
-int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags) {
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  if (stats)
-    memset(stats, 0, sizeof *stats);
-  sqlite3_stmt *roots;
-  if (sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "scan");
-  int rc = begin(ix);
+void upk_ix_job_free(upk_index *ix) {
+  struct upk_ix_job *j = ix->job;
+  if (!j)
+    return;
+  for (size_t i = 0; i < j->n; i++) {
+    free(j->items[i].dir);
+    free(j->items[i].name);
+  }
+  for (size_t i = 0; i < j->n_roots; i++) {
+    free(j->roots[i].real);
+    free(j->roots[i].dir);
+  }
+  free(j->items);
+  free(j->roots);
+  free(j);
+  ix->job = NULL;
+}
+
+/* The same directory, already walked through an earlier root: its skills
+ * again, under this root's path. */
+static int copy_root(scan *sc, const job_root *from, const char *dir) {
+  struct upk_ix_job *j = sc->collect;
+  size_t plen = strlen(from->dir);
+  for (size_t i = from->first; i < from->first + from->count; i++) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s%s", dir, j->items[i].dir + plen);
+    int rc = note_skill(sc, path, j->items[i].md);
+    if (rc)
+      return rc;
+    j->items[j->n - 1].same = i + 1;
+  }
+  sc->limit_hit = from->limit_hit;
+  return 0;
+}
+
+static int remember_root(struct upk_ix_job *j, const char *real, const scan *sc, const char *dir,
+                         size_t first) {
+  job_root *p = realloc(j->roots, (j->n_roots + 1) * sizeof *p);
+  if (!p)
+    return -ENOMEM;
+  j->roots = p;
+  p[j->n_roots] =
+      (job_root){strdup(real), sc->max_depth, strdup(dir), first, j->n - first, sc->limit_hit};
+  if (!p[j->n_roots].real || !p[j->n_roots].dir)
+    return -ENOMEM;
+  j->n_roots++;
+  return 0;
+}
+
+/* Walk one root for a stepped scan; note whether it hit the directory limit. */
+static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
+  struct upk_ix_job *j = sc->collect;
+  const char *dir = (const char *)sqlite3_column_text(roots, 1);
+  const char *real = (const char *)sqlite3_column_text(roots, 2);
+  real = real ? real : dir;
+  const job_root *seen = NULL;
+  for (size_t i = 0; i < j->n_roots && !seen; i++)
+    if (!strcmp(j->roots[i].real, real) && j->roots[i].max_depth == sc->max_depth)
+      seen = &j->roots[i];
+  size_t first = j->n;
+  int rc;
+  if (seen) {
+    rc = copy_root(sc, seen, dir);
+  } else {
+    struct stat sb;
+    if (!stat(dir, &sb)) {
+      sc->dev[0] = sb.st_dev;
+      sc->ino[0] = sb.st_ino;
+      sc->depth = 1;
+    }
+    rc = walk(sc, dir, 0);
+    if (!rc)
+      rc = remember_root(j, real, sc, dir, first);
+  }
+  sqlite3_bind_int(mark, 1, sc->limit_hit);
+  sqlite3_bind_int64(mark, 2, sc->root);
+  return rc ? rc : step_done(sc->ix, mark, "note the directory limit");
+}
+
+int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
+  upk_ix_job_free(ix);
+  struct upk_ix_job *j = calloc(1, sizeof *j);
+  if (!j)
+    return -ENOMEM;
+  clock_gettime(CLOCK_MONOTONIC, &j->t0);
+  j->gen = ++ix->gen;
+  ix->job = j;
+  sqlite3_stmt *roots = NULL, *mark = NULL;
+  int rc = sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) ||
+                   sqlite3_prepare_v2(ix->db, "UPDATE root SET truncated = ?1 WHERE id = ?2", -1,
+                                      &mark, NULL)
+               ? upk_ix_sql_fail(ix, "scan")
+               : 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;
-    init_scan(&sc, ix, roots, diags, stats);
-    rc = scan_root(&sc, (const char *)sqlite3_column_text(roots, 1), NULL);
+    init_scan(&sc, ix, roots, diags, &j->st);
+    sc.collect = j;
+    rc = collect_root(&sc, roots, mark);
   }
   sqlite3_finalize(roots);
-  if ((rc = finish(ix, rc, true)))
+  sqlite3_finalize(mark);
+  if (rc) {
+    upk_ix_job_free(ix);
     return rc;
-  report_shadows(ix, diags);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  if (stats)
-    stats->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+  }
+  if (total)
+    *total = j->n;
   return 0;
+}
+
+/* The last step: whatever the walk did not find again is gone. */
+static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
+  sqlite3_stmt *st = NULL;
+  /* A full pass recomputes everything: what was noted for a partial one is moot. */
+  if (!rc)
+    rc = upk_ix_exec(ix, "DELETE FROM touched; DELETE FROM cand");
+  if (!rc && sqlite3_prepare_v2(ix->db, "DELETE FROM place WHERE gen < ?1", -1, &st, NULL))
+    rc = upk_ix_sql_fail(ix, "sweep removed skills");
+  if (!rc) {
+    sqlite3_bind_int64(st, 1, j->gen);
+    rc = step_done(ix, st, "sweep removed skills");
+    j->st.removed = (size_t)sqlite3_changes(ix->db);
+  }
+  sqlite3_finalize(st);
+  return finish_pass(ix, rc, true, j->st.parsed || j->st.removed);
+}
+
+int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_diags *diags) {
+  struct upk_ix_job *j = ix->job;
+  if (!j)
+    return upk_ix_fail(ix, -EINVAL, "no scan under way");
+  if (upk_ix_exec(ix, "BEGIN IMMEDIATE"))
+    return -EIO;
+  int rc = 0;
+  for (size_t k = 0; !rc && k < max && j->next < j->n; k++) {
+    job_item *it = &j->items[j->next++];
+    scan sc = {.ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root};
+    const job_item *o = it->same ? &j->items[it->same - 1] : NULL;
+    if (o && o->doc > 0) { /* parsed (or found unchanged) through the earlier root */
+      rc = place_doc(&sc, it->dir, o->doc, o->name);
+    } else if (!o) {
+      int64_t id = load_doc(&sc, it->dir, it->md, &it->name);
+      rc = id < 0 ? (int)id : id > 0 ? place_doc(&sc, it->dir, id, it->name) : 0;
+      it->doc = id;
+    }
+  }
+  bool more = j->next < j->n;
+  if (more) {
+    if (rc || upk_ix_exec(ix, "COMMIT")) {
+      sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+      upk_ix_job_free(ix);
+      return rc ? rc : -EIO;
+    }
+    ix->n_docs = upk_index_count(ix);
+    return 1;
+  }
+  rc = complete(ix, j, rc);
+  if (!rc)
+    report_shadows(ix, diags);
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  j->st.ms = (double)(t1.tv_sec - j->t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - j->t0.tv_nsec) / 1e6;
+  if (stats)
+    *stats = j->st;
+  upk_ix_job_free(ix);
+  return rc;
+}
+
+bool upk_index_scanning(const upk_index *ix, size_t *done, size_t *total) {
+  const struct upk_ix_job *j = ix ? ix->job : NULL;
+  if (done)
+    *done = j ? j->next : 0;
+  if (total)
+    *total = j ? j->n : 0;
+  return j != NULL;
+}
+
+int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags) {
+  if (stats)
+    memset(stats, 0, sizeof *stats);
+  int rc = upk_index_scan_begin(ix, NULL, diags);
+  return rc ? rc : upk_index_scan_step(ix, SIZE_MAX, stats, diags);
+}
+
+int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n) {
+  *dirs = NULL;
+  *n = 0;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db,
+                         "SELECT dir FROM root WHERE truncated GROUP BY dir ORDER BY min(ord)", -1,
+                         &st, NULL))
+    return upk_ix_sql_fail(ix, "truncated roots");
+  int rc = 0;
+  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+    char **p = realloc(*dirs, (*n + 1) * sizeof *p);
+    if (!p || !(p[*n] = strdup((const char *)sqlite3_column_text(st, 0))))
+      rc = -ENOMEM;
+    if (p)
+      *dirs = p;
+    if (!rc)
+      (*n)++;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+void upk_index_strings_free(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(v[i]);
+  free(v);
 }
 
 /* Is path inside (or equal to) base? Sets *rest to what follows "base/". */

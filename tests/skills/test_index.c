@@ -393,7 +393,72 @@ UTest(index, thousands_of_non_skill_folders) {
   cr_assert_eq(upk_index_count(ix), 1, "aa-first-skill sorts before the limit");
   cr_assert_eq(d.len, 1);
   cr_assert_str_eq(d.items[0].code, "index/dir-limit");
+  char **cut;
+  size_t n;
+  cr_assert_eq(upk_index_truncated(ix, &cut, &n), 0);
+  cr_assert_eq(n, 1, "the root is marked truncated");
+  cr_assert_str_eq(cut[0], at("junk"));
+  upk_index_strings_free(cut, n);
   upk_diags_free(&d);
+  upk_index_close(ix);
+  /* the default limit is far above 1,500 directories: nothing marked */
+  ix = open_with(&r, 1, NULL);
+  cr_assert_eq(upk_index_truncated(ix, &cut, &n), 0);
+  cr_assert_eq(n, 0);
+  upk_index_close(ix);
+}
+
+UTest(index, stepped_scan_reports_progress_and_pages) {
+  char name[32];
+  for (int i = 0; i < 30; i++) {
+    snprintf(name, sizeof name, "%c%c-step-%02d", 'a' + i % 26, 'a' + i % 26, i);
+    skill(at("many"), name, "Steps through a big collection of skills.", "body");
+  }
+  upk_index_root r = {at("many"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, NULL), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
+  size_t total = 0, done = 0, t2 = 0;
+  cr_assert_not(upk_index_scanning(ix, NULL, NULL));
+  cr_assert_eq(upk_index_scan_begin(ix, &total, NULL), 0);
+  cr_assert_eq(total, 30);
+  cr_assert_eq(upk_index_count(ix), 0, "the walk parses nothing");
+  upk_index_stats st;
+  cr_assert_eq(upk_index_scan_step(ix, 12, &st, NULL), 1);
+  cr_assert(upk_index_scanning(ix, &done, &t2));
+  cr_assert_eq(done, 12);
+  cr_assert_eq(t2, 30);
+  cr_assert_eq(upk_index_count(ix), 12, "a step's skills are visible at once");
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "big collection", 50, NULL, 0, &h), 0);
+  cr_assert_eq(h.len, 12);
+  upk_index_hits_free(&h);
+  cr_assert_eq(upk_index_scan_step(ix, 12, &st, NULL), 1);
+  cr_assert_eq(upk_index_scan_step(ix, 12, &st, NULL), 0);
+  cr_assert_not(upk_index_scanning(ix, NULL, NULL));
+  cr_assert_eq(st.skills, 30);
+  cr_assert_eq(upk_index_count(ix), 30);
+  upk_index_entries e;
+  size_t all = 0;
+  cr_assert_eq(upk_index_list_page(ix, NULL, NULL, 25, 10, &e, &all), 0);
+  cr_assert_eq(e.len, 5);
+  cr_assert_eq(all, 30);
+  cr_assert_str_eq(e.items[4].name, "zz-step-25", "ordered by name: %s", e.items[4].name);
+  upk_index_entries_free(&e);
+  cr_assert_eq(upk_index_list_page(ix, NULL, NULL, 40, 10, &e, &all), 0);
+  cr_assert_eq(e.len, 0);
+  cr_assert_eq(all, 30, "past the end the total is still given");
+  upk_index_entries_free(&e);
+  /* a skill deleted before the next scan is swept when the scan completes */
+  char gone[PATH_MAX];
+  snprintf(gone, sizeof gone, "%s/aa-step-00", at("many"));
+  rm_rf(gone);
+  cr_assert_eq(upk_index_scan_begin(ix, &total, NULL), 0);
+  cr_assert_eq(total, 29);
+  cr_assert_eq(upk_index_scan_step(ix, 100, &st, NULL), 0);
+  cr_assert_eq(st.unchanged, 29);
+  cr_assert_eq(st.removed, 1);
+  cr_assert_eq(upk_index_count(ix), 29);
   upk_index_close(ix);
 }
 

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Skill lookup at registry scale, through the real daemon (LSP over pipes).
+
+    daemon_bench.py UPSKILLD [--corpus DIR] [--sizes 10000,60000] [--dev FILE]
+
+CORPUS is a directory of skill directories (<name>/SKILL.md), e.g. a checkout
+of a public skills registry; for each size the first N of them (sorted) are
+hard-linked into a throw-away project's .claude/skills. Without --corpus,
+skills are generated (gen_corpus() below: names and descriptions drawn from
+topic word lists, bodies of a few headings and steps) and the table says so.
+
+For each size, one table row per figure with the issue's target beside it:
+first full index of a fresh daemon (no cache), a restart on the unchanged tree
+(cache reused), lookup round trip p50/p99 (requests sent one at a time over the
+pipe), one changed SKILL.md re-indexed (the refresh itself, from the daemon's
+log, and the time until a lookup finds the new word, which includes the 40 ms
+debounce), daemon RSS once indexed, and how often a skill's own description
+puts it in the top 5 (a sample of 400 skills; a byte-identical copy of the
+skill under another directory counts as found). With --dev, the ranking
+evaluation (ranking_eval.py) runs on the same corpus in the same invocation.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TARGETS = {
+    10000: {"index": 3.0, "restart": 0.5, "p50": 1.0, "p99": 5.0, "refresh": 10.0, "rss": 256},
+    60000: {"index": 15.0, "restart": 0.5, "p50": 2.0, "p99": 10.0, "refresh": 10.0, "rss": 256},
+}
+
+
+class Daemon:
+    def __init__(self, exe, proj, env, log):
+        self.p = subprocess.Popen([exe, "--lsp", "-vv", "--log-file=" + log], cwd=proj, env=env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL)
+        self.buf, self.id = b"", 0
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def _next(self, timeout):
+        end = time.time() + timeout
+        while True:
+            if b"\r\n\r\n" in self.buf:
+                head, rest = self.buf.split(b"\r\n\r\n", 1)
+                n = int(head.split(b":")[1])
+                if len(rest) >= n:
+                    self.buf = rest[n:]
+                    return json.loads(rest[:n])
+            left = end - time.time()
+            if left <= 0 or not select.select([self.p.stdout], [], [], left)[0]:
+                raise TimeoutError("no answer from the daemon")
+            chunk = os.read(self.p.stdout.fileno(), 1 << 20)
+            if not chunk:
+                raise EOFError("the daemon exited")
+            self.buf += chunk
+
+    def call(self, method, params, timeout=600):
+        self.id += 1
+        self.send({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})
+        while True:
+            m = self._next(timeout)
+            if m.get("id") == self.id and "method" not in m:
+                return m.get("result", m.get("error"))
+
+    def start(self, proj, opts=None):
+        self.call("initialize", {"processId": None, "rootUri": "file://" + proj,
+                                 "capabilities": {}, "initializationOptions": opts or {}})
+        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+
+    def wait_indexed(self):
+        # A lookup of a word no skill has is the cheapest question that says
+        # whether the scan is done; asked every 50 ms it costs the scan little.
+        while "indexing" in self.call("skills/lookup", {"task": "qqxzvwk", "limit": 1}):
+            time.sleep(0.05)
+
+    def cpu_s(self):
+        with open(f"/proc/{self.p.pid}/stat") as f:
+            v = f.read().rsplit(")", 1)[1].split()
+        return (int(v[11]) + int(v[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mib(self):
+        with open(f"/proc/{self.p.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0
+
+    def stop(self):
+        try:
+            self.call("shutdown", {}, 30)
+            self.send({"jsonrpc": "2.0", "method": "exit"})
+            self.p.wait(30)
+        except Exception:
+            self.p.kill()
+            self.p.wait()
+
+
+WORDS = ("pdf spreadsheet kubernetes docker terraform react vue svelte postgres mysql redis kafka "
+         "graphql rest api oauth jwt webhook stripe invoice email slack jira github gitlab ci "
+         "pipeline lint format test unit e2e playwright cypress benchmark profile memory leak cuda "
+         "kernel gpu pandas numpy plot chart dashboard markdown latex slide deck translate i18n "
+         "accessibility seo sitemap crawler scrape csv json yaml xml regex cron backup migrate "
+         "schema index query cache queue retry logging metrics tracing alert incident postmortem "
+         "release changelog semver commit review refactor rename typescript python rust golang "
+         "swift kotlin android ios flutter unity shader audio video image resize ocr").split()
+
+
+def gen_corpus(dest, n):
+    """Synthetic skills: documented fallback when no real corpus is given."""
+    rnd = random.Random(13)
+    for i in range(n):
+        ws = rnd.sample(WORDS, 4)
+        name = f"{ws[0]}-{ws[1]}-{i:05d}"
+        d = os.path.join(dest, name)
+        os.makedirs(d)
+        with open(os.path.join(d, "SKILL.md"), "w") as f:
+            f.write(f"---\nname: {name}\ndescription: Use when working with {ws[0]} and {ws[1]}: "
+                    f"{ws[2]} and {ws[3]} tasks.\n---\n# {ws[0].title()} {ws[1]}\n\n## Steps\n\n"
+                    + "".join(f"{k + 1}. {' '.join(rnd.sample(WORDS, 8))}.\n" for k in range(12)))
+
+
+def place(corpus, dest, n):
+    names = sorted(x for x in os.listdir(corpus)
+                   if os.path.isfile(os.path.join(corpus, x, "SKILL.md")))[:n]
+    os.makedirs(dest)
+    for x in names:
+        os.makedirs(os.path.join(dest, x))
+        os.link(os.path.join(corpus, x, "SKILL.md"), os.path.join(dest, x, "SKILL.md"))
+    return len(names)
+
+
+def description(path):
+    with open(path, errors="replace") as f:
+        text = f.read(20000)
+    m = re.search(r"^description:\s*(.+?)\s*$", text, re.M)
+    return m.group(1).strip("'\"|> ") if m else ""
+
+
+def pct(v, q):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(q * len(v)))]
+
+
+def run_size(exe, corpus, n, tmp, rows):
+    proj = os.path.join(tmp, f"proj-{n}")
+    root = os.path.join(proj, ".claude", "skills")
+    if corpus:
+        n = place(corpus, root, n)
+    else:
+        gen_corpus(root, n)
+    env = dict(os.environ, HOME=os.path.join(tmp, f"home-{n}"),
+               XDG_CACHE_HOME=os.path.join(tmp, f"cache-{n}"))
+    for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+        env.pop(k, None)
+    os.makedirs(env["HOME"], exist_ok=True)
+    log = os.path.join(tmp, f"daemon-{n}.log")
+    d = Daemon(exe, proj, env, log)
+    t0 = time.perf_counter()
+    d.start(proj)
+    d.wait_indexed()
+    first = time.perf_counter() - t0
+    cpu = d.cpu_s()
+    placements = d.call("skills/list", {"limit": 1})["total"]
+    # lookups: each skill's own description (a sample), timed one by one
+    rnd = random.Random(5)
+    dirs = sorted(os.listdir(root))
+    sample = rnd.sample(dirs, min(400, len(dirs)))
+    lat, top5, asked, usable = [], 0, 0, None
+    for x in sample:
+        desc = description(os.path.join(root, x, "SKILL.md"))
+        if len(desc) < 8:
+            continue
+        asked += 1
+        t = time.perf_counter()
+        r = d.call("skills/lookup", {"task": desc[:2000], "limit": 5})
+        lat.append((time.perf_counter() - t) * 1e3)
+        want = os.path.realpath(os.path.join(root, x, "SKILL.md"))
+        paths = [os.path.realpath(h["path"]) for h in r.get("results", [])]
+        if want in paths or any(h["description"].strip("'\" ") == desc for h in r["results"]):
+            top5 += 1
+        if want in paths:  # itself, not a same-named copy that shadows it
+            usable = usable or x
+    rss = d.rss_mib()
+    # one changed skill: a new word, until a lookup finds it
+    victim = os.path.join(root, usable, "SKILL.md")  # one lookup can return
+    word = "zqxjvbenchword"
+    shutil.copy(victim, victim + ".new")  # a copy: the file is a hard link into the corpus
+    with open(victim + ".new", "a") as f:
+        f.write(f"\n{word}\n")
+    time.sleep(0.5)  # the copy's own events are not this figure
+    os.rename(victim + ".new", victim)
+    t = time.perf_counter()
+    while not d.call("skills/lookup", {"task": word, "limit": 1}).get("results"):
+        if time.perf_counter() - t > 30:
+            break
+        time.sleep(0.002)
+    seen = (time.perf_counter() - t) * 1e3
+    rss = max(rss, d.rss_mib())
+    d.stop()
+    refresh = [float(m) for m in re.findall(r"refreshed \d+ path\(s\) in ([0-9.]+) ms",
+                                            open(log).read())]
+    d = Daemon(exe, proj, env, log)
+    t0 = time.perf_counter()
+    d.start(proj)
+    d.wait_indexed()
+    restart = time.perf_counter() - t0
+    restart_cpu = d.cpu_s()
+    d.stop()
+    tg = TARGETS.get(n, TARGETS[60000 if n > 10000 else 10000])
+    rows.append((n, placements, [
+        ("first full index (s)", first, tg["index"], f"daemon cpu {cpu:.1f} s"),
+        ("restart, tree unchanged (s)", restart, tg["restart"], f"cpu {restart_cpu:.1f} s"),
+        ("lookup p50 (ms)", statistics.median(lat), tg["p50"], f"{len(lat)} lookups"),
+        ("lookup p99 (ms)", pct(lat, 0.99), tg["p99"], ""),
+        ("one changed skill re-indexed (ms)", refresh[-1] if refresh else float("nan"),
+         tg["refresh"], f"found by lookup after {seen:.0f} ms (40 ms debounce)"),
+        ("daemon RSS indexed (MiB)", rss, tg["rss"], ""),
+        ("own description in top 5 (%)", 100.0 * top5 / max(asked, 1), 95.0, f"{top5}/{asked}"),
+    ]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("upskilld")
+    ap.add_argument("--corpus")
+    ap.add_argument("--sizes", default="10000,60000")
+    ap.add_argument("--dev")
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="upk-bench-")
+    rows = []
+    try:
+        for n in [int(x) for x in a.sizes.split(",")]:
+            run_size(os.path.realpath(a.upskilld), a.corpus, n, tmp, rows)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"corpus: {a.corpus or 'synthetic (gen_corpus in this script)'}; "
+          f"cpus: {len(os.sched_getaffinity(0))}; load: {os.getloadavg()[0]:.1f}")
+    for n, placements, figs in rows:
+        print(f"\n{n} skills ({placements} placements: several agents read .claude/skills)")
+        print(f"  {'figure':38} {'measured':>10} {'target':>8}  ok  note")
+        for name, v, t, note in figs:
+            ok = v >= t if name.startswith("own") else v <= t
+            print(f"  {name:38} {v:10.2f} {t:8.2f}  {'yes' if ok else 'NO '} {note}")
+    if a.dev:
+        here = os.path.dirname(os.path.abspath(__file__))
+        subprocess.run([sys.executable, os.path.join(here, "ranking_eval.py"), a.upskilld,
+                        "--corpus", a.corpus or "", "--dev", a.dev], check=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Skill lookup at scale through the real daemon (LSP over pipes) and upskillctl:
+every one of 2,600 skills (names a..z) is indexed, a lookup during the first scan
+says it is partial, skills/list pages, and a root cut at the directory limit is
+reported in list, lookup, upskilld/status and a window/logMessage warning. TAP."""
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+DAEMON = os.environ["UPSKILLD"]
+CTL = os.environ["UPSKILLCTL"]
+PER_LETTER = 100
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+N = PER_LETTER * len(LETTERS)
+
+tests = []
+
+
+def check(name, cond, detail=""):
+    tests.append((name, bool(cond), detail))
+
+
+def make_tree(proj):
+    root = os.path.join(proj, ".claude", "skills")
+    for li, letter in enumerate(LETTERS):
+        for k in range(PER_LETTER):
+            name = f"{letter}{letter}-tool-{k:03d}"
+            d = os.path.join(root, name)
+            os.makedirs(d)
+            # one distinctive word per skill, so a lookup has exactly one answer
+            word = f"quux{letter}{k:03d}"
+            with open(os.path.join(d, "SKILL.md"), "w") as f:
+                f.write(f"---\nname: {name}\ndescription: Handles {word} jobs for letter "
+                        f"{letter}.\n---\n# {name}\n\nSteps for {word}.\n")
+    return root
+
+
+class Lsp:
+    def __init__(self, cwd, env):
+        self.err = tempfile.TemporaryFile()
+        self.p = subprocess.Popen([DAEMON, "--lsp"], cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=self.err)
+        self.buf = b""
+        self.notes = []
+        self.id = 0
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def request(self, method, params):
+        self.id += 1
+        self.send({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})
+        return self.id
+
+    def next(self, timeout=60):
+        end = time.time() + timeout
+        while True:
+            if b"\r\n\r\n" in self.buf:
+                head, rest = self.buf.split(b"\r\n\r\n", 1)
+                n = int(head.split(b":")[1])
+                if len(rest) >= n:
+                    self.buf = rest[n:]
+                    return json.loads(rest[:n])
+            left = end - time.time()
+            if left <= 0 or not select.select([self.p.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.p.stdout.fileno(), 65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+    def wait(self, rid, timeout=60):
+        while True:
+            m = self.next(timeout)
+            if m is None:
+                return None
+            if m.get("id") == rid and "method" not in m:
+                return m
+            if "method" in m and "id" not in m:
+                self.notes.append(m)
+
+    def call(self, method, params):
+        return self.wait(self.request(method, params))
+
+    def close(self, what):
+        self.call("shutdown", {})
+        self.send({"jsonrpc": "2.0", "method": "exit"})
+        try:
+            code = self.p.wait(30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            code = "killed"
+        self.err.seek(0)
+        err = self.err.read().decode(errors="replace")
+        check(f"{what}: the daemon exits cleanly, no sanitizer report",
+              code == 0 and "Sanitizer" not in err and "runtime error" not in err, f"{code}\n{err[-1500:]}")
+
+
+def main():
+    tmp = tempfile.mkdtemp()
+    try:
+        run(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"1..{len(tests)}")
+    failed = 0
+    for i, (name, ok, detail) in enumerate(tests, 1):
+        print(f"{'ok' if ok else 'not ok'} {i} - {name}")
+        if not ok:
+            failed += 1
+            for line in str(detail)[:1500].splitlines():
+                print(f"# {line}")
+    return 1 if failed else 0
+
+
+def run(tmp):
+    proj = os.path.join(tmp, "proj")
+    root = make_tree(proj)
+    env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "cache"),
+               XDG_CONFIG_HOME=os.path.join(tmp, "config"))
+    for k in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS"):
+        env.pop(k, None)
+    os.makedirs(env["HOME"])
+
+    # A fresh daemon: the lookup is sent with initialize, before the first scan is done.
+    d = Lsp(proj, env)
+    d.request("initialize", {"processId": None, "rootUri": "file://" + proj, "capabilities": {}})
+    d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    rid = d.request("skills/lookup", {"task": "run the quuxz099 jobs", "limit": 3})
+    first = d.wait(rid)
+    res = (first or {}).get("result", {})
+    found = [r["name"] for r in res.get("results", [])]
+    partial = res.get("indexing")
+    check("the first lookup of a fresh daemon finds the skill or says the index is partial",
+          found[:1] == ["zz-tool-099"] or (partial and partial["done"] < partial["total"]), first)
+    check("a partial answer counts the skill directories to index",
+          not partial or partial["total"] >= N, partial)
+    deadline = time.time() + 120
+    while True:  # ask again, as upskillctl does, until the answer is whole
+        r = d.call("skills/lookup", {"task": "run the quuxz099 jobs", "limit": 3})
+        res = (r or {}).get("result", {})
+        if "indexing" not in res or time.time() > deadline:
+            break
+        time.sleep(0.1)
+    check("once indexed, a skill whose name starts with z is found first",
+          [x["name"] for x in res.get("results", [])][:1] == ["zz-tool-099"] and "indexing" not in res,
+          r)
+    r = d.call("skills/list", {"agent": "claude", "scope": "project"})
+    res = (r or {}).get("result", {})
+    check("skills/list counts all 2,600 placements and pages by 1,000 by default",
+          res.get("total") == N and len(res.get("skills", [])) == 1000 and res.get("nextOffset") == 1000,
+          {k: v for k, v in res.items() if k != "skills"})
+    r = d.call("skills/list", {"agent": "claude", "scope": "project", "offset": N - 10, "limit": 50})
+    res = (r or {}).get("result", {})
+    names = [s["name"] for s in res.get("skills", [])]
+    check("skills/list offset/limit return the last page, nextOffset null",
+          names == [f"zz-tool-{k:03d}" for k in range(90, 100)] and res.get("nextOffset") is None
+          and res.get("total") == N, {k: v for k, v in res.items() if k != "skills"} | {"names": names})
+    r = d.call("skills/list", {"offset": -1})
+    check("a negative offset is a clear error", r and r.get("error", {}).get("code") == -32602, r)
+    r = d.call("skills/list", {"limit": 0})
+    check("a zero limit is a clear error", r and r.get("error", {}).get("code") == -32602, r)
+    r = d.call("upskilld/status", {})
+    sk = (r or {}).get("result", {}).get("skills", {})
+    check("upskilld/status reports the index: no truncated root, not scanning",
+          sk.get("truncatedRoots") == [] and sk.get("scanning") is False and sk.get("indexed", 0) >= N,
+          sk)
+    d.close("session with 2,600 skills")
+
+    # upskillctl waits for the index and shows every skill (a restart: the cache is reused).
+    out = subprocess.run([CTL, "--json", "list", "--agent", "claude", "--scope", "project"],
+                         cwd=proj, env=dict(env, UPSKILLD=DAEMON), capture_output=True, text=True,
+                         timeout=300)
+    try:
+        lst = json.loads(out.stdout)
+    except ValueError:
+        lst = {}
+    names = {s["name"] for s in lst.get("skills", [])}
+    check("upskillctl list shows all 2,600 skills, every letter a..z",
+          len(names) == N and {n[0] for n in names} == set(LETTERS), out.stderr[-800:])
+    shutil.rmtree(env["XDG_CACHE_HOME"])  # a cold start: upskillctl must wait, not answer partially
+    out = subprocess.run([CTL, "lookup", "quuxm042", "--limit", "1"], cwd=proj,
+                         env=dict(env, UPSKILLD=DAEMON), capture_output=True, text=True, timeout=300)
+    check("upskillctl lookup on a cold index waits for it and answers right",
+          out.returncode == 0 and "mm-tool-042" in out.stdout and "partial" not in out.stderr,
+          out.stdout + out.stderr)
+
+    # A runaway root: the directory limit is reported everywhere people look.
+    d = Lsp(proj, env)
+    d.call("initialize", {"processId": None, "rootUri": "file://" + proj, "capabilities": {},
+                          "initializationOptions": {"skills": {"maxDirs": 1000}}})
+    d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    deadline = time.time() + 120
+    while True:
+        r = d.call("skills/list", {"agent": "claude", "scope": "project", "limit": 1})
+        res = (r or {}).get("result", {})
+        if "indexing" not in res or time.time() > deadline:
+            break
+        time.sleep(0.1)
+    real_root = os.path.realpath(root)
+    check("skills/list says the root was truncated, and which",
+          res.get("truncated") is True and root in res.get("truncatedRoots", []) and res.get("total") == 1000,
+          {k: v for k, v in res.items() if k != "skills"} | {"root": root, "real": real_root})
+    r = d.call("skills/lookup", {"task": "quuxa001 jobs"})
+    res = (r or {}).get("result", {})
+    check("skills/lookup says so too", res.get("truncated") is True and root in res.get("truncatedRoots", []), res)
+    r = d.call("upskilld/status", {})
+    sk = (r or {}).get("result", {}).get("skills", {})
+    check("upskilld/status names the truncated root and the limit",
+          root in sk.get("truncatedRoots", []) and sk.get("maxDirs") == 1000, sk)
+    warned = [n for n in d.notes if n["method"] == "window/logMessage" and n["params"]["type"] == 2
+              and root in n["params"]["message"] and "directories" in n["params"]["message"]]
+    check("one window/logMessage warning names the truncated root", len(warned) == 1,
+          [n for n in d.notes if n["method"] == "window/logMessage"][-5:])
+    d.close("session with a truncated root")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
