@@ -71,6 +71,9 @@ json_t *hx_response(hx *d, int timeout_ms);
 /** Send `json` and return the next response; fails the test if none comes. */
 json_t *hx_call(hx *d, const char *json);
 json_t *hx_callf(hx *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** skills/lookup of `task` (plain text, no quotes) with request id `id`, asked again while the
+ * answer says the first scan is still `indexing`; the whole response (caller owns it). */
+json_t *hx_lookup_settled(hx *d, int id, const char *task);
 /** Read until the daemon closes stdout; true when it did within `timeout_ms`.
  * Messages read on the way stay queued for hx_next. */
 bool hx_read_to_eof(hx *d, int timeout_ms);

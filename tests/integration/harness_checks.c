@@ -143,3 +143,19 @@ json_t *hx_next_publish(hx *d, const char *uri, int timeout_ms) {
   }
   return NULL;
 }
+
+json_t *hx_lookup_settled(hx *d, int id, const char *task) {
+  for (int tries = 0; tries < 600; tries++) {
+    json_t *r = hx_callf(d,
+                         "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"skills/lookup\","
+                         "\"params\":{\"task\":\"%s\"}}",
+                         id, task);
+    json_t *res = json_object_get(r, "result");
+    if (!res || !json_object_get(res, "indexing"))
+      return r;
+    json_decref(r);
+    usleep(50 * 1000); /* the first scan is under way: ask again, as a client would */
+  }
+  cr_assert_fail("skills/lookup still says indexing after 30 s");
+  return NULL;
+}

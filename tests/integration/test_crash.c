@@ -313,6 +313,7 @@ Test(crash, index_killed_mid_scan) {
   snprintf(db, sizeof db, "%s/index.sqlite", w.dir);
   setenv("UPSKILLD_INDEX", db, 1);
   int n, kills = 0;
+  size_t len = 0;
   for (n = 1; n <= MAX_HITS; n++) {
     char fault[64];
     snprintf(fault, sizeof fault, "index.exec:%d", n);
@@ -320,8 +321,13 @@ Test(crash, index_killed_mid_scan) {
     hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, NO_CUDA);
     unsetenv("UPSKILLD_FAULT");
     send_init(d, &w);
-    hx_sendf(d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"skills/list\"}", REQ_ID);
-    json_t *r = answer(d);
+    json_t *r = NULL;
+    char *list = hx_frame(d, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"skills/list\"}", &len);
+    do { /* until the first scan is done (answers meanwhile say `indexing`) or the kill */
+      json_decref(r);
+      r = hx_try_write(d, list, len) ? answer(d) : NULL;
+    } while (r && json_object_get(json_object_get(r, "result"), "indexing") && !usleep(20000));
+    free(list);
     if (r) {
       json_decref(r);
       hx_finish(d, 0);
@@ -332,11 +338,8 @@ Test(crash, index_killed_mid_scan) {
     kills++;
     d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, NO_CUDA);
     send_init(d, &w);
-    hx_sendf(d,
-             "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"skills/lookup\",\"params\":"
-             "{\"task\":\"crash consistency of installs\"}}",
-             REQ_ID);
-    r = answer(d);
+    json_decref(hx_response(d, HX_TIMEOUT)); /* the initialize answer */
+    r = hx_lookup_settled(d, REQ_ID, "crash consistency of installs");
     json_t *res = hx_assert_result(r, "7");
     cr_assert(strstr(hx_dump(res), NAME), "%s: the skill is not found after the kill: %s", fault,
               hx_dump(res));

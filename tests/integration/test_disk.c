@@ -271,8 +271,7 @@ Test(disk, injected_install_errors) {
  * naming the file), kernel checks still answer and say why their result was not cached. */
 static void cache_unusable(hx *d, const box *b, const char *errtext) {
   init(d, b);
-  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"skills/lookup\",\"params\":"
-                         "{\"task\":\"write a CUDA kernel for H100\"}}");
+  json_t *r = hx_lookup_settled(d, 30, "write a CUDA kernel for H100");
   json_t *res = hx_assert_result(r, "30");
   cr_assert(json_array_size(json_object_get(res, "results")) > 0, "no skill found: %s",
             hx_dump(res));
@@ -346,8 +345,7 @@ Test(disk, injected_cache_errors) {
   box_init(&b, 10);
   hx *d = start(&b, "index.exec:1:EROFS,kcache.rename:1:ENOSPC");
   init(d, &b);
-  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"skills/lookup\",\"params\":"
-                         "{\"task\":\"write a CUDA kernel for H100\"}}");
+  json_t *r = hx_lookup_settled(d, 30, "write a CUDA kernel for H100");
   json_t *res = hx_assert_result(r, "30");
   cr_assert(json_array_size(json_object_get(res, "results")) > 0, "%s", hx_dump(res));
   json_decref(r);
