@@ -21,6 +21,7 @@ typedef struct kopts {
   int block;           /* 0: the daemon's choice */
   int nocache;
   json_t *run; /* --run SPEC.json: run on the GPU and check (docs/gpu.md) */
+  const char *html; /* --html FILE: also write the check as HTML */
 } kopts;
 
 /* --run SPEC.json: the spec is the file's whole JSON object, or its "run" member. */
@@ -48,7 +49,8 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       {"arch", required_argument, 0, 'a'},    {"block", required_argument, 0, 'b'},
       {"backend", required_argument, 0, 'B'}, {"name", required_argument, 0, 'n'},
       {"no-cache", no_argument, 0, 'C'},      {"run", required_argument, 0, 'r'},
-      {"json", no_argument, 0, 'j'},          {0, 0, 0, 0},
+      {"json", no_argument, 0, 'j'},          {"html", required_argument, 0, 'H'},
+      {0, 0, 0, 0},
   };
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
   int ch;
@@ -82,6 +84,9 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       break;
     case 'j':
       c->json = 1;
+      break;
+    case 'H':
+      o->html = optarg;
       break;
     default:
       return -1;
@@ -321,9 +326,11 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
   if (o->run)
     json_object_set(p, "run", o->run);
   int err = 0;
-  json_t *r = ctl_call(c, "kernel/validate", p, &err);
-  if (!r)
+  json_t *r = ctl_call(c, "kernel/validate", json_incref(p), &err);
+  if (!r) {
+    json_decref(p);
     return 1;
+  }
   int errors = 0, warnings = 0;
   json_t *diags = json_object_get(r, "diagnostics"), *d;
   size_t i;
@@ -350,6 +357,11 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
            warnings == 1 ? "" : "s");
   }
   int failed = errors > 0 || json_is_false(json_object_get(r, "ok"));
+  if (o->html && !project && ctl_kernel_html(c, p, r, o->html))
+    failed = 1;
+  else if (o->html && project)
+    fprintf(stderr, "upskillctl check-kernel: --html reports one file, not a project\n");
+  json_decref(p);
   json_decref(r);
   return failed ? 1 : 0;
 }

@@ -32,8 +32,9 @@ static void usage(FILE *f) {
         "  eval SKILL [-m M]... [--runs N] [--no-baseline] [--tests FILE] [--concurrency N]\n"
         "                                          pass rates with and without the skill\n"
         "  runs [--csv FILE]                       stored evaluation runs (trials as CSV)\n"
+        "  report RUN_ID [B] [-o FILE]             a run (or A beside B) as one HTML file\n"
         "  check-kernel FILE.cu|PROJECT [--arch A] [--backend auto|nvrtc|nvcc] [--block N]\n"
-        "               [--name K]... [--no-cache] [--run SPEC.json]\n"
+        "               [--name K]... [--no-cache] [--run SPEC.json] [--html FILE]\n"
         "                        compile a CUDA file (or a kernel-builder project, build.toml)\n"
         "                        for H100: diagnostics, resources; --run also runs it on the\n"
         "                        GPU: correctness against a reference and timing (docs/gpu.md)\n\n"
@@ -245,6 +246,8 @@ static int run_command(ctl *c, int argc, char **argv) {
     int rc = ctl_kernel_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)
       rc = ctl_eval_command(c, argc, argv);
+    if (rc == CTL_UNKNOWN)
+      rc = ctl_report_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)
       rc = ctl_skills_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)
