@@ -214,3 +214,49 @@ describe('rendered in headless Chromium', { skip: noChromium }, () => {
     assert.equal(s.rows, 1 + MODELS.length);
   });
 });
+
+const cuda = process.env.CUDA_PATH || '/usr/local/cuda';
+const noKernel = noChromium || (existsSync(join(cuda, 'include/nvrtc.h')) ? false : `no CUDA toolkit at ${cuda} (NVRTC compiles the kernels)`);
+
+describe('check-kernel --html', { skip: noKernel }, () => {
+  let browser;
+  before(async () => { browser = await Browser.launch(); });
+  after(async () => { await browser?.close(); });
+
+  it('the kernel table and one occupancy-by-block-size chart per kernel, the binding limit marked', async () => {
+    const ctl = resolve(process.env.UPSKILLCTL || join(root, 'build/clients/upskillctl'));
+    const out = join(work, 'kernel-report.html');
+    const r = spawnSync(ctl, ['check-kernel', join(root, 'tests/kernel/corpus/spill.cu'), '--html', out], { cwd: box.project, env, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /local_lookup\s+40\b/, 'the terminal table is still printed');
+    assert.match(r.stderr, /wrote .*kernel-report\.html/);
+    const html = readFileSync(out, 'utf8');
+    assert.ok(!/<script/i.test(html));
+    const page = await browser.open(out);
+    assert.deepEqual(page.errors(), []);
+    if (shots) await page.screenshot(join(shots, 'kernel-report.png'), 2200);
+    const s = await page.eval(`({
+      rows: [...document.querySelectorAll('table.kernels tr.kernel code')].map((c) => c.textContent),
+      charts: [...document.querySelectorAll('svg[data-chart^="occupancy-"]')].map((svg) => ({
+        cols: svg.querySelectorAll('rect.col').length,
+        sizes: [...svg.querySelectorAll('rect.col')].map((c) => +c.dataset.x),
+        marked: [...svg.querySelectorAll('g.marked')].map((g) => +g.dataset.x),
+        label: svg.querySelector('g.marked text')?.textContent,
+        markedClass: [...svg.querySelectorAll('rect.col')].find((c) => c.dataset.x === svg.querySelector('g.marked')?.dataset.x)?.classList[1],
+      })),
+      timing: !!document.querySelector('svg[data-chart="timing"]'),
+    })`);
+    assert.deepEqual(s.rows, ['local_lookup', 'spill_heavy']);
+    assert.equal(s.charts.length, 2, 'one chart per kernel');
+    for (const c of s.charts) {
+      assert.equal(c.cols, 32);
+      assert.deepEqual(c.sizes, Array.from({ length: 32 }, (_, i) => 32 * (i + 1)));
+      assert.equal(c.marked.length, 1, 'the launch block size is marked');
+    }
+    // local_lookup: 40 registers, no __launch_bounds__: judged at 256 (assumed), bound by registers.
+    assert.deepEqual(s.charts[0].marked, [256]);
+    assert.equal(s.charts[0].markedClass, 'registers');
+    assert.match(s.charts[0].label, /block 256: 75%, bound by registers/);
+    assert.equal(s.timing, false, 'no GPU run, no timing chart');
+  });
+});
