@@ -427,7 +427,8 @@ static void report_load(ecall *c) {
   int rc = upk_run_report(c->runs_dir, id, b, &html, &len);
   if (rc) {
     em_fail(c, rc == -ENOMEM ? UPK_RPC_INTERNAL_ERROR : UPK_RPC_INVALID_PARAMS, "%s: %s",
-            b && upk_run_id_ok(id) && rc != -ENOMEM ? "params.id or params.compareWith" : "params.id",
+            b && upk_run_id_ok(id) && rc != -ENOMEM ? "params.id or params.compareWith"
+                                                    : "params.id",
             rc == -ENOENT    ? "no such run"
             : rc == -EINVAL  ? "not a run id"
             : rc == -ENODATA ? "the run has no summary (unfinished or failed)"

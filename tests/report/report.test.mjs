@@ -35,19 +35,34 @@ const RUNS = 2;
 // V2 helps model a on every case and model b on two; V1 only teaches cp.async.bulk; without
 // a skill the models know cp.async.bulk alone.
 function student(system, model) {
+  if (system.includes('GOOD-ALL')) return 'TOKEN-0 TOKEN-1 TOKEN-2 TOKEN-3 TOKEN-4 TOKEN-5';
+  if (system.includes('GOOD-HALF')) return 'TOKEN-0 TOKEN-2 TOKEN-4';
   if (system.includes('TOKEN-V2'))
     return model.includes('report-a') ? 'TOKEN-SKILL: cp.async.bulk.tensor with an mbarrier <img src=x onerror=alert(1)>' : 'TOKEN-SKILL: cp.async.bulk.tensor';
   if (system.includes('TOKEN-V1')) return 'Use cp.async.bulk.tensor.';
   return 'Use cp.async.bulk.';
 }
 
-let srv, box, d, env, runA, runB, work;
+// The teacher of skills/generate: a draft that helps on half the cases, a refinement that helps on all.
+const skillMd = (marker) => '````markdown\n---\nname: gen-report\ndescription: Use when a task needs the ' +
+  `${marker} procedure for demo kernels.\n---\n# Demo\n\nFollow ${marker} exactly.\n` + '````\n';
+const genCases = { cases: [0, 1, 2, 3, 4, 5].map((i) => ({ input: `question ${i}`, expected: { contains: [`TOKEN-${i}`] } })) };
+function teacher(prompt) {
+  if (prompt.startsWith('Write ') && prompt.includes('test cases')) return '```json\n' + JSON.stringify(genCases) + '\n```\n';
+  if (prompt.startsWith('A skill was evaluated')) return skillMd('GOOD-ALL');
+  return skillMd('GOOD-HALF');
+}
+
+let srv, box, d, env, runA, runB, gen, work;
 const ok = (r) => { assert.equal(r.error, undefined, JSON.stringify(r.error)); return r.result; };
 const sys = (api, body) => (api === 'anthropic' ? body.system : body.messages.find((m) => m.role === 'system')?.content) ?? '';
 
 before(async () => {
   srv = await startServer();
-  srv.rule = (body, api) => student(sys(api, body), body.model);
+  srv.rule = (body, api) => {
+    const system = sys(api, body), last = body.messages.filter((m) => m.role !== 'system').at(-1)?.content ?? '';
+    return system.startsWith('You write Agent Skills') ? teacher(last) : student(system, body.model);
+  };
   box = sandbox({ project: 'runs_dir: runs\nskills_dir: skills\nmax_attempts: 2\nretry_backoff_ms: 50\n' });
   work = mkdtempSync(join(tmpdir(), 'upk-report-'));
   mkdirSync(join(box.project, 'skills/tma-copies'), { recursive: true });
@@ -60,6 +75,7 @@ before(async () => {
   };
   runA = await evalWith('TOKEN-V1');
   runB = await evalWith('TOKEN-V2');
+  gen = ok(await d.request('skills/generate', { task: 'copy tiles on H100', model: 'anthropic.claude-teacher', evalModels: ['anthropic.claude-student'], attempts: 2, seed: 3 }));
 });
 
 after(async () => {
@@ -98,6 +114,17 @@ describe('runs/report', () => {
     assert.equal(a.html, b.html);
     const c1 = await report(runA.runId, runB.runId), c2 = await report(runA.runId, runB.runId);
     assert.equal(c1.html, c2.html);
+  });
+
+  it('a generation has its own run, reported as pass rate by attempt', async () => {
+    assert.match(gen.generationRunId, /^\d{8}T\d{6}Z-[0-9a-f]{8}$/);
+    assert.equal(gen.bestAttempt, 2);
+    const show = ok(await d.request('runs/show', { id: gen.generationRunId }));
+    assert.equal(show.run.kind, 'generation');
+    assert.deepEqual(show.summary.attempts.map((a) => a.best), [false, true]);
+    const { html } = await report(gen.generationRunId);
+    assert.match(html, /<h1>Generation: gen-report<\/h1>/);
+    assert.match(html, /data-chart="attempts"/);
   });
 
   it('bad ids answer a clear error and the daemon answers the next request', async () => {
@@ -194,6 +221,21 @@ describe('rendered in headless Chromium', { skip: noChromium }, () => {
     assert.deepEqual([0, 1, 2].map((c) => cls(MODELS[0], c)), ['pass', 'pass', 'pass']);
     assert.deepEqual([0, 1, 2].map((c) => cls(MODELS[1], c)), ['pass', 'pass', 'fail']);
     assert.ok(s.width <= 1000, 'fits the page: no horizontal scroll');
+  });
+
+  it('a generation: pass rate by attempt, the kept attempt marked, held-out beside it', async () => {
+    const page = await render('generation-report', (await report(gen.generationRunId)).html);
+    assert.deepEqual(page.errors(), []);
+    const s = await page.eval(`[...document.querySelectorAll('svg[data-chart="attempts"] g.group')].map((g) => ({
+      name: g.dataset.group, marked: g.dataset.marked === 'true', kept: !!g.querySelector('rect.kept'),
+      bars: [...g.querySelectorAll('rect.bar')].map((b) => b.dataset.series + '=' + (+b.dataset.value).toFixed(2)),
+      errbars: g.querySelectorAll('g.errbar').length }))`);
+    assert.deepEqual(s.map((g) => g.name), ['attempt 1', 'attempt 2']);
+    assert.deepEqual(s.map((g) => g.marked), [false, true]);
+    assert.deepEqual(s.map((g) => g.kept), [false, true]);
+    assert.deepEqual(s[0].bars, ['refinement-set-without-the-skill=0.00', 'refinement-set-with-the-skill=0.50']);
+    assert.deepEqual(s[1].bars, ['refinement-set-with-the-skill=1.00', 'held-out-without-the-skill=0.00', 'held-out-with-the-skill=1.00']);
+    assert.equal(s[1].errbars, 3, 'Wilson intervals on the measured rates');
   });
 
   it('a comparison: A and B per model side by side', async () => {
