@@ -1,55 +1,42 @@
 /* The HTML writer (html.h). */
 #include "html.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void upk_html_init(upk_html *h) {
+int upk_html_init(upk_html *h) {
   memset(h, 0, sizeof *h);
+  h->f = open_memstream(&h->buf, &h->len);
+  h->oom = !h->f;
+  return h->f ? 0 : -ENOMEM;
 }
 
 void upk_html_free(upk_html *h) {
+  if (h->f)
+    fclose(h->f);
   free(h->buf);
-  upk_html_init(h);
+  memset(h, 0, sizeof *h);
 }
 
 char *upk_html_take(upk_html *h, size_t *len) {
-  char *out = h->oom || !h->buf ? NULL : h->buf;
+  bool ok = h->f && fclose(h->f) == 0 && !h->oom;
+  h->f = NULL;
+  char *out = ok ? h->buf : NULL;
   if (len)
-    *len = out ? h->len : 0;
-  if (!out)
+    *len = ok ? h->len : 0;
+  if (!ok)
     free(h->buf);
-  upk_html_init(h);
+  memset(h, 0, sizeof *h);
   return out;
 }
 
-static bool reserve(upk_html *h, size_t more) {
-  if (h->oom)
-    return false;
-  if (h->len + more + 1 <= h->cap)
-    return true;
-  size_t cap = h->cap ? h->cap : 4096;
-  while (cap < h->len + more + 1)
-    cap *= 2;
-  char *p = realloc(h->buf, cap);
-  if (!p) {
-    h->oom = true;
-    return false;
-  }
-  h->buf = p;
-  h->cap = cap;
-  return true;
-}
-
 static void append(upk_html *h, const char *s, size_t n) {
-  if (!reserve(h, n))
-    return;
-  memcpy(h->buf + h->len, s, n);
-  h->len += n;
-  h->buf[h->len] = '\0';
+  if (h->f && !h->oom && n && fwrite(s, 1, n, h->f) != n)
+    h->oom = true;
 }
 
 void upk_html_raw(upk_html *h, const char *markup) {

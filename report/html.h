@@ -1,27 +1,29 @@
 /** A small writer for self-contained HTML reports with inline SVG charts.
  *
- * One growing buffer; every function appends. Text that came from outside
- * (model names, prompts, answers, kernel names) goes through upk_html_text,
- * which escapes & < > " ' and replaces control characters, so it is safe in
- * element content and in quoted attributes alike; upk_html_raw is for the
- * writer's own markup only. Numbers in SVG are printed with one decimal so
- * that the same data gives the same bytes (reports diff cleanly). An
- * allocation failure is remembered and reported once by upk_html_take.
- * Plain C: no JSON, no libuv, no protocol.
+ * One growing buffer (an open_memstream stream); every function appends. Text that came from
+ * outside (model names, prompts, answers, kernel names) goes through upk_html_text, which escapes &
+ * < > " ' and replaces control characters, so it is safe in element content and in quoted
+ * attributes alike; upk_html_raw is for the writer's own markup only. Numbers in SVG are printed
+ * with one decimal so that the same data gives the same bytes (reports diff cleanly). An allocation
+ * failure is remembered and reported once by upk_html_take. Plain C: no JSON, no libuv, no
+ * protocol.
  */
 #ifndef UPK_REPORT_HTML_H
 #define UPK_REPORT_HTML_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct upk_html {
+  FILE *f; /* NULL: could not open, or taken */
   char *buf;
-  size_t len, cap;
+  size_t len;
   bool oom;
 } upk_html;
 
-void upk_html_init(upk_html *h);
+/** Returns 0 or -ENOMEM (then every append is a no-op and take gives NULL). */
+int upk_html_init(upk_html *h);
 void upk_html_free(upk_html *h);
 /** The document (NUL-terminated, *len without the NUL); the writer is empty
  * after. NULL when an allocation failed on the way. */
