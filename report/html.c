@@ -155,7 +155,8 @@ static const char STYLE[] =
     "color:var(--fg)}\n"
     "details summary{cursor:pointer}pre{white-space:pre-wrap;word-break:break-word;background:"
     "#f6f8fa;padding:6px;margin:4px 0;max-height:24em;overflow:auto;font-size:12px}\n"
-    ".muted{color:var(--muted)}\n"
+    ".muted{color:var(--muted)}.pair{display:grid;grid-template-columns:1fr 1fr;gap:0 24px}"
+    ".pair dd{overflow-wrap:anywhere}\n"
     "@media print{body{max-width:none;margin:0}details{break-inside:avoid}pre{max-height:none}"
     "h2{break-after:avoid}svg{break-inside:avoid}}\n"
     "</style>\n";

@@ -105,10 +105,13 @@ void rr_compare(upk_html *h, const rr_run *a, const rr_run *b) {
                    kb);
     upk_html_raw(h, "</p>\n");
   }
+  upk_html_raw(h, "<div class=\"pair\"><div>\n");
   upk_html_elem(h, "h2", NULL, "A");
   rr_settings(h, a);
+  upk_html_raw(h, "</div><div>\n");
   upk_html_elem(h, "h2", NULL, "B");
   rr_settings(h, b);
+  upk_html_raw(h, "</div></div>\n");
   upk_html_elem(h, "h2", NULL, "Pass rate per model");
   compare_chart(h, a, b, models);
   upk_html_raw(h, "<table class=\"figures\"><tr><th>model</th><th>A with</th><th>B with</th>"
