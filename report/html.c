@@ -43,21 +43,12 @@ void upk_html_raw(upk_html *h, const char *markup) {
   append(h, markup, strlen(markup));
 }
 
-static char *vformat(const char *fmt, va_list ap) {
-  char *s = NULL;
-  return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
-}
-
 void upk_html_rawf(upk_html *h, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *s = vformat(fmt, ap);
-  va_end(ap);
-  if (!s)
+  if (h->f && !h->oom && vfprintf(h->f, fmt, ap) < 0)
     h->oom = true;
-  else
-    upk_html_raw(h, s);
-  free(s);
+  va_end(ap);
 }
 
 /* Where to cut `text` to at most `max` bytes without splitting a UTF-8
@@ -102,11 +93,13 @@ void upk_html_text(upk_html *h, const char *text) {
 
 void upk_html_textf(upk_html *h, const char *fmt, ...) {
   va_list ap;
+  char *s = NULL;
   va_start(ap, fmt);
-  char *s = vformat(fmt, ap);
-  va_end(ap);
-  if (!s)
+  if (vasprintf(&s, fmt, ap) < 0) {
+    s = NULL;
     h->oom = true;
+  }
+  va_end(ap);
   upk_html_text(h, s);
   free(s);
 }

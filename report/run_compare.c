@@ -36,23 +36,19 @@ static json_t *union_models(const rr_run *a, const rr_run *b) {
 
 static void compare_chart(upk_html *h, const rr_run *a, const rr_run *b, json_t *models) {
   size_t n = json_array_size(models), i;
-  upk_bar_group *g = calloc(n + 1, sizeof *g);
-  char(*notes)[4][32] = calloc(n + 1, sizeof *notes);
+  rr_groups x;
   json_t *m;
-  if (!g || !notes) {
-    h->oom = true;
-    free(g);
-    free(notes);
+  if (!rr_groups_alloc(h, n, &x))
     return;
-  }
+  upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     const char *name = json_string_value(m);
     json_t *sa = model_stats(a, name), *sb = model_stats(b, name);
     g[i].name = name;
-    g[i].bars[0] = rr_rate_bar(json_object_get(sa, "baseline"), notes[i][0], 32);
-    g[i].bars[1] = rr_rate_bar(json_object_get(sa, "skill"), notes[i][1], 32);
-    g[i].bars[2] = rr_rate_bar(json_object_get(sb, "baseline"), notes[i][2], 32);
-    g[i].bars[3] = rr_rate_bar(json_object_get(sb, "skill"), notes[i][3], 32);
+    g[i].bars[0] = rr_rate_bar(json_object_get(sa, "baseline"), x.note[i][0], 64);
+    g[i].bars[1] = rr_rate_bar(json_object_get(sa, "skill"), x.note[i][1], 64);
+    g[i].bars[2] = rr_rate_bar(json_object_get(sb, "baseline"), x.note[i][2], 64);
+    g[i].bars[3] = rr_rate_bar(json_object_get(sb, "skill"), x.note[i][3], 64);
   }
   upk_bar_chart c = {.id = "pass-rate",
                      .title = "Pass rate per model in A and B, 95 % Wilson intervals",
@@ -65,8 +61,7 @@ static void compare_chart(upk_html *h, const rr_run *a, const rr_run *b, json_t 
                      .max = 1,
                      .percent = true};
   upk_chart_bars(h, &c);
-  free(g);
-  free(notes);
+  rr_groups_free(&x);
 }
 
 static size_t count(json_t *cond, const char *key) {
@@ -169,34 +164,30 @@ static void attempts_table(upk_html *h, json_t *attempts) {
   upk_html_raw(h, "</table>\n");
 }
 
-void rr_generation(upk_html *h, const rr_run *r, const char *runs_dir) {
-  (void)runs_dir;
+void rr_generation(upk_html *h, const rr_run *r) {
   json_t *attempts = json_object_get(r->summary, "attempts"),
          *held = json_object_get(r->summary, "heldOut"), *x;
   size_t n = json_array_size(attempts), i;
-  upk_bar_group *g = calloc(n + 1, sizeof *g);
-  char(*names)[5][40] = calloc(n + 1, sizeof *names);
-  if (!g || !names) {
-    h->oom = true;
-    free(g);
-    free(names);
+  rr_groups grp;
+  if (!rr_groups_alloc(h, n, &grp))
     return;
-  }
+  upk_bar_group *g = grp.g;
+  char(*names)[UPK_CHART_SERIES_MAX][64] = grp.note; /* [0]: the name (bar 0 has no note) */
   rr_settings(h, r);
   json_array_foreach(attempts, i, x) {
-    snprintf(names[i][0], 40, "attempt %lld", json_integer_value(json_object_get(x, "attempt")));
+    snprintf(names[i][0], 64, "attempt %lld", json_integer_value(json_object_get(x, "attempt")));
     g[i].name = names[i][0];
     g[i].marked = json_is_true(json_object_get(x, "best"));
     double base = rr_num(x, "baselineRate");
     g[i].bars[0] = (upk_bar){i == 0 ? base : NAN, NAN, NAN, NULL};
-    g[i].bars[1] = wilson_bar(count(x, "passed"), count(x, "trials"), names[i][1], 40);
+    g[i].bars[1] = wilson_bar(count(x, "passed"), count(x, "trials"), names[i][1], 64);
     g[i].bars[2] = g[i].bars[3] = (upk_bar){NAN, NAN, NAN, NULL};
     if (g[i].marked && json_is_object(held)) {
       size_t k, nn;
       pooled(held, "baseline", &k, &nn);
-      g[i].bars[2] = wilson_bar(k, nn, names[i][2], 40);
+      g[i].bars[2] = wilson_bar(k, nn, names[i][2], 64);
       pooled(held, "skill", &k, &nn);
-      g[i].bars[3] = wilson_bar(k, nn, names[i][3], 40);
+      g[i].bars[3] = wilson_bar(k, nn, names[i][3], 64);
     }
   }
   upk_html_elem(h, "h2", NULL, "Pass rate by attempt");
@@ -217,6 +208,5 @@ void rr_generation(upk_html *h, const rr_run *r, const char *runs_dir) {
     upk_html_raw(h, "<p class=\"muted\">No held-out cases: the kept attempt's score is the "
                     "refinement set's.</p>\n");
   attempts_table(h, attempts);
-  free(g);
-  free(names);
+  rr_groups_free(&grp);
 }

@@ -34,6 +34,22 @@ upk_bar rr_rate_bar(json_t *cond, char *note, size_t note_len) {
   return b;
 }
 
+bool rr_groups_alloc(upk_html *h, size_t n, rr_groups *out) {
+  out->g = calloc(n + 1, sizeof *out->g);
+  out->note = calloc(n + 1, sizeof *out->note);
+  if (out->g && out->note)
+    return true;
+  rr_groups_free(out);
+  h->oom = true;
+  return false;
+}
+
+void rr_groups_free(rr_groups *x) {
+  free(x->g);
+  free(x->note);
+  memset(x, 0, sizeof *x);
+}
+
 json_t *rr_models(const rr_run *r) {
   json_t *out = json_array(), *m;
   size_t i;
@@ -87,21 +103,17 @@ void rr_settings(upk_html *h, const rr_run *r) {
 
 static void pass_chart(upk_html *h, json_t *models, bool baseline) {
   size_t n = json_array_size(models), i;
-  upk_bar_group *g = calloc(n + 1, sizeof *g);
-  char(*notes)[2][32] = calloc(n + 1, sizeof *notes);
+  rr_groups x;
   json_t *m;
-  if (!g || !notes) {
-    h->oom = true;
-    free(g);
-    free(notes);
+  if (!rr_groups_alloc(h, n, &x))
     return;
-  }
+  upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     g[i].name = rr_str(m, "model");
     size_t s = 0;
     if (baseline)
-      g[i].bars[s++] = rr_rate_bar(json_object_get(m, "baseline"), notes[i][0], 32);
-    g[i].bars[s] = rr_rate_bar(json_object_get(m, "skill"), notes[i][1], 32);
+      g[i].bars[s++] = rr_rate_bar(json_object_get(m, "baseline"), x.note[i][0], 64);
+    g[i].bars[s] = rr_rate_bar(json_object_get(m, "skill"), x.note[i][1], 64);
   }
   upk_bar_chart c = {.id = "pass-rate",
                      .title = "Pass rate per model, 95 % Wilson intervals",
@@ -118,18 +130,16 @@ static void pass_chart(upk_html *h, json_t *models, bool baseline) {
     c.first_colour = 1;
   }
   upk_chart_bars(h, &c);
-  free(g);
-  free(notes);
+  rr_groups_free(&x);
 }
 
 static void lift_chart(upk_html *h, json_t *models) {
   size_t n = json_array_size(models), i;
-  upk_bar_group *g = calloc(n + 1, sizeof *g);
+  rr_groups x;
   json_t *m;
-  if (!g) {
-    h->oom = true;
+  if (!rr_groups_alloc(h, n, &x))
     return;
-  }
+  upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     json_t *ci = json_object_get(m, "liftCi");
     g[i].name = rr_str(m, "model");
@@ -150,7 +160,7 @@ static void lift_chart(upk_html *h, json_t *models) {
                      .percent = true,
                      .first_colour = 1};
   upk_chart_bars(h, &c);
-  free(g);
+  rr_groups_free(&x);
 }
 
 static double tokens_of(json_t *cond) {
@@ -167,25 +177,21 @@ static double nice_max(double v) {
 
 static void tokens_chart(upk_html *h, json_t *models, bool baseline) {
   size_t n = json_array_size(models), i;
-  upk_bar_group *g = calloc(n + 1, sizeof *g);
-  char(*notes)[2][64] = calloc(n + 1, sizeof *notes);
+  rr_groups x;
   json_t *m;
   double top = 0;
-  if (!g || !notes) {
-    h->oom = true;
-    free(g);
-    free(notes);
+  if (!rr_groups_alloc(h, n, &x))
     return;
-  }
+  upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     g[i].name = rr_str(m, "model");
     const char *keys[] = {"baseline", "skill"};
     for (size_t k = baseline ? 0 : 1, s = 0; k < 2; k++, s++) {
       json_t *cond = json_object_get(m, keys[k]);
       double t = tokens_of(cond);
-      snprintf(notes[i][k], 64, "(in %.0f, out %.0f)", rr_num(cond, "avgInputTokens"),
+      snprintf(x.note[i][k], 64, "(in %.0f, out %.0f)", rr_num(cond, "avgInputTokens"),
                rr_num(cond, "avgOutputTokens"));
-      g[i].bars[s] = (upk_bar){t, NAN, NAN, isfinite(t) ? notes[i][k] : NULL};
+      g[i].bars[s] = (upk_bar){t, NAN, NAN, isfinite(t) ? x.note[i][k] : NULL};
       top = isfinite(t) && t > top ? t : top;
     }
   }
@@ -204,8 +210,7 @@ static void tokens_chart(upk_html *h, json_t *models, bool baseline) {
     c.first_colour = 1;
   }
   upk_chart_bars(h, &c);
-  free(g);
-  free(notes);
+  rr_groups_free(&x);
 }
 
 static void figures_table(upk_html *h, json_t *models) {
@@ -294,7 +299,7 @@ int upk_run_report(const char *runs_dir, const char *id, const char *id_b, char 
     if (id_b)
       rr_compare(&h, &a, &b);
     else if (kind && !strcmp(kind, "generation"))
-      rr_generation(&h, &a, runs_dir);
+      rr_generation(&h, &a);
     else
       eval_page(&h, &a);
     upk_html_end(&h);
