@@ -23,6 +23,7 @@ export class Browser {
     b.stderr = '';
     b.child.stderr.on('data', (d) => { b.stderr += d; });
     b.out = b.child.stdio[3];
+    b.out.on('error', () => {}); // EPIPE after an exit: the exit handler reports it
     b.nextId = 1;
     b.pending = new Map();
     b.events = [];
@@ -37,6 +38,12 @@ export class Browser {
       }
     });
     b.exited = new Promise((ok) => b.child.on('exit', ok));
+    // A browser that dies answers nothing more: fail what waits, with what it said.
+    b.child.on('exit', (code, sig) => {
+      for (const p of b.pending.values()) p.reject(new Error(`chromium exited (${code ?? sig}): ${b.stderr.slice(-2000)}`));
+      b.pending.clear();
+    });
+    b.child.on('error', (e) => { b.stderr += String(e); });
     await b.send('Browser.getVersion');
     return b;
   }
@@ -59,7 +66,7 @@ export class Browser {
     return p;
   }
 
-  waitFor(match, ms = 30000) {
+  waitFor(match, ms = 120000) { // generous: a loaded CI machine
     this.waiters ??= new Set();
     return new Promise((resolve, reject) => {
       const w = { match, resolve };

@@ -160,10 +160,14 @@ describe('runs/report', () => {
 const shots = process.env.UPK_REPORT_SHOTS;
 const noChromium = chromiumPath() ? false : 'chromium is not installed (apt-get install chromium; scripts/setup.sh --test)';
 
+// One browser for every rendering test, closed at the end.
+let browserP;
+const getBrowser = () => (browserP ??= Browser.launch());
+after(async () => { if (browserP) await (await browserP).close(); });
+
 describe('rendered in headless Chromium', { skip: noChromium }, () => {
   let browser;
-  before(async () => { browser = await Browser.launch(); });
-  after(async () => { await browser?.close(); });
+  before(async () => { browser = await getBrowser(); });
 
   const render = async (name, html) => {
     const file = join(work, `${name}.html`);
@@ -262,8 +266,7 @@ const noKernel = noChromium || (existsSync(join(cuda, 'include/nvrtc.h')) ? fals
 
 describe('check-kernel --html', { skip: noKernel }, () => {
   let browser;
-  before(async () => { browser = await Browser.launch(); });
-  after(async () => { await browser?.close(); });
+  before(async () => { browser = await getBrowser(); });
 
   it('the kernel table and one occupancy-by-block-size chart per kernel, the binding limit marked', async () => {
     const ctl = resolve(process.env.UPSKILLCTL || join(root, 'build/clients/upskillctl'));
