@@ -305,3 +305,11 @@ describe('check-kernel --html', { skip: noKernel }, () => {
     assert.equal(s.timing, false, 'no GPU run, no timing chart');
   });
 });
+
+describe('the daemon', () => {
+  it('exits cleanly, without sanitizer reports', async () => {
+    const code = await d.close();
+    assert.equal(code, 0);
+    assert.equal(d.sanitizerReport(), null);
+  });
+});
