@@ -35,4 +35,12 @@ int ctl_against_dir(ctl *c, const char *problems, const char *kernels, json_t *b
  * and a per-model table. Returns an exit status, or CTL_UNKNOWN. */
 int ctl_eval_command(ctl *c, int argc, char **argv);
 
+/** report RUN_ID [B] [-o FILE]: runs/report. Returns an exit status, or
+ * CTL_UNKNOWN. */
+int ctl_report_command(ctl *c, int argc, char **argv);
+/** check-kernel --html FILE: `result` of kernel/validate with `params` as
+ * HTML; asks kernel/validate again for occupancy by block size. Returns an
+ * exit status. */
+int ctl_kernel_html(ctl *c, json_t *params, json_t *result, const char *file);
+
 #endif

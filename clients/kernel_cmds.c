@@ -24,6 +24,7 @@ typedef struct kopts {
   int nocache;
   json_t *run;         /* --run SPEC.json: run on the GPU and check (docs/gpu.md) */
   const char *against; /* --against PROBLEM.py | DIR: a PyTorch reference (kernel_against.c) */
+  const char *html;    /* --html FILE: also write the check as HTML */
 } kopts;
 
 /* --run SPEC.json: the spec is the file's whole JSON object, or its "run" member. */
@@ -56,6 +57,7 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       {"run", required_argument, 0, 'r'},
       {"json", no_argument, 0, 'j'},
       {"against", required_argument, 0, 'P'},
+      {"html", required_argument, 0, 'H'},
       {0, 0, 0, 0},
   };
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
@@ -93,6 +95,9 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       break;
     case 'P':
       o->against = optarg;
+      break;
+    case 'H':
+      o->html = optarg;
       break;
     default:
       return -1;
@@ -316,7 +321,7 @@ static bool is_project(const char *abs) {
 }
 
 static json_t *base_params(const kopts *o);
-static int report(ctl *c, const char *path, bool project, json_t *r);
+static int report(ctl *c, const char *path, bool project, json_t *r, const kopts *o, json_t *p);
 
 static int check_kernel(ctl *c, const char *path, const kopts *o) {
   char abs[PATH_MAX];
@@ -330,10 +335,12 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
   if (o->run)
     json_object_set(p, "run", o->run);
   int err = 0;
-  json_t *r = ctl_call(c, "kernel/validate", p, &err);
-  if (!r)
+  json_t *r = ctl_call(c, "kernel/validate", json_incref(p), &err);
+  if (!r) {
+    json_decref(p);
     return 1;
-  return report(c, path, project, r);
+  }
+  return report(c, path, project, r, o, p); /* p: the params again, for --html */
 }
 
 /* What every request carries besides the kernel and the run. */
@@ -352,7 +359,7 @@ static json_t *base_params(const kopts *o) {
   return p;
 }
 
-static int report(ctl *c, const char *path, bool project, json_t *r) {
+static int report(ctl *c, const char *path, bool project, json_t *r, const kopts *o, json_t *p) {
   int errors = 0, warnings = 0;
   json_t *diags = json_object_get(r, "diagnostics"), *d;
   size_t i;
@@ -379,6 +386,11 @@ static int report(ctl *c, const char *path, bool project, json_t *r) {
            warnings == 1 ? "" : "s");
   }
   int failed = errors > 0 || json_is_false(json_object_get(r, "ok"));
+  if (o->html && !project && ctl_kernel_html(c, p, r, o->html))
+    failed = 1;
+  else if (o->html && project)
+    fprintf(stderr, "upskillctl check-kernel: --html reports one file, not a project\n");
+  json_decref(p);
   json_decref(r);
   return failed ? 1 : 0;
 }

@@ -34,8 +34,10 @@ static void usage(FILE *f) {
         "  runs [--csv FILE]                       stored evaluation runs (trials as CSV)\n"
         "  condense TRACE [--budget N] [--format F]  the trace as the teacher sees it (stdout)\n"
         "                                          and what was left out (stderr)\n"
+        "  report RUN_ID [B] [-o FILE]             a run (or A beside B) as one HTML file\n"
         "  check-kernel FILE.cu|PROJECT [--arch A] [--backend auto|nvrtc|nvcc] [--block N]\n"
         "               [--name K]... [--no-cache] [--run SPEC.json] [--against PROBLEM.py]\n"
+        "               [--html FILE]\n"
         "                        compile a CUDA file (or a kernel-builder project, build.toml)\n"
         "                        for H100: diagnostics, resources; --run also runs it on the\n"
         "                        GPU: correctness against a reference and timing (docs/gpu.md);\n"
@@ -251,6 +253,8 @@ static int run_command(ctl *c, int argc, char **argv) {
     int rc = ctl_kernel_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)
       rc = ctl_eval_command(c, argc, argv);
+    if (rc == CTL_UNKNOWN)
+      rc = ctl_report_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)
       rc = ctl_skills_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)

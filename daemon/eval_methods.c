@@ -20,6 +20,7 @@
 #include "fsutil.h"
 #include "gen_service.h"
 #include "jobs.h"
+#include "report.h"
 #include "runs.h"
 #include "skill.h"
 
@@ -418,6 +419,29 @@ static void show_load(ecall *c) {
     em_fail(c, UPK_RPC_REQUEST_FAILED, "the run's files are not JSON");
 }
 
+/* runs/report: one self-contained HTML file for a run, or two side by side. */
+static void report_load(ecall *c) {
+  const char *id = em_str(c, "id"), *b = em_str(c, "compareWith");
+  char *html = NULL;
+  size_t len = 0;
+  int rc = upk_run_report(c->runs_dir, id, b, &html, &len);
+  if (rc) {
+    em_fail(c, rc == -ENOMEM ? UPK_RPC_INTERNAL_ERROR : UPK_RPC_INVALID_PARAMS, "%s: %s",
+            b && upk_run_id_ok(id) && rc != -ENOMEM ? "params.id or params.compareWith"
+                                                    : "params.id",
+            rc == -ENOENT    ? "no such run"
+            : rc == -EINVAL  ? "not a run id"
+            : rc == -ENODATA ? "the run has no summary (unfinished or failed)"
+                             : strerror(-rc));
+    return;
+  }
+  c->result = json_pack("{s:s,s:s?,s:s%,s:I}", "id", id, "compareWith", b, "html", html, len,
+                        "bytes", (json_int_t)len);
+  free(html);
+  if (!c->result)
+    em_fail(c, UPK_RPC_INTERNAL_ERROR, "the report is not UTF-8 or out of memory");
+}
+
 static void reply_result(ecall *c) {
   upk_job_reply(c->job, c->result);
   c->result = NULL;
@@ -430,6 +454,10 @@ static void list_handler(upk_job *job, json_t *params) {
 
 static void show_handler(upk_job *job, json_t *params) {
   em_start(job, params, show_load, reply_result);
+}
+
+static void report_handler(upk_job *job, json_t *params) {
+  em_start(job, params, report_load, reply_result);
 }
 
 /* ---- the table ---- */
@@ -461,6 +489,13 @@ static const upk_param show_params[] = {
     {0},
 };
 
+static const upk_param report_params[] = {
+    {"id", UPK_T_STRING, 1, "The run's id (an evaluation, a benchmark or a generation)."},
+    {"compareWith", UPK_T_STRING, 0,
+     "A second run of the same skill (B) to show beside the first (A)."},
+    {0},
+};
+
 const upk_method upk_eval_methods[] = {
     {"skills/eval", "eval_skill", "Evaluate a skill",
      "Run test cases on models with the skill and without it; report pass rates with Wilson "
@@ -482,5 +517,10 @@ const upk_method upk_eval_methods[] = {
     {"runs/show", "show_run", "Show an evaluation run",
      "One stored run: what was run, its summary and its transcripts.", show_params, show_handler,
      UPK_METHOD_READ_ONLY},
+    {"runs/report", "report_run", "Report an evaluation run as HTML",
+     "One self-contained HTML file (inline SVG, no script) for a stored run: pass rates with 95 % "
+     "intervals, lift and tokens per model, a case x model grid opening the transcripts; or two "
+     "runs side by side; or a generation's pass rate by attempt.",
+     report_params, report_handler, UPK_METHOD_READ_ONLY},
 };
 const size_t upk_eval_methods_count = sizeof upk_eval_methods / sizeof *upk_eval_methods;

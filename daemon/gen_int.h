@@ -61,6 +61,9 @@ struct upk_gen {
   int inst_rc;
   bool installed;
   long in_tokens, out_tokens; /* the teacher's and test writer's */
+  /* The generation's own run (kind "generation"): its attempts for runs/report. */
+  char *record; /* summary.json's text, built on the loop, written with the save */
+  char record_id[40];
 };
 
 /* gen_save.c: save the best attempt (thread pool), then install (skills queue);
@@ -68,6 +71,8 @@ struct upk_gen {
 void gen_save(upk_gen *g);
 /* gen_service.c */
 void gen_finish(upk_gen *g);
+/* What every answer holds: stage, teacher, attempts, tests, models, tokens. */
+json_t *gen_base_result(const upk_gen *g);
 void gen_fail(upk_gen *g, int code, json_t *data, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void gen_progress(upk_gen *g, const char *stage, const char *fmt, ...)

@@ -25,6 +25,7 @@
 #include "jsonrpc.h"
 #include "log.h"
 #include "meta.h"
+#include "runs.h"
 #include "skills_service.h"
 
 static int save_err(upk_gen *g, int rc, const char *what) {
@@ -162,6 +163,24 @@ static int save_into(upk_gen *g, const gen_attempt *b) {
   return rc;
 }
 
+/* The generation's own run: run.json of kind "generation" and, as its
+ * summary, the attempts and the held-out score (runs/report draws them). A
+ * failure here loses the record, not the skill. */
+static void write_record(upk_gen *g) {
+  const char **models = calloc(g->spec.n_eval_models + 1, sizeof *models);
+  for (size_t i = 0; models && i < g->spec.n_eval_models; i++)
+    models[i] = g->eval_models[i].name;
+  upk_run_meta meta = {"generation", g->name, models,    g->spec.n_eval_models,
+                       g->spec.runs, true,    g->cases.n};
+  upk_run run;
+  if (models && g->record && g->runs_dir && upk_run_create(g->runs_dir, &meta, &run) == 0) {
+    if (upk_run_write_summary(&run, g->record) == 0)
+      snprintf(g->record_id, sizeof g->record_id, "%s", run.id);
+    upk_run_free(&run);
+  }
+  free(models);
+}
+
 static void save_work(uv_work_t *w) {
   upk_gen *g = w->data;
   const gen_attempt *b = &g->attempts[g->best];
@@ -176,6 +195,8 @@ static void save_work(uv_work_t *w) {
   else if (asprintf(&g->dest, "%s/%s", g->skills_dir, g->name) < 0)
     g->dest = NULL;
   g->save_rc = g->dest ? save_into(g, b) : save_err(g, -ENOMEM, "out of memory");
+  if (g->save_rc == 0)
+    write_record(g);
 }
 
 static void install_work(upk_index *ix, void *arg) {
@@ -235,8 +256,25 @@ static void save_done(uv_work_t *w, int status) {
   }
 }
 
+/* summary.json of the generation's run (built here, on the loop). */
+static char *record_text(const upk_gen *g) {
+  json_t *r = gen_base_result(g);
+  if (!r)
+    return NULL;
+  json_object_set_new(r, "bestAttempt", json_integer((json_int_t)g->best + 1));
+  json_object_set_new(r, "heldOut", g->final ? json_incref(g->final) : json_null());
+  json_object_set_new(r, "finalPassRate",
+                      isfinite(g->final_rate) ? json_real(g->final_rate) : json_null());
+  json_object_set_new(r, "task", g->task ? json_string(g->task) : json_null());
+  char *text = json_dumps(r, JSON_INDENT(2));
+  json_decref(r);
+  return text;
+}
+
 void gen_save(upk_gen *g) {
   gen_progress(g, "save", "saving attempt %zu", g->best + 1);
+  free(g->record);
+  g->record = record_text(g);
   g->work.data = g;
   g->in_work = true;
   int rc = uv_queue_work(g->server->loop, &g->work, save_work, save_done);

@@ -53,6 +53,7 @@ void gen_free(upk_gen *g) {
   json_decref(g->final);
   free(g->name);
   free(g->dest);
+  free(g->record);
   upk_install_result_free(&g->inst);
   free(g);
 }
@@ -84,7 +85,7 @@ static json_t *attempts_json(const upk_gen *g) {
   return a;
 }
 
-static json_t *base_result(const upk_gen *g) {
+json_t *gen_base_result(const upk_gen *g) {
   json_t *r =
       json_pack("{s:s,s:s,s:s,s:o,s:I,s:I,s:I}", "stage", g->stage ? g->stage : "", "teacher",
                 g->spec.teacher.name, "testGenModel", g->spec.test_gen.name, "attempts",
@@ -113,7 +114,7 @@ void gen_fail(upk_gen *g, int code, json_t *data, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  json_t *r = base_result(g);
+  json_t *r = gen_base_result(g);
   if (data)
     json_object_update(r, data);
   json_decref(data);
@@ -123,7 +124,7 @@ void gen_fail(upk_gen *g, int code, json_t *data, const char *fmt, ...) {
 }
 
 void gen_finish(upk_gen *g) {
-  json_t *r = base_result(g);
+  json_t *r = gen_base_result(g);
   const gen_attempt *b = &g->attempts[g->best];
   json_object_set_new(r, "name", json_string(g->name));
   json_object_set_new(r, "path", json_string(g->dest));
@@ -133,6 +134,8 @@ void gen_finish(upk_gen *g) {
   json_object_set_new(r, "heldOut", g->final ? json_incref(g->final) : json_null());
   json_object_set_new(r, "finalPassRate",
                       isfinite(g->final_rate) ? json_real(g->final_rate) : json_null());
+  json_object_set_new(r, "generationRunId",
+                      g->record_id[0] ? json_string(g->record_id) : json_null());
   if (g->installed) {
     json_t *t = json_array();
     for (size_t i = 0; i < g->inst.n_targets; i++)

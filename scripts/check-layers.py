@@ -16,8 +16,9 @@ ALLOWED = {
     "models": {"common"},
     "skills": {"common"},
     "skills/eval": {"skills", "common", "models"},
-    "daemon": {"protocol", "common", "gpu", "skills", "skills/eval", "models"},
-    "clients": {"protocol", "common"},
+    "report": {"skills", "skills/eval", "common"},
+    "daemon": {"protocol", "common", "gpu", "skills", "skills/eval", "models", "report"},
+    "clients": {"protocol", "common", "report"},
 }
 # Longest prefix first, so skills/eval wins over skills.
 PARTS = sorted(ALLOWED, key=len, reverse=True)

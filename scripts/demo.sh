@@ -75,6 +75,16 @@ JSON
   OPENAI_API_KEY=sk-demo OPENAI_BASE_URL="$(cat "$evaldir/url")/v1" \
   "$root/$ctl" eval skills/h100-cuda-kernels -m anthropic.claude-demo -m openai.gpt-demo --runs 3 \
     --tests "$evaldir/tests.json") || true
+say "The run as a picture: one self-contained HTML file (SVG charts, no script; open it in a browser)"
+report=/tmp/upskilld-demo-report.html
+run_id=$(ls "$evaldir/home/.state/upskilld/runs" 2>/dev/null | tail -n 1)
+if [[ -n $run_id ]]; then
+  (cd "$evaldir/project" && env HOME="$evaldir/home" XDG_CONFIG_HOME="$evaldir/home/.config" \
+    XDG_STATE_HOME="$evaldir/home/.state" "$root/$ctl" report "$run_id" -o "$report") || true
+fi
+if [[ -e "${CUDA_PATH:-/usr/local/cuda}/include/nvrtc.h" ]]; then
+  $ctl check-kernel tests/kernel/corpus/spill.cu --html /tmp/upskilld-demo-kernel.html >/dev/null || true
+fi
 kill "$server" 2>/dev/null || true
 rm -rf "$evaldir"
 
