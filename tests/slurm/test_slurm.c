@@ -175,6 +175,11 @@ Test(slurm, partition_down_is_a_clear_diagnostic_not_a_hang) {
   msg = json_string_value(json_object_get(x, "message"));
   cr_assert(msg && strstr(msg, "srun") && strstr(msg, "start"), "%s", msg);
   json_decref(resp);
+  /* The stopped srun took its queued job with it: nothing is left to grab the GPU later. */
+  char jobs[256] = "?";
+  for (int i = 0; i < 100 && jobs[0]; i++, hx_msleep(100))
+    (void)sh("squeue -h -o '%i %T' 2>/dev/null", jobs, sizeof jobs);
+  cr_assert(!jobs[0], "a job outlived its stopped srun: %s", jobs);
   hx_ping(d);
   /* Back up: the same daemon compiles again. */
   cr_assert_eq(sh("scontrol update PartitionName=gpu State=UP", NULL, 0), 0);
