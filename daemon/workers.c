@@ -173,7 +173,7 @@ void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {
   if (via && !w->answered && n > 0 && (size_t)n < sizeof msg)
     snprintf(msg + n, sizeof msg - (size_t)n,
              " before upskilld-worker answered anything (did the scheduler refuse or end the "
-             "job? its message is in upskilld's log)");
+             "job? its message is on upskilld's stderr)");
   ended(w, msg);
 }
 
