@@ -32,12 +32,40 @@ int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *
   return rc;
 }
 
+/* Length of the valid UTF-8 sequence at s (1-4), or 0: overlong forms, surrogates, values
+ * above U+10FFFF and cut sequences are invalid, as jansson and JSON clients have them. */
+static int utf8_seq(const unsigned char *s) {
+  unsigned c = s[0];
+  if (c < 0x80)
+    return 1;
+  int n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+      (c == 0xf4 && s[1] > 0x8f))
+    return 0;
+  return n;
+}
+
+void upk_utf8_scrub(char *s) {
+  unsigned char *p = (unsigned char *)s;
+  while (*p) {
+    int n = utf8_seq(p);
+    if (n)
+      p += n;
+    else
+      *p++ = '?';
+  }
+}
+
 int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char *source,
                    upk_range range, const char *fmt, va_list ap) {
   if (diags__grow(d))
     return -ENOMEM;
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
+  upk_utf8_scrub(msg); /* messages quote input (and may cut it): they must stay JSON strings */
   upk_diag *x = &d->items[d->len++];
   x->severity = sev;
   x->code = dup_or_null(code);

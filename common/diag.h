@@ -52,6 +52,11 @@ void upk_diags_free(upk_diags *d);
 /** A range covering columns [col, end_col) of one line. */
 upk_range upk_range_line(int line, int col, int end_col);
 
+/** Replace, in place, every byte of `s` that is not part of a valid UTF-8 sequence by '?'
+ * (text quoted from input, or cut by a fixed buffer, stays sendable as a JSON string).
+ * upk_diags_add does it to every message. */
+void upk_utf8_scrub(char *s);
+
 /** UTF-16 code units in the first `bytes` bytes of UTF-8 text `s` (stops at a NUL). */
 int upk_utf16_units(const char *s, size_t bytes);
 /** Diagnostics [from, d->len) whose `file` is NULL count columns in bytes of `src`: make them

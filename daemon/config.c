@@ -42,6 +42,8 @@ const upk_provider_def *upk_provider_find(const char *name) {
 }
 
 enum { YAML_MAX_DEPTH = 32, YAML_MAX_NODES = 100000, CONFIG_MAX_BYTES = 1 << 20 };
+#define DEFAULT_MODEL "sonnet"
+#define DEFAULT_SKILLS_DIR "./skills"
 
 /* ---- YAML to JSON ---------------------------------------------------------------------- */
 
@@ -89,8 +91,12 @@ static json_t *node_json(yaml_document_t *doc, yaml_node_t *n, int depth, int *b
   for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
     yaml_node_t *k = yaml_document_get_node(doc, p->key);
     json_t *v = node_json(doc, yaml_document_get_node(doc, p->value), depth + 1, budget);
-    if (!k || k->type != YAML_SCALAR_NODE || !v ||
-        json_object_set_new(o, (const char *)k->data.scalar.value, v)) {
+    if (!k || k->type != YAML_SCALAR_NODE || !v) { /* a mapping or sequence as a key */
+      json_decref(v);
+      json_decref(o);
+      return NULL;
+    }
+    if (json_object_set_new(o, (const char *)k->data.scalar.value, v)) {
       json_decref(o);
       return NULL;
     }
@@ -127,8 +133,8 @@ json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen)
 
 void upk_config_defaults(upk_config *c) {
   memset(c, 0, sizeof *c);
-  c->skill_generation_model = strdup("sonnet");
-  c->skills_dir = strdup("./skills");
+  c->skill_generation_model = strdup(DEFAULT_MODEL);
+  c->skills_dir = strdup(DEFAULT_SKILLS_DIR);
   c->max_refine_attempts = 2;
   /* Current model ids; a config file's model_aliases can point them elsewhere. */
   c->model_aliases =
@@ -157,12 +163,14 @@ static int bad(char *err, size_t errlen, const char *where, const char *key, con
   return -EINVAL;
 }
 
-static int set_string(char **field, const json_t *v, const char *where, const char *key, char *err,
-                      size_t errlen) {
+/* null restores the default `def` (NULL for the settings that fall back to another): a
+ * `model: ~` must not leave the daemon without a teacher model. */
+static int set_string(char **field, const json_t *v, const char *def, const char *where,
+                      const char *key, char *err, size_t errlen) {
   if (json_is_null(v)) {
     free(*field);
-    *field = NULL;
-    return 0;
+    *field = def ? strdup(def) : NULL;
+    return def && !*field ? -ENOMEM : 0;
   }
   if (!json_is_string(v) || !json_string_length(v))
     return bad(err, errlen, where, key, "expected a non-empty string");
@@ -201,15 +209,15 @@ static int apply_one(upk_config *c, const char *k, const json_t *v, const char *
   long n;
   int rc;
   if (!strcmp(k, "skill_generation_model") || !strcmp(k, "model"))
-    return set_string(&c->skill_generation_model, v, where, k, err, errlen);
+    return set_string(&c->skill_generation_model, v, DEFAULT_MODEL, where, k, err, errlen);
   if (!strcmp(k, "eval_model"))
-    return set_string(&c->eval_model, v, where, k, err, errlen);
+    return set_string(&c->eval_model, v, NULL, where, k, err, errlen);
   if (!strcmp(k, "test_gen_model"))
-    return set_string(&c->test_gen_model, v, where, k, err, errlen);
+    return set_string(&c->test_gen_model, v, NULL, where, k, err, errlen);
   if (!strcmp(k, "skills_dir"))
-    return set_string(&c->skills_dir, v, where, k, err, errlen);
+    return set_string(&c->skills_dir, v, DEFAULT_SKILLS_DIR, where, k, err, errlen);
   if (!strcmp(k, "runs_dir"))
-    return set_string(&c->runs_dir, v, where, k, err, errlen);
+    return set_string(&c->runs_dir, v, NULL, where, k, err, errlen);
   if (!strcmp(k, "model_aliases"))
     return set_aliases(c, v, where, err, errlen);
   if (!strcmp(k, "max_refine_attempts")) {

@@ -285,6 +285,8 @@ static json_t *status_result(const upk_kcheck *c, int status, const char *error)
                           "runaway template instantiation, a huge unrolled loop, or a kernel "
                           "that never returns?)",
                           c->timeout_ms ? c->timeout_ms : 60000);
+  case UV_EAGAIN: /* through a worker command that never started the worker */
+    return failure_result("kernel/timeout", "%s", error ? error : "the worker did not start");
   case UV_EPIPE:
     return failure_result("kernel/worker-crashed",
                           "the compiler process died (%s); a fresh one takes its place",

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "log.h"
 
 enum {
@@ -186,6 +187,7 @@ static void set_msg(upk_completion *c, const char *fmt, const char *a, const cha
   snprintf(raw, sizeof raw, fmt, a, b);
   char *safe = upk_redact(raw, c->wire.key);
   snprintf(c->msg, sizeof c->msg, "%s", safe ? safe : "(message withheld: out of memory)");
+  upk_utf8_scrub(c->msg); /* the cut above may split a character */
   free(safe);
 }
 

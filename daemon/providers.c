@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "diag.h"
+
 enum { ALIAS_HOPS = 4, DEFAULT_ANTHROPIC_MAX_TOKENS = 4096, QUOTE_MAX = 300 };
 
 /* ---- names ---------------------------------------------------------------------------- */
@@ -404,9 +406,11 @@ static upk_merr parse_error(const upk_model *m, long code, const char *body, siz
 upk_merr upk_provider_parse(const upk_model *m, long code, const char *body, size_t len,
                             upk_answer *out, char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
-  if (code >= 200 && code < 300)
-    return parse_ok(m, body, len, out, err, errlen);
-  return parse_error(m, code, body, len, err, errlen);
+  upk_merr e = code >= 200 && code < 300 ? parse_ok(m, body, len, out, err, errlen)
+                                         : parse_error(m, code, body, len, err, errlen);
+  if (e)
+    upk_utf8_scrub(err); /* it quotes the body (jansson's "near '...'", the provider's words) */
+  return e;
 }
 
 /* ---- redaction ------------------------------------------------------------------------ */

@@ -153,13 +153,28 @@ static void ended(worker *w, const char *how) {
   deliver(r, UV_EPIPE, NULL, how);
 }
 
+/* The worker command's name ("srun") when workers start through one, else NULL. */
+static const char *launcher(const upk_workers *p) {
+  if (!p->argv || !p->argv[0] || !p->argv[1])
+    return NULL;
+  const char *slash = strrchr(p->argv[0], '/');
+  return slash ? slash + 1 : p->argv[0];
+}
+
 void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {
-  char msg[64];
-  if (sig)
-    snprintf(msg, sizeof msg, "killed by signal %d", sig);
-  else
-    snprintf(msg, sizeof msg, "exited with status %lld", (long long)status);
-  ended(proc->data, msg);
+  worker *w = proc->data;
+  const char *via = launcher(w->pool);
+  char msg[320];
+  int n = sig ? snprintf(msg, sizeof msg, "%s%skilled by signal %d", via ? via : "", via ? " " : "",
+                         sig)
+              : snprintf(msg, sizeof msg, "%s%sexited with status %lld", via ? via : "",
+                         via ? " " : "", (long long)status);
+  /* Through a scheduler, a launch that never ran the worker is the scheduler's refusal. */
+  if (via && !w->answered && n > 0 && (size_t)n < sizeof msg)
+    snprintf(msg + n, sizeof msg - (size_t)n,
+             " before upskilld-worker answered anything (did the scheduler refuse or end the "
+             "job? its message is on upskilld's stderr)");
+  ended(w, msg);
 }
 
 /* A remote worker that never took its connection (no greeting): its request, which never ran,
@@ -239,6 +254,7 @@ static void on_line(worker *w, size_t len) {
     return;
   }
   upk_wreq *r = detach(w);
+  w->answered = true;
   bool extra = w->len > len + 1; /* more than one line per request */
   /* A fatal result (poisoned CUDA context) is the worker's last word: it
    * exits right after it. Retire it now, before schedule() can hand it the
@@ -323,9 +339,19 @@ static void on_deadline(uv_timer_t *t) {
     server_failed_us(w);
     return;
   }
-  char msg[80];
-  snprintf(msg, sizeof msg, "no reply within %u ms: the worker was killed",
-           w->req ? w->req->timeout_ms : 0);
+  char msg[320];
+  unsigned ms = w->req ? w->req->timeout_ms : 0;
+  const char *via = launcher(w->pool);
+  if (via && !w->answered) { /* e.g. srun waiting in the queue of a down partition */
+    snprintf(msg, sizeof msg,
+             "%s did not start upskilld-worker within %u ms (a job waiting in the scheduler's "
+             "queue? srun --immediate=SECONDS in the worker command fails fast instead); it "
+             "was stopped",
+             via, ms);
+    fail_running(w, UV_EAGAIN, msg);
+    return;
+  }
+  snprintf(msg, sizeof msg, "no reply within %u ms: the worker was killed", ms);
   fail_running(w, UV_ETIMEDOUT, msg);
 }
 

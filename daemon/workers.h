@@ -36,7 +36,8 @@ typedef struct upk_workers_config {
  * json_incref to keep), or UV_ETIMEDOUT (killed at the deadline), UV_ECANCELED,
  * UV_EPIPE (the worker died: `error` says how, e.g. "killed by signal 11"),
  * UV_EPROTO (it wrote something that is not a reply), UV_ENOENT (cannot be
- * started), or UV_EINVAL with `error` (the worker answered an error). */
+ * started), UV_EAGAIN (a worker command such as srun had not started the worker by the
+ * deadline: `error` says so), or UV_EINVAL with `error` (the worker answered an error). */
 typedef void (*upk_wreq_cb)(void *arg, int status, json_t *result, const char *error);
 
 int upk_workers_init(upk_workers **out, uv_loop_t *loop, const upk_workers_config *cfg);

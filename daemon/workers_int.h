@@ -51,6 +51,7 @@ typedef struct worker {
   bool exited, killed;
   bool remote;   /* served by the worker server over a socket: no process handle of ours */
   bool greeted;  /* remote: its greeting (pid) came, so it has taken the connection */
+  bool answered; /* it replied at least once: a worker command (srun ...) did start it */
   int pid;       /* remote: from the greeting */
   int pidfd;     /* remote: a pidfd for that pid, or -1 */
   upk_wreq *req; /* the request it runs (W_BUSY) */

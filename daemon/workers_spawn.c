@@ -169,7 +169,10 @@ int upk__worker_greeting(worker *w, const char *line, size_t len) {
 
 void upk__worker_signal_kill(worker *w) {
   if (!w->remote) {
-    uv_process_kill(&w->proc, SIGKILL);
+    /* Through a worker command, the signal goes to it: srun killed outright leaves its job in
+     * the scheduler (queued, or holding the GPU with no one to use it); SIGTERM makes it cancel
+     * the job and end the worker. The worker's stdin is closed too, which ends it anyway. */
+    uv_process_kill(&w->proc, w->pool->argv[1] ? SIGTERM : SIGKILL);
     return;
   }
 #ifdef SYS_pidfd_send_signal

@@ -88,12 +88,19 @@ static bool is_main(const char *file, const char *main_file) {
   return main_file[0] != '/' && f > m && file[f - m - 1] == '/' && !strcmp(file + f - m, main_file);
 }
 
+/* A log line's message, or a stand-in for a line that has none (clients drop empty ones). */
+static const char *said(const char *msg) {
+  return msg && msg[0] ? msg : "(no message in the compiler's log)";
+}
+
 /* Set the file of the diagnostic just added. */
 static int set_file(upk_diags *out, int add_rc, const char *file) {
   if (add_rc || !file)
     return add_rc;
   upk_diag *d = &out->items[out->len - 1];
   d->file = strdup(file);
+  if (d->file)
+    upk_utf8_scrub(d->file); /* a file name from the log: it goes out as a JSON string */
   return d->file ? 0 : -ENOMEM;
 }
 
@@ -154,8 +161,8 @@ static int fe_emit(const fe_diag *d, const upk_nvlog_ctx *ctx, upk_diags *out) {
     end = upk_utf16_units(d->echo, token_end(d->echo, d->caret));
     end = end > col ? end : col;
   }
-  int rc =
-      upk_diags_add(out, sev, code, "nvrtc", upk_range_line(d->line - 1, col, end), "%s", d->msg);
+  int rc = upk_diags_add(out, sev, code, "nvrtc", upk_range_line(d->line - 1, col, end), "%s",
+                         said(d->msg));
   return set_file(out, rc, is_main(d->file, ctx->main_file) ? NULL : d->file);
 }
 
@@ -199,7 +206,7 @@ int upk_nvlog_frontend(const char *log, const upk_nvlog_ctx *ctx, upk_diags *out
     const char *opt = option_error(l.v[i]);
     if (opt)
       rc = upk_diags_add(out, UPK_SEV_ERROR, "nvrtc/error", "nvrtc", upk_range_line(0, 0, 0), "%s",
-                         opt);
+                         said(opt));
     if (!opt && !regexec(&re, l.v[i], 8, m, 0))
       i = fe_one(&l, i, &re, m, ctx, out, &rc);
     else
@@ -339,8 +346,8 @@ static int px_emit(px_line *p, const upk_nvlog_ctx *ctx, upk_diags *out) {
     base_name(p->function, word, sizeof word);
   upk_range r = found ? upk_range_line(0, 0, 0) : px_range(ctx, &pos, word);
   int rc = p->ptx_line ? upk_diags_add(out, p->sev, px_code(p), "ptxas", r, "%s (PTX line %d)",
-                                       p->message, p->ptx_line)
-                       : upk_diags_add(out, p->sev, px_code(p), "ptxas", r, "%s", p->message);
+                                       said(p->message), p->ptx_line)
+                       : upk_diags_add(out, p->sev, px_code(p), "ptxas", r, "%s", said(p->message));
   rc = set_file(out, rc, pos.file);
   free(pos.file);
   return rc;

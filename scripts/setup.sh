@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Install what upskilld needs on Debian 12, skipping apt when everything is there.
 #   scripts/setup.sh          build dependencies
-#   scripts/setup.sh --test   plus what the test suite uses (node, valgrind, clang, chromium
-#                             to render the HTML reports in tests/report)
+#   scripts/setup.sh --test   plus what the test suite uses (node, valgrind, clang, neovim,
+#                             chromium for the HTML reports in tests/report, Slurm)
 set -euo pipefail
 
 pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-dev
       libjansson-dev libyaml-dev libsqlite3-dev libcriterion-dev libssl-dev
       g++ libtomlplusplus-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(valgrind clang libclang-rt-14-dev neovim tmux chromium)
+  pkgs+=(valgrind clang libclang-rt-14-dev neovim tmux chromium slurm-wlm munge) # munge + slurm: tests/slurm
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
 fi
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: install what is missing, build,
 # run unit + integration + conformance (real npm clients) + valgrind tests,
-# run them all again under ASan+UBSan, fuzz the protocol parser briefly, and
+# run them all again under ASan+UBSan, fuzz every parser of outside input briefly, and
 # end with one line: "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,9 +26,9 @@ scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbu
 meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 </dev/null
 logs+=(build-asan/meson-logs/testlog.json)
 
-step "fuzz the framing + JSON-RPC parser"
+step "fuzz every parser of outside input (tests/fuzz: 9 targets, seconds each)"
 fuzz=fuzz=ok
-tests/fuzz/run.sh "${UPK_FUZZ_SECONDS:-30}" </dev/null || fuzz=fuzz=fail
+tests/fuzz/run.sh "${UPK_FUZZ_SECONDS:-15}" </dev/null || fuzz=fuzz=fail
 
 step "totals"
 python3 scripts/tap_totals.py "${logs[@]}" "$fuzz"

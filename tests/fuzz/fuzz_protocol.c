@@ -18,17 +18,10 @@
 #include <string.h>
 
 #include "binder.h"
+#include "fuzz_util.h"
 #include "framing.h"
 #include "jsonrpc.h"
 #include "mcp.h"
-
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "fuzz_protocol: invariant broken: %s (%s:%d)\n", #c, __FILE__, __LINE__);    \
-      abort();                                                                                     \
-    }                                                                                              \
-  } while (0)
 
 typedef struct fuzz_state {
   upk_framer *f;

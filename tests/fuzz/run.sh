@@ -1,50 +1,78 @@
 #!/usr/bin/env bash
-# Build the protocol fuzzer (libFuzzer + ASan + UBSan, straight from protocol/*.c) and run it.
+# Build the libFuzzer targets (clang, ASan + UBSan, tests/fuzz/meson.build) and run each.
 #
-#   tests/fuzz/run.sh [SECONDS]      default 20; works from any directory
+#   tests/fuzz/run.sh [SECONDS] [TARGET...]   SECONDS per target, default 15; targets default
+#                                             to all (protocol skill_md skill_meta evalcases
+#                                             runspec buildtoml nvlog provider config)
+#   FUZZ_RUNS=N tests/fuzz/run.sh S [T...]    stop each target after N executions or S seconds,
+#                                             whichever comes first (the long campaign)
 #
-# Build outputs, the growing corpus, crash artifacts and the log go to $FUZZ_BUILD_DIR
-# (default build-fuzz/ at the repository root); the committed seeds in tests/fuzz/corpus/ are
-# only read. Ends with one summary line; exits non-zero when the build fails or the fuzzer
-# finds a crash, leak, timeout or broken invariant.
+# The build (meson, clang) and, per target, the growing corpus, crash artifacts and log go to
+# $FUZZ_BUILD_DIR (default build-fuzz/ at the repository root); the committed seeds in
+# tests/fuzz/corpus/TARGET/ are only read. Prints one summary line per target; exits non-zero
+# when the build fails or any fuzzer finds a crash, leak, timeout or broken invariant.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-seconds=${1:-20}
+seconds=${1:-15}
+shift || true
+all=(protocol skill_md skill_meta evalcases runspec buildtoml nvlog provider config)
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 out=${FUZZ_BUILD_DIR:-$root/build-fuzz}
-cc=${FUZZ_CC:-clang}
+runs=${FUZZ_RUNS:--1}
 
-fail() { echo "fuzz_protocol: FAIL: $*"; exit 1; }
+fail() { echo "fuzz: FAIL: $*"; exit 1; }
 
 [[ $seconds =~ ^[0-9]+$ && $seconds -gt 0 ]] || fail "seconds must be a positive integer, not '$seconds'"
-command -v "$cc" >/dev/null || fail "$cc not found (install clang)"
-jansson=$(pkg-config --cflags --libs jansson) || fail "pkg-config cannot find jansson"
-mkdir -p "$out/corpus" "$out/artifacts" || fail "cannot create $out"
-out=$(cd "$out" && pwd)
+command -v "${FUZZ_CC:-clang}" >/dev/null || fail "${FUZZ_CC:-clang} not found (scripts/setup.sh --test)"
+for t in "${targets[@]}"; do
+  [[ -d $here/corpus/$t ]] || fail "unknown target '$t' (no tests/fuzz/corpus/$t)"
+done
 
-bin=$out/fuzz_protocol
-# shellcheck disable=SC2086 # $jansson is a list of flags
-"$cc" -g -O1 -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
-  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I"$root/protocol" "$here/fuzz_protocol.c" "$root"/protocol/*.c $jansson -o "$bin" \
-  >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; fail "build failed (see $out/build.log)"; }
-
-log=$out/fuzz.log
-# The first corpus directory receives new inputs; the committed seeds are read only.
-UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-  -print_final_stats=1 -artifact_prefix="$out/artifacts/" \
-  "$out/corpus" "$here/corpus" >"$log" 2>&1 </dev/null
-rc=$?
-
-runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n1)
-cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n1 | cut -d' ' -f2)
-if [[ $rc -ne 0 ]]; then
-  tail -n 60 "$log" >&2
-  artifact=$(grep -o "Test unit written to [^ ]*" "$log" | tail -n1 | sed 's/Test unit written to //')
-  fail "rc=$rc after ${runs:-?} runs; input: ${artifact:-none}; log: $log"
+flags="-fsanitize=fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+flags+=" -Wno-unknown-warning-option"
+if [[ ! -f $out/build.ninja ]]; then
+  CC=${FUZZ_CC:-clang} CXX=${FUZZ_CXX:-clang++} meson setup "$out" "$root" -Dfuzz=true \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+    -Doptimization=1 -Dc_args="$flags" -Dcpp_args="$flags" >"$root/.fuzz-setup.log" 2>&1 ||
+    { cat "$root/.fuzz-setup.log" >&2; rm -f "$root/.fuzz-setup.log"; fail "meson setup failed"; }
+  rm -f "$root/.fuzz-setup.log"
 fi
-[[ -n $runs ]] || { tail -n 30 "$log" >&2; fail "no run count in $log"; }
-echo "fuzz_protocol: ok: $runs runs in ${seconds}s, coverage ${cov:-?} edges, no crash (log: $log)"
+out=$(cd "$out" && pwd)
+bins=()
+for t in "${targets[@]}"; do bins+=("tests/fuzz/fuzz_$t"); done
+ninja -C "$out" -j"${FUZZ_JOBS:-2}" "${bins[@]}" >"$out/fuzz-build.log" 2>&1 ||
+  { tail -n 40 "$out/fuzz-build.log" >&2; fail "build failed (see $out/fuzz-build.log)"; }
+
+status=0
+for t in "${targets[@]}"; do
+  dir=$out/fuzz/$t
+  mkdir -p "$dir/corpus" "$dir/artifacts"
+  log=$dir/fuzz.log
+  # The first corpus directory receives new inputs; the committed seeds are read only.
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+    "$out/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$dir/artifacts/" \
+    "$dir/corpus" "$here/corpus/$t" >"$log" 2>&1 </dev/null
+  rc=$?
+  n=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n1)
+  [[ -n $n ]] || n=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\)/\1/p' "$log" | tail -n1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n1 | cut -d' ' -f2)
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n1)
+  if [[ $rc -ne 0 ]]; then
+    tail -n 60 "$log" >&2
+    artifact=$(grep -o "Test unit written to [^ ]*" "$log" | tail -n1 | sed 's/Test unit written to //')
+    echo "fuzz_$t: FAIL: rc=$rc after ${n:-?} runs; input: ${artifact:-none}; log: $log"
+    status=1
+  elif [[ -z $n ]]; then
+    tail -n 30 "$log" >&2
+    echo "fuzz_$t: FAIL: no run count in $log"
+    status=1
+  else
+    echo "fuzz_$t: ok: $n runs in ${secs:-$seconds}s, coverage ${cov:-?} edges, corpus $(ls "$dir/corpus" | wc -l) + $(ls "$here/corpus/$t" | wc -l) seeds, no crash (log: $log)"
+  fi
+done
+exit $status

@@ -348,3 +348,40 @@ UTest(models, config_layers_later_wins) {
   rmdir(dir);
   unsetenv("XDG_CONFIG_HOME");
 }
+
+/* Found by tests/fuzz (fuzz_config): `model: null` left no teacher model, and generation
+ * without params.model then passed NULL to upk_model_resolve (a crash); a sequence used as a
+ * mapping key leaked its value. */
+UTest(models, config_null_restores_the_default) {
+  char err[256];
+  const char *y = "model: ~\nskills_dir: null\neval_model: haiku\n";
+  json_t *layer = upk_yaml_to_json(y, strlen(y), err, sizeof err);
+  cr_assert_not_null(layer, "%s", err);
+  upk_config c;
+  upk_config_defaults(&c);
+  cr_assert_eq(upk_config_apply(&c, layer, "test", err, sizeof err), 0, "%s", err);
+  cr_assert_str_eq(c.skill_generation_model, "sonnet");
+  cr_assert_str_eq(c.skills_dir, "./skills");
+  cr_assert_str_eq(c.eval_model, "haiku");
+  upk_model m;
+  cr_assert_eq(upk_model_resolve(&c, c.skill_generation_model, &m, err, sizeof err), 0, "%s", err);
+  json_decref(layer);
+  upk_config_free(&c);
+  cr_assert_null(upk_yaml_to_json("? [a, b]\n: 1\n", 12, err, sizeof err));
+  cr_assert(strstr(err, "non-scalar mapping key"), "%s", err);
+}
+
+/* Found by tests/fuzz (fuzz_provider): jansson's "near '...'" quotes the body's bytes, which
+ * may be cut inside a character; the message must stay a JSON string. */
+UTest(models, malformed_body_message_is_utf8) {
+  static const char body[] = "{\"content\": \"\\\xc3\xa9\"}";
+  upk_model m = resolve_ok("anthropic.claude-x");
+  upk_answer a;
+  char err[512];
+  cr_assert_eq(upk_provider_parse(&m, 200, body, strlen(body), &a, err, sizeof err),
+               UPK_MERR_MALFORMED);
+  json_t *s = json_string(err);
+  cr_assert_not_null(s, "not UTF-8: %s", err);
+  cr_assert(strstr(err, "malformed response body"), "%s", err);
+  json_decref(s);
+}
