@@ -6,6 +6,7 @@
  * has_error agrees with the front end and ptxas parsers finding an error; report entries have
  * a mangled name and no negative resource counts. */
 #include "fuzz_util.h"
+#include "cubin.h"
 #include "nvlog.h"
 
 static const char *part(const char *p, const char *end, const char **next) {
@@ -66,6 +67,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(pos.file);
   }
   (void)upk_cubin_section_size(data, size, ".nv.constant0.saxpy");
+  upk_kernel_info *k = NULL; /* the cubin reader: any bytes, no crash, 0 or -EINVAL */
+  size_t n = 0;
+  int crc = upk_cubin_kernels(data, size, &k, &n);
+  CHECK(crc == 0 || crc == -EINVAL);
+  for (size_t i = 0; i < n; i++)
+    upk_kernel_info_free(&k[i]);
+  free(k);
   free(buf);
   return 0;
 }
