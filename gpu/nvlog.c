@@ -106,6 +106,7 @@ static int set_file(upk_diags *out, int add_rc, const char *file) {
 
 /* ---- front end ---- */
 
+enum { LINE_MAX_NUMBER = 1000000000 };
 static const char HEADER_RE[] = "^(.+)\\(([0-9]+)\\): (catastrophic error|error|warning|remark)"
                                 "( #([0-9]+)(-[A-Z])?)?: (.*)$";
 
@@ -166,6 +167,14 @@ static int fe_emit(const fe_diag *d, const upk_nvlog_ctx *ctx, upk_diags *out) {
   return set_file(out, rc, is_main(d->file, ctx->main_file) ? NULL : d->file);
 }
 
+/* A header's line number: digits (HEADER_RE), clamped where they overflow an
+ * int (atoi's behaviour there is undefined; the fuzzer found lines at -2). */
+static int line_number(const char *digits) {
+  errno = 0;
+  long v = strtol(digits, NULL, 10);
+  return errno || v < 0 || v > LINE_MAX_NUMBER ? LINE_MAX_NUMBER : (int)v;
+}
+
 /* One header line (already matched) and what follows it. */
 static size_t fe_one(const lines *l, size_t i, const regex_t *re, const regmatch_t *m,
                      const upk_nvlog_ctx *ctx, upk_diags *out, int *rc) {
@@ -174,7 +183,7 @@ static size_t fe_one(const lines *l, size_t i, const regex_t *re, const regmatch
     if (m[g].rm_so >= 0)
       s[m[g].rm_eo] = '\0'; /* groups never overlap the one after them */
   fe_diag d = {.file = s + m[1].rm_so,
-               .line = atoi(s + m[2].rm_so),
+               .line = line_number(s + m[2].rm_so),
                .sev = s + m[3].rm_so,
                .number = m[5].rm_so >= 0 ? s + m[5].rm_so : NULL};
   snprintf(d.msg, sizeof d.msg, "%s", s + m[7].rm_so);
