@@ -92,7 +92,13 @@ export class Browser {
     try { await Promise.race([this.send('Browser.close'), new Promise((ok) => setTimeout(ok, 5000))]); } catch { /* gone */ }
     if (this.child.exitCode === null) this.child.kill('SIGKILL');
     await this.exited;
-    rmSync(this.profile, { recursive: true, force: true });
+    /* Chromium's helpers (crashpad, the GPU process) can still be writing to the profile for a
+     * moment after the browser exits: retry, and never fail a report test over a temp dir. */
+    try {
+      rmSync(this.profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    } catch (e) {
+      console.error(`# could not remove ${this.profile}: ${e.message}`);
+    }
   }
 }
 
