@@ -156,6 +156,10 @@ static void push_dir(item *it, const char *dir) {
   json_object_set_new_nocheck(it->seen, dir, json_true()); /* any bytes: it is only a set */
 }
 
+static void push_dir_cb(const char *dir, void *it) {
+  push_dir(it, dir);
+}
+
 /* A missing root is watched through its nearest existing ancestor, so that
  * creating `.claude/skills` is noticed too. */
 static void watch_root(item *it, const char *root) {
@@ -197,18 +201,8 @@ static void compute_watch_set(item *it, upk_index *ix) {
     watch_root(it, svc->roots[i].dir);
     watch_children(it, svc->roots[i].dir);
   }
-  /* In pages: a whole list of 60,000 entries would be held at once for nothing. */
-  enum { PAGE = 4096 };
-  upk_index_entries page = {0};
-  for (size_t off = 0; ix && upk_index_list_page(ix, NULL, NULL, off, PAGE, &page, NULL) == 0;
-       off += PAGE) {
-    size_t n = page.len;
-    for (size_t i = 0; i < n; i++)
-      push_dir(it, page.items[i].dir);
-    upk_index_entries_free(&page);
-    if (n < PAGE)
-      break;
-  }
+  if (ix) /* directories only: building 60,000 entries to read one field cost seconds */
+    upk_index_each_dir(ix, push_dir_cb, it);
 }
 
 /* Finish or undo what a killed install or remove left in the agents' skills directories,

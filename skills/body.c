@@ -138,6 +138,13 @@ static size_t body_offset(const scan *sc, int line, int col) {
   return off > sc->lm->len ? sc->lm->len : off;
 }
 
+/* Offset in the body of the line after cmark's 1-based `line`. */
+static size_t body_line_end(const scan *sc, int line) {
+  size_t k = (size_t)(sc->line0 + line), off = k < sc->lm->n ? sc->lm->start[k] : sc->lm->len;
+  off = off > sc->lm->len ? sc->lm->len : off;
+  return off > sc->body_off ? off - sc->body_off : 0;
+}
+
 static int file_line(const scan *sc, cmark_node *n) {
   return sc->line0 + cmark_node_get_start_line(n) - 1;
 }
@@ -195,6 +202,10 @@ static int add_code(scan *sc, cmark_node *n) {
   upk_skill_code *x = &s->code[s->n_code];
   x->line = file_line(sc, n);
   x->fenced = c == '`' || c == '~';
+  x->start = body_line_end(sc, cmark_node_get_start_line(n) - 1); /* whole lines */
+  x->end = body_line_end(sc, cmark_node_get_end_line(n));
+  if (x->end < x->start)
+    x->end = x->start;
   x->lang = strndup(info ? info : "", k);
   if (!x->lang)
     return -ENOMEM;

@@ -143,14 +143,23 @@ static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS place(id INTEGER PRIMARY KEY, root INTEGER NOT NULL,"
     " dir TEXT NOT NULL, doc INTEGER NOT NULL, name TEXT NOT NULL, gen INTEGER NOT NULL,"
     " visible INTEGER NOT NULL DEFAULT 1, UNIQUE(root, dir));"
-    "CREATE INDEX IF NOT EXISTS place_list ON place(name, visible DESC);" /* names; list pages in order */
+    "CREATE INDEX IF NOT EXISTS place_list ON place(name, visible DESC);" /* names; list pages in
+                                                                             order */
     "CREATE INDEX IF NOT EXISTS place_doc ON place(doc);"
-    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, description, headings, body,"
+    /* Two FTS5 tables: what a skill says it is for (name, description,
+     * headings) and its body. Their words are looked up apart: a head's
+     * doclists are short, so a lookup can afford every word of the task
+     * there, and a body's length does not dilute a match in the head. */
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, description, headings,"
+    " tokenize='porter unicode61 remove_diacritics 2');"
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts_body USING fts5(body,"
     " tokenize='porter unicode61 remove_diacritics 2');"
     "CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');"
+    "CREATE VIRTUAL TABLE IF NOT EXISTS vocab_body USING fts5vocab(fts_body, 'row');"
     /* A snapshot of vocab's document counts: fts5vocab counts by walking a
      * term's whole doclist, too slow for every lookup. See upk_ix_snapshot_df. */
-    "CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, head INTEGER NOT NULL,"
+    " body INTEGER NOT NULL) WITHOUT ROWID;"
     "CREATE TEMP TABLE IF NOT EXISTS touched(name TEXT PRIMARY KEY);"
     "CREATE TEMP TABLE IF NOT EXISTS cand(id INTEGER PRIMARY KEY);";
 
@@ -161,8 +170,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_DOC_UPDATE] = "UPDATE doc SET name = ?2, description = ?3, mtime = ?4, size = ?5,"
                       " ino = ?6, usable = ?7, tokens = ?8, diags = ?9 WHERE path = ?1",
     [ST_FTS_DELETE] = "DELETE FROM fts WHERE rowid = ?1",
-    [ST_FTS_INSERT] = "INSERT INTO fts(rowid, name, description, headings, body)"
-                      " VALUES(?1, ?2, ?3, ?4, ?5)",
+    [ST_FTS_INSERT] = "INSERT INTO fts(rowid, name, description, headings) VALUES(?1, ?2, ?3, ?4)",
+    [ST_BODY_DELETE] = "DELETE FROM fts_body WHERE rowid = ?1",
+    [ST_BODY_INSERT] = "INSERT INTO fts_body(rowid, body) VALUES(?1, ?2)",
     [ST_PLACE_UPSERT] = "INSERT INTO place(root, dir, doc, name, gen) VALUES(?1, ?2, ?3, ?4, ?5)"
                         " ON CONFLICT(root, dir) DO UPDATE SET doc = excluded.doc,"
                         " name = excluded.name, gen = excluded.gen",
@@ -176,11 +186,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                       " JOIN root r ON r.id = p.root WHERE p.doc = ?1 AND p.visible"
                       " ORDER BY r.priority DESC, r.scope, r.ord",
     [ST_DOC_INFO] = "SELECT description, path, usable, tokens, diags FROM doc WHERE id = ?1",
-    [ST_VOCAB_DF] = "SELECT doc FROM df WHERE term = ?1",
+    [ST_VOCAB_DF] = "SELECT head, body FROM df WHERE term = ?1",
     /* ORDER BY rank lets FTS5 sort by bm25 itself; upk_why() then runs only
      * for the rows lookup actually reads. */
     [ST_LOOKUP] = "SELECT rowid, rank, upk_why(fts) FROM fts WHERE fts MATCH ?1 AND rank MATCH ?2"
-                  " ORDER BY rank",
+                  " ORDER BY rank LIMIT ?3",
+    [ST_LOOKUP_BODY] = "SELECT rowid, rank, upk_why(fts_body) FROM fts_body WHERE fts_body MATCH ?1"
+                       " ORDER BY rank LIMIT ?2",
 };
 
 static bool is_memory(const char *path) {
@@ -267,7 +279,8 @@ static int setup_db(upk_index *ix) {
    * rarely and a lot: with the default (4) an occasional refresh of one skill
    * paid for a 20-100 ms merge; with 2 the worst is ~3 ms, and a full index
    * costs about the same. */
-  if (upk_ix_exec(ix, "INSERT INTO fts(fts, rank) VALUES('automerge', 2)")) {
+  if (upk_ix_exec(ix, "INSERT INTO fts(fts, rank) VALUES('automerge', 2);"
+                      "INSERT INTO fts_body(fts_body, rank) VALUES('automerge', 2)")) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     return -EIO;
   }
@@ -308,8 +321,8 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   ix->w = default_weights;
   if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body)
     ix->w = o.weights;
-  snprintf(ix->rank, sizeof ix->rank, "bm25(%g, %g, %g, %g)", ix->w.name, ix->w.description,
-           ix->w.headings, ix->w.body);
+  snprintf(ix->rank, sizeof ix->rank, "bm25(%g, %g, %g)", ix->w.name, ix->w.description,
+           ix->w.headings);
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
     if (!(ix->db_path = strdup(o.db_path)))
@@ -377,6 +390,23 @@ static int upsert_root(upk_index *ix, sqlite3_stmt *st, const upk_index_root *r,
   return rc;
 }
 
+/* The roots as stored, as one string: equal before and after set_roots when
+ * nothing about them changed (a restart), so shadowing need not be redone. */
+static char *roots_signature(upk_index *ix) {
+  static const char sql[] =
+      "SELECT group_concat(id || '|' || dir || '|' || ifnull(real, '') || '|' || agent || '|' ||"
+      " scope || '|' || priority || '|' || ord || '|' || max_depth, ';')"
+      " FROM (SELECT * FROM root ORDER BY id)";
+  sqlite3_stmt *st;
+  char *out = NULL;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return NULL;
+  if (sqlite3_step(st) == SQLITE_ROW)
+    out = strdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
+  sqlite3_finalize(st);
+  return out;
+}
+
 int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
   static const char sql[] =
       "INSERT INTO root(dir, real, agent, scope, priority, ord, max_depth)"
@@ -385,8 +415,14 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
       " ord = excluded.ord, max_depth = excluded.max_depth";
   sqlite3_stmt *st = NULL;
   upk_ix_job_free(ix); /* its roots may be gone */
-  if (upk_ix_exec(ix, "BEGIN; UPDATE root SET ord = -1"))
+  if (upk_ix_exec(ix, "BEGIN"))
     return -EIO;
+  char *was = roots_signature(ix);
+  if (upk_ix_exec(ix, "UPDATE root SET ord = -1")) {
+    free(was);
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+    return -EIO;
+  }
   int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) ? upk_ix_sql_fail(ix, "set roots") : 0;
   for (size_t i = 0; !rc && i < n; i++)
     rc = upsert_root(ix, st, &roots[i], (int)i);
@@ -400,8 +436,11 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
   bool gone = sqlite3_total_changes(ix->db) != before;
   if (!rc && gone)
     rc = upk_ix_drop_orphans(ix, true);
-  if (!rc)
+  char *now = rc ? NULL : roots_signature(ix);
+  if (!rc && (!was || !now || strcmp(was, now)))
     rc = upk_ix_visibility(ix, true);
+  free(was);
+  free(now);
   if (!rc && gone)
     rc = upk_ix_snapshot_df(ix);
   if (rc || upk_ix_exec(ix, "COMMIT")) {
@@ -419,10 +458,13 @@ int upk_ix_drop_orphans(upk_index *ix, bool all) {
   static const char sql_all[] =
       "DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE NOT EXISTS"
       " (SELECT 1 FROM place WHERE place.doc = doc.id));"
+      "DELETE FROM fts_body WHERE rowid IN (SELECT id FROM doc WHERE NOT EXISTS"
+      " (SELECT 1 FROM place WHERE place.doc = doc.id));"
       "DELETE FROM doc WHERE NOT EXISTS (SELECT 1 FROM place WHERE place.doc = doc.id)";
   static const char sql_cand[] =
       "DELETE FROM cand WHERE EXISTS (SELECT 1 FROM place WHERE place.doc = cand.id);"
       "DELETE FROM fts WHERE rowid IN (SELECT id FROM cand);"
+      "DELETE FROM fts_body WHERE rowid IN (SELECT id FROM cand);"
       "DELETE FROM doc WHERE id IN (SELECT id FROM cand);"
       "DELETE FROM cand";
   return upk_ix_exec(ix, all ? sql_all : sql_cand);
@@ -434,7 +476,9 @@ int upk_ix_drop_orphans(upk_index *ix, bool all) {
  * computes from its own statistics), and a word it does not know yet is
  * matched as a prefix, which includes the word itself. */
 int upk_ix_snapshot_df(upk_index *ix) {
-  return upk_ix_exec(ix, "DELETE FROM df; INSERT INTO df SELECT term, doc FROM vocab");
+  return upk_ix_exec(ix, "DELETE FROM df; INSERT INTO df SELECT term, doc, 0 FROM vocab;"
+                         "INSERT INTO df SELECT term, 0, doc FROM vocab_body WHERE true"
+                         " ON CONFLICT(term) DO UPDATE SET body = excluded.body");
 }
 
 /* The winner of a name for one agent: usable first (agents skip the others,

@@ -166,6 +166,17 @@ int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scop
   return upk_index_list_page(ix, agent, scope, 0, 0, out, NULL);
 }
 
+int upk_index_each_dir(upk_index *ix, void (*each)(const char *dir, void *arg), void *arg) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, "SELECT dir FROM place", -1, &st, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "list directories");
+  int s;
+  while ((s = sqlite3_step(st)) == SQLITE_ROW)
+    each((const char *)sqlite3_column_text(st, 0), arg);
+  sqlite3_finalize(st);
+  return s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "list directories");
+}
+
 /* ---- get ---- */
 
 static int read_file(const char *path, size_t max, char **out, size_t *len) {

@@ -11,7 +11,7 @@
 
 /* Bump when the schema or what is stored changes: older cache files are then
  * deleted and rebuilt instead of being read wrongly. */
-#define UPK_INDEX_SCHEMA 2
+#define UPK_INDEX_SCHEMA 3
 
 /* sqlite3.h declares the FTS5 extension API (fts5_api, Fts5ExtensionApi). */
 
@@ -22,6 +22,8 @@ enum {
   ST_DOC_UPDATE,
   ST_FTS_DELETE,
   ST_FTS_INSERT,
+  ST_BODY_DELETE,
+  ST_BODY_INSERT,
   ST_PLACE_UPSERT,
   ST_TOUCH_SUB,
   ST_CAND_SUB,
@@ -31,6 +33,7 @@ enum {
   ST_DOC_INFO,
   ST_VOCAB_DF,
   ST_LOOKUP,
+  ST_LOOKUP_BODY,
   ST_COUNT
 };
 
@@ -39,14 +42,14 @@ struct upk_index {
   char *db_path;
   int max_dirs;
   upk_index_weights w;
-  char rank[128]; /* "bm25(w1, w2, w3, w4)" for `rank MATCH` */
+  char rank[128]; /* "bm25(w1, w2, w3)" for `rank MATCH` on the head table */
   sqlite3_stmt *st[ST_COUNT];
   fts5_api *fts;
   fts5_tokenizer tok_api;
   Fts5Tokenizer *tok;
-  int64_t gen; /* scan generation: placements not re-marked are removed */
+  int64_t gen;            /* scan generation: placements not re-marked are removed */
   struct upk_ix_job *job; /* a stepped full scan under way, else NULL */
-  long n_docs; /* cached count for the idf-based term choices */
+  long n_docs;            /* cached count for the idf-based term choices */
   char err[512];
 };
 
@@ -87,6 +90,44 @@ char *upk_ix_abspath(const char *p);
  * (root, dir): '0' is the byte after '/'. */
 #define UPK_SUBTREE "(?2 IS NULL OR dir = ?2 OR (dir > ?2 || '/' AND dir < ?2 || '0'))"
 #define UPK_ENTRY_FROM "place p JOIN doc d ON d.id = p.doc JOIN root r ON r.id = p.root"
+
+/* index_parse.c: a skill parsed into what the index stores. */
+/* Bytes of a body's prose that are searched (code blocks left out). */
+#define UPK_INDEX_BODY_MAX 8192
+typedef struct upk_ix_parsed {
+  int rc;      /* upk_skill_load's: negative when the skill cannot be loaded */
+  upk_diags d; /* loading and lenient validation */
+  char *name, *desc, *name_col, *body, *packed;
+  bool usable;
+  size_t tokens;
+} upk_ix_parsed;
+/** Load and validate the skill in dir. Thread-safe: touches no index. */
+void upk_ix_parse(const char *dir, upk_ix_parsed *out);
+void upk_ix_parsed_free(upk_ix_parsed *p);
+/** Helper threads parsing dirs[0..n) into out[] ahead of the caller. */
+typedef struct upk_ix_pool upk_ix_pool;
+int upk_ix_pool_start(upk_ix_pool **pool, const char *const *dirs, upk_ix_parsed *out, size_t n);
+/** Wait until out[i] is parsed (parsing it here when no helper took it yet). Items are
+ * waited for in order; waiting for i says that out[0..i) are done with. */
+void upk_ix_pool_wait(upk_ix_pool *pool, size_t i);
+/** Stop and join the helpers; frees what was parsed and not taken. NULL is fine. */
+void upk_ix_pool_done(upk_ix_pool *pool);
+
+/* index_places.c: stored placements, for a full scan to find again. */
+typedef struct upk_ix_place {
+  int64_t id, root, doc;
+  char *dir, *name;
+  bool seen; /* found again by this scan (or written by it) */
+} upk_ix_place;
+typedef struct upk_ix_places {
+  upk_ix_place *v; /* sorted by (root, dir) */
+  size_t n;
+} upk_ix_places;
+int upk_ix_places_load(upk_index *ix, upk_ix_places *out);
+upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *dir);
+/** Delete the placements not seen; *removed counts them. */
+int upk_ix_places_sweep(upk_index *ix, upk_ix_places *ps, size_t *removed);
+void upk_ix_places_free(upk_ix_places *ps);
 
 /* index_scan.c: forget a stepped scan (close, or a new one). */
 void upk_ix_job_free(upk_index *ix);

@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,9 @@
 #define MAX_SEEN 256     /* distinct words considered */
 #define MAX_TASK 8192    /* bytes of the task that are read */
 #define MAX_PHRASES 96   /* words plus their expansions */
-#define ROW_BUDGET 16000 /* matched rows a lookup may rank, see within_budget() */
+#define HEAD_BUDGET 6000 /* matched rows a lookup may rank, see mark_within_budget() */
+#define BODY_BUDGET 2000
+#define CANDIDATES 64 /* best rows taken from each table */
 
 /* Words that say nothing about which skill fits: function words and the
  * filler of requests ("can you please help me..."). */
@@ -153,22 +156,31 @@ void upk_ix_query_close(upk_index *ix) {
 
 /* ---- building the query ---- */
 
+/* The two tables a lookup asks: what a skill says it is for (name,
+ * description, headings) and its body. */
+enum { HEAD, BODY };
+
 typedef struct term {
   char word[64]; /* as written, lowercased (ASCII) */
   char stem[64]; /* as the index stores it */
-  long df;       /* skills containing the stem */
+  long df[2];    /* skills whose head / body contain the stem */
+  bool use[2];   /* asked of the head / body table */
   bool prefix;   /* unknown word: match it as a prefix */
   int order;
   char camel[80]; /* "AccessDenied" as "access denied"; "" when not camel case */
 } term;
 
+typedef struct part {
+  upk_ix_buf fts;               /* the FTS5 MATCH expression */
+  int phrase_term[MAX_PHRASES]; /* phrase index -> t[] index */
+  int nphrase;
+} part;
+
 typedef struct query {
   term t[MAX_SEEN];
   int n;
   const char *text;
-  upk_ix_buf fts;               /* the FTS5 MATCH expression */
-  int phrase_term[MAX_PHRASES]; /* phrase index -> t[] index */
-  int nphrase;
+  part part[2];
 } query;
 
 /* Identifiers from code and error messages ("AccessDenied", "useEffect")
@@ -206,54 +218,48 @@ static int on_token(void *ctx, int flags, const char *tok, int ntok, int start, 
   return SQLITE_OK;
 }
 
-static long stem_df(upk_index *ix, const char *stem) {
+static void stem_df(upk_index *ix, const char *stem, long df[2]) {
   sqlite3_stmt *st = ix->st[ST_VOCAB_DF];
   sqlite3_bind_text(st, 1, stem, -1, SQLITE_STATIC);
-  long df = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : 0;
+  bool row = sqlite3_step(st) == SQLITE_ROW;
+  df[HEAD] = row ? (long)sqlite3_column_int64(st, 0) : 0;
+  df[BODY] = row ? (long)sqlite3_column_int64(st, 1) : 0;
   sqlite3_reset(st);
-  return df;
 }
 
-static int cmp_df(const void *a, const void *b) {
-  const term *x = a, *y = b;
-  return x->df != y->df ? (x->df < y->df ? -1 : 1) : x->order - y->order;
-}
-
-static int cmp_order(const void *a, const void *b) {
-  return ((const term *)a)->order - ((const term *)b)->order;
-}
-
-static void keep_rarest(query *q, int n) {
-  if (q->n <= n)
-    return;
-  qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_df);
-  q->n = n;
-  qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_order);
-}
-
-/* FTS5 ranks every row the query matches (~2 us each with bm25), so the
- * words' document counts, summed, are what a lookup costs. Keep the rarest
- * words while the sum stays within ROW_BUDGET (always the two rarest): the
- * words left out are the most common of the task, the ones bm25 weighs
- * least. This bounds a lookup to a few milliseconds on any index size. */
-static void within_budget(query *q) {
-  qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_df);
+/* FTS5 ranks every row a query matches (~1 us each with bm25), so the
+ * words' document counts, summed, are what a lookup costs. For each table,
+ * the rarest words are asked while that sum stays within the table's budget
+ * (always the two rarest): the words left out are the task's most common,
+ * the ones bm25 weighs least. A head's doclists are short, so most of a
+ * task's words fit there; the body gets its rarest words. This bounds a
+ * lookup to about a millisecond on any index size. */
+static void mark_within_budget(query *q, int which, long budget) {
+  int ix[MAX_SEEN];
+  for (int i = 0; i < q->n; i++) /* insertion sort by df: n is small */
+    for (int k = i; k >= 0; k--) {
+      if (k == 0 || q->t[ix[k - 1]].df[which] <= q->t[i].df[which]) {
+        ix[k] = i;
+        break;
+      }
+      ix[k] = ix[k - 1];
+    }
   long sum = 0;
-  int k = 0;
-  while (k < q->n && (k < 2 || sum + q->t[k].df <= ROW_BUDGET))
-    sum += q->t[k++].df;
-  q->n = k;
-  qsort(q->t, (size_t)q->n, sizeof *q->t, cmp_order);
+  for (int k = 0; k < q->n && k < MAX_TERMS; k++) {
+    term *t = &q->t[ix[k]];
+    if (k >= 2 && sum + t->df[which] > budget)
+      break;
+    sum += t->df[which];
+    t->use[which] = true;
+  }
 }
 
-/* Which words of the task go into the query:
+/* Which words of the task are asked, and of which table:
  *  - not stopwords, one-letter words or bare numbers ("5 percent"), unless
  *    nothing else is left ("how do I do this": better a weak match than none);
- *  - in a large index, only as many as within_budget() allows: the common
- *    words go first. (Dropping every word of idf < 1 as well, as this did,
- *    lost words that decide the ranking: on bench/skills/dev_tasks.tsv the
- *    plain FTS5 baseline then found more skills first than lookup did.)
- *  - at most MAX_TERMS, the rarest: a long task's rare words are its subject. */
+ *  - in a large index, only as many as the budgets allow, rarest first;
+ *  - at most MAX_TERMS per table, the rarest: a long task's rare words are its
+ *    subject. */
 static void choose_terms(upk_index *ix, query *q) {
   int kept = 0;
   for (int i = 0; i < q->n; i++) {
@@ -265,63 +271,76 @@ static void choose_terms(upk_index *ix, query *q) {
   if (kept)
     q->n = kept;
   for (int i = 0; i < q->n; i++)
-    q->t[i].df = stem_df(ix, q->t[i].stem);
-  if (ix->n_docs >= 64)
-    within_budget(q);
-  keep_rarest(q, MAX_TERMS);
+    stem_df(ix, q->t[i].stem, q->t[i].df);
+  bool large = ix->n_docs >= 64;
+  long hb = HEAD_BUDGET, bb = BODY_BUDGET;
+  if (getenv("UPK_TUNE"))
+    sscanf(getenv("UPK_TUNE"), "%ld,%ld,%lf", &hb, &bb, &ix->w.body); /* XXX tuning */
+  mark_within_budget(q, HEAD, large ? hb : LONG_MAX);
+  mark_within_budget(q, BODY, large ? bb : LONG_MAX);
+  kept = 0;
+  for (int i = 0; i < q->n; i++)
+    if (q->t[i].use[HEAD] || q->t[i].use[BODY])
+      q->t[kept++] = q->t[i];
+  q->n = kept;
   /* A word no skill contains may be an abbreviation of one ("kube", "postgres"). */
   for (int i = 0; i < q->n; i++)
-    q->t[i].prefix = q->t[i].df == 0 && strlen(q->t[i].word) >= 4;
+    q->t[i].prefix = !q->t[i].df[HEAD] && !q->t[i].df[BODY] && strlen(q->t[i].word) >= 4;
 }
 
-static void add_phrase(query *q, int term_ix, const char *text, bool prefix) {
-  if (q->nphrase >= MAX_PHRASES)
+static void add_phrase(part *p, int term_ix, const char *text, bool prefix) {
+  if (p->nphrase >= MAX_PHRASES)
     return;
-  if (q->fts.len)
-    upk_ix_buf_str(&q->fts, " OR ");
-  upk_ix_buf_str(&q->fts, "\"");
+  if (p->fts.len)
+    upk_ix_buf_str(&p->fts, " OR ");
+  upk_ix_buf_str(&p->fts, "\"");
   for (const char *c = text; *c; c++) /* the tokenizer never yields quotes; be sure */
-    upk_ix_buf_add(&q->fts, c, *c == '"' ? 0 : 1);
-  upk_ix_buf_str(&q->fts, prefix ? "\"*" : "\"");
-  q->phrase_term[q->nphrase++] = term_ix;
+    upk_ix_buf_add(&p->fts, c, *c == '"' ? 0 : 1);
+  upk_ix_buf_str(&p->fts, prefix ? "\"*" : "\"");
+  p->phrase_term[p->nphrase++] = term_ix;
 }
 
 typedef struct df_probe {
   upk_index *ix;
-  long max_df; /* the rarest token's document frequency */
+  int which;
+  long min_df; /* the rarest token's document frequency */
 } df_probe;
 
 static int on_probe_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
   df_probe *p = ctx;
   char stem[64];
+  long df[2];
   if (ntok <= 0 || ntok >= (int)sizeof stem)
     return SQLITE_OK;
   memcpy(stem, tok, (size_t)ntok);
   stem[ntok] = '\0';
-  long df = stem_df(p->ix, stem);
-  if (p->max_df < 0 || df < p->max_df)
-    p->max_df = df;
+  stem_df(p->ix, stem, df);
+  if (p->min_df < 0 || df[p->which] < p->min_df)
+    p->min_df = df[p->which];
   return SQLITE_OK;
 }
 
 /* An expansion found in over a quarter of a large index adds little to the
  * ranking but makes FTS5 walk a long posting list: leave it out. */
-static bool too_common(upk_index *ix, const char *text) {
+static bool too_common(upk_index *ix, int which, const char *text) {
   if (ix->n_docs < 64)
     return false;
-  df_probe p = {ix, -1};
+  df_probe p = {ix, which, -1};
   ix->tok_api.xTokenize(ix->tok, &p, FTS5_TOKENIZE_QUERY, text, (int)strlen(text), on_probe_token);
-  return p.max_df * 4 > ix->n_docs;
+  return p.min_df * 4 > ix->n_docs;
 }
 
-static void build_match(upk_index *ix, query *q) {
+static void build_match(upk_index *ix, query *q, int which) {
+  part *p = &q->part[which];
   for (int i = 0; i < q->n; i++) {
-    add_phrase(q, i, q->t[i].word, q->t[i].prefix);
+    if (!q->t[i].use[which])
+      continue;
+    add_phrase(p, i, q->t[i].word, q->t[i].prefix);
     if (q->t[i].camel[0])
-      add_phrase(q, i, q->t[i].camel, false);
+      add_phrase(p, i, q->t[i].camel, false);
     for (size_t k = 0; k < sizeof expansions / sizeof *expansions; k++)
-      if (!strcmp(q->t[i].word, expansions[k][0]) && !too_common(ix, expansions[k][1]))
-        add_phrase(q, i, expansions[k][1], false);
+      if (!strcmp(q->t[i].word, expansions[k][0]) && !too_common(ix, which, expansions[k][1]))
+        add_phrase(p, i, expansions[k][1], false);
   }
 }
 
@@ -370,28 +389,72 @@ done:
   return ok;
 }
 
+/* A skill either table ranked among its best. */
+typedef struct cand {
+  int64_t doc;
+  double score[2];                     /* -bm25 in the head and the body; 0: not ranked */
+  double total;                        /* what the order is by */
+  unsigned char fields[2 * MAX_TERMS]; /* per term: UPK_FIELD_* bits it matched */
+} cand;
+
+typedef struct cands {
+  cand *v;
+  size_t n;
+} cands;
+
+static cand *cand_of(cands *c, int64_t doc) {
+  for (size_t i = 0; i < c->n; i++)
+    if (c->v[i].doc == doc)
+      return &c->v[i];
+  c->v[c->n].doc = doc;
+  return &c->v[c->n++];
+}
+
+/* Run one table's query; its best CANDIDATES rows join (or update) c. */
+static int run_part(upk_index *ix, query *q, int which, cands *c) {
+  part *p = &q->part[which];
+  if (!p->nphrase)
+    return 0;
+  sqlite3_stmt *st = ix->st[which == HEAD ? ST_LOOKUP : ST_LOOKUP_BODY];
+  sqlite3_bind_text(st, 1, p->fts.s, -1, SQLITE_STATIC);
+  if (which == HEAD) {
+    sqlite3_bind_text(st, 2, ix->rank, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, CANDIDATES);
+  } else
+    sqlite3_bind_int(st, 2, CANDIDATES);
+  int s;
+  while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+    cand *x = cand_of(c, sqlite3_column_int64(st, 0));
+    x->score[which] = -sqlite3_column_double(st, 1);
+    const unsigned char *mask = sqlite3_column_blob(st, 2);
+    int nmask = sqlite3_column_bytes(st, 2);
+    for (int k = 0; k < nmask && k < p->nphrase; k++)
+      if (mask[k])
+        x->fields[p->phrase_term[k]] |= which == HEAD ? mask[k] & 7 : UPK_FIELD_BODY;
+  }
+  sqlite3_reset(st);
+  return s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup");
+}
+
 static const char *const field_names[] = {"name", "description", "headings", "body"};
 
-static int fill_why(query *q, const unsigned char *mask, int nmask, upk_index_hit *h) {
-  unsigned fields[MAX_SEEN] = {0};
-  for (int p = 0; p < nmask && p < q->nphrase; p++)
-    fields[q->phrase_term[p]] |= mask[p];
+static int fill_why(query *q, const cand *c, upk_index_hit *h) {
   upk_ix_buf b = {0};
   upk_ix_buf_str(&b, "");
   h->matches = calloc((size_t)q->n + 1, sizeof *h->matches);
   if (!h->matches)
     return -ENOMEM;
   for (int i = 0; i < q->n; i++) {
-    if (!fields[i])
+    if (!c->fields[i])
       continue;
     upk_index_match *m = &h->matches[h->n_matches++];
     m->term = strdup(q->t[i].word);
-    m->fields = fields[i];
+    m->fields = c->fields[i];
     upk_ix_buf_str(&b, b.len ? "; " : "");
     upk_ix_buf_str(&b, q->t[i].word);
     const char *sep = " (";
     for (int f = 0; f < 4; f++)
-      if (fields[i] & (1u << f)) {
+      if (c->fields[i] & (1u << f)) {
         upk_ix_buf_str(&b, sep);
         upk_ix_buf_str(&b, field_names[f]);
         sep = ", ";
@@ -402,29 +465,39 @@ static int fill_why(query *q, const unsigned char *mask, int nmask, upk_index_hi
   return h->why ? 0 : -ENOMEM;
 }
 
+static int by_total(const void *a, const void *b) {
+  const cand *x = a, *y = b;
+  return x->total != y->total ? (x->total > y->total ? -1 : 1) : (x->doc < y->doc ? -1 : 1);
+}
+
+/* Both tables' best, ordered by head score + body weight x body score;
+ * the first `limit` that qualify become hits. */
 static int run_query(upk_index *ix, query *q, size_t limit, const char *const *agents,
                      size_t n_agents, upk_index_hits *out) {
-  sqlite3_stmt *st = ix->st[ST_LOOKUP];
-  sqlite3_bind_text(st, 1, q->fts.s, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 2, ix->rank, -1, SQLITE_STATIC);
+  cands c = {calloc(2 * CANDIDATES, sizeof *c.v), 0};
   out->items = calloc(limit, sizeof *out->items);
-  int rc = out->items ? 0 : -ENOMEM, s;
-  while (!rc && out->len < limit && (s = sqlite3_step(st)) == SQLITE_ROW) {
+  int rc = c.v && out->items ? 0 : -ENOMEM;
+  if (!rc)
+    rc = run_part(ix, q, HEAD, &c);
+  if (!rc)
+    rc = run_part(ix, q, BODY, &c);
+  for (size_t i = 0; i < c.n; i++)
+    c.v[i].total = c.v[i].score[HEAD] + ix->w.body * c.v[i].score[BODY];
+  qsort(c.v, c.n, sizeof *c.v, by_total);
+  for (size_t i = 0; !rc && i < c.n && out->len < limit; i++) {
     upk_index_hit *h = &out->items[out->len];
-    int ok = fill_entry(ix, sqlite3_column_int64(st, 0), agents, n_agents, &h->e);
+    int ok = fill_entry(ix, c.v[i].doc, agents, n_agents, &h->e);
     if (ok <= 0) {
       if (ok < 0)
         upk_index_entry_free(&h->e);
       rc = ok;
       continue;
     }
-    h->score = -sqlite3_column_double(st, 1);
-    rc = fill_why(q, sqlite3_column_blob(st, 2), sqlite3_column_bytes(st, 2), h);
+    h->score = c.v[i].total;
+    rc = fill_why(q, &c.v[i], h);
     out->len++;
   }
-  if (!rc && out->len < limit && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, "lookup");
-  sqlite3_reset(st);
+  free(c.v);
   return rc;
 }
 
@@ -447,9 +520,13 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   ix->tok_api.xTokenize(ix->tok, q, FTS5_TOKENIZE_QUERY, task,
                         (int)(len > MAX_TASK ? MAX_TASK : len), on_token);
   choose_terms(ix, q);
-  build_match(ix, q);
-  int rc = q->nphrase ? run_query(ix, q, limit, agents, n_agents, out) : 0;
-  free(q->fts.s);
+  build_match(ix, q, HEAD);
+  build_match(ix, q, BODY);
+  int rc = q->part[HEAD].nphrase || q->part[BODY].nphrase
+               ? run_query(ix, q, limit, agents, n_agents, out)
+               : 0;
+  free(q->part[HEAD].fts.s);
+  free(q->part[BODY].fts.s);
   free(q);
   if (rc)
     upk_index_hits_free(out);

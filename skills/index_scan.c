@@ -44,7 +44,9 @@ struct upk_ix_job {
   size_t n, cap, next;
   job_root *roots;
   size_t n_roots;
-  int64_t gen; /* placements older than this are swept when done */
+  int64_t gen;         /* stamp of the placements this scan writes */
+  upk_ix_places known; /* the stored placements: found again, or swept when done */
+  bool placed;         /* a placement was written */
   upk_index_stats st;
   struct timespec t0;
 };
@@ -92,156 +94,126 @@ static const char *skill_file(scan *sc, const char *dir) {
   return NULL;
 }
 
-static char *trimmed(const char *s) {
-  if (!s)
-    return strdup("");
-  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
-    s++;
-  size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-    n--;
-  return strndup(s, n);
-}
-
-static char *headings_text(const upk_skill *s) {
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
-  for (size_t i = 0; i < s->n_headings; i++) {
-    upk_ix_buf_str(&b, s->headings[i].text ? s->headings[i].text : "");
-    upk_ix_buf_str(&b, "\n");
-  }
-  return b.s;
-}
-
 static int step_done(upk_index *ix, sqlite3_stmt *st, const char *what) {
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
   return rc == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, what);
 }
 
-/* Store a freshly parsed skill as document `id` (0: new). Returns the id. */
-static int64_t store_doc(upk_index *ix, int64_t id, const char *loc, const struct stat *sb,
-                         const upk_skill *s, const upk_diags *d, const char *dirname,
-                         char **name_out) {
-  char *name = trimmed(s->name), *desc = trimmed(s->description), *heads = headings_text(s);
-  char *packed = upk_ix_diags_pack(d), *name_col = NULL; /* dir name + headings */
-  int64_t out = -1;
-  if (!name || !desc || !heads || !packed)
-    goto done;
-  if (!*name) { /* lenient: a skill without a name is known by its directory */
-    free(name);
-    name = strdup(dirname);
+/* What load_doc learns before parsing: where the document is, and whether
+ * the stored one is still current. */
+typedef struct probe {
+  char loc[PATH_MAX + 16]; /* to-prompt's <location>: resolved directory + file name */
+  char mdpath[PATH_MAX];
+  struct stat sb;
+  int64_t id; /* the stored document (0: none) */
+} probe;
+
+/* 1: the stored document is current (*name set), 0: it must be parsed,
+ * -1: the skill cannot be read (reported), or a negative errno. */
+static int probe_doc(scan *sc, const char *dir, const char *md, probe *pr, char **name) {
+  snprintf(pr->mdpath, sizeof pr->mdpath, "%s/%s", dir, md);
+  char *real = realpath(dir, NULL);
+  if (!real || stat(pr->mdpath, &pr->sb)) {
+    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot read this skill",
+              strerror(errno));
+    free(real);
+    return -1;
   }
-  /* The directory name is indexed too when it differs (agents such as Claude
-   * Code invoke a skill by its directory), but with the headings, not the
-   * name: in collections it often carries the publisher and repository
-   * ("owner--repo--skill"), words that say nothing about the task and would
-   * weigh as much as the skill's own name. */
-  if (asprintf(&name_col, "%s%s%s", strcmp(name, dirname) ? dirname : "",
-               strcmp(name, dirname) ? "\n" : "", heads) < 0) {
-    name_col = NULL;
-    goto done;
+  snprintf(pr->loc, sizeof pr->loc, "%s/%s", real, md);
+  free(real);
+  sqlite3_stmt *st = sc->ix->st[ST_DOC_FIND];
+  sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
+  pr->id = 0;
+  int rc = 0;
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    pr->id = sqlite3_column_int64(st, 0);
+    if (sqlite3_column_int64(st, 1) ==
+            (int64_t)pr->sb.st_mtim.tv_sec * 1000000000 + pr->sb.st_mtim.tv_nsec &&
+        sqlite3_column_int64(st, 2) == (int64_t)pr->sb.st_size &&
+        sqlite3_column_int64(st, 3) == (int64_t)pr->sb.st_ino) {
+      *name = strdup((const char *)sqlite3_column_text(st, 4));
+      rc = *name ? 1 : -ENOMEM;
+      if (sc->st)
+        sc->st->unchanged++;
+    }
   }
+  sqlite3_reset(st);
+  return rc;
+}
+
+/* Store a parsed skill as document pr->id (0: new). Returns the id, 0 when
+ * the skill could not be loaded (reported), or a negative errno. */
+static int64_t store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **name_out) {
+  upk_index *ix = sc->ix;
+  if (p->rc == -ENOMEM)
+    return -ENOMEM;
+  if (p->rc < 0) {
+    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot load this skill",
+              strerror(-p->rc));
+    for (size_t i = 0; sc->diags && i < p->d.len; i++)
+      if (!p->d.items[i].file)
+        p->d.items[i].file = strdup(pr->mdpath);
+    if (sc->diags)
+      upk_diags_take(sc->diags, &p->d);
+    return 0;
+  }
+  int64_t id = pr->id;
   sqlite3_stmt *st = ix->st[id ? ST_DOC_UPDATE : ST_DOC_INSERT];
-  sqlite3_bind_text(st, 1, loc, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, desc, -1, SQLITE_STATIC);
+  const struct stat *sb = &pr->sb;
+  sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, p->desc, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 4, (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec);
   sqlite3_bind_int64(st, 5, (int64_t)sb->st_size);
   sqlite3_bind_int64(st, 6, (int64_t)sb->st_ino);
-  sqlite3_bind_int(st, 7, s->has_frontmatter && *desc && !upk_diags_count(d, UPK_SEV_ERROR));
-  sqlite3_bind_int64(st, 8, (int64_t)s->tokens);
-  sqlite3_bind_text(st, 9, packed, -1, SQLITE_STATIC);
+  sqlite3_bind_int(st, 7, p->usable);
+  sqlite3_bind_int64(st, 8, (int64_t)p->tokens);
+  sqlite3_bind_text(st, 9, p->packed, -1, SQLITE_STATIC);
   if (step_done(ix, st, "store skill"))
-    goto done;
+    return -EIO;
   if (!id)
     id = sqlite3_last_insert_rowid(ix->db);
   else {
-    sqlite3_bind_int64(ix->st[ST_FTS_DELETE], 1, id);
-    if (step_done(ix, ix->st[ST_FTS_DELETE], "replace skill text"))
-      goto done;
+    static const int del[] = {ST_FTS_DELETE, ST_BODY_DELETE};
+    for (int k = 0; k < 2; k++) {
+      sqlite3_bind_int64(ix->st[del[k]], 1, id);
+      if (step_done(ix, ix->st[del[k]], "replace skill text"))
+        return -EIO;
+    }
   }
   st = ix->st[ST_FTS_INSERT];
   sqlite3_bind_int64(st, 1, id);
-  sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, desc, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 4, name_col, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 5, s->body ? s->body : "", -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, p->desc, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, p->name_col, -1, SQLITE_STATIC);
   if (step_done(ix, st, "index skill text"))
-    goto done;
-  out = id;
-  *name_out = name;
-  name = NULL;
-done:
-  free(name);
-  free(desc);
-  free(heads);
-  free(packed);
-  free(name_col);
-  return out;
+    return -EIO;
+  st = ix->st[ST_BODY_INSERT];
+  sqlite3_bind_int64(st, 1, id);
+  sqlite3_bind_text(st, 2, p->body, -1, SQLITE_STATIC);
+  if (step_done(ix, st, "index skill text"))
+    return -EIO;
+  *name_out = p->name;
+  p->name = NULL;
+  if (sc->st)
+    sc->st->parsed++;
+  return id;
 }
 
 /* Parse and store, or reuse the stored document when the file is unchanged.
  * Returns the document id, 0 when the skill cannot be loaded (reported), or
- * a negative errno for a database failure. */
+ * a negative errno. */
 static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) {
-  upk_index *ix = sc->ix;
-  char mdpath[PATH_MAX], loc[PATH_MAX + 16];
-  snprintf(mdpath, sizeof mdpath, "%s/%s", dir, md);
-  struct stat sb;
-  char *real = realpath(dir, NULL);
-  if (!real || stat(mdpath, &sb)) {
-    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", mdpath, "cannot read this skill",
-              strerror(errno));
-    free(real);
-    return 0;
-  }
-  /* to-prompt's <location>: the resolved directory joined with the file name */
-  snprintf(loc, sizeof loc, "%s/%s", real, md);
-  free(real);
-  sqlite3_stmt *st = ix->st[ST_DOC_FIND];
-  sqlite3_bind_text(st, 1, loc, -1, SQLITE_STATIC);
-  int64_t id = 0;
-  if (sqlite3_step(st) == SQLITE_ROW) {
-    id = sqlite3_column_int64(st, 0);
-    if (sqlite3_column_int64(st, 1) ==
-            (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec &&
-        sqlite3_column_int64(st, 2) == (int64_t)sb.st_size &&
-        sqlite3_column_int64(st, 3) == (int64_t)sb.st_ino) {
-      *name = strdup((const char *)sqlite3_column_text(st, 4));
-      sqlite3_reset(st);
-      if (sc->st)
-        sc->st->unchanged++;
-      return *name ? id : -ENOMEM;
-    }
-  }
-  sqlite3_reset(st);
-  upk_skill s = {0};
-  upk_diags d = {0};
-  int rc = upk_skill_load(dir, &s, &d);
-  if (rc < 0) {
-    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", mdpath, "cannot load this skill",
-              strerror(-rc));
-    for (size_t i = 0; sc->diags && i < d.len; i++)
-      if (!d.items[i].file)
-        d.items[i].file = strdup(mdpath);
-    if (sc->diags)
-      upk_diags_take(sc->diags, &d);
-    upk_diags_free(&d);
-    upk_skill_free(&s);
-    return 0;
-  }
-  /* Lenient mode, as agents load skills: what makes the skill unusable is an
-   * error, everything else (a repaired YAML value, a name that differs from
-   * the directory) a warning stored with the skill. */
-  upk_skill_validate(&s, UPK_VALIDATE_LENIENT, &d);
-  const char *base = strrchr(dir, '/');
-  id = store_doc(ix, id, loc, &sb, &s, &d, base ? base + 1 : dir, name);
-  upk_diags_free(&d);
-  upk_skill_free(&s);
-  if (id > 0 && sc->st)
-    sc->st->parsed++;
-  return id > 0 ? id : -EIO;
+  probe pr;
+  int rc = probe_doc(sc, dir, md, &pr, name);
+  if (rc != 0)
+    return rc == 1 ? pr.id : rc == -1 ? 0 : rc;
+  upk_ix_parsed p;
+  upk_ix_parse(dir, &p);
+  int64_t id = store_doc(sc, &pr, &p, name);
+  upk_ix_parsed_free(&p);
+  return id;
 }
 
 /* Place document id (named name) at dir under the scan's root. */
@@ -451,7 +423,7 @@ static int begin(upk_index *ix) {
 static int finish_pass(upk_index *ix, int rc, bool all, bool changed) {
   if (!rc && changed)
     rc = upk_ix_drop_orphans(ix, all);
-  if (!rc)
+  if (!rc && changed)
     rc = upk_ix_visibility(ix, all);
   if (!rc && all && changed)
     rc = upk_ix_snapshot_df(ix);
@@ -499,6 +471,7 @@ void upk_ix_job_free(upk_index *ix) {
   }
   free(j->items);
   free(j->roots);
+  upk_ix_places_free(&j->known);
   free(j);
   ix->job = NULL;
 }
@@ -573,11 +546,13 @@ int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
   j->gen = ++ix->gen;
   ix->job = j;
   sqlite3_stmt *roots = NULL, *mark = NULL;
-  int rc = sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) ||
-                   sqlite3_prepare_v2(ix->db, "UPDATE root SET truncated = ?1 WHERE id = ?2", -1,
-                                      &mark, NULL)
-               ? upk_ix_sql_fail(ix, "scan")
-               : 0;
+  int rc = upk_ix_places_load(ix, &j->known);
+  if (!rc)
+    rc = sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) ||
+                 sqlite3_prepare_v2(ix->db, "UPDATE root SET truncated = ?1 WHERE id = ?2", -1,
+                                    &mark, NULL)
+             ? upk_ix_sql_fail(ix, "scan")
+             : 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;
     init_scan(&sc, ix, roots, diags, &j->st);
@@ -597,19 +572,84 @@ int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
 
 /* The last step: whatever the walk did not find again is gone. */
 static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
-  sqlite3_stmt *st = NULL;
   /* A full pass recomputes everything: what was noted for a partial one is moot. */
   if (!rc)
     rc = upk_ix_exec(ix, "DELETE FROM touched; DELETE FROM cand");
-  if (!rc && sqlite3_prepare_v2(ix->db, "DELETE FROM place WHERE gen < ?1", -1, &st, NULL))
-    rc = upk_ix_sql_fail(ix, "sweep removed skills");
-  if (!rc) {
-    sqlite3_bind_int64(st, 1, j->gen);
-    rc = step_done(ix, st, "sweep removed skills");
-    j->st.removed = (size_t)sqlite3_changes(ix->db);
+  if (!rc)
+    rc = upk_ix_places_sweep(ix, &j->known, &j->st.removed);
+  return finish_pass(ix, rc, true, j->st.parsed || j->st.removed || j->placed);
+}
+
+#define SCAN_CHUNK 256
+
+/* Place a document for a full scan: a placement stored as it is only needs
+ * to be noted as found (no write, and its name's shadowing is unchanged). */
+static int place_again(struct upk_ix_job *j, scan *sc, const char *dir, int64_t doc,
+                       const char *name) {
+  upk_ix_place *p = upk_ix_places_find(&j->known, sc->root, dir);
+  if (p)
+    p->seen = true;
+  if (p && p->doc == doc && !strcmp(p->name, name)) {
+    if (sc->st)
+      sc->st->skills++;
+    return 0;
   }
-  sqlite3_finalize(st);
-  return finish_pass(ix, rc, true, j->st.parsed || j->st.removed);
+  j->placed = true;
+  return place_doc(sc, dir, doc, name);
+}
+
+/* One chunk of a stepped scan, items [from, to): documents found unchanged
+ * are placed as they are; the others are parsed on helper threads while this
+ * thread stores them in order. */
+static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t to,
+                      upk_diags *diags) {
+  size_t n = to - from, k = 0;
+  probe *pr = calloc(n ? n : 1, sizeof *pr);
+  upk_ix_parsed *parsed = calloc(n ? n : 1, sizeof *parsed);
+  const char **dirs = calloc(n ? n : 1, sizeof *dirs);
+  size_t *todo = calloc(n ? n : 1, sizeof *todo); /* item -> its parse slot + 1; 0: none */
+  int rc = pr && parsed && dirs && todo ? 0 : -ENOMEM;
+  for (size_t i = from; !rc && i < to; i++) { /* which documents need parsing */
+    job_item *it = &j->items[i];
+    scan sc = {.ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root};
+    if (it->same)
+      continue;
+    int r = probe_doc(&sc, it->dir, it->md, &pr[k], &it->name);
+    if (r == 1)
+      it->doc = pr[k].id;
+    else if (r == 0) {
+      dirs[k] = it->dir;
+      todo[i - from] = ++k;
+    } else if (r < -1)
+      rc = r;
+  }
+  upk_ix_pool *pool = NULL;
+  if (!rc && k)
+    rc = upk_ix_pool_start(&pool, dirs, parsed, k);
+  for (size_t i = from; !rc && i < to; i++) {
+    job_item *it = &j->items[i];
+    scan sc = {.ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root};
+    const job_item *o = it->same ? &j->items[it->same - 1] : NULL;
+    size_t slot = todo[i - from];
+    if (slot) {
+      upk_ix_pool_wait(pool, slot - 1);
+      it->doc = store_doc(&sc, &pr[slot - 1], &parsed[slot - 1], &it->name);
+      upk_ix_parsed_free(&parsed[slot - 1]);
+      rc = it->doc < 0 ? (int)it->doc : 0;
+    }
+    if (rc)
+      break;
+    if (o && o->doc > 0) /* parsed (or found unchanged) through the earlier root */
+      rc = place_again(j, &sc, it->dir, o->doc, o->name);
+    else if (!o && it->doc > 0)
+      rc = place_again(j, &sc, it->dir, it->doc, it->name);
+  }
+  upk_ix_pool_done(pool);
+  free(pr);
+  free(parsed);
+  free(dirs);
+  free(todo);
+  return rc;
 }
 
 int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_diags *diags) {
@@ -618,18 +658,12 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
     return upk_ix_fail(ix, -EINVAL, "no scan under way");
   if (upk_ix_exec(ix, "BEGIN IMMEDIATE"))
     return -EIO;
+  size_t to = max < j->n - j->next ? j->next + max : j->n;
   int rc = 0;
-  for (size_t k = 0; !rc && k < max && j->next < j->n; k++) {
-    job_item *it = &j->items[j->next++];
-    scan sc = {.ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root};
-    const job_item *o = it->same ? &j->items[it->same - 1] : NULL;
-    if (o && o->doc > 0) { /* parsed (or found unchanged) through the earlier root */
-      rc = place_doc(&sc, it->dir, o->doc, o->name);
-    } else if (!o) {
-      int64_t id = load_doc(&sc, it->dir, it->md, &it->name);
-      rc = id < 0 ? (int)id : id > 0 ? place_doc(&sc, it->dir, id, it->name) : 0;
-      it->doc = id;
-    }
+  while (!rc && j->next < to) { /* in chunks: what is held per item is bounded */
+    size_t end = to - j->next > SCAN_CHUNK ? j->next + SCAN_CHUNK : to;
+    rc = scan_items(ix, j, j->next, end, diags);
+    j->next = end;
   }
   bool more = j->next < j->n;
   if (more) {

@@ -299,6 +299,12 @@ Test(parse, body_structure) {
   cr_assert_eq(s.code[0].line, 9);
   cr_assert_str_eq(s.code[1].lang, "");
   cr_assert_not(s.code[1].fenced);
+  /* the blocks' bytes in the body, whole lines, fences included */
+  cr_assert_eq(s.code[0].end - s.code[0].start, strlen("```python title\nprint(1)\n```\n"));
+  cr_assert(!strncmp(s.body + s.code[0].start, "```python title\nprint(1)\n```\n",
+                     s.code[0].end - s.code[0].start));
+  cr_assert(!strncmp(s.body + s.code[1].start, "    indented\n", 13)); /* cmark adds the blank line */
+  cr_assert_eq(s.code[1].end, strstr(s.body, "## Next") - s.body);
   cr_assert_eq(s.n_refs, 4);
   cr_assert_str_eq(s.refs[0].target, "scripts/run.py");
   th_assert_range(s.refs[0].range, 6, 5, 6, 19);
