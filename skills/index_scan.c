@@ -61,6 +61,7 @@ typedef struct scan {
   int max_depth;
   size_t dirs;
   bool limit_hit;
+  bool full; /* a whole stepped scan: shadowing is redone for every name at the end */
   int depth; /* directories on the stack below, for loop detection */
   dev_t dev[UPK_INDEX_MAX_DEPTH + 2];
   ino_t ino[UPK_INDEX_MAX_DEPTH + 2];
@@ -226,9 +227,10 @@ static int place_doc(scan *sc, const char *dir, int64_t id, const char *name) {
   sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 5, sc->gen);
   int rc = step_done(ix, st, "place skill");
-  sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
-  if (!rc)
+  if (!rc && !sc->full) { /* a full scan redoes every name's shadowing anyway */
+    sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
     rc = step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name");
+  }
   if (!rc && sc->st)
     sc->st->skills++;
   return rc;
@@ -611,7 +613,8 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
   int rc = pr && parsed && dirs && todo ? 0 : -ENOMEM;
   for (size_t i = from; !rc && i < to; i++) { /* which documents need parsing */
     job_item *it = &j->items[i];
-    scan sc = {.ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root};
+    scan sc = {
+        .ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root, .full = true};
     if (it->same)
       continue;
     int r = probe_doc(&sc, it->dir, it->md, &pr[k], &it->name);
@@ -628,7 +631,8 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
     rc = upk_ix_pool_start(&pool, dirs, parsed, k);
   for (size_t i = from; !rc && i < to; i++) {
     job_item *it = &j->items[i];
-    scan sc = {.ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root};
+    scan sc = {
+        .ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root, .full = true};
     const job_item *o = it->same ? &j->items[it->same - 1] : NULL;
     size_t slot = todo[i - from];
     if (slot) {

@@ -149,6 +149,15 @@ def description(path):
     return m.group(1).strip("'\"|> ") if m else ""
 
 
+def list_all(d):
+    out, off = [], 0
+    while off is not None:
+        r = d.call("skills/list", {"offset": off, "limit": 5000})
+        out += r["skills"]
+        off = r.get("nextOffset")
+    return out
+
+
 def pct(v, q):
     v = sorted(v)
     return v[min(len(v) - 1, int(q * len(v)))]
@@ -174,32 +183,40 @@ def run_size(exe, corpus, n, tmp, rows):
     first = time.perf_counter() - t0
     cpu = d.cpu_s()
     placements = d.call("skills/list", {"limit": 1})["total"]
-    # lookups: each skill's own description (a sample), timed one by one
+    # lookups: each skill's own description (a sample), timed one by one. The
+    # sample is drawn from the skills lookup can return: usable and not
+    # shadowed (a registry holds many skills of one name; an agent loads one of
+    # them, docs/skills.md, and lookup answers with that one).
     rnd = random.Random(5)
-    dirs = sorted(os.listdir(root))
-    sample = rnd.sample(dirs, min(400, len(dirs)))
+    visible = {}
+    for e in list_all(d):
+        if e["usable"] and not e["shadowed"] and len(e["description"]) >= 8:
+            visible.setdefault(os.path.realpath(e["path"]), e)
+    sample = rnd.sample(sorted(visible), min(400, len(visible)))
     lat, top5, asked, usable = [], 0, 0, None
-    for x in sample:
-        desc = description(os.path.join(root, x, "SKILL.md"))
-        if len(desc) < 8:
-            continue
+    for want in sample:
+        desc = visible[want]["description"]
         asked += 1
         t = time.perf_counter()
         r = d.call("skills/lookup", {"task": desc[:2000], "limit": 5})
         lat.append((time.perf_counter() - t) * 1e3)
-        want = os.path.realpath(os.path.join(root, x, "SKILL.md"))
         paths = [os.path.realpath(h["path"]) for h in r.get("results", [])]
-        if want in paths or any(h["description"].strip("'\" ") == desc for h in r["results"]):
+        # a skill whose description is word for word another's ("Use when this
+        # capability is needed.") cannot be told apart by it: either is right
+        if want in paths or any(h["description"] == desc for h in r["results"]):
             top5 += 1
-        if want in paths:  # itself, not a same-named copy that shadows it
-            usable = usable or x
+        if want in paths and want.startswith(root):
+            usable = usable or os.path.basename(os.path.dirname(want))
     rss = d.rss_mib()
     # one changed skill: a new word, until a lookup finds it
     victim = os.path.join(root, usable, "SKILL.md")  # one lookup can return
     word = "zqxjvbenchword"
     shutil.copy(victim, victim + ".new")  # a copy: the file is a hard link into the corpus
-    with open(victim + ".new", "a") as f:
-        f.write(f"\n{word}\n")
+    with open(victim) as f:  # the word goes first in the body, where an edit is searched
+        text = f.read()
+    m = re.match(r"(---\n.*?\n---\n)(.*)", text, re.S)
+    with open(victim + ".new", "w") as f:
+        f.write(f"{m.group(1)}\n{word}\n{m.group(2)}" if m else f"{word}\n{text}")
     time.sleep(0.5)  # the copy's own events are not this figure
     os.rename(victim + ".new", victim)
     t = time.perf_counter()
