@@ -348,14 +348,17 @@ static void service_work(void *arg) {
   if (svc->index && it->step && upk_index_scanning(svc->index, NULL, NULL))
     scan_batch(it, svc);
   if (svc->index && it->paths) {
-    const char *path;
+    const char *path, **paths = calloc(json_object_size(it->paths) + 1, sizeof *paths);
     json_t *v;
-    bool rescan = false;
+    size_t n = 0;
     uint64_t t0 = uv_hrtime();
     json_object_foreach(it->paths, path, v) {
-      if (upk_index_refresh(svc->index, path, NULL) <= 0)
-        rescan = true; /* above every root (a root appeared or vanished) */
+      if (paths)
+        paths[n++] = path;
     }
+    /* a path above every root: a root appeared or vanished */
+    bool rescan = !paths || upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
+    free(paths);
     if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
       upk_index_scan(svc->index, NULL, NULL);
     upk_debug("skills: refreshed %zu path(s) in %.2f ms%s", json_object_size(it->paths),

@@ -138,6 +138,10 @@ void upk_index_strings_free(char **v, size_t n);
  * the number of roots the path belongs to (0: none, nothing done) or a
  * negative errno. */
 int upk_index_refresh(upk_index *ix, const char *path, upk_diags *diags);
+/** Refresh several paths in one transaction, each affected skill once (a
+ * burst of events for one skill is one rescan). Returns how many paths
+ * belong to no root (the caller may rescan), or a negative errno. */
+int upk_index_refresh_many(upk_index *ix, const char *const *paths, size_t n, upk_diags *diags);
 
 /** Fields, as bits in upk_index_match.fields. */
 enum {

@@ -86,9 +86,11 @@ char *upk_ix_abspath(const char *p);
 #define UPK_ENTRY_COLS                                                                             \
   "p.name, d.description, d.path, p.dir, r.dir, r.agent, r.scope, r.priority, p.visible, "         \
   "d.usable, d.tokens, d.diags"
-/* Placements at or below ?2 (NULL: the whole root), as index ranges on
- * (root, dir): '0' is the byte after '/'. */
-#define UPK_SUBTREE "(?2 IS NULL OR dir = ?2 OR (dir > ?2 || '/' AND dir < ?2 || '0'))"
+/* Placements at or below ?2, as index ranges on (root, dir): '0' is the
+ * byte after '/'. ?2 = '' is the whole root (every path starts with '/'):
+ * an "?2 IS NULL OR" instead kept SQLite from using the index, and every
+ * refresh then read all of a root's placements three times. */
+#define UPK_SUBTREE "(dir = ?2 OR (dir > ?2 || '/' AND dir < ?2 || '0'))"
 #define UPK_ENTRY_FROM "place p JOIN doc d ON d.id = p.doc JOIN root r ON r.id = p.root"
 
 /* index_parse.c: a skill parsed into what the index stores. */

@@ -377,7 +377,7 @@ static int scan_root(scan *sc, const char *root_dir, const char *sub) {
   for (int k = 0; k < 2 && !rc; k++) {
     sqlite3_stmt *st = ix->st[k ? ST_CAND_SUB : ST_TOUCH_SUB];
     sqlite3_bind_int64(st, 1, sc->root);
-    sub ? sqlite3_bind_text(st, 2, sub, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2);
+    sqlite3_bind_text(st, 2, sub ? sub : "", -1, SQLITE_STATIC);
     rc = step_done(ix, st, "note skills");
   }
   struct stat sb;
@@ -393,7 +393,7 @@ static int scan_root(scan *sc, const char *root_dir, const char *sub) {
     return rc;
   sqlite3_stmt *st = ix->st[ST_SWEEP];
   sqlite3_bind_int64(st, 1, sc->root);
-  sub ? sqlite3_bind_text(st, 2, sub, -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2);
+  sqlite3_bind_text(st, 2, sub ? sub : "", -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 3, ix->gen);
   rc = step_done(ix, st, "sweep removed skills");
   if (!rc && sc->st)
@@ -750,9 +750,36 @@ static bool under(const char *path, const char *base, const char **rest) {
   return true;
 }
 
+/* The (root, sub) pairs one refresh has rescanned: a burst of events for
+ * one skill (a temporary file, its rename over SKILL.md) is one rescan. */
+typedef struct done_set {
+  char **v;
+  size_t n;
+} done_set;
+
+/* Whether root/sub was already rescanned; notes it when not. */
+static bool done_before(done_set *d, int64_t root, const char *sub) {
+  char key[PATH_MAX + 32];
+  snprintf(key, sizeof key, "%lld:%s", (long long)root, sub ? sub : "");
+  for (size_t i = 0; i < d->n; i++)
+    if (!strcmp(d->v[i], key))
+      return true;
+  char **p = realloc(d->v, (d->n + 1) * sizeof *p);
+  if (p && (p[d->n] = strdup(key))) {
+    d->v = p;
+    d->n++;
+  } else if (p)
+    d->v = p;
+  return false;
+}
+
+static int rescan_once(scan *sc, done_set *done, const char *dir, const char *sub) {
+  return done_before(done, sc->root, sub) ? 0 : scan_root(sc, dir, sub);
+}
+
 /* Refresh the part of one root that `path` touches. Returns 1 when the path
  * belongs to this root, 0 when not, or a negative errno. */
-static int refresh_root(scan *sc, sqlite3_stmt *roots, const char *path) {
+static int refresh_root(scan *sc, sqlite3_stmt *roots, const char *path, done_set *done) {
   const char *dir = (const char *)sqlite3_column_text(roots, 1);
   const char *bases[2] = {dir, (const char *)sqlite3_column_text(roots, 2)};
   for (int i = 0; i < 2; i++) {
@@ -760,13 +787,13 @@ static int refresh_root(scan *sc, sqlite3_stmt *roots, const char *path) {
     if (!bases[i] || !under(path, bases[i], &rest))
       continue;
     if (!*rest)
-      return scan_root(sc, dir, NULL) ?: 1;
+      return rescan_once(sc, done, dir, NULL) ?: 1;
     size_t n = strcspn(rest, "/");
     char sub[PATH_MAX];
     snprintf(sub, sizeof sub, "%s/%.*s", dir, (int)n, rest);
     if (skipped_name(sub + strlen(dir) + 1))
       return 1;
-    return scan_root(sc, dir, sub) ?: 1;
+    return rescan_once(sc, done, dir, sub) ?: 1;
   }
   return 0;
 }
@@ -801,34 +828,64 @@ static int refresh_linked(upk_index *ix, const char *path, upk_diags *diags) {
   return rc ? rc : count;
 }
 
-int upk_index_refresh(upk_index *ix, const char *path, upk_diags *diags) {
-  if (!path || !*path)
-    return upk_ix_fail(ix, -EINVAL, "refresh: no path given");
+/* Refresh one path inside the caller's transaction: the number of roots (or
+ * linked documents) it belongs to, or a negative errno. */
+static int refresh_one(upk_index *ix, const char *path, upk_diags *diags, done_set *done) {
   char *abs = upk_ix_abspath(path);
   if (!abs)
     return -ENOMEM;
   sqlite3_stmt *roots;
-  int rc = sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) ? upk_ix_sql_fail(ix, "refresh")
-                                                                   : begin(ix);
+  int rc =
+      sqlite3_prepare_v2(ix->db, roots_sql, -1, &roots, NULL) ? upk_ix_sql_fail(ix, "refresh") : 0;
   int count = 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;
     init_scan(&sc, ix, roots, diags, NULL);
-    int r = refresh_root(&sc, roots, abs);
+    int r = refresh_root(&sc, roots, abs, done);
     if (r < 0)
       rc = r;
     else
       count += r;
   }
   sqlite3_finalize(roots);
-  if (!rc && !count) {
-    int r = refresh_linked(ix, abs, diags);
+  if (!rc && !count)
+    count = rc = refresh_linked(ix, abs, diags);
+  free(abs);
+  return rc < 0 ? rc : count;
+}
+
+int upk_index_refresh_many(upk_index *ix, const char *const *paths, size_t n, upk_diags *diags) {
+  for (size_t i = 0; i < n; i++)
+    if (!paths[i] || !*paths[i])
+      return upk_ix_fail(ix, -EINVAL, "refresh: no path given");
+  int rc = begin(ix), outside = 0;
+  done_set done = {0};
+  for (size_t i = 0; !rc && i < n; i++) {
+    int r = refresh_one(ix, paths[i], diags, &done);
     if (r < 0)
       rc = r;
     else
-      count = r;
+      outside += r == 0;
   }
-  free(abs);
+  for (size_t i = 0; i < done.n; i++)
+    free(done.v[i]);
+  free(done.v);
+  rc = finish(ix, rc, false);
+  return rc ? rc : outside;
+}
+
+int upk_index_refresh(upk_index *ix, const char *path, upk_diags *diags) {
+  if (!path || !*path)
+    return upk_ix_fail(ix, -EINVAL, "refresh: no path given");
+  done_set done = {0};
+  int rc = begin(ix), count = rc ? 0 : refresh_one(ix, path, diags, &done);
+  for (size_t i = 0; i < done.n; i++)
+    free(done.v[i]);
+  free(done.v);
+  if (count < 0) {
+    rc = count;
+    count = 0;
+  }
   rc = finish(ix, rc, false);
   return rc ? rc : count;
 }
