@@ -271,12 +271,6 @@ UTest(index, agents_filter_and_shared_directories) {
   upk_index_close(ix);
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 static size_t hits_for(upk_index *ix, const char *task, const char *name) {
   upk_index_hits h;
   cr_assert_eq(upk_index_lookup(ix, task, 10, NULL, 0, &h), 0);
@@ -293,9 +287,7 @@ UTest(index, refresh_after_add_change_remove) {
   upk_index *ix = open_with(&r, 1, NULL);
   /* add */
   skill(at("skills"), "oauth-login", "Add OAuth2 login with PKCE to a web app.", "Redirect.");
-  double t0 = now_ms();
   cr_assert_eq(upk_index_refresh(ix, at("skills/oauth-login"), NULL), 1);
-  cr_expect_lt(now_ms() - t0, 100.0, "refresh of one skill took %.1f ms", now_ms() - t0);
   cr_assert_eq(hits_for(ix, "PKCE login", "oauth-login"), 1);
   /* change: the description no longer speaks of PKCE; the mtime may not tick */
   skill(at("skills"), "oauth-login", "Add single sign-on with SAML.", "Assertions, metadata.");
@@ -314,6 +306,77 @@ UTest(index, refresh_after_add_change_remove) {
   cr_assert_eq(upk_index_refresh(ix, at("skills"), NULL), 1);
   cr_assert_eq(upk_index_count(ix), 7);
   cr_assert_eq(upk_index_refresh(ix, "/nonexistent/elsewhere", NULL), 0);
+  upk_index_close(ix);
+}
+
+/* What an editor's save does: a temporary file, then a rename over SKILL.md;
+ * both paths come in one burst and are one rescan, in one transaction. */
+UTest(index, refresh_many_takes_a_burst_of_paths) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  skill(at("skills"), "oauth-login", "Add OAuth2 login with PKCE to a web app.", "Redirect.");
+  write_file(at("skills/oauth-login/SKILL.md.tmp"), "x");
+  const char *paths[] = {at("skills/oauth-login/SKILL.md.tmp"), at("skills/oauth-login/SKILL.md"),
+                         "/nonexistent/elsewhere"};
+  cr_assert_eq(upk_index_refresh_many(ix, paths, 3, NULL), 1, "one path belongs to no root");
+  cr_assert_eq(hits_for(ix, "PKCE login", "oauth-login"), 1);
+  cr_assert_eq(upk_index_count(ix), 9);
+  const char *bad[] = {at("skills"), ""};
+  cr_assert_eq(upk_index_refresh_many(ix, bad, 2, NULL), -EINVAL);
+  upk_index_close(ix);
+}
+
+/* The body is searched as prose: a word only in a code block does not find
+ * the skill (a task is said in words; identifiers in examples matched
+ * tasks by accident), nor does one past the first UPK_INDEX_BODY_MAX bytes. */
+UTest(index, body_is_searched_as_prose) {
+  char body[16384];
+  int n = snprintf(body, sizeof body,
+                   "# Usage\n\nRotate the quokkaprose keys.\n\n```sh\nwombatcode --now\n```\n\n"
+                   "    indented numbatcode\n\n");
+  while (n < 12000)
+    n += snprintf(body + n, sizeof body - (size_t)n, "Filler words about nothing at all. ");
+  snprintf(body + n, sizeof body - (size_t)n, "\n\nLate bilbylate mention.\n");
+  skill(at("skills"), "key-rotation", "Rotate credentials on a schedule.", body);
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  cr_assert_eq(hits_for(ix, "quokkaprose", "key-rotation"), 1);
+  cr_assert_eq(hits_for(ix, "wombatcode", "key-rotation"), 0);
+  cr_assert_eq(hits_for(ix, "numbatcode", "key-rotation"), 0);
+  cr_assert_eq(hits_for(ix, "bilbylate", "key-rotation"), 0);
+  upk_index_close(ix);
+}
+
+/* A restart's rescan writes only what changed: skills removed or added while
+ * no daemon ran are still found out. */
+UTest(index, restart_rescan_finds_what_changed_meanwhile) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index_options o = {.db_path = at("cache/index.sqlite")};
+  upk_index *ix;
+  upk_index_stats st;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0);
+  upk_index_close(ix);
+  rm_rf(at("skills/react-testing"));
+  skill(at("skills"), "oauth-login", "Add OAuth2 login with PKCE to a web app.", "Redirect.");
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(st.parsed, 1);
+  cr_assert_eq(st.unchanged, 7);
+  cr_assert_eq(st.removed, 1);
+  cr_assert_eq(upk_index_count(ix), 8);
+  cr_assert_eq(hits_for(ix, "PKCE login", "oauth-login"), 1);
+  cr_assert_eq(hits_for(ix, "React components Testing Library", "react-testing"), 0);
+  upk_index_entries all;
+  cr_assert_eq(upk_index_list(ix, NULL, NULL, &all), 0);
+  cr_assert_eq(all.len, 8);
+  for (size_t i = 0; i < all.len; i++)
+    cr_assert_str_neq(all.items[i].name, "react-testing");
+  upk_index_entries_free(&all);
   upk_index_close(ix);
 }
 
