@@ -45,5 +45,9 @@ plant models/models.c skill.h models skills
 plant common/log.c http.h common models
 plant gpu/compile.c models.h gpu models
 plant skills/validate.c providers.h skills models
+plant skills/eval/assertion.c compile.h skills/eval gpu
+plant skills/eval/runs.c jobs.h skills/eval daemon
+plant skills/skill.c evalcase.h skills skills/eval
+plant report/html.c server.h report daemon
 echo "1..$n"
 exit $fail
