@@ -22,7 +22,7 @@
 #include "evalcase.h"
 #include "evalstats.h"
 #include "models.h"
-#include "server.h"
+#include "session.h"
 
 typedef struct upk_eval upk_eval;
 

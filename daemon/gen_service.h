@@ -22,7 +22,7 @@
 
 #include "agents.h"
 #include "models.h"
-#include "server.h"
+#include "session.h"
 
 typedef struct upk_gen upk_gen;
 
