@@ -13,15 +13,46 @@
 
 #include "diag_json.h"
 #include "documents.h"
-#include "lsp_editor.h"
 #include "jsonrpc.h"
 #include "kernel_service.h"
 #include "log.h"
-#include "server.h"
 #include "skills_service.h"
 #include "validate.h"
 
 enum { DEBOUNCE_CUDA_MS = 250, DEBOUNCE_SKILL_MS = 100 };
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* file:///a/b%20c -> /a/b c; NULL for other schemes. */
+char *upk_file_uri_to_path(const char *uri) {
+  if (!uri || strncmp(uri, "file://", 7) != 0)
+    return NULL;
+  const char *p = uri + 7;
+  if (*p != '/') { /* file://host/path: keep only the path */
+    p = strchr(p, '/');
+    if (!p)
+      return NULL;
+  }
+  char *out = malloc(strlen(p) + 1), *o = out;
+  for (; *p; p++) {
+    if (*p == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
+      *o++ = (char)(hexval(p[1]) * 16 + hexval(p[2]));
+      p += 2;
+    } else {
+      *o++ = *p;
+    }
+  }
+  *o = '\0';
+  return out;
+}
 
 typedef struct doc {
   upk_server *s;
@@ -74,7 +105,7 @@ static void publish(upk_server *s, const char *uri, int version, json_t *diagnos
   json_t *p = json_pack("{s:s,s:o}", "uri", uri, "diagnostics", diagnostics);
   if (version >= 0)
     json_object_set_new(p, "version", json_integer(version));
-  upk_server_send(s, upk_rpc_notification("textDocument/publishDiagnostics", p));
+  upk_session_send(s, upk_rpc_notification("textDocument/publishDiagnostics", p));
 }
 
 /* Diagnostics the compiler placed in other files (headers) are shown at the
@@ -163,7 +194,7 @@ static void lenses_changed(upk_server *s) {
     return;
   snprintf(id, sizeof id, "upskilld-lens-%u", ++n);
   json_t *jid = json_string(id);
-  upk_server_send(s, upk_rpc_request(jid, "workspace/codeLens/refresh", NULL));
+  upk_session_send(s, upk_rpc_request(jid, "workspace/codeLens/refresh", NULL));
   json_decref(jid);
 }
 
@@ -172,7 +203,7 @@ static void answer_waiters(doc *d) {
   json_t *ids = d->lens_waiters, *id;
   size_t i;
   d->lens_waiters = NULL;
-  json_array_foreach(ids, i, id) upk_editor_answer_lenses(d->s, d->uri, id);
+  json_array_foreach(ids, i, id) upk_session_lenses_ready(d->s, d->uri, id);
   json_decref(ids);
 }
 
@@ -286,7 +317,7 @@ static void doc_close(upk_server *s, doc *d) {
   json_t *id;
   size_t i;
   json_array_foreach(d->lens_waiters, i, id) /* nothing to show any more */
-      upk_server_answer(s, NULL, upk_rpc_result(id, json_array()));
+      upk_session_answer(s, NULL, upk_rpc_result(id, json_array()));
   json_decref(d->lens_waiters);
   d->lens_waiters = NULL;
   json_object_del(s->docs, d->uri);

@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "server.h"
+#include "session.h"
 
 typedef struct upk_doc_view {
   const char *uri, *path; /* path NULL for non-file URIs */
@@ -20,10 +20,18 @@ typedef struct upk_doc_view {
   json_t *runs;   /* kernel name -> its last GPU run ("run" object), or NULL */
 } upk_doc_view;
 
+/* textDocument/did* notifications in, debounced textDocument/publishDiagnostics out.
+ * Returns true when it handled `method`. */
+bool upk_docs_notification(upk_server *s, const char *method, json_t *params);
+/** Forget every document (at exit). */
+void upk_docs_close_all(upk_server *s);
+/** file:///a/b%20c -> "/a/b c" (malloc'd); NULL for other schemes. */
+char *upk_file_uri_to_path(const char *uri);
+
 /** The open document `uri`, borrowed until the next message is handled. */
 bool upk_docs_view(upk_server *s, const char *uri, upk_doc_view *out);
 /** `uri`'s text has no check yet (one is due or under way): keep codeLens request `id` to be
- * answered when it is published (upk_editor_answer_lenses). False: answer now. */
+ * answered when it is published (through the lenses_ready callback). False: answer now. */
 bool upk_docs_wait_check(upk_server *s, const char *uri, json_t *id);
 /** A kernel/validate with a run finished for `file`: remember the run for the lens of the
  * kernel it ran (`spec`'s kernel, else the only one). */

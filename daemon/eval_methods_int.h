@@ -13,7 +13,6 @@
 #include "evalcase.h"
 #include "gen_service.h"
 #include "jobs.h"
-#include "methods.h"
 
 enum { MAX_MODELS = 32, MAX_RUNS = 1000, MAX_CONCURRENCY = 256, TRACE_MAX = 64u << 20 };
 

@@ -1,9 +1,9 @@
 /** Skill evaluation on the loop: every model x run x case is asked with the
  * skill and (optionally) without it, through the completion service, at most
- * `concurrency` calls at a time. Answers are checked with skills/assertion
+ * `concurrency` calls at a time. Answers are checked with skills/eval/assertion
  * (kernel-grounded assertions through the kernel service's workers), the
- * trials aggregated with skills/evalstats, and the run stored with
- * skills/runs on the thread pool. Used by `skills/eval` and by the generator.
+ * trials aggregated with skills/eval/evalstats, and the run stored with
+ * skills/eval/runs on the thread pool. Used by `skills/eval` and by the generator.
  *
  * The two prompts of a pair are identical but for the skill: the same user
  * message, and the same system prompt, which with the skill has the skill
@@ -22,7 +22,7 @@
 #include "evalcase.h"
 #include "evalstats.h"
 #include "models.h"
-#include "server.h"
+#include "session.h"
 
 typedef struct upk_eval upk_eval;
 

@@ -1,5 +1,5 @@
 /** Skill generation on the loop: a teacher model writes a SKILL.md from a
- * task (and a trace, condensed with skills/condense, or an existing skill to
+ * task (and a trace, condensed with skills/eval/condense, or an existing skill to
  * improve), strict validation sends it back with the diagnostics until it
  * passes, test cases are written and split into a refinement set and a
  * held-out set, the skill is evaluated (eval_service.h) with and without it
@@ -22,7 +22,7 @@
 
 #include "agents.h"
 #include "models.h"
-#include "server.h"
+#include "session.h"
 
 typedef struct upk_gen upk_gen;
 

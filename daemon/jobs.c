@@ -8,10 +8,9 @@
 #include "log.h"
 #include "lsp.h"
 #include "mcp.h"
-#include "methods.h"
 
 static bool is_lsp(const upk_job *job) {
-  return upk_server_framing(job->server) == UPK_FRAMING_LSP;
+  return upk_session_framing(job->server) == UPK_FRAMING_LSP;
 }
 
 /* The client's progress token: LSP `workDoneToken`, or MCP `_meta.progressToken`. */
@@ -32,7 +31,7 @@ static void job__unregister(upk_job *job) {
 
 static void job__end_progress(upk_job *job, const char *message) {
   if (job->progress_begun && is_lsp(job))
-    upk_server_send(job->server, upk_lsp_progress_end(job->progress_token, message));
+    upk_session_send(job->server, upk_lsp_progress_end(job->progress_token, message));
   job->progress_begun = false;
 }
 
@@ -41,16 +40,16 @@ static void job__finish(upk_job *job, json_t *response) {
   if (!job->cancelled) {
     job__end_progress(job, NULL);
     job__unregister(job);
-    upk_server_answer(s, job->batch, response);
+    upk_session_answer(s, job->batch, response);
   } else {
     json_decref(response);
   }
   if (job->batch)
-    upk_batch_release(s, job->batch);
+    upk_session_batch_release(s, job->batch);
   json_decref(job->id);
   json_decref(job->progress_token);
   free(job);
-  upk_server_job_done(s);
+  upk_session_job_done(s);
 }
 
 void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, json_t *id,
@@ -59,12 +58,12 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
   if (upk_params_check(args, method->params, err, sizeof err)) {
     json_t *r = as_tool ? upk_rpc_result(id, upk_mcp_tool_result(NULL, true, err))
                         : upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, err, NULL);
-    upk_server_answer(s, batch, r);
+    upk_session_answer(s, batch, r);
     return;
   }
   upk_job *job = calloc(1, sizeof *job);
   if (!job) {
-    upk_server_answer(s, batch, upk_rpc_error(id, UPK_RPC_INTERNAL_ERROR, "out of memory", NULL));
+    upk_session_answer(s, batch, upk_rpc_error(id, UPK_RPC_INTERNAL_ERROR, "out of memory", NULL));
     return;
   }
   job->server = s;
@@ -74,7 +73,7 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
   job->progress_token = json_incref(progress_token(envelope));
   job->batch = batch;
   if (batch)
-    upk_batch_hold(batch);
+    upk_session_batch_hold(s, batch);
   upk_rpc_id_key(id, job->key);
   json_object_set_new(s->inflight, job->key, json_integer((json_int_t)(intptr_t)job));
   json_t *empty = args ? NULL : json_object();
@@ -116,17 +115,17 @@ void upk_job_progress(upk_job *job, double done, double total, const char *messa
   upk_server *s = job->server;
   if (is_lsp(job)) {
     if (!job->progress_begun)
-      upk_server_send(s, upk_lsp_progress_begin(job->progress_token, job->method->title, 1));
+      upk_session_send(s, upk_lsp_progress_begin(job->progress_token, job->method->title, 1));
     job->progress_begun = true;
     int pct = total > 0 ? (int)(done * 100.0 / total) : -1;
-    upk_server_send(s, upk_lsp_progress_report(job->progress_token, pct, message));
+    upk_session_send(s, upk_lsp_progress_report(job->progress_token, pct, message));
     return;
   }
   if (job->progress_begun && done <= job->progress_last)
     return; /* MCP requires progress to increase */
   job->progress_begun = true;
   job->progress_last = done;
-  upk_server_send(s, upk_mcp_progress(job->progress_token, done, total > 0 ? total : -1, message));
+  upk_session_send(s, upk_mcp_progress(job->progress_token, done, total > 0 ? total : -1, message));
 }
 
 void upk_job_on_cancel(upk_job *job, upk_job_cancel_cb cb, void *data) {
@@ -141,7 +140,7 @@ static void job__cancel(upk_job *job, const char *why) {
   job__end_progress(job, "cancelled");
   job->cancelled = true;
   if (why)
-    upk_server_answer(
+    upk_session_answer(
         s, job->batch,
         upk_rpc_error(job->id, UPK_RPC_REQUEST_CANCELLED, *why ? why : "request cancelled", NULL));
   if (job->on_cancel)

@@ -13,12 +13,31 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "binder.h"
 #include "jsonrpc.h"
-#include "server.h"
+#include "session.h"
 
 typedef struct upk_job upk_job;
 typedef struct upk_method upk_method;
 typedef void (*upk_job_cancel_cb)(upk_job *job);
+
+/* One method as the table declares it (methods.c and the *_methods.c files); a job runs it. */
+typedef void (*upk_handler)(upk_job *job, json_t *params);
+
+enum {
+  UPK_METHOD_TEST_ONLY = 1, /* listed and callable only with --test-methods */
+  UPK_METHOD_READ_ONLY = 2, /* MCP annotation readOnlyHint */
+};
+
+struct upk_method {
+  const char *name;
+  const char *tool;
+  const char *title;
+  const char *description;
+  const upk_param *params;
+  upk_handler handler;
+  unsigned flags;
+};
 
 struct upk_job {
   upk_server *server;

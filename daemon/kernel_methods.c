@@ -13,7 +13,6 @@
 #include "jobs.h"
 #include "kernel_methods.h"
 #include "kernel_service.h"
-#include "methods.h"
 #include "runspec.h"
 #include "workers.h"
 

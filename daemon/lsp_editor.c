@@ -14,6 +14,8 @@
 #include "jobs.h"
 #include "jsonrpc.h"
 #include "lsp_editor.h"
+#include "lsp_fix.h"
+#include "lsp_text.h"
 #include "methods.h"
 
 static const char *const COMMANDS[] = {"upskilld.findSkill", "upskilld.installSkill",
@@ -66,27 +68,10 @@ static json_t *code_lenses(const upk_doc_view *v) {
 void upk_editor_answer_lenses(upk_server *s, const char *uri, json_t *id) {
   upk_doc_view v;
   json_t *r = upk_docs_view(s, uri, &v) ? code_lenses(&v) : json_array();
-  upk_server_answer(s, NULL, upk_rpc_result(id, r));
+  upk_session_answer(s, NULL, upk_rpc_result(id, r));
 }
 
 /* ---- positions ---- */
-
-long upk_lsp_offset(const char *text, size_t len, int line, int character) {
-  size_t i = 0;
-  for (int l = 0; l < line; l++) {
-    const char *nl = memchr(text + i, '\n', len - i);
-    if (!nl)
-      return -1;
-    i = (size_t)(nl - text) + 1;
-  }
-  for (int u = 0; u < character && i < len && text[i] != '\n';) {
-    unsigned char c = (unsigned char)text[i];
-    int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    u += n == 4 ? 2 : 1;
-    i += (size_t)n;
-  }
-  return i <= len ? (long)i : -1;
-}
 
 static bool ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -172,10 +157,10 @@ static json_t *code_actions(const upk_doc_view *v, json_t *params) {
 static void start_method(upk_server *s, upk_batch *b, json_t *id, const char *name, json_t *args) {
   const upk_method *m = upk_method_find(name, s->opts.test_methods);
   if (!json_is_object(args)) {
-    upk_server_answer(s, b,
-                      upk_rpc_error(id, UPK_RPC_INVALID_PARAMS,
-                                    "params.arguments[0]: an object with the method's params",
-                                    NULL));
+    upk_session_answer(s, b,
+                       upk_rpc_error(id, UPK_RPC_INVALID_PARAMS,
+                                     "params.arguments[0]: an object with the method's params",
+                                     NULL));
     return;
   }
   upk_job_start(s, b, m, id, args, args, false);
@@ -196,12 +181,12 @@ static void execute(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
                      : NULL;
     json_t *r = text ? json_pack("{s:s}", "markdown", text) : json_null();
     free(text);
-    upk_server_answer(s, b, upk_rpc_result(id, r));
+    upk_session_answer(s, b, upk_rpc_result(id, r));
   } else {
     char msg[200];
     snprintf(msg, sizeof msg, "params.command: unknown command %.100s (one of %s, %s, %s)",
              cmd ? cmd : "(none)", COMMANDS[0], COMMANDS[1], COMMANDS[2]);
-    upk_server_answer(s, b, upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, msg, NULL));
+    upk_session_answer(s, b, upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, msg, NULL));
   }
 }
 
@@ -226,9 +211,9 @@ bool upk_editor_request(upk_server *s, upk_batch *b, const char *method, json_t 
   upk_doc_view v;
   json_t *r;
   if (!uri) {
-    upk_server_answer(s, b,
-                      upk_rpc_error(id, UPK_RPC_INVALID_PARAMS,
-                                    "params.textDocument.uri: expected a string", NULL));
+    upk_session_answer(s, b,
+                       upk_rpc_error(id, UPK_RPC_INVALID_PARAMS,
+                                     "params.textDocument.uri: expected a string", NULL));
     return true;
   }
   if (!upk_docs_view(s, uri, &v)) /* not a document we check: nothing to add */
@@ -243,6 +228,6 @@ bool upk_editor_request(upk_server *s, upk_batch *b, const char *method, json_t 
     r = code_actions(&v, params);
   else
     r = completion(&v, params);
-  upk_server_answer(s, b, upk_rpc_result(id, r));
+  upk_session_answer(s, b, upk_rpc_result(id, r));
   return true;
 }

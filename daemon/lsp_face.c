@@ -9,43 +9,11 @@
 #include "log.h"
 #include "lsp_editor.h"
 #include "methods.h"
-#include "server.h"
+#include "documents.h"
+#include "lsp_face.h"
 #include "kernel_service.h"
 #include "skills_service.h"
 #include "upk_config.h"
-
-static int hexval(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
-/* file:///a/b%20c -> /a/b c; NULL for other schemes. */
-char *upk_file_uri_to_path(const char *uri) {
-  if (!uri || strncmp(uri, "file://", 7) != 0)
-    return NULL;
-  const char *p = uri + 7;
-  if (*p != '/') { /* file://host/path: keep only the path */
-    p = strchr(p, '/');
-    if (!p)
-      return NULL;
-  }
-  char *out = malloc(strlen(p) + 1), *o = out;
-  for (; *p; p++) {
-    if (*p == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
-      *o++ = (char)(hexval(p[1]) * 16 + hexval(p[2]));
-      p += 2;
-    } else {
-      *o++ = *p;
-    }
-  }
-  *o = '\0';
-  return out;
-}
 
 static char *workspace_from(json_t *params) {
   json_t *folders = json_object_get(params, "workspaceFolders");
@@ -89,18 +57,18 @@ static json_t *method_names(const upk_server *s) {
 
 bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                           json_t *params) {
-  if (upk_server_framing(s) != UPK_FRAMING_LSP)
+  if (upk_session_framing(s) != UPK_FRAMING_LSP)
     return false;
   if (strcmp(method, "initialize") != 0)
     return upk_editor_request(s, b, method, id, params);
   if (s->state != UPK_S_UNINIT) {
-    upk_server_answer(
+    upk_session_answer(
         s, b, upk_rpc_error(id, UPK_RPC_INVALID_REQUEST, "initialize was already received", NULL));
     return true;
   }
   const char *bad = check_initialize(params);
   if (bad) {
-    upk_server_answer(s, b, upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, bad, NULL));
+    upk_session_answer(s, b, upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, bad, NULL));
     return true;
   }
   s->workspace = workspace_from(params);
@@ -123,6 +91,6 @@ bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_
       "refreshSupport"));
   json_t *result = json_pack("{s:o,s:{s:s,s:s}}", "capabilities", caps, "serverInfo", "name",
                              "upskilld", "version", UPK_VERSION);
-  upk_server_answer(s, b, upk_rpc_result(id, result));
+  upk_session_answer(s, b, upk_rpc_result(id, result));
   return true;
 }

@@ -1,11 +1,12 @@
-/* Mechanical fixes of lint findings as LSP quickfixes (lsp_editor.h). Only what can be done
+/* Mechanical fixes of lint findings as LSP quickfixes (lsp_fix.h). Only what can be done
  * without judgement: the deprecated warp intrinsic gets its _sync form with a full mask, and
  * a register-bound kernel gets the __launch_bounds__ the low-occupancy finding computed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsp_editor.h"
+#include "lsp_fix.h"
+#include "lsp_text.h"
 
 static int pos(json_t *diag, const char *end, const char *key) {
   return (int)json_integer_value(

@@ -1,13 +1,30 @@
-/* The texts of the editor features (lsp_editor.h): kernel lenses and hovers from a
+/* The texts of the editor features (lsp_text.h): kernel lenses and hovers from a
  * kernel/validate result, and for SKILL.md the token lens, key hovers and key completions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "condense.h"
-#include "lsp_editor.h"
+#include "lsp_text.h"
 #include "occupancy.h"
 #include "skill.h"
+
+long upk_lsp_offset(const char *text, size_t len, int line, int character) {
+  size_t i = 0;
+  for (int l = 0; l < line; l++) {
+    const char *nl = memchr(text + i, '\n', len - i);
+    if (!nl)
+      return -1;
+    i = (size_t)(nl - text) + 1;
+  }
+  for (int u = 0; u < character && i < len && text[i] != '\n';) {
+    unsigned char c = (unsigned char)text[i];
+    int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    u += n == 4 ? 2 : 1;
+    i += (size_t)n;
+  }
+  return i <= len ? (long)i : -1;
+}
 
 static const int BLOCK_SIZES[] = {64, 128, 256, 384, 512, 768, 1024};
 

@@ -9,7 +9,7 @@
 #include "log.h"
 #include "mcp.h"
 #include "methods.h"
-#include "server.h"
+#include "mcp_face.h"
 #include "kernel_service.h"
 #include "skills_service.h"
 #include "upk_config.h"
@@ -19,11 +19,11 @@ static const char instructions[] =
     "CUDA kernels for H100. Call `status` to see what this machine offers.";
 
 static void reply(upk_server *s, upk_batch *b, json_t *id, json_t *result) {
-  upk_server_answer(s, b, upk_rpc_result(id, result));
+  upk_session_answer(s, b, upk_rpc_result(id, result));
 }
 
 static void fail(upk_server *s, upk_batch *b, json_t *id, int code, const char *msg) {
-  upk_server_answer(s, b, upk_rpc_error(id, code, msg, NULL));
+  upk_session_answer(s, b, upk_rpc_error(id, code, msg, NULL));
 }
 
 static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
@@ -118,7 +118,7 @@ static void logging_set_level(upk_server *s, upk_batch *b, json_t *id, json_t *p
 bool upk_mcp_face_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                           json_t *params) {
   if (!strcmp(method, "initialize")) {
-    if (upk_server_framing(s) == UPK_FRAMING_LSP)
+    if (upk_session_framing(s) == UPK_FRAMING_LSP)
       return false;
     mcp_initialize(s, b, id, params);
   } else if (!strcmp(method, "tools/list")) {

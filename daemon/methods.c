@@ -10,6 +10,7 @@
 #include "kernel_methods.h"
 #include "models_methods.h"
 #include "skills_methods.h"
+#include "status.h"
 
 /* upskilld/sleep: a test aid (enabled by --test-methods) that waits `ms` in
  * `steps` timer ticks, reporting progress each tick and stopping when

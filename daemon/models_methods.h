@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "methods.h"
+#include "jobs.h"
 #include "models.h"
 
 extern const upk_method upk_models_methods[];

@@ -4,13 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "documents.h"
 #include "jobs.h"
 #include "jsonrpc.h"
+#include "kernel_service.h"
 #include "log.h"
 #include "lsp.h"
+#include "lsp_editor.h"
+#include "lsp_face.h"
 #include "mcp.h"
+#include "mcp_face.h"
 #include "methods.h"
-#include "kernel_service.h"
 #include "models_methods.h"
 #include "skills_service.h"
 
@@ -21,15 +25,11 @@ struct upk_batch {
 
 static void server__handle_value(upk_server *s, json_t *v, upk_batch *batch);
 
-upk_framing upk_server_framing(const upk_server *s) {
-  return upk_framer_mode(&s->framer);
-}
+static void server__close(upk_server *s, int code);
 
-double upk_server_uptime_ms(const upk_server *s) {
-  return (double)(uv_hrtime() - s->started_ns) / 1e6;
-}
+/* ---- the way out (session.h): everything below the server answers through these ---- */
 
-void upk_server_send(upk_server *s, json_t *msg) {
+static void server__send(upk_server *s, json_t *msg) {
   if (!msg)
     return;
   if (s->tx.closing) { /* output is closed: nothing more can be delivered */
@@ -38,7 +38,7 @@ void upk_server_send(upk_server *s, json_t *msg) {
   }
   upk_buf *out = upk_transport_out(&s->tx);
   int rc;
-  if (upk_server_framing(s) == UPK_FRAMING_LSP) {
+  if (upk_session_framing(s) == UPK_FRAMING_LSP) {
     upk_buf_reset(&s->scratch);
     rc = upk_rpc_dump(msg, &s->scratch);
     if (!rc)
@@ -54,38 +54,38 @@ void upk_server_send(upk_server *s, json_t *msg) {
   upk_transport_schedule(&s->tx);
 }
 
-void upk_server_answer(upk_server *s, upk_batch *batch, json_t *response) {
+static void server__answer(upk_server *s, upk_batch *batch, json_t *response) {
   s->requests++;
   if (batch)
     json_array_append_new(batch->responses, response);
   else
-    upk_server_send(s, response);
+    upk_session_send(s, response);
 }
 
 static void answer_error(upk_server *s, upk_batch *b, json_t *id, int code, const char *msg) {
-  upk_server_answer(s, b, upk_rpc_error(id, code, msg, NULL));
+  upk_session_answer(s, b, upk_rpc_error(id, code, msg, NULL));
 }
 
-void upk_batch_hold(upk_batch *b) {
+static void server__batch_hold(upk_batch *b) {
   b->refs++;
 }
 
-void upk_batch_release(upk_server *s, upk_batch *b) {
+static void server__batch_release(upk_server *s, upk_batch *b) {
   if (--b->refs > 0)
     return;
   /* A batch of notifications only gets no answer at all, never []. */
   if (json_array_size(b->responses))
-    upk_server_send(s, b->responses);
+    upk_session_send(s, b->responses);
   else
     json_decref(b->responses);
   free(b);
 }
 
 static void server__batch(upk_server *s, json_t *arr) {
-  if (upk_server_framing(s) == UPK_FRAMING_LSP || !upk_mcp_allows_batches(s->mcp_version)) {
+  if (upk_session_framing(s) == UPK_FRAMING_LSP || !upk_mcp_allows_batches(s->mcp_version)) {
     char msg[160];
     snprintf(msg, sizeof msg, "JSON-RPC batches are not supported %s",
-             upk_server_framing(s) == UPK_FRAMING_LSP ? "over LSP"
+             upk_session_framing(s) == UPK_FRAMING_LSP ? "over LSP"
              : s->mcp_version[0] ? "by this MCP revision (only 2025-03-26 has them)"
                                  : "before initialize");
     answer_error(s, NULL, NULL, UPK_RPC_INVALID_REQUEST, msg);
@@ -101,7 +101,7 @@ static void server__batch(upk_server *s, json_t *arr) {
   size_t i;
   json_t *v;
   json_array_foreach(arr, i, v) server__handle_value(s, v, b);
-  upk_batch_release(s, b);
+  upk_session_batch_release(s, b);
 }
 
 static json_t *param(json_t *params, const char *name) {
@@ -128,13 +128,13 @@ static void server__settle(upk_server *s) {
     json_t *id = s->shutdown_id;
     s->shutdown_id = NULL;
     s->shutdown_batch = NULL;
-    upk_server_answer(s, b, upk_rpc_result(id, NULL));
+    upk_session_answer(s, b, upk_rpc_result(id, NULL));
     json_decref(id);
     if (b)
-      upk_batch_release(s, b);
+      upk_session_batch_release(s, b);
   }
   if (server__over(s))
-    upk_server_close(s, 0);
+    server__close(s, 0);
 }
 
 /* Give up on what still runs: each request gets -32800 with `why`, then settle. */
@@ -167,7 +167,7 @@ static void server__exit(upk_server *s) {
   if (s->state != UPK_S_SHUTDOWN) {
     upk_info("exit without shutdown");
     upk_jobs_cancel_all(s, "cancelled: exit arrived before shutdown");
-    upk_server_close(s, 1);
+    server__close(s, 1);
     return;
   }
   upk_info("exit after shutdown; %zu request(s) still in flight", upk_jobs_inflight(s));
@@ -215,7 +215,7 @@ static void server__request(upk_server *s, upk_batch *b, const char *method, jso
     return;
   }
   if (!strcmp(method, "ping")) {
-    upk_server_answer(s, b, upk_rpc_result(id, json_object()));
+    upk_session_answer(s, b, upk_rpc_result(id, json_object()));
     return;
   }
   if (!strcmp(method, "shutdown")) {
@@ -224,7 +224,7 @@ static void server__request(upk_server *s, upk_batch *b, const char *method, jso
     s->shutdown_id = json_incref(id);
     s->shutdown_batch = b;
     if (b)
-      upk_batch_hold(b);
+      upk_session_batch_hold(s, b);
     server__drain(s);
     return;
   }
@@ -307,10 +307,6 @@ static void on_end(void *ud, int status) {
   server__drain(s);
 }
 
-void upk_server_job_done(upk_server *s) {
-  server__settle(s);
-}
-
 /* The first signal drains like shutdown + exit; a second one stops at once (still
  * answering what is in flight with -32800). */
 static void on_signal(uv_signal_t *h, int signum) {
@@ -328,25 +324,34 @@ static void on_signal(uv_signal_t *h, int signum) {
   server__drain(s);
 }
 
+static void server__job_done(upk_server *s) {
+  server__settle(s);
+}
+
+static const upk_session_out server_out = {server__send,       server__answer,
+                                           server__batch_hold, server__batch_release,
+                                           server__job_done,   upk_editor_answer_lenses};
+
 static void log_sink(void *ud, upk_log_level level, const char *line) {
   upk_server *s = ud;
   if (s->state == UPK_S_CLOSING)
     return;
-  if (upk_server_framing(s) == UPK_FRAMING_LSP) {
+  if (upk_session_framing(s) == UPK_FRAMING_LSP) {
     if (level > UPK_LOG_WARN && level > upk_log_get_level())
       return;
     static const int types[] = {UPK_LSP_ERROR, UPK_LSP_WARNING, UPK_LSP_INFO, UPK_LSP_LOG};
-    upk_server_send(s, upk_lsp_log_message(types[level], line));
+    upk_session_send(s, upk_lsp_log_message(types[level], line));
     return;
   }
   static const int rfc5424[] = {4, 3, 1, 0}; /* error, warning, info, debug */
   if (s->mcp_log_level >= 0 && rfc5424[level] >= s->mcp_log_level && s->state == UPK_S_READY)
-    upk_server_send(s, upk_mcp_log_message(upk_mcp_level_name(rfc5424[level]), "upskilld", line));
+    upk_session_send(s, upk_mcp_log_message(upk_mcp_level_name(rfc5424[level]), "upskilld", line));
 }
 
 int upk_server_init(upk_server *s, uv_loop_t *loop, const upk_options *opts, int in_fd,
                     uv_handle_type in_kind, int out_fd, uv_handle_type out_kind) {
   memset(s, 0, sizeof *s);
+  s->out = &server_out;
   s->loop = loop;
   s->opts = *opts;
   s->mcp_log_level = -1;
@@ -376,18 +381,18 @@ int upk_server_start(upk_server *s) {
   return upk_transport_start(&s->tx);
 }
 
-void upk_server_close(upk_server *s, int code) {
+static void server__close(upk_server *s, int code) {
   if (s->state == UPK_S_CLOSING)
     return;
   /* Mark closing first: cancelled jobs finish synchronously and must not
-   * re-enter this function through upk_server_job_done. */
+   * re-enter this function through the job_done callback. */
   s->state = UPK_S_CLOSING;
   s->exit_code = code;
   upk_jobs_cancel_all(s, NULL); /* none is left after a drain */
   if (s->shutdown_id) {         /* closed some other way while shutdown waited */
-    upk_server_answer(s, s->shutdown_batch, upk_rpc_result(s->shutdown_id, NULL));
+    upk_session_answer(s, s->shutdown_batch, upk_rpc_result(s->shutdown_id, NULL));
     if (s->shutdown_batch)
-      upk_batch_release(s, s->shutdown_batch);
+      upk_session_batch_release(s, s->shutdown_batch);
     json_decref(s->shutdown_id);
     s->shutdown_id = NULL;
   }

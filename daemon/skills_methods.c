@@ -14,7 +14,6 @@
 #include "install.h"
 #include "jobs.h"
 #include "log.h"
-#include "methods.h"
 #include "prompt.h"
 #include "skills_methods.h"
 #include "skills_service.h"

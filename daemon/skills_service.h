@@ -12,7 +12,7 @@
 
 #include "index.h"
 #include "serial.h"
-#include "server.h"
+#include "session.h"
 
 typedef struct upk_skills_svc upk_skills_svc;
 

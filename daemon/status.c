@@ -10,8 +10,8 @@
 #include "config.h"
 #include "jobs.h"
 #include "kernel_service.h"
-#include "methods.h"
 #include "skills_service.h"
+#include "status.h"
 #include "toolkit.h"
 #include "upk_config.h"
 
@@ -77,10 +77,10 @@ static long rss_kib(void) {
 }
 
 static json_t *status_json(upk_server *s, const status_work *w) {
-  const char *framing = upk_server_framing(s) == UPK_FRAMING_LSP ? "lsp" : "mcp";
+  const char *framing = upk_session_framing(s) == UPK_FRAMING_LSP ? "lsp" : "mcp";
   json_t *r = json_pack("{s:s,s:s,s:s,s:I,s:f,s:I,s:I,s:s?,s:I,s:I}", "name", "upskilld", "version",
                         UPK_VERSION, "protocol", framing, "pid", (json_int_t)getpid(), "uptimeMs",
-                        upk_server_uptime_ms(s), "inFlight", (json_int_t)upk_jobs_inflight(s),
+                        upk_session_uptime_ms(s), "inFlight", (json_int_t)upk_jobs_inflight(s),
                         "requestsAnswered", (json_int_t)s->requests, "workspace", s->workspace,
                         "maxMessageBytes", (json_int_t)s->opts.max_message, "rssKiB",
                         (json_int_t)rss_kib());

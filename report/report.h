@@ -2,7 +2,7 @@
  * no script, works offline, prints well) for a stored evaluation run, a
  * comparison of two runs, a generation, or a kernel check.
  *
- * Run reports read what skills/runs.h stored under runs_dir. Plain C over
+ * Run reports read what skills/eval/runs.h stored under runs_dir. Plain C over
  * jansson; no daemon, no protocol. */
 #ifndef UPK_REPORT_H
 #define UPK_REPORT_H

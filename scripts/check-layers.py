@@ -1,8 +1,16 @@
 #!/usr/bin/env python3
-"""The layering check: every `#include "..."` of a part must name a header of a
-part it may use (docs/architecture.md). Prints each violation as
-`FILE:LINE: PART may not include TARGET (HEADER)` and exits 1; exits 0 when the
-tree is clean. Usage: scripts/check-layers.py [ROOT]   (default: the repo)"""
+"""The layering check (docs/architecture.md).
+
+1. Every `#include "..."` of a part must name a header of a part it may use.
+   A violation prints `FILE:LINE: PART may not include TARGET (HEADER)`.
+2. Inside daemon/ the includes run one way: no module (foo.c + foo.h; files
+   that share a private header `*_int.h` count as one module) may reach itself
+   again through includes. A circle prints each include on it as
+   `FILE:LINE: daemon/ include cycle: A -> B (HEADER)`.
+
+Exits 1 on any violation, 0 when the tree is clean.
+Usage: scripts/check-layers.py [ROOT]   (default: the repo)"""
+import collections
 import os
 import re
 import sys
@@ -42,6 +50,110 @@ def sources(root):
                     yield os.path.relpath(os.path.join(d, f), root)
 
 
+def includes(root, f):
+    with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
+        for n, line in enumerate(fh, 1):
+            m = INCLUDE.match(line)
+            if m:
+                yield n, m.group(1)
+
+
+def stem(f):
+    return os.path.splitext(os.path.basename(f))[0]
+
+
+def daemon_modules(root, files):
+    """daemon/ file -> its module: the file's stem, with the files that share a
+    private header *_int.h (and the header) merged into one."""
+    mods = [f for f in files if f.startswith("daemon/") and "/" not in f[7:]]
+    parent = {stem(f): stem(f) for f in mods}
+
+    def find(x):
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for f in mods:
+        for _, hdr in includes(root, f):
+            h = stem(hdr)
+            if hdr.endswith("_int.h") and h in parent:
+                parent[find(stem(f))] = find(h)
+    # A group is named after its private header's module (foo_int.h: foo) when there is one.
+    names = {}
+    for x in sorted(parent):
+        if x.endswith("_int"):
+            names[find(x)] = x[:-4] if x[:-4] in parent else x
+    return {f: names.get(find(stem(f)), find(stem(f))) for f in mods}
+
+
+def daemon_cycles(root, files):
+    """One circle per strongly connected set of daemon/ modules, as its list of
+    include edges (file, line, from-module, to-module, header)."""
+    mod = daemon_modules(root, files)
+    by_stem = {stem(f): m for f, m in mod.items()}
+    edges = collections.defaultdict(dict)  # a -> {b: (file, line, header)}
+    for f, a in sorted(mod.items()):
+        for n, hdr in includes(root, f):
+            b = by_stem.get(stem(hdr)) if hdr.endswith(".h") and "/" not in hdr else None
+            if b and b != a and b not in edges[a]:
+                edges[a][b] = (f, n, hdr)
+    # Tarjan's strongly connected components, iteratively.
+    index, low, stack, on, sccs = {}, {}, [], set(), []
+    for v0 in sorted(set(mod.values())):
+        if v0 in index:
+            continue
+        work = [(v0, iter(sorted(edges[v0])))]
+        index[v0] = low[v0] = len(index)
+        stack.append(v0)
+        on.add(v0)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = set()
+                    while True:
+                        x = stack.pop()
+                        on.discard(x)
+                        comp.add(x)
+                        if x == v:
+                            break
+                    if len(comp) > 1:
+                        sccs.append(comp)
+            elif w not in index:
+                index[w] = low[w] = len(index)
+                stack.append(w)
+                on.add(w)
+                work.append((w, iter(sorted(edges[w]))))
+            elif w in on:
+                low[v] = min(low[v], index[w])
+    cycles = []
+    for comp in sccs:  # the shortest circle in the component
+        best = None
+        for start in sorted(comp):
+            prev, queue, end = {start: None}, collections.deque([start]), None
+            while queue and end is None:
+                v = queue.popleft()
+                for w in sorted(edges[v]):
+                    if w == start:
+                        end = v
+                        break
+                    if w in comp and w not in prev:
+                        prev[w] = v
+                        queue.append(w)
+            path = [end]
+            while prev[path[-1]] is not None:
+                path.append(prev[path[-1]])
+            path = path[::-1] + [start]
+            if best is None or len(path) < len(best):
+                best = path
+        cycles.append([(*edges[a][b][:2], a, b, edges[a][b][2]) for a, b in zip(best, best[1:])])
+    return cycles
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
     files = list(sources(root))
@@ -49,25 +161,26 @@ def main():
     bad = 0
     for f in files:
         part = part_of(f)
-        with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
-            for n, line in enumerate(fh, 1):
-                m = INCLUDE.match(line)
-                if not m:
-                    continue
-                hdr = m.group(1)
-                beside = os.path.normpath(os.path.join(os.path.dirname(f), hdr))
-                if os.path.exists(os.path.join(root, beside)):
-                    target = part_of(beside)
-                else:
-                    target = home.get(os.path.basename(hdr))
-                if target and target != part and target not in ALLOWED[part]:
-                    print(f"{f}:{n}: {part} may not include {target} ({hdr})")
-                    bad += 1
+        for n, hdr in includes(root, f):
+            beside = os.path.normpath(os.path.join(os.path.dirname(f), hdr))
+            if os.path.exists(os.path.join(root, beside)):
+                target = part_of(beside)
+            else:
+                target = home.get(os.path.basename(hdr))
+            if target and target != part and target not in ALLOWED[part]:
+                print(f"{f}:{n}: {part} may not include {target} ({hdr})")
+                bad += 1
+    for cycle in daemon_cycles(root, files):
+        for f, n, a, b, hdr in cycle:
+            print(f"{f}:{n}: daemon/ include cycle: {a} -> {b} ({hdr})")
+        print(f"daemon/ include cycle: {' -> '.join([c[2] for c in cycle] + [cycle[0][2]])}")
+        bad += 1
     if bad:
-        print(f"check-layers: {bad} include(s) break the layering (docs/architecture.md)",
+        print(f"check-layers: {bad} include(s) or cycle(s) break the layering (docs/architecture.md)",
               file=sys.stderr)
         return 1
-    print(f"check-layers: {len(files)} files, every include respects the layering")
+    print(f"check-layers: {len(files)} files, every include respects the layering, "
+          "daemon/ has no include cycle")
     return 0
 
 

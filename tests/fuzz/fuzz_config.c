@@ -1,4 +1,4 @@
-/* libFuzzer target: the config file (daemon/config.c): `config.yaml` and
+/* libFuzzer target: the config file (models/config.c): `config.yaml` and
  * `upskill.config.yaml` read with libyaml into JSON, then merged over the defaults as
  * upk_config_load does. Invariants: a failure has a "LINE:COL: problem" or "where: key: what"
  * message that is valid UTF-8; success leaves every setting inside its documented range. */

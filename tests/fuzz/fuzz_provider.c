@@ -1,5 +1,5 @@
-/* libFuzzer target: model provider responses (daemon/providers.c), and the answer text as
- * skill generation reads it (skills/teacher_parse.c: the SKILL.md and the test cases in a
+/* libFuzzer target: model provider responses (models/providers.c), and the answer text as
+ * skill generation reads it (skills/eval/teacher_parse.c: the SKILL.md and the test cases in a
  * model's answer). No provider response is streamed: models.c asks for whole bodies.
  * The first input byte picks the provider (Anthropic, OpenAI, generic) and the HTTP status;
  * the rest is the body. Invariants: a 2xx either gives an answer with text or MALFORMED, any

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layering check (scripts/check-layers.py) passes on the tree, and fails,
 # naming the file and line, on a copy with a bad include planted in each
-# guarded part. TAP.
+# guarded part, and on a copy where an include closes a circle inside daemon/
+# (a part below the server including the server, a face, the method table). TAP.
 set -uo pipefail
 src=${UPK_SOURCE_ROOT:?}
 check=$src/scripts/check-layers.py
@@ -15,29 +16,66 @@ if out=$("$check" "$src" 2>&1); then ok "the tree respects the layering"; else
   notok "the tree respects the layering"; echo "$out" | sed 's/^/# /'; fi
 
 mkdir -p "$tmp/t"
-(cd "$src" && tar cf - --exclude=node_modules common protocol gpu skills daemon clients \
-  $(ls -d models 2>/dev/null)) | (cd "$tmp/t" && tar xf -)
+(cd "$src" && tar cf - --exclude=node_modules common protocol gpu models skills report daemon clients) |
+  (cd "$tmp/t" && tar xf -)
+
+# Append `#include "HDR"` to FILE in the copy, run the check, restore FILE. Sets $line
+# (the planted line), $out and $rc.
+planted() {
+  local file=$1 hdr=$2
+  cp "$tmp/t/$file" "$tmp/saved"
+  line=$(($(wc -l < "$tmp/t/$file") + 1))
+  echo "#include \"$hdr\"" >> "$tmp/t/$file"
+  out=$("$check" "$tmp/t" 2>&1)
+  rc=$?
+  cp "$tmp/saved" "$tmp/t/$file"
+}
+# what the check must have refused; then the patterns its output must hold
+verdict() {
+  local what=$1
+  shift
+  local p good=$((rc == 1))
+  for p in "$@"; do [[ $out == *"$p"* ]] || good=0; done
+  if ((good)); then ok "$what"; else
+    notok "$what (rc $rc)"
+    echo "$out" | sed 's/^/# /'
+  fi
+}
 
 # part file, header it may not include, part that header belongs to
 plant() {
   local file=$1 hdr=$2 part=$3 target=$4
-  cp "$tmp/t/$file" "$tmp/saved"
-  local line=$(($(wc -l < "$tmp/t/$file") + 1))
-  echo "#include \"$hdr\"" >> "$tmp/t/$file"
-  out=$("$check" "$tmp/t" 2>&1)
-  local rc=$?
-  cp "$tmp/saved" "$tmp/t/$file"
-  if [[ $rc == 1 && $out == *"$file:$line: $part may not include $target ($hdr)"* ]]; then
-    ok "$part including $target is refused at $file:$line"
-  else
-    notok "$part including $target is refused at $file:$line (rc $rc)"
-    echo "$out" | sed 's/^/# /'
-  fi
+  planted "$file" "$hdr"
+  verdict "$part including $target is refused at $file:$line" \
+    "$file:$line: $part may not include $target ($hdr)"
 }
 plant skills/skill.c server.h skills daemon
 plant gpu/occupancy.c jsonrpc.h gpu protocol
 plant protocol/framing.c diag.h protocol common
 plant common/fileio.c skill.h common skills
 plant clients/rpc_client.c jobs.h clients daemon
+plant models/http.c server.h models daemon
+plant models/providers.c binder.h models protocol
+plant models/models.c skill.h models skills
+plant common/log.c http.h common models
+plant gpu/compile.c models.h gpu models
+plant skills/validate.c providers.h skills models
+plant skills/eval/assertion.c compile.h skills/eval gpu
+plant skills/eval/runs.c jobs.h skills/eval daemon
+plant skills/skill.c evalcase.h skills skills/eval
+plant report/html.c server.h report daemon
+# file, header that closes a circle, the circle the check must name
+circle() {
+  local file=$1 hdr=$2 want=$3
+  planted "$file" "$hdr"
+  verdict "daemon/ circle $want is refused at $file:$line" \
+    "$file:$line: daemon/ include cycle: " "($hdr)" "daemon/ include cycle: $want"
+}
+circle daemon/jobs.c server.h "jobs -> server -> jobs"
+circle daemon/jobs.h methods.h "jobs -> methods -> jobs"
+circle daemon/documents.c lsp_face.h "documents -> lsp_face -> documents"
+circle daemon/models_methods.h methods.h "methods -> models_methods -> methods"
+circle daemon/lsp_text.c lsp_editor.h "lsp_editor -> lsp_text -> lsp_editor"
+circle daemon/kernel_service.c kernel_methods.h "kernel_methods -> kernel_service -> kernel_methods"
 echo "1..$n"
 exit $fail
