@@ -84,6 +84,7 @@ void upk_pyref_from_name(const upk_run_arg *a, char *buf, size_t len);
 typedef struct upk_pyref_cfg {
   const char *python; /* NULL: $UPSKILLD_PYTHON, else python3 from PATH */
   const char *helper; /* NULL: $UPSKILLD_PYREF_HELPER, else upskilld-pyref.py beside the worker */
+  const char *hint;   /* an op's project is found above this path (the kernel's file) */
 } upk_pyref_cfg;
 
 /** One reference session: the helper's directory and what it produced. */
@@ -97,14 +98,30 @@ typedef struct upk_pyref {
   upk_stats eager, compiled;
   bool has_eager, has_compiled;
   bool resolved; /* every {"from"} buffer has its tensor's dtype and shape */
+  /* A torch op of torch-ext/ (pyref_op.c): its project and schema. */
+  char project[PATH_MAX];
+  char schema[512];
 } upk_pyref;
 
 /** Run the helper for spec `s` (reference kind pytorch) into a fresh private
  * directory. Every failure is one diagnostic: run/no-python, run/no-torch,
  * run/no-device, run/pytorch-helper-missing, run/pytorch-failed,
- * run/pytorch-timeout. Returns 0 or a negative errno. */
+ * run/pytorch-timeout, run/pytorch-op-unavailable (an op's extension does
+ * not import), and those of upk_pyref_op_plan. Returns 0 or a negative errno. */
 int upk_pyref_run(upk_pyref *p, const upk_run_spec *s, const upk_pyref_cfg *cfg, upk_diags *diags,
                   upk_range at);
+/** An error diagnostic of the reference at its range; returns -EINVAL. */
+int upk_pyref_diag(upk_pyref *p, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/** For an op reference (s->ref.py.op): find the kernel-builder project
+ * (run.reference.pytorch.project, else the nearest build.toml above `hint`),
+ * read the op's schema from its torch-ext C++ sources, check the spec's op
+ * arguments and {"from"} buffers against it, and write the helper's call
+ * plan (JSON of arguments, no tensors) to `plan`. One diagnostic on
+ * failure: run/pytorch-op-project, run/pytorch-op-unknown,
+ * run/pytorch-op-args, run/pytorch-mismatch. Returns 0 or -EINVAL/-ENOMEM. */
+int upk_pyref_op_plan(upk_pyref *p, const upk_run_spec *s, const char *hint, char *plan,
+                      size_t len);
 /** Give every {"from"} buffer of `s` the dtype, count and shape of its tensor
  * in trial 0 and read the timings. A given dtype or shape that differs, a
  * tensor that does not exist or a dtype the kernel cannot take is a

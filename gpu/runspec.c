@@ -399,11 +399,30 @@ static size_t count_outputs(const upk_run_spec *s) {
   return n;
 }
 
+/* reference.pytorch {op, project?, args?}: a torch op's arguments by name
+ * (their form here; against the op's schema on the worker, pyref_op.c). */
+static int get_op(ctx *c, json_t *py, upk_run_ref *ref) {
+  static const char *const problem_only[] = {"model", "inputs", "initInputs", "globals"};
+  json_t *args = json_object_get(py, "args");
+  for (size_t i = 0; i < sizeof problem_only / sizeof *problem_only; i++)
+    if (json_object_get(py, problem_only[i]))
+      return fail(c, "run.reference.pytorch", "%s is for a problem file, not an op",
+                  problem_only[i]);
+  if (!*ref->py.op)
+    return fail(c, "run.reference.pytorch.op", "must name an op of torch-ext/");
+  if (args && upk_runspec_op_args(args, c->err, c->err_len))
+    return c->rc = -EINVAL;
+  if (args && !(ref->py.op_args = json_deep_copy(args)))
+    return oom(c);
+  return 0;
+}
+
 /* reference.pytorch {path | source, model?, inputs?, initInputs?, globals?, compile?, seed?,
  * timeoutMs?}. */
 static int get_pytorch(ctx *c, json_t *py, upk_run_spec *s) {
   static const char *const keys[] = {"path",    "source",  "model", "inputs",    "initInputs",
-                                     "globals", "compile", "seed",  "timeoutMs", NULL};
+                                     "globals", "compile", "seed",  "timeoutMs", "op",
+                                     "project", "args",    NULL};
   const char *path = "run.reference.pytorch";
   upk_run_ref *ref = &s->ref;
   unsigned long long seed = DEFAULT_SEED, ms = UPK_RUN_PY_TIMEOUT_DEFAULT_MS;
@@ -411,17 +430,24 @@ static int get_pytorch(ctx *c, json_t *py, upk_run_spec *s) {
   ref->kind = UPK_REF_PYTORCH;
   if (get_object(c, py, path) ||
       known_keys(c, py, path, keys,
-                 "path, source, model, inputs, initInputs, globals, compile, seed, timeoutMs") ||
+                 "path, source, model, inputs, initInputs, globals, compile, seed, timeoutMs, "
+                 "op, project, args") ||
       get_str(c, py, "path", path, &ref->py.path) ||
       get_str(c, py, "source", path, &ref->py.source) ||
       get_str(c, py, "model", path, &ref->py.model) ||
       get_str(c, py, "inputs", path, &ref->py.inputs) ||
       get_str(c, py, "initInputs", path, &ref->py.init) ||
       get_uint(c, py, "seed", path, 0, UINT64_MAX, &seed) ||
-      get_uint(c, py, "timeoutMs", path, 1, MAX_PY_TIMEOUT_MS, &ms))
+      get_uint(c, py, "timeoutMs", path, 1, MAX_PY_TIMEOUT_MS, &ms) ||
+      get_str(c, py, "op", path, &ref->py.op) || get_str(c, py, "project", path, &ref->py.project))
     return c->rc;
-  if (!ref->py.path == !ref->py.source)
-    return fail(c, path, "give exactly one of path (a problem .py file) or source (its text)");
+  if (!!ref->py.path + !!ref->py.source + !!ref->py.op != 1)
+    return fail(c, path,
+                "give exactly one of path (a problem .py file), source (its text) or op (a torch "
+                "op of a kernel-builder project's torch-ext/)");
+  if (ref->py.op ? get_op(c, py, ref) : json_object_get(py, "args") || ref->py.project)
+    return c->rc ? c->rc
+                 : fail(c, path, "args and project go with op (a torch op), not a problem file");
   if (cmp && !json_is_boolean(cmp))
     return fail(c, "run.reference.pytorch.compile", "must be true or false");
   if (g && !json_is_object(g))
@@ -589,6 +615,9 @@ void upk_runspec_free(upk_run_spec *s) {
   free(s->ref.py.inputs);
   free(s->ref.py.init);
   free(s->ref.py.globals);
+  free(s->ref.py.op);
+  free(s->ref.py.project);
+  json_decref(s->ref.py.op_args);
   free(s->args);
   free(s->kernel);
   free(s->ref.source);
