@@ -402,14 +402,13 @@ static size_t count_outputs(const upk_run_spec *s) {
 /* reference.pytorch {op, project?, args?}: a torch op's arguments by name
  * (their form here; against the op's schema on the worker, pyref_op.c). */
 static int get_op(ctx *c, json_t *py, upk_run_ref *ref) {
-  static const char *const problem_only[] = {"model", "inputs", "initInputs", "globals"};
+  static const char *const problem_only[] = {"model", "inputs", "initInputs", "globals",
+                                             "compile"};
   json_t *args = json_object_get(py, "args");
   for (size_t i = 0; i < sizeof problem_only / sizeof *problem_only; i++)
     if (json_object_get(py, problem_only[i]))
       return fail(c, "run.reference.pytorch", "%s is for a problem file, not an op",
                   problem_only[i]);
-  if (!*ref->py.op)
-    return fail(c, "run.reference.pytorch.op", "must name an op of torch-ext/");
   if (args && upk_runspec_op_args(args, c->err, c->err_len))
     return c->rc = -EINVAL;
   if (args && !(ref->py.op_args = json_deep_copy(args)))
