@@ -179,6 +179,10 @@ static int check_from(plan *pl, size_t i, const upk_run_arg *a) {
     return 0; /* a returned tensor: its shape is known once the op ran */
   tensor_text(t, spec, sizeof spec);
   upk_pyref_describe(a->dtype, a->shape, a->rank, mine, sizeof mine);
+  if (!a->rank) /* a dtype alone: "f16", not "f16 []" */
+    snprintf(mine, sizeof mine, "%s", upk_dtype_name(a->dtype));
+  else if (!a->dtype_given) /* a shape alone */
+    memmove(mine, strchr(mine, '['), strlen(strchr(mine, '[')) + 1);
   upk_dtype dt = UPK_DT_F32;
   upk_dtype_parse(json_string_value(json_object_get(t, "dtype")), &dt);
   json_t *shape = json_object_get(t, "shape");
