@@ -1,0 +1,9 @@
+"""The Python face of the op, as kernel-builder lays it out (torch-ext/<package>/)."""
+import torch
+
+from ._ops import ops
+
+
+def silu_and_mul(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    ops.silu_and_mul(out, x)
+    return out
