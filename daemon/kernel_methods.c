@@ -291,7 +291,8 @@ static const upk_param validate_params[] = {
     {"run", UPK_T_OBJECT, 0,
      "Run the kernel on the GPU and check it: {kernel, grid, block, sharedBytes, args, reference, "
      "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer}; reference {pytorch: {path | "
-     "source}} checks it against a KernelBench-style PyTorch problem (docs/gpu.md)."},
+     "source}} checks it against a KernelBench-style PyTorch problem, {pytorch: {op, args, "
+     "project?}} against a torch op of a kernel-builder project's torch-ext/ (docs/gpu.md)."},
     {0},
 };
 
