@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "buildtoml.h"
+#include "fileio.h"
 #include "srclex.h"
 
 enum { SOURCE_CAP = 16 << 20 };
@@ -326,18 +326,6 @@ int upk_torchop_scan(const char *text, size_t len, const char *path, upk_torchop
   return rc;
 }
 
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  struct stat st;
-  char *t = NULL;
-  if (f && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size <= SOURCE_CAP &&
-      (t = malloc((size_t)st.st_size + 1)))
-    t[ *len = fread(t, 1, (size_t)st.st_size, f)] = '\0';
-  if (f)
-    fclose(f);
-  return t;
-}
-
 static bool cxx_file(const char *p) {
   static const char *const exts[] = {".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".cuh"};
   const char *dot = strrchr(p, '.');
@@ -351,7 +339,7 @@ static int scan_file(const char *dir, const char *rel, upk_torchop_set *set, upk
   char path[4096];
   size_t len = 0;
   snprintf(path, sizeof path, "%s/%s", dir, rel);
-  char *text = read_all(path, &len);
+  char *text = upk_read_file(path, SOURCE_CAP, &len);
   if (!text)
     return -ENOENT;
   int rc = upk_torchop_scan(text, len, path, set, diags);

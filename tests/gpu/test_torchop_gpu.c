@@ -70,18 +70,6 @@ Test(torchop_gpu, the_project_reads_and_compiles) {
 
 /* ---- on a GPU with torch --------------------------------------------------- */
 
-static void need_gpu_and_torch(void) {
-  need_device();
-  const char *py = getenv("UPSKILLD_PYTHON");
-  char cmd[1200];
-  snprintf(cmd, sizeof cmd,
-           "'%s' -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' "
-           ">/dev/null 2>&1",
-           py && *py ? py : "python3");
-  if (system(cmd) != 0)
-    cr_skip_test("no python3 with CUDA torch (set UPSKILLD_PYTHON)");
-}
-
 static json_t *run_kernel(const char *kernel, const char *cu) {
   char path[1024], err[512] = "";
   proj_path(path, sizeof path, "csrc/silu_mul.cu");
