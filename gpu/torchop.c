@@ -156,8 +156,16 @@ static int args(sp *p, upk_torchop *op) {
         return fail(p, "over %d arguments", UPK_TORCHOP_MAX_ARGS);
       upk_torchop_arg *a = &op->args[op->n_args++];
       a->kwonly = kwonly;
-      if (type(p, a) || ident(p, a->name, sizeof a->name, "an argument name") ||
-          (eat(p, "=") && default_value(p, a)))
+      if (type(p, a))
+        return -EINVAL;
+      ws(p);
+      size_t at = p->i;
+      if (ident(p, a->name, sizeof a->name, "an argument name"))
+        return -EINVAL;
+      for (size_t i = 0; i + 1 < op->n_args; i++)
+        if (!strcmp(op->args[i].name, a->name))
+          return p->i = at, fail(p, "argument '%s' appears twice", a->name);
+      if (eat(p, "=") && default_value(p, a))
         return -EINVAL;
     }
     if (eat(p, ")"))

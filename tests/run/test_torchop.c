@@ -88,6 +88,8 @@ Test(torchop, errors_say_where) {
   cr_assert_str_eq(parse_err("f(int[ x) -> ()"), "at column 7: expected ']' after '['");
   cr_assert_str_eq(parse_err("f(float x=) -> ()"),
                    "at column 11: expected a default value after '='");
+  cr_assert_str_eq(parse_err("f(Tensor x, int x) -> ()"),
+                   "at column 17: argument 'x' appears twice");
   cr_assert_str_eq(parse_err("f() -> () junk"),
                    "at column 11: unexpected 'j' after the return type");
 }
