@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "projroot.h"
@@ -44,7 +45,8 @@ static int find_project(upk_pyref *p, const upk_run_spec *s, const char *hint) {
   }
   snprintf(dir, sizeof dir, "%s", hint ? hint : "");
   char *slash = strrchr(dir, '/');
-  if (slash && access(hint, X_OK)) /* a file: start in its directory */
+  struct stat st;
+  if (slash && !(hint && !stat(hint, &st) && S_ISDIR(st.st_mode))) /* a file: its directory */
     *slash = '\0';
   if (hint && upk_find_up(dir, marker, 1, PROJECT_LEVELS, p->project))
     return 0;
@@ -108,6 +110,10 @@ static int plan_arg(plan *pl, const upk_torchop_arg *a, json_t *v) {
   if (a->kind == UPK_TOP_TENSOR) {
     if (!json_is_object(v))
       return op_args_diag(pl, a, NULL, "is a tensor: give {\"dtype\", \"shape\"}, not a value");
+    if (a->written && (json_object_get(v, "low") || json_object_get(v, "high")))
+      return op_args_diag(pl, a, NULL,
+                          "the op writes it (an output, preallocated with zeros): low and high "
+                          "do not apply");
     json_object_set_new(e, "kind", json_string("tensor"));
     json_object_update(e, v);
     if (pl->n_in == 64 || pl->n_out == 64)

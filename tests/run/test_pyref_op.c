@@ -188,6 +188,14 @@ Test(pyref_op, spec_arguments_against_the_schema) {
   m = only_error(res, "run/pytorch-op-args");
   cr_assert(strstr(m, "argument 'scale' (float): the value given does not fit its type"), "%s", m);
   json_decref(res);
+  res = run_with(true, "\"from\":\"input0\"",
+                 "\"op\":\"twice\",\"args\":{\"out\":{\"dtype\":\"f32\",\"shape\":[4],\"low\":0},"
+                 "\"x\":{\"dtype\":\"f32\",\"shape\":[4]}}");
+  m = only_error(res, "run/pytorch-op-args");
+  cr_assert(strstr(m, "argument 'out' (Tensor!): the op writes it (an output, preallocated with "
+                      "zeros): low and high do not apply"),
+            "%s", m);
+  json_decref(res);
 }
 
 Test(pyref_op, from_buffers_against_the_op_name_both_sides) {
@@ -203,6 +211,11 @@ Test(pyref_op, from_buffers_against_the_op_name_both_sides) {
   m = only_error(res, "run/pytorch-mismatch");
   cr_assert(strstr(m, "run.args[0] 'x' (from input0 = op 'twice' argument 'x'): the run spec says "
                       "f16, run.reference.pytorch.args.x says f32 [1024]"),
+            "%s", m);
+  json_decref(res);
+  res = run_with(true, "\"from\":\"input0\",\"shape\":[512]", OK_ARGS);
+  m = only_error(res, "run/pytorch-mismatch");
+  cr_assert(strstr(m, "the run spec says [512], run.reference.pytorch.args.x says f32 [1024]"),
             "%s", m);
   json_decref(res);
   res = run_with(true, "\"from\":\"param:w\"", OK_ARGS);
