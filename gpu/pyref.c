@@ -323,6 +323,31 @@ static void spec_of(const upk_run_arg *a, char *buf, size_t len) {
     snprintf(buf, len, "%s", dt);
 }
 
+/* The tensor `a`'s feed reads: an inout output's contents before the op
+ * ran for its initial contents, else the tensor it names. */
+static const upk_pyref_tensor *feed_source(const upk_pyref_file *f, const upk_run_arg *a,
+                                           bool expected) {
+  if (expected || a->role != UPK_ROLE_INOUT)
+    return upk_pyref_find(f, a->from, a->from_index, a->from_name);
+  for (size_t i = 0; i < f->n; i++)
+    if (f->t[i].kind == UPK_PYT_OUTPUT_INIT && f->t[i].index == a->from_index)
+      return &f->t[i];
+  return NULL;
+}
+
+/* An inout buffer needs the output's contents before the op wrote them, alike in dtype and shape.
+ */
+static int resolve_inout(upk_pyref *p, size_t i, const upk_run_arg *a, const upk_pyref_tensor *t) {
+  const upk_pyref_tensor *init = feed_source(&p->cur, a, false);
+  if (init && init->dtype == t->dtype && init->count == t->count)
+    return 0;
+  return diag(p, "run/pytorch-mismatch",
+              "run.args[%zu] '%s' is inout (from output%u), but the PyTorch reference gives no "
+              "contents of output%u before it was written: only a torch op's written argument "
+              "with low and high in run.reference.pytorch.args is drawn first",
+              i, a->name, a->from_index, a->from_index);
+}
+
 static int resolve_arg(upk_pyref *p, size_t i, upk_run_arg *a) {
   static const upk_pyref_kind kinds[] = {0, UPK_PYT_INPUT, UPK_PYT_OUTPUT, UPK_PYT_PARAM};
   char from[300], have[1024], spec[200], ref[200];
@@ -342,6 +367,8 @@ static int resolve_arg(upk_pyref *p, size_t i, upk_run_arg *a) {
                 "run.args[%zu] '%s' (from %s): the run spec says %s, the PyTorch reference gives "
                 "%s; fix the spec (or leave dtype and shape out to take the tensor's)",
                 i, a->name, from, spec, ref);
+  if (a->role == UPK_ROLE_INOUT && resolve_inout(p, i, a, t))
+    return -EINVAL;
   a->dtype = t->dtype;
   a->count = t->count;
   a->rank = t->rank;
@@ -390,7 +417,7 @@ int upk_pyref_feed(void *ctx, unsigned trial, size_t arg, void *dst, size_t byte
   int rc = open_trial(p, trial);
   if (rc)
     return rc;
-  const upk_pyref_tensor *t = upk_pyref_find(&p->cur, a->from, a->from_index, a->from_name);
+  const upk_pyref_tensor *t = feed_source(&p->cur, a, expected);
   char from[300], got[200], want[200];
   upk_pyref_from_name(a, from, sizeof from);
   if (t && t->bytes == bytes && t->dtype == a->dtype) {

@@ -14,7 +14,8 @@
  *           then the name, then the data, each zero-padded to 8 bytes.
  * kind: 1 input (get_inputs()[index]), 2 output (the model's result
  * [index]), 3 parameter or buffer (by name), 4 eager timings, 5
- * torch.compile timings (f64 milliseconds, one per timed run). dtype: the
+ * torch.compile timings (f64 milliseconds, one per timed run), 6 an output's
+ * contents before a torch op wrote it in place (index: the output's). dtype: the
  * upk_dtype value (0 f32, 1 f16, 2 bf16, 3 f64, 4 i8, 5 i32, 6 i64, 7 u8,
  * 8 u32). Data is the tensor's contiguous bytes; rank 0 holds one element. */
 #ifndef UPK_GPU_PYREF_H
@@ -40,7 +41,8 @@ typedef enum {
   UPK_PYT_OUTPUT = 2,
   UPK_PYT_PARAM = 3,
   UPK_PYT_TIME_EAGER = 4,
-  UPK_PYT_TIME_COMPILE = 5
+  UPK_PYT_TIME_COMPILE = 5,
+  UPK_PYT_OUTPUT_INIT = 6 /* an output's contents before the op ran (in-place ops) */
 } upk_pyref_kind;
 
 /** One record; `data` points into the mapped file. */

@@ -15,7 +15,8 @@ times eager PyTorch on the last trial's inputs as the worker times the kernel
 With --op NAME --op-plan FILE the reference is a torch op of a
 kernel-builder project instead (docs/gpu.md, "A torch op of torch-ext/"):
 the worker read the op's schema and wrote the plan (each schema argument:
-a tensor to draw or, when the op writes it, to preallocate; a value; None;
+a tensor to draw or, when the op writes it, to preallocate (or, given low
+and high, to draw too: an in-place op's output); a value; None;
 or its default). The helper imports the project's built extension from
 build/<variant>/ (the variant of this torch, CUDA and machine, else
 torch-universal), draws the read tensors per trial seed, calls the op and
@@ -39,7 +40,7 @@ import traceback
 
 EXIT_USAGE, EXIT_NO_TORCH, EXIT_NO_CUDA, EXIT_PROBLEM, EXIT_OP_UNAVAILABLE = 2, 3, 4, 5, 6
 MAGIC, VERSION = b"UPKTENS1", 1
-INPUT, OUTPUT, PARAM, TIME_EAGER, TIME_COMPILE = 1, 2, 3, 4, 5
+INPUT, OUTPUT, PARAM, TIME_EAGER, TIME_COMPILE, OUTPUT_INIT = 1, 2, 3, 4, 5, 6
 L2_FLUSH_BYTES = 256 << 20
 
 
@@ -265,7 +266,8 @@ def import_ops(torch, plan):
 def draw(torch, a):
     dt = getattr(torch, DTYPE_NAMES[a["dtype"]])
     shape = a["shape"]
-    if a["written"]:  # the op's output: preallocated, the op fills it
+    drawn = "low" in a or "high" in a
+    if a["written"] and not drawn:  # the op's output: preallocated, the op fills it
         return torch.zeros(shape, dtype=dt, device="cuda")
     if dt.is_floating_point:
         lo, hi = a.get("low", -1.0), a.get("high", 1.0)
@@ -311,16 +313,21 @@ def run_op(args, torch):
         plan = json.load(f)
     fn = import_ops(torch, plan)
     names_in = [a["name"] for a in plan["args"] if a["kind"] == "tensor" and not a["written"]]
-    names_out = [a["name"] for a in plan["args"] if a["kind"] == "tensor" and a["written"]]
+    written = [a for a in plan["args"] if a["kind"] == "tensor" and a["written"]]
+    names_out = [a["name"] for a in written]
+    # An output the op updates in place: its contents before the call go too.
+    drawn = [i for i, a in enumerate(written) if "low" in a or "high" in a]
     call = None
     seeds = [int(s) for s in args.seeds.split(",") if s]
     for t, seed in enumerate(seeds):
         torch.manual_seed(seed)
         pos, kw, reads, writes = op_args(torch, plan)
+        before = [tensor_record(torch, codes, OUTPUT_INIT, i, names_out[i], writes[i],
+                                f"output{i} ({names_out[i]}) before the op") for i in drawn]
         outs = writes + returned(torch, fn(*pos, **kw))
         torch.cuda.synchronize()
         recs = [tensor_record(torch, codes, INPUT, i, names_in[i], x, f"input{i} ({names_in[i]})")
-                for i, x in enumerate(reads)]
+                for i, x in enumerate(reads)] + before
         for i, y in enumerate(outs):
             name = names_out[i] if i < len(names_out) else f"return{i - len(names_out)}"
             recs.append(tensor_record(torch, codes, OUTPUT, i, name, y, f"output{i} ({name})"))

@@ -110,10 +110,6 @@ static int plan_arg(plan *pl, const upk_torchop_arg *a, json_t *v) {
   if (a->kind == UPK_TOP_TENSOR) {
     if (!json_is_object(v))
       return op_args_diag(pl, a, NULL, "is a tensor: give {\"dtype\", \"shape\"}, not a value");
-    if (a->written && (json_object_get(v, "low") || json_object_get(v, "high")))
-      return op_args_diag(pl, a, NULL,
-                          "the op writes it (an output, preallocated with zeros): low and high "
-                          "do not apply");
     json_object_set_new(e, "kind", json_string("tensor"));
     json_object_update(e, v);
     if (pl->n_in == 64 || pl->n_out == 64)
@@ -181,6 +177,15 @@ static int check_from(plan *pl, size_t i, const upk_run_arg *a) {
                           out ? "writes" : "reads", have);
   }
   json_t *t = a->from_index < n ? (out ? pl->out_t : pl->in_t)[a->from_index] : NULL;
+  if (a->role == UPK_ROLE_INOUT &&
+      (!t || !(json_object_get(t, "low") || json_object_get(t, "high"))))
+    return upk_pyref_diag(pl->p, "run/pytorch-mismatch",
+                          "run.args[%zu] '%s' is inout (from %s), but op '%s' %s: give "
+                          "run.reference.pytorch.args.%s low and high so its contents are drawn "
+                          "before the op writes it in place",
+                          i, a->name, from, pl->op->name,
+                          t ? "gets it preallocated with zeros" : "returns that tensor",
+                          t ? pl->out[a->from_index] : "(a written argument)");
   if (!t || (!a->dtype_given && !a->rank && !a->count))
     return 0; /* a returned tensor: its shape is known once the op ran */
   tensor_text(t, spec, sizeof spec);

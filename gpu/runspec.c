@@ -310,12 +310,13 @@ static int parse_from(ctx *c, const char *v, const char *path, upk_run_arg *arg)
 /* A buffer that is a tensor of the PyTorch reference: dtype and shape may be
  * given (then checked against the tensor), the rest comes from it. */
 static int get_from_arg(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
-  static const char *const keys[] = {"name", "from", "dtype", "count", "shape", NULL};
-  json_t *from = json_object_get(a, "from");
+  static const char *const keys[] = {"name", "from", "dtype", "count", "shape", "role", NULL};
+  json_t *from = json_object_get(a, "from"), *role = json_object_get(a, "role");
   char p[256];
   snprintf(p, sizeof p, "%s.from", path);
   arg->is_buffer = true;
-  if (known_keys(c, a, path, keys, "name, from, dtype, count, shape (a tensor of the reference)"))
+  if (known_keys(c, a, path, keys,
+                 "name, from, dtype, count, shape, role (a tensor of the reference)"))
     return c->rc;
   if (!json_is_string(from))
     return fail(c, p, "must be a string such as \"input0\" or \"output\"");
@@ -323,6 +324,14 @@ static int get_from_arg(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
     return c->rc;
   if (arg->from == UPK_FROM_PARAM)
     arg->role = UPK_ROLE_IN;
+  /* An output the kernel updates in place: its contents before the op wrote it come too. */
+  if (role && (!json_is_string(role) || strcmp(json_string_value(role), "inout") ||
+               arg->from != UPK_FROM_OUTPUT))
+    return fail(c, path,
+                "role with 'from' can only be \"inout\" on an output<N> (a tensor a torch op "
+                "writes in place)");
+  if (role)
+    arg->role = UPK_ROLE_INOUT;
   arg->init.kind = UPK_INIT_FEED;
   if ((arg->dtype_given = json_object_get(a, "dtype") != NULL) &&
       get_dtype(c, a, path, &arg->dtype))
@@ -402,8 +411,7 @@ static size_t count_outputs(const upk_run_spec *s) {
 /* reference.pytorch {op, project?, args?}: a torch op's arguments by name
  * (their form here; against the op's schema on the worker, pyref_op.c). */
 static int get_op(ctx *c, json_t *py, upk_run_ref *ref) {
-  static const char *const problem_only[] = {"model", "inputs", "initInputs", "globals",
-                                             "compile"};
+  static const char *const problem_only[] = {"model", "inputs", "initInputs", "globals", "compile"};
   json_t *args = json_object_get(py, "args");
   for (size_t i = 0; i < sizeof problem_only / sizeof *problem_only; i++)
     if (json_object_get(py, problem_only[i]))

@@ -13,7 +13,8 @@
  * With `--op NAME --op-plan PLAN` (a torch op of torch-ext/) it reads the
  * worker's plan instead: each read tensor is input<N>, drawn from the
  * trial's seed with its plan dtype and shape; each written tensor is
- * output<N> = 2 * input0 (the op "twice"). Op "unbuilt" exits 6 as the
+ * output<N> = 2 * input0 (the op "twice"), or, given low/high, drawn, handed
+ * over as it was (kind 6) and doubled in place. Op "unbuilt" exits 6 as the
  * helper does when the extension does not import. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,33 +120,46 @@ static int plan_tensor(json_t *a, upk_pyref_kind kind, unsigned index, upk_pyref
   return 0;
 }
 
+/* Per the plan: read tensors drawn (input<N>); written ones 2 * input0, or,
+ * given low/high (in place), drawn first (kind 6) and then doubled. */
 static int op_trial(const opts *o, json_t *plan, unsigned trial, unsigned long long seed) {
-  upk_pyref_tensor ts[64];
+  upk_pyref_tensor ts[128];
   unsigned nin = 0, nout = 0;
-  size_t n = 0;
+  size_t n = 0, in0 = SIZE_MAX;
   json_t *a;
   size_t i;
-  int rc = 0;
   json_array_foreach(json_object_get(plan, "args"), i, a) {
-    bool w = json_is_true(json_object_get(a, "written"));
-    if (strcmp(json_string_value(json_object_get(a, "kind")), "tensor") || n == 64)
+    bool w = json_is_true(json_object_get(a, "written")),
+         drawn = !w || json_object_get(a, "low") || json_object_get(a, "high");
+    if (strcmp(json_string_value(json_object_get(a, "kind")), "tensor") || n + 2 > 128)
       continue;
     if (plan_tensor(a, w ? UPK_PYT_OUTPUT : UPK_PYT_INPUT, w ? nout++ : nin++, &ts[n]))
       return -1;
-    void *buf = calloc(1, ts[n].bytes ? ts[n].bytes : 1);
-    ts[n].data = buf;
-    if (!w)
-      upk_fill_random(buf, ts[n].dtype, ts[n].count, seed + n, -1, 1);
-    n++;
+    ts[n].data = calloc(1, ts[n].bytes ? ts[n].bytes : 1);
+    if (drawn)
+      upk_fill_random((void *)ts[n].data, ts[n].dtype, ts[n].count, seed + n, -1, 1);
+    in0 = !w && in0 == SIZE_MAX ? n : in0;
+    if (w && drawn) { /* the contents before, then the op's doubling in place */
+      ts[n + 1] = ts[n];
+      ts[n + 1].kind = UPK_PYT_OUTPUT_INIT;
+      ts[n + 1].data = malloc(ts[n].bytes ? ts[n].bytes : 1);
+      memcpy((void *)ts[n + 1].data, ts[n].data, ts[n].bytes);
+    }
+    for (size_t e = 0; w && drawn && e < ts[n].count; e++)
+      upk_elem_set((void *)ts[n].data, ts[n].dtype, e,
+                   2 * upk_elem_get(ts[n].data, ts[n].dtype, e));
+    n += w && drawn ? 2 : 1;
   }
-  for (size_t k = 0; k < n; k++) /* written = 2 * input0 where the sizes agree */
-    for (size_t e = 0; ts[k].kind == UPK_PYT_OUTPUT && nin && e < ts[k].count && e < ts[0].count;
+  for (size_t k = 0; k < n && in0 != SIZE_MAX; k++) /* the other written ones: 2 * input0 */
+    for (size_t e = 0;
+         ts[k].kind == UPK_PYT_OUTPUT && (k + 1 == n || ts[k + 1].kind != UPK_PYT_OUTPUT_INIT) &&
+         e < ts[k].count && e < ts[in0].count;
          e++)
       upk_elem_set((void *)ts[k].data, ts[k].dtype, e,
-                   2 * upk_elem_get(ts[0].data, ts[0].dtype, e));
+                   2 * upk_elem_get(ts[in0].data, ts[in0].dtype, e));
   char name[64];
   snprintf(name, sizeof name, "trial%u.upkt", trial);
-  rc = write_file(o, name, ts, n);
+  int rc = write_file(o, name, ts, n);
   for (size_t k = 0; k < n; k++)
     free((void *)ts[k].data);
   return rc;

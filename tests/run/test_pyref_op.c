@@ -6,6 +6,7 @@
  * stand-in producer (pyref_standin.c) and its tensors resolved; an
  * extension that does not import is run/pytorch-op-unavailable. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "krun.h"
+#include "runspec.h"
 
 static const char SRC[] = "extern \"C\" __global__ void twice(const float *x, float *y, int n) {\n"
                           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -188,14 +190,6 @@ Test(pyref_op, spec_arguments_against_the_schema) {
   m = only_error(res, "run/pytorch-op-args");
   cr_assert(strstr(m, "argument 'scale' (float): the value given does not fit its type"), "%s", m);
   json_decref(res);
-  res = run_with(true, "\"from\":\"input0\"",
-                 "\"op\":\"twice\",\"args\":{\"out\":{\"dtype\":\"f32\",\"shape\":[4],\"low\":0},"
-                 "\"x\":{\"dtype\":\"f32\",\"shape\":[4]}}");
-  m = only_error(res, "run/pytorch-op-args");
-  cr_assert(strstr(m, "argument 'out' (Tensor!): the op writes it (an output, preallocated with "
-                      "zeros): low and high do not apply"),
-            "%s", m);
-  json_decref(res);
 }
 
 Test(pyref_op, from_buffers_against_the_op_name_both_sides) {
@@ -250,4 +244,55 @@ Test(pyref_op, the_real_helper_without_torch) {
   json_t *res = run_with(true, "\"from\":\"input0\"", OK_ARGS);
   cr_assert(strstr(only_error(res, "run/no-torch"), "torch is not installed for "));
   json_decref(res);
+}
+
+/* An op that writes a tensor in place: given low and high it is drawn, its contents before the
+ * op come as the inout buffer's initial contents, after it as the expected ones. */
+static json_t *run_inplace(const char *x_spec) {
+  static const char SRC2[] = "extern \"C\" __global__ void dbl(float *x, int n) {\n"
+                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i < n) x[i] *= 2.0f;\n"
+                             "}\n";
+  char text[1024], err[512];
+  put("torch-ext/torch_binding.cpp", "ops.def(\"double_(Tensor(a!) x) -> ()\");\n");
+  snprintf(text, sizeof text,
+           "{\"grid\":4,\"block\":256,\"args\":[{\"name\":\"x\",\"from\":\"output0\",\"role\":"
+           "\"inout\"},{\"name\":\"n\",\"dtype\":\"i32\",\"value\":1024}],\"reference\":{"
+           "\"pytorch\":{\"op\":\"double_\",\"project\":\"%s\",\"args\":{\"x\":%s}}}}",
+           dir, x_spec);
+  json_t *p = json_pack("{s:s,s:s,s:o,s:b}", "source", SRC2, "fileName", "dbl.cu", "run",
+                        json_loads(text, 0, NULL), "noCache", 1);
+  json_t *res = upk_kernel_run_json(p, err, sizeof err);
+  cr_assert_not_null(res, "%s", err);
+  json_decref(p);
+  return res;
+}
+
+Test(pyref_op, an_in_place_op) {
+  if (!have_toolkit())
+    cr_skip_test("no CUDA toolkit");
+  json_t *res = run_inplace("{\"dtype\":\"f32\",\"shape\":[1024],\"low\":-1,\"high\":1}");
+  only_error(res, "run/no-device");
+  json_t *ts = json_object_get(json_object_get(json_object_get(res, "run"), "pytorch"), "tensors");
+  cr_assert_eq(json_array_size(ts), 1);
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ts, 0), "from")), "output0");
+  json_decref(res);
+  res = run_inplace("{\"dtype\":\"f32\",\"shape\":[1024]}");
+  const char *m = only_error(res, "run/pytorch-mismatch");
+  cr_assert(strstr(m, "run.args[0] 'x' is inout (from output0), but op 'double_' gets it "
+                      "preallocated with zeros: give run.reference.pytorch.args.x low and high"),
+            "%s", m);
+  json_decref(res);
+}
+
+Test(pyref_op, role_with_from_is_only_inout_on_an_output) {
+  char err[512];
+  json_t *run = json_loads("{\"grid\":1,\"block\":1,\"args\":[{\"from\":\"input0\",\"role\":"
+                           "\"inout\"},{\"from\":\"output\"}],\"reference\":{\"pytorch\":{\"op\":"
+                           "\"x\"}}}",
+                           0, NULL);
+  cr_assert_eq(upk_runspec_check(run, err, sizeof err), -EINVAL);
+  cr_assert_str_eq(err, "run.args[0]: role with 'from' can only be \"inout\" on an output<N> (a "
+                        "tensor a torch op writes in place)");
+  json_decref(run);
 }
