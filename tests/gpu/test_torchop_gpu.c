@@ -22,16 +22,20 @@ static void proj_path(char *buf, size_t len, const char *rel) {
   snprintf(buf, len, "%s/tests/gpu/torchop/silu-mul%s%s", root ? root : ".", *rel ? "/" : "", rel);
 }
 
-static json_t *spec(const char *kernel) {
+static json_t *spec_file(const char *file, const char *kernel) {
   char path[1024];
   json_error_t e;
-  proj_path(path, sizeof path, "run.json");
+  proj_path(path, sizeof path, file);
   json_t *doc = json_load_file(path, 0, &e);
   cr_assert_not_null(doc, "%s: %s", path, e.text);
   json_t *run = json_incref(json_object_get(doc, "run"));
   json_decref(doc);
   json_object_set_new(run, "kernel", json_string(kernel));
   return run;
+}
+
+static json_t *spec(const char *kernel) {
+  return spec_file(strstr(kernel, "scale") ? "run_inplace.json" : "run.json", kernel);
 }
 
 static bool have_toolkit(void) {
@@ -48,10 +52,15 @@ Test(torchop_gpu, the_project_reads_and_compiles) {
   cr_assert_not_null(op);
   cr_assert_eq(op->n_args, 2);
   cr_assert(op->args[0].written && !op->args[1].written);
+  op = upk_torchop_find(&set, "scale_");
+  cr_assert(op && op->args[0].written && op->args[1].kind == UPK_TOP_FLOAT);
   cr_assert_str_eq(set.package, "upk_silu_mul");
   upk_torchop_set_free(&set);
   upk_diags_free(&d);
   json_t *run = spec("silu_and_mul_correct");
+  cr_assert_eq(upk_runspec_check(run, err, sizeof err), 0, "%s", err);
+  json_decref(run);
+  run = spec("scale_inplace");
   cr_assert_eq(upk_runspec_check(run, err, sizeof err), 0, "%s", err);
   json_decref(run);
   if (!have_toolkit())
@@ -63,7 +72,7 @@ Test(torchop_gpu, the_project_reads_and_compiles) {
   cr_assert_not_null(r, "%s", err);
   cr_assert(json_is_true(json_object_get(r, "ok")), "%s",
             json_dumps(json_object_get(r, "diagnostics"), 0));
-  cr_assert_eq(json_array_size(json_object_get(r, "kernels")), 2);
+  cr_assert_eq(json_array_size(json_object_get(r, "kernels")), 3);
   json_decref(r);
   json_decref(p);
 }
@@ -102,6 +111,14 @@ Test(torchop_gpu, the_wrong_kernel_is_a_mismatch, .timeout = 600) {
   json_decref(r);
 }
 
+Test(torchop_gpu, an_in_place_kernel_passes_against_the_in_place_op, .timeout = 600) {
+  need_gpu_and_torch();
+  json_t *r = run_kernel("scale_inplace", NULL);
+  cr_assert(run_ok(r));
+  cr_assert(json_is_number(json_object_get(json_object_get(r, "run"), "referenceTimeMs")));
+  json_decref(r);
+}
+
 /* The same project without build/: the op cannot be called, one diagnostic. */
 Test(torchop_gpu, an_unbuilt_project_says_so, .timeout = 600) {
   need_gpu_and_torch();
@@ -115,7 +132,7 @@ Test(torchop_gpu, an_unbuilt_project_says_so, .timeout = 600) {
   json_t *d = diag(r, "run/pytorch-op-unavailable");
   cr_assert_not_null(d);
   cr_assert(strstr(json_string_value(json_object_get(d, "message")), "no built variant for torch"));
-  cr_assert_eq(json_array_size(json_object_get(r, "kernels")), 2, "the compile half answered");
+  cr_assert_eq(json_array_size(json_object_get(r, "kernels")), 3, "the compile half answered");
   json_decref(r);
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
   cr_assert_eq(system(cmd), 0);

@@ -16,3 +16,10 @@ extern "C" __global__ void silu_and_mul_wrong(float *out, const float *in, int r
   int r = i / d, c = i % d;
   out[i] = in[(size_t)r * 2 * d + c] * in[(size_t)r * 2 * d + d + c];
 }
+
+// For the in-place op scale_: x *= alpha.
+extern "C" __global__ void scale_inplace(float *x, float alpha, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    x[i] *= alpha;
+}

@@ -15,4 +15,12 @@ def _silu_and_mul(out, input):
 
 
 _lib.impl("silu_and_mul", _silu_and_mul, "CUDA")
+_lib.define("scale_(Tensor(a!) x, float alpha) -> ()")
+
+
+def _scale(x, alpha):
+    x.mul_(alpha)
+
+
+_lib.impl("scale_", _scale, "CUDA")
 ops = getattr(torch.ops, _NS)
