@@ -271,6 +271,13 @@ int upk_pyref_op_plan(upk_pyref *p, const upk_run_spec *s, const char *hint, cha
   if ((rc = upk_torchop_load(p->project, &set, &warn, err, sizeof err)) == -ENOENT)
     rc = upk_pyref_diag(p, "run/pytorch-op-project", "op '%s': %s", s->ref.py.op, err);
   plan pl = {.p = p, .s = s, .args = json_array()};
+  for (size_t i = 0; !rc && !upk_torchop_find(&set, s->ref.py.op) && i < set.n_inferred; i++)
+    if (!strcmp(set.inferred[i], s->ref.py.op))
+      rc = upk_pyref_diag(p, "run/pytorch-op-unknown",
+                          "op '%s' of %s is declared without a schema (.def(\"%s\", fn): torch "
+                          "infers it from the C++ function), so its arguments cannot be read; "
+                          "declare it with one, e.g. ops.def(\"%s(Tensor! out, Tensor x) -> ()\")",
+                          s->ref.py.op, p->project, s->ref.py.op, s->ref.py.op);
   if (!rc && !(pl.op = upk_torchop_find(&set, s->ref.py.op))) {
     op_list(&set, ops, sizeof ops);
     upk_diags_take(p->diags, &warn); /* a schema that did not parse may be the one */

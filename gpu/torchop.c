@@ -288,18 +288,31 @@ static int keep(upk_torchop_set *set, upk_torchop *op, const char *path, int lin
   return 0;
 }
 
+static int keep_inferred(upk_torchop_set *set, const char *name) {
+  char **grown = realloc(set->inferred, (set->n_inferred + 1) * sizeof *grown);
+  if (!grown)
+    return -ENOMEM;
+  set->inferred = grown;
+  return (set->inferred[set->n_inferred] = strdup(name)) ? (set->n_inferred++, 0) : -ENOMEM;
+}
+
 /* At `.def(` / `->def(`: the joined literals that follow, then parse them. */
 static int take_def(upk_src_lexer *lx, const char *path, upk_torchop_set *set, upk_diags *diags) {
   upk_src_token t;
   char text[4096] = "", err[200];
   size_t n = 0, first = SIZE_MAX;
-  while (upk_src_lex_next(lx, &t) && t.kind == UPK_TOK_STRING) {
+  bool more;
+  while ((more = upk_src_lex_next(lx, &t)) && t.kind == UPK_TOK_STRING) {
     first = first == SIZE_MAX ? t.off : first;
     if (!append_literal(&t, text, &n, sizeof text))
       return 0;
   }
+  if (first != SIZE_MAX && more && upk_tok_is(&t, ",") && n && n < 64 &&
+      strspn(text, "abcdefghijklmnopqrstuvwxyz"
+                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n)
+    return keep_inferred(set, text); /* .def("name", fn): torch infers the schema from C++ */
   if (first == SIZE_MAX || !strchr(text, '('))
-    return 0; /* .def("name", fn): no schema to read */
+    return 0;
   int line = 0, col = 0;
   upk_src_lex_pos(lx, first, &line, &col);
   upk_torchop op;
@@ -396,6 +409,9 @@ const upk_torchop *upk_torchop_find(const upk_torchop_set *set, const char *name
 void upk_torchop_set_free(upk_torchop_set *set) {
   for (size_t i = 0; i < set->n; i++)
     upk_torchop_free(&set->ops[i]);
+  for (size_t i = 0; i < set->n_inferred; i++)
+    free(set->inferred[i]);
+  free(set->inferred);
   free(set->ops);
   memset(set, 0, sizeof *set);
 }

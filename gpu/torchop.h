@@ -60,6 +60,8 @@ typedef struct upk_torchop_set {
   size_t n;
   size_t n_files;    /* C++ sources read */
   char package[128]; /* build.toml's [general] name, '-' as '_': torch-ext/<package>/ */
+  char **inferred;   /* names of `.def("name", fn)`: a schema torch infers from C++ */
+  size_t n_inferred;
 } upk_torchop_set;
 
 /** Parse one schema into `out`. Returns 0, -EINVAL with `err` saying where
@@ -71,7 +73,8 @@ void upk_torchop_free(upk_torchop *op);
  * literals joined, comments skipped) into `set`; a name declared twice (an
  * #if branch per backend) is kept once, the first. A schema that does not
  * parse is a warning "torchop/bad-schema" in `diags` at its line (`path`
- * names the file). A `.def("name", fn)` without a schema is skipped.
+ * names the file). A `.def("name", fn)` without a schema is kept by name
+ * only (`inferred`).
  * Returns 0 or -ENOMEM. */
 int upk_torchop_scan(const char *text, size_t len, const char *path, upk_torchop_set *set,
                      upk_diags *diags);

@@ -53,6 +53,7 @@ static void setup(void) {
       "TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {\n"
       "  ops.def(\"twice(Tensor! out, Tensor x, float scale=2.0) -> ()\");\n"
       "  ops.def(\"norm(Tensor x, float eps) -> Tensor\");\n"
+      "  ops.def(\"legacy\", &legacy);\n"
       "}\n");
   put("csrc/twice.cu", SRC);
   snprintf(kernel, sizeof kernel, "%s/csrc/twice.cu", dir);
@@ -155,6 +156,10 @@ Test(pyref_op, an_op_not_declared_lists_those_that_are) {
   const char *m = only_error(res, "run/pytorch-op-unknown");
   cr_assert(strstr(m, "op 'thrice' is not declared in "), "%s", m);
   cr_assert(strstr(m, "it declares: twice, norm"), "%s", m);
+  json_decref(res);
+  res = run_with(true, "\"from\":\"input0\"", "\"op\":\"legacy\"");
+  m = only_error(res, "run/pytorch-op-unknown");
+  cr_assert(strstr(m, "op 'legacy' of ") && strstr(m, "is declared without a schema"), "%s", m);
   json_decref(res);
 }
 

@@ -108,6 +108,7 @@ static const char BINDING[] = "#include \"registration.h\"\n"
                               "  ops.def(\"inferred\", &inferred);\n"
                               "  ops.def(\"broken(Tensor x -> ()\");\n"
                               "  m->def(R\"(norm(Tensor x, float eps) -> Tensor)\");\n"
+                              "  ops.def(\"na\" #DIM \"d_fwd(Tensor x) -> ()\");\n"
                               "}\n";
 
 Test(torchop, scan_reads_defs_not_comments) {
@@ -125,6 +126,9 @@ Test(torchop, scan_reads_defs_not_comments) {
   cr_assert_not_null(upk_torchop_find(&set, "norm"));
   cr_assert_null(upk_torchop_find(&set, "commented"));
   cr_assert_null(upk_torchop_find(&set, "inferred"));
+  cr_assert_eq(set.n_inferred, 1);
+  cr_assert_str_eq(set.inferred[0], "inferred");
+  cr_assert_null(upk_torchop_find(&set, "na"), "a macro's stringized name is not read");
   cr_assert_null(upk_torchop_find(&set, "scale_rows.out"), "no such overload");
   cr_assert_eq(d.len, 1);
   cr_assert_str_eq(d.items[0].code, "torchop/bad-schema");
