@@ -56,11 +56,10 @@ static int find_project(upk_pyref *p, const upk_run_spec *s, const char *hint) {
                         s->ref.py.op, hint ? hint : "inline source");
 }
 
-static int op_args_diag(plan *pl, const upk_torchop_arg *a, const char *fmt, const char *what) {
-  return upk_pyref_diag(pl->p, "run/pytorch-op-args",
-                        "op '%s' (%s:%d) argument '%s' (%s): %s; the schema is \"%s\"",
-                        pl->op->name, pl->op->file, pl->op->line + 1, a->name, a->type,
-                        fmt ? fmt : what, pl->op->schema);
+static int op_args_diag(plan *pl, const upk_torchop_arg *a, const char *what) {
+  return upk_pyref_diag(
+      pl->p, "run/pytorch-op-args", "op '%s' (%s:%d) argument '%s' (%s): %s; the schema is \"%s\"",
+      pl->op->name, pl->op->file, pl->op->line + 1, a->name, a->type, what, pl->op->schema);
 }
 
 static bool value_fits(const upk_torchop_arg *a, json_t *v) {
@@ -99,21 +98,21 @@ static int plan_arg(plan *pl, const upk_torchop_arg *a, json_t *v) {
     return 0;
   }
   if (!v)
-    return op_args_diag(pl, a, NULL,
+    return op_args_diag(pl, a,
                         a->kind == UPK_TOP_TENSOR
                             ? "needs {\"dtype\", \"shape\"} in run.reference.pytorch.args"
                             : "needs a value in run.reference.pytorch.args");
   if (json_is_null(v)) {
     json_object_set_new(e, "kind", json_string("none"));
-    return a->optional ? 0 : op_args_diag(pl, a, NULL, "is not optional; null does not fit");
+    return a->optional ? 0 : op_args_diag(pl, a, "is not optional; null does not fit");
   }
   if (a->kind == UPK_TOP_TENSOR) {
     if (!json_is_object(v))
-      return op_args_diag(pl, a, NULL, "is a tensor: give {\"dtype\", \"shape\"}, not a value");
+      return op_args_diag(pl, a, "is a tensor: give {\"dtype\", \"shape\"}, not a value");
     json_object_set_new(e, "kind", json_string("tensor"));
     json_object_update(e, v);
     if (pl->n_in == 64 || pl->n_out == 64)
-      return op_args_diag(pl, a, NULL, "over 64 tensors");
+      return op_args_diag(pl, a, "over 64 tensors");
     if (a->written)
       pl->out_t[pl->n_out] = v, pl->out[pl->n_out++] = a->name;
     else
@@ -121,11 +120,11 @@ static int plan_arg(plan *pl, const upk_torchop_arg *a, json_t *v) {
     return 0;
   }
   if (a->kind == UPK_TOP_TENSOR_LIST || a->kind == UPK_TOP_OTHER)
-    return op_args_diag(pl, a, NULL,
+    return op_args_diag(pl, a,
                         "takes only null or its default here (Tensor[], ScalarType, Generator "
                         "and the like are not drawn by a run)");
   if (!value_fits(a, v))
-    return op_args_diag(pl, a, NULL,
+    return op_args_diag(pl, a,
                         json_is_object(v) ? "is not a tensor: give a value, not {dtype, shape}"
                                           : "the value given does not fit its type");
   json_object_set_new(e, "kind", json_string("value"));
@@ -133,7 +132,7 @@ static int plan_arg(plan *pl, const upk_torchop_arg *a, json_t *v) {
   return 0;
 }
 
-/* "input0 = x (f16 [16, 4096]), input1 = w ..." */
+/* "input0 = 'x', input1 = 'w'" or "output0 = 'out', output1 = its return 0" */
 static void list_names(const plan *pl, bool out, char *buf, size_t len) {
   size_t n = 0, k = out ? pl->n_out : pl->n_in;
   buf[0] = '\0';
@@ -176,16 +175,20 @@ static int check_from(plan *pl, size_t i, const upk_run_arg *a) {
                           i, a->name, from, pl->op->name, pl->op->file, pl->op->line + 1,
                           out ? "writes" : "reads", have);
   }
-  json_t *t = a->from_index < n ? (out ? pl->out_t : pl->in_t)[a->from_index] : NULL;
-  if (a->role == UPK_ROLE_INOUT &&
-      (!t || !(json_object_get(t, "low") || json_object_get(t, "high"))))
+  json_t *t = a->from_index < (out ? pl->n_out : pl->n_in)
+                  ? (out ? pl->out_t : pl->in_t)[a->from_index]
+                  : NULL; /* NULL: a returned tensor */
+  if (a->role == UPK_ROLE_INOUT && !t)
     return upk_pyref_diag(pl->p, "run/pytorch-mismatch",
-                          "run.args[%zu] '%s' is inout (from %s), but op '%s' %s: give "
-                          "run.reference.pytorch.args.%s low and high so its contents are drawn "
-                          "before the op writes it in place",
-                          i, a->name, from, pl->op->name,
-                          t ? "gets it preallocated with zeros" : "returns that tensor",
-                          t ? pl->out[a->from_index] : "(a written argument)");
+                          "run.args[%zu] '%s' is inout (from %s), but op '%s' returns that "
+                          "tensor: only an argument it writes in place has contents before",
+                          i, a->name, from, pl->op->name);
+  if (a->role == UPK_ROLE_INOUT && !json_object_get(t, "low") && !json_object_get(t, "high"))
+    return upk_pyref_diag(pl->p, "run/pytorch-mismatch",
+                          "run.args[%zu] '%s' is inout (from %s), but op '%s' gets it "
+                          "preallocated with zeros: give run.reference.pytorch.args.%s low and "
+                          "high so its contents are drawn before the op writes it in place",
+                          i, a->name, from, pl->op->name, pl->out[a->from_index]);
   if (!t || (!a->dtype_given && !a->rank && !a->count))
     return 0; /* a returned tensor: its shape is known once the op ran */
   tensor_text(t, spec, sizeof spec);
