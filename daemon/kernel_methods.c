@@ -178,8 +178,11 @@ static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
   json_t *py = json_object_get(json_object_get(copy, "reference"), "pytorch");
   const char *path = json_string_value(json_object_get(py, "path"));
   const char *python = s->opts.python ? s->opts.python : getenv("UPSKILLD_PYTHON");
+  const char *project = json_string_value(json_object_get(py, "project"));
   if (path)
     json_object_set_new(py, "path", abs_path(s, path));
+  if (project) /* a torch op's kernel-builder project */
+    json_object_set_new(py, "project", abs_path(s, project));
   if (py && python && *python)
     json_object_set_new(w, "python", json_string(python));
   return copy;
@@ -287,7 +290,8 @@ static const upk_param validate_params[] = {
     {"run", UPK_T_OBJECT, 0,
      "Run the kernel on the GPU and check it: {kernel, grid, block, sharedBytes, args, reference, "
      "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer}; reference {pytorch: {path | "
-     "source}} checks it against a KernelBench-style PyTorch problem (docs/gpu.md)."},
+     "source}} checks it against a KernelBench-style PyTorch problem, {pytorch: {op, args, "
+     "project?}} against a torch op of a kernel-builder project's torch-ext/ (docs/gpu.md)."},
     {0},
 };
 

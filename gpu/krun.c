@@ -422,7 +422,9 @@ static const char *kernel_symbol(json_t *result, const char *name) {
  * the kernel's parameter types where its symbol carries them. */
 static int pytorch_reference(upk_pyref *py, upk_run_spec *s, json_t *p, const char *symbol,
                              upk_diags *diags, upk_range at) {
-  upk_pyref_cfg cfg = {.python = param_str(p, "python")};
+  const char *file = param_str(p, "path"); /* an op's project is found above it */
+  upk_pyref_cfg cfg = {.python = param_str(p, "python"),
+                       .hint = file ? file : param_str(p, "project")};
   char why[600];
   if (upk_pyref_run(py, s, &cfg, diags, at) || upk_pyref_resolve(py, s))
     return -EINVAL;

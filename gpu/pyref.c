@@ -19,11 +19,17 @@
 extern char **environ;
 
 enum { LOG_TAIL = 1200, POLL_MS = 10 };
-enum { EXIT_NO_TORCH = 3, EXIT_NO_CUDA = 4, EXIT_PROBLEM = 5, EXIT_NOT_FOUND = 127 };
+enum {
+  EXIT_NO_TORCH = 3,
+  EXIT_NO_CUDA = 4,
+  EXIT_PROBLEM = 5,
+  EXIT_OP_UNAVAILABLE = 6,
+  EXIT_NOT_FOUND = 127
+};
 
-static int diag(upk_pyref *p, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int diag(upk_pyref *p, const char *code, const char *fmt, ...) {
+#define diag upk_pyref_diag
+
+int upk_pyref_diag(upk_pyref *p, const char *code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   upk_diags_vadd(p->diags, UPK_SEV_ERROR, code, "upskilld-run", p->at, fmt, ap);
@@ -181,6 +187,11 @@ static int helper_failed(upk_pyref *p, const char *python, int st) {
                 "no CUDA device for the PyTorch reference: %s; the compile checks still ran, the "
                 "kernel did not",
                 tail);
+  if (code == EXIT_OP_UNAVAILABLE)
+    return diag(p, "run/pytorch-op-unavailable",
+                "op '%s' of %s cannot be called: %s; build the extension (kernel-builder) so "
+                "build/<variant>/ holds it; the compile checks still ran, the kernel did not",
+                p->s->ref.py.op, p->project, tail);
   if (code == EXIT_NOT_FOUND)
     return diag(p, "run/no-python", "cannot run '%s': %s (set --python or UPSKILLD_PYTHON)", python,
                 tail);
@@ -207,7 +218,7 @@ int upk_pyref_run(upk_pyref *p, const upk_run_spec *s, const upk_pyref_cfg *cfg,
                   upk_range at) {
   *p = (upk_pyref){.s = s, .diags = diags, .at = at, .cur_trial = -1};
   const char *python = python_of(cfg);
-  char helper[PATH_MAX], problem[PATH_MAX + 16], warm[16], iters[16];
+  char helper[PATH_MAX], problem[PATH_MAX + 16], plan[PATH_MAX + 16], warm[16], iters[16];
   helper_path(cfg, helper, sizeof helper);
   if (access(helper, R_OK))
     return diag(p, "run/pytorch-helper-missing",
@@ -217,6 +228,8 @@ int upk_pyref_run(upk_pyref *p, const upk_run_spec *s, const upk_pyref_cfg *cfg,
   int rc = make_dir(p);
   if (rc || (s->ref.py.source && (rc = write_source(p, s->ref.py.source, problem, sizeof problem))))
     return rc;
+  if (s->ref.py.op && (rc = upk_pyref_op_plan(p, s, cfg ? cfg->hint : NULL, plan, sizeof plan)))
+    return rc;
   char *seeds = seeds_arg(s), model_seed[24];
   if (!seeds)
     return -ENOMEM;
@@ -225,7 +238,10 @@ int upk_pyref_run(upk_pyref *p, const upk_run_spec *s, const upk_pyref_cfg *cfg,
   snprintf(iters, sizeof iters, "%u", s->iterations);
   argv_b a = {.n = 0};
   add(&a, python), add(&a, helper);
-  add2(&a, "--problem", s->ref.py.source ? problem : s->ref.py.path);
+  if (s->ref.py.op)
+    add2(&a, "--op", s->ref.py.op), add2(&a, "--op-plan", plan);
+  else
+    add2(&a, "--problem", s->ref.py.source ? problem : s->ref.py.path);
   add2(&a, "--out", p->dir), add2(&a, "--seeds", seeds), add2(&a, "--model-seed", model_seed);
   add2(&a, "--warmup", warm), add2(&a, "--iterations", iters);
   add2(&a, "--model", s->ref.py.model), add2(&a, "--inputs", s->ref.py.inputs);
@@ -307,6 +323,31 @@ static void spec_of(const upk_run_arg *a, char *buf, size_t len) {
     snprintf(buf, len, "%s", dt);
 }
 
+/* The tensor `a`'s feed reads: an inout output's contents before the op
+ * ran for its initial contents, else the tensor it names. */
+static const upk_pyref_tensor *feed_source(const upk_pyref_file *f, const upk_run_arg *a,
+                                           bool expected) {
+  if (expected || a->role != UPK_ROLE_INOUT)
+    return upk_pyref_find(f, a->from, a->from_index, a->from_name);
+  for (size_t i = 0; i < f->n; i++)
+    if (f->t[i].kind == UPK_PYT_OUTPUT_INIT && f->t[i].index == a->from_index)
+      return &f->t[i];
+  return NULL;
+}
+
+/* An inout buffer needs the output's contents before the op wrote them, alike in dtype and shape.
+ */
+static int resolve_inout(upk_pyref *p, size_t i, const upk_run_arg *a, const upk_pyref_tensor *t) {
+  const upk_pyref_tensor *init = feed_source(&p->cur, a, false);
+  if (init && init->dtype == t->dtype && init->count == t->count)
+    return 0;
+  return diag(p, "run/pytorch-mismatch",
+              "run.args[%zu] '%s' is inout (from output%u), but the PyTorch reference gives no "
+              "contents of output%u before it was written: only a torch op's written argument "
+              "with low and high in run.reference.pytorch.args is drawn first",
+              i, a->name, a->from_index, a->from_index);
+}
+
 static int resolve_arg(upk_pyref *p, size_t i, upk_run_arg *a) {
   static const upk_pyref_kind kinds[] = {0, UPK_PYT_INPUT, UPK_PYT_OUTPUT, UPK_PYT_PARAM};
   char from[300], have[1024], spec[200], ref[200];
@@ -326,6 +367,8 @@ static int resolve_arg(upk_pyref *p, size_t i, upk_run_arg *a) {
                 "run.args[%zu] '%s' (from %s): the run spec says %s, the PyTorch reference gives "
                 "%s; fix the spec (or leave dtype and shape out to take the tensor's)",
                 i, a->name, from, spec, ref);
+  if (a->role == UPK_ROLE_INOUT && resolve_inout(p, i, a, t))
+    return -EINVAL;
   a->dtype = t->dtype;
   a->count = t->count;
   a->rank = t->rank;
@@ -374,7 +417,7 @@ int upk_pyref_feed(void *ctx, unsigned trial, size_t arg, void *dst, size_t byte
   int rc = open_trial(p, trial);
   if (rc)
     return rc;
-  const upk_pyref_tensor *t = upk_pyref_find(&p->cur, a->from, a->from_index, a->from_name);
+  const upk_pyref_tensor *t = feed_source(&p->cur, a, expected);
   char from[300], got[200], want[200];
   upk_pyref_from_name(a, from, sizeof from);
   if (t && t->bytes == bytes && t->dtype == a->dtype) {
@@ -422,9 +465,16 @@ json_t *upk_pyref_json(const upk_pyref *p, const upk_run_spec *s) {
     json_array_append_new(tensors, json_pack("{s:s,s:s,s:s,s:o}", "arg", a->name, "from", from,
                                              "dtype", upk_dtype_name(a->dtype), "shape", shape));
   }
-  return json_pack("{s:s,s:I,s:b,s:o,s:o,s:o}", "problem",
-                   s->ref.py.path ? s->ref.py.path : "(source)", "seed", (json_int_t)s->ref.py.seed,
-                   "compile", s->ref.py.compile, "tensors", tensors, "eagerTimeMs",
-                   p->has_eager ? json_real(p->eager.median) : json_null(), "compileTimeMs",
-                   p->has_compiled ? json_real(p->compiled.median) : json_null());
+  json_t *j =
+      json_pack("{s:s,s:I,s:b,s:o,s:o,s:o}", "problem",
+                s->ref.py.op     ? s->ref.py.op
+                : s->ref.py.path ? s->ref.py.path
+                                 : "(source)",
+                "seed", (json_int_t)s->ref.py.seed, "compile", s->ref.py.compile, "tensors",
+                tensors, "eagerTimeMs", p->has_eager ? json_real(p->eager.median) : json_null(),
+                "compileTimeMs", p->has_compiled ? json_real(p->compiled.median) : json_null());
+  if (j && s->ref.py.op) /* the op, and the schema it was checked against once read */
+    json_object_update_new(j, json_pack("{s:s,s:s,s:s}", "op", s->ref.py.op, "project", p->project,
+                                        "schema", p->schema));
+  return j;
 }

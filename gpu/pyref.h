@@ -14,7 +14,8 @@
  *           then the name, then the data, each zero-padded to 8 bytes.
  * kind: 1 input (get_inputs()[index]), 2 output (the model's result
  * [index]), 3 parameter or buffer (by name), 4 eager timings, 5
- * torch.compile timings (f64 milliseconds, one per timed run). dtype: the
+ * torch.compile timings (f64 milliseconds, one per timed run), 6 an output's
+ * contents before a torch op wrote it in place (index: the output's). dtype: the
  * upk_dtype value (0 f32, 1 f16, 2 bf16, 3 f64, 4 i8, 5 i32, 6 i64, 7 u8,
  * 8 u32). Data is the tensor's contiguous bytes; rank 0 holds one element. */
 #ifndef UPK_GPU_PYREF_H
@@ -40,7 +41,8 @@ typedef enum {
   UPK_PYT_OUTPUT = 2,
   UPK_PYT_PARAM = 3,
   UPK_PYT_TIME_EAGER = 4,
-  UPK_PYT_TIME_COMPILE = 5
+  UPK_PYT_TIME_COMPILE = 5,
+  UPK_PYT_OUTPUT_INIT = 6 /* an output's contents before the op ran (in-place ops) */
 } upk_pyref_kind;
 
 /** One record; `data` points into the mapped file. */
@@ -84,6 +86,7 @@ void upk_pyref_from_name(const upk_run_arg *a, char *buf, size_t len);
 typedef struct upk_pyref_cfg {
   const char *python; /* NULL: $UPSKILLD_PYTHON, else python3 from PATH */
   const char *helper; /* NULL: $UPSKILLD_PYREF_HELPER, else upskilld-pyref.py beside the worker */
+  const char *hint;   /* an op's project is found above this path (the kernel's file) */
 } upk_pyref_cfg;
 
 /** One reference session: the helper's directory and what it produced. */
@@ -97,14 +100,30 @@ typedef struct upk_pyref {
   upk_stats eager, compiled;
   bool has_eager, has_compiled;
   bool resolved; /* every {"from"} buffer has its tensor's dtype and shape */
+  /* A torch op of torch-ext/ (pyref_op.c): its project and schema. */
+  char project[PATH_MAX];
+  char schema[512];
 } upk_pyref;
 
 /** Run the helper for spec `s` (reference kind pytorch) into a fresh private
  * directory. Every failure is one diagnostic: run/no-python, run/no-torch,
  * run/no-device, run/pytorch-helper-missing, run/pytorch-failed,
- * run/pytorch-timeout. Returns 0 or a negative errno. */
+ * run/pytorch-timeout, run/pytorch-op-unavailable (an op's extension does
+ * not import), and those of upk_pyref_op_plan. Returns 0 or a negative errno. */
 int upk_pyref_run(upk_pyref *p, const upk_run_spec *s, const upk_pyref_cfg *cfg, upk_diags *diags,
                   upk_range at);
+/** An error diagnostic of the reference at its range; returns -EINVAL. */
+int upk_pyref_diag(upk_pyref *p, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/** For an op reference (s->ref.py.op): find the kernel-builder project
+ * (run.reference.pytorch.project, else the nearest build.toml above `hint`),
+ * read the op's schema from its torch-ext C++ sources, check the spec's op
+ * arguments and {"from"} buffers against it, and write the helper's call
+ * plan (JSON of arguments, no tensors) to `plan`. One diagnostic on
+ * failure: run/pytorch-op-project, run/pytorch-op-unknown,
+ * run/pytorch-op-args, run/pytorch-mismatch. Returns 0 or -EINVAL/-ENOMEM. */
+int upk_pyref_op_plan(upk_pyref *p, const upk_run_spec *s, const char *hint, char *plan,
+                      size_t len);
 /** Give every {"from"} buffer of `s` the dtype, count and shape of its tensor
  * in trial 0 and read the timings. A given dtype or shape that differs, a
  * tensor that does not exist or a dtype the kernel cannot take is a

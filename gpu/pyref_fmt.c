@@ -50,7 +50,7 @@ static size_t parse_record(const unsigned char *p, size_t left, upk_pyref_tensor
   uint32_t kind = u32_at(p + 4), dtype = u32_at(p + 12), rank = u32_at(p + 16),
            name_len = u32_at(p + 20);
   uint64_t bytes = u64_at(p + 88), count = 1;
-  if (kind < UPK_PYT_INPUT || kind > UPK_PYT_TIME_COMPILE)
+  if (kind < UPK_PYT_INPUT || kind > UPK_PYT_OUTPUT_INIT)
     return *why = "unknown kind", 0;
   if (dtype >= UPK_DT_COUNT)
     return *why = "unknown dtype code", 0;

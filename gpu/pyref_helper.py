@@ -12,26 +12,43 @@ times eager PyTorch on the last trial's inputs as the worker times the kernel
 (CUDA events, warmup, an L2 flush before every timed run) and, with
 --compile, torch.compile too, into OUT/timing.upkt.
 
+With --op NAME --op-plan FILE the reference is a torch op of a
+kernel-builder project instead (docs/gpu.md, "A torch op of torch-ext/"):
+the worker read the op's schema and wrote the plan (each schema argument:
+a tensor to draw or, when the op writes it, to preallocate (or, given low
+and high, to draw too: an in-place op's output); a value; None;
+or its default). The helper imports the project's built extension from
+build/<variant>/ (the variant of this torch, CUDA and machine, else
+torch-universal), draws the read tensors per trial seed, calls the op and
+hands over input<N> (the tensors it reads) and output<N> (the tensors it
+writes, then those it returns).
+
 The files use the binary format of gpu/pyref.h (no JSON of tensors).
 
 Exit status: 0 done, 2 bad arguments, 3 no torch, 4 no CUDA device,
-5 the problem failed (the message, or the traceback's end, on stderr)."""
+5 the problem failed (the message, or the traceback's end, on stderr),
+6 the op's extension is not built or does not import."""
 
 import argparse
 import ctypes
 import json
 import os
+import platform
 import struct
 import sys
 import traceback
 
-EXIT_USAGE, EXIT_NO_TORCH, EXIT_NO_CUDA, EXIT_PROBLEM = 2, 3, 4, 5
+EXIT_USAGE, EXIT_NO_TORCH, EXIT_NO_CUDA, EXIT_PROBLEM, EXIT_OP_UNAVAILABLE = 2, 3, 4, 5, 6
 MAGIC, VERSION = b"UPKTENS1", 1
-INPUT, OUTPUT, PARAM, TIME_EAGER, TIME_COMPILE = 1, 2, 3, 4, 5
+INPUT, OUTPUT, PARAM, TIME_EAGER, TIME_COMPILE, OUTPUT_INIT = 1, 2, 3, 4, 5, 6
 L2_FLUSH_BYTES = 256 << 20
 
 
 class ProblemError(Exception):
+    pass
+
+
+class OpUnavailable(Exception):
     pass
 
 
@@ -188,9 +205,147 @@ def run(args, torch):
     write_file(os.path.join(args.out, "timing.upkt"), times)
 
 
+# ---- a torch op of a kernel-builder project ----------------------------------
+
+DTYPE_NAMES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64",
+               "i8": "int8", "i32": "int32", "i64": "int64", "u8": "uint8", "u32": "uint32"}
+
+
+def variant_names(torch):
+    """kernel-builder's build variants for this torch, newest naming first:
+    torch<maj><min>-cxx11-cu<maj><min>-<machine>-linux, then torch-universal
+    (a pure-Python kernel)."""
+    tv = "".join(torch.__version__.split("+")[0].split(".")[:2])
+    cv = "".join((torch.version.cuda or "").split(".")[:2])
+    machine = platform.machine()
+    return [f"torch{tv}-cxx11-cu{cv}-{machine}-linux", f"torch{tv}-cxx98-cu{cv}-{machine}-linux",
+            "torch-universal"]
+
+
+def package_dir(root, pkg):
+    """The importable package of a variant: the variant dir itself (newer
+    layout: _ops.py at its top) or <variant>/<package>/."""
+    if os.path.isfile(os.path.join(root, "_ops.py")):
+        return root
+    if os.path.isfile(os.path.join(root, pkg, "_ops.py")):
+        return os.path.join(root, pkg)
+    return None
+
+
+def import_ops(torch, plan):
+    import importlib
+    import importlib.util
+    pkg, project = plan["package"], plan["project"]
+    build = os.path.join(project, "build")
+    tried = variant_names(torch)
+    dirs = [package_dir(os.path.join(build, v), pkg) for v in tried]
+    dirs.append(package_dir(os.path.join(project, "torch-ext"), pkg))  # a development install
+    found = next((d for d in dirs if d), None)
+    if found is None:
+        have = sorted(os.listdir(build)) if os.path.isdir(build) else []
+        raise OpUnavailable(f"no built variant for torch {torch.__version__} under {build} "
+                            f"(looked for {', '.join(tried)}; it has: {', '.join(have) or 'none'})")
+    try:
+        spec = importlib.util.spec_from_file_location(
+            pkg, os.path.join(found, "__init__.py"), submodule_search_locations=[found])
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[pkg] = mod
+        spec.loader.exec_module(mod)
+        ops = importlib.import_module(pkg + "._ops").ops
+    except Exception as e:  # a stale build, an ABI mismatch, a missing dependency
+        raise OpUnavailable(f"importing {found} failed: {type(e).__name__}: {e}") from e
+    fn = getattr(ops, plan["op"], None)
+    if fn is not None and plan.get("overload"):
+        fn = getattr(fn, plan["overload"], None)
+    if fn is None:
+        raise OpUnavailable(f"{found} imports, but registers no op '{plan['op']}' "
+                            "(rebuild it: torch_binding.cpp declares it)")
+    return fn
+
+
+def draw(torch, a):
+    dt = getattr(torch, DTYPE_NAMES[a["dtype"]])
+    shape = a["shape"]
+    drawn = "low" in a or "high" in a
+    if a["written"] and not drawn:  # the op's output: preallocated, the op fills it
+        return torch.zeros(shape, dtype=dt, device="cuda")
+    if dt.is_floating_point:
+        lo, hi = a.get("low", -1.0), a.get("high", 1.0)
+        return (torch.rand(shape, dtype=torch.float32, device="cuda") * (hi - lo) + lo).to(dt)
+    lo, hi = int(a.get("low", 0)), int(a.get("high", 16))
+    return torch.randint(lo, hi + 1, shape, dtype=torch.int64, device="cuda").to(dt)
+
+
+def op_args(torch, plan):
+    """Positional arguments in schema order; after one left to its default,
+    the rest by name."""
+    pos, kw, reads, writes, gap = [], {}, [], [], False
+    for a in plan["args"]:
+        if a["kind"] == "default":
+            gap = True
+            continue
+        v = None
+        if a["kind"] == "tensor":
+            v = draw(torch, a)
+            (writes if a["written"] else reads).append(v)
+        elif a["kind"] == "value":
+            v = a["value"]
+        if gap:
+            kw[a["name"]] = v
+        else:
+            pos.append(v)
+    return pos, kw, reads, writes
+
+
+def returned(torch, r):
+    if r is None:
+        return []
+    if isinstance(r, torch.Tensor):
+        return [r]
+    return [x for x in r if isinstance(x, torch.Tensor)]
+
+
+def run_op(args, torch):
+    codes = dtype_codes(torch)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    with open(args.op_plan) as f:
+        plan = json.load(f)
+    fn = import_ops(torch, plan)
+    names_in = [a["name"] for a in plan["args"] if a["kind"] == "tensor" and not a["written"]]
+    written = [a for a in plan["args"] if a["kind"] == "tensor" and a["written"]]
+    names_out = [a["name"] for a in written]
+    # An output the op updates in place: its contents before the call go too.
+    drawn = [i for i, a in enumerate(written) if "low" in a or "high" in a]
+    call = None
+    seeds = [int(s) for s in args.seeds.split(",") if s]
+    for t, seed in enumerate(seeds):
+        torch.manual_seed(seed)
+        pos, kw, reads, writes = op_args(torch, plan)
+        before = [tensor_record(torch, codes, OUTPUT_INIT, i, names_out[i], writes[i],
+                                f"output{i} ({names_out[i]}) before the op") for i in drawn]
+        outs = writes + returned(torch, fn(*pos, **kw))
+        torch.cuda.synchronize()
+        recs = [tensor_record(torch, codes, INPUT, i, names_in[i], x, f"input{i} ({names_in[i]})")
+                for i, x in enumerate(reads)] + before
+        for i, y in enumerate(outs):
+            name = names_out[i] if i < len(names_out) else f"return{i - len(names_out)}"
+            recs.append(tensor_record(torch, codes, OUTPUT, i, name, y, f"output{i} ({name})"))
+        write_file(os.path.join(args.out, f"trial{t}.upkt"), recs)
+        call = (pos, kw)
+    def once(*_):
+        return fn(*call[0], **call[1])
+    ms = time_fn(torch, once, [], args.warmup, args.iterations)
+    write_file(os.path.join(args.out, "timing.upkt"),
+               [record(TIME_EAGER, 0, "eager", 3, (args.iterations,),
+                       struct.pack(f"<{args.iterations}d", *ms))])
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description="upskilld's PyTorch reference helper")
-    p.add_argument("--problem", required=True)
+    p.add_argument("--problem")
+    p.add_argument("--op")
+    p.add_argument("--op-plan")
     p.add_argument("--out", required=True)
     p.add_argument("--seeds", required=True)
     p.add_argument("--model-seed", type=int, default=42)
@@ -201,7 +356,10 @@ def parse_args(argv):
     p.add_argument("--init-inputs", default="get_init_inputs")
     p.add_argument("--globals", default=None)
     p.add_argument("--compile", action="store_true")
-    return p.parse_args(argv)
+    a = p.parse_args(argv)
+    if bool(a.problem) == bool(a.op_plan):
+        p.error("give --problem, or --op and --op-plan")
+    return a
 
 
 def main(argv):
@@ -218,14 +376,21 @@ def main(argv):
         print(f"torch {torch.__version__} (for {sys.executable}) sees no CUDA device",
               file=sys.stderr)
         return EXIT_NO_CUDA
+    where = args.problem or f"op {args.op}"
     try:
-        run(args, torch)
+        if args.op_plan:
+            run_op(args, torch)
+        else:
+            run(args, torch)
+    except OpUnavailable as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_OP_UNAVAILABLE
     except ProblemError as e:
-        print(f"{args.problem}: {e}", file=sys.stderr)
+        print(f"{where}: {e}", file=sys.stderr)
         return EXIT_PROBLEM
     except Exception:  # the problem's own error: its traceback's end says where
         lines = traceback.format_exc().strip().splitlines()
-        print(f"{args.problem} raised: " + " | ".join(lines[-3:]), file=sys.stderr)
+        print(f"{where} raised: " + " | ".join(lines[-3:]), file=sys.stderr)
         return EXIT_PROBLEM
     return 0
 

@@ -310,12 +310,13 @@ static int parse_from(ctx *c, const char *v, const char *path, upk_run_arg *arg)
 /* A buffer that is a tensor of the PyTorch reference: dtype and shape may be
  * given (then checked against the tensor), the rest comes from it. */
 static int get_from_arg(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
-  static const char *const keys[] = {"name", "from", "dtype", "count", "shape", NULL};
-  json_t *from = json_object_get(a, "from");
+  static const char *const keys[] = {"name", "from", "dtype", "count", "shape", "role", NULL};
+  json_t *from = json_object_get(a, "from"), *role = json_object_get(a, "role");
   char p[256];
   snprintf(p, sizeof p, "%s.from", path);
   arg->is_buffer = true;
-  if (known_keys(c, a, path, keys, "name, from, dtype, count, shape (a tensor of the reference)"))
+  if (known_keys(c, a, path, keys,
+                 "name, from, dtype, count, shape, role (a tensor of the reference)"))
     return c->rc;
   if (!json_is_string(from))
     return fail(c, p, "must be a string such as \"input0\" or \"output\"");
@@ -323,6 +324,14 @@ static int get_from_arg(ctx *c, json_t *a, const char *path, upk_run_arg *arg) {
     return c->rc;
   if (arg->from == UPK_FROM_PARAM)
     arg->role = UPK_ROLE_IN;
+  /* An output the kernel updates in place: its contents before the op wrote it come too. */
+  if (role && (!json_is_string(role) || strcmp(json_string_value(role), "inout") ||
+               arg->from != UPK_FROM_OUTPUT))
+    return fail(c, path,
+                "role with 'from' can only be \"inout\" on an output<N> (a tensor a torch op "
+                "writes in place)");
+  if (role)
+    arg->role = UPK_ROLE_INOUT;
   arg->init.kind = UPK_INIT_FEED;
   if ((arg->dtype_given = json_object_get(a, "dtype") != NULL) &&
       get_dtype(c, a, path, &arg->dtype))
@@ -399,11 +408,28 @@ static size_t count_outputs(const upk_run_spec *s) {
   return n;
 }
 
+/* reference.pytorch {op, project?, args?}: a torch op's arguments by name
+ * (their form here; against the op's schema on the worker, pyref_op.c). */
+static int get_op(ctx *c, json_t *py, upk_run_ref *ref) {
+  static const char *const problem_only[] = {"model", "inputs", "initInputs", "globals", "compile"};
+  json_t *args = json_object_get(py, "args");
+  for (size_t i = 0; i < sizeof problem_only / sizeof *problem_only; i++)
+    if (json_object_get(py, problem_only[i]))
+      return fail(c, "run.reference.pytorch", "%s is for a problem file, not an op",
+                  problem_only[i]);
+  if (args && upk_runspec_op_args(args, c->err, c->err_len))
+    return c->rc = -EINVAL;
+  if (args && !(ref->py.op_args = json_deep_copy(args)))
+    return oom(c);
+  return 0;
+}
+
 /* reference.pytorch {path | source, model?, inputs?, initInputs?, globals?, compile?, seed?,
  * timeoutMs?}. */
 static int get_pytorch(ctx *c, json_t *py, upk_run_spec *s) {
   static const char *const keys[] = {"path",    "source",  "model", "inputs",    "initInputs",
-                                     "globals", "compile", "seed",  "timeoutMs", NULL};
+                                     "globals", "compile", "seed",  "timeoutMs", "op",
+                                     "project", "args",    NULL};
   const char *path = "run.reference.pytorch";
   upk_run_ref *ref = &s->ref;
   unsigned long long seed = DEFAULT_SEED, ms = UPK_RUN_PY_TIMEOUT_DEFAULT_MS;
@@ -411,17 +437,24 @@ static int get_pytorch(ctx *c, json_t *py, upk_run_spec *s) {
   ref->kind = UPK_REF_PYTORCH;
   if (get_object(c, py, path) ||
       known_keys(c, py, path, keys,
-                 "path, source, model, inputs, initInputs, globals, compile, seed, timeoutMs") ||
+                 "path, source, model, inputs, initInputs, globals, compile, seed, timeoutMs, "
+                 "op, project, args") ||
       get_str(c, py, "path", path, &ref->py.path) ||
       get_str(c, py, "source", path, &ref->py.source) ||
       get_str(c, py, "model", path, &ref->py.model) ||
       get_str(c, py, "inputs", path, &ref->py.inputs) ||
       get_str(c, py, "initInputs", path, &ref->py.init) ||
       get_uint(c, py, "seed", path, 0, UINT64_MAX, &seed) ||
-      get_uint(c, py, "timeoutMs", path, 1, MAX_PY_TIMEOUT_MS, &ms))
+      get_uint(c, py, "timeoutMs", path, 1, MAX_PY_TIMEOUT_MS, &ms) ||
+      get_str(c, py, "op", path, &ref->py.op) || get_str(c, py, "project", path, &ref->py.project))
     return c->rc;
-  if (!ref->py.path == !ref->py.source)
-    return fail(c, path, "give exactly one of path (a problem .py file) or source (its text)");
+  if (!!ref->py.path + !!ref->py.source + !!ref->py.op != 1)
+    return fail(c, path,
+                "give exactly one of path (a problem .py file), source (its text) or op (a torch "
+                "op of a kernel-builder project's torch-ext/)");
+  if (ref->py.op ? get_op(c, py, ref) : json_object_get(py, "args") || ref->py.project)
+    return c->rc ? c->rc
+                 : fail(c, path, "args and project go with op (a torch op), not a problem file");
   if (cmp && !json_is_boolean(cmp))
     return fail(c, "run.reference.pytorch.compile", "must be true or false");
   if (g && !json_is_object(g))
@@ -589,6 +622,9 @@ void upk_runspec_free(upk_run_spec *s) {
   free(s->ref.py.inputs);
   free(s->ref.py.init);
   free(s->ref.py.globals);
+  free(s->ref.py.op);
+  free(s->ref.py.project);
+  json_decref(s->ref.py.op_args);
   free(s->args);
   free(s->kernel);
   free(s->ref.source);

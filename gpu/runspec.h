@@ -93,6 +93,10 @@ typedef struct upk_run_ref {
     bool compile;                /* also time torch.compile */
     uint64_t seed;               /* the model's seed; trial t's inputs: upk_trial_seed(seed, t) */
     unsigned timeout_ms;         /* the helper's limit (import, build, trials, timing) */
+    /* Or a torch op of a kernel-builder project's torch-ext/ (pyref_op.c). */
+    char *op;        /* "silu_and_mul"; NULL: a problem file */
+    char *project;   /* the project's directory; NULL: found above the kernel's file */
+    json_t *op_args; /* {schema arg name: {dtype, shape, low?, high?} | value}, checked for form */
   } py;
 } upk_run_ref;
 
@@ -113,6 +117,10 @@ typedef struct upk_run_spec {
  * ("run.grid[1]: ..."), or -ENOMEM. On failure `out` holds nothing to free. */
 int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len);
 void upk_runspec_free(upk_run_spec *s);
+
+/** The form of run.reference.pytorch.args (an op's arguments by schema
+ * name; runspec_op.c): 0, or -EINVAL with `err` naming the field. */
+int upk_runspec_op_args(json_t *args, char *err, size_t err_len);
 
 /** The pure validator for the daemon's loop: 0 or -EINVAL (or -ENOMEM) with `err`. */
 int upk_runspec_check(json_t *run, char *err, size_t err_len);

@@ -3,7 +3,7 @@
 #
 #   tests/fuzz/run.sh [SECONDS] [TARGET...]   SECONDS per target, default 15; targets default
 #                                             to all (protocol skill_md skill_meta evalcases
-#                                             runspec buildtoml nvlog provider config)
+#                                             runspec buildtoml nvlog torchop provider config)
 #   FUZZ_RUNS=N tests/fuzz/run.sh S [T...]    stop each target after N executions or S seconds,
 #                                             whichever comes first (the long campaign)
 #
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 seconds=${1:-15}
 shift || true
-all=(protocol skill_md skill_meta evalcases runspec buildtoml nvlog provider config)
+all=(protocol skill_md skill_meta evalcases runspec buildtoml nvlog torchop provider config)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 out=${FUZZ_BUILD_DIR:-$root/build-fuzz}

@@ -6,6 +6,8 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cudrv.h"
@@ -28,6 +30,19 @@ static inline json_t *diag(json_t *r, const char *code) {
       return d;
   }
   return NULL;
+}
+
+/* A device, and a python3 (UPSKILLD_PYTHON, else python3) whose torch sees it. */
+static inline void need_gpu_and_torch(void) {
+  need_device();
+  const char *py = getenv("UPSKILLD_PYTHON");
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd,
+           "'%s' -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' "
+           ">/dev/null 2>&1",
+           py && *py ? py : "python3");
+  if (system(cmd) != 0)
+    cr_skip_test("no python3 with CUDA torch (set UPSKILLD_PYTHON)");
 }
 
 static inline bool run_ok(json_t *r) {

@@ -6,5 +6,5 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build-gpu}
 [ -f "$build/build.ninja" ] || meson setup "$build" "$root" >/dev/null
-ninja -C "$build" tests/gpu/test_gpu_run tests/gpu/test_kernelbench
+ninja -C "$build" tests/gpu/test_gpu_run tests/gpu/test_kernelbench tests/gpu/test_torchop_gpu
 meson test -C "$build" --suite gpu --print-errorlogs --verbose

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cudrv.h"
+#include "gpu_test.h"
 #include "krun.h"
 #include "kvalidate.h"
 #include "runspec.h"
@@ -94,22 +95,6 @@ Test(kernelbench, the_stream_adversary_needs_separate_compilation) {
 
 /* ---- on a GPU with torch --------------------------------------------------- */
 
-static void need_gpu_and_torch(void) {
-  upk_cudrv d;
-  char why[512];
-  if (upk_cudrv_open(&d, 0, why, sizeof why))
-    cr_skip_test("no CUDA device: %s", why);
-  upk_cudrv_close(&d);
-  const char *py = getenv("UPSKILLD_PYTHON");
-  char cmd[1200];
-  snprintf(cmd, sizeof cmd,
-           "'%s' -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' "
-           ">/dev/null 2>&1",
-           py && *py ? py : "python3");
-  if (system(cmd) != 0)
-    cr_skip_test("no python3 with CUDA torch (set UPSKILLD_PYTHON)");
-}
-
 static json_t *run_kernel(const char *problem, const char *kernel, const char *source_path,
                           json_t *extra_run, const char *option) {
   char cu[1024], err[512] = "";
@@ -128,21 +113,6 @@ static json_t *run_kernel(const char *problem, const char *kernel, const char *s
   fprintf(stderr, "%s %s: %s\n", problem, kernel, dump);
   free(dump);
   return r;
-}
-
-static json_t *diag(json_t *r, const char *code) {
-  json_t *d;
-  size_t i;
-  json_array_foreach(json_object_get(r, "diagnostics"), i, d) {
-    const char *c = json_string_value(json_object_get(d, "code"));
-    if (c && !strcmp(c, code))
-      return d;
-  }
-  return NULL;
-}
-
-static bool run_ok(json_t *r) {
-  return json_is_true(json_object_get(json_object_get(r, "run"), "ok"));
 }
 
 Test(kernelbench, correct_kernels_pass_and_are_timed_against_eager, .timeout = 900) {

@@ -96,7 +96,7 @@ Test(pyref_spec, every_bad_field_is_named) {
   rejects(py_run("[{\"from\":3},{\"from\":\"output\"}]", NULL),
           "run.args[0].from: must be a string");
   rejects(py_run("[{\"from\":\"input0\",\"role\":\"in\"},{\"from\":\"output\"}]", NULL),
-          "run.args[0].role: unknown field");
+          "run.args[0]: role with 'from' can only be \"inout\" on an output<N>");
   rejects(py_run("[{\"from\":\"input0\",\"init\":{\"value\":1}},{\"from\":\"output\"}]", NULL),
           "run.args[0].init: unknown field");
   rejects(py_run("[{\"from\":\"input0\",\"dtype\":\"f8\"},{\"from\":\"output\"}]", NULL),
