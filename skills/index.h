@@ -1,9 +1,10 @@
 /** The skill index: every skill the configured roots hold, searchable by task.
  *
- * Storage is SQLite with one FTS5 table (porter + unicode61 tokenizer) whose
- * columns are name, description, headings and body; lookups rank with FTS5's
- * bm25() and per-column weights. Skills are found in roots: a directory, the
- * agent that reads it, its scope and a priority. Each root's `<name>/SKILL.md`
+ * Storage is SQLite with two FTS5 tables (porter + unicode61 tokenizer): the
+ * head (name, description, headings) and the body's prose. A lookup asks each
+ * for its best rows, within a budget of matched rows, and orders them by the
+ * head's bm25 (per-column weights) plus a weighted body bm25. Skills are found in roots: a
+ * directory, the agent that reads it, its scope and a priority. Each root's `<name>/SKILL.md`
  * children are skills (recursion up to 6 levels for roots that ask for it).
  * The same SKILL.md seen through several roots (a symlinked copy, a directory
  * several agents read) is indexed once and placed in each root.
@@ -67,7 +68,8 @@ typedef struct upk_index_root {
   int max_depth; /* 0 or 1: immediate children only; up to 6: recurse */
 } upk_index_root;
 
-/** Column weights for bm25(): name, description, headings, body. */
+/** Column weights for the head table's bm25() (name, description, headings),
+ * and the body table's score's weight against the head's (body). */
 typedef struct upk_index_weights {
   double name, description, headings, body;
 } upk_index_weights;

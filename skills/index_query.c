@@ -273,11 +273,8 @@ static void choose_terms(upk_index *ix, query *q) {
   for (int i = 0; i < q->n; i++)
     stem_df(ix, q->t[i].stem, q->t[i].df);
   bool large = ix->n_docs >= 64;
-  long hb = HEAD_BUDGET, bb = BODY_BUDGET;
-  if (getenv("UPK_TUNE"))
-    sscanf(getenv("UPK_TUNE"), "%ld,%ld,%lf", &hb, &bb, &ix->w.body); /* XXX tuning */
-  mark_within_budget(q, HEAD, large ? hb : LONG_MAX);
-  mark_within_budget(q, BODY, large ? bb : LONG_MAX);
+  mark_within_budget(q, HEAD, large ? HEAD_BUDGET : LONG_MAX);
+  mark_within_budget(q, BODY, large ? BODY_BUDGET : LONG_MAX);
   kept = 0;
   for (int i = 0; i < q->n; i++)
     if (q->t[i].use[HEAD] || q->t[i].use[BODY])
