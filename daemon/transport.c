@@ -1,6 +1,9 @@
 #include "transport.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +18,7 @@ typedef struct write_req {
   uv_write_t req;
   upk_transport *t;
   char *data;
+  size_t len;
 } write_req;
 
 static void transport__flush(upk_transport *t);
@@ -184,10 +188,26 @@ static size_t queued(upk_transport *t) {
   return t->out_open ? uv_stream_get_write_queue_size(&t->out.stream) : 0;
 }
 
+/* A big answer (a page of 5,000 skills is 5 MB of JSON and ~35 MB of
+ * jansson values, built on a pool thread) leaves its memory in that thread's
+ * malloc arena, and each pool thread has its own: four such pages kept the
+ * RSS ~250 MB up for good. Once a big answer is out, hand free memory back. */
+#define TRIM_AFTER (1u << 20)
+
+static void trim_after(size_t len) {
+#ifdef __GLIBC__
+  if (len >= TRIM_AFTER)
+    malloc_trim(0);
+#else
+  (void)len;
+#endif
+}
+
 static void write_cb(uv_write_t *req, int status) {
   write_req *w = (write_req *)req;
   upk_transport *t = w->t;
   free(w->data);
+  trim_after(w->len);
   free(w);
   if (status < 0 && status != UV_ECANCELED)
     upk_warn("writing to stdout failed: %s", uv_strerror(status));
@@ -228,6 +248,7 @@ static void transport__flush(upk_transport *t) {
   }
   if (off == t->pending.len) {
     upk_buf_reset(&t->pending);
+    trim_after(off);
     return;
   }
   upk_buf_consume(&t->pending, off);
@@ -239,6 +260,7 @@ static void transport__flush(upk_transport *t) {
   size_t len;
   w->t = t;
   w->data = upk_buf_take(&t->pending, &len);
+  w->len = len;
   uv_buf_t b = uv_buf_init(w->data, (unsigned)len);
   int rc = uv_write(&w->req, &t->out.stream, &b, 1, write_cb);
   if (rc) {
