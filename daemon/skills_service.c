@@ -22,7 +22,7 @@
 #define DEBOUNCE_MS 40
 /* Skills indexed per queue item of the first scan: requests queued meanwhile
  * wait at most one batch (~0.1-0.3 s) and are answered with the progress. */
-#define SCAN_BATCH 1000
+#define SCAN_BATCH 4000
 
 typedef struct watch {
   uv_fs_event_t h;

@@ -106,6 +106,14 @@ size_t upk_skill_tokens(const char *text, size_t len) {
   size_t words = 0, i = 0;
   bool in_word = false;
   while (i < len) {
+    unsigned char c = (unsigned char)text[i];
+    if (c < 0x80) { /* ASCII, nearly every byte of a skill: no decoding, no table search */
+      bool space = c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+      words += !space && !in_word;
+      in_word = !space;
+      i++;
+      continue;
+    }
     uint32_t cp;
     size_t k = upk_u8_decode(text + i, len - i, &cp);
     bool space = k && upk_u_isspace(cp);

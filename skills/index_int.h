@@ -47,9 +47,10 @@ struct upk_index {
   fts5_api *fts;
   fts5_tokenizer tok_api;
   Fts5Tokenizer *tok;
-  int64_t gen;            /* scan generation: placements not re-marked are removed */
-  struct upk_ix_job *job; /* a stepped full scan under way, else NULL */
-  long n_docs;            /* cached count for the idf-based term choices */
+  int64_t gen;                /* scan generation: placements not re-marked are removed */
+  struct upk_ix_job *job;     /* a stepped full scan under way, else NULL */
+  long n_docs;                /* cached count for the idf-based term choices */
+  char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   char err[512];
 };
 

@@ -110,11 +110,39 @@ typedef struct probe {
   int64_t id; /* the stored document (0: none) */
 } probe;
 
+/* Forget the resolved parent: a tree may change between passes. */
+static void forget_parent(upk_index *ix) {
+  free(ix->parent);
+  free(ix->parent_real);
+  ix->parent = ix->parent_real = NULL;
+}
+
+/* realpath(dir), from the parent's resolved path when dir itself is no
+ * symbolic link: skills share a few parents, and a realpath per skill (a
+ * readlink or lstat per path component) was a third of a restart. */
+static char *resolve(upk_index *ix, const char *dir) {
+  const char *slash = strrchr(dir, '/');
+  struct stat sb;
+  if (!slash || slash == dir || lstat(dir, &sb) || S_ISLNK(sb.st_mode))
+    return realpath(dir, NULL);
+  size_t plen = (size_t)(slash - dir);
+  if (!ix->parent || strlen(ix->parent) != plen || strncmp(ix->parent, dir, plen)) {
+    forget_parent(ix);
+    ix->parent = strndup(dir, plen);
+    ix->parent_real = ix->parent ? realpath(ix->parent, NULL) : NULL;
+  }
+  char *out = NULL;
+  if (!ix->parent_real ||
+      asprintf(&out, "%s%s", strcmp(ix->parent_real, "/") ? ix->parent_real : "", slash) < 0)
+    return realpath(dir, NULL);
+  return out;
+}
+
 /* 1: the stored document is current (*name set), 0: it must be parsed,
  * -1: the skill cannot be read (reported), or a negative errno. */
 static int probe_doc(scan *sc, const char *dir, const char *md, probe *pr, char **name) {
   snprintf(pr->mdpath, sizeof pr->mdpath, "%s/%s", dir, md);
-  char *real = realpath(dir, NULL);
+  char *real = resolve(sc->ix, dir);
   if (!real || stat(pr->mdpath, &pr->sb)) {
     scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot read this skill",
               strerror(errno));
@@ -413,6 +441,7 @@ static void init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *d
 }
 
 static int begin(upk_index *ix) {
+  forget_parent(ix);
   if (upk_ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched; DELETE FROM cand"))
     return -EIO;
   ix->gen++;
@@ -460,6 +489,7 @@ static void report_shadows(upk_index *ix, upk_diags *diags) {
 static const char roots_sql[] = "SELECT id, dir, real, max_depth FROM root ORDER BY ord";
 
 void upk_ix_job_free(upk_index *ix) {
+  forget_parent(ix);
   struct upk_ix_job *j = ix->job;
   if (!j)
     return;
@@ -611,6 +641,7 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
   const char **dirs = calloc(n ? n : 1, sizeof *dirs);
   size_t *todo = calloc(n ? n : 1, sizeof *todo); /* item -> its parse slot + 1; 0: none */
   int rc = pr && parsed && dirs && todo ? 0 : -ENOMEM;
+  forget_parent(ix);                          /* chunks can be minutes apart */
   for (size_t i = from; !rc && i < to; i++) { /* which documents need parsing */
     job_item *it = &j->items[i];
     scan sc = {
