@@ -309,9 +309,9 @@ static void open_and_begin(upk_skills_svc *svc) {
  * cannot write the index file (a disk that filled up) moves the index to memory. */
 static void scan_batch(item *it, upk_skills_svc *svc) {
   upk_index_stats st;
-  upk_diags diags = {0};
-  int rc = upk_index_scan_step(svc->index, SCAN_BATCH, &st, &diags);
-  upk_diags_free(&diags);
+  /* No diagnostics: nobody reads them here, and the last step's shadowing report (every
+   * shadowed placement, 48,000 in a registry of 60,000) was a fifth of a restart. */
+  int rc = upk_index_scan_step(svc->index, SCAN_BATCH, &st, NULL);
   if (rc < 0 && svc->index_db) {
     char why[sizeof svc->open_error];
     const char *dp = dir_problem(svc->index_db);
