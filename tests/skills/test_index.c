@@ -348,23 +348,27 @@ UTest(index, body_is_searched_as_prose) {
   upk_index_close(ix);
 }
 
+/* Open the cache file at o, set root r and scan: what a daemon's start does. */
+static upk_index *open_cached(const upk_index_options *o, const upk_index_root *r,
+                              upk_index_stats *st) {
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, r, 1), 0);
+  cr_assert_eq(upk_index_scan(ix, st, NULL), 0, "%s", upk_index_errmsg(ix));
+  return ix;
+}
+
 /* A restart's rescan writes only what changed: skills removed or added while
  * no daemon ran are still found out. */
 UTest(index, restart_rescan_finds_what_changed_meanwhile) {
   library(at("skills"));
   upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
   upk_index_options o = {.db_path = at("cache/index.sqlite")};
-  upk_index *ix;
   upk_index_stats st;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
-  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0);
-  upk_index_close(ix);
+  upk_index_close(open_cached(&o, &r, &st));
   rm_rf(at("skills/react-testing"));
   skill(at("skills"), "oauth-login", "Add OAuth2 login with PKCE to a web app.", "Redirect.");
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
-  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  upk_index *ix = open_cached(&o, &r, &st);
   cr_assert_eq(st.parsed, 1);
   cr_assert_eq(st.unchanged, 7);
   cr_assert_eq(st.removed, 1);
@@ -610,11 +614,8 @@ UTest(index, cache_file_survives_restarts_and_is_versioned) {
   library(at("skills"));
   upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
   upk_index_options o = {.db_path = at("cache/upskilld/index.sqlite")};
-  upk_index *ix;
   upk_index_stats st;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
-  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0);
+  upk_index *ix = open_cached(&o, &r, &st);
   cr_assert_eq(st.parsed, 8);
   upk_index_close(ix);
   cr_assert_eq(upk_index_open(&ix, &o), 0);
