@@ -263,7 +263,10 @@ static json_t *page_shadows(upk_index *ix, const upk_index_entries *page) {
     json_object_set_new(names, page->items[i].name, json_true());
   upk_index_shadow *sh = NULL;
   size_t n = 0;
-  if (upk_index_shadows(ix, &sh, &n) == 0) {
+  /* the page is in name order: only its names' shadows are read */
+  const char *first = page->len ? page->items[0].name : NULL;
+  const char *last = page->len ? page->items[page->len - 1].name : NULL;
+  if (page->len && upk_index_shadows_between(ix, first, last, &sh, &n) == 0) {
     for (size_t i = 0; i < n; i++)
       if (json_object_get(names, sh[i].name))
         json_array_append_new(shadows, json_pack("{s:s,s:s?,s:s,s:s}", "name", sh[i].name, "agent",

@@ -244,6 +244,10 @@ typedef struct upk_index_shadow {
 
 /** Every shadowed placement and what shadows it. */
 int upk_index_shadows(upk_index *ix, upk_index_shadow **out, size_t *n);
+/** The same for the names from `first` to `last` (inclusive, byte order):
+ * one page of a list, without computing a registry's every shadow. */
+int upk_index_shadows_between(upk_index *ix, const char *first, const char *last,
+                              upk_index_shadow **out, size_t *n);
 void upk_index_shadows_free(upk_index_shadow *s, size_t n);
 
 /** Number of distinct SKILL.md files indexed. */

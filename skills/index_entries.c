@@ -294,17 +294,31 @@ void upk_index_skill_free(upk_index_skill *s) {
 
 /* ---- shadows ---- */
 
+#define SHADOWS_SQL                                                                                \
+  "SELECT p.name, r.agent, w.dir, wr.scope, p.dir, r.scope FROM place p"                           \
+  " JOIN root r ON r.id = p.root JOIN place w ON w.name = p.name AND w.visible"                    \
+  " JOIN root wr ON wr.id = w.root AND wr.agent = r.agent WHERE NOT p.visible"
+
 int upk_index_shadows(upk_index *ix, upk_index_shadow **out, size_t *n) {
-  static const char sql[] =
-      "SELECT p.name, r.agent, w.dir, wr.scope, p.dir, r.scope FROM place p"
-      " JOIN root r ON r.id = p.root JOIN place w ON w.name = p.name AND w.visible"
-      " JOIN root wr ON wr.id = w.root AND wr.agent = r.agent"
-      " WHERE NOT p.visible ORDER BY p.name, r.agent, p.dir";
+  return upk_index_shadows_between(ix, NULL, NULL, out, n);
+}
+
+int upk_index_shadows_between(upk_index *ix, const char *first, const char *last,
+                              upk_index_shadow **out, size_t *n) {
+  /* two texts: "?1 IS NULL OR" would keep SQLite from the name index */
+  static const char all[] = SHADOWS_SQL " ORDER BY p.name, r.agent, p.dir";
+  static const char range[] = SHADOWS_SQL " AND p.name BETWEEN ?1 AND ?2"
+                                          " ORDER BY p.name, r.agent, p.dir";
+  const char *sql = first && last ? range : all;
   *out = NULL;
   *n = 0;
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
     return upk_ix_sql_fail(ix, "shadows");
+  if (sql == range) {
+    sqlite3_bind_text(st, 1, first, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, last, -1, SQLITE_STATIC);
+  }
   size_t cap = 0;
   int rc = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {

@@ -230,6 +230,13 @@ UTest(index, project_shadows_user_and_it_is_reported) {
   cr_assert_eq(sh[0].winner_scope, UPK_INDEX_PROJECT);
   cr_assert_str_eq(sh[0].agent, "claude");
   upk_index_shadows_free(sh, n);
+  /* a page's names only (inclusive range) */
+  cr_assert_eq(upk_index_shadows_between(ix, "deploy", "lint", &sh, &n), 0);
+  cr_assert_eq(n, 1);
+  upk_index_shadows_free(sh, n);
+  cr_assert_eq(upk_index_shadows_between(ix, "e", "lint", &sh, &n), 0);
+  cr_assert_eq(n, 0);
+  upk_index_shadows_free(sh, n);
   upk_index_hits h;
   cr_assert_eq(upk_index_lookup(ix, "deploy to production", 5, NULL, 0, &h), 0);
   cr_assert_eq(h.len, 1, "the shadowed skill must not be offered");
