@@ -64,8 +64,11 @@ for t in "${targets[@]}"; do
   mkdir -p "$dir/corpus" "$dir/artifacts"
   log=$dir/fuzz.log
   # The first corpus directory receives new inputs; the committed seeds are read only.
+  # A 16 MiB quarantine (ASan's default: 256) still holds everything one input frees (the
+  # largest allocate well under 1 MiB), so a use after free inside a run is still caught;
+  # the default one makes every allocation fresh, page-faulting memory: 1.5-2x slower.
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=16} \
     "$out/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
     -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-${max_len[$t]}}" -print_final_stats=1 \
     -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$here/corpus/$t" >"$log" 2>&1 </dev/null &
