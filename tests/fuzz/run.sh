@@ -64,9 +64,9 @@ for t in "${targets[@]}"; do
   mkdir -p "$dir/corpus" "$dir/artifacts"
   log=$dir/fuzz.log
   # The first corpus directory receives new inputs; the committed seeds are read only.
-  # A 16 MiB quarantine (ASan's default: 256) still holds everything one input frees (the
-  # largest allocate well under 1 MiB), so a use after free inside a run is still caught;
-  # the default one makes every allocation fresh, page-faulting memory: 1.5-2x slower.
+  # A 16 MiB quarantine (ASan's default: 256) is still many times what one input of these
+  # sizes allocates, so a use after free inside a run is still caught; the default one makes
+  # nearly every allocation fresh, page-faulting memory: 1.5-2x slower.
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=16} \
     "$out/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
