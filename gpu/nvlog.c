@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,13 +203,25 @@ static const char *option_error(const char *s) {
   return NULL;
 }
 
+/* HEADER_RE, compiled once: glibc's regexec may share a pattern between threads, and the
+ * matcher states it builds on the first logs serve every later one (compiling per log cost
+ * more than parsing it). Never freed: it lives as long as the process. */
+static regex_t header_re;
+static int header_re_rc = -1;
+static pthread_once_t header_re_once = PTHREAD_ONCE_INIT;
+
+static void header_re_compile(void) {
+  header_re_rc = regcomp(&header_re, HEADER_RE, REG_EXTENDED);
+}
+
 int upk_nvlog_frontend(const char *log, const upk_nvlog_ctx *ctx, upk_diags *out) {
   lines l;
-  regex_t re;
+  const regex_t *re = &header_re;
+  pthread_once(&header_re_once, header_re_compile);
+  if (header_re_rc)
+    return -ENOMEM;
   if (lines_split(log, &l))
     return -ENOMEM;
-  if (regcomp(&re, HEADER_RE, REG_EXTENDED))
-    return lines_free(&l), -ENOMEM;
   int rc = 0;
   for (size_t i = 0; i < l.n && !rc;) {
     regmatch_t m[8];
@@ -216,12 +229,11 @@ int upk_nvlog_frontend(const char *log, const upk_nvlog_ctx *ctx, upk_diags *out
     if (opt)
       rc = upk_diags_add(out, UPK_SEV_ERROR, "nvrtc/error", "nvrtc", upk_range_line(0, 0, 0), "%s",
                          said(opt));
-    if (!opt && !regexec(&re, l.v[i], 8, m, 0))
-      i = fe_one(&l, i, &re, m, ctx, out, &rc);
+    if (!opt && !regexec(re, l.v[i], 8, m, 0))
+      i = fe_one(&l, i, re, m, ctx, out, &rc);
     else
       i++;
   }
-  regfree(&re);
   lines_free(&l);
   return rc;
 }
