@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
@@ -412,15 +413,23 @@ static void report_item(const char *item, upk_kernel_info *k) {
   long *slots[] = {&k->stack_frame,      &k->spill_stores, &k->spill_loads,
                    &k->cumulative_stack, &k->smem_static,  &k->cmem0};
   long v;
+  int end = 0;
   char kind[64];
-  if (sscanf(item, " Used %ld registers", &v) == 1)
-    k->registers = (int)v;
-  else if (sscanf(item, " used %ld barriers", &v) == 1)
-    k->barriers = (int)v;
-  else if (sscanf(item, " %ld bytes %63[^,]", &v, kind) == 2)
+  /* sscanf counts %ld as matched before the words after it, and %ld takes a sign and
+   * saturates: "Used 99999999999999999999)" made LONG_MAX registers, (int) of it -1 (the
+   * fuzzer's find). So: the whole item must match (%n), counts must not be negative, and
+   * an int count is clamped. */
+  if (sscanf(item, " Used %ld registers%n", &v, &end) == 1 && end) {
+    if (v >= 0)
+      k->registers = v > INT_MAX ? INT_MAX : (int)v;
+  } else if (sscanf(item, " used %ld barriers%n", &v, &end) == 1 && end) {
+    if (v >= 0)
+      k->barriers = v > INT_MAX ? INT_MAX : (int)v;
+  } else if (sscanf(item, " %ld bytes %63[^,]", &v, kind) == 2 && v >= 0) {
     for (size_t i = 0; i < 6; i++)
       if (!strcmp(kind, kinds[i]))
         *slots[i] = v;
+  }
 }
 
 static void report_items(char *s, upk_kernel_info *k) {
