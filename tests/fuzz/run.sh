@@ -10,6 +10,8 @@
 #                                             target starts (to pause it: kill -STOP/-CONT)
 #   FUZZ_MAX_LEN=N                            one -max_len for all targets instead of the
 #                                             per-target lengths below
+#   FUZZ_TIMEOUT=S                            libFuzzer's -timeout (default 10): it counts
+#                                             wall time, so a paused fuzzer reports a timeout
 #
 # The build (meson, clang) and, per target, the growing corpus, crash artifacts and log go to
 # $FUZZ_BUILD_DIR (default build-fuzz/ at the repository root); the committed seeds in
@@ -69,7 +71,7 @@ for t in "${targets[@]}"; do
   # nearly every allocation fresh, page-faulting memory: 1.5-2x slower.
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=16} \
-    "$out/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
+    "$out/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout="${FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-${max_len[$t]}}" -print_final_stats=1 \
     -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$here/corpus/$t" >"$log" 2>&1 </dev/null &
   pid=$!
