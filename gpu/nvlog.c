@@ -4,6 +4,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,13 +204,25 @@ static const char *option_error(const char *s) {
   return NULL;
 }
 
+/* HEADER_RE, compiled once: glibc's regexec may share a pattern between threads, and the
+ * matcher states it builds on the first logs serve every later one (compiling per log cost
+ * more than parsing it). Never freed: it lives as long as the process. */
+static regex_t header_re;
+static int header_re_rc = -1;
+static pthread_once_t header_re_once = PTHREAD_ONCE_INIT;
+
+static void header_re_compile(void) {
+  header_re_rc = regcomp(&header_re, HEADER_RE, REG_EXTENDED);
+}
+
 int upk_nvlog_frontend(const char *log, const upk_nvlog_ctx *ctx, upk_diags *out) {
   lines l;
-  regex_t re;
+  const regex_t *re = &header_re;
+  pthread_once(&header_re_once, header_re_compile);
+  if (header_re_rc)
+    return -ENOMEM;
   if (lines_split(log, &l))
     return -ENOMEM;
-  if (regcomp(&re, HEADER_RE, REG_EXTENDED))
-    return lines_free(&l), -ENOMEM;
   int rc = 0;
   for (size_t i = 0; i < l.n && !rc;) {
     regmatch_t m[8];
@@ -216,12 +230,11 @@ int upk_nvlog_frontend(const char *log, const upk_nvlog_ctx *ctx, upk_diags *out
     if (opt)
       rc = upk_diags_add(out, UPK_SEV_ERROR, "nvrtc/error", "nvrtc", upk_range_line(0, 0, 0), "%s",
                          said(opt));
-    if (!opt && !regexec(&re, l.v[i], 8, m, 0))
-      i = fe_one(&l, i, &re, m, ctx, out, &rc);
+    if (!opt && !regexec(re, l.v[i], 8, m, 0))
+      i = fe_one(&l, i, re, m, ctx, out, &rc);
     else
       i++;
   }
-  regfree(&re);
   lines_free(&l);
   return rc;
 }
@@ -400,15 +413,23 @@ static void report_item(const char *item, upk_kernel_info *k) {
   long *slots[] = {&k->stack_frame,      &k->spill_stores, &k->spill_loads,
                    &k->cumulative_stack, &k->smem_static,  &k->cmem0};
   long v;
+  int end = 0;
   char kind[64];
-  if (sscanf(item, " Used %ld registers", &v) == 1)
-    k->registers = (int)v;
-  else if (sscanf(item, " used %ld barriers", &v) == 1)
-    k->barriers = (int)v;
-  else if (sscanf(item, " %ld bytes %63[^,]", &v, kind) == 2)
+  /* sscanf counts %ld as matched before the words after it, and %ld takes a sign and
+   * saturates: "Used 99999999999999999999)" made LONG_MAX registers, (int) of it -1 (the
+   * fuzzer's find). So: the whole item must match (%n), counts must not be negative, and
+   * an int count is clamped. */
+  if (sscanf(item, " Used %ld registers%n", &v, &end) == 1 && end) {
+    if (v >= 0)
+      k->registers = v > INT_MAX ? INT_MAX : (int)v;
+  } else if (sscanf(item, " used %ld barriers%n", &v, &end) == 1 && end) {
+    if (v >= 0)
+      k->barriers = v > INT_MAX ? INT_MAX : (int)v;
+  } else if (sscanf(item, " %ld bytes %63[^,]", &v, kind) == 2 && v >= 0) {
     for (size_t i = 0; i < 6; i++)
       if (!strcmp(kind, kinds[i]))
         *slots[i] = v;
+  }
 }
 
 static void report_items(char *s, upk_kernel_info *k) {

@@ -24,6 +24,7 @@ static void check_kernels(const char *log, const char *ptx) {
     CHECK(k[i].mangled); /* may be empty: a log can say "entry function ''" */
     CHECK(k[i].registers >= 0 && k[i].stack_frame >= 0 && k[i].smem_static >= 0);
     CHECK(k[i].spill_stores >= 0 && k[i].spill_loads >= 0 && k[i].cmem0 >= 0);
+    CHECK(k[i].barriers >= 0 && k[i].cumulative_stack >= 0);
     char name[512];
     int rc = upk_demangle_kernel(k[i].mangled, name, sizeof name);
     CHECK(rc == 0 || rc == -EINVAL || rc == -ENOSPC);

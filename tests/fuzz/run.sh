@@ -6,6 +6,12 @@
 #                                             runspec buildtoml nvlog torchop provider config)
 #   FUZZ_RUNS=N tests/fuzz/run.sh S [T...]    stop each target after N executions or S seconds,
 #                                             whichever comes first (the long campaign)
+#   FUZZ_PIDFILE=FILE                         write the running fuzzer's PID there as each
+#                                             target starts (to pause it: kill -STOP/-CONT)
+#   FUZZ_MAX_LEN=N                            one -max_len for all targets instead of the
+#                                             per-target lengths below
+#   FUZZ_TIMEOUT=S                            libFuzzer's -timeout (default 10): it counts
+#                                             wall time, so a paused fuzzer reports a timeout
 #
 # The build (meson, clang) and, per target, the growing corpus, crash artifacts and log go to
 # $FUZZ_BUILD_DIR (default build-fuzz/ at the repository root); the committed seeds in
@@ -22,6 +28,14 @@ targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 out=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 runs=${FUZZ_RUNS:--1}
+# -max_len per target: about twice the largest real input, so long campaigns do not drift to
+# inputs far larger (and slower) than anything the parser meets. Largest real files: SKILL.md
+# 12,093 B (skills/library), skill_meta.json / test files 3,032 B, build.toml 880 B
+# (tests/kernel/projects), config.yaml 268 B, a run spec 435 B, nvcc/ptxas logs 3,523 B,
+# provider answers and protocol messages < 1 KB (the protocol target goes past its 4,096 B
+# message cap so the cap's overflow path stays reachable).
+declare -A max_len=([protocol]=8192 [skill_md]=24576 [skill_meta]=8192 [evalcases]=8192
+  [runspec]=2048 [buildtoml]=4096 [nvlog]=8192 [provider]=8192 [config]=2048)
 
 fail() { echo "fuzz: FAIL: $*"; exit 1; }
 
@@ -52,11 +66,17 @@ for t in "${targets[@]}"; do
   mkdir -p "$dir/corpus" "$dir/artifacts"
   log=$dir/fuzz.log
   # The first corpus directory receives new inputs; the committed seeds are read only.
+  # A 16 MiB quarantine (ASan's default: 256) is still many times what one input of these
+  # sizes allocates, so a use after free inside a run is still caught; the default one makes
+  # nearly every allocation fresh, page-faulting memory: 1.5-2x slower.
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-    "$out/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
-    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$dir/artifacts/" \
-    "$dir/corpus" "$here/corpus/$t" >"$log" 2>&1 </dev/null
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=16} \
+    "$out/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -timeout="${FUZZ_TIMEOUT:-10}" \
+    -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-${max_len[$t]}}" -print_final_stats=1 \
+    -artifact_prefix="$dir/artifacts/" "$dir/corpus" "$here/corpus/$t" >"$log" 2>&1 </dev/null &
+  pid=$!
+  [[ -z ${FUZZ_PIDFILE:-} ]] || echo "$pid" >"$FUZZ_PIDFILE"
+  wait "$pid"
   rc=$?
   n=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n1)
   [[ -n $n ]] || n=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\)/\1/p' "$log" | tail -n1)

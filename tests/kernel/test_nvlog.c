@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,6 +281,34 @@ Test(report, nvcc_form_and_callee_properties) {
   cr_assert_eq(upk_nvlog_report("k.cu(1): error: x\n", &k, &n), 0);
   cr_assert_eq(n, 0);
   cr_assert_null(k);
+}
+
+Test(report, counts_never_negative) {
+  /* The fuzz campaign's find (regress-report-count-overflow): "Used <20 digits>" saturated
+   * %ld and (int) made -1 registers; a sign, or text other than "registers" after the
+   * number, is no count either. */
+  const char *log = "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                    "ptxas info    : Used 12 registers, used 2 barriers, 64 bytes smem\n"
+                    "x.cu(3): error: Used 000000018446744073709551613): error\n"
+                    "ptxas info    : Used -4 registers, used -1 barriers, -8 bytes smem\n"
+                    "ptxas info    : Used 7 widgets\n";
+  upk_kernel_info *k;
+  size_t n;
+  cr_assert_eq(upk_nvlog_report(log, &k, &n), 0);
+  cr_assert_eq(n, 1);
+  cr_assert_eq(k[0].registers, 12);
+  cr_assert_eq(k[0].barriers, 2);
+  cr_assert_eq(k[0].smem_static, 64);
+  upk_kernel_info_free(&k[0]);
+  free(k);
+  cr_assert_eq(upk_nvlog_report("ptxas info    : Compiling entry function 'h'\n"
+                                "ptxas info    : Used 99999999999 registers\n",
+                                &k, &n),
+               0);
+  cr_assert_eq(n, 1);
+  cr_assert_eq(k[0].registers, INT_MAX, "clamped, not wrapped");
+  upk_kernel_info_free(&k[0]);
+  free(k);
 }
 
 /* ---- ptxas errors and PTX lines ---- */
