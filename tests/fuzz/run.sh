@@ -32,10 +32,10 @@ runs=${FUZZ_RUNS:--1}
 # inputs far larger (and slower) than anything the parser meets. Largest real files: SKILL.md
 # 12,093 B (skills/library), skill_meta.json / test files 3,032 B, build.toml 880 B
 # (tests/kernel/projects), config.yaml 268 B, a run spec 435 B, nvcc/ptxas logs 3,523 B,
-# provider answers and protocol messages < 1 KB (the protocol target goes past its 4,096 B
+# torch-ext binding sources a few KB, provider answers and protocol messages < 1 KB (the protocol target goes past its 4,096 B
 # message cap so the cap's overflow path stays reachable).
 declare -A max_len=([protocol]=8192 [skill_md]=24576 [skill_meta]=8192 [evalcases]=8192
-  [runspec]=2048 [buildtoml]=4096 [nvlog]=8192 [provider]=8192 [config]=2048)
+  [runspec]=2048 [buildtoml]=4096 [nvlog]=8192 [torchop]=8192 [provider]=8192 [config]=2048)
 
 fail() { echo "fuzz: FAIL: $*"; exit 1; }
 
