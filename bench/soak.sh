@@ -2,7 +2,8 @@
 # One daemon per framing under >= 1,000,000 mixed requests over >= 10 minutes (bench/soak.c:
 # ping, lookup, list, status, kernel/validate cached and uncached, skills/validate, cancel),
 # one report line a minute (requests, RSS, fds, p50/p99 of ping and cached lookup), then
-# PASS when nothing failed, RSS grew <= 1 MiB after the first minute and the fd count held.
+# PASS when nothing failed, RSS grew <= 1 MiB after the first minute and the fd count held
+# (at the end, once the last compile worker is reaped, no more than the fewest in any report).
 #
 #   bench/soak.sh [--short] [lsp|mcp ...]     default: mcp then lsp
 #   --short: 20 s and 10,000 requests per framing, a report every 5 s, RSS growth <= 16 MiB

@@ -10,6 +10,23 @@ import sys
 TAP = re.compile(r"^(not ok|ok)\b(.*)$")
 
 
+def tail(text, n=25):
+    return "\n".join(text.rstrip().splitlines()[-n:])
+
+
+def show_failure(entry):
+    """CI shows only the end of what the suite printed: say again, just above the totals,
+    what each failed test printed last (its own --print-errorlogs copy scrolls away)."""
+    print(f"\n-- failed: {entry.get('name', '?')} ({entry.get('result', '?')}, "
+          f"{entry.get('duration', 0):.1f} s)")
+    out = entry.get("stdout", entry.get("stdo", ""))
+    err = entry.get("stderr", entry.get("stde", ""))
+    if out:
+        print("stdout (last lines):\n" + tail(out))
+    if err:
+        print("stderr (last lines):\n" + tail(err))
+
+
 def count_log(path, totals):
     try:
         lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
@@ -42,6 +59,8 @@ def count_log(path, totals):
                 failed += 1
         elif result not in ("OK", "EXPECTEDFAIL", "SKIP") and failed == 0:
             failed += 1  # the program crashed or timed out after its last TAP line
+        if failed:
+            show_failure(entry)
         totals["passed"] += passed
         totals["failed"] += failed
         totals["skipped"] += skipped
