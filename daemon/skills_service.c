@@ -52,7 +52,8 @@ struct upk_skills_svc {
   bool scanning;
   size_t scan_done, scan_total;
   long indexed;
-  json_t *truncated; /* roots cut at the directory limit (array of strings) */
+  long refreshes, rescans; /* watch-driven work since start, for upskilld/status */
+  json_t *truncated;       /* roots cut at the directory limit (array of strings) */
 };
 
 /* One queue item: a caller's work, or the service's own scan/refresh. */
@@ -64,9 +65,10 @@ typedef struct item {
   json_t *paths;     /* refresh: changed paths; NULL for a full scan */
   char **watch_dirs; /* computed on the queue, applied on the loop */
   size_t n_watch;
-  json_t *seen;  /* watch_dirs as a set, while it is computed */
-  bool step;     /* a batch of the first scan */
-  bool scanning; /* after this item: the first scan is still under way */
+  json_t *seen;   /* watch_dirs as a set, while it is computed */
+  bool step;      /* a batch of the first scan */
+  bool rescanned; /* a refresh that had to rescan every root */
+  bool scanning;  /* after this item: the first scan is still under way */
   size_t done_n, total;
   long indexed;
   json_t *truncated; /* set when a scan completed */
@@ -358,11 +360,13 @@ static void service_work(void *arg) {
     }
     /* a path above every root: a root appeared or vanished */
     bool rescan = !paths || upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
-    free(paths);
     if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
       upk_index_scan(svc->index, NULL, NULL);
-    upk_debug("skills: refreshed %zu path(s) in %.2f ms%s", json_object_size(it->paths),
-              (double)(uv_hrtime() - t0) / 1e6, rescan ? " (with a rescan)" : "");
+    it->rescanned = rescan;
+    upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
+              n > 1 ? ", ..." : "", (double)(uv_hrtime() - t0) / 1e6,
+              rescan ? " (with a rescan)" : "");
+    free(paths);
   }
   it->scanning = upk_index_scanning(svc->index, &it->done_n, &it->total);
   it->indexed = svc->index ? upk_index_count(svc->index) : 0;
@@ -391,6 +395,24 @@ static void on_debounce(uv_timer_t *t) {
   schedule_refresh(t->data);
 }
 
+/* Whether PATH is ROOT or one of its ancestors (ROOT begins with PATH, then '/' or its end). */
+static bool leads_to(const char *path, const char *root) {
+  size_t n = strlen(path);
+  return !strncmp(root, path, n) && (root[n] == '/' || root[n] == '\0');
+}
+
+/* A change in a directory watched only because it is a missing root's nearest ancestor
+ * (often $HOME) matters only when it is a step toward that root (`.claude` appearing):
+ * anything else there (a shell's history, a log file) is not about skills, and taking it
+ * as "a root appeared" rescanned every root on each write: a loop, once the daemon's own
+ * log file lived in such a directory. */
+static bool event_matters(const upk_skills_svc *svc, const char *dir, const char *path) {
+  for (size_t i = 0; i < svc->n_roots; i++)
+    if (leads_to(svc->roots[i].dir, dir) || leads_to(path, svc->roots[i].dir))
+      return true; /* inside a root, or on the way to one */
+  return false;
+}
+
 static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int status) {
   watch *w = (watch *)h;
   upk_skills_svc *svc = w->svc;
@@ -401,6 +423,8 @@ static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int 
     snprintf(path, sizeof path, "%s/%s", w->dir, filename);
   else
     snprintf(path, sizeof path, "%s", w->dir);
+  if (!event_matters(svc, w->dir, path))
+    return;
   json_object_set_new(svc->pending, path, json_true());
   if (!uv_is_active((uv_handle_t *)&svc->debounce))
     uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
@@ -489,6 +513,8 @@ static void service_item_done(upk_skills_svc *svc, item *it) {
   svc->scan_done = it->done_n;
   svc->scan_total = it->total;
   svc->indexed = it->indexed;
+  svc->refreshes += it->paths != NULL;
+  svc->rescans += it->rescanned;
   if (it->truncated)
     note_truncated(svc, it->truncated);
   if (it->scanning && !svc->closing && (it->step || !it->paths)) {
@@ -577,10 +603,11 @@ json_t *upk_skills_status(upk_server *s) {
   upk_skills_svc *svc = s->skills;
   if (!svc)
     return json_null();
-  json_t *j =
-      json_pack("{s:I,s:b,s:I,s:o}", "indexed", (json_int_t)svc->indexed, "scanning", svc->scanning,
-                "maxDirs", (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
-                "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array());
+  json_t *j = json_pack(
+      "{s:I,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed, "scanning", svc->scanning,
+      "maxDirs", (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
+      "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array(), "refreshes",
+      (json_int_t)svc->refreshes, "rescans", (json_int_t)svc->rescans);
   if (svc->scanning)
     json_object_set_new(j, "indexing",
                         json_pack("{s:I,s:I}", "done", (json_int_t)svc->scan_done, "total",

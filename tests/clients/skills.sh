@@ -23,7 +23,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-echo "1..15"
+echo "1..17"
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -88,6 +88,22 @@ for i in $(seq 1 20); do
   if [[ $reply != *k8s-secret-rotation* ]]; then gone=1; break; fi
 done
 check "a removed skill disappears within 1 s" '[[ $gone == 1 ]]'
+# $HOME is watched as the nearest existing ancestor of missing roots (~/.agents/skills):
+# what else is written there is not about skills and must not rescan every root.
+rescans() { ask tools/call '{"name":"status","arguments":{}}' && python3 -c "import json,sys; print(json.loads(sys.argv[1])['result']['structuredContent']['skills']['rescans'])" "$reply"; }
+r0=$(rescans)
+for i in 1 2 3 4 5; do echo "ls $i" >>"$HOME/.bash_history"; mkdir -p "$HOME/notes-$i"; sleep 0.06; done
+sleep 0.2
+r1=$(rescans)
+check "writes elsewhere in \$HOME rescan nothing (rescans $r0 -> $r1)" '[[ -n $r0 && $r0 == "$r1" ]]'
+skill "$HOME/.agents/skills/pg-vacuum-tuning" pg-vacuum-tuning "Tunes PostgreSQL autovacuum."
+found=0
+for i in $(seq 1 20); do
+  sleep 0.05
+  ask tools/call '{"name":"find_skill","arguments":{"task":"tune postgresql autovacuum","limit":1}}'
+  if [[ $reply == *pg-vacuum-tuning* ]]; then found=1; break; fi
+done
+check "a root created under \$HOME (~/.agents/skills) is found within 1 s" '[[ $found == 1 ]]'
 exec {MCP[1]}>&-
 wait "$MCP_PID" 2>/dev/null
 exit $((failed > 0))
