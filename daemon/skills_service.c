@@ -23,6 +23,9 @@
 /* Skills indexed per queue item of the first scan: requests queued meanwhile
  * wait at most one batch (~0.1-0.3 s) and are answered with the progress. */
 #define SCAN_BATCH 4000
+/* Pages per table merged per queue item once a scan is done (upk_index_tidy):
+ * ~10-30 ms each, so lookups queued meanwhile wait little. */
+#define TIDY_PAGES 200
 
 typedef struct watch {
   uv_fs_event_t h;
@@ -53,6 +56,7 @@ struct upk_skills_svc {
   size_t scan_done, scan_total;
   long indexed;
   long refreshes, rescans; /* watch-driven work since start, for upskilld/status */
+  bool tidying;            /* merge steps queued (upk_index_tidy) */
   json_t *truncated;       /* roots cut at the directory limit (array of strings) */
 };
 
@@ -68,6 +72,9 @@ typedef struct item {
   json_t *seen;   /* watch_dirs as a set, while it is computed */
   bool step;      /* a batch of the first scan */
   bool rescanned; /* a refresh that had to rescan every root */
+  bool tidy;      /* one merge step of the full-text index */
+  bool tidy_next; /* a scan was completed: merge what it wrote, step by step */
+  bool more;      /* the merge step left work to do */
   bool scanning;  /* after this item: the first scan is still under way */
   size_t done_n, total;
   long indexed;
@@ -331,6 +338,7 @@ static void scan_batch(item *it, upk_skills_svc *svc) {
   if (rc != 1) {
     upk_info("skills: %zu found (%zu parsed, %zu unchanged) in %.1f ms", st.skills, st.parsed,
              st.unchanged, st.ms);
+    it->tidy_next = st.parsed > 0;
     it->truncated = truncated_roots(svc->index);
 #ifdef __GLIBC__
     malloc_trim(0); /* the scan's list of directories (MBs for a registry) is freed: give it back */
@@ -345,6 +353,10 @@ static void service_work(void *arg) {
     open_and_begin(svc);
   if (it->work) {
     it->work(svc->index, it->arg);
+    return;
+  }
+  if (it->tidy) {
+    it->more = svc->index && upk_index_tidy(svc->index, TIDY_PAGES) == 1;
     return;
   }
   if (svc->index && it->step && upk_index_scanning(svc->index, NULL, NULL))
@@ -362,7 +374,7 @@ static void service_work(void *arg) {
     bool rescan = !paths || upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
     if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
       upk_index_scan(svc->index, NULL, NULL);
-    it->rescanned = rescan;
+    it->rescanned = it->tidy_next = rescan;
     upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
               n > 1 ? ", ..." : "", (double)(uv_hrtime() - t0) / 1e6,
               rescan ? " (with a rescan)" : "");
@@ -526,12 +538,27 @@ static void service_item_done(upk_skills_svc *svc, item *it) {
   }
 }
 
+/* Queue the next merge step while there is work and nobody is closing. */
+static void queue_tidy(upk_skills_svc *svc, bool more) {
+  svc->tidying = more && !svc->closing;
+  item *next = svc->tidying ? calloc(1, sizeof *next) : NULL;
+  if (next) {
+    next->tidy = true;
+    submit(svc, next);
+  } else
+    svc->tidying = false;
+}
+
 static void service_done(void *arg, int status) {
   item *it = arg;
   upk_skills_svc *svc = it->svc;
   if (it->done)
     it->done(it->arg, status);
+  else if (it->tidy)
+    queue_tidy(svc, status == 0 && it->more);
   else if (status == 0 && !svc->closing) {
+    if (it->tidy_next && !svc->tidying)
+      queue_tidy(svc, true);
     service_item_done(svc, it);
     if (!it->scanning)
       apply_watch_set(svc, it);

@@ -34,6 +34,10 @@ enum {
   ST_VOCAB_DF,
   ST_LOOKUP,
   ST_LOOKUP_BODY,
+  ST_LOOKUP_ANY,
+  ST_LOOKUP_BODY_ANY,
+  ST_HEAD_TEXT,
+  ST_WHY_BODY,
   ST_COUNT
 };
 
@@ -134,6 +138,11 @@ void upk_ix_places_free(upk_ix_places *ps);
 
 /* index_scan.c: forget a stepped scan (close, or a new one). */
 void upk_ix_job_free(upk_index *ix);
+
+/* index_words.c: words a task is not asked by, and the full forms of
+ * abbreviations (*k: 0 first, then as left; NULL when there are no more). */
+bool upk_ix_is_stopword(const char *w);
+const char *upk_ix_expansion(const char *word, size_t *k);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);

@@ -20,87 +20,9 @@
 #define MAX_SEEN 256     /* distinct words considered */
 #define MAX_TASK 8192    /* bytes of the task that are read */
 #define MAX_PHRASES 96   /* words plus their expansions */
-#define HEAD_BUDGET 6000 /* matched rows a lookup may rank, see mark_within_budget() */
-#define BODY_BUDGET 2000
+#define HEAD_BUDGET 3000 /* matched rows a lookup may rank, see mark_within_budget() */
+#define BODY_BUDGET 300
 #define CANDIDATES 64 /* best rows taken from each table */
-
-/* Words that say nothing about which skill fits: function words and the
- * filler of requests ("can you please help me..."). */
-static const char *const stopwords[] = {
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
-    "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
-    "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each",
-    "etc", "few", "for", "from", "further", "get", "gets", "getting", "got", "had", "has", "have",
-    "having", "he", "hello", "help", "her", "here", "hers", "hey", "hi", "him", "his", "how", "i",
-    "id", "if", "im", "in", "into", "is", "it", "its", "itself", "ive", "just", "let", "lets",
-    "like", "me", "might", "more", "most", "much", "must", "my", "myself", "need", "needs", "no",
-    "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "ours",
-    "out", "over", "own", "please", "pls", "really", "same", "she", "should", "skill", "skills",
-    "so", "some", "something", "such", "than", "thanks", "that", "the", "their", "theirs", "them",
-    "then", "there", "these", "they", "thing", "things", "this", "those", "through", "to", "too",
-    "under", "until", "up", "us", "very", "via", "want", "wants", "was", "we", "were", "what",
-    "whats", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
-    "you", "your", "yours", "yourself",
-    /* conversational filler: how people talk about a task, not what it is */
-    "actually", "already", "always", "anything", "around", "basically", "better", "best", "bit",
-    "currently", "figure", "go", "goes", "going", "gone", "good", "great", "guess", "keep", "keeps",
-    "kind", "last", "lot", "lots", "many", "maybe", "okay", "ok", "probably", "quick", "quickly",
-    "right", "still", "stuff", "sure", "take", "takes", "taking", "today", "tomorrow", "trying",
-    "try", "wanna", "way", "well", "yesterday"};
-
-/* Abbreviations people type for words skills spell out. Each adds the full
- * form as an alternative (OR), it does not replace the word. */
-static const char *const expansions[][2] = {{"k8s", "kubernetes"},
-                                            {"kube", "kubernetes"},
-                                            {"js", "javascript"},
-                                            {"ts", "typescript"},
-                                            {"py", "python"},
-                                            {"pg", "postgresql"},
-                                            {"postgres", "postgresql"},
-                                            {"psql", "postgresql"},
-                                            {"db", "database"},
-                                            {"dbs", "database"},
-                                            {"repo", "repository"},
-                                            {"repos", "repository"},
-                                            {"pr", "pull request"},
-                                            {"prs", "pull request"},
-                                            {"mr", "merge request"},
-                                            {"env", "environment"},
-                                            {"config", "configuration"},
-                                            {"auth", "authentication"},
-                                            {"perf", "performance"},
-                                            {"deps", "dependencies"},
-                                            {"docs", "documentation"},
-                                            {"md", "markdown"},
-                                            {"img", "image"},
-                                            {"gh", "github"},
-                                            {"tf", "terraform"},
-                                            {"llm", "language model"},
-                                            {"ml", "machine learning"},
-                                            {"e2e", "end to end"},
-                                            {"regex", "regular expression"},
-                                            {"vuln", "vulnerability"},
-                                            {"vulns", "vulnerability"},
-                                            {"a11y", "accessibility"},
-                                            {"i18n", "internationalization"},
-                                            {"spreadsheet", "excel"},
-                                            {"excel", "spreadsheet"},
-                                            {"xlsx", "spreadsheet"},
-                                            {"slides", "presentation"},
-                                            {"powerpoint", "pptx"},
-                                            {"deck", "presentation"},
-                                            {"gpu", "cuda"},
-                                            {"cicd", "pipeline"},
-                                            {"ci", "pipeline"}};
-
-/* A linear scan: ~150 short strcmp calls per word, and no shared state
- * between indexes used from different threads. */
-static bool is_stopword(const char *w) {
-  for (size_t i = 0; i < sizeof stopwords / sizeof *stopwords; i++)
-    if (!strcmp(w, stopwords[i]))
-      return true;
-  return false;
-}
 
 /* ---- upk_why(): which phrase matched in which column ---- */
 
@@ -170,9 +92,18 @@ typedef struct term {
   char camel[80]; /* "AccessDenied" as "access denied"; "" when not camel case */
 } term;
 
+/* A phrase of the query as the index stores it: its tokens' stems. */
+typedef struct stems {
+  char s[4][64];
+  int n;
+  bool prefix;
+} stems;
+
 typedef struct part {
   upk_ix_buf fts;               /* the FTS5 MATCH expression */
+  bool all_common;              /* every word in half the skills: rows with all, unranked */
   int phrase_term[MAX_PHRASES]; /* phrase index -> t[] index */
+  stems phrase[MAX_PHRASES];    /* for matching a hit's head text (head_fields) */
   int nphrase;
 } part;
 
@@ -232,9 +163,15 @@ static void stem_df(upk_index *ix, const char *stem, long df[2]) {
  * the rarest words are asked while that sum stays within the table's budget
  * (always the two rarest): the words left out are the task's most common,
  * the ones bm25 weighs least. A head's doclists are short, so most of a
- * task's words fit there; the body gets its rarest words. This bounds a
- * lookup to about a millisecond on any index size. */
-static void mark_within_budget(query *q, int which, long budget) {
+ * task's words fit there; the body gets its rarest words.
+ *
+ * A word in half the skills or more weighs nothing at all: FTS5's bm25
+ * clamps its idf to 1e-6 (in one public registry, "capability" and "needed"
+ * end three descriptions in four). Ranking its rows was the slowest lookup
+ * there is (15,000 rows for "Use when this capability is needed", 25 ms),
+ * for no change in the order: such a word is not asked. Returns true when
+ * every word is that common: the caller then asks for rows with all of them. */
+static bool mark_within_budget(query *q, int which, long budget, long weightless_df) {
   int ix[MAX_SEEN];
   for (int i = 0; i < q->n; i++) /* insertion sort by df: n is small */
     for (int k = i; k >= 0; k--) {
@@ -245,13 +182,16 @@ static void mark_within_budget(query *q, int which, long budget) {
       ix[k] = ix[k - 1];
     }
   long sum = 0;
+  int used = 0;
   for (int k = 0; k < q->n && k < MAX_TERMS; k++) {
     term *t = &q->t[ix[k]];
-    if (k >= 2 && sum + t->df[which] > budget)
-      break;
+    if (t->df[which] >= weightless_df || (used >= 2 && sum + t->df[which] > budget))
+      break; /* in df order: the rest are as common */
     sum += t->df[which];
     t->use[which] = true;
+    used++;
   }
+  return q->n > 0 && used == 0;
 }
 
 /* Which words of the task are asked, and of which table:
@@ -265,7 +205,7 @@ static void choose_terms(upk_index *ix, query *q) {
   for (int i = 0; i < q->n; i++) {
     term *t = &q->t[i];
     bool number = strspn(t->word, "0123456789") == strlen(t->word);
-    if (!is_stopword(t->word) && strlen(t->word) >= 2 && !number)
+    if (!upk_ix_is_stopword(t->word) && strlen(t->word) >= 2 && !number)
       q->t[kept++] = *t;
   }
   if (kept)
@@ -273,8 +213,12 @@ static void choose_terms(upk_index *ix, query *q) {
   for (int i = 0; i < q->n; i++)
     stem_df(ix, q->t[i].stem, q->t[i].df);
   bool large = ix->n_docs >= 64;
-  mark_within_budget(q, HEAD, large ? HEAD_BUDGET : LONG_MAX);
-  mark_within_budget(q, BODY, large ? BODY_BUDGET : LONG_MAX);
+  long weightless = large ? (ix->n_docs + 1) / 2 : LONG_MAX;
+  long budget[2] = {large ? HEAD_BUDGET : LONG_MAX, large ? BODY_BUDGET : LONG_MAX};
+  for (int w = HEAD; w <= BODY; w++)
+    if ((q->part[w].all_common = mark_within_budget(q, w, budget[w], weightless)))
+      for (int i = 0; i < q->n && i < MAX_TERMS; i++)
+        q->t[i].use[w] = true;
   kept = 0;
   for (int i = 0; i < q->n; i++)
     if (q->t[i].use[HEAD] || q->t[i].use[BODY])
@@ -285,11 +229,24 @@ static void choose_terms(upk_index *ix, query *q) {
     q->t[i].prefix = !q->t[i].df[HEAD] && !q->t[i].df[BODY] && strlen(q->t[i].word) >= 4;
 }
 
-static void add_phrase(part *p, int term_ix, const char *text, bool prefix) {
+static int on_phrase_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
+  stems *ps = ctx;
+  if (ps->n < 4 && ntok > 0 && ntok < 64) {
+    memcpy(ps->s[ps->n], tok, (size_t)ntok);
+    ps->s[ps->n++][ntok] = '\0';
+  }
+  return SQLITE_OK;
+}
+
+static void add_phrase(upk_index *ix, part *p, int term_ix, const char *text, bool prefix) {
   if (p->nphrase >= MAX_PHRASES)
     return;
+  stems *ps = &p->phrase[p->nphrase];
+  ps->n = 0;
+  ps->prefix = prefix;
+  ix->tok_api.xTokenize(ix->tok, ps, FTS5_TOKENIZE_QUERY, text, (int)strlen(text), on_phrase_token);
   if (p->fts.len)
-    upk_ix_buf_str(&p->fts, " OR ");
+    upk_ix_buf_str(&p->fts, p->all_common ? " AND " : " OR ");
   upk_ix_buf_str(&p->fts, "\"");
   for (const char *c = text; *c; c++) /* the tokenizer never yields quotes; be sure */
     upk_ix_buf_add(&p->fts, c, *c == '"' ? 0 : 1);
@@ -332,12 +289,15 @@ static void build_match(upk_index *ix, query *q, int which) {
   for (int i = 0; i < q->n; i++) {
     if (!q->t[i].use[which])
       continue;
-    add_phrase(p, i, q->t[i].word, q->t[i].prefix);
+    add_phrase(ix, p, i, q->t[i].word, q->t[i].prefix);
+    if (p->all_common)
+      continue; /* alternatives have no place in an AND */
     if (q->t[i].camel[0])
-      add_phrase(p, i, q->t[i].camel, false);
-    for (size_t k = 0; k < sizeof expansions / sizeof *expansions; k++)
-      if (!strcmp(q->t[i].word, expansions[k][0]) && !too_common(ix, which, expansions[k][1]))
-        add_phrase(p, i, expansions[k][1], false);
+      add_phrase(ix, p, i, q->t[i].camel, false);
+    const char *full;
+    for (size_t k = 0; (full = upk_ix_expansion(q->t[i].word, &k));)
+      if (!too_common(ix, which, full))
+        add_phrase(ix, p, i, full, false);
   }
 }
 
@@ -412,25 +372,105 @@ static int run_part(upk_index *ix, query *q, int which, cands *c) {
   part *p = &q->part[which];
   if (!p->nphrase)
     return 0;
-  sqlite3_stmt *st = ix->st[which == HEAD ? ST_LOOKUP : ST_LOOKUP_BODY];
+  static const int stmt[2][2] = {{ST_LOOKUP, ST_LOOKUP_ANY}, {ST_LOOKUP_BODY, ST_LOOKUP_BODY_ANY}};
+  sqlite3_stmt *st = ix->st[stmt[which][p->all_common]];
   sqlite3_bind_text(st, 1, p->fts.s, -1, SQLITE_STATIC);
   if (which == HEAD) {
-    sqlite3_bind_text(st, 2, ix->rank, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 3, CANDIDATES);
+    sqlite3_bind_double(st, 2, ix->w.name);
+    sqlite3_bind_double(st, 3, ix->w.description);
+    sqlite3_bind_double(st, 4, ix->w.headings);
+    sqlite3_bind_int(st, 5, CANDIDATES);
   } else
     sqlite3_bind_int(st, 2, CANDIDATES);
   int s;
-  while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-    cand *x = cand_of(c, sqlite3_column_int64(st, 0));
-    x->score[which] = -sqlite3_column_double(st, 1);
-    const unsigned char *mask = sqlite3_column_blob(st, 2);
-    int nmask = sqlite3_column_bytes(st, 2);
-    for (int k = 0; k < nmask && k < p->nphrase; k++)
-      if (mask[k])
-        x->fields[p->phrase_term[k]] |= which == HEAD ? mask[k] & 7 : UPK_FIELD_BODY;
-  }
+  while ((s = sqlite3_step(st)) == SQLITE_ROW)
+    cand_of(c, sqlite3_column_int64(st, 0))->score[which] = -sqlite3_column_double(st, 1);
   sqlite3_reset(st);
   return s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup");
+}
+
+/* Which of the task's words one hit matched in its body: FTS5 asked for
+ * that row alone (a body is up to 8 KB: reading it back and tokenizing it
+ * would cost more). Only for hits the body ranked. */
+static int body_fields(upk_index *ix, query *q, cand *x) {
+  part *p = &q->part[BODY];
+  if (!p->nphrase)
+    return 0;
+  sqlite3_stmt *st = ix->st[ST_WHY_BODY];
+  sqlite3_bind_text(st, 1, p->fts.s, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, x->doc);
+  int s = sqlite3_step(st);
+  if (s == SQLITE_ROW) {
+    const unsigned char *mask = sqlite3_column_blob(st, 0);
+    int nmask = sqlite3_column_bytes(st, 0);
+    for (int k = 0; k < nmask && k < p->nphrase; k++)
+      if (mask[k])
+        x->fields[p->phrase_term[k]] |= UPK_FIELD_BODY;
+  }
+  sqlite3_reset(st);
+  return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup: why");
+}
+
+/* Which phrases one column's text holds, token by token: a phrase of
+ * several words must match them in a row, a prefix phrase its stem's start. */
+typedef struct text_match {
+  part *p;
+  unsigned char bit;
+  unsigned char at[MAX_PHRASES]; /* tokens of each phrase matched in a row so far */
+  unsigned char *mask;
+} text_match;
+
+static bool same(const char *stem, const char *tok, int ntok) {
+  return (int)strlen(stem) == ntok && !memcmp(stem, tok, (size_t)ntok);
+}
+
+static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
+  text_match *m = ctx;
+  for (int k = 0; k < m->p->nphrase; k++) {
+    const stems *ps = &m->p->phrase[k];
+    if (!ps->n)
+      continue;
+    if (ps->prefix) {
+      size_t n = strlen(ps->s[0]);
+      if ((size_t)ntok >= n && !memcmp(tok, ps->s[0], n))
+        m->mask[k] |= m->bit;
+      continue;
+    }
+    if (same(ps->s[m->at[k]], tok, ntok))
+      m->at[k]++;
+    else
+      m->at[k] = same(ps->s[0], tok, ntok);
+    if (m->at[k] == ps->n) {
+      m->mask[k] |= m->bit;
+      m->at[k] = 0;
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* Which words a hit matched in its name, description and headings: its head
+ * text read back and tokenized by the index's own tokenizer. A few hundred
+ * bytes per hit; asking FTS5 for the one row instead seeks every phrase of
+ * the query in the index, a fifth of a whole lookup's work. */
+static int head_fields(upk_index *ix, query *q, cand *x) {
+  part *p = &q->part[HEAD];
+  if (!p->nphrase)
+    return 0;
+  sqlite3_stmt *st = ix->st[ST_HEAD_TEXT];
+  sqlite3_bind_int64(st, 1, x->doc);
+  int s = sqlite3_step(st);
+  unsigned char mask[MAX_PHRASES] = {0};
+  for (int col = 0; s == SQLITE_ROW && col < 3; col++) {
+    text_match m = {p, (unsigned char)(1u << col), {0}, mask};
+    const char *text = (const char *)sqlite3_column_text(st, col);
+    if (text)
+      ix->tok_api.xTokenize(ix->tok, &m, FTS5_TOKENIZE_DOCUMENT, text,
+                            sqlite3_column_bytes(st, col), on_text_token);
+  }
+  sqlite3_reset(st);
+  for (int k = 0; k < p->nphrase; k++)
+    x->fields[p->phrase_term[k]] |= mask[k];
+  return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup: why");
 }
 
 static const char *const field_names[] = {"name", "description", "headings", "body"};
@@ -491,7 +531,11 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
       continue;
     }
     h->score = c.v[i].total;
-    rc = fill_why(q, &c.v[i], h);
+    rc = head_fields(ix, q, &c.v[i]);
+    if (!rc && c.v[i].score[BODY] != 0)
+      rc = body_fields(ix, q, &c.v[i]);
+    if (!rc)
+      rc = fill_why(q, &c.v[i], h);
     out->len++;
   }
   free(c.v);

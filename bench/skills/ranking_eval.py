@@ -120,14 +120,16 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"\nranking: {len(dev)} hand-written tasks, index of {len(skills)} real skills")
-    print(f"  {'part':6} {'n':>3}  {'upskilld r@1':>12} {'r@5':>5} {'MRR':>6}   "
+    print(f"  {'part':10} {'n':>3}  {'upskilld r@1':>12} {'r@5':>5} {'MRR':>6}   "
           f"{'FTS5 baseline r@1':>17} {'r@5':>5} {'MRR':>6}")
-    for part in ("dev", "held", "all"):
-        idx = [i for i, (_, s, _) in enumerate(dev) if part == "all" or s == part]
+    parts = [p for p in dict.fromkeys(s for _, s, _ in dev)] + ["held+held2", "all"]
+    for part in parts:
+        idx = [i for i, (_, s, _) in enumerate(dev)
+               if part == "all" or s == part or (part == "held+held2" and s.startswith("held"))]
         tg = [dev[i][0] for i in idx]
         u = scores([ours[i] for i in idx], tg, meta)
         b = scores([base[i] for i in idx], tg, meta)
-        print(f"  {part:6} {u[3]:3d}  {int(u[0]):12d} {int(u[1]):5d} {u[2]:6.3f}   "
+        print(f"  {part:10} {u[3]:3d}  {int(u[0]):12d} {int(u[1]):5d} {u[2]:6.3f}   "
               f"{int(b[0]):17d} {int(b[1]):5d} {b[2]:6.3f}")
 
 

@@ -689,3 +689,96 @@ UTest(index, roots_can_change) {
   cr_assert_eq(upk_index_scope_parse("nope", &s), -EINVAL);
   upk_index_close(ix);
 }
+
+/* Counts one FTS5 table's segments in an index file (its %_idx table). */
+static int segments(const char *db_path, const char *table) {
+  sqlite3 *db;
+  char sql[128];
+  cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+  snprintf(sql, sizeof sql, "SELECT count(DISTINCT segid) FROM %s_idx", table);
+  sqlite3_stmt *st;
+  cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+  cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+  int n = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return n;
+}
+
+/* Merging the full-text index in steps ends with one segment per table and
+ * answers as before; a step with nothing left to merge says so. */
+UTest(index, tidy_merges_the_index_in_steps) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  char db_path[PATH_MAX]; /* at() reuses its buffers */
+  snprintf(db_path, sizeof db_path, "%s", at("cache/index.sqlite"));
+  upk_index_options o = {.db_path = db_path};
+  upk_index_stats st;
+  upk_index *ix = open_cached(&o, &r, &st);
+  for (int i = 0; i < 6; i++) { /* each refresh is a transaction: a segment of its own */
+    char desc[128];
+    snprintf(desc, sizeof desc, "Add OAuth2 login with PKCE, version %d.", i);
+    skill(at("skills"), "oauth-login", desc, "Redirect URIs and code verifiers.");
+    cr_assert_eq(upk_index_refresh(ix, at("skills/oauth-login/SKILL.md"), NULL), 1);
+  }
+  cr_assert_gt(segments(o.db_path, "fts") + segments(o.db_path, "fts_body"), 2);
+  int steps = 0, rc;
+  while ((rc = upk_index_tidy(ix, 1)) == 1)
+    cr_assert_lt(++steps, 1000, "the merge never ends");
+  cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
+  cr_assert_gt(steps, 0, "there was something to merge");
+  cr_assert_eq(segments(o.db_path, "fts"), 1);
+  cr_assert_eq(segments(o.db_path, "fts_body"), 1);
+  cr_assert_eq(upk_index_tidy(ix, 200), 0, "nothing left");
+  expect_top(ix, "PKCE login", "oauth-login");
+  expect_top(ix, "fill a PDF form", "pdf-processing");
+  cr_assert_eq(hits_for(ix, "code verifiers", "oauth-login"), 1);
+  upk_index_close(ix);
+}
+
+/* A word in half the skills or more weighs nothing in bm25: a task made
+ * only of such words still gets skills with all of them; with one rare word
+ * besides, that word decides. */
+UTest(index, words_in_half_the_skills_are_not_ranked) {
+  char dir[64], desc[256];
+  for (int i = 0; i < 90; i++) {
+    snprintf(dir, sizeof dir, "tool-%02d", i);
+    snprintf(desc, sizeof desc, "Works with tool number %d. %s", i,
+             i % 3 ? "Use when this capability is needed." : "Handy.");
+    skill(at("s"), dir, desc, "Steps.");
+  }
+  skill(at("s"), "k8s-secrets", "Rotate Kubernetes secrets. Use when this capability is needed.",
+        "kubectl.");
+  upk_index_root r = {at("s"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "capability needed", 5, NULL, 0, &h), 0);
+  cr_assert_eq(h.len, 5, "rows with every word, not none");
+  for (size_t i = 0; i < h.len; i++)
+    cr_expect(strstr(h.items[i].why, "capability (description)") &&
+                  strstr(h.items[i].why, "needed (description)"),
+              "%s: %s", h.items[i].e.name, h.items[i].why);
+  upk_index_hits_free(&h);
+  expect_top(ix, "the capability to rotate secrets is needed", "k8s-secrets");
+  upk_index_close(ix);
+}
+
+/* `why` names a word matched through its longer form (k8s: kubernetes) or
+ * as the words of an identifier, in the field it matched in. */
+UTest(index, why_names_expansions_and_phrases) {
+  library(at("skills"));
+  upk_index_root r = {at("skills"), NULL, UPK_INDEX_BUILTIN, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "k8s rollback", 3, NULL, 0, &h), 0);
+  cr_assert_gt(h.len, 0);
+  cr_assert_str_eq(h.items[0].e.name, "kubernetes-deploy");
+  cr_assert_not_null(strstr(h.items[0].why, "k8s (name, description"), "%s", h.items[0].why);
+  upk_index_hits_free(&h);
+  cr_assert_eq(upk_index_lookup(ix, "notes from the merged prs", 3, NULL, 0, &h), 0);
+  cr_assert_gt(h.len, 0);
+  cr_assert_str_eq(h.items[0].e.name, "release-notes");
+  cr_assert_not_null(strstr(h.items[0].why, "prs (description"), "%s", h.items[0].why);
+  upk_index_hits_free(&h);
+  upk_index_close(ix);
+}
