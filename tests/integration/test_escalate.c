@@ -145,8 +145,9 @@ static void finish_and_check_launchers(hx *d, const char *said) {
     assert_gone(pids[i]);
 }
 
-/* Waits until upskilld/status says a worker runs a request (the launcher holds it). */
-static void wait_running(hx *d) {
+/* Waits until a worker runs a request (upskilld/status) and every launcher started so far has
+ * set its trap (its log file is there): a SIGTERM sent before would simply end it. */
+static void wait_ready(hx *d) {
   static int id = 1000;
   for (int t = 0; t < GONE_MS; t += 50, hx_msleep(50)) {
     char idtxt[16];
@@ -156,20 +157,23 @@ static void wait_running(hx *d) {
     json_t *w =
         json_object_get(json_object_get(hx_assert_result(resp, idtxt), "kernels"), "workers");
     json_int_t running = json_integer_value(json_object_get(w, "running"));
+    json_int_t started = json_integer_value(json_object_get(w, "started"));
     json_decref(resp);
-    if (running > 0)
+    int pids[16];
+    if (running > 0 && (json_int_t)launchers(pids, 16) >= started)
       return;
   }
   cr_assert_fail("no worker took the request within %d ms", GONE_MS);
 }
 
-/* upskilld/worker (test only) with a short deadline: the launcher never starts the worker. */
+/* upskilld/worker (test only) with a deadline of 5 s: the launcher never starts the worker. */
 static void hello_times_out(hx *d, int id) {
-  json_t *resp =
-      hx_callf(d,
-               "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"upskilld/worker\",\"params\":{\"op\":"
-               "\"hello\",\"timeoutMs\":1000}}",
-               id);
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"upskilld/worker\",\"params\":{\"op\":"
+           "\"hello\",\"timeoutMs\":5000}}",
+           id);
+  wait_ready(d);
+  json_t *resp = hx_response(d, HX_TIMEOUT);
   char idtxt[16];
   snprintf(idtxt, sizeof idtxt, "%d", id);
   json_t *r = hx_assert_result(resp, idtxt);
@@ -199,7 +203,7 @@ Test(escalate, a_launcher_that_ignores_every_sigterm_is_killed) {
   /* Stopped by a cancel this time. */
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"upskilld/worker\","
              "\"params\":{\"op\":\"hello\",\"timeoutMs\":60000}}");
-  wait_running(d);
+  wait_ready(d);
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":7}}");
   json_t *resp = hx_response(d, HX_TIMEOUT);
   cr_assert(resp, "no answer to the cancelled request");
@@ -219,6 +223,6 @@ Test(escalate, shutdown_kills_a_launcher_that_ignores_sigterm_before_exiting) {
   hx *d = hx_lsp_session(HX_ARGS("--test-methods", "--shutdown-grace=0", launcher_flag("always")));
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"upskilld/worker\","
              "\"params\":{\"op\":\"hello\",\"timeoutMs\":60000}}");
-  wait_running(d);
+  wait_ready(d);
   finish_and_check_launchers(d, "was killed with SIGKILL");
 }
