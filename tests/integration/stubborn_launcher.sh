@@ -6,6 +6,7 @@
 # once the trap is set.
 # Usage: stubborn_launcher.sh once|always DIR upskilld-worker...
 mode=$1 dir=$2
+cd "$dir" || exit 2 # the test knows its launchers by their working directory
 log="$dir/$$.log"
 n=0
 case $mode in

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsx.h"
 #include "harness.h"
 
 #define GONE_MS 30000 /* how long a stopped launcher may take to disappear, at most */
@@ -22,19 +23,14 @@ static char command[512];
 
 static size_t launchers(int *pids, size_t max);
 
-/* Whether `pid` is still one of this test's launchers (not a reused pid): its command line
- * names our directory. */
+/* Whether `pid` is still one of this test's launchers (not a reused pid): each one works in
+ * our directory. */
 static bool our_launcher(int pid) {
-  char path[64], args[1024];
-  snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-  FILE *f = fopen(path, "r");
-  size_t n = f ? fread(args, 1, sizeof args - 1, f) : 0;
-  if (f)
-    fclose(f);
-  for (size_t i = 0; i < n; i++)
-    args[i] = args[i] ? args[i] : ' ';
-  args[n] = '\0';
-  return strstr(args, "stubborn_launcher.sh") && strstr(args, dir);
+  char path[64], cwd[256];
+  snprintf(path, sizeof path, "/proc/%d/cwd", pid);
+  ssize_t n = readlink(path, cwd, sizeof cwd - 1);
+  cwd[n > 0 ? n : 0] = '\0';
+  return n > 0 && !strcmp(cwd, dir);
 }
 
 /* After a failure, launchers the daemon left behind would loop forever: end them. */
@@ -46,9 +42,7 @@ static void cleanup(void) {
   for (size_t i = 0; i < n; i++)
     if (our_launcher(pids[i]))
       kill(pids[i], SIGKILL);
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  (void)system(cmd);
+  fsx_rm_rf(dir);
   dir[0] = '\0';
 }
 
@@ -56,8 +50,7 @@ TestSuite(escalate, .fini = cleanup, .timeout = 180);
 
 /* A private directory for the launchers' logs, and the --worker-command flag using it. */
 static const char *launcher_flag(const char *mode) {
-  snprintf(dir, sizeof dir, "/tmp/upk-escalate-XXXXXX");
-  cr_assert_not_null(mkdtemp(dir));
+  fsx_mkdtemp(dir, "escalate");
   snprintf(command, sizeof command,
            "--worker-command=%s/tests/integration/stubborn_launcher.sh %s %s",
            getenv("UPK_SOURCE_ROOT"), mode, dir);
@@ -83,11 +76,10 @@ static size_t launchers(int *pids, size_t max) {
 static const char *launcher_log(int pid, char *out, size_t len) {
   char path[128];
   snprintf(path, sizeof path, "%s/%d.log", dir, pid);
-  FILE *f = fopen(path, "r");
-  cr_assert_not_null(f, "%s", path);
-  size_t n = fread(out, 1, len - 1, f);
-  out[n] = '\0';
-  fclose(f);
+  char *text = fsx_read(path);
+  cr_assert_not_null(text, "%s", path);
+  snprintf(out, len, "%s", text);
+  free(text);
   return out;
 }
 
