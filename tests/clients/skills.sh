@@ -11,46 +11,50 @@ export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config UPSK
 unset CLAUDE_CONFIG_DIR CODEX_HOME
 mkdir -p "$HOME" "$tmp/proj"
 cd "$tmp/proj"
-. "$repo/tests/lib/tap.sh"
-. "$repo/tests/lib/ctl.sh"
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/o" "$tmp/e" 2>/dev/null | head -15; }
+check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
+run() { "$ctl" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; echo $? >"$tmp/rc"; }
+rc() { [[ $(cat "$tmp/rc") == "$1" ]]; }
 py() { python3 -c "import json,sys; d=json.load(open('$tmp/o')); $1"; }
 skill() { # skill DIR NAME DESCRIPTION
   mkdir -p "$1"
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-tap_plan 15
+echo "1..15"
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
 done
-tap_check "every built-in library skill is strictly valid, without warnings" eval '[[ $lib_ok == 1 ]]'
+check "every built-in library skill is strictly valid, without warnings" '[[ $lib_ok == 1 ]]'
 run --json lookup "my Hopper kernel needs 100 KB of dynamic shared memory"
-tap_check "lookup finds the built-in H100 skill first" eval 'rc 0 && py "assert d[\"results\"][0][\"name\"] == \"h100-cuda-kernels\", d; assert d[\"results\"][0][\"why\"]"'
+check "lookup finds the built-in H100 skill first" 'rc 0 && py "assert d[\"results\"][0][\"name\"] == \"h100-cuda-kernels\", d; assert d[\"results\"][0][\"why\"]"'
 run install "$repo/skills/library/cuda-kernel-debugging" --agent claude
-tap_check "install into the project's .claude/skills" eval 'rc 0 && [[ -f .claude/skills/cuda-kernel-debugging/SKILL.md && -f .claude/skills/.upskilld-lock.json ]]'
+check "install into the project's .claude/skills" 'rc 0 && [[ -f .claude/skills/cuda-kernel-debugging/SKILL.md && -f .claude/skills/.upskilld-lock.json ]]'
 run --json list --agent claude --scope project
-tap_check "list shows the installed skill in project scope" eval 'rc 0 && py "assert [s[\"name\"] for s in d[\"skills\"]] == [\"cuda-kernel-debugging\"], d"'
+check "list shows the installed skill in project scope" 'rc 0 && py "assert [s[\"name\"] for s in d[\"skills\"]] == [\"cuda-kernel-debugging\"], d"'
 skill "$tmp/bad/Bad_Skill" "Bad_Skill" "Use when: things break"
 run validate "$tmp/bad/Bad_Skill"
-tap_check "validate prints file:line:col diagnostics and exits 1" eval 'rc 1 && grep -q "SKILL.md:2:7: error: .*lowercase" "$tmp/o" && grep -q "invalid" "$tmp/o"'
+check "validate prints file:line:col diagnostics and exits 1" 'rc 1 && grep -q "SKILL.md:2:7: error: .*lowercase" "$tmp/o" && grep -q "invalid" "$tmp/o"'
 run install "$tmp/bad/Bad_Skill" --agent claude
-tap_check "an invalid skill is refused and nothing is written" eval 'rc 1 && grep -q "install refused" "$tmp/e" && [[ ! -e .claude/skills/Bad_Skill ]]'
+check "an invalid skill is refused and nothing is written" 'rc 1 && grep -q "install refused" "$tmp/e" && [[ ! -e .claude/skills/Bad_Skill ]]'
 run --json install "$tmp/bad/Bad_Skill" --agent nosuchagent
-tap_check "an unknown agent is a clear error" eval 'rc 1 && grep -q "unknown agent nosuchagent" "$tmp/o"'
+check "an unknown agent is a clear error" 'rc 1 && grep -q "unknown agent nosuchagent" "$tmp/o"'
 skill "$HOME/.claude/skills/team-notes" team-notes "Writes team notes for the user scope."
 skill .claude/skills/team-notes team-notes "Writes team notes for this project."
 run --json list --agent claude
-tap_check "a project skill shadows the user skill of the same name" eval 'rc 0 && py "
+check "a project skill shadows the user skill of the same name" 'rc 0 && py "
 sh=[s for s in d[\"skills\"] if s[\"name\"]==\"team-notes\"]
 assert sorted((s[\"scope\"], s[\"shadowed\"]) for s in sh) == [(\"project\", False), (\"user\", True)], sh
 assert any(x[\"name\"]==\"team-notes\" and x[\"winner\"].startswith(\"'$tmp'/proj\") for x in d[\"shadows\"]), d[\"shadows\"]"'
 run prompt --agent claude
-tap_check "prompt renders the <available_skills> block" eval 'rc 0 && head -1 "$tmp/o" | grep -qx "<available_skills>" && grep -qx "team-notes" "$tmp/o"'
+check "prompt renders the <available_skills> block" 'rc 0 && head -1 "$tmp/o" | grep -qx "<available_skills>" && grep -qx "team-notes" "$tmp/o"'
 run remove cuda-kernel-debugging --agent claude
-tap_check "remove deletes the skill" eval 'rc 0 && [[ ! -e .claude/skills/cuda-kernel-debugging ]]'
+check "remove deletes the skill" 'rc 0 && [[ ! -e .claude/skills/cuda-kernel-debugging ]]'
 run remove cuda-kernel-debugging --agent claude
-tap_check "removing it again says it is not installed" eval 'rc 1 && grep -q "no installed skill named" "$tmp/e"'
+check "removing it again says it is not installed" 'rc 1 && grep -q "no installed skill named" "$tmp/e"'
 
 # A live MCP session: skills added on disk are found without a restart.
 coproc MCP { exec "$daemon" --mcp 2>"$tmp/daemon.err"; }
@@ -64,7 +68,7 @@ ask() { # ask METHOD PARAMS -> the response line in $reply
 ask initialize '{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}'
 ask tools/call '{"name":"find_skill","arguments":{"task":"rotate kubernetes secrets"}}'
 echo "$reply" >"$tmp/o"
-tap_check "find_skill answers over MCP" eval 'grep -q "structuredContent" "$tmp/o"'
+check "find_skill answers over MCP" 'grep -q "structuredContent" "$tmp/o"'
 skill .claude/skills/k8s-secret-rotation k8s-secret-rotation "Rotates Kubernetes secrets safely."
 found=0
 for i in $(seq 1 20); do
@@ -72,10 +76,10 @@ for i in $(seq 1 20); do
   ask tools/call '{"name":"find_skill","arguments":{"task":"rotate kubernetes secrets","limit":1}}'
   if [[ $reply == *k8s-secret-rotation* ]]; then found=1; break; fi
 done
-tap_check "a skill created on disk is found within 1 s (live watch)" eval '[[ $found == 1 ]]'
+check "a skill created on disk is found within 1 s (live watch)" '[[ $found == 1 ]]'
 ask resources/read '{"uri":"skill://k8s-secret-rotation/SKILL.md"}'
 echo "$reply" >"$tmp/o"
-tap_check "resources/read serves skill://name/SKILL.md" eval 'grep -q "Rotates Kubernetes secrets safely" "$tmp/o"'
+check "resources/read serves skill://name/SKILL.md" 'grep -q "Rotates Kubernetes secrets safely" "$tmp/o"'
 rm -rf .claude/skills/k8s-secret-rotation
 gone=0
 for i in $(seq 1 20); do
@@ -83,7 +87,7 @@ for i in $(seq 1 20); do
   ask tools/call '{"name":"find_skill","arguments":{"task":"rotate kubernetes secrets","limit":1}}'
   if [[ $reply != *k8s-secret-rotation* ]]; then gone=1; break; fi
 done
-tap_check "a removed skill disappears within 1 s" eval '[[ $gone == 1 ]]'
+check "a removed skill disappears within 1 s" '[[ $gone == 1 ]]'
 exec {MCP[1]}>&-
 wait "$MCP_PID" 2>/dev/null
-tap_finish
+exit $((failed > 0))
