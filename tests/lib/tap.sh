@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # TAP for the shell tests (bash; sourced). Safe under set -e and set -u.
 #   tap_plan N                  the plan up front (else tap_finish prints "1..<count>" at the end)
 #   tap_ok NAME                 a passing test
@@ -11,6 +12,7 @@
 #                               else to stderr: it never mixes with the TAP stream.
 #   tap_diag TEXT...            # comment lines
 #   tap_finish                  the late plan if none was printed; exit 0, or 1 if any failed
+# shellcheck disable=SC2034 # TAP_* are the sourcing script's to set
 tap_n=0
 tap_failed=0
 tap_planned=
