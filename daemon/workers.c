@@ -93,6 +93,9 @@ void upk__worker_retire(worker *w) {
   close_once((uv_handle_t *)&w->deadline);
   close_once((uv_handle_t *)&w->to);
   close_once((uv_handle_t *)&w->from);
+  /* A local worker's stop escalates (workers_spawn.c) until its exit is seen. */
+  if (w->exited || w->remote)
+    close_once((uv_handle_t *)&w->escalate);
   if (w->exited && !w->remote)
     close_once((uv_handle_t *)&w->proc);
 }
@@ -163,6 +166,7 @@ static const char *launcher(const upk_workers *p) {
 
 void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {
   worker *w = proc->data;
+  upk__worker_stop_ended(w);
   const char *via = launcher(w->pool);
   char msg[320];
   int n = sig ? snprintf(msg, sizeof msg, "%s%skilled by signal %d", via ? via : "", via ? " " : "",

@@ -6,6 +6,8 @@
  * reply, or passes a request's deadline is killed (SIGKILL) and replaced; its
  * request is answered with a status saying which. Cancelling a running
  * request kills its worker too: that is the only way to stop a compile.
+ * Through a worker command (srun ...) the kill is SIGTERM, then SIGTERM again
+ * and SIGKILL while the command lives on (docs/daemon.md, "Stopping workers").
  * Loop thread only.
  */
 #ifndef UPK_WORKERS_H

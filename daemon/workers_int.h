@@ -15,6 +15,13 @@
 #define KEEP_BUF ((size_t)1 << 20) /* a reply buffer bigger than this is freed after use */
 #define AUTO_MAX_WORKERS 8
 #define DEFAULT_TIMEOUT_MS 60000u
+/* A local worker told to stop (SIGTERM through a worker command) that has not exited within
+ * this gets SIGTERM again, then SIGKILL after as long again: a queued srun sometimes misses the
+ * first one and would keep its job in the scheduler, and the daemon's exit waits for it. */
+#define UPK__TERM_GRACE_MS 2000u
+/* After SIGKILL, how long its exit is waited for before the worker is given up on (a process
+ * stuck in the kernel): shutdown stays bounded. */
+#define UPK__KILL_GRACE_MS 10000u
 
 /* An intrusive circular list with a sentinel. */
 typedef struct ring {
@@ -40,6 +47,9 @@ static inline void ring_insert(ring *after, ring *e) {
 
 typedef enum { W_NEW, W_IDLE, W_BUSY, W_DYING } wstate; /* W_NEW: on no list yet */
 
+/* How far stopping a local worker has gone (workers_spawn.c). */
+typedef enum { STOP_NONE, STOP_TERM, STOP_TERM_AGAIN, STOP_KILL } wstop;
+
 typedef struct worker {
   ring node; /* on the pool's idle, busy or dying list */
   upk_workers *pool;
@@ -47,6 +57,8 @@ typedef struct worker {
   uv_process_t proc;  /* a local worker's process */
   uv_pipe_t to, from; /* its stdin and stdout, or both ends of a server connection */
   uv_timer_t deadline;
+  uv_timer_t escalate; /* a local worker's next stop signal; closed once its exit is seen */
+  wstop stop;
   int open; /* handles not closed yet: the struct is freed at 0 */
   bool exited, killed;
   bool remote;   /* served by the worker server over a socket: no process handle of ours */
@@ -120,8 +132,11 @@ int upk__worker_spawn(upk_workers *p, char *err, size_t err_len);
  * Called when no compile of this daemon runs (its warm-up would take their cores) and at close,
  * so the daemons after this one find it. */
 void upk__server_launch_if_wanted(upk_workers *p);
-/** SIGKILL the worker's process: a local child, or a remote one by its greeting's pid. */
+/** Stop the worker's process: a remote one by its greeting's pid (SIGKILL), a local child with
+ * SIGKILL, or SIGTERM through a worker command, escalated on the loop while it lives on. */
 void upk__worker_signal_kill(worker *w);
+/** A local worker's exit was seen: says how an escalated stop ended. */
+void upk__worker_stop_ended(worker *w);
 /** A remote worker's first line: 0 when it is the greeting `{"worker":{"pid":N}}`. */
 int upk__worker_greeting(worker *w, const char *line, size_t len);
 

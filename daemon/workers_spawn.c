@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "worker_server.h"
 
 extern char **environ;
@@ -50,9 +51,10 @@ static worker *new_worker(upk_workers *p) {
   w->pool = p, w->pidfd = -1;
   ring_init(&w->node);
   uv_timer_init(p->loop, &w->deadline);
+  uv_timer_init(p->loop, &w->escalate);
   uv_pipe_init(p->loop, &w->to, 0);
   uv_pipe_init(p->loop, &w->from, 0);
-  w->deadline.data = w->to.data = w->from.data = w->proc.data = w;
+  w->deadline.data = w->escalate.data = w->to.data = w->from.data = w->proc.data = w;
   return w;
 }
 
@@ -74,7 +76,7 @@ static int spawn_local(upk_workers *p, char *err, size_t err_len) {
   o.env = env, o.stdio_count = 3, o.stdio = io;
   int rc = uv_spawn(p->loop, &w->proc, &o); /* initializes the handle even when it fails */
   free(env);
-  w->open = 4;
+  w->open = 5;
   p->n_workers++;
   upk__worker_set_state(w, W_IDLE);
   if (rc) {
@@ -107,7 +109,7 @@ static int attach_remote(upk_workers *p, int fd) {
     return UV_ENOMEM;
   }
   w->remote = true;
-  w->open = 3; /* no process handle: its connection's end is its exit */
+  w->open = 4; /* no process handle: its connection's end is its exit */
   p->n_workers++;
   upk__worker_set_state(w, W_IDLE);
   int rc = uv_pipe_open(&w->from, fd);
@@ -167,12 +169,53 @@ int upk__worker_greeting(worker *w, const char *line, size_t len) {
   return 0;
 }
 
+/* The local worker has not exited since its last stop signal: the next, stronger one. */
+static void on_escalate(uv_timer_t *t) {
+  worker *w = t->data;
+  const char *cmd = w->pool->argv[0];
+  switch (w->stop) {
+  case STOP_TERM: /* srun takes a repeated signal as "cancel now" */
+    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM for %u ms: sending SIGTERM again", cmd,
+             w->proc.pid, UPK__TERM_GRACE_MS);
+    w->stop = STOP_TERM_AGAIN;
+    uv_process_kill(&w->proc, SIGTERM);
+    uv_timer_start(&w->escalate, on_escalate, UPK__TERM_GRACE_MS, 0);
+    return;
+  case STOP_TERM_AGAIN:
+    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM twice: killing it with SIGKILL (a "
+             "scheduler job it had queued may be left behind: check squeue)",
+             cmd, w->proc.pid);
+    w->stop = STOP_KILL;
+    uv_process_kill(&w->proc, SIGKILL);
+    uv_timer_start(&w->escalate, on_escalate, UPK__KILL_GRACE_MS, 0);
+    return;
+  default: /* SIGKILL did not end it (stuck in the kernel): stop waiting, so exit is bounded */
+    upk_error("kernel workers: %s (pid %d) still runs %u ms after SIGKILL: no longer waited for",
+              cmd, w->proc.pid, UPK__KILL_GRACE_MS);
+    w->exited = true;
+    upk__worker_retire(w);
+  }
+}
+
+void upk__worker_stop_ended(worker *w) {
+  if (w->stop == STOP_TERM_AGAIN)
+    upk_warn("kernel workers: %s (pid %d) ignored the first SIGTERM and ended at the second",
+             w->pool->argv[0], w->proc.pid);
+  else if (w->stop == STOP_KILL)
+    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM and was killed with SIGKILL",
+             w->pool->argv[0], w->proc.pid);
+}
+
 void upk__worker_signal_kill(worker *w) {
   if (!w->remote) {
     /* Through a worker command, the signal goes to it: srun killed outright leaves its job in
      * the scheduler (queued, or holding the GPU with no one to use it); SIGTERM makes it cancel
-     * the job and end the worker. The worker's stdin is closed too, which ends it anyway. */
-    uv_process_kill(&w->proc, w->pool->argv[1] ? SIGTERM : SIGKILL);
+     * the job and end the worker. The worker's stdin is closed too, which ends it anyway. One
+     * that lives on is escalated from the loop (on_escalate): never a blocking wait. */
+    bool term = w->pool->argv[1] != NULL;
+    w->stop = term ? STOP_TERM : STOP_KILL;
+    uv_process_kill(&w->proc, term ? SIGTERM : SIGKILL);
+    uv_timer_start(&w->escalate, on_escalate, term ? UPK__TERM_GRACE_MS : UPK__KILL_GRACE_MS, 0);
     return;
   }
 #ifdef SYS_pidfd_send_signal

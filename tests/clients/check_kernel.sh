@@ -8,76 +8,60 @@ corpus=${UPK_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/kernel/cor
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export UPSKILLD=$daemon
-n=0 failed=0 skip=
-check() { # check NAME COMMAND... ; the command's status decides
-  n=$((n + 1))
-  if [ -n "$skip" ] && [ "${NEEDS_TOOLKIT:-1}" = 1 ]; then
-    echo "ok $n - $1 # SKIP $skip"
-  elif "${@:2}" >"$tmp/out" 2>"$tmp/err"; then
-    echo "ok $n - $1"
-  else
-    failed=$((failed + 1))
-    echo "not ok $n - $1"
-    sed 's/^/# /' "$tmp/o" "$tmp/e" | head -30
-  fi
-}
-run() { set +e; "$ctl" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; echo $? >"$tmp/rc"; set -e; }
-rc() { [ "$(cat "$tmp/rc")" = "$1" ]; }
-has() { grep -q -- "$1" "$tmp/$2"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
+TAP_CAPTURE=$tmp/check
 
-echo "1..14"
-run --json status
-if ! python3 -c "import json,sys; sys.exit(0 if json.load(open('$tmp/o'))['cuda']['toolkit']['available'] else 1)" 2>/dev/null; then
-  skip="no CUDA toolkit"
-fi
+tap_plan 14
+ctl_need_toolkit
 
-# Usage errors need no toolkit.
+# Usage errors need no toolkit (TAP_SKIP= runs them regardless).
 run check-kernel
-NEEDS_TOOLKIT=0 check "no file: usage error, status 2" eval 'rc 2 && has "expected one FILE.cu" e'
+TAP_SKIP= tap_check "no file: usage error, status 2" eval 'rc 2 && has "expected one FILE.cu" e'
 run check-kernel "$corpus/saxpy.cu" --block 0
-NEEDS_TOOLKIT=0 check "--block 0: usage error, status 2" eval 'rc 2 && has "\-\-block takes 1 to 1024" e'
+TAP_SKIP= tap_check "--block 0: usage error, status 2" eval 'rc 2 && has "\-\-block takes 1 to 1024" e'
 run check-kernel "$tmp/missing.cu"
-NEEDS_TOOLKIT=0 check "a missing file: status 2" eval 'rc 2 && has "cannot open" e'
+TAP_SKIP= tap_check "a missing file: status 2" eval 'rc 2 && has "cannot open" e'
 
-[ -z "$skip" ] && run check-kernel "$corpus/saxpy.cu"
-check "saxpy: status 0, a table row, no errors" eval 'rc 0 && has "^KERNEL  *REGS  *SPILL ST/LD  *STACK  *SMEM  *CMEM  *OCCUPANCY" o &&
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/saxpy.cu"
+tap_check "saxpy: status 0, a table row, no errors" eval 'rc 0 && has "^KERNEL  *REGS  *SPILL ST/LD  *STACK  *SMEM  *CMEM  *OCCUPANCY" o &&
   has "^saxpy  *[0-9][0-9]*  *0/0  *0  *0  *[0-9][0-9]*  *[0-9]*% (.*) at block" o && has "^0 errors, 0 warnings$" o'
-[ -z "$skip" ] && run check-kernel "$corpus/saxpy.cu" --block 128 --arch sm_90
-check "--block and --arch reach the daemon" eval 'rc 0 && has "^sm_90, nvrtc" o && has "at block 128" o'
-[ -z "$skip" ] && run check-kernel "$corpus/err_syntax.cu"
-check "syntax error: gcc-style line, status 1" \
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/saxpy.cu" --block 128 --arch sm_90
+tap_check "--block and --arch reach the daemon" eval 'rc 0 && has "^sm_90, nvrtc" o && has "at block 128" o'
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/err_syntax.cu"
+tap_check "syntax error: gcc-style line, status 1" \
   eval "rc 1 && has '^$corpus/err_syntax.cu:6:3: error: expected a \";\"' o && has '^1 error' o"
-[ -z "$skip" ] && run check-kernel "$corpus/err_undefined.cu"
-check "undefined identifier on line 5" \
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/err_undefined.cu"
+tap_check "undefined identifier on line 5" \
   eval "rc 1 && has '^$corpus/err_undefined.cu:5:[0-9]*: error: identifier \"undefined_scale\" is undefined' o"
-[ -z "$skip" ] && run check-kernel "$corpus/err_smem64k.cu" --arch sm_90
-check "64 KB of static shared memory on sm_90: an error, status 1" eval 'rc 1 && has ": error: " o'
-[ -z "$skip" ] && run check-kernel "$corpus/spill.cu"
-check "spills show in the table" eval 'rc 0 && has "^spill_heavy  *32  *[1-9][0-9]*/[1-9][0-9]* " o'
-[ -z "$skip" ] && run check-kernel "$corpus/scale_template.cu" --name 'scale<float>' --name 'scale<double>'
-check "--name instantiates templates" eval 'rc 0 && has "^scale<float> " o && has "^scale<double> " o'
-[ -z "$skip" ] && run --json check-kernel "$corpus/saxpy.cu"
-check "--json before the verb: the raw result" eval 'rc 0 && python3 -c "
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/err_smem64k.cu" --arch sm_90
+tap_check "64 KB of static shared memory on sm_90: an error, status 1" eval 'rc 1 && has ": error: " o'
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/spill.cu"
+tap_check "spills show in the table" eval 'rc 0 && has "^spill_heavy  *32  *[1-9][0-9]*/[1-9][0-9]* " o'
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/scale_template.cu" --name 'scale<float>' --name 'scale<double>'
+tap_check "--name instantiates templates" eval 'rc 0 && has "^scale<float> " o && has "^scale<double> " o'
+[ -z "$TAP_SKIP" ] && run --json check-kernel "$corpus/saxpy.cu"
+tap_check "--json before the verb: the raw result" eval 'rc 0 && python3 -c "
 import json; d=json.load(open(\"$tmp/o\"))
 assert d[\"ok\"] is True and d[\"backend\"] == \"nvrtc\" and d[\"kernels\"][0][\"name\"] == \"saxpy\", d"'
-[ -z "$skip" ] && run check-kernel "$corpus/err_syntax.cu" --json
-check "--json after the verb, errors still exit 1" eval 'rc 1 && python3 -c "
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/err_syntax.cu" --json
+tap_check "--json after the verb, errors still exit 1" eval 'rc 1 && python3 -c "
 import json; d=json.load(open(\"$tmp/o\"))
 assert d[\"ok\"] is False and d[\"diagnostics\"][0][\"severity\"] == 1, d"'
 printf '{bad' >"$tmp/bad.json"
 run check-kernel "$corpus/saxpy.cu" --run "$tmp/bad.json"
-NEEDS_TOOLKIT=0 check "--run with a bad spec file: status 2, where it broke" eval 'rc 2 && has "bad.json:1:" e'
+TAP_SKIP= tap_check "--run with a bad spec file: status 2, where it broke" eval 'rc 2 && has "bad.json:1:" e'
 cat >"$tmp/spec.json" <<'SPEC'
 {"run": {"kernel": "saxpy", "grid": [4], "block": [256], "args": [
   {"name": "n", "dtype": "i32", "value": 1024}, {"name": "a", "dtype": "f32", "value": 2},
   {"name": "x", "dtype": "f32", "count": 1024, "role": "in"},
   {"name": "y", "dtype": "f32", "count": 1024, "role": "inout"}]}}
 SPEC
-[ -z "$skip" ] && run check-kernel "$corpus/saxpy.cu" --run "$tmp/spec.json"
+[ -z "$TAP_SKIP" ] && run check-kernel "$corpus/saxpy.cu" --run "$tmp/spec.json"
 if python3 -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then
-  check "--run on a GPU: a PASS verdict and a timing table" eval 'rc 0 && has "^run on .*: PASS" o && has "^  kernel  *[0-9]" o'
+  tap_check "--run on a GPU: a PASS verdict and a timing table" eval 'rc 0 && has "^run on .*: PASS" o && has "^  kernel  *[0-9]" o'
 else
-  check "--run without a driver: compiled, not run, one clear diagnostic" \
+  tap_check "--run without a driver: compiled, not run, one clear diagnostic" \
     eval 'rc 1 && has "error: no CUDA device" o && has "did not run" o && has "^saxpy " o'
 fi
-exit $((failed > 0))
+tap_finish

@@ -29,20 +29,8 @@ cleanup() {
 trap cleanup EXIT
 trap '' PIPE # a daemon that died must fail a check, not kill this script
 
-n=0 failed=0
-ok() { # ok NAME CONDITION-STATUS [DIAGNOSTIC-FILE...]
-  n=$((n + 1))
-  if [[ $2 == 0 ]]; then
-    echo "ok $n - $1"
-  else
-    failed=$((failed + 1))
-    echo "not ok $n - $1"
-    local f
-    for f in "${@:3}"; do
-      [[ -s $f ]] && sed 's/^/# /' "$f" | tail -40
-    done
-  fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
+TAP_DIAG_LINES=40
 
 framing=mcp
 send() { # one message in the current framing
@@ -143,26 +131,26 @@ session() { # session FRAMING
   send '{"jsonrpc":"2.0","method":"exit"}'
   finish
 
-  ok "$framing: session under valgrind exits 0 (99: memory errors or leaks)" \
+  tap_result "$framing: session under valgrind exits 0 (99: memory errors or leaks)" \
     "$([[ $rc == 0 ]]; echo $?)" "$tmp/vg" "$tmp/err"
   local missing=0 id
   for id in 1 2 4 8 99; do has "\"id\":$id," || missing=1; done
-  ok "$framing: every request was answered" "$((answered || missing))" "$tmp/out"
-  ok "$framing: kernel check, worker crash and a failed model call answered" "$services" "$tmp/out"
+  tap_result "$framing: every request was answered" "$((answered || missing))" "$tmp/out"
+  tap_result "$framing: kernel check, worker crash and a failed model call answered" "$services" "$tmp/out"
   local progress=1
   if [[ $framing == lsp ]]; then
     has '"kind":"begin"' && has '"kind":"report"' && has '"kind":"end"' && progress=0
   else
     has '"method":"notifications/progress"' && progress=0
   fi
-  ok "$framing: the sleep reported progress and finished" "$((progress || slept))" "$tmp/out"
+  tap_result "$framing: the sleep reported progress and finished" "$((progress || slept))" "$tmp/out"
   local cancel_ok=1
   if [[ $framing == lsp ]]; then
     has '"id":5,"error":{"code":-32800' && cancel_ok=0
   else
     has '"id":5,' || cancel_ok=0
   fi
-  ok "$framing: the cancelled sleep was $([[ $framing == lsp ]] && echo 'answered -32800' || echo 'never answered')" \
+  tap_result "$framing: the cancelled sleep was $([[ $framing == lsp ]] && echo 'answered -32800' || echo 'never answered')" \
     "$cancel_ok" "$tmp/out"
   local errors=0
   has '"id":null,"error":{"code":-32700' || errors=1
@@ -170,7 +158,7 @@ session() { # session FRAMING
   has '"id":8,"error":{"code":-32601' || errors=1
   has '"id":9,"error":{"code":-32602' || errors=1
   has '"id":100,"error":{"code":-32600' || errors=1
-  ok "$framing: bad input got the right error codes" "$errors" "$tmp/out"
+  tap_result "$framing: bad input got the right error codes" "$errors" "$tmp/out"
 }
 
 signal_run() {
@@ -182,7 +170,7 @@ signal_run() {
   wait_for '"id":3,'
   kill -TERM "$pid"
   finish
-  ok "SIGTERM with a sleep in flight: answered -32800, exits 0 under valgrind" \
+  tap_result "SIGTERM with a sleep in flight: answered -32800, exits 0 under valgrind" \
     "$([[ $rc == 0 ]] && has '"id":2,"error":{"code":-32800'; echo $?)" "$tmp/vg" "$tmp/err" "$tmp/out"
 }
 
@@ -195,7 +183,7 @@ eof_run() {
   finish
   local answered=1
   has '"id":2,"result"' && answered=0
-  ok "EOF inside a huge message with a sleep in flight: answered, exit 0, no leaks" \
+  tap_result "EOF inside a huge message with a sleep in flight: answered, exit 0, no leaks" \
     "$([[ $rc == 0 && $answered == 0 ]]; echo $?)" "$tmp/vg" "$tmp/err" "$tmp/out"
 }
 
@@ -223,19 +211,20 @@ server_run() {
   done
   pkill -KILL -f -- "--serve $XDG_RUNTIME_DIR/" 2>/dev/null
   unset XDG_RUNTIME_DIR UPSKILLD_WORKER_SERVER_IDLE
-  ok "two daemons and the worker server: both exit 0 under valgrind, both checks answered" \
+  tap_result "two daemons and the worker server: both exit 0 under valgrind, both checks answered" \
     "$([[ $rcs == 0 && $answered == 0 ]]; echo $?)" "$tmp/vg" "$tmp/err" "$tmp/out"
   if [[ ! -e /usr/local/cuda/lib64/libnvrtc.so && -z ${CUDA_PATH:-} ]]; then
-    echo "ok $((n += 1)) - # SKIP no NVRTC: no warm worker to take from a server"
+    tap_skip "the second daemon took its worker from the server" \
+      "no NVRTC: no warm worker to take from a server"
   else
-    ok "the second daemon took its worker from the server" "$served" "$tmp/out"
+    tap_result "the second daemon took its worker from the server" "$served" "$tmp/out"
   fi
 }
 
-echo "1..16"
+tap_plan 16
 session mcp
 session lsp
 signal_run
 eof_run
 server_run
-exit $((failed > 0))
+tap_finish

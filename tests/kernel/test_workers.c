@@ -3,6 +3,7 @@
  * cancellation, closing with work in flight, stats, command prefixes, a missing worker,
  * big messages and re-entrant callbacks; and the worker program alone on bad input. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -505,6 +506,42 @@ Test(workers, a_callback_may_close_the_pool) {
   cr_assert_eq(ch.victim.calls, 1);
   cr_assert_eq(ch.victim.status, UV_ECANCELED);
   answers_free(&ch.first, 1), answers_free(&ch.victim, 1);
+  stop_pool();
+}
+
+/* A worker command that ignores SIGTERM (a queued srun can miss it): closing the pool sends it
+ * SIGTERM, SIGTERM again, then SIGKILL from loop timers; the pool's close waits for that, and
+ * every handle is closed afterwards (stop_pool: uv_loop_close succeeds). */
+Test(workers, close_escalates_to_sigkill_for_a_command_that_ignores_sigterm) {
+  char ready[] = "/tmp/upk-stubborn-XXXXXX";
+  int fd = mkstemp(ready);
+  cr_assert(fd >= 0);
+  close(fd);
+  char script[256];
+  snprintf(script, sizeof script, "trap '' TERM; echo $$ > %s; while :; do sleep 0.1; done", ready);
+  const char *const prefix[] = {"/bin/sh", "-c", script, NULL};
+  start_pool((upk_workers_config){.prefix = prefix, .max_workers = 1});
+  answer a = {0};
+  submit("hello", NULL, 60000, &a);
+  int pid = 0;
+  for (int i = 0; i < 600 && pid <= 0; i++) { /* the trap is set once the pid is written */
+    uv_run(&loop, UV_RUN_NOWAIT);
+    FILE *f = fopen(ready, "r");
+    if (f && fscanf(f, "%d", &pid) != 1)
+      pid = 0;
+    if (f)
+      fclose(f);
+    usleep(50000);
+  }
+  cr_assert_gt(pid, 1, "the command never started");
+  bool closed = false;
+  upk_workers_close(pool, on_closed, &closed);
+  cr_assert_eq(a.status, UV_ECANCELED);
+  WAIT(closed, 60000);
+  pool = NULL;
+  cr_assert(kill(pid, 0) == -1 && errno == ESRCH, "the command %d still runs", pid);
+  unlink(ready);
+  answers_free(&a, 1);
   stop_pool();
 }
 

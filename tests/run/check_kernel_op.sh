@@ -11,22 +11,8 @@ standin=${PYREF_STANDIN:?set PYREF_STANDIN}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export UPSKILLD_LIBCUDA=/nonexistent/libcuda.so.1 XDG_CACHE_HOME="$tmp/cache" UPSKILLD_PYTHON=$standin
-n=0 failed=0 skip=
-check() { # check NAME COMMAND...
-  n=$((n + 1))
-  if [ -n "$skip" ]; then
-    echo "ok $n - $1 # SKIP $skip"
-  elif "${@:2}"; then
-    echo "ok $n - $1"
-  else
-    failed=$((failed + 1))
-    echo "not ok $n - $1"
-    sed 's/^/# /' "$tmp/o" "$tmp/e" | head -30
-  fi
-}
-run() { set +e; "$ctl" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; echo $? >"$tmp/rc"; set -e; }
-rc() { [ "$(cat "$tmp/rc")" = "$1" ]; }
-has() { grep -q -- "$1" "$tmp/$2"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 
 p=$tmp/proj
 mkdir -p "$p/torch-ext" "$p/csrc" "$tmp/k"
@@ -71,32 +57,29 @@ spec "$tmp/unknown.json" "{\"op\": \"thrice\"}"
 spec "$tmp/missing.json" '{"op": "twice", "args": {"out": {"dtype": "f32", "shape": [1024]}}}'
 spec "$tmp/form.json" '{"op": "twice", "args": {"x": {"shape": [1024]}}}'
 
-echo "1..6"
-run --json status
-if ! python3 -c "import json,sys; sys.exit(0 if json.load(open('$tmp/o'))['cuda']['toolkit']['available'] else 1)" 2>/dev/null; then
-  skip="no CUDA toolkit"
-fi
+tap_plan 6
+ctl_need_toolkit
 
 run --json check-kernel "$p/csrc/twice.cu" --run "$tmp/ok.json"
-check "the op above the kernel: schema read, tensors handed over, then no device" eval 'python3 -c "
+tap_check "the op above the kernel: schema read, tensors handed over, then no device" eval 'python3 -c "
 import json; r=json.load(open(\"$tmp/o\"))
 d=r[\"run\"][\"pytorch\"]; codes=[x[\"code\"] for x in r[\"diagnostics\"] if x[\"severity\"]==1]
 assert codes == [\"run/no-device\"], codes
 assert d[\"op\"] == \"twice\" and d[\"schema\"] == \"twice(Tensor! out, Tensor x) -> ()\", d
 assert [t[\"from\"] for t in d[\"tensors\"]] == [\"input0\", \"output0\"], d"'
 run check-kernel "$p/csrc/twice.cu" --run "$tmp/form.json"
-check "a malformed op argument: the daemon refuses it, naming the field" eval \
+tap_check "a malformed op argument: the daemon refuses it, naming the field" eval \
   'rc 1 && has "run.reference.pytorch.args.x: dtype is required" e'
 run check-kernel "$p/csrc/twice.cu" --run "$tmp/unknown.json"
-check "an unknown op: one diagnostic listing the declared ones, the compile half printed" eval \
+tap_check "an unknown op: one diagnostic listing the declared ones, the compile half printed" eval \
   'rc 1 && has "op .thrice. is not declared in .*it declares: twice \[run/pytorch-op-unknown\]" o &&
    has "^twice " o && [ "$(grep -c ": error: " "$tmp/o")" = 1 ]'
 run check-kernel "$p/csrc/twice.cu" --run "$tmp/missing.json"
-check "a schema argument the spec lacks is named with the schema" eval \
+tap_check "a schema argument the spec lacks is named with the schema" eval \
   'rc 1 && has "argument .x. (Tensor): needs {\"dtype\", \"shape\"}.*\[run/pytorch-op-args\]" o'
 run check-kernel "$tmp/k/twice.cu" --run "$tmp/ok.json"
-check "a kernel outside any project: run.reference.pytorch.project is asked for" eval \
+tap_check "a kernel outside any project: run.reference.pytorch.project is asked for" eval \
   'rc 1 && has "no kernel-builder project (build.toml) above $tmp/k/twice.cu.*\[run/pytorch-op-project\]" o'
 (cd "$tmp" && run check-kernel k/twice.cu --run rel.json)
-check "a relative project is the workspace's" eval 'rc 1 && has "\[run/no-device\]" o'
-exit $((failed > 0))
+tap_check "a relative project is the workspace's" eval 'rc 1 && has "\[run/no-device\]" o'
+tap_finish

@@ -9,22 +9,8 @@ standin=${PYREF_STANDIN:?set PYREF_STANDIN}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export UPSKILLD_LIBCUDA=/nonexistent/libcuda.so.1 XDG_CACHE_HOME="$tmp/cache"
-n=0 failed=0 skip=
-check() { # check NAME COMMAND...
-  n=$((n + 1))
-  if [ -n "$skip" ]; then
-    echo "ok $n - $1 # SKIP $skip"
-  elif "${@:2}"; then
-    echo "ok $n - $1"
-  else
-    failed=$((failed + 1))
-    echo "not ok $n - $1"
-    sed 's/^/# /' "$tmp/o" "$tmp/e" | head -30
-  fi
-}
-run() { set +e; "$ctl" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; echo $? >"$tmp/rc"; set -e; }
-rc() { [ "$(cat "$tmp/rc")" = "$1" ]; }
-has() { grep -q -- "$1" "$tmp/$2"; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 
 mkdir -p "$tmp/p" "$tmp/k"
 cat >"$tmp/k/twice.cu" <<'CU'
@@ -44,31 +30,28 @@ cp "$tmp/k/twice.cu" "$tmp/k/half.cu"
 sed 's/"from": "input0"}/"from": "input0", "dtype": "f32"}/' "$tmp/k/twice.json" >"$tmp/k/half.json"
 printf 'import torch\n' >"$tmp/p/nokernel.py"
 
-echo "1..10"
-run --json status
-if ! python3 -c "import json,sys; sys.exit(0 if json.load(open('$tmp/o'))['cuda']['toolkit']['available'] else 1)" 2>/dev/null; then
-  skip="no CUDA toolkit"
-fi
+tap_plan 10
+ctl_need_toolkit
 
 export UPSKILLD_PYTHON=$standin
 run check-kernel "$tmp/k/twice.cu" --against "$tmp/p/twice.py" --run "$tmp/k/twice.json"
-check "--against a problem: compiled, the tensors handed over, then no device" eval \
+tap_check "--against a problem: compiled, the tensors handed over, then no device" eval \
   'rc 1 && has "error: no CUDA device" o && has "^twice " o && has "did not run" o &&
    [ "$(grep -c ": error: " "$tmp/o")" = 1 ]'
 run --json check-kernel "$tmp/k/twice.cu" --against "$tmp/p/twice.py" --run "$tmp/k/twice.json"
-check "--json: the run names the tensors of the reference" eval 'python3 -c "
+tap_check "--json: the run names the tensors of the reference" eval 'python3 -c "
 import json; d=json.load(open(\"$tmp/o\"))[\"run\"][\"pytorch\"]
 assert [t[\"from\"] for t in d[\"tensors\"]] == [\"input0\", \"output0\"], d
 assert d[\"tensors\"][0][\"shape\"] == [1024] and d[\"problem\"].endswith(\"twice.py\"), d"'
 run check-kernel "$tmp/k/twice.cu" --against "$tmp/p/twice.py"
-check "--against without --run: usage error naming what is missing" eval \
+tap_check "--against without --run: usage error naming what is missing" eval \
   'rc 2 && has "needs --run SPEC.json" e'
 printf '{"run": {"grid": 1, "block": 1, "args": [{"from": "inputX"}, {"from": "output"}]}}' >"$tmp/bad.json"
 run check-kernel "$tmp/k/twice.cu" --against "$tmp/p/twice.py" --run "$tmp/bad.json"
-check "a bad tensor name: the daemon refuses it, naming the field" eval \
+tap_check "a bad tensor name: the daemon refuses it, naming the field" eval \
   'rc 1 && has "run.args\[0\].from: .inputX. names no tensor" e'
 run check-kernel --against "$tmp/p" "$tmp/k"
-check "--against DIR: a row per problem, each error its own, then fast_p" eval \
+tap_check "--against DIR: a row per problem, each error its own, then fast_p" eval \
   'rc 1 && has "^PROBLEM  *VERDICT  *KERNEL MS  *EAGER MS  *SPEEDUP  *NOTE" o &&
    has "^half  *ERROR .*run/pytorch-mismatch: run.args\[0\] .x. (from input0): the run spec says f32, the PyTorch reference gives f16 \[1024\]" o &&
    has "^nokernel  *ERROR .*no kernel nokernel.cu" o && has "^twice  *ERROR .*run/no-device: no CUDA device" o &&
@@ -76,26 +59,26 @@ check "--against DIR: a row per problem, each error its own, then fast_p" eval \
 
 export UPSKILLD_PYTHON=/nonexistent/python3
 run check-kernel --against "$tmp/p" "$tmp/k"
-check "no python: each row says so" eval 'rc 1 && has "^twice  *ERROR .*run/no-python: cannot run ./nonexistent/python3." o'
+tap_check "no python: each row says so" eval 'rc 1 && has "^twice  *ERROR .*run/no-python: cannot run ./nonexistent/python3." o'
 
 sed 's|"args"|"reference": {"pytorch": {"path": "p/twice.py"}}, "args"|' "$tmp/k/twice.json" >"$tmp/rel.json"
 (cd "$tmp" && UPSKILLD_PYTHON=$standin run check-kernel k/twice.cu --run rel.json)
-check "a relative problem path is the workspace's" eval 'rc 1 && has "\[run/no-device\]" o'
+tap_check "a relative problem path is the workspace's" eval 'rc 1 && has "\[run/no-device\]" o'
 (cd "$tmp/k" && UPSKILLD_PYTHON=$standin run check-kernel twice.cu --run ../rel.json)
-check "... so from another workspace it is not found" eval \
+tap_check "... so from another workspace it is not found" eval \
   'rc 1 && has "cannot open $tmp/k/p/twice.py.*\[run/pytorch-failed\]" o'
 
 unset UPSKILLD_PYTHON
 run --server "${UPSKILLD:?set UPSKILLD} --lsp --python=/nonexistent/py3" check-kernel \
   "$tmp/k/twice.cu" --against "$tmp/p/twice.py" --run "$tmp/k/twice.json"
-check "the daemon's --python reaches the worker" eval \
+tap_check "the daemon's --python reaches the worker" eval \
   'rc 1 && has "cannot run ./nonexistent/py3." o && has "\[run/no-python\]" o'
 
 if python3 -c 'import torch' 2>/dev/null || ! command -v python3 >/dev/null; then
-  check "the real helper without torch # SKIP python3 has torch (or no python3)" true
+  tap_skip "the real helper without torch" "python3 has torch (or no python3)"
 else
   run check-kernel --against "$tmp/p" "$tmp/k"
-  check "the real helper without torch: run/no-torch on each row" eval \
+  tap_check "the real helper without torch: run/no-torch on each row" eval \
     'rc 1 && has "^twice  *ERROR .*run/no-torch: torch is not installed for " o'
 fi
-exit $((failed > 0))
+tap_finish

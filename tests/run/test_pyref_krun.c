@@ -4,48 +4,26 @@
  * no torch: each way it can fail is one clear diagnostic, the compile
  * results stay intact, and a good handoff reaches the device step (then
  * "run/no-device") with its tensors resolved. */
-#include <criterion/criterion.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "krun.h"
+#include "run_test.h"
 #include "runcheck.h"
 
-static const char SRC[] = "extern \"C\" __global__ void twice(const float *x, float *y, int n) {\n"
-                          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                          "  if (i < n) y[i] = 2.0f * x[i];\n"
-                          "}\n";
+static const char SRC[] = RT_TWICE_SRC;
 
 static char dir[] = "/tmp/upk-pyref-krun-XXXXXX";
 
 static void setup(void) {
-  setenv("UPSKILLD_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
-  setenv("XDG_CACHE_HOME", "/nonexistent-cache-dir", 1);
-  setenv("UPSKILLD_PYTHON", getenv("PYREF_STANDIN"), 1);
-  cr_assert_not_null(mkdtemp(dir));
+  rt_setup(dir);
 }
 
 static void teardown(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
-}
-
-static bool have_toolkit(void) {
-  return access("/usr/local/cuda/include/nvrtc.h", R_OK) == 0;
+  rt_teardown(dir);
 }
 
 /* A problem file whose text picks the stand-in's behaviour. */
 static const char *problem(const char *text) {
-  static char path[256];
-  snprintf(path, sizeof path, "%s/problem.py", dir);
-  FILE *f = fopen(path, "w");
-  cr_assert_not_null(f);
-  fputs(text, f);
-  fclose(f);
-  return path;
+  return rt_put(dir, "problem.py", text);
 }
 
 static json_t *run(const char *problem_path, const char *x_extra, const char *py_extra) {
@@ -56,39 +34,20 @@ static json_t *run(const char *problem_path, const char *x_extra, const char *py
            "{\"name\":\"n\",\"dtype\":\"i32\",\"value\":1024}],"
            "\"reference\":{\"pytorch\":{\"path\":\"%s\"%s}}}",
            x_extra, problem_path, py_extra);
-  json_error_t e;
-  json_t *r = json_loads(text, 0, &e);
-  cr_assert_not_null(r, "%s", e.text);
-  json_t *p =
-      json_pack("{s:s,s:s,s:o,s:b}", "source", SRC, "fileName", "twice.cu", "run", r, "noCache", 1);
-  char err[512];
-  json_t *res = upk_kernel_run_json(p, err, sizeof err);
-  cr_assert_not_null(res, "%s", err);
-  json_decref(p);
-  return res;
+  return rt_run(NULL, SRC, "twice.cu", text);
 }
 
-/* The only error diagnostic of the result, which must have `code`. */
+/* The only error diagnostic of the result, which must have `code`; no trial ran. */
 static const char *only_error(json_t *res, const char *code) {
-  json_t *d, *found = NULL;
-  size_t i, n = 0;
-  json_array_foreach(json_object_get(res, "diagnostics"), i, d) {
-    if (json_integer_value(json_object_get(d, "severity")) == 1)
-      found = d, n++;
-  }
-  cr_assert_eq(n, 1, "one error expected: %s", json_dumps(res, JSON_INDENT(1)));
-  cr_assert_str_eq(json_string_value(json_object_get(found, "code")), code);
-  cr_assert(json_is_false(json_object_get(res, "ok")));
-  cr_assert_eq(json_array_size(json_object_get(res, "kernels")), 1, "the compile half answered");
+  const char *m = rt_only_error(res, code);
   cr_assert_eq(json_integer_value(json_object_get(json_object_get(res, "run"), "trials")), 0);
-  return json_string_value(json_object_get(found, "message"));
+  return m;
 }
 
 TestSuite(pyref_krun, .init = setup, .fini = teardown);
 
 Test(pyref_krun, good_handoff_reaches_the_device_step) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run(problem("# a problem that doubles its input\n"), "", "");
   only_error(res, "run/no-device");
   json_t *py = json_object_get(json_object_get(res, "run"), "pytorch");
@@ -103,8 +62,7 @@ Test(pyref_krun, good_handoff_reaches_the_device_step) {
 }
 
 Test(pyref_krun, the_helper_gets_the_runs_seeds) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run(problem("# standin: args\n"), "", ",\"seed\":7,\"compile\":true");
   const char *m = only_error(res, "run/pytorch-failed");
   char want[256];
@@ -117,8 +75,7 @@ Test(pyref_krun, the_helper_gets_the_runs_seeds) {
 }
 
 Test(pyref_krun, no_torch_no_cuda_and_failures_are_one_diagnostic_each) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run(problem("# standin: exit 3 torch is not installed for /x/python3\n"), "", "");
   cr_assert(strstr(only_error(res, "run/no-torch"), "torch is not installed for /x/python3"));
   json_decref(res);
@@ -137,8 +94,7 @@ Test(pyref_krun, no_torch_no_cuda_and_failures_are_one_diagnostic_each) {
 }
 
 Test(pyref_krun, a_spec_that_disagrees_with_the_tensor_names_both) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run(problem("# standin: f16\n# n: 512\n"), ",\"dtype\":\"f32\"", "");
   const char *m = only_error(res, "run/pytorch-mismatch");
   cr_assert(strstr(m, "run.args[0] 'x' (from input0): the run spec says f32, the PyTorch reference "
@@ -148,8 +104,7 @@ Test(pyref_krun, a_spec_that_disagrees_with_the_tensor_names_both) {
 }
 
 Test(pyref_krun, no_python_and_no_helper) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   setenv("UPSKILLD_PYTHON", "/nonexistent/python3", 1);
   json_t *res = run(problem("\n"), "", "");
   cr_assert(strstr(only_error(res, "run/no-python"), "cannot run '/nonexistent/python3'"));
@@ -163,12 +118,8 @@ Test(pyref_krun, no_python_and_no_helper) {
 
 /* The real helper under the real python3: without torch, its own clear error. */
 Test(pyref_krun, the_real_helper_without_torch) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
-  if (system("python3 -c '' 2>/dev/null") != 0)
-    cr_skip_test("no python3");
-  if (system("python3 -c 'import torch' 2>/dev/null") == 0)
-    cr_skip_test("python3 has torch: the no-torch path cannot be shown here");
+  RT_NEED_TOOLKIT();
+  rt_need_python_without_torch();
   setenv("UPSKILLD_PYTHON", "python3", 1);
   json_t *res = run(problem("import torch\n"), "", "");
   const char *m = only_error(res, "run/no-torch");
@@ -180,49 +131,39 @@ Test(pyref_krun, the_real_helper_without_torch) {
 /* A C++ kernel's symbol carries its parameter types: an f16 tensor for a
  * float* parameter is refused before anything is launched. */
 Test(pyref_krun, a_tensor_the_kernel_cannot_take_names_both) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   static const char CPP[] = "__global__ void twice(const float *x, float *y, int n) {\n"
                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                             "  if (i < n) y[i] = 2.0f * x[i];\n"
                             "}\n";
-  char text[1024], err[512];
+  char text[1024];
   snprintf(text, sizeof text,
            "{\"kernel\":\"twice\",\"grid\":2,\"block\":256,\"args\":["
            "{\"name\":\"x\",\"from\":\"input0\"},{\"name\":\"y\",\"from\":\"output\"},"
            "{\"name\":\"n\",\"dtype\":\"i32\",\"value\":512}],"
            "\"reference\":{\"pytorch\":{\"path\":\"%s\"}}}",
            problem("# standin: f16\n# n: 512\n"));
-  json_t *p = json_pack("{s:s,s:s,s:o,s:b}", "source", CPP, "fileName", "twice.cu", "run",
-                        json_loads(text, 0, NULL), "noCache", 1);
-  json_t *res = upk_kernel_run_json(p, err, sizeof err);
-  cr_assert_not_null(res, "%s", err);
+  json_t *res = rt_run(NULL, CPP, "twice.cu", text);
   const char *m = only_error(res, "run/pytorch-mismatch");
   cr_assert(strstr(m, "run.args[0] 'x' is a f16 [512] buffer (from input0), but the kernel's "
                       "parameter 1 is float const* (f32)"),
             "%s", m);
   json_decref(res);
-  json_decref(p);
 }
 
 /* Inline problem source: written into the private directory, which is gone afterwards. */
 Test(pyref_krun, source_is_handed_over_and_the_directory_removed) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
-  char tmp[300], cmd[400], text[1024], err[512];
+  RT_NEED_TOOLKIT();
+  char tmp[300], cmd[400];
   snprintf(tmp, sizeof tmp, "%s/tmpdir", dir);
   snprintf(cmd, sizeof cmd, "mkdir '%s'", tmp);
   cr_assert_eq(system(cmd), 0);
   setenv("TMPDIR", tmp, 1);
-  snprintf(text, sizeof text,
-           "{\"kernel\":\"twice\",\"grid\":4,\"block\":256,\"args\":["
-           "{\"name\":\"x\",\"from\":\"input0\"},{\"name\":\"y\",\"from\":\"output\"},"
-           "{\"name\":\"n\",\"dtype\":\"i32\",\"value\":1024}],"
-           "\"reference\":{\"pytorch\":{\"source\":\"# standin: ok\\n\"}}}");
-  json_t *p = json_pack("{s:s,s:s,s:o,s:b}", "source", SRC, "fileName", "twice.cu", "run",
-                        json_loads(text, 0, NULL), "noCache", 1);
-  json_t *res = upk_kernel_run_json(p, err, sizeof err);
-  cr_assert_not_null(res, "%s", err);
+  json_t *res = rt_run(NULL, SRC, "twice.cu",
+                       "{\"kernel\":\"twice\",\"grid\":4,\"block\":256,\"args\":["
+                       "{\"name\":\"x\",\"from\":\"input0\"},{\"name\":\"y\",\"from\":\"output\"},"
+                       "{\"name\":\"n\",\"dtype\":\"i32\",\"value\":1024}],"
+                       "\"reference\":{\"pytorch\":{\"source\":\"# standin: ok\\n\"}}}");
   only_error(res, "run/no-device");
   json_t *py = json_object_get(json_object_get(res, "run"), "pytorch");
   cr_assert_str_eq(json_string_value(json_object_get(py, "problem")), "(source)");
@@ -231,5 +172,4 @@ Test(pyref_krun, source_is_handed_over_and_the_directory_removed) {
   cr_assert_eq(system(cmd), 0, "the handoff directory was removed");
   unsetenv("TMPDIR");
   json_decref(res);
-  json_decref(p);
 }

@@ -5,42 +5,27 @@
  * Python runs (one diagnostic naming both sides), the plan handed to the
  * stand-in producer (pyref_standin.c) and its tensors resolved; an
  * extension that does not import is run/pytorch-op-unavailable. */
-#include <criterion/criterion.h>
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "krun.h"
+#include "run_test.h"
 #include "runspec.h"
 
-static const char SRC[] = "extern \"C\" __global__ void twice(const float *x, float *y, int n) {\n"
-                          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                          "  if (i < n) y[i] = 2.0f * x[i];\n"
-                          "}\n";
+static const char SRC[] = RT_TWICE_SRC;
 
 static char dir[] = "/tmp/upk-pyref-op-XXXXXX";
 static char kernel[300];
 
 static void put(const char *rel, const char *text) {
-  char path[400];
-  snprintf(path, sizeof path, "%s/%s", dir, rel);
-  FILE *f = fopen(path, "w");
-  cr_assert_not_null(f, "%s", path);
-  fputs(text, f);
-  fclose(f);
+  rt_put(dir, rel, text);
 }
 
 /* A kernel-builder project: build.toml, torch-ext/torch_binding.cpp, the
  * kernel under csrc/. */
 static void setup(void) {
   char sub[400];
-  setenv("UPSKILLD_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
-  setenv("XDG_CACHE_HOME", "/nonexistent-cache-dir", 1);
-  setenv("UPSKILLD_PYTHON", getenv("PYREF_STANDIN"), 1);
-  cr_assert_not_null(mkdtemp(dir));
+  rt_setup(dir);
   snprintf(sub, sizeof sub, "%s/torch-ext", dir);
   cr_assert_eq(mkdir(sub, 0700), 0);
   snprintf(sub, sizeof sub, "%s/csrc", dir);
@@ -60,62 +45,31 @@ static void setup(void) {
 }
 
 static void teardown(void) {
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
-}
-
-static bool have_toolkit(void) {
-  return access("/usr/local/cuda/include/nvrtc.h", R_OK) == 0;
+  rt_teardown(dir);
 }
 
 /* kernel/validate with a run: the kernel by path (or inline), `args0` the
  * extra fields of the x buffer, `py` the pytorch object's fields. */
 static json_t *run_with(bool by_path, const char *x_from, const char *py) {
-  char text[2048], err[512];
+  char text[2048];
   snprintf(text, sizeof text,
            "{\"kernel\":\"twice\",\"grid\":4,\"block\":256,\"trials\":2,\"args\":["
            "{\"name\":\"x\",%s},{\"name\":\"y\",\"from\":\"output\"},"
            "{\"name\":\"n\",\"dtype\":\"i32\",\"value\":1024}],"
            "\"reference\":{\"pytorch\":{%s}}}",
            x_from, py);
-  json_error_t e;
-  json_t *r = json_loads(text, 0, &e);
-  cr_assert_not_null(r, "%s: %s", e.text, text);
-  json_t *p = by_path ? json_pack("{s:s,s:o,s:b}", "path", kernel, "run", r, "noCache", 1)
-                      : json_pack("{s:s,s:s,s:o,s:b}", "source", SRC, "fileName", "twice.cu", "run",
-                                  r, "noCache", 1);
-  json_t *res = upk_kernel_run_json(p, err, sizeof err);
-  cr_assert_not_null(res, "%s", err);
-  json_decref(p);
-  return res;
+  return rt_run(by_path ? kernel : NULL, SRC, "twice.cu", text);
 }
 
 static const char OK_ARGS[] = "\"op\":\"twice\",\"args\":{\"out\":{\"dtype\":\"f32\",\"shape\":"
                               "[1024]},\"x\":{\"dtype\":\"f32\",\"shape\":[1024]}}";
 
-static const char *only_error(json_t *res, const char *code) {
-  json_t *d, *found = NULL;
-  size_t i, n = 0;
-  json_array_foreach(json_object_get(res, "diagnostics"), i, d) {
-    if (json_integer_value(json_object_get(d, "severity")) == 1)
-      found = d, n++;
-  }
-  cr_assert_eq(n, 1, "one error expected: %s", json_dumps(res, JSON_INDENT(1)));
-  cr_assert_str_eq(json_string_value(json_object_get(found, "code")), code, "%s",
-                   json_string_value(json_object_get(found, "message")));
-  cr_assert(json_is_false(json_object_get(res, "ok")));
-  cr_assert_eq(json_array_size(json_object_get(res, "kernels")), 1, "the compile half answered");
-  return json_string_value(json_object_get(found, "message"));
-}
-
 TestSuite(pyref_op, .init = setup, .fini = teardown);
 
 Test(pyref_op, the_op_above_the_kernel_is_the_reference) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run_with(true, "\"from\":\"input0\"", OK_ARGS);
-  only_error(res, "run/no-device");
+  rt_only_error(res, "run/no-device");
   json_t *py = json_object_get(json_object_get(res, "run"), "pytorch");
   cr_assert_str_eq(json_string_value(json_object_get(py, "op")), "twice");
   cr_assert_str_eq(json_string_value(json_object_get(py, "schema")),
@@ -131,45 +85,42 @@ Test(pyref_op, the_op_above_the_kernel_is_the_reference) {
 }
 
 Test(pyref_op, inline_source_names_its_project) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run_with(false, "\"from\":\"input0\"", OK_ARGS);
-  cr_assert(strstr(only_error(res, "run/pytorch-op-project"),
+  cr_assert(strstr(rt_only_error(res, "run/pytorch-op-project"),
                    "op 'twice': no kernel-builder project (build.toml) above inline source; set "
                    "run.reference.pytorch.project"));
   json_decref(res);
   char py[1024];
   snprintf(py, sizeof py, "%s,\"project\":\"%s\"", OK_ARGS, dir);
   res = run_with(false, "\"from\":\"input0\"", py);
-  only_error(res, "run/no-device");
+  rt_only_error(res, "run/no-device");
   json_decref(res);
   snprintf(py, sizeof py, "%s,\"project\":\"%s/csrc\"", OK_ARGS, dir);
   res = run_with(false, "\"from\":\"input0\"", py);
-  cr_assert(strstr(only_error(res, "run/pytorch-op-project"), "csrc holds no build.toml"));
+  cr_assert(strstr(rt_only_error(res, "run/pytorch-op-project"), "csrc holds no build.toml"));
   json_decref(res);
 }
 
 Test(pyref_op, an_op_not_declared_lists_those_that_are) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run_with(true, "\"from\":\"input0\"", "\"op\":\"thrice\"");
-  const char *m = only_error(res, "run/pytorch-op-unknown");
+  const char *m = rt_only_error(res, "run/pytorch-op-unknown");
   cr_assert(strstr(m, "op 'thrice' is not declared in "), "%s", m);
   cr_assert(strstr(m, "it declares: twice, norm"), "%s", m);
   json_decref(res);
   res = run_with(true, "\"from\":\"input0\"", "\"op\":\"legacy\"");
-  m = only_error(res, "run/pytorch-op-unknown");
+  m = rt_only_error(res, "run/pytorch-op-unknown");
   cr_assert(strstr(m, "op 'legacy' of ") && strstr(m, "is declared without a schema"), "%s", m);
   json_decref(res);
 }
 
 Test(pyref_op, spec_arguments_against_the_schema) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res =
       run_with(true, "\"from\":\"input0\"",
                "\"op\":\"twice\",\"args\":{\"out\":{\"dtype\":\"f32\",\"shape\":[1024]}}");
-  const char *m = only_error(res, "run/pytorch-op-args");
+  const char *m = rt_only_error(res, "run/pytorch-op-args");
   cr_assert(strstr(m, "op 'twice' (") && strstr(m, "torch_binding.cpp:4) argument 'x' (Tensor): "
                                                    "needs {\"dtype\", \"shape\"}"),
             "%s", m);
@@ -177,7 +128,7 @@ Test(pyref_op, spec_arguments_against_the_schema) {
   res = run_with(true, "\"from\":\"input0\"",
                  "\"op\":\"twice\",\"args\":{\"out\":{\"dtype\":\"f32\",\"shape\":[4]},\"x\":{"
                  "\"dtype\":\"f32\",\"shape\":[4]},\"alpha\":1}");
-  m = only_error(res, "run/pytorch-op-args");
+  m = rt_only_error(res, "run/pytorch-op-args");
   cr_assert(strstr(m, "run.reference.pytorch.args.alpha: op 'twice' has no argument 'alpha'; its "
                       "schema (") &&
                 strstr(m, "is \"twice(Tensor! out, Tensor x, float scale=2.0) -> ()\""),
@@ -186,51 +137,49 @@ Test(pyref_op, spec_arguments_against_the_schema) {
   res = run_with(true, "\"from\":\"input0\"",
                  "\"op\":\"twice\",\"args\":{\"out\":{\"dtype\":\"f32\",\"shape\":[4]},\"x\":3,"
                  "\"scale\":true}");
-  m = only_error(res, "run/pytorch-op-args");
+  m = rt_only_error(res, "run/pytorch-op-args");
   cr_assert(strstr(m, "argument 'x' (Tensor): is a tensor: give {\"dtype\", \"shape\"}"), "%s", m);
   json_decref(res);
   res = run_with(true, "\"from\":\"input0\"",
                  "\"op\":\"twice\",\"args\":{\"out\":{\"dtype\":\"f32\",\"shape\":[4]},\"x\":{"
                  "\"dtype\":\"f32\",\"shape\":[4]},\"scale\":true}");
-  m = only_error(res, "run/pytorch-op-args");
+  m = rt_only_error(res, "run/pytorch-op-args");
   cr_assert(strstr(m, "argument 'scale' (float): the value given does not fit its type"), "%s", m);
   json_decref(res);
 }
 
 Test(pyref_op, from_buffers_against_the_op_name_both_sides) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run_with(true, "\"from\":\"input1\"", OK_ARGS);
-  const char *m = only_error(res, "run/pytorch-mismatch");
+  const char *m = rt_only_error(res, "run/pytorch-mismatch");
   cr_assert(strstr(m, "run.args[0] 'x' is {\"from\": \"input1\"}, which op 'twice' (") &&
                 strstr(m, "does not have; it reads: input0 = 'x'"),
             "%s", m);
   json_decref(res);
   res = run_with(true, "\"from\":\"input0\",\"dtype\":\"f16\"", OK_ARGS);
-  m = only_error(res, "run/pytorch-mismatch");
+  m = rt_only_error(res, "run/pytorch-mismatch");
   cr_assert(strstr(m, "run.args[0] 'x' (from input0 = op 'twice' argument 'x'): the run spec says "
                       "f16, run.reference.pytorch.args.x says f32 [1024]"),
             "%s", m);
   json_decref(res);
   res = run_with(true, "\"from\":\"input0\",\"shape\":[512]", OK_ARGS);
-  m = only_error(res, "run/pytorch-mismatch");
+  m = rt_only_error(res, "run/pytorch-mismatch");
   cr_assert(strstr(m, "the run spec says [512], run.reference.pytorch.args.x says f32 [1024]"),
             "%s", m);
   json_decref(res);
   res = run_with(true, "\"from\":\"param:w\"", OK_ARGS);
-  cr_assert(strstr(only_error(res, "run/pytorch-mismatch"), "but op 'twice' has no parameters"));
+  cr_assert(strstr(rt_only_error(res, "run/pytorch-mismatch"), "but op 'twice' has no parameters"));
   json_decref(res);
 }
 
 Test(pyref_op, an_extension_that_does_not_import) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   put("torch-ext/torch_binding.cpp", "ops.def(\"unbuilt(Tensor! out, Tensor x) -> ()\");\n");
   json_t *res =
       run_with(true, "\"from\":\"input0\"",
                "\"op\":\"unbuilt\",\"args\":{\"out\":{\"dtype\":\"f32\",\"shape\":[1024]},\"x\":{"
                "\"dtype\":\"f32\",\"shape\":[1024]}}");
-  const char *m = only_error(res, "run/pytorch-op-unavailable");
+  const char *m = rt_only_error(res, "run/pytorch-op-unavailable");
   cr_assert(strstr(m, "op 'unbuilt' of ") && strstr(m, "cannot be called: no built variant for "
                                                        "torch 2.8.0 under "),
             "%s", m);
@@ -239,15 +188,11 @@ Test(pyref_op, an_extension_that_does_not_import) {
 
 /* The real helper under the real python3 without torch: run/no-torch for an op too. */
 Test(pyref_op, the_real_helper_without_torch) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
-  if (system("python3 -c '' 2>/dev/null") != 0)
-    cr_skip_test("no python3");
-  if (system("python3 -c 'import torch' 2>/dev/null") == 0)
-    cr_skip_test("python3 has torch: the no-torch path cannot be shown here");
+  RT_NEED_TOOLKIT();
+  rt_need_python_without_torch();
   setenv("UPSKILLD_PYTHON", "python3", 1);
   json_t *res = run_with(true, "\"from\":\"input0\"", OK_ARGS);
-  cr_assert(strstr(only_error(res, "run/no-torch"), "torch is not installed for "));
+  cr_assert(strstr(rt_only_error(res, "run/no-torch"), "torch is not installed for "));
   json_decref(res);
 }
 
@@ -258,32 +203,26 @@ static json_t *run_inplace(const char *x_spec) {
                              "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                              "  if (i < n) x[i] *= 2.0f;\n"
                              "}\n";
-  char text[1024], err[512];
+  char text[1024];
   put("torch-ext/torch_binding.cpp", "ops.def(\"double_(Tensor(a!) x) -> ()\");\n");
   snprintf(text, sizeof text,
            "{\"grid\":4,\"block\":256,\"args\":[{\"name\":\"x\",\"from\":\"output0\",\"role\":"
            "\"inout\"},{\"name\":\"n\",\"dtype\":\"i32\",\"value\":1024}],\"reference\":{"
            "\"pytorch\":{\"op\":\"double_\",\"project\":\"%s\",\"args\":{\"x\":%s}}}}",
            dir, x_spec);
-  json_t *p = json_pack("{s:s,s:s,s:o,s:b}", "source", SRC2, "fileName", "dbl.cu", "run",
-                        json_loads(text, 0, NULL), "noCache", 1);
-  json_t *res = upk_kernel_run_json(p, err, sizeof err);
-  cr_assert_not_null(res, "%s", err);
-  json_decref(p);
-  return res;
+  return rt_run(NULL, SRC2, "dbl.cu", text);
 }
 
 Test(pyref_op, an_in_place_op) {
-  if (!have_toolkit())
-    cr_skip_test("no CUDA toolkit");
+  RT_NEED_TOOLKIT();
   json_t *res = run_inplace("{\"dtype\":\"f32\",\"shape\":[1024],\"low\":-1,\"high\":1}");
-  only_error(res, "run/no-device");
+  rt_only_error(res, "run/no-device");
   json_t *ts = json_object_get(json_object_get(json_object_get(res, "run"), "pytorch"), "tensors");
   cr_assert_eq(json_array_size(ts), 1);
   cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ts, 0), "from")), "output0");
   json_decref(res);
   res = run_inplace("{\"dtype\":\"f32\",\"shape\":[1024]}");
-  const char *m = only_error(res, "run/pytorch-mismatch");
+  const char *m = rt_only_error(res, "run/pytorch-mismatch");
   cr_assert(strstr(m, "run.args[0] 'x' is inout (from output0), but op 'double_' gets it "
                       "preallocated with zeros: give run.reference.pytorch.args.x low and high"),
             "%s", m);

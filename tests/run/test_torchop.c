@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "run_test.h" /* rt_put */
 #include "runspec.h"
 #include "torchop.h"
 
@@ -140,25 +141,16 @@ Test(torchop, scan_reads_defs_not_comments) {
   upk_diags_free(&d);
 }
 
-static void write(const char *dir, const char *rel, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, rel);
-  FILE *f = fopen(path, "w");
-  cr_assert_not_null(f, "%s", path);
-  fputs(text, f);
-  fclose(f);
-}
-
 Test(torchop, load_a_project) {
   char dir[] = "/tmp/upk-torchop-XXXXXX", sub[600], err[600] = "";
   cr_assert_not_null(mkdtemp(dir));
   snprintf(sub, sizeof sub, "%s/torch-ext", dir);
   cr_assert_eq(mkdir(sub, 0700), 0);
-  write(dir, "build.toml",
-        "[general]\nname = \"row-ops\"\nbackends = [\"cuda\"]\n\n[torch]\nsrc = "
-        "[\"torch-ext/binding.cpp\", \"torch-ext/binding.h\"]\n");
-  write(dir, "torch-ext/binding.cpp", BINDING);
-  write(dir, "torch-ext/binding.h", "#pragma once\n");
+  rt_put(dir, "build.toml",
+         "[general]\nname = \"row-ops\"\nbackends = [\"cuda\"]\n\n[torch]\nsrc = "
+         "[\"torch-ext/binding.cpp\", \"torch-ext/binding.h\"]\n");
+  rt_put(dir, "torch-ext/binding.cpp", BINDING);
+  rt_put(dir, "torch-ext/binding.h", "#pragma once\n");
   upk_torchop_set set;
   upk_diags d = {0};
   cr_assert_eq(upk_torchop_load(dir, &set, &d, err, sizeof err), 0, "%s", err);
@@ -168,11 +160,11 @@ Test(torchop, load_a_project) {
   upk_torchop_set_free(&set);
   upk_diags_free(&d);
   /* No [torch] src: torch-ext/torch_binding.cpp; none of either: -ENOENT. */
-  write(dir, "build.toml", "[general]\nname = \"row-ops\"\nbackends = [\"cuda\"]\n");
+  rt_put(dir, "build.toml", "[general]\nname = \"row-ops\"\nbackends = [\"cuda\"]\n");
   cr_assert_eq(upk_torchop_load(dir, &set, &d, err, sizeof err), -ENOENT);
   cr_assert(strstr(err, "no readable torch-ext C++ source"), "%s", err);
   upk_torchop_set_free(&set);
-  write(dir, "torch-ext/torch_binding.cpp", "ops.def(\"only(Tensor! o, Tensor i) -> ()\");\n");
+  rt_put(dir, "torch-ext/torch_binding.cpp", "ops.def(\"only(Tensor! o, Tensor i) -> ()\");\n");
   cr_assert_eq(upk_torchop_load(dir, &set, &d, err, sizeof err), 0, "%s", err);
   cr_assert_eq(set.n, 1);
   upk_torchop_set_free(&set);

@@ -8,12 +8,10 @@ src=${UPK_SOURCE_ROOT:?}
 check=$src/scripts/check-layers.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+. "$src/tests/lib/tap.sh"
 
-if out=$("$check" "$src" 2>&1); then ok "the tree respects the layering"; else
-  notok "the tree respects the layering"; echo "$out" | sed 's/^/# /'; fi
+if out=$("$check" "$src" 2>&1); then tap_ok "the tree respects the layering"; else
+  tap_not_ok "the tree respects the layering"; tap_diag "$out"; fi
 
 mkdir -p "$tmp/t"
 (cd "$src" && tar cf - --exclude=node_modules common protocol gpu models skills report daemon clients) |
@@ -36,9 +34,9 @@ verdict() {
   shift
   local p good=$((rc == 1))
   for p in "$@"; do [[ $out == *"$p"* ]] || good=0; done
-  if ((good)); then ok "$what"; else
-    notok "$what (rc $rc)"
-    echo "$out" | sed 's/^/# /'
+  if ((good)); then tap_ok "$what"; else
+    tap_not_ok "$what (rc $rc)"
+    tap_diag "$out"
   fi
 }
 
@@ -77,5 +75,4 @@ circle daemon/documents.c lsp_face.h "documents -> lsp_face -> documents"
 circle daemon/models_methods.h methods.h "methods -> models_methods -> methods"
 circle daemon/lsp_text.c lsp_editor.h "lsp_editor -> lsp_text -> lsp_editor"
 circle daemon/kernel_service.c kernel_methods.h "kernel_methods -> kernel_service -> kernel_methods"
-echo "1..$n"
-exit $fail
+tap_finish
