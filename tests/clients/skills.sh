@@ -11,10 +11,9 @@ export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config UPSK
 unset CLAUDE_CONFIG_DIR CODEX_HOME
 mkdir -p "$HOME" "$tmp/proj"
 cd "$tmp/proj"
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/o" "$tmp/e" 2>/dev/null | head -15; }
-check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+check() { if eval "$2"; then tap_ok "$1"; else tap_not_ok "$1" "$tmp/o" "$tmp/e"; fi; }
 run() { "$ctl" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; echo $? >"$tmp/rc"; }
 rc() { [[ $(cat "$tmp/rc") == "$1" ]]; }
 py() { python3 -c "import json,sys; d=json.load(open('$tmp/o')); $1"; }
@@ -23,7 +22,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-echo "1..17"
+tap_plan 17
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -106,4 +105,4 @@ done
 check "a root created under \$HOME (~/.agents/skills) is found within 1 s" '[[ $found == 1 ]]'
 exec {MCP[1]}>&-
 wait "$MCP_PID" 2>/dev/null
-exit $((failed > 0))
+tap_finish
