@@ -100,7 +100,7 @@ char *upk_ix_abspath(const char *p);
 
 /* index_parse.c: a skill parsed into what the index stores. */
 /* Bytes of a body's prose that are searched (code blocks left out). */
-#define UPK_INDEX_BODY_MAX 8192
+#define UPK_INDEX_BODY_MAX 4096
 typedef struct upk_ix_parsed {
   int rc;      /* upk_skill_load's: negative when the skill cannot be loaded */
   upk_diags d; /* loading and lenient validation */

@@ -390,7 +390,7 @@ static int run_part(upk_index *ix, query *q, int which, cands *c) {
 }
 
 /* Which of the task's words one hit matched in its body: FTS5 asked for
- * that row alone (a body is up to 8 KB: reading it back and tokenizing it
+ * that row alone (a body is up to 4 KB: reading it back and tokenizing it
  * would cost more). Only for hits the body ranked. */
 static int body_fields(upk_index *ix, query *q, cand *x) {
   part *p = &q->part[BODY];
