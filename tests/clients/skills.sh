@@ -68,41 +68,41 @@ ask initialize '{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{
 ask tools/call '{"name":"find_skill","arguments":{"task":"rotate kubernetes secrets"}}'
 echo "$reply" >"$tmp/o"
 check "find_skill answers over MCP" 'grep -q "structuredContent" "$tmp/o"'
+# await TASK NAME found|gone: asks find_skill every 50 ms for up to 1 s until NAME is
+# (found) or is no longer (gone) its first answer; $seen is 1 when that happened.
+await() {
+  seen=0
+  for _ in $(seq 1 20); do
+    sleep 0.05
+    ask tools/call '{"name":"find_skill","arguments":{"task":"'"$1"'","limit":1}}'
+    if [[ $3 == found && $reply == *"$2"* || $3 == gone && $reply != *"$2"* ]]; then seen=1; return; fi
+  done
+}
 skill .claude/skills/k8s-secret-rotation k8s-secret-rotation "Rotates Kubernetes secrets safely."
-found=0
-for i in $(seq 1 20); do
-  sleep 0.05
-  ask tools/call '{"name":"find_skill","arguments":{"task":"rotate kubernetes secrets","limit":1}}'
-  if [[ $reply == *k8s-secret-rotation* ]]; then found=1; break; fi
-done
-check "a skill created on disk is found within 1 s (live watch)" '[[ $found == 1 ]]'
+await "rotate kubernetes secrets" k8s-secret-rotation found
+check "a skill created on disk is found within 1 s (live watch)" '[[ $seen == 1 ]]'
 ask resources/read '{"uri":"skill://k8s-secret-rotation/SKILL.md"}'
 echo "$reply" >"$tmp/o"
 check "resources/read serves skill://name/SKILL.md" 'grep -q "Rotates Kubernetes secrets safely" "$tmp/o"'
 rm -rf .claude/skills/k8s-secret-rotation
-gone=0
-for i in $(seq 1 20); do
-  sleep 0.05
-  ask tools/call '{"name":"find_skill","arguments":{"task":"rotate kubernetes secrets","limit":1}}'
-  if [[ $reply != *k8s-secret-rotation* ]]; then gone=1; break; fi
-done
-check "a removed skill disappears within 1 s" '[[ $gone == 1 ]]'
+await "rotate kubernetes secrets" k8s-secret-rotation gone
+check "a removed skill disappears within 1 s" '[[ $seen == 1 ]]'
 # $HOME is watched as the nearest existing ancestor of missing roots (~/.agents/skills):
 # what else is written there is not about skills and must not rescan every root.
-rescans() { ask tools/call '{"name":"status","arguments":{}}' && python3 -c "import json,sys; print(json.loads(sys.argv[1])['result']['structuredContent']['skills']['rescans'])" "$reply"; }
-r0=$(rescans)
+rescans() { # -> $rescans: upskilld/status's skills.rescans
+  ask tools/call '{"name":"status","arguments":{}}'
+  rescans=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['result']['structuredContent']['skills']['rescans'])" "$reply")
+}
+rescans
+r0=$rescans
 for i in 1 2 3 4 5; do echo "ls $i" >>"$HOME/.bash_history"; mkdir -p "$HOME/notes-$i"; sleep 0.06; done
 sleep 0.2
-r1=$(rescans)
+rescans
+r1=$rescans
 check "writes elsewhere in \$HOME rescan nothing (rescans $r0 -> $r1)" '[[ -n $r0 && $r0 == "$r1" ]]'
 skill "$HOME/.agents/skills/pg-vacuum-tuning" pg-vacuum-tuning "Tunes PostgreSQL autovacuum."
-found=0
-for i in $(seq 1 20); do
-  sleep 0.05
-  ask tools/call '{"name":"find_skill","arguments":{"task":"tune postgresql autovacuum","limit":1}}'
-  if [[ $reply == *pg-vacuum-tuning* ]]; then found=1; break; fi
-done
-check "a root created under \$HOME (~/.agents/skills) is found within 1 s" '[[ $found == 1 ]]'
+await "tune postgresql autovacuum" pg-vacuum-tuning found
+check "a root created under \$HOME (~/.agents/skills) is found within 1 s" '[[ $seen == 1 ]]'
 exec {MCP[1]}>&-
 wait "$MCP_PID" 2>/dev/null
 tap_finish

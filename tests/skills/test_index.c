@@ -123,6 +123,17 @@ static void expect_top(upk_index *ix, const char *task, const char *want) {
   upk_index_hits_free(&h);
 }
 
+/* The top hit for task is want, and its why holds why_part. */
+static void expect_top_why(upk_index *ix, const char *task, const char *want,
+                           const char *why_part) {
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, task, 5, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_gt(h.len, 0, "no hit for '%s'", task);
+  cr_assert_str_eq(h.items[0].e.name, want, "'%s' ranked %s first", task, h.items[0].e.name);
+  cr_assert_not_null(strstr(h.items[0].why, why_part), "'%s': why %s", task, h.items[0].why);
+  upk_index_hits_free(&h);
+}
+
 TestSuite(index, .init = setup, .fini = teardown);
 
 UTest(index, scans_and_lists) {
@@ -169,12 +180,7 @@ UTest(index, camel_case_identifiers_match_words) {
   skill(at("s"), "aws-lambda", "Deploy AWS Lambda functions.", "Handlers.");
   upk_index_root r = {at("s"), "claude", UPK_INDEX_PROJECT, 0, 0};
   upk_index *ix = open_with(&r, 1, NULL);
-  upk_index_hits h;
-  cr_assert_eq(upk_index_lookup(ix, "AccessDenied from aws", 5, NULL, 0, &h), 0);
-  cr_assert_gt(h.len, 0);
-  cr_assert_str_eq(h.items[0].e.name, "aws-iam");
-  cr_assert_not_null(strstr(h.items[0].why, "accessdenied (description)"), "%s", h.items[0].why);
-  upk_index_hits_free(&h);
+  expect_top_why(ix, "AccessDenied from aws", "aws-iam", "accessdenied (description)");
   upk_index_close(ix);
 }
 
@@ -769,16 +775,7 @@ UTest(index, why_names_expansions_and_phrases) {
   library(at("skills"));
   upk_index_root r = {at("skills"), NULL, UPK_INDEX_BUILTIN, 0, 0};
   upk_index *ix = open_with(&r, 1, NULL);
-  upk_index_hits h;
-  cr_assert_eq(upk_index_lookup(ix, "k8s rollback", 3, NULL, 0, &h), 0);
-  cr_assert_gt(h.len, 0);
-  cr_assert_str_eq(h.items[0].e.name, "kubernetes-deploy");
-  cr_assert_not_null(strstr(h.items[0].why, "k8s (name, description"), "%s", h.items[0].why);
-  upk_index_hits_free(&h);
-  cr_assert_eq(upk_index_lookup(ix, "notes from the merged prs", 3, NULL, 0, &h), 0);
-  cr_assert_gt(h.len, 0);
-  cr_assert_str_eq(h.items[0].e.name, "release-notes");
-  cr_assert_not_null(strstr(h.items[0].why, "prs (description"), "%s", h.items[0].why);
-  upk_index_hits_free(&h);
+  expect_top_why(ix, "k8s rollback", "kubernetes-deploy", "k8s (name, description");
+  expect_top_why(ix, "notes from the merged prs", "release-notes", "prs (description");
   upk_index_close(ix);
 }
