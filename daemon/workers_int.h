@@ -16,9 +16,12 @@
 #define AUTO_MAX_WORKERS 8
 #define DEFAULT_TIMEOUT_MS 60000u
 /* A local worker told to stop (SIGTERM through a worker command) that has not exited within
- * this gets SIGTERM again, then SIGKILL after as long again: a queued srun sometimes misses the
- * first one and would keep its job in the scheduler, and the daemon's exit waits for it. */
+ * this gets SIGTERM again, every as long, up to UPK__TERM_TRIES in all, then SIGKILL: a queued
+ * srun that gets SIGTERM before it knows its job id cannot cancel the job yet, and one killed
+ * outright leaves the job queued in the scheduler (seen under load: the first two SIGTERMs
+ * came before the controller's answer). The daemon's exit waits for it: 10 s at most. */
 #define UPK__TERM_GRACE_MS 2000u
+#define UPK__TERM_TRIES 5u
 /* After SIGKILL, how long its exit is waited for before the worker is given up on (a process
  * stuck in the kernel): shutdown stays bounded. */
 #define UPK__KILL_GRACE_MS 10000u
@@ -59,7 +62,8 @@ typedef struct worker {
   uv_timer_t deadline;
   uv_timer_t escalate; /* a local worker's next stop signal; closed once its exit is seen */
   wstop stop;
-  int open; /* handles not closed yet: the struct is freed at 0 */
+  unsigned terms; /* SIGTERMs sent to stop it */
+  int open;       /* handles not closed yet: the struct is freed at 0 */
   bool exited, killed;
   bool remote;   /* served by the worker server over a socket: no process handle of ours */
   bool greeted;  /* remote: its greeting (pid) came, so it has taken the connection */

@@ -175,16 +175,21 @@ static void on_escalate(uv_timer_t *t) {
   const char *cmd = w->pool->argv[0];
   switch (w->stop) {
   case STOP_TERM: /* srun takes a repeated signal as "cancel now" */
-    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM for %u ms: sending SIGTERM again", cmd,
-             w->proc.pid, UPK__TERM_GRACE_MS);
-    w->stop = STOP_TERM_AGAIN;
-    uv_process_kill(&w->proc, SIGTERM);
-    uv_timer_start(&w->escalate, on_escalate, UPK__TERM_GRACE_MS, 0);
-    return;
   case STOP_TERM_AGAIN:
-    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM twice: killing it with SIGKILL (a "
+    if (w->terms < UPK__TERM_TRIES) {
+      if (w->stop == STOP_TERM)
+        upk_warn("kernel workers: %s (pid %d) ignored SIGTERM for %u ms: sending SIGTERM again "
+                 "(every %u ms, %u in all, then SIGKILL)",
+                 cmd, w->proc.pid, UPK__TERM_GRACE_MS, UPK__TERM_GRACE_MS, UPK__TERM_TRIES);
+      w->stop = STOP_TERM_AGAIN;
+      w->terms++;
+      uv_process_kill(&w->proc, SIGTERM);
+      uv_timer_start(&w->escalate, on_escalate, UPK__TERM_GRACE_MS, 0);
+      return;
+    }
+    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM %u times: killing it with SIGKILL (a "
              "scheduler job it had queued may be left behind: check squeue)",
-             cmd, w->proc.pid);
+             cmd, w->proc.pid, w->terms);
     w->stop = STOP_KILL;
     uv_process_kill(&w->proc, SIGKILL);
     uv_timer_start(&w->escalate, on_escalate, UPK__KILL_GRACE_MS, 0);
@@ -198,9 +203,12 @@ static void on_escalate(uv_timer_t *t) {
 }
 
 void upk__worker_stop_ended(worker *w) {
-  if (w->stop == STOP_TERM_AGAIN)
+  if (w->stop == STOP_TERM_AGAIN && w->terms == 2)
     upk_warn("kernel workers: %s (pid %d) ignored the first SIGTERM and ended at the second",
              w->pool->argv[0], w->proc.pid);
+  else if (w->stop == STOP_TERM_AGAIN)
+    upk_warn("kernel workers: %s (pid %d) ignored %u SIGTERMs and ended at the next",
+             w->pool->argv[0], w->proc.pid, w->terms - 1);
   else if (w->stop == STOP_KILL)
     upk_warn("kernel workers: %s (pid %d) ignored SIGTERM and was killed with SIGKILL",
              w->pool->argv[0], w->proc.pid);
@@ -214,6 +222,7 @@ void upk__worker_signal_kill(worker *w) {
      * that lives on is escalated from the loop (on_escalate): never a blocking wait. */
     bool term = w->pool->argv[1] != NULL;
     w->stop = term ? STOP_TERM : STOP_KILL;
+    w->terms = term;
     uv_process_kill(&w->proc, term ? SIGTERM : SIGKILL);
     uv_timer_start(&w->escalate, on_escalate, term ? UPK__TERM_GRACE_MS : UPK__KILL_GRACE_MS, 0);
     return;

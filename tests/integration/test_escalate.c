@@ -201,7 +201,7 @@ Test(escalate, a_launcher_that_ignores_every_sigterm_is_killed) {
   cr_assert(resp, "no answer to the cancelled request");
   hx_assert_error(resp, "7", -32800);
   json_decref(resp);
-  wait_log_message(d, "ignored SIGTERM twice: killing it with SIGKILL");
+  wait_log_message(d, "ignored SIGTERM 5 times: killing it with SIGKILL");
   wait_log_message(d, "ignored SIGTERM and was killed with SIGKILL");
   int pid = launcher_that_logged("TERM ignored\nTERM ignored\n");
   assert_gone(pid);
