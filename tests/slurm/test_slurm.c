@@ -32,7 +32,21 @@ static int sh(const char *cmd, char *out, size_t len) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Kills the worker sruns (-J upk-worker) still running once every daemon of a test has exited,
+ * saying so: `when` names the moment. One left alive outlives its daemon and its cluster, and
+ * waits on the next test's controller: seen once under ASan, after which every later run of
+ * the partition-down case found a job still queued. Not reproduced since; said, not failed. */
+static void leftover_sruns(const char *when) {
+  char out[1024] = "";
+  (void)sh("pgrep -af '^srun .*-J upk-worker' | tr '\\n' ';'", out, sizeof out);
+  if (out[0]) {
+    fprintf(stderr, "# known issue: worker sruns left running %s: %s (killed)\n", when, out);
+    (void)sh("pkill -KILL -f '^srun .*-J upk-worker'", NULL, 0);
+  }
+}
+
 static void cluster_start(void) {
+  leftover_sruns("by an earlier run");
   cr_assert_not_null(mkdtemp(cluster_dir));
   char cmd[4400], out[4096];
   snprintf(cmd, sizeof cmd, "%s/tests/slurm/cluster.sh start %s 2>&1", getenv("UPK_SOURCE_ROOT"),
@@ -48,6 +62,7 @@ static void cluster_start(void) {
 static void cluster_stop(void) {
   if (!conf[0])
     return;
+  leftover_sruns("after their daemon exited");
   char cmd[4400];
   snprintf(cmd, sizeof cmd, "%s/tests/slurm/cluster.sh stop %s >/dev/null 2>&1; rm -rf %s",
            getenv("UPK_SOURCE_ROOT"), cluster_dir, cluster_dir);
@@ -178,12 +193,10 @@ Test(slurm, partition_down_is_a_clear_diagnostic_not_a_hang) {
   msg = json_string_value(json_object_get(x, "message"));
   cr_assert(msg && strstr(msg, "srun") && strstr(msg, "start"), "%s", msg);
   json_decref(resp);
-  /* The stopped srun should take its queued job with it. Known, not handled: Debian 12's srun
-   * (22.05), queued in a down partition, sometimes ends at the daemon's first SIGTERM without
-   * cancelling its job (no "revoked" line; 3 of 3 runs of this case alone, release and ASan,
-   * while it passed within the full release suite). The daemon cannot scancel it: it does not
-   * know the job id (srun prints it on the worker's stderr, which is the daemon's own). Said
-   * here with the daemon's stderr, and cleaned up so the next case starts from an empty queue. */
+  /* The stopped srun should take its queued job with it. A job left queued (its srun missed
+   * every SIGTERM, or an orphan srun from an earlier test held on: docs/testing.md) is said
+   * here with the daemon's stderr, and cleaned up so the next case starts from an empty queue.
+   * The daemon cannot scancel it: it does not know the job id. */
   char jobs[256] = "?";
   for (int i = 0; i < 300 && jobs[0]; i++, hx_msleep(100)) /* slurmctld is slow under load */
     (void)sh("squeue -h -o '%i %T' 2>/dev/null", jobs, sizeof jobs);
