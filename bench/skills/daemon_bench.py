@@ -236,7 +236,7 @@ def run_size(exe, corpus, n, tmp, rows, tasks=()):
     seen = (time.perf_counter() - t) * 1e3
     rss = max(rss, d.rss_mib())
     d.stop()
-    refresh = [float(m) for m in re.findall(r"refreshed \d+ path\(s\) in ([0-9.]+) ms",
+    refresh = [float(m) for m in re.findall(r"refreshed \d+ path\(s\).*? in ([0-9.]+) ms",
                                             open(log).read())]
     d = Daemon(exe, proj, env, log)
     t0 = time.perf_counter()
