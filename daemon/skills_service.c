@@ -46,6 +46,7 @@ struct upk_skills_svc {
   char **strings; /* owned strings the roots point at */
   size_t n_strings;
   watch *watches;
+  json_t *by_dir; /* watches by directory (a set kept with the list: no rebuild per refresh) */
   uv_timer_t debounce;
   json_t *pending; /* paths changed since the last refresh (object used as a set) */
   bool closing;
@@ -75,6 +76,7 @@ typedef struct item {
   bool tidy;      /* one merge step of the full-text index */
   bool tidy_next; /* a scan was completed: merge what it wrote, step by step */
   bool more;      /* the merge step left work to do */
+  bool additive;  /* watch_dirs are to add to the set, not the whole set */
   bool scanning;  /* after this item: the first scan is still under way */
   size_t done_n, total;
   long indexed;
@@ -212,6 +214,25 @@ static void compute_watch_set(item *it, upk_index *ix) {
   }
   if (ix) /* directories only: building 60,000 entries to read one field cost seconds */
     upk_index_each_dir(ix, push_dir_cb, it);
+}
+
+/* After a refresh that rescanned nothing, only the refreshed directories can need a new
+ * watch (a skill directory just created): the whole set, 60,000 directories read back from
+ * the index and compared on the loop, kept the queue busy ~300 ms after each change in a
+ * registry, and lookups waited. Removed directories' watches end with them (inotify drops a
+ * deleted directory); the next full set, after a scan, tidies the list. */
+static void add_refreshed_dirs(item *it, const char *const *paths, size_t n) {
+  it->additive = true;
+  for (size_t i = 0; i < n; i++) {
+    struct stat st;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", paths[i]);
+    char *slash = strrchr(dir, '/');
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode) && slash && slash != dir)
+      *slash = '\0'; /* a file: its directory */
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+      push_dir(it, dir);
+  }
 }
 
 /* Finish or undo what a killed install or remove left in the agents' skills directories,
@@ -374,6 +395,8 @@ static void service_work(void *arg) {
     bool rescan = !paths || upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
     if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
       upk_index_scan(svc->index, NULL, NULL);
+    if (!rescan)
+      add_refreshed_dirs(it, paths, n);
     it->rescanned = it->tidy_next = rescan;
     upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
               n > 1 ? ", ..." : "", (double)(uv_hrtime() - t0) / 1e6,
@@ -382,7 +405,7 @@ static void service_work(void *arg) {
   }
   it->scanning = upk_index_scanning(svc->index, &it->done_n, &it->total);
   it->indexed = svc->index ? upk_index_count(svc->index) : 0;
-  if (!it->scanning)
+  if (!it->scanning && !it->additive)
     compute_watch_set(it, svc->index);
 }
 
@@ -442,45 +465,56 @@ static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int 
     uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
 }
 
+static watch *watch_of(upk_skills_svc *svc, const char *dir) {
+  json_t *hit = json_object_get(svc->by_dir, dir);
+  return hit ? (watch *)(intptr_t)json_integer_value(hit) : NULL;
+}
+
+static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
+  watch *w = calloc(1, sizeof *w);
+  if (!w || !(w->dir = strdup(dir))) {
+    free(w);
+    return;
+  }
+  w->svc = svc;
+  w->keep = true;
+  uv_fs_event_init(svc->server->loop, &w->h);
+  w->h.data = svc;
+  svc->open_handles++;
+  if (uv_fs_event_start(&w->h, on_fs_event, w->dir, 0) != 0) {
+    upk_debug("skills: cannot watch %s", w->dir);
+    uv_close((uv_handle_t *)&w->h, on_handle_closed);
+    return;
+  }
+  w->next = svc->watches;
+  svc->watches = w;
+  json_object_set_new_nocheck(svc->by_dir, w->dir, json_integer((json_int_t)(intptr_t)w));
+  if (recheck) {
+    json_object_set_new(svc->pending, w->dir, json_true());
+    if (!uv_is_active((uv_handle_t *)&svc->debounce))
+      uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
+  }
+}
+
+/* The queue's watch set, applied on the loop: the whole set (watches not in it are closed), or
+ * directories to add (it->additive). By directory, hashed: a list walk per directory was
+ * quadratic, seconds on the loop for a collection of 10,000 skills. */
 static void apply_watch_set(upk_skills_svc *svc, item *it) {
   /* A directory watched from now on may have changed since the queue looked at it:
    * after the first set, each new watch is followed by one refresh of its directory. */
   bool recheck_new = svc->watches != NULL;
-  /* By directory, hashed: a list walk per directory was quadratic, seconds on
-   * the loop for a collection of 10,000 skills. */
-  json_t *by_dir = json_object();
-  for (watch *w = svc->watches; w; w = w->next) {
-    w->keep = false;
-    json_object_set_new_nocheck(by_dir, w->dir, json_integer((json_int_t)(intptr_t)w));
-  }
+  if (!it->additive)
+    for (watch *w = svc->watches; w; w = w->next)
+      w->keep = false;
   for (size_t i = 0; i < it->n_watch; i++) {
-    json_t *hit = json_object_get(by_dir, it->watch_dirs[i]);
-    watch *w = hit ? (watch *)(intptr_t)json_integer_value(hit) : NULL;
-    if (w) {
+    watch *w = watch_of(svc, it->watch_dirs[i]);
+    if (w)
       w->keep = true;
-      continue;
-    }
-    w = calloc(1, sizeof *w);
-    w->svc = svc;
-    w->dir = strdup(it->watch_dirs[i]);
-    w->keep = true;
-    uv_fs_event_init(svc->server->loop, &w->h);
-    w->h.data = svc;
-    svc->open_handles++;
-    if (uv_fs_event_start(&w->h, on_fs_event, w->dir, 0) != 0) {
-      upk_debug("skills: cannot watch %s", w->dir);
-      uv_close((uv_handle_t *)&w->h, on_handle_closed);
-      continue;
-    }
-    w->next = svc->watches;
-    svc->watches = w;
-    if (recheck_new) {
-      json_object_set_new(svc->pending, w->dir, json_true());
-      if (!uv_is_active((uv_handle_t *)&svc->debounce))
-        uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
-    }
+    else
+      start_watch(svc, it->watch_dirs[i], recheck_new);
   }
-  json_decref(by_dir);
+  if (it->additive)
+    return;
   for (watch **pp = &svc->watches; *pp;) { /* drop directories no longer of interest */
     watch *w = *pp;
     if (w->keep) {
@@ -488,6 +522,7 @@ static void apply_watch_set(upk_skills_svc *svc, item *it) {
       continue;
     }
     *pp = w->next;
+    json_object_del(svc->by_dir, w->dir);
     uv_close((uv_handle_t *)&w->h, on_handle_closed);
   }
 }
@@ -590,6 +625,7 @@ int upk_skills_start(upk_server *s) {
     return UV_ENOMEM;
   svc->server = s;
   svc->pending = json_object();
+  svc->by_dir = json_object();
   upk_serial_init(&svc->queue, s->loop);
   uv_timer_init(s->loop, &svc->debounce);
   svc->debounce.data = svc;
@@ -652,6 +688,7 @@ static void svc_maybe_free(upk_skills_svc *svc) {
   free(svc->strings);
   free(svc->roots);
   json_decref(svc->pending);
+  json_decref(svc->by_dir);
   json_decref(svc->truncated);
   free(svc->index_db);
   svc->server->skills = NULL;

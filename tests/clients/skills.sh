@@ -22,7 +22,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-tap_plan 17
+tap_plan 18
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -81,6 +81,10 @@ await() {
 skill .claude/skills/k8s-secret-rotation k8s-secret-rotation "Rotates Kubernetes secrets safely."
 await "rotate kubernetes secrets" k8s-secret-rotation found
 check "a skill created on disk is found within 1 s (live watch)" '[[ $seen == 1 ]]'
+sleep 0.1 # the refresh that found it has added its directory to the watch set
+skill .claude/skills/k8s-secret-rotation k8s-secret-rotation "Rotates Kubernetes secrets safely with Vault leases."
+await "vault leases" k8s-secret-rotation found
+check "an edit inside that new skill is seen within 1 s (its directory is watched)" '[[ $seen == 1 ]]'
 ask resources/read '{"uri":"skill://k8s-secret-rotation/SKILL.md"}'
 echo "$reply" >"$tmp/o"
 check "resources/read serves skill://name/SKILL.md" 'grep -q "Rotates Kubernetes secrets safely" "$tmp/o"'
