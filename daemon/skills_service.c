@@ -228,9 +228,12 @@ static void add_refreshed_dirs(item *it, const char *const *paths, size_t n) {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", paths[i]);
     char *slash = strrchr(dir, '/');
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode) && slash && slash != dir)
-      *slash = '\0'; /* a file: its directory */
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+    bool is_dir = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (!is_dir && slash && slash != dir) { /* a file, or one just removed: its directory */
+      *slash = '\0';
+      is_dir = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    if (is_dir)
       push_dir(it, dir);
   }
 }
@@ -393,11 +396,13 @@ static void service_work(void *arg) {
     }
     /* a path above every root: a root appeared or vanished */
     bool rescan = !paths || upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
+    upk_index_stats st = {0};
     if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
-      upk_index_scan(svc->index, NULL, NULL);
+      upk_index_scan(svc->index, &st, NULL);
     if (!rescan)
       add_refreshed_dirs(it, paths, n);
-    it->rescanned = it->tidy_next = rescan;
+    it->rescanned = rescan;
+    it->tidy_next = st.parsed > 0;
     upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
               n > 1 ? ", ..." : "", (double)(uv_hrtime() - t0) / 1e6,
               rescan ? " (with a rescan)" : "");
@@ -448,6 +453,13 @@ static bool event_matters(const upk_skills_svc *svc, const char *dir, const char
   return false;
 }
 
+/* PATH changed: refreshed with the rest of its burst once the debounce timer fires. */
+static void note_changed(upk_skills_svc *svc, const char *path) {
+  json_object_set_new(svc->pending, path, json_true());
+  if (!uv_is_active((uv_handle_t *)&svc->debounce))
+    uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
+}
+
 static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int status) {
   watch *w = (watch *)h;
   upk_skills_svc *svc = w->svc;
@@ -458,11 +470,8 @@ static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int 
     snprintf(path, sizeof path, "%s/%s", w->dir, filename);
   else
     snprintf(path, sizeof path, "%s", w->dir);
-  if (!event_matters(svc, w->dir, path))
-    return;
-  json_object_set_new(svc->pending, path, json_true());
-  if (!uv_is_active((uv_handle_t *)&svc->debounce))
-    uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
+  if (event_matters(svc, w->dir, path))
+    note_changed(svc, path);
 }
 
 static watch *watch_of(upk_skills_svc *svc, const char *dir) {
@@ -489,11 +498,8 @@ static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
   w->next = svc->watches;
   svc->watches = w;
   json_object_set_new_nocheck(svc->by_dir, w->dir, json_integer((json_int_t)(intptr_t)w));
-  if (recheck) {
-    json_object_set_new(svc->pending, w->dir, json_true());
-    if (!uv_is_active((uv_handle_t *)&svc->debounce))
-      uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
-  }
+  if (recheck)
+    note_changed(svc, w->dir);
 }
 
 /* The queue's watch set, applied on the loop: the whole set (watches not in it are closed), or
@@ -575,13 +581,10 @@ static void service_item_done(upk_skills_svc *svc, item *it) {
 
 /* Queue the next merge step while there is work and nobody is closing. */
 static void queue_tidy(upk_skills_svc *svc, bool more) {
-  svc->tidying = more && !svc->closing;
-  item *next = svc->tidying ? calloc(1, sizeof *next) : NULL;
-  if (next) {
+  item *next = more && !svc->closing ? calloc(1, sizeof *next) : NULL;
+  if (next)
     next->tidy = true;
-    submit(svc, next);
-  } else
-    svc->tidying = false;
+  svc->tidying = next && submit(svc, next) == 0; /* submit frees it on failure */
 }
 
 static void service_done(void *arg, int status) {

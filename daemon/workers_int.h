@@ -51,7 +51,7 @@ static inline void ring_insert(ring *after, ring *e) {
 typedef enum { W_NEW, W_IDLE, W_BUSY, W_DYING } wstate; /* W_NEW: on no list yet */
 
 /* How far stopping a local worker has gone (workers_spawn.c). */
-typedef enum { STOP_NONE, STOP_TERM, STOP_TERM_AGAIN, STOP_KILL } wstop;
+typedef enum { STOP_NONE, STOP_TERM, STOP_KILL } wstop; /* STOP_TERM: `terms` sent so far */
 
 typedef struct worker {
   ring node; /* on the pool's idle, busy or dying list */

@@ -173,28 +173,22 @@ int upk__worker_greeting(worker *w, const char *line, size_t len) {
 static void on_escalate(uv_timer_t *t) {
   worker *w = t->data;
   const char *cmd = w->pool->argv[0];
-  switch (w->stop) {
-  case STOP_TERM: /* srun takes a repeated signal as "cancel now" */
-  case STOP_TERM_AGAIN:
-    if (w->terms < UPK__TERM_TRIES) {
-      if (w->stop == STOP_TERM)
-        upk_warn("kernel workers: %s (pid %d) ignored SIGTERM for %u ms: sending SIGTERM again "
-                 "(every %u ms, %u in all, then SIGKILL)",
-                 cmd, w->proc.pid, UPK__TERM_GRACE_MS, UPK__TERM_GRACE_MS, UPK__TERM_TRIES);
-      w->stop = STOP_TERM_AGAIN;
-      w->terms++;
-      uv_process_kill(&w->proc, SIGTERM);
-      uv_timer_start(&w->escalate, on_escalate, UPK__TERM_GRACE_MS, 0);
-      return;
-    }
+  if (w->stop == STOP_TERM && w->terms < UPK__TERM_TRIES) { /* srun: a repeated one cancels */
+    if (w->terms == 1)
+      upk_warn("kernel workers: %s (pid %d) ignored SIGTERM for %u ms: sending SIGTERM again "
+               "(every %u ms, %u in all, then SIGKILL)",
+               cmd, w->proc.pid, UPK__TERM_GRACE_MS, UPK__TERM_GRACE_MS, UPK__TERM_TRIES);
+    w->terms++;
+    uv_process_kill(&w->proc, SIGTERM);
+    uv_timer_start(&w->escalate, on_escalate, UPK__TERM_GRACE_MS, 0);
+  } else if (w->stop == STOP_TERM) {
     upk_warn("kernel workers: %s (pid %d) ignored SIGTERM %u times: killing it with SIGKILL (a "
              "scheduler job it had queued may be left behind: check squeue)",
              cmd, w->proc.pid, w->terms);
     w->stop = STOP_KILL;
     uv_process_kill(&w->proc, SIGKILL);
     uv_timer_start(&w->escalate, on_escalate, UPK__KILL_GRACE_MS, 0);
-    return;
-  default: /* SIGKILL did not end it (stuck in the kernel): stop waiting, so exit is bounded */
+  } else { /* SIGKILL did not end it (stuck in the kernel): stop waiting, so exit is bounded */
     upk_error("kernel workers: %s (pid %d) still runs %u ms after SIGKILL: no longer waited for",
               cmd, w->proc.pid, UPK__KILL_GRACE_MS);
     w->exited = true;
@@ -202,16 +196,19 @@ static void on_escalate(uv_timer_t *t) {
   }
 }
 
+/* How an escalated stop ended; nothing for a worker that went at its first signal (or was
+ * started directly and simply killed). */
 void upk__worker_stop_ended(worker *w) {
-  if (w->stop == STOP_TERM_AGAIN && w->terms == 2)
-    upk_warn("kernel workers: %s (pid %d) ignored the first SIGTERM and ended at the second",
-             w->pool->argv[0], w->proc.pid);
-  else if (w->stop == STOP_TERM_AGAIN)
-    upk_warn("kernel workers: %s (pid %d) ignored %u SIGTERMs and ended at the next",
-             w->pool->argv[0], w->proc.pid, w->terms - 1);
-  else if (w->stop == STOP_KILL)
-    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM and was killed with SIGKILL",
-             w->pool->argv[0], w->proc.pid);
+  const char *cmd = w->pool->argv[0];
+  if (w->stop == STOP_TERM && w->terms == 2)
+    upk_warn("kernel workers: %s (pid %d) ignored the first SIGTERM and ended at the second", cmd,
+             w->proc.pid);
+  else if (w->stop == STOP_TERM && w->terms > 2)
+    upk_warn("kernel workers: %s (pid %d) ignored %u SIGTERMs and ended at the next", cmd,
+             w->proc.pid, w->terms - 1);
+  else if (w->stop == STOP_KILL && w->terms)
+    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM and was killed with SIGKILL", cmd,
+             w->proc.pid);
 }
 
 void upk__worker_signal_kill(worker *w) {

@@ -342,8 +342,6 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   ix->w = default_weights;
   if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body)
     ix->w = o.weights;
-  snprintf(ix->rank, sizeof ix->rank, "bm25(%g, %g, %g)", ix->w.name, ix->w.description,
-           ix->w.headings);
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
     if (!(ix->db_path = strdup(o.db_path)))

@@ -46,7 +46,6 @@ struct upk_index {
   char *db_path;
   int max_dirs;
   upk_index_weights w;
-  char rank[128]; /* "bm25(w1, w2, w3)" for `rank MATCH` on the head table */
   sqlite3_stmt *st[ST_COUNT];
   fts5_api *fts;
   fts5_tokenizer tok_api;
