@@ -231,10 +231,11 @@ static void choose_terms(upk_index *ix, query *q) {
 
 static int on_phrase_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
   stems *ps = ctx;
-  if (ps->n < 4 && ntok > 0 && ntok < 64) {
+  if (ps->n >= 0 && ps->n < 4 && ntok > 0 && ntok < 64) {
     memcpy(ps->s[ps->n], tok, (size_t)ntok);
     ps->s[ps->n++][ntok] = '\0';
-  }
+  } else
+    ps->n = -1; /* longer than kept: not matched on text (half a phrase is no match) */
   return SQLITE_OK;
 }
 
@@ -428,7 +429,7 @@ static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int st
   text_match *m = ctx;
   for (int k = 0; k < m->p->nphrase; k++) {
     const stems *ps = &m->p->phrase[k];
-    if (!ps->n)
+    if (ps->n <= 0)
       continue;
     if (ps->prefix) {
       size_t n = strlen(ps->s[0]);
