@@ -96,6 +96,8 @@ void upk__worker_retire(worker *w) {
   /* A local worker's stop escalates (workers_spawn.c) until its exit is seen. */
   if (w->exited || w->remote)
     close_once((uv_handle_t *)&w->escalate);
+  if (w->exited && w->has_err) /* until its exit, its stderr may still name its job */
+    close_once((uv_handle_t *)&w->err);
   if (w->exited && !w->remote)
     close_once((uv_handle_t *)&w->proc);
 }
@@ -166,18 +168,26 @@ static const char *launcher(const upk_workers *p) {
 
 void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {
   worker *w = proc->data;
+  if (w->has_err) {
+    upk__launcher_drain(w);
+    if (w->stop != STOP_NONE)
+      upk__launcher_cancel_job(w); /* killed before it could cancel its job itself */
+  }
   upk__worker_stop_ended(w);
   const char *via = launcher(w->pool);
-  char msg[320];
+  char msg[640];
   int n = sig ? snprintf(msg, sizeof msg, "%s%skilled by signal %d", via ? via : "", via ? " " : "",
                          sig)
               : snprintf(msg, sizeof msg, "%s%sexited with status %lld", via ? via : "",
                          via ? " " : "", (long long)status);
-  /* Through a scheduler, a launch that never ran the worker is the scheduler's refusal. */
+  /* Through a scheduler, a launch that never ran the worker is the scheduler's refusal: its
+   * own words say why. */
   if (via && !w->answered && n > 0 && (size_t)n < sizeof msg)
-    snprintf(msg + n, sizeof msg - (size_t)n,
-             " before upskilld-worker answered anything (did the scheduler refuse or end the "
-             "job? its message is on upskilld's stderr)");
+    snprintf(msg + n, sizeof msg - (size_t)n, " before upskilld-worker answered anything: %s",
+             w->said[0] ? w->said
+                        : "did the scheduler refuse or end the job? (it said nothing on stderr)");
+  else if (via && w->said[0] && n > 0 && (size_t)n < sizeof msg)
+    snprintf(msg + n, sizeof msg - (size_t)n, "; its last words: %s", w->said);
   ended(w, msg);
 }
 

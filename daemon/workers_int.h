@@ -70,6 +70,13 @@ typedef struct worker {
   bool answered; /* it replied at least once: a worker command (srun ...) did start it */
   int pid;       /* remote: from the greeting */
   int pidfd;     /* remote: a pidfd for that pid, or -1 */
+  bool has_err;  /* local through a worker command: `err` reads the command's stderr */
+  uv_pipe_t err;
+  char said[256]; /* the command's last line on stderr ("srun: error: ..."), or "" */
+  char part[256]; /* a stderr line not ended yet */
+  size_t plen;
+  long job;       /* the Slurm job srun said it queued or was given, or 0 */
+  bool job_cancelled;
   upk_wreq *req; /* the request it runs (W_BUSY) */
   char *buf;     /* reply bytes read so far */
   size_t len, cap, scanned;
@@ -143,5 +150,18 @@ void upk__worker_signal_kill(worker *w);
 void upk__worker_stop_ended(worker *w);
 /** A remote worker's first line: 0 when it is the greeting `{"worker":{"pid":N}}`. */
 int upk__worker_greeting(worker *w, const char *line, size_t len);
+/** environ with every extra "K=V" replacing an inherited K (borrowed strings; free the array). */
+char **upk__worker_env(char **extra);
+
+/* workers_launcher.c: a worker command's stderr and the scheduler job it queued */
+/** Start reading the worker command's stderr (w->err, set up as its stderr by uv_spawn): each
+ * line is logged as a warning, the last kept in w->said, and srun's job id in w->job. */
+int upk__launcher_watch(worker *w);
+/** Read what the command left on stderr before it exited (its last words arrive in the pipe
+ * before its exit is seen), without waiting. */
+void upk__launcher_drain(worker *w);
+/** The command is being stopped: if srun named its job, cancel the job with scancel (once), so
+ * a srun that misses its SIGTERMs, or is killed, leaves nothing queued in the scheduler. */
+void upk__launcher_cancel_job(worker *w);
 
 #endif

@@ -19,8 +19,7 @@ extern char **environ;
 
 /* ---- local workers ---- */
 
-/* environ with every extra "K=V" replacing an inherited K. Borrowed strings. */
-static char **build_env(char **extra) {
+char **upk__worker_env(char **extra) {
   size_t n = 0, m = 0, k = 0;
   while (environ && environ[n])
     n++;
@@ -60,7 +59,7 @@ static worker *new_worker(upk_workers *p) {
 
 static int spawn_local(upk_workers *p, char *err, size_t err_len) {
   worker *w = new_worker(p);
-  char **env = build_env(p->extra_env);
+  char **env = upk__worker_env(p->extra_env);
   if (!w || !env) {
     free(w);
     free(env);
@@ -72,11 +71,20 @@ static int spawn_local(upk_workers *p, char *err, size_t err_len) {
       {.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE, .data.stream = (uv_stream_t *)&w->from},
       {.flags = UV_INHERIT_FD, .data.fd = 2},
   };
+  /* Through a worker command (srun), its stderr is read: the scheduler's words go into the
+   * worker's error, and srun's job id lets a stop cancel the job (workers_launcher.c). A
+   * worker started directly writes to ours. */
+  if ((w->has_err = p->argv[1] != NULL)) {
+    uv_pipe_init(p->loop, &w->err, 0);
+    w->err.data = w;
+    io[2] = (uv_stdio_container_t){.flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE,
+                                   .data.stream = (uv_stream_t *)&w->err};
+  }
   uv_process_options_t o = {.exit_cb = upk__worker_on_exit, .file = p->argv[0], .args = p->argv};
   o.env = env, o.stdio_count = 3, o.stdio = io;
   int rc = uv_spawn(p->loop, &w->proc, &o); /* initializes the handle even when it fails */
   free(env);
-  w->open = 5;
+  w->open = 5 + w->has_err;
   p->n_workers++;
   upk__worker_set_state(w, W_IDLE);
   if (rc) {
@@ -87,6 +95,8 @@ static int spawn_local(upk_workers *p, char *err, size_t err_len) {
   }
   p->started++;
   rc = uv_read_start((uv_stream_t *)&w->from, upk__worker_on_alloc, upk__worker_on_read);
+  if (!rc && w->has_err)
+    rc = upk__launcher_watch(w);
   if (rc) {
     snprintf(err, err_len, "cannot read from the worker: %s", uv_strerror(rc));
     upk__worker_kill(w);
@@ -173,6 +183,7 @@ int upk__worker_greeting(worker *w, const char *line, size_t len) {
 static void on_escalate(uv_timer_t *t) {
   worker *w = t->data;
   const char *cmd = w->pool->argv[0];
+  upk__launcher_cancel_job(w); /* its job id may have come since the last step */
   if (w->stop == STOP_TERM && w->terms < UPK__TERM_TRIES) { /* srun: a repeated one cancels */
     if (w->terms == 1)
       upk_warn("kernel workers: %s (pid %d) ignored SIGTERM for %u ms: sending SIGTERM again "
@@ -182,9 +193,11 @@ static void on_escalate(uv_timer_t *t) {
     uv_process_kill(&w->proc, SIGTERM);
     uv_timer_start(&w->escalate, on_escalate, UPK__TERM_GRACE_MS, 0);
   } else if (w->stop == STOP_TERM) {
-    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM %u times: killing it with SIGKILL (a "
-             "scheduler job it had queued may be left behind: check squeue)",
-             cmd, w->proc.pid, w->terms);
+    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM %u times: killing it with SIGKILL%s",
+             cmd, w->proc.pid, w->terms,
+             w->job_cancelled ? ""
+                              : " (a scheduler job it queued without saying its id may be left "
+                                "behind: check squeue)");
     w->stop = STOP_KILL;
     uv_process_kill(&w->proc, SIGKILL);
     uv_timer_start(&w->escalate, on_escalate, UPK__KILL_GRACE_MS, 0);
@@ -220,6 +233,7 @@ void upk__worker_signal_kill(worker *w) {
     bool term = w->pool->argv[1] != NULL;
     w->stop = term ? STOP_TERM : STOP_KILL;
     w->terms = term;
+    upk__launcher_cancel_job(w);
     uv_process_kill(&w->proc, term ? SIGTERM : SIGKILL);
     uv_timer_start(&w->escalate, on_escalate, term ? UPK__TERM_GRACE_MS : UPK__KILL_GRACE_MS, 0);
     return;

@@ -59,11 +59,11 @@ static inline void fuzz_check_diags(const upk_diags *d) {
       CHECK(g->range.end_line > g->range.line || g->range.end_col >= g->range.col);
     }
   }
+  /* Building the array is the check: jansson refuses a string that is not valid UTF-8 when
+   * the value is made, so dumping it as text again (a third of a skill_md run) checks nothing
+   * more. */
   json_t *j = upk_diags_json(d);
   CHECK(j && json_array_size(j) == d->len);
-  char *text = json_dumps(j, JSON_COMPACT);
-  CHECK(text);
-  free(text);
   json_decref(j);
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsx.h"
@@ -54,6 +55,24 @@ static const char *launcher_flag(const char *mode) {
   snprintf(command, sizeof command,
            "--worker-command=%s/tests/integration/stubborn_launcher.sh %s %s",
            getenv("UPK_SOURCE_ROOT"), mode, dir);
+  return command;
+}
+
+/* The same launcher installed as DIR/srun, with a stand-in DIR/scancel beside it that logs its
+ * arguments to DIR/scancel.log and cancels the "job" (DIR/cancelled-ID). */
+static const char *srun_flag(const char *mode) {
+  fsx_mkdtemp(dir, "escalate");
+  char path[256], target[512], script[512];
+  snprintf(path, sizeof path, "%s/srun", dir);
+  snprintf(target, sizeof target, "%s/tests/integration/stubborn_launcher.sh",
+           getenv("UPK_SOURCE_ROOT"));
+  cr_assert_eq(symlink(target, path), 0, "symlink %s", path);
+  snprintf(path, sizeof path, "%s/scancel", dir);
+  snprintf(script, sizeof script,
+           "#!/bin/sh\necho \"$*\" >>%s/scancel.log\ntouch %s/cancelled-$1\n", dir, dir);
+  fsx_write(path, script);
+  cr_assert_eq(chmod(path, 0755), 0);
+  snprintf(command, sizeof command, "--worker-command=%s/srun %s %s", dir, mode, dir);
   return command;
 }
 
@@ -159,7 +178,7 @@ static void wait_ready(hx *d) {
 }
 
 /* upskilld/worker (test only) with a deadline of 5 s: the launcher never starts the worker. */
-static void hello_times_out(hx *d, int id) {
+static void hello_times_out(hx *d, int id, const char *launcher) {
   hx_sendf(d,
            "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"upskilld/worker\",\"params\":{\"op\":"
            "\"hello\",\"timeoutMs\":5000}}",
@@ -171,14 +190,15 @@ static void hello_times_out(hx *d, int id) {
   json_t *r = hx_assert_result(resp, idtxt);
   cr_assert_str_eq(json_string_value(json_object_get(r, "status")), "EAGAIN", "%s", hx_dump(r));
   const char *error = json_string_value(json_object_get(r, "error"));
-  cr_assert(error && strstr(error, "stubborn_launcher.sh did not start upskilld-worker"), "%s",
-            hx_dump(r));
+  char said[128];
+  snprintf(said, sizeof said, "%s did not start upskilld-worker", launcher);
+  cr_assert(error && strstr(error, said), "%s", hx_dump(r));
   json_decref(resp);
 }
 
 Test(escalate, a_launcher_that_ignores_the_first_sigterm_gets_a_second) {
   hx *d = hx_lsp_session(HX_ARGS("--test-methods", launcher_flag("once")));
-  hello_times_out(d, 1);
+  hello_times_out(d, 1, "stubborn_launcher.sh");
   /* Stopped at its deadline: SIGTERM, ignored; SIGTERM again, which ends it. */
   wait_log_message(d, "ignored SIGTERM for 2000 ms: sending SIGTERM again");
   int pid = launcher_that_logged("TERM 2");
@@ -217,4 +237,45 @@ Test(escalate, shutdown_kills_a_launcher_that_ignores_sigterm_before_exiting) {
              "\"params\":{\"op\":\"hello\",\"timeoutMs\":60000}}");
   wait_ready(d);
   finish_and_check_launchers(d, "was killed with SIGKILL");
+}
+
+/* srun said its job id: stopping it (at the request's deadline) cancels that job with the
+ * scancel beside it, at the first SIGTERM, so the job ends even though srun ignores SIGTERM, and
+ * no SIGKILL is needed. */
+Test(escalate, a_stopped_srun_has_its_job_cancelled) {
+  hx *d = hx_lsp_session(HX_ARGS("--test-methods", srun_flag("queued")));
+  hello_times_out(d, 1, "srun"); /* the cancel is logged before this answer: see stderr */
+  int pid = launcher_that_logged("TERM ignored");
+  assert_gone(pid);
+  char path[128];
+  snprintf(path, sizeof path, "%s/scancel.log", dir);
+  char *cancelled = fsx_read(path);
+  cr_assert(cancelled && !strcmp(cancelled, "4242\n"), "scancel.log: %s", cancelled);
+  free(cancelled);
+  hx_ping(d);
+  hx_close_stdin(d);
+  cr_assert_eq(hx_wait(d, GONE_MS), 0);
+  char *err = hx_stderr(d);
+  cr_assert(strstr(err, "srun: job 4242 queued and waiting for resources") &&
+                strstr(err, "is stopped: cancelling its Slurm job 4242"),
+            "%.3000s", err);
+  cr_assert(!strstr(err, "SIGKILL"), "the job's cancel should have ended srun:\n%.3000s", err);
+  free(err);
+  hx_free(d);
+}
+
+/* A scheduler that refuses the job: the request fails with srun's own reason, not a pointer to
+ * the daemon's stderr. */
+Test(escalate, a_refused_job_fails_with_the_schedulers_reason) {
+  hx *d = hx_lsp_session(HX_ARGS("--test-methods", srun_flag("refuse")));
+  json_t *resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"upskilld/worker\","
+                            "\"params\":{\"op\":\"hello\",\"timeoutMs\":20000}}");
+  json_t *r = hx_assert_result(resp, "1");
+  const char *error = json_string_value(json_object_get(r, "error"));
+  cr_assert(error && strstr(error, "srun exited with status 1 before upskilld-worker answered") &&
+                strstr(error, "Requested partition configuration not available now"),
+            "%s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
 }
