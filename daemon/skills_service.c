@@ -23,6 +23,7 @@
 /* Skills indexed per queue item of the first scan: requests queued meanwhile
  * wait at most one batch (~0.1-0.3 s) and are answered with the progress. */
 #define SCAN_BATCH 4000
+#define WATCH_SLICE 2000 /* watches started per loop turn */
 /* Pages per table merged per queue item once a scan is done (upk_index_tidy):
  * ~10-30 ms each, so lookups queued meanwhile wait little. */
 #define TIDY_PAGES 200
@@ -59,6 +60,11 @@ struct upk_skills_svc {
   long refreshes, rescans; /* watch-driven work since start, for upskilld/status */
   bool tidying;            /* merge steps queued (upk_index_tidy) */
   json_t *truncated;       /* roots cut at the directory limit (array of strings) */
+  /* A watch set being applied a slice per loop turn (apply_watch_set). */
+  struct item *applying;
+  size_t apply_next;
+  bool apply_recheck;
+  uv_idle_t apply_idle;
 };
 
 /* One queue item: a caller's work, or the service's own scan/refresh. */
@@ -410,8 +416,12 @@ static void service_work(void *arg) {
   }
   it->scanning = upk_index_scanning(svc->index, &it->done_n, &it->total);
   it->indexed = svc->index ? upk_index_count(svc->index) : 0;
-  if (!it->scanning && !it->additive)
+  if (!it->scanning && !it->additive) {
+    uint64_t t0 = uv_hrtime();
     compute_watch_set(it, svc->index);
+    upk_debug("skills: %zu directories to watch, listed in %.1f ms", it->n_watch,
+              (double)(uv_hrtime() - t0) / 1e6);
+  }
 }
 
 /* ---- watchers, on the loop ---- */
@@ -502,35 +512,63 @@ static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
     note_changed(svc, w->dir);
 }
 
-/* The queue's watch set, applied on the loop: the whole set (watches not in it are closed), or
- * directories to add (it->additive). By directory, hashed: a list walk per directory was
- * quadratic, seconds on the loop for a collection of 10,000 skills. */
-static void apply_watch_set(upk_skills_svc *svc, item *it) {
-  /* A directory watched from now on may have changed since the queue looked at it:
-   * after the first set, each new watch is followed by one refresh of its directory. */
-  bool recheck_new = svc->watches != NULL;
-  if (!it->additive)
-    for (watch *w = svc->watches; w; w = w->next)
-      w->keep = false;
-  for (size_t i = 0; i < it->n_watch; i++) {
+static void item_free(item *it);
+
+/* Up to `max` more directories of the set being applied; the last slice closes the watches not
+ * in a whole set and frees the item. */
+static void apply_slice(upk_skills_svc *svc, size_t max) {
+  item *it = svc->applying;
+  size_t end = it->n_watch - svc->apply_next > max ? svc->apply_next + max : it->n_watch;
+  for (size_t i = svc->apply_next; i < end; i++) {
     watch *w = watch_of(svc, it->watch_dirs[i]);
     if (w)
       w->keep = true;
     else
-      start_watch(svc, it->watch_dirs[i], recheck_new);
+      start_watch(svc, it->watch_dirs[i], svc->apply_recheck);
   }
-  if (it->additive)
+  svc->apply_next = end;
+  if (end < it->n_watch)
     return;
-  for (watch **pp = &svc->watches; *pp;) { /* drop directories no longer of interest */
-    watch *w = *pp;
-    if (w->keep) {
-      pp = &w->next;
-      continue;
+  svc->applying = NULL;
+  uv_idle_stop(&svc->apply_idle);
+  if (!it->additive)
+    for (watch **pp = &svc->watches; *pp;) { /* drop directories no longer of interest */
+      watch *w = *pp;
+      if (w->keep) {
+        pp = &w->next;
+        continue;
+      }
+      *pp = w->next;
+      json_object_del(svc->by_dir, w->dir);
+      uv_close((uv_handle_t *)&w->h, on_handle_closed);
     }
-    *pp = w->next;
-    json_object_del(svc->by_dir, w->dir);
-    uv_close((uv_handle_t *)&w->h, on_handle_closed);
-  }
+  item_free(it);
+}
+
+static void on_apply_idle(uv_idle_t *h) {
+  apply_slice(h->data, WATCH_SLICE);
+}
+
+/* The queue's watch set, applied on the loop: the whole set (watches not in it are closed), or
+ * directories to add (it->additive). Takes the item. By directory, hashed: a list walk per
+ * directory was quadratic, seconds on the loop for a collection of 10,000 skills. A slice of
+ * WATCH_SLICE per loop turn: 40,000 inotify watches take ~90 ms, and the first lookup's answer,
+ * ready meanwhile, waited for all of them (a fifth of a restart). A change in a directory
+ * before its watch starts is missed, as it was between the walk and the watches before. */
+static void apply_watch_set(upk_skills_svc *svc, item *it) {
+  if (svc->applying) /* a set still being applied: finish it, this one follows it */
+    apply_slice(svc, SIZE_MAX);
+  /* A directory watched from now on may have changed since the queue looked at it:
+   * after the first set, each new watch is followed by one refresh of its directory. */
+  svc->apply_recheck = svc->watches != NULL;
+  if (!it->additive)
+    for (watch *w = svc->watches; w; w = w->next)
+      w->keep = false;
+  svc->applying = it;
+  svc->apply_next = 0;
+  apply_slice(svc, WATCH_SLICE);
+  if (svc->applying)
+    uv_idle_start(&svc->apply_idle, on_apply_idle);
 }
 
 static void item_free(item *it) {
@@ -598,10 +636,13 @@ static void service_done(void *arg, int status) {
     if (it->tidy_next && !svc->tidying)
       queue_tidy(svc, true);
     service_item_done(svc, it);
-    if (!it->scanning)
+    if (!it->scanning) {
       apply_watch_set(svc, it);
+      it = NULL; /* the watch set's now */
+    }
   }
-  item_free(it);
+  if (it)
+    item_free(it);
   svc_maybe_free(svc);
 }
 
@@ -632,7 +673,9 @@ int upk_skills_start(upk_server *s) {
   upk_serial_init(&svc->queue, s->loop);
   uv_timer_init(s->loop, &svc->debounce);
   svc->debounce.data = svc;
-  svc->open_handles = 1;
+  uv_idle_init(s->loop, &svc->apply_idle);
+  svc->apply_idle.data = svc;
+  svc->open_handles = 2;
   json_t *opts = json_object_get(s->init_options, "skills");
   build_roots(svc, s->workspace, json_object_get(opts, "extraDirs"));
   const char *env = getenv("UPSKILLD_MAX_DIRS");
@@ -705,6 +748,11 @@ void upk_skills_stop(upk_server *s) {
   svc->closing = true;
   upk_serial_close(&svc->queue);
   uv_close((uv_handle_t *)&svc->debounce, on_handle_closed);
+  uv_close((uv_handle_t *)&svc->apply_idle, on_handle_closed);
+  if (svc->applying) {
+    item_free(svc->applying);
+    svc->applying = NULL;
+  }
   while (svc->watches) {
     watch *w = svc->watches;
     svc->watches = w->next;

@@ -636,7 +636,10 @@ static int place_again(struct upk_ix_job *j, scan *sc, const char *dir, int64_t 
 static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t to,
                       upk_diags *diags) {
   size_t n = to - from, k = 0;
-  probe *pr = calloc(n ? n : 1, sizeof *pr);
+  /* Not zeroed: probe_doc() sets every field it reads, and most items (found unchanged) never
+   * use their 8 KB slot. calloc's zeroing of the whole array, 2 MB per chunk, was a fifth of a
+   * restart's time. */
+  probe *pr = malloc((n ? n : 1) * sizeof *pr);
   upk_ix_parsed *parsed = calloc(n ? n : 1, sizeof *parsed);
   const char **dirs = calloc(n ? n : 1, sizeof *dirs);
   size_t *todo = calloc(n ? n : 1, sizeof *todo); /* item -> its parse slot + 1; 0: none */

@@ -25,6 +25,20 @@ def check(name, cond, detail=""):
     tests.append((name, bool(cond), detail))
 
 
+def inotify_watches(pid):
+    """How many inotify watches the process holds, as the kernel lists them."""
+    n = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") != "anon_inode:inotify":
+                continue
+            with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+                n += sum(1 for line in f if line.startswith("inotify wd:"))
+        except OSError:
+            pass
+    return n
+
+
 def make_tree(proj):
     root = os.path.join(proj, ".claude", "skills")
     for li, letter in enumerate(LETTERS):
@@ -172,6 +186,28 @@ def run(tmp):
     check("upskilld/status reports the index: no truncated root, not scanning",
           sk.get("truncatedRoots") == [] and sk.get("scanning") is False and sk.get("indexed", 0) >= N,
           sk)
+    # Every directory is watched, the last ones too: the watch set (2,600 skill directories and
+    # the roots) is applied a slice per loop turn. The kernel's count of the daemon's inotify
+    # watches says so (a refresh applies the rest of an unfinished set: an edit alone could hide
+    # a lost slice), and an edit is seen.
+    deadline = time.time() + 10
+    while inotify_watches(d.p.pid) < N and time.time() < deadline:
+        time.sleep(0.05)
+    check("every skill directory is watched (inotify watches >= 2,600)",
+          inotify_watches(d.p.pid) >= N, inotify_watches(d.p.pid))
+    md = os.path.join(root, "qq-tool-050", "SKILL.md")
+    with open(md) as f:
+        text = f.read()
+    with open(md, "w") as f:
+        f.write(text.replace("description: Handles", "description: zorble Handles", 1))
+    deadline = time.time() + 10
+    while True:
+        r = d.call("skills/lookup", {"task": "zorble", "limit": 1})
+        got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
+        if got or time.time() > deadline:
+            break
+        time.sleep(0.05)
+    check("an edit in a skill is seen by lookup within 10 s", got == ["qq-tool-050"], r)
     d.close("session with 2,600 skills")
 
     # upskillctl waits for the index and shows every skill (a restart: the cache is reused).
