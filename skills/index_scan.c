@@ -20,6 +20,14 @@
 
 /* A stepped full scan: the skill directories found by the walk, indexed a
  * batch at a time. */
+/* What the walk learned of a skill file, so the probe need not ask the kernel again: a
+ * restart of 60,000 skills made four stat calls per skill, the biggest share of its time. */
+typedef struct found_file {
+  int64_t mtime_ns, size, ino;
+  bool known;    /* the fields above are set */
+  bool real_dir; /* readdir said the skill's directory is no symbolic link */
+} found_file;
+
 typedef struct job_item {
   int64_t root;
   char *dir;
@@ -27,6 +35,7 @@ typedef struct job_item {
   size_t same;    /* 1 + the item found at the same place through an earlier root; 0: none */
   int64_t doc;    /* once indexed: its document and name, for the items that are `same` */
   char *name;
+  found_file f;   /* the walk's look at the skill file, reused by the probe */
 } job_item;
 
 /* A root walked in this scan: several agents read the same directory (every
@@ -78,14 +87,19 @@ static void scan_diag(scan *sc, upk_severity sev, const char *code, const char *
 }
 
 /* "SKILL.md" (preferred, as skills-ref does) or "skill.md"; NULL if neither. */
-static const char *skill_file(scan *sc, const char *dir) {
+static const char *skill_file(scan *sc, const char *dir, found_file *f) {
   static const char *const names[] = {"SKILL.md", "skill.md"};
   char p[PATH_MAX];
   for (int i = 0; i < 2; i++) {
     snprintf(p, sizeof p, "%s/%s", dir, names[i]);
     struct stat sb;
-    if (!stat(p, &sb) && S_ISREG(sb.st_mode))
+    if (!stat(p, &sb) && S_ISREG(sb.st_mode)) {
+      f->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+      f->size = (int64_t)sb.st_size;
+      f->ino = (int64_t)sb.st_ino;
+      f->known = true;
       return names[i];
+    }
     if (errno == EACCES) {
       scan_diag(sc, UPK_SEV_WARNING, "index/unreadable-dir", dir,
                 "cannot look into this directory, skills in it are not indexed", strerror(errno));
@@ -120,10 +134,10 @@ static void forget_parent(upk_index *ix) {
 /* realpath(dir), from the parent's resolved path when dir itself is no
  * symbolic link: skills share a few parents, and a realpath per skill (a
  * readlink or lstat per path component) was a third of a restart. */
-static char *resolve(upk_index *ix, const char *dir) {
+static char *resolve(upk_index *ix, const char *dir, bool real_dir) {
   const char *slash = strrchr(dir, '/');
   struct stat sb;
-  if (!slash || slash == dir || lstat(dir, &sb) || S_ISLNK(sb.st_mode))
+  if (!slash || slash == dir || (!real_dir && (lstat(dir, &sb) || S_ISLNK(sb.st_mode))))
     return realpath(dir, NULL);
   size_t plen = (size_t)(slash - dir);
   if (!ix->parent || strlen(ix->parent) != plen || strncmp(ix->parent, dir, plen)) {
@@ -140,10 +154,16 @@ static char *resolve(upk_index *ix, const char *dir) {
 
 /* 1: the stored document is current (*name set), 0: it must be parsed,
  * -1: the skill cannot be read (reported), or a negative errno. */
-static int probe_doc(scan *sc, const char *dir, const char *md, probe *pr, char **name) {
+static int probe_doc(scan *sc, const char *dir, const char *md, const found_file *f, probe *pr,
+                     char **name) {
   snprintf(pr->mdpath, sizeof pr->mdpath, "%s/%s", dir, md);
-  char *real = resolve(sc->ix, dir);
-  if (!real || stat(pr->mdpath, &pr->sb)) {
+  char *real = resolve(sc->ix, dir, f && f->real_dir);
+  if (real && f && f->known) { /* what store_doc() and the check below read */
+    pr->sb.st_mtim.tv_sec = f->mtime_ns / 1000000000;
+    pr->sb.st_mtim.tv_nsec = f->mtime_ns % 1000000000;
+    pr->sb.st_size = (off_t)f->size;
+    pr->sb.st_ino = (ino_t)f->ino;
+  } else if (!real || stat(pr->mdpath, &pr->sb)) {
     scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot read this skill",
               strerror(errno));
     free(real);
@@ -235,7 +255,7 @@ static int64_t store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
  * a negative errno. */
 static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) {
   probe pr;
-  int rc = probe_doc(sc, dir, md, &pr, name);
+  int rc = probe_doc(sc, dir, md, NULL, &pr, name);
   if (rc != 0)
     return rc == 1 ? pr.id : rc == -1 ? 0 : rc;
   upk_ix_parsed p;
@@ -273,7 +293,7 @@ static int index_skill(scan *sc, const char *dir, const char *md) {
   return rc;
 }
 
-static int note_skill(scan *sc, const char *dir, const char *md) {
+static int note_skill(scan *sc, const char *dir, const char *md, const found_file *f) {
   struct upk_ix_job *j = sc->collect;
   if (j->n == j->cap) {
     size_t cap = j->cap ? j->cap * 2 : 1024;
@@ -283,7 +303,7 @@ static int note_skill(scan *sc, const char *dir, const char *md) {
     j->items = p;
     j->cap = cap;
   }
-  j->items[j->n] = (job_item){.root = sc->root, .dir = strdup(dir), .md = md};
+  j->items[j->n] = (job_item){.root = sc->root, .dir = strdup(dir), .md = md, .f = *f};
   if (!j->items[j->n].dir)
     return -ENOMEM;
   j->n++;
@@ -295,13 +315,19 @@ static bool skipped_name(const char *n) {
   return n[0] == '.' || !strcmp(n, "node_modules");
 }
 
+/* A directory entry: its name, and its type as readdir says (DT_UNKNOWN when it does not). */
+typedef struct dent {
+  char *name;
+  unsigned char type;
+} dent;
+
 static int cmp_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+  return strcmp(((const dent *)a)->name, ((const dent *)b)->name);
 }
 
 /* Sorted child names, so that which directories fall past the limit does
  * not depend on readdir order. NULL (reported) when unreadable. */
-static char **read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
+static dent *read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
   *n = 0;
   DIR *d = opendir(dir);
   if (!d) {
@@ -311,7 +337,7 @@ static char **read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
                 "cannot read this directory, skills in it are not indexed", strerror(errno));
     return NULL;
   }
-  char **v = NULL;
+  dent *v = NULL;
   size_t cap = 0;
   struct dirent *de;
   while ((de = readdir(d))) {
@@ -319,14 +345,14 @@ static char **read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
       continue;
     if (*n == cap) {
       cap = cap ? cap * 2 : 32;
-      char **p = realloc(v, cap * sizeof *p);
+      dent *p = realloc(v, cap * sizeof *p);
       if (!p)
         break;
       v = p;
     }
-    if (!(v[*n] = strdup(de->d_name)))
+    if (!(v[*n].name = strdup(de->d_name)))
       break;
-    (*n)++;
+    v[(*n)++].type = de->d_type;
   }
   closedir(d);
   if (*n)
@@ -344,15 +370,20 @@ static bool on_stack(const scan *sc, const struct stat *sb) {
 static int walk(scan *sc, const char *dir, int depth);
 
 /* One child directory: a skill, or (within the depth limit) a folder of skills. */
-static int visit(scan *sc, const char *path, int depth) {
+/* `type`: readdir's word on path (DT_UNKNOWN: none). A directory readdir vouches for needs no
+ * stat unless it is descended into; a file is none of ours. */
+static int visit(scan *sc, const char *path, int depth, unsigned char type) {
   struct stat sb;
-  if (stat(path, &sb)) {
+  bool real_dir = type == DT_DIR;
+  if (type != DT_UNKNOWN && type != DT_DIR && type != DT_LNK)
+    return 0;
+  if (!real_dir && stat(path, &sb)) {
     if (errno == ELOOP)
       scan_diag(sc, UPK_SEV_WARNING, "index/symlink-loop", path, "symbolic link loop, not followed",
                 NULL);
     return 0;
   }
-  if (!S_ISDIR(sb.st_mode))
+  if (!real_dir && !S_ISDIR(sb.st_mode))
     return 0;
   if (++sc->dirs > (size_t)sc->ix->max_dirs) {
     if (!sc->limit_hit)
@@ -363,11 +394,14 @@ static int visit(scan *sc, const char *path, int depth) {
   }
   if (sc->st)
     sc->st->dirs++;
-  const char *md = skill_file(sc, path);
+  found_file f = {.real_dir = real_dir};
+  const char *md = skill_file(sc, path, &f);
   if (md)
-    return sc->collect ? note_skill(sc, path, md) : index_skill(sc, path, md);
+    return sc->collect ? note_skill(sc, path, md, &f) : index_skill(sc, path, md);
   if (depth >= sc->max_depth)
     return 0;
+  if (real_dir && stat(path, &sb))
+    return 0; /* gone since readdir */
   if (on_stack(sc, &sb)) {
     scan_diag(sc, UPK_SEV_WARNING, "index/symlink-loop", path,
               "this directory contains itself through a symbolic link; not followed", NULL);
@@ -383,14 +417,14 @@ static int visit(scan *sc, const char *path, int depth) {
 /* dir's children sit at depth + 1. */
 static int walk(scan *sc, const char *dir, int depth) {
   size_t n;
-  char **names = read_names(sc, dir, depth == 0, &n);
+  dent *names = read_names(sc, dir, depth == 0, &n);
   int rc = 0;
   for (size_t i = 0; i < n; i++) {
     char path[PATH_MAX];
     if (!rc && !sc->limit_hit &&
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]) < (int)sizeof path)
-      rc = visit(sc, path, depth + 1);
-    free(names[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i].name) < (int)sizeof path)
+      rc = visit(sc, path, depth + 1, names[i].type);
+    free(names[i].name);
   }
   free(names);
   return rc;
@@ -416,7 +450,7 @@ static int scan_root(scan *sc, const char *root_dir, const char *sub) {
     sc->depth = 1;
   }
   if (!rc)
-    rc = sub ? visit(sc, sub, 1) : walk(sc, root_dir, 0);
+    rc = sub ? visit(sc, sub, 1, DT_UNKNOWN) : walk(sc, root_dir, 0);
   if (rc)
     return rc;
   sqlite3_stmt *st = ix->st[ST_SWEEP];
@@ -516,7 +550,8 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
   for (size_t i = from->first; i < from->first + from->count; i++) {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s%s", dir, j->items[i].dir + plen);
-    int rc = note_skill(sc, path, j->items[i].md);
+    found_file f = j->items[i].f; /* note_skill() may move the items */
+    int rc = note_skill(sc, path, j->items[i].md, &f);
     if (rc)
       return rc;
     j->items[j->n - 1].same = i + 1;
@@ -651,7 +686,7 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
         .ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root, .full = true};
     if (it->same)
       continue;
-    int r = probe_doc(&sc, it->dir, it->md, &pr[k], &it->name);
+    int r = probe_doc(&sc, it->dir, it->md, &it->f, &pr[k], &it->name);
     if (r == 1)
       it->doc = pr[k].id;
     else if (r == 0) {
