@@ -742,6 +742,58 @@ UTest(index, tidy_merges_the_index_in_steps) {
   upk_index_close(ix);
 }
 
+/* One FTS5 table's stored `automerge` setting (its %_config table; -1 when none is stored). */
+static int automerge(const char *db_path, const char *table) {
+  sqlite3 *db;
+  char sql[128];
+  cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+  snprintf(sql, sizeof sql, "SELECT v FROM %s_config WHERE k = 'automerge'", table);
+  sqlite3_stmt *st;
+  cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+  int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return v;
+}
+
+/* The first index of an empty index writes without merging (automerge 0, a fifth faster at
+ * 60,000 skills) and sets merging back for the refreshes after it; tidying then merges. */
+UTest(index, the_first_index_merges_afterwards) {
+  char dir[64], desc[128];
+  for (int i = 0; i < 40; i++) {
+    snprintf(dir, sizeof dir, "skills/bulk-%02d", i);
+    snprintf(desc, sizeof desc, "Bulk skill %d about topic%d and shared words.", i, i);
+    skill(at("skills"), dir + strlen("skills/"), desc, "Body text of a bulk skill.");
+  }
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  char db_path[PATH_MAX];
+  snprintf(db_path, sizeof db_path, "%s", at("cache/index.sqlite"));
+  upk_index_options o = {.db_path = db_path};
+  upk_index *ix = NULL;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_set_roots(ix, &r, 1);
+  size_t total = 0;
+  cr_assert_eq(upk_index_scan_begin(ix, &total, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(total, 40);
+  upk_index_stats st;
+  cr_assert_eq(upk_index_scan_step(ix, 10, &st, NULL), 1, "more to come");
+  cr_assert_eq(automerge(db_path, "fts"), 0, "no merging while the first index is written");
+  cr_assert_eq(automerge(db_path, "fts_body"), 0);
+  int rc;
+  while ((rc = upk_index_scan_step(ix, 10, &st, NULL)) == 1)
+    ;
+  cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(automerge(db_path, "fts"), 2, "merging is back for refreshes");
+  cr_assert_eq(automerge(db_path, "fts_body"), 2);
+  cr_assert_gt(segments(db_path, "fts"), 1, "four batches, four segments");
+  while ((rc = upk_index_tidy(ix, 50)) == 1)
+    ;
+  cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(segments(db_path, "fts"), 1);
+  expect_top(ix, "topic17", "bulk-17");
+  upk_index_close(ix);
+}
+
 /* A word in half the skills or more weighs nothing in bm25: a task made
  * only of such words still gets skills with all of them; with one rare word
  * besides, that word decides. */
