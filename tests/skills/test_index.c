@@ -696,19 +696,23 @@ UTest(index, roots_can_change) {
   upk_index_close(ix);
 }
 
-/* Counts one FTS5 table's segments in an index file (its %_idx table). */
-static int segments(const char *db_path, const char *table) {
+/* The first column of the first row of `sql` on an index file, or -1 when there is no row. */
+static int db_int(const char *db_path, const char *sql) {
   sqlite3 *db;
-  char sql[128];
   cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
-  snprintf(sql, sizeof sql, "SELECT count(DISTINCT segid) FROM %s_idx", table);
   sqlite3_stmt *st;
   cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
-  cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-  int n = sqlite3_column_int(st, 0);
+  int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
   sqlite3_finalize(st);
   sqlite3_close(db);
-  return n;
+  return v;
+}
+
+/* Counts one FTS5 table's segments in an index file (its %_idx table). */
+static int segments(const char *db_path, const char *table) {
+  char sql[128];
+  snprintf(sql, sizeof sql, "SELECT count(DISTINCT segid) FROM %s_idx", table);
+  return db_int(db_path, sql);
 }
 
 /* Merging the full-text index in steps ends with one segment per table and
@@ -744,16 +748,9 @@ UTest(index, tidy_merges_the_index_in_steps) {
 
 /* One FTS5 table's stored `automerge` setting (its %_config table; -1 when none is stored). */
 static int automerge(const char *db_path, const char *table) {
-  sqlite3 *db;
   char sql[128];
-  cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
   snprintf(sql, sizeof sql, "SELECT v FROM %s_config WHERE k = 'automerge'", table);
-  sqlite3_stmt *st;
-  cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
-  int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return v;
+  return db_int(db_path, sql);
 }
 
 /* The first index of an empty index writes without merging (automerge 0, a fifth faster at
