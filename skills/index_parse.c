@@ -21,7 +21,7 @@
 #include "validate.h"
 
 #define MAX_HELPERS 3
-#define WINDOW 64
+#define WINDOW 256
 
 static char *trimmed(const char *s) {
   if (!s)
@@ -174,9 +174,12 @@ static void *helper(void *arg) {
   }
 }
 
+/* As many helpers as cores, although the scan thread is one more: it stores in SQLite, and it
+ * waited for parsing a third of the time with one helper fewer (10,000 skills on 2 cores: the
+ * first index 3.6 -> 3.0 s, and less CPU). */
 static int helper_count(size_t n) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  long k = cpus > 1 ? cpus - 1 : 0;
+  long k = cpus > 1 ? cpus : 0;
   if (k > MAX_HELPERS)
     k = MAX_HELPERS;
   return n < 8 ? 0 : (int)k; /* a refresh of a few skills: not worth a thread */

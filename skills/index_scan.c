@@ -665,7 +665,7 @@ static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
   return finish_pass(ix, rc, true, j->st.parsed || j->st.removed || j->placed);
 }
 
-#define SCAN_CHUNK 256
+#define SCAN_CHUNK 1024
 
 /* Place a document for a full scan: a placement stored as it is only needs
  * to be noted as found (no write, and its name's shadowing is unchanged). */
