@@ -59,6 +59,8 @@ struct upk_skills_svc {
   long indexed;
   long refreshes, rescans; /* watch-driven work since start, for upskilld/status */
   bool tidying;            /* merge steps queued (upk_index_tidy) */
+  unsigned tidy_steps;     /* of the merge under way, and when it began (uv_hrtime) */
+  uint64_t tidy_t0;
   json_t *truncated;       /* roots cut at the directory limit (array of strings) */
   /* A watch set being applied a slice per loop turn (apply_watch_set). */
   struct item *applying;
@@ -627,12 +629,19 @@ static void service_item_done(upk_skills_svc *svc, item *it) {
   }
 }
 
-/* Queue the next merge step while there is work and nobody is closing. */
+/* Queue the next merge step while there is work and nobody is closing; say when a merge ends. */
 static void queue_tidy(upk_skills_svc *svc, bool more) {
+  if (!svc->tidying) {
+    svc->tidy_steps = 0;
+    svc->tidy_t0 = uv_hrtime();
+  } else if (!more)
+    upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps,
+             TIDY_PAGES, (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
   item *next = more && !svc->closing ? calloc(1, sizeof *next) : NULL;
   if (next)
     next->tidy = true;
   svc->tidying = next && submit(svc, next) == 0; /* submit frees it on failure */
+  svc->tidy_steps += svc->tidying;
 }
 
 static void service_done(void *arg, int status) {
@@ -734,7 +743,8 @@ json_t *upk_skills_status(upk_server *s) {
   if (!svc)
     return json_null();
   json_t *j = json_pack(
-      "{s:I,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed, "scanning", svc->scanning,
+      "{s:I,s:b,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed, "scanning",
+      svc->scanning, "merging", svc->tidying,
       "maxDirs", (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
       "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array(), "refreshes",
       (json_int_t)svc->refreshes, "rescans", (json_int_t)svc->rescans);

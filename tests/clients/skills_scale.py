@@ -186,6 +186,12 @@ def run(tmp):
     check("upskilld/status reports the index: no truncated root, not scanning",
           sk.get("truncatedRoots") == [] and sk.get("scanning") is False and sk.get("indexed", 0) >= N,
           sk)
+    deadline = time.time() + 30
+    while sk.get("merging") is True and time.time() < deadline:
+        time.sleep(0.05)
+        sk = (d.call("upskilld/status", {}) or {}).get("result", {}).get("skills", {})
+    check("the first index's segments are merged afterwards (status merging ends false)",
+          sk.get("merging") is False, sk)
     # Every directory is watched, the last ones too: the watch set (2,600 skill directories and
     # the roots) is applied a slice per loop turn. The kernel's count of the daemon's inotify
     # watches says so (a refresh applies the rest of an unfinished set: an edit alone could hide
