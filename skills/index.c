@@ -189,6 +189,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                       " ORDER BY r.priority DESC, r.scope, r.ord",
     [ST_DOC_INFO] = "SELECT description, path, usable, tokens, diags FROM doc WHERE id = ?1",
     [ST_VOCAB_DF] = "SELECT head, body FROM df WHERE term = ?1",
+    [ST_TERM_HEAD] = "SELECT doc FROM vocab WHERE term = ?1",
+    [ST_TERM_BODY] = "SELECT doc FROM vocab_body WHERE term = ?1",
     /* bm25() sorted by SQLite's LIMIT heap: a third cheaper than ORDER BY
      * rank (FTS5 sorts every matched row through a nested statement).
      * Which word matched where is found afterwards, for the hits returned
@@ -355,6 +357,9 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
     goto fail;
   ix->gen = upk_ix_scalar(ix, "SELECT coalesce(max(gen), 0) FROM place");
   ix->n_docs = (long)upk_ix_scalar(ix, "SELECT count(*) FROM doc");
+  /* A first index that ended before its snapshot (upk_index_tidy() takes it at the end of
+   * the merge): the next full scan takes it. */
+  ix->df_stale = ix->n_docs > 0 && !upk_ix_scalar(ix, "SELECT count(*) FROM (SELECT 1 FROM df LIMIT 1)");
   *out = ix;
   return 0;
 fail:
@@ -503,6 +508,13 @@ int upk_index_tidy(upk_index *ix, int pages) {
     if (upk_ix_exec(ix, sql))
       return -EIO;
     more |= sqlite3_total_changes(ix->db) - before >= 2;
+  }
+  if (!more && ix->df_stale) { /* merged: the snapshot deferred by the first index */
+    if (upk_ix_exec(ix, "BEGIN") || upk_ix_snapshot_df(ix) || upk_ix_exec(ix, "COMMIT")) {
+      sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+      return -EIO;
+    }
+    ix->df_stale = false;
   }
   return more;
 }

@@ -32,6 +32,8 @@ enum {
   ST_DOC_PLACES,
   ST_DOC_INFO,
   ST_VOCAB_DF,
+  ST_TERM_HEAD, /* a term's document count from fts5vocab itself, while `df` is stale */
+  ST_TERM_BODY,
   ST_LOOKUP,
   ST_LOOKUP_BODY,
   ST_LOOKUP_ANY,
@@ -53,6 +55,7 @@ struct upk_index {
   int64_t gen;                /* scan generation: placements not re-marked are removed */
   struct upk_ix_job *job;     /* a stepped full scan under way, else NULL */
   long n_docs;                /* cached count for the idf-based term choices */
+  bool df_stale; /* `df` not snapshot since the first index: lookups ask fts5vocab */
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   char err[512];
 };

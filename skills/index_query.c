@@ -149,7 +149,20 @@ static int on_token(void *ctx, int flags, const char *tok, int ntok, int start, 
   return SQLITE_OK;
 }
 
+static long vocab_df(upk_index *ix, int which, const char *stem) {
+  sqlite3_stmt *st = ix->st[which == HEAD ? ST_TERM_HEAD : ST_TERM_BODY];
+  sqlite3_bind_text(st, 1, stem, -1, SQLITE_STATIC);
+  long df = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : 0;
+  sqlite3_reset(st);
+  return df;
+}
+
 static void stem_df(upk_index *ix, const char *stem, long df[2]) {
+  if (ix->df_stale) { /* the snapshot is not taken yet (after a first index, until merged) */
+    df[HEAD] = vocab_df(ix, HEAD, stem);
+    df[BODY] = vocab_df(ix, BODY, stem);
+    return;
+  }
   sqlite3_stmt *st = ix->st[ST_VOCAB_DF];
   sqlite3_bind_text(st, 1, stem, -1, SQLITE_STATIC);
   bool row = sqlite3_step(st) == SQLITE_ROW;

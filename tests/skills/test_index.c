@@ -783,10 +783,16 @@ UTest(index, the_first_index_merges_afterwards) {
   cr_assert_eq(automerge(db_path, "fts"), 2, "merging is back for refreshes");
   cr_assert_eq(automerge(db_path, "fts_body"), 2);
   cr_assert_gt(segments(db_path, "fts"), 1, "four batches, four segments");
+  /* The word statistics are taken once merged; lookups ask FTS5's vocabulary meanwhile. */
+  cr_assert_eq(db_int(db_path, "SELECT count(*) FROM df"), 0);
+  expect_top(ix, "topic17", "bulk-17");
+  cr_assert_eq(hits_for(ix, "shared words", "bulk-03"), 1, "common words are known, not prefixes");
   while ((rc = upk_index_tidy(ix, 50)) == 1)
     ;
   cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
   cr_assert_eq(segments(db_path, "fts"), 1);
+  cr_assert_gt(db_int(db_path, "SELECT count(*) FROM df WHERE term = 'topic17' AND head = 1"), 0,
+               "the snapshot is taken at the end of the merge");
   expect_top(ix, "topic17", "bulk-17");
   upk_index_close(ix);
 }
