@@ -255,10 +255,11 @@ static void py_repr_str(const char *s, char *o, size_t cap, size_t *n) {
                                  : NULL;
     if (*s == q)
       snprintf(tmp, sizeof tmp, "\\%c", q), e = tmp;
-    if (e)
-      while (*e)
-        PUT(*e++);
-    else
+    /* PUT evaluates its argument only while there is room: `e` moves outside it (a full
+     * buffer and an escaped character looped forever: found by fuzz_skill_md). */
+    for (; e && *e; e++)
+      PUT(*e);
+    if (!e)
       PUT(*s);
   }
   PUT(q);

@@ -211,6 +211,21 @@ Test(parse, metadata_nested_values_as_python_str) {
                    "metadata 'tags' should be a string; it is read as its Python str() form");
 }
 
+/* A nested value whose str() form passes the 4 KB kept, with characters to escape past it:
+ * the form is cut there. It looped forever (an escape's pointer moved only while there was
+ * room), found by fuzz_skill_md (corpus/skill_md/regress-repr-escape-past-cap). */
+Test(parse, metadata_nested_value_longer_than_kept, .timeout = 10) {
+  char text[12000];
+  size_t n = (size_t)snprintf(text, sizeof text, "---\nname: a\ndescription: d\nmetadata:\n  tags:\n");
+  for (int i = 0; i < 300; i++) /* ~7 KB of str() form, each item with a backslash */
+    n += (size_t)snprintf(text + n, sizeof text - n, "    - 'item %03d C:\\dir'\n", i);
+  snprintf(text + n, sizeof text - n, "---\n");
+  parse(text);
+  const char *v = meta("tags");
+  cr_assert(v && strncmp(v, "['item 000 C:\\\\dir', ", 21) == 0, "%.80s", v);
+  cr_assert_eq(strlen(v), 4095, "cut at the 4 KB kept");
+}
+
 Test(parse, metadata_not_a_map) {
   parse("---\nname: a\ndescription: d\nmetadata: author\n---\n");
   cr_assert_eq(s.n_meta, 0);
