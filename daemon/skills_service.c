@@ -1,4 +1,4 @@
-#include "skills_service.h"
+#include "skills_service_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,80 +18,6 @@
 #include "install.h"
 #include "log.h"
 #include "upk_config.h"
-
-#define DEBOUNCE_MS 40
-/* Skills indexed per queue item of the first scan: requests queued meanwhile
- * wait at most one batch (~0.1-0.3 s) and are answered with the progress. */
-#define SCAN_BATCH 4000
-#define WATCH_SLICE 2000 /* watches started per loop turn */
-/* Pages per table merged per queue item once a scan is done (upk_index_tidy):
- * ~10-30 ms each, so lookups queued meanwhile wait little. */
-#define TIDY_PAGES 200
-
-typedef struct watch {
-  uv_fs_event_t h;
-  upk_skills_svc *svc;
-  char *dir;
-  struct watch *next;
-  bool keep; /* mark for the resync sweep */
-} watch;
-
-struct upk_skills_svc {
-  upk_server *server;
-  upk_serial queue;
-  upk_index *index;
-  char open_error[512];
-  char *index_db; /* the index file in use; NULL: in memory */
-  upk_index_root *roots;
-  size_t n_roots;
-  char **strings; /* owned strings the roots point at */
-  size_t n_strings;
-  watch *watches;
-  json_t *by_dir; /* watches by directory (a set kept with the list: no rebuild per refresh) */
-  uv_timer_t debounce;
-  json_t *pending; /* paths changed since the last refresh (object used as a set) */
-  bool closing;
-  int open_handles; /* handles not yet closed; freed at 0 with nothing queued */
-  int max_dirs;     /* 0: the library's default */
-  /* Loop-side copies of the scan's state, for upskilld/status. */
-  bool scanning;
-  size_t scan_done, scan_total;
-  long indexed;
-  long refreshes, rescans; /* watch-driven work since start, for upskilld/status */
-  bool tidying;            /* merge steps queued (upk_index_tidy) */
-  unsigned tidy_steps;     /* of the merge under way, and when it began (uv_hrtime) */
-  uint64_t tidy_t0;
-  json_t *truncated;       /* roots cut at the directory limit (array of strings) */
-  /* A watch set being applied a slice per loop turn (apply_watch_set). */
-  struct item *applying;
-  size_t apply_next;
-  bool apply_recheck;
-  uv_idle_t apply_idle;
-};
-
-/* One queue item: a caller's work, or the service's own scan/refresh. */
-typedef struct item {
-  upk_skills_svc *svc;
-  upk_skills_work work;
-  upk_serial_done done;
-  void *arg;
-  json_t *paths;     /* refresh: changed paths; NULL for a full scan */
-  char **watch_dirs; /* computed on the queue, applied on the loop */
-  size_t n_watch;
-  json_t *seen;   /* watch_dirs as a set, while it is computed */
-  bool step;      /* a batch of the first scan */
-  bool rescanned; /* a refresh that had to rescan every root */
-  bool tidy;      /* one merge step of the full-text index */
-  bool tidy_next; /* a scan was completed: merge what it wrote, step by step */
-  bool more;      /* the merge step left work to do */
-  bool additive;  /* watch_dirs are to add to the set, not the whole set */
-  bool watch_next; /* a scan ended: the whole watch set is to be listed, in an item of its own */
-  bool watch_only; /* that item: list the watch set, nothing else */
-  bool scanning;  /* after this item: the first scan is still under way */
-  size_t done_n, total;
-  long indexed;
-  json_t *truncated; /* set when a scan completed */
-} item;
 
 const char *upk_skills_library_dir(void) {
   static char dir[PATH_MAX];
@@ -159,93 +85,6 @@ static void build_roots(upk_skills_svc *svc, const char *workspace, json_t *extr
       add_root(svc, json_string_value(v), NULL, UPK_INDEX_EXTRA, 5);
   }
   add_root(svc, upk_skills_library_dir(), NULL, UPK_INDEX_BUILTIN, 0);
-}
-
-/* ---- watch set: computed on the queue thread ---- */
-
-/* Each directory once; a set keeps that linear with thousands of skills. */
-static void push_dir(item *it, const char *dir) {
-  if (!it->seen && !(it->seen = json_object()))
-    return;
-  if (json_object_get(it->seen, dir))
-    return;
-  char **p = realloc(it->watch_dirs, (it->n_watch + 1) * sizeof *p);
-  if (!p)
-    return;
-  it->watch_dirs = p;
-  it->watch_dirs[it->n_watch++] = strdup(dir);
-  json_object_set_new_nocheck(it->seen, dir, json_true()); /* any bytes: it is only a set */
-}
-
-static void push_dir_cb(const char *dir, void *it) {
-  push_dir(it, dir);
-}
-
-/* A missing root is watched through its nearest existing ancestor, so that
- * creating `.claude/skills` is noticed too. */
-static void watch_root(item *it, const char *root) {
-  char dir[PATH_MAX];
-  snprintf(dir, sizeof dir, "%s", root);
-  struct stat st;
-  while (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    char *slash = strrchr(dir, '/');
-    if (!slash || slash == dir)
-      return;
-    *slash = '\0';
-  }
-  push_dir(it, dir);
-}
-
-/* A root's subdirectories are watched too, with or without a SKILL.md yet:
- * `mkdir x && write x/SKILL.md` shows the root only the mkdir, and the file
- * must still be noticed when it lands a moment later. */
-static void watch_children(item *it, const char *root) {
-  enum { MAX_CHILDREN = 4096 }; /* a bigger root: its indexed skills' dirs are watched */
-  DIR *d = opendir(root);
-  struct dirent *e;
-  char dir[PATH_MAX];
-  for (int n = 0; d && n < MAX_CHILDREN && (e = readdir(d)); n++) {
-    struct stat st;
-    if (e->d_name[0] == '.')
-      continue;
-    snprintf(dir, sizeof dir, "%s/%s", root, e->d_name);
-    if (e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN && !stat(dir, &st) && S_ISDIR(st.st_mode)))
-      push_dir(it, dir);
-  }
-  if (d)
-    closedir(d);
-}
-
-static void compute_watch_set(item *it, upk_index *ix) {
-  upk_skills_svc *svc = it->svc;
-  for (size_t i = 0; i < svc->n_roots; i++) {
-    watch_root(it, svc->roots[i].dir);
-    watch_children(it, svc->roots[i].dir);
-  }
-  if (ix) /* directories only: building 60,000 entries to read one field cost seconds */
-    upk_index_each_dir(ix, push_dir_cb, it);
-}
-
-/* After a refresh that rescanned nothing, only the refreshed directories can need a new
- * watch (a skill directory just created): the whole set, 60,000 directories read back from
- * the index and compared on the loop, kept the queue busy ~300 ms after each change in a
- * registry, and lookups waited. Removed directories' watches end with them (inotify drops a
- * deleted directory); the next full set, after a scan, tidies the list. */
-static void add_refreshed_dirs(item *it, const char *const *paths, size_t n) {
-  it->additive = true;
-  for (size_t i = 0; i < n; i++) {
-    struct stat st;
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", paths[i]);
-    char *slash = strrchr(dir, '/');
-    bool is_dir = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-    if (!is_dir && slash && slash != dir) { /* a file, or one just removed: its directory */
-      *slash = '\0';
-      is_dir = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-    }
-    if (is_dir)
-      push_dir(it, dir);
-  }
 }
 
 /* Finish or undo what a killed install or remove left in the agents' skills directories,
@@ -382,7 +221,7 @@ static void scan_batch(item *it, upk_skills_svc *svc) {
 
 static void list_watch_set(item *it, upk_skills_svc *svc) {
   uint64_t t0 = uv_hrtime();
-  compute_watch_set(it, svc->index);
+  upk__watch_compute(it, svc->index);
   upk_debug("skills: %zu directories to watch, listed in %.1f ms", it->n_watch,
             (double)(uv_hrtime() - t0) / 1e6);
 }
@@ -421,7 +260,7 @@ static void service_work(void *arg) {
     if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
       upk_index_scan(svc->index, &st, NULL);
     if (!rescan)
-      add_refreshed_dirs(it, paths, n);
+      upk__watch_add_refreshed(it, paths, n);
     it->rescanned = rescan;
     it->tidy_next = st.parsed > 0;
     upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
@@ -436,11 +275,11 @@ static void service_work(void *arg) {
   it->watch_next = !it->scanning && !it->additive;
 }
 
-/* ---- watchers, on the loop ---- */
+/* ---- on the loop ---- */
 
 static void svc_maybe_free(upk_skills_svc *svc);
 
-static void on_handle_closed(uv_handle_t *h) {
+void upk__skills_on_closed(uv_handle_t *h) {
   upk_skills_svc *svc = h->data;
   if (h->type == UV_FS_EVENT) {
     watch *w = (watch *)h;
@@ -451,139 +290,7 @@ static void on_handle_closed(uv_handle_t *h) {
   svc_maybe_free(svc);
 }
 
-static void schedule_refresh(upk_skills_svc *svc);
-
-static void on_debounce(uv_timer_t *t) {
-  schedule_refresh(t->data);
-}
-
-/* Whether PATH is ROOT or one of its ancestors (ROOT begins with PATH, then '/' or its end). */
-static bool leads_to(const char *path, const char *root) {
-  size_t n = strlen(path);
-  return !strncmp(root, path, n) && (root[n] == '/' || root[n] == '\0');
-}
-
-/* A change in a directory watched only because it is a missing root's nearest ancestor
- * (often $HOME) matters only when it is a step toward that root (`.claude` appearing):
- * anything else there (a shell's history, a log file) is not about skills, and taking it
- * as "a root appeared" rescanned every root on each write: a loop, once the daemon's own
- * log file lived in such a directory. */
-static bool event_matters(const upk_skills_svc *svc, const char *dir, const char *path) {
-  for (size_t i = 0; i < svc->n_roots; i++)
-    if (leads_to(svc->roots[i].dir, dir) || leads_to(path, svc->roots[i].dir))
-      return true; /* inside a root, or on the way to one */
-  return false;
-}
-
-/* PATH changed: refreshed with the rest of its burst once the debounce timer fires. */
-static void note_changed(upk_skills_svc *svc, const char *path) {
-  json_object_set_new(svc->pending, path, json_true());
-  if (!uv_is_active((uv_handle_t *)&svc->debounce))
-    uv_timer_start(&svc->debounce, on_debounce, DEBOUNCE_MS, 0);
-}
-
-static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int status) {
-  watch *w = (watch *)h;
-  upk_skills_svc *svc = w->svc;
-  if (svc->closing)
-    return;
-  char path[PATH_MAX];
-  if (filename)
-    snprintf(path, sizeof path, "%s/%s", w->dir, filename);
-  else
-    snprintf(path, sizeof path, "%s", w->dir);
-  if (event_matters(svc, w->dir, path))
-    note_changed(svc, path);
-}
-
-static watch *watch_of(upk_skills_svc *svc, const char *dir) {
-  json_t *hit = json_object_get(svc->by_dir, dir);
-  return hit ? (watch *)(intptr_t)json_integer_value(hit) : NULL;
-}
-
-static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
-  watch *w = calloc(1, sizeof *w);
-  if (!w || !(w->dir = strdup(dir))) {
-    free(w);
-    return;
-  }
-  w->svc = svc;
-  w->keep = true;
-  uv_fs_event_init(svc->server->loop, &w->h);
-  w->h.data = svc;
-  svc->open_handles++;
-  if (uv_fs_event_start(&w->h, on_fs_event, w->dir, 0) != 0) {
-    upk_debug("skills: cannot watch %s", w->dir);
-    uv_close((uv_handle_t *)&w->h, on_handle_closed);
-    return;
-  }
-  w->next = svc->watches;
-  svc->watches = w;
-  json_object_set_new_nocheck(svc->by_dir, w->dir, json_integer((json_int_t)(intptr_t)w));
-  if (recheck)
-    note_changed(svc, w->dir);
-}
-
-static void item_free(item *it);
-
-/* Up to `max` more directories of the set being applied; the last slice closes the watches not
- * in a whole set and frees the item. */
-static void apply_slice(upk_skills_svc *svc, size_t max) {
-  item *it = svc->applying;
-  size_t end = it->n_watch - svc->apply_next > max ? svc->apply_next + max : it->n_watch;
-  for (size_t i = svc->apply_next; i < end; i++) {
-    watch *w = watch_of(svc, it->watch_dirs[i]);
-    if (w)
-      w->keep = true;
-    else
-      start_watch(svc, it->watch_dirs[i], svc->apply_recheck);
-  }
-  svc->apply_next = end;
-  if (end < it->n_watch)
-    return;
-  svc->applying = NULL;
-  uv_idle_stop(&svc->apply_idle);
-  if (!it->additive)
-    for (watch **pp = &svc->watches; *pp;) { /* drop directories no longer of interest */
-      watch *w = *pp;
-      if (w->keep) {
-        pp = &w->next;
-        continue;
-      }
-      *pp = w->next;
-      json_object_del(svc->by_dir, w->dir);
-      uv_close((uv_handle_t *)&w->h, on_handle_closed);
-    }
-  item_free(it);
-}
-
-static void on_apply_idle(uv_idle_t *h) {
-  apply_slice(h->data, WATCH_SLICE);
-}
-
-/* The queue's watch set, applied on the loop: the whole set (watches not in it are closed), or
- * directories to add (it->additive). Takes the item. By directory, hashed: a list walk per
- * directory was quadratic, seconds on the loop for a collection of 10,000 skills. A slice of
- * WATCH_SLICE per loop turn: 40,000 inotify watches take ~90 ms, and the first lookup's answer,
- * ready meanwhile, waited for all of them (a fifth of a restart). A change in a directory
- * before its watch starts is missed, as it was between the walk and the watches before. */
-static void apply_watch_set(upk_skills_svc *svc, item *it) {
-  if (svc->applying) /* a set still being applied: finish it, this one follows it */
-    apply_slice(svc, SIZE_MAX);
-  /* A directory watched from now on may have changed since the queue looked at it:
-   * after the first set, each new watch is followed by one refresh of its directory. */
-  svc->apply_recheck = svc->watches != NULL;
-  if (!it->additive)
-    for (watch *w = svc->watches; w; w = w->next)
-      w->keep = false;
-  svc->applying = it;
-  svc->apply_next = 0;
-  apply_slice(svc, WATCH_SLICE);
-  if (svc->applying)
-    uv_idle_start(&svc->apply_idle, on_apply_idle);
-}
-
-static void item_free(item *it) {
+void upk__skills_item_free(item *it) {
   for (size_t i = 0; i < it->n_watch; i++)
     free(it->watch_dirs[i]);
   free(it->watch_dirs);
@@ -635,8 +342,8 @@ static void queue_tidy(upk_skills_svc *svc, bool more) {
     svc->tidy_steps = 0;
     svc->tidy_t0 = uv_hrtime();
   } else if (!more)
-    upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps,
-             TIDY_PAGES, (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
+    upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps, TIDY_PAGES,
+             (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
   item *next = more && !svc->closing ? calloc(1, sizeof *next) : NULL;
   if (next)
     next->tidy = true;
@@ -655,12 +362,12 @@ static void service_done(void *arg, int status) {
     if (it->tidy_next && !svc->tidying)
       queue_tidy(svc, true);
     if (it->watch_only) {
-      apply_watch_set(svc, it);
+      upk__watch_apply(svc, it);
       it = NULL; /* the watch set's now */
     } else {
       service_item_done(svc, it);
       if (it->additive) {
-        apply_watch_set(svc, it);
+        upk__watch_apply(svc, it);
         it = NULL;
       } else if (it->watch_next) {
         item *next = calloc(1, sizeof *next);
@@ -672,7 +379,7 @@ static void service_done(void *arg, int status) {
     }
   }
   if (it)
-    item_free(it);
+    upk__skills_item_free(it);
   svc_maybe_free(svc);
 }
 
@@ -680,11 +387,11 @@ static int submit(upk_skills_svc *svc, item *it) {
   it->svc = svc;
   int rc = upk_serial_submit(&svc->queue, service_work, service_done, it);
   if (rc)
-    item_free(it);
+    upk__skills_item_free(it);
   return rc;
 }
 
-static void schedule_refresh(upk_skills_svc *svc) {
+void upk__skills_schedule_refresh(upk_skills_svc *svc) {
   item *it = calloc(1, sizeof *it);
   it->paths = svc->pending;
   svc->pending = json_object();
@@ -742,12 +449,12 @@ json_t *upk_skills_status(upk_server *s) {
   upk_skills_svc *svc = s->skills;
   if (!svc)
     return json_null();
-  json_t *j = json_pack(
-      "{s:I,s:b,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed, "scanning",
-      svc->scanning, "merging", svc->tidying,
-      "maxDirs", (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
-      "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array(), "refreshes",
-      (json_int_t)svc->refreshes, "rescans", (json_int_t)svc->rescans);
+  json_t *j =
+      json_pack("{s:I,s:b,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed, "scanning",
+                svc->scanning, "merging", svc->tidying, "maxDirs",
+                (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
+                "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array(),
+                "refreshes", (json_int_t)svc->refreshes, "rescans", (json_int_t)svc->rescans);
   if (svc->scanning)
     json_object_set_new(j, "indexing",
                         json_pack("{s:I,s:I}", "done", (json_int_t)svc->scan_done, "total",
@@ -778,15 +485,15 @@ void upk_skills_stop(upk_server *s) {
     return;
   svc->closing = true;
   upk_serial_close(&svc->queue);
-  uv_close((uv_handle_t *)&svc->debounce, on_handle_closed);
-  uv_close((uv_handle_t *)&svc->apply_idle, on_handle_closed);
+  uv_close((uv_handle_t *)&svc->debounce, upk__skills_on_closed);
+  uv_close((uv_handle_t *)&svc->apply_idle, upk__skills_on_closed);
   if (svc->applying) {
-    item_free(svc->applying);
+    upk__skills_item_free(svc->applying);
     svc->applying = NULL;
   }
   while (svc->watches) {
     watch *w = svc->watches;
     svc->watches = w->next;
-    uv_close((uv_handle_t *)&w->h, on_handle_closed);
+    uv_close((uv_handle_t *)&w->h, upk__skills_on_closed);
   }
 }

@@ -136,8 +136,7 @@ static void on_cancel_exit(uv_process_t *proc, int64_t status, int sig) {
 
 static void on_cancel_limit(uv_timer_t *t) {
   cancel *c = t->data;
-  upk_warn("kernel workers: scancel %ld still runs after %u ms: killed", c->job,
-           CANCEL_TIMEOUT_MS);
+  upk_warn("kernel workers: scancel %ld still runs after %u ms: killed", c->job, CANCEL_TIMEOUT_MS);
   uv_process_kill(&c->proc, SIGKILL);
 }
 

@@ -193,8 +193,8 @@ static void on_escalate(uv_timer_t *t) {
     uv_process_kill(&w->proc, SIGTERM);
     uv_timer_start(&w->escalate, on_escalate, UPK__TERM_GRACE_MS, 0);
   } else if (w->stop == STOP_TERM) {
-    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM %u times: killing it with SIGKILL%s",
-             cmd, w->proc.pid, w->terms,
+    upk_warn("kernel workers: %s (pid %d) ignored SIGTERM %u times: killing it with SIGKILL%s", cmd,
+             w->proc.pid, w->terms,
              w->job_cancelled ? ""
                               : " (a scheduler job it queued without saying its id may be left "
                                 "behind: check squeue)");

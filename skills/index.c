@@ -359,7 +359,8 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   ix->n_docs = (long)upk_ix_scalar(ix, "SELECT count(*) FROM doc");
   /* A first index that ended before its snapshot (upk_index_tidy() takes it at the end of
    * the merge): the next full scan takes it. */
-  ix->df_stale = ix->n_docs > 0 && !upk_ix_scalar(ix, "SELECT count(*) FROM (SELECT 1 FROM df LIMIT 1)");
+  ix->df_stale =
+      ix->n_docs > 0 && !upk_ix_scalar(ix, "SELECT count(*) FROM (SELECT 1 FROM df LIMIT 1)");
   *out = ix;
   return 0;
 fail:

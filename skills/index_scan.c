@@ -35,7 +35,7 @@ typedef struct job_item {
   size_t same;    /* 1 + the item found at the same place through an earlier root; 0: none */
   int64_t doc;    /* once indexed: its document and name, for the items that are `same` */
   char *name;
-  found_file f;   /* the walk's look at the skill file, reused by the probe */
+  found_file f; /* the walk's look at the skill file, reused by the probe */
 } job_item;
 
 /* A root walked in this scan: several agents read the same directory (every

@@ -216,7 +216,8 @@ Test(parse, metadata_nested_values_as_python_str) {
  * room), found by fuzz_skill_md (corpus/skill_md/regress-repr-escape-past-cap). */
 Test(parse, metadata_nested_value_longer_than_kept, .timeout = 10) {
   char text[12000];
-  size_t n = (size_t)snprintf(text, sizeof text, "---\nname: a\ndescription: d\nmetadata:\n  tags:\n");
+  size_t n =
+      (size_t)snprintf(text, sizeof text, "---\nname: a\ndescription: d\nmetadata:\n  tags:\n");
   for (int i = 0; i < 300; i++) /* ~7 KB of str() form, each item with a backslash */
     n += (size_t)snprintf(text + n, sizeof text - n, "    - 'item %03d C:\\dir'\n", i);
   snprintf(text + n, sizeof text - n, "---\n");
@@ -318,7 +319,8 @@ Test(parse, body_structure) {
   cr_assert_eq(s.code[0].end - s.code[0].start, strlen("```python title\nprint(1)\n```\n"));
   cr_assert(!strncmp(s.body + s.code[0].start, "```python title\nprint(1)\n```\n",
                      s.code[0].end - s.code[0].start));
-  cr_assert(!strncmp(s.body + s.code[1].start, "    indented\n", 13)); /* cmark adds the blank line */
+  cr_assert(
+      !strncmp(s.body + s.code[1].start, "    indented\n", 13)); /* cmark adds the blank line */
   cr_assert_eq(s.code[1].end, strstr(s.body, "## Next") - s.body);
   cr_assert_eq(s.n_refs, 4);
   cr_assert_str_eq(s.refs[0].target, "scripts/run.py");
