@@ -756,8 +756,12 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
   struct upk_ix_job *j = ix->job;
   if (!j)
     return upk_ix_fail(ix, -EINVAL, "no scan under way");
-  if (upk_ix_exec(ix, "BEGIN IMMEDIATE"))
+  if (upk_ix_exec(ix, "BEGIN IMMEDIATE")) { /* e.g. another daemon held the file past the
+                                              * busy timeout: the scan is given up, not left
+                                              * "under way" forever with nobody to step it */
+    upk_ix_job_free(ix);
     return -EIO;
+  }
   size_t to = max < j->n - j->next ? j->next + max : j->n;
   int rc = j->bulk && j->next == 0 ? set_automerge(ix, 0) : 0;
   while (!rc && j->next < to) { /* in chunks: what is held per item is bounded */
