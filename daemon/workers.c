@@ -160,10 +160,7 @@ static void ended(worker *w, const char *how) {
 
 /* The worker command's name ("srun") when workers start through one, else NULL. */
 static const char *launcher(const upk_workers *p) {
-  if (!p->argv || !p->argv[0] || !p->argv[1])
-    return NULL;
-  const char *slash = strrchr(p->argv[0], '/');
-  return slash ? slash + 1 : p->argv[0];
+  return p->argv && p->argv[0] && p->argv[1] ? upk__command_name(p) : NULL;
 }
 
 void upk__worker_on_exit(uv_process_t *proc, int64_t status, int sig) {

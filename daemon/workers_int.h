@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "workers.h"
 
@@ -75,7 +76,7 @@ typedef struct worker {
   char said[256]; /* the command's last line on stderr ("srun: error: ..."), or "" */
   char part[256]; /* a stderr line not ended yet */
   size_t plen;
-  long job;       /* the Slurm job srun said it queued or was given, or 0 */
+  long job; /* the Slurm job srun said it queued or was given, or 0 */
   bool job_cancelled;
   upk_wreq *req; /* the request it runs (W_BUSY) */
   char *buf;     /* reply bytes read so far */
@@ -125,6 +126,12 @@ struct upk_workers {
   void (*done)(void *arg);
   void *done_arg;
 };
+
+/** The worker command's name ("srun" for "/usr/bin/srun"). */
+static inline const char *upk__command_name(const upk_workers *p) {
+  const char *slash = strrchr(p->argv[0], '/');
+  return slash ? slash + 1 : p->argv[0];
+}
 
 /* workers.c */
 void upk__worker_set_state(worker *w, wstate s);

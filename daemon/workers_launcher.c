@@ -17,14 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "log.h"
 
 #define CANCEL_TIMEOUT_MS 10000u /* a scancel that hangs (controller gone) is killed */
-
-static const char *command_name(const worker *w) {
-  const char *slash = strrchr(w->pool->argv[0], '/');
-  return slash ? slash + 1 : w->pool->argv[0];
-}
 
 /* srun's lines that carry the id of a job it created itself. A srun inside an allocation
  * (salloc, sbatch) runs a step of that job and says none of these: the whole allocation is
@@ -51,7 +47,8 @@ static void on_line(worker *w, char *line) {
   for (char *c = line; *c; c++) /* it goes into JSON and logs: no control characters */
     if ((unsigned char)*c < 0x20)
       *c = ' ';
-  upk_warn("kernel workers: %s (pid %d): %s", command_name(w), w->proc.pid, line);
+  upk_utf8_scrub(line); /* nor bytes that are not UTF-8 */
+  upk_warn("kernel workers: %s (pid %d): %s", upk__command_name(w->pool), w->proc.pid, line);
   snprintf(w->said, sizeof w->said, "%s", line);
   long job = job_named(line);
   if (job && !w->job) {
@@ -61,13 +58,18 @@ static void on_line(worker *w, char *line) {
   }
 }
 
+/* The line gathered so far is whole. */
+static void end_line(worker *w) {
+  w->part[w->plen] = '\0';
+  w->plen = 0;
+  on_line(w, w->part);
+}
+
 /* Splits `len` bytes into lines; a line longer than w->part is cut there. */
 static void take(worker *w, const char *data, size_t len) {
   for (size_t i = 0; i < len; i++) {
     if (data[i] == '\n' || w->plen == sizeof w->part - 1) {
-      w->part[w->plen] = '\0';
-      w->plen = 0;
-      on_line(w, w->part);
+      end_line(w);
       if (data[i] == '\n')
         continue;
     }
@@ -103,11 +105,8 @@ void upk__launcher_drain(worker *w) {
    * or at EOF. */
   for (int i = 0; i < 64 && (n = read(fd, chunk, sizeof chunk)) > 0; i++)
     take(w, chunk, (size_t)n);
-  if (w->plen) { /* its last line without a newline */
-    w->part[w->plen] = '\0';
-    w->plen = 0;
-    on_line(w, w->part);
-  }
+  if (w->plen) /* its last line without a newline */
+    end_line(w);
 }
 
 /* ---- cancelling the job ---- */
@@ -174,7 +173,7 @@ void upk__launcher_cancel_job(worker *w) {
   int rc = uv_spawn(w->pool->loop, &c->proc, &o); /* stdio: none (scancel's errors are usual) */
   free(env);
   upk_warn("kernel workers: %s (pid %d) is stopped: cancelling its Slurm job %ld (%s %ld)%s%s",
-           command_name(w), w->proc.pid, w->job, path, w->job, rc ? ": " : "",
+           upk__command_name(w->pool), w->proc.pid, w->job, path, w->job, rc ? ": " : "",
            rc ? uv_strerror(rc) : "");
   uv_timer_init(w->pool->loop, &c->limit);
   c->open = 2;
