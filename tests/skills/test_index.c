@@ -834,3 +834,41 @@ UTest(index, why_names_expansions_and_phrases) {
   expect_top_why(ix, "notes from the merged prs", "release-notes", "prs (description");
   upk_index_close(ix);
 }
+
+static bool hits_name(upk_index *ix, const char *task, const char *name) {
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, task, 10, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+  bool found = false;
+  for (size_t i = 0; i < h.len; i++)
+    found |= !strcmp(h.items[i].e.name, name);
+  upk_index_hits_free(&h);
+  return found;
+}
+
+/* An abbreviation is also asked by its full form only where the index
+ * mostly spells the word out: where skills write "repo" themselves, asking
+ * "repository" too counted their words twice and brought in skills that
+ * never say "repo". */
+UTest(index, abbreviations_expand_only_where_the_index_spells_them_out) {
+  skill(at("a"), "repository-stats", "Count commits and contributors of a repository.", "Charts.");
+  skill(at("a"), "branch-janitor", "Prune stale branches and tags.", "Steps.");
+  upk_index_root r = {at("a"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *ix = open_with(&r, 1, NULL);
+  cr_expect(hits_name(ix, "tidy up my repo", "repository-stats"),
+            "no skill says repo: it is asked as repository");
+  upk_index_close(ix);
+
+  char dir[64], desc[128];
+  for (int i = 0; i < 6; i++) {
+    snprintf(dir, sizeof dir, "repo-tool-%d", i);
+    snprintf(desc, sizeof desc, "Tool %d for a git repo: clone the repo, stats of the repo.", i);
+    skill(at("b"), dir, desc, "Steps.");
+  }
+  skill(at("b"), "repository-stats", "Count commits and contributors of a repository.", "Charts.");
+  r.dir = at("b");
+  ix = open_with(&r, 1, NULL);
+  cr_expect(!hits_name(ix, "tidy up my repo", "repository-stats"),
+            "six skills say repo, one says repository: repo is asked as written");
+  cr_expect(hits_name(ix, "tidy up my repo", "repo-tool-3"));
+  upk_index_close(ix);
+}
