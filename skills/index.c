@@ -1,5 +1,6 @@
 /* The skill index: storage (schema, cache file), roots, list, get, shadows.
- * Scanning lives in index_scan.c, lookup in index_query.c. */
+ * Scanning lives in index_scan.c (index_walk.c, index_refresh.c), lookup in
+ * index_query.c. */
 #include "index_int.h"
 
 #include <dirent.h>

@@ -1,5 +1,6 @@
-/** Internals shared by index.c (storage, list, get), index_scan.c (walking
- * roots, refresh) and index_query.c (lookup). Not part of the API. */
+/** Internals shared by index.c (storage, list, get), the scan (index_scan.c,
+ * index_walk.c, index_refresh.c; their own shared parts in index_scan_int.h)
+ * and index_query.c (lookup). Not part of the API. */
 #ifndef UPK_INDEX_INT_H
 #define UPK_INDEX_INT_H
 

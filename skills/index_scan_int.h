@@ -1,0 +1,114 @@
+/* Private to the scan: what the walk (index_walk.c), the stepped full scan
+ * (index_scan.c) and one-path refreshes (index_refresh.c) share. */
+#ifndef UPK_SKILLS_INDEX_SCAN_INT_H
+#define UPK_SKILLS_INDEX_SCAN_INT_H
+
+#include <limits.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "index_int.h"
+
+/* A stepped full scan: the skill directories found by the walk, indexed a
+ * batch at a time. */
+/* What the walk learned of a skill file, so the probe need not ask the kernel again: a
+ * restart of 60,000 skills made four stat calls per skill, the biggest share of its time. */
+typedef struct found_file {
+  int64_t mtime_ns, size, ino;
+  bool known;    /* the fields above are set */
+  bool real_dir; /* readdir said the skill's directory is no symbolic link */
+} found_file;
+
+typedef struct job_item {
+  int64_t root;
+  char *dir;
+  const char *md; /* "SKILL.md" or "skill.md" (static) */
+  size_t same;    /* 1 + the item found at the same place through an earlier root; 0: none */
+  int64_t doc;    /* once indexed: its document and name, for the items that are `same` */
+  char *name;
+  found_file f; /* the walk's look at the skill file, reused by the probe */
+} job_item;
+
+/* A root walked in this scan: several agents read the same directory (every
+ * agent that reads .claude/skills), and it is walked once. */
+typedef struct job_root {
+  char *real;
+  int max_depth;
+  char *dir; /* as the items' paths begin */
+  size_t first, count;
+  bool limit_hit;
+} job_root;
+
+struct upk_ix_job {
+  job_item *items;
+  size_t n, cap, next;
+  job_root *roots;
+  size_t n_roots;
+  int64_t gen;         /* stamp of the placements this scan writes */
+  upk_ix_places known; /* the stored placements: found again, or swept when done */
+  bool placed;         /* a placement was written */
+  bool bulk;           /* the first index of an empty one: FTS5 merges once, afterwards */
+  upk_index_stats st;
+  struct timespec t0;
+};
+
+typedef struct scan {
+  upk_index *ix;
+  upk_diags *diags;
+  upk_index_stats *st;
+  struct upk_ix_job *collect; /* walking for a stepped scan: note skills, do not index */
+  int64_t gen;                /* stamp of the placements this pass finds */
+  int64_t root;
+  int max_depth;
+  size_t dirs;
+  bool limit_hit;
+  bool full; /* a whole stepped scan: shadowing is redone for every name at the end */
+  int depth; /* directories on the stack below, for loop detection */
+  dev_t dev[UPK_INDEX_MAX_DEPTH + 2];
+  ino_t ino[UPK_INDEX_MAX_DEPTH + 2];
+} scan;
+
+/* What load_doc learns before parsing: where the document is, and whether
+ * the stored one is still current. */
+typedef struct probe {
+  char loc[PATH_MAX + 16]; /* to-prompt's <location>: resolved directory + file name */
+  char mdpath[PATH_MAX];
+  struct stat sb;
+  int64_t id; /* the stored document (0: none) */
+} probe;
+
+/** The statement listing the index's roots, in order: id, dir, real, max_depth. */
+extern const char upk_ix_roots_sql[];
+
+/** A pass over one root (roots: a row of upk_ix_roots_sql). */
+void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *diags,
+                      upk_index_stats *st);
+/** Opens a pass's write transaction and a new placement stamp. */
+int upk_ix_begin(upk_index *ix);
+/** Ends a pass begun by upk_ix_begin(): commits when rc is 0, else rolls back. */
+int upk_ix_finish(upk_index *ix, int rc, bool all);
+
+/** Steps st (a statement that returns no rows) and resets it: 0 or -EIO, reported. */
+int upk_ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what);
+/** Forgets the resolved parent directory: a tree may change between passes. */
+void upk_ix_forget_parent(upk_index *ix);
+/** Hidden entries and node_modules are never walked into. */
+bool upk_ix_skipped_name(const char *n);
+/** Whether the document at dir/md is stored and current: 1 (*name set), 0 (parse it),
+ * -1 (unreadable, reported) or a negative errno. f: the walk's stat, or NULL. */
+int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file *f, probe *pr,
+                     char **name);
+/** Stores a parsed skill as document pr->id (0: new): its id, 0 when it could not be loaded
+ * (reported), or a negative errno. Takes p->name into *name_out. */
+int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **name_out);
+/** Places document id, named name, at dir under the pass's root. */
+int upk_ix_place_doc(scan *sc, const char *dir, int64_t id, const char *name);
+/** Notes a skill directory for a stepped scan (sc->collect) without indexing it. */
+int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f);
+/** Walks dir, whose children sit at depth + 1: skills noted or indexed, folders descended. */
+int upk_ix_walk(scan *sc, const char *dir, int depth);
+/** Rescans a root, or only sub (a top-level entry of it), then sweeps what was covered but
+ * not found. */
+int upk_ix_scan_root(scan *sc, const char *root_dir, const char *sub);
+
+#endif

@@ -1,0 +1,390 @@
+/* The walk: the skill directories under a root, each one's document kept
+ * current and placed.
+ *
+ * A SKILL.md whose mtime, size and inode match what was indexed is not
+ * parsed again, so walking an unchanged tree costs a stat per skill.
+ * Directories are read sorted, so which fall past the directory limit does
+ * not depend on readdir order. */
+#include "index_scan_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void scan_diag(scan *sc, upk_severity sev, const char *code, const char *file,
+                      const char *msg, const char *detail) {
+  if (!sc->diags)
+    return;
+  upk_range whole = {-1, 0, -1, 0};
+  if (upk_diags_add(sc->diags, sev, code, "upskilld-index", whole, "%s%s%s", msg,
+                    detail ? ": " : "", detail ? detail : "") == 0)
+    sc->diags->items[sc->diags->len - 1].file = strdup(file);
+}
+
+/* "SKILL.md" (preferred, as skills-ref does) or "skill.md"; NULL if neither. */
+static const char *skill_file(scan *sc, const char *dir, found_file *f) {
+  static const char *const names[] = {"SKILL.md", "skill.md"};
+  char p[PATH_MAX];
+  for (int i = 0; i < 2; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    struct stat sb;
+    if (!stat(p, &sb) && S_ISREG(sb.st_mode)) {
+      f->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+      f->size = (int64_t)sb.st_size;
+      f->ino = (int64_t)sb.st_ino;
+      f->known = true;
+      return names[i];
+    }
+    if (errno == EACCES) {
+      scan_diag(sc, UPK_SEV_WARNING, "index/unreadable-dir", dir,
+                "cannot look into this directory, skills in it are not indexed", strerror(errno));
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+int upk_ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, what);
+}
+
+/* Forget the resolved parent: a tree may change between passes. */
+void upk_ix_forget_parent(upk_index *ix) {
+  free(ix->parent);
+  free(ix->parent_real);
+  ix->parent = ix->parent_real = NULL;
+}
+
+/* realpath(dir), from the parent's resolved path when dir itself is no
+ * symbolic link: skills share a few parents, and a realpath per skill (a
+ * readlink or lstat per path component) was a third of a restart. */
+static char *resolve(upk_index *ix, const char *dir, bool real_dir) {
+  const char *slash = strrchr(dir, '/');
+  struct stat sb;
+  if (!slash || slash == dir || (!real_dir && (lstat(dir, &sb) || S_ISLNK(sb.st_mode))))
+    return realpath(dir, NULL);
+  size_t plen = (size_t)(slash - dir);
+  if (!ix->parent || strlen(ix->parent) != plen || strncmp(ix->parent, dir, plen)) {
+    upk_ix_forget_parent(ix);
+    ix->parent = strndup(dir, plen);
+    ix->parent_real = ix->parent ? realpath(ix->parent, NULL) : NULL;
+  }
+  char *out = NULL;
+  if (!ix->parent_real ||
+      asprintf(&out, "%s%s", strcmp(ix->parent_real, "/") ? ix->parent_real : "", slash) < 0)
+    return realpath(dir, NULL);
+  return out;
+}
+
+/* 1: the stored document is current (*name set), 0: it must be parsed,
+ * -1: the skill cannot be read (reported), or a negative errno. */
+int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file *f, probe *pr,
+                     char **name) {
+  snprintf(pr->mdpath, sizeof pr->mdpath, "%s/%s", dir, md);
+  char *real = resolve(sc->ix, dir, f && f->real_dir);
+  if (real && f && f->known) { /* what upk_ix_store_doc() and the check below read */
+    pr->sb.st_mtim.tv_sec = f->mtime_ns / 1000000000;
+    pr->sb.st_mtim.tv_nsec = f->mtime_ns % 1000000000;
+    pr->sb.st_size = (off_t)f->size;
+    pr->sb.st_ino = (ino_t)f->ino;
+  } else if (!real || stat(pr->mdpath, &pr->sb)) {
+    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot read this skill",
+              strerror(errno));
+    free(real);
+    return -1;
+  }
+  snprintf(pr->loc, sizeof pr->loc, "%s/%s", real, md);
+  free(real);
+  sqlite3_stmt *st = sc->ix->st[ST_DOC_FIND];
+  sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
+  pr->id = 0;
+  int rc = 0;
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    pr->id = sqlite3_column_int64(st, 0);
+    if (sqlite3_column_int64(st, 1) ==
+            (int64_t)pr->sb.st_mtim.tv_sec * 1000000000 + pr->sb.st_mtim.tv_nsec &&
+        sqlite3_column_int64(st, 2) == (int64_t)pr->sb.st_size &&
+        sqlite3_column_int64(st, 3) == (int64_t)pr->sb.st_ino) {
+      *name = strdup((const char *)sqlite3_column_text(st, 4));
+      rc = *name ? 1 : -ENOMEM;
+      if (sc->st)
+        sc->st->unchanged++;
+    }
+  }
+  sqlite3_reset(st);
+  return rc;
+}
+
+/* Store a parsed skill as document pr->id (0: new). Returns the id, 0 when
+ * the skill could not be loaded (reported), or a negative errno. */
+int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **name_out) {
+  upk_index *ix = sc->ix;
+  if (p->rc == -ENOMEM)
+    return -ENOMEM;
+  if (p->rc < 0) {
+    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot load this skill",
+              strerror(-p->rc));
+    for (size_t i = 0; sc->diags && i < p->d.len; i++)
+      if (!p->d.items[i].file)
+        p->d.items[i].file = strdup(pr->mdpath);
+    if (sc->diags)
+      upk_diags_take(sc->diags, &p->d);
+    return 0;
+  }
+  int64_t id = pr->id;
+  sqlite3_stmt *st = ix->st[id ? ST_DOC_UPDATE : ST_DOC_INSERT];
+  const struct stat *sb = &pr->sb;
+  sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, p->desc, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 4, (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec);
+  sqlite3_bind_int64(st, 5, (int64_t)sb->st_size);
+  sqlite3_bind_int64(st, 6, (int64_t)sb->st_ino);
+  sqlite3_bind_int(st, 7, p->usable);
+  sqlite3_bind_int64(st, 8, (int64_t)p->tokens);
+  sqlite3_bind_text(st, 9, p->packed, -1, SQLITE_STATIC);
+  if (upk_ix_step_done(ix, st, "store skill"))
+    return -EIO;
+  if (!id)
+    id = sqlite3_last_insert_rowid(ix->db);
+  else {
+    static const int del[] = {ST_FTS_DELETE, ST_BODY_DELETE};
+    for (int k = 0; k < 2; k++) {
+      sqlite3_bind_int64(ix->st[del[k]], 1, id);
+      if (upk_ix_step_done(ix, ix->st[del[k]], "replace skill text"))
+        return -EIO;
+    }
+  }
+  st = ix->st[ST_FTS_INSERT];
+  sqlite3_bind_int64(st, 1, id);
+  sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, p->desc, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, p->name_col, -1, SQLITE_STATIC);
+  if (upk_ix_step_done(ix, st, "index skill text"))
+    return -EIO;
+  st = ix->st[ST_BODY_INSERT];
+  sqlite3_bind_int64(st, 1, id);
+  sqlite3_bind_text(st, 2, p->body, -1, SQLITE_STATIC);
+  if (upk_ix_step_done(ix, st, "index skill text"))
+    return -EIO;
+  *name_out = p->name;
+  p->name = NULL;
+  if (sc->st)
+    sc->st->parsed++;
+  return id;
+}
+
+/* Parse and store, or reuse the stored document when the file is unchanged.
+ * Returns the document id, 0 when the skill cannot be loaded (reported), or
+ * a negative errno. */
+static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) {
+  probe pr;
+  int rc = upk_ix_probe_doc(sc, dir, md, NULL, &pr, name);
+  if (rc != 0)
+    return rc == 1 ? pr.id : rc == -1 ? 0 : rc;
+  upk_ix_parsed p;
+  upk_ix_parse(dir, &p);
+  int64_t id = upk_ix_store_doc(sc, &pr, &p, name);
+  upk_ix_parsed_free(&p);
+  return id;
+}
+
+/* Place document id (named name) at dir under the scan's root. */
+int upk_ix_place_doc(scan *sc, const char *dir, int64_t id, const char *name) {
+  upk_index *ix = sc->ix;
+  sqlite3_stmt *st = ix->st[ST_PLACE_UPSERT];
+  sqlite3_bind_int64(st, 1, sc->root);
+  sqlite3_bind_text(st, 2, dir, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, id);
+  sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 5, sc->gen);
+  int rc = upk_ix_step_done(ix, st, "place skill");
+  if (!rc && !sc->full) { /* a full scan redoes every name's shadowing anyway */
+    sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
+    rc = upk_ix_step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name");
+  }
+  if (!rc && sc->st)
+    sc->st->skills++;
+  return rc;
+}
+
+/* dir holds a skill: make sure its document is current and place it. */
+static int index_skill(scan *sc, const char *dir, const char *md) {
+  char *name = NULL;
+  int64_t id = load_doc(sc, dir, md, &name);
+  int rc = id <= 0 ? (int)id : upk_ix_place_doc(sc, dir, id, name);
+  free(name);
+  return rc;
+}
+
+int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f) {
+  struct upk_ix_job *j = sc->collect;
+  if (j->n == j->cap) {
+    size_t cap = j->cap ? j->cap * 2 : 1024;
+    job_item *p = realloc(j->items, cap * sizeof *p);
+    if (!p)
+      return -ENOMEM;
+    j->items = p;
+    j->cap = cap;
+  }
+  j->items[j->n] = (job_item){.root = sc->root, .dir = strdup(dir), .md = md, .f = *f};
+  if (!j->items[j->n].dir)
+    return -ENOMEM;
+  j->n++;
+  return 0;
+}
+
+bool upk_ix_skipped_name(const char *n) {
+  /* hidden entries (.git, .cache, ...) and node_modules, as the client guide and Codex do */
+  return n[0] == '.' || !strcmp(n, "node_modules");
+}
+
+/* A directory entry: its name, and its type as readdir says (DT_UNKNOWN when it does not). */
+typedef struct dent {
+  char *name;
+  unsigned char type;
+} dent;
+
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(((const dent *)a)->name, ((const dent *)b)->name);
+}
+
+/* Sorted child names, so that which directories fall past the limit does
+ * not depend on readdir order. NULL (reported) when unreadable. */
+static dent *read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d) {
+    if (!(is_root && errno == ENOENT)) /* an agent that is not installed: normal */
+      scan_diag(sc, UPK_SEV_WARNING,
+                errno == ENOTDIR ? "index/root-not-dir" : "index/unreadable-dir", dir,
+                "cannot read this directory, skills in it are not indexed", strerror(errno));
+    return NULL;
+  }
+  dent *v = NULL;
+  size_t cap = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (upk_ix_skipped_name(de->d_name))
+      continue;
+    if (*n == cap) {
+      cap = cap ? cap * 2 : 32;
+      dent *p = realloc(v, cap * sizeof *p);
+      if (!p)
+        break;
+      v = p;
+    }
+    if (!(v[*n].name = strdup(de->d_name)))
+      break;
+    v[(*n)++].type = de->d_type;
+  }
+  closedir(d);
+  if (*n)
+    qsort(v, *n, sizeof *v, cmp_name); /* v is NULL for an empty directory */
+  return v;
+}
+
+static bool on_stack(const scan *sc, const struct stat *sb) {
+  for (int i = 0; i < sc->depth; i++)
+    if (sc->dev[i] == sb->st_dev && sc->ino[i] == sb->st_ino)
+      return true;
+  return false;
+}
+
+/* One child directory: a skill, or (within the depth limit) a folder of skills. */
+/* `type`: readdir's word on path (DT_UNKNOWN: none). A directory readdir vouches for needs no
+ * stat unless it is descended into; a file is none of ours. */
+static int visit(scan *sc, const char *path, int depth, unsigned char type) {
+  struct stat sb;
+  bool real_dir = type == DT_DIR;
+  if (type != DT_UNKNOWN && type != DT_DIR && type != DT_LNK)
+    return 0;
+  if (!real_dir && stat(path, &sb)) {
+    if (errno == ELOOP)
+      scan_diag(sc, UPK_SEV_WARNING, "index/symlink-loop", path, "symbolic link loop, not followed",
+                NULL);
+    return 0;
+  }
+  if (!real_dir && !S_ISDIR(sb.st_mode))
+    return 0;
+  if (++sc->dirs > (size_t)sc->ix->max_dirs) {
+    if (!sc->limit_hit)
+      scan_diag(sc, UPK_SEV_WARNING, "index/dir-limit", path,
+                "too many directories under this root; the rest are not scanned", NULL);
+    sc->limit_hit = true;
+    return 0;
+  }
+  if (sc->st)
+    sc->st->dirs++;
+  found_file f = {.real_dir = real_dir};
+  const char *md = skill_file(sc, path, &f);
+  if (md)
+    return sc->collect ? upk_ix_note_skill(sc, path, md, &f) : index_skill(sc, path, md);
+  if (depth >= sc->max_depth)
+    return 0;
+  if (real_dir && stat(path, &sb))
+    return 0; /* gone since readdir */
+  if (on_stack(sc, &sb)) {
+    scan_diag(sc, UPK_SEV_WARNING, "index/symlink-loop", path,
+              "this directory contains itself through a symbolic link; not followed", NULL);
+    return 0;
+  }
+  sc->dev[sc->depth] = sb.st_dev;
+  sc->ino[sc->depth++] = sb.st_ino;
+  int rc = upk_ix_walk(sc, path, depth);
+  sc->depth--;
+  return rc;
+}
+
+/* dir's children sit at depth + 1. */
+int upk_ix_walk(scan *sc, const char *dir, int depth) {
+  size_t n;
+  dent *names = read_names(sc, dir, depth == 0, &n);
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    char path[PATH_MAX];
+    if (!rc && !sc->limit_hit &&
+        snprintf(path, sizeof path, "%s/%s", dir, names[i].name) < (int)sizeof path)
+      rc = visit(sc, path, depth + 1, names[i].type);
+    free(names[i].name);
+  }
+  free(names);
+  return rc;
+}
+
+/* Rescan a root, or only `sub` (a top-level entry of it), then sweep what was
+ * covered but not found. */
+int upk_ix_scan_root(scan *sc, const char *root_dir, const char *sub) {
+  upk_index *ix = sc->ix;
+  int rc = 0;
+  /* Note names (for shadowing) and documents (for orphans) this pass may change. */
+  for (int k = 0; k < 2 && !rc; k++) {
+    sqlite3_stmt *st = ix->st[k ? ST_CAND_SUB : ST_TOUCH_SUB];
+    sqlite3_bind_int64(st, 1, sc->root);
+    sqlite3_bind_text(st, 2, sub ? sub : "", -1, SQLITE_STATIC);
+    rc = upk_ix_step_done(ix, st, "note skills");
+  }
+  struct stat sb;
+  sc->depth = 0;
+  if (!rc && !stat(root_dir, &sb)) {
+    sc->dev[0] = sb.st_dev;
+    sc->ino[0] = sb.st_ino;
+    sc->depth = 1;
+  }
+  if (!rc)
+    rc = sub ? visit(sc, sub, 1, DT_UNKNOWN) : upk_ix_walk(sc, root_dir, 0);
+  if (rc)
+    return rc;
+  sqlite3_stmt *st = ix->st[ST_SWEEP];
+  sqlite3_bind_int64(st, 1, sc->root);
+  sqlite3_bind_text(st, 2, sub ? sub : "", -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, ix->gen);
+  rc = upk_ix_step_done(ix, st, "sweep removed skills");
+  if (!rc && sc->st)
+    sc->st->removed += (size_t)sqlite3_changes(ix->db);
+  return rc;
+}
