@@ -21,9 +21,9 @@
 #define MAX_TASK 8192    /* bytes of the task that are read */
 #define MAX_PHRASES 96   /* words plus their expansions */
 #define HEAD_BUDGET 3000 /* matched rows a lookup may rank, see mark_within_budget() */
-#define BODY_BUDGET 6000
-#define MAX_BODY_TERMS 8
-#define CANDIDATES 64 /* best rows taken from each table */
+#define BODY_BUDGET 6000 /* the body's middling words tell near-duplicates apart */
+#define MAX_BODY_TERMS 8 /* a body row's cost grows with the words asked of it */
+#define CANDIDATES 64    /* best rows taken from each table */
 
 static fts5_api *get_fts5_api(sqlite3 *db) {
   fts5_api *api = NULL;
@@ -190,8 +190,8 @@ static bool mark_within_budget(query *q, int which, long budget, int max_terms,
  *  - not stopwords, one-letter words or bare numbers ("5 percent"), unless
  *    nothing else is left ("how do I do this": better a weak match than none);
  *  - in a large index, only as many as the budgets allow, rarest first;
- *  - at most MAX_TERMS per table, the rarest: a long task's rare words are its
- *    subject. */
+ *  - at most MAX_TERMS of the head and MAX_BODY_TERMS of the body, the
+ *    rarest: a long task's rare words are its subject. */
 static void choose_terms(upk_index *ix, query *q) {
   int kept = 0;
   for (int i = 0; i < q->n; i++) {
