@@ -287,6 +287,12 @@ static int open_db(upk_index *ix) {
 
 static int setup_db(upk_index *ix) {
   sqlite3_busy_timeout(ix->db, 5000);
+  /* 16 KiB pages rather than 4 (it takes effect when the file is created): a first index
+   * writes every page to the WAL and again at each checkpoint, a header and a page per
+   * frame. 60,000 skills: 20-24 -> 16-17 s, daemon CPU 33 -> 28 s; lookups and
+   * one-skill refreshes took the same time. */
+  if (upk_ix_exec(ix, "PRAGMA page_size=16384"))
+    return -EIO;
   /* A cache: losing it on a crash costs one rescan, so no fsyncs. */
   if (!is_memory(ix->db_path) && upk_ix_exec(ix, "PRAGMA journal_mode=WAL"))
     return -EIO;

@@ -16,12 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#endif
 
 #include "skill.h"
 #include "validate.h"
 
 #define MAX_HELPERS 3
 #define WINDOW 256
+#define HELPER_NICE 10
 
 static char *trimmed(const char *s) {
   if (!s)
@@ -160,8 +165,19 @@ static bool take_one(upk_ix_pool *p) {
   return true;
 }
 
+/* Helpers run at a lower priority than the scan thread: on 2 cores three threads shared
+ * them evenly, and the scan thread, which stores in order and so sets the pace, waited
+ * its turn (60,000 skills: 20.7 -> 18.2 s). The daemon's loop thread keeps its priority
+ * too, so requests during a first index are answered as quickly. */
+static void lower_priority(void) {
+#ifdef __linux__
+  (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), HELPER_NICE);
+#endif
+}
+
 static void *helper(void *arg) {
   upk_ix_pool *p = arg;
+  lower_priority();
   for (;;) {
     pthread_mutex_lock(&p->mu);
     while (!p->stop && atomic_load(&p->next) < p->n &&

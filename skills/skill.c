@@ -79,6 +79,10 @@ static int set_paths(upk_skill *s, const char *file) {
 static size_t sanitize(char *t, size_t len, size_t *first) {
   size_t bad = 0;
   for (size_t i = 0; i < len;) {
+    if ((unsigned char)t[i] - 1u < 0x7fu) { /* ASCII but NUL, most of any skill: no decoding */
+      i++;
+      continue;
+    }
     uint32_t cp;
     size_t k = upk_u8_decode(t + i, len - i, &cp);
     if (k && cp != 0) {
@@ -90,6 +94,15 @@ static size_t sanitize(char *t, size_t len, size_t *first) {
     t[i++] = '?';
   }
   return bad;
+}
+
+/* The first "\r\n": memchr finds the rare '\r' many times faster than memmem
+ * finds the pair, and every skill is searched whole. */
+static const char *find_crlf(const char *t, size_t len) {
+  for (const char *r = t; (r = memchr(r, '\r', len - (size_t)(r - t))); r++)
+    if ((size_t)(r - t) + 1 < len && r[1] == '\n')
+      return r;
+  return NULL;
 }
 
 static int prepare(parser *p, const char *text, size_t len, bool *bom) {
@@ -120,7 +133,7 @@ static int prepare(parser *p, const char *text, size_t len, bool *bom) {
                "read as '?'); save the file as UTF-8",
                first_byte, line + 1, col + 1, bad, bad == 1 ? "" : "s");
   }
-  const char *crlf = memmem(p->text, len, "\r\n", 2);
+  const char *crlf = find_crlf(p->text, len);
   if (!rc && crlf) {
     int line = upk_lm_line(&p->lm, (size_t)(crlf - p->text));
     int end = upk_lm_col(&p->lm, (size_t)(crlf - p->text));

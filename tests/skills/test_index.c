@@ -623,6 +623,8 @@ UTest(index, broken_frontmatter_is_still_found_with_warnings) {
   upk_index_close(ix);
 }
 
+static int db_int(const char *db_path, const char *sql);
+
 UTest(index, cache_file_survives_restarts_and_is_versioned) {
   library(at("skills"));
   upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
@@ -639,6 +641,8 @@ UTest(index, cache_file_survives_restarts_and_is_versioned) {
   cr_assert_eq(st.unchanged, 8);
   expect_top(ix, "fill a PDF form", "pdf-processing");
   upk_index_close(ix);
+  /* created with 16 KiB pages: a first index writes far fewer WAL frames */
+  cr_assert_eq(db_int(o.db_path, "PRAGMA page_size"), 16384);
   /* another schema version: rebuilt, not misread */
   sqlite3 *db;
   cr_assert_eq(sqlite3_open(o.db_path, &db), SQLITE_OK);

@@ -333,6 +333,25 @@ Test(parse, body_structure) {
   cr_assert_eq(s.body_lines, 12);
 }
 
+Test(parse, paths_in_text_start_after_a_break) {
+  parse("---\nname: a\ndescription: d\n---\nUse (scripts/a.sh), \"references/b.md\", "
+        "'assets/c.png' and <./scripts/d.py>; not myscripts/e.py, x.scripts/f or sassets/g.\n");
+  cr_assert_eq(s.n_refs, 4, "%zu refs", s.n_refs);
+  cr_assert_str_eq(s.refs[0].target, "scripts/a.sh");
+  cr_assert_str_eq(s.refs[1].target, "references/b.md");
+  cr_assert_str_eq(s.refs[2].target, "assets/c.png");
+  cr_assert_str_eq(s.refs[3].target, "scripts/d.py");
+  th_assert_range(s.refs[3].range, 4, 61, 4, 73);
+}
+
+Test(parse, crlf_found_after_a_lone_cr) {
+  parse("---\nname: a\ndescription: d\n---\nx\ry\r\nz\n");
+  cr_assert_eq(s.issues.len, 1, "%s", th_dump(&s.issues));
+  cr_assert_str_eq(s.issues.items[0].code, "skill/crlf");
+  th_assert_range(s.issues.items[0].range, 5, 1, 5, 1); /* a lone CR ends line 4 */
+  cr_assert_eq(s.body_lines, 3);
+}
+
 Test(parse, tokens_are_words_times_1_3) {
   parse("---\nname: a\ndescription: d\n---\none two three four five six seven\n");
   /* 10 words: "---", "name:", "a", "description:", "d", "---", and 7 more = 13 */
