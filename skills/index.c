@@ -363,7 +363,7 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   if ((rc = open_db(ix)) || (rc = upk_ix_query_init(ix)) || (rc = setup_db(ix)))
     goto fail;
   ix->gen = upk_ix_scalar(ix, "SELECT coalesce(max(gen), 0) FROM place");
-  ix->n_docs = (long)upk_ix_scalar(ix, "SELECT count(*) FROM doc");
+  ix->n_docs = upk_ix_count_docs(ix);
   /* A first index that ended before its snapshot (upk_index_tidy() takes it at the end of
    * the merge): the next full scan takes it. */
   ix->df_stale =
@@ -389,8 +389,12 @@ void upk_index_close(upk_index *ix) {
   free(ix);
 }
 
-long upk_index_count(upk_index *ix) {
+long upk_ix_count_docs(upk_index *ix) {
   return (long)upk_ix_scalar(ix, "SELECT count(*) FROM doc");
+}
+
+long upk_index_count(upk_index *ix) {
+  return ix->n_docs;
 }
 
 /* ---- roots ---- */
@@ -479,7 +483,7 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     return rc ? rc : -EIO;
   }
-  ix->n_docs = upk_index_count(ix);
+  ix->n_docs = upk_ix_count_docs(ix);
   return 0;
 }
 

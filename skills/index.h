@@ -258,7 +258,8 @@ int upk_index_shadows_between(upk_index *ix, const char *first, const char *last
                               upk_index_shadow **out, size_t *n);
 void upk_index_shadows_free(upk_index_shadow *s, size_t n);
 
-/** Number of distinct SKILL.md files indexed. */
+/** Number of distinct SKILL.md files indexed, as counted after the last change (no query:
+ * the daemon asks after every queue item). */
 long upk_index_count(upk_index *ix);
 
 #endif

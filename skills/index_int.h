@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "index.h"
+#include "strpool.h"
 
 /* Bump when the schema or what is stored changes: older cache files are then
  * deleted and rebuilt instead of being read wrongly. */
@@ -56,7 +57,7 @@ struct upk_index {
   int64_t gen;                /* scan generation: placements not re-marked are removed */
   struct upk_ix_job *job;     /* a stepped full scan under way, else NULL */
   long n_docs;                /* cached count for the idf-based term choices */
-  bool df_stale; /* `df` not snapshot since the first index: lookups ask fts5vocab */
+  bool df_stale;              /* `df` not snapshot since the first index: lookups ask fts5vocab */
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   char err[512];
 };
@@ -75,6 +76,8 @@ int upk_ix_sql_fail(upk_index *ix, const char *what);
 int upk_ix_exec(upk_index *ix, const char *sql);
 /** Run `sql` and return the first column of the first row as an integer. */
 int64_t upk_ix_scalar(upk_index *ix, const char *sql);
+/** Counts the stored documents (a query; upk_index_count() returns the last count). */
+long upk_ix_count_docs(upk_index *ix);
 /** Recompute which placements are visible (shadowing); all = every name,
  * else only names in the temp table `touched`. */
 int upk_ix_visibility(upk_index *ix, bool all);
@@ -132,6 +135,8 @@ typedef struct upk_ix_place {
 typedef struct upk_ix_places {
   upk_ix_place *v; /* sorted by (root, dir) */
   size_t n;
+  size_t next;         /* after the last one found: a scan mostly asks in this order */
+  upk_strpool strings; /* the places' dir and name */
 } upk_ix_places;
 int upk_ix_places_load(upk_index *ix, upk_ix_places *out);
 upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *dir);

@@ -33,9 +33,9 @@ int upk_ix_places_load(upk_index *ix, upk_ix_places *out) {
     upk_ix_place *p = &out->v[out->n];
     p->id = sqlite3_column_int64(st, 0);
     p->root = sqlite3_column_int64(st, 1);
-    p->dir = strdup((const char *)sqlite3_column_text(st, 2));
+    p->dir = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 2));
     p->doc = sqlite3_column_int64(st, 3);
-    p->name = strdup((const char *)sqlite3_column_text(st, 4));
+    p->name = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 4));
     p->seen = false;
     out->n++;
     if (!p->dir || !p->name)
@@ -57,12 +57,18 @@ static int cmp_key(int64_t root, const char *dir, const upk_ix_place *p) {
 }
 
 upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *dir) {
+  /* A full scan walks each root in name order, as the places are sorted: the one after the
+   * last found is nearly always the one asked for, and 18 string compares are saved. */
+  if (ps->next < ps->n && !cmp_key(root, dir, &ps->v[ps->next]))
+    return &ps->v[ps->next++];
   size_t lo = 0, hi = ps->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     int c = cmp_key(root, dir, &ps->v[mid]);
-    if (!c)
+    if (!c) {
+      ps->next = mid + 1;
       return &ps->v[mid];
+    }
     if (c < 0)
       hi = mid;
     else
@@ -90,10 +96,7 @@ int upk_ix_places_sweep(upk_index *ix, upk_ix_places *ps, size_t *removed) {
 }
 
 void upk_ix_places_free(upk_ix_places *ps) {
-  for (size_t i = 0; i < ps->n; i++) {
-    free(ps->v[i].dir);
-    free(ps->v[i].name);
-  }
+  upk_strpool_free(&ps->strings);
   free(ps->v);
   memset(ps, 0, sizeof *ps);
 }

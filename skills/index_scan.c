@@ -56,7 +56,8 @@ static int finish_pass(upk_index *ix, int rc, bool all, bool changed) {
     ix->df_stale = defer;
   if (rc)
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-  ix->n_docs = upk_index_count(ix);
+  if (changed || rc) /* counting reads a whole index: 60 ms at 60,000 skills */
+    ix->n_docs = upk_ix_count_docs(ix);
   return rc;
 }
 
@@ -87,10 +88,9 @@ void upk_ix_job_free(upk_index *ix) {
   struct upk_ix_job *j = ix->job;
   if (!j)
     return;
-  for (size_t i = 0; i < j->n; i++) {
-    free(j->items[i].dir);
+  for (size_t i = 0; i < j->n; i++)
     free(j->items[i].name);
-  }
+  upk_strpool_free(&j->strings);
   for (size_t i = 0; i < j->n_roots; i++) {
     free(j->roots[i].real);
     free(j->roots[i].dir);
@@ -107,11 +107,18 @@ void upk_ix_job_free(upk_index *ix) {
 static int copy_root(scan *sc, const job_root *from, const char *dir) {
   struct upk_ix_job *j = sc->collect;
   size_t plen = strlen(from->dir);
+  /* Agents that read the same directory by the same name (most of them) share the paths:
+   * 180,000 copies fewer for 60,000 skills. */
+  bool same_dir = !strcmp(dir, from->dir);
   for (size_t i = from->first; i < from->first + from->count; i++) {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s%s", dir, j->items[i].dir + plen);
+    const char *p = j->items[i].dir;
+    if (!same_dir) {
+      snprintf(path, sizeof path, "%s%s", dir, j->items[i].dir + plen);
+      p = path;
+    }
     found_file f = j->items[i].f; /* upk_ix_note_skill() may move the items */
-    int rc = upk_ix_note_skill(sc, path, j->items[i].md, &f);
+    int rc = upk_ix_note_skill(sc, p, j->items[i].md, &f, same_dir);
     if (rc)
       return rc;
     j->items[j->n - 1].same = i + 1;
@@ -312,7 +319,7 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
     upk_ix_job_free(ix);
     return -EIO;
   }
-  size_t to = max < j->n - j->next ? j->next + max : j->n;
+  size_t to = max < j->n - j->next ? j->next + max : j->n, parsed = j->st.parsed;
   int rc = j->bulk && j->next == 0 ? set_automerge(ix, 0) : 0;
   while (!rc && j->next < to) { /* in chunks: what is held per item is bounded */
     size_t end = to - j->next > SCAN_CHUNK ? j->next + SCAN_CHUNK : to;
@@ -326,7 +333,8 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
       upk_ix_job_free(ix);
       return rc ? rc : -EIO;
     }
-    ix->n_docs = upk_index_count(ix);
+    if (j->st.parsed != parsed) /* a restart's steps store nothing: no recount */
+      ix->n_docs = upk_ix_count_docs(ix);
     return 1;
   }
   rc = complete(ix, j, rc);

@@ -21,10 +21,10 @@ typedef struct found_file {
 
 typedef struct job_item {
   int64_t root;
-  char *dir;
-  const char *md; /* "SKILL.md" or "skill.md" (static) */
-  size_t same;    /* 1 + the item found at the same place through an earlier root; 0: none */
-  int64_t doc;    /* once indexed: its document and name, for the items that are `same` */
+  const char *dir; /* in the job's string pool */
+  const char *md;  /* "SKILL.md" or "skill.md" (static) */
+  size_t same;     /* 1 + the item found at the same place through an earlier root; 0: none */
+  int64_t doc;     /* once indexed: its document and name, for the items that are `same` */
   char *name;
   found_file f; /* the walk's look at the skill file, reused by the probe */
 } job_item;
@@ -42,6 +42,7 @@ typedef struct job_root {
 struct upk_ix_job {
   job_item *items;
   size_t n, cap, next;
+  upk_strpool strings; /* the items' dir */
   job_root *roots;
   size_t n_roots;
   int64_t gen;         /* stamp of the placements this scan writes */
@@ -103,8 +104,9 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
 int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **name_out);
 /** Places document id, named name, at dir under the pass's root. */
 int upk_ix_place_doc(scan *sc, const char *dir, int64_t id, const char *name);
-/** Notes a skill directory for a stepped scan (sc->collect) without indexing it. */
-int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f);
+/** Notes a skill directory for a stepped scan (sc->collect) without indexing it. pooled: dir
+ * is already in the scan's string pool (an earlier item's), and is shared, not copied. */
+int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f, bool pooled);
 /** Walks dir, whose children sit at depth + 1: skills noted or indexed, folders descended. */
 int upk_ix_walk(scan *sc, const char *dir, int depth);
 /** Rescans a root, or only sub (a top-level entry of it), then sweeps what was covered but

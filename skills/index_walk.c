@@ -221,7 +221,7 @@ static int index_skill(scan *sc, const char *dir, const char *md) {
   return rc;
 }
 
-int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f) {
+int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f, bool pooled) {
   struct upk_ix_job *j = sc->collect;
   if (j->n == j->cap) {
     size_t cap = j->cap ? j->cap * 2 : 1024;
@@ -231,7 +231,8 @@ int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_fil
     j->items = p;
     j->cap = cap;
   }
-  j->items[j->n] = (job_item){.root = sc->root, .dir = strdup(dir), .md = md, .f = *f};
+  const char *d = pooled ? dir : upk_strpool_dup(&j->strings, dir);
+  j->items[j->n] = (job_item){.root = sc->root, .dir = d, .md = md, .f = *f};
   if (!j->items[j->n].dir)
     return -ENOMEM;
   j->n++;
@@ -323,7 +324,7 @@ static int visit(scan *sc, const char *path, int depth, unsigned char type) {
   found_file f = {.real_dir = real_dir};
   const char *md = skill_file(sc, path, &f);
   if (md)
-    return sc->collect ? upk_ix_note_skill(sc, path, md, &f) : index_skill(sc, path, md);
+    return sc->collect ? upk_ix_note_skill(sc, path, md, &f, false) : index_skill(sc, path, md);
   if (depth >= sc->max_depth)
     return 0;
   if (real_dir && stat(path, &sb))
