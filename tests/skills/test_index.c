@@ -397,6 +397,37 @@ UTest(index, restart_rescan_finds_what_changed_meanwhile) {
   upk_index_close(ix);
 }
 
+/* A folder of more skills than PREFETCH_MIN (their SKILL.md are stat'ed on two threads
+ * ahead of the walk): a restart finds each one unchanged but the two edited meanwhile, the
+ * lowercase skill.md, and nothing in a plain file or in a SKILL.md that is a directory. */
+UTest(index, a_restart_of_a_large_folder_finds_each_change) {
+  enum { N = 600 };
+  char dir[64], desc[128];
+  for (int i = 0; i < N; i++) {
+    snprintf(dir, sizeof dir, "skill-%03d", i);
+    snprintf(desc, sizeof desc, "Handle task number %d for the team.", i);
+    skill(at("big"), dir, desc, "Steps.");
+  }
+  write_file(at("big/lower-case/skill.md"), "---\nname: lower-case\ndescription: Lowercase.\n---\n");
+  write_file(at("big/not-a-skill.txt"), "text\n");
+  mkdir_p(at("big/odd/SKILL.md"));
+  upk_index_root r = {at("big"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index_options o = {.db_path = at("cache/index.sqlite")};
+  upk_index_stats st;
+  upk_index_close(open_cached(&o, &r, &st));
+  cr_assert_eq(st.parsed, N + 1);
+  skill(at("big"), "skill-007", "Rotate the signing keys of the zorblat service.", "Longer now.");
+  skill(at("big"), "skill-599", "Plan the quarterly quibbleton budget review.", "Longer too.");
+  upk_index *ix = open_cached(&o, &r, &st);
+  cr_assert_eq(st.parsed, 2);
+  cr_assert_eq(st.unchanged, N - 1);
+  cr_assert_eq(st.removed, 0);
+  cr_assert_eq(upk_index_count(ix), N + 1);
+  cr_assert_eq(hits_for(ix, "zorblat signing keys", "skill-007"), 1);
+  cr_assert_eq(hits_for(ix, "quibbleton budget", "skill-599"), 1);
+  upk_index_close(ix);
+}
+
 UTest(index, fts5_syntax_in_the_task_is_just_text) {
   library(at("skills"));
   upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
