@@ -192,22 +192,13 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_VOCAB_DF] = "SELECT head, body FROM df WHERE term = ?1",
     [ST_TERM_HEAD] = "SELECT doc FROM vocab WHERE term = ?1",
     [ST_TERM_BODY] = "SELECT doc FROM vocab_body WHERE term = ?1",
-    /* bm25() sorted by SQLite's LIMIT heap: a third cheaper than ORDER BY
-     * rank (FTS5 sorts every matched row through a nested statement).
-     * Which word matched where is found afterwards, for the hits returned
-     * only, from their text: ST_HEAD_TEXT, ST_BODY_TEXT. */
-    [ST_LOOKUP] = "SELECT rowid, bm25(fts, ?2, ?3, ?4) AS s FROM fts WHERE fts MATCH ?1"
-                  " ORDER BY s LIMIT ?5",
-    [ST_LOOKUP_BODY] = "SELECT rowid, bm25(fts_body) AS s FROM fts_body WHERE fts_body MATCH ?1"
-                       " ORDER BY s LIMIT ?2",
-    /* Every word of the task in half the skills or more: bm25 cannot tell
-     * their rows apart (mark_within_budget), so the first rows with all of
-     * them are taken as FTS5 finds them, not all ranked. */
-    [ST_LOOKUP_ANY] = "SELECT rowid, bm25(fts, ?2, ?3, ?4) FROM fts WHERE fts MATCH ?1 LIMIT ?5",
-    [ST_LOOKUP_BODY_ANY] = "SELECT rowid, bm25(fts_body) FROM fts_body WHERE fts_body MATCH ?1"
-                           " LIMIT ?2",
+    /* upk_rank() (index_rank.c) scores each matched row as bm25() would and
+     * keeps the best in its context: the rows stepped return nothing else.
+     * Which word matched where comes from the same walk of the row's phrase
+     * positions; ST_HEAD_TEXT serves a hit only the body ranked. */
+    [ST_LOOKUP] = "SELECT upk_rank(fts, ?2) FROM fts WHERE fts MATCH ?1",
+    [ST_LOOKUP_BODY] = "SELECT upk_rank(fts_body, ?2) FROM fts_body WHERE fts_body MATCH ?1",
     [ST_HEAD_TEXT] = "SELECT name, description, headings FROM fts WHERE rowid = ?1",
-    [ST_BODY_TEXT] = "SELECT body FROM fts_body WHERE rowid = ?1",
 };
 
 static bool is_memory(const char *path) {

@@ -38,10 +38,7 @@ enum {
   ST_TERM_BODY,
   ST_LOOKUP,
   ST_LOOKUP_BODY,
-  ST_LOOKUP_ANY,
-  ST_LOOKUP_BODY_ANY,
   ST_HEAD_TEXT,
-  ST_BODY_TEXT,
   ST_COUNT
 };
 
@@ -59,6 +56,8 @@ struct upk_index {
   long n_docs;                /* cached count for the idf-based term choices */
   bool df_stale;              /* `df` not snapshot since the first index: lookups ask fts5vocab */
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
+  uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
+  size_t size_cap[2];
   char err[512];
 };
 
@@ -151,6 +150,34 @@ void upk_ix_job_free(upk_index *ix);
  * abbreviations (*k: 0 first, then as left; NULL when there are no more). */
 bool upk_ix_is_stopword(const char *w);
 const char *upk_ix_expansion(const char *word, size_t *k);
+
+/* index_rank.c: the upk_rank() FTS5 function, bm25 as FTS5 computes it:
+ *   SELECT upk_rank(fts, ?ctx) FROM fts WHERE fts MATCH ?expr
+ * with ?ctx an upk_ix_rank bound by sqlite3_bind_pointer(.., "upk_ix_rank", NULL).
+ * Each row stepped is scored into the context, which keeps the best. */
+#define UPK_IX_MAX_PHRASES 96 /* phrases of one MATCH expression */
+typedef struct upk_ix_ranked {
+  int64_t rowid;
+  double score;                           /* -bm25(): higher is better */
+  unsigned char cols[UPK_IX_MAX_PHRASES]; /* per phrase: bit c when it occurs in column c */
+} upk_ix_ranked;
+typedef struct upk_ix_rank {
+  int which;        /* 0: the head table (fts), 1: the body (fts_body) */
+  double weight[3]; /* per column, as bm25()'s arguments; columns past ncols weigh 1 */
+  int ncols;
+  bool unranked;       /* keep the first `keep` rows met, not the best */
+  upk_ix_ranked *best; /* the caller's array of `keep` */
+  size_t keep, n;
+  long rows; /* rows scored */
+  /* set up by the first row */
+  bool ready;
+  int nphrase;
+  double avgdl, idf[UPK_IX_MAX_PHRASES];
+} upk_ix_rank;
+int upk_ix_rank_init(upk_index *ix);
+void upk_ix_rank_close(upk_index *ix);
+/** Order best[0..n) best first (a heap until then; unranked: as met). */
+void upk_ix_rank_sort(upk_ix_rank *r);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);

@@ -19,7 +19,7 @@
 #define MAX_TERMS 32     /* kept words per task: the rarest ones */
 #define MAX_SEEN 256     /* distinct words considered */
 #define MAX_TASK 8192    /* bytes of the task that are read */
-#define MAX_PHRASES 96   /* words plus their expansions */
+#define MAX_PHRASES UPK_IX_MAX_PHRASES /* words plus their expansions */
 #define HEAD_BUDGET 3000 /* matched rows a lookup may rank, see mark_within_budget() */
 #define BODY_BUDGET 6000 /* the body's middling words tell near-duplicates apart */
 #define MAX_BODY_TERMS 8 /* a body row's cost grows with the words asked of it */
@@ -45,10 +45,11 @@ int upk_ix_query_init(upk_index *ix) {
   if (ix->fts->xFindTokenizer(ix->fts, "porter", &ud, &ix->tok_api) != SQLITE_OK ||
       ix->tok_api.xCreate(ud, args, 3, &ix->tok) != SQLITE_OK)
     return upk_ix_fail(ix, -ENOTSUP, "FTS5's porter tokenizer is not available");
-  return 0;
+  return upk_ix_rank_init(ix);
 }
 
 void upk_ix_query_close(upk_index *ix) {
+  upk_ix_rank_close(ix);
   if (ix->tok)
     ix->tok_api.xDelete(ix->tok);
   ix->tok = NULL;
@@ -81,7 +82,7 @@ typedef struct part {
   upk_ix_buf fts;               /* the FTS5 MATCH expression */
   bool all_common;              /* every word in half the skills: rows with all, unranked */
   int phrase_term[MAX_PHRASES]; /* phrase index -> t[] index */
-  stems phrase[MAX_PHRASES];    /* for matching a hit's text (text_fields) */
+  stems phrase[MAX_PHRASES];    /* for matching a hit's head text (head_fields) */
   int nphrase;
 } part;
 
@@ -356,6 +357,7 @@ typedef struct cand {
   double score[2];                     /* -bm25 in the head and the body; 0: not ranked */
   double total;                        /* what the order is by */
   unsigned char fields[2 * MAX_TERMS]; /* per term: UPK_FIELD_* bits it matched */
+  bool known[2];                       /* fields noted from the head / body ranking */
 } cand;
 
 typedef struct cands {
@@ -371,26 +373,42 @@ static cand *cand_of(cands *c, int64_t doc) {
   return &c->v[c->n++];
 }
 
+static void note_fields(const part *p, const upk_ix_ranked *x, cand *c, int which) {
+  for (int k = 0; k < p->nphrase; k++)
+    c->fields[p->phrase_term[k]] |= which == HEAD ? x->cols[k] : (x->cols[k] ? UPK_FIELD_BODY : 0);
+  c->known[which] = true;
+}
+
 /* Run one table's query; its best CANDIDATES rows join (or update) c. */
 static int run_part(upk_index *ix, query *q, int which, cands *c) {
   part *p = &q->part[which];
   if (!p->nphrase)
     return 0;
-  static const int stmt[2][2] = {{ST_LOOKUP, ST_LOOKUP_ANY}, {ST_LOOKUP_BODY, ST_LOOKUP_BODY_ANY}};
-  sqlite3_stmt *st = ix->st[stmt[which][p->all_common]];
-  sqlite3_bind_text(st, 1, p->fts.s, -1, SQLITE_STATIC);
+  upk_ix_ranked best[CANDIDATES];
+  upk_ix_rank r = {.which = which, .unranked = p->all_common, .best = best, .keep = CANDIDATES};
   if (which == HEAD) {
-    sqlite3_bind_double(st, 2, ix->w.name);
-    sqlite3_bind_double(st, 3, ix->w.description);
-    sqlite3_bind_double(st, 4, ix->w.headings);
-    sqlite3_bind_int(st, 5, CANDIDATES);
-  } else
-    sqlite3_bind_int(st, 2, CANDIDATES);
+    r.weight[0] = ix->w.name;
+    r.weight[1] = ix->w.description;
+    r.weight[2] = ix->w.headings;
+    r.ncols = 3;
+  }
+  sqlite3_stmt *st = ix->st[which == HEAD ? ST_LOOKUP : ST_LOOKUP_BODY];
+  sqlite3_bind_text(st, 1, p->fts.s, -1, SQLITE_STATIC);
+  sqlite3_bind_pointer(st, 2, &r, "upk_ix_rank", NULL);
   int s;
-  while ((s = sqlite3_step(st)) == SQLITE_ROW)
-    cand_of(c, sqlite3_column_int64(st, 0))->score[which] = -sqlite3_column_double(st, 1);
+  /* Rows with all of the words (all_common): the first CANDIDATES met do. */
+  while ((s = sqlite3_step(st)) == SQLITE_ROW && !(r.unranked && r.n == r.keep))
+    ;
   sqlite3_reset(st);
-  return s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup");
+  if (s != SQLITE_DONE && s != SQLITE_ROW)
+    return upk_ix_sql_fail(ix, "lookup");
+  upk_ix_rank_sort(&r);
+  for (size_t i = 0; i < r.n; i++) {
+    cand *x = cand_of(c, best[i].rowid);
+    x->score[which] = best[i].score;
+    note_fields(p, &best[i], x, which);
+  }
+  return 0;
 }
 
 /* Which phrases one column's text holds, token by token: a phrase of
@@ -430,23 +448,20 @@ static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int st
   return SQLITE_OK;
 }
 
-/* Which words a hit matched, and in which fields: the hit's text read back
- * and tokenized by the index's own tokenizer (the head's name, description
- * and headings, a few hundred bytes; the body's indexed prose, at most
- * 4 KB). Asking FTS5 for the one row instead seeks every phrase of the
- * query in the index: with the body's common words asked, their long
- * posting lists made that most of a lookup. */
-static int text_fields(upk_index *ix, query *q, int which, cand *x) {
-  part *p = &q->part[which];
+/* Which of the head's words a hit only the body ranked has, and in which
+ * fields: its name, description and headings (a few hundred bytes) read
+ * back and tokenized by the index's own tokenizer. Asking FTS5 for the one
+ * row instead seeks every phrase of the query in the index. */
+static int head_fields(upk_index *ix, query *q, cand *x) {
+  part *p = &q->part[HEAD];
   if (!p->nphrase)
     return 0;
-  sqlite3_stmt *st = ix->st[which == HEAD ? ST_HEAD_TEXT : ST_BODY_TEXT];
+  sqlite3_stmt *st = ix->st[ST_HEAD_TEXT];
   sqlite3_bind_int64(st, 1, x->doc);
-  int s = sqlite3_step(st), ncols = which == HEAD ? 3 : 1;
+  int s = sqlite3_step(st);
   unsigned char mask[MAX_PHRASES] = {0};
-  for (int col = 0; s == SQLITE_ROW && col < ncols; col++) {
-    unsigned bit = which == HEAD ? 1u << col : UPK_FIELD_BODY;
-    text_match m = {p, (unsigned char)bit, {0}, mask};
+  for (int col = 0; s == SQLITE_ROW && col < 3; col++) {
+    text_match m = {p, (unsigned char)(1u << col), {0}, mask};
     const char *text = (const char *)sqlite3_column_text(st, col);
     if (text)
       ix->tok_api.xTokenize(ix->tok, &m, FTS5_TOKENIZE_DOCUMENT, text,
@@ -516,9 +531,8 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
       continue;
     }
     h->score = c.v[i].total;
-    rc = text_fields(ix, q, HEAD, &c.v[i]);
-    if (!rc && c.v[i].score[BODY] != 0)
-      rc = text_fields(ix, q, BODY, &c.v[i]);
+    if (!c.v[i].known[HEAD])
+      rc = head_fields(ix, q, &c.v[i]);
     if (!rc)
       rc = fill_why(q, &c.v[i], h);
     out->len++;

@@ -1,0 +1,106 @@
+/* The lookup's scorer (upk_rank, skills/index_rank.c) against FTS5's own
+ * bm25(): every hit's score is what bm25() gives its head and body rows,
+ * read through a second connection to the index file; still so after
+ * skills change size, go away, and a new one takes a freed row id (the
+ * cache of row sizes follows every change). */
+#include "../unit/unit.h"
+#include "skill_helpers.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "index.h"
+
+TestSuite(rank, .init = th_setup, .fini = th_teardown);
+
+static const upk_index_weights W = {.name = 7, .description = 3, .headings = 2, .body = 0.5};
+
+static void skill(const char *dir, const char *desc, const char *body) {
+  char rel[256], text[8192];
+  snprintf(rel, sizeof rel, "skills/%s/SKILL.md", dir);
+  snprintf(text, sizeof text, "---\nname: %s\ndescription: %s\n---\n%s\n", dir, desc, body);
+  th_write(rel, text);
+}
+
+static int64_t doc_id(sqlite3 *db, const char *path) {
+  sqlite3_stmt *st;
+  cr_assert_eq(sqlite3_prepare_v2(db, "SELECT id FROM doc WHERE path = ?1", -1, &st, NULL), 0);
+  sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+  cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "no doc for %s", path);
+  int64_t id = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return id;
+}
+
+/* -bm25() of one row (0 when it does not match). */
+static double bm25_of(sqlite3 *db, const char *sql, const char *match, int64_t id) {
+  sqlite3_stmt *st;
+  cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), 0, "%s", sqlite3_errmsg(db));
+  sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, id);
+  double s = sqlite3_step(st) == SQLITE_ROW ? -sqlite3_column_double(st, 0) : 0;
+  sqlite3_finalize(st);
+  return s;
+}
+
+/* The task's hits are `want` in number, each scored as bm25() scores `match`. */
+static void expect_bm25(upk_index *ix, const char *task, const char *match, size_t want) {
+  sqlite3 *db;
+  cr_assert_eq(sqlite3_open(th_path("cache/index.sqlite"), &db), SQLITE_OK);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, task, 20, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(h.len, want, "'%s': %zu hits", task, h.len);
+  for (size_t i = 0; i < h.len; i++) {
+    int64_t id = doc_id(db, h.items[i].e.path);
+    double head = bm25_of(
+        db, "SELECT bm25(fts, 7, 3, 2) FROM fts WHERE fts MATCH ?1 AND rowid = ?2", match, id);
+    double body =
+        bm25_of(db, "SELECT bm25(fts_body) FROM fts_body WHERE fts_body MATCH ?1 AND rowid = ?2",
+                match, id);
+    double expect = head + W.body * body;
+    cr_assert(expect > 0, "%s: bm25 finds no match", h.items[i].e.name);
+    cr_assert(fabs(h.items[i].score - expect) <= 1e-12 * expect, "'%s', %s: %.17g, bm25 %.17g",
+              task, h.items[i].e.name, h.items[i].score, expect);
+  }
+  upk_index_hits_free(&h);
+  sqlite3_close(db);
+}
+
+UTest(rank, scores_are_fts5_bm25_and_follow_changes) {
+  skill("csv-joins", "Join CSV tables on a key.", "## Merge step\nUse pandas merge on a key.");
+  skill("git-merge-conflicts", "Resolve merge conflicts after a rebase or a merge.",
+        "Open each conflict and merge by hand; mark conflicts resolved.");
+  skill("merge-pdfs", "Merge PDF files into one document.", "# Merge\n\nMerge pages in order.");
+  skill("release-notes", "Draft release notes from merged pull requests.", "List merged changes.");
+  skill("rotate-logs", "Rotate and compress old log files.", "Nothing about joining here.");
+  skill("zz-archive", "Archive old branches after a merge.", "Tag, then delete the branch.");
+  for (int i = 0; i < 10; i++) { /* "merge" in 5 skills of 16: a real idf */
+    char dir[32];
+    snprintf(dir, sizeof dir, "other-%02d", i);
+    skill(dir, "Format source files before a commit.", "Run the formatter on staged files.");
+  }
+  upk_index_options o = {.db_path = th_path("cache/index.sqlite"), .weights = W};
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
+  upk_index_stats st;
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  expect_bm25(ix, "merge", "\"merge\"", 5);
+  expect_bm25(ix, "merge conflicts", "\"merge\" OR \"conflicts\"", 5);
+
+  /* Longer (its row size changes), gone, and new in the freed row id. */
+  char body[4096] = "# Merge\n\nMerge pages in order.";
+  for (int i = 0; i < 40; i++)
+    strcat(body, " Keep every bookmark and outline entry.");
+  skill("merge-pdfs", "Merge PDF files into one document.", body);
+  nftw(th_path("skills/zz-archive"), th_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+  skill("zz-changelog", "Write a changelog entry for a merge.", "One line per change.");
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(st.parsed, 2);
+  cr_assert_eq(st.removed, 1);
+  expect_bm25(ix, "merge", "\"merge\"", 5);
+  expect_bm25(ix, "merge conflicts", "\"merge\" OR \"conflicts\"", 5);
+  upk_index_close(ix);
+}
