@@ -199,6 +199,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LOOKUP] = "SELECT upk_rank(fts, ?2) FROM fts WHERE fts MATCH ?1",
     [ST_LOOKUP_BODY] = "SELECT upk_rank(fts_body, ?2) FROM fts_body WHERE fts_body MATCH ?1",
     [ST_HEAD_TEXT] = "SELECT name, description, headings FROM fts WHERE rowid = ?1",
+    [ST_DATA_VERSION] = "PRAGMA data_version",
 };
 
 static bool is_memory(const char *path) {

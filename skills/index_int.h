@@ -39,6 +39,7 @@ enum {
   ST_LOOKUP,
   ST_LOOKUP_BODY,
   ST_HEAD_TEXT,
+  ST_DATA_VERSION,
   ST_COUNT
 };
 
@@ -58,6 +59,7 @@ struct upk_index {
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
   size_t size_cap[2];
+  int64_t data_version; /* PRAGMA data_version when last looked */
   char err[512];
 };
 
@@ -151,33 +153,30 @@ void upk_ix_job_free(upk_index *ix);
 bool upk_ix_is_stopword(const char *w);
 const char *upk_ix_expansion(const char *word, size_t *k);
 
-/* index_rank.c: the upk_rank() FTS5 function, bm25 as FTS5 computes it:
- *   SELECT upk_rank(fts, ?ctx) FROM fts WHERE fts MATCH ?expr
- * with ?ctx an upk_ix_rank bound by sqlite3_bind_pointer(.., "upk_ix_rank", NULL).
- * Each row stepped is scored into the context, which keeps the best. */
-#define UPK_IX_MAX_PHRASES 96 /* phrases of one MATCH expression */
+/* index_rank.c: a lookup's rows ranked by bm25 as FTS5 computes it, by the
+ * upk_rank() auxiliary function (ST_LOOKUP, ST_LOOKUP_BODY). */
+#define UPK_IX_MAX_PHRASES 96 /* phrases of one table's query */
+typedef struct upk_ix_phrase {
+  const char *text; /* as the MATCH has it, quoted: "word" or "word"* */
+  int len;
+  long df; /* rows it is in, about (the rarest first); <= 0: not known */
+} upk_ix_phrase;
 typedef struct upk_ix_ranked {
   int64_t rowid;
   double score;                           /* -bm25(): higher is better */
   unsigned char cols[UPK_IX_MAX_PHRASES]; /* per phrase: bit c when it occurs in column c */
 } upk_ix_ranked;
-typedef struct upk_ix_rank {
-  int which;        /* 0: the head table (fts), 1: the body (fts_body) */
-  double weight[3]; /* per column, as bm25()'s arguments; columns past ncols weigh 1 */
-  int ncols;
-  bool unranked;       /* keep the first `keep` rows met, not the best */
-  upk_ix_ranked *best; /* the caller's array of `keep` */
-  size_t keep, n;
-  long rows; /* rows scored */
-  /* set up by the first row */
-  bool ready;
-  int nphrase;
-  double avgdl, idf[UPK_IX_MAX_PHRASES];
-} upk_ix_rank;
 int upk_ix_rank_init(upk_index *ix);
 void upk_ix_rank_close(upk_index *ix);
-/** Order best[0..n) best first (a heap until then; unranked: as met). */
-void upk_ix_rank_sort(upk_ix_rank *r);
+/** At the start of a lookup's read transaction: drop what is cached when
+ * another connection changed the file since the last lookup. */
+int upk_ix_rank_begin(upk_index *ix);
+/** The best `keep` rows of table `which` (0: fts, 1: fts_body) for the OR
+ * of ph[0..n) into best[], best first, scored as bm25() scores the OR (head
+ * columns weighed by ix->w). all: the AND instead, and the first `keep`
+ * rows met, unordered. Returns how many, or a negative error. */
+int upk_ix_rank_rows(upk_index *ix, int which, const upk_ix_phrase *ph, int n, bool all,
+                     upk_ix_ranked *best, size_t keep);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);

@@ -79,9 +79,11 @@ typedef struct stems {
 } stems;
 
 typedef struct part {
-  upk_ix_buf fts;               /* the FTS5 MATCH expression */
+  upk_ix_buf fts;               /* the phrases, quoted as a MATCH has them, one after another */
   bool all_common;              /* every word in half the skills: rows with all, unranked */
   int phrase_term[MAX_PHRASES]; /* phrase index -> t[] index */
+  size_t at[MAX_PHRASES];       /* where in fts each phrase is */
+  upk_ix_phrase ph[MAX_PHRASES]; /* as upk_ix_rank_rows() takes them */
   stems phrase[MAX_PHRASES];    /* for matching a hit's head text (head_fields) */
   int nphrase;
 } part;
@@ -233,19 +235,26 @@ static int on_phrase_token(void *ctx, int flags, const char *tok, int ntok, int 
   return SQLITE_OK;
 }
 
-static void add_phrase(upk_index *ix, part *p, int term_ix, const char *text, bool prefix) {
+/* A phrase of the table's query: its text quoted into p->fts, and its
+ * stems. One the tokenizer finds no token in is left out: FTS5 would drop
+ * it too, and its phrases would then no longer line up with ours. */
+static void add_phrase(upk_index *ix, part *p, int term_ix, const char *text, bool prefix,
+                       long df) {
   if (p->nphrase >= MAX_PHRASES)
     return;
   stems *ps = &p->phrase[p->nphrase];
   ps->n = 0;
   ps->prefix = prefix;
   ix->tok_api.xTokenize(ix->tok, ps, FTS5_TOKENIZE_QUERY, text, (int)strlen(text), on_phrase_token);
-  if (p->fts.len)
-    upk_ix_buf_str(&p->fts, p->all_common ? " AND " : " OR ");
+  if (!ps->n)
+    return;
+  p->at[p->nphrase] = p->fts.len;
   upk_ix_buf_str(&p->fts, "\"");
   for (const char *c = text; *c; c++) /* the tokenizer never yields quotes; be sure */
     upk_ix_buf_add(&p->fts, c, *c == '"' ? 0 : 1);
   upk_ix_buf_str(&p->fts, prefix ? "\"*" : "\"");
+  p->ph[p->nphrase].len = (int)(p->fts.len - p->at[p->nphrase]);
+  p->ph[p->nphrase].df = df;
   p->phrase_term[p->nphrase++] = term_ix;
 }
 
@@ -282,11 +291,12 @@ static long phrase_df(upk_index *ix, int which, const char *text) {
  * held-out tasks, 4 of 85 right skills fell out of the top 5 that way; the
  * dev part ranked the same either way). And not when the full form is in a
  * quarter of a large index: little weight, a long posting list to walk. */
-static bool worth_expanding(upk_index *ix, int which, const term *t, const char *full) {
-  long full_df = phrase_df(ix, which, full);
-  if (ix->n_docs >= 64 && full_df * 4 > ix->n_docs)
+static bool worth_expanding(upk_index *ix, int which, const term *t, const char *full,
+                            long *full_df) {
+  *full_df = phrase_df(ix, which, full);
+  if (ix->n_docs >= 64 && *full_df * 4 > ix->n_docs)
     return false;
-  return t->df[which] * 4 <= full_df;
+  return t->df[which] * 4 <= *full_df;
 }
 
 static void build_match(upk_index *ix, query *q, int which) {
@@ -294,16 +304,19 @@ static void build_match(upk_index *ix, query *q, int which) {
   for (int i = 0; i < q->n; i++) {
     if (!q->t[i].use[which])
       continue;
-    add_phrase(ix, p, i, q->t[i].word, q->t[i].prefix);
+    add_phrase(ix, p, i, q->t[i].word, q->t[i].prefix, q->t[i].prefix ? 0 : q->t[i].df[which]);
     if (p->all_common)
       continue; /* alternatives have no place in an AND */
     if (q->t[i].camel[0])
-      add_phrase(ix, p, i, q->t[i].camel, false);
+      add_phrase(ix, p, i, q->t[i].camel, false, phrase_df(ix, which, q->t[i].camel));
     const char *full;
+    long df;
     for (size_t k = 0; (full = upk_ix_expansion(q->t[i].word, &k));)
-      if (worth_expanding(ix, which, &q->t[i], full))
-        add_phrase(ix, p, i, full, false);
+      if (worth_expanding(ix, which, &q->t[i], full, &df))
+        add_phrase(ix, p, i, full, false, df);
   }
+  for (int k = 0; k < p->nphrase; k++) /* the buffer has stopped moving */
+    p->ph[k].text = p->fts.s + p->at[k];
 }
 
 /* ---- running it ---- */
@@ -379,36 +392,17 @@ static void note_fields(const part *p, const upk_ix_ranked *x, cand *c, int whic
   c->known[which] = true;
 }
 
-/* Run one table's query; its best CANDIDATES rows join (or update) c. */
+/* Rank one table's rows; its best CANDIDATES join (or update) c. */
 static int run_part(upk_index *ix, query *q, int which, cands *c) {
   part *p = &q->part[which];
-  if (!p->nphrase)
-    return 0;
   upk_ix_ranked best[CANDIDATES];
-  upk_ix_rank r = {.which = which, .unranked = p->all_common, .best = best, .keep = CANDIDATES};
-  if (which == HEAD) {
-    r.weight[0] = ix->w.name;
-    r.weight[1] = ix->w.description;
-    r.weight[2] = ix->w.headings;
-    r.ncols = 3;
-  }
-  sqlite3_stmt *st = ix->st[which == HEAD ? ST_LOOKUP : ST_LOOKUP_BODY];
-  sqlite3_bind_text(st, 1, p->fts.s, -1, SQLITE_STATIC);
-  sqlite3_bind_pointer(st, 2, &r, "upk_ix_rank", NULL);
-  int s;
-  /* Rows with all of the words (all_common): the first CANDIDATES met do. */
-  while ((s = sqlite3_step(st)) == SQLITE_ROW && !(r.unranked && r.n == r.keep))
-    ;
-  sqlite3_reset(st);
-  if (s != SQLITE_DONE && s != SQLITE_ROW)
-    return upk_ix_sql_fail(ix, "lookup");
-  upk_ix_rank_sort(&r);
-  for (size_t i = 0; i < r.n; i++) {
+  int n = upk_ix_rank_rows(ix, which, p->ph, p->nphrase, p->all_common, best, CANDIDATES);
+  for (int i = 0; i < n; i++) {
     cand *x = cand_of(c, best[i].rowid);
     x->score[which] = best[i].score;
     note_fields(p, &best[i], x, which);
   }
-  return 0;
+  return n < 0 ? n : 0;
 }
 
 /* Which phrases one column's text holds, token by token: a phrase of
@@ -571,7 +565,9 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
     bool own = sqlite3_get_autocommit(ix->db);
     if (own && sqlite3_exec(ix->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
       own = false; /* the statements still work, each on its own */
-    rc = run_query(ix, q, limit, agents, n_agents, out);
+    rc = upk_ix_rank_begin(ix);
+    if (!rc)
+      rc = run_query(ix, q, limit, agents, n_agents, out);
     if (own)
       sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
   }

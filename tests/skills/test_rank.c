@@ -96,11 +96,42 @@ UTest(rank, scores_are_fts5_bm25_and_follow_changes) {
     strcat(body, " Keep every bookmark and outline entry.");
   skill("merge-pdfs", "Merge PDF files into one document.", body);
   nftw(th_path("skills/zz-archive"), th_rm_one, 16, FTW_DEPTH | FTW_PHYS);
-  skill("zz-changelog", "Write a changelog entry for a merge.", "One line per change.");
+  skill("zz-changelog", "Write a changelog entry for a merge and its conflicts.", "One line.");
   cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
   cr_assert_eq(st.parsed, 2);
   cr_assert_eq(st.removed, 1);
   expect_bm25(ix, "merge", "\"merge\"", 5);
   expect_bm25(ix, "merge conflicts", "\"merge\" OR \"conflicts\"", 5);
   upk_index_close(ix);
+}
+
+/* Two daemons on one workspace share the index file: what one writes, the
+ * other's next lookup scores with (nothing it cached before still counts). */
+UTest(rank, another_connections_changes_are_seen) {
+  for (int i = 0; i < 12; i++) {
+    char dir[32];
+    snprintf(dir, sizeof dir, "skill-%02d", i);
+    skill(dir, i % 3 ? "Format source files before a commit." : "Merge two branches.",
+          "Run the formatter on staged files.");
+  }
+  upk_index_options o = {.db_path = th_path("cache/index.sqlite"), .weights = W};
+  upk_index_root r = {th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index *a, *b;
+  upk_index_stats st;
+  cr_assert_eq(upk_index_open(&a, &o), 0);
+  cr_assert_eq(upk_index_set_roots(a, &r, 1), 0, "%s", upk_index_errmsg(a));
+  cr_assert_eq(upk_index_scan(a, &st, NULL), 0, "%s", upk_index_errmsg(a));
+  expect_bm25(a, "merge branches", "\"merge\" OR \"branches\"", 4);
+  cr_assert_eq(upk_index_open(&b, &o), 0);
+  cr_assert_eq(upk_index_set_roots(b, &r, 1), 0, "%s", upk_index_errmsg(b));
+  char body[4096] = "Merge with care.";
+  for (int i = 0; i < 40; i++)
+    strcat(body, " Check the branches first.");
+  skill("skill-03", "Merge two branches.", body);
+  skill("skill-04", "Merge release branches.", "Merge them.");
+  cr_assert_eq(upk_index_scan(b, &st, NULL), 0, "%s", upk_index_errmsg(b));
+  cr_assert_eq(st.parsed, 2);
+  expect_bm25(a, "merge branches", "\"merge\" OR \"branches\"", 5);
+  upk_index_close(b);
+  upk_index_close(a);
 }
