@@ -288,8 +288,11 @@ static int setup_db(upk_index *ix) {
   /* A cache: losing it on a crash costs one rescan, so no fsyncs. */
   if (!is_memory(ix->db_path) && upk_ix_exec(ix, "PRAGMA journal_mode=WAL"))
     return -EIO;
+  /* 32 MiB of page cache: a lookup's pages (the words' doclists, the hits'
+   * rows) stay in it from one lookup to the next; with 8 MiB a lookup at
+   * 10,000 skills read 36 pages back from the file (0.95 -> 0.79 ms). */
   if (upk_ix_exec(ix, "PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
-                      "PRAGMA cache_size=-8192"))
+                      "PRAGMA cache_size=" UPK_IX_CACHE_KIB))
     return -EIO;
   if (upk_ix_exec(ix, "BEGIN") || upk_ix_exec(ix, schema_sql)) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);

@@ -15,6 +15,9 @@
  * deleted and rebuilt instead of being read wrongly. */
 #define UPK_INDEX_SCHEMA 3
 
+/* Each connection's page cache (PRAGMA cache_size: negative is KiB). */
+#define UPK_IX_CACHE_KIB "-32768"
+
 /* sqlite3.h declares the FTS5 extension API (fts5_api, Fts5ExtensionApi). */
 
 /* Prepared statements, made once per index. */
@@ -43,6 +46,13 @@ enum {
   ST_COUNT
 };
 
+/* Per rowid, one table's ranking under way: score so far, phrases seen. */
+typedef struct upk_ix_scratch {
+  double *acc;
+  unsigned char *count;
+  size_t cap;
+} upk_ix_scratch;
+
 struct upk_index {
   sqlite3 *db;
   char *db_path;
@@ -59,7 +69,8 @@ struct upk_index {
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
   size_t size_cap[2];
-  int64_t data_version; /* PRAGMA data_version when last looked */
+  int64_t data_version;      /* PRAGMA data_version when last looked */
+  upk_ix_scratch scratch[2]; /* head / body ranking's per-row sums, see index_rank.c */
   char err[512];
 };
 
@@ -171,15 +182,29 @@ void upk_ix_rank_close(upk_index *ix);
 /** At the start of a lookup's read transaction: drop what is cached when
  * another connection changed the file since the last lookup. */
 int upk_ix_rank_begin(upk_index *ix);
-/** The best `keep` rows of table `which` (0: fts, 1: fts_body) for the OR
- * of ph[0..n) into best[], best first, scored as bm25() scores the OR (head
- * columns weighed by ix->w). all: the AND instead, and the first `keep`
- * rows met, unordered. Returns how many, or a negative error. */
-int upk_ix_rank_rows(upk_index *ix, int which, const upk_ix_phrase *ph, int n, bool all,
-                     upk_ix_ranked *best, size_t keep);
+/** Add upk_rank() to a connection's FTS5 (fts: its fts5_api). */
+int upk_ix_rank_register(upk_index *ix, fts5_api *fts);
+/** One table's ranking: the best `keep` rows of table `which` (0: fts,
+ * 1: fts_body) for the OR of ph[0..n), best first, scored as bm25() scores
+ * the OR (head columns weighed by ix->w); all: the AND instead, and the
+ * first `keep` rows met, unordered. */
+typedef struct upk_ix_rank_job {
+  int which;
+  const upk_ix_phrase *ph;
+  int n;
+  bool all;
+  upk_ix_ranked *best;
+  size_t keep;
+  int found;     /* out: rows in best[], or a negative error */
+  char err[160]; /* out: what failed */
+} upk_ix_rank_job;
+/** Run a job with st (ST_LOOKUP or ST_LOOKUP_BODY). */
+void upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, upk_ix_rank_job *job);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);
+/** The FTS5 API of a connection, NULL when it has none. */
+fts5_api *upk_ix_fts5_api(sqlite3 *db);
 void upk_ix_query_close(upk_index *ix);
 
 #endif

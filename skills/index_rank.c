@@ -141,35 +141,40 @@ static int note_posting(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud)
   return rc;
 }
 
+/* A row being kept. */
+typedef struct kept {
+  int64_t rowid;
+  double score;
+} kept;
+
 /* Better: a higher score, then (as FTS5 meets rows) a lower rowid. */
-static bool better(const upk_ix_ranked *a, const upk_ix_ranked *b) {
+static bool better(const kept *a, const kept *b) {
   return a->score != b->score ? a->score > b->score : a->rowid < b->rowid;
 }
 
-static void swap(upk_ix_ranked *a, upk_ix_ranked *b) {
-  upk_ix_ranked t = *a;
+static void swap(kept *a, kept *b) {
+  kept t = *a;
   *a = *b;
   *b = t;
 }
 
-/* best[] is a heap with the worst kept row on top. */
-static void keep_row(rank_ctx *r, const upk_ix_ranked *x) {
-  upk_ix_ranked *h = r->best;
-  if (r->n < r->keep) {
-    size_t i = r->n++;
-    h[i] = *x;
+/* h[0..*n) is a heap of at most `keep` rows, the worst on top. */
+static void keep_row(kept *h, size_t *n, size_t keep, kept x) {
+  if (*n < keep) {
+    size_t i = (*n)++;
+    h[i] = x;
     for (; i > 0 && better(&h[(i - 1) / 2], &h[i]); i = (i - 1) / 2)
       swap(&h[i], &h[(i - 1) / 2]);
     return;
   }
-  if (!better(x, &h[0]))
+  if (!better(&x, &h[0]))
     return;
-  h[0] = *x;
+  h[0] = x;
   for (size_t i = 0;;) {
     size_t l = 2 * i + 1, worst = i;
-    if (l < r->n && better(&h[worst], &h[l]))
+    if (l < *n && better(&h[worst], &h[l]))
       worst = l;
-    if (l + 1 < r->n && better(&h[worst], &h[l + 1]))
+    if (l + 1 < *n && better(&h[worst], &h[l + 1]))
       worst = l + 1;
     if (worst == i)
       return;
@@ -178,34 +183,98 @@ static void keep_row(rank_ctx *r, const upk_ix_ranked *x) {
   }
 }
 
-/* The phrases' row lists, each in rowid order, merged: every row scored
- * once, its phrases' terms summed in the phrases' order as bm25() sums
- * them (a phrase a row lacks adds exactly 0 there). */
-static void merge_rows(rank_ctx *r, const double *idf, double avgdl) {
-  const double k1 = 1.2, b = 0.75; /* bm25()'s */
-  size_t at[UPK_IX_MAX_PHRASES] = {0};
-  for (;;) {
-    int64_t row = INT64_MAX;
-    for (int i = 0; i < r->nph; i++)
-      if (at[i] < r->rows[i].n && r->rows[i].v[at[i]].rowid < row)
-        row = r->rows[i].v[at[i]].rowid;
-    if (row == INT64_MAX || (r->all && r->n == r->keep))
-      return;
-    upk_ix_ranked x = {.rowid = row};
-    int has = 0;
-    for (int i = 0; i < r->nph; i++) {
-      const posting *p = at[i] < r->rows[i].n ? &r->rows[i].v[at[i]] : NULL;
-      if (!p || p->rowid != row)
-        continue;
-      x.score += idf[i] *
-                 ((p->freq * (k1 + 1.0)) / (p->freq + k1 * (1 - b + b * (double)p->size / avgdl)));
-      x.cols[i] = p->cols;
-      has++;
-      at[i]++;
-    }
-    if (!r->all || has == r->nph)
-      keep_row(r, &x);
+/* Per rowid, for one table's ranking: the score summed so far and how many
+ * phrases the row has. All zero between rankings. */
+static int scratch_fit(upk_ix_scratch *s, int64_t max_rowid) {
+  if (max_rowid < 0 || (size_t)max_rowid < s->cap)
+    return 0;
+  size_t cap = s->cap ? s->cap : 4096;
+  while (cap <= (size_t)max_rowid)
+    cap *= 2;
+  double *acc = realloc(s->acc, cap * sizeof *acc);
+  if (acc)
+    s->acc = acc;
+  unsigned char *count = realloc(s->count, cap);
+  if (count)
+    s->count = count;
+  if (!acc || !count)
+    return SQLITE_NOMEM;
+  memset(acc + s->cap, 0, (cap - s->cap) * sizeof *acc);
+  memset(count + s->cap, 0, cap - s->cap);
+  s->cap = cap;
+  return 0;
+}
+
+/* Which columns a kept row has phrase i in: its row list is in rowid order. */
+static unsigned char cols_of(const postings *p, int64_t rowid) {
+  size_t lo = 0, hi = p->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (p->v[mid].rowid < rowid)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
+  return lo < p->n && p->v[lo].rowid == rowid ? p->v[lo].cols : 0;
+}
+
+/* Every row scored from the phrases' row lists, phrase by phrase: a row's
+ * terms are summed in the phrases' order, as bm25() sums them (a phrase a
+ * row lacks adds exactly 0 there). Then the best (all: the first rows, in
+ * rowid order, with every phrase) go to r->best. */
+static int score_rows(rank_ctx *r, upk_ix_scratch *s, const double *idf, double avgdl) {
+  const double k1 = 1.2, b = 0.75; /* bm25()'s */
+  int64_t max_rowid = -1;
+  size_t total = 0;
+  for (int i = 0; i < r->nph; i++)
+    if (r->rows[i].n) {
+      total += r->rows[i].n;
+      if (r->rows[i].v[r->rows[i].n - 1].rowid > max_rowid)
+        max_rowid = r->rows[i].v[r->rows[i].n - 1].rowid;
+    }
+  int64_t *touched = malloc((total ? total : 1) * sizeof *touched);
+  kept *heap = malloc(r->keep * sizeof *heap);
+  if (!touched || !heap || scratch_fit(s, max_rowid) || max_rowid >= (int64_t)s->cap) {
+    free(touched);
+    free(heap);
+    return SQLITE_NOMEM;
+  }
+  size_t nt = 0, n = 0;
+  for (int i = 0; i < r->nph; i++)
+    for (const posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
+      if (!s->count[p->rowid]++)
+        touched[nt++] = p->rowid;
+      s->acc[p->rowid] += idf[i] * ((p->freq * (k1 + 1.0)) /
+                                    (p->freq + k1 * (1 - b + b * (double)p->size / avgdl)));
+    }
+  if (r->all) /* every matching row is in the first phrase's list, in rowid order */
+    for (size_t k = 0; k < r->rows[0].n && n < r->keep; k++) {
+      int64_t row = r->rows[0].v[k].rowid;
+      if (s->count[row] == r->nph)
+        heap[n++] = (kept){row, s->acc[row]};
+    }
+  else
+    for (size_t k = 0; k < nt; k++)
+      keep_row(heap, &n, r->keep, (kept){touched[k], s->acc[touched[k]]});
+  for (size_t k = 0; k < nt; k++) {
+    s->acc[touched[k]] = 0;
+    s->count[touched[k]] = 0;
+  }
+  if (!r->all) /* best first */
+    for (size_t i = 1; i < n; i++)
+      for (size_t k = i; k > 0 && better(&heap[k], &heap[k - 1]); k--)
+        swap(&heap[k], &heap[k - 1]);
+  for (size_t k = 0; k < n; k++) {
+    upk_ix_ranked *x = &r->best[k];
+    x->rowid = heap[k].rowid;
+    x->score = heap[k].score;
+    for (int i = 0; i < r->nph; i++)
+      x->cols[i] = cols_of(&r->rows[i], x->rowid);
+  }
+  r->n = n;
+  free(touched);
+  free(heap);
+  return 0;
 }
 
 /* The whole ranking, from the statement's first row: each phrase's rows,
@@ -227,7 +296,7 @@ static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) 
       idf[i] = 1e-6;
   }
   if (rc == SQLITE_OK)
-    merge_rows(r, idf, avgdl);
+    rc = score_rows(r, &r->ix->scratch[r->which], idf, avgdl);
   return rc;
 }
 
@@ -249,8 +318,13 @@ static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_conte
     sqlite3_result_null(sctx);
 }
 
+int upk_ix_rank_register(upk_index *ix, fts5_api *fts) {
+  return fts && fts->xCreateFunction(fts, "upk_rank", ix, rank_fn, NULL) == SQLITE_OK ? 0
+                                                                                      : -ENOTSUP;
+}
+
 int upk_ix_rank_init(upk_index *ix) {
-  if (ix->fts->xCreateFunction(ix->fts, "upk_rank", ix, rank_fn, NULL) != SQLITE_OK)
+  if (upk_ix_rank_register(ix, ix->fts))
     return upk_ix_fail(ix, -ENOTSUP, "cannot add the upk_rank function to FTS5");
   ix->data_version = -1;
   sqlite3_update_hook(ix->db, on_change, ix);
@@ -262,56 +336,55 @@ void upk_ix_rank_close(upk_index *ix) {
     sqlite3_update_hook(ix->db, NULL, NULL);
   for (int w = 0; w < 2; w++) {
     free(ix->size[w]);
+    free(ix->scratch[w].acc);
+    free(ix->scratch[w].count);
     ix->size[w] = NULL;
     ix->size_cap[w] = 0;
+    ix->scratch[w] = (upk_ix_scratch){0};
   }
 }
 
-/* Best first. */
-static void sort_best(upk_ix_ranked *v, size_t n) {
-  for (size_t i = 1; i < n; i++)
-    for (size_t k = i; k > 0 && better(&v[k], &v[k - 1]); k--)
-      swap(&v[k], &v[k - 1]);
-}
-
-int upk_ix_rank_rows(upk_index *ix, int which, const upk_ix_phrase *ph, int n, bool all,
-                     upk_ix_ranked *best, size_t keep) {
+void upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, upk_ix_rank_job *job) {
+  job->found = 0;
+  job->err[0] = 0;
+  int n = job->n;
   if (n <= 0)
-    return 0;
-  if (n > UPK_IX_MAX_PHRASES)
-    return upk_ix_fail(ix, -E2BIG, "lookup: %d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
+    return;
+  if (n > UPK_IX_MAX_PHRASES) {
+    job->found = -E2BIG;
+    snprintf(job->err, sizeof job->err, "%d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
+    return;
+  }
   postings rows[UPK_IX_MAX_PHRASES] = {0};
   rank_ctx r = {.ix = ix,
-                .which = which,
+                .which = job->which,
                 .nph = n,
-                .all = all,
-                .best = best,
-                .keep = keep,
+                .all = job->all,
+                .best = job->best,
+                .keep = job->keep,
                 .rows = rows,
-                .weight = which == 0 ? &ix->w.name : NULL};
+                .weight = job->which == 0 ? &ix->w.name : NULL};
   upk_ix_buf e = {0};
   for (int i = 0; i < n; i++) {
-    upk_ix_buf_str(&e, i ? (all ? " AND " : " OR ") : "");
-    upk_ix_buf_add(&e, ph[i].text, (size_t)ph[i].len);
+    upk_ix_buf_str(&e, i ? (job->all ? " AND " : " OR ") : "");
+    upk_ix_buf_add(&e, job->ph[i].text, (size_t)job->ph[i].len);
   }
-  int rc = e.s ? 0 : -ENOMEM;
-  if (!rc) {
-    sqlite3_stmt *st = ix->st[which == 0 ? ST_LOOKUP : ST_LOOKUP_BODY];
+  int s = SQLITE_NOMEM;
+  if (e.s) {
     sqlite3_bind_text(st, 1, e.s, -1, SQLITE_STATIC);
     sqlite3_bind_pointer(st, 2, &r, "upk_ix_rank", NULL);
-    int s = sqlite3_step(st); /* the first row ranks them all */
-    if (s != SQLITE_ROW && s != SQLITE_DONE)
-      rc = r.rc == SQLITE_ERROR
-               ? upk_ix_fail(ix, -EIO, "lookup: the query's phrases do not line up")
-               : upk_ix_sql_fail(ix, "lookup");
-    sqlite3_reset(st);
+    s = sqlite3_step(st); /* the first row ranks them all */
   }
+  if (s != SQLITE_ROW && s != SQLITE_DONE) {
+    job->found = s == SQLITE_NOMEM ? -ENOMEM : -EIO;
+    snprintf(job->err, sizeof job->err, "%s",
+             r.rc == SQLITE_ERROR ? "the query's phrases do not line up with FTS5's"
+                                  : sqlite3_errmsg(sqlite3_db_handle(st)));
+  }
+  sqlite3_reset(st);
   for (int i = 0; i < n; i++)
     free(rows[i].v);
   free(e.s);
-  if (rc)
-    return rc;
-  if (!all)
-    sort_best(best, r.n);
-  return (int)r.n;
+  if (job->found >= 0)
+    job->found = (int)r.n;
 }
