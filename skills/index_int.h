@@ -182,8 +182,6 @@ void upk_ix_rank_close(upk_index *ix);
 /** At the start of a lookup's read transaction: drop what is cached when
  * another connection changed the file since the last lookup. */
 int upk_ix_rank_begin(upk_index *ix);
-/** Add upk_rank() to a connection's FTS5 (fts: its fts5_api). */
-int upk_ix_rank_register(upk_index *ix, fts5_api *fts);
 /** One table's ranking: the best `keep` rows of table `which` (0: fts,
  * 1: fts_body) for the OR of ph[0..n), best first, scored as bm25() scores
  * the OR (head columns weighed by ix->w); all: the AND instead, and the
@@ -203,8 +201,6 @@ void upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, upk_ix_rank_job *job);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);
-/** The FTS5 API of a connection, NULL when it has none. */
-fts5_api *upk_ix_fts5_api(sqlite3 *db);
 void upk_ix_query_close(upk_index *ix);
 
 #endif

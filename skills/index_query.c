@@ -25,7 +25,7 @@
 #define MAX_BODY_TERMS 8 /* a body row's cost grows with the words asked of it */
 #define CANDIDATES 64    /* best rows taken from each table */
 
-fts5_api *upk_ix_fts5_api(sqlite3 *db) {
+static fts5_api *get_fts5_api(sqlite3 *db) {
   fts5_api *api = NULL;
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK)
@@ -37,7 +37,7 @@ fts5_api *upk_ix_fts5_api(sqlite3 *db) {
 }
 
 int upk_ix_query_init(upk_index *ix) {
-  ix->fts = upk_ix_fts5_api(ix->db);
+  ix->fts = get_fts5_api(ix->db);
   if (!ix->fts || ix->fts->iVersion < 2)
     return upk_ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5 (needed for the skill index)");
   void *ud = NULL;

@@ -10,10 +10,10 @@
  * words matched where (13 %). upk_rank, called for the OR's first row,
  * walks each phrase's rows with xQueryPhrase() -- that walk counts the rows
  * for the idf, as bm25() does, and also notes each row's weighted frequency
- * and size -- then merges the phrases' row lists (sorted by rowid) and
- * scores each row once. Same idf, k1, b, column weights and order of
- * summing as bm25(): test_rank checks the scores are equal. The statement
- * is stepped once; FTS5 never walks the OR.
+ * and size -- then adds each phrase's terms to per-row sums, phrase after
+ * phrase, and keeps the best rows in a heap. Same idf, k1, b, column
+ * weights and order of summing as bm25(): test_rank checks the scores are
+ * equal. The statement is stepped once; FTS5 never walks the OR.
  *
  * A row's size comes from a cache filled the first time FTS5 is asked for
  * it. The cache is kept true by an update hook on the two %_docsize tables:
@@ -107,7 +107,8 @@ typedef struct rank_ctx {
   upk_ix_ranked *best;
   size_t keep, n;
   postings *rows;       /* per phrase */
-  const double *weight; /* head: name, description, headings; body: NULL (1) */
+  bool weighed;         /* the head: name, description, headings weigh weight[] */
+  double weight[3];
   bool done;
   int rc;
 } rank_ctx;
@@ -131,7 +132,7 @@ static int note_posting(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud)
   int col, off, rc;
   for (rc = api->xPhraseFirst(fts, 0, &it, &col, &off); rc == SQLITE_OK && col >= 0;
        api->xPhraseNext(fts, &it, &col, &off)) {
-    x->freq += r->weight && col < 3 ? r->weight[col] : 1.0;
+    x->freq += r->weighed && col < 3 ? r->weight[col] : 1.0;
     x->cols |= (unsigned char)(col < 8 ? 1u << col : 0);
   }
   if (rc == SQLITE_OK)
@@ -228,12 +229,14 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s, const double *idf, double 
   size_t total = 0;
   for (int i = 0; i < r->nph; i++)
     if (r->rows[i].n) {
+      if (r->rows[i].v[0].rowid < 0)
+        return SQLITE_RANGE; /* the index's rowids are its documents' ids, from 1 */
       total += r->rows[i].n;
       if (r->rows[i].v[r->rows[i].n - 1].rowid > max_rowid)
         max_rowid = r->rows[i].v[r->rows[i].n - 1].rowid;
     }
-  int64_t *touched = malloc((total ? total : 1) * sizeof *touched);
-  kept *heap = malloc(r->keep * sizeof *heap);
+  int64_t *touched = malloc((total + 1) * sizeof *touched);
+  kept *heap = malloc((r->keep + 1) * sizeof *heap);
   if (!touched || !heap || scratch_fit(s, max_rowid) || max_rowid >= (int64_t)s->cap) {
     free(touched);
     free(heap);
@@ -278,7 +281,7 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s, const double *idf, double 
 }
 
 /* The whole ranking, from the statement's first row: each phrase's rows,
- * their idf as bm25() has it, then the merge. */
+ * their idf as bm25() has it, then the rows' sums. */
 static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) {
   if (api->xPhraseCount(fts) != r->nph)
     return SQLITE_ERROR; /* the caller's phrases and FTS5's no longer line up */
@@ -318,13 +321,8 @@ static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_conte
     sqlite3_result_null(sctx);
 }
 
-int upk_ix_rank_register(upk_index *ix, fts5_api *fts) {
-  return fts && fts->xCreateFunction(fts, "upk_rank", ix, rank_fn, NULL) == SQLITE_OK ? 0
-                                                                                      : -ENOTSUP;
-}
-
 int upk_ix_rank_init(upk_index *ix) {
-  if (upk_ix_rank_register(ix, ix->fts))
+  if (ix->fts->xCreateFunction(ix->fts, "upk_rank", ix, rank_fn, NULL) != SQLITE_OK)
     return upk_ix_fail(ix, -ENOTSUP, "cannot add the upk_rank function to FTS5");
   ix->data_version = -1;
   sqlite3_update_hook(ix->db, on_change, ix);
@@ -363,7 +361,8 @@ void upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, upk_ix_rank_job *job) {
                 .best = job->best,
                 .keep = job->keep,
                 .rows = rows,
-                .weight = job->which == 0 ? &ix->w.name : NULL};
+                .weighed = job->which == 0,
+                .weight = {ix->w.name, ix->w.description, ix->w.headings}};
   upk_ix_buf e = {0};
   for (int i = 0; i < n; i++) {
     upk_ix_buf_str(&e, i ? (job->all ? " AND " : " OR ") : "");
