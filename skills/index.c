@@ -200,6 +200,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LOOKUP_BODY] = "SELECT upk_rank(fts_body, ?2) FROM fts_body WHERE fts_body MATCH ?1",
     [ST_HEAD_TEXT] = "SELECT name, description, headings FROM fts WHERE rowid = ?1",
     [ST_DATA_VERSION] = "PRAGMA data_version",
+    /* FTS5's own table of row sizes (a varint per column): see index_rank.c. */
+    [ST_HEAD_SIZES] = "SELECT id, sz FROM fts_docsize",
+    [ST_BODY_SIZES] = "SELECT id, sz FROM fts_body_docsize",
 };
 
 static bool is_memory(const char *path) {

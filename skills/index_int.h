@@ -43,6 +43,8 @@ enum {
   ST_LOOKUP_BODY,
   ST_HEAD_TEXT,
   ST_DATA_VERSION,
+  ST_HEAD_SIZES,
+  ST_BODY_SIZES,
   ST_COUNT
 };
 
@@ -69,6 +71,7 @@ struct upk_index {
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
   size_t size_cap[2];
+  bool size_loaded[2];       /* read from %_docsize since open (or another's commit) */
   int64_t data_version;      /* PRAGMA data_version when last looked */
   upk_ix_scratch scratch[2]; /* head / body ranking's per-row sums, see index_rank.c */
   char err[512];
