@@ -330,33 +330,54 @@ static bool agent_ok(const char *agent, const char *const *agents, size_t n) {
   return false;
 }
 
+/* The order agents read placements in: higher priority, then the scope's
+ * order, then the root's. */
+typedef struct place_key {
+  int priority, scope;
+  int64_t ord;
+} place_key;
+
+static bool place_before(place_key a, place_key b) {
+  if (a.priority != b.priority)
+    return a.priority > b.priority;
+  return a.scope != b.scope ? a.scope < b.scope : a.ord < b.ord;
+}
+
 /* Fill hit->e from the document and its best visible placement for the
  * requested agents. Returns 1 when the skill qualifies, 0 when not. */
 static int fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
                       upk_index_entry *e) {
   sqlite3_stmt *info = ix->st[ST_DOC_INFO], *pl = ix->st[ST_DOC_PLACES];
   int ok = 0;
+  memset(e, 0, sizeof *e);
   sqlite3_bind_int64(info, 1, doc);
   if (sqlite3_step(info) != SQLITE_ROW || !sqlite3_column_int(info, 2))
     goto done; /* not usable: agents skip it, so do we */
   sqlite3_bind_int64(pl, 1, doc);
+  bool found = false;
+  place_key best = {0};
   while (sqlite3_step(pl) == SQLITE_ROW) {
     const char *agent = (const char *)sqlite3_column_text(pl, 0);
-    if (!agent_ok(agent, agents, n_agents))
+    place_key k = {sqlite3_column_int(pl, 2), sqlite3_column_int(pl, 1),
+                   sqlite3_column_int64(pl, 6)};
+    if (!agent_ok(agent, agents, n_agents) || (found && !place_before(k, best)))
       continue;
-    memset(e, 0, sizeof *e);
+    free(e->agent), free(e->dir), free(e->root), free(e->name);
     e->agent = agent && *agent ? strdup(agent) : NULL;
-    e->scope = (upk_index_scope)sqlite3_column_int(pl, 1);
-    e->priority = sqlite3_column_int(pl, 2);
+    e->scope = (upk_index_scope)k.scope;
+    e->priority = k.priority;
     e->dir = strdup((const char *)sqlite3_column_text(pl, 3));
     e->root = strdup((const char *)sqlite3_column_text(pl, 4));
     e->name = strdup((const char *)sqlite3_column_text(pl, 5));
+    best = k;
+    found = true;
+  }
+  if (found) {
     e->description = strdup((const char *)sqlite3_column_text(info, 0));
     e->path = strdup((const char *)sqlite3_column_text(info, 1));
     e->usable = true;
     e->tokens = (size_t)sqlite3_column_int64(info, 3);
     ok = e->dir && e->root && e->name && e->description && e->path ? 1 : -ENOMEM;
-    break;
   }
 done:
   sqlite3_reset(info);

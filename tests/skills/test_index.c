@@ -284,6 +284,35 @@ UTest(index, agents_filter_and_shared_directories) {
   upk_index_close(ix);
 }
 
+/* A SKILL.md several agents read is reported with the placement read first:
+ * the highest priority, then the scope's order, then the roots' order. */
+UTest(index, a_shared_skill_is_reported_where_it_is_read_first) {
+  skill(at("shared"), "helm-charts", "Write Helm charts for Kubernetes.", "helm");
+  upk_index_root r[] = {{at("shared"), "codex", UPK_INDEX_PROJECT, 0, 0},
+                        {at("shared"), "gemini", UPK_INDEX_USER, 5, 0},
+                        {at("shared"), "claude", UPK_INDEX_PROJECT, 5, 0},
+                        {at("shared"), "cursor", UPK_INDEX_PROJECT, 5, 0}};
+  upk_index *ix = open_with(r, 4, NULL);
+  static const struct {
+    const char *agents[4];
+    size_t n;
+    const char *want;
+  } cases[] = {
+      {{"codex", "gemini", "claude", "cursor"}, 4, "claude"},
+      {{"codex", "gemini"}, 2, "gemini"},  /* priority before scope */
+      {{"gemini", "cursor"}, 2, "cursor"}, /* scope before the roots' order */
+      {{"cursor", "claude"}, 2, "claude"}, /* the roots' order, not the agents' */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    upk_index_hits h;
+    cr_assert_eq(upk_index_lookup(ix, "helm chart", 5, cases[i].agents, cases[i].n, &h), 0);
+    cr_assert_eq(h.len, 1);
+    cr_assert_str_eq(h.items[0].e.agent, cases[i].want, "case %zu", i);
+    upk_index_hits_free(&h);
+  }
+  upk_index_close(ix);
+}
+
 static size_t hits_for(upk_index *ix, const char *task, const char *name) {
   upk_index_hits h;
   cr_assert_eq(upk_index_lookup(ix, task, 10, NULL, 0, &h), 0);
