@@ -194,10 +194,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_VOCAB_DF] = "SELECT head, body FROM df WHERE term = ?1",
     [ST_TERM_HEAD] = "SELECT doc FROM vocab WHERE term = ?1",
     [ST_TERM_BODY] = "SELECT doc FROM vocab_body WHERE term = ?1",
-    /* upk_rank() (index_rank.c) scores each matched row as bm25() would and
-     * keeps the best in its context: the rows stepped return nothing else.
-     * Which word matched where comes from the same walk of the row's phrase
-     * positions; ST_HEAD_TEXT serves a hit only the body ranked. */
+    /* Stepped once: upk_rank() (index_rank.c), called for the first row,
+     * ranks every row into its context (?2), with which word matched where;
+     * ST_HEAD_TEXT serves a hit only the body ranked. */
     [ST_LOOKUP] = "SELECT upk_rank(fts, ?2) FROM fts WHERE fts MATCH ?1",
     [ST_LOOKUP_BODY] = "SELECT upk_rank(fts_body, ?2) FROM fts_body WHERE fts_body MATCH ?1",
     [ST_HEAD_TEXT] = "SELECT name, description, headings FROM fts WHERE rowid = ?1",

@@ -173,7 +173,6 @@ const char *upk_ix_expansion(const char *word, size_t *k);
 typedef struct upk_ix_phrase {
   const char *text; /* as the MATCH has it, quoted: "word" or "word"* */
   int len;
-  long df; /* rows it is in, about (the rarest first); <= 0: not known */
 } upk_ix_phrase;
 typedef struct upk_ix_ranked {
   int64_t rowid;
@@ -196,11 +195,10 @@ typedef struct upk_ix_rank_job {
   bool all;
   upk_ix_ranked *best;
   size_t keep;
-  int found;     /* out: rows in best[], or a negative error */
-  char err[160]; /* out: what failed */
 } upk_ix_rank_job;
-/** Run a job with st (ST_LOOKUP or ST_LOOKUP_BODY). */
-void upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, upk_ix_rank_job *job);
+/** Run a job with st (ST_LOOKUP or ST_LOOKUP_BODY): the rows put in
+ * job->best, or a negative error (upk_index_errmsg() says it). */
+int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);

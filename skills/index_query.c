@@ -238,8 +238,7 @@ static int on_phrase_token(void *ctx, int flags, const char *tok, int ntok, int 
 /* A phrase of the table's query: its text quoted into p->fts, and its
  * stems. One the tokenizer finds no token in is left out: FTS5 would drop
  * it too, and its phrases would then no longer line up with ours. */
-static void add_phrase(upk_index *ix, part *p, int term_ix, const char *text, bool prefix,
-                       long df) {
+static void add_phrase(upk_index *ix, part *p, int term_ix, const char *text, bool prefix) {
   if (p->nphrase >= MAX_PHRASES)
     return;
   stems *ps = &p->phrase[p->nphrase];
@@ -254,7 +253,6 @@ static void add_phrase(upk_index *ix, part *p, int term_ix, const char *text, bo
     upk_ix_buf_add(&p->fts, c, *c == '"' ? 0 : 1);
   upk_ix_buf_str(&p->fts, prefix ? "\"*" : "\"");
   p->ph[p->nphrase].len = (int)(p->fts.len - p->at[p->nphrase]);
-  p->ph[p->nphrase].df = df;
   p->phrase_term[p->nphrase++] = term_ix;
 }
 
@@ -291,12 +289,11 @@ static long phrase_df(upk_index *ix, int which, const char *text) {
  * held-out tasks, 4 of 85 right skills fell out of the top 5 that way; the
  * dev part ranked the same either way). And not when the full form is in a
  * quarter of a large index: little weight, a long posting list to walk. */
-static bool worth_expanding(upk_index *ix, int which, const term *t, const char *full,
-                            long *full_df) {
-  *full_df = phrase_df(ix, which, full);
-  if (ix->n_docs >= 64 && *full_df * 4 > ix->n_docs)
+static bool worth_expanding(upk_index *ix, int which, const term *t, const char *full) {
+  long full_df = phrase_df(ix, which, full);
+  if (ix->n_docs >= 64 && full_df * 4 > ix->n_docs)
     return false;
-  return t->df[which] * 4 <= *full_df;
+  return t->df[which] * 4 <= full_df;
 }
 
 static void build_match(upk_index *ix, query *q, int which) {
@@ -304,16 +301,15 @@ static void build_match(upk_index *ix, query *q, int which) {
   for (int i = 0; i < q->n; i++) {
     if (!q->t[i].use[which])
       continue;
-    add_phrase(ix, p, i, q->t[i].word, q->t[i].prefix, q->t[i].prefix ? 0 : q->t[i].df[which]);
+    add_phrase(ix, p, i, q->t[i].word, q->t[i].prefix);
     if (p->all_common)
       continue; /* alternatives have no place in an AND */
     if (q->t[i].camel[0])
-      add_phrase(ix, p, i, q->t[i].camel, false, phrase_df(ix, which, q->t[i].camel));
+      add_phrase(ix, p, i, q->t[i].camel, false);
     const char *full;
-    long df;
     for (size_t k = 0; (full = upk_ix_expansion(q->t[i].word, &k));)
-      if (worth_expanding(ix, which, &q->t[i], full, &df))
-        add_phrase(ix, p, i, full, false, df);
+      if (worth_expanding(ix, which, &q->t[i], full))
+        add_phrase(ix, p, i, full, false);
   }
   for (int k = 0; k < p->nphrase; k++) /* the buffer has stopped moving */
     p->ph[k].text = p->fts.s + p->at[k];
@@ -424,10 +420,10 @@ static int run_parts(upk_index *ix, query *q, cands *c) {
                            .all = q->part[w].all_common,
                            .best = best,
                            .keep = CANDIDATES};
-    upk_ix_rank_run(ix, ix->st[stmt[w]], &job);
-    if (job.found < 0)
-      return upk_ix_fail(ix, job.found, "lookup: %s", job.err);
-    for (int i = 0; i < job.found; i++) {
+    int found = upk_ix_rank_run(ix, ix->st[stmt[w]], &job);
+    if (found < 0)
+      return found;
+    for (int i = 0; i < found; i++) {
       cand *x = cand_of(c, best[i].rowid);
       x->score[w] = best[i].score;
       note_fields(&q->part[w], &best[i], x, w);

@@ -394,17 +394,12 @@ void upk_ix_rank_close(upk_index *ix) {
   }
 }
 
-void upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, upk_ix_rank_job *job) {
-  job->found = 0;
-  job->err[0] = 0;
+int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job) {
   int n = job->n;
   if (n <= 0)
-    return;
-  if (n > UPK_IX_MAX_PHRASES) {
-    job->found = -E2BIG;
-    snprintf(job->err, sizeof job->err, "%d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
-    return;
-  }
+    return 0;
+  if (n > UPK_IX_MAX_PHRASES)
+    return upk_ix_fail(ix, -E2BIG, "lookup: %d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
   postings rows[UPK_IX_MAX_PHRASES] = {0};
   rank_ctx r = {.ix = ix,
                 .which = job->which,
@@ -420,22 +415,19 @@ void upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, upk_ix_rank_job *job) {
     upk_ix_buf_str(&e, i ? (job->all ? " AND " : " OR ") : "");
     upk_ix_buf_add(&e, job->ph[i].text, (size_t)job->ph[i].len);
   }
-  int s = SQLITE_NOMEM;
-  if (e.s) {
+  int rc = e.s ? 0 : -ENOMEM;
+  if (!rc) {
     sqlite3_bind_text(st, 1, e.s, -1, SQLITE_STATIC);
     sqlite3_bind_pointer(st, 2, &r, "upk_ix_rank", NULL);
-    s = sqlite3_step(st); /* the first row ranks them all */
+    int s = sqlite3_step(st); /* the first row ranks them all */
+    if (s != SQLITE_ROW && s != SQLITE_DONE)
+      rc = r.rc == SQLITE_ERROR
+               ? upk_ix_fail(ix, -EIO, "lookup: the query's phrases do not line up with FTS5's")
+               : upk_ix_sql_fail(ix, "lookup");
+    sqlite3_reset(st);
   }
-  if (s != SQLITE_ROW && s != SQLITE_DONE) {
-    job->found = s == SQLITE_NOMEM ? -ENOMEM : -EIO;
-    snprintf(job->err, sizeof job->err, "%s",
-             r.rc == SQLITE_ERROR ? "the query's phrases do not line up with FTS5's"
-                                  : sqlite3_errmsg(sqlite3_db_handle(st)));
-  }
-  sqlite3_reset(st);
   for (int i = 0; i < n; i++)
     free(rows[i].v);
   free(e.s);
-  if (job->found >= 0)
-    job->found = (int)r.n;
+  return rc ? rc : (int)r.n;
 }
