@@ -184,38 +184,21 @@ static void do_lookup(call *c, upk_index *ix) {
   if (limit <= 0)
     limit = 10;
   upk_index_hits hits = {0};
-  /* Ask for more: the same skill seen in several places (installed and
-   * built-in) is reported once, by its installed copy. */
-  int rc = upk_index_lookup(ix, str(c, "task"), (size_t)limit * 3, agents, n, &hits);
+  int rc = upk_index_lookup(ix, str(c, "task"), (size_t)limit, agents, n, &hits);
   if (rc) {
     fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL, "%s",
          rc == -EINVAL ? "params.task: describe the task in words" : upk_index_errmsg(ix));
     return;
   }
-  json_t *results = json_array(), *by_name = json_object();
-  for (size_t i = 0; i < hits.len && json_array_size(results) < (size_t)limit; i++) {
+  json_t *results = json_array();
+  for (size_t i = 0; i < hits.len; i++) {
     upk_index_hit *h = &hits.items[i];
-    json_t *prev = json_object_get(by_name, h->e.name);
-    if (prev) {
-      if (h->e.scope != UPK_INDEX_BUILTIN &&
-          !strcmp(json_string_value(json_object_get(prev, "scope")), "builtin")) {
-        json_t *installed = json_pack("{s:s,s:s?,s:s}", "path", h->e.path, "agent", h->e.agent,
-                                      "scope", upk_index_scope_name(h->e.scope));
-        json_object_update(prev, installed);
-        json_decref(installed);
-      }
-      continue;
-    }
-    json_t *j = json_pack("{s:s,s:s,s:s,s:s?,s:s,s:f,s:s}", "name", h->e.name, "description",
-                          h->e.description ? h->e.description : "", "path", h->e.path, "agent",
-                          h->e.agent, "scope", upk_index_scope_name(h->e.scope), "score", h->score,
-                          "why", h->why ? h->why : "");
-    if (j) {
-      json_object_set(by_name, h->e.name, j);
-      json_array_append_new(results, j);
-    }
+    json_array_append_new(
+        results, json_pack("{s:s,s:s,s:s,s:s?,s:s,s:f,s:s}", "name", h->e.name, "description",
+                           h->e.description ? h->e.description : "", "path", h->e.path, "agent",
+                           h->e.agent, "scope", upk_index_scope_name(h->e.scope), "score",
+                           h->score, "why", h->why ? h->why : ""));
   }
-  json_decref(by_name);
   upk_index_hits_free(&hits);
   c->result = json_pack("{s:o}", "results", results);
   add_index_state(ix, c->result);

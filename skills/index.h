@@ -204,7 +204,10 @@ typedef struct upk_index_entries {
  * (n_agents > 0) keeps skills seen by one of those agents; skills of roots
  * without an agent (builtin, extra) are always candidates, since they can be
  * installed for any agent. Only usable, non-shadowed skills are returned, one
- * hit per SKILL.md. Any text is accepted (FTS5 syntax in it is never
+ * hit per name: a name found in several places (installed and built in, or
+ * several agents' copies) is one hit, with the score and `why` of its best
+ * ranked copy; a built-in hit is reported at the installed copy of its name
+ * that the agents asked about read first, if any. Any text is accepted (FTS5 syntax in it is never
  * interpreted); an empty or blank task is -EINVAL. Stopwords, bare numbers
  * and, in large indexes, the task's most common words (low idf, many rows to
  * rank) are left out of the query; camelCase words also match as separate

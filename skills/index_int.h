@@ -36,6 +36,7 @@ enum {
   ST_SWEEP,
   ST_DOC_PLACES,
   ST_DOC_INFO,
+  ST_NAME_INSTALLED,
   ST_VOCAB_DF,
   ST_TERM_HEAD, /* a term's document count from fts5vocab itself, while `df` is stale */
   ST_TERM_BODY,

@@ -340,9 +340,10 @@ static bool place_before(place_key a, place_key b) {
 }
 
 /* Fill hit->e from the document and its best visible placement for the
- * requested agents. Returns 1 when the skill qualifies, 0 when not. */
+ * requested agents (its key in *where, if asked). Returns 1 when the skill
+ * qualifies, 0 when not. */
 static int fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
-                      upk_index_entry *e) {
+                      upk_index_entry *e, place_key *where) {
   sqlite3_stmt *info = ix->st[ST_DOC_INFO], *pl = ix->st[ST_DOC_PLACES];
   int ok = 0;
   memset(e, 0, sizeof *e);
@@ -373,6 +374,8 @@ static int fill_entry(upk_index *ix, int64_t doc, const char *const *agents, siz
     e->path = strdup((const char *)sqlite3_column_text(info, 1));
     e->usable = true;
     e->tokens = (size_t)sqlite3_column_int64(info, 3);
+    if (where)
+      *where = best;
     ok = e->dir && e->root && e->name && e->description && e->path ? 1 : -ENOMEM;
   }
 done:
@@ -528,8 +531,52 @@ static int by_total(const void *a, const void *b) {
   return x->total != y->total ? (x->total > y->total ? -1 : 1) : (x->doc < y->doc ? -1 : 1);
 }
 
+/* A hit of the same name already taken: the same skill seen in another
+ * place (installed and built in, or two agents' copies) is reported once,
+ * where its best copy ranked. */
+static bool name_taken(const upk_index_hits *out, const char *name) {
+  for (size_t k = 0; k < out->len; k++)
+    if (!strcmp(out->items[k].e.name, name))
+      return true;
+  return false;
+}
+
+/* A built-in hit is placed at an installed copy of its name, if the agents
+ * asked about have one: that is the copy they read. Among several, the one
+ * read first (place_before), whether or not it ranked. */
+static int place_at_installed_copy(upk_index *ix, const char *const *agents, size_t n_agents,
+                                   upk_index_entry *hit) {
+  sqlite3_stmt *st = ix->st[ST_NAME_INSTALLED];
+  sqlite3_bind_text(st, 1, hit->name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 2, UPK_INDEX_BUILTIN);
+  upk_index_entry best = {0};
+  place_key best_at = {0};
+  int rc = 0, s;
+  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+    upk_index_entry e;
+    place_key at;
+    int ok = fill_entry(ix, sqlite3_column_int64(st, 0), agents, n_agents, &e, &at);
+    if (ok == 1 && (!best.name || place_before(at, best_at))) {
+      upk_index_entry_free(&best);
+      best = e;
+      best_at = at;
+    } else
+      upk_index_entry_free(&e);
+    rc = ok < 0 ? ok : 0;
+  }
+  if (!rc && s != SQLITE_DONE)
+    rc = upk_ix_sql_fail(ix, "lookup: installed copies");
+  sqlite3_reset(st);
+  if (!rc && best.name) {
+    upk_index_entry_free(hit);
+    *hit = best;
+  } else
+    upk_index_entry_free(&best);
+  return rc;
+}
+
 /* Both tables' best, ordered by head score + body weight x body score;
- * the first `limit` that qualify become hits. */
+ * the first `limit` that qualify, one per name, become hits. */
 static int run_query(upk_index *ix, query *q, size_t limit, const char *const *agents,
                      size_t n_agents, upk_index_hits *out) {
   cands c = {calloc(2 * CANDIDATES, sizeof *c.v), 0};
@@ -542,11 +589,15 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
   qsort(c.v, c.n, sizeof *c.v, by_total);
   for (size_t i = 0; !rc && i < c.n && out->len < limit; i++) {
     upk_index_hit *h = &out->items[out->len];
-    int ok = fill_entry(ix, c.v[i].doc, agents, n_agents, &h->e);
+    int ok = fill_entry(ix, c.v[i].doc, agents, n_agents, &h->e, NULL);
     if (ok <= 0) {
       if (ok < 0)
         upk_index_entry_free(&h->e);
       rc = ok;
+      continue;
+    }
+    if (name_taken(out, h->e.name)) {
+      upk_index_entry_free(&h->e);
       continue;
     }
     h->score = c.v[i].total;
@@ -556,6 +607,9 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
       rc = fill_why(q, &c.v[i], h);
     out->len++;
   }
+  for (size_t i = 0; !rc && i < out->len; i++)
+    if (out->items[i].e.scope == UPK_INDEX_BUILTIN)
+      rc = place_at_installed_copy(ix, agents, n_agents, &out->items[i].e);
   free(c.v);
   return rc;
 }

@@ -22,7 +22,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-tap_plan 18
+tap_plan 19
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -34,6 +34,11 @@ run install "$repo/skills/library/cuda-kernel-debugging" --agent claude
 check "install into the project's .claude/skills" 'rc 0 && [[ -f .claude/skills/cuda-kernel-debugging/SKILL.md && -f .claude/skills/.upskilld-lock.json ]]'
 run --json list --agent claude --scope project
 check "list shows the installed skill in project scope" 'rc 0 && py "assert [s[\"name\"] for s in d[\"skills\"]] == [\"cuda-kernel-debugging\"], d"'
+run --json lookup "debug an illegal memory access in my CUDA kernel"
+check "lookup lists the installed and built-in skill once, at its installed copy" 'rc 0 && py "
+r=[x for x in d[\"results\"] if x[\"name\"]==\"cuda-kernel-debugging\"]
+assert len(r)==1 and r[0][\"scope\"]==\"project\" and r[0][\"path\"].endswith(\"/proj/.claude/skills/cuda-kernel-debugging/SKILL.md\"), d
+assert len(set(x[\"name\"] for x in d[\"results\"]))==len(d[\"results\"]), d"'
 skill "$tmp/bad/Bad_Skill" "Bad_Skill" "Use when: things break"
 run validate "$tmp/bad/Bad_Skill"
 check "validate prints file:line:col diagnostics and exits 1" 'rc 1 && grep -q "SKILL.md:2:7: error: .*lowercase" "$tmp/o" && grep -q "invalid" "$tmp/o"'

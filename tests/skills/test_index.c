@@ -284,6 +284,44 @@ UTest(index, agents_filter_and_shared_directories) {
   upk_index_close(ix);
 }
 
+/* Copies of one skill (other files, one name) in several places are one hit,
+ * ranked where the best copy ranked and placed at the installed copy agents
+ * read first (project before user scope), never at the built-in one when one
+ * is installed, even one that did not rank; they leave room for the next
+ * names however few hits are asked for. */
+UTest(index, a_skill_installed_and_built_in_is_one_hit_at_its_installed_copy) {
+  skill(at("builtin"), "helm-charts", "Write Helm charts and chart templates for Kubernetes.",
+        "helm chart helm chart templates values");
+  skill(at("claude"), "helm-charts", "Write Helm charts for Kubernetes.", "helm chart values");
+  skill(at("codex"), "helm-charts", "Helm charts.", "notes");
+  skill(at("claude"), "kube-lint", "Lint Kubernetes manifests before a chart release.", "lint");
+  upk_index_root r[] = {{at("builtin"), NULL, UPK_INDEX_BUILTIN, -1, 0},
+                        {at("codex"), "codex", UPK_INDEX_USER, 0, 0}, /* found first */
+                        {at("claude"), "claude", UPK_INDEX_PROJECT, 0, 0}};
+  upk_index *ix = open_with(r, 3, NULL);
+  const char *task = "write helm chart templates for kubernetes";
+  upk_index_hits h;
+  for (size_t limit = 1; limit <= 3; limit++) {
+    cr_assert_eq(upk_index_lookup(ix, task, limit, NULL, 0, &h), 0);
+    cr_assert_eq(h.len, limit < 2 ? limit : 2, "limit %zu: %zu hits", limit, h.len);
+    cr_assert_str_eq(h.items[0].e.name, "helm-charts");
+    cr_assert_eq(h.items[0].e.scope, UPK_INDEX_PROJECT, "the installed copy read first");
+    cr_assert_str_eq(h.items[0].e.agent, "claude");
+    cr_assert_str_eq(h.items[0].e.description, "Write Helm charts for Kubernetes.");
+    cr_assert(strstr(h.items[0].why, "templates (description"), "ranked as the best copy: %s",
+              h.items[0].why);
+    if (h.len > 1)
+      cr_assert_str_eq(h.items[1].e.name, "kube-lint");
+    upk_index_hits_free(&h);
+  }
+  const char *codex[] = {"codex"};
+  cr_assert_eq(upk_index_lookup(ix, task, 1, codex, 1, &h), 0);
+  cr_assert_eq(h.len, 1);
+  cr_assert_str_eq(h.items[0].e.agent, "codex", "the copy that agent reads");
+  upk_index_hits_free(&h);
+  upk_index_close(ix);
+}
+
 /* A SKILL.md several agents read is reported with the placement read first:
  * the highest priority, then the scope's order, then the roots' order. */
 UTest(index, a_shared_skill_is_reported_where_it_is_read_first) {
