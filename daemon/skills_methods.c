@@ -196,8 +196,8 @@ static void do_lookup(call *c, upk_index *ix) {
     json_array_append_new(
         results, json_pack("{s:s,s:s,s:s,s:s?,s:s,s:f,s:s}", "name", h->e.name, "description",
                            h->e.description ? h->e.description : "", "path", h->e.path, "agent",
-                           h->e.agent, "scope", upk_index_scope_name(h->e.scope), "score",
-                           h->score, "why", h->why ? h->why : ""));
+                           h->e.agent, "scope", upk_index_scope_name(h->e.scope), "score", h->score,
+                           "why", h->why ? h->why : ""));
   }
   upk_index_hits_free(&hits);
   c->result = json_pack("{s:o}", "results", results);
