@@ -47,14 +47,16 @@ def baseline(skills, tasks):
     db.execute("CREATE VIRTUAL TABLE f USING fts5(name, description, body, tokenize='porter')")
     for i, (_, (n, d, b)) in enumerate(skills):
         db.execute("INSERT INTO f(rowid, name, description, body) VALUES(?,?,?,?)", (i, n, d, b))
-    out = []
-    for task in tasks:
-        words = re.findall(r"[A-Za-z0-9]+", task)
-        q = " OR ".join(f'"{w}"' for w in words)
-        rows = db.execute("SELECT rowid FROM f WHERE f MATCH ? ORDER BY bm25(f, 10.0, 5.0, 1.0)"
-                          " LIMIT 10", (q,)).fetchall()
-        out.append([skills[r[0]][0] for r in rows])
-    return out
+    return [[skills[r][0] for r in baseline_query(db, task, 10)] for task in tasks]
+
+
+def baseline_query(db, task, limit):
+    """The baseline's answer: the rowids of table f's best `limit` rows, every word OR-ed."""
+    q = " OR ".join(f'"{w}"' for w in re.findall(r"[A-Za-z0-9]+", task))
+    if not q:
+        return []
+    return [r[0] for r in db.execute("SELECT rowid FROM f WHERE f MATCH ?"
+                                     " ORDER BY bm25(f, 10.0, 5.0, 1.0) LIMIT ?", (q, limit))]
 
 
 def scores(ranked, targets, meta):
