@@ -28,7 +28,7 @@ upk_log_level upk_log_get_level(void) {
 
 int upk_log_open_file(const char *path) {
   upk_log_close_file();
-  log_file = fopen(path, "a");
+  log_file = fopen(path, "ae"); /* close-on-exec: not the children's (worker server, nvcc) */
   if (!log_file)
     return -errno;
   setvbuf(log_file, NULL, _IOLBF, 0);

@@ -1,10 +1,13 @@
 /* The daemon on every kind of stdin (pipe, socketpair, regular file, /dev/null, closed, pty),
  * input arriving byte by byte or many messages at once, concurrency, EOF with work in flight
  * and signals. */
+#include <dirent.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -415,4 +418,68 @@ Test(stdio, command_line_flags) {
   flag_exit(HX_ARGS("--max-message-size", "-1"), 2);
   flag_exit(HX_ARGS("--max-message-size=12Q"), 2);
   flag_exit(HX_ARGS("stray-argument"), 2);
+}
+
+/* The children of process `parent`: their pids, up to cap. */
+static size_t children_of(int parent, int *pids, size_t cap) {
+  size_t n = 0;
+  DIR *proc = opendir("/proc");
+  struct dirent *e;
+  while (proc && (e = readdir(proc)) && n < cap) {
+    int pid = atoi(e->d_name), ppid = 0;
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+    const char *end = f && fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
+    if (f)
+      fclose(f);
+    if (end && sscanf(end + 1, " %*c %d", &ppid) == 1 && ppid == parent)
+      pids[n++] = pid;
+  }
+  if (proc)
+    closedir(proc);
+  return n;
+}
+
+/* Whether process pid holds `file` open. */
+static bool holds(int pid, const char *file) {
+  char dir[64];
+  snprintf(dir, sizeof dir, "/proc/%d/fd", pid);
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  bool found = false;
+  while (d && (e = readdir(d)) && !found) {
+    char link[PATH_MAX + 80], target[PATH_MAX] = "";
+    snprintf(link, sizeof link, "%s/%s", dir, e->d_name);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    found = n > 0 && (size_t)n == strlen(file) && !memcmp(target, file, (size_t)n);
+  }
+  if (d)
+    closedir(d);
+  return found;
+}
+
+/* --log-file is the daemon's own: the processes it starts (kernel workers, the worker server
+ * that outlives it by minutes, nvcc) must not inherit it, or a log file rotated or deleted
+ * stays allocated, and a disk stays full, for as long as they run. */
+Test(stdio, children_do_not_inherit_the_log_file) {
+  char dir[] = "/tmp/upk-logfd-XXXXXX", log[sizeof dir + 16], arg[sizeof log + 16];
+  cr_assert_not_null(mkdtemp(dir));
+  snprintf(log, sizeof log, "%s/d.log", dir);
+  snprintf(arg, sizeof arg, "--log-file=%s", log);
+  hx *d = hx_mcp_session(HX_ARGS("--mcp", arg)); /* a kernel worker is started warm */
+  int pids[8];
+  size_t n = 0;
+  for (int i = 0; i < 100 && !n; i++, hx_msleep(50))
+    n = children_of(hx_pid(d), pids, 8);
+  size_t holding = 0;
+  for (size_t i = 0; i < n; i++)
+    holding += holds(pids[i], log);
+  hx_ping(d);
+  hx_finish(d, 0);
+  char cmd[sizeof dir + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  (void)!system(cmd);
+  cr_assert_gt(n, 0, "the daemon started no process in 5 s");
+  cr_assert_eq(holding, 0, "%zu of the daemon's %zu child processes hold its log file", holding, n);
 }
