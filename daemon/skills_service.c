@@ -209,8 +209,8 @@ static void scan_batch(item *it, upk_skills_svc *svc) {
   if (rc < 0)
     upk_index_scan(svc->index, &st, NULL); /* a failed batch in memory: one plain scan instead */
   if (rc != 1) {
-    upk_info("skills: %zu found (%zu parsed, %zu unchanged) in %.1f ms", st.skills, st.parsed,
-             st.unchanged, st.ms);
+    upk_info("skills: %zu found (%zu parsed, %zu unchanged%s) in %.1f ms", st.skills, st.parsed,
+             st.unchanged, st.same_tree ? ", the tree as last indexed" : "", st.ms);
     it->tidy_next = st.parsed > 0;
     it->truncated = truncated_roots(svc->index);
 #ifdef __GLIBC__

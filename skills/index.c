@@ -163,6 +163,11 @@ static const char schema_sql[] =
      * term's whole doclist, too slow for every lookup. See upk_ix_snapshot_df. */
     "CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, head INTEGER NOT NULL,"
     " body INTEGER NOT NULL) WITHOUT ROWID;"
+    /* What the last complete full scan walked (upk_ix_job.digest): a scan that walks the
+     * same writes nothing. Any other write to doc or place (a refresh, roots changing)
+     * deletes it first. */
+    "CREATE TABLE IF NOT EXISTS scan_digest(id INTEGER PRIMARY KEY CHECK (id = 0),"
+    " digest INTEGER NOT NULL);"
     "CREATE TEMP TABLE IF NOT EXISTS touched(name TEXT PRIMARY KEY);"
     "CREATE TEMP TABLE IF NOT EXISTS cand(id INTEGER PRIMARY KEY);";
 
@@ -474,8 +479,8 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
   if (!rc && gone)
     rc = upk_ix_drop_orphans(ix, true);
   char *now = rc ? NULL : roots_signature(ix);
-  if (!rc && (!was || !now || strcmp(was, now)))
-    rc = upk_ix_visibility(ix, true);
+  if (!rc && (!was || !now || strcmp(was, now))) /* a root's id may come back, its skills not */
+    rc = upk_ix_exec(ix, "DELETE FROM scan_digest") ? -EIO : upk_ix_visibility(ix, true);
   free(was);
   free(now);
   if (!rc && gone)

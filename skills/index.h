@@ -105,6 +105,8 @@ typedef struct upk_index_stats {
   size_t unchanged; /* skipped: same mtime, size and inode as indexed */
   size_t removed;   /* placements that disappeared */
   size_t dirs;      /* directories visited */
+  bool same_tree;   /* the walk found what the last complete full scan did: no skill was
+                     * looked up or placed, nothing written */
   double ms;
 } upk_index_stats;
 

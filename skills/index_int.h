@@ -13,7 +13,7 @@
 
 /* Bump when the schema or what is stored changes: older cache files are then
  * deleted and rebuilt instead of being read wrongly. */
-#define UPK_INDEX_SCHEMA 3
+#define UPK_INDEX_SCHEMA 4
 
 /* Each connection's page cache (PRAGMA cache_size: negative is KiB). */
 #define UPK_IX_CACHE_KIB "-32768"

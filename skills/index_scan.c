@@ -27,7 +27,10 @@ void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *d
 
 int upk_ix_begin(upk_index *ix) {
   upk_ix_forget_parent(ix);
-  if (upk_ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched; DELETE FROM cand"))
+  if (ix->job)
+    ix->job->no_digest = true;
+  if (upk_ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched; DELETE FROM cand;"
+                      "DELETE FROM scan_digest"))
     return -EIO;
   ix->gen++;
   return 0;
@@ -110,6 +113,11 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
   /* Agents that read the same directory by the same name (most of them) share the paths:
    * 180,000 copies fewer for 60,000 skills. */
   bool same_dir = !strcmp(dir, from->dir);
+  /* The items are the earlier root's, which the digest holds: which root, and under what
+   * name, is all that is new (hashing 180,000 paths again was a tenth of a restart). */
+  size_t k = (size_t)(from - j->roots);
+  upk_ix_digest(&j->digest, &k, sizeof k);
+  uint64_t digest = j->digest;
   for (size_t i = from->first; i < from->first + from->count; i++) {
     char path[PATH_MAX];
     const char *p = j->items[i].dir;
@@ -123,6 +131,7 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
       return rc;
     j->items[j->n - 1].same = i + 1;
   }
+  j->digest = digest;
   sc->limit_hit = from->limit_hit;
   return 0;
 }
@@ -152,6 +161,9 @@ static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
     if (!strcmp(j->roots[i].real, real) && j->roots[i].max_depth == sc->max_depth)
       seen = &j->roots[i];
   size_t first = j->n;
+  int64_t key[3] = {sc->root, sc->max_depth, sc->ix->max_dirs};
+  upk_ix_digest(&j->digest, key, sizeof key);
+  upk_ix_digest_str(&j->digest, dir); /* where it resolves to: the walk adds it */
   int rc;
   if (seen) {
     rc = copy_root(sc, seen, dir);
@@ -166,9 +178,21 @@ static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
     if (!rc)
       rc = remember_root(j, real, sc, dir, first);
   }
+  upk_ix_digest(&j->digest, &sc->limit_hit, sizeof sc->limit_hit);
   sqlite3_bind_int(mark, 1, sc->limit_hit);
   sqlite3_bind_int64(mark, 2, sc->root);
   return rc ? rc : upk_ix_step_done(sc->ix, mark, "note the directory limit");
+}
+
+/* Whether the last complete full scan walked what this one did (upk_ix_job.digest). */
+static bool same_digest(upk_index *ix, uint64_t digest) {
+  sqlite3_stmt *st;
+  bool same = false;
+  if (sqlite3_prepare_v2(ix->db, "SELECT digest FROM scan_digest", -1, &st, NULL) == SQLITE_OK) {
+    same = sqlite3_step(st) == SQLITE_ROW && (uint64_t)sqlite3_column_int64(st, 0) == digest;
+    sqlite3_finalize(st);
+  }
+  return same;
 }
 
 int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
@@ -179,15 +203,14 @@ int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
   clock_gettime(CLOCK_MONOTONIC, &j->t0);
   j->gen = ++ix->gen;
   j->bulk = ix->n_docs == 0;
+  j->digest = 0xcbf29ce484222325ULL; /* FNV-1a's offset basis */
   ix->job = j;
   sqlite3_stmt *roots = NULL, *mark = NULL;
-  int rc = upk_ix_places_load(ix, &j->known);
-  if (!rc)
-    rc = sqlite3_prepare_v2(ix->db, upk_ix_roots_sql, -1, &roots, NULL) ||
-                 sqlite3_prepare_v2(ix->db, "UPDATE root SET truncated = ?1 WHERE id = ?2", -1,
-                                    &mark, NULL)
-             ? upk_ix_sql_fail(ix, "scan")
-             : 0;
+  int rc = sqlite3_prepare_v2(ix->db, upk_ix_roots_sql, -1, &roots, NULL) ||
+                   sqlite3_prepare_v2(ix->db, "UPDATE root SET truncated = ?1 WHERE id = ?2", -1,
+                                      &mark, NULL)
+               ? upk_ix_sql_fail(ix, "scan")
+               : 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;
     upk_ix_init_scan(&sc, ix, roots, diags, &j->st);
@@ -196,6 +219,11 @@ int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
   }
   sqlite3_finalize(roots);
   sqlite3_finalize(mark);
+  if (!rc) {
+    j->unchanged = !j->bulk && same_digest(ix, j->digest);
+    if (!j->unchanged)
+      rc = upk_ix_places_load(ix, &j->known);
+  }
   if (rc) {
     upk_ix_job_free(ix);
     return rc;
@@ -222,6 +250,22 @@ static int set_bulk(upk_index *ix, bool bulk) {
   return upk_ix_exec(ix, sql);
 }
 
+static int store_digest(upk_index *ix, uint64_t digest) {
+  char sql[96];
+  snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO scan_digest(id, digest) VALUES(0, %lld)",
+           (long long)digest);
+  return upk_ix_exec(ix, sql);
+}
+
+/* A scan that walked what the last complete one did: every item is as stored. */
+static void take_as_stored(struct upk_ix_job *j) {
+  for (size_t i = j->next; i < j->n; i++)
+    j->st.unchanged += !j->items[i].same;
+  j->st.skills += j->n - j->next;
+  j->st.same_tree = true;
+  j->next = j->n;
+}
+
 /* The last step: whatever the walk did not find again is gone. */
 static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
   /* A full pass recomputes everything: what was noted for a partial one is moot. */
@@ -231,6 +275,8 @@ static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
     rc = set_bulk(ix, false);
   if (!rc)
     rc = upk_ix_places_sweep(ix, &j->known, &j->st.removed);
+  if (!rc && !j->unchanged && !j->no_digest)
+    rc = store_digest(ix, j->digest);
   return finish_pass(ix, rc, true, j->st.parsed || j->st.removed || j->placed);
 }
 
@@ -279,7 +325,9 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
     else if (r == 0) {
       dirs[k] = it->dir;
       todo[i - from] = ++k;
-    } else if (r < -1)
+    } else if (r == -1)
+      j->no_digest = true;
+    else
       rc = r;
   }
   upk_ix_pool *pool = NULL;
@@ -296,6 +344,7 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
       it->doc = upk_ix_store_doc(&sc, &pr[slot - 1], &parsed[slot - 1], &it->name);
       upk_ix_parsed_free(&parsed[slot - 1]);
       rc = it->doc < 0 ? (int)it->doc : 0;
+      j->no_digest |= it->doc == 0;
     }
     if (rc)
       break;
@@ -324,6 +373,10 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
   }
   size_t to = max < j->n - j->next ? j->next + max : j->n, parsed = j->st.parsed;
   int rc = j->bulk && j->next == 0 ? set_bulk(ix, true) : 0;
+  if (j->unchanged)
+    take_as_stored(j);
+  else if (!rc && j->next == 0) /* this scan writes: the digest stands for no tree until it ends */
+    rc = upk_ix_exec(ix, "DELETE FROM scan_digest");
   while (!rc && j->next < to) { /* in chunks: what is held per item is bounded */
     size_t end = to - j->next > SCAN_CHUNK ? j->next + SCAN_CHUNK : to;
     rc = scan_items(ix, j, j->next, end, diags);

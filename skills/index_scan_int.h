@@ -49,6 +49,17 @@ struct upk_ix_job {
   upk_ix_places known; /* the stored placements: found again, or swept when done */
   bool placed;         /* a placement was written */
   bool bulk;           /* the first index of an empty one: FTS5 merges once, afterwards */
+  /* What the walk found, hashed (upk_ix_digest): each root's id, paths and limits, each
+   * folder's resolved path, each skill's path and its file's name, mtime, size and inode
+   * (what the probe compares), and the resolved path of a skill directory that is a link.
+   * Equal to the stored digest of the last complete full scan, nothing can have changed:
+   * the scan writes nothing, and the stored placements are not even read (a restart of
+   * 60,000 skills: 0.33 -> 0.2 s). */
+  uint64_t digest;
+  bool unchanged;  /* the digest is the stored one */
+  /* Store no digest at the end: a skill could not be read (each scan retries it), or another
+   * pass wrote between this scan's steps, after its walk. */
+  bool no_digest;
   upk_index_stats st;
   struct timespec t0;
 };
@@ -84,7 +95,8 @@ extern const char upk_ix_roots_sql[];
 /** A pass over one root (roots: a row of upk_ix_roots_sql). */
 void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *diags,
                       upk_index_stats *st);
-/** Opens a pass's write transaction and a new placement stamp. */
+/** Opens a partial pass's write transaction and a new placement stamp; the full scan's
+ * digest is dropped, as this pass writes. */
 int upk_ix_begin(upk_index *ix);
 /** Ends a pass begun by upk_ix_begin(): commits when rc is 0, else rolls back. */
 int upk_ix_finish(upk_index *ix, int rc, bool all);
@@ -107,6 +119,10 @@ int upk_ix_place_doc(scan *sc, const char *dir, int64_t id, const char *name);
 /** Notes a skill directory for a stepped scan (sc->collect) without indexing it. pooled: dir
  * is already in the scan's string pool (an earlier item's), and is shared, not copied. */
 int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f, bool pooled);
+/** Adds n bytes at p to the digest *h (64-bit FNV-1a: it tells trees apart, nothing more). */
+void upk_ix_digest(uint64_t *h, const void *p, size_t n);
+/** Adds a string, with its terminating NUL as the separator. */
+void upk_ix_digest_str(uint64_t *h, const char *s);
 /** Walks dir, whose children sit at depth + 1: skills noted or indexed, folders descended. */
 int upk_ix_walk(scan *sc, const char *dir, int depth);
 /** Rescans a root, or only sub (a top-level entry of it), then sweeps what was covered but

@@ -240,8 +240,22 @@ static int index_skill(scan *sc, const char *dir, const char *md) {
   return rc;
 }
 
+void upk_ix_digest(uint64_t *h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++)
+    *h = (*h ^ b[i]) * 0x100000001b3ULL;
+}
+
+void upk_ix_digest_str(uint64_t *h, const char *s) {
+  upk_ix_digest(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
 int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f, bool pooled) {
   struct upk_ix_job *j = sc->collect;
+  int64_t stat_key[3] = {f->mtime_ns, f->size, f->ino};
+  upk_ix_digest_str(&j->digest, dir);
+  upk_ix_digest_str(&j->digest, md);
+  upk_ix_digest(&j->digest, stat_key, sizeof stat_key);
   if (j->n == j->cap) {
     size_t cap = j->cap ? j->cap * 2 : 1024;
     job_item *p = realloc(j->items, cap * sizeof *p);
@@ -315,6 +329,13 @@ static bool on_stack(const scan *sc, const struct stat *sb) {
   return false;
 }
 
+/* A directory's resolved path, into the scan's digest: a skill's location is read through it. */
+static void digest_real(scan *sc, const char *dir) {
+  char *real = realpath(dir, NULL);
+  upk_ix_digest_str(&sc->collect->digest, real);
+  free(real);
+}
+
 /* One child directory: a skill, or (within the depth limit) a folder of skills. */
 /* `type`: readdir's word on path (DT_UNKNOWN: none). A directory readdir vouches for needs no
  * stat unless it is descended into; a file is none of ours. */
@@ -342,6 +363,8 @@ static int visit(scan *sc, const char *path, int depth, unsigned char type, cons
     sc->st->dirs++;
   found_file f = {.real_dir = real_dir};
   const char *md = skill_file(sc, path, &f, pre);
+  if (md && sc->collect && !real_dir) /* where it leads is where the probe reads it */
+    digest_real(sc, path);
   if (md)
     return sc->collect ? upk_ix_note_skill(sc, path, md, &f, false) : index_skill(sc, path, md);
   if (depth >= sc->max_depth)
@@ -408,6 +431,8 @@ static pre_stat *prefetch_skill_files(const char *dir, const dent *names, size_t
 /* dir's children sit at depth + 1. */
 int upk_ix_walk(scan *sc, const char *dir, int depth) {
   size_t n;
+  if (sc->collect)
+    digest_real(sc, dir);
   dent *names = read_names(sc, dir, depth == 0, &n);
   pre_stat *pre = sc->collect ? prefetch_skill_files(dir, names, n) : NULL;
   int rc = 0;
