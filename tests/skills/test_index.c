@@ -465,6 +465,76 @@ UTest(index, restart_rescan_finds_what_changed_meanwhile) {
   upk_index_close(ix);
 }
 
+/* tmp/skills as a root with a cache file, in buffers of their own (at()'s are reused), and
+ * its first index. */
+typedef struct cached {
+  char root[PATH_MAX], db[PATH_MAX];
+  upk_index_root r;
+  upk_index_options o;
+} cached;
+
+static void first_index(cached *c, int max_depth) {
+  snprintf(c->root, PATH_MAX, "%s", at("skills"));
+  snprintf(c->db, PATH_MAX, "%s", at("cache/index.sqlite"));
+  c->r = (upk_index_root){c->root, "claude", UPK_INDEX_PROJECT, 0, max_depth};
+  c->o = (upk_index_options){.db_path = c->db};
+  upk_index_stats st;
+  upk_index_close(open_cached(&c->o, &c->r, &st));
+  cr_assert(!st.same_tree, "a first index");
+}
+
+/* dir/SKILL.md made another name of from/SKILL.md: one inode, one mtime, another path. */
+static void same_skill_file(const char *from, const char *dir) {
+  char a[PATH_MAX], b[PATH_MAX];
+  snprintf(a, sizeof a, "%s/SKILL.md", from);
+  snprintf(b, sizeof b, "%s/SKILL.md", dir);
+  mkdir_p(dir);
+  cr_assert_eq(link(a, b), 0);
+}
+
+/* The link `link` (under tmp) made to lead to `target`; a restart must then not trust the
+ * tree, and read skill `name` at `want` (all relative to tmp). */
+static void relink_then_restart(cached *c, const char *link, const char *target, const char *name,
+                                const char *want) {
+  char l[PATH_MAX];
+  snprintf(l, sizeof l, "%s", at(link));
+  cr_assert_eq(unlink(l), 0);
+  cr_assert_eq(symlink(at(target), l), 0);
+  upk_index_stats st;
+  upk_index *ix = open_cached(&c->o, &c->r, &st);
+  cr_assert(!st.same_tree);
+  upk_index_skill sk;
+  cr_assert_eq(upk_index_get(ix, name, NULL, &sk), 0);
+  cr_assert_str_eq(sk.e.path, at(want));
+  upk_index_skill_free(&sk);
+  upk_index_close(ix);
+}
+
+/* A file's text and times, to put it back exactly as it was: same size, mtime and inode. */
+typedef struct saved_file {
+  char path[PATH_MAX], text[4096];
+  size_t len;
+  struct stat st;
+} saved_file;
+
+static void save_file(saved_file *f, const char *path) {
+  snprintf(f->path, sizeof f->path, "%s", path);
+  cr_assert_eq(stat(path, &f->st), 0);
+  FILE *in = fopen(path, "r");
+  cr_assert_not_null(in);
+  f->len = fread(f->text, 1, sizeof f->text, in);
+  fclose(in);
+}
+
+static void restore_file(const saved_file *f) {
+  FILE *out = fopen(f->path, "w"); /* in place: the inode stays */
+  cr_assert_not_null(out);
+  fwrite(f->text, 1, f->len, out);
+  fclose(out);
+  struct timespec times[2] = {f->st.st_atim, f->st.st_mtim};
+  cr_assert_eq(utimensat(AT_FDCWD, f->path, times, 0), 0);
+}
+
 /* A restart whose walk finds the tree as the last complete scan left it writes nothing and
  * looks nothing up (same_tree); anything a full check would catch defeats that: an edit, a
  * refresh written in between (even one the tree went back on), a skill directory that is a
@@ -472,75 +542,52 @@ UTest(index, restart_rescan_finds_what_changed_meanwhile) {
 UTest(index, a_restart_trusts_only_the_tree_it_indexed_last) {
   library(at("skills"));
   skill(at("a"), "linked-skill", "Calibrate the frobnitz sensor array.", "Steps.");
-  mkdir_p(at("b/linked-skill"));
-  cr_assert_eq(link(at("a/linked-skill/SKILL.md"), at("b/linked-skill/SKILL.md")), 0);
+  same_skill_file(at("a/linked-skill"), at("b/linked-skill"));
   cr_assert_eq(symlink(at("a/linked-skill"), at("skills/linked-skill")), 0);
-  char root[PATH_MAX], db[PATH_MAX]; /* at()'s buffers are reused */
-  snprintf(root, sizeof root, "%s", at("skills"));
-  snprintf(db, sizeof db, "%s", at("cache/index.sqlite"));
-  upk_index_root r = {root, "claude", UPK_INDEX_PROJECT, 0, 0};
-  upk_index_options o = {.db_path = db};
+  cached c;
+  first_index(&c, 0);
   upk_index_stats st;
-  upk_index_close(open_cached(&o, &r, &st));
-  cr_assert(!st.same_tree, "the first index");
-  upk_index_close(open_cached(&o, &r, &st));
+  upk_index_close(open_cached(&c.o, &c.r, &st));
   cr_assert(st.same_tree);
   cr_assert_eq(st.skills, 9);
   cr_assert_eq(st.unchanged, 9);
   cr_assert_eq(st.parsed, 0);
   /* an edit */
   skill(at("skills"), "release-notes", "Draft release notes from the quuxly changelog.", "x");
-  upk_index *ix = open_cached(&o, &r, &st);
+  upk_index *ix = open_cached(&c.o, &c.r, &st);
   cr_assert(!st.same_tree);
   cr_assert_eq(st.parsed, 1);
   cr_assert_eq(hits_for(ix, "quuxly changelog", "release-notes"), 1);
   upk_index_close(ix);
-  upk_index_close(open_cached(&o, &r, &st));
+  upk_index_close(open_cached(&c.o, &c.r, &st));
   cr_assert(st.same_tree);
   /* a refresh, then the file back as it was: same size, mtime and inode as last scanned */
-  char md[PATH_MAX];
-  snprintf(md, sizeof md, "%s", at("skills/react-testing/SKILL.md"));
-  struct stat was;
-  cr_assert_eq(stat(md, &was), 0);
-  FILE *f = fopen(md, "r");
-  char text[4096];
-  size_t len = fread(text, 1, sizeof text, f);
-  fclose(f);
-  ix = open_cached(&o, &r, &st);
+  saved_file was;
+  save_file(&was, at("skills/react-testing/SKILL.md"));
+  ix = open_cached(&c.o, &c.r, &st);
   skill(at("skills"), "react-testing", "Snapshot the wibblefrost components.", "changed");
   cr_assert_geq(upk_index_refresh(ix, at("skills/react-testing"), NULL), 0);
   cr_assert_eq(hits_for(ix, "wibblefrost", "react-testing"), 1);
   upk_index_close(ix);
-  f = fopen(md, "w");
-  fwrite(text, 1, len, f);
-  fclose(f);
-  struct timespec times[2] = {was.st_atim, was.st_mtim};
-  cr_assert_eq(utimensat(AT_FDCWD, md, times, 0), 0);
-  ix = open_cached(&o, &r, &st);
+  restore_file(&was);
+  ix = open_cached(&c.o, &c.r, &st);
   cr_assert(!st.same_tree, "a refresh wrote since the last complete scan");
   cr_assert_eq(hits_for(ix, "wibblefrost", "react-testing"), 0);
   cr_assert_eq(hits_for(ix, "React components Testing Library", "react-testing"), 1);
   upk_index_close(ix);
   /* the link now leads to the same file (one inode, one mtime) in another directory */
-  cr_assert_eq(unlink(at("skills/linked-skill")), 0);
-  cr_assert_eq(symlink(at("b/linked-skill"), at("skills/linked-skill")), 0);
-  ix = open_cached(&o, &r, &st);
-  cr_assert(!st.same_tree);
-  upk_index_skill sk;
-  cr_assert_eq(upk_index_get(ix, "linked-skill", NULL, &sk), 0);
-  cr_assert_str_eq(sk.e.path, at("b/linked-skill/SKILL.md"));
-  upk_index_skill_free(&sk);
-  upk_index_close(ix);
+  relink_then_restart(&c, "skills/linked-skill", "b/linked-skill", "linked-skill",
+                      "b/linked-skill/SKILL.md");
   /* a root set aside and taken back (its id comes back, its placements do not) */
   skill(at("extra"), "extra-skill", "Polish the grommet inventory.", "x");
   char extra[PATH_MAX];
   snprintf(extra, sizeof extra, "%s", at("extra"));
-  upk_index_root two[] = {r, {extra, "claude", UPK_INDEX_USER, 0, 0}};
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_root two[] = {c.r, {extra, "claude", UPK_INDEX_USER, 0, 0}};
+  cr_assert_eq(upk_index_open(&ix, &c.o), 0);
   cr_assert_eq(upk_index_set_roots(ix, two, 2), 0);
   cr_assert_eq(upk_index_scan(ix, &st, NULL), 0);
   upk_index_close(ix);
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_open(&ix, &c.o), 0);
   cr_assert_eq(upk_index_set_roots(ix, two, 1), 0);
   cr_assert_eq(upk_index_set_roots(ix, two, 2), 0);
   cr_assert_eq(upk_index_scan(ix, &st, NULL), 0);
@@ -548,13 +595,13 @@ UTest(index, a_restart_trusts_only_the_tree_it_indexed_last) {
   cr_assert_eq(hits_for(ix, "grommet inventory", "extra-skill"), 1);
   upk_index_close(ix);
   /* another directory limit */
-  upk_index_options few = o;
+  upk_index_options few = c.o;
   few.max_dirs = 3;
-  ix = open_cached(&few, &r, &st);
+  ix = open_cached(&few, &c.r, &st);
   cr_assert(!st.same_tree);
   cr_assert_eq(upk_index_count(ix), 3);
   upk_index_close(ix);
-  ix = open_cached(&o, &r, &st);
+  ix = open_cached(&c.o, &c.r, &st);
   cr_assert(!st.same_tree);
   cr_assert_eq(upk_index_count(ix), 9);
   upk_index_close(ix);
@@ -564,26 +611,12 @@ UTest(index, a_restart_trusts_only_the_tree_it_indexed_last) {
  * same files (hard links: one inode, one mtime), a restart finds each skill where it now is. */
 UTest(index, a_restart_follows_a_folder_link_to_the_same_files) {
   skill(at("lib1"), "frob-tuning", "Tune the frobnitz.", "x");
-  mkdir_p(at("lib2/frob-tuning"));
-  cr_assert_eq(link(at("lib1/frob-tuning/SKILL.md"), at("lib2/frob-tuning/SKILL.md")), 0);
+  same_skill_file(at("lib1/frob-tuning"), at("lib2/frob-tuning"));
   mkdir_p(at("skills"));
   cr_assert_eq(symlink(at("lib1"), at("skills/group")), 0);
-  char root[PATH_MAX], db[PATH_MAX];
-  snprintf(root, sizeof root, "%s", at("skills"));
-  snprintf(db, sizeof db, "%s", at("cache/index.sqlite"));
-  upk_index_root r = {root, "claude", UPK_INDEX_PROJECT, 0, 2};
-  upk_index_options o = {.db_path = db};
-  upk_index_stats st;
-  upk_index_close(open_cached(&o, &r, &st));
-  cr_assert_eq(unlink(at("skills/group")), 0);
-  cr_assert_eq(symlink(at("lib2"), at("skills/group")), 0);
-  upk_index *ix = open_cached(&o, &r, &st);
-  cr_assert(!st.same_tree);
-  upk_index_skill sk;
-  cr_assert_eq(upk_index_get(ix, "frob-tuning", NULL, &sk), 0);
-  cr_assert_str_eq(sk.e.path, at("lib2/frob-tuning/SKILL.md"));
-  upk_index_skill_free(&sk);
-  upk_index_close(ix);
+  cached c;
+  first_index(&c, 2);
+  relink_then_restart(&c, "skills/group", "lib2", "frob-tuning", "lib2/frob-tuning/SKILL.md");
 }
 
 /* A refresh between the steps of a full scan (the daemon answers between them) writes after
@@ -591,16 +624,12 @@ UTest(index, a_restart_follows_a_folder_link_to_the_same_files) {
  * a scan that did not end. */
 UTest(index, a_scan_with_a_refresh_between_its_steps_is_not_trusted_later) {
   library(at("skills"));
-  char root[PATH_MAX], db[PATH_MAX]; /* at()'s buffers are reused */
-  snprintf(root, sizeof root, "%s", at("skills"));
-  snprintf(db, sizeof db, "%s", at("cache/index.sqlite"));
-  upk_index_root r = {root, "claude", UPK_INDEX_PROJECT, 0, 0};
-  upk_index_options o = {.db_path = db};
+  cached c;
+  first_index(&c, 0);
   upk_index_stats st;
-  upk_index_close(open_cached(&o, &r, &st));
   upk_index *ix;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
+  cr_assert_eq(upk_index_open(&ix, &c.o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &c.r, 1), 0);
   skill(at("skills"), "sql-query-tuning", "Tune the zanzibar query planner.", "x");
   size_t total;
   cr_assert_eq(upk_index_scan_begin(ix, &total, NULL), 0);
@@ -608,33 +637,24 @@ UTest(index, a_scan_with_a_refresh_between_its_steps_is_not_trusted_later) {
   cr_assert_geq(upk_index_refresh(ix, at("skills/sql-query-tuning"), NULL), 0);
   cr_assert_eq(upk_index_scan_step(ix, SIZE_MAX, &st, NULL), 0);
   upk_index_close(ix);
-  ix = open_cached(&o, &r, &st);
+  ix = open_cached(&c.o, &c.r, &st);
   cr_assert(!st.same_tree);
   cr_assert_eq(hits_for(ix, "zanzibar planner", "sql-query-tuning"), 1);
   upk_index_close(ix);
-  upk_index_close(open_cached(&o, &r, &st));
+  upk_index_close(open_cached(&c.o, &c.r, &st));
   cr_assert(st.same_tree);
   /* A scan cut short after writing its first step, then the tree back as it was indexed:
    * what that step wrote is not what the digest stands for. */
-  char md[PATH_MAX], text[4096];
-  snprintf(md, sizeof md, "%s", at("skills/cuda-kernel-debugging/SKILL.md")); /* item 1 */
-  struct stat was;
-  cr_assert_eq(stat(md, &was), 0);
-  FILE *f = fopen(md, "r");
-  size_t len = fread(text, 1, sizeof text, f);
-  fclose(f);
+  saved_file was;
+  save_file(&was, at("skills/cuda-kernel-debugging/SKILL.md")); /* the walk's first */
   skill(at("skills"), "cuda-kernel-debugging", "Debug the flimflam kernels.", "x");
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0);
+  cr_assert_eq(upk_index_open(&ix, &c.o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &c.r, 1), 0);
   cr_assert_eq(upk_index_scan_begin(ix, &total, NULL), 0);
   cr_assert_eq(upk_index_scan_step(ix, 1, &st, NULL), 1);
   upk_index_close(ix);
-  f = fopen(md, "w");
-  fwrite(text, 1, len, f);
-  fclose(f);
-  struct timespec times[2] = {was.st_atim, was.st_mtim};
-  cr_assert_eq(utimensat(AT_FDCWD, md, times, 0), 0);
-  ix = open_cached(&o, &r, &st);
+  restore_file(&was);
+  ix = open_cached(&c.o, &c.r, &st);
   cr_assert(!st.same_tree);
   cr_assert_eq(hits_for(ix, "flimflam", "cuda-kernel-debugging"), 0);
   cr_assert_eq(hits_for(ix, "compute-sanitizer memcheck", "cuda-kernel-debugging"), 1);
