@@ -6,7 +6,7 @@ ctl=${UPSKILLCTL:?set UPSKILLCTL}
 daemon=${UPSKILLD:?set UPSKILLD}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
-trap '[[ -n ${MCP_PID:-} ]] && kill "$MCP_PID" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[[ -n ${mcp_pid:-} ]] && kill "$mcp_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config UPSKILLD=$daemon
 unset CLAUDE_CONFIG_DIR CODEX_HOME
 mkdir -p "$HOME" "$tmp/proj"
@@ -62,6 +62,7 @@ check "removing it again says it is not installed" 'rc 1 && grep -q "no installe
 
 # A live MCP session: skills added on disk are found without a restart.
 coproc MCP { exec "$daemon" --mcp 2>"$tmp/daemon.err"; }
+mcp_pid=$MCP_PID # bash unsets MCP_PID as soon as the daemon has exited
 id=0
 ask() { # ask METHOD PARAMS -> the response line in $reply
   id=$((id + 1))
@@ -120,5 +121,5 @@ skill "$HOME/.agents/skills/pg-vacuum-tuning" pg-vacuum-tuning "Tunes PostgreSQL
 await "tune postgresql autovacuum" pg-vacuum-tuning found
 check "a root created under \$HOME (~/.agents/skills) is found within 1 s" '[[ $seen == 1 ]]'
 exec {MCP[1]}>&-
-wait "$MCP_PID" 2>/dev/null
+wait "$mcp_pid" 2>/dev/null
 tap_finish
