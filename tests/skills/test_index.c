@@ -661,6 +661,39 @@ UTest(index, a_scan_with_a_refresh_between_its_steps_is_not_trusted_later) {
   upk_index_close(ix);
 }
 
+static int db_int(const char *db_path, const char *sql);
+
+/* A restart that finds a few skills changed leaves the word statistics (df) as a refresh
+ * does, stale: retaking them walks the whole FTS index. A new word is still found (asked as a
+ * prefix). A twentieth of the skills changed, they are taken again. */
+UTest(index, a_restart_with_few_changes_keeps_the_word_statistics) {
+  char dir[64], desc[128];
+  for (int i = 0; i < 40; i++) {
+    snprintf(dir, sizeof dir, "skill-%02d", i);
+    snprintf(desc, sizeof desc, "Handle chore number %d for the team.", i);
+    skill(at("skills"), dir, desc, "Steps.");
+  }
+  cached c;
+  first_index(&c, 0);
+  upk_index_stats st;
+  upk_index_close(open_cached(&c.o, &c.r, &st)); /* takes the snapshot the merge would have */
+  const char *df_of = "SELECT count(*) FROM df WHERE term IN ('zorblax', 'quorbix')";
+  cr_assert_eq(db_int(c.db, df_of), 0);
+  skill(at("skills"), "new-one", "Polish the zorblax.", "x");
+  upk_index *ix = open_cached(&c.o, &c.r, &st);
+  cr_assert_eq(st.parsed, 1);
+  cr_assert_eq(hits_for(ix, "zorblax", "new-one"), 1);
+  upk_index_close(ix);
+  cr_assert_eq(db_int(c.db, df_of), 0, "one skill in 41: the statistics are kept");
+  skill(at("skills"), "skill-01", "Tune the quorbix.", "x");
+  skill(at("skills"), "skill-02", "Tune the quorbix again.", "x");
+  skill(at("skills"), "skill-03", "Tune the quorbix once more.", "x");
+  ix = open_cached(&c.o, &c.r, &st);
+  cr_assert_eq(st.parsed, 3);
+  upk_index_close(ix);
+  cr_assert_eq(db_int(c.db, df_of), 2, "3 skills in 41 (and the one before): taken again");
+}
+
 /* A folder of more skills than PREFETCH_MIN (their SKILL.md are stat'ed on two threads
  * ahead of the walk): a restart finds each one unchanged but the two edited meanwhile, the
  * lowercase skill.md, and nothing in a plain file or in a SKILL.md that is a directory. */
@@ -917,8 +950,6 @@ UTest(index, broken_frontmatter_is_still_found_with_warnings) {
   upk_index_entries_free(&e);
   upk_index_close(ix);
 }
-
-static int db_int(const char *db_path, const char *sql);
 
 UTest(index, cache_file_survives_restarts_and_is_versioned) {
   library(at("skills"));
