@@ -420,8 +420,19 @@ Test(stdio, command_line_flags) {
   flag_exit(HX_ARGS("stray-argument"), 2);
 }
 
-/* The children of process `parent`: their pids, up to cap. */
+/* The program process pid runs ("" if gone). */
+static void exe_of(int pid, char *out, size_t len) {
+  char link[64];
+  snprintf(link, sizeof link, "/proc/%d/exe", pid);
+  ssize_t n = readlink(link, out, len - 1);
+  out[n > 0 ? n : 0] = 0;
+}
+
+/* The children of process `parent` that run a program of their own (a child between fork
+ * and exec still holds every descriptor): their pids, up to cap. */
 static size_t children_of(int parent, int *pids, size_t cap) {
+  char parent_exe[PATH_MAX], exe[PATH_MAX];
+  exe_of(parent, parent_exe, sizeof parent_exe);
   size_t n = 0;
   DIR *proc = opendir("/proc");
   struct dirent *e;
@@ -433,7 +444,10 @@ static size_t children_of(int parent, int *pids, size_t cap) {
     const char *end = f && fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
     if (f)
       fclose(f);
-    if (end && sscanf(end + 1, " %*c %d", &ppid) == 1 && ppid == parent)
+    if (!end || sscanf(end + 1, " %*c %d", &ppid) != 1 || ppid != parent)
+      continue;
+    exe_of(pid, exe, sizeof exe);
+    if (exe[0] && strcmp(exe, parent_exe))
       pids[n++] = pid;
   }
   if (proc)
