@@ -115,10 +115,9 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
    * 180,000 copies fewer for 60,000 skills. */
   bool same_dir = !strcmp(dir, from->dir);
   /* The items are the earlier root's, which the digest holds: which root, and under what
-   * name, is all that is new (hashing 180,000 paths again was a tenth of a restart). */
+   * name, is all that is new. */
   size_t k = (size_t)(from - j->roots);
   upk_ix_digest(&j->digest, &k, sizeof k);
-  uint64_t digest = j->digest;
   for (size_t i = from->first; i < from->first + from->count; i++) {
     char path[PATH_MAX];
     const char *p = j->items[i].dir;
@@ -132,7 +131,6 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
       return rc;
     j->items[j->n - 1].same = i + 1;
   }
-  j->digest = digest;
   sc->limit_hit = from->limit_hit;
   return 0;
 }

@@ -252,10 +252,6 @@ void upk_ix_digest_str(uint64_t *h, const char *s) {
 
 int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f, bool pooled) {
   struct upk_ix_job *j = sc->collect;
-  int64_t stat_key[3] = {f->mtime_ns, f->size, f->ino};
-  upk_ix_digest_str(&j->digest, dir);
-  upk_ix_digest_str(&j->digest, md);
-  upk_ix_digest(&j->digest, stat_key, sizeof stat_key);
   if (j->n == j->cap) {
     size_t cap = j->cap ? j->cap * 2 : 1024;
     job_item *p = realloc(j->items, cap * sizeof *p);
@@ -336,6 +332,17 @@ static void digest_real(scan *sc, const char *dir) {
   free(real);
 }
 
+/* A skill the walk found, into the scan's digest: what the probe compares, and, for a
+ * directory that is a link, where it leads (the probe reads it there). */
+static void digest_skill(scan *sc, const char *dir, const char *md, const found_file *f) {
+  int64_t stat_key[3] = {f->mtime_ns, f->size, f->ino};
+  upk_ix_digest_str(&sc->collect->digest, dir);
+  upk_ix_digest_str(&sc->collect->digest, md);
+  upk_ix_digest(&sc->collect->digest, stat_key, sizeof stat_key);
+  if (!f->real_dir)
+    digest_real(sc, dir);
+}
+
 /* One child directory: a skill, or (within the depth limit) a folder of skills. */
 /* `type`: readdir's word on path (DT_UNKNOWN: none). A directory readdir vouches for needs no
  * stat unless it is descended into; a file is none of ours. */
@@ -363,8 +370,8 @@ static int visit(scan *sc, const char *path, int depth, unsigned char type, cons
     sc->st->dirs++;
   found_file f = {.real_dir = real_dir};
   const char *md = skill_file(sc, path, &f, pre);
-  if (md && sc->collect && !real_dir) /* where it leads is where the probe reads it */
-    digest_real(sc, path);
+  if (md && sc->collect)
+    digest_skill(sc, path, md, &f);
   if (md)
     return sc->collect ? upk_ix_note_skill(sc, path, md, &f, false) : index_skill(sc, path, md);
   if (depth >= sc->max_depth)
