@@ -154,7 +154,11 @@ static json_t *code_actions(const upk_doc_view *v, json_t *params) {
 
 /* ---- workspace/executeCommand ---- */
 
-static void start_method(upk_server *s, upk_batch *b, json_t *id, const char *name, json_t *args) {
+#define FIND_SKILL_WAIT_MS 30000
+
+/* The command's params hold the client's workDoneToken; its first argument, the method's. */
+static void start_method(upk_server *s, upk_batch *b, json_t *id, const char *name, json_t *params,
+                         json_t *args) {
   const upk_method *m = upk_method_find(name, s->opts.test_methods);
   if (!json_is_object(args)) {
     upk_session_answer(s, b,
@@ -163,16 +167,26 @@ static void start_method(upk_server *s, upk_batch *b, json_t *id, const char *na
                                      NULL));
     return;
   }
-  upk_job_start(s, b, m, id, args, args, false);
+  upk_job_start(s, b, m, id, params, args, false);
+}
+
+/* "Find a skill for this" shows a pick list: one from a half-built index would be wrong, so
+ * it waits for the first scan (the client sees $/progress meanwhile) unless told otherwise. */
+static void find_skill(upk_server *s, upk_batch *b, json_t *id, json_t *params, json_t *a0) {
+  json_t *args = json_is_object(a0) ? json_copy(a0) : json_incref(a0);
+  if (json_is_object(args) && !json_object_get(args, "waitMs"))
+    json_object_set_new(args, "waitMs", json_integer(FIND_SKILL_WAIT_MS));
+  start_method(s, b, id, "skills/lookup", params, args);
+  json_decref(args);
 }
 
 static void execute(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
   const char *cmd = json_string_value(json_object_get(params, "command"));
   json_t *args = json_object_get(params, "arguments"), *a0 = json_array_get(args, 0);
   if (cmd && !strcmp(cmd, "upskilld.findSkill")) {
-    start_method(s, b, id, "skills/lookup", a0);
+    find_skill(s, b, id, params, a0);
   } else if (cmd && !strcmp(cmd, "upskilld.installSkill")) {
-    start_method(s, b, id, "skills/install", a0);
+    start_method(s, b, id, "skills/install", params, a0);
   } else if (cmd && !strcmp(cmd, "upskilld.kernelInfo")) {
     upk_doc_view v;
     const char *name = json_string_value(json_array_get(args, 1));

@@ -31,6 +31,9 @@ struct call {
   int code;       /* failure: JSON-RPC code, message and optional data */
   char err[512];
   json_t *data;
+  uint64_t wait_until; /* lookup: hrtime until which it waits for the first scan (0: no wait) */
+  bool parked;         /* ran while the first scan was under way: ask again after a batch */
+  size_t done, total;  /* the first scan's progress when parked */
 };
 
 static void fail(call *c, int code, json_t *data, const char *fmt, ...)
@@ -53,8 +56,25 @@ static void call_work(upk_index *ix, void *arg) {
   c->fn(c, ix);
 }
 
+static void call_done(void *arg, int status);
+
+/* A lookup that waits for the first scan runs again after the batch queued behind it (the
+ * queue is FIFO, so the scan and the lookup take turns: one lookup a batch, ~2 ms in 500). */
+static bool requeue_parked(call *c, int status) {
+  if (status || !c->parked || c->job->cancelled)
+    return false;
+  c->parked = false;
+  upk_job_progress(c->job, (double)c->done, (double)c->total, "indexing skills");
+  if (upk_skills_submit(c->server, call_work, call_done, c) == 0)
+    return true;
+  fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "the skills service stopped while indexing");
+  return false;
+}
+
 static void call_done(void *arg, int status) {
   call *c = arg;
+  if (requeue_parked(c, status))
+    return;
   if (status == UV_ECANCELED)
     upk_job_fail(c->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
   else if (c->result)
@@ -65,13 +85,20 @@ static void call_done(void *arg, int status) {
   free(c);
 }
 
-/* Queue `fn` for this job; everything it needs is in params (kept alive here). */
-static void start(upk_job *job, json_t *params, call_fn fn) {
+/* Queue `fn` for this job; everything it needs is in params (kept alive here). A lookup may
+ * wait up to `wait_ms` for the first scan. */
+static void start_waiting(upk_job *job, json_t *params, call_fn fn, json_int_t wait_ms) {
   call *c = calloc(1, sizeof *c);
+  if (!c) {
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
+    return;
+  }
   c->job = job;
   c->server = job->server;
   c->params = json_incref(params);
   c->fn = fn;
+  if (wait_ms > 0)
+    c->wait_until = uv_hrtime() + (uint64_t)wait_ms * 1000000u;
   int rc = upk_skills_submit(job->server, call_work, call_done, c);
   if (rc) {
     json_decref(c->params);
@@ -79,6 +106,10 @@ static void start(upk_job *job, json_t *params, call_fn fn) {
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the skills service is not running: %s",
                  uv_strerror(rc));
   }
+}
+
+static void start(upk_job *job, json_t *params, call_fn fn) {
+  start_waiting(job, params, fn, 0);
 }
 
 static bool need_index(call *c, upk_index *ix) {
@@ -178,6 +209,10 @@ static size_t agents_param(json_t *arr, const char **out, size_t cap) {
 static void do_lookup(call *c, upk_index *ix) {
   if (!need_index(c, ix))
     return;
+  if (c->wait_until && upk_index_scanning(ix, &c->done, &c->total) && uv_hrtime() < c->wait_until) {
+    c->parked = true;
+    return;
+  }
   const char *agents[32];
   size_t n = agents_param(json_object_get(c->params, "agents"), agents, 32);
   json_int_t limit = json_integer_value(json_object_get(c->params, "limit"));
@@ -217,14 +252,27 @@ static bool check_agents(upk_job *job, json_t *params) {
   return true;
 }
 
+#define LOOKUP_MAX_WAIT_MS 120000
+#define LOOKUP_TOOL_WAIT_MS 30000
+
 static void lookup_handler(upk_job *job, json_t *params) {
   json_t *limit = json_object_get(params, "limit");
   if (limit && (json_integer_value(limit) < 1 || json_integer_value(limit) > 100)) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.limit: must be between 1 and 100");
     return;
   }
-  if (check_agents(job, params))
-    start(job, params, do_lookup);
+  json_t *wait = json_object_get(params, "waitMs");
+  if (wait && (!json_is_integer(wait) || json_integer_value(wait) < 0 ||
+               json_integer_value(wait) > LOOKUP_MAX_WAIT_MS)) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.waitMs: must be between 0 and %d",
+                 LOOKUP_MAX_WAIT_MS);
+    return;
+  }
+  if (!check_agents(job, params))
+    return;
+  /* Agents calling the tool do not know to ask again: they wait unless they say otherwise. */
+  json_int_t ms = wait ? json_integer_value(wait) : job->as_tool ? LOOKUP_TOOL_WAIT_MS : 0;
+  start_waiting(job, params, do_lookup, ms);
 }
 
 static bool scope_param(call *c, upk_index_scope *sc) {
@@ -594,6 +642,9 @@ static const upk_param lookup_params[] = {
     {"task", UPK_T_STRING, 1, "What the agent is about to do, in plain words."},
     {"limit", UPK_T_INTEGER, 0, "How many skills to return (1..100, default 10)."},
     {"agents", UPK_T_ARRAY, 0, "Only skills these agents see (claude, codex, cursor, ...)."},
+    {"waitMs", UPK_T_INTEGER, 0,
+     "While the first index of the skills is built, wait up to this long for it (0..120000; "
+     "default 30000 as an MCP tool, else 0: answer at once, partial, with indexing)."},
     {0},
 };
 static const upk_param list_params[] = {

@@ -193,7 +193,7 @@ static void scan_batch(item *it, upk_skills_svc *svc) {
   upk_index_stats st;
   /* No diagnostics: nobody reads them here, and the last step's shadowing report (every
    * shadowed placement, 48,000 in a registry of 60,000) was a fifth of a restart. */
-  int rc = upk_index_scan_step(svc->index, SCAN_BATCH, &st, NULL);
+  int rc = upk_index_scan_step(svc->index, svc->scan_batch, &st, NULL);
   if (rc < 0 && svc->index_db) {
     char why[sizeof svc->open_error];
     const char *dp = dir_problem(svc->index_db);
@@ -420,6 +420,8 @@ int upk_skills_start(upk_server *s) {
                       ? (int)json_integer_value(json_object_get(opts, "maxDirs"))
                   : env ? atoi(env)
                         : 0;
+  const char *batch = getenv("UPSKILLD_SCAN_BATCH");
+  svc->scan_batch = batch && atoi(batch) > 0 ? (size_t)atoi(batch) : SCAN_BATCH;
   s->skills = svc;
   return submit(svc, calloc(1, sizeof(item))); /* open, scan, then start watching */
 }

@@ -10,7 +10,8 @@
 
 #define DEBOUNCE_MS 40 /* a burst of changes is refreshed at once after this quiet time */
 /* Skills indexed per queue item of the first scan: requests queued meanwhile
- * wait at most one batch (~0.1-0.3 s) and are answered with the progress. */
+ * wait at most one batch (~0.1-0.3 s) and are answered with the progress.
+ * UPSKILLD_SCAN_BATCH sets another (tests: several batches from a small tree). */
 #define SCAN_BATCH 4000
 #define WATCH_SLICE 2000 /* watches started per loop turn */
 /* Pages per table merged per queue item once a scan is done (upk_index_tidy):
@@ -40,8 +41,9 @@ struct upk_skills_svc {
   uv_timer_t debounce;
   json_t *pending; /* paths changed since the last refresh (object used as a set) */
   bool closing;
-  int open_handles; /* handles not yet closed; freed at 0 with nothing queued */
-  int max_dirs;     /* 0: the library's default */
+  int open_handles;  /* handles not yet closed; freed at 0 with nothing queued */
+  int max_dirs;      /* 0: the library's default */
+  size_t scan_batch; /* skill directories per batch of the first scan */
   /* Loop-side copies of the scan's state, for upskilld/status. */
   bool scanning;
   size_t scan_done, scan_total;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Skill lookup at scale through the real daemon (LSP over pipes) and upskillctl:
 every one of 2,600 skills (names a..z) is indexed, a lookup during the first scan
-says it is partial, skills/list pages, and a root cut at the directory limit is
+says it is partial or, as an MCP tool or the editor's findSkill command, waits for
+it with progress, skills/list pages, and a root cut at the directory limit is
 reported in list, lookup, upskilld/status and a window/logMessage warning. TAP."""
 import json
 import os
@@ -55,17 +56,22 @@ def make_tree(proj):
 
 
 class Lsp:
-    def __init__(self, cwd, env):
+    """The daemon over pipes: LSP framing, or MCP's one message a line with mcp=True."""
+
+    def __init__(self, cwd, env, mcp=False):
         self.err = tempfile.TemporaryFile()
-        self.p = subprocess.Popen([DAEMON, "--lsp"], cwd=cwd, env=env, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=self.err)
+        self.mcp = mcp
+        self.p = subprocess.Popen([DAEMON, "--mcp" if mcp else "--lsp"], cwd=cwd, env=env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
         self.buf = b""
         self.notes = []
+        self.answers = {}
         self.id = 0
 
     def send(self, obj):
         body = json.dumps(obj).encode()
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.write(body + b"\n" if self.mcp else
+                           b"Content-Length: %d\r\n\r\n" % len(body) + body)
         self.p.stdin.flush()
 
     def request(self, method, params):
@@ -76,7 +82,10 @@ class Lsp:
     def next(self, timeout=60):
         end = time.time() + timeout
         while True:
-            if b"\r\n\r\n" in self.buf:
+            if self.mcp and b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                return json.loads(line)
+            if not self.mcp and b"\r\n\r\n" in self.buf:
                 head, rest = self.buf.split(b"\r\n\r\n", 1)
                 n = int(head.split(b":")[1])
                 if len(rest) >= n:
@@ -91,21 +100,26 @@ class Lsp:
             self.buf += chunk
 
     def wait(self, rid, timeout=60):
-        while True:
+        """The answer to request `rid`; answers to others are kept for their own wait."""
+        while rid not in self.answers:
             m = self.next(timeout)
             if m is None:
                 return None
-            if m.get("id") == rid and "method" not in m:
-                return m
-            if "method" in m and "id" not in m:
+            if "method" not in m:
+                self.answers[m.get("id")] = m
+            elif "id" not in m:
                 self.notes.append(m)
+        return self.answers.pop(rid)
 
     def call(self, method, params):
         return self.wait(self.request(method, params))
 
     def close(self, what):
-        self.call("shutdown", {})
-        self.send({"jsonrpc": "2.0", "method": "exit"})
+        if self.mcp:
+            self.p.stdin.close()  # MCP stdio: the client closes the daemon's input
+        else:
+            self.call("shutdown", {})
+            self.send({"jsonrpc": "2.0", "method": "exit"})
         try:
             code = self.p.wait(30)
         except subprocess.TimeoutExpired:
@@ -115,6 +129,63 @@ class Lsp:
         err = self.err.read().decode(errors="replace")
         check(f"{what}: the daemon exits cleanly, no sanitizer report",
               code == 0 and "Sanitizer" not in err and "runtime error" not in err, f"{code}\n{err[-1500:]}")
+
+
+def progress_of(notes, method, token):
+    return [n["params"] for n in notes if n["method"] == method and n["params"].get(
+        "progressToken" if method == "notifications/progress" else "token") == token]
+
+
+def waiting_lookups(proj, env):
+    """Cold daemons whose first scan runs in 9 batches of 300: a lookup sent at once finds its
+    skill anyway when it waits (the MCP tool's default, the editor's findSkill command)."""
+    env = dict(env, UPSKILLD_SCAN_BATCH="300")
+    shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
+    m = Lsp(proj, env, mcp=True)
+    m.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                          "clientInfo": {"name": "skills-scale", "version": "1"}})
+    m.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    task = {"task": "run the quuxz099 jobs", "limit": 3}
+    waiting = m.request("tools/call", {"name": "find_skill", "arguments": task,
+                                       "_meta": {"progressToken": "wait-1"}})
+    at_once = m.request("tools/call", {"name": "find_skill", "arguments": dict(task, waitMs=0)})
+    bad = m.request("tools/call", {"name": "find_skill", "arguments": dict(task, waitMs=-5)})
+    short = m.request("tools/call", {"name": "find_skill", "arguments": dict(task, waitMs=50)})
+    r = m.wait(at_once)
+    sc = (r or {}).get("result", {}).get("structuredContent", {})
+    check("find_skill with waitMs 0 answers during the first scan, saying it is partial",
+          sc.get("indexing", {}).get("done", N) < N <= sc.get("indexing", {}).get("total", 0), r)
+    r = m.wait(bad)
+    check("find_skill with a negative waitMs is a clear tool error",
+          (r or {}).get("result", {}).get("isError") is True and "waitMs" in json.dumps(r), r)
+    r = m.wait(short)
+    sc = (r or {}).get("result", {}).get("structuredContent", {})
+    check("find_skill waits no longer than waitMs: after 50 ms the answer says it is partial",
+          "indexing" in sc, r)
+    r = m.wait(waiting)
+    sc = (r or {}).get("result", {}).get("structuredContent", {})
+    check("find_skill on a cold index waits for it: the skill is first, the answer whole",
+          [x["name"] for x in sc.get("results", [])][:1] == ["zz-tool-099"] and "indexing" not in sc, r)
+    prog = progress_of(m.notes, "notifications/progress", "wait-1")
+    check("the waiting find_skill reported the scan's progress, rising, out of every directory",
+          prog and all(p["total"] >= N for p in prog)
+          and all(a["progress"] < b["progress"] for a, b in zip(prog, prog[1:])), prog)
+    m.close("MCP session waiting for the index")
+
+    shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
+    d = Lsp(proj, env)
+    d.call("initialize", {"processId": None, "rootUri": "file://" + proj,
+                          "capabilities": {"window": {"workDoneProgress": True}}})
+    d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    r = d.call("workspace/executeCommand", {"command": "upskilld.findSkill", "arguments": [task],
+                                            "workDoneToken": "find-1"})
+    res = (r or {}).get("result", {})
+    check("the editor's findSkill command waits for a cold index and finds the skill",
+          [x["name"] for x in res.get("results", [])][:1] == ["zz-tool-099"] and "indexing" not in res, r)
+    prog = progress_of(d.notes, "$/progress", "find-1")
+    check("findSkill reports $/progress under the command's workDoneToken while it waits",
+          prog and prog[0]["value"]["kind"] == "begin", prog)
+    d.close("editor session waiting for the index")
 
 
 def main():
@@ -233,6 +304,8 @@ def run(tmp):
     check("upskillctl lookup on a cold index waits for it and answers right",
           out.returncode == 0 and "mm-tool-042" in out.stdout and "partial" not in out.stderr,
           out.stdout + out.stderr)
+
+    waiting_lookups(proj, env)
 
     # A runaway root: the directory limit is reported everywhere people look.
     d = Lsp(proj, env)

@@ -173,11 +173,16 @@ function M.lookup(task)
     { command = 'upskilld.findSkill', arguments = { { task = task, limit = 10 } } }, function(r)
       local results = r.results or {}
       M.last_lookup = results
+      -- The daemon waited 30 s for its first index; past that the answer says it is partial.
+      local partial = r.indexing
+          and string.format(' (partial: %d of %d skill folders indexed so far)', r.indexing.done,
+            r.indexing.total)
+        or ''
       if #results == 0 then
-        return notify('no skill fits "' .. task .. '"')
+        return notify('no skill fits "' .. task .. '"' .. partial)
       end
       vim.ui.select(results, {
-        prompt = 'Install a skill for "' .. task .. '"',
+        prompt = 'Install a skill for "' .. task .. '"' .. partial,
         format_item = function(s)
           return string.format('%s (%s) %s', s.name, s.scope or '', (s.description or ''):sub(1, 80))
         end,
