@@ -79,6 +79,8 @@ def main():
     ap.add_argument("--dev", required=True)
     ap.add_argument("--size", type=int, default=10000)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--ranks", help="write each task's rank (1..10, 0: not in the top 10) "
+                    "in lookup and in the baseline to this TSV")
     a = ap.parse_args()
     dev = [l.rstrip("\n").split("\t") for l in open(a.dev) if l.strip() and not l.startswith("#")]
     want = {d for d, _, _ in dev}
@@ -121,13 +123,19 @@ def main():
         base = baseline(skills, [t for _, _, t in dev])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if a.ranks:
+        with open(a.ranks, "w") as f:
+            for i, (x, split, task) in enumerate(dev):
+                rank = lambda got: got[:10].index(x) + 1 if x in got[:10] else 0  # noqa: E731
+                f.write(f"{x}\t{split}\t{rank(ours[i])}\t{rank(base[i])}\t{ours[i][:3]}\t"
+                        f"{base[i][:3]}\t{task}\n")
     print(f"\nranking: {len(dev)} hand-written tasks, index of {len(skills)} real skills")
     print(f"  {'part':10} {'n':>3}  {'upskilld r@1':>12} {'r@5':>5} {'MRR':>6}   "
           f"{'FTS5 baseline r@1':>17} {'r@5':>5} {'MRR':>6}")
-    parts = [p for p in dict.fromkeys(s for _, s, _ in dev)] + ["held+held2", "all"]
+    parts = [p for p in dict.fromkeys(s for _, s, _ in dev)] + ["held (all)", "all"]
     for part in parts:
         idx = [i for i, (_, s, _) in enumerate(dev)
-               if part == "all" or s == part or (part == "held+held2" and s.startswith("held"))]
+               if part == "all" or s == part or (part == "held (all)" and s.startswith("held"))]
         tg = [dev[i][0] for i in idx]
         u = scores([ours[i] for i in idx], tg, meta)
         b = scores([base[i] for i in idx], tg, meta)
