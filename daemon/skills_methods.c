@@ -262,8 +262,7 @@ static void lookup_handler(upk_job *job, json_t *params) {
     return;
   }
   json_t *wait = json_object_get(params, "waitMs");
-  if (wait && (!json_is_integer(wait) || json_integer_value(wait) < 0 ||
-               json_integer_value(wait) > LOOKUP_MAX_WAIT_MS)) {
+  if (wait && (json_integer_value(wait) < 0 || json_integer_value(wait) > LOOKUP_MAX_WAIT_MS)) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.waitMs: must be between 0 and %d",
                  LOOKUP_MAX_WAIT_MS);
     return;

@@ -156,8 +156,10 @@ def waiting_lookups(proj, env):
     check("find_skill with waitMs 0 answers during the first scan, saying it is partial",
           sc.get("indexing", {}).get("done", N) < N <= sc.get("indexing", {}).get("total", 0), r)
     r = m.wait(bad)
-    check("find_skill with a negative waitMs is a clear tool error",
-          (r or {}).get("result", {}).get("isError") is True and "waitMs" in json.dumps(r), r)
+    res = (r or {}).get("result", {})
+    check("find_skill with a negative waitMs is a tool error saying the range",
+          res.get("isError") is True and res.get("content", [{}])[0].get("text")
+          == "params.waitMs: must be between 0 and 120000", r)
     r = m.wait(short)
     sc = (r or {}).get("result", {}).get("structuredContent", {})
     check("find_skill waits no longer than waitMs: after 50 ms the answer says it is partial",
@@ -177,6 +179,12 @@ def waiting_lookups(proj, env):
     d.call("initialize", {"processId": None, "rootUri": "file://" + proj,
                           "capabilities": {"window": {"workDoneProgress": True}}})
     d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    for bad, msg in ((200000, "params.waitMs: must be between 0 and 120000"),
+                     ("soon", "params.waitMs: expected integer, got string")):
+        r = d.call("skills/lookup", dict(task, waitMs=bad))
+        check(f"skills/lookup with waitMs {bad!r} is -32602 saying so",
+              (r or {}).get("error", {}).get("code") == -32602
+              and r["error"].get("message") == msg, r)
     r = d.call("workspace/executeCommand", {"command": "upskilld.findSkill", "arguments": [task],
                                             "workDoneToken": "find-1"})
     res = (r or {}).get("result", {})
