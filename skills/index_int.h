@@ -72,9 +72,11 @@ struct upk_index {
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
   size_t size_cap[2];
-  bool size_loaded[2];       /* read from %_docsize since open (or another's commit) */
-  int64_t data_version;      /* PRAGMA data_version when last looked */
-  upk_ix_scratch scratch[2]; /* head / body ranking's per-row sums, see index_rank.c */
+  bool size_loaded[2];          /* read from %_docsize since open (or another's commit) */
+  int64_t data_version;         /* PRAGMA data_version when last looked */
+  upk_ix_scratch scratch[2];    /* head / body ranking's per-row sums, see index_rank.c */
+  struct upk_ix_pcache *pcache; /* phrases' rows kept between lookups, index_postings.c */
+  bool pcache_stale;            /* a row changed since: drop them at the next lookup */
   char err[512];
 };
 
@@ -166,6 +168,8 @@ void upk_ix_job_free(upk_index *ix);
 /* index_words.c: words a task is not asked by, and the full forms of
  * abbreviations (*k: 0 first, then as left; NULL when there are no more). */
 bool upk_ix_is_stopword(const char *w);
+/** Whether the stopword list is in strcmp order, as the lookup's bsearch needs. */
+bool upk_ix_stopwords_sorted(void);
 const char *upk_ix_expansion(const char *word, size_t *k);
 
 /* index_rank.c: a lookup's rows ranked by bm25 as FTS5 computes it, by the
@@ -180,6 +184,17 @@ typedef struct upk_ix_ranked {
   double score;                           /* -bm25(): higher is better */
   unsigned char cols[UPK_IX_MAX_PHRASES]; /* per phrase: bit c when it occurs in column c */
 } upk_ix_ranked;
+/* One row of one phrase, as a ranking notes it. */
+typedef struct upk_ix_posting {
+  int64_t rowid;
+  double freq;        /* occurrences, each weighed by its column's weight, as bm25() sums them */
+  int size;           /* the row's tokens, all columns */
+  unsigned char cols; /* bit c: in column c */
+} upk_ix_posting;
+typedef struct upk_ix_postings {
+  upk_ix_posting *v; /* in rowid order */
+  size_t n, cap;
+} upk_ix_postings;
 int upk_ix_rank_init(upk_index *ix);
 void upk_ix_rank_close(upk_index *ix);
 /** At the start of a lookup's read transaction: drop what is cached when
@@ -200,6 +215,26 @@ typedef struct upk_ix_rank_job {
 /** Run a job with st (ST_LOOKUP or ST_LOOKUP_BODY): the rows put in
  * job->best, or a negative error (upk_index_errmsg() says it). */
 int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job);
+
+/* index_postings.c: phrases' row lists kept between lookups, as FTS5 gave
+ * them, until any row changes (ix->pcache_stale) or another connection
+ * commits; bounded, least recently used dropped first. */
+typedef struct upk_ix_pcache upk_ix_pcache;
+/** A phrase's rows in table `which` (0: head, 1: body), if kept: *out
+ * borrows them until the next put or clear. */
+bool upk_ix_pcache_get(upk_index *ix, int which, const char *text, int len, upk_ix_postings *out);
+/** Keep a phrase's rows: the cache takes rows->v (rows is then empty) when
+ * it keeps them, else leaves it to the caller. */
+void upk_ix_pcache_put(upk_index *ix, int which, const char *text, int len, upk_ix_postings *rows);
+/** A table's row count and total size in tokens, kept beside the lists. */
+bool upk_ix_pcache_totals(upk_index *ix, int which, int64_t *rows, int64_t *tokens);
+void upk_ix_pcache_set_totals(upk_index *ix, int which, int64_t rows, int64_t tokens);
+/** A new lookup begins: what it uses counts as recently used. */
+void upk_ix_pcache_next_lookup(upk_index *ix);
+void upk_ix_pcache_clear(upk_index *ix);
+/** How many times a kept list was used since the index was opened. */
+size_t upk_ix_pcache_hits(const upk_index *ix);
+void upk_ix_pcache_free(upk_index *ix);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);

@@ -39,8 +39,11 @@ static void on_change(void *ud, int op, const char *db, const char *table, sqlit
   (void)op;
   (void)db;
   for (int w = 0; w < 2; w++)
-    if (rowid >= 0 && (size_t)rowid < ix->size_cap[w] && !strcmp(table, docsize_table[w]))
-      ix->size[w][rowid] = 0;
+    if (!strcmp(table, docsize_table[w])) {
+      ix->pcache_stale = true; /* a row's text changed: every kept list may be wrong */
+      if (rowid >= 0 && (size_t)rowid < ix->size_cap[w])
+        ix->size[w][rowid] = 0;
+    }
 }
 
 /* Make room for rows up to `rowid` in a table's size cache. */
@@ -128,7 +131,12 @@ int upk_ix_rank_begin(upk_index *ix) {
         memset(ix->size[w], 0, ix->size_cap[w] * sizeof *ix->size[w]);
     ix->size_loaded[0] = ix->size_loaded[1] = false;
     ix->data_version = v;
+    ix->pcache_stale = true;
   }
+  if (ix->pcache_stale)
+    upk_ix_pcache_clear(ix);
+  ix->pcache_stale = false;
+  upk_ix_pcache_next_lookup(ix);
   rc = 0;
   for (int w = 0; w < 2 && !rc; w++)
     if (!ix->size_loaded[w])
@@ -138,27 +146,15 @@ int upk_ix_rank_begin(upk_index *ix) {
 
 /* ---- scoring ---- */
 
-/* One row of one phrase. */
-typedef struct posting {
-  int64_t rowid;
-  double freq;        /* occurrences, each weighed by its column's weight, as bm25() sums them */
-  int size;           /* the row's tokens, all columns */
-  unsigned char cols; /* bit c: in column c */
-} posting;
-
-typedef struct postings {
-  posting *v;
-  size_t n, cap;
-} postings;
-
 typedef struct rank_ctx {
   upk_index *ix;
   int which, nph;
   bool all; /* rows with every phrase, the first met; else the best of any */
   upk_ix_ranked *best;
   size_t keep, n;
-  postings *rows;       /* per phrase */
-  bool weighed;         /* the head: name, description, headings weigh weight[] */
+  upk_ix_postings *rows; /* per phrase */
+  const bool *kept;      /* per phrase: its rows came from the cache (index_postings.c) */
+  bool weighed;          /* the head: name, description, headings weigh weight[] */
   double weight[3];
   bool done;
   int rc;
@@ -167,16 +163,16 @@ typedef struct rank_ctx {
 /* xQueryPhrase()'s callback: one row of the phrase. */
 static int note_posting(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud) {
   rank_ctx *r = ((rank_ctx **)ud)[0];
-  postings *p = ((postings **)ud)[1];
+  upk_ix_postings *p = ((upk_ix_postings **)ud)[1];
   if (p->n == p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 256;
-    posting *v = realloc(p->v, cap * sizeof *v);
+    upk_ix_posting *v = realloc(p->v, cap * sizeof *v);
     if (!v)
       return SQLITE_NOMEM;
     p->v = v;
     p->cap = cap;
   }
-  posting *x = &p->v[p->n];
+  upk_ix_posting *x = &p->v[p->n];
   memset(x, 0, sizeof *x);
   x->rowid = api->xRowid(fts);
   Fts5PhraseIter it;
@@ -258,7 +254,7 @@ static int scratch_fit(upk_ix_scratch *s, int64_t max_rowid) {
 }
 
 /* Which columns a kept row has phrase i in: its row list is in rowid order. */
-static unsigned char cols_of(const postings *p, int64_t rowid) {
+static unsigned char cols_of(const upk_ix_postings *p, int64_t rowid) {
   size_t lo = 0, hi = p->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
@@ -295,7 +291,7 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s, const double *idf, double 
   }
   size_t nt = 0, n = 0;
   for (int i = 0; i < r->nph; i++)
-    for (const posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
+    for (const upk_ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
       if (!s->count[p->rowid]++)
         touched[nt++] = p->rowid;
       s->acc[p->rowid] += idf[i] * ((p->freq * (k1 + 1.0)) /
@@ -331,8 +327,21 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s, const double *idf, double 
   return 0;
 }
 
-/* The whole ranking, from the statement's first row: each phrase's rows,
- * their idf as bm25() has it, then the rows' sums. */
+/* Every row scored, from each phrase's rows and the table's totals: the
+ * idf as bm25() has it (from the phrase's row count), then the sums. */
+static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
+  double avgdl = rows > 0 ? (double)tokens / (double)rows : 1, idf[UPK_IX_MAX_PHRASES];
+  for (int i = 0; i < r->nph; i++) {
+    double hits = (double)r->rows[i].n;
+    idf[i] = log(((double)rows - hits + 0.5) / (hits + 0.5));
+    if (idf[i] <= 0.0)
+      idf[i] = 1e-6;
+  }
+  return score_rows(r, &r->ix->scratch[r->which], idf, avgdl);
+}
+
+/* The whole ranking, from the statement's first row: the rows of each
+ * phrase not kept from an earlier lookup, the table's totals, the sums. */
 static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) {
   if (api->xPhraseCount(fts) != r->nph)
     return SQLITE_ERROR; /* the caller's phrases and FTS5's no longer line up */
@@ -340,18 +349,14 @@ static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) 
   int rc = api->xRowCount(fts, &rows);
   if (rc == SQLITE_OK)
     rc = api->xColumnTotalSize(fts, -1, &tokens);
-  double avgdl = rows > 0 ? (double)tokens / (double)rows : 1, idf[UPK_IX_MAX_PHRASES];
-  for (int i = 0; i < r->nph && rc == SQLITE_OK; i++) {
-    void *ud[2] = {r, &r->rows[i]};
-    rc = api->xQueryPhrase(fts, i, ud, note_posting);
-    double hits = (double)r->rows[i].n;
-    idf[i] = log(((double)rows - hits + 0.5) / (hits + 0.5));
-    if (idf[i] <= 0.0)
-      idf[i] = 1e-6;
-  }
   if (rc == SQLITE_OK)
-    rc = score_rows(r, &r->ix->scratch[r->which], idf, avgdl);
-  return rc;
+    upk_ix_pcache_set_totals(r->ix, r->which, rows, tokens);
+  for (int i = 0; i < r->nph && rc == SQLITE_OK; i++)
+    if (!r->kept[i]) {
+      void *ud[2] = {r, &r->rows[i]};
+      rc = api->xQueryPhrase(fts, i, ud, note_posting);
+    }
+  return rc == SQLITE_OK ? rank_rows(r, rows, tokens) : rc;
 }
 
 /* upk_rank(table, context): the first row ranks them all into the context. */
@@ -383,6 +388,7 @@ int upk_ix_rank_init(upk_index *ix) {
 void upk_ix_rank_close(upk_index *ix) {
   if (ix->db)
     sqlite3_update_hook(ix->db, NULL, NULL);
+  upk_ix_pcache_free(ix);
   for (int w = 0; w < 2; w++) {
     free(ix->size[w]);
     ix->size_loaded[w] = false;
@@ -394,13 +400,40 @@ void upk_ix_rank_close(upk_index *ix) {
   }
 }
 
+/* Step the job's statement once: its first row ranks them all (rank_fn). */
+static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job, rank_ctx *r) {
+  upk_ix_buf e = {0};
+  for (int i = 0; i < job->n; i++) {
+    upk_ix_buf_str(&e, i ? (job->all ? " AND " : " OR ") : "");
+    upk_ix_buf_add(&e, job->ph[i].text, (size_t)job->ph[i].len);
+  }
+  if (!e.s)
+    return -ENOMEM;
+  int rc = 0;
+  sqlite3_bind_text(st, 1, e.s, -1, SQLITE_STATIC);
+  sqlite3_bind_pointer(st, 2, r, "upk_ix_rank", NULL);
+  int s = sqlite3_step(st);
+  if (s != SQLITE_ROW && s != SQLITE_DONE)
+    rc = r->rc == SQLITE_ERROR
+             ? upk_ix_fail(ix, -EIO, "lookup: the query's phrases do not line up with FTS5's")
+             : upk_ix_sql_fail(ix, "lookup");
+  sqlite3_reset(st);
+  free(e.s);
+  return rc;
+}
+
 int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job) {
   int n = job->n;
   if (n <= 0)
     return 0;
   if (n > UPK_IX_MAX_PHRASES)
     return upk_ix_fail(ix, -E2BIG, "lookup: %d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
-  postings rows[UPK_IX_MAX_PHRASES] = {0};
+  upk_ix_postings rows[UPK_IX_MAX_PHRASES] = {0};
+  bool kept[UPK_IX_MAX_PHRASES] = {0};
+  int n_kept = 0;
+  for (int i = 0; i < n; i++)
+    n_kept += kept[i] =
+        upk_ix_pcache_get(ix, job->which, job->ph[i].text, job->ph[i].len, &rows[i]);
   rank_ctx r = {.ix = ix,
                 .which = job->which,
                 .nph = n,
@@ -408,26 +441,24 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job)
                 .best = job->best,
                 .keep = job->keep,
                 .rows = rows,
+                .kept = kept,
                 .weighed = job->which == 0,
                 .weight = {ix->w.name, ix->w.description, ix->w.headings}};
-  upk_ix_buf e = {0};
+  int64_t total_rows, tokens;
+  int rc;
+  if (n_kept == n && upk_ix_pcache_totals(ix, job->which, &total_rows, &tokens)) {
+    /* every list kept: FTS5 has nothing to walk */
+    int s = rank_rows(&r, total_rows, tokens);
+    rc =
+        s == SQLITE_OK ? 0 : upk_ix_fail(ix, s == SQLITE_NOMEM ? -ENOMEM : -EIO, "lookup: ranking");
+  } else
+    rc = rank_by_fts5(ix, st, job, &r);
   for (int i = 0; i < n; i++) {
-    upk_ix_buf_str(&e, i ? (job->all ? " AND " : " OR ") : "");
-    upk_ix_buf_add(&e, job->ph[i].text, (size_t)job->ph[i].len);
-  }
-  int rc = e.s ? 0 : -ENOMEM;
-  if (!rc) {
-    sqlite3_bind_text(st, 1, e.s, -1, SQLITE_STATIC);
-    sqlite3_bind_pointer(st, 2, &r, "upk_ix_rank", NULL);
-    int s = sqlite3_step(st); /* the first row ranks them all */
-    if (s != SQLITE_ROW && s != SQLITE_DONE)
-      rc = r.rc == SQLITE_ERROR
-               ? upk_ix_fail(ix, -EIO, "lookup: the query's phrases do not line up with FTS5's")
-               : upk_ix_sql_fail(ix, "lookup");
-    sqlite3_reset(st);
-  }
-  for (int i = 0; i < n; i++)
+    if (kept[i])
+      continue; /* borrowed from the cache: not ours to free */
+    if (!rc)
+      upk_ix_pcache_put(ix, job->which, job->ph[i].text, job->ph[i].len, &rows[i]);
     free(rows[i].v);
-  free(e.s);
+  }
   return rc ? rc : (int)r.n;
 }

@@ -3,31 +3,39 @@
  * the query code that uses it (skills/index_query.c). */
 #include "index_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Words that say nothing about which skill fits: function words and the
- * filler of requests ("can you please help me..."). */
+ * filler of requests ("can you please help me...", "basically", "maybe").
+ * Sorted (strcmp order) for bsearch; test_index checks the order. */
 static const char *const stopwords[] = {
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
-    "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
-    "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each",
-    "etc", "few", "for", "from", "further", "get", "gets", "getting", "got", "had", "has", "have",
-    "having", "he", "hello", "help", "her", "here", "hers", "hey", "hi", "him", "his", "how", "i",
-    "id", "if", "im", "in", "into", "is", "it", "its", "itself", "ive", "just", "let", "lets",
-    "like", "me", "might", "more", "most", "much", "must", "my", "myself", "need", "needs", "no",
-    "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "ours",
-    "out", "over", "own", "please", "pls", "really", "same", "she", "should", "skill", "skills",
-    "so", "some", "something", "such", "than", "thanks", "that", "the", "their", "theirs", "them",
-    "then", "there", "these", "they", "thing", "things", "this", "those", "through", "to", "too",
-    "under", "until", "up", "us", "very", "via", "want", "wants", "was", "we", "were", "what",
-    "whats", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
-    "you", "your", "yours", "yourself",
-    /* conversational filler: how people talk about a task, not what it is */
-    "actually", "already", "always", "anything", "around", "basically", "better", "best", "bit",
-    "currently", "figure", "go", "goes", "going", "gone", "good", "great", "guess", "keep", "keeps",
-    "kind", "last", "lot", "lots", "many", "maybe", "okay", "ok", "probably", "quick", "quickly",
-    "right", "still", "stuff", "sure", "take", "takes", "taking", "today", "tomorrow", "trying",
-    "try", "wanna", "way", "well", "yesterday"};
+    "a",       "about",    "above",   "actually", "after",     "again",   "against", "all",
+    "already", "also",     "always",  "am",       "an",        "and",     "any",     "anything",
+    "are",     "around",   "as",      "at",       "basically", "be",      "because", "been",
+    "before",  "being",    "below",   "best",     "better",    "between", "bit",     "both",
+    "but",     "by",       "can",     "could",    "currently", "did",     "do",      "does",
+    "doing",   "done",     "down",    "during",   "each",      "etc",     "few",     "figure",
+    "for",     "from",     "further", "get",      "gets",      "getting", "go",      "goes",
+    "going",   "gone",     "good",    "got",      "great",     "guess",   "had",     "has",
+    "have",    "having",   "he",      "hello",    "help",      "her",     "here",    "hers",
+    "hey",     "hi",       "him",     "his",      "how",       "i",       "id",      "if",
+    "im",      "in",       "into",    "is",       "it",        "its",     "itself",  "ive",
+    "just",    "keep",     "keeps",   "kind",     "last",      "let",     "lets",    "like",
+    "lot",     "lots",     "many",    "maybe",    "me",        "might",   "more",    "most",
+    "much",    "must",     "my",      "myself",   "need",      "needs",   "no",      "nor",
+    "not",     "now",      "of",      "off",      "ok",        "okay",    "on",      "once",
+    "one",     "only",     "or",      "other",    "our",       "ours",    "out",     "over",
+    "own",     "please",   "pls",     "probably", "quick",     "quickly", "really",  "right",
+    "same",    "she",      "should",  "skill",    "skills",    "so",      "some",    "something",
+    "still",   "stuff",    "such",    "sure",     "take",      "takes",   "taking",  "than",
+    "thanks",  "that",     "the",     "their",    "theirs",    "them",    "then",    "there",
+    "these",   "they",     "thing",   "things",   "this",      "those",   "through", "to",
+    "today",   "tomorrow", "too",     "try",      "trying",    "under",   "until",   "up",
+    "us",      "very",     "via",     "wanna",    "want",      "wants",   "was",     "way",
+    "we",      "well",     "were",    "what",     "whats",     "when",    "where",   "which",
+    "while",   "who",      "whom",    "why",      "will",      "with",    "would",   "yesterday",
+    "you",     "your",     "yours",   "yourself"};
 
 /* Abbreviations people type for words skills spell out. Each adds the full
  * form as an alternative (OR), it does not replace the word. */
@@ -74,13 +82,19 @@ static const char *const expansions[][2] = {{"k8s", "kubernetes"},
                                             {"cicd", "pipeline"},
                                             {"ci", "pipeline"}};
 
-/* A linear scan: ~150 short strcmp calls per word, and no shared state
- * between indexes used from different threads. */
+static int by_word(const void *key, const void *item) {
+  return strcmp(key, *(const char *const *)item);
+}
+
 bool upk_ix_is_stopword(const char *w) {
-  for (size_t i = 0; i < sizeof stopwords / sizeof *stopwords; i++)
-    if (!strcmp(w, stopwords[i]))
-      return true;
-  return false;
+  return bsearch(w, stopwords, sizeof stopwords / sizeof *stopwords, sizeof *stopwords, by_word);
+}
+
+bool upk_ix_stopwords_sorted(void) {
+  for (size_t i = 1; i < sizeof stopwords / sizeof *stopwords; i++)
+    if (strcmp(stopwords[i - 1], stopwords[i]) >= 0)
+      return false;
+  return true;
 }
 
 const char *upk_ix_expansion(const char *word, size_t *k) {

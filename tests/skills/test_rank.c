@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "index.h"
+#include "index_int.h"
 
 TestSuite(rank, .init = th_setup, .fini = th_teardown);
 
@@ -134,4 +135,61 @@ UTest(rank, another_connections_changes_are_seen) {
   expect_bm25(a, "merge branches", "\"merge\" OR \"branches\"", 5);
   upk_index_close(b);
   upk_index_close(a);
+}
+
+/* A phrase's rows are kept between lookups when there are 32 or more
+ * (skills/index_postings.c): asked again, the same scores, from what was
+ * kept; after skills change, are removed and added (the phrase's row count,
+ * so its idf, changes with them) and after a refresh, still bm25()'s. */
+UTest(rank, kept_row_lists_follow_changes) {
+  for (int i = 0; i < 48; i++) {
+    char dir[32], body[512] = "Merge with care.";
+    snprintf(dir, sizeof dir, "merge-%02d", i);
+    for (int k = 0; k < i % 5; k++)
+      strcat(body, " Then merge the branches again.");
+    skill(dir, i % 2 ? "Merge branches after a review." : "Merge PDF pages into one file.", body);
+  }
+  for (int i = 0; i < 10; i++) {
+    char dir[32];
+    snprintf(dir, sizeof dir, "other-%02d", i);
+    skill(dir, "Format source files before a commit.", "Run the formatter on staged files.");
+  }
+  upk_index_options o = {.db_path = th_path("cache/index.sqlite"), .weights = W};
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
+  upk_index_stats st;
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  const char *match = "\"merge\" OR \"branches\"";
+  expect_bm25(ix, "merge branches", match, 20);
+  size_t hits = upk_ix_pcache_hits(ix);
+  expect_bm25(ix, "merge branches", match, 20);
+  cr_assert_gt(upk_ix_pcache_hits(ix), hits, "the second lookup did not use the kept rows");
+
+  char body[4096] = "Merge with care.";
+  for (int i = 0; i < 40; i++)
+    strcat(body, " Merge branches one at a time.");
+  skill("merge-03", "Merge branches after a review.", body);
+  nftw(th_path("skills/merge-08"), th_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+  nftw(th_path("skills/merge-09"), th_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+  skill("zz-merge", "Merge release branches.", "Merge them.");
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(st.parsed, 2);
+  cr_assert_eq(st.removed, 2);
+  expect_bm25(ix, "merge branches", match, 20);
+  expect_bm25(ix, "merge branches", match, 20);
+
+  skill("merge-04", "Merge branches after a review.", body);
+  cr_assert_eq(upk_index_refresh(ix, th_path("skills/merge-04/SKILL.md"), NULL), 1, "%s",
+               upk_index_errmsg(ix));
+  expect_bm25(ix, "merge branches", match, 20);
+  upk_index_close(ix);
+}
+
+/* upk_ix_is_stopword() looks the word up by bsearch. */
+Test(rank, stopwords_are_sorted) {
+  cr_assert(upk_ix_stopwords_sorted());
+  cr_assert(upk_ix_is_stopword("please") && upk_ix_is_stopword("a") &&
+            upk_ix_is_stopword("yourself") && !upk_ix_is_stopword("merge"));
 }
