@@ -153,8 +153,11 @@ typedef struct rank_ctx {
   upk_ix_ranked *best;
   size_t keep, n;
   upk_ix_postings *rows; /* per phrase */
-  const bool *kept;      /* per phrase: its rows came from the cache (index_postings.c) */
-  bool weighed;          /* the head: name, description, headings weigh weight[] */
+  const bool *kept;      /* per phrase: its rows came from the cache (index_postings.c),
+                          * each with its bm25 term in place of freq */
+  double idf[UPK_IX_MAX_PHRASES], avgdl;
+  int asked[UPK_IX_MAX_PHRASES], n_asked; /* the phrases the MATCH asks, see rank_by_fts5() */
+  bool weighed;                           /* the head: name, description, headings weigh weight[] */
   double weight[3];
   bool done;
   int rc;
@@ -266,12 +269,17 @@ static unsigned char cols_of(const upk_ix_postings *p, int64_t rowid) {
   return lo < p->n && p->v[lo].rowid == rowid ? p->v[lo].cols : 0;
 }
 
+/* One row's term of phrase i's sum, as bm25() computes it. */
+static inline double bm25_term(double idf, const upk_ix_posting *p, double avgdl) {
+  const double k1 = 1.2, b = 0.75; /* bm25()'s */
+  return idf * ((p->freq * (k1 + 1.0)) / (p->freq + k1 * (1 - b + b * (double)p->size / avgdl)));
+}
+
 /* Every row scored from the phrases' row lists, phrase by phrase: a row's
  * terms are summed in the phrases' order, as bm25() sums them (a phrase a
  * row lacks adds exactly 0 there). Then the best (all: the first rows, in
  * rowid order, with every phrase) go to r->best. */
-static int score_rows(rank_ctx *r, upk_ix_scratch *s, const double *idf, double avgdl) {
-  const double k1 = 1.2, b = 0.75; /* bm25()'s */
+static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
   int64_t max_rowid = -1;
   size_t total = 0;
   for (int i = 0; i < r->nph; i++)
@@ -294,8 +302,7 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s, const double *idf, double 
     for (const upk_ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
       if (!s->count[p->rowid]++)
         touched[nt++] = p->rowid;
-      s->acc[p->rowid] += idf[i] * ((p->freq * (k1 + 1.0)) /
-                                    (p->freq + k1 * (1 - b + b * (double)p->size / avgdl)));
+      s->acc[p->rowid] += r->kept[i] ? p->freq : bm25_term(r->idf[i], p, r->avgdl);
     }
   if (r->all) /* every matching row is in the first phrase's list, in rowid order */
     for (size_t k = 0; k < r->rows[0].n && n < r->keep; k++) {
@@ -330,20 +337,21 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s, const double *idf, double 
 /* Every row scored, from each phrase's rows and the table's totals: the
  * idf as bm25() has it (from the phrase's row count), then the sums. */
 static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
-  double avgdl = rows > 0 ? (double)tokens / (double)rows : 1, idf[UPK_IX_MAX_PHRASES];
+  r->avgdl = rows > 0 ? (double)tokens / (double)rows : 1;
   for (int i = 0; i < r->nph; i++) {
     double hits = (double)r->rows[i].n;
-    idf[i] = log(((double)rows - hits + 0.5) / (hits + 0.5));
-    if (idf[i] <= 0.0)
-      idf[i] = 1e-6;
+    r->idf[i] = log(((double)rows - hits + 0.5) / (hits + 0.5));
+    if (r->idf[i] <= 0.0)
+      r->idf[i] = 1e-6;
   }
-  return score_rows(r, &r->ix->scratch[r->which], idf, avgdl);
+  return score_rows(r, &r->ix->scratch[r->which]);
 }
 
-/* The whole ranking, from the statement's first row: the rows of each
- * phrase not kept from an earlier lookup, the table's totals, the sums. */
+/* The whole ranking, from the statement's first row: the table's totals,
+ * the rows of each phrase the MATCH asks (those not kept from an earlier
+ * lookup: FTS5's phrase k is the job's phrase r->asked[k]), the sums. */
 static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) {
-  if (api->xPhraseCount(fts) != r->nph)
+  if (api->xPhraseCount(fts) != r->n_asked)
     return SQLITE_ERROR; /* the caller's phrases and FTS5's no longer line up */
   sqlite3_int64 rows = 0, tokens = 0;
   int rc = api->xRowCount(fts, &rows);
@@ -351,11 +359,10 @@ static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) 
     rc = api->xColumnTotalSize(fts, -1, &tokens);
   if (rc == SQLITE_OK)
     upk_ix_pcache_set_totals(r->ix, r->which, rows, tokens);
-  for (int i = 0; i < r->nph && rc == SQLITE_OK; i++)
-    if (!r->kept[i]) {
-      void *ud[2] = {r, &r->rows[i]};
-      rc = api->xQueryPhrase(fts, i, ud, note_posting);
-    }
+  for (int k = 0; k < r->n_asked && rc == SQLITE_OK; k++) {
+    void *ud[2] = {r, &r->rows[r->asked[k]]};
+    rc = api->xQueryPhrase(fts, k, ud, note_posting);
+  }
   return rc == SQLITE_OK ? rank_rows(r, rows, tokens) : rc;
 }
 
@@ -400,12 +407,16 @@ void upk_ix_rank_close(upk_index *ix) {
   }
 }
 
-/* Step the job's statement once: its first row ranks them all (rank_fn). */
+/* Step the job's statement once: its first row ranks them all (rank_fn).
+ * The MATCH asks only the phrases whose rows are not kept: FTS5 would
+ * otherwise open each kept one's doclist to merge it into the OR. When no
+ * row has them, the kept lists are all there is (an AND: nothing). */
 static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job, rank_ctx *r) {
   upk_ix_buf e = {0};
-  for (int i = 0; i < job->n; i++) {
-    upk_ix_buf_str(&e, i ? (job->all ? " AND " : " OR ") : "");
-    upk_ix_buf_add(&e, job->ph[i].text, (size_t)job->ph[i].len);
+  for (int k = 0; k < r->n_asked; k++) {
+    const upk_ix_phrase *ph = &job->ph[r->asked[k]];
+    upk_ix_buf_str(&e, k ? (job->all ? " AND " : " OR ") : "");
+    upk_ix_buf_add(&e, ph->text, (size_t)ph->len);
   }
   if (!e.s)
     return -ENOMEM;
@@ -422,6 +433,23 @@ static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *
   return rc;
 }
 
+/* Rank from kept lists only (and the table's kept totals). */
+static int rank_kept(upk_index *ix, rank_ctx *r, int64_t rows, int64_t tokens) {
+  int s = rank_rows(r, rows, tokens);
+  return s == SQLITE_OK ? 0
+                        : upk_ix_fail(ix, s == SQLITE_NOMEM ? -ENOMEM : -EIO, "lookup: ranking");
+}
+
+/* A list walked by this job is kept for the next ones with each row's
+ * bm25 term in place of its frequency: the term's idf and average size
+ * hold until a row changes, and that empties the cache. */
+static void keep_walked(upk_index *ix, const upk_ix_rank_job *job, rank_ctx *r, int i) {
+  upk_ix_postings *l = &r->rows[i];
+  for (upk_ix_posting *p = l->v, *end = p + l->n; p < end; p++)
+    p->freq = bm25_term(r->idf[i], p, r->avgdl);
+  upk_ix_pcache_put(ix, job->which, job->ph[i].text, job->ph[i].len, l);
+}
+
 int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job) {
   int n = job->n;
   if (n <= 0)
@@ -430,10 +458,8 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job)
     return upk_ix_fail(ix, -E2BIG, "lookup: %d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
   upk_ix_postings rows[UPK_IX_MAX_PHRASES] = {0};
   bool kept[UPK_IX_MAX_PHRASES] = {0};
-  int n_kept = 0;
-  for (int i = 0; i < n; i++)
-    n_kept += kept[i] =
-        upk_ix_pcache_get(ix, job->which, job->ph[i].text, job->ph[i].len, &rows[i]);
+  int64_t total_rows = 0, tokens = 0;
+  bool totals = upk_ix_pcache_totals(ix, job->which, &total_rows, &tokens);
   rank_ctx r = {.ix = ix,
                 .which = job->which,
                 .nph = n,
@@ -444,20 +470,22 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job)
                 .kept = kept,
                 .weighed = job->which == 0,
                 .weight = {ix->w.name, ix->w.description, ix->w.headings}};
-  int64_t total_rows, tokens;
-  int rc;
-  if (n_kept == n && upk_ix_pcache_totals(ix, job->which, &total_rows, &tokens)) {
-    /* every list kept: FTS5 has nothing to walk */
-    int s = rank_rows(&r, total_rows, tokens);
-    rc =
-        s == SQLITE_OK ? 0 : upk_ix_fail(ix, s == SQLITE_NOMEM ? -ENOMEM : -EIO, "lookup: ranking");
-  } else
+  for (int i = 0; i < n; i++) /* kept lists count only with the totals they were kept with */
+    if (!totals ||
+        !(kept[i] = upk_ix_pcache_get(ix, job->which, job->ph[i].text, job->ph[i].len, &rows[i])))
+      r.asked[r.n_asked++] = i;
+  int rc = 0;
+  if (r.n_asked)
     rc = rank_by_fts5(ix, st, job, &r);
+  /* Every list kept, or the MATCH met no row: the kept lists are all there is
+   * (an AND whose asked phrases have no row in common has none). */
+  if (!rc && !r.done && r.n_asked < n && (!r.n_asked || !job->all))
+    rc = rank_kept(ix, &r, total_rows, tokens);
   for (int i = 0; i < n; i++) {
     if (kept[i])
       continue; /* borrowed from the cache: not ours to free */
-    if (!rc)
-      upk_ix_pcache_put(ix, job->which, job->ph[i].text, job->ph[i].len, &rows[i]);
+    if (!rc && r.done && rows[i].n)
+      keep_walked(ix, job, &r, i);
     free(rows[i].v);
   }
   return rc ? rc : (int)r.n;

@@ -166,6 +166,8 @@ UTest(rank, kept_row_lists_follow_changes) {
   size_t hits = upk_ix_pcache_hits(ix);
   expect_bm25(ix, "merge branches", match, 20);
   cr_assert_gt(upk_ix_pcache_hits(ix), hits, "the second lookup did not use the kept rows");
+  /* "merge" kept, the other word in no row: the MATCH asks it alone and meets nothing */
+  expect_bm25(ix, "merge zzyzxq", "\"merge\"", 20);
 
   char body[4096] = "Merge with care.";
   for (int i = 0; i < 40; i++)
