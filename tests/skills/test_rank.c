@@ -68,15 +68,9 @@ static void expect_bm25(upk_index *ix, const char *task, const char *match, size
   sqlite3_close(db);
 }
 
-UTest(rank, scores_are_fts5_bm25_and_follow_changes) {
-  skill("csv-joins", "Join CSV tables on a key.", "## Merge step\nUse pandas merge on a key.");
-  skill("git-merge-conflicts", "Resolve merge conflicts after a rebase or a merge.",
-        "Open each conflict and merge by hand; mark conflicts resolved.");
-  skill("merge-pdfs", "Merge PDF files into one document.", "# Merge\n\nMerge pages in order.");
-  skill("release-notes", "Draft release notes from merged pull requests.", "List merged changes.");
-  skill("rotate-logs", "Rotate and compress old log files.", "Nothing about joining here.");
-  skill("zz-archive", "Archive old branches after a merge.", "Tag, then delete the branch.");
-  for (int i = 0; i < 10; i++) { /* "merge" in 5 skills of 16: a real idf */
+/* Ten skills about something else, then the index of th_path("skills"), scanned. */
+static upk_index *scanned_with_others(void) {
+  for (int i = 0; i < 10; i++) {
     char dir[32];
     snprintf(dir, sizeof dir, "other-%02d", i);
     skill(dir, "Format source files before a commit.", "Run the formatter on staged files.");
@@ -88,6 +82,20 @@ UTest(rank, scores_are_fts5_bm25_and_follow_changes) {
   cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
   upk_index_stats st;
   cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  return ix;
+}
+
+UTest(rank, scores_are_fts5_bm25_and_follow_changes) {
+  skill("csv-joins", "Join CSV tables on a key.", "## Merge step\nUse pandas merge on a key.");
+  skill("git-merge-conflicts", "Resolve merge conflicts after a rebase or a merge.",
+        "Open each conflict and merge by hand; mark conflicts resolved.");
+  skill("merge-pdfs", "Merge PDF files into one document.", "# Merge\n\nMerge pages in order.");
+  skill("release-notes", "Draft release notes from merged pull requests.", "List merged changes.");
+  skill("rotate-logs", "Rotate and compress old log files.", "Nothing about joining here.");
+  skill("zz-archive", "Archive old branches after a merge.", "Tag, then delete the branch.");
+  /* "merge" in 5 skills of 16: a real idf */
+  upk_index *ix = scanned_with_others();
+  upk_index_stats st;
   expect_bm25(ix, "merge", "\"merge\"", 5);
   expect_bm25(ix, "merge conflicts", "\"merge\" OR \"conflicts\"", 5);
 
@@ -149,18 +157,8 @@ UTest(rank, kept_row_lists_follow_changes) {
       strcat(body, " Then merge the branches again.");
     skill(dir, i % 2 ? "Merge branches after a review." : "Merge PDF pages into one file.", body);
   }
-  for (int i = 0; i < 10; i++) {
-    char dir[32];
-    snprintf(dir, sizeof dir, "other-%02d", i);
-    skill(dir, "Format source files before a commit.", "Run the formatter on staged files.");
-  }
-  upk_index_options o = {.db_path = th_path("cache/index.sqlite"), .weights = W};
-  upk_index *ix;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
+  upk_index *ix = scanned_with_others();
   upk_index_stats st;
-  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
   const char *match = "\"merge\" OR \"branches\"";
   expect_bm25(ix, "merge branches", match, 20);
   size_t hits = upk_ix_pcache_hits(ix);
