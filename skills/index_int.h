@@ -187,7 +187,8 @@ typedef struct upk_ix_ranked {
 /* One row of one phrase, as a ranking notes it. */
 typedef struct upk_ix_posting {
   int64_t rowid;
-  double freq;        /* occurrences, each weighed by its column's weight, as bm25() sums them */
+  double freq;        /* occurrences, each weighed by its column's weight, as bm25() sums them;
+                       * in a kept list (index_postings.c), the row's bm25 term instead */
   int size;           /* the row's tokens, all columns */
   unsigned char cols; /* bit c: in column c */
 } upk_ix_posting;
@@ -220,6 +221,7 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job)
  * them, until any row changes (ix->pcache_stale) or another connection
  * commits; bounded, least recently used dropped first. */
 typedef struct upk_ix_pcache upk_ix_pcache;
+#define UPK_IX_PCACHE_MIN_ROWS 32 /* a shorter list costs less to walk than to keep */
 /** A phrase's rows in table `which` (0: head, 1: body), if kept: *out
  * borrows them until the next put or clear. */
 bool upk_ix_pcache_get(upk_index *ix, int which, const char *text, int len, upk_ix_postings *out);

@@ -22,7 +22,6 @@
 #define SLOTS 8192 /* open addressing: at most half of them used */
 #define MAX_ENTRIES (SLOTS / 2)
 #define MAX_BYTES (32u << 20) /* the rows kept, all lists together */
-#define MIN_ROWS 32           /* a shorter list costs less to walk than to keep */
 
 typedef struct entry {
   uint64_t hash; /* 0: empty slot */
@@ -141,7 +140,7 @@ static void evict(upk_ix_pcache *c) {
 
 void upk_ix_pcache_put(upk_index *ix, int which, const char *text, int len, upk_ix_postings *rows) {
   size_t size = rows->n * sizeof *rows->v;
-  if (rows->n < MIN_ROWS || size > MAX_BYTES / 4)
+  if (rows->n < UPK_IX_PCACHE_MIN_ROWS || size > MAX_BYTES / 4)
     return;
   if (!ix->pcache && !(ix->pcache = calloc(1, sizeof *ix->pcache)))
     return;

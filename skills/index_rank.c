@@ -484,7 +484,7 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job)
   for (int i = 0; i < n; i++) {
     if (kept[i])
       continue; /* borrowed from the cache: not ours to free */
-    if (!rc && r.done && rows[i].n)
+    if (!rc && r.done && rows[i].n >= UPK_IX_PCACHE_MIN_ROWS)
       keep_walked(ix, job, &r, i);
     free(rows[i].v);
   }
