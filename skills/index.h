@@ -69,9 +69,10 @@ typedef struct upk_index_root {
 } upk_index_root;
 
 /** Column weights for the head table's bm25() (name, description, headings),
- * and the body table's score's weight against the head's (body). */
+ * the body table's score's weight against the head's (body), and that of
+ * one bm25 over head and body as one text (joint). */
 typedef struct upk_index_weights {
-  double name, description, headings, body;
+  double name, description, headings, body, joint;
 } upk_index_weights;
 
 typedef struct upk_index_options {

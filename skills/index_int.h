@@ -187,8 +187,9 @@ typedef struct upk_ix_ranked {
 /* One row of one phrase, as a ranking notes it. */
 typedef struct upk_ix_posting {
   int64_t rowid;
-  double freq;        /* occurrences, each weighed by its column's weight, as bm25() sums them;
-                       * in a kept list (index_postings.c), the row's bm25 term instead */
+  double freq;        /* occurrences, each weighed by its column's weight, as bm25() sums them */
+  double term;        /* the row's bm25 term for the phrase (its idf and the table's average
+                       * size hold until a row changes, which empties the kept lists) */
   int size;           /* the row's tokens, all columns */
   unsigned char cols; /* bit c: in column c */
 } upk_ix_posting;
@@ -213,9 +214,43 @@ typedef struct upk_ix_rank_job {
   upk_ix_ranked *best;
   size_t keep;
 } upk_ix_rank_job;
+/* One table's row lists for a job's phrases, walked or kept. */
+typedef struct upk_ix_lists {
+  upk_ix_postings rows[UPK_IX_MAX_PHRASES]; /* per phrase, each row's term filled */
+  bool kept[UPK_IX_MAX_PHRASES];            /* borrowed from the kept lists: not ours */
+  bool walked;                              /* FTS5 walked the others: offer them to the cache */
+  int n;
+  int64_t total_rows, tokens; /* the table's */
+} upk_ix_lists;
 /** Run a job with st (ST_LOOKUP or ST_LOOKUP_BODY): the rows put in
- * job->best, or a negative error (upk_index_errmsg() says it). */
-int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job);
+ * job->best, or a negative error (upk_index_errmsg() says it). The phrases'
+ * lists stay in *lists (read them, e.g. upk_ix_joint_scores()) until
+ * upk_ix_lists_release(), which the caller owes even on error. */
+int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
+                    upk_ix_lists *lists);
+/** Offer the walked lists to the cache, free the rest. Call it only after
+ * every table's lists are done with: a put may drop a borrowed list. */
+void upk_ix_lists_release(upk_index *ix, const upk_ix_rank_job *job, upk_ix_lists *lists);
+
+/* index_joint.c: one bm25 over the whole skill, head and body as one text,
+ * added to the two tables' scores (see there why). */
+#define UPK_IX_JOINT_MAX 48 /* words (<= 64: a bit each); the head asks at most 32, the body 8 */
+typedef struct upk_ix_joint_word {
+  const upk_ix_postings *rows[2]; /* the word's head / body rows; NULL: not walked */
+  long df[2];                     /* skills with it in each table, for a table not walked */
+  double idf;                     /* from the skills with it anywhere; 0: weighs nothing */
+} upk_ix_joint_word;
+typedef struct upk_ix_joint {
+  upk_ix_joint_word w[UPK_IX_JOINT_MAX];
+  int n;
+  double avgdl; /* head plus body tokens, per skill */
+} upk_ix_joint;
+/** The idfs and the average size, from the head's rows and both tables' tokens. */
+void upk_ix_joint_prepare(upk_ix_joint *j, int64_t rows, int64_t head_tokens, int64_t body_tokens);
+/** The joint scores of rows[0..n) (rowid order), added to score[]; in_body[r]
+ * gets bit k when word k is in row r's body. -1: no memory (nothing added). */
+int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_t *rows, size_t n,
+                        double *score, uint64_t *in_body);
 
 /* index_postings.c: phrases' row lists kept between lookups, as FTS5 gave
  * them, until any row changes (ix->pcache_stale) or another connection

@@ -16,11 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TERMS 32     /* kept words per task: the rarest ones */
-#define MAX_SEEN 256     /* distinct words considered */
-#define MAX_TASK 8192    /* bytes of the task that are read */
+#define MAX_TERMS 32                   /* kept words per task: the rarest ones */
+#define MAX_SEEN 256                   /* distinct words considered */
+#define MAX_TASK 8192                  /* bytes of the task that are read */
 #define MAX_PHRASES UPK_IX_MAX_PHRASES /* words plus their expansions */
-#define HEAD_BUDGET 3000 /* matched rows a lookup may rank, see mark_within_budget() */
+/* Matched rows a lookup may rank in the head, see mark_within_budget(): 3
+ * in 10 skills' worth, within [3,000, 6,000]. A head word's list grows with
+ * the index, and a fixed 3,000 asked half as many words at 20,000 skills:
+ * 6,000 there ranked 2 more first places of the 240 tasks (docs/skills.md)
+ * and the same at 10,000, where the cost would be 0.1 ms more a lookup. */
+#define HEAD_BUDGET_MIN 3000
+#define HEAD_BUDGET_MAX 6000
 #define BODY_BUDGET 6000 /* the body's middling words tell near-duplicates apart */
 #define MAX_BODY_TERMS 8 /* a body row's cost grows with the words asked of it */
 #define CANDIDATES 64    /* best rows taken from each table */
@@ -69,6 +75,7 @@ typedef struct term {
   bool prefix;   /* unknown word: match it as a prefix */
   int order;
   char camel[80]; /* "AccessDenied" as "access denied"; "" when not camel case */
+  int phrase[2];  /* the word's own phrase in the head's / body's query; -1: none */
 } term;
 
 /* A phrase of the query as the index stores it: its tokens' stems. */
@@ -79,13 +86,15 @@ typedef struct stems {
 } stems;
 
 typedef struct part {
-  upk_ix_buf fts;               /* the phrases, quoted as a MATCH has them, one after another */
-  bool all_common;              /* every word in half the skills: rows with all, unranked */
-  int phrase_term[MAX_PHRASES]; /* phrase index -> t[] index */
-  size_t at[MAX_PHRASES];       /* where in fts each phrase is */
+  upk_ix_buf fts;                /* the phrases, quoted as a MATCH has them, one after another */
+  bool all_common;               /* every word in half the skills: rows with all, unranked */
+  int phrase_term[MAX_PHRASES];  /* phrase index -> t[] index */
+  size_t at[MAX_PHRASES];        /* where in fts each phrase is */
   upk_ix_phrase ph[MAX_PHRASES]; /* as a rank job takes them */
-  stems phrase[MAX_PHRASES];    /* for matching a hit's head text (head_fields) */
+  stems phrase[MAX_PHRASES];     /* for matching a hit's head text (head_fields) */
   int nphrase;
+  upk_ix_rank_job job;
+  upk_ix_lists lists; /* the phrases' rows, from the ranking until the lookup ends */
 } part;
 
 typedef struct query {
@@ -209,7 +218,9 @@ static void choose_terms(upk_index *ix, query *q) {
     stem_df(ix, q->t[i].stem, q->t[i].df);
   bool large = ix->n_docs >= 64;
   long weightless = large ? (ix->n_docs + 1) / 2 : LONG_MAX;
-  long budget[2] = {large ? HEAD_BUDGET : LONG_MAX, large ? BODY_BUDGET : LONG_MAX};
+  long head = ix->n_docs * 3 / 10;
+  head = head < HEAD_BUDGET_MIN ? HEAD_BUDGET_MIN : head > HEAD_BUDGET_MAX ? HEAD_BUDGET_MAX : head;
+  long budget[2] = {large ? head : LONG_MAX, large ? BODY_BUDGET : LONG_MAX};
   int max_terms[2] = {MAX_TERMS, MAX_BODY_TERMS};
   for (int w = HEAD; w <= BODY; w++)
     if ((q->part[w].all_common = mark_within_budget(q, w, budget[w], max_terms[w], weightless)))
@@ -238,22 +249,23 @@ static int on_phrase_token(void *ctx, int flags, const char *tok, int ntok, int 
 /* A phrase of the table's query: its text quoted into p->fts, and its
  * stems. One the tokenizer finds no token in is left out: FTS5 would drop
  * it too, and its phrases would then no longer line up with ours. */
-static void add_phrase(upk_index *ix, part *p, int term_ix, const char *text, bool prefix) {
+static int add_phrase(upk_index *ix, part *p, int term_ix, const char *text, bool prefix) {
   if (p->nphrase >= MAX_PHRASES)
-    return;
+    return -1;
   stems *ps = &p->phrase[p->nphrase];
   ps->n = 0;
   ps->prefix = prefix;
   ix->tok_api.xTokenize(ix->tok, ps, FTS5_TOKENIZE_QUERY, text, (int)strlen(text), on_phrase_token);
   if (!ps->n)
-    return;
+    return -1;
   p->at[p->nphrase] = p->fts.len;
   upk_ix_buf_str(&p->fts, "\"");
   for (const char *c = text; *c; c++) /* the tokenizer never yields quotes; be sure */
     upk_ix_buf_add(&p->fts, c, *c == '"' ? 0 : 1);
   upk_ix_buf_str(&p->fts, prefix ? "\"*" : "\"");
   p->ph[p->nphrase].len = (int)(p->fts.len - p->at[p->nphrase]);
-  p->phrase_term[p->nphrase++] = term_ix;
+  p->phrase_term[p->nphrase] = term_ix;
+  return p->nphrase++;
 }
 
 typedef struct df_probe {
@@ -299,9 +311,10 @@ static bool worth_expanding(upk_index *ix, int which, const term *t, const char 
 static void build_match(upk_index *ix, query *q, int which) {
   part *p = &q->part[which];
   for (int i = 0; i < q->n; i++) {
+    q->t[i].phrase[which] = -1;
     if (!q->t[i].use[which])
       continue;
-    add_phrase(ix, p, i, q->t[i].word, q->t[i].prefix);
+    q->t[i].phrase[which] = add_phrase(ix, p, i, q->t[i].word, q->t[i].prefix);
     if (p->all_common)
       continue; /* alternatives have no place in an AND */
     if (q->t[i].camel[0])
@@ -412,18 +425,20 @@ static void note_fields(const part *p, const upk_ix_ranked *x, cand *c, int whic
   c->known[which] = true;
 }
 
-/* Rank both tables' rows; their best CANDIDATES join c. */
+/* Rank both tables' rows; their best CANDIDATES join c. The phrases' rows
+ * stay in q->part[].lists for the joint score. */
 static int run_parts(upk_index *ix, query *q, cands *c) {
   static const int stmt[2] = {ST_LOOKUP, ST_LOOKUP_BODY};
   upk_ix_ranked best[CANDIDATES];
   for (int w = HEAD; w <= BODY; w++) {
-    upk_ix_rank_job job = {.which = w,
-                           .ph = q->part[w].ph,
-                           .n = q->part[w].nphrase,
-                           .all = q->part[w].all_common,
-                           .best = best,
-                           .keep = CANDIDATES};
-    int found = upk_ix_rank_run(ix, ix->st[stmt[w]], &job);
+    part *p = &q->part[w];
+    p->job = (upk_ix_rank_job){.which = w,
+                               .ph = p->ph,
+                               .n = p->nphrase,
+                               .all = p->all_common,
+                               .best = best,
+                               .keep = CANDIDATES};
+    int found = upk_ix_rank_run(ix, ix->st[stmt[w]], &p->job, &p->lists);
     if (found < 0)
       return found;
     for (int i = 0; i < found; i++) {
@@ -433,6 +448,64 @@ static int run_parts(upk_index *ix, query *q, cands *c) {
     }
   }
   return 0;
+}
+
+/* A table's rows and tokens: from its ranking, else as kept (a table no
+ * phrase was asked of). */
+static void table_totals(upk_index *ix, const part *p, int which, int64_t *rows, int64_t *tokens) {
+  *rows = p->lists.total_rows;
+  *tokens = p->lists.tokens;
+  if (!*rows && !upk_ix_pcache_totals(ix, which, rows, tokens))
+    *rows = *tokens = 0;
+}
+
+static int by_doc(const void *a, const void *b) {
+  const cand *x = a, *y = b;
+  return (x->doc > y->doc) - (x->doc < y->doc);
+}
+
+/* Each candidate's joint score (index_joint.c), from each word's own
+ * phrase's rows in either table; a word found in a candidate's body adds
+ * the body to its why. An AND's rows (every word in half the skills) are
+ * not all of a word's rows, and weigh nothing there anyway. */
+static int add_joint(upk_index *ix, query *q, cands *c) {
+  int64_t rows, head_tokens, body_tokens, body_rows;
+  table_totals(ix, &q->part[HEAD], HEAD, &rows, &head_tokens);
+  table_totals(ix, &q->part[BODY], BODY, &body_rows, &body_tokens);
+  if (!rows || !c->n)
+    return 0; /* no head rows known: the order stays the tables' */
+  upk_ix_joint *j = calloc(1, sizeof *j);
+  int64_t *doc = malloc(c->n * sizeof *doc);
+  double *score = calloc(c->n, sizeof *score);
+  uint64_t *in_body = malloc(c->n * sizeof *in_body);
+  int term_of[UPK_IX_JOINT_MAX], rc = -ENOMEM;
+  if (!j || !doc || !score || !in_body)
+    goto done;
+  for (int i = 0; i < q->n && j->n < UPK_IX_JOINT_MAX; i++) {
+    upk_ix_joint_word *w = &j->w[j->n];
+    for (int t = HEAD; t <= BODY; t++) {
+      int k = q->t[i].phrase[t];
+      w->rows[t] = k >= 0 && !q->part[t].all_common ? &q->part[t].lists.rows[k] : NULL;
+      w->df[t] = q->t[i].df[t];
+    }
+    if (w->rows[HEAD] || w->rows[BODY])
+      term_of[j->n++] = i;
+  }
+  upk_ix_joint_prepare(j, rows, head_tokens, body_tokens);
+  qsort(c->v, c->n, sizeof *c->v, by_doc); /* the lists' order */
+  for (size_t i = 0; i < c->n; i++)
+    doc[i] = c->v[i].doc;
+  if (upk_ix_joint_scores(ix, j, doc, c->n, score, in_body))
+    goto done;
+  for (size_t i = 0; i < c->n; i++) {
+    c->v[i].total += ix->w.joint * score[i];
+    for (int k = 0; k < j->n; k++)
+      c->v[i].fields[term_of[k]] |= in_body[i] >> k & 1 ? UPK_FIELD_BODY : 0;
+  }
+  rc = 0;
+done:
+  free(j), free(doc), free(score), free(in_body);
+  return rc;
 }
 
 /* Which phrases one column's text holds, token by token: a phrase of
@@ -586,6 +659,10 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
     rc = run_parts(ix, q, &c);
   for (size_t i = 0; i < c.n; i++)
     c.v[i].total = c.v[i].score[HEAD] + ix->w.body * c.v[i].score[BODY];
+  if (!rc && ix->w.joint)
+    rc = add_joint(ix, q, &c);
+  for (int w = HEAD; w <= BODY; w++) /* after both: a put may drop a list the other borrowed */
+    upk_ix_lists_release(ix, &q->part[w].job, &q->part[w].lists);
   qsort(c.v, c.n, sizeof *c.v, by_total);
   for (size_t i = 0; !rc && i < c.n && out->len < limit; i++) {
     upk_index_hit *h = &out->items[out->len];

@@ -153,14 +153,14 @@ typedef struct rank_ctx {
   upk_ix_ranked *best;
   size_t keep, n;
   upk_ix_postings *rows; /* per phrase */
-  const bool *kept;      /* per phrase: its rows came from the cache (index_postings.c),
-                          * each with its bm25 term in place of freq */
+  const bool *kept;      /* per phrase: its rows came from the cache, terms filled */
   double idf[UPK_IX_MAX_PHRASES], avgdl;
   int asked[UPK_IX_MAX_PHRASES], n_asked; /* the phrases the MATCH asks, see rank_by_fts5() */
   bool weighed;                           /* the head: name, description, headings weigh weight[] */
   double weight[3];
   bool done;
   int rc;
+  int64_t total_rows, tokens; /* the table's, when done */
 } rank_ctx;
 
 /* xQueryPhrase()'s callback: one row of the phrase. */
@@ -302,7 +302,7 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
     for (const upk_ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
       if (!s->count[p->rowid]++)
         touched[nt++] = p->rowid;
-      s->acc[p->rowid] += r->kept[i] ? p->freq : bm25_term(r->idf[i], p, r->avgdl);
+      s->acc[p->rowid] += p->term;
     }
   if (r->all) /* every matching row is in the first phrase's list, in rowid order */
     for (size_t k = 0; k < r->rows[0].n && n < r->keep; k++) {
@@ -335,7 +335,8 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
 }
 
 /* Every row scored, from each phrase's rows and the table's totals: the
- * idf as bm25() has it (from the phrase's row count), then the sums. */
+ * idf as bm25() has it (from the phrase's row count), each walked row's
+ * term (a kept row has its own), then the sums. */
 static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
   r->avgdl = rows > 0 ? (double)tokens / (double)rows : 1;
   for (int i = 0; i < r->nph; i++) {
@@ -343,6 +344,9 @@ static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
     r->idf[i] = log(((double)rows - hits + 0.5) / (hits + 0.5));
     if (r->idf[i] <= 0.0)
       r->idf[i] = 1e-6;
+    if (!r->kept[i])
+      for (upk_ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++)
+        p->term = bm25_term(r->idf[i], p, r->avgdl);
   }
   return score_rows(r, &r->ix->scratch[r->which]);
 }
@@ -357,8 +361,11 @@ static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) 
   int rc = api->xRowCount(fts, &rows);
   if (rc == SQLITE_OK)
     rc = api->xColumnTotalSize(fts, -1, &tokens);
-  if (rc == SQLITE_OK)
+  if (rc == SQLITE_OK) {
     upk_ix_pcache_set_totals(r->ix, r->which, rows, tokens);
+    r->total_rows = rows;
+    r->tokens = tokens;
+  }
   for (int k = 0; k < r->n_asked && rc == SQLITE_OK; k++) {
     void *ud[2] = {r, &r->rows[r->asked[k]]};
     rc = api->xQueryPhrase(fts, k, ud, note_posting);
@@ -440,53 +447,55 @@ static int rank_kept(upk_index *ix, rank_ctx *r, int64_t rows, int64_t tokens) {
                         : upk_ix_fail(ix, s == SQLITE_NOMEM ? -ENOMEM : -EIO, "lookup: ranking");
 }
 
-/* A list walked by this job is kept for the next ones with each row's
- * bm25 term in place of its frequency: the term's idf and average size
- * hold until a row changes, and that empties the cache. */
-static void keep_walked(upk_index *ix, const upk_ix_rank_job *job, rank_ctx *r, int i) {
-  upk_ix_postings *l = &r->rows[i];
-  for (upk_ix_posting *p = l->v, *end = p + l->n; p < end; p++)
-    p->freq = bm25_term(r->idf[i], p, r->avgdl);
-  upk_ix_pcache_put(ix, job->which, job->ph[i].text, job->ph[i].len, l);
-}
-
-int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job) {
+int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
+                    upk_ix_lists *lists) {
   int n = job->n;
+  memset(lists, 0, sizeof *lists);
   if (n <= 0)
     return 0;
   if (n > UPK_IX_MAX_PHRASES)
     return upk_ix_fail(ix, -E2BIG, "lookup: %d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
-  upk_ix_postings rows[UPK_IX_MAX_PHRASES] = {0};
-  bool kept[UPK_IX_MAX_PHRASES] = {0};
-  int64_t total_rows = 0, tokens = 0;
-  bool totals = upk_ix_pcache_totals(ix, job->which, &total_rows, &tokens);
+  lists->n = n;
+  bool totals = upk_ix_pcache_totals(ix, job->which, &lists->total_rows, &lists->tokens);
   rank_ctx r = {.ix = ix,
                 .which = job->which,
                 .nph = n,
                 .all = job->all,
                 .best = job->best,
                 .keep = job->keep,
-                .rows = rows,
-                .kept = kept,
+                .rows = lists->rows,
+                .kept = lists->kept,
                 .weighed = job->which == 0,
                 .weight = {ix->w.name, ix->w.description, ix->w.headings}};
   for (int i = 0; i < n; i++) /* kept lists count only with the totals they were kept with */
-    if (!totals ||
-        !(kept[i] = upk_ix_pcache_get(ix, job->which, job->ph[i].text, job->ph[i].len, &rows[i])))
+    if (!totals || !(lists->kept[i] = upk_ix_pcache_get(ix, job->which, job->ph[i].text,
+                                                        job->ph[i].len, &lists->rows[i])))
       r.asked[r.n_asked++] = i;
   int rc = 0;
   if (r.n_asked)
     rc = rank_by_fts5(ix, st, job, &r);
+  if (r.done) { /* the MATCH's first row ranked: its totals are the table's */
+    lists->total_rows = r.total_rows;
+    lists->tokens = r.tokens;
+  }
   /* Every list kept, or the MATCH met no row: the kept lists are all there is
    * (an AND whose asked phrases have no row in common has none). */
   if (!rc && !r.done && r.n_asked < n && (!r.n_asked || !job->all))
-    rc = rank_kept(ix, &r, total_rows, tokens);
-  for (int i = 0; i < n; i++) {
-    if (kept[i])
-      continue; /* borrowed from the cache: not ours to free */
-    if (!rc && r.done && rows[i].n >= UPK_IX_PCACHE_MIN_ROWS)
-      keep_walked(ix, job, &r, i);
-    free(rows[i].v);
-  }
+    rc = rank_kept(ix, &r, lists->total_rows, lists->tokens);
+  lists->walked = !rc && r.done;
   return rc ? rc : (int)r.n;
+}
+
+/* A list walked by a job is kept for the next ones (each row's term with
+ * it: its idf and average size hold until a row changes, and that empties
+ * the cache). */
+void upk_ix_lists_release(upk_index *ix, const upk_ix_rank_job *job, upk_ix_lists *lists) {
+  for (int i = 0; i < lists->n; i++) {
+    if (lists->kept[i])
+      continue; /* borrowed from the cache: not ours to free */
+    if (lists->walked && lists->rows[i].n >= UPK_IX_PCACHE_MIN_ROWS)
+      upk_ix_pcache_put(ix, job->which, job->ph[i].text, job->ph[i].len, &lists->rows[i]);
+    free(lists->rows[i].v);
+  }
+  memset(lists, 0, sizeof *lists);
 }

@@ -15,7 +15,10 @@
 
 TestSuite(rank, .init = th_setup, .fini = th_teardown);
 
-static const upk_index_weights W = {.name = 7, .description = 3, .headings = 2, .body = 0.5};
+/* joint 0: the two tables' bm25 alone; a test that sets it checks the joint
+ * part against its own count of the words' occurrences (joint_of). */
+static upk_index_weights W = {.name = 7, .description = 3, .headings = 2, .body = 0.5};
+static const char *const *joint_stems; /* the task's words as the index stems them */
 
 static void skill(const char *dir, const char *desc, const char *body) {
   char rel[256], text[8192];
@@ -45,10 +48,62 @@ static double bm25_of(sqlite3 *db, const char *sql, const char *match, int64_t i
   return s;
 }
 
-/* The task's hits are `want` in number, each scored as bm25() scores `match`. */
+/* One number from sql, ?1 bound to text and ?2 to id. */
+static double scalar(sqlite3 *db, const char *sql, const char *text, int64_t id) {
+  sqlite3_stmt *st;
+  cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), 0, "%s", sqlite3_errmsg(db));
+  sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 2, id);
+  cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+  double v = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  return v;
+}
+
+/* One bm25 over a skill's head and body as one text, counted from FTS5's
+ * own token instances: per word, the head's occurrences weighed by column
+ * plus the body's, the idf from the skills with it anywhere (none in half
+ * the skills or more), the length both tables' tokens. */
+static double joint_of(sqlite3 *db, int64_t id) {
+  double n = scalar(db, "SELECT count(*) FROM fts_docsize WHERE ?1 IS NULL", NULL, 0);
+  double avgdl = scalar(db,
+                        "SELECT (SELECT count(*) FROM temp.hi) + (SELECT count(*) FROM"
+                        " temp.bi) WHERE ?1 IS NULL",
+                        NULL, 0) /
+                 n;
+  double len = scalar(db,
+                      "SELECT (SELECT count(*) FROM temp.hi WHERE doc = ?2) + (SELECT"
+                      " count(*) FROM temp.bi WHERE doc = ?2) WHERE ?1 IS NULL",
+                      NULL, id);
+  double sum = 0;
+  for (const char *const *w = joint_stems; *w; w++) {
+    double u = scalar(db,
+                      "SELECT count(*) FROM (SELECT doc FROM temp.hi WHERE term = ?1 UNION"
+                      " SELECT doc FROM temp.bi WHERE term = ?1) WHERE ?2 = ?2",
+                      *w, id);
+    double tf = scalar(db,
+                       "SELECT (SELECT coalesce(sum(CASE col WHEN 'name' THEN 7 WHEN"
+                       " 'description' THEN 3 ELSE 2 END), 0) FROM temp.hi WHERE term = ?1"
+                       " AND doc = ?2) + (SELECT count(*) FROM temp.bi WHERE term = ?1"
+                       " AND doc = ?2)",
+                       *w, id);
+    if (2 * u < n && tf > 0)
+      sum += log((n - u + 0.5) / (u + 0.5)) * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / avgdl));
+  }
+  return sum;
+}
+
+/* The task's hits are `want` in number, each scored as bm25() scores `match`
+ * (plus W.joint times joint_of()). */
 static void expect_bm25(upk_index *ix, const char *task, const char *match, size_t want) {
   sqlite3 *db;
   cr_assert_eq(sqlite3_open(th_path("cache/index.sqlite"), &db), SQLITE_OK);
+  cr_assert_eq(
+      sqlite3_exec(db,
+                   "CREATE VIRTUAL TABLE temp.hi USING fts5vocab(main, fts, instance);"
+                   "CREATE VIRTUAL TABLE temp.bi USING fts5vocab(main, fts_body, instance)",
+                   NULL, NULL, NULL),
+      SQLITE_OK, "%s", sqlite3_errmsg(db));
   upk_index_hits h;
   cr_assert_eq(upk_index_lookup(ix, task, 20, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
   cr_assert_eq(h.len, want, "'%s': %zu hits", task, h.len);
@@ -59,7 +114,7 @@ static void expect_bm25(upk_index *ix, const char *task, const char *match, size
     double body =
         bm25_of(db, "SELECT bm25(fts_body) FROM fts_body WHERE fts_body MATCH ?1 AND rowid = ?2",
                 match, id);
-    double expect = head + W.body * body;
+    double expect = head + W.body * body + (W.joint ? W.joint * joint_of(db, id) : 0);
     cr_assert(expect > 0, "%s: bm25 finds no match", h.items[i].e.name);
     cr_assert(fabs(h.items[i].score - expect) <= 1e-12 * expect, "'%s', %s: %.17g, bm25 %.17g",
               task, h.items[i].e.name, h.items[i].score, expect);
@@ -192,4 +247,33 @@ Test(rank, stopwords_are_sorted) {
   cr_assert(upk_ix_stopwords_sorted());
   cr_assert(upk_ix_is_stopword("please") && upk_ix_is_stopword("a") &&
             upk_ix_is_stopword("yourself") && !upk_ix_is_stopword("merge"));
+}
+
+/* With `joint` weighed, each hit's score is the two tables' bm25 plus one
+ * bm25 over the whole skill, counted here from FTS5's token instances: a
+ * word in the head only, in the body only, in both, and a skill only the
+ * body ranks. The same again from the kept lists. */
+UTest(rank, joint_score_is_one_bm25_over_the_skill) {
+  W.joint = 2;
+  static const char *const stems[] = {"merg", "conflict", NULL};
+  joint_stems = stems;
+  skill("git-merge-conflicts", "Resolve merge conflicts after a rebase or a merge.",
+        "Open each conflict and merge by hand; mark conflicts resolved.");
+  skill("merge-pdfs", "Merge PDF files into one document.", "# Pages\n\nKeep pages in order.");
+  skill("rebase-notes", "Keep a clean history.", "When conflicts come up, merge by hand.");
+  skill("conflict-log", "Log every conflict a team meets.", "One line each.");
+  for (int i = 0; i < 40; i++) {
+    char dir[32];
+    snprintf(dir, sizeof dir, "merge-%02d", i);
+    skill(dir, i % 2 ? "Merge branches after a review." : "Squash commits.",
+          i % 3 ? "Merge with care, then push." : "Push.");
+  }
+  upk_index *ix = scanned_with_others();
+  expect_bm25(ix, "merge conflicts", "\"merge\" OR \"conflicts\"", 20);
+  expect_bm25(ix, "merge conflicts", "\"merge\" OR \"conflicts\"", 20);
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "merge conflicts", 3, NULL, 0, &h), 0);
+  cr_assert_str_eq(h.items[0].e.name, "git-merge-conflicts");
+  upk_index_hits_free(&h);
+  upk_index_close(ix);
 }

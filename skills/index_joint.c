@@ -1,0 +1,107 @@
+/* One bm25 over the whole skill, head and body as one text, added to the
+ * two tables' scores.
+ *
+ * Why: the two tables' scores each saturate a word on their own and weigh
+ * it by their own idf and length. A skill whose body says a word many times
+ * then gains from it twice, and a word rare in heads but common in bodies
+ * weighs as if rare. One bm25 over the skill (the plain FTS5 baseline's
+ * model) counts a word once: its weighted count in the head plus its count
+ * in the body, saturated once, its idf from the skills that have it
+ * anywhere, the length the skill's whole. Neither model alone won: at
+ * 20,000 skills the two tables lost first places to the baseline, and one
+ * bm25 alone lost them at 10,000 (docs/skills.md). Their sum, chosen on the
+ * tuning set, beat the baseline at both sizes.
+ *
+ * It is a second stage: it scores only the candidates the tables ranked,
+ * from the row lists the ranking already holds (a binary search per word
+ * and table), so it walks nothing more. */
+#include "index_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Skills with the word in head or body: counted when both lists are at
+ * hand (both sorted by rowid), else estimated as if the tables were
+ * independent (a table's list is not walked when the word is too common
+ * there for the budget: its count is the snapshot's). */
+static double union_count(const upk_ix_joint_word *w, double rows) {
+  const upk_ix_postings *h = w->rows[0], *b = w->rows[1];
+  if (h && b) {
+    size_t i = 0, k = 0, both = 0;
+    while (i < h->n && k < b->n) {
+      int64_t x = h->v[i].rowid, y = b->v[k].rowid;
+      both += x == y;
+      i += x <= y;
+      k += y <= x;
+    }
+    return (double)(h->n + b->n - both);
+  }
+  double a = h ? (double)h->n : (double)w->df[0], c = b ? (double)b->n : (double)w->df[1];
+  return rows > 0 ? a + c - a * c / rows : a + c;
+}
+
+void upk_ix_joint_prepare(upk_ix_joint *j, int64_t rows, int64_t head_tokens, int64_t body_tokens) {
+  double n = (double)rows;
+  j->avgdl = rows > 0 ? (double)(head_tokens + body_tokens) / n : 1;
+  if (j->avgdl <= 0)
+    j->avgdl = 1;
+  for (int k = 0; k < j->n; k++) {
+    upk_ix_joint_word *w = &j->w[k];
+    double u = union_count(w, n);
+    /* In half the skills or more the word weighs nothing (FTS5's bm25 has
+     * 1e-6 there): its rows are left alone. */
+    w->idf = (w->rows[0] || w->rows[1]) && u * 2 < n ? log((n - u + 0.5) / (u + 0.5)) : 0;
+  }
+}
+
+/* A row's size in one table: its posting's, else the size cache's (loaded
+ * for every row at the lookup's start), else none (a skill with no body). */
+static double size_in(const upk_index *ix, int which, int64_t rowid, const upk_ix_posting *p) {
+  if (p)
+    return p->size;
+  if (rowid >= 0 && (size_t)rowid < ix->size_cap[which] && ix->size[which][rowid])
+    return ix->size[which][rowid] - 1;
+  return 0;
+}
+
+/* Each row's posting in a list, for rows[0..n) in rowid order: one merge,
+ * the list's length plus n steps (a binary search per row and word was 8 %
+ * of a lookup's instructions). */
+static void find_all(const upk_ix_postings *l, const int64_t *rows, size_t n,
+                     const upk_ix_posting **out) {
+  size_t i = 0;
+  for (size_t k = 0; k < n; k++) {
+    out[k] = NULL;
+    if (!l)
+      continue;
+    while (i < l->n && l->v[i].rowid < rows[k])
+      i++;
+    if (i < l->n && l->v[i].rowid == rows[k])
+      out[k] = &l->v[i];
+  }
+}
+
+int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_t *rows, size_t n,
+                        double *score, uint64_t *in_body) {
+  const double k1 = 1.2, b = 0.75; /* bm25()'s */
+  const upk_ix_posting **h = malloc(2 * n * sizeof *h), **t = h + n;
+  if (!h)
+    return -1;
+  memset(in_body, 0, n * sizeof *in_body);
+  for (int k = 0; k < j->n; k++) {
+    const upk_ix_joint_word *w = &j->w[k];
+    find_all(w->rows[0], rows, n, h);
+    find_all(w->rows[1], rows, n, t);
+    for (size_t r = 0; r < n; r++) {
+      in_body[r] |= t[r] ? (uint64_t)1 << k : 0;
+      if (!w->idf || (!h[r] && !t[r]))
+        continue;
+      double tf = (h[r] ? h[r]->freq : 0) + (t[r] ? t[r]->freq : 0);
+      double len = size_in(ix, 0, rows[r], h[r]) + size_in(ix, 1, rows[r], t[r]);
+      score[r] += w->idf * (tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * len / j->avgdl));
+    }
+  }
+  free(h);
+  return 0;
+}
