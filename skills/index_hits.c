@@ -1,0 +1,123 @@
+/* A ranked document made a hit: the placement the asked agents read it
+ * from (lookup answers where a skill is, not only what it says), and a
+ * built-in skill moved to the installed copy of its name. Split from the
+ * query (index_query.c), which only ranks. */
+#include "index_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool agent_ok(const char *agent, const char *const *agents, size_t n) {
+  if (!n || !agent || !*agent)
+    return true;
+  for (size_t i = 0; i < n; i++)
+    if (agents[i] && !strcmp(agents[i], agent))
+      return true;
+  return false;
+}
+
+/* The order agents read placements in: higher priority, then the scope's
+ * order, then the root's. */
+typedef struct place_key {
+  int priority, scope;
+  int64_t ord;
+} place_key;
+
+static bool place_before(place_key a, place_key b) {
+  if (a.priority != b.priority)
+    return a.priority > b.priority;
+  return a.scope != b.scope ? a.scope < b.scope : a.ord < b.ord;
+}
+
+/* upk_ix_fill_entry(), and the placement's key in *where (if asked). */
+static int entry_at(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
+                    upk_index_entry *e, place_key *where) {
+  sqlite3_stmt *info = ix->st[ST_DOC_INFO], *pl = ix->st[ST_DOC_PLACES];
+  int ok = 0;
+  memset(e, 0, sizeof *e);
+  sqlite3_bind_int64(info, 1, doc);
+  if (sqlite3_step(info) != SQLITE_ROW || !sqlite3_column_int(info, 2))
+    goto done; /* not usable: agents skip it, so do we */
+  sqlite3_bind_int64(pl, 1, doc);
+  bool found = false;
+  place_key best = {0};
+  while (sqlite3_step(pl) == SQLITE_ROW) {
+    const char *agent = (const char *)sqlite3_column_text(pl, 0);
+    place_key k = {sqlite3_column_int(pl, 2), sqlite3_column_int(pl, 1),
+                   sqlite3_column_int64(pl, 6)};
+    if (!agent_ok(agent, agents, n_agents) || (found && !place_before(k, best)))
+      continue;
+    free(e->agent), free(e->dir), free(e->root), free(e->name);
+    e->agent = agent && *agent ? strdup(agent) : NULL;
+    e->scope = (upk_index_scope)k.scope;
+    e->priority = k.priority;
+    e->dir = strdup((const char *)sqlite3_column_text(pl, 3));
+    e->root = strdup((const char *)sqlite3_column_text(pl, 4));
+    e->name = strdup((const char *)sqlite3_column_text(pl, 5));
+    best = k;
+    found = true;
+  }
+  if (found) {
+    e->description = strdup((const char *)sqlite3_column_text(info, 0));
+    e->path = strdup((const char *)sqlite3_column_text(info, 1));
+    e->usable = true;
+    e->tokens = (size_t)sqlite3_column_int64(info, 3);
+    if (where)
+      *where = best;
+    ok = e->dir && e->root && e->name && e->description && e->path ? 1 : -ENOMEM;
+  }
+done:
+  sqlite3_reset(info);
+  sqlite3_reset(pl);
+  return ok;
+}
+
+int upk_ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
+                      upk_index_entry *e) {
+  return entry_at(ix, doc, agents, n_agents, e, NULL);
+}
+
+int upk_ix_place_at_installed_copy(upk_index *ix, const char *const *agents, size_t n_agents,
+                                   upk_index_entry *hit) {
+  sqlite3_stmt *st = ix->st[ST_NAME_INSTALLED];
+  sqlite3_bind_text(st, 1, hit->name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 2, UPK_INDEX_BUILTIN);
+  upk_index_entry best = {0};
+  place_key best_at = {0};
+  int rc = 0, s;
+  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+    upk_index_entry e;
+    place_key at;
+    int ok = entry_at(ix, sqlite3_column_int64(st, 0), agents, n_agents, &e, &at);
+    if (ok == 1 && (!best.name || place_before(at, best_at))) {
+      upk_index_entry_free(&best);
+      best = e;
+      best_at = at;
+    } else
+      upk_index_entry_free(&e);
+    rc = ok < 0 ? ok : 0;
+  }
+  if (!rc && s != SQLITE_DONE)
+    rc = upk_ix_sql_fail(ix, "lookup: installed copies");
+  sqlite3_reset(st);
+  if (!rc && best.name) {
+    upk_index_entry_free(hit);
+    *hit = best;
+  } else
+    upk_index_entry_free(&best);
+  return rc;
+}
+
+void upk_index_hits_free(upk_index_hits *h) {
+  for (size_t i = 0; i < h->len; i++) {
+    upk_index_entry_free(&h->items[i].e);
+    free(h->items[i].why);
+    for (size_t k = 0; k < h->items[i].n_matches; k++)
+      free(h->items[i].matches[k].term);
+    free(h->items[i].matches);
+  }
+  free(h->items);
+  h->items = NULL;
+  h->len = 0;
+}
