@@ -21,12 +21,13 @@
 #define MAX_TASK 8192                  /* bytes of the task that are read */
 #define MAX_PHRASES UPK_IX_MAX_PHRASES /* words plus their expansions */
 /* Matched rows a lookup may rank in the head, see mark_within_budget(): 3
- * in 10 skills' worth, within [3,000, 6,000]. A head word's list grows with
- * the index, and a fixed 3,000 asked half as many words at 20,000 skills:
- * 6,000 there ranked 2 more first places of the 240 tasks (docs/skills.md)
- * and the same at 10,000, where the cost would be 0.1 ms more a lookup. */
+ * in 10 skills' worth, within [3,000, 4,500]. A head word's list grows with
+ * the index, and a fixed 3,000 asked ever fewer of a task's words: at 20,000
+ * skills (4,480) it ranked 3 more first places of 240 tasks (docs/skills.md).
+ * Past 4,500 the gain was within a task, and at 60,000 skills 6,000 cost
+ * 0.1 ms more a lookup (in-process p50 0.94-0.99 -> 1.06-1.08 ms). */
 #define HEAD_BUDGET_MIN 3000
-#define HEAD_BUDGET_MAX 6000
+#define HEAD_BUDGET_MAX 4500
 #define BODY_BUDGET 6000 /* the body's middling words tell near-duplicates apart */
 #define MAX_BODY_TERMS 8 /* a body row's cost grows with the words asked of it */
 #define CANDIDATES 64    /* best rows taken from each table */
