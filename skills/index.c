@@ -173,6 +173,11 @@ static const char schema_sql[] =
      * deletes it first. */
     "CREATE TABLE IF NOT EXISTS scan_digest(id INTEGER PRIMARY KEY CHECK (id = 0),"
     " digest INTEGER NOT NULL);"
+    /* The generation placements were last written with, written in the same transaction:
+     * at open, max(gen) over every placement was a scan of the table (18-34 ms at 240,000
+     * placements, on a restart's path). A file without the row falls back to that. */
+    "CREATE TABLE IF NOT EXISTS scan_gen(id INTEGER PRIMARY KEY CHECK (id = 0),"
+    " gen INTEGER NOT NULL);"
     "CREATE TEMP TABLE IF NOT EXISTS touched(name TEXT PRIMARY KEY);"
     "CREATE TEMP TABLE IF NOT EXISTS cand(id INTEGER PRIMARY KEY);";
 
@@ -374,7 +379,8 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   }
   if ((rc = open_db(ix)) || (rc = upk_ix_query_init(ix)) || (rc = setup_db(ix)))
     goto fail;
-  ix->gen = upk_ix_scalar(ix, "SELECT coalesce(max(gen), 0) FROM place");
+  ix->gen = upk_ix_scalar(
+      ix, "SELECT coalesce((SELECT gen FROM scan_gen), (SELECT max(gen) FROM place), 0)");
   ix->n_docs = upk_ix_count_docs(ix);
   /* A first index that ended before its snapshot (upk_index_tidy() takes it at the end of
    * the merge): the next full scan takes it. */

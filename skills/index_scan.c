@@ -33,7 +33,15 @@ int upk_ix_begin(upk_index *ix) {
                       "DELETE FROM scan_digest"))
     return -EIO;
   ix->gen++;
-  return 0;
+  return upk_ix_note_gen(ix, ix->gen);
+}
+
+/* The generation this transaction writes placements with (see scan_gen). */
+int upk_ix_note_gen(upk_index *ix, int64_t gen) {
+  char sql[96];
+  snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO scan_gen(id, gen) VALUES(0, %lld)",
+           (long long)gen);
+  return upk_ix_exec(ix, sql) ? -EIO : 0;
 }
 
 /* changed: whether any document was parsed or placement removed; when not, a
@@ -380,7 +388,7 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
   if (j->unchanged)
     take_as_stored(j);
   else if (!rc && j->next == 0) /* this scan writes: the digest stands for no tree until it ends */
-    rc = upk_ix_exec(ix, "DELETE FROM scan_digest");
+    rc = upk_ix_exec(ix, "DELETE FROM scan_digest") ? -EIO : upk_ix_note_gen(ix, j->gen);
   while (!rc && j->next < to) { /* in chunks: what is held per item is bounded */
     size_t end = to - j->next > SCAN_CHUNK ? j->next + SCAN_CHUNK : to;
     rc = scan_items(ix, j, j->next, end, diags);

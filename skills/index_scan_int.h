@@ -56,7 +56,7 @@ struct upk_ix_job {
    * the scan writes nothing, and the stored placements are not even read (a restart of
    * 60,000 skills: 0.33 -> 0.2 s). */
   uint64_t digest;
-  bool unchanged;  /* the digest is the stored one */
+  bool unchanged; /* the digest is the stored one */
   /* Store no digest at the end: a skill could not be read (each scan retries it), or another
    * pass wrote between this scan's steps, after its walk. */
   bool no_digest;
@@ -98,6 +98,9 @@ void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *d
 /** Opens a partial pass's write transaction and a new placement stamp; the full scan's
  * digest is dropped, as this pass writes. */
 int upk_ix_begin(upk_index *ix);
+/** Store gen as the generation placements are written with (table scan_gen), inside the
+ * transaction that writes them: the next open reads it instead of max(gen) over them all. */
+int upk_ix_note_gen(upk_index *ix, int64_t gen);
 /** Ends a pass begun by upk_ix_begin(): commits when rc is 0, else rolls back. */
 int upk_ix_finish(upk_index *ix, int rc, bool all);
 

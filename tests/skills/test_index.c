@@ -465,6 +465,66 @@ UTest(index, restart_rescan_finds_what_changed_meanwhile) {
   upk_index_close(ix);
 }
 
+/* The stored generation (table scan_gen) and the newest placement's, read through a second
+ * connection. */
+static void gens(const char *db_path, int64_t *stored, int64_t *newest) {
+  sqlite3 *db;
+  sqlite3_stmt *st;
+  cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+  cr_assert_eq(sqlite3_prepare_v2(db,
+                                  "SELECT (SELECT gen FROM scan_gen), (SELECT max(gen) FROM place)",
+                                  -1, &st, NULL),
+               SQLITE_OK, "%s", sqlite3_errmsg(db));
+  cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+  *stored = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+  *newest = sqlite3_column_int64(st, 1);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+/* A restart reads the placements' generation from one stored row (a scan of 240,000
+ * placements took 18-34 ms): the row is written with the placements, by a scan and by a
+ * refresh, and a file without it (written before it existed) falls back to the scan. Either
+ * way a skill removed meanwhile is swept. */
+UTest(index, the_placements_generation_is_stored_with_them) {
+  library(at("skills"));
+  char db[PATH_MAX], root[PATH_MAX]; /* at()'s buffers are reused */
+  snprintf(db, sizeof db, "%s", at("cache/index.sqlite"));
+  snprintf(root, sizeof root, "%s", at("skills"));
+  upk_index_root r = {root, "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index_options o = {.db_path = db};
+  upk_index_stats st;
+  int64_t stored, newest, first;
+  upk_index *ix = open_cached(&o, &r, &st);
+  gens(db, &stored, &newest);
+  cr_assert(newest > 0 && stored == newest, "stored %lld, newest %lld", (long long)stored,
+            (long long)newest);
+  first = newest;
+  skill(at("skills"), "oauth-login", "Add OAuth2 login with PKCE to a web app.", "Redirect.");
+  cr_assert_eq(upk_index_refresh(ix, at("skills/oauth-login"), NULL), 1, "%s",
+               upk_index_errmsg(ix));
+  gens(db, &stored, &newest);
+  cr_assert(newest > first && stored == newest, "after a refresh: stored %lld, newest %lld",
+            (long long)stored, (long long)newest);
+  upk_index_close(ix);
+
+  rm_rf(at("skills/react-testing"));
+  ix = open_cached(&o, &r, &st);
+  cr_assert_eq(st.removed, 1);
+  cr_assert_eq(hits_for(ix, "React components Testing Library", "react-testing"), 0);
+  upk_index_close(ix);
+
+  sqlite3 *h;
+  cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+  cr_assert_eq(sqlite3_exec(h, "DELETE FROM scan_gen", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(h);
+  rm_rf(at("skills/oauth-login"));
+  ix = open_cached(&o, &r, &st);
+  cr_assert_eq(st.removed, 1, "without the row: %zu removed", st.removed);
+  cr_assert_eq(hits_for(ix, "PKCE login", "oauth-login"), 0);
+  upk_index_close(ix);
+}
+
 /* tmp/skills as a root with a cache file, in buffers of their own (at()'s are reused), and
  * its first index. */
 typedef struct cached {
@@ -705,7 +765,8 @@ UTest(index, a_restart_of_a_large_folder_finds_each_change) {
     snprintf(desc, sizeof desc, "Handle task number %d for the team.", i);
     skill(at("big"), dir, desc, "Steps.");
   }
-  write_file(at("big/lower-case/skill.md"), "---\nname: lower-case\ndescription: Lowercase.\n---\n");
+  write_file(at("big/lower-case/skill.md"),
+             "---\nname: lower-case\ndescription: Lowercase.\n---\n");
   write_file(at("big/not-a-skill.txt"), "text\n");
   mkdir_p(at("big/odd/SKILL.md"));
   upk_index_root r = {at("big"), "claude", UPK_INDEX_PROJECT, 0, 0};
