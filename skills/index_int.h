@@ -214,6 +214,12 @@ typedef struct upk_ix_rank_job {
   upk_ix_ranked *best;
   size_t keep;
 } upk_ix_rank_job;
+/** One row's bm25 term, as FTS5's bm25() computes it (its k1 and b): a
+ * phrase's idf, the row's weighted count, its size and the average size. */
+static inline double upk_ix_bm25(double idf, double tf, double len, double avgdl) {
+  const double k1 = 1.2, b = 0.75;
+  return idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * len / avgdl)));
+}
 /* One table's row lists for a job's phrases, walked or kept. */
 typedef struct upk_ix_lists {
   upk_ix_postings rows[UPK_IX_MAX_PHRASES]; /* per phrase, each row's term filled */

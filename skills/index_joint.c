@@ -13,8 +13,8 @@
  * tuning set, beat the baseline at both sizes.
  *
  * It is a second stage: it scores only the candidates the tables ranked,
- * from the row lists the ranking already holds (a binary search per word
- * and table), so it walks nothing more. */
+ * from the row lists the ranking already holds (one merge of each word's
+ * lists against the candidates), so it walks nothing more. */
 #include "index_int.h"
 
 #include <math.h>
@@ -84,7 +84,6 @@ static void find_all(const upk_ix_postings *l, const int64_t *rows, size_t n,
 
 int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_t *rows, size_t n,
                         double *score, uint64_t *in_body) {
-  const double k1 = 1.2, b = 0.75; /* bm25()'s */
   const upk_ix_posting **h = malloc(2 * n * sizeof *h), **t = h + n;
   if (!h)
     return -1;
@@ -99,7 +98,7 @@ int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_
         continue;
       double tf = (h[r] ? h[r]->freq : 0) + (t[r] ? t[r]->freq : 0);
       double len = size_in(ix, 0, rows[r], h[r]) + size_in(ix, 1, rows[r], t[r]);
-      score[r] += w->idf * (tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * len / j->avgdl));
+      score[r] += upk_ix_bm25(w->idf, tf, len, j->avgdl);
     }
   }
   free(h);

@@ -271,8 +271,7 @@ static unsigned char cols_of(const upk_ix_postings *p, int64_t rowid) {
 
 /* One row's term of phrase i's sum, as bm25() computes it. */
 static inline double bm25_term(double idf, const upk_ix_posting *p, double avgdl) {
-  const double k1 = 1.2, b = 0.75; /* bm25()'s */
-  return idf * ((p->freq * (k1 + 1.0)) / (p->freq + k1 * (1 - b + b * (double)p->size / avgdl)));
+  return upk_ix_bm25(idf, p->freq, (double)p->size, avgdl);
 }
 
 /* Every row scored from the phrases' row lists, phrase by phrase: a row's
