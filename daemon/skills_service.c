@@ -50,13 +50,14 @@ static const char *keep_string(upk_skills_svc *svc, const char *s) {
   return svc->strings[svc->n_strings++] = strdup(s);
 }
 
+/* depth: how far down skills are looked for (1: the directory's children, as agents read). */
 static void add_root(upk_skills_svc *svc, const char *dir, const char *agent, upk_index_scope sc,
-                     int priority) {
+                     int priority, int depth) {
   upk_index_root *r = realloc(svc->roots, (svc->n_roots + 1) * sizeof *r);
   if (!r)
     return;
   svc->roots = r;
-  r[svc->n_roots++] = (upk_index_root){keep_string(svc, dir), agent, sc, priority, 1};
+  r[svc->n_roots++] = (upk_index_root){keep_string(svc, dir), agent, sc, priority, depth};
 }
 
 static void add_spec(upk_skills_svc *svc, const upk_dirspec *d, const upk_agent *a,
@@ -65,7 +66,7 @@ static void add_spec(upk_skills_svc *svc, const upk_dirspec *d, const upk_agent 
   if (upk_dirspec_resolve(d, workspace, NULL, &rd) != 0)
     return;
   bool project = upk_dirspec_scope(d) == UPK_SCOPE_PROJECT;
-  add_root(svc, rd.path, a->id, project ? UPK_INDEX_PROJECT : UPK_INDEX_USER, project ? 20 : 10);
+  add_root(svc, rd.path, a->id, project ? UPK_INDEX_PROJECT : UPK_INDEX_USER, project ? 20 : 10, 1);
   upk_resolved_dir_free(&rd);
 }
 
@@ -80,11 +81,12 @@ static void build_roots(upk_skills_svc *svc, const char *workspace, json_t *extr
   }
   size_t i;
   json_t *v;
-  json_array_foreach(extra, i, v) {
+  json_array_foreach(extra, i, v) { /* collections, such as a clone of a skills repository:
+                                     * skills are wherever in it they sit, a few levels down */
     if (json_is_string(v))
-      add_root(svc, json_string_value(v), NULL, UPK_INDEX_EXTRA, 5);
+      add_root(svc, json_string_value(v), NULL, UPK_INDEX_EXTRA, 5, UPK_INDEX_MAX_DEPTH);
   }
-  add_root(svc, upk_skills_library_dir(), NULL, UPK_INDEX_BUILTIN, 0);
+  add_root(svc, upk_skills_library_dir(), NULL, UPK_INDEX_BUILTIN, 0, 1);
 }
 
 /* Finish or undo what a killed install or remove left in the agents' skills directories,
@@ -219,11 +221,14 @@ static void scan_batch(item *it, upk_skills_svc *svc) {
   }
 }
 
+/* One page of the watch set; the last one logs how long the listing took in all. */
 static void list_watch_set(item *it, upk_skills_svc *svc) {
   uint64_t t0 = uv_hrtime();
-  upk__watch_compute(it, svc->index);
-  upk_debug("skills: %zu directories to watch, listed in %.1f ms", it->n_watch,
-            (double)(uv_hrtime() - t0) / 1e6);
+  it->more = upk__watch_compute(it, svc->index);
+  it->watch_ns += uv_hrtime() - t0;
+  if (!it->more)
+    upk_debug("skills: %zu directories to watch, listed in %.1f ms", it->n_watch,
+              (double)it->watch_ns / 1e6);
 }
 
 static void service_work(void *arg) {
@@ -361,7 +366,10 @@ static void service_done(void *arg, int status) {
   else if (status == 0 && !svc->closing) {
     if (it->tidy_next && !svc->tidying)
       queue_tidy(svc, true);
-    if (it->watch_only) {
+    if (it->watch_only && it->more) {
+      submit(svc, it); /* the next page, after what was queued meanwhile */
+      it = NULL;
+    } else if (it->watch_only) {
       upk__watch_apply(svc, it);
       it = NULL; /* the watch set's now */
     } else {
@@ -422,6 +430,8 @@ int upk_skills_start(upk_server *s) {
                         : 0;
   const char *batch = getenv("UPSKILLD_SCAN_BATCH");
   svc->scan_batch = batch && atoi(batch) > 0 ? (size_t)atoi(batch) : SCAN_BATCH;
+  const char *page = getenv("UPSKILLD_WATCH_PAGE");
+  svc->watch_page = page && atoi(page) > 0 ? (size_t)atoi(page) : WATCH_LIST_PAGE;
   s->skills = svc;
   return submit(svc, calloc(1, sizeof(item))); /* open, scan, then start watching */
 }

@@ -14,6 +14,10 @@
  * UPSKILLD_SCAN_BATCH sets another (tests: several batches from a small tree). */
 #define SCAN_BATCH 4000
 #define WATCH_SLICE 2000 /* watches started per loop turn */
+/* Placements read per queue item while the watch set is listed: the whole set, 240,000
+ * placements at 60,000 skills, took ~150 ms in one item, and a lookup queued behind it waited
+ * for all of it; a page is ~10 ms. UPSKILLD_WATCH_PAGE sets another (tests: many pages). */
+#define WATCH_LIST_PAGE 16384
 /* Pages per table merged per queue item once a scan is done (upk_index_tidy):
  * ~10-30 ms each, so lookups queued meanwhile wait little. */
 #define TIDY_PAGES 200
@@ -44,6 +48,7 @@ struct upk_skills_svc {
   int open_handles;  /* handles not yet closed; freed at 0 with nothing queued */
   int max_dirs;      /* 0: the library's default */
   size_t scan_batch; /* skill directories per batch of the first scan */
+  size_t watch_page; /* placements per item while the watch set is listed */
   /* Loop-side copies of the scan's state, for upskilld/status. */
   bool scanning;
   size_t scan_done, scan_total;
@@ -74,10 +79,12 @@ typedef struct item {
   bool rescanned;  /* a refresh that had to rescan every root */
   bool tidy;       /* one merge step of the full-text index */
   bool tidy_next;  /* a scan was completed: merge what it wrote, step by step */
-  bool more;       /* the merge step left work to do */
+  bool more;       /* the merge step, or the watch set's listing, left work to do */
   bool additive;   /* watch_dirs are to add to the set, not the whole set */
   bool watch_next; /* a scan ended: the whole watch set is to be listed, in an item of its own */
-  bool watch_only; /* that item: list the watch set, nothing else */
+  bool watch_only; /* that item: list the watch set, nothing else, a page per turn */
+  int64_t watch_cursor; /* the last placement listed (upk_index_each_dir) */
+  uint64_t watch_ns;    /* time spent listing it so far */
   bool scanning;   /* after this item: the first scan is still under way */
   size_t done_n, total;
   long indexed;
@@ -92,8 +99,9 @@ void upk__skills_schedule_refresh(upk_skills_svc *svc);
 void upk__skills_item_free(item *it);
 
 /* skills_watch.c */
-/** On the queue: the whole watch set (roots, their missing roots' ancestors, skill directories). */
-void upk__watch_compute(item *it, upk_index *ix);
+/** On the queue: the next page of the whole watch set (roots and their missing roots'
+ * ancestors first, then skill directories). Returns whether more remain (it->watch_cursor). */
+bool upk__watch_compute(item *it, upk_index *ix);
 /** On the queue, after a refresh that rescanned nothing: only the refreshed paths' directories
  * (it->additive). */
 void upk__watch_add_refreshed(item *it, const char *const *paths, size_t n);

@@ -67,14 +67,15 @@ static void watch_children(item *it, const char *root) {
     closedir(d);
 }
 
-void upk__watch_compute(item *it, upk_index *ix) {
+bool upk__watch_compute(item *it, upk_index *ix) {
   upk_skills_svc *svc = it->svc;
-  for (size_t i = 0; i < svc->n_roots; i++) {
-    watch_root(it, svc->roots[i].dir);
-    watch_children(it, svc->roots[i].dir);
-  }
-  if (ix) /* directories only: building 60,000 entries to read one field cost seconds */
-    upk_index_each_dir(ix, push_dir_cb, it);
+  if (!it->watch_cursor)
+    for (size_t i = 0; i < svc->n_roots; i++) {
+      watch_root(it, svc->roots[i].dir);
+      watch_children(it, svc->roots[i].dir);
+    }
+  /* directories only: building 60,000 entries to read one field cost seconds */
+  return ix && upk_index_each_dir(ix, &it->watch_cursor, svc->watch_page, push_dir_cb, it) == 1;
 }
 
 /* After a refresh that rescanned nothing, only the refreshed directories can need a new

@@ -183,8 +183,9 @@ static const char schema_sql[] =
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_DOC_FIND] = "SELECT id, mtime, size, ino, name FROM doc WHERE path = ?1",
-    [ST_DOC_INSERT] = "INSERT INTO doc(path, name, description, mtime, size, ino, usable, tokens,"
-                      " diags) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [ST_DOC_INSERT] =
+        "INSERT INTO doc(path, name, description, mtime, size, ino, usable, tokens,"
+        " diags) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT(path) DO NOTHING",
     [ST_DOC_UPDATE] = "UPDATE doc SET name = ?2, description = ?3, mtime = ?4, size = ?5,"
                       " ino = ?6, usable = ?7, tokens = ?8, diags = ?9 WHERE path = ?1",
     [ST_FTS_DELETE] = "DELETE FROM fts WHERE rowid = ?1",
@@ -199,6 +200,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_CAND_SUB] = "INSERT OR IGNORE INTO cand(id) SELECT doc FROM place WHERE root = ?1"
                     " AND " UPK_SUBTREE,
     [ST_TOUCH_NAME] = "INSERT OR IGNORE INTO touched(name) VALUES(?1)",
+    [ST_TOUCH_DOC] = "INSERT OR IGNORE INTO touched(name) SELECT name FROM place WHERE doc = ?1",
+    [ST_CAND_DOC] = "INSERT OR IGNORE INTO cand(id) VALUES(?1)",
     [ST_SWEEP] = "DELETE FROM place WHERE root = ?1 AND gen < ?3 AND " UPK_SUBTREE,
     /* No ORDER BY: a sorter for a doc's few placements cost 22,000 instructions a hit; the
      * lookup picks the best that an agent asked for reads (fill_entry). */

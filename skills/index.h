@@ -36,6 +36,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 
@@ -224,10 +225,13 @@ void upk_index_hits_free(upk_index_hits *h);
  * "" selects roots without an agent) and scope (NULL: any), ordered by name. */
 int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scope,
                    upk_index_entries *out);
-/** Call each(dir, arg) for every placement's directory (a directory seen
- * through several roots comes once per root), cheaply: no entry is built.
- * Returns 0 or a negative errno. */
-int upk_index_each_dir(upk_index *ix, void (*each)(const char *dir, void *arg), void *arg);
+/** Call each(dir, arg) for up to `max` placements' directories after the
+ * one *cursor names (0: from the first), cheaply: no entry is built. A
+ * directory seen through several roots comes once per root. *cursor is
+ * advanced; pass it back for the next page. Returns 1 when placements remain,
+ * 0 at the end, or a negative errno. */
+int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
+                       void (*each)(const char *dir, void *arg), void *arg);
 /** One page of the same list: entries offset..offset+limit-1 (limit 0: all
  * the rest); *total (may be NULL) is the whole list's length. */
 int upk_index_list_page(upk_index *ix, const char *agent, const upk_index_scope *scope,

@@ -166,15 +166,25 @@ int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scop
   return upk_index_list_page(ix, agent, scope, 0, 0, out, NULL);
 }
 
-int upk_index_each_dir(upk_index *ix, void (*each)(const char *dir, void *arg), void *arg) {
+int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
+                       void (*each)(const char *dir, void *arg), void *arg) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ix->db, "SELECT dir FROM place", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(ix->db, "SELECT id, dir FROM place WHERE id > ?1 ORDER BY id LIMIT ?2", -1,
+                         &st, NULL) != SQLITE_OK)
     return upk_ix_sql_fail(ix, "list directories");
+  sqlite3_bind_int64(st, 1, *cursor);
+  sqlite3_bind_int64(st, 2, max > INT64_MAX ? INT64_MAX : (sqlite3_int64)max);
+  size_t n = 0;
   int s;
-  while ((s = sqlite3_step(st)) == SQLITE_ROW)
-    each((const char *)sqlite3_column_text(st, 0), arg);
+  while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+    *cursor = sqlite3_column_int64(st, 0);
+    each((const char *)sqlite3_column_text(st, 1), arg);
+    n++;
+  }
   sqlite3_finalize(st);
-  return s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "list directories");
+  if (s != SQLITE_DONE)
+    return upk_ix_sql_fail(ix, "list directories");
+  return n == max;
 }
 
 /* ---- get ---- */

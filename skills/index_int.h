@@ -33,6 +33,8 @@ enum {
   ST_TOUCH_SUB,
   ST_CAND_SUB,
   ST_TOUCH_NAME,
+  ST_TOUCH_DOC,
+  ST_CAND_DOC,
   ST_SWEEP,
   ST_DOC_PLACES,
   ST_DOC_INFO,
@@ -144,6 +146,9 @@ void upk_ix_pool_wait(upk_ix_pool *pool, size_t i);
 /** Stop and join the helpers; frees what was parsed and not taken. NULL is fine. */
 void upk_ix_pool_done(upk_ix_pool *pool);
 
+/** Steps st (a statement that returns no rows) and resets it: 0 or -EIO, reported. */
+int upk_ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what);
+
 /* index_places.c: stored placements, for a full scan to find again. */
 typedef struct upk_ix_place {
   int64_t id, root, doc;
@@ -158,7 +163,10 @@ typedef struct upk_ix_places {
 } upk_ix_places;
 int upk_ix_places_load(upk_index *ix, upk_ix_places *out);
 upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *dir);
-/** Delete the placements not seen; *removed counts them. */
+/** Note that a placement (of document doc, named name) goes or changes: its name's shadowing
+ * is redone and its document dropped if nothing places it any more (touched, cand). */
+int upk_ix_note_unplaced(upk_index *ix, const char *name, int64_t doc);
+/** Delete the placements not seen (each noted unplaced); *removed counts them. */
 int upk_ix_places_sweep(upk_index *ix, upk_ix_places *ps, size_t *removed);
 void upk_ix_places_free(upk_ix_places *ps);
 

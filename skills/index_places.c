@@ -77,6 +77,15 @@ upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *di
   return NULL;
 }
 
+int upk_ix_note_unplaced(upk_index *ix, const char *name, int64_t doc) {
+  sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(ix->st[ST_CAND_DOC], 1, doc);
+  return upk_ix_step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name") ||
+                 upk_ix_step_done(ix, ix->st[ST_CAND_DOC], "note skill document")
+             ? -EIO
+             : 0;
+}
+
 int upk_ix_places_sweep(upk_index *ix, upk_ix_places *ps, size_t *removed) {
   sqlite3_stmt *st;
   *removed = 0;
@@ -86,6 +95,8 @@ int upk_ix_places_sweep(upk_index *ix, upk_ix_places *ps, size_t *removed) {
   for (size_t i = 0; !rc && i < ps->n; i++) {
     if (ps->v[i].seen)
       continue;
+    if ((rc = upk_ix_note_unplaced(ix, ps->v[i].name, ps->v[i].doc)))
+      break;
     sqlite3_bind_int64(st, 1, ps->v[i].id);
     rc = sqlite3_step(st) == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "sweep removed skills");
     sqlite3_reset(st);

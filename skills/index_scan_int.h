@@ -48,6 +48,9 @@ struct upk_ix_job {
   int64_t gen;         /* stamp of the placements this scan writes */
   upk_ix_places known; /* the stored placements: found again, or swept when done */
   bool placed;         /* a placement was written */
+  /* Another pass wrote between this scan's steps (and emptied the names and documents it
+   * noted): the end redoes every name's shadowing and looks at every document. */
+  bool wide;
   bool bulk;           /* the first index of an empty one: FTS5 merges once, afterwards */
   /* What the walk found, hashed (upk_ix_digest): each root's id, paths and limits, each
    * folder's resolved path, each skill's path and its file's name, mtime, size and inode
@@ -74,7 +77,7 @@ typedef struct scan {
   int max_depth;
   size_t dirs;
   bool limit_hit;
-  bool full; /* a whole stepped scan: shadowing is redone for every name at the end */
+  bool full; /* a first index: shadowing is done for every name at the end */
   int depth; /* directories on the stack below, for loop detection */
   dev_t dev[UPK_INDEX_MAX_DEPTH + 2];
   ino_t ino[UPK_INDEX_MAX_DEPTH + 2];
@@ -104,8 +107,6 @@ int upk_ix_note_gen(upk_index *ix, int64_t gen);
 /** Ends a pass begun by upk_ix_begin(): commits when rc is 0, else rolls back. */
 int upk_ix_finish(upk_index *ix, int rc, bool all);
 
-/** Steps st (a statement that returns no rows) and resets it: 0 or -EIO, reported. */
-int upk_ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what);
 /** Forgets the resolved parent directory: a tree may change between passes. */
 void upk_ix_forget_parent(upk_index *ix);
 /** Hidden entries and node_modules are never walked into. */

@@ -138,6 +138,19 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
   return rc;
 }
 
+/* The document stored for pr->loc: its id, its name taken from p. */
+static int64_t stored_twin(upk_index *ix, const probe *pr, upk_ix_parsed *p, char **name_out) {
+  sqlite3_stmt *st = ix->st[ST_DOC_FIND];
+  sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
+  int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  sqlite3_reset(st);
+  if (!id)
+    return upk_ix_sql_fail(ix, "store skill");
+  *name_out = p->name;
+  p->name = NULL;
+  return id;
+}
+
 /* Store a parsed skill as document pr->id (0: new). Returns the id, 0 when
  * the skill could not be loaded (reported), or a negative errno. */
 int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **name_out) {
@@ -155,7 +168,12 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
     return 0;
   }
   int64_t id = pr->id;
-  sqlite3_stmt *st = ix->st[id ? ST_DOC_UPDATE : ST_DOC_INSERT];
+  /* Its name or usability may change, and with them which placement of a name is seen. */
+  sqlite3_stmt *st = ix->st[ST_TOUCH_DOC];
+  sqlite3_bind_int64(st, 1, id);
+  if (id && upk_ix_step_done(ix, st, "note skill name"))
+    return -EIO;
+  st = ix->st[id ? ST_DOC_UPDATE : ST_DOC_INSERT];
   const struct stat *sb = &pr->sb;
   sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
@@ -168,6 +186,9 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
   sqlite3_bind_text(st, 9, p->packed, -1, SQLITE_STATIC);
   if (upk_ix_step_done(ix, st, "store skill"))
     return -EIO;
+  if (!id && !sqlite3_changes(ix->db)) /* the same file through another path, parsed alongside
+                                        * this one and stored first (a linked skill) */
+    return stored_twin(ix, pr, p, name_out);
   if (!id)
     id = sqlite3_last_insert_rowid(ix->db);
   else {

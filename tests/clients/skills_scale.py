@@ -55,6 +55,20 @@ def make_tree(proj):
     return root
 
 
+NESTED = 600
+
+
+def make_collection(top):
+    """A collection of NESTED skills two levels down (top/group-g/nested-k), where the watch of
+    each skill directory comes from the index's placements, not from a root's children."""
+    for k in range(NESTED):
+        name = f"nested-{k:03d}"
+        d = os.path.join(top, f"group-{k % 3}", name)
+        os.makedirs(d)
+        with open(os.path.join(d, "SKILL.md"), "w") as f:
+            f.write(f"---\nname: {name}\ndescription: Handles nestword{k:03d} jobs.\n---\nSteps.\n")
+
+
 class Lsp:
     """The daemon over pipes: LSP framing, or MCP's one message a line with mcp=True."""
 
@@ -222,9 +236,14 @@ def run(tmp):
         env.pop(k, None)
     os.makedirs(env["HOME"])
 
-    # A fresh daemon: the lookup is sent with initialize, before the first scan is done.
-    d = Lsp(proj, env)
-    d.request("initialize", {"processId": None, "rootUri": "file://" + proj, "capabilities": {}})
+    # A fresh daemon: the lookup is sent with initialize, before the first scan is done. Its
+    # watch set is listed a page of 1,000 placements at a time (10,400 for the project: four
+    # agents read its skills; the nested collection's come last), lookups answered between pages.
+    collection = os.path.join(tmp, "collection")
+    make_collection(collection)
+    d = Lsp(proj, dict(env, UPSKILLD_WATCH_PAGE="1000"))
+    d.request("initialize", {"processId": None, "rootUri": "file://" + proj, "capabilities": {},
+                             "initializationOptions": {"skills": {"extraDirs": [collection]}}})
     d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     rid = d.request("skills/lookup", {"task": "run the quuxz099 jobs", "limit": 3})
     first = d.wait(rid)
@@ -276,10 +295,21 @@ def run(tmp):
     # watches says so (a refresh applies the rest of an unfinished set: an edit alone could hide
     # a lost slice), and an edit is seen.
     deadline = time.time() + 10
-    while inotify_watches(d.p.pid) < N and time.time() < deadline:
+    while inotify_watches(d.p.pid) < N + NESTED and time.time() < deadline:
         time.sleep(0.05)
-    check("every skill directory is watched (inotify watches >= 2,600)",
-          inotify_watches(d.p.pid) >= N, inotify_watches(d.p.pid))
+    check("every skill directory is watched, the nested collection's too (inotify watches >= 3,200)",
+          inotify_watches(d.p.pid) >= N + NESTED, inotify_watches(d.p.pid))
+    md = os.path.join(collection, "group-2", "nested-599", "SKILL.md")
+    with open(md, "a") as f:
+        f.write("Now also blorfle.\n")
+    deadline = time.time() + 10
+    while True:
+        r = d.call("skills/lookup", {"task": "blorfle", "limit": 1})
+        got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
+        if got or time.time() > deadline:
+            break
+        time.sleep(0.05)
+    check("an edit in the last nested skill is seen by lookup within 10 s", got == ["nested-599"], r)
     md = os.path.join(root, "qq-tool-050", "SKILL.md")
     with open(md) as f:
         text = f.read()

@@ -786,6 +786,108 @@ UTest(index, a_restart_of_a_large_folder_finds_each_change) {
   upk_index_close(ix);
 }
 
+/* The directory of the placement named `name` that shadowing leaves seen, or "" when none. */
+static const char *resolved_dir(upk_index *ix, const char *name) {
+  static char dir[PATH_MAX];
+  upk_index_entries e;
+  dir[0] = '\0';
+  cr_assert_eq(upk_index_list(ix, "claude", NULL, &e), 0);
+  for (size_t i = 0; i < e.len; i++)
+    if (!strcmp(e.items[i].name, name) && !e.items[i].shadowed) {
+      cr_assert_eq(dir[0], '\0', "%s is seen twice", name);
+      snprintf(dir, sizeof dir, "%s", e.items[i].dir);
+    }
+  upk_index_entries_free(&e);
+  return dir;
+}
+
+static upk_index *open_home_and_project(const upk_index_options *o, upk_index_stats *st) {
+  upk_index_root r[] = {{at("home"), "claude", UPK_INDEX_USER, 0, 0},
+                        {at("proj"), "claude", UPK_INDEX_PROJECT, 0, 0}};
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, r, 2), 0);
+  cr_assert_eq(upk_index_scan(ix, st, NULL), 0, "%s", upk_index_errmsg(ix));
+  return ix;
+}
+
+/* A restart that finds a few skills changed redoes shadowing only for the names they carry,
+ * and drops only the documents they left: each kind of change must still be seen. */
+UTest(index, a_restart_with_few_changes_redoes_shadowing_where_they_are) {
+  char dir[64], desc[128];
+  for (int i = 0; i < 100; i++) { /* three changes stay under a twentieth: see complete() */
+    snprintf(dir, sizeof dir, "chore-%03d", i);
+    snprintf(desc, sizeof desc, "Handle chore number %d for the team.", i);
+    skill(at("home"), dir, desc, "Steps.");
+  }
+  const char *names[] = {"deploy", "lint", "fmt", "tidy"};
+  for (int i = 0; i < 4; i++)
+    skill(at("home"), names[i], "The user's own way.", "Home.");
+  skill(at("proj"), "deploy", "Deploy this repository.", "Project.");
+  skill(at("proj"), "fmt", "Format this repository.", "Project.");
+  skill(at("proj"), "tidy", "Tidy this repository.", "Project.");
+  cr_assert_eq(symlink(at("home/chore-001"), at("proj/alias")), 0);
+  char db[PATH_MAX]; /* at()'s buffers are reused */
+  snprintf(db, sizeof db, "%s", at("cache/index.sqlite"));
+  upk_index_options o = {.db_path = db};
+  upk_index_stats st;
+  upk_index *ix = open_home_and_project(&o, &st);
+  cr_assert_str_eq(resolved_dir(ix, "deploy"), at("proj/deploy"));
+  cr_assert_str_eq(resolved_dir(ix, "fmt"), at("proj/fmt"));
+  cr_assert_str_eq(resolved_dir(ix, "lint"), at("home/lint"));
+  cr_assert_str_eq(resolved_dir(ix, "tidy"), at("proj/tidy"));
+  cr_assert_str_eq(resolved_dir(ix, "chore-001"), at("proj/alias"));
+  upk_index_close(ix);
+  cr_assert_eq(db_int(db, "SELECT count(*) FROM doc"), 107);
+  /* While no daemon runs: a skill removed, one renamed onto a name the user has, one made
+   * unusable under the same name (no placement changes, only its document), and a link
+   * led to another skill (a placement changes, no document is parsed). */
+  rm_rf(at("proj/deploy"));
+  cr_assert_eq(unlink(at("proj/alias")), 0);
+  cr_assert_eq(symlink(at("home/chore-002"), at("proj/alias")), 0);
+  write_file(at("proj/tidy/SKILL.md"),
+             "---\nname: lint\ndescription: Lint this repository.\n---\nx\n");
+  write_file(at("proj/fmt/SKILL.md"), "# no frontmatter: not usable\n");
+  ix = open_home_and_project(&o, &st);
+  cr_assert_eq(st.parsed, 2, "%zu", st.parsed);
+  cr_assert_eq(st.removed, 1, "%zu", st.removed);
+  cr_assert_str_eq(resolved_dir(ix, "deploy"), at("home/deploy"), "the shadowing one went");
+  cr_assert_str_eq(resolved_dir(ix, "lint"), at("proj/tidy"), "renamed onto the user's");
+  cr_assert_str_eq(resolved_dir(ix, "tidy"), at("home/tidy"), "the user's comes back");
+  cr_assert_str_eq(resolved_dir(ix, "fmt"), at("home/fmt"), "a usable one comes first");
+  cr_assert_str_eq(resolved_dir(ix, "chore-001"), at("home/chore-001"), "the link left it");
+  cr_assert_str_eq(resolved_dir(ix, "chore-002"), at("proj/alias"));
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "the user's own way", 10, NULL, 0, &h), 0);
+  size_t home = 0;
+  for (size_t i = 0; i < h.len; i++)
+    home += !strncmp(h.items[i].e.dir, at("home/"), strlen(at("home/")));
+  cr_assert_eq(home, 3, "home's deploy, fmt and tidy are offered, not its lint");
+  upk_index_hits_free(&h);
+  upk_index_close(ix);
+  cr_assert_eq(db_int(db, "SELECT count(*) FROM doc"), 106,
+               "the removed skill's document is dropped");
+}
+
+/* A project skill that is a link to a user skill: both are found by the first index, whose
+ * parsing runs ahead of storing (one chunk parses both paths of the one file); the file is one
+ * document, and the project's placement shadows the user's. */
+UTest(index, a_skill_linked_from_another_root_is_one_document_from_the_first_index) {
+  skill(at("home"), "shared-style", "Apply the house writing style.", "Short words.");
+  mkdir_p(at("proj"));
+  cr_assert_eq(symlink(at("home/shared-style"), at("proj/shared-style")), 0);
+  char db[PATH_MAX];
+  snprintf(db, sizeof db, "%s", at("cache/index.sqlite"));
+  upk_index_options o = {.db_path = db};
+  upk_index_stats st;
+  upk_index *ix = open_home_and_project(&o, &st);
+  cr_assert_eq(st.parsed, 1);
+  cr_assert_str_eq(resolved_dir(ix, "shared-style"), at("proj/shared-style"));
+  upk_index_close(ix);
+  cr_assert_eq(db_int(db, "SELECT count(*) FROM doc"), 1);
+  cr_assert_eq(db_int(db, "SELECT count(*) FROM place"), 2);
+}
+
 UTest(index, fts5_syntax_in_the_task_is_just_text) {
   library(at("skills"));
   upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
