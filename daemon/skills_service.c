@@ -189,6 +189,14 @@ static void open_and_begin(upk_skills_svc *svc) {
     snprintf(svc->open_error, sizeof svc->open_error, "%s", why);
 }
 
+/* Whether a scan that parsed `parsed` skills leaves the full-text index worth merging: the first
+ * index writes with FTS5's own merging off; after a few changes its merging as it writes is
+ * enough, and a whole merge after one skill edited while the daemon was down rewrote every
+ * segment of a 60,000-skill index, seconds of a core taken from lookups. */
+static bool worth_merging(upk_skills_svc *svc, size_t parsed) {
+  return parsed > 0 && parsed * 20 >= (size_t)upk_index_count(svc->index);
+}
+
 /* One batch of the first scan; when it completes, what it found is logged. A batch that
  * cannot write the index file (a disk that filled up) moves the index to memory. */
 static void scan_batch(item *it, upk_skills_svc *svc) {
@@ -213,7 +221,7 @@ static void scan_batch(item *it, upk_skills_svc *svc) {
   if (rc != 1) {
     upk_info("skills: %zu found (%zu parsed, %zu unchanged%s) in %.1f ms", st.skills, st.parsed,
              st.unchanged, st.same_tree ? ", the tree as last indexed" : "", st.ms);
-    it->tidy_next = st.parsed > 0;
+    it->tidy_next = worth_merging(svc, st.parsed);
     it->truncated = truncated_roots(svc->index);
 #ifdef __GLIBC__
     malloc_trim(0); /* the scan's list of directories (MBs for a registry) is freed: give it back */
@@ -267,7 +275,7 @@ static void service_work(void *arg) {
     if (!rescan)
       upk__watch_add_refreshed(it, paths, n);
     it->rescanned = rescan;
-    it->tidy_next = st.parsed > 0;
+    it->tidy_next = worth_merging(svc, st.parsed);
     upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
               n > 1 ? ", ..." : "", (double)(uv_hrtime() - t0) / 1e6,
               rescan ? " (with a rescan)" : "");

@@ -156,9 +156,11 @@ typedef struct upk_ix_place {
   bool seen; /* found again by this scan (or written by it) */
 } upk_ix_place;
 typedef struct upk_ix_places {
-  upk_ix_place *v; /* sorted by (root, dir) */
+  upk_ix_place *v; /* in the order they were stored */
   size_t n;
   size_t next;         /* after the last one found: a scan mostly asks in this order */
+  uint32_t *slots;     /* by (root, dir), 1 + an index into v (0: empty); built at a first miss */
+  size_t mask;         /* slots - 1, a power of two minus one */
   upk_strpool strings; /* the places' dir and name */
 } upk_ix_places;
 int upk_ix_places_load(upk_index *ix, upk_ix_places *out);

@@ -72,10 +72,10 @@ def make_collection(top):
 class Lsp:
     """The daemon over pipes: LSP framing, or MCP's one message a line with mcp=True."""
 
-    def __init__(self, cwd, env, mcp=False):
+    def __init__(self, cwd, env, mcp=False, args=()):
         self.err = tempfile.TemporaryFile()
         self.mcp = mcp
-        self.p = subprocess.Popen([DAEMON, "--mcp" if mcp else "--lsp"], cwd=cwd, env=env,
+        self.p = subprocess.Popen([DAEMON, "--mcp" if mcp else "--lsp", *args], cwd=cwd, env=env,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
         self.buf = b""
         self.notes = []
@@ -143,6 +143,7 @@ class Lsp:
         err = self.err.read().decode(errors="replace")
         check(f"{what}: the daemon exits cleanly, no sanitizer report",
               code == 0 and "Sanitizer" not in err and "runtime error" not in err, f"{code}\n{err[-1500:]}")
+        return err
 
 
 def progress_of(notes, method, token):
@@ -324,6 +325,26 @@ def run(tmp):
         time.sleep(0.05)
     check("an edit in a skill is seen by lookup within 10 s", got == ["qq-tool-050"], r)
     d.close("session with 2,600 skills")
+
+    # A skill edited while no daemon runs: the restart parses it alone, and FTS5's merging as it
+    # writes is enough (a whole merge would rewrite every segment for one skill).
+    md = os.path.join(root, "kk-tool-007", "SKILL.md")
+    with open(md, "a") as f:
+        f.write("Now also snorkel.\n")
+    d = Lsp(proj, env, args=("-v",))
+    d.call("initialize", {"processId": None, "rootUri": "file://" + proj, "capabilities": {}})
+    d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    r = d.call("skills/lookup", {"task": "snorkel", "limit": 1, "waitMs": 60000})
+    got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
+    check("a skill edited while no daemon ran is found by the restart's first lookup",
+          got == ["kk-tool-007"], r)
+    sk = (d.call("upskilld/status", {}) or {}).get("result", {}).get("skills", {})
+    check("that restart leaves no merge of the whole index to do (status merging false)",
+          sk.get("merging") is False, sk)
+    time.sleep(0.5)
+    err = d.close("restart with one skill edited")
+    check("the restart parsed one skill and merged nothing (its log)",
+          "found (1 parsed," in err and "index merged" not in err, err[-1500:])
 
     # upskillctl waits for the index and shows every skill (a restart: the cache is reused).
     out = subprocess.run([CTL, "--json", "list", "--agent", "claude", "--scope", "project"],

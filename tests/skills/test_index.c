@@ -463,6 +463,15 @@ UTest(index, restart_rescan_finds_what_changed_meanwhile) {
     cr_assert_str_neq(all.items[i].name, "react-testing");
   upk_index_entries_free(&all);
   upk_index_close(ix);
+  /* The placement added last is stored last, out of the walk's order: the next restart finds it
+   * all the same (none is swept and written again). */
+  skill(at("skills"), "release-notes", "Draft release notes from merged pull requests.", "Tags.");
+  ix = open_cached(&o, &r, &st);
+  cr_assert_eq(st.parsed, 1);
+  cr_assert_eq(st.removed, 0);
+  cr_assert_eq(upk_index_count(ix), 8);
+  cr_assert_eq(hits_for(ix, "PKCE login", "oauth-login"), 1);
+  upk_index_close(ix);
 }
 
 /* The stored generation (table scan_gen) and the newest placement's, read through a second
