@@ -154,6 +154,9 @@ static const char schema_sql[] =
     "CREATE INDEX IF NOT EXISTS place_list ON place(name, visible DESC);" /* names; list pages in
                                                                              order */
     "CREATE INDEX IF NOT EXISTS place_doc ON place(doc);"
+    /* What a scan's probe reads (ST_DOC_FIND), in the index it searches: no seek into the
+     * table's rows, which hold each skill's description and diagnostics. */
+    "CREATE INDEX IF NOT EXISTS doc_probe ON doc(path, mtime, size, ino, name);"
     /* Two FTS5 tables: what a skill says it is for (name, description,
      * headings) and its body. Their words are looked up apart: a head's
      * doclists are short, so a lookup can afford every word of the task
@@ -182,7 +185,8 @@ static const char schema_sql[] =
     "CREATE TEMP TABLE IF NOT EXISTS cand(id INTEGER PRIMARY KEY);";
 
 static const char *const stmt_sql[ST_COUNT] = {
-    [ST_DOC_FIND] = "SELECT id, mtime, size, ino, name FROM doc WHERE path = ?1",
+    [ST_DOC_FIND] =
+        "SELECT id, mtime, size, ino, name FROM doc INDEXED BY doc_probe WHERE path = ?1",
     [ST_DOC_INSERT] =
         "INSERT INTO doc(path, name, description, mtime, size, ino, usable, tokens,"
         " diags) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT(path) DO NOTHING",
