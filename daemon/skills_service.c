@@ -190,11 +190,13 @@ static void open_and_begin(upk_skills_svc *svc) {
 }
 
 /* Whether a scan that parsed `parsed` skills leaves the full-text index worth merging: the first
- * index writes with FTS5's own merging off; after a few changes its merging as it writes is
- * enough, and a whole merge after one skill edited while the daemon was down rewrote every
- * segment of a 60,000-skill index, seconds of a core taken from lookups. */
+ * index writes with FTS5's own merging off (and a session may have stopped before its merge
+ * ended); after a few changes its merging as it writes is enough, and a whole merge after one
+ * skill edited while the daemon was down rewrote every segment of a 60,000-skill index,
+ * seconds of a core taken from lookups. */
 static bool worth_merging(upk_skills_svc *svc, size_t parsed) {
-  return parsed > 0 && parsed * 20 >= (size_t)upk_index_count(svc->index);
+  return upk_index_merge_pending(svc->index) ||
+         (parsed > 0 && parsed * 20 >= (size_t)upk_index_count(svc->index));
 }
 
 /* One batch of the first scan; when it completes, what it found is logged. A batch that
@@ -249,7 +251,7 @@ static void service_work(void *arg) {
     return;
   }
   if (it->tidy) {
-    it->more = svc->index && upk_index_tidy(svc->index, TIDY_PAGES) == 1;
+    it->more = svc->index && upk_index_tidy(svc->index, svc->tidy_pages) == 1;
     return;
   }
   if (it->watch_only) {
@@ -355,8 +357,8 @@ static void queue_tidy(upk_skills_svc *svc, bool more) {
     svc->tidy_steps = 0;
     svc->tidy_t0 = uv_hrtime();
   } else if (!more)
-    upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps, TIDY_PAGES,
-             (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
+    upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps,
+             svc->tidy_pages, (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
   item *next = more && !svc->closing ? calloc(1, sizeof *next) : NULL;
   if (next)
     next->tidy = true;
@@ -440,6 +442,8 @@ int upk_skills_start(upk_server *s) {
   svc->scan_batch = batch && atoi(batch) > 0 ? (size_t)atoi(batch) : SCAN_BATCH;
   const char *page = getenv("UPSKILLD_WATCH_PAGE");
   svc->watch_page = page && atoi(page) > 0 ? (size_t)atoi(page) : WATCH_LIST_PAGE;
+  const char *tidy = getenv("UPSKILLD_TIDY_PAGES");
+  svc->tidy_pages = tidy && atoi(tidy) > 0 ? atoi(tidy) : TIDY_PAGES;
   s->skills = svc;
   return submit(svc, calloc(1, sizeof(item))); /* open, scan, then start watching */
 }

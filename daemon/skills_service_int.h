@@ -20,7 +20,7 @@
 #define WATCH_LIST_PAGE 16384
 /* Pages per table merged per queue item once a scan is done (upk_index_tidy):
  * ~10-30 ms each, so lookups queued meanwhile wait little. */
-#define TIDY_PAGES 200
+#define TIDY_PAGES 200 /* UPSKILLD_TIDY_PAGES sets another (tests: a merge of many steps) */
 
 typedef struct watch {
   uv_fs_event_t h;
@@ -49,6 +49,7 @@ struct upk_skills_svc {
   int max_dirs;      /* 0: the library's default */
   size_t scan_batch; /* skill directories per batch of the first scan */
   size_t watch_page; /* placements per item while the watch set is listed */
+  int tidy_pages;    /* pages per table per merge step */
   /* Loop-side copies of the scan's state, for upskilld/status. */
   bool scanning;
   size_t scan_done, scan_total;

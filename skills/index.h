@@ -141,6 +141,11 @@ bool upk_index_scanning(const upk_index *ix, size_t *done, size_t *total);
  * negative errno. */
 int upk_index_tidy(upk_index *ix, int pages);
 
+/** Whether the first index's merge (upk_index_tidy() until 0) has not ended yet, in this
+ * process or in one before it that stopped first: until it ends, every lookup seeks each
+ * word in each of the first index's segments, and the word statistics are not taken. */
+bool upk_index_merge_pending(const upk_index *ix);
+
 /** Roots whose last scan stopped at the directory limit (malloc'd array of
  * malloc'd absolute paths; *n may be 0). Free with upk_index_strings_free. */
 int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n);

@@ -71,6 +71,7 @@ struct upk_index {
   struct upk_ix_job *job;     /* a stepped full scan under way, else NULL */
   long n_docs;                /* cached count for the idf-based term choices */
   bool df_stale;              /* `df` not snapshot since the first index: lookups ask fts5vocab */
+  bool merge_pending;         /* the first index's merge has not ended (its snapshot with it) */
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
   size_t size_cap[2];

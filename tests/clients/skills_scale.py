@@ -8,6 +8,7 @@ import json
 import os
 import select
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -211,6 +212,48 @@ def waiting_lookups(proj, env):
     d.close("editor session waiting for the index")
 
 
+def index_file(env):
+    d = os.path.join(env["XDG_CACHE_HOME"], "upskilld")
+    return next(os.path.join(d, f) for f in os.listdir(d) if f.startswith("index-") and f.endswith(".sqlite"))
+
+
+def db_value(path, sql):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(sql).fetchone()[0]
+    finally:
+        db.close()
+
+
+def merge_resumed(proj, env):
+    """A session stopped as soon as its first index was done, before the merge after it: the
+    next session does that merge (its lookups seek every word in every segment until then)."""
+    shutil.rmtree(env["XDG_CACHE_HOME"], ignore_errors=True)
+    d = Lsp(proj, dict(env, UPSKILLD_SCAN_BATCH="100", UPSKILLD_TIDY_PAGES="1"))
+    d.call("initialize", {"processId": None, "rootUri": "file://" + proj, "capabilities": {}})
+    d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    d.call("skills/lookup", {"task": "quuxz099", "limit": 1, "waitMs": 60000})
+    d.close("session stopped right after its first index")
+    path = index_file(env)
+    segs = db_value(path, "SELECT count(DISTINCT segid) FROM fts_idx")
+    check("that session left its first index unmerged (segments, no word statistics)",
+          segs > 1 and db_value(path, "SELECT count(*) FROM df") == 0, segs)
+    d = Lsp(proj, env, args=("-v",))
+    d.call("initialize", {"processId": None, "rootUri": "file://" + proj, "capabilities": {}})
+    d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    d.call("skills/lookup", {"task": "quuxz099", "limit": 1, "waitMs": 60000})
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        sk = (d.call("upskilld/status", {}) or {}).get("result", {}).get("skills", {})
+        if sk.get("merging") is False:
+            break
+        time.sleep(0.05)
+    err = d.close("the next session")
+    check("the next session merges it to one segment a table and takes the word statistics",
+          "index merged" in err and db_value(path, "SELECT count(DISTINCT segid) FROM fts_idx") == 1
+          and db_value(path, "SELECT count(*) FROM df") > 0, err[-1500:])
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -365,6 +408,7 @@ def run(tmp):
           out.stdout + out.stderr)
 
     waiting_lookups(proj, env)
+    merge_resumed(proj, env)
 
     # A runaway root: the directory limit is reported everywhere people look.
     d = Lsp(proj, env)

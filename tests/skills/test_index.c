@@ -745,11 +745,15 @@ UTest(index, a_restart_with_few_changes_keeps_the_word_statistics) {
   cached c;
   first_index(&c, 0);
   upk_index_stats st;
-  upk_index_close(open_cached(&c.o, &c.r, &st)); /* takes the snapshot the merge would have */
+  upk_index *ix = open_cached(&c.o, &c.r, &st);
+  while (upk_index_tidy(ix, 50) == 1) /* the merge the first index left, and its snapshot */
+    ;
+  cr_assert_gt(db_int(c.db, "SELECT count(*) FROM df"), 0);
+  upk_index_close(ix);
   const char *df_of = "SELECT count(*) FROM df WHERE term IN ('zorblax', 'quorbix')";
   cr_assert_eq(db_int(c.db, df_of), 0);
   skill(at("skills"), "new-one", "Polish the zorblax.", "x");
-  upk_index *ix = open_cached(&c.o, &c.r, &st);
+  ix = open_cached(&c.o, &c.r, &st);
   cr_assert_eq(st.parsed, 1);
   cr_assert_eq(hits_for(ix, "zorblax", "new-one"), 1);
   upk_index_close(ix);
@@ -1289,9 +1293,21 @@ UTest(index, the_first_index_merges_afterwards) {
   cr_assert_eq(db_int(db_path, "SELECT count(*) FROM df"), 0);
   expect_top(ix, "topic17", "bulk-17");
   cr_assert_eq(hits_for(ix, "shared words", "bulk-03"), 1, "common words are known, not prefixes");
+  cr_assert(upk_index_merge_pending(ix));
+  /* A session stopped before the merge: the next one still has it to do, and its restart
+   * leaves the snapshot to the merge's end too. */
+  upk_index_close(ix);
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert(upk_index_merge_pending(ix), "the merge never ended");
+  upk_index_set_roots(ix, &r, 1);
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert(upk_index_merge_pending(ix));
+  cr_assert_eq(db_int(db_path, "SELECT count(*) FROM df"), 0, "not over unmerged segments");
+  expect_top(ix, "topic17", "bulk-17");
   while ((rc = upk_index_tidy(ix, 50)) == 1)
     ;
   cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
+  cr_assert_not(upk_index_merge_pending(ix));
   cr_assert_eq(segments(db_path, "fts"), 1);
   cr_assert_gt(db_int(db_path, "SELECT count(*) FROM df WHERE term = 'topic17' AND head = 1"), 0,
                "the snapshot is taken at the end of the merge");
