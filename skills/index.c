@@ -17,6 +17,9 @@
 #include "fault.h"
 #include "fnv1a.h"
 
+/* More segments than this in a table at open: a first index's merge was never done. */
+#define MERGE_SEGMENTS 8
+
 /* Description first: a word in the description says most about what a skill
  * is for, the name (often one or two words) a little less, headings least
  * (bm25 column weights of the head table). `body` weighs the body table's
@@ -395,8 +398,13 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
       ix->n_docs > 0 && !upk_ix_scalar(ix, "SELECT count(*) FROM (SELECT 1 FROM df LIMIT 1)");
   /* ... and so did its merge: a daemon stopped seconds after a first index left the segments
    * of its batches, and the lookups of every later session were ten times slower (60,000
-   * skills: 17 segments a table, 18 ms in-process against 1). */
-  ix->merge_pending = ix->df_stale;
+   * skills: 17 segments a table, 18 ms in-process against 1). An earlier version took the
+   * statistics at the next restart all the same: then the segments say it (FTS5's own
+   * merging as refreshes write keeps a few; reading their ids takes under a millisecond). */
+  ix->merge_pending =
+      ix->df_stale ||
+      upk_ix_scalar(ix, "SELECT max((SELECT count(DISTINCT segid) FROM fts_idx),"
+                        " (SELECT count(DISTINCT segid) FROM fts_body_idx))") > MERGE_SEGMENTS;
   *out = ix;
   return 0;
 fail:

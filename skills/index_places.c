@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv1a.h"
+
 int upk_ix_places_load(upk_index *ix, upk_ix_places *out) {
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
@@ -61,9 +63,7 @@ static bool same_key(int64_t root, const char *dir, const upk_ix_place *p) {
 }
 
 static size_t key_hash(int64_t root, const char *dir) {
-  uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)root; /* FNV-1a */
-  for (const unsigned char *c = (const unsigned char *)dir; *c; c++)
-    h = (h ^ *c) * 0x100000001b3ULL;
+  uint64_t h = upk_fnv1a(upk_fnv1a(UPK_FNV1A_INIT, &root, sizeof root), dir, strlen(dir));
   return (size_t)(h ^ h >> 29);
 }
 

@@ -1315,6 +1315,49 @@ UTest(index, the_first_index_merges_afterwards) {
   upk_index_close(ix);
 }
 
+/* An index left unmerged whose word statistics an earlier version took all the same (at the
+ * restart after a session stopped before its merge): its segments say the merge is due. */
+UTest(index, an_unmerged_index_is_merged_whatever_took_its_statistics) {
+  char dir[64], desc[128];
+  for (int i = 0; i < 42; i++) {
+    snprintf(dir, sizeof dir, "many-%02d", i);
+    snprintf(desc, sizeof desc, "Skill %d about subject%d.", i, i);
+    skill(at("skills"), dir, desc, "Body.");
+  }
+  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  char db_path[PATH_MAX];
+  snprintf(db_path, sizeof db_path, "%s", at("cache/index.sqlite"));
+  upk_index_options o = {.db_path = db_path};
+  upk_index *ix = NULL;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_set_roots(ix, &r, 1);
+  size_t total = 0;
+  cr_assert_eq(upk_index_scan_begin(ix, &total, NULL), 0, "%s", upk_index_errmsg(ix));
+  upk_index_stats st;
+  int rc;
+  while ((rc = upk_index_scan_step(ix, 3, &st, NULL)) == 1) /* 14 batches, a segment each */
+    ;
+  cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
+  upk_index_close(ix);
+  cr_assert_gt(segments(db_path, "fts"), 8);
+  sqlite3 *db;
+  cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+  cr_assert_eq(sqlite3_exec(db, "INSERT INTO df SELECT term, doc, 0 FROM vocab", NULL, NULL, NULL),
+               SQLITE_OK, "%s", sqlite3_errmsg(db));
+  sqlite3_close(db);
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert(upk_index_merge_pending(ix), "%d segments", segments(db_path, "fts"));
+  while ((rc = upk_index_tidy(ix, 50)) == 1)
+    ;
+  cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
+  cr_assert_not(upk_index_merge_pending(ix));
+  cr_assert_eq(segments(db_path, "fts"), 1);
+  upk_index_close(ix);
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_not(upk_index_merge_pending(ix), "merged: nothing due at the next open");
+  upk_index_close(ix);
+}
+
 /* A word in half the skills or more weighs nothing in bm25: a task made
  * only of such words still gets skills with all of them; with one rare word
  * besides, that word decides. */
