@@ -13,11 +13,14 @@
  * wait at most one batch (~0.1-0.3 s) and are answered with the progress.
  * UPSKILLD_SCAN_BATCH sets another (tests: several batches from a small tree). */
 #define SCAN_BATCH 4000
-#define WATCH_SLICE 2000 /* watches started per loop turn */
+/* Watches started per loop turn: each is an inotify_add_watch (~8 us on our machines), and a
+ * lookup answered meanwhile waits for the turn's slice (2,000 a turn: 17 ms each, for the 30
+ * turns that 60,000 skill directories take). */
+#define WATCH_SLICE 256
 /* Placements read per queue item while the watch set is listed: the whole set, 240,000
  * placements at 60,000 skills, took ~150 ms in one item, and a lookup queued behind it waited
  * for all of it; a page is ~10 ms. UPSKILLD_WATCH_PAGE sets another (tests: many pages). */
-#define WATCH_LIST_PAGE 16384
+#define WATCH_LIST_PAGE 4096
 /* Pages per table merged per queue item once a scan is done (upk_index_tidy):
  * ~10-30 ms each, so lookups queued meanwhile wait little. */
 #define TIDY_PAGES 200 /* UPSKILLD_TIDY_PAGES sets another (tests: a merge of many steps) */

@@ -232,7 +232,8 @@ int upk_index_list(upk_index *ix, const char *agent, const upk_index_scope *scop
                    upk_index_entries *out);
 /** Call each(dir, arg) for up to `max` placements' directories after the
  * one *cursor names (0: from the first), cheaply: no entry is built. A
- * directory seen through several roots comes once per root. *cursor is
+ * directory that several agents read through the same root comes once; one
+ * seen through roots of different paths comes once per root. *cursor is
  * advanced; pass it back for the next page. Returns 1 when placements remain,
  * 0 at the end, or a negative errno. */
 int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
