@@ -166,6 +166,22 @@ typedef struct upk_ix_places {
 } upk_ix_places;
 int upk_ix_places_load(upk_index *ix, upk_ix_places *out);
 upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *dir);
+/* The stored documents as a full scan's probe compares them (ST_DOC_FIND's columns), read in
+ * one pass over the doc_probe index instead of a seek per skill. */
+typedef struct upk_ix_doc {
+  const char *path, *name;
+  int64_t id, mtime, size, ino;
+} upk_ix_doc;
+typedef struct upk_ix_docs {
+  upk_ix_doc *v; /* by path, as memcmp orders it (SQLite's BINARY) */
+  size_t n, next;
+  upk_strpool strings;
+} upk_ix_docs;
+int upk_ix_docs_load(upk_index *ix, upk_ix_docs *out);
+/** The stored document at path, or NULL. Asked in about path order, the one after the last
+ * found is tried first. */
+const upk_ix_doc *upk_ix_docs_find(upk_ix_docs *ds, const char *path);
+void upk_ix_docs_free(upk_ix_docs *ds);
 /** Note that a placement (of document doc, named name) goes or changes: its name's shadowing
  * is redone and its document dropped if nothing places it any more (touched, cand). */
 int upk_ix_note_unplaced(upk_index *ix, const char *name, int64_t doc);

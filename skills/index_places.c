@@ -107,6 +107,69 @@ upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *di
   return NULL;
 }
 
+int upk_ix_docs_load(upk_index *ix, upk_ix_docs *out) {
+  memset(out, 0, sizeof *out);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db,
+                         "SELECT path, name, id, mtime, size, ino FROM doc INDEXED BY doc_probe"
+                         " ORDER BY path",
+                         -1, &st, NULL))
+    return upk_ix_sql_fail(ix, "read documents");
+  size_t cap = 0;
+  int rc = 0, s;
+  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+    if (out->n == cap) {
+      cap = cap ? cap * 2 : 1024;
+      upk_ix_doc *d = realloc(out->v, cap * sizeof *d);
+      if (!d) {
+        rc = -ENOMEM;
+        break;
+      }
+      out->v = d;
+    }
+    upk_ix_doc *d = &out->v[out->n++];
+    d->path = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 0));
+    d->name = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 1));
+    d->id = sqlite3_column_int64(st, 2);
+    d->mtime = sqlite3_column_int64(st, 3);
+    d->size = sqlite3_column_int64(st, 4);
+    d->ino = sqlite3_column_int64(st, 5);
+    if (!d->path || !d->name)
+      rc = -ENOMEM;
+  }
+  if (!rc && s != SQLITE_DONE)
+    rc = upk_ix_sql_fail(ix, "read documents");
+  sqlite3_finalize(st);
+  if (rc)
+    upk_ix_docs_free(out);
+  return rc;
+}
+
+const upk_ix_doc *upk_ix_docs_find(upk_ix_docs *ds, const char *path) {
+  if (ds->next < ds->n && !strcmp(path, ds->v[ds->next].path))
+    return &ds->v[ds->next++];
+  size_t lo = 0, hi = ds->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(path, ds->v[mid].path);
+    if (!c) {
+      ds->next = mid + 1;
+      return &ds->v[mid];
+    }
+    if (c < 0)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return NULL;
+}
+
+void upk_ix_docs_free(upk_ix_docs *ds) {
+  upk_strpool_free(&ds->strings);
+  free(ds->v);
+  memset(ds, 0, sizeof *ds);
+}
+
 int upk_ix_note_unplaced(upk_index *ix, const char *name, int64_t doc) {
   sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
   sqlite3_bind_int64(ix->st[ST_CAND_DOC], 1, doc);

@@ -27,8 +27,10 @@ void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *d
 
 int upk_ix_begin(upk_index *ix) {
   upk_ix_forget_parent(ix);
-  if (ix->job)
+  if (ix->job) {
     ix->job->no_digest = ix->job->wide = true;
+    upk_ix_docs_free(&ix->job->docs); /* this pass may change them */
+  }
   if (upk_ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched; DELETE FROM cand;"
                       "DELETE FROM scan_digest"))
     return -EIO;
@@ -115,6 +117,7 @@ void upk_ix_job_free(upk_index *ix) {
   free(j->items);
   free(j->roots);
   upk_ix_places_free(&j->known);
+  upk_ix_docs_free(&j->docs);
   free(j);
   ix->job = NULL;
 }
@@ -235,6 +238,8 @@ int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
     j->unchanged = !j->bulk && same_digest(ix, j->digest);
     if (!j->unchanged)
       rc = upk_ix_places_load(ix, &j->known);
+    if (!rc && !j->unchanged && !j->bulk) /* the first index finds nothing stored */
+      rc = upk_ix_docs_load(ix, &j->docs);
   }
   if (rc) {
     upk_ix_job_free(ix);
@@ -334,8 +339,13 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
   upk_ix_forget_parent(ix);                   /* chunks can be minutes apart */
   for (size_t i = from; !rc && i < to; i++) { /* which documents need parsing */
     job_item *it = &j->items[i];
-    scan sc = {
-        .ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root, .full = j->bulk};
+    scan sc = {.ix = ix,
+               .diags = diags,
+               .st = &j->st,
+               .gen = j->gen,
+               .root = it->root,
+               .full = j->bulk,
+               .docs = j->docs.n ? &j->docs : NULL};
     if (it->same)
       continue;
     int r = upk_ix_probe_doc(&sc, it->dir, it->md, &it->f, &pr[k], &it->name);
@@ -354,8 +364,13 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
     rc = upk_ix_pool_start(&pool, dirs, parsed, k);
   for (size_t i = from; !rc && i < to; i++) {
     job_item *it = &j->items[i];
-    scan sc = {
-        .ix = ix, .diags = diags, .st = &j->st, .gen = j->gen, .root = it->root, .full = j->bulk};
+    scan sc = {.ix = ix,
+               .diags = diags,
+               .st = &j->st,
+               .gen = j->gen,
+               .root = it->root,
+               .full = j->bulk,
+               .docs = j->docs.n ? &j->docs : NULL};
     const job_item *o = it->same ? &j->items[it->same - 1] : NULL;
     size_t slot = todo[i - from];
     if (slot) {

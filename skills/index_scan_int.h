@@ -47,6 +47,7 @@ struct upk_ix_job {
   size_t n_roots;
   int64_t gen;         /* stamp of the placements this scan writes */
   upk_ix_places known; /* the stored placements: found again, or swept when done */
+  upk_ix_docs docs;    /* the stored documents, for the probes (dropped if another pass writes) */
   bool placed;         /* a placement was written */
   /* Another pass wrote between this scan's steps (and emptied the names and documents it
    * noted): the end redoes every name's shadowing and looks at every document. */
@@ -78,6 +79,7 @@ typedef struct scan {
   size_t dirs;
   bool limit_hit;
   bool full; /* a first index: shadowing is done for every name at the end */
+  upk_ix_docs *docs; /* the stored documents, read ahead by a full scan; NULL: ask the index */
   int depth; /* directories on the stack below, for loop detection */
   dev_t dev[UPK_INDEX_MAX_DEPTH + 2];
   ino_t ino[UPK_INDEX_MAX_DEPTH + 2];

@@ -118,23 +118,31 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
   }
   snprintf(pr->loc, sizeof pr->loc, "%s/%s", real, md);
   free(real);
+  upk_ix_doc stored = {0};
   sqlite3_stmt *st = sc->ix->st[ST_DOC_FIND];
-  sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
-  pr->id = 0;
-  int rc = 0;
-  if (sqlite3_step(st) == SQLITE_ROW) {
-    pr->id = sqlite3_column_int64(st, 0);
-    if (sqlite3_column_int64(st, 1) ==
-            (int64_t)pr->sb.st_mtim.tv_sec * 1000000000 + pr->sb.st_mtim.tv_nsec &&
-        sqlite3_column_int64(st, 2) == (int64_t)pr->sb.st_size &&
-        sqlite3_column_int64(st, 3) == (int64_t)pr->sb.st_ino) {
-      *name = strdup((const char *)sqlite3_column_text(st, 4));
-      rc = *name ? 1 : -ENOMEM;
-      if (sc->st)
-        sc->st->unchanged++;
+  const upk_ix_doc *d = sc->docs ? upk_ix_docs_find(sc->docs, pr->loc) : NULL;
+  if (!sc->docs) {
+    sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      stored = (upk_ix_doc){.id = sqlite3_column_int64(st, 0),
+                            .mtime = sqlite3_column_int64(st, 1),
+                            .size = sqlite3_column_int64(st, 2),
+                            .ino = sqlite3_column_int64(st, 3),
+                            .name = (const char *)sqlite3_column_text(st, 4)};
+      d = &stored;
     }
   }
-  sqlite3_reset(st);
+  pr->id = d ? d->id : 0;
+  int rc = 0;
+  if (d && d->mtime == (int64_t)pr->sb.st_mtim.tv_sec * 1000000000 + pr->sb.st_mtim.tv_nsec &&
+      d->size == (int64_t)pr->sb.st_size && d->ino == (int64_t)pr->sb.st_ino) {
+    *name = strdup(d->name);
+    rc = *name ? 1 : -ENOMEM;
+    if (sc->st)
+      sc->st->unchanged++;
+  }
+  if (!sc->docs)
+    sqlite3_reset(st);
   return rc;
 }
 
