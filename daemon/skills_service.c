@@ -260,6 +260,19 @@ static void service_work(void *arg) {
   }
   if (svc->index && it->step && upk_index_scanning(svc->index, NULL, NULL))
     scan_batch(it, svc);
+  if (svc->index && it->catch_up && !upk_index_scanning(svc->index, NULL, NULL)) {
+    upk_index_stats st = {0};
+    int rc = upk_index_scan(svc->index, &st, NULL);
+    if (rc == 0 && st.parsed + st.removed)
+      upk_info("skills: %zu changed while the watches were set (%zu parsed, %zu removed)",
+               st.parsed + st.removed, st.parsed, st.removed);
+    upk_debug("skills: looked again once watched in %.1f ms%s", st.ms,
+              rc             ? ": failed"
+              : st.same_tree ? ", the tree as last indexed"
+                             : "");
+    it->tidy_next = worth_merging(svc, st.parsed);
+    it->additive = st.same_tree; /* nothing new to watch: no second listing */
+  }
   if (svc->index && it->paths) {
     const char *path, **paths = calloc(json_object_size(it->paths) + 1, sizeof *paths);
     json_t *v;
@@ -407,6 +420,14 @@ static int submit(upk_skills_svc *svc, item *it) {
   if (rc)
     upk__skills_item_free(it);
   return rc;
+}
+
+void upk__skills_catch_up(upk_skills_svc *svc) {
+  item *it = svc->closing ? NULL : calloc(1, sizeof *it);
+  if (it) {
+    it->catch_up = true;
+    submit(svc, it);
+  }
 }
 
 void upk__skills_schedule_refresh(upk_skills_svc *svc) {

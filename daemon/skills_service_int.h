@@ -87,6 +87,7 @@ typedef struct item {
   bool additive;   /* watch_dirs are to add to the set, not the whole set */
   bool watch_next; /* a scan ended: the whole watch set is to be listed, in an item of its own */
   bool watch_only; /* that item: list the watch set, nothing else, a page per turn */
+  bool catch_up;   /* a full scan once the first watch set is in place (upk__skills_catch_up) */
   int64_t watch_cursor; /* the last placement listed (upk_index_each_dir) */
   uint64_t watch_ns;    /* time spent listing it so far */
   bool scanning;   /* after this item: the first scan is still under way */
@@ -100,6 +101,11 @@ typedef struct item {
 void upk__skills_on_closed(uv_handle_t *h);
 /** Queue a refresh of the changed paths noted so far. */
 void upk__skills_schedule_refresh(upk_skills_svc *svc);
+/** Queue one full scan, once the first watch set is in place: what changed between the first
+ * scan's walk and the watch on its directory was seen by nothing (an edit in the seconds a
+ * session starts, or during a first index of minutes). On an unchanged tree it is the walk
+ * alone (the stored digest). */
+void upk__skills_catch_up(upk_skills_svc *svc);
 void upk__skills_item_free(item *it);
 
 /* skills_watch.c */

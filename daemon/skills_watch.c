@@ -190,6 +190,8 @@ static void apply_slice(upk_skills_svc *svc, size_t max) {
     return;
   svc->applying = NULL;
   uv_idle_stop(&svc->apply_idle);
+  if (!it->additive && !svc->apply_recheck) /* the first set */
+    upk__skills_catch_up(svc);
   if (!it->additive)
     for (watch **pp = &svc->watches; *pp;) { /* drop directories no longer of interest */
       watch *w = *pp;

@@ -367,6 +367,7 @@ def run(tmp):
             break
         time.sleep(0.05)
     check("an edit in a skill is seen by lookup within 10 s", got == ["qq-tool-050"], r)
+
     d.close("session with 2,600 skills")
 
     # A skill edited while no daemon runs: the restart parses it alone, and FTS5's merging as it
@@ -381,6 +382,18 @@ def run(tmp):
     got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
     check("a skill edited while no daemon ran is found by the restart's first lookup",
           got == ["kk-tool-007"], r)
+    # An edit as that answer comes, before the watches are in place: the scan after the first
+    # watch set finds it.
+    with open(os.path.join(root, "yy-tool-033", "SKILL.md"), "a") as f:
+        f.write("Also quibbleword.\n")
+    deadline = time.time() + 10
+    while True:
+        r = d.call("skills/lookup", {"task": "quibbleword", "limit": 1})
+        got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
+        if got or time.time() > deadline:
+            break
+        time.sleep(0.05)
+    check("an edit made before the watches were in place is seen within 10 s", got == ["yy-tool-033"], r)
     sk = (d.call("upskilld/status", {}) or {}).get("result", {}).get("skills", {})
     check("that restart leaves no merge of the whole index to do (status merging false)",
           sk.get("merging") is False, sk)
