@@ -322,6 +322,17 @@ static int place_again(struct upk_ix_job *j, scan *sc, const char *dir, int64_t 
   return rc ? rc : upk_ix_place_doc(sc, dir, doc, name);
 }
 
+/* The pass over one item of a stepped scan. */
+static scan item_scan(upk_index *ix, struct upk_ix_job *j, const job_item *it, upk_diags *diags) {
+  return (scan){.ix = ix,
+                .diags = diags,
+                .st = &j->st,
+                .gen = j->gen,
+                .root = it->root,
+                .full = j->bulk,
+                .docs = j->docs.n ? &j->docs : NULL};
+}
+
 /* One chunk of a stepped scan, items [from, to): documents found unchanged
  * are placed as they are; the others are parsed on helper threads while this
  * thread stores them in order. */
@@ -339,13 +350,7 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
   upk_ix_forget_parent(ix);                   /* chunks can be minutes apart */
   for (size_t i = from; !rc && i < to; i++) { /* which documents need parsing */
     job_item *it = &j->items[i];
-    scan sc = {.ix = ix,
-               .diags = diags,
-               .st = &j->st,
-               .gen = j->gen,
-               .root = it->root,
-               .full = j->bulk,
-               .docs = j->docs.n ? &j->docs : NULL};
+    scan sc = item_scan(ix, j, it, diags);
     if (it->same)
       continue;
     int r = upk_ix_probe_doc(&sc, it->dir, it->md, &it->f, &pr[k], &it->name);
@@ -364,13 +369,7 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
     rc = upk_ix_pool_start(&pool, dirs, parsed, k);
   for (size_t i = from; !rc && i < to; i++) {
     job_item *it = &j->items[i];
-    scan sc = {.ix = ix,
-               .diags = diags,
-               .st = &j->st,
-               .gen = j->gen,
-               .root = it->root,
-               .full = j->bulk,
-               .docs = j->docs.n ? &j->docs : NULL};
+    scan sc = item_scan(ix, j, it, diags);
     const job_item *o = it->same ? &j->items[it->same - 1] : NULL;
     size_t slot = todo[i - from];
     if (slot) {

@@ -147,6 +147,17 @@ class Lsp:
         return err
 
 
+def found_within(d, word, secs=10):
+    """Ask lookup for `word` until a skill has it or `secs` pass: the names found, the answer."""
+    deadline = time.time() + secs
+    while True:
+        r = d.call("skills/lookup", {"task": word, "limit": 1})
+        got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
+        if got or time.time() > deadline:
+            return got, r
+        time.sleep(0.05)
+
+
 def progress_of(notes, method, token):
     return [n["params"] for n in notes if n["method"] == method and n["params"].get(
         "progressToken" if method == "notifications/progress" else "token") == token]
@@ -346,26 +357,14 @@ def run(tmp):
     md = os.path.join(collection, "group-2", "nested-599", "SKILL.md")
     with open(md, "a") as f:
         f.write("Now also blorfle.\n")
-    deadline = time.time() + 10
-    while True:
-        r = d.call("skills/lookup", {"task": "blorfle", "limit": 1})
-        got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
-        if got or time.time() > deadline:
-            break
-        time.sleep(0.05)
+    got, r = found_within(d, "blorfle")
     check("an edit in the last nested skill is seen by lookup within 10 s", got == ["nested-599"], r)
     md = os.path.join(root, "qq-tool-050", "SKILL.md")
     with open(md) as f:
         text = f.read()
     with open(md, "w") as f:
         f.write(text.replace("description: Handles", "description: zorble Handles", 1))
-    deadline = time.time() + 10
-    while True:
-        r = d.call("skills/lookup", {"task": "zorble", "limit": 1})
-        got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
-        if got or time.time() > deadline:
-            break
-        time.sleep(0.05)
+    got, r = found_within(d, "zorble")
     check("an edit in a skill is seen by lookup within 10 s", got == ["qq-tool-050"], r)
 
     d.close("session with 2,600 skills")
@@ -386,13 +385,7 @@ def run(tmp):
     # watch set finds it.
     with open(os.path.join(root, "yy-tool-033", "SKILL.md"), "a") as f:
         f.write("Also quibbleword.\n")
-    deadline = time.time() + 10
-    while True:
-        r = d.call("skills/lookup", {"task": "quibbleword", "limit": 1})
-        got = [x["name"] for x in (r or {}).get("result", {}).get("results", [])]
-        if got or time.time() > deadline:
-            break
-        time.sleep(0.05)
+    got, r = found_within(d, "quibbleword")
     check("an edit made before the watches were in place is seen within 10 s", got == ["yy-tool-033"], r)
     sk = (d.call("upskilld/status", {}) or {}).get("result", {}).get("skills", {})
     check("that restart leaves no merge of the whole index to do (status merging false)",

@@ -429,14 +429,19 @@ UTest(index, body_is_searched_as_prose) {
   upk_index_close(ix);
 }
 
-/* Open the cache file at o, set root r and scan: what a daemon's start does. */
-static upk_index *open_cached(const upk_index_options *o, const upk_index_root *r,
-                              upk_index_stats *st) {
+/* Open the cache file at o, set the n roots r and scan: what a daemon's start does. */
+static upk_index *open_roots(const upk_index_options *o, const upk_index_root *r, size_t n,
+                             upk_index_stats *st) {
   upk_index *ix;
   cr_assert_eq(upk_index_open(&ix, o), 0);
-  cr_assert_eq(upk_index_set_roots(ix, r, 1), 0);
+  cr_assert_eq(upk_index_set_roots(ix, r, n), 0);
   cr_assert_eq(upk_index_scan(ix, st, NULL), 0, "%s", upk_index_errmsg(ix));
   return ix;
+}
+
+static upk_index *open_cached(const upk_index_options *o, const upk_index_root *r,
+                              upk_index_stats *st) {
+  return open_roots(o, r, 1, st);
 }
 
 /* A restart's rescan writes only what changed: skills removed or added while
@@ -817,11 +822,7 @@ static const char *resolved_dir(upk_index *ix, const char *name) {
 static upk_index *open_home_and_project(const upk_index_options *o, upk_index_stats *st) {
   upk_index_root r[] = {{at("home"), "claude", UPK_INDEX_USER, 0, 0},
                         {at("proj"), "claude", UPK_INDEX_PROJECT, 0, 0}};
-  upk_index *ix;
-  cr_assert_eq(upk_index_open(&ix, o), 0);
-  cr_assert_eq(upk_index_set_roots(ix, r, 2), 0);
-  cr_assert_eq(upk_index_scan(ix, st, NULL), 0, "%s", upk_index_errmsg(ix));
-  return ix;
+  return open_roots(o, r, 2, st);
 }
 
 /* A restart that finds a few skills changed redoes shadowing only for the names they carry,
@@ -1261,23 +1262,33 @@ static int automerge(const char *db_path, const char *table) {
 
 /* The first index of an empty index writes without merging (automerge 0, a fifth faster at
  * 60,000 skills) and sets merging back for the refreshes after it; tidying then merges. */
-UTest(index, the_first_index_merges_afterwards) {
+/* n skills <prefix>-NN "about topicNN and shared words" in skills/, an index file (db_path,
+ * o) opened on them and its first, stepped scan begun. */
+static upk_index *begin_first_index(const char *prefix, int n, char db_path[PATH_MAX],
+                                    upk_index_options *o, upk_index_root *r) {
   char dir[64], desc[128];
-  for (int i = 0; i < 40; i++) {
-    snprintf(dir, sizeof dir, "skills/bulk-%02d", i);
+  for (int i = 0; i < n; i++) {
+    snprintf(dir, sizeof dir, "%s-%02d", prefix, i);
     snprintf(desc, sizeof desc, "Bulk skill %d about topic%d and shared words.", i, i);
-    skill(at("skills"), dir + strlen("skills/"), desc, "Body text of a bulk skill.");
+    skill(at("skills"), dir, desc, "Body text of a bulk skill.");
   }
-  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
-  char db_path[PATH_MAX];
-  snprintf(db_path, sizeof db_path, "%s", at("cache/index.sqlite"));
-  upk_index_options o = {.db_path = db_path};
+  *r = (upk_index_root){at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  snprintf(db_path, PATH_MAX, "%s", at("cache/index.sqlite"));
+  *o = (upk_index_options){.db_path = db_path};
   upk_index *ix = NULL;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  upk_index_set_roots(ix, &r, 1);
+  cr_assert_eq(upk_index_open(&ix, o), 0);
+  upk_index_set_roots(ix, r, 1);
   size_t total = 0;
   cr_assert_eq(upk_index_scan_begin(ix, &total, NULL), 0, "%s", upk_index_errmsg(ix));
-  cr_assert_eq(total, 40);
+  cr_assert_eq(total, (size_t)n);
+  return ix;
+}
+
+UTest(index, the_first_index_merges_afterwards) {
+  upk_index_root r;
+  char db_path[PATH_MAX];
+  upk_index_options o;
+  upk_index *ix = begin_first_index("bulk", 40, db_path, &o, &r);
   upk_index_stats st;
   cr_assert_eq(upk_index_scan_step(ix, 10, &st, NULL), 1, "more to come");
   cr_assert_eq(automerge(db_path, "fts"), 0, "no merging while the first index is written");
@@ -1318,21 +1329,10 @@ UTest(index, the_first_index_merges_afterwards) {
 /* An index left unmerged whose word statistics an earlier version took all the same (at the
  * restart after a session stopped before its merge): its segments say the merge is due. */
 UTest(index, an_unmerged_index_is_merged_whatever_took_its_statistics) {
-  char dir[64], desc[128];
-  for (int i = 0; i < 42; i++) {
-    snprintf(dir, sizeof dir, "many-%02d", i);
-    snprintf(desc, sizeof desc, "Skill %d about subject%d.", i, i);
-    skill(at("skills"), dir, desc, "Body.");
-  }
-  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  upk_index_root r;
   char db_path[PATH_MAX];
-  snprintf(db_path, sizeof db_path, "%s", at("cache/index.sqlite"));
-  upk_index_options o = {.db_path = db_path};
-  upk_index *ix = NULL;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  upk_index_set_roots(ix, &r, 1);
-  size_t total = 0;
-  cr_assert_eq(upk_index_scan_begin(ix, &total, NULL), 0, "%s", upk_index_errmsg(ix));
+  upk_index_options o;
+  upk_index *ix = begin_first_index("many", 42, db_path, &o, &r);
   upk_index_stats st;
   int rc;
   while ((rc = upk_index_scan_step(ix, 3, &st, NULL)) == 1) /* 14 batches, a segment each */
