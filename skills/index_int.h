@@ -205,6 +205,11 @@ const char *upk_ix_expansion(const char *word, size_t *k);
 typedef struct upk_ix_phrase {
   const char *text; /* as the MATCH has it, quoted: "word" or "word"* */
   int len;
+  /* Its kept list's key: its tokens as the index stores them, on which alone its rows depend
+   * ("deploying" and "deployment" are one list), or its text for a prefix or a phrase too
+   * long to keep the tokens of. */
+  const char *key;
+  int key_len;
 } upk_ix_phrase;
 typedef struct upk_ix_ranked {
   int64_t rowid;

@@ -88,6 +88,8 @@ typedef struct stems {
 
 typedef struct part {
   upk_ix_buf fts;                /* the phrases, quoted as a MATCH has them, one after another */
+  upk_ix_buf keys;               /* their kept lists' keys (upk_ix_phrase), one after another */
+  size_t key_at[MAX_PHRASES];
   bool all_common;               /* every word in half the skills: rows with all, unranked */
   int phrase_term[MAX_PHRASES];  /* phrase index -> t[] index */
   size_t at[MAX_PHRASES];        /* where in fts each phrase is */
@@ -265,6 +267,15 @@ static int add_phrase(upk_index *ix, part *p, int term_ix, const char *text, boo
     upk_ix_buf_add(&p->fts, c, *c == '"' ? 0 : 1);
   upk_ix_buf_str(&p->fts, prefix ? "\"*" : "\"");
   p->ph[p->nphrase].len = (int)(p->fts.len - p->at[p->nphrase]);
+  p->key_at[p->nphrase] = p->keys.len;
+  if (!prefix && ps->n > 0)
+    for (int k = 0; k < ps->n; k++) {
+      upk_ix_buf_str(&p->keys, k ? " " : "=");
+      upk_ix_buf_str(&p->keys, ps->s[k]);
+    }
+  else
+    upk_ix_buf_add(&p->keys, p->fts.s + p->at[p->nphrase], (size_t)p->ph[p->nphrase].len);
+  p->ph[p->nphrase].key_len = (int)(p->keys.len - p->key_at[p->nphrase]);
   p->phrase_term[p->nphrase] = term_ix;
   return p->nphrase++;
 }
@@ -325,8 +336,12 @@ static void build_match(upk_index *ix, query *q, int which) {
       if (worth_expanding(ix, which, &q->t[i], full))
         add_phrase(ix, p, i, full, false);
   }
-  for (int k = 0; k < p->nphrase; k++) /* the buffer has stopped moving */
+  for (int k = 0; k < p->nphrase; k++) { /* the buffers have stopped moving */
     p->ph[k].text = p->fts.s + p->at[k];
+    p->ph[k].key = p->keys.s ? p->keys.s + p->key_at[k] : p->ph[k].text; /* no memory: text */
+    if (!p->keys.s)
+      p->ph[k].key_len = p->ph[k].len;
+  }
 }
 
 /* ---- running it ---- */
@@ -628,8 +643,10 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
     rc = run_query(ix, q, limit, agents, n_agents, out);
   if (own)
     sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
-  free(q->part[HEAD].fts.s);
-  free(q->part[BODY].fts.s);
+  for (int w = HEAD; w <= BODY; w++) {
+    free(q->part[w].fts.s);
+    free(q->part[w].keys.s);
+  }
   free(q);
   if (rc)
     upk_index_hits_free(out);

@@ -467,8 +467,8 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
                 .weighed = job->which == 0,
                 .weight = {ix->w.name, ix->w.description, ix->w.headings}};
   for (int i = 0; i < n; i++) /* kept lists count only with the totals they were kept with */
-    if (!totals || !(lists->kept[i] = upk_ix_pcache_get(ix, job->which, job->ph[i].text,
-                                                        job->ph[i].len, &lists->rows[i])))
+    if (!totals || !(lists->kept[i] = upk_ix_pcache_get(ix, job->which, job->ph[i].key,
+                                                        job->ph[i].key_len, &lists->rows[i])))
       r.asked[r.n_asked++] = i;
   int rc = 0;
   if (r.n_asked)
@@ -493,7 +493,7 @@ void upk_ix_lists_release(upk_index *ix, const upk_ix_rank_job *job, upk_ix_list
     if (lists->kept[i])
       continue; /* borrowed from the cache: not ours to free */
     if (lists->walked && lists->rows[i].n >= UPK_IX_PCACHE_MIN_ROWS)
-      upk_ix_pcache_put(ix, job->which, job->ph[i].text, job->ph[i].len, &lists->rows[i]);
+      upk_ix_pcache_put(ix, job->which, job->ph[i].key, job->ph[i].key_len, &lists->rows[i]);
     free(lists->rows[i].v);
   }
   memset(lists, 0, sizeof *lists);

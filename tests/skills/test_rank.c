@@ -201,9 +201,9 @@ UTest(rank, another_connections_changes_are_seen) {
 }
 
 /* A phrase's rows are kept between lookups when there are 32 or more
- * (skills/index_postings.c): asked again, the same scores, from what was
- * kept; after skills change, are removed and added (the phrase's row count,
- * so its idf, changes with them) and after a refresh, still bm25()'s. */
+ * (skills/index_postings.c): asked again, or in other forms of its words,
+ * the same scores, from what was kept; after skills change, are removed and added (the phrase's row
+ * count, so its idf, changes with them) and after a refresh, still bm25()'s. */
 UTest(rank, kept_row_lists_follow_changes) {
   for (int i = 0; i < 48; i++) {
     char dir[32], body[512] = "Merge with care.";
@@ -219,6 +219,10 @@ UTest(rank, kept_row_lists_follow_changes) {
   size_t hits = upk_ix_pcache_hits(ix);
   expect_bm25(ix, "merge branches", match, 20);
   cr_assert_gt(upk_ix_pcache_hits(ix), hits, "the second lookup did not use the kept rows");
+  /* other forms of the same words: the same tokens, so the same lists, kept */
+  hits = upk_ix_pcache_hits(ix);
+  expect_bm25(ix, "merging branch", "\"merging\" OR \"branch\"", 20);
+  cr_assert_gt(upk_ix_pcache_hits(ix), hits, "each word's list was kept under its tokens");
   /* "merge" kept, the other word in no row: the MATCH asks it alone and meets nothing */
   expect_bm25(ix, "merge zzyzxq", "\"merge\"", 20);
 
