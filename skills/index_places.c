@@ -22,6 +22,20 @@
 
 #include "fnv1a.h"
 
+/* Room for element n of *v (elements of `size` bytes, *cap of them): doubled when full, at most
+ * UINT32_MAX (the hash stores indexes in 32 bits). False: no memory. */
+static bool room_for(void **v, size_t *cap, size_t n, size_t size) {
+  if (n < *cap)
+    return true;
+  size_t more = *cap ? *cap * 2 : 1024;
+  void *p = more < UINT32_MAX ? realloc(*v, more * size) : NULL;
+  if (!p)
+    return false;
+  *v = p;
+  *cap = more;
+  return true;
+}
+
 int upk_ix_places_load(upk_index *ix, upk_ix_places *out) {
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
@@ -30,14 +44,9 @@ int upk_ix_places_load(upk_index *ix, upk_ix_places *out) {
   size_t cap = 0;
   int rc = 0, s;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (out->n == cap) {
-      cap = cap ? cap * 2 : 1024;
-      upk_ix_place *p = cap < UINT32_MAX ? realloc(out->v, cap * sizeof *p) : NULL;
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      out->v = p;
+    if (!room_for((void **)&out->v, &cap, out->n, sizeof *out->v)) {
+      rc = -ENOMEM;
+      break;
     }
     upk_ix_place *p = &out->v[out->n];
     p->id = sqlite3_column_int64(st, 0);
@@ -118,14 +127,9 @@ int upk_ix_docs_load(upk_index *ix, upk_ix_docs *out) {
   size_t cap = 0;
   int rc = 0, s;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (out->n == cap) {
-      cap = cap ? cap * 2 : 1024;
-      upk_ix_doc *d = realloc(out->v, cap * sizeof *d);
-      if (!d) {
-        rc = -ENOMEM;
-        break;
-      }
-      out->v = d;
+    if (!room_for((void **)&out->v, &cap, out->n, sizeof *out->v)) {
+      rc = -ENOMEM;
+      break;
     }
     upk_ix_doc *d = &out->v[out->n++];
     d->path = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 0));

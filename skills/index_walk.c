@@ -99,6 +99,23 @@ static char *resolve(upk_index *ix, const char *dir, bool real_dir) {
   return out;
 }
 
+/* The document stored at loc, from the scan's read-ahead or else the index (then read into *row,
+ * its name valid until ST_DOC_FIND is reset); NULL: none. */
+static const upk_ix_doc *stored_doc(scan *sc, const char *loc, upk_ix_doc *row) {
+  if (sc->docs)
+    return upk_ix_docs_find(sc->docs, loc);
+  sqlite3_stmt *st = sc->ix->st[ST_DOC_FIND];
+  sqlite3_bind_text(st, 1, loc, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) != SQLITE_ROW)
+    return NULL;
+  *row = (upk_ix_doc){.id = sqlite3_column_int64(st, 0),
+                      .mtime = sqlite3_column_int64(st, 1),
+                      .size = sqlite3_column_int64(st, 2),
+                      .ino = sqlite3_column_int64(st, 3),
+                      .name = (const char *)sqlite3_column_text(st, 4)};
+  return row;
+}
+
 /* 1: the stored document is current (*name set), 0: it must be parsed,
  * -1: the skill cannot be read (reported), or a negative errno. */
 int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file *f, probe *pr,
@@ -118,20 +135,8 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
   }
   snprintf(pr->loc, sizeof pr->loc, "%s/%s", real, md);
   free(real);
-  upk_ix_doc stored = {0};
-  sqlite3_stmt *st = sc->ix->st[ST_DOC_FIND];
-  const upk_ix_doc *d = sc->docs ? upk_ix_docs_find(sc->docs, pr->loc) : NULL;
-  if (!sc->docs) {
-    sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-      stored = (upk_ix_doc){.id = sqlite3_column_int64(st, 0),
-                            .mtime = sqlite3_column_int64(st, 1),
-                            .size = sqlite3_column_int64(st, 2),
-                            .ino = sqlite3_column_int64(st, 3),
-                            .name = (const char *)sqlite3_column_text(st, 4)};
-      d = &stored;
-    }
-  }
+  upk_ix_doc row;
+  const upk_ix_doc *d = stored_doc(sc, pr->loc, &row);
   pr->id = d ? d->id : 0;
   int rc = 0;
   if (d && d->mtime == (int64_t)pr->sb.st_mtim.tv_sec * 1000000000 + pr->sb.st_mtim.tv_nsec &&
@@ -141,8 +146,7 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
     if (sc->st)
       sc->st->unchanged++;
   }
-  if (!sc->docs)
-    sqlite3_reset(st);
+  sqlite3_reset(sc->ix->st[ST_DOC_FIND]); /* after d->name's last use */
   return rc;
 }
 
@@ -177,11 +181,12 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
   }
   int64_t id = pr->id;
   /* Its name or usability may change, and with them which placement of a name is seen. */
-  sqlite3_stmt *st = ix->st[ST_TOUCH_DOC];
-  sqlite3_bind_int64(st, 1, id);
-  if (id && upk_ix_step_done(ix, st, "note skill name"))
-    return -EIO;
-  st = ix->st[id ? ST_DOC_UPDATE : ST_DOC_INSERT];
+  if (id) {
+    sqlite3_bind_int64(ix->st[ST_TOUCH_DOC], 1, id);
+    if (upk_ix_step_done(ix, ix->st[ST_TOUCH_DOC], "note skill name"))
+      return -EIO;
+  }
+  sqlite3_stmt *st = ix->st[id ? ST_DOC_UPDATE : ST_DOC_INSERT];
   const struct stat *sb = &pr->sb;
   sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
