@@ -158,7 +158,7 @@ typedef struct upk_ix_place {
 } upk_ix_place;
 typedef struct upk_ix_places {
   upk_ix_place *v; /* in the order they were stored */
-  size_t n;
+  size_t n, cap;
   size_t next;         /* after the last one found: a scan mostly asks in this order */
   uint32_t *slots;     /* by (root, dir), 1 + an index into v (0: empty); built at a first miss */
   size_t mask;         /* slots - 1, a power of two minus one */
@@ -174,7 +174,7 @@ typedef struct upk_ix_doc {
 } upk_ix_doc;
 typedef struct upk_ix_docs {
   upk_ix_doc *v; /* by path, as memcmp orders it (SQLite's BINARY) */
-  size_t n, next;
+  size_t n, cap, next;
   upk_strpool strings;
 } upk_ix_docs;
 int upk_ix_docs_load(upk_index *ix, upk_ix_docs *out);

@@ -36,32 +36,42 @@ static bool room_for(void **v, size_t *cap, size_t n, size_t size) {
   return true;
 }
 
+/* Runs sql, handing each row to add(st, out): 0, add's error, or the statement's (reported). */
+static int each_row(upk_index *ix, const char *sql, const char *what,
+                    int (*add)(sqlite3_stmt *st, void *out), void *out) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL))
+    return upk_ix_sql_fail(ix, what);
+  int rc = 0, s;
+  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
+    rc = add(st, out);
+  if (!rc && s != SQLITE_DONE)
+    rc = upk_ix_sql_fail(ix, what);
+  sqlite3_finalize(st);
+  return rc;
+}
+
+static const char *pooled(upk_strpool *pool, sqlite3_stmt *st, int col) {
+  return upk_strpool_dup(pool, (const char *)sqlite3_column_text(st, col));
+}
+
+static int add_place(sqlite3_stmt *st, void *out) {
+  upk_ix_places *ps = out;
+  if (!room_for((void **)&ps->v, &ps->cap, ps->n, sizeof *ps->v))
+    return -ENOMEM;
+  upk_ix_place *p = &ps->v[ps->n++];
+  *p = (upk_ix_place){.id = sqlite3_column_int64(st, 0),
+                      .root = sqlite3_column_int64(st, 1),
+                      .dir = (char *)pooled(&ps->strings, st, 2),
+                      .doc = sqlite3_column_int64(st, 3),
+                      .name = (char *)pooled(&ps->strings, st, 4)};
+  return p->dir && p->name ? 0 : -ENOMEM;
+}
+
 int upk_ix_places_load(upk_index *ix, upk_ix_places *out) {
   memset(out, 0, sizeof *out);
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ix->db, "SELECT id, root, dir, doc, name FROM place", -1, &st, NULL))
-    return upk_ix_sql_fail(ix, "read placements");
-  size_t cap = 0;
-  int rc = 0, s;
-  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (!room_for((void **)&out->v, &cap, out->n, sizeof *out->v)) {
-      rc = -ENOMEM;
-      break;
-    }
-    upk_ix_place *p = &out->v[out->n];
-    p->id = sqlite3_column_int64(st, 0);
-    p->root = sqlite3_column_int64(st, 1);
-    p->dir = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 2));
-    p->doc = sqlite3_column_int64(st, 3);
-    p->name = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 4));
-    p->seen = false;
-    out->n++;
-    if (!p->dir || !p->name)
-      rc = -ENOMEM;
-  }
-  if (!rc && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, "read placements");
-  sqlite3_finalize(st);
+  int rc =
+      each_row(ix, "SELECT id, root, dir, doc, name FROM place", "read placements", add_place, out);
   if (rc)
     upk_ix_places_free(out);
   return rc;
@@ -116,34 +126,26 @@ upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *di
   return NULL;
 }
 
+static int add_doc(sqlite3_stmt *st, void *out) {
+  upk_ix_docs *ds = out;
+  if (!room_for((void **)&ds->v, &ds->cap, ds->n, sizeof *ds->v))
+    return -ENOMEM;
+  upk_ix_doc *d = &ds->v[ds->n++];
+  *d = (upk_ix_doc){.path = pooled(&ds->strings, st, 0),
+                    .name = pooled(&ds->strings, st, 1),
+                    .id = sqlite3_column_int64(st, 2),
+                    .mtime = sqlite3_column_int64(st, 3),
+                    .size = sqlite3_column_int64(st, 4),
+                    .ino = sqlite3_column_int64(st, 5)};
+  return d->path && d->name ? 0 : -ENOMEM;
+}
+
 int upk_ix_docs_load(upk_index *ix, upk_ix_docs *out) {
   memset(out, 0, sizeof *out);
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ix->db,
-                         "SELECT path, name, id, mtime, size, ino FROM doc INDEXED BY doc_probe"
-                         " ORDER BY path",
-                         -1, &st, NULL))
-    return upk_ix_sql_fail(ix, "read documents");
-  size_t cap = 0;
-  int rc = 0, s;
-  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (!room_for((void **)&out->v, &cap, out->n, sizeof *out->v)) {
-      rc = -ENOMEM;
-      break;
-    }
-    upk_ix_doc *d = &out->v[out->n++];
-    d->path = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 0));
-    d->name = upk_strpool_dup(&out->strings, (const char *)sqlite3_column_text(st, 1));
-    d->id = sqlite3_column_int64(st, 2);
-    d->mtime = sqlite3_column_int64(st, 3);
-    d->size = sqlite3_column_int64(st, 4);
-    d->ino = sqlite3_column_int64(st, 5);
-    if (!d->path || !d->name)
-      rc = -ENOMEM;
-  }
-  if (!rc && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, "read documents");
-  sqlite3_finalize(st);
+  int rc = each_row(ix,
+                    "SELECT path, name, id, mtime, size, ino FROM doc INDEXED BY doc_probe"
+                    " ORDER BY path",
+                    "read documents", add_doc, out);
   if (rc)
     upk_ix_docs_free(out);
   return rc;
