@@ -3,7 +3,9 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdlib.h>
 
 #include <openssl/evp.h>
 
@@ -15,6 +17,7 @@ static struct {
   int (*init)(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
   int (*update)(EVP_MD_CTX *, const void *, size_t);
   int (*final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
+  int (*encode_block)(unsigned char *, const unsigned char *, int);
 } crypto;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -32,8 +35,9 @@ static void load(void) {
   *(void **)&crypto.init = dlsym(lib, "EVP_DigestInit_ex");
   *(void **)&crypto.update = dlsym(lib, "EVP_DigestUpdate");
   *(void **)&crypto.final = dlsym(lib, "EVP_DigestFinal_ex");
+  *(void **)&crypto.encode_block = dlsym(lib, "EVP_EncodeBlock");
   if (crypto.ctx_new && crypto.ctx_free && crypto.sha256 && crypto.init && crypto.update &&
-      crypto.final)
+      crypto.final && crypto.encode_block)
     crypto.lib = lib; /* kept open for the process's life */
   else
     dlclose(lib);
@@ -78,4 +82,19 @@ int upk_sha256(const void *buf, size_t len, unsigned char out[32]) {
   if (!rc && (rc = upk_sha256_update(&c, buf, len)))
     upk_sha256_abort(&c);
   return rc ? rc : upk_sha256_final(&c, out);
+}
+
+int upk_base64(const void *p, size_t n, char **out) {
+  *out = NULL;
+  pthread_once(&once, load);
+  if (!crypto.lib)
+    return -ENOSYS;
+  if (n > (size_t)INT_MAX / 4 * 3 - 3)
+    return -EFBIG;
+  char *b = malloc((n + 2) / 3 * 4 + 1);
+  if (!b)
+    return -ENOMEM;
+  crypto.encode_block((unsigned char *)b, p, (int)n); /* writes the NUL too */
+  *out = b;
+  return 0;
 }

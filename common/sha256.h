@@ -25,4 +25,8 @@ void upk_sha256_abort(upk_sha256_ctx *c);
 /** One-shot digest of `len` bytes. */
 int upk_sha256(const void *buf, size_t len, unsigned char out[32]);
 
+/** Standard base64 of n bytes (libcrypto's EVP_EncodeBlock): a malloc'd, NUL-terminated
+ * string in *out. Returns 0, -ENOSYS without libcrypto, -ENOMEM or -EFBIG. */
+int upk_base64(const void *p, size_t n, char **out);
+
 #endif

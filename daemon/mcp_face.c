@@ -10,7 +10,7 @@
 #include "mcp.h"
 #include "methods.h"
 #include "mcp_face.h"
-#include "kernel_service.h"
+#include "skills_ext.h"
 #include "skills_service.h"
 #include "upk_config.h"
 
@@ -26,6 +26,46 @@ static void fail(upk_server *s, upk_batch *b, json_t *id, int code, const char *
   upk_session_answer(s, b, upk_rpc_error(id, code, msg, NULL));
 }
 
+json_t *upk_mcp_face_server_info(void) {
+  static json_t *info;
+  if (!info)
+    info = json_pack("{s:s,s:s,s:s}", "name", "upskilld", "title",
+                     "upskilld: agent skills and H100 kernel validation", "version", UPK_VERSION);
+  return info;
+}
+
+/* What the server offers, the same in both eras (logging only in the legacy one: 2026-07-28
+ * removed logging/setLevel). The Skills extension (SEP-2640) rides on resources. */
+static json_t *capabilities(bool legacy) {
+  json_t *caps = json_pack("{s:{s:b},s:{s:b,s:b},s:{s:{s:b}}}", "tools", "listChanged", 0,
+                           "resources", "listChanged", 0, "subscribe", 0, "extensions",
+                           UPK_SKILLS_EXTENSION, "directoryRead", 1);
+  if (legacy)
+    json_object_set_new(caps, "logging", json_object());
+  return caps;
+}
+
+/* The services an MCP client uses, started once per process: by initialize, or by the first
+ * 2026-07-28 request, which has no handshake. Kernel workers start on the first kernel
+ * request, not here: an agent that never checks a kernel never pays for one (48-84 MB). */
+static void mcp_begin(upk_server *s, json_t *client_info, const char *revision) {
+  if (s->mcp_begun)
+    return;
+  s->mcp_begun = true;
+  if (!s->client_info && json_is_object(client_info))
+    s->client_info = json_incref(client_info);
+  s->workspace = getcwd(NULL, 0);
+  upk_skills_start(s);
+  upk_info("MCP client %s, revision %s",
+           json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", revision);
+}
+
+void upk_mcp_face_stateless(upk_server *s, json_t *params) {
+  json_t *meta = json_object_get(params, "_meta");
+  mcp_begin(s, json_object_get(meta, UPK_MCP_META_CLIENT),
+            json_string_value(json_object_get(meta, UPK_MCP_META_VERSION)));
+}
+
 static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
   if (s->state != UPK_S_UNINIT) {
     fail(s, b, id, UPK_RPC_INVALID_REQUEST, "initialize was already received");
@@ -38,22 +78,23 @@ static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *para
   }
   const char *chosen = upk_mcp_negotiate(json_string_value(ver));
   snprintf(s->mcp_version, sizeof s->mcp_version, "%s", chosen);
+  json_decref(s->client_info); /* the handshake's own word wins over an earlier _meta */
   s->client_info = json_incref(json_object_get(params, "clientInfo"));
-  s->workspace = getcwd(NULL, 0);
   s->state = UPK_S_READY;
-  upk_skills_start(s);
-  upk_kernels_start_soon(s); /* a warm worker makes the first kernel check fast */
-  upk_info("MCP client %s, revision %s (asked %s)",
-           json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", chosen,
-           json_string_value(ver));
-  json_t *caps = json_pack("{s:{s:b},s:{s:b,s:b},s:{}}", "tools", "listChanged", 0, "resources",
-                           "listChanged", 0, "subscribe", 0, "logging");
+  upk_info("MCP initialize: revision %s (asked %s)", chosen, json_string_value(ver));
+  mcp_begin(s, NULL, chosen);
   reply(s, b, id,
-        json_pack("{s:s,s:o,s:{s:s,s:s,s:s},s:s}", "protocolVersion", chosen, "capabilities", caps,
-                  "serverInfo", "name", "upskilld", "title",
-                  "upskilld: agent skills and H100 "
-                  "kernel validation",
-                  "version", UPK_VERSION, "instructions", instructions));
+        json_pack("{s:s,s:o,s:O,s:s}", "protocolVersion", chosen, "capabilities",
+                  capabilities(true), "serverInfo", upk_mcp_face_server_info(), "instructions",
+                  instructions));
+}
+
+/* 2026-07-28's server/discover: what initialize answered, without a session. Answered to
+ * any revision a client asks about: the client picks from supportedVersions. */
+static void server_discover(upk_server *s, upk_batch *b, json_t *id) {
+  reply(s, b, id,
+        json_pack("{s:o,s:o,s:s}", "supportedVersions", upk_mcp_modern_revisions(),
+                  "capabilities", capabilities(false), "instructions", instructions));
 }
 
 static json_t *tool_json(const upk_method *m) {
@@ -121,6 +162,10 @@ bool upk_mcp_face_request(upk_server *s, upk_batch *b, const char *method, json_
     if (upk_session_framing(s) == UPK_FRAMING_LSP)
       return false;
     mcp_initialize(s, b, id, params);
+  } else if (!strcmp(method, "server/discover")) {
+    server_discover(s, b, id);
+  } else if (upk_skills_ext_request(s, b, method, id, params)) {
+    return true;
   } else if (!strcmp(method, "tools/list")) {
     tools_list(s, b, id, params);
   } else if (!strcmp(method, "tools/call")) {

@@ -54,8 +54,31 @@ static void server__send(upk_server *s, json_t *msg) {
   upk_transport_schedule(&s->tx);
 }
 
+/* A 2026-07-28 request's answer leaves in that revision's shape: the result gains
+ * resultType, cache fields and serverInfo; "resource not found" is -32602 there, not -32002. */
+static void server__modernize(upk_server *s, json_t *response) {
+  json_t *id = json_object_get(response, "id");
+  if (!json_is_string(id) && !json_is_integer(id))
+    return;
+  char key[UPK_RPC_KEY_MAX];
+  upk_rpc_id_key(id, key);
+  json_t *method = json_object_get(s->modern, key);
+  if (!method)
+    return;
+  json_t *result = json_object_get(response, "result");
+  json_t *error = json_object_get(response, "error");
+  if (result)
+    upk_mcp_modernize(result, upk_mcp_cache_of(json_string_value(method)),
+                      upk_mcp_face_server_info());
+  else if (json_integer_value(json_object_get(error, "code")) == UPK_MCP_RESOURCE_NOT_FOUND)
+    json_object_set_new(error, "code", json_integer(UPK_RPC_INVALID_PARAMS));
+  json_object_del(s->modern, key);
+}
+
 static void server__answer(upk_server *s, upk_batch *batch, json_t *response) {
   s->requests++;
+  if (json_object_size(s->modern))
+    server__modernize(s, response);
   if (batch)
     json_array_append_new(batch->responses, response);
   else
@@ -181,7 +204,13 @@ static void server__notification(upk_server *s, const char *method, json_t *para
   } else if (!strcmp(method, "$/cancelRequest")) {
     upk_jobs_cancel(s, param(params, "id"), true);
   } else if (!strcmp(method, "notifications/cancelled")) {
-    upk_jobs_cancel(s, param(params, "requestId"), false);
+    json_t *id = param(params, "requestId");
+    upk_jobs_cancel(s, id, false);
+    if (json_is_string(id) || json_is_integer(id)) { /* it gets no answer to take it out */
+      char key[UPK_RPC_KEY_MAX];
+      upk_rpc_id_key(id, key);
+      json_object_del(s->modern, key);
+    }
   } else if (upk_docs_notification(s, method, params)) {
     return;
   } else {
@@ -195,10 +224,54 @@ static bool allowed_before_init(const char *method) {
   return !strcmp(method, "ping") || !strcmp(method, "server/discover");
 }
 
+/* The methods 2026-07-28 removed (a stateless server has no session to set up or poll). */
+static bool removed_in_modern(const char *method) {
+  return !strcmp(method, "initialize") || !strcmp(method, "ping") ||
+         !strcmp(method, "logging/setLevel");
+}
+
+/* An MCP request that names a 2026-07-28 revision in its _meta (and server/discover, the
+ * probe of either era's clients): refused here when the revision or the method is not
+ * served, else marked so that its answer leaves in the modern shape (server__modernize).
+ * Returns true when it was answered here; *modern says whether it is a modern request. */
+static bool server__stateless(upk_server *s, upk_batch *b, const char *method, json_t *id,
+                              json_t *params, bool *modern) {
+  const char *rev = upk_mcp_request_revision(params);
+  bool discover = !strcmp(method, "server/discover");
+  *modern = false;
+  if (upk_session_framing(s) == UPK_FRAMING_LSP || (!rev && !discover))
+    return false;
+  if (rev && !discover && !upk_mcp_modern_supported(rev)) {
+    char msg[192];
+    snprintf(msg, sizeof msg, "unsupported protocol version: %.*s (this server speaks %s)",
+             (int)upk_utf8_prefix(rev, 64), rev, UPK_MCP_MODERN);
+    upk_session_answer(
+        s, b, upk_rpc_error(id, UPK_MCP_UNSUPPORTED_VERSION, msg, upk_mcp_unsupported_data(rev)));
+    return true;
+  }
+  if (rev && removed_in_modern(method)) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "method not found: %s is not part of MCP %s", method, rev);
+    answer_error(s, b, id, UPK_RPC_METHOD_NOT_FOUND, msg);
+    return true;
+  }
+  *modern = true;
+  if (rev)
+    upk_mcp_face_stateless(s, params);
+  char key[UPK_RPC_KEY_MAX];
+  upk_rpc_id_key(id, key);
+  json_object_set_new(s->modern, key, json_string(method));
+  return false;
+}
+
 static void server__request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                             json_t *params) {
   char key[UPK_RPC_KEY_MAX], msg[256];
-  if (s->state == UPK_S_UNINIT && strcmp(method, "initialize") && !allowed_before_init(method)) {
+  bool modern = false;
+  if (s->state != UPK_S_SHUTDOWN && server__stateless(s, b, method, id, params, &modern))
+    return;
+  if (s->state == UPK_S_UNINIT && !modern && strcmp(method, "initialize") &&
+      !allowed_before_init(method)) {
     answer_error(s, b, id, UPK_RPC_SERVER_NOT_INITIALIZED,
                  "server not initialized: send initialize first");
     return;
@@ -357,6 +430,7 @@ int upk_server_init(upk_server *s, uv_loop_t *loop, const upk_options *opts, int
   s->mcp_log_level = -1;
   s->started_ns = uv_hrtime();
   s->inflight = json_object();
+  s->modern = json_object();
   upk_buf_init(&s->scratch, SIZE_MAX - 1);
   static const upk_framer_callbacks fcb = {on_message, on_frame_error};
   upk_framer_init(&s->framer, opts->framing, opts->max_message, &fcb, s);
@@ -414,6 +488,7 @@ void upk_server_free(upk_server *s) {
   upk_framer_free(&s->framer);
   upk_buf_free(&s->scratch);
   json_decref(s->inflight);
+  json_decref(s->modern);
   json_decref(s->shutdown_id);
   json_decref(s->client_info);
   json_decref(s->init_options);

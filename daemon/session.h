@@ -57,6 +57,8 @@ struct upk_server {
   upk_framer framer;
   upk_state state;
   json_t *inflight;     /* id key -> job (as a pointer-sized integer) */
+  json_t *modern;       /* id key -> method, for MCP 2026-07-28 requests not answered yet */
+  bool mcp_begun;       /* the MCP services are started (initialize or a first modern request) */
   upk_buf scratch;      /* reused for serialising LSP bodies */
   char mcp_version[16]; /* negotiated MCP revision, "" before initialize */
   int mcp_log_level;    /* -1 until logging/setLevel */

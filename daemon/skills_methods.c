@@ -15,129 +15,19 @@
 #include "jobs.h"
 #include "log.h"
 #include "prompt.h"
+#include "skills_call.h"
 #include "skills_methods.h"
 #include "skills_service.h"
 #include "validate.h"
 
-typedef struct call call;
-typedef void (*call_fn)(call *c, upk_index *ix);
-
-struct call {
-  upk_job *job;
-  upk_server *server;
-  json_t *params;
-  call_fn fn;
-  json_t *result; /* success */
-  int code;       /* failure: JSON-RPC code, message and optional data */
-  char err[512];
-  json_t *data;
-  uint64_t wait_until; /* lookup: hrtime until which it waits for the first scan (0: no wait) */
-  bool parked;         /* ran while the first scan was under way: ask again after a batch */
-  size_t done, total;  /* the first scan's progress when parked */
-};
-
-static void fail(call *c, int code, json_t *data, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void fail(call *c, int code, json_t *data, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(c->err, sizeof c->err, fmt, ap);
-  va_end(ap);
-  c->code = code;
-  c->data = data;
-}
-
-static const char *str(const call *c, const char *key) {
-  return json_string_value(json_object_get(c->params, key));
-}
-
-static void call_work(upk_index *ix, void *arg) {
-  call *c = arg;
-  c->fn(c, ix);
-}
-
-static void call_done(void *arg, int status);
-
-/* A lookup that waits for the first scan runs again after the batch queued behind it (the
- * queue is FIFO, so the scan and the lookup take turns: one lookup a batch, ~2 ms in 500). */
-static bool requeue_parked(call *c, int status) {
-  if (status || !c->parked || c->job->cancelled)
-    return false;
-  c->parked = false;
-  upk_job_progress(c->job, (double)c->done, (double)c->total, "indexing skills");
-  if (upk_skills_submit(c->server, call_work, call_done, c) == 0)
-    return true;
-  fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "the skills service stopped while indexing");
-  return false;
-}
-
-static void call_done(void *arg, int status) {
-  call *c = arg;
-  if (requeue_parked(c, status))
-    return;
-  if (status == UV_ECANCELED)
-    upk_job_fail(c->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
-  else if (c->result)
-    upk_job_reply(c->job, c->result);
-  else
-    upk_job_fail_data(c->job, c->code ? c->code : UPK_RPC_INTERNAL_ERROR, c->data, "%s", c->err);
-  json_decref(c->params);
-  free(c);
-}
-
-/* Queue `fn` for this job; everything it needs is in params (kept alive here). A lookup may
- * wait up to `wait_ms` for the first scan. */
-static void start_waiting(upk_job *job, json_t *params, call_fn fn, json_int_t wait_ms) {
-  call *c = calloc(1, sizeof *c);
-  if (!c) {
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    return;
-  }
-  c->job = job;
-  c->server = job->server;
-  c->params = json_incref(params);
-  c->fn = fn;
-  if (wait_ms > 0)
-    c->wait_until = uv_hrtime() + (uint64_t)wait_ms * 1000000u;
-  int rc = upk_skills_submit(job->server, call_work, call_done, c);
-  if (rc) {
-    json_decref(c->params);
-    free(c);
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the skills service is not running: %s",
-                 uv_strerror(rc));
-  }
-}
-
-static void start(upk_job *job, json_t *params, call_fn fn) {
-  start_waiting(job, params, fn, 0);
-}
-
-static bool need_index(call *c, upk_index *ix) {
-  if (ix)
-    return true;
-  fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_skills_open_error(c->server));
-  return false;
-}
-
-/* A path from a client: relative ones are relative to the workspace. */
-static char *client_path(const call *c, const char *p) {
-  if (p[0] == '/' || !c->server->workspace)
-    return strdup(p);
-  char buf[PATH_MAX];
-  snprintf(buf, sizeof buf, "%s/%s", c->server->workspace, p);
-  return strdup(buf);
-}
-
-/* ---- skills/validate ---- */
-
-static void do_validate(call *c, upk_index *ix) {
-  const char *path = str(c, "path"), *text = str(c, "text"), *mode = str(c, "mode");
+static void do_validate(upk_call *c, upk_index *ix) {
+  const char *path = upk_call_str(c, "path"), *text = upk_call_str(c, "text"), *mode = upk_call_str(c, "mode");
   upk_validate_mode m =
       mode && !strcmp(mode, "lenient") ? UPK_VALIDATE_LENIENT : UPK_VALIDATE_STRICT;
   upk_diags d = {0};
   size_t errors;
   if (path) {
-    char *abs = client_path(c, path);
+    char *abs = upk_call_path(c, path);
     errors = upk_skill_validate_path(abs, m, &d);
     free(abs);
   } else {
@@ -162,7 +52,7 @@ static void validate_handler(upk_job *job, json_t *params) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.mode: expected \"strict\" or \"lenient\"");
     return;
   }
-  start(job, params, do_validate);
+  upk_call_start(job, params, do_validate);
 }
 
 /* ---- lookup, list, get, prompt ---- */
@@ -206,22 +96,20 @@ static size_t agents_param(json_t *arr, const char **out, size_t cap) {
   return n;
 }
 
-static void do_lookup(call *c, upk_index *ix) {
-  if (!need_index(c, ix))
+static void do_lookup(upk_call *c, upk_index *ix) {
+  if (!upk_call_need_index(c, ix))
     return;
-  if (c->wait_until && upk_index_scanning(ix, &c->done, &c->total) && uv_hrtime() < c->wait_until) {
-    c->parked = true;
+  if (upk_call_wait_scan(c, ix))
     return;
-  }
   const char *agents[32];
   size_t n = agents_param(json_object_get(c->params, "agents"), agents, 32);
   json_int_t limit = json_integer_value(json_object_get(c->params, "limit"));
   if (limit <= 0)
     limit = 10;
   upk_index_hits hits = {0};
-  int rc = upk_index_lookup(ix, str(c, "task"), (size_t)limit, agents, n, &hits);
+  int rc = upk_index_lookup(ix, upk_call_str(c, "task"), (size_t)limit, agents, n, &hits);
   if (rc) {
-    fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL, "%s",
+    upk_call_fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL, "%s",
          rc == -EINVAL ? "params.task: describe the task in words" : upk_index_errmsg(ix));
     return;
   }
@@ -271,13 +159,13 @@ static void lookup_handler(upk_job *job, json_t *params) {
     return;
   /* Agents calling the tool do not know to ask again: they wait unless they say otherwise. */
   json_int_t ms = wait ? json_integer_value(wait) : job->as_tool ? LOOKUP_TOOL_WAIT_MS : 0;
-  start_waiting(job, params, do_lookup, ms);
+  upk_call_start_waiting(job, params, do_lookup, ms);
 }
 
-static bool scope_param(call *c, upk_index_scope *sc) {
-  const char *s = str(c, "scope");
+static bool scope_param(upk_call *c, upk_index_scope *sc) {
+  const char *s = upk_call_str(c, "scope");
   if (s && upk_index_scope_parse(s, sc) != 0) {
-    fail(c, UPK_RPC_INVALID_PARAMS, NULL, "params.scope: expected project, user, builtin or extra");
+    upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL, "params.scope: expected project, user, builtin or extra");
     return false;
   }
   return true;
@@ -308,17 +196,17 @@ static json_t *page_shadows(upk_index *ix, const upk_index_entries *page) {
   return shadows;
 }
 
-static void do_list(call *c, upk_index *ix) {
+static void do_list(upk_call *c, upk_index *ix) {
   upk_index_scope sc;
-  if (!need_index(c, ix) || !scope_param(c, &sc))
+  if (!upk_call_need_index(c, ix) || !scope_param(c, &sc))
     return;
   json_t *lim = json_object_get(c->params, "limit");
   size_t offset = (size_t)json_integer_value(json_object_get(c->params, "offset"));
   size_t limit = lim ? (size_t)json_integer_value(lim) : LIST_DEFAULT_LIMIT, total = 0;
   upk_index_entries page = {0};
-  if (upk_index_list_page(ix, str(c, "agent"), str(c, "scope") ? &sc : NULL, offset, limit, &page,
+  if (upk_index_list_page(ix, upk_call_str(c, "agent"), upk_call_str(c, "scope") ? &sc : NULL, offset, limit, &page,
                           &total) != 0) {
-    fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
     return;
   }
   json_t *skills = json_array();
@@ -333,15 +221,15 @@ static void do_list(call *c, upk_index *ix) {
   add_index_state(ix, c->result);
 }
 
-static void do_get(call *c, upk_index *ix) {
-  if (!need_index(c, ix))
+static void do_get(upk_call *c, upk_index *ix) {
+  if (!upk_call_need_index(c, ix))
     return;
   upk_index_skill sk = {0};
-  int rc = upk_index_get(ix, str(c, "name"), str(c, "agent"), &sk);
+  int rc = upk_index_get(ix, upk_call_str(c, "name"), upk_call_str(c, "agent"), &sk);
   if (rc) {
-    fail(c, rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL,
+    upk_call_fail(c, rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL,
          rc == -ENOENT ? "no skill named '%s'" : "%s",
-         rc == -ENOENT ? str(c, "name") : upk_index_errmsg(ix));
+         rc == -ENOENT ? upk_call_str(c, "name") : upk_index_errmsg(ix));
     return;
   }
   json_t *files = json_array();
@@ -356,12 +244,12 @@ static void do_get(call *c, upk_index *ix) {
   c->result = r;
 }
 
-static void do_prompt(call *c, upk_index *ix) {
-  if (!need_index(c, ix))
+static void do_prompt(upk_call *c, upk_index *ix) {
+  if (!upk_call_need_index(c, ix))
     return;
   upk_index_entries all = {0};
-  if (upk_index_list(ix, str(c, "agent"), NULL, &all) != 0) {
-    fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+  if (upk_index_list(ix, upk_call_str(c, "agent"), NULL, &all) != 0) {
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
     return;
   }
   char *xml = upk_prompt_from_entries(all.items, all.len);
@@ -370,13 +258,13 @@ static void do_prompt(call *c, upk_index *ix) {
   free(xml);
 }
 
-static void agent_filter_handler(upk_job *job, json_t *params, call_fn fn) {
+static void agent_filter_handler(upk_job *job, json_t *params, upk_call_fn fn) {
   const char *agent = json_string_value(json_object_get(params, "agent"));
   if (agent && *agent && !upk_agent_find(agent)) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.agent: unknown agent %s", agent);
     return;
   }
-  start(job, params, fn);
+  upk_call_start(job, params, fn);
 }
 
 static void list_handler(upk_job *job, json_t *params) {
@@ -416,7 +304,7 @@ static json_t *targets_json(const upk_install_result *res) {
   return a;
 }
 
-static void finish_install(call *c, upk_index *ix, int rc, upk_install_result *res,
+static void finish_install(upk_call *c, upk_index *ix, int rc, upk_install_result *res,
                            const char *verb) {
   for (size_t i = 0; i < res->n_targets; i++)
     if (res->targets[i].status == 0)
@@ -430,7 +318,7 @@ static void finish_install(call *c, upk_index *ix, int rc, upk_install_result *r
     return;
   }
   const char *why = res->diags.len ? res->diags.items[res->diags.len - 1].message : strerror(-rc);
-  fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
+  upk_call_fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
        json_pack("{s:o,s:o}", "diagnostics", diags, "targets", targets_json(res)), "%s refused: %s",
        verb, why);
 }
@@ -457,25 +345,25 @@ static const char *read_files(json_t *from, file_list *fl) {
   return NULL;
 }
 
-static void do_install(call *c, upk_index *ix) {
+static void do_install(upk_call *c, upk_index *ix) {
   json_t *from = json_object_get(c->params, "from");
   const char *agents[32];
   upk_install_req req = {0};
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
   req.scope =
-      str(c, "scope") && !strcmp(str(c, "scope"), "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT;
+      upk_call_str(c, "scope") && !strcmp(upk_call_str(c, "scope"), "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT;
   req.project_root = c->server->workspace;
   req.force = json_is_true(json_object_get(c->params, "force"));
   file_list fl = {0};
   char *path = NULL;
   if (json_is_string(from)) {
-    req.from_path = path = client_path(c, json_string_value(from));
+    req.from_path = path = upk_call_path(c, json_string_value(from));
   } else {
     const char *bad = read_files(from, &fl);
     if (bad) {
       free(fl.items);
-      fail(c, UPK_RPC_INVALID_PARAMS, NULL, "%s", bad);
+      upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL, "%s", bad);
       return;
     }
     json_t *md = json_object_get(from, "markdown");
@@ -510,22 +398,22 @@ static void install_handler(upk_job *job, json_t *params) {
     return;
   }
   if (scope_ok(job, params) && check_agents(job, params))
-    start(job, params, do_install);
+    upk_call_start(job, params, do_install);
 }
 
-static void do_remove(call *c, upk_index *ix) {
+static void do_remove(upk_call *c, upk_index *ix) {
   const char *agents[32];
   upk_remove_req req = {0};
-  req.name = str(c, "name");
+  req.name = upk_call_str(c, "name");
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
   req.scope =
-      str(c, "scope") && !strcmp(str(c, "scope"), "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT;
+      upk_call_str(c, "scope") && !strcmp(upk_call_str(c, "scope"), "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT;
   req.project_root = c->server->workspace;
   upk_install_result res;
   int rc = upk_remove(&req, &res);
   if (rc == -ENOENT) {
-    fail(c, UPK_RPC_INVALID_PARAMS, NULL, "no installed skill named '%s' in %s scope", req.name,
+    upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL, "no installed skill named '%s' in %s scope", req.name,
          req.scope == UPK_SCOPE_USER ? "user" : "project");
   } else {
     finish_install(c, ix, rc, &res, "remove");
@@ -535,98 +423,7 @@ static void do_remove(call *c, upk_index *ix) {
 
 static void remove_handler(upk_job *job, json_t *params) {
   if (scope_ok(job, params) && check_agents(job, params))
-    start(job, params, do_remove);
-}
-
-/* ---- MCP resources: skill://<name>/<relative file> ---- */
-
-static void do_resources_list(call *c, upk_index *ix) {
-  if (!need_index(c, ix))
-    return;
-  upk_index_entries all = {0};
-  if (upk_index_list(ix, NULL, NULL, &all) != 0) {
-    fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
-    return;
-  }
-  json_t *seen = json_object(), *list = json_array();
-  for (size_t i = 0; i < all.len; i++) {
-    const upk_index_entry *e = &all.items[i];
-    if (!e->usable || e->shadowed || json_object_get(seen, e->name))
-      continue;
-    json_object_set_new(seen, e->name, json_true());
-    char uri[PATH_MAX];
-    snprintf(uri, sizeof uri, "skill://%s/SKILL.md", e->name);
-    json_t *r = json_pack("{s:s,s:s,s:s,s:s}", "uri", uri, "name", e->name, "description",
-                          e->description ? e->description : "", "mimeType", "text/markdown");
-    if (r)
-      json_array_append_new(list, r);
-  }
-  upk_index_entries_free(&all);
-  json_decref(seen);
-  c->result = json_pack("{s:o}", "resources", list);
-}
-
-static void resources_list_handler(upk_job *job, json_t *params) {
-  if (json_object_get(params, "cursor")) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.cursor: unknown cursor");
-    return;
-  }
-  start(job, params, do_resources_list);
-}
-
-static void not_found(call *c, const char *uri) {
-  fail(c, -32002, json_pack("{s:s}", "uri", uri), "resource not found: %.*s",
-       (int)upk_utf8_prefix(uri, 400), uri);
-}
-
-/* Serve SKILL.md or a file the index listed for the skill (never a path outside it). */
-static void do_resources_read(call *c, upk_index *ix) {
-  const char *uri = str(c, "uri");
-  if (!need_index(c, ix))
-    return;
-  char name[256];
-  const char *rest = strncmp(uri, "skill://", 8) == 0 ? strchr(uri + 8, '/') : NULL;
-  if (!rest || (size_t)(rest - uri - 8) >= sizeof name) {
-    not_found(c, uri);
-    return;
-  }
-  snprintf(name, sizeof name, "%.*s", (int)(rest - uri - 8), uri + 8);
-  upk_index_skill sk = {0};
-  if (upk_index_get(ix, name, NULL, &sk) != 0) {
-    not_found(c, uri);
-    return;
-  }
-  const char *rel = rest + 1;
-  json_t *text = NULL;
-  if (!strcmp(rel, "SKILL.md") || !strcmp(rel, "skill.md")) {
-    text = json_stringn(sk.text, sk.text_len);
-  } else {
-    for (size_t i = 0; i < sk.n_files && !text; i++) {
-      if (strcmp(sk.files[i], rel))
-        continue;
-      char path[PATH_MAX];
-      snprintf(path, sizeof path, "%s/%s", sk.e.dir, rel);
-      FILE *f = fopen(path, "rb");
-      if (f) {
-        char *buf = malloc(1 << 20);
-        size_t n = buf ? fread(buf, 1, 1 << 20, f) : 0;
-        fclose(f);
-        text = buf ? json_stringn(buf, n) : NULL; /* NULL when not UTF-8 text */
-        free(buf);
-      }
-    }
-  }
-  upk_index_skill_free(&sk);
-  if (!text) {
-    not_found(c, uri);
-    return;
-  }
-  c->result = json_pack("{s:[{s:s,s:s,s:o}]}", "contents", "uri", uri, "mimeType",
-                        strstr(rel, ".md") ? "text/markdown" : "text/plain", "text", text);
-}
-
-static void resources_read_handler(upk_job *job, json_t *params) {
-  start(job, params, do_resources_read);
+    upk_call_start(job, params, do_remove);
 }
 
 /* ---- parameter specs and table entries ---- */
@@ -676,8 +473,6 @@ static const upk_param remove_params[] = {
     {"scope", UPK_T_STRING, 0, "project (default) or user."},
     {0},
 };
-static const upk_param cursor_params[] = {{"cursor", UPK_T_STRING, 0, "Pagination cursor."}, {0}};
-static const upk_param uri_params[] = {{"uri", UPK_T_STRING, 1, "skill://<name>/SKILL.md"}, {0}};
 
 const upk_method upk_skills_methods[] = {
     {"skills/lookup", "find_skill", "Find the skill for a task",
@@ -702,10 +497,6 @@ const upk_method upk_skills_methods[] = {
     {"skills/remove", "remove_skill", "Remove a skill",
      "Remove an installed skill from the chosen agents' directories.", remove_params,
      remove_handler, 0},
-    {"resources/list", NULL, "List skill resources", "MCP: skills as skill://<name>/SKILL.md.",
-     cursor_params, resources_list_handler, UPK_METHOD_READ_ONLY},
-    {"resources/read", NULL, "Read a skill resource", "MCP: read skill://<name>/<file>.",
-     uri_params, resources_read_handler, UPK_METHOD_READ_ONLY},
 };
 
 const size_t upk_skills_methods_count = sizeof upk_skills_methods / sizeof *upk_skills_methods;

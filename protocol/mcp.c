@@ -5,7 +5,8 @@
 
 #include "jsonrpc.h"
 
-static const char *const revisions[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
+static const char *const revisions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+static const char *const modern_revisions[] = {UPK_MCP_MODERN};
 static const char *const levels[] = {"debug", "info",     "notice", "warning",
                                      "error", "critical", "alert",  "emergency"};
 
@@ -14,6 +15,67 @@ const char *upk_mcp_negotiate(const char *requested) {
     if (!strcmp(requested, revisions[i]))
       return revisions[i];
   return UPK_MCP_LATEST;
+}
+
+const char *upk_mcp_request_revision(const json_t *params) {
+  json_t *meta = json_is_object(params) ? json_object_get(params, "_meta") : NULL;
+  return json_string_value(json_object_get(meta, UPK_MCP_META_VERSION));
+}
+
+bool upk_mcp_modern_supported(const char *revision) {
+  for (size_t i = 0; revision && i < sizeof modern_revisions / sizeof *modern_revisions; i++)
+    if (!strcmp(revision, modern_revisions[i]))
+      return true;
+  return false;
+}
+
+json_t *upk_mcp_modern_revisions(void) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < sizeof modern_revisions / sizeof *modern_revisions; i++)
+    json_array_append_new(a, json_string(modern_revisions[i]));
+  return a;
+}
+
+json_t *upk_mcp_unsupported_data(const char *requested) {
+  /* json_string refuses invalid UTF-8; the revision then goes as null rather than lost */
+  json_t *r = requested ? json_string(requested) : NULL;
+  return json_pack("{s:o,s:o}", "supported", upk_mcp_modern_revisions(), "requested",
+                   r ? r : json_null());
+}
+
+/* Lists and reads change as skills change on disk (the index watches them): a host may keep
+ * them only briefly. Tools and templates are fixed for the daemon's life. */
+upk_mcp_cache upk_mcp_cache_of(const char *method) {
+  static const struct {
+    const char *method;
+    long long ttl_ms;
+  } table[] = {
+      {"tools/list", 3600000},       {"resources/templates/list", 3600000},
+      {"server/discover", 3600000},  {"resources/list", 0},
+      {"resources/read", 0},         {"resources/directory/read", 0},
+      {"skills/list", 0},            {"skills/get", 0},
+      {"prompts/list", 3600000},
+  };
+  for (size_t i = 0; method && i < sizeof table / sizeof *table; i++)
+    if (!strcmp(method, table[i].method))
+      return (upk_mcp_cache){table[i].ttl_ms, "private"};
+  return (upk_mcp_cache){-1, NULL};
+}
+
+void upk_mcp_modernize(json_t *result, upk_mcp_cache cache, json_t *server_info) {
+  if (!json_is_object(result))
+    return;
+  if (!json_object_get(result, "resultType"))
+    json_object_set_new(result, "resultType", json_string("complete"));
+  if (cache.ttl_ms >= 0 && !json_object_get(result, "ttlMs")) {
+    json_object_set_new(result, "ttlMs", json_integer(cache.ttl_ms));
+    json_object_set_new(result, "cacheScope", json_string(cache.scope));
+  }
+  json_t *meta = json_object_get(result, "_meta");
+  if (!json_is_object(meta))
+    json_object_set_new(result, "_meta", meta = json_object());
+  if (server_info && !json_object_get(meta, UPK_MCP_META_SERVER))
+    json_object_set(meta, UPK_MCP_META_SERVER, server_info);
 }
 
 bool upk_mcp_allows_batches(const char *revision) {

@@ -245,6 +245,16 @@ int upk_index_list_page(upk_index *ix, const char *agent, const upk_index_scope 
 void upk_index_entries_free(upk_index_entries *e);
 void upk_index_entry_free(upk_index_entry *e);
 
+/** One page of distinct skills, for the MCP Skills extension: one entry per SKILL.md (a
+ * directory that several roots or agents read comes once, at its first placement: project
+ * before user before built-in, then root order), in a stable order after *cursor (0: from
+ * the first; advanced past the page). Returns 1 when the page is full (more may remain), 0 at
+ * the end, or a negative errno. */
+int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_entries *out);
+/** The placement whose directory is `dir` (absolute, as placed), first by scope and root
+ * order. -ENOENT when no skill is placed there. */
+int upk_index_place_at(upk_index *ix, const char *dir, upk_index_entry *out);
+
 typedef struct upk_index_skill {
   upk_index_entry e;
   char *text; /* SKILL.md as on disk now */

@@ -191,6 +191,79 @@ int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
   return n == max;
 }
 
+/* ---- distinct skills: the MCP Skills extension's catalog ---- */
+
+/* One SKILL.md's first placement: project before user before built-in, then root order. */
+#define FIRST_PLACE                                                                                \
+  "(SELECT p2.id FROM place p2 JOIN root r2 ON r2.id = p2.root WHERE p2.doc = d.id"               \
+  " ORDER BY r2.scope, r2.ord, p2.dir LIMIT 1)"
+
+/* Collect the rows of a prepared statement whose first columns are UPK_ENTRY_COLS and whose
+ * next column is a cursor. */
+static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_entries *out,
+                   const char *what) {
+  int rc = 0, s;
+  size_t cap = 0;
+  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+    if (out->len == cap) {
+      cap = cap ? cap * 2 : 16;
+      upk_index_entry *p = realloc(out->items, cap * sizeof *p);
+      if (!p) {
+        rc = -ENOMEM;
+        break;
+      }
+      out->items = p;
+    }
+    if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len]))) {
+      out->len++;
+      if (cursor)
+        *cursor = sqlite3_column_int64(st, 12);
+    }
+  }
+  if (!rc && s != SQLITE_DONE)
+    rc = upk_ix_sql_fail(ix, what);
+  sqlite3_finalize(st);
+  if (rc)
+    upk_index_entries_free(out);
+  return rc;
+}
+
+int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_entries *out) {
+  static const char sql[] = "SELECT " UPK_ENTRY_COLS ", d.id FROM doc d JOIN place p ON p.id = "
+                            FIRST_PLACE " JOIN root r ON r.id = p.root WHERE d.id > ?1"
+                            " ORDER BY d.id LIMIT ?2";
+  memset(out, 0, sizeof *out);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "list skills");
+  sqlite3_bind_int64(st, 1, *cursor);
+  sqlite3_bind_int64(st, 2, max > INT64_MAX ? INT64_MAX : (sqlite3_int64)max);
+  int rc = collect(ix, st, cursor, out, "list skills");
+  return rc ? rc : out->len == max;
+}
+
+int upk_index_place_at(upk_index *ix, const char *dir, upk_index_entry *out) {
+  /* `root IN (...)` lets SQLite seek the (root, dir) index once per root (a handful). */
+  static const char sql[] = "SELECT " UPK_ENTRY_COLS ", 0 FROM " UPK_ENTRY_FROM
+                            " WHERE p.dir = ?1 AND p.root IN (SELECT id FROM root)"
+                            " ORDER BY r.scope, r.ord LIMIT 1";
+  memset(out, 0, sizeof *out);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "find a skill directory");
+  sqlite3_bind_text(st, 1, dir, -1, SQLITE_STATIC);
+  upk_index_entries found = {0};
+  int rc = collect(ix, st, NULL, &found, "find a skill directory");
+  if (!rc && !found.len)
+    rc = -ENOENT;
+  if (!rc) {
+    *out = found.items[0];
+    found.len = 0; /* moved out */
+  }
+  upk_index_entries_free(&found);
+  return rc;
+}
+
 /* ---- get ---- */
 
 static int read_file(const char *path, size_t max, char **out, size_t *len) {

@@ -1,0 +1,109 @@
+/* A skills request's trip to the skills queue and back (skills_call.h). */
+#include "skills_call.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "skills_service.h"
+
+void upk_call_fail(upk_call *c, int code, json_t *data, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->err, sizeof c->err, fmt, ap);
+  va_end(ap);
+  c->code = code;
+  c->data = data;
+}
+
+const char *upk_call_str(const upk_call *c, const char *key) {
+  return json_string_value(json_object_get(c->params, key));
+}
+
+static void call_work(upk_index *ix, void *arg) {
+  upk_call *c = arg;
+  c->fn(c, ix);
+}
+
+static void call_done(void *arg, int status);
+
+/* A lookup that waits for the first scan runs again after the batch queued behind it (the
+ * queue is FIFO, so the scan and the lookup take turns: one lookup a batch, ~2 ms in 500). */
+static bool requeue_parked(upk_call *c, int status) {
+  if (status || !c->parked || c->job->cancelled)
+    return false;
+  c->parked = false;
+  upk_job_progress(c->job, (double)c->done, (double)c->total, "indexing skills");
+  if (upk_skills_submit(c->server, call_work, call_done, c) == 0)
+    return true;
+  upk_call_fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "the skills service stopped while indexing");
+  return false;
+}
+
+static void call_done(void *arg, int status) {
+  upk_call *c = arg;
+  if (requeue_parked(c, status))
+    return;
+  if (status == UV_ECANCELED)
+    upk_job_fail(c->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
+  else if (c->result)
+    upk_job_reply(c->job, c->result);
+  else
+    upk_job_fail_data(c->job, c->code ? c->code : UPK_RPC_INTERNAL_ERROR, c->data, "%s", c->err);
+  json_decref(c->params);
+  free(c);
+}
+
+/* Queue `fn` for this job; everything it needs is in params (kept alive here). A lookup may
+ * wait up to `wait_ms` for the first scan. */
+void upk_call_start_waiting(upk_job *job, json_t *params, upk_call_fn fn, json_int_t wait_ms) {
+  upk_call *c = calloc(1, sizeof *c);
+  if (!c) {
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
+    return;
+  }
+  c->job = job;
+  c->server = job->server;
+  c->params = json_incref(params);
+  c->fn = fn;
+  if (wait_ms > 0)
+    c->wait_until = uv_hrtime() + (uint64_t)wait_ms * 1000000u;
+  int rc = upk_skills_submit(job->server, call_work, call_done, c);
+  if (rc) {
+    json_decref(c->params);
+    free(c);
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the skills service is not running: %s",
+                 uv_strerror(rc));
+  }
+}
+
+void upk_call_start(upk_job *job, json_t *params, upk_call_fn fn) {
+  upk_call_start_waiting(job, params, fn, 0);
+}
+
+bool upk_call_wait_scan(upk_call *c, upk_index *ix) {
+  if (c->wait_until && upk_index_scanning(ix, &c->done, &c->total) && uv_hrtime() < c->wait_until)
+    return c->parked = true;
+  return false;
+}
+
+bool upk_call_need_index(upk_call *c, upk_index *ix) {
+  if (ix)
+    return true;
+  upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_skills_open_error(c->server));
+  return false;
+}
+
+/* A path from a client: relative ones are relative to the workspace. */
+char *upk_call_path(const upk_call *c, const char *p) {
+  if (p[0] == '/' || !c->server->workspace)
+    return strdup(p);
+  char buf[PATH_MAX];
+  snprintf(buf, sizeof buf, "%s/%s", c->server->workspace, p);
+  return strdup(buf);
+}
+
+/* ---- skills/validate ---- */
+

@@ -1,0 +1,415 @@
+/* Skills over MCP: the Skills extension (SEP-2640: skills/list, skills/get,
+ * resources/directory/read) and the resources that serve every file of a skill
+ * (resources/list, resources/read). URIs and entries come from skills/catalog.h; this file
+ * pages through the index on the skills queue and shapes the answers. */
+#include "skills_ext.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "fsutil.h"
+#include "jobs.h"
+#include "log.h"
+#include "mcp.h"
+#include "sha256.h"
+#include "skills_call.h"
+#include "skills_service.h"
+
+/* Skills a skills/list page holds: building one reads and hashes every file of each. */
+#define PAGE_SKILLS 100
+/* How long a listing waits for the first index of the skills (a host lists once, at start). */
+#define WAIT_FIRST_SCAN_MS 120000
+#define CURSOR_PREFIX "s1:"
+
+static void not_found(upk_call *c, const char *uri, const char *what) {
+  upk_call_fail(c, UPK_MCP_RESOURCE_NOT_FOUND, json_pack("{s:s}", "uri", uri),
+                "%s not found: %.*s", what, (int)upk_utf8_prefix(uri, 400), uri);
+}
+
+static upk_catalog_bases bases_of(const upk_call *c) {
+  return (upk_catalog_bases){c->server->workspace, getenv("HOME"), upk_skills_library_dir()};
+}
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* One skill's extension entry, with where it lives in _meta; NULL (logged) when the skill
+ * breaks a rule the extension checks, so that one bad skill never fails a whole listing. */
+static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
+  upk_catalog_bases b = bases_of(c);
+  char *root = upk_catalog_root_uri(&b, e->scope, e->dir), why[256] = "";
+  json_t *entry = NULL;
+  int rc = root ? upk_catalog_entry(e->dir, base_name(e->path), root, &entry, why, sizeof why)
+                : -ENOMEM;
+  if (rc) {
+    upk_debug("skills/list leaves out %s: %s", e->dir, why);
+  } else {
+    json_object_set_new(entry, "_meta",
+                        json_pack("{s:s,s:s,s:b}", "dev.upskilld/scope",
+                                  upk_index_scope_name(e->scope), "dev.upskilld/dir", e->dir,
+                                  "dev.upskilld/shadowed", e->shadowed));
+  }
+  free(root);
+  return entry;
+}
+
+/* ---- skills/list: every skill directory once, paged by a cursor over the index ---- */
+
+static bool parse_cursor(const char *s, int64_t *at) {
+  char *end;
+  if (!s) {
+    *at = 0;
+    return true;
+  }
+  if (strncmp(s, CURSOR_PREFIX, strlen(CURSOR_PREFIX)))
+    return false;
+  errno = 0;
+  long long v = strtoll(s + strlen(CURSOR_PREFIX), &end, 10);
+  *at = v;
+  return !errno && !*end && v > 0;
+}
+
+static void do_skills_list(upk_call *c, upk_index *ix) {
+  if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
+    return;
+  int64_t at;
+  parse_cursor(upk_call_str(c, "cursor"), &at);
+  upk_index_entries page = {0};
+  int more = upk_index_skills_page(ix, &at, PAGE_SKILLS, &page);
+  if (more < 0) {
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+    return;
+  }
+  json_t *skills = json_array();
+  for (size_t i = 0; i < page.len; i++) {
+    json_t *entry = entry_of(c, &page.items[i]);
+    if (entry)
+      json_array_append_new(skills, entry);
+  }
+  upk_index_entries_free(&page);
+  c->result = json_pack("{s:o}", "skills", skills);
+  if (more) {
+    char next[48];
+    snprintf(next, sizeof next, CURSOR_PREFIX "%lld", (long long)at);
+    json_object_set_new(c->result, "nextCursor", json_string(next));
+  }
+}
+
+static void skills_list_handler(upk_job *job, json_t *params) {
+  int64_t at;
+  if (!parse_cursor(json_string_value(json_object_get(params, "cursor")), &at)) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.cursor: unknown cursor");
+    return;
+  }
+  upk_call_start_waiting(job, params, do_skills_list, WAIT_FIRST_SCAN_MS);
+}
+
+/* ---- finding the skill a URI is in ---- */
+
+typedef struct located {
+  upk_index_entry e; /* the skill's placement */
+  const char *rel;   /* the rest of the path below the skill ("" for the skill itself) */
+  char *path;        /* the whole decoded path (rel points into it) */
+} located;
+
+static void located_free(located *l) {
+  upk_index_entry_free(&l->e);
+  free(l->path);
+}
+
+/* The indexed skill whose directory is the URI's path or one of its parents. */
+static int locate(const upk_call *c, upk_index *ix, const char *uri, located *out) {
+  memset(out, 0, sizeof *out);
+  upk_catalog_bases b = bases_of(c);
+  int rc = upk_catalog_uri_path(&b, uri, &out->path);
+  size_t n = rc ? 0 : strlen(out->path);
+  for (int depth = 0; !rc && n > 1 && depth <= 16; depth++) {
+    char saved = out->path[n];
+    out->path[n] = 0;
+    rc = upk_index_place_at(ix, out->path, &out->e);
+    out->path[n] = saved;
+    if (!rc) {
+      out->rel = out->path[n] ? out->path + n + 1 : out->path + n;
+      return 0;
+    }
+    if (rc != -ENOENT)
+      break;
+    rc = 0;
+    while (n > 1 && out->path[--n] != '/')
+      ;
+  }
+  located_free(out);
+  return rc ? rc : -ENOENT;
+}
+
+/* ---- skills/get ---- */
+
+static void do_skills_get(upk_call *c, upk_index *ix) {
+  const char *uri = upk_call_str(c, "uri");
+  if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
+    return;
+  located l;
+  if (locate(c, ix, uri, &l) || strcmp(l.rel, "SKILL.md")) {
+    if (l.path)
+      located_free(&l);
+    not_found(c, uri, "skill");
+    return;
+  }
+  c->result = entry_of(c, &l.e);
+  if (c->result)
+    c->result = json_pack("{s:o}", "skill", c->result);
+  else
+    upk_call_fail(c, UPK_RPC_INVALID_PARAMS, json_pack("{s:s}", "uri", uri),
+                  "%s cannot be served: it breaks a rule of the Skills extension (see "
+                  "skills/validate)",
+                  uri);
+  located_free(&l);
+}
+
+/* ---- resources/read: any file of a skill, whole, up to a stated cap ---- */
+
+static const char *mime_of(const char *rel, bool text) {
+  static const struct {
+    const char *ext, *mime;
+  } table[] = {{".md", "text/markdown"},   {".json", "application/json"},
+               {".py", "text/x-python"},   {".sh", "text/x-shellscript"},
+               {".yaml", "application/yaml"}, {".yml", "application/yaml"},
+               {".html", "text/html"},     {".cu", "text/x-cuda"},
+               {".png", "image/png"},      {".pdf", "application/pdf"}};
+  const char *dot = strrchr(base_name(rel), '.');
+  for (size_t i = 0; dot && i < sizeof table / sizeof *table; i++)
+    if (!strcmp(dot, table[i].ext))
+      return table[i].mime;
+  return text ? "text/plain" : "application/octet-stream";
+}
+
+/* {uri, mimeType, text} for UTF-8 text, {uri, mimeType, blob} (base64) for other bytes. */
+static json_t *contents_of(const char *uri, const char *rel, const char *data, size_t len) {
+  json_t *text = json_stringn(data, len); /* NULL when not UTF-8 */
+  if (text)
+    return json_pack("{s:s,s:s,s:o}", "uri", uri, "mimeType", mime_of(rel, true), "text", text);
+  char *b64 = NULL;
+  if (upk_base64(data, len, &b64))
+    return NULL;
+  json_t *r = json_pack("{s:s,s:s,s:s}", "uri", uri, "mimeType", mime_of(rel, false), "blob", b64);
+  free(b64);
+  return r;
+}
+
+static void read_failed(upk_call *c, const char *uri, int rc) {
+  if (rc == -EFBIG)
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED,
+                  json_pack("{s:s,s:I}", "uri", uri, "limit", (json_int_t)UPK_CATALOG_MAX_BYTES),
+                  "%.*s is larger than the %u MiB a resource read returns whole",
+                  (int)upk_utf8_prefix(uri, 400), uri, UPK_CATALOG_MAX_BYTES >> 20);
+  else if (rc == -ENOMEM)
+    upk_call_fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
+  else
+    not_found(c, uri, "resource");
+}
+
+/* A URI of the form skill://<name>/<file> (the first scheme): the winning skill of that
+ * name, for clients that built URIs from resources/list before the extension. */
+static int read_by_name(upk_index *ix, const char *uri, char **data, size_t *len,
+                        const char **rel) {
+  const char *name = uri + strlen("skill://"), *slash = strchr(name, '/');
+  char buf[256];
+  if (strncmp(uri, "skill://", 8) || !slash || (size_t)(slash - name) >= sizeof buf)
+    return -ENOENT;
+  snprintf(buf, sizeof buf, "%.*s", (int)(slash - name), name);
+  upk_index_skill sk = {0};
+  if (upk_index_get(ix, buf, NULL, &sk) != 0)
+    return -ENOENT;
+  *rel = slash + 1;
+  int rc = upk_catalog_read(sk.e.dir, base_name(sk.e.path), *rel, UPK_CATALOG_MAX_BYTES, data,
+                            len);
+  upk_index_skill_free(&sk);
+  return rc;
+}
+
+static void do_resources_read(upk_call *c, upk_index *ix) {
+  const char *uri = upk_call_str(c, "uri"), *rel = NULL;
+  if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
+    return;
+  char *data = NULL;
+  size_t len = 0;
+  located l;
+  int rc = locate(c, ix, uri, &l);
+  if (!rc) {
+    rel = l.rel;
+    rc = *rel ? upk_catalog_read(l.e.dir, base_name(l.e.path), rel, UPK_CATALOG_MAX_BYTES, &data,
+                                 &len)
+              : -EISDIR;
+  }
+  if (rc == -ENOENT || rc == -EINVAL) /* not a path URI: perhaps a name URI */
+    rc = read_by_name(ix, uri, &data, &len, &rel);
+  if (!rc) {
+    json_t *contents = contents_of(uri, rel, data, len);
+    c->result = contents ? json_pack("{s:[o]}", "contents", contents) : NULL;
+    rc = contents ? 0 : -ENOMEM;
+  }
+  if (rc)
+    read_failed(c, uri, rc);
+  if (l.path)
+    located_free(&l);
+  free(data);
+}
+
+/* ---- resources/directory/read: the direct children of a skill directory ---- */
+
+static json_t *child_json(const char *dir_uri, int dfd, const char *name) {
+  struct stat sb;
+  if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) || (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)))
+    return NULL; /* symlinks and special files are not part of a skill (fsutil.h) */
+  char *uri = upk_catalog_file_uri(dir_uri, name);
+  json_t *r = NULL;
+  if (uri && S_ISDIR(sb.st_mode))
+    r = json_pack("{s:s,s:s,s:s}", "uri", uri, "name", name, "mimeType", "inode/directory");
+  else if (uri)
+    r = json_pack("{s:s,s:s,s:s,s:I}", "uri", uri, "name", name, "mimeType", mime_of(name, true),
+                  "size", (json_int_t)sb.st_size);
+  free(uri);
+  return r;
+}
+
+static int by_uri(const void *a, const void *b) {
+  return strcmp(json_string_value(json_object_get(*(json_t *const *)a, "uri")),
+                json_string_value(json_object_get(*(json_t *const *)b, "uri")));
+}
+
+static void do_directory_read(upk_call *c, upk_index *ix) {
+  const char *uri = upk_call_str(c, "uri");
+  if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
+    return;
+  located l;
+  if (locate(c, ix, uri, &l)) {
+    not_found(c, uri, "directory");
+    return;
+  }
+  upk_catalog_bases b = bases_of(c);
+  char *root = upk_catalog_root_uri(&b, l.e.scope, l.e.dir);
+  char *dir_uri = root && *l.rel ? upk_catalog_file_uri(root, l.rel) : NULL;
+  int dfd = upk_open_beneath(l.e.dir, l.rel, false);
+  DIR *d = dfd < 0 ? NULL : upk_opendir_at(dfd);
+  if (!d) {
+    not_found(c, uri, "directory");
+  } else {
+    json_t *list = json_array();
+    struct dirent *de;
+    while ((de = readdir(d)))
+      if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
+        json_array_append_new(list, child_json(dir_uri ? dir_uri : root, dfd, de->d_name));
+    closedir(d);
+    /* NULLs (skipped children) are not appended by jansson; sort what is there */
+    size_t n = json_array_size(list);
+    json_t **v = calloc(n ? n : 1, sizeof *v);
+    for (size_t i = 0; v && i < n; i++)
+      v[i] = json_incref(json_array_get(list, i));
+    if (v)
+      qsort(v, n, sizeof *v, by_uri);
+    json_array_clear(list);
+    for (size_t i = 0; v && i < n; i++)
+      json_array_append_new(list, v[i]);
+    free(v);
+    c->result = json_pack("{s:o}", "resources", list);
+  }
+  if (dfd >= 0)
+    close(dfd);
+  free(root);
+  free(dir_uri);
+  located_free(&l);
+}
+
+/* ---- resources/list: each skill's SKILL.md under the name an agent knows it by ---- */
+
+static void do_resources_list(upk_call *c, upk_index *ix) {
+  if (!upk_call_need_index(c, ix))
+    return;
+  upk_index_entries all = {0};
+  if (upk_index_list(ix, NULL, NULL, &all) != 0) {
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+    return;
+  }
+  json_t *seen = json_object(), *list = json_array();
+  for (size_t i = 0; i < all.len; i++) {
+    const upk_index_entry *e = &all.items[i];
+    if (!e->usable || e->shadowed || json_object_get(seen, e->name))
+      continue;
+    json_object_set_new(seen, e->name, json_true());
+    char uri[PATH_MAX];
+    snprintf(uri, sizeof uri, "skill://%s/SKILL.md", e->name);
+    json_t *r = json_pack("{s:s,s:s,s:s,s:s}", "uri", uri, "name", e->name, "description",
+                          e->description ? e->description : "", "mimeType", "text/markdown");
+    if (r)
+      json_array_append_new(list, r);
+  }
+  upk_index_entries_free(&all);
+  json_decref(seen);
+  c->result = json_pack("{s:o}", "resources", list);
+}
+
+static void resources_list_handler(upk_job *job, json_t *params) {
+  if (json_object_get(params, "cursor")) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.cursor: unknown cursor");
+    return;
+  }
+  upk_call_start(job, params, do_resources_list);
+}
+
+#define QUEUED(fn, wait)                                                                           \
+  static void fn##_handler(upk_job *job, json_t *params) {                                        \
+    upk_call_start_waiting(job, params, fn, wait);                                                 \
+  }
+QUEUED(do_skills_get, WAIT_FIRST_SCAN_MS)
+QUEUED(do_resources_read, WAIT_FIRST_SCAN_MS)
+QUEUED(do_directory_read, WAIT_FIRST_SCAN_MS)
+
+/* ---- the methods, as the MCP face routes them ---- */
+
+static const upk_param cursor_params[] = {
+    {"cursor", UPK_T_STRING, 0, "Pagination cursor from the previous page."}, {0}};
+static const upk_param uri_params[] = {{"uri", UPK_T_STRING, 1, "A skill:// URI."}, {0}};
+static const upk_param dir_params[] = {
+    {"uri", UPK_T_STRING, 1, "A skill directory's skill:// URI."},
+    {"cursor", UPK_T_STRING, 0, "Pagination cursor (directories come in one page)."},
+    {0}};
+
+static const upk_method ext_methods[] = {
+    {"skills/list", NULL, "List skills (MCP Skills extension)", "", cursor_params,
+     skills_list_handler, UPK_METHOD_READ_ONLY},
+    {"skills/get", NULL, "Get a skill (MCP Skills extension)", "", uri_params,
+     do_skills_get_handler, UPK_METHOD_READ_ONLY},
+    {"resources/list", NULL, "List skill resources", "", cursor_params, resources_list_handler,
+     UPK_METHOD_READ_ONLY},
+    {"resources/read", NULL, "Read a skill file", "", uri_params, do_resources_read_handler,
+     UPK_METHOD_READ_ONLY},
+    {"resources/directory/read", NULL, "List a skill directory", "", dir_params,
+     do_directory_read_handler, UPK_METHOD_READ_ONLY},
+};
+
+bool upk_skills_ext_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
+                            json_t *params) {
+  for (size_t i = 0; i < sizeof ext_methods / sizeof *ext_methods; i++)
+    if (!strcmp(method, ext_methods[i].name)) {
+      if (!strcmp(method, "resources/directory/read") &&
+          json_object_get(params, "cursor")) { /* one page: no cursor is ever handed out */
+        upk_session_answer(s, b,
+                           upk_rpc_error(id, UPK_RPC_INVALID_PARAMS,
+                                         "params.cursor: unknown cursor", NULL));
+        return true;
+      }
+      upk_job_start(s, b, &ext_methods[i], id, params, params, false);
+      return true;
+    }
+  return false;
+}

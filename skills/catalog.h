@@ -1,0 +1,69 @@
+/** Skills as the MCP Skills extension (SEP-2640, `io.modelcontextprotocol/skills`) serves
+ * them: one entry per skill directory, `{uri, frontmatter, resources}`, where `uri` names the
+ * skill's SKILL.md, `frontmatter` is its YAML as JSON (YAML 1.2 core-schema typing, which a
+ * host re-parses from the file and compares field by field) and `resources` lists every file
+ * with its size and `sha256:` digest, so a host can verify each byte it loads.
+ *
+ * URIs are derived from where a skill lives, so they are stable across restarts and unique
+ * across copies of one name: `skill://<base>/<path>/<name>/SKILL.md`, where <base> is
+ * `project` (below the workspace), `user` (below $HOME), `builtin` (below the built-in
+ * library) or `path` (an absolute path, for directories elsewhere). The last segment is the
+ * skill's name, as the extension requires. Path segments are percent-encoded (RFC 3986).
+ *
+ * Entries are built from disk on each call: a skill changed on disk has its new digests at
+ * once. Nothing here knows JSON-RPC or libuv; the daemon pages through the index and calls
+ * these per skill.
+ */
+#ifndef UPK_CATALOG_H
+#define UPK_CATALOG_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "index.h"
+
+/** Per-skill publication limits of the extension: hosts must accept skills up to these. */
+#define UPK_CATALOG_MAX_FILES 512
+#define UPK_CATALOG_MAX_BYTES (16u << 20)
+
+/** Where the URI bases point. Any may be NULL (that base is then not used). */
+typedef struct upk_catalog_bases {
+  const char *workspace; /* project */
+  const char *home;      /* user */
+  const char *builtin;   /* the built-in library */
+} upk_catalog_bases;
+
+/** The skill root URI (no trailing slash) for the skill directory `dir` (absolute) of
+ * `scope`; malloc'd, NULL when out of memory. Its SKILL.md is root + "/SKILL.md". */
+char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, const char *dir);
+
+/** The URI of file `rel` (relative, '/'-separated) of the skill at `root_uri`; malloc'd. */
+char *upk_catalog_file_uri(const char *root_uri, const char *rel);
+
+/** The absolute path a skill:// URI names (a skill directory, or a file or directory below
+ * one), percent-decoded; malloc'd. -EINVAL for a URI of another shape, a segment that is
+ * empty, "." or "..", or one that decodes to '/' or NUL. The caller must still check that the
+ * path is inside an indexed skill. */
+int upk_catalog_uri_path(const upk_catalog_bases *b, const char *uri, char **path);
+
+/** Build the entry for the skill at `dir` (its SKILL.md file name `skill_file`, usually
+ * "SKILL.md") under root URI `root_uri`. Returns 0 with *out, or a negative errno with a
+ * sentence in `why`: -EINVAL when the skill breaks a rule the extension checks (name,
+ * description, frontmatter a host cannot read back the same), -EFBIG over the limits, or the
+ * error reading it. */
+int upk_catalog_entry(const char *dir, const char *skill_file, const char *root_uri, json_t **out,
+                      char *why, size_t whylen);
+
+/** SKILL.md's frontmatter as JSON with YAML 1.2 core-schema typing. Returns 0 with *out, or
+ * -EINVAL with `why` when there is none, it is not a mapping, or it uses YAML a host's
+ * reader refuses (anchors, aliases, tags, duplicate or non-string keys, values that
+ * needed the lenient retry). */
+int upk_catalog_frontmatter(const char *text, size_t len, json_t **out, char *why, size_t whylen);
+
+/** Read one file of a skill (`rel`, relative to the skill directory `dir`; "SKILL.md" means
+ * `skill_file`) without following symlinks, whole up to `max` bytes. Returns 0 with a
+ * malloc'd, NUL-terminated buffer, -EFBIG when larger, -ENOENT, -EISDIR, -ELOOP, ... */
+int upk_catalog_read(const char *dir, const char *skill_file, const char *rel, size_t max,
+                     char **data, size_t *len);
+
+#endif
