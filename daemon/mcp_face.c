@@ -111,14 +111,24 @@ static bool bad_cursor(upk_server *s, upk_batch *b, json_t *id, json_t *params) 
   return true;
 }
 
+static int by_tool_name(const void *a, const void *b) {
+  return strcmp((*(const upk_method *const *)a)->tool, (*(const upk_method *const *)b)->tool);
+}
+
+/* Sorted by name: the same list in the same order for every client and every build, so a
+ * host's cache of it (ttlMs) and a diff of two daemons' tools mean something. */
 static void tools_list(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
   if (bad_cursor(s, b, id, params))
     return;
-  json_t *tools = json_array();
-  const upk_method *m;
-  for (size_t i = 0; (m = upk_method_at(i, s->opts.test_methods)); i++)
+  const upk_method *m, *found[128];
+  size_t n = 0;
+  for (size_t i = 0; (m = upk_method_at(i, s->opts.test_methods)) && n < 128; i++)
     if (m->tool)
-      json_array_append_new(tools, tool_json(m));
+      found[n++] = m;
+  qsort(found, n, sizeof *found, by_tool_name);
+  json_t *tools = json_array();
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(tools, tool_json(found[i]));
   reply(s, b, id, json_pack("{s:o}", "tools", tools));
 }
 

@@ -125,6 +125,7 @@ typedef struct located {
 static void located_free(located *l) {
   upk_index_entry_free(&l->e);
   free(l->path);
+  memset(l, 0, sizeof *l);
 }
 
 /* The indexed skill whose directory is the URI's path or one of its parents. */
@@ -160,8 +161,7 @@ static void do_skills_get(upk_call *c, upk_index *ix) {
     return;
   located l;
   if (locate(c, ix, uri, &l) || strcmp(l.rel, "SKILL.md")) {
-    if (l.path)
-      located_free(&l);
+    located_free(&l);
     not_found(c, uri, "skill");
     return;
   }
@@ -260,8 +260,7 @@ static void do_resources_read(upk_call *c, upk_index *ix) {
   }
   if (rc)
     read_failed(c, uri, rc);
-  if (l.path)
-    located_free(&l);
+  located_free(&l);
   free(data);
 }
 

@@ -320,14 +320,37 @@ Test(mcp, resources) {
   hx_finish(d, 0);
 }
 
-Test(mcp, server_discover_is_method_not_found) {
+#define META_2026                                                                                  \
+  "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}"
+
+/* server/discover answers before and after a legacy initialize (a client of both eras probes
+ * first); a 2026-07-28 request needs no initialize; its answer has the modern shape. */
+Test(mcp, server_discover_and_stateless_requests) {
   hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_MCP, HX_NOARGS);
-  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"server/discover\"}");
-  hx_assert_error(r, "60", -32601);
+  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"server/discover\",\"params\":{"
+                         META_2026 "}}");
+  json_t *res = hx_assert_result(r, "60");
+  cr_assert_str_eq(json_string_value(json_array_get(json_object_get(res, "supportedVersions"), 0)),
+                   "2026-07-28");
+  cr_assert_str_eq(json_string_value(json_object_get(res, "resultType")), "complete");
+  json_decref(r);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":61,\"method\":\"tools/list\",\"params\":{" META_2026
+                 "}}");
+  res = hx_assert_result(r, "61");
+  cr_assert(json_array_size(json_object_get(res, "tools")) > 5);
+  cr_assert_str_eq(json_string_value(json_object_get(res, "cacheScope")), "private");
+  json_decref(r);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":62,\"method\":\"tools/list\",\"params\":{\"_meta\":{"
+                 "\"io.modelcontextprotocol/protocolVersion\":\"2025-11-25\"}}}");
+  hx_assert_error(r, "62", -32022);
+  json_decref(r);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":63,\"method\":\"tools/list\"}"); /* legacy: no init yet */
+  hx_assert_error(r, "63", -32002);
   json_decref(r);
   hx_mcp_init(d, "2025-11-25");
-  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":61,\"method\":\"server/discover\",\"params\":{}}");
-  hx_assert_error(r, "61", -32601);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":64,\"method\":\"server/discover\",\"params\":{}}");
+  res = hx_assert_result(r, "64");
+  cr_assert_not_null(json_object_get(res, "capabilities"));
   json_decref(r);
   hx_ping(d);
   hx_finish(d, 0);

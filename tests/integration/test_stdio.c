@@ -481,7 +481,7 @@ Test(stdio, children_do_not_inherit_the_log_file) {
   cr_assert_not_null(mkdtemp(dir));
   snprintf(log, sizeof log, "%s/d.log", dir);
   snprintf(arg, sizeof arg, "--log-file=%s", log);
-  hx *d = hx_mcp_session(HX_ARGS("--mcp", arg)); /* a kernel worker is started warm */
+  hx *d = hx_lsp_session(HX_ARGS("--lsp", arg)); /* an editor's kernel worker starts warm */
   int pids[8];
   size_t n = 0;
   for (int i = 0; i < 100 && !n; i++, hx_msleep(50))
@@ -496,4 +496,17 @@ Test(stdio, children_do_not_inherit_the_log_file) {
   (void)!system(cmd);
   cr_assert_gt(n, 0, "the daemon started no process in 5 s");
   cr_assert_eq(holding, 0, "%zu of the daemon's %zu child processes hold its log file", holding, n);
+}
+
+/* An agent that never checks a kernel never pays for a kernel worker (48-84 MB): over MCP the
+ * workers start on the first kernel request, not at initialize (an editor's start warm). */
+Test(stdio, mcp_initialize_starts_no_kernel_worker) {
+  hx *d = hx_mcp_session(HX_ARGS("--mcp"));
+  int pids[8];
+  size_t n = 0;
+  for (int i = 0; i < 20 && !n; i++, hx_msleep(50))
+    n = children_of(hx_pid(d), pids, 8);
+  hx_ping(d);
+  hx_finish(d, 0);
+  cr_assert_eq(n, 0, "the daemon started %zu process(es) at MCP initialize", n);
 }

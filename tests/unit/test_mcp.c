@@ -19,8 +19,9 @@ static void equals(json_t *v, const char *want) {
 }
 
 UTest(mcp, negotiate_echoes_supported_revisions) {
-  static const char *const supported[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
-  for (int i = 0; i < 3; i++) {
+  static const char *const supported[] = {"2025-11-25", "2025-06-18", "2025-03-26",
+                                          "2024-11-05"};
+  for (int i = 0; i < 4; i++) {
     char copy[16];
     strcpy(copy, supported[i]); /* compared by value, not by pointer */
     cr_assert_str_eq(upk_mcp_negotiate(copy), supported[i]);
@@ -29,7 +30,8 @@ UTest(mcp, negotiate_echoes_supported_revisions) {
 }
 
 UTest(mcp, negotiate_answers_latest_for_unknown) {
-  static const char *const unknown[] = {"2024-11-05", "2025-11-26",  "2099-01-01",
+  /* 2026-07-28 is not negotiated by initialize: that revision has none */
+  static const char *const unknown[] = {"2024-10-07", "2025-11-26",  "2099-01-01", "2026-07-28",
                                         "",           "2025-06-18 ", "latest"};
   for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++)
     cr_assert_str_eq(upk_mcp_negotiate(unknown[i]), UPK_MCP_LATEST, "'%s'", unknown[i]);
@@ -120,4 +122,41 @@ UTest(lsp, log_message) {
   equals(upk_lsp_log_message(UPK_LSP_WARNING, "careful"),
          "{\"jsonrpc\":\"2.0\",\"method\":\"window/logMessage\",\"params\":{\"type\":2,"
          "\"message\":\"careful\"}}");
+}
+
+UTest(mcp, request_revision_comes_from_meta) {
+  json_t *p = json_pack("{s:{s:s}}", "_meta", UPK_MCP_META_VERSION, "2026-07-28");
+  cr_assert_str_eq(upk_mcp_request_revision(p), "2026-07-28");
+  cr_assert(upk_mcp_modern_supported(upk_mcp_request_revision(p)));
+  json_decref(p);
+  p = json_pack("{s:{s:i}}", "_meta", UPK_MCP_META_VERSION, 5);
+  cr_assert_null(upk_mcp_request_revision(p));
+  json_decref(p);
+  cr_assert_null(upk_mcp_request_revision(NULL));
+  cr_assert_not(upk_mcp_modern_supported("2025-11-25"));
+  cr_assert_not(upk_mcp_modern_supported(NULL));
+}
+
+UTest(mcp, modernize_adds_result_type_cache_fields_and_server_info) {
+  json_t *info = json_pack("{s:s}", "name", "upskilld");
+  json_t *r = json_pack("{s:[]}", "tools");
+  upk_mcp_modernize(r, upk_mcp_cache_of("tools/list"), info);
+  cr_assert_str_eq(json_string_value(json_object_get(r, "resultType")), "complete");
+  cr_assert_gt(json_integer_value(json_object_get(r, "ttlMs")), 0);
+  cr_assert_str_eq(json_string_value(json_object_get(r, "cacheScope")), "private");
+  cr_assert(json_equal(json_object_get(json_object_get(r, "_meta"), UPK_MCP_META_SERVER), info));
+  json_decref(r);
+  r = json_pack("{s:[],s:i}", "content", "ttlMs", 7); /* a tool call: not cacheable */
+  upk_mcp_modernize(r, upk_mcp_cache_of("tools/call"), info);
+  cr_assert_null(json_object_get(r, "cacheScope"));
+  json_decref(r);
+  json_decref(info);
+}
+
+UTest(mcp, unsupported_data_names_supported_and_requested) {
+  json_t *d = upk_mcp_unsupported_data("2099-01-01");
+  cr_assert_str_eq(json_string_value(json_array_get(json_object_get(d, "supported"), 0)),
+                   UPK_MCP_MODERN);
+  cr_assert_str_eq(json_string_value(json_object_get(d, "requested")), "2099-01-01");
+  json_decref(d);
 }
