@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "documents.h"
 #include "jobs.h"
 #include "jsonrpc.h"
@@ -489,6 +490,7 @@ void upk_server_free(upk_server *s) {
   upk_buf_free(&s->scratch);
   json_decref(s->inflight);
   json_decref(s->modern);
+  upk_catalog_cache_free(s->catalog); /* the skills queue has stopped: nothing uses it */
   json_decref(s->shutdown_id);
   json_decref(s->client_info);
   json_decref(s->init_options);

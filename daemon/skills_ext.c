@@ -23,8 +23,16 @@
 #include "skills_call.h"
 #include "skills_service.h"
 
-/* Skills a skills/list page holds: building one reads and hashes every file of each. */
-#define PAGE_SKILLS 100
+/* Skills a skills/list page holds. Building one reads and hashes every file of each (30-60 us
+ * a skill here), so small pages answer fast; but a host walks at most 64 pages by default
+ * (@modelcontextprotocol/client's listMaxPages), so a large collection must fit in 60. At
+ * 40,000 skills that is 667 a page, about 40 ms. */
+#define PAGE_MIN 200
+/* Files whose digests (and SKILL.md frontmatters) are kept: a 40,000-skill collection's
+ * 54,000 files fit, in about 20 MB. */
+#define CACHED_FILES 100000
+#define PAGE_MAX 2000
+#define PAGES_PER_WALK 60
 /* How long a listing waits for the first index of the skills (a host lists once, at start). */
 #define WAIT_FIRST_SCAN_MS 120000
 #define CURSOR_PREFIX "s1:"
@@ -43,21 +51,24 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path;
 }
 
-/* One skill's extension entry, with where it lives in _meta; NULL (logged) when the skill
+/* One skill's extension entry, marked in _meta when another copy of its name wins for the
+ * agents that see both (hosts decide what to load; they may want the winner); NULL (logged)
+ * when the skill
  * breaks a rule the extension checks, so that one bad skill never fails a whole listing. */
 static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
   upk_catalog_bases b = bases_of(c);
   char *root = upk_catalog_root_uri(&b, e->scope, e->dir), why[256] = "";
   json_t *entry = NULL;
-  int rc = root ? upk_catalog_entry(e->dir, base_name(e->path), root, &entry, why, sizeof why)
+  upk_server *s = c->server;
+  if (!s->catalog) /* made and used on the skills queue only; freed with the server */
+    s->catalog = upk_catalog_cache_new(CACHED_FILES);
+  int rc = root ? upk_catalog_entry(s->catalog, e->dir, base_name(e->path), root, &entry, why,
+                                    sizeof why)
                 : -ENOMEM;
   if (rc) {
     upk_debug("skills/list leaves out %s: %s", e->dir, why);
-  } else {
-    json_object_set_new(entry, "_meta",
-                        json_pack("{s:s,s:s,s:b}", "dev.upskilld/scope",
-                                  upk_index_scope_name(e->scope), "dev.upskilld/dir", e->dir,
-                                  "dev.upskilld/shadowed", e->shadowed));
+  } else if (e->shadowed) { /* the URI says where it lives; only this is not in it */
+    json_object_set_new(entry, "_meta", json_pack("{s:b}", "dev.upskilld/shadowed", 1));
   }
   free(root);
   return entry;
@@ -85,7 +96,9 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
   int64_t at;
   parse_cursor(upk_call_str(c, "cursor"), &at);
   upk_index_entries page = {0};
-  int more = upk_index_skills_page(ix, &at, PAGE_SKILLS, &page);
+  size_t all = upk_index_skills_count(ix), per = (all + PAGES_PER_WALK - 1) / PAGES_PER_WALK;
+  per = per < PAGE_MIN ? PAGE_MIN : per > PAGE_MAX ? PAGE_MAX : per;
+  int more = upk_index_skills_page(ix, &at, per, &page);
   if (more < 0) {
     upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
     return;

@@ -79,17 +79,18 @@ char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, co
     base = BASE_PATH;
     rel = below(dir, "/");
   }
-  char *uri = malloc(PATH_MAX * 3);
-  if (!uri || !rel)
-    return free(uri), NULL;
-  size_t at = (size_t)snprintf(uri, PATH_MAX * 3, SCHEME "%s/", base_names[base]);
-  if (encode_path(uri, PATH_MAX * 3, &at, rel))
+  size_t cap = rel ? strlen(SCHEME) + 16 + 3 * strlen(rel) : 0;
+  char *uri = rel ? malloc(cap) : NULL; /* sized, not PATH_MAX: one per entry of a page */
+  if (!uri)
+    return NULL;
+  size_t at = (size_t)snprintf(uri, cap, SCHEME "%s/", base_names[base]);
+  if (encode_path(uri, cap, &at, rel))
     return free(uri), NULL;
   return uri;
 }
 
 char *upk_catalog_file_uri(const char *root_uri, const char *rel) {
-  size_t cap = strlen(root_uri) + 3 * strlen(rel) + 8, at = 0;
+  size_t cap = strlen(root_uri) + 3 * strlen(rel) + 8, at = 0; /* encode_path keeps 4 spare */
   char *uri = malloc(cap);
   if (!uri)
     return NULL;

@@ -46,13 +46,20 @@ char *upk_catalog_file_uri(const char *root_uri, const char *rel);
  * path is inside an indexed skill. */
 int upk_catalog_uri_path(const upk_catalog_bases *b, const char *uri, char **path);
 
+/** Digests and frontmatters of the files seen before, keyed by inode and checked against
+ * size, mtime and ctime at each use, so that a changed file is read again at once. Bounded
+ * (about 100 bytes a file, `max_files` of them); not thread-safe: one thread uses it. */
+typedef struct upk_catalog_cache upk_catalog_cache;
+upk_catalog_cache *upk_catalog_cache_new(size_t max_files);
+void upk_catalog_cache_free(upk_catalog_cache *c);
+
 /** Build the entry for the skill at `dir` (its SKILL.md file name `skill_file`, usually
  * "SKILL.md") under root URI `root_uri`. Returns 0 with *out, or a negative errno with a
  * sentence in `why`: -EINVAL when the skill breaks a rule the extension checks (name,
  * description, frontmatter a host cannot read back the same), -EFBIG over the limits, or the
  * error reading it. */
-int upk_catalog_entry(const char *dir, const char *skill_file, const char *root_uri, json_t **out,
-                      char *why, size_t whylen);
+int upk_catalog_entry(upk_catalog_cache *cache, const char *dir, const char *skill_file,
+                      const char *root_uri, json_t **out, char *why, size_t whylen);
 
 /** SKILL.md's frontmatter as JSON with YAML 1.2 core-schema typing. Returns 0 with *out, or
  * -EINVAL with `why` when there is none, it is not a mapping, or it uses YAML a host's

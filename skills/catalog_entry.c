@@ -11,8 +11,7 @@
 #include <unistd.h>
 
 #include "frontmatter.h"
-#include "fsutil.h"
-#include "sha256.h"
+#include "catalog_int.h"
 
 static int refuse(char *why, size_t whylen, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -211,6 +210,11 @@ int upk_catalog_frontmatter(const char *text, size_t len, json_t **out, char *wh
   return rc;
 }
 
+static const char *base_name_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
 /* ---- the extension's rules for an entry (what hosts check before loading it) ---- */
 
 static size_t code_points(const char *s) {
@@ -253,74 +257,83 @@ static int check_rules(const json_t *fm, const char *dir_name, char *why, size_t
 
 /* ---- the manifest ---- */
 
-static json_t *resource(const char *root_uri, const char *rel, const upk_tree_file *f) {
-  unsigned char md[32];
-  if (upk_sha256(f->data, f->len, md))
-    return NULL;
-  char digest[8 + 65];
-  memcpy(digest, "sha256:", 7);
-  for (int i = 0; i < 32; i++)
-    snprintf(digest + 7 + 2 * i, 3, "%02x", md[i]);
+static json_t *resource(const char *root_uri, const char *rel, const unsigned char md[32],
+                        off_t size) {
+  static const char hex[] = "0123456789abcdef";
+  char digest[8 + 65] = "sha256:";
+  for (int i = 0; i < 32; i++) {
+    digest[7 + 2 * i] = hex[md[i] >> 4];
+    digest[8 + 2 * i] = hex[md[i] & 15];
+  }
+  digest[7 + 64] = 0;
   char *uri = upk_catalog_file_uri(root_uri, rel);
   json_t *r = uri ? json_pack("{s:s,s:s,s:I}", "uri", uri, "digest", digest, "size",
-                              (json_int_t)f->len)
+                              (json_int_t)size)
                   : NULL;
   free(uri);
   return r;
 }
 
-static int manifest(const upk_tree *t, const char *skill_file, const char *root_uri,
-                    json_t **out) {
-  json_t *list = json_array();
-  for (size_t i = 0; i < t->n; i++) {
-    const char *rel = strcmp(t->files[i].rel, skill_file) ? t->files[i].rel : "SKILL.md";
-    json_t *r = resource(root_uri, rel, &t->files[i]);
-    if (!r)
-      return json_decref(list), -ENOMEM;
-    json_array_append_new(list, r);
-  }
-  *out = list;
-  return 0;
-}
-
-static const upk_tree_file *find_file(const upk_tree *t, const char *rel) {
-  for (size_t i = 0; i < t->n; i++)
-    if (!strcmp(t->files[i].rel, rel))
-      return &t->files[i];
-  return NULL;
-}
-
-int upk_catalog_entry(const char *dir, const char *skill_file, const char *root_uri, json_t **out,
-                      char *why, size_t whylen) {
-  *out = NULL;
-  upk_tree t = {0};
-  const char *bad;
-  int dfd = upk_open_beneath(dir, NULL, false), rc = dfd < 0 ? dfd : upk_tree_load(dfd, &t, NULL);
-  if (dfd >= 0)
-    close(dfd);
-  if (!rc)
-    rc = upk_tree_check(&t, &bad);
-  const upk_tree_file *md = rc ? NULL : find_file(&t, skill_file);
-  json_t *fm = NULL, *files = NULL;
+/* SKILL.md's frontmatter as JSON: from the cache, or read from `text` and then cached. */
+static int skill_md(upk_catalog_cache *c, const upk_catalog_files *f, size_t i,
+                    unsigned char md[32], json_t **fm, char *why, size_t whylen) {
+  char *cached = NULL, *text = NULL;
+  size_t len = 0;
+  int rc = upk_catalog_file_digest(c, f, i, md, &cached, &text, &len);
   if (rc)
-    rc = refuse(why, whylen, rc, "cannot read the skill: %s", strerror(-rc));
-  else if (!md)
-    rc = refuse(why, whylen, -ENOENT, "%s is missing", skill_file);
-  else if (t.n > UPK_CATALOG_MAX_FILES || t.bytes > UPK_CATALOG_MAX_BYTES)
-    rc = refuse(why, whylen, -EFBIG, "%zu files, %zu bytes: over the extension's limits (%d, %u)",
-                t.n, t.bytes, UPK_CATALOG_MAX_FILES, UPK_CATALOG_MAX_BYTES);
-  else if (!(rc = upk_catalog_frontmatter(md->data, md->len, &fm, why, whylen))) {
-    const char *slash = strrchr(dir, '/');
-    rc = check_rules(fm, slash ? slash + 1 : dir, why, whylen);
+    return refuse(why, whylen, rc, "cannot read SKILL.md: %s", strerror(-rc));
+  if (cached) {
+    *fm = json_loads(cached, 0, NULL);
+    free(cached);
+    return *fm ? 0 : refuse(why, whylen, -ENOMEM, "out of memory");
   }
-  if (!rc && !(rc = manifest(&t, skill_file, root_uri, &files))) {
+  rc = upk_catalog_frontmatter(text, len, fm, why, whylen);
+  free(text);
+  char *dumped = rc ? NULL : json_dumps(*fm, JSON_COMPACT);
+  if (dumped) /* only frontmatter that passed is kept: a refused one is read again next time */
+    upk_catalog_cache_frontmatter(c, f, i, md, dumped);
+  free(dumped);
+  return rc;
+}
+
+int upk_catalog_entry(upk_catalog_cache *cache, const char *dir, const char *skill_file,
+                      const char *root_uri, json_t **out, char *why, size_t whylen) {
+  *out = NULL;
+  upk_catalog_files f;
+  int rc = upk_catalog_files_list(dir, &f);
+  json_t *fm = NULL, *files = json_array();
+  size_t at = f.n;
+  for (size_t i = 0; !rc && i < f.n; i++)
+    if (!strcmp(f.items[i].rel, skill_file))
+      at = i;
+  if (rc == -EFBIG)
+    rc = refuse(why, whylen, rc, "over the extension's limits (%d files, %u MiB)",
+                UPK_CATALOG_MAX_FILES, UPK_CATALOG_MAX_BYTES >> 20);
+  else if (rc)
+    rc = refuse(why, whylen, rc, "cannot read the skill: %s", strerror(-rc));
+  else if (at == f.n)
+    rc = refuse(why, whylen, -ENOENT, "%s is missing", skill_file);
+  unsigned char md[32], skill_digest[32];
+  if (!rc && !(rc = skill_md(cache, &f, at, skill_digest, &fm, why, whylen)))
+    rc = check_rules(fm, base_name_of(dir), why, whylen);
+  for (size_t i = 0; !rc && i < f.n; i++) {
+    if (i != at && (rc = upk_catalog_file_digest(cache, &f, i, md, NULL, NULL, NULL))) {
+      rc = refuse(why, whylen, rc, "cannot read %s: %s", f.items[i].rel, strerror(-rc));
+      break;
+    }
+    json_t *r = resource(root_uri, i == at ? "SKILL.md" : f.items[i].rel,
+                         i == at ? skill_digest : md, f.items[i].st.st_size);
+    rc = r ? json_array_append_new(files, r) : -ENOMEM;
+  }
+  if (!rc) {
     char *uri = upk_catalog_file_uri(root_uri, "SKILL.md");
-    *out = uri ? json_pack("{s:s,s:O,s:o}", "uri", uri, "frontmatter", fm, "resources", files)
+    *out = uri ? json_pack("{s:s,s:O,s:O}", "uri", uri, "frontmatter", fm, "resources", files)
                : NULL;
     free(uri);
     rc = *out ? 0 : -ENOMEM;
   }
   json_decref(fm);
-  upk_tree_free(&t);
+  json_decref(files);
+  upk_catalog_files_free(&f);
   return rc;
 }

@@ -1,0 +1,127 @@
+// A large skill collection served over MCP and verified by the official v2 client's
+// SkillsClient (@modelcontextprotocol/client 2.4.0): every page of skills/list timed, then
+// every file of every skill read and checked (size, sha256, frontmatter).
+//
+//   node bench/mcp/skills.mjs [--skills 40000] [--daemon build/daemon/upskilld] [--no-reference]
+//
+// upskilld is asked pinned to 2026-07-28. The reference, in the same invocation on the same
+// files, is the TypeScript SDK's own skills server (skills_server_sdk.mjs; its stdio speaks
+// 2025-11-25), walked by the same client. Targets (issue 32): every page <= 50 ms, and the
+// whole collection listed within a default client's 64-page walk.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cache = process.env.UPK_NPM_CACHE || join(root, '.cache/npm');
+const req = createRequire(join(cache, 'package.json'));
+const { Client } = req('@modelcontextprotocol/client');
+const { StdioClientTransport } = req('@modelcontextprotocol/client/stdio');
+const { SkillsClient } = req('@modelcontextprotocol/client/ext/skills');
+
+const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
+const count = Number(arg('--skills', '40000'));
+const daemon = resolve(arg('--daemon', join(root, 'build/daemon/upskilld')));
+const withReference = !process.argv.includes('--no-reference');
+const listOnly = process.argv.includes('--list-only'); // profiling the listing alone
+
+// ---- the collection: every 5th skill has references/, every 7th a script ----
+const words = ['pdf', 'kernel', 'deploy', 'migrate', 'review', 'test', 'cache', 'tensor', 'docker',
+  'graph', 'schema', 'audit', 'rollout', 'profile', 'index', 'parse', 'render', 'sync'];
+const ws = mkdtempSync(join(tmpdir(), 'upk-mcp-skills-'));
+const skillsDir = join(ws, '.claude/skills');
+let files = 0, bytes = 0;
+function put(path, text) { writeFileSync(path, text); files++; bytes += Buffer.byteLength(text); }
+const t0 = performance.now();
+for (let i = 0; i < count; i++) {
+  const name = `${words[i % words.length]}-${words[(i * 7) % words.length]}-${i}`;
+  const dir = join(skillsDir, name);
+  mkdirSync(dir, { recursive: true });
+  put(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Use when you ${words[i % 18]} a ` +
+    `${words[(i * 5) % 18]} for the ${words[(i * 11) % 18]} service (skill ${i}).\nmetadata:\n` +
+    `  version: "1.${i % 10}"\n---\n# ${name}\n\n## Steps\n\n1. Read the ${words[i % 18]} notes.\n` +
+    `2. Run the checks.\n3. Report what changed.\n`);
+  if (i % 5 === 0) { mkdirSync(join(dir, 'references')); put(join(dir, 'references/GUIDE.md'), `# Guide ${i}\n`.repeat(20)); }
+  if (i % 7 === 0) { mkdirSync(join(dir, 'scripts')); put(join(dir, 'scripts/run.sh'), `#!/bin/sh\necho ${i}\n`); }
+}
+const genMs = performance.now() - t0;
+console.log(`collection: ${count} skills, ${files} files, ${(bytes / 1048576).toFixed(1)} MiB (written in ${(genMs / 1000).toFixed(1)} s)`);
+
+// Round trip of every skills/list page, seen at the transport.
+function timePages(transport) {
+  const sent = new Map(), pages = [];
+  const send = transport.send.bind(transport);
+  transport.send = (m, o) => { if (m.method === 'skills/list') sent.set(m.id, performance.now()); return send(m, o); };
+  const onmessage = transport.onmessage;
+  transport.onmessage = (m, extra) => {
+    if (sent.has(m.id)) { pages.push(performance.now() - sent.get(m.id)); sent.delete(m.id); }
+    onmessage(m, extra);
+  };
+  return pages;
+}
+
+function rssOf(pid) {
+  try { return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024; } catch { return NaN; }
+}
+
+async function run(label, command, args, options) {
+  const client = new Client({ name: 'skills-bench', version: '1' }, { ...options, listMaxPages: 0 });
+  const env = { ...process.env, HOME: join(ws, 'home'), XDG_CACHE_HOME: join(ws, `cache-${label}`) };
+  const transport = new StdioClientTransport({ command, args, env, cwd: ws, stderr: 'inherit' });
+  const c0 = performance.now();
+  await client.connect(transport);
+  const connectMs = performance.now() - c0;
+  const pages = timePages(transport);
+  const skills = new SkillsClient(client);
+  const l0 = performance.now();
+  const { skills: list } = await skills.list(); // the first page waits for the first index
+  const listMs = performance.now() - l0;
+  if (process.env.PAGES_LOG) console.log('first walk pages', pages.map((p) => p.toFixed(0)).join(' '));
+  const warm = timePages(transport); // a second walk: the index is built
+  const w0 = performance.now();
+  await skills.list();
+  const warmMs = performance.now() - w0;
+  if (process.env.PAGES_LOG) console.log('second walk pages', warm.map((p) => p.toFixed(0)).join(' '));
+  const v0 = performance.now();
+  let verified = 0;
+  if (!listOnly) for (const s of list) for (const r of s.resources) { await skills.read(s, r.uri); verified++; }
+  const verifyMs = performance.now() - v0;
+  const rss = rssOf(transport.pid);
+  const revision = client.getNegotiatedProtocolVersion();
+  await client.close();
+  const sorted = [...warm].sort((a, b) => a - b);
+  return { label, revision, skills: list.length, connectMs,
+    pages: pages.length, firstPageMs: pages[0], listMs, warmPages: warm.length, warmMs,
+    pageP50: sorted[Math.floor(sorted.length / 2)], pageP90: sorted[Math.floor(sorted.length * 0.9)], pageMax: sorted.at(-1), verified, verifyMs, rss };
+}
+
+const ours = await run('upskilld', daemon, ['--mcp'], { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+const ref = withReference ? await run('sdk', process.execPath, [join(root, 'bench/mcp/skills_server_sdk.mjs'), skillsDir], {}) : null;
+rmSync(ws, { recursive: true, force: true });
+
+const f = (v, d = 1) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(d));
+const rows = [
+  ['revision', ours.revision, ref?.revision, '', '2026-07-28'],
+  ['skills listed', ours.skills, ref?.skills, '', `${count}`],
+  ['connect (ms)', f(ours.connectMs), f(ref?.connectMs), ref && f(ours.connectMs / ref.connectMs, 2), ''],
+  ['first walk (s): index + list', f(ours.listMs / 1000, 2), f(ref?.listMs / 1000, 2), ref && f(ours.listMs / ref.listMs, 2), ''],
+  ['first page (ms), waits for index', f(ours.firstPageMs), f(ref?.firstPageMs), '', ''],
+  ['pages per walk', ours.warmPages, ref?.warmPages, '', '<= 64 (default listMaxPages)'],
+  ['second walk (s)', f(ours.warmMs / 1000, 2), f(ref?.warmMs / 1000, 2), ref && f(ours.warmMs / ref.warmMs, 2), ''],
+  ['page p50 (ms)', f(ours.pageP50), f(ref?.pageP50), ref && f(ours.pageP50 / ref.pageP50, 2), ''],
+  ['page p90 (ms)', f(ours.pageP90), f(ref?.pageP90), ref && f(ours.pageP90 / ref.pageP90, 2), ''],
+  ['page max (ms)', f(ours.pageMax), f(ref?.pageMax), ref && f(ours.pageMax / ref.pageMax, 2), '<= 50'],
+  ['files read + verified', ours.verified, ref?.verified, '', `${files}`],
+  ['verify all (s)', f(ours.verifyMs / 1000, 2), f(ref?.verifyMs / 1000, 2), ref && f(ours.verifyMs / ref.verifyMs, 2), ''],
+  ['verified files / s', f(ours.verified / ours.verifyMs * 1000, 0), ref && f(ref.verified / ref.verifyMs * 1000, 0), ref && f((ours.verified / ours.verifyMs) / (ref.verified / ref.verifyMs), 2), ''],
+  ['server peak RSS (MiB)', f(ours.rss), f(ref?.rss), ref && f(ours.rss / ref.rss, 2), ''],
+];
+console.log(`\n${'figure'.padEnd(34)} ${'upskilld'.padStart(12)} ${'TS SDK'.padStart(12)} ${'ratio'.padStart(7)}  target`);
+for (const [name, a, b, r, t] of rows)
+  console.log(`${name.padEnd(34)} ${String(a ?? '-').padStart(12)} ${String(b ?? '-').padStart(12)} ${String(r ?? '').padStart(7)}  ${t}`);
+const ok = ours.skills >= count && ours.verified >= files && ours.pageMax <= 50 && ours.warmPages <= 64;
+console.log(ok ? '\nPASS' : '\nFAIL');
+process.exit(ok ? 0 : 1);

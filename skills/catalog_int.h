@@ -1,0 +1,37 @@
+/* Internal to the catalog (catalog_entry.c, catalog_files.c): a skill's files as stat saw
+ * them, and their digests through the cache. */
+#ifndef UPK_CATALOG_INT_H
+#define UPK_CATALOG_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "catalog.h"
+
+typedef struct upk_catalog_file {
+  char *rel; /* relative to the skill directory, '/'-separated */
+  struct stat st;
+} upk_catalog_file;
+
+typedef struct upk_catalog_files {
+  upk_catalog_file *items; /* sorted by rel */
+  size_t n, cap, bytes;
+  int dfd; /* the skill directory, open; -1 when closed */
+} upk_catalog_files;
+
+/* Every regular file of the skill at `dir` (symlinks, special files and .git left out).
+ * -EFBIG past the extension's limits. Free with upk_catalog_files_free (also on error). */
+int upk_catalog_files_list(const char *dir, upk_catalog_files *f);
+void upk_catalog_files_free(upk_catalog_files *f);
+
+/* File i's digest, from the cache when stat says it is the version hashed before. For
+ * SKILL.md pass `frontmatter` and `text`: a cached frontmatter (JSON text, malloc'd) comes
+ * back in *frontmatter; otherwise the file's bytes in *text (malloc'd), for the caller to read
+ * and then hand its frontmatter to upk_catalog_cache_frontmatter. Others pass NULLs. */
+int upk_catalog_file_digest(upk_catalog_cache *c, const upk_catalog_files *f, size_t i,
+                            unsigned char md[32], char **frontmatter, char **text, size_t *len);
+void upk_catalog_cache_frontmatter(upk_catalog_cache *c, const upk_catalog_files *f, size_t i,
+                                   const unsigned char md[32], const char *frontmatter);
+
+#endif
