@@ -1,0 +1,167 @@
+/* The MCP Skills extension's catalog (catalog.h): URIs from paths and back, frontmatter typed
+ * as a host re-reads it, the extension's rules, the manifest, and the digest cache noticing a
+ * changed file at once. */
+#include "skill_helpers.h"
+
+#include <jansson.h>
+#include <time.h>
+
+#include "catalog.h"
+
+TestSuite(catalog, .init = th_setup, .fini = th_teardown);
+
+static json_t *fm_of(const char *text, int want_rc) {
+  json_t *fm = NULL;
+  char why[256] = "";
+  int rc = upk_catalog_frontmatter(text, strlen(text), &fm, why, sizeof why);
+  cr_assert_eq(rc, want_rc, "%s -> %d (%s)", text, rc, why);
+  return fm;
+}
+
+Test(catalog, frontmatter_has_yaml_core_schema_types) {
+  json_t *fm = fm_of("---\nname: a\nn: 42\nneg: -7\nf: 0.5\nexp: 1e3\nhex: 0x1F\noct: 0o17\n"
+                     "t: True\nnil: ~\nempty:\nq: \"42\"\nver: 1.0\nlist: [a, 2]\n"
+                     "meta:\n  k: v\nblock: |\n  line\n---\nbody\n",
+                     0);
+  cr_assert_eq(json_integer_value(json_object_get(fm, "n")), 42);
+  cr_assert_eq(json_integer_value(json_object_get(fm, "neg")), -7);
+  cr_assert_float_eq(json_real_value(json_object_get(fm, "f")), 0.5, 1e-12);
+  cr_assert_float_eq(json_number_value(json_object_get(fm, "exp")), 1000.0, 1e-9);
+  cr_assert_eq(json_integer_value(json_object_get(fm, "hex")), 31);
+  cr_assert_eq(json_integer_value(json_object_get(fm, "oct")), 15);
+  cr_assert(json_is_true(json_object_get(fm, "t")));
+  cr_assert(json_is_null(json_object_get(fm, "nil")));
+  cr_assert(json_is_null(json_object_get(fm, "empty")));
+  cr_assert_str_eq(json_string_value(json_object_get(fm, "q")), "42", "quoted stays a string");
+  cr_assert_float_eq(json_number_value(json_object_get(fm, "ver")), 1.0, 1e-12);
+  cr_assert_eq(json_integer_value(json_array_get(json_object_get(fm, "list"), 1)), 2);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(fm, "meta"), "k")), "v");
+  cr_assert_str_eq(json_string_value(json_object_get(fm, "block")), "line\n");
+  json_decref(fm);
+}
+
+Test(catalog, frontmatter_a_host_cannot_read_back_is_refused) {
+  fm_of("no frontmatter\n", -EINVAL);
+  fm_of("---\nname: a\n", -EINVAL);                      /* never closed */
+  fm_of("---\n- a\n- b\n---\n", -EINVAL);                /* not a mapping */
+  fm_of("---\nname: a\nname: b\n---\n", -EINVAL);        /* duplicate key */
+  fm_of("---\na: &x 1\nb: *x\n---\n", -EINVAL);          /* anchors and aliases */
+  fm_of("---\n1: one\n---\n", -EINVAL);                  /* a key that is not a string */
+  fm_of("---\nx: .inf\n---\n", -EINVAL);                 /* not representable in JSON */
+  fm_of("---\ndescription: Use when: x\n---\n", -EINVAL); /* needed the lenient retry */
+  json_decref(fm_of("\xEF\xBB\xBF---\r\nname: a\r\n---\r\nbody\r\n", 0)); /* BOM and CRLF */
+}
+
+Test(catalog, uris_come_from_paths_and_back) {
+  upk_catalog_bases b = {"/w", "/home/u", "/usr/share/upskilld/skills"};
+  char *uri = upk_catalog_root_uri(&b, UPK_INDEX_PROJECT, "/w/.claude/skills/pdf forms");
+  cr_assert_str_eq(uri, "skill://project/.claude/skills/pdf%20forms");
+  char *path = NULL;
+  char *file = upk_catalog_file_uri(uri, "references/Q&A #1.md");
+  cr_assert_str_eq(file, "skill://project/.claude/skills/pdf%20forms/references/Q&A%20%231.md");
+  cr_assert_eq(upk_catalog_uri_path(&b, file, &path), 0);
+  cr_assert_str_eq(path, "/w/.claude/skills/pdf forms/references/Q&A #1.md");
+  free(path), free(file), free(uri);
+  uri = upk_catalog_root_uri(&b, UPK_INDEX_USER, "/home/u/.agents/skills/x");
+  cr_assert_str_eq(uri, "skill://user/.agents/skills/x");
+  free(uri);
+  uri = upk_catalog_root_uri(&b, UPK_INDEX_BUILTIN, "/usr/share/upskilld/skills/h100");
+  cr_assert_str_eq(uri, "skill://builtin/h100");
+  free(uri);
+  uri = upk_catalog_root_uri(&b, UPK_INDEX_PROJECT, "/elsewhere/skills/x"); /* outside its base */
+  cr_assert_str_eq(uri, "skill://path/elsewhere/skills/x");
+  cr_assert_eq(upk_catalog_uri_path(&b, uri, &path), 0);
+  cr_assert_str_eq(path, "/elsewhere/skills/x");
+  free(path), free(uri);
+}
+
+Test(catalog, uris_that_leave_their_base_are_refused) {
+  upk_catalog_bases b = {"/w", "/home/u", NULL};
+  static const char *const bad[] = {
+      "skill://project/../etc/passwd", "skill://project/a/%2E%2E/b", "skill://project/a/%2Fb",
+      "skill://project/a//b",          "skill://project/a/%00",      "skill://builtin/x",
+      "skill://other/x",               "file:///etc/passwd",         "skill://project/a?x=1",
+      "skill://project/a/%zz",         "skill://project/a/%4"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *path = NULL;
+    cr_assert_eq(upk_catalog_uri_path(&b, bad[i], &path), -EINVAL, "%s -> %s", bad[i], path);
+  }
+}
+
+static json_t *entry(upk_catalog_cache *c, const char *dir, int want_rc) {
+  json_t *e = NULL;
+  char why[256] = "";
+  int rc = upk_catalog_entry(c, th_path(dir), "SKILL.md", "skill://project/s", &e, why, sizeof why);
+  cr_assert_eq(rc, want_rc, "%s -> %d (%s)", dir, rc, why);
+  return e;
+}
+
+Test(catalog, entries_follow_the_extension_rules) {
+  th_skill("good", "name: good\ndescription: Use for good work.\n");
+  th_write("good/references/R.md", "# R\n");
+  th_write_bytes("good/bin.dat", "\0\1", 2);
+  symlink("/etc/passwd", th_path("good/leak"));
+  json_t *e = entry(NULL, "good", 0);
+  json_t *res = json_object_get(e, "resources");
+  cr_assert_eq(json_array_size(res), 3, "%s", json_dumps(e, 0)); /* the symlink is left out */
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 0), "uri")),
+                   "skill://project/s/SKILL.md");
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 1), "uri")),
+                   "skill://project/s/bin.dat");
+  cr_assert_eq(json_integer_value(json_object_get(json_array_get(res, 1), "size")), 2);
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 1), "digest")),
+                   "sha256:b413f47d13ee2fe6c845b2ee141af81de858df4ec549a58b7970bb96645bc8d2"); /* hashlib.sha256(b"\\x00\\x01") */
+  json_decref(e);
+  th_skill("wrong-dir", "name: other\ndescription: x\n");
+  entry(NULL, "wrong-dir", -EINVAL);
+  th_skill("Upper", "name: Upper\ndescription: x\n");
+  entry(NULL, "Upper", -EINVAL);
+  th_skill("nodesc", "name: nodesc\n");
+  entry(NULL, "nodesc", -EINVAL);
+  th_skill("meta", "name: meta\ndescription: x\nmetadata:\n  v: 1.0\n");
+  entry(NULL, "meta", -EINVAL); /* metadata values must be strings */
+}
+
+Test(catalog, a_changed_file_gets_its_new_digest_at_once) {
+  upk_catalog_cache *c = upk_catalog_cache_new(16);
+  th_skill("s", "name: s\ndescription: Use for s.\n");
+  th_write("s/notes.md", "one\n");
+  json_t *a = entry(c, "s", 0), *b = entry(c, "s", 0); /* the second from the cache */
+  cr_assert(json_equal(a, b));
+  th_write("s/notes.md", "two\n"); /* same size: mtime and ctime tell */
+  th_skill("s", "name: s\ndescription: Use for s, changed.\n");
+  json_t *d = entry(c, "s", 0);
+  json_t *na = json_array_get(json_object_get(a, "resources"), 1);
+  json_t *nd = json_array_get(json_object_get(d, "resources"), 1);
+  cr_assert(!json_equal(json_object_get(na, "digest"), json_object_get(nd, "digest")));
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(d, "frontmatter"),
+                                                     "description")),
+                   "Use for s, changed.");
+  for (int i = 0; i < 40; i++) { /* past the cache's size: it starts again, answers stay right */
+    char dir[32];
+    snprintf(dir, sizeof dir, "k%d", i);
+    char fm[96];
+    snprintf(fm, sizeof fm, "name: k%d\ndescription: Use for k%d.\n", i, i);
+    th_skill(dir, fm);
+    json_decref(entry(c, dir, 0));
+  }
+  json_t *e = entry(c, "s", 0);
+  cr_assert(json_equal(d, e));
+  json_decref(a), json_decref(b), json_decref(d), json_decref(e);
+  upk_catalog_cache_free(c);
+}
+
+Test(catalog, read_serves_files_of_the_skill_only) {
+  th_skill("r", "name: r\ndescription: x\n");
+  th_write("r/ref/a.md", "A\n");
+  symlink("/etc", th_path("r/etc"));
+  char *data = NULL;
+  size_t len = 0;
+  cr_assert_eq(upk_catalog_read(th_path("r"), "SKILL.md", "ref/a.md", 100, &data, &len), 0);
+  cr_assert_str_eq(data, "A\n");
+  free(data);
+  cr_assert_lt(upk_catalog_read(th_path("r"), "SKILL.md", "etc/passwd", 1 << 20, &data, &len), 0);
+  cr_assert_eq(upk_catalog_read(th_path("r"), "SKILL.md", "../r/SKILL.md", 100, &data, &len),
+               -ENOENT);
+  cr_assert_eq(upk_catalog_read(th_path("r"), "SKILL.md", "SKILL.md", 4, &data, &len), -EFBIG);
+}
