@@ -23,6 +23,7 @@
 #include "report.h"
 #include "runs.h"
 #include "skill.h"
+#include "tool_results.h"
 
 #include "eval_methods_int.h"
 
@@ -242,15 +243,6 @@ int em_bad(upk_job *job, const char *msg) {
   return -1;
 }
 
-int em_check_range(upk_job *job, json_t *params, const char *key, long lo, long hi) {
-  json_t *v = json_object_get(params, key);
-  char msg[128];
-  if (!v || (json_integer_value(v) >= lo && json_integer_value(v) <= hi))
-    return 0;
-  snprintf(msg, sizeof msg, "params.%s: from %ld to %ld", key, lo, hi);
-  return em_bad(job, msg);
-}
-
 upk_retry_policy em_policy(const upk_config *cfg) {
   return (upk_retry_policy){cfg->max_attempts, cfg->retry_backoff_ms, cfg->request_timeout_ms,
                             cfg->connect_timeout_ms};
@@ -310,6 +302,26 @@ static void eval_done(void *arg, const upk_eval_outcome *o) {
   em_free(c);
 }
 
+static const upk_param eval_params[] = {
+    {"skill", UPK_T_STRING, 1, "The skill: a directory (or SKILL.md), or a name in skills_dir."},
+    {"models", UPK_T_ARRAY, 0, "Models to evaluate, at most 32 (default: config eval_model).",
+     UPK_ITEMS(UPK_T_STRING)},
+    {"runs", UPK_T_INTEGER, 0, "Runs of every case per model and condition.",
+     UPK_RANGE(1, MAX_RUNS), .def = "1"},
+    {"cases", UPK_T_ARRAY, 0,
+     "Test cases (upskill's schema plus not_contains, regex, compiles, "
+     "resources); default: the skill's skill_meta.json tests.",
+     UPK_ITEMS(UPK_T_OBJECT)},
+    {"tests", UPK_T_STRING, 0,
+     "A tests file instead of cases: a list, {cases} or skill_meta.json."},
+    {"baseline", UPK_T_BOOLEAN, 0, "Also run every case without the skill.", .def = "true"},
+    {"concurrency", UPK_T_INTEGER, 0, "Model calls in flight at most.",
+     UPK_RANGE(1, MAX_CONCURRENCY), .def = "8"},
+    {"maxTokens", UPK_T_INTEGER, 0, "Most tokens per answer.", UPK_RANGE(1, 1000000)},
+    {"temperature", UPK_T_NUMBER, 0, "Sampling temperature.", UPK_RANGE(0, 2)},
+    {0},
+};
+
 static void eval_run(ecall *c) {
   upk_eval_spec spec = {
       .skill_name = c->skill_name,
@@ -317,16 +329,17 @@ static void eval_run(ecall *c) {
       .cases = &c->cases,
       .models = c->models,
       .n_models = c->n_models,
-      .runs = em_uint(c, "runs", 1),
-      .baseline = !json_is_false(json_object_get(c->params, "baseline")),
-      .concurrency = em_uint(c, "concurrency", 8),
+      .runs = (unsigned)upk_param_int(c->params, eval_params, "runs"),
+      .baseline = upk_param_bool(c->params, eval_params, "baseline"),
+      .concurrency = (unsigned)upk_param_int(c->params, eval_params, "concurrency"),
       .policy = em_policy(&c->cfg),
       .max_tokens = (long)em_uint(c, "maxTokens", 0),
       .temperature = json_object_get(c->params, "temperature")
                          ? json_number_value(json_object_get(c->params, "temperature"))
                          : -1,
       .runs_dir = c->runs_dir,
-      .kind = c->n_models > 1 || em_uint(c, "runs", 1) > 1 ? "benchmark" : "eval"};
+      .kind = c->n_models > 1 || upk_param_int(c->params, eval_params, "runs") > 1 ? "benchmark"
+                                                                                   : "eval"};
   char err[256];
   int rc =
       upk_eval_start(c->job->server, &spec, eval_progress, eval_done, c, &c->eval, err, sizeof err);
@@ -338,10 +351,6 @@ static void eval_run(ecall *c) {
 }
 
 static void eval_handler(upk_job *job, json_t *params) {
-  if (em_check_range(job, params, "runs", 1, MAX_RUNS) ||
-      em_check_range(job, params, "concurrency", 1, MAX_CONCURRENCY) ||
-      em_check_range(job, params, "maxTokens", 1, 1000000))
-    return;
   if (json_array_size(json_object_get(params, "models")) > MAX_MODELS) {
     em_bad(job, "params.models: at most 32");
     return;
@@ -354,6 +363,17 @@ static void eval_handler(upk_job *job, json_t *params) {
 }
 
 /* ---- runs/list and runs/show ---- */
+
+static const upk_param list_params[] = {
+    {"csv", UPK_T_BOOLEAN, 0, "Also return every trial of every run as CSV text.", .def = "false"},
+    {0},
+};
+
+static const upk_param show_params[] = {
+    {"id", UPK_T_STRING, 1, "The run's id."},
+    {"transcripts", UPK_T_BOOLEAN, 0, "Include every trial's transcript.", .def = "true"},
+    {0},
+};
 
 static char *csv_of(const char *runs_dir) {
   char *buf = NULL;
@@ -391,7 +411,7 @@ static void list_load(ecall *c) {
   }
   upk_run_infos_free(runs, n);
   c->result = json_pack("{s:s,s:o}", "runsDir", c->runs_dir, "runs", a);
-  if (json_is_true(json_object_get(c->params, "csv"))) {
+  if (upk_param_bool(c->params, list_params, "csv")) {
     char *csv = csv_of(c->runs_dir);
     if (!csv)
       em_fail(c, UPK_RPC_REQUEST_FAILED, "cannot export CSV from %s", c->runs_dir);
@@ -404,7 +424,7 @@ static void list_load(ecall *c) {
 static void show_load(ecall *c) {
   char *text = NULL;
   int rc = upk_runs_show(c->runs_dir, em_str(c, "id"),
-                         !json_is_false(json_object_get(c->params, "transcripts")), &text);
+                         upk_param_bool(c->params, show_params, "transcripts"), &text);
   if (rc) {
     em_fail(c, rc == -EINVAL || rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
             "params.id: %s",
@@ -462,33 +482,6 @@ static void report_handler(upk_job *job, json_t *params) {
 
 /* ---- the table ---- */
 
-static const upk_param eval_params[] = {
-    {"skill", UPK_T_STRING, 1, "The skill: a directory (or SKILL.md), or a name in skills_dir."},
-    {"models", UPK_T_ARRAY, 0, "Models to evaluate (default: config eval_model)."},
-    {"runs", UPK_T_INTEGER, 0, "Runs of every case per model and condition (default 1)."},
-    {"cases", UPK_T_ARRAY, 0,
-     "Test cases (upskill's schema plus not_contains, regex, compiles, "
-     "resources); default: the skill's skill_meta.json tests."},
-    {"tests", UPK_T_STRING, 0,
-     "A tests file instead of cases: a list, {cases} or skill_meta.json."},
-    {"baseline", UPK_T_BOOLEAN, 0, "Also run every case without the skill (default true)."},
-    {"concurrency", UPK_T_INTEGER, 0, "Model calls in flight at most (default 8)."},
-    {"maxTokens", UPK_T_INTEGER, 0, "Most tokens per answer."},
-    {"temperature", UPK_T_NUMBER, 0, "Sampling temperature."},
-    {0},
-};
-
-static const upk_param list_params[] = {
-    {"csv", UPK_T_BOOLEAN, 0, "Also return every trial of every run as CSV text."},
-    {0},
-};
-
-static const upk_param show_params[] = {
-    {"id", UPK_T_STRING, 1, "The run's id."},
-    {"transcripts", UPK_T_BOOLEAN, 0, "Include every trial's transcript (default true)."},
-    {0},
-};
-
 static const upk_param report_params[] = {
     {"id", UPK_T_STRING, 1, "The run's id (an evaluation, a benchmark or a generation)."},
     {"compareWith", UPK_T_STRING, 0,
@@ -500,27 +493,28 @@ const upk_method upk_eval_methods[] = {
     {"skills/eval", "eval_skill", "Evaluate a skill",
      "Run test cases on models with the skill and without it; report pass rates with Wilson "
      "intervals, lift and token savings per model, and store the run.",
-     eval_params, eval_handler, 0},
+     eval_params, eval_handler, 0, .result = upk_result_eval, .refusal = upk_refusal_eval},
     {"skills/generate", "generate_skill", "Generate a skill",
      "Write a skill for a task (or from an agent trace) with a teacher model, validate it, test "
      "and refine it on student models, keep the best attempt, save (and optionally install) it.",
-     upk_gen_params, upk_gen_handler, 0},
+     upk_gen_params, upk_gen_handler, 0, .result = upk_result_generate},
     {"skills/condense", "condense_trace", "Condense an agent trace",
      "Condense an agent trace to a token budget the way skills/generate gives it to the teacher: "
      "the task, every error with its context and what followed it (edits as diffs, the command "
      "that then succeeded, the agent's explanation), changed files, stated facts and the closing "
      "summary; returns the text and what was left out.",
-     upk_condense_params, upk_condense_handler, UPK_METHOD_READ_ONLY},
+     upk_condense_params, upk_condense_handler, UPK_METHOD_READ_ONLY, .result = upk_result_condense,
+     .refusal = upk_refusal_condense},
     {"runs/list", "list_runs", "List evaluation runs",
      "List stored evaluation runs, newest first; optionally every trial as CSV.", list_params,
-     list_handler, UPK_METHOD_READ_ONLY},
+     list_handler, UPK_METHOD_READ_ONLY, .result = upk_result_list_runs},
     {"runs/show", "show_run", "Show an evaluation run",
      "One stored run: what was run, its summary and its transcripts.", show_params, show_handler,
-     UPK_METHOD_READ_ONLY},
+     UPK_METHOD_READ_ONLY, .result = upk_result_show_run},
     {"runs/report", "report_run", "Report an evaluation run as HTML",
      "One self-contained HTML file (inline SVG, no script) for a stored run: pass rates with 95 % "
      "intervals, lift and tokens per model, a case x model grid opening the transcripts; or two "
      "runs side by side; or a generation's pass rate by attempt.",
-     report_params, report_handler, UPK_METHOD_READ_ONLY},
+     report_params, report_handler, UPK_METHOD_READ_ONLY, .result = upk_result_report_run},
 };
 const size_t upk_eval_methods_count = sizeof upk_eval_methods / sizeof *upk_eval_methods;

@@ -55,7 +55,6 @@ int em_read_text(ecall *c, const char *path, size_t max, char **out);
 /* Load on the thread pool (config first, then `load`), then `run` on the loop. */
 void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run);
 int em_bad(upk_job *job, const char *msg);
-int em_check_range(upk_job *job, json_t *params, const char *key, long lo, long hi);
 upk_retry_policy em_policy(const upk_config *cfg);
 unsigned em_uint(const ecall *c, const char *key, unsigned def);
 

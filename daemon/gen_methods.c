@@ -92,9 +92,9 @@ static void gen_run(ecall *c) {
       .n_tests = em_uint(c, "tests", 0),
       .holdout = holdout ? json_number_value(holdout) : -1,
       .seed = em_uint(c, "seed", 0),
-      .runs = em_uint(c, "runs", 1),
-      .concurrency = em_uint(c, "concurrency", 8),
-      .kernel = json_is_true(json_object_get(c->params, "kernel")),
+      .runs = (unsigned)upk_param_int(c->params, upk_gen_params, "runs"),
+      .concurrency = (unsigned)upk_param_int(c->params, upk_gen_params, "concurrency"),
+      .kernel = upk_param_bool(c->params, upk_gen_params, "kernel"),
       .policy = em_policy(&c->cfg),
       .skills_dir = c->skills_dir,
       .output = c->output,
@@ -110,27 +110,14 @@ static void gen_run(ecall *c) {
   }
 }
 
+/* The table checked types, ranges and install's shape; what is left needs the agents table. */
 static int check_gen(upk_job *job, json_t *params) {
-  json_t *inst = json_object_get(params, "install"), *v, *h = json_object_get(params, "holdout");
+  json_t *inst = json_object_get(params, "install"), *v;
   size_t i;
-  const char *scope = json_string_value(json_object_get(inst, "scope"));
-  if (em_check_range(job, params, "attempts", 1, 20) ||
-      em_check_range(job, params, "tests", 1, 50) || em_check_range(job, params, "runs", 1, 100) ||
-      em_check_range(job, params, "concurrency", 1, MAX_CONCURRENCY))
-    return -1;
-  if (h && (json_number_value(h) < 0 || json_number_value(h) >= 1))
-    return em_bad(job, "params.holdout: a fraction from 0 to below 1");
   if (json_array_size(json_object_get(params, "evalModels")) > MAX_MODELS)
     return em_bad(job, "params.evalModels: at most 32");
-  json_array_foreach(
-      json_object_get(params, "examples"), i,
-      v) if (!json_is_string(v)) return em_bad(job, "params.examples: every item must be a string");
-  if (inst && !json_is_object(inst))
-    return em_bad(job, "params.install: expected {agents?, scope?}");
-  if (scope && strcmp(scope, "project") && strcmp(scope, "user"))
-    return em_bad(job, "params.install.scope: expected \"project\" or \"user\"");
   json_array_foreach(json_object_get(inst, "agents"), i, v) {
-    if (!json_is_string(v) || !upk_agent_find(json_string_value(v)))
+    if (!upk_agent_find(json_string_value(v)))
       return em_bad(job, "params.install.agents: unknown agent");
   }
   return 0;
@@ -141,29 +128,56 @@ void upk_gen_handler(upk_job *job, json_t *params) {
     em_start(job, params, gen_load, gen_run);
 }
 
+static const upk_param install_fields[] = {
+    {"agents", UPK_T_ARRAY, 0, "Agents to install for.", UPK_ITEMS(UPK_T_STRING)},
+    {"scope", UPK_T_STRING, 0, NULL, UPK_ONE_OF("project", "user"), .def = "project"},
+    {0},
+};
+
 const upk_param upk_gen_params[] = {
     {"task", UPK_T_STRING, 1, "What the skill should teach an agent to do."},
     {"from", UPK_T_STRING, 0, "An agent trace (Markdown, JSON, JSONL) or a skill dir to improve."},
-    {"examples", UPK_T_ARRAY, 0, "\"input -> output\" examples."},
+    {"examples", UPK_T_ARRAY, 0, "\"input -> output\" examples.", UPK_ITEMS(UPK_T_STRING)},
     {"model", UPK_T_STRING, 0, "Teacher model (default: config skill_generation_model)."},
     {"testGenModel", UPK_T_STRING, 0, "Model that writes the tests (default: test_gen_model)."},
     {"evalModels", UPK_T_ARRAY, 0,
-     "Student models the skill is refined for (default: eval_model)."},
-    {"attempts", UPK_T_INTEGER, 0, "Skills evaluated at most (default max_refine_attempts)."},
-    {"tests", UPK_T_INTEGER, 0, "Test cases to write (default 6)."},
-    {"holdout", UPK_T_NUMBER, 0, "Fraction of cases held out for the final score (default 0.34)."},
+     "Student models the skill is refined for, at most 32 (default: eval_model).",
+     UPK_ITEMS(UPK_T_STRING)},
+    {"attempts", UPK_T_INTEGER, 0, "Skills evaluated at most (default max_refine_attempts).",
+     UPK_RANGE(1, 20)},
+    {"tests", UPK_T_INTEGER, 0, "Test cases to write (default 6).", UPK_RANGE(1, 50)},
+    {"holdout", UPK_T_NUMBER, 0, "Fraction of cases held out for the final score (default 0.34).",
+     UPK_RANGE_BELOW(0, 1)},
     {"seed", UPK_T_INTEGER, 0, "Seed of the refinement/held-out split."},
-    {"runs", UPK_T_INTEGER, 0, "Runs per case and condition (default 1)."},
-    {"concurrency", UPK_T_INTEGER, 0, "Model calls in flight at most (default 8)."},
-    {"kernel", UPK_T_BOOLEAN, 0, "Allow compiles/resources assertions in the tests."},
+    {"runs", UPK_T_INTEGER, 0, "Runs per case and condition.", UPK_RANGE(1, 100), .def = "1"},
+    {"concurrency", UPK_T_INTEGER, 0, "Model calls in flight at most.",
+     UPK_RANGE(1, MAX_CONCURRENCY), .def = "8"},
+    {"kernel", UPK_T_BOOLEAN, 0, "Allow compiles/resources assertions in the tests.",
+     .def = "false"},
     {"output", UPK_T_STRING, 0, "Skill directory to write (default skills_dir/<name>)."},
-    {"install", UPK_T_OBJECT, 0, "Install it afterwards: {agents?: [...], scope?: project|user}."},
+    {"install", UPK_T_OBJECT, 0, "Install it afterwards through the skills library.",
+     .props = install_fields},
     {0},
 };
 
 /* ---- skills/condense (MCP `condense_trace`) ---- */
 
-static const char *const TRACE_FORMATS[] = {"auto", "markdown", "json", "jsonl", "codex", NULL};
+/* In upk_trace_format's order; the params table offers the same list. */
+#define TRACE_FORMAT_NAMES "auto", "markdown", "json", "jsonl", "codex"
+static const char *const TRACE_FORMATS[] = {TRACE_FORMAT_NAMES, NULL};
+
+const upk_param upk_condense_params[] = {
+    {"trace", UPK_T_STRING, 0,
+     "An agent trace file: Markdown, a JSON message array (Anthropic, OpenAI), Claude Code "
+     "session JSONL or a Codex CLI rollout."},
+    {"text", UPK_T_STRING, 0, "The trace itself, instead of a file."},
+    {"budget", UPK_T_INTEGER, 0, "Tokens the condensed trace may take.",
+     UPK_RANGE(UPK_CONDENSE_MIN_BUDGET, 1000000),
+     .def = UPK_STRINGIFY(UPK_CONDENSE_DEFAULT_BUDGET)},
+    {"format", UPK_T_STRING, 0, "How to read the trace (auto: tell from its content).",
+     UPK_ONE_OF(TRACE_FORMAT_NAMES), .def = "auto"},
+    {0},
+};
 
 static upk_trace_format trace_format(const char *name) {
   for (int i = 0; name && TRACE_FORMATS[i]; i++)
@@ -192,7 +206,8 @@ static void condense_load(ecall *c) {
   const char *path = em_str(c, "trace"), *text = em_str(c, "text");
   const char *key = path ? "params.trace" : "params.text";
   char *raw = NULL;
-  size_t len = text ? strlen(text) : 0, budget = em_uint(c, "budget", 0);
+  size_t len = text ? strlen(text) : 0;
+  size_t budget = (size_t)upk_param_int(c->params, upk_condense_params, "budget");
   if (path) {
     char *abs = em_abs(c->workspace, path);
     int rc = abs ? upk_read_file_at(AT_FDCWD, abs, TRACE_MAX, &raw, &len) : -ENOMEM;
@@ -204,7 +219,9 @@ static void condense_load(ecall *c) {
     }
   }
   upk_condensed o;
-  int rc = upk_condense(raw ? raw : text, len, trace_format(em_str(c, "format")), budget, &o);
+  int rc = upk_condense(raw ? raw : text, len,
+                        trace_format(upk_param_str(c->params, upk_condense_params, "format")),
+                        budget, &o);
   free(raw);
   if (rc == -EINVAL) {
     c->data = json_pack("{s:s}", "code", o.error_code ? o.error_code : "trace/not-json");
@@ -212,7 +229,7 @@ static void condense_load(ecall *c) {
   } else if (rc) {
     em_fail(c, UPK_RPC_INTERNAL_ERROR, "condense: %s", strerror(-rc));
   } else {
-    c->result = condensed_json(&o, budget ? budget : UPK_CONDENSE_DEFAULT_BUDGET);
+    c->result = condensed_json(&o, budget);
     upk_condensed_free(&o);
   }
 }
@@ -223,24 +240,11 @@ static void condense_reply(ecall *c) {
   em_free(c);
 }
 
+/* The table checked budget's range and format's name. */
 void upk_condense_handler(upk_job *job, json_t *params) {
-  const char *fmt = json_string_value(json_object_get(params, "format"));
   bool has_trace = json_object_get(params, "trace"), has_text = json_object_get(params, "text");
   if (has_trace == has_text)
     em_bad(job, "params: give either trace (a file) or text (the trace itself)");
-  else if (fmt && trace_format(fmt) == UPK_TRACE_AUTO && strcmp(fmt, "auto"))
-    em_bad(job, "params.format: expected auto, markdown, json, jsonl or codex");
-  else if (!em_check_range(job, params, "budget", UPK_CONDENSE_MIN_BUDGET, 1000000))
+  else
     em_start(job, params, condense_load, condense_reply);
 }
-
-const upk_param upk_condense_params[] = {
-    {"trace", UPK_T_STRING, 0,
-     "An agent trace file: Markdown, a JSON message array (Anthropic, OpenAI), Claude Code "
-     "session JSONL or a Codex CLI rollout."},
-    {"text", UPK_T_STRING, 0, "The trace itself, instead of a file."},
-    {"budget", UPK_T_INTEGER, 0,
-     "Tokens the condensed trace may take (default 4000, at least 64)."},
-    {"format", UPK_T_STRING, 0, "auto (default), markdown, json, jsonl or codex."},
-    {0},
-};

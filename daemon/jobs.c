@@ -4,10 +4,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "log.h"
 #include "lsp.h"
 #include "mcp.h"
+#include "tool_text.h"
 
 static bool is_lsp(const upk_job *job) {
   return upk_session_framing(job->server) == UPK_FRAMING_LSP;
@@ -81,17 +83,39 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
   json_decref(empty);
 }
 
+/* Where a diagnostic without a file is, when the result does not say: a skill method checks
+ * a SKILL.md. */
+static const char *default_file(const upk_job *job) {
+  return strncmp(job->method->name, "skills/", 7) ? "input" : "SKILL.md";
+}
+
 void upk_job_reply(upk_job *job, json_t *result) {
-  if (job->as_tool)
-    result = upk_mcp_tool_result(result ? result : json_object(), false, NULL);
+  if (job->as_tool) {
+    if (!result)
+      result = json_object();
+    /* A failed check (ok: false) keeps its JSON text first, as MCP asks, and says what failed in
+     * a second block for clients that show models only text (tool_text.h). */
+    char *readable = upk_tool_failed_check_text(result, default_file(job));
+    result = upk_mcp_tool_result(result, false, NULL);
+    if (readable)
+      json_array_append_new(json_object_get(result, "content"),
+                            json_pack("{s:s,s:s}", "type", "text", "text", readable));
+    free(readable);
+  }
   job__finish(job, upk_rpc_result(job->id, result));
 }
 
 static void job__vfail(upk_job *job, int code, json_t *data, const char *fmt, va_list ap) {
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
-  json_t *r = job->as_tool ? upk_rpc_result(job->id, upk_mcp_tool_result(data, true, msg))
-                           : upk_rpc_error(job->id, code, msg, data);
+  if (!job->as_tool) {
+    job__finish(job, upk_rpc_error(job->id, code, msg, data));
+    return;
+  }
+  /* A refusal's text names its diagnostics, not just their count (tool_text.h). */
+  char *text = upk_tool_diag_text(data, msg, default_file(job));
+  json_t *r = upk_rpc_result(job->id, upk_mcp_tool_result(data, true, text ? text : msg));
+  free(text);
   job__finish(job, r);
 }
 

@@ -37,6 +37,10 @@ struct upk_method {
   const upk_param *params;
   upk_handler handler;
   unsigned flags;
+  /* Tools: what a result holds (MCP outputSchema, tool_results.h), and the data a failure
+   * carries where that differs (both are structuredContent that clients validate). */
+  const upk_param *result;
+  const upk_param *refusal;
 };
 
 struct upk_job {

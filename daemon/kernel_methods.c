@@ -14,12 +14,47 @@
 #include "kernel_methods.h"
 #include "kernel_service.h"
 #include "runspec.h"
+#include "tool_results.h"
 #include "workers.h"
 
 enum {
-  SOURCE_CAP = 16 << 20,   /* bytes of inline source (the worker caps files alike) */
-  TIMEOUT_DEFAULT = 60000, /* ms: a hard stop for runaway compiles */
-  TIMEOUT_MAX = 600000,
+  SOURCE_CAP = 16 << 20, /* bytes of inline source (the worker caps files alike) */
+  TIMEOUT_MAX = 600000,  /* ms: the longest hard stop for a compile (default: the table's) */
+};
+
+#define STRINGS UPK_ITEMS(UPK_T_STRING)
+
+static const upk_param validate_params[] = {
+    {"source", UPK_T_TEXT, 0, "CUDA source text (device code, or a whole file with host code)."},
+    {"path", UPK_T_STRING, 0, "A .cu file instead of source (relative to the workspace)."},
+    {"project", UPK_T_STRING, 0,
+     "A kernel-builder project directory (build.toml): every [kernel.*] source for each of "
+     "its cuda-capabilities."},
+    {"backend", UPK_T_STRING, 0,
+     "auto: nvcc for files with host code, else NVRTC; or nvrtc, or nvcc.",
+     UPK_ONE_OF("auto", "nvrtc", "nvcc"), .def = "auto"},
+    {"fileName", UPK_T_STRING, 0, "Name for inline source in diagnostics.", .def = "kernel.cu"},
+    {"names", UPK_T_ARRAY, 0, "Kernels to report, e.g. [\"scale<float>\"] (default: all).",
+     STRINGS},
+    {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value."},
+    {"std", UPK_T_STRING, 0, "C++ dialect, default c++17."},
+    {"defines", UPK_T_ARRAY, 0, "Macros: [\"N=128\", \"USE_TMA\"].", STRINGS},
+    {"includes", UPK_T_ARRAY, 0, "Extra include directories (relative to the workspace).", STRINGS},
+    {"options", UPK_T_ARRAY, 0, "Extra NVRTC options, e.g. [\"-maxrregcount=64\"].", STRINGS},
+    {"blockSize", UPK_T_INTEGER, 0, "Threads per block for occupancy.", UPK_RANGE(1, 1024)},
+    {"blockSizes", UPK_T_ARRAY, 0, "Several block sizes: occupancy for each.",
+     UPK_ITEMS_OF(.type = UPK_T_INTEGER, UPK_RANGE(1, 1024))},
+    {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes.", UPK_MIN(0)},
+    {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile.", UPK_RANGE(1, TIMEOUT_MAX),
+     .def = "60000"},
+    {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached.",
+     .def = "true"},
+    {"run", UPK_T_OBJECT, 0,
+     "Run the kernel on the GPU and check it: {kernel, grid, block, sharedBytes, args, reference, "
+     "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer}; reference {pytorch: {path | "
+     "source}} checks it against a KernelBench-style PyTorch problem, {pytorch: {op, args, "
+     "project?}} against a torch op of a kernel-builder project's torch-ext/ (docs/gpu.md)."},
+    {0},
 };
 
 static int bad(upk_job *job, const char *fmt, const char *what) {
@@ -36,20 +71,17 @@ static json_t *abs_path(const upk_server *s, const char *p) {
   return json_string(buf);
 }
 
-static int copy_strings(upk_job *job, json_t *params, const char *key, json_t *wire, bool paths) {
+/* The table (below) checked that every item is a string. */
+static void copy_strings(upk_job *job, json_t *params, const char *key, json_t *wire, bool paths) {
   json_t *a = json_object_get(params, key), *x, *out = json_array();
   size_t i;
   json_object_set_new(wire, key, out);
-  json_array_foreach(a, i, x) {
-    if (!json_is_string(x))
-      return bad(job, "params.%s: every item must be a string", key);
-    json_array_append_new(out,
-                          paths ? abs_path(job->server, json_string_value(x)) : json_incref(x));
-  }
-  return 0;
+  json_array_foreach(a, i, x) json_array_append_new(
+      out, paths ? abs_path(job->server, json_string_value(x)) : json_incref(x));
 }
 
-static int block_sizes(upk_job *job, json_t *params, json_t *wire) {
+/* blockSize and blockSizes together; the table checked their range. */
+static void block_sizes(json_t *params, json_t *wire) {
   json_t *one = json_object_get(params, "blockSize"), *many = json_object_get(params, "blockSizes");
   json_t *out = json_array(), *x;
   size_t i;
@@ -57,13 +89,6 @@ static int block_sizes(upk_job *job, json_t *params, json_t *wire) {
   if (one)
     json_array_append(out, one);
   json_array_foreach(many, i, x) json_array_append(out, x);
-  json_array_foreach(out, i, x) {
-    json_int_t v = json_integer_value(x);
-    if (!json_is_integer(x) || v < 1 || v > 1024)
-      return bad(job, "params.%s: block sizes are integers from 1 to 1024",
-                 one ? "blockSize" : "blockSizes");
-  }
-  return 0;
 }
 
 static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
@@ -82,8 +107,8 @@ static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
     return 0;
   }
   json_object_set(wire, "source", src);
-  json_t *name = json_object_get(params, "fileName");
-  json_object_set_new(wire, "fileName", name ? json_incref(name) : json_string("kernel.cu"));
+  json_object_set_new(wire, "fileName",
+                      json_string(upk_param_str(params, validate_params, "fileName")));
   return 0;
 }
 
@@ -91,20 +116,15 @@ static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
 static json_t *wire_params(upk_job *job, json_t *params) {
   upk_server *s = job->server;
   json_t *w = json_object();
-  if (source_or_path(job, params, w) || copy_strings(job, params, "includes", w, true) ||
-      copy_strings(job, params, "defines", w, false) ||
-      copy_strings(job, params, "options", w, false) ||
-      copy_strings(job, params, "names", w, false) || block_sizes(job, params, w)) {
+  if (source_or_path(job, params, w)) {
     json_decref(w);
     return NULL;
   }
-  json_t *backend = json_object_get(params, "backend");
-  const char *b = json_string_value(backend);
-  if (backend && strcmp(b, "auto") && strcmp(b, "nvrtc") && strcmp(b, "nvcc")) {
-    json_decref(w);
-    bad(job, "params.%s: auto, nvrtc or nvcc", "backend");
-    return NULL;
-  }
+  copy_strings(job, params, "includes", w, true);
+  copy_strings(job, params, "defines", w, false);
+  copy_strings(job, params, "options", w, false);
+  copy_strings(job, params, "names", w, false);
+  block_sizes(params, w);
   static const char *const passthrough[] = {"arch", "std", "dynamicSharedBytes", "backend"};
   for (size_t i = 0; i < 4; i++) {
     json_t *v = json_object_get(params, passthrough[i]);
@@ -194,11 +214,7 @@ static void validate_handler(upk_job *job, json_t *params) {
     too_large(job, json_string_length(src));
     return;
   }
-  json_int_t timeout = json_integer_value(json_object_get(params, "timeoutMs"));
-  if (timeout < 0 || timeout > TIMEOUT_MAX) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.timeoutMs: from 1 to %d", TIMEOUT_MAX);
-    return;
-  }
+  json_int_t timeout = upk_param_int(params, validate_params, "timeoutMs");
   json_t *run = json_object_get(params, "run");
   char why[512];
   if (run && upk_runspec_check(run, why, sizeof why)) {
@@ -208,12 +224,12 @@ static void validate_handler(upk_job *job, json_t *params) {
   json_t *w = wire_params(job, params);
   if (!w)
     return;
-  unsigned limit = timeout ? (unsigned)timeout : TIMEOUT_DEFAULT;
+  unsigned limit = (unsigned)timeout;
   if (run) { /* a run is never cached; the pool's deadline covers the compile and the run */
     json_object_set_new(w, "run", wire_run(job, run, w));
     limit += run_timeout_ms(run) + 1000;
   }
-  bool use_cache = !run && !json_is_false(json_object_get(params, "cache"));
+  bool use_cache = !run && upk_param_bool(params, validate_params, "cache");
   if (!use_cache) /* the worker's disk cache is skipped too */
     json_object_set_new(w, "noCache", json_true());
   vcheck *v = calloc(1, sizeof *v);
@@ -267,34 +283,6 @@ static void worker_handler(upk_job *job, json_t *params) {
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the worker pool refused the request");
 }
 
-static const upk_param validate_params[] = {
-    {"source", UPK_T_TEXT, 0, "CUDA source text (device code, or a whole file with host code)."},
-    {"path", UPK_T_STRING, 0, "A .cu file instead of source (relative to the workspace)."},
-    {"project", UPK_T_STRING, 0,
-     "A kernel-builder project directory (build.toml): every [kernel.*] source for each of "
-     "its cuda-capabilities."},
-    {"backend", UPK_T_STRING, 0,
-     "auto (default: nvcc for files with host code, else NVRTC), nvrtc or nvcc."},
-    {"fileName", UPK_T_STRING, 0, "Name for inline source in diagnostics (default kernel.cu)."},
-    {"names", UPK_T_ARRAY, 0, "Kernels to report, e.g. [\"scale<float>\"] (default: all)."},
-    {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value."},
-    {"std", UPK_T_STRING, 0, "C++ dialect, default c++17."},
-    {"defines", UPK_T_ARRAY, 0, "Macros: [\"N=128\", \"USE_TMA\"]."},
-    {"includes", UPK_T_ARRAY, 0, "Extra include directories (relative to the workspace)."},
-    {"options", UPK_T_ARRAY, 0, "Extra NVRTC options, e.g. [\"-maxrregcount=64\"]."},
-    {"blockSize", UPK_T_INTEGER, 0, "Threads per block for occupancy."},
-    {"blockSizes", UPK_T_ARRAY, 0, "Several block sizes: occupancy for each."},
-    {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes."},
-    {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile (default 60000)."},
-    {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached."},
-    {"run", UPK_T_OBJECT, 0,
-     "Run the kernel on the GPU and check it: {kernel, grid, block, sharedBytes, args, reference, "
-     "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer}; reference {pytorch: {path | "
-     "source}} checks it against a KernelBench-style PyTorch problem, {pytorch: {op, args, "
-     "project?}} against a torch op of a kernel-builder project's torch-ext/ (docs/gpu.md)."},
-    {0},
-};
-
 static const upk_param worker_params[] = {
     {"op", UPK_T_STRING, 1, "Worker op: hello, echo, sleep, crash, hang, garbage, exit."},
     {"params", UPK_T_OBJECT, 0, "The op's params."},
@@ -309,7 +297,7 @@ const upk_method upk_kernel_methods[] = {
      "diagnostics with line and column, per-kernel registers, spills, shared memory and "
      "occupancy, and H100 lint (Hopper-only features, shared-memory limits, clusters, deprecated "
      "intrinsics).",
-     validate_params, validate_handler, UPK_METHOD_READ_ONLY},
+     validate_params, validate_handler, UPK_METHOD_READ_ONLY, .result = upk_result_validate_kernel},
     {"upskilld/worker", NULL, "Worker op (test only)",
      "Send one op to the worker pool; for fault-injection tests.", worker_params, worker_handler,
      UPK_METHOD_TEST_ONLY},

@@ -97,11 +97,6 @@ static void server_discover(upk_server *s, upk_batch *b, json_t *id) {
                   "capabilities", capabilities(false), "instructions", instructions));
 }
 
-static json_t *tool_json(const upk_method *m) {
-  return json_pack("{s:s,s:s,s:s,s:o,s:{s:b}}", "name", m->tool, "title", m->title, "description",
-                   m->description, "inputSchema", upk_params_schema(m->params), "annotations",
-                   "readOnlyHint", (m->flags & UPK_METHOD_READ_ONLY) != 0);
-}
 
 /* We never hand out cursors, so any cursor a client sends is invalid. */
 static bool bad_cursor(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
@@ -128,7 +123,7 @@ static void tools_list(upk_server *s, upk_batch *b, json_t *id, json_t *params) 
   qsort(found, n, sizeof *found, by_tool_name);
   json_t *tools = json_array();
   for (size_t i = 0; i < n; i++)
-    json_array_append_new(tools, tool_json(found[i]));
+    json_array_append_new(tools, upk_method_tool_json(found[i]));
   reply(s, b, id, json_pack("{s:o}", "tools", tools));
 }
 
@@ -174,7 +169,8 @@ bool upk_mcp_face_request(upk_server *s, upk_batch *b, const char *method, json_
     mcp_initialize(s, b, id, params);
   } else if (!strcmp(method, "server/discover")) {
     server_discover(s, b, id);
-  } else if (upk_skills_ext_request(s, b, method, id, params)) {
+  } else if (upk_session_framing(s) != UPK_FRAMING_LSP && /* LSP has its own skills/list */
+             upk_skills_ext_request(s, b, method, id, params)) {
     return true;
   } else if (!strcmp(method, "tools/list")) {
     tools_list(s, b, id, params);

@@ -11,6 +11,7 @@
 #include "models_methods.h"
 #include "skills_methods.h"
 #include "status.h"
+#include "tool_results.h"
 
 /* upskilld/sleep: a test aid (enabled by --test-methods) that waits `ms` in
  * `steps` timer ticks, reporting progress each tick and stopping when
@@ -59,18 +60,18 @@ static void sleep_cancel(upk_job *job) {
   sleep_finish(st);
 }
 
+static const upk_param sleep_params[] = {
+    {"ms", UPK_T_INTEGER, 1, "How long to wait, in milliseconds.", UPK_RANGE(0, 600000)},
+    {"steps", UPK_T_INTEGER, 0, "Progress notifications to send along the way.",
+     UPK_RANGE(1, 10000), .def = "10"},
+    {"fail", UPK_T_STRING, 0, "Finish with this error message instead of a result."},
+    {0},
+};
+
+/* The table checked the ranges (jobs.c) before this runs. */
 static void sleep_handler(upk_job *job, json_t *params) {
-  json_int_t ms = json_integer_value(json_object_get(params, "ms"));
-  json_t *jsteps = json_object_get(params, "steps");
-  json_int_t steps = jsteps ? json_integer_value(jsteps) : 10;
-  if (ms < 0 || ms > 600000) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.ms: must be between 0 and 600000");
-    return;
-  }
-  if (steps < 1 || steps > 10000) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.steps: must be between 1 and 10000");
-    return;
-  }
+  json_int_t ms = upk_param_int(params, sleep_params, "ms");
+  json_int_t steps = upk_param_int(params, sleep_params, "steps");
   sleep_state *st = calloc(1, sizeof *st);
   st->job = job;
   st->ms = ms;
@@ -85,21 +86,15 @@ static void sleep_handler(upk_job *job, json_t *params) {
   uv_timer_start(&st->timer, sleep_tick, tick, tick ? tick : 1);
 }
 
-static const upk_param sleep_params[] = {
-    {"ms", UPK_T_INTEGER, 1, "How long to wait, in milliseconds (0..600000)."},
-    {"steps", UPK_T_INTEGER, 0, "Progress notifications to send along the way (default 10)."},
-    {"fail", UPK_T_STRING, 0, "Finish with this error message instead of a result."},
-    {0},
-};
-
 static const upk_method table[] = {
     {"upskilld/status", "status", "Daemon status",
      "Report the daemon's version, uptime, requests in flight and what this machine offers: CUDA "
      "toolkit (NVRTC, nvJitLink), GPU driver, and configured model providers.",
-     NULL, upk_status_handler, UPK_METHOD_READ_ONLY},
+     NULL, upk_status_handler, UPK_METHOD_READ_ONLY, .result = upk_result_status},
     {"upskilld/sleep", "sleep", "Sleep (test aid)",
      "Wait for a while, reporting progress; for testing clients' progress and cancellation.",
-     sleep_params, sleep_handler, UPK_METHOD_TEST_ONLY | UPK_METHOD_READ_ONLY},
+     sleep_params, sleep_handler, UPK_METHOD_TEST_ONLY | UPK_METHOD_READ_ONLY,
+     .result = upk_result_sleep},
 };
 static const size_t table_count = sizeof table / sizeof *table;
 
@@ -149,4 +144,14 @@ const upk_method *upk_method_at(size_t i, bool test_methods) {
     if (visible(m, test_methods) && i-- == 0)
       return m;
   return NULL;
+}
+
+json_t *upk_method_tool_json(const upk_method *m) {
+  json_t *t = json_pack("{s:s,s:s,s:s,s:o}", "name", m->tool, "title", m->title, "description",
+                        m->description, "inputSchema", upk_params_schema(m->params));
+  if (m->result)
+    json_object_set_new(t, "outputSchema", upk_result_schema(m->result, m->refusal));
+  json_object_set_new(t, "annotations",
+                      json_pack("{s:b}", "readOnlyHint", (m->flags & UPK_METHOD_READ_ONLY) != 0));
+  return t;
 }

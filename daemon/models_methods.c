@@ -13,6 +13,7 @@
 #include "config.h"
 #include "jobs.h"
 #include "log.h"
+#include "tool_results.h"
 
 enum { MAX_TOKENS_MAX = 1000000, TIMEOUT_MAX_MS = 3600000 };
 
@@ -57,26 +58,6 @@ static int bad(upk_job *job, const char *msg) {
   return -1;
 }
 
-static int check_messages(upk_job *job, json_t *messages) {
-  json_t *m;
-  size_t i;
-  char msg[160];
-  if (!json_array_size(messages))
-    return bad(job, "params.messages: needs at least one message");
-  json_array_foreach(messages, i, m) {
-    const char *role = json_string_value(json_object_get(m, "role"));
-    if (!json_is_object(m) || !role || (strcmp(role, "user") && strcmp(role, "assistant"))) {
-      snprintf(msg, sizeof msg, "params.messages[%zu].role: expected \"user\" or \"assistant\"", i);
-      return bad(job, msg);
-    }
-    if (!json_is_string(json_object_get(m, "content"))) {
-      snprintf(msg, sizeof msg, "params.messages[%zu].content: expected string", i);
-      return bad(job, msg);
-    }
-  }
-  return 0;
-}
-
 /* Params into `st`; answers -32602 and returns -1 when they are wrong. */
 static int read_params(upk_job *job, json_t *params, complete_state *st) {
   json_t *messages = json_object_get(params, "messages"),
@@ -86,14 +67,8 @@ static int read_params(upk_job *job, json_t *params, complete_state *st) {
   json_t *timeout = json_object_get(params, "timeoutMs");
   if (!messages == !prompt)
     return bad(job, "params: give exactly one of messages or prompt");
-  if (messages && check_messages(job, messages))
-    return -1;
-  if (max && (json_integer_value(max) < 1 || json_integer_value(max) > MAX_TOKENS_MAX))
-    return bad(job, "params.maxTokens: from 1 to 1000000");
-  if (temp && (json_number_value(temp) < 0 || json_number_value(temp) > 2))
-    return bad(job, "params.temperature: from 0 to 2");
-  if (timeout && (json_integer_value(timeout) < 1 || json_integer_value(timeout) > TIMEOUT_MAX_MS))
-    return bad(job, "params.timeoutMs: from 1 to 3600000");
+  if (messages && !json_array_size(messages))
+    return bad(job, "params.messages: needs at least one message");
   st->messages = messages ? json_deep_copy(messages)
                           : json_pack("[{s:s,s:O}]", "role", "user", "content", prompt);
   st->model_name = strdup(json_string_value(json_object_get(params, "model")));
@@ -229,17 +204,26 @@ static void complete_handler(upk_job *job, json_t *params) {
   }
 }
 
+static const upk_param message_fields[] = {
+    {"role", UPK_T_STRING, 1, NULL, UPK_ONE_OF("user", "assistant")},
+    {"content", UPK_T_STRING, 1, NULL},
+    {0},
+};
+
 static const upk_param complete_params[] = {
     {"model", UPK_T_STRING, 1,
      "opus, sonnet, haiku (or an alias from the config), anthropic.<id>, openai.<id>, "
      "generic.<id>."},
     {"system", UPK_T_STRING, 0, "System prompt."},
-    {"messages", UPK_T_ARRAY, 0, "[{role: user|assistant, content: string}]; or give prompt."},
+    {"messages", UPK_T_ARRAY, 0, "The conversation, at least one message; or give prompt.",
+     UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = message_fields)},
     {"prompt", UPK_T_STRING, 0, "A single user message (instead of messages)."},
-    {"maxTokens", UPK_T_INTEGER, 0, "Most tokens to generate (Anthropic default 4096)."},
-    {"temperature", UPK_T_NUMBER, 0, "Sampling temperature, 0 to 2."},
+    {"maxTokens", UPK_T_INTEGER, 0, "Most tokens to generate (Anthropic default 4096).",
+     UPK_RANGE(1, MAX_TOKENS_MAX)},
+    {"temperature", UPK_T_NUMBER, 0, "Sampling temperature.", UPK_RANGE(0, 2)},
     {"timeoutMs", UPK_T_INTEGER, 0,
-     "Deadline for the whole completion, retries included (default: config, 120000)."},
+     "Deadline for the whole completion, retries included (default: config, 120000).",
+     UPK_RANGE(1, TIMEOUT_MAX_MS)},
     {0},
 };
 
@@ -247,6 +231,7 @@ const upk_method upk_models_methods[] = {
     {"models/complete", "complete", "Complete with a model",
      "Send a prompt to a model (Anthropic, OpenAI or an OpenAI-compatible server) and return its "
      "answer with token usage; retries rate limits and server errors with backoff.",
-     complete_params, complete_handler, 0},
+     complete_params, complete_handler, 0, .result = upk_result_complete,
+     .refusal = upk_refusal_complete},
 };
 const size_t upk_models_methods_count = sizeof upk_models_methods / sizeof *upk_models_methods;

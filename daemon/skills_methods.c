@@ -18,12 +18,84 @@
 #include "skills_call.h"
 #include "skills_methods.h"
 #include "skills_service.h"
+#include "tool_results.h"
 #include "validate.h"
 
+#define LOOKUP_MAX_WAIT_MS 120000
+#define LOOKUP_TOOL_WAIT_MS 30000
+#define STRINGS UPK_ITEMS(UPK_T_STRING)
+
+/* ---- parameter specs: types, ranges, choices and defaults, checked before a handler runs ---- */
+
+static const upk_param validate_params[] = {
+    {"path", UPK_T_STRING, 0, "A skill directory or its SKILL.md (relative to the workspace)."},
+    {"text", UPK_T_STRING, 0, "SKILL.md text to check instead of a path."},
+    {"mode", UPK_T_STRING, 0, "strict: the specification; lenient: how agents load skills.",
+     UPK_ONE_OF("strict", "lenient"), .def = "strict"},
+    {0},
+};
+static const upk_param lookup_params[] = {
+    {"task", UPK_T_STRING, 1, "What the agent is about to do, in plain words."},
+    {"limit", UPK_T_INTEGER, 0, "How many skills to return.", UPK_RANGE(1, 100), .def = "10"},
+    {"agents", UPK_T_ARRAY, 0, "Only skills these agents see (claude, codex, cursor, ...).",
+     STRINGS},
+    {"waitMs", UPK_T_INTEGER, 0,
+     "While the first index of the skills is built, wait up to this long for it (default 30000 "
+     "as an MCP tool, else 0: answer at once, partial, with indexing).",
+     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS)},
+    {0},
+};
+static const upk_param list_params[] = {
+    {"agent", UPK_T_STRING, 0, "Only skills this agent sees."},
+    {"scope", UPK_T_STRING, 0, "Only skills of this scope.",
+     UPK_ONE_OF("project", "user", "builtin", "extra")},
+    {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging).", UPK_MIN(0), .def = "0"},
+    {"limit", UPK_T_INTEGER, 0, "At most this many entries.", UPK_RANGE(1, 10000), .def = "1000"},
+    {0},
+};
+static const upk_param get_params[] = {
+    {"name", UPK_T_STRING, 1, "The skill's name."},
+    {"agent", UPK_T_STRING, 0, "Resolve the name as this agent would (shadowing)."},
+    {0},
+};
+static const upk_param prompt_params[] = {
+    {"agent", UPK_T_STRING, 0, "The skills this agent sees (default: all)."},
+    {0},
+};
+static const upk_param file_fields[] = {
+    {"path", UPK_T_STRING, 1, "Relative to the skill directory, e.g. references/api.md."},
+    {"content", UPK_T_TEXT, 1, NULL},
+    {0},
+};
+static const upk_param skill_text_fields[] = {
+    {"markdown", UPK_T_TEXT, 1, "The SKILL.md text."},
+    {"files", UPK_T_ARRAY, 0, "Its other files.",
+     UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = file_fields)},
+    {0},
+};
+static const upk_param install_params[] = {
+    {"from", UPK_T_ANY, 1, "The skill: a directory (or SKILL.md) path, or its text and files.",
+     UPK_ANY_OF(
+         {.type = UPK_T_STRING, .description = "A skill directory or SKILL.md path."},
+         {.type = UPK_T_OBJECT, .description = "The skill itself.", .props = skill_text_fields})},
+    {"agents", UPK_T_ARRAY, 0, "Agents to install for (default: agents and claude).", STRINGS},
+    {"scope", UPK_T_STRING, 0, "project: the workspace; user: the home directory.",
+     UPK_ONE_OF("project", "user"), .def = "project"},
+    {"force", UPK_T_BOOLEAN, 0, "Replace a different skill of the same name.", .def = "false"},
+    {0},
+};
+static const upk_param remove_params[] = {
+    {"name", UPK_T_STRING, 1, "The skill to remove."},
+    {"agents", UPK_T_ARRAY, 0, "Only from these agents' directories (default: all).", STRINGS},
+    {"scope", UPK_T_STRING, 0, NULL, UPK_ONE_OF("project", "user"), .def = "project"},
+    {0},
+};
+
 static void do_validate(upk_call *c, upk_index *ix) {
-  const char *path = upk_call_str(c, "path"), *text = upk_call_str(c, "text"), *mode = upk_call_str(c, "mode");
-  upk_validate_mode m =
-      mode && !strcmp(mode, "lenient") ? UPK_VALIDATE_LENIENT : UPK_VALIDATE_STRICT;
+  const char *path = upk_call_str(c, "path"), *text = upk_call_str(c, "text");
+  upk_validate_mode m = strcmp(upk_param_str(c->params, validate_params, "mode"), "lenient")
+                            ? UPK_VALIDATE_STRICT
+                            : UPK_VALIDATE_LENIENT;
   upk_diags d = {0};
   size_t errors;
   if (path) {
@@ -43,13 +115,8 @@ static void do_validate(upk_call *c, upk_index *ix) {
 
 static void validate_handler(upk_job *job, json_t *params) {
   json_t *path = json_object_get(params, "path"), *text = json_object_get(params, "text");
-  const char *mode = json_string_value(json_object_get(params, "mode"));
   if (!path == !text) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params: give exactly one of path or text");
-    return;
-  }
-  if (mode && strcmp(mode, "strict") && strcmp(mode, "lenient")) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.mode: expected \"strict\" or \"lenient\"");
     return;
   }
   upk_call_start(job, params, do_validate);
@@ -103,14 +170,12 @@ static void do_lookup(upk_call *c, upk_index *ix) {
     return;
   const char *agents[32];
   size_t n = agents_param(json_object_get(c->params, "agents"), agents, 32);
-  json_int_t limit = json_integer_value(json_object_get(c->params, "limit"));
-  if (limit <= 0)
-    limit = 10;
+  json_int_t limit = upk_param_int(c->params, lookup_params, "limit");
   upk_index_hits hits = {0};
   int rc = upk_index_lookup(ix, upk_call_str(c, "task"), (size_t)limit, agents, n, &hits);
   if (rc) {
     upk_call_fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL, "%s",
-         rc == -EINVAL ? "params.task: describe the task in words" : upk_index_errmsg(ix));
+                  rc == -EINVAL ? "params.task: describe the task in words" : upk_index_errmsg(ix));
     return;
   }
   json_t *results = json_array();
@@ -140,39 +205,15 @@ static bool check_agents(upk_job *job, json_t *params) {
   return true;
 }
 
-#define LOOKUP_MAX_WAIT_MS 120000
-#define LOOKUP_TOOL_WAIT_MS 30000
-
+/* The table checked limit's and waitMs's ranges. */
 static void lookup_handler(upk_job *job, json_t *params) {
-  json_t *limit = json_object_get(params, "limit");
-  if (limit && (json_integer_value(limit) < 1 || json_integer_value(limit) > 100)) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.limit: must be between 1 and 100");
-    return;
-  }
   json_t *wait = json_object_get(params, "waitMs");
-  if (wait && (json_integer_value(wait) < 0 || json_integer_value(wait) > LOOKUP_MAX_WAIT_MS)) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.waitMs: must be between 0 and %d",
-                 LOOKUP_MAX_WAIT_MS);
-    return;
-  }
   if (!check_agents(job, params))
     return;
   /* Agents calling the tool do not know to ask again: they wait unless they say otherwise. */
   json_int_t ms = wait ? json_integer_value(wait) : job->as_tool ? LOOKUP_TOOL_WAIT_MS : 0;
   upk_call_start_waiting(job, params, do_lookup, ms);
 }
-
-static bool scope_param(upk_call *c, upk_index_scope *sc) {
-  const char *s = upk_call_str(c, "scope");
-  if (s && upk_index_scope_parse(s, sc) != 0) {
-    upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL, "params.scope: expected project, user, builtin or extra");
-    return false;
-  }
-  return true;
-}
-
-#define LIST_DEFAULT_LIMIT 1000
-#define LIST_MAX_LIMIT 10000
 
 /* The shadows of the names on this page (all of them would be another giant answer). */
 static json_t *page_shadows(upk_index *ix, const upk_index_entries *page) {
@@ -198,13 +239,14 @@ static json_t *page_shadows(upk_index *ix, const upk_index_entries *page) {
 
 static void do_list(upk_call *c, upk_index *ix) {
   upk_index_scope sc;
-  if (!upk_call_need_index(c, ix) || !scope_param(c, &sc))
+  const char *scope = upk_call_str(c, "scope"); /* one of the table's choices */
+  if (!upk_call_need_index(c, ix))
     return;
-  json_t *lim = json_object_get(c->params, "limit");
-  size_t offset = (size_t)json_integer_value(json_object_get(c->params, "offset"));
-  size_t limit = lim ? (size_t)json_integer_value(lim) : LIST_DEFAULT_LIMIT, total = 0;
+  bool by_scope = scope && upk_index_scope_parse(scope, &sc) == 0;
+  size_t offset = (size_t)upk_param_int(c->params, list_params, "offset");
+  size_t limit = (size_t)upk_param_int(c->params, list_params, "limit"), total = 0;
   upk_index_entries page = {0};
-  if (upk_index_list_page(ix, upk_call_str(c, "agent"), upk_call_str(c, "scope") ? &sc : NULL, offset, limit, &page,
+  if (upk_index_list_page(ix, upk_call_str(c, "agent"), by_scope ? &sc : NULL, offset, limit, &page,
                           &total) != 0) {
     upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
     return;
@@ -228,8 +270,8 @@ static void do_get(upk_call *c, upk_index *ix) {
   int rc = upk_index_get(ix, upk_call_str(c, "name"), upk_call_str(c, "agent"), &sk);
   if (rc) {
     upk_call_fail(c, rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED, NULL,
-         rc == -ENOENT ? "no skill named '%s'" : "%s",
-         rc == -ENOENT ? upk_call_str(c, "name") : upk_index_errmsg(ix));
+                  rc == -ENOENT ? "no skill named '%s'" : "%s",
+                  rc == -ENOENT ? upk_call_str(c, "name") : upk_index_errmsg(ix));
     return;
   }
   json_t *files = json_array();
@@ -268,16 +310,6 @@ static void agent_filter_handler(upk_job *job, json_t *params, upk_call_fn fn) {
 }
 
 static void list_handler(upk_job *job, json_t *params) {
-  json_t *off = json_object_get(params, "offset"), *lim = json_object_get(params, "limit");
-  if (off && json_integer_value(off) < 0) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.offset: must be 0 or more");
-    return;
-  }
-  if (lim && (json_integer_value(lim) < 1 || json_integer_value(lim) > LIST_MAX_LIMIT)) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.limit: must be between 1 and %d",
-                 LIST_MAX_LIMIT);
-    return;
-  }
   agent_filter_handler(job, params, do_list);
 }
 static void get_handler(upk_job *job, json_t *params) {
@@ -319,8 +351,8 @@ static void finish_install(upk_call *c, upk_index *ix, int rc, upk_install_resul
   }
   const char *why = res->diags.len ? res->diags.items[res->diags.len - 1].message : strerror(-rc);
   upk_call_fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
-       json_pack("{s:o,s:o}", "diagnostics", diags, "targets", targets_json(res)), "%s refused: %s",
-       verb, why);
+                json_pack("{s:o,s:o}", "diagnostics", diags, "targets", targets_json(res)),
+                "%s refused: %s", verb, why);
 }
 
 typedef struct file_list {
@@ -328,21 +360,22 @@ typedef struct file_list {
   size_t n;
 } file_list;
 
-static const char *read_files(json_t *from, file_list *fl) {
+/* from.files, whose shape the table checked: [{path, content}]. */
+static void read_files(json_t *from, file_list *fl) {
   json_t *files = json_object_get(from, "files");
-  if (files && !json_is_array(files))
-    return "params.from.files: expected an array of {path, content}";
   fl->n = json_array_size(files);
   fl->items = calloc(fl->n ? fl->n : 1, sizeof *fl->items);
-  for (size_t i = 0; i < fl->n; i++) {
-    json_t *f = json_array_get(files, i);
-    json_t *p = json_object_get(f, "path"), *content = json_object_get(f, "content");
-    if (!json_is_string(p) || !json_is_string(content))
-      return "params.from.files[]: each needs a string path and a string content";
-    fl->items[i] = (upk_install_file){json_string_value(p), json_string_value(content),
-                                      json_string_length(content)};
+  for (size_t i = 0; fl->items && i < fl->n; i++) {
+    json_t *f = json_array_get(files, i), *content = json_object_get(f, "content");
+    fl->items[i] = (upk_install_file){json_string_value(json_object_get(f, "path")),
+                                      json_string_value(content), json_string_length(content)};
   }
-  return NULL;
+}
+
+/* The scope a request asked for: the table allows project (its default) or user. */
+static upk_scope scope_of(upk_call *c, const upk_param *spec) {
+  return strcmp(upk_param_str(c->params, spec, "scope"), "user") ? UPK_SCOPE_PROJECT
+                                                                 : UPK_SCOPE_USER;
 }
 
 static void do_install(upk_call *c, upk_index *ix) {
@@ -351,19 +384,17 @@ static void do_install(upk_call *c, upk_index *ix) {
   upk_install_req req = {0};
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
-  req.scope =
-      upk_call_str(c, "scope") && !strcmp(upk_call_str(c, "scope"), "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT;
+  req.scope = scope_of(c, install_params);
   req.project_root = c->server->workspace;
-  req.force = json_is_true(json_object_get(c->params, "force"));
+  req.force = upk_param_bool(c->params, install_params, "force");
   file_list fl = {0};
   char *path = NULL;
   if (json_is_string(from)) {
     req.from_path = path = upk_call_path(c, json_string_value(from));
   } else {
-    const char *bad = read_files(from, &fl);
-    if (bad) {
-      free(fl.items);
-      upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL, "%s", bad);
+    read_files(from, &fl);
+    if (!fl.items) {
+      upk_call_fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
       return;
     }
     json_t *md = json_object_get(from, "markdown");
@@ -380,24 +411,9 @@ static void do_install(upk_call *c, upk_index *ix) {
   free(path);
 }
 
-static bool scope_ok(upk_job *job, json_t *params) {
-  const char *scope = json_string_value(json_object_get(params, "scope"));
-  if (scope && strcmp(scope, "project") && strcmp(scope, "user")) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.scope: expected \"project\" or \"user\"");
-    return false;
-  }
-  return true;
-}
-
+/* The table checked from's shape and scope's value. */
 static void install_handler(upk_job *job, json_t *params) {
-  json_t *from = json_object_get(params, "from");
-  if (!json_is_string(from) &&
-      !(json_is_object(from) && json_is_string(json_object_get(from, "markdown")))) {
-    upk_job_fail(job, UPK_RPC_INVALID_PARAMS,
-                 "params.from: expected a skill path or {markdown, files?}");
-    return;
-  }
-  if (scope_ok(job, params) && check_agents(job, params))
+  if (check_agents(job, params))
     upk_call_start(job, params, do_install);
 }
 
@@ -407,14 +423,13 @@ static void do_remove(upk_call *c, upk_index *ix) {
   req.name = upk_call_str(c, "name");
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
-  req.scope =
-      upk_call_str(c, "scope") && !strcmp(upk_call_str(c, "scope"), "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT;
+  req.scope = scope_of(c, remove_params);
   req.project_root = c->server->workspace;
   upk_install_result res;
   int rc = upk_remove(&req, &res);
   if (rc == -ENOENT) {
-    upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL, "no installed skill named '%s' in %s scope", req.name,
-         req.scope == UPK_SCOPE_USER ? "user" : "project");
+    upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL, "no installed skill named '%s' in %s scope",
+                  req.name, req.scope == UPK_SCOPE_USER ? "user" : "project");
   } else {
     finish_install(c, ix, rc, &res, "remove");
   }
@@ -422,81 +437,35 @@ static void do_remove(upk_call *c, upk_index *ix) {
 }
 
 static void remove_handler(upk_job *job, json_t *params) {
-  if (scope_ok(job, params) && check_agents(job, params))
+  if (check_agents(job, params))
     upk_call_start(job, params, do_remove);
 }
 
-/* ---- parameter specs and table entries ---- */
-
-static const upk_param validate_params[] = {
-    {"path", UPK_T_STRING, 0, "A skill directory or its SKILL.md (relative to the workspace)."},
-    {"text", UPK_T_STRING, 0, "SKILL.md text to check instead of a path."},
-    {"mode", UPK_T_STRING, 0, "strict (default: the specification) or lenient (how agents load)."},
-    {0},
-};
-static const upk_param lookup_params[] = {
-    {"task", UPK_T_STRING, 1, "What the agent is about to do, in plain words."},
-    {"limit", UPK_T_INTEGER, 0, "How many skills to return (1..100, default 10)."},
-    {"agents", UPK_T_ARRAY, 0, "Only skills these agents see (claude, codex, cursor, ...)."},
-    {"waitMs", UPK_T_INTEGER, 0,
-     "While the first index of the skills is built, wait up to this long for it (0..120000; "
-     "default 30000 as an MCP tool, else 0: answer at once, partial, with indexing)."},
-    {0},
-};
-static const upk_param list_params[] = {
-    {"agent", UPK_T_STRING, 0, "Only skills this agent sees."},
-    {"scope", UPK_T_STRING, 0, "project, user, builtin or extra."},
-    {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging; default 0)."},
-    {"limit", UPK_T_INTEGER, 0, "At most this many entries (1..10000, default 1000)."},
-    {0},
-};
-static const upk_param get_params[] = {
-    {"name", UPK_T_STRING, 1, "The skill's name."},
-    {"agent", UPK_T_STRING, 0, "Resolve the name as this agent would (shadowing)."},
-    {0},
-};
-static const upk_param prompt_params[] = {
-    {"agent", UPK_T_STRING, 0, "The skills this agent sees (default: all)."},
-    {0},
-};
-static const upk_param install_params[] = {
-    {"from", UPK_T_ANY, 1,
-     "A skill directory path, or {markdown: SKILL.md text, files: [{path, content}]}."},
-    {"agents", UPK_T_ARRAY, 0, "Agents to install for (default: agents and claude)."},
-    {"scope", UPK_T_STRING, 0, "project (default: the workspace) or user."},
-    {"force", UPK_T_BOOLEAN, 0, "Replace a different skill of the same name."},
-    {0},
-};
-static const upk_param remove_params[] = {
-    {"name", UPK_T_STRING, 1, "The skill to remove."},
-    {"agents", UPK_T_ARRAY, 0, "Only from these agents' directories (default: all)."},
-    {"scope", UPK_T_STRING, 0, "project (default) or user."},
-    {0},
-};
+/* ---- table entries ---- */
 
 const upk_method upk_skills_methods[] = {
     {"skills/lookup", "find_skill", "Find the skill for a task",
      "Rank the agent skills installed for this project and user (and upskilld's built-in "
      "library) by how well they fit a task; each result says why it matched.",
-     lookup_params, lookup_handler, UPK_METHOD_READ_ONLY},
+     lookup_params, lookup_handler, UPK_METHOD_READ_ONLY, .result = upk_result_find_skill},
     {"skills/list", "list_skills", "List skills",
      "List every skill an agent can see, with scope, shadowing and load warnings.", list_params,
-     list_handler, UPK_METHOD_READ_ONLY},
+     list_handler, UPK_METHOD_READ_ONLY, .result = upk_result_list_skills},
     {"skills/get", "get_skill", "Read a skill",
      "Return a skill's SKILL.md text, its files and its skill_meta.json.", get_params, get_handler,
-     UPK_METHOD_READ_ONLY},
+     UPK_METHOD_READ_ONLY, .result = upk_result_get_skill},
     {"skills/prompt", "skills_prompt", "Skills prompt block",
      "The <available_skills> XML block agents put in their system prompt.", prompt_params,
-     prompt_handler, UPK_METHOD_READ_ONLY},
+     prompt_handler, UPK_METHOD_READ_ONLY, .result = upk_result_skills_prompt},
     {"skills/validate", "validate_skill", "Validate a skill",
      "Check a SKILL.md against the Agent Skills specification; diagnostics with line/column.",
-     validate_params, validate_handler, UPK_METHOD_READ_ONLY},
+     validate_params, validate_handler, UPK_METHOD_READ_ONLY, .result = upk_result_validate_skill},
     {"skills/install", "install_skill", "Install a skill",
      "Validate, then install a skill atomically where the chosen agents read skills.",
-     install_params, install_handler, 0},
+     install_params, install_handler, 0, .result = upk_result_install},
     {"skills/remove", "remove_skill", "Remove a skill",
      "Remove an installed skill from the chosen agents' directories.", remove_params,
-     remove_handler, 0},
+     remove_handler, 0, .result = upk_result_install},
 };
 
 const size_t upk_skills_methods_count = sizeof upk_skills_methods / sizeof *upk_skills_methods;

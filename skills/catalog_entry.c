@@ -157,6 +157,14 @@ static int to_json(const fm_node *n, int depth, json_t **out, char *why, size_t 
   return 0;
 }
 
+/* Whether the n bytes at s are all spaces, tabs or CR (s need not be NUL-terminated). */
+static bool blank(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+      return false;
+  return true;
+}
+
 /* The YAML between SKILL.md's opening "---" line and the next line of just "---". */
 static int split(const char *text, size_t len, const char **yaml, size_t *ylen) {
   if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
@@ -167,7 +175,7 @@ static int split(const char *text, size_t len, const char **yaml, size_t *ylen) 
   for (size_t at = open; at < len;) {
     const char *nl = memchr(text + at, '\n', len - at);
     size_t end = nl ? (size_t)(nl - text) : len, n = end - at;
-    if (n >= 3 && !memcmp(text + at, "---", 3) && strspn(text + at + 3, " \t\r") >= n - 3) {
+    if (n >= 3 && !memcmp(text + at, "---", 3) && blank(text + at + 3, n - 3)) {
       *yaml = text + open;
       *ylen = at - open;
       return 0;

@@ -186,7 +186,7 @@ def waiting_lookups(proj, env):
     res = (r or {}).get("result", {})
     check("find_skill with a negative waitMs is a tool error saying the range",
           res.get("isError") is True and res.get("content", [{}])[0].get("text")
-          == "params.waitMs: must be between 0 and 120000", r)
+          == "params.waitMs: must be between 0 and 120000, got -5", r)
     r = m.wait(short)
     sc = (r or {}).get("result", {}).get("structuredContent", {})
     check("find_skill waits no longer than waitMs: after 50 ms the answer says it is partial",
@@ -206,7 +206,7 @@ def waiting_lookups(proj, env):
     d.call("initialize", {"processId": None, "rootUri": "file://" + proj,
                           "capabilities": {"window": {"workDoneProgress": True}}})
     d.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-    for bad, msg in ((200000, "params.waitMs: must be between 0 and 120000"),
+    for bad, msg in ((200000, "params.waitMs: must be between 0 and 120000, got 200000"),
                      ("soon", "params.waitMs: expected integer, got string")):
         r = d.call("skills/lookup", dict(task, waitMs=bad))
         check(f"skills/lookup with waitMs {bad!r} is -32602 saying so",

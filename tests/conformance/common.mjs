@@ -8,7 +8,10 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const cache = process.env.UPK_NPM_CACHE || join(root, '.cache/npm');
 export const daemon = process.env.UPSKILLD || join(root, 'build/daemon/upskilld');
 
-const pinned = { 'vscode-jsonrpc': '10.0.0', '@modelcontextprotocol/sdk': '1.32.2' };
+const pinned = {
+  'vscode-jsonrpc': '10.0.0', '@modelcontextprotocol/sdk': '1.32.2', ajv: '8.17.1',
+  '@modelcontextprotocol/client': '2.4.0',
+};
 
 // require() bound to the cache folder; throws a clear error when a package is missing.
 export function requireFromCache(name) {

@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cache=${UPK_NPM_CACHE:-$root/.cache/npm}
-pkgs=(vscode-jsonrpc@10.0.0 @modelcontextprotocol/sdk@1.32.2)
+pkgs=(vscode-jsonrpc@10.0.0 @modelcontextprotocol/sdk@1.32.2 ajv@8.17.1 @modelcontextprotocol/client@2.4.0 @modelcontextprotocol/server@2.4.0)
 
 missing=()
 for spec in "${pkgs[@]}"; do

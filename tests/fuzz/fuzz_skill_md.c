@@ -2,7 +2,12 @@
  * parsed as skills/validate and skills/lookup's indexer read it, then validated in both modes.
  * Invariants: parsing never fails on text under the size cap; every diagnostic is well formed
  * (fuzz_util.h); what parsing extracted (name, description, fields, headings) is valid UTF-8
- * or absent, since the daemon sends it as JSON strings. */
+ * or absent, since the daemon sends it as JSON strings. The same bytes as the MCP Skills
+ * extension reads them: the frontmatter as JSON (an object, or a refusal with a reason), and as
+ * a skill:// URI (decoded to an absolute path without "..", or refused). */
+#include <string.h>
+
+#include "catalog.h"
 #include "fuzz_util.h"
 #include "skill.h"
 #include "validate.h"
@@ -34,5 +39,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   upk_skill_free(&s);
   upk_diags_free(&d);
+  json_t *fm = NULL;
+  char why[256] = "";
+  rc = upk_catalog_frontmatter((const char *)data, size, &fm, why, sizeof why);
+  CHECK(rc ? !fm && why[0] : json_is_object(fm));
+  json_decref(fm);
+  char *uri = strndup((const char *)data, size > 4096 ? 4096 : size), *path = NULL;
+  upk_catalog_bases b = {"/w", "/h", "/b"};
+  if (uri && !upk_catalog_uri_path(&b, uri, &path))
+    CHECK(path[0] == '/' && !strstr(path, "/../") && !strstr(path, "//"));
+  free(path);
+  free(uri);
   return 0;
 }

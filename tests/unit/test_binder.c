@@ -166,3 +166,168 @@ UTest(binder, nul_in_strings) {
   json_decref(p);
   check(text_spec, "{\"source\":3}", "params.source: expected string, got integer");
 }
+
+/* ---- items, ranges, choices, defaults, nested objects, alternatives (issue 32) ---- */
+
+static const upk_param msg_fields[] = {
+    {"role", UPK_T_STRING, 1, NULL, UPK_ONE_OF("user", "assistant")},
+    {"content", UPK_T_STRING, 1, NULL},
+    {0},
+};
+static const upk_param rich[] = {
+    {"limit", UPK_T_INTEGER, 0, "how many", UPK_RANGE(1, 100), .def = "10"},
+    {"offset", UPK_T_INTEGER, 0, NULL, UPK_MIN(0), .def = "0"},
+    {"ratio", UPK_T_NUMBER, 0, NULL, UPK_RANGE_BELOW(0, 1), .def = "0.34"},
+    {"temp", UPK_T_NUMBER, 0, NULL, UPK_MAX(2)},
+    {"mode", UPK_T_STRING, 0, NULL, UPK_ONE_OF("strict", "lenient"), .def = "strict"},
+    {"fast", UPK_T_BOOLEAN, 0, NULL, .def = "true"},
+    {"agents", UPK_T_ARRAY, 0, NULL, UPK_ITEMS(UPK_T_STRING)},
+    {"sizes", UPK_T_ARRAY, 0, NULL, UPK_ITEMS_OF(.type = UPK_T_INTEGER, UPK_RANGE(1, 1024))},
+    {"messages", UPK_T_ARRAY, 0, NULL, UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = msg_fields)},
+    {"from", UPK_T_ANY, 0, "a path or a skill",
+     UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_OBJECT, .props = msg_fields})},
+    {"run", UPK_T_OBJECT, 0, NULL, .props = msg_fields, .open = 1},
+    {0},
+};
+
+UTest(binder, ranges_name_the_bounds_and_the_value) {
+  check(rich, "{\"limit\":1}", NULL);
+  check(rich, "{\"limit\":100}", NULL);
+  check(rich, "{\"limit\":500}", "params.limit: must be between 1 and 100, got 500");
+  check(rich, "{\"limit\":0}", "params.limit: must be between 1 and 100, got 0");
+  check(rich, "{\"offset\":-1}", "params.offset: must be 0 or more, got -1");
+  check(rich, "{\"ratio\":0}", NULL);
+  check(rich, "{\"ratio\":0.99}", NULL);
+  check(rich, "{\"ratio\":1}", "params.ratio: must be from 0 to below 1, got 1");
+  check(rich, "{\"ratio\":-0.5}", "params.ratio: must be from 0 to below 1, got -0.5");
+  check(rich, "{\"temp\":2.5}", "params.temp: must be at most 2, got 2.5");
+  check(rich, "{\"limit\":1.5}", "params.limit: expected integer, got number");
+}
+
+UTest(binder, choices_list_what_is_allowed) {
+  check(rich, "{\"mode\":\"lenient\"}", NULL);
+  check(rich, "{\"mode\":\"loose\"}", "params.mode: expected one of strict, lenient");
+  check(rich, "{\"mode\":3}", "params.mode: expected string, got integer");
+}
+
+UTest(binder, array_items_are_checked_with_their_index) {
+  check(rich, "{\"agents\":[\"claude\",\"codex\"],\"sizes\":[1,1024]}", NULL);
+  check(rich, "{\"agents\":[\"claude\",7]}", "params.agents[1]: expected string, got integer");
+  check(rich, "{\"sizes\":[256,4096]}", "params.sizes[1]: must be between 1 and 1024, got 4096");
+  check(rich, "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", NULL);
+  check(rich, "{\"messages\":[{\"role\":\"bot\",\"content\":\"hi\"}]}",
+        "params.messages[0].role: expected one of user, assistant");
+  check(rich, "{\"messages\":[{\"role\":\"user\"}]}",
+        "params.messages[0].content: required string is missing");
+  check(rich, "{\"messages\":[{\"role\":\"user\",\"content\":\"x\",\"name\":\"n\"}]}",
+        "params.messages[0].name: unknown parameter");
+  check(rich, "{\"messages\":[\"hi\"]}", "params.messages[0]: expected object, got string");
+  /* protocol keys are allowed at the top only */
+  check(rich, "{\"messages\":[{\"role\":\"user\",\"content\":\"x\",\"_meta\":{}}]}",
+        "params.messages[0]._meta: unknown parameter");
+}
+
+static const upk_param need_from[] = {
+    {"from", UPK_T_ANY, 1, NULL, UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_OBJECT})}, {0}};
+
+UTest(binder, alternatives_and_open_objects) {
+  check(rich, "{\"from\":\"skills/x\"}", NULL);
+  check(rich, "{\"from\":{\"role\":\"user\",\"content\":\"x\"}}", NULL);
+  check(rich, "{\"from\":5}", "params.from: expected string or object, got integer");
+  check(rich, "{\"from\":{\"role\":\"user\"}}", "params.from.content: required string is missing");
+  check(rich, "{\"run\":{\"role\":\"user\",\"content\":\"x\",\"more\":1}}", NULL);
+  check(rich, "{\"run\":{\"role\":\"user\",\"content\":1}}",
+        "params.run.content: expected string, got integer");
+  check(need_from, "{}", "params.from: required string or object is missing");
+}
+
+UTest(binder, defaults_come_from_the_table) {
+  json_t *none = json_object(), *given = json_pack("{s:i,s:f,s:s,s:b}", "limit", 3, "ratio", 0.5,
+                                                   "mode", "lenient", "fast", 0);
+  cr_assert_eq(upk_param_int(none, rich, "limit"), 10);
+  cr_assert_eq(upk_param_int(given, rich, "limit"), 3);
+  cr_assert_eq(upk_param_int(none, rich, "offset"), 0);
+  cr_assert_float_eq(upk_param_num(none, rich, "ratio", -1), 0.34, 1e-12);
+  cr_assert_float_eq(upk_param_num(given, rich, "ratio", -1), 0.5, 1e-12);
+  cr_assert_float_eq(upk_param_num(none, rich, "temp", -1), -1, 1e-12, "no default: `none`");
+  cr_assert_str_eq(upk_param_str(none, rich, "mode"), "strict");
+  cr_assert_str_eq(upk_param_str(given, rich, "mode"), "lenient");
+  cr_assert(upk_param_bool(none, rich, "fast"));
+  cr_assert(!upk_param_bool(given, rich, "fast"));
+  cr_assert_null(upk_param_str(none, rich, "nope"));
+  cr_assert_eq(upk_param_int(NULL, rich, "limit"), 10, "no params at all");
+  json_decref(none);
+  json_decref(given);
+}
+
+static void schema_is(json_t *schema, const char *want_json) {
+  json_t *want = json_loads(want_json, 0, NULL);
+  cr_assert_not_null(want, "bad test JSON: %s", want_json);
+  char *got = json_dumps(schema, JSON_COMPACT | JSON_SORT_KEYS);
+  cr_assert(json_equal(schema, want), "schema: %s", got);
+  free(got);
+  json_decref(schema);
+  json_decref(want);
+}
+
+static const upk_param published[] = {
+    {"limit", UPK_T_INTEGER, 0, "how many", UPK_RANGE(1, 100), .def = "10"},
+    {"ratio", UPK_T_NUMBER, 0, NULL, UPK_RANGE_BELOW(0, 1), .def = "0.5"},
+    {"mode", UPK_T_STRING, 0, "m", UPK_ONE_OF("strict", "lenient"), .def = "strict"},
+    {"fast", UPK_T_BOOLEAN, 0, "f", .def = "true"},
+    {"agents", UPK_T_ARRAY, 0, "a", UPK_ITEMS(UPK_T_STRING)},
+    {0}};
+
+UTest(binder, schema_publishes_items_ranges_choices_and_defaults) {
+  schema_is(
+      upk_params_schema(published),
+      "{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{"
+      "\"limit\":{\"type\":\"integer\",\"description\":\"how many\",\"minimum\":1,"
+      "\"maximum\":100,\"default\":10},"
+      "\"ratio\":{\"type\":\"number\",\"description\":\"\",\"minimum\":0.0,"
+      "\"exclusiveMaximum\":1.0,\"default\":0.5},"
+      "\"mode\":{\"type\":\"string\",\"description\":\"m\",\"enum\":[\"strict\",\"lenient\"],"
+      "\"default\":\"strict\"},"
+      "\"fast\":{\"type\":\"boolean\",\"description\":\"f\",\"default\":true},"
+      "\"agents\":{\"type\":\"array\",\"description\":\"a\",\"items\":{\"type\":\"string\"}}}}");
+}
+
+static const upk_param nested[] = {
+    {"from", UPK_T_ANY, 1, "f",
+     UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_OBJECT, .props = msg_fields})},
+    {0}};
+
+UTest(binder, schema_of_nested_objects_and_alternatives) {
+  schema_is(
+      upk_params_schema(nested),
+      "{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"from\"],"
+      "\"properties\":{\"from\":{\"description\":\"f\",\"anyOf\":[{\"type\":\"string\"},"
+      "{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"role\",\"content\"],"
+      "\"properties\":{\"role\":{\"type\":\"string\",\"description\":\"\","
+      "\"enum\":[\"user\",\"assistant\"]},\"content\":{\"type\":\"string\","
+      "\"description\":\"\"}}}]}}}");
+}
+
+/* Results: other keys allowed everywhere, null where the field says so, and a refusal's data
+ * as a second shape (clients validate an isError result's structuredContent too). */
+UTest(binder, result_schema) {
+  static const upk_param ok[] = {{"text", UPK_T_STRING, 1, "the answer"},
+                                 {"stop", UPK_T_STRING, 1, NULL, .nullable = 1},
+                                 {"usage", UPK_T_OBJECT, 0, NULL, .props = msg_fields},
+                                 {0}};
+  static const upk_param refusal[] = {{"kind", UPK_T_STRING, 1, NULL}, {0}};
+  schema_is(upk_result_schema(ok, NULL),
+            "{\"type\":\"object\",\"required\":[\"text\",\"stop\"],\"properties\":{"
+            "\"text\":{\"type\":\"string\",\"description\":\"the answer\"},"
+            "\"stop\":{\"type\":[\"string\",\"null\"]},"
+            "\"usage\":{\"type\":\"object\",\"required\":[\"role\",\"content\"],\"properties\":{"
+            "\"role\":{\"type\":\"string\",\"enum\":[\"user\",\"assistant\"]},"
+            "\"content\":{\"type\":\"string\"}}}}}");
+  json_t *both = upk_result_schema(ok, refusal);
+  cr_assert_str_eq(json_string_value(json_object_get(both, "type")), "object");
+  cr_assert_eq(json_array_size(json_object_get(both, "anyOf")), 2);
+  json_t *second = json_array_get(json_object_get(both, "anyOf"), 1);
+  cr_assert_str_eq(json_string_value(json_array_get(json_object_get(second, "required"), 0)),
+                   "kind");
+  json_decref(both);
+}
