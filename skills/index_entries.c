@@ -103,6 +103,36 @@ void upk_index_entries_free(upk_index_entries *e) {
   e->len = 0;
 }
 
+/* Collect the rows of a prepared statement whose first columns are UPK_ENTRY_COLS and whose
+ * next column is a cursor. */
+static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_entries *out,
+                   const char *what) {
+  int rc = 0, s;
+  size_t cap = 0;
+  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+    if (out->len == cap) {
+      cap = cap ? cap * 2 : 16;
+      upk_index_entry *p = realloc(out->items, cap * sizeof *p);
+      if (!p) {
+        rc = -ENOMEM;
+        break;
+      }
+      out->items = p;
+    }
+    if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len]))) {
+      out->len++;
+      if (cursor)
+        *cursor = sqlite3_column_int64(st, 12);
+    }
+  }
+  if (!rc && s != SQLITE_DONE)
+    rc = upk_ix_sql_fail(ix, what);
+  sqlite3_finalize(st);
+  if (rc)
+    upk_index_entries_free(out);
+  return rc;
+}
+
 #define LIST_WHERE " WHERE (?1 IS NULL OR r.agent = ?1) AND (?2 IS NULL OR r.scope = ?2)"
 
 static size_t list_total(upk_index *ix, const char *agent, const upk_index_scope *scope) {
@@ -136,27 +166,10 @@ int upk_index_list_page(upk_index *ix, const char *agent, const upk_index_scope 
     sqlite3_bind_int(st, 2, *scope);
   sqlite3_bind_int64(st, 3, limit && limit < INT64_MAX ? (int64_t)limit : -1);
   sqlite3_bind_int64(st, 4, offset < INT64_MAX ? (int64_t)offset : INT64_MAX);
-  int rc = 0, s;
-  size_t cap = 0;
-  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (out->len == cap) {
-      cap = cap ? cap * 2 : 16;
-      upk_index_entry *p = realloc(out->items, cap * sizeof *p);
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      out->items = p;
-    }
-    if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len])))
-      out->len++;
-  }
-  if (!rc && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, "list");
-  sqlite3_finalize(st);
+  int rc = collect(ix, st, NULL, out, "list");
   if (rc)
-    upk_index_entries_free(out);
-  else if (total) /* the whole list's length, also when the page is past its end */
+    return rc;
+  if (total) /* the whole list's length, also when the page is past its end */
     *total = offset == 0 && (!limit || out->len < limit) ? out->len : list_total(ix, agent, scope);
   return rc;
 }
@@ -197,36 +210,6 @@ int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
 #define FIRST_PLACE                                                                                \
   "(SELECT p2.id FROM place p2 JOIN root r2 ON r2.id = p2.root WHERE p2.doc = d.id"               \
   " ORDER BY r2.scope, r2.ord, p2.dir LIMIT 1)"
-
-/* Collect the rows of a prepared statement whose first columns are UPK_ENTRY_COLS and whose
- * next column is a cursor. */
-static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_entries *out,
-                   const char *what) {
-  int rc = 0, s;
-  size_t cap = 0;
-  while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (out->len == cap) {
-      cap = cap ? cap * 2 : 16;
-      upk_index_entry *p = realloc(out->items, cap * sizeof *p);
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      out->items = p;
-    }
-    if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len]))) {
-      out->len++;
-      if (cursor)
-        *cursor = sqlite3_column_int64(st, 12);
-    }
-  }
-  if (!rc && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, what);
-  sqlite3_finalize(st);
-  if (rc)
-    upk_index_entries_free(out);
-  return rc;
-}
 
 int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_entries *out) {
   static const char sql[] = "SELECT " UPK_ENTRY_COLS ", d.id FROM doc d JOIN place p ON p.id = "
