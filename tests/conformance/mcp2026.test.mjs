@@ -203,6 +203,22 @@ describe('raw 2026-07-28 wire', () => {
     assert.ok(page.skills.length >= 4);
   });
 
+  test('large files are read whole up to 16 MiB; past it, a clear error', async () => {
+    const dir = join(ws, '.agents/skills/big-data');
+    skill(dir, 'big-data', '', { 'data/two.txt': 'x'.repeat(2 << 20), 'data/huge.txt': 'y'.repeat(17 << 20) });
+    const base = 'skill://project/.agents/skills/big-data';
+    for (let i = 0; i < 100; i++) { // the live watch indexes the new skill (a 40 ms debounce)
+      if ((await d.ask('resources/read', { uri: `${base}/SKILL.md`, ...meta('2026-07-28') })).result) break;
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    const two = await d.ask('resources/read', { uri: `${base}/data/two.txt`, ...meta('2026-07-28') });
+    assert.equal(two.result.contents[0].text.length, 2 << 20, 'the old 1 MiB cap is gone');
+    const huge = await d.ask('resources/read', { uri: `${base}/data/huge.txt`, ...meta('2026-07-28') });
+    assert.match(huge.error.message, /larger than the 16 MiB a resource read returns whole/);
+    assert.equal(huge.error.data.limit, 16 << 20);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   test('a missing resource is -32602 in 2026-07-28', async () => {
     const { error } = await d.ask('resources/read', { uri: 'skill://project/nope/SKILL.md', ...meta('2026-07-28') });
     assert.equal(error.code, -32602);
