@@ -208,7 +208,8 @@ static const char *mime_of(const char *rel, bool text) {
 
 /* {uri, mimeType, text} for UTF-8 text, {uri, mimeType, blob} (base64) for other bytes. */
 static json_t *contents_of(const char *uri, const char *rel, const char *data, size_t len) {
-  json_t *text = json_stringn(data, len); /* NULL when not UTF-8 */
+  /* NULL when not UTF-8; NUL is valid UTF-8 but no text file holds one */
+  json_t *text = memchr(data, 0, len) ? NULL : json_stringn(data, len);
   if (text)
     return json_pack("{s:s,s:s,s:o}", "uri", uri, "mimeType", mime_of(rel, true), "text", text);
   char *b64 = NULL;
@@ -409,8 +410,20 @@ static const upk_method ext_methods[] = {
      do_directory_read_handler, UPK_METHOD_READ_ONLY},
 };
 
+/* libcrypto sets up per-thread state on its first digest; taken on a pool thread, it is lost
+ * when that thread ends (valgrind: 904 bytes definitely lost). Taken here, on the loop
+ * thread, it lives as long as the process. */
+static void crypto_on_loop_thread(void) {
+  static bool done;
+  unsigned char md[32];
+  if (!done)
+    (void)upk_sha256("", 0, md); /* without libcrypto the digests fail later, with a reason */
+  done = true;
+}
+
 bool upk_skills_ext_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                             json_t *params) {
+  crypto_on_loop_thread();
   for (size_t i = 0; i < sizeof ext_methods / sizeof *ext_methods; i++)
     if (!strcmp(method, ext_methods[i].name)) {
       if (!strcmp(method, "resources/directory/read") &&

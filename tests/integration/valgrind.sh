@@ -221,7 +221,39 @@ server_run() {
   fi
 }
 
-tap_plan 16
+# MCP 2026-07-28 without a handshake, and the Skills extension: list, get, read a text and a
+# binary file (digests through libcrypto on the skills queue), a directory, refusals.
+stateless_run() {
+  framing=mcp
+  local sk=$HOME/.claude/skills/vg-skill m='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}'
+  mkdir -p "$sk/references"
+  printf -- '---\nname: vg-skill\ndescription: Use for valgrind.\n---\n# vg\n' >"$sk/SKILL.md"
+  printf '\0\1binary' >"$sk/references/b.bin"
+  start
+  send '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{'"$m"'}}'
+  send '{"jsonrpc":"2.0","id":2,"method":"skills/list","params":{'"$m"'}}'
+  send '{"jsonrpc":"2.0","id":3,"method":"skills/get","params":{"uri":"skill://user/.claude/skills/vg-skill/SKILL.md",'"$m"'}}'
+  send '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"skill://user/.claude/skills/vg-skill/references/b.bin",'"$m"'}}'
+  send '{"jsonrpc":"2.0","id":5,"method":"resources/directory/read","params":{"uri":"skill://user/.claude/skills/vg-skill",'"$m"'}}'
+  send '{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"skill://user/../etc/passwd",'"$m"'}}'
+  send '{"jsonrpc":"2.0","id":7,"method":"skills/list","params":{"cursor":"s1:x",'"$m"'}}'
+  send '{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}}'
+  send '{"jsonrpc":"2.0","id":9,"method":"ping","params":{'"$m"'}}'
+  wait_for '"id":9,'
+  wait_for '"id":2,' && wait_for '"id":3,' && wait_for '"id":4,' && wait_for '"id":5,'
+  finish
+  local ok=1
+  has '"id":2,"result":{"skills":[{"uri":"skill://user/.claude/skills/vg-skill/SKILL.md"' &&
+    has '"id":4,"result":{"contents":[{"uri":"skill://user/.claude/skills/vg-skill/references/b.bin","mimeType":"application/octet-stream","blob"' &&
+    has '"id":6,"error":{"code":-32602' && has '"id":7,"error":{"code":-32602' &&
+    has '"id":8,"error":{"code":-32022' && has '"id":9,"error":{"code":-32601' && ok=0
+  tap_result "mcp 2026-07-28 and the Skills extension under valgrind: answers right, exit 0, no leaks" \
+    "$([[ $rc == 0 && $ok == 0 ]]; echo $?)" "$tmp/vg" "$tmp/err" "$tmp/out"
+  rm -rf "$sk"
+}
+
+tap_plan 17
+stateless_run
 session mcp
 session lsp
 signal_run
