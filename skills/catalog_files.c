@@ -113,14 +113,12 @@ static int add_file(upk_catalog_files *f, const char *rel, const struct stat *st
   return f->n > UPK_CATALOG_MAX_FILES || f->bytes > UPK_CATALOG_MAX_BYTES ? -EFBIG : 0;
 }
 
-/* Regular files below dfd, as upk_tree_load sees a skill: symlinks, special files and .git
- * left out, directories entered without following links. */
-static int walk(int dfd, const char *prefix, unsigned depth, upk_catalog_files *f) {
-  int fd = dup(dfd);
-  DIR *d = fd < 0 ? NULL : fdopendir(fd);
-  if (!d)
-    return fd >= 0 ? (close(fd), -errno) : -errno;
-  int rc = 0;
+/* Regular files of the directory d, as upk_tree_load sees a skill: symlinks, special files
+ * and .git left out, directories entered without following links. One directory stream per
+ * directory, its fd used for the stats (no dup: a readdir and a stat per file is the cost of
+ * a page). */
+static int walk(DIR *d, const char *prefix, unsigned depth, upk_catalog_files *f) {
+  int rc = 0, dfd = dirfd(d);
   struct dirent *e;
   char rel[4096];
   while (!rc && (e = readdir(d))) {
@@ -133,14 +131,16 @@ static int walk(int dfd, const char *prefix, unsigned depth, upk_catalog_files *
     if (S_ISREG(st.st_mode)) {
       rc = add_file(f, rel, &st);
     } else if (S_ISDIR(st.st_mode) && depth + 1 < UPK_TREE_MAX_DEPTH) {
-      int sub = upk_open_subdir(dfd, e->d_name);
+      int fd = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      DIR *sub = fd < 0 ? NULL : fdopendir(fd);
+      if (!sub && fd >= 0)
+        close(fd);
       strcat(rel, "/");
-      rc = sub < 0 ? 0 : walk(sub, rel, depth + 1, f);
-      if (sub >= 0)
-        close(sub);
+      rc = sub ? walk(sub, rel, depth + 1, f) : 0; /* vanished meanwhile: not part of it */
+      if (sub)
+        closedir(sub);
     }
   }
-  closedir(d);
   return rc;
 }
 
@@ -152,8 +152,8 @@ void upk_catalog_files_free(upk_catalog_files *f) {
   for (size_t i = 0; i < f->n; i++)
     free(f->items[i].rel);
   free(f->items);
-  if (f->dfd >= 0)
-    close(f->dfd);
+  if (f->dir)
+    closedir(f->dir); /* closes dfd */
   memset(f, 0, sizeof *f);
   f->dfd = -1;
 }
@@ -164,8 +164,10 @@ int upk_catalog_files_list(const char *dir, upk_catalog_files *f) {
   int dfd = upk_open_beneath(dir, NULL, false);
   if (dfd < 0)
     return dfd;
-  int rc = walk(dfd, "", 0, f);
+  if (!(f->dir = fdopendir(dfd)))
+    return close(dfd), -errno;
   f->dfd = dfd;
+  int rc = walk(f->dir, "", 0, f);
   if (!rc)
     qsort(f->items, f->n, sizeof *f->items, by_rel);
   return rc;

@@ -3,6 +3,7 @@
 #ifndef UPK_CATALOG_INT_H
 #define UPK_CATALOG_INT_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
@@ -17,7 +18,8 @@ typedef struct upk_catalog_file {
 typedef struct upk_catalog_files {
   upk_catalog_file *items; /* sorted by rel */
   size_t n, cap, bytes;
-  int dfd; /* the skill directory, open; -1 when closed */
+  DIR *dir; /* the skill directory's stream, open while the files are read */
+  int dfd;  /* its fd; -1 when closed */
 } upk_catalog_files;
 
 /* Every regular file of the skill at `dir` (symlinks, special files and .git left out).
