@@ -95,7 +95,7 @@ async function run(label, command, args, options) {
   const sorted = [...warm].sort((a, b) => a - b);
   return { label, revision, skills: list.length, connectMs,
     pages: pages.length, firstPageMs: pages[0], listMs, warmPages: warm.length, warmMs,
-    pageP50: sorted[Math.floor(sorted.length / 2)], pageP90: sorted[Math.floor(sorted.length * 0.9)], pageMax: sorted.at(-1), verified, verifyMs, rss };
+    pageP50: sorted[Math.floor(sorted.length / 2)], perSkillUs: warmMs * 1000 / list.length, pageP90: sorted[Math.floor(sorted.length * 0.9)], pageMax: sorted.at(-1), verified, verifyMs, rss };
 }
 
 const ours = await run('upskilld', daemon, ['--mcp'], { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -111,6 +111,7 @@ const rows = [
   ['first page (ms), waits for index', f(ours.firstPageMs), f(ref?.firstPageMs), '', ''],
   ['pages per walk', ours.warmPages, ref?.warmPages, '', '<= 64 (default listMaxPages)'],
   ['second walk (s)', f(ours.warmMs / 1000, 2), f(ref?.warmMs / 1000, 2), ref && f(ours.warmMs / ref.warmMs, 2), ''],
+  ['second walk per skill (us)', f(ours.perSkillUs), f(ref?.perSkillUs), ref && f(ours.perSkillUs / ref.perSkillUs, 2), ''],
   ['page p50 (ms)', f(ours.pageP50), f(ref?.pageP50), ref && f(ours.pageP50 / ref.pageP50, 2), ''],
   ['page p90 (ms)', f(ours.pageP90), f(ref?.pageP90), ref && f(ours.pageP90 / ref.pageP90, 2), ''],
   ['page max (ms)', f(ours.pageMax), f(ref?.pageMax), ref && f(ours.pageMax / ref.pageMax, 2), '<= 50'],
