@@ -69,6 +69,8 @@ void upk_rpc_classify(json_t *msg, upk_rpc_msg *out) {
     out->why = "\"method\" must be a string";
     return;
   }
+  if (json_is_null(params)) /* not JSON-RPC 2.0, but what eglot sends for shutdown and exit */
+    params = NULL;
   if (params && !json_is_object(params) && !json_is_array(params)) {
     out->why = "\"params\" must be an object or an array";
     return;

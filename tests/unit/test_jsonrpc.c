@@ -166,7 +166,6 @@ static const struct kase {
     {"{" V ",\"id\":1,\"method\":\"m\",\"params\":5}", UPK_RPC_INVALID,
      "\"params\" must be an object or an array", "i:1"},
     {"{" V ",\"method\":\"m\",\"params\":\"s\"}", UPK_RPC_INVALID, "\"params\" must be", NULL},
-    {"{" V ",\"method\":\"m\",\"params\":null}", UPK_RPC_INVALID, "\"params\" must be", NULL},
     {"{" V ",\"id\":1.5,\"method\":\"m\"}", UPK_RPC_INVALID,
      "\"id\" must be a string or an integer", NULL},
     {"{" V ",\"id\":true,\"method\":\"m\"}", UPK_RPC_INVALID, "\"id\" must be", NULL},
@@ -320,6 +319,16 @@ UTest(jsonrpc, build_notification_and_request) {
            "\"token\":1},\"id\":3}");
   cr_assert_eq(id->refcount, 1);
   json_decref(id);
+}
+
+UTest(jsonrpc, null_params_are_no_params) {
+  json_t *v = json_loads("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"shutdown\",\"params\":null}", 0,
+                         NULL);
+  upk_rpc_msg m;
+  upk_rpc_classify(v, &m);
+  cr_assert_eq(m.kind, UPK_RPC_REQUEST);
+  cr_assert_null(m.params);
+  json_decref(v);
 }
 
 UTest(jsonrpc, built_messages_classify_as_what_they_are) {
