@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what upskilld needs on Debian 12, skipping apt when everything is there.
 #   scripts/setup.sh          build dependencies
-#   scripts/setup.sh --test   plus what the test suite uses (node, valgrind, clang, neovim,
+#   scripts/setup.sh --test   plus what the test suite uses (node, valgrind, clang, neovim, emacs + eglot,
 #                             chromium for the HTML reports in tests/report, Slurm)
 set -euo pipefail
 
@@ -9,7 +9,8 @@ pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-
       libjansson-dev libyaml-dev libsqlite3-dev libcriterion-dev libssl-dev
       g++ libtomlplusplus-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(valgrind clang libclang-rt-14-dev neovim tmux chromium slurm-wlm munge) # munge + slurm: tests/slurm
+  pkgs+=(valgrind clang libclang-rt-14-dev neovim emacs-nox elpa-eglot tmux chromium slurm-wlm
+         munge) # munge + slurm: tests/slurm
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
 fi
 
