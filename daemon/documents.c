@@ -76,6 +76,7 @@ typedef struct doc {
 typedef struct skill_check {
   upk_server *s;
   char *uri, *text;
+  char *path; /* the file, for the directory checks (NULL for a non-file URI) */
   size_t len;
   int version;
   upk_diags diags;
@@ -241,7 +242,8 @@ static void run_kernel(doc *d) {
 
 static void skill_work(upk_index *ix, void *arg) {
   skill_check *c = arg;
-  upk_skill_validate_text(c->text, c->len, UPK_VALIDATE_STRICT, &c->diags);
+  /* with its path: the editor shows skill/name-dir-mismatch as `upskillctl validate` does */
+  upk_skill_validate_buffer(c->text, c->len, c->path, UPK_VALIDATE_STRICT, &c->diags);
 }
 
 static void skill_done(void *arg, int status) {
@@ -255,6 +257,7 @@ static void skill_done(void *arg, int status) {
   }
   upk_diags_free(&c->diags);
   free(c->uri);
+  free(c->path);
   free(c->text);
   free(c);
 }
@@ -265,6 +268,7 @@ static void run_skill(doc *d) {
     return;
   *c = (skill_check){.s = d->s,
                      .uri = strdup(d->uri),
+                     .path = d->path ? strdup(d->path) : NULL,
                      .text = malloc(d->len + 1),
                      .len = d->len,
                      .version = d->version};

@@ -333,9 +333,14 @@ size_t upk_skill_validate_path(const char *path, upk_validate_mode mode, upk_dia
 
 size_t upk_skill_validate_text(const char *text, size_t len, upk_validate_mode mode,
                                upk_diags *out) {
+  return upk_skill_validate_buffer(text, len, NULL, mode, out);
+}
+
+size_t upk_skill_validate_buffer(const char *text, size_t len, const char *path,
+                                 upk_validate_mode mode, upk_diags *out) {
   size_t before = upk_diags_count(out, UPK_SEV_ERROR);
   upk_skill s;
-  if (upk_skill_parse(text, len, NULL, &s, out) == 0)
+  if (upk_skill_parse(text, len, path, &s, out) == 0)
     upk_skill_validate(&s, mode, out);
   upk_skill_free(&s);
   return upk_diags_count(out, UPK_SEV_ERROR) - before;

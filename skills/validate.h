@@ -33,5 +33,10 @@ size_t upk_skill_validate_path(const char *path, upk_validate_mode mode, upk_dia
 /** Validate SKILL.md text given inline (no directory checks). */
 size_t upk_skill_validate_text(const char *text, size_t len, upk_validate_mode mode,
                                upk_diags *out);
+/** Validate SKILL.md text as an editor holds it (unsaved edits included) for the file at
+ * `path` (NULL: none), so that the directory checks run too: the name against its directory,
+ * the files the body references. */
+size_t upk_skill_validate_buffer(const char *text, size_t len, const char *path,
+                                 upk_validate_mode mode, upk_diags *out);
 
 #endif

@@ -463,6 +463,32 @@ Test(editor, skill_files_get_key_hovers_completion_and_a_token_lens) {
   rm_tree(&t);
 }
 
+/* The document is checked with its path, as `upskillctl validate` checks the file: a name that
+ * is not its directory's shows in the editor too (unsaved text, the file on disk is fine). */
+Test(editor, skill_files_are_checked_with_their_directory) {
+  tree t;
+  make_tree(&t, false);
+  mkdirs(t.ws, "gpu-notes");
+  put(t.ws, "gpu-notes/SKILL.md", "---\nname: gpu-notes\ndescription: Notes. Use when tuning.\n---\n");
+  const char *text = "---\nname: gpu-tips\ndescription: Notes on GPUs. Use when tuning.\n---\n# T\n";
+  hx *d = session_in(t.ws);
+  char uri[300];
+  snprintf(uri, sizeof uri, "file://%s/gpu-notes/SKILL.md", t.ws);
+  json_t *m = json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
+                        "textDocument/didOpen", "params", "textDocument", "uri", uri, "languageId",
+                        "markdown", "version", 1, "text", text);
+  char *s = json_dumps(m, JSON_COMPACT);
+  json_decref(m);
+  hx_send(d, s);
+  free(s);
+  m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
+  cr_assert(m);
+  cr_assert(strstr(hx_dump(m), "skill/name-dir-mismatch"), "%s", hx_dump(m));
+  json_decref(m);
+  hx_finish(d, 0);
+  rm_tree(&t);
+}
+
 /* 160 live floats: about 254 registers, 12.5% occupancy at 256 threads, register-bound. */
 static const char *const FAT_CU =
     "__global__ void fat(const float *x, float *y) {\n"
