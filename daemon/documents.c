@@ -67,6 +67,7 @@ typedef struct doc {
   bool rerun;           /* the text changed while compiling */
   json_t *deps;         /* files the last check read besides this one: path -> true */
   json_t *result;       /* the last kernel check published (lenses, hovers answer from it) */
+  json_t *good;         /* the last one that compiled: stale figures while a typo breaks it */
   int result_version;   /* the text version it is for */
   json_t *runs;         /* kernel name -> the last GPU run's "run" object */
   json_t *lens_waiters; /* ids of codeLens requests waiting for the check under way */
@@ -181,6 +182,10 @@ static void on_kernel(void *arg, json_t *result) {
   json_decref(d->result);
   d->result = json_incref(result);
   d->result_version = d->version;
+  if (json_is_true(json_object_get(result, "ok"))) {
+    json_decref(d->good);
+    d->good = json_incref(result);
+  }
   publish(d->s, d->uri, d->version, for_document(d, json_object_get(result, "diagnostics")));
   answer_waiters(d);
   lenses_changed(d->s);
@@ -313,6 +318,7 @@ static void doc_freed(uv_handle_t *h) {
   free(d->text);
   json_decref(d->deps);
   json_decref(d->result);
+  json_decref(d->good);
   json_decref(d->runs);
   free(d);
 }
@@ -417,6 +423,7 @@ bool upk_docs_view(upk_server *s, const char *uri, upk_doc_view *out) {
                         .version = d->version,
                         .is_skill = d->is_skill,
                         .result = d->result,
+                        .good = d->good,
                         .runs = d->runs,
                         .checked = d->result_version == d->version && !d->inflight};
   return true;

@@ -17,6 +17,7 @@ typedef struct upk_doc_view {
   bool is_skill;
   bool checked;   /* result is for this very text, and nothing is compiling */
   json_t *result; /* the last kernel/validate result (borrowed), NULL before the first */
+  json_t *good;   /* the last one with ok: true (borrowed), NULL before the first */
   json_t *runs;   /* kernel name -> its last GPU run ("run" object), or NULL */
 } upk_doc_view;
 

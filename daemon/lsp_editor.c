@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "documents.h"
+#include "srcscan.h"
 #include "jobs.h"
 #include "jsonrpc.h"
 #include "lsp_editor.h"
@@ -46,11 +47,67 @@ static json_t *lens(int line, char *title, const char *command, json_t *args) {
   return l;
 }
 
+/* The first error's line (one-based) in a failed check, 0 when none is positioned. */
+static int first_error_line(json_t *result) {
+  json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(result, "diagnostics"), i, d) {
+    if (json_integer_value(json_object_get(d, "severity")) == 1)
+      return (int)json_integer_value(
+                 json_object_get(json_object_get(json_object_get(d, "range"), "start"), "line")) +
+             1;
+  }
+  return 0;
+}
+
+static json_t *kernel_named(json_t *result, const char *name) {
+  json_t *k;
+  size_t i;
+  size_t n = strcspn(name, "<(");
+  json_array_foreach(json_object_get(result, "kernels"), i, k) {
+    const char *kn = json_string_value(json_object_get(k, "name"));
+    if (kn && strcspn(kn, "<(") == n && !strncmp(kn, name, n))
+      return k;
+  }
+  return NULL;
+}
+
+/* While the text does not compile (a typo mid-edit), each kernel the text still defines keeps
+ * its last good figures, marked stale, where it is now; a kernel new since then says why it
+ * has none. */
+static void stale_lenses(const upk_doc_view *v, json_t *out) {
+  upk_src_facts f;
+  if (upk_src_scan(v->text, v->len, &f))
+    return;
+  int err = first_error_line(v->result);
+  for (size_t i = 0; i < f.n_kernels; i++) {
+    const upk_src_kernel *sk = &f.kernels[i];
+    json_t *k = v->good ? kernel_named(v->good, sk->name) : NULL;
+    char *title = NULL;
+    if (k) {
+      char *figures = upk_kernel_lens_title(k, v->runs ? json_object_get(v->runs, sk->name) : NULL);
+      if (figures && asprintf(&title, "(stale) %s", figures) < 0)
+        title = NULL;
+      free(figures);
+    } else if (asprintf(&title, "%s: no figures yet (compile error at line %d)", sk->name,
+                        err) < 0) {
+      title = NULL;
+    }
+    json_array_append_new(out, lens(sk->line, title, k ? "upskilld.kernelInfo" : "",
+                                    k ? json_pack("[s,s]", v->uri, sk->name) : json_array()));
+  }
+  upk_src_facts_free(&f);
+}
+
 static json_t *code_lenses(const upk_doc_view *v) {
   json_t *out = json_array(), *k;
   size_t i;
   if (v->is_skill) {
     json_array_append_new(out, lens(0, upk_skill_tokens_title(v->text, v->len), "", json_array()));
+    return out;
+  }
+  if (v->result && !json_is_true(json_object_get(v->result, "ok"))) {
+    stale_lenses(v, out);
     return out;
   }
   json_array_foreach(json_object_get(v->result, "kernels"), i, k) {
@@ -100,6 +157,22 @@ static bool word_at(const upk_doc_view *v, json_t *params, char *word, size_t n,
 
 /* ---- hover ---- */
 
+/* A kernel's table (malloc'd; NULL when the text defines no such kernel with figures): from the
+ * last check, or, while the text does not compile, from the last good one, marked stale. */
+static char *kernel_markdown(const upk_doc_view *v, const char *name) {
+  if (!v->result)
+    return NULL;
+  if (json_is_true(json_object_get(v->result, "ok")) || !v->good)
+    return upk_kernel_hover(v->result, v->runs, name);
+  char *old = upk_kernel_hover(v->good, v->runs, name), *text = NULL;
+  if (old && asprintf(&text, "*Stale: the text does not compile now; these figures are from its "
+                             "last good compile.*\n\n%s",
+                      old) < 0)
+    text = NULL;
+  free(old);
+  return text;
+}
+
 static json_t *markdown(char *text) {
   json_t *h = text ? json_pack("{s:{s:s,s:s}}", "contents", "kind", "markdown", "value", text)
                    : json_null();
@@ -114,7 +187,7 @@ static json_t *hover(const upk_doc_view *v, json_t *params) {
     return json_null();
   if (v->is_skill)
     return markdown(upk_skill_key_hover(v->text, v->len, line, word));
-  return markdown(v->result ? upk_kernel_hover(v->result, v->runs, word) : NULL);
+  return markdown(kernel_markdown(v, word));
 }
 
 /* ---- completion (SKILL.md frontmatter keys) ---- */
@@ -190,9 +263,8 @@ static void execute(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
   } else if (cmd && !strcmp(cmd, "upskilld.kernelInfo")) {
     upk_doc_view v;
     const char *name = json_string_value(json_array_get(args, 1));
-    char *text = upk_docs_view(s, json_string_value(a0), &v) && v.result && name
-                     ? upk_kernel_hover(v.result, v.runs, name)
-                     : NULL;
+    char *text =
+        upk_docs_view(s, json_string_value(a0), &v) && name ? kernel_markdown(&v, name) : NULL;
     json_t *r = text ? json_pack("{s:s}", "markdown", text) : json_null();
     free(text);
     upk_session_answer(s, b, upk_rpc_result(id, r));

@@ -545,3 +545,56 @@ Test(editor, the_launch_bounds_fix_lifts_occupancy) {
   hx_finish(d, 0);
   rm_tree(&t);
 }
+
+static void did_change(hx *d, const char *uri, int version, const char *text) {
+  json_t *ch = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                         "textDocument/didChange", "params", "textDocument", "uri", uri, "version",
+                         version, "contentChanges", "text", text);
+  char *s = json_dumps(ch, JSON_COMPACT);
+  json_decref(ch);
+  hx_send(d, s);
+  free(s);
+}
+
+static const char *lens_title(json_t *lenses, int line) {
+  size_t i;
+  json_t *l;
+  json_array_foreach(lenses, i, l) if (start_line(l) == line) return json_string_value(
+      json_object_get(json_object_get(l, "command"), "title"));
+  return NULL;
+}
+
+/* A typo mid-edit keeps each kernel's last good figures, marked stale, at its new line; a
+ * kernel new since then says why it has none; the lens's table is still there, marked stale. */
+Test(editor, lenses_survive_a_typo) {
+  HX_NEED_TOOLKIT();
+  tree t;
+  make_tree(&t, true);
+  hx *d = session_in(t.ws);
+  char uri[300];
+  snprintf(uri, sizeof uri, "file://%s/src/heavy.cu", t.proj);
+  did_open(d, uri, HEAVY_CU);
+  json_decref(hx_next_publish(d, uri, HX_TIMEOUT * 4));
+  static char broken[4096];
+  snprintf(broken, sizeof broken, "// a line added above\n%s__global__ void fresh(float *y) { y[0] = }\n",
+           HEAVY_CU);
+  did_change(d, uri, 2, broken);
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
+  cr_assert(m);
+  json_decref(m);
+  json_t *resp, *r = lsp(d, &resp, "textDocument/codeLens",
+                         json_pack("{s:{s:s}}", "textDocument", "uri", uri));
+  const char *heavy = lens_title(r, 2), *fresh = lens_title(r, 14);
+  cr_assert(heavy && !strncmp(heavy, "(stale) heavy: ", 15) && strstr(heavy, "regs"), "%s",
+            hx_dump(r));
+  cr_assert(fresh && strstr(fresh, "fresh: no figures yet (compile error at line 15)"), "%s",
+            hx_dump(r));
+  json_decref(resp);
+  r = lsp(d, &resp, "workspace/executeCommand",
+          json_pack("{s:s,s:[s,s]}", "command", "upskilld.kernelInfo", "arguments", uri, "heavy"));
+  const char *md = json_string_value(json_object_get(r, "markdown"));
+  cr_assert(md && strstr(md, "Stale") && strstr(md, "**heavy**"), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_finish(d, 0);
+  rm_tree(&t);
+}
