@@ -49,6 +49,10 @@ static void run_summary(FILE *f, json_t *run) {
     fputs("GPU run passed", f);
   if (json_is_number(speedup))
     fprintf(f, ", %.2fx the reference", json_number_value(speedup));
+  json_t *limits = json_object_get(run, "limits"); /* "92% of HBM peak: memory-bound, ..." */
+  const char *summary = json_string_value(json_object_get(limits, "summary"));
+  if (summary)
+    fprintf(f, " · %s", summary);
 }
 
 char *upk_kernel_lens_title(json_t *k, json_t *run) {

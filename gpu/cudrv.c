@@ -108,6 +108,9 @@ static void read_properties(upk_cudrv *d) {
   d->max_threads_per_block = attr(d, UPK_CU_DEV_MAX_THREADS_PER_BLOCK);
   d->smem_per_block = attr(d, UPK_CU_DEV_MAX_SHARED_PER_BLOCK);
   d->smem_optin = attr(d, UPK_CU_DEV_MAX_SHARED_PER_BLOCK_OPTIN);
+  d->clock_khz = attr(d, UPK_CU_DEV_CLOCK_RATE);
+  d->memory_clock_khz = attr(d, UPK_CU_DEV_MEMORY_CLOCK_RATE);
+  d->bus_width_bits = attr(d, UPK_CU_DEV_GLOBAL_MEMORY_BUS_WIDTH);
 }
 
 /* A failed call during open: say which, with the driver's words. */

@@ -43,7 +43,10 @@ enum {
 enum {
   UPK_CU_DEV_MAX_THREADS_PER_BLOCK = 1,
   UPK_CU_DEV_MAX_SHARED_PER_BLOCK = 8,
+  UPK_CU_DEV_CLOCK_RATE = 13,
   UPK_CU_DEV_SM_COUNT = 16,
+  UPK_CU_DEV_MEMORY_CLOCK_RATE = 36,
+  UPK_CU_DEV_GLOBAL_MEMORY_BUS_WIDTH = 37,
   UPK_CU_DEV_L2_CACHE_SIZE = 38,
   UPK_CU_DEV_CC_MAJOR = 75,
   UPK_CU_DEV_CC_MINOR = 76,
@@ -110,6 +113,7 @@ typedef struct upk_cudrv {
   int sm_major, sm_minor;
   int driver_version; /* 13000 for 13.0 */
   int sm_count, l2_bytes, max_threads_per_block, smem_per_block, smem_optin;
+  int clock_khz, memory_clock_khz, bus_width_bits; /* the peaks (roofline.h) */
 } upk_cudrv;
 
 /** dlopen libcuda ($UPSKILLD_LIBCUDA, else "libcuda.so.1") and resolve every

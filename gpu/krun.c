@@ -4,6 +4,7 @@
  * engine (krun_dev.c); or the same request re-executed in a worker under
  * compute-sanitizer (ksan below). The result JSON is built here. */
 #include "krun.h"
+#include "roofline.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -352,6 +353,15 @@ static json_t *run_json(const devrun *d, bool ok) {
     json_object_set_new(j, "referenceTime", stats_json(&k->tr));
   if (k->mem_waited_ns) /* queued behind other runs for device memory */
     json_object_set_new(j, "memoryWaitMs", json_real((double)k->mem_waited_ns / 1e6));
+  json_t *limits = k->timed && d->drv.lib ? upk_run_limits(k->s, &(upk_device_clocks){
+                                                               d->drv.sm_major, d->drv.sm_count,
+                                                               d->drv.clock_khz,
+                                                               d->drv.memory_clock_khz,
+                                                               d->drv.bus_width_bits},
+                                                           k->tk.median, k->diags, k->at)
+                                          : NULL;
+  if (limits)
+    json_object_set_new(j, "limits", limits);
   return j;
 }
 

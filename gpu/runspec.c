@@ -580,10 +580,39 @@ static int get_counts(ctx *c, json_t *run, upk_run_spec *s) {
   return 0;
 }
 
+/* The work a launch does, for the distance to the device's limit (roofline.h): a FLOP count,
+ * or GEMM shapes whose count is known (2 m n k). */
+static int get_work(ctx *c, json_t *run, upk_run_spec *s) {
+  static const char *const keys[] = {"m", "n", "k", NULL};
+  json_t *gemm = json_object_get(run, "gemm");
+  double flops = -1;
+  if (get_num(c, run, "flops", "run", &flops))
+    return c->rc;
+  if (json_object_get(run, "flops") && flops < 0)
+    return fail(c, "run.flops", "must be >= 0");
+  if (gemm && json_object_get(run, "flops"))
+    return fail(c, "run.gemm", "give flops or gemm, not both");
+  s->flops = flops;
+  if (!gemm)
+    return 0;
+  unsigned long long m = 0, n = 0, k = 0;
+  if (get_object(c, gemm, "run.gemm") ||
+      known_keys(c, gemm, "run.gemm", keys, "m, n, k") ||
+      get_uint(c, gemm, "m", "run.gemm", 1, 1ull << 32, &m) ||
+      get_uint(c, gemm, "n", "run.gemm", 1, 1ull << 32, &n) ||
+      get_uint(c, gemm, "k", "run.gemm", 1, 1ull << 32, &k))
+    return c->rc;
+  if (!json_object_get(gemm, "m") || !json_object_get(gemm, "n") || !json_object_get(gemm, "k"))
+    return fail(c, "run.gemm", "needs m, n and k");
+  s->flops = 2.0 * (double)m * (double)n * (double)k;
+  return 0;
+}
+
 int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len) {
   static const char *const keys[] = {
       "kernel", "grid",   "block",  "sharedBytes", "args",      "reference", "atol",
-      "rtol",   "trials", "warmup", "iterations",  "timeoutMs", "sanitizer", NULL};
+      "rtol",   "trials", "warmup", "iterations",  "timeoutMs", "sanitizer", "flops",
+      "gemm",   NULL};
   ctx c = {err, err_len, 0};
   memset(out, 0, sizeof *out);
   if (err_len)
@@ -591,11 +620,11 @@ int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len)
   if (get_object(&c, run, "run") ||
       known_keys(&c, run, "run", keys,
                  "kernel, grid, block, sharedBytes, args, reference, atol, rtol, trials, "
-                 "warmup, iterations, timeoutMs, sanitizer") ||
+                 "warmup, iterations, timeoutMs, sanitizer, flops, gemm") ||
       get_str(&c, run, "kernel", "run", &out->kernel) ||
       get_launch(&c, run, "run", out->grid, out->block, &out->shared_bytes) ||
       get_args(&c, run, out) || get_reference(&c, run, out) || get_counts(&c, run, out) ||
-      get_sanitizer(&c, run, out)) {
+      get_sanitizer(&c, run, out) || get_work(&c, run, out)) {
     upk_runspec_free(out);
     return c.rc;
   }
