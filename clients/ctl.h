@@ -10,7 +10,12 @@ typedef struct ctl {
   upk_client client;
   int json; /* --json: machine output */
   int verbose;
-  int bar_shown; /* a progress line is on stderr */
+  int tty;               /* stderr is a terminal: progress is drawn there */
+  int bar_shown;         /* a progress line is on stderr */
+  char title[96];        /* what the current wait is for ($/progress begin, else the method) */
+  double call_start;     /* when the current request was sent (ms, monotonic) */
+  const char *diag_file; /* the file a refusal's diagnostics are about, or NULL */
+  json_t *collect;       /* check-kernel DIR --json: results gathered here, printed once */
 } ctl;
 
 /** Not a command this module knows. */
@@ -20,6 +25,22 @@ typedef struct ctl {
  * the result (caller decrefs) or NULL after printing the error. */
 json_t *ctl_call(ctl *c, const char *method, json_t *params, int *rpc_error);
 void ctl_print_json(json_t *v);
+/** Send a request as ctl_call does, but return the whole response ({result}
+ * or {error}) without printing anything; NULL (after printing why) when the
+ * daemon did not answer. */
+json_t *ctl_request(ctl *c, const char *method, json_t *params);
+/** Print a failed response's error (and the diagnostics in its data). */
+void ctl_print_error(ctl *c, json_t *err);
+/** The one progress line on stderr, drawn only when stderr is a terminal:
+ * `title [####....]  40% detail` for a fraction in [0, 1], `title... 3 s`
+ * (time so far) for a negative one. ctl_progress_done clears it. */
+void ctl_progress(ctl *c, const char *title, double fraction, const char *detail);
+void ctl_progress_done(ctl *c);
+/** How long a request may ask the daemon to wait (waitMs): under the timeout. */
+long ctl_wait_ms(const ctl *c);
+/** `file:line:col: severity: message [code]` lines to f; counts errors and warnings (either may
+ * be NULL). */
+void ctl_print_diags(FILE *f, const char *file, json_t *diags, int *errors, int *warnings);
 /** The skills verbs: list, lookup, validate, install, remove, prompt. Returns
  * an exit status, or CTL_UNKNOWN. */
 int ctl_skills_command(ctl *c, int argc, char **argv);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "ctl.h"
 
 static double num(json_t *o, const char *k) {
@@ -159,19 +160,11 @@ static char *absolute(const char *path) {
 }
 
 static int cmd_eval(ctl *c, int argc, char **argv) {
-  static const struct option longs[] = {
-      {"model", required_argument, 0, 'm'},
-      {"runs", required_argument, 0, 'r'},
-      {"no-baseline", no_argument, 0, 'B'},
-      {"tests", required_argument, 0, 't'},
-      {"concurrency", required_argument, 0, 'c'},
-      {"json", no_argument, 0, 'j'},
-      {0, 0, 0, 0},
-  };
   json_t *p = json_pack("{s:[]}", "models");
   int ch, rc = 2;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, "m:", longs, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
+         -1) {
     char *abs = NULL;
     if (ch == 'm')
       json_array_append_new(json_object_get(p, "models"), json_string(optarg));
@@ -179,8 +172,6 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
       json_object_set_new(p, "baseline", json_false());
     else if (ch == 't')
       json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
-    else if (ch == 'j')
-      c->json = 1;
     else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
                                                   optarg, p, ch == 'r' ? "runs" : "concurrency"))
       goto out;
@@ -200,27 +191,18 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
   rc = finish(c, ctl_call(c, "skills/eval", p, &err), print_eval);
   p = NULL;
 out:
+  if (rc == 2)
+    ctl_usage_hint(argv[0]);
   json_decref(p);
   return rc;
 }
 
 static int cmd_generate(ctl *c, int argc, char **argv) {
-  static const struct option longs[] = {
-      {"from", required_argument, 0, 'f'},
-      {"model", required_argument, 0, 'm'},
-      {"eval-model", required_argument, 0, 'e'},
-      {"test-gen-model", required_argument, 0, 'T'},
-      {"install", required_argument, 0, 'i'},
-      {"attempts", required_argument, 0, 'a'},
-      {"output", required_argument, 0, 'o'},
-      {"example", required_argument, 0, 'x'},
-      {"json", no_argument, 0, 'j'},
-      {0, 0, 0, 0},
-  };
   json_t *p = json_object();
   int ch, rc = 2;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, "m:f:o:", longs, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
+         -1) {
     char *abs = NULL;
     if (ch == 'f' || ch == 'o')
       json_object_set_new(p, ch == 'f' ? "from" : "output", json_string(abs = absolute(optarg)));
@@ -235,9 +217,7 @@ static int cmd_generate(ctl *c, int argc, char **argv) {
       json_t *agents = json_array();
       split_into(agents, optarg);
       json_object_set_new(p, "install", json_pack("{s:o}", "agents", agents));
-    } else if (ch == 'j')
-      c->json = 1;
-    else if (ch != 'a' || positive("generate", "--attempts", optarg, p, "attempts"))
+    } else if (ch != 'a' || positive("generate", "--attempts", optarg, p, "attempts"))
       goto out;
     free(abs);
   }
@@ -250,6 +230,8 @@ static int cmd_generate(ctl *c, int argc, char **argv) {
   rc = finish(c, ctl_call(c, "skills/generate", p, &err), print_generate);
   p = NULL;
 out:
+  if (rc == 2)
+    ctl_usage_hint(argv[0]);
   json_decref(p);
   return rc;
 }
@@ -272,22 +254,19 @@ static void print_runs(json_t *r) {
 }
 
 static int cmd_runs(ctl *c, int argc, char **argv) {
-  static const struct option longs[] = {
-      {"csv", required_argument, 0, 'c'}, {"json", no_argument, 0, 'j'}, {0, 0, 0, 0}};
   const char *csv = NULL;
   int ch, err = 0;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
+         -1) {
     if (ch == 'c')
       csv = optarg;
-    else if (ch == 'j')
-      c->json = 1;
     else
-      return 2;
+      return ctl_usage_hint(argv[0]), 2;
   }
   if (optind != argc) {
     fprintf(stderr, "upskillctl runs: no arguments besides --csv FILE\n");
-    return 2;
+    return ctl_usage_hint(argv[0]), 2;
   }
   json_t *r = ctl_call(c, "runs/list", json_pack("{s:b}", "csv", csv != NULL), &err);
   if (r && csv) {
@@ -330,18 +309,13 @@ static void print_condensed(json_t *r) {
 }
 
 static int cmd_condense(ctl *c, int argc, char **argv) {
-  static const struct option longs[] = {{"budget", required_argument, 0, 'b'},
-                                        {"format", required_argument, 0, 'f'},
-                                        {"json", no_argument, 0, 'j'},
-                                        {0, 0, 0, 0}};
   json_t *p = json_object();
   int ch, rc = 2, err = 0;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
+         -1) {
     if (ch == 'f')
       json_object_set_new(p, "format", json_string(optarg));
-    else if (ch == 'j')
-      c->json = 1;
     else if (ch != 'b' || positive("condense", "--budget", optarg, p, "budget"))
       goto out;
   }
@@ -355,6 +329,8 @@ static int cmd_condense(ctl *c, int argc, char **argv) {
   rc = finish(c, ctl_call(c, "skills/condense", p, &err), print_condensed);
   p = NULL;
 out:
+  if (rc == 2)
+    ctl_usage_hint(argv[0]);
   json_decref(p);
   return rc;
 }

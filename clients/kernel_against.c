@@ -7,6 +7,7 @@
  * reports them: the share of problems whose kernel is correct and more than
  * p times faster than PyTorch eager. */
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -22,7 +23,8 @@ enum { NOTE_MAX = 200 };
 json_t *ctl_run_against(json_t *run, const char *problem) {
   char abs[PATH_MAX];
   if (!realpath(problem, abs)) {
-    fprintf(stderr, "upskillctl check-kernel: --against %s: cannot open\n", problem);
+    fprintf(stderr, "upskillctl check-kernel: --against: cannot open %s: %s\n", problem,
+            strerror(errno));
     return NULL;
   }
   if (!json_is_object(run)) {

@@ -3,6 +3,8 @@
  * count line; check-kernel DIR (a kernel-builder project, or its build.toml)
  * prints one row per kernel and capability, then the diagnostics; --json
  * prints the raw result. */
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -11,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "commands.h"
 #include "ctl.h"
 
 enum { AGAINST_TIMEOUT_MS = 15 * 60 * 1000 };
@@ -20,6 +24,8 @@ typedef struct kopts {
   const char *arch;
   const char *backend; /* --backend auto|nvrtc|nvcc */
   json_t *names;       /* --name, repeatable */
+  json_t *includes;    /* -I DIR, repeatable (absolute) */
+  json_t *defines;     /* -D NAME[=V], repeatable */
   int block;           /* 0: the daemon's choice */
   int nocache;
   json_t *run;         /* --run SPEC.json: run on the GPU and check (docs/gpu.md) */
@@ -48,22 +54,31 @@ static int load_run_spec(const char *file, kopts *o) {
 }
 
 static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
-  static const struct option longs[] = {
-      {"arch", required_argument, 0, 'a'},
-      {"block", required_argument, 0, 'b'},
-      {"backend", required_argument, 0, 'B'},
-      {"name", required_argument, 0, 'n'},
-      {"no-cache", no_argument, 0, 'C'},
-      {"run", required_argument, 0, 'r'},
-      {"json", no_argument, 0, 'j'},
-      {"against", required_argument, 0, 'P'},
-      {"html", required_argument, 0, 'H'},
-      {0, 0, 0, 0},
-  };
+  (void)c;
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
   int ch;
-  while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
+         -1) {
     switch (ch) {
+    case 'I': {
+      char abs[PATH_MAX];
+      struct stat st;
+      errno = 0;
+      if (!realpath(optarg, abs) || stat(abs, &st) || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "upskillctl check-kernel: -I %s: %s\n", optarg,
+                errno ? strerror(errno) : "not a directory");
+        return -1;
+      }
+      json_array_append_new(o->includes, json_string(abs));
+      break;
+    }
+    case 'D':
+      if (!*optarg || *optarg == '=') {
+        fprintf(stderr, "upskillctl check-kernel: -D takes NAME or NAME=VALUE, not '%s'\n", optarg);
+        return -1;
+      }
+      json_array_append_new(o->defines, json_string(optarg));
+      break;
     case 'a':
       o->arch = optarg;
       break;
@@ -90,9 +105,6 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       if (load_run_spec(optarg, o))
         return -1;
       break;
-    case 'j':
-      c->json = 1;
-      break;
     case 'P':
       o->against = optarg;
       break;
@@ -100,6 +112,7 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       o->html = optarg;
       break;
     default:
+      ctl_usage_hint(argv[0]);
       return -1;
     }
   }
@@ -313,34 +326,102 @@ static void print_run(json_t *run) {
            nv(py, "compileSpeedup"));
 }
 
-static bool is_project(const char *abs) {
+static bool is_dir(const char *abs) {
   struct stat st;
+  return stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A kernel-builder project: a directory holding build.toml, or the build.toml. */
+static bool is_project(const char *abs) {
+  char toml[PATH_MAX + 16];
   size_t n = strlen(abs);
-  return (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)) ||
+  snprintf(toml, sizeof toml, "%s/build.toml", abs);
+  return (is_dir(abs) && access(toml, F_OK) == 0) ||
          (n >= 10 && !strcmp(abs + n - 10, "build.toml"));
 }
 
 static json_t *base_params(const kopts *o);
+static int check_dir(ctl *c, const char *path, const char *abs, const kopts *o);
 static int report(ctl *c, const char *path, bool project, json_t *r, const kopts *o, json_t *p);
 
 static int check_kernel(ctl *c, const char *path, const kopts *o) {
   char abs[PATH_MAX];
   if (!realpath(path, abs)) {
-    fprintf(stderr, "upskillctl check-kernel: %s: cannot open\n", path);
+    fprintf(stderr, "upskillctl check-kernel: cannot open %s: %s\n", path, strerror(errno));
     return 2;
   }
   bool project = is_project(abs);
+  if (!project && is_dir(abs))
+    return check_dir(c, path, abs, o);
+  const char *slash = strrchr(abs, '/');
+  snprintf(c->title, sizeof c->title, "compiling %s", slash ? slash + 1 : abs);
   json_t *p = base_params(o);
   json_object_set_new(p, project ? "project" : "path", json_string(abs));
   if (o->run)
     json_object_set(p, "run", o->run);
   int err = 0;
   json_t *r = ctl_call(c, "kernel/validate", json_incref(p), &err);
+  c->title[0] = '\0';
   if (!r) {
     json_decref(p);
     return 1;
   }
   return report(c, path, project, r, o, p); /* p: the params again, for --html */
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory of .cu files without build.toml: each file is checked, in name order. */
+static int check_dir(ctl *c, const char *path, const char *abs, const kopts *o) {
+  DIR *d = opendir(abs);
+  if (!d) {
+    fprintf(stderr, "upskillctl check-kernel: cannot open %s: %s\n", path, strerror(errno));
+    return 2;
+  }
+  char **files = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    if (len < 4 || strcmp(e->d_name + len - 3, ".cu") || e->d_name[0] == '.')
+      continue;
+    if (n == cap)
+      files = realloc(files, (cap = cap ? 2 * cap : 16) * sizeof *files);
+    files[n++] = strdup(e->d_name);
+  }
+  closedir(d);
+  if (!n) {
+    fprintf(stderr,
+            "upskillctl check-kernel: %s has no build.toml and no .cu files: nothing to check\n",
+            path);
+    return 2;
+  }
+  qsort(files, n, sizeof *files, by_name);
+  int rc = 0, failed = 0;
+  if (c->json)
+    c->collect = json_array();
+  for (size_t i = 0; i < n; i++) {
+    char file[PATH_MAX + 256];
+    snprintf(file, sizeof file, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", files[i]);
+    if (!c->json)
+      printf("%s== %s\n", i ? "\n" : "", file);
+    int one = check_kernel(c, file, o);
+    failed += one != 0;
+    if (one > rc)
+      rc = one;
+    free(files[i]);
+  }
+  free(files);
+  if (c->json) {
+    ctl_print_json(c->collect);
+    json_decref(c->collect);
+    c->collect = NULL;
+  } else {
+    printf("\n%zu file%s checked, %d with errors\n", n, n == 1 ? "" : "s", failed);
+  }
+  return rc;
 }
 
 /* What every request carries besides the kernel and the run. */
@@ -354,6 +435,10 @@ static json_t *base_params(const kopts *o) {
     json_object_set_new(p, "blockSize", json_integer(o->block));
   if (json_array_size(o->names))
     json_object_set(p, "names", o->names);
+  if (json_array_size(o->includes))
+    json_object_set(p, "includes", o->includes);
+  if (json_array_size(o->defines))
+    json_object_set(p, "defines", o->defines);
   if (o->nocache)
     json_object_set_new(p, "cache", json_false());
   return p;
@@ -367,7 +452,9 @@ static int report(ctl *c, const char *path, bool project, json_t *r, const kopts
     errors += iv(d, "severity") == 1;
     warnings += iv(d, "severity") == 2;
   }
-  if (c->json) {
+  if (c->json && c->collect) {
+    json_array_append_new(c->collect, json_pack("{s:s,s:O}", "file", path, "result", r));
+  } else if (c->json) {
     ctl_print_json(r);
   } else if (project) {
     errors = print_project(r);
@@ -427,17 +514,20 @@ static int against(ctl *c, const char *kernel, int n_args, kopts *o) {
 int ctl_kernel_command(ctl *c, int argc, char **argv) {
   if (strcmp(argv[0], "check-kernel"))
     return CTL_UNKNOWN;
-  kopts o = {.names = json_array()};
+  kopts o = {.names = json_array(), .includes = json_array(), .defines = json_array()};
   int rc = 2;
   if (parse_kopts(c, argc, argv, &o) == 0) {
     if (o.against)
       rc = against(c, argc - optind == 1 ? argv[optind] : NULL, argc - optind, &o);
     else if (argc - optind != 1)
-      fprintf(stderr, "upskillctl check-kernel: expected one FILE.cu or project directory\n");
+      fprintf(stderr, "upskillctl check-kernel: expected one FILE.cu or project directory\n"
+                      "see 'upskillctl check-kernel --help'\n");
     else
       rc = check_kernel(c, argv[optind], &o);
   }
   json_decref(o.names);
+  json_decref(o.includes);
+  json_decref(o.defines);
   json_decref(o.run);
   return rc;
 }

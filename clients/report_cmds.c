@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "ctl.h"
 #include "report.h"
 
@@ -29,13 +30,13 @@ static int write_out(const char *verb, const char *file, const char *text, size_
 }
 
 static int cmd_report(ctl *c, int argc, char **argv) {
-  static const struct option longs[] = {{"output", required_argument, 0, 'o'}, {0, 0, 0, 0}};
   const char *out = NULL;
   int ch, err = 0;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, "o:", longs, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
+         -1) {
     if (ch != 'o')
-      return 2;
+      return ctl_usage_hint(argv[0]), 2;
     out = optarg;
   }
   if (argc - optind < 1 || argc - optind > 2) {

@@ -105,15 +105,18 @@ static int pump(upk_client *c, long long deadline) {
     return -1;
   }
   struct pollfd p = {c->from_server, POLLIN, 0};
-  int r = poll(&p, 1, left);
+  int r = poll(&p, 1, c->on_tick && left > 250 ? 250 : left);
   if (r < 0 && errno == EINTR)
     return 0;
   if (r < 0) {
     snprintf(c->error, sizeof c->error, "poll: %s", strerror(errno));
     return -1;
   }
-  if (r == 0)
+  if (r == 0) {
+    if (c->on_tick)
+      c->on_tick(c->ud);
     return 0; /* the deadline check above ends the wait */
+  }
   char buf[65536];
   ssize_t n = read(c->from_server, buf, sizeof buf);
   if (n <= 0) {

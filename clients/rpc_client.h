@@ -20,6 +20,7 @@ typedef struct upk_client {
   long long next_id;
   int timeout_ms;
   upk_client_notify_cb on_notify;
+  void (*on_tick)(void *ud); /* every quarter second of a wait with nothing read, if set */
   void *ud;
   char error[512]; /* why the last call failed */
 } upk_client;

@@ -9,26 +9,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "ctl.h"
 
 typedef struct opts {
   json_t *agents; /* --agent, repeatable */
   const char *scope;
-  int limit, force, lenient;
+  int limit, force, lenient, all;
 } opts;
 
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
 static int parse_opts(int argc, char **argv, opts *o) {
-  static const struct option longs[] = {
-      {"agent", required_argument, 0, 'a'}, {"scope", required_argument, 0, 's'},
-      {"limit", required_argument, 0, 'n'}, {"force", no_argument, 0, 'f'},
-      {"lenient", no_argument, 0, 'l'},     {0, 0, 0, 0},
-  };
   memset(o, 0, sizeof *o);
   o->agents = json_array();
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
   int ch;
-  while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
+         -1) {
     switch (ch) {
     case 'a':
       json_array_append_new(o->agents, json_string(optarg));
@@ -36,8 +33,18 @@ static int parse_opts(int argc, char **argv, opts *o) {
     case 's':
       o->scope = optarg;
       break;
-    case 'n':
-      o->limit = atoi(optarg);
+    case 'n': {
+      char *end;
+      long v = strtol(optarg, &end, 10);
+      if (*end || v < 1 || v > 100) {
+        fprintf(stderr, "upskillctl %s: --limit takes 1 to 100, not '%s'\n", argv[0], optarg);
+        return -1;
+      }
+      o->limit = (int)v;
+      break;
+    }
+    case 'A':
+      o->all = 1;
       break;
     case 'f':
       o->force = 1;
@@ -46,6 +53,7 @@ static int parse_opts(int argc, char **argv, opts *o) {
       o->lenient = 1;
       break;
     default:
+      ctl_usage_hint(argv[0]);
       return -1;
     }
   }
@@ -79,41 +87,54 @@ static void print_diags(const char *file, json_t *diags) {
 }
 
 /* The daemon answers while its first scan runs, saying how far it got
- * (`indexing`): show a progress bar and ask again rather than print an answer
- * from a partial index. Gives up waiting after WAIT_S (then the partial
- * answer is printed, with a warning). */
-#define WAIT_S 600
+ * (`indexing`). Requests pass waitMs: the daemon holds the answer until the
+ * scan is done, reporting $/progress (the progress line on a terminal), and
+ * answers partially only past it. After ROUNDS such waits the partial answer
+ * is printed, with a warning. */
+enum { ROUNDS = 5 };
 
-static void progress_bar(json_t *ix) {
-  long long done = json_integer_value(json_object_get(ix, "done"));
-  long long total = json_integer_value(json_object_get(ix, "total"));
-  int w = 30, k = total > 0 ? (int)(done * w / total) : 0;
-  fprintf(stderr, "\rindexing skills [%.*s%*s] %lld/%lld", k, "##############################",
-          w - k, "", done, total);
-  fflush(stderr);
+static int wait_refused(json_t *r) {
+  const char *m = json_string_value(json_object_get(json_object_get(r, "error"), "message"));
+  return m && strstr(m, "waitMs") && strstr(m, "unknown parameter");
 }
 
-/* Takes its reference to params, as ctl_call does. */
+/* Takes its reference to params, as ctl_call does. Sends waitMs where the
+ * method takes it; skills/list on a daemon without waitMs waits through a
+ * skills/lookup that does. */
 static json_t *call_indexed(ctl *c, const char *method, json_t *params) {
+  static int list_takes_wait = 1;
   int err = 0;
-  bool shown = false;
-  struct timespec pause = {0, 200 * 1000 * 1000};
-  for (int tries = 0;; tries++) {
-    json_t *r = ctl_call(c, method, json_incref(params), &err);
+  for (int round = 0;; round++) {
+    int waits = !strcmp(method, "skills/lookup") || list_takes_wait;
+    json_t *p = json_deep_copy(params);
+    if (waits)
+      json_object_set_new(p, "waitMs", json_integer(ctl_wait_ms(c)));
+    json_t *resp = ctl_request(c, method, p), *r = NULL;
+    if (resp && waits && wait_refused(resp)) {
+      list_takes_wait = 0;
+      json_decref(resp);
+      resp = ctl_request(c, method, json_incref(params));
+    }
+    if (resp && json_object_get(resp, "error"))
+      ctl_print_error(c, json_object_get(resp, "error"));
+    else if (resp)
+      r = json_incref(json_object_get(resp, "result"));
+    json_decref(resp);
+    (void)err;
     json_t *ix = r ? json_object_get(r, "indexing") : NULL;
-    if (!ix || tries >= WAIT_S * 5) {
+    if (!ix || round + 1 >= ROUNDS) {
       json_decref(params);
-      if (shown)
-        fprintf(stderr, "\r%*s\r", 60, "");
       if (ix)
         fprintf(stderr,
                 "upskillctl: the skill index is still being built; this answer is partial\n");
       return r;
     }
-    progress_bar(ix);
-    shown = true;
     json_decref(r);
-    nanosleep(&pause, NULL);
+    if (!waits) { /* wait for the scan where the daemon can, then ask again */
+      json_t *w = json_pack("{s:s,s:i,s:I}", "task", "skills", "limit", 1, "waitMs",
+                            (json_int_t)ctl_wait_ms(c));
+      json_decref(ctl_request(c, "skills/lookup", w));
+    }
   }
 }
 
@@ -127,19 +148,122 @@ static void warn_truncated(json_t *r) {
               json_string_value(v));
 }
 
+static void print_row(const char *name, json_t *e, const char *note) {
+  printf("%-32s %-8s %-10s %7lld  %s%s\n", name, s_(e, "scope"), s_(e, "agent"),
+         (long long)json_integer_value(json_object_get(e, "tokens")), s_(e, "path"), note);
+}
+
 static void print_entry(json_t *e) {
   const char *note = json_is_true(json_object_get(e, "shadowed"))  ? " (shadowed)"
                      : !json_is_true(json_object_get(e, "usable")) ? " (not loadable)"
                                                                    : "";
-  printf("%-32s %-8s %-10s %7lld  %s%s\n", s_(e, "name"), s_(e, "scope"), s_(e, "agent"),
+  print_row(s_(e, "name"), e, note);
+}
+
+static int scope_rank(json_t *e) {
+  static const char *order[] = {"project", "user", "extra", "builtin"};
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(s_(e, "scope"), order[i]))
+      return i;
+  return 4;
+}
+
+/* The copy an agent reads: loadable, not shadowed, nearest scope first. */
+static size_t winner_of(json_t *copies) {
+  size_t i, best = 0;
+  int best_rank = 1 << 30;
+  json_t *e;
+  json_array_foreach(copies, i, e) {
+    int rank = scope_rank(e) + (json_is_true(json_object_get(e, "shadowed")) ? 100 : 0) +
+               (json_is_true(json_object_get(e, "usable")) ? 0 : 10);
+    if (rank < best_rank)
+      best_rank = rank, best = i;
+  }
+  return best;
+}
+
+/* `agents` (a JSON array of strings) joined by ", " into buf. */
+static void join(json_t *agents, char *buf, size_t len) {
+  size_t i, at = 0;
+  json_t *a;
+  buf[0] = '\0';
+  json_array_foreach(agents, i, a) {
+    int n = snprintf(buf + at, len - at, "%s%s", i ? ", " : "", json_string_value(a));
+    if (n < 0 || (size_t)n >= len - at)
+      break;
+    at += (size_t)n;
+  }
+}
+
+/* One file of a name: which agents read it and which see it shadowed. */
+static void print_copy(const char *label, json_t *copy) {
+  json_t *e = json_object_get(copy, "entry");
+  json_t *readers = json_object_get(copy, "readers"), *shadowed = json_object_get(copy, "shadowed");
+  char r[256], sh[256], note[600];
+  join(readers, r, sizeof r);
+  join(shadowed, sh, sizeof sh);
+  snprintf(note, sizeof note, "%s%s%s%s%s%s",
+           json_is_true(json_object_get(e, "usable")) ? "" : "not loadable; ", *r ? "for " : "", r,
+           *r && *sh ? "; " : "", *sh ? "shadowed for " : "", sh);
+  printf("%-32s %-8s %7lld  %s (%s)\n", label, s_(e, "scope"),
          (long long)json_integer_value(json_object_get(e, "tokens")), s_(e, "path"), note);
 }
 
+/* One row per name: the file the agents read (the winning copy), then its other files indented
+ * under it, each with the agents that read it or see it shadowed. */
+static size_t print_grouped(json_t *skills) {
+  json_t *groups = json_object(), *order = json_array(), *e, *name;
+  size_t i, count = 0;
+  json_array_foreach(skills, i, e) {
+    const char *n = s_(e, "name");
+    json_t *g = json_object_get(groups, n);
+    if (!g) {
+      g = json_array();
+      json_object_set_new(groups, n, g);
+      json_array_append_new(order, json_string(n));
+    }
+    json_array_append(g, e);
+  }
+  printf("%-32s %-8s %7s  %s\n", "NAME", "SCOPE", "TOKENS", "PATH (AGENTS)");
+  json_array_foreach(order, i, name) {
+    json_t *entries = json_object_get(groups, json_string_value(name));
+    json_t *win = json_array_get(entries, winner_of(entries));
+    json_t *files = json_object(), *paths = json_array(), *path;
+    size_t k;
+    json_array_foreach(entries, k, e) {
+      json_t *copy = json_object_get(files, s_(e, "path"));
+      if (!copy) {
+        copy = json_pack("{s:O,s:[],s:[]}", "entry", e, "readers", "shadowed");
+        json_object_set_new(files, s_(e, "path"), copy);
+        if (!strcmp(s_(e, "path"), s_(win, "path")))
+          json_array_insert_new(paths, 0, json_string(s_(e, "path")));
+        else
+          json_array_append_new(paths, json_string(s_(e, "path")));
+      }
+      bool sh = json_is_true(json_object_get(e, "shadowed"));
+      json_array_append_new(json_object_get(copy, sh ? "shadowed" : "readers"),
+                            json_string(json_is_string(json_object_get(e, "agent"))
+                                            ? s_(e, "agent")
+                                            : "every agent"));
+    }
+    json_array_foreach(paths, k, path) {
+      json_t *copy = json_object_get(files, json_string_value(path));
+      bool read = json_array_size(json_object_get(copy, "readers")) > 0;
+      print_copy(k == 0 ? json_string_value(name) : read ? "  also" : "  shadowed", copy);
+    }
+    json_decref(paths);
+    json_decref(files);
+    count++;
+  }
+  json_decref(order);
+  json_decref(groups);
+  return count;
+}
+
 /* Every page of skills/list; --json prints them as one answer. */
-static int cmd_list(ctl *c, json_t *params) {
+static int cmd_list(ctl *c, json_t *params, int all_rows) {
   enum { PAGE = 5000 };
   json_t *all = NULL;
-  size_t count = 0;
   json_object_set_new(params, "limit", json_integer(PAGE));
   for (json_int_t off = 0;;) {
     json_object_set_new(params, "offset", json_integer(off));
@@ -151,15 +275,6 @@ static int cmd_list(ctl *c, json_t *params) {
     }
     if (off == 0)
       warn_truncated(r);
-    if (!c->json && off == 0)
-      printf("%-32s %-8s %-10s %7s  %s\n", "NAME", "SCOPE", "AGENT", "TOKENS", "PATH");
-    size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(r, "skills"), i, e) {
-      if (!c->json)
-        print_entry(e);
-      count++;
-    }
     json_t *next = json_object_get(r, "nextOffset");
     if (!all) {
       all = json_incref(r);
@@ -175,10 +290,22 @@ static int cmd_list(ctl *c, json_t *params) {
   json_decref(params);
   json_object_del(all, "offset");
   json_object_set_new(all, "nextOffset", json_null());
-  if (c->json)
+  json_t *skills = json_object_get(all, "skills");
+  if (c->json) {
     ctl_print_json(all);
-  else
-    printf("%zu skill placement(s)\n", count);
+  } else {
+    if (all_rows) {
+      printf("%-32s %-8s %-10s %7s  %s\n", "NAME", "SCOPE", "AGENT", "TOKENS", "PATH");
+      size_t i;
+      json_t *e;
+      json_array_foreach(skills, i, e) print_entry(e);
+      printf("%zu skill placement(s)\n", json_array_size(skills));
+    } else {
+      size_t names = print_grouped(skills);
+      printf("%zu skill(s) in %zu placement(s) (--all: one row per placement)\n", names,
+             json_array_size(skills));
+    }
+  }
   json_decref(all);
   return 0;
 }
@@ -272,7 +399,9 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
   }
   int npos = argc - optind, needs = (k >= 1 && k <= 4) ? 1 : 0;
   if (npos != needs) {
-    fprintf(stderr, "upskillctl %s: expected %s\n", verb, needs ? "one argument" : "no argument");
+    static const char *what[] = {"", "one TASK (quote it)", "one PATH", "one PATH", "one NAME"};
+    fprintf(stderr, "upskillctl %s: expected %s\n", verb, needs ? what[k] : "no arguments");
+    ctl_usage_hint(verb);
     json_decref(o.agents);
     return 2;
   }
@@ -285,7 +414,7 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
     if (json_array_size(o.agents))
       json_object_set(p, "agent", json_array_get(o.agents, 0));
     if (k == 0) {
-      rc = cmd_list(c, p);
+      rc = cmd_list(c, p, o.all);
     } else {
       json_object_del(p, "scope");
       int err = 0;
@@ -310,16 +439,22 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
   } else {
     if (json_array_size(o.agents))
       json_object_set(p, "agents", o.agents);
+    char *abs = NULL, shown[PATH_MAX + 16];
     if (k == 3) {
-      char *abs = absolute(arg);
+      abs = absolute(arg);
       json_object_set_new(p, "from", json_string(abs));
-      free(abs);
       if (o.force)
         json_object_set_new(p, "force", json_true());
+      struct stat st;
+      bool dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+      snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
+      c->diag_file = shown; /* a refusal's diagnostics are about it */
     } else {
       json_object_set_new(p, "name", json_string(arg));
     }
     rc = cmd_install(c, verb, p);
+    c->diag_file = NULL;
+    free(abs);
   }
   json_decref(o.agents);
   return rc;

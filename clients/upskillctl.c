@@ -2,8 +2,10 @@
  * --server command), speaks LSP-framed JSON-RPC to it, and prints human
  * output (tables, a progress bar on a TTY) or --json. */
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,48 +13,10 @@
 #include <unistd.h>
 
 #include "jsonrpc.h"
+#include "commands.h"
 #include "ctl.h"
 #include "rpc_client.h"
 #include "upk_config.h"
-
-static void usage(FILE *f) {
-  fputs("usage: upskillctl [options] COMMAND [ARGS]\n\n"
-        "commands:\n"
-        "  ping                  check the daemon answers, and how fast\n"
-        "  status                version, uptime, work in flight, CUDA and providers\n"
-        "  raw METHOD [JSON]     send any request (params as a JSON object) and print the result\n"
-        "  list [--agent A] [--scope S]            skills the agents see\n"
-        "  lookup TASK [--limit N] [--agent A]     the skills that fit a task, best first\n"
-        "  validate PATH [--lenient]               check a skill (file:line:col: diagnostics)\n"
-        "  install PATH [--agent A]... [--scope project|user] [--force]\n"
-        "  remove NAME [--agent A]... [--scope project|user]\n"
-        "  prompt [--agent A]                      the <available_skills> block\n"
-        "  generate TASK [--from PATH] [-m MODEL] [--eval-model M]... [--install claude,agents]\n"
-        "               [--attempts N] [-o DIR]    write, test, refine and save a skill\n"
-        "  eval SKILL [-m M]... [--runs N] [--no-baseline] [--tests FILE] [--concurrency N]\n"
-        "                                          pass rates with and without the skill\n"
-        "  runs [--csv FILE]                       stored evaluation runs (trials as CSV)\n"
-        "  condense TRACE [--budget N] [--format F]  the trace as the teacher sees it (stdout)\n"
-        "                                          and what was left out (stderr)\n"
-        "  report RUN_ID [B] [-o FILE]             a run (or A beside B) as one HTML file\n"
-        "  check-kernel FILE.cu|PROJECT [--arch A] [--backend auto|nvrtc|nvcc] [--block N]\n"
-        "               [--name K]... [--no-cache] [--run SPEC.json] [--against PROBLEM.py]\n"
-        "               [--html FILE]\n"
-        "                        compile a CUDA file (or a kernel-builder project, build.toml)\n"
-        "                        for H100: diagnostics, resources; --run also runs it on the\n"
-        "                        GPU: correctness against a reference and timing (docs/gpu.md);\n"
-        "                        --against: the reference is a PyTorch (KernelBench) problem\n"
-        "  check-kernel --against DIR [KERNEL_DIR] [--run SPEC.json]\n"
-        "                        each DIR/P.py with KERNEL_DIR/P.cu and P.json: a row each,\n"
-        "                        then fast_0, fast_1, fast_2 (correct and over p x eager)\n\n"
-        "options:\n"
-        "  --server CMD          run this command as the server (default: upskilld --lsp)\n"
-        "  --json                print JSON instead of tables\n"
-        "  --timeout SEC         give up after SEC seconds (default 120)\n"
-        "  -v, --verbose         the server logs in detail on stderr\n"
-        "  --version, -h/--help\n",
-        f);
-}
 
 /* The daemon next to this binary (installed), in the build tree, or on PATH. */
 static char *default_server(void) {
@@ -75,47 +39,98 @@ static char *default_server(void) {
   return strdup("upskilld");
 }
 
-static void clear_bar(ctl *c) {
-  if (c->bar_shown)
-    fputs("\r\033[K", stderr);
-  c->bar_shown = 0;
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void on_notify(void *ud, const char *method, json_t *params) {
-  ctl *c = ud;
-  if (!strcmp(method, "$/progress") && isatty(2) && !c->json) {
-    json_t *v = json_object_get(params, "value");
-    const char *kind = json_string_value(json_object_get(v, "kind"));
-    if (kind && !strcmp(kind, "end")) {
-      clear_bar(c);
-      return;
-    }
-    int pct = (int)json_integer_value(json_object_get(v, "percentage"));
-    const char *msg = json_string_value(json_object_get(v, "message"));
-    const char *title = json_string_value(json_object_get(v, "title"));
-    char bar[31];
+static int bar_fraction; /* the line on stderr shows a fraction, not just time so far */
+
+void ctl_progress_done(ctl *c) {
+  if (c->bar_shown) {
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+  }
+  c->bar_shown = bar_fraction = 0;
+}
+
+void ctl_progress(ctl *c, const char *title, double fraction, const char *detail) {
+  if (!c->tty)
+    return;
+  char line[512], bar[31];
+  int n;
+  if (fraction >= 0) {
+    int pct = fraction > 1 ? 100 : (int)(fraction * 100 + 0.5);
     for (int i = 0; i < 30; i++)
       bar[i] = i < pct * 30 / 100 ? '#' : '.';
     bar[30] = '\0';
-    fprintf(stderr, "\r\033[K[%s] %3d%% %s", bar, pct, msg ? msg : title ? title : "");
-    c->bar_shown = 1;
+    n = snprintf(line, sizeof line, "%s%s[%s] %3d%% %s", title ? title : "", title ? " " : "", bar,
+                 pct, detail ? detail : "");
+  } else {
+    n = snprintf(line, sizeof line, "%s... %.0f s%s%s", title ? title : "waiting",
+                 (now_ms() - c->call_start) / 1000, detail ? " " : "", detail ? detail : "");
   }
+  struct winsize ws;
+  int cols = ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 ? ws.ws_col : 80;
+  if (n >= cols) /* one line: a wrapped one would not be erased by \r */
+    line[cols - 1] = '\0';
+  fprintf(stderr, "\r\033[K%s", line);
+  fflush(stderr);
+  c->bar_shown = 1;
+  bar_fraction = fraction >= 0;
 }
 
-static int start(ctl *c, const char *server_cmd, int timeout_s) {
+long ctl_wait_ms(const ctl *c) {
+  long ms = (long)c->client.timeout_ms - 2000;
+  return ms < 1000 ? 1000 : ms > 120000 ? 120000 : ms;
+}
+
+/* $/progress from the daemon feeds the progress line. */
+static void on_notify(void *ud, const char *method, json_t *params) {
+  ctl *c = ud;
+  if (strcmp(method, "$/progress"))
+    return;
+  json_t *v = json_object_get(params, "value");
+  const char *kind = json_string_value(json_object_get(v, "kind"));
+  const char *msg = json_string_value(json_object_get(v, "message"));
+  const char *title = json_string_value(json_object_get(v, "title"));
+  if (kind && !strcmp(kind, "end")) {
+    ctl_progress_done(c);
+    return;
+  }
+  if (title)
+    snprintf(c->title, sizeof c->title, "%s", title);
+  json_t *pct = json_object_get(v, "percentage");
+  ctl_progress(c, c->title[0] ? c->title : NULL,
+               json_is_number(pct) ? json_number_value(pct) / 100 : -1, msg);
+}
+
+/* A wait with no progress from the daemon shows the time so far after a second. */
+static void on_tick(void *ud) {
+  ctl *c = ud;
+  if (c->tty && !bar_fraction && now_ms() - c->call_start > 1000)
+    ctl_progress(c, c->title[0] ? c->title : NULL, -1, NULL);
+}
+
+static int start(ctl *c, const char *server_cmd, int timeout_ms, int warm_kernels) {
   char *def = server_cmd ? NULL : default_server();
   char *argv_default[] = {def, "--lsp", c->verbose ? "-vv" : NULL, NULL};
   char *argv_shell[] = {"/bin/sh", "-c", (char *)server_cmd, NULL};
-  int rc = upk_client_spawn(&c->client, server_cmd ? argv_shell : argv_default, timeout_s * 1000);
+  int rc = upk_client_spawn(&c->client, server_cmd ? argv_shell : argv_default, timeout_ms);
   free(def);
   if (rc)
     return rc;
   c->client.on_notify = on_notify;
+  c->client.on_tick = on_tick;
   c->client.ud = c;
   char cwd[PATH_MAX];
   json_t *params = json_pack("{s:i,s:n,s:{s:{s:b}},s:{s:s,s:s}}", "processId", (int)getpid(),
                              "rootUri", "capabilities", "window", "workDoneProgress", 1,
                              "clientInfo", "name", "upskillctl", "version", UPK_VERSION);
+  /* A command that compiles nothing has no use for the daemon's kernel workers. */
+  if (!warm_kernels)
+    json_object_set_new(params, "initializationOptions", json_pack("{s:b}", "warmKernels", 0));
   if (getcwd(cwd, sizeof cwd)) {
     char uri[PATH_MAX + 8];
     snprintf(uri, sizeof uri, "file://%s", cwd);
@@ -130,36 +145,76 @@ static int start(ctl *c, const char *server_cmd, int timeout_s) {
   return upk_client_notify(&c->client, "initialized", json_object());
 }
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* Send a request with a progress token; returns the result (caller decrefs) or NULL. */
-json_t *ctl_call(ctl *c, const char *method, json_t *params, int *rpc_error) {
+json_t *ctl_request(ctl *c, const char *method, json_t *params) {
   if (!params)
     params = json_object();
   if (json_is_object(params) && !json_object_get(params, "workDoneToken"))
     json_object_set_new(params, "workDoneToken", json_string("upskillctl"));
+  int own_title = !c->title[0];
+  if (own_title)
+    snprintf(c->title, sizeof c->title, "%s", method);
+  c->call_start = now_ms();
   json_t *r = upk_client_call(&c->client, method, params);
-  clear_bar(c);
-  if (!r) {
+  ctl_progress_done(c);
+  if (own_title)
+    c->title[0] = '\0';
+  if (!r)
     fprintf(stderr, "upskillctl: %s\n", c->client.error);
-    return NULL;
+  return r;
+}
+
+void ctl_print_diags(FILE *f, const char *file, json_t *diags, int *errors, int *warnings) {
+  static const char *sev[] = {"note", "error", "warning", "note", "note"};
+  size_t i;
+  json_t *d;
+  json_array_foreach(diags, i, d) {
+    json_t *start = json_object_get(json_object_get(d, "range"), "start");
+    int s = (int)json_integer_value(json_object_get(d, "severity"));
+    const char *df = json_string_value(json_object_get(d, "file"));
+    const char *msg = json_string_value(json_object_get(d, "message"));
+    json_t *code = json_object_get(d, "code");
+    char codebuf[96] = "";
+    if (json_is_string(code))
+      snprintf(codebuf, sizeof codebuf, " [%s]", json_string_value(code));
+    else if (json_is_integer(code))
+      snprintf(codebuf, sizeof codebuf, " [%lld]", (long long)json_integer_value(code));
+    long long line = json_integer_value(json_object_get(start, "line"));
+    long long col = json_integer_value(json_object_get(start, "character"));
+    fprintf(f, "%s:%lld:%lld: %s: %s%s\n",
+            df     ? df
+            : file ? file
+                   : "-",
+            line >= 0 ? line + 1 : 0, col >= 0 ? col + 1 : 0, s >= 1 && s <= 4 ? sev[s] : "note",
+            msg ? msg : "", codebuf);
+    if (errors)
+      *errors += s == 1;
+    if (warnings)
+      *warnings += s == 2;
   }
+}
+
+void ctl_print_error(ctl *c, json_t *err) {
+  if (c->json) {
+    ctl_print_json(err);
+    return;
+  }
+  fprintf(stderr, "upskillctl: error %lld: %s\n",
+          (long long)json_integer_value(json_object_get(err, "code")),
+          json_string_value(json_object_get(err, "message")));
+  /* A refusal says why in its data: the diagnostics, file:line:col. */
+  ctl_print_diags(stderr, c->diag_file,
+                  json_object_get(json_object_get(err, "data"), "diagnostics"), NULL, NULL);
+}
+
+/* Send a request with a progress token; returns the result (caller decrefs) or NULL. */
+json_t *ctl_call(ctl *c, const char *method, json_t *params, int *rpc_error) {
+  json_t *r = ctl_request(c, method, params);
+  if (!r)
+    return NULL;
   json_t *err = json_object_get(r, "error");
   if (err) {
     *rpc_error = 1;
-    if (c->json) {
-      char *s = json_dumps(err, JSON_INDENT(2));
-      printf("%s\n", s);
-      free(s);
-    } else {
-      fprintf(stderr, "upskillctl: error %lld: %s\n",
-              (long long)json_integer_value(json_object_get(err, "code")),
-              json_string_value(json_object_get(err, "message")));
-    }
+    ctl_print_error(c, err);
     json_decref(r);
     return NULL;
   }
@@ -222,19 +277,27 @@ static int run_command(ctl *c, int argc, char **argv) {
   const char *cmd = argv[0];
   int rpc_error = 0;
   json_t *r = NULL;
-  if (!strcmp(cmd, "ping") && argc == 1) {
+  if (!strcmp(cmd, "ping") || !strcmp(cmd, "status")) {
+    if (argc != 1) {
+      fprintf(stderr, "upskillctl %s: takes no arguments\n", cmd);
+      ctl_usage_hint(cmd);
+      return 2;
+    }
     double t0 = now_ms();
-    r = ctl_call(c, "ping", NULL, &rpc_error);
+    r = ctl_call(c, cmd[0] == 'p' ? "ping" : "upskilld/status", NULL, &rpc_error);
     double ms = now_ms() - t0;
-    if (r && c->json)
+    if (r && cmd[0] == 's')
+      c->json ? ctl_print_json(r) : print_status(r);
+    else if (r && c->json)
       printf("{\"ok\": true, \"ms\": %.3f}\n", ms);
     else if (r)
       printf("pong in %.3f ms\n", ms);
-  } else if (!strcmp(cmd, "status") && argc == 1) {
-    r = ctl_call(c, "upskilld/status", NULL, &rpc_error);
-    if (r)
-      c->json ? ctl_print_json(r) : print_status(r);
-  } else if (!strcmp(cmd, "raw") && (argc == 2 || argc == 3)) {
+  } else if (!strcmp(cmd, "raw")) {
+    if (argc != 2 && argc != 3) {
+      fprintf(stderr, "upskillctl raw: expected METHOD [JSON]\n");
+      ctl_usage_hint(cmd);
+      return 2;
+    }
     json_t *params = NULL;
     if (argc == 3) {
       json_error_t e;
@@ -258,7 +321,7 @@ static int run_command(ctl *c, int argc, char **argv) {
     if (rc == CTL_UNKNOWN)
       rc = ctl_skills_command(c, argc, argv);
     if (rc == CTL_UNKNOWN)
-      usage(stderr);
+      fprintf(stderr, "upskillctl: unknown command '%s'; see upskillctl --help\n", cmd);
     return rc == CTL_UNKNOWN ? 2 : rc;
   }
   int ok = r != NULL;
@@ -266,30 +329,131 @@ static int run_command(ctl *c, int argc, char **argv) {
   return ok ? 0 : 1;
 }
 
+/* completion, man, help: answered from the command table, without the daemon. */
+static int local_command(int argc, char **argv) {
+  const char *cmd = argv[0];
+  if (!strcmp(cmd, "completion")) {
+    if (argc != 2 || ctl_completion(argv[1], stdout)) {
+      fprintf(stderr, "upskillctl completion: expected bash, zsh or fish\n");
+      ctl_usage_hint(cmd);
+      return 2;
+    }
+    return 0;
+  }
+  if (!strcmp(cmd, "help")) {
+    const ctl_cmd *c = argc == 2 ? ctl_find_command(argv[1]) : NULL;
+    if (argc > 2 || (argc == 2 && !c)) {
+      fprintf(stderr, "upskillctl help: unknown command '%s'; see upskillctl --help\n",
+              argc == 2 ? argv[1] : argv[2]);
+      return 2;
+    }
+    c ? ctl_command_help(c, stdout) : ctl_usage(stdout);
+    return 0;
+  }
+  /* man [--markdown] */
+  int markdown = 0, ch;
+  optind = 0;
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(cmd), ctl_longopts(cmd), NULL)) != -1) {
+    if (ch != 'M') {
+      ctl_usage_hint(cmd);
+      return 2;
+    }
+    markdown = 1;
+  }
+  if (optind != argc) {
+    fprintf(stderr, "upskillctl man: takes no arguments\n");
+    return 2;
+  }
+  markdown ? ctl_markdown(stdout) : ctl_man(stdout);
+  return 0;
+}
+
+static const ctl_opt *find_global(const char *arg, const char **value) {
+  *value = NULL;
+  for (const ctl_opt *o = ctl_globals; o->lng; o++) {
+    if (o->shrt && arg[0] == '-' && arg[1] == o->shrt && !arg[2])
+      return o;
+    size_t n = strlen(o->lng);
+    if (arg[0] == '-' && arg[1] == '-' && !strncmp(arg + 2, o->lng, n)) {
+      if (!arg[2 + n])
+        return o;
+      if (arg[2 + n] == '=' && o->arg) {
+        *value = arg + 3 + n;
+        return o;
+      }
+    }
+  }
+  return NULL;
+}
+
+/* The command's own option `arg` takes its value from the next word. */
+static int takes_next(const ctl_cmd *cmd, const char *arg) {
+  for (const ctl_opt *o = cmd ? cmd->opts : NULL; o && o->lng; o++) {
+    if (!o->arg)
+      continue;
+    if (o->shrt && arg[0] == '-' && arg[1] == o->shrt && !arg[2])
+      return 1;
+    if (arg[0] == '-' && arg[1] == '-' && !strcmp(arg + 2, o->lng))
+      return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  static const struct option longs[] = {
-      {"server", required_argument, 0, 's'},
-      {"json", no_argument, 0, 'j'},
-      {"timeout", required_argument, 0, 't'},
-      {"verbose", no_argument, 0, 'v'},
-      {"version", no_argument, 0, 'V'},
-      {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0},
-  };
   ctl c = {0};
   const char *server = NULL;
-  int timeout = 120, opt;
-  while ((opt = getopt_long(argc, argv, "+vh", longs, NULL)) != -1) {
-    switch (opt) {
+  double timeout_s = 120;
+  int help = 0, dashdash = 0, n = 0;
+  char **args = calloc((size_t)argc + 1, sizeof *args);
+  const ctl_cmd *cmd = NULL;
+  const char *cmd_name = NULL;
+  /* Global options anywhere (before `--`); the rest is the command's, in order. */
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *value;
+    const ctl_opt *g = dashdash || a[0] != '-' ? NULL : find_global(a, &value);
+    if (!g) {
+      if (!cmd_name && a[0] == '-' && a[1] && !dashdash) {
+        fprintf(stderr, "upskillctl: unknown option '%s'; see upskillctl --help\n", a);
+        return 2;
+      }
+      if (!strcmp(a, "--") && !dashdash) {
+        dashdash = 1;
+        if (!cmd_name)
+          continue;
+      }
+      if (!cmd_name) {
+        cmd_name = a;
+        cmd = ctl_find_command(a);
+      } else if (!dashdash && takes_next(cmd, a) && i + 1 < argc) {
+        args[n++] = argv[i++];
+      }
+      args[n++] = argv[i];
+      continue;
+    }
+    if (g->arg && !value) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "upskillctl: --%s needs %s\n", g->lng, g->arg);
+        return 2;
+      }
+      value = argv[++i];
+    }
+    switch (g->val) {
     case 's':
-      server = optarg;
+      server = value;
       break;
     case 'j':
       c.json = 1;
       break;
-    case 't':
-      timeout = atoi(optarg) > 0 ? atoi(optarg) : 120;
+    case 't': {
+      char *end;
+      timeout_s = strtod(value, &end);
+      if (end == value || *end || !isfinite(timeout_s) || timeout_s <= 0 || timeout_s > 1e6) {
+        fprintf(stderr, "upskillctl: --timeout takes a positive number of seconds, not '%s'\n",
+                value);
+        return 2;
+      }
       break;
+    }
     case 'v':
       c.verbose = 1;
       break;
@@ -297,25 +461,35 @@ int main(int argc, char **argv) {
       printf("upskillctl %s\n", UPK_VERSION);
       return 0;
     case 'h':
-      usage(stdout);
-      return 0;
-    default:
-      usage(stderr);
-      return 2;
+      help = 1;
+      break;
     }
   }
-  if (optind >= argc) {
-    usage(stderr);
+  if (cmd_name && !cmd) {
+    fprintf(stderr, "upskillctl: unknown command '%s'; see upskillctl --help\n", cmd_name);
     return 2;
   }
-  if (start(&c, server, timeout)) {
+  if (help) {
+    cmd ? ctl_command_help(cmd, stdout) : ctl_usage(stdout);
+    return 0;
+  }
+  if (!cmd) {
+    ctl_usage(stderr);
+    return 2;
+  }
+  if (cmd->local)
+    return local_command(n, args);
+  c.tty = isatty(2);
+  int warm =
+      cmd->kernels || (!strcmp(cmd->name, "raw") && n >= 2 && !strncmp(args[1], "kernel/", 7));
+  if (start(&c, server, (int)(timeout_s * 1000), warm)) {
     fprintf(stderr, "upskillctl: cannot start the server: %s\n",
             c.client.error[0] ? c.client.error : "initialize failed");
     if (c.client.pid > 0)
       upk_client_close(&c.client);
     return 1;
   }
-  int rc = run_command(&c, argc - optind, argv + optind);
+  int rc = run_command(&c, n, args);
   json_decref(upk_client_call(&c.client, "shutdown", NULL));
   upk_client_notify(&c.client, "exit", NULL);
   int code = upk_client_close(&c.client);
@@ -323,5 +497,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "upskillctl: the server exited with status %d\n", code);
     rc = 1;
   }
+  free(args);
   return rc;
 }

@@ -23,6 +23,7 @@
 #include "report.h"
 #include "runs.h"
 #include "skill.h"
+#include "skills_service.h"
 #include "tool_results.h"
 
 #include "eval_methods_int.h"
@@ -38,6 +39,7 @@ void em_free(ecall *c) {
   free(c->skill_md);
   free(c->runs_dir);
   free(c->skills_dir);
+  free(c->indexed_dir);
   free(c->trace);
   free(c->output);
   upk_evalcases_free(&c->cases);
@@ -86,8 +88,9 @@ int em_resolve(ecall *c, const char *name, const char *what, upk_model *out) {
 
 /* Config and directories: common to every handler (thread pool). */
 static int load_config(ecall *c) {
-  if (upk_config_load(&c->cfg, c->workspace, c->init_options, c->err, sizeof c->err))
-    return em_fail(c, UPK_RPC_REQUEST_FAILED, "configuration: %.480s", c->err);
+  char err[sizeof c->err - 32]; /* never c->err itself: em_fail formats into it */
+  if (upk_config_load(&c->cfg, c->workspace, c->init_options, err, sizeof err))
+    return em_fail(c, UPK_RPC_REQUEST_FAILED, "configuration: %s", err);
   c->runs_dir = upk_eval_runs_dir(c->cfg.runs_dir, c->workspace);
   c->skills_dir = em_abs(c->workspace, c->cfg.skills_dir ? c->cfg.skills_dir : "./skills");
   return c->runs_dir && c->skills_dir ? 0 : em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
@@ -117,14 +120,16 @@ int em_read_text(ecall *c, const char *path, size_t max, char **out) {
   return rc ? em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", path, strerror(-rc)) : 0;
 }
 
-/* The skill: a path, else a name under skills_dir. */
+/* The skill: a path, else a name as skills/get finds it (c->indexed_dir, looked up on the
+ * skills queue before), else a name under skills_dir. */
 static int load_skill(ecall *c, const char *given) {
   char *path = em_abs(c->workspace, given);
   struct stat st;
   if (path && stat(path, &st) && !strchr(given, '/')) {
     free(path);
     path = NULL;
-    if (asprintf(&path, "%s/%s", c->skills_dir, given) < 0)
+    if (c->indexed_dir ? !(path = strdup(c->indexed_dir))
+                       : asprintf(&path, "%s/%s", c->skills_dir, given) < 0)
       path = NULL;
   }
   upk_skill sk = {0};
@@ -215,12 +220,16 @@ static void on_cancel(upk_job *job) {
   em_free(c);
 }
 
-void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run) {
+/* `indexed_dir` (taken) is the skill a name stands for in the index, or NULL. */
+static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn run,
+                           char *indexed_dir) {
   ecall *c = calloc(1, sizeof *c);
   if (!c) {
+    free(indexed_dir);
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
     return;
   }
+  c->indexed_dir = indexed_dir;
   upk_server *s = job->server;
   c->job = job;
   c->params = json_deep_copy(params ? params : json_object());
@@ -236,6 +245,10 @@ void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run) {
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "cannot queue work: %s", uv_strerror(rc));
     em_free(c);
   }
+}
+
+void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run) {
+  em_start_found(job, params, load, run, NULL);
 }
 
 int em_bad(upk_job *job, const char *msg) {
@@ -350,6 +363,51 @@ static void eval_run(ecall *c) {
   }
 }
 
+/* skills/eval of a name (no '/') resolves it as skills/get does: the index's copy that wins
+ * (visible, usable, priority, scope, root order; any agent), waiting for the first scan for up
+ * to FIND_WAIT_MS (a copy that would lose may be all that is indexed yet), so that a daemon
+ * just started (upskillctl eval NAME) finds what list shows.
+ * A path that exists still comes first, and a name the index lacks is looked for in
+ * skills_dir (load_skill). */
+#define FIND_WAIT_MS 30000
+
+typedef struct {
+  upk_job *job;
+  upk_server *server;
+  json_t *params;
+  char *dir;
+  uint64_t wait_until;
+  bool parked;
+} eval_find;
+
+static void find_work(upk_index *ix, void *arg) {
+  eval_find *f = arg;
+  size_t done, total;
+  /* during the first scan a copy that would lose may be all that is indexed yet: wait */
+  f->parked = ix && upk_index_scanning(ix, &done, &total) && uv_hrtime() < f->wait_until;
+  if (!ix || f->parked)
+    return;
+  upk_index_skill sk = {0};
+  if (upk_index_get(ix, json_string_value(json_object_get(f->params, "skill")), NULL, &sk) == 0)
+    f->dir = strdup(sk.e.dir);
+  upk_index_skill_free(&sk);
+}
+
+static void find_done(void *arg, int status) {
+  eval_find *f = arg;
+  if (!status && f->parked && !f->job->cancelled &&
+      upk_skills_submit(f->server, find_work, find_done, f) == 0)
+    return; /* asked again after the scan's next batch */
+  if (status == UV_ECANCELED || f->job->cancelled) {
+    free(f->dir);
+    upk_job_fail(f->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
+  } else {
+    em_start_found(f->job, f->params, eval_load, eval_run, f->dir); /* takes dir */
+  }
+  json_decref(f->params);
+  free(f);
+}
+
 static void eval_handler(upk_job *job, json_t *params) {
   if (json_array_size(json_object_get(params, "models")) > MAX_MODELS) {
     em_bad(job, "params.models: at most 32");
@@ -359,7 +417,21 @@ static void eval_handler(upk_job *job, json_t *params) {
     em_bad(job, "params: give cases or tests, not both");
     return;
   }
-  em_start(job, params, eval_load, eval_run);
+  const char *skill = json_string_value(json_object_get(params, "skill"));
+  eval_find *f = skill && !strchr(skill, '/') ? calloc(1, sizeof *f) : NULL;
+  if (!f) {
+    em_start(job, params, eval_load, eval_run);
+    return;
+  }
+  *f = (eval_find){.job = job,
+                   .server = job->server,
+                   .params = json_incref(params),
+                   .wait_until = uv_hrtime() + (uint64_t)FIND_WAIT_MS * 1000000u};
+  if (upk_skills_submit(job->server, find_work, find_done, f)) {
+    json_decref(f->params);
+    free(f);
+    em_start(job, params, eval_load, eval_run); /* no index: a path or skills_dir */
+  }
 }
 
 /* ---- runs/list and runs/show ---- */

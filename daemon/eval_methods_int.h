@@ -35,6 +35,7 @@ struct ecall {
   size_t n_models;
   upk_model teacher, test_gen;
   char *skill_name, *skill_md, *runs_dir, *skills_dir, *trace, *output;
+  char *indexed_dir; /* skills/eval of a name: the skill skills/get returns for it, or NULL */
   upk_evalcases cases;
   upk_diags case_diags;
   json_t *result; /* runs/list, runs/show */

@@ -9,6 +9,7 @@
 
 #include "agents.h"
 #include "condense.h"
+#include "diag_json.h"
 #include "eval_methods_int.h"
 #include "fsutil.h"
 #include "jsonrpc.h"
@@ -202,6 +203,20 @@ static json_t *condensed_json(const upk_condensed *o, size_t budget) {
                    (json_int_t)o->facts, "omitted", (json_int_t)o->omitted, "leftOut", left);
 }
 
+/* A trace refused: -32602 whose message ends with the diagnostic's code (an MCP client that
+ * shows only the text still sees it), and data {code, diagnostics: [one error]}. `file`: the
+ * trace's path as given, NULL for params.text. */
+static void condense_refuse(ecall *c, const char *key, const char *file, const char *code,
+                            const char *why) {
+  upk_diags d = {0};
+  upk_diags_add(&d, UPK_SEV_ERROR, code, "upskilld-trace", upk_range_line(0, 0, 0), "%s", why);
+  if (d.len && file)
+    d.items[0].file = strdup(file);
+  c->data = json_pack("{s:s,s:o}", "code", code, "diagnostics", upk_diags_json(&d));
+  upk_diags_free(&d);
+  em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s (%s)", key, why, code);
+}
+
 static void condense_load(ecall *c) {
   const char *path = em_str(c, "trace"), *text = em_str(c, "text");
   const char *key = path ? "params.trace" : "params.text";
@@ -213,8 +228,9 @@ static void condense_load(ecall *c) {
     int rc = abs ? upk_read_file_at(AT_FDCWD, abs, TRACE_MAX, &raw, &len) : -ENOMEM;
     free(abs);
     if (rc) {
-      c->data = json_pack("{s:s}", "code", "trace/unreadable");
-      em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s: %s", key, path, strerror(-rc));
+      char why[400];
+      snprintf(why, sizeof why, "%.300s: %s", path, strerror(-rc));
+      condense_refuse(c, key, path, "trace/unreadable", why);
       return;
     }
   }
@@ -224,13 +240,14 @@ static void condense_load(ecall *c) {
                         budget, &o);
   free(raw);
   if (rc == -EINVAL) {
-    c->data = json_pack("{s:s}", "code", o.error_code ? o.error_code : "trace/not-json");
-    em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", key, o.error);
+    condense_refuse(c, key, path, o.error_code ? o.error_code : "trace/not-json", o.error);
   } else if (rc) {
     em_fail(c, UPK_RPC_INTERNAL_ERROR, "condense: %s", strerror(-rc));
   } else {
     c->result = condensed_json(&o, budget);
     upk_condensed_free(&o);
+    if (!c->result) /* never a null result: json_pack refuses text that is not UTF-8 */
+      em_fail(c, UPK_RPC_INTERNAL_ERROR, "condense: the condensed trace cannot be sent as JSON");
   }
 }
 

@@ -44,6 +44,9 @@ static const char *check_initialize(json_t *params) {
   v = json_object_get(params, "capabilities");
   if (v && !json_is_object(v))
     return "params.capabilities: expected object";
+  v = json_object_get(json_object_get(params, "initializationOptions"), "warmKernels");
+  if (v && !json_is_boolean(v))
+    return "params.initializationOptions.warmKernels: expected boolean";
   return NULL;
 }
 
@@ -76,7 +79,10 @@ bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_
   s->client_info = json_incref(json_object_get(params, "clientInfo"));
   s->state = UPK_S_READY;
   upk_skills_start(s);
-  upk_kernels_start_soon(s); /* a warm worker makes the first kernel check fast */
+  /* A warm worker makes an editor's first kernel check fast; a client that checks no kernel
+   * (upskillctl ping) says warmKernels: false and starts no process (docs/protocol.md §5.1). */
+  if (!json_is_false(json_object_get(s->init_options, "warmKernels")))
+    upk_kernels_start_soon(s);
   upk_info("LSP client %s, workspace %s",
            json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", s->workspace);
   /* Full text sync: CUDA files and SKILL.md are small, and a whole text is

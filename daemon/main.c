@@ -238,6 +238,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   upk_server_start(&server);
+  /* Started bare in a terminal, it would wait in silence for a header: say what it waits for.
+   * Never on a pipe, file or socket (an editor's or agent's stdin). */
+  if (isatty(0))
+    fprintf(stderr,
+            "upskilld %s: waiting for LSP (Content-Length headers) or MCP (one JSON-RPC message "
+            "per line) on stdin; upskilld --help for options, upskillctl for a command line\n",
+            UPK_VERSION);
   const char *kind = uv_handle_type_name(in_kind);
   upk_info("upskilld %s ready (stdin: %s)", UPK_VERSION, kind ? kind : "closed");
   uv_run(&loop, UV_RUN_DEFAULT);

@@ -417,6 +417,7 @@ const upk_param upk_result_condense[] = {
 
 const upk_param upk_refusal_condense[] = {
     {"code", UPK_T_STRING, 1, "trace/unreadable, trace/not-json, ..."},
+    DIAGNOSTICS(1, "The same, as one error diagnostic (file: the trace's path)."),
     {0},
 };
 

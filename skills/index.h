@@ -217,9 +217,11 @@ typedef struct upk_index_entries {
  * several agents' copies) is one hit, with the score and `why` of its best
  * ranked copy; a built-in hit is reported at the installed copy of its name
  * that the agents asked about read first, if any. Any text is accepted (FTS5 syntax in it is never
- * interpreted); an empty or blank task is -EINVAL. Stopwords, bare numbers
- * and, in large indexes, the task's most common words (low idf, many rows to
- * rank) are left out of the query; camelCase words also match as separate
+ * interpreted); an empty or blank task is -EINVAL. Stopwords, one-character
+ * words ("a", "5") and, in large indexes, the task's most common words (low
+ * idf, many rows to rank) are left out of the query; numbers of two digits or
+ * more are kept (versions, identifiers: "CUDA 12", "sm_90", "issue 042");
+ * camelCase words also match as separate
  * words, unknown words as prefixes, common abbreviations (k8s, pr, db) as
  * their full forms. */
 int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *const *agents,

@@ -202,8 +202,11 @@ static bool mark_within_budget(query *q, int which, long budget, int max_terms,
 }
 
 /* Which words of the task are asked, and of which table:
- *  - not stopwords, one-letter words or bare numbers ("5 percent"), unless
- *    nothing else is left ("how do I do this": better a weak match than none);
+ *  - not stopwords or one-letter words ("a", "5"), unless nothing else is
+ *    left ("how do I do this": better a weak match than none). Numbers of two
+ *    digits or more are kept: versions and identifiers ("CUDA 12", "sm_90",
+ *    "issue 042") tell apart skills whose other words are the same, and being
+ *    rare they weigh much (a common one, "10", weighs little: its idf);
  *  - in a large index, only as many as the budgets allow, rarest first;
  *  - at most MAX_TERMS of the head and MAX_BODY_TERMS of the body, the
  *    rarest: a long task's rare words are its subject. */
@@ -211,8 +214,7 @@ static void choose_terms(upk_index *ix, query *q) {
   int kept = 0;
   for (int i = 0; i < q->n; i++) {
     term *t = &q->t[i];
-    bool number = strspn(t->word, "0123456789") == strlen(t->word);
-    if (!upk_ix_is_stopword(t->word) && strlen(t->word) >= 2 && !number)
+    if (!upk_ix_is_stopword(t->word) && strlen(t->word) >= 2)
       q->t[kept++] = *t;
   }
   if (kept)
@@ -234,9 +236,11 @@ static void choose_terms(upk_index *ix, query *q) {
     if (q->t[i].use[HEAD] || q->t[i].use[BODY])
       q->t[kept++] = q->t[i];
   q->n = kept;
-  /* A word no skill contains may be an abbreviation of one ("kube", "postgres"). */
+  /* A word no skill contains may be an abbreviation of one ("kube", "postgres"); a number
+   * no skill contains is no abbreviation ("2024" is not "20240101"). */
   for (int i = 0; i < q->n; i++)
-    q->t[i].prefix = !q->t[i].df[HEAD] && !q->t[i].df[BODY] && strlen(q->t[i].word) >= 4;
+    q->t[i].prefix = !q->t[i].df[HEAD] && !q->t[i].df[BODY] && strlen(q->t[i].word) >= 4 &&
+                     strspn(q->t[i].word, "0123456789") != strlen(q->t[i].word);
 }
 
 static int on_phrase_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {

@@ -214,9 +214,9 @@ char *upk_prompt_from_entries(const upk_index_entry *e, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (e[i].shadowed || !e[i].usable)
       continue;
-    bool dup = false;
+    bool dup = false; /* one entry per name: the first, which upk_index_list orders first */
     for (size_t j = 0; j < k && !dup; j++)
-      dup = !strcmp(v[j].location, e[i].path);
+      dup = !strcmp(v[j].location, e[i].path) || !strcmp(v[j].name, e[i].name);
     if (!dup)
       v[k++] = (upk_prompt_skill){e[i].name, e[i].description, e[i].path};
   }

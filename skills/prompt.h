@@ -36,7 +36,10 @@ int upk_prompt_from_dirs(const char *const *dirs, size_t n, char **out, upk_diag
 
 /** The block for index entries (e.g. upk_index_list for one agent): shadowed
  * and unusable entries are left out, as the agent would not load them; a
- * SKILL.md indexed through several roots appears once. */
+ * SKILL.md indexed through several roots appears once, and so does a name
+ * (several agents' copies, or an installed and a built-in copy): the first
+ * usable one in the order given, which for upk_index_list's order (priority,
+ * scope, root order) is the copy skills/get returns. */
 char *upk_prompt_from_entries(const upk_index_entry *entries, size_t n);
 
 #endif

@@ -56,8 +56,9 @@ typedef struct upk_condensed {
   upk_condense_item *left_out; /* what was left out or shortened, in trace order */
   size_t n_left_out;
   char error[512]; /* on -EINVAL: what was wrong, and what was expected */
-  /* on -EINVAL: "trace/not-json", "trace/truncated", "trace/unknown-shape",
-   * "trace/budget" (docs/diagnostics.md) */
+  /* on -EINVAL: "trace/unreadable" (not UTF-8 text: NUL bytes or invalid UTF-8),
+   * "trace/not-json", "trace/truncated", "trace/unknown-shape", "trace/budget"
+   * (docs/diagnostics.md) */
   const char *error_code;
 } upk_condensed;
 
@@ -65,7 +66,8 @@ typedef struct upk_condensed {
 size_t upk_estimate_tokens(size_t bytes);
 
 /** Condense a trace to at most budget tokens (0: the default). Returns 0,
- * -EINVAL (budget below UPK_CONDENSE_MIN_BUDGET, a format forced that the
+ * -EINVAL (budget below UPK_CONDENSE_MIN_BUDGET, a trace that is not UTF-8
+ * text (a NUL byte or invalid UTF-8), a format forced that the
  * text is not, JSON of no known trace shape, truncated JSON: out->error
  * says which and what was expected), -ENOMEM. */
 int upk_condense(const char *trace, size_t len, upk_trace_format format, size_t budget,

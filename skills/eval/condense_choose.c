@@ -264,6 +264,36 @@ static int read_trace(ctrace *t, const char *trace, size_t len, upk_trace_format
   return rc;
 }
 
+/* The offset of the first byte that makes `s` not UTF-8 text (a NUL, or a byte
+ * outside a well-formed UTF-8 sequence), or `len` when it is text. */
+static size_t first_non_text(const char *s, size_t len) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < len) {
+    unsigned c = p[i];
+    if (c == 0)
+      return i;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    if (!n || i + n > len)
+      return i;
+    for (size_t k = 1; k < n; k++)
+      if ((p[i + k] & 0xc0) != 0x80)
+        return i;
+    if ((c == 0xe0 && p[i + 1] < 0xa0) || (c == 0xed && p[i + 1] > 0x9f) ||
+        (c == 0xf0 && p[i + 1] < 0x90) || (c == 0xf4 && p[i + 1] > 0x8f))
+      return i;
+    i += n;
+  }
+  return len;
+}
+
 int upk_condense(const char *trace, size_t len, upk_trace_format format, size_t budget,
                  upk_condensed *out) {
   memset(out, 0, sizeof *out);
@@ -275,6 +305,15 @@ int upk_condense(const char *trace, size_t len, upk_trace_format format, size_t 
     return -EINVAL;
   }
   out->source_tokens = upk_estimate_tokens(len);
+  size_t bad = first_non_text(trace, len);
+  if (bad < len) { /* a binary file: nothing in it is a trace, and it could not go out as JSON */
+    snprintf(out->error, sizeof out->error,
+             "not text: byte %zu is %s (a binary file?); expected UTF-8 text: a Markdown log, "
+             "a JSON message array, or JSON lines",
+             bad, trace[bad] ? "not UTF-8" : "NUL");
+    out->error_code = "trace/unreadable";
+    return -EINVAL;
+  }
   ctrace t;
   ct_init(&t);
   upk_trace_format f;

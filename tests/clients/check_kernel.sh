@@ -12,7 +12,7 @@ export UPSKILLD=$daemon
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 TAP_CAPTURE=$tmp/check
 
-tap_plan 14
+tap_plan 19
 ctl_need_toolkit
 
 # Usage errors need no toolkit (TAP_SKIP= runs them regardless).
@@ -21,7 +21,9 @@ TAP_SKIP= tap_check "no file: usage error, status 2" eval 'rc 2 && has "expected
 run check-kernel "$corpus/saxpy.cu" --block 0
 TAP_SKIP= tap_check "--block 0: usage error, status 2" eval 'rc 2 && has "\-\-block takes 1 to 1024" e'
 run check-kernel "$tmp/missing.cu"
-TAP_SKIP= tap_check "a missing file: status 2" eval 'rc 2 && has "cannot open" e'
+TAP_SKIP= tap_check "a missing file: status 2, and why" eval 'rc 2 && has "cannot open .*missing.cu: No such file or directory" e'
+run check-kernel "$corpus/saxpy.cu" -I "$tmp/nodir"
+TAP_SKIP= tap_check "-I of a missing directory: status 2, and why" eval 'rc 2 && has "\-I .*nodir: No such file or directory" e'
 
 [ -z "$TAP_SKIP" ] && run check-kernel "$corpus/saxpy.cu"
 tap_check "saxpy: status 0, a table row, no errors" eval 'rc 0 && has "^KERNEL  *REGS  *SPILL ST/LD  *STACK  *SMEM  *CMEM  *OCCUPANCY" o &&
@@ -48,6 +50,22 @@ assert d[\"ok\"] is True and d[\"backend\"] == \"nvrtc\" and d[\"kernels\"][0][\
 tap_check "--json after the verb, errors still exit 1" eval 'rc 1 && python3 -c "
 import json; d=json.load(open(\"$tmp/o\"))
 assert d[\"ok\"] is False and d[\"diagnostics\"][0][\"severity\"] == 1, d"'
+mkdir -p "$tmp/inc" "$tmp/cus"
+printf '#define SCALE 2.0f\n' >"$tmp/inc/myhdr.h"
+printf '#include "myhdr.h"\n#ifndef FACTOR\n#error FACTOR is not defined\n#endif\n__global__ void k(float *x) { x[threadIdx.x] *= SCALE * FACTOR; }\n' >"$tmp/kern.cu"
+[ -z "$TAP_SKIP" ] && run check-kernel "$tmp/kern.cu"
+tap_check "without -I the header is not found" eval 'rc 1 && has "cannot open source file \"myhdr.h\"" o'
+[ -z "$TAP_SKIP" ] && run check-kernel "$tmp/kern.cu" -I "$tmp/inc" --define FACTOR=3
+tap_check "-I DIR and -D NAME=V reach kernel/validate" eval 'rc 0 && has "^k  *[0-9]" o && has "^0 errors" o'
+printf '__global__ void a(float *x) { x[0] = 1; }\n' >"$tmp/cus/a.cu"
+printf '__global__ void b(float *x) { x[0] = 1 }\n' >"$tmp/cus/b.cu"
+[ -z "$TAP_SKIP" ] && run check-kernel "$tmp/cus"
+tap_check "a directory of .cu files without build.toml: each file checked" eval 'rc 1 && has "^== .*cus/a.cu$" o && has "^== .*cus/b.cu$" o &&
+  has "cus/b.cu:1:[0-9]*: error: expected a \";\"" o && has "^2 files checked, 1 with errors$" o && ! has build.toml o e'
+[ -z "$TAP_SKIP" ] && run check-kernel "$tmp/cus" --json
+tap_check "... and with --json, one array" eval 'rc 1 && python3 -c "
+import json; d=json.load(open(\"$tmp/o\"))
+assert [x[\"result\"][\"ok\"] for x in d] == [True, False], d"'
 printf '{bad' >"$tmp/bad.json"
 run check-kernel "$corpus/saxpy.cu" --run "$tmp/bad.json"
 TAP_SKIP= tap_check "--run with a bad spec file: status 2, where it broke" eval 'rc 2 && has "bad.json:1:" e'

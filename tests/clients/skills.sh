@@ -22,7 +22,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-tap_plan 19
+tap_plan 22
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -44,6 +44,7 @@ run validate "$tmp/bad/Bad_Skill"
 check "validate prints file:line:col diagnostics and exits 1" 'rc 1 && grep -q "SKILL.md:2:7: error: .*lowercase" "$tmp/o" && grep -q "invalid" "$tmp/o"'
 run install "$tmp/bad/Bad_Skill" --agent claude
 check "an invalid skill is refused and nothing is written" 'rc 1 && grep -q "install refused" "$tmp/e" && [[ ! -e .claude/skills/Bad_Skill ]]'
+check "the refusal prints its diagnostics, file:line:col" 'grep -q "^$tmp/bad/Bad_Skill/SKILL.md:2:7: error: .*lowercase \[skill/name-uppercase\]$" "$tmp/e"'
 run --json install "$tmp/bad/Bad_Skill" --agent nosuchagent
 check "an unknown agent is a clear error" 'rc 1 && grep -q "unknown agent nosuchagent" "$tmp/o"'
 skill "$HOME/.claude/skills/team-notes" team-notes "Writes team notes for the user scope."
@@ -53,6 +54,14 @@ check "a project skill shadows the user skill of the same name" 'rc 0 && py "
 sh=[s for s in d[\"skills\"] if s[\"name\"]==\"team-notes\"]
 assert sorted((s[\"scope\"], s[\"shadowed\"]) for s in sh) == [(\"project\", False), (\"user\", True)], sh
 assert any(x[\"name\"]==\"team-notes\" and x[\"winner\"].startswith(\"'$tmp'/proj\") for x in d[\"shadows\"]), d[\"shadows\"]"'
+run list
+check "list: one row per name, the file agents read first, its other copies indented" 'rc 0 &&
+  [[ $(grep -c "^team-notes " "$tmp/o") == 1 ]] &&
+  grep -A1 "^team-notes " "$tmp/o" | grep -q "^  shadowed  *user .*/home/.claude/skills/team-notes/SKILL.md (shadowed for claude" &&
+  grep -q "^team-notes  *project .*/proj/.claude/skills/team-notes/SKILL.md (for claude" "$tmp/o" &&
+  grep -q "^[0-9]* skill(s) in [0-9]* placement(s)" "$tmp/o"'
+run list --all
+check "list --all: one row per placement" 'rc 0 && [[ $(grep -c "^team-notes " "$tmp/o") -ge 2 ]] && grep -q "^team-notes .*(shadowed)$" "$tmp/o" && grep -q "skill placement(s)$" "$tmp/o"'
 run prompt --agent claude
 check "prompt renders the <available_skills> block" 'rc 0 && head -1 "$tmp/o" | grep -qx "<available_skills>" && grep -qx "team-notes" "$tmp/o"'
 run remove cuda-kernel-debugging --agent claude

@@ -394,6 +394,58 @@ describe('skills/generate from a trace, skills/condense', () => {
     assert.match((await call('skills/condense', { text: 'x', format: 'yaml' })).error.message, /params\.format/);
     ok(await call('ping', {}));
   });
+
+  it('a binary or random file is refused as trace/unreadable on both faces, never an empty result', async () => {
+    // issue 34: it used to succeed with a null result, and structuredContent {} over MCP
+    let seed = 42;
+    const random = Buffer.alloc(4096, 0).map(() => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16);
+    writeFileSync(join(box.project, 'random.bin'), random);
+    writeFileSync(join(box.project, 'nul.bin'), Buffer.from('# Session\n\nfix it\0\x01\x02 done\n'));
+    for (const [file, why] of [['random.bin', /not text: byte \d+ is not UTF-8/], ['nul.bin', /not text: byte 17 is NUL/]]) {
+      const e = (await call('skills/condense', { trace: file })).error;
+      assert.ok(e, `${file}: an error, not ${JSON.stringify(e)}`);
+      assert.equal(e.code, -32602);
+      assert.match(e.message, /^params\.trace: not text: .*\(trace\/unreadable\)$/);
+      assert.match(e.message, why);
+      assert.equal(e.data.code, 'trace/unreadable');
+      assert.equal(e.data.diagnostics.length, 1);
+      assert.deepEqual([e.data.diagnostics[0].code, e.data.diagnostics[0].severity, e.data.diagnostics[0].file], ['trace/unreadable', 1, file]);
+      const t = ok(await call('tools/call', { name: 'condense_trace', arguments: { trace: file } }));
+      assert.equal(t.isError, true, JSON.stringify(t));
+      assert.match(t.content[0].text, /^params\.trace: not text: .*\(trace\/unreadable\)$/);
+      assert.equal(t.structuredContent.code, 'trace/unreadable');
+      assert.equal(t.structuredContent.diagnostics[0].code, 'trace/unreadable');
+    }
+    const e = (await call('skills/condense', { trace: 'random.bin', format: 'json' })).error;
+    assert.equal(e.data.code, 'trace/unreadable');
+    const t = ok(await call('tools/call', { name: 'condense_trace', arguments: { trace: 'nope.md' } }));
+    assert.equal(t.isError, true);
+    assert.match(t.content[0].text, /^params\.trace: nope\.md: No such file or directory \(trace\/unreadable\)$/);
+    ok(await call('ping', {}));
+  });
+});
+
+describe('a broken upskill.config.yaml', () => {
+  it('is named once, with its whole path, in the error of every eval method', async () => {
+    // issue 34: "configuration: configuration: skill.config.yaml:2:1: ..." (the message was
+    // formatted into the buffer it read from)
+    const bad = sandbox({ project: 'runs_dir: runs\n  : [oops\n' });
+    const d2 = new Daemon({ env: daemonEnv(bad, { ANTHROPIC_API_KEY: KEY }), cwd: bad.project, args: ['--mcp'] });
+    try {
+      await d2.init();
+      const want = `configuration: ${bad.project}/upskill.config.yaml:2:3: did not find expected key`;
+      for (const [m, p] of [['skills/eval', { skill: 'tma-copies' }], ['runs/list', {}]]) {
+        const e = (await d2.request(m, p)).error;
+        assert.ok(e, m);
+        assert.equal(e.code, -32803, m);
+        assert.equal(e.message, want, m);
+      }
+    } finally {
+      assert.equal(await d2.close(), 0);
+      assert.equal(d2.sanitizerReport(), null);
+      bad.remove();
+    }
+  });
 });
 
 describe('kernel assertions with the real toolkit', () => {

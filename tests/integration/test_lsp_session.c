@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsx.h"
 #include "harness.h"
 
 TestSuite(lsp, .timeout = 120);
@@ -312,4 +313,80 @@ Test(lsp, batches_are_refused) {
   json_decref(r);
   hx_ping(d);
   hx_finish(d, 0);
+}
+
+/* issue 34: names as skills/list shows them. A project skill installed for two agents (two
+ * directories, each its agent's winner) is one entry of skills/prompt without an agent, at the
+ * copy skills/get returns; skills/eval finds a name installed for one agent only, or built in,
+ * as skills/get does (it used to look only in skills_dir: "no skill at 'solo-notes'"). */
+static void put_skill(const char *proj, const char *dir, const char *name) {
+  char path[256], text[256];
+  snprintf(path, sizeof path, "%s/%s/%s/SKILL.md", proj, dir, name);
+  snprintf(text, sizeof text,
+           "---\nname: %s\ndescription: Use when writing notes for the team.\n---\n# %s\n\n"
+           "Steps.\n",
+           name, name);
+  fsx_write(path, text);
+}
+
+static size_t count_of(const char *hay, const char *needle) {
+  size_t n = 0;
+  for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+    n++;
+  return n;
+}
+
+Test(lsp, skill_names_resolve_as_skills_get_does) {
+  char proj[64], want[256];
+  fsx_mkdtemp(proj, "names");
+  put_skill(proj, ".claude/skills", "dup-notes");
+  put_skill(proj, ".cursor/skills", "dup-notes");
+  put_skill(proj, ".cursor/skills", "solo-notes");
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_NOARGS);
+  json_t *r = hx_callf(d,
+                       "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+                       "{\"rootUri\":\"file://%s\",\"capabilities\":{},"
+                       "\"initializationOptions\":{\"warmKernels\":false}}}",
+                       proj);
+  hx_assert_result(r, "0");
+  json_decref(r);
+  hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
+
+  /* Straight away, during the first scan: eval waits for it. No test cases anywhere, so the
+   * refusal names the skill directory it resolved, and no model is asked. */
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"skills/eval\",\"params\":"
+                 "{\"skill\":\"solo-notes\",\"models\":[\"anthropic.claude-none\"]}}");
+  const char *msg = hx_assert_error(r, "1", -32602);
+  snprintf(want, sizeof want, "add tests to %s/.cursor/skills/solo-notes/skill_meta.json", proj);
+  cr_expect(strstr(msg, want), "eval solo-notes: %s", msg);
+  json_decref(r);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"skills/eval\",\"params\":"
+                 "{\"skill\":\"h100-cuda-kernels\",\"models\":[\"anthropic.claude-none\"],"
+                 "\"cases\":[]}}");
+  msg = hx_assert_error(r, "2", -32602); /* the skill was found: its cases are the problem */
+  cr_expect(!strncmp(msg, "no usable test cases", 20), "eval of a built-in skill: %s", msg);
+  json_decref(r);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"skills/eval\",\"params\":"
+                 "{\"skill\":\"no-such-notes\",\"models\":[\"anthropic.claude-none\"]}}");
+  msg = hx_assert_error(r, "3", -32602);
+  cr_expect(strstr(msg, "params.skill: no skill at 'no-such-notes'"), "%s", msg);
+  json_decref(r);
+
+  json_decref(hx_lookup_settled(d, 4, "team notes"));
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"skills/get\",\"params\":"
+                 "{\"name\":\"dup-notes\"}}");
+  const char *path = json_string_value(json_object_get(hx_assert_result(r, "5"), "path"));
+  cr_assert(path);
+  char loc[300];
+  snprintf(loc, sizeof loc, "<location>\n%s\n</location>", path);
+  json_decref(r);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"skills/prompt\",\"params\":{}}");
+  const char *xml = json_string_value(json_object_get(hx_assert_result(r, "6"), "xml"));
+  cr_assert(xml);
+  cr_expect_eq(count_of(xml, "<name>\ndup-notes\n</name>"), 1, "%s", xml);
+  cr_expect_eq(count_of(xml, "<name>\nsolo-notes\n</name>"), 1, "%s", xml);
+  cr_expect(strstr(xml, loc), "prompt names %s, as skills/get does: %s", path, xml);
+  json_decref(r);
+  hx_finish(d, 0);
+  fsx_rm_rf(proj);
 }

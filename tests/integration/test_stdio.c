@@ -46,6 +46,12 @@ static void basic_session(hx_stdin kind, upk_framing framing, const char *kind_n
   json_decref(r);
   hx_ping(d);
   assert_stdin_kind(d, kind_name);
+  /* One banner line on stderr when stdin is a terminal (a person typing), never otherwise. */
+  char *err = hx_stderr(d);
+  bool banner = strstr(err, ": waiting for LSP (Content-Length headers) or MCP (one JSON-RPC "
+                            "message per line) on stdin; upskilld --help for options") != NULL;
+  free(err);
+  cr_assert_eq(banner, kind == HX_PTY, "banner on stderr: %d with stdin %s", banner, kind_name);
   hx_finish(d, 0);
 }
 
@@ -496,6 +502,42 @@ Test(stdio, children_do_not_inherit_the_log_file) {
   (void)!system(cmd);
   cr_assert_gt(n, 0, "the daemon started no process in 5 s");
   cr_assert_eq(holding, 0, "%zu of the daemon's %zu child processes hold its log file", holding, n);
+}
+
+/* upskillctl ping / status over LSP: initializationOptions.warmKernels false starts no kernel
+ * worker and no worker server (issue 34: an 84 MB server left running for 10 minutes). The
+ * default (an editor) starts warm: children_do_not_inherit_the_log_file. */
+Test(stdio, lsp_warm_kernels_false_starts_no_process) {
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_ARGS("--lsp"));
+  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+                         "{\"processId\":null,\"rootUri\":null,\"capabilities\":{},"
+                         "\"initializationOptions\":{\"warmKernels\":false}}}");
+  hx_assert_result(r, "0");
+  json_decref(r);
+  hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
+  hx_ping(d);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"upskilld/status\",\"params\":{}}");
+  json_t *kernels = json_object_get(hx_assert_result(r, "2"), "kernels");
+  cr_expect(json_is_false(json_object_get(kernels, "started")), "kernels: %s", hx_dump(kernels));
+  json_decref(r);
+  int pids[8];
+  size_t n = 0;
+  for (int i = 0; i < 20 && !n; i++, hx_msleep(50))
+    n = children_of(hx_pid(d), pids, 8);
+  hx_finish(d, 0);
+  cr_assert_eq(n, 0, "the daemon started %zu process(es) after initialize with warmKernels false",
+               n);
+}
+
+Test(stdio, lsp_warm_kernels_must_be_a_boolean) {
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_ARGS("--lsp"));
+  json_t *r =
+      hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+                 "{\"capabilities\":{},\"initializationOptions\":{\"warmKernels\":\"no\"}}}");
+  cr_expect_str_eq(hx_assert_error(r, "0", -32602),
+                   "params.initializationOptions.warmKernels: expected boolean");
+  json_decref(r);
+  hx_finish(d, 0);
 }
 
 /* An agent that never checks a kernel never pays for a kernel worker (48-84 MB): over MCP the

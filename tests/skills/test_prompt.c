@@ -182,3 +182,19 @@ UTest(prompt, from_index_entries_skips_shadowed_and_duplicates) {
                         "</available_skills>");
   free(out);
 }
+
+/* issue 34: without an agent, a skill installed for two agents (two directories, neither
+ * shadowed: each wins for its own agent) was listed twice. One entry per name: the first. */
+UTest(prompt, from_index_entries_one_entry_per_name) {
+  upk_index_entry e[3] = {
+      {.name = "a", .description = "A", .path = "/p/.claude/skills/a/SKILL.md", .usable = true},
+      {.name = "a", .description = "A", .path = "/p/.cursor/skills/a/SKILL.md", .usable = true},
+      {.name = "b", .description = "B", .path = "/p/.cursor/skills/b/SKILL.md", .usable = true}};
+  char *out = upk_prompt_from_entries(e, 3);
+  cr_assert_str_eq(out, "<available_skills>\n<skill>\n<name>\na\n</name>\n<description>\nA\n"
+                        "</description>\n<location>\n/p/.claude/skills/a/SKILL.md\n</location>\n"
+                        "</skill>\n<skill>\n<name>\nb\n</name>\n<description>\nB\n</description>\n"
+                        "<location>\n/p/.cursor/skills/b/SKILL.md\n</location>\n</skill>\n"
+                        "</available_skills>");
+  free(out);
+}

@@ -281,3 +281,45 @@ UTest(rank, joint_score_is_one_bm25_over_the_skill) {
   upk_index_hits_free(&h);
   upk_index_close(ix);
 }
+
+/* issue 34: "migrate to CUDA 12" ranked cuda-11-migration first: bare numbers were left out of
+ * the task, so versions and identifiers (12, sm_90, 042) did not count. They are kept now (rare
+ * words: a high idf); one-character words ("5") still are not. */
+static const char *first_hit(upk_index *ix, const char *task, char out[64]) {
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, task, 10, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_gt(h.len, 0, "'%s': no hit", task);
+  snprintf(out, 64, "%s", h.items[0].e.name);
+  upk_index_hits_free(&h);
+  return out;
+}
+
+UTest(rank, numbers_and_identifiers_in_a_task_count) {
+  skill("cuda-11-migration", "Migrate a code base to CUDA 11: deprecated APIs and new flags.",
+        "Replace the removed calls; rebuild with CUDA 11 and check the warnings.");
+  skill("cuda-12-migration", "Migrate a code base to CUDA 12: deprecated APIs and new flags.",
+        "Replace the removed calls; rebuild with CUDA 12 and check the warnings.");
+  skill("hopper-tuning", "Tune kernels for sm_90 (H100): clusters, TMA and wgmma.",
+        "Compile with -arch=sm_90a; use thread block clusters.");
+  skill("ampere-tuning", "Tune kernels for sm_80 (A100): cp.async and tensor cores.",
+        "Compile with -arch=sm_80; use cp.async pipelines.");
+  skill("issue-042-fix", "Fix the crash of issue 042 in the tile loader.",
+        "The tile loader reads past the end; clamp the index.");
+  skill("issue-017-fix", "Fix the crash of issue 017 in the tile loader.",
+        "The tile loader frees twice; drop the second free.");
+  upk_index *ix = scanned_with_others();
+  char got[64];
+  cr_expect_str_eq(first_hit(ix, "migrate to CUDA 12", got), "cuda-12-migration");
+  cr_expect_str_eq(first_hit(ix, "migrate to CUDA 11", got), "cuda-11-migration");
+  cr_expect_str_eq(first_hit(ix, "cuda 12 migration of our code base", got), "cuda-12-migration");
+  cr_expect_str_eq(first_hit(ix, "tune my kernel for sm_90", got), "hopper-tuning");
+  cr_expect_str_eq(first_hit(ix, "tune my kernel for sm_80", got), "ampere-tuning");
+  cr_expect_str_eq(first_hit(ix, "the tile loader crash from issue 042", got), "issue-042-fix");
+  cr_expect_str_eq(first_hit(ix, "the tile loader crash from issue 017", got), "issue-017-fix");
+  /* A number no skill holds is no prefix of one ("1" of "11", "12"), and asks nothing. */
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "2024", 10, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+  cr_expect_eq(h.len, 0, "'2024': %zu hits, first %s", h.len, h.len ? h.items[0].e.name : "");
+  upk_index_hits_free(&h);
+  upk_index_close(ix);
+}

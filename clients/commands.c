@@ -1,0 +1,669 @@
+/* upskillctl's command table and what is generated from it: help, getopt
+ * tables, bash/zsh/fish completion, the man page and docs/upskillctl.md. */
+#include "commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "upk_config.h"
+
+#define AGENTS_HELP "claude, codex, cursor, agents, ..."
+
+const ctl_opt ctl_globals[] = {
+    {"json", 0, 'j', NULL, "print JSON instead of tables (the daemon's result as it is)"},
+    {"timeout", 0, 't', "SEC", "give up after SEC seconds (a positive number; default 120)"},
+    {"verbose", 'v', 'v', NULL, "the daemon logs in detail on stderr"},
+    {"server", 0, 's', "CMD", "run CMD (through /bin/sh) as the daemon instead of upskilld --lsp"},
+    {"version", 0, 'V', NULL, "print the version and exit"},
+    {"help", 'h', 'h', NULL, "this help; COMMAND --help for one command's"},
+    {0},
+};
+
+/* Options and commands are in the order the help lists them. */
+const ctl_cmd ctl_commands[] = {
+    {"ping", "", "check the daemon answers, and how fast", NULL, 0, 0, NULL, {{0}}},
+    {"status",
+     "",
+     "version, uptime, work in flight, CUDA toolkit, GPU driver and providers",
+     NULL,
+     0,
+     0,
+     NULL,
+     {{0}}},
+    {"list",
+     "",
+     "skills the agents see: one row per name, its other copies under it",
+     "Each name's first row is the copy an agent reads (project before user before extra "
+     "before built-in); its other copies follow, indented: shadowed ones, copies for other "
+     "agents and ones that do not load. --all prints one row per placement instead.",
+     0,
+     0,
+     NULL,
+     {{"agent", 0, 'a', "AGENT", "only the skills this agent sees (" AGENTS_HELP ")"},
+      {"scope", 0, 's', "SCOPE", "only skills of this scope", "project user builtin extra"},
+      {"all", 0, 'A', NULL, "one row per placement (every agent directory), ungrouped"},
+      {0}}},
+    {"lookup",
+     "TASK",
+     "the skills that fit a task, best first, with why they matched",
+     "While the daemon's first scan of the skill directories runs, lookup waits for it "
+     "(a progress bar on a terminal) rather than answer from a partial index.",
+     0,
+     0,
+     NULL,
+     {{"limit", 0, 'n', "N", "at most N skills (1 to 100, default 10)"},
+      {"agent", 0, 'a', "AGENT", "only skills this agent sees", NULL, 1},
+      {0}}},
+    {"validate",
+     "PATH",
+     "check a skill directory or SKILL.md: file:line:col diagnostics",
+     "Exits 1 when the skill has errors.",
+     0,
+     0,
+     NULL,
+     {{"lenient", 0, 'l', NULL, "check as agents load skills, not the strict specification"}, {0}}},
+    {"install",
+     "PATH",
+     "validate a skill and copy it into the agents' skill directories",
+     "A skill with errors is refused: its diagnostics are printed (file:line:col) and nothing "
+     "is written.",
+     0,
+     0,
+     NULL,
+     {{"agent", 0, 'a', "AGENT", "install for this agent (default: every agent)", NULL, 1},
+      {"scope", 0, 's', "SCOPE", "the project's directories or the user's", "project user"},
+      {"force", 0, 'f', NULL, "replace a different skill of the same name"},
+      {0}}},
+    {"remove",
+     "NAME",
+     "remove an installed skill",
+     NULL,
+     0,
+     0,
+     NULL,
+     {{"agent", 0, 'a', "AGENT", "remove it for this agent only", NULL, 1},
+      {"scope", 0, 's', "SCOPE", "the project's directories or the user's", "project user"},
+      {0}}},
+    {"prompt",
+     "",
+     "the <available_skills> block an agent's system prompt gets",
+     NULL,
+     0,
+     0,
+     NULL,
+     {{"agent", 0, 'a', "AGENT", "the skills this agent sees (default: all, each name once)"},
+      {0}}},
+    {"check-kernel",
+     "FILE.cu|DIR|build.toml",
+     "compile CUDA for H100: diagnostics, registers, spills, occupancy",
+     "FILE.cu is compiled with NVRTC (nvcc for host code); a kernel-builder project (a "
+     "directory with build.toml, or the build.toml) gets a row per kernel and capability; a "
+     "directory of .cu files without build.toml has each file checked. --run also runs the "
+     "kernel on the GPU and checks it against a reference (docs/gpu.md); --against PROBLEM.py "
+     "makes the reference a PyTorch (KernelBench) problem, and --against DIR [KERNEL_DIR] "
+     "checks each DIR/P.py with KERNEL_DIR/P.cu and P.json, then prints fast_0, fast_1 and "
+     "fast_2. Exits 1 when there are errors.",
+     1,
+     0,
+     NULL,
+     {{"include", 'I', 'I', "DIR", "add DIR to the include path", NULL, 1},
+      {"define", 'D', 'D', "NAME[=V]", "define a macro", NULL, 1},
+      {"arch", 0, 'a', "ARCH", "the target (default sm_90a)"},
+      {"backend", 0, 'B', "BACKEND", "the compiler (auto: nvcc for host code)", "auto nvrtc nvcc"},
+      {"block", 0, 'b', "N", "threads per block for occupancy (1 to 1024)"},
+      {"name", 0, 'n', "KERNEL", "report this kernel (instantiates templates)", NULL, 1},
+      {"no-cache", 0, 'C', NULL, "compile again even when the result is cached"},
+      {"run", 0, 'r', "SPEC.json", "run it on the GPU as the spec says and check the result"},
+      {"against", 0, 'P', "PROBLEM.py|DIR", "the reference is a PyTorch problem (or a directory)"},
+      {"html", 0, 'H', "FILE", "also write the check as one HTML file"},
+      {0}}},
+    {"generate",
+     "TASK",
+     "write, test, refine and save a skill with a teacher model",
+     "Progress shows on a terminal while it runs; the attempts and the held-out score follow.",
+     1,
+     0,
+     NULL,
+     {{"from", 'f', 'f', "PATH", "an agent trace or a skill directory to improve"},
+      {"model", 'm', 'm', "MODEL", "the teacher model"},
+      {"eval-model", 0, 'e', "MODEL", "a student model the skill is refined for", NULL, 1},
+      {"test-gen-model", 0, 'T', "MODEL", "the model that writes the tests"},
+      {"example", 0, 'x', "TEXT", "an \"input -> output\" example", NULL, 1},
+      {"attempts", 0, 'a', "N", "skills evaluated at most (1 to 20)"},
+      {"install", 0, 'i', "AGENTS", "install it afterwards for these agents (comma-separated)"},
+      {"output", 'o', 'o', "DIR", "the skill directory to write"},
+      {0}}},
+    {"eval",
+     "SKILL",
+     "pass rates with and without a skill, per model",
+     "SKILL is a directory or an installed skill's name. Prints bars with 95% intervals, the "
+     "lift and tokens per model; the run is stored (see runs, report).",
+     1,
+     0,
+     NULL,
+     {{"model", 'm', 'm', "MODEL", "a model to evaluate (default: the configured one)", NULL, 1},
+      {"runs", 0, 'r', "N", "runs per case and condition"},
+      {"no-baseline", 0, 'B', NULL, "only with the skill"},
+      {"tests", 0, 't', "FILE", "the test cases (default: the skill's tests)"},
+      {"concurrency", 0, 'c', "N", "model calls in flight at most"},
+      {0}}},
+    {"runs",
+     "",
+     "stored evaluation and generation runs",
+     NULL,
+     0,
+     0,
+     NULL,
+     {{"csv", 0, 'c', "FILE", "also write every trial as CSV"}, {0}}},
+    {"report",
+     "RUN_ID [B]",
+     "a run (or A beside B) as one self-contained HTML file",
+     "Without -o the HTML goes to stdout.",
+     0,
+     0,
+     NULL,
+     {{"output", 'o', 'o', "FILE", "write the HTML to FILE"}, {0}}},
+    {"condense",
+     "TRACE",
+     "an agent trace as the teacher model sees it",
+     "The condensed text goes to stdout, what was left out to stderr.",
+     0,
+     0,
+     NULL,
+     {{"budget", 0, 'b', "N", "tokens the condensed trace may take"},
+      {"format", 0, 'f', "FORMAT", "how to read the trace", "auto markdown json jsonl codex"},
+      {0}}},
+    {"raw",
+     "METHOD [JSON]",
+     "send any request (params: a JSON object or array), print the result",
+     NULL,
+     0,
+     0,
+     NULL,
+     {{0}}},
+    {"completion",
+     "SHELL",
+     "print a completion script for bash, zsh or fish",
+     "bash: source <(upskillctl completion bash); zsh: upskillctl completion zsh > "
+     "\"${fpath[1]}/_upskillctl\"; fish: upskillctl completion fish > "
+     "~/.config/fish/completions/upskillctl.fish.",
+     0,
+     1,
+     "bash zsh fish",
+     {{0}}},
+    {"man",
+     "",
+     "print the man page (roff)",
+     NULL,
+     0,
+     1,
+     NULL,
+     {{"markdown", 0, 'M', NULL, "print it as Markdown (docs/upskillctl.md)"}, {0}}},
+    {"help", "[COMMAND]", "this help, or one command's", NULL, 0, 1, "commands", {{0}}},
+    {0},
+};
+
+const ctl_cmd *ctl_find_command(const char *name) {
+  for (const ctl_cmd *c = ctl_commands; name && c->name; c++)
+    if (!strcmp(c->name, name))
+      return c;
+  return NULL;
+}
+
+static int opt_val(const ctl_opt *o) {
+  return o->val ? o->val : o->shrt;
+}
+
+const struct option *ctl_longopts(const char *name) {
+  static struct option out[CTL_MAX_OPTS + 1];
+  const ctl_cmd *c = ctl_find_command(name);
+  size_t n = 0;
+  for (const ctl_opt *o = c ? c->opts : NULL; o && o->lng; o++)
+    out[n++] = (struct option){o->lng, o->arg ? required_argument : no_argument, 0, opt_val(o)};
+  out[n] = (struct option){0, 0, 0, 0};
+  return out;
+}
+
+const char *ctl_shortopts(const char *name) {
+  static char out[3 * CTL_MAX_OPTS + 1];
+  const ctl_cmd *c = ctl_find_command(name);
+  size_t n = 0;
+  for (const ctl_opt *o = c ? c->opts : NULL; o && o->lng; o++) {
+    if (!o->shrt)
+      continue;
+    out[n++] = o->shrt;
+    if (o->arg)
+      out[n++] = ':';
+  }
+  out[n] = '\0';
+  return out;
+}
+
+void ctl_usage_hint(const char *name) {
+  fprintf(stderr, "see 'upskillctl %s --help'\n", name);
+}
+
+/* "-m, --model MODEL" or "--agent AGENT", into buf. */
+static const char *opt_label(const ctl_opt *o, char *buf, size_t len) {
+  char sh[8] = "";
+  if (o->shrt)
+    snprintf(sh, sizeof sh, "-%c, ", o->shrt);
+  snprintf(buf, len, "%s--%s%s%s", sh, o->lng, o->arg ? " " : "", o->arg ? o->arg : "");
+  return buf;
+}
+
+/* The synopsis: "list [--agent AGENT] [--scope SCOPE] [--all]". */
+static void synopsis(const ctl_cmd *c, FILE *f) {
+  fprintf(f, "upskillctl %s", c->name);
+  if (c->args && *c->args)
+    fprintf(f, " %s", c->args);
+  for (const ctl_opt *o = c->opts; o->lng; o++) {
+    if (o->shrt)
+      fprintf(f, " [-%c%s%s]%s", o->shrt, o->arg ? " " : "", o->arg ? o->arg : "",
+              o->repeat ? "..." : "");
+    else
+      fprintf(f, " [--%s%s%s]%s", o->lng, o->arg ? " " : "", o->arg ? o->arg : "",
+              o->repeat ? "..." : "");
+  }
+}
+
+static void opt_lines(const ctl_opt *opts, FILE *f) {
+  char buf[96];
+  for (const ctl_opt *o = opts; o->lng; o++) {
+    fprintf(f, "  %-28s %s", opt_label(o, buf, sizeof buf), o->help);
+    if (o->choices)
+      fprintf(f, " (%s)", o->choices);
+    if (o->repeat)
+      fputs("; repeatable", f);
+    fputc('\n', f);
+  }
+}
+
+/* Words of `text` wrapped at 78 columns, each line indented by `indent`. */
+static void wrap(const char *text, int indent, FILE *f) {
+  int col = 0;
+  const char *p = text;
+  while (*p) {
+    while (*p == ' ')
+      p++;
+    size_t n = strcspn(p, " ");
+    if (!n)
+      break;
+    if (col && col + 1 + (int)n > 78) {
+      fputc('\n', f);
+      col = 0;
+    }
+    if (!col)
+      col = fprintf(f, "%*s", indent, "");
+    else
+      col += fprintf(f, " ");
+    col += fprintf(f, "%.*s", (int)n, p);
+    p += n;
+  }
+  if (col)
+    fputc('\n', f);
+}
+
+void ctl_usage(FILE *f) {
+  fputs("usage: upskillctl [options] COMMAND [ARGS] [options]\n\n"
+        "The command-line client of upskilld: it starts the daemon, asks it and prints tables\n"
+        "(or --json). Options may come anywhere on the line.\n\ncommands:\n",
+        f);
+  for (const ctl_cmd *c = ctl_commands; c->name; c++) {
+    char head[64];
+    snprintf(head, sizeof head, "%s %s", c->name, c->args);
+    if (strlen(head) > 26) /* a long synopsis on its own line */
+      fprintf(f, "  %s\n  %-26s %s\n", head, "", c->summary);
+    else
+      fprintf(f, "  %-26s %s\n", head, c->summary);
+  }
+  fputs("\noptions:\n", f);
+  opt_lines(ctl_globals, f);
+  fputs("\n'upskillctl COMMAND --help' shows a command's options.\n", f);
+}
+
+void ctl_command_help(const ctl_cmd *c, FILE *f) {
+  fputs("usage: ", f);
+  synopsis(c, f);
+  fprintf(f, "\n\n%s.\n", c->summary);
+  if (c->details) {
+    fputc('\n', f);
+    wrap(c->details, 0, f);
+  }
+  if (c->opts[0].lng) {
+    fputs("\noptions:\n", f);
+    opt_lines(c->opts, f);
+  }
+  fputs("\nglobal options (anywhere on the line):\n", f);
+  opt_lines(ctl_globals, f);
+}
+
+/* ---- completion ---------------------------------------------------------- */
+
+static void command_words(FILE *f) {
+  for (const ctl_cmd *c = ctl_commands; c->name; c++)
+    fprintf(f, "%s%s", c == ctl_commands ? "" : " ", c->name);
+}
+
+static void option_words(const ctl_opt *opts, FILE *f, int first) {
+  for (const ctl_opt *o = opts; o->lng; o++) {
+    if (o->shrt)
+      fprintf(f, "%s-%c", first ? "" : " ", o->shrt), first = 0;
+    fprintf(f, "%s--%s", first ? "" : " ", o->lng);
+    first = 0;
+  }
+}
+
+static void bash(FILE *f) {
+  fputs("# bash completion for upskillctl (generated by `upskillctl completion bash`)\n"
+        "_upskillctl() {\n"
+        "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd= i\n"
+        "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
+        "    case ${COMP_WORDS[i]} in\n"
+        "      --timeout | --server) ((i++)) ;;\n"
+        "      -*) ;;\n"
+        "      *) cmd=${COMP_WORDS[i]}; break ;;\n"
+        "    esac\n"
+        "  done\n"
+        "  case \"$cmd $prev\" in\n",
+        f);
+  for (const ctl_cmd *c = ctl_commands; c->name; c++)
+    for (const ctl_opt *o = c->opts; o->lng; o++)
+      if (o->choices)
+        fprintf(f, "    \"%s --%s\") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); return ;;\n",
+                c->name, o->lng, o->choices);
+  fputs("    *\" --timeout\" | *\" --server\") return ;;\n  esac\n"
+        "  if [[ -z $cmd ]]; then\n"
+        "    if [[ $cur == -* ]]; then\n      COMPREPLY=($(compgen -W \"",
+        f);
+  option_words(ctl_globals, f, 1);
+  fputs("\" -- \"$cur\"))\n    else\n      COMPREPLY=($(compgen -W \"", f);
+  command_words(f);
+  fputs("\" -- \"$cur\"))\n    fi\n    return\n  fi\n  local opts=\n  case $cmd in\n", f);
+  for (const ctl_cmd *c = ctl_commands; c->name; c++) {
+    fprintf(f, "    %s)", c->name);
+    if (c->arg_choices) {
+      fputs(" [[ $cur != -* && $prev == \"$cmd\" ]] && { COMPREPLY=($(compgen -W \"", f);
+      if (!strcmp(c->arg_choices, "commands"))
+        command_words(f);
+      else
+        fputs(c->arg_choices, f);
+      fputs("\" -- \"$cur\")); return; };", f);
+    }
+    fputs(" opts=\"", f);
+    option_words(c->opts, f, 1);
+    fputs("\" ;;\n", f);
+  }
+  fputs("  esac\n"
+        "  [[ $cur == -* ]] && COMPREPLY=($(compgen -W \"$opts --help ",
+        f);
+  option_words(ctl_globals, f, 1);
+  fputs("\" -- \"$cur\"))\n  return 0\n}\n"
+        "complete -o default -F _upskillctl upskillctl\n",
+        f);
+}
+
+/* Text inside a zsh single-quoted _arguments spec's [description]. */
+static void zsh_text(const char *s, FILE *f) {
+  for (; *s; s++) {
+    if (*s == '\'')
+      fputs("'\\''", f);
+    else if (*s == '[' || *s == ']' || *s == ':' || *s == '\\')
+      fprintf(f, "\\%c", *s);
+    else
+      fputc(*s, f);
+  }
+}
+
+static void zsh_spec(const ctl_opt *o, const char *flag, FILE *f) {
+  fprintf(f, " '%s%s[", o->repeat ? "*" : "", flag);
+  zsh_text(o->help, f);
+  fputc(']', f);
+  if (o->arg) {
+    fputc(':', f);
+    zsh_text(o->arg, f);
+    fputc(':', f);
+    if (o->choices)
+      fprintf(f, "(%s)", o->choices);
+    else if (strstr(o->arg, "FILE") || strstr(o->arg, "DIR") || strstr(o->arg, "PATH") ||
+             strstr(o->arg, ".json") || strstr(o->arg, ".py"))
+      fputs("_files", f);
+  }
+  fputc('\'', f);
+}
+
+static void zsh_opts(const ctl_opt *opts, FILE *f) {
+  char flag[64];
+  for (const ctl_opt *o = opts; o->lng; o++) {
+    if (o->shrt) {
+      snprintf(flag, sizeof flag, "-%c", o->shrt);
+      zsh_spec(o, flag, f);
+    }
+    snprintf(flag, sizeof flag, "--%s", o->lng);
+    zsh_spec(o, flag, f);
+  }
+}
+
+static void zsh(FILE *f) {
+  fputs("#compdef upskillctl\n# zsh completion for upskillctl (generated by `upskillctl "
+        "completion zsh`)\n_upskillctl() {\n  local curcontext=$curcontext state line\n"
+        "  local -a commands globals\n  commands=(\n",
+        f);
+  for (const ctl_cmd *c = ctl_commands; c->name; c++) {
+    fprintf(f, "    '%s:", c->name);
+    zsh_text(c->summary, f);
+    fputs("'\n", f);
+  }
+  fputs("  )\n  globals=(", f);
+  zsh_opts(ctl_globals, f);
+  fputs(")\n  _arguments -C $globals '1:command:->command' '*::arg:->args'\n"
+        "  case $state in\n  command) _describe -t commands command commands ;;\n"
+        "  args)\n    case $words[1] in\n",
+        f);
+  for (const ctl_cmd *c = ctl_commands; c->name; c++) {
+    fprintf(f, "    %s) _arguments $globals", c->name);
+    zsh_opts(c->opts, f);
+    if (c->arg_choices && !strcmp(c->arg_choices, "commands"))
+      fputs(" '1:command:(", f), command_words(f), fputs(")'", f);
+    else if (c->arg_choices)
+      fprintf(f, " '1:%s:(%s)'", c->args, c->arg_choices);
+    else if (c->args && *c->args)
+      fputs(" '*:file:_files'", f);
+    fputs(" ;;\n", f);
+  }
+  fputs("    esac ;;\n  esac\n}\n_upskillctl \"$@\"\n", f);
+}
+
+/* Text inside a fish single-quoted string. */
+static void fish_text(const char *s, FILE *f) {
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'' || *s == '\\')
+      fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('\'', f);
+}
+
+static void fish_opts(const ctl_opt *opts, const char *cond, FILE *f) {
+  for (const ctl_opt *o = opts; o->lng; o++) {
+    fputs("complete -c upskillctl", f);
+    if (cond)
+      fprintf(f, " -n '__fish_seen_subcommand_from %s'", cond);
+    if (o->shrt)
+      fprintf(f, " -s %c", o->shrt);
+    fprintf(f, " -l %s", o->lng);
+    if (o->choices)
+      fprintf(f, " -x -a '%s'", o->choices);
+    else if (o->arg)
+      fputs(" -r", f);
+    fputs(" -d ", f);
+    fish_text(o->help, f);
+    fputc('\n', f);
+  }
+}
+
+static void fish(FILE *f) {
+  fputs("# fish completion for upskillctl (generated by `upskillctl completion fish`)\n"
+        "complete -c upskillctl -e\n",
+        f);
+  fish_opts(ctl_globals, NULL, f);
+  for (const ctl_cmd *c = ctl_commands; c->name; c++) {
+    fprintf(f, "complete -c upskillctl -f -n __fish_use_subcommand -a %s -d ", c->name);
+    fish_text(c->summary, f);
+    fputc('\n', f);
+    fish_opts(c->opts, c->name, f);
+    if (c->arg_choices) {
+      fprintf(f, "complete -c upskillctl -f -n '__fish_seen_subcommand_from %s' -a '", c->name);
+      if (!strcmp(c->arg_choices, "commands"))
+        command_words(f);
+      else
+        fputs(c->arg_choices, f);
+      fputs("'\n", f);
+    }
+  }
+}
+
+int ctl_completion(const char *shell, FILE *f) {
+  if (!strcmp(shell, "bash"))
+    bash(f);
+  else if (!strcmp(shell, "zsh"))
+    zsh(f);
+  else if (!strcmp(shell, "fish"))
+    fish(f);
+  else
+    return -1;
+  return 0;
+}
+
+/* ---- the man page and its Markdown twin ------------------------------------ */
+
+static const char *const ABOUT =
+    "upskillctl starts the upskilld daemon (the upskilld next to it, $UPSKILLD, or upskilld on "
+    "PATH; --server CMD for another), asks it over LSP-framed JSON-RPC and prints tables for "
+    "people, or the daemon's result as JSON with --json. Global options may come before or "
+    "after the command. Output on stdout is the answer only: a progress bar (indexing skills, "
+    "evaluations, long compiles) is drawn on stderr, and only when stderr is a terminal, so "
+    "redirected output and --json never hold control characters. Commands that do not compile "
+    "kernels ask the daemon not to start its kernel workers.";
+
+static const char *const EXIT_STATUS =
+    "0: done. 1: the answer was an error (a failed request, a skill or kernel with errors). "
+    "2: a usage error (unknown command or option, a bad argument).";
+
+static const char *const ENVIRONMENT =
+    "UPSKILLD: the daemon to start. NO_COLOR: upskillctl prints no colour in any case. HOME, "
+    "XDG_CONFIG_HOME, XDG_CACHE_HOME: where the daemon finds user skills, configuration and "
+    "its caches.";
+
+/* roff-escaped text: backslashes and hyphens escaped, a leading . or ' guarded. */
+static void roff(const char *s, FILE *f) {
+  if (*s == '.' || *s == '\'')
+    fputs("\\&", f);
+  for (; *s; s++) {
+    if (*s == '\\')
+      fputs("\\e", f);
+    else if (*s == '-')
+      fputs("\\-", f);
+    else
+      fputc(*s, f);
+  }
+}
+
+static void roff_opts(const ctl_opt *opts, FILE *f) {
+  char buf[96];
+  for (const ctl_opt *o = opts; o->lng; o++) {
+    fputs(".TP\n.B ", f);
+    roff(opt_label(o, buf, sizeof buf), f);
+    fputc('\n', f);
+    roff(o->help, f);
+    if (o->choices) {
+      fputs(" (", f);
+      roff(o->choices, f);
+      fputc(')', f);
+    }
+    if (o->repeat)
+      fputs("; repeatable", f);
+    fputs(".\n", f);
+  }
+}
+
+void ctl_man(FILE *f) {
+  fprintf(f, ".TH UPSKILLCTL 1 \"\" \"upskilld %s\" \"User Commands\"\n.SH NAME\n", UPK_VERSION);
+  fputs("upskillctl \\- the command\\-line client of the upskilld daemon\n.SH SYNOPSIS\n"
+        ".B upskillctl\n[\\fIoptions\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR] [\\fIoptions\\fR]\n"
+        ".SH DESCRIPTION\n",
+        f);
+  roff(ABOUT, f);
+  fputs("\n.SH OPTIONS\n", f);
+  roff_opts(ctl_globals, f);
+  fputs(".SH COMMANDS\n", f);
+  for (const ctl_cmd *c = ctl_commands; c->name; c++) {
+    fputs(".SS ", f);
+    roff(c->name, f);
+    fputs("\n.B ", f);
+    char *syn = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&syn, &len);
+    synopsis(c, m);
+    fclose(m);
+    roff(syn, f);
+    free(syn);
+    fputs("\n.PP\n", f);
+    roff(c->summary, f);
+    fputs(".\n", f);
+    if (c->details) {
+      roff(c->details, f);
+      fputc('\n', f);
+    }
+    roff_opts(c->opts, f);
+  }
+  fputs(".SH EXIT STATUS\n", f);
+  roff(EXIT_STATUS, f);
+  fputs("\n.SH ENVIRONMENT\n", f);
+  roff(ENVIRONMENT, f);
+  fputs("\n.SH SEE ALSO\n.BR upskilld (1)\n", f);
+}
+
+static void md_opts(const ctl_opt *opts, FILE *f) {
+  char buf[96];
+  for (const ctl_opt *o = opts; o->lng; o++) {
+    fprintf(f, "- `%s`: %s", opt_label(o, buf, sizeof buf), o->help);
+    if (o->choices)
+      fprintf(f, " (%s)", o->choices);
+    fputs(o->repeat ? "; repeatable\n" : "\n", f);
+  }
+}
+
+void ctl_markdown(FILE *f) {
+  fputs("# upskillctl\n\n<!-- Generated by `upskillctl man --markdown` from the command table "
+        "in clients/commands.c;\n     tests/clients/upskillctl.sh checks that it matches. -->\n\n",
+        f);
+  wrap(ABOUT, 0, f);
+  fputs("\n```\nupskillctl [options] COMMAND [ARGS] [options]\n```\n\n"
+        "Every command takes `--help`; `upskillctl completion bash|zsh|fish` prints a completion\n"
+        "script and `upskillctl man` the man page (installed as upskillctl.1).\n\n"
+        "## Global options\n\n",
+        f);
+  md_opts(ctl_globals, f);
+  fputs("\n## Commands\n", f);
+  for (const ctl_cmd *c = ctl_commands; c->name; c++) {
+    fprintf(f, "\n### %s\n\n```\n", c->name);
+    synopsis(c, f);
+    fprintf(f, "\n```\n\n%s.", c->summary);
+    if (c->details) {
+      fputc('\n', f);
+      wrap(c->details, 0, f);
+    } else {
+      fputc('\n', f);
+    }
+    if (c->opts[0].lng) {
+      fputc('\n', f);
+      md_opts(c->opts, f);
+    }
+  }
+  fputs("\n## Exit status\n\n", f);
+  wrap(EXIT_STATUS, 0, f);
+  fputs("\n## Environment\n\n", f);
+  wrap(ENVIRONMENT, 0, f);
+}
