@@ -51,6 +51,10 @@ static const upk_param list_params[] = {
      UPK_ONE_OF("project", "user", "builtin", "extra")},
     {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging).", UPK_MIN(0), .def = "0"},
     {"limit", UPK_T_INTEGER, 0, "At most this many entries.", UPK_RANGE(1, 10000), .def = "1000"},
+    {"waitMs", UPK_T_INTEGER, 0,
+     "While the first index of the skills is built, wait up to this long for it (default 0: "
+     "answer at once, partial, with indexing).",
+     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .def = "0"},
     {0},
 };
 static const upk_param get_params[] = {
@@ -240,7 +244,7 @@ static json_t *page_shadows(upk_index *ix, const upk_index_entries *page) {
 static void do_list(upk_call *c, upk_index *ix) {
   upk_index_scope sc;
   const char *scope = upk_call_str(c, "scope"); /* one of the table's choices */
-  if (!upk_call_need_index(c, ix))
+  if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
     return;
   bool by_scope = scope && upk_index_scope_parse(scope, &sc) == 0;
   size_t offset = (size_t)upk_param_int(c->params, list_params, "offset");
@@ -300,17 +304,21 @@ static void do_prompt(upk_call *c, upk_index *ix) {
   free(xml);
 }
 
-static void agent_filter_handler(upk_job *job, json_t *params, upk_call_fn fn) {
+static void agent_filter_waiting(upk_job *job, json_t *params, upk_call_fn fn, json_int_t wait_ms) {
   const char *agent = json_string_value(json_object_get(params, "agent"));
   if (agent && *agent && !upk_agent_find(agent)) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.agent: unknown agent %s", agent);
     return;
   }
-  upk_call_start(job, params, fn);
+  upk_call_start_waiting(job, params, fn, wait_ms);
+}
+
+static void agent_filter_handler(upk_job *job, json_t *params, upk_call_fn fn) {
+  agent_filter_waiting(job, params, fn, 0);
 }
 
 static void list_handler(upk_job *job, json_t *params) {
-  agent_filter_handler(job, params, do_list);
+  agent_filter_waiting(job, params, do_list, upk_param_int(params, list_params, "waitMs"));
 }
 static void get_handler(upk_job *job, json_t *params) {
   agent_filter_handler(job, params, do_get);

@@ -309,6 +309,11 @@ def run(tmp):
           found[:1] == ["zz-tool-099"] or (partial and partial["done"] < partial["total"]), first)
     check("a partial answer counts the skill directories to index",
           not partial or partial["total"] >= N, partial)
+    r = d.call("skills/list", {"agent": "claude", "scope": "project", "limit": 1, "waitMs": 120000})
+    res = (r or {}).get("result", {})
+    check("skills/list with waitMs waits for the first index: whole, no indexing",
+          "indexing" not in res and res.get("total") == N, r if "error" in (r or {}) else
+          {k: v for k, v in res.items() if k != "skills"})
     deadline = time.time() + 120
     while True:  # ask again, as upskillctl does, until the answer is whole
         r = d.call("skills/lookup", {"task": "run the quuxz099 jobs", "limit": 3})
