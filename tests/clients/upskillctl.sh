@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 TAP_CAPTURE=$tmp/check
 
-tap_plan 37
+tap_plan 38
 export UPSKILLD=$daemon
 run ping
 tap_check "ping answers" eval 'rc 0 && has "^pong in [0-9.]* ms$" o'
@@ -109,6 +109,14 @@ command -v fish >/dev/null && { fish -n "$tmp/comp.fish" || syntax_ok=0; }
 command -v groff >/dev/null && { groff -man -Tutf8 -ww -z "$tmp/man.1" 2>&1 | grep -q . && syntax_ok=0; }
 bash -n "$tmp/comp.bash" || syntax_ok=0
 tap_check "the scripts parse (bash; zsh, fish, groff where installed)" eval '[[ $syntax_ok == 1 ]]'
+# upskilld.1 comes from upskilld --help (scripts/man_from_help.py): every option is in it.
+python3 "${UPK_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}/scripts/man_from_help.py" "$daemon" upskilld x >"$tmp/upskilld.1"
+man_ok=1 man_why=
+for o in $("$daemon" --help | grep -o -- '^  -[-a-zA-Z]*\|, --[a-z-]*' | sed 's/^, //;s/^ *//'); do
+  grep -q "$(sed 's/-/\\\\-/g' <<<"$o")" "$tmp/upskilld.1" || { man_ok=0; man_why+=" $o"; }
+done
+tap_check "upskilld.1 holds every option upskilld --help lists" \
+  eval '[[ $man_ok == 1 ]] || { echo "missing:$man_why"; false; }'
 run completion tcsh
 tap_check "completion for an unknown shell: status 2" eval 'rc 2 && has "expected bash, zsh or fish" e'
 src=${UPK_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
