@@ -128,29 +128,6 @@ static long long iv(json_t *o, const char *k) {
   return (long long)json_integer_value(json_object_get(o, k));
 }
 
-/* `file:line:col: error: message [code]`, 1-based; counts errors and warnings. */
-static void print_diags(const char *file, json_t *diags, int *errors, int *warnings) {
-  static const char *sev[] = {"note", "error", "warning", "note", "note"};
-  size_t i;
-  json_t *d;
-  json_array_foreach(diags, i, d) {
-    json_t *start = json_object_get(json_object_get(d, "range"), "start");
-    int s = (int)iv(d, "severity");
-    const char *f = json_string_value(json_object_get(d, "file"));
-    json_t *code = json_object_get(d, "code");
-    char codebuf[96] = "";
-    if (json_is_string(code))
-      snprintf(codebuf, sizeof codebuf, " [%s]", json_string_value(code));
-    else if (json_is_integer(code))
-      snprintf(codebuf, sizeof codebuf, " [%lld]", (long long)json_integer_value(code));
-    long long line = iv(start, "line"), col = iv(start, "character");
-    printf("%s:%lld:%lld: %s: %s%s\n", f ? f : file, line >= 0 ? line + 1 : 0,
-           col >= 0 ? col + 1 : 0, s >= 1 && s <= 4 ? sev[s] : "note", sv(d, "message"), codebuf);
-    *errors += s == 1;
-    *warnings += s == 2;
-  }
-}
-
 static void occupancy_cell(json_t *occ, char *buf, size_t len) {
   if (!json_is_object(occ)) {
     snprintf(buf, len, "-");
@@ -248,7 +225,7 @@ static void print_rows(json_t *rows) {
 static void print_project_diags(json_t *r, int *errors, int *warnings) {
   json_t *seen = json_object(), *row, *d, *one = json_array();
   size_t i, j;
-  print_diags("build.toml", json_object_get(r, "diagnostics"), errors, warnings);
+  ctl_print_diags(stdout, "build.toml", json_object_get(r, "diagnostics"), errors, warnings);
   json_array_foreach(json_object_get(r, "rows"), i, row) {
     json_array_foreach(json_object_get(row, "diagnostics"), j, d) {
       char *key = json_dumps(d, JSON_SORT_KEYS | JSON_COMPACT);
@@ -259,7 +236,7 @@ static void print_project_diags(json_t *r, int *errors, int *warnings) {
       free(key);
     }
   }
-  print_diags(sv(r, "project"), one, errors, warnings);
+  ctl_print_diags(stdout, sv(r, "project"), one, errors, warnings);
   json_decref(one);
   json_decref(seen);
 }
@@ -460,7 +437,7 @@ static int report(ctl *c, const char *path, bool project, json_t *r, const kopts
     errors = print_project(r);
   } else {
     errors = warnings = 0;
-    print_diags(path, diags, &errors, &warnings);
+    ctl_print_diags(stdout, path, diags, &errors, &warnings);
     json_t *kernels = json_object_get(r, "kernels");
     if (json_array_size(kernels)) {
       printf("%s%s, %s %s, compiled in %.1f ms%s\n", errors + warnings ? "\n" : "", sv(r, "arch"),

@@ -70,22 +70,6 @@ static char *absolute(const char *p) {
   return realpath(p, buf) ? strdup(buf) : strdup(p);
 }
 
-static void print_diags(const char *file, json_t *diags) {
-  size_t i;
-  json_t *d;
-  static const char *sev[] = {"", "error", "warning", "info", "hint"};
-  json_array_foreach(diags, i, d) {
-    json_t *start = json_object_get(json_object_get(d, "range"), "start");
-    int severity = (int)json_integer_value(json_object_get(d, "severity"));
-    const char *f = json_string_value(json_object_get(d, "file"));
-    printf("%s:%lld:%lld: %s: %s [%s]\n", f ? f : file,
-           (long long)json_integer_value(json_object_get(start, "line")) + 1,
-           (long long)json_integer_value(json_object_get(start, "character")) + 1,
-           severity >= 1 && severity <= 4 ? sev[severity] : "note", s_(d, "message"),
-           s_(d, "code"));
-  }
-}
-
 /* The daemon answers while its first scan runs, saying how far it got
  * (`indexing`). Requests pass waitMs: the daemon holds the answer until the
  * scan is done, reporting $/progress (the progress line on a terminal), and
@@ -350,7 +334,7 @@ static int cmd_validate(ctl *c, const char *path, json_t *params) {
     struct stat st;
     bool dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
     snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
-    print_diags(shown, json_object_get(r, "diagnostics"));
+    ctl_print_diags(stdout, shown, json_object_get(r, "diagnostics"), NULL, NULL);
     printf("%s: %s (%lld error(s), %lld warning(s), %s mode)\n", path, ok ? "valid" : "invalid",
            (long long)json_integer_value(json_object_get(r, "errors")),
            (long long)json_integer_value(json_object_get(r, "warnings")), s_(r, "mode"));
@@ -369,7 +353,7 @@ static int cmd_install(ctl *c, const char *verb, json_t *params) {
   if (c->json) {
     ctl_print_json(r);
   } else {
-    print_diags("SKILL.md", json_object_get(r, "diagnostics"));
+    ctl_print_diags(stdout, "SKILL.md", json_object_get(r, "diagnostics"), NULL, NULL);
     size_t i;
     json_t *t;
     json_array_foreach(json_object_get(r, "targets"), i, t) {

@@ -164,7 +164,7 @@ json_t *ctl_request(ctl *c, const char *method, json_t *params) {
 }
 
 void ctl_print_diags(FILE *f, const char *file, json_t *diags, int *errors, int *warnings) {
-  static const char *sev[] = {"note", "error", "warning", "note", "note"};
+  static const char *sev[] = {"note", "error", "warning", "info", "hint"}; /* LSP's severities */
   size_t i;
   json_t *d;
   json_array_foreach(diags, i, d) {

@@ -185,14 +185,18 @@ Test(editor, no_project_marker_means_no_project) {
 
 /* ---- LSP ---- */
 
-static void did_open(hx *d, const char *uri, const char *text) {
+static void did_open_as(hx *d, const char *uri, const char *language, const char *text) {
   json_t *m = json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
                         "textDocument/didOpen", "params", "textDocument", "uri", uri, "languageId",
-                        "cuda-cpp", "version", 1, "text", text);
+                        language, "version", 1, "text", text);
   char *s = json_dumps(m, JSON_COMPACT);
   json_decref(m);
   hx_send(d, s);
   free(s);
+}
+
+static void did_open(hx *d, const char *uri, const char *text) {
+  did_open_as(d, uri, "cuda-cpp", text);
 }
 
 Test(editor, an_open_file_includes_from_its_project) {
@@ -420,14 +424,8 @@ Test(editor, skill_files_get_key_hovers_completion_and_a_token_lens) {
   hx *d = session_in(t.ws);
   char uri[300];
   snprintf(uri, sizeof uri, "file://%s/gpu-notes/SKILL.md", t.ws);
-  json_t *m = json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
-                        "textDocument/didOpen", "params", "textDocument", "uri", uri, "languageId",
-                        "markdown", "version", 1, "text", text);
-  char *s = json_dumps(m, JSON_COMPACT);
-  json_decref(m);
-  hx_send(d, s);
-  free(s);
-  m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
+  did_open_as(d, uri, "markdown", text);
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
   cr_assert(m);
   json_decref(m);
   json_t *resp, *r;
@@ -474,14 +472,8 @@ Test(editor, skill_files_are_checked_with_their_directory) {
   hx *d = session_in(t.ws);
   char uri[300];
   snprintf(uri, sizeof uri, "file://%s/gpu-notes/SKILL.md", t.ws);
-  json_t *m = json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
-                        "textDocument/didOpen", "params", "textDocument", "uri", uri, "languageId",
-                        "markdown", "version", 1, "text", text);
-  char *s = json_dumps(m, JSON_COMPACT);
-  json_decref(m);
-  hx_send(d, s);
-  free(s);
-  m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
+  did_open_as(d, uri, "markdown", text);
+  json_t *m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
   cr_assert(m);
   cr_assert(strstr(hx_dump(m), "skill/name-dir-mismatch"), "%s", hx_dump(m));
   json_decref(m);
