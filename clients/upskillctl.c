@@ -399,12 +399,13 @@ static int takes_next(const ctl_cmd *cmd, const char *arg) {
   return 0;
 }
 
-int main(int argc, char **argv) {
+/* `args` (argc + 1 slots) receives the command's words; main owns and frees it, so that every
+ * early return here leaks nothing (the man page is built by running this under ASan). */
+static int ctl_main(int argc, char **argv, char **args) {
   ctl c = {0};
   const char *server = NULL;
   double timeout_s = 120;
   int help = 0, dashdash = 0, n = 0;
-  char **args = calloc((size_t)argc + 1, sizeof *args);
   const ctl_cmd *cmd = NULL;
   const char *cmd_name = NULL;
   /* Global options anywhere (before `--`); the rest is the command's, in order. */
@@ -497,6 +498,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "upskillctl: the server exited with status %d\n", code);
     rc = 1;
   }
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  char **args = calloc((size_t)argc + 1, sizeof *args);
+  if (!args) {
+    fputs("upskillctl: out of memory\n", stderr);
+    return 1;
+  }
+  int rc = ctl_main(argc, argv, args);
   free(args);
   return rc;
 }
