@@ -63,10 +63,9 @@ static int first_error_line(json_t *result) {
 static json_t *kernel_named(json_t *result, const char *name) {
   json_t *k;
   size_t i;
-  size_t n = strcspn(name, "<(");
   json_array_foreach(json_object_get(result, "kernels"), i, k) {
     const char *kn = json_string_value(json_object_get(k, "name"));
-    if (kn && strcspn(kn, "<(") == n && !strncmp(kn, name, n))
+    if (kn && upk_kernel_name_is(kn, name))
       return k;
   }
   return NULL;

@@ -80,10 +80,9 @@ char *upk_kernel_lens_title(json_t *k, json_t *run) {
   return out;
 }
 
-/* The part of a kernel name before its template arguments: "scale<float>" -> "scale". */
-static bool base_name_is(const char *name, const char *word) {
+bool upk_kernel_name_is(const char *name, const char *word) {
   size_t n = strcspn(name, "<(");
-  return strlen(word) == n && !strncmp(name, word, n);
+  return !strcmp(name, word) || (strlen(word) == n && !strncmp(name, word, n));
 }
 
 static void occupancy_table(FILE *f, json_t *k) {
@@ -133,7 +132,7 @@ char *upk_kernel_hover(json_t *result, json_t *runs, const char *word) {
     return NULL;
   json_array_foreach(json_object_get(result, "kernels"), i, k) {
     const char *name = str(k, "name", "");
-    if (!base_name_is(name, word) && strcmp(name, word))
+    if (!upk_kernel_name_is(name, word))
       continue;
     if (found++)
       fputs("\n---\n\n", f);

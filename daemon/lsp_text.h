@@ -4,6 +4,7 @@
 #define UPK_LSP_TEXT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /** The byte offset of LSP position (line, UTF-16 character) in `text`, or -1 past its end. */
@@ -14,6 +15,9 @@ long upk_lsp_offset(const char *text, size_t len, int line, int character);
 char *upk_kernel_lens_title(json_t *k, json_t *run);
 /** Markdown for the kernels of `result` named `word` (template instances included). */
 char *upk_kernel_hover(json_t *result, json_t *runs, const char *word);
+/** Whether a kernel called `name` is what `word` names: the same text, or the part before its
+ * template arguments ("scale<float>" for "scale"). */
+bool upk_kernel_name_is(const char *name, const char *word);
 char *upk_skill_tokens_title(const char *text, size_t len);
 /** What the Agent Skills spec says of frontmatter key `word` when `line` is that key's line. */
 char *upk_skill_key_hover(const char *text, size_t len, int line, const char *word);

@@ -96,7 +96,7 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
   int64_t at;
   parse_cursor(upk_call_str(c, "cursor"), &at);
   upk_index_entries page = {0};
-  size_t all = upk_index_skills_count(ix), per = (all + PAGES_PER_WALK - 1) / PAGES_PER_WALK;
+  size_t all = (size_t)upk_index_count(ix), per = (all + PAGES_PER_WALK - 1) / PAGES_PER_WALK;
   per = per < PAGE_MIN ? PAGE_MIN : per > PAGE_MAX ? PAGE_MAX : per;
   int more = upk_index_skills_page(ix, &at, per, &page);
   if (more < 0) {
@@ -295,9 +295,40 @@ static json_t *child_json(const char *dir_uri, int dfd, const char *name) {
   return r;
 }
 
-static int by_uri(const void *a, const void *b) {
-  return strcmp(json_string_value(json_object_get(*(json_t *const *)a, "uri")),
-                json_string_value(json_object_get(*(json_t *const *)b, "uri")));
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The directory's children, sorted, as resources (symlinks and special files left out). */
+static json_t *children_json(const char *dir_uri, int dfd) {
+  DIR *d = upk_opendir_at(dfd);
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *de;
+  while (d && (de = readdir(d))) {
+    if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, ".git"))
+      continue;
+    if (n == cap) {
+      char **p = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *p);
+      if (!p)
+        break;
+      names = p;
+    }
+    if ((names[n] = strdup(de->d_name)))
+      n++;
+  }
+  if (d)
+    closedir(d);
+  qsort(names, n, sizeof *names, by_name);
+  json_t *list = json_array();
+  for (size_t i = 0; i < n; i++) {
+    json_t *child = child_json(dir_uri, dfd, names[i]);
+    if (child)
+      json_array_append_new(list, child);
+    free(names[i]);
+  }
+  free(names);
+  return d ? list : (json_decref(list), NULL);
 }
 
 static void do_directory_read(upk_call *c, upk_index *ix) {
@@ -313,29 +344,11 @@ static void do_directory_read(upk_call *c, upk_index *ix) {
   char *root = upk_catalog_root_uri(&b, l.e.scope, l.e.dir);
   char *dir_uri = root && *l.rel ? upk_catalog_file_uri(root, l.rel) : NULL;
   int dfd = upk_open_beneath(l.e.dir, l.rel, false);
-  DIR *d = dfd < 0 ? NULL : upk_opendir_at(dfd);
-  if (!d) {
-    not_found(c, uri, "directory");
-  } else {
-    json_t *list = json_array();
-    struct dirent *de;
-    while ((de = readdir(d)))
-      if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
-        json_array_append_new(list, child_json(dir_uri ? dir_uri : root, dfd, de->d_name));
-    closedir(d);
-    /* NULLs (skipped children) are not appended by jansson; sort what is there */
-    size_t n = json_array_size(list);
-    json_t **v = calloc(n ? n : 1, sizeof *v);
-    for (size_t i = 0; v && i < n; i++)
-      v[i] = json_incref(json_array_get(list, i));
-    if (v)
-      qsort(v, n, sizeof *v, by_uri);
-    json_array_clear(list);
-    for (size_t i = 0; v && i < n; i++)
-      json_array_append_new(list, v[i]);
-    free(v);
+  json_t *list = dfd < 0 ? NULL : children_json(dir_uri ? dir_uri : root, dfd);
+  if (list)
     c->result = json_pack("{s:o}", "resources", list);
-  }
+  else
+    not_found(c, uri, "directory");
   if (dfd >= 0)
     close(dfd);
   free(root);

@@ -1,6 +1,6 @@
 /* Skill entries of the MCP Skills extension (catalog.h): URIs from paths and back,
  * frontmatter as JSON, the manifest of files with sizes and digests. */
-#include "catalog.h"
+#include "catalog_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -168,17 +168,11 @@ int upk_catalog_uri_path(const upk_catalog_bases *b, const char *uri, char **pat
 
 int upk_catalog_read(const char *dir, const char *skill_file, const char *rel, size_t max,
                      char **data, size_t *len) {
-  if (!strcmp(rel, "SKILL.md") && skill_file)
-    rel = skill_file;
-  if (!upk_rel_path_ok(rel))
-    return -ENOENT;
-  const char *slash = strrchr(rel, '/');
-  char sub[PATH_MAX];
-  snprintf(sub, sizeof sub, "%.*s", slash ? (int)(slash - rel) : 0, rel);
-  int dfd = upk_open_beneath(dir, sub, false);
+  int dfd = upk_open_beneath(dir, NULL, false);
   if (dfd < 0)
     return dfd;
-  int rc = upk_read_file_at(dfd, slash ? slash + 1 : rel, max, data, len);
+  int rc = upk_catalog_read_at(dfd, !strcmp(rel, "SKILL.md") && skill_file ? skill_file : rel, max,
+                               data, len);
   close(dfd);
   return rc;
 }

@@ -87,16 +87,14 @@ static json_t *plain_scalar(const char *s, bool *bad) {
   const char *sign = s + (*s == '+' || *s == '-');
   if (all_of(sign, "0123456789"))
     return number(s, 10);
-  json_t *v = NULL;
-  if (!strncmp(s, "0o", 2) && all_of(s + 2, "01234567"))
-    v = number(s, 8);
-  else if (!strncmp(s, "0x", 2) && all_of(s + 2, "0123456789abcdefABCDEF"))
-    v = number(s, 16);
-  else
-    goto not_radix;
-  *bad = !v; /* beyond what JSON carries exactly */
-  return v;
-not_radix:
+  int radix = !strncmp(s, "0o", 2) && all_of(s + 2, "01234567")                 ? 8
+              : !strncmp(s, "0x", 2) && all_of(s + 2, "0123456789abcdefABCDEF") ? 16
+                                                                                : 0;
+  if (radix) {
+    json_t *v = number(s, radix);
+    *bad = !v; /* beyond what JSON carries exactly */
+    return v;
+  }
   if (is_float(s))
     return json_real(strtod(s, NULL));
   if (one_of(s, specials))

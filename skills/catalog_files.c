@@ -173,18 +173,27 @@ int upk_catalog_files_list(const char *dir, upk_catalog_files *f) {
   return rc;
 }
 
-/* Read file i (bounded by what stat said, plus a margin for a file growing meanwhile). */
-static int read_one(const upk_catalog_files *f, size_t i, char **data, size_t *len) {
-  const char *rel = f->items[i].rel, *slash = strrchr(rel, '/');
+int upk_catalog_read_at(int dfd, const char *rel, size_t max, char **data, size_t *len) {
+  if (!upk_rel_path_ok(rel))
+    return -ENOENT;
+  const char *slash = strrchr(rel, '/');
   if (!slash)
-    return upk_read_file_at(f->dfd, rel, UPK_CATALOG_MAX_BYTES, data, len);
+    return upk_read_file_at(dfd, rel, max, data, len);
   char sub[4096];
   snprintf(sub, sizeof sub, "%.*s", (int)(slash - rel), rel);
-  int dfd = openat(f->dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (dfd < 0)
+  int at = dup(dfd); /* each directory on the way opened without following a link */
+  if (at < 0)
     return -errno;
-  int rc = upk_read_file_at(dfd, slash + 1, UPK_CATALOG_MAX_BYTES, data, len);
-  close(dfd);
+  for (char *save = NULL, *part = strtok_r(sub, "/", &save); at >= 0 && part;
+       part = strtok_r(NULL, "/", &save)) {
+    int next = upk_open_subdir(at, part);
+    close(at);
+    at = next;
+  }
+  if (at < 0)
+    return at;
+  int rc = upk_read_file_at(at, slash + 1, max, data, len);
+  close(at);
   return rc;
 }
 
@@ -199,7 +208,7 @@ int upk_catalog_file_digest(upk_catalog_cache *c, const upk_catalog_files *f, si
   }
   char *data = NULL;
   size_t n = 0;
-  int rc = read_one(f, i, &data, &n);
+  int rc = upk_catalog_read_at(f->dfd, f->items[i].rel, UPK_CATALOG_MAX_BYTES, &data, &n);
   if (!rc)
     rc = upk_sha256(data, n, md);
   if (!rc && text) { /* the caller reads SKILL.md's frontmatter from it, then caches that */

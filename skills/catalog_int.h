@@ -27,6 +27,10 @@ typedef struct upk_catalog_files {
 int upk_catalog_files_list(const char *dir, upk_catalog_files *f);
 void upk_catalog_files_free(upk_catalog_files *f);
 
+/* Read `rel` below the directory dfd, whole up to `max` bytes, following no link on the way
+ * (the catalog never serves a file through a symlink). 0, or -ENOENT, -ELOOP, -EFBIG, ... */
+int upk_catalog_read_at(int dfd, const char *rel, size_t max, char **data, size_t *len);
+
 /* File i's digest, from the cache when stat says it is the version hashed before. For
  * SKILL.md pass `frontmatter` and `text`: a cached frontmatter (JSON text, malloc'd) comes
  * back in *frontmatter; otherwise the file's bytes in *text (malloc'd), for the caller to read

@@ -225,17 +225,6 @@ int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_
   return rc ? rc : out->len == max;
 }
 
-size_t upk_index_skills_count(upk_index *ix) {
-  sqlite3_stmt *st;
-  size_t n = 0;
-  if (sqlite3_prepare_v2(ix->db, "SELECT count(*) FROM doc", -1, &st, NULL) != SQLITE_OK)
-    return 0;
-  if (sqlite3_step(st) == SQLITE_ROW)
-    n = (size_t)sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
-  return n;
-}
-
 int upk_index_place_at(upk_index *ix, const char *dir, upk_index_entry *out) {
   /* `root IN (...)` lets SQLite seek the (root, dir) index once per root (a handful). */
   static const char sql[] = "SELECT " UPK_ENTRY_COLS ", 0 FROM " UPK_ENTRY_FROM

@@ -199,6 +199,16 @@ static void did_open(hx *d, const char *uri, const char *text) {
   did_open_as(d, uri, "cuda-cpp", text);
 }
 
+static void did_change(hx *d, const char *uri, int version, const char *text) {
+  json_t *ch = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
+                         "textDocument/didChange", "params", "textDocument", "uri", uri, "version",
+                         version, "contentChanges", "text", text);
+  char *s = json_dumps(ch, JSON_COMPACT);
+  json_decref(ch);
+  hx_send(d, s);
+  free(s);
+}
+
 Test(editor, an_open_file_includes_from_its_project) {
   HX_NEED_TOOLKIT();
   tree t;
@@ -516,13 +526,7 @@ Test(editor, the_launch_bounds_fix_lifts_occupancy) {
   /* The edited text is checked again: the finding is gone, the lens shows the new occupancy. */
   static char text[4096];
   snprintf(text, sizeof text, "%s\n%s", line, strchr(FAT_CU, '\n') + 1);
-  json_t *ch = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
-                         "textDocument/didChange", "params", "textDocument", "uri", uri, "version",
-                         2, "contentChanges", "text", text);
-  char *s = json_dumps(ch, JSON_COMPACT);
-  json_decref(ch);
-  hx_send(d, s);
-  free(s);
+  did_change(d, uri, 2, text);
   m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
   cr_assert(m);
   cr_assert_null(diag_with_code(json_object_get(json_object_get(m, "params"), "diagnostics"),
@@ -536,16 +540,6 @@ Test(editor, the_launch_bounds_fix_lifts_occupancy) {
   json_decref(resp);
   hx_finish(d, 0);
   rm_tree(&t);
-}
-
-static void did_change(hx *d, const char *uri, int version, const char *text) {
-  json_t *ch = json_pack("{s:s,s:s,s:{s:{s:s,s:i},s:[{s:s}]}}", "jsonrpc", "2.0", "method",
-                         "textDocument/didChange", "params", "textDocument", "uri", uri, "version",
-                         version, "contentChanges", "text", text);
-  char *s = json_dumps(ch, JSON_COMPACT);
-  json_decref(ch);
-  hx_send(d, s);
-  free(s);
 }
 
 static const char *lens_title(json_t *lenses, int line) {
