@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The VS Code extension (clients/vscode): compiled, packaged into a .vsix with @vscode/vsce, and
 # the packaged extension driven end to end against the real daemon with a recording stand-in
-# for the `vscode` module (VS Code itself cannot be downloaded here). npm packages, pinned in
+# for the `vscode` module (code_server.sh runs it in real VS Code). npm packages, pinned in
 # clients/vscode/package.json, go to $UPK_NPM_CACHE/vscode-ext. Skips without node or a toolkit.
 set -eu
 daemon=${UPSKILLD:?set UPSKILLD}
@@ -17,34 +17,27 @@ if [ ! -r "$cuda/include/nvrtc.h" ]; then
   exit 0
 fi
 cache=${UPK_NPM_CACHE:-$root/.cache/npm}/vscode-ext
-pins=$(node -e 'const p=require(process.argv[1]);const d={...p.dependencies,...p.devDependencies};
-  console.log(Object.entries(d).map(([k,v])=>k+"@"+v).join(" "))' "$ext/package.json")
-if [ ! -x "$cache/node_modules/.bin/vsce" ] || [ ! -d "$cache/node_modules/vscode-languageclient" ]; then
-  mkdir -p "$cache"
-  # shellcheck disable=SC2086
-  if ! npm install --prefix "$cache" --no-audit --no-fund --loglevel=error --save-exact $pins >&2; then
-    echo "1..0 # SKIP npm install of $pins failed (no registry?)"
-    exit 0
-  fi
+. "$root/tests/clients/vsix.sh"
+if ! vsix_deps "$ext" "$cache"; then
+  echo "1..0 # SKIP npm install of the extension's packages failed (no registry?)"
+  exit 0
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/ext"
-cp -r "$ext/package.json" "$ext/tsconfig.json" "$ext/.vscodeignore" "$ext/README.md" "$ext/src" "$tmp/ext/"
-ln -s "$cache/node_modules" "$tmp/ext/node_modules"
 n=0
 step() { # step NAME COMMAND...
   n=$((n + 1))
   if "${@:2}" >"$tmp/log" 2>&1; then echo "ok $n - $1"; else
     echo "not ok $n - $1"; sed 's/^/# /' "$tmp/log" | tail -20; echo "1..$n"; exit 1; fi
 }
-step "tsc compiles the extension" "$cache/node_modules/.bin/tsc" -p "$tmp/ext"
-step "vsce packages it into a .vsix" sh -c "cd '$tmp/ext' && '$cache/node_modules/.bin/vsce' package \
-  --allow-missing-repository -o '$tmp/upskilld.vsix'"
-step "the .vsix holds the manifest, the code and vscode-languageclient" sh -c "cd '$tmp' && \
+step "tsc type-checks it; vsce packages it (esbuild bundle) without a prompt" \
+  vsix_build "$ext" "$cache" "$tmp/ext" "$tmp/upskilld.vsix"
+step "the .vsix: manifest, README, LICENSE and one bundled script, nothing else" sh -c "cd '$tmp' && \
   unzip -q upskilld.vsix -d vsix && test -f vsix/extension/package.json && \
-  test -f vsix/extension/out/extension.js && \
-  test -f vsix/extension/node_modules/vscode-languageclient/package.json"
+  test -f vsix/extension/LICENSE.txt && test -f vsix/extension/README.md && \
+  test \$(find vsix/extension -type f | wc -l) -eq 4 && \
+  grep -q createWebviewPanel vsix/extension/out/extension.js && \
+  grep -q 'textDocument/codeLens' vsix/extension/out/extension.js"
 mkdir -p "$tmp/home"
 . "$root/tests/clients/cuda_tree.sh"
 cuda_tree "$tmp/tree"

@@ -46,6 +46,11 @@ async function main() {
     cmds === 'upskilld.check upskilld.lookup upskilld.run upskilld.status' &&
     Object.keys(manifest.contributes.configuration.properties).length === 3, cmds);
 
+  const trust = manifest.capabilities?.untrustedWorkspaces;
+  check('manifest: limited support in untrusted folders, the daemon path from user settings only',
+    trust?.supported === 'limited' && trust.restrictedConfigurations.includes('upskilld.path') &&
+    trust.restrictedConfigurations.includes('upskilld.workerCommand'), JSON.stringify(trust));
+
   vscode.configuration['upskilld.path'] = daemon;
   vscode.configuration['upskilld.defaultRunSpec'] = {
     grid: [1], block: [256], args: [{ name: 'y', dtype: 'f32', count: 320, role: 'inout' }],
@@ -70,6 +75,12 @@ async function main() {
   check('a lens above the kernel: registers and occupancy',
     lens && lens.range.start.line === 1 && /heavy: \d+ regs .* occupancy/.test(lens.command.title),
     JSON.stringify(lenses));
+
+  await vscode.commands.executeCommand(lens?.command.command, ...(lens?.command.arguments || []));
+  const panel = vscode.panels[vscode.panels.length - 1];
+  check('a lens click shows the kernel\'s table in a panel beside the editor',
+    panel && panel.title === 'heavy — upskilld' && /Binding limit/.test(panel.webview.html) &&
+    /\| 1024 \|/.test(panel.webview.html), JSON.stringify(panel && { title: panel.title, html: panel.webview.html.slice(0, 400) }));
 
   const hoverProvider = (vscode.providers.HoverProvider || vscode.providers.hover || [])[0];
   const hover = hoverProvider && await hoverProvider.provideHover(doc, new vscode.Position(1, 18), token);
@@ -97,9 +108,20 @@ async function main() {
     fix && fix.edit && fix.edit.size === 2 && titles.some((t) => /^Find a skill for this/.test(t)),
     JSON.stringify(titles));
 
+  const find = (actions || []).find((a) => /^Find a skill for this/.test(a.title));
+  const picks = vscode.calls.filter((c) => c.name === 'window.showQuickPick').length;
+  const found = find && await vscode.commands.executeCommand(find.command.command, ...find.command.arguments);
+  const pl = vscode.calls.filter((c) => c.name === 'window.showQuickPick');
+  check('the "Find a skill for this" quick fix shows the skills found and installs the one picked',
+    pl.length === picks + 1 && pl[pl.length - 1].args[0].length >= 1 && found && Array.isArray(found.targets),
+    JSON.stringify(found));
+
   vscode.window.activeTextEditor = { document: doc }; // back to heavy.cu
   const st = await vscode.commands.executeCommand('upskilld.status');
-  check('Upskill: Status answers', st && st.name === 'upskilld', JSON.stringify(st));
+  const said = vscode.calls.filter((c) => c.name === 'window.showInformationMessage').map((c) => c.args[0]);
+  check('Upskill: Status answers and says so: version, toolkit, GPU, models',
+    st && st.name === 'upskilld' && said.some((m) => /^upskilld \S+, up \d+ s.*CUDA toolkit.*Models:/.test(m)),
+    JSON.stringify(said));
   const ck = await vscode.commands.executeCommand('upskilld.check');
   check('Upskill: Check validates the file (its ../inc include allowed)',
     ck && ck.ok === true && ck.kernels.length === 1, JSON.stringify(ck && ck.diagnostics));
@@ -111,6 +133,25 @@ async function main() {
   const runDiag = (rn?.diagnostics || []).some((d) => String(d.code).startsWith('run/'));
   check('Upskill: Run runs the default spec (timed on a GPU, a run/ diagnostic without one)',
     rn && (rn.run?.ok || runDiag), JSON.stringify(rn?.diagnostics));
+  const spec = vscode.configuration['upskilld.defaultRunSpec'];
+  vscode.configuration['upskilld.defaultRunSpec'] = null;
+  await vscode.commands.executeCommand('upskilld.run');
+  const errs = vscode.calls.filter((c) => c.name === 'window.showErrorMessage');
+  const last = errs[errs.length - 1]?.args || [];
+  check('Upskill: Run without a spec says what is missing and offers the spec\'s help and the setting',
+    /needs a run spec/.test(last[0]) && last.includes('What goes in it') && last.includes('Open the setting'),
+    JSON.stringify(last));
+  vscode.configuration['upskilld.defaultRunSpec'] = spec;
+  await ext.deactivate();
+
+  // The daemon path wrong: the status bar says so and leads to the setting.
+  vscode.configuration['upskilld.path'] = path.join(tree, 'no-such-upskilld');
+  await ext.activate({ subscriptions: [] });
+  const bar = vscode.status[vscode.status.length - 1];
+  check('a wrong upskilld.path: the status bar says "not found — set upskilld.path" and opens it',
+    /upskilld not found — set upskilld\.path/.test(bar.text) &&
+    bar.command?.command === 'workbench.action.openSettings' && bar.command.arguments[0] === 'upskilld.path',
+    JSON.stringify(bar));
   await ext.deactivate();
 }
 

@@ -121,6 +121,7 @@ function enumOf(names, base = 0) {
 const configuration = {};
 const onDidOpen = new EventEmitter(), onDidClose = new EventEmitter(), onDidChange = new EventEmitter(), onDidSave = new EventEmitter();
 const status = [];
+const panels = [];
 
 function register(kind) {
   return (selector, provider) => {
@@ -155,7 +156,7 @@ const languages = new Proxy({
 
 const vscode = {
   version: '1.95.0',
-  calls, commands, providers, documents, status, configuration, diagnosticCollections,
+  calls, commands, providers, documents, status, panels, configuration, diagnosticCollections,
   setQuickPick(fn) { quickPick = fn; },
   // The test opens a document as VS Code would: it appears in workspace.textDocuments and
   // onDidOpenTextDocument fires.
@@ -185,10 +186,13 @@ const vscode = {
   DiagnosticTag: enumOf(['Unnecessary', 'Deprecated'], 1),
   CompletionItemKind: enumOf(['Text', 'Method', 'Function', 'Constructor', 'Field', 'Variable', 'Class', 'Interface', 'Module', 'Property']),
   StatusBarAlignment: enumOf(['Left', 'Right'], 1),
+  ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
+  ThemeColor: dataClass(['id']),
   ProgressLocation: enumOf(['SourceControl', 'Window', 'Notification'], 1),
   TextDocumentSaveReason: enumOf(['Manual', 'AfterDelay', 'FocusOut'], 1),
   workspace: new Proxy({
     workspaceFolders: undefined,
+    isTrusted: true,
     textDocuments: documents,
     getConfiguration(section) {
       return { get: (k, d) => { const v = configuration[`${section}.${k}`]; return v === undefined ? d : v; }, has: () => false, update: async () => {} };
@@ -206,8 +210,9 @@ const vscode = {
     onDidChangeActiveTextEditor: new EventEmitter().event,
     onDidChangeVisibleTextEditors: new EventEmitter().event,
     createOutputChannel: (name) => ({ name, append() {}, appendLine(l) { record('output', [l]); }, replace() {}, clear() {}, show() {}, hide() {}, dispose() {} }),
-    createStatusBarItem(alignment, priority) {
-      const item = { alignment, priority, text: '', tooltip: '', command: undefined, show() { this.shown = true; }, hide() {}, dispose() {} };
+    createStatusBarItem(...a) {
+      const [id, alignment, priority] = typeof a[0] === 'string' ? a : [undefined, ...a];
+      const item = { id, alignment, priority, text: '', tooltip: '', command: undefined, show() { this.shown = true; }, hide() {}, dispose() {} };
       status.push(item);
       return item;
     },
@@ -216,6 +221,13 @@ const vscode = {
     showErrorMessage: async (...a) => { record('window.showErrorMessage', a); return undefined; },
     showInputBox: async () => undefined,
     showQuickPick: async (items, opts) => { record('window.showQuickPick', [items, opts]); return quickPick(await items); },
+    createWebviewPanel(viewType, title, column, options) {
+      const ev = new EventEmitter();
+      const p = { viewType, title, options, webview: { html: '' }, onDidDispose: ev.event,
+        reveal() { this.revealed = (this.revealed || 0) + 1; }, dispose() { ev.fire(); } };
+      panels.push(p);
+      return p;
+    },
     tabGroups: { all: [], onDidChangeTabs: new EventEmitter().event },
   }, { get: (t, p) => (p in t ? t[p] : anything(`window.${String(p)}`)) }),
   commands: {
