@@ -101,7 +101,7 @@ static void repair_roots(upk_skills_svc *svc) {
     if (k < i)
       continue; /* a directory several agents read: once is enough */
     upk_diags d = {0};
-    int rc = upk_install_repair(svc->roots[i].dir, &d);
+    int rc = upk_install_repair(svc->roots[i].dir, NULL, &d);
     for (k = 0; k < d.len; k++)
       upk_warn("skills: %s", d.items[k].message);
     if (rc < 0)

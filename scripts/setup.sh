@@ -2,7 +2,8 @@
 # Install what upskilld needs on Debian 12, skipping apt when everything is there.
 #   scripts/setup.sh          build dependencies
 #   scripts/setup.sh --test   plus what the test suite uses (node, valgrind, clang, neovim, emacs + eglot,
-#                             chromium for the HTML reports in tests/report, Slurm)
+#                             chromium for the HTML reports in tests/report and for code-server,
+#                             what code-server's npm install compiles against, Slurm)
 set -euo pipefail
 
 pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-dev
@@ -10,7 +11,8 @@ pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-
       g++ libtomlplusplus-dev)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(valgrind clang libclang-rt-14-dev neovim emacs-nox elpa-eglot tmux chromium slurm-wlm
-         munge) # munge + slurm: tests/slurm
+         munge # munge + slurm: tests/slurm
+         make python3 libkrb5-dev libxkbfile-dev libsecret-1-dev) # code-server's native modules
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
 fi
 

@@ -24,6 +24,7 @@ int upk_install_test_no_exchange;
 /* Shared state of one install or remove; dirs[] runs parallel to res->targets. */
 typedef struct job {
   const upk_install_req *req;
+  const upk_env *env; /* where the manifests live ($XDG_STATE_HOME) */
   upk_install_result *res;
   upk_resolved_dir *dirs;
   upk_tree tree;
@@ -359,7 +360,7 @@ static int record(const job *j, const upk_install_target *t, int rfd) {
   json_t *entry = make_entry(j, t);
   if (!entry)
     return -ENOMEM; /* never pass NULL: that would drop the entry */
-  return upk_manifest_update(rfd, t->root, j->res->name, entry, &j->res->diags);
+  return upk_manifest_update(rfd, t->root, j->env, j->res->name, entry, &j->res->diags);
 }
 
 /* Install into target i, whose root is open and locked. */
@@ -399,7 +400,7 @@ static int place(job *j, size_t i, int rfd) {
 }
 
 static int install_one(job *j, size_t i) {
-  int lfd, rfd = upk_root_open(&j->dirs[i], true, &lfd, &j->res->diags);
+  int lfd, rfd = upk_root_open(&j->dirs[i], j->env, true, &lfd, &j->res->diags);
   if (rfd < 0)
     return rfd;
   int rc = place(j, i, rfd);
@@ -441,7 +442,7 @@ static void finish_diags(job *j) {
 int upk_install(const upk_install_req *rq, upk_install_result *res) {
   static const char *const defaults[] = {"agents", "claude"};
   memset(res, 0, sizeof *res);
-  job j = {.req = rq, .res = res};
+  job j = {.req = rq, .env = rq->env, .res = res};
   int rc = prepare(&j);
   if (!rc)
     rc = add_targets(&j, rq->agents, rq->n_agents, defaults, 2, rq->scope, rq->project_root,
@@ -466,7 +467,7 @@ int upk_install(const upk_install_req *rq, upk_install_result *res) {
  * readers), drop its manifest entry, then delete it. */
 static int remove_one(job *j, size_t i, const char *name) {
   upk_install_target *t = &j->res->targets[i];
-  int lfd, rfd = upk_root_open(&j->dirs[i], false, &lfd, &j->res->diags);
+  int lfd, rfd = upk_root_open(&j->dirs[i], j->env, false, &lfd, &j->res->diags);
   if (rfd < 0)
     return rfd;
   upk_entry_kind k = upk_entry_classify(rfd, name, NULL, NULL);
@@ -487,7 +488,7 @@ static int remove_one(job *j, size_t i, const char *name) {
     close(tfd);
     if (t->removed) {
       upk_fault("remove.moved"); /* crash only: the skill is already out of place */
-      upk_manifest_update(rfd, t->root, name, NULL, &j->res->diags);
+      upk_manifest_update(rfd, t->root, j->env, name, NULL, &j->res->diags);
       upk_fault("remove.recorded");
     }
     upk_tmp_drop(rfd, tmp);
@@ -516,7 +517,7 @@ static void drop_absent(job *j) {
 
 int upk_remove(const upk_remove_req *rq, upk_install_result *res) {
   memset(res, 0, sizeof *res);
-  job j = {.res = res};
+  job j = {.env = rq->env, .res = res};
   if (!upk_install_name_ok(rq->name)) {
     upk_fs_diag(&res->diags, UPK_SEV_ERROR, "install/bad-name", NULL, "'%s' is not a skill name",
                 rq->name ? rq->name : "");

@@ -10,27 +10,32 @@
  *  - a real directory is discovered by every agent, while several clients do
  *    not discover symlinked skill directories (reference note §5, item 7);
  *  - each skills directory is then a self-contained root: its replacement is
- *    atomic, its lock and manifest live in it, and nothing is ever written
- *    outside it (a symlink would point from one root into another);
+ *    atomic, and nothing of it is ever written outside it (a symlink would
+ *    point from one root into another);
  *  - removing the skill for one agent never breaks it for another.
  * With no agents given, the default is {"agents", "claude"}: the shared
  * .agents/skills (Codex, opencode, Copilot, Gemini CLI, recent Cursor) plus
  * .claude/skills, because Claude Code does not read .agents.
  *
- * ON DISK, in each skills directory (the "root"):
+ * ON DISK, in each skills directory (the "root"), nothing but the skills, so a
+ * project's `git status` shows only what the user installed:
  *   <name>/                      the installed skill
- *   .upskilld.lock               empty; flock()ed for the whole of an install or remove
- *   .upskilld-lock.json          the manifest (below)
  *   .upskilld-tmp.<random>/      only while an install or remove runs: the staged
  *                                copy <name>/, the replaced or removed copy, and
  *                                .intent.json (the manifest entry being committed)
+ * The directory itself is flock()ed for the whole of an install or remove.
  * Names starting with '.' are not skills: agents skip them (Codex skips hidden
  * entries; Claude Code needs <dir>/SKILL.md, and staged copies sit one level
- * deeper).
+ * deeper). Removing the last skill leaves the directory empty.
  *
- * MANIFEST (.upskilld-lock.json), written atomically (temp file, fsync,
- * rename) and sorted by key:
- *   {"version": 1, "skills": {"<name>": {
+ * MANIFEST, one per root, in the user's state directory:
+ * $XDG_STATE_HOME/upskilld/installs/<first 16 hex digits of sha256(root)>.json
+ * (else ~/.local/state/...; UPK_MANIFEST_DIR), written atomically (temp file,
+ * fsync, rename) and sorted by key; deleted when its last entry goes. An older
+ * upskilld kept it in the root as .upskilld-lock.json with a .upskilld.lock
+ * beside it: the first install or remove (or the daemon's start-up repair)
+ * moves the one into the state directory and deletes both.
+ *   {"version": 1, "root": "/abs/root", "skills": {"<name>": {
  *       "source": "/abs/path/to/source" | "inline" | as given in req->source,
  *       "sourceType": "path" | "inline",
  *       "hash": "sha256:<64 hex>",      upk_tree_hash (fsutil.h) of the installed files
@@ -69,8 +74,9 @@
 #include "agents.h"
 #include "diag.h"
 
-#define UPK_MANIFEST_NAME ".upskilld-lock.json"
-#define UPK_LOCKFILE_NAME ".upskilld.lock"
+#define UPK_MANIFEST_DIR "upskilld/installs"    /* below $XDG_STATE_HOME */
+#define UPK_LEGACY_MANIFEST ".upskilld-lock.json" /* in the root, before */
+#define UPK_LEGACY_LOCKFILE ".upskilld.lock"
 #define UPK_TMP_PREFIX ".upskilld-tmp."
 
 /** A file of an inline skill; path relative to the skill directory. */
@@ -153,7 +159,11 @@ void upk_install_result_free(upk_install_result *res);
  * take its lock, finish or undo each as upk_install would, and report each with an
  * "install/recovered" and one "install/repaired" info diagnostic. Returns 1 when something
  * was repaired, 0 when nothing needed it (or root does not exist), or a negative errno. */
-int upk_install_repair(const char *root, upk_diags *d);
+int upk_install_repair(const char *root, const upk_env *env, upk_diags *d);
+
+/** Where the manifest of skills directory `root` is (install.h, MANIFEST), malloc'd; NULL
+ * when out of memory. env NULL: the process environment. */
+char *upk_install_manifest_path(const char *root, const upk_env *env);
 
 /** Testing only: 1 makes commits use the rename-aside fallback instead of
  * RENAME_EXCHANGE. */

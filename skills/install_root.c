@@ -92,27 +92,88 @@ json_t *upk_json_read_at(int dfd, const char *name, int *err) {
   return j;
 }
 
+/* ---- the manifest, in the state directory (install.h) ---- */
+
+typedef struct manifest_loc {
+  int dfd;       /* $XDG_STATE_HOME/upskilld/installs */
+  char name[24]; /* <16 hex>.json */
+  char tmp[28];  /* <16 hex>.json.tmp */
+  char *dir;     /* for messages */
+} manifest_loc;
+
+static char *installs_dir(const upk_env *env) {
+  const char *state = upk_env_get(env, "XDG_STATE_HOME"), *home = upk_env_get(env, "HOME");
+  char *dir = NULL;
+  int n = state && state[0] == '/'
+              ? asprintf(&dir, "%s/" UPK_MANIFEST_DIR, state)
+              : asprintf(&dir, "%s/.local/state/" UPK_MANIFEST_DIR,
+                         home && home[0] == '/' ? home : "/tmp");
+  return n < 0 ? NULL : dir;
+}
+
+/* The manifest's file name: FNV-1a 64 of the root's path (the file also records the path). */
+static void manifest_names(const char *root, manifest_loc *loc) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char *p = (const unsigned char *)root; *p; p++)
+    h = (h ^ *p) * 0x100000001b3ULL;
+  snprintf(loc->name, sizeof loc->name, "%016llx.json", (unsigned long long)h);
+  snprintf(loc->tmp, sizeof loc->tmp, "%s.tmp", loc->name);
+}
+
+/* Open the manifests' directory (created when asked). 0, or a negative errno (-ENOENT when
+ * it does not exist and !create: then there is no manifest either). manifest_close() after
+ * either. */
+static int manifest_open(const char *root, const upk_env *env, bool create, manifest_loc *loc) {
+  manifest_names(root, loc);
+  loc->dfd = -1;
+  if (!(loc->dir = installs_dir(env)))
+    return -ENOMEM;
+  int rc = create ? upk_mkdir_p(loc->dir, 0700) : 0;
+  if (rc < 0 && rc != -EEXIST)
+    return rc;
+  loc->dfd = open(loc->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  return loc->dfd < 0 ? -errno : 0;
+}
+
+char *upk_install_manifest_path(const char *root, const upk_env *env) {
+  manifest_loc loc;
+  char *dir = installs_dir(env), *out = NULL;
+  manifest_names(root, &loc);
+  if (dir && asprintf(&out, "%s/%s", dir, loc.name) < 0)
+    out = NULL;
+  free(dir);
+  return out;
+}
+
+static void manifest_close(manifest_loc *loc) {
+  if (loc->dfd >= 0)
+    close(loc->dfd);
+  free(loc->dir);
+}
+
 /* Load the manifest; one that cannot be read is kept aside (.bad) and a new
  * one started, so nothing is lost. */
-static json_t *manifest_load(int rfd, const char *root, upk_diags *d) {
+static json_t *manifest_load(const manifest_loc *loc, const char *root, upk_diags *d) {
   int err;
-  json_t *m = upk_json_read_at(rfd, UPK_MANIFEST_NAME, &err);
+  json_t *m = upk_json_read_at(loc->dfd, loc->name, &err);
   if (m && json_is_object(json_object_get(m, "skills")))
     return m;
   json_decref(m);
   if (err != -ENOENT) {
-    renameat(rfd, UPK_MANIFEST_NAME, rfd, UPK_MANIFEST_NAME ".bad");
+    char bad[40];
+    snprintf(bad, sizeof bad, "%s.bad", loc->name);
+    renameat(loc->dfd, loc->name, loc->dfd, bad);
     upk_fs_diag(d, UPK_SEV_WARNING, "install/manifest-corrupt", root,
-                "%s/" UPK_MANIFEST_NAME " was not a valid manifest; kept as " UPK_MANIFEST_NAME
-                ".bad and started afresh",
-                root);
+                "%s/%s (the manifest of %s) was not valid; kept as %s and started afresh",
+                loc->dir, loc->name, root, bad);
   }
-  return json_pack("{s:i, s:{}}", "version", 1, "skills");
+  return json_pack("{s:i, s:s, s:{}}", "version", 1, "root", root, "skills");
 }
 
 /* Drop entries whose directory is gone (e.g. a remove killed midway), then
- * write atomically: temp file, fsync, rename, fsync the directory. */
-static int manifest_save(int rfd, json_t *m) {
+ * write atomically: temp file, fsync, rename, fsync the directory; or, with
+ * no entry left, delete it. */
+static int manifest_save(int rfd, const manifest_loc *loc, json_t *m) {
   json_t *skills = json_object_get(m, "skills"), *v;
   const char *key;
   void *iter_tmp;
@@ -121,41 +182,85 @@ static int manifest_save(int rfd, json_t *m) {
     if (fstatat(rfd, key, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
       json_object_del(skills, key);
   }
+  unlinkat(loc->dfd, loc->tmp, 0); /* whatever is at the temp name (a planted symlink too) */
+  if (json_object_size(skills) == 0) {
+    int rc = upk_fault("manifest.unlink");
+    if (rc)
+      return rc;
+    if (unlinkat(loc->dfd, loc->name, 0) < 0 && errno != ENOENT)
+      return -errno;
+    return upk_fsync_dir(loc->dfd);
+  }
   char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
   if (!text)
     return -ENOMEM;
-  /* Unlink first: whatever is at the temp name (a planted symlink too) goes. */
-  unlinkat(rfd, UPK_MANIFEST_NAME ".tmp", 0);
-  int rc = upk_write_file_at(rfd, UPK_MANIFEST_NAME ".tmp", text, strlen(text), 0644);
+  int rc = upk_write_file_at(loc->dfd, loc->tmp, text, strlen(text), 0600);
   free(text);
   if (!rc)
     rc = upk_fault("manifest.rename");
-  if (!rc && renameat(rfd, UPK_MANIFEST_NAME ".tmp", rfd, UPK_MANIFEST_NAME) < 0)
+  if (!rc && renameat(loc->dfd, loc->tmp, loc->dfd, loc->name) < 0)
     rc = -errno;
-  return rc ? rc : upk_fsync_dir(rfd);
+  return rc ? rc : upk_fsync_dir(loc->dfd);
 }
 
-int upk_manifest_update(int rfd, const char *root, const char *name, json_t *entry, upk_diags *d) {
-  json_t *m = manifest_load(rfd, root, d);
-  if (!m) {
-    json_decref(entry);
-    return -ENOMEM;
+static void set_entry(json_t *skills, const char *name, json_t *entry) {
+  json_t *prev = json_object_get(json_object_get(skills, name), "installedAt");
+  json_t *at = json_is_string(prev) ? prev : json_object_get(entry, "updatedAt");
+  json_object_set(entry, "installedAt", at);
+  json_object_set_new(skills, name, entry);
+}
+
+int upk_manifest_update(int rfd, const char *root, const upk_env *env, const char *name,
+                        json_t *entry, upk_diags *d) {
+  manifest_loc loc;
+  int rc = manifest_open(root, env, entry != NULL, &loc);
+  if (rc == -ENOENT && !entry)
+    return 0; /* no manifests at all: nothing to drop */
+  json_t *m = rc ? NULL : manifest_load(&loc, root, d);
+  if (m) {
+    json_t *skills = json_object_get(m, "skills");
+    if (entry)
+      set_entry(skills, name, json_incref(entry));
+    else
+      json_object_del(skills, name);
+    rc = manifest_save(rfd, &loc, m);
+    json_decref(m);
+  } else if (!rc) {
+    rc = -ENOMEM;
   }
-  json_t *skills = json_object_get(m, "skills");
-  if (entry) {
-    json_t *prev = json_object_get(json_object_get(skills, name), "installedAt");
-    json_t *at = json_is_string(prev) ? prev : json_object_get(entry, "updatedAt");
-    json_object_set(entry, "installedAt", at);
-    json_object_set_new(skills, name, entry);
-  } else {
-    json_object_del(skills, name);
-  }
-  int rc = manifest_save(rfd, m);
-  json_decref(m);
+  json_decref(entry);
   if (rc < 0)
     upk_fs_diag(d, UPK_SEV_ERROR, "install/manifest-write", root,
-                "could not write %s/" UPK_MANIFEST_NAME ": %s", root, strerror(-rc));
+                "could not write the manifest of %s in %s: %s", root,
+                loc.dir ? loc.dir : "the state directory", strerror(-rc));
+  manifest_close(&loc);
   return rc;
+}
+
+/* An older upskilld kept the manifest and a lock file in the root: the entries the state
+ * directory's manifest lacks move there as they are; the old file goes once that is durable. */
+static void legacy_move(int rfd, const char *root, const upk_env *env, upk_diags *d) {
+  int err;
+  unlinkat(rfd, UPK_LEGACY_LOCKFILE, 0);
+  unlinkat(rfd, UPK_LEGACY_MANIFEST ".tmp", 0);
+  json_t *old = upk_json_read_at(rfd, UPK_LEGACY_MANIFEST, &err), *v;
+  if (err == -ENOENT)
+    return;
+  manifest_loc loc;
+  json_t *m = manifest_open(root, env, true, &loc) ? NULL : manifest_load(&loc, root, d);
+  json_t *skills = json_object_get(m, "skills");
+  const char *key;
+  json_object_foreach(json_object_get(old, "skills"), key, v) {
+    if (json_is_object(v) && upk_install_name_ok(key) && !json_object_get(skills, key))
+      json_object_set(skills, key, v);
+  }
+  if (m && manifest_save(rfd, &loc, m) == 0) {
+    unlinkat(rfd, UPK_LEGACY_MANIFEST, 0);
+    upk_fsync_dir(rfd);
+  }
+  json_decref(m);
+  json_decref(old);
+  manifest_close(&loc);
 }
 
 /* Finish or undo what a killed install or remove left in staging dir `tmp`.
@@ -163,7 +268,8 @@ int upk_manifest_update(int rfd, const char *root, const char *name, json_t *ent
  *  - the new copy is in place (its hash is the intent's): record it;
  *  - nothing is in place but the old copy was set aside: put it back;
  *  - otherwise the commit never started: just delete the staging dir. */
-static void recover_one(int rfd, const char *root, const char *tmp, upk_diags *d) {
+static void recover_one(int rfd, const char *root, const upk_env *env, const char *tmp,
+                        upk_diags *d) {
   int tfd = upk_open_subdir(rfd, tmp), err = 0;
   json_t *intent = tfd >= 0 ? upk_json_read_at(tfd, UPK_INTENT_NAME, &err) : NULL;
   const char *name = json_string_value(json_object_get(intent, "name"));
@@ -174,7 +280,7 @@ static void recover_one(int rfd, const char *root, const char *tmp, upk_diags *d
     upk_entry_kind k = upk_entry_classify(rfd, name, hash, &same);
     json_t *entry = json_object_get(intent, "entry");
     if (k == UPK_ENTRY_SKILL && same && json_is_object(entry)) {
-      upk_manifest_update(rfd, root, name, json_incref(entry), d);
+      upk_manifest_update(rfd, root, env, name, json_incref(entry), d);
       what = "finished an interrupted install";
     } else if (k == UPK_ENTRY_NONE && tfd >= 0 && renameat(tfd, UPK_OLD_NAME, rfd, name) == 0) {
       upk_fsync_dir(rfd);
@@ -189,7 +295,7 @@ static void recover_one(int rfd, const char *root, const char *tmp, upk_diags *d
   json_decref(intent);
 }
 
-static void recover(int rfd, const char *root, upk_diags *d) {
+static void recover(int rfd, const char *root, const upk_env *env, upk_diags *d) {
   DIR *dir = upk_opendir_at(rfd);
   if (!dir)
     return;
@@ -210,14 +316,16 @@ static void recover(int rfd, const char *root, upk_diags *d) {
   }
   closedir(dir);
   for (size_t i = 0; i < n; i++) {
-    recover_one(rfd, root, names[i], d);
+    recover_one(rfd, root, env, names[i], d);
     free(names[i]);
   }
   free(names);
 }
 
+/* The lock is the directory's own: flock on a new open of it (a lock belongs to an open file
+ * description, so two installs in one process exclude each other too). No lock file. */
 static int take_lock(int rfd, int *lfd) {
-  *lfd = openat(rfd, UPK_LOCKFILE_NAME, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  *lfd = openat(rfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (*lfd < 0)
     return -errno;
   while (flock(*lfd, LOCK_EX) < 0) {
@@ -231,7 +339,8 @@ static int take_lock(int rfd, int *lfd) {
   return 0;
 }
 
-int upk_root_open(const upk_resolved_dir *dir, bool create, int *lfd, upk_diags *d) {
+int upk_root_open(const upk_resolved_dir *dir, const upk_env *env, bool create, int *lfd,
+                  upk_diags *d) {
   /* A user's own config directory ($CLAUDE_CONFIG_DIR, ~/.config) may not
    * exist yet on a fresh machine; a project root must. */
   if (create && dir->scope == UPK_SCOPE_USER)
@@ -253,55 +362,73 @@ int upk_root_open(const upk_resolved_dir *dir, bool create, int *lfd, upk_diags 
   int rc = take_lock(rfd, lfd);
   if (rc < 0) {
     upk_fs_diag(d, UPK_SEV_ERROR, "install/lock", dir->path,
-                "cannot lock %s/" UPK_LOCKFILE_NAME ": %s", dir->path, strerror(-rc));
+                "cannot lock %s: %s", dir->path, strerror(-rc));
     close(rfd);
     return rc;
   }
-  recover(rfd, dir->path, d);
+  legacy_move(rfd, dir->path, env, d);
+  recover(rfd, dir->path, env, d);
   return rfd;
 }
 
-static int manifest_resave(int rfd, const char *root, upk_diags *d) {
-  json_t *m = manifest_load(rfd, root, d);
-  int rc = m ? manifest_save(rfd, m) : -ENOMEM;
+static int manifest_resave(int rfd, const char *root, const upk_env *env, upk_diags *d) {
+  manifest_loc loc;
+  int rc = manifest_open(root, env, false, &loc);
+  json_t *m = rc ? NULL : manifest_load(&loc, root, d);
+  if (m)
+    rc = manifest_save(rfd, &loc, m);
   json_decref(m);
-  return rc;
+  manifest_close(&loc);
+  return rc == -ENOENT ? 0 : rc;
+}
+
+static bool has_entry(int rfd, const char *name) {
+  struct stat st;
+  return fstatat(rfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 /* What a killed run can leave that the next one must look at: staging directories, the
- * manifest's temporary file, and manifest entries whose directory is gone. */
-static bool needs_repair(int rfd) {
+ * manifest's temporary file, manifest entries whose directory is gone; and what an older
+ * upskilld kept in the root. */
+static bool needs_repair(int rfd, const char *root, const upk_env *env) {
   DIR *dir = upk_opendir_at(rfd);
   bool found = false;
   struct dirent *e;
   while (dir && !found && (e = readdir(dir)))
     found = !strncmp(e->d_name, UPK_TMP_PREFIX, strlen(UPK_TMP_PREFIX)) ||
-            !strcmp(e->d_name, UPK_MANIFEST_NAME ".tmp");
+            !strcmp(e->d_name, UPK_LEGACY_MANIFEST) || !strcmp(e->d_name, UPK_LEGACY_LOCKFILE);
   if (dir)
     closedir(dir);
+  manifest_loc loc;
+  if (found || manifest_open(root, env, false, &loc) < 0) {
+    if (!found)
+      manifest_close(&loc);
+    return found;
+  }
   int err;
-  json_t *m = found ? NULL : upk_json_read_at(rfd, UPK_MANIFEST_NAME, &err), *v;
+  found = has_entry(loc.dfd, loc.tmp);
+  json_t *m = found ? NULL : upk_json_read_at(loc.dfd, loc.name, &err), *v;
   const char *key;
-  struct stat st;
   json_object_foreach(json_object_get(m, "skills"), key, v) {
-    if (fstatat(rfd, key, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+    if (!has_entry(rfd, key))
       found = true;
   }
   json_decref(m);
+  manifest_close(&loc);
   return found;
 }
 
-int upk_install_repair(const char *root, upk_diags *d) {
+int upk_install_repair(const char *root, const upk_env *env, upk_diags *d) {
   int rfd = upk_open_beneath(root, NULL, false);
   if (rfd < 0)
     return rfd == -ENOENT || rfd == -ENOTDIR ? 0 : rfd;
-  int lfd = -1, rc = needs_repair(rfd) ? take_lock(rfd, &lfd) : 1;
+  int lfd = -1, rc = needs_repair(rfd, root, env) ? take_lock(rfd, &lfd) : 1;
   if (rc == 0) { /* locked: no live install or remove owns what is left */
     size_t before = d ? d->len : 0;
-    recover(rfd, root, d);
-    unlinkat(rfd, UPK_MANIFEST_NAME ".tmp", 0);
-    if (needs_repair(rfd)) /* stale entries: a save drops them */
-      rc = manifest_resave(rfd, root, d);
+    legacy_move(rfd, root, env, d);
+    recover(rfd, root, env, d);
+    if (needs_repair(rfd, root, env)) /* a temp file or stale entries: a save drops them */
+      rc = manifest_resave(rfd, root, env, d);
     if (!rc)
       upk_fs_diag(d, UPK_SEV_INFO, "install/repaired", root,
                   "%s: repaired what an interrupted install or remove left (%zu recovered)", root,

@@ -35,14 +35,19 @@ void upk_tmp_drop(int rfd, const char *tmp);
 /** Parse a JSON file below dfd (not through a symlink). NULL with *err set. */
 json_t *upk_json_read_at(int dfd, const char *name, int *err);
 /** Set (entry non-NULL; its reference is taken) or drop the manifest entry of
- * name, keeping the first installedAt. Returns 0 or a negative errno. */
-int upk_manifest_update(int rfd, const char *root, const char *name, json_t *entry, upk_diags *d);
+ * name, keeping the first installedAt; the manifest of `root` is in env's state
+ * directory (install.h). Returns 0 or a negative errno. */
+int upk_manifest_update(int rfd, const char *root, const upk_env *env, const char *name,
+                        json_t *entry, upk_diags *d);
 
 /** Open (creating it when asked) a skills directory without following
- * symlinks below its base, take its flock and recover what killed runs left.
+ * symlinks below its base, take its flock (on the directory itself: no lock
+ * file) and recover what killed runs left, moving a manifest an older upskilld
+ * kept in the directory to env's state directory.
  * Returns the directory fd and the lock fd in *lfd, or a negative errno with
  * a diagnostic (-ENOENT without one when !create and it does not exist). */
-int upk_root_open(const upk_resolved_dir *dir, bool create, int *lfd, upk_diags *d);
+int upk_root_open(const upk_resolved_dir *dir, const upk_env *env, bool create, int *lfd,
+                  upk_diags *d);
 /** Unlock and close. */
 void upk_root_close(int rfd, int lfd);
 

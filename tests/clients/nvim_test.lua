@@ -72,6 +72,25 @@ local ok, err = xpcall(function()
     return up.last_kernel_info ~= nil
   end) and up.last_kernel_info.markdown:find('Binding limit'), vim.inspect(up.last_kernel_info))
 
+  -- A typo mid-edit: the lens stays, its figures marked stale; undone, they are current again.
+  local function lens_title()
+    for _, l in ipairs(vim.lsp.codelens.get(0) or {}) do
+      if l.range.start.line == 1 and l.command then
+        return l.command.title
+      end
+    end
+    return ''
+  end
+  local line3 = vim.api.nvim_buf_get_lines(0, 2, 3, false)[1]
+  vim.api.nvim_buf_set_lines(0, 2, 3, false, { line3 .. ' oops' })
+  check('a typo: the lens above the kernel stays, its figures marked (stale)', wait(function()
+    return lens_title():find('^%(stale%) heavy: %d+ regs') ~= nil
+  end), vim.inspect(vim.lsp.codelens.get(0)))
+  vim.api.nvim_buf_set_lines(0, 2, 3, false, { line3 })
+  check('the typo undone: the lens is current again', wait(function()
+    return lens_title():find('^heavy: %d+ regs') ~= nil
+  end), vim.inspect(vim.lsp.codelens.get(0)))
+
   vim.cmd('UpskillStatus')
   check(':UpskillStatus answers', wait(function() return up.last_status ~= nil end) and
     up.last_status.name == 'upskilld', vim.inspect(up.last_status))

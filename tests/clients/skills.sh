@@ -8,6 +8,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap '[[ -n ${mcp_pid:-} ]] && kill "$mcp_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config UPSKILLD=$daemon
+export XDG_STATE_HOME=$tmp/state
 unset CLAUDE_CONFIG_DIR CODEX_HOME
 mkdir -p "$HOME" "$tmp/proj"
 cd "$tmp/proj"
@@ -31,7 +32,7 @@ check "every built-in library skill is strictly valid, without warnings" '[[ $li
 run --json lookup "my Hopper kernel needs 100 KB of dynamic shared memory"
 check "lookup finds the built-in H100 skill first" 'rc 0 && py "assert d[\"results\"][0][\"name\"] == \"h100-cuda-kernels\", d; assert d[\"results\"][0][\"why\"]"'
 run install "$repo/skills/library/cuda-kernel-debugging" --agent claude
-check "install into the project's .claude/skills" 'rc 0 && [[ -f .claude/skills/cuda-kernel-debugging/SKILL.md && -f .claude/skills/.upskilld-lock.json ]]'
+check "install into the project's .claude/skills: the skill and nothing else (its manifest is in the state dir)" 'rc 0 && [[ -f .claude/skills/cuda-kernel-debugging/SKILL.md && $(ls -A .claude/skills) == cuda-kernel-debugging ]] && grep -q "\"cuda-kernel-debugging\"" "$XDG_STATE_HOME"/upskilld/installs/*.json'
 run --json list --agent claude --scope project
 check "list shows the installed skill in project scope" 'rc 0 && py "assert [s[\"name\"] for s in d[\"skills\"]] == [\"cuda-kernel-debugging\"], d"'
 run --json lookup "debug an illegal memory access in my CUDA kernel"
@@ -65,7 +66,7 @@ check "list --all: one row per placement" 'rc 0 && [[ $(grep -c "^team-notes " "
 run prompt --agent claude
 check "prompt renders the <available_skills> block" 'rc 0 && head -1 "$tmp/o" | grep -qx "<available_skills>" && grep -qx "team-notes" "$tmp/o"'
 run remove cuda-kernel-debugging --agent claude
-check "remove deletes the skill" 'rc 0 && [[ ! -e .claude/skills/cuda-kernel-debugging ]]'
+check "remove deletes the skill and leaves nothing of upskilld's behind" 'rc 0 && [[ ! -e .claude/skills/cuda-kernel-debugging && -z $(ls -A .claude/skills | grep "^\.") ]] && ! grep -qs "\"cuda-kernel-debugging\"" "$XDG_STATE_HOME"/upskilld/installs/*.json'
 run remove cuda-kernel-debugging --agent claude
 check "removing it again says it is not installed" 'rc 1 && grep -q "no installed skill named" "$tmp/e"'
 

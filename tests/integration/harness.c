@@ -100,10 +100,14 @@ static void child(hx_stdin kind, int in_fd, const char *pty_name, int out_fd, in
   sigset_t none; /* a mask blocked by the test runner would survive exec */
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
-  char cache[128];
+  char cache[128], state[128];
   snprintf(cache, sizeof cache, "%s/cache", home);
+  /* A test that follows state across daemons (install manifests) names its own. */
+  const char *keep_state = getenv("UPK_TEST_STATE_HOME");
+  snprintf(state, sizeof state, "%s/.local/state", home);
   setenv("HOME", home, 1);
   setenv("XDG_CACHE_HOME", cache, 1);
+  setenv("XDG_STATE_HOME", keep_state && *keep_state ? keep_state : state, 1);
   if (kind == HX_PTY) {
     in_fd = open(pty_name, O_RDWR | O_NOCTTY);
     if (in_fd < 0)

@@ -164,9 +164,14 @@ TEST_HELPER const char *first_msg(const upk_diags *d) {
   return "(no error)";
 }
 
+/* The manifest of a skills directory, in the state directory (XDG_STATE_HOME: tests/meson.build). */
+TEST_HELPER char *manifest_path(const char *root) {
+  return keep(upk_install_manifest_path(root, NULL));
+}
+
 TEST_HELPER json_t *manifest(const char *root) {
   json_error_t err;
-  json_t *m = json_load_file(path_of(root, UPK_MANIFEST_NAME), 0, &err);
+  json_t *m = json_load_file(manifest_path(root), 0, &err);
   cr_assert_not_null(m, "manifest of %s: %s", root, err.text);
   return m;
 }

@@ -374,7 +374,7 @@ UTest(install, manifest_keeps_first_install_time_and_source) {
   json_t *m = manifest(root);
   json_t *e = json_object_get(json_object_get(m, "skills"), "dated");
   json_object_set_new(e, "installedAt", json_string("2001-02-03T04:05:06Z"));
-  cr_assert_eq(json_dump_file(m, path_of(root, UPK_MANIFEST_NAME), 0), 0);
+  cr_assert_eq(json_dump_file(m, manifest_path(root), 0), 0);
   json_decref(m);
   make_skill(src, "dated", "v2");
   upk_install_req rq = path_req(p, path_of(src, "dated"), "claude", true);
@@ -393,15 +393,80 @@ UTest(install, manifest_keeps_first_install_time_and_source) {
 UTest(install, corrupt_manifest_kept_aside) {
   char *p = tmpdir(), *src = tmpdir();
   make_skill(src, "fresh", "v1");
-  write_file(p, ".claude/skills/" UPK_MANIFEST_NAME, "{not json");
+  char *m = manifest_path(path_of(p, ".claude/skills"));
+  mkdirs(path_of(p, ".claude/skills"));
+  FILE *f = fopen(m, "w");
+  cr_assert_not_null(f, "%s: %s", m, strerror(errno));
+  fputs("{not json", f);
+  fclose(f);
   upk_install_result res;
   cr_assert_eq(install_path(p, path_of(src, "fresh"), "claude", false, &res), 0);
   cr_assert(has_code(&res.diags, "install/manifest-corrupt"));
-  cr_assert_str_eq(read_file(path_of(p, ".claude/skills/" UPK_MANIFEST_NAME ".bad")), "{not json");
+  cr_assert_str_eq(read_file(fmt("%s.bad", m)), "{not json");
   json_t *e = manifest_entry(path_of(p, ".claude/skills"), "fresh");
   cr_assert_not_null(e);
   json_decref(e);
   upk_install_result_free(&res);
+  unlink(fmt("%s.bad", m));
+  rmrf(p);
+  rmrf(src);
+}
+
+/* The agents' directories hold the skills and nothing else, so `git status` in a project shows
+ * only what was installed; removing the last one leaves them empty and drops the manifest. */
+UTest(install, nothing_of_ours_in_the_skills_directories) {
+  char *p = tmpdir(), *src = tmpdir();
+  make_skill(src, "tidy", "v1");
+  upk_install_result res;
+  cr_assert_eq(install_path(p, path_of(src, "tidy"), NULL, false, &res), 0, "%s",
+               first_msg(&res.diags));
+  upk_install_result_free(&res);
+  static const char *const roots[] = {".agents/skills", ".claude/skills"};
+  for (int i = 0; i < 2; i++) {
+    cr_assert_eq(count_entries(path_of(p, roots[i])), 1, "%s holds more than the skill", roots[i]);
+    json_t *root = json_object_get(manifest(path_of(p, roots[i])), "root");
+    cr_assert_str_eq(json_string_value(root), path_of(p, roots[i]));
+  }
+  upk_remove_req rm = {.name = "tidy", .scope = UPK_SCOPE_PROJECT, .project_root = p};
+  cr_assert_eq(upk_remove(&rm, &res), 0, "%s", first_msg(&res.diags));
+  upk_install_result_free(&res);
+  for (int i = 0; i < 2; i++) {
+    cr_assert_eq(count_entries(path_of(p, roots[i])), 0, "%s is not empty", roots[i]);
+    cr_assert_not(exists(manifest_path(path_of(p, roots[i]))), "the manifest of %s stayed",
+                  roots[i]);
+  }
+  rmrf(p);
+  rmrf(src);
+}
+
+/* An older upskilld's lock file and manifest in the directory: the first install moves the
+ * entries to the state directory (keeping their first install time) and deletes both. */
+UTest(install, legacy_lock_and_manifest_moved_out) {
+  char *p = tmpdir(), *src = tmpdir();
+  make_skill(src, "older", "v1");
+  make_skill(src, "newer", "v1");
+  upk_install_result res;
+  cr_assert_eq(install_path(p, path_of(src, "older"), "claude", false, &res), 0);
+  upk_install_result_free(&res);
+  char *root = path_of(p, ".claude/skills");
+  json_t *m = manifest(root);
+  json_t *e = json_object_get(json_object_get(m, "skills"), "older");
+  json_object_set_new(e, "installedAt", json_string("2001-02-03T04:05:06Z"));
+  cr_assert_eq(json_dump_file(m, path_of(root, UPK_LEGACY_MANIFEST), 0), 0);
+  json_decref(m);
+  unlink(manifest_path(root));
+  write_file(root, UPK_LEGACY_LOCKFILE, "");
+  cr_assert_eq(install_path(p, path_of(src, "newer"), "claude", false, &res), 0);
+  upk_install_result_free(&res);
+  cr_assert_not(exists(path_of(root, UPK_LEGACY_MANIFEST)));
+  cr_assert_not(exists(path_of(root, UPK_LEGACY_LOCKFILE)));
+  cr_assert_eq(count_entries(root), 2);
+  e = manifest_entry(root, "older");
+  cr_assert_str_eq(json_string_value(json_object_get(e, "installedAt")), "2001-02-03T04:05:06Z");
+  json_decref(e);
+  e = manifest_entry(root, "newer");
+  cr_assert_not_null(e);
+  json_decref(e);
   rmrf(p);
   rmrf(src);
 }

@@ -89,27 +89,29 @@ UTest(safety, symlinked_lock_and_manifest_not_written_through) {
   make_skill(src, "locky", "v1");
   write_file(out, "manifest", "outside manifest\n");
   write_file(out, "tmp", "outside tmp\n");
-  mkdirs(path_of(p, ".claude/skills"));
-  cr_assert_eq(symlink(path_of(out, "manifest"), path_of(p, ".claude/skills/" UPK_MANIFEST_NAME)),
-               0);
-  cr_assert_eq(symlink(path_of(out, "tmp"), path_of(p, ".claude/skills/" UPK_MANIFEST_NAME ".tmp")),
-               0);
+  write_file(out, "lock", "outside lock\n");
+  char *root = path_of(p, ".claude/skills"), *m = manifest_path(root);
+  mkdirs(root);
+  mkdirs(fmt("%.*s", (int)(strrchr(m, '/') - m), m));
+  cr_assert_eq(symlink(path_of(out, "manifest"), m), 0);
+  cr_assert_eq(symlink(path_of(out, "tmp"), fmt("%s.tmp", m)), 0);
+  /* An older upskilld's names in the directory, planted as links: removed, never followed. */
+  cr_assert_eq(symlink(path_of(out, "lock"), path_of(root, UPK_LEGACY_LOCKFILE)), 0);
+  cr_assert_eq(symlink(path_of(out, "manifest"), path_of(root, UPK_LEGACY_MANIFEST)), 0);
   upk_install_result res;
   int rc = install_path(p, path_of(src, "locky"), "claude", false, &res);
   cr_assert_eq(rc, 0, "rc %d: %s", rc, first_msg(&res.diags));
   cr_assert_str_eq(read_file(path_of(out, "manifest")), "outside manifest\n");
   cr_assert_str_eq(read_file(path_of(out, "tmp")), "outside tmp\n");
-  json_t *e = manifest_entry(path_of(p, ".claude/skills"), "locky");
+  cr_assert_str_eq(read_file(path_of(out, "lock")), "outside lock\n");
+  cr_assert_not(exists(path_of(root, UPK_LEGACY_LOCKFILE)));
+  cr_assert_not(exists(path_of(root, UPK_LEGACY_MANIFEST)));
+  json_t *e = manifest_entry(root, "locky");
   cr_assert_not_null(e, "a real manifest replaced the link");
   json_decref(e);
   upk_install_result_free(&res);
-  /* A symlinked lock file: refused rather than opened through. */
-  rmrf(path_of(p, ".claude/skills/" UPK_LOCKFILE_NAME));
-  cr_assert_eq(symlink(path_of(out, "lock"), path_of(p, ".claude/skills/" UPK_LOCKFILE_NAME)), 0);
-  cr_assert_lt(install_path(p, path_of(src, "locky"), "claude", true, &res), 0);
-  cr_assert(has_code(&res.diags, "install/lock"));
-  cr_assert_not(exists(path_of(out, "lock")));
-  upk_install_result_free(&res);
+  unlink(m);
+  unlink(fmt("%s.bad", m));
   rmrf(p);
   rmrf(out);
   rmrf(src);

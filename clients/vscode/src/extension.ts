@@ -195,7 +195,8 @@ async function start(): Promise<void> {
 async function stop(): Promise<void> {
   const c = client;
   client = undefined;
-  if (c?.isRunning()) await c.stop();
+  // A daemon that is gone or slow to shut down must not keep the next one from starting.
+  if (c?.isRunning()) await c.stop(2000).catch(() => undefined);
 }
 
 async function restart(): Promise<void> {
