@@ -104,10 +104,9 @@ typedef struct manifest_loc {
 static char *installs_dir(const upk_env *env) {
   const char *state = upk_env_get(env, "XDG_STATE_HOME"), *home = upk_env_get(env, "HOME");
   char *dir = NULL;
-  int n = state && state[0] == '/'
-              ? asprintf(&dir, "%s/" UPK_MANIFEST_DIR, state)
-              : asprintf(&dir, "%s/.local/state/" UPK_MANIFEST_DIR,
-                         home && home[0] == '/' ? home : "/tmp");
+  int n = state && state[0] == '/' ? asprintf(&dir, "%s/" UPK_MANIFEST_DIR, state)
+                                   : asprintf(&dir, "%s/.local/state/" UPK_MANIFEST_DIR,
+                                              home && home[0] == '/' ? home : "/tmp");
   return n < 0 ? NULL : dir;
 }
 
@@ -164,8 +163,8 @@ static json_t *manifest_load(const manifest_loc *loc, const char *root, upk_diag
     snprintf(bad, sizeof bad, "%s.bad", loc->name);
     renameat(loc->dfd, loc->name, loc->dfd, bad);
     upk_fs_diag(d, UPK_SEV_WARNING, "install/manifest-corrupt", root,
-                "%s/%s (the manifest of %s) was not valid; kept as %s and started afresh",
-                loc->dir, loc->name, root, bad);
+                "%s/%s (the manifest of %s) was not valid; kept as %s and started afresh", loc->dir,
+                loc->name, root, bad);
   }
   return json_pack("{s:i, s:s, s:{}}", "version", 1, "root", root, "skills");
 }
@@ -361,8 +360,8 @@ int upk_root_open(const upk_resolved_dir *dir, const upk_env *env, bool create, 
   }
   int rc = take_lock(rfd, lfd);
   if (rc < 0) {
-    upk_fs_diag(d, UPK_SEV_ERROR, "install/lock", dir->path,
-                "cannot lock %s: %s", dir->path, strerror(-rc));
+    upk_fs_diag(d, UPK_SEV_ERROR, "install/lock", dir->path, "cannot lock %s: %s", dir->path,
+                strerror(-rc));
     close(rfd);
     return rc;
   }

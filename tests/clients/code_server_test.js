@@ -189,8 +189,8 @@ async function main() {
       await page.keyboard.type(badPath);
       await page.keyboard.press('Tab');
     }
-    await sleep(500);
-    if (!process.env.UPK_SHOTS_ALL) await shot(page, 'debug-settings');
+    // The editor writes the setting after a pause; the modal closes once it has.
+    await until(async () => fs.readFileSync(settingsFile, 'utf8').includes(badPath), 10000);
     await page.keyboard.press('Escape');
     const gone = await until(async () => {
       const t = await statusText(page);

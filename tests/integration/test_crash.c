@@ -44,7 +44,7 @@ static const version versions[3] = {
 typedef struct world {
   char dir[64];
   char proj[128], state[128], src[3][128]; /* state: every daemon's XDG_STATE_HOME */
-  char hash[3][80]; /* "sha256:<hex>" of versions 1 and 2 as installed */
+  char hash[3][80];                        /* "sha256:<hex>" of versions 1 and 2 as installed */
 } world;
 
 static void path_of(char *out, size_t len, const world *w, int root, const char *rest) {
@@ -197,7 +197,10 @@ static json_t *manifest_of(const world *w, int i, bool *tmp_left) {
     char p[600];
     snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
     json_t *m = json_load_file(p, 0, NULL);
-    if (m && !strcmp(json_string_value(json_object_get(m, "root")) ? json_string_value(json_object_get(m, "root")) : "", root))
+    if (m && !strcmp(json_string_value(json_object_get(m, "root"))
+                         ? json_string_value(json_object_get(m, "root"))
+                         : "",
+                     root))
       found = m;
     else
       json_decref(m);
