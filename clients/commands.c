@@ -63,16 +63,23 @@ const ctl_cmd ctl_commands[] = {
      NULL,
      {{"lenient", 0, 'l', NULL, "check as agents load skills, not the strict specification"}, {0}}},
     {"install",
-     "PATH",
+     "PATH|SOURCE",
      "validate a skill and copy it into the agents' skill directories",
-     "A skill with errors is refused: its diagnostics are printed (file:line:col) and nothing "
-     "is written.",
+     "PATH is a skill directory or its SKILL.md. SOURCE holds several: owner/repo[/path][@ref] "
+     "(on skills.gitHost, default GitHub), a git URL (#ref), or a directory of skills; it is "
+     "fetched with git (shallow, cached), --list shows its skills, --skill or --all chooses. "
+     "Project installs are recorded in skills-lock.json (the skills CLI's format). A skill "
+     "with errors is refused: its diagnostics are printed (file:line:col) and nothing is "
+     "written.",
      0,
      0,
      NULL,
      {{"agent", 0, 'a', "AGENT", "install for this agent (default: every agent)", NULL, 1},
       {"scope", 0, 's', "SCOPE", "the project's directories or the user's", "project user"},
       {"force", 0, 'f', NULL, "replace a different skill of the same name"},
+      {"skill", 0, 'k', "NAME", "from a SOURCE: install this skill", NULL, 1},
+      {"all", 0, 'A', NULL, "from a SOURCE: install every skill it holds"},
+      {"list", 0, 'L', NULL, "list the skills a SOURCE holds; install nothing"},
       {0}}},
     {"remove",
      "NAME",
@@ -84,6 +91,34 @@ const ctl_cmd ctl_commands[] = {
      {{"agent", 0, 'a', "AGENT", "remove it for this agent only", NULL, 1},
       {"scope", 0, 's', "SCOPE", "the project's directories or the user's", "project user"},
       {0}}},
+    {"restore",
+     "",
+     "install again exactly what the project's skills-lock.json names",
+     "Each skill from its source at the commit the lock records (the skills CLI's entries, "
+     "which name none, at their ref). Everything is fetched and checked before anything is "
+     "placed. With --frozen (as npm ci) any drift from the lock's hashes refuses the whole "
+     "restore and the lock is never rewritten.",
+     0,
+     0,
+     NULL,
+     {{"frozen", 0, 'F', NULL, "fail on any difference from the lock; leave it untouched"}, {0}}},
+    {"check",
+     "[NAME...]",
+     "list the locked skills whose source holds a different version now",
+     "Fetches each source at its ref (not the recorded commit) and compares the skill's hash "
+     "with skills-lock.json's. Exits 1 when something is outdated.",
+     0,
+     0,
+     NULL,
+     {{0}}},
+    {"update",
+     "[NAME...]",
+     "install the outdated locked skills again and rewrite their lock entries",
+     NULL,
+     0,
+     0,
+     NULL,
+     {{0}}},
     {"prompt",
      "",
      "the <available_skills> block an agent's system prompt gets",

@@ -14,14 +14,16 @@
 
 typedef struct opts {
   json_t *agents; /* --agent, repeatable */
+  json_t *skills; /* install --skill, repeatable */
   const char *scope;
-  int limit, force, lenient, all;
+  int limit, force, lenient, all, list;
 } opts;
 
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
 static int parse_opts(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
   o->agents = json_array();
+  o->skills = json_array();
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
   int ch;
   while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
@@ -51,6 +53,12 @@ static int parse_opts(int argc, char **argv, opts *o) {
       break;
     case 'l':
       o->lenient = 1;
+      break;
+    case 'k':
+      json_array_append_new(o->skills, json_string(optarg));
+      break;
+    case 'L':
+      o->list = 1;
       break;
     default:
       ctl_usage_hint(argv[0]);
@@ -344,6 +352,30 @@ static int cmd_validate(ctl *c, const char *path, json_t *params) {
   return ok ? 0 : 1;
 }
 
+/* "installed NAME -> PATH" for each directory an install or remove touched. */
+static void print_targets(const char *verb, json_t *r) {
+  size_t i;
+  json_t *t;
+  json_array_foreach(json_object_get(r, "targets"), i, t) {
+    const char *what = !strcmp(verb, "remove")                         ? "removed"
+                       : json_is_true(json_object_get(t, "unchanged")) ? "unchanged"
+                       : json_is_true(json_object_get(t, "replaced"))  ? "replaced"
+                                                                       : "installed";
+    printf("%s %s -> %s\n", what, s_(r, "name"), s_(t, "path"));
+  }
+}
+
+/* install --list: the skills a source holds. */
+static void print_found(json_t *r) {
+  json_t *src = json_object_get(r, "source"), *f;
+  size_t i;
+  printf("%s at %s: %zu skill(s)\n", s_(src, "lock"), s_(src, "commit"),
+         json_array_size(json_object_get(r, "found")));
+  json_array_foreach(json_object_get(r, "found"), i, f) {
+    printf("  %-32s %s\n      %s\n", s_(f, "name"), s_(f, "path"), s_(f, "description"));
+  }
+}
+
 static int cmd_install(ctl *c, const char *verb, json_t *params) {
   int err = 0;
   json_t *r =
@@ -354,21 +386,73 @@ static int cmd_install(ctl *c, const char *verb, json_t *params) {
     ctl_print_json(r);
   } else {
     ctl_print_diags(stdout, "SKILL.md", json_object_get(r, "diagnostics"), NULL, NULL);
+    json_t *skills = json_object_get(r, "skills"), *sk;
     size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(r, "targets"), i, t) {
-      const char *what = !strcmp(verb, "remove")                         ? "removed"
-                         : json_is_true(json_object_get(t, "unchanged")) ? "unchanged"
-                         : json_is_true(json_object_get(t, "replaced"))  ? "replaced"
-                                                                         : "installed";
-      printf("%s %s -> %s\n", what, s_(r, "name"), s_(t, "path"));
-    }
+    if (json_object_get(r, "found"))
+      print_found(r);
+    else if (skills)
+      json_array_foreach(skills, i, sk) print_targets(verb, sk);
+    else
+      print_targets(verb, r);
   }
   json_decref(r);
   return 0;
 }
 
+/* restore [--frozen], check [NAME...], update [NAME...]: the project's skills-lock.json. */
+static int lock_command(ctl *c, int argc, char **argv) {
+  const char *verb = argv[0];
+  int frozen = 0, ch;
+  optind = 0;
+  while ((ch = getopt_long(argc, argv, ctl_shortopts(verb), ctl_longopts(verb), NULL)) != -1) {
+    if (ch != 'F') {
+      ctl_usage_hint(verb);
+      return 2;
+    }
+    frozen = 1;
+  }
+  bool restore = !strcmp(verb, "restore");
+  if (restore && optind < argc) {
+    fprintf(stderr, "upskillctl restore: expected no arguments\n");
+    return 2;
+  }
+  json_t *p = json_object(), *names = json_array();
+  for (int i = optind; i < argc; i++)
+    json_array_append_new(names, json_string(argv[i]));
+  if (json_array_size(names))
+    json_object_set(p, "names", names);
+  json_decref(names);
+  if (frozen)
+    json_object_set_new(p, "frozen", json_true());
+  if (!strcmp(verb, "update"))
+    json_object_set_new(p, "update", json_true());
+  int err = 0, rc = 0;
+  json_t *r = ctl_call(c, restore ? "skills/restore" : "skills/check", p, &err), *e;
+  if (!r)
+    return 1;
+  size_t i;
+  ctl_print_diags(stdout, "skills-lock.json", json_object_get(r, "diagnostics"), NULL, NULL);
+  if (c->json) {
+    ctl_print_json(r);
+  } else if (restore) {
+    json_array_foreach(json_object_get(r, "restored"), i, e) print_targets("install", e);
+  } else {
+    json_array_foreach(json_object_get(r, "skills"), i, e) {
+      bool old = json_is_true(json_object_get(e, "outdated"));
+      const char *state = !old                                          ? "up to date"
+                          : json_is_true(json_object_get(e, "updated")) ? "updated"
+                                                                        : "outdated";
+      printf("%-32s %-10s %s\n", s_(e, "name"), state, s_(e, "source"));
+      rc |= old && !json_object_get(e, "updated");
+    }
+  }
+  json_decref(r);
+  return rc;
+}
+
 int ctl_skills_command(ctl *c, int argc, char **argv) {
+  if (!strcmp(argv[0], "restore") || !strcmp(argv[0], "check") || !strcmp(argv[0], "update"))
+    return lock_command(c, argc, argv);
   static const char *verbs[] = {"list", "lookup", "validate", "install", "remove", "prompt"};
   const char *verb = argv[0];
   size_t k = 0;
@@ -379,14 +463,17 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
   opts o;
   if (parse_opts(argc, argv, &o)) {
     json_decref(o.agents);
+    json_decref(o.skills);
     return 2;
   }
   int npos = argc - optind, needs = (k >= 1 && k <= 4) ? 1 : 0;
   if (npos != needs) {
-    static const char *what[] = {"", "one TASK (quote it)", "one PATH", "one PATH", "one NAME"};
+    static const char *what[] = {"", "one TASK (quote it)", "one PATH", "one PATH or SOURCE",
+                                 "one NAME"};
     fprintf(stderr, "upskillctl %s: expected %s\n", verb, needs ? what[k] : "no arguments");
     ctl_usage_hint(verb);
     json_decref(o.agents);
+    json_decref(o.skills);
     return 2;
   }
   const char *arg = needs ? argv[optind] : NULL;
@@ -425,10 +512,17 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
       json_object_set(p, "agents", o.agents);
     char *abs = NULL, shown[PATH_MAX + 16];
     if (k == 3) {
-      abs = absolute(arg);
+      struct stat st0;
+      abs = stat(arg, &st0) == 0 ? absolute(arg) : strdup(arg); /* else a git source */
       json_object_set_new(p, "from", json_string(abs));
       if (o.force)
         json_object_set_new(p, "force", json_true());
+      if (json_array_size(o.skills))
+        json_object_set(p, "skills", o.skills);
+      if (o.all)
+        json_object_set_new(p, "all", json_true());
+      if (o.list)
+        json_object_set_new(p, "list", json_true());
       struct stat st;
       bool dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
       snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
@@ -441,5 +535,6 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
     free(abs);
   }
   json_decref(o.agents);
+  json_decref(o.skills);
   return rc;
 }

@@ -12,6 +12,8 @@
 #include "agents.h"
 #include "diag_json.h"
 #include "install.h"
+#include "skills_lock.h"
+#include "skills_source.h"
 #include "jobs.h"
 #include "log.h"
 #include "prompt.h"
@@ -78,10 +80,17 @@ static const upk_param skill_text_fields[] = {
     {0},
 };
 static const upk_param install_params[] = {
-    {"from", UPK_T_ANY, 1, "The skill: a directory (or SKILL.md) path, or its text and files.",
+    {"from", UPK_T_ANY, 1,
+     "The skill: a directory (or SKILL.md) path, a source of skills, or its text and files.",
      UPK_ANY_OF(
-         {.type = UPK_T_STRING, .description = "A skill directory or SKILL.md path."},
+         {.type = UPK_T_STRING,
+          .description = "A skill directory or SKILL.md path; or a source of several: "
+                         "owner/repo[/path][@ref], a git URL (#ref), a directory."},
          {.type = UPK_T_OBJECT, .description = "The skill itself.", .props = skill_text_fields})},
+    {"skills", UPK_T_ARRAY, 0, "From a source of several: the ones to install, by name.", STRINGS},
+    {"all", UPK_T_BOOLEAN, 0, "From a source of several: install every skill.", .def = "false"},
+    {"list", UPK_T_BOOLEAN, 0, "Only list the skills the source holds (found), install nothing.",
+     .def = "false"},
     {"agents", UPK_T_ARRAY, 0, "Agents to install for (default: agents and claude).", STRINGS},
     {"scope", UPK_T_STRING, 0, "project: the workspace; user: the home directory.",
      UPK_ONE_OF("project", "user"), .def = "project"},
@@ -329,7 +338,7 @@ static void prompt_handler(upk_job *job, json_t *params) {
 
 /* ---- install / remove ---- */
 
-static json_t *targets_json(const upk_install_result *res) {
+json_t *upk_install_targets_json(const upk_install_result *res) {
   json_t *a = json_array();
   for (size_t i = 0; i < res->n_targets; i++) {
     const upk_install_target *t = &res->targets[i];
@@ -351,16 +360,17 @@ static void finish_install(upk_call *c, upk_index *ix, int rc, upk_install_resul
       upk_skills_touch(c->server, ix, res->targets[i].path);
   json_t *diags = upk_diags_json(&res->diags);
   if (rc == 0) {
-    c->result = json_pack("{s:s?,s:o,s:o}", "name", res->name, "targets", targets_json(res),
-                          "diagnostics", diags);
+    c->result = json_pack("{s:s?,s:o,s:o}", "name", res->name, "targets",
+                          upk_install_targets_json(res), "diagnostics", diags);
     if (res->hash[0])
       json_object_set_new(c->result, "hash", json_string(res->hash));
     return;
   }
   const char *why = res->diags.len ? res->diags.items[res->diags.len - 1].message : strerror(-rc);
-  upk_call_fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
-                json_pack("{s:o,s:o}", "diagnostics", diags, "targets", targets_json(res)),
-                "%s refused: %s", verb, why);
+  upk_call_fail(
+      c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
+      json_pack("{s:o,s:o}", "diagnostics", diags, "targets", upk_install_targets_json(res)),
+      "%s refused: %s", verb, why);
 }
 
 typedef struct file_list {
@@ -398,7 +408,13 @@ static void do_install(upk_call *c, upk_index *ix) {
   file_list fl = {0};
   char *path = NULL;
   if (json_is_string(from)) {
-    req.from_path = path = upk_call_path(c, json_string_value(from));
+    path = upk_call_path(c, json_string_value(from));
+    if (!upk_install_is_one_skill(path, c->params)) {
+      upk_install_source(c, ix, &req, json_string_value(from));
+      free(path);
+      return;
+    }
+    req.from_path = path;
   } else {
     read_files(from, &fl);
     if (!fl.items) {
@@ -425,6 +441,17 @@ static void install_handler(upk_job *job, json_t *params) {
     upk_call_start(job, params, do_install);
 }
 
+/* The project's skills-lock.json forgets a skill removed from the project (when it has it). */
+static void forget_locked(upk_call *c, const char *name, upk_diags *d) {
+  char err[512];
+  json_t *lock = upk_skills_lock_read(c->server->workspace, err, sizeof err);
+  bool has = json_object_get(json_object_get(lock, "skills"), name) != NULL;
+  json_decref(lock);
+  if (has && upk_skills_lock_set(c->server->workspace, name, NULL, err, sizeof err))
+    upk_diags_add(d, UPK_SEV_WARNING, "source/lock-write", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "%s", err);
+}
+
 static void do_remove(upk_call *c, upk_index *ix) {
   const char *agents[32];
   upk_remove_req req = {0};
@@ -439,9 +466,49 @@ static void do_remove(upk_call *c, upk_index *ix) {
     upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL, "no installed skill named '%s' in %s scope",
                   req.name, req.scope == UPK_SCOPE_USER ? "user" : "project");
   } else {
+    if (rc == 0 && req.scope == UPK_SCOPE_PROJECT)
+      forget_locked(c, req.name, &res.diags);
     finish_install(c, ix, rc, &res, "remove");
   }
   upk_install_result_free(&res);
+}
+
+/* ---- restore / check: the project's skills-lock.json ---- */
+
+static const upk_param restore_params[] = {
+    {"frozen", UPK_T_BOOLEAN, 0,
+     "Refuse on any drift from the lock's hashes; never rewrite the lock (as npm ci).",
+     .def = "false"},
+    {0},
+};
+static const upk_param check_params[] = {
+    {"names", UPK_T_ARRAY, 0, "Only these skills (default: every entry).", STRINGS},
+    {"update", UPK_T_BOOLEAN, 0, "Install the outdated again from their sources.", .def = "false"},
+    {0},
+};
+
+/* Lock installs go where the skills CLI puts them by default for us: agents and claude. */
+static upk_install_req lock_req(upk_call *c) {
+  return (upk_install_req){
+      .scope = UPK_SCOPE_PROJECT, .project_root = c->server->workspace, .force = true};
+}
+
+static void do_restore(upk_call *c, upk_index *ix) {
+  upk_install_req req = lock_req(c);
+  upk_restore_skills(c, ix, &req, upk_param_bool(c->params, restore_params, "frozen"));
+}
+
+static void do_check(upk_call *c, upk_index *ix) {
+  upk_install_req req = lock_req(c);
+  upk_check_skills(c, ix, &req, upk_param_bool(c->params, check_params, "update"));
+}
+
+static void restore_handler(upk_job *job, json_t *params) {
+  upk_call_start(job, params, do_restore);
+}
+
+static void check_handler(upk_job *job, json_t *params) {
+  upk_call_start(job, params, do_check);
 }
 
 static void remove_handler(upk_job *job, json_t *params) {
@@ -468,6 +535,14 @@ const upk_method upk_skills_methods[] = {
     {"skills/validate", "validate_skill", "Validate a skill",
      "Check a SKILL.md against the Agent Skills specification; diagnostics with line/column.",
      validate_params, validate_handler, UPK_METHOD_READ_ONLY, .result = upk_result_validate_skill},
+    {"skills/restore", "restore_skills", "Restore the project's locked skills",
+     "Install exactly what the project's skills-lock.json names, each from its source at its "
+     "recorded commit; frozen refuses on any drift.",
+     restore_params, restore_handler, 0, .result = upk_result_restore},
+    {"skills/check", "check_skills", "Check locked skills for updates",
+     "For each skill in the project's skills-lock.json, whether its source holds a different "
+     "version now; update installs those again.",
+     check_params, check_handler, 0, .result = upk_result_check},
     {"skills/install", "install_skill", "Install a skill",
      "Validate, then install a skill atomically where the chosen agents read skills.",
      install_params, install_handler, 0, .result = upk_result_install},

@@ -187,11 +187,59 @@ static const upk_param target_f[] = {
     {0},
 };
 
+static const upk_param installed_f[] = {
+    {"name", UPK_T_STRING, 1, NULL},
+    {"hash", UPK_T_STRING, 1, NULL},
+    {"skillPath", UPK_T_STRING, 1, "SKILL.md in the source."},
+    {"targets", UPK_T_ARRAY, 1, NULL, UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = target_f)},
+    {0},
+};
+static const upk_param source_f[] = {
+    {"type", UPK_T_STRING, 1, "github, git or local (skills-lock.json's sourceType)."},
+    {"url", UPK_T_STRING, 1, NULL},
+    {"path", UPK_T_STRING, 1, "Inside the repository."},
+    {"ref", UPK_T_STRING, 0, NULL},
+    {"commit", UPK_T_STRING, 0, "What was fetched."},
+    {"lock", UPK_T_STRING, 1, "The source as skills-lock.json records it."},
+    {0},
+};
+static const upk_param found_skill_f[] = {
+    {"name", UPK_T_STRING, 1, NULL},
+    {"description", UPK_T_STRING, 1, NULL},
+    {"path", UPK_T_STRING, 1, "SKILL.md in the source."},
+    {0},
+};
 const upk_param upk_result_install[] = {
     {"name", UPK_T_STRING, 0, NULL, .nullable = 1},
     {"hash", UPK_T_STRING, 0, "The installed content's hash."},
     {"targets", UPK_T_ARRAY, 1, NULL, UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = target_f)},
+    {"skills", UPK_T_ARRAY, 0, "From a source: each skill installed.",
+     UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = installed_f)},
+    {"source", UPK_T_OBJECT, 0, "From a source: where the skills came from.", .props = source_f},
+    {"found", UPK_T_ARRAY, 0, "With list: the skills the source holds.",
+     UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = found_skill_f)},
     DIAGNOSTICS(1, "Warnings; on a refusal, why (errors)."),
+    {0},
+};
+
+const upk_param upk_result_restore[] = {
+    {"restored", UPK_T_ARRAY, 1, "Each skill placed again.",
+     UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = installed_f)},
+    DIAGNOSTICS(1, "Warnings; on a refusal, why (drift, a missing source or skill)."),
+    {0},
+};
+static const upk_param checked_f[] = {
+    {"name", UPK_T_STRING, 1, NULL},
+    {"source", UPK_T_STRING, 1, NULL, .nullable = 1},
+    {"commit", UPK_T_STRING, 0, "Recorded in the lock."},
+    {"latest", UPK_T_STRING, 0, "The source's ref now."},
+    {"outdated", UPK_T_BOOLEAN, 1, "The skill there differs from the lock's hash."},
+    {"updated", UPK_T_BOOLEAN, 0, "With update: installed again."},
+    {0},
+};
+const upk_param upk_result_check[] = {
+    {"skills", UPK_T_ARRAY, 1, NULL, UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = checked_f)},
+    DIAGNOSTICS(1, "Sources that could not be reached, skills no longer there."),
     {0},
 };
 

@@ -153,6 +153,7 @@ void upk_config_free(upk_config *c) {
   free(c->test_gen_model);
   free(c->skills_dir);
   free(c->runs_dir);
+  free(c->git_host);
   json_decref(c->model_aliases);
   json_decref(c->sources);
   memset(c, 0, sizeof *c);
@@ -204,6 +205,14 @@ static int set_aliases(upk_config *c, const json_t *v, const char *where, char *
   return 0;
 }
 
+/* skills: {gitHost: URL}: where owner/repo sources live. */
+static int set_skills(upk_config *c, const json_t *v, const char *where, char *err, size_t errlen) {
+  if (!json_is_object(v))
+    return bad(err, errlen, where, "skills", "expected a mapping (gitHost: URL)");
+  const json_t *host = json_object_get(v, "gitHost");
+  return host ? set_string(&c->git_host, host, NULL, where, "skills.gitHost", err, errlen) : 0;
+}
+
 static int apply_one(upk_config *c, const char *k, const json_t *v, const char *where, char *err,
                      size_t errlen) {
   long n;
@@ -218,6 +227,8 @@ static int apply_one(upk_config *c, const char *k, const json_t *v, const char *
     return set_string(&c->skills_dir, v, DEFAULT_SKILLS_DIR, where, k, err, errlen);
   if (!strcmp(k, "runs_dir"))
     return set_string(&c->runs_dir, v, NULL, where, k, err, errlen);
+  if (!strcmp(k, "skills"))
+    return set_skills(c, v, where, err, errlen);
   if (!strcmp(k, "model_aliases"))
     return set_aliases(c, v, where, err, errlen);
   if (!strcmp(k, "max_refine_attempts")) {

@@ -42,6 +42,7 @@ typedef struct upk_config {
   char *test_gen_model;         /* NULL: use skill_generation_model */
   char *skills_dir;             /* default "./skills" */
   char *runs_dir;               /* NULL: $XDG_STATE_HOME/upskilld/runs */
+  char *git_host;               /* skills.gitHost: owner/repo's host; NULL: https://github.com */
   int max_refine_attempts;      /* default 2, as upskill */
   json_t *model_aliases;        /* object: alias -> model name */
   long request_timeout_ms;      /* whole completion, retries included; default 120000 */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fault.h"
+#include "fnv1a.h"
 #include "fsutil.h"
 #include "install.h"
 
@@ -112,9 +113,7 @@ static char *installs_dir(const upk_env *env) {
 
 /* The manifest's file name: FNV-1a 64 of the root's path (the file also records the path). */
 static void manifest_names(const char *root, manifest_loc *loc) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char *p = (const unsigned char *)root; *p; p++)
-    h = (h ^ *p) * 0x100000001b3ULL;
+  uint64_t h = upk_fnv1a(UPK_FNV1A_INIT, root, strlen(root));
   snprintf(loc->name, sizeof loc->name, "%016llx.json", (unsigned long long)h);
   snprintf(loc->tmp, sizeof loc->tmp, "%s.tmp", loc->name);
 }

@@ -1,0 +1,458 @@
+/* skills/install from a source of skills (skills/source.h): a git repository (owner/repo, a
+ * URL) or a local directory holding several; listed, chosen by name or all, validated together
+ * before any is placed, installed, and recorded in the project's skills-lock.json. Runs on the
+ * skills queue (install.h blocks), git fetches included. */
+#include "skills_source.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "diag_json.h"
+#include "install.h"
+#include "skills_lock.h"
+#include "skills_service.h"
+#include "source.h"
+#include "validate.h"
+
+#define FETCH_TIMEOUT_MS 120000
+
+typedef struct src_call {
+  upk_call *c;
+  upk_index *ix;
+  const upk_install_req *base;
+  upk_source src;
+  char *dir, *commit; /* the checkout (or the directory) and its commit */
+  upk_found_skills found;
+  upk_diags diags;
+  json_t *installed; /* [{name, hash, skillPath, targets}] */
+  bool keep_lock;    /* restore --frozen: the lock is the truth, never rewritten */
+} src_call;
+
+static json_t *source_json(const src_call *sc) {
+  return json_pack("{s:s,s:s,s:s,s:s*,s:s*,s:s}", "type", sc->src.lock_type, "url", sc->src.url,
+                   "path", sc->src.subpath, "ref", sc->src.ref, "commit", sc->commit, "lock",
+                   sc->src.lock_source);
+}
+
+static json_t *found_json(const src_call *sc) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < sc->found.len; i++)
+    json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "name", sc->found.items[i].name,
+                                       "description", sc->found.items[i].description, "path",
+                                       sc->found.items[i].skill_path));
+  return a;
+}
+
+__attribute__((format(printf, 3, 4))) static void fail(src_call *sc, int code, const char *fmt,
+                                                       ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  json_t *data = json_pack("{s:o,s:o,s:o}", "diagnostics", upk_diags_json(&sc->diags), "source",
+                           source_json(sc), "found", found_json(sc));
+  upk_call_fail(sc->c, code, data, "%s", msg);
+}
+
+/* The skills asked for (params.skills, case-insensitive, or all), into `pick` (found order). */
+static bool choose(src_call *sc, bool *pick) {
+  json_t *names = json_object_get(sc->c->params, "skills"), *n;
+  bool all = json_is_true(json_object_get(sc->c->params, "all"));
+  size_t i, k;
+  if (!names && !all && sc->found.len > 1) {
+    fail(sc, UPK_RPC_INVALID_PARAMS,
+         "%s holds several skills: name them (skills: [...], upskillctl --skill) or take all "
+         "(all: true, --all); the error's data lists them (found)",
+         sc->src.lock_source);
+    return false;
+  }
+  for (i = 0; i < sc->found.len; i++)
+    pick[i] = all || !names;
+  json_array_foreach(names, k, n) {
+    for (i = 0; i < sc->found.len && strcasecmp(sc->found.items[i].name, json_string_value(n));)
+      i++;
+    if (i == sc->found.len) {
+      fail(sc, UPK_RPC_INVALID_PARAMS,
+           "no skill named '%s' in the source; the error's data lists those it holds (found)",
+           json_string_value(n));
+      return false;
+    }
+    pick[i] = true;
+  }
+  return true;
+}
+
+/* Every chosen skill strictly valid, or nothing is placed. */
+static bool all_valid(src_call *sc, const bool *pick) {
+  size_t errors = 0;
+  for (size_t i = 0; i < sc->found.len; i++) {
+    if (!pick[i])
+      continue;
+    upk_diags d = {0};
+    upk_skill_validate_path(sc->found.items[i].dir, UPK_VALIDATE_STRICT, &d);
+    errors += upk_diags_count(&d, UPK_SEV_ERROR);
+    upk_diags_take(&sc->diags, &d);
+    upk_diags_free(&d);
+  }
+  if (errors)
+    fail(sc, UPK_RPC_REQUEST_FAILED,
+         "install refused: %s has skills that are not valid "
+         "(diagnostics); nothing was installed",
+         sc->src.lock_source);
+  return errors == 0;
+}
+
+/* The skills-lock.json entry of found skill f, as the skills CLI writes one. */
+static json_t *lock_entry(const src_call *sc, const upk_found_skill *f) {
+  char hex[65];
+  if (upk_skills_lock_hash(f->dir, hex))
+    return NULL;
+  bool local = sc->src.kind == UPK_SOURCE_PATH;
+  json_t *e = json_pack("{s:s,s:s,s:s}", "source", sc->src.lock_source, "sourceType",
+                        sc->src.lock_type, "computedHash", hex);
+  if (!strcmp(sc->src.lock_type, "git"))
+    json_object_set_new(e, "sourceUrl", json_string(sc->src.url));
+  if (sc->src.ref)
+    json_object_set_new(e, "ref", json_string(sc->src.ref));
+  if (!local)
+    json_object_set_new(e, "skillPath", json_string(f->skill_path));
+  if (sc->commit)
+    json_object_set_new(e, "commit", json_string(sc->commit));
+  return e;
+}
+
+static int install_one(src_call *sc, const upk_found_skill *f) {
+  upk_install_req req = *sc->base;
+  char *source = NULL;
+  if (asprintf(&source, "%s%s%s", sc->src.lock_source, sc->commit ? "@" : "",
+               sc->commit ? sc->commit : "") < 0)
+    return -ENOMEM;
+  req.from_path = f->dir;
+  req.source = source;
+  upk_install_result res;
+  int rc = upk_install(&req, &res);
+  for (size_t i = 0; i < res.n_targets; i++)
+    if (res.targets[i].status == 0)
+      upk_skills_touch(sc->c->server, sc->ix, res.targets[i].path);
+  json_array_append_new(sc->installed, json_pack("{s:s,s:s,s:s,s:o}", "name", f->name, "hash",
+                                                 res.hash, "skillPath", f->skill_path, "targets",
+                                                 upk_install_targets_json(&res)));
+  upk_diags_take(&sc->diags, &res.diags);
+  upk_install_result_free(&res);
+  free(source);
+  char err[512];
+  if (!rc && req.scope == UPK_SCOPE_PROJECT && !sc->keep_lock &&
+      upk_skills_lock_set(req.project_root, f->name, lock_entry(sc, f), err, sizeof err))
+    upk_diags_add(&sc->diags, UPK_SEV_WARNING, "source/lock-write", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "%s", err);
+  return rc;
+}
+
+static void install_chosen(src_call *sc, const bool *pick) {
+  sc->installed = json_array();
+  for (size_t i = 0; i < sc->found.len; i++) {
+    if (pick[i] && install_one(sc, &sc->found.items[i])) {
+      fail(sc, UPK_RPC_REQUEST_FAILED, "install of %s refused (diagnostics)",
+           sc->found.items[i].name);
+      return;
+    }
+  }
+  json_t *first = json_array_get(sc->installed, 0);
+  sc->c->result = json_pack("{s:O,s:O,s:O,s:O,s:o,s:o}", "name", json_object_get(first, "name"),
+                            "hash", json_object_get(first, "hash"), "targets",
+                            json_object_get(first, "targets"), "skills", sc->installed, "source",
+                            source_json(sc), "diagnostics", upk_diags_json(&sc->diags));
+  sc->installed = NULL;
+}
+
+/* A project lock this version cannot rewrite stops the install before anything is placed. */
+static bool lock_writable(src_call *sc) {
+  char err[512];
+  if (sc->base->scope != UPK_SCOPE_PROJECT)
+    return true;
+  json_t *lock = upk_skills_lock_read(sc->base->project_root, err, sizeof err);
+  json_decref(lock);
+  if (!lock)
+    fail(sc, UPK_RPC_REQUEST_FAILED, "install refused: %s", err);
+  return lock != NULL;
+}
+
+static char *git_host(const upk_call *c) {
+  upk_config cfg;
+  char err[256];
+  char *host = NULL;
+  if (upk_config_load(&cfg, c->server->workspace, NULL, err, sizeof err) == 0 && cfg.git_host)
+    host = strdup(cfg.git_host);
+  upk_config_free(&cfg);
+  return host;
+}
+
+static void run(src_call *sc, const char *spec) {
+  char err[512], *host = git_host(sc->c);
+  int rc = upk_source_parse(spec, host, sc->c->server->workspace, &sc->src, err, sizeof err);
+  free(host);
+  if (rc) {
+    upk_call_fail(sc->c, UPK_RPC_INVALID_PARAMS, NULL, "params.from: %s", err);
+    return;
+  }
+  rc = upk_source_fetch(&sc->src, NULL, FETCH_TIMEOUT_MS, &sc->dir, &sc->commit, &sc->diags);
+  if (!rc)
+    rc = upk_source_discover(sc->dir, sc->src.subpath, &sc->found, &sc->diags);
+  if (rc) {
+    fail(sc, UPK_RPC_REQUEST_FAILED, "%s",
+         sc->diags.len ? sc->diags.items[sc->diags.len - 1].message : "no such path in the source");
+    return;
+  }
+  if (!sc->found.len) {
+    fail(sc, UPK_RPC_REQUEST_FAILED, "no skills in %s (no SKILL.md with a name and description)",
+         sc->src.lock_source);
+    return;
+  }
+  if (json_is_true(json_object_get(sc->c->params, "list"))) {
+    sc->c->result = json_pack("{s:[],s:o,s:o,s:o}", "targets", "source", source_json(sc), "found",
+                              found_json(sc), "diagnostics", upk_diags_json(&sc->diags));
+    return;
+  }
+  bool *pick = calloc(sc->found.len, sizeof *pick);
+  if (pick && choose(sc, pick) && all_valid(sc, pick) && lock_writable(sc))
+    install_chosen(sc, pick);
+  free(pick);
+}
+
+static void src_call_free(src_call *sc) {
+  upk_source_free(&sc->src);
+  upk_found_skills_free(&sc->found);
+  upk_diags_free(&sc->diags);
+  json_decref(sc->installed);
+  free(sc->dir);
+  free(sc->commit);
+}
+
+void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base, const char *spec) {
+  src_call sc = {.c = c, .ix = ix, .base = base};
+  run(&sc, spec);
+  src_call_free(&sc);
+}
+
+bool upk_install_is_one_skill(const char *path, const json_t *params) {
+  struct stat st;
+  if (json_object_get(params, "skills") || json_is_true(json_object_get(params, "all")) ||
+      json_is_true(json_object_get(params, "list")) || !path || stat(path, &st) < 0)
+    return false;
+  if (S_ISREG(st.st_mode))
+    return true;
+  char *md = NULL;
+  bool one = asprintf(&md, "%s/SKILL.md", path) >= 0 && stat(md, &st) == 0;
+  free(md);
+  return one;
+}
+
+/* ---- restore and check: what skills-lock.json names ---- */
+
+typedef struct locked {
+  char *name;
+  json_t *entry;
+  src_call sc;
+  long found; /* the entry's skill among sc.found; -1 when missing */
+} locked;
+
+/* The source an entry names, at its commit when it has one (else its ref). malloc'd. */
+static char *entry_spec(const json_t *e, const char *workspace, const char *host) {
+  const char *type = json_string_value(json_object_get(e, "sourceType"));
+  const char *source = json_string_value(json_object_get(e, "source"));
+  const char *url = json_string_value(json_object_get(e, "sourceUrl"));
+  const char *rev = json_string_value(json_object_get(e, "commit"));
+  char *spec = NULL;
+  if (!rev)
+    rev = json_string_value(json_object_get(e, "ref"));
+  if (!source || !type)
+    return NULL;
+  if (!strcmp(type, "local")) {
+    if (asprintf(&spec, "%s%s%s", source[0] == '/' ? "" : workspace, source[0] == '/' ? "" : "/",
+                 source) < 0)
+      spec = NULL;
+    return spec;
+  }
+  if (url)
+    source = url;
+  int n = !strcmp(type, "github") && !url
+              ? asprintf(&spec, "%s/%s%s%s", host ? host : "https://github.com", source,
+                         rev ? "#" : "", rev ? rev : "")
+              : asprintf(&spec, "%s%s%s", source, rev ? "#" : "", rev ? rev : "");
+  return n < 0 ? NULL : spec;
+}
+
+/* The entry's skill in what its source holds: by skillPath, else by name. */
+static long find_entry_skill(const locked *l) {
+  const char *path = json_string_value(json_object_get(l->entry, "skillPath"));
+  for (size_t i = 0; i < l->sc.found.len; i++)
+    if (path ? !strcmp(l->sc.found.items[i].skill_path, path)
+             : !strcasecmp(l->sc.found.items[i].name, l->name))
+      return (long)i;
+  return -1;
+}
+
+/* Fetch what the entry names and find its skill; false with a diagnostic in sc.diags. */
+static bool locate(locked *l, const char *host) {
+  src_call *sc = &l->sc;
+  char err[512], *spec = entry_spec(l->entry, sc->c->server->workspace, host);
+  int rc = spec ? upk_source_parse(spec, host, sc->c->server->workspace, &sc->src, err, sizeof err)
+                : -EINVAL;
+  if (rc)
+    upk_diags_add(&sc->diags, UPK_SEV_ERROR, "lock/bad-entry", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "skills-lock.json: %s: %s", l->name,
+                  spec ? err : "no source or sourceType");
+  free(spec);
+  if (!rc)
+    rc = upk_source_fetch(&sc->src, NULL, FETCH_TIMEOUT_MS, &sc->dir, &sc->commit, &sc->diags);
+  if (!rc)
+    rc = upk_source_discover(sc->dir, sc->src.subpath, &sc->found, &sc->diags);
+  l->found = rc ? -1 : find_entry_skill(l);
+  if (!rc && l->found < 0)
+    upk_diags_add(&sc->diags, UPK_SEV_ERROR, "lock/skill-missing", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "skills-lock.json: %s is no longer in %s", l->name,
+                  sc->src.lock_source);
+  /* The lock keeps the ref as asked (a commit was only where to fetch). */
+  free(sc->src.ref);
+  const char *ref = json_string_value(json_object_get(l->entry, "ref"));
+  sc->src.ref = ref ? strdup(ref) : NULL;
+  return l->found >= 0;
+}
+
+/* --frozen: the fetched skill's hash is the lock's, or a diagnostic says how it drifted. */
+static bool same_hash(locked *l) {
+  char hex[65] = "(unreadable)";
+  const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
+  upk_skills_lock_hash(l->sc.found.items[l->found].dir, hex);
+  if (want && !strcmp(hex, want))
+    return true;
+  upk_diags_add(&l->sc.diags, UPK_SEV_ERROR, "lock/drift", "upskilld-source",
+                (upk_range){-1, 0, -1, 0},
+                "skills-lock.json: %s from %s hashes to %s, the lock says %s", l->name,
+                l->sc.src.lock_source, hex, want ? want : "(none)");
+  return false;
+}
+
+static locked *load_locked(upk_call *c, upk_index *ix, const upk_install_req *base, size_t *n) {
+  char err[512];
+  json_t *lock = upk_skills_lock_read(base->project_root, err, sizeof err), *e;
+  const char *name;
+  if (!lock) {
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", err);
+    return NULL;
+  }
+  json_t *skills = json_object_get(lock, "skills");
+  locked *ls = calloc(json_object_size(skills) + 1, sizeof *ls);
+  *n = 0;
+  json_object_foreach(skills, name, e) {
+    if (!ls)
+      break;
+    locked *l = &ls[(*n)++];
+    l->name = strdup(name);
+    l->entry = json_incref(e);
+    l->sc = (src_call){.c = c, .ix = ix, .base = base};
+  }
+  json_decref(lock);
+  if (!ls)
+    upk_call_fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
+  return ls;
+}
+
+static void free_locked(locked *ls, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    src_call_free(&ls[i].sc);
+    json_decref(ls[i].entry);
+    free(ls[i].name);
+  }
+  free(ls);
+}
+
+void upk_restore_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool frozen) {
+  size_t n = 0;
+  locked *ls = load_locked(c, ix, base, &n);
+  if (!ls)
+    return;
+  char *host = git_host(c);
+  upk_diags all = {0};
+  bool ok = true;
+  for (size_t i = 0; i < n; i++) { /* everything fetched and checked before anything moves */
+    ok &= locate(&ls[i], host) && (!frozen || same_hash(&ls[i]));
+    upk_diags_take(&all, &ls[i].sc.diags);
+  }
+  json_t *restored = json_array();
+  for (size_t i = 0; ok && i < n; i++) {
+    ls[i].sc.keep_lock = frozen;
+    ls[i].sc.installed = json_array();
+    ok = install_one(&ls[i].sc, &ls[i].sc.found.items[ls[i].found]) == 0;
+    json_array_extend(restored, ls[i].sc.installed);
+    upk_diags_take(&all, &ls[i].sc.diags);
+  }
+  if (ok)
+    c->result = json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&all));
+  else
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED,
+                  json_pack("{s:o,s:o}", "diagnostics", upk_diags_json(&all), "restored", restored),
+                  "restore%s: %s", frozen ? " --frozen refused" : " failed",
+                  all.len ? all.items[all.len - 1].message : "see diagnostics");
+  upk_diags_free(&all);
+  free(host);
+  free_locked(ls, n);
+}
+
+/* Whether the skill as fetched hashes to what the lock recorded. */
+static bool hash_matches(const locked *l) {
+  char hex[65];
+  const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
+  return upk_skills_lock_hash(l->sc.found.items[l->found].dir, hex) == 0 && want &&
+         !strcmp(hex, want);
+}
+
+/* What each lock entry's source holds now (at its ref, not its recorded commit): outdated when
+ * the skill hashes otherwise than the lock says, as the skills CLI decides. With `update`, the
+ * outdated are installed again and their entries rewritten. */
+void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool update) {
+  size_t n = 0;
+  locked *ls = load_locked(c, ix, base, &n);
+  if (!ls)
+    return;
+  char *host = git_host(c);
+  upk_diags all = {0};
+  json_t *out = json_array();
+  json_t *only = json_object_get(c->params, "names"), *nm;
+  for (size_t i = 0; i < n; i++) {
+    locked *l = &ls[i];
+    size_t k;
+    bool wanted = !only;
+    json_array_foreach(only, k, nm) wanted |= !strcasecmp(json_string_value(nm), l->name);
+    if (!wanted)
+      continue;
+    json_t *recorded = l->entry;
+    l->entry = json_deep_copy(recorded);
+    json_object_del(l->entry, "commit");
+    bool located = locate(l, host), outdated = located && !hash_matches(l);
+    json_decref(l->entry);
+    l->entry = recorded;
+    json_t *row = json_pack("{s:s,s:s?,s:s*,s:s*,s:b}", "name", l->name, "source",
+                            json_string_value(json_object_get(recorded, "source")), "commit",
+                            json_string_value(json_object_get(recorded, "commit")), "latest",
+                            l->sc.commit, "outdated", outdated);
+    if (outdated && update) {
+      l->sc.installed = json_array();
+      json_object_set_new(row, "updated",
+                          json_boolean(install_one(&l->sc, &l->sc.found.items[l->found]) == 0));
+    }
+    json_array_append_new(out, row);
+    upk_diags_take(&all, &l->sc.diags);
+  }
+  c->result = json_pack("{s:o,s:o}", "skills", out, "diagnostics", upk_diags_json(&all));
+  upk_diags_free(&all);
+  free(host);
+  free_locked(ls, n);
+}

@@ -1,0 +1,360 @@
+/* Skill sources: parsing a source and fetching a git one (source.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "source.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fnv1a.h"
+#include "fsutil.h"
+#include "run.h"
+#include "skill.h"
+
+#define DEFAULT_HOST "https://github.com"
+#define GIT_OUTPUT_CAP 8192
+
+/* A source diagnostic: an error about the whole source. */
+__attribute__((format(printf, 3, 4))) static void sdiag(upk_diags *d, const char *code,
+                                                        const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  upk_diags_vadd(d, UPK_SEV_ERROR, code, "upskilld-source", upk_skill_whole_file(), fmt, ap);
+  va_end(ap);
+}
+
+/* ---- parsing ---- */
+
+static bool starts(const char *s, const char *p) {
+  return strncmp(s, p, strlen(p)) == 0;
+}
+
+static bool is_url(const char *s) {
+  return starts(s, "https://") || starts(s, "http://") || starts(s, "ssh://") ||
+         starts(s, "git://") || starts(s, "file://") || starts(s, "git@");
+}
+
+static bool is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *joined(const char *dir, const char *rel) {
+  char *out = NULL;
+  return asprintf(&out, "%s/%s", dir, rel) < 0 ? NULL : out;
+}
+
+static bool shorthand_char(char c) {
+  return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.';
+}
+
+/* owner/repo[/path]: two plain names, then anything. */
+static bool is_shorthand(const char *s) {
+  const char *p = s;
+  int names = 0;
+  while (names < 2) {
+    const char *b = p;
+    while (shorthand_char(*p))
+      p++;
+    if (p == b || !strcmp(b, ".") || !strcmp(b, ".."))
+      return false;
+    names++;
+    if (names < 2 && *p++ != '/')
+      return false;
+  }
+  return *p == '\0' || *p == '/' || *p == '@' || *p == '#';
+}
+
+/* Cut "#ref" (and, for the shorthand, "@ref") off `s` (modified in place). */
+static char *cut_ref(char *s, bool at_too) {
+  char *h = strrchr(s, '#');
+  if (!h && at_too)
+    h = strchr(s, '@');
+  if (!h)
+    return NULL;
+  *h = '\0';
+  return h[1] ? strdup(h + 1) : NULL;
+}
+
+static void trim_slashes(char *p) {
+  size_t n = strlen(p);
+  while (n && p[n - 1] == '/')
+    p[--n] = '\0';
+}
+
+static int parse_local(const char *spec, const char *cwd, upk_source *out) {
+  char *abs = spec[0] == '/' ? strdup(spec) : joined(cwd, spec), real[PATH_MAX];
+  if (!abs)
+    return -ENOMEM;
+  out->kind = UPK_SOURCE_PATH;
+  out->url = realpath(abs, real) ? strdup(real) : abs;
+  if (out->url != abs)
+    free(abs);
+  out->subpath = strdup("");
+  out->lock_source = strdup(out->url);
+  out->lock_type = "local";
+  return out->url && out->subpath && out->lock_source ? 0 : -ENOMEM;
+}
+
+/* owner/repo[/path][@ref] on `host`. */
+static int parse_shorthand(char *s, const char *host, bool github, upk_source *out) {
+  out->ref = cut_ref(s, true);
+  char *slash = strchr(s, '/'), *path = strchr(slash + 1, '/');
+  if (path)
+    *path++ = '\0';
+  size_t hn = strlen(host);
+  while (hn && host[hn - 1] == '/')
+    hn--;
+  out->kind = UPK_SOURCE_GIT;
+  out->subpath = strdup(path ? path : "");
+  if (asprintf(&out->url, "%.*s/%s", (int)hn, host, s) < 0)
+    out->url = NULL;
+  out->lock_source = strdup(github ? s : out->url ? out->url : "");
+  out->lock_type = github ? "github" : "git";
+  if (out->subpath)
+    trim_slashes(out->subpath);
+  return out->url && out->subpath && out->lock_source ? 0 : -ENOMEM;
+}
+
+/* https://host/owner/repo/tree/REF[/PATH] (GitHub, GitHub Enterprise): the repository, the
+ * ref and the path; false when `s` is not such a URL. */
+static bool parse_tree_url(const char *s, upk_source *out) {
+  const char *host = strstr(s, "://") + 3, *p = strchr(host, '/');
+  const char *tree = p ? strstr(p, "/tree/") : NULL;
+  int slashes = 0;
+  for (const char *q = p; q && q < tree; q++)
+    slashes += *q == '/';
+  if (!tree || slashes != 2)
+    return false;
+  const char *ref = tree + 6, *path = strchr(ref, '/');
+  out->kind = UPK_SOURCE_GIT;
+  if (asprintf(&out->url, "%.*s.git", (int)(tree - s), s) < 0)
+    out->url = NULL;
+  out->ref = path ? strndup(ref, (size_t)(path - ref)) : strdup(ref);
+  out->subpath = strdup(path ? path + 1 : "");
+  bool github = !strncmp(host, "github.com/", 11);
+  out->lock_source = github ? strndup(p + 1, (size_t)(tree - p - 1)) : strdup(out->url);
+  out->lock_type = github ? "github" : "git";
+  if (out->subpath)
+    trim_slashes(out->subpath);
+  return true;
+}
+
+static int parse_url(char *s, upk_source *out) {
+  if ((starts(s, "https://") || starts(s, "http://")) && parse_tree_url(s, out))
+    return out->url && out->ref && out->subpath && out->lock_source ? 0 : -ENOMEM;
+  out->ref = cut_ref(s, false);
+  out->kind = UPK_SOURCE_GIT;
+  out->url = strdup(s);
+  out->subpath = strdup("");
+  const char *gh = starts(s, "https://github.com/") ? s + 19 : NULL;
+  if (gh) { /* owner/repo as the CLI records GitHub sources */
+    size_t n = strlen(gh);
+    if (n > 4 && !strcmp(gh + n - 4, ".git"))
+      n -= 4;
+    out->lock_source = strndup(gh, n);
+  } else {
+    out->lock_source = strdup(s);
+  }
+  out->lock_type = gh ? "github" : "git";
+  return out->url && out->subpath && out->lock_source ? 0 : -ENOMEM;
+}
+
+int upk_source_parse(const char *spec, const char *git_host, const char *cwd, upk_source *out,
+                     char *err, size_t err_len) {
+  memset(out, 0, sizeof *out);
+  if (!spec || !*spec) {
+    snprintf(err, err_len, "an empty source");
+    return -EINVAL;
+  }
+  bool explicit_local = spec[0] == '/' || starts(spec, "./") || starts(spec, "../") ||
+                        !strcmp(spec, ".") || !strcmp(spec, "..");
+  char *rel = explicit_local || is_url(spec) ? NULL : joined(cwd ? cwd : ".", spec);
+  bool exists = rel && is_dir(rel);
+  free(rel);
+  if (explicit_local || exists)
+    return parse_local(spec, cwd ? cwd : ".", out);
+  char *s = strdup(spec);
+  int rc;
+  if (!s)
+    return -ENOMEM;
+  if (is_url(s))
+    rc = parse_url(s, out);
+  else if (starts(s, "github:") && is_shorthand(s + 7))
+    rc = parse_shorthand(s + 7, DEFAULT_HOST, true, out);
+  else if (is_shorthand(s))
+    rc = parse_shorthand(s, git_host ? git_host : DEFAULT_HOST,
+                         !git_host || !strcmp(git_host, DEFAULT_HOST), out);
+  else
+    rc = -EINVAL;
+  free(s);
+  if (rc == -EINVAL)
+    snprintf(err, err_len,
+             "'%s' is neither a directory nor a git source (owner/repo[/path][@ref], a git URL)",
+             spec);
+  if (rc)
+    upk_source_free(out);
+  return rc;
+}
+
+void upk_source_free(upk_source *s) {
+  free(s->url);
+  free(s->subpath);
+  free(s->ref);
+  free(s->lock_source);
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- fetching ---- */
+
+static char *sources_dir(const upk_env *env) {
+  const char *xdg = upk_env_get(env, "XDG_CACHE_HOME"), *home = upk_env_get(env, "HOME");
+  char *out = NULL;
+  int n = xdg && xdg[0] == '/' ? asprintf(&out, "%s/upskilld/sources", xdg)
+                               : asprintf(&out, "%s/.cache/upskilld/sources",
+                                          home && home[0] == '/' ? home : "/tmp");
+  return n < 0 ? NULL : out;
+}
+
+static bool is_commit(const char *ref) {
+  size_t n = 0;
+  while (ref && isxdigit((unsigned char)ref[n]))
+    n++;
+  return ref && n == 40 && !ref[n];
+}
+
+/* The last non-empty line git printed (its message), in place. */
+static const char *last_line(upk_run_result *r) {
+  char *end = r->output + r->len;
+  while (end > r->output && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+    *--end = '\0';
+  char *nl = strrchr(r->output, '\n');
+  return nl ? nl + 1 : r->output;
+}
+
+static void fetch_diag(const upk_source *s, upk_run_result *r, upk_diags *d) {
+  const char *msg = last_line(r), *code = "source/fetch-failed";
+  if (strstr(r->output, "couldn't find remote ref") || strstr(r->output, "not our ref"))
+    code = "source/ref-not-found";
+  else if (strstr(r->output, "not found") || strstr(r->output, "does not exist") ||
+           strstr(r->output, "not appear to be a git repository") ||
+           strstr(r->output, "not exported"))
+    code = "source/repo-not-found";
+  else if (strstr(r->output, "Could not resolve host") || strstr(r->output, "unable to access") ||
+           strstr(r->output, "Connection refused") || strstr(r->output, "unable to connect"))
+    code = "source/unreachable";
+  if (r->timed_out)
+    sdiag(d, "source/timeout", "fetching %s took too long; stopped", s->url);
+  else if (!strcmp(code, "source/ref-not-found"))
+    sdiag(d, code, "%s has no ref '%s' (git: %s)", s->url, s->ref, msg);
+  else
+    sdiag(d, code, "cannot fetch %s (git: %s)", s->url, msg);
+}
+
+/* git with `args` in `dir`; 0, or -EIO with a diagnostic. Output (trimmed) into *out. */
+static int git(const upk_source *s, const char *dir, const char *const *args, int timeout_ms,
+               char **out, upk_diags *d) {
+  const char *argv[16] = {"git", "-C", dir};
+  size_t n = 3;
+  for (size_t i = 0; args[i] && n < 15; i++)
+    argv[n++] = args[i];
+  argv[n] = NULL;
+  static const char *const env[] = {"GIT_TERMINAL_PROMPT=0",
+                                    "GCM_INTERACTIVE=never",
+                                    "GIT_ASKPASS=true",
+                                    "SSH_ASKPASS=true",
+                                    "LC_ALL=C",
+                                    NULL};
+  upk_run_result r;
+  int rc = upk_run(argv, NULL, env, timeout_ms, GIT_OUTPUT_CAP, &r);
+  if (rc == -ENOENT) {
+    sdiag(d, "source/git-missing", "git is not installed (needed to fetch %s)", s->url);
+    return rc;
+  }
+  if (rc < 0) {
+    sdiag(d, "source/fetch-failed", "cannot run git: %s", strerror(-rc));
+    return rc;
+  }
+  if (r.exit_code || r.timed_out) {
+    fetch_diag(s, &r, d);
+    upk_run_result_free(&r);
+    return r.timed_out ? -ETIMEDOUT : -EIO;
+  }
+  if (out)
+    *out = strdup(last_line(&r));
+  upk_run_result_free(&r);
+  return 0;
+}
+
+/* Fetch into a private directory below `repo_dir`, then rename it to <commit>. */
+static int fetch_new(const upk_source *s, const char *repo_dir, int timeout_ms, char **dir,
+                     char **commit, upk_diags *d) {
+  char *tmp = joined(repo_dir, ".fetch-XXXXXX");
+  if (!tmp || !mkdtemp(tmp)) {
+    free(tmp);
+    return -errno;
+  }
+  const char *init[] = {"init", "-q", NULL};
+  const char *fetch[] = {
+      "fetch", "-q", "--depth", "1", "--no-tags", "--", s->url, s->ref ? s->ref : "HEAD", NULL};
+  const char *checkout[] = {
+      "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", "FETCH_HEAD", NULL};
+  const char *head[] = {"rev-parse", "HEAD", NULL};
+  int rc = git(s, tmp, init, timeout_ms, NULL, d);
+  if (!rc)
+    rc = git(s, tmp, fetch, timeout_ms, NULL, d);
+  if (!rc)
+    rc = git(s, tmp, checkout, timeout_ms, NULL, d);
+  if (!rc)
+    rc = git(s, tmp, head, timeout_ms, commit, d);
+  char *final = !rc && *commit ? joined(repo_dir, *commit) : NULL;
+  if (final && rename(tmp, final) < 0 && is_dir(final)) /* fetched meanwhile: theirs is whole */
+    upk_rmtree_at(AT_FDCWD, tmp);
+  else if (!final)
+    upk_rmtree_at(AT_FDCWD, tmp);
+  free(tmp);
+  if (!rc && !final)
+    rc = -ENOMEM;
+  *dir = final;
+  return rc;
+}
+
+int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, char **dir,
+                     char **commit, upk_diags *d) {
+  *dir = *commit = NULL;
+  if (s->kind == UPK_SOURCE_PATH)
+    return (*dir = strdup(s->url)) ? 0 : -ENOMEM;
+  char *base = sources_dir(env), *repo_dir = NULL, key[20];
+  snprintf(key, sizeof key, "%016llx",
+           (unsigned long long)upk_fnv1a(UPK_FNV1A_INIT, s->url, strlen(s->url)));
+  int mk = base && (repo_dir = joined(base, key)) ? upk_mkdir_p(repo_dir, 0700) : -ENOMEM;
+  if (mk < 0 && mk != -EEXIST) {
+    sdiag(d, "source/cache", "cannot create the source cache %s: %s", repo_dir ? repo_dir : "",
+          strerror(-mk));
+    free(base);
+    free(repo_dir);
+    return mk;
+  }
+  int rc;
+  char *cached = is_commit(s->ref) ? joined(repo_dir, s->ref) : NULL;
+  if (cached && is_dir(cached)) { /* a commit never changes: no network */
+    *dir = cached;
+    *commit = strdup(s->ref);
+    rc = 0;
+  } else {
+    free(cached);
+    rc = fetch_new(s, repo_dir, timeout_ms, dir, commit, d);
+  }
+  free(base);
+  free(repo_dir);
+  return rc;
+}
