@@ -97,7 +97,7 @@ static bool all_valid(src_call *sc, const bool *pick) {
       continue;
     upk_diags d = {0};
     upk_skill_validate_path(sc->found.items[i].dir, UPK_VALIDATE_STRICT, &d);
-    upk_source_check_links(sc->found.items[i].dir, sc->dir, &d);
+    upk_source_check_tree(sc->found.items[i].dir, sc->dir, &d);
     errors += upk_diags_count(&d, UPK_SEV_ERROR);
     upk_diags_take(&sc->diags, &d);
     upk_diags_free(&d);

@@ -375,31 +375,52 @@ static const char *rel_to(const char *p) {
   return q ? q + 1 : p;
 }
 
-static size_t links_below(const char *dir, const char *root, upk_diags *d, int depth) {
+typedef struct tree_walk {
+  const char *root; /* the repository, resolved */
+  upk_diags *d;
+  size_t bad, files;
+  unsigned long long bytes;
+} tree_walk;
+
+static void walk_below(tree_walk *w, const char *dir, int depth) {
   DIR *dp = depth < 32 ? opendir(dir) : NULL;
   struct dirent *e;
-  size_t bad = 0;
   while (dp && (e = readdir(dp))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
       continue;
     char *p = joined(dir, e->d_name), real[PATH_MAX];
     struct stat st;
-    if (p && lstat(p, &st) == 0 && S_ISLNK(st.st_mode) &&
-        (!realpath(p, real) || !inside(real, root))) {
-      sdiag(d, "source/symlink-outside", "%s is a symbolic link to outside the repository; refused",
-            rel_to(p));
-      bad++;
-    } else if (p && S_ISDIR(st.st_mode)) {
-      bad += links_below(p, root, d, depth + 1);
+    if (!p || lstat(p, &st) < 0) {
+      free(p);
+      continue;
+    }
+    if (S_ISLNK(st.st_mode) && (!realpath(p, real) || !inside(real, w->root))) {
+      sdiag(w->d, "source/symlink-outside",
+            "%s is a symbolic link to outside the repository; refused", rel_to(p));
+      w->bad++;
+    } else if (S_ISDIR(st.st_mode)) {
+      walk_below(w, p, depth + 1);
+    } else if (S_ISREG(st.st_mode)) {
+      w->files++;
+      w->bytes += (unsigned long long)st.st_size;
     }
     free(p);
   }
   if (dp)
     closedir(dp);
-  return bad;
 }
 
-size_t upk_source_check_links(const char *dir, const char *root, upk_diags *d) {
+size_t upk_source_check_tree(const char *dir, const char *root, upk_diags *d) {
   char real_root[PATH_MAX];
-  return realpath(root, real_root) ? links_below(dir, real_root, d, 0) : 0;
+  tree_walk w = {real_root, d, 0, 0, 0};
+  if (!realpath(root, real_root))
+    return 0;
+  walk_below(&w, dir, 0);
+  if (w.files > UPK_TREE_MAX_FILES || w.bytes > UPK_TREE_MAX_BYTES) {
+    sdiag(d, "source/too-large",
+          "%s: %zu files, %llu MiB: over the %u files or %u MiB a skill may hold", rel_to(dir),
+          w.files, w.bytes >> 20, UPK_TREE_MAX_FILES, UPK_TREE_MAX_BYTES >> 20);
+    w.bad++;
+  }
+  return w.bad;
 }

@@ -56,9 +56,10 @@ void upk_source_free(upk_source *s);
 int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, char **dir,
                      char **commit, upk_diags *d);
 
-/** Symbolic links below skill directory `dir` that lead outside `root` (the repository) or
- * nowhere: one source/symlink-outside error each. Returns how many. */
-size_t upk_source_check_links(const char *dir, const char *root, upk_diags *d);
+/** What refuses skill directory `dir` of repository `root` before anything is copied: each
+ * symbolic link that leads outside the repository or nowhere (source/symlink-outside), more
+ * files or bytes than an install takes (source/too-large). Returns how many errors. */
+size_t upk_source_check_tree(const char *dir, const char *root, upk_diags *d);
 
 /** One skill found in a source. */
 typedef struct upk_found_skill {

@@ -41,7 +41,7 @@ if ! command -v git >/dev/null; then
   echo "1..0 # SKIP no git"
   exit 0
 fi
-tap_plan 20
+tap_plan 21
 
 # acme/skills: as anthropics/skills (skills/<name>/ with a reference and a script).
 w=$tmp/work/acme/skills
@@ -66,6 +66,12 @@ printf -- '---\nname: Bad_Name\ndescription: x\n---\nbody\n' >"$w/skills/Bad_Nam
 skill "$w/skills/leaky" leaky "Reads things. Use when testing links."
 ln -s /etc/passwd "$w/skills/leaky/passwd"
 commit acme/broken one && publish acme/broken
+# acme/big: a 100 MB file in a skill (zeros: small in git).
+w=$tmp/work/acme/big
+mkdir -p "$w" && g init -q "$w"
+skill "$w/skills/big" big "Carries a large file. Use when testing limits."
+truncate -s 100M "$w/skills/big/blob.bin"
+commit acme/big one && publish acme/big
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 git daemon --reuseaddr --base-path="$tmp/srv" --export-all --listen=127.0.0.1 --port="$port" \
@@ -102,6 +108,9 @@ check "a repository with no skills: says so" 'rc 1 && grep -q "no skills in" "$t
 run install acme/broken --all
 check "a skill that fails validation and a symlink out of the repository: refused, nothing of either installed" \
   'rc 1 && said source/symlink-outside && said skill/name-uppercase && [[ ! -e .claude/skills/leaky && ! -e .claude/skills/Bad_Name ]] && cmp -s skills-lock.json "$tmp/lock.before"'
+run install acme/big --all
+check "a 100 MB file: refused before anything is copied, saying why" \
+  'rc 1 && said source/too-large && [[ ! -e .claude/skills/big ]] && cmp -s skills-lock.json "$tmp/lock.before"'
 run check
 check "check: everything up to date" 'rc 0 && grep -q "^pdf  *up to date" "$tmp/o"'
 cp -a "$tmp/proj" "$tmp/proj-before-update"
