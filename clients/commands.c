@@ -80,7 +80,19 @@ const ctl_cmd ctl_commands[] = {
       {"skill", 0, 'k', "NAME", "from a SOURCE: install this skill", NULL, 1},
       {"all", 0, 'A', NULL, "from a SOURCE: install every skill it holds"},
       {"list", 0, 'L', NULL, "list the skills a SOURCE holds; install nothing"},
+      {"allow-risky", 0, 'R', NULL, "install from a git SOURCE despite high audit findings"},
       {0}}},
+    {"audit",
+     "PATH|SOURCE",
+     "what a skill does that a stranger's should not: file:line findings by severity",
+     "Downloads piped to a shell, credentials read, data sent to a host, decoded or invisible "
+     "text, instructions to the agent to ignore the user or hide its actions, executables. "
+     "Installs from git sources run it first and refuse high findings unless --allow-risky. "
+     "Exits 1 when a finding is high.",
+     0,
+     0,
+     NULL,
+     {{"skill", 0, 'k', "NAME", "only this skill of the SOURCE", NULL, 1}, {0}}},
     {"remove",
      "NAME",
      "remove an installed skill",

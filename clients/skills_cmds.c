@@ -16,7 +16,7 @@ typedef struct opts {
   json_t *agents; /* --agent, repeatable */
   json_t *skills; /* install --skill, repeatable */
   const char *scope;
-  int limit, force, lenient, all, list;
+  int limit, force, lenient, all, list, allow_risky;
 } opts;
 
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
@@ -59,6 +59,9 @@ static int parse_opts(int argc, char **argv, opts *o) {
       break;
     case 'L':
       o->list = 1;
+      break;
+    case 'R':
+      o->allow_risky = 1;
       break;
     default:
       ctl_usage_hint(argv[0]);
@@ -450,7 +453,54 @@ static int lock_command(ctl *c, int argc, char **argv) {
   return rc;
 }
 
+/* audit PATH|SOURCE [--skill NAME]: findings per skill, worst first within each. */
+static int audit_command(ctl *c, int argc, char **argv) {
+  opts o;
+  if (parse_opts(argc, argv, &o) || argc - optind != 1) {
+    if (argc - optind != 1)
+      fprintf(stderr, "upskillctl audit: expected one PATH or SOURCE\n");
+    json_decref(o.agents);
+    json_decref(o.skills);
+    return 2;
+  }
+  struct stat st;
+  const char *arg = argv[optind];
+  char *from = stat(arg, &st) == 0 ? absolute(arg) : strdup(arg);
+  json_t *p = json_pack("{s:s}", "from", from), *sk, *f;
+  if (json_array_size(o.skills))
+    json_object_set(p, "skills", o.skills);
+  int err = 0, high = 0;
+  json_t *r = ctl_call(c, "skills/audit", p, &err);
+  size_t i, k;
+  static const char *const sev[] = {"", "high", "medium", "low", "low"};
+  if (r && c->json)
+    ctl_print_json(r);
+  json_array_foreach(json_object_get(r, "skills"), i, sk) {
+    high += (int)json_integer_value(json_object_get(sk, "high"));
+    if (c->json)
+      continue;
+    printf("%s (%s): %lld high, %lld medium, %lld low\n", s_(sk, "name"), s_(sk, "path"),
+           (long long)json_integer_value(json_object_get(sk, "high")),
+           (long long)json_integer_value(json_object_get(sk, "medium")),
+           (long long)json_integer_value(json_object_get(sk, "low")));
+    json_array_foreach(json_object_get(sk, "findings"), k, f) {
+      json_int_t s = json_integer_value(json_object_get(f, "severity"));
+      json_int_t line = json_integer_value(
+          json_object_get(json_object_get(json_object_get(f, "range"), "start"), "line"));
+      printf("  %s:%lld: %s: %s [%s]\n", s_(f, "file"), (long long)line + 1,
+             sev[s >= 1 && s <= 4 ? s : 0], s_(f, "message"), s_(f, "code"));
+    }
+  }
+  free(from);
+  json_decref(r);
+  json_decref(o.agents);
+  json_decref(o.skills);
+  return !r ? 1 : high > 0;
+}
+
 int ctl_skills_command(ctl *c, int argc, char **argv) {
+  if (!strcmp(argv[0], "audit"))
+    return audit_command(c, argc, argv);
   if (!strcmp(argv[0], "restore") || !strcmp(argv[0], "check") || !strcmp(argv[0], "update"))
     return lock_command(c, argc, argv);
   static const char *verbs[] = {"list", "lookup", "validate", "install", "remove", "prompt"};
@@ -523,6 +573,8 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
         json_object_set_new(p, "all", json_true());
       if (o.list)
         json_object_set_new(p, "list", json_true());
+      if (o.allow_risky)
+        json_object_set_new(p, "allowRisky", json_true());
       struct stat st;
       bool dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
       snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");

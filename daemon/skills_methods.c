@@ -91,6 +91,9 @@ static const upk_param install_params[] = {
     {"all", UPK_T_BOOLEAN, 0, "From a source of several: install every skill.", .def = "false"},
     {"list", UPK_T_BOOLEAN, 0, "Only list the skills the source holds (found), install nothing.",
      .def = "false"},
+    {"allowRisky", UPK_T_BOOLEAN, 0,
+     "Install from a git source even when its audit finds high risks (recorded in the lock).",
+     .def = "false"},
     {"agents", UPK_T_ARRAY, 0, "Agents to install for (default: agents and claude).", STRINGS},
     {"scope", UPK_T_STRING, 0, "project: the workspace; user: the home directory.",
      UPK_ONE_OF("project", "user"), .def = "project"},
@@ -473,6 +476,26 @@ static void do_remove(upk_call *c, upk_index *ix) {
   upk_install_result_free(&res);
 }
 
+/* ---- audit ---- */
+
+static const upk_param audit_params[] = {
+    {"from", UPK_T_STRING, 1,
+     "A skill directory, or a source: owner/repo[/path][@ref], a git URL (#ref), a directory."},
+    {"skills", UPK_T_ARRAY, 0, "Only these skills of the source (default: all).", STRINGS},
+    {0},
+};
+
+static void do_audit(upk_call *c, upk_index *ix) {
+  upk_audit_source(c, ix, upk_call_str(c, "from"));
+}
+
+static void audit_handler(upk_job *job, json_t *params) {
+  json_t *p = json_copy(params);
+  json_object_set_new(p, "auditOnly", json_true());
+  upk_call_start(job, p, do_audit);
+  json_decref(p);
+}
+
 /* ---- restore / check: the project's skills-lock.json ---- */
 
 static const upk_param restore_params[] = {
@@ -535,6 +558,11 @@ const upk_method upk_skills_methods[] = {
     {"skills/validate", "validate_skill", "Validate a skill",
      "Check a SKILL.md against the Agent Skills specification; diagnostics with line/column.",
      validate_params, validate_handler, UPK_METHOD_READ_ONLY, .result = upk_result_validate_skill},
+    {"skills/audit", "audit_skill", "Audit skills before installing them",
+     "Static findings, with file, line and severity, for what matters in a stranger's skill: "
+     "downloads piped to a shell, credentials read, data sent out, obfuscated or invisible "
+     "text, instructions to ignore the user, executables.",
+     audit_params, audit_handler, UPK_METHOD_READ_ONLY, .result = upk_result_audit},
     {"skills/restore", "restore_skills", "Restore the project's locked skills",
      "Install exactly what the project's skills-lock.json names, each from its source at its "
      "recorded commit; frozen refuses on any drift.",

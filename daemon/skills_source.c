@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "diag_json.h"
+#include "audit.h"
 #include "install.h"
 #include "skills_lock.h"
 #include "skills_service.h"
@@ -32,6 +33,7 @@ typedef struct src_call {
   upk_diags diags;
   json_t *installed; /* [{name, hash, skillPath, targets}] */
   bool keep_lock;    /* restore --frozen: the lock is the truth, never rewritten */
+  bool risky;        /* the audit found high risks and allowRisky let them in */
 } src_call;
 
 static json_t *source_json(const src_call *sc) {
@@ -64,7 +66,8 @@ __attribute__((format(printf, 3, 4))) static void fail(src_call *sc, int code, c
 /* The skills asked for (params.skills, case-insensitive, or all), into `pick` (found order). */
 static bool choose(src_call *sc, bool *pick) {
   json_t *names = json_object_get(sc->c->params, "skills"), *n;
-  bool all = json_is_true(json_object_get(sc->c->params, "all"));
+  bool all = json_is_true(json_object_get(sc->c->params, "all")) ||
+             (!names && json_is_true(json_object_get(sc->c->params, "auditOnly")));
   size_t i, k;
   if (!names && !all && sc->found.len > 1) {
     fail(sc, UPK_RPC_INVALID_PARAMS,
@@ -110,6 +113,25 @@ static bool all_valid(src_call *sc, const bool *pick) {
   return errors == 0;
 }
 
+/* A stranger's skills are audited before install (the user's own directories are not): high
+ * findings refuse the install unless allowRisky, which the lock then records. */
+static bool audit_passes(src_call *sc, const bool *pick) {
+  if (sc->src.kind == UPK_SOURCE_PATH)
+    return true;
+  int high = 0;
+  for (size_t i = 0; i < sc->found.len; i++)
+    if (pick[i])
+      high += upk_audit_skill(sc->found.items[i].dir, &sc->diags);
+  bool allow = json_is_true(json_object_get(sc->c->params, "allowRisky"));
+  if (high > 0 && !allow)
+    fail(sc, UPK_RPC_REQUEST_FAILED,
+         "install refused: the audit of %s found %d high risk(s) (diagnostics); allowRisky "
+         "(--allow-risky) installs it anyway",
+         sc->src.lock_source, high);
+  sc->risky = high > 0;
+  return high == 0 || allow;
+}
+
 /* The skills-lock.json entry of found skill f, as the skills CLI writes one. */
 static json_t *lock_entry(const src_call *sc, const upk_found_skill *f) {
   char hex[65];
@@ -126,6 +148,8 @@ static json_t *lock_entry(const src_call *sc, const upk_found_skill *f) {
     json_object_set_new(e, "skillPath", json_string(f->skill_path));
   if (sc->commit)
     json_object_set_new(e, "commit", json_string(sc->commit));
+  if (sc->risky)
+    json_object_set_new(e, "allowRisky", json_true());
   return e;
 }
 
@@ -171,6 +195,26 @@ static void install_chosen(src_call *sc, const bool *pick) {
                             json_object_get(first, "targets"), "skills", sc->installed, "source",
                             source_json(sc), "diagnostics", upk_diags_json(&sc->diags));
   sc->installed = NULL;
+}
+
+/* skills/audit: each chosen skill's findings and counts by severity; installs nothing. */
+static void audit_report(src_call *sc, const bool *pick) {
+  json_t *out = json_array();
+  for (size_t i = 0; i < sc->found.len; i++) {
+    if (!pick[i])
+      continue;
+    upk_diags d = {0};
+    upk_audit_skill(sc->found.items[i].dir, &d);
+    json_array_append_new(
+        out,
+        json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "name", sc->found.items[i].name, "path",
+                  sc->found.items[i].skill_path, "high", (int)upk_diags_count(&d, UPK_SEV_ERROR),
+                  "medium", (int)upk_diags_count(&d, UPK_SEV_WARNING), "low",
+                  (int)upk_diags_count(&d, UPK_SEV_INFO), "findings", upk_diags_json(&d)));
+    upk_diags_free(&d);
+  }
+  sc->c->result = json_pack("{s:o,s:o,s:o}", "skills", out, "source", source_json(sc),
+                            "diagnostics", upk_diags_json(&sc->diags));
 }
 
 /* A project lock this version cannot rewrite stops the install before anything is placed. */
@@ -222,7 +266,9 @@ static void run(src_call *sc, const char *spec) {
     return;
   }
   bool *pick = calloc(sc->found.len, sizeof *pick);
-  if (pick && choose(sc, pick) && all_valid(sc, pick) && lock_writable(sc))
+  if (pick && choose(sc, pick) && json_is_true(json_object_get(sc->c->params, "auditOnly")))
+    audit_report(sc, pick);
+  else if (pick && all_valid(sc, pick) && audit_passes(sc, pick) && lock_writable(sc))
     install_chosen(sc, pick);
   free(pick);
 }
@@ -238,6 +284,13 @@ static void src_call_free(src_call *sc) {
 
 void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base, const char *spec) {
   src_call sc = {.c = c, .ix = ix, .base = base};
+  run(&sc, spec);
+  src_call_free(&sc);
+}
+
+void upk_audit_source(upk_call *c, upk_index *ix, const char *spec) {
+  upk_install_req none = {0};
+  src_call sc = {.c = c, .ix = ix, .base = &none};
   run(&sc, spec);
   src_call_free(&sc);
 }

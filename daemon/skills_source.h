@@ -14,6 +14,10 @@
 void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base,
                         const char *spec);
 
+/** skills/audit: the findings of each skill params chooses in source `spec` (params.auditOnly
+ * set by the method); installs nothing. */
+void upk_audit_source(upk_call *c, upk_index *ix, const char *spec);
+
 /** Install again exactly what the project's skills-lock.json names (each at its recorded
  * commit); with `frozen`, refuse on any drift of content from the lock's hashes, and never
  * rewrite the lock. Everything is fetched and checked before anything is placed. */

@@ -222,6 +222,22 @@ const upk_param upk_result_install[] = {
     {0},
 };
 
+static const upk_param audited_f[] = {
+    {"name", UPK_T_STRING, 1, NULL},
+    {"path", UPK_T_STRING, 1, "SKILL.md in the source."},
+    {"high", UPK_T_INTEGER, 1, "Findings that refuse an install (errors)."},
+    {"medium", UPK_T_INTEGER, 1, NULL},
+    {"low", UPK_T_INTEGER, 1, NULL},
+    {"findings", UPK_T_ARRAY, 1, "Each on its file (relative to the skill) and line.",
+     UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = diag_f)},
+    {0},
+};
+const upk_param upk_result_audit[] = {
+    {"skills", UPK_T_ARRAY, 1, NULL, UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = audited_f)},
+    {"source", UPK_T_OBJECT, 1, NULL, .props = source_f},
+    DIAGNOSTICS(1, "About the source itself."),
+    {0},
+};
 const upk_param upk_result_restore[] = {
     {"restored", UPK_T_ARRAY, 1, "Each skill placed again.",
      UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = installed_f)},

@@ -24,6 +24,7 @@ extern const upk_param upk_result_skills_prompt[];
 extern const upk_param upk_result_validate_skill[];
 extern const upk_param upk_result_install[];
 extern const upk_param upk_result_restore[];
+extern const upk_param upk_result_audit[];
 extern const upk_param upk_result_check[]; /* install_skill and remove_skill, refusals too */
 
 extern const upk_param upk_result_validate_kernel[];
