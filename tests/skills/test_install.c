@@ -424,8 +424,9 @@ UTest(install, nothing_of_ours_in_the_skills_directories) {
   static const char *const roots[] = {".agents/skills", ".claude/skills"};
   for (int i = 0; i < 2; i++) {
     cr_assert_eq(count_entries(path_of(p, roots[i])), 1, "%s holds more than the skill", roots[i]);
-    json_t *root = json_object_get(manifest(path_of(p, roots[i])), "root");
-    cr_assert_str_eq(json_string_value(root), path_of(p, roots[i]));
+    json_t *m = manifest(path_of(p, roots[i]));
+    cr_assert_str_eq(json_string_value(json_object_get(m, "root")), path_of(p, roots[i]));
+    json_decref(m);
   }
   upk_remove_req rm = {.name = "tidy", .scope = UPK_SCOPE_PROJECT, .project_root = p};
   cr_assert_eq(upk_remove(&rm, &res), 0, "%s", first_msg(&res.diags));
