@@ -510,10 +510,13 @@ static const upk_param check_params[] = {
     {0},
 };
 
-/* Lock installs go where the skills CLI puts them by default for us: agents and claude. */
+/* Lock installs go where the skills CLI puts them by default for us, agents and claude, and
+ * keep its symbolic links (.claude/skills/x -> ../../.agents/skills/x) as they are. */
 static upk_install_req lock_req(upk_call *c) {
-  return (upk_install_req){
-      .scope = UPK_SCOPE_PROJECT, .project_root = c->server->workspace, .force = true};
+  return (upk_install_req){.scope = UPK_SCOPE_PROJECT,
+                           .project_root = c->server->workspace,
+                           .force = true,
+                           .keep_links = true};
 }
 
 static void do_restore(upk_call *c, upk_index *ix) {

@@ -364,11 +364,27 @@ static int record(const job *j, const upk_install_target *t, int rfd) {
 }
 
 /* Install into target i, whose root is open and locked. */
+/* Target i is a symbolic link that resolves to another target of this install (placed before
+ * it, or to be placed). */
+static bool links_to_target(const job *j, size_t i) {
+  char here[PATH_MAX], there[PATH_MAX];
+  if (!realpath(j->res->targets[i].path, here))
+    return false;
+  for (size_t k = 0; k < j->res->n_targets; k++)
+    if (k != i && realpath(j->res->targets[k].path, there) && !strcmp(here, there))
+      return true;
+  return false;
+}
+
 static int place(job *j, size_t i, int rfd) {
   upk_install_target *t = &j->res->targets[i];
   const char *name = j->res->name;
   bool same;
   upk_entry_kind k = upk_entry_classify(rfd, name, j->res->hash, &same);
+  if (k == UPK_ENTRY_SYMLINK && j->req->keep_links && links_to_target(j, i)) {
+    t->unchanged = t->linked = true; /* it shows the new copy where it points */
+    return 0;
+  }
   if (k == UPK_ENTRY_SKILL && same) {
     t->unchanged = true;
     int rc = 0;

@@ -98,6 +98,8 @@ typedef struct upk_install_req {
   const char *project_root; /* absolute; needed for UPK_SCOPE_PROJECT */
   const upk_env *env;       /* NULL: the process environment */
   bool force;               /* replace a different skill of the same name */
+  bool keep_links; /* leave a symbolic link in place that resolves to another target of this
+                      install (the skills CLI's symlink mode: update keeps it) */
   const char *source;       /* recorded in the manifest; NULL: from_path or "inline" */
 } upk_install_req;
 
@@ -110,6 +112,7 @@ typedef struct upk_install_target {
   int status;     /* 0 or a negative errno for this directory */
   bool replaced;  /* install: a different copy was replaced */
   bool unchanged; /* install: the same content was already there */
+  bool linked;    /* install: a link to another target, kept (keep_links) */
   bool removed;   /* remove: the skill was removed from here */
 } upk_install_target;
 

@@ -81,6 +81,11 @@ cat >"$tmp/data/User/settings.json" <<EOF
 EOF
 . "$root/tests/clients/cuda_tree.sh"
 cuda_tree "$tmp/tree"
+# A skill whose name VS Code's own check refuses (upper case, unlike its folder) and whose
+# description is over the specification's 1024 characters (which VS Code does not check).
+mkdir -p "$tmp/tree/proj/.claude/skills/demo"
+printf -- '---\nname: Demo-Skill\ndescription: %s\n---\n# Demo\n\nSteps.\n' \
+  "$(printf 'Use when testing. %.0s' $(seq 60))" >"$tmp/tree/proj/.claude/skills/demo/SKILL.md"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 code_server --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
   --disable-getting-started-override "$tmp/tree/proj" >"$tmp/cs.log" 2>&1 &

@@ -139,7 +139,8 @@ async function main() {
     check('picking one installs it (a notification says so)', toast, JSON.stringify(await texts(page, '.notification-list-item-message')));
     const name = toast && toast.split(' ')[1];
     const left = ['.agents/skills', '.claude/skills'].flatMap((d) =>
-      fs.existsSync(path.join(folder, d)) ? fs.readdirSync(path.join(folder, d)).map((e) => `${d}/${e}`) : []);
+      fs.existsSync(path.join(folder, d)) ? fs.readdirSync(path.join(folder, d)).map((e) => `${d}/${e}`) : [])
+      .filter((e) => e !== '.claude/skills/demo'); // the SKILL.md case below
     check('the install left only the skill in the workspace (no lock files for git status to show)',
       name && left.length === 2 && left.every((e) => e.endsWith(`/${name}`)), JSON.stringify(left));
 
@@ -171,6 +172,23 @@ async function main() {
     await key(page, 'Control+z');
     const fresh = await until(async () => (await lenses(page)).find((t) => /^heavy: \d+ regs/.test(t)), 60000);
     check('the typo undone: the figures are current again', fresh, JSON.stringify(await lenses(page)));
+
+    // SKILL.md: VS Code checks its frontmatter itself (language `skill`); the extension leaves
+    // what it reports to it and adds only what it does not check (here: a description over
+    // the specification's 1024 characters).
+    await openFile(page, 'SKILL.md');
+    await key(page, 'Control+Shift+m');
+    const problems = await until(async () => {
+      const rows = await texts(page, '.markers-panel .monaco-list-row');
+      return rows.some((r) => /upskilld-skill/.test(r)) && rows.some((r) => /lowercase/i.test(r)) ? rows : undefined;
+    }, 60000);
+    const ours = (problems || []).filter((r) => /upskilld-skill/.test(r));
+    const language = await texts(page, '.statusbar-item.statusbar-entry[id*="editor.status.mode"], #status\\.editor\\.mode');
+    check('SKILL.md: VS Code\'s own findings once, upskilld adds only what it lacks (the description\'s length)',
+      problems && ours.every((r) => !/lowercase|folder/i.test(r)) && ours.some((r) => /1024/.test(r)),
+      JSON.stringify({ problems, language }));
+    await shot(page, 'vscode-skill-problems');
+    await key(page, 'Control+Shift+m');
 
     // The user sets a wrong path in the Settings editor; the extension restarts on the change.
     // (VS Code 1.139 shows Settings as a modal over the workbench.)

@@ -41,7 +41,7 @@ if ! command -v git >/dev/null; then
   echo "1..0 # SKIP no git"
   exit 0
 fi
-tap_plan 24
+tap_plan 25
 
 # acme/skills: as anthropics/skills (skills/<name>/ with a reference and a script).
 w=$tmp/work/acme/skills
@@ -170,7 +170,7 @@ node24=${UPK_NPM_CACHE:-$repo/.cache/npm}/code-server/node24/node_modules/node-l
 cli=${UPK_NPM_CACHE:-$repo/.cache/npm}/skills-cli
 if [[ ! -x $node24 ]] || ! { [[ -f $cli/node_modules/skills/bin/cli.mjs ]] ||
   npm install --prefix "$cli" --no-audit --no-fund --loglevel=error skills@1.7.4 >/dev/null 2>&1; }; then
-  for n in 1 2 3; do tap_skip "the skills CLI (needs npm's skills@1.7.4 and node 24 from the code-server test)"; done
+  for n in 1 2 3 4; do tap_skip "the skills CLI (needs npm's skills@1.7.4 and node 24 from the code-server test)"; done
   exit 0
 fi
 skills_cli() { "$node24" "$cli/node_modules/skills/bin/cli.mjs" "$@" </dev/null; }
@@ -186,3 +186,13 @@ rm -rf .agents .claude agent
 run restore --frozen
 check "upskilld restore --frozen of the skills CLI's own lock: same hash, the skill placed" \
   'rc 0 && [[ -f .agents/skills/pdf/SKILL.md && -f .claude/skills/pdf/scripts/Fill.py ]]'
+mkdir -p "$tmp/proj4" && cd "$tmp/proj4" && g init -q .
+skills_cli add "git://127.0.0.1:$port/acme/skills" -y --skill pdf --agent claude-code codex \
+  >"$tmp/o" 2>"$tmp/e"
+# (the CLI makes its links after it has printed: wait for the one Claude Code reads)
+for _ in $(seq 100); do [[ -L .claude/skills/pdf ]] && break; sleep 0.1; done
+printf '\nEven more.\n' >>"$tmp/work/acme/skills/skills/pdf/reference.md"
+commit acme/skills three && publish acme/skills
+run update pdf
+check "update of a skill the CLI installed by symbolic link: the link kept, the copy it shows updated" \
+  'rc 0 && [[ -L .claude/skills/pdf && ! -L .agents/skills/pdf ]] && grep -q "Even more" .claude/skills/pdf/reference.md'
