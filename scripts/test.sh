@@ -14,6 +14,9 @@ die() { echo "test.sh: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 step "setup"
 scripts/setup.sh --test || die "installing dependencies failed"
 tests/conformance/setup-npm.sh || die "installing the npm protocol clients failed"
+# node 24, code-server (its native modules built once), puppeteer-core: the editor test's.
+UPSKILLD=none tests/clients/code_server.sh --prefetch >/dev/null ||
+  echo "test.sh: the code-server test's npm packages could not be installed; it will say why" >&2
 
 step "build (release-ish) and test"
 scripts/build.sh build || die "build failed"
