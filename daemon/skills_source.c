@@ -190,7 +190,7 @@ static void install_chosen(src_call *sc, const bool *pick) {
     }
   }
   json_t *first = json_array_get(sc->installed, 0);
-  sc->c->result = json_pack("{s:O,s:O,s:O,s:O,s:o,s:o}", "name", json_object_get(first, "name"),
+  sc->c->result = json_pack("{s:O,s:O,s:O,s:o,s:o,s:o}", "name", json_object_get(first, "name"),
                             "hash", json_object_get(first, "hash"), "targets",
                             json_object_get(first, "targets"), "skills", sc->installed, "source",
                             source_json(sc), "diagnostics", upk_diags_json(&sc->diags));
@@ -266,9 +266,12 @@ static void run(src_call *sc, const char *spec) {
     return;
   }
   bool *pick = calloc(sc->found.len, sizeof *pick);
-  if (pick && choose(sc, pick) && json_is_true(json_object_get(sc->c->params, "auditOnly")))
+  bool chosen = pick && choose(sc, pick); /* else the failure is in the call */
+  if (!pick)
+    upk_call_fail(sc->c, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
+  if (chosen && json_is_true(json_object_get(sc->c->params, "auditOnly")))
     audit_report(sc, pick);
-  else if (pick && all_valid(sc, pick) && audit_passes(sc, pick) && lock_writable(sc))
+  else if (chosen && all_valid(sc, pick) && audit_passes(sc, pick) && lock_writable(sc))
     install_chosen(sc, pick);
   free(pick);
 }

@@ -140,7 +140,8 @@ int upk_skills_lock_hash(const char *dir, char hex[65]) {
   files f = {0};
   int rc = collect(dir, "", &f, 0);
   if (!rc) {
-    qsort(f.rel, f.len, sizeof *f.rel, by_collation);
+    if (f.len)
+      qsort(f.rel, f.len, sizeof *f.rel, by_collation);
     rc = hash_files(dir, &f, hex);
   }
   for (size_t i = 0; i < f.len; i++)

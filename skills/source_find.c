@@ -123,7 +123,8 @@ static void scan(finder *fd, const char *dir, int levels) {
   if (d)
     closedir(d);
   /* Sorted, so the first of a name is the same on every file system. */
-  qsort(subs, n, sizeof *subs, by_name);
+  if (n)
+    qsort(subs, n, sizeof *subs, by_name);
   for (size_t i = 0; i < n; i++) {
     if (!try_skill(fd, subs[i]))
       scan(fd, subs[i], levels - 1);
