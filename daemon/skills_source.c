@@ -92,14 +92,15 @@ static bool choose(src_call *sc, bool *pick) {
   return true;
 }
 
-/* Every chosen skill strictly valid, or nothing is placed. */
+/* Every chosen skill valid as agents load skills (a source's are others', with their
+ * conventions: extra frontmatter fields, long bodies), or nothing is placed. */
 static bool all_valid(src_call *sc, const bool *pick) {
   size_t errors = 0;
   for (size_t i = 0; i < sc->found.len; i++) {
     if (!pick[i])
       continue;
     upk_diags d = {0};
-    upk_skill_validate_path(sc->found.items[i].dir, UPK_VALIDATE_STRICT, &d);
+    upk_skill_validate_path(sc->found.items[i].dir, UPK_VALIDATE_LENIENT, &d);
     upk_source_check_tree(sc->found.items[i].dir, sc->dir, &d);
     errors += upk_diags_count(&d, UPK_SEV_ERROR);
     upk_diags_take(&sc->diags, &d);
@@ -155,6 +156,7 @@ static json_t *lock_entry(const src_call *sc, const upk_found_skill *f) {
 
 static int install_one(src_call *sc, const upk_found_skill *f) {
   upk_install_req req = *sc->base;
+  req.lenient = true; /* others' skills: as their agents load them */
   char *source = NULL;
   if (asprintf(&source, "%s%s%s", sc->src.lock_source, sc->commit ? "@" : "",
                sc->commit ? sc->commit : "") < 0)

@@ -33,6 +33,10 @@ typedef struct job {
   bool inline_src, staged_validated;
 } job;
 
+static upk_validate_mode mode_of(const job *j) {
+  return j->req && j->req->lenient ? UPK_VALIDATE_LENIENT : UPK_VALIDATE_STRICT;
+}
+
 /* ---- targets ---------------------------------------------------------- */
 
 static int new_target(job *j, upk_resolved_dir *d, const char *name) {
@@ -158,7 +162,7 @@ static int load_from_path(job *j, char **name) {
   const char *from = j->req->from_path;
   char *dir = NULL;
   *name = skill_name(from, NULL, 0, &dir);
-  size_t errors = upk_skill_validate_path(from, UPK_VALIDATE_STRICT, &j->vdiags);
+  size_t errors = upk_skill_validate_path(from, mode_of(j), &j->vdiags);
   if (errors) {
     free(dir);
     return refuse_invalid(j, errors);
@@ -180,8 +184,7 @@ static int load_from_path(job *j, char **name) {
 static int load_inline(job *j, char **name) {
   const upk_install_req *rq = j->req;
   *name = skill_name(NULL, rq->markdown, rq->markdown_len, NULL);
-  size_t errors =
-      upk_skill_validate_text(rq->markdown, rq->markdown_len, UPK_VALIDATE_STRICT, &j->vdiags);
+  size_t errors = upk_skill_validate_text(rq->markdown, rq->markdown_len, mode_of(j), &j->vdiags);
   if (errors)
     return refuse_invalid(j, errors);
   int rc = upk_tree_add(&j->tree, "SKILL.md", rq->markdown, rq->markdown_len, false);
@@ -282,7 +285,7 @@ static int validate_staged(job *j, const char *root, const char *tmp, const char
   if (!path)
     return -ENOMEM;
   upk_diags vd = {0};
-  size_t errors = upk_skill_validate_path(path, UPK_VALIDATE_STRICT, &vd);
+  size_t errors = upk_skill_validate_path(path, mode_of(j), &vd);
   rebase_files(&vd, path, final);
   free(path);
   j->staged_validated = true;

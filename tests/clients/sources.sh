@@ -57,12 +57,13 @@ printf '{"name":"acme","plugins":[{"name":"docs","source":"./plugins/docs"}]}\n'
   >"$w/.claude-plugin/marketplace.json"
 skill "$w/plugins/docs/skills/xlsx" xlsx "Work with spreadsheets. Use for .xlsx files."
 commit acme/plugins one && publish acme/plugins
-# acme/empty (no skill) and acme/broken (a skill that fails validation, a link out).
+# acme/empty (no skill) and acme/broken (a skill that fails validation even as agents load
+# skills, which is how others' skills are checked; a link out).
 mkdir -p "$tmp/work/acme/empty" && g init -q "$tmp/work/acme/empty"
 echo '# nothing' >"$tmp/work/acme/empty/README.md" && commit acme/empty one && publish acme/empty
 w=$tmp/work/acme/broken
 mkdir -p "$w/skills/Bad_Name" && g init -q "$w"
-printf -- '---\nname: Bad_Name\ndescription: x\n---\nbody\n' >"$w/skills/Bad_Name/SKILL.md"
+printf -- '---\nname: Bad_Name\ndescription: ""\n---\nbody\n' >"$w/skills/Bad_Name/SKILL.md"
 skill "$w/skills/leaky" leaky "Reads things. Use when testing links."
 ln -s /etc/passwd "$w/skills/leaky/passwd"
 commit acme/broken one && publish acme/broken
@@ -114,7 +115,7 @@ run install acme/empty --all
 check "a repository with no skills: says so" 'rc 1 && grep -q "no skills in" "$tmp/e"'
 run install acme/broken --all
 check "a skill that fails validation and a symlink out of the repository: refused, nothing of either installed" \
-  'rc 1 && said source/symlink-outside && said skill/name-uppercase && [[ ! -e .claude/skills/leaky && ! -e .claude/skills/Bad_Name ]] && cmp -s skills-lock.json "$tmp/lock.before"'
+  'rc 1 && said source/symlink-outside && said skill/description-empty && [[ ! -e .claude/skills/leaky && ! -e .claude/skills/Bad_Name ]] && cmp -s skills-lock.json "$tmp/lock.before"'
 run install acme/big --all
 check "a 100 MB file: refused before anything is copied, saying why" \
   'rc 1 && said source/too-large && [[ ! -e .claude/skills/big ]] && cmp -s skills-lock.json "$tmp/lock.before"'
