@@ -42,7 +42,7 @@ typedef struct upk_kvalidate_result {
 int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out);
 void upk_kvalidate_result_free(upk_kvalidate_result *r);
 
-/** Wire form: params object (see docs/architecture.md, "Workers") -> result object.
+/** Wire form: params object (see docs/kernels.md, "Worker wire protocol") -> result object.
  * Returns NULL with `err` filled when the params are malformed. */
 json_t *upk_kernel_validate_json(json_t *params, char *err, size_t err_len);
 
