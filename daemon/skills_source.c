@@ -385,12 +385,19 @@ static bool locate(locked *l, const char *host) {
   return l->found >= 0;
 }
 
+/* Whether the skill as fetched hashes (into hex) to what the lock recorded. */
+static bool hash_matches(const locked *l, char hex[65]) {
+  const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
+  if (upk_skills_lock_hash(l->sc.found.items[l->found].dir, hex))
+    snprintf(hex, 65, "(unreadable)");
+  return want && !strcmp(hex, want);
+}
+
 /* --frozen: the fetched skill's hash is the lock's, or a diagnostic says how it drifted. */
 static bool same_hash(locked *l) {
-  char hex[65] = "(unreadable)";
+  char hex[65];
   const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
-  upk_skills_lock_hash(l->sc.found.items[l->found].dir, hex);
-  if (want && !strcmp(hex, want))
+  if (hash_matches(l, hex))
     return true;
   upk_diags_add(&l->sc.diags, UPK_SEV_ERROR, "lock/drift", "upskilld-source",
                 (upk_range){-1, 0, -1, 0},
@@ -465,14 +472,6 @@ void upk_restore_skills(upk_call *c, upk_index *ix, const upk_install_req *base,
   free_locked(ls, n);
 }
 
-/* Whether the skill as fetched hashes to what the lock recorded. */
-static bool hash_matches(const locked *l) {
-  char hex[65];
-  const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
-  return upk_skills_lock_hash(l->sc.found.items[l->found].dir, hex) == 0 && want &&
-         !strcmp(hex, want);
-}
-
 /* What each lock entry's source holds now (at its ref, not its recorded commit): outdated when
  * the skill hashes otherwise than the lock says, as the skills CLI decides. With `update`, the
  * outdated are installed again and their entries rewritten. */
@@ -495,7 +494,8 @@ void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, b
     json_t *recorded = l->entry;
     l->entry = json_deep_copy(recorded);
     json_object_del(l->entry, "commit");
-    bool located = locate(l, host), outdated = located && !hash_matches(l);
+    char hex[65];
+    bool located = locate(l, host), outdated = located && !hash_matches(l, hex);
     json_decref(l->entry);
     l->entry = recorded;
     json_t *row = json_pack("{s:s,s:s?,s:s*,s:s*,s:b}", "name", l->name, "source",

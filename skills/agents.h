@@ -99,4 +99,9 @@ size_t upk_agents_reading(const char *dir, const char *project_root, const upk_e
 /** Look up a variable through env (NULL: getenv). Unset and empty give NULL. */
 const char *upk_env_get(const upk_env *env, const char *name);
 
+/** `$var/sub` when the XDG variable `var` is an absolute path, else `$HOME/fallback/sub`
+ * (HOME unset: /tmp), e.g. ("XDG_CACHE_HOME", ".cache", "upskilld/sources"). malloc'd. */
+char *upk_env_xdg_dir(const upk_env *env, const char *var, const char *fallback,
+                      const char *sub);
+
 #endif

@@ -103,12 +103,7 @@ typedef struct manifest_loc {
 } manifest_loc;
 
 static char *installs_dir(const upk_env *env) {
-  const char *state = upk_env_get(env, "XDG_STATE_HOME"), *home = upk_env_get(env, "HOME");
-  char *dir = NULL;
-  int n = state && state[0] == '/' ? asprintf(&dir, "%s/" UPK_MANIFEST_DIR, state)
-                                   : asprintf(&dir, "%s/.local/state/" UPK_MANIFEST_DIR,
-                                              home && home[0] == '/' ? home : "/tmp");
-  return n < 0 ? NULL : dir;
+  return upk_env_xdg_dir(env, "XDG_STATE_HOME", ".local/state", UPK_MANIFEST_DIR);
 }
 
 /* The manifest's file name: FNV-1a 64 of the root's path (the file also records the path). */

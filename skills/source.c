@@ -218,12 +218,7 @@ void upk_source_free(upk_source *s) {
 /* ---- fetching ---- */
 
 static char *sources_dir(const upk_env *env) {
-  const char *xdg = upk_env_get(env, "XDG_CACHE_HOME"), *home = upk_env_get(env, "HOME");
-  char *out = NULL;
-  int n = xdg && xdg[0] == '/' ? asprintf(&out, "%s/upskilld/sources", xdg)
-                               : asprintf(&out, "%s/.cache/upskilld/sources",
-                                          home && home[0] == '/' ? home : "/tmp");
-  return n < 0 ? NULL : out;
+  return upk_env_xdg_dir(env, "XDG_CACHE_HOME", ".cache", "upskilld/sources");
 }
 
 static bool is_commit(const char *ref) {
