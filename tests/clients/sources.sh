@@ -41,7 +41,7 @@ if ! command -v git >/dev/null; then
   echo "1..0 # SKIP no git"
   exit 0
 fi
-tap_plan 27
+tap_plan 28
 
 # acme/skills: as anthropics/skills (skills/<name>/ with a reference and a script).
 w=$tmp/work/acme/skills
@@ -107,6 +107,24 @@ cp skills-lock.json "$tmp/lock.before"
 run install acme/nothere --all
 check "an unknown repository: a clear error, nothing installed, the lock unchanged" \
   'rc 1 && said source/repo-not-found && cmp -s skills-lock.json "$tmp/lock.before"'
+# One MCP session: bad sources are answered as tool errors and the same daemon goes on.
+python3 - "$daemon" >"$tmp/o" 2>"$tmp/e" <<'PY'
+import json, subprocess, sys
+p = subprocess.Popen([sys.argv[1], "--mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def call(i, method, params):
+    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}) + "\n")
+    p.stdin.flush()
+    return json.loads(p.stdout.readline())
+call(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+p.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+for i, src in enumerate(["acme/nothere", "acme/skills@no-such-ref", "acme/empty"], 2):
+    r = call(i, "tools/call", {"name": "install_skill", "arguments": {"from": src, "all": True}})
+    print(r["result"]["isError"], r["result"]["content"][0]["text"].splitlines()[0])
+print("ping", "result" in call(9, "ping", {}))
+p.stdin.close(); p.wait()
+PY
+check "over MCP: each bad source a tool error naming it, and the same daemon answers the next message" \
+  'grep -q "^True .*acme/nothere" "$tmp/o" && grep -q "^True .*has no ref .no-such-ref." "$tmp/o" && grep -q "^True no skills in" "$tmp/o" && grep -qx "ping True" "$tmp/o"'
 run install "acme/skills@no-such-ref" --all
 check "an unknown ref: named in the error" 'rc 1 && grep -q "has no ref .no-such-ref." "$tmp/e"'
 run install "git://127.0.0.1:1/acme/skills" --all
