@@ -40,6 +40,9 @@ void em_free(ecall *c) {
   free(c->runs_dir);
   free(c->skills_dir);
   free(c->indexed_dir);
+  free(c->skill_dir);
+  for (size_t i = 0; i < c->n_models; i++)
+    upk_agent_def_free(&c->agents[i]);
   free(c->trace);
   free(c->output);
   upk_evalcases_free(&c->cases);
@@ -96,6 +99,23 @@ static int load_config(ecall *c) {
   return c->runs_dir && c->skills_dir ? 0 : em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
 }
 
+/* agent:NAME[/MODEL]: the agent's definition from the built-ins and the config. */
+static int resolve_agent(ecall *c, const char *id, const char *what, size_t i) {
+  char name[64], model[256], err[400];
+  upk_model *m = &c->models[i];
+  memset(m, 0, sizeof *m);
+  if (upk_agent_parse_id(id, name, sizeof name, model, sizeof model))
+    return em_fail(c, UPK_RPC_INVALID_PARAMS,
+                   "%s: '%.200s' is no agent id (agent:claude-code, agent:codex, "
+                   "agent:NAME from the config's agents, with an optional /MODEL)",
+                   what, id);
+  if (upk_agent_def_get(c->cfg.agents, name, &c->agents[i], err, sizeof err))
+    return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", what, err);
+  snprintf(m->id, sizeof m->id, "%s", model);
+  snprintf(m->name, sizeof m->name, "%s", id);
+  return 0;
+}
+
 /* params.models[], else eval_model, else skill_generation_model. */
 int em_load_models(ecall *c, const char *key) {
   json_t *arr = json_object_get(c->params, key), *v;
@@ -103,9 +123,14 @@ int em_load_models(ecall *c, const char *key) {
   char what[64];
   json_array_foreach(arr, i, v) {
     snprintf(what, sizeof what, "params.%s[%zu]", key, i);
+    if (c->n_models >= MAX_MODELS)
+      return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.%s: at most %d models", key, MAX_MODELS);
     if (!json_is_string(v))
       return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: expected a model name", what);
-    if (em_resolve(c, json_string_value(v), what, &c->models[c->n_models++]))
+    const char *name = json_string_value(v);
+    size_t at = c->n_models++;
+    if (!strncmp(name, "agent:", 6) ? resolve_agent(c, name, what, at)
+                                    : em_resolve(c, name, what, &c->models[at]))
       return -1;
   }
   if (c->n_models)
@@ -146,6 +171,7 @@ static int load_skill(ecall *c, const char *given) {
   upk_diags_free(&d);
   char *md = NULL, *meta = NULL;
   c->skill_name = strdup(sk.name ? sk.name : sk.dir_name ? sk.dir_name : "skill");
+  c->skill_dir = sk.dir ? strdup(sk.dir) : NULL;
   rc = asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0
            ? -1
            : em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
@@ -261,6 +287,33 @@ upk_retry_policy em_policy(const upk_config *cfg) {
                             cfg->connect_timeout_ms};
 }
 
+unsigned em_max_parallel(const ecall *c) {
+  unsigned n = em_uint(c, "maxParallel", 0);
+  return n                         ? n
+         : c->cfg.max_parallel > 0 ? (unsigned)c->cfg.max_parallel
+                                   : uv_available_parallelism();
+}
+
+void em_trial_agent_json(json_t *o, const upk_eval_trial *t) {
+  const upk_agent_result *a = t->agent;
+  if (!t->agent_name)
+    return;
+  json_object_set_new(o, "agentDir", t->agent_dir ? json_string(t->agent_dir) : json_null());
+  json_object_set_new(o, "exitStatus", json_integer(t->exit_status));
+  json_object_set_new(o, "durationMs", json_real(t->duration_ms));
+  if (!a)
+    return;
+  json_object_set_new(o, "skillLoaded",
+                      a->skill_loaded < 0 ? json_null() : json_boolean(a->skill_loaded));
+  json_object_set_new(o, "turns", a->turns < 0 ? json_null() : json_integer(a->turns));
+  json_object_set_new(o, "costUsd", a->cost_usd < 0 ? json_null() : json_real(a->cost_usd));
+  json_object_set_new(o, "toolCalls", json_integer((json_int_t)a->n_tools));
+  json_t *files = json_array();
+  for (size_t i = 0; i < a->n_files; i++)
+    json_array_append_new(files, json_string(a->files[i]));
+  json_object_set_new(o, "files", files);
+}
+
 unsigned em_uint(const ecall *c, const char *key, unsigned def) {
   json_t *v = json_object_get(c->params, key);
   return v ? (unsigned)json_integer_value(v) : def;
@@ -279,13 +332,16 @@ static json_t *trials_json(const upk_eval_outcome *o) {
   json_t *a = json_array();
   for (size_t i = 0; i < o->n_trials; i++) {
     const upk_eval_trial *t = &o->trials[i];
-    json_array_append_new(
-        a, json_pack("{s:s,s:s,s:i,s:i,s:s,s:I,s:I,s:I,s:I,s:s?}", "model", t->model->name,
-                     "condition", t->with_skill ? "with_skill" : "baseline", "run", t->run, "case",
-                     (int)t->case_idx, "verdict", upk_assert_status_name(t->verdict),
-                     "assertionsPassed", (json_int_t)t->report.passed, "assertionsSkipped",
-                     (json_int_t)t->report.skipped, "inputTokens", (json_int_t)t->input_tokens,
-                     "outputTokens", (json_int_t)t->output_tokens, "error", t->error));
+    json_t *one =
+        json_pack("{s:s,s:s,s:i,s:i,s:s,s:I,s:I,s:I,s:I,s:s?}", "model", t->model->name,
+                  "condition", t->with_skill ? "with_skill" : "baseline", "run", t->run, "case",
+                  (int)t->case_idx, "verdict", upk_assert_status_name(t->verdict),
+                  "assertionsPassed", (json_int_t)t->report.passed, "assertionsSkipped",
+                  (json_int_t)t->report.skipped, "inputTokens", (json_int_t)t->input_tokens,
+                  "outputTokens", (json_int_t)t->output_tokens, "error", t->error);
+    if (one)
+      em_trial_agent_json(one, t);
+    json_array_append_new(a, one);
   }
   return a;
 }
@@ -317,7 +373,10 @@ static void eval_done(void *arg, const upk_eval_outcome *o) {
 
 static const upk_param eval_params[] = {
     {"skill", UPK_T_STRING, 1, "The skill: a directory (or SKILL.md), or a name in skills_dir."},
-    {"models", UPK_T_ARRAY, 0, "Models to evaluate, at most 32 (default: config eval_model).",
+    {"models", UPK_T_ARRAY, 0,
+     "Models to evaluate, at most 32 (default: config eval_model); agent:claude-code, "
+     "agent:codex or agent:NAME (the config's agents), with an optional /MODEL, run that agent "
+     "CLI.",
      UPK_ITEMS(UPK_T_STRING)},
     {"runs", UPK_T_INTEGER, 0, "Runs of every case per model and condition.",
      UPK_RANGE(1, MAX_RUNS), .def = "1"},
@@ -330,6 +389,9 @@ static const upk_param eval_params[] = {
     {"baseline", UPK_T_BOOLEAN, 0, "Also run every case without the skill.", .def = "true"},
     {"concurrency", UPK_T_INTEGER, 0, "Model calls in flight at most.",
      UPK_RANGE(1, MAX_CONCURRENCY), .def = "8"},
+    {"maxParallel", UPK_T_INTEGER, 0,
+     "Agent runs (agent:...) at once (default: config max_parallel, else the core count).",
+     UPK_RANGE(1, MAX_CONCURRENCY)},
     {"maxTokens", UPK_T_INTEGER, 0, "Most tokens per answer.", UPK_RANGE(1, 1000000)},
     {"temperature", UPK_T_NUMBER, 0, "Sampling temperature.", UPK_RANGE(0, 2)},
     {0},
@@ -342,6 +404,9 @@ static void eval_run(ecall *c) {
       .cases = &c->cases,
       .models = c->models,
       .n_models = c->n_models,
+      .agents = c->agents,
+      .skill_dir = c->skill_dir,
+      .max_parallel = em_max_parallel(c),
       .runs = (unsigned)upk_param_int(c->params, eval_params, "runs"),
       .baseline = upk_param_bool(c->params, eval_params, "baseline"),
       .concurrency = (unsigned)upk_param_int(c->params, eval_params, "concurrency"),

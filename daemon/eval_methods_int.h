@@ -32,9 +32,11 @@ struct ecall {
   json_t *data;
   /* What the load found. */
   upk_model models[MAX_MODELS];
+  upk_agent_def agents[MAX_MODELS]; /* models[i] is agent:NAME when agents[i].name is set */
   size_t n_models;
   upk_model teacher, test_gen;
   char *skill_name, *skill_md, *runs_dir, *skills_dir, *trace, *output;
+  char *skill_dir; /* the skill's folder (installed whole for agent runs) */
   char *indexed_dir; /* skills/eval of a name: the skill skills/get returns for it, or NULL */
   upk_evalcases cases;
   upk_diags case_diags;
@@ -50,7 +52,8 @@ const char *em_str(const ecall *c, const char *key);
 /* A client's path: relative ones are in the workspace. malloc'd. */
 char *em_abs(const char *ws, const char *p);
 int em_resolve(ecall *c, const char *name, const char *what, upk_model *out);
-/* params[key] model names into c->models, else config eval_model. */
+/* params[key] model names into c->models (agent:NAME[/MODEL] too: an agent
+ * CLI, with its definition in c->agents), else config eval_model. */
 int em_load_models(ecall *c, const char *key);
 int em_read_text(ecall *c, const char *path, size_t max, char **out);
 /* Load on the thread pool (config first, then `load`), then `run` on the loop. */
@@ -58,6 +61,10 @@ void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run);
 int em_bad(upk_job *job, const char *msg);
 upk_retry_policy em_policy(const upk_config *cfg);
 unsigned em_uint(const ecall *c, const char *key, unsigned def);
+/* Agent runs at once: params.maxParallel, else config max_parallel, else the core count. */
+unsigned em_max_parallel(const ecall *c);
+/* The agent fields of one trial's result entry (added to `o`). */
+void em_trial_agent_json(json_t *o, const upk_eval_trial *t);
 
 /* gen_methods.c */
 extern const upk_param upk_gen_params[];

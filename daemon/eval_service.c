@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "agent_runner.h"
+#include "eval_agents.h"
 #include "kernel_service.h"
 #include "log.h"
 #include "models_methods.h"
@@ -58,6 +61,9 @@ struct eval_trial {
   size_t n_slots;
   bool submitting; /* kernel checks being submitted: don't finish yet */
   bool finished;
+  const upk_agent_def *def; /* an agent trial: its agent; NULL: a model API */
+  char *dir;                /* an agent trial's directory under the eval's agent root */
+  upk_agent_run *arun;
 };
 
 struct upk_eval {
@@ -70,6 +76,10 @@ struct upk_eval {
   char *system_skill, *system_base;
   eval_trial *trials;
   size_t n, next, inflight, finished;
+  upk_agent_def *defs; /* per model, copied; name NULL for an API */
+  char *agent_root;    /* agent trials' directories; moved into the run when stored */
+  unsigned agents_inflight;
+  char *own_skill_dir;
   upk_eval_progress_cb progress;
   upk_eval_done_cb done;
   void *arg;
@@ -92,7 +102,17 @@ static void eval_free(upk_eval *e) {
     free(x->t.error);
     upk_assert_report_free(&x->t.report);
     free(x->slots);
+    if (x->t.agent)
+      upk_agent_result_free(x->t.agent);
+    free(x->t.agent);
+    free(x->t.agent_dir);
+    free(x->dir);
   }
+  for (size_t i = 0; e->defs && i < e->spec.n_models; i++)
+    upk_agent_def_free(&e->defs[i]);
+  free(e->defs);
+  free(e->agent_root);
+  free(e->own_skill_dir);
   free(e->trials);
   free(e->model_copy);
   free(e->subset_copy);
@@ -242,7 +262,16 @@ static void trial_finished(eval_trial *x) {
 static void judge(eval_trial *x) {
   const upk_evalcase *c = &x->e->spec.cases->items[x->t.case_idx];
   upk_kernel_checker checker = {defer_check, x};
-  if (upk_assert_evaluate(c->asserts, c->n_asserts, x->t.answer, &checker, &x->t.report)) {
+  char *ws = NULL;
+  upk_assert_env env = {0};
+  if (x->t.agent) {
+    env = (upk_assert_env){asprintf(&ws, "%s/workspace", x->dir) < 0 ? NULL : ws,
+                           (const char *const *)x->t.agent->tools, x->t.agent->n_tools};
+  }
+  int rc = upk_assert_evaluate_in(c->asserts, c->n_asserts, x->t.answer, x->t.agent ? &env : NULL,
+                                  &checker, &x->t.report);
+  free(ws);
+  if (rc) {
     free(x->t.answer); /* out of memory: no verdict can be given */
     x->t.answer = NULL;
     x->t.error = strdup("out of memory while checking the answer");
@@ -272,7 +301,66 @@ static void on_answer(void *arg, const upk_completion_result *r) {
   pump(e);
 }
 
+static void on_agent_done(void *arg, const upk_agent_outcome *o) {
+  eval_trial *x = arg;
+  upk_eval *e = x->e;
+  upk_agent_result *r = o->result;
+  x->arun = NULL;
+  e->agents_inflight--;
+  x->t.duration_ms = o->wall_ms > 0 ? o->wall_ms : ms_since(x->started);
+  x->t.exit_status = o->exit_status;
+  x->t.input_tokens = r->input_tokens;
+  x->t.output_tokens = r->output_tokens;
+  x->t.agent = malloc(sizeof *x->t.agent);
+  if (x->t.agent) {
+    *x->t.agent = *r; /* stolen: the runner frees what is left */
+    memset(r, 0, sizeof *r);
+  }
+  const char *why = !x->t.agent ? "out of memory" : x->t.agent->error;
+  if (why || !x->t.agent->answer) {
+    x->t.error = strdup(why ? why : "the agent gave no final answer");
+    trial_finished(x);
+  } else {
+    x->t.answer = strdup(x->t.agent->answer);
+    judge(x);
+  }
+  pump(e);
+}
+
+static void start_agent(upk_eval *e, eval_trial *x) {
+  const upk_evalcase *c = &e->spec.cases->items[x->t.case_idx];
+  const char **names = calloc(c->n_files + 1, sizeof *names);
+  const char **texts = calloc(c->n_files + 1, sizeof *texts);
+  for (size_t i = 0; names && texts && i < c->n_files; i++)
+    names[i] = c->files[i].name, texts[i] = c->files[i].content;
+  upk_agent_task t = {.def = x->def,
+                      .model = x->t.model->id,
+                      .dir = x->dir,
+                      .prompt = c->input,
+                      .skill_dir = x->t.with_skill ? e->spec.skill_dir : NULL,
+                      .skill_name = e->spec.skill_name ? e->spec.skill_name : "skill",
+                      .skill_md = x->t.with_skill ? e->spec.skill_md : NULL,
+                      .file_names = names,
+                      .file_texts = texts,
+                      .n_files = c->n_files};
+  x->started = uv_hrtime();
+  int rc = names && texts ? upk_agent_run_start(e->server->loop, &t, on_agent_done, x, &x->arun)
+                          : -ENOMEM;
+  free(names);
+  free(texts);
+  if (rc) {
+    x->t.error = strdup("cannot start the agent run: out of memory");
+    trial_finished(x);
+  } else {
+    e->agents_inflight++;
+  }
+}
+
 static void start_trial(upk_eval *e, eval_trial *x) {
+  if (x->def) {
+    start_agent(e, x);
+    return;
+  }
   json_t *msgs = json_pack("[{s:s,s:s}]", "role", "user", "content", x->t.prompt);
   upk_chat chat = {x->t.with_skill ? e->system_skill : e->system_base, msgs, e->spec.max_tokens,
                    e->spec.temperature};
@@ -293,14 +381,26 @@ static void deliver(upk_eval *e);
 
 /* The one place that moves the queue on; the last thing every callback does. */
 static void pump(upk_eval *e) {
-  while (!e->cancelled && e->inflight < e->spec.concurrency && e->next < e->n)
+  while (!e->cancelled && e->next < e->n) {
+    bool agent = e->trials[e->next].def != NULL;
+    if (agent ? e->agents_inflight >= e->spec.max_parallel : e->inflight >= e->spec.concurrency)
+      break; /* in order: a full lane holds the queue, as one eval's trials are one plan */
     start_trial(e, &e->trials[e->next++]);
+  }
   if (e->finished < e->n || e->storing)
     return;
   store_run(e);
 }
 
 /* ---- the end ---- */
+
+/* The trials side by side, as the outcome hands them up (shallow copies). */
+static upk_eval_trial *flat_trials(const upk_eval *e) {
+  upk_eval_trial *ts = calloc(e->n ? e->n : 1, sizeof *ts);
+  for (size_t i = 0; ts && i < e->n; i++)
+    ts[i] = e->trials[i].t;
+  return ts;
+}
 
 static json_t *build_summary(upk_eval *e) {
   upk_trial *ts = calloc(e->n ? e->n : 1, sizeof *ts);
@@ -333,12 +433,42 @@ static json_t *build_summary(upk_eval *e) {
   json_object_set_new(s, "baseline", json_boolean(e->spec.baseline));
   json_object_set_new(s, "concurrency", json_integer(e->spec.concurrency));
   json_object_set_new(s, "elapsedMs", json_real(ms_since(e->started)));
+  upk_eval_trial *flat = flat_trials(e);
+  json_t *agents = flat ? upk_eval_agent_summary(flat, e->n) : NULL;
+  free(flat);
+  if (agents)
+    json_object_set_new(s, "agents", agents);
   return s;
+}
+
+/* The agent runs' directories become the run's agents/ (one rename: the
+ * root is beside the run, in the same runs directory). */
+static int move_agent_runs(upk_eval *e) {
+  char *dest = NULL;
+  if (asprintf(&dest, "%s/agents", e->run.dir) < 0)
+    return -ENOMEM;
+  if (rename(e->agent_root, dest) != 0 && errno != ENOENT) {
+    int rc = -errno;
+    free(dest);
+    return rc;
+  }
+  size_t root_len = strlen(e->agent_root);
+  for (size_t i = 0; i < e->n; i++) {
+    eval_trial *x = &e->trials[i];
+    if (x->dir && asprintf(&x->t.agent_dir, "%s%s", dest, x->dir + root_len) < 0)
+      x->t.agent_dir = NULL;
+  }
+  free(dest);
+  return 0;
 }
 
 /* Thread pool: run.json, one transcript per trial, summary.json. */
 static void store_work(uv_work_t *w) {
   upk_eval *e = w->data;
+  if (!e->spec.runs_dir) {
+    upk_rmtree_at(AT_FDCWD, e->agent_root); /* only agent runs come here unstored */
+    return;
+  }
   const char *names[64];
   size_t nm = e->spec.n_models < 64 ? e->spec.n_models : 64;
   for (size_t i = 0; i < nm; i++)
@@ -351,21 +481,28 @@ static void store_work(uv_work_t *w) {
                        e->spec.baseline,
                        e->spec.n_subset};
   int rc = upk_run_create(e->spec.runs_dir, &meta, &e->run);
+  if (!rc && e->agent_root)
+    rc = move_agent_runs(e);
   for (size_t i = 0; !rc && i < e->n; i++) {
     const upk_eval_trial *t = &e->trials[i].t;
+    json_t *agent = upk_eval_agent_record(t);
     upk_transcript tr = {t->model->name,
                          t->with_skill,
                          t->run,
                          t->case_idx,
-                         t->with_skill ? e->system_skill : e->system_base,
+                         t->agent_name   ? NULL /* the agent's own */
+                         : t->with_skill ? e->system_skill
+                                         : e->system_base,
                          t->prompt,
                          t->answer,
                          t->error,
                          t->input_tokens,
                          t->output_tokens,
                          t->duration_ms,
-                         t->answer ? &t->report : NULL};
+                         t->answer ? &t->report : NULL,
+                         agent};
     rc = upk_run_write_transcript(&e->run, &tr);
+    json_decref(agent);
   }
   if (!rc)
     rc = upk_run_write_summary(&e->run, e->summary_text);
@@ -397,7 +534,7 @@ static void store_run(upk_eval *e) {
     deliver(e);
     return;
   }
-  if (!e->spec.runs_dir) {
+  if (!e->spec.runs_dir && !e->agent_root) {
     deliver(e);
     return;
   }
@@ -410,9 +547,7 @@ static void store_run(upk_eval *e) {
 }
 
 static void deliver(upk_eval *e) {
-  upk_eval_trial *ts = calloc(e->n ? e->n : 1, sizeof *ts);
-  for (size_t i = 0; ts && i < e->n; i++)
-    ts[i] = e->trials[i].t;
+  upk_eval_trial *ts = flat_trials(e);
   upk_eval_outcome o = {ts,
                         ts ? e->n : 0,
                         &e->stats,
@@ -427,6 +562,35 @@ static void deliver(upk_eval *e) {
 }
 
 /* ---- start and cancel ---- */
+
+/* Agent definitions and the skill's folder are read when a run starts, maybe
+ * after the caller has gone: copied. */
+static int copy_agents(upk_eval *e, const upk_eval_spec *spec) {
+  bool any = false;
+  for (size_t i = 0; spec->agents && i < spec->n_models; i++)
+    any |= spec->agents[i].name != NULL;
+  e->spec.agents = NULL;
+  if (!any)
+    return 0;
+  if (!(e->defs = calloc(spec->n_models, sizeof *e->defs)))
+    return -ENOMEM;
+  for (size_t i = 0; i < spec->n_models; i++)
+    if (spec->agents[i].name && upk_agent_def_copy(&e->defs[i], &spec->agents[i]))
+      return -ENOMEM;
+  e->spec.agents = e->defs;
+  if (spec->skill_dir && !(e->spec.skill_dir = e->own_skill_dir = strdup(spec->skill_dir)))
+    return -ENOMEM;
+  /* Beside the runs (one rename stores them), else in TMPDIR (removed at the end). */
+  static unsigned seq;
+  const char *tmp = getenv("TMPDIR");
+  if (asprintf(&e->agent_root, "%s/.agent-runs-%d-%u-%llu",
+               spec->runs_dir ? spec->runs_dir
+               : tmp && *tmp  ? tmp
+                              : "/tmp",
+               (int)getpid(), ++seq, (unsigned long long)uv_hrtime()) < 0)
+    e->agent_root = NULL;
+  return e->agent_root ? 0 : -ENOMEM;
+}
 
 static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->spec = *spec;
@@ -448,11 +612,27 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->spec.n_subset = n;
   if (!e->spec.concurrency)
     e->spec.concurrency = DEFAULT_CONCURRENCY;
+  if (!e->spec.max_parallel)
+    e->spec.max_parallel = uv_available_parallelism();
+  if (copy_agents(e, spec))
+    return -ENOMEM;
   if (!e->spec.kernel_timeout_ms)
     e->spec.kernel_timeout_ms = KERNEL_TIMEOUT_MS;
   e->system_skill = upk_eval_system_prompt(spec->skill_name, spec->skill_md);
   e->system_base = strdup(SYSTEM_BASE);
   return e->system_skill && e->system_base ? 0 : -ENOMEM;
+}
+
+/* An agent trial's directory: <root>/<model>/<condition>/run-<r>/case-<c>. */
+static int plan_agent(upk_eval *e, eval_trial *x, size_t m) {
+  char comp[160];
+  upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
+  x->def = &e->spec.agents[m];
+  x->t.agent_name = x->def->name;
+  if (asprintf(&x->dir, "%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
+               x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1) < 0)
+    x->dir = NULL;
+  return x->dir ? 0 : -ENOMEM;
 }
 
 /* Trials in model, run, case order, the two conditions of a pair side by side. */
@@ -478,7 +658,8 @@ static int plan_trials(upk_eval *e) {
                                   .output_tokens = -1,
                                   .verdict = UPK_ASSERT_PENDING};
           x->t.prompt = upk_evalcase_prompt(&s->cases->items[s->subset[c]]);
-          if (!x->t.prompt)
+          x->t.exit_status = -1;
+          if (!x->t.prompt || (s->agents && s->agents[m].name && plan_agent(e, x, m)))
             return -ENOMEM;
         }
   return 0;
@@ -533,14 +714,50 @@ int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_c
   return 0;
 }
 
+/* A cancelled evaluation's agent runs are removed off the loop; the path is owned. */
+typedef struct rm_later {
+  uv_work_t work;
+  char *path;
+} rm_later;
+
+static void rm_work(uv_work_t *w) {
+  upk_rmtree_at(AT_FDCWD, ((rm_later *)w->data)->path);
+}
+
+static void rm_done(uv_work_t *w, int status) {
+  (void)status;
+  rm_later *r = w->data;
+  free(r->path);
+  free(r);
+}
+
+static void remove_later(uv_loop_t *loop, char *path) {
+  rm_later *r = calloc(1, sizeof *r);
+  if (r) {
+    r->path = path;
+    r->work.data = r;
+    if (!uv_queue_work(loop, &r->work, rm_work, rm_done))
+      return;
+    free(r);
+  }
+  upk_log(UPK_LOG_WARN, "eval: cannot remove %s", path);
+  free(path);
+}
+
 void upk_eval_cancel(upk_eval *e) {
   if (!e)
     return;
+  if (e->agent_root && !e->work.data) {
+    remove_later(e->server->loop, e->agent_root);
+    e->agent_root = NULL;
+  }
   e->cancelled = true;
   for (size_t i = 0; i < e->n; i++) {
     eval_trial *x = &e->trials[i];
     upk_completion_cancel(x->comp);
     x->comp = NULL;
+    upk_agent_run_cancel(x->arun);
+    x->arun = NULL;
     for (size_t k = 0; k < x->n_slots; k++) {
       upk_kcheck_cancel(x->slots[k].handle);
       x->slots[k].handle = NULL;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "agent.h"
 #include "assertion.h"
 #include "evalcase.h"
 #include "evalstats.h"
@@ -36,6 +37,10 @@ typedef struct upk_eval_spec {
   size_t n_subset;
   const upk_model *models;
   size_t n_models;
+  const upk_agent_def *agents; /* per model: an agent CLI (agent:NAME), or name NULL: an API;
+                                  NULL: every model is an API */
+  const char *skill_dir;       /* the skill's folder, installed whole for agents; may be NULL */
+  unsigned max_parallel;       /* agent runs at once; 0: the core count */
   unsigned runs;        /* >= 1 */
   bool baseline;        /* also run every case without the skill */
   unsigned concurrency; /* model calls in flight at most; 0: 8 */
@@ -60,6 +65,10 @@ typedef struct upk_eval_trial {
   double duration_ms;
   upk_assert_report report; /* empty when the call failed */
   upk_assert_status verdict;
+  const char *agent_name;  /* an agent run's agent ("claude-code"); NULL: a model API */
+  upk_agent_result *agent; /* an agent run: what it did (tools, files, skill loaded, ...) */
+  char *agent_dir;         /* its directory (stdout.jsonl, workspace/, ...) once stored */
+  int exit_status;         /* the agent's exit status; -1 if it did not run */
 } upk_eval_trial;
 
 /** How an evaluation ended; everything is borrowed for the callback. */

@@ -145,6 +145,7 @@ void upk_config_defaults(upk_config *c) {
   c->max_attempts = 4;
   c->retry_backoff_ms = 500;
   c->sources = json_array();
+  c->agents = json_object();
 }
 
 void upk_config_free(upk_config *c) {
@@ -155,6 +156,7 @@ void upk_config_free(upk_config *c) {
   free(c->runs_dir);
   free(c->git_host);
   json_decref(c->model_aliases);
+  json_decref(c->agents);
   json_decref(c->sources);
   memset(c, 0, sizeof *c);
 }
@@ -205,6 +207,25 @@ static int set_aliases(upk_config *c, const json_t *v, const char *where, char *
   return 0;
 }
 
+/* agents: {NAME: {command, env, ...}}: agent CLIs as evaluation targets
+ * (skills/eval/agent.h reads the members). A later layer's members override
+ * an earlier one's, agent by agent. */
+static int set_agents(upk_config *c, const json_t *v, const char *where, char *err,
+                      size_t errlen) {
+  const char *k;
+  json_t *x;
+  if (!json_is_object(v))
+    return bad(err, errlen, where, "agents", "expected a mapping of agent name: settings");
+  json_object_foreach((json_t *)v, k, x) {
+    if (!json_is_object(x))
+      return bad(err, errlen, where, "agents", "every agent maps to a mapping of settings");
+    json_t *have = json_object_get(c->agents, k);
+    if (have ? json_object_update(have, x) : json_object_set_new(c->agents, k, json_deep_copy(x)))
+      return bad(err, errlen, where, "agents", "out of memory");
+  }
+  return 0;
+}
+
 /* skills: {gitHost: URL}: where owner/repo sources live. */
 static int set_skills(upk_config *c, const json_t *v, const char *where, char *err, size_t errlen) {
   if (!json_is_object(v))
@@ -231,6 +252,13 @@ static int apply_one(upk_config *c, const char *k, const json_t *v, const char *
     return set_skills(c, v, where, err, errlen);
   if (!strcmp(k, "model_aliases"))
     return set_aliases(c, v, where, err, errlen);
+  if (!strcmp(k, "agents"))
+    return set_agents(c, v, where, err, errlen);
+  if (!strcmp(k, "max_parallel")) {
+    rc = set_long(&n, v, 1, 256, where, k, err, errlen);
+    c->max_parallel = rc ? c->max_parallel : (int)n;
+    return rc;
+  }
   if (!strcmp(k, "max_refine_attempts")) {
     rc = set_long(&n, v, 0, 100, where, k, err, errlen);
     c->max_refine_attempts = rc ? c->max_refine_attempts : (int)n;

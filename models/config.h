@@ -45,6 +45,8 @@ typedef struct upk_config {
   char *git_host;               /* skills.gitHost: owner/repo's host; NULL: https://github.com */
   int max_refine_attempts;      /* default 2, as upskill */
   json_t *model_aliases;        /* object: alias -> model name */
+  json_t *agents;               /* object: agent name -> settings (skills/eval/agent.h) */
+  int max_parallel;             /* agent runs at once; 0: the core count */
   long request_timeout_ms;      /* whole completion, retries included; default 120000 */
   long connect_timeout_ms;      /* default 10000 */
   int max_attempts;             /* tries per completion; default 4 */

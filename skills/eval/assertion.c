@@ -9,13 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
-static const char *const KIND_NAMES[] = {"contains", "not_contains", "regex", "compiles",
-                                         "resources"};
+static const char *const KIND_NAMES[] = {"contains",  "not_contains", "regex", "compiles",
+                                         "resources", "expect",       "files", "tools"};
+enum { N_KINDS = sizeof KIND_NAMES / sizeof *KIND_NAMES };
 static const char *const STATUS_NAMES[] = {"pass", "fail", "skipped", "error", "pending"};
 
 const char *upk_assert_kind_name(upk_assert_kind k) {
-  return (unsigned)k < 5 ? KIND_NAMES[k] : "unknown";
+  return (unsigned)k < N_KINDS ? KIND_NAMES[k] : "unknown";
 }
 
 const char *upk_assert_status_name(upk_assert_status s) {
@@ -23,7 +26,7 @@ const char *upk_assert_status_name(upk_assert_status s) {
 }
 
 int upk_assert_kind_parse(const char *name, upk_assert_kind *out) {
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < N_KINDS; i++)
     if (strcmp(name, KIND_NAMES[i]) == 0) {
       *out = (upk_assert_kind)i;
       return 0;
@@ -235,6 +238,51 @@ static void eval_regex(const upk_assertion *a, const char *answer, upk_assert_re
   }
 }
 
+/* ---- agent assertions ---------------------------------------------------- */
+
+/* A path the agent was asked to write: relative, no way out of the workspace. */
+static bool inside_path(const char *p) {
+  if (!*p || *p == '/')
+    return false;
+  for (const char *s = p; s; s = strchr(s, '/') ? strchr(s, '/') + 1 : NULL)
+    if (s[0] == '.' && s[1] == '.' && (s[2] == '/' || !s[2]))
+      return false;
+  return true;
+}
+
+static void eval_files(const upk_assertion *a, const upk_assert_env *env, upk_assert_result *r) {
+  r->status = a->n_values ? UPK_ASSERT_PASS : UPK_ASSERT_ERROR;
+  if (!a->n_values)
+    r->reason = xprintf("files lists no path");
+  for (size_t i = 0; i < a->n_values && r->status == UPK_ASSERT_PASS; i++) {
+    struct stat st;
+    char *path = inside_path(a->values[i]) ? xprintf("%s/%s", env->workspace, a->values[i]) : NULL;
+    if (!path) {
+      r->status = UPK_ASSERT_ERROR;
+      r->reason = xprintf("files: \"%s\" is not a path inside the workspace", a->values[i]);
+    } else if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+      r->status = UPK_ASSERT_FAIL;
+      r->reason = xprintf("the agent did not write \"%s\"", a->values[i]);
+    }
+    free(path);
+  }
+}
+
+static void eval_tools(const upk_assertion *a, const upk_assert_env *env, upk_assert_result *r) {
+  r->status = a->n_values ? UPK_ASSERT_PASS : UPK_ASSERT_ERROR;
+  if (!a->n_values)
+    r->reason = xprintf("tools lists no tool");
+  for (size_t i = 0; i < a->n_values && r->status == UPK_ASSERT_PASS; i++) {
+    bool called = false;
+    for (size_t k = 0; k < env->n_tools && !called; k++)
+      called = strcasecmp(env->tools[k], a->values[i]) == 0;
+    if (!called) {
+      r->status = UPK_ASSERT_FAIL;
+      r->reason = xprintf("the agent never called %s", a->values[i]);
+    }
+  }
+}
+
 /* ---- kernel assertions --------------------------------------------------- */
 
 static const char *arch_of(const upk_assertion *a) {
@@ -337,8 +385,21 @@ static void set_skipped(upk_assert_result *res, const char *why) {
   res->reason = strdup(why);
 }
 
+/* Files, tools and statements: decided from the run's environment, or skipped. */
+static void plan_agent(const upk_assertion *a, const upk_assert_env *env, upk_assert_result *res) {
+  if (a->kind == UPK_ASSERT_EXPECT)
+    set_skipped(res, "a statement in words needs a grader");
+  else if (!env || (a->kind == UPK_ASSERT_FILES && !env->workspace))
+    set_skipped(res, "only an agent run (agent:...) leaves files and tool calls to check");
+  else if (a->kind == UPK_ASSERT_FILES)
+    eval_files(a, env, res);
+  else
+    eval_tools(a, env, res);
+}
+
 static int plan_one(upk_assert_report *r, const upk_assertion *a, const char *answer, char **blocks,
-                    const upk_kernel_checker *checker, upk_assert_result *res) {
+                    const upk_assert_env *env, const upk_kernel_checker *checker,
+                    upk_assert_result *res) {
   res->kind = a->kind;
   res->max_registers = a->max_registers;
   res->no_spills = a->no_spills;
@@ -350,6 +411,8 @@ static int plan_one(upk_assert_report *r, const upk_assertion *a, const char *an
     eval_contains(a, answer, res);
   else if (a->kind == UPK_ASSERT_REGEX)
     eval_regex(a, answer, res);
+  else if (!kernel)
+    plan_agent(a, env, res);
   else if (r->n_blocks == 0) {
     res->status = UPK_ASSERT_FAIL;
     res->reason = strdup("the answer has no CUDA code block with a __global__ kernel");
@@ -379,6 +442,12 @@ static void ask_checker(upk_assert_report *r, const upk_kernel_checker *checker)
 
 int upk_assert_evaluate(const upk_assertion *a, size_t n, const char *answer,
                         const upk_kernel_checker *checker, upk_assert_report *out) {
+  return upk_assert_evaluate_in(a, n, answer, NULL, checker, out);
+}
+
+int upk_assert_evaluate_in(const upk_assertion *a, size_t n, const char *answer,
+                           const upk_assert_env *env, const upk_kernel_checker *checker,
+                           upk_assert_report *out) {
   memset(out, 0, sizeof *out);
   char **blocks = NULL;
   bool kernel = false;
@@ -389,7 +458,7 @@ int upk_assert_evaluate(const upk_assertion *a, size_t n, const char *answer,
   if (!out->results)
     rc = -ENOMEM;
   for (size_t i = 0; rc == 0 && i < n; i++, out->n++)
-    rc = plan_one(out, &a[i], answer, blocks, checker, &out->results[i]);
+    rc = plan_one(out, &a[i], answer, blocks, env, checker, &out->results[i]);
   upk_assert_blocks_free(blocks, out->n_blocks);
   if (rc) {
     upk_assert_report_free(out);

@@ -31,7 +31,13 @@ typedef enum {
   UPK_ASSERT_REGEX,
   UPK_ASSERT_COMPILES,
   UPK_ASSERT_RESOURCES,
+  UPK_ASSERT_EXPECT, /* a statement in words (Agent Skills' expectations): a grader judges it */
+  UPK_ASSERT_FILES,  /* agent runs: these workspace-relative files exist after the run */
+  UPK_ASSERT_TOOLS,  /* agent runs: the agent called each of these tools at least once */
 } upk_assert_kind;
+
+/** Kinds whose values are a list of strings (all but compiles and resources). */
+#define UPK_ASSERT_KIND_IS_LIST(k) ((k) != UPK_ASSERT_COMPILES && (k) != UPK_ASSERT_RESOURCES)
 
 /** The default architecture of kernel checks: the H100's full feature set. */
 #define UPK_ASSERT_DEFAULT_ARCH "sm_90a"
@@ -112,9 +118,22 @@ typedef struct upk_assert_report {
   size_t passed, failed, skipped, errors, pending;
 } upk_assert_report;
 
+/** What an agent run leaves besides its answer, for `files` and `tools`. */
+typedef struct upk_assert_env {
+  const char *workspace;    /* the run's workspace directory after the run */
+  const char *const *tools; /* the names of the tools it called, repeats allowed */
+  size_t n_tools;
+} upk_assert_env;
+
 /** Evaluate assertions against an answer. Text assertions are decided now;
- * kernel assertions go through `checker` (NULL: SKIPPED). Returns 0 or
+ * kernel assertions go through `checker` (NULL: SKIPPED). `files` and
+ * `tools` need `env` (NULL: SKIPPED, as for a model answered over an API);
+ * `expect` is SKIPPED (a statement in words needs a grader). Returns 0 or
  * -ENOMEM (the report is then freed and empty). */
+int upk_assert_evaluate_in(const upk_assertion *a, size_t n, const char *answer,
+                           const upk_assert_env *env, const upk_kernel_checker *checker,
+                           upk_assert_report *out);
+/** upk_assert_evaluate_in without an agent's environment. */
 int upk_assert_evaluate(const upk_assertion *a, size_t n, const char *answer,
                         const upk_kernel_checker *checker, upk_assert_report *out);
 /** Answer request `id` later; takes ownership of res's strings and kernels
@@ -135,7 +154,8 @@ void upk_assert_report_free(upk_assert_report *r);
 int upk_extract_cuda_blocks(const char *answer, char ***blocks, size_t *n);
 void upk_assert_blocks_free(char **blocks, size_t n);
 
-/** "contains", "not_contains", "regex", "compiles", "resources". */
+/** "contains", "not_contains", "regex", "compiles", "resources", "expect",
+ * "files", "tools". */
 const char *upk_assert_kind_name(upk_assert_kind k);
 /** Parse a kind name; returns -EINVAL when unknown. */
 int upk_assert_kind_parse(const char *name, upk_assert_kind *out);

@@ -151,7 +151,7 @@ static int one_assert(reader *r, upk_evalcase *c, upk_assert_kind kind, json_t *
   int rc = kind == UPK_ASSERT_COMPILES    ? compiles(r, v, &a)
            : kind == UPK_ASSERT_RESOURCES ? resources(r, v, &a)
                                           : str_list(r, v, key, &a);
-  if (rc == 0 && kind != UPK_ASSERT_CONTAINS && kind <= UPK_ASSERT_REGEX && a.n_values == 0 &&
+  if (rc == 0 && kind != UPK_ASSERT_CONTAINS && UPK_ASSERT_KIND_IS_LIST(kind) && a.n_values == 0 &&
       !r->bad)
     fail(r, "eval/empty", "'%s' lists nothing", key);
   return rc ? (upk_assertion_free(&a), rc) : push_assert(c, &a);
@@ -166,7 +166,9 @@ static int assertions_of(reader *r, json_t *obj, upk_evalcase *c, bool in_expect
     upk_assert_kind kind;
     if (upk_assert_kind_parse(key, &kind) != 0 || (kind == UPK_ASSERT_CONTAINS && !in_expected)) {
       fail(r, "eval/unknown-assertion",
-           "unknown assertion '%s' (contains, not_contains, regex, compiles, resources)", key);
+           "unknown assertion '%s' (contains, not_contains, regex, compiles, resources, expect, "
+           "files, tools)",
+           key);
       continue;
     }
     int rc = one_assert(r, c, kind, v);

@@ -50,7 +50,8 @@ static json_t *extras_json(const upk_evalcase *c, bool *none) {
     if (a->kind == UPK_ASSERT_CONTAINS)
       continue;
     *none = false;
-    json_t *v = a->kind <= UPK_ASSERT_REGEX ? str_array(a->values, a->n_values) : kernel_json(a);
+    json_t *v =
+        UPK_ASSERT_KIND_IS_LIST(a->kind) ? str_array(a->values, a->n_values) : kernel_json(a);
     if (!v || json_object_set_new(o, upk_assert_kind_name(a->kind), v)) {
       json_decref(o);
       return NULL;

@@ -137,7 +137,7 @@ void upk_run_free(upk_run *run) {
 
 /* A model name as one path component: [A-Za-z0-9._-] kept, the rest '_'; if
  * anything changed, a hash of the real name keeps "a/b" and "a_b" apart. */
-static void model_component(const char *model, char *out, size_t cap) {
+void upk_run_model_component(const char *model, char *out, size_t cap) {
   size_t n = 0;
   bool changed = !*model || model[0] == '.';
   uint32_t h = 2166136261u;
@@ -233,7 +233,7 @@ int upk_run_write_transcript(const upk_run *run, const upk_transcript *t) {
   if (!run->dir || !t->model)
     return -EINVAL;
   char comp[160], *dir = NULL, *path = NULL;
-  model_component(t->model, comp, sizeof comp);
+  upk_run_model_component(t->model, comp, sizeof comp);
   if (asprintf(&dir, "%s/transcripts/%s", run->dir, comp) < 0)
     return -ENOMEM;
   int rc = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
@@ -242,7 +242,10 @@ int upk_run_write_transcript(const upk_run *run, const upk_transcript *t) {
     path = NULL;
     rc = -ENOMEM;
   }
-  rc = rc ? rc : write_json(path, transcript_json(run, t));
+  json_t *o = rc ? NULL : transcript_json(run, t);
+  if (o && t->agent)
+    json_object_set(o, "agent", (json_t *)t->agent);
+  rc = rc ? rc : write_json(path, o);
   free(dir);
   free(path);
   return rc;

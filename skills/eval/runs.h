@@ -16,6 +16,7 @@
 #ifndef UPK_RUNS_H
 #define UPK_RUNS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -55,11 +56,15 @@ typedef struct upk_transcript {
   long input_tokens, output_tokens;
   double duration_ms;
   const upk_assert_report *report; /* NULL: not evaluated */
+  const json_t *agent;             /* an agent run's record (borrowed), or NULL */
 } upk_transcript;
 
 /** Create <runs_dir> (with parents) and a new run in it, with run.json.
  * Returns 0 or a negative errno. */
 int upk_run_create(const char *runs_dir, const upk_run_meta *meta, upk_run *out);
+/** A model name as one safe path component ("agent:claude-code" ->
+ * "agent_claude-code", plus a hash when anything was changed). */
+void upk_run_model_component(const char *model, char *out, size_t cap);
 /** Write one trial's transcript. */
 int upk_run_write_transcript(const upk_run *run, const upk_transcript *t);
 /** Write summary.json from JSON text (checked to be JSON: -EINVAL if not). */
