@@ -11,7 +11,9 @@
 
 const ctl_opt ctl_globals[] = {
     {"json", 0, 'j', NULL, "print JSON instead of tables (the daemon's result as it is)"},
-    {"timeout", 0, 't', "SEC", "give up after SEC seconds (a positive number; default 120)"},
+    {"timeout", 0, 't', "SEC",
+     "give up after SEC seconds (a positive number; default 120, 3600 when "
+     "an agent: target is named)"},
     {"verbose", 'v', 'v', NULL, "the daemon logs in detail on stderr"},
     {"server", 0, 's', "CMD", "run CMD (through /bin/sh) as the daemon instead of upskilld --lsp"},
     {"version", 0, 'V', NULL, "print the version and exit"},
@@ -188,11 +190,19 @@ const ctl_cmd ctl_commands[] = {
      1,
      0,
      NULL,
-     {{"model", 'm', 'm', "MODEL", "a model to evaluate (default: the configured one)", NULL, 1},
+     {{"model", 'm', 'm', "MODEL",
+       "a model to evaluate (default: the configured one); agent:claude-code, agent:codex or "
+       "agent:NAME runs that agent CLI in a workspace per run",
+       NULL, 1},
       {"runs", 0, 'r', "N", "runs per case and condition"},
       {"no-baseline", 0, 'B', NULL, "only with the skill"},
-      {"tests", 0, 't', "FILE", "the test cases (default: the skill's tests)"},
+      {"tests", 0, 't', "FILE",
+       "the test cases (default: the skill's tests, else its evals/evals.json)"},
       {"concurrency", 0, 'c', "N", "model calls in flight at most"},
+      {"max-parallel", 0, 'P', "N", "agent runs at once (default: the core count)"},
+      {"trigger", 0, 'T', "FILE",
+       "a trigger eval of the description instead: queries that should and should not load "
+       "the skill"},
       {0}}},
     {"runs",
      "",

@@ -77,9 +77,63 @@ static void print_models(json_t *models) {
     fmt_pct(hi, sizeof hi, json_number_value(json_array_get(ci, 1)), true);
     fmt_pct(ts, sizeof ts, num(m, "tokenSavings"), true);
     snprintf(ci_text, sizeof ci_text, "%s..%s", lo, hi);
-    snprintf(io, sizeof io, "%.0f/%.0f", num(s, "avgInputTokens"), num(s, "avgOutputTokens"));
+    if (num(s, "avgInputTokens") >= 0)
+      snprintf(io, sizeof io, "%.0f/%.0f", num(s, "avgInputTokens"), num(s, "avgOutputTokens"));
+    else
+      snprintf(io, sizeof io, "-");
     printf("%-28.28s %9s %10s %7s %15s %8s %16s\n", sv(m, "model"), pb, ps, pl,
            json_array_size(ci) ? ci_text : "-", ts, io);
+  }
+}
+
+/* A mean that may be null: "-" then. */
+static void fmt_num(char *buf, size_t len, const json_t *o, const char *key, const char *fmt,
+                    double scale) {
+  const json_t *v = json_object_get(o, key);
+  if (json_is_number(v))
+    snprintf(buf, len, fmt, json_number_value(v) * scale);
+  else
+    snprintf(buf, len, "-");
+}
+
+static void agent_row(const char *model, const char *cond, const json_t *t) {
+  char pass[16], loaded[16], turns[16], in[16], out[16], cost[16], secs[16];
+  if (!json_is_object(t))
+    return;
+  fmt_num(pass, sizeof pass, t, "passRate", "%.0f%%", 100);
+  fmt_num(loaded, sizeof loaded, t, "skillLoadedRate", "%.0f%%", 100);
+  fmt_num(turns, sizeof turns, t, "meanTurns", "%.1f", 1);
+  fmt_num(in, sizeof in, t, "meanInputTokens", "%.0f", 1);
+  fmt_num(out, sizeof out, t, "meanOutputTokens", "%.0f", 1);
+  fmt_num(cost, sizeof cost, t, "meanCostUsd", "$%.4f", 1);
+  fmt_num(secs, sizeof secs, t, "meanMs", "%.1f s", 0.001);
+  printf("%-24.24s %-13s %5s %8s %6s %8s/%-7s %9s %8s", model, cond, pass, loaded, turns, in, out,
+         cost, secs);
+  long errors = (long)json_integer_value(json_object_get(t, "errors"));
+  if (errors)
+    printf("  (%ld failed to run)", errors);
+  putchar('\n');
+}
+
+/* Agent runs: outcome, skill loaded, turns, tokens, cost and time, with and without the skill. */
+static void print_agents(json_t *agents) {
+  json_t *row;
+  size_t i;
+  if (!agents)
+    return;
+  printf("\n%-24s %-13s %5s %8s %6s %16s %9s %8s\n", "agent", "condition", "pass", "loaded",
+         "turns", "tokens in/out", "cost", "time");
+  json_array_foreach(json_object_get(agents, "byModel"), i, row) {
+    agent_row(sv(row, "model"), "with skill", json_object_get(row, "with_skill"));
+    agent_row("", "without skill", json_object_get(row, "without_skill"));
+  }
+  printf("\nper case:\n");
+  json_array_foreach(json_object_get(agents, "byCase"), i, row) {
+    char label[64];
+    snprintf(label, sizeof label, "case %lld %s",
+             (long long)json_integer_value(json_object_get(row, "case")) + 1, sv(row, "model"));
+    agent_row(label, "with skill", json_object_get(row, "with_skill"));
+    agent_row("", "without skill", json_object_get(row, "without_skill"));
   }
 }
 
@@ -91,6 +145,7 @@ static void print_eval(json_t *r) {
          json_is_true(json_object_get(r, "baseline")) ? ", with and without the skill" : "",
          num(r, "elapsedMs") / 1000);
   print_models(json_object_get(r, "models"));
+  print_agents(json_object_get(r, "agents"));
   const char *id = sv(r, "runId");
   if (*id && strcmp(id, "-"))
     printf("\nrun %s (%s)\n", id, sv(r, "runDir"));
@@ -172,8 +227,13 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
       json_object_set_new(p, "baseline", json_false());
     else if (ch == 't')
       json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
-    else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
-                                                  optarg, p, ch == 'r' ? "runs" : "concurrency"))
+    else if (ch == 'T')
+      json_object_set_new(p, "trigger", json_string(abs = absolute(optarg)));
+    else if (ch == 'P') {
+      if (positive("eval", "--max-parallel", optarg, p, "maxParallel"))
+        goto out;
+    } else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
+                                                    optarg, p, ch == 'r' ? "runs" : "concurrency"))
       goto out;
     free(abs);
   }

@@ -401,11 +401,13 @@ static int takes_next(const ctl_cmd *cmd, const char *arg) {
 
 /* `args` (argc + 1 slots) receives the command's words; main owns and frees it, so that every
  * early return here leaks nothing (the man page is built by running this under ASan). */
+enum { AGENT_TIMEOUT_S = 3600 };
+
 static int ctl_main(int argc, char **argv, char **args) {
   ctl c = {0};
   const char *server = NULL;
   double timeout_s = 120;
-  int help = 0, dashdash = 0, n = 0;
+  int help = 0, dashdash = 0, n = 0, timeout_given = 0;
   const ctl_cmd *cmd = NULL;
   const char *cmd_name = NULL;
   /* Global options anywhere (before `--`); the rest is the command's, in order. */
@@ -448,6 +450,7 @@ static int ctl_main(int argc, char **argv, char **args) {
     case 't': {
       char *end;
       timeout_s = strtod(value, &end);
+      timeout_given = 1;
       if (end == value || *end || !isfinite(timeout_s) || timeout_s <= 0 || timeout_s > 1e6) {
         fprintf(stderr, "upskillctl: --timeout takes a positive number of seconds, not '%s'\n",
                 value);
@@ -481,6 +484,9 @@ static int ctl_main(int argc, char **argv, char **args) {
   if (cmd->local)
     return local_command(n, args);
   c.tty = isatty(2);
+  for (int i = 0; i < n && !timeout_given; i++)
+    if (strstr(args[i], "agent:"))
+      timeout_s = AGENT_TIMEOUT_S; /* agent runs take minutes each, not seconds */
   int warm =
       cmd->kernels || (!strcmp(cmd->name, "raw") && n >= 2 && !strncmp(args[1], "kernel/", 7));
   if (start(&c, server, (int)(timeout_s * 1000), warm)) {

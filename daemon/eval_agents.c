@@ -1,12 +1,8 @@
-/* What an evaluation records of its agent runs (eval_agents.h). */
-#include "eval_agents.h"
+/* What an evaluation records of its agent runs (eval_service.h, "agent runs"). */
+#include "eval_service.h"
 
 #include <stdbool.h>
 #include <string.h>
-
-const char *upk_eval_condition(const upk_eval_trial *t) {
-  return t->with_skill ? "with_skill" : "without_skill";
-}
 
 static json_t *str_array(char *const *v, size_t n) {
   json_t *a = json_array();
@@ -32,8 +28,8 @@ json_t *upk_eval_agent_record(const upk_eval_trial *t) {
                    "skillEvidence", a->skill_evidence, "turns",
                    a->turns < 0 ? json_null() : json_integer(a->turns), "costUsd",
                    num_or_null(a->cost_usd), "agentMs", num_or_null(a->agent_ms), "cacheReadTokens",
-                   (json_int_t)a->cache_read_tokens, "toolCalls", a->tool_calls, "files",
-                   str_array(a->files, a->n_files));
+                   a->cache_read_tokens < 0 ? json_null() : json_integer(a->cache_read_tokens),
+                   "toolCalls", a->tool_calls, "files", str_array(a->files, a->n_files));
 }
 
 /* ---- the summary ---- */

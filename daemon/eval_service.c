@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "agent_runner.h"
-#include "eval_agents.h"
 #include "kernel_service.h"
 #include "log.h"
 #include "models_methods.h"

@@ -98,6 +98,18 @@ int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_c
  * called, nothing more is written (a store already running finishes whole). */
 void upk_eval_cancel(upk_eval *e);
 
+/* ---- agent runs (eval_agents.c) ---- */
+
+/** {agent, dir, exitStatus, sessionId, skillLoaded, skillEvidence, turns,
+ * costUsd, agentMs, cacheReadTokens, toolCalls, files} for an agent trial,
+ * NULL for a model API's (or on ENOMEM). New reference; any thread. */
+json_t *upk_eval_agent_record(const upk_eval_trial *t);
+/** The summary's "agents" member: per model and condition, then per case,
+ * runs, passes, the skill-loaded rate, and mean turns, tokens, cost and wall
+ * time, with and without the skill side by side. NULL when no trial is an
+ * agent run. New reference; any thread. */
+json_t *upk_eval_agent_summary(const upk_eval_trial *ts, size_t n);
+
 /** The system prompt every trial gets (static text). */
 const char *upk_eval_system_base(void);
 /** The system prompt with the skill: the base, a blank line, then the skill
