@@ -203,6 +203,9 @@ const ctl_cmd ctl_commands[] = {
       {"trigger", 0, 'T', "FILE",
        "a trigger eval of the description instead: queries that should and should not load "
        "the skill"},
+      {"optimize", 0, 'O', "N",
+       "trigger mode: up to N better descriptions from the teacher, the best kept"},
+      {"apply", 0, 'A', NULL, "trigger mode: write the best description to the SKILL.md"},
       {0}}},
     {"runs",
      "",

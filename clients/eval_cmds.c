@@ -137,7 +137,49 @@ static void print_agents(json_t *agents) {
   }
 }
 
+static void print_split(const char *name, json_t *sc) {
+  if (!json_is_object(sc))
+    return;
+  printf("  %-5s %lld/%lld queries pass   precision %.0f%%  recall %.0f%%  accuracy %.0f%%\n", name,
+         (long long)json_integer_value(json_object_get(sc, "passed")),
+         (long long)json_integer_value(json_object_get(sc, "total")), 100 * num(sc, "precision"),
+         100 * num(sc, "recall"), 100 * num(sc, "accuracy"));
+}
+
+/* Trigger mode: per agent, each query's trigger rate, then the scores; the best description. */
+static void print_trigger(json_t *r) {
+  json_t *it, *m, *q;
+  size_t i, k, j;
+  json_array_foreach(json_object_get(r, "iterations"), i, it) {
+    printf("%sdescription %zu: %s\n", i ? "\n" : "", i, sv(it, "description"));
+    json_array_foreach(json_object_get(it, "models"), k, m) {
+      printf("\n%s\n", sv(m, "model"));
+      json_array_foreach(json_object_get(m, "results"), j, q) {
+        bool should = json_is_true(json_object_get(q, "should_trigger"));
+        printf("  %s %-6s %lld/%lld  %-14s %.60s\n",
+               json_is_true(json_object_get(q, "pass")) ? "ok  " : "FAIL", sv(q, "split"),
+               (long long)json_integer_value(json_object_get(q, "triggers")),
+               (long long)json_integer_value(json_object_get(q, "runs")),
+               should ? "should load" : "should not", sv(q, "query"));
+      }
+      print_split("train", json_object_get(m, "train"));
+      print_split("test", json_object_get(m, "test"));
+    }
+  }
+  json_t *best = json_object_get(r, "best");
+  if (json_array_size(json_object_get(r, "iterations")) > 1)
+    printf("\nbest: description %lld: %s\n",
+           (long long)json_integer_value(json_object_get(best, "iteration")),
+           sv(best, "description"));
+  if (json_is_string(json_object_get(r, "applied")))
+    printf("written to %s\n", sv(r, "applied"));
+}
+
 static void print_eval(json_t *r) {
+  if (!strcmp(sv(r, "mode"), "trigger")) {
+    print_trigger(r);
+    return;
+  }
   printf("%s: %lld trials (%lld cases x %lld runs%s) in %.1f s\n", sv(r, "skill"),
          (long long)json_integer_value(json_object_get(r, "trials")),
          (long long)json_integer_value(json_object_get(r, "cases")),
@@ -229,6 +271,11 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
       json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
     else if (ch == 'T')
       json_object_set_new(p, "trigger", json_string(abs = absolute(optarg)));
+    else if (ch == 'O') {
+      if (positive("eval", "--optimize", optarg, p, "optimize"))
+        goto out;
+    } else if (ch == 'A')
+      json_object_set_new(p, "apply", json_true());
     else if (ch == 'P') {
       if (positive("eval", "--max-parallel", optarg, p, "maxParallel"))
         goto out;

@@ -41,6 +41,8 @@ void em_free(ecall *c) {
   free(c->skills_dir);
   free(c->indexed_dir);
   free(c->skill_dir);
+  free(c->skill_description);
+  tr_free(c);
   for (size_t i = 0; i < c->n_models; i++)
     upk_agent_def_free(&c->agents[i]);
   free(c->trace);
@@ -172,10 +174,12 @@ static int load_skill(ecall *c, const char *given) {
   char *md = NULL, *meta = NULL;
   c->skill_name = strdup(sk.name ? sk.name : sk.dir_name ? sk.dir_name : "skill");
   c->skill_dir = sk.dir ? strdup(sk.dir) : NULL;
+  c->skill_description = sk.description ? strdup(sk.description) : NULL;
   rc = asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0
            ? -1
            : em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
   if (!rc && !json_object_get(c->params, "cases") && !em_str(c, "tests") &&
+      !json_object_get(c->params, "trigger") &&
       asprintf(&meta, "%s/skill_meta.json", sk.dir) >= 0) {
     int r = upk_evalcases_read(meta, &c->cases, &c->case_diags);
     if (r && r != -EINVAL)
@@ -324,6 +328,10 @@ unsigned em_uint(const ecall *c, const char *key, unsigned def) {
 static void eval_load(ecall *c) {
   if (em_load_models(c, "models") || load_skill(c, em_str(c, "skill")))
     return;
+  if (json_object_get(c->params, "trigger")) {
+    tr_load(c);
+    return;
+  }
   if (json_object_get(c->params, "cases") || em_str(c, "tests") || !c->cases.n)
     load_cases(c);
 }
@@ -378,8 +386,8 @@ static const upk_param eval_params[] = {
      "agent:codex or agent:NAME (the config's agents), with an optional /MODEL, run that agent "
      "CLI.",
      UPK_ITEMS(UPK_T_STRING)},
-    {"runs", UPK_T_INTEGER, 0, "Runs of every case per model and condition.",
-     UPK_RANGE(1, MAX_RUNS), .def = "1"},
+    {"runs", UPK_T_INTEGER, 0, "Runs of every case per model and condition (trigger mode: 3).",
+     UPK_RANGE(1, MAX_RUNS)},
     {"cases", UPK_T_ARRAY, 0,
      "Test cases (upskill's schema plus not_contains, regex, compiles, "
      "resources); default: the skill's skill_meta.json tests.",
@@ -394,10 +402,31 @@ static const upk_param eval_params[] = {
      UPK_RANGE(1, MAX_CONCURRENCY)},
     {"maxTokens", UPK_T_INTEGER, 0, "Most tokens per answer.", UPK_RANGE(1, 1000000)},
     {"temperature", UPK_T_NUMBER, 0, "Sampling temperature.", UPK_RANGE(0, 2)},
+    {"trigger", UPK_T_ANY, 0,
+     "Trigger mode: the skill-creator eval set ([{query, should_trigger}], or a file of it); "
+     "each query runs `runs` times (default 3) on agent targets, and the result is the "
+     "trigger rate per query, precision and recall.",
+     UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_ARRAY}, {.type = UPK_T_OBJECT})},
+    {"threshold", UPK_T_NUMBER, 0, "Trigger mode: the rate at which a query counts as triggered.",
+     UPK_RANGE(0, 1), .def = "0.5"},
+    {"holdout", UPK_T_NUMBER, 0,
+     "Trigger mode: the share of queries held out as the test set (default 0, 0.4 with "
+     "optimize).",
+     UPK_RANGE(0, 0.95)},
+    {"optimize", UPK_T_INTEGER, 0,
+     "Trigger mode: up to N better descriptions from the teacher, each evaluated; the best by "
+     "test score is returned.",
+     UPK_RANGE(0, 20)},
+    {"apply", UPK_T_BOOLEAN, 0, "Trigger mode: write the best description to the SKILL.md.",
+     .def = "false"},
     {0},
 };
 
 static void eval_run(ecall *c) {
+  if (c->trig) {
+    tr_run(c);
+    return;
+  }
   upk_eval_spec spec = {
       .skill_name = c->skill_name,
       .skill_md = c->skill_md,
@@ -407,7 +436,7 @@ static void eval_run(ecall *c) {
       .agents = c->agents,
       .skill_dir = c->skill_dir,
       .max_parallel = em_max_parallel(c),
-      .runs = (unsigned)upk_param_int(c->params, eval_params, "runs"),
+      .runs = em_uint(c, "runs", 1),
       .baseline = upk_param_bool(c->params, eval_params, "baseline"),
       .concurrency = (unsigned)upk_param_int(c->params, eval_params, "concurrency"),
       .policy = em_policy(&c->cfg),
@@ -416,8 +445,7 @@ static void eval_run(ecall *c) {
                          ? json_number_value(json_object_get(c->params, "temperature"))
                          : -1,
       .runs_dir = c->runs_dir,
-      .kind = c->n_models > 1 || upk_param_int(c->params, eval_params, "runs") > 1 ? "benchmark"
-                                                                                   : "eval"};
+      .kind = c->n_models > 1 || em_uint(c, "runs", 1) > 1 ? "benchmark" : "eval"};
   char err[256];
   int rc =
       upk_eval_start(c->job->server, &spec, eval_progress, eval_done, c, &c->eval, err, sizeof err);

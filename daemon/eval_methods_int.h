@@ -17,6 +17,7 @@
 enum { MAX_MODELS = 32, MAX_RUNS = 1000, MAX_CONCURRENCY = 256, TRACE_MAX = 64u << 20 };
 
 typedef struct ecall ecall;
+typedef struct trig_state trig_state;
 typedef void (*ecall_fn)(ecall *c);
 
 struct ecall {
@@ -36,7 +37,9 @@ struct ecall {
   size_t n_models;
   upk_model teacher, test_gen;
   char *skill_name, *skill_md, *runs_dir, *skills_dir, *trace, *output;
-  char *skill_dir; /* the skill's folder (installed whole for agent runs) */
+  char *skill_dir;         /* the skill's folder (installed whole for agent runs) */
+  char *skill_description; /* its frontmatter's description */
+  trig_state *trig;        /* trigger mode (trigger_eval.c) */
   char *indexed_dir; /* skills/eval of a name: the skill skills/get returns for it, or NULL */
   upk_evalcases cases;
   upk_diags case_diags;
@@ -65,6 +68,11 @@ unsigned em_uint(const ecall *c, const char *key, unsigned def);
 unsigned em_max_parallel(const ecall *c);
 /* The agent fields of one trial's result entry (added to `o`). */
 void em_trial_agent_json(json_t *o, const upk_eval_trial *t);
+
+/* trigger_eval.c: skills/eval with params.trigger. */
+int tr_load(ecall *c); /* thread pool: the queries, the split; -1 after em_fail */
+void tr_run(ecall *c); /* loop: answers the job */
+void tr_free(ecall *c);
 
 /* gen_methods.c */
 extern const upk_param upk_gen_params[];

@@ -460,8 +460,8 @@ static void condense_done(uv_work_t *w, int status) {
                "%s trace condensed from %zu to %zu tokens (%zu errors, %zu with what followed, "
                "%zu commands, %zu left out)",
                upk_trace_format_name(g->condensed.format), g->condensed.source_tokens,
-               g->condensed.tokens, g->condensed.errors, g->condensed.fixes,
-               g->condensed.commands, g->condensed.omitted);
+               g->condensed.tokens, g->condensed.errors, g->condensed.fixes, g->condensed.commands,
+               g->condensed.omitted);
   write_stage(g);
 }
 

@@ -88,8 +88,8 @@ static void stale_lenses(const upk_doc_view *v, json_t *out) {
       if (figures && asprintf(&title, "(stale) %s", figures) < 0)
         title = NULL;
       free(figures);
-    } else if (asprintf(&title, "%s: no figures yet (compile error at line %d)", sk->name,
-                        err) < 0) {
+    } else if (asprintf(&title, "%s: no figures yet (compile error at line %d)", sk->name, err) <
+               0) {
       title = NULL;
     }
     json_array_append_new(out, lens(sk->line, title, k ? "upskilld.kernelInfo" : "",
@@ -164,8 +164,9 @@ static char *kernel_markdown(const upk_doc_view *v, const char *name) {
   if (json_is_true(json_object_get(v->result, "ok")) || !v->good)
     return upk_kernel_hover(v->result, v->runs, name);
   char *old = upk_kernel_hover(v->good, v->runs, name), *text = NULL;
-  if (old && asprintf(&text, "*Stale: the text does not compile now; these figures are from its "
-                             "last good compile.*\n\n%s",
+  if (old && asprintf(&text,
+                      "*Stale: the text does not compile now; these figures are from its "
+                      "last good compile.*\n\n%s",
                       old) < 0)
     text = NULL;
   free(old);

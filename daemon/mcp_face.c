@@ -93,10 +93,9 @@ static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *para
  * any revision a client asks about: the client picks from supportedVersions. */
 static void server_discover(upk_server *s, upk_batch *b, json_t *id) {
   reply(s, b, id,
-        json_pack("{s:o,s:o,s:s}", "supportedVersions", upk_mcp_modern_revisions(),
-                  "capabilities", capabilities(false), "instructions", instructions));
+        json_pack("{s:o,s:o,s:s}", "supportedVersions", upk_mcp_modern_revisions(), "capabilities",
+                  capabilities(false), "instructions", instructions));
 }
-
 
 /* We never hand out cursors, so any cursor a client sends is invalid. */
 static bool bad_cursor(upk_server *s, upk_batch *b, json_t *id, json_t *params) {

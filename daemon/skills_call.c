@@ -106,4 +106,3 @@ char *upk_call_path(const upk_call *c, const char *p) {
 }
 
 /* ---- skills/validate ---- */
-

@@ -38,8 +38,8 @@
 #define CURSOR_PREFIX "s1:"
 
 static void not_found(upk_call *c, const char *uri, const char *what) {
-  upk_call_fail(c, UPK_MCP_RESOURCE_NOT_FOUND, json_pack("{s:s}", "uri", uri),
-                "%s not found: %.*s", what, (int)upk_utf8_prefix(uri, 400), uri);
+  upk_call_fail(c, UPK_MCP_RESOURCE_NOT_FOUND, json_pack("{s:s}", "uri", uri), "%s not found: %.*s",
+                what, (int)upk_utf8_prefix(uri, 400), uri);
 }
 
 static upk_catalog_bases bases_of(const upk_call *c) {
@@ -194,11 +194,11 @@ static void do_skills_get(upk_call *c, upk_index *ix) {
 static const char *mime_of(const char *rel, bool text) {
   static const struct {
     const char *ext, *mime;
-  } table[] = {{".md", "text/markdown"},   {".json", "application/json"},
-               {".py", "text/x-python"},   {".sh", "text/x-shellscript"},
+  } table[] = {{".md", "text/markdown"},      {".json", "application/json"},
+               {".py", "text/x-python"},      {".sh", "text/x-shellscript"},
                {".yaml", "application/yaml"}, {".yml", "application/yaml"},
-               {".html", "text/html"},     {".cu", "text/x-cuda"},
-               {".png", "image/png"},      {".pdf", "application/pdf"}};
+               {".html", "text/html"},        {".cu", "text/x-cuda"},
+               {".png", "image/png"},         {".pdf", "application/pdf"}};
   const char *dot = strrchr(base_name(rel), '.');
   for (size_t i = 0; dot && i < sizeof table / sizeof *table; i++)
     if (!strcmp(dot, table[i].ext))
@@ -245,8 +245,7 @@ static int read_by_name(upk_index *ix, const char *uri, char **data, size_t *len
   if (upk_index_get(ix, buf, NULL, &sk) != 0)
     return -ENOENT;
   *rel = slash + 1;
-  int rc = upk_catalog_read(sk.e.dir, base_name(sk.e.path), *rel, UPK_CATALOG_MAX_BYTES, data,
-                            len);
+  int rc = upk_catalog_read(sk.e.dir, base_name(sk.e.path), *rel, UPK_CATALOG_MAX_BYTES, data, len);
   upk_index_skill_free(&sk);
   return rc;
 }
@@ -282,7 +281,8 @@ static void do_resources_read(upk_call *c, upk_index *ix) {
 
 static json_t *child_json(const char *dir_uri, int dfd, const char *name) {
   struct stat sb;
-  if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) || (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)))
+  if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) ||
+      (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)))
     return NULL; /* symlinks and special files are not part of a skill (fsutil.h) */
   char *uri = upk_catalog_file_uri(dir_uri, name);
   json_t *r = NULL;
@@ -393,7 +393,7 @@ static void resources_list_handler(upk_job *job, json_t *params) {
 }
 
 #define QUEUED(fn, wait)                                                                           \
-  static void fn##_handler(upk_job *job, json_t *params) {                                        \
+  static void fn##_handler(upk_job *job, json_t *params) {                                         \
     upk_call_start_waiting(job, params, fn, wait);                                                 \
   }
 QUEUED(do_skills_get, WAIT_FIRST_SCAN_MS)
@@ -441,9 +441,8 @@ bool upk_skills_ext_request(upk_server *s, upk_batch *b, const char *method, jso
     if (!strcmp(method, ext_methods[i].name)) {
       if (!strcmp(method, "resources/directory/read") &&
           json_object_get(params, "cursor")) { /* one page: no cursor is ever handed out */
-        upk_session_answer(s, b,
-                           upk_rpc_error(id, UPK_RPC_INVALID_PARAMS,
-                                         "params.cursor: unknown cursor", NULL));
+        upk_session_answer(
+            s, b, upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, "params.cursor: unknown cursor", NULL));
         return true;
       }
       upk_job_start(s, b, &ext_methods[i], id, params, params, false);

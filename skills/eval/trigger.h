@@ -187,4 +187,9 @@ int upk_trigger_parse_reply(const char *reply, char **description, char *why, si
  * with no index array, or a description or name that is not UTF-8). */
 json_t *upk_trigger_result_json(const upk_trigger_eval *ev);
 
+/** A SKILL.md text with its frontmatter's `description` replaced (written as a JSON string,
+ * which YAML reads as the same double-quoted scalar); the rest byte for byte. malloc'd; NULL
+ * when `md` has no frontmatter with a top-level description, or on ENOMEM. */
+char *upk_trigger_with_description(const char *md, const char *description);
+
 #endif

@@ -346,3 +346,46 @@ json_t *upk_trigger_result_json(const upk_trigger_eval *ev) {
   free(side);
   return o;
 }
+
+/* ---- a SKILL.md with another description ---- */
+
+/* Length of the frontmatter line at p, newline included. */
+static size_t line_len(const char *p) {
+  const char *nl = strchr(p, '\n');
+  return nl ? (size_t)(nl - p) + 1 : strlen(p);
+}
+
+/* The description entry: its "description:" line at column 0 and what continues it (indented
+ * or blank lines: a folded or multi-line scalar). */
+static const char *find_description(const char *fm, const char *end, size_t *len) {
+  for (const char *p = fm; p < end; p += line_len(p)) {
+    if (strncmp(p, "description:", 12) != 0)
+      continue;
+    const char *q = p + line_len(p);
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+      q += line_len(q);
+    *len = (size_t)(q - p);
+    return p;
+  }
+  return NULL;
+}
+
+char *upk_trigger_with_description(const char *md, const char *description) {
+  if (strncmp(md, "---", 3) != 0)
+    return NULL;
+  const char *fm = md + line_len(md), *end = fm;
+  while (*end && strncmp(end, "---", 3) != 0)
+    end += line_len(end);
+  size_t old_len = 0;
+  const char *old = *end ? find_description(fm, end, &old_len) : NULL;
+  json_t *s = old ? json_string(description) : NULL;
+  /* A JSON string is a YAML double-quoted scalar: one line, every character escaped. */
+  char *quoted = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
+  json_decref(s);
+  char *out = NULL;
+  if (quoted &&
+      asprintf(&out, "%.*sdescription: %s\n%s", (int)(old - md), md, quoted, old + old_len) < 0)
+    out = NULL;
+  free(quoted);
+  return out;
+}

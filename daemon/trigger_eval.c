@@ -1,0 +1,318 @@
+/* skills/eval in trigger mode (params.trigger): does the skill's description make
+ * each agent load the skill for the queries it should, and only for those?
+ * Every query runs `runs` times (default 3) with the skill installed; a run
+ * triggered when the agent loaded the skill (agent.h). Scored with
+ * skills/eval/trigger.h as Anthropic's skill-creator does: trigger rate per
+ * query, train/test split, precision and recall. With `optimize: N` the teacher
+ * proposes better descriptions from the train failures, up to N times, each
+ * evaluated the same way, and the best by test score is returned (and written
+ * to the SKILL.md with `apply`). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag_json.h"
+#include "eval_methods_int.h"
+#include "fsutil.h"
+#include "log.h"
+#include "models_methods.h"
+#include "trigger.h"
+
+enum { DEFAULT_RUNS = 3, MAX_OPTIMIZE = 20 };
+
+struct trig_state {
+  upk_trigger_set set;
+  size_t *train, *test, n_train, n_test;
+  double threshold;
+  unsigned runs, optimize, iteration;
+  upk_model teacher;
+  char *md;           /* the SKILL.md being evaluated */
+  char *description;  /* its description */
+  json_t *iterations; /* per description: {description, models: [result json]} */
+  upk_trigger_score *train_scores, *test_scores; /* per iteration, of the first model */
+  upk_trigger_attempt *history;                  /* per iteration: description + outcomes */
+  upk_trigger_outcome **outcomes;
+  char *prompt; /* the improve prompt, kept for a shorten follow-up */
+  upk_completion *comp;
+  json_t *run_ids;
+};
+
+void tr_free(ecall *c) {
+  trig_state *t = c->trig;
+  if (!t)
+    return;
+  upk_completion_cancel(t->comp);
+  upk_trigger_set_free(&t->set);
+  free(t->train);
+  free(t->test);
+  free(t->md);
+  free(t->description);
+  json_decref(t->iterations);
+  json_decref(t->run_ids);
+  for (unsigned i = 0; i < t->iteration + 1 && t->history; i++) {
+    free((char *)t->history[i].description);
+    free(t->outcomes[i]);
+  }
+  free(t->history);
+  free(t->outcomes);
+  free(t->train_scores);
+  free(t->test_scores);
+  free(t->prompt);
+  free(t);
+  c->trig = NULL;
+}
+
+/* ---- load (thread pool) ---- */
+
+static int read_set(ecall *c, trig_state *t) {
+  json_t *v = json_object_get(c->params, "trigger");
+  upk_diags d = {0};
+  int rc;
+  if (json_is_string(v)) {
+    char *p = em_abs(c->workspace, json_string_value(v));
+    rc = p ? upk_trigger_queries_read(p, &t->set, &d) : -ENOMEM;
+    free(p);
+  } else {
+    char *text = json_dumps(v, 0);
+    rc = text ? upk_trigger_queries_parse(text, strlen(text), &t->set, &d) : -ENOMEM;
+    free(text);
+  }
+  if (d.len)
+    c->data = json_pack("{s:o}", "diagnostics", upk_diags_json(&d));
+  upk_diags_free(&d);
+  if (!t->set.n)
+    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.trigger: no usable queries%s%s",
+                   rc ? ": " : "", rc ? strerror(-rc) : "");
+  return 0;
+}
+
+/* One case per query: its prompt, nothing asserted (the outcome is the load). */
+static int cases_of(ecall *c, const upk_trigger_set *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    upk_evalcase one = {.input = s->items[i].query};
+    if (upk_evalcases_add(&c->cases, &one))
+      return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+  }
+  return 0;
+}
+
+int tr_load(ecall *c) {
+  trig_state *t = c->trig = calloc(1, sizeof *t);
+  if (!t)
+    return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+  t->runs = em_uint(c, "runs", DEFAULT_RUNS);
+  t->optimize = em_uint(c, "optimize", 0);
+  json_t *th = json_object_get(c->params, "threshold");
+  t->threshold = th ? json_number_value(th) : UPK_TRIGGER_THRESHOLD;
+  json_t *ho = json_object_get(c->params, "holdout");
+  double holdout = ho ? json_number_value(ho) : t->optimize ? UPK_TRIGGER_HOLDOUT : 0;
+  if (read_set(c, t) || cases_of(c, &t->set))
+    return -1;
+  if (upk_trigger_split(&t->set, UPK_TRIGGER_SEED, holdout, &t->train, &t->n_train, &t->test,
+                        &t->n_test))
+    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.holdout must be in [0, 1)");
+  if (t->optimize && em_resolve(c, c->cfg.skill_generation_model,
+                                "config skill_generation_model (the teacher)", &t->teacher))
+    return -1;
+  t->md = strdup(c->skill_md);
+  t->description = c->skill_description ? strdup(c->skill_description) : NULL;
+  t->iterations = json_array();
+  t->run_ids = json_array();
+  size_t slots = t->optimize + 1;
+  t->history = calloc(slots, sizeof *t->history);
+  t->outcomes = calloc(slots, sizeof *t->outcomes);
+  t->train_scores = calloc(slots, sizeof *t->train_scores);
+  t->test_scores = calloc(slots, sizeof *t->test_scores);
+  if (!t->md || !t->iterations || !t->run_ids || !t->history || !t->outcomes || !t->train_scores ||
+      !t->test_scores)
+    return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+  if (!t->description)
+    return em_fail(c, UPK_RPC_INVALID_PARAMS, "the skill's SKILL.md has no description to test");
+  return 0;
+}
+
+/* ---- run (loop) ---- */
+
+static void run_iteration(ecall *c);
+
+/* Per query of the set: runs that completed and runs that loaded the skill. */
+static upk_trigger_outcome *outcomes_of(const upk_eval_outcome *o, const upk_model *m, size_t n) {
+  upk_trigger_outcome *out = calloc(n ? n : 1, sizeof *out);
+  for (size_t i = 0; out && i < o->n_trials; i++) {
+    const upk_eval_trial *t = &o->trials[i];
+    if (strcmp(t->model->name, m->name) || t->error || !t->agent || t->case_idx >= n)
+      continue; /* a run that failed says nothing about the description */
+    out[t->case_idx].runs++;
+    out[t->case_idx].triggers += t->agent->skill_loaded == 1;
+  }
+  return out;
+}
+
+static json_t *model_result(ecall *c, const upk_trigger_outcome *oc, const upk_model *m) {
+  trig_state *t = c->trig;
+  upk_trigger_eval ev = {c->skill_name, t->description, &t->set,   oc,          t->train,
+                         t->n_train,    t->test,        t->n_test, t->threshold};
+  json_t *r = upk_trigger_result_json(&ev);
+  if (r)
+    json_object_set_new(r, "model", json_string(m->name));
+  return r;
+}
+
+static void finish(ecall *c) {
+  trig_state *t = c->trig;
+  size_t best = 0;
+  upk_trigger_best(t->train_scores, t->n_test ? t->test_scores : NULL, t->iteration + 1, &best);
+  const char *desc = t->history[best].description;
+  json_t *r =
+      json_pack("{s:s,s:s,s:I,s:O,s:O,s:{s:I,s:s}}", "mode", "trigger", "skill", c->skill_name,
+                "runs", (json_int_t)t->runs, "iterations", t->iterations, "runIds", t->run_ids,
+                "best", "iteration", (json_int_t)best, "description", desc);
+  json_t *first = json_array_get(json_object_get(json_array_get(t->iterations, best), "models"), 0);
+  if (r && first)
+    json_object_set(json_object_get(r, "best"), "result", first);
+  if (r && best && json_is_true(json_object_get(c->params, "apply"))) {
+    char *path = NULL, *md = upk_trigger_with_description(c->skill_md, desc);
+    int rc = md && asprintf(&path, "%s/SKILL.md", c->skill_dir) >= 0
+                 ? upk_write_file_atomic(path, md, strlen(md))
+                 : -ENOMEM;
+    json_object_set_new(r, "applied", rc ? json_false() : json_string(path));
+    free(path);
+    free(md);
+  }
+  if (c->data)
+    json_object_set(r, "queryDiagnostics", json_object_get(c->data, "diagnostics"));
+  r ? upk_job_reply(c->job, r) : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
+  em_free(c);
+}
+
+static void fail(ecall *c, int code, const char *why) {
+  upk_job_fail(c->job, code, "%s", why);
+  em_free(c);
+}
+
+static void on_proposal(void *arg, const upk_completion_result *r) {
+  ecall *c = arg;
+  trig_state *t = c->trig;
+  t->comp = NULL;
+  char *desc = NULL, why[256] = "";
+  int rc = r->error ? -EIO : upk_trigger_parse_reply(r->answer->text, &desc, why, sizeof why);
+  if (rc == -E2BIG && !strstr(t->prompt, "is too long")) {
+    char *follow = upk_trigger_shorten_prompt(t->prompt, desc);
+    free(desc);
+    free(t->prompt);
+    t->prompt = follow;
+    run_iteration(c); /* asks again, shorter */
+    return;
+  }
+  char *md = rc ? NULL : upk_trigger_with_description(t->md, desc);
+  if (!md) {
+    upk_log(UPK_LOG_WARN, "trigger: no new description (%s); keeping the best so far",
+            r->error ? r->message
+            : why[0] ? why
+                     : "out of memory");
+    free(desc);
+    finish(c);
+    return;
+  }
+  free(t->md);
+  free(t->description);
+  t->md = md;
+  t->description = desc;
+  t->iteration++;
+  free(t->prompt);
+  t->prompt = NULL;
+  run_iteration(c);
+}
+
+static void propose(ecall *c) {
+  trig_state *t = c->trig;
+  unsigned i = t->iteration;
+  upk_trigger_eval cur = {c->skill_name, t->description, &t->set, t->outcomes[i], t->train,
+                          t->n_train,    NULL,           0,       t->threshold};
+  if (!t->prompt)
+    t->prompt = upk_trigger_improve_prompt(&cur, t->md, t->history, i + 1);
+  json_t *msgs = json_pack("[{s:s,s:s?}]", "role", "user", "content", t->prompt);
+  upk_chat chat = {NULL, msgs, 4096, -1};
+  char err[512];
+  upk_models *models = upk_models_get(c->job->server);
+  upk_retry_policy policy = em_policy(&c->cfg);
+  int rc = !msgs || !t->prompt || !models
+               ? -ENOMEM
+               : upk_complete(models, &t->teacher, &chat, &policy, on_proposal, NULL, c, &t->comp,
+                              err, sizeof err);
+  json_decref(msgs);
+  if (rc) {
+    upk_log(UPK_LOG_WARN, "trigger: cannot ask the teacher: %s", rc == -ENOMEM ? "no" : err);
+    finish(c);
+  }
+}
+
+static void iteration_done(void *arg, const upk_eval_outcome *o) {
+  ecall *c = arg;
+  trig_state *t = c->trig;
+  unsigned i = t->iteration;
+  c->eval = NULL;
+  json_t *models = json_array();
+  for (size_t m = 0; m < c->n_models; m++) {
+    upk_trigger_outcome *oc = outcomes_of(o, &c->models[m], t->set.n);
+    if (oc)
+      json_array_append_new(models, model_result(c, oc, &c->models[m]));
+    if (m == 0) {
+      t->outcomes[i] = oc;
+      upk_trigger_tally(&t->set, oc, t->train, t->n_train, t->threshold, &t->train_scores[i]);
+      upk_trigger_tally(&t->set, oc, t->test, t->n_test, t->threshold, &t->test_scores[i]);
+    } else {
+      free(oc);
+    }
+  }
+  t->history[i] = (upk_trigger_attempt){strdup(t->description), t->outcomes[i]};
+  json_array_append_new(t->iterations,
+                        json_pack("{s:s,s:o}", "description", t->description, "models", models));
+  json_array_append_new(t->run_ids, json_string(o->run_id));
+  bool perfect = t->train_scores[i].failed == 0;
+  if (!t->outcomes[i] || perfect || i >= t->optimize)
+    finish(c);
+  else
+    propose(c);
+}
+
+static void progress(void *arg, size_t done, size_t total, const char *msg) {
+  ecall *c = arg;
+  upk_job_progress(c->job, (double)done, (double)total, msg);
+}
+
+static void run_iteration(ecall *c) {
+  trig_state *t = c->trig;
+  if (t->prompt) {
+    propose(c);
+    return;
+  }
+  upk_eval_spec spec = {.skill_name = c->skill_name,
+                        .skill_md = t->md,
+                        .skill_dir = t->iteration ? NULL : c->skill_dir, /* then only SKILL.md */
+                        .cases = &c->cases,
+                        .models = c->models,
+                        .n_models = c->n_models,
+                        .agents = c->agents,
+                        .max_parallel = em_max_parallel(c),
+                        .runs = t->runs,
+                        .policy = em_policy(&c->cfg),
+                        .runs_dir = c->runs_dir,
+                        .kind = "trigger"};
+  char err[256];
+  int rc =
+      upk_eval_start(c->job->server, &spec, progress, iteration_done, c, &c->eval, err, sizeof err);
+  if (rc)
+    fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_INTERNAL_ERROR, err);
+}
+
+void tr_run(ecall *c) {
+  for (size_t i = 0; i < c->n_models; i++)
+    if (!c->agents[i].name) {
+      fail(c, UPK_RPC_INVALID_PARAMS,
+           "a trigger eval needs agent targets (agent:claude-code, agent:codex, ...): only an "
+           "agent decides from the description whether to load a skill");
+      return;
+    }
+  run_iteration(c);
+}
