@@ -86,6 +86,11 @@ char *upk_eval_runs_dir(const char *configured, const char *workspace) {
 
 int em_resolve(ecall *c, const char *name, const char *what, upk_model *out) {
   char err[400];
+  if (!strncmp(name, "agent:", 6))
+    return em_fail(c, UPK_RPC_INVALID_PARAMS,
+                   "%s: '%.200s' is an agent: agents are evaluated (models, evalModels), "
+                   "a model API writes",
+                   what, name);
   if (upk_model_resolve(&c->cfg, name, out, err, sizeof err))
     return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", what, err);
   return 0;
@@ -118,6 +123,12 @@ static int resolve_agent(ecall *c, const char *id, const char *what, size_t i) {
   return 0;
 }
 
+int em_resolve_target(ecall *c, const char *name, const char *what) {
+  size_t at = c->n_models++;
+  return !strncmp(name, "agent:", 6) ? resolve_agent(c, name, what, at)
+                                     : em_resolve(c, name, what, &c->models[at]);
+}
+
 /* params.models[], else eval_model, else skill_generation_model. */
 int em_load_models(ecall *c, const char *key) {
   json_t *arr = json_object_get(c->params, key), *v;
@@ -129,16 +140,13 @@ int em_load_models(ecall *c, const char *key) {
       return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.%s: at most %d models", key, MAX_MODELS);
     if (!json_is_string(v))
       return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: expected a model name", what);
-    const char *name = json_string_value(v);
-    size_t at = c->n_models++;
-    if (!strncmp(name, "agent:", 6) ? resolve_agent(c, name, what, at)
-                                    : em_resolve(c, name, what, &c->models[at]))
+    if (em_resolve_target(c, json_string_value(v), what))
       return -1;
   }
   if (c->n_models)
     return 0;
   const char *def = c->cfg.eval_model ? c->cfg.eval_model : c->cfg.skill_generation_model;
-  return em_resolve(c, def, "config eval_model", &c->models[c->n_models++]);
+  return em_resolve_target(c, def, "config eval_model");
 }
 
 int em_read_text(ecall *c, const char *path, size_t max, char **out) {
@@ -329,7 +337,7 @@ static void eval_load(ecall *c) {
   if (em_load_models(c, "models") || load_skill(c, em_str(c, "skill")))
     return;
   if (json_object_get(c->params, "trigger")) {
-    tr_load(c);
+    tr_load(c, 0);
     return;
   }
   if (json_object_get(c->params, "cases") || em_str(c, "tests") || !c->cases.n)

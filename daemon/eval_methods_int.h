@@ -55,6 +55,8 @@ const char *em_str(const ecall *c, const char *key);
 /* A client's path: relative ones are in the workspace. malloc'd. */
 char *em_abs(const char *ws, const char *p);
 int em_resolve(ecall *c, const char *name, const char *what, upk_model *out);
+/* A model or an agent (agent:NAME[/MODEL]) appended to c->models (and c->agents). */
+int em_resolve_target(ecall *c, const char *name, const char *what);
 /* params[key] model names into c->models (agent:NAME[/MODEL] too: an agent
  * CLI, with its definition in c->agents), else config eval_model. */
 int em_load_models(ecall *c, const char *key);
@@ -70,8 +72,12 @@ unsigned em_max_parallel(const ecall *c);
 void em_trial_agent_json(json_t *o, const upk_eval_trial *t);
 
 /* trigger_eval.c: skills/eval with params.trigger. */
-int tr_load(ecall *c); /* thread pool: the queries, the split; -1 after em_fail */
+/* thread pool: the queries, the split, the teacher; -1 after em_fail */
+int tr_load(ecall *c, unsigned default_optimize);
 void tr_run(ecall *c); /* loop: answers the job */
+/* loop: skills/generate's result (borrowed) in, its skill's description refined and written,
+ * the job answered with the result plus "trigger". */
+void tr_after_generate(ecall *c, json_t *result);
 void tr_free(ecall *c);
 
 /* gen_methods.c */

@@ -27,6 +27,7 @@ struct upk_gen {
   char *task, *trace_raw, *existing, *skills_dir, *output, *runs_dir, *workspace;
   char **examples, **agents;
   upk_model *eval_models;
+  upk_agent_def *eval_agents; /* copied per eval model; NULL when none is an agent */
   upk_gen_progress_cb progress;
   upk_gen_done_cb done;
   void *arg;

@@ -28,9 +28,11 @@ static void gen_load(ecall *c) {
   if (json_array_size(json_object_get(c->params, "evalModels")))
     em_load_models(c, "evalModels");
   else if (c->cfg.eval_model)
-    em_resolve(c, c->cfg.eval_model, "config eval_model", &c->models[c->n_models++]);
+    em_resolve_target(c, c->cfg.eval_model, "config eval_model");
   else
     c->models[c->n_models++] = c->teacher; /* upskill's default: the teacher */
+  if (!c->code && json_object_get(c->params, "trigger"))
+    tr_load(c, 3); /* its queries become c->cases, which generation does not read */
   if (c->code || !from)
     goto out;
   char *p = em_abs(c->workspace, from), *md = NULL;
@@ -61,6 +63,10 @@ static void gen_progress(void *arg, const char *stage, double done, double total
 static void gen_done(void *arg, int code, const char *message, json_t *result) {
   ecall *c = arg;
   c->gen = NULL;
+  if (!code && c->trig) {
+    tr_after_generate(c, result);
+    return;
+  }
   if (code)
     upk_job_fail_data(c->job, code, json_incref(result), "%s", message);
   else
@@ -88,6 +94,8 @@ static void gen_run(ecall *c) {
       .test_gen = c->test_gen,
       .eval_models = c->models,
       .n_eval_models = c->n_models,
+      .eval_agents = c->agents,
+      .max_parallel = em_max_parallel(c),
       .attempts = em_uint(
           c, "attempts", c->cfg.max_refine_attempts > 0 ? (unsigned)c->cfg.max_refine_attempts : 2),
       .n_tests = em_uint(c, "tests", 0),
@@ -142,8 +150,17 @@ const upk_param upk_gen_params[] = {
     {"model", UPK_T_STRING, 0, "Teacher model (default: config skill_generation_model)."},
     {"testGenModel", UPK_T_STRING, 0, "Model that writes the tests (default: test_gen_model)."},
     {"evalModels", UPK_T_ARRAY, 0,
-     "Student models the skill is refined for, at most 32 (default: eval_model).",
+     "Student models the skill is refined for, at most 32 (default: eval_model); "
+     "agent:claude-code, agent:codex or agent:NAME run that agent CLI.",
      UPK_ITEMS(UPK_T_STRING)},
+    {"maxParallel", UPK_T_INTEGER, 0, "Agent runs at once (default: the core count).",
+     UPK_RANGE(1, MAX_CONCURRENCY)},
+    {"trigger", UPK_T_ANY, 0,
+     "After saving: refine the description against this trigger eval set "
+     "([{query, should_trigger}] or a file), on the agent evalModels; the best is written.",
+     UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_ARRAY}, {.type = UPK_T_OBJECT})},
+    {"optimize", UPK_T_INTEGER, 0, "With trigger: better descriptions to try (default 3).",
+     UPK_RANGE(0, 20)},
     {"attempts", UPK_T_INTEGER, 0, "Skills evaluated at most (default max_refine_attempts).",
      UPK_RANGE(1, 20)},
     {"tests", UPK_T_INTEGER, 0, "Test cases to write (default 6).", UPK_RANGE(1, 50)},

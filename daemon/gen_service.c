@@ -39,6 +39,9 @@ void gen_free(upk_gen *g) {
     free(g->agents[i]);
   free(g->agents);
   free(g->eval_models);
+  for (size_t i = 0; g->eval_agents && i < g->spec.n_eval_models; i++)
+    upk_agent_def_free(&g->eval_agents[i]);
+  free(g->eval_agents);
   if (g->has_condensed)
     upk_condensed_free(&g->condensed);
   free(g->draft);
@@ -386,6 +389,8 @@ static int start_eval(upk_gen *g, const char *skill_md, const size_t *subset, si
                         .n_subset = n,
                         .models = g->eval_models,
                         .n_models = g->spec.n_eval_models,
+                        .agents = g->eval_agents,
+                        .max_parallel = g->spec.max_parallel,
                         .runs = g->spec.runs,
                         .baseline = baseline,
                         .concurrency = g->spec.concurrency,
@@ -491,6 +496,14 @@ static int copy_spec(upk_gen *g, const upk_gen_spec *s) {
   if (!g->task || !g->examples || !g->agents || !g->eval_models || !g->skills_dir)
     return -ENOMEM;
   memcpy(g->eval_models, s->eval_models, s->n_eval_models * sizeof *g->eval_models);
+  g->spec.eval_agents = NULL;
+  if (s->eval_agents) {
+    if (!(g->eval_agents = calloc(s->n_eval_models + 1, sizeof *g->eval_agents)))
+      return -ENOMEM;
+    for (size_t i = 0; i < s->n_eval_models; i++)
+      if (s->eval_agents[i].name && upk_agent_def_copy(&g->eval_agents[i], &s->eval_agents[i]))
+        return -ENOMEM;
+  }
   g->spec.attempts = s->attempts ? s->attempts : 2;
   g->spec.fix_attempts = s->fix_attempts ? s->fix_attempts : 2;
   g->spec.n_tests = s->n_tests ? s->n_tests : DEFAULT_TESTS;

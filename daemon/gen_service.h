@@ -38,6 +38,8 @@ typedef struct upk_gen_spec {
   upk_model test_gen; /* writes the test cases */
   const upk_model *eval_models;
   size_t n_eval_models;
+  const upk_agent_def *eval_agents; /* per eval model: agent:NAME when name is set; may be NULL */
+  unsigned max_parallel;            /* agent runs at once; 0: the core count */
   unsigned attempts;     /* skills evaluated at most (refinements + 1); 0: 2 */
   unsigned fix_attempts; /* send-backs for a SKILL.md that fails validation; 0: 2 */
   size_t n_tests;        /* cases to ask for; 0: 6 */

@@ -16,6 +16,7 @@
 #include "fsutil.h"
 #include "log.h"
 #include "models_methods.h"
+#include "skill.h"
 #include "trigger.h"
 
 enum { DEFAULT_RUNS = 3, MAX_OPTIMIZE = 20 };
@@ -35,6 +36,7 @@ struct trig_state {
   char *prompt; /* the improve prompt, kept for a shorten follow-up */
   upk_completion *comp;
   json_t *run_ids;
+  json_t *generated; /* skills/generate's result, when the trigger eval follows it */
 };
 
 void tr_free(ecall *c) {
@@ -58,6 +60,7 @@ void tr_free(ecall *c) {
   free(t->train_scores);
   free(t->test_scores);
   free(t->prompt);
+  json_decref(t->generated);
   free(t);
   c->trig = NULL;
 }
@@ -96,12 +99,12 @@ static int cases_of(ecall *c, const upk_trigger_set *s) {
   return 0;
 }
 
-int tr_load(ecall *c) {
+int tr_load(ecall *c, unsigned default_optimize) {
   trig_state *t = c->trig = calloc(1, sizeof *t);
   if (!t)
     return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
   t->runs = em_uint(c, "runs", DEFAULT_RUNS);
-  t->optimize = em_uint(c, "optimize", 0);
+  t->optimize = em_uint(c, "optimize", default_optimize);
   json_t *th = json_object_get(c->params, "threshold");
   t->threshold = th ? json_number_value(th) : UPK_TRIGGER_THRESHOLD;
   json_t *ho = json_object_get(c->params, "holdout");
@@ -114,8 +117,6 @@ int tr_load(ecall *c) {
   if (t->optimize && em_resolve(c, c->cfg.skill_generation_model,
                                 "config skill_generation_model (the teacher)", &t->teacher))
     return -1;
-  t->md = strdup(c->skill_md);
-  t->description = c->skill_description ? strdup(c->skill_description) : NULL;
   t->iterations = json_array();
   t->run_ids = json_array();
   size_t slots = t->optimize + 1;
@@ -123,11 +124,9 @@ int tr_load(ecall *c) {
   t->outcomes = calloc(slots, sizeof *t->outcomes);
   t->train_scores = calloc(slots, sizeof *t->train_scores);
   t->test_scores = calloc(slots, sizeof *t->test_scores);
-  if (!t->md || !t->iterations || !t->run_ids || !t->history || !t->outcomes || !t->train_scores ||
+  if (!t->iterations || !t->run_ids || !t->history || !t->outcomes || !t->train_scores ||
       !t->test_scores)
     return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
-  if (!t->description)
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "the skill's SKILL.md has no description to test");
   return 0;
 }
 
@@ -170,7 +169,7 @@ static void finish(ecall *c) {
   json_t *first = json_array_get(json_object_get(json_array_get(t->iterations, best), "models"), 0);
   if (r && first)
     json_object_set(json_object_get(r, "best"), "result", first);
-  if (r && best && json_is_true(json_object_get(c->params, "apply"))) {
+  if (r && best && (t->generated || json_is_true(json_object_get(c->params, "apply")))) {
     char *path = NULL, *md = upk_trigger_with_description(c->skill_md, desc);
     int rc = md && asprintf(&path, "%s/SKILL.md", c->skill_dir) >= 0
                  ? upk_write_file_atomic(path, md, strlen(md))
@@ -181,6 +180,11 @@ static void finish(ecall *c) {
   }
   if (c->data)
     json_object_set(r, "queryDiagnostics", json_object_get(c->data, "diagnostics"));
+  if (r && t->generated) { /* after skills/generate: its result, with this under "trigger" */
+    json_object_set_new(t->generated, "trigger", r);
+    r = t->generated;
+    t->generated = NULL;
+  }
   r ? upk_job_reply(c->job, r) : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
   em_free(c);
 }
@@ -307,6 +311,7 @@ static void run_iteration(ecall *c) {
 }
 
 void tr_run(ecall *c) {
+  trig_state *t = c->trig;
   for (size_t i = 0; i < c->n_models; i++)
     if (!c->agents[i].name) {
       fail(c, UPK_RPC_INVALID_PARAMS,
@@ -314,5 +319,52 @@ void tr_run(ecall *c) {
            "agent decides from the description whether to load a skill");
       return;
     }
+  t->md = c->skill_md ? strdup(c->skill_md) : NULL;
+  t->description = c->skill_description ? strdup(c->skill_description) : NULL;
+  if (!t->md || !t->description) {
+    fail(c, UPK_RPC_INVALID_PARAMS, "the skill's SKILL.md has no description to test");
+    return;
+  }
   run_iteration(c);
+}
+
+void tr_after_generate(ecall *c, json_t *result) {
+  const char *md = json_string_value(json_object_get(result, "skill"));
+  const char *dir = json_string_value(json_object_get(result, "path"));
+  upk_skill sk = {0};
+  if (!md || !dir || upk_skill_parse(md, strlen(md), NULL, &sk, NULL)) {
+    upk_skill_free(&sk);
+    upk_job_reply(c->job, json_incref(result)); /* nothing to refine: the generation stands */
+    em_free(c);
+    return;
+  }
+  free(c->skill_md);
+  free(c->skill_dir);
+  free(c->skill_name);
+  free(c->skill_description);
+  c->skill_md = strdup(md);
+  c->skill_dir = strdup(dir);
+  c->skill_name = strdup(sk.name ? sk.name : "skill");
+  c->skill_description = sk.description ? strdup(sk.description) : NULL;
+  upk_skill_free(&sk);
+  c->trig->generated = json_incref(result);
+  /* Only agents decide whether to load a skill: the trigger eval runs on those. */
+  size_t k = 0;
+  for (size_t i = 0; i < c->n_models; i++)
+    if (c->agents[i].name) {
+      c->models[k] = c->models[i];
+      upk_agent_def def = c->agents[i];
+      c->agents[i] = (upk_agent_def){0};
+      c->agents[k++] = def;
+    }
+  c->n_models = k;
+  if (!k) {
+    json_object_set_new(c->trig->generated, "trigger",
+                        json_pack("{s:s}", "error",
+                                  "no agent among evalModels: the description was not refined"));
+    upk_job_reply(c->job, json_incref(c->trig->generated));
+    em_free(c);
+    return;
+  }
+  tr_run(c);
 }
