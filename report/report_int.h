@@ -33,6 +33,10 @@ void rr_groups_free(rr_groups *x);
 
 /* run_grid.c: the case x model grid; runs[1] may be NULL. */
 void rr_grid(upk_html *h, const rr_run *a, const rr_run *b);
+/* run_agents.c: the agent runs' figures (nothing for a run with none), and one trial's agent
+ * record (tools, files, whether it loaded the skill) under its transcript. */
+void rr_agents(upk_html *h, const rr_run *r);
+void rr_agent_line(upk_html *h, json_t *t);
 /* run_compare.c */
 void rr_compare(upk_html *h, const rr_run *a, const rr_run *b);
 void rr_generation(upk_html *h, const rr_run *r);

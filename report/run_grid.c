@@ -113,6 +113,7 @@ static void transcript(upk_html *h, json_t *t, const char *run_label) {
                  json_integer_value(json_object_get(tok, "input")),
                  json_integer_value(json_object_get(tok, "output")), rr_num(t, "durationMs"));
   upk_html_raw(h, "</span>\n");
+  rr_agent_line(h, t);
   assertions(h, t);
   if (rr_str(t, "error")) {
     upk_html_raw(h, "<pre class=\"error\">");
