@@ -54,14 +54,14 @@ static void fmt_pct(char *buf, size_t len, double v, bool sign) {
     snprintf(buf, len, "-");
 }
 
-static void print_models(json_t *models) {
+static void print_models(json_t *models, bool old_skill) {
   json_t *m;
   size_t i;
   json_array_foreach(models, i, m) {
     printf("\n%s\n", sv(m, "model"));
     json_t *base = json_object_get(m, "baseline");
     if (json_is_object(base))
-      bar("baseline", base);
+      bar(old_skill ? "old skill" : "baseline", base);
     bar("with skill", json_object_get(m, "skill"));
   }
   printf("\n%-28s %9s %10s %7s %15s %8s %16s\n", "model", "baseline", "with skill", "lift",
@@ -186,7 +186,7 @@ static void print_eval(json_t *r) {
          (long long)json_integer_value(json_object_get(r, "runs")),
          json_is_true(json_object_get(r, "baseline")) ? ", with and without the skill" : "",
          num(r, "elapsedMs") / 1000);
-  print_models(json_object_get(r, "models"));
+  print_models(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   print_agents(json_object_get(r, "agents"));
   const char *id = sv(r, "runId");
   if (*id && strcmp(id, "-"))
@@ -212,7 +212,7 @@ static void print_generate(json_t *r) {
   if (json_is_object(held)) {
     printf("\nheld-out cases (%lld):",
            (long long)json_integer_value(json_object_get(held, "cases")));
-    print_models(json_object_get(held, "models"));
+    print_models(json_object_get(held, "models"), false);
   } else {
     printf("\nno held-out cases: the score is the refinement set's\n");
   }
@@ -269,6 +269,8 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
       json_object_set_new(p, "baseline", json_false());
     else if (ch == 't')
       json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
+    else if (ch == 'K')
+      json_object_set_new(p, "baselineSkill", json_string(abs = absolute(optarg)));
     else if (ch == 'T')
       json_object_set_new(p, "trigger", json_string(abs = absolute(optarg)));
     else if (ch == 'O') {

@@ -42,6 +42,8 @@ void em_free(ecall *c) {
   free(c->indexed_dir);
   free(c->skill_dir);
   free(c->skill_description);
+  free(c->baseline_md);
+  free(c->baseline_dir);
   tr_free(c);
   for (size_t i = 0; i < c->n_models; i++)
     upk_agent_def_free(&c->agents[i]);
@@ -333,8 +335,28 @@ unsigned em_uint(const ecall *c, const char *key, unsigned def) {
 
 /* ---- skills/eval ---- */
 
+/* params.baselineSkill: an older version of the skill stands in for "without". */
+static int load_baseline(ecall *c, const char *given) {
+  char *path = em_abs(c->workspace, given), *md = NULL;
+  upk_skill sk = {0};
+  int rc = path ? upk_skill_load(path, &sk, NULL) : -ENOMEM;
+  free(path);
+  if (!rc && asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0)
+    rc = -ENOMEM;
+  if (rc)
+    rc = em_fail(c, UPK_RPC_INVALID_PARAMS, "params.baselineSkill: no skill at '%s' (%s)", given,
+                 strerror(-rc));
+  else if (!(rc = em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->baseline_md)))
+    c->baseline_dir = strdup(sk.dir);
+  free(md);
+  upk_skill_free(&sk);
+  return rc;
+}
+
 static void eval_load(ecall *c) {
   if (em_load_models(c, "models") || load_skill(c, em_str(c, "skill")))
+    return;
+  if (em_str(c, "baselineSkill") && load_baseline(c, em_str(c, "baselineSkill")))
     return;
   if (json_object_get(c->params, "trigger")) {
     tr_load(c, 0);
@@ -403,6 +425,8 @@ static const upk_param eval_params[] = {
     {"tests", UPK_T_STRING, 0,
      "A tests file instead of cases: a list, {cases} or skill_meta.json."},
     {"baseline", UPK_T_BOOLEAN, 0, "Also run every case without the skill.", .def = "true"},
+    {"baselineSkill", UPK_T_STRING, 0,
+     "An older version of the skill (a directory) to compare against instead of no skill."},
     {"concurrency", UPK_T_INTEGER, 0, "Model calls in flight at most.",
      UPK_RANGE(1, MAX_CONCURRENCY), .def = "8"},
     {"maxParallel", UPK_T_INTEGER, 0,
@@ -443,6 +467,8 @@ static void eval_run(ecall *c) {
       .n_models = c->n_models,
       .agents = c->agents,
       .skill_dir = c->skill_dir,
+      .baseline_md = c->baseline_md,
+      .baseline_dir = c->baseline_dir,
       .max_parallel = em_max_parallel(c),
       .runs = em_uint(c, "runs", 1),
       .baseline = upk_param_bool(c->params, eval_params, "baseline"),

@@ -39,6 +39,7 @@ struct ecall {
   char *skill_name, *skill_md, *runs_dir, *skills_dir, *trace, *output;
   char *skill_dir;         /* the skill's folder (installed whole for agent runs) */
   char *skill_description; /* its frontmatter's description */
+  char *baseline_md, *baseline_dir; /* params.baselineSkill: the older version compared */
   trig_state *trig;        /* trigger mode (trigger_eval.c) */
   char *indexed_dir; /* skills/eval of a name: the skill skills/get returns for it, or NULL */
   upk_evalcases cases;

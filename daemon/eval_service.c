@@ -78,7 +78,7 @@ struct upk_eval {
   upk_agent_def *defs; /* per model, copied; name NULL for an API */
   char *agent_root;    /* agent trials' directories; moved into the run when stored */
   unsigned agents_inflight;
-  char *own_skill_dir;
+  char *own_skill_dir, *own_baseline_dir;
   upk_eval_progress_cb progress;
   upk_eval_done_cb done;
   void *arg;
@@ -112,6 +112,7 @@ static void eval_free(upk_eval *e) {
   free(e->defs);
   free(e->agent_root);
   free(e->own_skill_dir);
+  free(e->own_baseline_dir);
   free(e->trials);
   free(e->model_copy);
   free(e->subset_copy);
@@ -336,9 +337,9 @@ static void start_agent(upk_eval *e, eval_trial *x) {
                       .model = x->t.model->id,
                       .dir = x->dir,
                       .prompt = c->input,
-                      .skill_dir = x->t.with_skill ? e->spec.skill_dir : NULL,
+                      .skill_dir = x->t.with_skill ? e->spec.skill_dir : e->spec.baseline_dir,
                       .skill_name = e->spec.skill_name ? e->spec.skill_name : "skill",
-                      .skill_md = x->t.with_skill ? e->spec.skill_md : NULL,
+                      .skill_md = x->t.with_skill ? e->spec.skill_md : e->spec.baseline_md,
                       .file_names = names,
                       .file_texts = texts,
                       .n_files = c->n_files};
@@ -430,6 +431,7 @@ static json_t *build_summary(upk_eval *e) {
   json_object_set_new(s, "cases", json_integer((json_int_t)e->spec.n_subset));
   json_object_set_new(s, "runs", json_integer(e->spec.runs));
   json_object_set_new(s, "baseline", json_boolean(e->spec.baseline));
+  json_object_set_new(s, "baselineSkill", json_boolean(e->spec.baseline_md != NULL));
   json_object_set_new(s, "concurrency", json_integer(e->spec.concurrency));
   json_object_set_new(s, "elapsedMs", json_real(ms_since(e->started)));
   upk_eval_trial *flat = flat_trials(e);
@@ -577,7 +579,9 @@ static int copy_agents(upk_eval *e, const upk_eval_spec *spec) {
     if (spec->agents[i].name && upk_agent_def_copy(&e->defs[i], &spec->agents[i]))
       return -ENOMEM;
   e->spec.agents = e->defs;
-  if (spec->skill_dir && !(e->spec.skill_dir = e->own_skill_dir = strdup(spec->skill_dir)))
+  if ((spec->skill_dir && !(e->spec.skill_dir = e->own_skill_dir = strdup(spec->skill_dir))) ||
+      (spec->baseline_dir &&
+       !(e->spec.baseline_dir = e->own_baseline_dir = strdup(spec->baseline_dir))))
     return -ENOMEM;
   /* Beside the runs (one rename stores them), else in TMPDIR (removed at the end). */
   static unsigned seq;
@@ -618,7 +622,9 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   if (!e->spec.kernel_timeout_ms)
     e->spec.kernel_timeout_ms = KERNEL_TIMEOUT_MS;
   e->system_skill = upk_eval_system_prompt(spec->skill_name, spec->skill_md);
-  e->system_base = strdup(SYSTEM_BASE);
+  /* The older skill, where one is compared, takes the empty baseline's place. */
+  e->system_base = spec->baseline_md ? upk_eval_system_prompt(spec->skill_name, spec->baseline_md)
+                                     : strdup(SYSTEM_BASE);
   return e->system_skill && e->system_base ? 0 : -ENOMEM;
 }
 

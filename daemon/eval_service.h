@@ -40,6 +40,9 @@ typedef struct upk_eval_spec {
   const upk_agent_def *agents; /* per model: an agent CLI (agent:NAME), or name NULL: an API;
                                   NULL: every model is an API */
   const char *skill_dir;       /* the skill's folder, installed whole for agents; may be NULL */
+  const char *baseline_md;     /* the without-skill condition gets this older SKILL.md instead of
+                                  nothing ("old_skill"); NULL: no skill */
+  const char *baseline_dir;    /* its folder, for agents; may be NULL */
   unsigned max_parallel;       /* agent runs at once; 0: the core count */
   unsigned runs;        /* >= 1 */
   bool baseline;        /* also run every case without the skill */

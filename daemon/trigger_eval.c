@@ -359,9 +359,9 @@ void tr_after_generate(ecall *c, json_t *result) {
     }
   c->n_models = k;
   if (!k) {
-    json_object_set_new(c->trig->generated, "trigger",
-                        json_pack("{s:s}", "error",
-                                  "no agent among evalModels: the description was not refined"));
+    json_object_set_new(
+        c->trig->generated, "trigger",
+        json_pack("{s:s}", "error", "no agent among evalModels: the description was not refined"));
     upk_job_reply(c->job, json_incref(c->trig->generated));
     em_free(c);
     return;
