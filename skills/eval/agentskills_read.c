@@ -49,14 +49,17 @@ void upk_agentskills_literals_free(char **v, size_t n) {
   free(v);
 }
 
-/* Words that make quoted literals something other than "all of these occur". */
+/* Words that make quoted literals something other than "all of these occur":
+ * negations, alternatives, choices and hedges. Such a statement goes to the
+ * grader whole; a contains check would judge it wrongly. */
 static const char *const NOT_ALL[] = {
-    "not",     "no",      "never",   "none",    "nothing",   "nor",      "neither",
-    "without", "cannot",  "avoid",   "avoids",  "avoided",   "absent",   "or",
-    "unless",  "except",  "instead", "rather",  "lack",      "lacks",    "lacking",
-    "missing", "omit",    "omits",   "omitted", "exclude",   "excludes", "excluding",
-    "either",  "refuse",  "refuses", "forbid",  "forbids",   "free",     "removes",
-    "remove",  "removed", "fails",   "fail",    "incorrect", "wrong",    "only",
+    "not",     "no",      "never",   "none",     "nothing",   "nor",     "neither",  "without",
+    "cannot",  "avoid",   "avoids",  "avoided",  "absent",    "or",      "either",   "unless",
+    "except",  "instead", "rather",  "lack",     "lacks",     "lacking", "missing",  "omit",
+    "omits",   "omitted", "exclude", "excludes", "excluding", "refuse",  "refuses",  "forbid",
+    "forbids", "free",    "remove",  "removes",  "removed",   "fail",    "fails",    "incorrect",
+    "wrong",   "only",    "least",   "any",      "most",      "some",    "optional", "optionally",
+    "may",     "might",   "unlike",  "versus",   "vs",
 };
 
 static bool not_all_word(const char *w, size_t n) {
