@@ -43,6 +43,7 @@ void em_free(ecall *c) {
   free(c->skill_dir);
   free(c->skill_description);
   free(c->baseline_md);
+  upk_as_evals_free(&c->evals);
   free(c->baseline_dir);
   tr_free(c);
   for (size_t i = 0; i < c->n_models; i++)
@@ -192,10 +193,17 @@ static int load_skill(ecall *c, const char *given) {
       !json_object_get(c->params, "trigger") &&
       asprintf(&meta, "%s/skill_meta.json", sk.dir) >= 0) {
     int r = upk_evalcases_read(meta, &c->cases, &c->case_diags);
+    /* No tests of upskill's: the Agent Skills guide's evals/evals.json. */
+    if (r == -ENOENT || (!r && !c->cases.n)) {
+      upk_evalcases_free(&c->cases);
+      int ra = upk_agentskills_read_evals_info(sk.dir, &c->cases, &c->evals, &c->case_diags);
+      r = ra == -ENOENT ? r : ra;
+    }
     if (r && r != -EINVAL)
       rc = em_fail(c, UPK_RPC_INVALID_PARAMS,
-                   "no test cases: give cases or tests, or add tests to %s (%s)", meta,
-                   strerror(-r));
+                   "no test cases: give cases or tests, or add tests to %s or an "
+                   "evals/evals.json (%s)",
+                   meta, strerror(-r));
   }
   free(md);
   free(meta);
@@ -401,6 +409,10 @@ static void eval_done(void *arg, const upk_eval_outcome *o) {
     json_object_set_new(r, "runDir", o->run_dir ? json_string(o->run_dir) : json_null());
     if (o->store_error)
       json_object_set_new(r, "storeError", json_string(o->store_error));
+    if (o->layout_error)
+      json_object_set_new(r, "layoutError", json_string(o->layout_error));
+    else if (o->run_dir)
+      json_object_set_new(r, "agentSkillsDir", json_sprintf("%s/agentskills", o->run_dir));
     json_object_set_new(r, "results", trials_json(o));
     if (c->case_diags.len)
       json_object_set_new(r, "caseDiagnostics", upk_diags_json(&c->case_diags));
@@ -469,6 +481,7 @@ static void eval_run(ecall *c) {
       .skill_dir = c->skill_dir,
       .baseline_md = c->baseline_md,
       .baseline_dir = c->baseline_dir,
+      .evals = c->evals.n ? &c->evals : NULL,
       .max_parallel = em_max_parallel(c),
       .runs = em_uint(c, "runs", 1),
       .baseline = upk_param_bool(c->params, eval_params, "baseline"),

@@ -37,10 +37,11 @@ struct ecall {
   size_t n_models;
   upk_model teacher, test_gen;
   char *skill_name, *skill_md, *runs_dir, *skills_dir, *trace, *output;
-  char *skill_dir;         /* the skill's folder (installed whole for agent runs) */
-  char *skill_description; /* its frontmatter's description */
+  char *skill_dir;                  /* the skill's folder (installed whole for agent runs) */
+  char *skill_description;          /* its frontmatter's description */
   char *baseline_md, *baseline_dir; /* params.baselineSkill: the older version compared */
-  trig_state *trig;        /* trigger mode (trigger_eval.c) */
+  upk_as_evals evals; /* the cases came from evals/evals.json: their ids, names, statements */
+  trig_state *trig;                 /* trigger mode (trigger_eval.c) */
   char *indexed_dir; /* skills/eval of a name: the skill skills/get returns for it, or NULL */
   upk_evalcases cases;
   upk_diags case_diags;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent_runner.h"
@@ -91,6 +92,8 @@ struct upk_eval {
   uv_work_t work;
   upk_run run;
   char store_err[256];
+  upk_eval_layout_plan *layout; /* the Agent Skills layout, planned on the loop */
+  char layout_err[256];
 };
 
 static void eval_free(upk_eval *e) {
@@ -125,7 +128,14 @@ static void eval_free(upk_eval *e) {
   json_decref(e->summary);
   free(e->summary_text);
   upk_run_free(&e->run);
+  upk_eval_layout_free(e->layout);
   free(e);
+}
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static double ms_since(uint64_t t0) {
@@ -344,6 +354,7 @@ static void start_agent(upk_eval *e, eval_trial *x) {
                       .file_texts = texts,
                       .n_files = c->n_files};
   x->started = uv_hrtime();
+  x->t.started_at = wall_now();
   int rc = names && texts ? upk_agent_run_start(e->server->loop, &t, on_agent_done, x, &x->arun)
                           : -ENOMEM;
   free(names);
@@ -366,6 +377,7 @@ static void start_trial(upk_eval *e, eval_trial *x) {
                    e->spec.temperature};
   char err[512];
   x->started = uv_hrtime();
+  x->t.started_at = wall_now();
   if (!msgs || upk_complete(e->models, x->t.model, &chat, &e->spec.policy, on_answer, NULL, x,
                             &x->comp, err, sizeof err)) {
     x->t.error = strdup(msgs ? err : "out of memory");
@@ -463,6 +475,19 @@ static int move_agent_runs(upk_eval *e) {
   return 0;
 }
 
+/* The Agent Skills layout beside upskilld's own records; a failure is reported, the run kept. */
+static void write_layout(upk_eval *e) {
+  char *dir = NULL;
+  int rc = asprintf(&dir, "%s/agentskills", e->run.dir) < 0 ? -ENOMEM : 0;
+  for (size_t i = 0; !rc && i < e->n; i++)
+    rc = upk_eval_layout_set_dir(e->layout, i, e->trials[i].t.agent_dir);
+  if (!rc)
+    rc = upk_eval_layout_write(e->layout, dir, e->layout_err, sizeof e->layout_err);
+  else
+    snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
+  free(dir);
+}
+
 /* Thread pool: run.json, one transcript per trial, summary.json. */
 static void store_work(uv_work_t *w) {
   upk_eval *e = w->data;
@@ -507,6 +532,8 @@ static void store_work(uv_work_t *w) {
   }
   if (!rc)
     rc = upk_run_write_summary(&e->run, e->summary_text);
+  if (!rc && e->layout)
+    write_layout(e);
   if (rc) {
     snprintf(e->store_err, sizeof e->store_err, "cannot store the run under %s: %s",
              e->spec.runs_dir, strerror(-rc));
@@ -526,9 +553,21 @@ static void store_done(uv_work_t *w, int status) {
   deliver(e);
 }
 
+static void plan_layout(upk_eval *e) {
+  upk_eval_trial *flat = flat_trials(e);
+  upk_eval_layout l = {e->spec.skill_name, e->spec.skill_dir, e->spec.cases, e->spec.evals,
+                       e->spec.baseline_md != NULL};
+  e->layout = flat ? upk_eval_layout_plan_new(&l, flat, e->n) : NULL;
+  free(flat);
+  if (!e->layout)
+    snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
+}
+
 static void store_run(upk_eval *e) {
   e->storing = true;
   e->summary = build_summary(e);
+  if (e->spec.runs_dir)
+    plan_layout(e);
   e->summary_text = e->summary ? json_dumps(e->summary, JSON_INDENT(2)) : NULL;
   if (!e->summary_text) {
     snprintf(e->store_err, sizeof e->store_err, "out of memory building the summary");
@@ -556,6 +595,7 @@ static void deliver(upk_eval *e) {
                         e->run.dir ? e->run.id : "",
                         e->run.dir,
                         e->store_err[0] ? e->store_err : NULL,
+                        e->layout_err[0] ? e->layout_err : NULL,
                         ms_since(e->started)};
   e->done(e->arg, &o);
   free(ts);

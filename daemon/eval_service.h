@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "agent.h"
+#include "agentskills.h"
 #include "assertion.h"
 #include "evalcase.h"
 #include "evalstats.h"
@@ -43,10 +44,12 @@ typedef struct upk_eval_spec {
   const char *baseline_md;     /* the without-skill condition gets this older SKILL.md instead of
                                   nothing ("old_skill"); NULL: no skill */
   const char *baseline_dir;    /* its folder, for agents; may be NULL */
+  const upk_as_evals *evals;   /* the cases came from evals/evals.json: their ids, names and
+                                  statements, for the Agent Skills layout; may be NULL */
   unsigned max_parallel;       /* agent runs at once; 0: the core count */
-  unsigned runs;        /* >= 1 */
-  bool baseline;        /* also run every case without the skill */
-  unsigned concurrency; /* model calls in flight at most; 0: 8 */
+  unsigned runs;               /* >= 1 */
+  bool baseline;               /* also run every case without the skill */
+  unsigned concurrency;        /* model calls in flight at most; 0: 8 */
   upk_retry_policy policy;
   long max_tokens;            /* <= 0: the provider's default */
   double temperature;         /* < 0: the provider's default */
@@ -66,6 +69,7 @@ typedef struct upk_eval_trial {
   char *error;     /* why it failed; NULL on success */
   long input_tokens, output_tokens;
   double duration_ms;
+  double started_at;        /* wall clock, seconds since the epoch */
   upk_assert_report report; /* empty when the call failed */
   upk_assert_status verdict;
   const char *agent_name;  /* an agent run's agent ("claude-code"); NULL: a model API */
@@ -79,10 +83,11 @@ typedef struct upk_eval_outcome {
   const upk_eval_trial *trials;
   size_t n_trials;
   const upk_evalstats *stats;
-  json_t *summary;         /* what summary.json holds (stats plus totals) */
-  const char *run_id;      /* "" when not stored */
-  const char *run_dir;     /* NULL when not stored */
-  const char *store_error; /* why storing failed; NULL when it did not */
+  json_t *summary;          /* what summary.json holds (stats plus totals) */
+  const char *run_id;       /* "" when not stored */
+  const char *run_dir;      /* NULL when not stored */
+  const char *store_error;  /* why storing failed; NULL when it did not */
+  const char *layout_error; /* why the Agent Skills layout was not written; NULL if it was */
   double elapsed_ms;
 } upk_eval_outcome;
 
@@ -112,6 +117,27 @@ json_t *upk_eval_agent_record(const upk_eval_trial *t);
  * time, with and without the skill side by side. NULL when no trial is an
  * agent run. New reference; any thread. */
 json_t *upk_eval_agent_summary(const upk_eval_trial *ts, size_t n);
+
+/** What the Agent Skills layout is written from, besides the trials. */
+typedef struct upk_eval_layout {
+  const char *skill_name, *skill_path;
+  const upk_evalcases *cases;
+  const upk_as_evals *evals; /* may be NULL: ids are case numbers */
+  bool old_skill;            /* the without condition ran an older skill */
+} upk_eval_layout;
+typedef struct upk_eval_layout_plan upk_eval_layout_plan;
+/** Every trial as one skill-creator run, with copies of all it borrows from `l`
+ * (the trials' own strings must outlive the plan). Loop thread. NULL on ENOMEM. */
+upk_eval_layout_plan *upk_eval_layout_plan_new(const upk_eval_layout *l, const upk_eval_trial *ts,
+                                               size_t n);
+/** Run i's agent directory (its workspace/ and stdout.jsonl become outputs) once it is
+ * known; NULL: none. Returns 0 or -ENOMEM. */
+int upk_eval_layout_set_dir(upk_eval_layout_plan *p, size_t i, const char *agent_dir);
+/** Write the plan under `dir` (created whole or not at all): per eval and configuration,
+ * run-N/{outputs/, grading.json, timing.json}, then benchmark.json (agentskills.h).
+ * Blocking (thread pool). Returns 0 or a negative errno with `err`. */
+int upk_eval_layout_write(const upk_eval_layout_plan *p, const char *dir, char *err, size_t errlen);
+void upk_eval_layout_free(upk_eval_layout_plan *p);
 
 /** The system prompt every trial gets (static text). */
 const char *upk_eval_system_base(void);

@@ -40,14 +40,14 @@ typedef struct upk_gen_spec {
   size_t n_eval_models;
   const upk_agent_def *eval_agents; /* per eval model: agent:NAME when name is set; may be NULL */
   unsigned max_parallel;            /* agent runs at once; 0: the core count */
-  unsigned attempts;     /* skills evaluated at most (refinements + 1); 0: 2 */
-  unsigned fix_attempts; /* send-backs for a SKILL.md that fails validation; 0: 2 */
-  size_t n_tests;        /* cases to ask for; 0: 6 */
-  double holdout;        /* fraction held out for the final score; < 0: 0.34 */
-  uint64_t seed;         /* of the split */
-  unsigned runs;         /* per case and condition; 0: 1 */
-  unsigned concurrency;  /* 0: 8 */
-  bool kernel;           /* allow compiles/resources assertions in the tests */
+  unsigned attempts;                /* skills evaluated at most (refinements + 1); 0: 2 */
+  unsigned fix_attempts;            /* send-backs for a SKILL.md that fails validation; 0: 2 */
+  size_t n_tests;                   /* cases to ask for; 0: 6 */
+  double holdout;                   /* fraction held out for the final score; < 0: 0.34 */
+  uint64_t seed;                    /* of the split */
+  unsigned runs;                    /* per case and condition; 0: 1 */
+  unsigned concurrency;             /* 0: 8 */
+  bool kernel;                      /* allow compiles/resources assertions in the tests */
   upk_retry_policy policy;
   const char *skills_dir; /* the skill is saved in skills_dir/<name> ... */
   const char *output;     /* ... or exactly here */

@@ -81,10 +81,10 @@ struct upk_server {
   uv_timer_t warm_timer;         /* starts the kernel workers once the initialize answer has left */
   struct upk_skills_svc *skills; /* skills index service, from initialize on */
   struct upk_catalog_cache *catalog; /* the Skills extension's digests (skills queue only) */
-  struct upk_kernels *kernels;   /* worker pool and compile cache (kernel_service.h) */
-  struct upk_models *models;     /* model completions (models_methods.h), on first use */
-  json_t *docs;                  /* uri -> open document (documents.c) */
-  bool lens_refresh;             /* the LSP client takes workspace/codeLens/refresh */
+  struct upk_kernels *kernels;       /* worker pool and compile cache (kernel_service.h) */
+  struct upk_models *models;         /* model completions (models_methods.h), on first use */
+  json_t *docs;                      /* uri -> open document (documents.c) */
+  bool lens_refresh;                 /* the LSP client takes workspace/codeLens/refresh */
 };
 
 static inline void upk_session_send(upk_server *s, json_t *msg) {

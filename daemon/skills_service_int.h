@@ -90,7 +90,7 @@ typedef struct item {
   bool catch_up;   /* a full scan once the first watch set is in place (upk__skills_catch_up) */
   int64_t watch_cursor; /* the last placement listed (upk_index_each_dir) */
   uint64_t watch_ns;    /* time spent listing it so far */
-  bool scanning;   /* after this item: the first scan is still under way */
+  bool scanning;        /* after this item: the first scan is still under way */
   size_t done_n, total;
   long indexed;
   json_t *truncated; /* set when a scan completed */

@@ -11,8 +11,7 @@
 
 /** Install what params asks for from source `spec` (params.skills, .all, .list), each
  * placement as `base` says; leaves the result (or the error) in the call. */
-void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base,
-                        const char *spec);
+void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base, const char *spec);
 
 /** skills/audit: the findings of each skill params chooses in source `spec` (params.auditOnly
  * set by the method); installs nothing. */
