@@ -1,8 +1,16 @@
 /* What an evaluation records of its agent runs (eval_service.h, "agent runs"). */
-#include "eval_service.h"
+#include "eval_service_int.h"
 
 #include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "log.h"
 
 static json_t *str_array(char *const *v, size_t n) {
   json_t *a = json_array();
@@ -116,4 +124,179 @@ json_t *upk_eval_agent_summary(const upk_eval_trial *ts, size_t n) {
     return NULL;
   }
   return json_pack("{s:o,s:o}", "byModel", models, "byCase", cases);
+}
+
+/* ---- agent trials ---- */
+
+static void on_agent_done(void *arg, const upk_agent_outcome *o) {
+  eval_trial *x = arg;
+  upk_eval *e = x->e;
+  upk_agent_result *r = o->result;
+  x->arun = NULL;
+  e->agents_inflight--;
+  x->t.duration_ms = o->wall_ms > 0 ? o->wall_ms : eval__ms_since(x->started);
+  x->t.exit_status = o->exit_status;
+  x->t.input_tokens = r->input_tokens;
+  x->t.output_tokens = r->output_tokens;
+  x->t.agent = malloc(sizeof *x->t.agent);
+  if (x->t.agent) {
+    *x->t.agent = *r; /* stolen: the runner frees what is left */
+    memset(r, 0, sizeof *r);
+  }
+  const char *why = !x->t.agent ? "out of memory" : x->t.agent->error;
+  if (why || !x->t.agent->answer) {
+    x->t.error = strdup(why ? why : "the agent gave no final answer");
+    eval__trial_finished(x);
+  } else {
+    x->t.answer = strdup(x->t.agent->answer);
+    eval__judge(x);
+  }
+  eval__pump(e);
+}
+
+void eval__start_agent(upk_eval *e, eval_trial *x) {
+  const upk_evalcase *c = &e->spec.cases->items[x->t.case_idx];
+  const char **names = calloc(c->n_files + 1, sizeof *names);
+  const char **texts = calloc(c->n_files + 1, sizeof *texts);
+  for (size_t i = 0; names && texts && i < c->n_files; i++)
+    names[i] = c->files[i].name, texts[i] = c->files[i].content;
+  upk_agent_task t = {.def = x->def,
+                      .model = x->t.model->id,
+                      .dir = x->dir,
+                      .prompt = c->input,
+                      .skill_dir = x->t.with_skill ? e->spec.skill_dir : e->spec.baseline_dir,
+                      .skill_name = e->spec.skill_name ? e->spec.skill_name : "skill",
+                      .skill_md = x->t.with_skill ? e->spec.skill_md : e->spec.baseline_md,
+                      .file_names = names,
+                      .file_texts = texts,
+                      .n_files = c->n_files};
+  x->started = uv_hrtime();
+  x->t.started_at = eval__wall_now();
+  int rc = names && texts ? upk_agent_run_start(e->server->loop, &t, on_agent_done, x, &x->arun)
+                          : -ENOMEM;
+  free(names);
+  free(texts);
+  if (rc) {
+    x->t.error = strdup("cannot start the agent run: out of memory");
+    eval__trial_finished(x);
+  } else {
+    e->agents_inflight++;
+  }
+}
+
+/* The agent runs' directories become the run's agents/ (one rename: the
+ * root is beside the run, in the same runs directory). */
+int eval__move_agent_runs(upk_eval *e) {
+  char *dest = NULL;
+  if (asprintf(&dest, "%s/agents", e->run.dir) < 0)
+    return -ENOMEM;
+  if (rename(e->agent_root, dest) != 0 && errno != ENOENT) {
+    int rc = -errno;
+    free(dest);
+    return rc;
+  }
+  size_t root_len = strlen(e->agent_root);
+  for (size_t i = 0; i < e->n; i++) {
+    eval_trial *x = &e->trials[i];
+    if (x->dir && asprintf(&x->t.agent_dir, "%s%s", dest, x->dir + root_len) < 0)
+      x->t.agent_dir = NULL;
+  }
+  free(dest);
+  return 0;
+}
+
+/* The Agent Skills layout beside upskilld's own records; a failure is reported, the run kept. */
+void eval__write_layout(upk_eval *e) {
+  char *dir = NULL;
+  int rc = asprintf(&dir, "%s/agentskills", e->run.dir) < 0 ? -ENOMEM : 0;
+  for (size_t i = 0; !rc && i < e->n; i++)
+    rc = upk_eval_layout_set_dir(e->layout, i, e->trials[i].t.agent_dir);
+  if (!rc)
+    rc = upk_eval_layout_write(e->layout, dir, e->layout_err, sizeof e->layout_err);
+  else
+    snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
+  free(dir);
+}
+
+void eval__plan_layout(upk_eval *e) {
+  upk_eval_trial *flat = eval__flat_trials(e);
+  upk_eval_layout l = {e->spec.skill_name, e->spec.skill_dir, e->spec.cases, e->spec.evals,
+                       e->spec.baseline_md != NULL};
+  e->layout = flat ? upk_eval_layout_plan_new(&l, flat, e->n) : NULL;
+  free(flat);
+  if (!e->layout)
+    snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
+}
+
+/* Agent definitions and the skill's folder are read when a run starts, maybe
+ * after the caller has gone: copied. */
+int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
+  bool any = false;
+  for (size_t i = 0; spec->agents && i < spec->n_models; i++)
+    any |= spec->agents[i].name != NULL;
+  e->spec.agents = NULL;
+  if (!any)
+    return 0;
+  if (!(e->defs = calloc(spec->n_models, sizeof *e->defs)))
+    return -ENOMEM;
+  for (size_t i = 0; i < spec->n_models; i++)
+    if (spec->agents[i].name && upk_agent_def_copy(&e->defs[i], &spec->agents[i]))
+      return -ENOMEM;
+  e->spec.agents = e->defs;
+  if ((spec->skill_dir && !(e->spec.skill_dir = e->own_skill_dir = strdup(spec->skill_dir))) ||
+      (spec->baseline_dir &&
+       !(e->spec.baseline_dir = e->own_baseline_dir = strdup(spec->baseline_dir))))
+    return -ENOMEM;
+  /* Beside the runs (one rename stores them), else in TMPDIR (removed at the end). */
+  static unsigned seq;
+  const char *tmp = getenv("TMPDIR");
+  if (asprintf(&e->agent_root, "%s/.agent-runs-%d-%u-%llu",
+               spec->runs_dir ? spec->runs_dir
+               : tmp && *tmp  ? tmp
+                              : "/tmp",
+               (int)getpid(), ++seq, (unsigned long long)uv_hrtime()) < 0)
+    e->agent_root = NULL;
+  return e->agent_root ? 0 : -ENOMEM;
+}
+
+/* An agent trial's directory: <root>/<model>/<condition>/run-<r>/case-<c>. */
+int eval__plan_agent(upk_eval *e, eval_trial *x, size_t m) {
+  char comp[160];
+  upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
+  x->def = &e->spec.agents[m];
+  x->t.agent_name = x->def->name;
+  if (asprintf(&x->dir, "%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
+               x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1) < 0)
+    x->dir = NULL;
+  return x->dir ? 0 : -ENOMEM;
+}
+
+/* A cancelled evaluation's agent runs are removed off the loop; the path is owned. */
+typedef struct rm_later {
+  uv_work_t work;
+  char *path;
+} rm_later;
+
+static void rm_work(uv_work_t *w) {
+  upk_rmtree_at(AT_FDCWD, ((rm_later *)w->data)->path);
+}
+
+static void rm_done(uv_work_t *w, int status) {
+  (void)status;
+  rm_later *r = w->data;
+  free(r->path);
+  free(r);
+}
+
+void eval__remove_later(uv_loop_t *loop, char *path) {
+  rm_later *r = calloc(1, sizeof *r);
+  if (r) {
+    r->path = path;
+    r->work.data = r;
+    if (!uv_queue_work(loop, &r->work, rm_work, rm_done))
+      return;
+    free(r);
+  }
+  upk_log(UPK_LOG_WARN, "eval: cannot remove %s", path);
+  free(path);
 }

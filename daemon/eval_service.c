@@ -1,7 +1,7 @@
 /* Skill evaluation on the loop (eval_service.h): a queue of trials pumped at
  * most `concurrency` at a time, answers checked as they arrive, the run
  * stored on the thread pool at the end. */
-#include "eval_service.h"
+#include "eval_service_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,60 +42,6 @@ char *upk_eval_system_prompt(const char *skill_name, const char *skill_md) {
   return s;
 }
 
-typedef struct eval_trial eval_trial;
-
-/* One kernel check a trial waits for. */
-typedef struct kslot {
-  eval_trial *trial;
-  size_t id; /* request id in the trial's report */
-  upk_kcheck *handle;
-  bool done;
-} kslot;
-
-struct eval_trial {
-  upk_eval_trial t;
-  upk_eval *e;
-  upk_completion *comp;
-  uint64_t started;
-  kslot *slots;
-  size_t n_slots;
-  bool submitting; /* kernel checks being submitted: don't finish yet */
-  bool finished;
-  const upk_agent_def *def; /* an agent trial: its agent; NULL: a model API */
-  char *dir;                /* an agent trial's directory under the eval's agent root */
-  upk_agent_run *arun;
-};
-
-struct upk_eval {
-  upk_server *server;
-  upk_models *models;
-  upk_eval_spec spec; /* strings borrowed, arrays copied; the store's strings owned: */
-  char *own_runs_dir, *own_skill_name, *own_kind; /* the store runs on after a cancel */
-  upk_model *model_copy;
-  size_t *subset_copy;
-  char *system_skill, *system_base;
-  eval_trial *trials;
-  size_t n, next, inflight, finished;
-  upk_agent_def *defs; /* per model, copied; name NULL for an API */
-  char *agent_root;    /* agent trials' directories; moved into the run when stored */
-  unsigned agents_inflight;
-  char *own_skill_dir, *own_baseline_dir;
-  upk_eval_progress_cb progress;
-  upk_eval_done_cb done;
-  void *arg;
-  uint64_t started;
-  bool cancelled, storing;
-  /* The end: stats, summary, store. */
-  upk_evalstats stats;
-  json_t *summary;
-  char *summary_text;
-  uv_work_t work;
-  upk_run run;
-  char store_err[256];
-  upk_eval_layout_plan *layout; /* the Agent Skills layout, planned on the loop */
-  char layout_err[256];
-};
-
 static void eval_free(upk_eval *e) {
   for (size_t i = 0; i < e->n; i++) {
     eval_trial *x = &e->trials[i];
@@ -132,13 +78,13 @@ static void eval_free(upk_eval *e) {
   free(e);
 }
 
-static double wall_now(void) {
+double eval__wall_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static double ms_since(uint64_t t0) {
+double eval__ms_since(uint64_t t0) {
   return (double)(uv_hrtime() - t0) / 1e6;
 }
 
@@ -200,9 +146,6 @@ void upk_eval_kcheck_from_json(const json_t *result, upk_kcheck_result *out) {
   }
 }
 
-static void trial_finished(eval_trial *x);
-static void pump(upk_eval *e);
-
 static void on_kcheck(void *arg, json_t *result) {
   kslot *k = arg;
   eval_trial *x = k->trial;
@@ -213,8 +156,8 @@ static void on_kcheck(void *arg, json_t *result) {
   upk_assert_report_resolve(&x->t.report, k->id, &res);
   if (x->submitting || !upk_assert_report_done(&x->t.report))
     return;
-  trial_finished(x);
-  pump(x->e);
+  eval__trial_finished(x);
+  eval__pump(x->e);
 }
 
 /* Checkers answer later: requests are submitted once evaluate has returned,
@@ -255,7 +198,7 @@ static void submit_kernel_checks(eval_trial *x) {
 
 /* ---- trials ---- */
 
-static void trial_finished(eval_trial *x) {
+void eval__trial_finished(eval_trial *x) {
   upk_eval *e = x->e;
   x->finished = true;
   x->t.verdict = x->t.answer ? upk_assert_report_verdict(&x->t.report) : UPK_ASSERT_ERROR;
@@ -269,7 +212,7 @@ static void trial_finished(eval_trial *x) {
   }
 }
 
-static void judge(eval_trial *x) {
+void eval__judge(eval_trial *x) {
   const upk_evalcase *c = &x->e->spec.cases->items[x->t.case_idx];
   upk_kernel_checker checker = {defer_check, x};
   char *ws = NULL;
@@ -285,12 +228,12 @@ static void judge(eval_trial *x) {
     free(x->t.answer); /* out of memory: no verdict can be given */
     x->t.answer = NULL;
     x->t.error = strdup("out of memory while checking the answer");
-    trial_finished(x);
+    eval__trial_finished(x);
     return;
   }
   submit_kernel_checks(x);
   if (upk_assert_report_done(&x->t.report))
-    trial_finished(x);
+    eval__trial_finished(x);
 }
 
 static void on_answer(void *arg, const upk_completion_result *r) {
@@ -298,78 +241,22 @@ static void on_answer(void *arg, const upk_completion_result *r) {
   upk_eval *e = x->e;
   x->comp = NULL;
   e->inflight--;
-  x->t.duration_ms = ms_since(x->started);
+  x->t.duration_ms = eval__ms_since(x->started);
   if (r->error) {
     x->t.error = strdup(r->message && *r->message ? r->message : upk_merr_name(r->error));
-    trial_finished(x);
+    eval__trial_finished(x);
   } else {
     x->t.answer = strdup(r->answer->text ? r->answer->text : "");
     x->t.input_tokens = r->answer->input_tokens;
     x->t.output_tokens = r->answer->output_tokens;
-    judge(x);
+    eval__judge(x);
   }
-  pump(e);
-}
-
-static void on_agent_done(void *arg, const upk_agent_outcome *o) {
-  eval_trial *x = arg;
-  upk_eval *e = x->e;
-  upk_agent_result *r = o->result;
-  x->arun = NULL;
-  e->agents_inflight--;
-  x->t.duration_ms = o->wall_ms > 0 ? o->wall_ms : ms_since(x->started);
-  x->t.exit_status = o->exit_status;
-  x->t.input_tokens = r->input_tokens;
-  x->t.output_tokens = r->output_tokens;
-  x->t.agent = malloc(sizeof *x->t.agent);
-  if (x->t.agent) {
-    *x->t.agent = *r; /* stolen: the runner frees what is left */
-    memset(r, 0, sizeof *r);
-  }
-  const char *why = !x->t.agent ? "out of memory" : x->t.agent->error;
-  if (why || !x->t.agent->answer) {
-    x->t.error = strdup(why ? why : "the agent gave no final answer");
-    trial_finished(x);
-  } else {
-    x->t.answer = strdup(x->t.agent->answer);
-    judge(x);
-  }
-  pump(e);
-}
-
-static void start_agent(upk_eval *e, eval_trial *x) {
-  const upk_evalcase *c = &e->spec.cases->items[x->t.case_idx];
-  const char **names = calloc(c->n_files + 1, sizeof *names);
-  const char **texts = calloc(c->n_files + 1, sizeof *texts);
-  for (size_t i = 0; names && texts && i < c->n_files; i++)
-    names[i] = c->files[i].name, texts[i] = c->files[i].content;
-  upk_agent_task t = {.def = x->def,
-                      .model = x->t.model->id,
-                      .dir = x->dir,
-                      .prompt = c->input,
-                      .skill_dir = x->t.with_skill ? e->spec.skill_dir : e->spec.baseline_dir,
-                      .skill_name = e->spec.skill_name ? e->spec.skill_name : "skill",
-                      .skill_md = x->t.with_skill ? e->spec.skill_md : e->spec.baseline_md,
-                      .file_names = names,
-                      .file_texts = texts,
-                      .n_files = c->n_files};
-  x->started = uv_hrtime();
-  x->t.started_at = wall_now();
-  int rc = names && texts ? upk_agent_run_start(e->server->loop, &t, on_agent_done, x, &x->arun)
-                          : -ENOMEM;
-  free(names);
-  free(texts);
-  if (rc) {
-    x->t.error = strdup("cannot start the agent run: out of memory");
-    trial_finished(x);
-  } else {
-    e->agents_inflight++;
-  }
+  eval__pump(e);
 }
 
 static void start_trial(upk_eval *e, eval_trial *x) {
   if (x->def) {
-    start_agent(e, x);
+    eval__start_agent(e, x);
     return;
   }
   json_t *msgs = json_pack("[{s:s,s:s}]", "role", "user", "content", x->t.prompt);
@@ -377,11 +264,11 @@ static void start_trial(upk_eval *e, eval_trial *x) {
                    e->spec.temperature};
   char err[512];
   x->started = uv_hrtime();
-  x->t.started_at = wall_now();
+  x->t.started_at = eval__wall_now();
   if (!msgs || upk_complete(e->models, x->t.model, &chat, &e->spec.policy, on_answer, NULL, x,
                             &x->comp, err, sizeof err)) {
     x->t.error = strdup(msgs ? err : "out of memory");
-    trial_finished(x);
+    eval__trial_finished(x);
   } else {
     e->inflight++;
   }
@@ -392,7 +279,7 @@ static void store_run(upk_eval *e);
 static void deliver(upk_eval *e);
 
 /* The one place that moves the queue on; the last thing every callback does. */
-static void pump(upk_eval *e) {
+void eval__pump(upk_eval *e) {
   while (!e->cancelled && e->next < e->n) {
     bool agent = e->trials[e->next].def != NULL;
     if (agent ? e->agents_inflight >= e->spec.max_parallel : e->inflight >= e->spec.concurrency)
@@ -407,7 +294,7 @@ static void pump(upk_eval *e) {
 /* ---- the end ---- */
 
 /* The trials side by side, as the outcome hands them up (shallow copies). */
-static upk_eval_trial *flat_trials(const upk_eval *e) {
+upk_eval_trial *eval__flat_trials(const upk_eval *e) {
   upk_eval_trial *ts = calloc(e->n ? e->n : 1, sizeof *ts);
   for (size_t i = 0; ts && i < e->n; i++)
     ts[i] = e->trials[i].t;
@@ -445,47 +332,13 @@ static json_t *build_summary(upk_eval *e) {
   json_object_set_new(s, "baseline", json_boolean(e->spec.baseline));
   json_object_set_new(s, "baselineSkill", json_boolean(e->spec.baseline_md != NULL));
   json_object_set_new(s, "concurrency", json_integer(e->spec.concurrency));
-  json_object_set_new(s, "elapsedMs", json_real(ms_since(e->started)));
-  upk_eval_trial *flat = flat_trials(e);
+  json_object_set_new(s, "elapsedMs", json_real(eval__ms_since(e->started)));
+  upk_eval_trial *flat = eval__flat_trials(e);
   json_t *agents = flat ? upk_eval_agent_summary(flat, e->n) : NULL;
   free(flat);
   if (agents)
     json_object_set_new(s, "agents", agents);
   return s;
-}
-
-/* The agent runs' directories become the run's agents/ (one rename: the
- * root is beside the run, in the same runs directory). */
-static int move_agent_runs(upk_eval *e) {
-  char *dest = NULL;
-  if (asprintf(&dest, "%s/agents", e->run.dir) < 0)
-    return -ENOMEM;
-  if (rename(e->agent_root, dest) != 0 && errno != ENOENT) {
-    int rc = -errno;
-    free(dest);
-    return rc;
-  }
-  size_t root_len = strlen(e->agent_root);
-  for (size_t i = 0; i < e->n; i++) {
-    eval_trial *x = &e->trials[i];
-    if (x->dir && asprintf(&x->t.agent_dir, "%s%s", dest, x->dir + root_len) < 0)
-      x->t.agent_dir = NULL;
-  }
-  free(dest);
-  return 0;
-}
-
-/* The Agent Skills layout beside upskilld's own records; a failure is reported, the run kept. */
-static void write_layout(upk_eval *e) {
-  char *dir = NULL;
-  int rc = asprintf(&dir, "%s/agentskills", e->run.dir) < 0 ? -ENOMEM : 0;
-  for (size_t i = 0; !rc && i < e->n; i++)
-    rc = upk_eval_layout_set_dir(e->layout, i, e->trials[i].t.agent_dir);
-  if (!rc)
-    rc = upk_eval_layout_write(e->layout, dir, e->layout_err, sizeof e->layout_err);
-  else
-    snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
-  free(dir);
 }
 
 /* Thread pool: run.json, one transcript per trial, summary.json. */
@@ -508,7 +361,7 @@ static void store_work(uv_work_t *w) {
                        e->spec.n_subset};
   int rc = upk_run_create(e->spec.runs_dir, &meta, &e->run);
   if (!rc && e->agent_root)
-    rc = move_agent_runs(e);
+    rc = eval__move_agent_runs(e);
   for (size_t i = 0; !rc && i < e->n; i++) {
     const upk_eval_trial *t = &e->trials[i].t;
     json_t *agent = upk_eval_agent_record(t);
@@ -533,7 +386,7 @@ static void store_work(uv_work_t *w) {
   if (!rc)
     rc = upk_run_write_summary(&e->run, e->summary_text);
   if (!rc && e->layout)
-    write_layout(e);
+    eval__write_layout(e);
   if (rc) {
     snprintf(e->store_err, sizeof e->store_err, "cannot store the run under %s: %s",
              e->spec.runs_dir, strerror(-rc));
@@ -553,21 +406,11 @@ static void store_done(uv_work_t *w, int status) {
   deliver(e);
 }
 
-static void plan_layout(upk_eval *e) {
-  upk_eval_trial *flat = flat_trials(e);
-  upk_eval_layout l = {e->spec.skill_name, e->spec.skill_dir, e->spec.cases, e->spec.evals,
-                       e->spec.baseline_md != NULL};
-  e->layout = flat ? upk_eval_layout_plan_new(&l, flat, e->n) : NULL;
-  free(flat);
-  if (!e->layout)
-    snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
-}
-
 static void store_run(upk_eval *e) {
   e->storing = true;
   e->summary = build_summary(e);
   if (e->spec.runs_dir)
-    plan_layout(e);
+    eval__plan_layout(e);
   e->summary_text = e->summary ? json_dumps(e->summary, JSON_INDENT(2)) : NULL;
   if (!e->summary_text) {
     snprintf(e->store_err, sizeof e->store_err, "out of memory building the summary");
@@ -587,7 +430,7 @@ static void store_run(upk_eval *e) {
 }
 
 static void deliver(upk_eval *e) {
-  upk_eval_trial *ts = flat_trials(e);
+  upk_eval_trial *ts = eval__flat_trials(e);
   upk_eval_outcome o = {ts,
                         ts ? e->n : 0,
                         &e->stats,
@@ -596,44 +439,13 @@ static void deliver(upk_eval *e) {
                         e->run.dir,
                         e->store_err[0] ? e->store_err : NULL,
                         e->layout_err[0] ? e->layout_err : NULL,
-                        ms_since(e->started)};
+                        eval__ms_since(e->started)};
   e->done(e->arg, &o);
   free(ts);
   eval_free(e);
 }
 
 /* ---- start and cancel ---- */
-
-/* Agent definitions and the skill's folder are read when a run starts, maybe
- * after the caller has gone: copied. */
-static int copy_agents(upk_eval *e, const upk_eval_spec *spec) {
-  bool any = false;
-  for (size_t i = 0; spec->agents && i < spec->n_models; i++)
-    any |= spec->agents[i].name != NULL;
-  e->spec.agents = NULL;
-  if (!any)
-    return 0;
-  if (!(e->defs = calloc(spec->n_models, sizeof *e->defs)))
-    return -ENOMEM;
-  for (size_t i = 0; i < spec->n_models; i++)
-    if (spec->agents[i].name && upk_agent_def_copy(&e->defs[i], &spec->agents[i]))
-      return -ENOMEM;
-  e->spec.agents = e->defs;
-  if ((spec->skill_dir && !(e->spec.skill_dir = e->own_skill_dir = strdup(spec->skill_dir))) ||
-      (spec->baseline_dir &&
-       !(e->spec.baseline_dir = e->own_baseline_dir = strdup(spec->baseline_dir))))
-    return -ENOMEM;
-  /* Beside the runs (one rename stores them), else in TMPDIR (removed at the end). */
-  static unsigned seq;
-  const char *tmp = getenv("TMPDIR");
-  if (asprintf(&e->agent_root, "%s/.agent-runs-%d-%u-%llu",
-               spec->runs_dir ? spec->runs_dir
-               : tmp && *tmp  ? tmp
-                              : "/tmp",
-               (int)getpid(), ++seq, (unsigned long long)uv_hrtime()) < 0)
-    e->agent_root = NULL;
-  return e->agent_root ? 0 : -ENOMEM;
-}
 
 static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->spec = *spec;
@@ -657,7 +469,7 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
     e->spec.concurrency = DEFAULT_CONCURRENCY;
   if (!e->spec.max_parallel)
     e->spec.max_parallel = uv_available_parallelism();
-  if (copy_agents(e, spec))
+  if (eval__copy_agents(e, spec))
     return -ENOMEM;
   if (!e->spec.kernel_timeout_ms)
     e->spec.kernel_timeout_ms = KERNEL_TIMEOUT_MS;
@@ -666,18 +478,6 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->system_base = spec->baseline_md ? upk_eval_system_prompt(spec->skill_name, spec->baseline_md)
                                      : strdup(SYSTEM_BASE);
   return e->system_skill && e->system_base ? 0 : -ENOMEM;
-}
-
-/* An agent trial's directory: <root>/<model>/<condition>/run-<r>/case-<c>. */
-static int plan_agent(upk_eval *e, eval_trial *x, size_t m) {
-  char comp[160];
-  upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
-  x->def = &e->spec.agents[m];
-  x->t.agent_name = x->def->name;
-  if (asprintf(&x->dir, "%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
-               x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1) < 0)
-    x->dir = NULL;
-  return x->dir ? 0 : -ENOMEM;
 }
 
 /* Trials in model, run, case order, the two conditions of a pair side by side. */
@@ -704,7 +504,7 @@ static int plan_trials(upk_eval *e) {
                                   .verdict = UPK_ASSERT_PENDING};
           x->t.prompt = upk_evalcase_prompt(&s->cases->items[s->subset[c]]);
           x->t.exit_status = -1;
-          if (!x->t.prompt || (s->agents && s->agents[m].name && plan_agent(e, x, m)))
+          if (!x->t.prompt || (s->agents && s->agents[m].name && eval__plan_agent(e, x, m)))
             return -ENOMEM;
         }
   return 0;
@@ -755,45 +555,15 @@ int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_c
   *out = e;
   upk_log(UPK_LOG_INFO, "eval: %zu trials, %zu models, concurrency %u", e->n, e->spec.n_models,
           e->spec.concurrency);
-  pump(e);
+  eval__pump(e);
   return 0;
-}
-
-/* A cancelled evaluation's agent runs are removed off the loop; the path is owned. */
-typedef struct rm_later {
-  uv_work_t work;
-  char *path;
-} rm_later;
-
-static void rm_work(uv_work_t *w) {
-  upk_rmtree_at(AT_FDCWD, ((rm_later *)w->data)->path);
-}
-
-static void rm_done(uv_work_t *w, int status) {
-  (void)status;
-  rm_later *r = w->data;
-  free(r->path);
-  free(r);
-}
-
-static void remove_later(uv_loop_t *loop, char *path) {
-  rm_later *r = calloc(1, sizeof *r);
-  if (r) {
-    r->path = path;
-    r->work.data = r;
-    if (!uv_queue_work(loop, &r->work, rm_work, rm_done))
-      return;
-    free(r);
-  }
-  upk_log(UPK_LOG_WARN, "eval: cannot remove %s", path);
-  free(path);
 }
 
 void upk_eval_cancel(upk_eval *e) {
   if (!e)
     return;
   if (e->agent_root && !e->work.data) {
-    remove_later(e->server->loop, e->agent_root);
+    eval__remove_later(e->server->loop, e->agent_root);
     e->agent_root = NULL;
   }
   e->cancelled = true;

@@ -1,0 +1,88 @@
+/* Shared by eval_service.c (the queue, judging, the store) and eval_agents.c
+ * (agent trials, their directories, the Agent Skills layout). Not a public API. */
+#ifndef UPK_EVAL_SERVICE_INT_H
+#define UPK_EVAL_SERVICE_INT_H
+
+#include <stdint.h>
+#include <uv.h>
+
+#include "agent_runner.h"
+#include "eval_service.h"
+#include "kernel_service.h"
+#include "runs.h"
+
+typedef struct eval_trial eval_trial;
+
+/* One kernel check a trial waits for. */
+typedef struct kslot {
+  eval_trial *trial;
+  size_t id; /* request id in the trial's report */
+  upk_kcheck *handle;
+  bool done;
+} kslot;
+
+struct eval_trial {
+  upk_eval_trial t;
+  upk_eval *e;
+  upk_completion *comp;
+  uint64_t started;
+  kslot *slots;
+  size_t n_slots;
+  bool submitting; /* kernel checks being submitted: don't finish yet */
+  bool finished;
+  const upk_agent_def *def; /* an agent trial: its agent; NULL: a model API */
+  char *dir;                /* an agent trial's directory under the eval's agent root */
+  upk_agent_run *arun;
+};
+
+struct upk_eval {
+  upk_server *server;
+  upk_models *models;
+  upk_eval_spec spec; /* strings borrowed, arrays copied; the store's strings owned: */
+  char *own_runs_dir, *own_skill_name, *own_kind; /* the store runs on after a cancel */
+  upk_model *model_copy;
+  size_t *subset_copy;
+  char *system_skill, *system_base;
+  eval_trial *trials;
+  size_t n, next, inflight, finished;
+  upk_agent_def *defs; /* per model, copied; name NULL for an API */
+  char *agent_root;    /* agent trials' directories; moved into the run when stored */
+  unsigned agents_inflight;
+  char *own_skill_dir, *own_baseline_dir;
+  upk_eval_progress_cb progress;
+  upk_eval_done_cb done;
+  void *arg;
+  uint64_t started;
+  bool cancelled, storing;
+  /* The end: stats, summary, store. */
+  upk_evalstats stats;
+  json_t *summary;
+  char *summary_text;
+  uv_work_t work;
+  upk_run run;
+  char store_err[256];
+  upk_eval_layout_plan *layout; /* the Agent Skills layout, planned on the loop */
+  char layout_err[256];
+};
+
+/* eval_service.c */
+double eval__ms_since(uint64_t t0);
+double eval__wall_now(void);
+void eval__trial_finished(eval_trial *x);
+/* Check the answer: assertions now, kernel checks later; finishes the trial when done. */
+void eval__judge(eval_trial *x);
+/* The one place that moves the queue on; the last thing every callback does. */
+void eval__pump(upk_eval *e);
+upk_eval_trial *eval__flat_trials(const upk_eval *e);
+
+/* eval_agents.c */
+void eval__start_agent(upk_eval *e, eval_trial *x);
+int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec);
+int eval__plan_agent(upk_eval *e, eval_trial *x, size_t m);
+int eval__move_agent_runs(upk_eval *e); /* thread pool */
+void eval__plan_layout(upk_eval *e);
+void eval__write_layout(upk_eval *e); /* thread pool */
+/* Remove `path` (taken) on the thread pool. */
+void eval__remove_later(uv_loop_t *loop, char *path);
+
+#endif
