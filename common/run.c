@@ -92,8 +92,8 @@ static void collect(int fd, long long deadline, size_t cap, upk_run_result *res)
   }
 }
 
-int upk_run(const char *const *argv, const char *cwd, const char *const *env, int timeout_ms,
-            size_t cap, upk_run_result *res) {
+int upk_run_program(const char *const *argv, const char *cwd, const char *const *env,
+                    int timeout_ms, size_t cap, upk_run_result *res) {
   memset(res, 0, sizeof *res);
   int fds[2];
   if (!(res->output = malloc(cap + 1)))

@@ -17,8 +17,8 @@ typedef struct upk_run_result {
  * ("NAME=value" strings, NULL-terminated; may be NULL), for at most `timeout_ms`. Returns 0
  * when it ran (whatever its exit status), -ENOENT when there is no such program, another
  * negative errno when it could not be started. upk_run_result_free() after 0. */
-int upk_run(const char *const *argv, const char *cwd, const char *const *env, int timeout_ms,
-            size_t cap, upk_run_result *res);
+int upk_run_program(const char *const *argv, const char *cwd, const char *const *env,
+                    int timeout_ms, size_t cap, upk_run_result *res);
 void upk_run_result_free(upk_run_result *res);
 
 #endif

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "run.h"
 #include "log.h"
 
 static json_t *str_array(char *const *v, size_t n) {
@@ -186,12 +188,26 @@ void eval__start_agent(upk_eval *e, eval_trial *x) {
 
 /* The agent runs' directories become the run's agents/ (one rename: the
  * root is beside the run, in the same runs directory). */
+static int copy_tree(const char *from, const char *to) {
+  const char *argv[] = {"cp", "-a", "--", from, to, NULL};
+  upk_run_result res = {0};
+  int rc = upk_run_program(argv, NULL, NULL, 600000, 4096, &res);
+  if (!rc && res.exit_code)
+    rc = -EIO;
+  upk_run_result_free(&res);
+  if (!rc)
+    upk_rmtree_at(AT_FDCWD, from);
+  return rc;
+}
+
 int eval__move_agent_runs(upk_eval *e) {
   char *dest = NULL;
   if (asprintf(&dest, "%s/agents", e->run.dir) < 0)
     return -ENOMEM;
-  if (rename(e->agent_root, dest) != 0 && errno != ENOENT) {
-    int rc = -errno;
+  int rc = rename(e->agent_root, dest) == 0 || errno == ENOENT ? 0 : -errno;
+  if (rc == -EXDEV) /* run in TMPDIR, stored elsewhere: copied, then removed */
+    rc = copy_tree(e->agent_root, dest);
+  if (rc) {
     free(dest);
     return rc;
   }
@@ -230,6 +246,34 @@ void eval__plan_layout(upk_eval *e) {
 
 /* Agent definitions and the skill's folder are read when a run starts, maybe
  * after the caller has gone: copied. */
+/* Does `dir` or a folder above it hold what an agent reads from every parent: one of the
+ * agents' skills folders, or CLAUDE.md / AGENTS.md? The first one found goes in `what`. */
+static bool leaks_into(const char *dir, const upk_agent_def *defs, size_t n, char *what,
+                       size_t len) {
+  static const char *const notes[] = {"CLAUDE.md", "AGENTS.md", ".claude/skills"};
+  char path[4096];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *end = path + strlen(path);; end = strrchr(path, '/')) {
+    if (!end)
+      return false;
+    *end = '\0';
+    for (size_t i = 0; i < n + 3; i++) {
+      const char *rel = i < 3 ? notes[i] : defs[i - 3].skills_dir;
+      char probe[4200];
+      struct stat st;
+      if (!rel ||
+          snprintf(probe, sizeof probe, "%s/%s", *path ? path : "", rel) >= (int)sizeof probe ||
+          stat(probe, &st) != 0)
+        continue;
+      if (what)
+        snprintf(what, len, "%s", probe);
+      return true;
+    }
+    if (!*path)
+      return false;
+  }
+}
+
 int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
   bool any = false;
   for (size_t i = 0; spec->agents && i < spec->n_models; i++)
@@ -247,14 +291,19 @@ int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
       (spec->baseline_dir &&
        !(e->spec.baseline_dir = e->own_baseline_dir = strdup(spec->baseline_dir))))
     return -ENOMEM;
-  /* Beside the runs (one rename stores them), else in TMPDIR (removed at the end). */
+  /* Beside the runs (one rename stores them), unless a folder above them holds skills or
+   * instructions an agent would pick up (Claude Code reads .claude/skills and CLAUDE.md in
+   * every parent, so runs under ~ would see the user's own skills): then in TMPDIR. */
   static unsigned seq;
   const char *tmp = getenv("TMPDIR");
-  if (asprintf(&e->agent_root, "%s/.agent-runs-%d-%u-%llu",
-               spec->runs_dir ? spec->runs_dir
-               : tmp && *tmp  ? tmp
-                              : "/tmp",
-               (int)getpid(), ++seq, (unsigned long long)uv_hrtime()) < 0)
+  const char *base = tmp && *tmp ? tmp : "/tmp";
+  if (spec->runs_dir && !leaks_into(spec->runs_dir, e->defs, spec->n_models, NULL, 0))
+    base = spec->runs_dir;
+  char leak[512] = "";
+  if (leaks_into(base, e->defs, spec->n_models, leak, sizeof leak))
+    upk_log(UPK_LOG_WARN, "eval: agents run under %s will also see %s", base, leak);
+  if (asprintf(&e->agent_root, "%s/.agent-runs-%d-%u-%llu", base, (int)getpid(), ++seq,
+               (unsigned long long)uv_hrtime()) < 0)
     e->agent_root = NULL;
   return e->agent_root ? 0 : -ENOMEM;
 }

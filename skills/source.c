@@ -271,7 +271,7 @@ static int git(const upk_source *s, const char *dir, const char *const *args, in
                                     "LC_ALL=C",
                                     NULL};
   upk_run_result r;
-  int rc = upk_run(argv, NULL, env, timeout_ms, GIT_OUTPUT_CAP, &r);
+  int rc = upk_run_program(argv, NULL, env, timeout_ms, GIT_OUTPUT_CAP, &r);
   if (rc == -ENOENT) {
     sdiag(d, "source/git-missing", "git is not installed (needed to fetch %s)", s->url);
     return rc;
