@@ -221,27 +221,58 @@ int eval__move_agent_runs(upk_eval *e) {
   return 0;
 }
 
-/* The Agent Skills layout beside upskilld's own records; a failure is reported, the run kept. */
+/* The Agent Skills layout beside upskilld's own records, one per model (skill-creator's
+ * layout has one executor): <run>/agentskills/<model>/. A failure is reported, the run kept. */
 void eval__write_layout(upk_eval *e) {
-  char *dir = NULL;
-  int rc = asprintf(&dir, "%s/agentskills", e->run.dir) < 0 ? -ENOMEM : 0;
-  for (size_t i = 0; !rc && i < e->n; i++)
-    rc = upk_eval_layout_set_dir(e->layout, i, e->trials[i].t.agent_dir);
-  if (!rc)
-    rc = upk_eval_layout_write(e->layout, dir, e->layout_err, sizeof e->layout_err);
-  else
-    snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
-  free(dir);
+  char parent[4200];
+  snprintf(parent, sizeof parent, "%s/agentskills", e->run.dir);
+  int rc = 0;
+  for (size_t m = 0; !rc && m < e->spec.n_models; m++) {
+    eval_layout_part *part = &e->layouts[m];
+    char comp[160], *dir = NULL;
+    upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
+    rc = asprintf(&dir, "%s/%s", parent, comp) < 0 ? -ENOMEM : 0;
+    for (size_t i = 0; !rc && i < part->n; i++)
+      rc = upk_eval_layout_set_dir(part->plan, i, e->trials[part->idx[i]].t.agent_dir);
+    if (rc)
+      snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
+    else if (!(rc = upk_mkdir_p(parent, 0755))) /* the writer creates <model>/ whole */
+      rc = upk_eval_layout_write(part->plan, dir, e->layout_err, sizeof e->layout_err);
+    free(dir);
+  }
 }
 
 void eval__plan_layout(upk_eval *e) {
-  upk_eval_trial *flat = eval__flat_trials(e);
+  upk_eval_trial *flat = eval__flat_trials(e), *mine = calloc(e->n + 1, sizeof *mine);
   upk_eval_layout l = {e->spec.skill_name, e->spec.skill_dir, e->spec.cases, e->spec.evals,
                        e->spec.baseline_md != NULL};
-  e->layout = flat ? upk_eval_layout_plan_new(&l, flat, e->n) : NULL;
+  e->layouts = calloc(e->spec.n_models, sizeof *e->layouts);
+  bool ok = flat && mine && e->layouts;
+  for (size_t m = 0; ok && m < e->spec.n_models; m++) {
+    eval_layout_part *part = &e->layouts[m];
+    ok = (part->idx = calloc(e->n + 1, sizeof *part->idx)) != NULL;
+    for (size_t i = 0; ok && i < e->n; i++)
+      if (e->trials[i].t.model == &e->spec.models[m]) {
+        mine[part->n] = flat[i];
+        part->idx[part->n++] = i;
+      }
+    ok = ok && (part->plan = upk_eval_layout_plan_new(&l, mine, part->n)) != NULL;
+  }
   free(flat);
-  if (!e->layout)
+  free(mine);
+  if (!ok) {
+    eval__free_layouts(e);
     snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
+  }
+}
+
+void eval__free_layouts(upk_eval *e) {
+  for (size_t m = 0; e->layouts && m < e->spec.n_models; m++) {
+    upk_eval_layout_free(e->layouts[m].plan);
+    free(e->layouts[m].idx);
+  }
+  free(e->layouts);
+  e->layouts = NULL;
 }
 
 /* Agent definitions and the skill's folder are read when a run starts, maybe

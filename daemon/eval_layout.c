@@ -86,7 +86,7 @@ static int fill(const upk_eval_layout *l, const upk_eval_trial *t, upk_as_run *r
   iso(t->started_at, x->started, sizeof x->started);
   iso(t->started_at + t->duration_ms / 1000, x->ended, sizeof x->ended);
   *run = (upk_as_run){.eval_id = info ? info->id : (int)t->case_idx + 1,
-                      .eval_name = x->name,
+                      .eval_name = info ? x->name : NULL, /* the directory is then plain eval-<n> */
                       .prompt = x->prompt,
                       .configuration = t->with_skill  ? "with_skill"
                                        : l->old_skill ? "old_skill"

@@ -413,6 +413,7 @@ static void eval_done(void *arg, const upk_eval_outcome *o) {
       json_object_set_new(r, "layoutError", json_string(o->layout_error));
     else if (o->run_dir)
       json_object_set_new(r, "agentSkillsDir", json_sprintf("%s/agentskills", o->run_dir));
+    /* one folder per model inside it: <model>/benchmark.json */
     json_object_set_new(r, "results", trials_json(o));
     if (c->case_diags.len)
       json_object_set_new(r, "caseDiagnostics", upk_diags_json(&c->case_diags));

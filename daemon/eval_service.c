@@ -74,7 +74,7 @@ static void eval_free(upk_eval *e) {
   json_decref(e->summary);
   free(e->summary_text);
   upk_run_free(&e->run);
-  upk_eval_layout_free(e->layout);
+  eval__free_layouts(e);
   free(e);
 }
 
@@ -385,7 +385,7 @@ static void store_work(uv_work_t *w) {
   }
   if (!rc)
     rc = upk_run_write_summary(&e->run, e->summary_text);
-  if (!rc && e->layout)
+  if (!rc && e->layouts)
     eval__write_layout(e);
   if (rc) {
     snprintf(e->store_err, sizeof e->store_err, "cannot store the run under %s: %s",

@@ -13,6 +13,12 @@
 
 typedef struct eval_trial eval_trial;
 
+/* One model's Agent Skills layout: the plan and which trials it holds. */
+typedef struct eval_layout_part {
+  upk_eval_layout_plan *plan;
+  size_t *idx, n;
+} eval_layout_part;
+
 /* One kernel check a trial waits for. */
 typedef struct kslot {
   eval_trial *trial;
@@ -61,7 +67,7 @@ struct upk_eval {
   uv_work_t work;
   upk_run run;
   char store_err[256];
-  upk_eval_layout_plan *layout; /* the Agent Skills layout, planned on the loop */
+  eval_layout_part *layouts; /* the Agent Skills layout per model, planned on the loop */
   char layout_err[256];
 };
 
@@ -82,6 +88,7 @@ int eval__plan_agent(upk_eval *e, eval_trial *x, size_t m);
 int eval__move_agent_runs(upk_eval *e); /* thread pool */
 void eval__plan_layout(upk_eval *e);
 void eval__write_layout(upk_eval *e); /* thread pool */
+void eval__free_layouts(upk_eval *e);
 /* Remove `path` (taken) on the thread pool. */
 void eval__remove_later(uv_loop_t *loop, char *path);
 

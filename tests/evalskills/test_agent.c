@@ -337,3 +337,19 @@ Test(agent, skill_read_by_path_counts_and_others_do_not) {
   cr_assert_eq(r.skill_loaded, 0);
   upk_agent_result_free(&r);
 }
+
+Test(agent, recorded_errors) {
+  size_t len;
+  upk_agent_result r;
+  char *out = fixture("claude-error.jsonl", &len);
+  cr_assert_eq(upk_agent_parse(UPK_AGENT_OUT_CLAUDE, out, len, "house-rules", &r), 0);
+  cr_assert(r.error && strstr(r.error, "reported an error"), "%s", r.error);
+  cr_assert_null(r.answer);
+  upk_agent_result_free(&r);
+  free(out);
+  out = fixture("codex-error.jsonl", &len);
+  cr_assert_eq(upk_agent_parse(UPK_AGENT_OUT_CODEX, out, len, "house-rules", &r), 0);
+  cr_assert(r.error && strstr(r.error, "reported an error"), "%s", r.error);
+  upk_agent_result_free(&r);
+  free(out);
+}

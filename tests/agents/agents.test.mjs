@@ -1,0 +1,231 @@
+// Agent CLIs as evaluation targets, end to end: `upskillctl eval` spawns the real daemon, which
+// runs the real Claude Code and Codex CLIs from npm (pinned in tests/agents/setup.sh) headless in
+// a workspace per run, each pointed at the scripted agent server on loopback through its
+// documented setting (ANTHROPIC_BASE_URL; a provider in config.toml, copied from the user's
+// CODEX_HOME as an agent's login is). The scripted model loads a skill only when the agent lists
+// it, so the test checks against the server's own records that the skill was installed where each
+// agent really looks, that upskilld read what the agent did (loaded or not, files written, tokens
+// equal to what the server reported for that session), and that it grades and stores it all:
+// the report, the Agent Skills layout, a trigger eval, maxParallel, and one clear error per run
+// for an agent that is missing, hangs, or prints no JSON, the other runs completing.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execFile, spawnSync } from 'node:child_process';
+import { startAgentServer } from './agent_server.mjs';
+
+const repo = resolve(import.meta.dirname, '../..');
+const bin = join(process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm'), 'agents/node_modules/.bin');
+const ctl = process.env.UPSKILLCTL ?? join(repo, 'build/clients/upskillctl');
+const missing = ['claude', 'codex'].filter((c) => !existsSync(join(bin, c)));
+const skip = missing.length ? `agent CLIs not installed (${missing.join(', ')}): tests/agents/setup.sh` : false;
+
+const SKILL = `---
+name: house-rules
+description: The house rules for GPU kernels in this repository. Use when asked about house rules.
+---
+# House rules
+
+When asked about the house rule for reductions, answer with the line below.
+
+ANSWER: use warp shuffles
+`;
+// The scripted model loads a listed skill named in the prompt; "write F" makes it write F.
+const CASES = {
+  cases: [
+    { input: 'What is the house rule for reductions? Check house-rules and write out.txt',
+      expected: { contains: ['warp shuffles'], files: ['out.txt'] } },
+    { input: 'Tell me the house-rules answer for reductions', expected: { contains: ['warp shuffles'] } },
+  ],
+};
+
+let srv, box, env;
+
+function codexConfig(url) {
+  return `model = "gpt-5.5"
+model_provider = "mock"
+approval_policy = "never"
+check_for_update_on_startup = false
+[model_providers.mock]
+name = "mock"
+base_url = "${url}/v1"
+wire_api = "responses"
+experimental_bearer_token = "sk-dummy"
+request_max_retries = 0
+stream_max_retries = 0
+[features]
+plugins = false
+remote_plugin = false
+apps = false
+tool_suggest = false
+[analytics]
+enabled = false
+`;
+}
+
+// upskillctl --json in the project; its JSON result (or the error it printed). Asynchronous: the
+// scripted server answers from this process's event loop while the agents run.
+function run(args, { timeout = 600000 } = {}) {
+  return new Promise((done) => {
+    execFile(ctl, ['--json', ...args], { cwd: join(box, 'proj'), env, encoding: 'utf8', timeout,
+      maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      try { done(JSON.parse(stdout)); } catch { assert.fail(`not JSON (${err}): ${stdout}\n${stderr}`); }
+    });
+  });
+}
+
+const transcripts = (runDir) => {
+  const out = [];
+  for (const m of readdirSync(join(runDir, 'transcripts')))
+    for (const f of readdirSync(join(runDir, 'transcripts', m)))
+      out.push(JSON.parse(readFileSync(join(runDir, 'transcripts', m, f), 'utf8')));
+  return out;
+};
+
+describe('agent targets: real Claude Code and Codex against the scripted server', { skip }, () => {
+  before(async () => {
+    srv = await startAgentServer();
+    box = mkdtempSync(join(tmpdir(), 'upk-agents-'));
+    for (const d of ['proj/skills/house-rules', 'home/.codex', 'tmp', 'state']) mkdirSync(join(box, d), { recursive: true });
+    writeFileSync(join(box, 'proj/skills/house-rules/SKILL.md'), SKILL);
+    writeFileSync(join(box, 'proj/tests.json'), JSON.stringify(CASES));
+    writeFileSync(join(box, 'home/.codex/config.toml'), codexConfig(srv.url));
+    writeFileSync(join(box, 'proj/upskill.config.yaml'), `agents:
+  ghost:
+    command: ["${join(box, 'no-such-agent')}", "{prompt}"]
+    output: claude
+  hang:
+    command: ["sh", "-c", "sleep 300; echo late"]
+    output: claude
+    timeoutMs: 1500
+  garbage:
+    command: ["sh", "-c", "echo 'Welcome! Please log in first.'"]
+    output: claude
+  slow:
+    command: ["sh", "-c", "echo S $(date +%s.%N) >> ${join(box, 'spans')}; sleep 0.4; echo E $(date +%s.%N) >> ${join(box, 'spans')}; echo warp shuffles"]
+`);
+    env = {
+      PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: join(box, 'home'), TMPDIR: join(box, 'tmp'), XDG_STATE_HOME: join(box, 'state'),
+      ANTHROPIC_BASE_URL: srv.url, ANTHROPIC_API_KEY: 'sk-dummy', CLAUDE_CODE_MAX_RETRIES: '1',
+    };
+  });
+  after(() => { srv?.close(); if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
+
+  let result;
+  it('eval -m agent:claude-code -m agent:codex --runs 3 runs every trial in a workspace of its own', async () => {
+    result = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '-m', 'agent:codex', '--runs', '3',
+      '--tests', 'tests.json']);
+    assert.equal(result.code, undefined, JSON.stringify(result));
+    assert.equal(result.results.length, 2 * 3 * 2 * 2);
+    for (const t of result.results) {
+      const skill = t.condition === 'with_skill';
+      assert.ok(!t.error, `${t.model} ${t.condition} case ${t.case}: ${t.error}`);
+      assert.equal(t.verdict, skill ? 'pass' : 'fail', `${t.model} ${t.condition} case ${t.case}`);
+      assert.equal(t.skillLoaded, skill, `${t.model} ${t.condition} case ${t.case}`);
+      assert.ok(t.turns >= 1);
+    }
+    const loaded = (m, c) => result.agents.byCase.find((x) => x.model === m && x.case === c);
+    for (const m of ['agent:claude-code', 'agent:codex'])
+      for (const c of [0, 1]) {
+        assert.equal(loaded(m, c).with_skill.skillLoadedRate, 1, `${m} case ${c}`);
+        assert.equal(loaded(m, c).without_skill.skillLoadedRate, 0, `${m} case ${c}`);
+      }
+  });
+
+  it('installs the skill where each agent looks, and only in the with-skill runs', () => {
+    const sessions = srv.summary();
+    const listed = (s) => (s.skillsListed ?? []).some((k) => k.name === 'house-rules');
+    const withSkill = transcripts(result.runDir).filter((t) => t.condition === 'with_skill');
+    const baseline = transcripts(result.runDir).filter((t) => t.condition === 'baseline');
+    for (const t of withSkill) {
+      const s = sessions[t.agent.sessionId];
+      assert.ok(s, `the server saw session ${t.agent.sessionId} (${t.model})`);
+      assert.ok(listed(s) && s.skillLoaded, `${t.model}: listed and loaded`);
+      const where = t.model === 'agent:codex' ? '.agents/skills' : '.claude/skills';
+      assert.ok(existsSync(join(t.agent.dir, 'workspace', where, 'house-rules/SKILL.md')), where);
+    }
+    for (const t of baseline) {
+      const s = sessions[t.agent.sessionId];
+      assert.ok(s && !listed(s) && !s.skillLoaded, `${t.model} baseline: not listed`);
+    }
+  });
+
+  it('reads tokens, tools and files from the agent, not estimates', () => {
+    for (const t of transcripts(result.runDir)) {
+      const u = srv.usageFor(t.agent.sessionId);
+      assert.equal(t.tokens.input, u.input_tokens, `${t.model} input tokens of ${t.agent.sessionId}`);
+      assert.equal(t.tokens.output, u.output_tokens, `${t.model} output tokens`);
+      if (t.case === 0) assert.deepEqual(t.agent.files, ['out.txt'], `${t.model} ${t.condition}`);
+      if (t.condition === 'with_skill')
+        assert.ok(t.agent.toolCalls.length >= 1 && t.agent.skillEvidence, t.agent.skillEvidence);
+      assert.equal(t.systemPrompt, null, 'an agent has its own system prompt');
+      assert.ok(existsSync(join(t.agent.dir, 'stdout.jsonl')), 'the transcript is kept');
+    }
+    const costs = transcripts(result.runDir).filter((t) => t.model === 'agent:claude-code').map((t) => t.agent.costUsd);
+    assert.ok(costs.every((c) => c > 0), 'Claude Code reports its cost');
+  });
+
+  it('writes the report and the Agent Skills layout', () => {
+    assert.equal(result.layoutError, undefined, result.layoutError);
+    for (const m of readdirSync(result.agentSkillsDir)) {
+      const bench = JSON.parse(readFileSync(join(result.agentSkillsDir, m, 'benchmark.json'), 'utf8'));
+      assert.equal(bench.runs.length, 12, m);
+      const g = JSON.parse(readFileSync(join(result.agentSkillsDir, m, 'eval-1/with_skill/run-1/grading.json'), 'utf8'));
+      assert.ok(g.expectations.length >= 1 && g.summary.passed === g.summary.total, m);
+      assert.ok(existsSync(join(result.agentSkillsDir, m, 'eval-1/with_skill/run-1/outputs/out.txt')), m);
+    }
+    assert.equal(readdirSync(result.agentSkillsDir).length, 2);
+    const html = join(box, 'report.html');
+    const r = spawnSync(ctl, ['report', result.runId, '-o', html], { cwd: join(box, 'proj'), env, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const text = readFileSync(html, 'utf8');
+    assert.match(text, /Agent runs/);
+    assert.match(text, /skill loaded \(Skill tool: house-rules\)/);
+  });
+
+  it('trigger mode: the trigger rate of each query, precision and recall', async () => {
+    const queries = [
+      { query: 'TRIGGER: what is our house rule for reductions?', should_trigger: true },
+      { query: 'TRIGGER the reduction rules please', should_trigger: true },
+      { query: 'NOTRIGGER: write a haiku about autumn', should_trigger: false },
+      { query: 'TRIGGER: what is the weather like', should_trigger: false }, // the model loads it anyway
+    ];
+    writeFileSync(join(box, 'proj/trigger.json'), JSON.stringify(queries));
+    const r = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '--trigger', 'trigger.json']);
+    assert.equal(r.mode, 'trigger', JSON.stringify(r).slice(0, 400));
+    const m = r.iterations[0].models[0];
+    assert.deepEqual(m.results.map((q) => [q.triggers, q.runs]), [[3, 3], [3, 3], [0, 3], [3, 3]]);
+    assert.deepEqual(m.results.map((q) => q.pass), [true, true, true, false]);
+    assert.ok(Math.abs(m.train.precision - 2 / 3) < 1e-9, String(m.train.precision));
+    assert.equal(m.train.recall, 1);
+  });
+
+  it('runs agents in parallel up to maxParallel', async () => {
+    rmSync(join(box, 'spans'), { force: true });
+    const r = await run(['eval', 'skills/house-rules', '-m', 'agent:slow', '--tests', 'tests.json', '--runs', '3',
+      '--max-parallel', '2']);
+    assert.equal(r.results.length, 12);
+    // Each run logs "S time" when it starts and "E time" when it ends: sweep for the most at once.
+    const events = readFileSync(join(box, 'spans'), 'utf8').trim().split('\n').map((l) => l.split(' '))
+      .map(([k, t]) => [Number(t), k === 'S' ? 1 : -1]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    assert.equal(events.length, 24);
+    let now = 0, most = 0;
+    for (const [, d] of events) most = Math.max(most, (now += d));
+    assert.equal(most, 2, 'two at once, never three');
+  });
+
+  it('one clear error per run for an agent that is missing, hangs or prints no JSON; the rest complete', async () => {
+    const r = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '-m', 'agent:ghost', '-m', 'agent:hang',
+      '-m', 'agent:garbage', '--tests', 'tests.json', '--no-baseline']);
+    const by = (m) => r.results.filter((t) => t.model === m);
+    assert.ok(by('agent:claude-code').every((t) => t.verdict === 'pass' && !t.error));
+    for (const t of by('agent:ghost')) assert.match(t.error, /cannot start the agent .*no-such-agent.*agents\.ghost\.command/);
+    for (const t of by('agent:hang')) assert.match(t.error, /ran past its timeout of 1 s and was stopped/);
+    for (const t of by('agent:garbage')) assert.match(t.error, /printed no JSON: Welcome! Please log in first\./);
+    const ps = spawnSync('pgrep', ['-f', 'sleep 300'], { encoding: 'utf8' });
+    assert.equal(ps.stdout.trim(), '', 'the hung agent\'s process group was killed');
+  });
+});
