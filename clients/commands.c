@@ -196,6 +196,8 @@ const ctl_cmd ctl_commands[] = {
        NULL, 1},
       {"runs", 0, 'r', "N", "runs per case and condition"},
       {"no-baseline", 0, 'B', NULL, "only with the skill"},
+      {"grader", 0, 'G', "MODEL",
+       "judge statements in words (evals.json's expectations) with this model"},
       {"baseline-skill", 0, 'K', "DIR",
        "compare against this older version of the skill instead of none (old_skill)"},
       {"tests", 0, 't', "FILE",

@@ -269,6 +269,8 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
       json_object_set_new(p, "baseline", json_false());
     else if (ch == 't')
       json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
+    else if (ch == 'G')
+      json_object_set_new(p, "grader", json_string(optarg));
     else if (ch == 'K')
       json_object_set_new(p, "baselineSkill", json_string(abs = absolute(optarg)));
     else if (ch == 'T')

@@ -366,6 +366,10 @@ static void eval_load(ecall *c) {
     return;
   if (em_str(c, "baselineSkill") && load_baseline(c, em_str(c, "baselineSkill")))
     return;
+  const char *grader = em_str(c, "grader") ? em_str(c, "grader") : c->cfg.grader_model;
+  if (grader && em_resolve(c, grader, "params.grader", &c->grader))
+    return;
+  c->has_grader = grader != NULL;
   if (json_object_get(c->params, "trigger")) {
     tr_load(c, 0);
     return;
@@ -438,6 +442,9 @@ static const upk_param eval_params[] = {
     {"tests", UPK_T_STRING, 0,
      "A tests file instead of cases: a list, {cases} or skill_meta.json."},
     {"baseline", UPK_T_BOOLEAN, 0, "Also run every case without the skill.", .def = "true"},
+    {"grader", UPK_T_STRING, 0,
+     "The model that judges statements in words (expect; evals.json's expectations) from each "
+     "run's answer, files and tool calls (default: config grader_model; none: skipped)."},
     {"baselineSkill", UPK_T_STRING, 0,
      "An older version of the skill (a directory) to compare against instead of no skill."},
     {"concurrency", UPK_T_INTEGER, 0, "Model calls in flight at most.",
@@ -483,6 +490,7 @@ static void eval_run(ecall *c) {
       .baseline_md = c->baseline_md,
       .baseline_dir = c->baseline_dir,
       .evals = c->evals.n ? &c->evals : NULL,
+      .grader = c->has_grader ? &c->grader : NULL,
       .max_parallel = em_max_parallel(c),
       .runs = em_uint(c, "runs", 1),
       .baseline = upk_param_bool(c->params, eval_params, "baseline"),

@@ -36,6 +36,8 @@ struct ecall {
   upk_agent_def agents[MAX_MODELS]; /* models[i] is agent:NAME when agents[i].name is set */
   size_t n_models;
   upk_model teacher, test_gen;
+  upk_model grader; /* params.grader, else config grader_model; has_grader when either */
+  bool has_grader;
   char *skill_name, *skill_md, *runs_dir, *skills_dir, *trace, *output;
   char *skill_dir;                  /* the skill's folder (installed whole for agent runs) */
   char *skill_description;          /* its frontmatter's description */

@@ -50,6 +50,7 @@ static void eval_free(upk_eval *e) {
     free(x->t.error);
     upk_assert_report_free(&x->t.report);
     free(x->slots);
+    free(x->gslots);
     if (x->t.agent)
       upk_agent_result_free(x->t.agent);
     free(x->t.agent);
@@ -232,6 +233,7 @@ void eval__judge(eval_trial *x) {
     return;
   }
   submit_kernel_checks(x);
+  eval__grade(x);
   if (upk_assert_report_done(&x->t.report))
     eval__trial_finished(x);
 }
@@ -458,6 +460,10 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   for (size_t i = 0; i < n; i++)
     e->subset_copy[i] = spec->subset ? spec->subset[i] : i;
   e->spec.models = e->model_copy;
+  if (spec->grader) {
+    e->grader_copy = *spec->grader;
+    e->spec.grader = &e->grader_copy;
+  }
   e->spec.subset = e->subset_copy;
   /* What store_work reads on the thread pool: the caller may go away first. */
   if ((spec->runs_dir && !(e->spec.runs_dir = e->own_runs_dir = strdup(spec->runs_dir))) ||
@@ -573,6 +579,7 @@ void upk_eval_cancel(upk_eval *e) {
     x->comp = NULL;
     upk_agent_run_cancel(x->arun);
     x->arun = NULL;
+    eval__cancel_grades(x);
     for (size_t k = 0; k < x->n_slots; k++) {
       upk_kcheck_cancel(x->slots[k].handle);
       x->slots[k].handle = NULL;

@@ -47,6 +47,7 @@ typedef struct upk_eval_spec {
   const upk_as_evals *evals;   /* the cases came from evals/evals.json: their ids, names and
                                   statements, for the Agent Skills layout; may be NULL */
   unsigned max_parallel;       /* agent runs at once; 0: the core count */
+  const upk_model *grader;     /* judges `expect` statements; NULL: they are skipped */
   unsigned runs;               /* >= 1 */
   bool baseline;               /* also run every case without the skill */
   unsigned concurrency;        /* model calls in flight at most; 0: 8 */

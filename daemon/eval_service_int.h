@@ -12,6 +12,7 @@
 #include "runs.h"
 
 typedef struct eval_trial eval_trial;
+typedef struct gslot gslot; /* one statement a grader is judging (eval_grade.c) */
 
 /* One model's Agent Skills layout: the plan and which trials it holds. */
 typedef struct eval_layout_part {
@@ -34,6 +35,8 @@ struct eval_trial {
   uint64_t started;
   kslot *slots;
   size_t n_slots;
+  gslot *gslots;
+  size_t n_gslots;
   bool submitting; /* kernel checks being submitted: don't finish yet */
   bool finished;
   const upk_agent_def *def; /* an agent trial: its agent; NULL: a model API */
@@ -47,6 +50,7 @@ struct upk_eval {
   upk_eval_spec spec; /* strings borrowed, arrays copied; the store's strings owned: */
   char *own_runs_dir, *own_skill_name, *own_kind; /* the store runs on after a cancel */
   upk_model *model_copy;
+  upk_model grader_copy;
   size_t *subset_copy;
   char *system_skill, *system_base;
   eval_trial *trials;
@@ -80,6 +84,10 @@ void eval__judge(eval_trial *x);
 /* The one place that moves the queue on; the last thing every callback does. */
 void eval__pump(upk_eval *e);
 upk_eval_trial *eval__flat_trials(const upk_eval *e);
+
+/* eval_grade.c: ask the grader about each `expect` statement (they stay skipped without one). */
+void eval__grade(eval_trial *x);
+void eval__cancel_grades(eval_trial *x);
 
 /* eval_agents.c */
 void eval__start_agent(upk_eval *e, eval_trial *x);

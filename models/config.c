@@ -155,6 +155,7 @@ void upk_config_free(upk_config *c) {
   free(c->skills_dir);
   free(c->runs_dir);
   free(c->git_host);
+  free(c->grader_model);
   json_decref(c->model_aliases);
   json_decref(c->agents);
   json_decref(c->sources);
@@ -210,8 +211,7 @@ static int set_aliases(upk_config *c, const json_t *v, const char *where, char *
 /* agents: {NAME: {command, env, ...}}: agent CLIs as evaluation targets
  * (skills/eval/agent.h reads the members). A later layer's members override
  * an earlier one's, agent by agent. */
-static int set_agents(upk_config *c, const json_t *v, const char *where, char *err,
-                      size_t errlen) {
+static int set_agents(upk_config *c, const json_t *v, const char *where, char *err, size_t errlen) {
   const char *k;
   json_t *x;
   if (!json_is_object(v))
@@ -244,6 +244,8 @@ static int apply_one(upk_config *c, const char *k, const json_t *v, const char *
     return set_string(&c->eval_model, v, NULL, where, k, err, errlen);
   if (!strcmp(k, "test_gen_model"))
     return set_string(&c->test_gen_model, v, NULL, where, k, err, errlen);
+  if (!strcmp(k, "grader_model"))
+    return set_string(&c->grader_model, v, NULL, where, k, err, errlen);
   if (!strcmp(k, "skills_dir"))
     return set_string(&c->skills_dir, v, DEFAULT_SKILLS_DIR, where, k, err, errlen);
   if (!strcmp(k, "runs_dir"))

@@ -40,6 +40,7 @@ typedef struct upk_config {
   char *skill_generation_model; /* default "sonnet" */
   char *eval_model;             /* NULL: use skill_generation_model */
   char *test_gen_model;         /* NULL: use skill_generation_model */
+  char *grader_model;           /* judges `expect` statements in evals; NULL: none */
   char *skills_dir;             /* default "./skills" */
   char *runs_dir;               /* NULL: $XDG_STATE_HOME/upskilld/runs */
   char *git_host;               /* skills.gitHost: owner/repo's host; NULL: https://github.com */

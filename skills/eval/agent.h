@@ -116,6 +116,8 @@ typedef struct upk_agent_result {
   int skill_loaded;     /* 1 loaded, 0 not, -1 cannot tell (text output) */
   char *skill_evidence; /* how it was loaded: "Skill tool", "read .../SKILL.md" */
   char **files;         /* files the run wrote in the workspace (see upk_agent_inspect) */
+  char **previews;      /* per file: its text when it is small text (the first few files), else
+                           NULL; what a grader is shown */
   size_t n_files;
 } upk_agent_result;
 

@@ -254,8 +254,11 @@ void upk_agent_result_free(upk_agent_result *r) {
     free(r->tools[i]);
   free(r->tools);
   free(r->skill_evidence);
-  for (size_t i = 0; i < r->n_files; i++)
+  for (size_t i = 0; i < r->n_files; i++) {
     free(r->files[i]);
+    free(r->previews ? r->previews[i] : NULL);
+  }
   free(r->files);
+  free(r->previews);
   memset(r, 0, sizeof *r);
 }

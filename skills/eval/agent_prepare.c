@@ -12,7 +12,13 @@
 #include "fileio.h"
 #include "fsutil.h"
 
-enum { LOGIN_MAX = 1 << 20, INSPECT_MAX_FILES = 1000, INSPECT_MAX_DEPTH = 16 };
+enum {
+  LOGIN_MAX = 1 << 20,
+  INSPECT_MAX_FILES = 1000,
+  INSPECT_MAX_DEPTH = 16,
+  PREVIEW_MAX = 16 << 10, /* bytes of one file shown to a grader */
+  PREVIEW_FILES = 8,
+};
 
 static char *join(const char *a, const char *b) {
   char *s = NULL;
@@ -271,12 +277,30 @@ static bool untouched_input(const upk_agent_task *t, const char *rel, const char
   return false;
 }
 
-static int add_file(upk_agent_result *r, const char *rel) {
+/* A small text file's content; NULL for a large or binary one. */
+static char *preview(const char *path) {
+  size_t len = 0;
+  char *text = upk_read_file(path, PREVIEW_MAX, &len);
+  if (text && memchr(text, '\0', len)) {
+    free(text);
+    text = NULL;
+  }
+  return text;
+}
+
+static int add_file(upk_agent_result *r, const char *rel, const char *path) {
   char **v = realloc(r->files, (r->n_files + 1) * sizeof *v);
-  if (!v)
+  if (v)
+    r->files = v;
+  char **p = v ? realloc(r->previews, (r->n_files + 1) * sizeof *p) : NULL;
+  if (!p)
     return -ENOMEM;
-  r->files = v;
-  return (v[r->n_files] = strdup(rel)) ? (r->n_files++, 0) : -ENOMEM;
+  r->previews = p;
+  if (!(v[r->n_files] = strdup(rel)))
+    return -ENOMEM;
+  p[r->n_files] = r->n_files < PREVIEW_FILES ? preview(path) : NULL;
+  r->n_files++;
+  return 0;
 }
 
 static int walk(const upk_agent_task *t, const char *root, const char *rel, int depth,
@@ -297,7 +321,7 @@ static int walk(const upk_agent_task *t, const char *root, const char *rel, int 
     else if (S_ISDIR(st.st_mode) && depth < INSPECT_MAX_DEPTH)
       rc = walk(t, root, sub, depth + 1, r);
     else if (S_ISREG(st.st_mode) && !untouched_input(t, sub, full))
-      rc = add_file(r, sub);
+      rc = add_file(r, sub, full);
     free(sub);
     free(full);
   }
@@ -307,15 +331,16 @@ static int walk(const upk_agent_task *t, const char *root, const char *rel, int 
   return rc;
 }
 
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int upk_agent_inspect(const upk_agent_task *t, upk_agent_result *r) {
   char *ws = join(t->dir, "workspace");
   int rc = ws ? walk(t, ws, "", 0, r) : -ENOMEM;
   free(ws);
-  if (r->n_files > 1)
-    qsort(r->files, r->n_files, sizeof *r->files, by_name);
+  /* previews stay with their files: sort pairs */
+  for (size_t i = 1; i < r->n_files; i++)
+    for (size_t k = i; k > 0 && strcmp(r->files[k - 1], r->files[k]) > 0; k--) {
+      char *f = r->files[k], *q = r->previews[k];
+      r->files[k] = r->files[k - 1], r->previews[k] = r->previews[k - 1];
+      r->files[k - 1] = f, r->previews[k - 1] = q;
+    }
   return rc;
 }

@@ -485,9 +485,23 @@ int upk_assert_report_resolve(upk_assert_report *r, size_t id, upk_kcheck_result
   if ((unsigned)q->result.status > UPK_ASSERT_ERROR)
     q->result.status = UPK_ASSERT_ERROR; /* a checker cannot answer "pending" */
   q->done = true;
-  for (size_t i = 0; i < r->n; i++)
-    if (r->results[i].status == UPK_ASSERT_PENDING)
+  for (size_t i = 0; i < r->n; i++) /* a statement a grader is judging waits for it */
+    if (r->results[i].status == UPK_ASSERT_PENDING && r->results[i].n_reqs)
       decide_kernel(r, &r->results[i]);
+  tally(r);
+  return 0;
+}
+
+int upk_assert_report_decide(upk_assert_report *r, size_t i, upk_assert_status status,
+                             const char *reason) {
+  if (i >= r->n || r->results[i].n_reqs || (unsigned)status > UPK_ASSERT_PENDING)
+    return -EINVAL;
+  char *why = reason ? strdup(reason) : NULL;
+  if (reason && !why)
+    return -ENOMEM;
+  free(r->results[i].reason);
+  r->results[i].reason = why;
+  r->results[i].status = status;
   tally(r);
   return 0;
 }

@@ -140,6 +140,12 @@ int upk_assert_evaluate(const upk_assertion *a, size_t n, const char *answer,
  * (res is zeroed). Returns 0, -EINVAL for an unknown id, -EALREADY when it
  * was answered already (res is then freed). */
 int upk_assert_report_resolve(upk_assert_report *r, size_t id, upk_kcheck_result *res);
+/** Decide assertion i by hand: a grader's verdict on an `expect` statement.
+ * PENDING marks it as being asked (the report is not done until it is
+ * decided); PASS, FAIL or ERROR decide it with `reason` (copied; NULL: none).
+ * Re-tallies. Returns 0, -EINVAL (no such assertion, or a kernel one), -ENOMEM. */
+int upk_assert_report_decide(upk_assert_report *r, size_t i, upk_assert_status status,
+                             const char *reason);
 /** Every assertion decided (nothing PENDING)? */
 bool upk_assert_report_done(const upk_assert_report *r);
 /** The test case's verdict: ERROR if any assertion errored, else FAIL if any

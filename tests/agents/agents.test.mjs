@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFile, spawnSync } from 'node:child_process';
 import { startAgentServer } from './agent_server.mjs';
+import { startServer } from '../models/server.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const bin = join(process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm'), 'agents/node_modules/.bin');
@@ -41,7 +42,7 @@ const CASES = {
   ],
 };
 
-let srv, box, env;
+let srv, box, env, grader;
 
 function codexConfig(url) {
   return `model = "gpt-5.5"
@@ -87,6 +88,15 @@ const transcripts = (runDir) => {
 describe('agent targets: real Claude Code and Codex against the scripted server', { skip }, () => {
   before(async () => {
     srv = await startAgentServer();
+    // The grader (generic.grader over OpenAI Chat): passes a statement when the answer holds it.
+    grader = await startServer();
+    grader.rule = (body) => {
+      const user = body.messages.find((m) => m.role === 'user').content;
+      const want = /Expectation: .*"([^"]+)"/.exec(user)?.[1] ?? /Expectation: ([^\n]+)/.exec(user)[1];
+      const answer = user.split("The agent's final answer:\n")[1] ?? '';
+      const passed = answer.toLowerCase().includes(want.toLowerCase().replace(/^it (says|mentions) /, ''));
+      return JSON.stringify({ passed, evidence: passed ? `the answer says ${want}` : 'not in the answer' });
+    };
     box = mkdtempSync(join(tmpdir(), 'upk-agents-'));
     for (const d of ['proj/skills/house-rules', 'home/.codex', 'tmp', 'state']) mkdirSync(join(box, d), { recursive: true });
     writeFileSync(join(box, 'proj/skills/house-rules/SKILL.md'), SKILL);
@@ -110,9 +120,10 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
       PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
       HOME: join(box, 'home'), TMPDIR: join(box, 'tmp'), XDG_STATE_HOME: join(box, 'state'),
       ANTHROPIC_BASE_URL: srv.url, ANTHROPIC_API_KEY: 'sk-dummy', CLAUDE_CODE_MAX_RETRIES: '1',
+      GENERIC_BASE_URL: grader.url + '/generic/v1',
     };
   });
-  after(() => { srv?.close(); if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
+  after(() => { srv?.close(); grader?.close(); if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
 
   let result;
   it('eval -m agent:claude-code -m agent:codex --runs 3 runs every trial in a workspace of its own', async () => {
@@ -184,6 +195,33 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
     const text = readFileSync(html, 'utf8');
     assert.match(text, /Agent runs/);
     assert.match(text, /skill loaded \(Skill tool: house-rules\)/);
+  });
+
+  it('evals/evals.json: quoted statements checked, the others judged by the grader', async () => {
+    const dir = join(box, 'proj/skills/house-rules');
+    mkdirSync(join(dir, 'evals'), { recursive: true });
+    writeFileSync(join(dir, 'evals/evals.json'), JSON.stringify({ skill_name: 'house-rules', evals: [
+      { id: 7, name: 'reductions', prompt: 'Tell me the house-rules answer for reductions',
+        expected_output: 'the house rule', expectations: ['The answer names "warp shuffles"', 'it mentions warp shuffles'] },
+    ] }));
+    try {
+      const r = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '--grader', 'generic.grader']);
+      const [skill, base] = ['with_skill', 'baseline'].map((c) => r.results.find((t) => t.condition === c));
+      assert.equal(skill.verdict, 'pass', JSON.stringify(skill));
+      assert.equal(base.verdict, 'fail');
+      const asked = grader.requests.filter((q) => q.body.messages[0].content.startsWith('You grade one run'));
+      assert.equal(asked.length, 2, 'one grading per statement in words, per run');
+      const layout = join(r.agentSkillsDir, 'agent_claude-code-ad1bbcd0');
+      const g = JSON.parse(readFileSync(join(layout, 'eval-7-reductions/with_skill/run-1/grading.json'), 'utf8'));
+      assert.deepEqual(g.expectations.map((x) => [x.text, x.passed]),
+        [['The answer names "warp shuffles"', true], ['it mentions warp shuffles', true]]);
+      assert.match(g.expectations[1].evidence, /grader: the answer says/);
+      // Without a grader the statement is skipped: never a pass.
+      const n = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '--no-baseline']);
+      assert.equal(n.results[0].verdict, 'skipped');
+    } finally {
+      rmSync(join(dir, 'evals'), { recursive: true, force: true });
+    }
   });
 
   it('trigger mode: the trigger rate of each query, precision and recall', async () => {
