@@ -328,3 +328,44 @@ Test(nvrtc, a_broken_kernel_fails_with_the_compiler_message) {
   cr_assert(strstr(r.results[0].reason, "\"y\" is undefined"), "%s", r.results[0].reason);
   upk_assert_report_free(&r);
 }
+
+/* ---- agent runs: files, tools, statements ---- */
+
+Test(agent, files_tools_and_statements) {
+  char dir[] = "/tmp/upk-assert-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char path[64];
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  FILE *f = fopen(path, "w");
+  fputs("x", f);
+  fclose(f);
+  char *files[] = {"out.txt"}, *missing[] = {"out.txt", "sub/none.txt"}, *escape[] = {"../x"};
+  char *tools[] = {"write"}, *expect[] = {"The answer is friendly"};
+  upk_assertion a[] = {text(UPK_ASSERT_FILES, files, 1), text(UPK_ASSERT_FILES, missing, 2),
+                       text(UPK_ASSERT_FILES, escape, 1), text(UPK_ASSERT_TOOLS, tools, 1),
+                       text(UPK_ASSERT_EXPECT, expect, 1)};
+  const char *called[] = {"Skill", "Write"};
+  upk_assert_env env = {dir, called, 2};
+  upk_assert_report r;
+  cr_assert_eq(upk_assert_evaluate_in(a, 5, "done", &env, NULL, &r), 0);
+  cr_assert_eq(r.results[0].status, UPK_ASSERT_PASS);
+  cr_assert_eq(r.results[1].status, UPK_ASSERT_FAIL);
+  cr_assert(strstr(r.results[1].reason, "sub/none.txt"), "%s", r.results[1].reason);
+  cr_assert_eq(r.results[2].status, UPK_ASSERT_ERROR, "no path out of the workspace");
+  cr_assert_eq(r.results[3].status, UPK_ASSERT_PASS, "tool names compare case-insensitively");
+  cr_assert_eq(r.results[4].status, UPK_ASSERT_SKIPPED, "a statement needs a grader");
+  /* a grader's verdict, asked then given */
+  cr_assert_eq(upk_assert_report_decide(&r, 4, UPK_ASSERT_PENDING, NULL), 0);
+  cr_assert(!upk_assert_report_done(&r));
+  cr_assert_eq(upk_assert_report_decide(&r, 4, UPK_ASSERT_PASS, "grader: friendly"), 0);
+  cr_assert(upk_assert_report_done(&r));
+  cr_assert_str_eq(r.results[4].reason, "grader: friendly");
+  cr_assert_eq(upk_assert_report_decide(&r, 9, UPK_ASSERT_PASS, NULL), -EINVAL);
+  upk_assert_report_free(&r);
+  /* a model answered over an API leaves no files or tool calls: skipped, never a pass */
+  cr_assert_eq(upk_assert_evaluate(&a[0], 1, "done", NULL, &r), 0);
+  cr_assert_eq(r.results[0].status, UPK_ASSERT_SKIPPED);
+  upk_assert_report_free(&r);
+  unlink(path);
+  rmdir(dir);
+}
