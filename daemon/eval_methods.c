@@ -401,28 +401,33 @@ static void eval_progress(void *arg, size_t done, size_t total, const char *msg)
   upk_job_progress(c->job, (double)done, (double)total, msg);
 }
 
+json_t *em_eval_result(ecall *c, const upk_eval_outcome *o) {
+  json_t *r = json_deep_copy(o->summary);
+  if (!r)
+    return NULL;
+  json_object_set_new(r, "runId", json_string(o->run_id));
+  json_object_set_new(r, "runDir", o->run_dir ? json_string(o->run_dir) : json_null());
+  if (o->store_error)
+    json_object_set_new(r, "storeError", json_string(o->store_error));
+  if (o->layout_error)
+    json_object_set_new(r, "layoutError", json_string(o->layout_error));
+  else if (o->run_dir) /* one folder per model inside it: <model>/benchmark.json */
+    json_object_set_new(r, "agentSkillsDir", json_sprintf("%s/agentskills", o->run_dir));
+  json_object_set_new(r, "results", trials_json(o));
+  if (c->case_diags.len)
+    json_object_set_new(r, "caseDiagnostics", upk_diags_json(&c->case_diags));
+  return r;
+}
+
 static void eval_done(void *arg, const upk_eval_outcome *o) {
   ecall *c = arg;
   c->eval = NULL;
-  json_t *r = json_deep_copy(o->summary);
-  if (!r) {
+  json_t *r = em_eval_result(c, o);
+  if (r)
+    upk_job_reply(c->job, r);
+  else
     upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "%s",
                  o->store_error ? o->store_error : "no summary");
-  } else {
-    json_object_set_new(r, "runId", json_string(o->run_id));
-    json_object_set_new(r, "runDir", o->run_dir ? json_string(o->run_dir) : json_null());
-    if (o->store_error)
-      json_object_set_new(r, "storeError", json_string(o->store_error));
-    if (o->layout_error)
-      json_object_set_new(r, "layoutError", json_string(o->layout_error));
-    else if (o->run_dir)
-      json_object_set_new(r, "agentSkillsDir", json_sprintf("%s/agentskills", o->run_dir));
-    /* one folder per model inside it: <model>/benchmark.json */
-    json_object_set_new(r, "results", trials_json(o));
-    if (c->case_diags.len)
-      json_object_set_new(r, "caseDiagnostics", upk_diags_json(&c->case_diags));
-    upk_job_reply(c->job, r);
-  }
   em_free(c);
 }
 

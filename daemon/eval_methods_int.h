@@ -75,6 +75,10 @@ unsigned em_max_parallel(const ecall *c);
 /* The agent fields of one trial's result entry (added to `o`). */
 void em_trial_agent_json(json_t *o, const upk_eval_trial *t);
 
+/* skills/eval's result for an outcome: its summary, run id and dir, every trial. New reference;
+ * NULL on ENOMEM. */
+json_t *em_eval_result(ecall *c, const upk_eval_outcome *o);
+
 /* trigger_eval.c: skills/eval with params.trigger. */
 /* thread pool: the queries, the split, the teacher; -1 after em_fail */
 int tr_load(ecall *c, unsigned default_optimize);

@@ -37,6 +37,7 @@ struct trig_state {
   upk_completion *comp;
   json_t *run_ids;
   json_t *generated; /* skills/generate's result, when the trigger eval follows it */
+  json_t *last;      /* the last iteration's eval result */
 };
 
 void tr_free(ecall *c) {
@@ -61,6 +62,7 @@ void tr_free(ecall *c) {
   free(t->test_scores);
   free(t->prompt);
   json_decref(t->generated);
+  json_decref(t->last);
   free(t);
   c->trig = NULL;
 }
@@ -162,10 +164,17 @@ static void finish(ecall *c) {
   size_t best = 0;
   upk_trigger_best(t->train_scores, t->n_test ? t->test_scores : NULL, t->iteration + 1, &best);
   const char *desc = t->history[best].description;
-  json_t *r =
+  /* An eval's result (the last iteration's: its runs, figures and trials), with the trigger
+   * figures beside it. */
+  json_t *r = t->last ? t->last : json_object();
+  json_t *mine =
       json_pack("{s:s,s:s,s:I,s:O,s:O,s:{s:I,s:s}}", "mode", "trigger", "skill", c->skill_name,
                 "runs", (json_int_t)t->runs, "iterations", t->iterations, "runIds", t->run_ids,
                 "best", "iteration", (json_int_t)best, "description", desc);
+  t->last = NULL;
+  if (!mine || json_object_update(r, mine))
+    r = (json_decref(r), NULL);
+  json_decref(mine);
   json_t *first = json_array_get(json_object_get(json_array_get(t->iterations, best), "models"), 0);
   if (r && first)
     json_object_set(json_object_get(r, "best"), "result", first);
@@ -273,6 +282,8 @@ static void iteration_done(void *arg, const upk_eval_outcome *o) {
   json_array_append_new(t->iterations,
                         json_pack("{s:s,s:o}", "description", t->description, "models", models));
   json_array_append_new(t->run_ids, json_string(o->run_id));
+  json_decref(t->last);
+  t->last = em_eval_result(c, o);
   bool perfect = t->train_scores[i].failed == 0;
   if (!t->outcomes[i] || perfect || i >= t->optimize)
     finish(c);

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFile, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { startAgentServer } from './agent_server.mjs';
 import { startServer } from '../models/server.mjs';
 
@@ -21,6 +22,9 @@ const repo = resolve(import.meta.dirname, '../..');
 const bin = join(process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm'), 'agents/node_modules/.bin');
 const ctl = process.env.UPSKILLCTL ?? join(repo, 'build/clients/upskillctl');
 const missing = ['claude', 'codex'].filter((c) => !existsSync(join(bin, c)));
+const req = createRequire(join(process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm'), 'package.json'));
+let sdkMissing = false;
+try { req.resolve('@modelcontextprotocol/sdk/client/index.js'); } catch { sdkMissing = true; }
 const skip = missing.length ? `agent CLIs not installed (${missing.join(', ')}): tests/agents/setup.sh` : false;
 
 const SKILL = `---
@@ -239,6 +243,34 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
     assert.deepEqual(m.results.map((q) => q.pass), [true, true, true, false]);
     assert.ok(Math.abs(m.train.precision - 2 / 3) < 1e-9, String(m.train.precision));
     assert.equal(m.train.recall, 1);
+  });
+
+  it('over MCP (the official SDK, which checks each result against the tool\'s outputSchema)',
+    { skip: sdkMissing && 'the MCP SDK is not installed: tests/conformance/setup-npm.sh' }, async () => {
+    const { Client } = req('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = req('@modelcontextprotocol/sdk/client/stdio.js');
+    const daemon = process.env.UPSKILLD ?? join(repo, 'build/daemon/upskilld');
+    const transport = new StdioClientTransport({ command: daemon, args: ['--mcp'], cwd: join(box, 'proj'), env,
+      stderr: 'ignore' });
+    const client = new Client({ name: 'upskilld-agents-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const call = (args) => client.callTool({ name: 'eval_skill', arguments: args }, undefined, { timeout: 300000 });
+      const r = await call({ skill: join(box, 'proj/skills/house-rules'), models: ['agent:codex'],
+        tests: join(box, 'proj/tests.json') });
+      assert.equal(r.isError, undefined, JSON.stringify(r.content));
+      assert.equal(r.structuredContent.results.filter((t) => t.skillLoaded).length, 2);
+      const t = await call({ skill: join(box, 'proj/skills/house-rules'), models: ['agent:codex'], runs: 1,
+        trigger: [{ query: 'TRIGGER: house rule?', should_trigger: true }, { query: 'NOTRIGGER: haiku', should_trigger: false }] });
+      assert.equal(t.structuredContent.mode, 'trigger');
+      assert.equal(t.structuredContent.iterations[0].models[0].summary.passed, 2);
+      const bad = await call({ skill: join(box, 'proj/skills/house-rules'), models: ['agent:nope'] });
+      assert.equal(bad.isError, true);
+      assert.match(bad.content[0].text, /no agent 'nope'/);
+      assert.deepEqual(await client.ping(), {}, 'the same daemon answers the next message');
+    } finally {
+      await client.close();
+    }
   });
 
   it('runs agents in parallel up to maxParallel', async () => {
