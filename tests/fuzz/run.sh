@@ -2,7 +2,7 @@
 # Build the libFuzzer targets (clang, ASan + UBSan, tests/fuzz/meson.build) and run each.
 #
 #   tests/fuzz/run.sh [SECONDS] [TARGET...]   SECONDS per target, default 15; targets default
-#                                             to all (protocol skill_md skill_meta evalcases
+#                                             to all (protocol skill_md skill_meta evalcases trigger evals
 #                                             runspec buildtoml nvlog torchop provider config)
 #   FUZZ_RUNS=N tests/fuzz/run.sh S [T...]    stop each target after N executions or S seconds,
 #                                             whichever comes first (the long campaign)
@@ -23,7 +23,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 seconds=${1:-15}
 shift || true
-all=(protocol skill_md skill_meta evalcases runspec buildtoml nvlog torchop provider config)
+all=(protocol skill_md skill_meta evalcases trigger evals runspec buildtoml nvlog torchop provider config)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all[@]}")
 out=${FUZZ_BUILD_DIR:-$root/build-fuzz}
@@ -35,6 +35,7 @@ runs=${FUZZ_RUNS:--1}
 # torch-ext binding sources a few KB, provider answers and protocol messages < 1 KB (the protocol target goes past its 4,096 B
 # message cap so the cap's overflow path stays reachable).
 declare -A max_len=([protocol]=8192 [skill_md]=24576 [skill_meta]=8192 [evalcases]=8192
+  [trigger]=8192 [evals]=8192
   [runspec]=2048 [buildtoml]=4096 [nvlog]=8192 [torchop]=8192 [provider]=8192 [config]=2048)
 
 fail() { echo "fuzz: FAIL: $*"; exit 1; }
