@@ -32,7 +32,7 @@ scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbu
 meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 </dev/null
 logs+=(build-asan/meson-logs/testlog.json)
 
-step "fuzz every parser of outside input (tests/fuzz: 10 targets, seconds each)"
+step "fuzz every parser of outside input (tests/fuzz: 12 targets, seconds each)"
 fuzz=fuzz=ok
 tests/fuzz/run.sh "${UPK_FUZZ_SECONDS:-15}" </dev/null || fuzz=fuzz=fail
 
