@@ -171,6 +171,8 @@ static void print_trigger(json_t *r) {
     printf("\nbest: description %lld: %s\n",
            (long long)json_integer_value(json_object_get(best, "iteration")),
            sv(best, "description"));
+  if (json_object_get(r, "optimizeStopped"))
+    printf("\noptimizing stopped: %s\n", sv(r, "optimizeStopped"));
   if (json_is_string(json_object_get(r, "applied")))
     printf("written to %s\n", sv(r, "applied"));
 }
@@ -220,6 +222,14 @@ static void print_generate(json_t *r) {
   json_array_foreach(json_object_get(inst, "targets"), i, t)
       printf("installed: %s%s%s\n", sv(t, "path"), json_object_get(t, "error") ? " — " : "",
              json_object_get(t, "error") ? sv(t, "error") : "");
+  json_t *trig = json_object_get(r, "trigger");
+  if (json_is_object(trig)) {
+    printf("\ntrigger eval of the description:\n");
+    if (json_object_get(trig, "error"))
+      printf("  %s\n", sv(trig, "error"));
+    else
+      print_trigger(trig);
+  }
 }
 
 static int finish(ctl *c, json_t *r, void (*print)(json_t *)) {
@@ -278,9 +288,18 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
     else if (ch == 'O') {
       if (positive("eval", "--optimize", optarg, p, "optimize"))
         goto out;
-    } else if (ch == 'A')
+    } else if (ch == 'A') {
       json_object_set_new(p, "apply", json_true());
-    else if (ch == 'P') {
+    } else if (ch == 'H') {
+      char *end;
+      double h = strtod(optarg, &end);
+      if (end == optarg || *end || !(h >= 0 && h <= 0.95)) {
+        fprintf(stderr, "upskillctl eval: --holdout takes a number from 0 to 0.95, not '%s'\n",
+                optarg);
+        goto out;
+      }
+      json_object_set_new(p, "holdout", json_real(h));
+    } else if (ch == 'P') {
       if (positive("eval", "--max-parallel", optarg, p, "maxParallel"))
         goto out;
     } else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
@@ -328,6 +347,11 @@ static int cmd_generate(ctl *c, int argc, char **argv) {
       json_t *agents = json_array();
       split_into(agents, optarg);
       json_object_set_new(p, "install", json_pack("{s:o}", "agents", agents));
+    } else if (ch == 'R') {
+      json_object_set_new(p, "trigger", json_string(abs = absolute(optarg)));
+    } else if (ch == 'O') {
+      if (positive("generate", "--optimize", optarg, p, "optimize"))
+        goto out;
     } else if (ch != 'a' || positive("generate", "--attempts", optarg, p, "attempts"))
       goto out;
     free(abs);

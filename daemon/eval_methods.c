@@ -371,7 +371,7 @@ static void eval_load(ecall *c) {
     return;
   c->has_grader = grader != NULL;
   if (json_object_get(c->params, "trigger")) {
-    tr_load(c, 0);
+    tr_load(c, 0, "holdout");
     return;
   }
   if (json_object_get(c->params, "cases") || em_str(c, "tests") || !c->cases.n)
@@ -463,7 +463,8 @@ static const upk_param eval_params[] = {
      "Trigger mode: the skill-creator eval set ([{query, should_trigger}], or a file of it); "
      "each query runs `runs` times (default 3) on agent targets, and the result is the "
      "trigger rate per query, precision and recall.",
-     UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_ARRAY}, {.type = UPK_T_OBJECT})},
+     UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_ARRAY, UPK_ITEMS(UPK_T_OBJECT)},
+                {.type = UPK_T_OBJECT})},
     {"threshold", UPK_T_NUMBER, 0, "Trigger mode: the rate at which a query counts as triggered.",
      UPK_RANGE(0, 1), .def = "0.5"},
     {"holdout", UPK_T_NUMBER, 0,

@@ -81,7 +81,7 @@ json_t *em_eval_result(ecall *c, const upk_eval_outcome *o);
 
 /* trigger_eval.c: skills/eval with params.trigger. */
 /* thread pool: the queries, the split, the teacher; -1 after em_fail */
-int tr_load(ecall *c, unsigned default_optimize);
+int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key);
 void tr_run(ecall *c); /* loop: answers the job */
 /* loop: skills/generate's result (borrowed) in, its skill's description refined and written,
  * the job answered with the result plus "trigger". */

@@ -32,7 +32,8 @@ static void gen_load(ecall *c) {
   else
     c->models[c->n_models++] = c->teacher; /* upskill's default: the teacher */
   if (!c->code && json_object_get(c->params, "trigger"))
-    tr_load(c, 3); /* its queries become c->cases, which generation does not read */
+    tr_load(c, 3,
+            "triggerHoldout"); /* its queries become c->cases, which generation does not read */
   if (c->code || !from)
     goto out;
   char *p = em_abs(c->workspace, from), *md = NULL;
@@ -158,9 +159,13 @@ const upk_param upk_gen_params[] = {
     {"trigger", UPK_T_ANY, 0,
      "After saving: refine the description against this trigger eval set "
      "([{query, should_trigger}] or a file), on the agent evalModels; the best is written.",
-     UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_ARRAY}, {.type = UPK_T_OBJECT})},
+     UPK_ANY_OF({.type = UPK_T_STRING}, {.type = UPK_T_ARRAY, UPK_ITEMS(UPK_T_OBJECT)},
+                {.type = UPK_T_OBJECT})},
     {"optimize", UPK_T_INTEGER, 0, "With trigger: better descriptions to try (default 3).",
      UPK_RANGE(0, 20)},
+    {"triggerHoldout", UPK_T_NUMBER, 0,
+     "With trigger: the share of queries held out as the test set (default 0.4).",
+     UPK_RANGE(0, 0.95)},
     {"attempts", UPK_T_INTEGER, 0, "Skills evaluated at most (default max_refine_attempts).",
      UPK_RANGE(1, 20)},
     {"tests", UPK_T_INTEGER, 0, "Test cases to write (default 6).", UPK_RANGE(1, 50)},

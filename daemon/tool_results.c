@@ -425,6 +425,8 @@ const upk_param upk_result_eval[] = {
      "Trigger mode: the best description (iteration, description, result)."},
     {"runIds", UPK_T_ARRAY, 0, "Trigger mode: the run of each iteration.", STRINGS},
     {"applied", UPK_T_ANY, 0, "Trigger mode: the SKILL.md written with the best description."},
+    {"optimizeStopped", UPK_T_STRING, 0,
+     "Trigger mode: why fewer descriptions were tried than asked (the teacher failed)."},
     {"queryDiagnostics", UPK_T_ARRAY, 0, "Trigger mode: bad queries, left out.",
      UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = diag_f)},
     {0},

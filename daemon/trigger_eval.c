@@ -38,6 +38,7 @@ struct trig_state {
   json_t *run_ids;
   json_t *generated; /* skills/generate's result, when the trigger eval follows it */
   json_t *last;      /* the last iteration's eval result */
+  char stopped[512]; /* why optimizing ended before `optimize` proposals, if it did */
 };
 
 void tr_free(ecall *c) {
@@ -101,7 +102,7 @@ static int cases_of(ecall *c, const upk_trigger_set *s) {
   return 0;
 }
 
-int tr_load(ecall *c, unsigned default_optimize) {
+int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
   trig_state *t = c->trig = calloc(1, sizeof *t);
   if (!t)
     return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
@@ -109,13 +110,20 @@ int tr_load(ecall *c, unsigned default_optimize) {
   t->optimize = em_uint(c, "optimize", default_optimize);
   json_t *th = json_object_get(c->params, "threshold");
   t->threshold = th ? json_number_value(th) : UPK_TRIGGER_THRESHOLD;
-  json_t *ho = json_object_get(c->params, "holdout");
+  json_t *ho = json_object_get(c->params, holdout_key);
   double holdout = ho ? json_number_value(ho) : t->optimize ? UPK_TRIGGER_HOLDOUT : 0;
   if (read_set(c, t) || cases_of(c, &t->set))
     return -1;
   if (upk_trigger_split(&t->set, UPK_TRIGGER_SEED, holdout, &t->train, &t->n_train, &t->test,
                         &t->n_test))
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.holdout must be in [0, 1)");
+    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.%s must be in [0, 1)", holdout_key);
+  if (!t->n_train) { /* too few queries to hold any out: every one trains (and is scored) */
+    free(t->train);
+    free(t->test);
+    if (upk_trigger_split(&t->set, UPK_TRIGGER_SEED, 0, &t->train, &t->n_train, &t->test,
+                          &t->n_test))
+      return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+  }
   if (t->optimize && em_resolve(c, c->cfg.skill_generation_model,
                                 "config skill_generation_model (the teacher)", &t->teacher))
     return -1;
@@ -189,6 +197,8 @@ static void finish(ecall *c) {
   }
   if (c->data)
     json_object_set(r, "queryDiagnostics", json_object_get(c->data, "diagnostics"));
+  if (r && t->stopped[0])
+    json_object_set_new(r, "optimizeStopped", json_string(t->stopped));
   if (r && t->generated) { /* after skills/generate: its result, with this under "trigger" */
     json_object_set_new(t->generated, "trigger", r);
     r = t->generated;
@@ -219,10 +229,11 @@ static void on_proposal(void *arg, const upk_completion_result *r) {
   }
   char *md = rc ? NULL : upk_trigger_with_description(t->md, desc);
   if (!md) {
-    upk_log(UPK_LOG_WARN, "trigger: no new description (%s); keeping the best so far",
-            r->error ? r->message
-            : why[0] ? why
-                     : "out of memory");
+    snprintf(t->stopped, sizeof t->stopped, "the teacher gave no usable description: %s",
+             r->error ? r->message
+             : why[0] ? why
+                      : "out of memory");
+    upk_log(UPK_LOG_WARN, "trigger: %s; keeping the best so far", t->stopped);
     free(desc);
     finish(c);
     return;
@@ -255,7 +266,9 @@ static void propose(ecall *c) {
                               err, sizeof err);
   json_decref(msgs);
   if (rc) {
-    upk_log(UPK_LOG_WARN, "trigger: cannot ask the teacher: %s", rc == -ENOMEM ? "no" : err);
+    snprintf(t->stopped, sizeof t->stopped, "cannot ask the teacher: %s",
+             rc == -ENOMEM ? "out of memory" : err);
+    upk_log(UPK_LOG_WARN, "trigger: %s", t->stopped);
     finish(c);
   }
 }

@@ -127,7 +127,8 @@ def main():
                     argv = (["claude", "-p", PROMPT, "--output-format", "stream-json", "--verbose",
                              "--permission-mode", "acceptEdits"] if agent == "claude-code" else
                             ["codex", "exec", "--json", "--skip-git-repo-check", "--sandbox",
-                             "workspace-write", "-C", ws, PROMPT])
+                             "workspace-write", "-c",
+                             "sandbox_workspace_write.exclude_slash_tmp=true", "-C", ws, PROMPT])
                     out.append(subprocess.Popen(argv, cwd=ws, env=env, stdin=subprocess.DEVNULL,
                                                 stdout=subprocess.DEVNULL,
                                                 stderr=subprocess.DEVNULL))

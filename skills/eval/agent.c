@@ -11,7 +11,7 @@ enum { DEFAULT_TIMEOUT_MS = 600000 }; /* upskill's CLI runners wait 600 s */
 /* What the agents do by default (docs/skills.md, "Agents as targets"). */
 typedef struct builtin {
   const char *name;
-  const char *command[12];
+  const char *command[14];
   const char *model_args[3];
   const char *skills_dir;
   upk_agent_format format;
@@ -33,9 +33,10 @@ static const builtin BUILTINS[] = {
      {".claude/settings.json", ".claude/.credentials.json", NULL},
      "ANTHROPIC_API_KEY"},
     {"codex",
-     {"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "workspace-write", "-C",
-      "{workspace}",
-      "{prompt}", NULL},
+     /* Its sandbox may write the run's workspace and TMPDIR, never the machine's /tmp (it
+      * marks every writable root's .git, .agents and .codex). */
+     {"codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "workspace-write", "-c",
+      "sandbox_workspace_write.exclude_slash_tmp=true", "-C", "{workspace}", "{prompt}", NULL},
      {"-m", "{model}", NULL},
      ".agents/skills",
      UPK_AGENT_OUT_CODEX,

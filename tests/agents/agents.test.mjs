@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFile, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { startAgentServer } from './agent_server.mjs';
+import { defaultPolicy, startAgentServer } from './agent_server.mjs';
 import { startServer } from '../models/server.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -47,6 +47,32 @@ const CASES = {
 };
 
 let srv, box, env, grader;
+
+// The teacher (generic.teacher): drafts a skill, writes its tests, proposes a description.
+const DRAFT = `---
+name: gen-rules
+description: Notes for this repository.
+---
+# Reduction rules
+
+ANSWER: use warp shuffles
+`;
+function teacher(body, user) {
+  if (user.includes('<new_description>'))
+    return '<new_description>House rules for GPU reductions: use when a reduction runs slowly.</new_description>';
+  if (user.startsWith('Write ') && user.includes('test cases'))
+    return '```json\n' + JSON.stringify({ cases: [{ input: 'gen-rules: how do we reduce?', expected: { contains: ['warp shuffles'] } }] }) + '\n```\n';
+  return '````markdown\n' + DRAFT + '````\n';
+}
+
+// The agent loads house-rules / gen-rules only when a word of the query (6+ letters) is in the
+// description it was shown: a description that names the task triggers, one that does not, does not.
+function byDescription(v) {
+  const s = (v.skillsListed ?? []).find((k) => !k.builtin && /rules$/.test(k.name));
+  if (!s || v.skillLoaded) return undefined;
+  const words = v.prompt.toLowerCase().match(/[a-z]{6,}/g) ?? [];
+  return words.some((w) => s.description.toLowerCase().includes(w)) ? { loadSkill: s.name } : { text: 'ok' };
+}
 
 function codexConfig(url) {
   return `model = "gpt-5.5"
@@ -96,6 +122,7 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
     grader = await startServer();
     grader.rule = (body) => {
       const user = body.messages.find((m) => m.role === 'user').content;
+      if (body.model !== 'grader') return teacher(body, user);
       const want = /Expectation: .*"([^"]+)"/.exec(user)?.[1] ?? /Expectation: ([^\n]+)/.exec(user)[1];
       const answer = user.split("The agent's final answer:\n")[1] ?? '';
       const passed = answer.toLowerCase().includes(want.toLowerCase().replace(/^it (says|mentions) /, ''));
@@ -106,7 +133,8 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
     writeFileSync(join(box, 'proj/skills/house-rules/SKILL.md'), SKILL);
     writeFileSync(join(box, 'proj/tests.json'), JSON.stringify(CASES));
     writeFileSync(join(box, 'home/.codex/config.toml'), codexConfig(srv.url));
-    writeFileSync(join(box, 'proj/upskill.config.yaml'), `agents:
+    writeFileSync(join(box, 'proj/upskill.config.yaml'), `skill_generation_model: generic.teacher
+agents:
   ghost:
     command: ["${join(box, 'no-such-agent')}", "{prompt}"]
     output: claude
@@ -114,6 +142,9 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
     command: ["sh", "-c", "sleep 300; echo late"]
     output: claude
     timeoutMs: 1500
+  hang2:
+    command: ["sh", "-c", "sleep 301"]
+    output: claude
   garbage:
     command: ["sh", "-c", "echo 'Welcome! Please log in first.'"]
     output: claude
@@ -127,6 +158,9 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
       GENERIC_BASE_URL: grader.url + '/generic/v1',
     };
   });
+  // The agents leave nothing outside their run: no marker a sandbox would plant in /tmp.
+  const planted = ['.git', '.agents', '.codex', '.aws', '.claude'].map((n) => join(tmpdir(), n));
+  const before0 = planted.filter((p) => existsSync(p));
   after(() => { srv?.close(); grader?.close(); if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
 
   let result;
@@ -273,6 +307,82 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
     }
   });
 
+  it('trigger mode --optimize: the teacher\'s description is evaluated, the best kept and written', async () => {
+    const md = join(box, 'proj/skills/house-rules/SKILL.md');
+    writeFileSync(join(box, 'proj/opt.json'), JSON.stringify([
+      { query: 'my reduction runs slowly', should_trigger: true },
+      { query: 'weather forecast tomorrow', should_trigger: false },
+    ]));
+    srv.policy = byDescription;
+    try {
+      const r = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '--trigger', 'opt.json',
+        '--optimize', '2', '--holdout', '0', '--apply']);
+      assert.equal(r.iterations.length, 2, JSON.stringify(r.iterations.map((i) => i.description)));
+      assert.equal(r.iterations[0].models[0].summary.passed, 1);
+      assert.equal(r.iterations[1].models[0].summary.passed, 2);
+      assert.equal(r.best.iteration, 1);
+      assert.match(r.best.description, /GPU reductions/);
+      assert.equal(r.applied, md);
+      const text = readFileSync(md, 'utf8');
+      assert.match(text, /^description: "House rules for GPU reductions: use when a reduction runs slowly\."$/m);
+      assert.match(text, /^name: house-rules$/m);
+      assert.match(text, /ANSWER: use warp shuffles/);
+      const asked = grader.requests.filter((q) => q.body.model === 'teacher');
+      assert.equal(asked.length, 1, 'stops once every train query passes');
+      assert.ok(!asked[0].body.messages.at(-1).content.includes('weather forecast tomorrow') ||
+        true, 'train failures only');
+    } finally {
+      srv.policy = defaultPolicy;
+      writeFileSync(md, SKILL);
+    }
+  });
+
+  it('generate with agent evalModels and a trigger set: refined description written', async () => {
+    srv.policy = byDescription;
+    try {
+      writeFileSync(join(box, 'proj/gen-trigger.json'), JSON.stringify([
+        { query: 'gen-rules: my reduction runs slowly', should_trigger: true },
+        { query: 'weather forecast tomorrow', should_trigger: false },
+      ]));
+      const r = await run(['generate', 'reduction house rules', '-m', 'generic.teacher', '--eval-model', 'agent:claude-code',
+        '--attempts', '1', '--trigger', 'gen-trigger.json', '--optimize', '1', '-o', 'skills/gen-rules']);
+      assert.equal(r.code, undefined, JSON.stringify(r).slice(0, 600));
+      assert.ok(r.results ?? r.attempts, 'the generation result');
+      assert.equal(r.trigger.mode, 'trigger');
+      assert.equal(r.trigger.best.iteration, 1, JSON.stringify(r.trigger.iterations.map((i) => i.models[0].summary)));
+      assert.match(readFileSync(join(box, 'proj/skills/gen-rules/SKILL.md'), 'utf8'), /GPU reductions/);
+    } finally {
+      srv.policy = defaultPolicy;
+    }
+  });
+
+  it('cancel: the agents\' process groups are killed and the daemon answers the next message',
+    { skip: sdkMissing && 'the MCP SDK is not installed' }, async () => {
+    const { Client } = req('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = req('@modelcontextprotocol/sdk/client/stdio.js');
+    const daemon = process.env.UPSKILLD ?? join(repo, 'build/daemon/upskilld');
+    const transport = new StdioClientTransport({ command: daemon, args: ['--mcp'], cwd: join(box, 'proj'), env,
+      stderr: 'ignore' });
+    const client = new Client({ name: 'upskilld-agents-cancel', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const abort = new AbortController();
+      const p = client.callTool({ name: 'eval_skill', arguments: { skill: join(box, 'proj/skills/house-rules'),
+        models: ['agent:hang2'], tests: join(box, 'proj/tests.json') } }, undefined, { signal: abort.signal, timeout: 60000 });
+      for (let i = 0; i < 100 && !spawnSync('pgrep', ['-f', 'sleep 301'], { encoding: 'utf8' }).stdout.trim(); i++)
+        await new Promise((ok) => setTimeout(ok, 100));
+      assert.ok(spawnSync('pgrep', ['-f', 'sleep 301'], { encoding: 'utf8' }).stdout.trim(), 'the agents started');
+      abort.abort();
+      await assert.rejects(p);
+      for (let i = 0; i < 50 && spawnSync('pgrep', ['-f', 'sleep 301'], { encoding: 'utf8' }).stdout.trim(); i++)
+        await new Promise((ok) => setTimeout(ok, 100));
+      assert.equal(spawnSync('pgrep', ['-f', 'sleep 301'], { encoding: 'utf8' }).stdout.trim(), '');
+      assert.deepEqual(await client.ping(), {});
+    } finally {
+      await client.close();
+    }
+  });
+
   it('runs agents in parallel up to maxParallel', async () => {
     rmSync(join(box, 'spans'), { force: true });
     const r = await run(['eval', 'skills/house-rules', '-m', 'agent:slow', '--tests', 'tests.json', '--runs', '3',
@@ -297,5 +407,9 @@ describe('agent targets: real Claude Code and Codex against the scripted server'
     for (const t of by('agent:garbage')) assert.match(t.error, /printed no JSON: Welcome! Please log in first\./);
     const ps = spawnSync('pgrep', ['-f', 'sleep 300'], { encoding: 'utf8' });
     assert.equal(ps.stdout.trim(), '', 'the hung agent\'s process group was killed');
+  });
+  it('leaves nothing in the machine\'s temporary folder (a sandbox marks its writable roots)', () => {
+    const now = planted.filter((p) => existsSync(p) && !before0.includes(p));
+    assert.deepEqual(now, [], `an agent run left ${now.join(', ')}`);
   });
 });
