@@ -33,8 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dynbuf.h"
-#include "framing.h"
+#include "protocol/dynbuf.h"
+#include "protocol/framing.h"
 
 enum { K_PING, K_LOOKUP, K_LIST, K_STATUS, K_KCACHED, K_SVALIDATE, K_KUNCACHED, K_CANCELLED, K_N };
 static const char *const kind_name[K_N] = {"ping",    "lookup",    "list",      "status",

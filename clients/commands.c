@@ -1,6 +1,6 @@
 /* upskillctl's command table and what is generated from it: help, getopt
  * tables, bash/zsh/fish completion, the man page and docs/upskillctl.md. */
-#include "commands.h"
+#include "clients/commands.h"
 
 #include <stdlib.h>
 #include <string.h>

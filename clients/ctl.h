@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "rpc_client.h"
+#include "clients/rpc_client.h"
 
 typedef struct ctl {
   upk_client client;

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "ctl.h"
+#include "clients/commands.h"
+#include "clients/ctl.h"
 
 static double num(json_t *o, const char *k) {
   json_t *v = json_object_get(o, k);

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctl.h"
+#include "clients/ctl.h"
 
 enum { NOTE_MAX = 200 };
 

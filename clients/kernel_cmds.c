@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "ctl.h"
+#include "clients/commands.h"
+#include "clients/ctl.h"
 
 enum { AGAINST_TIMEOUT_MS = 15 * 60 * 1000 };
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "ctl.h"
-#include "report.h"
+#include "clients/commands.h"
+#include "clients/ctl.h"
+#include "report/report.h"
 
 static int write_out(const char *verb, const char *file, const char *text, size_t len, bool quiet) {
   FILE *f = file && strcmp(file, "-") ? fopen(file, "w") : stdout;

@@ -1,4 +1,4 @@
-#include "rpc_client.h"
+#include "clients/rpc_client.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jsonrpc.h"
+#include "protocol/jsonrpc.h"
 
 static void on_message(void *ud, const char *body, size_t len) {
   upk_client *c = ud;

@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <sys/types.h>
 
-#include "dynbuf.h"
-#include "framing.h"
+#include "protocol/dynbuf.h"
+#include "protocol/framing.h"
 
 typedef void (*upk_client_notify_cb)(void *ud, const char *method, json_t *params);
 

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "ctl.h"
+#include "clients/commands.h"
+#include "clients/ctl.h"
 
 typedef struct opts {
   json_t *agents; /* --agent, repeatable */

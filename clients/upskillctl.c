@@ -12,10 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jsonrpc.h"
-#include "commands.h"
-#include "ctl.h"
-#include "rpc_client.h"
+#include "protocol/jsonrpc.h"
+#include "clients/commands.h"
+#include "clients/ctl.h"
+#include "clients/rpc_client.h"
 #include "upk_config.h"
 
 /* The daemon next to this binary (installed), in the build tree, or on PATH. */

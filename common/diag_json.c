@@ -1,4 +1,4 @@
-#include "diag_json.h"
+#include "common/diag_json.h"
 
 static json_t *position(int line, int col) {
   return json_pack("{s:i,s:i}", "line", line < 0 ? 0 : line, "character", col < 0 ? 0 : col);

@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 /** `{range:{start:{line,character},end:{...}}, severity, code, source, message, file?}` */
 json_t *upk_diag_json(const upk_diag *d);

@@ -1,5 +1,5 @@
 /* Fault injection; see fault.h. */
-#include "fault.h"
+#include "common/fault.h"
 
 #include <errno.h>
 #include <pthread.h>

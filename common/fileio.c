@@ -1,4 +1,4 @@
-#include "fileio.h"
+#include "common/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "run.h"
+#include "common/run.h"
 
 #include <errno.h>
 #include <fcntl.h>

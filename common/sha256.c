@@ -1,5 +1,5 @@
 /* SHA-256 with libcrypto opened on first use (sha256.h). */
-#include "sha256.h"
+#include "common/sha256.h"
 
 #include <dlfcn.h>
 #include <errno.h>

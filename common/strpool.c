@@ -1,6 +1,6 @@
 /* String pool: blocks of BLOCK_BYTES bytes (or one string's size, when larger), filled
  * from the front and chained, newest first. */
-#include "strpool.h"
+#include "common/strpool.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* One agent CLI run on the loop (agent_runner.h). The steps, each on its
  * own callback: prepare (thread pool) -> spawn -> exit or timeout -> read
  * (thread pool) -> cb. */
-#include "agent_runner.h"
+#include "daemon/agent_runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "log.h"
+#include "common/fileio.h"
+#include "common/log.h"
 
 extern char **environ;
 

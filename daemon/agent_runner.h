@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "agent.h"
+#include "skills/eval/agent.h"
 
 typedef struct upk_agent_run upk_agent_run;
 

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_json.h"
-#include "documents.h"
-#include "jsonrpc.h"
-#include "kernel_service.h"
-#include "log.h"
-#include "skills_service.h"
-#include "validate.h"
+#include "common/diag_json.h"
+#include "daemon/documents.h"
+#include "protocol/jsonrpc.h"
+#include "daemon/kernel_service.h"
+#include "common/log.h"
+#include "daemon/skills_service.h"
+#include "skills/validate.h"
 
 enum { DEBOUNCE_CUDA_MS = 250, DEBOUNCE_SKILL_MS = 100 };
 

@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "session.h"
+#include "daemon/session.h"
 
 typedef struct upk_doc_view {
   const char *uri, *path; /* path NULL for non-file URIs */

@@ -1,5 +1,5 @@
 /* What an evaluation records of its agent runs (eval_service.h, "agent runs"). */
-#include "eval_service_int.h"
+#include "daemon/eval_service_int.h"
 
 #include <stdbool.h>
 #include <errno.h>
@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "run.h"
-#include "log.h"
+#include "skills/fsutil.h"
+#include "common/run.h"
+#include "common/log.h"
 
 static json_t *str_array(char *const *v, size_t n) {
   json_t *a = json_array();

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval_service_int.h"
-#include "models_methods.h"
+#include "daemon/eval_service_int.h"
+#include "daemon/models_methods.h"
 
 enum { ANSWER_SHOWN = 24 << 10, GRADE_TOKENS = 1024 };
 

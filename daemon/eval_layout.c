@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "eval_service.h"
+#include "daemon/eval_service.h"
 
 /* What one run holds that the trial does not: strings and arrays made here. */
 typedef struct run_extra {

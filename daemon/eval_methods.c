@@ -2,7 +2,7 @@
  * handler checks params on the loop, reads what it needs on the thread pool
  * (configuration, the skill, its tests, a trace, the runs directory), and
  * hands the work to eval_service / gen_service, answering from the loop. */
-#include "eval_methods.h"
+#include "daemon/eval_methods.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,20 +13,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h"
-#include "diag_json.h"
-#include "eval_service.h"
-#include "evalcase.h"
-#include "fsutil.h"
-#include "gen_service.h"
-#include "jobs.h"
-#include "report.h"
-#include "runs.h"
-#include "skill.h"
-#include "skills_service.h"
-#include "tool_results.h"
+#include "models/config.h"
+#include "common/diag_json.h"
+#include "daemon/eval_service.h"
+#include "skills/eval/evalcase.h"
+#include "skills/fsutil.h"
+#include "daemon/gen_service.h"
+#include "daemon/jobs.h"
+#include "report/report.h"
+#include "skills/eval/runs.h"
+#include "skills/skill.h"
+#include "daemon/skills_service.h"
+#include "daemon/tool_results.h"
 
-#include "eval_methods_int.h"
+#include "daemon/eval_methods_int.h"
 
 void em_free(ecall *c) {
   json_decref(c->params);

@@ -7,12 +7,12 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "config.h"
-#include "diag.h"
-#include "eval_service.h"
-#include "evalcase.h"
-#include "gen_service.h"
-#include "jobs.h"
+#include "models/config.h"
+#include "common/diag.h"
+#include "daemon/eval_service.h"
+#include "skills/eval/evalcase.h"
+#include "daemon/gen_service.h"
+#include "daemon/jobs.h"
 
 enum { MAX_MODELS = 32, MAX_RUNS = 1000, MAX_CONCURRENCY = 256, TRACE_MAX = 64u << 20 };
 

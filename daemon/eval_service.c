@@ -1,7 +1,7 @@
 /* Skill evaluation on the loop (eval_service.h): a queue of trials pumped at
  * most `concurrency` at a time, answers checked as they arrive, the run
  * stored on the thread pool at the end. */
-#include "eval_service_int.h"
+#include "daemon/eval_service_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent_runner.h"
-#include "kernel_service.h"
-#include "log.h"
-#include "models_methods.h"
-#include "runs.h"
+#include "daemon/agent_runner.h"
+#include "daemon/kernel_service.h"
+#include "common/log.h"
+#include "daemon/models_methods.h"
+#include "skills/eval/runs.h"
 
 enum { DEFAULT_CONCURRENCY = 8, KERNEL_TIMEOUT_MS = 60000 };
 

@@ -18,13 +18,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "agent.h"
-#include "agentskills.h"
-#include "assertion.h"
-#include "evalcase.h"
-#include "evalstats.h"
-#include "models.h"
-#include "session.h"
+#include "skills/eval/agent.h"
+#include "skills/eval/agentskills.h"
+#include "skills/eval/assertion.h"
+#include "skills/eval/evalcase.h"
+#include "skills/eval/evalstats.h"
+#include "models/models.h"
+#include "daemon/session.h"
 
 typedef struct upk_eval upk_eval;
 

@@ -6,10 +6,10 @@
 #include <stdint.h>
 #include <uv.h>
 
-#include "agent_runner.h"
-#include "eval_service.h"
-#include "kernel_service.h"
-#include "runs.h"
+#include "daemon/agent_runner.h"
+#include "daemon/eval_service.h"
+#include "daemon/kernel_service.h"
+#include "skills/eval/runs.h"
 
 typedef struct eval_trial eval_trial;
 typedef struct gslot gslot; /* one statement a grader is judging (eval_grade.c) */

@@ -5,12 +5,12 @@
 
 #include <stdatomic.h>
 
-#include "condense.h"
-#include "diag.h"
-#include "eval_service.h"
-#include "evalcase.h"
-#include "gen_service.h"
-#include "install.h"
+#include "skills/eval/condense.h"
+#include "common/diag.h"
+#include "daemon/eval_service.h"
+#include "skills/eval/evalcase.h"
+#include "daemon/gen_service.h"
+#include "skills/install.h"
 
 /* One evaluated skill. */
 typedef struct gen_attempt {

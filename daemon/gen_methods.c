@@ -7,13 +7,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "agents.h"
-#include "condense.h"
-#include "diag_json.h"
-#include "eval_methods_int.h"
-#include "fsutil.h"
-#include "jsonrpc.h"
-#include "skill.h"
+#include "skills/agents.h"
+#include "skills/eval/condense.h"
+#include "common/diag_json.h"
+#include "daemon/eval_methods_int.h"
+#include "skills/fsutil.h"
+#include "protocol/jsonrpc.h"
+#include "skills/skill.h"
 
 /* ---- skills/generate ---- */
 

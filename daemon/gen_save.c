@@ -19,14 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fault.h"
-#include "fsutil.h"
-#include "gen_int.h"
-#include "jsonrpc.h"
-#include "log.h"
-#include "meta.h"
-#include "runs.h"
-#include "skills_service.h"
+#include "common/fault.h"
+#include "skills/fsutil.h"
+#include "daemon/gen_int.h"
+#include "protocol/jsonrpc.h"
+#include "common/log.h"
+#include "skills/meta.h"
+#include "skills/eval/runs.h"
+#include "daemon/skills_service.h"
 
 static int save_err(upk_gen *g, int rc, const char *what) {
   snprintf(g->save_err, sizeof g->save_err, "%s: %s", what, strerror(-rc));

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_json.h"
-#include "gen_int.h"
-#include "log.h"
-#include "skill.h"
-#include "models_methods.h"
-#include "teacher.h"
-#include "validate.h"
+#include "common/diag_json.h"
+#include "daemon/gen_int.h"
+#include "common/log.h"
+#include "skills/skill.h"
+#include "daemon/models_methods.h"
+#include "skills/eval/teacher.h"
+#include "skills/validate.h"
 
 enum { DEFAULT_TESTS = 6 };
 #define DEFAULT_HOLDOUT 0.34

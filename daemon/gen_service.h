@@ -20,9 +20,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agents.h"
-#include "models.h"
-#include "session.h"
+#include "skills/agents.h"
+#include "models/models.h"
+#include "daemon/session.h"
 
 typedef struct upk_gen upk_gen;
 

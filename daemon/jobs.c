@@ -1,4 +1,4 @@
-#include "jobs.h"
+#include "daemon/jobs.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "lsp.h"
-#include "mcp.h"
-#include "tool_text.h"
+#include "common/log.h"
+#include "protocol/lsp.h"
+#include "protocol/mcp.h"
+#include "daemon/tool_text.h"
 
 static bool is_lsp(const upk_job *job) {
   return upk_session_framing(job->server) == UPK_FRAMING_LSP;

@@ -13,9 +13,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "binder.h"
-#include "jsonrpc.h"
-#include "session.h"
+#include "protocol/binder.h"
+#include "protocol/jsonrpc.h"
+#include "daemon/session.h"
 
 typedef struct upk_job upk_job;
 typedef struct upk_method upk_method;

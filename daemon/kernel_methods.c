@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_json.h"
-#include "documents.h"
-#include "jobs.h"
-#include "kernel_methods.h"
-#include "kernel_service.h"
-#include "runspec.h"
-#include "tool_results.h"
-#include "workers.h"
+#include "common/diag_json.h"
+#include "daemon/documents.h"
+#include "daemon/jobs.h"
+#include "daemon/kernel_methods.h"
+#include "daemon/kernel_service.h"
+#include "gpu/runspec.h"
+#include "daemon/tool_results.h"
+#include "daemon/workers.h"
 
 enum {
   SOURCE_CAP = 16 << 20, /* bytes of inline source (the worker caps files alike) */

@@ -1,5 +1,5 @@
 /* Kernel checks: cache in front, worker pool behind (kernel_service.h). */
-#include "kernel_service.h"
+#include "daemon/kernel_service.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -11,13 +11,13 @@
 #include <unistd.h>
 #include <wordexp.h>
 
-#include "diag.h"
-#include "diag_json.h"
-#include "kcache.h"
-#include "log.h"
-#include "toolkit.h"
-#include "worker_server.h"
-#include "workers.h"
+#include "common/diag.h"
+#include "common/diag_json.h"
+#include "gpu/kcache.h"
+#include "common/log.h"
+#include "gpu/toolkit.h"
+#include "daemon/worker_server.h"
+#include "daemon/workers.h"
 
 enum { CACHE_MAX = 512 };
 

@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "documents.h"
-#include "srcscan.h"
-#include "jobs.h"
-#include "jsonrpc.h"
-#include "lsp_editor.h"
-#include "lsp_fix.h"
-#include "lsp_text.h"
-#include "methods.h"
+#include "daemon/documents.h"
+#include "gpu/srcscan.h"
+#include "daemon/jobs.h"
+#include "protocol/jsonrpc.h"
+#include "daemon/lsp_editor.h"
+#include "daemon/lsp_fix.h"
+#include "daemon/lsp_text.h"
+#include "daemon/methods.h"
 
 static const char *const COMMANDS[] = {"upskilld.findSkill", "upskilld.installSkill",
                                        "upskilld.kernelInfo"};

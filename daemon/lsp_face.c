@@ -5,14 +5,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jsonrpc.h"
-#include "log.h"
-#include "lsp_editor.h"
-#include "methods.h"
-#include "documents.h"
-#include "lsp_face.h"
-#include "kernel_service.h"
-#include "skills_service.h"
+#include "protocol/jsonrpc.h"
+#include "common/log.h"
+#include "daemon/lsp_editor.h"
+#include "daemon/methods.h"
+#include "daemon/documents.h"
+#include "daemon/lsp_face.h"
+#include "daemon/kernel_service.h"
+#include "daemon/skills_service.h"
 #include "upk_config.h"
 
 static char *workspace_from(json_t *params) {

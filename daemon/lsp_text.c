@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense.h"
-#include "lsp_text.h"
-#include "occupancy.h"
-#include "skill.h"
+#include "skills/eval/condense.h"
+#include "daemon/lsp_text.h"
+#include "gpu/occupancy.h"
+#include "skills/skill.h"
 
 long upk_lsp_offset(const char *text, size_t len, int line, int character) {
   size_t i = 0;

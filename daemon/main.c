@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "log.h"
-#include "server.h"
+#include "common/log.h"
+#include "daemon/server.h"
 #include "upk_config.h"
 
 #define DEFAULT_MAX_MESSAGE (64u << 20)

@@ -4,14 +4,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobs.h"
-#include "jsonrpc.h"
-#include "log.h"
-#include "mcp.h"
-#include "methods.h"
-#include "mcp_face.h"
-#include "skills_ext.h"
-#include "skills_service.h"
+#include "daemon/jobs.h"
+#include "protocol/jsonrpc.h"
+#include "common/log.h"
+#include "protocol/mcp.h"
+#include "daemon/methods.h"
+#include "daemon/mcp_face.h"
+#include "daemon/skills_ext.h"
+#include "daemon/skills_service.h"
 #include "upk_config.h"
 
 static const char instructions[] =

@@ -1,17 +1,17 @@
 /* The method table and the small handlers that need no file of their own. */
-#include "methods.h"
+#include "daemon/methods.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
 
-#include "eval_methods.h"
-#include "jsonrpc.h"
-#include "kernel_methods.h"
-#include "models_methods.h"
-#include "skills_methods.h"
-#include "status.h"
-#include "tool_results.h"
+#include "daemon/eval_methods.h"
+#include "protocol/jsonrpc.h"
+#include "daemon/kernel_methods.h"
+#include "daemon/models_methods.h"
+#include "daemon/skills_methods.h"
+#include "daemon/status.h"
+#include "daemon/tool_results.h"
 
 /* upskilld/sleep: a test aid (enabled by --test-methods) that waits `ms` in
  * `steps` timer ticks, reporting progress each tick and stopping when

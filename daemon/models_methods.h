@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "jobs.h"
-#include "models.h"
+#include "daemon/jobs.h"
+#include "models/models.h"
 
 extern const upk_method upk_models_methods[];
 extern const size_t upk_models_methods_count;

@@ -1,4 +1,4 @@
-#include "serial.h"
+#include "daemon/serial.h"
 
 #include <stdlib.h>
 

@@ -1,23 +1,23 @@
-#include "server.h"
+#include "daemon/server.h"
 
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "documents.h"
-#include "jobs.h"
-#include "jsonrpc.h"
-#include "kernel_service.h"
-#include "log.h"
-#include "lsp.h"
-#include "lsp_editor.h"
-#include "lsp_face.h"
-#include "mcp.h"
-#include "mcp_face.h"
-#include "methods.h"
-#include "models_methods.h"
-#include "skills_service.h"
+#include "skills/catalog.h"
+#include "daemon/documents.h"
+#include "daemon/jobs.h"
+#include "protocol/jsonrpc.h"
+#include "daemon/kernel_service.h"
+#include "common/log.h"
+#include "protocol/lsp.h"
+#include "daemon/lsp_editor.h"
+#include "daemon/lsp_face.h"
+#include "protocol/mcp.h"
+#include "daemon/mcp_face.h"
+#include "daemon/methods.h"
+#include "daemon/models_methods.h"
+#include "daemon/skills_service.h"
 
 struct upk_batch {
   json_t *responses;

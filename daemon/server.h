@@ -11,7 +11,7 @@
 
 #include <uv.h>
 
-#include "session.h"
+#include "daemon/session.h"
 
 /** Create the session on stdio (kinds guessed by main). */
 int upk_server_init(upk_server *s, uv_loop_t *loop, const upk_options *opts, int in_fd,

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <uv.h>
 
-#include "framing.h"
-#include "transport.h"
+#include "protocol/framing.h"
+#include "daemon/transport.h"
 
 typedef struct upk_options {
   upk_framing framing;   /* AUTO unless --lsp / --mcp */

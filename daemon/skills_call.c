@@ -1,5 +1,5 @@
 /* A skills request's trip to the skills queue and back (skills_call.h). */
-#include "skills_call.h"
+#include "daemon/skills_call.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skills_service.h"
+#include "daemon/skills_service.h"
 
 void upk_call_fail(upk_call *c, int code, json_t *data, const char *fmt, ...) {
   va_list ap;

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "index.h"
-#include "jobs.h"
+#include "skills/index.h"
+#include "daemon/jobs.h"
 
 typedef struct upk_call upk_call;
 typedef void (*upk_call_fn)(upk_call *c, upk_index *ix);

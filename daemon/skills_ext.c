@@ -2,7 +2,7 @@
  * resources/directory/read) and the resources that serve every file of a skill
  * (resources/list, resources/read). URIs and entries come from skills/catalog.h; this file
  * pages through the index on the skills queue and shapes the answers. */
-#include "skills_ext.h"
+#include "daemon/skills_ext.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "fsutil.h"
-#include "jobs.h"
-#include "log.h"
-#include "mcp.h"
-#include "sha256.h"
-#include "skills_call.h"
-#include "skills_service.h"
+#include "skills/catalog.h"
+#include "skills/fsutil.h"
+#include "daemon/jobs.h"
+#include "common/log.h"
+#include "protocol/mcp.h"
+#include "common/sha256.h"
+#include "daemon/skills_call.h"
+#include "daemon/skills_service.h"
 
 /* Skills a skills/list page holds. Building one reads and hashes every file of each (30-60 us
  * a skill here), so small pages answer fast; but a host walks at most 64 pages by default

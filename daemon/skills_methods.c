@@ -9,19 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agents.h"
-#include "diag_json.h"
-#include "install.h"
-#include "skills_lock.h"
-#include "skills_source.h"
-#include "jobs.h"
-#include "log.h"
-#include "prompt.h"
-#include "skills_call.h"
-#include "skills_methods.h"
-#include "skills_service.h"
-#include "tool_results.h"
-#include "validate.h"
+#include "skills/agents.h"
+#include "common/diag_json.h"
+#include "skills/install.h"
+#include "skills/skills_lock.h"
+#include "daemon/skills_source.h"
+#include "daemon/jobs.h"
+#include "common/log.h"
+#include "skills/prompt.h"
+#include "daemon/skills_call.h"
+#include "daemon/skills_methods.h"
+#include "daemon/skills_service.h"
+#include "daemon/tool_results.h"
+#include "skills/validate.h"
 
 #define LOOKUP_MAX_WAIT_MS 120000
 #define LOOKUP_TOOL_WAIT_MS 30000

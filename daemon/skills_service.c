@@ -1,4 +1,4 @@
-#include "skills_service_int.h"
+#include "daemon/skills_service_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,9 +14,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "agents.h"
-#include "install.h"
-#include "log.h"
+#include "skills/agents.h"
+#include "skills/install.h"
+#include "common/log.h"
 #include "upk_config.h"
 
 const char *upk_skills_library_dir(void) {

@@ -10,9 +10,9 @@
 #ifndef UPK_SKILLS_SERVICE_H
 #define UPK_SKILLS_SERVICE_H
 
-#include "index.h"
-#include "serial.h"
-#include "session.h"
+#include "skills/index.h"
+#include "daemon/serial.h"
+#include "daemon/session.h"
 
 typedef struct upk_skills_svc upk_skills_svc;
 

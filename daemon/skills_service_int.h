@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "skills_service.h"
+#include "daemon/skills_service.h"
 
 #define DEBOUNCE_MS 40 /* a burst of changes is refreshed at once after this quiet time */
 /* Skills indexed per queue item of the first scan: requests queued meanwhile

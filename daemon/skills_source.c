@@ -2,7 +2,7 @@
  * URL) or a local directory holding several; listed, chosen by name or all, validated together
  * before any is placed, installed, and recorded in the project's skills-lock.json. Runs on the
  * skills queue (install.h blocks), git fetches included. */
-#include "skills_source.h"
+#include "daemon/skills_source.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -12,14 +12,14 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "config.h"
-#include "diag_json.h"
-#include "audit.h"
-#include "install.h"
-#include "skills_lock.h"
-#include "skills_service.h"
-#include "source.h"
-#include "validate.h"
+#include "models/config.h"
+#include "common/diag_json.h"
+#include "skills/audit.h"
+#include "skills/install.h"
+#include "skills/skills_lock.h"
+#include "daemon/skills_service.h"
+#include "skills/source.h"
+#include "skills/validate.h"
 
 #define FETCH_TIMEOUT_MS 120000
 

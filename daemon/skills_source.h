@@ -6,8 +6,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "install.h"
-#include "skills_call.h"
+#include "skills/install.h"
+#include "daemon/skills_call.h"
 
 /** Install what params asks for from source `spec` (params.skills, .all, .list), each
  * placement as `base` says; leaves the result (or the error) in the call. */

@@ -7,12 +7,12 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "config.h"
-#include "jobs.h"
-#include "kernel_service.h"
-#include "skills_service.h"
-#include "status.h"
-#include "toolkit.h"
+#include "models/config.h"
+#include "daemon/jobs.h"
+#include "daemon/kernel_service.h"
+#include "daemon/skills_service.h"
+#include "daemon/status.h"
+#include "gpu/toolkit.h"
 #include "upk_config.h"
 
 typedef struct status_work {

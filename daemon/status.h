@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "jobs.h"
+#include "daemon/jobs.h"
 
 void upk_status_handler(upk_job *job, json_t *params);
 

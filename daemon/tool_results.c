@@ -1,7 +1,7 @@
 /* Every tool's result, described for its MCP outputSchema (tool_results.h). Read each table
  * beside the handler that builds the result; descriptions are for the model reading the
  * schema, so they say what a field means, not how it is made. */
-#include "tool_results.h"
+#include "daemon/tool_results.h"
 
 /* ---- shared shapes ---- */
 

@@ -12,7 +12,7 @@
 #ifndef UPK_TOOL_RESULTS_H
 #define UPK_TOOL_RESULTS_H
 
-#include "binder.h"
+#include "protocol/binder.h"
 
 extern const upk_param upk_result_status[];
 extern const upk_param upk_result_sleep[];

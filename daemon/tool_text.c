@@ -1,10 +1,10 @@
-#include "tool_text.h"
+#include "daemon/tool_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dynbuf.h"
+#include "protocol/dynbuf.h"
 
 enum {
   LINES_MAX = 50,      /* more would drown the model: the rest stay in structuredContent */

@@ -1,4 +1,4 @@
-#include "transport.h"
+#include "daemon/transport.h"
 
 #include <errno.h>
 #ifdef __GLIBC__
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "common/log.h"
 
 #define READ_CHUNK (64 * 1024)
 #define HIGH_WATER (16u << 20) /* pause input above this much unwritten output */

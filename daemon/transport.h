@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "dynbuf.h"
+#include "protocol/dynbuf.h"
 
 typedef struct upk_transport_cb {
   void (*on_data)(void *ud, const char *data, size_t len);

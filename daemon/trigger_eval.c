@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag_json.h"
-#include "eval_methods_int.h"
-#include "fsutil.h"
-#include "log.h"
-#include "models_methods.h"
-#include "skill.h"
-#include "trigger.h"
+#include "common/diag_json.h"
+#include "daemon/eval_methods_int.h"
+#include "skills/fsutil.h"
+#include "common/log.h"
+#include "daemon/models_methods.h"
+#include "skills/skill.h"
+#include "skills/eval/trigger.h"
 
 enum { DEFAULT_RUNS = 3, MAX_OPTIMIZE = 20 };
 

@@ -1,5 +1,5 @@
 /* The worker server's daemon side (worker_server.h): its socket's path, connecting, launching. */
-#include "worker_server.h"
+#include "daemon/worker_server.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "fnv1a.h"
+#include "common/fnv1a.h"
 
 /* A directory only we can enter: created 0700 when missing; an existing one must be a real
  * directory we own that nobody else can open (a symlink or a shared one is refused). */

@@ -6,11 +6,11 @@
  * upk_workers_submit, so a callback never runs before submit has returned its request.
  * Every callback is delivered last, once the pool is consistent, so it may submit, cancel
  * or close freely. */
-#include "workers_int.h"
+#include "daemon/workers_int.h"
 
 #include <unistd.h>
 
-#include "worker_server.h"
+#include "daemon/worker_server.h"
 
 #include <signal.h>
 #include <stddef.h>

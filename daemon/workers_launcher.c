@@ -8,7 +8,7 @@
  *    controller told it its job id, or is killed, leaves the job queued (and, once it starts,
  *    holding a GPU no one uses).
  * Each line is also logged as a warning (stderr, --log-file, and the client's log). */
-#include "workers_int.h"
+#include "daemon/workers_int.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "log.h"
+#include "common/diag.h"
+#include "common/log.h"
 
 #define CANCEL_TIMEOUT_MS 10000u /* a scancel that hangs (controller gone) is killed */
 

@@ -1,7 +1,7 @@
 /* Starting workers (workers_int.h): from the worker server when it answers, else as local
  * child processes. A missing server is launched for the daemons that come after; this one
  * does not wait for it. */
-#include "workers_int.h"
+#include "daemon/workers_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "worker_server.h"
+#include "common/log.h"
+#include "daemon/worker_server.h"
 
 extern char **environ;
 

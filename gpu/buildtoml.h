@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#include "diag.h"
+#include "common/diag.h"
 
 /** A string value and where it is written (zero-based; end_col exclusive). */
 typedef struct upk_bt_str {

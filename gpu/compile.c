@@ -1,6 +1,6 @@
 /* NVRTC straight to cubin, every log line turned into diagnostics (see
  * compile.h for the pipeline and nvlog.h for the log formats). */
-#include "compile.h"
+#include "gpu/compile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cubin.h"
-#include "nvlog.h"
-#include "nvrtc.h"
-#include "toolkit.h"
+#include "gpu/cubin.h"
+#include "gpu/nvlog.h"
+#include "gpu/nvrtc.h"
+#include "gpu/toolkit.h"
 
 static const upk_range AT_TOP = {0, 0, 0, 0};
 

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "diag.h"
-#include "kernel.h"
+#include "common/diag.h"
+#include "gpu/kernel.h"
 
 /** A string list (borrowed pointers). */
 typedef struct upk_strv {

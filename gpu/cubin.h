@@ -27,8 +27,8 @@
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "kernel.h"
+#include "common/diag.h"
+#include "gpu/kernel.h"
 
 /** Bytes of shared memory sm_90+ reserves per block inside `.nv.shared.*`. */
 #define UPK_CUBIN_RESERVED_SMEM 1024

@@ -1,7 +1,7 @@
 /* The include policy: every #include of the source and of the non-toolkit
  * headers it reaches is resolved the way the compiler would, made real
  * (realpath: `..` and symlinks cannot escape) and checked against the roots. */
-#include "includes.h"
+#include "gpu/includes.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
-#include "srcscan.h"
+#include "common/fileio.h"
+#include "gpu/srcscan.h"
 
 enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20 };
 

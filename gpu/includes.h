@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 typedef struct upk_include_policy {
   const char *file_dir;      /* the including file's directory; NULL for inline source */

@@ -1,4 +1,4 @@
-#include "kcache.h"
+#include "gpu/kcache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fault.h"
-#include "sha256.h"
+#include "common/fault.h"
+#include "common/sha256.h"
 
 int upk_kcache_key(json_t *params, const char *toolkit, char out[65]) {
   /* "noCache" says how to look, not what: not part of the key. */

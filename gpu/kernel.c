@@ -1,4 +1,4 @@
-#include "kernel.h"
+#include "gpu/kernel.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* The run's device kernels (kgen.h): source, NVRTC compile, launches. */
-#include "kgen.h"
+#include "gpu/kgen.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvrtc.h"
+#include "gpu/nvrtc.h"
 
 enum { THREADS = 256 };
 

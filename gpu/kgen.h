@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cudrv.h"
-#include "runcheck.h"
+#include "gpu/cudrv.h"
+#include "gpu/runcheck.h"
 
 /** The CUDA source (formula part valid C when __CUDACC_RTC__ is not defined). */
 extern const char upk_kgen_source[];

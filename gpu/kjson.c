@@ -10,13 +10,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diag_json.h"
-#include "kcache.h"
-#include "kvalidate.h"
-#include "kproject_hint.h"
-#include "project.h"
-#include "projroot.h"
-#include "toolkit.h"
+#include "common/diag_json.h"
+#include "gpu/kcache.h"
+#include "gpu/kvalidate.h"
+#include "gpu/kproject_hint.h"
+#include "gpu/project.h"
+#include "gpu/projroot.h"
+#include "gpu/toolkit.h"
 
 enum { SOURCE_CAP = 16 << 20 }; /* larger sources are refused with a diagnostic */
 

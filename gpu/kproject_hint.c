@@ -1,5 +1,5 @@
 /* A single file checked as its kernel-builder project builds it (kproject_hint.h). */
-#include "kproject_hint.h"
+#include "gpu/kproject_hint.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "projroot.h"
+#include "gpu/projroot.h"
 
 enum { MAX_LEVELS = 16 }; /* how far up a build.toml is looked for */
 

@@ -10,9 +10,9 @@
 #ifndef UPK_GPU_KPROJECT_HINT_H
 #define UPK_GPU_KPROJECT_HINT_H
 
-#include "includes.h"
-#include "kvalidate.h"
-#include "project.h"
+#include "gpu/includes.h"
+#include "gpu/kvalidate.h"
+#include "gpu/project.h"
 
 typedef struct upk_project_hint {
   upk_project project; /* loaded when found; job strings are borrowed from it */

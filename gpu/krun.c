@@ -3,8 +3,8 @@
  * device's own architecture, module load, launch checks, and the device
  * engine (krun_dev.c); or the same request re-executed in a worker under
  * compute-sanitizer (ksan below). The result JSON is built here. */
-#include "krun.h"
-#include "roofline.h"
+#include "gpu/krun.h"
+#include "gpu/roofline.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -15,17 +15,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compile.h"
-#include "cudrv.h"
-#include "diag_json.h"
-#include "kgen.h"
-#include "krun_dev.h"
-#include "ksan.h"
-#include "ksig.h"
-#include "kvalidate.h"
-#include "pyref.h"
-#include "runspec.h"
-#include "toolkit.h"
+#include "gpu/compile.h"
+#include "gpu/cudrv.h"
+#include "common/diag_json.h"
+#include "gpu/kgen.h"
+#include "gpu/krun_dev.h"
+#include "gpu/ksan.h"
+#include "gpu/ksig.h"
+#include "gpu/kvalidate.h"
+#include "gpu/pyref.h"
+#include "gpu/runspec.h"
+#include "gpu/toolkit.h"
 
 enum { SOURCE_CAP = 16 << 20, LOG_BYTES = 8192 };
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "krun_dev.h"
+#include "gpu/krun_dev.h"
 
 #define CHUNK_ELEMS ((size_t)1 << 22)
 

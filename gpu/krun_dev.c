@@ -9,7 +9,7 @@
  * the elements it quotes (krun_check.c). Every launch is waited for by
  * polling against the run's deadline, so a hung kernel cannot hold the
  * worker past it. */
-#include "krun_dev.h"
+#include "gpu/krun_dev.h"
 
 #include <errno.h>
 #include <stdio.h>

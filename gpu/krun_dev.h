@@ -5,11 +5,11 @@
 
 #include <stdbool.h>
 
-#include "cudrv.h"
-#include "diag.h"
-#include "kgen.h"
-#include "runcheck.h"
-#include "runspec.h"
+#include "gpu/cudrv.h"
+#include "common/diag.h"
+#include "gpu/kgen.h"
+#include "gpu/runcheck.h"
+#include "gpu/runspec.h"
 
 /** One kernel ready to launch. */
 typedef struct upk_krun_launch {

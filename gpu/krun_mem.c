@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "krun_dev.h"
+#include "gpu/krun_dev.h"
 
 #define MEM_POLL_NS 20000000LL /* 20 ms between tries while memory is short */
 

@@ -1,5 +1,5 @@
 /* compute-sanitizer around a one-shot worker (see ksan.h). */
-#include "ksan.h"
+#include "gpu/ksan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "cudrv.h"
-#include "runcheck.h"
+#include "common/fileio.h"
+#include "gpu/cudrv.h"
+#include "gpu/runcheck.h"
 
 extern char **environ;
 

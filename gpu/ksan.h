@@ -7,8 +7,8 @@
 
 #include <jansson.h>
 
-#include "diag.h"
-#include "runspec.h"
+#include "common/diag.h"
+#include "gpu/runspec.h"
 
 /** The compute-sanitizer under the toolkit root (bin/, then
  * compute-sanitizer/), into buf; NULL when not installed. */

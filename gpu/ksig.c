@@ -1,14 +1,14 @@
 /* Kernel parameter types from the demangled symbol (ksig.h). The demangler
  * is libstdc++'s; this file only splits its parameter list and maps the
  * element types a run can carry. */
-#include "ksig.h"
+#include "gpu/ksig.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pyref.h"
+#include "gpu/pyref.h"
 
 /* libstdc++'s abi::__cxa_demangle has C linkage. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runspec.h"
+#include "gpu/runspec.h"
 
 #define UPK_KSIG_MAX_PARAMS 64
 

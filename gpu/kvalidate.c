@@ -1,6 +1,6 @@
 /* Kernel validation, one request: the stages in order (include policy,
  * compile, source facts, occupancy, lint) merged into one result. */
-#include "kvalidate.h"
+#include "gpu/kvalidate.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lint.h"
-#include "nvcc.h"
-#include "occupancy.h"
-#include "srcscan.h"
-#include "toolkit.h"
+#include "gpu/lint.h"
+#include "gpu/nvcc.h"
+#include "gpu/occupancy.h"
+#include "gpu/srcscan.h"
+#include "gpu/toolkit.h"
 
 enum { DEFAULT_BLOCK = 256 };
 

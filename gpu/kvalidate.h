@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
-#include "compile.h"
-#include "includes.h"
+#include "gpu/compile.h"
+#include "gpu/includes.h"
 
 /** Which compiler runs: NVRTC (device code, in-process, fast) or nvcc (whole
  * files with host code: main, <<<...>>> launches, iostream, torch bindings).

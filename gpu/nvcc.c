@@ -1,7 +1,7 @@
 /* The nvcc backend (nvcc.h): a guarded child process, its log turned into
  * diagnostics with gpu/nvlog.h's parsers plus the host preprocessor's
  * gcc-style lines, the ptxas report into per-kernel resources. */
-#include "nvcc.h"
+#include "gpu/nvcc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,10 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "cubin.h"
-#include "nvlog.h"
-#include "toolkit.h"
+#include "common/fileio.h"
+#include "gpu/cubin.h"
+#include "gpu/nvlog.h"
+#include "gpu/toolkit.h"
 
 /* ---- the command line ---- */
 

@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "compile.h"
+#include "gpu/compile.h"
 
 /** Compile `req` with nvcc (req->pch is ignored; names filter the kernels
  * reported). Always fills `out`: diagnostics say what went wrong. Returns 0

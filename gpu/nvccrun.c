@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "nvcc.h"
-#include "toolkit.h"
+#include "gpu/nvcc.h"
+#include "gpu/toolkit.h"
 
 enum { OUTPUT_CAP = 8 << 20 };
 

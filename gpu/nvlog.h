@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "compile.h"
-#include "diag.h"
-#include "kernel.h"
+#include "gpu/compile.h"
+#include "common/diag.h"
+#include "gpu/kernel.h"
 
 /** What the parsers need besides the log. */
 typedef struct upk_nvlog_ctx {

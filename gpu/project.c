@@ -1,5 +1,5 @@
 /* A kernel-builder project as jobs, validated in parallel threads (project.h). */
-#include "project.h"
+#include "gpu/project.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "nvcc.h"
-#include "srcscan.h"
+#include "common/fileio.h"
+#include "gpu/nvcc.h"
+#include "gpu/srcscan.h"
 
 enum { MAX_THREADS = 8, SOURCE_CAP = 16 << 20 };
 

@@ -23,8 +23,8 @@
 
 #include <stddef.h>
 
-#include "buildtoml.h"
-#include "kvalidate.h"
+#include "gpu/buildtoml.h"
+#include "gpu/kvalidate.h"
 
 typedef struct upk_project_job {
   const upk_bt_kernel *kernel; /* borrowed from the project's build.toml */

@@ -27,9 +27,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "diag.h"
-#include "runcheck.h"
-#include "runspec.h"
+#include "common/diag.h"
+#include "gpu/runcheck.h"
+#include "gpu/runspec.h"
 
 #define UPK_PYREF_MAGIC "UPKTENS1"
 #define UPK_PYREF_VERSION 1

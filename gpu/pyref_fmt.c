@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pyref.h"
+#include "gpu/pyref.h"
 
 enum { FILE_HEAD = 16, REC_HEAD = 96, MAX_DIMS = 8 };
 _Static_assert(UPK_RUN_MAX_RANK == MAX_DIMS, "the record holds 8 dimensions");

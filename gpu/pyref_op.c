@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "projroot.h"
-#include "pyref.h"
-#include "torchop.h"
+#include "gpu/projroot.h"
+#include "gpu/pyref.h"
+#include "gpu/torchop.h"
 
 enum { PROJECT_LEVELS = 64, LIST_MAX = 900 };
 

@@ -1,5 +1,5 @@
 /* The distance of a timed run to the device's limits (roofline.h). */
-#include "roofline.h"
+#include "gpu/roofline.h"
 
 #include <stdio.h>
 #include <string.h>

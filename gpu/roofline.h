@@ -9,8 +9,8 @@
 
 #include <jansson.h>
 
-#include "diag.h"
-#include "runspec.h"
+#include "common/diag.h"
+#include "gpu/runspec.h"
 
 /** What the driver says, as cuDeviceGetAttribute gives it (0: unknown). */
 typedef struct upk_device_clocks {

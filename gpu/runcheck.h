@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "sha256.h" /* upk_sha256 for input hashes */
+#include "common/diag.h"
+#include "common/sha256.h" /* upk_sha256 for input hashes */
 
 /** Element types of kernel arguments. */
 typedef enum upk_dtype {

@@ -1,7 +1,7 @@
 /* The run spec: JSON -> upk_run_spec, every bad field named by its path.
  * Unknown keys are errors too, so a misspelt "gird" is caught rather than
  * silently defaulted. */
-#include "runspec.h"
+#include "gpu/runspec.h"
 
 #include <errno.h>
 #include <math.h>

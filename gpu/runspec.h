@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runcheck.h"
+#include "gpu/runcheck.h"
 
 /** Limits: the sum of all buffer bytes, the dimensions CUDA allows. */
 #define UPK_RUN_MAX_BUFFER_BYTES ((size_t)16 << 30)

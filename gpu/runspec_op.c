@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runspec.h"
+#include "gpu/runspec.h"
 
 enum { MAX_OP_ARGS = 64 };
 

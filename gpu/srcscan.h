@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "srclex.h"
+#include "gpu/srclex.h"
 
 typedef struct upk_src_kernel {
   char *name;                    /* identifier after __global__ ... */

@@ -1,4 +1,4 @@
-#include "toolkit.h"
+#include "gpu/toolkit.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 #define UPK_TORCHOP_NAME_MAX 127
 #define UPK_TORCHOP_MAX_ARGS 64

@@ -25,12 +25,12 @@
 
 #include <jansson.h>
 
-#include "compile.h"
-#include "krun.h"
-#include "kvalidate.h"
-#include "toolkit.h"
-#include "worker_serve.h"
-#include "fileio.h"
+#include "gpu/compile.h"
+#include "gpu/krun.h"
+#include "gpu/kvalidate.h"
+#include "gpu/toolkit.h"
+#include "gpu/worker_serve.h"
+#include "common/fileio.h"
 
 #define LINE_MAX_BYTES ((size_t)1 << 30) /* a request longer than this is refused, not read */
 #define READ_CHUNK 65536

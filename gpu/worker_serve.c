@@ -25,8 +25,8 @@
 #include <sys/prctl.h>
 #endif
 
-#include "worker_serve.h"
-#include "fileio.h"
+#include "gpu/worker_serve.h"
+#include "common/fileio.h"
 
 #define DEFAULT_IDLE_S 600
 #define DEFAULT_MAX_CHILDREN 8

@@ -1,4 +1,4 @@
-#include "config.h"
+#include "models/config.h"
 
 #include <errno.h>
 #include <limits.h>

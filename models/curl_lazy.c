@@ -16,7 +16,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "log.h"
+#include "common/log.h"
 
 static struct {
   void *lib;

@@ -2,7 +2,7 @@
  * (curl/curl docs/examples/multi-uv.c, with the pitfalls it skips handled:
  * CURL_CSELECT_ERR on poll errors, info_read always drained, one uv_poll_t
  * per socket stopped before curl closes the fd). */
-#include "http.h"
+#include "models/http.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "log.h"
+#include "common/log.h"
 #include "upk_config.h"
 
 enum {

@@ -3,7 +3,7 @@
  * removes the transfer from curl's multi handle and stops the timer. The
  * struct is freed from the timer's close callback, so a completion that ends
  * inside a curl callback never frees memory curl still walks. */
-#include "models.h"
+#include "models/models.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "log.h"
+#include "common/diag.h"
+#include "common/log.h"
 
 enum {
   DEFAULT_ATTEMPTS = 4,

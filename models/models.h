@@ -10,8 +10,8 @@
 
 #include <uv.h>
 
-#include "http.h"
-#include "providers.h"
+#include "models/http.h"
+#include "models/providers.h"
 
 typedef struct upk_models upk_models;
 typedef struct upk_completion upk_completion;

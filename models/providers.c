@@ -3,7 +3,7 @@
  * Completions); error bodies are read in all three shapes seen in the wild:
  * Anthropic's {type:error, error:{type,message}}, OpenAI's {error:{message,
  * type,code}}, and the bare {error:"..."} of Ollama and llama.cpp. */
-#include "providers.h"
+#include "models/providers.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 enum { ALIAS_HOPS = 4, DEFAULT_ANTHROPIC_MAX_TOKENS = 4096, QUOTE_MAX = 300 };
 

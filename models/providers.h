@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
+#include "models/config.h"
 
 typedef enum { UPK_API_ANTHROPIC, UPK_API_OPENAI } upk_api;
 

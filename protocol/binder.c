@@ -1,6 +1,6 @@
-#include "binder.h"
+#include "protocol/binder.h"
 
-#include "jsonrpc.h"
+#include "protocol/jsonrpc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "dynbuf.h"
+#include "protocol/dynbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>

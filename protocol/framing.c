@@ -1,4 +1,4 @@
-#include "framing.h"
+#include "protocol/framing.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-#include "jsonrpc.h"
+#include "protocol/jsonrpc.h"
 
 #include <errno.h>
 #include <math.h>

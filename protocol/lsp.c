@@ -1,6 +1,6 @@
-#include "lsp.h"
+#include "protocol/lsp.h"
 
-#include "jsonrpc.h"
+#include "protocol/jsonrpc.h"
 
 static json_t *progress(json_t *token, json_t *value) {
   json_t *params = json_object();

@@ -1,9 +1,9 @@
-#include "mcp.h"
+#include "protocol/mcp.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonrpc.h"
+#include "protocol/jsonrpc.h"
 
 static const char *const revisions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 static const char *const modern_revisions[] = {UPK_MCP_MODERN};

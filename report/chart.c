@@ -1,6 +1,6 @@
 /* SVG charts (chart.h). Geometry is fixed: a label column, a plot, a column
  * of figures; every coordinate printed with one decimal. */
-#include "chart.h"
+#include "report/chart.h"
 
 #include <math.h>
 #include <stdio.h>

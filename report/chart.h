@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "html.h"
+#include "report/html.h"
 
 enum { UPK_CHART_SERIES_MAX = 4 };
 

@@ -1,5 +1,5 @@
 /* The HTML writer (html.h). */
-#include "html.h"
+#include "report/html.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
-#include "report.h"
+#include "report/chart.h"
+#include "report/report.h"
 
 static void meta(upk_html *h, const upk_kernel_report *r) {
   char buf[64];

@@ -4,8 +4,8 @@
 
 #include <jansson.h>
 
-#include "chart.h"
-#include "html.h"
+#include "report/chart.h"
+#include "report/html.h"
 
 /* A stored run as runs/show gives it: {id, run, summary, transcripts}. */
 typedef struct rr_run {

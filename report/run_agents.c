@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "report_int.h"
+#include "report/report_int.h"
 
 static void cell_pct(upk_html *h, json_t *t, const char *key) {
   char buf[16];

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evalstats.h"
-#include "report_int.h"
+#include "skills/eval/evalstats.h"
+#include "report/report_int.h"
 
 static json_t *model_stats(const rr_run *r, const char *name) {
   json_t *m;

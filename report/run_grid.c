@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "report/report_int.h"
 
 enum { PROMPT_SHOWN = 120, ANSWER_MAX = 16000 };
 

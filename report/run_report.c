@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "report_int.h"
-#include "runs.h"
+#include "report/report.h"
+#include "report/report_int.h"
+#include "skills/eval/runs.h"
 
 const char *rr_str(json_t *o, const char *key) {
   return json_string_value(json_object_get(o, key));

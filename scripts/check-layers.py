@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """The layering check (docs/architecture.md).
 
-1. Every `#include "..."` of a part must name a header of a part it may use.
-   A violation prints `FILE:LINE: PART may not include TARGET (HEADER)`.
-2. Inside daemon/ the includes run one way: no module (foo.c + foo.h; files
+1. Every `#include "..."` names its header from the root, with its part
+   (`"skills/index.h"`; the one exception is the generated `upk_config.h`), so a
+   reader sees the part at the include. A bare or relative name prints
+   `FILE:LINE: include "HEADER" names no part: write it from the root ("PART/HEADER")`.
+2. Every `#include "..."` of a part must name a header of a part it may use, and
+   never another part's private header (`*_int.h`). A violation prints
+   `FILE:LINE: PART may not include TARGET (HEADER)` or
+   `FILE:LINE: PART may not include TARGET's private header (HEADER)`.
+3. Inside daemon/ the includes run one way: no module (foo.c + foo.h; files
    that share a private header `*_int.h` count as one module) may reach itself
    again through includes. A circle prints each include on it as
    `FILE:LINE: daemon/ include cycle: A -> B (HEADER)`.
@@ -41,10 +47,15 @@ def part_of(path):
     return None
 
 
+# Directories outside the parts whose includes must still be written from the root.
+OTHERS = ("tests", "bench")
+GENERATED = {"upk_config.h"}
+
+
 def sources(root):
-    for top in sorted({p.split("/")[0] for p in ALLOWED}):
+    for top in sorted({p.split("/")[0] for p in ALLOWED} | set(OTHERS)):
         for d, dirs, files in os.walk(os.path.join(root, top)):
-            dirs[:] = sorted(x for x in dirs if x != "node_modules")
+            dirs[:] = sorted(x for x in dirs if x not in ("node_modules", "corpus"))
             for f in sorted(files):
                 if f.endswith(SOURCE):
                     yield os.path.relpath(os.path.join(d, f), root)
@@ -94,7 +105,7 @@ def daemon_cycles(root, files):
     edges = collections.defaultdict(dict)  # a -> {b: (file, line, header)}
     for f, a in sorted(mod.items()):
         for n, hdr in includes(root, f):
-            b = by_stem.get(stem(hdr)) if hdr.endswith(".h") and "/" not in hdr else None
+            b = by_stem.get(stem(hdr)) if hdr.endswith(".h") and hdr.startswith("daemon/") else None
             if b and b != a and b not in edges[a]:
                 edges[a][b] = (f, n, hdr)
     # Tarjan's strongly connected components, iteratively.
@@ -157,18 +168,22 @@ def daemon_cycles(root, files):
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
     files = list(sources(root))
-    home = {os.path.basename(f): part_of(f) for f in files if f.endswith(".h")}
     bad = 0
     for f in files:
         part = part_of(f)
         for n, hdr in includes(root, f):
-            beside = os.path.normpath(os.path.join(os.path.dirname(f), hdr))
-            if os.path.exists(os.path.join(root, beside)):
-                target = part_of(beside)
-            else:
-                target = home.get(os.path.basename(hdr))
-            if target and target != part and target not in ALLOWED[part]:
+            if hdr in GENERATED:
+                continue
+            target = part_of(hdr)
+            if not os.path.exists(os.path.join(root, hdr)) or (target is None and part):
+                where = os.path.normpath(os.path.join(os.path.dirname(f), hdr))
+                print(f'{f}:{n}: include "{hdr}" names no part: write it from the root ("{where}")')
+                bad += 1
+            elif part and target != part and target not in ALLOWED[part]:
                 print(f"{f}:{n}: {part} may not include {target} ({hdr})")
+                bad += 1
+            elif part and target != part and hdr.endswith("_int.h"):
+                print(f"{f}:{n}: {part} may not include {target}'s private header ({hdr})")
                 bad += 1
     for cycle in daemon_cycles(root, files):
         for f, n, a, b, hdr in cycle:

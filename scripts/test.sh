@@ -22,12 +22,13 @@ tests/agents/setup.sh >/dev/null ||
   echo "test.sh: the agent CLIs could not be installed; the agent tests will skip saying so" >&2
 
 step "build (release-ish) and test"
-scripts/build.sh build || die "build failed"
+# -Werror: a warning fails CI as an error would.
+scripts/build.sh build -Dwerror=true || die "build failed"
 meson test -C build --print-errorlogs --num-processes 2 --timeout-multiplier 2 </dev/null
 logs=(build/meson-logs/testlog.json)
 
 step "build with ASan+UBSan and test"
-scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+scripts/build.sh build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
   || die "sanitizer build failed"
 meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 </dev/null
 logs+=(build-asan/meson-logs/testlog.json)

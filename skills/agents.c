@@ -1,7 +1,7 @@
 /* The agent table (data only) and resolving its directories. Sources: the
  * reference note ../shared/reference/agent-skills.md §3 and vercel-labs/skills
  * src/agents.ts. */
-#include "agents.h"
+#include "skills/agents.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "audit.h"
+#include "skills/audit.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,8 +16,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "fileio.h"
-#include "unicode.h"
+#include "common/fileio.h"
+#include "skills/unicode.h"
 
 #define OVERSIZE (1u << 20)
 #define READ_MAX (16u << 20)

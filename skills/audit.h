@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 #define UPK_AUDIT_SOURCE "upskilld-audit"
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skill_internal.h"
-#include "unicode.h"
+#include "skills/skill_internal.h"
+#include "skills/unicode.h"
 
 /* ---- line map ------------------------------------------------------------ */
 

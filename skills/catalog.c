@@ -1,6 +1,6 @@
 /* Skill entries of the MCP Skills extension (catalog.h): URIs from paths and back,
  * frontmatter as JSON, the manifest of files with sizes and digests. */
-#include "catalog_int.h"
+#include "skills/catalog_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frontmatter.h"
-#include "fsutil.h"
-#include "sha256.h"
-#include "unicode.h"
+#include "skills/frontmatter.h"
+#include "skills/fsutil.h"
+#include "common/sha256.h"
+#include "skills/unicode.h"
 
 #define SCHEME "skill://"
 

@@ -20,7 +20,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "index.h"
+#include "skills/index.h"
 
 /** Per-skill publication limits of the extension: hosts must accept skills up to these. */
 #define UPK_CATALOG_MAX_FILES 512

@@ -1,6 +1,6 @@
 /* One skill's extension entry (catalog.h): its frontmatter as JSON, read the way a host reads
  * it back to verify the file, the extension's rules, and the manifest of its files. */
-#include "catalog.h"
+#include "skills/catalog.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frontmatter.h"
-#include "catalog_int.h"
+#include "skills/frontmatter.h"
+#include "skills/catalog_int.h"
 
 static int refuse(char *why, size_t whylen, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

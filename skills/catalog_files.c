@@ -2,7 +2,7 @@
  * digests taken once per file version and kept in a bounded cache keyed by what stat says.
  * Listing a page of skills then costs a readdir and a stat per file, not a read and a hash:
  * at 40,000 skills, reading every file again made each 667-skill page 55-100 ms. */
-#include "catalog_int.h"
+#include "skills/catalog_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "sha256.h"
+#include "skills/fsutil.h"
+#include "common/sha256.h"
 
 /* One file version: an inode, and what changes when it is written (size, mtime, ctime). */
 typedef struct slot {

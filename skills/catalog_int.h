@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#include "catalog.h"
+#include "skills/catalog.h"
 
 typedef struct upk_catalog_file {
   char *rel; /* relative to the skill directory, '/'-separated */

@@ -1,7 +1,7 @@
 /* SKILL.md frontmatter: libyaml events into a small tree with positions, the
  * YAML features skills-ref's strictyaml refuses, and the lenient retry of
  * `key: text: more` with the value quoted (the client guide's advice). */
-#include "frontmatter.h"
+#include "skills/frontmatter.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "unicode.h"
+#include "skills/unicode.h"
 
 enum { MAX_DEPTH = 64, MAX_REPAIRS = 32 };
 

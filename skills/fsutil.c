@@ -1,5 +1,5 @@
 /* File-system helpers for the installer; see fsutil.h. */
-#include "fsutil.h"
+#include "skills/fsutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fault.h"
-#include "fileio.h"
-#include "sha256.h"
+#include "common/fault.h"
+#include "common/fileio.h"
+#include "common/sha256.h"
 
 #define REL_MAX 4096u
 #define RM_MAX_DEPTH 256u

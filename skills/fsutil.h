@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 /* What one skill may hold. The Anthropic platform takes uploads under 30 MB;
  * anything much larger is not a skill. */

@@ -1,7 +1,7 @@
 /* The skill index: storage (schema, cache file), roots, list, get, shadows.
  * Scanning lives in index_scan.c (index_walk.c, index_refresh.c), lookup in
  * index_query.c. */
-#include "index_int.h"
+#include "skills/index_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fault.h"
-#include "fnv1a.h"
+#include "common/fault.h"
+#include "common/fnv1a.h"
 
 /* More segments than this in a table at open: a first index's merge was never done. */
 #define MERGE_SEGMENTS 8

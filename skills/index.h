@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 /* Numbered like agents.h's upk_scope for the two scopes they share. */
 typedef enum upk_index_scope {

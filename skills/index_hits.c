@@ -2,7 +2,7 @@
  * from (lookup answers where a skill is, not only what it says), and a
  * built-in skill moved to the installed copy of its name. Split from the
  * query (index_query.c), which only ranks. */
-#include "index_int.h"
+#include "skills/index_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

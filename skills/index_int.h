@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "index.h"
-#include "strpool.h"
+#include "skills/index.h"
+#include "common/strpool.h"
 
 /* Bump when the schema or what is stored changes: older cache files are then
  * deleted and rebuilt instead of being read wrongly. */

@@ -7,7 +7,7 @@
  * the item it needs next has not been taken. Helpers never run more than
  * WINDOW items ahead of what was stored, which bounds the memory held by
  * parsed skills however large they are. */
-#include "index_int.h"
+#include "skills/index_int.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -21,8 +21,8 @@
 #include <sys/syscall.h>
 #endif
 
-#include "skill.h"
-#include "validate.h"
+#include "skills/skill.h"
+#include "skills/validate.h"
 
 #define MAX_HELPERS 3
 #define WINDOW 256

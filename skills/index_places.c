@@ -14,13 +14,13 @@
  * them in walk order, so the one after the last found is nearly always the
  * next asked; the others are found by a hash of (root, dir), built at the
  * first miss. */
-#include "index_int.h"
+#include "skills/index_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fnv1a.h"
+#include "common/fnv1a.h"
 
 /* Room for element n of *v (elements of `size` bytes, *cap of them): doubled when full, at most
  * UINT32_MAX (the hash stores indexes in 32 bits). False: no memory. */

@@ -12,12 +12,12 @@
  * dropping them all (as it does when another connection committed). They
  * are a copy of what FTS5 gives, never a guess. Bounded in entries and in
  * bytes: past either, the least recently used go. */
-#include "index_int.h"
+#include "skills/index_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "fnv1a.h"
+#include "common/fnv1a.h"
 
 #define SLOTS 8192 /* open addressing: at most half of them used */
 #define MAX_ENTRIES (SLOTS / 2)

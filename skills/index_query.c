@@ -7,7 +7,7 @@
  * `-`, `^`, `:`, NEAR or AND in the task are never syntax. Ranking is FTS5's
  * bm25() with per-column weights; `why` comes from each hit's own text,
  * tokenized again and matched against the query's phrases. */
-#include "index_int.h"
+#include "skills/index_int.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -4,15 +4,15 @@
  *
  * Every scan stamps the placements it finds with a new generation; whatever
  * a scan covered but did not stamp has disappeared and is swept. */
-#include "index_scan_int.h"
+#include "skills/index_scan_int.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "skill.h"
-#include "validate.h"
+#include "skills/skill.h"
+#include "skills/validate.h"
 
 void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *diags,
                       upk_index_stats *st) {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "index_int.h"
+#include "skills/index_int.h"
 
 /* A stepped full scan: the skill directories found by the walk, indexed a
  * batch at a time. */

@@ -1,6 +1,6 @@
 /* Installing and removing skills; the design is described in install.h, the
  * on-disk state of one skills directory is handled in install_root.c. */
-#include "install.h"
+#include "skills/install.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fault.h"
-#include "fsutil.h"
-#include "install_root.h"
-#include "skill.h"
-#include "validate.h"
+#include "common/fault.h"
+#include "skills/fsutil.h"
+#include "skills/install_root.h"
+#include "skills/skill.h"
+#include "skills/validate.h"
 
 int upk_install_test_no_exchange;
 

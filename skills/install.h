@@ -71,8 +71,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "agents.h"
-#include "diag.h"
+#include "skills/agents.h"
+#include "common/diag.h"
 
 #define UPK_MANIFEST_DIR "upskilld/installs"    /* below $XDG_STATE_HOME */
 #define UPK_LEGACY_MANIFEST ".upskilld-lock.json" /* in the root, before */

@@ -1,6 +1,6 @@
 /* One skills directory on disk: lock, manifest, staging, recovery. See
  * install.h for the layout and install_root.h for the contract. */
-#include "install_root.h"
+#include "skills/install_root.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,10 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fault.h"
-#include "fnv1a.h"
-#include "fsutil.h"
-#include "install.h"
+#include "common/fault.h"
+#include "common/fnv1a.h"
+#include "skills/fsutil.h"
+#include "skills/install.h"
 
 #define MANIFEST_MAX (16u << 20)
 

@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "agents.h"
-#include "diag.h"
+#include "skills/agents.h"
+#include "common/diag.h"
 
 #define UPK_INTENT_NAME ".intent.json"
 #define UPK_OLD_NAME ".old"

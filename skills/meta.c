@@ -1,5 +1,5 @@
 /* skill_meta.json in upskill's schema (see meta.h), with jansson. */
-#include "meta.h"
+#include "skills/meta.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "skill.h"
-#include "skill_internal.h"
+#include "skills/fsutil.h"
+#include "skills/skill.h"
+#include "skills/skill_internal.h"
 
 /* Reading state: where diagnostics go and whether the file conforms. */
 typedef struct {

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 typedef enum { UPK_JSON_ABSENT = 0, UPK_JSON_NULL, UPK_JSON_SET } upk_json_state;
 

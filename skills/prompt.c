@@ -1,5 +1,5 @@
 /* skills-ref's to-prompt, byte-identical. See prompt.h for the format. */
-#include "prompt.h"
+#include "skills/prompt.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "skill.h"
+#include "skills/skill.h"
 
 typedef struct sbuf {
   char *s;

@@ -15,8 +15,8 @@
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "index.h"
+#include "common/diag.h"
+#include "skills/index.h"
 
 typedef struct upk_prompt_skill {
   const char *name, *description, *location;

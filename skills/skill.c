@@ -1,7 +1,7 @@
 /* Reading SKILL.md: the file, its frontmatter (frontmatter.c) and its body
  * (body.c). The frontmatter is cut out the way skills-ref does it
  * (content.split("---", 2)), so that the parse errors read as skills-ref's. */
-#include "skill.h"
+#include "skills/skill.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontmatter.h"
-#include "meta.h"
-#include "skill_internal.h"
-#include "unicode.h"
+#include "skills/frontmatter.h"
+#include "skills/meta.h"
+#include "skills/skill_internal.h"
+#include "skills/unicode.h"
 
 upk_range upk_skill_whole_file(void) {
   upk_range r = {-1, 0, -1, 0};

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 /** One top-level frontmatter key with where it and its value sit. */
 typedef struct upk_skill_field {

@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "skill.h"
+#include "common/diag.h"
+#include "skills/skill.h"
 
 /** Line starts of a text, for turning byte offsets into LSP positions. A line
  * ends at "\n", "\r\n" or a lone "\r" (as libyaml and cmark count them). */

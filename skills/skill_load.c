@@ -1,6 +1,6 @@
 /* Loading a skill from disk: the path checks and messages of skills-ref's
  * validate(), a bounded read of SKILL.md, and skill_meta.json beside it. */
-#include "skill.h"
+#include "skills/skill.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "meta.h"
-#include "skill_internal.h"
+#include "skills/meta.h"
+#include "skills/skill_internal.h"
 
 static int path_error(upk_diags *d, const char *path, int err) {
   upk_range all = upk_skill_whole_file();

@@ -2,7 +2,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "skills_lock.h"
+#include "skills/skills_lock.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "fsutil.h"
-#include "sha256.h"
+#include "common/fileio.h"
+#include "skills/fsutil.h"
+#include "common/sha256.h"
 
 #define LOCK_MAX (8u << 20)
 #define FILE_MAX (64u << 20)

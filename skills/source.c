@@ -2,7 +2,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "source.h"
+#include "skills/source.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fnv1a.h"
-#include "fsutil.h"
-#include "run.h"
-#include "skill.h"
+#include "common/fnv1a.h"
+#include "skills/fsutil.h"
+#include "common/run.h"
+#include "skills/skill.h"
 
 #define DEFAULT_HOST "https://github.com"
 #define GIT_OUTPUT_CAP 8192

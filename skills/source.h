@@ -29,8 +29,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "agents.h"
-#include "diag.h"
+#include "skills/agents.h"
+#include "common/diag.h"
 
 typedef enum { UPK_SOURCE_PATH, UPK_SOURCE_GIT } upk_source_kind;
 

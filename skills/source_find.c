@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "skill.h"
-#include "source.h"
+#include "skills/skill.h"
+#include "skills/source.h"
 
 #define DEEP_LEVELS 5
 #define PRIORITY_LEVELS 3

@@ -1,4 +1,4 @@
-#include "unicode.h"
+#include "skills/unicode.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +24,7 @@ struct u_range {
   uint32_t lo, hi;
 };
 
-#include "unicode_data.h"
+#include "skills/unicode_data.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,7 +1,7 @@
 /* Skill validation: skills-ref's checks in skills-ref's order with its exact
  * messages (STRICT errors), the client guide's forgiving grading (LENIENT),
  * and warnings where agents are stricter than the specification. */
-#include "validate.h"
+#include "skills/validate.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "skill_internal.h"
-#include "unicode.h"
+#include "skills/skill_internal.h"
+#include "skills/unicode.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

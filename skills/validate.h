@@ -10,8 +10,8 @@
 #ifndef UPK_VALIDATE_H
 #define UPK_VALIDATE_H
 
-#include "diag.h"
-#include "skill.h"
+#include "common/diag.h"
+#include "skills/skill.h"
 
 typedef enum { UPK_VALIDATE_STRICT, UPK_VALIDATE_LENIENT } upk_validate_mode;
 

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "index.h"
+#include "skills/index.h"
 
 typedef struct pair {
   char *task, *groups;

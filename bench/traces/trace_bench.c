@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "condense.h"
+#include "skills/eval/condense.h"
 
 static const size_t BUDGETS[] = {2000, 4000, 8000};
 enum { N_BUDGETS = 3, UPSKILL_CHARS = 4000 };

@@ -1,5 +1,5 @@
 /* Agent CLIs as evaluation targets: definitions and ids (agent.h). */
-#include "agent.h"
+#include "skills/eval/agent.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "skills/eval/agent.h"
 
 enum { SHOW_MAX = 200 };
 

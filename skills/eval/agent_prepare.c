@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "fileio.h"
-#include "fsutil.h"
+#include "skills/eval/agent.h"
+#include "common/fileio.h"
+#include "skills/fsutil.h"
 
 enum {
   LOGIN_MAX = 1 << 20,

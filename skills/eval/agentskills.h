@@ -46,8 +46,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "diag.h"
-#include "evalcase.h"
+#include "common/diag.h"
+#include "skills/eval/evalcase.h"
 
 /** Where a skill keeps its evals, relative to the skill directory. */
 #define UPK_AGENTSKILLS_EVALS "evals/evals.json"

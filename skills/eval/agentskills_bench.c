@@ -2,7 +2,7 @@
  * skill-creator's scripts/aggregate_benchmark.py computes them from the
  * written files (agentskills.h says where they differ, and why); and the JSON
  * helpers agentskills_write.c shares. */
-#include "agentskills_int.h"
+#include "skills/eval/agentskills_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "diag.h"
-#include "fsutil.h"
+#include "common/diag.h"
+#include "skills/fsutil.h"
 
 /* ---- JSON helpers -------------------------------------------------------- */
 

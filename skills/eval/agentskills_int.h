@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "agentskills.h"
+#include "skills/eval/agentskills.h"
 
 /* One run as the Python readers will see it, for benchmark.json. */
 typedef struct upk__as_row {

@@ -1,7 +1,7 @@
 /* Agent Skills' evals/evals.json read into test cases (agentskills.h). The
  * `expected` member goes through evalcase.c's own reader, so it accepts
  * exactly what a tests file does. */
-#include "agentskills.h"
+#include "skills/eval/agentskills.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "skill.h"
-#include "unicode.h"
+#include "skills/fsutil.h"
+#include "skills/skill.h"
+#include "skills/unicode.h"
 
 #define SOURCE "upskilld-eval"
 /* The most an evals.json may hold. */

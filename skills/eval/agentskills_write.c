@@ -3,7 +3,7 @@
  * files, metrics.json), grading.json and timing.json, all in a temporary
  * sibling renamed into place at the end. benchmark.* and the JSON helpers are
  * agentskills_bench.c. */
-#include "agentskills_int.h"
+#include "skills/eval/agentskills_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "skills/fsutil.h"
 
 static const char *const CONFIGS[] = {"with_skill", "without_skill", "old_skill"};
 /* What outputs/ holds of ours; a workspace file of the same name is left out. */

@@ -1,5 +1,5 @@
 /* Assertions on a model's answer (see assertion.h). */
-#include "assertion.h"
+#include "skills/eval/assertion.h"
 
 #include <cmark.h>
 #include <ctype.h>

@@ -2,7 +2,7 @@
  * each error (see condense.h, condense_int.h). Readers are condense_md.c,
  * condense_json.c and condense_codex.c; choosing and writing is
  * condense_render.c. */
-#include "condense.h"
+#include "skills/eval/condense.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense_int.h"
-#include "fnv1a.h"
+#include "skills/eval/condense_int.h"
+#include "common/fnv1a.h"
 
 /* Bounds that keep one error's follow-up, or one file's record of changed
  * lines, from crowding out the rest. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense_choose.h"
+#include "skills/eval/condense_choose.h"
 
 enum { HIGH_PASSES = 5, N_PASSES = 11, MAX_LISTED = 500 };
 

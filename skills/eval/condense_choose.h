@@ -3,8 +3,8 @@
 #ifndef UPK_CONDENSE_CHOOSE_H
 #define UPK_CONDENSE_CHOOSE_H
 
-#include "condense.h"
-#include "condense_int.h"
+#include "skills/eval/condense.h"
+#include "skills/eval/condense_int.h"
 
 enum { SEC_TASK, SEC_ERRORS, SEC_FILES, SEC_FACTS, SEC_COMMANDS, SEC_SUMMARY, N_SEC };
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense_jsonint.h"
+#include "skills/eval/condense_jsonint.h"
 
 /* ---- apply_patch ----------------------------------------------------------- */
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "condense.h"
+#include "skills/eval/condense.h"
 
 typedef enum { CEV_TASK, CEV_SUMMARY, CEV_COMMAND, CEV_ERROR, CEV_FILE, CEV_FACT } cev_kind;
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense_jsonint.h"
+#include "skills/eval/condense_jsonint.h"
 
 #define EXPECTED                                                                                   \
   "expected a JSON array of {role, content} messages (Anthropic or OpenAI, or "                    \

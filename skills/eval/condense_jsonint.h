@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "condense_int.h"
+#include "skills/eval/condense_int.h"
 
 typedef struct {
   char *id, *label; /* the call's id; the command, or the tool's name */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense_int.h"
+#include "skills/eval/condense_int.h"
 
 typedef struct {
   ctrace *t;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense_choose.h"
+#include "skills/eval/condense_choose.h"
 
 static const char *const SEC_TITLES[N_SEC] = {
     "Task",         "Errors and what followed them", "Final state of changed files", "Key facts",

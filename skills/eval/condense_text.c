@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense_int.h"
+#include "skills/eval/condense_int.h"
 
 int ct_vappend(char **s, const char *fmt, va_list ap) {
   char *more = NULL;

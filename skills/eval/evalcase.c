@@ -1,6 +1,6 @@
 /* Test cases: reading upskill's schema plus upskilld's assertions (see
  * evalcase.h). Writing, prompts and the split are in evalcase_io.c. */
-#include "evalcase.h"
+#include "skills/eval/evalcase.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skill.h"
+#include "skills/skill.h"
 
 /* Where diagnostics go while reading one case. */
 typedef struct {

@@ -25,9 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "assertion.h"
-#include "diag.h"
-#include "meta.h"
+#include "skills/eval/assertion.h"
+#include "common/diag.h"
+#include "skills/meta.h"
 
 /** The validator name under which the extra assertions travel. */
 #define UPK_EVALCASE_VALIDATOR "upskilld"

@@ -1,5 +1,5 @@
 /* Test cases: writing (upskill-readable), prompts, copies and the split. */
-#include "evalcase.h"
+#include "skills/eval/evalcase.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runs.h"
+#include "skills/eval/runs.h"
 
 /* ---- JSON out ------------------------------------------------------------ */
 

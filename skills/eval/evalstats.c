@@ -1,5 +1,5 @@
 /* Evaluation statistics (see evalstats.h). */
-#include "evalstats.h"
+#include "skills/eval/evalstats.h"
 
 #include <errno.h>
 #include <jansson.h>

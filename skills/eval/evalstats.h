@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "assertion.h"
+#include "skills/eval/assertion.h"
 
 /** z for a two-sided 95 % interval. */
 #define UPK_Z95 1.959963984540054

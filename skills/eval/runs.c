@@ -1,6 +1,6 @@
 /* Evaluation runs: creating a run, writing transcripts and the summary
  * (see runs.h). Listing, showing and CSV are in runs_read.c. */
-#include "runs.h"
+#include "skills/eval/runs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "skills/fsutil.h"
 
 /* Write a JSON value (stolen) atomically, indent 2, final newline. */
 static int write_json(const char *path, json_t *v) {

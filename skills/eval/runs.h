@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "assertion.h"
-#include "fsutil.h" /* upk_write_file_atomic */
+#include "skills/eval/assertion.h"
+#include "skills/fsutil.h" /* upk_write_file_atomic */
 
 /** Longest id: "YYYYMMDDTHHMMSSZ-" + 8 hex digits + NUL, with room to spare. */
 #define UPK_RUN_ID_MAX 40

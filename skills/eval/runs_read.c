@@ -1,5 +1,5 @@
 /* Evaluation runs: listing, showing and CSV export (see runs.h). */
-#include "runs.h"
+#include "skills/eval/runs.h"
 
 #include <dirent.h>
 #include <errno.h>

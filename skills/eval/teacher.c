@@ -1,5 +1,5 @@
 /* The teacher's prompts (see teacher.h); the parsers are in teacher_parse.c. */
-#include "teacher.h"
+#include "skills/eval/teacher.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -16,9 +16,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "assertion.h"
-#include "diag.h"
-#include "evalcase.h"
+#include "skills/eval/assertion.h"
+#include "common/diag.h"
+#include "skills/eval/evalcase.h"
 
 /** What the skill is to be written from (strings borrowed; NULL: absent). */
 typedef struct upk_teacher_input {

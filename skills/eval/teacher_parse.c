@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "teacher.h"
+#include "skills/eval/teacher.h"
 
 /* ---- lines and fences ---------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* Description-trigger evaluation: the eval set, the split, the scores and the best choice
  * (trigger.h). Prompts, the reply parser and JSON out are in trigger_io.c. */
-#include "trigger.h"
+#include "skills/eval/trigger.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
-#include "fnv1a.h"
-#include "skill.h"
-#include "unicode.h"
+#include "common/fileio.h"
+#include "common/fnv1a.h"
+#include "skills/skill.h"
+#include "skills/unicode.h"
 
 #define SOURCE "upskilld-eval"
 #define FILE_MAX (16u * 1024 * 1024)

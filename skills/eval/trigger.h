@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
+#include "common/diag.h"
 
 /** Runs per query (run_eval.py --runs-per-query). */
 #define UPK_TRIGGER_RUNS 3

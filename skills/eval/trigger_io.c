@@ -1,7 +1,7 @@
 /* Description-trigger evaluation: the improve prompt and its follow-up as
  * skill-creator's improve_description.py writes them, the reply parser, and the results as
  * run_eval.py-shaped JSON (trigger.h). */
-#include "trigger.h"
+#include "skills/eval/trigger.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unicode.h"
+#include "skills/unicode.h"
 
 /* upk_trigger_tally over one side of an eval: an empty side is empty, never "all". */
 static int tally_side(const upk_trigger_eval *ev, const upk_trigger_outcome *o, const size_t *idx,

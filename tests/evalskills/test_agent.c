@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "fileio.h"
+#include "skills/eval/agent.h"
+#include "common/fileio.h"
 
 static char root[64];
 

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agentskills.h"
+#include "skills/eval/agentskills.h"
 
 static char root[64];
 static upk_evalcases c;

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "assertion.h"
-#include "compile.h"
-#include "toolkit.h"
+#include "skills/eval/assertion.h"
+#include "gpu/compile.h"
+#include "gpu/toolkit.h"
 
 static char *vals1[] = {"__syncthreads", "Shared Memory"};
 

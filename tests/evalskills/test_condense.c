@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense.h"
+#include "skills/eval/condense.h"
 
 static FILE *out;
 static char *buf;

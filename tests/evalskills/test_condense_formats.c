@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "condense.h"
+#include "skills/eval/condense.h"
 
 static void contains(const char *text, const char *s) {
   cr_assert(strstr(text, s), "condensed text lacks \"%s\":\n%s", s, text);

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evalcase.h"
-#include "meta.h"
+#include "skills/eval/evalcase.h"
+#include "skills/meta.h"
 
 static upk_evalcases c;
 static upk_diags d;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evalstats.h"
+#include "skills/eval/evalstats.h"
 
 #define NEAR(a, b) cr_assert_float_eq((a), (b), 5e-5, "%.6f != %.6f", (double)(a), (double)(b))
 

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runs.h"
+#include "skills/eval/runs.h"
 
 static char root[64];
 

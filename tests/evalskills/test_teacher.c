@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skill.h"
-#include "teacher.h"
-#include "validate.h"
+#include "skills/skill.h"
+#include "skills/eval/teacher.h"
+#include "skills/validate.h"
 
 static void has(const char *text, const char *s) {
   cr_assert(strstr(text, s), "prompt lacks \"%s\":\n%s", s, text);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trigger.h"
+#include "skills/eval/trigger.h"
 
 static upk_trigger_set s;
 static upk_diags d;

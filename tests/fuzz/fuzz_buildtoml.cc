@@ -5,8 +5,8 @@
  * from toml++'s positions); every kept string is valid UTF-8 and every kept capability is one
  * upk_bt_cap_parse accepts. */
 extern "C" {
-#include "buildtoml.h"
-#include "fuzz_util.h"
+#include "gpu/buildtoml.h"
+#include "tests/fuzz/fuzz_util.h"
 }
 
 static void check_list(const upk_bt_list *l) {

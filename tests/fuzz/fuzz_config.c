@@ -2,8 +2,8 @@
  * `upskill.config.yaml` read with libyaml into JSON, then merged over the defaults as
  * upk_config_load does. Invariants: a failure has a "LINE:COL: problem" or "where: key: what"
  * message that is valid UTF-8; success leaves every setting inside its documented range. */
-#include "config.h"
-#include "fuzz_util.h"
+#include "models/config.h"
+#include "tests/fuzz/fuzz_util.h"
 
 static void check_err(const char *err) {
   CHECK(err[0]);

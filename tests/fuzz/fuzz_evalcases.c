@@ -3,8 +3,8 @@
  * Invariants: diagnostics well formed; the good cases are written back (upk_evalcases_dump)
  * as a file that parses clean to as many cases and writes back byte for byte the same, and
  * that meta.c's strict reader also accepts once turned into skill_meta.json tests. */
-#include "evalcase.h"
-#include "fuzz_util.h"
+#include "skills/eval/evalcase.h"
+#include "tests/fuzz/fuzz_util.h"
 
 static void round_trip(const upk_evalcases *c) {
   char *text = upk_evalcases_dump(c);

@@ -2,8 +2,8 @@
  * upk_agentskills_parse_evals_info (a skill directory that does not exist, so every `files`
  * entry is refused). Invariants: diagnostics well formed; every eval kept has a prompt, its
  * info runs alongside (one statement slot per assertion), and the cases write back as tests. */
-#include "agentskills.h"
-#include "fuzz_util.h"
+#include "skills/eval/agentskills.h"
+#include "tests/fuzz/fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   upk_evalcases c;

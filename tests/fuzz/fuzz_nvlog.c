@@ -5,9 +5,9 @@
  * Invariants: diagnostics well formed (columns from carets and UTF-16 units of echoed lines);
  * has_error agrees with the front end and ptxas parsers finding an error; report entries have
  * a mangled name and no negative resource counts. */
-#include "fuzz_util.h"
-#include "cubin.h"
-#include "nvlog.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "gpu/cubin.h"
+#include "gpu/nvlog.h"
 
 static const char *part(const char *p, const char *end, const char **next) {
   const char *z = memchr(p, 0, (size_t)(end - p));

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "binder.h"
-#include "fuzz_util.h"
-#include "framing.h"
-#include "jsonrpc.h"
-#include "mcp.h"
+#include "protocol/binder.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "protocol/framing.h"
+#include "protocol/jsonrpc.h"
+#include "protocol/mcp.h"
 
 typedef struct fuzz_state {
   upk_framer *f;

@@ -5,10 +5,10 @@
  * the rest is the body. Invariants: a 2xx either gives an answer with text or MALFORMED, any
  * other status gives the error kind its code calls for; the message is non-empty, valid UTF-8
  * (it goes to the client as a JSON string) and holds no API key. */
-#include "evalcase.h"
-#include "fuzz_util.h"
-#include "providers.h"
-#include "teacher.h"
+#include "skills/eval/evalcase.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "models/providers.h"
+#include "skills/eval/teacher.h"
 
 #define KEY "sk-ant-fuzzSECRETkey0123456789"
 

@@ -4,9 +4,9 @@
  * Invariants: check and parse agree; a failure names the field; an accepted spec stays inside
  * the limits the worker relies on (total buffer bytes, block threads, shared memory, shape
  * product == count), so no client can make a worker allocate past them. */
-#include "fuzz_util.h"
-#include "runcheck.h"
-#include "runspec.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "gpu/runcheck.h"
+#include "gpu/runspec.h"
 
 static void check_spec(const upk_run_spec *s) {
   CHECK((uint64_t)s->block[0] * s->block[1] * s->block[2] <= UPK_RUN_MAX_BLOCK_THREADS);

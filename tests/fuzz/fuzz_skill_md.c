@@ -7,10 +7,10 @@
  * a skill:// URI (decoded to an absolute path without "..", or refused). */
 #include <string.h>
 
-#include "catalog.h"
-#include "fuzz_util.h"
-#include "skill.h"
-#include "validate.h"
+#include "skills/catalog.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "skills/skill.h"
+#include "skills/validate.h"
 
 static void check_opt(const char *s) {
   CHECK(!s || fuzz_utf8(s));

@@ -3,8 +3,8 @@
  * Invariants: diagnostics well formed; a file that parses clean is written back
  * (upk_meta_dump) as text that parses clean again, to the same number of tests, and writes
  * back byte for byte the same (a skill's metadata survives every save). */
-#include "fuzz_util.h"
-#include "meta.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "skills/meta.h"
 
 static void round_trip(const upk_skill_meta *m) {
   char *text = upk_meta_dump(m);

@@ -4,8 +4,8 @@
  * kernel-builder's shape. Invariants: every kept op has a name and at most 64 arguments, each
  * named, once; its schema text parses again to the same op; the bad-schema warnings are well
  * formed diagnostics at a line of the input. */
-#include "fuzz_util.h"
-#include "torchop.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "gpu/torchop.h"
 
 static void same_op(const upk_torchop *a) {
   upk_torchop b;

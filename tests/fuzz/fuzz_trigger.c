@@ -3,8 +3,8 @@
  * Invariants: diagnostics well formed; every query kept is non-empty, within the limits and
  * unique; the split covers each query exactly once; scoring and the result JSON work on what
  * was kept. */
-#include "fuzz_util.h"
-#include "trigger.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "skills/eval/trigger.h"
 
 static void use(const upk_trigger_set *s) {
   size_t *train = NULL, *test = NULL, nt = 0, ne = 0;

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "diag_json.h"
+#include "common/diag.h"
+#include "common/diag_json.h"
 
 #define CHECK(c)                                                                                   \
   do {                                                                                             \

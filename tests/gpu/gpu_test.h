@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudrv.h"
+#include "gpu/cudrv.h"
 
 static inline void need_device(void) {
   upk_cudrv d;

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu_test.h"
-#include "harness.h"
+#include "tests/gpu/gpu_test.h"
+#include "tests/integration/harness.h"
 
 TestSuite(gpud, .timeout = 600);
 

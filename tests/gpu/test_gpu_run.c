@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu_test.h"
-#include "krun.h"
-#include "kvalidate.h"
-#include "ksan.h"
-#include "toolkit.h"
+#include "tests/gpu/gpu_test.h"
+#include "gpu/krun.h"
+#include "gpu/kvalidate.h"
+#include "gpu/ksan.h"
+#include "gpu/toolkit.h"
 
 /* Every kernel the cases use; `ref` is the reference for all of them. */
 static const char SRC[] =

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu_test.h"
-#include "krun.h"
-#include "kvalidate.h"
-#include "runspec.h"
-#include "torchop.h"
+#include "tests/gpu/gpu_test.h"
+#include "gpu/krun.h"
+#include "gpu/kvalidate.h"
+#include "gpu/runspec.h"
+#include "gpu/torchop.h"
 
 static void proj_path(char *buf, size_t len, const char *rel) {
   const char *root = getenv("UPK_SOURCE_ROOT");

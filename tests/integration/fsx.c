@@ -1,7 +1,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "fsx.h"
+#include "tests/integration/fsx.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

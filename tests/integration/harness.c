@@ -1,7 +1,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* pipe2, ptsname_r, mkostemp, vasprintf (meson sets it too) */
 #endif
-#include "harness.h"
+#include "tests/integration/harness.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "framing.h"
+#include "protocol/framing.h"
 
 /** Milliseconds to wait for anything the daemon should do promptly. */
 #define HX_TIMEOUT 15000

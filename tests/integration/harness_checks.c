@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/integration/harness.h"
 
 const char *hx_dump(const json_t *v) {
   static char buf[2048];

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "tests/integration/harness.h"
 
 TestSuite(bad, .timeout = 180);
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fsx.h"
-#include "harness.h"
+#include "tests/integration/fsx.h"
+#include "tests/integration/harness.h"
 
 TestSuite(crash, .timeout = 900);
 

@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsx.h"
-#include "harness.h"
+#include "tests/integration/fsx.h"
+#include "tests/integration/harness.h"
 
 TestSuite(disk, .timeout = 300);
 

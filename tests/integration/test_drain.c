@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "tests/integration/harness.h"
 
 TestSuite(drain, .timeout = 180);
 

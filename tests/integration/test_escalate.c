@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsx.h"
-#include "harness.h"
+#include "tests/integration/fsx.h"
+#include "tests/integration/harness.h"
 
 #define GONE_MS 30000 /* how long a stopped launcher may take to disappear, at most */
 

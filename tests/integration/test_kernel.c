@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/integration/harness.h"
 
 TestSuite(kernel, .timeout = 240);
 

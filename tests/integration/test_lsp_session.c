@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsx.h"
-#include "harness.h"
+#include "tests/integration/fsx.h"
+#include "tests/integration/harness.h"
 
 TestSuite(lsp, .timeout = 120);
 

@@ -3,7 +3,7 @@
  * exact code and that the daemon answers the next message. */
 #include <string.h>
 
-#include "harness.h"
+#include "tests/integration/harness.h"
 
 #define ARGS_TEST HX_ARGS("--test-methods")
 

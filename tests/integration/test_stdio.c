@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/integration/harness.h"
 
 TestSuite(stdio, .timeout = 180);
 

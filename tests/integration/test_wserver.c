@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "tests/integration/harness.h"
 
 TestSuite(wserver, .timeout = 240);
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile.h"
-#include "toolkit.h"
+#include "gpu/compile.h"
+#include "gpu/toolkit.h"
 
 static bool have_toolkit(void) {
   char p[600];

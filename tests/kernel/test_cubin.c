@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile.h"
-#include "cubin.h"
-#include "fileio.h"
-#include "nvlog.h"
-#include "toolkit.h"
+#include "gpu/compile.h"
+#include "gpu/cubin.h"
+#include "common/fileio.h"
+#include "gpu/nvlog.h"
+#include "gpu/toolkit.h"
 
 #define NEED_TOOLKIT()                                                                             \
   do {                                                                                             \

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kvalidate.h"
-#include "nvcc.h"
-#include "toolkit.h"
+#include "gpu/kvalidate.h"
+#include "gpu/nvcc.h"
+#include "gpu/toolkit.h"
 
 #define NEED_NVCC()                                                                                \
   do {                                                                                             \

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "occupancy.h"
+#include "gpu/occupancy.h"
 
 typedef struct row {
   int threads, registers;

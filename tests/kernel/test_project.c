@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buildtoml.h"
-#include "kvalidate.h"
-#include "nvcc.h"
-#include "project.h"
+#include "gpu/buildtoml.h"
+#include "gpu/kvalidate.h"
+#include "gpu/nvcc.h"
+#include "gpu/project.h"
 
 #define NEED_NVCC()                                                                                \
   do {                                                                                             \

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workers.h"
+#include "daemon/workers.h"
 
 static uv_loop_t loop;
 static uv_timer_t guard;

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <uv.h>
 
-#include "../unit/unit.h"
-#include "http.h"
+#include "tests/unit/unit.h"
+#include "models/http.h"
 
 /* ---- a loopback server: reads a request head, writes `reply` (or nothing) ---- */
 

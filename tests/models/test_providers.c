@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../unit/unit.h"
-#include "config.h"
-#include "providers.h"
+#include "tests/unit/unit.h"
+#include "models/config.h"
+#include "models/providers.h"
 
 static upk_config cfg;
 

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../unit/unit.h"
-#include "chart.h"
-#include "html.h"
-#include "report.h"
-#include "runs.h"
+#include "tests/unit/unit.h"
+#include "report/chart.h"
+#include "report/html.h"
+#include "report/report.h"
+#include "skills/eval/runs.h"
 
 static char *render(void (*fn)(upk_html *, const void *), const void *arg) {
   upk_html h;

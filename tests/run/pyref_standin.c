@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "pyref.h"
+#include "gpu/pyref.h"
 
 typedef struct opts {
   const char *problem, *out, *seeds, *op, *plan;

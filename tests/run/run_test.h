@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "krun.h"
+#include "gpu/krun.h"
 
 /* y = 2x over n floats, as the stand-in's reference computes it. */
 #define RT_TWICE_SRC                                                                               \

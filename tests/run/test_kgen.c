@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kgen.h"
-#include "runcheck.h"
-#include "toolkit.h"
+#include "gpu/kgen.h"
+#include "gpu/runcheck.h"
+#include "gpu/toolkit.h"
 
 Test(kgen, source_compiles_with_nvrtc_for_h100) {
   const void *cubin = NULL, *again = NULL;

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cudrv.h"
-#include "krun.h"
-#include "ksan.h"
+#include "gpu/cudrv.h"
+#include "gpu/krun.h"
+#include "gpu/ksan.h"
 
 static const char SRC[] = "extern \"C\" __global__ void scale(const float *x, float *y, int n) {\n"
                           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "krun_dev.h"
+#include "gpu/krun_dev.h"
 
 static int oom_left;        /* MemAlloc answers OUT_OF_MEMORY this many times first */
 static size_t total_memory; /* what MemGetInfo reports */

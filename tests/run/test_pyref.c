@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ksig.h"
-#include "pyref.h"
+#include "gpu/ksig.h"
+#include "gpu/pyref.h"
 
 static json_t *parse_json(const char *text) {
   json_error_t e;

@@ -6,8 +6,8 @@
  * "run/no-device") with its tensors resolved. */
 #include <string.h>
 
-#include "run_test.h"
-#include "runcheck.h"
+#include "tests/run/run_test.h"
+#include "gpu/runcheck.h"
 
 static const char SRC[] = RT_TWICE_SRC;
 

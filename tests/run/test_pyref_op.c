@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "run_test.h"
-#include "runspec.h"
+#include "tests/run/run_test.h"
+#include "gpu/runspec.h"
 
 static const char SRC[] = RT_TWICE_SRC;
 

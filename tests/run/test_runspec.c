@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "runspec.h"
+#include "gpu/runspec.h"
 
 static const char *BASE_ARGS =
     "[{\"name\":\"x\",\"dtype\":\"f32\",\"count\":1024,\"role\":\"in\"},"

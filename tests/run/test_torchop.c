@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "run_test.h" /* rt_put */
-#include "runspec.h"
-#include "torchop.h"
+#include "tests/run/run_test.h" /* rt_put */
+#include "gpu/runspec.h"
+#include "gpu/torchop.h"
 
 static upk_torchop parse_ok(const char *schema) {
   upk_torchop op;

@@ -20,8 +20,8 @@
 
 #include <criterion/criterion.h>
 
-#include "fsutil.h"
-#include "install.h"
+#include "skills/fsutil.h"
+#include "skills/install.h"
 
 /* Each test file uses some of these. */
 #define TEST_HELPER static __attribute__((unused))

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../unit/unit.h"
-#include "agents.h"
+#include "tests/unit/unit.h"
+#include "skills/agents.h"
 
 /* An environment made of "NAME=value" strings, injected through upk_env. */
 static const char *fake_getenv(void *ctx, const char *name) {

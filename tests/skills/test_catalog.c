@@ -1,12 +1,12 @@
 /* The MCP Skills extension's catalog (catalog.h): URIs from paths and back, frontmatter typed
  * as a host re-reads it, the extension's rules, the manifest, and the digest cache noticing a
  * changed file at once. */
-#include "skill_helpers.h"
+#include "tests/skills/skill_helpers.h"
 
 #include <jansson.h>
 #include <time.h>
 
-#include "catalog.h"
+#include "skills/catalog.h"
 
 TestSuite(catalog, .init = th_setup, .fini = th_teardown);
 

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../unit/unit.h"
-#include "index.h"
+#include "tests/unit/unit.h"
+#include "skills/index.h"
 
 static char tmp[PATH_MAX];
 

@@ -12,10 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../unit/unit.h"
-#include "fsutil.h"
-#include "install.h"
-#include "install_test.h"
+#include "tests/unit/unit.h"
+#include "skills/fsutil.h"
+#include "skills/install.h"
+#include "tests/skills/install_test.h"
 
 /* ---- planted symlinks ----------------------------------------------------- */
 

@@ -1,11 +1,11 @@
 /* skill_meta.json in upskill's schema: reading, writing byte-for-byte as
  * Python's json.dumps(indent=2) does, nulls and omissions kept, extra keys
  * in test cases refused, and the file next to a SKILL.md. */
-#include "skill_helpers.h"
+#include "tests/skills/skill_helpers.h"
 
-#include "meta.h"
-#include "skill.h"
-#include "validate.h"
+#include "skills/meta.h"
+#include "skills/skill.h"
+#include "skills/validate.h"
 
 TestSuite(meta, .init = th_setup, .fini = th_teardown);
 

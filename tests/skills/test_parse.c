@@ -1,10 +1,10 @@
 /* Parsing SKILL.md: skills-ref's 15 parser cases (test_parser.py), then the
  * frontmatter details (CRLF, BOM, scalars, metadata, positions), the body
  * (headings, code, references, tokens) and bad input. */
-#include "skill_helpers.h"
+#include "tests/skills/skill_helpers.h"
 
-#include "skill.h"
-#include "validate.h"
+#include "skills/skill.h"
+#include "skills/validate.h"
 
 TestSuite(parse, .init = th_setup, .fini = th_teardown);
 

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../unit/unit.h"
-#include "prompt.h"
+#include "tests/unit/unit.h"
+#include "skills/prompt.h"
 
 static char tmp[PATH_MAX];
 

@@ -3,15 +3,15 @@
  * read through a second connection to the index file; still so after
  * skills change size, go away, and a new one takes a freed row id (the
  * cache of row sizes follows every change). */
-#include "../unit/unit.h"
-#include "skill_helpers.h"
+#include "tests/unit/unit.h"
+#include "tests/skills/skill_helpers.h"
 
 #include <math.h>
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "index.h"
-#include "index_int.h"
+#include "skills/index.h"
+#include "skills/index_int.h"
 
 TestSuite(rank, .init = th_setup, .fini = th_teardown);
 

@@ -1,14 +1,14 @@
 /* Validation: skills-ref's 21 validator cases (test_validator.py) in STRICT
  * mode with its exact messages, then the extra warnings, LENIENT grading,
  * positions and bad input. */
-#include "skill_helpers.h"
+#include "tests/skills/skill_helpers.h"
 
 #include <grp.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
-#include "skill.h"
-#include "validate.h"
+#include "skills/skill.h"
+#include "skills/validate.h"
 
 TestSuite(validate, .init = th_setup, .fini = th_teardown);
 

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../integration/harness.h"
+#include "tests/integration/harness.h"
 
 static char cluster_dir[] = "/tmp/upk-slurm-XXXXXX";
 static char conf[4200];

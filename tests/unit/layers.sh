@@ -47,21 +47,21 @@ plant() {
   verdict "$part including $target is refused at $file:$line" \
     "$file:$line: $part may not include $target ($hdr)"
 }
-plant skills/skill.c server.h skills daemon
-plant gpu/occupancy.c jsonrpc.h gpu protocol
-plant protocol/framing.c diag.h protocol common
-plant common/fileio.c skill.h common skills
-plant clients/rpc_client.c jobs.h clients daemon
-plant models/http.c server.h models daemon
-plant models/providers.c binder.h models protocol
-plant models/models.c skill.h models skills
-plant common/log.c http.h common models
-plant gpu/compile.c models.h gpu models
-plant skills/validate.c providers.h skills models
-plant skills/eval/assertion.c compile.h skills/eval gpu
-plant skills/eval/runs.c jobs.h skills/eval daemon
-plant skills/skill.c evalcase.h skills skills/eval
-plant report/html.c server.h report daemon
+plant skills/skill.c daemon/server.h skills daemon
+plant gpu/occupancy.c protocol/jsonrpc.h gpu protocol
+plant protocol/framing.c common/diag.h protocol common
+plant common/fileio.c skills/skill.h common skills
+plant clients/rpc_client.c daemon/jobs.h clients daemon
+plant models/http.c daemon/server.h models daemon
+plant models/providers.c protocol/binder.h models protocol
+plant models/models.c skills/skill.h models skills
+plant common/log.c models/http.h common models
+plant gpu/compile.c models/models.h gpu models
+plant skills/validate.c models/providers.h skills models
+plant skills/eval/assertion.c gpu/compile.h skills/eval gpu
+plant skills/eval/runs.c daemon/jobs.h skills/eval daemon
+plant skills/skill.c skills/eval/evalcase.h skills skills/eval
+plant report/html.c daemon/server.h report daemon
 # file, header that closes a circle, the circle the check must name
 circle() {
   local file=$1 hdr=$2 want=$3
@@ -69,10 +69,29 @@ circle() {
   verdict "daemon/ circle $want is refused at $file:$line" \
     "$file:$line: daemon/ include cycle: " "($hdr)" "daemon/ include cycle: $want"
 }
-circle daemon/jobs.c server.h "jobs -> server -> jobs"
-circle daemon/jobs.h methods.h "jobs -> methods -> jobs"
-circle daemon/documents.c lsp_face.h "documents -> lsp_face -> documents"
-circle daemon/models_methods.h methods.h "methods -> models_methods -> methods"
-circle daemon/lsp_text.c lsp_editor.h "lsp_editor -> lsp_text -> lsp_editor"
-circle daemon/kernel_service.c kernel_methods.h "kernel_methods -> kernel_service -> kernel_methods"
+# file, bare or relative header, what the check must ask for
+bare() {
+  local file=$1 hdr=$2 want=$3
+  planted "$file" "$hdr"
+  verdict "include \"$hdr\" without its part is refused at $file:$line" \
+    "$file:$line: include \"$hdr\" names no part: write it from the root (\"$want\")"
+}
+bare daemon/jobs.c jobs.h daemon/jobs.h
+bare skills/eval/runs.c ../skill.h skills/skill.h
+bare gpu/compile.c compile.h gpu/compile.h
+# file, another part's private header, its part
+private() {
+  local file=$1 hdr=$2 part=$3 target=$4
+  planted "$file" "$hdr"
+  verdict "$part including $target's private header is refused at $file:$line" \
+    "$file:$line: $part may not include $target's private header ($hdr)"
+}
+private skills/eval/runs.c skills/index_int.h skills/eval skills
+private report/html.c skills/index_int.h report skills
+circle daemon/jobs.c daemon/server.h "jobs -> server -> jobs"
+circle daemon/jobs.h daemon/methods.h "jobs -> methods -> jobs"
+circle daemon/documents.c daemon/lsp_face.h "documents -> lsp_face -> documents"
+circle daemon/models_methods.h daemon/methods.h "methods -> models_methods -> methods"
+circle daemon/lsp_text.c daemon/lsp_editor.h "lsp_editor -> lsp_text -> lsp_editor"
+circle daemon/kernel_service.c daemon/kernel_methods.h "kernel_methods -> kernel_service -> kernel_methods"
 tap_finish

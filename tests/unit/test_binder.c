@@ -1,8 +1,8 @@
 /* The parameter binder: checks that name the field, protocol keys, and the JSON Schema. */
 #include <string.h>
 
-#include "unit.h"
-#include "binder.h"
+#include "tests/unit/unit.h"
+#include "protocol/binder.h"
 
 static const upk_param spec[] = {
     {"ms", UPK_T_INTEGER, 1, "milliseconds to sleep"},

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unit.h"
-#include "dynbuf.h"
+#include "tests/unit/unit.h"
+#include "protocol/dynbuf.h"
 
 UTest(dynbuf, append_puts_printf) {
   upk_buf b;

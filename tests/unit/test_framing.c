@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unit.h"
-#include "framing.h"
+#include "tests/unit/unit.h"
+#include "protocol/framing.h"
 
 #define MAX_ERRS 16
 

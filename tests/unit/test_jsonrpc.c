@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unit.h"
-#include "jsonrpc.h"
+#include "tests/unit/unit.h"
+#include "protocol/jsonrpc.h"
 
 static json_t *parse_ok(const char *s) {
   char err[256] = "";

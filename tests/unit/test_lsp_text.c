@@ -4,8 +4,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "lsp_fix.h"
-#include "lsp_text.h"
+#include "daemon/lsp_fix.h"
+#include "daemon/lsp_text.h"
 
 static json_t *kernel(const char *name, int regs, int spill) {
   return json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:{s:i,s:i,s:i,s:f,s:s,s:b}}", "name", name,

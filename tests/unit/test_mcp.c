@@ -1,9 +1,9 @@
 /* MCP revision negotiation, batches, tool results, progress and logging; LSP builders. */
 #include <string.h>
 
-#include "unit.h"
-#include "lsp.h"
-#include "mcp.h"
+#include "tests/unit/unit.h"
+#include "protocol/lsp.h"
+#include "protocol/mcp.h"
 
 /* `v` must equal the JSON text `want`; `v` is released. */
 static void equals(json_t *v, const char *want) {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strpool.h"
-#include "unit.h"
+#include "common/strpool.h"
+#include "tests/unit/unit.h"
 
 UTest(strpool, copies_stay_put_across_blocks) {
   upk_strpool p = {0};

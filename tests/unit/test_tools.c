@@ -4,9 +4,9 @@
  * (daemon/tool_text.c). tests/conformance/schemas.test.mjs compiles the schemas with ajv. */
 #include <string.h>
 
-#include "methods.h"
-#include "tool_text.h"
-#include "unit.h"
+#include "daemon/methods.h"
+#include "daemon/tool_text.h"
+#include "tests/unit/unit.h"
 
 /* Every UPK_T_ARRAY at any depth of `p` has items; `where` names it in the message. */
 static void arrays_have_items(const upk_param *p, const char *where) {
