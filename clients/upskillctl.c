@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/env_options.h"
 #include "protocol/jsonrpc.h"
 #include "clients/commands.h"
 #include "clients/ctl.h"
@@ -20,9 +21,8 @@
 
 /* The daemon next to this binary (installed), in the build tree, or on PATH. */
 static char *default_server(void) {
-  const char *env = getenv("UPSKILLD");
-  if (env && *env)
-    return strdup(env);
+  if (upk_env_opts()->daemon)
+    return strdup(upk_env_opts()->daemon);
   char self[PATH_MAX], cand[PATH_MAX + 32];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n > 0) {

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/env_options.h"
+
 #define MAX_RULES 8
 
 typedef struct rule {
@@ -65,8 +67,8 @@ static void parse_rule(char *text) {
 }
 
 static void load(void) {
-  const char *env = getenv("UPSKILLD_FAULT");
-  char *copy = env && *env ? strdup(env) : NULL, *save = NULL;
+  const char *env = upk_env_opts()->fault;
+  char *copy = env ? strdup(env) : NULL, *save = NULL;
   for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && n_rules < MAX_RULES;
        t = strtok_r(NULL, ",", &save))
     parse_rule(t);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/diag_json.h"
+#include "common/env_options.h"
 #include "daemon/documents.h"
 #include "daemon/jobs.h"
 #include "daemon/kernel_methods.h"
@@ -197,7 +198,7 @@ static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
   json_t *copy = json_deep_copy(run);
   json_t *py = json_object_get(json_object_get(copy, "reference"), "pytorch");
   const char *path = json_string_value(json_object_get(py, "path"));
-  const char *python = s->opts.python ? s->opts.python : getenv("UPSKILLD_PYTHON");
+  const char *python = s->opts.python ? s->opts.python : upk_env_opts()->python;
   const char *project = json_string_value(json_object_get(py, "project"));
   if (path)
     json_object_set_new(py, "path", abs_path(s, path));

@@ -13,6 +13,7 @@
 
 #include "common/diag.h"
 #include "common/diag_json.h"
+#include "common/env_options.h"
 #include "gpu/kcache.h"
 #include "common/log.h"
 #include "gpu/toolkit.h"
@@ -59,7 +60,7 @@ static upk_kernels *kernels_of(upk_server *s) {
 /* ---- the worker program ---- */
 
 static void worker_path(char *buf, size_t len) {
-  const char *env = getenv("UPSKILLD_WORKER");
+  const char *env = upk_env_opts()->worker;
   if (env && *env) {
     snprintf(buf, len, "%s", env);
     return;
@@ -80,7 +81,7 @@ static void worker_path(char *buf, size_t len) {
  * split like a shell would but never running anything (WRDE_NOCMD). */
 static int worker_prefix(upk_kernels *k, const char *cmd) {
   if (!cmd || !*cmd)
-    cmd = getenv("UPSKILLD_WORKER_COMMAND");
+    cmd = upk_env_opts()->worker_command;
   if (!cmd || !*cmd)
     return 0;
   int rc = wordexp(cmd, &k->prefix, WRDE_NOCMD | WRDE_UNDEF);
@@ -104,13 +105,11 @@ static void kernels_free(upk_kernels *k) {
 /* The worker server's idle timeout in seconds (--worker-server-idle, else
  * $UPSKILLD_WORKER_SERVER_IDLE, else 600); 0: no server. */
 static unsigned server_idle(const upk_server *s) {
-  const char *v = s->opts.worker_server_idle;
-  if (!v)
-    v = getenv("UPSKILLD_WORKER_SERVER_IDLE");
-  if (!v || !*v || v[strspn(v, "0123456789")])
-    return 600;
-  unsigned long n = strtoul(v, NULL, 10);
-  return n > 86400 * 7 ? 86400 * 7 : (unsigned)n;
+  if (!s->opts.worker_server_idle)
+    return upk_env_opts()->worker_server_idle;
+  upk_env_options flag = {0}; /* the flag parsed as the variable is */
+  upk_env_opts_parse(UPK_ENV_WORKER_SERVER_IDLE, s->opts.worker_server_idle, &flag);
+  return flag.worker_server_idle;
 }
 
 int upk_kernels_start(upk_server *s) {

@@ -17,13 +17,14 @@
 #include "skills/agents.h"
 #include "skills/install.h"
 #include "common/log.h"
+#include "common/env_options.h"
 #include "upk_config.h"
 
 const char *upk_skills_library_dir(void) {
   static char dir[PATH_MAX];
   if (dir[0])
     return dir;
-  const char *env = getenv("UPSKILLD_LIBRARY");
+  const char *env = upk_env_opts()->library;
   if (env && *env) {
     snprintf(dir, sizeof dir, "%s", env);
     return dir;
@@ -177,8 +178,8 @@ static void fall_back_to_memory(upk_skills_svc *svc, const char *why) {
 
 static void open_and_begin(upk_skills_svc *svc) {
   repair_roots(svc);
-  svc->index_db = getenv("UPSKILLD_INDEX") ? strdup(getenv("UPSKILLD_INDEX"))
-                                           : upk_index_default_path(svc->server->workspace);
+  svc->index_db = upk_env_opts()->index ? strdup(upk_env_opts()->index)
+                                        : upk_index_default_path(svc->server->workspace);
   char why[sizeof svc->open_error];
   int rc = open_begin_at(svc, svc->index_db, why, sizeof why);
   if (rc < 0 && svc->index_db) {
@@ -454,17 +455,12 @@ int upk_skills_start(upk_server *s) {
   svc->open_handles = 2;
   json_t *opts = json_object_get(s->init_options, "skills");
   build_roots(svc, s->workspace, json_object_get(opts, "extraDirs"));
-  const char *env = getenv("UPSKILLD_MAX_DIRS");
   svc->max_dirs = json_is_integer(json_object_get(opts, "maxDirs"))
                       ? (int)json_integer_value(json_object_get(opts, "maxDirs"))
-                  : env ? atoi(env)
-                        : 0;
-  const char *batch = getenv("UPSKILLD_SCAN_BATCH");
-  svc->scan_batch = batch && atoi(batch) > 0 ? (size_t)atoi(batch) : SCAN_BATCH;
-  const char *page = getenv("UPSKILLD_WATCH_PAGE");
-  svc->watch_page = page && atoi(page) > 0 ? (size_t)atoi(page) : WATCH_LIST_PAGE;
-  const char *tidy = getenv("UPSKILLD_TIDY_PAGES");
-  svc->tidy_pages = tidy && atoi(tidy) > 0 ? atoi(tidy) : TIDY_PAGES;
+                      : upk_env_opts()->max_dirs;
+  svc->scan_batch = (size_t)upk_env_opts()->scan_batch;
+  svc->watch_page = (size_t)upk_env_opts()->watch_page;
+  svc->tidy_pages = upk_env_opts()->tidy_pages;
   s->skills = svc;
   return submit(svc, calloc(1, sizeof(item))); /* open, scan, then start watching */
 }

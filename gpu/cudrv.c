@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/env_options.h"
+
 enum { ABI_VERSION = 12000 }; /* the signatures in cudrv.h are CUDA 12.0's */
 
 typedef upk_cu_result (*get_proc_fn)(const char *sym, void **pfn, int version,
@@ -75,9 +77,7 @@ static int resolve(upk_cudrv *d, char *err, size_t err_len) {
 
 int upk_cudrv_load(upk_cudrv *d, char *err, size_t err_len) {
   memset(d, 0, sizeof *d);
-  const char *name = getenv("UPSKILLD_LIBCUDA");
-  if (!name || !*name)
-    name = "libcuda.so.1";
+  const char *name = upk_env_opts()->libcuda ? upk_env_opts()->libcuda : "libcuda.so.1";
   d->lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
   if (!d->lib) {
     const char *e = dlerror();

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/env_options.h"
 #include "common/fileio.h"
 #include "gpu/cudrv.h"
 #include "gpu/runcheck.h"
@@ -29,9 +30,8 @@ const char *upk_ksan_find(const char *cuda_path, char *buf, size_t len) {
 }
 
 static const char *worker_path(char *buf, size_t len) {
-  const char *env = getenv("UPSKILLD_WORKER");
-  if (env && *env)
-    return env;
+  if (upk_env_opts()->worker)
+    return upk_env_opts()->worker;
   ssize_t n = readlink("/proc/self/exe", buf, len - 1);
   if (n <= 0)
     return NULL;

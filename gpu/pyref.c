@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/env_options.h"
+
 extern char **environ;
 
 enum { LOG_TAIL = 1200, POLL_MS = 10 };
@@ -40,10 +42,10 @@ int upk_pyref_diag(upk_pyref *p, const char *code, const char *fmt, ...) {
 /* ---- the helper process -------------------------------------------------- */
 
 static void helper_path(const upk_pyref_cfg *cfg, char *buf, size_t len) {
-  const char *env = getenv("UPSKILLD_PYREF_HELPER");
+  const char *env = upk_env_opts()->pyref_helper;
   if (cfg && cfg->helper)
     snprintf(buf, len, "%s", cfg->helper);
-  else if (env && *env)
+  else if (env)
     snprintf(buf, len, "%s", env);
   else {
     char exe[PATH_MAX];
@@ -57,10 +59,10 @@ static void helper_path(const upk_pyref_cfg *cfg, char *buf, size_t len) {
 }
 
 static const char *python_of(const upk_pyref_cfg *cfg) {
-  const char *env = getenv("UPSKILLD_PYTHON");
+  const char *env = upk_env_opts()->python;
   if (cfg && cfg->python && *cfg->python)
     return cfg->python;
-  return env && *env ? env : "python3";
+  return env ? env : "python3";
 }
 
 /* The last lines the helper wrote (its own message, or a traceback's end). */

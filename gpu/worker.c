@@ -31,6 +31,7 @@
 #include "gpu/toolkit.h"
 #include "gpu/worker_serve.h"
 #include "common/fileio.h"
+#include "common/env_options.h"
 
 #define LINE_MAX_BYTES ((size_t)1 << 30) /* a request longer than this is refused, not read */
 #define READ_CHUNK 65536
@@ -382,7 +383,6 @@ int main(int argc, char **argv) {
   /* Belt and braces beside NVRTC's --no-cache (compile.c): the driver's
    * compute cache must never answer for ptxas, whatever loads libcuda here. */
   setenv("CUDA_CACHE_DISABLE", "1", 1);
-  const char *f = getenv("UPSKILLD_WORKER_FAULTS");
-  faults = f && !strcmp(f, "1");
+  faults = upk_env_opts()->worker_faults;
   return argc > 1 ? main_serve(argc, argv) : main_stdin();
 }

@@ -6,6 +6,7 @@
  * "run/no-device") with its tensors resolved. */
 #include <string.h>
 
+#include "common/env_options.h"
 #include "tests/run/run_test.h"
 #include "gpu/runcheck.h"
 
@@ -110,6 +111,7 @@ Test(pyref_krun, no_python_and_no_helper) {
   cr_assert(strstr(only_error(res, "run/no-python"), "cannot run '/nonexistent/python3'"));
   json_decref(res);
   setenv("UPSKILLD_PYREF_HELPER", "/nonexistent/upskilld-pyref.py", 1);
+  upk_env_opts_reload(); /* the variables are read once per process */
   res = run(problem("\n"), "", "");
   cr_assert(
       strstr(only_error(res, "run/pytorch-helper-missing"), "/nonexistent/upskilld-pyref.py"));
