@@ -10,62 +10,72 @@
 #define WEEK_S (86400L * 7)
 #define F(field) offsetof(upk_env_options, field)
 
-/* One row per variable, in upk_env_var's order; docs/daemon.md lists the same names (a unit
- * test compares them). The numeric defaults are the values the readers always had. */
+/* One row per variable, in upk_env_var's order. docs/daemon.md, "Environment variables", shows
+ * each row as `| NAME | shown | description | readers |` (tests/unit/test_env_options.c keeps
+ * the two equal). The numeric defaults are the values the readers always had. */
 static const upk_env_entry TABLE[UPK_ENV_COUNT] = {
     [UPK_ENV_DAEMON] = {"UPSKILLD", UPK_ENV_TEXT, F(daemon), 0, 0,
-                        "the `upskilld` next to upskillctl, then on `PATH`", "upskillctl",
-                        "the daemon upskillctl starts (when there is no `--server`)"},
+                        "`upskilld` beside upskillctl (or in its build tree), else on `PATH`",
+                        "upskillctl", "the daemon upskillctl starts when it has no `--server`"},
     [UPK_ENV_WORKER] = {"UPSKILLD_WORKER", UPK_ENV_TEXT, F(worker), 0, 0,
-                        "`upskilld-worker` beside the daemon", "upskilld, upskilld-worker",
-                        "the worker program: the daemon's kernel workers, the sanitizer's "
-                        "re-executed worker"},
+                        "`upskilld-worker` beside upskilld (or in its build tree); the sanitizer: "
+                        "the running worker",
+                        "upskilld, upskilld-worker",
+                        "the worker program: the daemon's kernel workers, and the fresh worker the "
+                        "sanitizer runs a kernel in"},
     [UPK_ENV_WORKER_COMMAND] = {"UPSKILLD_WORKER_COMMAND", UPK_ENV_TEXT, F(worker_command), 0, 0,
-                                "none: workers run here", "upskilld",
-                                "a command every worker starts through (`srun --gres=gpu:1`); "
-                                "`--worker-command` wins"},
+                                "none: workers run on this machine", "upskilld",
+                                "a command each worker starts through, split as a shell would "
+                                "(`srun --gres=gpu:1`); `--worker-command` wins"},
     [UPK_ENV_WORKER_SERVER_IDLE] = {"UPSKILLD_WORKER_SERVER_IDLE", UPK_ENV_SECONDS,
                                     F(worker_server_idle), 600, WEEK_S, "600", "upskilld",
-                                    "seconds the worker server idles before exiting (at most a "
-                                    "week; `0`: no server); `--worker-server-idle` wins"},
-    [UPK_ENV_WORKER_FAULTS] =
-        {"UPSKILLD_WORKER_FAULTS", UPK_ENV_ONE, F(worker_faults), 0, 0, "unset", "upskilld-worker",
-         "`1`: the worker's test ops (echo, sleep, crash, hang...) answer; the daemon sets "
-         "it for its workers with `--test-methods`"},
+                                    "seconds the worker server (warm workers that outlive the "
+                                    "daemon) idles before it exits, digits only, at most a week; "
+                                    "`0`: no server; `--worker-server-idle` wins"},
+    [UPK_ENV_WORKER_FAULTS] = {"UPSKILLD_WORKER_FAULTS", UPK_ENV_ONE, F(worker_faults), 0, 0,
+                               "unset", "upskilld-worker",
+                               "`1`: the worker answers its test ops (echo, sleep, crash, hang, "
+                               "...); upskilld sets it for its workers under `--test-methods`"},
     [UPK_ENV_PYTHON] = {"UPSKILLD_PYTHON", UPK_ENV_TEXT, F(python), 0, 0, "`python3` from `PATH`",
-                        "upskilld, upskilld-worker",
-                        "the python3 (with torch) for PyTorch references; `--python` wins"},
+                        "upskilld (hands it to the worker), upskilld-worker",
+                        "the python3 (with torch) that runs PyTorch references; `--python` wins"},
     [UPK_ENV_PYREF_HELPER] = {"UPSKILLD_PYREF_HELPER", UPK_ENV_TEXT, F(pyref_helper), 0, 0,
                               "`upskilld-pyref.py` beside the worker", "upskilld-worker",
-                              "the PyTorch reference's helper script"},
+                              "the helper script that runs a PyTorch reference"},
     [UPK_ENV_LIBCUDA] = {"UPSKILLD_LIBCUDA", UPK_ENV_TEXT, F(libcuda), 0, 0, "`libcuda.so.1`",
                          "upskilld-worker",
-                         "the driver library to load (tests name a missing one: no driver)"},
+                         "the NVIDIA driver library to load (tests name a missing file: the "
+                         "no-driver answer on any machine)"},
     [UPK_ENV_LIBRARY] = {"UPSKILLD_LIBRARY", UPK_ENV_TEXT, F(library), 0, 0,
-                         "`<prefix>/share/upskilld/library`, else the source tree's", "upskilld",
-                         "the built-in skill library"},
+                         "`<prefix>/share/upskilld/library`, else the source tree's "
+                         "`skills/library`",
+                         "upskilld", "the built-in skill library"},
     [UPK_ENV_INDEX] = {"UPSKILLD_INDEX", UPK_ENV_RAW, F(index), 0, 0,
                        "a file under `$XDG_CACHE_HOME/upskilld/`", "upskilld",
-                       "the skill index file; `:memory:` or empty: in memory"},
+                       "the skill index (SQLite); `:memory:` or empty: kept in memory"},
     [UPK_ENV_MAX_DIRS] = {"UPSKILLD_MAX_DIRS", UPK_ENV_INT, F(max_dirs), 0, 0, "200,000",
                           "upskilld",
-                          "directories scanned per skill root (`<= 0`: the default); "
+                          "directories scanned per skill root (`atoi`; `<= 0`: the default); "
                           "`initializationOptions.skills.maxDirs` wins"},
+    /* Requests queued during the first scan wait at most one batch (~0.1-0.3 s). */
     [UPK_ENV_SCAN_BATCH] = {"UPSKILLD_SCAN_BATCH", UPK_ENV_POSITIVE, F(scan_batch), 4000, 0, "4000",
                             "upskilld",
-                            "skills indexed per queue item of the first scan (tests: several "
-                            "batches)"},
+                            "skills indexed per queue item of the first scan (not a positive "
+                            "number: the default; tests: several batches)"},
+    /* ~10 ms a page: listing 240,000 placements (60,000 skills) in one item took ~150 ms. */
     [UPK_ENV_WATCH_PAGE] = {"UPSKILLD_WATCH_PAGE", UPK_ENV_POSITIVE, F(watch_page), 4096, 0, "4096",
                             "upskilld",
-                            "placements listed per queue item while the watch set is built "
-                            "(tests: many pages)"},
+                            "watch placements listed per queue item (not a positive number: the "
+                            "default; tests: many pages)"},
+    /* ~10-30 ms a page, so lookups queued meanwhile wait little. */
     [UPK_ENV_TIDY_PAGES] = {"UPSKILLD_TIDY_PAGES", UPK_ENV_POSITIVE, F(tidy_pages), 200, 0, "200",
                             "upskilld",
-                            "index pages merged per queue item after a scan (tests: a merge "
-                            "of many steps)"},
-    [UPK_ENV_FAULT] = {"UPSKILLD_FAULT", UPK_ENV_TEXT, F(fault), 0, 0, "unset", "all",
-                       "fault injection for tests: `POINT[:N[:ACTION]]`, comma-separated "
-                       "(docs/testing.md)"},
+                            "index pages per table merged per queue item once a scan is done (not "
+                            "a positive number: the default; tests: a merge of many steps)"},
+    [UPK_ENV_FAULT] = {"UPSKILLD_FAULT", UPK_ENV_TEXT, F(fault), 0, 0, "unset",
+                       "upskilld, upskilld-worker, test programs",
+                       "test-only fault injection: `POINT[:N[:ACTION]]` rules separated by `,` "
+                       "(`common/fault.h`, docs/testing.md)"},
 };
 
 static upk_env_options opts;
