@@ -1,12 +1,12 @@
 /** The UPSKILLD* environment variables, in one table and one struct.
  *
- * Every program of the project (upskilld, upskilld-worker, upskillctl, the tests' processes)
- * reads these variables here and nowhere else: once per process, at the first upk_env_opts() call,
- * parsed into typed fields with the defaults of the table (env_options.c, listed in
- * docs/daemon.md, "Environment variables"). A command-line flag that overrides a variable
- * (upskilld --worker-command, --worker-server-idle, --python) is applied by its reader: flag,
- * else the field, else the field's default. Children started with the inherited environment
- * read the same values in turn. */
+ * The project's programs (upskilld, upskilld-worker, upskillctl) and the libraries they share
+ * read these variables here and nowhere else: once per process, at the first upk_env_opts()
+ * call, parsed into typed fields with the defaults of the table (env_options.c, listed in
+ * docs/daemon.md, "Environment variables"); tests set them in the environment as before. A
+ * command-line flag that overrides a variable (upskilld --worker-command, --worker-server-idle,
+ * --python) is applied by its reader: flag, else the field, else the field's default. Children
+ * started with the inherited environment read the same values in turn. */
 #ifndef UPK_ENV_OPTIONS_H
 #define UPK_ENV_OPTIONS_H
 
