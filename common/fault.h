@@ -11,7 +11,8 @@
  * EROFS, EACCES, EPERM, EIO, EDQUOT, ENOMEM, EINVAL): the hit returns that error, and so does every
  * later hit (a full disk stays full).
  *
- * Unset, a call costs one load of a flag. The variable is read once, at the first call.
+ * Unset, a call costs one load of a flag. The variable comes from common/env_options.h (read
+ * once per process); its rules are parsed at the first call.
  */
 #ifndef UPK_FAULT_H
 #define UPK_FAULT_H
