@@ -395,6 +395,11 @@ UTest(install, corrupt_manifest_kept_aside) {
   make_skill(src, "fresh", "v1");
   char *m = manifest_path(path_of(p, ".claude/skills"));
   mkdirs(path_of(p, ".claude/skills"));
+  /* The manifest lives under $XDG_STATE_HOME, which a fresh build directory has not made yet. */
+  char *mdir = strdup(m);
+  *strrchr(mdir, '/') = '\0';
+  mkdirs(mdir);
+  free(mdir);
   FILE *f = fopen(m, "w");
   cr_assert_not_null(f, "%s: %s", m, strerror(errno));
   fputs("{not json", f);
