@@ -56,7 +56,7 @@ char *upk_file_uri_to_path(const char *uri) {
   return out;
 }
 
-typedef struct doc {
+typedef struct upk_doc {
   upk_server *s;
   char *uri, *path; /* path NULL for non-file URIs */
   char *text;
@@ -69,7 +69,7 @@ typedef struct doc {
   bool rerun;    /* the text changed while compiling */
   bool starting; /* inside upk_kernels_check: an answer now is held */
   json_t *held;  /* that answer, delivered from the loop */
-  struct doc *held_next;
+  struct upk_doc *held_next;
   json_t *deps;         /* files the last check read besides this one: path -> true */
   json_t *result;       /* the last kernel check published (lenses, hovers answer from it) */
   json_t *good;         /* the last one that compiled: stale figures while a typo breaks it */

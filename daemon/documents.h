@@ -57,10 +57,10 @@ typedef struct upk_docs_callbacks {
 /** The open documents of a session; the session embeds one (upk_session_docs) and only
  * documents.c reads its fields. */
 typedef struct upk_docs {
-  upk_map open;                 /* uri -> doc, in the order they were opened */
-  const upk_docs_callbacks *cb; /* the face's (borrowed, static) */
-  struct doc *held, *held_last; /* checks answered inside upk_kernels_check, in order */
-  uv_idle_t deliver;            /* delivers `held` from the loop */
+  upk_map open;                     /* uri -> doc, in the order they were opened */
+  const upk_docs_callbacks *cb;     /* the face's (borrowed, static) */
+  struct upk_doc *held, *held_last; /* kernel answers given inside upk_kernels_check, in order */
+  uv_idle_t deliver;                /* delivers `held` from the loop */
   bool started;
 } upk_docs;
 

@@ -127,7 +127,6 @@ static void answer_error(upk_server *s, upk_batch *b, json_t *id, int code, cons
 }
 
 void upk_session_batch_hold(upk_server *s, upk_batch *b) {
-  (void)s;
   b->refs++;
 }
 
