@@ -73,12 +73,12 @@ static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *para
     return;
   }
   const char *chosen = upk_mcp_negotiate(json_string_value(ver));
-  bool began = upk_session_ready(
-      s, &(upk_session_hello){.initialized = true,
-                              .client_info = json_object_get(params, "clientInfo"),
-                              .mcp_version = chosen});
+  /* Logged before the services start, as always (no MCP log level can be set yet). */
   upk_info("MCP initialize: revision %s (asked %s)", chosen, json_string_value(ver));
-  if (began)
+  if (upk_session_ready(s,
+                        &(upk_session_hello){.initialized = true,
+                                             .client_info = json_object_get(params, "clientInfo"),
+                                             .mcp_version = chosen}))
     mcp_begun(s, chosen);
   reply(s, b, id,
         json_pack("{s:s,s:o,s:O,s:s}", "protocolVersion", chosen, "capabilities",
