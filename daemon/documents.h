@@ -6,10 +6,13 @@
  * (upk_docs_callbacks, as clangd's ClangdServer::Callbacks): only the face builds LSP
  * messages.
  *
- * A check's results (diagnostics, "lenses changed", waiting requests) always come from the
+ * A check's results (diagnostics, then check_ready and lenses_changed) always come from the
  * loop, never from inside the call that started the check: the debounce timer starts every
- * check, and an answer the kernel service gives inside upk_kernels_check is held and
- * delivered from the loop. */
+ * check, and an answer the kernel service gives inside upk_kernels_check (a cache hit, no
+ * worker) is held and delivered from an idle handle, in the order the answers came. Two
+ * reports belong to the call that causes them and come before it returns: upk_docs_close
+ * lets the document's waiting requests go (check_ready), and upk_docs_note_run reports
+ * lenses_changed (ahead of the run's own answer). */
 #ifndef UPK_DOCUMENTS_H
 #define UPK_DOCUMENTS_H
 
@@ -43,7 +46,7 @@ typedef struct upk_doc_diagnostics {
   const upk_diags *skill; /* a skill check's diagnostics, or NULL */
 } upk_doc_diagnostics;
 
-/** What the service reports, installed by the LSP face (upk_docs_set_callbacks). */
+/** What the service reports, installed by the LSP face (upk_docs_init). */
 typedef struct upk_docs_callbacks {
   /** A check of the document's current text finished. */
   void (*diagnostics)(upk_server *s, const upk_doc_diagnostics *d);
@@ -61,7 +64,7 @@ typedef struct upk_docs {
   const upk_docs_callbacks *cb;     /* the face's (borrowed, static) */
   struct upk_doc *held, *held_last; /* kernel answers given inside upk_kernels_check, in order */
   uv_idle_t deliver;                /* delivers `held` from the loop */
-  bool started;
+  bool started;                     /* upk_docs_init ran: `deliver` is to be closed */
 } upk_docs;
 
 /** Start the service on the session's loop, reporting through `cb` (borrowed; static). */
