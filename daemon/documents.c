@@ -4,16 +4,18 @@
  * so identical text is answered from its cache) and `SKILL.md` files as
  * skills (on the skills queue). A check starts a short while after the last
  * change (debounce), at most one compile per document runs at a time, and a
- * result for text that has changed since is dropped, never published. */
+ * result for text that has changed since is dropped, never reported.
+ *
+ * What a check found goes up through the face's callbacks (documents.h), always from the
+ * loop: a check starts only from the debounce timer or after the previous one finished, and
+ * a kernel answer given inside upk_kernels_check (a cache hit) is held and delivered from an
+ * idle handle, in the order the answers came. */
 #include <libgen.h>
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/diag_json.h"
 #include "daemon/documents.h"
-#include "protocol/jsonrpc.h"
 #include "daemon/kernel_service.h"
 #include "common/log.h"
 #include "daemon/skills_service.h"
@@ -54,7 +56,7 @@ char *upk_file_uri_to_path(const char *uri) {
   return out;
 }
 
-typedef struct doc {
+typedef struct upk_doc {
   upk_server *s;
   char *uri, *path; /* path NULL for non-file URIs */
   char *text;
@@ -64,7 +66,10 @@ typedef struct doc {
   uv_timer_t timer;
   upk_kcheck *inflight; /* a compile of inflight_version */
   int inflight_version;
-  bool rerun;           /* the text changed while compiling */
+  bool rerun;    /* the text changed while compiling */
+  bool starting; /* inside upk_kernels_check: an answer now is held */
+  json_t *held;  /* that answer, delivered from the loop */
+  struct upk_doc *held_next;
   json_t *deps;         /* files the last check read besides this one: path -> true */
   json_t *result;       /* the last kernel check published (lenses, hovers answer from it) */
   json_t *good;         /* the last one that compiled: stale figures while a typo breaks it */
@@ -72,6 +77,8 @@ typedef struct doc {
   json_t *runs;         /* kernel name -> the last GPU run's "run" object */
   json_t *lens_waiters; /* ids of codeLens requests waiting for the check under way */
 } doc;
+
+UPK_MAP_TYPED(doc_map, doc)
 
 /* What the skills queue needs: a copy, since the document may change meanwhile. */
 typedef struct skill_check {
@@ -83,9 +90,15 @@ typedef struct skill_check {
   upk_diags diags;
 } skill_check;
 
+/* What a document is checked as; the others are not kept. */
+enum doc_kind { DOC_IGNORED, DOC_KERNEL, DOC_SKILL };
+
+static upk_docs *docs_of(upk_server *s) {
+  return upk_session_docs(s);
+}
+
 static doc *doc_find(upk_server *s, const char *uri) {
-  json_t *p = s->docs && uri ? json_object_get(s->docs, uri) : NULL;
-  return p ? (doc *)(intptr_t)json_integer_value(p) : NULL;
+  return uri ? doc_map_get(&docs_of(s)->open, uri) : NULL;
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -94,54 +107,39 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 /* Which documents we check: CUDA sources and skills; everything else is ignored. */
-static int kind_of(const char *uri, const char *language) {
+static enum doc_kind kind_of(const char *uri, const char *language) {
   if (ends_with(uri, "/SKILL.md"))
-    return 2;
+    return DOC_SKILL;
   if (ends_with(uri, ".cu") || ends_with(uri, ".cuh") ||
       (language && (!strcmp(language, "cuda-cpp") || !strcmp(language, "cuda"))))
-    return 1;
-  return 0;
+    return DOC_KERNEL;
+  return DOC_IGNORED;
 }
 
-static void publish(upk_server *s, const char *uri, int version, json_t *diagnostics) {
-  json_t *p = json_pack("{s:s,s:o}", "uri", uri, "diagnostics", diagnostics);
-  if (version >= 0)
-    json_object_set_new(p, "version", json_integer(version));
-  upk_session_send(s, upk_rpc_notification("textDocument/publishDiagnostics", p));
+/* ---- what goes up to the face ---- */
+
+static void report_diagnostics(upk_server *s, const upk_doc_diagnostics *d) {
+  docs_of(s)->cb->diagnostics(s, d);
 }
 
-/* Diagnostics the compiler placed in other files (headers) are shown at the
- * top of this one, saying where they are: LSP publishes per document. */
-static json_t *for_document(const doc *d, json_t *diagnostics) {
-  json_t *out = json_array(), *x;
+static void lenses_changed(upk_server *s) {
+  docs_of(s)->cb->lenses_changed(s);
+}
+
+/* Requests that waited for the check (codeLens before the first lenses of a text): each
+ * can be answered now, from the check just published or, once closed, with nothing. */
+static void answer_waiters(doc *d) {
+  json_t *ids = d->lens_waiters, *id;
   size_t i;
-  json_array_foreach(diagnostics, i, x) {
-    json_t *copy = json_deep_copy(x);
-    const char *file = json_string_value(json_object_get(x, "file"));
-    if (file && (!d->path || strcmp(file, d->path))) {
-      json_int_t line = json_integer_value(
-          json_object_get(json_object_get(json_object_get(x, "range"), "start"), "line"));
-      char *msg = NULL;
-      if (asprintf(&msg, "In %s:%lld: %s", file, (long long)line + 1,
-                   json_string_value(json_object_get(x, "message"))) > 0)
-        json_object_set_new(copy, "message", json_string(msg));
-      free(msg);
-      json_object_set_new(copy, "range",
-                          json_pack("{s:{s:i,s:i},s:{s:i,s:i}}", "start", "line", 0, "character", 0,
-                                    "end", "line", 0, "character", 0));
-    }
-    json_object_del(copy, "file");
-    json_array_append_new(out, copy);
-  }
-  return out;
+  d->lens_waiters = NULL;
+  json_array_foreach(ids, i, id) docs_of(d->s)->cb->check_ready(d->s, d->uri, id);
+  json_decref(ids);
 }
 
 /* ---- kernels ---- */
 
 static void run(doc *d);
 static void schedule(doc *d, unsigned delay_ms);
-static void lenses_changed(upk_server *s);
-static void answer_waiters(doc *d);
 
 /* The headers (and build files) a check read: saving one of them rechecks this document. */
 static void remember_deps(doc *d, json_t *deps) {
@@ -159,18 +157,15 @@ static void remember_deps(doc *d, json_t *deps) {
 /* `path` was saved: recheck every other open kernel that read it. The kernel service's cache
  * compares each dependency's stamp, so the recheck compiles again only when the file changed. */
 static void dependents_saved(upk_server *s, const char *path) {
-  const char *key;
-  json_t *v;
-  json_object_foreach(s->docs, key, v) {
-    doc *d = (doc *)(intptr_t)json_integer_value(v);
+  for (UPK_MAP_EACH(it, &docs_of(s)->open)) {
+    doc *d = it.value;
     if (!d->is_skill && json_object_get(d->deps, path))
       schedule(d, 0);
   }
 }
 
-static void on_kernel(void *arg, json_t *result) {
-  doc *d = arg;
-  d->inflight = NULL;
+/* A kernel check finished (from the loop): publish it if it is for the text open now. */
+static void kernel_checked(doc *d, json_t *result) {
   if (d->rerun) { /* stale: the text changed while it compiled */
     d->rerun = false;
     run(d);
@@ -186,35 +181,74 @@ static void on_kernel(void *arg, json_t *result) {
     json_decref(d->good);
     d->good = json_incref(result);
   }
-  publish(d->s, d->uri, d->version, for_document(d, json_object_get(result, "diagnostics")));
+  report_diagnostics(d->s,
+                     &(upk_doc_diagnostics){.uri = d->uri,
+                                            .path = d->path,
+                                            .version = d->version,
+                                            .kernel = json_object_get(result, "diagnostics")});
   answer_waiters(d);
   lenses_changed(d->s);
 }
 
-/* Clients that can be told re-ask for lenses after each check (LSP 3.16
- * workspace/codeLens/refresh). */
-static void lenses_changed(upk_server *s) {
-  static unsigned n;
-  char id[32];
-  if (!s->lens_refresh)
-    return;
-  snprintf(id, sizeof id, "upskilld-lens-%u", ++n);
-  json_t *jid = json_string(id);
-  upk_session_send(s, upk_rpc_request(jid, "workspace/codeLens/refresh", NULL));
-  json_decref(jid);
+/* Deliver the answers held since run_kernel, oldest first. */
+static void on_deliver(uv_idle_t *h) {
+  upk_docs *ds = h->data;
+  uv_idle_stop(h);
+  while (ds->held) {
+    doc *d = ds->held;
+    ds->held = d->held_next;
+    if (!ds->held)
+      ds->held_last = NULL;
+    d->held_next = NULL;
+    json_t *result = d->held;
+    d->held = NULL;
+    kernel_checked(d, result);
+    json_decref(result);
+  }
 }
 
-/* codeLens requests that came before the check they need: answered now, from its result. */
-static void answer_waiters(doc *d) {
-  json_t *ids = d->lens_waiters, *id;
-  size_t i;
-  d->lens_waiters = NULL;
-  json_array_foreach(ids, i, id) upk_session_lenses_ready(d->s, d->uri, id);
-  json_decref(ids);
+static void hold(doc *d, json_t *result) {
+  upk_docs *ds = docs_of(d->s);
+  d->held = json_incref(result);
+  if (ds->held_last)
+    ds->held_last->held_next = d;
+  else
+    ds->held = d;
+  ds->held_last = d;
+  uv_idle_start(&ds->deliver, on_deliver);
+}
+
+/* A document closes: its held answer is dropped. */
+static void unhold(doc *d) {
+  upk_docs *ds = docs_of(d->s);
+  if (!d->held)
+    return;
+  doc **p = &ds->held, *prev = NULL;
+  while (*p != d) {
+    prev = *p;
+    p = &(*p)->held_next;
+  }
+  *p = d->held_next;
+  if (ds->held_last == d)
+    ds->held_last = prev;
+  json_decref(d->held);
+  d->held = NULL;
+}
+
+/* The kernel service's answer: from the loop (a worker's), or inside upk_kernels_check (a
+ * cache hit, no worker), which run_kernel must not act on before it returns. */
+static void on_kernel(void *arg, json_t *result) {
+  doc *d = arg;
+  d->inflight = NULL;
+  if (d->starting)
+    hold(d, result);
+  else
+    kernel_checked(d, result);
 }
 
 static json_t *kernel_params(const doc *d) {
   upk_server *s = d->s;
+  const char *workspace = upk_session_workspace(s);
   /* projectAware: a file a build.toml builds is checked with its kernel's flags and includes. */
   json_t *p = json_pack("{s:s%,s:s,s:s,s:b,s:b,s:[],s:[]}", "source", d->text, d->len, "fileName",
                         d->path ? d->path : d->uri, "cudaPath", upk_kernels_cuda_path(s), "pch", 1,
@@ -226,21 +260,23 @@ static json_t *kernel_params(const doc *d) {
     json_array_append_new(json_object_get(p, "allowed"), json_string(dirname(copy)));
     free(copy);
   }
-  if (s->workspace) {
-    json_array_append_new(json_object_get(p, "includes"), json_string(s->workspace));
-    json_array_append_new(json_object_get(p, "allowed"), json_string(s->workspace));
+  if (workspace) {
+    json_array_append_new(json_object_get(p, "includes"), json_string(workspace));
+    json_array_append_new(json_object_get(p, "allowed"), json_string(workspace));
   }
   return p;
 }
 
 static void run_kernel(doc *d) {
-  if (d->inflight) {
+  if (d->inflight || d->held) {
     d->rerun = true;
     return;
   }
   d->inflight_version = d->version;
-  /* NULL: answered already from the cache (on_kernel has run). */
-  d->inflight = upk_kernels_check(d->s, kernel_params(d), 0, true, on_kernel, d);
+  d->starting = true;
+  upk_kcheck *c = upk_kernels_check(d->s, kernel_params(d), 0, true, on_kernel, d);
+  d->starting = false;
+  d->inflight = d->held ? NULL : c; /* NULL: answered already, held for the loop */
 }
 
 /* ---- skills ---- */
@@ -251,20 +287,27 @@ static void skill_work(upk_index *ix, void *arg) {
   upk_skill_validate_buffer(c->text, c->len, c->path, UPK_VALIDATE_STRICT, &c->diags);
 }
 
-static void skill_done(void *arg, int status) {
-  skill_check *c = arg;
-  doc *d = doc_find(c->s, c->uri);
-  if (status == 0 && d && d->version == c->version)
-    publish(c->s, c->uri, c->version, upk_diags_json(&c->diags));
-  if (status == 0 && d && d->version == c->version) {
-    d->result_version = d->version; /* a skill's lens is its text's: nothing else to keep */
-    lenses_changed(c->s);
-  }
+static void skill_check_free(skill_check *c) {
   upk_diags_free(&c->diags);
   free(c->uri);
   free(c->path);
   free(c->text);
   free(c);
+}
+
+/* From the loop, once the skills queue ran skill_work; status != 0: cancelled (the queue
+ * closed), nothing to report. */
+static void skill_done(void *arg, int status) {
+  skill_check *c = arg;
+  doc *d = doc_find(c->s, c->uri);
+  if (status == 0 && d && d->version == c->version) {
+    report_diagnostics(
+        c->s, &(upk_doc_diagnostics){
+                  .uri = c->uri, .path = c->path, .version = c->version, .skill = &c->diags});
+    d->result_version = d->version; /* a skill's lens is its text's: nothing else to keep */
+    lenses_changed(c->s);
+  }
+  skill_check_free(c);
 }
 
 static void run_skill(doc *d) {
@@ -279,8 +322,9 @@ static void run_skill(doc *d) {
                      .version = d->version};
   if (c->text)
     memcpy(c->text, d->text, d->len + 1);
+  /* Refused (the queue is closed or out of memory): never checked, nothing to report. */
   if (!c->uri || !c->text || upk_skills_submit(d->s, skill_work, skill_done, c))
-    skill_done(c, UV_ECANCELED);
+    skill_check_free(c);
 }
 
 /* ---- lifecycle ---- */
@@ -323,25 +367,21 @@ static void doc_freed(uv_handle_t *h) {
   free(d);
 }
 
+/* Out of the table first, so that the waiters' check_ready finds the document gone. */
 static void doc_close(upk_server *s, doc *d) {
-  json_t *id;
-  size_t i;
-  json_array_foreach(d->lens_waiters, i, id) /* nothing to show any more */
-      upk_session_answer(s, NULL, upk_rpc_result(id, json_array()));
-  json_decref(d->lens_waiters);
-  d->lens_waiters = NULL;
-  json_object_del(s->docs, d->uri);
+  doc_map_remove(&docs_of(s)->open, d->uri);
+  answer_waiters(d); /* nothing to show any more */
   upk_kcheck_cancel(d->inflight);
   d->inflight = NULL;
+  unhold(d);
   uv_timer_stop(&d->timer);
   uv_close((uv_handle_t *)&d->timer, doc_freed);
 }
 
-static void did_open(upk_server *s, json_t *td) {
-  const char *uri = json_string_value(json_object_get(td, "uri"));
-  json_t *text = json_object_get(td, "text");
-  int kind = uri ? kind_of(uri, json_string_value(json_object_get(td, "languageId"))) : 0;
-  if (!kind || !json_is_string(text))
+void upk_docs_open(upk_server *s, const char *uri, const char *language, int version,
+                   const char *text, size_t len) {
+  enum doc_kind kind = uri ? kind_of(uri, language) : DOC_IGNORED;
+  if (kind == DOC_IGNORED || !text)
     return;
   doc *old = doc_find(s, uri);
   if (old)
@@ -352,64 +392,65 @@ static void did_open(upk_server *s, json_t *td) {
   d->s = s;
   d->uri = strdup(uri);
   d->path = upk_file_uri_to_path(uri);
-  d->is_skill = kind == 2;
-  d->version = (int)json_integer_value(json_object_get(td, "version"));
-  set_text(d, json_string_value(text), json_string_length(text));
-  uv_timer_init(s->loop, &d->timer);
+  d->is_skill = kind == DOC_SKILL;
+  d->version = version;
+  set_text(d, text, len);
+  uv_timer_init(upk_session_loop(s), &d->timer);
   d->timer.data = d;
-  if (!s->docs)
-    s->docs = json_object();
-  json_object_set_new(s->docs, uri, json_integer((json_int_t)(intptr_t)d));
+  doc_map_set(&docs_of(s)->open, uri, d);
   schedule(d, 0);
 }
 
-static void did_change(upk_server *s, json_t *params) {
-  json_t *td = json_object_get(params, "textDocument");
-  doc *d = doc_find(s, json_string_value(json_object_get(td, "uri")));
-  json_t *changes = json_object_get(params, "contentChanges");
-  /* Full sync (what we advertise): the last change holds the whole text. */
-  json_t *text = json_object_get(json_array_get(changes, json_array_size(changes) - 1), "text");
-  if (!d || !json_is_string(text))
+void upk_docs_change(upk_server *s, const char *uri, int version, const char *text, size_t len) {
+  doc *d = doc_find(s, uri);
+  if (!d || !text)
     return;
-  d->version = (int)json_integer_value(json_object_get(td, "version"));
-  set_text(d, json_string_value(text), json_string_length(text));
-  if (d->inflight)
+  d->version = version;
+  set_text(d, text, len);
+  if (d->inflight || d->held)
     d->rerun = true;
   schedule(d, d->is_skill ? DEBOUNCE_SKILL_MS : DEBOUNCE_CUDA_MS);
 }
 
-bool upk_docs_notification(upk_server *s, const char *method, json_t *params) {
-  if (strncmp(method, "textDocument/", 13))
-    return false;
-  json_t *td = json_object_get(params, "textDocument");
-  const char *uri = json_string_value(json_object_get(td, "uri"));
+void upk_docs_save(upk_server *s, const char *uri, const char *text, size_t len) {
   doc *d = doc_find(s, uri);
-  if (!strcmp(method, "textDocument/didOpen")) {
-    did_open(s, td);
-  } else if (!strcmp(method, "textDocument/didChange")) {
-    did_change(s, params);
-  } else if (!strcmp(method, "textDocument/didSave")) {
-    json_t *text = json_object_get(params, "text");
-    if (d && json_is_string(text))
-      set_text(d, json_string_value(text), json_string_length(text));
-    if (d)
-      schedule(d, 0);
-    char *path = uri ? upk_file_uri_to_path(uri) : NULL;
-    if (path) /* any file, checked or not (a .h header, build.toml) */
-      dependents_saved(s, path);
-    free(path);
-  } else if (!strcmp(method, "textDocument/didClose") && d) {
+  if (d && text)
+    set_text(d, text, len);
+  if (d)
+    schedule(d, 0);
+  char *path = uri ? upk_file_uri_to_path(uri) : NULL;
+  if (path) /* any file, checked or not (a .h header, build.toml) */
+    dependents_saved(s, path);
+  free(path);
+}
+
+bool upk_docs_close(upk_server *s, const char *uri) {
+  doc *d = doc_find(s, uri);
+  if (d)
     doc_close(s, d);
-    publish(s, uri, -1, json_array()); /* clear what we showed */
-  }
-  return true;
+  return d != NULL;
+}
+
+void upk_docs_init(upk_server *s, const upk_docs_callbacks *cb) {
+  upk_docs *ds = docs_of(s);
+  ds->cb = cb;
+  uv_idle_init(upk_session_loop(s), &ds->deliver);
+  ds->deliver.data = ds;
+  ds->started = true;
+}
+
+void upk_docs_set_callbacks(upk_server *s, const upk_docs_callbacks *cb) {
+  docs_of(s)->cb = cb;
 }
 
 void upk_docs_close_all(upk_server *s) {
-  const char *key;
-  json_t *v, *tmp;
-  json_object_foreach_safe(s->docs, tmp, key, v)
-      doc_close(s, (doc *)(intptr_t)json_integer_value(v));
+  upk_docs *ds = docs_of(s);
+  for (UPK_MAP_EACH(it, &ds->open))
+    doc_close(s, it.value);
+  upk_map_clear(&ds->open);
+  if (ds->started)
+    uv_close((uv_handle_t *)&ds->deliver, NULL);
+  ds->started = false;
 }
 
 bool upk_docs_view(upk_server *s, const char *uri, upk_doc_view *out) {
@@ -425,7 +466,7 @@ bool upk_docs_view(upk_server *s, const char *uri, upk_doc_view *out) {
                         .result = d->result,
                         .good = d->good,
                         .runs = d->runs,
-                        .checked = d->result_version == d->version && !d->inflight};
+                        .checked = d->result_version == d->version && !d->inflight && !d->held};
   return true;
 }
 
@@ -440,12 +481,11 @@ static const char *run_kernel_name(json_t *spec, json_t *result) {
 
 void upk_docs_note_run(upk_server *s, const char *file, json_t *spec, json_t *result) {
   json_t *run = json_object_get(result, "run");
-  const char *key, *name = run_kernel_name(spec, result);
-  json_t *v;
+  const char *name = run_kernel_name(spec, result);
   if (!file || !json_is_object(run) || !name)
     return;
-  json_object_foreach(s->docs, key, v) {
-    doc *d = (doc *)(intptr_t)json_integer_value(v);
+  for (UPK_MAP_EACH(it, &docs_of(s)->open)) {
+    doc *d = it.value;
     if (!d->path || strcmp(d->path, file))
       continue;
     if (!d->runs)
@@ -457,7 +497,7 @@ void upk_docs_note_run(upk_server *s, const char *file, json_t *spec, json_t *re
 
 bool upk_docs_wait_check(upk_server *s, const char *uri, json_t *id) {
   doc *d = doc_find(s, uri);
-  if (!d || d->is_skill || (d->result_version == d->version && !d->inflight))
+  if (!d || d->is_skill || (d->result_version == d->version && !d->inflight && !d->held))
     return false;
   if (!d->lens_waiters)
     d->lens_waiters = json_array();

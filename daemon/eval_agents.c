@@ -174,8 +174,9 @@ void eval__start_agent(upk_eval *e, eval_trial *x) {
                       .n_files = c->n_files};
   x->started = uv_hrtime();
   x->t.started_at = eval__wall_now();
-  int rc = names && texts ? upk_agent_run_start(e->server->loop, &t, on_agent_done, x, &x->arun)
-                          : -ENOMEM;
+  int rc = names && texts
+               ? upk_agent_run_start(upk_session_loop(e->server), &t, on_agent_done, x, &x->arun)
+               : -ENOMEM;
   free(names);
   free(texts);
   if (rc) {

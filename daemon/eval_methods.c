@@ -281,14 +281,15 @@ static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn
   upk_server *s = job->server;
   c->job = job;
   c->params = json_deep_copy(params ? params : json_object());
-  c->workspace = s->workspace ? strdup(s->workspace) : NULL;
-  c->init_options = s->init_options ? json_deep_copy(s->init_options) : NULL;
+  c->workspace = upk_session_workspace(s) ? strdup(upk_session_workspace(s)) : NULL;
+  c->init_options =
+      upk_session_init_options(s) ? json_deep_copy(upk_session_init_options(s)) : NULL;
   c->load = load;
   c->run = run;
   c->work.data = c;
   c->in_work = true;
   upk_job_on_cancel(job, on_cancel, c);
-  int rc = uv_queue_work(s->loop, &c->work, do_load, after_load);
+  int rc = uv_queue_work(upk_session_loop(s), &c->work, do_load, after_load);
   if (rc) {
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "cannot queue work: %s", uv_strerror(rc));
     em_free(c);

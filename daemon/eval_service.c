@@ -424,7 +424,7 @@ static void store_run(upk_eval *e) {
     return;
   }
   e->work.data = e;
-  int rc = uv_queue_work(e->server->loop, &e->work, store_work, store_done);
+  int rc = uv_queue_work(upk_session_loop(e->server), &e->work, store_work, store_done);
   if (rc) {
     snprintf(e->store_err, sizeof e->store_err, "cannot queue the store: %s", uv_strerror(rc));
     deliver(e);
@@ -569,7 +569,7 @@ void upk_eval_cancel(upk_eval *e) {
   if (!e)
     return;
   if (e->agent_root && !e->work.data) {
-    eval__remove_later(e->server->loop, e->agent_root);
+    eval__remove_later(upk_session_loop(e->server), e->agent_root);
     e->agent_root = NULL;
   }
   e->cancelled = true;

@@ -277,7 +277,7 @@ void gen_save(upk_gen *g) {
   g->record = record_text(g);
   g->work.data = g;
   g->in_work = true;
-  int rc = uv_queue_work(g->server->loop, &g->work, save_work, save_done);
+  int rc = uv_queue_work(upk_session_loop(g->server), &g->work, save_work, save_done);
   if (rc) {
     g->in_work = false;
     gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "save: %s", uv_strerror(rc));

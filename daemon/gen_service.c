@@ -489,7 +489,7 @@ static int copy_spec(upk_gen *g, const upk_gen_spec *s) {
   g->skills_dir = dup_or_null(s->skills_dir);
   g->output = dup_or_null(s->output);
   g->runs_dir = dup_or_null(s->runs_dir);
-  g->workspace = dup_or_null(g->server->workspace);
+  g->workspace = dup_or_null(upk_session_workspace(g->server));
   g->examples = dup_list(s->examples, s->n_examples);
   g->agents = dup_list(s->agents, s->n_agents);
   g->eval_models = malloc((s->n_eval_models + 1) * sizeof *g->eval_models);
@@ -536,7 +536,7 @@ int upk_gen_start(upk_server *s, const upk_gen_spec *spec, upk_gen_progress_cb p
   gen_progress(g, "condense", "condensing a %zu-byte trace", strlen(g->trace_raw));
   g->work.data = g;
   g->in_work = true;
-  int rc = uv_queue_work(s->loop, &g->work, condense_work, condense_done);
+  int rc = uv_queue_work(upk_session_loop(s), &g->work, condense_work, condense_done);
   if (rc) {
     g->in_work = false;
     gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "condense: %s", uv_strerror(rc));

@@ -1,7 +1,6 @@
 #include "daemon/jobs.h"
 
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,12 @@
 #include "protocol/lsp.h"
 #include "protocol/mcp.h"
 #include "daemon/tool_text.h"
+
+UPK_MAP_TYPED(job_map, upk_job)
+
+static upk_map *inflight(const upk_server *s) {
+  return &upk_session_jobs(s)->inflight;
+}
 
 static bool is_lsp(const upk_job *job) {
   return upk_session_framing(job->server) == UPK_FRAMING_LSP;
@@ -26,9 +31,8 @@ static json_t *progress_token(json_t *params) {
 }
 
 static void job__unregister(upk_job *job) {
-  json_t *entry = json_object_get(job->server->inflight, job->key);
-  if (entry && (intptr_t)json_integer_value(entry) == (intptr_t)job)
-    json_object_del(job->server->inflight, job->key);
+  if (job_map_get(inflight(job->server), job->key) == job)
+    job_map_remove(inflight(job->server), job->key);
 }
 
 static void job__end_progress(upk_job *job, const char *message) {
@@ -77,7 +81,7 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
   if (batch)
     upk_session_batch_hold(s, batch);
   upk_rpc_id_key(id, job->key);
-  json_object_set_new(s->inflight, job->key, json_integer((json_int_t)(intptr_t)job));
+  job_map_set(inflight(s), job->key, job);
   json_t *empty = args ? NULL : json_object();
   method->handler(job, args ? args : empty);
   json_decref(empty);
@@ -176,34 +180,48 @@ void upk_jobs_cancel(upk_server *s, json_t *id, bool answer) {
     return;
   char key[UPK_RPC_KEY_MAX];
   upk_rpc_id_key(id, key);
-  json_t *entry = json_object_get(s->inflight, key);
-  if (!entry) {
+  upk_job *job = job_map_get(inflight(s), key);
+  if (!job) {
     upk_debug("cancel for %s: not in flight (already answered?)", key);
     return;
   }
-  job__cancel((upk_job *)(intptr_t)json_integer_value(entry), answer ? "" : NULL);
+  job__cancel(job, answer ? "" : NULL);
 }
 
 void upk_jobs_cancel_all(upk_server *s, const char *why) {
-  size_t n = json_object_size(s->inflight), i = 0;
+  upk_jobs *t = upk_session_jobs(s);
+  size_t n = upk_map_size(&t->inflight), i = 0;
   if (!n)
     return;
+  /* A snapshot in arrival order: a job's on_cancel may finish other jobs, which leave the
+   * table while this runs. */
   upk_job **jobs = calloc(n, sizeof *jobs);
   if (!jobs)
     return;
-  const char *key;
-  json_t *v;
-  json_object_foreach(s->inflight, key, v) jobs[i++] = (upk_job *)(intptr_t)json_integer_value(v);
+  for (UPK_MAP_EACH(it, &t->inflight))
+    jobs[i++] = it.value;
   /* A handler may finish its job inside on_cancel: the server must not act
    * on "nothing in flight" before every job here has been cancelled. */
-  bool was = s->cancelling;
-  s->cancelling = true;
+  bool was = t->cancelling;
+  t->cancelling = true;
   for (i = 0; i < n; i++)
     job__cancel(jobs[i], why);
-  s->cancelling = was;
+  t->cancelling = was;
   free(jobs);
 }
 
 size_t upk_jobs_inflight(const upk_server *s) {
-  return json_object_size(s->inflight);
+  return upk_map_size(inflight(s));
+}
+
+upk_job *upk_jobs_find(const upk_server *s, const char *key) {
+  return job_map_get(inflight(s), key);
+}
+
+bool upk_jobs_cancelling(const upk_server *s) {
+  return upk_session_jobs(s)->cancelling;
+}
+
+void upk_jobs_free(upk_server *s) {
+  upk_map_clear(inflight(s));
 }

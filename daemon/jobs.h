@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "common/map.h"
 #include "protocol/binder.h"
 #include "protocol/jsonrpc.h"
 #include "daemon/session.h"
@@ -58,6 +59,13 @@ struct upk_job {
   void *data; /* the handler's own state */
 };
 
+/** The requests in flight; the session embeds one (upk_session_jobs) and only jobs.c reads
+ * its fields. */
+typedef struct upk_jobs {
+  upk_map inflight; /* id key (upk_rpc_id_key) -> upk_job, in the order they arrived */
+  bool cancelling;  /* inside upk_jobs_cancel_all: the server does not settle yet */
+} upk_jobs;
+
 /** Start `method` for request `id` with `args`; the handler runs before this
  * returns. `envelope` holds the request's params, where progress tokens live. */
 void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, json_t *id,
@@ -83,5 +91,11 @@ void upk_jobs_cancel(upk_server *s, json_t *id, bool answer);
 void upk_jobs_cancel_all(upk_server *s, const char *why);
 /** Number of requests in flight. */
 size_t upk_jobs_inflight(const upk_server *s);
+/** The request in flight under id key `key` (upk_rpc_id_key), or NULL. */
+upk_job *upk_jobs_find(const upk_server *s, const char *key);
+/** Whether upk_jobs_cancel_all is running (a job it cancels may finish inside it). */
+bool upk_jobs_cancelling(const upk_server *s);
+/** Release the table (everything in flight has been cancelled). */
+void upk_jobs_free(upk_server *s);
 
 #endif

@@ -66,9 +66,9 @@ static int bad(upk_job *job, const char *fmt, const char *what) {
 /* A path from a client: relative ones are relative to the workspace. */
 static json_t *abs_path(const upk_server *s, const char *p) {
   char buf[PATH_MAX];
-  if (p[0] == '/' || !s->workspace)
+  if (p[0] == '/' || !upk_session_workspace(s))
     return json_string(p);
-  snprintf(buf, sizeof buf, "%s/%s", s->workspace, p);
+  snprintf(buf, sizeof buf, "%s/%s", upk_session_workspace(s), p);
   return json_string(buf);
 }
 
@@ -132,9 +132,9 @@ static json_t *wire_params(upk_job *job, json_t *params) {
     if (v)
       json_object_set(w, passthrough[i], v);
   }
-  if (s->workspace) {
-    json_array_append_new(json_object_get(w, "includes"), json_string(s->workspace));
-    json_object_set_new(w, "allowed", json_pack("[s]", s->workspace));
+  if (upk_session_workspace(s)) {
+    json_array_append_new(json_object_get(w, "includes"), json_string(upk_session_workspace(s)));
+    json_object_set_new(w, "allowed", json_pack("[s]", upk_session_workspace(s)));
   }
   json_object_set_new(w, "cudaPath", json_string(upk_kernels_cuda_path(s)));
   json_object_set_new(w, "pch", json_true());
@@ -198,7 +198,8 @@ static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
   json_t *copy = json_deep_copy(run);
   json_t *py = json_object_get(json_object_get(copy, "reference"), "pytorch");
   const char *path = json_string_value(json_object_get(py, "path"));
-  const char *python = s->opts.python ? s->opts.python : upk_env_opts()->python;
+  const char *python =
+      upk_session_options(s)->python ? upk_session_options(s)->python : upk_env_opts()->python;
   const char *project = json_string_value(json_object_get(py, "project"));
   if (path)
     json_object_set_new(py, "path", abs_path(s, path));
@@ -268,7 +269,7 @@ static void raw_cancel(upk_job *job) {
 
 static void worker_handler(upk_job *job, json_t *params) {
   upk_server *s = job->server;
-  if (upk_kernels_start(s) || !s->kernels) {
+  if (upk_kernels_start(s) || !upk_session_services(s)->kernels) {
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the kernel service is not available");
     return;
   }

@@ -54,7 +54,7 @@ struct upk_kcheck {
 };
 
 static upk_kernels *kernels_of(upk_server *s) {
-  return s->kernels;
+  return upk_session_services(s)->kernels;
 }
 
 /* ---- the worker program ---- */
@@ -105,27 +105,28 @@ static void kernels_free(upk_kernels *k) {
 /* The worker server's idle timeout in seconds (--worker-server-idle, else
  * $UPSKILLD_WORKER_SERVER_IDLE, else 600); 0: no server. */
 static unsigned server_idle(const upk_server *s) {
-  if (!s->opts.worker_server_idle)
+  if (!upk_session_options(s)->worker_server_idle)
     return upk_env_opts()->worker_server_idle;
   upk_env_options flag = {0}; /* the flag parsed as the variable is */
-  upk_env_opts_parse(UPK_ENV_WORKER_SERVER_IDLE, s->opts.worker_server_idle, &flag);
+  upk_env_opts_parse(UPK_ENV_WORKER_SERVER_IDLE, upk_session_options(s)->worker_server_idle, &flag);
   return flag.worker_server_idle;
 }
 
 int upk_kernels_start(upk_server *s) {
-  if (s->kernels)
+  if (upk_session_services(s)->kernels)
     return 0;
   upk_kernels *k = calloc(1, sizeof *k);
   if (!k)
     return UV_ENOMEM;
-  if (worker_prefix(k, s->opts.worker_command)) {
+  if (worker_prefix(k, upk_session_options(s)->worker_command)) {
     free(k);
     return UV_EINVAL;
   }
-  snprintf(k->cuda_path, sizeof k->cuda_path, "%s", upk_cuda_default_path(s->opts.cuda_path));
+  snprintf(k->cuda_path, sizeof k->cuda_path, "%s",
+           upk_cuda_default_path(upk_session_options(s)->cuda_path));
   upk_cuda_toolkit_version(k->cuda_path, k->toolkit, sizeof k->toolkit);
   k->map = json_object();
-  k->test_faults = s->opts.test_methods;
+  k->test_faults = upk_session_options(s)->test_methods;
   char path[PATH_MAX];
   worker_path(path, sizeof path);
   static const char *const faults_env[] = {"UPSKILLD_WORKER_FAULTS=1", NULL};
@@ -142,22 +143,22 @@ int upk_kernels_start(upk_server *s) {
       .server_path = server ? sock : NULL,
       .server_idle_s = idle_s,
   };
-  int rc = upk_workers_init(&k->pool, s->loop, &cfg);
+  int rc = upk_workers_init(&k->pool, upk_session_loop(s), &cfg);
   if (rc) {
     upk_log(UPK_LOG_ERROR, "kernel workers: %s", uv_strerror(rc));
     kernels_free(k);
     return rc;
   }
-  s->kernels = k;
+  upk_session_services(s)->kernels = k;
   return 0;
 }
 
 static void on_warm_timer(uv_timer_t *t) {
   upk_server *s = t->data;
-  if (s->state != UPK_S_READY)
+  if (upk_session_state(s) != UPK_S_READY)
     return;
   /* The timer can beat the idle flush when answering took over 1 ms: the answer goes first. */
-  upk_transport_flush(&s->tx);
+  upk_session_flush(s);
   upk_kernels_start(s);
 }
 
@@ -166,10 +167,10 @@ static void on_warm_timer(uv_timer_t *t) {
  * loop's clock is stale after a blocking poll: refresh it, or the timer would
  * already be due at the next turn's timer phase, ahead of the flush. */
 void upk_kernels_start_soon(upk_server *s) {
-  if (s->kernels)
+  if (upk_session_services(s)->kernels)
     return;
-  uv_update_time(s->loop);
-  uv_timer_start(&s->warm_timer, on_warm_timer, 1, 0);
+  uv_update_time(upk_session_loop(s));
+  uv_timer_start(upk_session_warm_timer(s), on_warm_timer, 1, 0);
 }
 
 static void pool_closed(void *arg) {
@@ -180,7 +181,7 @@ void upk_kernels_stop(upk_server *s) {
   upk_kernels *k = kernels_of(s);
   if (!k)
     return;
-  s->kernels = NULL;
+  upk_session_services(s)->kernels = NULL;
   for (centry *e = k->head, *next; e; e = next) {
     next = e->next;
     json_decref(e->result);
@@ -192,11 +193,13 @@ void upk_kernels_stop(upk_server *s) {
 }
 
 struct upk_workers *upk_kernels_pool(upk_server *s) {
-  return s->kernels ? s->kernels->pool : NULL;
+  return upk_session_services(s)->kernels ? upk_session_services(s)->kernels->pool : NULL;
 }
 
 const char *upk_kernels_cuda_path(const upk_server *s) {
-  return s->kernels ? s->kernels->cuda_path : upk_cuda_default_path(s->opts.cuda_path);
+  return upk_session_services(s)->kernels
+             ? upk_session_services(s)->kernels->cuda_path
+             : upk_cuda_default_path(upk_session_options(s)->cuda_path);
 }
 
 /* ---- the cache ---- */

@@ -232,7 +232,7 @@ static json_t *code_actions(const upk_doc_view *v, json_t *params) {
 /* The command's params hold the client's workDoneToken; its first argument, the method's. */
 static void start_method(upk_server *s, upk_batch *b, json_t *id, const char *name, json_t *params,
                          json_t *args) {
-  const upk_method *m = upk_method_find(name, s->opts.test_methods);
+  const upk_method *m = upk_method_find(name, upk_session_options(s)->test_methods);
   if (!json_is_object(args)) {
     upk_session_answer(s, b,
                        upk_rpc_error(id, UPK_RPC_INVALID_PARAMS,

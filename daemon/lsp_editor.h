@@ -16,7 +16,8 @@ json_t *upk_editor_capabilities(void);
 bool upk_editor_request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                         json_t *params);
 
-/** Answer codeLens request `id` for `uri` from its last check (a request that waited for it). */
+/** Answer codeLens request `id` for `uri` from its last check (a request that waited for it:
+ * the documents service's check_ready, installed by the LSP face); [] once it is closed. */
 void upk_editor_answer_lenses(upk_server *s, const char *uri, json_t *id);
 
 #endif

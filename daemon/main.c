@@ -231,13 +231,13 @@ int main(int argc, char **argv) {
 
   uv_loop_t loop;
   uv_loop_init(&loop);
-  upk_server server;
-  rc = upk_server_init(&server, &loop, &opts, 0, in_kind, 1, out_kind);
+  upk_server *server;
+  rc = upk_server_new(&server, &loop, &opts, 0, in_kind, 1, out_kind);
   if (rc) {
     upk_error("cannot start: %s", uv_strerror(rc));
     return 1;
   }
-  upk_server_start(&server);
+  upk_server_start(server);
   /* Started bare in a terminal, it would wait in silence for a header: say what it waits for.
    * Never on a pipe, file or socket (an editor's or agent's stdin). */
   if (isatty(0))
@@ -248,8 +248,8 @@ int main(int argc, char **argv) {
   const char *kind = uv_handle_type_name(in_kind);
   upk_info("upskilld %s ready (stdin: %s)", UPK_VERSION, kind ? kind : "closed");
   uv_run(&loop, UV_RUN_DEFAULT);
-  int code = server.exit_code;
-  upk_server_free(&server);
+  int code = upk_server_exit_code(server);
+  upk_server_free(server);
   if (uv_loop_close(&loop) == UV_EBUSY) {
     uv_walk(&loop, close_walk, NULL);
     uv_run(&loop, UV_RUN_DEFAULT);

@@ -45,29 +45,25 @@ static json_t *capabilities(bool legacy) {
   return caps;
 }
 
-/* The services an MCP client uses, started once per process: by initialize, or by the first
- * 2026-07-28 request, which has no handshake. Kernel workers start on the first kernel
- * request, not here: an agent that never checks a kernel never pays for one (48-84 MB). */
-static void mcp_begin(upk_server *s, json_t *client_info, const char *revision) {
-  if (s->mcp_begun)
-    return;
-  s->mcp_begun = true;
-  if (!s->client_info && json_is_object(client_info))
-    s->client_info = json_incref(client_info);
-  s->workspace = getcwd(NULL, 0);
-  upk_skills_start(s);
+/* The services an MCP client uses start once per process (upk_session_ready): by initialize,
+ * or by the first 2026-07-28 request, which has no handshake. Kernel workers start on the
+ * first kernel request, not here: an agent that never checks a kernel never pays for one
+ * (48-84 MB). */
+static void mcp_begun(upk_server *s, const char *revision) {
   upk_info("MCP client %s, revision %s",
-           json_string_value(json_object_get(s->client_info, "name")) ?: "(unnamed)", revision);
+           json_string_value(json_object_get(upk_session_client_info(s), "name")) ?: "(unnamed)",
+           revision);
 }
 
 void upk_mcp_face_stateless(upk_server *s, json_t *params) {
   json_t *meta = json_object_get(params, "_meta");
-  mcp_begin(s, json_object_get(meta, UPK_MCP_META_CLIENT),
-            json_string_value(json_object_get(meta, UPK_MCP_META_VERSION)));
+  if (upk_session_ready(
+          s, &(upk_session_hello){.client_info = json_object_get(meta, UPK_MCP_META_CLIENT)}))
+    mcp_begun(s, json_string_value(json_object_get(meta, UPK_MCP_META_VERSION)));
 }
 
 static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
-  if (s->state != UPK_S_UNINIT) {
+  if (upk_session_state(s) != UPK_S_UNINIT) {
     fail(s, b, id, UPK_RPC_INVALID_REQUEST, "initialize was already received");
     return;
   }
@@ -77,12 +73,13 @@ static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *para
     return;
   }
   const char *chosen = upk_mcp_negotiate(json_string_value(ver));
-  snprintf(s->mcp_version, sizeof s->mcp_version, "%s", chosen);
-  json_decref(s->client_info); /* the handshake's own word wins over an earlier _meta */
-  s->client_info = json_incref(json_object_get(params, "clientInfo"));
-  s->state = UPK_S_READY;
+  /* Logged before the services start, as always (no MCP log level can be set yet). */
   upk_info("MCP initialize: revision %s (asked %s)", chosen, json_string_value(ver));
-  mcp_begin(s, NULL, chosen);
+  if (upk_session_ready(s,
+                        &(upk_session_hello){.initialized = true,
+                                             .client_info = json_object_get(params, "clientInfo"),
+                                             .mcp_version = chosen}))
+    mcp_begun(s, chosen);
   reply(s, b, id,
         json_pack("{s:s,s:o,s:O,s:s}", "protocolVersion", chosen, "capabilities",
                   capabilities(true), "serverInfo", upk_mcp_face_server_info(), "instructions",
@@ -116,7 +113,7 @@ static void tools_list(upk_server *s, upk_batch *b, json_t *id, json_t *params) 
     return;
   const upk_method *m, *found[128];
   size_t n = 0;
-  for (size_t i = 0; (m = upk_method_at(i, s->opts.test_methods)) && n < 128; i++)
+  for (size_t i = 0; (m = upk_method_at(i, upk_session_options(s)->test_methods)) && n < 128; i++)
     if (m->tool)
       found[n++] = m;
   qsort(found, n, sizeof *found, by_tool_name);
@@ -137,7 +134,8 @@ static void tools_call(upk_server *s, upk_batch *b, json_t *id, json_t *params) 
     fail(s, b, id, UPK_RPC_INVALID_PARAMS, "params.arguments: expected object");
     return;
   }
-  const upk_method *m = upk_method_find_tool(json_string_value(name), s->opts.test_methods);
+  const upk_method *m =
+      upk_method_find_tool(json_string_value(name), upk_session_options(s)->test_methods);
   if (!m) {
     char msg[256];
     const char *tool = json_string_value(name);
@@ -156,7 +154,7 @@ static void logging_set_level(upk_server *s, upk_batch *b, json_t *id, json_t *p
          "emergency");
     return;
   }
-  s->mcp_log_level = level;
+  upk_session_set_log_level(s, level);
   reply(s, b, id, json_object());
 }
 

@@ -78,7 +78,7 @@ static void sleep_handler(upk_job *job, json_t *params) {
   st->steps = steps;
   const char *fail = json_string_value(json_object_get(params, "fail"));
   st->fail = fail ? strdup(fail) : NULL;
-  uv_timer_init(job->server->loop, &st->timer);
+  uv_timer_init(upk_session_loop(job->server), &st->timer);
   st->timer.data = st;
   upk_job_on_cancel(job, sleep_cancel, st);
   upk_job_progress(job, 0, (double)steps, "started");

@@ -18,14 +18,15 @@
 enum { MAX_TOKENS_MAX = 1000000, TIMEOUT_MAX_MS = 3600000 };
 
 upk_models *upk_models_get(upk_server *s) {
-  if (!s->models && s->state != UPK_S_CLOSING && upk_models_new(s->loop, &s->models))
-    s->models = NULL;
-  return s->models;
+  if (!upk_session_services(s)->models && upk_session_state(s) != UPK_S_CLOSING &&
+      upk_models_new(upk_session_loop(s), &upk_session_services(s)->models))
+    upk_session_services(s)->models = NULL;
+  return upk_session_services(s)->models;
 }
 
 void upk_models_stop(upk_server *s) {
-  upk_models_free(s->models);
-  s->models = NULL;
+  upk_models_free(upk_session_services(s)->models);
+  upk_session_services(s)->models = NULL;
 }
 
 typedef struct complete_state {
@@ -192,12 +193,13 @@ static void complete_handler(upk_job *job, json_t *params) {
   }
   upk_server *s = job->server;
   st->job = job;
-  st->workspace = s->workspace ? strdup(s->workspace) : NULL;
-  st->init_options = s->init_options ? json_deep_copy(s->init_options) : NULL;
+  st->workspace = upk_session_workspace(s) ? strdup(upk_session_workspace(s)) : NULL;
+  st->init_options =
+      upk_session_init_options(s) ? json_deep_copy(upk_session_init_options(s)) : NULL;
   st->work.data = st;
   st->in_work = true;
   upk_job_on_cancel(job, complete_cancel, st);
-  int rc = uv_queue_work(s->loop, &st->work, load, loaded);
+  int rc = uv_queue_work(upk_session_loop(s), &st->work, load, loaded);
   if (rc) {
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "cannot queue work: %s", uv_strerror(rc));
     state_free(st);

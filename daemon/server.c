@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "skills/catalog.h"
 #include "daemon/documents.h"
@@ -11,13 +12,48 @@
 #include "daemon/kernel_service.h"
 #include "common/log.h"
 #include "protocol/lsp.h"
-#include "daemon/lsp_editor.h"
 #include "daemon/lsp_face.h"
 #include "protocol/mcp.h"
 #include "daemon/mcp_face.h"
 #include "daemon/methods.h"
 #include "daemon/models_methods.h"
 #include "daemon/skills_service.h"
+#include "daemon/transport.h"
+
+/* The session: only this file reads or writes its fields; the layers below see it through
+ * session.h's functions. */
+struct upk_server {
+  uv_loop_t *loop;
+  upk_options opts;
+  upk_transport tx;
+  upk_framer framer;
+  upk_state state;
+  upk_jobs jobs;        /* requests in flight (jobs.c) */
+  json_t *modern;       /* id key -> method, for MCP 2026-07-28 requests not answered yet */
+  bool begun;           /* the services are started (initialize or a first modern request) */
+  upk_buf scratch;      /* reused for serialising LSP bodies */
+  char mcp_version[16]; /* negotiated MCP revision, "" before initialize */
+  int mcp_log_level;    /* -1 until logging/setLevel */
+  json_t *client_info;  /* initialize params.clientInfo */
+  json_t *init_options; /* LSP initializationOptions */
+  bool lens_refresh;    /* the LSP client takes workspace/codeLens/refresh */
+  char *workspace;      /* project root path */
+  uint64_t started_ns;
+  uint64_t requests; /* requests answered so far */
+  int exit_code;
+  bool input_ended; /* EOF seen: exit once in-flight work is answered */
+  /* Draining: shutdown, exit after it, EOF and the first SIGTERM wait for the requests in
+   * flight, at most opts.shutdown_grace_ms, then cancel the rest with an error. */
+  json_t *shutdown_id;       /* a shutdown request not answered yet */
+  upk_batch *shutdown_batch; /* ...and its batch (held) */
+  bool exit_pending;         /* exit (after shutdown) arrived while draining */
+  bool signalled;            /* SIGTERM or SIGINT seen */
+  uv_timer_t grace_timer;
+  uv_signal_t sig_term, sig_int;
+  uv_timer_t warm_timer; /* starts the kernel workers once the initialize answer has left */
+  upk_services services;
+  upk_docs docs; /* open documents (documents.c) */
+};
 
 struct upk_batch {
   json_t *responses;
@@ -30,7 +66,7 @@ static void server__close(upk_server *s, int code);
 
 /* ---- the way out (session.h): everything below the server answers through these ---- */
 
-static void server__send(upk_server *s, json_t *msg) {
+void upk_session_send(upk_server *s, json_t *msg) {
   if (!msg)
     return;
   if (s->tx.closing) { /* output is closed: nothing more can be delivered */
@@ -76,7 +112,7 @@ static void server__modernize(upk_server *s, json_t *response) {
   json_object_del(s->modern, key);
 }
 
-static void server__answer(upk_server *s, upk_batch *batch, json_t *response) {
+void upk_session_answer(upk_server *s, upk_batch *batch, json_t *response) {
   s->requests++;
   if (json_object_size(s->modern))
     server__modernize(s, response);
@@ -90,11 +126,11 @@ static void answer_error(upk_server *s, upk_batch *b, json_t *id, int code, cons
   upk_session_answer(s, b, upk_rpc_error(id, code, msg, NULL));
 }
 
-static void server__batch_hold(upk_batch *b) {
+void upk_session_batch_hold(upk_server *s, upk_batch *b) {
   b->refs++;
 }
 
-static void server__batch_release(upk_server *s, upk_batch *b) {
+void upk_session_batch_release(upk_server *s, upk_batch *b) {
   if (--b->refs > 0)
     return;
   /* A batch of notifications only gets no answer at all, never []. */
@@ -144,7 +180,7 @@ static bool server__over(const upk_server *s) {
 
 /* Act on "nothing left in flight": answer shutdown, then close if the session is over. */
 static void server__settle(upk_server *s) {
-  if (s->state == UPK_S_CLOSING || s->cancelling || upk_jobs_inflight(s))
+  if (s->state == UPK_S_CLOSING || upk_jobs_cancelling(s) || upk_jobs_inflight(s))
     return;
   uv_timer_stop(&s->grace_timer);
   if (s->shutdown_id) {
@@ -212,7 +248,7 @@ static void server__notification(upk_server *s, const char *method, json_t *para
       upk_rpc_id_key(id, key);
       json_object_del(s->modern, key);
     }
-  } else if (upk_docs_notification(s, method, params)) {
+  } else if (upk_lsp_face_notification(s, method, params)) {
     return;
   } else {
     /* initialized, notifications/initialized, $/setTrace and anything unknown:
@@ -282,8 +318,7 @@ static void server__request(upk_server *s, upk_batch *b, const char *method, jso
                  "server is shut down: only the exit notification is accepted");
     return;
   }
-  if (json_object_size(s->inflight) &&
-      (upk_rpc_id_key(id, key), json_object_get(s->inflight, key))) {
+  if (upk_jobs_inflight(s) && (upk_rpc_id_key(id, key), upk_jobs_find(s, key))) {
     snprintf(msg, sizeof msg, "request id %s is already in use by a request in flight", key + 2);
     answer_error(s, b, id, UPK_RPC_INVALID_REQUEST, msg);
     return;
@@ -398,13 +433,13 @@ static void on_signal(uv_signal_t *h, int signum) {
   server__drain(s);
 }
 
-static void server__job_done(upk_server *s) {
+void upk_session_job_done(upk_server *s) {
   server__settle(s);
 }
 
-static const upk_session_out server_out = {server__send,       server__answer,
-                                           server__batch_hold, server__batch_release,
-                                           server__job_done,   upk_editor_answer_lenses};
+void upk_session_flush(upk_server *s) {
+  upk_transport_flush(&s->tx);
+}
 
 static void log_sink(void *ud, upk_log_level level, const char *line) {
   upk_server *s = ud;
@@ -422,15 +457,16 @@ static void log_sink(void *ud, upk_log_level level, const char *line) {
     upk_session_send(s, upk_mcp_log_message(upk_mcp_level_name(rfc5424[level]), "upskilld", line));
 }
 
-int upk_server_init(upk_server *s, uv_loop_t *loop, const upk_options *opts, int in_fd,
-                    uv_handle_type in_kind, int out_fd, uv_handle_type out_kind) {
-  memset(s, 0, sizeof *s);
-  s->out = &server_out;
+int upk_server_new(upk_server **out, uv_loop_t *loop, const upk_options *opts, int in_fd,
+                   uv_handle_type in_kind, int out_fd, uv_handle_type out_kind) {
+  upk_server *s = calloc(1, sizeof *s);
+  *out = s;
+  if (!s)
+    return UV_ENOMEM;
   s->loop = loop;
   s->opts = *opts;
   s->mcp_log_level = -1;
   s->started_ns = uv_hrtime();
-  s->inflight = json_object();
   s->modern = json_object();
   upk_buf_init(&s->scratch, SIZE_MAX - 1);
   static const upk_framer_callbacks fcb = {on_message, on_frame_error};
@@ -448,6 +484,7 @@ int upk_server_init(upk_server *s, uv_loop_t *loop, const upk_options *opts, int
   s->warm_timer.data = s;
   uv_timer_init(loop, &s->grace_timer);
   s->grace_timer.data = s;
+  upk_lsp_face_init(s); /* documents report through the LSP face */
   upk_log_set_sink(log_sink, s, UPK_LOG_DEBUG);
   return 0;
 }
@@ -488,12 +525,106 @@ void upk_server_free(upk_server *s) {
   upk_transport_free(&s->tx);
   upk_framer_free(&s->framer);
   upk_buf_free(&s->scratch);
-  json_decref(s->inflight);
+  upk_jobs_free(s);
   json_decref(s->modern);
-  upk_catalog_cache_free(s->catalog); /* the skills queue has stopped: nothing uses it */
+  upk_catalog_cache_free(s->services.catalog); /* the skills queue has stopped: nothing uses it */
   json_decref(s->shutdown_id);
   json_decref(s->client_info);
   json_decref(s->init_options);
-  json_decref(s->docs);
   free(s->workspace);
+  free(s);
+}
+
+int upk_server_exit_code(const upk_server *s) {
+  return s->exit_code;
+}
+
+/* ---- the session as the layers below see it (session.h) ---- */
+
+uv_loop_t *upk_session_loop(const upk_server *s) {
+  return s->loop;
+}
+
+const upk_options *upk_session_options(const upk_server *s) {
+  return &s->opts;
+}
+
+upk_state upk_session_state(const upk_server *s) {
+  return s->state;
+}
+
+upk_framing upk_session_framing(const upk_server *s) {
+  return upk_framer_mode(&s->framer);
+}
+
+double upk_session_uptime_ms(const upk_server *s) {
+  return (double)(uv_hrtime() - s->started_ns) / 1e6;
+}
+
+uint64_t upk_session_requests(const upk_server *s) {
+  return s->requests;
+}
+
+const char *upk_session_workspace(const upk_server *s) {
+  return s->workspace;
+}
+
+json_t *upk_session_init_options(const upk_server *s) {
+  return s->init_options;
+}
+
+json_t *upk_session_client_info(const upk_server *s) {
+  return s->client_info;
+}
+
+const char *upk_session_mcp_version(const upk_server *s) {
+  return s->mcp_version;
+}
+
+bool upk_session_lens_refresh(const upk_server *s) {
+  return s->lens_refresh;
+}
+
+void upk_session_set_log_level(upk_server *s, int level) {
+  s->mcp_log_level = level;
+}
+
+uv_timer_t *upk_session_warm_timer(upk_server *s) {
+  return &s->warm_timer;
+}
+
+/* The slots are the parts' own: the session only holds them, whatever its constness. */
+upk_services *upk_session_services(const upk_server *s) {
+  return (upk_services *)&s->services;
+}
+
+upk_jobs *upk_session_jobs(const upk_server *s) {
+  return (upk_jobs *)&s->jobs;
+}
+
+upk_docs *upk_session_docs(const upk_server *s) {
+  return (upk_docs *)&s->docs;
+}
+
+bool upk_session_ready(upk_server *s, const upk_session_hello *h) {
+  if (h->mcp_version)
+    snprintf(s->mcp_version, sizeof s->mcp_version, "%s", h->mcp_version);
+  if (h->initialized) {
+    json_decref(s->client_info); /* the handshake's own word wins over an earlier _meta */
+    s->client_info = json_incref(h->client_info);
+    json_decref(s->init_options);
+    s->init_options = json_incref(h->init_options);
+    s->lens_refresh = h->lens_refresh;
+    s->state = UPK_S_READY;
+  }
+  if (s->begun) {
+    free(h->workspace);
+    return false;
+  }
+  s->begun = true;
+  if (!h->initialized && !s->client_info && json_is_object(h->client_info))
+    s->client_info = json_incref(h->client_info);
+  s->workspace = h->workspace ? h->workspace : getcwd(NULL, 0);
+  upk_skills_start(s);
+  return true;
 }

@@ -1,7 +1,9 @@
 /** The session as the layers below the server see it (jobs, the faces, documents, the
- * services): its state, and the way out through the callbacks the server installs. Only
- * main.c includes server.h; everything else includes this, so the include and call graph of
- * daemon/ runs one way (docs/architecture.md). */
+ * services): what it knows, the services' slots, and the way out. The session itself is
+ * opaque: server.c owns `struct upk_server` and implements everything declared here, so no
+ * file below the server reads or writes its fields. Only main.c includes server.h;
+ * everything else includes this, so the include graph of daemon/ runs one way
+ * (docs/architecture.md). */
 #ifndef UPK_SESSION_H
 #define UPK_SESSION_H
 
@@ -11,7 +13,6 @@
 #include <uv.h>
 
 #include "protocol/framing.h"
-#include "daemon/transport.h"
 
 typedef struct upk_options {
   upk_framing framing;   /* AUTO unless --lsp / --mcp */
@@ -33,85 +34,83 @@ typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_st
 typedef struct upk_batch upk_batch;
 typedef struct upk_server upk_server;
 
-/** The way out, installed by the server (server.c): jobs, documents and the faces answer and
- * notify only through these, so nothing below the server calls up into it. */
-typedef struct upk_session_out {
-  /** Queue one message (stolen) for output. */
-  void (*send)(upk_server *s, json_t *msg);
-  /** Answer a request; routes into `batch` when it is not NULL. */
-  void (*answer)(upk_server *s, upk_batch *batch, json_t *response);
-  /** A job inside a batch holds a reference; the last release sends the batch's array. */
-  void (*batch_hold)(upk_batch *batch);
-  void (*batch_release)(upk_server *s, upk_batch *batch);
-  /** A job finished: the server exits after EOF once nothing is in flight. */
-  void (*job_done)(upk_server *s);
-  /** `uri`'s check was published: answer codeLens request `id` that waited for it. */
-  void (*lenses_ready)(upk_server *s, const char *uri, json_t *id);
-} upk_session_out;
+/* ---- the way out: everything below the server answers and notifies through these ---- */
 
-struct upk_server {
-  const upk_session_out *out; /* set by upk_server_init */
-  uv_loop_t *loop;
-  upk_options opts;
-  upk_transport tx;
-  upk_framer framer;
-  upk_state state;
-  json_t *inflight;     /* id key -> job (as a pointer-sized integer) */
-  json_t *modern;       /* id key -> method, for MCP 2026-07-28 requests not answered yet */
-  bool mcp_begun;       /* the MCP services are started (initialize or a first modern request) */
-  upk_buf scratch;      /* reused for serialising LSP bodies */
-  char mcp_version[16]; /* negotiated MCP revision, "" before initialize */
-  int mcp_log_level;    /* -1 until logging/setLevel */
-  json_t *client_info;  /* initialize params.clientInfo */
-  json_t *init_options; /* LSP initializationOptions */
-  char *workspace;      /* project root path */
-  uint64_t started_ns;
-  uint64_t requests; /* requests answered so far */
-  int exit_code;
-  bool input_ended; /* EOF seen: exit once in-flight work is answered */
-  /* Draining (server.c): shutdown, exit after it, EOF and the first SIGTERM wait for the
-   * requests in flight, at most opts.shutdown_grace_ms, then cancel the rest with an error. */
-  json_t *shutdown_id;       /* a shutdown request not answered yet */
-  upk_batch *shutdown_batch; /* ...and its batch (held) */
-  bool exit_pending;         /* exit (after shutdown) arrived while draining */
-  bool signalled;            /* SIGTERM or SIGINT seen */
-  bool cancelling;           /* inside upk_jobs_cancel_all: do not settle yet */
-  uv_timer_t grace_timer;
-  uv_signal_t sig_term, sig_int;
-  uv_timer_t warm_timer;         /* starts the kernel workers once the initialize answer has left */
-  struct upk_skills_svc *skills; /* skills index service, from initialize on */
+/** Queue one message (stolen) for output. */
+void upk_session_send(upk_server *s, json_t *msg);
+/** Answer a request (`response` stolen); routes into `batch` when it is not NULL. */
+void upk_session_answer(upk_server *s, upk_batch *batch, json_t *response);
+/** A job inside a batch holds a reference; the last release sends the batch's array. */
+void upk_session_batch_hold(upk_server *s, upk_batch *batch);
+/** Releases a reference taken by upk_session_batch_hold. */
+void upk_session_batch_release(upk_server *s, upk_batch *batch);
+/** A job finished: a draining server answers shutdown or exits once nothing is in flight. */
+void upk_session_job_done(upk_server *s);
+/** Write what is queued now, ahead of the idle flush (before a slow spawn). */
+void upk_session_flush(upk_server *s);
+
+/* ---- what the session knows ---- */
+
+/** The loop everything runs on. */
+uv_loop_t *upk_session_loop(const upk_server *s);
+/** The command line's options (borrowed for the session's life). */
+const upk_options *upk_session_options(const upk_server *s);
+/** The lifecycle state. */
+upk_state upk_session_state(const upk_server *s);
+/** The framing in use (decided by the first byte in AUTO mode). */
+upk_framing upk_session_framing(const upk_server *s);
+/** Milliseconds since start-up. */
+double upk_session_uptime_ms(const upk_server *s);
+/** Requests answered so far. */
+uint64_t upk_session_requests(const upk_server *s);
+/** The project root (borrowed), NULL before the session is ready. */
+const char *upk_session_workspace(const upk_server *s);
+/** LSP initializationOptions (borrowed), or NULL. */
+json_t *upk_session_init_options(const upk_server *s);
+/** The client's clientInfo (borrowed), or NULL. */
+json_t *upk_session_client_info(const upk_server *s);
+/** The negotiated MCP revision, "" before initialize. */
+const char *upk_session_mcp_version(const upk_server *s);
+/** Whether the LSP client takes workspace/codeLens/refresh. */
+bool upk_session_lens_refresh(const upk_server *s);
+/** MCP logging/setLevel: send log lines at RFC 5424 `level` or above (-1: none). */
+void upk_session_set_log_level(upk_server *s, int level);
+/** The timer kernel_service.c starts the workers with once initialize's answer has left
+ * (the server initialises and closes it). */
+uv_timer_t *upk_session_warm_timer(upk_server *s);
+
+/** What a face learnt from its client when the session starts. */
+typedef struct upk_session_hello {
+  bool initialized;        /* an initialize handshake: the session is READY and client_info,
+                              even NULL, replaces what an earlier request's _meta said */
+  json_t *client_info;     /* borrowed; without a handshake kept only when none is known */
+  char *workspace;         /* stolen: the project root; NULL: the current directory */
+  json_t *init_options;    /* borrowed: LSP initializationOptions */
+  const char *mcp_version; /* the negotiated MCP revision, or NULL */
+  bool lens_refresh;       /* the LSP client takes workspace/codeLens/refresh */
+} upk_session_hello;
+
+/** Both faces' start-up: an initialize (LSP or MCP) or MCP 2026-07-28's first request,
+ * which has no handshake. Records what the client said and, the first time only, sets the
+ * workspace and starts the skills service. True when this call started the services (a later
+ * call frees `hello->workspace`). */
+bool upk_session_ready(upk_server *s, const upk_session_hello *hello);
+
+/* ---- the parts' slots: each is owned by its module, the session only holds it ---- */
+
+/** The services' state, created and freed by each service (NULL while not started). */
+typedef struct upk_services {
+  struct upk_skills_svc *skills;     /* skills index service, from initialize on */
   struct upk_catalog_cache *catalog; /* the Skills extension's digests (skills queue only) */
   struct upk_kernels *kernels;       /* worker pool and compile cache (kernel_service.h) */
   struct upk_models *models;         /* model completions (models_methods.h), on first use */
-  json_t *docs;                      /* uri -> open document (documents.c) */
-  bool lens_refresh;                 /* the LSP client takes workspace/codeLens/refresh */
-};
+} upk_services;
 
-static inline void upk_session_send(upk_server *s, json_t *msg) {
-  s->out->send(s, msg);
-}
-static inline void upk_session_answer(upk_server *s, upk_batch *batch, json_t *response) {
-  s->out->answer(s, batch, response);
-}
-static inline void upk_session_batch_hold(upk_server *s, upk_batch *batch) {
-  s->out->batch_hold(batch);
-}
-static inline void upk_session_batch_release(upk_server *s, upk_batch *batch) {
-  s->out->batch_release(s, batch);
-}
-static inline void upk_session_job_done(upk_server *s) {
-  s->out->job_done(s);
-}
-static inline void upk_session_lenses_ready(upk_server *s, const char *uri, json_t *id) {
-  s->out->lenses_ready(s, uri, id);
-}
-/** The framing in use (decided by the first byte in AUTO mode). */
-static inline upk_framing upk_session_framing(const upk_server *s) {
-  return upk_framer_mode(&s->framer);
-}
-/** Milliseconds since start-up. */
-static inline double upk_session_uptime_ms(const upk_server *s) {
-  return (double)(uv_hrtime() - s->started_ns) / 1e6;
-}
+/** The services' slots. */
+upk_services *upk_session_services(const upk_server *s);
+/** The requests in flight (jobs.h; only jobs.c reads its fields). */
+struct upk_jobs *upk_session_jobs(const upk_server *s);
+/** The open documents (documents.h; only documents.c reads its fields). */
+struct upk_docs *upk_session_docs(const upk_server *s);
 
 #endif

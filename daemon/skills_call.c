@@ -98,10 +98,10 @@ bool upk_call_need_index(upk_call *c, upk_index *ix) {
 
 /* A path from a client: relative ones are relative to the workspace. */
 char *upk_call_path(const upk_call *c, const char *p) {
-  if (p[0] == '/' || !c->server->workspace)
+  if (p[0] == '/' || !upk_session_workspace(c->server))
     return strdup(p);
   char buf[PATH_MAX];
-  snprintf(buf, sizeof buf, "%s/%s", c->server->workspace, p);
+  snprintf(buf, sizeof buf, "%s/%s", upk_session_workspace(c->server), p);
   return strdup(buf);
 }
 

@@ -43,7 +43,8 @@ static void not_found(upk_call *c, const char *uri, const char *what) {
 }
 
 static upk_catalog_bases bases_of(const upk_call *c) {
-  return (upk_catalog_bases){c->server->workspace, getenv("HOME"), upk_skills_library_dir()};
+  return (upk_catalog_bases){upk_session_workspace(c->server), getenv("HOME"),
+                             upk_skills_library_dir()};
 }
 
 static const char *base_name(const char *path) {
@@ -59,10 +60,10 @@ static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
   upk_catalog_bases b = bases_of(c);
   char *root = upk_catalog_root_uri(&b, e->scope, e->dir), why[256] = "";
   json_t *entry = NULL;
-  upk_server *s = c->server;
-  if (!s->catalog) /* made and used on the skills queue only; freed with the server */
-    s->catalog = upk_catalog_cache_new(CACHED_FILES);
-  int rc = root ? upk_catalog_entry(s->catalog, e->dir, base_name(e->path), root, &entry, why,
+  upk_services *sv = upk_session_services(c->server);
+  if (!sv->catalog) /* made and used on the skills queue only; freed with the server */
+    sv->catalog = upk_catalog_cache_new(CACHED_FILES);
+  int rc = root ? upk_catalog_entry(sv->catalog, e->dir, base_name(e->path), root, &entry, why,
                                     sizeof why)
                 : -ENOMEM;
   if (rc) {

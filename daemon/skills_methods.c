@@ -406,7 +406,7 @@ static void do_install(upk_call *c, upk_index *ix) {
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
   req.scope = scope_of(c, install_params);
-  req.project_root = c->server->workspace;
+  req.project_root = upk_session_workspace(c->server);
   req.force = upk_param_bool(c->params, install_params, "force");
   file_list fl = {0};
   char *path = NULL;
@@ -447,10 +447,10 @@ static void install_handler(upk_job *job, json_t *params) {
 /* The project's skills-lock.json forgets a skill removed from the project (when it has it). */
 static void forget_locked(upk_call *c, const char *name, upk_diags *d) {
   char err[512];
-  json_t *lock = upk_skills_lock_read(c->server->workspace, err, sizeof err);
+  json_t *lock = upk_skills_lock_read(upk_session_workspace(c->server), err, sizeof err);
   bool has = json_object_get(json_object_get(lock, "skills"), name) != NULL;
   json_decref(lock);
-  if (has && upk_skills_lock_set(c->server->workspace, name, NULL, err, sizeof err))
+  if (has && upk_skills_lock_set(upk_session_workspace(c->server), name, NULL, err, sizeof err))
     upk_diags_add(d, UPK_SEV_WARNING, "source/lock-write", "upskilld-source",
                   (upk_range){-1, 0, -1, 0}, "%s", err);
 }
@@ -462,7 +462,7 @@ static void do_remove(upk_call *c, upk_index *ix) {
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
   req.scope = scope_of(c, remove_params);
-  req.project_root = c->server->workspace;
+  req.project_root = upk_session_workspace(c->server);
   upk_install_result res;
   int rc = upk_remove(&req, &res);
   if (rc == -ENOENT) {
@@ -514,7 +514,7 @@ static const upk_param check_params[] = {
  * keep its symbolic links (.claude/skills/x -> ../../.agents/skills/x) as they are. */
 static upk_install_req lock_req(upk_call *c) {
   return (upk_install_req){.scope = UPK_SCOPE_PROJECT,
-                           .project_root = c->server->workspace,
+                           .project_root = upk_session_workspace(c->server),
                            .force = true,
                            .keep_links = true};
 }

@@ -178,8 +178,9 @@ static void fall_back_to_memory(upk_skills_svc *svc, const char *why) {
 
 static void open_and_begin(upk_skills_svc *svc) {
   repair_roots(svc);
-  svc->index_db = upk_env_opts()->index ? strdup(upk_env_opts()->index)
-                                        : upk_index_default_path(svc->server->workspace);
+  svc->index_db = upk_env_opts()->index
+                      ? strdup(upk_env_opts()->index)
+                      : upk_index_default_path(upk_session_workspace(svc->server));
   char why[sizeof svc->open_error];
   int rc = open_begin_at(svc, svc->index_db, why, sizeof why);
   if (rc < 0 && svc->index_db) {
@@ -447,26 +448,26 @@ int upk_skills_start(upk_server *s) {
   svc->server = s;
   svc->pending = json_object();
   svc->by_dir = json_object();
-  upk_serial_init(&svc->queue, s->loop);
-  uv_timer_init(s->loop, &svc->debounce);
+  upk_serial_init(&svc->queue, upk_session_loop(s));
+  uv_timer_init(upk_session_loop(s), &svc->debounce);
   svc->debounce.data = svc;
-  uv_idle_init(s->loop, &svc->apply_idle);
+  uv_idle_init(upk_session_loop(s), &svc->apply_idle);
   svc->apply_idle.data = svc;
   svc->open_handles = 2;
-  json_t *opts = json_object_get(s->init_options, "skills");
-  build_roots(svc, s->workspace, json_object_get(opts, "extraDirs"));
+  json_t *opts = json_object_get(upk_session_init_options(s), "skills");
+  build_roots(svc, upk_session_workspace(s), json_object_get(opts, "extraDirs"));
   svc->max_dirs = json_is_integer(json_object_get(opts, "maxDirs"))
                       ? (int)json_integer_value(json_object_get(opts, "maxDirs"))
                       : upk_env_opts()->max_dirs;
   svc->scan_batch = (size_t)upk_env_opts()->scan_batch;
   svc->watch_page = (size_t)upk_env_opts()->watch_page;
   svc->tidy_pages = upk_env_opts()->tidy_pages;
-  s->skills = svc;
+  upk_session_services(s)->skills = svc;
   return submit(svc, calloc(1, sizeof(item))); /* open, scan, then start watching */
 }
 
 int upk_skills_submit(upk_server *s, upk_skills_work work, upk_serial_done done, void *arg) {
-  if (!s->skills)
+  if (!upk_session_services(s)->skills)
     return UV_ECANCELED;
   item *it = calloc(1, sizeof *it);
   if (!it)
@@ -474,11 +475,12 @@ int upk_skills_submit(upk_server *s, upk_skills_work work, upk_serial_done done,
   it->work = work;
   it->done = done;
   it->arg = arg;
-  return submit(s->skills, it);
+  return submit(upk_session_services(s)->skills, it);
 }
 
 const char *upk_skills_open_error(upk_server *s) {
-  return s->skills ? s->skills->open_error : "skills are not started";
+  return upk_session_services(s)->skills ? upk_session_services(s)->skills->open_error
+                                         : "skills are not started";
 }
 
 void upk_skills_touch(upk_server *s, upk_index *ix, const char *path) {
@@ -487,7 +489,7 @@ void upk_skills_touch(upk_server *s, upk_index *ix, const char *path) {
 }
 
 json_t *upk_skills_status(upk_server *s) {
-  upk_skills_svc *svc = s->skills;
+  upk_skills_svc *svc = upk_session_services(s)->skills;
   if (!svc)
     return json_null();
   json_t *j =
@@ -516,12 +518,12 @@ static void svc_maybe_free(upk_skills_svc *svc) {
   json_decref(svc->by_dir);
   json_decref(svc->truncated);
   free(svc->index_db);
-  svc->server->skills = NULL;
+  upk_session_services(svc->server)->skills = NULL;
   free(svc);
 }
 
 void upk_skills_stop(upk_server *s) {
-  upk_skills_svc *svc = s->skills;
+  upk_skills_svc *svc = upk_session_services(s)->skills;
   if (!svc || svc->closing)
     return;
   svc->closing = true;

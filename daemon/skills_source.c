@@ -235,7 +235,8 @@ static char *git_host(const upk_call *c) {
   upk_config cfg;
   char err[256];
   char *host = NULL;
-  if (upk_config_load(&cfg, c->server->workspace, NULL, err, sizeof err) == 0 && cfg.git_host)
+  if (upk_config_load(&cfg, upk_session_workspace(c->server), NULL, err, sizeof err) == 0 &&
+      cfg.git_host)
     host = strdup(cfg.git_host);
   upk_config_free(&cfg);
   return host;
@@ -243,7 +244,8 @@ static char *git_host(const upk_call *c) {
 
 static void run(src_call *sc, const char *spec) {
   char err[512], *host = git_host(sc->c);
-  int rc = upk_source_parse(spec, host, sc->c->server->workspace, &sc->src, err, sizeof err);
+  int rc =
+      upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err, sizeof err);
   free(host);
   if (rc) {
     upk_call_fail(sc->c, UPK_RPC_INVALID_PARAMS, NULL, "params.from: %s", err);
@@ -361,8 +363,9 @@ static long find_entry_skill(const locked *l) {
 /* Fetch what the entry names and find its skill; false with a diagnostic in sc.diags. */
 static bool locate(locked *l, const char *host) {
   src_call *sc = &l->sc;
-  char err[512], *spec = entry_spec(l->entry, sc->c->server->workspace, host);
-  int rc = spec ? upk_source_parse(spec, host, sc->c->server->workspace, &sc->src, err, sizeof err)
+  char err[512], *spec = entry_spec(l->entry, upk_session_workspace(sc->c->server), host);
+  int rc = spec ? upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err,
+                                   sizeof err)
                 : -EINVAL;
   if (rc)
     upk_diags_add(&sc->diags, UPK_SEV_ERROR, "lock/bad-entry", "upskilld-source",

@@ -158,7 +158,7 @@ static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
   }
   w->svc = svc;
   w->keep = true;
-  uv_fs_event_init(svc->server->loop, &w->h);
+  uv_fs_event_init(upk_session_loop(svc->server), &w->h);
   w->h.data = svc;
   svc->open_handles++;
   if (uv_fs_event_start(&w->h, on_fs_event, w->dir, 0) != 0) {

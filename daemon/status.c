@@ -78,16 +78,16 @@ static long rss_kib(void) {
 
 static json_t *status_json(upk_server *s, const status_work *w) {
   const char *framing = upk_session_framing(s) == UPK_FRAMING_LSP ? "lsp" : "mcp";
-  json_t *r = json_pack("{s:s,s:s,s:s,s:I,s:f,s:I,s:I,s:s?,s:I,s:I}", "name", "upskilld", "version",
-                        UPK_VERSION, "protocol", framing, "pid", (json_int_t)getpid(), "uptimeMs",
-                        upk_session_uptime_ms(s), "inFlight", (json_int_t)upk_jobs_inflight(s),
-                        "requestsAnswered", (json_int_t)s->requests, "workspace", s->workspace,
-                        "maxMessageBytes", (json_int_t)s->opts.max_message, "rssKiB",
-                        (json_int_t)rss_kib());
-  if (s->init_options)
-    json_object_set(r, "settings", s->init_options);
-  if (s->mcp_version[0])
-    json_object_set_new(r, "protocolVersion", json_string(s->mcp_version));
+  json_t *r = json_pack(
+      "{s:s,s:s,s:s,s:I,s:f,s:I,s:I,s:s?,s:I,s:I}", "name", "upskilld", "version", UPK_VERSION,
+      "protocol", framing, "pid", (json_int_t)getpid(), "uptimeMs", upk_session_uptime_ms(s),
+      "inFlight", (json_int_t)upk_jobs_inflight(s), "requestsAnswered",
+      (json_int_t)upk_session_requests(s), "workspace", upk_session_workspace(s), "maxMessageBytes",
+      (json_int_t)upk_session_options(s)->max_message, "rssKiB", (json_int_t)rss_kib());
+  if (upk_session_init_options(s))
+    json_object_set(r, "settings", upk_session_init_options(s));
+  if (upk_session_mcp_version(s)[0])
+    json_object_set_new(r, "protocolVersion", json_string(upk_session_mcp_version(s)));
   json_object_set_new(r, "cuda",
                       json_pack("{s:o,s:o,s:b}", "toolkit", toolkit_json(&w->toolkit), "driver",
                                 driver_json(&w->driver), "builtWithNvrtc", UPK_HAVE_NVRTC));
@@ -120,9 +120,9 @@ void upk_status_handler(upk_job *job, json_t *params) {
   w->job = job;
   w->req.data = w;
   snprintf(w->cuda_path, sizeof w->cuda_path, "%s",
-           upk_cuda_default_path(job->server->opts.cuda_path));
+           upk_cuda_default_path(upk_session_options(job->server)->cuda_path));
   upk_job_on_cancel(job, status_cancel, w);
-  int rc = uv_queue_work(job->server->loop, &w->req, probe, probed);
+  int rc = uv_queue_work(upk_session_loop(job->server), &w->req, probe, probed);
   if (rc) {
     upk_job_fail(job, -32603, "cannot queue work: %s", uv_strerror(rc));
     free(w);
