@@ -72,7 +72,7 @@ struct upk_skills_svc {
   unsigned tidy_steps;     /* of the merge under way, and when it began (uv_hrtime) */
   uint64_t tidy_t0;
   json_t *truncated; /* roots cut at the directory limit (array of strings) */
-  /* A watch set being applied a slice per loop turn (apply_watch_set). */
+  /* A watch set being applied a slice per loop turn (upk__watch_apply). */
   watch_set *applying;
   size_t apply_next;
   bool apply_recheck;
@@ -151,6 +151,7 @@ void upk__skills_catch_up(upk_skills_svc *svc);
 /* skills_watch.c */
 /** An empty set: the whole set, or (`additive`) directories to add. */
 watch_set *upk__watch_set_new(bool additive);
+/** Frees a set and its directories. NULL is fine. */
 void upk__watch_set_free(watch_set *set);
 /** On the queue: the next page of the whole watch set into `set` (roots and their missing roots'
  * ancestors first, then skill directories). Returns whether more remain (`*cursor`). */
