@@ -27,8 +27,9 @@ typedef struct upk_agent_outcome {
 
 typedef void (*upk_agent_run_cb)(void *arg, const upk_agent_outcome *o);
 
-/** Start a run; everything in `t` is copied. `cb` runs exactly once, later,
- * on the loop, unless the run is cancelled. Returns 0 or -ENOMEM. */
+/** Start a run; everything in `t` is copied. `cb` runs exactly once unless the run is
+ * cancelled, from the loop, never from inside this call. Returns 0 or a negative errno (then
+ * `cb` is never called). */
 int upk_agent_run_start(uv_loop_t *loop, const upk_agent_task *t, upk_agent_run_cb cb, void *arg,
                         upk_agent_run **out);
 /** Stop: the agent's process group is killed, `cb` is not called. NULL is fine. */

@@ -532,6 +532,12 @@ static int check_spec(const upk_eval_spec *spec, char *err, size_t errlen) {
   return why ? -EINVAL : 0;
 }
 
+static void eval_begin(void *arg) {
+  upk_eval *e = arg;
+  e->begin = NULL;
+  eval__pump(e);
+}
+
 int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_cb progress,
                    upk_eval_done_cb done, void *arg, upk_eval **out, char *err, size_t errlen) {
   int rc = check_spec(spec, err, errlen);
@@ -561,7 +567,8 @@ int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_c
   *out = e;
   upk_log(UPK_LOG_INFO, "eval: %zu trials, %zu models, concurrency %u", e->n, e->spec.n_models,
           e->spec.concurrency);
-  eval__pump(e);
+  /* A trial refused at once (no key) finishes when it starts: from the loop, never in here. */
+  e->begin = upk_defer(upk_session_loop(s), eval_begin, e);
   return 0;
 }
 
@@ -573,6 +580,8 @@ void upk_eval_cancel(upk_eval *e) {
     e->agent_root = NULL;
   }
   e->cancelled = true;
+  upk_defer_cancel(e->begin);
+  e->begin = NULL;
   for (size_t i = 0; i < e->n; i++) {
     eval_trial *x = &e->trials[i];
     upk_completion_cancel(x->comp);

@@ -97,9 +97,9 @@ typedef void (*upk_eval_progress_cb)(void *arg, size_t done, size_t total, const
 typedef void (*upk_eval_done_cb)(void *arg, const upk_eval_outcome *o);
 
 /** Start. `done` runs exactly once unless cancelled, and the evaluation
- * frees itself after it. *out is set before any trial starts; `done` may run
- * before this returns (every call refused at once), so forget the handle in
- * `done`. Returns 0, or -EINVAL (nothing to run) / -ENOMEM /
+ * frees itself after it; forget the handle in `done`. `progress` and `done` are called from
+ * the loop, never from inside this call: the trials start at the loop's next turn (even when
+ * every call is refused at once). Returns 0, or -EINVAL (nothing to run) / -ENOMEM /
  * -EAGAIN (no completion service) with a message in err. */
 int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_cb progress,
                    upk_eval_done_cb done, void *arg, upk_eval **out, char *err, size_t errlen);

@@ -7,6 +7,7 @@
 #include <uv.h>
 
 #include "daemon/agent_runner.h"
+#include "daemon/defer.h"
 #include "daemon/eval_service.h"
 #include "daemon/kernel_service.h"
 #include "skills/eval/runs.h"
@@ -63,6 +64,7 @@ struct upk_eval {
   upk_eval_done_cb done;
   void *arg;
   uint64_t started;
+  upk_deferred *begin; /* the first trials start from the loop, after upk_eval_start returns */
   bool cancelled, storing;
   /* The end: stats, summary, store. */
   upk_evalstats stats;

@@ -7,6 +7,7 @@
 
 #include "skills/eval/condense.h"
 #include "common/diag.h"
+#include "daemon/defer.h"
 #include "daemon/eval_service.h"
 #include "skills/eval/evalcase.h"
 #include "daemon/gen_service.h"
@@ -32,7 +33,8 @@ struct upk_gen {
   upk_gen_done_cb done;
   void *arg;
   atomic_bool cancelled;
-  bool in_work; /* a thread-pool or queue item holds us: it frees after a cancel */
+  bool in_work;        /* a thread-pool or queue item holds us: it frees after a cancel */
+  upk_deferred *begin; /* the first stage starts from the loop, after upk_gen_start returns */
   uv_work_t work;
   upk_completion *comp;
   void (*next)(struct upk_gen *g, const char *answer); /* gets the teacher's answer */

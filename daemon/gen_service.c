@@ -513,6 +513,24 @@ static int copy_spec(upk_gen *g, const upk_gen_spec *s) {
   return 0;
 }
 
+/* The first stage: condense a trace, or write the skill from the task alone. */
+static void gen_begin(void *arg) {
+  upk_gen *g = arg;
+  g->begin = NULL;
+  if (!g->trace_raw) {
+    write_stage(g);
+    return;
+  }
+  gen_progress(g, "condense", "condensing a %zu-byte trace", strlen(g->trace_raw));
+  g->work.data = g;
+  g->in_work = true;
+  int rc = uv_queue_work(upk_session_loop(g->server), &g->work, condense_work, condense_done);
+  if (rc) {
+    g->in_work = false;
+    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "condense: %s", uv_strerror(rc));
+  }
+}
+
 int upk_gen_start(upk_server *s, const upk_gen_spec *spec, upk_gen_progress_cb progress,
                   upk_gen_done_cb done, void *arg, upk_gen **out) {
   if (!spec->task || !spec->n_eval_models)
@@ -529,18 +547,8 @@ int upk_gen_start(upk_server *s, const upk_gen_spec *spec, upk_gen_progress_cb p
     return -ENOMEM;
   }
   *out = g;
-  if (!g->trace_raw) {
-    write_stage(g);
-    return 0;
-  }
-  gen_progress(g, "condense", "condensing a %zu-byte trace", strlen(g->trace_raw));
-  g->work.data = g;
-  g->in_work = true;
-  int rc = uv_queue_work(upk_session_loop(s), &g->work, condense_work, condense_done);
-  if (rc) {
-    g->in_work = false;
-    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "condense: %s", uv_strerror(rc));
-  }
+  /* A teacher refused at once fails the first stage: from the loop, never in here. */
+  g->begin = upk_defer(upk_session_loop(s), gen_begin, g);
   return 0;
 }
 
@@ -548,6 +556,8 @@ void upk_gen_cancel(upk_gen *g) {
   if (!g)
     return;
   atomic_store(&g->cancelled, true);
+  upk_defer_cancel(g->begin);
+  g->begin = NULL;
   if (g->comp) {
     upk_completion_cancel(g->comp);
     g->comp = NULL;

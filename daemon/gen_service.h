@@ -67,8 +67,9 @@ typedef void (*upk_gen_progress_cb)(void *arg, const char *stage, double done, d
  * message with `result` holding what is known (the stage, the attempts). */
 typedef void (*upk_gen_done_cb)(void *arg, int code, const char *message, json_t *result);
 
-/** Start; `done` runs exactly once unless cancelled (possibly before this
- * returns: forget the handle there). Returns 0 or a negative errno. */
+/** Start; `done` runs exactly once unless cancelled (forget the handle there). `progress` and
+ * `done` are called from the loop, never from inside this call: the first stage starts at the
+ * loop's next turn. Returns 0 or a negative errno. */
 int upk_gen_start(upk_server *s, const upk_gen_spec *spec, upk_gen_progress_cb progress,
                   upk_gen_done_cb done, void *arg, upk_gen **out);
 /** Stop at once: `done` is not called; a save under way finishes or

@@ -243,12 +243,9 @@ static void validate_handler(upk_job *job, json_t *params) {
   v->job = job;
   v->run = json_incref(run);
   upk_job_on_cancel(job, on_cancel, NULL);
-  /* NULL: answered already (a cache hit; v is gone), and the job is gone: don't touch it. */
-  upk_kcheck *c = upk_kernels_check(job->server, w, limit, use_cache, on_result, v);
-  if (c) {
-    v->check = c;
-    job->data = v;
-  }
+  /* on_result runs later, from the loop, even for a cache hit */
+  v->check = upk_kernels_check(job->server, w, limit, use_cache, on_result, v);
+  job->data = v;
 }
 
 /* ---- test-only: drive the worker pool directly (fault injection) ---- */

@@ -14,9 +14,12 @@
 #include "common/diag.h"
 #include "common/diag_json.h"
 #include "common/env_options.h"
+#include "common/map.h"
 #include "gpu/kcache.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 #include "gpu/toolkit.h"
+#include "daemon/defer.h"
 #include "daemon/worker_server.h"
 #include "daemon/workers.h"
 
@@ -28,10 +31,11 @@ struct centry {
   json_t *result; /* as the worker answered it */
   centry *prev, *next;
 };
+UPK_MAP_TYPED(centry_map, centry)
 
 struct upk_kernels {
   upk_workers *pool;
-  json_t *map;         /* key -> centry pointer (json integer) */
+  upk_map map;         /* key -> centry */
   centry *head, *tail; /* most recently used first */
   size_t n;
   unsigned long hits, misses;
@@ -46,6 +50,9 @@ typedef struct upk_kernels upk_kernels;
 struct upk_kcheck {
   upk_server *server;
   upk_wreq *wreq;
+  upk_deferred *answer; /* an answer known at once (a cache hit, a refusal), given from the loop */
+  json_t *result;       /* ...that answer, and whether it came from the cache */
+  bool cached;
   upk_kcheck_cb cb;
   void *arg;
   char key[2 * 32 + 1]; /* "" when the result must not be cached */
@@ -98,7 +105,7 @@ static int worker_prefix(upk_kernels *k, const char *cmd) {
 static void kernels_free(upk_kernels *k) {
   if (k->has_prefix)
     wordfree(&k->prefix);
-  json_decref(k->map);
+  upk_map_clear(&k->map);
   free(k);
 }
 
@@ -125,7 +132,6 @@ int upk_kernels_start(upk_server *s) {
   snprintf(k->cuda_path, sizeof k->cuda_path, "%s",
            upk_cuda_default_path(upk_session_options(s)->cuda_path));
   upk_cuda_toolkit_version(k->cuda_path, k->toolkit, sizeof k->toolkit);
-  k->map = json_object();
   k->test_faults = upk_session_options(s)->test_methods;
   char path[PATH_MAX];
   worker_path(path, sizeof path);
@@ -187,8 +193,7 @@ void upk_kernels_stop(upk_server *s) {
     json_decref(e->result);
     free(e);
   }
-  json_decref(k->map);
-  k->map = NULL;
+  upk_map_clear(&k->map);
   upk_workers_close(k->pool, pool_closed, k);
 }
 
@@ -221,15 +226,14 @@ static void lru_push_front(upk_kernels *k, centry *e) {
 
 static void cache_drop(upk_kernels *k, centry *e) {
   lru_unlink(k, e);
-  json_object_del(k->map, e->key);
+  centry_map_remove(&k->map, e->key);
   json_decref(e->result);
   free(e);
   k->n--;
 }
 
 static json_t *cache_get(upk_kernels *k, const char *key) {
-  json_t *p = json_object_get(k->map, key);
-  centry *e = p ? (centry *)(intptr_t)json_integer_value(p) : NULL;
+  centry *e = centry_map_get(&k->map, key);
   if (!e)
     return NULL;
   if (!upk_kcache_fresh(e->result)) {
@@ -242,15 +246,15 @@ static json_t *cache_get(upk_kernels *k, const char *key) {
 }
 
 static void cache_put(upk_kernels *k, const char *key, json_t *result) {
-  json_t *p = json_object_get(k->map, key);
-  if (p)
-    cache_drop(k, (centry *)(intptr_t)json_integer_value(p));
+  centry *old = centry_map_get(&k->map, key);
+  if (old)
+    cache_drop(k, old);
   centry *e = calloc(1, sizeof *e);
   if (!e)
     return;
   snprintf(e->key, sizeof e->key, "%s", key);
   e->result = json_incref(result);
-  json_object_set_new(k->map, key, json_integer((json_int_t)(intptr_t)e));
+  centry_map_set(&k->map, e->key, e);
   lru_push_front(k, e);
   if (++k->n > CACHE_MAX)
     cache_drop(k, k->tail);
@@ -338,20 +342,34 @@ static void on_worker(void *arg, int status, json_t *result, const char *error) 
   json_decref(r);
 }
 
+static void on_answer_due(void *arg) {
+  upk_kcheck *c = arg;
+  json_t *r = c->result;
+  c->answer = NULL;
+  finish(c, r, c->cached);
+  json_decref(r);
+}
+
+/* An answer known inside upk_kernels_check (`result` stolen): given from the loop, later, so
+ * the caller has its handle before its callback runs. */
+static upk_kcheck *answer_later(upk_kcheck *c, json_t *result, bool cached) {
+  c->result = result;
+  c->cached = cached;
+  c->answer = upk_defer(upk_session_loop(c->server), on_answer_due, c);
+  return c;
+}
+
 upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms, bool use_cache,
                               upk_kcheck_cb cb, void *arg) {
-  upk_kcheck *c = calloc(1, sizeof *c);
-  upk_kernels *k = kernels_of(s);
-  if (!c || (!k && upk_kernels_start(s)) || !(k = kernels_of(s))) {
-    json_t *r = failure_result("kernel/no-worker", "the kernel service is not available");
-    cb(arg, r);
-    json_decref(r);
-    json_decref(params);
-    free(c);
-    return NULL;
-  }
+  upk_kcheck *c = upk_xcalloc(1, sizeof *c);
   *c = (upk_kcheck){
       .server = s, .cb = cb, .arg = arg, .timeout_ms = timeout_ms, .started = uv_hrtime()};
+  upk_kernels *k = kernels_of(s);
+  if ((!k && upk_kernels_start(s)) || !(k = kernels_of(s))) {
+    json_decref(params);
+    return answer_later(
+        c, failure_result("kernel/no-worker", "the kernel service is not available"), false);
+  }
   /* Runs are measurements: never answered from, nor stored in, the cache. */
   if (json_object_get(params, "run") || upk_kcache_key(params, k->toolkit, c->key))
     c->key[0] = '\0';
@@ -359,18 +377,15 @@ upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms
   if (hit) {
     k->hits++;
     json_decref(params);
-    finish(c, hit, true);
-    return NULL;
+    /* the entry may be dropped before the answer is given: the answer holds it */
+    return answer_later(c, json_incref(hit), true);
   }
   k->misses++;
   const char *op = json_object_get(params, "run") ? "run" : "validate";
   c->wreq = upk_workers_submit(k->pool, op, params, timeout_ms, on_worker, c);
-  if (!c->wreq) {
-    json_t *r = failure_result("kernel/no-worker", "the worker pool refused the check");
-    finish(c, r, false);
-    json_decref(r);
-    return NULL;
-  }
+  if (!c->wreq)
+    return answer_later(c, failure_result("kernel/no-worker", "the worker pool refused the check"),
+                        false);
   return c;
 }
 
@@ -378,6 +393,12 @@ void upk_kcheck_cancel(upk_kcheck *c) {
   if (!c)
     return;
   c->cb = NULL;
+  if (c->answer) { /* an answer not given yet: nothing else holds c */
+    upk_defer_cancel(c->answer);
+    json_decref(c->result);
+    free(c);
+    return;
+  }
   upk_wreq *w = c->wreq;
   c->wreq = NULL;
   if (w)

@@ -30,9 +30,10 @@ void upk_kernels_start_soon(upk_server *s);
 /** Kill the workers and drop queued checks (their callbacks get a cancelled result). */
 void upk_kernels_stop(upk_server *s);
 
-/** Run a check. `params` is stolen. With `use_cache`, an identical earlier
- * result is answered before this returns (and NULL is returned). Otherwise the
- * returned handle can be cancelled until the callback runs. */
+/** Run a check. `params` is stolen. With `use_cache`, an identical earlier result is the
+ * answer. `cb` runs exactly once unless cancelled, from the loop, never from inside this call:
+ * a cache hit or a refusal is answered at the loop's next turn. The returned handle (never
+ * NULL) can be cancelled until the callback runs. */
 upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms, bool use_cache,
                               upk_kcheck_cb cb, void *arg);
 /** Cancel: the callback is not called; a running compile's worker is killed. */

@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "daemon/defer.h"
+
 struct upk_serial_item {
   upk_serial_item *next;
   upk_serial_work work;
@@ -38,12 +40,17 @@ static void after_cb(uv_work_t *req, int status) {
   done(arg, status);
 }
 
+static void refused(void *arg) {
+  upk_serial *q = arg;
+  after_cb(&q->req, UV_ECANCELED);
+}
+
 static void serial__next(upk_serial *q) {
   if (q->running || !q->head)
     return;
   q->running = true;
-  if (uv_queue_work(q->loop, &q->req, run_cb, after_cb) != 0)
-    after_cb(&q->req, UV_ECANCELED); /* cannot happen with a valid loop; keeps the chain moving */
+  if (uv_queue_work(q->loop, &q->req, run_cb, after_cb) != 0) /* not with a valid loop */
+    upk_defer(q->loop, refused, q); /* keeps the chain moving, from the loop */
 }
 
 int upk_serial_submit(upk_serial *q, upk_serial_work work, upk_serial_done done, void *arg) {

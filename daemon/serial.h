@@ -10,8 +10,8 @@
 typedef struct upk_serial_item upk_serial_item;
 /** Runs on a pool thread. */
 typedef void (*upk_serial_work)(void *arg);
-/** Runs on the loop thread afterwards; `status` is 0, or UV_ECANCELED when
- * the queue was closed before the item ran. */
+/** Runs on the loop thread afterwards, never from inside upk_serial_submit; `status` is 0, or
+ * UV_ECANCELED when the queue was closed before the item ran. */
 typedef void (*upk_serial_done)(void *arg, int status);
 
 typedef struct upk_serial {
@@ -22,10 +22,11 @@ typedef struct upk_serial {
 } upk_serial;
 
 void upk_serial_init(upk_serial *q, uv_loop_t *loop);
-/** Queue an item. Returns 0 or UV_ENOMEM / UV_ECANCELED (queue closed). */
+/** Queue an item; `done` is called from the loop, never from inside this call. Returns 0, or
+ * UV_ENOMEM / UV_ECANCELED (queue closed): then `done` is never called. */
 int upk_serial_submit(upk_serial *q, upk_serial_work work, upk_serial_done done, void *arg);
-/** Refuse new items and cancel queued ones (their done gets UV_ECANCELED);
- * the running one finishes normally. */
+/** Refuse new items and cancel queued ones (their done gets UV_ECANCELED, inside this call: a
+ * stop, as upk_wreq_cancel); the running one finishes normally. */
 void upk_serial_close(upk_serial *q);
 /** True while an item runs or waits. */
 bool upk_serial_busy(const upk_serial *q);

@@ -18,6 +18,7 @@
 #include "skills/install.h"
 #include "common/log.h"
 #include "common/env_options.h"
+#include "common/xalloc.h"
 #include "upk_config.h"
 
 const char *upk_skills_library_dir(void) {
@@ -203,7 +204,7 @@ static bool worth_merging(upk_skills_svc *svc, size_t parsed) {
 
 /* One batch of the first scan; when it completes, what it found is logged. A batch that
  * cannot write the index file (a disk that filled up) moves the index to memory. */
-static void scan_batch(item *it, upk_skills_svc *svc) {
+static void scan_batch(scan_result *out, upk_skills_svc *svc) {
   upk_index_stats st;
   /* No diagnostics: nobody reads them here, and the last step's shadowing report (every
    * shadowed placement, 48,000 in a registry of 60,000) was a fifth of a restart. */
@@ -225,8 +226,8 @@ static void scan_batch(item *it, upk_skills_svc *svc) {
   if (rc != 1) {
     upk_info("skills: %zu found (%zu parsed, %zu unchanged%s) in %.1f ms", st.skills, st.parsed,
              st.unchanged, st.same_tree ? ", the tree as last indexed" : "", st.ms);
-    it->tidy_next = worth_merging(svc, st.parsed);
-    it->truncated = truncated_roots(svc->index);
+    out->merge = worth_merging(svc, st.parsed);
+    out->truncated = truncated_roots(svc->index);
 #ifdef __GLIBC__
     malloc_trim(0); /* the scan's list of directories (MBs for a registry) is freed: give it back */
 #endif
@@ -236,11 +237,90 @@ static void scan_batch(item *it, upk_skills_svc *svc) {
 /* One page of the watch set; the last one logs how long the listing took in all. */
 static void list_watch_set(item *it, upk_skills_svc *svc) {
   uint64_t t0 = uv_hrtime();
-  it->more = upk__watch_compute(it, svc->index);
-  it->watch_ns += uv_hrtime() - t0;
-  if (!it->more)
-    upk_debug("skills: %zu directories to watch, listed in %.1f ms", it->n_watch,
-              (double)it->watch_ns / 1e6);
+  it->u.list.more = upk__watch_compute(svc, it->u.list.set, &it->u.list.cursor, svc->index);
+  it->u.list.ns += uv_hrtime() - t0;
+  if (!it->u.list.more)
+    upk_debug("skills: %zu directories to watch, listed in %.1f ms", it->u.list.set->n,
+              (double)it->u.list.ns / 1e6);
+}
+
+/* One full scan once the first watch set is in place (upk__skills_catch_up). */
+static void catch_up(scan_result *out, upk_skills_svc *svc) {
+  if (!svc->index || upk_index_scanning(svc->index, NULL, NULL))
+    return;
+  upk_index_stats st = {0};
+  int rc = upk_index_scan(svc->index, &st, NULL);
+  if (rc == 0 && st.parsed + st.removed)
+    upk_info("skills: %zu changed while the watches were set (%zu parsed, %zu removed)",
+             st.parsed + st.removed, st.parsed, st.removed);
+  upk_debug("skills: looked again once watched in %.1f ms%s", st.ms,
+            rc             ? ": failed"
+            : st.same_tree ? ", the tree as last indexed"
+                           : "");
+  out->merge = worth_merging(svc, st.parsed);
+  if (st.same_tree) /* nothing new to watch: no second listing */
+    out->watch = WATCH_ADD;
+}
+
+/* Refresh the changed paths; a path above every root (a root appeared or vanished) rescans. */
+static void refresh(scan_result *out, upk_skills_svc *svc, json_t *changed) {
+  if (!svc->index)
+    return;
+  const char *path, **paths = calloc(json_object_size(changed) + 1, sizeof *paths);
+  json_t *v;
+  size_t n = 0;
+  uint64_t t0 = uv_hrtime();
+  json_object_foreach(changed, path, v) {
+    if (paths)
+      paths[n++] = path;
+  }
+  bool rescan = !paths || upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
+  upk_index_stats st = {0};
+  if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
+    upk_index_scan(svc->index, &st, NULL);
+  if (!rescan) { /* only the refreshed directories can need a new watch */
+    out->add = upk__watch_set_new(true);
+    upk__watch_add_refreshed(out->add, paths, n);
+    out->watch = WATCH_ADD;
+  }
+  out->rescanned = rescan;
+  out->merge = worth_merging(svc, st.parsed);
+  upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
+            n > 1 ? ", ..." : "", (double)(uv_hrtime() - t0) / 1e6,
+            rescan ? " (with a rescan)" : "");
+  free(paths);
+}
+
+/* The scan kinds (open, scan step, catch-up, refresh) on the queue: the work, then the state the
+ * loop copies and what it queues next. */
+static void scan_work(item *it, upk_skills_svc *svc) {
+  scan_result *out = &it->u.scan.out;
+  out->watch = WATCH_KEEP;
+  switch (it->kind) {
+  case ITEM_SCAN_STEP:
+    if (svc->index && upk_index_scanning(svc->index, NULL, NULL))
+      scan_batch(out, svc);
+    break;
+  case ITEM_CATCH_UP:
+    catch_up(out, svc);
+    break;
+  case ITEM_REFRESH:
+    refresh(out, svc, it->u.scan.paths);
+    break;
+  case ITEM_OPEN: /* opening is all (service_work) */
+  case ITEM_WORK:
+  case ITEM_TIDY:
+  case ITEM_WATCH_LIST:
+    break;
+  }
+  out->scanning = upk_index_scanning(svc->index, &out->done_n, &out->total);
+  out->indexed = svc->index ? upk_index_count(svc->index) : 0;
+  /* a refresh during the first scan leaves the batches to the scan's own items */
+  out->scan_more = out->scanning && it->kind != ITEM_REFRESH;
+  /* Listing the watch set reads every skill directory back (190 ms at 60,000 skills): in an
+   * item of its own, so that lookups queued meanwhile answer first. */
+  if (out->watch == WATCH_KEEP && !out->scanning)
+    out->watch = WATCH_LIST;
 }
 
 static void service_work(void *arg) {
@@ -248,61 +328,23 @@ static void service_work(void *arg) {
   upk_skills_svc *svc = it->svc;
   if (!svc->index && !svc->open_error[0])
     open_and_begin(svc);
-  if (it->work) {
-    it->work(svc->index, it->arg);
-    return;
-  }
-  if (it->tidy) {
-    it->more = svc->index && upk_index_tidy(svc->index, svc->tidy_pages) == 1;
-    return;
-  }
-  if (it->watch_only) {
+  switch (it->kind) {
+  case ITEM_WORK:
+    it->u.work.work(svc->index, it->u.work.arg);
+    break;
+  case ITEM_TIDY:
+    it->u.tidy.more = svc->index && upk_index_tidy(svc->index, svc->tidy_pages) == 1;
+    break;
+  case ITEM_WATCH_LIST:
     list_watch_set(it, svc);
-    return;
+    break;
+  case ITEM_OPEN:
+  case ITEM_SCAN_STEP:
+  case ITEM_CATCH_UP:
+  case ITEM_REFRESH:
+    scan_work(it, svc);
+    break;
   }
-  if (svc->index && it->step && upk_index_scanning(svc->index, NULL, NULL))
-    scan_batch(it, svc);
-  if (svc->index && it->catch_up && !upk_index_scanning(svc->index, NULL, NULL)) {
-    upk_index_stats st = {0};
-    int rc = upk_index_scan(svc->index, &st, NULL);
-    if (rc == 0 && st.parsed + st.removed)
-      upk_info("skills: %zu changed while the watches were set (%zu parsed, %zu removed)",
-               st.parsed + st.removed, st.parsed, st.removed);
-    upk_debug("skills: looked again once watched in %.1f ms%s", st.ms,
-              rc             ? ": failed"
-              : st.same_tree ? ", the tree as last indexed"
-                             : "");
-    it->tidy_next = worth_merging(svc, st.parsed);
-    it->additive = st.same_tree; /* nothing new to watch: no second listing */
-  }
-  if (svc->index && it->paths) {
-    const char *path, **paths = calloc(json_object_size(it->paths) + 1, sizeof *paths);
-    json_t *v;
-    size_t n = 0;
-    uint64_t t0 = uv_hrtime();
-    json_object_foreach(it->paths, path, v) {
-      if (paths)
-        paths[n++] = path;
-    }
-    /* a path above every root: a root appeared or vanished */
-    bool rescan = !paths || upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
-    upk_index_stats st = {0};
-    if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
-      upk_index_scan(svc->index, &st, NULL);
-    if (!rescan)
-      upk__watch_add_refreshed(it, paths, n);
-    it->rescanned = rescan;
-    it->tidy_next = worth_merging(svc, st.parsed);
-    upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
-              n > 1 ? ", ..." : "", (double)(uv_hrtime() - t0) / 1e6,
-              rescan ? " (with a rescan)" : "");
-    free(paths);
-  }
-  it->scanning = upk_index_scanning(svc->index, &it->done_n, &it->total);
-  it->indexed = svc->index ? upk_index_count(svc->index) : 0;
-  /* Listing the watch set reads every skill directory back (190 ms at 60,000 skills): in an
-   * item of its own, so that lookups queued meanwhile answer first. */
-  it->watch_next = !it->scanning && !it->additive;
 }
 
 /* ---- on the loop ---- */
@@ -320,17 +362,36 @@ void upk__skills_on_closed(uv_handle_t *h) {
   svc_maybe_free(svc);
 }
 
-void upk__skills_item_free(item *it) {
-  for (size_t i = 0; i < it->n_watch; i++)
-    free(it->watch_dirs[i]);
-  free(it->watch_dirs);
-  json_decref(it->seen);
-  json_decref(it->paths);
-  json_decref(it->truncated);
+static void item_free(item *it) {
+  switch (it->kind) {
+  case ITEM_WATCH_LIST:
+    upk__watch_set_free(it->u.list.set);
+    break;
+  case ITEM_OPEN:
+  case ITEM_SCAN_STEP:
+  case ITEM_CATCH_UP:
+  case ITEM_REFRESH:
+    json_decref(it->u.scan.paths);
+    upk__watch_set_free(it->u.scan.out.add);
+    json_decref(it->u.scan.out.truncated);
+    break;
+  case ITEM_WORK:
+  case ITEM_TIDY:
+    break;
+  }
   free(it);
 }
 
 static int submit(upk_skills_svc *svc, item *it);
+
+/* A new item of `kind` with an empty payload. */
+static item *item_new(item_kind kind) {
+  item *it = upk_xcalloc(1, sizeof *it);
+  it->kind = kind;
+  if (kind == ITEM_WATCH_LIST)
+    it->u.list.set = upk__watch_set_new(false);
+  return it;
+}
 
 /* Say, where people look, that a root was cut at the directory limit. */
 static void note_truncated(upk_skills_svc *svc, json_t *roots) {
@@ -345,27 +406,6 @@ static void note_truncated(upk_skills_svc *svc, json_t *roots) {
   svc->truncated = json_incref(roots);
 }
 
-/* Loop side of a service item: copy its state; queue the next batch of the first scan. */
-static void service_item_done(upk_skills_svc *svc, item *it) {
-  if (it->work)
-    return;
-  svc->scanning = it->scanning;
-  svc->scan_done = it->done_n;
-  svc->scan_total = it->total;
-  svc->indexed = it->indexed;
-  svc->refreshes += it->paths != NULL;
-  svc->rescans += it->rescanned;
-  if (it->truncated)
-    note_truncated(svc, it->truncated);
-  if (it->scanning && !svc->closing && (it->step || !it->paths)) {
-    item *next = calloc(1, sizeof *next);
-    if (next) {
-      next->step = true;
-      submit(svc, next);
-    }
-  }
-}
-
 /* Queue the next merge step while there is work and nobody is closing; say when a merge ends. */
 static void queue_tidy(upk_skills_svc *svc, bool more) {
   if (!svc->tidying) {
@@ -374,45 +414,80 @@ static void queue_tidy(upk_skills_svc *svc, bool more) {
   } else if (!more)
     upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps,
              svc->tidy_pages, (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
-  item *next = more && !svc->closing ? calloc(1, sizeof *next) : NULL;
-  if (next)
-    next->tidy = true;
+  item *next = more && !svc->closing ? item_new(ITEM_TIDY) : NULL;
   svc->tidying = next && submit(svc, next) == 0; /* submit frees it on failure */
   svc->tidy_steps += svc->tidying;
+}
+
+/* Loop side of a scan kind: merge what it wrote, copy its state, queue the first scan's next
+ * batch, then the watch set's next step. */
+static void scan_done(upk_skills_svc *svc, item *it) {
+  scan_result *out = &it->u.scan.out;
+  if (out->merge && !svc->tidying)
+    queue_tidy(svc, true);
+  svc->scanning = out->scanning;
+  svc->scan_done = out->done_n;
+  svc->scan_total = out->total;
+  svc->indexed = out->indexed;
+  svc->refreshes += it->kind == ITEM_REFRESH;
+  svc->rescans += out->rescanned;
+  if (out->truncated)
+    note_truncated(svc, out->truncated);
+  if (out->scan_more)
+    submit(svc, item_new(ITEM_SCAN_STEP));
+  switch (out->watch) {
+  case WATCH_ADD: /* a catch-up's is empty: it still ends a set being applied at once */
+    upk__watch_apply(svc, out->add ? out->add : upk__watch_set_new(true));
+    out->add = NULL;
+    break;
+  case WATCH_LIST:
+    submit(svc, item_new(ITEM_WATCH_LIST));
+    break;
+  case WATCH_KEEP:
+    break;
+  }
+}
+
+/* Loop side of a watch set's page: the next page, after what was queued meanwhile, or the
+ * whole set applied. Takes the item. */
+static void list_done(upk_skills_svc *svc, item *it) {
+  if (it->u.list.more) {
+    submit(svc, it);
+    return;
+  }
+  upk__watch_apply(svc, it->u.list.set);
+  it->u.list.set = NULL;
+  item_free(it);
 }
 
 static void service_done(void *arg, int status) {
   item *it = arg;
   upk_skills_svc *svc = it->svc;
-  if (it->done)
-    it->done(it->arg, status);
-  else if (it->tidy)
-    queue_tidy(svc, status == 0 && it->more);
-  else if (status == 0 && !svc->closing) {
-    if (it->tidy_next && !svc->tidying)
-      queue_tidy(svc, true);
-    if (it->watch_only && it->more) {
-      submit(svc, it); /* the next page, after what was queued meanwhile */
+  bool live = status == 0 && !svc->closing;
+  switch (it->kind) {
+  case ITEM_WORK:
+    if (it->u.work.done)
+      it->u.work.done(it->u.work.arg, status);
+    break;
+  case ITEM_TIDY:
+    queue_tidy(svc, status == 0 && it->u.tidy.more);
+    break;
+  case ITEM_WATCH_LIST:
+    if (live) {
+      list_done(svc, it);
       it = NULL;
-    } else if (it->watch_only) {
-      upk__watch_apply(svc, it);
-      it = NULL; /* the watch set's now */
-    } else {
-      service_item_done(svc, it);
-      if (it->additive) {
-        upk__watch_apply(svc, it);
-        it = NULL;
-      } else if (it->watch_next) {
-        item *next = calloc(1, sizeof *next);
-        if (next) {
-          next->watch_only = true;
-          submit(svc, next);
-        }
-      }
     }
+    break;
+  case ITEM_OPEN:
+  case ITEM_SCAN_STEP:
+  case ITEM_CATCH_UP:
+  case ITEM_REFRESH:
+    if (live)
+      scan_done(svc, it);
+    break;
   }
   if (it)
-    upk__skills_item_free(it);
+    item_free(it);
   svc_maybe_free(svc);
 }
 
@@ -420,21 +495,18 @@ static int submit(upk_skills_svc *svc, item *it) {
   it->svc = svc;
   int rc = upk_serial_submit(&svc->queue, service_work, service_done, it);
   if (rc)
-    upk__skills_item_free(it);
+    item_free(it);
   return rc;
 }
 
 void upk__skills_catch_up(upk_skills_svc *svc) {
-  item *it = svc->closing ? NULL : calloc(1, sizeof *it);
-  if (it) {
-    it->catch_up = true;
-    submit(svc, it);
-  }
+  if (!svc->closing)
+    submit(svc, item_new(ITEM_CATCH_UP));
 }
 
 void upk__skills_schedule_refresh(upk_skills_svc *svc) {
-  item *it = calloc(1, sizeof *it);
-  it->paths = svc->pending;
+  item *it = item_new(ITEM_REFRESH);
+  it->u.scan.paths = svc->pending;
   svc->pending = json_object();
   submit(svc, it);
 }
@@ -447,7 +519,6 @@ int upk_skills_start(upk_server *s) {
     return UV_ENOMEM;
   svc->server = s;
   svc->pending = json_object();
-  svc->by_dir = json_object();
   upk_serial_init(&svc->queue, upk_session_loop(s));
   uv_timer_init(upk_session_loop(s), &svc->debounce);
   svc->debounce.data = svc;
@@ -463,18 +534,16 @@ int upk_skills_start(upk_server *s) {
   svc->watch_page = (size_t)upk_env_opts()->watch_page;
   svc->tidy_pages = upk_env_opts()->tidy_pages;
   upk_session_services(s)->skills = svc;
-  return submit(svc, calloc(1, sizeof(item))); /* open, scan, then start watching */
+  return submit(svc, item_new(ITEM_OPEN)); /* open, scan, then start watching */
 }
 
 int upk_skills_submit(upk_server *s, upk_skills_work work, upk_serial_done done, void *arg) {
   if (!upk_session_services(s)->skills)
     return UV_ECANCELED;
-  item *it = calloc(1, sizeof *it);
-  if (!it)
-    return UV_ENOMEM;
-  it->work = work;
-  it->done = done;
-  it->arg = arg;
+  item *it = item_new(ITEM_WORK);
+  it->u.work.work = work;
+  it->u.work.done = done;
+  it->u.work.arg = arg;
   return submit(upk_session_services(s)->skills, it);
 }
 
@@ -515,7 +584,7 @@ static void svc_maybe_free(upk_skills_svc *svc) {
   free(svc->strings);
   free(svc->roots);
   json_decref(svc->pending);
-  json_decref(svc->by_dir);
+  upk_map_clear(&svc->by_dir);
   json_decref(svc->truncated);
   free(svc->index_db);
   upk_session_services(svc->server)->skills = NULL;
@@ -531,7 +600,7 @@ void upk_skills_stop(upk_server *s) {
   uv_close((uv_handle_t *)&svc->debounce, upk__skills_on_closed);
   uv_close((uv_handle_t *)&svc->apply_idle, upk__skills_on_closed);
   if (svc->applying) {
-    upk__skills_item_free(svc->applying);
+    upk__watch_set_free(svc->applying);
     svc->applying = NULL;
   }
   while (svc->watches) {

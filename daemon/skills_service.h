@@ -21,7 +21,8 @@ int upk_skills_start(upk_server *s);
 /** Stop watching, cancel queued work, close the index (at exit). */
 void upk_skills_stop(upk_server *s);
 /** Run `work` on the index queue. `work` receives the index (NULL when it
- * could not be opened; upk_skills_open_error says why). */
+ * could not be opened; upk_skills_open_error says why); `done` is called from the loop, never
+ * from inside this call. Returns 0, or a negative errno and `done` is never called. */
 typedef void (*upk_skills_work)(upk_index *ix, void *arg);
 int upk_skills_submit(upk_server *s, upk_skills_work work, upk_serial_done done, void *arg);
 /** Why the index is unavailable ("" when it is fine). Queue thread only. */

@@ -6,24 +6,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/map.h"
 #include "daemon/skills_service.h"
 
 #define DEBOUNCE_MS 40 /* a burst of changes is refreshed at once after this quiet time */
-/* Skills indexed per queue item of the first scan: requests queued meanwhile
- * wait at most one batch (~0.1-0.3 s) and are answered with the progress.
- * UPSKILLD_SCAN_BATCH sets another (tests: several batches from a small tree). */
-#define SCAN_BATCH 4000
+/* The scan batch, the watch-set page and the merge step's pages are tuned by UPSKILLD_SCAN_BATCH,
+ * UPSKILLD_WATCH_PAGE and UPSKILLD_TIDY_PAGES; their defaults and the reasons for them are in
+ * common/env_options.c's table. */
 /* Watches started per loop turn: each is an inotify_add_watch (~8 us on our machines), and a
  * lookup answered meanwhile waits for the turn's slice (2,000 a turn: 17 ms each, for the 30
  * turns that 60,000 skill directories take). */
 #define WATCH_SLICE 256
-/* Placements read per queue item while the watch set is listed: the whole set, 240,000
- * placements at 60,000 skills, took ~150 ms in one item, and a lookup queued behind it waited
- * for all of it; a page is ~10 ms. UPSKILLD_WATCH_PAGE sets another (tests: many pages). */
-#define WATCH_LIST_PAGE 4096
-/* Pages per table merged per queue item once a scan is done (upk_index_tidy):
- * ~10-30 ms each, so lookups queued meanwhile wait little. */
-#define TIDY_PAGES 200 /* UPSKILLD_TIDY_PAGES sets another (tests: a merge of many steps) */
 
 typedef struct watch {
   uv_fs_event_t h;
@@ -32,6 +25,15 @@ typedef struct watch {
   struct watch *next;
   bool keep; /* mark for the resync sweep */
 } watch;
+
+/** Directories to watch, computed on the queue and applied on the loop: the whole set (watches
+ * not in it are closed), or directories to add to the watches (`additive`). */
+typedef struct watch_set {
+  char **dirs;
+  size_t n, cap;
+  upk_map seen; /* dirs as a set (each value is its string in dirs), while it is computed */
+  bool additive;
+} watch_set;
 
 struct upk_skills_svc {
   upk_server *server;
@@ -44,7 +46,7 @@ struct upk_skills_svc {
   char **strings; /* owned strings the roots point at */
   size_t n_strings;
   watch *watches;
-  json_t *by_dir; /* watches by directory (a set kept with the list: no rebuild per refresh) */
+  upk_map by_dir; /* watches by directory (a set kept with the list: no rebuild per refresh) */
   uv_timer_t debounce;
   json_t *pending; /* paths changed since the last refresh (object used as a set) */
   bool closing;
@@ -62,38 +64,69 @@ struct upk_skills_svc {
   unsigned tidy_steps;     /* of the merge under way, and when it began (uv_hrtime) */
   uint64_t tidy_t0;
   json_t *truncated; /* roots cut at the directory limit (array of strings) */
-  /* A watch set being applied a slice per loop turn (apply_watch_set). */
-  struct item *applying;
+  /* A watch set being applied a slice per loop turn (upk__watch_apply). */
+  watch_set *applying;
   size_t apply_next;
   bool apply_recheck;
   uv_idle_t apply_idle;
 };
 
-/* One queue item: a caller's work, or the service's own scan/refresh. */
+/** What a queue item is; each kind has its payload in `item` (the union member of its name). */
+typedef enum item_kind {
+  ITEM_WORK,       /* a caller's work on the index (upk_skills_submit) */
+  ITEM_OPEN,       /* the session's first item: open the index, begin the first scan */
+  ITEM_SCAN_STEP,  /* a batch of the first scan */
+  ITEM_CATCH_UP,   /* one full scan once the first watch set is in place */
+  ITEM_REFRESH,    /* refresh the paths changed since the last refresh */
+  ITEM_TIDY,       /* one merge step of the full-text index (upk_index_tidy) */
+  ITEM_WATCH_LIST, /* a page of the whole watch set, listed from the index */
+} item_kind;
+
+/** What comes after a scan's watch set (the scan kinds: open, scan step, catch-up, refresh). */
+typedef enum watch_next {
+  WATCH_KEEP, /* the first scan is under way: its end lists the set */
+  WATCH_ADD,  /* add the item's directories to the watches (a refresh that rescanned nothing, or a
+               * catch-up that found the tree as indexed: then none) */
+  WATCH_LIST, /* list the whole set again, in an item of its own */
+} watch_next;
+
+/** The scan kinds' outcome, computed on the queue and acted on by the loop. */
+typedef struct scan_result {
+  bool scanning;        /* the first scan is still under way... */
+  size_t done_n, total; /* ...this far */
+  long indexed;
+  bool rescanned;    /* a refresh that had to rescan every root */
+  bool merge;        /* what was written is worth merging: queue merge steps */
+  bool scan_more;    /* queue the first scan's next batch */
+  watch_next watch;  /* and then the watch set */
+  watch_set *add;    /* WATCH_ADD: the directories (NULL: none) */
+  json_t *truncated; /* a scan completed: roots cut at the directory limit */
+} scan_result;
+
+/** One queue item: a caller's work, or the service's own scan, refresh, merge or listing. */
 typedef struct item {
   upk_skills_svc *svc;
-  upk_skills_work work;
-  upk_serial_done done;
-  void *arg;
-  json_t *paths;     /* refresh: changed paths; NULL for a full scan */
-  char **watch_dirs; /* computed on the queue, applied on the loop */
-  size_t n_watch;
-  json_t *seen;    /* watch_dirs as a set, while it is computed */
-  bool step;       /* a batch of the first scan */
-  bool rescanned;  /* a refresh that had to rescan every root */
-  bool tidy;       /* one merge step of the full-text index */
-  bool tidy_next;  /* a scan was completed: merge what it wrote, step by step */
-  bool more;       /* the merge step, or the watch set's listing, left work to do */
-  bool additive;   /* watch_dirs are to add to the set, not the whole set */
-  bool watch_next; /* a scan ended: the whole watch set is to be listed, in an item of its own */
-  bool watch_only; /* that item: list the watch set, nothing else, a page per turn */
-  bool catch_up;   /* a full scan once the first watch set is in place (upk__skills_catch_up) */
-  int64_t watch_cursor; /* the last placement listed (upk_index_each_dir) */
-  uint64_t watch_ns;    /* time spent listing it so far */
-  bool scanning;        /* after this item: the first scan is still under way */
-  size_t done_n, total;
-  long indexed;
-  json_t *truncated; /* set when a scan completed */
+  item_kind kind;
+  union {
+    struct { /* ITEM_WORK */
+      upk_skills_work work;
+      upk_serial_done done;
+      void *arg;
+    } work;
+    struct {         /* ITEM_OPEN, ITEM_SCAN_STEP, ITEM_CATCH_UP, ITEM_REFRESH */
+      json_t *paths; /* ITEM_REFRESH: the changed paths (object used as a set) */
+      scan_result out;
+    } scan;
+    struct {     /* ITEM_TIDY */
+      bool more; /* out: the merge has steps left */
+    } tidy;
+    struct {          /* ITEM_WATCH_LIST: one item, submitted again for each page */
+      watch_set *set; /* the whole set, so far */
+      int64_t cursor; /* the last placement listed (upk_index_each_dir) */
+      uint64_t ns;    /* time spent listing so far */
+      bool more;      /* out: pages remain */
+    } list;
+  } u;
 } item;
 
 /* skills_service.c */
@@ -106,16 +139,19 @@ void upk__skills_schedule_refresh(upk_skills_svc *svc);
  * session starts, or during a first index of minutes). On an unchanged tree it is the walk
  * alone (the stored digest). */
 void upk__skills_catch_up(upk_skills_svc *svc);
-void upk__skills_item_free(item *it);
 
 /* skills_watch.c */
-/** On the queue: the next page of the whole watch set (roots and their missing roots'
- * ancestors first, then skill directories). Returns whether more remain (it->watch_cursor). */
-bool upk__watch_compute(item *it, upk_index *ix);
-/** On the queue, after a refresh that rescanned nothing: only the refreshed paths' directories
- * (it->additive). */
-void upk__watch_add_refreshed(item *it, const char *const *paths, size_t n);
-/** On the loop: apply the item's set (taking the item), WATCH_SLICE directories per turn. */
-void upk__watch_apply(upk_skills_svc *svc, item *it);
+/** An empty set: the whole set, or (`additive`) directories to add. */
+watch_set *upk__watch_set_new(bool additive);
+/** Frees a set and its directories. NULL is fine. */
+void upk__watch_set_free(watch_set *set);
+/** On the queue: the next page of the whole watch set into `set` (roots and their missing roots'
+ * ancestors first, then skill directories). Returns whether more remain (`*cursor`). */
+bool upk__watch_compute(upk_skills_svc *svc, watch_set *set, int64_t *cursor, upk_index *ix);
+/** On the queue, after a refresh that rescanned nothing: only the refreshed paths' directories,
+ * into an additive set. */
+void upk__watch_add_refreshed(watch_set *set, const char *const *paths, size_t n);
+/** On the loop: apply `set` (taken), WATCH_SLICE directories per turn. */
+void upk__watch_apply(upk_skills_svc *svc, watch_set *set);
 
 #endif

@@ -11,30 +11,46 @@
 #include <sys/stat.h>
 
 #include "common/log.h"
+#include "common/xalloc.h"
 
 /* ---- the watch set, computed on the queue thread ---- */
 
-/* Each directory once; a set keeps that linear with thousands of skills. */
-static void push_dir(item *it, const char *dir) {
-  if (!it->seen && !(it->seen = json_object()))
-    return;
-  if (json_object_get(it->seen, dir))
-    return;
-  char **p = realloc(it->watch_dirs, (it->n_watch + 1) * sizeof *p);
-  if (!p)
-    return;
-  it->watch_dirs = p;
-  it->watch_dirs[it->n_watch++] = strdup(dir);
-  json_object_set_new_nocheck(it->seen, dir, json_true()); /* any bytes: it is only a set */
+UPK_MAP_TYPED(dir_set, char)
+UPK_MAP_TYPED(watch_map, watch)
+
+watch_set *upk__watch_set_new(bool additive) {
+  watch_set *set = upk_xcalloc(1, sizeof *set);
+  set->additive = additive;
+  return set;
 }
 
-static void push_dir_cb(const char *dir, void *it) {
-  push_dir(it, dir);
+void upk__watch_set_free(watch_set *set) {
+  if (!set)
+    return;
+  for (size_t i = 0; i < set->n; i++)
+    free(set->dirs[i]);
+  free(set->dirs);
+  upk_map_clear(&set->seen);
+  free(set);
+}
+
+/* Each directory once; a set keeps that linear with thousands of skills. */
+static void push_dir(watch_set *set, const char *dir) {
+  if (dir_set_get(&set->seen, dir))
+    return;
+  UPK_GROW(set->dirs, set->cap, set->n + 1);
+  char *copy = upk_xstrdup(dir);
+  set->dirs[set->n++] = copy;
+  dir_set_set(&set->seen, copy, copy);
+}
+
+static void push_dir_cb(const char *dir, void *set) {
+  push_dir(set, dir);
 }
 
 /* A missing root is watched through its nearest existing ancestor, so that
  * creating `.claude/skills` is noticed too. */
-static void watch_root(item *it, const char *root) {
+static void watch_root(watch_set *set, const char *root) {
   char dir[PATH_MAX];
   snprintf(dir, sizeof dir, "%s", root);
   struct stat st;
@@ -44,13 +60,13 @@ static void watch_root(item *it, const char *root) {
       return;
     *slash = '\0';
   }
-  push_dir(it, dir);
+  push_dir(set, dir);
 }
 
 /* A root's subdirectories are watched too, with or without a SKILL.md yet:
  * `mkdir x && write x/SKILL.md` shows the root only the mkdir, and the file
  * must still be noticed when it lands a moment later. */
-static void watch_children(item *it, const char *root) {
+static void watch_children(watch_set *set, const char *root) {
   enum { MAX_CHILDREN = 4096 }; /* a bigger root: its indexed skills' dirs are watched */
   DIR *d = opendir(root);
   struct dirent *e;
@@ -61,21 +77,20 @@ static void watch_children(item *it, const char *root) {
       continue;
     snprintf(dir, sizeof dir, "%s/%s", root, e->d_name);
     if (e->d_type == DT_DIR || (e->d_type == DT_UNKNOWN && !stat(dir, &st) && S_ISDIR(st.st_mode)))
-      push_dir(it, dir);
+      push_dir(set, dir);
   }
   if (d)
     closedir(d);
 }
 
-bool upk__watch_compute(item *it, upk_index *ix) {
-  upk_skills_svc *svc = it->svc;
-  if (!it->watch_cursor)
+bool upk__watch_compute(upk_skills_svc *svc, watch_set *set, int64_t *cursor, upk_index *ix) {
+  if (!*cursor)
     for (size_t i = 0; i < svc->n_roots; i++) {
-      watch_root(it, svc->roots[i].dir);
-      watch_children(it, svc->roots[i].dir);
+      watch_root(set, svc->roots[i].dir);
+      watch_children(set, svc->roots[i].dir);
     }
   /* directories only: building 60,000 entries to read one field cost seconds */
-  return ix && upk_index_each_dir(ix, &it->watch_cursor, svc->watch_page, push_dir_cb, it) == 1;
+  return ix && upk_index_each_dir(ix, cursor, svc->watch_page, push_dir_cb, set) == 1;
 }
 
 /* After a refresh that rescanned nothing, only the refreshed directories can need a new
@@ -83,8 +98,7 @@ bool upk__watch_compute(item *it, upk_index *ix) {
  * the index and compared on the loop, kept the queue busy ~300 ms after each change in a
  * registry, and lookups waited. Removed directories' watches end with them (inotify drops a
  * deleted directory); the next full set, after a scan, tidies the list. */
-void upk__watch_add_refreshed(item *it, const char *const *paths, size_t n) {
-  it->additive = true;
+void upk__watch_add_refreshed(watch_set *set, const char *const *paths, size_t n) {
   for (size_t i = 0; i < n; i++) {
     struct stat st;
     char dir[PATH_MAX];
@@ -96,7 +110,7 @@ void upk__watch_add_refreshed(item *it, const char *const *paths, size_t n) {
       is_dir = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
     }
     if (is_dir)
-      push_dir(it, dir);
+      push_dir(set, dir);
   }
 }
 
@@ -145,11 +159,6 @@ static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int 
     note_changed(svc, path);
 }
 
-static watch *watch_of(upk_skills_svc *svc, const char *dir) {
-  json_t *hit = json_object_get(svc->by_dir, dir);
-  return hit ? (watch *)(intptr_t)json_integer_value(hit) : NULL;
-}
-
 static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
   watch *w = calloc(1, sizeof *w);
   if (!w || !(w->dir = strdup(dir))) {
@@ -168,31 +177,31 @@ static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
   }
   w->next = svc->watches;
   svc->watches = w;
-  json_object_set_new_nocheck(svc->by_dir, w->dir, json_integer((json_int_t)(intptr_t)w));
+  watch_map_set(&svc->by_dir, w->dir, w);
   if (recheck)
     note_changed(svc, w->dir);
 }
 
 /* Up to `max` more directories of the set being applied; the last slice closes the watches not
- * in a whole set and frees the item. */
+ * in a whole set and frees the set. */
 static void apply_slice(upk_skills_svc *svc, size_t max) {
-  item *it = svc->applying;
-  size_t end = it->n_watch - svc->apply_next > max ? svc->apply_next + max : it->n_watch;
+  watch_set *set = svc->applying;
+  size_t end = set->n - svc->apply_next > max ? svc->apply_next + max : set->n;
   for (size_t i = svc->apply_next; i < end; i++) {
-    watch *w = watch_of(svc, it->watch_dirs[i]);
+    watch *w = watch_map_get(&svc->by_dir, set->dirs[i]);
     if (w)
       w->keep = true;
     else
-      start_watch(svc, it->watch_dirs[i], svc->apply_recheck);
+      start_watch(svc, set->dirs[i], svc->apply_recheck);
   }
   svc->apply_next = end;
-  if (end < it->n_watch)
+  if (end < set->n)
     return;
   svc->applying = NULL;
   uv_idle_stop(&svc->apply_idle);
-  if (!it->additive && !svc->apply_recheck) /* the first set */
+  if (!set->additive && !svc->apply_recheck) /* the first set */
     upk__skills_catch_up(svc);
-  if (!it->additive)
+  if (!set->additive)
     for (watch **pp = &svc->watches; *pp;) { /* drop directories no longer of interest */
       watch *w = *pp;
       if (w->keep) {
@@ -200,10 +209,10 @@ static void apply_slice(upk_skills_svc *svc, size_t max) {
         continue;
       }
       *pp = w->next;
-      json_object_del(svc->by_dir, w->dir);
+      watch_map_remove(&svc->by_dir, w->dir);
       uv_close((uv_handle_t *)&w->h, upk__skills_on_closed);
     }
-  upk__skills_item_free(it);
+  upk__watch_set_free(set);
 }
 
 static void on_apply_idle(uv_idle_t *h) {
@@ -211,21 +220,21 @@ static void on_apply_idle(uv_idle_t *h) {
 }
 
 /* The queue's watch set, applied on the loop: the whole set (watches not in it are closed), or
- * directories to add (it->additive). Takes the item. By directory, hashed: a list walk per
+ * directories to add (set->additive). Takes the set. By directory, hashed: a list walk per
  * directory was quadratic, seconds on the loop for a collection of 10,000 skills. A slice of
  * WATCH_SLICE per loop turn: 40,000 inotify watches take ~90 ms, and the first lookup's answer,
  * ready meanwhile, waited for all of them (a fifth of a restart). A change in a directory
  * before its watch starts is missed, as it was between the walk and the watches before. */
-void upk__watch_apply(upk_skills_svc *svc, item *it) {
+void upk__watch_apply(upk_skills_svc *svc, watch_set *set) {
   if (svc->applying) /* a set still being applied: finish it, this one follows it */
     apply_slice(svc, SIZE_MAX);
   /* A directory watched from now on may have changed since the queue looked at it:
    * after the first set, each new watch is followed by one refresh of its directory. */
   svc->apply_recheck = svc->watches != NULL;
-  if (!it->additive)
+  if (!set->additive)
     for (watch *w = svc->watches; w; w = w->next)
       w->keep = false;
-  svc->applying = it;
+  svc->applying = set;
   svc->apply_next = 0;
   apply_slice(svc, WATCH_SLICE);
   if (svc->applying)

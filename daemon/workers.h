@@ -43,9 +43,9 @@ typedef struct upk_workers_config {
 typedef void (*upk_wreq_cb)(void *arg, int status, json_t *result, const char *error);
 
 int upk_workers_init(upk_workers **out, uv_loop_t *loop, const upk_workers_config *cfg);
-/** Queue `op` with `params` (stolen). timeout_ms 0: the default. Returns the
- * request (valid until its callback) or NULL when out of memory or closed
- * (then the callback is never called). */
+/** Queue `op` with `params` (stolen). timeout_ms 0: the default. The callback is called from
+ * the loop, never from inside this call. Returns the request (valid until its callback) or
+ * NULL when out of memory or closed (then the callback is never called). */
 upk_wreq *upk_workers_submit(upk_workers *w, const char *op, json_t *params, unsigned timeout_ms,
                              upk_wreq_cb cb, void *arg);
 /** Cancel: a queued request is dropped, a running one's worker is killed; the

@@ -52,9 +52,9 @@ int upk_http_new(uv_loop_t *loop, upk_http **out);
  * the loop handles and free the client once they are closed. NULL is fine. */
 void upk_http_free(upk_http *h);
 
-/** Start a transfer; `cb` runs later on the loop thread, never before this
- * returns. `*out` (may be NULL) identifies it for upk_http_cancel until then.
- * Returns 0 or a negative errno (-EINVAL for a bad request). */
+/** Start a transfer; `cb` is called from the loop, never from inside this call. `*out` (may be
+ * NULL) identifies it for upk_http_cancel until then. Returns 0 or a negative errno (-EINVAL for a
+ * bad request). */
 int upk_http_start(upk_http *h, const upk_http_request *rq, upk_http_cb cb, void *arg,
                    upk_http_req **out);
 /** Stop a transfer in flight; its callback is not called. */

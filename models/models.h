@@ -45,8 +45,8 @@ int upk_models_new(uv_loop_t *loop, upk_models **out);
 /** Abandon every completion in flight (callbacks not called) and free. NULL is fine. */
 void upk_models_free(upk_models *m);
 
-/** Start a completion; `cb` runs later on the loop, exactly once unless
- * cancelled. `on_retry` may be NULL. Returns 0 or a negative errno, with a
+/** Start a completion; `cb` runs exactly once unless cancelled, from the loop, never from
+ * inside this call. `on_retry` may be NULL. Returns 0 or a negative errno, with a
  * message in `err` (no key, no URL, bad messages). */
 int upk_complete(upk_models *m, const upk_model *model, const upk_chat *chat,
                  const upk_retry_policy *policy, upk_completion_cb cb, upk_retry_cb on_retry,
