@@ -8,8 +8,8 @@
  *
  * What a check found goes up through the face's callbacks (documents.h), always from the
  * loop: a check starts only from the debounce timer or after the previous one finished, and
- * a kernel answer given inside upk_kernels_check (a cache hit) is held and delivered from an
- * idle handle, in the order the answers came. */
+ * the kernel service answers even a cache hit from the loop, never inside
+ * upk_kernels_check (kernel_service.h), so d->inflight is set before any answer. */
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,10 +66,7 @@ typedef struct upk_doc {
   uv_timer_t timer;
   upk_kcheck *inflight; /* a compile of inflight_version */
   int inflight_version;
-  bool rerun;    /* the text changed while compiling */
-  bool starting; /* inside upk_kernels_check: an answer now is held */
-  json_t *held;  /* that answer, delivered from the loop */
-  struct upk_doc *held_next;
+  bool rerun;           /* the text changed while compiling */
   json_t *deps;         /* files the last check read besides this one: path -> true */
   json_t *result;       /* the last kernel check published (lenses, hovers answer from it) */
   json_t *good;         /* the last one that compiled: stale figures while a typo breaks it */
@@ -190,60 +187,11 @@ static void kernel_checked(doc *d, json_t *result) {
   lenses_changed(d->s);
 }
 
-/* Deliver the answers held since run_kernel, oldest first. */
-static void on_deliver(uv_idle_t *h) {
-  upk_docs *ds = h->data;
-  uv_idle_stop(h);
-  while (ds->held) {
-    doc *d = ds->held;
-    ds->held = d->held_next;
-    if (!ds->held)
-      ds->held_last = NULL;
-    d->held_next = NULL;
-    json_t *result = d->held;
-    d->held = NULL;
-    kernel_checked(d, result);
-    json_decref(result);
-  }
-}
-
-static void hold(doc *d, json_t *result) {
-  upk_docs *ds = docs_of(d->s);
-  d->held = json_incref(result);
-  if (ds->held_last)
-    ds->held_last->held_next = d;
-  else
-    ds->held = d;
-  ds->held_last = d;
-  uv_idle_start(&ds->deliver, on_deliver);
-}
-
-/* A document closes: its held answer is dropped. */
-static void unhold(doc *d) {
-  upk_docs *ds = docs_of(d->s);
-  if (!d->held)
-    return;
-  doc **p = &ds->held, *prev = NULL;
-  while (*p != d) {
-    prev = *p;
-    p = &(*p)->held_next;
-  }
-  *p = d->held_next;
-  if (ds->held_last == d)
-    ds->held_last = prev;
-  json_decref(d->held);
-  d->held = NULL;
-}
-
-/* The kernel service's answer: from the loop (a worker's), or inside upk_kernels_check (a
- * cache hit, no worker), which run_kernel must not act on before it returns. */
+/* The kernel service's answer, always from the loop. */
 static void on_kernel(void *arg, json_t *result) {
   doc *d = arg;
   d->inflight = NULL;
-  if (d->starting)
-    hold(d, result);
-  else
-    kernel_checked(d, result);
+  kernel_checked(d, result);
 }
 
 static json_t *kernel_params(const doc *d) {
@@ -268,15 +216,12 @@ static json_t *kernel_params(const doc *d) {
 }
 
 static void run_kernel(doc *d) {
-  if (d->inflight || d->held) {
+  if (d->inflight) {
     d->rerun = true;
     return;
   }
   d->inflight_version = d->version;
-  d->starting = true;
-  upk_kcheck *c = upk_kernels_check(d->s, kernel_params(d), 0, true, on_kernel, d);
-  d->starting = false;
-  d->inflight = d->held ? NULL : c; /* NULL: answered already, held for the loop */
+  d->inflight = upk_kernels_check(d->s, kernel_params(d), 0, true, on_kernel, d);
 }
 
 /* ---- skills ---- */
@@ -373,7 +318,6 @@ static void doc_close(upk_server *s, doc *d) {
   answer_waiters(d); /* nothing to show any more */
   upk_kcheck_cancel(d->inflight);
   d->inflight = NULL;
-  unhold(d);
   uv_timer_stop(&d->timer);
   uv_close((uv_handle_t *)&d->timer, doc_freed);
 }
@@ -407,7 +351,7 @@ void upk_docs_change(upk_server *s, const char *uri, int version, const char *te
     return;
   d->version = version;
   set_text(d, text, len);
-  if (d->inflight || d->held)
+  if (d->inflight)
     d->rerun = true;
   schedule(d, d->is_skill ? DEBOUNCE_SKILL_MS : DEBOUNCE_CUDA_MS);
 }
@@ -434,9 +378,6 @@ bool upk_docs_close(upk_server *s, const char *uri) {
 void upk_docs_init(upk_server *s, const upk_docs_callbacks *cb) {
   upk_docs *ds = docs_of(s);
   ds->cb = cb;
-  uv_idle_init(upk_session_loop(s), &ds->deliver);
-  ds->deliver.data = ds;
-  ds->started = true;
 }
 
 void upk_docs_set_callbacks(upk_server *s, const upk_docs_callbacks *cb) {
@@ -448,9 +389,6 @@ void upk_docs_close_all(upk_server *s) {
   for (UPK_MAP_EACH(it, &ds->open))
     doc_close(s, it.value);
   upk_map_clear(&ds->open);
-  if (ds->started)
-    uv_close((uv_handle_t *)&ds->deliver, NULL);
-  ds->started = false;
 }
 
 bool upk_docs_view(upk_server *s, const char *uri, upk_doc_view *out) {
@@ -466,7 +404,7 @@ bool upk_docs_view(upk_server *s, const char *uri, upk_doc_view *out) {
                         .result = d->result,
                         .good = d->good,
                         .runs = d->runs,
-                        .checked = d->result_version == d->version && !d->inflight && !d->held};
+                        .checked = d->result_version == d->version && !d->inflight};
   return true;
 }
 
@@ -497,7 +435,7 @@ void upk_docs_note_run(upk_server *s, const char *file, json_t *spec, json_t *re
 
 bool upk_docs_wait_check(upk_server *s, const char *uri, json_t *id) {
   doc *d = doc_find(s, uri);
-  if (!d || d->is_skill || (d->result_version == d->version && !d->inflight && !d->held))
+  if (!d || d->is_skill || (d->result_version == d->version && !d->inflight))
     return false;
   if (!d->lens_waiters)
     d->lens_waiters = json_array();

@@ -8,8 +8,7 @@
  *
  * A check's results (diagnostics, then check_ready and lenses_changed) always come from the
  * loop, never from inside the call that started the check: the debounce timer starts every
- * check, and an answer the kernel service gives inside upk_kernels_check (a cache hit, no
- * worker) is held and delivered from an idle handle, in the order the answers came. Two
+ * check, and the kernel service answers even a cache hit from the loop (kernel_service.h). Two
  * reports belong to the call that causes them and come before it returns: upk_docs_close
  * lets the document's waiting requests go (check_ready), and upk_docs_note_run reports
  * lenses_changed (ahead of the run's own answer). */
@@ -60,11 +59,8 @@ typedef struct upk_docs_callbacks {
 /** The open documents of a session; the session embeds one (upk_session_docs) and only
  * documents.c reads its fields. */
 typedef struct upk_docs {
-  upk_map open;                     /* uri -> doc, in the order they were opened */
-  const upk_docs_callbacks *cb;     /* the face's (borrowed, static) */
-  struct upk_doc *held, *held_last; /* kernel answers given inside upk_kernels_check, in order */
-  uv_idle_t deliver;                /* delivers `held` from the loop */
-  bool started;                     /* upk_docs_init ran: `deliver` is to be closed */
+  upk_map open;                 /* uri -> doc, in the order they were opened */
+  const upk_docs_callbacks *cb; /* the face's (borrowed, static) */
 } upk_docs;
 
 /** Start the service on the session's loop, reporting through `cb` (borrowed; static). */
