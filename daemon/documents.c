@@ -18,6 +18,7 @@
 #include "daemon/documents.h"
 #include "daemon/kernel_service.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 #include "daemon/skills_service.h"
 #include "skills/validate.h"
 
@@ -43,7 +44,7 @@ char *upk_file_uri_to_path(const char *uri) {
     if (!p)
       return NULL;
   }
-  char *out = malloc(strlen(p) + 1), *o = out;
+  char *out = upk_xmalloc(strlen(p) + 1), *o = out;
   for (; *p; p++) {
     if (*p == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
       *o++ = (char)(hexval(p[1]) * 16 + hexval(p[2]));
@@ -202,7 +203,7 @@ static json_t *kernel_params(const doc *d) {
                         d->path ? d->path : d->uri, "cudaPath", upk_kernels_cuda_path(s), "pch", 1,
                         "projectAware", 1, "includes", "allowed");
   if (d->path) {
-    char *copy = strdup(d->path);
+    char *copy = upk_xstrdup(d->path);
     json_object_set_new(p, "fileDir", json_string(dirname(copy)));
     json_object_set_new(p, "projectIncludes", json_true()); /* a file on disk, in its project */
     json_array_append_new(json_object_get(p, "allowed"), json_string(dirname(copy)));
@@ -256,19 +257,15 @@ static void skill_done(void *arg, int status) {
 }
 
 static void run_skill(doc *d) {
-  skill_check *c = calloc(1, sizeof *c);
-  if (!c)
-    return;
+  skill_check *c = upk_xmalloc(sizeof *c);
   *c = (skill_check){.s = d->s,
-                     .uri = strdup(d->uri),
-                     .path = d->path ? strdup(d->path) : NULL,
-                     .text = malloc(d->len + 1),
+                     .uri = upk_xstrdup(d->uri),
+                     .path = upk_xstrdup(d->path),
+                     .text = memcpy(upk_xmalloc(d->len + 1), d->text, d->len + 1),
                      .len = d->len,
                      .version = d->version};
-  if (c->text)
-    memcpy(c->text, d->text, d->len + 1);
-  /* Refused (the queue is closed or out of memory): never checked, nothing to report. */
-  if (!c->uri || !c->text || upk_skills_submit(d->s, skill_work, skill_done, c))
+  /* Refused (the queue is closed): never checked, nothing to report. */
+  if (upk_skills_submit(d->s, skill_work, skill_done, c))
     skill_check_free(c);
 }
 
@@ -290,9 +287,7 @@ static void schedule(doc *d, unsigned delay_ms) {
 }
 
 static void set_text(doc *d, const char *text, size_t len) {
-  char *copy = malloc(len + 1);
-  if (!copy)
-    return;
+  char *copy = upk_xmalloc(len + 1);
   memcpy(copy, text, len);
   copy[len] = '\0';
   free(d->text);
@@ -330,11 +325,9 @@ void upk_docs_open(upk_server *s, const char *uri, const char *language, int ver
   doc *old = doc_find(s, uri);
   if (old)
     doc_close(s, old);
-  doc *d = calloc(1, sizeof *d);
-  if (!d)
-    return;
+  doc *d = upk_xcalloc(1, sizeof *d);
   d->s = s;
-  d->uri = strdup(uri);
+  d->uri = upk_xstrdup(uri);
   d->path = upk_file_uri_to_path(uri);
   d->is_skill = kind == DOC_SKILL;
   d->version = version;

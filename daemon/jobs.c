@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/xalloc.h"
 #include "protocol/lsp.h"
 #include "protocol/mcp.h"
 #include "daemon/tool_text.h"
@@ -67,11 +68,7 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
     upk_session_answer(s, batch, r);
     return;
   }
-  upk_job *job = calloc(1, sizeof *job);
-  if (!job) {
-    upk_session_answer(s, batch, upk_rpc_error(id, UPK_RPC_INTERNAL_ERROR, "out of memory", NULL));
-    return;
-  }
+  upk_job *job = upk_xcalloc(1, sizeof *job);
   job->server = s;
   job->method = method;
   job->id = json_incref(id);
@@ -195,9 +192,7 @@ void upk_jobs_cancel_all(upk_server *s, const char *why) {
     return;
   /* A snapshot in arrival order: a job's on_cancel may finish other jobs, which leave the
    * table while this runs. */
-  upk_job **jobs = calloc(n, sizeof *jobs);
-  if (!jobs)
-    return;
+  upk_job **jobs = upk_xcalloc(n, sizeof *jobs);
   for (UPK_MAP_EACH(it, &t->inflight))
     jobs[i++] = it.value;
   /* A handler may finish its job inside on_cancel: the server must not act

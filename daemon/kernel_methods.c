@@ -10,6 +10,7 @@
 
 #include "common/diag_json.h"
 #include "common/env_options.h"
+#include "common/xalloc.h"
 #include "daemon/documents.h"
 #include "daemon/jobs.h"
 #include "daemon/kernel_methods.h"
@@ -234,12 +235,7 @@ static void validate_handler(upk_job *job, json_t *params) {
   bool use_cache = !run && upk_param_bool(params, validate_params, "cache");
   if (!use_cache) /* the worker's disk cache is skipped too */
     json_object_set_new(w, "noCache", json_true());
-  vcheck *v = calloc(1, sizeof *v);
-  if (!v) {
-    json_decref(w);
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    return;
-  }
+  vcheck *v = upk_xcalloc(1, sizeof *v);
   v->job = job;
   v->run = json_incref(run);
   upk_job_on_cancel(job, on_cancel, NULL);

@@ -122,9 +122,7 @@ static unsigned server_idle(const upk_server *s) {
 int upk_kernels_start(upk_server *s) {
   if (upk_session_services(s)->kernels)
     return 0;
-  upk_kernels *k = calloc(1, sizeof *k);
-  if (!k)
-    return UV_ENOMEM;
+  upk_kernels *k = upk_xcalloc(1, sizeof *k);
   if (worker_prefix(k, upk_session_options(s)->worker_command)) {
     free(k);
     return UV_EINVAL;
@@ -249,9 +247,7 @@ static void cache_put(upk_kernels *k, const char *key, json_t *result) {
   centry *old = centry_map_get(&k->map, key);
   if (old)
     cache_drop(k, old);
-  centry *e = calloc(1, sizeof *e);
-  if (!e)
-    return;
+  centry *e = upk_xcalloc(1, sizeof *e);
   snprintf(e->key, sizeof e->key, "%s", key);
   e->result = json_incref(result);
   centry_map_set(&k->map, e->key, e);

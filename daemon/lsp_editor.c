@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
 #include "daemon/documents.h"
 #include "gpu/srcscan.h"
 #include "daemon/jobs.h"
@@ -85,12 +86,11 @@ static void stale_lenses(const upk_doc_view *v, json_t *out) {
     char *title = NULL;
     if (k) {
       char *figures = upk_kernel_lens_title(k, v->runs ? json_object_get(v->runs, sk->name) : NULL);
-      if (figures && asprintf(&title, "(stale) %s", figures) < 0)
-        title = NULL;
+      if (figures)
+        title = upk_xasprintf("(stale) %s", figures);
       free(figures);
-    } else if (asprintf(&title, "%s: no figures yet (compile error at line %d)", sk->name, err) <
-               0) {
-      title = NULL;
+    } else {
+      title = upk_xasprintf("%s: no figures yet (compile error at line %d)", sk->name, err);
     }
     json_array_append_new(out, lens(sk->line, title, k ? "upskilld.kernelInfo" : "",
                                     k ? json_pack("[s,s]", v->uri, sk->name) : json_array()));
@@ -164,11 +164,10 @@ static char *kernel_markdown(const upk_doc_view *v, const char *name) {
   if (json_is_true(json_object_get(v->result, "ok")) || !v->good)
     return upk_kernel_hover(v->result, v->runs, name);
   char *old = upk_kernel_hover(v->good, v->runs, name), *text = NULL;
-  if (old && asprintf(&text,
-                      "*Stale: the text does not compile now; these figures are from its "
-                      "last good compile.*\n\n%s",
-                      old) < 0)
-    text = NULL;
+  if (old)
+    text = upk_xasprintf("*Stale: the text does not compile now; these figures are from its "
+                         "last good compile.*\n\n%s",
+                         old);
   free(old);
   return text;
 }

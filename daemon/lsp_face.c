@@ -10,6 +10,7 @@
 #include "common/diag_json.h"
 #include "protocol/jsonrpc.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 #include "daemon/lsp_editor.h"
 #include "daemon/methods.h"
 #include "daemon/documents.h"
@@ -25,7 +26,7 @@ static char *workspace_from(json_t *params) {
   if (!path)
     path = upk_file_uri_to_path(json_string_value(json_object_get(params, "rootUri")));
   if (!path && json_is_string(json_object_get(params, "rootPath")))
-    path = strdup(json_string_value(json_object_get(params, "rootPath")));
+    path = upk_xstrdup(json_string_value(json_object_get(params, "rootPath")));
   if (!path)
     path = getcwd(NULL, 0);
   return path;
@@ -129,10 +130,9 @@ static json_t *for_document(const char *path, json_t *diagnostics) {
     if (file && (!path || strcmp(file, path))) {
       json_int_t line = json_integer_value(
           json_object_get(json_object_get(json_object_get(x, "range"), "start"), "line"));
-      char *msg = NULL;
-      if (asprintf(&msg, "In %s:%lld: %s", file, (long long)line + 1,
-                   json_string_value(json_object_get(x, "message"))) > 0)
-        json_object_set_new(copy, "message", json_string(msg));
+      char *msg = upk_xasprintf("In %s:%lld: %s", file, (long long)line + 1,
+                                json_string_value(json_object_get(x, "message")));
+      json_object_set_new(copy, "message", json_string(msg));
       free(msg);
       json_object_set_new(copy, "range",
                           json_pack("{s:{s:i,s:i},s:{s:i,s:i}}", "start", "line", 0, "character", 0,

@@ -11,6 +11,7 @@
 #include <uv.h>
 
 #include "common/log.h"
+#include "common/xalloc.h"
 #include "daemon/server.h"
 #include "upk_config.h"
 
@@ -218,6 +219,7 @@ int main(int argc, char **argv) {
   uv_handle_type in_kind = uv_guess_handle(0), out_kind = uv_guess_handle(1);
   occupy_std_fds();
   signal(SIGPIPE, SIG_IGN);
+  upk_xalloc_install(); /* jansson aborts on an exhausted heap like the rest (xalloc.h) */
 
   upk_options opts = {.framing = UPK_FRAMING_AUTO,
                       .max_message = DEFAULT_MAX_MESSAGE,

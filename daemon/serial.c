@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "common/xalloc.h"
 #include "daemon/defer.h"
 
 struct upk_serial_item {
@@ -56,9 +57,7 @@ static void serial__next(upk_serial *q) {
 int upk_serial_submit(upk_serial *q, upk_serial_work work, upk_serial_done done, void *arg) {
   if (q->closed)
     return UV_ECANCELED;
-  upk_serial_item *it = calloc(1, sizeof *it);
-  if (!it)
-    return UV_ENOMEM;
+  upk_serial_item *it = upk_xcalloc(1, sizeof *it);
   it->work = work;
   it->done = done;
   it->arg = arg;

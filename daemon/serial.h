@@ -23,7 +23,7 @@ typedef struct upk_serial {
 
 void upk_serial_init(upk_serial *q, uv_loop_t *loop);
 /** Queue an item; `done` is called from the loop, never from inside this call. Returns 0, or
- * UV_ENOMEM / UV_ECANCELED (queue closed): then `done` is never called. */
+ * UV_ECANCELED (queue closed): then `done` is never called. */
 int upk_serial_submit(upk_serial *q, upk_serial_work work, upk_serial_done done, void *arg);
 /** Refuse new items and cancel queued ones (their done gets UV_ECANCELED, inside this call: a
  * stop, as upk_wreq_cancel); the running one finishes normally. */

@@ -11,6 +11,7 @@
 #include "protocol/jsonrpc.h"
 #include "daemon/kernel_service.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 #include "protocol/lsp.h"
 #include "daemon/lsp_face.h"
 #include "protocol/mcp.h"
@@ -155,7 +156,7 @@ static void server__batch(upk_server *s, json_t *arr) {
     answer_error(s, NULL, NULL, UPK_RPC_INVALID_REQUEST, "empty batch");
     return;
   }
-  upk_batch *b = calloc(1, sizeof *b);
+  upk_batch *b = upk_xcalloc(1, sizeof *b);
   b->responses = json_array();
   b->refs = 1;
   size_t i;
@@ -459,10 +460,8 @@ static void log_sink(void *ud, upk_log_level level, const char *line) {
 
 int upk_server_new(upk_server **out, uv_loop_t *loop, const upk_options *opts, int in_fd,
                    uv_handle_type in_kind, int out_fd, uv_handle_type out_kind) {
-  upk_server *s = calloc(1, sizeof *s);
+  upk_server *s = upk_xcalloc(1, sizeof *s);
   *out = s;
-  if (!s)
-    return UV_ENOMEM;
   s->loop = loop;
   s->opts = *opts;
   s->mcp_log_level = -1;

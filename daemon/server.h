@@ -13,8 +13,8 @@
 
 #include "daemon/session.h"
 
-/** Create the session on stdio (kinds guessed by main) in *out; 0 or a negative errno (then
- * nothing has started, and *out, if not NULL, is only for upk_server_free). */
+/** Create the session on stdio (kinds guessed by main) in *out; 0 or a negative errno from
+ * opening the transport (then nothing has started, and *out is only for upk_server_free). */
 int upk_server_new(upk_server **out, uv_loop_t *loop, const upk_options *opts, int in_fd,
                    uv_handle_type in_kind, int out_fd, uv_handle_type out_kind);
 /** Begin reading; the loop runs until input ends or `exit` arrives. */

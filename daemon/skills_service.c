@@ -45,21 +45,16 @@ const char *upk_skills_library_dir(void) {
 }
 
 static const char *keep_string(upk_skills_svc *svc, const char *s) {
-  char **p = realloc(svc->strings, (svc->n_strings + 1) * sizeof *p);
-  if (!p)
-    return NULL;
-  svc->strings = p;
-  return svc->strings[svc->n_strings++] = strdup(s);
+  UPK_GROW(svc->strings, svc->cap_strings, svc->n_strings + 1);
+  return svc->strings[svc->n_strings++] = upk_xstrdup(s);
 }
 
 /* depth: how far down skills are looked for (1: the directory's children, as agents read). */
 static void add_root(upk_skills_svc *svc, const char *dir, const char *agent, upk_index_scope sc,
                      int priority, int depth) {
-  upk_index_root *r = realloc(svc->roots, (svc->n_roots + 1) * sizeof *r);
-  if (!r)
-    return;
-  svc->roots = r;
-  r[svc->n_roots++] = (upk_index_root){keep_string(svc, dir), agent, sc, priority, depth};
+  const char *kept = keep_string(svc, dir);
+  UPK_GROW(svc->roots, svc->cap_roots, svc->n_roots + 1);
+  svc->roots[svc->n_roots++] = (upk_index_root){kept, agent, sc, priority, depth};
 }
 
 static void add_spec(upk_skills_svc *svc, const upk_dirspec *d, const upk_agent *a,
@@ -180,7 +175,7 @@ static void fall_back_to_memory(upk_skills_svc *svc, const char *why) {
 static void open_and_begin(upk_skills_svc *svc) {
   repair_roots(svc);
   svc->index_db = upk_env_opts()->index
-                      ? strdup(upk_env_opts()->index)
+                      ? upk_xstrdup(upk_env_opts()->index)
                       : upk_index_default_path(upk_session_workspace(svc->server));
   char why[sizeof svc->open_error];
   int rc = open_begin_at(svc, svc->index_db, why, sizeof why);
@@ -266,15 +261,14 @@ static void catch_up(scan_result *out, upk_skills_svc *svc) {
 static void refresh(scan_result *out, upk_skills_svc *svc, json_t *changed) {
   if (!svc->index)
     return;
-  const char *path, **paths = calloc(json_object_size(changed) + 1, sizeof *paths);
+  const char *path, **paths = upk_xcalloc(json_object_size(changed) + 1, sizeof *paths);
   json_t *v;
   size_t n = 0;
   uint64_t t0 = uv_hrtime();
   json_object_foreach(changed, path, v) {
-    if (paths)
-      paths[n++] = path;
+    paths[n++] = path;
   }
-  bool rescan = !paths || upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
+  bool rescan = upk_index_refresh_many(svc->index, paths, n, NULL) != 0;
   upk_index_stats st = {0};
   if (rescan && !upk_index_scanning(svc->index, NULL, NULL))
     upk_index_scan(svc->index, &st, NULL);
@@ -514,9 +508,7 @@ void upk__skills_schedule_refresh(upk_skills_svc *svc) {
 /* ---- lifecycle ---- */
 
 int upk_skills_start(upk_server *s) {
-  upk_skills_svc *svc = calloc(1, sizeof *svc);
-  if (!svc)
-    return UV_ENOMEM;
+  upk_skills_svc *svc = upk_xcalloc(1, sizeof *svc);
   svc->server = s;
   svc->pending = json_object();
   upk_serial_init(&svc->queue, upk_session_loop(s));

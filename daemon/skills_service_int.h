@@ -42,9 +42,9 @@ struct upk_skills_svc {
   char open_error[512];
   char *index_db; /* the index file in use; NULL: in memory */
   upk_index_root *roots;
-  size_t n_roots;
+  size_t n_roots, cap_roots;
   char **strings; /* owned strings the roots point at */
-  size_t n_strings;
+  size_t n_strings, cap_strings;
   watch *watches;
   upk_map by_dir; /* watches by directory (a set kept with the list: no rebuild per refresh) */
   uv_timer_t debounce;

@@ -160,11 +160,8 @@ static void on_fs_event(uv_fs_event_t *h, const char *filename, int events, int 
 }
 
 static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
-  watch *w = calloc(1, sizeof *w);
-  if (!w || !(w->dir = strdup(dir))) {
-    free(w);
-    return;
-  }
+  watch *w = upk_xcalloc(1, sizeof *w);
+  w->dir = upk_xstrdup(dir);
   w->svc = svc;
   w->keep = true;
   uv_fs_event_init(upk_session_loop(svc->server), &w->h);
