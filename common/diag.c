@@ -14,12 +14,7 @@ static char *dup_or_null(const char *s) {
 static int diags__grow(upk_diags *d) {
   if (d->len < d->cap)
     return 0;
-  size_t cap = d->cap ? d->cap * 2 : 8;
-  upk_diag *p = realloc(d->items, cap * sizeof *p);
-  if (!p)
-    return -ENOMEM;
-  d->items = p;
-  d->cap = cap;
+  UPK_GROW(d->items, d->cap, d->len + 1);
   return 0;
 }
 

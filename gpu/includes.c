@@ -117,19 +117,8 @@ static int add_dep(walk *w, const char *real) {
   for (size_t i = 0; i < d->n; i++)
     if (!strcmp(d->paths[i], real))
       return 0;
-  char *dup = strdup(real);
-  if (!dup)
-    return -ENOMEM;
-  if (d->n == w->cap_deps) {
-    size_t cap = w->cap_deps ? w->cap_deps * 2 : 8;
-    char **p = realloc(d->paths, cap * sizeof *p);
-    if (!p) {
-      free(dup);
-      return -ENOMEM;
-    }
-    d->paths = p, w->cap_deps = cap;
-  }
-  d->paths[d->n++] = dup;
+  UPK_GROW(d->paths, w->cap_deps, d->n + 1);
+  d->paths[d->n++] = upk_xstrdup(real);
   return 0;
 }
 
@@ -138,16 +127,8 @@ static int first_visit(walk *w, const char *key) {
   for (size_t i = 0; i < w->n_seen; i++)
     if (!strcmp(w->seen[i], key))
       return 0;
-  if (w->n_seen == w->cap_seen) {
-    size_t cap = w->cap_seen ? w->cap_seen * 2 : 8;
-    char **p = realloc(w->seen, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    w->seen = p, w->cap_seen = cap;
-  }
-  if (!(w->seen[w->n_seen] = strdup(key)))
-    return -ENOMEM;
-  w->n_seen++;
+  UPK_GROW(w->seen, w->cap_seen, w->n_seen + 1);
+  w->seen[w->n_seen++] = upk_xstrdup(key);
   return 1;
 }
 

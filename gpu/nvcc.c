@@ -30,15 +30,9 @@ typedef struct argvec {
 
 static int arg(argvec *a, const char *s) {
   if (a->n + 2 > a->cap) {
-    size_t cap = a->cap ? a->cap * 2 : 32;
-    const char **v = realloc(a->v, cap * sizeof *v);
-    char **o = realloc(a->owned, cap * sizeof *o);
-    if (v)
-      a->v = v;
-    if (o)
-      a->owned = o;
-    if (!v || !o)
-      return -ENOMEM;
+    size_t cap = a->cap;
+    UPK_GROW(a->v, cap, a->n + 2);
+    a->owned = upk_xreallocarray(a->owned, cap, sizeof *a->owned);
     a->cap = cap;
   }
   a->v[a->n++] = s;
@@ -48,16 +42,11 @@ static int arg(argvec *a, const char *s) {
 
 static int argf(argvec *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int argf(argvec *a, const char *fmt, ...) {
-  char *s = NULL;
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&s, fmt, ap);
+  char *s = upk_xvasprintf(fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return -ENOMEM;
-  int rc = arg(a, s);
-  if (rc)
-    return free(s), rc;
+  arg(a, s);
   a->owned[a->n_owned++] = s;
   return 0;
 }

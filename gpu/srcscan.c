@@ -36,19 +36,6 @@ typedef struct scan {
   upk_src_token name;
 } scan;
 
-static int grow(void *pp, size_t *cap, size_t n, size_t size) {
-  void **p = pp;
-  if (n < *cap)
-    return 0;
-  size_t c = *cap ? *cap * 2 : 8;
-  void *q = realloc(*p, c * size);
-  if (!q)
-    return -ENOMEM;
-  *p = q;
-  *cap = c;
-  return 0;
-}
-
 static bool raw_next(scan *s, upk_src_token *t) {
   if (!s->has_raw_back)
     return upk_src_lex_next(&s->lx, t);
@@ -76,8 +63,7 @@ static int record_region(scan *s, chain *c, const char *cond, int line) {
   upk_src_facts *f = s->f;
   if (f->n_regions >= MAX_REGIONS)
     return 0;
-  if (grow(&f->regions, &s->cap_r, f->n_regions, sizeof *f->regions))
-    return -ENOMEM;
+  UPK_GROW(f->regions, s->cap_r, f->n_regions + 1);
   char *dup = strdup(cond);
   if (!dup)
     return -ENOMEM;
@@ -93,8 +79,7 @@ static void end_branch(scan *s, chain *c, int line) {
 }
 
 static int chain_open(scan *s, const char *cond, int line) {
-  if (grow(&s->chains, &s->cap_chains, s->n_chains, sizeof *s->chains))
-    return -ENOMEM;
+  UPK_GROW(s->chains, s->cap_chains, s->n_chains + 1);
   chain *c = &s->chains[s->n_chains];
   *c = (chain){cat3("!", cond, ""), mentions_arch(cond), -1};
   if (!c->acc)
@@ -196,8 +181,7 @@ static int include(scan *s, const upk_src_token *t) {
   if (!angled)
     n = n >= 2 && t->text[n - 1] == '"' ? n - 2 : n - 1;
   upk_src_facts *f = s->f;
-  if (grow(&f->includes, &s->cap_i, f->n_includes, sizeof *f->includes))
-    return -ENOMEM;
+  UPK_GROW(f->includes, s->cap_i, f->n_includes + 1);
   upk_src_include *inc = &f->includes[f->n_includes];
   if (!(inc->target = strndup(s->lx.buf + off, n)))
     return -ENOMEM;
@@ -336,8 +320,7 @@ static void paren_args(scan *s, int *v, int nmax) {
 
 static int add_kernel(scan *s) {
   upk_src_facts *f = s->f;
-  if (grow(&f->kernels, &s->cap_k, f->n_kernels, sizeof *f->kernels))
-    return -ENOMEM;
+  UPK_GROW(f->kernels, s->cap_k, f->n_kernels + 1);
   upk_src_kernel *k = &f->kernels[f->n_kernels];
   memset(k, 0, sizeof *k);
   if (!(k->name = strndup(s->name.text, s->name.len)))

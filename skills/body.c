@@ -33,12 +33,7 @@ int upk_lm_init(upk_linemap *lm, const char *text, size_t len) {
       i = (size_t)(nl - text);
     } else if (text[i] != '\n' && (text[i] != '\r' || (i + 1 < len && text[i + 1] == '\n')))
       continue;
-    if (lm->n + 1 >= cap) {
-      size_t *p = realloc(lm->start, (cap *= 2) * sizeof *p);
-      if (!p)
-        return -ENOMEM;
-      lm->start = p;
-    }
+    UPK_GROW(lm->start, cap, lm->n + 2);
     lm->start[lm->n++] = i + 1;
   }
   lm->start[lm->n] = len;

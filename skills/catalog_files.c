@@ -98,14 +98,7 @@ static void cache_put(upk_catalog_cache *c, const struct stat *st, const unsigne
 /* ---- the walk ---- */
 
 static int add_file(upk_catalog_files *f, const char *rel, const struct stat *st) {
-  if (f->n == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 8;
-    upk_catalog_file *p = realloc(f->items, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    f->items = p;
-    f->cap = cap;
-  }
+  UPK_GROW(f->items, f->cap, f->n + 1);
   if (!(f->items[f->n].rel = strdup(rel)))
     return -ENOMEM;
   f->items[f->n++].st = *st;

@@ -278,12 +278,7 @@ static int lines_init(lines *l, const char *s, size_t len) {
     bool br = s[i] == '\n' || (s[i] == '\r' && (i + 1 == len || s[i + 1] != '\n'));
     if (!br)
       continue;
-    if (l->n + 1 >= cap) {
-      size_t *p = realloc(l->start, (cap *= 2) * sizeof *p);
-      if (!p)
-        return -ENOMEM;
-      l->start = p;
-    }
+    UPK_GROW(l->start, cap, l->n + 2);
     l->start[l->n++] = i + 1;
   }
   l->start[l->n] = len;

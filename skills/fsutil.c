@@ -55,34 +55,6 @@ DIR *upk_opendir_at(int dfd) {
   return dir;
 }
 
-int upk_fsync_dir(int dfd) {
-  /* Some file systems (and tmpfs in some kernels) refuse fsync on a
-   * directory; there is nothing more durable to be had there. */
-  if (fsync(dfd) < 0 && errno != EINVAL && errno != EROFS)
-    return -errno;
-  return 0;
-}
-
-int upk_mkdir_p(const char *path, mode_t mode) {
-  char *p = strdup(path);
-  if (!p)
-    return -ENOMEM;
-  int rc = 0;
-  for (char *s = p + 1; !rc; s++) {
-    if (*s && *s != '/')
-      continue;
-    char c = *s;
-    *s = 0;
-    if (mkdir(p, mode) < 0 && errno != EEXIST)
-      rc = -errno;
-    *s = c;
-    if (!c)
-      break;
-  }
-  free(p);
-  return rc;
-}
-
 /* One step of a walk: open dfd/name, creating it first when asked. */
 static int open_step(int dfd, const char *name, bool create) {
   int fd = upk_open_subdir(dfd, name);
@@ -492,44 +464,4 @@ static int rm_entry(int dfd, const char *name, unsigned depth) {
 
 int upk_rmtree_at(int dfd, const char *name) {
   return rm_entry(dfd, name, 0);
-}
-
-/* ---- whole files, atomically ---- */
-
-static int fsync_parent(const char *path) {
-  char *copy = strdup(path);
-  if (!copy)
-    return -ENOMEM;
-  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  free(copy);
-  if (fd < 0)
-    return -errno;
-  int rc = upk_fsync_dir(fd);
-  close(fd);
-  return rc;
-}
-
-int upk_write_file_atomic(const char *path, const void *data, size_t len) {
-  char *tmp = NULL;
-  if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-    return -ENOMEM;
-  int fd = mkostemp(tmp, O_CLOEXEC), rc = 0;
-  if (fd < 0) {
-    rc = -errno;
-    free(tmp);
-    return rc;
-  }
-  rc = write_halves(fd, data, len);
-  if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
-    rc = -errno;
-  if (close(fd) && rc == 0)
-    rc = -errno;
-  if (rc == 0)
-    rc = upk_fault("fs.rename");
-  if (rc == 0 && rename(tmp, path))
-    rc = -errno;
-  if (rc)
-    unlink(tmp);
-  free(tmp);
-  return rc ? rc : fsync_parent(path);
 }

@@ -19,25 +19,25 @@ static char *col_dup(sqlite3_stmt *st, int col) {
 }
 
 char *upk_ix_diags_pack(const upk_diags *d) {
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "");
   for (size_t i = 0; d && i < d->len; i++) {
     const upk_diag *x = &d->items[i];
     char head[96];
     snprintf(head, sizeof head, "%d\x1f%d\x1f%d\x1f%d\x1f%d\x1f", x->severity, x->range.line,
              x->range.col, x->range.end_line, x->range.end_col);
-    upk_ix_buf_str(&b, head);
+    upk_buf_puts(&b, head);
     const char *parts[4] = {x->code, x->source, x->file, x->message};
     for (int k = 0; k < 4; k++) {
       size_t at = b.len;
-      upk_ix_buf_str(&b, parts[k] ? parts[k] : "");
+      upk_buf_puts(&b, parts[k] ? parts[k] : "");
       for (size_t j = at; j < b.len; j++) /* keep the separators unambiguous */
-        if (b.s[j] == '\x1e' || b.s[j] == '\x1f')
-          b.s[j] = ' ';
-      upk_ix_buf_add(&b, k < 3 ? "\x1f" : "\x1e", 1);
+        if (b.data[j] == '\x1e' || b.data[j] == '\x1f')
+          b.data[j] = ' ';
+      upk_buf_append(&b, k < 3 ? "\x1f" : "\x1e", 1);
     }
   }
-  return b.s;
+  return b.data;
 }
 
 static void diags_unpack(const char *s, upk_diags *d) {
@@ -110,15 +110,7 @@ static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_e
   int rc = 0, s;
   size_t cap = 0;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (out->len == cap) {
-      cap = cap ? cap * 2 : 16;
-      upk_index_entry *p = realloc(out->items, cap * sizeof *p);
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      out->items = p;
-    }
+    UPK_GROW(out->items, cap, out->len + 1);
     if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len]))) {
       out->len++;
       if (cursor)
@@ -297,16 +289,8 @@ static void list_files(const char *base, const char *rel, int depth, file_list *
       if (depth < UPK_INDEX_MAX_DEPTH)
         list_files(base, sub, depth + 1, fl);
     } else if (S_ISREG(sb.st_mode)) {
-      if (fl->n == fl->cap) {
-        size_t cap = fl->cap ? fl->cap * 2 : 16;
-        char **p = realloc(fl->v, cap * sizeof *p);
-        if (!p)
-          break;
-        fl->v = p;
-        fl->cap = cap;
-      }
-      if ((fl->v[fl->n] = strdup(sub)))
-        fl->n++;
+      UPK_GROW(fl->v, fl->cap, fl->n + 1);
+      fl->v[fl->n++] = upk_xstrdup(sub);
     }
   }
   closedir(d);
@@ -392,15 +376,7 @@ int upk_index_shadows_between(upk_index *ix, const char *first, const char *last
   size_t cap = 0;
   int rc = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    if (*n == cap) {
-      cap = cap ? cap * 2 : 8;
-      upk_index_shadow *p = realloc(*out, cap * sizeof *p);
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      *out = p;
-    }
+    UPK_GROW(*out, cap, *n + 1);
     upk_index_shadow *s = &(*out)[(*n)++];
     const unsigned char *agent = sqlite3_column_text(st, 1);
     s->name = col_dup(st, 0);

@@ -46,17 +46,17 @@ static char *trimmed(const char *s) {
  * weigh as much as the skill's own name. Agents such as Claude Code still
  * invoke a skill by its directory, so it is searchable. */
 static char *name_column(const upk_skill *s, const char *name, const char *dirname) {
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "");
   if (strcmp(name, dirname)) {
-    upk_ix_buf_str(&b, dirname);
-    upk_ix_buf_str(&b, "\n");
+    upk_buf_puts(&b, dirname);
+    upk_buf_puts(&b, "\n");
   }
   for (size_t i = 0; i < s->n_headings; i++) {
-    upk_ix_buf_str(&b, s->headings[i].text ? s->headings[i].text : "");
-    upk_ix_buf_str(&b, "\n");
+    upk_buf_puts(&b, s->headings[i].text ? s->headings[i].text : "");
+    upk_buf_puts(&b, "\n");
   }
-  return b.s;
+  return b.data;
 }
 
 /* The body as it is searched: prose only, at most UPK_INDEX_BODY_MAX bytes.
@@ -69,8 +69,8 @@ static char *name_column(const upk_skill *s, const char *name, const char *dirna
 static char *searched_body(const upk_skill *s) {
   const char *body = s->body ? s->body : "";
   size_t len = strlen(body), at = 0;
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "");
   for (size_t i = 0; i <= s->n_code && b.len < UPK_INDEX_BODY_MAX; i++) {
     size_t end = i < s->n_code ? s->code[i].start : len;
     if (end > len)
@@ -82,14 +82,14 @@ static char *searched_body(const upk_skill *s) {
         while (n && body[at + n] != ' ' && body[at + n] != '\n')
           n--;
       }
-      upk_ix_buf_add(&b, body + at, n);
+      upk_buf_append(&b, body + at, n);
     }
     if (i < s->n_code && s->code[i].end > at) {
       at = s->code[i].end;
-      upk_ix_buf_str(&b, "\n");
+      upk_buf_puts(&b, "\n");
     }
   }
-  return b.s;
+  return b.data;
 }
 
 void upk_ix_parse(const char *dir, upk_ix_parsed *p) {

@@ -23,16 +23,13 @@
 #include "common/fnv1a.h"
 
 /* Room for element n of *v (elements of `size` bytes, *cap of them): doubled when full, at most
- * UINT32_MAX (the hash stores indexes in 32 bits). False: no memory. */
+ * UINT32_MAX (the hash stores indexes in 32 bits). False: past that. */
 static bool room_for(void **v, size_t *cap, size_t n, size_t size) {
-  if (n < *cap)
-    return true;
-  size_t more = *cap ? *cap * 2 : 1024;
-  void *p = more < UINT32_MAX ? realloc(*v, more * size) : NULL;
-  if (!p)
+  if (n >= UINT32_MAX - 1)
     return false;
-  *v = p;
-  *cap = more;
+  if (!*cap)
+    *cap = 512; /* the first growth doubles it: 1024 */
+  *v = upk_xgrow(*v, cap, n + 1, size);
   return true;
 }
 

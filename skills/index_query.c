@@ -87,8 +87,8 @@ typedef struct stems {
 } stems;
 
 typedef struct part {
-  upk_ix_buf fts;                /* the phrases, quoted as a MATCH has them, one after another */
-  upk_ix_buf keys;               /* their kept lists' keys (upk_ix_phrase), one after another */
+  upk_buf fts;                /* the phrases, quoted as a MATCH has them, one after another */
+  upk_buf keys;               /* their kept lists' keys (upk_ix_phrase), one after another */
   size_t key_at[MAX_PHRASES];
   bool all_common;               /* every word in half the skills: rows with all, unranked */
   int phrase_term[MAX_PHRASES];  /* phrase index -> t[] index */
@@ -266,19 +266,19 @@ static int add_phrase(upk_index *ix, part *p, int term_ix, const char *text, boo
   if (!ps->n)
     return -1;
   p->at[p->nphrase] = p->fts.len;
-  upk_ix_buf_str(&p->fts, "\"");
+  upk_buf_puts(&p->fts, "\"");
   for (const char *c = text; *c; c++) /* the tokenizer never yields quotes; be sure */
-    upk_ix_buf_add(&p->fts, c, *c == '"' ? 0 : 1);
-  upk_ix_buf_str(&p->fts, prefix ? "\"*" : "\"");
+    upk_buf_append(&p->fts, c, *c == '"' ? 0 : 1);
+  upk_buf_puts(&p->fts, prefix ? "\"*" : "\"");
   p->ph[p->nphrase].len = (int)(p->fts.len - p->at[p->nphrase]);
   p->key_at[p->nphrase] = p->keys.len;
   if (!prefix && ps->n > 0)
     for (int k = 0; k < ps->n; k++) {
-      upk_ix_buf_str(&p->keys, k ? " " : "=");
-      upk_ix_buf_str(&p->keys, ps->s[k]);
+      upk_buf_puts(&p->keys, k ? " " : "=");
+      upk_buf_puts(&p->keys, ps->s[k]);
     }
   else
-    upk_ix_buf_add(&p->keys, p->fts.s + p->at[p->nphrase], (size_t)p->ph[p->nphrase].len);
+    upk_buf_append(&p->keys, p->fts.data + p->at[p->nphrase], (size_t)p->ph[p->nphrase].len);
   p->ph[p->nphrase].key_len = (int)(p->keys.len - p->key_at[p->nphrase]);
   p->phrase_term[p->nphrase] = term_ix;
   return p->nphrase++;
@@ -341,10 +341,8 @@ static void build_match(upk_index *ix, query *q, int which) {
         add_phrase(ix, p, i, full, false);
   }
   for (int k = 0; k < p->nphrase; k++) { /* the buffers have stopped moving */
-    p->ph[k].text = p->fts.s + p->at[k];
-    p->ph[k].key = p->keys.s ? p->keys.s + p->key_at[k] : p->ph[k].text; /* no memory: text */
-    if (!p->keys.s)
-      p->ph[k].key_len = p->ph[k].len;
+    p->ph[k].text = p->fts.data + p->at[k];
+    p->ph[k].key = p->keys.data + p->key_at[k];
   }
 }
 
@@ -526,8 +524,8 @@ static int head_fields(upk_index *ix, query *q, cand *x) {
 static const char *const field_names[] = {"name", "description", "headings", "body"};
 
 static int fill_why(query *q, const cand *c, upk_index_hit *h) {
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "");
   h->matches = calloc((size_t)q->n + 1, sizeof *h->matches);
   if (!h->matches)
     return -ENOMEM;
@@ -537,18 +535,18 @@ static int fill_why(query *q, const cand *c, upk_index_hit *h) {
     upk_index_match *m = &h->matches[h->n_matches++];
     m->term = strdup(q->t[i].word);
     m->fields = c->fields[i];
-    upk_ix_buf_str(&b, b.len ? "; " : "");
-    upk_ix_buf_str(&b, q->t[i].word);
+    upk_buf_puts(&b, b.len ? "; " : "");
+    upk_buf_puts(&b, q->t[i].word);
     const char *sep = " (";
     for (int f = 0; f < 4; f++)
       if (c->fields[i] & (1u << f)) {
-        upk_ix_buf_str(&b, sep);
-        upk_ix_buf_str(&b, field_names[f]);
+        upk_buf_puts(&b, sep);
+        upk_buf_puts(&b, field_names[f]);
         sep = ", ";
       }
-    upk_ix_buf_str(&b, ")");
+    upk_buf_puts(&b, ")");
   }
-  h->why = b.s;
+  h->why = b.data;
   return h->why ? 0 : -ENOMEM;
 }
 
@@ -622,9 +620,11 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
                        "the task is empty: describe in a few words what you want to do");
   if (!limit)
     limit = 10;
-  query *q = calloc(1, sizeof *q);
-  if (!q)
-    return -ENOMEM;
+  query *q = upk_xcalloc(1, sizeof *q);
+  for (int w = HEAD; w <= BODY; w++) {
+    upk_buf_init(&q->part[w].fts, SIZE_MAX);
+    upk_buf_init(&q->part[w].keys, SIZE_MAX);
+  }
   /* One read transaction for all of the lookup's statements, the words'
    * document counts included: each statement outside one begins and ends
    * its own, two fcntl locks and a look at the WAL for commits each (~17
@@ -648,8 +648,8 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   if (own)
     sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
   for (int w = HEAD; w <= BODY; w++) {
-    free(q->part[w].fts.s);
-    free(q->part[w].keys.s);
+    free(q->part[w].fts.data);
+    free(q->part[w].keys.data);
   }
   free(q);
   if (rc)

@@ -418,16 +418,16 @@ void upk_ix_rank_close(upk_index *ix) {
  * otherwise open each kept one's doclist to merge it into the OR. When no
  * row has them, the kept lists are all there is (an AND: nothing). */
 static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job, rank_ctx *r) {
-  upk_ix_buf e = {0};
+  upk_buf e = UPK_BUF_INIT(SIZE_MAX);
   for (int k = 0; k < r->n_asked; k++) {
     const upk_ix_phrase *ph = &job->ph[r->asked[k]];
-    upk_ix_buf_str(&e, k ? (job->all ? " AND " : " OR ") : "");
-    upk_ix_buf_add(&e, ph->text, (size_t)ph->len);
+    upk_buf_puts(&e, k ? (job->all ? " AND " : " OR ") : "");
+    upk_buf_append(&e, ph->text, (size_t)ph->len);
   }
-  if (!e.s)
+  if (!e.data)
     return -ENOMEM;
   int rc = 0;
-  sqlite3_bind_text(st, 1, e.s, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 1, e.data, -1, SQLITE_STATIC);
   sqlite3_bind_pointer(st, 2, r, "upk_ix_rank", NULL);
   int s = sqlite3_step(st);
   if (s != SQLITE_ROW && s != SQLITE_DONE)
@@ -435,7 +435,7 @@ static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *
              ? upk_ix_fail(ix, -EIO, "lookup: the query's phrases do not line up with FTS5's")
              : upk_ix_sql_fail(ix, "lookup");
   sqlite3_reset(st);
-  free(e.s);
+  free(e.data);
   return rc;
 }
 

@@ -286,14 +286,7 @@ void upk_ix_digest_str(uint64_t *h, const char *s) {
 
 int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f, bool pooled) {
   struct upk_ix_job *j = sc->collect;
-  if (j->n == j->cap) {
-    size_t cap = j->cap ? j->cap * 2 : 1024;
-    job_item *p = realloc(j->items, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    j->items = p;
-    j->cap = cap;
-  }
+  UPK_GROW(j->items, j->cap, j->n + 1);
   const char *d = pooled ? dir : upk_strpool_dup(&j->strings, dir);
   j->items[j->n] = (job_item){.root = sc->root, .dir = d, .md = md, .f = *f};
   if (!j->items[j->n].dir)
@@ -335,15 +328,8 @@ static dent *read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
   while ((de = readdir(d))) {
     if (upk_ix_skipped_name(de->d_name))
       continue;
-    if (*n == cap) {
-      cap = cap ? cap * 2 : 32;
-      dent *p = realloc(v, cap * sizeof *p);
-      if (!p)
-        break;
-      v = p;
-    }
-    if (!(v[*n].name = strdup(de->d_name)))
-      break;
+    UPK_GROW(v, cap, *n + 1);
+    v[*n].name = upk_xstrdup(de->d_name);
     v[(*n)++].type = de->d_type;
   }
   closedir(d);

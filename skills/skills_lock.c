@@ -62,15 +62,9 @@ typedef struct files {
 } files;
 
 static int add(files *f, const char *rel) {
-  if (f->len == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 32;
-    char **p = realloc(f->rel, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    f->rel = p;
-    f->cap = cap;
-  }
-  return (f->rel[f->len] = strdup(rel)) ? (f->len++, 0) : -ENOMEM;
+  UPK_GROW(f->rel, f->cap, f->len + 1);
+  f->rel[f->len++] = upk_xstrdup(rel);
+  return 0;
 }
 
 /* Every regular file below dir/rel (no symbolic links, not .git or node_modules). */

@@ -51,14 +51,7 @@ static bool known(const upk_found_skills *f, const char *name) {
 }
 
 static int push(upk_found_skills *f, upk_found_skill s) {
-  if (f->len == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 16;
-    upk_found_skill *items = realloc(f->items, cap * sizeof *items);
-    if (!items)
-      return -ENOMEM;
-    f->items = items;
-    f->cap = cap;
-  }
+  UPK_GROW(f->items, f->cap, f->len + 1);
   f->items[f->len++] = s;
   return 0;
 }

@@ -157,13 +157,7 @@ typedef struct {
 } cpbuf;
 
 static bool cp_push(cpbuf *b, uint32_t cp) {
-  if (b->n == b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 32;
-    uint32_t *p = realloc(b->v, cap * sizeof *p);
-    if (!p)
-      return false;
-    b->v = p, b->cap = cap;
-  }
+  UPK_GROW(b->v, b->cap, b->n + 1);
   b->v[b->n++] = cp;
   return true;
 }

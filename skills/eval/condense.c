@@ -64,17 +64,7 @@ int ct_reject(ctrace *t, const char *code, const char *fmt, ...) {
 
 /* Push an event taking ownership of text and detail (freed on failure). */
 static cev *push(ctrace *t, cev_kind kind, char *text, char *detail) {
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 32;
-    cev *p = realloc(t->v, cap * sizeof *p);
-    if (!p) {
-      free(text);
-      free(detail);
-      return NULL;
-    }
-    t->v = p;
-    t->cap = cap;
-  }
+  UPK_GROW(t->v, t->cap, t->n + 1);
   cev *e = &t->v[t->n++];
   *e = (cev){.kind = kind, .text = text, .detail = detail, .count = 1};
   return e;

@@ -130,18 +130,10 @@ typedef struct {
 
 static size_t split_lines(const char *out, oline **v) {
   size_t n = 0, cap = 64;
-  *v = malloc(cap * sizeof **v);
-  for (const char *p = out; *v && *p;) {
+  *v = upk_xmalloc(cap * sizeof **v);
+  for (const char *p = out; *p;) {
     size_t k = strcspn(p, "\n");
-    if (n == cap) {
-      oline *q = realloc(*v, (cap *= 2) * sizeof *q);
-      if (!q) {
-        free(*v);
-        *v = NULL;
-        return 0;
-      }
-      *v = q;
-    }
+    UPK_GROW(*v, cap, n + 1);
     (*v)[n++] = (oline){.s = p, .n = k};
     p += k + (p[k] == '\n');
   }
