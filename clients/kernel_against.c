@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "clients/ctl.h"
+#include "common/xalloc.h"
 
 enum { NOTE_MAX = 200 };
 
@@ -161,7 +162,7 @@ static row *problems_in(const char *dir, size_t *n) {
     if (len < 4 || strcmp(e->d_name + len - 3, ".py") || len - 3 >= sizeof rows->name)
       continue;
     if (*n == cap) {
-      row *more = realloc(rows, (cap = cap ? 2 * cap : 16) * sizeof *rows);
+      row *more = upk_xrealloc(rows, (cap = cap ? 2 * cap : 16) * sizeof *rows);
       if (!more)
         break;
       rows = more;

@@ -1,4 +1,5 @@
 #include "common/diag.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 
 static char *dup_or_null(const char *s) {
-  return s ? strdup(s) : NULL;
+  return s ? upk_xstrdup(s) : NULL;
 }
 
 /* Room for one more item. */
@@ -65,7 +66,7 @@ int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char 
   x->severity = sev;
   x->code = dup_or_null(code);
   x->source = dup_or_null(source);
-  x->message = strdup(msg);
+  x->message = upk_xstrdup(msg);
   x->file = NULL;
   x->range = range;
   return 0;

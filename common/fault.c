@@ -1,5 +1,6 @@
 /* Fault injection; see fault.h. */
 #include "common/fault.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -66,7 +67,7 @@ static void parse_rule(char *text) {
 
 static void load(void) {
   const char *env = getenv("UPSKILLD_FAULT");
-  char *copy = env && *env ? strdup(env) : NULL, *save = NULL;
+  char *copy = env && *env ? upk_xstrdup(env) : NULL, *save = NULL;
   for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && n_rules < MAX_RULES;
        t = strtok_r(NULL, ",", &save))
     parse_rule(t);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "common/run.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,7 @@ static char **merged_env(const char *const *extra) {
     n++;
   while (environ[m])
     m++;
-  char **env = calloc(n + m + 1, sizeof *env);
+  char **env = upk_xcalloc(n + m + 1, sizeof *env);
   if (!env)
     return NULL;
   memcpy(env, extra, n * sizeof *env);
@@ -96,7 +97,7 @@ int upk_run_program(const char *const *argv, const char *cwd, const char *const 
                     int timeout_ms, size_t cap, upk_run_result *res) {
   memset(res, 0, sizeof *res);
   int fds[2];
-  if (!(res->output = malloc(cap + 1)))
+  if (!(res->output = upk_xmalloc(cap + 1)))
     return -ENOMEM;
   if (pipe2(fds, O_CLOEXEC) < 0) {
     int rc = -errno;

@@ -1,5 +1,6 @@
 /* SHA-256 with libcrypto opened on first use (sha256.h). */
 #include "common/sha256.h"
+#include "common/xalloc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -91,7 +92,7 @@ int upk_base64(const void *p, size_t n, char **out) {
     return -ENOSYS;
   if (n > (size_t)INT_MAX / 4 * 3 - 3)
     return -EFBIG;
-  char *b = malloc((n + 2) / 3 * 4 + 1);
+  char *b = upk_xmalloc((n + 2) / 3 * 4 + 1);
   if (!b)
     return -ENOMEM;
   crypto.encode_block((unsigned char *)b, p, (int)n); /* writes the NUL too */

@@ -1,6 +1,7 @@
 /* String pool: blocks of BLOCK_BYTES bytes (or one string's size, when larger), filled
  * from the front and chained, newest first. */
 #include "common/strpool.h"
+#include "common/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@ struct upk_strpool_block {
 char *upk_strpool_ndup(upk_strpool *p, const char *s, size_t n) {
   if (!p->head || p->cap - p->used < n + 1) {
     size_t cap = n + 1 > BLOCK_BYTES ? n + 1 : BLOCK_BYTES;
-    upk_strpool_block *b = malloc(sizeof *b + cap);
+    upk_strpool_block *b = upk_xmalloc(sizeof *b + cap);
     if (!b)
       return NULL;
     b->next = p->head;

@@ -10,6 +10,7 @@
 
 #include "daemon/eval_service_int.h"
 #include "daemon/models_methods.h"
+#include "common/xalloc.h"
 
 enum { ANSWER_SHOWN = 24 << 10, GRADE_TOKENS = 1024 };
 
@@ -77,8 +78,7 @@ static void on_grade(void *arg, const upk_completion_result *r) {
   upk_assert_status s;
   if (r->error) {
     s = UPK_ASSERT_ERROR;
-    if (asprintf(&why, "the grader failed: %s", r->message) < 0)
-      why = NULL;
+    why = upk_xasprintf("the grader failed: %s", r->message);
   } else {
     s = read_verdict(r->answer->text, &why);
   }
@@ -120,7 +120,7 @@ void eval__grade(eval_trial *x) {
                                  "config grader_model)");
     return;
   }
-  if (!(x->gslots = calloc(n, sizeof *x->gslots)))
+  if (!(x->gslots = upk_xcalloc(n, sizeof *x->gslots)))
     return; /* out of memory: they stay skipped */
   x->submitting = true;
   for (size_t i = 0; i < r->n && i < c->n_asserts; i++) {

@@ -27,6 +27,7 @@
 #include "daemon/tool_results.h"
 
 #include "daemon/eval_methods_int.h"
+#include "common/xalloc.h"
 
 void em_free(ecall *c) {
   json_decref(c->params);
@@ -72,8 +73,8 @@ const char *em_str(const ecall *c, const char *key) {
 char *em_abs(const char *ws, const char *p) {
   char *out = NULL;
   if (p[0] == '/' || !ws)
-    return strdup(p);
-  return asprintf(&out, "%s/%s", ws, p) < 0 ? NULL : out;
+    return upk_xstrdup(p);
+  return upk_xasprintf("%s/%s", ws, p);
 }
 
 char *upk_eval_runs_dir(const char *configured, const char *workspace) {
@@ -82,7 +83,7 @@ char *upk_eval_runs_dir(const char *configured, const char *workspace) {
     return em_abs(workspace, configured);
   const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
   if (state && *state == '/')
-    return asprintf(&out, "%s/upskilld/runs", state) < 0 ? NULL : out;
+    return upk_xasprintf("%s/upskilld/runs", state);
   return asprintf(&out, "%s/.local/state/upskilld/runs", home && *home ? home : "/tmp") < 0 ? NULL
                                                                                             : out;
 }
@@ -166,7 +167,7 @@ static int load_skill(ecall *c, const char *given) {
   if (path && stat(path, &st) && !strchr(given, '/')) {
     free(path);
     path = NULL;
-    if (c->indexed_dir ? !(path = strdup(c->indexed_dir))
+    if (c->indexed_dir ? !(path = upk_xstrdup(c->indexed_dir))
                        : asprintf(&path, "%s/%s", c->skills_dir, given) < 0)
       path = NULL;
   }
@@ -183,9 +184,9 @@ static int load_skill(ecall *c, const char *given) {
   }
   upk_diags_free(&d);
   char *md = NULL, *meta = NULL;
-  c->skill_name = strdup(sk.name ? sk.name : sk.dir_name ? sk.dir_name : "skill");
-  c->skill_dir = sk.dir ? strdup(sk.dir) : NULL;
-  c->skill_description = sk.description ? strdup(sk.description) : NULL;
+  c->skill_name = upk_xstrdup(sk.name ? sk.name : sk.dir_name ? sk.dir_name : "skill");
+  c->skill_dir = sk.dir ? upk_xstrdup(sk.dir) : NULL;
+  c->skill_description = sk.description ? upk_xstrdup(sk.description) : NULL;
   rc = asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0
            ? -1
            : em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
@@ -271,7 +272,7 @@ static void on_cancel(upk_job *job) {
 /* `indexed_dir` (taken) is the skill a name stands for in the index, or NULL. */
 static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn run,
                            char *indexed_dir) {
-  ecall *c = calloc(1, sizeof *c);
+  ecall *c = upk_xcalloc(1, sizeof *c);
   if (!c) {
     free(indexed_dir);
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
@@ -281,7 +282,7 @@ static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn
   upk_server *s = job->server;
   c->job = job;
   c->params = json_deep_copy(params ? params : json_object());
-  c->workspace = s->workspace ? strdup(s->workspace) : NULL;
+  c->workspace = s->workspace ? upk_xstrdup(s->workspace) : NULL;
   c->init_options = s->init_options ? json_deep_copy(s->init_options) : NULL;
   c->load = load;
   c->run = run;
@@ -355,7 +356,7 @@ static int load_baseline(ecall *c, const char *given) {
     rc = em_fail(c, UPK_RPC_INVALID_PARAMS, "params.baselineSkill: no skill at '%s' (%s)", given,
                  strerror(-rc));
   else if (!(rc = em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->baseline_md)))
-    c->baseline_dir = strdup(sk.dir);
+    c->baseline_dir = upk_xstrdup(sk.dir);
   free(md);
   upk_skill_free(&sk);
   return rc;
@@ -544,7 +545,7 @@ static void find_work(upk_index *ix, void *arg) {
     return;
   upk_index_skill sk = {0};
   if (upk_index_get(ix, json_string_value(json_object_get(f->params, "skill")), NULL, &sk) == 0)
-    f->dir = strdup(sk.e.dir);
+    f->dir = upk_xstrdup(sk.e.dir);
   upk_index_skill_free(&sk);
 }
 
@@ -573,7 +574,7 @@ static void eval_handler(upk_job *job, json_t *params) {
     return;
   }
   const char *skill = json_string_value(json_object_get(params, "skill"));
-  eval_find *f = skill && !strchr(skill, '/') ? calloc(1, sizeof *f) : NULL;
+  eval_find *f = skill && !strchr(skill, '/') ? upk_xcalloc(1, sizeof *f) : NULL;
   if (!f) {
     em_start(job, params, eval_load, eval_run);
     return;

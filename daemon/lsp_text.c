@@ -8,6 +8,7 @@
 #include "daemon/lsp_text.h"
 #include "gpu/occupancy.h"
 #include "skills/skill.h"
+#include "common/xalloc.h"
 
 long upk_lsp_offset(const char *text, size_t len, int line, int character) {
   size_t i = 0;
@@ -155,10 +156,9 @@ char *upk_skill_tokens_title(const char *text, size_t len) {
   if (upk_skill_parse(text, len, NULL, &sk, &d) == 0) {
     size_t meta = (sk.name ? strlen(sk.name) : 0) + (sk.description ? strlen(sk.description) : 0);
     size_t body = sk.body ? strlen(sk.body) : len;
-    if (asprintf(&out, "≈%zu tokens · name + description ≈%zu (always loaded) · body ≈%zu (on use)",
+    out = upk_xasprintf("≈%zu tokens · name + description ≈%zu (always loaded) · body ≈%zu (on use)",
                  upk_estimate_tokens(len), upk_estimate_tokens(meta),
-                 upk_estimate_tokens(body)) < 0)
-      out = NULL;
+                 upk_estimate_tokens(body));
     upk_skill_free(&sk);
   }
   upk_diags_free(&d);
@@ -237,9 +237,9 @@ char *upk_skill_key_hover(const char *text, size_t len, int line, const char *wo
   for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++) {
     char *out;
     if (!strcmp(KEYS[i].key, word))
-      return asprintf(&out, "**%s** — %s", KEYS[i].key, KEYS[i].text) < 0 ? NULL : out;
+      return upk_xasprintf("**%s** — %s", KEYS[i].key, KEYS[i].text);
   }
-  return strdup("Not a field of the Agent Skills specification: skills-ref refuses unknown "
+  return upk_xstrdup("Not a field of the Agent Skills specification: skills-ref refuses unknown "
                 "fields (put your own under `metadata`).");
 }
 

@@ -14,6 +14,7 @@
 
 #include "common/log.h"
 #include "daemon/worker_server.h"
+#include "common/xalloc.h"
 
 extern char **environ;
 
@@ -25,7 +26,7 @@ char **upk__worker_env(char **extra) {
     n++;
   while (extra && extra[m])
     m++;
-  char **env = malloc((n + m + 1) * sizeof *env);
+  char **env = upk_xmalloc((n + m + 1) * sizeof *env);
   if (!env)
     return NULL;
   for (size_t i = 0; i < n; i++) {
@@ -44,7 +45,7 @@ char **upk__worker_env(char **extra) {
 }
 
 static worker *new_worker(upk_workers *p) {
-  worker *w = calloc(1, sizeof *w);
+  worker *w = upk_xcalloc(1, sizeof *w);
   if (!w)
     return NULL;
   w->pool = p, w->pidfd = -1;

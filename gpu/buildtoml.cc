@@ -2,6 +2,7 @@
 // interface. The only C++ in the project: no exception and no C++ type
 // crosses the interface (every entry point catches everything).
 #include "gpu/buildtoml.h"
+#include "common/xalloc.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -122,12 +123,12 @@ __attribute__((format(printf, 5, 6))) void diag(ctx &c, upk_severity sev, const 
     c.oom = true;
     return;
   }
-  if (c.b->path && !(d->items[d->len - 1].file = strdup(c.b->path)))
+  if (c.b->path && !(d->items[d->len - 1].file = upk_xstrdup(c.b->path)))
     c.oom = true;
 }
 
 char *dup(ctx &c, std::string_view s) {
-  char *p = strndup(s.data(), s.size());
+  char *p = upk_xstrndup(s.data(), s.size());
   if (!p)
     c.oom = true;
   return p;
@@ -186,7 +187,7 @@ void take_list(ctx &c, const toml::table &t, const char *key, upk_bt_list *out) 
   upk_range r = range_of(kv->first.source());
   out->line = r.line, out->col = r.col;
   const toml::array &a = *kv->second.as_array();
-  out->v = static_cast<upk_bt_str *>(std::calloc(a.size() + 1, sizeof *out->v));
+  out->v = static_cast<upk_bt_str *>(std::upk_xcalloc(a.size() + 1, sizeof *out->v));
   if (!out->v) {
     c.oom = true;
     return;
@@ -300,7 +301,7 @@ void read_caps(ctx &c, const toml::table &t, upk_bt_kernel *k) {
   k->caps_given = a != nullptr;
   if (!a)
     return;
-  k->caps = static_cast<upk_bt_cap *>(std::calloc(a->size() + 1, sizeof *k->caps));
+  k->caps = static_cast<upk_bt_cap *>(std::upk_xcalloc(a->size() + 1, sizeof *k->caps));
   if (!k->caps) {
     c.oom = true;
     return;
@@ -387,7 +388,7 @@ void read_kernels(ctx &c, const toml::table &root) {
     diag(c, UPK_SEV_ERROR, "buildtoml/type", kn->source(), "kernel must be a table of tables");
     return;
   }
-  c.b->kernels = static_cast<upk_bt_kernel *>(std::calloc(kt->size() + 1, sizeof *c.b->kernels));
+  c.b->kernels = static_cast<upk_bt_kernel *>(std::upk_xcalloc(kt->size() + 1, sizeof *c.b->kernels));
   if (!c.b->kernels) {
     c.oom = true;
     return;
@@ -423,9 +424,9 @@ void read_root(ctx &c, const toml::table &root) {
 }
 
 int set_path(upk_buildtoml *b, const char *path) {
-  b->path = strdup(path ? path : "build.toml");
+  b->path = upk_xstrdup(path ? path : "build.toml");
   const char *slash = b->path ? std::strrchr(b->path, '/') : nullptr;
-  b->dir = slash ? strndup(b->path, slash == b->path ? 1 : (size_t)(slash - b->path)) : strdup(".");
+  b->dir = slash ? upk_xstrndup(b->path, slash == b->path ? 1 : (size_t)(slash - b->path)) : upk_xstrdup(".");
   return b->path && b->dir ? 0 : -ENOMEM;
 }
 

@@ -5,6 +5,7 @@
 #include "gpu/cubin.h"
 
 #include "gpu/nvlog.h"
+#include "common/xalloc.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -192,8 +193,8 @@ static int list_entries(const image *im, found *f) {
       !in_bounds(im, strtab.sh_offset, strtab.sh_size))
     return -EINVAL;
   size_t count = symtab.sh_size / sizeof(Elf64_Sym);
-  f->k = calloc(count ? count : 1, sizeof *f->k);
-  f->sym = calloc(count ? count : 1, sizeof *f->sym);
+  f->k = upk_xcalloc(count ? count : 1, sizeof *f->k);
+  f->sym = upk_xcalloc(count ? count : 1, sizeof *f->sym);
   if (!f->k || !f->sym)
     return -ENOMEM;
   for (size_t s = 0; s < count; s++) {
@@ -205,7 +206,7 @@ static int list_entries(const image *im, found *f) {
       continue;
     upk_kernel_info *k = &f->k[f->n];
     *k = (upk_kernel_info){.line = -1, .col = -1};
-    if (!(k->mangled = strdup(name)))
+    if (!(k->mangled = upk_xstrdup(name)))
       return -ENOMEM;
     f->sym[f->n++] = (uint32_t)s;
   }

@@ -12,6 +12,7 @@
 
 #include "common/fileio.h"
 #include "gpu/srcscan.h"
+#include "common/xalloc.h"
 
 enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20 };
 
@@ -39,10 +40,10 @@ static void free_list(char **v, size_t n) {
 /* Roots as real paths; a root that does not exist stays as given (nothing real
  * lies under it, so it allows nothing). */
 static char **real_roots(const char *const *roots, size_t n) {
-  char **v = calloc(n + 1, sizeof *v);
+  char **v = upk_xcalloc(n + 1, sizeof *v);
   for (size_t i = 0; v && i < n; i++) {
     v[i] = realpath(roots[i], NULL);
-    if (!v[i] && !(v[i] = strdup(roots[i]))) {
+    if (!v[i] && !(v[i] = upk_xstrdup(roots[i]))) {
       free_list(v, i);
       return NULL;
     }
@@ -94,7 +95,7 @@ static int add_diag(walk *w, const upk_src_include *inc, const char *file, const
                     inc->target, inc->angled ? '>' : '"', a, b))
     return -ENOMEM;
   upk_diag *d = &w->out->items[w->out->len - 1];
-  if (file && !(d->file = strdup(file)))
+  if (file && !(d->file = upk_xstrdup(file)))
     return -ENOMEM;
   return 0;
 }

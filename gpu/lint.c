@@ -4,6 +4,7 @@
  * and whether it is guarded for older ones. Resource rules read the ptxas
  * figures and the occupancy of each compiled kernel (lint_kernels.c). */
 #include "gpu/lint.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -277,9 +278,9 @@ static bool excluded(const lint *l, const bool *on, int line) {
 static int regions_for(lint *l) {
   static const int older[] = {700, 750, 800, 860, 870, 890};
   size_t n = l->f->n_regions;
-  l->on_target = calloc(n + 1, sizeof(bool));
-  l->on_sm90 = calloc(n + 1, sizeof(bool));
-  l->on_older = calloc(n + 1, sizeof(bool));
+  l->on_target = upk_xcalloc(n + 1, sizeof(bool));
+  l->on_sm90 = upk_xcalloc(n + 1, sizeof(bool));
+  l->on_older = upk_xcalloc(n + 1, sizeof(bool));
   if (!l->on_target || !l->on_sm90 || !l->on_older)
     return -ENOMEM;
   env sm90 = {900, 0};

@@ -19,6 +19,7 @@
 #include "gpu/cubin.h"
 #include "gpu/nvlog.h"
 #include "gpu/toolkit.h"
+#include "common/xalloc.h"
 
 /* ---- the command line ---- */
 
@@ -136,7 +137,7 @@ static bool is_main(const logctx *c, const char *file) {
 static int set_file(const logctx *c, const char *file) {
   upk_diag *d = &c->out->items[c->out->len - 1];
   if (file[0] == '/')
-    d->file = strdup(file);
+    d->file = upk_xstrdup(file);
   else if (asprintf(&d->file, "%s/%s", c->dir, file) < 0)
     d->file = NULL;
   return d->file ? 0 : -ENOMEM;
@@ -232,7 +233,7 @@ static bool driver_line(const logctx *c, const char *l, int *rc) {
 static int split_log(logctx *c, const char *log, char **rest) {
   size_t cap = strlen(log) + 1, n = 0;
   int rc = 0;
-  char *out = malloc(cap * 3 + 64), *line = malloc(cap);
+  char *out = upk_xmalloc(cap * 3 + 64), *line = upk_xmalloc(cap);
   if (!out || !line)
     return free(out), free(line), -ENOMEM;
   for (const char *p = log; *p && !rc;) {
@@ -262,14 +263,13 @@ static int relabel(const logctx *c, upk_diags *d, size_t from) {
     upk_diag *x = &d->items[i];
     if (x->source && !strcmp(x->source, "nvrtc")) {
       free(x->source);
-      x->source = strdup("nvcc");
+      x->source = upk_xstrdup("nvcc");
       if (x->code && !strncmp(x->code, "nvrtc/", 6))
         memcpy(x->code, "nvcc/", 5), memmove(x->code + 5, x->code + 6, strlen(x->code + 6) + 1);
     }
     if (x->file && x->file[0] != '/') {
       char *abs = NULL;
-      if (asprintf(&abs, "%s/%s", c->dir, x->file) < 0)
-        return -ENOMEM;
+      abs = upk_xasprintf("%s/%s", c->dir, x->file);
       free(x->file);
       x->file = abs;
     }
@@ -386,7 +386,7 @@ static int fill_kernels(const upk_compile_req *req, const char *log, const char 
     if (!k->mangled || k->name)
       continue;
     upk_demangle_kernel(k->mangled, name, sizeof name);
-    if (!(k->name = strdup(name)))
+    if (!(k->name = upk_xstrdup(name)))
       return -ENOMEM;
   }
   return filter_names(req, out);

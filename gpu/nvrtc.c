@@ -1,6 +1,7 @@
 /* libnvrtc through dlopen: find it under the toolkit root, resolve the entry
  * points compile.c uses, ask its version and supported architectures. */
 #include "gpu/nvrtc.h"
+#include "common/xalloc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -44,7 +45,7 @@ static int query(void *h, upk_nvrtc *n) {
     return -ENOENT;
   if (version(&n->major, &n->minor) || num(&n->n_archs) || n->n_archs <= 0)
     return -ENOENT;
-  n->archs = calloc((size_t)n->n_archs, sizeof *n->archs);
+  n->archs = upk_xcalloc((size_t)n->n_archs, sizeof *n->archs);
   if (!n->archs)
     return -ENOMEM;
   return archs(n->archs) ? -ENOENT : 0;
@@ -71,7 +72,7 @@ static void *open_lib(const char *root, char *lib, size_t lib_len, char *reason,
 }
 
 static int load(const char *root, upk_nvrtc **out, char *reason, size_t len) {
-  upk_nvrtc *n = calloc(1, sizeof *n);
+  upk_nvrtc *n = upk_xcalloc(1, sizeof *n);
   if (!n)
     return -ENOMEM;
   snprintf(n->root, sizeof n->root, "%s", root);

@@ -3,6 +3,7 @@
  * diagnostic each, then resolve the run's {"from"} buffers against the
  * tensors it handed over and feed them to the device engine trial by trial. */
 #include "gpu/pyref.h"
+#include "common/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -105,7 +106,7 @@ static void add2(argv_b *a, const char *flag, const char *v) {
 /* Trial t uses the seed the run's own buffers would: upk_trial_seed(seed, t). */
 static char *seeds_arg(const upk_run_spec *s) {
   size_t cap = (size_t)s->trials * 21 + 1;
-  char *out = malloc(cap), *w = out;
+  char *out = upk_xmalloc(cap), *w = out;
   for (unsigned t = 0; out && t < s->trials; t++)
     w += snprintf(w, cap - (size_t)(w - out), "%s%llu", t ? "," : "",
                   (unsigned long long)upk_trial_seed(s->ref.py.seed, t));

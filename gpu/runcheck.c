@@ -1,6 +1,7 @@
 /* Host-side runtime checks on kernel buffers (see runcheck.h). Everything
  * here is deterministic and testable without a GPU. */
 #include "gpu/runcheck.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -448,7 +449,7 @@ int upk_stats_of(const double *ms, size_t n, upk_stats *out) {
   memset(out, 0, sizeof *out);
   if (n == 0)
     return -EINVAL;
-  double *s = malloc(n * sizeof *s), sum = 0, sq = 0;
+  double *s = upk_xmalloc(n * sizeof *s), sum = 0, sq = 0;
   if (!s)
     return -ENOMEM;
   memcpy(s, ms, n * sizeof *s);

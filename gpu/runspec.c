@@ -2,6 +2,7 @@
  * Unknown keys are errors too, so a misspelt "gird" is caught rather than
  * silently defaulted. */
 #include "gpu/runspec.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -101,7 +102,7 @@ static int get_str(ctx *c, json_t *o, const char *key, const char *path, char **
     return 0;
   if (!json_is_string(v) || !json_string_length(v))
     return fail(c, p, "must be a non-empty string");
-  return (*out = strdup(json_string_value(v))) ? 0 : oom(c);
+  return (*out = upk_xstrdup(json_string_value(v))) ? 0 : oom(c);
 }
 
 /* grid/block: an integer or an array of 1 to 3 integers, each within max[i]. */
@@ -288,7 +289,7 @@ static int parse_from(ctx *c, const char *v, const char *path, upk_run_arg *arg)
   static const char *const prefixes[] = {"input", "output"};
   if (!strncmp(v, "param:", 6) && v[6]) {
     arg->from = UPK_FROM_PARAM;
-    return (arg->from_name = strdup(v + 6)) ? 0 : oom(c);
+    return (arg->from_name = upk_xstrdup(v + 6)) ? 0 : oom(c);
   }
   for (int k = 0; k < 2; k++) {
     size_t n = strlen(prefixes[k]);
@@ -348,7 +349,7 @@ static int get_arg(ctx *c, json_t *a, size_t i, upk_run_arg *arg) {
   if (get_object(c, a, path) || get_str(c, a, "name", path, &arg->name))
     return c->rc;
   snprintf(name, sizeof name, "arg%zu", i);
-  if (!arg->name && !(arg->name = strdup(name)))
+  if (!arg->name && !(arg->name = upk_xstrdup(name)))
     return oom(c);
   if (json_object_get(a, "from"))
     return get_from_arg(c, a, path, arg);
@@ -392,7 +393,7 @@ static int get_args(ctx *c, json_t *run, upk_run_spec *s) {
   if (!json_is_array(args))
     return fail(c, "run.args", "required: an array of buffers and scalars in parameter order");
   s->n_args = json_array_size(args);
-  s->args = calloc(s->n_args + 1, sizeof *s->args);
+  s->args = upk_xcalloc(s->n_args + 1, sizeof *s->args);
   if (!s->args)
     return oom(c);
   for (size_t i = 0; i < s->n_args; i++)

@@ -2,6 +2,7 @@
  * One forward pass with bounded look-ahead and no recursion, so garbage and
  * huge inputs cost linear time. */
 #include "gpu/srclex.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -31,10 +32,10 @@ static int splice(upk_src_lexer *lx, const char *src, size_t len) {
   size_t nl = 0;
   for (size_t i = 0; i < len; i++)
     nl += src[i] == '\n';
-  lx->buf = malloc(len + 1);
-  lx->splice_at = malloc((nl + 1) * sizeof *lx->splice_at);
-  lx->splice_cum = malloc((nl + 1) * sizeof *lx->splice_cum);
-  lx->line_start = malloc((nl + 1) * sizeof *lx->line_start);
+  lx->buf = upk_xmalloc(len + 1);
+  lx->splice_at = upk_xmalloc((nl + 1) * sizeof *lx->splice_at);
+  lx->splice_cum = upk_xmalloc((nl + 1) * sizeof *lx->splice_cum);
+  lx->line_start = upk_xmalloc((nl + 1) * sizeof *lx->line_start);
   if (!lx->buf || !lx->splice_at || !lx->splice_cum || !lx->line_start)
     return -ENOMEM;
   lx->line_start[lx->n_lines++] = 0;

@@ -2,6 +2,7 @@
  * read from the lexer's tokens in one forward pass (no backtracking, no
  * recursion), so garbage and huge inputs cost linear time. */
 #include "gpu/srcscan.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,7 +51,7 @@ static bool mentions_arch(const char *cond) {
 
 static char *cat3(const char *a, const char *b, const char *c) {
   size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
-  char *r = malloc(na + nb + nc + 1);
+  char *r = upk_xmalloc(na + nb + nc + 1);
   if (r) {
     memcpy(r, a, na);
     memcpy(r + na, b, nb);
@@ -64,7 +65,7 @@ static int record_region(scan *s, chain *c, const char *cond, int line) {
   if (f->n_regions >= MAX_REGIONS)
     return 0;
   UPK_GROW(f->regions, s->cap_r, f->n_regions + 1);
-  char *dup = strdup(cond);
+  char *dup = upk_xstrdup(cond);
   if (!dup)
     return -ENOMEM;
   f->regions[f->n_regions] = (upk_src_region){dup, line, line};
@@ -101,7 +102,7 @@ static int chain_elif(scan *s, const char *cond, int line) {
   }
   if (strlen(neg) > ACC_MAX) { /* a pathological chain: stop tracking it exactly */
     free(neg);
-    neg = strdup("(__upk_unknown__)");
+    neg = upk_xstrdup("(__upk_unknown__)");
   }
   free(c->acc);
   c->acc = neg;
@@ -183,7 +184,7 @@ static int include(scan *s, const upk_src_token *t) {
   upk_src_facts *f = s->f;
   UPK_GROW(f->includes, s->cap_i, f->n_includes + 1);
   upk_src_include *inc = &f->includes[f->n_includes];
-  if (!(inc->target = strndup(s->lx.buf + off, n)))
+  if (!(inc->target = upk_xstrndup(s->lx.buf + off, n)))
     return -ENOMEM;
   f->n_includes++;
   inc->angled = angled;
@@ -323,7 +324,7 @@ static int add_kernel(scan *s) {
   UPK_GROW(f->kernels, s->cap_k, f->n_kernels + 1);
   upk_src_kernel *k = &f->kernels[f->n_kernels];
   memset(k, 0, sizeof *k);
-  if (!(k->name = strndup(s->name.text, s->name.len)))
+  if (!(k->name = upk_xstrndup(s->name.text, s->name.len)))
     return -ENOMEM;
   f->n_kernels++;
   upk_src_lex_pos(&s->lx, s->name.off, &k->line, &k->col);

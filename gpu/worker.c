@@ -31,6 +31,7 @@
 #include "gpu/toolkit.h"
 #include "gpu/worker_serve.h"
 #include "common/fileio.h"
+#include "common/xalloc.h"
 
 #define LINE_MAX_BYTES ((size_t)1 << 30) /* a request longer than this is refused, not read */
 #define READ_CHUNK 65536
@@ -291,7 +292,7 @@ static int serve(int in_fd, int out_fd, bool write_exits) {
  * M_TRIM_THRESHOLD). A first compile otherwise takes a page fault per 4 KiB it touches: where
  * faults are dear (a VM) that was 25 of its 100 ms, for 3 ms here. */
 static void prefault_heap(size_t bytes) {
-  char *p = malloc(bytes);
+  char *p = upk_xmalloc(bytes);
   if (!p)
     return;
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);

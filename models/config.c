@@ -1,4 +1,5 @@
 #include "models/config.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -133,8 +134,8 @@ json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen)
 
 void upk_config_defaults(upk_config *c) {
   memset(c, 0, sizeof *c);
-  c->skill_generation_model = strdup(DEFAULT_MODEL);
-  c->skills_dir = strdup(DEFAULT_SKILLS_DIR);
+  c->skill_generation_model = upk_xstrdup(DEFAULT_MODEL);
+  c->skills_dir = upk_xstrdup(DEFAULT_SKILLS_DIR);
   c->max_refine_attempts = 2;
   /* Current model ids; a config file's model_aliases can point them elsewhere. */
   c->model_aliases =

@@ -14,6 +14,7 @@
 
 #include "common/log.h"
 #include "upk_config.h"
+#include "common/xalloc.h"
 
 enum {
   DEFAULT_CONNECT_MS = 10000,
@@ -132,7 +133,7 @@ static int socket_cb(CURL *easy, curl_socket_t fd, int what, void *userp, void *
     return 0;
   }
   if (!s) {
-    s = calloc(1, sizeof *s);
+    s = upk_xcalloc(1, sizeof *s);
     if (!s)
       return -1;
     if (uv_poll_init_socket(h->loop, &s->poll, fd)) {
@@ -169,7 +170,7 @@ int upk_http_new(uv_loop_t *loop, upk_http **out) {
   if (global_users == 0 && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
     return -ENOMEM;
   global_users++;
-  upk_http *h = calloc(1, sizeof *h);
+  upk_http *h = upk_xcalloc(1, sizeof *h);
   if (h)
     h->multi = curl_multi_init();
   if (!h || !h->multi) {
@@ -425,7 +426,7 @@ int upk_http_start(upk_http *h, const upk_http_request *rq, upk_http_cb cb, void
   if (!h || h->freeing || !rq->url || !cb ||
       (strncmp(rq->url, "http://", 7) && strncmp(rq->url, "https://", 8)))
     return -EINVAL;
-  upk_http_req *r = calloc(1, sizeof *r);
+  upk_http_req *r = upk_xcalloc(1, sizeof *r);
   if (!r)
     return -ENOMEM;
   r->h = h;
@@ -435,7 +436,7 @@ int upk_http_start(upk_http *h, const upk_http_request *rq, upk_http_cb cb, void
   r->max = rq->max_response ? rq->max_response : DEFAULT_MAX_RESPONSE;
   r->easy = curl_easy_init();
   if (rq->body) {
-    r->body = malloc(rq->body_len + 1);
+    r->body = upk_xmalloc(rq->body_len + 1);
     if (r->body) {
       memcpy(r->body, rq->body, rq->body_len);
       r->body[rq->body_len] = 0;

@@ -2,6 +2,7 @@
  * reference note ../shared/reference/agent-skills.md §3 and vercel-labs/skills
  * src/agents.ts. */
 #include "skills/agents.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -152,8 +153,7 @@ static char *join(const char *a, const char *b) {
   while (la > 1 && a[la - 1] == '/')
     la--;
   char *s = NULL;
-  if (asprintf(&s, "%.*s/%s", (int)la, a, b) < 0)
-    return NULL;
+  s = upk_xasprintf("%.*s/%s", (int)la, a, b);
   return s;
 }
 
@@ -200,8 +200,8 @@ int upk_dirspec_resolve(const upk_dirspec *d, const char *project_root, const up
     return rc;
   }
   out->scope = upk_dirspec_scope(d);
-  out->base = owned ? owned : strdup(base);
-  out->rel = strdup(rel);
+  out->base = owned ? owned : upk_xstrdup(base);
+  out->rel = upk_xstrdup(rel);
   out->path = out->base ? join(out->base, rel) : NULL;
   if (!out->base || !out->rel || !out->path) {
     upk_resolved_dir_free(out);
@@ -262,7 +262,7 @@ static int reads_dir(const upk_agent *a, const char *dir, const char *project_ro
 
 size_t upk_agents_reading(const char *dir, const char *project_root, const upk_env *env,
                           const upk_agent **out, bool *native, size_t cap) {
-  char *norm = dir ? strdup(dir) : NULL;
+  char *norm = dir ? upk_xstrdup(dir) : NULL;
   if (!norm)
     return 0;
   normalise(norm);

@@ -10,6 +10,7 @@
 
 #include "skills/skill_internal.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 /* ---- line map ------------------------------------------------------------ */
 
@@ -18,7 +19,7 @@ int upk_lm_init(upk_linemap *lm, const char *text, size_t len) {
   lm->text = text;
   lm->len = len;
   lm->n = 0;
-  lm->start = malloc(cap * sizeof *lm->start);
+  lm->start = upk_xmalloc(cap * sizeof *lm->start);
   if (!lm->start)
     return -ENOMEM;
   lm->start[lm->n++] = 0;
@@ -185,7 +186,7 @@ static void plain_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
 
 static int add_heading(scan *sc, cmark_node *n) {
   upk_skill *s = sc->s;
-  upk_skill_heading *p = realloc(s->headings, (s->n_headings + 1) * sizeof *p);
+  upk_skill_heading *p = upk_xrealloc(s->headings, (s->n_headings + 1) * sizeof *p);
   if (!p)
     return -ENOMEM;
   s->headings = p;
@@ -195,7 +196,7 @@ static int add_heading(scan *sc, cmark_node *n) {
   upk_skill_heading *h = &s->headings[s->n_headings];
   h->level = cmark_node_get_heading_level(n);
   h->line = file_line(sc, n);
-  h->text = strdup(buf);
+  h->text = upk_xstrdup(buf);
   if (!h->text)
     return -ENOMEM;
   s->n_headings++;
@@ -204,7 +205,7 @@ static int add_heading(scan *sc, cmark_node *n) {
 
 static int add_code(scan *sc, cmark_node *n) {
   upk_skill *s = sc->s;
-  upk_skill_code *p = realloc(s->code, (s->n_code + 1) * sizeof *p);
+  upk_skill_code *p = upk_xrealloc(s->code, (s->n_code + 1) * sizeof *p);
   if (!p)
     return -ENOMEM;
   s->code = p;
@@ -221,7 +222,7 @@ static int add_code(scan *sc, cmark_node *n) {
   x->end = body_line_end(sc, cmark_node_get_end_line(n));
   if (x->end < x->start)
     x->end = x->start;
-  x->lang = strndup(info ? info : "", k);
+  x->lang = upk_xstrndup(info ? info : "", k);
   if (!x->lang)
     return -ENOMEM;
   s->n_code++;
@@ -230,12 +231,12 @@ static int add_code(scan *sc, cmark_node *n) {
 
 static int add_ref(scan *sc, const char *target, size_t len, size_t off) {
   upk_skill *s = sc->s;
-  upk_skill_ref *p = realloc(s->refs, (s->n_refs + 1) * sizeof *p);
+  upk_skill_ref *p = upk_xrealloc(s->refs, (s->n_refs + 1) * sizeof *p);
   if (!p)
     return -ENOMEM;
   s->refs = p;
   upk_skill_ref *r = &s->refs[s->n_refs];
-  r->target = strndup(target, len);
+  r->target = upk_xstrndup(target, len);
   if (!r->target)
     return -ENOMEM;
   size_t end = off + len > sc->lm->len ? sc->lm->len : off + len;
@@ -265,7 +266,7 @@ static int hexval(int c) {
 
 /* cmark percent-encodes destinations; decode them and drop ?query/#fragment. */
 static char *url_target(const char *u) {
-  char *t = malloc(strlen(u) + 1), *o = t;
+  char *t = upk_xmalloc(strlen(u) + 1), *o = t;
   if (!t)
     return NULL;
   for (const char *p = u; *p && *p != '#' && *p != '?'; p++) {

@@ -14,6 +14,7 @@
 #include "skills/fsutil.h"
 #include "common/sha256.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 #define SCHEME "skill://"
 
@@ -80,7 +81,7 @@ char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, co
     rel = below(dir, "/");
   }
   size_t cap = rel ? strlen(SCHEME) + 16 + 3 * strlen(rel) : 0;
-  char *uri = rel ? malloc(cap) : NULL; /* sized, not PATH_MAX: one per entry of a page */
+  char *uri = rel ? upk_xmalloc(cap) : NULL; /* sized, not PATH_MAX: one per entry of a page */
   if (!uri)
     return NULL;
   size_t at = (size_t)snprintf(uri, cap, SCHEME "%s/", base_names[base]);
@@ -91,7 +92,7 @@ char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, co
 
 char *upk_catalog_file_uri(const char *root_uri, const char *rel) {
   size_t cap = strlen(root_uri) + 3 * strlen(rel) + 8, at = 0; /* encode_path keeps 4 spare */
-  char *uri = malloc(cap);
+  char *uri = upk_xmalloc(cap);
   if (!uri)
     return NULL;
   at = (size_t)snprintf(uri, cap, "%s/", root_uri);
@@ -144,7 +145,7 @@ int upk_catalog_uri_path(const upk_catalog_bases *b, const char *uri, char **pat
   const char *dir = base < 0 ? NULL : base_dir(b, base);
   if (!dir || !*dir)
     return -EINVAL;
-  char *out = malloc(PATH_MAX);
+  char *out = upk_xmalloc(PATH_MAX);
   if (!out)
     return -ENOMEM;
   size_t at = (size_t)snprintf(out, PATH_MAX, "%s", strcmp(dir, "/") ? dir : "");

@@ -16,6 +16,7 @@
 #include "common/fault.h"
 #include "common/fileio.h"
 #include "common/sha256.h"
+#include "common/xalloc.h"
 
 #define REL_MAX 4096u
 #define RM_MAX_DEPTH 256u
@@ -32,7 +33,7 @@ int upk_fs_diag(upk_diags *diags, upk_severity sev, const char *code, const char
   upk_range whole = {-1, 0, -1, 0};
   if (upk_diags_add(diags, sev, code, "upskilld-install", whole, "%s", msg) < 0)
     return -ENOMEM;
-  if (file && !(diags->items[diags->len - 1].file = strdup(file)))
+  if (file && !(diags->items[diags->len - 1].file = upk_xstrdup(file)))
     return -ENOMEM;
   return 0;
 }
@@ -113,15 +114,15 @@ bool upk_rel_path_ok(const char *rel) {
 int upk_tree_add(upk_tree *t, const char *rel, const void *data, size_t len, bool exec) {
   if (t->n == t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 16;
-    upk_tree_file *p = realloc(t->files, cap * sizeof *p);
+    upk_tree_file *p = upk_xrealloc(t->files, cap * sizeof *p);
     if (!p)
       return -ENOMEM;
     t->files = p;
     t->cap = cap;
   }
   upk_tree_file *f = &t->files[t->n];
-  f->rel = strdup(rel);
-  f->data = malloc(len ? len : 1);
+  f->rel = upk_xstrdup(rel);
+  f->data = upk_xmalloc(len ? len : 1);
   if (!f->rel || !f->data) {
     free(f->rel);
     free(f->data);
@@ -264,7 +265,7 @@ static int load_dir(int dfd, const char *prefix, unsigned depth, upk_tree *t, up
     return rc;
   }
   int rc = 0;
-  char *rel = malloc(REL_MAX);
+  char *rel = upk_xmalloc(REL_MAX);
   if (!rel)
     rc = -ENOMEM;
   struct dirent *e;

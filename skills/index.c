@@ -345,7 +345,7 @@ char *upk_index_default_path(const char *workspace) {
 
 int upk_index_open(upk_index **out, const upk_index_options *opt) {
   *out = NULL;
-  upk_index *ix = calloc(1, sizeof *ix);
+  upk_index *ix = upk_xcalloc(1, sizeof *ix);
   if (!ix)
     return -ENOMEM;
   upk_index_options o = opt ? *opt : (upk_index_options){0};
@@ -356,7 +356,7 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
     ix->w = o.weights;
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
-    if (!(ix->db_path = strdup(o.db_path)))
+    if (!(ix->db_path = upk_xstrdup(o.db_path)))
       goto fail;
     if ((rc = mkdirs(ix->db_path)) < 0) {
       upk_ix_fail(ix, rc, "cannot create the directory of %s: %s", ix->db_path, strerror(-rc));
@@ -451,7 +451,7 @@ static char *roots_signature(upk_index *ix) {
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
     return NULL;
   if (sqlite3_step(st) == SQLITE_ROW)
-    out = strdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
+    out = upk_xstrdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
   sqlite3_finalize(st);
   return out;
 }

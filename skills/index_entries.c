@@ -1,6 +1,7 @@
 /* The skill index: reading entries back (list, get, shadows) and the
  * stored form of per-skill diagnostics. */
 #include "skills/index_int.h"
+#include "common/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +16,7 @@
 
 static char *col_dup(sqlite3_stmt *st, int col) {
   const unsigned char *s = sqlite3_column_text(st, col);
-  return strdup(s ? (const char *)s : "");
+  return upk_xstrdup(s ? (const char *)s : "");
 }
 
 char *upk_ix_diags_pack(const upk_diags *d) {
@@ -45,7 +46,7 @@ static void diags_unpack(const char *s, upk_diags *d) {
     const char *end = strchr(s, '\x1e');
     if (!end)
       break;
-    char *rec = strndup(s, (size_t)(end - s)), *f[9] = {0}, *cur = rec;
+    char *rec = upk_xstrndup(s, (size_t)(end - s)), *f[9] = {0}, *cur = rec;
     int n;
     /* strsep keeps empty fields, which strtok would drop */
     for (n = 0; n < 9 && cur; n++)
@@ -55,7 +56,7 @@ static void diags_unpack(const char *s, upk_diags *d) {
       if (!upk_diags_add(d, (upk_severity)atoi(f[0]), *f[5] ? f[5] : NULL, *f[6] ? f[6] : NULL, r,
                          "%s", f[8]) &&
           *f[7])
-        d->items[d->len - 1].file = strdup(f[7]);
+        d->items[d->len - 1].file = upk_xstrdup(f[7]);
     }
     free(rec);
     s = end + 1;
@@ -70,7 +71,7 @@ int upk_ix_entry_from_row(sqlite3_stmt *st, int c, upk_index_entry *e) {
   e->dir = col_dup(st, c + 3);
   e->root = col_dup(st, c + 4);
   const unsigned char *agent = sqlite3_column_text(st, c + 5);
-  e->agent = agent && *agent ? strdup((const char *)agent) : NULL;
+  e->agent = agent && *agent ? upk_xstrdup((const char *)agent) : NULL;
   e->scope = (upk_index_scope)sqlite3_column_int(st, c + 6);
   e->priority = sqlite3_column_int(st, c + 7);
   e->shadowed = !sqlite3_column_int(st, c + 8);
@@ -250,7 +251,7 @@ static int read_file(const char *path, size_t max, char **out, size_t *len) {
     fclose(f);
     return -EFBIG;
   }
-  char *buf = malloc((size_t)sb.st_size + 1);
+  char *buf = upk_xmalloc((size_t)sb.st_size + 1);
   size_t n = buf ? fread(buf, 1, (size_t)sb.st_size, f) : 0;
   fclose(f);
   if (!buf)
@@ -380,7 +381,7 @@ int upk_index_shadows_between(upk_index *ix, const char *first, const char *last
     upk_index_shadow *s = &(*out)[(*n)++];
     const unsigned char *agent = sqlite3_column_text(st, 1);
     s->name = col_dup(st, 0);
-    s->agent = agent && *agent ? strdup((const char *)agent) : NULL;
+    s->agent = agent && *agent ? upk_xstrdup((const char *)agent) : NULL;
     s->winner = col_dup(st, 2);
     s->winner_scope = (upk_index_scope)sqlite3_column_int(st, 3);
     s->shadowed = col_dup(st, 4);

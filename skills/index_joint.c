@@ -16,6 +16,7 @@
  * from the row lists the ranking already holds (one merge of each word's
  * lists against the candidates), so it walks nothing more. */
 #include "skills/index_int.h"
+#include "common/xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ static void find_all(const upk_ix_postings *l, const int64_t *rows, size_t n,
 
 int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_t *rows, size_t n,
                         double *score, uint64_t *in_body) {
-  const upk_ix_posting **h = malloc(2 * n * sizeof *h), **t = h + n;
+  const upk_ix_posting **h = upk_xmalloc(2 * n * sizeof *h), **t = h + n;
   if (!h)
     return -1;
   memset(in_body, 0, n * sizeof *in_body);

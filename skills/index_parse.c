@@ -23,6 +23,7 @@
 
 #include "skills/skill.h"
 #include "skills/validate.h"
+#include "common/xalloc.h"
 
 #define MAX_HELPERS 3
 #define WINDOW 256
@@ -30,13 +31,13 @@
 
 static char *trimmed(const char *s) {
   if (!s)
-    return strdup("");
+    return upk_xstrdup("");
   while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
     s++;
   size_t n = strlen(s);
   while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
     n--;
-  return strndup(s, n);
+  return upk_xstrndup(s, n);
 }
 
 /* The directory name (when it differs from the skill's name) and the
@@ -110,7 +111,7 @@ void upk_ix_parse(const char *dir, upk_ix_parsed *p) {
   p->desc = trimmed(s.description);
   if (p->name && !*p->name) { /* lenient: a skill without a name is known by its directory */
     free(p->name);
-    p->name = strdup(base);
+    p->name = upk_xstrdup(base);
   }
   p->name_col = p->name ? name_column(&s, p->name, base) : NULL;
   p->body = searched_body(&s);
@@ -202,8 +203,8 @@ static int helper_count(size_t n) {
 }
 
 int upk_ix_pool_start(upk_ix_pool **out, const char *const *dirs, upk_ix_parsed *parsed, size_t n) {
-  upk_ix_pool *p = calloc(1, sizeof *p);
-  if (!p || !(p->ready = calloc(n ? n : 1, sizeof *p->ready))) {
+  upk_ix_pool *p = upk_xcalloc(1, sizeof *p);
+  if (!p || !(p->ready = upk_xcalloc(n ? n : 1, sizeof *p->ready))) {
     free(p);
     return -ENOMEM;
   }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/fnv1a.h"
+#include "common/xalloc.h"
 
 /* Room for element n of *v (elements of `size` bytes, *cap of them): doubled when full, at most
  * UINT32_MAX (the hash stores indexes in 32 bits). False: past that. */
@@ -88,7 +89,7 @@ static bool build_slots(upk_ix_places *ps) {
   size_t size = 16;
   while (size < ps->n * 2)
     size *= 2;
-  ps->slots = calloc(size, sizeof *ps->slots);
+  ps->slots = upk_xcalloc(size, sizeof *ps->slots);
   if (!ps->slots)
     return false;
   ps->mask = size - 1;

@@ -8,6 +8,7 @@
  * bm25() with per-column weights; `why` comes from each hit's own text,
  * tokenized again and matched against the query's phrases. */
 #include "skills/index_int.h"
+#include "common/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -425,10 +426,10 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
   table_totals(ix, &q->part[BODY], BODY, &body_rows, &body_tokens);
   if (!rows || !c->n)
     return 0; /* no head rows known: the order stays the tables' */
-  upk_ix_joint *j = calloc(1, sizeof *j);
-  int64_t *doc = malloc(c->n * sizeof *doc);
-  double *score = calloc(c->n, sizeof *score);
-  uint64_t *in_body = malloc(c->n * sizeof *in_body);
+  upk_ix_joint *j = upk_xcalloc(1, sizeof *j);
+  int64_t *doc = upk_xmalloc(c->n * sizeof *doc);
+  double *score = upk_xcalloc(c->n, sizeof *score);
+  uint64_t *in_body = upk_xmalloc(c->n * sizeof *in_body);
   int term_of[UPK_IX_JOINT_MAX], rc = -ENOMEM;
   if (!j || !doc || !score || !in_body)
     goto done;
@@ -526,14 +527,14 @@ static const char *const field_names[] = {"name", "description", "headings", "bo
 static int fill_why(query *q, const cand *c, upk_index_hit *h) {
   upk_buf b = UPK_BUF_INIT(SIZE_MAX);
   upk_buf_puts(&b, "");
-  h->matches = calloc((size_t)q->n + 1, sizeof *h->matches);
+  h->matches = upk_xcalloc((size_t)q->n + 1, sizeof *h->matches);
   if (!h->matches)
     return -ENOMEM;
   for (int i = 0; i < q->n; i++) {
     if (!c->fields[i])
       continue;
     upk_index_match *m = &h->matches[h->n_matches++];
-    m->term = strdup(q->t[i].word);
+    m->term = upk_xstrdup(q->t[i].word);
     m->fields = c->fields[i];
     upk_buf_puts(&b, b.len ? "; " : "");
     upk_buf_puts(&b, q->t[i].word);
@@ -570,8 +571,8 @@ static bool name_taken(const upk_index_hits *out, const char *name) {
  * become hits. */
 static int run_query(upk_index *ix, query *q, size_t limit, const char *const *agents,
                      size_t n_agents, upk_index_hits *out) {
-  cands c = {calloc(2 * CANDIDATES, sizeof *c.v), 0};
-  out->items = calloc(limit, sizeof *out->items);
+  cands c = {upk_xcalloc(2 * CANDIDATES, sizeof *c.v), 0};
+  out->items = upk_xcalloc(limit, sizeof *out->items);
   int rc = c.v && out->items ? 0 : -ENOMEM;
   if (!rc)
     rc = run_parts(ix, q, &c);

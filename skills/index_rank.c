@@ -23,6 +23,7 @@
  * connection's commits (a second daemon on the same workspace) are seen by
  * PRAGMA data_version at each lookup's start: then the cache is emptied. */
 #include "skills/index_int.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -55,7 +56,7 @@ static bool size_fit(upk_index *ix, int which, int64_t rowid) {
   size_t cap = ix->size_cap[which] ? ix->size_cap[which] : 4096;
   while (cap <= (size_t)rowid)
     cap *= 2;
-  uint32_t *c = realloc(ix->size[which], cap * sizeof *c);
+  uint32_t *c = upk_xrealloc(ix->size[which], cap * sizeof *c);
   if (!c)
     return false;
   memset(c + ix->size_cap[which], 0, (cap - ix->size_cap[which]) * sizeof *c);
@@ -169,7 +170,7 @@ static int note_posting(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud)
   upk_ix_postings *p = ((upk_ix_postings **)ud)[1];
   if (p->n == p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 256;
-    upk_ix_posting *v = realloc(p->v, cap * sizeof *v);
+    upk_ix_posting *v = upk_xrealloc(p->v, cap * sizeof *v);
     if (!v)
       return SQLITE_NOMEM;
     p->v = v;
@@ -242,10 +243,10 @@ static int scratch_fit(upk_ix_scratch *s, int64_t max_rowid) {
   size_t cap = s->cap ? s->cap : 4096;
   while (cap <= (size_t)max_rowid)
     cap *= 2;
-  double *acc = realloc(s->acc, cap * sizeof *acc);
+  double *acc = upk_xrealloc(s->acc, cap * sizeof *acc);
   if (acc)
     s->acc = acc;
-  unsigned char *count = realloc(s->count, cap);
+  unsigned char *count = upk_xrealloc(s->count, cap);
   if (count)
     s->count = count;
   if (!acc || !count)
@@ -289,8 +290,8 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
       if (r->rows[i].v[r->rows[i].n - 1].rowid > max_rowid)
         max_rowid = r->rows[i].v[r->rows[i].n - 1].rowid;
     }
-  int64_t *touched = malloc((total + 1) * sizeof *touched);
-  kept *heap = malloc((r->keep + 1) * sizeof *heap);
+  int64_t *touched = upk_xmalloc((total + 1) * sizeof *touched);
+  kept *heap = upk_xmalloc((r->keep + 1) * sizeof *heap);
   if (!touched || !heap || scratch_fit(s, max_rowid) || max_rowid >= (int64_t)s->cap) {
     free(touched);
     free(heap);

@@ -1,6 +1,7 @@
 /* One-path refreshes: the part of each root a changed path touches is
  * walked again, inside one transaction for a burst of paths. */
 #include "skills/index_scan_int.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,8 +37,8 @@ static bool done_before(done_set *d, int64_t root, const char *sub) {
   for (size_t i = 0; i < d->n; i++)
     if (!strcmp(d->v[i], key))
       return true;
-  char **p = realloc(d->v, (d->n + 1) * sizeof *p);
-  if (p && (p[d->n] = strdup(key))) {
+  char **p = upk_xrealloc(d->v, (d->n + 1) * sizeof *p);
+  if (p && (p[d->n] = upk_xstrdup(key))) {
     d->v = p;
     d->n++;
   } else if (p)

@@ -6,6 +6,7 @@
  * Directories are read sorted, so which fall past the directory limit does
  * not depend on readdir order. */
 #include "skills/index_scan_int.h"
+#include "common/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,7 +24,7 @@ static void scan_diag(scan *sc, upk_severity sev, const char *code, const char *
   upk_range whole = {-1, 0, -1, 0};
   if (upk_diags_add(sc->diags, sev, code, "upskilld-index", whole, "%s%s%s", msg,
                     detail ? ": " : "", detail ? detail : "") == 0)
-    sc->diags->items[sc->diags->len - 1].file = strdup(file);
+    sc->diags->items[sc->diags->len - 1].file = upk_xstrdup(file);
 }
 
 /* A stat of a child's SKILL.md made ahead of the walk (prefetch_skill_files). */
@@ -89,7 +90,7 @@ static char *resolve(upk_index *ix, const char *dir, bool real_dir) {
   size_t plen = (size_t)(slash - dir);
   if (!ix->parent || strlen(ix->parent) != plen || strncmp(ix->parent, dir, plen)) {
     upk_ix_forget_parent(ix);
-    ix->parent = strndup(dir, plen);
+    ix->parent = upk_xstrndup(dir, plen);
     ix->parent_real = ix->parent ? realpath(ix->parent, NULL) : NULL;
   }
   char *out = NULL;
@@ -174,7 +175,7 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
               strerror(-p->rc));
     for (size_t i = 0; sc->diags && i < p->d.len; i++)
       if (!p->d.items[i].file)
-        p->d.items[i].file = strdup(pr->mdpath);
+        p->d.items[i].file = upk_xstrdup(pr->mdpath);
     if (sc->diags)
       upk_diags_take(sc->diags, &p->d);
     return 0;
@@ -441,7 +442,7 @@ static void *stat_thread(void *arg) {
  * 0.79-0.99 s). NULL:
  * too few to be worth a thread, or no memory; the walk stats them itself. */
 static pre_stat *prefetch_skill_files(const char *dir, const dent *names, size_t n) {
-  pre_stat *out = n >= PREFETCH_MIN ? calloc(n, sizeof *out) : NULL;
+  pre_stat *out = n >= PREFETCH_MIN ? upk_xcalloc(n, sizeof *out) : NULL;
   if (!out)
     return NULL;
   prefetch a = {dir, names, out, 0, n / 2}, b = {dir, names, out, n / 2, n};

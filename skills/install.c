@@ -18,6 +18,7 @@
 #include "skills/install_root.h"
 #include "skills/skill.h"
 #include "skills/validate.h"
+#include "common/xalloc.h"
 
 int upk_install_test_no_exchange;
 
@@ -42,10 +43,10 @@ static upk_validate_mode mode_of(const job *j) {
 static int new_target(job *j, upk_resolved_dir *d, const char *name) {
   upk_install_result *res = j->res;
   size_t i = res->n_targets;
-  upk_install_target *t = realloc(res->targets, (i + 1) * sizeof *t);
+  upk_install_target *t = upk_xrealloc(res->targets, (i + 1) * sizeof *t);
   if (t)
     res->targets = t;
-  upk_resolved_dir *ds = t ? realloc(j->dirs, (i + 1) * sizeof *ds) : NULL;
+  upk_resolved_dir *ds = t ? upk_xrealloc(j->dirs, (i + 1) * sizeof *ds) : NULL;
   if (!ds)
     return -ENOMEM;
   j->dirs = ds;
@@ -53,7 +54,7 @@ static int new_target(job *j, upk_resolved_dir *d, const char *name) {
   ds[i] = *d;
   memset(d, 0, sizeof *d);
   res->n_targets++;
-  if (!(t[i].root = strdup(ds[i].path)) || asprintf(&t[i].path, "%s/%s", ds[i].path, name) < 0) {
+  if (!(t[i].root = upk_xstrdup(ds[i].path)) || asprintf(&t[i].path, "%s/%s", ds[i].path, name) < 0) {
     t[i].path = NULL;
     return -ENOMEM;
   }
@@ -80,7 +81,7 @@ static int add_target(job *j, const upk_agent *a, upk_scope scope, const char *p
   if (rc < 0)
     return rc;
   upk_install_target *t = &res->targets[i];
-  const char **ids = realloc(t->agents, (t->n_agents + 1) * sizeof *ids);
+  const char **ids = upk_xrealloc(t->agents, (t->n_agents + 1) * sizeof *ids);
   if (!ids)
     return -ENOMEM;
   t->agents = ids;
@@ -150,7 +151,7 @@ static char *skill_name(const char *path, const char *text, size_t len, char **d
   memset(&s, 0, sizeof s);
   int rc =
       path ? upk_skill_load(path, &s, &scratch) : upk_skill_parse(text, len, NULL, &s, &scratch);
-  char *name = rc == 0 && s.name ? strdup(s.name) : NULL;
+  char *name = rc == 0 && s.name ? upk_xstrdup(s.name) : NULL;
   if (dir)
     *dir = rc == 0 && s.dir ? strdup(s.dir) : NULL;
   upk_skill_free(&s);
@@ -176,7 +177,7 @@ static int load_from_path(job *j, char **name) {
     close(fd);
   char abs[PATH_MAX];
   const char *src = j->req->source ? j->req->source : dir && realpath(dir, abs) ? abs : from;
-  j->source = strdup(src);
+  j->source = upk_xstrdup(src);
   free(dir);
   return rc < 0 ? rc : j->source ? 0 : -ENOMEM;
 }
@@ -205,7 +206,7 @@ static int load_inline(job *j, char **name) {
                 UPK_TREE_MAX_BYTES >> 20);
     rc = -EFBIG;
   }
-  j->source = strdup(rq->source ? rq->source : "inline");
+  j->source = upk_xstrdup(rq->source ? rq->source : "inline");
   return rc < 0 ? rc : j->source ? 0 : -ENOMEM;
 }
 
@@ -279,7 +280,7 @@ static void rebase_files(upk_diags *d, const char *from, const char *to) {
 static int validate_staged(job *j, const char *root, const char *tmp, const char *final) {
   char *path = NULL;
   if (!tmp)
-    path = strdup(final);
+    path = upk_xstrdup(final);
   else if (asprintf(&path, "%s/%s/%s", root, tmp, j->res->name) < 0)
     path = NULL;
   if (!path)
@@ -542,7 +543,7 @@ int upk_remove(const upk_remove_req *rq, upk_install_result *res) {
                 rq->name ? rq->name : "");
     return -EINVAL;
   }
-  res->name = strdup(rq->name);
+  res->name = upk_xstrdup(rq->name);
   int rc = res->name ? add_targets(&j, rq->agents, rq->n_agents, NULL, 0, rq->scope,
                                    rq->project_root, rq->env, rq->name)
                      : -ENOMEM;

@@ -19,6 +19,7 @@
 #include "common/fnv1a.h"
 #include "skills/fsutil.h"
 #include "skills/install.h"
+#include "common/xalloc.h"
 
 #define MANIFEST_MAX (16u << 20)
 
@@ -299,11 +300,11 @@ static void recover(int rfd, const char *root, const upk_env *env, upk_diags *d)
   while ((e = readdir(dir))) {
     if (strncmp(e->d_name, UPK_TMP_PREFIX, strlen(UPK_TMP_PREFIX)) != 0)
       continue;
-    char **p = realloc(names, (n + 1) * sizeof *p);
+    char **p = upk_xrealloc(names, (n + 1) * sizeof *p);
     if (!p)
       break;
     names = p;
-    if (!(names[n] = strdup(e->d_name)))
+    if (!(names[n] = upk_xstrdup(e->d_name)))
       break;
     n++;
   }

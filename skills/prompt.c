@@ -12,6 +12,7 @@
 
 #include "common/dynbuf.h"
 #include "skills/skill.h"
+#include "common/xalloc.h"
 
 static void put(upk_buf *b, const char *s, size_t n) {
   upk_buf_append(b, s, n); /* uncapped: cannot fail */
@@ -121,7 +122,7 @@ char *upk_prompt_render(const upk_prompt_skill *skills, size_t n) {
 static int fail(upk_diags *diags, int rc, const char *code, const char *file, const char *msg) {
   upk_range whole = {-1, 0, -1, 0};
   if (diags && !upk_diags_add(diags, UPK_SEV_ERROR, code, "upskilld-prompt", whole, "%s", msg))
-    diags->items[diags->len - 1].file = file ? strdup(file) : NULL;
+    diags->items[diags->len - 1].file = file ? upk_xstrdup(file) : NULL;
   return rc;
 }
 
@@ -156,7 +157,7 @@ static int load_one(const char *dir, char **name, char **desc, char **loc, upk_d
   else if (blank(s.name) || blank(s.description))
     rc = fail(diags, -EINVAL, "prompt/incomplete", md,
               "the skill needs a non-empty name and description");
-  else if (!(*name = strdup(s.name)) || !(*desc = strdup(s.description)) || !(*loc = strdup(md)))
+  else if (!(*name = upk_xstrdup(s.name)) || !(*desc = upk_xstrdup(s.description)) || !(*loc = upk_xstrdup(md)))
     rc = -ENOMEM;
   upk_skill_free(&s);
   free(real);
@@ -165,7 +166,7 @@ static int load_one(const char *dir, char **name, char **desc, char **loc, upk_d
 
 int upk_prompt_from_dirs(const char *const *dirs, size_t n, char **out, upk_diags *diags) {
   *out = NULL;
-  upk_prompt_skill *v = calloc(n ? n : 1, sizeof *v);
+  upk_prompt_skill *v = upk_xcalloc(n ? n : 1, sizeof *v);
   if (!v)
     return -ENOMEM;
   int rc = 0;
@@ -187,7 +188,7 @@ int upk_prompt_from_dirs(const char *const *dirs, size_t n, char **out, upk_diag
 }
 
 char *upk_prompt_from_entries(const upk_index_entry *e, size_t n) {
-  upk_prompt_skill *v = calloc(n ? n : 1, sizeof *v);
+  upk_prompt_skill *v = upk_xcalloc(n ? n : 1, sizeof *v);
   if (!v)
     return NULL;
   size_t k = 0;

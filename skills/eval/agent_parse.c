@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "skills/eval/agent.h"
+#include "common/xalloc.h"
 
 enum { SHOW_MAX = 200 };
 
@@ -27,11 +28,11 @@ static int set_str(char **dst, const char *s) {
 }
 
 static int add_tool(upk_agent_result *r, const char *name, const json_t *input) {
-  char **v = realloc(r->tools, (r->n_tools + 1) * sizeof *v);
+  char **v = upk_xrealloc(r->tools, (r->n_tools + 1) * sizeof *v);
   if (!v)
     return -ENOMEM;
   r->tools = v;
-  if (!(v[r->n_tools] = strdup(name)))
+  if (!(v[r->n_tools] = upk_xstrdup(name)))
     return -ENOMEM;
   r->n_tools++;
   return json_array_append_new(r->tool_calls, json_pack("{s:s,s:O}", "name", name, "input",
@@ -225,7 +226,7 @@ int upk_agent_parse(upk_agent_format format, const char *out, size_t len, const 
     return -ENOMEM;
   r->skill_loaded = format == UPK_AGENT_OUT_TEXT ? -1 : 0;
   if (format == UPK_AGENT_OUT_TEXT)
-    return (r->answer = strndup(out, len)) ? 0 : -ENOMEM;
+    return (r->answer = upk_xstrndup(out, len)) ? 0 : -ENOMEM;
   bool seen_result = false, any_json = false;
   int rc = 0;
   for (size_t at = 0; at < len && !rc;) {

@@ -13,6 +13,7 @@
 
 #include "common/diag.h"
 #include "skills/fsutil.h"
+#include "common/xalloc.h"
 
 /* ---- JSON helpers -------------------------------------------------------- */
 
@@ -22,7 +23,7 @@ json_t *upk__as_str(const char *s) {
   json_t *j = json_string(s);
   if (j)
     return j;
-  char *copy = strdup(s); /* not UTF-8 (json_string refuses it) */
+  char *copy = upk_xstrdup(s); /* not UTF-8 (json_string refuses it) */
   if (!copy)
     return NULL;
   upk_utf8_scrub(copy);
@@ -76,7 +77,7 @@ int upk__as_dump_at(int dfd, const char *name, json_t *root) {
   if (!text)
     return -ENOMEM;
   size_t n = strlen(text);
-  char *full = realloc(text, n + 2);
+  char *full = upk_xrealloc(text, n + 2);
   if (!full) {
     free(text);
     return -ENOMEM;
@@ -253,7 +254,7 @@ static char *models(upk__as_row *const *rows, size_t n) {
 
 static json_t *metadata(const char *skill_name, const char *skill_path, upk__as_row *const *rows,
                         size_t n, const char *stamp) {
-  int *ids = calloc(n + 1, sizeof *ids);
+  int *ids = upk_xcalloc(n + 1, sizeof *ids);
   size_t nid = 0, per_config = 0;
   for (size_t i = 0; ids && i < n; i++) {
     bool seen = false, counted = false;
@@ -341,9 +342,9 @@ static char *markdown(const char *skill_name, const char *model, const char *sta
 
 int upk__as_benchmark(int dfd, const char *skill_name, const char *skill_path, upk__as_row *rows,
                       size_t n, char *err, size_t errlen) {
-  upk__as_row **sorted = calloc(n + 1, sizeof *sorted);
-  config_sum *sums = calloc(n + 1, sizeof *sums);
-  double *buf = calloc(n + 1, sizeof *buf);
+  upk__as_row **sorted = upk_xcalloc(n + 1, sizeof *sorted);
+  config_sum *sums = upk_xcalloc(n + 1, sizeof *sums);
+  double *buf = upk_xcalloc(n + 1, sizeof *buf);
   json_t *root = NULL, *runs = NULL;
   char *md = NULL, stamp[32], delta[3][48];
   int rc = sorted && sums && buf ? 0 : -ENOMEM;

@@ -1,5 +1,6 @@
 /* Assertions on a model's answer (see assertion.h). */
 #include "skills/eval/assertion.h"
+#include "common/xalloc.h"
 
 #include <cmark.h>
 #include <ctype.h>
@@ -57,12 +58,12 @@ void upk_assertion_free(upk_assertion *a) {
 
 int upk_assertion_copy(upk_assertion *dst, const upk_assertion *src) {
   *dst = *src;
-  dst->values = calloc(src->n_values + 1, sizeof *dst->values);
-  dst->arch = src->arch ? strdup(src->arch) : NULL;
+  dst->values = upk_xcalloc(src->n_values + 1, sizeof *dst->values);
+  dst->arch = src->arch ? upk_xstrdup(src->arch) : NULL;
   dst->n_values = 0;
   bool ok = dst->values && (!src->arch || dst->arch);
   for (size_t i = 0; ok && i < src->n_values; i++)
-    ok = (dst->values[dst->n_values++] = strdup(src->values[i])) != NULL;
+    ok = (dst->values[dst->n_values++] = upk_xstrdup(src->values[i])) != NULL;
   if (!ok) {
     upk_assertion_free(dst);
     return -ENOMEM;
@@ -122,11 +123,11 @@ static bool cuda_fence(const char *info) {
 }
 
 static int push_block(char ***blocks, size_t *n, const char *code) {
-  char **p = realloc(*blocks, (*n + 1) * sizeof *p);
+  char **p = upk_xrealloc(*blocks, (*n + 1) * sizeof *p);
   if (!p)
     return -ENOMEM;
   *blocks = p;
-  if (!(p[*n] = strdup(code)))
+  if (!(p[*n] = upk_xstrdup(code)))
     return -ENOMEM;
   (*n)++;
   return 0;
@@ -168,7 +169,7 @@ static char *text_label(const upk_assertion *a) {
   size_t cap = 32 + strlen(upk_assert_kind_name(a->kind));
   for (size_t i = 0; i < a->n_values; i++)
     cap += 2 * strlen(a->values[i]) + 4;
-  char *s = malloc(cap), *p = s;
+  char *s = upk_xmalloc(cap), *p = s;
   if (!s)
     return NULL;
   p += sprintf(p, "%s [", upk_assert_kind_name(a->kind));
@@ -297,14 +298,14 @@ static int request_for(upk_assert_report *r, char **blocks, size_t block, const 
       *id = i;
       return 0;
     }
-  upk_kcheck_req *p = realloc(r->requests, (r->n_requests + 1) * sizeof *p);
+  upk_kcheck_req *p = upk_xrealloc(r->requests, (r->n_requests + 1) * sizeof *p);
   if (!p)
     return -ENOMEM;
   r->requests = p;
   upk_kcheck_req *q = &p[r->n_requests];
   memset(q, 0, sizeof *q);
-  q->code = strdup(blocks[block]);
-  q->arch = strdup(arch);
+  q->code = upk_xstrdup(blocks[block]);
+  q->arch = upk_xstrdup(arch);
   q->block = block;
   q->id = *id = r->n_requests++;
   return q->code && q->arch ? 0 : -ENOMEM;
@@ -312,7 +313,7 @@ static int request_for(upk_assert_report *r, char **blocks, size_t block, const 
 
 static int plan_kernel(upk_assert_report *r, const upk_assertion *a, char **blocks,
                        upk_assert_result *res) {
-  res->reqs = calloc(r->n_blocks + 1, sizeof *res->reqs);
+  res->reqs = upk_xcalloc(r->n_blocks + 1, sizeof *res->reqs);
   if (!res->reqs)
     return -ENOMEM;
   for (size_t b = 0; b < r->n_blocks; b++) {
@@ -382,7 +383,7 @@ static void tally(upk_assert_report *r) {
 
 static void set_skipped(upk_assert_result *res, const char *why) {
   res->status = UPK_ASSERT_SKIPPED;
-  res->reason = strdup(why);
+  res->reason = upk_xstrdup(why);
 }
 
 /* Files, tools and statements: decided from the run's environment, or skipped. */
@@ -415,7 +416,7 @@ static int plan_one(upk_assert_report *r, const upk_assertion *a, const char *an
     plan_agent(a, env, res);
   else if (r->n_blocks == 0) {
     res->status = UPK_ASSERT_FAIL;
-    res->reason = strdup("the answer has no CUDA code block with a __global__ kernel");
+    res->reason = upk_xstrdup("the answer has no CUDA code block with a __global__ kernel");
   } else if (!checker || !checker->check)
     set_skipped(res, "kernel checks are unavailable (no CUDA toolkit)");
   else
@@ -454,7 +455,7 @@ int upk_assert_evaluate_in(const upk_assertion *a, size_t n, const char *answer,
   for (size_t i = 0; i < n; i++)
     kernel |= a[i].kind == UPK_ASSERT_COMPILES || a[i].kind == UPK_ASSERT_RESOURCES;
   int rc = kernel ? upk_extract_cuda_blocks(answer, &blocks, &out->n_blocks) : 0;
-  out->results = calloc(n + 1, sizeof *out->results);
+  out->results = upk_xcalloc(n + 1, sizeof *out->results);
   if (!out->results)
     rc = -ENOMEM;
   for (size_t i = 0; rc == 0 && i < n; i++, out->n++)
@@ -496,7 +497,7 @@ int upk_assert_report_decide(upk_assert_report *r, size_t i, upk_assert_status s
                              const char *reason) {
   if (i >= r->n || r->results[i].n_reqs || (unsigned)status > UPK_ASSERT_PENDING)
     return -EINVAL;
-  char *why = reason ? strdup(reason) : NULL;
+  char *why = reason ? upk_xstrdup(reason) : NULL;
   if (reason && !why)
     return -ENOMEM;
   free(r->results[i].reason);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "skills/eval/condense_int.h"
+#include "common/xalloc.h"
 
 typedef struct {
   ctrace *t;
@@ -47,7 +48,7 @@ static bool path_like(const char *s, size_t n) {
 
 static int set_last(mdread *m, const char *cmd) {
   free(m->last_cmd);
-  m->last_cmd = strdup(cmd);
+  m->last_cmd = upk_xstrdup(cmd);
   return m->last_cmd ? 0 : -ENOMEM;
 }
 
@@ -65,7 +66,7 @@ static int session(mdread *m, const char *code) {
       free(out);
       out = NULL;
       f = NULL;
-      char *cmd = strndup(p + 2, n - 2);
+      char *cmd = upk_xstrndup(p + 2, n - 2);
       rc = rc ? rc : cmd ? ct_command(m->t, cmd) : -ENOMEM;
       rc = rc ? rc : set_last(m, cmd);
       free(cmd);

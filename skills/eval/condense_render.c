@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "skills/eval/condense_choose.h"
+#include "common/xalloc.h"
 
 static const char *const SEC_TITLES[N_SEC] = {
     "Task",         "Errors and what followed them", "Final state of changed files", "Key facts",
@@ -72,8 +73,8 @@ typedef bool (*line_pred)(const char *line, size_t n, const char *arg);
 /* The lines of s that pred keeps, `ctx` lines around each, gaps marked. */
 static char *pick_lines(const char *s, line_pred pred, const char *arg, size_t ctx, size_t *kept) {
   size_t n = count_lines(s) + 1, i = 0;
-  const char **at = malloc(n * sizeof *at);
-  unsigned char *keep = calloc(n, 1);
+  const char **at = upk_xmalloc(n * sizeof *at);
+  unsigned char *keep = upk_xcalloc(n, 1);
   char *buf = NULL;
   size_t len = 0;
   FILE *f = at && keep ? open_memstream(&buf, &len) : NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "skills/eval/condense_int.h"
+#include "common/xalloc.h"
 
 int ct_vappend(char **s, const char *fmt, va_list ap) {
   char *more = NULL;
@@ -16,7 +17,7 @@ int ct_vappend(char **s, const char *fmt, va_list ap) {
   if (n < 0)
     return -ENOMEM;
   size_t old = *s ? strlen(*s) : 0;
-  char *p = realloc(*s, old + (size_t)n + 1);
+  char *p = upk_xrealloc(*s, old + (size_t)n + 1);
   if (!p) {
     free(more);
     return -ENOMEM;

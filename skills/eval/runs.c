@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "skills/fsutil.h"
+#include "common/xalloc.h"
 
 /* Write a JSON value (stolen) atomically, indent 2, final newline. */
 static int write_json(const char *path, json_t *v) {
@@ -24,7 +25,7 @@ static int write_json(const char *path, json_t *v) {
   if (!text)
     return -ENOMEM;
   size_t n = strlen(text);
-  char *out = realloc(text, n + 2);
+  char *out = upk_xrealloc(text, n + 2);
   if (!out) {
     free(text);
     return -ENOMEM;
@@ -73,10 +74,7 @@ static int make_run_dir(const char *runs_dir, upk_run *out) {
       return rc;
     snprintf(out->id, sizeof out->id, "%s-%s", stamp, suffix);
     free(out->dir);
-    if (asprintf(&out->dir, "%s/%s", runs_dir, out->id) < 0) {
-      out->dir = NULL;
-      return -ENOMEM;
-    }
+    out->dir = upk_xasprintf("%s/%s", runs_dir, out->id);
     if (mkdir(out->dir, 0755) == 0)
       return 0;
     if (errno != EEXIST)
@@ -234,8 +232,7 @@ int upk_run_write_transcript(const upk_run *run, const upk_transcript *t) {
     return -EINVAL;
   char comp[160], *dir = NULL, *path = NULL;
   upk_run_model_component(t->model, comp, sizeof comp);
-  if (asprintf(&dir, "%s/transcripts/%s", run->dir, comp) < 0)
-    return -ENOMEM;
+  dir = upk_xasprintf("%s/transcripts/%s", run->dir, comp);
   int rc = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
   if (rc == 0 && asprintf(&path, "%s/%s-r%u-c%zu.json", dir,
                           t->with_skill ? "with_skill" : "baseline", t->run, t->case_idx) < 0) {
@@ -256,10 +253,7 @@ int upk_run_write_summary(const upk_run *run, const char *summary_json) {
   if (!v)
     return -EINVAL;
   char *path = NULL;
-  if (asprintf(&path, "%s/summary.json", run->dir) < 0) {
-    json_decref(v);
-    return -ENOMEM;
-  }
+  path = upk_xasprintf("%s/summary.json", run->dir);
   int rc = write_json(path, v);
   free(path);
   return rc;

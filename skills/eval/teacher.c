@@ -1,5 +1,6 @@
 /* The teacher's prompts (see teacher.h); the parsers are in teacher_parse.c. */
 #include "skills/eval/teacher.h"
+#include "common/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -177,11 +178,8 @@ static void answer_block(FILE *f, const char *answer) {
     return;
   }
   char *cut = NULL;
-  if (asprintf(&cut, "%.*s\n[... %zu bytes left out ...]\n%s", 5120, answer, n - 5120 - 2048,
-               answer + n - 2048) < 0) {
-    fputs("(the answer could not be included: out of memory)\n", f);
-    return;
-  }
+  cut = upk_xasprintf("%.*s\n[... %zu bytes left out ...]\n%s", 5120, answer, n - 5120 - 2048,
+               answer + n - 2048);
   fenced(f, "text", cut);
   free(cut);
 }

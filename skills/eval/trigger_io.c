@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 /* upk_trigger_tally over one side of an eval: an empty side is empty, never "all". */
 static int tally_side(const upk_trigger_eval *ev, const upk_trigger_outcome *o, const size_t *idx,
@@ -138,7 +139,7 @@ char *upk_trigger_improve_prompt(const upk_trigger_eval *cur, const char *skill_
                                  const upk_trigger_attempt *history, size_t n_history) {
   if (!cur || !cur->set || (n_history && !history))
     return NULL;
-  upk_trigger_score now, *past = calloc(n_history + 1, sizeof *past);
+  upk_trigger_score now, *past = upk_xcalloc(n_history + 1, sizeof *past);
   if (!past)
     return NULL;
   bool ok = tally_side(cur, cur->outcomes, cur->train, cur->n_train, &now) == 0;
@@ -224,7 +225,7 @@ int upk_trigger_parse_reply(const char *reply, char **description, char *why, si
     from = open + strlen(OPEN);
     n = (size_t)(close - from);
   }
-  char *d = strndup(from, n);
+  char *d = upk_xstrndup(from, n);
   if (!d)
     return -ENOMEM;
   upk_utf8_scrub(d); /* counted and sent on as text */
@@ -308,7 +309,7 @@ static json_t *results_json(const upk_trigger_eval *ev, const unsigned char *sid
 
 /* Which side each query is on; NULL on overlap, a bad index or ENOMEM. */
 static unsigned char *sides(const upk_trigger_eval *ev) {
-  unsigned char *side = calloc(ev->set->n + 1, 1);
+  unsigned char *side = upk_xcalloc(ev->set->n + 1, 1);
   for (size_t k = 0; side && k < ev->n_train + ev->n_test; k++) {
     size_t i = k < ev->n_train ? ev->train[k] : ev->test[k - ev->n_train];
     if (i >= ev->set->n || side[i]) {
