@@ -163,8 +163,6 @@ static row *problems_in(const char *dir, size_t *n) {
       continue;
     if (*n == cap) {
       row *more = upk_xrealloc(rows, (cap = cap ? 2 * cap : 16) * sizeof *rows);
-      if (!more)
-        break;
       rows = more;
     }
     memset(&rows[*n], 0, sizeof *rows);

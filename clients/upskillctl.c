@@ -510,10 +510,6 @@ static int ctl_main(int argc, char **argv, char **args) {
 
 int main(int argc, char **argv) {
   char **args = upk_xcalloc((size_t)argc + 1, sizeof *args);
-  if (!args) {
-    fputs("upskillctl: out of memory\n", stderr);
-    return 1;
-  }
   int rc = ctl_main(argc, argv, args);
   free(args);
   return rc;

@@ -1,11 +1,12 @@
 #include "common/diag.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 static char *dup_or_null(const char *s) {
   return s ? upk_xstrdup(s) : NULL;

@@ -20,7 +20,8 @@ typedef struct upk_buf {
 } upk_buf;
 
 /** An empty buffer that will never hold more than `max` bytes, as an initializer. */
-#define UPK_BUF_INIT(max) {NULL, 0, 0, (max)}
+#define UPK_BUF_INIT(max)                                                                          \
+  { NULL, 0, 0, (max) }
 
 /** Initialise an empty buffer that will never hold more than `max` bytes. */
 void upk_buf_init(upk_buf *b, size_t max);

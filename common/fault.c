@@ -1,6 +1,5 @@
 /* Fault injection; see fault.h. */
 #include "common/fault.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -11,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "common/xalloc.h"
 
 #define MAX_RULES 8
 

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #endif
 #include "common/run.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +14,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "common/xalloc.h"
 
 extern char **environ;
 
@@ -32,8 +33,6 @@ static char **merged_env(const char *const *extra) {
   while (environ[m])
     m++;
   char **env = upk_xcalloc(n + m + 1, sizeof *env);
-  if (!env)
-    return NULL;
   memcpy(env, extra, n * sizeof *env);
   memcpy(env + n, environ, m * sizeof *env);
   return env;
@@ -97,8 +96,7 @@ int upk_run_program(const char *const *argv, const char *cwd, const char *const 
                     int timeout_ms, size_t cap, upk_run_result *res) {
   memset(res, 0, sizeof *res);
   int fds[2];
-  if (!(res->output = upk_xmalloc(cap + 1)))
-    return -ENOMEM;
+  res->output = upk_xmalloc(cap + 1);
   if (pipe2(fds, O_CLOEXEC) < 0) {
     int rc = -errno;
     upk_run_result_free(res);

@@ -1,6 +1,5 @@
 /* SHA-256 with libcrypto opened on first use (sha256.h). */
 #include "common/sha256.h"
-#include "common/xalloc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -9,6 +8,8 @@
 #include <stdlib.h>
 
 #include <openssl/evp.h>
+
+#include "common/xalloc.h"
 
 static struct {
   void *lib;
@@ -93,8 +94,6 @@ int upk_base64(const void *p, size_t n, char **out) {
   if (n > (size_t)INT_MAX / 4 * 3 - 3)
     return -EFBIG;
   char *b = upk_xmalloc((n + 2) / 3 * 4 + 1);
-  if (!b)
-    return -ENOMEM;
   crypto.encode_block((unsigned char *)b, p, (int)n); /* writes the NUL too */
   *out = b;
   return 0;

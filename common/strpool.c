@@ -1,10 +1,11 @@
 /* String pool: blocks of BLOCK_BYTES bytes (or one string's size, when larger), filled
  * from the front and chained, newest first. */
 #include "common/strpool.h"
-#include "common/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 #define BLOCK_BYTES (64 * 1024)
 
@@ -17,8 +18,6 @@ char *upk_strpool_ndup(upk_strpool *p, const char *s, size_t n) {
   if (!p->head || p->cap - p->used < n + 1) {
     size_t cap = n + 1 > BLOCK_BYTES ? n + 1 : BLOCK_BYTES;
     upk_strpool_block *b = upk_xmalloc(sizeof *b + cap);
-    if (!b)
-      return NULL;
     b->next = p->head;
     p->head = b;
     p->used = 0;

@@ -12,6 +12,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** malloc(n) that never returns NULL (n == 0 allocates one byte). */
 void *upk_xmalloc(size_t n);
 /** calloc(count, size) that never returns NULL; aborts on overflow. */
@@ -36,5 +40,9 @@ void *upk_xgrow(void *array, size_t *cap, size_t need, size_t size);
 
 /** Grow `array` (an lvalue of pointer type) whose capacity is `cap` to hold `need` elements. */
 #define UPK_GROW(array, cap, need) ((array) = upk_xgrow((array), &(cap), (need), sizeof *(array)))
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

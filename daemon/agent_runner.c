@@ -264,10 +264,7 @@ static void prepare_done(uv_work_t *w, int status) {
 static char **copy_list(const char *const *v, size_t n) {
   char **c = upk_xcalloc(n + 1, sizeof *c);
   for (size_t i = 0; c && i < n; i++)
-    if (!(c[i] = upk_xstrdup(v[i]))) {
-      upk_strv_free(c);
-      return NULL;
-    }
+    c[i] = upk_xstrdup(v[i]);
   return c;
 }
 
@@ -297,8 +294,6 @@ static int copy_task(upk_agent_run *r, const upk_agent_task *t) {
 int upk_agent_run_start(uv_loop_t *loop, const upk_agent_task *t, upk_agent_run_cb cb, void *arg,
                         upk_agent_run **out) {
   upk_agent_run *r = upk_xcalloc(1, sizeof *r);
-  if (!r)
-    return -ENOMEM;
   if (copy_task(r, t)) {
     run_free(r);
     return -ENOMEM;

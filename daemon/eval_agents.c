@@ -202,8 +202,7 @@ static int copy_tree(const char *from, const char *to) {
 }
 
 int eval__move_agent_runs(upk_eval *e) {
-  char *dest = NULL;
-  dest = upk_xasprintf("%s/agents", e->run.dir);
+  char *dest = upk_xasprintf("%s/agents", e->run.dir);
   int rc = rename(e->agent_root, dest) == 0 || errno == ENOENT ? 0 : -errno;
   if (rc == -EXDEV) /* run in TMPDIR, stored elsewhere: copied, then removed */
     rc = copy_tree(e->agent_root, dest);
@@ -312,8 +311,7 @@ int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
   e->spec.agents = NULL;
   if (!any)
     return 0;
-  if (!(e->defs = upk_xcalloc(spec->n_models, sizeof *e->defs)))
-    return -ENOMEM;
+  e->defs = upk_xcalloc(spec->n_models, sizeof *e->defs);
   for (size_t i = 0; i < spec->n_models; i++)
     if (spec->agents[i].name && upk_agent_def_copy(&e->defs[i], &spec->agents[i]))
       return -ENOMEM;
@@ -334,7 +332,7 @@ int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
   if (leaks_into(base, e->defs, spec->n_models, leak, sizeof leak))
     upk_log(UPK_LOG_WARN, "eval: agents run under %s will also see %s", base, leak);
   e->agent_root = upk_xasprintf("%s/.agent-runs-%d-%u-%llu", base, (int)getpid(), ++seq,
-               (unsigned long long)uv_hrtime());
+                                (unsigned long long)uv_hrtime());
   return e->agent_root ? 0 : -ENOMEM;
 }
 
@@ -344,8 +342,9 @@ int eval__plan_agent(upk_eval *e, eval_trial *x, size_t m) {
   upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
   x->def = &e->spec.agents[m];
   x->t.agent_name = x->def->name;
-  x->dir = upk_xasprintf("%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
-               x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1);
+  x->dir =
+      upk_xasprintf("%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
+                    x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1);
   return x->dir ? 0 : -ENOMEM;
 }
 

@@ -77,10 +77,10 @@ static int fill(const upk_eval_layout *l, const upk_eval_trial *t, upk_as_run *r
       l->evals && t->case_idx < l->evals->n ? &l->evals->items[t->case_idx] : NULL;
   const upk_agent_result *a = t->agent;
   size_t n_tools = 0;
-  if (info ? !(x->name = upk_xstrdup(info->name)) : asprintf(&x->name, "case-%zu", t->case_idx + 1) < 0)
+  if (info ? !(x->name = upk_xstrdup(info->name))
+           : asprintf(&x->name, "case-%zu", t->case_idx + 1) < 0)
     return -ENOMEM;
-  if (!(x->prompt = upk_xstrdup(l->cases->items[t->case_idx].input)))
-    return -ENOMEM;
+  x->prompt = upk_xstrdup(l->cases->items[t->case_idx].input);
   int rc = expectations(t, info, x);
   if (!rc)
     rc = count_tools(a, x, &n_tools);
@@ -152,8 +152,6 @@ void upk_eval_layout_free(upk_eval_layout_plan *p) {
 upk_eval_layout_plan *upk_eval_layout_plan_new(const upk_eval_layout *l, const upk_eval_trial *ts,
                                                size_t n) {
   upk_eval_layout_plan *p = upk_xcalloc(1, sizeof *p);
-  if (!p)
-    return NULL;
   p->n = n;
   p->runs = upk_xcalloc(n ? n : 1, sizeof *p->runs);
   p->extra = upk_xcalloc(n ? n : 1, sizeof *p->extra);

@@ -71,7 +71,6 @@ const char *em_str(const ecall *c, const char *key) {
 
 /* A path as the client meant it: relative ones are in the workspace. */
 char *em_abs(const char *ws, const char *p) {
-  char *out = NULL;
   if (p[0] == '/' || !ws)
     return upk_xstrdup(p);
   return upk_xasprintf("%s/%s", ws, p);
@@ -273,11 +272,6 @@ static void on_cancel(upk_job *job) {
 static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn run,
                            char *indexed_dir) {
   ecall *c = upk_xcalloc(1, sizeof *c);
-  if (!c) {
-    free(indexed_dir);
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    return;
-  }
   c->indexed_dir = indexed_dir;
   upk_server *s = job->server;
   c->job = job;

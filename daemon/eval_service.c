@@ -134,10 +134,6 @@ void upk_eval_kcheck_from_json(const json_t *result, upk_kcheck_result *out) {
   const json_t *ks = json_object_get(result, "kernels"), *k;
   size_t i;
   out->kernels = upk_xcalloc(json_array_size(ks) + 1, sizeof *out->kernels);
-  if (!out->kernels) {
-    out->status = UPK_ASSERT_ERROR;
-    return;
-  }
   json_array_foreach(ks, i, k) {
     const char *name = json_string_value(json_object_get(k, "name"));
     upk_kcheck_kernel *o = &out->kernels[out->n_kernels++];
@@ -306,8 +302,6 @@ upk_eval_trial *eval__flat_trials(const upk_eval *e) {
 
 static json_t *build_summary(upk_eval *e) {
   upk_trial *ts = upk_xcalloc(e->n ? e->n : 1, sizeof *ts);
-  if (!ts)
-    return NULL;
   for (size_t i = 0; i < e->n; i++) {
     const upk_eval_trial *t = &e->trials[i].t;
     ts[i] = (upk_trial){t->model->name,
@@ -468,7 +462,8 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->spec.subset = e->subset_copy;
   /* What store_work reads on the thread pool: the caller may go away first. */
   if ((spec->runs_dir && !(e->spec.runs_dir = e->own_runs_dir = upk_xstrdup(spec->runs_dir))) ||
-      (spec->skill_name && !(e->spec.skill_name = e->own_skill_name = upk_xstrdup(spec->skill_name))) ||
+      (spec->skill_name &&
+       !(e->spec.skill_name = e->own_skill_name = upk_xstrdup(spec->skill_name))) ||
       (spec->kind && !(e->spec.kind = e->own_kind = upk_xstrdup(spec->kind))))
     return -ENOMEM;
   e->spec.n_subset = n;
@@ -493,8 +488,6 @@ static int plan_trials(upk_eval *e) {
   size_t per = s->baseline ? 2 : 1;
   e->n = s->n_models * s->runs * s->n_subset * per;
   e->trials = upk_xcalloc(e->n ? e->n : 1, sizeof *e->trials);
-  if (!e->trials)
-    return -ENOMEM;
   size_t k = 0;
   for (size_t m = 0; m < s->n_models; m++)
     for (unsigned r = 0; r < s->runs; r++)
@@ -544,10 +537,6 @@ int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_c
     return -EAGAIN;
   }
   upk_eval *e = upk_xcalloc(1, sizeof *e);
-  if (!e) {
-    snprintf(err, errlen, "out of memory");
-    return -ENOMEM;
-  }
   e->server = s;
   e->models = models;
   e->progress = progress;

@@ -210,10 +210,6 @@ char *gen_skill_name(const char *md) {
 /* A validated draft: the first becomes attempt 1's skill via the tests. */
 static void draft_ok(upk_gen *g) {
   gen_attempt *grown = upk_xrealloc(g->attempts, (g->n_attempts + 1) * sizeof *grown);
-  if (!grown) {
-    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
-    return;
-  }
   g->attempts = grown;
   g->attempts[g->n_attempts] =
       (gen_attempt){.skill_md = g->draft, .fixes = g->fixes, .rate = NAN, .baseline = NAN};
@@ -233,10 +229,6 @@ static void on_draft(upk_gen *g, const char *answer) {
   g->diags = (upk_diags){0};
   if (upk_teacher_extract_skill(answer, &g->draft)) {
     g->draft = upk_xstrdup(answer); /* validated as it is: the diagnostics say what is wrong */
-    if (!g->draft) {
-      gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
-      return;
-    }
   }
   size_t errors =
       upk_skill_validate_text(g->draft, strlen(g->draft), UPK_VALIDATE_STRICT, &g->diags);
@@ -499,8 +491,7 @@ static int copy_spec(upk_gen *g, const upk_gen_spec *s) {
   memcpy(g->eval_models, s->eval_models, s->n_eval_models * sizeof *g->eval_models);
   g->spec.eval_agents = NULL;
   if (s->eval_agents) {
-    if (!(g->eval_agents = upk_xcalloc(s->n_eval_models + 1, sizeof *g->eval_agents)))
-      return -ENOMEM;
+    g->eval_agents = upk_xcalloc(s->n_eval_models + 1, sizeof *g->eval_agents);
     for (size_t i = 0; i < s->n_eval_models; i++)
       if (s->eval_agents[i].name && upk_agent_def_copy(&g->eval_agents[i], &s->eval_agents[i]))
         return -ENOMEM;
@@ -519,8 +510,6 @@ int upk_gen_start(upk_server *s, const upk_gen_spec *spec, upk_gen_progress_cb p
   if (!spec->task || !spec->n_eval_models)
     return -EINVAL;
   upk_gen *g = upk_xcalloc(1, sizeof *g);
-  if (!g)
-    return -ENOMEM;
   g->server = s;
   g->progress = progress;
   g->done = done;

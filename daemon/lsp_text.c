@@ -156,9 +156,9 @@ char *upk_skill_tokens_title(const char *text, size_t len) {
   if (upk_skill_parse(text, len, NULL, &sk, &d) == 0) {
     size_t meta = (sk.name ? strlen(sk.name) : 0) + (sk.description ? strlen(sk.description) : 0);
     size_t body = sk.body ? strlen(sk.body) : len;
-    out = upk_xasprintf("≈%zu tokens · name + description ≈%zu (always loaded) · body ≈%zu (on use)",
-                 upk_estimate_tokens(len), upk_estimate_tokens(meta),
-                 upk_estimate_tokens(body));
+    out = upk_xasprintf(
+        "≈%zu tokens · name + description ≈%zu (always loaded) · body ≈%zu (on use)",
+        upk_estimate_tokens(len), upk_estimate_tokens(meta), upk_estimate_tokens(body));
     upk_skill_free(&sk);
   }
   upk_diags_free(&d);
@@ -235,12 +235,11 @@ char *upk_skill_key_hover(const char *text, size_t len, int line, const char *wo
   if (!l || n <= wl || strncmp(l, word, wl) || l[wl] != ':')
     return NULL; /* only a top-level key, at the start of its line */
   for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++) {
-    char *out;
     if (!strcmp(KEYS[i].key, word))
       return upk_xasprintf("**%s** — %s", KEYS[i].key, KEYS[i].text);
   }
   return upk_xstrdup("Not a field of the Agent Skills specification: skills-ref refuses unknown "
-                "fields (put your own under `metadata`).");
+                     "fields (put your own under `metadata`).");
 }
 
 static bool has_key(const char *text, size_t len, int end, const char *key) {

@@ -183,10 +183,6 @@ static void complete_cancel(upk_job *job) {
 
 static void complete_handler(upk_job *job, json_t *params) {
   complete_state *st = upk_xcalloc(1, sizeof *st);
-  if (!st) {
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    return;
-  }
   if (read_params(job, params, st)) {
     state_free(st);
     return;

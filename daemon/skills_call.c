@@ -61,10 +61,6 @@ static void call_done(void *arg, int status) {
  * wait up to `wait_ms` for the first scan. */
 void upk_call_start_waiting(upk_job *job, json_t *params, upk_call_fn fn, json_int_t wait_ms) {
   upk_call *c = upk_xcalloc(1, sizeof *c);
-  if (!c) {
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    return;
-  }
   c->job = job;
   c->server = job->server;
   c->params = json_incref(params);

@@ -22,6 +22,7 @@
 #include "common/sha256.h"
 #include "daemon/skills_call.h"
 #include "daemon/skills_service.h"
+#include "common/xalloc.h"
 
 /* Skills a skills/list page holds. Building one reads and hashes every file of each (30-60 us
  * a skill here), so small pages answer fast; but a host walks at most 64 pages by default

@@ -158,9 +158,8 @@ static json_t *lock_entry(const src_call *sc, const upk_found_skill *f) {
 static int install_one(src_call *sc, const upk_found_skill *f) {
   upk_install_req req = *sc->base;
   req.lenient = true; /* others' skills: as their agents load them */
-  char *source = NULL;
-  source = upk_xasprintf("%s%s%s", sc->src.lock_source, sc->commit ? "@" : "",
-               sc->commit ? sc->commit : "");
+  char *source = upk_xasprintf("%s%s%s", sc->src.lock_source, sc->commit ? "@" : "",
+                               sc->commit ? sc->commit : "");
   req.from_path = f->dir;
   req.source = source;
   upk_install_result res;
@@ -335,7 +334,7 @@ static char *entry_spec(const json_t *e, const char *workspace, const char *host
     return NULL;
   if (!strcmp(type, "local")) {
     spec = upk_xasprintf("%s%s%s", source[0] == '/' ? "" : workspace, source[0] == '/' ? "" : "/",
-                 source);
+                         source);
     return spec;
   }
   if (url)

@@ -58,8 +58,6 @@ int upk_transport_open(upk_transport *t, uv_loop_t *loop, int in_fd, uv_handle_t
   t->ud = ud;
   upk_buf_init(&t->pending, SIZE_MAX - 1);
   t->in_buf = upk_xmalloc(READ_CHUNK);
-  if (!t->in_buf)
-    return UV_ENOMEM;
   int rc = uv_idle_init(loop, &t->flusher);
   if (rc)
     return rc;
@@ -254,10 +252,6 @@ static void transport__flush(upk_transport *t) {
   }
   upk_buf_consume(&t->pending, off);
   write_req *w = upk_xmalloc(sizeof *w);
-  if (!w) {
-    upk_error("out of memory queueing output");
-    return;
-  }
   size_t len;
   w->t = t;
   w->data = upk_buf_take(&t->pending, &len);

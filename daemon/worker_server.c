@@ -104,8 +104,6 @@ int upk_wserver_launch(uv_loop_t *loop, uv_process_t **owner, const char *worker
                        const char *path, unsigned idle_s) {
   upk_wserver_forget(owner); /* an earlier launch: no longer tracked */
   uv_process_t *proc = upk_xmalloc(sizeof *proc);
-  if (!proc)
-    return UV_ENOMEM;
   char idle[16];
   snprintf(idle, sizeof idle, "%u", idle_s);
   char *args[] = {(char *)worker_path, "--serve", (char *)path, "--idle", idle, NULL};

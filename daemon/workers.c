@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "daemon/worker_server.h"
-#include "common/xalloc.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -19,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 static void schedule(upk_workers *p);
 static void on_deadline(uv_timer_t *t);
@@ -464,12 +465,7 @@ static char **strv_dup(const char *const *v, const char *last) {
     n++;
   char **out = upk_xcalloc(n + 2, sizeof *out);
   for (size_t i = 0; out && i < n + !!last; i++) {
-    if (!(out[i] = upk_xstrdup(i < n ? v[i] : last))) {
-      for (size_t j = 0; j < i; j++)
-        free(out[j]);
-      free(out);
-      return NULL;
-    }
+    out[i] = upk_xstrdup(i < n ? v[i] : last);
   }
   return out;
 }
@@ -484,8 +480,6 @@ int upk_workers_init(upk_workers **out, uv_loop_t *loop, const upk_workers_confi
   if (!loop || !cfg || !cfg->worker_path || !*cfg->worker_path)
     return UV_EINVAL;
   upk_workers *p = upk_xcalloc(1, sizeof *p);
-  if (!p)
-    return UV_ENOMEM;
   p->argv = strv_dup(cfg->prefix, cfg->worker_path);
   p->extra_env = strv_dup(cfg->extra_env, NULL);
   /* The server's workers run the bare worker in the launching daemon's environment. */

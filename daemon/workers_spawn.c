@@ -27,8 +27,6 @@ char **upk__worker_env(char **extra) {
   while (extra && extra[m])
     m++;
   char **env = upk_xmalloc((n + m + 1) * sizeof *env);
-  if (!env)
-    return NULL;
   for (size_t i = 0; i < n; i++) {
     bool replaced = false;
     for (size_t j = 0; j < m && !replaced; j++) {
@@ -46,8 +44,6 @@ char **upk__worker_env(char **extra) {
 
 static worker *new_worker(upk_workers *p) {
   worker *w = upk_xcalloc(1, sizeof *w);
-  if (!w)
-    return NULL;
   w->pool = p, w->pidfd = -1;
   ring_init(&w->node);
   uv_timer_init(p->loop, &w->deadline);

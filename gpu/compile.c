@@ -207,8 +207,6 @@ static int build_options(job *j) {
   const upk_compile_req *r = j->req;
   size_t cap = 10 + r->includes.n + r->defines.n + r->options.n;
   j->opts = upk_xcalloc(cap, sizeof *j->opts);
-  if (!j->opts)
-    return -ENOMEM;
   int rc = add_opt(j, "-arch=%s", j->arch) | add_opt(j, "--std=%s", r->std ? r->std : "c++17") |
            add_opt(j, "-lineinfo");
   /* NVRTC 13 caches compiles in the CUDA driver wherever libcuda loads; a hit
@@ -266,14 +264,11 @@ static int fetch(upk_nvrtc_prog p, int (*size)(upk_nvrtc_prog, size_t *),
 static int fetch_lowered(const job *j, upk_nvrtc_prog p, attempt *a) {
   size_t n = j->req->names.n;
   a->lowered = upk_xcalloc(n + 1, sizeof *a->lowered);
-  if (!a->lowered)
-    return -ENOMEM;
   for (size_t i = 0; i < n; i++) {
     const char *low = NULL;
     if (j->bad[i] || j->nv->lowered_name(p, j->req->names.v[i], &low) || !low)
       continue;
-    if (!(a->lowered[i] = upk_xstrdup(low)))
-      return -ENOMEM;
+    a->lowered[i] = upk_xstrdup(low);
   }
   return 0;
 }
@@ -358,8 +353,7 @@ static int name_kernels(const job *j, const attempt *a, upk_compile_result *out)
   for (size_t i = 0; i < out->n_kernels; i++) {
     char full[512];
     upk_demangle_kernel(out->kernels[i].mangled, full, sizeof full);
-    if (!(out->kernels[i].name = upk_xstrdup(full)))
-      return -ENOMEM;
+    out->kernels[i].name = upk_xstrdup(full);
   }
   kernel_names(out->kernels, out->n_kernels, list, sizeof list);
   for (size_t i = 0; i < out->n_kernels; i++) {
@@ -373,8 +367,7 @@ static int name_kernels(const job *j, const attempt *a, upk_compile_result *out)
     }
     if (names.n) {
       free(k.name);
-      if (!(k.name = upk_xstrdup(names.v[m])))
-        return upk_kernel_info_free(&k), -ENOMEM;
+      k.name = upk_xstrdup(names.v[m]);
     }
     out->kernels[w++] = k;
   }

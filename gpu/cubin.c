@@ -5,7 +5,6 @@
 #include "gpu/cubin.h"
 
 #include "gpu/nvlog.h"
-#include "common/xalloc.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -13,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 enum {
   STO_CUDA_ENTRY = 0x10,
@@ -206,8 +207,7 @@ static int list_entries(const image *im, found *f) {
       continue;
     upk_kernel_info *k = &f->k[f->n];
     *k = (upk_kernel_info){.line = -1, .col = -1};
-    if (!(k->mangled = upk_xstrdup(name)))
-      return -ENOMEM;
+    k->mangled = upk_xstrdup(name);
     f->sym[f->n++] = (uint32_t)s;
   }
   return 0;

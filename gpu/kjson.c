@@ -87,8 +87,6 @@ static int parse_sizes(wire *w, json_t *p) {
   json_t *a = json_object_get(p, "blockSizes"), *x;
   size_t i;
   w->sizes = upk_xcalloc(json_array_size(a) + 1, sizeof *w->sizes);
-  if (!w->sizes)
-    return -ENOMEM;
   json_array_foreach(a, i, x) w->sizes[i] = (int)json_integer_value(x);
   w->req.block_sizes = w->sizes;
   w->req.n_block_sizes = json_array_size(a);

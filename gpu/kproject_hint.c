@@ -39,8 +39,6 @@ static int merge(upk_kvalidate_req *req, const upk_project_job *j, bool keep_arc
   upk_compile_req *c = &req->compile;
   size_t n = j->includes.n + c->includes.n + j->flags.n + c->options.n;
   h->strs = upk_xcalloc(n + 1, sizeof *h->strs);
-  if (!h->strs)
-    return -ENOMEM;
   c->includes = upk_strv_concat(j->includes, c->includes, h->strs);
   c->options = upk_strv_concat(j->flags, c->options, h->strs + c->includes.n);
   if (!keep_arch)
@@ -71,11 +69,8 @@ int upk_project_hint_deps(const upk_project_hint *h, upk_include_deps *deps) {
   if (!h->build_toml)
     return 0;
   char **paths = upk_xrealloc(deps->paths, (deps->n + 1) * sizeof *paths);
-  if (!paths)
-    return -ENOMEM;
   deps->paths = paths;
-  if (!(paths[deps->n] = upk_xstrdup(h->build_toml)))
-    return -ENOMEM;
+  paths[deps->n] = upk_xstrdup(h->build_toml);
   deps->n++;
   return 0;
 }

@@ -60,8 +60,6 @@ static int include_dirs(json_t *p, const char *dir, creq *r) {
   json_t *inc = json_object_get(p, "includes"), *d;
   size_t i, n = 0;
   r->strs = upk_xcalloc(json_array_size(inc) + 3, sizeof *r->strs);
-  if (!r->strs)
-    return -ENOMEM;
   if (dir)
     r->strs[n++] = dir;
   json_array_foreach(inc, i, d) if (json_is_string(d)) r->strs[n++] = json_string_value(d);
@@ -93,8 +91,6 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
   size_t extra = json_array_size(json_object_get(p, "defines")) +
                  json_array_size(json_object_get(p, "options"));
   const char **more = upk_xrealloc(r->strs, (r->c.includes.n + extra + 3) * sizeof *more);
-  if (!more)
-    return -ENOMEM;
   r->strs = more;
   r->c.includes.v = more;
   strv_of(p, "defines", more + r->c.includes.n, &r->c.defines);
@@ -354,13 +350,13 @@ static json_t *run_json(const devrun *d, bool ok) {
     json_object_set_new(j, "referenceTime", stats_json(&k->tr));
   if (k->mem_waited_ns) /* queued behind other runs for device memory */
     json_object_set_new(j, "memoryWaitMs", json_real((double)k->mem_waited_ns / 1e6));
-  json_t *limits = k->timed && d->drv.lib ? upk_run_limits(k->s, &(upk_device_clocks){
-                                                               d->drv.sm_major, d->drv.sm_count,
-                                                               d->drv.clock_khz,
-                                                               d->drv.memory_clock_khz,
-                                                               d->drv.bus_width_bits},
-                                                           k->tk.median, k->diags, k->at)
-                                          : NULL;
+  json_t *limits =
+      k->timed && d->drv.lib
+          ? upk_run_limits(k->s,
+                           &(upk_device_clocks){d->drv.sm_major, d->drv.sm_count, d->drv.clock_khz,
+                                                d->drv.memory_clock_khz, d->drv.bus_width_bits},
+                           k->tk.median, k->diags, k->at)
+          : NULL;
   if (limits)
     json_object_set_new(j, "limits", limits);
   return j;

@@ -10,12 +10,13 @@
  * polling against the run's deadline, so a hung kernel cannot hold the
  * worker past it. */
 #include "gpu/krun_dev.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 #define L2_FLUSH_BYTES ((size_t)256 << 20)
 
@@ -51,8 +52,6 @@ static bool has_reference(const upk_krun *k) {
 
 static void *zalloc(size_t n, size_t size, int *rc) {
   void *p = upk_xcalloc(n ? n : 1, size ? size : 1);
-  if (!p)
-    *rc = -ENOMEM;
   return p;
 }
 

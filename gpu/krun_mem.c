@@ -138,8 +138,6 @@ int upk_krun_guard_check(upk_krun *k, upk_cu_ptr user, const upk_run_arg *a, uns
   if (!g)
     return 0;
   unsigned char *zone = upk_xmalloc(2 * g);
-  if (!zone)
-    return -ENOMEM;
   upk_cu_result e = k->drv->cu.MemcpyDtoH(zone, user - g, g);
   if (!e)
     e = k->drv->cu.MemcpyDtoH(zone + g, user + bytes, g);

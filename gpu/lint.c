@@ -4,13 +4,14 @@
  * and whether it is guarded for older ones. Resource rules read the ptxas
  * figures and the occupancy of each compiled kernel (lint_kernels.c). */
 #include "gpu/lint.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 enum { MAX_SOURCE_DIAGS = 200, MAX_HITS = 20000, CLUSTER_PORTABLE = 8, CLUSTER_MAX = 16 };
 

@@ -268,8 +268,7 @@ static int relabel(const logctx *c, upk_diags *d, size_t from) {
         memcpy(x->code, "nvcc/", 5), memmove(x->code + 5, x->code + 6, strlen(x->code + 6) + 1);
     }
     if (x->file && x->file[0] != '/') {
-      char *abs = NULL;
-      abs = upk_xasprintf("%s/%s", c->dir, x->file);
+      char *abs = upk_xasprintf("%s/%s", c->dir, x->file);
       free(x->file);
       x->file = abs;
     }
@@ -386,8 +385,7 @@ static int fill_kernels(const upk_compile_req *req, const char *log, const char 
     if (!k->mangled || k->name)
       continue;
     upk_demangle_kernel(k->mangled, name, sizeof name);
-    if (!(k->name = upk_xstrdup(name)))
-      return -ENOMEM;
+    k->name = upk_xstrdup(name);
   }
   return filter_names(req, out);
 }

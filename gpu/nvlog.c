@@ -1,7 +1,6 @@
 /* NVRTC front-end logs -> diagnostics; the file's line helpers, names and
  * columns. ptxas, PTX and cubin parsing is in the second half. */
 #include "gpu/nvlog.h"
-#include "common/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 /* ---- lines ---- */
 

@@ -1,7 +1,6 @@
 /* libnvrtc through dlopen: find it under the toolkit root, resolve the entry
  * points compile.c uses, ask its version and supported architectures. */
 #include "gpu/nvrtc.h"
-#include "common/xalloc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -10,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 enum { MAX_ROOTS = 8 };
 
@@ -46,8 +47,6 @@ static int query(void *h, upk_nvrtc *n) {
   if (version(&n->major, &n->minor) || num(&n->n_archs) || n->n_archs <= 0)
     return -ENOENT;
   n->archs = upk_xcalloc((size_t)n->n_archs, sizeof *n->archs);
-  if (!n->archs)
-    return -ENOMEM;
   return archs(n->archs) ? -ENOENT : 0;
 }
 
@@ -73,8 +72,6 @@ static void *open_lib(const char *root, char *lib, size_t lib_len, char *reason,
 
 static int load(const char *root, upk_nvrtc **out, char *reason, size_t len) {
   upk_nvrtc *n = upk_xcalloc(1, sizeof *n);
-  if (!n)
-    return -ENOMEM;
   snprintf(n->root, sizeof n->root, "%s", root);
   void *h = open_lib(root, n->lib, sizeof n->lib, reason, len);
   int rc = h ? 0 : -ENOENT;

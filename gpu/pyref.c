@@ -3,7 +3,6 @@
  * diagnostic each, then resolve the run's {"from"} buffers against the
  * tensors it handed over and feed them to the device engine trial by trial. */
 #include "gpu/pyref.h"
-#include "common/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +15,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "common/xalloc.h"
 
 extern char **environ;
 

@@ -92,8 +92,7 @@ static int parse(upk_pyref_file *f, const char *path, char *err, size_t len) {
   uint32_t n = u32_at(p + 12);
   if (n > UPK_PYREF_MAX_RECORDS)
     return bad(err, len, path, SIZE_MAX, "over 4096 records");
-  if (!(f->t = upk_xcalloc(n ? n : 1, sizeof *f->t)))
-    return -ENOMEM;
+  f->t = upk_xcalloc(n ? n : 1, sizeof *f->t);
   size_t off = FILE_HEAD;
   for (uint32_t i = 0; i < n; i++, f->n++) {
     const char *why = NULL;

@@ -1,13 +1,14 @@
 /* Host-side runtime checks on kernel buffers (see runcheck.h). Everything
  * here is deterministic and testable without a GPU. */
 #include "gpu/runcheck.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 static const struct {
   const char *name;
@@ -450,8 +451,6 @@ int upk_stats_of(const double *ms, size_t n, upk_stats *out) {
   if (n == 0)
     return -EINVAL;
   double *s = upk_xmalloc(n * sizeof *s), sum = 0, sq = 0;
-  if (!s)
-    return -ENOMEM;
   memcpy(s, ms, n * sizeof *s);
   qsort(s, n, sizeof *s, cmp_double);
   for (size_t i = 0; i < n; i++)

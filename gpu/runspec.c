@@ -2,7 +2,6 @@
  * Unknown keys are errors too, so a misspelt "gird" is caught rather than
  * silently defaulted. */
 #include "gpu/runspec.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 enum { DEFAULT_SEED = 42, DEFAULT_TRIALS = 5, DEFAULT_WARMUP = 3, DEFAULT_ITERATIONS = 20 };
 enum { DEFAULT_TIMEOUT_MS = UPK_RUN_TIMEOUT_DEFAULT_MS, MAX_TIMEOUT_MS = 600000 };
@@ -394,8 +395,6 @@ static int get_args(ctx *c, json_t *run, upk_run_spec *s) {
     return fail(c, "run.args", "required: an array of buffers and scalars in parameter order");
   s->n_args = json_array_size(args);
   s->args = upk_xcalloc(s->n_args + 1, sizeof *s->args);
-  if (!s->args)
-    return oom(c);
   for (size_t i = 0; i < s->n_args; i++)
     if (get_arg(c, json_array_get(args, i), i, &s->args[i]))
       return c->rc;
@@ -597,8 +596,7 @@ static int get_work(ctx *c, json_t *run, upk_run_spec *s) {
   if (!gemm)
     return 0;
   unsigned long long m = 0, n = 0, k = 0;
-  if (get_object(c, gemm, "run.gemm") ||
-      known_keys(c, gemm, "run.gemm", keys, "m, n, k") ||
+  if (get_object(c, gemm, "run.gemm") || known_keys(c, gemm, "run.gemm", keys, "m, n, k") ||
       get_uint(c, gemm, "m", "run.gemm", 1, 1ull << 32, &m) ||
       get_uint(c, gemm, "n", "run.gemm", 1, 1ull << 32, &n) ||
       get_uint(c, gemm, "k", "run.gemm", 1, 1ull << 32, &k))
@@ -611,9 +609,8 @@ static int get_work(ctx *c, json_t *run, upk_run_spec *s) {
 
 int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len) {
   static const char *const keys[] = {
-      "kernel", "grid",   "block",  "sharedBytes", "args",      "reference", "atol",
-      "rtol",   "trials", "warmup", "iterations",  "timeoutMs", "sanitizer", "flops",
-      "gemm",   NULL};
+      "kernel", "grid",   "block",      "sharedBytes", "args",      "reference", "atol", "rtol",
+      "trials", "warmup", "iterations", "timeoutMs",   "sanitizer", "flops",     "gemm", NULL};
   ctx c = {err, err_len, 0};
   memset(out, 0, sizeof *out);
   if (err_len)

@@ -2,11 +2,12 @@
  * One forward pass with bounded look-ahead and no recursion, so garbage and
  * huge inputs cost linear time. */
 #include "gpu/srclex.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 static bool is_id_start(unsigned char c) {
   return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;

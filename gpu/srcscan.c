@@ -2,12 +2,13 @@
  * read from the lexer's tokens in one forward pass (no backtracking, no
  * recursion), so garbage and huge inputs cost linear time. */
 #include "gpu/srcscan.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 /* ---- The scan ---- */
 
@@ -66,8 +67,6 @@ static int record_region(scan *s, chain *c, const char *cond, int line) {
     return 0;
   UPK_GROW(f->regions, s->cap_r, f->n_regions + 1);
   char *dup = upk_xstrdup(cond);
-  if (!dup)
-    return -ENOMEM;
   f->regions[f->n_regions] = (upk_src_region){dup, line, line};
   c->open = (long)f->n_regions++;
   return 0;
@@ -184,8 +183,7 @@ static int include(scan *s, const upk_src_token *t) {
   upk_src_facts *f = s->f;
   UPK_GROW(f->includes, s->cap_i, f->n_includes + 1);
   upk_src_include *inc = &f->includes[f->n_includes];
-  if (!(inc->target = upk_xstrndup(s->lx.buf + off, n)))
-    return -ENOMEM;
+  inc->target = upk_xstrndup(s->lx.buf + off, n);
   f->n_includes++;
   inc->angled = angled;
   int l2, c2;
@@ -324,8 +322,7 @@ static int add_kernel(scan *s) {
   UPK_GROW(f->kernels, s->cap_k, f->n_kernels + 1);
   upk_src_kernel *k = &f->kernels[f->n_kernels];
   memset(k, 0, sizeof *k);
-  if (!(k->name = upk_xstrndup(s->name.text, s->name.len)))
-    return -ENOMEM;
+  k->name = upk_xstrndup(s->name.text, s->name.len);
   f->n_kernels++;
   upk_src_lex_pos(&s->lx, s->name.off, &k->line, &k->col);
   k->max_threads = s->lb[0] > 0 ? s->lb[0] : 0;

@@ -291,8 +291,6 @@ static int keep(upk_torchop_set *set, upk_torchop *op, const char *path, int lin
 
 static int keep_inferred(upk_torchop_set *set, const char *name) {
   char **grown = upk_xrealloc(set->inferred, (set->n_inferred + 1) * sizeof *grown);
-  if (!grown)
-    return -ENOMEM;
   set->inferred = grown;
   return (set->inferred[set->n_inferred] = upk_xstrdup(name)) ? (set->n_inferred++, 0) : -ENOMEM;
 }

@@ -293,8 +293,6 @@ static int serve(int in_fd, int out_fd, bool write_exits) {
  * faults are dear (a VM) that was 25 of its 100 ms, for 3 ms here. */
 static void prefault_heap(size_t bytes) {
   char *p = upk_xmalloc(bytes);
-  if (!p)
-    return;
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
   uintptr_t end = ((uintptr_t)p + bytes) & ~(page - 1);

@@ -1,5 +1,4 @@
 #include "models/config.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+
+#include "common/xalloc.h"
 
 const upk_provider_def upk_provider_defs[] = {
     {"anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"},

@@ -134,8 +134,6 @@ static int socket_cb(CURL *easy, curl_socket_t fd, int what, void *userp, void *
   }
   if (!s) {
     s = upk_xcalloc(1, sizeof *s);
-    if (!s)
-      return -1;
     if (uv_poll_init_socket(h->loop, &s->poll, fd)) {
       free(s);
       return -1;
@@ -427,8 +425,6 @@ int upk_http_start(upk_http *h, const upk_http_request *rq, upk_http_cb cb, void
       (strncmp(rq->url, "http://", 7) && strncmp(rq->url, "https://", 8)))
     return -EINVAL;
   upk_http_req *r = upk_xcalloc(1, sizeof *r);
-  if (!r)
-    return -ENOMEM;
   r->h = h;
   r->cb = cb;
   r->arg = arg;

@@ -53,8 +53,6 @@ struct upk_completion {
 
 int upk_models_new(uv_loop_t *loop, upk_models **out) {
   upk_models *m = upk_xcalloc(1, sizeof *m);
-  if (!m)
-    return -ENOMEM;
   int rc = upk_http_new(loop, &m->http);
   if (rc) {
     free(m);
@@ -286,10 +284,6 @@ int upk_complete(upk_models *m, const upk_model *model, const upk_chat *chat,
   if (out)
     *out = NULL;
   upk_completion *c = upk_xcalloc(1, sizeof *c);
-  if (!c) {
-    snprintf(err, errlen, "out of memory");
-    return -ENOMEM;
-  }
   int rc = upk_provider_request(model, chat, &c->wire, err, errlen);
   if (rc) {
     free(c);

@@ -439,8 +439,6 @@ char *upk_redact(const char *s, const char *key) {
   size_t keylen = key ? strlen(key) : 0, len = strlen(s);
   /* Each secret is at least 4 bytes and becomes 10: the output is at most 2.5x + 1. */
   char *out = upk_xmalloc(len * 5 / 2 + sizeof mark);
-  if (!out)
-    return NULL;
   size_t k = 0;
   for (size_t i = 0; i < len;) {
     size_t n = secret_at(s + i, key, keylen);

@@ -2,13 +2,14 @@
  * reference note ../shared/reference/agent-skills.md §3 and vercel-labs/skills
  * src/agents.ts. */
 #include "skills/agents.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "common/xalloc.h"
 
 #define P(rel)                                                                                     \
   { UPK_BASE_PROJECT, rel, NULL, NULL, false, false }
@@ -152,9 +153,7 @@ static char *join(const char *a, const char *b) {
   size_t la = strlen(a);
   while (la > 1 && a[la - 1] == '/')
     la--;
-  char *s = NULL;
-  s = upk_xasprintf("%.*s/%s", (int)la, a, b);
-  return s;
+  return upk_xasprintf("%.*s/%s", (int)la, a, b);
 }
 
 /* Pick the trusted base and the part below it. `base` points into the

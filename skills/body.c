@@ -20,8 +20,6 @@ int upk_lm_init(upk_linemap *lm, const char *text, size_t len) {
   lm->len = len;
   lm->n = 0;
   lm->start = upk_xmalloc(cap * sizeof *lm->start);
-  if (!lm->start)
-    return -ENOMEM;
   lm->start[lm->n++] = 0;
   /* Without a '\r' (nearly every file) a line ends only at '\n', and memchr
    * finds those many bytes at a time. */
@@ -187,8 +185,6 @@ static void plain_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
 static int add_heading(scan *sc, cmark_node *n) {
   upk_skill *s = sc->s;
   upk_skill_heading *p = upk_xrealloc(s->headings, (s->n_headings + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   s->headings = p;
   char buf[1024] = "";
   size_t len = 0;
@@ -197,8 +193,6 @@ static int add_heading(scan *sc, cmark_node *n) {
   h->level = cmark_node_get_heading_level(n);
   h->line = file_line(sc, n);
   h->text = upk_xstrdup(buf);
-  if (!h->text)
-    return -ENOMEM;
   s->n_headings++;
   return 0;
 }
@@ -206,8 +200,6 @@ static int add_heading(scan *sc, cmark_node *n) {
 static int add_code(scan *sc, cmark_node *n) {
   upk_skill *s = sc->s;
   upk_skill_code *p = upk_xrealloc(s->code, (s->n_code + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   s->code = p;
   const char *info = cmark_node_get_fence_info(n);
   size_t k = 0;
@@ -223,8 +215,6 @@ static int add_code(scan *sc, cmark_node *n) {
   if (x->end < x->start)
     x->end = x->start;
   x->lang = upk_xstrndup(info ? info : "", k);
-  if (!x->lang)
-    return -ENOMEM;
   s->n_code++;
   return 0;
 }
@@ -232,13 +222,9 @@ static int add_code(scan *sc, cmark_node *n) {
 static int add_ref(scan *sc, const char *target, size_t len, size_t off) {
   upk_skill *s = sc->s;
   upk_skill_ref *p = upk_xrealloc(s->refs, (s->n_refs + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   s->refs = p;
   upk_skill_ref *r = &s->refs[s->n_refs];
   r->target = upk_xstrndup(target, len);
-  if (!r->target)
-    return -ENOMEM;
   size_t end = off + len > sc->lm->len ? sc->lm->len : off + len;
   r->range = upk_lm_range(sc->lm, off, end);
   s->n_refs++;
@@ -267,8 +253,6 @@ static int hexval(int c) {
 /* cmark percent-encodes destinations; decode them and drop ?query/#fragment. */
 static char *url_target(const char *u) {
   char *t = upk_xmalloc(strlen(u) + 1), *o = t;
-  if (!t)
-    return NULL;
   for (const char *p = u; *p && *p != '#' && *p != '?'; p++) {
     int h, l;
     if (*p == '%' && (h = hexval((unsigned char)p[1])) >= 0 &&

@@ -71,8 +71,8 @@ static int encode_path(char *out, size_t cap, size_t *at, const char *path) {
 }
 
 char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, const char *dir) {
-  int base = scope == UPK_INDEX_PROJECT ? BASE_PROJECT
-             : scope == UPK_INDEX_USER  ? BASE_USER
+  int base = scope == UPK_INDEX_PROJECT   ? BASE_PROJECT
+             : scope == UPK_INDEX_USER    ? BASE_USER
              : scope == UPK_INDEX_BUILTIN ? BASE_BUILTIN
                                           : BASE_PATH;
   const char *rel = below(dir, base_dir(b, base));
@@ -93,8 +93,6 @@ char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, co
 char *upk_catalog_file_uri(const char *root_uri, const char *rel) {
   size_t cap = strlen(root_uri) + 3 * strlen(rel) + 8, at = 0; /* encode_path keeps 4 spare */
   char *uri = upk_xmalloc(cap);
-  if (!uri)
-    return NULL;
   at = (size_t)snprintf(uri, cap, "%s/", root_uri);
   if (encode_path(uri, cap, &at, rel))
     return free(uri), NULL;
@@ -102,7 +100,7 @@ char *upk_catalog_file_uri(const char *root_uri, const char *rel) {
 }
 
 static int hexval(char c) {
-  return c >= '0' && c <= '9' ? c - '0'
+  return c >= '0' && c <= '9'   ? c - '0'
          : c >= 'a' && c <= 'f' ? c - 'a' + 10
          : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                 : -1;
@@ -146,8 +144,6 @@ int upk_catalog_uri_path(const upk_catalog_bases *b, const char *uri, char **pat
   if (!dir || !*dir)
     return -EINVAL;
   char *out = upk_xmalloc(PATH_MAX);
-  if (!out)
-    return -ENOMEM;
   size_t at = (size_t)snprintf(out, PATH_MAX, "%s", strcmp(dir, "/") ? dir : "");
   for (const char *s = slash + 1;; s++) {
     const char *e = strchr(s, '/');

@@ -100,8 +100,7 @@ static void cache_put(upk_catalog_cache *c, const struct stat *st, const unsigne
 
 static int add_file(upk_catalog_files *f, const char *rel, const struct stat *st) {
   UPK_GROW(f->items, f->cap, f->n + 1);
-  if (!(f->items[f->n].rel = upk_xstrdup(rel)))
-    return -ENOMEM;
+  f->items[f->n].rel = upk_xstrdup(rel);
   f->items[f->n++].st = *st;
   f->bytes += (size_t)st->st_size;
   return f->n > UPK_CATALOG_MAX_FILES || f->bytes > UPK_CATALOG_MAX_BYTES ? -EFBIG : 0;

@@ -51,8 +51,6 @@ static fm_pos pos_of(yaml_mark_t m) {
 
 static int add_issue(fm_doc *doc, fm_issue_kind kind, yaml_mark_t m) {
   fm_issue *p = upk_xrealloc(doc->issues, (doc->n_issues + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   doc->issues = p;
   doc->issues[doc->n_issues].kind = kind;
   doc->issues[doc->n_issues++].pos = pos_of(m);
@@ -61,8 +59,6 @@ static int add_issue(fm_doc *doc, fm_issue_kind kind, yaml_mark_t m) {
 
 static int add_kid(fm_node *parent, fm_node *kid) {
   fm_node **p = upk_xrealloc(parent->kids, (parent->n + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   parent->kids = p;
   parent->kids[parent->n++] = kid;
   return 0;
@@ -86,8 +82,6 @@ typedef struct {
 
 static fm_node *new_node(fm_kind kind, const yaml_event_t *ev) {
   fm_node *n = upk_xcalloc(1, sizeof *n);
-  if (!n)
-    return NULL;
   n->kind = kind;
   n->start = pos_of(ev->start_mark);
   n->end = pos_of(ev->end_mark);
@@ -96,8 +90,6 @@ static fm_node *new_node(fm_kind kind, const yaml_event_t *ev) {
 
 static int remember_anchor(builder *b, const char *name, const fm_node *node) {
   anchor *p = upk_xrealloc(b->anchors, (b->n_anchors + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   b->anchors = p;
   p[b->n_anchors].name = upk_xstrdup(name);
   p[b->n_anchors++].node = node;
@@ -272,8 +264,6 @@ static int lines_init(lines *l, const char *s, size_t len) {
   l->s = s;
   l->n = 0;
   l->start = upk_xmalloc(cap * sizeof *l->start);
-  if (!l->start)
-    return -ENOMEM;
   l->start[l->n++] = 0;
   for (size_t i = 0; i < len; i++) {
     bool br = s[i] == '\n' || (s[i] == '\r' && (i + 1 == len || s[i + 1] != '\n'));
@@ -394,8 +384,6 @@ static char *quote_value(const lines *l, size_t len, size_t k, fm_repair *rep) {
     last = i;
   }
   char *out = upk_xmalloc(len * 2 + 3), *o = out;
-  if (!out)
-    return NULL;
   memcpy(o, l->s, v);
   o += v;
   *o++ = '\'';
@@ -425,8 +413,6 @@ static char *quote_value(const lines *l, size_t len, size_t k, fm_repair *rep) {
 
 static int add_repair(fm_doc *doc, const fm_repair *r) {
   fm_repair *p = upk_xrealloc(doc->repairs, (doc->n_repairs + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   doc->repairs = p;
   doc->repairs[doc->n_repairs++] = *r;
   return 0;

@@ -115,8 +115,6 @@ int upk_tree_add(upk_tree *t, const char *rel, const void *data, size_t len, boo
   if (t->n == t->cap) {
     size_t cap = t->cap ? t->cap * 2 : 16;
     upk_tree_file *p = upk_xrealloc(t->files, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
     t->files = p;
     t->cap = cap;
   }
@@ -266,8 +264,6 @@ static int load_dir(int dfd, const char *prefix, unsigned depth, upk_tree *t, up
   }
   int rc = 0;
   char *rel = upk_xmalloc(REL_MAX);
-  if (!rel)
-    rc = -ENOMEM;
   struct dirent *e;
   while (!rc && (errno = 0, e = readdir(dir))) {
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)

@@ -346,8 +346,6 @@ char *upk_index_default_path(const char *workspace) {
 int upk_index_open(upk_index **out, const upk_index_options *opt) {
   *out = NULL;
   upk_index *ix = upk_xcalloc(1, sizeof *ix);
-  if (!ix)
-    return -ENOMEM;
   upk_index_options o = opt ? *opt : (upk_index_options){0};
   ix->max_dirs = o.max_dirs > 0 ? o.max_dirs : UPK_INDEX_MAX_DIRS;
   ix->w = default_weights;
@@ -356,8 +354,7 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
     ix->w = o.weights;
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
-    if (!(ix->db_path = upk_xstrdup(o.db_path)))
-      goto fail;
+    ix->db_path = upk_xstrdup(o.db_path);
     if ((rc = mkdirs(ix->db_path)) < 0) {
       upk_ix_fail(ix, rc, "cannot create the directory of %s: %s", ix->db_path, strerror(-rc));
       goto fail;

@@ -1,7 +1,6 @@
 /* The skill index: reading entries back (list, get, shadows) and the
  * stored form of per-skill diagnostics. */
 #include "skills/index_int.h"
-#include "common/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "common/xalloc.h"
 
 /* ---- entries ---- */
 
@@ -201,13 +202,14 @@ int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
 
 /* One SKILL.md's first placement: project before user before built-in, then root order. */
 #define FIRST_PLACE                                                                                \
-  "(SELECT p2.id FROM place p2 JOIN root r2 ON r2.id = p2.root WHERE p2.doc = d.id"               \
+  "(SELECT p2.id FROM place p2 JOIN root r2 ON r2.id = p2.root WHERE p2.doc = d.id"                \
   " ORDER BY r2.scope, r2.ord, p2.dir LIMIT 1)"
 
 int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_entries *out) {
-  static const char sql[] = "SELECT " UPK_ENTRY_COLS ", d.id FROM doc d JOIN place p ON p.id = "
-                            FIRST_PLACE " JOIN root r ON r.id = p.root WHERE d.id > ?1"
-                            " ORDER BY d.id LIMIT ?2";
+  static const char sql[] =
+      "SELECT " UPK_ENTRY_COLS ", d.id FROM doc d JOIN place p ON p.id = " FIRST_PLACE
+      " JOIN root r ON r.id = p.root WHERE d.id > ?1"
+      " ORDER BY d.id LIMIT ?2";
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)

@@ -3,11 +3,12 @@
  * built-in skill moved to the installed copy of its name. Split from the
  * query (index_query.c), which only ranks. */
 #include "skills/index_int.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 static bool agent_ok(const char *agent, const char *const *agents, size_t n) {
   if (!n || !agent || !*agent)

@@ -90,8 +90,6 @@ static bool build_slots(upk_ix_places *ps) {
   while (size < ps->n * 2)
     size *= 2;
   ps->slots = upk_xcalloc(size, sizeof *ps->slots);
-  if (!ps->slots)
-    return false;
   ps->mask = size - 1;
   for (size_t i = 0; i < ps->n; i++) {
     size_t k = key_hash(ps->v[i].root, ps->v[i].dir) & ps->mask;

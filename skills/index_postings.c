@@ -154,8 +154,6 @@ void upk_ix_pcache_put(upk_index *ix, int which, const char *text, int len, upk_
   if (e->hash)
     return; /* kept already (a task that asks a phrase twice) */
   char *key = upk_xmalloc((size_t)len + 2);
-  if (!key)
-    return;
   key[0] = (char)('0' + which);
   memcpy(key + 1, text, (size_t)len);
   key[len + 1] = '\0';

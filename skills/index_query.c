@@ -8,7 +8,6 @@
  * bm25() with per-column weights; `why` comes from each hit's own text,
  * tokenized again and matched against the query's phrases. */
 #include "skills/index_int.h"
-#include "common/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 #define MAX_TERMS 32                   /* kept words per task: the rarest ones */
 #define MAX_SEEN 256                   /* distinct words considered */
@@ -88,8 +89,8 @@ typedef struct stems {
 } stems;
 
 typedef struct part {
-  upk_buf fts;                /* the phrases, quoted as a MATCH has them, one after another */
-  upk_buf keys;               /* their kept lists' keys (upk_ix_phrase), one after another */
+  upk_buf fts;  /* the phrases, quoted as a MATCH has them, one after another */
+  upk_buf keys; /* their kept lists' keys (upk_ix_phrase), one after another */
   size_t key_at[MAX_PHRASES];
   bool all_common;               /* every word in half the skills: rows with all, unranked */
   int phrase_term[MAX_PHRASES];  /* phrase index -> t[] index */
@@ -528,8 +529,6 @@ static int fill_why(query *q, const cand *c, upk_index_hit *h) {
   upk_buf b = UPK_BUF_INIT(SIZE_MAX);
   upk_buf_puts(&b, "");
   h->matches = upk_xcalloc((size_t)q->n + 1, sizeof *h->matches);
-  if (!h->matches)
-    return -ENOMEM;
   for (int i = 0; i < q->n; i++) {
     if (!c->fields[i])
       continue;

@@ -23,13 +23,14 @@
  * connection's commits (a second daemon on the same workspace) are seen by
  * PRAGMA data_version at each lookup's start: then the cache is emptied. */
 #include "skills/index_int.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 #define SIZE_MAX_ROWID (1 << 24) /* rows past this are not cached: asked of FTS5 each time */
 
@@ -57,8 +58,6 @@ static bool size_fit(upk_index *ix, int which, int64_t rowid) {
   while (cap <= (size_t)rowid)
     cap *= 2;
   uint32_t *c = upk_xrealloc(ix->size[which], cap * sizeof *c);
-  if (!c)
-    return false;
   memset(c + ix->size_cap[which], 0, (cap - ix->size_cap[which]) * sizeof *c);
   ix->size[which] = c;
   ix->size_cap[which] = cap;
@@ -171,8 +170,6 @@ static int note_posting(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud)
   if (p->n == p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 256;
     upk_ix_posting *v = upk_xrealloc(p->v, cap * sizeof *v);
-    if (!v)
-      return SQLITE_NOMEM;
     p->v = v;
     p->cap = cap;
   }

@@ -1,12 +1,13 @@
 /* One-path refreshes: the part of each root a changed path touches is
  * walked again, inside one transaction for a burst of paths. */
 #include "skills/index_scan_int.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 /* Is path inside (or equal to) base? Sets *rest to what follows "base/". */
 static bool under(const char *path, const char *base, const char **rest) {

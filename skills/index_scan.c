@@ -155,11 +155,9 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
 static int remember_root(struct upk_ix_job *j, const char *real, const scan *sc, const char *dir,
                          size_t first) {
   job_root *p = upk_xrealloc(j->roots, (j->n_roots + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   j->roots = p;
-  p[j->n_roots] =
-      (job_root){upk_xstrdup(real), sc->max_depth, upk_xstrdup(dir), first, j->n - first, sc->limit_hit};
+  p[j->n_roots] = (job_root){upk_xstrdup(real), sc->max_depth, upk_xstrdup(dir), first,
+                             j->n - first,      sc->limit_hit};
   if (!p[j->n_roots].real || !p[j->n_roots].dir)
     return -ENOMEM;
   j->n_roots++;
@@ -214,8 +212,6 @@ static bool same_digest(upk_index *ix, uint64_t digest) {
 int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
   upk_ix_job_free(ix);
   struct upk_ix_job *j = upk_xcalloc(1, sizeof *j);
-  if (!j)
-    return -ENOMEM;
   clock_gettime(CLOCK_MONOTONIC, &j->t0);
   j->gen = ++ix->gen;
   j->bulk = ix->n_docs == 0;

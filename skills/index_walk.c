@@ -6,7 +6,6 @@
  * Directories are read sorted, so which fall past the directory limit does
  * not depend on readdir order. */
 #include "skills/index_scan_int.h"
-#include "common/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 #define PREFETCH_MIN 256 /* children of a folder worth a second thread's stats */
 

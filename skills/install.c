@@ -54,7 +54,8 @@ static int new_target(job *j, upk_resolved_dir *d, const char *name) {
   ds[i] = *d;
   memset(d, 0, sizeof *d);
   res->n_targets++;
-  if (!(t[i].root = upk_xstrdup(ds[i].path)) || asprintf(&t[i].path, "%s/%s", ds[i].path, name) < 0) {
+  if (!(t[i].root = upk_xstrdup(ds[i].path)) ||
+      asprintf(&t[i].path, "%s/%s", ds[i].path, name) < 0) {
     t[i].path = NULL;
     return -ENOMEM;
   }
@@ -82,8 +83,6 @@ static int add_target(job *j, const upk_agent *a, upk_scope scope, const char *p
     return rc;
   upk_install_target *t = &res->targets[i];
   const char **ids = upk_xrealloc(t->agents, (t->n_agents + 1) * sizeof *ids);
-  if (!ids)
-    return -ENOMEM;
   t->agents = ids;
   t->agents[t->n_agents++] = a->id;
   return 0;

@@ -301,11 +301,8 @@ static void recover(int rfd, const char *root, const upk_env *env, upk_diags *d)
     if (strncmp(e->d_name, UPK_TMP_PREFIX, strlen(UPK_TMP_PREFIX)) != 0)
       continue;
     char **p = upk_xrealloc(names, (n + 1) * sizeof *p);
-    if (!p)
-      break;
     names = p;
-    if (!(names[n] = upk_xstrdup(e->d_name)))
-      break;
+    names[n] = upk_xstrdup(e->d_name);
     n++;
   }
   closedir(dir);

@@ -429,10 +429,6 @@ char *upk_meta_dump(const upk_skill_meta *m) {
   lowercase_escapes(text);
   size_t n = strlen(text);
   char *out = upk_xrealloc(text, n + 2);
-  if (!out) {
-    free(text);
-    return NULL;
-  }
   out[n] = '\n';
   out[n + 1] = '\0';
   return out;
@@ -459,8 +455,6 @@ int upk_meta_init(upk_skill_meta *m) {
 
 int upk_meta_add_test(upk_skill_meta *m, const char *input, const char *const *contains, size_t n) {
   upk_meta_test *p = upk_xrealloc(m->tests, (m->n_tests + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   m->tests = p;
   upk_meta_test *t = &m->tests[m->n_tests++];
   memset(t, 0, sizeof *t);

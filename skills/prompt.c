@@ -157,7 +157,8 @@ static int load_one(const char *dir, char **name, char **desc, char **loc, upk_d
   else if (blank(s.name) || blank(s.description))
     rc = fail(diags, -EINVAL, "prompt/incomplete", md,
               "the skill needs a non-empty name and description");
-  else if (!(*name = upk_xstrdup(s.name)) || !(*desc = upk_xstrdup(s.description)) || !(*loc = upk_xstrdup(md)))
+  else if (!(*name = upk_xstrdup(s.name)) || !(*desc = upk_xstrdup(s.description)) ||
+           !(*loc = upk_xstrdup(md)))
     rc = -ENOMEM;
   upk_skill_free(&s);
   free(real);
@@ -167,8 +168,6 @@ static int load_one(const char *dir, char **name, char **desc, char **loc, upk_d
 int upk_prompt_from_dirs(const char *const *dirs, size_t n, char **out, upk_diags *diags) {
   *out = NULL;
   upk_prompt_skill *v = upk_xcalloc(n ? n : 1, sizeof *v);
-  if (!v)
-    return -ENOMEM;
   int rc = 0;
   size_t done = 0;
   for (; done < n && !rc; done++) {
@@ -189,8 +188,6 @@ int upk_prompt_from_dirs(const char *const *dirs, size_t n, char **out, upk_diag
 
 char *upk_prompt_from_entries(const upk_index_entry *e, size_t n) {
   upk_prompt_skill *v = upk_xcalloc(n ? n : 1, sizeof *v);
-  if (!v)
-    return NULL;
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     if (e[i].shadowed || !e[i].usable)

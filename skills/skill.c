@@ -111,8 +111,6 @@ static int prepare(parser *p, const char *text, size_t len, bool *bom) {
   if (*bom)
     text += 3, len -= 3;
   p->text = upk_xmalloc(len + 1);
-  if (!p->text)
-    return -ENOMEM;
   memcpy(p->text, text, len);
   p->text[len] = '\0';
   p->len = len;
@@ -352,8 +350,6 @@ static int add_field(parser *p, const fm_node *k, const fm_node *v) {
     break;
   }
   upk_skill_field *f = upk_xrealloc(s->fields, (s->n_fields + 1) * sizeof *f);
-  if (!f)
-    return -ENOMEM;
   s->fields = f;
   f = &s->fields[s->n_fields++];
   f->key = upk_xstrdup(k->text);

@@ -144,7 +144,6 @@ int upk_skills_lock_hash(const char *dir, char hex[65]) {
 /* ---- the file ---- */
 
 static char *lock_path(const char *project) {
-  char *p = NULL;
   return upk_xasprintf("%s/" UPK_SKILLS_LOCK_NAME, project);
 }
 

@@ -51,7 +51,6 @@ static bool is_dir(const char *path) {
 }
 
 static char *joined(const char *dir, const char *rel) {
-  char *out = NULL;
   return upk_xasprintf("%s/%s", dir, rel);
 }
 

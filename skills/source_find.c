@@ -40,7 +40,6 @@ static bool is_real_file(const char *p) {
 }
 
 static char *path_join(const char *a, const char *b) {
-  char *out = NULL;
   return upk_xasprintf("%s/%s", a, b);
 }
 

@@ -1,11 +1,12 @@
 /* Agent CLIs as evaluation targets: definitions and ids (agent.h). */
 #include "skills/eval/agent.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 enum { DEFAULT_TIMEOUT_MS = 600000 }; /* upskill's CLI runners wait 600 s */
 
@@ -65,10 +66,7 @@ static char **strv_copy(const char *const *src) {
     n++;
   char **v = upk_xcalloc(n + 1, sizeof *v);
   for (size_t i = 0; v && i < n; i++)
-    if (!(v[i] = upk_xstrdup(src[i]))) {
-      upk_strv_free(v);
-      return NULL;
-    }
+    v[i] = upk_xstrdup(src[i]);
   return v;
 }
 
@@ -82,18 +80,13 @@ static int strv_from_json(const json_t *a, const char *what, char ***out, char *
     return -EINVAL;
   }
   char **s = upk_xcalloc(n + 1, sizeof *s);
-  if (!s)
-    return -ENOMEM;
   json_array_foreach(a, i, v) {
     if (!json_is_string(v)) {
       snprintf(err, errlen, "%s[%zu] must be a string", what, i);
       upk_strv_free(s);
       return -EINVAL;
     }
-    if (!(s[i] = upk_xstrdup(json_string_value(v)))) {
-      upk_strv_free(s);
-      return -ENOMEM;
-    }
+    s[i] = upk_xstrdup(json_string_value(v));
   }
   upk_strv_free(*out);
   *out = s;
@@ -109,8 +102,6 @@ static int env_from_json(const json_t *o, char ***out, char *err, size_t errlen)
     return -EINVAL;
   }
   char **s = upk_xcalloc(json_object_size(o) + 1, sizeof *s);
-  if (!s)
-    return -ENOMEM;
   json_object_foreach((json_t *)o, k, v) {
     if (!json_is_string(v) || !*k || strchr(k, '=')) {
       snprintf(err, errlen, "env.%s must be a string with a plain name", k);

@@ -29,11 +29,8 @@ static int set_str(char **dst, const char *s) {
 
 static int add_tool(upk_agent_result *r, const char *name, const json_t *input) {
   char **v = upk_xrealloc(r->tools, (r->n_tools + 1) * sizeof *v);
-  if (!v)
-    return -ENOMEM;
   r->tools = v;
-  if (!(v[r->n_tools] = upk_xstrdup(name)))
-    return -ENOMEM;
+  v[r->n_tools] = upk_xstrdup(name);
   r->n_tools++;
   return json_array_append_new(r->tool_calls, json_pack("{s:s,s:O}", "name", name, "input",
                                                         input ? (json_t *)input : json_null()))

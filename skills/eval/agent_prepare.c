@@ -22,7 +22,6 @@ enum {
 };
 
 static char *join(const char *a, const char *b) {
-  char *s = NULL;
   return upk_xasprintf("%s/%s", a, b);
 }
 
@@ -159,8 +158,7 @@ static int copy_logins(const upk_agent_task *t, char *const *base, const char *h
 }
 
 static int install_skill(const upk_agent_task *t, const char *ws) {
-  char *rel = NULL;
-  rel = upk_xasprintf("%s/%s", t->def->skills_dir, t->skill_name);
+  char *rel = upk_xasprintf("%s/%s", t->def->skills_dir, t->skill_name);
   int dfd = upk_open_beneath(ws, rel, true);
   free(rel);
   if (dfd < 0)
@@ -296,8 +294,7 @@ static int add_file(upk_agent_result *r, const char *rel, const char *path) {
   if (!p)
     return -ENOMEM;
   r->previews = p;
-  if (!(v[r->n_files] = upk_xstrdup(rel)))
-    return -ENOMEM;
+  v[r->n_files] = upk_xstrdup(rel);
   p[r->n_files] = r->n_files < PREVIEW_FILES ? preview(path) : NULL;
   r->n_files++;
   return 0;

@@ -24,8 +24,6 @@ json_t *upk__as_str(const char *s) {
   if (j)
     return j;
   char *copy = upk_xstrdup(s); /* not UTF-8 (json_string refuses it) */
-  if (!copy)
-    return NULL;
   upk_utf8_scrub(copy);
   j = json_string(copy);
   free(copy);
@@ -78,10 +76,6 @@ int upk__as_dump_at(int dfd, const char *name, json_t *root) {
     return -ENOMEM;
   size_t n = strlen(text);
   char *full = upk_xrealloc(text, n + 2);
-  if (!full) {
-    free(text);
-    return -ENOMEM;
-  }
   full[n] = '\n';
   int rc = upk_write_file_at(dfd, name, full, n + 1, 0644);
   free(full);

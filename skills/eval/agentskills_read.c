@@ -108,11 +108,8 @@ static int add_literal(char ***v, size_t *n, const char *s, size_t len) {
   if (blank)
     return 0;
   char **p = upk_xrealloc(*v, (*n + 2) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   *v = p;
-  if (!(p[*n] = upk_xstrndup(s, len)))
-    return -ENOMEM;
+  p[*n] = upk_xstrndup(s, len);
   p[++*n] = NULL;
   return 0;
 }
@@ -156,8 +153,6 @@ int upk_agentskills_literals(const char *statement, char ***out, size_t *n) {
   *n = 0;
   size_t len = strlen(statement), o = 0;
   char *outside = upk_xmalloc(len + 1);
-  if (!outside)
-    return -ENOMEM;
   int rc = 0;
   for (size_t i = 0; !rc && i < len;) {
     size_t b, e, next = quoted(statement, i, &b, &e);
@@ -262,10 +257,8 @@ static int statement(upk_evalcase *c, upk_as_eval *e, const char *s) {
     return rc;
   if (!a.n_values) {
     a.kind = UPK_ASSERT_EXPECT;
-    if (!(a.values = upk_xcalloc(2, sizeof *a.values)) || !(a.values[0] = upk_xstrdup(s))) {
-      free(a.values);
-      return -ENOMEM;
-    }
+    a.values = upk_xcalloc(2, sizeof *a.values);
+    a.values[0] = upk_xstrdup(s);
     a.n_values = 1;
   }
   return push(c, e, &a, s);
@@ -381,8 +374,7 @@ static int files(reader *r, json_t *ev, const char *skill_dir, upk_evalcase *c) 
     say(r, UPK_SEV_ERROR, "eval/wrong-type", "'files' must be a list of paths");
     return 0;
   }
-  if (!(c->files = upk_xcalloc(json_array_size(list) + 1, sizeof *c->files)))
-    return -ENOMEM;
+  c->files = upk_xcalloc(json_array_size(list) + 1, sizeof *c->files);
   size_t i;
   json_t *v;
   json_array_foreach(list, i, v) {
@@ -403,10 +395,7 @@ static int files(reader *r, json_t *ev, const char *skill_dir, upk_evalcase *c) 
     if (dup || !content)
       continue;
     upk_meta_file *f = &c->files[c->n_files];
-    if (!(f->name = upk_xstrdup(path))) {
-      free(content);
-      return -ENOMEM;
-    }
+    f->name = upk_xstrdup(path);
     f->content = content;
     c->n_files++;
   }

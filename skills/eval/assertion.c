@@ -1,6 +1,5 @@
 /* Assertions on a model's answer (see assertion.h). */
 #include "skills/eval/assertion.h"
-#include "common/xalloc.h"
 
 #include <cmark.h>
 #include <ctype.h>
@@ -12,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+
+#include "common/xalloc.h"
 
 static const char *const KIND_NAMES[] = {"contains",  "not_contains", "regex", "compiles",
                                          "resources", "expect",       "files", "tools"};
@@ -124,11 +125,8 @@ static bool cuda_fence(const char *info) {
 
 static int push_block(char ***blocks, size_t *n, const char *code) {
   char **p = upk_xrealloc(*blocks, (*n + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   *blocks = p;
-  if (!(p[*n] = upk_xstrdup(code)))
-    return -ENOMEM;
+  p[*n] = upk_xstrdup(code);
   (*n)++;
   return 0;
 }
@@ -170,8 +168,6 @@ static char *text_label(const upk_assertion *a) {
   for (size_t i = 0; i < a->n_values; i++)
     cap += 2 * strlen(a->values[i]) + 4;
   char *s = upk_xmalloc(cap), *p = s;
-  if (!s)
-    return NULL;
   p += sprintf(p, "%s [", upk_assert_kind_name(a->kind));
   for (size_t i = 0; i < a->n_values; i++) {
     p += sprintf(p, "%s\"", i ? ", " : "");
@@ -299,8 +295,6 @@ static int request_for(upk_assert_report *r, char **blocks, size_t block, const 
       return 0;
     }
   upk_kcheck_req *p = upk_xrealloc(r->requests, (r->n_requests + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   r->requests = p;
   upk_kcheck_req *q = &p[r->n_requests];
   memset(q, 0, sizeof *q);
@@ -314,8 +308,6 @@ static int request_for(upk_assert_report *r, char **blocks, size_t block, const 
 static int plan_kernel(upk_assert_report *r, const upk_assertion *a, char **blocks,
                        upk_assert_result *res) {
   res->reqs = upk_xcalloc(r->n_blocks + 1, sizeof *res->reqs);
-  if (!res->reqs)
-    return -ENOMEM;
   for (size_t b = 0; b < r->n_blocks; b++) {
     int rc = request_for(r, blocks, b, arch_of(a), &res->reqs[res->n_reqs]);
     if (rc)
@@ -456,8 +448,6 @@ int upk_assert_evaluate_in(const upk_assertion *a, size_t n, const char *answer,
     kernel |= a[i].kind == UPK_ASSERT_COMPILES || a[i].kind == UPK_ASSERT_RESOURCES;
   int rc = kernel ? upk_extract_cuda_blocks(answer, &blocks, &out->n_blocks) : 0;
   out->results = upk_xcalloc(n + 1, sizeof *out->results);
-  if (!out->results)
-    rc = -ENOMEM;
   for (size_t i = 0; rc == 0 && i < n; i++, out->n++)
     rc = plan_one(out, &a[i], answer, blocks, env, checker, &out->results[i]);
   upk_assert_blocks_free(blocks, out->n_blocks);

@@ -79,7 +79,6 @@ static char *first_line(const char *s) {
   size_t more = 0;
   for (const char *p = nl; *p; p++)
     more += *p == '\n' && p[1];
-  char *out = NULL;
   return upk_xasprintf("%.*s … (+%zu lines)", (int)(nl - s), s, more);
 }
 
@@ -326,8 +325,6 @@ int ct_write(ctrace *t, const char *path, const char *content) {
   if (!f)
     return new_file(t, path, content, &f);
   char *copy = upk_xstrdup(content);
-  if (!copy)
-    return -ENOMEM;
   if (f->text)
     rc = note_changed(f, content);
   free(f->text);
@@ -341,8 +338,7 @@ static bool apply_edit(char **content, const char *old_s, const char *new_s) {
   char *at = *old_s ? strstr(*content, old_s) : NULL;
   if (!at)
     return false;
-  char *out = NULL;
-  out = upk_xasprintf("%.*s%s%s", (int)(at - *content), *content, new_s, at + strlen(old_s));
+  char *out = upk_xasprintf("%.*s%s%s", (int)(at - *content), *content, new_s, at + strlen(old_s));
   free(*content);
   *content = out;
   return true;
@@ -456,8 +452,7 @@ static int add_fact(ctrace *t, const char *s, size_t n, bool user, int score) {
   for (size_t i = 0; i < t->n; i++)
     if (t->v[i].kind == CEV_FACT && strlen(t->v[i].text) == n && !strncmp(t->v[i].text, s, n))
       return 0;
-  char *copy = NULL;
-  copy = upk_xasprintf("%.*s%s", (int)n, s, cut ? " (…)" : "");
+  char *copy = upk_xasprintf("%.*s%s", (int)n, s, cut ? " (…)" : "");
   cev *e = push(t, CEV_FACT, copy, NULL);
   if (e) {
     e->user = user;

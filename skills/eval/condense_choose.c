@@ -137,19 +137,13 @@ static char *label(const cev *e) {
                   : e->text              ? e->text
                                          : "";
   size_t n = strcspn(s, "\n");
-  char *out = NULL;
-  out = upk_xasprintf("%.*s%s", (int)(n > 120 ? 120 : n), s, n > 120 ? " …" : "");
-  return out;
+  return upk_xasprintf("%.*s%s", (int)(n > 120 ? 120 : n), s, n > 120 ? " …" : "");
 }
 
 static int list_item(upk_condensed *c, const char *kind, char *what, size_t tokens, int shortened) {
   if (!what)
     return -ENOMEM;
   upk_condense_item *v = upk_xrealloc(c->left_out, (c->n_left_out + 1) * sizeof *v);
-  if (!v) {
-    free(what);
-    return -ENOMEM;
-  }
   c->left_out = v;
   v[c->n_left_out++] = (upk_condense_item){kind, what, tokens, shortened};
   return 0;

@@ -42,8 +42,6 @@ static int remember(jread *r, const char *id, const char *label, bool shell, boo
   if (!id)
     return 0;
   jcall *p = upk_xrealloc(r->calls, (r->n_calls + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   r->calls = p;
   jcall *c = &p[r->n_calls++];
   c->id = upk_xstrdup(id);

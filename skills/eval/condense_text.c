@@ -18,10 +18,6 @@ int ct_vappend(char **s, const char *fmt, va_list ap) {
     return -ENOMEM;
   size_t old = *s ? strlen(*s) : 0;
   char *p = upk_xrealloc(*s, old + (size_t)n + 1);
-  if (!p) {
-    free(more);
-    return -ENOMEM;
-  }
   memcpy(p + old, more, (size_t)n + 1);
   free(more);
   *s = p;

@@ -58,10 +58,6 @@ void upk_evalcases_free(upk_evalcases *c) {
 /* Append an assertion, moving *a into the case. */
 static int push_assert(upk_evalcase *c, upk_assertion *a) {
   upk_assertion *p = upk_xrealloc(c->asserts, (c->n_asserts + 1) * sizeof *p);
-  if (!p) {
-    upk_assertion_free(a);
-    return -ENOMEM;
-  }
   c->asserts = p;
   p[c->n_asserts++] = *a;
   memset(a, 0, sizeof *a);
@@ -81,8 +77,6 @@ static const upk_assertion *find_kind(const upk_evalcase *c, upk_assert_kind k) 
 static int str_list(reader *r, json_t *v, const char *key, upk_assertion *a) {
   size_t n = json_is_array(v) ? json_array_size(v) : 1;
   a->values = upk_xcalloc(n + 1, sizeof *a->values);
-  if (!a->values)
-    return -ENOMEM;
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_is_array(v) ? json_array_get(v, i) : v;
     if (!json_is_string(s)) {
@@ -93,8 +87,7 @@ static int str_list(reader *r, json_t *v, const char *key, upk_assertion *a) {
       fail(r, "eval/empty", "%s holds an empty string", key);
       return 0;
     }
-    if (!(a->values[a->n_values++] = upk_xstrdup(json_string_value(s))))
-      return -ENOMEM;
+    a->values[a->n_values++] = upk_xstrdup(json_string_value(s));
   }
   return 0;
 }
@@ -130,8 +123,7 @@ static int resources(reader *r, json_t *v, upk_assertion *a) {
     else if (strcmp(key, "noSpills") == 0 && json_is_boolean(m))
       a->no_spills = json_is_true(m);
     else if (strcmp(key, "arch") == 0 && json_is_string(m) && *json_string_value(m)) {
-      if (!(a->arch = upk_xstrdup(json_string_value(m))))
-        return -ENOMEM;
+      a->arch = upk_xstrdup(json_string_value(m));
     } else
       fail(r, "eval/wrong-type",
            "resources.%s: expected maxRegisters (1-255), noSpills (boolean) or arch (string)", key);
@@ -193,8 +185,6 @@ static int read_files(reader *r, json_t *ctx, upk_evalcase *c) {
   if (!files || json_is_null(files))
     return 0;
   c->files = upk_xcalloc(json_object_size(files) + 1, sizeof *c->files);
-  if (!c->files)
-    return -ENOMEM;
   const char *name;
   json_t *content;
   json_object_foreach(files, name, content) {
@@ -314,8 +304,6 @@ static int read_case(reader *r, json_t *obj, upk_evalcase *c) {
 static int read_cases(json_t *list, const char *name, upk_evalcases *out, upk_diags *diags,
                       bool *bad) {
   out->items = upk_xcalloc(json_array_size(list) + 1, sizeof *out->items);
-  if (!out->items)
-    return -ENOMEM;
   for (size_t i = 0; i < json_array_size(list); i++) {
     reader r = {.diags = diags};
     snprintf(r.where, sizeof r.where, "%s[%zu]", name, i);
@@ -377,8 +365,6 @@ static int case_from_meta(reader *r, const upk_meta_test *t, upk_evalcase *c) {
   if (!t->input || !(c->input = upk_xstrdup(t->input)))
     return t->input ? -ENOMEM : (fail(r, "eval/missing-field", "no input"), 0);
   c->files = upk_xcalloc(t->n_files + 1, sizeof *c->files);
-  if (!c->files)
-    return -ENOMEM;
   for (size_t i = 0; i < t->n_files; i++, c->n_files++)
     if (!(c->files[i].name = upk_xstrdup(t->files[i].name)) ||
         !(c->files[i].content = upk_xstrdup(t->files[i].content)))
@@ -407,8 +393,6 @@ static int case_from_meta(reader *r, const upk_meta_test *t, upk_evalcase *c) {
 int upk_evalcases_from_meta(const upk_skill_meta *m, upk_evalcases *out, upk_diags *diags) {
   memset(out, 0, sizeof *out);
   out->items = upk_xcalloc(m->n_tests + 1, sizeof *out->items);
-  if (!out->items)
-    return -ENOMEM;
   bool bad = false;
   for (size_t i = 0; i < m->n_tests; i++) {
     reader r = {.diags = diags};

@@ -139,13 +139,10 @@ static int meta_test_of(const upk_evalcase *c, upk_meta_test *t) {
   if (!t->input || !t->contains)
     return -ENOMEM;
   for (size_t i = 0; ct && i < ct->n_values; i++)
-    if (!(t->contains[t->n_contains++] = upk_xstrdup(ct->values[i])))
-      return -ENOMEM;
+    t->contains[t->n_contains++] = upk_xstrdup(ct->values[i]);
   if (c->n_files) {
     t->context = t->context_files = UPK_JSON_SET;
     t->files = upk_xcalloc(c->n_files, sizeof *t->files);
-    if (!t->files)
-      return -ENOMEM;
     for (size_t i = 0; i < c->n_files; i++, t->n_files++)
       if (!(t->files[i].name = upk_xstrdup(c->files[i].name)) ||
           !(t->files[i].content = upk_xstrdup(c->files[i].content)))
@@ -249,8 +246,6 @@ static int copy_case(upk_evalcase *d, const upk_evalcase *s) {
 
 int upk_evalcases_add(upk_evalcases *c, const upk_evalcase *item) {
   upk_evalcase *p = upk_xrealloc(c->items, (c->n + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   c->items = p;
   int rc = copy_case(&p[c->n], item);
   if (rc) {

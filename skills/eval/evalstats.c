@@ -1,12 +1,13 @@
 /* Evaluation statistics (see evalstats.h). */
 #include "skills/eval/evalstats.h"
-#include "common/xalloc.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 int upk_wilson(size_t k, size_t n, double z, double *lo, double *hi) {
   if (k > n)
@@ -65,8 +66,6 @@ static int add_run(acc *a, unsigned run, bool passed) {
     i++;
   if (i == a->n_runs) {
     run_count *p = upk_xrealloc(a->runs, (a->n_runs + 1) * sizeof *p);
-    if (!p)
-      return -ENOMEM;
     a->runs = p;
     p[a->n_runs++] = (run_count){run, 0, 0};
   }
@@ -175,8 +174,6 @@ int upk_evalstats_compute(const upk_trial *t, size_t n, upk_evalstats *out) {
     if (!t[i].model)
       return -EINVAL;
   out->models = upk_xcalloc(n + 1, sizeof *out->models);
-  if (!out->models)
-    return -ENOMEM;
   for (size_t i = 0; i < n; i++) {
     if (model_index(t, i) != i)
       continue;

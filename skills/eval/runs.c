@@ -26,10 +26,6 @@ static int write_json(const char *path, json_t *v) {
     return -ENOMEM;
   size_t n = strlen(text);
   char *out = upk_xrealloc(text, n + 2);
-  if (!out) {
-    free(text);
-    return -ENOMEM;
-  }
   memcpy(out + n, "\n", 2);
   int rc = upk_write_file_atomic(path, out, n + 1);
   free(out);
@@ -252,8 +248,7 @@ int upk_run_write_summary(const upk_run *run, const char *summary_json) {
   json_t *v = json_loads(summary_json, 0, NULL);
   if (!v)
     return -EINVAL;
-  char *path = NULL;
-  path = upk_xasprintf("%s/summary.json", run->dir);
+  char *path = upk_xasprintf("%s/summary.json", run->dir);
   int rc = write_json(path, v);
   free(path);
   return rc;

@@ -1,6 +1,5 @@
 /* Evaluation runs: listing, showing and CSV export (see runs.h). */
 #include "skills/eval/runs.h"
-#include "common/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,9 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/xalloc.h"
+
 static json_t *load(const char *dir, const char *name) {
-  char *path = NULL;
-  path = upk_xasprintf("%s/%s", dir, name);
+  char *path = upk_xasprintf("%s/%s", dir, name);
   json_t *v = json_load_file(path, 0, NULL);
   free(path);
   return v;
@@ -53,8 +53,7 @@ static int each_transcript_in(const char *mdir, transcript_fn fn, void *ctx) {
 }
 
 static int each_transcript(const char *run_dir, transcript_fn fn, void *ctx) {
-  char *tdir = NULL;
-  tdir = upk_xasprintf("%s/transcripts", run_dir);
+  char *tdir = upk_xasprintf("%s/transcripts", run_dir);
   struct dirent **names = NULL;
   int n = scan_names(tdir, &names), rc = n < 0 ? n : 0;
   for (int i = 0; rc == 0 && i < n; i++) {
@@ -81,8 +80,7 @@ static int count_one(void *ctx, json_t *t) {
 static int info_of(const char *runs_dir, const char *id, upk_run_info *info) {
   memset(info, 0, sizeof *info);
   snprintf(info->id, sizeof info->id, "%s", id);
-  char *dir = NULL;
-  dir = upk_xasprintf("%s/%s", runs_dir, id);
+  char *dir = upk_xasprintf("%s/%s", runs_dir, id);
   json_t *meta = load(dir, "run.json"), *summary = load(dir, "summary.json");
   info->has_summary = summary != NULL;
   info->kind = dup_str(meta, "kind");
@@ -148,8 +146,7 @@ int upk_runs_show(const char *runs_dir, const char *id, bool transcripts, char *
   *json_out = NULL;
   if (!upk_run_id_ok(id))
     return -EINVAL;
-  char *dir = NULL;
-  dir = upk_xasprintf("%s/%s", runs_dir, id);
+  char *dir = upk_xasprintf("%s/%s", runs_dir, id);
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
     free(dir);
@@ -195,8 +192,7 @@ int upk_csv_cell(FILE *out, const char *text) {
 /* A text cell a spreadsheet must not run as a formula (OWASP's CSV injection). */
 static int text_cell(FILE *out, const char *text) {
   if (text && *text && strchr("=+-@\t\r", *text)) {
-    char *guarded = NULL;
-    guarded = upk_xasprintf("'%s", text);
+    char *guarded = upk_xasprintf("'%s", text);
     int rc = upk_csv_cell(out, guarded);
     free(guarded);
     return rc;
@@ -246,8 +242,7 @@ static int csv_row(void *vctx, json_t *t) {
 static int csv_run(const char *runs_dir, const char *id, FILE *out) {
   if (!upk_run_id_ok(id))
     return -EINVAL;
-  char *dir = NULL;
-  dir = upk_xasprintf("%s/%s", runs_dir, id);
+  char *dir = upk_xasprintf("%s/%s", runs_dir, id);
   csv_ctx c = {out, id, load(dir, "run.json")};
   int rc = c.meta ? each_transcript(dir, csv_row, &c) : -ENOENT;
   json_decref(c.meta);

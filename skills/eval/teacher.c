@@ -1,11 +1,12 @@
 /* The teacher's prompts (see teacher.h); the parsers are in teacher_parse.c. */
 #include "skills/eval/teacher.h"
-#include "common/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 static const char SYSTEM[] =
     "You write Agent Skills: folders of instructions that coding agents (Claude Code, Codex, "
@@ -177,9 +178,8 @@ static void answer_block(FILE *f, const char *answer) {
     fenced(f, "text", answer);
     return;
   }
-  char *cut = NULL;
-  cut = upk_xasprintf("%.*s\n[... %zu bytes left out ...]\n%s", 5120, answer, n - 5120 - 2048,
-               answer + n - 2048);
+  char *cut = upk_xasprintf("%.*s\n[... %zu bytes left out ...]\n%s", 5120, answer, n - 5120 - 2048,
+                            answer + n - 2048);
   fenced(f, "text", cut);
   free(cut);
 }

@@ -20,8 +20,6 @@ static line *split_lines(const char *text, size_t *count) {
   for (const char *p = text; *p; p++)
     cap += *p == '\n';
   line *v = upk_xcalloc(cap + 1, sizeof *v);
-  if (!v)
-    return NULL;
   size_t k = 0;
   for (const char *p = text; *p || k == 0;) {
     size_t n = strcspn(p, "\n");
@@ -117,8 +115,6 @@ static char *join(const line *v, size_t from, size_t to) {
   for (size_t i = from; i < to; i++)
     len += v[i].n + 1;
   char *out = upk_xmalloc(len), *p = out;
-  if (!out)
-    return NULL;
   for (size_t i = from; i < to; i++) {
     memcpy(p, v[i].s, v[i].n);
     p += v[i].n;
@@ -169,8 +165,6 @@ int upk_teacher_extract_skill(const char *answer, char **skill_md) {
 /* Drop commas that only precede ] or } (outside strings): models write them. */
 static char *forgive_commas(const char *s, size_t len) {
   char *out = upk_xmalloc(len + 1);
-  if (!out)
-    return NULL;
   size_t k = 0;
   bool str = false;
   for (size_t i = 0; i < len; i++) {

@@ -50,12 +50,8 @@ static long find(const upk_trigger_set *s, const char *query) {
 
 static int push(upk_trigger_set *s, const char *query, bool should_trigger) {
   upk_trigger_query *p = upk_xrealloc(s->items, (s->n + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
   s->items = p;
   char *q = upk_xstrdup(query);
-  if (!q)
-    return -ENOMEM;
   p[s->n++] = (upk_trigger_query){q, should_trigger};
   return 0;
 }
@@ -324,8 +320,6 @@ int upk_trigger_tally(const upk_trigger_set *s, const upk_trigger_outcome *outco
   if (isnan(threshold) || (n && !outcomes))
     return -EINVAL;
   bool *seen = upk_xcalloc(s->n + 1, sizeof *seen);
-  if (!seen)
-    return -ENOMEM;
   int rc = 0;
   for (size_t j = 0; j < n && rc == 0; j++) {
     size_t i = idx ? idx[j] : j;

@@ -226,8 +226,6 @@ int upk_trigger_parse_reply(const char *reply, char **description, char *why, si
     n = (size_t)(close - from);
   }
   char *d = upk_xstrndup(from, n);
-  if (!d)
-    return -ENOMEM;
   upk_utf8_scrub(d); /* counted and sent on as text */
   if (!(d = trim(d)))
     return -ENOMEM;
