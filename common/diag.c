@@ -129,9 +129,7 @@ static int line_col_utf16(const char *src, size_t len, size_t **starts, size_t *
     size_t n = 1, k = 1;
     for (size_t i = 0; i < len; i++)
       n += src[i] == '\n';
-    *starts = malloc(n * sizeof **starts);
-    if (!*starts)
-      return col;
+    *starts = upk_xmalloc(n * sizeof **starts);
     (*starts)[0] = 0;
     for (size_t i = 0; i < len; i++)
       if (src[i] == '\n')

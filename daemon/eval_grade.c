@@ -63,7 +63,7 @@ static upk_assert_status read_verdict(const char *text, char **evidence) {
                             ? (json_is_true(passed) ? UPK_ASSERT_PASS : UPK_ASSERT_FAIL)
                             : UPK_ASSERT_ERROR;
   if (s == UPK_ASSERT_ERROR)
-    *evidence = strdup("the grader's reply was not {\"passed\", \"evidence\"}");
+    *evidence = upk_xstrdup("the grader's reply was not {\"passed\", \"evidence\"}");
   else if (asprintf(evidence, "grader: %s", ev && *ev ? ev : "no evidence given") < 0)
     *evidence = NULL;
   json_decref(v);

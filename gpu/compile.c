@@ -248,9 +248,7 @@ static int fetch(upk_nvrtc_prog p, int (*size)(upk_nvrtc_prog, size_t *),
   *out = NULL;
   if (size(p, &n) || n == 0)
     return 0;
-  *out = calloc(1, n + 1);
-  if (!*out)
-    return -ENOMEM;
+  *out = upk_xcalloc(1, n + 1);
   if (get(p, *out)) {
     free(*out);
     *out = NULL;

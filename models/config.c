@@ -175,13 +175,13 @@ static int set_string(char **field, const json_t *v, const char *def, const char
                       const char *key, char *err, size_t errlen) {
   if (json_is_null(v)) {
     free(*field);
-    *field = def ? strdup(def) : NULL;
+    *field = def ? upk_xstrdup(def) : NULL;
     return def && !*field ? -ENOMEM : 0;
   }
   if (!json_is_string(v) || !json_string_length(v))
     return bad(err, errlen, where, key, "expected a non-empty string");
   free(*field);
-  *field = strdup(json_string_value(v));
+  *field = upk_xstrdup(json_string_value(v));
   return *field ? 0 : -ENOMEM;
 }
 

@@ -196,7 +196,7 @@ int upk_catalog_file_digest(upk_catalog_cache *c, const upk_catalog_files *f, si
   if (s && (!frontmatter || s->frontmatter)) {
     memcpy(md, s->digest, 32);
     if (frontmatter)
-      *frontmatter = strdup(s->frontmatter);
+      *frontmatter = upk_xstrdup(s->frontmatter);
     return frontmatter && !*frontmatter ? -ENOMEM : 0;
   }
   char *data = NULL;

@@ -28,9 +28,7 @@
 static bool room_for(void **v, size_t *cap, size_t n, size_t size) {
   if (n >= UINT32_MAX - 1)
     return false;
-  if (!*cap)
-    *cap = 512; /* the first growth doubles it: 1024 */
-  *v = upk_xgrow(*v, cap, n + 1, size);
+  *v = upk_xgrow(*v, cap, n < 1024 ? 1024 : n + 1, size); /* 1024 at first */
   return true;
 }
 

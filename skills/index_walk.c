@@ -143,7 +143,7 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
   int rc = 0;
   if (d && d->mtime == (int64_t)pr->sb.st_mtim.tv_sec * 1000000000 + pr->sb.st_mtim.tv_nsec &&
       d->size == (int64_t)pr->sb.st_size && d->ino == (int64_t)pr->sb.st_ino) {
-    *name = strdup(d->name);
+    *name = upk_xstrdup(d->name);
     rc = *name ? 1 : -ENOMEM;
     if (sc->st)
       sc->st->unchanged++;

@@ -152,7 +152,7 @@ static char *skill_name(const char *path, const char *text, size_t len, char **d
       path ? upk_skill_load(path, &s, &scratch) : upk_skill_parse(text, len, NULL, &s, &scratch);
   char *name = rc == 0 && s.name ? upk_xstrdup(s.name) : NULL;
   if (dir)
-    *dir = rc == 0 && s.dir ? strdup(s.dir) : NULL;
+    *dir = rc == 0 && s.dir ? upk_xstrdup(s.dir) : NULL;
   upk_skill_free(&s);
   upk_diags_free(&scratch);
   return name;

@@ -284,7 +284,7 @@ static int git(const upk_source *s, const char *dir, const char *const *args, in
     return r.timed_out ? -ETIMEDOUT : -EIO;
   }
   if (out)
-    *out = strdup(last_line(&r));
+    *out = upk_xstrdup(last_line(&r));
   upk_run_result_free(&r);
   return 0;
 }
@@ -342,7 +342,7 @@ int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, ch
   char *cached = is_commit(s->ref) ? joined(repo_dir, s->ref) : NULL;
   if (cached && is_dir(cached)) { /* a commit never changes: no network */
     *dir = cached;
-    *commit = strdup(s->ref);
+    *commit = upk_xstrdup(s->ref);
     rc = 0;
   } else {
     free(cached);

@@ -23,7 +23,7 @@ static void add_tokens(long *sum, long v) {
 
 static int set_str(char **dst, const char *s) {
   free(*dst);
-  *dst = s ? strdup(s) : NULL;
+  *dst = s ? upk_xstrdup(s) : NULL;
   return !s || *dst ? 0 : -ENOMEM;
 }
 

@@ -302,8 +302,8 @@ int upk_evalcases_split(const upk_evalcases *c, uint64_t seed, double holdout_fr
   if (c->n >= 2 && holdout_fraction > 0)
     k = k < 1 ? 1 : k > c->n - 1 ? c->n - 1 : k;
   ranked *r = upk_xcalloc(c->n + 1, sizeof *r);
-  *refine = calloc(c->n - k + 1, sizeof **refine);
-  *holdout = calloc(k + 1, sizeof **holdout);
+  *refine = upk_xcalloc(c->n - k + 1, sizeof **refine);
+  *holdout = upk_xcalloc(k + 1, sizeof **holdout);
   if (!r || !*refine || !*holdout) {
     free(r);
     free(*refine);

@@ -265,8 +265,8 @@ int upk_trigger_split(const upk_trigger_set *s, uint64_t seed, double holdout, s
     pos += s->items[i].should_trigger;
   size_t k_pos = held_out(pos, holdout), k_neg = held_out(s->n - pos, holdout);
   ranked *r = upk_xcalloc(s->n + 1, sizeof *r);
-  *train = calloc(s->n - k_pos - k_neg + 1, sizeof **train);
-  *test = calloc(k_pos + k_neg + 1, sizeof **test);
+  *train = upk_xcalloc(s->n - k_pos - k_neg + 1, sizeof **train);
+  *test = upk_xcalloc(k_pos + k_neg + 1, sizeof **test);
   if (!r || !*train || !*test) {
     free(r);
     free(*train);
