@@ -213,8 +213,8 @@ int eval__move_agent_runs(upk_eval *e) {
   size_t root_len = strlen(e->agent_root);
   for (size_t i = 0; i < e->n; i++) {
     eval_trial *x = &e->trials[i];
-    if (x->dir && asprintf(&x->t.agent_dir, "%s%s", dest, x->dir + root_len) < 0)
-      x->t.agent_dir = NULL;
+    if (x->dir)
+      x->t.agent_dir = upk_xasprintf("%s%s", dest, x->dir + root_len);
   }
   free(dest);
   return 0;
@@ -228,9 +228,9 @@ void eval__write_layout(upk_eval *e) {
   int rc = 0;
   for (size_t m = 0; !rc && m < e->spec.n_models; m++) {
     eval_layout_part *part = &e->layouts[m];
-    char comp[160], *dir = NULL;
+    char comp[160];
     upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
-    rc = asprintf(&dir, "%s/%s", parent, comp) < 0 ? -ENOMEM : 0;
+    char *dir = upk_xasprintf("%s/%s", parent, comp);
     for (size_t i = 0; !rc && i < part->n; i++)
       rc = upk_eval_layout_set_dir(part->plan, i, e->trials[part->idx[i]].t.agent_dir);
     if (rc)

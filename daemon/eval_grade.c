@@ -28,9 +28,7 @@ struct gslot {
 };
 
 static void append(char **buf, const char *fmt, const char *a, const char *b) {
-  char *next = NULL;
-  if (*buf && asprintf(&next, fmt, *buf, a, b ? b : "") < 0)
-    next = NULL;
+  char *next = *buf ? upk_xasprintf(fmt, *buf, a, b ? b : "") : NULL;
   free(*buf);
   *buf = next;
 }
@@ -39,12 +37,10 @@ static void append(char **buf, const char *fmt, const char *a, const char *b) {
 static char *grader_prompt(const eval_trial *x, const char *statement) {
   const upk_evalcase *c = &x->e->spec.cases->items[x->t.case_idx];
   const upk_agent_result *a = x->t.agent;
-  char *p = NULL;
-  if (asprintf(&p,
-               "Expectation: %s\n\nThe task given to the agent:\n%s\n\nThe agent's final "
-               "answer:\n%.*s\n",
-               statement, c->input, ANSWER_SHOWN, x->t.answer ? x->t.answer : "(none)") < 0)
-    return NULL;
+  char *p =
+      upk_xasprintf("Expectation: %s\n\nThe task given to the agent:\n%s\n\nThe agent's final "
+                    "answer:\n%.*s\n",
+                    statement, c->input, ANSWER_SHOWN, x->t.answer ? x->t.answer : "(none)");
   for (size_t i = 0; a && i < a->n_files; i++)
     append(&p, "%s\nA file it wrote, %s:\n%s\n", a->files[i],
            a->previews && a->previews[i] ? a->previews[i] : "(not shown: large or binary)");
@@ -64,8 +60,8 @@ static upk_assert_status read_verdict(const char *text, char **evidence) {
                             : UPK_ASSERT_ERROR;
   if (s == UPK_ASSERT_ERROR)
     *evidence = upk_xstrdup("the grader's reply was not {\"passed\", \"evidence\"}");
-  else if (asprintf(evidence, "grader: %s", ev && *ev ? ev : "no evidence given") < 0)
-    *evidence = NULL;
+  else
+    *evidence = upk_xasprintf("grader: %s", ev && *ev ? ev : "no evidence given");
   json_decref(v);
   return s;
 }

@@ -64,9 +64,8 @@ static int expectations(const upk_eval_trial *t, const upk_as_eval *info, run_ex
     const upk_assert_result *a = &r->results[i];
     const char *source = info && i < info->n_sources ? info->sources[i] : NULL;
     const char *why = a->reason ? a->reason : upk_assert_status_name(a->status);
-    if (asprintf(&x->evidence[i], "%s: %s", upk_assert_status_name(a->status), why) < 0 ||
-        !(x->texts[i] = upk_xstrdup(source ? source : a->label)))
-      return -ENOMEM;
+    x->evidence[i] = upk_xasprintf("%s: %s", upk_assert_status_name(a->status), why);
+    x->texts[i] = upk_xstrdup(source ? source : a->label);
     x->expects[i] = (upk_as_expectation){x->texts[i], a->status == UPK_ASSERT_PASS, x->evidence[i]};
   }
   return 0;
@@ -77,9 +76,7 @@ static int fill(const upk_eval_layout *l, const upk_eval_trial *t, upk_as_run *r
       l->evals && t->case_idx < l->evals->n ? &l->evals->items[t->case_idx] : NULL;
   const upk_agent_result *a = t->agent;
   size_t n_tools = 0;
-  if (info ? !(x->name = upk_xstrdup(info->name))
-           : asprintf(&x->name, "case-%zu", t->case_idx + 1) < 0)
-    return -ENOMEM;
+  x->name = info ? upk_xstrdup(info->name) : upk_xasprintf("case-%zu", t->case_idx + 1);
   x->prompt = upk_xstrdup(l->cases->items[t->case_idx].input);
   int rc = expectations(t, info, x);
   if (!rc)
@@ -172,9 +169,10 @@ int upk_eval_layout_set_dir(upk_eval_layout_plan *p, size_t i, const char *agent
   free(x->workspace);
   free(x->transcript);
   x->workspace = x->transcript = NULL;
-  if (agent_dir && (asprintf(&x->workspace, "%s/workspace", agent_dir) < 0 ||
-                    asprintf(&x->transcript, "%s/stdout.jsonl", agent_dir) < 0))
-    return -ENOMEM;
+  if (agent_dir) {
+    x->workspace = upk_xasprintf("%s/workspace", agent_dir);
+    x->transcript = upk_xasprintf("%s/stdout.jsonl", agent_dir);
+  }
   p->runs[i].workspace = x->workspace;
   p->runs[i].transcript_path = x->transcript;
   return 0;

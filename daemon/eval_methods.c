@@ -77,14 +77,12 @@ char *em_abs(const char *ws, const char *p) {
 }
 
 char *upk_eval_runs_dir(const char *configured, const char *workspace) {
-  char *out = NULL;
   if (configured)
     return em_abs(workspace, configured);
   const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
   if (state && *state == '/')
     return upk_xasprintf("%s/upskilld/runs", state);
-  return asprintf(&out, "%s/.local/state/upskilld/runs", home && *home ? home : "/tmp") < 0 ? NULL
-                                                                                            : out;
+  return upk_xasprintf("%s/.local/state/upskilld/runs", home && *home ? home : "/tmp");
 }
 
 int em_resolve(ecall *c, const char *name, const char *what, upk_model *out) {
@@ -165,10 +163,8 @@ static int load_skill(ecall *c, const char *given) {
   struct stat st;
   if (path && stat(path, &st) && !strchr(given, '/')) {
     free(path);
-    path = NULL;
-    if (c->indexed_dir ? !(path = upk_xstrdup(c->indexed_dir))
-                       : asprintf(&path, "%s/%s", c->skills_dir, given) < 0)
-      path = NULL;
+    path =
+        c->indexed_dir ? upk_xstrdup(c->indexed_dir) : upk_xasprintf("%s/%s", c->skills_dir, given);
   }
   upk_skill sk = {0};
   upk_diags d = {0};
@@ -182,16 +178,15 @@ static int load_skill(ecall *c, const char *given) {
                    strerror(-rc));
   }
   upk_diags_free(&d);
-  char *md = NULL, *meta = NULL;
+  char *meta = NULL;
   c->skill_name = upk_xstrdup(sk.name ? sk.name : sk.dir_name ? sk.dir_name : "skill");
   c->skill_dir = sk.dir ? upk_xstrdup(sk.dir) : NULL;
   c->skill_description = sk.description ? upk_xstrdup(sk.description) : NULL;
-  rc = asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0
-           ? -1
-           : em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
+  char *md = upk_xasprintf("%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md");
+  rc = em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
   if (!rc && !json_object_get(c->params, "cases") && !em_str(c, "tests") &&
-      !json_object_get(c->params, "trigger") &&
-      asprintf(&meta, "%s/skill_meta.json", sk.dir) >= 0) {
+      !json_object_get(c->params, "trigger")) {
+    meta = upk_xasprintf("%s/skill_meta.json", sk.dir);
     int r = upk_evalcases_read(meta, &c->cases, &c->case_diags);
     /* No tests of upskill's: the Agent Skills guide's evals/evals.json. */
     if (r == -ENOENT || (!r && !c->cases.n)) {
@@ -344,8 +339,8 @@ static int load_baseline(ecall *c, const char *given) {
   upk_skill sk = {0};
   int rc = path ? upk_skill_load(path, &sk, NULL) : -ENOMEM;
   free(path);
-  if (!rc && asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0)
-    rc = -ENOMEM;
+  if (!rc)
+    md = upk_xasprintf("%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md");
   if (rc)
     rc = em_fail(c, UPK_RPC_INVALID_PARAMS, "params.baselineSkill: no skill at '%s' (%s)", given,
                  strerror(-rc));

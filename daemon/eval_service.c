@@ -31,16 +31,13 @@ const char *upk_eval_system_base(void) {
 }
 
 char *upk_eval_system_prompt(const char *skill_name, const char *skill_md) {
-  char *s = NULL;
   if (!skill_md)
     return upk_xstrdup(SYSTEM_BASE);
-  if (asprintf(&s,
-               "%s\n\nThe following skill is loaded. Follow its instructions where they apply.\n\n"
-               "<skill name=\"%s\">\n%s%s</skill>",
-               SYSTEM_BASE, skill_name ? skill_name : "skill", skill_md,
-               *skill_md && skill_md[strlen(skill_md) - 1] == '\n' ? "" : "\n") < 0)
-    return NULL;
-  return s;
+  return upk_xasprintf(
+      "%s\n\nThe following skill is loaded. Follow its instructions where they apply.\n\n"
+      "<skill name=\"%s\">\n%s%s</skill>",
+      SYSTEM_BASE, skill_name ? skill_name : "skill", skill_md,
+      *skill_md && skill_md[strlen(skill_md) - 1] == '\n' ? "" : "\n");
 }
 
 static void eval_free(upk_eval *e) {
@@ -216,7 +213,7 @@ void eval__judge(eval_trial *x) {
   char *ws = NULL;
   upk_assert_env env = {0};
   if (x->t.agent) {
-    env = (upk_assert_env){asprintf(&ws, "%s/workspace", x->dir) < 0 ? NULL : ws,
+    env = (upk_assert_env){ws = upk_xasprintf("%s/workspace", x->dir),
                            (const char *const *)x->t.agent->tools, x->t.agent->n_tools};
   }
   int rc = upk_assert_evaluate_in(c->asserts, c->n_asserts, x->t.answer, x->t.agent ? &env : NULL,

@@ -42,8 +42,8 @@ static void gen_load(ecall *c) {
   if (!p || stat(p, &st)) {
     em_fail(c, UPK_RPC_INVALID_PARAMS, "params.from: %s: %s", from, strerror(p ? errno : ENOMEM));
   } else if (S_ISDIR(st.st_mode)) { /* a skill to improve */
-    if (asprintf(&md, "%s/SKILL.md", p) >= 0 &&
-        !em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md))
+    md = upk_xasprintf("%s/SKILL.md", p);
+    if (!em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md))
       c->skill_name = upk_xstrdup(strrchr(p, '/') ? strrchr(p, '/') + 1 : p);
   } else {
     em_read_text(c, p, TRACE_MAX, &c->trace);

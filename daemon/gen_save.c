@@ -191,11 +191,8 @@ static void save_work(uv_work_t *w) {
     g->save_rc = save_err(g, -EINVAL, "the skill has no name");
     return;
   }
-  if (g->output)
-    g->dest = upk_xstrdup(g->output);
-  else if (asprintf(&g->dest, "%s/%s", g->skills_dir, g->name) < 0)
-    g->dest = NULL;
-  g->save_rc = g->dest ? save_into(g, b) : save_err(g, -ENOMEM, "out of memory");
+  g->dest = g->output ? upk_xstrdup(g->output) : upk_xasprintf("%s/%s", g->skills_dir, g->name);
+  g->save_rc = save_into(g, b);
   if (g->save_rc == 0)
     write_record(g);
 }

@@ -306,8 +306,8 @@ bool upk_install_is_one_skill(const char *path, const json_t *params) {
     return false;
   if (S_ISREG(st.st_mode))
     return true;
-  char *md = NULL;
-  bool one = asprintf(&md, "%s/SKILL.md", path) >= 0 && stat(md, &st) == 0;
+  char *md = upk_xasprintf("%s/SKILL.md", path);
+  bool one = stat(md, &st) == 0;
   free(md);
   return one;
 }
@@ -339,11 +339,10 @@ static char *entry_spec(const json_t *e, const char *workspace, const char *host
   }
   if (url)
     source = url;
-  int n = !strcmp(type, "github") && !url
-              ? asprintf(&spec, "%s/%s%s%s", host ? host : "https://github.com", source,
-                         rev ? "#" : "", rev ? rev : "")
-              : asprintf(&spec, "%s%s%s", source, rev ? "#" : "", rev ? rev : "");
-  return n < 0 ? NULL : spec;
+  if (!strcmp(type, "github") && !url)
+    return upk_xasprintf("%s/%s%s%s", host ? host : "https://github.com", source, rev ? "#" : "",
+                         rev ? rev : "");
+  return upk_xasprintf("%s%s%s", source, rev ? "#" : "", rev ? rev : "");
 }
 
 /* The entry's skill in what its source holds: by skillPath, else by name. */

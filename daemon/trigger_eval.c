@@ -188,10 +188,9 @@ static void finish(ecall *c) {
   if (r && first)
     json_object_set(json_object_get(r, "best"), "result", first);
   if (r && best && (t->generated || json_is_true(json_object_get(c->params, "apply")))) {
-    char *path = NULL, *md = upk_trigger_with_description(c->skill_md, desc);
-    int rc = md && asprintf(&path, "%s/SKILL.md", c->skill_dir) >= 0
-                 ? upk_write_file_atomic(path, md, strlen(md))
-                 : -ENOMEM;
+    char *md = upk_trigger_with_description(c->skill_md, desc);
+    char *path = upk_xasprintf("%s/SKILL.md", c->skill_dir);
+    int rc = md ? upk_write_file_atomic(path, md, strlen(md)) : -ENOMEM;
     json_object_set_new(r, "applied", rc ? json_false() : json_string(path));
     free(path);
     free(md);

@@ -135,13 +135,8 @@ static int add_opt(job *j, const char *fmt, ...) __attribute__((format(printf, 2
 static int add_opt(job *j, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&j->opts[j->n_opts], fmt, ap);
+  j->opts[j->n_opts++] = upk_xvasprintf(fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    j->opts[j->n_opts] = NULL;
-    return -ENOMEM;
-  }
-  j->n_opts++;
   return 0;
 }
 

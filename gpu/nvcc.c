@@ -136,11 +136,8 @@ static bool is_main(const logctx *c, const char *file) {
 
 static int set_file(const logctx *c, const char *file) {
   upk_diag *d = &c->out->items[c->out->len - 1];
-  if (file[0] == '/')
-    d->file = upk_xstrdup(file);
-  else if (asprintf(&d->file, "%s/%s", c->dir, file) < 0)
-    d->file = NULL;
-  return d->file ? 0 : -ENOMEM;
+  d->file = file[0] == '/' ? upk_xstrdup(file) : upk_xasprintf("%s/%s", c->dir, file);
+  return 0;
 }
 
 static const char *torch_hint(const char *target) {

@@ -175,20 +175,15 @@ static int request_target(const upk_model *m, upk_wire *w, char *err, size_t err
 }
 
 static int request_headers(const upk_model *m, upk_wire *w) {
-  int n = 0, rc = 0;
+  int n = 0;
   w->headers[n++] = upk_xstrdup("Content-Type: application/json");
   w->headers[n++] = upk_xstrdup("Accept: application/json");
   if (m->api == UPK_API_ANTHROPIC) {
     w->headers[n++] = upk_xstrdup("anthropic-version: 2023-06-01");
-    rc = asprintf(&w->headers[n++], "x-api-key: %s", w->key);
+    w->headers[n++] = upk_xasprintf("x-api-key: %s", w->key);
   } else if (w->key) {
-    rc = asprintf(&w->headers[n++], "Authorization: Bearer %s", w->key);
+    w->headers[n++] = upk_xasprintf("Authorization: Bearer %s", w->key);
   }
-  if (rc < 0)
-    w->headers[n - 1] = NULL;
-  for (int i = 0; i < n; i++)
-    if (!w->headers[i])
-      return -ENOMEM;
   return 0;
 }
 

@@ -282,9 +282,7 @@ size_t upk_agents_reading(const char *dir, const char *project_root, const upk_e
 
 char *upk_env_xdg_dir(const upk_env *env, const char *var, const char *fallback, const char *sub) {
   const char *xdg = upk_env_get(env, var), *home = upk_env_get(env, "HOME");
-  char *out = NULL;
-  int n = xdg && xdg[0] == '/'
-              ? asprintf(&out, "%s/%s", xdg, sub)
-              : asprintf(&out, "%s/%s/%s", home && home[0] == '/' ? home : "/tmp", fallback, sub);
-  return n < 0 ? NULL : out;
+  if (xdg && xdg[0] == '/')
+    return upk_xasprintf("%s/%s", xdg, sub);
+  return upk_xasprintf("%s/%s/%s", home && home[0] == '/' ? home : "/tmp", fallback, sub);
 }

@@ -332,15 +332,11 @@ char *upk_index_default_path(const char *workspace) {
   /* One file per workspace, stable across runs. */
   const char *ws = workspace ? workspace : "";
   uint64_t h = upk_fnv1a(UPK_FNV1A_INIT, ws, strlen(ws));
-  char *out = NULL;
-  int n;
   if (xdg && xdg[0] == '/')
-    n = asprintf(&out, "%s/upskilld/index-v%d-%016llx.sqlite", xdg, UPK_INDEX_SCHEMA,
-                 (unsigned long long)h);
-  else
-    n = asprintf(&out, "%s/.cache/upskilld/index-v%d-%016llx.sqlite", home ? home : "/tmp",
-                 UPK_INDEX_SCHEMA, (unsigned long long)h);
-  return n < 0 ? NULL : out;
+    return upk_xasprintf("%s/upskilld/index-v%d-%016llx.sqlite", xdg, UPK_INDEX_SCHEMA,
+                         (unsigned long long)h);
+  return upk_xasprintf("%s/.cache/upskilld/index-v%d-%016llx.sqlite", home ? home : "/tmp",
+                       UPK_INDEX_SCHEMA, (unsigned long long)h);
 }
 
 int upk_index_open(upk_index **out, const upk_index_options *opt) {

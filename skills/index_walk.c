@@ -94,11 +94,9 @@ static char *resolve(upk_index *ix, const char *dir, bool real_dir) {
     ix->parent = upk_xstrndup(dir, plen);
     ix->parent_real = ix->parent ? realpath(ix->parent, NULL) : NULL;
   }
-  char *out = NULL;
-  if (!ix->parent_real ||
-      asprintf(&out, "%s%s", strcmp(ix->parent_real, "/") ? ix->parent_real : "", slash) < 0)
+  if (!ix->parent_real)
     return realpath(dir, NULL);
-  return out;
+  return upk_xasprintf("%s%s", strcmp(ix->parent_real, "/") ? ix->parent_real : "", slash);
 }
 
 /* The document stored at loc, from the scan's read-ahead or else the index (then read into *row,

@@ -54,11 +54,8 @@ static int new_target(job *j, upk_resolved_dir *d, const char *name) {
   ds[i] = *d;
   memset(d, 0, sizeof *d);
   res->n_targets++;
-  if (!(t[i].root = upk_xstrdup(ds[i].path)) ||
-      asprintf(&t[i].path, "%s/%s", ds[i].path, name) < 0) {
-    t[i].path = NULL;
-    return -ENOMEM;
-  }
+  t[i].root = upk_xstrdup(ds[i].path);
+  t[i].path = upk_xasprintf("%s/%s", ds[i].path, name);
   return 0;
 }
 
@@ -265,10 +262,10 @@ static json_t *make_entry(const job *j, const upk_install_target *t) {
 static void rebase_files(upk_diags *d, const char *from, const char *to) {
   size_t n = strlen(from);
   for (size_t i = 0; i < d->len; i++) {
-    char *f = d->items[i].file, *nf;
-    if (f && strncmp(f, from, n) == 0 && asprintf(&nf, "%s%s", to, f + n) >= 0) {
+    char *f = d->items[i].file;
+    if (f && strncmp(f, from, n) == 0) {
+      d->items[i].file = upk_xasprintf("%s%s", to, f + n);
       free(f);
-      d->items[i].file = nf;
     }
   }
 }
@@ -277,13 +274,7 @@ static void rebase_files(upk_diags *d, const char *from, const char *to) {
  * the checks validate_text cannot make (e.g. files the body refers to).
  * tmp NULL: validate the identical copy already installed at final. */
 static int validate_staged(job *j, const char *root, const char *tmp, const char *final) {
-  char *path = NULL;
-  if (!tmp)
-    path = upk_xstrdup(final);
-  else if (asprintf(&path, "%s/%s/%s", root, tmp, j->res->name) < 0)
-    path = NULL;
-  if (!path)
-    return -ENOMEM;
+  char *path = tmp ? upk_xasprintf("%s/%s/%s", root, tmp, j->res->name) : upk_xstrdup(final);
   upk_diags vd = {0};
   size_t errors = upk_skill_validate_path(path, mode_of(j), &vd);
   rebase_files(&vd, path, final);

@@ -131,10 +131,9 @@ static int manifest_open(const char *root, const upk_env *env, bool create, mani
 
 char *upk_install_manifest_path(const char *root, const upk_env *env) {
   manifest_loc loc;
-  char *dir = installs_dir(env), *out = NULL;
+  char *dir = installs_dir(env);
   manifest_names(root, &loc);
-  if (dir && asprintf(&out, "%s/%s", dir, loc.name) < 0)
-    out = NULL;
+  char *out = dir ? upk_xasprintf("%s/%s", dir, loc.name) : NULL;
   free(dir);
   return out;
 }

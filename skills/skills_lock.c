@@ -194,8 +194,8 @@ int upk_skills_lock_set(const char *project, const char *name, json_t *entry, ch
   else
     json_object_del(json_object_get(lock, "skills"), name);
   char *text = json_dumps(lock, JSON_INDENT(2) | JSON_SORT_KEYS), *path = lock_path(project);
-  char *full = NULL;
-  int rc = text && path && asprintf(&full, "%s\n", text) >= 0 ? 0 : -ENOMEM;
+  char *full = text ? upk_xasprintf("%s\n", text) : NULL;
+  int rc = full ? 0 : -ENOMEM;
   if (!rc)
     rc = upk_write_file_atomic(path, full, strlen(full));
   if (rc)

@@ -97,10 +97,11 @@ static char **build_envp(const upk_agent_task *t, char *const *base, const char 
   for (size_t i = 0; v && i < n; i++)
     if (!dropped(base[i], t->def, strip_login) && !(v[k++] = upk_xstrdup(base[i])))
       goto nomem;
-  if (!v || asprintf(&v[k++], "HOME=%s", home) < 0 ||
-      asprintf(&v[k++], "TMPDIR=%s/tmp", t->dir) < 0 ||
-      asprintf(&v[k++], "CODEX_HOME=%s/.codex", home) < 0)
+  if (!v)
     goto nomem;
+  v[k++] = upk_xasprintf("HOME=%s", home);
+  v[k++] = upk_xasprintf("TMPDIR=%s/tmp", t->dir);
+  v[k++] = upk_xasprintf("CODEX_HOME=%s/.codex", home);
   for (size_t i = 0; i < m; i++)
     if (!(v[k++] = expand(t->def->set_env[i], t, ws, home)))
       goto nomem;
@@ -309,11 +310,10 @@ static int walk(const upk_agent_task *t, const char *root, const char *rel, int 
   while (d && !rc && r->n_files < INSPECT_MAX_FILES && (e = readdir(d))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
       continue;
-    char *sub = NULL, *full = NULL;
+    char *sub = upk_xasprintf("%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    char *full = join(root, sub);
     struct stat st;
-    if (asprintf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name) < 0 || !(full = join(root, sub)))
-      rc = -ENOMEM;
-    else if (lstat(full, &st) != 0 || !strcmp(sub, t->def->skills_dir))
+    if (lstat(full, &st) != 0 || !strcmp(sub, t->def->skills_dir))
       ; /* gone, or the installed skills */
     else if (S_ISDIR(st.st_mode) && depth < INSPECT_MAX_DEPTH)
       rc = walk(t, root, sub, depth + 1, r);

@@ -424,10 +424,8 @@ static int read_eval(reader *r, json_t *ev, const char *skill_dir, upk_evalcase 
   int rc = opt_string(r, ev, "eval_name", &e->name);
   if (!rc && !e->name)
     rc = opt_string(r, ev, "name", &e->name);
-  if (!rc && !e->name && asprintf(&e->name, "eval-%d", e->id) < 0) {
-    e->name = NULL;
-    rc = -ENOMEM;
-  }
+  if (!rc && !e->name)
+    e->name = upk_xasprintf("eval-%d", e->id);
   rc = rc ? rc : opt_string(r, ev, "expected_output", &e->expected_output);
   json_t *exp = json_object_get(ev, "expected");
   rc = rc || !exp || json_is_null(exp) ? rc : expected(r, exp, c, e);

@@ -57,8 +57,7 @@ int ct_reject(ctrace *t, const char *code, const char *fmt, ...) {
   t->why_code = code;
   va_start(ap, fmt);
   free(t->why);
-  if (vasprintf(&t->why, fmt, ap) < 0)
-    t->why = NULL;
+  t->why = upk_xvasprintf(fmt, ap);
   va_end(ap);
   return -EINVAL;
 }
@@ -117,8 +116,8 @@ static int settle(ctrace *t, bool ok) {
   cev *e = &t->v[t->open_error];
   char *line = first_line(cmd);
   free(e->outcome);
-  e->outcome = NULL;
-  int rc = line && asprintf(&e->outcome, "`%s` then succeeded.", line) >= 0 ? 0 : -ENOMEM;
+  e->outcome = line ? upk_xasprintf("`%s` then succeeded.", line) : NULL;
+  int rc = line ? 0 : -ENOMEM;
   free(line);
   e->resolved = rc == 0;
   t->open_error = -1;

@@ -151,10 +151,11 @@ static int list_item(upk_condensed *c, const char *kind, char *what, size_t toke
 
 static int list_left_out(const plan *p, const ctrace *t, upk_condensed *c) {
   int rc = 0;
-  char *what = NULL;
-  if (t->bad_lines && asprintf(&what, "%zu line%s that were not JSON (truncated or corrupt)",
-                               t->bad_lines, t->bad_lines == 1 ? "" : "s") >= 0)
-    rc = list_item(c, "line", what, 0, 0);
+  if (t->bad_lines)
+    rc = list_item(c, "line",
+                   upk_xasprintf("%zu line%s that were not JSON (truncated or corrupt)",
+                                 t->bad_lines, t->bad_lines == 1 ? "" : "s"),
+                   0, 0);
   for (size_t i = 0; rc == 0 && i < t->n && c->n_left_out < MAX_LISTED; i++) {
     if (p->chosen[i] && (p->level[i] == 0 || !p->chosen[i][0]))
       continue;

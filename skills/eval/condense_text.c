@@ -12,13 +12,10 @@
 #include "common/xalloc.h"
 
 int ct_vappend(char **s, const char *fmt, va_list ap) {
-  char *more = NULL;
-  int n = vasprintf(&more, fmt, ap);
-  if (n < 0)
-    return -ENOMEM;
-  size_t old = *s ? strlen(*s) : 0;
-  char *p = upk_xrealloc(*s, old + (size_t)n + 1);
-  memcpy(p + old, more, (size_t)n + 1);
+  char *more = upk_xvasprintf(fmt, ap);
+  size_t old = *s ? strlen(*s) : 0, n = strlen(more);
+  char *p = upk_xrealloc(*s, old + n + 1);
+  memcpy(p + old, more, n + 1);
   free(more);
   *s = p;
   return 0;

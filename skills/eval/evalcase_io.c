@@ -113,9 +113,7 @@ char *upk_evalcases_dump(const upk_evalcases *c) {
   json_t *root = list ? json_pack("{s:o}", "cases", list) : NULL;
   char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
   json_decref(root);
-  char *out = NULL;
-  if (text && asprintf(&out, "%s\n", text) < 0)
-    out = NULL;
+  char *out = text ? upk_xasprintf("%s\n", text) : NULL;
   free(text);
   return out;
 }

@@ -107,9 +107,10 @@ int upk_run_create(const char *runs_dir, const upk_run_meta *meta, upk_run *out)
   rc = rc ? rc : make_run_dir(runs_dir, out);
   bool made = rc == 0; /* ours to delete again if the rest fails */
   char *path = NULL, *tdir = NULL;
-  if (rc == 0 && (asprintf(&path, "%s/run.json", out->dir) < 0 ||
-                  asprintf(&tdir, "%s/transcripts", out->dir) < 0))
-    rc = -ENOMEM;
+  if (rc == 0) {
+    path = upk_xasprintf("%s/run.json", out->dir);
+    tdir = upk_xasprintf("%s/transcripts", out->dir);
+  }
   if (rc == 0 && mkdir(tdir, 0755) != 0)
     rc = -errno;
   rc = rc ? rc : write_json(path, meta_json(out, meta));
@@ -226,15 +227,13 @@ static json_t *transcript_json(const upk_run *run, const upk_transcript *t) {
 int upk_run_write_transcript(const upk_run *run, const upk_transcript *t) {
   if (!run->dir || !t->model)
     return -EINVAL;
-  char comp[160], *dir = NULL, *path = NULL;
+  char comp[160], *path = NULL;
   upk_run_model_component(t->model, comp, sizeof comp);
-  dir = upk_xasprintf("%s/transcripts/%s", run->dir, comp);
+  char *dir = upk_xasprintf("%s/transcripts/%s", run->dir, comp);
   int rc = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
-  if (rc == 0 && asprintf(&path, "%s/%s-r%u-c%zu.json", dir,
-                          t->with_skill ? "with_skill" : "baseline", t->run, t->case_idx) < 0) {
-    path = NULL;
-    rc = -ENOMEM;
-  }
+  if (rc == 0)
+    path = upk_xasprintf("%s/%s-r%u-c%zu.json", dir, t->with_skill ? "with_skill" : "baseline",
+                         t->run, t->case_idx);
   json_t *o = rc ? NULL : transcript_json(run, t);
   if (o && t->agent)
     json_object_set(o, "agent", (json_t *)t->agent);

@@ -381,10 +381,9 @@ char *upk_trigger_with_description(const char *md, const char *description) {
   /* A JSON string is a YAML double-quoted scalar: one line, every character escaped. */
   char *quoted = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
   json_decref(s);
-  char *out = NULL;
-  if (quoted &&
-      asprintf(&out, "%.*sdescription: %s\n%s", (int)(old - md), md, quoted, old + old_len) < 0)
-    out = NULL;
+  char *out =
+      quoted ? upk_xasprintf("%.*sdescription: %s\n%s", (int)(old - md), md, quoted, old + old_len)
+             : NULL;
   free(quoted);
   return out;
 }
