@@ -509,6 +509,7 @@ static int ctl_main(int argc, char **argv, char **args) {
 }
 
 int main(int argc, char **argv) {
+  upk_xalloc_install(); /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
   char **args = upk_xcalloc((size_t)argc + 1, sizeof *args);
   int rc = ctl_main(argc, argv, args);
   free(args);

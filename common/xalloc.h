@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +33,9 @@ char *upk_xstrndup(const char *s, size_t n);
 char *upk_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** The same with a va_list. */
 char *upk_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/** open_memstream(buf, len) that never returns NULL: text printed to it is *buf after fclose
+ * (a printf-to-string builder; the caller frees *buf). */
+FILE *upk_xmemstream(char **buf, size_t *len);
 /** Make jansson allocate through upk_xmalloc: call once before the first JSON value. */
 void upk_xalloc_install(void);
 /** Grows an array of *cap elements of `size` bytes so that it holds at least `need`:

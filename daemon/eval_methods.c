@@ -595,9 +595,7 @@ static const upk_param show_params[] = {
 static char *csv_of(const char *runs_dir) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   int rc = upk_runs_export_csv(runs_dir, NULL, 0, f);
   fclose(f);
   if (rc) {

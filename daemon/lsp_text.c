@@ -59,9 +59,7 @@ static void run_summary(FILE *f, json_t *run) {
 char *upk_kernel_lens_title(json_t *k, json_t *run) {
   char *out = NULL;
   size_t n = 0;
-  FILE *f = open_memstream(&out, &n);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&out, &n);
   json_t *o = json_object_get(k, "occupancy");
   long st = num(k, "spillStores"), ld = num(k, "spillLoads");
   fprintf(f, "%s: %ld regs · ", str(k, "name", "?"), num(k, "registers"));
@@ -128,9 +126,7 @@ char *upk_kernel_hover(json_t *result, json_t *runs, const char *word) {
   char *out = NULL;
   size_t n = 0, i, found = 0;
   json_t *k;
-  FILE *f = open_memstream(&out, &n);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&out, &n);
   json_array_foreach(json_object_get(result, "kernels"), i, k) {
     const char *name = str(k, "name", "");
     if (!upk_kernel_name_is(name, word))

@@ -11,6 +11,7 @@
 #include <uv.h>
 
 #include "common/log.h"
+#include "common/xalloc.h"
 #include "daemon/server.h"
 #include "upk_config.h"
 
@@ -214,6 +215,7 @@ static void close_walk(uv_handle_t *h, void *arg) {
 }
 
 int main(int argc, char **argv) {
+  upk_xalloc_install(); /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
   /* Decide how to read stdin before anything can take fd 0's number. */
   uv_handle_type in_kind = uv_guess_handle(0), out_kind = uv_guess_handle(1);
   occupy_std_fds();

@@ -26,6 +26,7 @@
 #include "gpu/pyref.h"
 #include "gpu/runspec.h"
 #include "gpu/toolkit.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 enum { SOURCE_CAP = 16 << 20, LOG_BYTES = 8192 };
@@ -38,17 +39,10 @@ typedef struct creq {
 } creq;
 
 static char *read_text(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
   struct stat st;
-  char *t = NULL;
-  if (f && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size <= SOURCE_CAP &&
-      (t = upk_xmalloc((size_t)st.st_size + 1))) {
-    *len = fread(t, 1, (size_t)st.st_size, f);
-    t[*len] = '\0';
-  }
-  if (f)
-    fclose(f);
-  return t;
+  if (stat(path, &st) || !S_ISREG(st.st_mode))
+    return NULL;
+  return upk_read_file(path, SOURCE_CAP, len);
 }
 
 static const char *param_str(json_t *p, const char *key) {

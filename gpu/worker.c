@@ -378,6 +378,7 @@ static int main_serve(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  upk_xalloc_install(); /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
   /* Belt and braces beside NVRTC's --no-cache (compile.c): the driver's
    * compute cache must never answer for ptxas, whatever loads libcuda here. */
   setenv("CUDA_CACHE_DISABLE", "1", 1);

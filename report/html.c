@@ -12,9 +12,8 @@
 
 int upk_html_init(upk_html *h) {
   memset(h, 0, sizeof *h);
-  h->f = open_memstream(&h->buf, &h->len);
-  h->oom = !h->f;
-  return h->f ? 0 : -ENOMEM;
+  h->f = upk_xmemstream(&h->buf, &h->len);
+  return 0;
 }
 
 void upk_html_free(upk_html *h) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 /* ---- entries ---- */
@@ -244,27 +245,6 @@ int upk_index_place_at(upk_index *ix, const char *dir, upk_index_entry *out) {
 
 /* ---- get ---- */
 
-static int read_file(const char *path, size_t max, char **out, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return -errno;
-  struct stat sb;
-  if (fstat(fileno(f), &sb) || (size_t)sb.st_size > max) {
-    fclose(f);
-    return -EFBIG;
-  }
-  char *buf = upk_xmalloc((size_t)sb.st_size + 1);
-  size_t n = buf ? fread(buf, 1, (size_t)sb.st_size, f) : 0;
-  fclose(f);
-  if (!buf)
-    return -ENOMEM;
-  buf[n] = 0;
-  *out = buf;
-  if (len)
-    *len = n;
-  return 0;
-}
-
 typedef struct file_list {
   char **v;
   size_t n, cap;
@@ -324,13 +304,14 @@ int upk_index_get(upk_index *ix, const char *name, const char *agent, upk_index_
   sqlite3_finalize(st);
   if (rc)
     return rc;
-  if ((rc = read_file(out->e.path, 10u << 20, &out->text, &out->text_len))) {
+  if (!(out->text = upk_read_file(out->e.path, 10u << 20, &out->text_len))) {
+    rc = -errno;
     upk_index_skill_free(out);
     return upk_ix_fail(ix, rc, "cannot read %s: %s", name, strerror(-rc));
   }
   char meta[PATH_MAX];
   if (snprintf(meta, sizeof meta, "%s/skill_meta.json", out->e.dir) < (int)sizeof meta)
-    read_file(meta, 1u << 20, &out->meta_text, NULL);
+    out->meta_text = upk_read_file(meta, 1u << 20, &(size_t){0});
   file_list fl = {0};
   list_files(out->e.dir, "", 1, &fl);
   qsort(fl.v, fl.n, sizeof *fl.v, cmp_str);

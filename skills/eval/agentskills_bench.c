@@ -227,7 +227,7 @@ static int int_cmp(const void *a, const void *b) {
 static char *models(upk__as_row *const *rows, size_t n) {
   char *out = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&out, &len);
+  FILE *f = upk_xmemstream(&out, &len);
   bool any = false;
   for (size_t i = 0; f && i < n; i++) {
     const char *m = rows[i]->run->model;
@@ -304,9 +304,7 @@ static char *markdown(const char *skill_name, const char *model, const char *sta
                       char delta[3][48]) {
   char *out = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&out, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&out, &len);
   config_sum none = {0};
   const config_sum *a = nc ? &c[0] : &none, *b = nc > 1 ? &c[1] : &none;
   char la[64], lb[64];

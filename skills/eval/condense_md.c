@@ -129,9 +129,7 @@ static int code_block(mdread *m, cmark_node *node) {
 static char *block_text(mdread *m, cmark_node *block) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   m->path[0] = '\0';
   cmark_iter *it = cmark_iter_new(block);
   cmark_event_type ev;

@@ -327,9 +327,7 @@ const char *upk_trace_format_name(upk_trace_format f) {
 char *ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, size_t omitted) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fprintf(f,
           "# Condensed agent trace\n\n_%s, ~%zu tokens (bytes/4); %zu commands, %zu errors "
           "(%zu followed by a fix or an explanation), %zu files, %zu facts; %zu left out for the "

@@ -178,11 +178,7 @@ char *ct_error_lines(const char *out, size_t *lines) {
       v[i].keep = true;
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f) {
-    free(v);
-    return NULL;
-  }
+  FILE *f = upk_xmemstream(&buf, &len);
   size_t gap = 0;
   for (size_t i = 0; i < n; i++) {
     errs += v[i].error;

@@ -424,7 +424,7 @@ int upk_evalcases_read(const char *path, upk_evalcases *out, upk_diags *diags) {
   }
   char *buf = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
+  FILE *m = upk_xmemstream(&buf, &len);
   char chunk[8192];
   size_t n;
   int rc = m ? 0 : -ENOMEM;

@@ -198,9 +198,7 @@ static size_t fence_len(const char *s) {
 char *upk_evalcase_prompt(const upk_evalcase *c) {
   char *out = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&out, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&out, &len);
   fputs(c->input, f);
   for (size_t i = 0; i < c->n_files; i++) {
     size_t n = fence_len(c->files[i].content);

@@ -68,9 +68,7 @@ static char *finish(FILE *f, char **buf) {
 char *upk_teacher_skill_prompt(const upk_teacher_input *in) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fprintf(f, "%s a skill for this task:\n\n", in->existing_skill ? "Improve" : "Write");
   fenced(f, "text", in->task ? in->task : "");
   if (in->name)
@@ -105,9 +103,7 @@ static const char *sev_name(upk_severity s) {
 char *upk_teacher_fix_prompt(const char *skill_md, const upk_diags *diags) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fputs("The SKILL.md you wrote does not pass validation. Here it is, then every problem the "
         "validator found (lines and columns count from 1):\n\n",
         f);
@@ -144,9 +140,7 @@ static const char KERNEL_ASSERTIONS[] =
 char *upk_teacher_tests_prompt(const char *task, const char *skill_md, size_t n, bool kernel) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fprintf(f, "Write %zu test cases that tell whether a model does this task well:\n\n", n ? n : 6);
   fenced(f, "text", task ? task : "");
   if (skill_md) {
@@ -206,9 +200,7 @@ char *upk_teacher_refine_prompt(const char *skill_md, const upk_teacher_failure 
                                 const upk_teacher_scores *s) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fputs("A skill was evaluated: models answered test requests with it loaded, and the answers "
         "were checked. Improve the skill so that they pass.\n",
         f);

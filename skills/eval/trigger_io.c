@@ -180,9 +180,7 @@ char *upk_trigger_improve_prompt(const upk_trigger_eval *cur, const char *skill_
 char *upk_trigger_shorten_prompt(const char *prompt, const char *description) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fprintf(f,
           "%s\n\n---\n\nA previous attempt produced this description, which at %zu characters "
           "is over the %d-character hard limit:\n\n\"%s\"\n\nRewrite it to be under %d "
