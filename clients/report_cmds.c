@@ -147,8 +147,6 @@ static int render(json_t *r, json_t *sweep, const char *file) {
   upk_kr_occ *occ = upk_xcalloc(total + 1, sizeof *occ), *next = occ;
   char dev[256];
   int rc = 1;
-  if (!ks || !occ)
-    goto out;
   json_array_foreach(kernels, i, k) {
     json_t *by = sweep_of(sweep, json_string_value(json_object_get(k, "name"))), *o;
     size_t j;
@@ -180,7 +178,6 @@ static int render(json_t *r, json_t *sweep, const char *file) {
   if (upk_kernel_report_html(&kr, &html, &len) == 0)
     rc = write_out("check-kernel", file, html, len, true);
   free(html);
-out:
   free(ks);
   free(occ);
   return rc;

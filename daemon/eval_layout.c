@@ -36,8 +36,6 @@ static int count_tools(const upk_agent_result *a, run_extra *x, size_t *n) {
     return 0;
   x->tool_names = upk_xcalloc(a->n_tools, sizeof *x->tool_names);
   x->tool_counts = upk_xcalloc(a->n_tools, sizeof *x->tool_counts);
-  if (!x->tool_names || !x->tool_counts)
-    return -ENOMEM;
   for (size_t i = 0; i < a->n_tools; i++) {
     size_t k = 0;
     while (k < *n && strcmp(x->tool_names[k], a->tools[i]))
@@ -57,8 +55,6 @@ static int expectations(const upk_eval_trial *t, const upk_as_eval *info, run_ex
   x->expects = upk_xcalloc(r->n, sizeof *x->expects);
   x->evidence = upk_xcalloc(r->n, sizeof *x->evidence);
   x->texts = upk_xcalloc(r->n, sizeof *x->texts);
-  if (!x->expects || !x->evidence || !x->texts)
-    return -ENOMEM;
   x->n_expects = r->n;
   for (size_t i = 0; i < r->n; i++) {
     const upk_assert_result *a = &r->results[i];

@@ -446,8 +446,6 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->model_copy = upk_xmalloc(spec->n_models * sizeof *e->model_copy);
   size_t n = spec->subset ? spec->n_subset : spec->cases->n;
   e->subset_copy = upk_xmalloc((n ? n : 1) * sizeof *e->subset_copy);
-  if (!e->model_copy || !e->subset_copy)
-    return -ENOMEM;
   memcpy(e->model_copy, spec->models, spec->n_models * sizeof *e->model_copy);
   for (size_t i = 0; i < n; i++)
     e->subset_copy[i] = spec->subset ? spec->subset[i] : i;

@@ -196,8 +196,6 @@ static int list_entries(const image *im, found *f) {
   size_t count = symtab.sh_size / sizeof(Elf64_Sym);
   f->k = upk_xcalloc(count ? count : 1, sizeof *f->k);
   f->sym = upk_xcalloc(count ? count : 1, sizeof *f->sym);
-  if (!f->k || !f->sym)
-    return -ENOMEM;
   for (size_t s = 0; s < count; s++) {
     Elf64_Sym sym;
     memcpy(&sym, syms + s * sizeof sym, sizeof sym);

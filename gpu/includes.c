@@ -95,8 +95,8 @@ static int add_diag(walk *w, const upk_src_include *inc, const char *file, const
                     inc->target, inc->angled ? '>' : '"', a, b))
     return -ENOMEM;
   upk_diag *d = &w->out->items[w->out->len - 1];
-  if (file && !(d->file = upk_xstrdup(file)))
-    return -ENOMEM;
+  if (file)
+    d->file = upk_xstrdup(file);
   return 0;
 }
 

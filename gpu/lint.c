@@ -282,8 +282,6 @@ static int regions_for(lint *l) {
   l->on_target = upk_xcalloc(n + 1, sizeof(bool));
   l->on_sm90 = upk_xcalloc(n + 1, sizeof(bool));
   l->on_older = upk_xcalloc(n + 1, sizeof(bool));
-  if (!l->on_target || !l->on_sm90 || !l->on_older)
-    return -ENOMEM;
   env sm90 = {900, 0};
   for (size_t i = 0; i < n; i++) {
     const char *c = l->f->regions[i].cond;

@@ -35,8 +35,6 @@ static int lines_split(const char *text, lines *l) {
     cap += *p == '\n';
   l->buf = upk_xstrdup(text);
   l->v = upk_xcalloc(cap, sizeof *l->v);
-  if (!l->buf || !l->v)
-    return lines_free(l), -ENOMEM;
   for (char *p = l->buf, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
     if ((nl = strchr(p, '\n')))
       *nl = '\0';

@@ -36,7 +36,8 @@ static int note(upk_project *p, upk_severity sev, const char *code, upk_range r,
   upk_diags *d = &p->bt.diags;
   if (upk_diags_add(d, sev, code, "build.toml", r, msg, arg))
     return -ENOMEM;
-  return (d->items[d->len - 1].file = upk_xstrdup(p->bt.path)) ? 0 : -ENOMEM;
+  d->items[d->len - 1].file = upk_xstrdup(p->bt.path);
+  return 0;
 }
 
 /* Room for every job the file could give, and for their string lists. */

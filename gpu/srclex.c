@@ -37,8 +37,6 @@ static int splice(upk_src_lexer *lx, const char *src, size_t len) {
   lx->splice_at = upk_xmalloc((nl + 1) * sizeof *lx->splice_at);
   lx->splice_cum = upk_xmalloc((nl + 1) * sizeof *lx->splice_cum);
   lx->line_start = upk_xmalloc((nl + 1) * sizeof *lx->line_start);
-  if (!lx->buf || !lx->splice_at || !lx->splice_cum || !lx->line_start)
-    return -ENOMEM;
   lx->line_start[lx->n_lines++] = 0;
   size_t removed = 0;
   for (size_t i = 0; i < len; i++) {

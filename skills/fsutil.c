@@ -33,8 +33,8 @@ int upk_fs_diag(upk_diags *diags, upk_severity sev, const char *code, const char
   upk_range whole = {-1, 0, -1, 0};
   if (upk_diags_add(diags, sev, code, "upskilld-install", whole, "%s", msg) < 0)
     return -ENOMEM;
-  if (file && !(diags->items[diags->len - 1].file = upk_xstrdup(file)))
-    return -ENOMEM;
+  if (file)
+    diags->items[diags->len - 1].file = upk_xstrdup(file);
   return 0;
 }
 

@@ -432,8 +432,6 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
   double *score = upk_xcalloc(c->n, sizeof *score);
   uint64_t *in_body = upk_xmalloc(c->n * sizeof *in_body);
   int term_of[UPK_IX_JOINT_MAX], rc = -ENOMEM;
-  if (!j || !doc || !score || !in_body)
-    goto done;
   for (int i = 0; i < q->n && j->n < UPK_IX_JOINT_MAX; i++) {
     upk_ix_joint_word *w = &j->w[j->n];
     for (int t = HEAD; t <= BODY; t++) {

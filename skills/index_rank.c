@@ -240,16 +240,10 @@ static int scratch_fit(upk_ix_scratch *s, int64_t max_rowid) {
   size_t cap = s->cap ? s->cap : 4096;
   while (cap <= (size_t)max_rowid)
     cap *= 2;
-  double *acc = upk_xrealloc(s->acc, cap * sizeof *acc);
-  if (acc)
-    s->acc = acc;
-  unsigned char *count = upk_xrealloc(s->count, cap);
-  if (count)
-    s->count = count;
-  if (!acc || !count)
-    return SQLITE_NOMEM;
-  memset(acc + s->cap, 0, (cap - s->cap) * sizeof *acc);
-  memset(count + s->cap, 0, cap - s->cap);
+  s->acc = upk_xreallocarray(s->acc, cap, sizeof *s->acc);
+  s->count = upk_xrealloc(s->count, cap);
+  memset(s->acc + s->cap, 0, (cap - s->cap) * sizeof *s->acc);
+  memset(s->count + s->cap, 0, cap - s->cap);
   s->cap = cap;
   return 0;
 }

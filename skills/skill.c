@@ -313,8 +313,6 @@ static int take_metadata(upk_skill *s, const fm_node *m) {
   size_t pairs = m->n / 2;
   s->meta_keys = upk_xcalloc(pairs + 1, sizeof *s->meta_keys);
   s->meta_values = upk_xcalloc(pairs + 1, sizeof *s->meta_values);
-  if (!s->meta_keys || !s->meta_values)
-    return -ENOMEM;
   for (size_t i = 0; i + 1 < m->n; i += 2) {
     char *k = value_string(m->kids[i]), *v = value_string(m->kids[i + 1]);
     s->meta_keys[s->n_meta] = k;

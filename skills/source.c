@@ -325,8 +325,10 @@ static int fetch_new(const upk_source *s, const char *repo_dir, int timeout_ms, 
 int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, char **dir,
                      char **commit, upk_diags *d) {
   *dir = *commit = NULL;
-  if (s->kind == UPK_SOURCE_PATH)
-    return (*dir = upk_xstrdup(s->url)) ? 0 : -ENOMEM;
+  if (s->kind == UPK_SOURCE_PATH) {
+    *dir = upk_xstrdup(s->url);
+    return 0;
+  }
   char *base = sources_dir(env), *repo_dir = NULL, key[20];
   snprintf(key, sizeof key, "%016llx",
            (unsigned long long)upk_fnv1a(UPK_FNV1A_INIT, s->url, strlen(s->url)));

@@ -222,8 +222,10 @@ int upk_agent_parse(upk_agent_format format, const char *out, size_t len, const 
   if (!(r->tool_calls = json_array()))
     return -ENOMEM;
   r->skill_loaded = format == UPK_AGENT_OUT_TEXT ? -1 : 0;
-  if (format == UPK_AGENT_OUT_TEXT)
-    return (r->answer = upk_xstrndup(out, len)) ? 0 : -ENOMEM;
+  if (format == UPK_AGENT_OUT_TEXT) {
+    r->answer = upk_xstrndup(out, len);
+    return 0;
+  }
   bool seen_result = false, any_json = false;
   int rc = 0;
   for (size_t at = 0; at < len && !rc;) {

@@ -411,7 +411,8 @@ static int opt_string(reader *r, json_t *ev, const char *key, char **out) {
     say(r, UPK_SEV_ERROR, "eval/wrong-type", "'%s' must be a string", key);
     return 0;
   }
-  return (*out = upk_xstrdup(json_string_value(v))) ? 0 : -ENOMEM;
+  *out = upk_xstrdup(json_string_value(v));
+  return 0;
 }
 
 static int read_eval(reader *r, json_t *ev, const char *skill_dir, upk_evalcase *c,
@@ -419,8 +420,8 @@ static int read_eval(reader *r, json_t *ev, const char *skill_dir, upk_evalcase 
   json_t *prompt = json_object_get(ev, "prompt");
   if (!json_is_string(prompt) || !*json_string_value(prompt))
     say(r, UPK_SEV_ERROR, "eval/missing-field", "'prompt' must be a non-empty string");
-  else if (!(c->input = upk_xstrdup(json_string_value(prompt))))
-    return -ENOMEM;
+  else
+    c->input = upk_xstrdup(json_string_value(prompt));
   int rc = opt_string(r, ev, "eval_name", &e->name);
   if (!rc && !e->name)
     rc = opt_string(r, ev, "name", &e->name);

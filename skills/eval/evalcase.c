@@ -104,8 +104,8 @@ static int compiles(reader *r, json_t *v, upk_assertion *a) {
     fail(r, "eval/wrong-type", "compiles.arch must be a string such as \"sm_90a\"");
     return 0;
   }
-  if (arch && !(a->arch = upk_xstrdup(json_string_value(arch))))
-    return -ENOMEM;
+  if (arch)
+    a->arch = upk_xstrdup(json_string_value(arch));
   return 0;
 }
 
@@ -195,8 +195,6 @@ static int read_files(reader *r, json_t *ctx, upk_evalcase *c) {
     upk_meta_file *f = &c->files[c->n_files++];
     f->name = upk_xstrdup(name);
     f->content = upk_xstrdup(json_string_value(content));
-    if (!f->name || !f->content)
-      return -ENOMEM;
   }
   return 0;
 }
@@ -209,7 +207,8 @@ static int opt_string(reader *r, json_t *obj, const char *key, char **out) {
     fail(r, "eval/wrong-type", "%s must be a string or null", key);
     return 0;
   }
-  return (*out = upk_xstrdup(json_string_value(v))) ? 0 : -ENOMEM;
+  *out = upk_xstrdup(json_string_value(v));
+  return 0;
 }
 
 /* validator / validator_config: ours carries assertions, a foreign one is kept. */
@@ -285,8 +284,8 @@ static int read_case(reader *r, json_t *obj, upk_evalcase *c) {
   json_t *in = json_object_get(obj, "input");
   if (!json_is_string(in) || !*json_string_value(in))
     fail(r, "eval/missing-field", "'input' must be a non-empty string");
-  else if (!(c->input = upk_xstrdup(json_string_value(in))))
-    return -ENOMEM;
+  else
+    c->input = upk_xstrdup(json_string_value(in));
   int rc = read_files(r, json_object_get(obj, "context"), c);
   rc = rc ? rc : read_expected(r, json_object_get(obj, "expected"), c);
   rc = rc ? rc : opt_string(r, obj, "output_file", &c->output_file);
@@ -373,8 +372,8 @@ static int case_from_meta(reader *r, const upk_meta_test *t, upk_evalcase *c) {
   upk_assertion copy;
   if (t->n_contains && (upk_assertion_copy(&copy, &a) || push_assert(c, &copy)))
     return -ENOMEM;
-  if (t->output_file.value && !(c->output_file = upk_xstrdup(t->output_file.value)))
-    return -ENOMEM;
+  if (t->output_file.value)
+    c->output_file = upk_xstrdup(t->output_file.value);
   json_t *cfg = t->validator_config ? json_loads(t->validator_config, 0, NULL) : NULL;
   json_t *obj = json_object();
   int rc = obj ? 0 : -ENOMEM;

@@ -134,8 +134,6 @@ static int meta_test_of(const upk_evalcase *c, upk_meta_test *t) {
   t->input = upk_xstrdup(c->input);
   t->contains = upk_xcalloc((ct ? ct->n_values : 0) + 1, sizeof *t->contains);
   t->contains_list = true;
-  if (!t->input || !t->contains)
-    return -ENOMEM;
   for (size_t i = 0; ct && i < ct->n_values; i++)
     t->contains[t->n_contains++] = upk_xstrdup(ct->values[i]);
   if (c->n_files) {
@@ -223,8 +221,6 @@ static int copy_case(upk_evalcase *d, const upk_evalcase *s) {
   d->input = upk_xstrdup(s->input);
   d->files = upk_xcalloc(s->n_files + 1, sizeof *d->files);
   d->asserts = upk_xcalloc(s->n_asserts + 1, sizeof *d->asserts);
-  if (!d->input || !d->files || !d->asserts)
-    return -ENOMEM;
   for (size_t i = 0; i < s->n_files; i++, d->n_files++)
     if (!(d->files[i].name = upk_xstrdup(s->files[i].name)) ||
         !(d->files[i].content = upk_xstrdup(s->files[i].content)))
@@ -235,8 +231,8 @@ static int copy_case(upk_evalcase *d, const upk_evalcase *s) {
   char *const *src[] = {&s->output_file, &s->validator, &s->validator_config};
   char **dst[] = {&d->output_file, &d->validator, &d->validator_config};
   for (size_t i = 0; i < 3; i++)
-    if (*src[i] && !(*dst[i] = upk_xstrdup(*src[i])))
-      return -ENOMEM;
+    if (*src[i])
+      *dst[i] = upk_xstrdup(*src[i]);
   return 0;
 }
 
