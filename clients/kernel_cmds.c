@@ -365,8 +365,7 @@ static int check_dir(ctl *c, const char *path, const char *abs, const kopts *o) 
     size_t len = strlen(e->d_name);
     if (len < 4 || strcmp(e->d_name + len - 3, ".cu") || e->d_name[0] == '.')
       continue;
-    if (n == cap)
-      files = upk_xrealloc(files, (cap = cap ? 2 * cap : 16) * sizeof *files);
+    UPK_GROW(files, cap, n + 1);
     files[n++] = upk_xstrdup(e->d_name);
   }
   closedir(d);

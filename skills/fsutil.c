@@ -112,20 +112,10 @@ bool upk_rel_path_ok(const char *rel) {
 }
 
 int upk_tree_add(upk_tree *t, const char *rel, const void *data, size_t len, bool exec) {
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 16;
-    upk_tree_file *p = upk_xrealloc(t->files, cap * sizeof *p);
-    t->files = p;
-    t->cap = cap;
-  }
+  UPK_GROW(t->files, t->cap, t->n + 1);
   upk_tree_file *f = &t->files[t->n];
   f->rel = upk_xstrdup(rel);
-  f->data = upk_xmalloc(len ? len : 1);
-  if (!f->rel || !f->data) {
-    free(f->rel);
-    free(f->data);
-    return -ENOMEM;
-  }
+  f->data = upk_xmalloc(len);
   if (len)
     memcpy(f->data, data, len);
   f->len = len;
