@@ -11,6 +11,7 @@
 
 #include "skills/eval/condense_choose.h"
 #include "common/xalloc.h"
+#include "skills/eval/fence.h"
 
 static const char *const SEC_TITLES[N_SEC] = {
     "Task",         "Errors and what followed them", "Final state of changed files", "Key facts",
@@ -25,16 +26,6 @@ int ct_section_of(cev_kind k) {
 
 size_t ct_heading_cost(int sec) {
   return strlen(SEC_TITLES[sec]) + 6; /* "\n## " + title + "\n\n" */
-}
-
-/* A fence longer than any backtick run inside, so content cannot close it. */
-static int fence_len(const char *s) {
-  int best = 0, run = 0;
-  for (; s && *s; s++) {
-    run = *s == '`' ? run + 1 : 0;
-    best = run > best ? run : best;
-  }
-  return best < 3 ? 3 : best + 1;
 }
 
 static const char FENCE[] = "````````````````````````````````````````";
@@ -132,8 +123,8 @@ static char *fenced_view(const cev *e, const char *what, line_pred pred, const c
   size_t kept = 0;
   char *body = pick_lines(e->text, pred, arg, ctx, &kept);
   char *s = body && kept ? upk_xasprintf("### %s (%s: %zu lines in all)\n\n%.*s\n%s%.*s\n",
-                                         e->detail, what, count_lines(e->text), fence_len(body),
-                                         FENCE, body, fence_len(body), FENCE)
+                                         e->detail, what, count_lines(e->text), upk_fence_len(body),
+                                         FENCE, body, upk_fence_len(body), FENCE)
                          : NULL;
   free(body);
   return s;
@@ -146,7 +137,7 @@ static char *file_variant(const cev *e, int level) {
                : NULL;
   size_t lines = count_lines(e->text);
   if (level == 0 && lines <= 150) {
-    int fl = fence_len(e->text);
+    int fl = upk_fence_len(e->text);
     size_t tl = strlen(e->text);
     return upk_xasprintf("### %s%s\n\n%.*s\n%s%s%.*s\n", e->detail,
                          e->edited ? " (and later edited)" : "", fl, FENCE, e->text,
@@ -206,7 +197,7 @@ static char *command_variant(const cev *e, int level) {
   if (level == 0 && lines == 1 && !strchr(e->text, '`'))
     return upk_xasprintf("- `%s`%s\n", e->text, times);
   if (level == 0 && lines <= 12) {
-    int fl = fence_len(e->text);
+    int fl = upk_fence_len(e->text);
     return upk_xasprintf("-%s\n\n  %.*ssh\n%s\n  %.*s\n", times, fl, FENCE, e->text, fl, FENCE);
   }
   if (level == 1)
@@ -244,7 +235,7 @@ static char *error_full(const cev *e, int level, bool explained_below) {
     size_t cut = sentences_within(ex, 300);
     exn = cut ? cut : exn < 300 ? exn : 300;
   }
-  int fl = fence_len(e->text);
+  int fl = upk_fence_len(e->text);
   int rc = head ? ct_append(&out, "### %s\n\n%.*s\n%.*s%s%.*s\n\n", head, fl, FENCE, (int)tl,
                             e->text, tl < strlen(e->text) ? "[…]\n" : "", fl, FENCE)
                 : -ENOMEM;

@@ -10,6 +10,7 @@
 
 #include "skills/eval/runs.h"
 #include "common/xalloc.h"
+#include "skills/eval/fence.h"
 
 /* ---- JSON out ------------------------------------------------------------ */
 
@@ -182,24 +183,13 @@ int upk_evalcases_to_meta(const upk_evalcases *c, upk_skill_meta *m) {
 
 /* ---- prompt -------------------------------------------------------------- */
 
-/* A fence longer than any backtick run in the content, so content that has
- * its own ``` blocks cannot close it. */
-static size_t fence_len(const char *s) {
-  size_t best = 0, run = 0;
-  for (; *s; s++) {
-    run = *s == '`' ? run + 1 : 0;
-    best = run > best ? run : best;
-  }
-  return best < 3 ? 3 : best + 1;
-}
-
 char *upk_evalcase_prompt(const upk_evalcase *c) {
   char *out = NULL;
   size_t len = 0;
   FILE *f = upk_xmemstream(&out, &len);
   fputs(c->input, f);
   for (size_t i = 0; i < c->n_files; i++) {
-    size_t n = fence_len(c->files[i].content);
+    size_t n = (size_t)upk_fence_len(c->files[i].content);
     const char *content = c->files[i].content;
     size_t clen = strlen(content);
     fprintf(f, "\n\n%s:\n%.*s\n%s%s%.*s\n", c->files[i].name, (int)n,

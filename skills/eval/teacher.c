@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "skills/eval/fence.h"
 
 static const char SYSTEM[] =
     "You write Agent Skills: folders of instructions that coding agents (Claude Code, Codex, "
@@ -37,20 +38,10 @@ const char *upk_teacher_system(void) {
   return SYSTEM;
 }
 
-/* A fence for `text` that nothing inside can close. */
-static int fence_len(const char *s) {
-  int best = 0, run = 0;
-  for (; s && *s; s++) {
-    run = *s == '`' ? run + 1 : 0;
-    best = run > best ? run : best;
-  }
-  return best < 3 ? 3 : best + 1;
-}
-
 static const char TICKS[] = "````````````````````````````````````````";
 
 static void fenced(FILE *f, const char *lang, const char *text) {
-  int n = fence_len(text);
+  int n = upk_fence_len(text);
   size_t len = strlen(text);
   fprintf(f, "%.*s%s\n%s%s%.*s\n", n, TICKS, lang, text, len && text[len - 1] == '\n' ? "" : "\n",
           n, TICKS);
