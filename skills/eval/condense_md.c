@@ -71,10 +71,9 @@ static int session(mdread *m, const char *code) {
       rc = rc ? rc : set_last(m, cmd);
       free(cmd);
     } else if (m->last_cmd) {
-      if (!f && !(f = open_memstream(&out, &out_len)))
-        rc = -ENOMEM;
-      else
-        fprintf(f, "%.*s\n", (int)n, p);
+      if (!f)
+        f = upk_xmemstream(&out, &out_len);
+      fprintf(f, "%.*s\n", (int)n, p);
     }
     p += n + (p[n] == '\n');
   }

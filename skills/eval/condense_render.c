@@ -57,10 +57,8 @@ static char *pick_lines(const char *s, line_pred pred, const char *arg, size_t c
   unsigned char *keep = upk_xcalloc(n, 1);
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = at && keep ? open_memstream(&buf, &len) : NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   *kept = 0;
-  if (!f)
-    goto out;
   for (const char *p = s; *p && i < n; i++, p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
     at[i] = p;
   n = i;
@@ -81,7 +79,6 @@ static char *pick_lines(const char *s, line_pred pred, const char *arg, size_t c
     free(buf);
     buf = NULL;
   }
-out:
   free(at);
   free(keep);
   return buf;

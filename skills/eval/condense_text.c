@@ -214,9 +214,7 @@ char *ct_diff(const char *old_s, const char *new_s, size_t max_lines) {
   size_t na = split_lines(old_s, &a), nb = split_lines(new_s, &b), pre = 0, suf = 0;
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = (a || !*old_s) && (b || !*new_s) ? open_memstream(&buf, &len) : NULL;
-  if (!f)
-    goto out;
+  FILE *f = upk_xmemstream(&buf, &len);
   while (pre < na && pre < nb && a[pre].n == b[pre].n && !memcmp(a[pre].s, b[pre].s, a[pre].n))
     pre++;
   while (suf < na - pre && suf < nb - pre && a[na - 1 - suf].n == b[nb - 1 - suf].n &&
@@ -240,7 +238,6 @@ close:
     free(buf);
     buf = NULL;
   }
-out:
   free(a);
   free(b);
   return buf;

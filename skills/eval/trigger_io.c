@@ -140,18 +140,16 @@ char *upk_trigger_improve_prompt(const upk_trigger_eval *cur, const char *skill_
   if (!cur || !cur->set || (n_history && !history))
     return NULL;
   upk_trigger_score now, *past = upk_xcalloc(n_history + 1, sizeof *past);
-  if (!past)
-    return NULL;
   bool ok = tally_side(cur, cur->outcomes, cur->train, cur->n_train, &now) == 0;
   for (size_t h = 0; ok && h < n_history; h++)
     ok = tally_side(cur, history[h].outcomes, cur->train, cur->n_train, &past[h]) == 0;
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = ok ? open_memstream(&buf, &len) : NULL;
-  if (!f) {
+  if (!ok) {
     free(past);
     return NULL;
   }
+  FILE *f = upk_xmemstream(&buf, &len);
   fputs(INTRO_1, f);
   fputs(cur->skill_name ? cur->skill_name : "", f);
   fputs(INTRO_2, f);
