@@ -12,14 +12,6 @@ static char *dup_or_null(const char *s) {
   return s ? upk_xstrdup(s) : NULL;
 }
 
-/* Room for one more item. */
-static int diags__grow(upk_diags *d) {
-  if (d->len < d->cap)
-    return 0;
-  UPK_GROW(d->items, d->cap, d->len + 1);
-  return 0;
-}
-
 int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *source,
                   upk_range range, const char *fmt, ...) {
   va_list ap;
@@ -58,8 +50,7 @@ void upk_utf8_scrub(char *s) {
 
 int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char *source,
                    upk_range range, const char *fmt, va_list ap) {
-  if (diags__grow(d))
-    return -ENOMEM;
+  UPK_GROW(d->items, d->cap, d->len + 1);
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
   upk_utf8_scrub(msg); /* messages quote input (and may cut it): they must stay JSON strings */
@@ -81,11 +72,9 @@ size_t upk_diags_count(const upk_diags *d, upk_severity sev) {
 }
 
 int upk_diags_take(upk_diags *to, upk_diags *from) {
-  for (size_t i = 0; i < from->len; i++) {
-    if (diags__grow(to))
-      return -ENOMEM;
+  UPK_GROW(to->items, to->cap, to->len + from->len);
+  for (size_t i = 0; i < from->len; i++)
     to->items[to->len++] = from->items[i];
-  }
   free(from->items);
   from->items = NULL;
   from->len = from->cap = 0;
