@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "protocol/dynbuf.h"
+#include "common/dynbuf.h"
 #include "protocol/framing.h"
 
 enum { K_PING, K_LOOKUP, K_LIST, K_STATUS, K_KCACHED, K_SVALIDATE, K_KUNCACHED, K_CANCELLED, K_N };

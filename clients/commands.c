@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "upk_config.h"
+#include "common/xalloc.h"
 
 #define AGENTS_HELP "claude, codex, cursor, agents, ..."
 
@@ -674,7 +675,7 @@ void ctl_man(FILE *f) {
     fputs("\n.B ", f);
     char *syn = NULL;
     size_t len = 0;
-    FILE *m = open_memstream(&syn, &len);
+    FILE *m = upk_xmemstream(&syn, &len);
     synopsis(c, m);
     fclose(m);
     roff(syn, f);

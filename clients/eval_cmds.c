@@ -14,6 +14,7 @@
 
 #include "clients/commands.h"
 #include "clients/ctl.h"
+#include "common/xalloc.h"
 
 static double num(json_t *o, const char *k) {
   json_t *v = json_object_get(o, k);
@@ -242,7 +243,7 @@ static int finish(ctl *c, json_t *r, void (*print)(json_t *)) {
 
 /* Comma-separated values into a JSON array of strings. */
 static void split_into(json_t *arr, const char *list) {
-  char *copy = strdup(list), *save = NULL;
+  char *copy = upk_xstrdup(list), *save = NULL;
   for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
     if (*t)
       json_array_append_new(arr, json_string(t));
@@ -263,7 +264,7 @@ static int positive(const char *verb, const char *opt, const char *arg, json_t *
 
 static char *absolute(const char *path) {
   char buf[PATH_MAX];
-  return strdup(realpath(path, buf) ? buf : path);
+  return upk_xstrdup(realpath(path, buf) ? buf : path);
 }
 
 static int cmd_eval(ctl *c, int argc, char **argv) {
@@ -314,7 +315,7 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
   if (!json_array_size(json_object_get(p, "models")))
     json_object_del(p, "models");
   char *skill = strchr(argv[optind], '/') || !strcmp(argv[optind], ".") ? absolute(argv[optind])
-                                                                        : strdup(argv[optind]);
+                                                                        : upk_xstrdup(argv[optind]);
   json_object_set_new(p, "skill", json_string(skill));
   free(skill);
   int err = 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "clients/ctl.h"
+#include "common/xalloc.h"
 
 enum { NOTE_MAX = 200 };
 
@@ -160,12 +161,7 @@ static row *problems_in(const char *dir, size_t *n) {
     size_t len = strlen(e->d_name);
     if (len < 4 || strcmp(e->d_name + len - 3, ".py") || len - 3 >= sizeof rows->name)
       continue;
-    if (*n == cap) {
-      row *more = realloc(rows, (cap = cap ? 2 * cap : 16) * sizeof *rows);
-      if (!more)
-        break;
-      rows = more;
-    }
+    UPK_GROW(rows, cap, *n + 1);
     memset(&rows[*n], 0, sizeof *rows);
     memcpy(rows[*n].name, e->d_name, len - 3);
     (*n)++;

@@ -17,6 +17,7 @@
 
 #include "clients/commands.h"
 #include "clients/ctl.h"
+#include "common/xalloc.h"
 
 enum { AGAINST_TIMEOUT_MS = 15 * 60 * 1000 };
 
@@ -203,7 +204,7 @@ static void add_row(krow *k, json_t *r) {
 
 static void print_rows(json_t *rows) {
   size_t n = 0, i, w = 6;
-  krow *k = calloc(json_array_size(rows) + 1, sizeof *k);
+  krow *k = upk_xcalloc(json_array_size(rows) + 1, sizeof *k);
   json_t *r;
   json_array_foreach(rows, i, r) add_row(row_for(k, &n, r), r);
   for (i = 0; i < n; i++)
@@ -364,9 +365,8 @@ static int check_dir(ctl *c, const char *path, const char *abs, const kopts *o) 
     size_t len = strlen(e->d_name);
     if (len < 4 || strcmp(e->d_name + len - 3, ".cu") || e->d_name[0] == '.')
       continue;
-    if (n == cap)
-      files = realloc(files, (cap = cap ? 2 * cap : 16) * sizeof *files);
-    files[n++] = strdup(e->d_name);
+    UPK_GROW(files, cap, n + 1);
+    files[n++] = upk_xstrdup(e->d_name);
   }
   closedir(d);
   if (!n) {

@@ -12,6 +12,7 @@
 #include "clients/commands.h"
 #include "clients/ctl.h"
 #include "report/report.h"
+#include "common/xalloc.h"
 
 static int write_out(const char *verb, const char *file, const char *text, size_t len, bool quiet) {
   FILE *f = file && strcmp(file, "-") ? fopen(file, "w") : stdout;
@@ -142,12 +143,10 @@ static int render(json_t *r, json_t *sweep, const char *file) {
   size_t n = json_array_size(kernels), i, total = 0;
   json_array_foreach(kernels, i, k) total +=
       json_array_size(sweep_of(sweep, json_string_value(json_object_get(k, "name"))));
-  upk_kr_kernel *ks = calloc(n + 1, sizeof *ks);
-  upk_kr_occ *occ = calloc(total + 1, sizeof *occ), *next = occ;
+  upk_kr_kernel *ks = upk_xcalloc(n + 1, sizeof *ks);
+  upk_kr_occ *occ = upk_xcalloc(total + 1, sizeof *occ), *next = occ;
   char dev[256];
   int rc = 1;
-  if (!ks || !occ)
-    goto out;
   json_array_foreach(kernels, i, k) {
     json_t *by = sweep_of(sweep, json_string_value(json_object_get(k, "name"))), *o;
     size_t j;
@@ -179,7 +178,6 @@ static int render(json_t *r, json_t *sweep, const char *file) {
   if (upk_kernel_report_html(&kr, &html, &len) == 0)
     rc = write_out("check-kernel", file, html, len, true);
   free(html);
-out:
   free(ks);
   free(occ);
   return rc;

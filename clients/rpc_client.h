@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <sys/types.h>
 
-#include "protocol/dynbuf.h"
+#include "common/dynbuf.h"
 #include "protocol/framing.h"
 
 typedef void (*upk_client_notify_cb)(void *ud, const char *method, json_t *params);

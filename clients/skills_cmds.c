@@ -11,6 +11,7 @@
 
 #include "clients/commands.h"
 #include "clients/ctl.h"
+#include "common/xalloc.h"
 
 typedef struct opts {
   json_t *agents; /* --agent, repeatable */
@@ -78,7 +79,7 @@ static const char *s_(json_t *o, const char *k) {
 
 static char *absolute(const char *p) {
   char buf[PATH_MAX];
-  return realpath(p, buf) ? strdup(buf) : strdup(p);
+  return realpath(p, buf) ? upk_xstrdup(buf) : upk_xstrdup(p);
 }
 
 /* The daemon answers while its first scan runs, saying how far it got
@@ -465,7 +466,7 @@ static int audit_command(ctl *c, int argc, char **argv) {
   }
   struct stat st;
   const char *arg = argv[optind];
-  char *from = stat(arg, &st) == 0 ? absolute(arg) : strdup(arg);
+  char *from = stat(arg, &st) == 0 ? absolute(arg) : upk_xstrdup(arg);
   json_t *p = json_pack("{s:s}", "from", from), *sk, *f;
   if (json_array_size(o.skills))
     json_object_set(p, "skills", o.skills);
@@ -563,7 +564,7 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
     char *abs = NULL, shown[PATH_MAX + 16];
     if (k == 3) {
       struct stat st0;
-      abs = stat(arg, &st0) == 0 ? absolute(arg) : strdup(arg); /* else a git source */
+      abs = stat(arg, &st0) == 0 ? absolute(arg) : upk_xstrdup(arg); /* else a git source */
       json_object_set_new(p, "from", json_string(abs));
       if (o.force)
         json_object_set_new(p, "force", json_true());

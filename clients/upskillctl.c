@@ -18,11 +18,12 @@
 #include "clients/ctl.h"
 #include "clients/rpc_client.h"
 #include "upk_config.h"
+#include "common/xalloc.h"
 
 /* The daemon next to this binary (installed), in the build tree, or on PATH. */
 static char *default_server(void) {
   if (upk_env_opts()->daemon)
-    return strdup(upk_env_opts()->daemon);
+    return upk_xstrdup(upk_env_opts()->daemon);
   char self[PATH_MAX], cand[PATH_MAX + 32];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n > 0) {
@@ -33,10 +34,10 @@ static char *default_server(void) {
     for (int i = 0; i < 2; i++) {
       snprintf(cand, sizeof cand, "%s%s", self, rel[i]);
       if (access(cand, X_OK) == 0)
-        return strdup(cand);
+        return upk_xstrdup(cand);
     }
   }
-  return strdup("upskilld");
+  return upk_xstrdup("upskilld");
 }
 
 static double now_ms(void) {
@@ -508,11 +509,8 @@ static int ctl_main(int argc, char **argv, char **args) {
 }
 
 int main(int argc, char **argv) {
-  char **args = calloc((size_t)argc + 1, sizeof *args);
-  if (!args) {
-    fputs("upskillctl: out of memory\n", stderr);
-    return 1;
-  }
+  upk_xalloc_install(); /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
+  char **args = upk_xcalloc((size_t)argc + 1, sizeof *args);
   int rc = ctl_main(argc, argv, args);
   free(args);
   return rc;

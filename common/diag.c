@@ -6,21 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_or_null(const char *s) {
-  return s ? strdup(s) : NULL;
-}
+#include "common/xalloc.h"
 
-/* Room for one more item. */
-static int diags__grow(upk_diags *d) {
-  if (d->len < d->cap)
-    return 0;
-  size_t cap = d->cap ? d->cap * 2 : 8;
-  upk_diag *p = realloc(d->items, cap * sizeof *p);
-  if (!p)
-    return -ENOMEM;
-  d->items = p;
-  d->cap = cap;
-  return 0;
+static char *dup_or_null(const char *s) {
+  return s ? upk_xstrdup(s) : NULL;
 }
 
 int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *source,
@@ -61,8 +50,7 @@ void upk_utf8_scrub(char *s) {
 
 int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char *source,
                    upk_range range, const char *fmt, va_list ap) {
-  if (diags__grow(d))
-    return -ENOMEM;
+  UPK_GROW(d->items, d->cap, d->len + 1);
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
   upk_utf8_scrub(msg); /* messages quote input (and may cut it): they must stay JSON strings */
@@ -70,7 +58,7 @@ int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char 
   x->severity = sev;
   x->code = dup_or_null(code);
   x->source = dup_or_null(source);
-  x->message = strdup(msg);
+  x->message = upk_xstrdup(msg);
   x->file = NULL;
   x->range = range;
   return 0;
@@ -84,11 +72,9 @@ size_t upk_diags_count(const upk_diags *d, upk_severity sev) {
 }
 
 int upk_diags_take(upk_diags *to, upk_diags *from) {
-  for (size_t i = 0; i < from->len; i++) {
-    if (diags__grow(to))
-      return -ENOMEM;
+  UPK_GROW(to->items, to->cap, to->len + from->len);
+  for (size_t i = 0; i < from->len; i++)
     to->items[to->len++] = from->items[i];
-  }
   free(from->items);
   from->items = NULL;
   from->len = from->cap = 0;
@@ -132,9 +118,7 @@ static int line_col_utf16(const char *src, size_t len, size_t **starts, size_t *
     size_t n = 1, k = 1;
     for (size_t i = 0; i < len; i++)
       n += src[i] == '\n';
-    *starts = malloc(n * sizeof **starts);
-    if (!*starts)
-      return col;
+    *starts = upk_xmalloc(n * sizeof **starts);
     (*starts)[0] = 0;
     for (size_t i = 0; i < len; i++)
       if (src[i] == '\n')

@@ -37,7 +37,8 @@ typedef struct upk_diags {
   size_t len, cap;
 } upk_diags;
 
-/** Append a diagnostic; strings are copied. Returns 0 or -ENOMEM. */
+/** Append a diagnostic; strings are copied. Returns 0 (memory exhaustion aborts, common/xalloc.h:
+ * the int stays for the callers that still test it). */
 int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *source,
                   upk_range range, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /** upk_diags_add for callers that wrap it in their own printf-like helper. */

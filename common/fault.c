@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/env_options.h"
+#include "common/xalloc.h"
 
 #define MAX_RULES 8
 
@@ -68,7 +69,7 @@ static void parse_rule(char *text) {
 
 static void load(void) {
   const char *env = upk_env_opts()->fault;
-  char *copy = env ? strdup(env) : NULL, *save = NULL;
+  char *copy = env ? upk_xstrdup(env) : NULL, *save = NULL;
   for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && n_rules < MAX_RULES;
        t = strtok_r(NULL, ",", &save))
     parse_rule(t);

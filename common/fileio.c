@@ -1,10 +1,16 @@
 #include "common/fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "common/fault.h"
+#include "common/xalloc.h"
 
 char *upk_read_file(const char *path, size_t max, size_t *len) {
   *len = 0;
@@ -39,4 +45,78 @@ int upk_write_all(int fd, const void *p, size_t n) {
     n -= (size_t)k;
   }
   return 0;
+}
+
+int upk_mkdir_p(const char *path, mode_t mode) {
+  char *p = upk_xstrdup(path);
+  int rc = 0;
+  for (char *s = p + 1; !rc; s++) {
+    if (*s && *s != '/')
+      continue;
+    char c = *s;
+    *s = 0;
+    if (mkdir(p, mode) < 0 && errno != EEXIST)
+      rc = -errno;
+    *s = c;
+    if (!c)
+      break;
+  }
+  free(p);
+  return rc;
+}
+
+int upk_fsync_dir(int dfd) {
+  /* Some file systems (and tmpfs in some kernels) refuse fsync on a
+   * directory; there is nothing more durable to be had there. */
+  if (fsync(dfd) < 0 && errno != EINVAL && errno != EROFS)
+    return -errno;
+  return 0;
+}
+
+static int fsync_parent(const char *path) {
+  char *copy = upk_xstrdup(path);
+  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  free(copy);
+  if (fd < 0)
+    return -errno;
+  int rc = upk_fsync_dir(fd);
+  close(fd);
+  return rc;
+}
+
+/* Fill, fsync and close the temporary fd, then rename it over path; the temporary is
+ * removed on any failure. write_fault fires halfway through the data. */
+static int finish_atomic(int fd, const char *tmp, const char *path, const char *data, size_t len,
+                         const char *write_fault, const char *rename_fault) {
+  size_t half = write_fault ? len / 2 : len;
+  int rc = upk_write_all(fd, data, half);
+  if (!rc && write_fault)
+    rc = upk_fault(write_fault);
+  if (!rc)
+    rc = upk_write_all(fd, data + half, len - half);
+  if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
+    rc = -errno;
+  if (close(fd) && rc == 0)
+    rc = -errno;
+  if (rc == 0 && rename_fault)
+    rc = upk_fault(rename_fault);
+  if (rc == 0 && rename(tmp, path))
+    rc = -errno;
+  if (rc)
+    unlink(tmp);
+  return rc ? rc : fsync_parent(path);
+}
+
+int upk_write_file_atomic(const char *path, const void *data, size_t len) {
+  char *tmp = upk_xasprintf("%s.tmp.XXXXXX", path);
+  int fd = mkostemp(tmp, O_CLOEXEC);
+  int rc = fd < 0 ? -errno : finish_atomic(fd, tmp, path, data, len, "fs.write", "fs.rename");
+  free(tmp);
+  return rc;
+}
+
+int upk_write_file_via(const char *path, const char *tmp, const char *rename_fault,
+                       const void *data, size_t len) {
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  return fd < 0 ? -errno : finish_atomic(fd, tmp, path, data, len, NULL, rename_fault);
 }

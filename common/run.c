@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/xalloc.h"
+
 extern char **environ;
 
 static long long now_ms(void) {
@@ -30,9 +32,7 @@ static char **merged_env(const char *const *extra) {
     n++;
   while (environ[m])
     m++;
-  char **env = calloc(n + m + 1, sizeof *env);
-  if (!env)
-    return NULL;
+  char **env = upk_xcalloc(n + m + 1, sizeof *env);
   memcpy(env, extra, n * sizeof *env);
   memcpy(env + n, environ, m * sizeof *env);
   return env;
@@ -96,8 +96,7 @@ int upk_run_program(const char *const *argv, const char *cwd, const char *const 
                     int timeout_ms, size_t cap, upk_run_result *res) {
   memset(res, 0, sizeof *res);
   int fds[2];
-  if (!(res->output = malloc(cap + 1)))
-    return -ENOMEM;
+  res->output = upk_xmalloc(cap + 1);
   if (pipe2(fds, O_CLOEXEC) < 0) {
     int rc = -errno;
     upk_run_result_free(res);

@@ -9,6 +9,8 @@
 
 #include <openssl/evp.h>
 
+#include "common/xalloc.h"
+
 static struct {
   void *lib;
   EVP_MD_CTX *(*ctx_new)(void);
@@ -91,9 +93,7 @@ int upk_base64(const void *p, size_t n, char **out) {
     return -ENOSYS;
   if (n > (size_t)INT_MAX / 4 * 3 - 3)
     return -EFBIG;
-  char *b = malloc((n + 2) / 3 * 4 + 1);
-  if (!b)
-    return -ENOMEM;
+  char *b = upk_xmalloc((n + 2) / 3 * 4 + 1);
   crypto.encode_block((unsigned char *)b, p, (int)n); /* writes the NUL too */
   *out = b;
   return 0;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 #define BLOCK_BYTES (64 * 1024)
 
 struct upk_strpool_block {
@@ -15,9 +17,7 @@ struct upk_strpool_block {
 char *upk_strpool_ndup(upk_strpool *p, const char *s, size_t n) {
   if (!p->head || p->cap - p->used < n + 1) {
     size_t cap = n + 1 > BLOCK_BYTES ? n + 1 : BLOCK_BYTES;
-    upk_strpool_block *b = malloc(sizeof *b + cap);
-    if (!b)
-      return NULL;
+    upk_strpool_block *b = upk_xmalloc(sizeof *b + cap);
     b->next = p->head;
     p->head = b;
     p->used = 0;

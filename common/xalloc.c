@@ -72,6 +72,13 @@ char *upk_xasprintf(const char *fmt, ...) {
   return s;
 }
 
+FILE *upk_xmemstream(char **buf, size_t *len) {
+  FILE *f = open_memstream(buf, len);
+  if (!f)
+    out_of_memory(0);
+  return f;
+}
+
 static void *json_xmalloc(size_t n) {
   return upk_xmalloc(n);
 }

@@ -11,6 +11,11 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** malloc(n) that never returns NULL (n == 0 allocates one byte). */
 void *upk_xmalloc(size_t n);
@@ -28,6 +33,9 @@ char *upk_xstrndup(const char *s, size_t n);
 char *upk_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** The same with a va_list. */
 char *upk_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/** open_memstream(buf, len) that never returns NULL: text printed to it is *buf after fclose
+ * (a printf-to-string builder; the caller frees *buf). */
+FILE *upk_xmemstream(char **buf, size_t *len);
 /** Make jansson allocate through upk_xmalloc: call once before the first JSON value. */
 void upk_xalloc_install(void);
 /** Grows an array of *cap elements of `size` bytes so that it holds at least `need`:
@@ -36,5 +44,9 @@ void *upk_xgrow(void *array, size_t *cap, size_t need, size_t size);
 
 /** Grow `array` (an lvalue of pointer type) whose capacity is `cap` to hold `need` elements. */
 #define UPK_GROW(array, cap, need) ((array) = upk_xgrow((array), &(cap), (need), sizeof *(array)))
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

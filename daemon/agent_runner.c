@@ -13,6 +13,7 @@
 
 #include "common/fileio.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 
 extern char **environ;
 
@@ -128,7 +129,7 @@ static void explain_exit(upk_agent_run *r) {
     return;
   }
   free(res->error);
-  res->error = strdup(why);
+  res->error = upk_xstrdup(why);
 }
 
 static void read_work(uv_work_t *w) {
@@ -146,7 +147,7 @@ static void read_done(uv_work_t *w, int status) {
   upk_agent_run *r = w->data;
   r->in_work = false;
   if (status && !r->result.error)
-    r->result.error = strdup("the run's output could not be read");
+    r->result.error = upk_xstrdup("the run's output could not be read");
   finish(r);
 }
 
@@ -169,7 +170,7 @@ static void on_agent_exit(uv_process_t *p, int64_t status, int sig) {
   r->work.data = r;
   if (uv_queue_work(r->loop, &r->work, read_work, read_done)) {
     r->in_work = false;
-    r->result.error = strdup("cannot queue reading the agent's output");
+    r->result.error = upk_xstrdup("cannot queue reading the agent's output");
     finish(r);
   }
 }
@@ -199,7 +200,7 @@ static void spawn_failed(upk_agent_run *r, int rc) {
   else
     snprintf(why, sizeof why, "cannot start the agent '%s': %s", r->launch.argv[0],
              uv_strerror(rc));
-  r->result.error = strdup(why);
+  r->result.error = upk_xstrdup(why);
   finish(r);
 }
 
@@ -253,7 +254,7 @@ static void prepare_done(uv_work_t *w, int status) {
     return;
   }
   if (status || r->prep_rc) {
-    r->result.error = strdup(r->prep_rc ? r->err : "the run could not be prepared");
+    r->result.error = upk_xstrdup(r->prep_rc ? r->err : "the run could not be prepared");
     finish(r);
     return;
   }
@@ -261,17 +262,14 @@ static void prepare_done(uv_work_t *w, int status) {
 }
 
 static char **copy_list(const char *const *v, size_t n) {
-  char **c = calloc(n + 1, sizeof *c);
+  char **c = upk_xcalloc(n + 1, sizeof *c);
   for (size_t i = 0; c && i < n; i++)
-    if (!(c[i] = strdup(v[i]))) {
-      upk_strv_free(c);
-      return NULL;
-    }
+    c[i] = upk_xstrdup(v[i]);
   return c;
 }
 
 static char *dup_or_null(const char *s, bool *ok) {
-  char *d = s ? strdup(s) : NULL;
+  char *d = s ? upk_xstrdup(s) : NULL;
   *ok &= !s || d;
   return d;
 }
@@ -295,9 +293,7 @@ static int copy_task(upk_agent_run *r, const upk_agent_task *t) {
 
 int upk_agent_run_start(uv_loop_t *loop, const upk_agent_task *t, upk_agent_run_cb cb, void *arg,
                         upk_agent_run **out) {
-  upk_agent_run *r = calloc(1, sizeof *r);
-  if (!r)
-    return -ENOMEM;
+  upk_agent_run *r = upk_xcalloc(1, sizeof *r);
   if (copy_task(r, t)) {
     run_free(r);
     return -ENOMEM;

@@ -13,6 +13,7 @@
 #include "skills/fsutil.h"
 #include "common/run.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 
 static json_t *str_array(char *const *v, size_t n) {
   json_t *a = json_array();
@@ -140,17 +141,17 @@ static void on_agent_done(void *arg, const upk_agent_outcome *o) {
   x->t.exit_status = o->exit_status;
   x->t.input_tokens = r->input_tokens;
   x->t.output_tokens = r->output_tokens;
-  x->t.agent = malloc(sizeof *x->t.agent);
+  x->t.agent = upk_xmalloc(sizeof *x->t.agent);
   if (x->t.agent) {
     *x->t.agent = *r; /* stolen: the runner frees what is left */
     memset(r, 0, sizeof *r);
   }
   const char *why = !x->t.agent ? "out of memory" : x->t.agent->error;
   if (why || !x->t.agent->answer) {
-    x->t.error = strdup(why ? why : "the agent gave no final answer");
+    x->t.error = upk_xstrdup(why ? why : "the agent gave no final answer");
     eval__trial_finished(x);
   } else {
-    x->t.answer = strdup(x->t.agent->answer);
+    x->t.answer = upk_xstrdup(x->t.agent->answer);
     eval__judge(x);
   }
   eval__pump(e);
@@ -158,8 +159,8 @@ static void on_agent_done(void *arg, const upk_agent_outcome *o) {
 
 void eval__start_agent(upk_eval *e, eval_trial *x) {
   const upk_evalcase *c = &e->spec.cases->items[x->t.case_idx];
-  const char **names = calloc(c->n_files + 1, sizeof *names);
-  const char **texts = calloc(c->n_files + 1, sizeof *texts);
+  const char **names = upk_xcalloc(c->n_files + 1, sizeof *names);
+  const char **texts = upk_xcalloc(c->n_files + 1, sizeof *texts);
   for (size_t i = 0; names && texts && i < c->n_files; i++)
     names[i] = c->files[i].name, texts[i] = c->files[i].content;
   upk_agent_task t = {.def = x->def,
@@ -180,7 +181,7 @@ void eval__start_agent(upk_eval *e, eval_trial *x) {
   free(names);
   free(texts);
   if (rc) {
-    x->t.error = strdup("cannot start the agent run: out of memory");
+    x->t.error = upk_xstrdup("cannot start the agent run: out of memory");
     eval__trial_finished(x);
   } else {
     e->agents_inflight++;
@@ -202,9 +203,7 @@ static int copy_tree(const char *from, const char *to) {
 }
 
 int eval__move_agent_runs(upk_eval *e) {
-  char *dest = NULL;
-  if (asprintf(&dest, "%s/agents", e->run.dir) < 0)
-    return -ENOMEM;
+  char *dest = upk_xasprintf("%s/agents", e->run.dir);
   int rc = rename(e->agent_root, dest) == 0 || errno == ENOENT ? 0 : -errno;
   if (rc == -EXDEV) /* run in TMPDIR, stored elsewhere: copied, then removed */
     rc = copy_tree(e->agent_root, dest);
@@ -215,8 +214,8 @@ int eval__move_agent_runs(upk_eval *e) {
   size_t root_len = strlen(e->agent_root);
   for (size_t i = 0; i < e->n; i++) {
     eval_trial *x = &e->trials[i];
-    if (x->dir && asprintf(&x->t.agent_dir, "%s%s", dest, x->dir + root_len) < 0)
-      x->t.agent_dir = NULL;
+    if (x->dir)
+      x->t.agent_dir = upk_xasprintf("%s%s", dest, x->dir + root_len);
   }
   free(dest);
   return 0;
@@ -230,9 +229,9 @@ void eval__write_layout(upk_eval *e) {
   int rc = 0;
   for (size_t m = 0; !rc && m < e->spec.n_models; m++) {
     eval_layout_part *part = &e->layouts[m];
-    char comp[160], *dir = NULL;
+    char comp[160];
     upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
-    rc = asprintf(&dir, "%s/%s", parent, comp) < 0 ? -ENOMEM : 0;
+    char *dir = upk_xasprintf("%s/%s", parent, comp);
     for (size_t i = 0; !rc && i < part->n; i++)
       rc = upk_eval_layout_set_dir(part->plan, i, e->trials[part->idx[i]].t.agent_dir);
     if (rc)
@@ -244,14 +243,14 @@ void eval__write_layout(upk_eval *e) {
 }
 
 void eval__plan_layout(upk_eval *e) {
-  upk_eval_trial *flat = eval__flat_trials(e), *mine = calloc(e->n + 1, sizeof *mine);
+  upk_eval_trial *flat = eval__flat_trials(e), *mine = upk_xcalloc(e->n + 1, sizeof *mine);
   upk_eval_layout l = {e->spec.skill_name, e->spec.skill_dir, e->spec.cases, e->spec.evals,
                        e->spec.baseline_md != NULL};
-  e->layouts = calloc(e->spec.n_models, sizeof *e->layouts);
+  e->layouts = upk_xcalloc(e->spec.n_models, sizeof *e->layouts);
   bool ok = flat && mine && e->layouts;
   for (size_t m = 0; ok && m < e->spec.n_models; m++) {
     eval_layout_part *part = &e->layouts[m];
-    ok = (part->idx = calloc(e->n + 1, sizeof *part->idx)) != NULL;
+    ok = (part->idx = upk_xcalloc(e->n + 1, sizeof *part->idx)) != NULL;
     for (size_t i = 0; ok && i < e->n; i++)
       if (e->trials[i].t.model == &e->spec.models[m]) {
         mine[part->n] = flat[i];
@@ -313,15 +312,14 @@ int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
   e->spec.agents = NULL;
   if (!any)
     return 0;
-  if (!(e->defs = calloc(spec->n_models, sizeof *e->defs)))
-    return -ENOMEM;
+  e->defs = upk_xcalloc(spec->n_models, sizeof *e->defs);
   for (size_t i = 0; i < spec->n_models; i++)
     if (spec->agents[i].name && upk_agent_def_copy(&e->defs[i], &spec->agents[i]))
       return -ENOMEM;
   e->spec.agents = e->defs;
-  if ((spec->skill_dir && !(e->spec.skill_dir = e->own_skill_dir = strdup(spec->skill_dir))) ||
+  if ((spec->skill_dir && !(e->spec.skill_dir = e->own_skill_dir = upk_xstrdup(spec->skill_dir))) ||
       (spec->baseline_dir &&
-       !(e->spec.baseline_dir = e->own_baseline_dir = strdup(spec->baseline_dir))))
+       !(e->spec.baseline_dir = e->own_baseline_dir = upk_xstrdup(spec->baseline_dir))))
     return -ENOMEM;
   /* Beside the runs (one rename stores them), unless a folder above them holds skills or
    * instructions an agent would pick up (Claude Code reads .claude/skills and CLAUDE.md in
@@ -334,9 +332,8 @@ int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
   char leak[512] = "";
   if (leaks_into(base, e->defs, spec->n_models, leak, sizeof leak))
     upk_log(UPK_LOG_WARN, "eval: agents run under %s will also see %s", base, leak);
-  if (asprintf(&e->agent_root, "%s/.agent-runs-%d-%u-%llu", base, (int)getpid(), ++seq,
-               (unsigned long long)uv_hrtime()) < 0)
-    e->agent_root = NULL;
+  e->agent_root = upk_xasprintf("%s/.agent-runs-%d-%u-%llu", base, (int)getpid(), ++seq,
+                                (unsigned long long)uv_hrtime());
   return e->agent_root ? 0 : -ENOMEM;
 }
 
@@ -346,9 +343,9 @@ int eval__plan_agent(upk_eval *e, eval_trial *x, size_t m) {
   upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
   x->def = &e->spec.agents[m];
   x->t.agent_name = x->def->name;
-  if (asprintf(&x->dir, "%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
-               x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1) < 0)
-    x->dir = NULL;
+  x->dir =
+      upk_xasprintf("%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
+                    x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1);
   return x->dir ? 0 : -ENOMEM;
 }
 
@@ -370,7 +367,7 @@ static void rm_done(uv_work_t *w, int status) {
 }
 
 void eval__remove_later(uv_loop_t *loop, char *path) {
-  rm_later *r = calloc(1, sizeof *r);
+  rm_later *r = upk_xcalloc(1, sizeof *r);
   if (r) {
     r->path = path;
     r->work.data = r;

@@ -10,6 +10,7 @@
 
 #include "daemon/eval_service_int.h"
 #include "daemon/models_methods.h"
+#include "common/xalloc.h"
 
 enum { ANSWER_SHOWN = 24 << 10, GRADE_TOKENS = 1024 };
 
@@ -27,9 +28,7 @@ struct gslot {
 };
 
 static void append(char **buf, const char *fmt, const char *a, const char *b) {
-  char *next = NULL;
-  if (*buf && asprintf(&next, fmt, *buf, a, b ? b : "") < 0)
-    next = NULL;
+  char *next = *buf ? upk_xasprintf(fmt, *buf, a, b ? b : "") : NULL;
   free(*buf);
   *buf = next;
 }
@@ -38,12 +37,10 @@ static void append(char **buf, const char *fmt, const char *a, const char *b) {
 static char *grader_prompt(const eval_trial *x, const char *statement) {
   const upk_evalcase *c = &x->e->spec.cases->items[x->t.case_idx];
   const upk_agent_result *a = x->t.agent;
-  char *p = NULL;
-  if (asprintf(&p,
-               "Expectation: %s\n\nThe task given to the agent:\n%s\n\nThe agent's final "
-               "answer:\n%.*s\n",
-               statement, c->input, ANSWER_SHOWN, x->t.answer ? x->t.answer : "(none)") < 0)
-    return NULL;
+  char *p =
+      upk_xasprintf("Expectation: %s\n\nThe task given to the agent:\n%s\n\nThe agent's final "
+                    "answer:\n%.*s\n",
+                    statement, c->input, ANSWER_SHOWN, x->t.answer ? x->t.answer : "(none)");
   for (size_t i = 0; a && i < a->n_files; i++)
     append(&p, "%s\nA file it wrote, %s:\n%s\n", a->files[i],
            a->previews && a->previews[i] ? a->previews[i] : "(not shown: large or binary)");
@@ -62,9 +59,9 @@ static upk_assert_status read_verdict(const char *text, char **evidence) {
                             ? (json_is_true(passed) ? UPK_ASSERT_PASS : UPK_ASSERT_FAIL)
                             : UPK_ASSERT_ERROR;
   if (s == UPK_ASSERT_ERROR)
-    *evidence = strdup("the grader's reply was not {\"passed\", \"evidence\"}");
-  else if (asprintf(evidence, "grader: %s", ev && *ev ? ev : "no evidence given") < 0)
-    *evidence = NULL;
+    *evidence = upk_xstrdup("the grader's reply was not {\"passed\", \"evidence\"}");
+  else
+    *evidence = upk_xasprintf("grader: %s", ev && *ev ? ev : "no evidence given");
   json_decref(v);
   return s;
 }
@@ -77,8 +74,7 @@ static void on_grade(void *arg, const upk_completion_result *r) {
   upk_assert_status s;
   if (r->error) {
     s = UPK_ASSERT_ERROR;
-    if (asprintf(&why, "the grader failed: %s", r->message) < 0)
-      why = NULL;
+    why = upk_xasprintf("the grader failed: %s", r->message);
   } else {
     s = read_verdict(r->answer->text, &why);
   }
@@ -120,8 +116,7 @@ void eval__grade(eval_trial *x) {
                                  "config grader_model)");
     return;
   }
-  if (!(x->gslots = calloc(n, sizeof *x->gslots)))
-    return; /* out of memory: they stay skipped */
+  x->gslots = upk_xcalloc(n, sizeof *x->gslots);
   x->submitting = true;
   for (size_t i = 0; i < r->n && i < c->n_asserts; i++) {
     if (r->results[i].kind != UPK_ASSERT_EXPECT || !c->asserts[i].n_values)

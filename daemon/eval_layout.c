@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "daemon/eval_service.h"
+#include "common/xalloc.h"
 
 /* What one run holds that the trial does not: strings and arrays made here. */
 typedef struct run_extra {
@@ -33,10 +34,8 @@ static int count_tools(const upk_agent_result *a, run_extra *x, size_t *n) {
   *n = 0;
   if (!a || !a->n_tools)
     return 0;
-  x->tool_names = calloc(a->n_tools, sizeof *x->tool_names);
-  x->tool_counts = calloc(a->n_tools, sizeof *x->tool_counts);
-  if (!x->tool_names || !x->tool_counts)
-    return -ENOMEM;
+  x->tool_names = upk_xcalloc(a->n_tools, sizeof *x->tool_names);
+  x->tool_counts = upk_xcalloc(a->n_tools, sizeof *x->tool_counts);
   for (size_t i = 0; i < a->n_tools; i++) {
     size_t k = 0;
     while (k < *n && strcmp(x->tool_names[k], a->tools[i]))
@@ -53,19 +52,16 @@ static int expectations(const upk_eval_trial *t, const upk_as_eval *info, run_ex
   const upk_assert_report *r = &t->report;
   if (!r->n)
     return 0;
-  x->expects = calloc(r->n, sizeof *x->expects);
-  x->evidence = calloc(r->n, sizeof *x->evidence);
-  x->texts = calloc(r->n, sizeof *x->texts);
-  if (!x->expects || !x->evidence || !x->texts)
-    return -ENOMEM;
+  x->expects = upk_xcalloc(r->n, sizeof *x->expects);
+  x->evidence = upk_xcalloc(r->n, sizeof *x->evidence);
+  x->texts = upk_xcalloc(r->n, sizeof *x->texts);
   x->n_expects = r->n;
   for (size_t i = 0; i < r->n; i++) {
     const upk_assert_result *a = &r->results[i];
     const char *source = info && i < info->n_sources ? info->sources[i] : NULL;
     const char *why = a->reason ? a->reason : upk_assert_status_name(a->status);
-    if (asprintf(&x->evidence[i], "%s: %s", upk_assert_status_name(a->status), why) < 0 ||
-        !(x->texts[i] = strdup(source ? source : a->label)))
-      return -ENOMEM;
+    x->evidence[i] = upk_xasprintf("%s: %s", upk_assert_status_name(a->status), why);
+    x->texts[i] = upk_xstrdup(source ? source : a->label);
     x->expects[i] = (upk_as_expectation){x->texts[i], a->status == UPK_ASSERT_PASS, x->evidence[i]};
   }
   return 0;
@@ -76,10 +72,8 @@ static int fill(const upk_eval_layout *l, const upk_eval_trial *t, upk_as_run *r
       l->evals && t->case_idx < l->evals->n ? &l->evals->items[t->case_idx] : NULL;
   const upk_agent_result *a = t->agent;
   size_t n_tools = 0;
-  if (info ? !(x->name = strdup(info->name)) : asprintf(&x->name, "case-%zu", t->case_idx + 1) < 0)
-    return -ENOMEM;
-  if (!(x->prompt = strdup(l->cases->items[t->case_idx].input)))
-    return -ENOMEM;
+  x->name = info ? upk_xstrdup(info->name) : upk_xasprintf("case-%zu", t->case_idx + 1);
+  x->prompt = upk_xstrdup(l->cases->items[t->case_idx].input);
   int rc = expectations(t, info, x);
   if (!rc)
     rc = count_tools(a, x, &n_tools);
@@ -150,14 +144,12 @@ void upk_eval_layout_free(upk_eval_layout_plan *p) {
 
 upk_eval_layout_plan *upk_eval_layout_plan_new(const upk_eval_layout *l, const upk_eval_trial *ts,
                                                size_t n) {
-  upk_eval_layout_plan *p = calloc(1, sizeof *p);
-  if (!p)
-    return NULL;
+  upk_eval_layout_plan *p = upk_xcalloc(1, sizeof *p);
   p->n = n;
-  p->runs = calloc(n ? n : 1, sizeof *p->runs);
-  p->extra = calloc(n ? n : 1, sizeof *p->extra);
-  p->skill_name = strdup(l->skill_name ? l->skill_name : "skill");
-  p->skill_path = l->skill_path ? strdup(l->skill_path) : NULL;
+  p->runs = upk_xcalloc(n ? n : 1, sizeof *p->runs);
+  p->extra = upk_xcalloc(n ? n : 1, sizeof *p->extra);
+  p->skill_name = upk_xstrdup(l->skill_name ? l->skill_name : "skill");
+  p->skill_path = l->skill_path ? upk_xstrdup(l->skill_path) : NULL;
   int rc = p->runs && p->extra && p->skill_name && (!l->skill_path || p->skill_path) ? 0 : -ENOMEM;
   for (size_t i = 0; !rc && i < n; i++)
     rc = fill(l, &ts[i], &p->runs[i], &p->extra[i]);
@@ -173,9 +165,10 @@ int upk_eval_layout_set_dir(upk_eval_layout_plan *p, size_t i, const char *agent
   free(x->workspace);
   free(x->transcript);
   x->workspace = x->transcript = NULL;
-  if (agent_dir && (asprintf(&x->workspace, "%s/workspace", agent_dir) < 0 ||
-                    asprintf(&x->transcript, "%s/stdout.jsonl", agent_dir) < 0))
-    return -ENOMEM;
+  if (agent_dir) {
+    x->workspace = upk_xasprintf("%s/workspace", agent_dir);
+    x->transcript = upk_xasprintf("%s/stdout.jsonl", agent_dir);
+  }
   p->runs[i].workspace = x->workspace;
   p->runs[i].transcript_path = x->transcript;
   return 0;

@@ -27,6 +27,7 @@
 #include "daemon/tool_results.h"
 
 #include "daemon/eval_methods_int.h"
+#include "common/xalloc.h"
 
 void em_free(ecall *c) {
   json_decref(c->params);
@@ -70,21 +71,18 @@ const char *em_str(const ecall *c, const char *key) {
 
 /* A path as the client meant it: relative ones are in the workspace. */
 char *em_abs(const char *ws, const char *p) {
-  char *out = NULL;
   if (p[0] == '/' || !ws)
-    return strdup(p);
-  return asprintf(&out, "%s/%s", ws, p) < 0 ? NULL : out;
+    return upk_xstrdup(p);
+  return upk_xasprintf("%s/%s", ws, p);
 }
 
 char *upk_eval_runs_dir(const char *configured, const char *workspace) {
-  char *out = NULL;
   if (configured)
     return em_abs(workspace, configured);
   const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
   if (state && *state == '/')
-    return asprintf(&out, "%s/upskilld/runs", state) < 0 ? NULL : out;
-  return asprintf(&out, "%s/.local/state/upskilld/runs", home && *home ? home : "/tmp") < 0 ? NULL
-                                                                                            : out;
+    return upk_xasprintf("%s/upskilld/runs", state);
+  return upk_xasprintf("%s/.local/state/upskilld/runs", home && *home ? home : "/tmp");
 }
 
 int em_resolve(ecall *c, const char *name, const char *what, upk_model *out) {
@@ -165,10 +163,8 @@ static int load_skill(ecall *c, const char *given) {
   struct stat st;
   if (path && stat(path, &st) && !strchr(given, '/')) {
     free(path);
-    path = NULL;
-    if (c->indexed_dir ? !(path = strdup(c->indexed_dir))
-                       : asprintf(&path, "%s/%s", c->skills_dir, given) < 0)
-      path = NULL;
+    path =
+        c->indexed_dir ? upk_xstrdup(c->indexed_dir) : upk_xasprintf("%s/%s", c->skills_dir, given);
   }
   upk_skill sk = {0};
   upk_diags d = {0};
@@ -182,16 +178,15 @@ static int load_skill(ecall *c, const char *given) {
                    strerror(-rc));
   }
   upk_diags_free(&d);
-  char *md = NULL, *meta = NULL;
-  c->skill_name = strdup(sk.name ? sk.name : sk.dir_name ? sk.dir_name : "skill");
-  c->skill_dir = sk.dir ? strdup(sk.dir) : NULL;
-  c->skill_description = sk.description ? strdup(sk.description) : NULL;
-  rc = asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0
-           ? -1
-           : em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
+  char *meta = NULL;
+  c->skill_name = upk_xstrdup(sk.name ? sk.name : sk.dir_name ? sk.dir_name : "skill");
+  c->skill_dir = sk.dir ? upk_xstrdup(sk.dir) : NULL;
+  c->skill_description = sk.description ? upk_xstrdup(sk.description) : NULL;
+  char *md = upk_xasprintf("%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md");
+  rc = em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
   if (!rc && !json_object_get(c->params, "cases") && !em_str(c, "tests") &&
-      !json_object_get(c->params, "trigger") &&
-      asprintf(&meta, "%s/skill_meta.json", sk.dir) >= 0) {
+      !json_object_get(c->params, "trigger")) {
+    meta = upk_xasprintf("%s/skill_meta.json", sk.dir);
     int r = upk_evalcases_read(meta, &c->cases, &c->case_diags);
     /* No tests of upskill's: the Agent Skills guide's evals/evals.json. */
     if (r == -ENOENT || (!r && !c->cases.n)) {
@@ -271,17 +266,12 @@ static void on_cancel(upk_job *job) {
 /* `indexed_dir` (taken) is the skill a name stands for in the index, or NULL. */
 static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn run,
                            char *indexed_dir) {
-  ecall *c = calloc(1, sizeof *c);
-  if (!c) {
-    free(indexed_dir);
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    return;
-  }
+  ecall *c = upk_xcalloc(1, sizeof *c);
   c->indexed_dir = indexed_dir;
   upk_server *s = job->server;
   c->job = job;
   c->params = json_deep_copy(params ? params : json_object());
-  c->workspace = upk_session_workspace(s) ? strdup(upk_session_workspace(s)) : NULL;
+  c->workspace = upk_session_workspace(s) ? upk_xstrdup(upk_session_workspace(s)) : NULL;
   c->init_options =
       upk_session_init_options(s) ? json_deep_copy(upk_session_init_options(s)) : NULL;
   c->load = load;
@@ -350,13 +340,13 @@ static int load_baseline(ecall *c, const char *given) {
   upk_skill sk = {0};
   int rc = path ? upk_skill_load(path, &sk, NULL) : -ENOMEM;
   free(path);
-  if (!rc && asprintf(&md, "%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md") < 0)
-    rc = -ENOMEM;
+  if (!rc)
+    md = upk_xasprintf("%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md");
   if (rc)
     rc = em_fail(c, UPK_RPC_INVALID_PARAMS, "params.baselineSkill: no skill at '%s' (%s)", given,
                  strerror(-rc));
   else if (!(rc = em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->baseline_md)))
-    c->baseline_dir = strdup(sk.dir);
+    c->baseline_dir = upk_xstrdup(sk.dir);
   free(md);
   upk_skill_free(&sk);
   return rc;
@@ -545,7 +535,7 @@ static void find_work(upk_index *ix, void *arg) {
     return;
   upk_index_skill sk = {0};
   if (upk_index_get(ix, json_string_value(json_object_get(f->params, "skill")), NULL, &sk) == 0)
-    f->dir = strdup(sk.e.dir);
+    f->dir = upk_xstrdup(sk.e.dir);
   upk_index_skill_free(&sk);
 }
 
@@ -574,7 +564,7 @@ static void eval_handler(upk_job *job, json_t *params) {
     return;
   }
   const char *skill = json_string_value(json_object_get(params, "skill"));
-  eval_find *f = skill && !strchr(skill, '/') ? calloc(1, sizeof *f) : NULL;
+  eval_find *f = skill && !strchr(skill, '/') ? upk_xcalloc(1, sizeof *f) : NULL;
   if (!f) {
     em_start(job, params, eval_load, eval_run);
     return;
@@ -606,9 +596,7 @@ static const upk_param show_params[] = {
 static char *csv_of(const char *runs_dir) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   int rc = upk_runs_export_csv(runs_dir, NULL, 0, f);
   fclose(f);
   if (rc) {

@@ -18,6 +18,7 @@
 #include "common/log.h"
 #include "daemon/models_methods.h"
 #include "skills/eval/runs.h"
+#include "common/xalloc.h"
 
 enum { DEFAULT_CONCURRENCY = 8, KERNEL_TIMEOUT_MS = 60000 };
 
@@ -30,16 +31,13 @@ const char *upk_eval_system_base(void) {
 }
 
 char *upk_eval_system_prompt(const char *skill_name, const char *skill_md) {
-  char *s = NULL;
   if (!skill_md)
-    return strdup(SYSTEM_BASE);
-  if (asprintf(&s,
-               "%s\n\nThe following skill is loaded. Follow its instructions where they apply.\n\n"
-               "<skill name=\"%s\">\n%s%s</skill>",
-               SYSTEM_BASE, skill_name ? skill_name : "skill", skill_md,
-               *skill_md && skill_md[strlen(skill_md) - 1] == '\n' ? "" : "\n") < 0)
-    return NULL;
-  return s;
+    return upk_xstrdup(SYSTEM_BASE);
+  return upk_xasprintf(
+      "%s\n\nThe following skill is loaded. Follow its instructions where they apply.\n\n"
+      "<skill name=\"%s\">\n%s%s</skill>",
+      SYSTEM_BASE, skill_name ? skill_name : "skill", skill_md,
+      *skill_md && skill_md[strlen(skill_md) - 1] == '\n' ? "" : "\n");
 }
 
 static void eval_free(upk_eval *e) {
@@ -117,9 +115,9 @@ static char *first_error(const json_t *diags, upk_assert_status *status) {
       *status = UPK_ASSERT_ERROR;
     else if (json_integer_value(json_object_get(d, "severity")) != 1)
       continue;
-    return msg ? strdup(msg) : NULL;
+    return msg ? upk_xstrdup(msg) : NULL;
   }
-  return strdup("the code did not compile");
+  return upk_xstrdup("the code did not compile");
 }
 
 void upk_eval_kcheck_from_json(const json_t *result, upk_kcheck_result *out) {
@@ -132,15 +130,11 @@ void upk_eval_kcheck_from_json(const json_t *result, upk_kcheck_result *out) {
   out->status = UPK_ASSERT_PASS;
   const json_t *ks = json_object_get(result, "kernels"), *k;
   size_t i;
-  out->kernels = calloc(json_array_size(ks) + 1, sizeof *out->kernels);
-  if (!out->kernels) {
-    out->status = UPK_ASSERT_ERROR;
-    return;
-  }
+  out->kernels = upk_xcalloc(json_array_size(ks) + 1, sizeof *out->kernels);
   json_array_foreach(ks, i, k) {
     const char *name = json_string_value(json_object_get(k, "name"));
     upk_kcheck_kernel *o = &out->kernels[out->n_kernels++];
-    o->name = strdup(name ? name : "?");
+    o->name = upk_xstrdup(name ? name : "?");
     o->registers = (int)json_integer_value(json_object_get(k, "registers"));
     o->spill_stores = (long)json_integer_value(json_object_get(k, "spillStores"));
     o->spill_loads = (long)json_integer_value(json_object_get(k, "spillLoads"));
@@ -177,7 +171,7 @@ static json_t *kcheck_params(upk_server *s, const upk_kcheck_req *req) {
 
 static void submit_kernel_checks(eval_trial *x) {
   upk_assert_report *r = &x->t.report;
-  x->slots = calloc(r->n_requests ? r->n_requests : 1, sizeof *x->slots);
+  x->slots = upk_xcalloc(r->n_requests ? r->n_requests : 1, sizeof *x->slots);
   x->submitting = true;
   for (size_t i = 0; i < r->n_requests; i++) {
     if (r->requests[i].done)
@@ -186,7 +180,7 @@ static void submit_kernel_checks(eval_trial *x) {
     *k = (kslot){.trial = x, .id = r->requests[i].id};
     json_t *p = x->slots ? kcheck_params(x->e->server, &r->requests[i]) : NULL;
     if (!p) {
-      upk_kcheck_result res = {.status = UPK_ASSERT_ERROR, .reason = strdup("out of memory")};
+      upk_kcheck_result res = {.status = UPK_ASSERT_ERROR, .reason = upk_xstrdup("out of memory")};
       upk_assert_report_resolve(r, k->id, &res);
       k->done = true;
       continue;
@@ -219,7 +213,7 @@ void eval__judge(eval_trial *x) {
   char *ws = NULL;
   upk_assert_env env = {0};
   if (x->t.agent) {
-    env = (upk_assert_env){asprintf(&ws, "%s/workspace", x->dir) < 0 ? NULL : ws,
+    env = (upk_assert_env){ws = upk_xasprintf("%s/workspace", x->dir),
                            (const char *const *)x->t.agent->tools, x->t.agent->n_tools};
   }
   int rc = upk_assert_evaluate_in(c->asserts, c->n_asserts, x->t.answer, x->t.agent ? &env : NULL,
@@ -228,7 +222,7 @@ void eval__judge(eval_trial *x) {
   if (rc) {
     free(x->t.answer); /* out of memory: no verdict can be given */
     x->t.answer = NULL;
-    x->t.error = strdup("out of memory while checking the answer");
+    x->t.error = upk_xstrdup("out of memory while checking the answer");
     eval__trial_finished(x);
     return;
   }
@@ -245,10 +239,10 @@ static void on_answer(void *arg, const upk_completion_result *r) {
   e->inflight--;
   x->t.duration_ms = eval__ms_since(x->started);
   if (r->error) {
-    x->t.error = strdup(r->message && *r->message ? r->message : upk_merr_name(r->error));
+    x->t.error = upk_xstrdup(r->message && *r->message ? r->message : upk_merr_name(r->error));
     eval__trial_finished(x);
   } else {
-    x->t.answer = strdup(r->answer->text ? r->answer->text : "");
+    x->t.answer = upk_xstrdup(r->answer->text ? r->answer->text : "");
     x->t.input_tokens = r->answer->input_tokens;
     x->t.output_tokens = r->answer->output_tokens;
     eval__judge(x);
@@ -269,7 +263,7 @@ static void start_trial(upk_eval *e, eval_trial *x) {
   x->t.started_at = eval__wall_now();
   if (!msgs || upk_complete(e->models, x->t.model, &chat, &e->spec.policy, on_answer, NULL, x,
                             &x->comp, err, sizeof err)) {
-    x->t.error = strdup(msgs ? err : "out of memory");
+    x->t.error = upk_xstrdup(msgs ? err : "out of memory");
     eval__trial_finished(x);
   } else {
     e->inflight++;
@@ -297,16 +291,14 @@ void eval__pump(upk_eval *e) {
 
 /* The trials side by side, as the outcome hands them up (shallow copies). */
 upk_eval_trial *eval__flat_trials(const upk_eval *e) {
-  upk_eval_trial *ts = calloc(e->n ? e->n : 1, sizeof *ts);
+  upk_eval_trial *ts = upk_xcalloc(e->n ? e->n : 1, sizeof *ts);
   for (size_t i = 0; ts && i < e->n; i++)
     ts[i] = e->trials[i].t;
   return ts;
 }
 
 static json_t *build_summary(upk_eval *e) {
-  upk_trial *ts = calloc(e->n ? e->n : 1, sizeof *ts);
-  if (!ts)
-    return NULL;
+  upk_trial *ts = upk_xcalloc(e->n ? e->n : 1, sizeof *ts);
   for (size_t i = 0; i < e->n; i++) {
     const upk_eval_trial *t = &e->trials[i].t;
     ts[i] = (upk_trial){t->model->name,
@@ -451,11 +443,9 @@ static void deliver(upk_eval *e) {
 
 static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->spec = *spec;
-  e->model_copy = malloc(spec->n_models * sizeof *e->model_copy);
+  e->model_copy = upk_xmalloc(spec->n_models * sizeof *e->model_copy);
   size_t n = spec->subset ? spec->n_subset : spec->cases->n;
-  e->subset_copy = malloc((n ? n : 1) * sizeof *e->subset_copy);
-  if (!e->model_copy || !e->subset_copy)
-    return -ENOMEM;
+  e->subset_copy = upk_xmalloc((n ? n : 1) * sizeof *e->subset_copy);
   memcpy(e->model_copy, spec->models, spec->n_models * sizeof *e->model_copy);
   for (size_t i = 0; i < n; i++)
     e->subset_copy[i] = spec->subset ? spec->subset[i] : i;
@@ -466,9 +456,10 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   }
   e->spec.subset = e->subset_copy;
   /* What store_work reads on the thread pool: the caller may go away first. */
-  if ((spec->runs_dir && !(e->spec.runs_dir = e->own_runs_dir = strdup(spec->runs_dir))) ||
-      (spec->skill_name && !(e->spec.skill_name = e->own_skill_name = strdup(spec->skill_name))) ||
-      (spec->kind && !(e->spec.kind = e->own_kind = strdup(spec->kind))))
+  if ((spec->runs_dir && !(e->spec.runs_dir = e->own_runs_dir = upk_xstrdup(spec->runs_dir))) ||
+      (spec->skill_name &&
+       !(e->spec.skill_name = e->own_skill_name = upk_xstrdup(spec->skill_name))) ||
+      (spec->kind && !(e->spec.kind = e->own_kind = upk_xstrdup(spec->kind))))
     return -ENOMEM;
   e->spec.n_subset = n;
   if (!e->spec.concurrency)
@@ -482,7 +473,7 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->system_skill = upk_eval_system_prompt(spec->skill_name, spec->skill_md);
   /* The older skill, where one is compared, takes the empty baseline's place. */
   e->system_base = spec->baseline_md ? upk_eval_system_prompt(spec->skill_name, spec->baseline_md)
-                                     : strdup(SYSTEM_BASE);
+                                     : upk_xstrdup(SYSTEM_BASE);
   return e->system_skill && e->system_base ? 0 : -ENOMEM;
 }
 
@@ -491,9 +482,7 @@ static int plan_trials(upk_eval *e) {
   const upk_eval_spec *s = &e->spec;
   size_t per = s->baseline ? 2 : 1;
   e->n = s->n_models * s->runs * s->n_subset * per;
-  e->trials = calloc(e->n ? e->n : 1, sizeof *e->trials);
-  if (!e->trials)
-    return -ENOMEM;
+  e->trials = upk_xcalloc(e->n ? e->n : 1, sizeof *e->trials);
   size_t k = 0;
   for (size_t m = 0; m < s->n_models; m++)
     for (unsigned r = 0; r < s->runs; r++)
@@ -548,11 +537,7 @@ int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_c
     snprintf(err, errlen, "the completion service is not available");
     return -EAGAIN;
   }
-  upk_eval *e = calloc(1, sizeof *e);
-  if (!e) {
-    snprintf(err, errlen, "out of memory");
-    return -ENOMEM;
-  }
+  upk_eval *e = upk_xcalloc(1, sizeof *e);
   e->server = s;
   e->models = models;
   e->progress = progress;

@@ -14,6 +14,7 @@
 #include "skills/fsutil.h"
 #include "protocol/jsonrpc.h"
 #include "skills/skill.h"
+#include "common/xalloc.h"
 
 /* ---- skills/generate ---- */
 
@@ -41,9 +42,9 @@ static void gen_load(ecall *c) {
   if (!p || stat(p, &st)) {
     em_fail(c, UPK_RPC_INVALID_PARAMS, "params.from: %s: %s", from, strerror(p ? errno : ENOMEM));
   } else if (S_ISDIR(st.st_mode)) { /* a skill to improve */
-    if (asprintf(&md, "%s/SKILL.md", p) >= 0 &&
-        !em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md))
-      c->skill_name = strdup(strrchr(p, '/') ? strrchr(p, '/') + 1 : p);
+    md = upk_xasprintf("%s/SKILL.md", p);
+    if (!em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md))
+      c->skill_name = upk_xstrdup(strrchr(p, '/') ? strrchr(p, '/') + 1 : p);
   } else {
     em_read_text(c, p, TRACE_MAX, &c->trace);
   }
@@ -233,7 +234,7 @@ static void condense_refuse(ecall *c, const char *key, const char *file, const c
   upk_diags d = {0};
   upk_diags_add(&d, UPK_SEV_ERROR, code, "upskilld-trace", upk_range_line(0, 0, 0), "%s", why);
   if (d.len && file)
-    d.items[0].file = strdup(file);
+    d.items[0].file = upk_xstrdup(file);
   c->data = json_pack("{s:s,s:o}", "code", code, "diagnostics", upk_diags_json(&d));
   upk_diags_free(&d);
   em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s (%s)", key, why, code);

@@ -27,6 +27,7 @@
 #include "skills/meta.h"
 #include "skills/eval/runs.h"
 #include "daemon/skills_service.h"
+#include "common/xalloc.h"
 
 static int save_err(upk_gen *g, int rc, const char *what) {
   snprintf(g->save_err, sizeof g->save_err, "%s: %s", what, strerror(-rc));
@@ -167,7 +168,7 @@ static int save_into(upk_gen *g, const gen_attempt *b) {
  * summary, the attempts and the held-out score (runs/report draws them). A
  * failure here loses the record, not the skill. */
 static void write_record(upk_gen *g) {
-  const char **models = calloc(g->spec.n_eval_models + 1, sizeof *models);
+  const char **models = upk_xcalloc(g->spec.n_eval_models + 1, sizeof *models);
   for (size_t i = 0; models && i < g->spec.n_eval_models; i++)
     models[i] = g->eval_models[i].name;
   upk_run_meta meta = {"generation", g->name, models,    g->spec.n_eval_models,
@@ -190,11 +191,8 @@ static void save_work(uv_work_t *w) {
     g->save_rc = save_err(g, -EINVAL, "the skill has no name");
     return;
   }
-  if (g->output)
-    g->dest = strdup(g->output);
-  else if (asprintf(&g->dest, "%s/%s", g->skills_dir, g->name) < 0)
-    g->dest = NULL;
-  g->save_rc = g->dest ? save_into(g, b) : save_err(g, -ENOMEM, "out of memory");
+  g->dest = g->output ? upk_xstrdup(g->output) : upk_xasprintf("%s/%s", g->skills_dir, g->name);
+  g->save_rc = save_into(g, b);
   if (g->save_rc == 0)
     write_record(g);
 }

@@ -16,6 +16,7 @@
 #include "daemon/models_methods.h"
 #include "skills/eval/teacher.h"
 #include "skills/validate.h"
+#include "common/xalloc.h"
 
 enum { DEFAULT_TESTS = 6 };
 #define DEFAULT_HOLDOUT 0.34
@@ -200,7 +201,7 @@ char *gen_skill_name(const char *md) {
   upk_diags d = {0};
   char *name = NULL;
   if (upk_skill_parse(md, strlen(md), NULL, &sk, &d) == 0 && sk.name)
-    name = strdup(sk.name);
+    name = upk_xstrdup(sk.name);
   upk_skill_free(&sk);
   upk_diags_free(&d);
   return name;
@@ -208,11 +209,7 @@ char *gen_skill_name(const char *md) {
 
 /* A validated draft: the first becomes attempt 1's skill via the tests. */
 static void draft_ok(upk_gen *g) {
-  gen_attempt *grown = realloc(g->attempts, (g->n_attempts + 1) * sizeof *grown);
-  if (!grown) {
-    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
-    return;
-  }
+  gen_attempt *grown = upk_xrealloc(g->attempts, (g->n_attempts + 1) * sizeof *grown);
   g->attempts = grown;
   g->attempts[g->n_attempts] =
       (gen_attempt){.skill_md = g->draft, .fixes = g->fixes, .rate = NAN, .baseline = NAN};
@@ -231,11 +228,7 @@ static void on_draft(upk_gen *g, const char *answer) {
   upk_diags_free(&g->diags);
   g->diags = (upk_diags){0};
   if (upk_teacher_extract_skill(answer, &g->draft)) {
-    g->draft = strdup(answer); /* validated as it is: the diagnostics say what is wrong */
-    if (!g->draft) {
-      gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
-      return;
-    }
+    g->draft = upk_xstrdup(answer); /* validated as it is: the diagnostics say what is wrong */
   }
   size_t errors =
       upk_skill_validate_text(g->draft, strlen(g->draft), UPK_VALIDATE_STRICT, &g->diags);
@@ -322,7 +315,7 @@ static void pooled(const upk_evalstats *s, bool skill, size_t *k, size_t *n) {
 }
 
 static char *refine_prompt(upk_gen *g, const upk_eval_outcome *o, const gen_attempt *x) {
-  upk_teacher_failure *f = calloc(o->n_trials ? o->n_trials : 1, sizeof *f);
+  upk_teacher_failure *f = upk_xcalloc(o->n_trials ? o->n_trials : 1, sizeof *f);
   size_t n = 0;
   for (size_t i = 0; f && i < o->n_trials; i++) {
     const upk_eval_trial *t = &o->trials[i];
@@ -471,13 +464,13 @@ static void condense_done(uv_work_t *w, int status) {
 }
 
 static char *dup_or_null(const char *s) {
-  return s ? strdup(s) : NULL;
+  return s ? upk_xstrdup(s) : NULL;
 }
 
 static char **dup_list(const char *const *v, size_t n) {
-  char **out = calloc(n + 1, sizeof *out);
+  char **out = upk_xcalloc(n + 1, sizeof *out);
   for (size_t i = 0; out && i < n; i++)
-    out[i] = strdup(v[i] ? v[i] : "");
+    out[i] = upk_xstrdup(v[i] ? v[i] : "");
   return out;
 }
 
@@ -492,14 +485,13 @@ static int copy_spec(upk_gen *g, const upk_gen_spec *s) {
   g->workspace = dup_or_null(upk_session_workspace(g->server));
   g->examples = dup_list(s->examples, s->n_examples);
   g->agents = dup_list(s->agents, s->n_agents);
-  g->eval_models = malloc((s->n_eval_models + 1) * sizeof *g->eval_models);
+  g->eval_models = upk_xmalloc((s->n_eval_models + 1) * sizeof *g->eval_models);
   if (!g->task || !g->examples || !g->agents || !g->eval_models || !g->skills_dir)
     return -ENOMEM;
   memcpy(g->eval_models, s->eval_models, s->n_eval_models * sizeof *g->eval_models);
   g->spec.eval_agents = NULL;
   if (s->eval_agents) {
-    if (!(g->eval_agents = calloc(s->n_eval_models + 1, sizeof *g->eval_agents)))
-      return -ENOMEM;
+    g->eval_agents = upk_xcalloc(s->n_eval_models + 1, sizeof *g->eval_agents);
     for (size_t i = 0; i < s->n_eval_models; i++)
       if (s->eval_agents[i].name && upk_agent_def_copy(&g->eval_agents[i], &s->eval_agents[i]))
         return -ENOMEM;
@@ -535,9 +527,7 @@ int upk_gen_start(upk_server *s, const upk_gen_spec *spec, upk_gen_progress_cb p
                   upk_gen_done_cb done, void *arg, upk_gen **out) {
   if (!spec->task || !spec->n_eval_models)
     return -EINVAL;
-  upk_gen *g = calloc(1, sizeof *g);
-  if (!g)
-    return -ENOMEM;
+  upk_gen *g = upk_xcalloc(1, sizeof *g);
   g->server = s;
   g->progress = progress;
   g->done = done;

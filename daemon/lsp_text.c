@@ -8,6 +8,7 @@
 #include "daemon/lsp_text.h"
 #include "gpu/occupancy.h"
 #include "skills/skill.h"
+#include "common/xalloc.h"
 
 long upk_lsp_offset(const char *text, size_t len, int line, int character) {
   size_t i = 0;
@@ -58,9 +59,7 @@ static void run_summary(FILE *f, json_t *run) {
 char *upk_kernel_lens_title(json_t *k, json_t *run) {
   char *out = NULL;
   size_t n = 0;
-  FILE *f = open_memstream(&out, &n);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&out, &n);
   json_t *o = json_object_get(k, "occupancy");
   long st = num(k, "spillStores"), ld = num(k, "spillLoads");
   fprintf(f, "%s: %ld regs · ", str(k, "name", "?"), num(k, "registers"));
@@ -127,9 +126,7 @@ char *upk_kernel_hover(json_t *result, json_t *runs, const char *word) {
   char *out = NULL;
   size_t n = 0, i, found = 0;
   json_t *k;
-  FILE *f = open_memstream(&out, &n);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&out, &n);
   json_array_foreach(json_object_get(result, "kernels"), i, k) {
     const char *name = str(k, "name", "");
     if (!upk_kernel_name_is(name, word))
@@ -155,10 +152,9 @@ char *upk_skill_tokens_title(const char *text, size_t len) {
   if (upk_skill_parse(text, len, NULL, &sk, &d) == 0) {
     size_t meta = (sk.name ? strlen(sk.name) : 0) + (sk.description ? strlen(sk.description) : 0);
     size_t body = sk.body ? strlen(sk.body) : len;
-    if (asprintf(&out, "≈%zu tokens · name + description ≈%zu (always loaded) · body ≈%zu (on use)",
-                 upk_estimate_tokens(len), upk_estimate_tokens(meta),
-                 upk_estimate_tokens(body)) < 0)
-      out = NULL;
+    out = upk_xasprintf(
+        "≈%zu tokens · name + description ≈%zu (always loaded) · body ≈%zu (on use)",
+        upk_estimate_tokens(len), upk_estimate_tokens(meta), upk_estimate_tokens(body));
     upk_skill_free(&sk);
   }
   upk_diags_free(&d);
@@ -235,12 +231,11 @@ char *upk_skill_key_hover(const char *text, size_t len, int line, const char *wo
   if (!l || n <= wl || strncmp(l, word, wl) || l[wl] != ':')
     return NULL; /* only a top-level key, at the start of its line */
   for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++) {
-    char *out;
     if (!strcmp(KEYS[i].key, word))
-      return asprintf(&out, "**%s** — %s", KEYS[i].key, KEYS[i].text) < 0 ? NULL : out;
+      return upk_xasprintf("**%s** — %s", KEYS[i].key, KEYS[i].text);
   }
-  return strdup("Not a field of the Agent Skills specification: skills-ref refuses unknown "
-                "fields (put your own under `metadata`).");
+  return upk_xstrdup("Not a field of the Agent Skills specification: skills-ref refuses unknown "
+                     "fields (put your own under `metadata`).");
 }
 
 static bool has_key(const char *text, size_t len, int end, const char *key) {

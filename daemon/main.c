@@ -215,11 +215,11 @@ static void close_walk(uv_handle_t *h, void *arg) {
 }
 
 int main(int argc, char **argv) {
+  upk_xalloc_install(); /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
   /* Decide how to read stdin before anything can take fd 0's number. */
   uv_handle_type in_kind = uv_guess_handle(0), out_kind = uv_guess_handle(1);
   occupy_std_fds();
   signal(SIGPIPE, SIG_IGN);
-  upk_xalloc_install(); /* jansson aborts on an exhausted heap like the rest (xalloc.h) */
 
   upk_options opts = {.framing = UPK_FRAMING_AUTO,
                       .max_message = DEFAULT_MAX_MESSAGE,

@@ -12,6 +12,7 @@
 #include "daemon/skills_methods.h"
 #include "daemon/status.h"
 #include "daemon/tool_results.h"
+#include "common/xalloc.h"
 
 /* upskilld/sleep: a test aid (enabled by --test-methods) that waits `ms` in
  * `steps` timer ticks, reporting progress each tick and stopping when
@@ -72,12 +73,12 @@ static const upk_param sleep_params[] = {
 static void sleep_handler(upk_job *job, json_t *params) {
   json_int_t ms = upk_param_int(params, sleep_params, "ms");
   json_int_t steps = upk_param_int(params, sleep_params, "steps");
-  sleep_state *st = calloc(1, sizeof *st);
+  sleep_state *st = upk_xcalloc(1, sizeof *st);
   st->job = job;
   st->ms = ms;
   st->steps = steps;
   const char *fail = json_string_value(json_object_get(params, "fail"));
-  st->fail = fail ? strdup(fail) : NULL;
+  st->fail = fail ? upk_xstrdup(fail) : NULL;
   uv_timer_init(upk_session_loop(job->server), &st->timer);
   st->timer.data = st;
   upk_job_on_cancel(job, sleep_cancel, st);

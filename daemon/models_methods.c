@@ -14,6 +14,7 @@
 #include "daemon/jobs.h"
 #include "common/log.h"
 #include "daemon/tool_results.h"
+#include "common/xalloc.h"
 
 enum { MAX_TOKENS_MAX = 1000000, TIMEOUT_MAX_MS = 3600000 };
 
@@ -72,9 +73,9 @@ static int read_params(upk_job *job, json_t *params, complete_state *st) {
     return bad(job, "params.messages: needs at least one message");
   st->messages = messages ? json_deep_copy(messages)
                           : json_pack("[{s:s,s:O}]", "role", "user", "content", prompt);
-  st->model_name = strdup(json_string_value(json_object_get(params, "model")));
+  st->model_name = upk_xstrdup(json_string_value(json_object_get(params, "model")));
   const char *system = json_string_value(json_object_get(params, "system"));
-  st->system = system ? strdup(system) : NULL;
+  st->system = system ? upk_xstrdup(system) : NULL;
   st->max_tokens = max ? (long)json_integer_value(max) : 0;
   st->temperature = temp ? json_number_value(temp) : -1;
   st->timeout_ms = timeout ? (long)json_integer_value(timeout) : 0;
@@ -182,18 +183,14 @@ static void complete_cancel(upk_job *job) {
 }
 
 static void complete_handler(upk_job *job, json_t *params) {
-  complete_state *st = calloc(1, sizeof *st);
-  if (!st) {
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    return;
-  }
+  complete_state *st = upk_xcalloc(1, sizeof *st);
   if (read_params(job, params, st)) {
     state_free(st);
     return;
   }
   upk_server *s = job->server;
   st->job = job;
-  st->workspace = upk_session_workspace(s) ? strdup(upk_session_workspace(s)) : NULL;
+  st->workspace = upk_session_workspace(s) ? upk_xstrdup(upk_session_workspace(s)) : NULL;
   st->init_options =
       upk_session_init_options(s) ? json_deep_copy(upk_session_init_options(s)) : NULL;
   st->work.data = st;

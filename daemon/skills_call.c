@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "daemon/skills_service.h"
+#include "common/xalloc.h"
 
 void upk_call_fail(upk_call *c, int code, json_t *data, const char *fmt, ...) {
   va_list ap;
@@ -59,11 +60,7 @@ static void call_done(void *arg, int status) {
 /* Queue `fn` for this job; everything it needs is in params (kept alive here). A lookup may
  * wait up to `wait_ms` for the first scan. */
 void upk_call_start_waiting(upk_job *job, json_t *params, upk_call_fn fn, json_int_t wait_ms) {
-  upk_call *c = calloc(1, sizeof *c);
-  if (!c) {
-    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    return;
-  }
+  upk_call *c = upk_xcalloc(1, sizeof *c);
   c->job = job;
   c->server = job->server;
   c->params = json_incref(params);
@@ -99,10 +96,10 @@ bool upk_call_need_index(upk_call *c, upk_index *ix) {
 /* A path from a client: relative ones are relative to the workspace. */
 char *upk_call_path(const upk_call *c, const char *p) {
   if (p[0] == '/' || !upk_session_workspace(c->server))
-    return strdup(p);
+    return upk_xstrdup(p);
   char buf[PATH_MAX];
   snprintf(buf, sizeof buf, "%s/%s", upk_session_workspace(c->server), p);
-  return strdup(buf);
+  return upk_xstrdup(buf);
 }
 
 /* ---- skills/validate ---- */

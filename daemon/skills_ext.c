@@ -22,6 +22,7 @@
 #include "common/sha256.h"
 #include "daemon/skills_call.h"
 #include "daemon/skills_service.h"
+#include "common/xalloc.h"
 
 /* Skills a skills/list page holds. Building one reads and hashes every file of each (30-60 us
  * a skill here), so small pages answer fast; but a host walks at most 64 pages by default
@@ -309,14 +310,8 @@ static json_t *children_json(const char *dir_uri, int dfd) {
   while (d && (de = readdir(d))) {
     if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, ".git"))
       continue;
-    if (n == cap) {
-      char **p = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *p);
-      if (!p)
-        break;
-      names = p;
-    }
-    if ((names[n] = strdup(de->d_name)))
-      n++;
+    UPK_GROW(names, cap, n + 1);
+    names[n++] = upk_xstrdup(de->d_name);
   }
   if (d)
     closedir(d);

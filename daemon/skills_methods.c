@@ -22,6 +22,7 @@
 #include "daemon/skills_service.h"
 #include "daemon/tool_results.h"
 #include "skills/validate.h"
+#include "common/xalloc.h"
 
 #define LOOKUP_MAX_WAIT_MS 120000
 #define LOOKUP_TOOL_WAIT_MS 30000
@@ -385,7 +386,7 @@ typedef struct file_list {
 static void read_files(json_t *from, file_list *fl) {
   json_t *files = json_object_get(from, "files");
   fl->n = json_array_size(files);
-  fl->items = calloc(fl->n ? fl->n : 1, sizeof *fl->items);
+  fl->items = upk_xcalloc(fl->n ? fl->n : 1, sizeof *fl->items);
   for (size_t i = 0; fl->items && i < fl->n; i++) {
     json_t *f = json_array_get(files, i), *content = json_object_get(f, "content");
     fl->items[i] = (upk_install_file){json_string_value(json_object_get(f, "path")),

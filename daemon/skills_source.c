@@ -20,6 +20,7 @@
 #include "daemon/skills_service.h"
 #include "skills/source.h"
 #include "skills/validate.h"
+#include "common/xalloc.h"
 
 #define FETCH_TIMEOUT_MS 120000
 
@@ -157,10 +158,8 @@ static json_t *lock_entry(const src_call *sc, const upk_found_skill *f) {
 static int install_one(src_call *sc, const upk_found_skill *f) {
   upk_install_req req = *sc->base;
   req.lenient = true; /* others' skills: as their agents load them */
-  char *source = NULL;
-  if (asprintf(&source, "%s%s%s", sc->src.lock_source, sc->commit ? "@" : "",
-               sc->commit ? sc->commit : "") < 0)
-    return -ENOMEM;
+  char *source = upk_xasprintf("%s%s%s", sc->src.lock_source, sc->commit ? "@" : "",
+                               sc->commit ? sc->commit : "");
   req.from_path = f->dir;
   req.source = source;
   upk_install_result res;
@@ -237,7 +236,7 @@ static char *git_host(const upk_call *c) {
   char *host = NULL;
   if (upk_config_load(&cfg, upk_session_workspace(c->server), NULL, err, sizeof err) == 0 &&
       cfg.git_host)
-    host = strdup(cfg.git_host);
+    host = upk_xstrdup(cfg.git_host);
   upk_config_free(&cfg);
   return host;
 }
@@ -269,7 +268,7 @@ static void run(src_call *sc, const char *spec) {
                               found_json(sc), "diagnostics", upk_diags_json(&sc->diags));
     return;
   }
-  bool *pick = calloc(sc->found.len, sizeof *pick);
+  bool *pick = upk_xcalloc(sc->found.len, sizeof *pick);
   bool chosen = pick && choose(sc, pick); /* else the failure is in the call */
   if (!pick)
     upk_call_fail(sc->c, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
@@ -309,8 +308,8 @@ bool upk_install_is_one_skill(const char *path, const json_t *params) {
     return false;
   if (S_ISREG(st.st_mode))
     return true;
-  char *md = NULL;
-  bool one = asprintf(&md, "%s/SKILL.md", path) >= 0 && stat(md, &st) == 0;
+  char *md = upk_xasprintf("%s/SKILL.md", path);
+  bool one = stat(md, &st) == 0;
   free(md);
   return one;
 }
@@ -336,18 +335,16 @@ static char *entry_spec(const json_t *e, const char *workspace, const char *host
   if (!source || !type)
     return NULL;
   if (!strcmp(type, "local")) {
-    if (asprintf(&spec, "%s%s%s", source[0] == '/' ? "" : workspace, source[0] == '/' ? "" : "/",
-                 source) < 0)
-      spec = NULL;
+    spec = upk_xasprintf("%s%s%s", source[0] == '/' ? "" : workspace, source[0] == '/' ? "" : "/",
+                         source);
     return spec;
   }
   if (url)
     source = url;
-  int n = !strcmp(type, "github") && !url
-              ? asprintf(&spec, "%s/%s%s%s", host ? host : "https://github.com", source,
-                         rev ? "#" : "", rev ? rev : "")
-              : asprintf(&spec, "%s%s%s", source, rev ? "#" : "", rev ? rev : "");
-  return n < 0 ? NULL : spec;
+  if (!strcmp(type, "github") && !url)
+    return upk_xasprintf("%s/%s%s%s", host ? host : "https://github.com", source, rev ? "#" : "",
+                         rev ? rev : "");
+  return upk_xasprintf("%s%s%s", source, rev ? "#" : "", rev ? rev : "");
 }
 
 /* The entry's skill in what its source holds: by skillPath, else by name. */
@@ -384,7 +381,7 @@ static bool locate(locked *l, const char *host) {
   /* The lock keeps the ref as asked (a commit was only where to fetch). */
   free(sc->src.ref);
   const char *ref = json_string_value(json_object_get(l->entry, "ref"));
-  sc->src.ref = ref ? strdup(ref) : NULL;
+  sc->src.ref = ref ? upk_xstrdup(ref) : NULL;
   return l->found >= 0;
 }
 
@@ -418,13 +415,13 @@ static locked *load_locked(upk_call *c, upk_index *ix, const upk_install_req *ba
     return NULL;
   }
   json_t *skills = json_object_get(lock, "skills");
-  locked *ls = calloc(json_object_size(skills) + 1, sizeof *ls);
+  locked *ls = upk_xcalloc(json_object_size(skills) + 1, sizeof *ls);
   *n = 0;
   json_object_foreach(skills, name, e) {
     if (!ls)
       break;
     locked *l = &ls[(*n)++];
-    l->name = strdup(name);
+    l->name = upk_xstrdup(name);
     l->entry = json_incref(e);
     l->sc = (src_call){.c = c, .ix = ix, .base = base};
   }

@@ -14,6 +14,7 @@
 #include "daemon/status.h"
 #include "gpu/toolkit.h"
 #include "upk_config.h"
+#include "common/xalloc.h"
 
 typedef struct status_work {
   uv_work_t req;
@@ -116,7 +117,7 @@ static void status_cancel(upk_job *job) {
 }
 
 void upk_status_handler(upk_job *job, json_t *params) {
-  status_work *w = calloc(1, sizeof *w);
+  status_work *w = upk_xcalloc(1, sizeof *w);
   w->job = job;
   w->req.data = w;
   snprintf(w->cuda_path, sizeof w->cuda_path, "%s",

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol/dynbuf.h"
+#include "common/dynbuf.h"
 
 enum {
   LINES_MAX = 50,      /* more would drown the model: the rest stay in structuredContent */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/xalloc.h"
 
 #define READ_CHUNK (64 * 1024)
 #define HIGH_WATER (16u << 20) /* pause input above this much unwritten output */
@@ -56,9 +57,7 @@ int upk_transport_open(upk_transport *t, uv_loop_t *loop, int in_fd, uv_handle_t
   t->cb = *cb;
   t->ud = ud;
   upk_buf_init(&t->pending, SIZE_MAX - 1);
-  t->in_buf = malloc(READ_CHUNK);
-  if (!t->in_buf)
-    return UV_ENOMEM;
+  t->in_buf = upk_xmalloc(READ_CHUNK);
   int rc = uv_idle_init(loop, &t->flusher);
   if (rc)
     return rc;
@@ -252,11 +251,7 @@ static void transport__flush(upk_transport *t) {
     return;
   }
   upk_buf_consume(&t->pending, off);
-  write_req *w = malloc(sizeof *w);
-  if (!w) {
-    upk_error("out of memory queueing output");
-    return;
-  }
+  write_req *w = upk_xmalloc(sizeof *w);
   size_t len;
   w->t = t;
   w->data = upk_buf_take(&t->pending, &len);

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "protocol/dynbuf.h"
+#include "common/dynbuf.h"
 
 typedef struct upk_transport_cb {
   void (*on_data)(void *ud, const char *data, size_t len);

@@ -18,6 +18,7 @@
 #include "daemon/models_methods.h"
 #include "skills/skill.h"
 #include "skills/eval/trigger.h"
+#include "common/xalloc.h"
 
 enum { DEFAULT_RUNS = 3, MAX_OPTIMIZE = 20 };
 
@@ -103,7 +104,7 @@ static int cases_of(ecall *c, const upk_trigger_set *s) {
 }
 
 int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
-  trig_state *t = c->trig = calloc(1, sizeof *t);
+  trig_state *t = c->trig = upk_xcalloc(1, sizeof *t);
   if (!t)
     return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
   t->runs = em_uint(c, "runs", DEFAULT_RUNS);
@@ -130,10 +131,10 @@ int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
   t->iterations = json_array();
   t->run_ids = json_array();
   size_t slots = t->optimize + 1;
-  t->history = calloc(slots, sizeof *t->history);
-  t->outcomes = calloc(slots, sizeof *t->outcomes);
-  t->train_scores = calloc(slots, sizeof *t->train_scores);
-  t->test_scores = calloc(slots, sizeof *t->test_scores);
+  t->history = upk_xcalloc(slots, sizeof *t->history);
+  t->outcomes = upk_xcalloc(slots, sizeof *t->outcomes);
+  t->train_scores = upk_xcalloc(slots, sizeof *t->train_scores);
+  t->test_scores = upk_xcalloc(slots, sizeof *t->test_scores);
   if (!t->iterations || !t->run_ids || !t->history || !t->outcomes || !t->train_scores ||
       !t->test_scores)
     return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
@@ -146,7 +147,7 @@ static void run_iteration(ecall *c);
 
 /* Per query of the set: runs that completed and runs that loaded the skill. */
 static upk_trigger_outcome *outcomes_of(const upk_eval_outcome *o, const upk_model *m, size_t n) {
-  upk_trigger_outcome *out = calloc(n ? n : 1, sizeof *out);
+  upk_trigger_outcome *out = upk_xcalloc(n ? n : 1, sizeof *out);
   for (size_t i = 0; out && i < o->n_trials; i++) {
     const upk_eval_trial *t = &o->trials[i];
     if (strcmp(t->model->name, m->name) || t->error || !t->agent || t->case_idx >= n)
@@ -187,10 +188,9 @@ static void finish(ecall *c) {
   if (r && first)
     json_object_set(json_object_get(r, "best"), "result", first);
   if (r && best && (t->generated || json_is_true(json_object_get(c->params, "apply")))) {
-    char *path = NULL, *md = upk_trigger_with_description(c->skill_md, desc);
-    int rc = md && asprintf(&path, "%s/SKILL.md", c->skill_dir) >= 0
-                 ? upk_write_file_atomic(path, md, strlen(md))
-                 : -ENOMEM;
+    char *md = upk_trigger_with_description(c->skill_md, desc);
+    char *path = upk_xasprintf("%s/SKILL.md", c->skill_dir);
+    int rc = md ? upk_write_file_atomic(path, md, strlen(md)) : -ENOMEM;
     json_object_set_new(r, "applied", rc ? json_false() : json_string(path));
     free(path);
     free(md);
@@ -291,7 +291,7 @@ static void iteration_done(void *arg, const upk_eval_outcome *o) {
       free(oc);
     }
   }
-  t->history[i] = (upk_trigger_attempt){strdup(t->description), t->outcomes[i]};
+  t->history[i] = (upk_trigger_attempt){upk_xstrdup(t->description), t->outcomes[i]};
   json_array_append_new(t->iterations,
                         json_pack("{s:s,s:o}", "description", t->description, "models", models));
   json_array_append_new(t->run_ids, json_string(o->run_id));
@@ -343,8 +343,8 @@ void tr_run(ecall *c) {
            "agent decides from the description whether to load a skill");
       return;
     }
-  t->md = c->skill_md ? strdup(c->skill_md) : NULL;
-  t->description = c->skill_description ? strdup(c->skill_description) : NULL;
+  t->md = c->skill_md ? upk_xstrdup(c->skill_md) : NULL;
+  t->description = c->skill_description ? upk_xstrdup(c->skill_description) : NULL;
   if (!t->md || !t->description) {
     fail(c, UPK_RPC_INVALID_PARAMS, "the skill's SKILL.md has no description to test");
     return;
@@ -366,10 +366,10 @@ void tr_after_generate(ecall *c, json_t *result) {
   free(c->skill_dir);
   free(c->skill_name);
   free(c->skill_description);
-  c->skill_md = strdup(md);
-  c->skill_dir = strdup(dir);
-  c->skill_name = strdup(sk.name ? sk.name : "skill");
-  c->skill_description = sk.description ? strdup(sk.description) : NULL;
+  c->skill_md = upk_xstrdup(md);
+  c->skill_dir = upk_xstrdup(dir);
+  c->skill_name = upk_xstrdup(sk.name ? sk.name : "skill");
+  c->skill_description = sk.description ? upk_xstrdup(sk.description) : NULL;
   upk_skill_free(&sk);
   c->trig->generated = json_incref(result);
   /* Only agents decide whether to load a skill: the trigger eval runs on those. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/fnv1a.h"
+#include "common/xalloc.h"
 
 /* A directory only we can enter: created 0700 when missing; an existing one must be a real
  * directory we own that nobody else can open (a symlink or a shared one is refused). */
@@ -102,9 +103,7 @@ void upk_wserver_forget(uv_process_t **owner) {
 int upk_wserver_launch(uv_loop_t *loop, uv_process_t **owner, const char *worker_path,
                        const char *path, unsigned idle_s) {
   upk_wserver_forget(owner); /* an earlier launch: no longer tracked */
-  uv_process_t *proc = malloc(sizeof *proc);
-  if (!proc)
-    return UV_ENOMEM;
+  uv_process_t *proc = upk_xmalloc(sizeof *proc);
   char idle[16];
   snprintf(idle, sizeof idle, "%u", idle_s);
   char *args[] = {(char *)worker_path, "--serve", (char *)path, "--idle", idle, NULL};

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 static void schedule(upk_workers *p);
 static void on_deadline(uv_timer_t *t);
 
@@ -382,11 +384,11 @@ static void on_written(uv_write_t *wr, int status) {
 /* Send the request line to an idle worker, which becomes busy. */
 static int start_on(worker *w, upk_wreq *r) {
   json_t *msg = json_pack("{s:I,s:s,s:O}", "id", r->id, "op", r->op, "params", r->params);
-  wline *l = calloc(1, sizeof *l);
+  wline *l = upk_xcalloc(1, sizeof *l);
   char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
   json_decref(msg);
   size_t n = text ? strlen(text) : 0;
-  char *line = text ? realloc(text, n + 2) : NULL;
+  char *line = text ? upk_xrealloc(text, n + 2) : NULL;
   if (!l || !line) {
     free(l);
     free(text);
@@ -461,14 +463,9 @@ static char **strv_dup(const char *const *v, const char *last) {
   size_t n = 0;
   while (v && v[n])
     n++;
-  char **out = calloc(n + 2, sizeof *out);
+  char **out = upk_xcalloc(n + 2, sizeof *out);
   for (size_t i = 0; out && i < n + !!last; i++) {
-    if (!(out[i] = strdup(i < n ? v[i] : last))) {
-      for (size_t j = 0; j < i; j++)
-        free(out[j]);
-      free(out);
-      return NULL;
-    }
+    out[i] = upk_xstrdup(i < n ? v[i] : last);
   }
   return out;
 }
@@ -482,14 +479,12 @@ int upk_workers_init(upk_workers **out, uv_loop_t *loop, const upk_workers_confi
   *out = NULL;
   if (!loop || !cfg || !cfg->worker_path || !*cfg->worker_path)
     return UV_EINVAL;
-  upk_workers *p = calloc(1, sizeof *p);
-  if (!p)
-    return UV_ENOMEM;
+  upk_workers *p = upk_xcalloc(1, sizeof *p);
   p->argv = strv_dup(cfg->prefix, cfg->worker_path);
   p->extra_env = strv_dup(cfg->extra_env, NULL);
   /* The server's workers run the bare worker in the launching daemon's environment. */
   bool server = cfg->server_path && !cfg->prefix && !(cfg->extra_env && cfg->extra_env[0]);
-  p->server_path = server ? strdup(cfg->server_path) : NULL;
+  p->server_path = server ? upk_xstrdup(cfg->server_path) : NULL;
   p->server_idle_s = cfg->server_idle_s;
   if (!p->argv || !p->extra_env || (server && !p->server_path)) {
     p->closing = true; /* frees what was copied */
@@ -511,8 +506,8 @@ int upk_workers_init(upk_workers **out, uv_loop_t *loop, const upk_workers_confi
 
 upk_wreq *upk_workers_submit(upk_workers *w, const char *op, json_t *params, unsigned timeout_ms,
                              upk_wreq_cb cb, void *arg) {
-  upk_wreq *r = w && !w->closing && op && cb ? calloc(1, sizeof *r) : NULL;
-  char *name = r ? strdup(op) : NULL;
+  upk_wreq *r = w && !w->closing && op && cb ? upk_xcalloc(1, sizeof *r) : NULL;
+  char *name = r ? upk_xstrdup(op) : NULL;
   if (!name) {
     free(r);
     json_decref(params);

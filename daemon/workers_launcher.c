@@ -19,6 +19,7 @@
 
 #include "common/diag.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 
 #define CANCEL_TIMEOUT_MS 10000u /* a scancel that hangs (controller gone) is killed */
 
@@ -160,7 +161,7 @@ void upk__launcher_cancel_job(worker *w) {
   snprintf(job, sizeof job, "%ld", w->job);
   char *args[] = {path, job, NULL};
   char **env = upk__worker_env(w->pool->extra_env);
-  cancel *c = calloc(1, sizeof *c);
+  cancel *c = upk_xcalloc(1, sizeof *c);
   if (!c || !env) {
     free(c);
     free(env);

@@ -14,6 +14,7 @@
 
 #include "common/log.h"
 #include "daemon/worker_server.h"
+#include "common/xalloc.h"
 
 extern char **environ;
 
@@ -25,9 +26,7 @@ char **upk__worker_env(char **extra) {
     n++;
   while (extra && extra[m])
     m++;
-  char **env = malloc((n + m + 1) * sizeof *env);
-  if (!env)
-    return NULL;
+  char **env = upk_xmalloc((n + m + 1) * sizeof *env);
   for (size_t i = 0; i < n; i++) {
     bool replaced = false;
     for (size_t j = 0; j < m && !replaced; j++) {
@@ -44,9 +43,7 @@ char **upk__worker_env(char **extra) {
 }
 
 static worker *new_worker(upk_workers *p) {
-  worker *w = calloc(1, sizeof *w);
-  if (!w)
-    return NULL;
+  worker *w = upk_xcalloc(1, sizeof *w);
   w->pool = p, w->pidfd = -1;
   ring_init(&w->node);
   uv_timer_init(p->loop, &w->deadline);

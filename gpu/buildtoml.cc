@@ -14,6 +14,8 @@
 
 #include <toml++/toml.h>
 
+#include "common/xalloc.h"
+
 namespace {
 
 enum kind { K_STR, K_INT, K_STRS, K_TABLE, K_ANY };
@@ -122,15 +124,12 @@ __attribute__((format(printf, 5, 6))) void diag(ctx &c, upk_severity sev, const 
     c.oom = true;
     return;
   }
-  if (c.b->path && !(d->items[d->len - 1].file = strdup(c.b->path)))
-    c.oom = true;
+  if (c.b->path)
+    d->items[d->len - 1].file = upk_xstrdup(c.b->path);
 }
 
-char *dup(ctx &c, std::string_view s) {
-  char *p = strndup(s.data(), s.size());
-  if (!p)
-    c.oom = true;
-  return p;
+char *dup(ctx &, std::string_view s) {
+  return upk_xstrndup(s.data(), s.size());
 }
 
 bool kind_ok(const toml::node &v, kind k) {
@@ -186,11 +185,7 @@ void take_list(ctx &c, const toml::table &t, const char *key, upk_bt_list *out) 
   upk_range r = range_of(kv->first.source());
   out->line = r.line, out->col = r.col;
   const toml::array &a = *kv->second.as_array();
-  out->v = static_cast<upk_bt_str *>(std::calloc(a.size() + 1, sizeof *out->v));
-  if (!out->v) {
-    c.oom = true;
-    return;
-  }
+  out->v = static_cast<upk_bt_str *>(upk_xcalloc(a.size() + 1, sizeof *out->v));
   for (const toml::node &e : a) {
     upk_bt_str *s = &out->v[out->n++];
     upk_range er = range_of(e.source());
@@ -300,11 +295,7 @@ void read_caps(ctx &c, const toml::table &t, upk_bt_kernel *k) {
   k->caps_given = a != nullptr;
   if (!a)
     return;
-  k->caps = static_cast<upk_bt_cap *>(std::calloc(a->size() + 1, sizeof *k->caps));
-  if (!k->caps) {
-    c.oom = true;
-    return;
-  }
+  k->caps = static_cast<upk_bt_cap *>(upk_xcalloc(a->size() + 1, sizeof *k->caps));
   for (const toml::node &e : *a) {
     if (!e.is_string())
       continue; // reported by check_fields
@@ -387,11 +378,7 @@ void read_kernels(ctx &c, const toml::table &root) {
     diag(c, UPK_SEV_ERROR, "buildtoml/type", kn->source(), "kernel must be a table of tables");
     return;
   }
-  c.b->kernels = static_cast<upk_bt_kernel *>(std::calloc(kt->size() + 1, sizeof *c.b->kernels));
-  if (!c.b->kernels) {
-    c.oom = true;
-    return;
-  }
+  c.b->kernels = static_cast<upk_bt_kernel *>(upk_xcalloc(kt->size() + 1, sizeof *c.b->kernels));
   for (auto &&[name, v] : *kt) {
     if (!v.is_table()) {
       diag(c, UPK_SEV_ERROR, "buildtoml/type", v.source(), "kernel.%s must be a table",
@@ -423,9 +410,10 @@ void read_root(ctx &c, const toml::table &root) {
 }
 
 int set_path(upk_buildtoml *b, const char *path) {
-  b->path = strdup(path ? path : "build.toml");
+  b->path = upk_xstrdup(path ? path : "build.toml");
   const char *slash = b->path ? std::strrchr(b->path, '/') : nullptr;
-  b->dir = slash ? strndup(b->path, slash == b->path ? 1 : (size_t)(slash - b->path)) : strdup(".");
+  b->dir = slash ? upk_xstrndup(b->path, slash == b->path ? 1 : (size_t)(slash - b->path))
+                 : upk_xstrdup(".");
   return b->path && b->dir ? 0 : -ENOMEM;
 }
 

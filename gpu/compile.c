@@ -14,6 +14,7 @@
 #include "gpu/nvlog.h"
 #include "gpu/nvrtc.h"
 #include "gpu/toolkit.h"
+#include "common/xalloc.h"
 
 static const upk_range AT_TOP = {0, 0, 0, 0};
 
@@ -134,13 +135,8 @@ static int add_opt(job *j, const char *fmt, ...) __attribute__((format(printf, 2
 static int add_opt(job *j, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&j->opts[j->n_opts], fmt, ap);
+  j->opts[j->n_opts++] = upk_xvasprintf(fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    j->opts[j->n_opts] = NULL;
-    return -ENOMEM;
-  }
-  j->n_opts++;
   return 0;
 }
 
@@ -205,9 +201,7 @@ static bool pch_safe(const job *j) {
 static int build_options(job *j) {
   const upk_compile_req *r = j->req;
   size_t cap = 10 + r->includes.n + r->defines.n + r->options.n;
-  j->opts = calloc(cap, sizeof *j->opts);
-  if (!j->opts)
-    return -ENOMEM;
+  j->opts = upk_xcalloc(cap, sizeof *j->opts);
   int rc = add_opt(j, "-arch=%s", j->arch) | add_opt(j, "--std=%s", r->std ? r->std : "c++17") |
            add_opt(j, "-lineinfo");
   /* NVRTC 13 caches compiles in the CUDA driver wherever libcuda loads; a hit
@@ -249,9 +243,7 @@ static int fetch(upk_nvrtc_prog p, int (*size)(upk_nvrtc_prog, size_t *),
   *out = NULL;
   if (size(p, &n) || n == 0)
     return 0;
-  *out = calloc(1, n + 1);
-  if (!*out)
-    return -ENOMEM;
+  *out = upk_xcalloc(1, n + 1);
   if (get(p, *out)) {
     free(*out);
     *out = NULL;
@@ -264,15 +256,12 @@ static int fetch(upk_nvrtc_prog p, int (*size)(upk_nvrtc_prog, size_t *),
 
 static int fetch_lowered(const job *j, upk_nvrtc_prog p, attempt *a) {
   size_t n = j->req->names.n;
-  a->lowered = calloc(n + 1, sizeof *a->lowered);
-  if (!a->lowered)
-    return -ENOMEM;
+  a->lowered = upk_xcalloc(n + 1, sizeof *a->lowered);
   for (size_t i = 0; i < n; i++) {
     const char *low = NULL;
     if (j->bad[i] || j->nv->lowered_name(p, j->req->names.v[i], &low) || !low)
       continue;
-    if (!(a->lowered[i] = strdup(low)))
-      return -ENOMEM;
+    a->lowered[i] = upk_xstrdup(low);
   }
   return 0;
 }
@@ -357,8 +346,7 @@ static int name_kernels(const job *j, const attempt *a, upk_compile_result *out)
   for (size_t i = 0; i < out->n_kernels; i++) {
     char full[512];
     upk_demangle_kernel(out->kernels[i].mangled, full, sizeof full);
-    if (!(out->kernels[i].name = strdup(full)))
-      return -ENOMEM;
+    out->kernels[i].name = upk_xstrdup(full);
   }
   kernel_names(out->kernels, out->n_kernels, list, sizeof list);
   for (size_t i = 0; i < out->n_kernels; i++) {
@@ -372,8 +360,7 @@ static int name_kernels(const job *j, const attempt *a, upk_compile_result *out)
     }
     if (names.n) {
       free(k.name);
-      if (!(k.name = strdup(names.v[m])))
-        return upk_kernel_info_free(&k), -ENOMEM;
+      k.name = upk_xstrdup(names.v[m]);
     }
     out->kernels[w++] = k;
   }
@@ -476,8 +463,8 @@ int upk_compile(const upk_compile_req *req, upk_compile_result *out) {
            .arch = req->arch ? req->arch : "sm_90a"};
   if (bad_source(req, &out->diags) || bad_arch(nv, j.arch, &out->diags))
     return 0;
-  j.src = strndup(req->source, req->source_len);
-  j.bad = calloc(req->names.n + 1, sizeof *j.bad);
+  j.src = upk_xstrndup(req->source, req->source_len);
+  j.bad = upk_xcalloc(req->names.n + 1, sizeof *j.bad);
   rc = j.src && j.bad ? build_options(&j) : -ENOMEM;
   if (!rc)
     rc = compile_job(&j, out);

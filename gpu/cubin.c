@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 enum {
   STO_CUDA_ENTRY = 0x10,
   /* .nv.info record formats */
@@ -192,10 +194,8 @@ static int list_entries(const image *im, found *f) {
       !in_bounds(im, strtab.sh_offset, strtab.sh_size))
     return -EINVAL;
   size_t count = symtab.sh_size / sizeof(Elf64_Sym);
-  f->k = calloc(count ? count : 1, sizeof *f->k);
-  f->sym = calloc(count ? count : 1, sizeof *f->sym);
-  if (!f->k || !f->sym)
-    return -ENOMEM;
+  f->k = upk_xcalloc(count ? count : 1, sizeof *f->k);
+  f->sym = upk_xcalloc(count ? count : 1, sizeof *f->sym);
   for (size_t s = 0; s < count; s++) {
     Elf64_Sym sym;
     memcpy(&sym, syms + s * sizeof sym, sizeof sym);
@@ -205,8 +205,7 @@ static int list_entries(const image *im, found *f) {
       continue;
     upk_kernel_info *k = &f->k[f->n];
     *k = (upk_kernel_info){.line = -1, .col = -1};
-    if (!(k->mangled = strdup(name)))
-      return -ENOMEM;
+    k->mangled = upk_xstrdup(name);
     f->sym[f->n++] = (uint32_t)s;
   }
   return 0;

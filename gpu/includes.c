@@ -12,6 +12,7 @@
 
 #include "common/fileio.h"
 #include "gpu/srcscan.h"
+#include "common/xalloc.h"
 
 enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20 };
 
@@ -39,10 +40,10 @@ static void free_list(char **v, size_t n) {
 /* Roots as real paths; a root that does not exist stays as given (nothing real
  * lies under it, so it allows nothing). */
 static char **real_roots(const char *const *roots, size_t n) {
-  char **v = calloc(n + 1, sizeof *v);
+  char **v = upk_xcalloc(n + 1, sizeof *v);
   for (size_t i = 0; v && i < n; i++) {
     v[i] = realpath(roots[i], NULL);
-    if (!v[i] && !(v[i] = strdup(roots[i]))) {
+    if (!v[i] && !(v[i] = upk_xstrdup(roots[i]))) {
       free_list(v, i);
       return NULL;
     }
@@ -94,8 +95,8 @@ static int add_diag(walk *w, const upk_src_include *inc, const char *file, const
                     inc->target, inc->angled ? '>' : '"', a, b))
     return -ENOMEM;
   upk_diag *d = &w->out->items[w->out->len - 1];
-  if (file && !(d->file = strdup(file)))
-    return -ENOMEM;
+  if (file)
+    d->file = upk_xstrdup(file);
   return 0;
 }
 
@@ -117,19 +118,8 @@ static int add_dep(walk *w, const char *real) {
   for (size_t i = 0; i < d->n; i++)
     if (!strcmp(d->paths[i], real))
       return 0;
-  char *dup = strdup(real);
-  if (!dup)
-    return -ENOMEM;
-  if (d->n == w->cap_deps) {
-    size_t cap = w->cap_deps ? w->cap_deps * 2 : 8;
-    char **p = realloc(d->paths, cap * sizeof *p);
-    if (!p) {
-      free(dup);
-      return -ENOMEM;
-    }
-    d->paths = p, w->cap_deps = cap;
-  }
-  d->paths[d->n++] = dup;
+  UPK_GROW(d->paths, w->cap_deps, d->n + 1);
+  d->paths[d->n++] = upk_xstrdup(real);
   return 0;
 }
 
@@ -138,16 +128,8 @@ static int first_visit(walk *w, const char *key) {
   for (size_t i = 0; i < w->n_seen; i++)
     if (!strcmp(w->seen[i], key))
       return 0;
-  if (w->n_seen == w->cap_seen) {
-    size_t cap = w->cap_seen ? w->cap_seen * 2 : 8;
-    char **p = realloc(w->seen, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    w->seen = p, w->cap_seen = cap;
-  }
-  if (!(w->seen[w->n_seen] = strdup(key)))
-    return -ENOMEM;
-  w->n_seen++;
+  UPK_GROW(w->seen, w->cap_seen, w->n_seen + 1);
+  w->seen[w->n_seen++] = upk_xstrdup(key);
   return 1;
 }
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/fault.h"
+#include "common/fileio.h"
 #include "common/sha256.h"
 
 int upk_kcache_key(json_t *params, const char *toolkit, char out[65]) {
@@ -86,21 +86,6 @@ json_t *upk_kcache_load(const char *key) {
   return r;
 }
 
-/* mkdir -p for the cache directory. */
-static int make_dirs(const char *dir) {
-  char p[PATH_MAX];
-  snprintf(p, sizeof p, "%s", dir);
-  for (char *s = p + 1; *s; s++) {
-    if (*s != '/')
-      continue;
-    *s = '\0';
-    if (mkdir(p, 0700) && errno != EEXIST)
-      return -errno;
-    *s = '/';
-  }
-  return mkdir(p, 0700) && errno != EEXIST ? -errno : 0;
-}
-
 /* Temporary files are <key>.json.<pid>.tmp. One whose process is gone was left by a killed
  * store: delete it (once per process, at its first store). */
 static void sweep_stale(const char *dir) {
@@ -126,7 +111,7 @@ int upk_kcache_store(const char *key, json_t *result, char *err, size_t err_len)
   static bool swept;
   char p[PATH_MAX], tmp[PATH_MAX];
   const char *dir = upk_kcache_dir();
-  int rc = make_dirs(dir);
+  int rc = upk_mkdir_p(dir, 0700);
   if (rc) {
     snprintf(err, err_len, "cannot create the kernel cache %s: %s", dir, strerror(-rc));
     return rc;
@@ -136,19 +121,10 @@ int upk_kcache_store(const char *key, json_t *result, char *err, size_t err_len)
   swept = true;
   entry_path(key, p, sizeof p);
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", p, (long)getpid());
-  FILE *f = fopen(tmp, "we");
-  rc = f ? 0 : -errno;
-  if (!rc && (json_dumpf(result, f, JSON_COMPACT) || fflush(f)))
-    rc = errno ? -errno : -EIO;
-  if (f && fclose(f) && !rc)
-    rc = -errno;
-  if (!rc)
-    rc = upk_fault("kcache.rename");
-  if (!rc && rename(tmp, p))
-    rc = -errno;
-  if (rc) {
-    unlink(tmp); /* never leave half a file */
+  char *text = json_dumps(result, JSON_COMPACT);
+  rc = text ? upk_write_file_via(p, tmp, "kcache.rename", text, strlen(text)) : -EIO;
+  free(text);
+  if (rc)
     snprintf(err, err_len, "cannot write the kernel cache entry %s: %s", p, strerror(-rc));
-  }
   return rc;
 }

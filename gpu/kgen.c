@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu/nvrtc.h"
+#include "common/xalloc.h"
 
 enum { THREADS = 256 };
 
@@ -227,13 +228,13 @@ static int compile(const char *root, const char *arch, char **cubin, char *err, 
   size_t n = 0;
   if (crc) {
     char *log = NULL;
-    if (!nv->log_size(p, &n) && (log = malloc(n + 1)) && !nv->log(p, log))
+    if (!nv->log_size(p, &n) && (log = upk_xmalloc(n + 1)) && !nv->log(p, log))
       snprintf(err, err_len, "the run's own kernels did not compile for %s: %.400s", arch, log);
     else
       snprintf(err, err_len, "the run's own kernels did not compile for %s", arch);
     free(log);
     rc = -EINVAL;
-  } else if (nv->cubin_size(p, &n) || !(*cubin = malloc(n)) || nv->cubin(p, *cubin)) {
+  } else if (nv->cubin_size(p, &n) || !(*cubin = upk_xmalloc(n)) || nv->cubin(p, *cubin)) {
     snprintf(err, err_len, "nvrtcGetCUBIN failed for the run's own kernels");
     rc = -EIO;
   }

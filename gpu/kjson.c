@@ -17,6 +17,7 @@
 #include "gpu/project.h"
 #include "gpu/projroot.h"
 #include "gpu/toolkit.h"
+#include "common/xalloc.h"
 
 enum { SOURCE_CAP = 16 << 20 }; /* larger sources are refused with a diagnostic */
 
@@ -76,8 +77,8 @@ static void read_source(wire *w, const char *path) {
   }
   if (f)
     fclose(f);
-  char *copy = strdup(path);
-  w->dir = copy ? strdup(dirname(copy)) : NULL;
+  char *copy = upk_xstrdup(path);
+  w->dir = copy ? upk_xstrdup(dirname(copy)) : NULL;
   free(copy);
   w->req.file_dir = w->dir;
 }
@@ -85,9 +86,7 @@ static void read_source(wire *w, const char *path) {
 static int parse_sizes(wire *w, json_t *p) {
   json_t *a = json_object_get(p, "blockSizes"), *x;
   size_t i;
-  w->sizes = calloc(json_array_size(a) + 1, sizeof *w->sizes);
-  if (!w->sizes)
-    return -ENOMEM;
+  w->sizes = upk_xcalloc(json_array_size(a) + 1, sizeof *w->sizes);
   json_array_foreach(a, i, x) w->sizes[i] = (int)json_integer_value(x);
   w->req.block_sizes = w->sizes;
   w->req.n_block_sizes = json_array_size(a);
@@ -99,7 +98,7 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
   size_t total = 0;
   for (size_t i = 0; i < 5; i++)
     total += strings_in(p, lists[i]);
-  w->strs = calloc(total + 1, sizeof *w->strs);
+  w->strs = upk_xcalloc(total + 1, sizeof *w->strs);
   if (!w->strs || parse_sizes(w, p))
     return snprintf(err, err_len, "out of memory"), -ENOMEM;
   const char **next = w->strs;
@@ -300,8 +299,8 @@ static json_t *validate_now(json_t *params, char *err, size_t err_len) {
 /* Row diagnostics name their file, so a client can print them without the row. */
 static int name_files(upk_diags *d, const char *file) {
   for (size_t i = 0; i < d->len; i++)
-    if (!d->items[i].file && !(d->items[i].file = strdup(file)))
-      return -ENOMEM;
+    if (!d->items[i].file)
+      d->items[i].file = upk_xstrdup(file);
   return 0;
 }
 
@@ -354,8 +353,8 @@ static json_t *validate_project(json_t *params, char *err, size_t err_len) {
     return NULL;
   }
   int rc = upk_project_load(opt_str(params, "project"), w.req.compile.cuda_path, &p);
-  upk_kvalidate_result *rs = calloc(p.n_jobs + 1, sizeof *rs);
-  int *rcs = calloc(p.n_jobs + 1, sizeof *rcs);
+  upk_kvalidate_result *rs = upk_xcalloc(p.n_jobs + 1, sizeof *rs);
+  int *rcs = upk_xcalloc(p.n_jobs + 1, sizeof *rcs);
   if (!rc && rs && rcs && upk_project_validate(&p, &w.req, 0, rs, rcs) == 0)
     out = project_json(&w, &p, rs);
   else

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu/projroot.h"
+#include "common/xalloc.h"
 
 enum { MAX_LEVELS = 16 }; /* how far up a build.toml is looked for */
 
@@ -37,9 +38,7 @@ static int merge(upk_kvalidate_req *req, const upk_project_job *j, bool keep_arc
                  upk_project_hint *h) {
   upk_compile_req *c = &req->compile;
   size_t n = j->includes.n + c->includes.n + j->flags.n + c->options.n;
-  h->strs = calloc(n + 1, sizeof *h->strs);
-  if (!h->strs)
-    return -ENOMEM;
+  h->strs = upk_xcalloc(n + 1, sizeof *h->strs);
   c->includes = upk_strv_concat(j->includes, c->includes, h->strs);
   c->options = upk_strv_concat(j->flags, c->options, h->strs + c->includes.n);
   if (!keep_arch)
@@ -62,22 +61,16 @@ int upk_project_hint_apply(upk_kvalidate_req *req, bool keep_arch, upk_project_h
   const upk_project_job *j = job_for(&h->project, file);
   if (!j) /* a file of the tree that build.toml does not build: checked as it is */
     return 0;
-  if (asprintf(&h->build_toml, "%s/build.toml", h->project.root) < 0) {
-    h->build_toml = NULL;
-    return -ENOMEM;
-  }
+  h->build_toml = upk_xasprintf("%s/build.toml", h->project.root);
   return merge(req, j, keep_arch, h);
 }
 
 int upk_project_hint_deps(const upk_project_hint *h, upk_include_deps *deps) {
   if (!h->build_toml)
     return 0;
-  char **paths = realloc(deps->paths, (deps->n + 1) * sizeof *paths);
-  if (!paths)
-    return -ENOMEM;
+  char **paths = upk_xrealloc(deps->paths, (deps->n + 1) * sizeof *paths);
   deps->paths = paths;
-  if (!(paths[deps->n] = strdup(h->build_toml)))
-    return -ENOMEM;
+  paths[deps->n] = upk_xstrdup(h->build_toml);
   deps->n++;
   return 0;
 }

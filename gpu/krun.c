@@ -26,6 +26,8 @@
 #include "gpu/pyref.h"
 #include "gpu/runspec.h"
 #include "gpu/toolkit.h"
+#include "common/fileio.h"
+#include "common/xalloc.h"
 
 enum { SOURCE_CAP = 16 << 20, LOG_BYTES = 8192 };
 
@@ -37,17 +39,10 @@ typedef struct creq {
 } creq;
 
 static char *read_text(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
   struct stat st;
-  char *t = NULL;
-  if (f && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size <= SOURCE_CAP &&
-      (t = malloc((size_t)st.st_size + 1))) {
-    *len = fread(t, 1, (size_t)st.st_size, f);
-    t[*len] = '\0';
-  }
-  if (f)
-    fclose(f);
-  return t;
+  if (stat(path, &st) || !S_ISREG(st.st_mode))
+    return NULL;
+  return upk_read_file(path, SOURCE_CAP, len);
 }
 
 static const char *param_str(json_t *p, const char *key) {
@@ -58,9 +53,7 @@ static const char *param_str(json_t *p, const char *key) {
 static int include_dirs(json_t *p, const char *dir, creq *r) {
   json_t *inc = json_object_get(p, "includes"), *d;
   size_t i, n = 0;
-  r->strs = calloc(json_array_size(inc) + 3, sizeof *r->strs);
-  if (!r->strs)
-    return -ENOMEM;
+  r->strs = upk_xcalloc(json_array_size(inc) + 3, sizeof *r->strs);
   if (dir)
     r->strs[n++] = dir;
   json_array_foreach(inc, i, d) if (json_is_string(d)) r->strs[n++] = json_string_value(d);
@@ -83,17 +76,15 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
   size_t len = 0;
   if (path && !(r->text = read_text(path, &len)))
     return -ENOENT;
-  char *copy = path ? strdup(path) : NULL;
-  r->dir = copy ? strdup(dirname(copy)) : NULL;
+  char *copy = path ? upk_xstrdup(path) : NULL;
+  r->dir = copy ? upk_xstrdup(dirname(copy)) : NULL;
   free(copy);
   const char *dir = r->dir ? r->dir : param_str(p, "fileDir");
   if (include_dirs(p, dir, r))
     return -ENOMEM;
   size_t extra = json_array_size(json_object_get(p, "defines")) +
                  json_array_size(json_object_get(p, "options"));
-  const char **more = realloc(r->strs, (r->c.includes.n + extra + 3) * sizeof *more);
-  if (!more)
-    return -ENOMEM;
+  const char **more = upk_xrealloc(r->strs, (r->c.includes.n + extra + 3) * sizeof *more);
   r->strs = more;
   r->c.includes.v = more;
   strv_of(p, "defines", more + r->c.includes.n, &r->c.defines);
@@ -353,13 +344,13 @@ static json_t *run_json(const devrun *d, bool ok) {
     json_object_set_new(j, "referenceTime", stats_json(&k->tr));
   if (k->mem_waited_ns) /* queued behind other runs for device memory */
     json_object_set_new(j, "memoryWaitMs", json_real((double)k->mem_waited_ns / 1e6));
-  json_t *limits = k->timed && d->drv.lib ? upk_run_limits(k->s, &(upk_device_clocks){
-                                                               d->drv.sm_major, d->drv.sm_count,
-                                                               d->drv.clock_khz,
-                                                               d->drv.memory_clock_khz,
-                                                               d->drv.bus_width_bits},
-                                                           k->tk.median, k->diags, k->at)
-                                          : NULL;
+  json_t *limits =
+      k->timed && d->drv.lib
+          ? upk_run_limits(k->s,
+                           &(upk_device_clocks){d->drv.sm_major, d->drv.sm_count, d->drv.clock_khz,
+                                                d->drv.memory_clock_khz, d->drv.bus_width_bits},
+                           k->tk.median, k->diags, k->at)
+          : NULL;
   if (limits)
     json_object_set_new(j, "limits", limits);
   return j;
@@ -446,7 +437,7 @@ static int pytorch_reference(upk_pyref *py, upk_run_spec *s, json_t *p, const ch
 
 static json_t *run_on_device(json_t *p, upk_run_spec *s, const char *symbol, upk_diags *diags,
                              upk_range at, bool *fatal) {
-  devrun *d = calloc(1, sizeof *d);
+  devrun *d = upk_xcalloc(1, sizeof *d);
   char why[512];
   upk_pyref py = {.cur_trial = -1};
   if (!d)

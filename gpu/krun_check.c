@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu/krun_dev.h"
+#include "common/xalloc.h"
 
 #define CHUNK_ELEMS ((size_t)1 << 22)
 
@@ -49,7 +50,7 @@ static int first_changed(upk_krun *k, upk_krun_bufs *b, size_t i, unsigned t, si
                          double *was, double *now) {
   const upk_run_arg *a = &k->s->args[i];
   size_t sz = upk_dtype_size(a->dtype), chunk = a->count < CHUNK_ELEMS ? a->count : CHUNK_ELEMS;
-  void *cur = malloc(chunk * sz), *orig = malloc(chunk * sz);
+  void *cur = upk_xmalloc(chunk * sz), *orig = upk_xmalloc(chunk * sz);
   int rc = cur && orig ? 0 : -ENOMEM;
   upk_gen g;
   upk_krun_gen_of(k, a, t, &g);
@@ -81,7 +82,7 @@ static int first_changed(upk_krun *k, upk_krun_bufs *b, size_t i, unsigned t, si
 
 /* Inputs declared `in` must hash as they went in. */
 int upk_krun_inputs_intact(upk_krun *k, upk_krun_bufs *b, unsigned t) {
-  uint64_t *after = calloc(k->s->n_args ? k->s->n_args : 1, sizeof *after);
+  uint64_t *after = upk_xcalloc(k->s->n_args ? k->s->n_args : 1, sizeof *after);
   int rc = after ? upk_krun_hash_inputs(k, b, after) : -ENOMEM;
   for (size_t i = 0; !rc && i < k->s->n_args; i++) {
     const upk_run_arg *a = &k->s->args[i];

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 #define L2_FLUSH_BYTES ((size_t)256 << 20)
 
 int upk_krun_cu_fail(upk_krun *k, upk_cu_result e, const char *what) {
@@ -49,9 +51,7 @@ static bool has_reference(const upk_krun *k) {
 /* ---- buffers ------------------------------------------------------------ */
 
 static void *zalloc(size_t n, size_t size, int *rc) {
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p)
-    *rc = -ENOMEM;
+  void *p = upk_xcalloc(n ? n : 1, size ? size : 1);
   return p;
 }
 
@@ -124,7 +124,7 @@ static int read_files(upk_krun *k, upk_krun_bufs *b) {
     if (!upk_krun_is_output(a))
       continue;
     size_t bytes = upk_krun_arg_bytes(a);
-    void *host = malloc(bytes ? bytes : 1);
+    void *host = upk_xmalloc(bytes ? bytes : 1);
     rc = host ? read_raw(k, k->s->ref.file, host, bytes, "run/expected-file", "run.reference.file")
               : -ENOMEM;
     upk_cu_result e = 0;
@@ -161,7 +161,7 @@ static int feed_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
     size_t bytes = upk_krun_arg_bytes(a);
     if (!upk_krun_is_output(a))
       continue;
-    void *host = malloc(bytes ? bytes : 1);
+    void *host = upk_xmalloc(bytes ? bytes : 1);
     rc = !host ? -ENOMEM : !k->feed || k->feed(k->feed_ctx, t, i, host, bytes, true) ? -EINVAL : 0;
     upk_cu_result e = 0;
     if (!rc && !(rc = upk_krun_alloc(k, bytes, a->name, &b->exp[i])) &&
@@ -379,7 +379,7 @@ static int keep_inouts(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr *dev) {
 static int time_kernel(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, upk_cu_ptr *dev,
                        void **kp, upk_cu_ptr flush, size_t flush_bytes, upk_stats *out) {
   const upk_cu_api *cu = &k->drv->cu;
-  double *ms = calloc(k->s->iterations, sizeof *ms);
+  double *ms = upk_xcalloc(k->s->iterations, sizeof *ms);
   int rc = ms ? keep_inouts(k, b, dev) : -ENOMEM;
   for (unsigned w = 0; !rc && w < k->s->warmup; w++)
     rc = launch(k, b, l, kp, NULL);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "gpu/krun_dev.h"
+#include "common/xalloc.h"
 
 #define MEM_POLL_NS 20000000LL /* 20 ms between tries while memory is short */
 
@@ -136,9 +137,7 @@ int upk_krun_guard_check(upk_krun *k, upk_cu_ptr user, const upk_run_arg *a, uns
   size_t g = k->guard, bytes = a->count * upk_dtype_size(a->dtype), esz = upk_dtype_size(a->dtype);
   if (!g)
     return 0;
-  unsigned char *zone = malloc(2 * g);
-  if (!zone)
-    return -ENOMEM;
+  unsigned char *zone = upk_xmalloc(2 * g);
   upk_cu_result e = k->drv->cu.MemcpyDtoH(zone, user - g, g);
   if (!e)
     e = k->drv->cu.MemcpyDtoH(zone + g, user + bytes, g);

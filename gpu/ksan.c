@@ -16,6 +16,7 @@
 #include "common/fileio.h"
 #include "gpu/cudrv.h"
 #include "gpu/runcheck.h"
+#include "common/xalloc.h"
 
 extern char **environ;
 
@@ -102,7 +103,7 @@ static int spawn(const char *const argv[], child *c) {
 /* Everything the child writes until EOF or the deadline (then -ETIMEDOUT). */
 static int read_until(int fd, int64_t deadline, char **out) {
   size_t len = 0, cap = 65536;
-  char *buf = malloc(cap);
+  char *buf = upk_xmalloc(cap);
   int rc = buf ? 0 : -ENOMEM;
   while (!rc) {
     int64_t left = (deadline - upk_cu_now_ns()) / 1000000;

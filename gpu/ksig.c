@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpu/pyref.h"
+#include "common/xalloc.h"
 
 /* libstdc++'s abi::__cxa_demangle has C linkage. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
@@ -134,7 +135,7 @@ static int check_one(const upk_run_arg *a, size_t i, const upk_ksig_param *p, ch
 }
 
 int upk_ksig_check(const char *mangled, const upk_run_spec *s, char *err, size_t err_len) {
-  upk_ksig_param *ps = calloc(UPK_KSIG_MAX_PARAMS, sizeof *ps);
+  upk_ksig_param *ps = upk_xcalloc(UPK_KSIG_MAX_PARAMS, sizeof *ps);
   size_t n = 0;
   int rc = ps ? upk_ksig_params(mangled, ps, &n) : -ENOMEM;
   if (rc == -ENOENT)

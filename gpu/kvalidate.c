@@ -13,6 +13,7 @@
 #include "gpu/occupancy.h"
 #include "gpu/srcscan.h"
 #include "gpu/toolkit.h"
+#include "common/xalloc.h"
 
 enum { DEFAULT_BLOCK = 256 };
 
@@ -34,9 +35,7 @@ static bool wants_nvcc(const upk_kvalidate_req *req, const upk_src_facts *facts)
 /* The compiler's -I list: the file's own directory first, then the user's
  * dirs (the toolkit's are added by upk_compile). */
 static const char **search_dirs(const upk_kvalidate_req *req, size_t *n) {
-  const char **v = calloc(req->compile.includes.n + 1, sizeof *v);
-  if (!v)
-    return NULL;
+  const char **v = upk_xcalloc(req->compile.includes.n + 1, sizeof *v);
   *n = 0;
   if (req->file_dir)
     v[(*n)++] = req->file_dir;
@@ -57,7 +56,8 @@ static int check_includes(const upk_kvalidate_req *req, const char *const *searc
   const char *toolkit_search[] = {inc, cccl};
   const char *toolkit[] = {inc};
   size_t n_all = n_search + 2, n_allowed = req->allowed.n + n_search + !!req->project_root;
-  const char **all = calloc(n_all, sizeof *all), **allowed = calloc(n_allowed + 1, sizeof *allowed);
+  const char **all = upk_xcalloc(n_all, sizeof *all),
+             **allowed = upk_xcalloc(n_allowed + 1, sizeof *allowed);
   int rc = -ENOMEM;
   if (all && allowed) {
     memcpy(all, search, n_search * sizeof *all);
@@ -137,9 +137,7 @@ static int fill_occupancy(const upk_kvalidate_req *req, upk_kvalidate_result *ou
     occupancy_for(&out->c.kernels[i], req);
   if (ns < 2 || !nk)
     return 0;
-  out->occ = calloc(nk * ns, sizeof *out->occ);
-  if (!out->occ)
-    return -ENOMEM;
+  out->occ = upk_xcalloc(nk * ns, sizeof *out->occ);
   for (size_t i = 0; i < nk; i++) {
     const upk_kernel_info *k = &out->c.kernels[i];
     for (size_t j = 0; j < ns; j++)

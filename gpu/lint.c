@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 enum { MAX_SOURCE_DIAGS = 200, MAX_HITS = 20000, CLUSTER_PORTABLE = 8, CLUSTER_MAX = 16 };
 
 static const char SOURCE[] = "upskilld-lint";
@@ -277,11 +279,9 @@ static bool excluded(const lint *l, const bool *on, int line) {
 static int regions_for(lint *l) {
   static const int older[] = {700, 750, 800, 860, 870, 890};
   size_t n = l->f->n_regions;
-  l->on_target = calloc(n + 1, sizeof(bool));
-  l->on_sm90 = calloc(n + 1, sizeof(bool));
-  l->on_older = calloc(n + 1, sizeof(bool));
-  if (!l->on_target || !l->on_sm90 || !l->on_older)
-    return -ENOMEM;
+  l->on_target = upk_xcalloc(n + 1, sizeof(bool));
+  l->on_sm90 = upk_xcalloc(n + 1, sizeof(bool));
+  l->on_older = upk_xcalloc(n + 1, sizeof(bool));
   env sm90 = {900, 0};
   for (size_t i = 0; i < n; i++) {
     const char *c = l->f->regions[i].cond;

@@ -19,6 +19,7 @@
 #include "gpu/cubin.h"
 #include "gpu/nvlog.h"
 #include "gpu/toolkit.h"
+#include "common/xalloc.h"
 
 /* ---- the command line ---- */
 
@@ -30,15 +31,9 @@ typedef struct argvec {
 
 static int arg(argvec *a, const char *s) {
   if (a->n + 2 > a->cap) {
-    size_t cap = a->cap ? a->cap * 2 : 32;
-    const char **v = realloc(a->v, cap * sizeof *v);
-    char **o = realloc(a->owned, cap * sizeof *o);
-    if (v)
-      a->v = v;
-    if (o)
-      a->owned = o;
-    if (!v || !o)
-      return -ENOMEM;
+    size_t cap = a->cap;
+    UPK_GROW(a->v, cap, a->n + 2);
+    a->owned = upk_xreallocarray(a->owned, cap, sizeof *a->owned);
     a->cap = cap;
   }
   a->v[a->n++] = s;
@@ -48,16 +43,11 @@ static int arg(argvec *a, const char *s) {
 
 static int argf(argvec *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int argf(argvec *a, const char *fmt, ...) {
-  char *s = NULL;
   va_list ap;
   va_start(ap, fmt);
-  int n = vasprintf(&s, fmt, ap);
+  char *s = upk_xvasprintf(fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return -ENOMEM;
-  int rc = arg(a, s);
-  if (rc)
-    return free(s), rc;
+  arg(a, s);
   a->owned[a->n_owned++] = s;
   return 0;
 }
@@ -146,11 +136,8 @@ static bool is_main(const logctx *c, const char *file) {
 
 static int set_file(const logctx *c, const char *file) {
   upk_diag *d = &c->out->items[c->out->len - 1];
-  if (file[0] == '/')
-    d->file = strdup(file);
-  else if (asprintf(&d->file, "%s/%s", c->dir, file) < 0)
-    d->file = NULL;
-  return d->file ? 0 : -ENOMEM;
+  d->file = file[0] == '/' ? upk_xstrdup(file) : upk_xasprintf("%s/%s", c->dir, file);
+  return 0;
 }
 
 static const char *torch_hint(const char *target) {
@@ -243,7 +230,7 @@ static bool driver_line(const logctx *c, const char *l, int *rc) {
 static int split_log(logctx *c, const char *log, char **rest) {
   size_t cap = strlen(log) + 1, n = 0;
   int rc = 0;
-  char *out = malloc(cap * 3 + 64), *line = malloc(cap);
+  char *out = upk_xmalloc(cap * 3 + 64), *line = upk_xmalloc(cap);
   if (!out || !line)
     return free(out), free(line), -ENOMEM;
   for (const char *p = log; *p && !rc;) {
@@ -273,14 +260,12 @@ static int relabel(const logctx *c, upk_diags *d, size_t from) {
     upk_diag *x = &d->items[i];
     if (x->source && !strcmp(x->source, "nvrtc")) {
       free(x->source);
-      x->source = strdup("nvcc");
+      x->source = upk_xstrdup("nvcc");
       if (x->code && !strncmp(x->code, "nvrtc/", 6))
         memcpy(x->code, "nvcc/", 5), memmove(x->code + 5, x->code + 6, strlen(x->code + 6) + 1);
     }
     if (x->file && x->file[0] != '/') {
-      char *abs = NULL;
-      if (asprintf(&abs, "%s/%s", c->dir, x->file) < 0)
-        return -ENOMEM;
+      char *abs = upk_xasprintf("%s/%s", c->dir, x->file);
       free(x->file);
       x->file = abs;
     }
@@ -397,8 +382,7 @@ static int fill_kernels(const upk_compile_req *req, const char *log, const char 
     if (!k->mangled || k->name)
       continue;
     upk_demangle_kernel(k->mangled, name, sizeof name);
-    if (!(k->name = strdup(name)))
-      return -ENOMEM;
+    k->name = upk_xstrdup(name);
   }
   return filter_names(req, out);
 }

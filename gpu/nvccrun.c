@@ -16,6 +16,7 @@
 
 #include "gpu/nvcc.h"
 #include "gpu/toolkit.h"
+#include "common/xalloc.h"
 
 enum { OUTPUT_CAP = 8 << 20 };
 
@@ -145,8 +146,7 @@ bool upk_nvcc_supports(const char *cuda_path, const char *arch) {
     if (upk_child_run(argv, NULL, &out, &len, &st) == 0 && st == 0) {
       for (char *c = out; *c; c++)
         *c = *c == '\n' ? ' ' : *c;
-      if (asprintf(&archs_list, " %s ", out) < 0)
-        archs_list = NULL;
+      archs_list = upk_xasprintf(" %s ", out);
       snprintf(archs_root, sizeof archs_root, "%s", nvcc);
     }
     free(out);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 /* ---- lines ---- */
 
 typedef struct lines {
@@ -31,10 +33,8 @@ static int lines_split(const char *text, lines *l) {
   size_t cap = 1;
   for (const char *p = text; *p; p++)
     cap += *p == '\n';
-  l->buf = strdup(text);
-  l->v = calloc(cap, sizeof *l->v);
-  if (!l->buf || !l->v)
-    return lines_free(l), -ENOMEM;
+  l->buf = upk_xstrdup(text);
+  l->v = upk_xcalloc(cap, sizeof *l->v);
   for (char *p = l->buf, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
     if ((nl = strchr(p, '\n')))
       *nl = '\0';
@@ -100,7 +100,7 @@ static int set_file(upk_diags *out, int add_rc, const char *file) {
   if (add_rc || !file)
     return add_rc;
   upk_diag *d = &out->items[out->len - 1];
-  d->file = strdup(file);
+  d->file = upk_xstrdup(file);
   if (d->file)
     upk_utf8_scrub(d->file); /* a file name from the log: it goes out as a JSON string */
   return d->file ? 0 : -ENOMEM;
@@ -438,8 +438,8 @@ static void report_items(char *s, upk_kernel_info *k) {
 }
 
 static int report_add(upk_kernel_info **v, size_t *n, const char *quoted) {
-  char *mangled = strndup(quoted, strcspn(quoted, "'"));
-  upk_kernel_info *p = mangled ? realloc(*v, (*n + 1) * sizeof *p) : NULL;
+  char *mangled = upk_xstrndup(quoted, strcspn(quoted, "'"));
+  upk_kernel_info *p = mangled ? upk_xrealloc(*v, (*n + 1) * sizeof *p) : NULL;
   if (!p)
     return free(mangled), -ENOMEM;
   *v = p;
@@ -503,7 +503,7 @@ static char *ptx_file(const lines *l, int n) {
     const char *s = l->v[i] + strspn(l->v[i], " \t");
     if (!strncmp(s, ".file", 5) && isspace((unsigned char)s[5]) && atoi(s + 5) == n) {
       const char *q = strchr(s, '"');
-      return q ? strndup(q + 1, strcspn(q + 1, "\"")) : NULL;
+      return q ? upk_xstrndup(q + 1, strcspn(q + 1, "\"")) : NULL;
     }
   }
   return NULL;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 enum { MAX_ROOTS = 8 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,9 +46,7 @@ static int query(void *h, upk_nvrtc *n) {
     return -ENOENT;
   if (version(&n->major, &n->minor) || num(&n->n_archs) || n->n_archs <= 0)
     return -ENOENT;
-  n->archs = calloc((size_t)n->n_archs, sizeof *n->archs);
-  if (!n->archs)
-    return -ENOMEM;
+  n->archs = upk_xcalloc((size_t)n->n_archs, sizeof *n->archs);
   return archs(n->archs) ? -ENOENT : 0;
 }
 
@@ -71,9 +71,7 @@ static void *open_lib(const char *root, char *lib, size_t lib_len, char *reason,
 }
 
 static int load(const char *root, upk_nvrtc **out, char *reason, size_t len) {
-  upk_nvrtc *n = calloc(1, sizeof *n);
-  if (!n)
-    return -ENOMEM;
+  upk_nvrtc *n = upk_xcalloc(1, sizeof *n);
   snprintf(n->root, sizeof n->root, "%s", root);
   void *h = open_lib(root, n->lib, sizeof n->lib, reason, len);
   int rc = h ? 0 : -ENOENT;

@@ -14,6 +14,7 @@
 #include "common/fileio.h"
 #include "gpu/nvcc.h"
 #include "gpu/srcscan.h"
+#include "common/xalloc.h"
 
 enum { MAX_THREADS = 8, SOURCE_CAP = 16 << 20 };
 
@@ -35,7 +36,8 @@ static int note(upk_project *p, upk_severity sev, const char *code, upk_range r,
   upk_diags *d = &p->bt.diags;
   if (upk_diags_add(d, sev, code, "build.toml", r, msg, arg))
     return -ENOMEM;
-  return (d->items[d->len - 1].file = strdup(p->bt.path)) ? 0 : -ENOMEM;
+  d->items[d->len - 1].file = upk_xstrdup(p->bt.path);
+  return 0;
 }
 
 /* Room for every job the file could give, and for their string lists. */
@@ -48,9 +50,9 @@ static int reserve(upk_project *p) {
     strs += k->src.n * caps * (k->cuda_flags.n + k->include.n);
     p->n_owned += k->include.n;
   }
-  p->jobs = calloc(jobs + 1, sizeof *p->jobs);
-  p->ptrs = calloc(strs + 1, sizeof *p->ptrs);
-  p->owned = calloc(p->n_owned + 1, sizeof *p->owned);
+  p->jobs = upk_xcalloc(jobs + 1, sizeof *p->jobs);
+  p->ptrs = upk_xcalloc(strs + 1, sizeof *p->ptrs);
+  p->owned = upk_xcalloc(p->n_owned + 1, sizeof *p->owned);
   p->n_owned = 0;
   return p->jobs && p->ptrs && p->owned ? 0 : -ENOMEM;
 }
@@ -61,10 +63,7 @@ static int kernel_includes(upk_project *p, const upk_bt_kernel *k, const char **
   char **first = p->owned + p->n_owned;
   for (size_t i = 0; i < k->include.n; i++) {
     const char *d = k->include.v[i].s;
-    char *abs = NULL;
-    if ((d[0] == '/' ? (abs = strdup(d)) == NULL : asprintf(&abs, "%s/%s", p->root, d) < 0))
-      return -ENOMEM;
-    p->owned[p->n_owned++] = abs;
+    p->owned[p->n_owned++] = d[0] == '/' ? upk_xstrdup(d) : upk_xasprintf("%s/%s", p->root, d);
   }
   out->v = *next;
   out->n = k->include.n;
@@ -116,7 +115,7 @@ static int add_kernel_jobs(upk_project *p, const upk_bt_kernel *k, const char *c
     return k->backend ? note(p, UPK_SEV_INFO, "buildtoml/not-validated", at(k->line, 0, 1),
                              "backend \"%s\" is not validated here (CUDA kernels only)", k->backend)
                       : 0;
-  const upk_bt_cap **caps = calloc(k->n_caps + 1, sizeof *caps);
+  const upk_bt_cap **caps = upk_xcalloc(k->n_caps + 1, sizeof *caps);
   size_t n_caps = 0;
   int rc = caps ? kernel_caps(p, k, cuda_path, caps, &n_caps) : -ENOMEM;
   for (size_t s = 0; !rc && s < k->src.n; s++) {
@@ -131,7 +130,7 @@ static int add_kernel_jobs(upk_project *p, const upk_bt_kernel *k, const char *c
       *j = (upk_project_job){.kernel = k, .src = src, .capability = caps[c]->text.s};
       cap_arch(caps[c], j->arch, sizeof j->arch);
       strv_copy(&k->cuda_flags, next, &j->flags);
-      rc = (j->file = strdup(path)) ? kernel_includes(p, k, next, &j->includes) : -ENOMEM;
+      rc = (j->file = upk_xstrdup(path)) ? kernel_includes(p, k, next, &j->includes) : -ENOMEM;
       p->n_jobs += j->file != NULL;
     }
   }
@@ -145,7 +144,7 @@ int upk_project_load(const char *dir, const char *cuda_path, upk_project *out) {
   if (rc)
     return rc;
   char root[PATH_MAX];
-  out->root = strdup(realpath(out->bt.dir, root) ? root : out->bt.dir);
+  out->root = upk_xstrdup(realpath(out->bt.dir, root) ? root : out->bt.dir);
   if (!out->root || reserve(out))
     return -ENOMEM;
   const char **next = out->ptrs;
@@ -192,8 +191,8 @@ static int run_job(const pool *w, size_t i) {
   upk_kvalidate_result *out = &w->results[i];
   size_t len = 0, n = j->includes.n + b->compile.includes.n + j->flags.n + b->compile.options.n +
                       b->allowed.n + 1;
-  char *src = upk_read_file(j->file, SOURCE_CAP, &len), *dir = strdup(j->file);
-  const char **buf = calloc(n + 1, sizeof *buf);
+  char *src = upk_read_file(j->file, SOURCE_CAP, &len), *dir = upk_xstrdup(j->file);
+  const char **buf = upk_xcalloc(n + 1, sizeof *buf);
   int rc = -ENOMEM;
   if (src && dir && buf) {
     upk_kvalidate_req r = *b;
@@ -246,8 +245,8 @@ static double job_cost(const upk_project_job *j) {
 /* Longest first: with fewer threads than jobs, starting the dear ones early keeps the
  * last thread from finishing long after the others (classic LPT scheduling). */
 static size_t *cost_order(const upk_project *p) {
-  size_t *order = malloc(p->n_jobs * sizeof *order);
-  double *cost = malloc(p->n_jobs * sizeof *cost);
+  size_t *order = upk_xmalloc(p->n_jobs * sizeof *order);
+  double *cost = upk_xmalloc(p->n_jobs * sizeof *cost);
   if (!order || !cost) {
     free(order), free(cost);
     return NULL; /* file order then: still correct */

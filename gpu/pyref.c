@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/env_options.h"
+#include "common/xalloc.h"
 
 extern char **environ;
 
@@ -107,7 +108,7 @@ static void add2(argv_b *a, const char *flag, const char *v) {
 /* Trial t uses the seed the run's own buffers would: upk_trial_seed(seed, t). */
 static char *seeds_arg(const upk_run_spec *s) {
   size_t cap = (size_t)s->trials * 21 + 1;
-  char *out = malloc(cap), *w = out;
+  char *out = upk_xmalloc(cap), *w = out;
   for (unsigned t = 0; out && t < s->trials; t++)
     w += snprintf(w, cap - (size_t)(w - out), "%s%llu", t ? "," : "",
                   (unsigned long long)upk_trial_seed(s->ref.py.seed, t));

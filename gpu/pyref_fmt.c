@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gpu/pyref.h"
+#include "common/xalloc.h"
 
 enum { FILE_HEAD = 16, REC_HEAD = 96, MAX_DIMS = 8 };
 _Static_assert(UPK_RUN_MAX_RANK == MAX_DIMS, "the record holds 8 dimensions");
@@ -91,8 +92,7 @@ static int parse(upk_pyref_file *f, const char *path, char *err, size_t len) {
   uint32_t n = u32_at(p + 12);
   if (n > UPK_PYREF_MAX_RECORDS)
     return bad(err, len, path, SIZE_MAX, "over 4096 records");
-  if (!(f->t = calloc(n ? n : 1, sizeof *f->t)))
-    return -ENOMEM;
+  f->t = upk_xcalloc(n ? n : 1, sizeof *f->t);
   size_t off = FILE_HEAD;
   for (uint32_t i = 0; i < n; i++, f->n++) {
     const char *why = NULL;

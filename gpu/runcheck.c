@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 static const struct {
   const char *name;
   size_t size;
@@ -448,9 +450,7 @@ int upk_stats_of(const double *ms, size_t n, upk_stats *out) {
   memset(out, 0, sizeof *out);
   if (n == 0)
     return -EINVAL;
-  double *s = malloc(n * sizeof *s), sum = 0, sq = 0;
-  if (!s)
-    return -ENOMEM;
+  double *s = upk_xmalloc(n * sizeof *s), sum = 0, sq = 0;
   memcpy(s, ms, n * sizeof *s);
   qsort(s, n, sizeof *s, cmp_double);
   for (size_t i = 0; i < n; i++)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 enum { DEFAULT_SEED = 42, DEFAULT_TRIALS = 5, DEFAULT_WARMUP = 3, DEFAULT_ITERATIONS = 20 };
 enum { DEFAULT_TIMEOUT_MS = UPK_RUN_TIMEOUT_DEFAULT_MS, MAX_TIMEOUT_MS = 600000 };
 enum { MAX_PY_TIMEOUT_MS = 3600000 };
@@ -101,7 +103,7 @@ static int get_str(ctx *c, json_t *o, const char *key, const char *path, char **
     return 0;
   if (!json_is_string(v) || !json_string_length(v))
     return fail(c, p, "must be a non-empty string");
-  return (*out = strdup(json_string_value(v))) ? 0 : oom(c);
+  return (*out = upk_xstrdup(json_string_value(v))) ? 0 : oom(c);
 }
 
 /* grid/block: an integer or an array of 1 to 3 integers, each within max[i]. */
@@ -288,7 +290,7 @@ static int parse_from(ctx *c, const char *v, const char *path, upk_run_arg *arg)
   static const char *const prefixes[] = {"input", "output"};
   if (!strncmp(v, "param:", 6) && v[6]) {
     arg->from = UPK_FROM_PARAM;
-    return (arg->from_name = strdup(v + 6)) ? 0 : oom(c);
+    return (arg->from_name = upk_xstrdup(v + 6)) ? 0 : oom(c);
   }
   for (int k = 0; k < 2; k++) {
     size_t n = strlen(prefixes[k]);
@@ -348,7 +350,7 @@ static int get_arg(ctx *c, json_t *a, size_t i, upk_run_arg *arg) {
   if (get_object(c, a, path) || get_str(c, a, "name", path, &arg->name))
     return c->rc;
   snprintf(name, sizeof name, "arg%zu", i);
-  if (!arg->name && !(arg->name = strdup(name)))
+  if (!arg->name && !(arg->name = upk_xstrdup(name)))
     return oom(c);
   if (json_object_get(a, "from"))
     return get_from_arg(c, a, path, arg);
@@ -392,9 +394,7 @@ static int get_args(ctx *c, json_t *run, upk_run_spec *s) {
   if (!json_is_array(args))
     return fail(c, "run.args", "required: an array of buffers and scalars in parameter order");
   s->n_args = json_array_size(args);
-  s->args = calloc(s->n_args + 1, sizeof *s->args);
-  if (!s->args)
-    return oom(c);
+  s->args = upk_xcalloc(s->n_args + 1, sizeof *s->args);
   for (size_t i = 0; i < s->n_args; i++)
     if (get_arg(c, json_array_get(args, i), i, &s->args[i]))
       return c->rc;
@@ -596,8 +596,7 @@ static int get_work(ctx *c, json_t *run, upk_run_spec *s) {
   if (!gemm)
     return 0;
   unsigned long long m = 0, n = 0, k = 0;
-  if (get_object(c, gemm, "run.gemm") ||
-      known_keys(c, gemm, "run.gemm", keys, "m, n, k") ||
+  if (get_object(c, gemm, "run.gemm") || known_keys(c, gemm, "run.gemm", keys, "m, n, k") ||
       get_uint(c, gemm, "m", "run.gemm", 1, 1ull << 32, &m) ||
       get_uint(c, gemm, "n", "run.gemm", 1, 1ull << 32, &n) ||
       get_uint(c, gemm, "k", "run.gemm", 1, 1ull << 32, &k))
@@ -610,9 +609,8 @@ static int get_work(ctx *c, json_t *run, upk_run_spec *s) {
 
 int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len) {
   static const char *const keys[] = {
-      "kernel", "grid",   "block",  "sharedBytes", "args",      "reference", "atol",
-      "rtol",   "trials", "warmup", "iterations",  "timeoutMs", "sanitizer", "flops",
-      "gemm",   NULL};
+      "kernel", "grid",   "block",      "sharedBytes", "args",      "reference", "atol", "rtol",
+      "trials", "warmup", "iterations", "timeoutMs",   "sanitizer", "flops",     "gemm", NULL};
   ctx c = {err, err_len, 0};
   memset(out, 0, sizeof *out);
   if (err_len)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 static bool is_id_start(unsigned char c) {
   return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
 }
@@ -31,12 +33,10 @@ static int splice(upk_src_lexer *lx, const char *src, size_t len) {
   size_t nl = 0;
   for (size_t i = 0; i < len; i++)
     nl += src[i] == '\n';
-  lx->buf = malloc(len + 1);
-  lx->splice_at = malloc((nl + 1) * sizeof *lx->splice_at);
-  lx->splice_cum = malloc((nl + 1) * sizeof *lx->splice_cum);
-  lx->line_start = malloc((nl + 1) * sizeof *lx->line_start);
-  if (!lx->buf || !lx->splice_at || !lx->splice_cum || !lx->line_start)
-    return -ENOMEM;
+  lx->buf = upk_xmalloc(len + 1);
+  lx->splice_at = upk_xmalloc((nl + 1) * sizeof *lx->splice_at);
+  lx->splice_cum = upk_xmalloc((nl + 1) * sizeof *lx->splice_cum);
+  lx->line_start = upk_xmalloc((nl + 1) * sizeof *lx->line_start);
   lx->line_start[lx->n_lines++] = 0;
   size_t removed = 0;
   for (size_t i = 0; i < len; i++) {

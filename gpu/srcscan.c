@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 /* ---- The scan ---- */
 
 /* Bounds for pathological input: condition text, a chain's accumulated
@@ -36,19 +38,6 @@ typedef struct scan {
   upk_src_token name;
 } scan;
 
-static int grow(void *pp, size_t *cap, size_t n, size_t size) {
-  void **p = pp;
-  if (n < *cap)
-    return 0;
-  size_t c = *cap ? *cap * 2 : 8;
-  void *q = realloc(*p, c * size);
-  if (!q)
-    return -ENOMEM;
-  *p = q;
-  *cap = c;
-  return 0;
-}
-
 static bool raw_next(scan *s, upk_src_token *t) {
   if (!s->has_raw_back)
     return upk_src_lex_next(&s->lx, t);
@@ -63,7 +52,7 @@ static bool mentions_arch(const char *cond) {
 
 static char *cat3(const char *a, const char *b, const char *c) {
   size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
-  char *r = malloc(na + nb + nc + 1);
+  char *r = upk_xmalloc(na + nb + nc + 1);
   if (r) {
     memcpy(r, a, na);
     memcpy(r + na, b, nb);
@@ -76,11 +65,8 @@ static int record_region(scan *s, chain *c, const char *cond, int line) {
   upk_src_facts *f = s->f;
   if (f->n_regions >= MAX_REGIONS)
     return 0;
-  if (grow(&f->regions, &s->cap_r, f->n_regions, sizeof *f->regions))
-    return -ENOMEM;
-  char *dup = strdup(cond);
-  if (!dup)
-    return -ENOMEM;
+  UPK_GROW(f->regions, s->cap_r, f->n_regions + 1);
+  char *dup = upk_xstrdup(cond);
   f->regions[f->n_regions] = (upk_src_region){dup, line, line};
   c->open = (long)f->n_regions++;
   return 0;
@@ -93,8 +79,7 @@ static void end_branch(scan *s, chain *c, int line) {
 }
 
 static int chain_open(scan *s, const char *cond, int line) {
-  if (grow(&s->chains, &s->cap_chains, s->n_chains, sizeof *s->chains))
-    return -ENOMEM;
+  UPK_GROW(s->chains, s->cap_chains, s->n_chains + 1);
   chain *c = &s->chains[s->n_chains];
   *c = (chain){cat3("!", cond, ""), mentions_arch(cond), -1};
   if (!c->acc)
@@ -116,7 +101,7 @@ static int chain_elif(scan *s, const char *cond, int line) {
   }
   if (strlen(neg) > ACC_MAX) { /* a pathological chain: stop tracking it exactly */
     free(neg);
-    neg = strdup("(__upk_unknown__)");
+    neg = upk_xstrdup("(__upk_unknown__)");
   }
   free(c->acc);
   c->acc = neg;
@@ -196,11 +181,9 @@ static int include(scan *s, const upk_src_token *t) {
   if (!angled)
     n = n >= 2 && t->text[n - 1] == '"' ? n - 2 : n - 1;
   upk_src_facts *f = s->f;
-  if (grow(&f->includes, &s->cap_i, f->n_includes, sizeof *f->includes))
-    return -ENOMEM;
+  UPK_GROW(f->includes, s->cap_i, f->n_includes + 1);
   upk_src_include *inc = &f->includes[f->n_includes];
-  if (!(inc->target = strndup(s->lx.buf + off, n)))
-    return -ENOMEM;
+  inc->target = upk_xstrndup(s->lx.buf + off, n);
   f->n_includes++;
   inc->angled = angled;
   int l2, c2;
@@ -336,12 +319,10 @@ static void paren_args(scan *s, int *v, int nmax) {
 
 static int add_kernel(scan *s) {
   upk_src_facts *f = s->f;
-  if (grow(&f->kernels, &s->cap_k, f->n_kernels, sizeof *f->kernels))
-    return -ENOMEM;
+  UPK_GROW(f->kernels, s->cap_k, f->n_kernels + 1);
   upk_src_kernel *k = &f->kernels[f->n_kernels];
   memset(k, 0, sizeof *k);
-  if (!(k->name = strndup(s->name.text, s->name.len)))
-    return -ENOMEM;
+  k->name = upk_xstrndup(s->name.text, s->name.len);
   f->n_kernels++;
   upk_src_lex_pos(&s->lx, s->name.off, &k->line, &k->col);
   k->max_threads = s->lb[0] > 0 ? s->lb[0] : 0;

@@ -14,6 +14,7 @@
 #include "gpu/buildtoml.h"
 #include "common/fileio.h"
 #include "gpu/srclex.h"
+#include "common/xalloc.h"
 
 enum { SOURCE_CAP = 16 << 20 };
 
@@ -209,8 +210,8 @@ static int returns(sp *p, upk_torchop *op) {
 int upk_torchop_parse(const char *schema, upk_torchop *out, char *err, size_t err_len) {
   sp p = {.s = schema, .err = err, .err_len = err_len};
   memset(out, 0, sizeof *out);
-  out->args = calloc(UPK_TORCHOP_MAX_ARGS, sizeof *out->args);
-  out->schema = strdup(schema);
+  out->args = upk_xcalloc(UPK_TORCHOP_MAX_ARGS, sizeof *out->args);
+  out->schema = upk_xstrdup(schema);
   if (!out->args || !out->schema) {
     upk_torchop_free(out);
     return -ENOMEM;
@@ -275,8 +276,8 @@ static int keep(upk_torchop_set *set, upk_torchop *op, const char *path, int lin
       upk_torchop_free(op); /* another backend's #if branch */
       return 0;
     }
-  upk_torchop *grown = realloc(set->ops, (set->n + 1) * sizeof *grown);
-  if (!grown || !(op->file = strdup(path ? path : "torch_binding.cpp"))) {
+  upk_torchop *grown = upk_xrealloc(set->ops, (set->n + 1) * sizeof *grown);
+  if (!grown || !(op->file = upk_xstrdup(path ? path : "torch_binding.cpp"))) {
     if (grown)
       set->ops = grown;
     upk_torchop_free(op);
@@ -289,11 +290,9 @@ static int keep(upk_torchop_set *set, upk_torchop *op, const char *path, int lin
 }
 
 static int keep_inferred(upk_torchop_set *set, const char *name) {
-  char **grown = realloc(set->inferred, (set->n_inferred + 1) * sizeof *grown);
-  if (!grown)
-    return -ENOMEM;
+  char **grown = upk_xrealloc(set->inferred, (set->n_inferred + 1) * sizeof *grown);
   set->inferred = grown;
-  return (set->inferred[set->n_inferred] = strdup(name)) ? (set->n_inferred++, 0) : -ENOMEM;
+  return (set->inferred[set->n_inferred] = upk_xstrdup(name)) ? (set->n_inferred++, 0) : -ENOMEM;
 }
 
 /* At `.def(` / `->def(`: the joined literals that follow, then parse them. */
@@ -323,7 +322,7 @@ static int take_def(upk_src_lexer *lx, const char *path, upk_torchop_set *set, u
                   upk_range_line(line, col, col),
                   "the op schema \"%s\" does not parse (%s); its op is left out", text, err);
     if (diags->len > before && path)
-      diags->items[before].file = strdup(path); /* NULL (no memory): the range stays */
+      diags->items[before].file = upk_xstrdup(path); /* NULL (no memory): the range stays */
     return 0;
   }
   return rc ? rc : keep(set, &op, path, line);

@@ -32,6 +32,7 @@
 #include "gpu/worker_serve.h"
 #include "common/fileio.h"
 #include "common/env_options.h"
+#include "common/xalloc.h"
 
 #define LINE_MAX_BYTES ((size_t)1 << 30) /* a request longer than this is refused, not read */
 #define READ_CHUNK 65536
@@ -292,9 +293,7 @@ static int serve(int in_fd, int out_fd, bool write_exits) {
  * M_TRIM_THRESHOLD). A first compile otherwise takes a page fault per 4 KiB it touches: where
  * faults are dear (a VM) that was 25 of its 100 ms, for 3 ms here. */
 static void prefault_heap(size_t bytes) {
-  char *p = malloc(bytes);
-  if (!p)
-    return;
+  char *p = upk_xmalloc(bytes);
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
   uintptr_t end = ((uintptr_t)p + bytes) & ~(page - 1);
@@ -380,6 +379,7 @@ static int main_serve(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  upk_xalloc_install(); /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
   /* Belt and braces beside NVRTC's --no-cache (compile.c): the driver's
    * compute cache must never answer for ptxas, whatever loads libcuda here. */
   setenv("CUDA_CACHE_DISABLE", "1", 1);

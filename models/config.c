@@ -8,6 +8,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "common/xalloc.h"
+
 const upk_provider_def upk_provider_defs[] = {
     {"anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"},
     {"openai", "OPENAI_API_KEY", "OPENAI_BASE_URL", "https://api.openai.com/v1"},
@@ -133,8 +135,8 @@ json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen)
 
 void upk_config_defaults(upk_config *c) {
   memset(c, 0, sizeof *c);
-  c->skill_generation_model = strdup(DEFAULT_MODEL);
-  c->skills_dir = strdup(DEFAULT_SKILLS_DIR);
+  c->skill_generation_model = upk_xstrdup(DEFAULT_MODEL);
+  c->skills_dir = upk_xstrdup(DEFAULT_SKILLS_DIR);
   c->max_refine_attempts = 2;
   /* Current model ids; a config file's model_aliases can point them elsewhere. */
   c->model_aliases =
@@ -173,13 +175,13 @@ static int set_string(char **field, const json_t *v, const char *def, const char
                       const char *key, char *err, size_t errlen) {
   if (json_is_null(v)) {
     free(*field);
-    *field = def ? strdup(def) : NULL;
+    *field = def ? upk_xstrdup(def) : NULL;
     return def && !*field ? -ENOMEM : 0;
   }
   if (!json_is_string(v) || !json_string_length(v))
     return bad(err, errlen, where, key, "expected a non-empty string");
   free(*field);
-  *field = strdup(json_string_value(v));
+  *field = upk_xstrdup(json_string_value(v));
   return *field ? 0 : -ENOMEM;
 }
 

@@ -12,8 +12,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/dynbuf.h"
 #include "common/log.h"
 #include "upk_config.h"
+#include "common/xalloc.h"
 
 enum {
   DEFAULT_CONNECT_MS = 10000,
@@ -34,8 +36,7 @@ struct upk_http_req {
   CURL *easy;
   struct curl_slist *headers;
   char *body;
-  char *buf; /* the response body, NUL-terminated */
-  size_t len, cap, max;
+  upk_buf resp; /* the response body, capped at the request's max_response */
   bool too_big;
   long retry_after_ms;
   char request_id[128];
@@ -132,9 +133,7 @@ static int socket_cb(CURL *easy, curl_socket_t fd, int what, void *userp, void *
     return 0;
   }
   if (!s) {
-    s = calloc(1, sizeof *s);
-    if (!s)
-      return -1;
+    s = upk_xcalloc(1, sizeof *s);
     if (uv_poll_init_socket(h->loop, &s->poll, fd)) {
       free(s);
       return -1;
@@ -169,7 +168,7 @@ int upk_http_new(uv_loop_t *loop, upk_http **out) {
   if (global_users == 0 && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
     return -ENOMEM;
   global_users++;
-  upk_http *h = calloc(1, sizeof *h);
+  upk_http *h = upk_xcalloc(1, sizeof *h);
   if (h)
     h->multi = curl_multi_init();
   if (!h || !h->multi) {
@@ -206,7 +205,7 @@ static void req__free(upk_http_req *r) {
   curl_easy_cleanup(r->easy);
   curl_slist_free_all(r->headers);
   free(r->body);
-  free(r->buf);
+  upk_buf_free(&r->resp);
   free(r);
 }
 
@@ -275,8 +274,8 @@ static void req__finish(upk_http_req *r, CURLcode rc) {
   curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &resp.code);
   curl_easy_getinfo(r->easy, CURLINFO_NUM_CONNECTS, &connects);
   h->connects += connects;
-  resp.body = r->buf ? r->buf : "";
-  resp.body_len = r->len;
+  resp.body = r->resp.data ? r->resp.data : "";
+  resp.body_len = r->resp.len;
   resp.request_id = r->request_id;
   resp.error = resp.status ? (r->errbuf[0] ? r->errbuf : curl_easy_strerror(rc)) : "";
   if (resp.status == -EFBIG)
@@ -305,23 +304,10 @@ static void http__drain(upk_http *h) {
 static size_t on_body(char *data, size_t size, size_t n, void *userp) {
   upk_http_req *r = userp;
   size_t len = size * n;
-  if (len > r->max - r->len) {
+  if (upk_buf_append(&r->resp, data, len)) {
     r->too_big = true;
     return 0; /* curl ends the transfer with CURLE_WRITE_ERROR */
   }
-  if (r->len + len + 1 > r->cap) {
-    size_t cap = r->cap ? r->cap : 4096;
-    while (cap < r->len + len + 1)
-      cap *= 2;
-    char *buf = realloc(r->buf, cap);
-    if (!buf)
-      return 0;
-    r->buf = buf;
-    r->cap = cap;
-  }
-  memcpy(r->buf + r->len, data, len);
-  r->len += len;
-  r->buf[r->len] = 0;
   return len;
 }
 
@@ -425,23 +411,19 @@ int upk_http_start(upk_http *h, const upk_http_request *rq, upk_http_cb cb, void
   if (!h || h->freeing || !rq->url || !cb ||
       (strncmp(rq->url, "http://", 7) && strncmp(rq->url, "https://", 8)))
     return -EINVAL;
-  upk_http_req *r = calloc(1, sizeof *r);
-  if (!r)
-    return -ENOMEM;
+  upk_http_req *r = upk_xcalloc(1, sizeof *r);
   r->h = h;
   r->cb = cb;
   r->arg = arg;
   r->retry_after_ms = -1;
-  r->max = rq->max_response ? rq->max_response : DEFAULT_MAX_RESPONSE;
+  upk_buf_init(&r->resp, rq->max_response ? rq->max_response : DEFAULT_MAX_RESPONSE);
   r->easy = curl_easy_init();
   if (rq->body) {
-    r->body = malloc(rq->body_len + 1);
-    if (r->body) {
-      memcpy(r->body, rq->body, rq->body_len);
-      r->body[rq->body_len] = 0;
-    }
+    r->body = upk_xmalloc(rq->body_len + 1);
+    memcpy(r->body, rq->body, rq->body_len);
+    r->body[rq->body_len] = 0;
   }
-  if (!r->easy || (rq->body && !r->body) || req__headers(r, rq)) {
+  if (!r->easy || req__headers(r, rq)) {
     req__free(r);
     return -ENOMEM;
   }

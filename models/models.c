@@ -14,6 +14,7 @@
 
 #include "common/diag.h"
 #include "common/log.h"
+#include "common/xalloc.h"
 
 enum {
   DEFAULT_ATTEMPTS = 4,
@@ -51,9 +52,7 @@ struct upk_completion {
 };
 
 int upk_models_new(uv_loop_t *loop, upk_models **out) {
-  upk_models *m = calloc(1, sizeof *m);
-  if (!m)
-    return -ENOMEM;
+  upk_models *m = upk_xcalloc(1, sizeof *m);
   int rc = upk_http_new(loop, &m->http);
   if (rc) {
     free(m);
@@ -284,11 +283,7 @@ int upk_complete(upk_models *m, const upk_model *model, const upk_chat *chat,
                  void *arg, upk_completion **out, char *err, size_t errlen) {
   if (out)
     *out = NULL;
-  upk_completion *c = calloc(1, sizeof *c);
-  if (!c) {
-    snprintf(err, errlen, "out of memory");
-    return -ENOMEM;
-  }
+  upk_completion *c = upk_xcalloc(1, sizeof *c);
   int rc = upk_provider_request(model, chat, &c->wire, err, errlen);
   if (rc) {
     free(c);

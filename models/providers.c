@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "common/diag.h"
+#include "common/xalloc.h"
 
 enum { ALIAS_HOPS = 4, DEFAULT_ANTHROPIC_MAX_TOKENS = 4096, QUOTE_MAX = 300 };
 
@@ -98,7 +99,7 @@ static char *join_url(const char *base, const char *path) {
   size_t bl = strlen(base);
   while (bl && base[bl - 1] == '/')
     bl--;
-  char *u = malloc(bl + strlen(path) + 1);
+  char *u = upk_xmalloc(bl + strlen(path) + 1);
   if (u) {
     memcpy(u, base, bl);
     strcpy(u + bl, path);
@@ -174,20 +175,15 @@ static int request_target(const upk_model *m, upk_wire *w, char *err, size_t err
 }
 
 static int request_headers(const upk_model *m, upk_wire *w) {
-  int n = 0, rc = 0;
-  w->headers[n++] = strdup("Content-Type: application/json");
-  w->headers[n++] = strdup("Accept: application/json");
+  int n = 0;
+  w->headers[n++] = upk_xstrdup("Content-Type: application/json");
+  w->headers[n++] = upk_xstrdup("Accept: application/json");
   if (m->api == UPK_API_ANTHROPIC) {
-    w->headers[n++] = strdup("anthropic-version: 2023-06-01");
-    rc = asprintf(&w->headers[n++], "x-api-key: %s", w->key);
+    w->headers[n++] = upk_xstrdup("anthropic-version: 2023-06-01");
+    w->headers[n++] = upk_xasprintf("x-api-key: %s", w->key);
   } else if (w->key) {
-    rc = asprintf(&w->headers[n++], "Authorization: Bearer %s", w->key);
+    w->headers[n++] = upk_xasprintf("Authorization: Bearer %s", w->key);
   }
-  if (rc < 0)
-    w->headers[n - 1] = NULL;
-  for (int i = 0; i < n; i++)
-    if (!w->headers[i])
-      return -ENOMEM;
   return 0;
 }
 
@@ -254,7 +250,7 @@ static const char *normal_stop(const char *raw) {
 }
 
 static char *dup_or_null(const char *s) {
-  return s ? strdup(s) : NULL;
+  return s ? upk_xstrdup(s) : NULL;
 }
 
 static int read_anthropic(json_t *doc, upk_answer *a, char *err, size_t errlen) {
@@ -265,7 +261,7 @@ static int read_anthropic(json_t *doc, upk_answer *a, char *err, size_t errlen) 
     return -1;
   }
   json_array_foreach(content, i, block) len += json_string_length(json_object_get(block, "text"));
-  a->text = calloc(1, len + 1);
+  a->text = upk_xcalloc(1, len + 1);
   json_array_foreach(content, i, block) {
     json_t *t = json_object_get(block, "text");
     if (json_is_string(t) &&
@@ -293,7 +289,7 @@ static int read_openai(json_t *doc, upk_answer *a, char *err, size_t errlen) {
   const char *text = json_string_value(json_object_get(msg, "content"));
   if (!text) /* a refusal comes instead of content */
     text = json_string_value(json_object_get(msg, "refusal"));
-  a->text = strdup(text ? text : "");
+  a->text = upk_xstrdup(text ? text : "");
   json_t *usage = json_object_get(doc, "usage");
   a->input_tokens = usage_of(usage, "prompt_tokens");
   a->output_tokens = usage_of(usage, "completion_tokens");
@@ -437,9 +433,7 @@ char *upk_redact(const char *s, const char *key) {
   static const char mark[] = "[redacted]";
   size_t keylen = key ? strlen(key) : 0, len = strlen(s);
   /* Each secret is at least 4 bytes and becomes 10: the output is at most 2.5x + 1. */
-  char *out = malloc(len * 5 / 2 + sizeof mark);
-  if (!out)
-    return NULL;
+  char *out = upk_xmalloc(len * 5 / 2 + sizeof mark);
   size_t k = 0;
   for (size_t i = 0; i < len;) {
     size_t n = secret_at(s + i, key, keylen);

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "protocol/dynbuf.h"
+#include "common/dynbuf.h"
 
 typedef enum { UPK_FRAMING_AUTO = 0, UPK_FRAMING_LSP, UPK_FRAMING_MCP } upk_framing;
 

@@ -11,7 +11,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "protocol/dynbuf.h"
+#include "common/dynbuf.h"
 
 /* Standard JSON-RPC codes and the LSP ones the daemon uses. */
 enum {

@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 int upk_html_init(upk_html *h) {
   memset(h, 0, sizeof *h);
-  h->f = open_memstream(&h->buf, &h->len);
-  h->oom = !h->f;
-  return h->f ? 0 : -ENOMEM;
+  h->f = upk_xmemstream(&h->buf, &h->len);
+  return 0;
 }
 
 void upk_html_free(upk_html *h) {
@@ -93,12 +94,8 @@ void upk_html_text(upk_html *h, const char *text) {
 
 void upk_html_textf(upk_html *h, const char *fmt, ...) {
   va_list ap;
-  char *s = NULL;
   va_start(ap, fmt);
-  if (vasprintf(&s, fmt, ap) < 0) {
-    s = NULL;
-    h->oom = true;
-  }
+  char *s = upk_xvasprintf(fmt, ap);
   va_end(ap);
   upk_html_text(h, s);
   free(s);

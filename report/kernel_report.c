@@ -8,6 +8,7 @@
 
 #include "report/chart.h"
 #include "report/report.h"
+#include "common/xalloc.h"
 
 static void meta(upk_html *h, const upk_kernel_report *r) {
   char buf[64];
@@ -51,7 +52,7 @@ static void table(upk_html *h, const upk_kernel_report *r) {
 }
 
 static void occupancy_chart(upk_html *h, const upk_kr_kernel *k, size_t idx) {
-  upk_column *cols = calloc(k->n_sizes + 1, sizeof *cols);
+  upk_column *cols = upk_xcalloc(k->n_sizes + 1, sizeof *cols);
   char id[32], title[300], mark[120];
   if (!cols) {
     h->oom = true;

@@ -9,6 +9,7 @@
 #include "report/report.h"
 #include "report/report_int.h"
 #include "skills/eval/runs.h"
+#include "common/xalloc.h"
 
 const char *rr_str(json_t *o, const char *key) {
   return json_string_value(json_object_get(o, key));
@@ -35,8 +36,8 @@ upk_bar rr_rate_bar(json_t *cond, char *note, size_t note_len) {
 }
 
 bool rr_groups_alloc(upk_html *h, size_t n, rr_groups *out) {
-  out->g = calloc(n + 1, sizeof *out->g);
-  out->note = calloc(n + 1, sizeof *out->note);
+  out->g = upk_xcalloc(n + 1, sizeof *out->g);
+  out->note = upk_xcalloc(n + 1, sizeof *out->note);
   if (out->g && out->note)
     return true;
   rr_groups_free(out);

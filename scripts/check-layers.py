@@ -25,7 +25,7 @@ import sys
 # directory, or skills/eval inside skills.
 ALLOWED = {
     "common": set(),
-    "protocol": set(),
+    "protocol": {"common"},
     "gpu": {"common"},
     "models": {"common"},
     "skills": {"common"},

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/xalloc.h"
+
 #define P(rel)                                                                                     \
   { UPK_BASE_PROJECT, rel, NULL, NULL, false, false }
 #define H(rel)                                                                                     \
@@ -151,10 +153,7 @@ static char *join(const char *a, const char *b) {
   size_t la = strlen(a);
   while (la > 1 && a[la - 1] == '/')
     la--;
-  char *s = NULL;
-  if (asprintf(&s, "%.*s/%s", (int)la, a, b) < 0)
-    return NULL;
-  return s;
+  return upk_xasprintf("%.*s/%s", (int)la, a, b);
 }
 
 /* Pick the trusted base and the part below it. `base` points into the
@@ -200,8 +199,8 @@ int upk_dirspec_resolve(const upk_dirspec *d, const char *project_root, const up
     return rc;
   }
   out->scope = upk_dirspec_scope(d);
-  out->base = owned ? owned : strdup(base);
-  out->rel = strdup(rel);
+  out->base = owned ? owned : upk_xstrdup(base);
+  out->rel = upk_xstrdup(rel);
   out->path = out->base ? join(out->base, rel) : NULL;
   if (!out->base || !out->rel || !out->path) {
     upk_resolved_dir_free(out);
@@ -262,7 +261,7 @@ static int reads_dir(const upk_agent *a, const char *dir, const char *project_ro
 
 size_t upk_agents_reading(const char *dir, const char *project_root, const upk_env *env,
                           const upk_agent **out, bool *native, size_t cap) {
-  char *norm = dir ? strdup(dir) : NULL;
+  char *norm = dir ? upk_xstrdup(dir) : NULL;
   if (!norm)
     return 0;
   normalise(norm);
@@ -283,9 +282,7 @@ size_t upk_agents_reading(const char *dir, const char *project_root, const upk_e
 
 char *upk_env_xdg_dir(const upk_env *env, const char *var, const char *fallback, const char *sub) {
   const char *xdg = upk_env_get(env, var), *home = upk_env_get(env, "HOME");
-  char *out = NULL;
-  int n = xdg && xdg[0] == '/'
-              ? asprintf(&out, "%s/%s", xdg, sub)
-              : asprintf(&out, "%s/%s/%s", home && home[0] == '/' ? home : "/tmp", fallback, sub);
-  return n < 0 ? NULL : out;
+  if (xdg && xdg[0] == '/')
+    return upk_xasprintf("%s/%s", xdg, sub);
+  return upk_xasprintf("%s/%s/%s", home && home[0] == '/' ? home : "/tmp", fallback, sub);
 }

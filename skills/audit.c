@@ -18,6 +18,7 @@
 
 #include "common/fileio.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 #define OVERSIZE (1u << 20)
 #define READ_MAX (16u << 20)
@@ -96,7 +97,7 @@ static void finding(upk_diags *out, upk_severity sev, const char *code, const ch
   va_start(ap, fmt);
   upk_range r = line < 0 ? (upk_range){-1, 0, -1, 0} : upk_range_line(line, 0, 0);
   if (upk_diags_vadd(out, sev, code, UPK_AUDIT_SOURCE, r, fmt, ap) == 0)
-    out->items[out->len - 1].file = strdup(rel);
+    out->items[out->len - 1].file = upk_xstrdup(rel);
   va_end(ap);
 }
 
@@ -138,7 +139,7 @@ static void audit_line(const char *rel, bool prose, const char *s, size_t n, int
   if (longest >= BLOB_MIN)
     finding(out, UPK_SEV_WARNING, "audit/obfuscated", rel, line,
             "a %zu-character encoded blob: its content cannot be reviewed as it stands", longest);
-  char *text = strndup(s, n);
+  char *text = upk_xstrndup(s, n);
   for (size_t r = 0; text && r < N_RULES; r++) {
     if (regexec(&compiled[r], text, 0, NULL, 0) != 0)
       continue;
@@ -222,8 +223,9 @@ static int audit_dir(const char *dir, const char *rel, upk_diags *out, int depth
       continue;
     char *path = NULL, *sub = NULL;
     struct stat st;
-    if (asprintf(&path, "%s/%s", dir, e->d_name) < 0 ||
-        asprintf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name) < 0 || lstat(path, &st) < 0) {
+    path = upk_xasprintf("%s/%s", dir, e->d_name);
+    sub = upk_xasprintf("%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    if (lstat(path, &st) < 0) {
       free(path);
       free(sub);
       continue;

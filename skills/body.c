@@ -10,6 +10,7 @@
 
 #include "skills/skill_internal.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 /* ---- line map ------------------------------------------------------------ */
 
@@ -18,9 +19,7 @@ int upk_lm_init(upk_linemap *lm, const char *text, size_t len) {
   lm->text = text;
   lm->len = len;
   lm->n = 0;
-  lm->start = malloc(cap * sizeof *lm->start);
-  if (!lm->start)
-    return -ENOMEM;
+  lm->start = upk_xmalloc(cap * sizeof *lm->start);
   lm->start[lm->n++] = 0;
   /* Without a '\r' (nearly every file) a line ends only at '\n', and memchr
    * finds those many bytes at a time. */
@@ -33,12 +32,7 @@ int upk_lm_init(upk_linemap *lm, const char *text, size_t len) {
       i = (size_t)(nl - text);
     } else if (text[i] != '\n' && (text[i] != '\r' || (i + 1 < len && text[i + 1] == '\n')))
       continue;
-    if (lm->n + 1 >= cap) {
-      size_t *p = realloc(lm->start, (cap *= 2) * sizeof *p);
-      if (!p)
-        return -ENOMEM;
-      lm->start = p;
-    }
+    UPK_GROW(lm->start, cap, lm->n + 2);
     lm->start[lm->n++] = i + 1;
   }
   lm->start[lm->n] = len;
@@ -190,9 +184,7 @@ static void plain_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
 
 static int add_heading(scan *sc, cmark_node *n) {
   upk_skill *s = sc->s;
-  upk_skill_heading *p = realloc(s->headings, (s->n_headings + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  upk_skill_heading *p = upk_xrealloc(s->headings, (s->n_headings + 1) * sizeof *p);
   s->headings = p;
   char buf[1024] = "";
   size_t len = 0;
@@ -200,18 +192,14 @@ static int add_heading(scan *sc, cmark_node *n) {
   upk_skill_heading *h = &s->headings[s->n_headings];
   h->level = cmark_node_get_heading_level(n);
   h->line = file_line(sc, n);
-  h->text = strdup(buf);
-  if (!h->text)
-    return -ENOMEM;
+  h->text = upk_xstrdup(buf);
   s->n_headings++;
   return 0;
 }
 
 static int add_code(scan *sc, cmark_node *n) {
   upk_skill *s = sc->s;
-  upk_skill_code *p = realloc(s->code, (s->n_code + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  upk_skill_code *p = upk_xrealloc(s->code, (s->n_code + 1) * sizeof *p);
   s->code = p;
   const char *info = cmark_node_get_fence_info(n);
   size_t k = 0;
@@ -226,23 +214,17 @@ static int add_code(scan *sc, cmark_node *n) {
   x->end = body_line_end(sc, cmark_node_get_end_line(n));
   if (x->end < x->start)
     x->end = x->start;
-  x->lang = strndup(info ? info : "", k);
-  if (!x->lang)
-    return -ENOMEM;
+  x->lang = upk_xstrndup(info ? info : "", k);
   s->n_code++;
   return 0;
 }
 
 static int add_ref(scan *sc, const char *target, size_t len, size_t off) {
   upk_skill *s = sc->s;
-  upk_skill_ref *p = realloc(s->refs, (s->n_refs + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  upk_skill_ref *p = upk_xrealloc(s->refs, (s->n_refs + 1) * sizeof *p);
   s->refs = p;
   upk_skill_ref *r = &s->refs[s->n_refs];
-  r->target = strndup(target, len);
-  if (!r->target)
-    return -ENOMEM;
+  r->target = upk_xstrndup(target, len);
   size_t end = off + len > sc->lm->len ? sc->lm->len : off + len;
   r->range = upk_lm_range(sc->lm, off, end);
   s->n_refs++;
@@ -270,9 +252,7 @@ static int hexval(int c) {
 
 /* cmark percent-encodes destinations; decode them and drop ?query/#fragment. */
 static char *url_target(const char *u) {
-  char *t = malloc(strlen(u) + 1), *o = t;
-  if (!t)
-    return NULL;
+  char *t = upk_xmalloc(strlen(u) + 1), *o = t;
   for (const char *p = u; *p && *p != '#' && *p != '?'; p++) {
     int h, l;
     if (*p == '%' && (h = hexval((unsigned char)p[1])) >= 0 &&

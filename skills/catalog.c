@@ -14,6 +14,7 @@
 #include "skills/fsutil.h"
 #include "common/sha256.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 #define SCHEME "skill://"
 
@@ -70,8 +71,8 @@ static int encode_path(char *out, size_t cap, size_t *at, const char *path) {
 }
 
 char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, const char *dir) {
-  int base = scope == UPK_INDEX_PROJECT ? BASE_PROJECT
-             : scope == UPK_INDEX_USER  ? BASE_USER
+  int base = scope == UPK_INDEX_PROJECT   ? BASE_PROJECT
+             : scope == UPK_INDEX_USER    ? BASE_USER
              : scope == UPK_INDEX_BUILTIN ? BASE_BUILTIN
                                           : BASE_PATH;
   const char *rel = below(dir, base_dir(b, base));
@@ -80,7 +81,7 @@ char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, co
     rel = below(dir, "/");
   }
   size_t cap = rel ? strlen(SCHEME) + 16 + 3 * strlen(rel) : 0;
-  char *uri = rel ? malloc(cap) : NULL; /* sized, not PATH_MAX: one per entry of a page */
+  char *uri = rel ? upk_xmalloc(cap) : NULL; /* sized, not PATH_MAX: one per entry of a page */
   if (!uri)
     return NULL;
   size_t at = (size_t)snprintf(uri, cap, SCHEME "%s/", base_names[base]);
@@ -91,9 +92,7 @@ char *upk_catalog_root_uri(const upk_catalog_bases *b, upk_index_scope scope, co
 
 char *upk_catalog_file_uri(const char *root_uri, const char *rel) {
   size_t cap = strlen(root_uri) + 3 * strlen(rel) + 8, at = 0; /* encode_path keeps 4 spare */
-  char *uri = malloc(cap);
-  if (!uri)
-    return NULL;
+  char *uri = upk_xmalloc(cap);
   at = (size_t)snprintf(uri, cap, "%s/", root_uri);
   if (encode_path(uri, cap, &at, rel))
     return free(uri), NULL;
@@ -101,7 +100,7 @@ char *upk_catalog_file_uri(const char *root_uri, const char *rel) {
 }
 
 static int hexval(char c) {
-  return c >= '0' && c <= '9' ? c - '0'
+  return c >= '0' && c <= '9'   ? c - '0'
          : c >= 'a' && c <= 'f' ? c - 'a' + 10
          : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                 : -1;
@@ -144,9 +143,7 @@ int upk_catalog_uri_path(const upk_catalog_bases *b, const char *uri, char **pat
   const char *dir = base < 0 ? NULL : base_dir(b, base);
   if (!dir || !*dir)
     return -EINVAL;
-  char *out = malloc(PATH_MAX);
-  if (!out)
-    return -ENOMEM;
+  char *out = upk_xmalloc(PATH_MAX);
   size_t at = (size_t)snprintf(out, PATH_MAX, "%s", strcmp(dir, "/") ? dir : "");
   for (const char *s = slash + 1;; s++) {
     const char *e = strchr(s, '/');

@@ -14,6 +14,7 @@
 
 #include "skills/fsutil.h"
 #include "common/sha256.h"
+#include "common/xalloc.h"
 
 /* One file version: an inode, and what changes when it is written (size, mtime, ctime). */
 typedef struct slot {
@@ -32,11 +33,11 @@ struct upk_catalog_cache {
 };
 
 upk_catalog_cache *upk_catalog_cache_new(size_t max_files) {
-  upk_catalog_cache *c = calloc(1, sizeof *c);
+  upk_catalog_cache *c = upk_xcalloc(1, sizeof *c);
   size_t cap = 1024;
   while (cap < max_files + max_files / 3)
     cap *= 2;
-  if (c && !(c->slots = calloc(cap, sizeof *c->slots)))
+  if (c && !(c->slots = upk_xcalloc(cap, sizeof *c->slots)))
     return free(c), NULL;
   if (c)
     c->cap = cap;
@@ -92,22 +93,14 @@ static void cache_put(upk_catalog_cache *c, const struct stat *st, const unsigne
   free(s->frontmatter);
   *s = (slot){st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, {0}, NULL, true};
   memcpy(s->digest, md, 32);
-  s->frontmatter = frontmatter ? strdup(frontmatter) : NULL;
+  s->frontmatter = frontmatter ? upk_xstrdup(frontmatter) : NULL;
 }
 
 /* ---- the walk ---- */
 
 static int add_file(upk_catalog_files *f, const char *rel, const struct stat *st) {
-  if (f->n == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 8;
-    upk_catalog_file *p = realloc(f->items, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    f->items = p;
-    f->cap = cap;
-  }
-  if (!(f->items[f->n].rel = strdup(rel)))
-    return -ENOMEM;
+  UPK_GROW(f->items, f->cap, f->n + 1);
+  f->items[f->n].rel = upk_xstrdup(rel);
   f->items[f->n++].st = *st;
   f->bytes += (size_t)st->st_size;
   return f->n > UPK_CATALOG_MAX_FILES || f->bytes > UPK_CATALOG_MAX_BYTES ? -EFBIG : 0;
@@ -203,7 +196,7 @@ int upk_catalog_file_digest(upk_catalog_cache *c, const upk_catalog_files *f, si
   if (s && (!frontmatter || s->frontmatter)) {
     memcpy(md, s->digest, 32);
     if (frontmatter)
-      *frontmatter = strdup(s->frontmatter);
+      *frontmatter = upk_xstrdup(s->frontmatter);
     return frontmatter && !*frontmatter ? -ENOMEM : 0;
   }
   char *data = NULL;

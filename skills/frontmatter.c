@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 enum { MAX_DEPTH = 64, MAX_REPAIRS = 32 };
 
@@ -49,9 +50,7 @@ static fm_pos pos_of(yaml_mark_t m) {
 }
 
 static int add_issue(fm_doc *doc, fm_issue_kind kind, yaml_mark_t m) {
-  fm_issue *p = realloc(doc->issues, (doc->n_issues + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  fm_issue *p = upk_xrealloc(doc->issues, (doc->n_issues + 1) * sizeof *p);
   doc->issues = p;
   doc->issues[doc->n_issues].kind = kind;
   doc->issues[doc->n_issues++].pos = pos_of(m);
@@ -59,9 +58,7 @@ static int add_issue(fm_doc *doc, fm_issue_kind kind, yaml_mark_t m) {
 }
 
 static int add_kid(fm_node *parent, fm_node *kid) {
-  fm_node **p = realloc(parent->kids, (parent->n + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  fm_node **p = upk_xrealloc(parent->kids, (parent->n + 1) * sizeof *p);
   parent->kids = p;
   parent->kids[parent->n++] = kid;
   return 0;
@@ -84,9 +81,7 @@ typedef struct {
 } builder;
 
 static fm_node *new_node(fm_kind kind, const yaml_event_t *ev) {
-  fm_node *n = calloc(1, sizeof *n);
-  if (!n)
-    return NULL;
+  fm_node *n = upk_xcalloc(1, sizeof *n);
   n->kind = kind;
   n->start = pos_of(ev->start_mark);
   n->end = pos_of(ev->end_mark);
@@ -94,11 +89,9 @@ static fm_node *new_node(fm_kind kind, const yaml_event_t *ev) {
 }
 
 static int remember_anchor(builder *b, const char *name, const fm_node *node) {
-  anchor *p = realloc(b->anchors, (b->n_anchors + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  anchor *p = upk_xrealloc(b->anchors, (b->n_anchors + 1) * sizeof *p);
   b->anchors = p;
-  p[b->n_anchors].name = strdup(name);
+  p[b->n_anchors].name = upk_xstrdup(name);
   p[b->n_anchors++].node = node;
   return p[b->n_anchors - 1].name ? 0 : -ENOMEM;
 }
@@ -127,7 +120,7 @@ static int on_scalar(builder *b, const yaml_event_t *ev) {
   fm_node *n = new_node(FM_SCALAR, ev);
   if (!n)
     return -ENOMEM;
-  n->text = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+  n->text = upk_xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
   n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
   if (!n->text) {
     node_free(n);
@@ -152,7 +145,7 @@ static int on_alias(builder *b, const yaml_event_t *ev) {
   fm_node *n = new_node(FM_SCALAR, ev);
   if (!n)
     return -ENOMEM;
-  n->text = strdup(resolve_alias(b, (const char *)ev->data.alias.anchor));
+  n->text = upk_xstrdup(resolve_alias(b, (const char *)ev->data.alias.anchor));
   if (!n->text || add_issue(b->doc, FM_ISSUE_ALIAS, ev->start_mark)) {
     node_free(n);
     return -ENOMEM;
@@ -270,20 +263,13 @@ static int lines_init(lines *l, const char *s, size_t len) {
   size_t cap = 16;
   l->s = s;
   l->n = 0;
-  l->start = malloc(cap * sizeof *l->start);
-  if (!l->start)
-    return -ENOMEM;
+  l->start = upk_xmalloc(cap * sizeof *l->start);
   l->start[l->n++] = 0;
   for (size_t i = 0; i < len; i++) {
     bool br = s[i] == '\n' || (s[i] == '\r' && (i + 1 == len || s[i + 1] != '\n'));
     if (!br)
       continue;
-    if (l->n + 1 >= cap) {
-      size_t *p = realloc(l->start, (cap *= 2) * sizeof *p);
-      if (!p)
-        return -ENOMEM;
-      l->start = p;
-    }
+    UPK_GROW(l->start, cap, l->n + 2);
     l->start[l->n++] = i + 1;
   }
   l->start[l->n] = len;
@@ -397,9 +383,7 @@ static char *quote_value(const lines *l, size_t len, size_t k, fm_repair *rep) {
       break;
     last = i;
   }
-  char *out = malloc(len * 2 + 3), *o = out;
-  if (!out)
-    return NULL;
+  char *out = upk_xmalloc(len * 2 + 3), *o = out;
   memcpy(o, l->s, v);
   o += v;
   *o++ = '\'';
@@ -428,9 +412,7 @@ static char *quote_value(const lines *l, size_t len, size_t k, fm_repair *rep) {
 }
 
 static int add_repair(fm_doc *doc, const fm_repair *r) {
-  fm_repair *p = realloc(doc->repairs, (doc->n_repairs + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  fm_repair *p = upk_xrealloc(doc->repairs, (doc->n_repairs + 1) * sizeof *p);
   doc->repairs = p;
   doc->repairs[doc->n_repairs++] = *r;
   return 0;

@@ -16,6 +16,7 @@
 #include "common/fault.h"
 #include "common/fileio.h"
 #include "common/sha256.h"
+#include "common/xalloc.h"
 
 #define REL_MAX 4096u
 #define RM_MAX_DEPTH 256u
@@ -32,8 +33,8 @@ int upk_fs_diag(upk_diags *diags, upk_severity sev, const char *code, const char
   upk_range whole = {-1, 0, -1, 0};
   if (upk_diags_add(diags, sev, code, "upskilld-install", whole, "%s", msg) < 0)
     return -ENOMEM;
-  if (file && !(diags->items[diags->len - 1].file = strdup(file)))
-    return -ENOMEM;
+  if (file)
+    diags->items[diags->len - 1].file = upk_xstrdup(file);
   return 0;
 }
 
@@ -53,34 +54,6 @@ DIR *upk_opendir_at(int dfd) {
   if (dir)
     rewinddir(dir); /* a dup shares the offset an earlier listing of dfd moved */
   return dir;
-}
-
-int upk_fsync_dir(int dfd) {
-  /* Some file systems (and tmpfs in some kernels) refuse fsync on a
-   * directory; there is nothing more durable to be had there. */
-  if (fsync(dfd) < 0 && errno != EINVAL && errno != EROFS)
-    return -errno;
-  return 0;
-}
-
-int upk_mkdir_p(const char *path, mode_t mode) {
-  char *p = strdup(path);
-  if (!p)
-    return -ENOMEM;
-  int rc = 0;
-  for (char *s = p + 1; !rc; s++) {
-    if (*s && *s != '/')
-      continue;
-    char c = *s;
-    *s = 0;
-    if (mkdir(p, mode) < 0 && errno != EEXIST)
-      rc = -errno;
-    *s = c;
-    if (!c)
-      break;
-  }
-  free(p);
-  return rc;
 }
 
 /* One step of a walk: open dfd/name, creating it first when asked. */
@@ -139,22 +112,10 @@ bool upk_rel_path_ok(const char *rel) {
 }
 
 int upk_tree_add(upk_tree *t, const char *rel, const void *data, size_t len, bool exec) {
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 16;
-    upk_tree_file *p = realloc(t->files, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    t->files = p;
-    t->cap = cap;
-  }
+  UPK_GROW(t->files, t->cap, t->n + 1);
   upk_tree_file *f = &t->files[t->n];
-  f->rel = strdup(rel);
-  f->data = malloc(len ? len : 1);
-  if (!f->rel || !f->data) {
-    free(f->rel);
-    free(f->data);
-    return -ENOMEM;
-  }
+  f->rel = upk_xstrdup(rel);
+  f->data = upk_xmalloc(len);
   if (len)
     memcpy(f->data, data, len);
   f->len = len;
@@ -292,9 +253,7 @@ static int load_dir(int dfd, const char *prefix, unsigned depth, upk_tree *t, up
     return rc;
   }
   int rc = 0;
-  char *rel = malloc(REL_MAX);
-  if (!rel)
-    rc = -ENOMEM;
+  char *rel = upk_xmalloc(REL_MAX);
   struct dirent *e;
   while (!rc && (errno = 0, e = readdir(dir))) {
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -492,44 +451,4 @@ static int rm_entry(int dfd, const char *name, unsigned depth) {
 
 int upk_rmtree_at(int dfd, const char *name) {
   return rm_entry(dfd, name, 0);
-}
-
-/* ---- whole files, atomically ---- */
-
-static int fsync_parent(const char *path) {
-  char *copy = strdup(path);
-  if (!copy)
-    return -ENOMEM;
-  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  free(copy);
-  if (fd < 0)
-    return -errno;
-  int rc = upk_fsync_dir(fd);
-  close(fd);
-  return rc;
-}
-
-int upk_write_file_atomic(const char *path, const void *data, size_t len) {
-  char *tmp = NULL;
-  if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-    return -ENOMEM;
-  int fd = mkostemp(tmp, O_CLOEXEC), rc = 0;
-  if (fd < 0) {
-    rc = -errno;
-    free(tmp);
-    return rc;
-  }
-  rc = write_halves(fd, data, len);
-  if (rc == 0 && (fchmod(fd, 0644) || fsync(fd)))
-    rc = -errno;
-  if (close(fd) && rc == 0)
-    rc = -errno;
-  if (rc == 0)
-    rc = upk_fault("fs.rename");
-  if (rc == 0 && rename(tmp, path))
-    rc = -errno;
-  if (rc)
-    unlink(tmp);
-  free(tmp);
-  return rc ? rc : fsync_parent(path);
 }

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "common/diag.h"
+#include "common/fileio.h" /* upk_mkdir_p, upk_fsync_dir, upk_write_file_atomic */
 
 /* What one skill may hold. The Anthropic platform takes uploads under 30 MB;
  * anything much larger is not a skill. */
@@ -43,19 +44,11 @@ typedef struct upk_tree {
  * "" or NULL. Returns an O_DIRECTORY fd or a negative errno: -ELOOP/-ENOTDIR
  * when a component is a symlink or not a directory. */
 int upk_open_beneath(const char *base, const char *rel, bool create);
-/** mkdir -p (following symlinks: for trusted paths only). Returns 0 or a
- * negative errno. */
-int upk_mkdir_p(const char *path, mode_t mode);
 /** Open an existing subdirectory of dfd without following a symlink. */
 int upk_open_subdir(int dfd, const char *name);
 /** A directory stream over dfd, from its first entry (on a dup: dfd stays open and
  * its offset does not matter). NULL with errno set. closedir() it. */
 DIR *upk_opendir_at(int dfd);
-/** fsync a directory fd; file systems that cannot sync directories are fine. */
-int upk_fsync_dir(int dfd);
-/** Write a file atomically: a temporary file in the same directory, written,
- * fsync'd, renamed over path, the directory fsync'd. Returns 0 or -errno. */
-int upk_write_file_atomic(const char *path, const void *data, size_t len);
 
 /** Is rel a safe relative path: non-empty components separated by '/', none
  * "." or "..", no leading '/', no backslash, at most UPK_TREE_MAX_DEPTH deep,

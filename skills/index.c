@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libgen.h>
 #include <pthread.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -15,7 +16,9 @@
 #include <unistd.h>
 
 #include "common/fault.h"
+#include "common/fileio.h"
 #include "common/fnv1a.h"
+#include "common/xalloc.h"
 
 /* More segments than this in a table at open: a first index's merge was never done. */
 #define MERGE_SEGMENTS 8
@@ -45,27 +48,6 @@ int upk_index_scope_parse(const char *s, upk_index_scope *out) {
       return 0;
     }
   return -EINVAL;
-}
-
-int upk_ix_buf_add(upk_ix_buf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    char *p = realloc(b->s, cap);
-    if (!p)
-      return -ENOMEM;
-    b->s = p;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->len, s, n);
-  b->len += n;
-  b->s[b->len] = 0;
-  return 0;
-}
-
-int upk_ix_buf_str(upk_ix_buf *b, const char *s) {
-  return upk_ix_buf_add(b, s, strlen(s));
 }
 
 int upk_ix_fail(upk_index *ix, int rc, const char *fmt, ...) {
@@ -112,16 +94,15 @@ int64_t upk_ix_scalar(upk_index *ix, const char *sql) {
 }
 
 char *upk_ix_abspath(const char *p) {
-  upk_ix_buf b = {0};
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
   char cwd[PATH_MAX];
-  if (p[0] != '/' && getcwd(cwd, sizeof cwd) && upk_ix_buf_str(&b, cwd))
-    return NULL;
-  upk_ix_buf_str(&b, "/");
-  if (upk_ix_buf_str(&b, p))
-    return free(b.s), NULL;
+  if (p[0] != '/' && getcwd(cwd, sizeof cwd))
+    upk_buf_puts(&b, cwd);
+  upk_buf_puts(&b, "/");
+  upk_buf_puts(&b, p);
   /* Collapse "//", "/./" and "/x/.." in place, lexically. */
-  char *out = b.s, *w = b.s;
-  for (const char *r = b.s; *r;) {
+  char *out = b.data, *w = b.data;
+  for (const char *r = b.data; *r;) {
     while (*r == '/')
       r++;
     const char *e = strchr(r, '/');
@@ -246,17 +227,12 @@ static void unlink_db_files(const char *path) {
   }
 }
 
+/* The directories above the index file (mkdir -p of its dirname). */
 static int mkdirs(const char *path) {
-  char p[PATH_MAX];
-  snprintf(p, sizeof p, "%s", path);
-  for (char *s = p + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      if (mkdir(p, 0700) && errno != EEXIST)
-        return -errno;
-      *s = '/';
-    }
-  return 0;
+  char *dir = upk_xstrdup(path);
+  int rc = upk_mkdir_p(dirname(dir), 0700);
+  free(dir);
+  return rc;
 }
 
 /* A cache file of another schema version, or one SQLite cannot read, is not
@@ -356,22 +332,16 @@ char *upk_index_default_path(const char *workspace) {
   /* One file per workspace, stable across runs. */
   const char *ws = workspace ? workspace : "";
   uint64_t h = upk_fnv1a(UPK_FNV1A_INIT, ws, strlen(ws));
-  char *out = NULL;
-  int n;
   if (xdg && xdg[0] == '/')
-    n = asprintf(&out, "%s/upskilld/index-v%d-%016llx.sqlite", xdg, UPK_INDEX_SCHEMA,
-                 (unsigned long long)h);
-  else
-    n = asprintf(&out, "%s/.cache/upskilld/index-v%d-%016llx.sqlite", home ? home : "/tmp",
-                 UPK_INDEX_SCHEMA, (unsigned long long)h);
-  return n < 0 ? NULL : out;
+    return upk_xasprintf("%s/upskilld/index-v%d-%016llx.sqlite", xdg, UPK_INDEX_SCHEMA,
+                         (unsigned long long)h);
+  return upk_xasprintf("%s/.cache/upskilld/index-v%d-%016llx.sqlite", home ? home : "/tmp",
+                       UPK_INDEX_SCHEMA, (unsigned long long)h);
 }
 
 int upk_index_open(upk_index **out, const upk_index_options *opt) {
   *out = NULL;
-  upk_index *ix = calloc(1, sizeof *ix);
-  if (!ix)
-    return -ENOMEM;
+  upk_index *ix = upk_xcalloc(1, sizeof *ix);
   upk_index_options o = opt ? *opt : (upk_index_options){0};
   ix->max_dirs = o.max_dirs > 0 ? o.max_dirs : UPK_INDEX_MAX_DIRS;
   ix->w = default_weights;
@@ -380,8 +350,7 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
     ix->w = o.weights;
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
-    if (!(ix->db_path = strdup(o.db_path)))
-      goto fail;
+    ix->db_path = upk_xstrdup(o.db_path);
     if ((rc = mkdirs(ix->db_path)) < 0) {
       upk_ix_fail(ix, rc, "cannot create the directory of %s: %s", ix->db_path, strerror(-rc));
       goto fail;
@@ -475,7 +444,7 @@ static char *roots_signature(upk_index *ix) {
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
     return NULL;
   if (sqlite3_step(st) == SQLITE_ROW)
-    out = strdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
+    out = upk_xstrdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
   sqlite3_finalize(st);
   return out;
 }

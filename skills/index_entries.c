@@ -11,33 +11,36 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/fileio.h"
+#include "common/xalloc.h"
+
 /* ---- entries ---- */
 
 static char *col_dup(sqlite3_stmt *st, int col) {
   const unsigned char *s = sqlite3_column_text(st, col);
-  return strdup(s ? (const char *)s : "");
+  return upk_xstrdup(s ? (const char *)s : "");
 }
 
 char *upk_ix_diags_pack(const upk_diags *d) {
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "");
   for (size_t i = 0; d && i < d->len; i++) {
     const upk_diag *x = &d->items[i];
     char head[96];
     snprintf(head, sizeof head, "%d\x1f%d\x1f%d\x1f%d\x1f%d\x1f", x->severity, x->range.line,
              x->range.col, x->range.end_line, x->range.end_col);
-    upk_ix_buf_str(&b, head);
+    upk_buf_puts(&b, head);
     const char *parts[4] = {x->code, x->source, x->file, x->message};
     for (int k = 0; k < 4; k++) {
       size_t at = b.len;
-      upk_ix_buf_str(&b, parts[k] ? parts[k] : "");
+      upk_buf_puts(&b, parts[k] ? parts[k] : "");
       for (size_t j = at; j < b.len; j++) /* keep the separators unambiguous */
-        if (b.s[j] == '\x1e' || b.s[j] == '\x1f')
-          b.s[j] = ' ';
-      upk_ix_buf_add(&b, k < 3 ? "\x1f" : "\x1e", 1);
+        if (b.data[j] == '\x1e' || b.data[j] == '\x1f')
+          b.data[j] = ' ';
+      upk_buf_append(&b, k < 3 ? "\x1f" : "\x1e", 1);
     }
   }
-  return b.s;
+  return b.data;
 }
 
 static void diags_unpack(const char *s, upk_diags *d) {
@@ -45,7 +48,7 @@ static void diags_unpack(const char *s, upk_diags *d) {
     const char *end = strchr(s, '\x1e');
     if (!end)
       break;
-    char *rec = strndup(s, (size_t)(end - s)), *f[9] = {0}, *cur = rec;
+    char *rec = upk_xstrndup(s, (size_t)(end - s)), *f[9] = {0}, *cur = rec;
     int n;
     /* strsep keeps empty fields, which strtok would drop */
     for (n = 0; n < 9 && cur; n++)
@@ -55,7 +58,7 @@ static void diags_unpack(const char *s, upk_diags *d) {
       if (!upk_diags_add(d, (upk_severity)atoi(f[0]), *f[5] ? f[5] : NULL, *f[6] ? f[6] : NULL, r,
                          "%s", f[8]) &&
           *f[7])
-        d->items[d->len - 1].file = strdup(f[7]);
+        d->items[d->len - 1].file = upk_xstrdup(f[7]);
     }
     free(rec);
     s = end + 1;
@@ -70,7 +73,7 @@ int upk_ix_entry_from_row(sqlite3_stmt *st, int c, upk_index_entry *e) {
   e->dir = col_dup(st, c + 3);
   e->root = col_dup(st, c + 4);
   const unsigned char *agent = sqlite3_column_text(st, c + 5);
-  e->agent = agent && *agent ? strdup((const char *)agent) : NULL;
+  e->agent = agent && *agent ? upk_xstrdup((const char *)agent) : NULL;
   e->scope = (upk_index_scope)sqlite3_column_int(st, c + 6);
   e->priority = sqlite3_column_int(st, c + 7);
   e->shadowed = !sqlite3_column_int(st, c + 8);
@@ -110,15 +113,7 @@ static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_e
   int rc = 0, s;
   size_t cap = 0;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-    if (out->len == cap) {
-      cap = cap ? cap * 2 : 16;
-      upk_index_entry *p = realloc(out->items, cap * sizeof *p);
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      out->items = p;
-    }
+    UPK_GROW(out->items, cap, out->len + 1);
     if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len]))) {
       out->len++;
       if (cursor)
@@ -208,13 +203,14 @@ int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
 
 /* One SKILL.md's first placement: project before user before built-in, then root order. */
 #define FIRST_PLACE                                                                                \
-  "(SELECT p2.id FROM place p2 JOIN root r2 ON r2.id = p2.root WHERE p2.doc = d.id"               \
+  "(SELECT p2.id FROM place p2 JOIN root r2 ON r2.id = p2.root WHERE p2.doc = d.id"                \
   " ORDER BY r2.scope, r2.ord, p2.dir LIMIT 1)"
 
 int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_entries *out) {
-  static const char sql[] = "SELECT " UPK_ENTRY_COLS ", d.id FROM doc d JOIN place p ON p.id = "
-                            FIRST_PLACE " JOIN root r ON r.id = p.root WHERE d.id > ?1"
-                            " ORDER BY d.id LIMIT ?2";
+  static const char sql[] =
+      "SELECT " UPK_ENTRY_COLS ", d.id FROM doc d JOIN place p ON p.id = " FIRST_PLACE
+      " JOIN root r ON r.id = p.root WHERE d.id > ?1"
+      " ORDER BY d.id LIMIT ?2";
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -249,27 +245,6 @@ int upk_index_place_at(upk_index *ix, const char *dir, upk_index_entry *out) {
 
 /* ---- get ---- */
 
-static int read_file(const char *path, size_t max, char **out, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return -errno;
-  struct stat sb;
-  if (fstat(fileno(f), &sb) || (size_t)sb.st_size > max) {
-    fclose(f);
-    return -EFBIG;
-  }
-  char *buf = malloc((size_t)sb.st_size + 1);
-  size_t n = buf ? fread(buf, 1, (size_t)sb.st_size, f) : 0;
-  fclose(f);
-  if (!buf)
-    return -ENOMEM;
-  buf[n] = 0;
-  *out = buf;
-  if (len)
-    *len = n;
-  return 0;
-}
-
 typedef struct file_list {
   char **v;
   size_t n, cap;
@@ -297,16 +272,8 @@ static void list_files(const char *base, const char *rel, int depth, file_list *
       if (depth < UPK_INDEX_MAX_DEPTH)
         list_files(base, sub, depth + 1, fl);
     } else if (S_ISREG(sb.st_mode)) {
-      if (fl->n == fl->cap) {
-        size_t cap = fl->cap ? fl->cap * 2 : 16;
-        char **p = realloc(fl->v, cap * sizeof *p);
-        if (!p)
-          break;
-        fl->v = p;
-        fl->cap = cap;
-      }
-      if ((fl->v[fl->n] = strdup(sub)))
-        fl->n++;
+      UPK_GROW(fl->v, fl->cap, fl->n + 1);
+      fl->v[fl->n++] = upk_xstrdup(sub);
     }
   }
   closedir(d);
@@ -337,13 +304,14 @@ int upk_index_get(upk_index *ix, const char *name, const char *agent, upk_index_
   sqlite3_finalize(st);
   if (rc)
     return rc;
-  if ((rc = read_file(out->e.path, 10u << 20, &out->text, &out->text_len))) {
+  if (!(out->text = upk_read_file(out->e.path, 10u << 20, &out->text_len))) {
+    rc = -errno;
     upk_index_skill_free(out);
     return upk_ix_fail(ix, rc, "cannot read %s: %s", name, strerror(-rc));
   }
   char meta[PATH_MAX];
   if (snprintf(meta, sizeof meta, "%s/skill_meta.json", out->e.dir) < (int)sizeof meta)
-    read_file(meta, 1u << 20, &out->meta_text, NULL);
+    out->meta_text = upk_read_file(meta, 1u << 20, &(size_t){0});
   file_list fl = {0};
   list_files(out->e.dir, "", 1, &fl);
   qsort(fl.v, fl.n, sizeof *fl.v, cmp_str);
@@ -392,19 +360,11 @@ int upk_index_shadows_between(upk_index *ix, const char *first, const char *last
   size_t cap = 0;
   int rc = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    if (*n == cap) {
-      cap = cap ? cap * 2 : 8;
-      upk_index_shadow *p = realloc(*out, cap * sizeof *p);
-      if (!p) {
-        rc = -ENOMEM;
-        break;
-      }
-      *out = p;
-    }
+    UPK_GROW(*out, cap, *n + 1);
     upk_index_shadow *s = &(*out)[(*n)++];
     const unsigned char *agent = sqlite3_column_text(st, 1);
     s->name = col_dup(st, 0);
-    s->agent = agent && *agent ? strdup((const char *)agent) : NULL;
+    s->agent = agent && *agent ? upk_xstrdup((const char *)agent) : NULL;
     s->winner = col_dup(st, 2);
     s->winner_scope = (upk_index_scope)sqlite3_column_int(st, 3);
     s->shadowed = col_dup(st, 4);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 static bool agent_ok(const char *agent, const char *const *agents, size_t n) {
   if (!n || !agent || !*agent)
     return true;
@@ -49,18 +51,18 @@ static int entry_at(upk_index *ix, int64_t doc, const char *const *agents, size_
     if (!agent_ok(agent, agents, n_agents) || (found && !place_before(k, best)))
       continue;
     free(e->agent), free(e->dir), free(e->root), free(e->name);
-    e->agent = agent && *agent ? strdup(agent) : NULL;
+    e->agent = agent && *agent ? upk_xstrdup(agent) : NULL;
     e->scope = (upk_index_scope)k.scope;
     e->priority = k.priority;
-    e->dir = strdup((const char *)sqlite3_column_text(pl, 3));
-    e->root = strdup((const char *)sqlite3_column_text(pl, 4));
-    e->name = strdup((const char *)sqlite3_column_text(pl, 5));
+    e->dir = upk_xstrdup((const char *)sqlite3_column_text(pl, 3));
+    e->root = upk_xstrdup((const char *)sqlite3_column_text(pl, 4));
+    e->name = upk_xstrdup((const char *)sqlite3_column_text(pl, 5));
     best = k;
     found = true;
   }
   if (found) {
-    e->description = strdup((const char *)sqlite3_column_text(info, 0));
-    e->path = strdup((const char *)sqlite3_column_text(info, 1));
+    e->description = upk_xstrdup((const char *)sqlite3_column_text(info, 0));
+    e->path = upk_xstrdup((const char *)sqlite3_column_text(info, 1));
     e->usable = true;
     e->tokens = (size_t)sqlite3_column_int64(info, 3);
     if (where)

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "skills/index.h"
+#include "common/dynbuf.h"
 #include "common/strpool.h"
 
 /* Bump when the schema or what is stored changes: older cache files are then
@@ -82,14 +83,6 @@ struct upk_index {
   bool pcache_stale;            /* a row changed since: drop them at the next lookup */
   char err[512];
 };
-
-/* A growable string; s is NUL-terminated whenever len > 0. */
-typedef struct upk_ix_buf {
-  char *s;
-  size_t len, cap;
-} upk_ix_buf;
-int upk_ix_buf_add(upk_ix_buf *b, const char *s, size_t n);
-int upk_ix_buf_str(upk_ix_buf *b, const char *s);
 
 /* index.c */
 int upk_ix_fail(upk_index *ix, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 /* Skills with the word in head or body: counted when both lists are at
  * hand (both sorted by rowid), else estimated as if the tables were
  * independent (a table's list is not walked when the word is too common
@@ -84,9 +86,7 @@ static void find_all(const upk_ix_postings *l, const int64_t *rows, size_t n,
 
 int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_t *rows, size_t n,
                         double *score, uint64_t *in_body) {
-  const upk_ix_posting **h = malloc(2 * n * sizeof *h), **t = h + n;
-  if (!h)
-    return -1;
+  const upk_ix_posting **h = upk_xmalloc(2 * n * sizeof *h), **t = h + n;
   memset(in_body, 0, n * sizeof *in_body);
   for (int k = 0; k < j->n; k++) {
     const upk_ix_joint_word *w = &j->w[k];

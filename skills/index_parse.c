@@ -23,6 +23,7 @@
 
 #include "skills/skill.h"
 #include "skills/validate.h"
+#include "common/xalloc.h"
 
 #define MAX_HELPERS 3
 #define WINDOW 256
@@ -30,13 +31,13 @@
 
 static char *trimmed(const char *s) {
   if (!s)
-    return strdup("");
+    return upk_xstrdup("");
   while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
     s++;
   size_t n = strlen(s);
   while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
     n--;
-  return strndup(s, n);
+  return upk_xstrndup(s, n);
 }
 
 /* The directory name (when it differs from the skill's name) and the
@@ -46,17 +47,17 @@ static char *trimmed(const char *s) {
  * weigh as much as the skill's own name. Agents such as Claude Code still
  * invoke a skill by its directory, so it is searchable. */
 static char *name_column(const upk_skill *s, const char *name, const char *dirname) {
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "");
   if (strcmp(name, dirname)) {
-    upk_ix_buf_str(&b, dirname);
-    upk_ix_buf_str(&b, "\n");
+    upk_buf_puts(&b, dirname);
+    upk_buf_puts(&b, "\n");
   }
   for (size_t i = 0; i < s->n_headings; i++) {
-    upk_ix_buf_str(&b, s->headings[i].text ? s->headings[i].text : "");
-    upk_ix_buf_str(&b, "\n");
+    upk_buf_puts(&b, s->headings[i].text ? s->headings[i].text : "");
+    upk_buf_puts(&b, "\n");
   }
-  return b.s;
+  return b.data;
 }
 
 /* The body as it is searched: prose only, at most UPK_INDEX_BODY_MAX bytes.
@@ -69,8 +70,8 @@ static char *name_column(const upk_skill *s, const char *name, const char *dirna
 static char *searched_body(const upk_skill *s) {
   const char *body = s->body ? s->body : "";
   size_t len = strlen(body), at = 0;
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "");
   for (size_t i = 0; i <= s->n_code && b.len < UPK_INDEX_BODY_MAX; i++) {
     size_t end = i < s->n_code ? s->code[i].start : len;
     if (end > len)
@@ -82,14 +83,14 @@ static char *searched_body(const upk_skill *s) {
         while (n && body[at + n] != ' ' && body[at + n] != '\n')
           n--;
       }
-      upk_ix_buf_add(&b, body + at, n);
+      upk_buf_append(&b, body + at, n);
     }
     if (i < s->n_code && s->code[i].end > at) {
       at = s->code[i].end;
-      upk_ix_buf_str(&b, "\n");
+      upk_buf_puts(&b, "\n");
     }
   }
-  return b.s;
+  return b.data;
 }
 
 void upk_ix_parse(const char *dir, upk_ix_parsed *p) {
@@ -110,7 +111,7 @@ void upk_ix_parse(const char *dir, upk_ix_parsed *p) {
   p->desc = trimmed(s.description);
   if (p->name && !*p->name) { /* lenient: a skill without a name is known by its directory */
     free(p->name);
-    p->name = strdup(base);
+    p->name = upk_xstrdup(base);
   }
   p->name_col = p->name ? name_column(&s, p->name, base) : NULL;
   p->body = searched_body(&s);
@@ -202,8 +203,8 @@ static int helper_count(size_t n) {
 }
 
 int upk_ix_pool_start(upk_ix_pool **out, const char *const *dirs, upk_ix_parsed *parsed, size_t n) {
-  upk_ix_pool *p = calloc(1, sizeof *p);
-  if (!p || !(p->ready = calloc(n ? n : 1, sizeof *p->ready))) {
+  upk_ix_pool *p = upk_xcalloc(1, sizeof *p);
+  if (!p || !(p->ready = upk_xcalloc(n ? n : 1, sizeof *p->ready))) {
     free(p);
     return -ENOMEM;
   }

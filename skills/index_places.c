@@ -21,18 +21,14 @@
 #include <string.h>
 
 #include "common/fnv1a.h"
+#include "common/xalloc.h"
 
 /* Room for element n of *v (elements of `size` bytes, *cap of them): doubled when full, at most
- * UINT32_MAX (the hash stores indexes in 32 bits). False: no memory. */
+ * UINT32_MAX (the hash stores indexes in 32 bits). False: past that. */
 static bool room_for(void **v, size_t *cap, size_t n, size_t size) {
-  if (n < *cap)
-    return true;
-  size_t more = *cap ? *cap * 2 : 1024;
-  void *p = more < UINT32_MAX ? realloc(*v, more * size) : NULL;
-  if (!p)
+  if (n >= UINT32_MAX - 1)
     return false;
-  *v = p;
-  *cap = more;
+  *v = upk_xgrow(*v, cap, n < 1024 ? 1024 : n + 1, size); /* 1024 at first */
   return true;
 }
 
@@ -91,9 +87,7 @@ static bool build_slots(upk_ix_places *ps) {
   size_t size = 16;
   while (size < ps->n * 2)
     size *= 2;
-  ps->slots = calloc(size, sizeof *ps->slots);
-  if (!ps->slots)
-    return false;
+  ps->slots = upk_xcalloc(size, sizeof *ps->slots);
   ps->mask = size - 1;
   for (size_t i = 0; i < ps->n; i++) {
     size_t k = key_hash(ps->v[i].root, ps->v[i].dir) & ps->mask;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "common/fnv1a.h"
+#include "common/xalloc.h"
 
 #define SLOTS 8192 /* open addressing: at most half of them used */
 #define MAX_ENTRIES (SLOTS / 2)
@@ -112,7 +113,7 @@ static int by_recent_use(const void *a, const void *b) {
 /* Keep the most recently used entries, within three quarters of each bound:
  * a rebuild then comes only every so many lookups. */
 static void evict(upk_ix_pcache *c) {
-  entry *all = malloc(c->entries * sizeof *all);
+  entry *all = upk_xmalloc(c->entries * sizeof *all);
   if (!all) { /* cannot sort them: drop them all */
     for (size_t i = 0; i < SLOTS; i++)
       if (c->slot[i].hash)
@@ -145,16 +146,14 @@ void upk_ix_pcache_put(upk_index *ix, int which, const char *text, int len, upk_
   size_t size = rows->n * sizeof *rows->v;
   if (rows->n < UPK_IX_PCACHE_MIN_ROWS || size > MAX_BYTES / 4)
     return;
-  if (!ix->pcache && !(ix->pcache = calloc(1, sizeof *ix->pcache)))
+  if (!ix->pcache && !(ix->pcache = upk_xcalloc(1, sizeof *ix->pcache)))
     return;
   upk_ix_pcache *c = ix->pcache;
   uint64_t h = key_hash(which, text, len);
   entry *e = find_slot(c, h, which, text, len);
   if (e->hash)
     return; /* kept already (a task that asks a phrase twice) */
-  char *key = malloc((size_t)len + 2);
-  if (!key)
-    return;
+  char *key = upk_xmalloc((size_t)len + 2);
   key[0] = (char)('0' + which);
   memcpy(key + 1, text, (size_t)len);
   key[len + 1] = '\0';
@@ -177,7 +176,7 @@ bool upk_ix_pcache_totals(upk_index *ix, int which, int64_t *rows, int64_t *toke
 }
 
 void upk_ix_pcache_set_totals(upk_index *ix, int which, int64_t rows, int64_t tokens) {
-  if (!ix->pcache && !(ix->pcache = calloc(1, sizeof *ix->pcache)))
+  if (!ix->pcache && !(ix->pcache = upk_xcalloc(1, sizeof *ix->pcache)))
     return;
   ix->pcache->rows[which] = rows;
   ix->pcache->tokens[which] = tokens;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 #define MAX_TERMS 32                   /* kept words per task: the rarest ones */
 #define MAX_SEEN 256                   /* distinct words considered */
 #define MAX_TASK 8192                  /* bytes of the task that are read */
@@ -87,8 +89,8 @@ typedef struct stems {
 } stems;
 
 typedef struct part {
-  upk_ix_buf fts;                /* the phrases, quoted as a MATCH has them, one after another */
-  upk_ix_buf keys;               /* their kept lists' keys (upk_ix_phrase), one after another */
+  upk_buf fts;  /* the phrases, quoted as a MATCH has them, one after another */
+  upk_buf keys; /* their kept lists' keys (upk_ix_phrase), one after another */
   size_t key_at[MAX_PHRASES];
   bool all_common;               /* every word in half the skills: rows with all, unranked */
   int phrase_term[MAX_PHRASES];  /* phrase index -> t[] index */
@@ -266,19 +268,19 @@ static int add_phrase(upk_index *ix, part *p, int term_ix, const char *text, boo
   if (!ps->n)
     return -1;
   p->at[p->nphrase] = p->fts.len;
-  upk_ix_buf_str(&p->fts, "\"");
+  upk_buf_puts(&p->fts, "\"");
   for (const char *c = text; *c; c++) /* the tokenizer never yields quotes; be sure */
-    upk_ix_buf_add(&p->fts, c, *c == '"' ? 0 : 1);
-  upk_ix_buf_str(&p->fts, prefix ? "\"*" : "\"");
+    upk_buf_append(&p->fts, c, *c == '"' ? 0 : 1);
+  upk_buf_puts(&p->fts, prefix ? "\"*" : "\"");
   p->ph[p->nphrase].len = (int)(p->fts.len - p->at[p->nphrase]);
   p->key_at[p->nphrase] = p->keys.len;
   if (!prefix && ps->n > 0)
     for (int k = 0; k < ps->n; k++) {
-      upk_ix_buf_str(&p->keys, k ? " " : "=");
-      upk_ix_buf_str(&p->keys, ps->s[k]);
+      upk_buf_puts(&p->keys, k ? " " : "=");
+      upk_buf_puts(&p->keys, ps->s[k]);
     }
   else
-    upk_ix_buf_add(&p->keys, p->fts.s + p->at[p->nphrase], (size_t)p->ph[p->nphrase].len);
+    upk_buf_append(&p->keys, p->fts.data + p->at[p->nphrase], (size_t)p->ph[p->nphrase].len);
   p->ph[p->nphrase].key_len = (int)(p->keys.len - p->key_at[p->nphrase]);
   p->phrase_term[p->nphrase] = term_ix;
   return p->nphrase++;
@@ -341,10 +343,8 @@ static void build_match(upk_index *ix, query *q, int which) {
         add_phrase(ix, p, i, full, false);
   }
   for (int k = 0; k < p->nphrase; k++) { /* the buffers have stopped moving */
-    p->ph[k].text = p->fts.s + p->at[k];
-    p->ph[k].key = p->keys.s ? p->keys.s + p->key_at[k] : p->ph[k].text; /* no memory: text */
-    if (!p->keys.s)
-      p->ph[k].key_len = p->ph[k].len;
+    p->ph[k].text = p->fts.data + p->at[k];
+    p->ph[k].key = p->keys.data + p->key_at[k];
   }
 }
 
@@ -427,13 +427,11 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
   table_totals(ix, &q->part[BODY], BODY, &body_rows, &body_tokens);
   if (!rows || !c->n)
     return 0; /* no head rows known: the order stays the tables' */
-  upk_ix_joint *j = calloc(1, sizeof *j);
-  int64_t *doc = malloc(c->n * sizeof *doc);
-  double *score = calloc(c->n, sizeof *score);
-  uint64_t *in_body = malloc(c->n * sizeof *in_body);
+  upk_ix_joint *j = upk_xcalloc(1, sizeof *j);
+  int64_t *doc = upk_xmalloc(c->n * sizeof *doc);
+  double *score = upk_xcalloc(c->n, sizeof *score);
+  uint64_t *in_body = upk_xmalloc(c->n * sizeof *in_body);
   int term_of[UPK_IX_JOINT_MAX], rc = -ENOMEM;
-  if (!j || !doc || !score || !in_body)
-    goto done;
   for (int i = 0; i < q->n && j->n < UPK_IX_JOINT_MAX; i++) {
     upk_ix_joint_word *w = &j->w[j->n];
     for (int t = HEAD; t <= BODY; t++) {
@@ -526,29 +524,27 @@ static int head_fields(upk_index *ix, query *q, cand *x) {
 static const char *const field_names[] = {"name", "description", "headings", "body"};
 
 static int fill_why(query *q, const cand *c, upk_index_hit *h) {
-  upk_ix_buf b = {0};
-  upk_ix_buf_str(&b, "");
-  h->matches = calloc((size_t)q->n + 1, sizeof *h->matches);
-  if (!h->matches)
-    return -ENOMEM;
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "");
+  h->matches = upk_xcalloc((size_t)q->n + 1, sizeof *h->matches);
   for (int i = 0; i < q->n; i++) {
     if (!c->fields[i])
       continue;
     upk_index_match *m = &h->matches[h->n_matches++];
-    m->term = strdup(q->t[i].word);
+    m->term = upk_xstrdup(q->t[i].word);
     m->fields = c->fields[i];
-    upk_ix_buf_str(&b, b.len ? "; " : "");
-    upk_ix_buf_str(&b, q->t[i].word);
+    upk_buf_puts(&b, b.len ? "; " : "");
+    upk_buf_puts(&b, q->t[i].word);
     const char *sep = " (";
     for (int f = 0; f < 4; f++)
       if (c->fields[i] & (1u << f)) {
-        upk_ix_buf_str(&b, sep);
-        upk_ix_buf_str(&b, field_names[f]);
+        upk_buf_puts(&b, sep);
+        upk_buf_puts(&b, field_names[f]);
         sep = ", ";
       }
-    upk_ix_buf_str(&b, ")");
+    upk_buf_puts(&b, ")");
   }
-  h->why = b.s;
+  h->why = b.data;
   return h->why ? 0 : -ENOMEM;
 }
 
@@ -572,8 +568,8 @@ static bool name_taken(const upk_index_hits *out, const char *name) {
  * become hits. */
 static int run_query(upk_index *ix, query *q, size_t limit, const char *const *agents,
                      size_t n_agents, upk_index_hits *out) {
-  cands c = {calloc(2 * CANDIDATES, sizeof *c.v), 0};
-  out->items = calloc(limit, sizeof *out->items);
+  cands c = {upk_xcalloc(2 * CANDIDATES, sizeof *c.v), 0};
+  out->items = upk_xcalloc(limit, sizeof *out->items);
   int rc = c.v && out->items ? 0 : -ENOMEM;
   if (!rc)
     rc = run_parts(ix, q, &c);
@@ -622,9 +618,11 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
                        "the task is empty: describe in a few words what you want to do");
   if (!limit)
     limit = 10;
-  query *q = calloc(1, sizeof *q);
-  if (!q)
-    return -ENOMEM;
+  query *q = upk_xcalloc(1, sizeof *q);
+  for (int w = HEAD; w <= BODY; w++) {
+    upk_buf_init(&q->part[w].fts, SIZE_MAX);
+    upk_buf_init(&q->part[w].keys, SIZE_MAX);
+  }
   /* One read transaction for all of the lookup's statements, the words'
    * document counts included: each statement outside one begins and ends
    * its own, two fcntl locks and a look at the WAL for commits each (~17
@@ -648,8 +646,8 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   if (own)
     sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
   for (int w = HEAD; w <= BODY; w++) {
-    free(q->part[w].fts.s);
-    free(q->part[w].keys.s);
+    free(q->part[w].fts.data);
+    free(q->part[w].keys.data);
   }
   free(q);
   if (rc)

@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 #define SIZE_MAX_ROWID (1 << 24) /* rows past this are not cached: asked of FTS5 each time */
 
 static const char *const docsize_table[2] = {"fts_docsize", "fts_body_docsize"};
@@ -55,9 +57,7 @@ static bool size_fit(upk_index *ix, int which, int64_t rowid) {
   size_t cap = ix->size_cap[which] ? ix->size_cap[which] : 4096;
   while (cap <= (size_t)rowid)
     cap *= 2;
-  uint32_t *c = realloc(ix->size[which], cap * sizeof *c);
-  if (!c)
-    return false;
+  uint32_t *c = upk_xrealloc(ix->size[which], cap * sizeof *c);
   memset(c + ix->size_cap[which], 0, (cap - ix->size_cap[which]) * sizeof *c);
   ix->size[which] = c;
   ix->size_cap[which] = cap;
@@ -169,9 +169,7 @@ static int note_posting(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud)
   upk_ix_postings *p = ((upk_ix_postings **)ud)[1];
   if (p->n == p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 256;
-    upk_ix_posting *v = realloc(p->v, cap * sizeof *v);
-    if (!v)
-      return SQLITE_NOMEM;
+    upk_ix_posting *v = upk_xrealloc(p->v, cap * sizeof *v);
     p->v = v;
     p->cap = cap;
   }
@@ -242,16 +240,10 @@ static int scratch_fit(upk_ix_scratch *s, int64_t max_rowid) {
   size_t cap = s->cap ? s->cap : 4096;
   while (cap <= (size_t)max_rowid)
     cap *= 2;
-  double *acc = realloc(s->acc, cap * sizeof *acc);
-  if (acc)
-    s->acc = acc;
-  unsigned char *count = realloc(s->count, cap);
-  if (count)
-    s->count = count;
-  if (!acc || !count)
-    return SQLITE_NOMEM;
-  memset(acc + s->cap, 0, (cap - s->cap) * sizeof *acc);
-  memset(count + s->cap, 0, cap - s->cap);
+  s->acc = upk_xreallocarray(s->acc, cap, sizeof *s->acc);
+  s->count = upk_xrealloc(s->count, cap);
+  memset(s->acc + s->cap, 0, (cap - s->cap) * sizeof *s->acc);
+  memset(s->count + s->cap, 0, cap - s->cap);
   s->cap = cap;
   return 0;
 }
@@ -289,8 +281,8 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
       if (r->rows[i].v[r->rows[i].n - 1].rowid > max_rowid)
         max_rowid = r->rows[i].v[r->rows[i].n - 1].rowid;
     }
-  int64_t *touched = malloc((total + 1) * sizeof *touched);
-  kept *heap = malloc((r->keep + 1) * sizeof *heap);
+  int64_t *touched = upk_xmalloc((total + 1) * sizeof *touched);
+  kept *heap = upk_xmalloc((r->keep + 1) * sizeof *heap);
   if (!touched || !heap || scratch_fit(s, max_rowid) || max_rowid >= (int64_t)s->cap) {
     free(touched);
     free(heap);
@@ -418,16 +410,16 @@ void upk_ix_rank_close(upk_index *ix) {
  * otherwise open each kept one's doclist to merge it into the OR. When no
  * row has them, the kept lists are all there is (an AND: nothing). */
 static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job, rank_ctx *r) {
-  upk_ix_buf e = {0};
+  upk_buf e = UPK_BUF_INIT(SIZE_MAX);
   for (int k = 0; k < r->n_asked; k++) {
     const upk_ix_phrase *ph = &job->ph[r->asked[k]];
-    upk_ix_buf_str(&e, k ? (job->all ? " AND " : " OR ") : "");
-    upk_ix_buf_add(&e, ph->text, (size_t)ph->len);
+    upk_buf_puts(&e, k ? (job->all ? " AND " : " OR ") : "");
+    upk_buf_append(&e, ph->text, (size_t)ph->len);
   }
-  if (!e.s)
+  if (!e.data)
     return -ENOMEM;
   int rc = 0;
-  sqlite3_bind_text(st, 1, e.s, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 1, e.data, -1, SQLITE_STATIC);
   sqlite3_bind_pointer(st, 2, r, "upk_ix_rank", NULL);
   int s = sqlite3_step(st);
   if (s != SQLITE_ROW && s != SQLITE_DONE)
@@ -435,7 +427,7 @@ static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *
              ? upk_ix_fail(ix, -EIO, "lookup: the query's phrases do not line up with FTS5's")
              : upk_ix_sql_fail(ix, "lookup");
   sqlite3_reset(st);
-  free(e.s);
+  free(e.data);
   return rc;
 }
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 /* Is path inside (or equal to) base? Sets *rest to what follows "base/". */
 static bool under(const char *path, const char *base, const char **rest) {
   size_t n = strlen(base);
@@ -36,8 +38,8 @@ static bool done_before(done_set *d, int64_t root, const char *sub) {
   for (size_t i = 0; i < d->n; i++)
     if (!strcmp(d->v[i], key))
       return true;
-  char **p = realloc(d->v, (d->n + 1) * sizeof *p);
-  if (p && (p[d->n] = strdup(key))) {
+  char **p = upk_xrealloc(d->v, (d->n + 1) * sizeof *p);
+  if (p && (p[d->n] = upk_xstrdup(key))) {
     d->v = p;
     d->n++;
   } else if (p)

@@ -13,6 +13,7 @@
 
 #include "skills/skill.h"
 #include "skills/validate.h"
+#include "common/xalloc.h"
 
 void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *diags,
                       upk_index_stats *st) {
@@ -96,7 +97,7 @@ static void report_shadows(upk_index *ix, upk_diags *diags) {
                        upk_index_scope_name(sh[i].shadowed_scope), sh[i].agent ? " for " : "",
                        sh[i].agent ? sh[i].agent : "", sh[i].winner,
                        upk_index_scope_name(sh[i].winner_scope)))
-      diags->items[diags->len - 1].file = strdup(sh[i].shadowed);
+      diags->items[diags->len - 1].file = upk_xstrdup(sh[i].shadowed);
   upk_index_shadows_free(sh, n);
 }
 
@@ -153,12 +154,10 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
 
 static int remember_root(struct upk_ix_job *j, const char *real, const scan *sc, const char *dir,
                          size_t first) {
-  job_root *p = realloc(j->roots, (j->n_roots + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  job_root *p = upk_xrealloc(j->roots, (j->n_roots + 1) * sizeof *p);
   j->roots = p;
-  p[j->n_roots] =
-      (job_root){strdup(real), sc->max_depth, strdup(dir), first, j->n - first, sc->limit_hit};
+  p[j->n_roots] = (job_root){upk_xstrdup(real), sc->max_depth, upk_xstrdup(dir), first,
+                             j->n - first,      sc->limit_hit};
   if (!p[j->n_roots].real || !p[j->n_roots].dir)
     return -ENOMEM;
   j->n_roots++;
@@ -212,9 +211,7 @@ static bool same_digest(upk_index *ix, uint64_t digest) {
 
 int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
   upk_ix_job_free(ix);
-  struct upk_ix_job *j = calloc(1, sizeof *j);
-  if (!j)
-    return -ENOMEM;
+  struct upk_ix_job *j = upk_xcalloc(1, sizeof *j);
   clock_gettime(CLOCK_MONOTONIC, &j->t0);
   j->gen = ++ix->gen;
   j->bulk = ix->n_docs == 0;
@@ -342,10 +339,10 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
   /* Not zeroed: upk_ix_probe_doc() sets every field it reads, and most items (found unchanged)
    * never use their 8 KB slot. calloc's zeroing of the whole array, 2 MB per chunk, was a fifth of
    * a restart's time. */
-  probe *pr = malloc((n ? n : 1) * sizeof *pr);
-  upk_ix_parsed *parsed = calloc(n ? n : 1, sizeof *parsed);
-  const char **dirs = calloc(n ? n : 1, sizeof *dirs);
-  size_t *todo = calloc(n ? n : 1, sizeof *todo); /* item -> its parse slot + 1; 0: none */
+  probe *pr = upk_xmalloc((n ? n : 1) * sizeof *pr);
+  upk_ix_parsed *parsed = upk_xcalloc(n ? n : 1, sizeof *parsed);
+  const char **dirs = upk_xcalloc(n ? n : 1, sizeof *dirs);
+  size_t *todo = upk_xcalloc(n ? n : 1, sizeof *todo); /* item -> its parse slot + 1; 0: none */
   int rc = pr && parsed && dirs && todo ? 0 : -ENOMEM;
   upk_ix_forget_parent(ix);                   /* chunks can be minutes apart */
   for (size_t i = from; !rc && i < to; i++) { /* which documents need parsing */
@@ -466,8 +463,8 @@ int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n) {
     return upk_ix_sql_fail(ix, "truncated roots");
   int rc = 0;
   while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-    char **p = realloc(*dirs, (*n + 1) * sizeof *p);
-    if (!p || !(p[*n] = strdup((const char *)sqlite3_column_text(st, 0))))
+    char **p = upk_xrealloc(*dirs, (*n + 1) * sizeof *p);
+    if (!p || !(p[*n] = upk_xstrdup((const char *)sqlite3_column_text(st, 0))))
       rc = -ENOMEM;
     if (p)
       *dirs = p;

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 #define PREFETCH_MIN 256 /* children of a folder worth a second thread's stats */
 
 static void scan_diag(scan *sc, upk_severity sev, const char *code, const char *file,
@@ -23,7 +25,7 @@ static void scan_diag(scan *sc, upk_severity sev, const char *code, const char *
   upk_range whole = {-1, 0, -1, 0};
   if (upk_diags_add(sc->diags, sev, code, "upskilld-index", whole, "%s%s%s", msg,
                     detail ? ": " : "", detail ? detail : "") == 0)
-    sc->diags->items[sc->diags->len - 1].file = strdup(file);
+    sc->diags->items[sc->diags->len - 1].file = upk_xstrdup(file);
 }
 
 /* A stat of a child's SKILL.md made ahead of the walk (prefetch_skill_files). */
@@ -89,14 +91,12 @@ static char *resolve(upk_index *ix, const char *dir, bool real_dir) {
   size_t plen = (size_t)(slash - dir);
   if (!ix->parent || strlen(ix->parent) != plen || strncmp(ix->parent, dir, plen)) {
     upk_ix_forget_parent(ix);
-    ix->parent = strndup(dir, plen);
+    ix->parent = upk_xstrndup(dir, plen);
     ix->parent_real = ix->parent ? realpath(ix->parent, NULL) : NULL;
   }
-  char *out = NULL;
-  if (!ix->parent_real ||
-      asprintf(&out, "%s%s", strcmp(ix->parent_real, "/") ? ix->parent_real : "", slash) < 0)
+  if (!ix->parent_real)
     return realpath(dir, NULL);
-  return out;
+  return upk_xasprintf("%s%s", strcmp(ix->parent_real, "/") ? ix->parent_real : "", slash);
 }
 
 /* The document stored at loc, from the scan's read-ahead or else the index (then read into *row,
@@ -141,7 +141,7 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
   int rc = 0;
   if (d && d->mtime == (int64_t)pr->sb.st_mtim.tv_sec * 1000000000 + pr->sb.st_mtim.tv_nsec &&
       d->size == (int64_t)pr->sb.st_size && d->ino == (int64_t)pr->sb.st_ino) {
-    *name = strdup(d->name);
+    *name = upk_xstrdup(d->name);
     rc = *name ? 1 : -ENOMEM;
     if (sc->st)
       sc->st->unchanged++;
@@ -174,7 +174,7 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
               strerror(-p->rc));
     for (size_t i = 0; sc->diags && i < p->d.len; i++)
       if (!p->d.items[i].file)
-        p->d.items[i].file = strdup(pr->mdpath);
+        p->d.items[i].file = upk_xstrdup(pr->mdpath);
     if (sc->diags)
       upk_diags_take(sc->diags, &p->d);
     return 0;
@@ -286,14 +286,7 @@ void upk_ix_digest_str(uint64_t *h, const char *s) {
 
 int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f, bool pooled) {
   struct upk_ix_job *j = sc->collect;
-  if (j->n == j->cap) {
-    size_t cap = j->cap ? j->cap * 2 : 1024;
-    job_item *p = realloc(j->items, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    j->items = p;
-    j->cap = cap;
-  }
+  UPK_GROW(j->items, j->cap, j->n + 1);
   const char *d = pooled ? dir : upk_strpool_dup(&j->strings, dir);
   j->items[j->n] = (job_item){.root = sc->root, .dir = d, .md = md, .f = *f};
   if (!j->items[j->n].dir)
@@ -335,15 +328,8 @@ static dent *read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
   while ((de = readdir(d))) {
     if (upk_ix_skipped_name(de->d_name))
       continue;
-    if (*n == cap) {
-      cap = cap ? cap * 2 : 32;
-      dent *p = realloc(v, cap * sizeof *p);
-      if (!p)
-        break;
-      v = p;
-    }
-    if (!(v[*n].name = strdup(de->d_name)))
-      break;
+    UPK_GROW(v, cap, *n + 1);
+    v[*n].name = upk_xstrdup(de->d_name);
     v[(*n)++].type = de->d_type;
   }
   closedir(d);
@@ -455,7 +441,7 @@ static void *stat_thread(void *arg) {
  * 0.79-0.99 s). NULL:
  * too few to be worth a thread, or no memory; the walk stats them itself. */
 static pre_stat *prefetch_skill_files(const char *dir, const dent *names, size_t n) {
-  pre_stat *out = n >= PREFETCH_MIN ? calloc(n, sizeof *out) : NULL;
+  pre_stat *out = n >= PREFETCH_MIN ? upk_xcalloc(n, sizeof *out) : NULL;
   if (!out)
     return NULL;
   prefetch a = {dir, names, out, 0, n / 2}, b = {dir, names, out, n / 2, n};

@@ -18,6 +18,7 @@
 #include "skills/install_root.h"
 #include "skills/skill.h"
 #include "skills/validate.h"
+#include "common/xalloc.h"
 
 int upk_install_test_no_exchange;
 
@@ -42,10 +43,10 @@ static upk_validate_mode mode_of(const job *j) {
 static int new_target(job *j, upk_resolved_dir *d, const char *name) {
   upk_install_result *res = j->res;
   size_t i = res->n_targets;
-  upk_install_target *t = realloc(res->targets, (i + 1) * sizeof *t);
+  upk_install_target *t = upk_xrealloc(res->targets, (i + 1) * sizeof *t);
   if (t)
     res->targets = t;
-  upk_resolved_dir *ds = t ? realloc(j->dirs, (i + 1) * sizeof *ds) : NULL;
+  upk_resolved_dir *ds = t ? upk_xrealloc(j->dirs, (i + 1) * sizeof *ds) : NULL;
   if (!ds)
     return -ENOMEM;
   j->dirs = ds;
@@ -53,10 +54,8 @@ static int new_target(job *j, upk_resolved_dir *d, const char *name) {
   ds[i] = *d;
   memset(d, 0, sizeof *d);
   res->n_targets++;
-  if (!(t[i].root = strdup(ds[i].path)) || asprintf(&t[i].path, "%s/%s", ds[i].path, name) < 0) {
-    t[i].path = NULL;
-    return -ENOMEM;
-  }
+  t[i].root = upk_xstrdup(ds[i].path);
+  t[i].path = upk_xasprintf("%s/%s", ds[i].path, name);
   return 0;
 }
 
@@ -80,9 +79,7 @@ static int add_target(job *j, const upk_agent *a, upk_scope scope, const char *p
   if (rc < 0)
     return rc;
   upk_install_target *t = &res->targets[i];
-  const char **ids = realloc(t->agents, (t->n_agents + 1) * sizeof *ids);
-  if (!ids)
-    return -ENOMEM;
+  const char **ids = upk_xrealloc(t->agents, (t->n_agents + 1) * sizeof *ids);
   t->agents = ids;
   t->agents[t->n_agents++] = a->id;
   return 0;
@@ -150,9 +147,9 @@ static char *skill_name(const char *path, const char *text, size_t len, char **d
   memset(&s, 0, sizeof s);
   int rc =
       path ? upk_skill_load(path, &s, &scratch) : upk_skill_parse(text, len, NULL, &s, &scratch);
-  char *name = rc == 0 && s.name ? strdup(s.name) : NULL;
+  char *name = rc == 0 && s.name ? upk_xstrdup(s.name) : NULL;
   if (dir)
-    *dir = rc == 0 && s.dir ? strdup(s.dir) : NULL;
+    *dir = rc == 0 && s.dir ? upk_xstrdup(s.dir) : NULL;
   upk_skill_free(&s);
   upk_diags_free(&scratch);
   return name;
@@ -176,7 +173,7 @@ static int load_from_path(job *j, char **name) {
     close(fd);
   char abs[PATH_MAX];
   const char *src = j->req->source ? j->req->source : dir && realpath(dir, abs) ? abs : from;
-  j->source = strdup(src);
+  j->source = upk_xstrdup(src);
   free(dir);
   return rc < 0 ? rc : j->source ? 0 : -ENOMEM;
 }
@@ -205,7 +202,7 @@ static int load_inline(job *j, char **name) {
                 UPK_TREE_MAX_BYTES >> 20);
     rc = -EFBIG;
   }
-  j->source = strdup(rq->source ? rq->source : "inline");
+  j->source = upk_xstrdup(rq->source ? rq->source : "inline");
   return rc < 0 ? rc : j->source ? 0 : -ENOMEM;
 }
 
@@ -265,10 +262,10 @@ static json_t *make_entry(const job *j, const upk_install_target *t) {
 static void rebase_files(upk_diags *d, const char *from, const char *to) {
   size_t n = strlen(from);
   for (size_t i = 0; i < d->len; i++) {
-    char *f = d->items[i].file, *nf;
-    if (f && strncmp(f, from, n) == 0 && asprintf(&nf, "%s%s", to, f + n) >= 0) {
+    char *f = d->items[i].file;
+    if (f && strncmp(f, from, n) == 0) {
+      d->items[i].file = upk_xasprintf("%s%s", to, f + n);
       free(f);
-      d->items[i].file = nf;
     }
   }
 }
@@ -277,13 +274,7 @@ static void rebase_files(upk_diags *d, const char *from, const char *to) {
  * the checks validate_text cannot make (e.g. files the body refers to).
  * tmp NULL: validate the identical copy already installed at final. */
 static int validate_staged(job *j, const char *root, const char *tmp, const char *final) {
-  char *path = NULL;
-  if (!tmp)
-    path = strdup(final);
-  else if (asprintf(&path, "%s/%s/%s", root, tmp, j->res->name) < 0)
-    path = NULL;
-  if (!path)
-    return -ENOMEM;
+  char *path = tmp ? upk_xasprintf("%s/%s/%s", root, tmp, j->res->name) : upk_xstrdup(final);
   upk_diags vd = {0};
   size_t errors = upk_skill_validate_path(path, mode_of(j), &vd);
   rebase_files(&vd, path, final);
@@ -542,7 +533,7 @@ int upk_remove(const upk_remove_req *rq, upk_install_result *res) {
                 rq->name ? rq->name : "");
     return -EINVAL;
   }
-  res->name = strdup(rq->name);
+  res->name = upk_xstrdup(rq->name);
   int rc = res->name ? add_targets(&j, rq->agents, rq->n_agents, NULL, 0, rq->scope,
                                    rq->project_root, rq->env, rq->name)
                      : -ENOMEM;

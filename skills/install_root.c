@@ -19,6 +19,7 @@
 #include "common/fnv1a.h"
 #include "skills/fsutil.h"
 #include "skills/install.h"
+#include "common/xalloc.h"
 
 #define MANIFEST_MAX (16u << 20)
 
@@ -130,10 +131,9 @@ static int manifest_open(const char *root, const upk_env *env, bool create, mani
 
 char *upk_install_manifest_path(const char *root, const upk_env *env) {
   manifest_loc loc;
-  char *dir = installs_dir(env), *out = NULL;
+  char *dir = installs_dir(env);
   manifest_names(root, &loc);
-  if (dir && asprintf(&out, "%s/%s", dir, loc.name) < 0)
-    out = NULL;
+  char *out = dir ? upk_xasprintf("%s/%s", dir, loc.name) : NULL;
   free(dir);
   return out;
 }
@@ -299,12 +299,9 @@ static void recover(int rfd, const char *root, const upk_env *env, upk_diags *d)
   while ((e = readdir(dir))) {
     if (strncmp(e->d_name, UPK_TMP_PREFIX, strlen(UPK_TMP_PREFIX)) != 0)
       continue;
-    char **p = realloc(names, (n + 1) * sizeof *p);
-    if (!p)
-      break;
+    char **p = upk_xrealloc(names, (n + 1) * sizeof *p);
     names = p;
-    if (!(names[n] = strdup(e->d_name)))
-      break;
+    names[n] = upk_xstrdup(e->d_name);
     n++;
   }
   closedir(dir);

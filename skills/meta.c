@@ -15,6 +15,7 @@
 #include "skills/fsutil.h"
 #include "skills/skill.h"
 #include "skills/skill_internal.h"
+#include "common/xalloc.h"
 
 /* Reading state: where diagnostics go and whether the file conforms. */
 typedef struct {
@@ -36,7 +37,7 @@ static void fail(reader *r, const char *code, const char *fmt, ...) {
 
 int upk_opt_str_set(upk_opt_str *o, const char *v) {
   free(o->value);
-  o->value = v ? strdup(v) : NULL;
+  o->value = v ? upk_xstrdup(v) : NULL;
   o->state = v ? UPK_JSON_SET : UPK_JSON_NULL;
   return v && !o->value ? -ENOMEM : 0;
 }
@@ -53,7 +54,7 @@ static void get_opt_str(reader *r, json_t *obj, const char *key, const char *whe
     o->state = UPK_JSON_ABSENT;
     return;
   }
-  o->value = strdup(json_string_value(v));
+  o->value = upk_xstrdup(json_string_value(v));
 }
 
 static char *compact(json_t *v) {
@@ -96,12 +97,12 @@ static void read_metadata(reader *r, json_t *md, upk_skill_meta *m) {
   const char *key;
   json_t *v;
   size_t n = json_object_size(md);
-  m->extra_keys = calloc(n + 1, sizeof *m->extra_keys);
-  m->extra_json = calloc(n + 1, sizeof *m->extra_json);
+  m->extra_keys = upk_xcalloc(n + 1, sizeof *m->extra_keys);
+  m->extra_json = upk_xcalloc(n + 1, sizeof *m->extra_json);
   json_object_foreach(md, key, v) {
     if (known(key, META_KEYS, 7) || !m->extra_keys || !m->extra_json)
       continue;
-    m->extra_keys[m->n_extra] = strdup(key);
+    m->extra_keys[m->n_extra] = upk_xstrdup(key);
     m->extra_json[m->n_extra++] = compact(v);
   }
 }
@@ -142,7 +143,7 @@ static void read_context(reader *r, json_t *ctx, const char *where, upk_meta_tes
     t->context_files = UPK_JSON_ABSENT;
     return;
   }
-  t->files = calloc(json_object_size(files) + 1, sizeof *t->files);
+  t->files = upk_xcalloc(json_object_size(files) + 1, sizeof *t->files);
   const char *name;
   json_t *content;
   json_object_foreach(files, name, content) {
@@ -151,8 +152,8 @@ static void read_context(reader *r, json_t *ctx, const char *where, upk_meta_tes
       continue;
     }
     if (t->files) {
-      t->files[t->n_files].name = strdup(name);
-      t->files[t->n_files++].content = strdup(json_string_value(content));
+      t->files[t->n_files].name = upk_xstrdup(name);
+      t->files[t->n_files++].content = upk_xstrdup(json_string_value(content));
     }
   }
 }
@@ -177,14 +178,14 @@ static void read_expected(reader *r, json_t *exp, const char *where, upk_meta_te
   }
   t->contains_list = json_is_array(c);
   size_t n = t->contains_list ? json_array_size(c) : 1;
-  t->contains = calloc(n + 1, sizeof *t->contains);
+  t->contains = upk_xcalloc(n + 1, sizeof *t->contains);
   for (size_t i = 0; i < n && t->contains; i++) {
     json_t *v = t->contains_list ? json_array_get(c, i) : c;
     if (!json_is_string(v)) {
       fail(r, "meta/wrong-type", "%s.contains must be a string or a list of strings", sub);
       break;
     }
-    t->contains[t->n_contains++] = strdup(json_string_value(v));
+    t->contains[t->n_contains++] = upk_xstrdup(json_string_value(v));
   }
 }
 
@@ -202,7 +203,7 @@ static void read_test(reader *r, json_t *obj, size_t idx, upk_meta_test *t) {
   else if (!json_is_string(in))
     fail(r, "meta/wrong-type", "%s.input must be a string", where);
   else
-    t->input = strdup(json_string_value(in));
+    t->input = upk_xstrdup(json_string_value(in));
   read_context(r, json_object_get(obj, "context"), where, t);
   read_expected(r, json_object_get(obj, "expected"), where, t);
   get_opt_str(r, obj, "output_file", "", &t->output_file);
@@ -226,7 +227,7 @@ static void read_tests(reader *r, json_t *tests, upk_skill_meta *m) {
     fail(r, "meta/wrong-type", "tests must be a list");
     return;
   }
-  m->tests = calloc(json_array_size(tests) + 1, sizeof *m->tests);
+  m->tests = upk_xcalloc(json_array_size(tests) + 1, sizeof *m->tests);
   for (size_t i = 0; m->tests && i < json_array_size(tests); i++)
     read_test(r, json_array_get(tests, i), i, &m->tests[m->n_tests++]);
 }
@@ -427,11 +428,7 @@ char *upk_meta_dump(const upk_skill_meta *m) {
     return NULL;
   lowercase_escapes(text);
   size_t n = strlen(text);
-  char *out = realloc(text, n + 2);
-  if (!out) {
-    free(text);
-    return NULL;
-  }
+  char *out = upk_xrealloc(text, n + 2);
   out[n] = '\n';
   out[n + 1] = '\0';
   return out;
@@ -457,17 +454,15 @@ int upk_meta_init(upk_skill_meta *m) {
 }
 
 int upk_meta_add_test(upk_skill_meta *m, const char *input, const char *const *contains, size_t n) {
-  upk_meta_test *p = realloc(m->tests, (m->n_tests + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  upk_meta_test *p = upk_xrealloc(m->tests, (m->n_tests + 1) * sizeof *p);
   m->tests = p;
   upk_meta_test *t = &m->tests[m->n_tests++];
   memset(t, 0, sizeof *t);
-  t->input = strdup(input);
-  t->contains = calloc(n + 1, sizeof *t->contains);
+  t->input = upk_xstrdup(input);
+  t->contains = upk_xcalloc(n + 1, sizeof *t->contains);
   t->contains_list = true;
   for (size_t i = 0; t->contains && i < n; i++)
-    if ((t->contains[t->n_contains++] = strdup(contains[i])) == NULL)
+    if ((t->contains[t->n_contains++] = upk_xstrdup(contains[i])) == NULL)
       return -ENOMEM;
   return t->input && t->contains ? 0 : -ENOMEM;
 }

@@ -4,45 +4,26 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/dynbuf.h"
 #include "skills/skill.h"
+#include "common/xalloc.h"
 
-typedef struct sbuf {
-  char *s;
-  size_t len, cap;
-  bool oom;
-} sbuf;
-
-static void put(sbuf *b, const char *s, size_t n) {
-  if (b->oom)
-    return;
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    char *p = realloc(b->s, cap);
-    if (!p) {
-      b->oom = true;
-      return;
-    }
-    b->s = p;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->len, s, n);
-  b->len += n;
-  b->s[b->len] = 0;
+static void put(upk_buf *b, const char *s, size_t n) {
+  upk_buf_append(b, s, n); /* uncapped: cannot fail */
 }
 
-static void puts_(sbuf *b, const char *s) {
+static void puts_(upk_buf *b, const char *s) {
   put(b, s, strlen(s));
 }
 
 /* html.escape(s, quote=True): & first, then < > " ' */
-static void put_escaped(sbuf *b, const char *s, size_t n) {
+static void put_escaped(upk_buf *b, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     switch (s[i]) {
     case '&':
@@ -67,10 +48,10 @@ static void put_escaped(sbuf *b, const char *s, size_t n) {
 }
 
 char *upk_prompt_escape(const char *s) {
-  sbuf b = {0};
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
   puts_(&b, "");
   put_escaped(&b, s, strlen(s));
-  return b.oom ? (free(b.s), NULL) : b.s;
+  return b.data;
 }
 
 /* Length of the Python-whitespace character at s (str.isspace()), else 0:
@@ -112,7 +93,7 @@ static size_t py_strip(const char *s, const char **start) {
   return n;
 }
 
-static void put_element(sbuf *b, const char *tag, const char *value, bool strip) {
+static void put_element(upk_buf *b, const char *tag, const char *value, bool strip) {
   const char *v = value ? value : "";
   size_t n = strip ? py_strip(v, &v) : strlen(v);
   puts_(b, "\n<");
@@ -125,7 +106,7 @@ static void put_element(sbuf *b, const char *tag, const char *value, bool strip)
 }
 
 char *upk_prompt_render(const upk_prompt_skill *skills, size_t n) {
-  sbuf b = {0};
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
   puts_(&b, "<available_skills>");
   for (size_t i = 0; i < n; i++) {
     puts_(&b, "\n<skill>");
@@ -135,13 +116,13 @@ char *upk_prompt_render(const upk_prompt_skill *skills, size_t n) {
     puts_(&b, "\n</skill>");
   }
   puts_(&b, "\n</available_skills>");
-  return b.oom ? (free(b.s), NULL) : b.s;
+  return b.data;
 }
 
 static int fail(upk_diags *diags, int rc, const char *code, const char *file, const char *msg) {
   upk_range whole = {-1, 0, -1, 0};
   if (diags && !upk_diags_add(diags, UPK_SEV_ERROR, code, "upskilld-prompt", whole, "%s", msg))
-    diags->items[diags->len - 1].file = file ? strdup(file) : NULL;
+    diags->items[diags->len - 1].file = file ? upk_xstrdup(file) : NULL;
   return rc;
 }
 
@@ -176,7 +157,8 @@ static int load_one(const char *dir, char **name, char **desc, char **loc, upk_d
   else if (blank(s.name) || blank(s.description))
     rc = fail(diags, -EINVAL, "prompt/incomplete", md,
               "the skill needs a non-empty name and description");
-  else if (!(*name = strdup(s.name)) || !(*desc = strdup(s.description)) || !(*loc = strdup(md)))
+  else if (!(*name = upk_xstrdup(s.name)) || !(*desc = upk_xstrdup(s.description)) ||
+           !(*loc = upk_xstrdup(md)))
     rc = -ENOMEM;
   upk_skill_free(&s);
   free(real);
@@ -185,9 +167,7 @@ static int load_one(const char *dir, char **name, char **desc, char **loc, upk_d
 
 int upk_prompt_from_dirs(const char *const *dirs, size_t n, char **out, upk_diags *diags) {
   *out = NULL;
-  upk_prompt_skill *v = calloc(n ? n : 1, sizeof *v);
-  if (!v)
-    return -ENOMEM;
+  upk_prompt_skill *v = upk_xcalloc(n ? n : 1, sizeof *v);
   int rc = 0;
   size_t done = 0;
   for (; done < n && !rc; done++) {
@@ -207,9 +187,7 @@ int upk_prompt_from_dirs(const char *const *dirs, size_t n, char **out, upk_diag
 }
 
 char *upk_prompt_from_entries(const upk_index_entry *e, size_t n) {
-  upk_prompt_skill *v = calloc(n ? n : 1, sizeof *v);
-  if (!v)
-    return NULL;
+  upk_prompt_skill *v = upk_xcalloc(n ? n : 1, sizeof *v);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     if (e[i].shadowed || !e[i].usable)

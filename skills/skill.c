@@ -14,6 +14,7 @@
 #include "skills/meta.h"
 #include "skills/skill_internal.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 upk_range upk_skill_whole_file(void) {
   upk_range r = {-1, 0, -1, 0};
@@ -46,7 +47,7 @@ static int issue(parser *p, upk_severity sev, const char *code, upk_range r, con
 static char *strip_slashes(const char *s, size_t n) {
   while (n > 1 && s[n - 1] == '/')
     n--;
-  return strndup(s, n);
+  return upk_xstrndup(s, n);
 }
 
 /* The directory name skills-ref compares with `name` is Path.name of what was
@@ -55,19 +56,19 @@ static char *dir_name_of(const char *dir) {
   const char *slash = strrchr(dir, '/');
   const char *base = slash && slash[1] ? slash + 1 : dir;
   if (strcmp(base, ".") && strcmp(base, "..") && strcmp(base, "/") && *base)
-    return strdup(base);
+    return upk_xstrdup(base);
   char real[PATH_MAX];
   if (!realpath(dir, real))
-    return strdup(base);
+    return upk_xstrdup(base);
   slash = strrchr(real, '/');
-  return strdup(slash && slash[1] ? slash + 1 : real);
+  return upk_xstrdup(slash && slash[1] ? slash + 1 : real);
 }
 
 static int set_paths(upk_skill *s, const char *file) {
   const char *slash = strrchr(file, '/');
-  s->path = strdup(file);
-  s->skill_file = strdup(slash ? slash + 1 : file);
-  s->dir = slash ? strip_slashes(file, (size_t)(slash - file) + (slash == file)) : strdup(".");
+  s->path = upk_xstrdup(file);
+  s->skill_file = upk_xstrdup(slash ? slash + 1 : file);
+  s->dir = slash ? strip_slashes(file, (size_t)(slash - file) + (slash == file)) : upk_xstrdup(".");
   s->dir_name = s->dir ? dir_name_of(s->dir) : NULL;
   return s->path && s->skill_file && s->dir && s->dir_name ? 0 : -ENOMEM;
 }
@@ -109,9 +110,7 @@ static int prepare(parser *p, const char *text, size_t len, bool *bom) {
   *bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
   if (*bom)
     text += 3, len -= 3;
-  p->text = malloc(len + 1);
-  if (!p->text)
-    return -ENOMEM;
+  p->text = upk_xmalloc(len + 1);
   memcpy(p->text, text, len);
   p->text[len] = '\0';
   p->len = len;
@@ -302,20 +301,18 @@ static void py_repr(const fm_node *v, char *o, size_t cap, size_t *n) {
 
 static char *value_string(const fm_node *v) {
   if (v->kind == FM_SCALAR)
-    return strdup(v->text);
+    return upk_xstrdup(v->text);
   char buf[4096];
   size_t n = 0;
   buf[0] = '\0';
   py_repr(v, buf, sizeof buf, &n);
-  return strdup(buf);
+  return upk_xstrdup(buf);
 }
 
 static int take_metadata(upk_skill *s, const fm_node *m) {
   size_t pairs = m->n / 2;
-  s->meta_keys = calloc(pairs + 1, sizeof *s->meta_keys);
-  s->meta_values = calloc(pairs + 1, sizeof *s->meta_values);
-  if (!s->meta_keys || !s->meta_values)
-    return -ENOMEM;
+  s->meta_keys = upk_xcalloc(pairs + 1, sizeof *s->meta_keys);
+  s->meta_values = upk_xcalloc(pairs + 1, sizeof *s->meta_values);
   for (size_t i = 0; i + 1 < m->n; i += 2) {
     char *k = value_string(m->kids[i]), *v = value_string(m->kids[i + 1]);
     s->meta_keys[s->n_meta] = k;
@@ -330,7 +327,7 @@ static char *scalar_dup(const fm_node *map, const char *key, bool *oom) {
   const fm_node *v = fm_map_get(map, key);
   if (!v || v->kind != FM_SCALAR)
     return NULL;
-  char *r = strdup(v->text);
+  char *r = upk_xstrdup(v->text);
   *oom |= !r;
   return r;
 }
@@ -350,14 +347,12 @@ static int add_field(parser *p, const fm_node *k, const fm_node *v) {
       return -ENOMEM;
     break;
   }
-  upk_skill_field *f = realloc(s->fields, (s->n_fields + 1) * sizeof *f);
-  if (!f)
-    return -ENOMEM;
+  upk_skill_field *f = upk_xrealloc(s->fields, (s->n_fields + 1) * sizeof *f);
   s->fields = f;
   f = &s->fields[s->n_fields++];
-  f->key = strdup(k->text);
+  f->key = upk_xstrdup(k->text);
   f->is_scalar = v->kind == FM_SCALAR;
-  f->value = f->is_scalar ? strdup(v->text) : NULL;
+  f->value = f->is_scalar ? upk_xstrdup(v->text) : NULL;
   f->key_range = fm_range(p, k->start, k->end);
   f->value_range = fm_range(p, v->start, v->end);
   return f->key && (f->value || !f->is_scalar) ? 0 : -ENOMEM;
@@ -520,7 +515,7 @@ int upk_skill_parse(const char *text, size_t len, const char *path, upk_skill *o
   if (rc == 0)
     rc = split(&p, &body);
   if (rc == 0) {
-    out->body = strdup(p.text + body);
+    out->body = upk_xstrdup(p.text + body);
     out->body_line = upk_lm_line(&p.lm, body);
     rc = out->body ? upk_skill_scan_body(out, &p.lm, body) : -ENOMEM;
     out->tokens = upk_skill_tokens(p.text, p.len);

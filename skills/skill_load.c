@@ -14,6 +14,7 @@
 
 #include "skills/meta.h"
 #include "skills/skill_internal.h"
+#include "common/xalloc.h"
 
 static int path_error(upk_diags *d, const char *path, int err) {
   upk_range all = upk_skill_whole_file();
@@ -47,7 +48,7 @@ static int read_small_file(const char *path, char **buf, size_t *len, upk_diags 
               (long long)st.st_size, UPK_SKILL_MAX_BYTES);
     rc = -EFBIG;
   }
-  char *b = rc ? NULL : malloc((size_t)st.st_size + 1);
+  char *b = rc ? NULL : upk_xmalloc((size_t)st.st_size + 1);
   size_t n = 0;
   while (b && n <= (size_t)st.st_size) {
     ssize_t r = read(fd, b + n, (size_t)st.st_size + 1 - n);
@@ -95,7 +96,7 @@ static void load_meta(upk_skill *s) {
   if (stat(path, &st) != 0)
     return;
   upk_diags tmp = {0};
-  s->meta = calloc(1, sizeof *s->meta);
+  s->meta = upk_xcalloc(1, sizeof *s->meta);
   int rc = s->meta ? upk_meta_read(path, s->meta, &tmp) : -ENOMEM;
   if (rc && rc != -EINVAL) {
     upk_meta_free(s->meta);
@@ -104,7 +105,7 @@ static void load_meta(upk_skill *s) {
   }
   for (size_t i = 0; i < tmp.len; i++)
     if (!tmp.items[i].file)
-      tmp.items[i].file = strdup(path);
+      tmp.items[i].file = upk_xstrdup(path);
   upk_diags_take(&s->issues, &tmp);
   upk_diags_free(&tmp);
 }

@@ -18,6 +18,7 @@
 #include "common/fileio.h"
 #include "skills/fsutil.h"
 #include "common/sha256.h"
+#include "common/xalloc.h"
 
 #define LOCK_MAX (8u << 20)
 #define FILE_MAX (64u << 20)
@@ -62,22 +63,16 @@ typedef struct files {
 } files;
 
 static int add(files *f, const char *rel) {
-  if (f->len == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 32;
-    char **p = realloc(f->rel, cap * sizeof *p);
-    if (!p)
-      return -ENOMEM;
-    f->rel = p;
-    f->cap = cap;
-  }
-  return (f->rel[f->len] = strdup(rel)) ? (f->len++, 0) : -ENOMEM;
+  UPK_GROW(f->rel, f->cap, f->len + 1);
+  f->rel[f->len++] = upk_xstrdup(rel);
+  return 0;
 }
 
 /* Every regular file below dir/rel (no symbolic links, not .git or node_modules). */
 static int collect(const char *dir, const char *rel, files *f, int depth) {
-  char *path = NULL;
-  if (depth > 32 || asprintf(&path, "%s%s%s", dir, *rel ? "/" : "", rel) < 0)
-    return depth > 32 ? -ELOOP : -ENOMEM;
+  if (depth > 32)
+    return -ELOOP;
+  char *path = upk_xasprintf("%s%s%s", dir, *rel ? "/" : "", rel);
   DIR *d = opendir(path);
   int rc = d ? 0 : -errno;
   struct dirent *e;
@@ -85,12 +80,10 @@ static int collect(const char *dir, const char *rel, files *f, int depth) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git") ||
         !strcmp(e->d_name, "node_modules"))
       continue;
-    char *sub = NULL, *full = NULL;
+    char *sub = upk_xasprintf("%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    char *full = upk_xasprintf("%s/%s", path, e->d_name);
     struct stat st;
-    if (asprintf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name) < 0 ||
-        asprintf(&full, "%s/%s", path, e->d_name) < 0)
-      rc = -ENOMEM;
-    else if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode))
+    if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode))
       rc = collect(dir, sub, f, depth + 1);
     else if (lstat(full, &st) == 0 && S_ISREG(st.st_mode))
       rc = add(f, sub);
@@ -111,11 +104,9 @@ static int hash_files(const char *dir, files *f, char hex[65]) {
   upk_sha256_ctx c;
   int rc = upk_sha256_init(&c);
   for (size_t i = 0; !rc && i < f->len; i++) {
-    char *path = NULL, *data = NULL;
+    char *path = upk_xasprintf("%s/%s", dir, f->rel[i]), *data = NULL;
     size_t len = 0;
-    if (asprintf(&path, "%s/%s", dir, f->rel[i]) < 0)
-      rc = -ENOMEM;
-    else if (!(data = upk_read_file(path, FILE_MAX, &len)))
+    if (!(data = upk_read_file(path, FILE_MAX, &len)))
       rc = -errno;
     if (!rc)
       rc = upk_sha256_update(&c, f->rel[i], strlen(f->rel[i]));
@@ -153,8 +144,7 @@ int upk_skills_lock_hash(const char *dir, char hex[65]) {
 /* ---- the file ---- */
 
 static char *lock_path(const char *project) {
-  char *p = NULL;
-  return asprintf(&p, "%s/" UPK_SKILLS_LOCK_NAME, project) < 0 ? NULL : p;
+  return upk_xasprintf("%s/" UPK_SKILLS_LOCK_NAME, project);
 }
 
 /* A lock this version can read and rewrite; else why not, in err. */
@@ -204,8 +194,8 @@ int upk_skills_lock_set(const char *project, const char *name, json_t *entry, ch
   else
     json_object_del(json_object_get(lock, "skills"), name);
   char *text = json_dumps(lock, JSON_INDENT(2) | JSON_SORT_KEYS), *path = lock_path(project);
-  char *full = NULL;
-  int rc = text && path && asprintf(&full, "%s\n", text) >= 0 ? 0 : -ENOMEM;
+  char *full = text ? upk_xasprintf("%s\n", text) : NULL;
+  int rc = full ? 0 : -ENOMEM;
   if (!rc)
     rc = upk_write_file_atomic(path, full, strlen(full));
   if (rc)

@@ -20,6 +20,7 @@
 #include "skills/fsutil.h"
 #include "common/run.h"
 #include "skills/skill.h"
+#include "common/xalloc.h"
 
 #define DEFAULT_HOST "https://github.com"
 #define GIT_OUTPUT_CAP 8192
@@ -50,8 +51,7 @@ static bool is_dir(const char *path) {
 }
 
 static char *joined(const char *dir, const char *rel) {
-  char *out = NULL;
-  return asprintf(&out, "%s/%s", dir, rel) < 0 ? NULL : out;
+  return upk_xasprintf("%s/%s", dir, rel);
 }
 
 static bool shorthand_char(char c) {
@@ -83,7 +83,7 @@ static char *cut_ref(char *s, bool at_too) {
   if (!h)
     return NULL;
   *h = '\0';
-  return h[1] ? strdup(h + 1) : NULL;
+  return h[1] ? upk_xstrdup(h + 1) : NULL;
 }
 
 static void trim_slashes(char *p) {
@@ -93,15 +93,15 @@ static void trim_slashes(char *p) {
 }
 
 static int parse_local(const char *spec, const char *cwd, upk_source *out) {
-  char *abs = spec[0] == '/' ? strdup(spec) : joined(cwd, spec), real[PATH_MAX];
+  char *abs = spec[0] == '/' ? upk_xstrdup(spec) : joined(cwd, spec), real[PATH_MAX];
   if (!abs)
     return -ENOMEM;
   out->kind = UPK_SOURCE_PATH;
-  out->url = realpath(abs, real) ? strdup(real) : abs;
+  out->url = realpath(abs, real) ? upk_xstrdup(real) : abs;
   if (out->url != abs)
     free(abs);
-  out->subpath = strdup("");
-  out->lock_source = strdup(out->url);
+  out->subpath = upk_xstrdup("");
+  out->lock_source = upk_xstrdup(out->url);
   out->lock_type = "local";
   return out->url && out->subpath && out->lock_source ? 0 : -ENOMEM;
 }
@@ -116,10 +116,9 @@ static int parse_shorthand(char *s, const char *host, bool github, upk_source *o
   while (hn && host[hn - 1] == '/')
     hn--;
   out->kind = UPK_SOURCE_GIT;
-  out->subpath = strdup(path ? path : "");
-  if (asprintf(&out->url, "%.*s/%s", (int)hn, host, s) < 0)
-    out->url = NULL;
-  out->lock_source = strdup(github ? s : out->url ? out->url : "");
+  out->subpath = upk_xstrdup(path ? path : "");
+  out->url = upk_xasprintf("%.*s/%s", (int)hn, host, s);
+  out->lock_source = upk_xstrdup(github ? s : out->url ? out->url : "");
   out->lock_type = github ? "github" : "git";
   if (out->subpath)
     trim_slashes(out->subpath);
@@ -138,12 +137,11 @@ static bool parse_tree_url(const char *s, upk_source *out) {
     return false;
   const char *ref = tree + 6, *path = strchr(ref, '/');
   out->kind = UPK_SOURCE_GIT;
-  if (asprintf(&out->url, "%.*s.git", (int)(tree - s), s) < 0)
-    out->url = NULL;
-  out->ref = path ? strndup(ref, (size_t)(path - ref)) : strdup(ref);
-  out->subpath = strdup(path ? path + 1 : "");
+  out->url = upk_xasprintf("%.*s.git", (int)(tree - s), s);
+  out->ref = path ? upk_xstrndup(ref, (size_t)(path - ref)) : upk_xstrdup(ref);
+  out->subpath = upk_xstrdup(path ? path + 1 : "");
   bool github = !strncmp(host, "github.com/", 11);
-  out->lock_source = github ? strndup(p + 1, (size_t)(tree - p - 1)) : strdup(out->url);
+  out->lock_source = github ? upk_xstrndup(p + 1, (size_t)(tree - p - 1)) : upk_xstrdup(out->url);
   out->lock_type = github ? "github" : "git";
   if (out->subpath)
     trim_slashes(out->subpath);
@@ -155,16 +153,16 @@ static int parse_url(char *s, upk_source *out) {
     return out->url && out->ref && out->subpath && out->lock_source ? 0 : -ENOMEM;
   out->ref = cut_ref(s, false);
   out->kind = UPK_SOURCE_GIT;
-  out->url = strdup(s);
-  out->subpath = strdup("");
+  out->url = upk_xstrdup(s);
+  out->subpath = upk_xstrdup("");
   const char *gh = starts(s, "https://github.com/") ? s + 19 : NULL;
   if (gh) { /* owner/repo as the CLI records GitHub sources */
     size_t n = strlen(gh);
     if (n > 4 && !strcmp(gh + n - 4, ".git"))
       n -= 4;
-    out->lock_source = strndup(gh, n);
+    out->lock_source = upk_xstrndup(gh, n);
   } else {
-    out->lock_source = strdup(s);
+    out->lock_source = upk_xstrdup(s);
   }
   out->lock_type = gh ? "github" : "git";
   return out->url && out->subpath && out->lock_source ? 0 : -ENOMEM;
@@ -184,7 +182,7 @@ int upk_source_parse(const char *spec, const char *git_host, const char *cwd, up
   free(rel);
   if (explicit_local || exists)
     return parse_local(spec, cwd ? cwd : ".", out);
-  char *s = strdup(spec);
+  char *s = upk_xstrdup(spec);
   int rc;
   if (!s)
     return -ENOMEM;
@@ -286,7 +284,7 @@ static int git(const upk_source *s, const char *dir, const char *const *args, in
     return r.timed_out ? -ETIMEDOUT : -EIO;
   }
   if (out)
-    *out = strdup(last_line(&r));
+    *out = upk_xstrdup(last_line(&r));
   upk_run_result_free(&r);
   return 0;
 }
@@ -327,8 +325,10 @@ static int fetch_new(const upk_source *s, const char *repo_dir, int timeout_ms, 
 int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, char **dir,
                      char **commit, upk_diags *d) {
   *dir = *commit = NULL;
-  if (s->kind == UPK_SOURCE_PATH)
-    return (*dir = strdup(s->url)) ? 0 : -ENOMEM;
+  if (s->kind == UPK_SOURCE_PATH) {
+    *dir = upk_xstrdup(s->url);
+    return 0;
+  }
   char *base = sources_dir(env), *repo_dir = NULL, key[20];
   snprintf(key, sizeof key, "%016llx",
            (unsigned long long)upk_fnv1a(UPK_FNV1A_INIT, s->url, strlen(s->url)));
@@ -344,7 +344,7 @@ int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, ch
   char *cached = is_commit(s->ref) ? joined(repo_dir, s->ref) : NULL;
   if (cached && is_dir(cached)) { /* a commit never changes: no network */
     *dir = cached;
-    *commit = strdup(s->ref);
+    *commit = upk_xstrdup(s->ref);
     rc = 0;
   } else {
     free(cached);

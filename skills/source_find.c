@@ -12,6 +12,7 @@
 
 #include "skills/skill.h"
 #include "skills/source.h"
+#include "common/xalloc.h"
 
 #define DEEP_LEVELS 5
 #define PRIORITY_LEVELS 3
@@ -39,8 +40,7 @@ static bool is_real_file(const char *p) {
 }
 
 static char *path_join(const char *a, const char *b) {
-  char *out = NULL;
-  return asprintf(&out, "%s/%s", a, b) < 0 ? NULL : out;
+  return upk_xasprintf("%s/%s", a, b);
 }
 
 static bool known(const upk_found_skills *f, const char *name) {
@@ -51,14 +51,7 @@ static bool known(const upk_found_skills *f, const char *name) {
 }
 
 static int push(upk_found_skills *f, upk_found_skill s) {
-  if (f->len == f->cap) {
-    size_t cap = f->cap ? f->cap * 2 : 16;
-    upk_found_skill *items = realloc(f->items, cap * sizeof *items);
-    if (!items)
-      return -ENOMEM;
-    f->items = items;
-    f->cap = cap;
-  }
+  UPK_GROW(f->items, f->cap, f->len + 1);
   f->items[f->len++] = s;
   return 0;
 }
@@ -76,8 +69,8 @@ static bool try_skill(finder *fd, const char *dir) {
   if (upk_skill_load(md, &s, &ignored) == 0 && s.name && *s.name && s.description &&
       !known(fd->out, s.name)) {
     size_t n = strlen(fd->root);
-    upk_found_skill f = {strdup(s.name), strdup(s.description), strdup(dir),
-                         strdup(md[n] == '/' ? md + n + 1 : md)};
+    upk_found_skill f = {upk_xstrdup(s.name), upk_xstrdup(s.description), upk_xstrdup(dir),
+                         upk_xstrdup(md[n] == '/' ? md + n + 1 : md)};
     if (!f.name || !f.description || !f.dir || !f.skill_path || push(fd->out, f)) {
       free(f.name);
       free(f.description);
@@ -111,7 +104,7 @@ static void scan(finder *fd, const char *dir, int levels) {
   while (d && (e = readdir(d))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || skipped(e->d_name))
       continue;
-    char *sub = path_join(dir, e->d_name), **grown = realloc(subs, (n + 1) * sizeof *subs);
+    char *sub = path_join(dir, e->d_name), **grown = upk_xrealloc(subs, (n + 1) * sizeof *subs);
     if (!sub || !grown || !is_real_dir(sub)) {
       free(sub);
       subs = grown ? grown : subs;
@@ -148,11 +141,11 @@ static void marketplace(finder *fd, const char *base) {
   free(file);
   const char *root_rel =
       json_string_value(json_object_get(json_object_get(m, "metadata"), "pluginRoot"));
-  char *root = root_rel ? plugin_path(base, root_rel) : strdup(base);
+  char *root = root_rel ? plugin_path(base, root_rel) : upk_xstrdup(base);
   size_t i, k;
   json_array_foreach(json_object_get(m, "plugins"), i, p) {
     const char *src = json_string_value(json_object_get(p, "source"));
-    char *dir = root ? (src ? plugin_path(root, src) : strdup(root)) : NULL;
+    char *dir = root ? (src ? plugin_path(root, src) : upk_xstrdup(root)) : NULL;
     char *skills = dir ? path_join(dir, "skills") : NULL;
     if (skills && is_real_dir(skills))
       scan(fd, skills, PRIORITY_LEVELS);
@@ -173,7 +166,7 @@ int upk_source_discover(const char *root, const char *subpath, upk_found_skills 
                         upk_diags *d) {
   (void)d;
   memset(out, 0, sizeof *out);
-  char *base = subpath && *subpath ? path_join(root, subpath) : strdup(root);
+  char *base = subpath && *subpath ? path_join(root, subpath) : upk_xstrdup(root);
   if (!base)
     return -ENOMEM;
   if (!is_real_dir(base)) {

@@ -25,6 +25,7 @@ struct u_range {
 };
 
 #include "skills/unicode_data.h"
+#include "common/xalloc.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -157,13 +158,7 @@ typedef struct {
 } cpbuf;
 
 static bool cp_push(cpbuf *b, uint32_t cp) {
-  if (b->n == b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 32;
-    uint32_t *p = realloc(b->v, cap * sizeof *p);
-    if (!p)
-      return false;
-    b->v = p, b->cap = cap;
-  }
+  UPK_GROW(b->v, b->cap, b->n + 1);
   b->v[b->n++] = cp;
   return true;
 }
@@ -285,7 +280,7 @@ char *upk_nfkc(const char *s) {
   }
   reorder(&b);
   compose(&b);
-  char *out = malloc(b.n * 4 + 1);
+  char *out = upk_xmalloc(b.n * 4 + 1);
   if (out) {
     size_t o = 0;
     for (size_t i = 0; i < b.n; i++)
@@ -315,5 +310,5 @@ char *upk_u8_strip(const char *s) {
       break;
     end = b;
   }
-  return strndup(s + start, end - start);
+  return upk_xstrndup(s + start, end - start);
 }

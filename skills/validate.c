@@ -13,6 +13,7 @@
 
 #include "skills/skill_internal.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -84,7 +85,7 @@ static void parse_issues(vctx *v) {
     if (upk_diags_add(v->out, sev, d->code, d->source, d->range, "%s", d->message))
       continue;
     if (d->file)
-      v->out->items[v->out->len - 1].file = strdup(d->file);
+      v->out->items[v->out->len - 1].file = upk_xstrdup(d->file);
     v->errors += sev == UPK_SEV_ERROR;
   }
 }
@@ -96,7 +97,7 @@ static int cmp_str(const void *a, const void *b) {
 /* skills-ref: "Unexpected fields in frontmatter: a, b. Only [...] are allowed." */
 static void unexpected_fields(vctx *v) {
   const upk_skill *s = v->s;
-  const char **keys = calloc(s->n_fields + 1, sizeof *keys);
+  const char **keys = upk_xcalloc(s->n_fields + 1, sizeof *keys);
   const upk_skill_field *first = NULL;
   size_t n = 0;
   for (size_t i = 0; keys && i < s->n_fields; i++) {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 enum { DEFAULT_TIMEOUT_MS = 600000 }; /* upskill's CLI runners wait 600 s */
 
 /* What the agents do by default (docs/skills.md, "Agents as targets"). */
@@ -62,12 +64,9 @@ static char **strv_copy(const char *const *src) {
   size_t n = 0;
   while (src[n])
     n++;
-  char **v = calloc(n + 1, sizeof *v);
+  char **v = upk_xcalloc(n + 1, sizeof *v);
   for (size_t i = 0; v && i < n; i++)
-    if (!(v[i] = strdup(src[i]))) {
-      upk_strv_free(v);
-      return NULL;
-    }
+    v[i] = upk_xstrdup(src[i]);
   return v;
 }
 
@@ -80,19 +79,14 @@ static int strv_from_json(const json_t *a, const char *what, char ***out, char *
     snprintf(err, errlen, "%s must be an array of strings", what);
     return -EINVAL;
   }
-  char **s = calloc(n + 1, sizeof *s);
-  if (!s)
-    return -ENOMEM;
+  char **s = upk_xcalloc(n + 1, sizeof *s);
   json_array_foreach(a, i, v) {
     if (!json_is_string(v)) {
       snprintf(err, errlen, "%s[%zu] must be a string", what, i);
       upk_strv_free(s);
       return -EINVAL;
     }
-    if (!(s[i] = strdup(json_string_value(v)))) {
-      upk_strv_free(s);
-      return -ENOMEM;
-    }
+    s[i] = upk_xstrdup(json_string_value(v));
   }
   upk_strv_free(*out);
   *out = s;
@@ -107,20 +101,14 @@ static int env_from_json(const json_t *o, char ***out, char *err, size_t errlen)
     snprintf(err, errlen, "env must be an object of strings");
     return -EINVAL;
   }
-  char **s = calloc(json_object_size(o) + 1, sizeof *s);
-  if (!s)
-    return -ENOMEM;
+  char **s = upk_xcalloc(json_object_size(o) + 1, sizeof *s);
   json_object_foreach((json_t *)o, k, v) {
     if (!json_is_string(v) || !*k || strchr(k, '=')) {
       snprintf(err, errlen, "env.%s must be a string with a plain name", k);
       upk_strv_free(s);
       return -EINVAL;
     }
-    if (asprintf(&s[n++], "%s=%s", k, json_string_value(v)) < 0) {
-      s[n - 1] = NULL;
-      upk_strv_free(s);
-      return -ENOMEM;
-    }
+    s[n++] = upk_xasprintf("%s=%s", k, json_string_value(v));
   }
   upk_strv_free(*out);
   *out = s;
@@ -128,15 +116,15 @@ static int env_from_json(const json_t *o, char ***out, char *err, size_t errlen)
 }
 
 static int from_builtin(const builtin *b, const char *name, upk_agent_def *d) {
-  d->name = strdup(name);
+  d->name = upk_xstrdup(name);
   d->command = strv_copy(b->command);
   d->model_args = strv_copy(b->model_args);
-  d->skills_dir = strdup(b->skills_dir);
+  d->skills_dir = upk_xstrdup(b->skills_dir);
   d->format = b->format;
   d->strip_env = strv_copy((const char *const[]){NULL});
   d->set_env = strv_copy(b->set_env);
   d->login_files = strv_copy(b->login_files);
-  d->login_key = b->login_key ? strdup(b->login_key) : NULL;
+  d->login_key = b->login_key ? upk_xstrdup(b->login_key) : NULL;
   d->timeout_ms = DEFAULT_TIMEOUT_MS;
   bool ok = d->name && d->command && d->model_args && d->skills_dir && d->strip_env && d->set_env &&
             d->login_files && (!b->login_key || d->login_key);
@@ -171,7 +159,7 @@ static int apply_config(const json_t *c, upk_agent_def *d, char *err, size_t err
       rc = env_from_json(v, &d->set_env, err, errlen);
     } else if (!strcmp(k, "skillsDir") && json_is_string(v)) {
       free(d->skills_dir);
-      rc = (d->skills_dir = strdup(json_string_value(v))) ? 0 : -ENOMEM;
+      rc = (d->skills_dir = upk_xstrdup(json_string_value(v))) ? 0 : -ENOMEM;
     } else if (!strcmp(k, "output") && json_is_string(v)) {
       if ((rc = parse_format(json_string_value(v), &d->format)))
         snprintf(err, errlen, "output must be \"claude\", \"codex\" or \"text\"");
@@ -232,14 +220,14 @@ int upk_agent_def_get(const json_t *agents_config, const char *name, upk_agent_d
 
 int upk_agent_def_copy(upk_agent_def *dst, const upk_agent_def *src) {
   *dst = *src;
-  dst->name = strdup(src->name);
+  dst->name = upk_xstrdup(src->name);
   dst->command = strv_copy((const char *const *)src->command);
   dst->model_args = strv_copy((const char *const *)src->model_args);
-  dst->skills_dir = strdup(src->skills_dir);
+  dst->skills_dir = upk_xstrdup(src->skills_dir);
   dst->strip_env = strv_copy((const char *const *)src->strip_env);
   dst->set_env = strv_copy((const char *const *)src->set_env);
   dst->login_files = strv_copy((const char *const *)src->login_files);
-  dst->login_key = src->login_key ? strdup(src->login_key) : NULL;
+  dst->login_key = src->login_key ? upk_xstrdup(src->login_key) : NULL;
   if (dst->name && dst->command && dst->model_args && dst->skills_dir && dst->strip_env &&
       dst->set_env && dst->login_files && (!src->login_key || dst->login_key))
     return 0;

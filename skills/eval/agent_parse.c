@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "skills/eval/agent.h"
+#include "common/xalloc.h"
 
 enum { SHOW_MAX = 200 };
 
@@ -22,17 +23,14 @@ static void add_tokens(long *sum, long v) {
 
 static int set_str(char **dst, const char *s) {
   free(*dst);
-  *dst = s ? strdup(s) : NULL;
+  *dst = s ? upk_xstrdup(s) : NULL;
   return !s || *dst ? 0 : -ENOMEM;
 }
 
 static int add_tool(upk_agent_result *r, const char *name, const json_t *input) {
-  char **v = realloc(r->tools, (r->n_tools + 1) * sizeof *v);
-  if (!v)
-    return -ENOMEM;
+  char **v = upk_xrealloc(r->tools, (r->n_tools + 1) * sizeof *v);
   r->tools = v;
-  if (!(v[r->n_tools] = strdup(name)))
-    return -ENOMEM;
+  v[r->n_tools] = upk_xstrdup(name);
   r->n_tools++;
   return json_array_append_new(r->tool_calls, json_pack("{s:s,s:O}", "name", name, "input",
                                                         input ? (json_t *)input : json_null()))
@@ -224,8 +222,10 @@ int upk_agent_parse(upk_agent_format format, const char *out, size_t len, const 
   if (!(r->tool_calls = json_array()))
     return -ENOMEM;
   r->skill_loaded = format == UPK_AGENT_OUT_TEXT ? -1 : 0;
-  if (format == UPK_AGENT_OUT_TEXT)
-    return (r->answer = strndup(out, len)) ? 0 : -ENOMEM;
+  if (format == UPK_AGENT_OUT_TEXT) {
+    r->answer = upk_xstrndup(out, len);
+    return 0;
+  }
   bool seen_result = false, any_json = false;
   int rc = 0;
   for (size_t at = 0; at < len && !rc;) {

@@ -11,6 +11,7 @@
 #include "skills/eval/agent.h"
 #include "common/fileio.h"
 #include "skills/fsutil.h"
+#include "common/xalloc.h"
 
 enum {
   LOGIN_MAX = 1 << 20,
@@ -21,8 +22,7 @@ enum {
 };
 
 static char *join(const char *a, const char *b) {
-  char *s = NULL;
-  return asprintf(&s, "%s/%s", a, b) < 0 ? NULL : s;
+  return upk_xasprintf("%s/%s", a, b);
 }
 
 /* One word with {prompt}, {workspace}, {model}, {home} and {dir} replaced. */
@@ -34,7 +34,7 @@ static char *expand(const char *w, const upk_agent_task *t, const char *ws, cons
     for (int k = 0; k < 5; k++)
       if (!strncmp(p, keys[k], strlen(keys[k])))
         cap += strlen(vals[k]);
-  char *out = malloc(cap), *o = out;
+  char *out = upk_xmalloc(cap), *o = out;
   while (out && *w) {
     int k = 0;
     while (k < 5 && strncmp(w, keys[k], strlen(keys[k])))
@@ -58,7 +58,7 @@ static char **build_argv(const upk_agent_task *t, const char *ws, const char *ho
   bool model = t->model && *t->model;
   while (model && t->def->model_args[m])
     m++;
-  char **v = calloc(n + m + 1, sizeof *v);
+  char **v = upk_xcalloc(n + m + 1, sizeof *v);
   for (size_t i = 0; v && i < n + m; i++)
     if (!(v[i] = expand(i < n ? t->def->command[i] : t->def->model_args[i - n], t, ws, home))) {
       upk_strv_free(v);
@@ -90,17 +90,18 @@ static char **build_envp(const upk_agent_task *t, char *const *base, const char 
     n++;
   while (t->def->set_env[m])
     m++;
-  char **v = calloc(n + m + 4, sizeof *v);
+  char **v = upk_xcalloc(n + m + 4, sizeof *v);
   size_t k = 0;
   /* The agent's own login is used where one was copied (upskill strips the key for Claude). */
   bool strip_login = logged_in && !t->def->strip_given;
   for (size_t i = 0; v && i < n; i++)
-    if (!dropped(base[i], t->def, strip_login) && !(v[k++] = strdup(base[i])))
+    if (!dropped(base[i], t->def, strip_login) && !(v[k++] = upk_xstrdup(base[i])))
       goto nomem;
-  if (!v || asprintf(&v[k++], "HOME=%s", home) < 0 ||
-      asprintf(&v[k++], "TMPDIR=%s/tmp", t->dir) < 0 ||
-      asprintf(&v[k++], "CODEX_HOME=%s/.codex", home) < 0)
+  if (!v)
     goto nomem;
+  v[k++] = upk_xasprintf("HOME=%s", home);
+  v[k++] = upk_xasprintf("TMPDIR=%s/tmp", t->dir);
+  v[k++] = upk_xasprintf("CODEX_HOME=%s/.codex", home);
   for (size_t i = 0; i < m; i++)
     if (!(v[k++] = expand(t->def->set_env[i], t, ws, home)))
       goto nomem;
@@ -158,9 +159,7 @@ static int copy_logins(const upk_agent_task *t, char *const *base, const char *h
 }
 
 static int install_skill(const upk_agent_task *t, const char *ws) {
-  char *rel = NULL;
-  if (asprintf(&rel, "%s/%s", t->def->skills_dir, t->skill_name) < 0)
-    return -ENOMEM;
+  char *rel = upk_xasprintf("%s/%s", t->def->skills_dir, t->skill_name);
   int dfd = upk_open_beneath(ws, rel, true);
   free(rel);
   if (dfd < 0)
@@ -188,7 +187,7 @@ static int write_case_files(const upk_agent_task *t, const char *ws) {
     const char *rel = t->file_names[i], *slash = strrchr(rel, '/');
     if (!upk_rel_path_ok(rel))
       return -EINVAL;
-    char *parent = slash ? strndup(rel, (size_t)(slash - rel)) : NULL;
+    char *parent = slash ? upk_xstrndup(rel, (size_t)(slash - rel)) : NULL;
     int dfd = upk_open_beneath(ws, parent, true);
     free(parent);
     if (dfd < 0)
@@ -289,15 +288,14 @@ static char *preview(const char *path) {
 }
 
 static int add_file(upk_agent_result *r, const char *rel, const char *path) {
-  char **v = realloc(r->files, (r->n_files + 1) * sizeof *v);
+  char **v = upk_xrealloc(r->files, (r->n_files + 1) * sizeof *v);
   if (v)
     r->files = v;
-  char **p = v ? realloc(r->previews, (r->n_files + 1) * sizeof *p) : NULL;
+  char **p = v ? upk_xrealloc(r->previews, (r->n_files + 1) * sizeof *p) : NULL;
   if (!p)
     return -ENOMEM;
   r->previews = p;
-  if (!(v[r->n_files] = strdup(rel)))
-    return -ENOMEM;
+  v[r->n_files] = upk_xstrdup(rel);
   p[r->n_files] = r->n_files < PREVIEW_FILES ? preview(path) : NULL;
   r->n_files++;
   return 0;
@@ -305,18 +303,17 @@ static int add_file(upk_agent_result *r, const char *rel, const char *path) {
 
 static int walk(const upk_agent_task *t, const char *root, const char *rel, int depth,
                 upk_agent_result *r) {
-  char *path = *rel ? join(root, rel) : strdup(root);
+  char *path = *rel ? join(root, rel) : upk_xstrdup(root);
   DIR *d = path ? opendir(path) : NULL;
   int rc = path ? 0 : -ENOMEM;
   struct dirent *e;
   while (d && !rc && r->n_files < INSPECT_MAX_FILES && (e = readdir(d))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
       continue;
-    char *sub = NULL, *full = NULL;
+    char *sub = upk_xasprintf("%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    char *full = join(root, sub);
     struct stat st;
-    if (asprintf(&sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name) < 0 || !(full = join(root, sub)))
-      rc = -ENOMEM;
-    else if (lstat(full, &st) != 0 || !strcmp(sub, t->def->skills_dir))
+    if (lstat(full, &st) != 0 || !strcmp(sub, t->def->skills_dir))
       ; /* gone, or the installed skills */
     else if (S_ISDIR(st.st_mode) && depth < INSPECT_MAX_DEPTH)
       rc = walk(t, root, sub, depth + 1, r);

@@ -13,6 +13,7 @@
 
 #include "common/diag.h"
 #include "skills/fsutil.h"
+#include "common/xalloc.h"
 
 /* ---- JSON helpers -------------------------------------------------------- */
 
@@ -22,9 +23,7 @@ json_t *upk__as_str(const char *s) {
   json_t *j = json_string(s);
   if (j)
     return j;
-  char *copy = strdup(s); /* not UTF-8 (json_string refuses it) */
-  if (!copy)
-    return NULL;
+  char *copy = upk_xstrdup(s); /* not UTF-8 (json_string refuses it) */
   upk_utf8_scrub(copy);
   j = json_string(copy);
   free(copy);
@@ -76,11 +75,7 @@ int upk__as_dump_at(int dfd, const char *name, json_t *root) {
   if (!text)
     return -ENOMEM;
   size_t n = strlen(text);
-  char *full = realloc(text, n + 2);
-  if (!full) {
-    free(text);
-    return -ENOMEM;
-  }
+  char *full = upk_xrealloc(text, n + 2);
   full[n] = '\n';
   int rc = upk_write_file_at(dfd, name, full, n + 1, 0644);
   free(full);
@@ -232,7 +227,7 @@ static int int_cmp(const void *a, const void *b) {
 static char *models(upk__as_row *const *rows, size_t n) {
   char *out = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&out, &len);
+  FILE *f = upk_xmemstream(&out, &len);
   bool any = false;
   for (size_t i = 0; f && i < n; i++) {
     const char *m = rows[i]->run->model;
@@ -253,7 +248,7 @@ static char *models(upk__as_row *const *rows, size_t n) {
 
 static json_t *metadata(const char *skill_name, const char *skill_path, upk__as_row *const *rows,
                         size_t n, const char *stamp) {
-  int *ids = calloc(n + 1, sizeof *ids);
+  int *ids = upk_xcalloc(n + 1, sizeof *ids);
   size_t nid = 0, per_config = 0;
   for (size_t i = 0; ids && i < n; i++) {
     bool seen = false, counted = false;
@@ -309,9 +304,7 @@ static char *markdown(const char *skill_name, const char *model, const char *sta
                       char delta[3][48]) {
   char *out = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&out, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&out, &len);
   config_sum none = {0};
   const config_sum *a = nc ? &c[0] : &none, *b = nc > 1 ? &c[1] : &none;
   char la[64], lb[64];
@@ -341,9 +334,9 @@ static char *markdown(const char *skill_name, const char *model, const char *sta
 
 int upk__as_benchmark(int dfd, const char *skill_name, const char *skill_path, upk__as_row *rows,
                       size_t n, char *err, size_t errlen) {
-  upk__as_row **sorted = calloc(n + 1, sizeof *sorted);
-  config_sum *sums = calloc(n + 1, sizeof *sums);
-  double *buf = calloc(n + 1, sizeof *buf);
+  upk__as_row **sorted = upk_xcalloc(n + 1, sizeof *sorted);
+  config_sum *sums = upk_xcalloc(n + 1, sizeof *sums);
+  double *buf = upk_xcalloc(n + 1, sizeof *buf);
   json_t *root = NULL, *runs = NULL;
   char *md = NULL, stamp[32], delta[3][48];
   int rc = sorted && sums && buf ? 0 : -ENOMEM;

@@ -16,6 +16,7 @@
 #include "skills/fsutil.h"
 #include "skills/skill.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 #define SOURCE "upskilld-eval"
 /* The most an evals.json may hold. */
@@ -106,12 +107,9 @@ static int add_literal(char ***v, size_t *n, const char *s, size_t len) {
       return 0;
   if (blank)
     return 0;
-  char **p = realloc(*v, (*n + 2) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  char **p = upk_xrealloc(*v, (*n + 2) * sizeof *p);
   *v = p;
-  if (!(p[*n] = strndup(s, len)))
-    return -ENOMEM;
+  p[*n] = upk_xstrndup(s, len);
   p[++*n] = NULL;
   return 0;
 }
@@ -154,9 +152,7 @@ int upk_agentskills_literals(const char *statement, char ***out, size_t *n) {
   *out = NULL;
   *n = 0;
   size_t len = strlen(statement), o = 0;
-  char *outside = malloc(len + 1);
-  if (!outside)
-    return -ENOMEM;
+  char *outside = upk_xmalloc(len + 1);
   int rc = 0;
   for (size_t i = 0; !rc && i < len;) {
     size_t b, e, next = quoted(statement, i, &b, &e);
@@ -208,13 +204,13 @@ void upk_as_evals_free(upk_as_evals *e) {
 
 /* Move *a into the case, with the statement it came from (NULL: none). */
 static int push(upk_evalcase *c, upk_as_eval *e, upk_assertion *a, const char *source) {
-  upk_assertion *p = realloc(c->asserts, (c->n_asserts + 1) * sizeof *p);
+  upk_assertion *p = upk_xrealloc(c->asserts, (c->n_asserts + 1) * sizeof *p);
   if (p)
     c->asserts = p;
-  char **s = p ? realloc(e->sources, (e->n_sources + 1) * sizeof *s) : NULL;
+  char **s = p ? upk_xrealloc(e->sources, (e->n_sources + 1) * sizeof *s) : NULL;
   if (s)
     e->sources = s;
-  char *copy = source ? strdup(source) : NULL;
+  char *copy = source ? upk_xstrdup(source) : NULL;
   if (!p || !s || (source && !copy)) {
     upk_assertion_free(a);
     free(copy);
@@ -261,10 +257,8 @@ static int statement(upk_evalcase *c, upk_as_eval *e, const char *s) {
     return rc;
   if (!a.n_values) {
     a.kind = UPK_ASSERT_EXPECT;
-    if (!(a.values = calloc(2, sizeof *a.values)) || !(a.values[0] = strdup(s))) {
-      free(a.values);
-      return -ENOMEM;
-    }
+    a.values = upk_xcalloc(2, sizeof *a.values);
+    a.values[0] = upk_xstrdup(s);
     a.n_values = 1;
   }
   return push(c, e, &a, s);
@@ -348,7 +342,7 @@ static int context_file(reader *r, const char *skill_dir, const char *path, char
     return 0;
   }
   const char *slash = strrchr(path, '/');
-  char *dir = slash ? strndup(path, (size_t)(slash - path)) : NULL;
+  char *dir = slash ? upk_xstrndup(path, (size_t)(slash - path)) : NULL;
   if (slash && !dir)
     return -ENOMEM;
   int fd = upk_open_beneath(skill_dir, dir, false), rc = fd < 0 ? fd : 0;
@@ -380,8 +374,7 @@ static int files(reader *r, json_t *ev, const char *skill_dir, upk_evalcase *c) 
     say(r, UPK_SEV_ERROR, "eval/wrong-type", "'files' must be a list of paths");
     return 0;
   }
-  if (!(c->files = calloc(json_array_size(list) + 1, sizeof *c->files)))
-    return -ENOMEM;
+  c->files = upk_xcalloc(json_array_size(list) + 1, sizeof *c->files);
   size_t i;
   json_t *v;
   json_array_foreach(list, i, v) {
@@ -402,10 +395,7 @@ static int files(reader *r, json_t *ev, const char *skill_dir, upk_evalcase *c) 
     if (dup || !content)
       continue;
     upk_meta_file *f = &c->files[c->n_files];
-    if (!(f->name = strdup(path))) {
-      free(content);
-      return -ENOMEM;
-    }
+    f->name = upk_xstrdup(path);
     f->content = content;
     c->n_files++;
   }
@@ -421,7 +411,8 @@ static int opt_string(reader *r, json_t *ev, const char *key, char **out) {
     say(r, UPK_SEV_ERROR, "eval/wrong-type", "'%s' must be a string", key);
     return 0;
   }
-  return (*out = strdup(json_string_value(v))) ? 0 : -ENOMEM;
+  *out = upk_xstrdup(json_string_value(v));
+  return 0;
 }
 
 static int read_eval(reader *r, json_t *ev, const char *skill_dir, upk_evalcase *c,
@@ -429,15 +420,13 @@ static int read_eval(reader *r, json_t *ev, const char *skill_dir, upk_evalcase 
   json_t *prompt = json_object_get(ev, "prompt");
   if (!json_is_string(prompt) || !*json_string_value(prompt))
     say(r, UPK_SEV_ERROR, "eval/missing-field", "'prompt' must be a non-empty string");
-  else if (!(c->input = strdup(json_string_value(prompt))))
-    return -ENOMEM;
+  else
+    c->input = upk_xstrdup(json_string_value(prompt));
   int rc = opt_string(r, ev, "eval_name", &e->name);
   if (!rc && !e->name)
     rc = opt_string(r, ev, "name", &e->name);
-  if (!rc && !e->name && asprintf(&e->name, "eval-%d", e->id) < 0) {
-    e->name = NULL;
-    rc = -ENOMEM;
-  }
+  if (!rc && !e->name)
+    e->name = upk_xasprintf("eval-%d", e->id);
   rc = rc ? rc : opt_string(r, ev, "expected_output", &e->expected_output);
   json_t *exp = json_object_get(ev, "expected");
   rc = rc || !exp || json_is_null(exp) ? rc : expected(r, exp, c, e);
@@ -471,9 +460,9 @@ static bool eval_id(reader *r, json_t *ev, size_t idx, int *id) {
 static int read_list(json_t *list, const char *skill_dir, upk_evalcases *out, upk_as_evals *info,
                      upk_diags *diags, bool *bad) {
   size_t n = json_array_size(list), n_ids = 0;
-  out->items = calloc(n + 1, sizeof *out->items);
-  info->items = calloc(n + 1, sizeof *info->items);
-  int *ids = calloc(n + 1, sizeof *ids); /* every id met so far, good evals or bad */
+  out->items = upk_xcalloc(n + 1, sizeof *out->items);
+  info->items = upk_xcalloc(n + 1, sizeof *info->items);
+  int *ids = upk_xcalloc(n + 1, sizeof *ids); /* every id met so far, good evals or bad */
   int rc = out->items && info->items && ids ? 0 : -ENOMEM;
   for (size_t i = 0; !rc && i < n; i++) {
     json_t *ev = json_array_get(list, i);
@@ -525,7 +514,7 @@ int upk_agentskills_parse_evals_info(const char *text, size_t len, const char *s
   int rc = 0;
   if (name && !json_is_null(name) && !json_is_string(name))
     say(&r, UPK_SEV_ERROR, "eval/wrong-type", "'skill_name' must be a string");
-  else if (json_is_string(name) && !(inf->skill_name = strdup(json_string_value(name))))
+  else if (json_is_string(name) && !(inf->skill_name = upk_xstrdup(json_string_value(name))))
     rc = -ENOMEM;
   bool bad = false;
   if (!rc && !json_is_array(list))
@@ -552,8 +541,7 @@ int upk_agentskills_read_evals_info(const char *skill_dir, upk_evalcases *out, u
   if (info)
     memset(info, 0, sizeof *info);
   char *path = NULL, *text = NULL;
-  if (asprintf(&path, "%s/%s", skill_dir, UPK_AGENTSKILLS_EVALS) < 0)
-    return -ENOMEM;
+  path = upk_xasprintf("%s/%s", skill_dir, UPK_AGENTSKILLS_EVALS);
   size_t len = 0, from = diags ? diags->len : 0;
   int rc = upk_read_file_at(AT_FDCWD, path, EVALS_MAX, &text, &len);
   if (rc && rc != -ENOMEM && diags)
@@ -563,7 +551,7 @@ int upk_agentskills_read_evals_info(const char *skill_dir, upk_evalcases *out, u
     rc = upk_agentskills_parse_evals_info(text, len, skill_dir, out, info, diags);
   for (size_t i = from; diags && i < diags->len; i++)
     if (!diags->items[i].file)
-      diags->items[i].file = strdup(path); /* NULL on ENOMEM: the message still stands */
+      diags->items[i].file = upk_xstrdup(path); /* NULL on ENOMEM: the message still stands */
   free(text);
   free(path);
   return rc;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "skills/fsutil.h"
+#include "common/xalloc.h"
 
 static const char *const CONFIGS[] = {"with_skill", "without_skill", "old_skill"};
 /* What outputs/ holds of ours; a workspace file of the same name is left out. */
@@ -190,7 +191,7 @@ static int load_listed(writer *w, const upk_as_run *r, upk_tree *t) {
       dup = strcmp(t->files[j].rel, f) == 0;
     if (dup)
       continue;
-    char *dir = slash ? strndup(f, (size_t)(slash - f)) : NULL, *data = NULL;
+    char *dir = slash ? upk_xstrndup(f, (size_t)(slash - f)) : NULL, *data = NULL;
     if (slash && !dir)
       return -ENOMEM;
     int fd = upk_open_beneath(r->workspace, dir, false), rc = fd < 0 ? fd : 0;
@@ -485,16 +486,18 @@ int upk_agentskills_write(const char *dir, const char *skill_name, const char *s
     err[0] = 0;
   if (!dir || !*dir || !skill_name)
     return fail(&w, -EINVAL, "no directory or no skill name");
-  char *target = strdup(dir), *parent = NULL, *staging = NULL;
+  char *target = upk_xstrdup(dir), *parent = NULL, *staging = NULL;
   const char *pdir = NULL; /* target's parent directory */
   size_t len = target ? strlen(target) : 0;
   while (len > 1 && target[len - 1] == '/')
     target[--len] = 0;
-  upk__as_row *rows = calloc(n + 1, sizeof *rows);
-  int rc = !target || !rows ? -ENOMEM : check_runs(&w, runs, n);
+  upk__as_row *rows = upk_xcalloc(n + 1, sizeof *rows);
+  int rc = !target ? -ENOMEM : check_runs(&w, runs, n);
   rc = rc ? rc : check_target(&w, target);
-  if (!rc && (!(parent = strdup(target)) || asprintf(&staging, "%s.tmp-XXXXXX", target) < 0))
-    rc = -ENOMEM, staging = NULL;
+  if (!rc) {
+    parent = upk_xstrdup(target);
+    staging = upk_xasprintf("%s.tmp-XXXXXX", target);
+  }
   if (!rc && (rc = upk_mkdir_p(pdir = dirname(parent), 0755)))
     fail(&w, rc, "cannot create %s: %s", pdir, strerror(-rc));
   if (!rc && !mkdtemp(staging)) {

@@ -12,6 +12,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "common/xalloc.h"
+
 static const char *const KIND_NAMES[] = {"contains",  "not_contains", "regex", "compiles",
                                          "resources", "expect",       "files", "tools"};
 enum { N_KINDS = sizeof KIND_NAMES / sizeof *KIND_NAMES };
@@ -34,17 +36,6 @@ int upk_assert_kind_parse(const char *name, upk_assert_kind *out) {
   return -EINVAL;
 }
 
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xprintf(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *s = NULL;
-  if (vasprintf(&s, fmt, ap) < 0)
-    s = NULL;
-  va_end(ap);
-  return s;
-}
-
 /* ---- copies and frees ---------------------------------------------------- */
 
 void upk_assertion_free(upk_assertion *a) {
@@ -57,12 +48,12 @@ void upk_assertion_free(upk_assertion *a) {
 
 int upk_assertion_copy(upk_assertion *dst, const upk_assertion *src) {
   *dst = *src;
-  dst->values = calloc(src->n_values + 1, sizeof *dst->values);
-  dst->arch = src->arch ? strdup(src->arch) : NULL;
+  dst->values = upk_xcalloc(src->n_values + 1, sizeof *dst->values);
+  dst->arch = src->arch ? upk_xstrdup(src->arch) : NULL;
   dst->n_values = 0;
   bool ok = dst->values && (!src->arch || dst->arch);
   for (size_t i = 0; ok && i < src->n_values; i++)
-    ok = (dst->values[dst->n_values++] = strdup(src->values[i])) != NULL;
+    ok = (dst->values[dst->n_values++] = upk_xstrdup(src->values[i])) != NULL;
   if (!ok) {
     upk_assertion_free(dst);
     return -ENOMEM;
@@ -122,12 +113,9 @@ static bool cuda_fence(const char *info) {
 }
 
 static int push_block(char ***blocks, size_t *n, const char *code) {
-  char **p = realloc(*blocks, (*n + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  char **p = upk_xrealloc(*blocks, (*n + 1) * sizeof *p);
   *blocks = p;
-  if (!(p[*n] = strdup(code)))
-    return -ENOMEM;
+  p[*n] = upk_xstrdup(code);
   (*n)++;
   return 0;
 }
@@ -168,9 +156,7 @@ static char *text_label(const upk_assertion *a) {
   size_t cap = 32 + strlen(upk_assert_kind_name(a->kind));
   for (size_t i = 0; i < a->n_values; i++)
     cap += 2 * strlen(a->values[i]) + 4;
-  char *s = malloc(cap), *p = s;
-  if (!s)
-    return NULL;
+  char *s = upk_xmalloc(cap), *p = s;
   p += sprintf(p, "%s [", upk_assert_kind_name(a->kind));
   for (size_t i = 0; i < a->n_values; i++) {
     p += sprintf(p, "%s\"", i ? ", " : "");
@@ -188,11 +174,12 @@ static char *text_label(const upk_assertion *a) {
 static char *kernel_label(const upk_assertion *a) {
   const char *arch = a->arch ? a->arch : UPK_ASSERT_DEFAULT_ARCH;
   if (a->kind == UPK_ASSERT_COMPILES)
-    return xprintf("compiles {arch: %s}", arch);
+    return upk_xasprintf("compiles {arch: %s}", arch);
   char regs[32] = "";
   if (a->max_registers > 0)
     snprintf(regs, sizeof regs, ", maxRegisters: %d", a->max_registers);
-  return xprintf("resources {arch: %s%s%s}", arch, regs, a->no_spills ? ", noSpills: true" : "");
+  return upk_xasprintf("resources {arch: %s%s%s}", arch, regs,
+                       a->no_spills ? ", noSpills: true" : "");
 }
 
 /* Case-insensitive (ASCII letters, like strcasestr) substring search. */
@@ -202,13 +189,13 @@ static void eval_contains(const upk_assertion *a, const char *answer, upk_assert
     if ((strcasestr(answer, a->values[i]) != NULL) == want)
       continue;
     r->status = UPK_ASSERT_FAIL;
-    r->reason = xprintf(want ? "the answer does not contain \"%s\"" : "the answer contains \"%s\"",
-                        a->values[i]);
+    r->reason = upk_xasprintf(
+        want ? "the answer does not contain \"%s\"" : "the answer contains \"%s\"", a->values[i]);
     return;
   }
   if (want && a->n_values == 0) {
     r->status = UPK_ASSERT_ERROR;
-    r->reason = xprintf("contains lists no string");
+    r->reason = upk_xasprintf("contains lists no string");
     return;
   }
   r->status = UPK_ASSERT_PASS;
@@ -219,7 +206,7 @@ static void eval_contains(const upk_assertion *a, const char *answer, upk_assert
 static void eval_regex(const upk_assertion *a, const char *answer, upk_assert_result *r) {
   r->status = a->n_values ? UPK_ASSERT_PASS : UPK_ASSERT_ERROR;
   if (!a->n_values)
-    r->reason = xprintf("regex lists no pattern");
+    r->reason = upk_xasprintf("regex lists no pattern");
   for (size_t i = 0; i < a->n_values && r->status == UPK_ASSERT_PASS; i++) {
     regex_t re;
     int rc = regcomp(&re, a->values[i], REG_EXTENDED | REG_ICASE | REG_NOSUB | REG_NEWLINE);
@@ -227,12 +214,12 @@ static void eval_regex(const upk_assertion *a, const char *answer, upk_assert_re
       char err[256];
       regerror(rc, &re, err, sizeof err);
       r->status = UPK_ASSERT_ERROR;
-      r->reason = xprintf("invalid regular expression \"%s\": %s", a->values[i], err);
+      r->reason = upk_xasprintf("invalid regular expression \"%s\": %s", a->values[i], err);
       continue; /* regfree is not valid after a failed regcomp */
     }
     if (regexec(&re, answer, 0, NULL, 0) != 0) {
       r->status = UPK_ASSERT_FAIL;
-      r->reason = xprintf("the answer does not match /%s/", a->values[i]);
+      r->reason = upk_xasprintf("the answer does not match /%s/", a->values[i]);
     }
     regfree(&re);
   }
@@ -253,16 +240,17 @@ static bool inside_path(const char *p) {
 static void eval_files(const upk_assertion *a, const upk_assert_env *env, upk_assert_result *r) {
   r->status = a->n_values ? UPK_ASSERT_PASS : UPK_ASSERT_ERROR;
   if (!a->n_values)
-    r->reason = xprintf("files lists no path");
+    r->reason = upk_xasprintf("files lists no path");
   for (size_t i = 0; i < a->n_values && r->status == UPK_ASSERT_PASS; i++) {
     struct stat st;
-    char *path = inside_path(a->values[i]) ? xprintf("%s/%s", env->workspace, a->values[i]) : NULL;
+    char *path =
+        inside_path(a->values[i]) ? upk_xasprintf("%s/%s", env->workspace, a->values[i]) : NULL;
     if (!path) {
       r->status = UPK_ASSERT_ERROR;
-      r->reason = xprintf("files: \"%s\" is not a path inside the workspace", a->values[i]);
+      r->reason = upk_xasprintf("files: \"%s\" is not a path inside the workspace", a->values[i]);
     } else if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
       r->status = UPK_ASSERT_FAIL;
-      r->reason = xprintf("the agent did not write \"%s\"", a->values[i]);
+      r->reason = upk_xasprintf("the agent did not write \"%s\"", a->values[i]);
     }
     free(path);
   }
@@ -271,14 +259,14 @@ static void eval_files(const upk_assertion *a, const upk_assert_env *env, upk_as
 static void eval_tools(const upk_assertion *a, const upk_assert_env *env, upk_assert_result *r) {
   r->status = a->n_values ? UPK_ASSERT_PASS : UPK_ASSERT_ERROR;
   if (!a->n_values)
-    r->reason = xprintf("tools lists no tool");
+    r->reason = upk_xasprintf("tools lists no tool");
   for (size_t i = 0; i < a->n_values && r->status == UPK_ASSERT_PASS; i++) {
     bool called = false;
     for (size_t k = 0; k < env->n_tools && !called; k++)
       called = strcasecmp(env->tools[k], a->values[i]) == 0;
     if (!called) {
       r->status = UPK_ASSERT_FAIL;
-      r->reason = xprintf("the agent never called %s", a->values[i]);
+      r->reason = upk_xasprintf("the agent never called %s", a->values[i]);
     }
   }
 }
@@ -297,14 +285,12 @@ static int request_for(upk_assert_report *r, char **blocks, size_t block, const 
       *id = i;
       return 0;
     }
-  upk_kcheck_req *p = realloc(r->requests, (r->n_requests + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  upk_kcheck_req *p = upk_xrealloc(r->requests, (r->n_requests + 1) * sizeof *p);
   r->requests = p;
   upk_kcheck_req *q = &p[r->n_requests];
   memset(q, 0, sizeof *q);
-  q->code = strdup(blocks[block]);
-  q->arch = strdup(arch);
+  q->code = upk_xstrdup(blocks[block]);
+  q->arch = upk_xstrdup(arch);
   q->block = block;
   q->id = *id = r->n_requests++;
   return q->code && q->arch ? 0 : -ENOMEM;
@@ -312,9 +298,7 @@ static int request_for(upk_assert_report *r, char **blocks, size_t block, const 
 
 static int plan_kernel(upk_assert_report *r, const upk_assertion *a, char **blocks,
                        upk_assert_result *res) {
-  res->reqs = calloc(r->n_blocks + 1, sizeof *res->reqs);
-  if (!res->reqs)
-    return -ENOMEM;
+  res->reqs = upk_xcalloc(r->n_blocks + 1, sizeof *res->reqs);
   for (size_t b = 0; b < r->n_blocks; b++) {
     int rc = request_for(r, blocks, b, arch_of(a), &res->reqs[res->n_reqs]);
     if (rc)
@@ -328,16 +312,18 @@ static int plan_kernel(upk_assert_report *r, const upk_assertion *a, char **bloc
 /* Resource limits on the kernels of one compiled block; a reason when broken. */
 static char *resource_violation(const upk_assert_result *a, const upk_kcheck_req *q) {
   if (q->result.n_kernels == 0)
-    return xprintf("code block %zu compiled no kernel (an uninstantiated template?)", q->block + 1);
+    return upk_xasprintf("code block %zu compiled no kernel (an uninstantiated template?)",
+                         q->block + 1);
   for (size_t k = 0; k < q->result.n_kernels; k++) {
     const upk_kcheck_kernel *kn = &q->result.kernels[k];
     const char *name = kn->name ? kn->name : "?";
     if (a->max_registers > 0 && kn->registers > a->max_registers)
-      return xprintf("kernel %s uses %d registers (limit %d) for %s", name, kn->registers,
-                     a->max_registers, q->arch);
+      return upk_xasprintf("kernel %s uses %d registers (limit %d) for %s", name, kn->registers,
+                           a->max_registers, q->arch);
     if (a->no_spills && (kn->spill_stores > 0 || kn->spill_loads > 0))
-      return xprintf("kernel %s spills registers (%ld bytes spill stores, %ld bytes spill loads)",
-                     name, kn->spill_stores, kn->spill_loads);
+      return upk_xasprintf(
+          "kernel %s spills registers (%ld bytes spill stores, %ld bytes spill loads)", name,
+          kn->spill_stores, kn->spill_loads);
   }
   return NULL;
 }
@@ -357,10 +343,10 @@ static void decide_kernel(upk_assert_report *r, upk_assert_result *res) {
       if (q->result.status != order[o])
         continue;
       res->status = order[o];
-      res->reason = xprintf("code block %zu: %s", q->block + 1,
-                            q->result.reason              ? q->result.reason
-                            : order[o] == UPK_ASSERT_FAIL ? "does not compile"
-                                                          : "not checked");
+      res->reason = upk_xasprintf("code block %zu: %s", q->block + 1,
+                                  q->result.reason              ? q->result.reason
+                                  : order[o] == UPK_ASSERT_FAIL ? "does not compile"
+                                                                : "not checked");
       return;
     }
   res->status = UPK_ASSERT_PASS;
@@ -382,7 +368,7 @@ static void tally(upk_assert_report *r) {
 
 static void set_skipped(upk_assert_result *res, const char *why) {
   res->status = UPK_ASSERT_SKIPPED;
-  res->reason = strdup(why);
+  res->reason = upk_xstrdup(why);
 }
 
 /* Files, tools and statements: decided from the run's environment, or skipped. */
@@ -415,7 +401,7 @@ static int plan_one(upk_assert_report *r, const upk_assertion *a, const char *an
     plan_agent(a, env, res);
   else if (r->n_blocks == 0) {
     res->status = UPK_ASSERT_FAIL;
-    res->reason = strdup("the answer has no CUDA code block with a __global__ kernel");
+    res->reason = upk_xstrdup("the answer has no CUDA code block with a __global__ kernel");
   } else if (!checker || !checker->check)
     set_skipped(res, "kernel checks are unavailable (no CUDA toolkit)");
   else
@@ -434,7 +420,7 @@ static void ask_checker(upk_assert_report *r, const upk_kernel_checker *checker)
     if (rc < 0) {
       upk_kcheck_result_free(&out);
       out.status = UPK_ASSERT_ERROR;
-      out.reason = xprintf("the kernel check failed: %s", strerror(-rc));
+      out.reason = upk_xasprintf("the kernel check failed: %s", strerror(-rc));
     }
     upk_assert_report_resolve(r, i, &out);
   }
@@ -454,9 +440,7 @@ int upk_assert_evaluate_in(const upk_assertion *a, size_t n, const char *answer,
   for (size_t i = 0; i < n; i++)
     kernel |= a[i].kind == UPK_ASSERT_COMPILES || a[i].kind == UPK_ASSERT_RESOURCES;
   int rc = kernel ? upk_extract_cuda_blocks(answer, &blocks, &out->n_blocks) : 0;
-  out->results = calloc(n + 1, sizeof *out->results);
-  if (!out->results)
-    rc = -ENOMEM;
+  out->results = upk_xcalloc(n + 1, sizeof *out->results);
   for (size_t i = 0; rc == 0 && i < n; i++, out->n++)
     rc = plan_one(out, &a[i], answer, blocks, env, checker, &out->results[i]);
   upk_assert_blocks_free(blocks, out->n_blocks);
@@ -496,7 +480,7 @@ int upk_assert_report_decide(upk_assert_report *r, size_t i, upk_assert_status s
                              const char *reason) {
   if (i >= r->n || r->results[i].n_reqs || (unsigned)status > UPK_ASSERT_PENDING)
     return -EINVAL;
-  char *why = reason ? strdup(reason) : NULL;
+  char *why = reason ? upk_xstrdup(reason) : NULL;
   if (reason && !why)
     return -ENOMEM;
   free(r->results[i].reason);

@@ -13,6 +13,7 @@
 
 #include "skills/eval/condense_int.h"
 #include "common/fnv1a.h"
+#include "common/xalloc.h"
 
 /* Bounds that keep one error's follow-up, or one file's record of changed
  * lines, from crowding out the rest. */
@@ -56,25 +57,14 @@ int ct_reject(ctrace *t, const char *code, const char *fmt, ...) {
   t->why_code = code;
   va_start(ap, fmt);
   free(t->why);
-  if (vasprintf(&t->why, fmt, ap) < 0)
-    t->why = NULL;
+  t->why = upk_xvasprintf(fmt, ap);
   va_end(ap);
   return -EINVAL;
 }
 
 /* Push an event taking ownership of text and detail (freed on failure). */
 static cev *push(ctrace *t, cev_kind kind, char *text, char *detail) {
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 32;
-    cev *p = realloc(t->v, cap * sizeof *p);
-    if (!p) {
-      free(text);
-      free(detail);
-      return NULL;
-    }
-    t->v = p;
-    t->cap = cap;
-  }
+  UPK_GROW(t->v, t->cap, t->n + 1);
   cev *e = &t->v[t->n++];
   *e = (cev){.kind = kind, .text = text, .detail = detail, .count = 1};
   return e;
@@ -84,12 +74,11 @@ static cev *push(ctrace *t, cev_kind kind, char *text, char *detail) {
 static char *first_line(const char *s) {
   const char *nl = strchr(s, '\n');
   if (!nl || !nl[1])
-    return strndup(s, nl ? (size_t)(nl - s) : strlen(s));
+    return upk_xstrndup(s, nl ? (size_t)(nl - s) : strlen(s));
   size_t more = 0;
   for (const char *p = nl; *p; p++)
     more += *p == '\n' && p[1];
-  char *out = NULL;
-  return asprintf(&out, "%.*s … (+%zu lines)", (int)(nl - s), s, more) < 0 ? NULL : out;
+  return upk_xasprintf("%.*s … (+%zu lines)", (int)(nl - s), s, more);
 }
 
 /* ---- the follow-up of an error ------------------------------------------- */
@@ -127,8 +116,8 @@ static int settle(ctrace *t, bool ok) {
   cev *e = &t->v[t->open_error];
   char *line = first_line(cmd);
   free(e->outcome);
-  e->outcome = NULL;
-  int rc = line && asprintf(&e->outcome, "`%s` then succeeded.", line) >= 0 ? 0 : -ENOMEM;
+  e->outcome = line ? upk_xasprintf("`%s` then succeeded.", line) : NULL;
+  int rc = line ? 0 : -ENOMEM;
   free(line);
   e->resolved = rc == 0;
   t->open_error = -1;
@@ -199,7 +188,7 @@ static long find_command(const ctrace *t, const char *cmd, size_t len) {
 /* Index event ev, growing the table (kept at most half full). */
 static int index_command(ctrace *t, size_t ev) {
   if (2 * (t->cmd_used + 1) > t->cmd_cap) {
-    size_t cap = t->cmd_cap ? 2 * t->cmd_cap : 64, *table = calloc(cap, sizeof *table);
+    size_t cap = t->cmd_cap ? 2 * t->cmd_cap : 64, *table = upk_xcalloc(cap, sizeof *table);
     if (!table)
       return -ENOMEM;
     free(t->cmd_index);
@@ -241,7 +230,7 @@ int ct_command(ctrace *t, const char *cmd) {
     t->pending = like;
     return 0;
   }
-  char *copy = strndup(cmd, len);
+  char *copy = upk_xstrndup(cmd, len);
   if (!copy || !push(t, CEV_COMMAND, copy, NULL))
     return -ENOMEM;
   t->pending = (long)t->n - 1;
@@ -302,7 +291,7 @@ static cev *file_of(ctrace *t, const char *path) {
 }
 
 static int new_file(ctrace *t, const char *path, const char *content, cev **out) {
-  char *p = strdup(path), *c = content ? strdup(content) : NULL;
+  char *p = upk_xstrdup(path), *c = content ? upk_xstrdup(content) : NULL;
   if (!p || (content && !c)) {
     free(p);
     free(c);
@@ -334,9 +323,7 @@ int ct_write(ctrace *t, const char *path, const char *content) {
     return rc;
   if (!f)
     return new_file(t, path, content, &f);
-  char *copy = strdup(content);
-  if (!copy)
-    return -ENOMEM;
+  char *copy = upk_xstrdup(content);
   if (f->text)
     rc = note_changed(f, content);
   free(f->text);
@@ -350,9 +337,7 @@ static bool apply_edit(char **content, const char *old_s, const char *new_s) {
   char *at = *old_s ? strstr(*content, old_s) : NULL;
   if (!at)
     return false;
-  char *out = NULL;
-  if (asprintf(&out, "%.*s%s%s", (int)(at - *content), *content, new_s, at + strlen(old_s)) < 0)
-    return false;
+  char *out = upk_xasprintf("%.*s%s%s", (int)(at - *content), *content, new_s, at + strlen(old_s));
   free(*content);
   *content = out;
   return true;
@@ -371,13 +356,13 @@ static char *unnumbered(const char *s) {
     size_t arrow = !tab && !strncmp(p + k + d, "→", 3) ? 3 : 0;
     if (!d || !(tab || arrow) || k + d > n) { /* not numbered: as it is */
       free(out);
-      return strdup(s);
+      return upk_xstrdup(s);
     }
     if (ct_append(&out, "%.*s\n", (int)(n - k - d - tab - arrow), p + k + d + tab + arrow))
       return NULL;
     p += n + (p[n] == '\n');
   }
-  return out ? out : strdup("");
+  return out ? out : upk_xstrdup("");
 }
 
 int ct_read(ctrace *t, const char *path, const char *content) {
@@ -396,11 +381,11 @@ int ct_read(ctrace *t, const char *path, const char *content) {
       t->read_text[i] = text;
       return 0;
     }
-  char **p = realloc(t->read_path, (t->n_reads + 1) * sizeof *p);
+  char **p = upk_xrealloc(t->read_path, (t->n_reads + 1) * sizeof *p);
   t->read_path = p ? p : t->read_path;
-  char **q = p ? realloc(t->read_text, (t->n_reads + 1) * sizeof *q) : NULL;
+  char **q = p ? upk_xrealloc(t->read_text, (t->n_reads + 1) * sizeof *q) : NULL;
   t->read_text = q ? q : t->read_text;
-  char *name = q ? strdup(path) : NULL;
+  char *name = q ? upk_xstrdup(path) : NULL;
   if (!name) {
     free(text);
     return -ENOMEM;
@@ -466,9 +451,7 @@ static int add_fact(ctrace *t, const char *s, size_t n, bool user, int score) {
   for (size_t i = 0; i < t->n; i++)
     if (t->v[i].kind == CEV_FACT && strlen(t->v[i].text) == n && !strncmp(t->v[i].text, s, n))
       return 0;
-  char *copy = NULL;
-  if (asprintf(&copy, "%.*s%s", (int)n, s, cut ? " (…)" : "") < 0)
-    return -ENOMEM;
+  char *copy = upk_xasprintf("%.*s%s", (int)n, s, cut ? " (…)" : "");
   cev *e = push(t, CEV_FACT, copy, NULL);
   if (e) {
     e->user = user;
@@ -499,7 +482,7 @@ static int last_words(ctrace *t, const char *text) {
   if (t->words_open && t->last_words)
     return ct_append(&t->last_words, "\n\n%s", text);
   free(t->last_words);
-  t->last_words = strdup(text);
+  t->last_words = upk_xstrdup(text);
   t->words_open = true;
   return t->last_words ? 0 : -ENOMEM;
 }
@@ -524,7 +507,7 @@ int ct_text(ctrace *t, bool user, const char *text) {
     return 0;
   if (user && !t->has_task) {
     t->has_task = true;
-    char *copy = strdup(text);
+    char *copy = upk_xstrdup(text);
     return copy && push(t, CEV_TASK, copy, NULL) ? 0 : -ENOMEM;
   }
   if (user && t->n && t->v[t->n - 1].kind == CEV_TASK) { /* the task goes on */

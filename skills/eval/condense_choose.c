@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "skills/eval/condense_choose.h"
+#include "common/xalloc.h"
 
 enum { HIGH_PASSES = 5, N_PASSES = 11, MAX_LISTED = 500 };
 
@@ -66,7 +67,7 @@ static bool said(plan *p, const ctrace *t, const cev *e, size_t i) {
     return false;
   for (size_t k = 0; k < t->n; k++)
     if (p->chosen[k] && t->v[k].kind != CEV_FACT && strstr(p->chosen[k], e->text))
-      return (p->chosen[i] = strdup("")) != NULL;
+      return (p->chosen[i] = upk_xstrdup("")) != NULL;
   return false;
 }
 
@@ -136,20 +137,13 @@ static char *label(const cev *e) {
                   : e->text              ? e->text
                                          : "";
   size_t n = strcspn(s, "\n");
-  char *out = NULL;
-  if (asprintf(&out, "%.*s%s", (int)(n > 120 ? 120 : n), s, n > 120 ? " …" : "") < 0)
-    return NULL;
-  return out;
+  return upk_xasprintf("%.*s%s", (int)(n > 120 ? 120 : n), s, n > 120 ? " …" : "");
 }
 
 static int list_item(upk_condensed *c, const char *kind, char *what, size_t tokens, int shortened) {
   if (!what)
     return -ENOMEM;
-  upk_condense_item *v = realloc(c->left_out, (c->n_left_out + 1) * sizeof *v);
-  if (!v) {
-    free(what);
-    return -ENOMEM;
-  }
+  upk_condense_item *v = upk_xrealloc(c->left_out, (c->n_left_out + 1) * sizeof *v);
   c->left_out = v;
   v[c->n_left_out++] = (upk_condense_item){kind, what, tokens, shortened};
   return 0;
@@ -157,10 +151,11 @@ static int list_item(upk_condensed *c, const char *kind, char *what, size_t toke
 
 static int list_left_out(const plan *p, const ctrace *t, upk_condensed *c) {
   int rc = 0;
-  char *what = NULL;
-  if (t->bad_lines && asprintf(&what, "%zu line%s that were not JSON (truncated or corrupt)",
-                               t->bad_lines, t->bad_lines == 1 ? "" : "s") >= 0)
-    rc = list_item(c, "line", what, 0, 0);
+  if (t->bad_lines)
+    rc = list_item(c, "line",
+                   upk_xasprintf("%zu line%s that were not JSON (truncated or corrupt)",
+                                 t->bad_lines, t->bad_lines == 1 ? "" : "s"),
+                   0, 0);
   for (size_t i = 0; rc == 0 && i < t->n && c->n_left_out < MAX_LISTED; i++) {
     if (p->chosen[i] && (p->level[i] == 0 || !p->chosen[i][0]))
       continue;
@@ -210,8 +205,8 @@ static int condense_events(const ctrace *t, size_t budget, upk_condensed *c) {
   size_t avail = limit > head ? limit - head : 0;
   free(empty);
   for (int round = 0; round < 8; round++) {
-    plan p = {.chosen = calloc(t->n + 1, sizeof *p.chosen),
-              .level = calloc(t->n + 1, sizeof *p.level),
+    plan p = {.chosen = upk_xcalloc(t->n + 1, sizeof *p.chosen),
+              .level = upk_xcalloc(t->n + 1, sizeof *p.level),
               .avail = avail};
     if (!p.chosen || !p.level) {
       plan_free(&p, t->n);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "skills/eval/condense_jsonint.h"
+#include "common/xalloc.h"
 
 /* ---- apply_patch ----------------------------------------------------------- */
 
@@ -95,14 +96,14 @@ static char *argv_line(json_t *argv) {
   const char *a0 = json_string_value(json_array_get(argv, 0));
   const char *a1 = json_string_value(json_array_get(argv, 1));
   if (n == 3 && a0 && a1 && (strstr(a0, "sh")) && a1[0] == '-' && strchr(a1, 'c'))
-    return strdup(json_string_value(json_array_get(argv, 2)) ?: "");
+    return upk_xstrdup(json_string_value(json_array_get(argv, 2)) ?: "");
   char *out = NULL;
   for (size_t i = 0; i < n; i++) {
     const char *s = json_string_value(json_array_get(argv, i));
     if (s && ct_append(&out, "%s%s", i ? " " : "", s))
       break;
   }
-  return out ? out : strdup("");
+  return out ? out : upk_xstrdup("");
 }
 
 static int shell_call(jread *r, const char *id, json_t *args) {
@@ -113,7 +114,7 @@ static int shell_call(jread *r, const char *id, json_t *args) {
     int rc = ct_apply_patch(r->t, json_string_value(json_array_get(cmd, 1)) ?: "");
     return rc == -ENOMEM ? rc : 0;
   }
-  char *line = s ? strdup(s) : json_is_array(cmd) ? argv_line(cmd) : NULL;
+  char *line = s ? upk_xstrdup(s) : json_is_array(cmd) ? argv_line(cmd) : NULL;
   if (!line)
     return s || json_is_array(cmd) ? -ENOMEM : 0;
   int rc = strstr(line, "*** Begin Patch") ? ct_apply_patch(r->t, line) : jr_shell(r, id, line);

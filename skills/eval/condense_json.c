@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "skills/eval/condense_jsonint.h"
+#include "common/xalloc.h"
 
 #define EXPECTED                                                                                   \
   "expected a JSON array of {role, content} messages (Anthropic or OpenAI, or "                    \
@@ -40,13 +41,11 @@ static const char *const EDIT_KEYS[] = {"old_string", "old_str", "new_string", "
 static int remember(jread *r, const char *id, const char *label, bool shell, bool read) {
   if (!id)
     return 0;
-  jcall *p = realloc(r->calls, (r->n_calls + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  jcall *p = upk_xrealloc(r->calls, (r->n_calls + 1) * sizeof *p);
   r->calls = p;
   jcall *c = &p[r->n_calls++];
-  c->id = strdup(id);
-  c->label = strdup(label ? label : "a tool");
+  c->id = upk_xstrdup(id);
+  c->label = upk_xstrdup(label ? label : "a tool");
   c->shell = shell;
   c->read = read;
   return c->id && c->label ? 0 : -ENOMEM;
@@ -113,14 +112,14 @@ static int openai_calls(jread *r, json_t *calls) {
 /* Text of a content value: a string, or a list of blocks with "text". */
 static char *text_of(json_t *content) {
   if (json_is_string(content))
-    return strdup(json_string_value(content));
+    return upk_xstrdup(json_string_value(content));
   char *out = NULL;
   for (size_t i = 0; i < json_array_size(content); i++) {
     const char *s = jr_str(json_array_get(content, i), "text");
     if (s && ct_append(&out, "%s\n", s))
       break;
   }
-  return out ? out : strdup("");
+  return out ? out : upk_xstrdup("");
 }
 
 int jr_tool_result(jread *r, const char *id, const char *text, bool is_error) {

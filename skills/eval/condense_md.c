@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "skills/eval/condense_int.h"
+#include "common/xalloc.h"
 
 typedef struct {
   ctrace *t;
@@ -47,7 +48,7 @@ static bool path_like(const char *s, size_t n) {
 
 static int set_last(mdread *m, const char *cmd) {
   free(m->last_cmd);
-  m->last_cmd = strdup(cmd);
+  m->last_cmd = upk_xstrdup(cmd);
   return m->last_cmd ? 0 : -ENOMEM;
 }
 
@@ -65,15 +66,14 @@ static int session(mdread *m, const char *code) {
       free(out);
       out = NULL;
       f = NULL;
-      char *cmd = strndup(p + 2, n - 2);
+      char *cmd = upk_xstrndup(p + 2, n - 2);
       rc = rc ? rc : cmd ? ct_command(m->t, cmd) : -ENOMEM;
       rc = rc ? rc : set_last(m, cmd);
       free(cmd);
     } else if (m->last_cmd) {
-      if (!f && !(f = open_memstream(&out, &out_len)))
-        rc = -ENOMEM;
-      else
-        fprintf(f, "%.*s\n", (int)n, p);
+      if (!f)
+        f = upk_xmemstream(&out, &out_len);
+      fprintf(f, "%.*s\n", (int)n, p);
     }
     p += n + (p[n] == '\n');
   }
@@ -128,9 +128,7 @@ static int code_block(mdread *m, cmark_node *node) {
 static char *block_text(mdread *m, cmark_node *block) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   m->path[0] = '\0';
   cmark_iter *it = cmark_iter_new(block);
   cmark_event_type ev;

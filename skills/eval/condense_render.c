@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "skills/eval/condense_choose.h"
+#include "common/xalloc.h"
+#include "skills/eval/fence.h"
 
 static const char *const SEC_TITLES[N_SEC] = {
     "Task",         "Errors and what followed them", "Final state of changed files", "Key facts",
@@ -26,28 +28,7 @@ size_t ct_heading_cost(int sec) {
   return strlen(SEC_TITLES[sec]) + 6; /* "\n## " + title + "\n\n" */
 }
 
-/* A fence longer than any backtick run inside, so content cannot close it. */
-static int fence_len(const char *s) {
-  int best = 0, run = 0;
-  for (; s && *s; s++) {
-    run = *s == '`' ? run + 1 : 0;
-    best = run > best ? run : best;
-  }
-  return best < 3 ? 3 : best + 1;
-}
-
 static const char FENCE[] = "````````````````````````````````````````";
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  char *s = NULL;
-  if (vasprintf(&s, f, ap) < 0)
-    s = NULL;
-  va_end(ap);
-  return s;
-}
 
 static size_t count_lines(const char *s) {
   size_t n = *s ? 1 : 0;
@@ -72,14 +53,12 @@ typedef bool (*line_pred)(const char *line, size_t n, const char *arg);
 /* The lines of s that pred keeps, `ctx` lines around each, gaps marked. */
 static char *pick_lines(const char *s, line_pred pred, const char *arg, size_t ctx, size_t *kept) {
   size_t n = count_lines(s) + 1, i = 0;
-  const char **at = malloc(n * sizeof *at);
-  unsigned char *keep = calloc(n, 1);
+  const char **at = upk_xmalloc(n * sizeof *at);
+  unsigned char *keep = upk_xcalloc(n, 1);
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = at && keep ? open_memstream(&buf, &len) : NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   *kept = 0;
-  if (!f)
-    goto out;
   for (const char *p = s; *p && i < n; i++, p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
     at[i] = p;
   n = i;
@@ -100,7 +79,6 @@ static char *pick_lines(const char *s, line_pred pred, const char *arg, size_t c
     free(buf);
     buf = NULL;
   }
-out:
   free(at);
   free(keep);
   return buf;
@@ -141,29 +119,32 @@ static char *fenced_view(const cev *e, const char *what, line_pred pred, const c
                          size_t ctx) {
   size_t kept = 0;
   char *body = pick_lines(e->text, pred, arg, ctx, &kept);
-  char *s = body && kept
-                ? fmt("### %s (%s: %zu lines in all)\n\n%.*s\n%s%.*s\n", e->detail, what,
-                      count_lines(e->text), fence_len(body), FENCE, body, fence_len(body), FENCE)
-                : NULL;
+  char *s = body && kept ? upk_xasprintf("### %s (%s: %zu lines in all)\n\n%.*s\n%s%.*s\n",
+                                         e->detail, what, count_lines(e->text), upk_fence_len(body),
+                                         FENCE, body, upk_fence_len(body), FENCE)
+                         : NULL;
   free(body);
   return s;
 }
 
 static char *file_variant(const cev *e, int level) {
   if (!e->text)
-    return level == 0 ? fmt("- `%s` (edited; its content is not in the trace)\n", e->detail) : NULL;
+    return level == 0
+               ? upk_xasprintf("- `%s` (edited; its content is not in the trace)\n", e->detail)
+               : NULL;
   size_t lines = count_lines(e->text);
   if (level == 0 && lines <= 150) {
-    int fl = fence_len(e->text);
+    int fl = upk_fence_len(e->text);
     size_t tl = strlen(e->text);
-    return fmt("### %s%s\n\n%.*s\n%s%s%.*s\n", e->detail, e->edited ? " (and later edited)" : "",
-               fl, FENCE, e->text, tl && e->text[tl - 1] == '\n' ? "" : "\n", fl, FENCE);
+    return upk_xasprintf("### %s%s\n\n%.*s\n%s%s%.*s\n", e->detail,
+                         e->edited ? " (and later edited)" : "", fl, FENCE, e->text,
+                         tl && e->text[tl - 1] == '\n' ? "" : "\n", fl, FENCE);
   }
   if (level == 1 && e->changed)
     return fenced_view(e, "the changed regions", changed_line, e->changed, 3);
   if (level == 2)
     return fenced_view(e, "outline", decl_line, NULL, 0);
-  return level == 3 ? fmt("- `%s` (%zu lines)\n", e->detail, lines) : NULL;
+  return level == 3 ? upk_xasprintf("- `%s` (%zu lines)\n", e->detail, lines) : NULL;
 }
 
 /* ---- prose ---------------------------------------------------------------- */
@@ -171,20 +152,20 @@ static char *file_variant(const cev *e, int level) {
 /* The first paragraph, or as many sentences as fit 600 bytes. */
 static char *task_variant(const cev *e, int level) {
   if (level == 0)
-    return fmt("%s\n", e->text);
+    return upk_xasprintf("%s\n", e->text);
   const char *para = strstr(e->text, "\n\n");
   if (level == 1)
-    return para ? fmt("%.*s\n\n(The task goes on for %zu more lines.)\n", (int)(para - e->text),
-                      e->text, count_lines(para + 2))
+    return para ? upk_xasprintf("%.*s\n\n(The task goes on for %zu more lines.)\n",
+                                (int)(para - e->text), e->text, count_lines(para + 2))
                 : NULL;
   size_t cut = sentences_within(e->text, 600);
-  return level == 2 && cut ? fmt("%.*s (shortened)\n", (int)cut, e->text) : NULL;
+  return level == 2 && cut ? upk_xasprintf("%.*s (shortened)\n", (int)cut, e->text) : NULL;
 }
 
 /* Whole; else its sentences that state facts; else its start. */
 static char *summary_variant(const cev *e, int level) {
   if (level == 0)
-    return fmt("%s\n", e->text);
+    return upk_xasprintf("%s\n", e->text);
   if (level == 1) {
     char *out = NULL;
     for (const char *p = e->text; *p;) {
@@ -195,12 +176,12 @@ static char *summary_variant(const cev *e, int level) {
       p += n;
       p += strspn(p, " \n");
     }
-    char *s = out ? fmt("%s(shortened)\n", out) : NULL;
+    char *s = out ? upk_xasprintf("%s(shortened)\n", out) : NULL;
     free(out);
     return s;
   }
   size_t cut = sentences_within(e->text, 400);
-  return level == 2 && cut ? fmt("%.*s (shortened)\n", (int)cut, e->text) : NULL;
+  return level == 2 && cut ? upk_xasprintf("%.*s (shortened)\n", (int)cut, e->text) : NULL;
 }
 
 /* One line in backticks; a script (heredoc, loop) in a fenced block. */
@@ -211,14 +192,14 @@ static char *command_variant(const cev *e, int level) {
              e->similar ? "; and " : "", e->similar, e->similar ? " more like it" : "");
   size_t lines = count_lines(e->text), first = strcspn(e->text, "\n");
   if (level == 0 && lines == 1 && !strchr(e->text, '`'))
-    return fmt("- `%s`%s\n", e->text, times);
+    return upk_xasprintf("- `%s`%s\n", e->text, times);
   if (level == 0 && lines <= 12) {
-    int fl = fence_len(e->text);
-    return fmt("-%s\n\n  %.*ssh\n%s\n  %.*s\n", times, fl, FENCE, e->text, fl, FENCE);
+    int fl = upk_fence_len(e->text);
+    return upk_xasprintf("-%s\n\n  %.*ssh\n%s\n  %.*s\n", times, fl, FENCE, e->text, fl, FENCE);
   }
   if (level == 1)
-    return fmt("- `%.*s`%s (+%zu lines)\n", (int)(first > 300 ? 300 : first), e->text, times,
-               lines - 1);
+    return upk_xasprintf("- `%.*s`%s (+%zu lines)\n", (int)(first > 300 ? 300 : first), e->text,
+                         times, lines - 1);
   return NULL;
 }
 
@@ -228,7 +209,8 @@ static char *error_head(const cev *e) {
   char times[48] = "";
   if (e->count > 1)
     snprintf(times, sizeof times, " (hit %zu times)", e->count);
-  return e->detail ? fmt("`%s` failed%s", e->detail, times) : fmt("A step failed%s", times);
+  return e->detail ? upk_xasprintf("`%s` failed%s", e->detail, times)
+                   : upk_xasprintf("A step failed%s", times);
 }
 
 /* The first k lines of s: their length. */
@@ -250,7 +232,7 @@ static char *error_full(const cev *e, int level, bool explained_below) {
     size_t cut = sentences_within(ex, 300);
     exn = cut ? cut : exn < 300 ? exn : 300;
   }
-  int fl = fence_len(e->text);
+  int fl = upk_fence_len(e->text);
   int rc = head ? ct_append(&out, "### %s\n\n%.*s\n%.*s%s%.*s\n\n", head, fl, FENCE, (int)tl,
                             e->text, tl < strlen(e->text) ? "[…]\n" : "", fl, FENCE)
                 : -ENOMEM;
@@ -285,13 +267,13 @@ static char *error_line(const cev *e, int level, bool explained_below) {
   if (level == 3)
     plus = NULL, pn = 0;
   size_t en = ex && !e->outcome ? sentences_within(ex, 200) : 0;
-  char *out = head ? fmt("- %s: %.*s%s%.*s%s%s%s%.*s\n", head, (int)(n > 200 ? 200 : n), first,
-                         plus ? " — changed to `" : "", (int)(pn > 160 ? 160 : pn),
-                         plus ? plus + 1 : "", plus ? "`" : "", e->outcome ? " — " : "",
-                         e->outcome ? e->outcome
-                         : en       ? " — "
-                                    : "",
-                         (int)en, ex ? ex : "")
+  char *out = head ? upk_xasprintf("- %s: %.*s%s%.*s%s%s%s%.*s\n", head, (int)(n > 200 ? 200 : n),
+                                   first, plus ? " — changed to `" : "", (int)(pn > 160 ? 160 : pn),
+                                   plus ? plus + 1 : "", plus ? "`" : "", e->outcome ? " — " : "",
+                                   e->outcome ? e->outcome
+                                   : en       ? " — "
+                                              : "",
+                                   (int)en, ex ? ex : "")
                    : NULL;
   free(head);
   return out;
@@ -316,7 +298,7 @@ char *ct_variant(const cev *e, int level, const char *summary_whole) {
   case CEV_FILE:
     return file_variant(e, level);
   case CEV_FACT:
-    return level == 0 ? fmt("- %s\n", e->text) : NULL;
+    return level == 0 ? upk_xasprintf("- %s\n", e->text) : NULL;
   }
   return NULL;
 }
@@ -333,9 +315,7 @@ const char *upk_trace_format_name(upk_trace_format f) {
 char *ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, size_t omitted) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fprintf(f,
           "# Condensed agent trace\n\n_%s, ~%zu tokens (bytes/4); %zu commands, %zu errors "
           "(%zu followed by a fix or an explanation), %zu files, %zu facts; %zu left out for the "

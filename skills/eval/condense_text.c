@@ -9,19 +9,13 @@
 #include <string.h>
 
 #include "skills/eval/condense_int.h"
+#include "common/xalloc.h"
 
 int ct_vappend(char **s, const char *fmt, va_list ap) {
-  char *more = NULL;
-  int n = vasprintf(&more, fmt, ap);
-  if (n < 0)
-    return -ENOMEM;
-  size_t old = *s ? strlen(*s) : 0;
-  char *p = realloc(*s, old + (size_t)n + 1);
-  if (!p) {
-    free(more);
-    return -ENOMEM;
-  }
-  memcpy(p + old, more, (size_t)n + 1);
+  char *more = upk_xvasprintf(fmt, ap);
+  size_t old = *s ? strlen(*s) : 0, n = strlen(more);
+  char *p = upk_xrealloc(*s, old + n + 1);
+  memcpy(p + old, more, n + 1);
   free(more);
   *s = p;
   return 0;
@@ -130,18 +124,10 @@ typedef struct {
 
 static size_t split_lines(const char *out, oline **v) {
   size_t n = 0, cap = 64;
-  *v = malloc(cap * sizeof **v);
-  for (const char *p = out; *v && *p;) {
+  *v = upk_xmalloc(cap * sizeof **v);
+  for (const char *p = out; *p;) {
     size_t k = strcspn(p, "\n");
-    if (n == cap) {
-      oline *q = realloc(*v, (cap *= 2) * sizeof *q);
-      if (!q) {
-        free(*v);
-        *v = NULL;
-        return 0;
-      }
-      *v = q;
-    }
+    UPK_GROW(*v, cap, n + 1);
     (*v)[n++] = (oline){.s = p, .n = k};
     p += k + (p[k] == '\n');
   }
@@ -192,11 +178,7 @@ char *ct_error_lines(const char *out, size_t *lines) {
       v[i].keep = true;
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f) {
-    free(v);
-    return NULL;
-  }
+  FILE *f = upk_xmemstream(&buf, &len);
   size_t gap = 0;
   for (size_t i = 0; i < n; i++) {
     errs += v[i].error;
@@ -232,9 +214,7 @@ char *ct_diff(const char *old_s, const char *new_s, size_t max_lines) {
   size_t na = split_lines(old_s, &a), nb = split_lines(new_s, &b), pre = 0, suf = 0;
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = (a || !*old_s) && (b || !*new_s) ? open_memstream(&buf, &len) : NULL;
-  if (!f)
-    goto out;
+  FILE *f = upk_xmemstream(&buf, &len);
   while (pre < na && pre < nb && a[pre].n == b[pre].n && !memcmp(a[pre].s, b[pre].s, a[pre].n))
     pre++;
   while (suf < na - pre && suf < nb - pre && a[na - 1 - suf].n == b[nb - 1 - suf].n &&
@@ -258,7 +238,6 @@ close:
     free(buf);
     buf = NULL;
   }
-out:
   free(a);
   free(b);
   return buf;

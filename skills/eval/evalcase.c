@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "skills/skill.h"
+#include "common/xalloc.h"
 
 /* Where diagnostics go while reading one case. */
 typedef struct {
@@ -56,11 +57,7 @@ void upk_evalcases_free(upk_evalcases *c) {
 
 /* Append an assertion, moving *a into the case. */
 static int push_assert(upk_evalcase *c, upk_assertion *a) {
-  upk_assertion *p = realloc(c->asserts, (c->n_asserts + 1) * sizeof *p);
-  if (!p) {
-    upk_assertion_free(a);
-    return -ENOMEM;
-  }
+  upk_assertion *p = upk_xrealloc(c->asserts, (c->n_asserts + 1) * sizeof *p);
   c->asserts = p;
   p[c->n_asserts++] = *a;
   memset(a, 0, sizeof *a);
@@ -79,9 +76,7 @@ static const upk_assertion *find_kind(const upk_evalcase *c, upk_assert_kind k) 
 /* A string or a list of strings, as upskill's `contains` is. */
 static int str_list(reader *r, json_t *v, const char *key, upk_assertion *a) {
   size_t n = json_is_array(v) ? json_array_size(v) : 1;
-  a->values = calloc(n + 1, sizeof *a->values);
-  if (!a->values)
-    return -ENOMEM;
+  a->values = upk_xcalloc(n + 1, sizeof *a->values);
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_is_array(v) ? json_array_get(v, i) : v;
     if (!json_is_string(s)) {
@@ -92,8 +87,7 @@ static int str_list(reader *r, json_t *v, const char *key, upk_assertion *a) {
       fail(r, "eval/empty", "%s holds an empty string", key);
       return 0;
     }
-    if (!(a->values[a->n_values++] = strdup(json_string_value(s))))
-      return -ENOMEM;
+    a->values[a->n_values++] = upk_xstrdup(json_string_value(s));
   }
   return 0;
 }
@@ -110,8 +104,8 @@ static int compiles(reader *r, json_t *v, upk_assertion *a) {
     fail(r, "eval/wrong-type", "compiles.arch must be a string such as \"sm_90a\"");
     return 0;
   }
-  if (arch && !(a->arch = strdup(json_string_value(arch))))
-    return -ENOMEM;
+  if (arch)
+    a->arch = upk_xstrdup(json_string_value(arch));
   return 0;
 }
 
@@ -129,8 +123,7 @@ static int resources(reader *r, json_t *v, upk_assertion *a) {
     else if (strcmp(key, "noSpills") == 0 && json_is_boolean(m))
       a->no_spills = json_is_true(m);
     else if (strcmp(key, "arch") == 0 && json_is_string(m) && *json_string_value(m)) {
-      if (!(a->arch = strdup(json_string_value(m))))
-        return -ENOMEM;
+      a->arch = upk_xstrdup(json_string_value(m));
     } else
       fail(r, "eval/wrong-type",
            "resources.%s: expected maxRegisters (1-255), noSpills (boolean) or arch (string)", key);
@@ -191,9 +184,7 @@ static int read_files(reader *r, json_t *ctx, upk_evalcase *c) {
   }
   if (!files || json_is_null(files))
     return 0;
-  c->files = calloc(json_object_size(files) + 1, sizeof *c->files);
-  if (!c->files)
-    return -ENOMEM;
+  c->files = upk_xcalloc(json_object_size(files) + 1, sizeof *c->files);
   const char *name;
   json_t *content;
   json_object_foreach(files, name, content) {
@@ -202,10 +193,8 @@ static int read_files(reader *r, json_t *ctx, upk_evalcase *c) {
       continue;
     }
     upk_meta_file *f = &c->files[c->n_files++];
-    f->name = strdup(name);
-    f->content = strdup(json_string_value(content));
-    if (!f->name || !f->content)
-      return -ENOMEM;
+    f->name = upk_xstrdup(name);
+    f->content = upk_xstrdup(json_string_value(content));
   }
   return 0;
 }
@@ -218,7 +207,8 @@ static int opt_string(reader *r, json_t *obj, const char *key, char **out) {
     fail(r, "eval/wrong-type", "%s must be a string or null", key);
     return 0;
   }
-  return (*out = strdup(json_string_value(v))) ? 0 : -ENOMEM;
+  *out = upk_xstrdup(json_string_value(v));
+  return 0;
 }
 
 /* validator / validator_config: ours carries assertions, a foreign one is kept. */
@@ -294,8 +284,8 @@ static int read_case(reader *r, json_t *obj, upk_evalcase *c) {
   json_t *in = json_object_get(obj, "input");
   if (!json_is_string(in) || !*json_string_value(in))
     fail(r, "eval/missing-field", "'input' must be a non-empty string");
-  else if (!(c->input = strdup(json_string_value(in))))
-    return -ENOMEM;
+  else
+    c->input = upk_xstrdup(json_string_value(in));
   int rc = read_files(r, json_object_get(obj, "context"), c);
   rc = rc ? rc : read_expected(r, json_object_get(obj, "expected"), c);
   rc = rc ? rc : opt_string(r, obj, "output_file", &c->output_file);
@@ -312,9 +302,7 @@ static int read_case(reader *r, json_t *obj, upk_evalcase *c) {
 /* Read every case of a JSON list, keeping the good ones. */
 static int read_cases(json_t *list, const char *name, upk_evalcases *out, upk_diags *diags,
                       bool *bad) {
-  out->items = calloc(json_array_size(list) + 1, sizeof *out->items);
-  if (!out->items)
-    return -ENOMEM;
+  out->items = upk_xcalloc(json_array_size(list) + 1, sizeof *out->items);
   for (size_t i = 0; i < json_array_size(list); i++) {
     reader r = {.diags = diags};
     snprintf(r.where, sizeof r.where, "%s[%zu]", name, i);
@@ -373,21 +361,19 @@ int upk_evalcases_parse(const char *text, size_t len, upk_evalcases *out, upk_di
 /* ---- from meta.h's structs ----------------------------------------------- */
 
 static int case_from_meta(reader *r, const upk_meta_test *t, upk_evalcase *c) {
-  if (!t->input || !(c->input = strdup(t->input)))
+  if (!t->input || !(c->input = upk_xstrdup(t->input)))
     return t->input ? -ENOMEM : (fail(r, "eval/missing-field", "no input"), 0);
-  c->files = calloc(t->n_files + 1, sizeof *c->files);
-  if (!c->files)
-    return -ENOMEM;
+  c->files = upk_xcalloc(t->n_files + 1, sizeof *c->files);
   for (size_t i = 0; i < t->n_files; i++, c->n_files++)
-    if (!(c->files[i].name = strdup(t->files[i].name)) ||
-        !(c->files[i].content = strdup(t->files[i].content)))
+    if (!(c->files[i].name = upk_xstrdup(t->files[i].name)) ||
+        !(c->files[i].content = upk_xstrdup(t->files[i].content)))
       return -ENOMEM;
   upk_assertion a = {.kind = UPK_ASSERT_CONTAINS, .n_values = t->n_contains, .values = t->contains};
   upk_assertion copy;
   if (t->n_contains && (upk_assertion_copy(&copy, &a) || push_assert(c, &copy)))
     return -ENOMEM;
-  if (t->output_file.value && !(c->output_file = strdup(t->output_file.value)))
-    return -ENOMEM;
+  if (t->output_file.value)
+    c->output_file = upk_xstrdup(t->output_file.value);
   json_t *cfg = t->validator_config ? json_loads(t->validator_config, 0, NULL) : NULL;
   json_t *obj = json_object();
   int rc = obj ? 0 : -ENOMEM;
@@ -405,9 +391,7 @@ static int case_from_meta(reader *r, const upk_meta_test *t, upk_evalcase *c) {
 
 int upk_evalcases_from_meta(const upk_skill_meta *m, upk_evalcases *out, upk_diags *diags) {
   memset(out, 0, sizeof *out);
-  out->items = calloc(m->n_tests + 1, sizeof *out->items);
-  if (!out->items)
-    return -ENOMEM;
+  out->items = upk_xcalloc(m->n_tests + 1, sizeof *out->items);
   bool bad = false;
   for (size_t i = 0; i < m->n_tests; i++) {
     reader r = {.diags = diags};
@@ -439,7 +423,7 @@ int upk_evalcases_read(const char *path, upk_evalcases *out, upk_diags *diags) {
   }
   char *buf = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
+  FILE *m = upk_xmemstream(&buf, &len);
   char chunk[8192];
   size_t n;
   int rc = m ? 0 : -ENOMEM;

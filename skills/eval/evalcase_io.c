@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "skills/eval/runs.h"
+#include "common/xalloc.h"
+#include "skills/eval/fence.h"
 
 /* ---- JSON out ------------------------------------------------------------ */
 
@@ -112,9 +114,7 @@ char *upk_evalcases_dump(const upk_evalcases *c) {
   json_t *root = list ? json_pack("{s:o}", "cases", list) : NULL;
   char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
   json_decref(root);
-  char *out = NULL;
-  if (text && asprintf(&out, "%s\n", text) < 0)
-    out = NULL;
+  char *out = text ? upk_xasprintf("%s\n", text) : NULL;
   free(text);
   return out;
 }
@@ -132,22 +132,17 @@ int upk_evalcases_write(const char *path, const upk_evalcases *c) {
 
 static int meta_test_of(const upk_evalcase *c, upk_meta_test *t) {
   const upk_assertion *ct = contains_of(c);
-  t->input = strdup(c->input);
-  t->contains = calloc((ct ? ct->n_values : 0) + 1, sizeof *t->contains);
+  t->input = upk_xstrdup(c->input);
+  t->contains = upk_xcalloc((ct ? ct->n_values : 0) + 1, sizeof *t->contains);
   t->contains_list = true;
-  if (!t->input || !t->contains)
-    return -ENOMEM;
   for (size_t i = 0; ct && i < ct->n_values; i++)
-    if (!(t->contains[t->n_contains++] = strdup(ct->values[i])))
-      return -ENOMEM;
+    t->contains[t->n_contains++] = upk_xstrdup(ct->values[i]);
   if (c->n_files) {
     t->context = t->context_files = UPK_JSON_SET;
-    t->files = calloc(c->n_files, sizeof *t->files);
-    if (!t->files)
-      return -ENOMEM;
+    t->files = upk_xcalloc(c->n_files, sizeof *t->files);
     for (size_t i = 0; i < c->n_files; i++, t->n_files++)
-      if (!(t->files[i].name = strdup(c->files[i].name)) ||
-          !(t->files[i].content = strdup(c->files[i].content)))
+      if (!(t->files[i].name = upk_xstrdup(c->files[i].name)) ||
+          !(t->files[i].content = upk_xstrdup(c->files[i].content)))
         return -ENOMEM;
   }
   if (c->output_file && upk_opt_str_set(&t->output_file, c->output_file))
@@ -163,14 +158,14 @@ static int meta_test_of(const upk_evalcase *c, upk_meta_test *t) {
     free(cfg);
     return -ENOMEM;
   }
-  t->validator_config = cfg ? cfg : c->validator_config ? strdup(c->validator_config) : NULL;
+  t->validator_config = cfg ? cfg : c->validator_config ? upk_xstrdup(c->validator_config) : NULL;
   t->validator_config_state = t->validator_config ? UPK_JSON_SET : UPK_JSON_ABSENT;
   return none || t->validator_config ? 0 : -ENOMEM;
 }
 
 int upk_evalcases_to_meta(const upk_evalcases *c, upk_skill_meta *m) {
   upk_skill_meta old = {.tests = m->tests, .n_tests = m->n_tests};
-  upk_skill_meta fresh = {.tests = calloc(c->n + 1, sizeof *fresh.tests)};
+  upk_skill_meta fresh = {.tests = upk_xcalloc(c->n + 1, sizeof *fresh.tests)};
   if (!fresh.tests)
     return -ENOMEM;
   for (size_t i = 0; i < c->n; i++) {
@@ -188,26 +183,13 @@ int upk_evalcases_to_meta(const upk_evalcases *c, upk_skill_meta *m) {
 
 /* ---- prompt -------------------------------------------------------------- */
 
-/* A fence longer than any backtick run in the content, so content that has
- * its own ``` blocks cannot close it. */
-static size_t fence_len(const char *s) {
-  size_t best = 0, run = 0;
-  for (; *s; s++) {
-    run = *s == '`' ? run + 1 : 0;
-    best = run > best ? run : best;
-  }
-  return best < 3 ? 3 : best + 1;
-}
-
 char *upk_evalcase_prompt(const upk_evalcase *c) {
   char *out = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&out, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&out, &len);
   fputs(c->input, f);
   for (size_t i = 0; i < c->n_files; i++) {
-    size_t n = fence_len(c->files[i].content);
+    size_t n = (size_t)upk_fence_len(c->files[i].content);
     const char *content = c->files[i].content;
     size_t clen = strlen(content);
     fprintf(f, "\n\n%s:\n%.*s\n%s%s%.*s\n", c->files[i].name, (int)n,
@@ -226,14 +208,12 @@ char *upk_evalcase_prompt(const upk_evalcase *c) {
 
 static int copy_case(upk_evalcase *d, const upk_evalcase *s) {
   memset(d, 0, sizeof *d);
-  d->input = strdup(s->input);
-  d->files = calloc(s->n_files + 1, sizeof *d->files);
-  d->asserts = calloc(s->n_asserts + 1, sizeof *d->asserts);
-  if (!d->input || !d->files || !d->asserts)
-    return -ENOMEM;
+  d->input = upk_xstrdup(s->input);
+  d->files = upk_xcalloc(s->n_files + 1, sizeof *d->files);
+  d->asserts = upk_xcalloc(s->n_asserts + 1, sizeof *d->asserts);
   for (size_t i = 0; i < s->n_files; i++, d->n_files++)
-    if (!(d->files[i].name = strdup(s->files[i].name)) ||
-        !(d->files[i].content = strdup(s->files[i].content)))
+    if (!(d->files[i].name = upk_xstrdup(s->files[i].name)) ||
+        !(d->files[i].content = upk_xstrdup(s->files[i].content)))
       return -ENOMEM;
   for (size_t i = 0; i < s->n_asserts; i++, d->n_asserts++)
     if (upk_assertion_copy(&d->asserts[i], &s->asserts[i]))
@@ -241,15 +221,13 @@ static int copy_case(upk_evalcase *d, const upk_evalcase *s) {
   char *const *src[] = {&s->output_file, &s->validator, &s->validator_config};
   char **dst[] = {&d->output_file, &d->validator, &d->validator_config};
   for (size_t i = 0; i < 3; i++)
-    if (*src[i] && !(*dst[i] = strdup(*src[i])))
-      return -ENOMEM;
+    if (*src[i])
+      *dst[i] = upk_xstrdup(*src[i]);
   return 0;
 }
 
 int upk_evalcases_add(upk_evalcases *c, const upk_evalcase *item) {
-  upk_evalcase *p = realloc(c->items, (c->n + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  upk_evalcase *p = upk_xrealloc(c->items, (c->n + 1) * sizeof *p);
   c->items = p;
   int rc = copy_case(&p[c->n], item);
   if (rc) {
@@ -305,9 +283,9 @@ int upk_evalcases_split(const upk_evalcases *c, uint64_t seed, double holdout_fr
   size_t k = c->n >= 2 && holdout_fraction > 0 ? (size_t)lround(c->n * holdout_fraction) : 0;
   if (c->n >= 2 && holdout_fraction > 0)
     k = k < 1 ? 1 : k > c->n - 1 ? c->n - 1 : k;
-  ranked *r = calloc(c->n + 1, sizeof *r);
-  *refine = calloc(c->n - k + 1, sizeof **refine);
-  *holdout = calloc(k + 1, sizeof **holdout);
+  ranked *r = upk_xcalloc(c->n + 1, sizeof *r);
+  *refine = upk_xcalloc(c->n - k + 1, sizeof **refine);
+  *holdout = upk_xcalloc(k + 1, sizeof **holdout);
   if (!r || !*refine || !*holdout) {
     free(r);
     free(*refine);

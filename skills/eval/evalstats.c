@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+
 int upk_wilson(size_t k, size_t n, double z, double *lo, double *hi) {
   if (k > n)
     return -EINVAL;
@@ -63,9 +65,7 @@ static int add_run(acc *a, unsigned run, bool passed) {
   while (i < a->n_runs && a->runs[i].run != run)
     i++;
   if (i == a->n_runs) {
-    run_count *p = realloc(a->runs, (a->n_runs + 1) * sizeof *p);
-    if (!p)
-      return -ENOMEM;
+    run_count *p = upk_xrealloc(a->runs, (a->n_runs + 1) * sizeof *p);
     a->runs = p;
     p[a->n_runs++] = (run_count){run, 0, 0};
   }
@@ -165,7 +165,7 @@ static int compute_model(const upk_trial *t, size_t n, size_t first, upk_model_s
   m->baseline = a[0].s;
   m->skill = a[1].s;
   compare(m);
-  return rc ? rc : (m->model = strdup(t[first].model)) ? 0 : -ENOMEM;
+  return rc ? rc : (m->model = upk_xstrdup(t[first].model)) ? 0 : -ENOMEM;
 }
 
 int upk_evalstats_compute(const upk_trial *t, size_t n, upk_evalstats *out) {
@@ -173,9 +173,7 @@ int upk_evalstats_compute(const upk_trial *t, size_t n, upk_evalstats *out) {
   for (size_t i = 0; i < n; i++)
     if (!t[i].model)
       return -EINVAL;
-  out->models = calloc(n + 1, sizeof *out->models);
-  if (!out->models)
-    return -ENOMEM;
+  out->models = upk_xcalloc(n + 1, sizeof *out->models);
   for (size_t i = 0; i < n; i++) {
     if (model_index(t, i) != i)
       continue;

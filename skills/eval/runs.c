@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "skills/fsutil.h"
+#include "common/xalloc.h"
 
 /* Write a JSON value (stolen) atomically, indent 2, final newline. */
 static int write_json(const char *path, json_t *v) {
@@ -24,11 +25,7 @@ static int write_json(const char *path, json_t *v) {
   if (!text)
     return -ENOMEM;
   size_t n = strlen(text);
-  char *out = realloc(text, n + 2);
-  if (!out) {
-    free(text);
-    return -ENOMEM;
-  }
+  char *out = upk_xrealloc(text, n + 2);
   memcpy(out + n, "\n", 2);
   int rc = upk_write_file_atomic(path, out, n + 1);
   free(out);
@@ -73,10 +70,7 @@ static int make_run_dir(const char *runs_dir, upk_run *out) {
       return rc;
     snprintf(out->id, sizeof out->id, "%s-%s", stamp, suffix);
     free(out->dir);
-    if (asprintf(&out->dir, "%s/%s", runs_dir, out->id) < 0) {
-      out->dir = NULL;
-      return -ENOMEM;
-    }
+    out->dir = upk_xasprintf("%s/%s", runs_dir, out->id);
     if (mkdir(out->dir, 0755) == 0)
       return 0;
     if (errno != EEXIST)
@@ -113,9 +107,10 @@ int upk_run_create(const char *runs_dir, const upk_run_meta *meta, upk_run *out)
   rc = rc ? rc : make_run_dir(runs_dir, out);
   bool made = rc == 0; /* ours to delete again if the rest fails */
   char *path = NULL, *tdir = NULL;
-  if (rc == 0 && (asprintf(&path, "%s/run.json", out->dir) < 0 ||
-                  asprintf(&tdir, "%s/transcripts", out->dir) < 0))
-    rc = -ENOMEM;
+  if (rc == 0) {
+    path = upk_xasprintf("%s/run.json", out->dir);
+    tdir = upk_xasprintf("%s/transcripts", out->dir);
+  }
   if (rc == 0 && mkdir(tdir, 0755) != 0)
     rc = -errno;
   rc = rc ? rc : write_json(path, meta_json(out, meta));
@@ -232,16 +227,13 @@ static json_t *transcript_json(const upk_run *run, const upk_transcript *t) {
 int upk_run_write_transcript(const upk_run *run, const upk_transcript *t) {
   if (!run->dir || !t->model)
     return -EINVAL;
-  char comp[160], *dir = NULL, *path = NULL;
+  char comp[160], *path = NULL;
   upk_run_model_component(t->model, comp, sizeof comp);
-  if (asprintf(&dir, "%s/transcripts/%s", run->dir, comp) < 0)
-    return -ENOMEM;
+  char *dir = upk_xasprintf("%s/transcripts/%s", run->dir, comp);
   int rc = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
-  if (rc == 0 && asprintf(&path, "%s/%s-r%u-c%zu.json", dir,
-                          t->with_skill ? "with_skill" : "baseline", t->run, t->case_idx) < 0) {
-    path = NULL;
-    rc = -ENOMEM;
-  }
+  if (rc == 0)
+    path = upk_xasprintf("%s/%s-r%u-c%zu.json", dir, t->with_skill ? "with_skill" : "baseline",
+                         t->run, t->case_idx);
   json_t *o = rc ? NULL : transcript_json(run, t);
   if (o && t->agent)
     json_object_set(o, "agent", (json_t *)t->agent);
@@ -255,11 +247,7 @@ int upk_run_write_summary(const upk_run *run, const char *summary_json) {
   json_t *v = json_loads(summary_json, 0, NULL);
   if (!v)
     return -EINVAL;
-  char *path = NULL;
-  if (asprintf(&path, "%s/summary.json", run->dir) < 0) {
-    json_decref(v);
-    return -ENOMEM;
-  }
+  char *path = upk_xasprintf("%s/summary.json", run->dir);
   int rc = write_json(path, v);
   free(path);
   return rc;

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/xalloc.h"
+
 static json_t *load(const char *dir, const char *name) {
-  char *path = NULL;
-  if (asprintf(&path, "%s/%s", dir, name) < 0)
-    return NULL;
+  char *path = upk_xasprintf("%s/%s", dir, name);
   json_t *v = json_load_file(path, 0, NULL);
   free(path);
   return v;
@@ -19,7 +19,7 @@ static json_t *load(const char *dir, const char *name) {
 
 static char *dup_str(json_t *obj, const char *key) {
   const char *s = json_string_value(json_object_get(obj, key));
-  return s ? strdup(s) : NULL;
+  return s ? upk_xstrdup(s) : NULL;
 }
 
 /* Call fn for each transcript file of a run, in name order per model. */
@@ -53,19 +53,15 @@ static int each_transcript_in(const char *mdir, transcript_fn fn, void *ctx) {
 }
 
 static int each_transcript(const char *run_dir, transcript_fn fn, void *ctx) {
-  char *tdir = NULL;
-  if (asprintf(&tdir, "%s/transcripts", run_dir) < 0)
-    return -ENOMEM;
+  char *tdir = upk_xasprintf("%s/transcripts", run_dir);
   struct dirent **names = NULL;
   int n = scan_names(tdir, &names), rc = n < 0 ? n : 0;
   for (int i = 0; rc == 0 && i < n; i++) {
     char *mdir = NULL;
     if (names[i]->d_name[0] == '.')
       continue;
-    if (asprintf(&mdir, "%s/%s", tdir, names[i]->d_name) < 0)
-      rc = -ENOMEM;
-    else
-      rc = each_transcript_in(mdir, fn, ctx);
+    mdir = upk_xasprintf("%s/%s", tdir, names[i]->d_name);
+    rc = each_transcript_in(mdir, fn, ctx);
     free(mdir);
   }
   free_names(names, n > 0 ? n : 0);
@@ -84,20 +80,18 @@ static int count_one(void *ctx, json_t *t) {
 static int info_of(const char *runs_dir, const char *id, upk_run_info *info) {
   memset(info, 0, sizeof *info);
   snprintf(info->id, sizeof info->id, "%s", id);
-  char *dir = NULL;
-  if (asprintf(&dir, "%s/%s", runs_dir, id) < 0)
-    return -ENOMEM;
+  char *dir = upk_xasprintf("%s/%s", runs_dir, id);
   json_t *meta = load(dir, "run.json"), *summary = load(dir, "summary.json");
   info->has_summary = summary != NULL;
   info->kind = dup_str(meta, "kind");
   info->skill = dup_str(meta, "skill");
   info->created_at = dup_str(meta, "createdAt");
   json_t *models = json_object_get(meta, "models");
-  info->models = calloc(json_array_size(models) + 1, sizeof *info->models);
+  info->models = upk_xcalloc(json_array_size(models) + 1, sizeof *info->models);
   int rc = info->models ? 0 : -ENOMEM;
   for (size_t i = 0; rc == 0 && i < json_array_size(models); i++) {
     const char *m = json_string_value(json_array_get(models, i));
-    if (m && !(info->models[info->n_models++] = strdup(m)))
+    if (m && !(info->models[info->n_models++] = upk_xstrdup(m)))
       rc = -ENOMEM;
   }
   rc = rc ? rc : each_transcript(dir, count_one, &info->n_transcripts);
@@ -124,7 +118,7 @@ int upk_runs_list(const char *runs_dir, upk_run_info **out, size_t *n) {
   *n = 0;
   struct dirent **names = NULL;
   int count = scan_names(runs_dir, &names), rc = count < 0 ? count : 0;
-  if (rc == 0 && !(*out = calloc((size_t)count + 1, sizeof **out)))
+  if (rc == 0 && !(*out = upk_xcalloc((size_t)count + 1, sizeof **out)))
     rc = -ENOMEM;
   /* alphasort is ascending and ids sort by time: walk backwards, newest first. */
   for (int i = count - 1; rc == 0 && i >= 0; i--) {
@@ -152,9 +146,7 @@ int upk_runs_show(const char *runs_dir, const char *id, bool transcripts, char *
   *json_out = NULL;
   if (!upk_run_id_ok(id))
     return -EINVAL;
-  char *dir = NULL;
-  if (asprintf(&dir, "%s/%s", runs_dir, id) < 0)
-    return -ENOMEM;
+  char *dir = upk_xasprintf("%s/%s", runs_dir, id);
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
     free(dir);
@@ -200,9 +192,7 @@ int upk_csv_cell(FILE *out, const char *text) {
 /* A text cell a spreadsheet must not run as a formula (OWASP's CSV injection). */
 static int text_cell(FILE *out, const char *text) {
   if (text && *text && strchr("=+-@\t\r", *text)) {
-    char *guarded = NULL;
-    if (asprintf(&guarded, "'%s", text) < 0)
-      return -ENOMEM;
+    char *guarded = upk_xasprintf("'%s", text);
     int rc = upk_csv_cell(out, guarded);
     free(guarded);
     return rc;
@@ -252,9 +242,7 @@ static int csv_row(void *vctx, json_t *t) {
 static int csv_run(const char *runs_dir, const char *id, FILE *out) {
   if (!upk_run_id_ok(id))
     return -EINVAL;
-  char *dir = NULL;
-  if (asprintf(&dir, "%s/%s", runs_dir, id) < 0)
-    return -ENOMEM;
+  char *dir = upk_xasprintf("%s/%s", runs_dir, id);
   csv_ctx c = {out, id, load(dir, "run.json")};
   int rc = c.meta ? each_transcript(dir, csv_row, &c) : -ENOENT;
   json_decref(c.meta);

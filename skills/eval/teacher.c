@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xalloc.h"
+#include "skills/eval/fence.h"
+
 static const char SYSTEM[] =
     "You write Agent Skills: folders of instructions that coding agents (Claude Code, Codex, "
     "Cursor and others) load on demand. A skill is a SKILL.md file: YAML frontmatter, then a "
@@ -35,20 +38,10 @@ const char *upk_teacher_system(void) {
   return SYSTEM;
 }
 
-/* A fence for `text` that nothing inside can close. */
-static int fence_len(const char *s) {
-  int best = 0, run = 0;
-  for (; s && *s; s++) {
-    run = *s == '`' ? run + 1 : 0;
-    best = run > best ? run : best;
-  }
-  return best < 3 ? 3 : best + 1;
-}
-
 static const char TICKS[] = "````````````````````````````````````````";
 
 static void fenced(FILE *f, const char *lang, const char *text) {
-  int n = fence_len(text);
+  int n = upk_fence_len(text);
   size_t len = strlen(text);
   fprintf(f, "%.*s%s\n%s%s%.*s\n", n, TICKS, lang, text, len && text[len - 1] == '\n' ? "" : "\n",
           n, TICKS);
@@ -66,9 +59,7 @@ static char *finish(FILE *f, char **buf) {
 char *upk_teacher_skill_prompt(const upk_teacher_input *in) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fprintf(f, "%s a skill for this task:\n\n", in->existing_skill ? "Improve" : "Write");
   fenced(f, "text", in->task ? in->task : "");
   if (in->name)
@@ -103,9 +94,7 @@ static const char *sev_name(upk_severity s) {
 char *upk_teacher_fix_prompt(const char *skill_md, const upk_diags *diags) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fputs("The SKILL.md you wrote does not pass validation. Here it is, then every problem the "
         "validator found (lines and columns count from 1):\n\n",
         f);
@@ -142,9 +131,7 @@ static const char KERNEL_ASSERTIONS[] =
 char *upk_teacher_tests_prompt(const char *task, const char *skill_md, size_t n, bool kernel) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fprintf(f, "Write %zu test cases that tell whether a model does this task well:\n\n", n ? n : 6);
   fenced(f, "text", task ? task : "");
   if (skill_md) {
@@ -176,12 +163,8 @@ static void answer_block(FILE *f, const char *answer) {
     fenced(f, "text", answer);
     return;
   }
-  char *cut = NULL;
-  if (asprintf(&cut, "%.*s\n[... %zu bytes left out ...]\n%s", 5120, answer, n - 5120 - 2048,
-               answer + n - 2048) < 0) {
-    fputs("(the answer could not be included: out of memory)\n", f);
-    return;
-  }
+  char *cut = upk_xasprintf("%.*s\n[... %zu bytes left out ...]\n%s", 5120, answer, n - 5120 - 2048,
+                            answer + n - 2048);
   fenced(f, "text", cut);
   free(cut);
 }
@@ -208,9 +191,7 @@ char *upk_teacher_refine_prompt(const char *skill_md, const upk_teacher_failure 
                                 const upk_teacher_scores *s) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fputs("A skill was evaluated: models answered test requests with it loaded, and the answers "
         "were checked. Improve the skill so that they pass.\n",
         f);

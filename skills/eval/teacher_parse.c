@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "skills/eval/teacher.h"
+#include "common/xalloc.h"
 
 /* ---- lines and fences ---------------------------------------------------- */
 
@@ -18,9 +19,7 @@ static line *split_lines(const char *text, size_t *count) {
   size_t cap = 1;
   for (const char *p = text; *p; p++)
     cap += *p == '\n';
-  line *v = calloc(cap + 1, sizeof *v);
-  if (!v)
-    return NULL;
+  line *v = upk_xcalloc(cap + 1, sizeof *v);
   size_t k = 0;
   for (const char *p = text; *p || k == 0;) {
     size_t n = strcspn(p, "\n");
@@ -115,9 +114,7 @@ static char *join(const line *v, size_t from, size_t to) {
   size_t len = 1;
   for (size_t i = from; i < to; i++)
     len += v[i].n + 1;
-  char *out = malloc(len), *p = out;
-  if (!out)
-    return NULL;
+  char *out = upk_xmalloc(len), *p = out;
   for (size_t i = from; i < to; i++) {
     memcpy(p, v[i].s, v[i].n);
     p += v[i].n;
@@ -167,9 +164,7 @@ int upk_teacher_extract_skill(const char *answer, char **skill_md) {
 
 /* Drop commas that only precede ] or } (outside strings): models write them. */
 static char *forgive_commas(const char *s, size_t len) {
-  char *out = malloc(len + 1);
-  if (!out)
-    return NULL;
+  char *out = upk_xmalloc(len + 1);
   size_t k = 0;
   bool str = false;
   for (size_t i = 0; i < len; i++) {

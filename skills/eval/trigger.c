@@ -13,6 +13,7 @@
 #include "common/fnv1a.h"
 #include "skills/skill.h"
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 #define SOURCE "upskilld-eval"
 #define FILE_MAX (16u * 1024 * 1024)
@@ -48,13 +49,9 @@ static long find(const upk_trigger_set *s, const char *query) {
 }
 
 static int push(upk_trigger_set *s, const char *query, bool should_trigger) {
-  upk_trigger_query *p = realloc(s->items, (s->n + 1) * sizeof *p);
-  if (!p)
-    return -ENOMEM;
+  upk_trigger_query *p = upk_xrealloc(s->items, (s->n + 1) * sizeof *p);
   s->items = p;
-  char *q = strdup(query);
-  if (!q)
-    return -ENOMEM;
+  char *q = upk_xstrdup(query);
   p[s->n++] = (upk_trigger_query){q, should_trigger};
   return 0;
 }
@@ -137,8 +134,8 @@ static int read_items(reader *r, json_t *list, upk_trigger_set *out) {
            UPK_TRIGGER_MAX_QUERIES);
     n = UPK_TRIGGER_MAX_QUERIES;
   }
-  size_t *where = calloc(n + 1, sizeof *where);
-  uint64_t *hash = calloc(n + 1, sizeof *hash);
+  size_t *where = upk_xcalloc(n + 1, sizeof *where);
+  uint64_t *hash = upk_xcalloc(n + 1, sizeof *hash);
   int rc = where && hash ? 0 : -ENOMEM;
   for (size_t i = 0; rc == 0 && i < n; i++) {
     const char *q;
@@ -267,9 +264,9 @@ int upk_trigger_split(const upk_trigger_set *s, uint64_t seed, double holdout, s
   for (size_t i = 0; i < s->n; i++)
     pos += s->items[i].should_trigger;
   size_t k_pos = held_out(pos, holdout), k_neg = held_out(s->n - pos, holdout);
-  ranked *r = calloc(s->n + 1, sizeof *r);
-  *train = calloc(s->n - k_pos - k_neg + 1, sizeof **train);
-  *test = calloc(k_pos + k_neg + 1, sizeof **test);
+  ranked *r = upk_xcalloc(s->n + 1, sizeof *r);
+  *train = upk_xcalloc(s->n - k_pos - k_neg + 1, sizeof **train);
+  *test = upk_xcalloc(k_pos + k_neg + 1, sizeof **test);
   if (!r || !*train || !*test) {
     free(r);
     free(*train);
@@ -322,9 +319,7 @@ int upk_trigger_tally(const upk_trigger_set *s, const upk_trigger_outcome *outco
     n = s->n;
   if (isnan(threshold) || (n && !outcomes))
     return -EINVAL;
-  bool *seen = calloc(s->n + 1, sizeof *seen);
-  if (!seen)
-    return -ENOMEM;
+  bool *seen = upk_xcalloc(s->n + 1, sizeof *seen);
   int rc = 0;
   for (size_t j = 0; j < n && rc == 0; j++) {
     size_t i = idx ? idx[j] : j;

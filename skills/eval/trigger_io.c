@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "skills/unicode.h"
+#include "common/xalloc.h"
 
 /* upk_trigger_tally over one side of an eval: an empty side is empty, never "all". */
 static int tally_side(const upk_trigger_eval *ev, const upk_trigger_outcome *o, const size_t *idx,
@@ -138,19 +139,17 @@ char *upk_trigger_improve_prompt(const upk_trigger_eval *cur, const char *skill_
                                  const upk_trigger_attempt *history, size_t n_history) {
   if (!cur || !cur->set || (n_history && !history))
     return NULL;
-  upk_trigger_score now, *past = calloc(n_history + 1, sizeof *past);
-  if (!past)
-    return NULL;
+  upk_trigger_score now, *past = upk_xcalloc(n_history + 1, sizeof *past);
   bool ok = tally_side(cur, cur->outcomes, cur->train, cur->n_train, &now) == 0;
   for (size_t h = 0; ok && h < n_history; h++)
     ok = tally_side(cur, history[h].outcomes, cur->train, cur->n_train, &past[h]) == 0;
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = ok ? open_memstream(&buf, &len) : NULL;
-  if (!f) {
+  if (!ok) {
     free(past);
     return NULL;
   }
+  FILE *f = upk_xmemstream(&buf, &len);
   fputs(INTRO_1, f);
   fputs(cur->skill_name ? cur->skill_name : "", f);
   fputs(INTRO_2, f);
@@ -179,9 +178,7 @@ char *upk_trigger_improve_prompt(const upk_trigger_eval *cur, const char *skill_
 char *upk_trigger_shorten_prompt(const char *prompt, const char *description) {
   char *buf = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f)
-    return NULL;
+  FILE *f = upk_xmemstream(&buf, &len);
   fprintf(f,
           "%s\n\n---\n\nA previous attempt produced this description, which at %zu characters "
           "is over the %d-character hard limit:\n\n\"%s\"\n\nRewrite it to be under %d "
@@ -224,9 +221,7 @@ int upk_trigger_parse_reply(const char *reply, char **description, char *why, si
     from = open + strlen(OPEN);
     n = (size_t)(close - from);
   }
-  char *d = strndup(from, n);
-  if (!d)
-    return -ENOMEM;
+  char *d = upk_xstrndup(from, n);
   upk_utf8_scrub(d); /* counted and sent on as text */
   if (!(d = trim(d)))
     return -ENOMEM;
@@ -308,7 +303,7 @@ static json_t *results_json(const upk_trigger_eval *ev, const unsigned char *sid
 
 /* Which side each query is on; NULL on overlap, a bad index or ENOMEM. */
 static unsigned char *sides(const upk_trigger_eval *ev) {
-  unsigned char *side = calloc(ev->set->n + 1, 1);
+  unsigned char *side = upk_xcalloc(ev->set->n + 1, 1);
   for (size_t k = 0; side && k < ev->n_train + ev->n_test; k++) {
     size_t i = k < ev->n_train ? ev->train[k] : ev->test[k - ev->n_train];
     if (i >= ev->set->n || side[i]) {
@@ -382,10 +377,9 @@ char *upk_trigger_with_description(const char *md, const char *description) {
   /* A JSON string is a YAML double-quoted scalar: one line, every character escaped. */
   char *quoted = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
   json_decref(s);
-  char *out = NULL;
-  if (quoted &&
-      asprintf(&out, "%.*sdescription: %s\n%s", (int)(old - md), md, quoted, old + old_len) < 0)
-    out = NULL;
+  char *out =
+      quoted ? upk_xasprintf("%.*sdescription: %s\n%s", (int)(old - md), md, quoted, old + old_len)
+             : NULL;
   free(quoted);
   return out;
 }

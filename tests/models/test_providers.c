@@ -349,6 +349,25 @@ UTest(models, config_layers_later_wins) {
   unsetenv("XDG_CONFIG_HOME");
 }
 
+/* A config file's size comes from outside: over 1 MiB it is refused with its path and why. */
+UTest(models, oversize_config_is_refused) {
+  char dir[] = "/tmp/upk-config-XXXXXX", path[512];
+  cr_assert_not_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/upskill.config.yaml", dir);
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f);
+  for (int i = 0; i < (1 << 20) / 16 + 1; i++)
+    fputs("# padding line.\n", f);
+  fclose(f);
+  upk_config c;
+  char err[600];
+  cr_assert_eq(upk_config_load(&c, dir, NULL, err, sizeof err), -EFBIG);
+  cr_assert(strstr(err, "upskill.config.yaml: File too large"), "%s", err);
+  upk_config_free(&c);
+  unlink(path);
+  rmdir(dir);
+}
+
 /* Found by tests/fuzz (fuzz_config): `model: null` left no teacher model, and generation
  * without params.model then passed NULL to upk_model_resolve (a crash); a sequence used as a
  * mapping key leaked its value. */

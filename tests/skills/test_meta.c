@@ -233,3 +233,18 @@ Test(meta, invalid_meta_is_a_strict_error_and_lenient_warning) {
   cr_assert_eq(upk_skill_validate_path(th_path("my-skill"), UPK_VALIDATE_LENIENT, &d), 0);
   cr_assert_eq(d.items[0].severity, UPK_SEV_WARNING);
 }
+
+/* A skill_meta.json's size comes from outside: past UPK_SKILL_MAX_BYTES it is refused with a
+ * diagnostic (the graceful failure common/xalloc.h keeps for such sizes), not read. */
+Test(meta, oversize_meta_is_refused) {
+  FILE *f = fopen(th_path("skill_meta.json"), "wb");
+  cr_assert_not_null(f);
+  cr_assert_eq(fseek(f, 3 * UPK_SKILL_MAX_BYTES, SEEK_SET), 0); /* sparse, well over */
+  fputc(' ', f);
+  fclose(f);
+  upk_skill_meta m;
+  upk_diags_free(&d);
+  cr_assert_eq(upk_meta_read(th_path("skill_meta.json"), &m, &d), -EFBIG);
+  cr_assert_str_eq(d.items[0].code, "meta/unreadable");
+  cr_assert(strstr(d.items[0].message, "larger than 10 MB"), "%s", d.items[0].message);
+}

@@ -49,7 +49,7 @@ plant() {
 }
 plant skills/skill.c daemon/server.h skills daemon
 plant gpu/occupancy.c protocol/jsonrpc.h gpu protocol
-plant protocol/framing.c common/diag.h protocol common
+plant protocol/framing.c skills/skill.h protocol skills
 plant common/fileio.c skills/skill.h common skills
 plant clients/rpc_client.c daemon/jobs.h clients daemon
 plant models/http.c daemon/server.h models daemon

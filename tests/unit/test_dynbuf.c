@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tests/unit/unit.h"
-#include "protocol/dynbuf.h"
+#include "common/dynbuf.h"
 
 UTest(dynbuf, append_puts_printf) {
   upk_buf b;

@@ -1,4 +1,4 @@
-#include "protocol/dynbuf.h"
+#include "common/dynbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 void upk_buf_init(upk_buf *b, size_t max) {
   b->data = NULL;
@@ -23,10 +25,7 @@ static int buf__reserve(upk_buf *b, size_t need) {
   /* Never allocate far past the cap: a capped buffer stays capped in memory too. */
   if (cap > b->max + 1 && need <= b->max + 1)
     cap = b->max + 1;
-  char *p = realloc(b->data, cap);
-  if (!p)
-    return -ENOMEM;
-  b->data = p;
+  b->data = upk_xrealloc(b->data, cap);
   b->cap = cap;
   return 0;
 }
@@ -64,9 +63,7 @@ int upk_buf_printf(upk_buf *b, const char *fmt, ...) {
     return -EINVAL;
   if ((size_t)n < sizeof small)
     return upk_buf_append(b, small, (size_t)n);
-  char *big = malloc((size_t)n + 1);
-  if (!big)
-    return -ENOMEM;
+  char *big = upk_xmalloc((size_t)n + 1);
   va_start(ap, fmt);
   vsnprintf(big, (size_t)n + 1, fmt, ap);
   va_end(ap);

@@ -1,8 +1,11 @@
 /** Growable byte buffer with a hard size cap (after curl's dynbuf).
  *
  * Every append either succeeds completely or leaves the buffer as it was and
- * returns a negative error: -E2BIG when the cap would be passed, -ENOMEM when
- * allocation fails. The data is always NUL-terminated for convenience.
+ * returns -E2BIG when the cap would be passed: the cap is the graceful failure for
+ * sizes that come from outside (a message, a child's output). Memory itself is
+ * allocated through upk_xrealloc (common/xalloc.h's policy: exhaustion aborts), so a
+ * buffer made with UPK_BUF_INIT(SIZE_MAX) never fails and its callers need not check.
+ * The data is NUL-terminated once anything (even "") was appended.
  */
 #ifndef UPK_DYNBUF_H
 #define UPK_DYNBUF_H
@@ -16,11 +19,15 @@ typedef struct upk_buf {
   size_t max; /* hard limit on len */
 } upk_buf;
 
+/** An empty buffer that will never hold more than `max` bytes, as an initializer. */
+#define UPK_BUF_INIT(max)                                                                          \
+  { NULL, 0, 0, (max) }
+
 /** Initialise an empty buffer that will never hold more than `max` bytes. */
 void upk_buf_init(upk_buf *b, size_t max);
 /** Make room for `n` more bytes (plus the NUL) without changing the contents. */
 int upk_buf_reserve(upk_buf *b, size_t n);
-/** Append `n` bytes. Returns 0, -E2BIG or -ENOMEM. */
+/** Append `n` bytes. Returns 0 or -E2BIG. */
 int upk_buf_append(upk_buf *b, const void *data, size_t n);
 /** Append a NUL-terminated string. */
 int upk_buf_puts(upk_buf *b, const char *s);
