@@ -1,5 +1,5 @@
 /** Whole files in and out: the one reader, the one atomic writer and the one mkdir -p that
- * every part (and the worker) shares. */
+ * every part (and the worker) shares; and where the running executable lies. */
 #ifndef UPK_FILEIO_H
 #define UPK_FILEIO_H
 
