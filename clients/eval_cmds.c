@@ -274,7 +274,8 @@ static int next_opt(int argc, char **argv) {
 
 /* The verb's request: p (stolen) sent as method and its answer printed; p NULL (its
  * arguments were refused, the reason already printed): the usage hint and 2. */
-static int send(ctl *c, char **argv, const char *method, json_t *p, void (*print)(json_t *)) {
+static int send_request(ctl *c, char **argv, const char *method, json_t *p,
+                        void (*print)(json_t *)) {
   int err = 0;
   if (!p) {
     ctl_usage_hint(argv[0]);
@@ -341,7 +342,7 @@ refused:
 }
 
 static int cmd_eval(ctl *c, int argc, char **argv) {
-  return send(c, argv, "skills/eval", eval_params(argc, argv), print_eval);
+  return send_request(c, argv, "skills/eval", eval_params(argc, argv), print_eval);
 }
 
 /* The generate request's params from argv, or NULL (why printed). */
@@ -385,7 +386,7 @@ refused:
 }
 
 static int cmd_generate(ctl *c, int argc, char **argv) {
-  return send(c, argv, "skills/generate", generate_params(argc, argv), print_generate);
+  return send_request(c, argv, "skills/generate", generate_params(argc, argv), print_generate);
 }
 
 static void print_runs(json_t *r) {
@@ -484,7 +485,7 @@ refused:
 }
 
 static int cmd_condense(ctl *c, int argc, char **argv) {
-  return send(c, argv, "skills/condense", condense_params(argc, argv), print_condensed);
+  return send_request(c, argv, "skills/condense", condense_params(argc, argv), print_condensed);
 }
 
 int ctl_eval_command(ctl *c, int argc, char **argv) {
