@@ -267,12 +267,29 @@ static char *absolute(const char *path) {
   return upk_xstrdup(realpath(path, buf) ? buf : path);
 }
 
-static int cmd_eval(ctl *c, int argc, char **argv) {
+/* The next option of the verb argv[0] (getopt_long over its own options). */
+static int next_opt(int argc, char **argv) {
+  return getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL);
+}
+
+/* The verb's request: p (stolen) sent as method and its answer printed; p NULL (its
+ * arguments were refused, the reason already printed): the usage hint and 2. */
+static int send_request(ctl *c, char **argv, const char *method, json_t *p,
+                        void (*print)(json_t *)) {
+  int err = 0;
+  if (!p) {
+    ctl_usage_hint(argv[0]);
+    return 2;
+  }
+  return finish(c, ctl_call(c, method, p, &err), print);
+}
+
+/* The eval request's params from argv, or NULL (why printed). */
+static json_t *eval_params(int argc, char **argv) {
   json_t *p = json_pack("{s:[]}", "models");
-  int ch, rc = 2;
+  int ch;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
-         -1) {
+  while ((ch = next_opt(argc, argv)) != -1) {
     char *abs = NULL;
     if (ch == 'm')
       json_array_append_new(json_object_get(p, "models"), json_string(optarg));
@@ -288,7 +305,7 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
       json_object_set_new(p, "trigger", json_string(abs = absolute(optarg)));
     else if (ch == 'O') {
       if (positive("eval", "--optimize", optarg, p, "optimize"))
-        goto out;
+        goto refused;
     } else if (ch == 'A') {
       json_object_set_new(p, "apply", json_true());
     } else if (ch == 'H') {
@@ -297,20 +314,20 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
       if (end == optarg || *end || !(h >= 0 && h <= 0.95)) {
         fprintf(stderr, "upskillctl eval: --holdout takes a number from 0 to 0.95, not '%s'\n",
                 optarg);
-        goto out;
+        goto refused;
       }
       json_object_set_new(p, "holdout", json_real(h));
     } else if (ch == 'P') {
       if (positive("eval", "--max-parallel", optarg, p, "maxParallel"))
-        goto out;
+        goto refused;
     } else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
                                                     optarg, p, ch == 'r' ? "runs" : "concurrency"))
-      goto out;
+      goto refused;
     free(abs);
   }
   if (argc - optind != 1) {
     fprintf(stderr, "upskillctl eval: expected one SKILL (a directory or a name)\n");
-    goto out;
+    goto refused;
   }
   if (!json_array_size(json_object_get(p, "models")))
     json_object_del(p, "models");
@@ -318,22 +335,22 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
                                                                         : upk_xstrdup(argv[optind]);
   json_object_set_new(p, "skill", json_string(skill));
   free(skill);
-  int err = 0;
-  rc = finish(c, ctl_call(c, "skills/eval", p, &err), print_eval);
-  p = NULL;
-out:
-  if (rc == 2)
-    ctl_usage_hint(argv[0]);
+  return p;
+refused:
   json_decref(p);
-  return rc;
+  return NULL;
 }
 
-static int cmd_generate(ctl *c, int argc, char **argv) {
+static int cmd_eval(ctl *c, int argc, char **argv) {
+  return send_request(c, argv, "skills/eval", eval_params(argc, argv), print_eval);
+}
+
+/* The generate request's params from argv, or NULL (why printed). */
+static json_t *generate_params(int argc, char **argv) {
   json_t *p = json_object();
-  int ch, rc = 2;
+  int ch;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
-         -1) {
+  while ((ch = next_opt(argc, argv)) != -1) {
     char *abs = NULL;
     if (ch == 'f' || ch == 'o')
       json_object_set_new(p, ch == 'f' ? "from" : "output", json_string(abs = absolute(optarg)));
@@ -352,24 +369,24 @@ static int cmd_generate(ctl *c, int argc, char **argv) {
       json_object_set_new(p, "trigger", json_string(abs = absolute(optarg)));
     } else if (ch == 'O') {
       if (positive("generate", "--optimize", optarg, p, "optimize"))
-        goto out;
+        goto refused;
     } else if (ch != 'a' || positive("generate", "--attempts", optarg, p, "attempts"))
-      goto out;
+      goto refused;
     free(abs);
   }
   if (argc - optind != 1) {
     fprintf(stderr, "upskillctl generate: expected one TASK (quote it)\n");
-    goto out;
+    goto refused;
   }
   json_object_set_new(p, "task", json_string(argv[optind]));
-  int err = 0;
-  rc = finish(c, ctl_call(c, "skills/generate", p, &err), print_generate);
-  p = NULL;
-out:
-  if (rc == 2)
-    ctl_usage_hint(argv[0]);
+  return p;
+refused:
   json_decref(p);
-  return rc;
+  return NULL;
+}
+
+static int cmd_generate(ctl *c, int argc, char **argv) {
+  return send_request(c, argv, "skills/generate", generate_params(argc, argv), print_generate);
 }
 
 static void print_runs(json_t *r) {
@@ -393,8 +410,7 @@ static int cmd_runs(ctl *c, int argc, char **argv) {
   const char *csv = NULL;
   int ch, err = 0;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
-         -1) {
+  while ((ch = next_opt(argc, argv)) != -1) {
     if (ch == 'c')
       csv = optarg;
     else
@@ -444,31 +460,32 @@ static void print_condensed(json_t *r) {
   }
 }
 
-static int cmd_condense(ctl *c, int argc, char **argv) {
+/* The condense request's params from argv, or NULL (why printed). */
+static json_t *condense_params(int argc, char **argv) {
   json_t *p = json_object();
-  int ch, rc = 2, err = 0;
+  int ch;
   optind = 0;
-  while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
-         -1) {
+  while ((ch = next_opt(argc, argv)) != -1) {
     if (ch == 'f')
       json_object_set_new(p, "format", json_string(optarg));
     else if (ch != 'b' || positive("condense", "--budget", optarg, p, "budget"))
-      goto out;
+      goto refused;
   }
   if (argc - optind != 1) {
     fprintf(stderr, "upskillctl condense: expected one TRACE file\n");
-    goto out;
+    goto refused;
   }
   char *abs = absolute(argv[optind]);
   json_object_set_new(p, "trace", json_string(abs));
   free(abs);
-  rc = finish(c, ctl_call(c, "skills/condense", p, &err), print_condensed);
-  p = NULL;
-out:
-  if (rc == 2)
-    ctl_usage_hint(argv[0]);
+  return p;
+refused:
   json_decref(p);
-  return rc;
+  return NULL;
+}
+
+static int cmd_condense(ctl *c, int argc, char **argv) {
+  return send_request(c, argv, "skills/condense", condense_params(argc, argv), print_condensed);
 }
 
 int ctl_eval_command(ctl *c, int argc, char **argv) {

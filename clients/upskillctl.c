@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/env_options.h"
+#include "common/fileio.h"
 #include "protocol/jsonrpc.h"
 #include "clients/commands.h"
 #include "clients/ctl.h"
@@ -25,11 +26,7 @@ static char *default_server(void) {
   if (upk_env_opts()->daemon)
     return upk_xstrdup(upk_env_opts()->daemon);
   char self[PATH_MAX], cand[PATH_MAX + 32];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    *slash = '\0';
+  if (upk_exe_dir(self, sizeof self)) {
     const char *rel[] = {"/upskilld", "/../daemon/upskilld"};
     for (int i = 0; i < 2; i++) {
       snprintf(cand, sizeof cand, "%s%s", self, rel[i]);

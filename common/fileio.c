@@ -120,3 +120,12 @@ int upk_write_file_via(const char *path, const char *tmp, const char *rename_fau
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   return fd < 0 ? -errno : finish_atomic(fd, tmp, path, data, len, NULL, rename_fault);
 }
+
+bool upk_exe_dir(char *buf, size_t len) {
+  ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+  buf[n > 0 ? n : 0] = '\0';
+  char *slash = strrchr(buf, '/');
+  if (slash)
+    *slash = '\0';
+  return n > 0;
+}

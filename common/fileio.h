@@ -1,8 +1,9 @@
 /** Whole files in and out: the one reader, the one atomic writer and the one mkdir -p that
- * every part (and the worker) shares. */
+ * every part (and the worker) shares; and where the running executable lies. */
 #ifndef UPK_FILEIO_H
 #define UPK_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -33,5 +34,9 @@ int upk_write_file_atomic(const char *path, const void *data, size_t len);
  * `rename_fault` (NULL: none) before the rename instead of "fs.rename". */
 int upk_write_file_via(const char *path, const char *tmp, const char *rename_fault,
                        const void *data, size_t len);
+
+/** The directory the running program's executable is in (/proc/self/exe less its last
+ * component) into buf (len > 0). false, with buf "", when the link cannot be read. */
+bool upk_exe_dir(char *buf, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 #include "common/diag.h"
 #include "common/diag_json.h"
 #include "common/env_options.h"
+#include "common/fileio.h"
 #include "common/map.h"
 #include "gpu/kcache.h"
 #include "common/log.h"
@@ -73,11 +74,7 @@ static void worker_path(char *buf, size_t len) {
     return;
   }
   char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  exe[n > 0 ? n : 0] = '\0';
-  char *slash = strrchr(exe, '/');
-  if (slash)
-    *slash = '\0';
+  upk_exe_dir(exe, sizeof exe);
   /* Installed side by side; in a build tree the worker lives in gpu/. */
   snprintf(buf, len, "%s/upskilld-worker", exe);
   if (access(buf, X_OK))

@@ -18,6 +18,7 @@
 #include "skills/install.h"
 #include "common/log.h"
 #include "common/env_options.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 #include "upk_config.h"
 
@@ -31,11 +32,8 @@ const char *upk_skills_library_dir(void) {
     return dir;
   }
   char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) { /* installed: <prefix>/bin/upskilld -> <prefix>/share/upskilld/library */
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    *slash = '\0';
+  /* installed: <prefix>/bin/upskilld -> <prefix>/share/upskilld/library */
+  if (upk_exe_dir(exe, sizeof exe)) {
     snprintf(dir, sizeof dir, "%s/../share/upskilld/library", exe);
     if (access(dir, R_OK) == 0)
       return dir;

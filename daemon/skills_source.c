@@ -440,52 +440,70 @@ static void free_locked(locked *ls, size_t n) {
   free(ls);
 }
 
+/* What restore and check both work through: the lock's entries, the git host to fetch them
+ * from, and the diagnostics gathered on the way. */
+typedef struct lock_pass {
+  locked *ls;
+  size_t n;
+  char *host;
+  upk_diags all;
+} lock_pass;
+
+/* false (the call failed) when the lock cannot be read. */
+static bool lock_pass_open(lock_pass *p, upk_call *c, upk_index *ix, const upk_install_req *base) {
+  *p = (lock_pass){0};
+  p->ls = load_locked(c, ix, base, &p->n);
+  if (!p->ls)
+    return false;
+  p->host = git_host(c);
+  return true;
+}
+
+static void lock_pass_close(lock_pass *p) {
+  upk_diags_free(&p->all);
+  free(p->host);
+  free_locked(p->ls, p->n);
+}
+
 void upk_restore_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool frozen) {
-  size_t n = 0;
-  locked *ls = load_locked(c, ix, base, &n);
-  if (!ls)
+  lock_pass p;
+  if (!lock_pass_open(&p, c, ix, base))
     return;
-  char *host = git_host(c);
-  upk_diags all = {0};
   bool ok = true;
-  for (size_t i = 0; i < n; i++) { /* everything fetched and checked before anything moves */
-    ok &= locate(&ls[i], host) && (!frozen || same_hash(&ls[i]));
-    upk_diags_take(&all, &ls[i].sc.diags);
+  for (size_t i = 0; i < p.n; i++) { /* everything fetched and checked before anything moves */
+    ok &= locate(&p.ls[i], p.host) && (!frozen || same_hash(&p.ls[i]));
+    upk_diags_take(&p.all, &p.ls[i].sc.diags);
   }
   json_t *restored = json_array();
-  for (size_t i = 0; ok && i < n; i++) {
-    ls[i].sc.keep_lock = frozen;
-    ls[i].sc.installed = json_array();
-    ok = install_one(&ls[i].sc, &ls[i].sc.found.items[ls[i].found]) == 0;
-    json_array_extend(restored, ls[i].sc.installed);
-    upk_diags_take(&all, &ls[i].sc.diags);
+  for (size_t i = 0; ok && i < p.n; i++) {
+    p.ls[i].sc.keep_lock = frozen;
+    p.ls[i].sc.installed = json_array();
+    ok = install_one(&p.ls[i].sc, &p.ls[i].sc.found.items[p.ls[i].found]) == 0;
+    json_array_extend(restored, p.ls[i].sc.installed);
+    upk_diags_take(&p.all, &p.ls[i].sc.diags);
   }
   if (ok)
-    c->result = json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&all));
+    c->result = json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&p.all));
   else
-    upk_call_fail(c, UPK_RPC_REQUEST_FAILED,
-                  json_pack("{s:o,s:o}", "diagnostics", upk_diags_json(&all), "restored", restored),
-                  "restore%s: %s", frozen ? " --frozen refused" : " failed",
-                  all.len ? all.items[all.len - 1].message : "see diagnostics");
-  upk_diags_free(&all);
-  free(host);
-  free_locked(ls, n);
+    upk_call_fail(
+        c, UPK_RPC_REQUEST_FAILED,
+        json_pack("{s:o,s:o}", "diagnostics", upk_diags_json(&p.all), "restored", restored),
+        "restore%s: %s", frozen ? " --frozen refused" : " failed",
+        p.all.len ? p.all.items[p.all.len - 1].message : "see diagnostics");
+  lock_pass_close(&p);
 }
 
 /* What each lock entry's source holds now (at its ref, not its recorded commit): outdated when
  * the skill hashes otherwise than the lock says, as the skills CLI decides. With `update`, the
  * outdated are installed again and their entries rewritten. */
 void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool update) {
-  size_t n = 0;
-  locked *ls = load_locked(c, ix, base, &n);
-  if (!ls)
+  lock_pass p;
+  if (!lock_pass_open(&p, c, ix, base))
     return;
-  char *host = git_host(c);
-  upk_diags all = {0};
   json_t *out = json_array();
   json_t *only = json_object_get(c->params, "names"), *nm;
-  for (size_t i = 0; i < n; i++) {
-    locked *l = &ls[i];
+  for (size_t i = 0; i < p.n; i++) {
+    locked *l = &p.ls[i];
     size_t k;
     bool wanted = !only;
     json_array_foreach(only, k, nm) wanted |= !strcasecmp(json_string_value(nm), l->name);
@@ -495,7 +513,7 @@ void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, b
     l->entry = json_deep_copy(recorded);
     json_object_del(l->entry, "commit");
     char hex[65];
-    bool located = locate(l, host), outdated = located && !hash_matches(l, hex);
+    bool located = locate(l, p.host), outdated = located && !hash_matches(l, hex);
     json_decref(l->entry);
     l->entry = recorded;
     json_t *row = json_pack("{s:s,s:s?,s:s*,s:s*,s:b}", "name", l->name, "source",
@@ -508,10 +526,8 @@ void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, b
                           json_boolean(install_one(&l->sc, &l->sc.found.items[l->found]) == 0));
     }
     json_array_append_new(out, row);
-    upk_diags_take(&all, &l->sc.diags);
+    upk_diags_take(&p.all, &l->sc.diags);
   }
-  c->result = json_pack("{s:o,s:o}", "skills", out, "diagnostics", upk_diags_json(&all));
-  upk_diags_free(&all);
-  free(host);
-  free_locked(ls, n);
+  c->result = json_pack("{s:o,s:o}", "skills", out, "diagnostics", upk_diags_json(&p.all));
+  lock_pass_close(&p);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/env_options.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 extern char **environ;
@@ -50,11 +51,7 @@ static void helper_path(const upk_pyref_cfg *cfg, char *buf, size_t len) {
     snprintf(buf, len, "%s", env);
   else {
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash)
-      *slash = '\0';
+    upk_exe_dir(exe, sizeof exe);
     snprintf(buf, len, "%s/upskilld-pyref.py", exe);
   }
 }

@@ -60,6 +60,12 @@ static int known_keys(ctx *c, json_t *o, const char *path, const char *const *kn
   return 0;
 }
 
+/* o's member `key`, and its dotted path (path.key, for messages) into p. */
+static json_t *member(json_t *o, const char *key, const char *path, char p[static 256]) {
+  snprintf(p, 256, "%s.%s", path, key);
+  return json_object_get(o, key);
+}
+
 static int get_object(ctx *c, json_t *v, const char *path) {
   return json_is_object(v) ? 0 : fail(c, path, "must be an object");
 }
@@ -67,9 +73,8 @@ static int get_object(ctx *c, json_t *v, const char *path) {
 /* An optional integer in [lo, hi]; absent keeps *out. */
 static int get_uint(ctx *c, json_t *o, const char *key, const char *path, unsigned long long lo,
                     unsigned long long hi, unsigned long long *out) {
-  json_t *v = json_object_get(o, key);
   char p[256];
-  snprintf(p, sizeof p, "%s.%s", path, key);
+  json_t *v = member(o, key, path, p);
   if (!v)
     return 0;
   if (!json_is_integer(v))
@@ -83,9 +88,8 @@ static int get_uint(ctx *c, json_t *o, const char *key, const char *path, unsign
 
 /* An optional finite number; absent keeps *out. */
 static int get_num(ctx *c, json_t *o, const char *key, const char *path, double *out) {
-  json_t *v = json_object_get(o, key);
   char p[256];
-  snprintf(p, sizeof p, "%s.%s", path, key);
+  json_t *v = member(o, key, path, p);
   if (!v)
     return 0;
   if (!json_is_number(v))
@@ -96,9 +100,8 @@ static int get_num(ctx *c, json_t *o, const char *key, const char *path, double 
 
 /* An optional non-empty string, copied; absent keeps *out. */
 static int get_str(ctx *c, json_t *o, const char *key, const char *path, char **out) {
-  json_t *v = json_object_get(o, key);
   char p[256];
-  snprintf(p, sizeof p, "%s.%s", path, key);
+  json_t *v = member(o, key, path, p);
   if (!v)
     return 0;
   if (!json_is_string(v) || !json_string_length(v))
@@ -109,9 +112,8 @@ static int get_str(ctx *c, json_t *o, const char *key, const char *path, char **
 /* grid/block: an integer or an array of 1 to 3 integers, each within max[i]. */
 static int get_dims(ctx *c, json_t *o, const char *key, const char *path, const unsigned max[3],
                     unsigned out[3]) {
-  json_t *v = json_object_get(o, key);
   char p[256];
-  snprintf(p, sizeof p, "%s.%s", path, key);
+  json_t *v = member(o, key, path, p);
   out[0] = out[1] = out[2] = 1;
   if (!v)
     return fail(c, p, "required (an integer or [x, y, z])");
@@ -152,9 +154,8 @@ static int get_launch(ctx *c, json_t *o, const char *path, unsigned grid[3], uns
 static const char *const DTYPE_NAMES = UPK_DTYPE_NAMES;
 
 static int get_dtype(ctx *c, json_t *a, const char *path, upk_dtype *out) {
-  json_t *v = json_object_get(a, "dtype");
   char p[256];
-  snprintf(p, sizeof p, "%s.dtype", path);
+  json_t *v = member(a, "dtype", path, p);
   if (!json_is_string(v))
     return fail(c, p, "required; one of %s", DTYPE_NAMES);
   if (upk_dtype_parse(json_string_value(v), out))

@@ -23,12 +23,12 @@ json_t *rr_models(const rr_run *r);
 /* <dl class="meta"> of the run's settings and ids. */
 void rr_settings(upk_html *h, const rr_run *r);
 
-/* Bar groups with room for a note per bar; on ENOMEM, false and h->oom. */
+/* Bar groups with room for a note per bar (n groups and a zeroed one after them). */
 typedef struct rr_groups {
   upk_bar_group *g;
   char (*note)[UPK_CHART_SERIES_MAX][64];
 } rr_groups;
-bool rr_groups_alloc(upk_html *h, size_t n, rr_groups *out);
+rr_groups rr_groups_new(size_t n);
 void rr_groups_free(rr_groups *x);
 
 /* run_grid.c: the case x model grid; runs[1] may be NULL. */

@@ -36,10 +36,8 @@ static json_t *union_models(const rr_run *a, const rr_run *b) {
 
 static void compare_chart(upk_html *h, const rr_run *a, const rr_run *b, json_t *models) {
   size_t n = json_array_size(models), i;
-  rr_groups x;
+  rr_groups x = rr_groups_new(n);
   json_t *m;
-  if (!rr_groups_alloc(h, n, &x))
-    return;
   upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     const char *name = json_string_value(m);
@@ -168,9 +166,7 @@ void rr_generation(upk_html *h, const rr_run *r) {
   json_t *attempts = json_object_get(r->summary, "attempts"),
          *held = json_object_get(r->summary, "heldOut"), *x;
   size_t n = json_array_size(attempts), i;
-  rr_groups grp;
-  if (!rr_groups_alloc(h, n, &grp))
-    return;
+  rr_groups grp = rr_groups_new(n);
   upk_bar_group *g = grp.g;
   char(*names)[UPK_CHART_SERIES_MAX][64] = grp.note; /* [0]: the name (bar 0 has no note) */
   rr_settings(h, r);

@@ -35,14 +35,9 @@ upk_bar rr_rate_bar(json_t *cond, char *note, size_t note_len) {
   return b;
 }
 
-bool rr_groups_alloc(upk_html *h, size_t n, rr_groups *out) {
-  out->g = upk_xcalloc(n + 1, sizeof *out->g);
-  out->note = upk_xcalloc(n + 1, sizeof *out->note);
-  if (out->g && out->note)
-    return true;
-  rr_groups_free(out);
-  h->oom = true;
-  return false;
+rr_groups rr_groups_new(size_t n) {
+  return (rr_groups){.g = upk_xcalloc(n + 1, sizeof(upk_bar_group)),
+                     .note = upk_xcalloc(n + 1, sizeof(char[UPK_CHART_SERIES_MAX][64]))};
 }
 
 void rr_groups_free(rr_groups *x) {
@@ -104,10 +99,8 @@ void rr_settings(upk_html *h, const rr_run *r) {
 
 static void pass_chart(upk_html *h, json_t *models, bool baseline) {
   size_t n = json_array_size(models), i;
-  rr_groups x;
+  rr_groups x = rr_groups_new(n);
   json_t *m;
-  if (!rr_groups_alloc(h, n, &x))
-    return;
   upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     g[i].name = rr_str(m, "model");
@@ -136,10 +129,8 @@ static void pass_chart(upk_html *h, json_t *models, bool baseline) {
 
 static void lift_chart(upk_html *h, json_t *models) {
   size_t n = json_array_size(models), i;
-  rr_groups x;
+  rr_groups x = rr_groups_new(n);
   json_t *m;
-  if (!rr_groups_alloc(h, n, &x))
-    return;
   upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     json_t *ci = json_object_get(m, "liftCi");
@@ -178,11 +169,9 @@ static double nice_max(double v) {
 
 static void tokens_chart(upk_html *h, json_t *models, bool baseline) {
   size_t n = json_array_size(models), i;
-  rr_groups x;
+  rr_groups x = rr_groups_new(n);
   json_t *m;
   double top = 0;
-  if (!rr_groups_alloc(h, n, &x))
-    return;
   upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     g[i].name = rr_str(m, "model");

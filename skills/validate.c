@@ -169,14 +169,22 @@ static void name_advice(vctx *v, const char *n, upk_range r) {
     }
 }
 
+/* A field skills-ref requires, or NULL after reporting it missing (lenient: the severity
+ * outside strict mode). */
+static const upk_skill_field *required(vctx *v, const char *name, const char *code,
+                                       upk_severity lenient) {
+  const upk_skill_field *f = field(v->s, name);
+  if (!f)
+    report(v, UPK_SEV_ERROR, lenient, code, opening(), "Missing required field in frontmatter: %s",
+           name);
+  return f;
+}
+
 /* skills-ref _validate_name: every failing rule is reported. */
 static void check_name(vctx *v) {
-  const upk_skill_field *f = field(v->s, "name");
-  if (!f) {
-    report(v, UPK_SEV_ERROR, UPK_SEV_WARNING, "skill/name-missing", opening(),
-           "Missing required field in frontmatter: name");
+  const upk_skill_field *f = required(v, "name", "skill/name-missing", UPK_SEV_WARNING);
+  if (!f)
     return;
-  }
   char *stripped = f->is_scalar ? upk_u8_strip(f->value) : NULL;
   char *n = stripped && *stripped ? upk_nfkc(stripped) : NULL;
   free(stripped);
@@ -217,12 +225,9 @@ static void check_name(vctx *v) {
 }
 
 static void check_description(vctx *v) {
-  const upk_skill_field *f = field(v->s, "description");
-  if (!f) {
-    report(v, UPK_SEV_ERROR, UPK_SEV_ERROR, "skill/description-missing", opening(),
-           "Missing required field in frontmatter: description");
+  const upk_skill_field *f = required(v, "description", "skill/description-missing", UPK_SEV_ERROR);
+  if (!f)
     return;
-  }
   char *stripped = f->is_scalar ? upk_u8_strip(f->value) : NULL;
   bool empty = !stripped || !*stripped;
   free(stripped);

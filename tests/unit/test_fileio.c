@@ -115,3 +115,11 @@ UTest(fileio, write_via_a_named_temporary) {
   rm_rf(d);
   free(d);
 }
+
+UTest(fileio, exe_dir_holds_this_test_program) {
+  char dir[4096], self[4200];
+  cr_assert(upk_exe_dir(dir, sizeof dir));
+  cr_assert_eq(dir[0], '/');
+  snprintf(self, sizeof self, "%s/test_fileio", dir);
+  cr_assert_eq(access(self, X_OK), 0, "%s", self);
+}
