@@ -263,32 +263,26 @@ static void prepare_done(uv_work_t *w, int status) {
 
 static char **copy_list(const char *const *v, size_t n) {
   char **c = upk_xcalloc(n + 1, sizeof *c);
-  for (size_t i = 0; c && i < n; i++)
+  for (size_t i = 0; i < n; i++)
     c[i] = upk_xstrdup(v[i]);
   return c;
 }
 
-static char *dup_or_null(const char *s, bool *ok) {
-  char *d = s ? upk_xstrdup(s) : NULL;
-  *ok &= !s || d;
-  return d;
-}
-
 static int copy_task(upk_agent_run *r, const upk_agent_task *t) {
-  bool ok = upk_agent_def_copy(&r->def, t->def) == 0;
+  int rc = upk_agent_def_copy(&r->def, t->def);
   r->task = (upk_agent_task){.def = &r->def, .n_files = t->n_files};
-  r->task.model = dup_or_null(t->model, &ok);
-  r->task.dir = dup_or_null(t->dir, &ok);
-  r->task.prompt = dup_or_null(t->prompt, &ok);
-  r->task.skill_dir = dup_or_null(t->skill_dir, &ok);
-  r->task.skill_name = dup_or_null(t->skill_name, &ok);
-  r->task.skill_md = dup_or_null(t->skill_md, &ok);
-  r->task.user_home = dup_or_null(t->user_home, &ok);
+  r->task.model = upk_xstrdup(t->model); /* NULL stays NULL */
+  r->task.dir = upk_xstrdup(t->dir);
+  r->task.prompt = upk_xstrdup(t->prompt);
+  r->task.skill_dir = upk_xstrdup(t->skill_dir);
+  r->task.skill_name = upk_xstrdup(t->skill_name);
+  r->task.skill_md = upk_xstrdup(t->skill_md);
+  r->task.user_home = upk_xstrdup(t->user_home);
   r->names = copy_list(t->file_names, t->n_files);
   r->texts = copy_list(t->file_texts, t->n_files);
   r->task.file_names = (const char *const *)r->names;
   r->task.file_texts = (const char *const *)r->texts;
-  return ok && r->names && r->texts ? 0 : -ENOMEM;
+  return rc;
 }
 
 int upk_agent_run_start(uv_loop_t *loop, const upk_agent_task *t, upk_agent_run_cb cb, void *arg,

@@ -373,10 +373,6 @@ void upk_docs_init(upk_server *s, const upk_docs_callbacks *cb) {
   ds->cb = cb;
 }
 
-void upk_docs_set_callbacks(upk_server *s, const upk_docs_callbacks *cb) {
-  docs_of(s)->cb = cb;
-}
-
 void upk_docs_close_all(upk_server *s) {
   upk_docs *ds = docs_of(s);
   for (UPK_MAP_EACH(it, &ds->open))

@@ -65,8 +65,6 @@ typedef struct upk_docs {
 
 /** Start the service on the session's loop, reporting through `cb` (borrowed; static). */
 void upk_docs_init(upk_server *s, const upk_docs_callbacks *cb);
-/** Replace the callbacks (a test listens instead of the face). */
-void upk_docs_set_callbacks(upk_server *s, const upk_docs_callbacks *cb);
 
 /** didOpen: keep `text` (copied) at `version` and check it soon. Documents that are neither
  * kernels nor skills are ignored; reopening replaces the document. */

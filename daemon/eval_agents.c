@@ -317,10 +317,8 @@ int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
     if (spec->agents[i].name && upk_agent_def_copy(&e->defs[i], &spec->agents[i]))
       return -ENOMEM;
   e->spec.agents = e->defs;
-  if ((spec->skill_dir && !(e->spec.skill_dir = e->own_skill_dir = upk_xstrdup(spec->skill_dir))) ||
-      (spec->baseline_dir &&
-       !(e->spec.baseline_dir = e->own_baseline_dir = upk_xstrdup(spec->baseline_dir))))
-    return -ENOMEM;
+  e->spec.skill_dir = e->own_skill_dir = upk_xstrdup(spec->skill_dir);
+  e->spec.baseline_dir = e->own_baseline_dir = upk_xstrdup(spec->baseline_dir);
   /* Beside the runs (one rename stores them), unless a folder above them holds skills or
    * instructions an agent would pick up (Claude Code reads .claude/skills and CLAUDE.md in
    * every parent, so runs under ~ would see the user's own skills): then in TMPDIR. */
@@ -334,11 +332,11 @@ int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
     upk_log(UPK_LOG_WARN, "eval: agents run under %s will also see %s", base, leak);
   e->agent_root = upk_xasprintf("%s/.agent-runs-%d-%u-%llu", base, (int)getpid(), ++seq,
                                 (unsigned long long)uv_hrtime());
-  return e->agent_root ? 0 : -ENOMEM;
+  return 0;
 }
 
 /* An agent trial's directory: <root>/<model>/<condition>/run-<r>/case-<c>. */
-int eval__plan_agent(upk_eval *e, eval_trial *x, size_t m) {
+void eval__plan_agent(upk_eval *e, eval_trial *x, size_t m) {
   char comp[160];
   upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
   x->def = &e->spec.agents[m];
@@ -346,7 +344,6 @@ int eval__plan_agent(upk_eval *e, eval_trial *x, size_t m) {
   x->dir =
       upk_xasprintf("%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
                     x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1);
-  return x->dir ? 0 : -ENOMEM;
 }
 
 /* A cancelled evaluation's agent runs are removed off the loop; the path is owned. */

@@ -150,7 +150,7 @@ upk_eval_layout_plan *upk_eval_layout_plan_new(const upk_eval_layout *l, const u
   p->extra = upk_xcalloc(n ? n : 1, sizeof *p->extra);
   p->skill_name = upk_xstrdup(l->skill_name ? l->skill_name : "skill");
   p->skill_path = l->skill_path ? upk_xstrdup(l->skill_path) : NULL;
-  int rc = p->runs && p->extra && p->skill_name && (!l->skill_path || p->skill_path) ? 0 : -ENOMEM;
+  int rc = 0;
   for (size_t i = 0; !rc && i < n; i++)
     rc = fill(l, &ts[i], &p->runs[i], &p->extra[i]);
   if (rc) {

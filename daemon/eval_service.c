@@ -456,11 +456,9 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   }
   e->spec.subset = e->subset_copy;
   /* What store_work reads on the thread pool: the caller may go away first. */
-  if ((spec->runs_dir && !(e->spec.runs_dir = e->own_runs_dir = upk_xstrdup(spec->runs_dir))) ||
-      (spec->skill_name &&
-       !(e->spec.skill_name = e->own_skill_name = upk_xstrdup(spec->skill_name))) ||
-      (spec->kind && !(e->spec.kind = e->own_kind = upk_xstrdup(spec->kind))))
-    return -ENOMEM;
+  e->spec.runs_dir = e->own_runs_dir = upk_xstrdup(spec->runs_dir);
+  e->spec.skill_name = e->own_skill_name = upk_xstrdup(spec->skill_name);
+  e->spec.kind = e->own_kind = upk_xstrdup(spec->kind);
   e->spec.n_subset = n;
   if (!e->spec.concurrency)
     e->spec.concurrency = DEFAULT_CONCURRENCY;
@@ -474,7 +472,7 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   /* The older skill, where one is compared, takes the empty baseline's place. */
   e->system_base = spec->baseline_md ? upk_eval_system_prompt(spec->skill_name, spec->baseline_md)
                                      : upk_xstrdup(SYSTEM_BASE);
-  return e->system_skill && e->system_base ? 0 : -ENOMEM;
+  return 0;
 }
 
 /* Trials in model, run, case order, the two conditions of a pair side by side. */
@@ -499,8 +497,10 @@ static int plan_trials(upk_eval *e) {
                                   .verdict = UPK_ASSERT_PENDING};
           x->t.prompt = upk_evalcase_prompt(&s->cases->items[s->subset[c]]);
           x->t.exit_status = -1;
-          if (!x->t.prompt || (s->agents && s->agents[m].name && eval__plan_agent(e, x, m)))
+          if (!x->t.prompt)
             return -ENOMEM;
+          if (s->agents && s->agents[m].name)
+            eval__plan_agent(e, x, m);
         }
   return 0;
 }

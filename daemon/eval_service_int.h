@@ -94,7 +94,7 @@ void eval__cancel_grades(eval_trial *x);
 /* eval_agents.c */
 void eval__start_agent(upk_eval *e, eval_trial *x);
 int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec);
-int eval__plan_agent(upk_eval *e, eval_trial *x, size_t m);
+void eval__plan_agent(upk_eval *e, eval_trial *x, size_t m);
 int eval__move_agent_runs(upk_eval *e); /* thread pool */
 void eval__plan_layout(upk_eval *e);
 void eval__write_layout(upk_eval *e); /* thread pool */

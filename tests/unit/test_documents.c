@@ -76,7 +76,7 @@ static void session_start(session *t) {
   cr_assert_eq(
       upk_server_new(&t->s, &t->loop, &opts, t->in[0], UV_NAMED_PIPE, t->out[1], UV_NAMED_PIPE), 0);
   cr_assert_eq(upk_server_start(t->s), 0);
-  upk_docs_set_callbacks(t->s, &test_callbacks);
+  upk_docs_init(t->s, &test_callbacks); /* listens instead of the face */
 }
 
 /* Turns of the loop, never blocking, until the service said `n` things. */
