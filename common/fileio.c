@@ -31,6 +31,64 @@ char *upk_read_file(const char *path, size_t max, size_t *len) {
   return buf;
 }
 
+/* The buffer is full: the file grew after fstat, or we are at its end.
+ * Returns 1 at the end, 0 after making room, or a negative errno. */
+static int grow_if_more(int fd, char **buf, size_t *cap, size_t *n, size_t max) {
+  char probe;
+  ssize_t r;
+  while ((r = read(fd, &probe, 1)) < 0 && errno == EINTR)
+    ;
+  if (r <= 0)
+    return r < 0 ? -errno : 1;
+  if (*n + 1 > max)
+    return -EFBIG;
+  char *p = realloc(*buf, *cap * 2);
+  if (!p)
+    return -ENOMEM;
+  *buf = p;
+  *cap *= 2;
+  p[(*n)++] = probe;
+  return 0;
+}
+
+int upk_read_file_at(int dfd, const char *name, size_t max, char **out, size_t *len) {
+  /* O_NONBLOCK: if a FIFO is swapped in after our stat, do not hang on it. */
+  int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return -errno;
+  struct stat st;
+  int rc = fstat(fd, &st) < 0 ? -errno : !S_ISREG(st.st_mode) ? -EINVAL : 0;
+  if (!rc && (size_t)st.st_size > max)
+    rc = -EFBIG;
+  size_t cap = rc ? 0 : (size_t)st.st_size + 1, n = 0;
+  char *buf = rc ? NULL : malloc(cap);
+  if (!rc && !buf)
+    rc = -ENOMEM;
+  while (!rc) {
+    rc = n + 1 == cap ? grow_if_more(fd, &buf, &cap, &n, max) : 0;
+    if (rc)
+      break;
+    ssize_t r = read(fd, buf + n, cap - n - 1);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      rc = r < 0 ? -errno : 0;
+      break;
+    }
+    n += (size_t)r;
+  }
+  rc = rc == 1 ? 0 : rc;
+  close(fd);
+  if (rc) {
+    free(buf);
+    return rc;
+  }
+  buf[n] = 0;
+  *out = buf;
+  *len = n;
+  return 0;
+}
+
 int upk_write_all(int fd, const void *p, size_t n) {
   const char *b = p;
   while (n) {

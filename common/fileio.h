@@ -12,6 +12,10 @@
  * (errno EFBIG). The caller frees. */
 char *upk_read_file(const char *path, size_t max, size_t *len);
 
+/** Read a regular file (not through a symlink) of at most max bytes; the
+ * result is NUL-terminated. -EFBIG when larger. */
+int upk_read_file_at(int dfd, const char *name, size_t max, char **out, size_t *len);
+
 /** Write all `n` bytes to `fd` (retrying short writes and EINTR). 0, or -errno (-EPIPE when
  * the fd takes no more). */
 int upk_write_all(int fd, const void *p, size_t n);

@@ -78,9 +78,6 @@ void upk_tree_free(upk_tree *t);
 int upk_rmtree_at(int dfd, const char *name);
 /** Write a file durably: O_CREAT|O_TRUNC|O_NOFOLLOW, write all, fsync. */
 int upk_write_file_at(int dfd, const char *name, const void *data, size_t len, mode_t mode);
-/** Read a regular file (not through a symlink) of at most max bytes; the
- * result is NUL-terminated. -EFBIG when larger. */
-int upk_read_file_at(int dfd, const char *name, size_t max, char **out, size_t *len);
 
 /** Add an install diagnostic (source "upskilld-install", the whole file as
  * range) naming `file` (may be NULL). diags may be NULL. Returns 0 or -ENOMEM. */
