@@ -1,0 +1,534 @@
+/* Hostile compiler options (issue 44, docs/security.md "Compiler options"): a cloned
+ * kernel-builder project's build.toml `cuda-flags`, an agent's `options` and an editor's
+ * request are checked against gpu/kopts.h's allowlist. A host compiler, a file written, a plugin
+ * or library loaded, a pre-include, an options file, an include directory outside the include
+ * policy, an unknown option: each is refused with `kernel/option-refused` naming the option, its
+ * rule and how the user allows it, and nothing is compiled with it: no program runs, no file is
+ * written, no file outside is read. `__has_include` cannot probe for files outside either. A
+ * trusted project (`upskillctl trust`) and the user's own `--allow-kernel-option` regain the
+ * power. Everything runs through the real daemon, its worker, NVRTC and nvcc. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/trust.h"
+#include "tests/integration/harness.h"
+
+TestSuite(kopts, .timeout = 300);
+
+static const char *KERNEL = "__global__ void k(float *y) { y[0] = 1.f; }\n";
+
+/* ---- helpers ---- */
+
+static bool have_nvcc(void) {
+  const char *cuda = getenv("CUDA_PATH");
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s/bin/nvcc", cuda && *cuda ? cuda : "/usr/local/cuda");
+  return access(p, X_OK) == 0;
+}
+
+#define NEED_NVCC()                                                                                \
+  do {                                                                                             \
+    HX_NEED_TOOLKIT();                                                                             \
+    if (!have_nvcc())                                                                              \
+      cr_skip_test("no nvcc in the CUDA toolkit on this machine");                                 \
+  } while (0)
+
+static void write_file(const char *path, const char *text, mode_t mode) {
+  FILE *f = fopen(path, "wb");
+  cr_assert(f, "cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+  chmod(path, mode);
+}
+
+static bool exists(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
+static void rm_tree(const char *dir) {
+  char cmd[PATH_MAX + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+static char *make_tmp(void) {
+  char *t = strdup("/tmp/upk-kopts-XXXXXX");
+  cr_assert(t && mkdtemp(t));
+  return t;
+}
+
+/* A host "compiler" at dir/tools/gcc that leaves dir/MARKER and then compiles with gcc. */
+static void plant_compiler(const char *dir) {
+  char p[PATH_MAX], script[PATH_MAX * 2];
+  snprintf(p, sizeof p, "%s/tools", dir);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "%s/tools/gcc", dir);
+  snprintf(script, sizeof script, "#!/bin/sh\ntouch '%s/MARKER'\nexec /usr/bin/gcc \"$@\"\n", dir);
+  write_file(p, script, 0755);
+}
+
+static bool marker(const char *dir) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s/MARKER", dir);
+  return exists(p);
+}
+
+/* tools/call validate_kernel with `args` (JSON object, stolen); the structured result (owned
+ * by *resp). */
+static json_t *tool(hx *d, json_t **resp, json_t *args) {
+  static int id = 10;
+  char idtxt[16];
+  snprintf(idtxt, sizeof idtxt, "%d", ++id);
+  json_t *req = json_pack("{s:s,s:i,s:s,s:{s:s,s:o}}", "jsonrpc", "2.0", "id", id, "method",
+                          "tools/call", "params", "name", "validate_kernel", "arguments", args);
+  char *text = json_dumps(req, JSON_COMPACT);
+  json_decref(req);
+  *resp = hx_call(d, text);
+  free(text);
+  json_t *r = hx_assert_result(*resp, idtxt);
+  json_t *sc = json_object_get(r, "structuredContent");
+  cr_assert(sc, "%s", hx_dump(r));
+  return sc;
+}
+
+/* Every diagnostic of a result, a project's rows' included, into one array (borrowed items). */
+static json_t *all_diags(json_t *r) {
+  json_t *out = json_array(), *x, *row;
+  size_t i, k;
+  json_array_extend(out, json_object_get(r, "diagnostics"));
+  json_array_foreach(json_object_get(r, "rows"), k, row) {
+    json_array_foreach(json_object_get(row, "diagnostics"), i, x) json_array_append(out, x);
+  }
+  return out;
+}
+
+/* The refusal naming `option`: code kernel/option-refused, the option, a trust/ rule. */
+static bool refused(json_t *r, const char *option) {
+  json_t *diags = all_diags(r), *x;
+  size_t i;
+  bool found = false;
+  json_array_foreach(diags, i, x) {
+    const char *code = json_string_value(json_object_get(x, "code"));
+    const char *msg = json_string_value(json_object_get(x, "message"));
+    if (code && msg && !strcmp(code, "kernel/option-refused") && strstr(msg, option) &&
+        strstr(msg, "trust/") && json_integer_value(json_object_get(x, "severity")) == 1)
+      found = true;
+  }
+  json_decref(diags);
+  return found;
+}
+
+static bool has_code(json_t *r, const char *code) {
+  json_t *diags = all_diags(r), *x;
+  size_t i;
+  bool found = false;
+  json_array_foreach(diags, i, x) {
+    const char *c = json_string_value(json_object_get(x, "code"));
+    found |= c && !strcmp(c, code);
+  }
+  json_decref(diags);
+  return found;
+}
+
+/* Validate KERNEL with `options` (a JSON array, stolen) through `backend`; require a refusal
+ * naming `option`, ok:false, and no trace of `leak` (NULL: none) anywhere in the answer. */
+static void expect_refused(hx *d, const char *backend, json_t *options, const char *option,
+                           const char *leak) {
+  json_t *resp;
+  char *opts = json_dumps(options, JSON_COMPACT);
+  json_t *r = tool(d, &resp,
+                   json_pack("{s:s,s:s,s:o,s:b}", "source", KERNEL, "backend", backend, "options",
+                             options, "cache", 0));
+  cr_expect(refused(r, option), "%s %s: no kernel/option-refused naming '%s': %s", backend, opts,
+            option, hx_dump(r));
+  cr_expect(json_is_false(json_object_get(r, "ok")), "%s %s compiled: %s", backend, opts,
+            hx_dump(r));
+  if (leak)
+    cr_expect(!strstr(hx_dump(resp), leak), "%s %s: the answer holds '%s': %s", backend, opts,
+              leak, hx_dump(resp));
+  free(opts);
+  json_decref(resp);
+}
+
+static json_t *strs(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++)
+    json_array_append_new(a, json_string(va_arg(ap, const char *)));
+  va_end(ap);
+  return a;
+}
+
+/* A kernel-builder project at dir: kernel_src/k.cu built with `flags` (TOML array text). */
+static void plant_project(const char *dir, const char *flags) {
+  char p[PATH_MAX], toml[4096];
+  snprintf(p, sizeof p, "%s/kernel_src", dir);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(toml, sizeof toml,
+           "[general]\nname = \"evil\"\nversion = 1\nedition = 5\nlicense = \"MIT\"\nbackends = [\"cuda\"]\n\n"
+           "[kernel.k]\nbackend = \"cuda\"\nsrc = [\"kernel_src/k.cu\"]\n"
+           "cuda-capabilities = [\"9.0a\"]\ncuda-flags = %s\n",
+           flags);
+  snprintf(p, sizeof p, "%s/build.toml", dir);
+  write_file(p, toml, 0644);
+  snprintf(p, sizeof p, "%s/kernel_src/k.cu", dir);
+  write_file(p, KERNEL, 0644);
+}
+
+/* ---- a cloned project's build.toml ---- */
+
+/* The attack as found: `-ccbin tools` with kernel_src/tools/gcc, validated by an agent. */
+Test(kopts, project_ccbin_tools_runs_nothing_from_an_agent) {
+  NEED_NVCC();
+  char *dir = make_tmp(), src[PATH_MAX];
+  plant_project(dir, "[\"-ccbin\", \"tools\"]");
+  snprintf(src, sizeof src, "%s/kernel_src", dir);
+  plant_compiler(src);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *resp;
+  json_t *r = tool(d, &resp, json_pack("{s:s,s:b}", "project", dir, "cache", 0));
+  cr_expect(!marker(src), "the project's tools/gcc ran");
+  cr_expect(refused(r, "-ccbin"), "%s", hx_dump(r));
+  cr_expect(strstr(hx_dump(r), "upskillctl trust"), "no way to allow it: %s", hx_dump(r));
+  cr_expect(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* The same project opened in an editor: its k.cu is checked as build.toml builds it. */
+Test(kopts, project_ccbin_tools_runs_nothing_in_the_editor) {
+  NEED_NVCC();
+  char *dir = make_tmp(), src[PATH_MAX], uri[PATH_MAX + 16];
+  plant_project(dir, "[\"-ccbin\", \"tools\"]");
+  snprintf(src, sizeof src, "%s/kernel_src", dir);
+  plant_compiler(src);
+  snprintf(uri, sizeof uri, "file://%s/kernel_src/k.cu", dir);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *open = json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
+                           "textDocument/didOpen", "params", "textDocument", "uri", uri,
+                           "languageId", "cuda-cpp", "version", 1, "text", KERNEL);
+  char *msg = json_dumps(open, JSON_COMPACT);
+  json_decref(open);
+  hx_send(d, msg);
+  free(msg);
+  json_t *m = hx_next_publish(d, uri, 120000);
+  cr_assert(m, "no publishDiagnostics after didOpen");
+  cr_expect(!marker(src), "opening k.cu ran the project's tools/gcc");
+  json_t *diags = json_object_get(json_object_get(m, "params"), "diagnostics"), *x;
+  size_t i;
+  bool found = false;
+  json_array_foreach(diags, i, x) {
+    const char *code = json_string_value(json_object_get(x, "code"));
+    const char *text = json_string_value(json_object_get(x, "message"));
+    found |= code && !strcmp(code, "kernel/option-refused") && text && strstr(text, "-ccbin") &&
+             strstr(text, "upskillctl trust");
+  }
+  cr_expect(found, "%s", hx_dump(m));
+  json_decref(m);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* Trust gives the power back: a trusted project's -ccbin (an absolute path) runs, and a changed
+ * build.toml is untrusted again. */
+Test(kopts, trusted_project_may_name_its_host_compiler) {
+  NEED_NVCC();
+  char *dir = make_tmp(), *state = make_tmp(), flags[PATH_MAX + 64], p[PATH_MAX];
+  plant_compiler(dir);
+  snprintf(flags, sizeof flags, "[\"-ccbin\", \"%s/tools/gcc\"]", dir);
+  plant_project(dir, flags);
+  setenv("XDG_STATE_HOME", state, 1);
+  setenv("UPK_TEST_STATE_HOME", state, 1); /* the daemon reads the same store */
+  char real[PATH_MAX], hex[65], err[256];
+  cr_assert_eq(upk_trust_grant(dir, real, hex, err, sizeof err), 0, "%s", err);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *resp;
+  json_t *r = tool(d, &resp, json_pack("{s:s,s:b}", "project", dir, "cache", 0));
+  cr_expect(!has_code(r, "kernel/option-refused"), "a trusted project was refused: %s",
+            hx_dump(r));
+  cr_expect(marker(dir), "the trusted project's compiler did not run: %s", hx_dump(r));
+  cr_expect(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_decref(resp);
+  /* The config changes: untrusted until trusted again. */
+  snprintf(p, sizeof p, "%s/MARKER", dir);
+  unlink(p);
+  snprintf(p, sizeof p, "%s/build.toml", dir);
+  FILE *f = fopen(p, "ab");
+  cr_assert(f);
+  fputs("# changed\n", f);
+  fclose(f);
+  r = tool(d, &resp, json_pack("{s:s,s:b}", "project", dir, "cache", 0));
+  cr_expect(refused(r, "-ccbin"), "a changed project kept its trust: %s", hx_dump(r));
+  cr_expect(!marker(dir), "the changed project's compiler ran");
+  json_decref(resp);
+  hx_finish(d, 0);
+  unsetenv("UPK_TEST_STATE_HOME");
+  unsetenv("XDG_STATE_HOME");
+  rm_tree(dir);
+  rm_tree(state);
+  free(dir);
+  free(state);
+}
+
+/* ---- an agent's options ---- */
+
+/* Every spelling of the host compiler, each pointing at a planted compiler. */
+Test(kopts, host_compiler_spellings_are_refused) {
+  NEED_NVCC();
+  char *dir = make_tmp(), cc[PATH_MAX], eq[PATH_MAX + 32], bindir[PATH_MAX + 32],
+                          tools[PATH_MAX];
+  plant_compiler(dir);
+  snprintf(cc, sizeof cc, "%s/tools/gcc", dir);
+  snprintf(tools, sizeof tools, "%s/tools", dir);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  snprintf(eq, sizeof eq, "-ccbin=%s", cc);
+  expect_refused(d, "nvcc", strs(1, eq), "-ccbin", NULL);
+  expect_refused(d, "nvcc", strs(2, "-ccbin", cc), "-ccbin", NULL);
+  expect_refused(d, "nvcc", strs(2, "-ccbin", tools), "-ccbin", NULL);
+  snprintf(bindir, sizeof bindir, "--compiler-bindir=%s", tools);
+  expect_refused(d, "nvcc", strs(1, bindir), "--compiler-bindir", NULL);
+  expect_refused(d, "nvcc", strs(2, "--compiler-bindir", tools), "--compiler-bindir", NULL);
+  snprintf(bindir, sizeof bindir, "-ccbin%s", cc); /* joined, as some parsers take it */
+  expect_refused(d, "nvcc", strs(1, bindir), "-ccbin", NULL);
+  expect_refused(d, "nvrtc", strs(2, "-ccbin", cc), "-ccbin", NULL);
+  cr_expect(!marker(dir), "a planted host compiler ran");
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* -MD -MF writes a dependency file anywhere; --keep-dir, -o, -odir, -save-temps write too. */
+Test(kopts, options_that_write_files_are_refused) {
+  NEED_NVCC();
+  char *dir = make_tmp(), out[PATH_MAX], eq[PATH_MAX + 16];
+  snprintf(out, sizeof out, "%s/out", dir);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *backends[] = {"nvcc", "nvrtc"};
+  for (int b = 0; b < 2; b++) {
+    expect_refused(d, backends[b], strs(3, "-MD", "-MF", out), "-M", NULL);
+    snprintf(eq, sizeof eq, "-MF=%s", out);
+    expect_refused(d, backends[b], strs(2, "-MD", eq), "-M", NULL);
+    snprintf(eq, sizeof eq, "--dependency-output=%s", out);
+    expect_refused(d, backends[b], strs(2, "-MD", eq), "-MD", NULL);
+    expect_refused(d, backends[b], strs(2, "--keep-dir", out), "--keep-dir", NULL);
+    expect_refused(d, backends[b], strs(2, "-o", out), "-o", NULL);
+    snprintf(eq, sizeof eq, "--output-directory=%s", out);
+    expect_refused(d, backends[b], strs(1, eq), "--output-directory", NULL);
+    snprintf(eq, sizeof eq, "--fdevice-time-trace=%s", out);
+    expect_refused(d, backends[b], strs(1, eq), "--fdevice-time-trace", NULL);
+    expect_refused(d, backends[b], strs(1, "-save-temps"), "-save-temps", NULL);
+    expect_refused(d, backends[b], strs(1, "--keep"), "--keep", NULL);
+    cr_expect(!exists(out), "%s wrote %s", backends[b], out);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* Plugins and libraries, through the host compiler and the linker, in every spelling. */
+Test(kopts, plugins_and_libraries_are_refused) {
+  NEED_NVCC();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fplugin=/tmp/upk-evil.so"), "-Xcompiler",
+                 NULL);
+  expect_refused(d, "nvcc", strs(1, "-Xcompiler=-fplugin=/tmp/upk-evil.so"), "-Xcompiler", NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fplugin /tmp/upk-evil.so"), "-Xcompiler",
+                 NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fPIC,-fplugin=/tmp/upk-evil.so"), "-fplugin",
+                 NULL);
+  expect_refused(d, "nvcc", strs(2, "--compiler-options", "-fplugin=/tmp/upk-evil.so"),
+                 "--compiler-options", NULL);
+  expect_refused(d, "nvcc", strs(1, "--compiler-options=-B/tmp"), "--compiler-options", NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xlinker", "--plugin=/tmp/upk-evil.so"), "-Xlinker", NULL);
+  expect_refused(d, "nvcc", strs(1, "--linker-options=-rpath=/tmp"), "--linker-options", NULL);
+  expect_refused(d, "nvcc", strs(1, "-l/tmp/upk-evil"), "-l", NULL);
+  expect_refused(d, "nvcc", strs(2, "-L", "/tmp"), "-L", NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xnvlink", "-o=/tmp/x"), "-Xnvlink", NULL);
+  expect_refused(d, "nvrtc", strs(1, "-Xcompiler=-fplugin=/tmp/upk-evil.so"), "-Xcompiler", NULL);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* A pre-include reads any file; its tokens would come back in errors. */
+Test(kopts, pre_includes_are_refused) {
+  NEED_NVCC();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *backends[] = {"nvrtc", "nvcc"};
+  for (int b = 0; b < 2; b++) {
+    expect_refused(d, backends[b], strs(1, "--pre-include=/etc/passwd"), "--pre-include",
+                   "root:");
+    expect_refused(d, backends[b], strs(2, "--pre-include", "/etc/passwd"), "--pre-include",
+                   "root:");
+    expect_refused(d, backends[b], strs(2, "-include", "/etc/passwd"), "-include", "root:");
+    expect_refused(d, backends[b], strs(1, "-include=/etc/passwd"), "-include", "root:");
+    expect_refused(d, backends[b], strs(2, "--include", "/etc/passwd"), "--include", "root:");
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* Include directories outside the include policy's roots, as options and as `includes`. */
+Test(kopts, include_dirs_outside_are_refused) {
+  HX_NEED_TOOLKIT();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  expect_refused(d, "nvrtc", strs(1, "-I/"), "-I/", NULL);
+  expect_refused(d, "nvrtc", strs(1, "-I/etc"), "-I/etc", NULL);
+  expect_refused(d, "nvrtc", strs(2, "-I", "/etc"), "/etc", NULL);
+  expect_refused(d, "nvrtc", strs(1, "--include-path=/etc"), "--include-path", NULL);
+  expect_refused(d, "nvrtc", strs(2, "-isystem", "/etc"), "-isystem", NULL);
+  expect_refused(d, "nvrtc", strs(1, "-I/tmp/../etc"), "-I/tmp/../etc", NULL);
+  /* `includes` adds -I directories too: /etc may not become an allowed root that way. */
+  json_t *resp;
+  json_t *r = tool(d, &resp,
+                   json_pack("{s:s,s:[s],s:b}", "source", "#include \"passwd\"\n", "includes",
+                             "/etc", "cache", 0));
+  cr_expect(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+  cr_expect(!strstr(hx_dump(resp), "root:"), "/etc/passwd leaked: %s", hx_dump(resp));
+  cr_expect(has_code(r, "kernel/include-outside") || has_code(r, "kernel/option-refused"), "%s",
+            hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* An options file or response file hides any option from the check. */
+Test(kopts, options_files_are_refused) {
+  NEED_NVCC();
+  char *dir = make_tmp(), f[PATH_MAX], at[PATH_MAX + 2], eq[PATH_MAX + 32];
+  snprintf(f, sizeof f, "%s/opts", dir);
+  write_file(f, "-ccbin /bin/false\n", 0644);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  snprintf(eq, sizeof eq, "--options-file=%s", f);
+  expect_refused(d, "nvcc", strs(1, eq), "--options-file", NULL);
+  expect_refused(d, "nvcc", strs(2, "-optf", f), "-optf", NULL);
+  snprintf(at, sizeof at, "@%s", f);
+  expect_refused(d, "nvcc", strs(1, at), "@", NULL);
+  expect_refused(d, "nvrtc", strs(1, eq), "--options-file", NULL);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* Default deny: an option not on the allowlist is refused, whatever it is. */
+Test(kopts, unknown_options_are_refused) {
+  HX_NEED_TOOLKIT();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  expect_refused(d, "nvrtc", strs(1, "--frobnicate"), "--frobnicate", NULL);
+  expect_refused(d, "nvrtc", strs(1, "-Wl,-rpath,/tmp"), "-Wl,-rpath", NULL);
+  expect_refused(d, "nvrtc", strs(2, "-Xptxas", "-o=/tmp/upk-x"), "-Xptxas", NULL);
+  expect_refused(d, "nvrtc", strs(1, "-arch=sm_90a;touch"), "-arch", NULL);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* __has_include cannot probe for a file outside: refused whether it exists or not. */
+Test(kopts, has_include_cannot_probe_outside) {
+  HX_NEED_TOOLKIT();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *probes[] = {
+      "#if __has_include(\"/etc/shadow\")\n#error yes\n#endif\n",
+      "#if __has_include(\"/etc/no-such-file-upk\")\n#error yes\n#endif\n",
+      "#if __has_include(</etc/hostname>)\n#error yes\n#endif\n",
+      "#if defined(__has_include) && __has_include(\"../../../../../../../etc/hostname\")\n"
+      "#error yes\n#endif\n",
+      "#ifdef __has_include\n#elif __has_include_next(\"/etc/hostname\")\n#endif\n",
+      "#include \"/etc/no-such-file-upk\"\n",
+  };
+  for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
+    json_t *resp;
+    char src[512];
+    snprintf(src, sizeof src, "%s%s", probes[i], KERNEL);
+    json_t *r = tool(d, &resp, json_pack("{s:s,s:b}", "source", src, "cache", 0));
+    cr_expect(has_code(r, "kernel/include-outside"), "probe %zu was not refused: %s", i,
+              hx_dump(r));
+    cr_expect(json_is_false(json_object_get(r, "ok")), "probe %zu compiled: %s", i, hx_dump(r));
+    json_decref(resp);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* ---- what stays allowed ---- */
+
+Test(kopts, allowed_options_still_compile) {
+  HX_NEED_TOOLKIT();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *backends[] = {"nvrtc", "nvcc"};
+  for (int b = 0; b < (have_nvcc() ? 2 : 1); b++) {
+    json_t *resp;
+    json_t *opts = strs(13, "-maxrregcount=32", "-DX=1", "--use_fast_math", "-O3", "-std=c++17",
+                        "--expt-relaxed-constexpr", "-Xptxas", "-v", "--ptxas-options=-v",
+                        "-lineinfo", "-UNDEBUG", "--define-macro", "Y=2");
+    json_t *r = tool(d, &resp,
+                     json_pack("{s:s,s:s,s:o,s:b}", "source",
+                               "#if X != 1 || Y != 2\n#error defines\n#endif\n"
+                               "__global__ void k(float *y) { y[0] = 1.f; }\n",
+                               "backend", backends[b], "options", opts, "cache", 0));
+    cr_expect(json_is_true(json_object_get(r, "ok")), "%s: %s", backends[b], hx_dump(r));
+    cr_expect(!has_code(r, "kernel/option-refused"), "%s: %s", backends[b], hx_dump(r));
+    json_decref(resp);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* The user's own flag allows an option from anyone: the query-driver model. */
+Test(kopts, the_users_flag_allows_a_host_compiler) {
+  NEED_NVCC();
+  char *dir = make_tmp(), cc[PATH_MAX], flag[PATH_MAX + 64];
+  plant_compiler(dir);
+  snprintf(cc, sizeof cc, "%s/tools/gcc", dir);
+  snprintf(flag, sizeof flag, "--allow-kernel-option=-ccbin=%s", cc);
+  hx *d = hx_mcp_session(HX_ARGS(flag));
+  json_t *resp;
+  json_t *r = tool(d, &resp,
+                   json_pack("{s:s,s:s,s:[s,s],s:b}", "source", KERNEL, "backend", "nvcc",
+                             "options", "-ccbin", cc, "cache", 0));
+  cr_expect(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
+  cr_expect(marker(dir), "the allowed compiler did not run: %s", hx_dump(r));
+  json_decref(resp);
+  /* Another compiler is still refused. */
+  expect_refused(d, "nvcc", strs(2, "-ccbin", "/usr/bin/gcc"), "-ccbin", NULL);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* validate_kernel may run code (run, a PyTorch reference, nvcc) and writes its cache: it does
+ * not say it is read-only. */
+Test(kopts, validate_kernel_is_not_read_only) {
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}");
+  json_t *tools = json_object_get(hx_assert_result(resp, "5"), "tools"), *t;
+  size_t i;
+  bool seen = false;
+  json_array_foreach(tools, i, t) {
+    if (strcmp(json_string_value(json_object_get(t, "name")), "validate_kernel"))
+      continue;
+    seen = true;
+    json_t *a = json_object_get(t, "annotations");
+    cr_expect(!json_is_true(json_object_get(a, "readOnlyHint")), "%s", hx_dump(a));
+    cr_expect(json_is_true(json_object_get(a, "openWorldHint")) ||
+                  json_is_false(json_object_get(a, "openWorldHint")),
+              "%s", hx_dump(a));
+  }
+  cr_expect(seen);
+  json_decref(resp);
+  hx_finish(d, 0);
+}
