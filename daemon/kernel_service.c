@@ -16,9 +16,11 @@
 #include "common/env_options.h"
 #include "common/fileio.h"
 #include "common/map.h"
+#include "common/trust.h"
 #include "gpu/kcache.h"
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "gpu/projroot.h"
 #include "gpu/toolkit.h"
 #include "daemon/defer.h"
 #include "daemon/worker_server.h"
@@ -352,6 +354,34 @@ static upk_kcheck *answer_later(upk_kcheck *c, json_t *result, bool cached) {
   return c;
 }
 
+/* What the user allows a check's compiler options (gpu/kopts.h, docs/security.md "Compiler
+ * options"): the user's own --allow-kernel-option globs, and the check's kernel-builder
+ * project when the user trusts it (upk_trust_check: its build.toml's cuda-flags and include
+ * dirs may then do what the user could). Decided here, in the daemon, from the user's store;
+ * part of the cache key, so a project trusted, changed or untrusted since is checked again. */
+static void add_policy(const upk_server *s, json_t *params) {
+  const upk_options *o = upk_session_options(s);
+  json_t *allow = json_array(), *trusted = json_array();
+  for (size_t i = 0; i < o->n_allow_kernel_options; i++)
+    json_array_append_new(allow, json_string(o->allow_kernel_options[i]));
+  json_object_set_new(params, "allowOptions", allow);
+  const char *project = json_string_value(json_object_get(params, "project"));
+  const char *file_dir = json_string_value(json_object_get(params, "fileDir"));
+  static const char *const build_toml[] = {"build.toml"};
+  char dir[PATH_MAX];
+  struct stat st;
+  bool found = false;
+  if (project && realpath(project, dir) && stat(dir, &st) == 0) {
+    found = true;
+    if (!S_ISDIR(st.st_mode)) /* the build.toml it names */
+      *strrchr(dir, '/') = '\0';
+  } else if (json_is_true(json_object_get(params, "projectAware")) && file_dir)
+    found = upk_find_up(file_dir, build_toml, 1, 16, dir); /* as kproject_hint.c looks */
+  if (found && dir[0] && upk_trust_check(dir) == UPK_TRUST_YES)
+    json_array_append_new(trusted, json_string(dir));
+  json_object_set_new(params, "trustedProjects", trusted);
+}
+
 upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms, bool use_cache,
                               upk_kcheck_cb cb, void *arg) {
   upk_kcheck *c = upk_xcalloc(1, sizeof *c);
@@ -363,6 +393,7 @@ upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms
     return answer_later(
         c, failure_result("kernel/no-worker", "the kernel service is not available"), false);
   }
+  add_policy(s, params);
   /* Runs are measurements: never answered from, nor stored in, the cache. */
   if (json_object_get(params, "run") || upk_kcache_key(params, k->toolkit, c->key))
     c->key[0] = '\0';

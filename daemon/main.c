@@ -35,6 +35,10 @@ static void usage(FILE *f) {
         "                          (default $UPSKILLD_WORKER_SERVER_IDLE, else 600)\n"
         "  --python=PATH           python3 with torch for PyTorch references of kernel runs\n"
         "                          (default $UPSKILLD_PYTHON, else python3 from PATH)\n"
+        "  --allow-kernel-option=GLOB\n"
+        "                          allow compiler options matching GLOB (NAME=VALUE, e.g.\n"
+        "                          '-ccbin=/usr/bin/g++-13') from projects and agents, which are\n"
+        "                          otherwise held to an allowlist (repeatable; docs/security.md)\n"
         "  --shutdown-grace=S      how long shutdown, EOF and SIGTERM wait for requests in flight\n"
         "                          before cancelling them with an error (default 30; 0: at once)\n"
         "  --log-file=PATH         also append logs to PATH\n"
@@ -98,6 +102,7 @@ enum {
   OPT_WSIDLE,
   OPT_PYTHON,
   OPT_GRACE,
+  OPT_ALLOWK,
   OPT_LOG,
   OPT_TEST,
   OPT_VER
@@ -115,6 +120,7 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       {"worker-server-idle", required_argument, 0, OPT_WSIDLE},
       {"python", required_argument, 0, OPT_PYTHON},
       {"shutdown-grace", required_argument, 0, OPT_GRACE},
+      {"allow-kernel-option", required_argument, 0, OPT_ALLOWK},
       {"log-file", required_argument, 0, OPT_LOG},
       {"test-methods", no_argument, 0, OPT_TEST},
       {"verbose", no_argument, 0, 'v'},
@@ -164,6 +170,17 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
         return 2;
       }
       break;
+    case OPT_ALLOWK: { /* argv lives as long as the process */
+      static const char *globs[64];
+      if (o->n_allow_kernel_options == sizeof globs / sizeof *globs || !*optarg) {
+        fprintf(stderr, "upskilld: --allow-kernel-option: '%s' is empty or one too many (64)\n",
+                optarg);
+        return 2;
+      }
+      globs[o->n_allow_kernel_options++] = optarg;
+      o->allow_kernel_options = globs;
+      break;
+    }
     case OPT_LOG:
       *log_file = optarg;
       break;

@@ -27,6 +27,10 @@ typedef struct upk_options {
   /* How long shutdown, EOF and SIGTERM wait for requests in flight before cancelling them
    * with an error (--shutdown-grace). */
   unsigned shutdown_grace_ms;
+  /* The user's --allow-kernel-option globs: a compiler option matching one is allowed from any
+   * origin (gpu/kopts.h; docs/security.md "Compiler options"). Borrowed from argv. */
+  const char *const *allow_kernel_options;
+  size_t n_allow_kernel_options;
 } upk_options;
 
 typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_state;

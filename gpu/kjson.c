@@ -29,7 +29,20 @@ typedef struct wire {
   char *dir;           /* dirname of params.path */
   char root[PATH_MAX]; /* the file's project root (projectIncludes) */
   upk_diags pre;       /* problems found before compiling (unreadable file, too large) */
+  upk_strv trusted;    /* the projects the daemon found trusted (real paths) */
 } wire;
+
+/* Whether the daemon found the project at `dir` trusted (upk_trust_check there, as the user's
+ * store says: docs/security.md). */
+static bool trusted_project(const wire *w, const char *dir) {
+  char real[PATH_MAX];
+  if (!dir || !realpath(dir, real))
+    return false;
+  for (size_t i = 0; i < w->trusted.n; i++)
+    if (!strcmp(w->trusted.v[i], real))
+      return true;
+  return false;
+}
 
 static size_t strings_in(json_t *p, const char *key) {
   json_t *a = json_object_get(p, key);
@@ -94,17 +107,19 @@ static int parse_sizes(wire *w, json_t *p) {
 }
 
 static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
-  static const char *const lists[] = {"defines", "includes", "options", "names", "allowed"};
+  static const char *const lists[] = {"defines", "includes", "options", "names", "allowed",
+                                      "allowOptions", "trustedProjects"};
   size_t total = 0;
-  for (size_t i = 0; i < 5; i++)
+  for (size_t i = 0; i < 7; i++)
     total += strings_in(p, lists[i]);
   w->strs = upk_xcalloc(total + 1, sizeof *w->strs);
   if (!w->strs || parse_sizes(w, p))
     return snprintf(err, err_len, "out of memory"), -ENOMEM;
   const char **next = w->strs;
   upk_compile_req *c = &w->req.compile;
-  upk_strv *dst[] = {&c->defines, &c->includes, &c->options, &c->names, &w->req.allowed};
-  for (size_t i = 0; i < 5; i++)
+  upk_strv *dst[] = {&c->defines,      &c->includes,           &c->options, &c->names,
+                     &w->req.allowed, &w->req.allow_options, &w->trusted};
+  for (size_t i = 0; i < 7; i++)
     if (take_strv(p, lists[i], &next, dst[i]))
       return snprintf(err, err_len, "params.%s must hold strings", lists[i]), -EINVAL;
   c->arch = opt_str(p, "arch");
@@ -271,6 +286,7 @@ static json_t *validate_now(json_t *params, char *err, size_t err_len) {
     bool as_project = json_is_true(json_object_get(params, "projectAware")) && w.pre.len == 0;
     int rc =
         as_project ? upk_project_hint_apply(&w.req, opt_str(params, "arch") != NULL, &hint) : 0;
+    w.req.project_trusted = trusted_project(&w, w.req.options_project);
     if (!rc && w.pre.len == 0)
       rc = upk_kernel_validate(&w.req, &r);
     if (!rc)
@@ -353,6 +369,7 @@ static json_t *validate_project(json_t *params, char *err, size_t err_len) {
     return NULL;
   }
   int rc = upk_project_load(opt_str(params, "project"), w.req.compile.cuda_path, &p);
+  w.req.project_trusted = !rc && trusted_project(&w, p.root);
   upk_kvalidate_result *rs = upk_xcalloc(p.n_jobs + 1, sizeof *rs);
   int *rcs = upk_xcalloc(p.n_jobs + 1, sizeof *rcs);
   if (!rc && rs && rcs && upk_project_validate(&p, &w.req, 0, rs, rcs) == 0)

@@ -41,6 +41,10 @@ static int merge(upk_kvalidate_req *req, const upk_project_job *j, bool keep_arc
   h->strs = upk_xcalloc(n + 1, sizeof *h->strs);
   c->includes = upk_strv_concat(j->includes, c->includes, h->strs);
   c->options = upk_strv_concat(j->flags, c->options, h->strs + c->includes.n);
+  /* build.toml's flags and include dirs come first: the project's, allowed as far as the
+   * caller found it trusted (kvalidate.h) */
+  req->n_project_options = j->flags.n, req->n_project_includes = j->includes.n;
+  req->options_project = h->project.root;
   if (!keep_arch)
     c->arch = j->arch;
   if (req->backend == UPK_BACKEND_AUTO && j->flags.n) /* cuda-flags are nvcc's flags */

@@ -19,6 +19,7 @@
 #include "gpu/cudrv.h"
 #include "common/diag_json.h"
 #include "gpu/kgen.h"
+#include "gpu/kopts.h"
 #include "gpu/krun_dev.h"
 #include "gpu/ksan.h"
 #include "gpu/ksig.h"
@@ -36,6 +37,7 @@ typedef struct creq {
   upk_compile_req c;
   const char **strs;
   char *text, *dir;
+  upk_kopts opts; /* the request's options as the allowlist passed them (kopts.h) */
 } creq;
 
 static char *read_text(const char *path, size_t *len) {
@@ -89,6 +91,23 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
   r->c.includes.v = more;
   strv_of(p, "defines", more + r->c.includes.n, &r->c.defines);
   strv_of(p, "options", more + r->c.includes.n + r->c.defines.n, &r->c.options);
+  /* The validate compile refused any option off the allowlist (no run follows a refusal);
+   * the run's compile gets the same options, normalized, and never another. */
+  upk_strv allow, roots;
+  size_t n_allow = json_array_size(json_object_get(p, "allowOptions"));
+  const char **globs = upk_xcalloc(n_allow + json_array_size(json_object_get(p, "allowed")) + 2,
+                                   sizeof *globs);
+  strv_of(p, "allowOptions", globs, &allow);
+  strv_of(p, "allowed", globs + allow.n, &roots);
+  if (dir)
+    globs[allow.n + roots.n++] = dir;
+  upk_kopts_from from = {UPK_ORIGIN_AGENT, false, NULL, "the request's options"};
+  upk_kopts_policy pol = {.user_allow = allow, .roots = roots};
+  upk_diags refused = {0};
+  upk_kopts_check(r->c.options, &from, &pol, &r->opts, &refused);
+  upk_diags_free(&refused);
+  free(globs);
+  r->c.options = upk_kopts_strv(&r->opts);
   r->c.source = path ? r->text : src;
   r->c.source_len = path ? len : strlen(src);
   /* The main source keeps the name validate gave it (fileName, else path); a
@@ -104,6 +123,7 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
 }
 
 static void creq_free(creq *r) {
+  upk_kopts_free(&r->opts);
   free(r->strs);
   free(r->text);
   free(r->dir);

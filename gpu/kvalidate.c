@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/kopts.h"
 #include "gpu/lint.h"
 #include "gpu/nvcc.h"
 #include "gpu/occupancy.h"
@@ -84,6 +85,46 @@ static int check_includes(const upk_kvalidate_req *req, const char *const *searc
   return rc;
 }
 
+/* The allowlist (kopts.h) over every option and include directory: a build.toml's as its
+ * project's (trusted or not), the rest as the request's. Allowed options land in `opts`,
+ * normalized; each refused one is an error diagnostic. Include directories must lie under the
+ * roots the include policy allows (never under themselves). */
+static void check_options(const upk_kvalidate_req *req, upk_kopts *opts, upk_diags *d) {
+  const char *cuda = upk_cuda_default_path(req->compile.cuda_path);
+  char inc[PATH_MAX];
+  snprintf(inc, sizeof inc, "%s/include", cuda);
+  size_t n = 0;
+  const char **roots = upk_xcalloc(req->allowed.n + 4, sizeof *roots);
+  for (size_t i = 0; i < req->allowed.n; i++)
+    roots[n++] = req->allowed.v[i];
+  if (req->file_dir)
+    roots[n++] = req->file_dir;
+  if (req->project_root)
+    roots[n++] = req->project_root;
+  roots[n++] = inc;
+  upk_kopts_policy p = {.user_allow = req->allow_options, .roots = {roots, n}};
+  upk_kopts_from project = {UPK_ORIGIN_WORKSPACE, req->project_trusted, req->options_project,
+                            "build.toml cuda-flags"};
+  upk_kopts_from request = {UPK_ORIGIN_AGENT, false, NULL, "the request's options"};
+  upk_strv o = req->compile.options, in = req->compile.includes;
+  size_t np = req->n_project_options < o.n ? req->n_project_options : o.n;
+  upk_kopts_check((upk_strv){o.v, np}, &project, &p, opts, d);
+  upk_kopts_check((upk_strv){o.v + np, o.n - np}, &request, &p, opts, d);
+  /* An include directory is an -I too. */
+  upk_kopts dirs = {0};
+  size_t ni = req->n_project_includes < in.n ? req->n_project_includes : in.n;
+  for (size_t i = 0; i < in.n; i++) {
+    char *flag = upk_xasprintf("-I%s", in.v[i]);
+    const char *one[] = {flag};
+    upk_kopts_from from = i < ni ? project : request;
+    from.what = i < ni ? "build.toml include" : "the request's includes";
+    upk_kopts_check((upk_strv){one, 1}, &from, &p, &dirs, d);
+    free(flag);
+  }
+  upk_kopts_free(&dirs);
+  free(roots);
+}
+
 /* Lint reports spills and local memory with better ranges and advice than
  * ptxas's own warnings: keep one of each. */
 static void drop_ptxas_duplicates(upk_diags *d) {
@@ -154,10 +195,12 @@ static const char *arch_of(const upk_kvalidate_req *req) {
 /* Compile with the file's dir ahead of the user's include dirs, then add
  * what the source and the resources tell. */
 static int compile_and_lint(const upk_kvalidate_req *req, const char *const *search, size_t n,
-                            const upk_src_facts *facts, upk_kvalidate_result *out) {
+                            const upk_kopts *opts, const upk_src_facts *facts,
+                            upk_kvalidate_result *out) {
   upk_compile_req creq = req->compile;
   creq.includes.v = search;
   creq.includes.n = n;
+  creq.options = upk_kopts_strv(opts);
   upk_diags pre = out->c.diags; /* include findings, kept ahead of the compiler's */
   memset(&out->c.diags, 0, sizeof out->c.diags);
   bool nvcc = wants_nvcc(req, facts);
@@ -186,19 +229,22 @@ int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out)
   size_t n_search = 0;
   const char **search = search_dirs(req, &n_search);
   upk_src_facts facts = {0};
+  upk_kopts opts = {0};
   int rc = -ENOMEM;
   if (!search || upk_src_scan(req->compile.source, req->compile.source_len, &facts))
     goto done;
+  check_options(req, &opts, &out->c.diags);
   rc = check_includes(req, search, n_search, out);
   if (rc)
     goto done;
   if (upk_diags_count(&out->c.diags, UPK_SEV_ERROR)) {
-    /* Never let the compiler open a file the policy refused. */
+    /* Never let the compiler see an option or open a file the policy refused. */
     out->c.ok = false;
     goto done;
   }
-  rc = compile_and_lint(req, search, n_search, &facts, out);
+  rc = compile_and_lint(req, search, n_search, &opts, &facts, out);
 done:
+  upk_kopts_free(&opts);
   upk_src_facts_free(&facts);
   free(search);
   return rc;

@@ -397,18 +397,21 @@ static bool same_text(const char *path, const char *src, size_t len) {
   return same;
 }
 
-/* Compile the file in place when the request's text is the file's (relative
- * includes, __FILE__ and #pragma once behave as in the user's build), else a
- * copy in the private directory. */
+/* Compile the file in place, by its absolute path, when the request's text is
+ * the file's (relative includes, __FILE__ and #pragma once behave as in the
+ * user's build), else a copy in the private directory. nvcc always runs in the
+ * private directory `dir`: never in the file's, where a relative -ccbin, a
+ * program on a relative PATH entry or an nvcc.profile could be the project's
+ * (issue 44). */
 static int place_source(const upk_compile_req *req, const char *tmp, char *dir, char *file) {
   const char *name = req->file_name ? req->file_name : "kernel.cu";
   const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
-  snprintf(file, NAME_MAX + 1, "%s", *base ? base : "kernel.cu");
+  snprintf(dir, PATH_MAX, "%s", tmp);
   if (name[0] == '/' && same_text(name, req->source, req->source_len)) {
-    snprintf(dir, PATH_MAX, "%.*s", slash == name ? 1 : (int)(slash - name), name);
+    snprintf(file, PATH_MAX, "%s", name);
     return 0;
   }
-  snprintf(dir, PATH_MAX, "%s", tmp);
+  snprintf(file, PATH_MAX, "%.*s", NAME_MAX, *base && *base != '.' ? base : "kernel.cu");
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%s/%s", tmp, file);
   FILE *f = fopen(path, "wb");
@@ -459,7 +462,7 @@ static int invoke(const upk_compile_req *req, const char *nvcc, const char *tmp,
 
 static int run_nvcc(const upk_compile_req *req, const char *nvcc, const char *tmp,
                     upk_compile_result *out) {
-  char dir[PATH_MAX], file[NAME_MAX + 1];
+  char dir[PATH_MAX], file[PATH_MAX];
   int rc = place_source(req, tmp, dir, file);
   if (rc)
     return upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/unreadable", "upskilld",

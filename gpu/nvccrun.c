@@ -28,20 +28,54 @@ static void guard_kill_group(int sig) {
   kill(0, SIGKILL);
 }
 
+/* The child's environment: ours, with a PATH of absolute directories only. An empty, "." or
+ * relative entry finds programs (the host compiler nvcc looks for, cicc's helpers) relative
+ * to the current directory, which a project could fill (issue 44). Built before fork. */
+static char **child_env(char **path_out) {
+  extern char **environ;
+  size_t n = 0, k = 0;
+  while (environ[n])
+    n++;
+  char **env = upk_xcalloc(n + 1, sizeof *env);
+  *path_out = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (strncmp(environ[i], "PATH=", 5)) {
+      env[k++] = environ[i];
+      continue;
+    }
+    const char *p = environ[i] + 5;
+    char *clean = upk_xcalloc(strlen(p) + 6, 1);
+    strcpy(clean, "PATH=");
+    while (*p) {
+      size_t len = strcspn(p, ":");
+      if (len && p[0] == '/') {
+        if (clean[5])
+          strcat(clean, ":");
+        strncat(clean, p, len);
+      }
+      p += len + (p[len] == ':');
+    }
+    free(*path_out);
+    env[k++] = *path_out = clean;
+  }
+  return env;
+}
+
 /* Between fork and exec of a multithreaded process: async-signal-safe calls only. */
-static void exec_child(const char *const *argv, const char *cwd) {
+static void exec_child(const char *const *argv, const char *cwd, char **env) {
   struct sigaction dfl = {.sa_handler = SIG_DFL};
   sigaction(SIGTERM, &dfl, NULL);
   sigaction(SIGPIPE, &dfl, NULL); /* a server worker ignores it; nvcc expects the default */
   if (cwd && chdir(cwd))
     _exit(126);
-  execv(argv[0], (char *const *)argv);
+  execve(argv[0], (char *const *)argv, env);
   _exit(127);
 }
 
 /* The guard: leads a process group holding the compile, dies (taking the group)
  * when the thread that forked it dies, else reports the compile's status. */
-static void guard_main(int wfd, const char *const *argv, const char *cwd, pid_t starter) {
+static void guard_main(int wfd, const char *const *argv, const char *cwd, char **env,
+                       pid_t starter) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -58,7 +92,7 @@ static void guard_main(int wfd, const char *const *argv, const char *cwd, pid_t 
   close_range(3, ~0U, 0);
   pid_t pid = fork();
   if (pid == 0)
-    exec_child(argv, cwd);
+    exec_child(argv, cwd, env);
   close(1);
   close(2);
   int st = 0;
@@ -102,12 +136,15 @@ int upk_child_run(const char *const *argv, const char *cwd, char **output, size_
   *status = -1;
   if (pipe2(p, O_CLOEXEC))
     return -errno;
+  char *path = NULL, **env = child_env(&path);
   pid_t starter = getpid(), pid = fork();
   if (pid == 0) {
     close(p[0]);
-    guard_main(p[1], argv, cwd, starter);
+    guard_main(p[1], argv, cwd, env, starter);
   }
   int err = pid < 0 ? -errno : 0;
+  free(env);
+  free(path);
   close(p[1]);
   int rc = err ? err : read_all(p[0], output, len);
   close(p[0]);

@@ -207,6 +207,9 @@ static int run_job(const pool *w, size_t i) {
                                 buf + r.compile.includes.n + r.compile.options.n);
     if (r.backend == UPK_BACKEND_AUTO && j->flags.n)
       r.backend = UPK_BACKEND_NVCC;
+    /* build.toml's flags and include dirs are the project's: allowed as far as it is trusted */
+    r.n_project_options = j->flags.n, r.n_project_includes = j->includes.n;
+    r.options_project = w->p->root;
     rc = upk_kernel_validate(&r, out);
   } else if (!src && dir && buf) {
     memset(out, 0, sizeof *out);
