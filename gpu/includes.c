@@ -107,10 +107,67 @@ static int refuse(walk *w, const upk_src_include *inc, const char *file, const c
     const char *r = i < w->n_allowed ? w->allowed[i] : w->toolkit[i - w->n_allowed];
     n += snprintf(roots + n, sizeof roots - n, "%s%s", i ? ", " : "", r);
   }
+  if (inc->probe) /* the same words whether the file exists or not: nothing is probed */
+    return add_diag(w, inc, file, "kernel/include-outside",
+                    "__has_include(%c%s%c) looks for %s, outside the allowed directories (%s): "
+                    "a kernel may not probe for files there",
+                    real, roots);
   return add_diag(w, inc, file, "kernel/include-outside",
                   "#include %c%s%c resolves to %s, outside the allowed directories (%s): move "
                   "the file under one of them or add its directory to \"includes\"",
                   real, roots);
+}
+
+/* Lexical normalization of an absolute path: "." and ".." resolved, no link followed. */
+static void normalize(const char *in, char out[PATH_MAX]) {
+  size_t n = 0;
+  out[n++] = '/';
+  for (const char *p = in; *p;) {
+    p += strspn(p, "/");
+    size_t len = strcspn(p, "/");
+    if (len == 2 && p[0] == '.' && p[1] == '.') {
+      while (n > 1 && out[n - 1] != '/')
+        n--;
+      n -= n > 1;
+    } else if (len && !(len == 1 && p[0] == '.') && n + len + 2 < PATH_MAX) {
+      if (n > 1)
+        out[n++] = '/';
+      memcpy(out + n, p, len);
+      n += len;
+    }
+    p += len;
+  }
+  out[n] = '\0';
+}
+
+/* A target that is absolute or climbs with "..": each place the compiler would look, in its
+ * order, until one exists. A place outside the roots is refused as it is written, before
+ * anything is looked up there, so the answer is the same whether a file exists or not (no
+ * probing for /etc/shadow). Returns 1 and the place in `lex` when refused. */
+static int escapes(const walk *w, const upk_src_include *inc, const char *dir, char lex[PATH_MAX]) {
+  const char *t = inc->target;
+  bool climbs = !strcmp(t, "..") || !strncmp(t, "../", 3) || strstr(t, "/../") ||
+                (strlen(t) >= 3 && !strcmp(t + strlen(t) - 3, "/.."));
+  if (t[0] != '/' && !climbs)
+    return 0;
+  size_t n = t[0] == '/' ? 1 : w->p->n_search + 1;
+  for (size_t i = 0; i < n; i++) {
+    const char *base = t[0] == '/' ? "" : i == 0 ? (inc->angled ? NULL : dir) : w->p->search[i - 1];
+    char cand[PATH_MAX], full[PATH_MAX];
+    if (!base)
+      continue;
+    if (base[0] && base[0] != '/' && realpath(base, full)) /* a relative search dir */
+      base = full;
+    if (snprintf(cand, sizeof cand, "%s/%s", base, t) >= (int)sizeof cand)
+      return snprintf(lex, PATH_MAX, "%s", t), 1;
+    normalize(cand, lex);
+    if (!under_any(lex, w->allowed, w->n_allowed) && !under_any(lex, w->toolkit, w->n_toolkit))
+      return 1;
+    struct stat st;
+    if (stat(lex, &st) == 0)
+      return 0; /* found inside: checked as it really is */
+  }
+  return 0;
 }
 
 static int add_dep(walk *w, const char *real) {
@@ -166,13 +223,25 @@ static int follow(walk *w, const upk_src_include *inc, const char *file, const c
 static int check_one(walk *w, const upk_src_include *inc, const char *dir, const char *file,
                      int depth) {
   char cand[PATH_MAX], real[PATH_MAX];
+  if (inc->computed) {
+    if (upk_diags_add(w->out, UPK_SEV_ERROR, "kernel/include-unchecked", SOURCE,
+                      upk_range_line(inc->line, inc->col, inc->end_col),
+                      "__has_include with a macro argument cannot be checked against the include "
+                      "policy, so the compile is refused; write the header's name instead"))
+      return -ENOMEM;
+    if (file)
+      w->out->items[w->out->len - 1].file = upk_xstrdup(file);
+    return 0;
+  }
+  if (escapes(w, inc, dir, cand))
+    return refuse(w, inc, file, cand);
   if (!resolve(w, inc, dir, cand) || !realpath(cand, real))
     return 0; /* found nowhere: the compiler reports it */
   if (under_any(real, w->toolkit, w->n_toolkit))
     return 0;
   if (!under_any(real, w->allowed, w->n_allowed))
     return refuse(w, inc, file, real);
-  return follow(w, inc, file, cand, real, depth);
+  return inc->probe ? 0 : follow(w, inc, file, cand, real, depth); /* a probe reads nothing */
 }
 
 static int check_source(walk *w, const char *src, size_t len, const char *dir, const char *file,

@@ -183,9 +183,8 @@ static int include(scan *s, const upk_src_token *t) {
   upk_src_facts *f = s->f;
   UPK_GROW(f->includes, s->cap_i, f->n_includes + 1);
   upk_src_include *inc = &f->includes[f->n_includes];
-  inc->target = upk_xstrndup(s->lx.buf + off, n);
+  *inc = (upk_src_include){.target = upk_xstrndup(s->lx.buf + off, n), .angled = angled};
   f->n_includes++;
-  inc->angled = angled;
   int l2, c2;
   upk_src_lex_pos(&s->lx, off, &inc->line, &inc->col);
   upk_src_lex_pos(&s->lx, off + n, &l2, &c2);
@@ -195,6 +194,53 @@ static int include(scan *s, const upk_src_token *t) {
                  starts_with(p, n, "ATen/") || starts_with(p, n, "pybind11/")))
     f->has_host_code = true;
   return 0;
+}
+
+/* __has_include(...) / __has_include_next(...) inside a directive: `st` is 0 outside, 1 after
+ * the name, 2 after its '(' and 3 inside <...> that started at `lt`. */
+typedef struct probe_state {
+  int st;
+  upk_src_token lt;
+} probe_state;
+
+static int probe_add(scan *s, size_t off, size_t n, bool angled, bool computed) {
+  upk_src_facts *f = s->f;
+  UPK_GROW(f->includes, s->cap_i, f->n_includes + 1);
+  upk_src_include *inc = &f->includes[f->n_includes++];
+  *inc = (upk_src_include){.target = upk_xstrndup(s->lx.buf + off, computed ? 0 : n),
+                           .angled = angled,
+                           .probe = true,
+                           .computed = computed};
+  int l2, c2;
+  upk_src_lex_pos(&s->lx, off, &inc->line, &inc->col);
+  upk_src_lex_pos(&s->lx, off + n, &l2, &c2);
+  inc->end_col = l2 == inc->line ? c2 : inc->col + (int)n;
+  return 0;
+}
+
+static int probe_token(scan *s, probe_state *p, const upk_src_token *t) {
+  switch (p->st) {
+  case 0:
+    p->st = upk_tok_is(t, "__has_include") || upk_tok_is(t, "__has_include_next");
+    return 0;
+  case 1:
+    p->st = upk_tok_is(t, "(") ? 2 : 0; /* `defined(__has_include)` names it only */
+    return 0;
+  case 2:
+    if (upk_tok_is(t, "<")) {
+      p->st = 3, p->lt = *t;
+      return 0;
+    }
+    p->st = 0;
+    if (t->kind == UPK_TOK_STRING && t->text[0] == '"' && t->len >= 2)
+      return probe_add(s, t->off + 1, t->len - 2, false, false);
+    return probe_add(s, t->off, t->len, false, true);
+  default:
+    if (!upk_tok_is(t, ">"))
+      return 0;
+    p->st = 0;
+    return probe_add(s, p->lt.off + 1, t->off - p->lt.off - 1, true, false);
+  }
 }
 
 /* A whole directive from its '#'. */
@@ -210,7 +256,9 @@ static int directive(scan *s, const upk_src_token *hash) {
   }
   text x = {.n = 0};
   bool have_first = false;
-  while (raw_next(s, &t)) {
+  probe_state probe = {0};
+  int rc = probe_token(s, &probe, &kw);
+  while (!rc && raw_next(s, &t)) {
     if (t.directive != hash->directive) {
       s->raw_back = t, s->has_raw_back = true;
       break;
@@ -218,7 +266,10 @@ static int directive(scan *s, const upk_src_token *hash) {
     if (!have_first)
       first = t, have_first = true;
     text_add(&x, &t);
+    rc = probe_token(s, &probe, &t);
   }
+  if (rc)
+    return rc;
   if (upk_tok_is(&kw, "include") || upk_tok_is(&kw, "include_next") || upk_tok_is(&kw, "import"))
     return have_first ? include(s, &first) : 0;
   return conditional(s, &kw, &x, line);

@@ -24,9 +24,12 @@ typedef struct upk_src_kernel {
 } upk_src_kernel;
 
 typedef struct upk_src_include {
-  char *target;           /* as written, without the delimiters */
+  char *target;           /* as written, without the delimiters ("" when computed) */
   bool angled;            /* <...> rather than "..." */
   int line, col, end_col; /* zero-based range of the target text */
+  bool probe;    /* __has_include / __has_include_next in any directive (an #if, or a #define
+                    an #if expands): the file is only looked for, and must pass the policy too */
+  bool computed; /* a probe whose argument is a macro: it cannot be checked */
 } upk_src_include;
 
 /** One branch of a preprocessor conditional whose condition mentions
