@@ -709,28 +709,31 @@ const upk_method upk_eval_methods[] = {
     {"skills/eval", "eval_skill", "Evaluate a skill",
      "Run test cases on models with the skill and without it; report pass rates with Wilson "
      "intervals, lift and token savings per model, and store the run.",
-     eval_params, eval_handler, 0, .result = upk_result_eval, .refusal = upk_refusal_eval},
+     eval_params, eval_handler, UPK_METHOD_OPEN_WORLD, .result = upk_result_eval, .refusal = upk_refusal_eval},
     {"skills/generate", "generate_skill", "Generate a skill",
      "Write a skill for a task (or from an agent trace) with a teacher model, validate it, test "
      "and refine it on student models, keep the best attempt, save (and optionally install) it.",
-     upk_gen_params, upk_gen_handler, 0, .result = upk_result_generate},
+     upk_gen_params, upk_gen_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD,
+     .result = upk_result_generate},
     {"skills/condense", "condense_trace", "Condense an agent trace",
      "Condense an agent trace to a token budget the way skills/generate gives it to the teacher: "
      "the task, every error with its context and what followed it (edits as diffs, the command "
      "that then succeeded, the agent's explanation), changed files, stated facts and the closing "
      "summary; returns the text and what was left out.",
-     upk_condense_params, upk_condense_handler, UPK_METHOD_READ_ONLY, .result = upk_result_condense,
+     upk_condense_params, upk_condense_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     .result = upk_result_condense,
      .refusal = upk_refusal_condense},
     {"runs/list", "list_runs", "List evaluation runs",
      "List stored evaluation runs, newest first; optionally every trial as CSV.", list_params,
-     list_handler, UPK_METHOD_READ_ONLY, .result = upk_result_list_runs},
+     list_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_list_runs},
     {"runs/show", "show_run", "Show an evaluation run",
      "One stored run: what was run, its summary and its transcripts.", show_params, show_handler,
-     UPK_METHOD_READ_ONLY, .result = upk_result_show_run},
+     UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_show_run},
     {"runs/report", "report_run", "Report an evaluation run as HTML",
      "One self-contained HTML file (inline SVG, no script) for a stored run: pass rates with 95 % "
      "intervals, lift and tokens per model, a case x model grid opening the transcripts; or two "
      "runs side by side; or a generation's pass rate by attempt.",
-     report_params, report_handler, UPK_METHOD_READ_ONLY, .result = upk_result_report_run},
+     report_params, report_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     .result = upk_result_report_run},
 };
 const size_t upk_eval_methods_count = sizeof upk_eval_methods / sizeof *upk_eval_methods;

@@ -27,7 +27,12 @@ typedef void (*upk_handler)(upk_job *job, json_t *params);
 
 enum {
   UPK_METHOD_TEST_ONLY = 1, /* listed and callable only with --test-methods */
-  UPK_METHOD_READ_ONLY = 2, /* MCP annotation readOnlyHint */
+  /* MCP tool annotations (issue 44: they say what a call may do at its worst, so a client
+   * knows what to confirm). Each is emitted explicitly by upk_method_tool_json. */
+  UPK_METHOD_READ_ONLY = 2,   /* readOnlyHint: changes nothing (the daemon's own caches aside) */
+  UPK_METHOD_DESTRUCTIVE = 4, /* destructiveHint: may delete or overwrite, or run code that may */
+  UPK_METHOD_IDEMPOTENT = 8,  /* idempotentHint: the same call again adds no further effect */
+  UPK_METHOD_OPEN_WORLD = 16, /* openWorldHint: reaches beyond this machine (a model, a git host) */
 };
 
 struct upk_method {

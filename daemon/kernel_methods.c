@@ -292,7 +292,10 @@ const upk_method upk_kernel_methods[] = {
      "diagnostics with line and column, per-kernel registers, spills, shared memory and "
      "occupancy, and H100 lint (Hopper-only features, shared-memory limits, clusters, deprecated "
      "intrinsics).",
-     validate_params, validate_handler, UPK_METHOD_READ_ONLY, .result = upk_result_validate_kernel},
+     /* Not read-only: it runs nvcc, and `run` runs the kernel on the GPU and a PyTorch
+      * reference, Python code that may do anything the user could (gpu/pyref.h). */
+     validate_params, validate_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD,
+     .result = upk_result_validate_kernel},
     {"upskilld/worker", NULL, "Worker op (test only)",
      "Send one op to the worker pool; for fault-injection tests.", worker_params, worker_handler,
      UPK_METHOD_TEST_ONLY},

@@ -91,10 +91,11 @@ static const upk_method table[] = {
     {"upskilld/status", "status", "Daemon status",
      "Report the daemon's version, uptime, requests in flight and what this machine offers: CUDA "
      "toolkit (NVRTC, nvJitLink), GPU driver, and configured model providers.",
-     NULL, upk_status_handler, UPK_METHOD_READ_ONLY, .result = upk_result_status},
+     NULL, upk_status_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     .result = upk_result_status},
     {"upskilld/sleep", "sleep", "Sleep (test aid)",
      "Wait for a while, reporting progress; for testing clients' progress and cancellation.",
-     sleep_params, sleep_handler, UPK_METHOD_TEST_ONLY | UPK_METHOD_READ_ONLY,
+     sleep_params, sleep_handler, UPK_METHOD_TEST_ONLY | UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_sleep},
 };
 static const size_t table_count = sizeof table / sizeof *table;
@@ -152,7 +153,11 @@ json_t *upk_method_tool_json(const upk_method *m) {
                         m->description, "inputSchema", upk_params_schema(m->params));
   if (m->result)
     json_object_set_new(t, "outputSchema", upk_result_schema(m->result, m->refusal));
+  unsigned f = m->flags;
   json_object_set_new(t, "annotations",
-                      json_pack("{s:b}", "readOnlyHint", (m->flags & UPK_METHOD_READ_ONLY) != 0));
+                      json_pack("{s:b,s:b,s:b,s:b}", "readOnlyHint", (f & UPK_METHOD_READ_ONLY) != 0,
+                                "destructiveHint", (f & UPK_METHOD_DESTRUCTIVE) != 0,
+                                "idempotentHint", (f & UPK_METHOD_IDEMPOTENT) != 0,
+                                "openWorldHint", (f & UPK_METHOD_OPEN_WORLD) != 0));
   return t;
 }

@@ -73,7 +73,15 @@ static void method_tool(const upk_method *m) {
   json_t *in = json_object_get(t, "inputSchema"), *out = json_object_get(t, "outputSchema");
   cr_assert_str_eq(json_string_value(json_object_get(in, "type")), "object", "%s", m->tool);
   cr_assert_str_eq(json_string_value(json_object_get(out, "type")), "object", "%s", m->tool);
-  cr_assert(json_is_boolean(json_object_get(json_object_get(t, "annotations"), "readOnlyHint")));
+  json_t *a = json_object_get(t, "annotations");
+  static const char *const hints[] = {"readOnlyHint", "destructiveHint", "idempotentHint",
+                                      "openWorldHint"};
+  for (size_t i = 0; i < 4; i++) /* every hint said, none left to a client's default */
+    cr_assert(json_is_boolean(json_object_get(a, hints[i])), "%s: %s", m->tool, hints[i]);
+  /* A read-only tool destroys nothing. */
+  cr_assert(!json_is_true(json_object_get(a, "readOnlyHint")) ||
+                json_is_false(json_object_get(a, "destructiveHint")),
+            "%s", m->tool);
   json_decref(t);
 }
 
@@ -143,4 +151,38 @@ UTest(tools, long_lists_are_cut) {
   cr_assert_null(strstr(t, "f:51:1"));
   free(t);
   json_decref(r);
+}
+
+/* The annotations say what a call may do at its worst (issue 44): a tool that runs code,
+ * writes or deletes is not read-only; one that reaches a model or a git host is open-world. */
+static const struct {
+  const char *tool;
+  bool read_only, destructive, open_world;
+} HONEST[] = {
+    {"validate_kernel", false, true, true}, /* nvcc; run: the GPU and a Python reference */
+    {"install_skill", false, true, true},   {"remove_skill", false, true, false},
+    {"restore_skills", false, true, true},  {"check_skills", false, true, true},
+    {"generate_skill", false, true, true},  {"eval_skill", false, false, true},
+    {"condense_trace", true, false, false}, {"find_skill", true, false, false},
+    {"get_skill", true, false, false},      {"audit_skill", true, false, true},
+    {"complete", true, false, true},        {"status", true, false, false},
+};
+
+static void method_honest(const upk_method *m) {
+  for (size_t i = 0; m->tool && i < sizeof HONEST / sizeof *HONEST; i++) {
+    if (strcmp(m->tool, HONEST[i].tool))
+      continue;
+    json_t *t = upk_method_tool_json(m), *a = json_object_get(t, "annotations");
+    cr_expect_eq(json_is_true(json_object_get(a, "readOnlyHint")), HONEST[i].read_only, "%s",
+                 m->tool);
+    cr_expect_eq(json_is_true(json_object_get(a, "destructiveHint")), HONEST[i].destructive,
+                 "%s", m->tool);
+    cr_expect_eq(json_is_true(json_object_get(a, "openWorldHint")), HONEST[i].open_world, "%s",
+                 m->tool);
+    json_decref(t);
+  }
+}
+
+UTest(tools, annotations_are_honest) {
+  each_method(method_honest);
 }
