@@ -709,7 +709,8 @@ const upk_method upk_eval_methods[] = {
     {"skills/eval", "eval_skill", "Evaluate a skill",
      "Run test cases on models with the skill and without it; report pass rates with Wilson "
      "intervals, lift and token savings per model, and store the run.",
-     eval_params, eval_handler, UPK_METHOD_OPEN_WORLD, .result = upk_result_eval, .refusal = upk_refusal_eval},
+     eval_params, eval_handler, UPK_METHOD_OPEN_WORLD, .result = upk_result_eval,
+     .refusal = upk_refusal_eval},
     {"skills/generate", "generate_skill", "Generate a skill",
      "Write a skill for a task (or from an agent trace) with a teacher model, validate it, test "
      "and refine it on student models, keep the best attempt, save (and optionally install) it.",
@@ -721,8 +722,7 @@ const upk_method upk_eval_methods[] = {
      "that then succeeded, the agent's explanation), changed files, stated facts and the closing "
      "summary; returns the text and what was left out.",
      upk_condense_params, upk_condense_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
-     .result = upk_result_condense,
-     .refusal = upk_refusal_condense},
+     .result = upk_result_condense, .refusal = upk_refusal_condense},
     {"runs/list", "list_runs", "List evaluation runs",
      "List stored evaluation runs, newest first; optionally every trial as CSV.", list_params,
      list_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_list_runs},

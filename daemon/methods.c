@@ -95,7 +95,8 @@ static const upk_method table[] = {
      .result = upk_result_status},
     {"upskilld/sleep", "sleep", "Sleep (test aid)",
      "Wait for a while, reporting progress; for testing clients' progress and cancellation.",
-     sleep_params, sleep_handler, UPK_METHOD_TEST_ONLY | UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     sleep_params, sleep_handler,
+     UPK_METHOD_TEST_ONLY | UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_sleep},
 };
 static const size_t table_count = sizeof table / sizeof *table;
@@ -148,16 +149,22 @@ const upk_method *upk_method_at(size_t i, bool test_methods) {
   return NULL;
 }
 
+/* MCP's tool hints, every one said (none left to a client's default): what a call may do at its
+ * worst (jobs.h). */
+static json_t *annotations(unsigned f) {
+  json_t *a = json_object();
+  json_object_set_new(a, "readOnlyHint", json_boolean(f & UPK_METHOD_READ_ONLY));
+  json_object_set_new(a, "destructiveHint", json_boolean(f & UPK_METHOD_DESTRUCTIVE));
+  json_object_set_new(a, "idempotentHint", json_boolean(f & UPK_METHOD_IDEMPOTENT));
+  json_object_set_new(a, "openWorldHint", json_boolean(f & UPK_METHOD_OPEN_WORLD));
+  return a;
+}
+
 json_t *upk_method_tool_json(const upk_method *m) {
   json_t *t = json_pack("{s:s,s:s,s:s,s:o}", "name", m->tool, "title", m->title, "description",
                         m->description, "inputSchema", upk_params_schema(m->params));
   if (m->result)
     json_object_set_new(t, "outputSchema", upk_result_schema(m->result, m->refusal));
-  unsigned f = m->flags;
-  json_object_set_new(t, "annotations",
-                      json_pack("{s:b,s:b,s:b,s:b}", "readOnlyHint", (f & UPK_METHOD_READ_ONLY) != 0,
-                                "destructiveHint", (f & UPK_METHOD_DESTRUCTIVE) != 0,
-                                "idempotentHint", (f & UPK_METHOD_IDEMPOTENT) != 0,
-                                "openWorldHint", (f & UPK_METHOD_OPEN_WORLD) != 0));
+  json_object_set_new(t, "annotations", annotations(m->flags));
   return t;
 }

@@ -231,7 +231,6 @@ const upk_method upk_models_methods[] = {
      "Send a prompt to a model (Anthropic, OpenAI or an OpenAI-compatible server) and return its "
      "answer with token usage; retries rate limits and server errors with backoff.",
      complete_params, complete_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_OPEN_WORLD,
-     .result = upk_result_complete,
-     .refusal = upk_refusal_complete},
+     .result = upk_result_complete, .refusal = upk_refusal_complete},
 };
 const size_t upk_models_methods_count = sizeof upk_models_methods / sizeof *upk_models_methods;

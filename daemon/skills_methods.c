@@ -549,7 +549,8 @@ const upk_method upk_skills_methods[] = {
     {"skills/lookup", "find_skill", "Find the skill for a task",
      "Rank the agent skills installed for this project and user (and upskilld's built-in "
      "library) by how well they fit a task; each result says why it matched.",
-     lookup_params, lookup_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_find_skill},
+     lookup_params, lookup_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     .result = upk_result_find_skill},
     {"skills/list", "list_skills", "List skills",
      "List every skill an agent can see, with scope, shadowing and load warnings.", list_params,
      list_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_list_skills},
@@ -558,7 +559,8 @@ const upk_method upk_skills_methods[] = {
      UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_get_skill},
     {"skills/prompt", "skills_prompt", "Skills prompt block",
      "The <available_skills> XML block agents put in their system prompt.", prompt_params,
-     prompt_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_skills_prompt},
+     prompt_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     .result = upk_result_skills_prompt},
     {"skills/validate", "validate_skill", "Validate a skill",
      "Check a SKILL.md against the Agent Skills specification; diagnostics with line/column.",
      validate_params, validate_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
@@ -567,7 +569,8 @@ const upk_method upk_skills_methods[] = {
      "Static findings, with file, line and severity, for what matters in a stranger's skill: "
      "downloads piped to a shell, credentials read, data sent out, obfuscated or invisible "
      "text, instructions to ignore the user, executables.",
-     audit_params, audit_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
+     audit_params, audit_handler,
+     UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_audit},
     {"skills/restore", "restore_skills", "Restore the project's locked skills",
      "Install exactly what the project's skills-lock.json names, each from its source at its "

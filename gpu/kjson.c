@@ -107,8 +107,8 @@ static int parse_sizes(wire *w, json_t *p) {
 }
 
 static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
-  static const char *const lists[] = {"defines", "includes", "options", "names", "allowed",
-                                      "allowOptions", "trustedProjects"};
+  static const char *const lists[] = {"defines", "includes",     "options",        "names",
+                                      "allowed", "allowOptions", "trustedProjects"};
   size_t total = 0;
   for (size_t i = 0; i < 7; i++)
     total += strings_in(p, lists[i]);
@@ -117,7 +117,7 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
     return snprintf(err, err_len, "out of memory"), -ENOMEM;
   const char **next = w->strs;
   upk_compile_req *c = &w->req.compile;
-  upk_strv *dst[] = {&c->defines,      &c->includes,           &c->options, &c->names,
+  upk_strv *dst[] = {&c->defines,     &c->includes,          &c->options, &c->names,
                      &w->req.allowed, &w->req.allow_options, &w->trusted};
   for (size_t i = 0; i < 7; i++)
     if (take_strv(p, lists[i], &next, dst[i]))

@@ -95,8 +95,8 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
    * the run's compile gets the same options, normalized, and never another. */
   upk_strv allow, roots;
   size_t n_allow = json_array_size(json_object_get(p, "allowOptions"));
-  const char **globs = upk_xcalloc(n_allow + json_array_size(json_object_get(p, "allowed")) + 2,
-                                   sizeof *globs);
+  const char **globs =
+      upk_xcalloc(n_allow + json_array_size(json_object_get(p, "allowed")) + 2, sizeof *globs);
   strv_of(p, "allowOptions", globs, &allow);
   strv_of(p, "allowed", globs + allow.n, &roots);
   if (dir)

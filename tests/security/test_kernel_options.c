@@ -151,8 +151,8 @@ static void expect_refused(hx *d, const char *backend, json_t *options, const ch
   cr_expect(json_is_false(json_object_get(r, "ok")), "%s %s compiled: %s", backend, opts,
             hx_dump(r));
   if (leak)
-    cr_expect(!strstr(hx_dump(resp), leak), "%s %s: the answer holds '%s': %s", backend, opts,
-              leak, hx_dump(resp));
+    cr_expect(!strstr(hx_dump(resp), leak), "%s %s: the answer holds '%s': %s", backend, opts, leak,
+              hx_dump(resp));
   free(opts);
   json_decref(resp);
 }
@@ -173,7 +173,8 @@ static void plant_project(const char *dir, const char *flags) {
   snprintf(p, sizeof p, "%s/kernel_src", dir);
   cr_assert_eq(mkdir(p, 0755), 0);
   snprintf(toml, sizeof toml,
-           "[general]\nname = \"evil\"\nversion = 1\nedition = 5\nlicense = \"MIT\"\nbackends = [\"cuda\"]\n\n"
+           "[general]\nname = \"evil\"\nversion = 1\nedition = 5\nlicense = \"MIT\"\nbackends = "
+           "[\"cuda\"]\n\n"
            "[kernel.k]\nbackend = \"cuda\"\nsrc = [\"kernel_src/k.cu\"]\n"
            "cuda-capabilities = [\"9.0a\"]\ncuda-flags = %s\n",
            flags);
@@ -257,8 +258,7 @@ Test(kopts, trusted_project_may_name_its_host_compiler) {
   hx *d = hx_mcp_session(HX_NOARGS);
   json_t *resp;
   json_t *r = tool(d, &resp, json_pack("{s:s,s:b}", "project", dir, "cache", 0));
-  cr_expect(!has_code(r, "kernel/option-refused"), "a trusted project was refused: %s",
-            hx_dump(r));
+  cr_expect(!has_code(r, "kernel/option-refused"), "a trusted project was refused: %s", hx_dump(r));
   cr_expect(marker(dir), "the trusted project's compiler did not run: %s", hx_dump(r));
   json_t *row = json_array_get(json_object_get(r, "rows"), 0); /* build.toml has notes of its own */
   cr_expect(json_is_true(json_object_get(row, "ok")), "%s", hx_dump(r));
@@ -289,8 +289,7 @@ Test(kopts, trusted_project_may_name_its_host_compiler) {
 /* Every spelling of the host compiler, each pointing at a planted compiler. */
 Test(kopts, host_compiler_spellings_are_refused) {
   NEED_NVCC();
-  char *dir = make_tmp(), cc[PATH_MAX], eq[PATH_MAX + 32], bindir[PATH_MAX + 32],
-                          tools[PATH_MAX];
+  char *dir = make_tmp(), cc[PATH_MAX], eq[PATH_MAX + 32], bindir[PATH_MAX + 32], tools[PATH_MAX];
   plant_compiler(dir);
   snprintf(cc, sizeof cc, "%s/tools/gcc", dir);
   snprintf(tools, sizeof tools, "%s/tools", dir);
@@ -345,11 +344,9 @@ Test(kopts, options_that_write_files_are_refused) {
 Test(kopts, plugins_and_libraries_are_refused) {
   NEED_NVCC();
   hx *d = hx_mcp_session(HX_NOARGS);
-  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fplugin=/tmp/upk-evil.so"), "-Xcompiler",
-                 NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fplugin=/tmp/upk-evil.so"), "-Xcompiler", NULL);
   expect_refused(d, "nvcc", strs(1, "-Xcompiler=-fplugin=/tmp/upk-evil.so"), "-Xcompiler", NULL);
-  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fplugin /tmp/upk-evil.so"), "-Xcompiler",
-                 NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fplugin /tmp/upk-evil.so"), "-Xcompiler", NULL);
   expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fPIC,-fplugin=/tmp/upk-evil.so"), "-fplugin",
                  NULL);
   expect_refused(d, "nvcc", strs(2, "--compiler-options", "-fplugin=/tmp/upk-evil.so"),
@@ -371,8 +368,7 @@ Test(kopts, pre_includes_are_refused) {
   hx *d = hx_mcp_session(HX_NOARGS);
   const char *backends[] = {"nvrtc", "nvcc"};
   for (int b = 0; b < 2; b++) {
-    expect_refused(d, backends[b], strs(1, "--pre-include=/etc/passwd"), "--pre-include",
-                   "root:");
+    expect_refused(d, backends[b], strs(1, "--pre-include=/etc/passwd"), "--pre-include", "root:");
     expect_refused(d, backends[b], strs(2, "--pre-include", "/etc/passwd"), "--pre-include",
                    "root:");
     expect_refused(d, backends[b], strs(2, "-include", "/etc/passwd"), "-include", "root:");
@@ -438,6 +434,37 @@ Test(kopts, unknown_options_are_refused) {
   hx_finish(d, 0);
 }
 
+/* nvcc runs its steps through a shell that expands $(...) and backquotes inside its quoting:
+ * no option, define or dialect may carry one to it. */
+Test(kopts, nvcc_shell_cannot_be_reached) {
+  NEED_NVCC();
+  char *dir = make_tmp(), cmd[PATH_MAX + 64], def[PATH_MAX + 64], tick[PATH_MAX + 64];
+  snprintf(cmd, sizeof cmd, "X=$(touch %s/MARKER)", dir);
+  snprintf(def, sizeof def, "-D%s", cmd);
+  snprintf(tick, sizeof tick, "-DX=`touch %s/MARKER`", dir);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  expect_refused(d, "nvcc", strs(1, def), "-DX=$(touch", NULL);
+  expect_refused(d, "nvcc", strs(1, tick), "-DX=`touch", NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", def), "-Xcompiler", NULL);
+  json_t *resp;
+  json_t *r = tool(d, &resp,
+                   json_pack("{s:s,s:s,s:[s],s:b}", "source", KERNEL, "backend", "nvcc",
+                             "defines", cmd, "cache", 0));
+  cr_expect(has_code(r, "nvcc/unsafe-argument"), "%s", hx_dump(r));
+  json_decref(resp);
+  snprintf(cmd, sizeof cmd, "c++17$(touch %s/MARKER)", dir);
+  r = tool(d, &resp,
+           json_pack("{s:s,s:s,s:s,s:b}", "source", KERNEL, "backend", "nvcc", "std", cmd,
+                     "cache", 0));
+  cr_expect(has_code(r, "nvcc/unsafe-argument"), "%s", hx_dump(r));
+  json_decref(resp);
+  cr_expect(!marker(dir), "nvcc's shell ran a command");
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
 /* __has_include cannot probe for a file outside: refused whether it exists or not. */
 Test(kopts, has_include_cannot_probe_outside) {
   HX_NEED_TOOLKIT();
@@ -473,9 +500,9 @@ Test(kopts, allowed_options_still_compile) {
   const char *backends[] = {"nvrtc", "nvcc"};
   for (int b = 0; b < (have_nvcc() ? 2 : 1); b++) {
     json_t *resp;
-    json_t *opts = strs(13, "-maxrregcount=32", "-DX=1", "--use_fast_math", "-std=c++17",
-                        "-Xptxas", "-v", "--ptxas-options=-v", "-lineinfo", "-UNDEBUG",
-                        "--define-macro", "Y=2", "-arch=sm_90a", "--extra-device-vectorization");
+    json_t *opts = strs(13, "-maxrregcount=32", "-DX=1", "--use_fast_math", "-std=c++17", "-Xptxas",
+                        "-v", "--ptxas-options=-v", "-lineinfo", "-UNDEBUG", "--define-macro",
+                        "Y=2", "-arch=sm_90a", "--extra-device-vectorization");
     if (b == 1) { /* nvcc's own: NVRTC 13 has neither */
       json_array_append_new(opts, json_string("-O3"));
       json_array_append_new(opts, json_string("--expt-relaxed-constexpr"));

@@ -175,8 +175,8 @@ static void method_honest(const upk_method *m) {
     json_t *t = upk_method_tool_json(m), *a = json_object_get(t, "annotations");
     cr_expect_eq(json_is_true(json_object_get(a, "readOnlyHint")), HONEST[i].read_only, "%s",
                  m->tool);
-    cr_expect_eq(json_is_true(json_object_get(a, "destructiveHint")), HONEST[i].destructive,
-                 "%s", m->tool);
+    cr_expect_eq(json_is_true(json_object_get(a, "destructiveHint")), HONEST[i].destructive, "%s",
+                 m->tool);
     cr_expect_eq(json_is_true(json_object_get(a, "openWorldHint")), HONEST[i].open_world, "%s",
                  m->tool);
     json_decref(t);
