@@ -13,19 +13,19 @@
 
 /* What an option's value must look like. */
 typedef enum {
-  V_NONE,   /* a switch */
-  V_ARCH,   /* sm_90a, compute_90, lto_90, native, all, all-major; comma lists */
+  V_NONE,    /* a switch */
+  V_ARCH,    /* sm_90a, compute_90, lto_90, native, all, all-major; comma lists */
   V_GENCODE, /* arch=compute_90,code=[sm_90,compute_90] */
-  V_OPT,    /* 0..3 */
-  V_STD,    /* c++17, gnu++20 */
-  V_NUM,    /* digits */
-  V_BOOL,   /* true, false */
-  V_WORDS,  /* identifiers, numbers, commas: --diag-suppress=20012,177 */
-  V_MACRO,  /* -D/-U: any text */
-  V_PTXAS,  /* a comma list of ptxas options, each on PTXAS_OK */
-  V_HOST,   /* a comma list of host-compiler options, each on HOST_OK */
-  V_DIR,    /* an include directory: absolute, under the roots */
-  V_ANY,    /* a refused option's value, consumed with it */
+  V_OPT,     /* 0..3 */
+  V_STD,     /* c++17, gnu++20 */
+  V_NUM,     /* digits */
+  V_BOOL,    /* true, false */
+  V_WORDS,   /* identifiers, numbers, commas: --diag-suppress=20012,177 */
+  V_MACRO,   /* -D/-U: any text */
+  V_PTXAS,   /* a comma list of ptxas options, each on PTXAS_OK */
+  V_HOST,    /* a comma list of host-compiler options, each on HOST_OK */
+  V_DIR,     /* an include directory: absolute, under the roots */
+  V_ANY,     /* a refused option's value, consumed with it */
 } vkind;
 
 typedef struct spec {
@@ -214,28 +214,87 @@ static const spec SPECS[] = {
 };
 
 /* ptxas options that only change the code or the report (ptxas --help). */
-static const char *const PTXAS_OK[] = {
-    "-v", "--verbose", "-warn-spills", "--warn-on-spills", "-warn-lmem-usage",
-    "--warn-on-local-memory-usage", "-warn-double-usage", "--warn-on-double-precision-use",
-    "-O0", "-O1", "-O2", "-O3", "-Werror", "--warning-as-error", "-w", "--disable-warnings",
-    "-lineinfo", "--generate-line-info", "-disable-optimizer-constants",
-    "--disable-optimizer-constants", "--suppress-stack-size-warning", "-suppress-stack-size-warning",
-    "--allow-expensive-optimizations", "-allow-expensive-optimizations", "-sp-bounds-check",
-    "--sp-bounds-check", "--suppress-async-bulk-multicast-advisory-warning", NULL};
+static const char *const PTXAS_OK[] = {"-v",
+                                       "--verbose",
+                                       "-warn-spills",
+                                       "--warn-on-spills",
+                                       "-warn-lmem-usage",
+                                       "--warn-on-local-memory-usage",
+                                       "-warn-double-usage",
+                                       "--warn-on-double-precision-use",
+                                       "-O0",
+                                       "-O1",
+                                       "-O2",
+                                       "-O3",
+                                       "-Werror",
+                                       "--warning-as-error",
+                                       "-w",
+                                       "--disable-warnings",
+                                       "-lineinfo",
+                                       "--generate-line-info",
+                                       "-disable-optimizer-constants",
+                                       "--disable-optimizer-constants",
+                                       "--suppress-stack-size-warning",
+                                       "-suppress-stack-size-warning",
+                                       "--allow-expensive-optimizations",
+                                       "-allow-expensive-optimizations",
+                                       "-sp-bounds-check",
+                                       "--sp-bounds-check",
+                                       "--suppress-async-bulk-multicast-advisory-warning",
+                                       NULL};
 /* ptxas options with a value, the value checked as V_WORDS. */
-static const char *const PTXAS_VALUED[] = {
-    "-maxrregcount", "--maxrregcount", "-dlcm", "--def-load-cache", "-dscm", "--def-store-cache",
-    "--opt-level", "--fmad", "-fmad", "--allow-expensive-optimizations", "--device-debug",
-    "--position-independent-code", "-pic", "--warn-on-spills", NULL};
+static const char *const PTXAS_VALUED[] = {"-maxrregcount",
+                                           "--maxrregcount",
+                                           "-dlcm",
+                                           "--def-load-cache",
+                                           "-dscm",
+                                           "--def-store-cache",
+                                           "--opt-level",
+                                           "--fmad",
+                                           "-fmad",
+                                           "--allow-expensive-optimizations",
+                                           "--device-debug",
+                                           "--position-independent-code",
+                                           "-pic",
+                                           "--warn-on-spills",
+                                           NULL};
 
 /* Host-compiler options that cannot run, read or write anything (the host compiler only
  * preprocesses for a -cubin compile). -W... warnings except -Wl, -Wa and -Wp (which pass
  * options on to the linker, assembler and preprocessor). */
-static const char *const HOST_OK[] = {
-    "-fPIC", "-fpic", "-fPIE", "-fpie", "-fno-strict-aliasing", "-fvisibility=hidden",
-    "-fvisibility=default", "-fno-exceptions", "-fexceptions", "-fno-rtti", "-frtti",
-    "-fno-omit-frame-pointer", "-fomit-frame-pointer", "-w", "-g", "-O0", "-O1", "-O2", "-O3",
-    "-Os", "-pthread", "-fopenmp", "-pedantic", NULL};
+static const char *const HOST_OK[] = {"-fPIC",
+                                      "-fpic",
+                                      "-fPIE",
+                                      "-fpie",
+                                      "-fno-strict-aliasing",
+                                      "-fvisibility=hidden",
+                                      "-fvisibility=default",
+                                      "-fno-exceptions",
+                                      "-fexceptions",
+                                      "-fno-rtti",
+                                      "-frtti",
+                                      "-fno-omit-frame-pointer",
+                                      "-fomit-frame-pointer",
+                                      "-w",
+                                      "-g",
+                                      "-O0",
+                                      "-O1",
+                                      "-O2",
+                                      "-O3",
+                                      "-Os",
+                                      "-pthread",
+                                      "-fopenmp",
+                                      "-pedantic",
+                                      NULL};
+
+/* nvcc runs its steps through a shell, each argument in double quotes: `$`, '`' would be
+ * expanded there and '"', '\\' end the quoting (gpu/nvcc.c refuses them again at the end). */
+static bool shell_safe(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strchr("$`\"\\", s[i]) || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+      return false;
+  return true;
+}
 
 static bool in_list(const char *const *list, const char *s, size_t n) {
   for (size_t i = 0; list[i]; i++)
@@ -299,7 +358,7 @@ static bool host_one(const char *s, size_t n) {
   if (in_list(HOST_OK, s, n))
     return true;
   if (n > 2 && s[0] == '-' && (s[1] == 'D' || s[1] == 'U')) /* macros */
-    return memchr(s, ' ', n) == NULL;
+    return memchr(s, ' ', n) == NULL && shell_safe(s, n);
   if (n > 5 && !memcmp(s, "-std=", 5)) {
     char v[32];
     snprintf(v, sizeof v, "%.*s", (int)(n - 5), s + 5);
@@ -390,13 +449,13 @@ static bool value_ok(vkind k, const char *v, const upk_kopts_policy *p) {
   case V_WORDS:
     return all_of(v, ALNUM "_,-");
   case V_MACRO:
-    return *v && !strchr(v, '\n');
+    return *v && shell_safe(v, strlen(v));
   case V_PTXAS:
     return each_item(v, ptxas_one);
   case V_HOST:
     return each_item(v, host_one);
   case V_DIR:
-    return dir_ok(v, p);
+    return shell_safe(v, strlen(v)) && dir_ok(v, p);
   case V_ANY:
     return false;
   }

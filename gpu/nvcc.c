@@ -446,12 +446,38 @@ static bool ptxas_error(const char *log) {
   return false;
 }
 
+/* nvcc runs its steps (the host preprocessor, cicc, ptxas) through a shell, each argument in
+ * double quotes: `$(...)`, `${...}` and backquotes in an argument are expanded there, and a
+ * '"' or '\\' ends the quoting (seen with nvcc 13.0: -D'Y=$(touch x)' runs touch). An argument
+ * holding one of those, or a control character, is refused before nvcc starts: the first
+ * such, or NULL. */
+static const char *unsafe_arg(const argvec *a) {
+  for (size_t i = 1; i < a->n; i++)
+    for (const unsigned char *c = (const unsigned char *)a->v[i]; *c; c++)
+      if (strchr("$`\"\\", *c) || *c < 0x20 || *c == 0x7f)
+        return a->v[i];
+  return NULL;
+}
+
 /* One nvcc run; its log replaces out->log. */
 static int invoke(const upk_compile_req *req, const char *nvcc, const char *tmp, const char *dir,
                   const char *file, bool keep, upk_compile_result *out, int *status) {
   argvec a = {0};
   if (build_argv(req, nvcc, tmp, file, keep, &a))
     return argvec_free(&a), -ENOMEM;
+  const char *bad = unsafe_arg(&a);
+  if (bad) {
+    upk_diags_add(&out->diags, UPK_SEV_ERROR, "nvcc/unsafe-argument", "upskilld",
+                  upk_range_line(0, 0, 0),
+                  "nvcc would pass '%s' through a shell, which expands '$', '`', '\"' and '\\' "
+                  "there: refused, nvcc did not run (rename the file or drop the character)",
+                  bad);
+    argvec_free(&a);
+    *status = 1;
+    free(out->log);
+    out->log = upk_xstrdup("");
+    return 0;
+  }
   size_t len = 0;
   free(out->log);
   out->log = NULL;

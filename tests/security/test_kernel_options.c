@@ -448,14 +448,14 @@ Test(kopts, nvcc_shell_cannot_be_reached) {
   expect_refused(d, "nvcc", strs(2, "-Xcompiler", def), "-Xcompiler", NULL);
   json_t *resp;
   json_t *r = tool(d, &resp,
-                   json_pack("{s:s,s:s,s:[s],s:b}", "source", KERNEL, "backend", "nvcc",
-                             "defines", cmd, "cache", 0));
+                   json_pack("{s:s,s:s,s:[s],s:b}", "source", KERNEL, "backend", "nvcc", "defines",
+                             cmd, "cache", 0));
   cr_expect(has_code(r, "nvcc/unsafe-argument"), "%s", hx_dump(r));
   json_decref(resp);
   snprintf(cmd, sizeof cmd, "c++17$(touch %s/MARKER)", dir);
-  r = tool(d, &resp,
-           json_pack("{s:s,s:s,s:s,s:b}", "source", KERNEL, "backend", "nvcc", "std", cmd,
-                     "cache", 0));
+  r = tool(
+      d, &resp,
+      json_pack("{s:s,s:s,s:s,s:b}", "source", KERNEL, "backend", "nvcc", "std", cmd, "cache", 0));
   cr_expect(has_code(r, "nvcc/unsafe-argument"), "%s", hx_dump(r));
   json_decref(resp);
   cr_expect(!marker(dir), "nvcc's shell ran a command");
