@@ -33,7 +33,8 @@ typedef struct job {
   const upk_nvrtc *nv;
   char *src; /* the source, NUL-terminated */
   const char *name, *arch;
-  char **opts; /* owned, NULL-terminated; opts[verbose_at] is --ptxas-options=-v */
+  char *detached_name; /* /dev/null/upskilld/<base>: no "..." include resolves beside it */
+  char **opts;         /* owned, NULL-terminated; opts[verbose_at] is --ptxas-options=-v */
   int n_opts, verbose_at;
   bool *bad; /* per name: NVRTC could not parse it as a name expression */
   double ms;
@@ -437,6 +438,7 @@ static int compile_job(job *j, upk_compile_result *out) {
 }
 
 static void job_free(job *j) {
+  free(j->detached_name);
   for (int i = 0; j->opts && i < j->n_opts; i++)
     free(j->opts[i]);
   free(j->opts);
@@ -463,6 +465,10 @@ int upk_compile(const upk_compile_req *req, upk_compile_result *out) {
            .arch = req->arch ? req->arch : "sm_90a"};
   if (bad_source(req, &out->diags) || bad_arch(nv, j.arch, &out->diags))
     return 0;
+  if (req->detached) { /* NVRTC looks for "x.h" beside the program's name, or in the cwd */
+    const char *slash = strrchr(j.name, '/');
+    j.name = j.detached_name = upk_xasprintf("/dev/null/upskilld/%s", slash ? slash + 1 : j.name);
+  }
   j.src = upk_xstrndup(req->source, req->source_len);
   j.bad = upk_xcalloc(req->names.n + 1, sizeof *j.bad);
   rc = j.src && j.bad ? build_options(&j) : -ENOMEM;

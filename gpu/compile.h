@@ -37,6 +37,11 @@ typedef struct upk_compile_req {
   upk_strv names;        /* kernels to report (template instances such as "scale<float>"
                             are instantiated with nvrtcAddNameExpression); empty: all */
   bool pch;              /* use NVRTC's in-process precompiled headers (-pch) */
+  bool detached;         /* the source is not the file `file_name` names (inline source, a
+                            name a client chose): its "..." includes are not looked up beside
+                            that name nor in the process's directory, where the include policy
+                            did not look (NVRTC names the program under /dev/null, nvcc compiles
+                            a copy in its private directory) */
 } upk_compile_req;
 
 typedef struct upk_compile_result {

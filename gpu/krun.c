@@ -119,6 +119,7 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
   r->c.arch = param_str(p, "arch") ? param_str(p, "arch") : arch;
   r->c.std = param_str(p, "std");
   r->c.names = (upk_strv){names, n_names};
+  r->c.detached = !path; /* as the validate compile: no include beside a name given */
   return 0;
 }
 

@@ -201,7 +201,8 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
   creq.includes.v = search;
   creq.includes.n = n;
   creq.options = upk_kopts_strv(opts);
-  upk_diags pre = out->c.diags; /* include findings, kept ahead of the compiler's */
+  creq.detached = !req->file_dir; /* inline source: no "..." include beside its given name */
+  upk_diags pre = out->c.diags;   /* include findings, kept ahead of the compiler's */
   memset(&out->c.diags, 0, sizeof out->c.diags);
   bool nvcc = wants_nvcc(req, facts);
   out->backend = nvcc ? "nvcc" : "nvrtc";

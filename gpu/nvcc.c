@@ -407,7 +407,7 @@ static int place_source(const upk_compile_req *req, const char *tmp, char *dir, 
   const char *name = req->file_name ? req->file_name : "kernel.cu";
   const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
   snprintf(dir, PATH_MAX, "%s", tmp);
-  if (name[0] == '/' && same_text(name, req->source, req->source_len)) {
+  if (!req->detached && name[0] == '/' && same_text(name, req->source, req->source_len)) {
     snprintf(file, PATH_MAX, "%s", name);
     return 0;
   }

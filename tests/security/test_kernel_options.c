@@ -492,6 +492,35 @@ Test(kopts, has_include_cannot_probe_outside) {
   hx_finish(d, 0);
 }
 
+/* An agent names inline source after a file elsewhere: NVRTC would look for its "..." includes
+ * beside that name (and nvcc would compile there); the include policy never looked there. */
+Test(kopts, a_chosen_file_name_opens_nothing_beside_it) {
+  HX_NEED_TOOLKIT();
+  char *dir = make_tmp(), p[PATH_MAX], name[PATH_MAX];
+  snprintf(p, sizeof p, "%s/secret.h", dir);
+  write_file(p, "#error SECRET_TOKEN_upk\n", 0644);
+  snprintf(name, sizeof name, "%s/k.cu", dir);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *backends[] = {"nvrtc", "nvcc"};
+  for (int b = 0; b < (have_nvcc() ? 2 : 1); b++) {
+    json_t *resp;
+    char src[256];
+    snprintf(src, sizeof src, "#include \"secret.h\"\n%s", KERNEL);
+    write_file(name, src, 0644); /* nvcc compiles a file in place when its text is the same */
+    json_t *r = tool(d, &resp,
+                     json_pack("{s:s,s:s,s:s,s:b}", "source", src, "fileName", name, "backend",
+                               backends[b], "cache", 0));
+    cr_expect(!strstr(hx_dump(resp), "SECRET_TOKEN_upk"), "%s read %s: %s", backends[b], p,
+              hx_dump(resp));
+    cr_expect(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+    json_decref(resp);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
 /* ---- what stays allowed ---- */
 
 Test(kopts, allowed_options_still_compile) {
