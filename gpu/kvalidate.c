@@ -49,20 +49,24 @@ static const char **search_dirs(const upk_kvalidate_req *req, size_t *n) {
  * own dir and (a file given by path) its project; toolkit headers are
  * allowed and not followed. */
 static int check_includes(const upk_kvalidate_req *req, const char *const *search, size_t n_search,
-                          upk_kvalidate_result *out) {
+                          upk_strv opt_dirs, upk_kvalidate_result *out) {
   const char *cuda = upk_cuda_default_path(req->compile.cuda_path);
   char inc[PATH_MAX], cccl[PATH_MAX];
   snprintf(inc, sizeof inc, "%s/include", cuda);
   snprintf(cccl, sizeof cccl, "%s/include/cccl", cuda);
   const char *toolkit_search[] = {inc, cccl};
   const char *toolkit[] = {inc};
-  size_t n_all = n_search + 2, n_allowed = req->allowed.n + n_search + !!req->project_root;
+  size_t n_all = n_search + 2 + opt_dirs.n,
+         n_allowed = req->allowed.n + n_search + opt_dirs.n + !!req->project_root;
   const char **all = upk_xcalloc(n_all, sizeof *all),
              **allowed = upk_xcalloc(n_allowed + 1, sizeof *allowed);
   int rc = -ENOMEM;
   if (all && allowed) {
     memcpy(all, search, n_search * sizeof *all);
     memcpy(all + n_search, toolkit_search, sizeof toolkit_search);
+    /* the options' -I dirs come after the toolkit's on the compiler's line (compile.c) */
+    for (size_t i = 0; i < opt_dirs.n; i++)
+      all[n_search + 2 + i] = allowed[req->allowed.n + n_search + i] = opt_dirs.v[i];
     if (req->allowed.n) /* memcpy from NULL is undefined even for 0 bytes */
       memcpy(allowed, req->allowed.v, req->allowed.n * sizeof *allowed);
     memcpy(allowed + req->allowed.n, search, n_search * sizeof *allowed);
@@ -235,7 +239,17 @@ int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out)
   if (!search || upk_src_scan(req->compile.source, req->compile.source_len, &facts))
     goto done;
   check_options(req, &opts, &out->c.diags);
-  rc = check_includes(req, search, n_search, out);
+  /* The include dirs the allowlist let through in the options: the policy searches them too,
+   * so the headers found there are checked like any other. */
+  size_t n_dirs = 0;
+  const char **dirs = upk_xcalloc(opts.n + 1, sizeof *dirs);
+  static const char *const dir_opts[] = {"-I", "--include-path=", "-isystem=", "--system-include="};
+  for (size_t i = 0; i < opts.n; i++)
+    for (size_t k = 0; k < 4; k++)
+      if (!strncmp(opts.v[i], dir_opts[k], strlen(dir_opts[k])))
+        dirs[n_dirs++] = opts.v[i] + strlen(dir_opts[k]);
+  rc = check_includes(req, search, n_search, (upk_strv){dirs, n_dirs}, out);
+  free(dirs);
   if (rc)
     goto done;
   if (upk_diags_count(&out->c.diags, UPK_SEV_ERROR)) {

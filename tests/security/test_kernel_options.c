@@ -521,6 +521,36 @@ Test(kopts, a_chosen_file_name_opens_nothing_beside_it) {
   free(dir);
 }
 
+/* An include directory the allowlist lets through (-I under the file's directory) is searched
+ * by the include policy too: a header found there cannot reach /etc/passwd. */
+Test(kopts, headers_found_through_option_dirs_are_checked) {
+  HX_NEED_TOOLKIT();
+  char *dir = make_tmp(), p[PATH_MAX], inc[PATH_MAX + 8];
+  snprintf(p, sizeof p, "%s/sub", dir);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "%s/sub/x.h", dir);
+  write_file(p, "#include \"/etc/passwd\"\n", 0644);
+  snprintf(p, sizeof p, "%s/k.cu", dir);
+  char src[256];
+  snprintf(src, sizeof src, "#include <x.h>\n%s", KERNEL);
+  write_file(p, src, 0644);
+  snprintf(inc, sizeof inc, "-I%s/sub", dir);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *resp;
+  json_t *r = tool(
+      d, &resp,
+      json_pack("{s:s,s:[s],s:s,s:b}", "path", p, "options", inc, "backend", "nvrtc", "cache", 0));
+  cr_expect(!strstr(hx_dump(r), "\"file\":\"/etc/passwd\""), "NVRTC read /etc/passwd: %s",
+            hx_dump(r));
+  cr_expect(has_code(r, "kernel/include-outside"), "%s", hx_dump(r));
+  cr_expect(!has_code(r, "kernel/option-refused"), "-I under the file's directory: %s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
 /* ---- what stays allowed ---- */
 
 Test(kopts, allowed_options_still_compile) {
