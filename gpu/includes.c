@@ -226,8 +226,10 @@ static int check_one(walk *w, const upk_src_include *inc, const char *dir, const
   if (inc->computed) {
     if (upk_diags_add(w->out, UPK_SEV_ERROR, "kernel/include-unchecked", SOURCE,
                       upk_range_line(inc->line, inc->col, inc->end_col),
-                      "__has_include with a macro argument cannot be checked against the include "
-                      "policy, so the compile is refused; write the header's name instead"))
+                      "%s%s%s names its header through a macro, which cannot be checked against "
+                      "the include policy, so the compile is refused; write the header's name",
+                      inc->probe ? "__has_include(" : "#include ", inc->target,
+                      inc->probe ? ")" : ""))
       return -ENOMEM;
     if (file)
       w->out->items[w->out->len - 1].file = upk_xstrdup(file);

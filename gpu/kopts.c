@@ -214,78 +214,34 @@ static const spec SPECS[] = {
 };
 
 /* ptxas options that only change the code or the report (ptxas --help). */
-static const char *const PTXAS_OK[] = {"-v",
-                                       "--verbose",
-                                       "-warn-spills",
-                                       "--warn-on-spills",
-                                       "-warn-lmem-usage",
-                                       "--warn-on-local-memory-usage",
-                                       "-warn-double-usage",
-                                       "--warn-on-double-precision-use",
-                                       "-O0",
-                                       "-O1",
-                                       "-O2",
-                                       "-O3",
-                                       "-Werror",
-                                       "--warning-as-error",
-                                       "-w",
-                                       "--disable-warnings",
-                                       "-lineinfo",
-                                       "--generate-line-info",
-                                       "-disable-optimizer-constants",
-                                       "--disable-optimizer-constants",
-                                       "--suppress-stack-size-warning",
-                                       "-suppress-stack-size-warning",
-                                       "--allow-expensive-optimizations",
-                                       "-allow-expensive-optimizations",
-                                       "-sp-bounds-check",
-                                       "--sp-bounds-check",
-                                       "--suppress-async-bulk-multicast-advisory-warning",
-                                       NULL};
+/* clang-format off */
+static const char *const PTXAS_OK[] = {
+    "-v", "--verbose", "-warn-spills", "--warn-on-spills", "-warn-lmem-usage",
+    "--warn-on-local-memory-usage", "-warn-double-usage", "--warn-on-double-precision-use", "-O0",
+    "-O1", "-O2", "-O3", "-Werror", "--warning-as-error", "-w", "--disable-warnings", "-lineinfo",
+    "--generate-line-info", "-disable-optimizer-constants", "--disable-optimizer-constants",
+    "--suppress-stack-size-warning", "-suppress-stack-size-warning",
+    "--allow-expensive-optimizations", "-allow-expensive-optimizations", "-sp-bounds-check",
+    "--sp-bounds-check", "--suppress-async-bulk-multicast-advisory-warning", NULL};
+/* clang-format on */
 /* ptxas options with a value, the value checked as V_WORDS. */
-static const char *const PTXAS_VALUED[] = {"-maxrregcount",
-                                           "--maxrregcount",
-                                           "-dlcm",
-                                           "--def-load-cache",
-                                           "-dscm",
-                                           "--def-store-cache",
-                                           "--opt-level",
-                                           "--fmad",
-                                           "-fmad",
-                                           "--allow-expensive-optimizations",
-                                           "--device-debug",
-                                           "--position-independent-code",
-                                           "-pic",
-                                           "--warn-on-spills",
-                                           NULL};
+/* clang-format off */
+static const char *const PTXAS_VALUED[] = {
+    "-maxrregcount", "--maxrregcount", "-dlcm", "--def-load-cache", "-dscm", "--def-store-cache",
+    "--opt-level", "--fmad", "-fmad", "--allow-expensive-optimizations", "--device-debug",
+    "--position-independent-code", "-pic", "--warn-on-spills", NULL};
+/* clang-format on */
 
 /* Host-compiler options that cannot run, read or write anything (the host compiler only
  * preprocesses for a -cubin compile). -W... warnings except -Wl, -Wa and -Wp (which pass
  * options on to the linker, assembler and preprocessor). */
-static const char *const HOST_OK[] = {"-fPIC",
-                                      "-fpic",
-                                      "-fPIE",
-                                      "-fpie",
-                                      "-fno-strict-aliasing",
-                                      "-fvisibility=hidden",
-                                      "-fvisibility=default",
-                                      "-fno-exceptions",
-                                      "-fexceptions",
-                                      "-fno-rtti",
-                                      "-frtti",
-                                      "-fno-omit-frame-pointer",
-                                      "-fomit-frame-pointer",
-                                      "-w",
-                                      "-g",
-                                      "-O0",
-                                      "-O1",
-                                      "-O2",
-                                      "-O3",
-                                      "-Os",
-                                      "-pthread",
-                                      "-fopenmp",
-                                      "-pedantic",
-                                      NULL};
+/* clang-format off */
+static const char *const HOST_OK[] = {
+    "-fPIC", "-fpic", "-fPIE", "-fpie", "-fno-strict-aliasing", "-fvisibility=hidden",
+    "-fvisibility=default", "-fno-exceptions", "-fexceptions", "-fno-rtti", "-frtti",
+    "-fno-omit-frame-pointer", "-fomit-frame-pointer", "-w", "-g", "-O0", "-O1", "-O2", "-O3",
+    "-Os", "-pthread", "-fopenmp", "-pedantic", NULL};
+/* clang-format on */
 
 /* nvcc runs its steps through a shell, each argument in double quotes: `$`, '`' would be
  * expanded there and '"', '\\' end the quoting (gpu/nvcc.c refuses them again at the end). */

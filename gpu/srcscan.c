@@ -173,10 +173,12 @@ static bool starts_with(const char *s, size_t n, const char *prefix) {
   return n >= p && !memcmp(s, prefix, p);
 }
 
+static int probe_add(scan *s, size_t off, size_t n, bool angled, bool computed, bool probe);
+
 static int include(scan *s, const upk_src_token *t) {
   bool angled = t->kind == UPK_TOK_HEADER;
   if (!angled && (t->kind != UPK_TOK_STRING || t->text[0] != '"'))
-    return 0; /* #include MACRO: the compiler's business */
+    return probe_add(s, t->off, t->len, false, true, false); /* #include MACRO */
   size_t off = t->off + !angled, n = t->len;
   if (!angled)
     n = n >= 2 && t->text[n - 1] == '"' ? n - 2 : n - 1;
@@ -203,13 +205,14 @@ typedef struct probe_state {
   upk_src_token lt;
 } probe_state;
 
-static int probe_add(scan *s, size_t off, size_t n, bool angled, bool computed) {
+/* An include or probe the scan cannot read as a name (`computed`: a macro), or a probe. */
+static int probe_add(scan *s, size_t off, size_t n, bool angled, bool computed, bool probe) {
   upk_src_facts *f = s->f;
   UPK_GROW(f->includes, s->cap_i, f->n_includes + 1);
   upk_src_include *inc = &f->includes[f->n_includes++];
-  *inc = (upk_src_include){.target = upk_xstrndup(s->lx.buf + off, computed ? 0 : n),
+  *inc = (upk_src_include){.target = upk_xstrndup(s->lx.buf + off, n),
                            .angled = angled,
-                           .probe = true,
+                           .probe = probe,
                            .computed = computed};
   int l2, c2;
   upk_src_lex_pos(&s->lx, off, &inc->line, &inc->col);
@@ -233,13 +236,13 @@ static int probe_token(scan *s, probe_state *p, const upk_src_token *t) {
     }
     p->st = 0;
     if (t->kind == UPK_TOK_STRING && t->text[0] == '"' && t->len >= 2)
-      return probe_add(s, t->off + 1, t->len - 2, false, false);
-    return probe_add(s, t->off, t->len, false, true);
+      return probe_add(s, t->off + 1, t->len - 2, false, false, true);
+    return probe_add(s, t->off, t->len, false, true, true);
   default:
     if (!upk_tok_is(t, ">"))
       return 0;
     p->st = 0;
-    return probe_add(s, p->lt.off + 1, t->off - p->lt.off - 1, true, false);
+    return probe_add(s, p->lt.off + 1, t->off - p->lt.off - 1, true, false, true);
   }
 }
 

@@ -24,12 +24,13 @@ typedef struct upk_src_kernel {
 } upk_src_kernel;
 
 typedef struct upk_src_include {
-  char *target;           /* as written, without the delimiters ("" when computed) */
+  char *target;           /* as written, without the delimiters (computed: the macro's name) */
   bool angled;            /* <...> rather than "..." */
   int line, col, end_col; /* zero-based range of the target text */
   bool probe;    /* __has_include / __has_include_next in any directive (an #if, or a #define
                     an #if expands): the file is only looked for, and must pass the policy too */
-  bool computed; /* a probe whose argument is a macro: it cannot be checked */
+  bool computed; /* `#include MACRO` or a probe of a macro: the name is the compiler's to expand,
+                    so it cannot be checked */
 } upk_src_include;
 
 /** One branch of a preprocessor conditional whose condition mentions

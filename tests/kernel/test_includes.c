@@ -186,10 +186,23 @@ Test(includes, toolkit_headers_are_allowed_and_not_followed) {
 }
 
 Test(includes, unresolvable_and_directories_are_left_to_the_compiler) {
-  run r =
-      check("#include \"nope.h\"\n#include <nope/nope.h>\n#include \"sub\"\n#include MACRO\n", ws);
+  run r = check("#include \"nope.h\"\n#include <nope/nope.h>\n#include \"sub\"\n", ws);
   cr_assert_eq(r.d.len, 0);
   cr_assert_eq(r.deps.n, 0);
+  done(&r);
+}
+
+/* `#define F "/etc/passwd"` then `#include F` would open any file: a name the policy cannot
+ * read is refused (issue 44), as is a __has_include of a macro. */
+Test(includes, computed_includes_are_refused) {
+  run r = check("#define F \"/etc/passwd\"\n#include F\n", ws);
+  cr_assert_eq(r.d.len, 1);
+  cr_assert_str_eq(r.d.items[0].code, "kernel/include-unchecked");
+  cr_assert(strstr(r.d.items[0].message, "#include F"), "%s", r.d.items[0].message);
+  done(&r);
+  r = check("#define F \"/etc/passwd\"\n#if __has_include(F)\n#endif\n", ws);
+  cr_assert_eq(r.d.len, 1);
+  cr_assert_str_eq(r.d.items[0].code, "kernel/include-unchecked");
   done(&r);
 }
 

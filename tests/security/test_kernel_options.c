@@ -492,6 +492,26 @@ Test(kopts, has_include_cannot_probe_outside) {
   hx_finish(d, 0);
 }
 
+/* A header named through a macro reaches any file unless refused. */
+Test(kopts, computed_includes_read_nothing) {
+  HX_NEED_TOOLKIT();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *srcs[] = {"#define F \"/etc/passwd\"\n#include F\n",
+                        "#define F </etc/passwd>\n#include F\n",
+                        "#define F \"/etc/hostname\"\n#if __has_include(F)\n#error yes\n#endif\n"};
+  for (size_t i = 0; i < sizeof srcs / sizeof *srcs; i++) {
+    json_t *resp;
+    char src[512];
+    snprintf(src, sizeof src, "%s%s", srcs[i], KERNEL);
+    json_t *r = tool(d, &resp, json_pack("{s:s,s:b}", "source", src, "cache", 0));
+    cr_expect(has_code(r, "kernel/include-unchecked"), "%zu: %s", i, hx_dump(r));
+    cr_expect(!strstr(hx_dump(r), "\"file\":\"/etc/"), "%zu: NVRTC read it: %s", i, hx_dump(r));
+    json_decref(resp);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
 /* An agent names inline source after a file elsewhere: NVRTC would look for its "..." includes
  * beside that name (and nvcc would compile there); the include policy never looked there. */
 Test(kopts, a_chosen_file_name_opens_nothing_beside_it) {
