@@ -72,8 +72,8 @@ const char *upk_policy_refusal(char *buf, size_t len, upk_origin origin, upk_pow
     how = "to allow it, trust the project: upskillctl trust";
     break;
   case UPK_ORIGIN_AGENT:
-    how = "an agent's arguments never may; to allow it, set it in your own config "
-          "(~/.config/upskilld/config.yaml) or on the command line";
+    how = "an agent's arguments never may on their own; the user allows it on upskilld's "
+          "command line";
     break;
   default:
     how = "a skill source never may; install from a source you have reviewed with a "

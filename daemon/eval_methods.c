@@ -2,6 +2,7 @@
  * handler checks params on the loop, reads what it needs on the thread pool
  * (configuration, the skill, its tests, a trace, the runs directory), and
  * hands the work to eval_service / gen_service, answering from the loop. */
+#include "daemon/guard.h"
 #include "daemon/eval_methods.h"
 
 #include <errno.h>
@@ -564,6 +565,16 @@ static void eval_handler(upk_job *job, json_t *params) {
     return;
   }
   const char *skill = json_string_value(json_object_get(params, "skill"));
+  static const char *const paths[] = {"tests", "baselineSkill"};
+  for (size_t i = 0; i < 2; i++) { /* an agent reads only in its places (guard.h) */
+    const char *p = json_string_value(json_object_get(params, paths[i]));
+    char what[32];
+    snprintf(what, sizeof what, "params.%s", paths[i]);
+    if (p && !upk_guard_path(job, p, false, what))
+      return;
+  }
+  if (skill && strchr(skill, '/') && !upk_guard_path(job, skill, false, "params.skill"))
+    return;
   eval_find *f = skill && !strchr(skill, '/') ? upk_xcalloc(1, sizeof *f) : NULL;
   if (!f) {
     em_start(job, params, eval_load, eval_run);
