@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../integration/fsx.h"
-#include "../integration/harness.h"
+#include "tests/integration/fsx.h"
+#include "tests/integration/harness.h"
 
 #define SECRET "UPK_SECRET_7f3a9c"
 
