@@ -184,7 +184,7 @@ async function main() {
     }, 90000);
     check('an untrusted project\'s build.toml -ccbin: refused in Problems (naming the rule and upskillctl trust), nothing ran',
       refused && /trust\/run/.test(refused) && !fs.existsSync(process.env.UPK_MARKER),
-      JSON.stringify({ refused, rows: await texts(page, '.markers-panel .monaco-list-row'),
+      JSON.stringify({ refused, rows: await texts(page, '.markers-panel .monaco-list-row').catch((e) => String(e)),
         ran: fs.existsSync(process.env.UPK_MARKER) }));
     await shot(page, 'vscode-untrusted-project');
     await key(page, 'Control+Shift+m');
