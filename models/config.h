@@ -53,6 +53,11 @@ typedef struct upk_config {
   int max_attempts;             /* tries per completion; default 4 */
   long retry_backoff_ms;        /* first retry delay before jitter; default 500 */
   json_t *sources;              /* array of the files that were read */
+  /* The project layer's standing (common/trust.h upk_trust), or -1 when there was no project
+   * config to judge; and the keys it set that were refused because the project is not trusted:
+   * [{key, rule, message}], in the order met (docs/security.md, "Project config"). */
+  int trust;
+  json_t *refused;
 } upk_config;
 
 /** Fill `c` with the defaults only. */
