@@ -62,6 +62,10 @@ int ctl_report_command(ctl *c, int argc, char **argv);
 /** check-kernel --html FILE: `result` of kernel/validate with `params` as
  * HTML; asks kernel/validate again for occupancy by block size. Returns an
  * exit status. */
+/** trust [DIR] [--list], untrust [DIR] (trust_cmds.c): the user's trust store, written in this
+ * process (common/trust.h), never by the daemon. `argv[0]` is the command. Returns an exit
+ * status. */
+int ctl_trust_command(int argc, char **argv, int json);
 int ctl_kernel_html(ctl *c, json_t *params, json_t *result, const char *file);
 
 #endif

@@ -479,6 +479,8 @@ static int ctl_main(int argc, char **argv, char **args) {
     ctl_usage(stderr);
     return 2;
   }
+  if (!strcmp(cmd->name, "trust") || !strcmp(cmd->name, "untrust"))
+    return ctl_trust_command(n, args, c.json); /* the user's own process; never the daemon */
   if (cmd->local)
     return local_command(n, args);
   c.tty = isatty(2);

@@ -130,7 +130,7 @@ static json_t *node_json(yaml_document_t *doc, yaml_node_t *n, int depth, int *b
     const char *key = NULL;
     json_t *v = NULL;
     if (!k || k->type != YAML_SCALAR_NODE)
-      refuse_node(why, k ? k : n, "a mapping key must be a scalar%s", "");
+      refuse_node(why, k ? k : n, "a non-scalar mapping key (keys must be text)%s", "");
     else if ((key = scalar_text(k, why)) && json_object_get(o, key))
       refuse_node(why, k, "duplicate key '%.100s'", key);
     else if (key)
