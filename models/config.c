@@ -370,7 +370,7 @@ static void refuse_key(gate *g, const char *key, upk_power power) {
   }
   json_array_append_new(g->c->refused, json_pack("{s:s,s:s,s:s}", "key", key, "rule",
                                                  upk_power_rule(power), "message", msg));
-  upk_log(UPK_LOG_WARN, "%s", msg);
+  upk_log(UPK_LOG_INFO, "%s", msg); /* the answers and upskilld/status carry it */
 }
 
 /* An agent's environment variable: one that names a host sends the user's key there (trust/send);
