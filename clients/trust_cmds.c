@@ -41,8 +41,9 @@ static int trust_one(const char *dir, int json) {
   }
   json_t *files = covered(real);
   if (json) {
-    ctl_print_json(json_pack("{s:s,s:s,s:O}", "path", real, "sha256", hex, "files", files));
-    json_decref(files);
+    json_t *j = json_pack("{s:s,s:s,s:o}", "path", real, "sha256", hex, "files", files);
+    ctl_print_json(j);
+    json_decref(j);
     return 0;
   }
   printf("trusted %s\n  config sha256 %s\n  covers ", real, hex);
@@ -69,9 +70,11 @@ static int untrust_one(const char *dir, int json) {
     fprintf(stderr, "upskillctl untrust: %s\n", err);
     return 1;
   }
-  if (json)
-    ctl_print_json(json_pack("{s:s,s:b}", "path", key, "wasTrusted", was));
-  else
+  if (json) {
+    json_t *j = json_pack("{s:s,s:b}", "path", key, "wasTrusted", was);
+    ctl_print_json(j);
+    json_decref(j);
+  } else
     printf(was ? "untrusted %s\n" : "%s was not trusted\n", key);
   return 0;
 }
@@ -87,6 +90,7 @@ static int list_all(int json) {
   }
   if (json) {
     ctl_print_json(list);
+    json_decref(list);
     return 0;
   }
   if (!json_object_size(list))
