@@ -27,8 +27,8 @@ static json_t *covered(const char *real) {
     char p[PATH_MAX + 64];
     struct stat st;
     snprintf(p, sizeof p, "%s/%s", real, upk_trust_files[i]);
-    json_array_append_new(a, json_pack("{s:s,s:b}", "name", upk_trust_files[i], "present",
-                                       lstat(p, &st) == 0));
+    json_array_append_new(
+        a, json_pack("{s:s,s:b}", "name", upk_trust_files[i], "present", lstat(p, &st) == 0));
   }
   return a;
 }

@@ -57,10 +57,10 @@ typedef struct fm_doc {
   size_t n_repairs;
 } fm_doc;
 
-/** Parse YAML text (valid UTF-8). Returns 0, or -ENOMEM. Syntax errors set
- * doc->failed, and so do a NUL byte or a scalar that decodes to one (YAML's "\0"), more than
- * FM_MAX_KEYS keys in a mapping and more than FM_MAX_NODES nodes; `mapping values are not allowed` errors on a `key: value`
- * line are retried with the value single-quoted (recorded in repairs). */
+/** Parse YAML text (valid UTF-8). Returns 0, or -ENOMEM. Syntax errors set doc->failed, and
+ * so do a NUL byte or a scalar that decodes to one (YAML's "\0"), more than FM_MAX_KEYS keys in
+ * a mapping and more than FM_MAX_NODES nodes; `mapping values are not allowed` errors on a
+ * `key: value` line are retried with the value single-quoted (recorded in repairs). */
 int fm_parse(const char *yaml, size_t len, fm_doc *doc);
 void fm_doc_free(fm_doc *doc);
 /** The value for `key` in a mapping (the last one when duplicated), or NULL. */

@@ -234,7 +234,9 @@ static void assert_refused(json_t *result, const char *when) {
   static const char *const keys[] = {"agents.claude-code.command",
                                      "agents.claude-code.env.ANTHROPIC_BASE_URL",
                                      "agents.claude-code.loginFiles",
-                                     "agents.claude-code.stripEnv", "skills.gitHost", NULL};
+                                     "agents.claude-code.stripEnv",
+                                     "skills.gitHost",
+                                     NULL};
   for (size_t i = 0; keys[i]; i++)
     cr_assert(strstr(t, keys[i]), "%s: %s is not named as refused:\n%s", when, keys[i], t);
   cr_assert(strstr(t, "trust/run") && strstr(t, "trust/send") && strstr(t, "trust/read"),
@@ -254,8 +256,8 @@ static void assert_nothing_leaked(listener *ls, json_t *r, const char *when) {
   cr_assert_null(strstr(env, "ANTHROPIC_BASE_URL=http://127.0.0.1"),
                  "%s: the project's base URL reached the agent", when);
   free(env);
-  cr_assert_eq(listener_connections(ls, got, sizeof got), 0,
-               "%s: the listener was contacted: %s", when, got);
+  cr_assert_eq(listener_connections(ls, got, sizeof got), 0, "%s: the listener was contacted: %s",
+               when, got);
 }
 
 Test(config, planted_project_config_needs_trust) {
@@ -285,8 +287,7 @@ Test(config, planted_project_config_needs_trust) {
   /* upskilld/status: the workspace's standing and the refused keys. */
   r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"upskilld/status\"}");
   json_t *ws = json_object_get(hx_assert_result(r, "2"), "workspaceTrust");
-  cr_assert_str_eq(json_string_value(json_object_get(ws, "state")), "untrusted", "%s",
-                   hx_dump(ws));
+  cr_assert_str_eq(json_string_value(json_object_get(ws, "state")), "untrusted", "%s", hx_dump(ws));
   assert_refused(ws, "status");
   json_decref(r);
 
@@ -345,8 +346,7 @@ Test(config, planted_project_config_needs_trust) {
   cr_assert_eq(upk_trust_check(proj), UPK_TRUST_NO);
   r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"upskilld/status\"}");
   ws = json_object_get(hx_assert_result(r, "7"), "workspaceTrust");
-  cr_assert_str_eq(json_string_value(json_object_get(ws, "state")), "untrusted", "%s",
-                   hx_dump(ws));
+  cr_assert_str_eq(json_string_value(json_object_get(ws, "state")), "untrusted", "%s", hx_dump(ws));
   json_decref(r);
   char gotgit[256];
   cr_assert_eq(listener_connections(&git, gotgit, sizeof gotgit), 0);
@@ -387,12 +387,18 @@ Test(config, every_gated_key_is_refused_untrusted) {
   put("proj/upskill.config.yaml", GATED);
   upk_config c;
   load(&c, NULL);
-  static const char *const keys[] = {
-      "agents.claude-code.command",   "agents.claude-code.modelArgs",
-      "agents.claude-code.env.ANTHROPIC_BASE_URL", "agents.claude-code.env.PATH",
-      "agents.claude-code.env.LD_PRELOAD", "agents.claude-code.env.NODE_OPTIONS",
-      "agents.claude-code.loginFiles", "agents.claude-code.stripEnv", "skills.gitHost",
-      "runs_dir", "skills_dir", NULL};
+  static const char *const keys[] = {"agents.claude-code.command",
+                                     "agents.claude-code.modelArgs",
+                                     "agents.claude-code.env.ANTHROPIC_BASE_URL",
+                                     "agents.claude-code.env.PATH",
+                                     "agents.claude-code.env.LD_PRELOAD",
+                                     "agents.claude-code.env.NODE_OPTIONS",
+                                     "agents.claude-code.loginFiles",
+                                     "agents.claude-code.stripEnv",
+                                     "skills.gitHost",
+                                     "runs_dir",
+                                     "skills_dir",
+                                     NULL};
   for (size_t i = 0; keys[i]; i++)
     cr_assert(refused(&c, keys[i]), "%s was not refused: %s", keys[i], hx_dump(c.refused));
   json_t *cc = json_object_get(c.agents, "claude-code");
@@ -452,8 +458,7 @@ Test(config, trusted_project_keys_apply) {
   load(&c, NULL);
   cr_assert_eq(c.trust, UPK_TRUST_CHANGED);
   cr_assert(refused(&c, "agents.claude-code.command"));
-  const char *m =
-      json_string_value(json_object_get(json_array_get(c.refused, 0), "message"));
+  const char *m = json_string_value(json_object_get(json_array_get(c.refused, 0), "message"));
   cr_assert(m && strstr(m, "changed since"), "%s", m);
   upk_config_free(&c);
 }

@@ -211,7 +211,8 @@ Test(trust, no_daemon_method_or_tool_writes_trust) {
                  "\"%s\",\"arguments\":{\"path\":\"%s\"}}}",
                  10 + k, tries[k], proj);
     json_decref(r);
-    r = hx_callf(d, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"path\":\"%s\"}}",
+    r = hx_callf(d,
+                 "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":{\"path\":\"%s\"}}",
                  20 + k, tries[k], proj);
     cr_assert(json_object_get(r, "error"), "%s answered: %s", tries[k], hx_dump(r));
     json_decref(r);
