@@ -378,7 +378,7 @@ static void refuse_key(gate *g, const char *key, upk_power power) {
 static upk_power env_power(const char *name) {
   static const char *const sends[] = {"URL", "HOST", "PROXY", "ENDPOINT", "DOMAIN", "SERVER", NULL};
   for (size_t i = 0; sends[i]; i++)
-    if (strstr(name, sends[i]))
+    if (strcasestr(name, sends[i])) /* http_proxy too */
       return UPK_POWER_SEND;
   return UPK_POWER_RUN;
 }

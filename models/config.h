@@ -62,8 +62,12 @@ typedef struct upk_config {
 
 /** Fill `c` with the defaults only. */
 void upk_config_defaults(upk_config *c);
-/** Load every layer. `project_dir` and `init_options` may be NULL. Missing files
- * are skipped; an unreadable or malformed file, or a value of the wrong type, is
+/** Load every layer. `project_dir` and `init_options` may be NULL. The project's layer is data
+ * until the user trusts the project (common/trust.h upk_trust_check): untrusted or changed, its
+ * agents.*.command, modelArgs, env, loginFiles and stripEnv, skills.gitHost, and runs_dir or
+ * skills_dir leaving the project are refused (left out, the rest applied) and listed in
+ * c->refused; c->trust says the standing. The user's file and `init_options` are the user's
+ * own: never gated. Missing files are skipped; an unreadable or malformed file, or a value of the wrong type, is
  * an error (-EINVAL, or the errno) with "PATH:LINE: what" in `err`. Reads files:
  * call it off the loop. On error `c` holds the defaults and nothing to free
  * beyond upk_config_free. */
