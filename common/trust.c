@@ -189,8 +189,10 @@ upk_trust upk_trust_check(const char *dir) {
   json_t *entry = json_object_get(json_object_get(store, "projects"), real);
   const char *want = json_string_value(json_object_get(entry, "sha256"));
   upk_trust t = UPK_TRUST_NO;
-  if (want)
-    t = upk_trust_hash(real, hex) == 0 && !strcmp(hex, want) ? UPK_TRUST_YES : UPK_TRUST_CHANGED;
+  /* A config that cannot be hashed now (a link, a FIFO, too big) is not trusted at all: NO,
+   * not CHANGED, as it could never have been trusted in that state. */
+  if (want && upk_trust_hash(real, hex) == 0)
+    t = !strcmp(hex, want) ? UPK_TRUST_YES : UPK_TRUST_CHANGED;
   json_decref(store);
   return t;
 }

@@ -239,6 +239,9 @@ static void after_load(uv_work_t *w, int status) {
   if (status)
     em_fail(c, UPK_RPC_INTERNAL_ERROR, "the work was not run: %s", uv_strerror(status));
   if (c->code) {
+    if (json_array_size(c->cfg.refused) && !c->data)
+      c->data = json_object();
+    em_config_note(c, c->data); /* why the project's own settings were not used */
     upk_job_fail_data(c->job, c->code, c->data, "%s", c->err);
     c->data = NULL;
     em_free(c);
@@ -393,10 +396,16 @@ static void eval_progress(void *arg, size_t done, size_t total, const char *msg)
   upk_job_progress(c->job, (double)done, (double)total, msg);
 }
 
+void em_config_note(const ecall *c, json_t *obj) {
+  if (json_is_object(obj) && json_array_size(c->cfg.refused))
+    json_object_set(obj, "configRefused", c->cfg.refused);
+}
+
 json_t *em_eval_result(ecall *c, const upk_eval_outcome *o) {
   json_t *r = json_deep_copy(o->summary);
   if (!r)
     return NULL;
+  em_config_note(c, r);
   json_object_set_new(r, "runId", json_string(o->run_id));
   json_object_set_new(r, "runDir", o->run_dir ? json_string(o->run_dir) : json_null());
   if (o->store_error)

@@ -66,6 +66,7 @@ static void gen_progress(void *arg, const char *stage, double done, double total
 static void gen_done(void *arg, int code, const char *message, json_t *result) {
   ecall *c = arg;
   c->gen = NULL;
+  em_config_note(c, result);
   if (!code && c->trig) {
     tr_after_generate(c, result);
     return;
