@@ -5,7 +5,9 @@
  * recorded in its skills-lock.json; `..` never leaves the fetched tree; no VCS metadata is
  * written into a skill; a git server that says nothing never holds the skills queue, and its
  * fetch has a deadline and can be cancelled. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
