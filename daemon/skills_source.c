@@ -14,7 +14,10 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include <limits.h>
+
 #include "common/env_options.h"
+#include "common/trust.h"
 #include "models/config.h"
 #include "common/diag_json.h"
 #include "skills/audit.h"
@@ -438,6 +441,33 @@ static long find_entry_skill(const locked *l) {
   return -1;
 }
 
+/* A lock is the project's (a workspace input, docs/security.md): a source on this machine
+ * outside the project (a local path, a file:// URL) is read only for a project the user
+ * trusts (rule trust/read); false with the refusal in sc.diags. */
+static bool lock_source_allowed(locked *l, const char *workspace) {
+  const upk_source *src = &l->sc.src;
+  const char *path = src->kind == UPK_SOURCE_PATH ? src->url
+                     : !strncmp(src->url, "file://", 7) ? src->url + 7
+                                                         : NULL;
+  char real[PATH_MAX], ws[PATH_MAX], why[1024], what[PATH_MAX + 128];
+  if (!path || !workspace)
+    return path == NULL;
+  if (!realpath(path, real))
+    snprintf(real, sizeof real, "%s", path);
+  if (!realpath(workspace, ws))
+    snprintf(ws, sizeof ws, "%s", workspace);
+  size_t n = strlen(ws);
+  if ((!strncmp(real, ws, n) && (real[n] == '/' || !real[n])) ||
+      upk_trust_check(workspace) == UPK_TRUST_YES)
+    return true;
+  snprintf(what, sizeof what, "skills-lock.json: %s names %s, outside the project,", l->name, path);
+  upk_diags_add(&l->sc.diags, UPK_SEV_ERROR, "lock/outside-project", "upskilld-source",
+                (upk_range){-1, 0, -1, 0}, "%s",
+                upk_policy_refusal(why, sizeof why, UPK_ORIGIN_WORKSPACE, UPK_POWER_READ, what,
+                                   workspace));
+  return false;
+}
+
 /* Parse what the entry names (at its recorded commit when `at_commit`): l->rc. On the queue. */
 static void locate_parse(locked *l, const char *host, bool at_commit) {
   src_call *sc = &l->sc;
@@ -451,6 +481,8 @@ static void locate_parse(locked *l, const char *host, bool at_commit) {
                   (upk_range){-1, 0, -1, 0}, "skills-lock.json: %s: %s", l->name,
                   spec ? err : "no source or sourceType");
   free(spec);
+  if (!l->rc && !lock_source_allowed(l, upk_session_workspace(sc->c->server)))
+    l->rc = -EPERM;
 }
 
 /* Fetch it: beside the queue (it waits on the network). */

@@ -523,3 +523,49 @@ Test(sources, silent_server_fails_by_its_deadline) {
   world_end(&w);
   silent_stop(&s);
 }
+
+/* ---- a cloned project's skills-lock.json naming the user's own files ---- */
+
+static void lock_case(bool git_url) {
+  world w = {0};
+  world_start(&w);
+  char lock[2048], p[512], repo[256];
+  if (git_url) { /* a repository of the user's, outside the project */
+    repo_new(&w, "mine", "private", repo);
+    snprintf(p, sizeof p, "%s/" SECRET, repo);
+    skill_at(p, SECRET);
+    repo_commit(repo);
+    snprintf(lock, sizeof lock,
+             "{\"version\":1,\"skills\":{\"" SECRET "\":{\"source\":\"file://%s\",\"sourceType\":"
+             "\"git\",\"sourceUrl\":\"file://%s\",\"computedHash\":\"0\"}}}",
+             repo, repo);
+  } else {
+    snprintf(lock, sizeof lock,
+             "{\"version\":1,\"skills\":{\"" SECRET "\":{\"source\":\"%s/.claude/skills/" SECRET
+             "\",\"sourceType\":\"local\",\"computedHash\":\"0\"}}}",
+             hx_home(w.d));
+  }
+  snprintf(p, sizeof p, "%s/skills-lock.json", w.proj);
+  fsx_write(p, lock);
+  json_t *r = hx_call(w.d, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"skills/restore\","
+                           "\"params\":{}}");
+  assert_refused_saying(r, "trust/read", "upskillctl trust");
+  char *after = fsx_read(p);
+  cr_assert_str_eq(after, lock, "the lock was rewritten");
+  free(after);
+  json_decref(r);
+  const char *places[] = {".claude/skills/" SECRET, ".agents/skills/" SECRET};
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(p, sizeof p, "%s/%s", w.proj, places[i]);
+    cr_assert(!fsx_exists(p), "the user's private skill was restored at %s", p);
+  }
+  world_end(&w);
+}
+
+Test(sources, lock_names_a_local_path_outside_the_project) {
+  lock_case(false);
+}
+
+Test(sources, lock_names_a_file_url_outside_the_project) {
+  lock_case(true);
+}
