@@ -73,13 +73,13 @@ static void repo_commit(const char *repo) {
 }
 
 /* The daemon on the project, its user config naming srv as the git host. */
-static void world_start(world *w) {
+static void world_start_args(world *w, const char *const *args) {
   need_git();
   fsx_mkdtemp(w->dir, "sec-sources");
   snprintf(w->proj, sizeof w->proj, "%s/proj", w->dir);
   snprintf(w->srv, sizeof w->srv, "%s/srv", w->dir);
   sh("mkdir -p '%s' '%s'", w->proj, w->srv);
-  w->d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, NO_CUDA);
+  w->d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, args);
   char p[512], text[256], uri[160];
   /* The user's own private skill, which a hostile repository wants to publish. */
   snprintf(p, sizeof p, "%s/.claude/skills/" SECRET, hx_home(w->d));
@@ -91,6 +91,10 @@ static void world_start(world *w) {
   fsx_write(p, text);
   snprintf(uri, sizeof uri, "file://%s", w->proj);
   json_decref(hx_lsp_init(w->d, uri));
+}
+
+static void world_start(world *w) {
+  world_start_args(w, NO_CUDA);
 }
 
 static void world_end(world *w) {
@@ -521,6 +525,24 @@ Test(sources, silent_server_fails_by_its_deadline) {
   json_decref(r);
   cr_assert(silent_hung_up(&s, 5000), "git still holds its connection after its deadline");
   world_end(&w);
+  silent_stop(&s);
+}
+
+/* The client goes away while a fetch hangs: the daemon cancels it after its grace period and
+ * exits, rather than wait for the server. */
+Test(sources, silent_server_does_not_hold_the_exit) {
+  world w = {0};
+  silent s;
+  silent_start(&s);
+  world_start_args(&w, HX_ARGS("--cuda-path=/nonexistent", "--shutdown-grace=1"));
+  hx_sendf(w.d,
+           "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"skills/install\",\"params\":"
+           "{\"from\":\"http://127.0.0.1:%d/x.git\"}}",
+           s.port);
+  hx_msleep(300);
+  hx_ping(w.d);
+  world_end(&w); /* stdin closed: exit 0 within HX_TIMEOUT, not when git gives up */
+  cr_assert(silent_hung_up(&s, 5000), "git still holds its connection after the exit");
   silent_stop(&s);
 }
 
