@@ -269,8 +269,19 @@ static char *git_host(const upk_call *c) {
   return host;
 }
 
-/* Parse the source; false (the call failed) when it cannot be. */
+/* Parse the source and the names asked for; false (the call failed) when they cannot be. */
 static bool run_parse(src_call *sc, const char *spec) {
+  json_t *n;
+  size_t k;
+  json_array_foreach(json_object_get(sc->c->params, "skills"), k, n) {
+    if (!plain_name(json_string_value(n))) {
+      upk_call_fail(sc->c, UPK_RPC_INVALID_PARAMS, NULL,
+                    "params.skills: '%s' is not a skill name (one plain name: no '/', '\\', "
+                    "'.' or '..') (rule source/bad-path)",
+                    json_string_value(n) ? json_string_value(n) : "");
+      return false;
+    }
+  }
   char err[512], *host = git_host(sc->c);
   int rc =
       upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err, sizeof err);

@@ -301,6 +301,14 @@ Test(sources, tree_url_dotdot) {
   parse_case("https://github.com/o/r/tree/main/../../../x", NULL, "'..'");
 }
 
+Test(sources, git_url_dotdot) {
+  parse_case("file:///nonexistent/o/../../etc/r", NULL, "'..'");
+}
+
+Test(sources, git_url_encoded_dotdot) {
+  parse_case("https://example.invalid/o/%2e%2E/r.git", NULL, "'..'");
+}
+
 Test(sources, skill_name_dotdot) {
   parse_case("o/r", "\"skills\":[\"../x\"]", "not a skill name");
 }
