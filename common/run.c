@@ -105,9 +105,8 @@ int upk_run_program(const char *const *argv, const char *cwd, const char *const 
   return upk_run_program_cancellable(argv, cwd, env, timeout_ms, cap, -1, res);
 }
 
-int upk_run_program_cancellable(const char *const *argv, const char *cwd,
-                                const char *const *env, int timeout_ms, size_t cap,
-                                int cancel_fd, upk_run_result *res) {
+int upk_run_program_cancellable(const char *const *argv, const char *cwd, const char *const *env,
+                                int timeout_ms, size_t cap, int cancel_fd, upk_run_result *res) {
   memset(res, 0, sizeof *res);
   int fds[2];
   res->output = upk_xmalloc(cap + 1);

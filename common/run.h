@@ -23,9 +23,8 @@ int upk_run_program(const char *const *argv, const char *cwd, const char *const 
 /** The same, also killing the child's whole group as soon as `cancel_fd` (>= 0; -1: none)
  * becomes readable (res->cancelled): a caller on another thread writes a byte to a pipe to stop
  * a program that waits on the network. */
-int upk_run_program_cancellable(const char *const *argv, const char *cwd,
-                                const char *const *env, int timeout_ms, size_t cap,
-                                int cancel_fd, upk_run_result *res);
+int upk_run_program_cancellable(const char *const *argv, const char *cwd, const char *const *env,
+                                int timeout_ms, size_t cap, int cancel_fd, upk_run_result *res);
 void upk_run_result_free(upk_run_result *res);
 
 #endif

@@ -28,9 +28,9 @@ struct upk_call {
   int code;       /* failure: JSON-RPC code, message and optional data */
   char err[512];
   json_t *data;
-  uint64_t wait_until; /* hrtime until which it waits for the first scan (0: no wait) */
-  bool parked;         /* ran while the first scan was under way: ask again after a batch */
-  size_t done, total;  /* the first scan's progress when parked */
+  uint64_t wait_until;        /* hrtime until which it waits for the first scan (0: no wait) */
+  bool parked;                /* ran while the first scan was under way: ask again after a batch */
+  size_t done, total;         /* the first scan's progress when parked */
   void *state;                /* the function's own, kept across upk_call_then */
   void (*state_free)(void *); /* frees state when the call ends (may be NULL) */
   upk_call_wait_fn wait;      /* set by upk_call_then: runs beside the queue next */

@@ -376,8 +376,8 @@ static void src_start(upk_call *c, upk_index *ix, const upk_install_req *base, c
   if (!run_parse(&st->sc, spec))
     return;
   if (st->sc.src.kind == UPK_SOURCE_PATH) { /* nothing to wait for */
-    st->fetched = upk_source_fetch(&st->sc.src, NULL, 0, -1, &st->sc.dir, &st->sc.commit,
-                                   &st->sc.diags);
+    st->fetched =
+        upk_source_fetch(&st->sc.src, NULL, 0, -1, &st->sc.dir, &st->sc.commit, &st->sc.diags);
     run_found(&st->sc, st->fetched);
   } else {
     upk_call_then(c, src_fetch, src_after_fetch);
@@ -457,9 +457,9 @@ static long find_entry_skill(const locked *l) {
  * trusts (rule trust/read); false with the refusal in sc.diags. */
 static bool lock_source_allowed(locked *l, const char *workspace) {
   const upk_source *src = &l->sc.src;
-  const char *path = src->kind == UPK_SOURCE_PATH ? src->url
+  const char *path = src->kind == UPK_SOURCE_PATH       ? src->url
                      : !strncmp(src->url, "file://", 7) ? src->url + 7
-                                                         : NULL;
+                                                        : NULL;
   char real[PATH_MAX], ws[PATH_MAX], why[1024], what[PATH_MAX + 128];
   if (!path || !workspace)
     return path == NULL;
@@ -472,10 +472,10 @@ static bool lock_source_allowed(locked *l, const char *workspace) {
       upk_trust_check(workspace) == UPK_TRUST_YES)
     return true;
   snprintf(what, sizeof what, "skills-lock.json: %s names %s, outside the project,", l->name, path);
-  upk_diags_add(&l->sc.diags, UPK_SEV_ERROR, "lock/outside-project", "upskilld-source",
-                (upk_range){-1, 0, -1, 0}, "%s",
-                upk_policy_refusal(why, sizeof why, UPK_ORIGIN_WORKSPACE, UPK_POWER_READ, what,
-                                   workspace));
+  upk_diags_add(
+      &l->sc.diags, UPK_SEV_ERROR, "lock/outside-project", "upskilld-source",
+      (upk_range){-1, 0, -1, 0}, "%s",
+      upk_policy_refusal(why, sizeof why, UPK_ORIGIN_WORKSPACE, UPK_POWER_READ, what, workspace));
   return false;
 }
 
@@ -603,8 +603,8 @@ static void lock_fetch(upk_call *c, int cancel_fd) {
 
 /* Read the lock and parse each wanted entry's source (`at_commit`: restore's), then fetch
  * them beside the queue and go on with `next`. */
-static void lock_pass_start(upk_call *c, upk_index *ix, const upk_install_req *base,
-                            bool at_commit, upk_call_fn next) {
+static void lock_pass_start(upk_call *c, upk_index *ix, const upk_install_req *base, bool at_commit,
+                            upk_call_fn next) {
   lock_pass *p = upk_xcalloc(1, sizeof *p);
   p->base = *base;
   c->state = p;
@@ -642,7 +642,8 @@ static void restore_after_fetch(upk_call *c, upk_index *ix) {
     upk_diags_take(&p->all, &p->ls[i].sc.diags);
   }
   if (ok)
-    c->result = json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&p->all));
+    c->result =
+        json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&p->all));
   else
     upk_call_fail(
         c, UPK_RPC_REQUEST_FAILED,

@@ -116,7 +116,8 @@ static bool url_dots(const char *p, size_t n) {
   for (size_t i = 0; i < n;) {
     if (p[i] == '.') {
       i++;
-    } else if (n - i >= 3 && p[i] == '%' && p[i + 1] == '2' && (p[i + 2] == 'e' || p[i + 2] == 'E')) {
+    } else if (n - i >= 3 && p[i] == '%' && p[i + 1] == '2' &&
+               (p[i + 2] == 'e' || p[i + 2] == 'E')) {
       i += 3;
     } else {
       return false;
@@ -338,9 +339,12 @@ enum { GIT_CONFIG_N = sizeof GIT_CONFIG / sizeof *GIT_CONFIG };
 
 static void git_env(const char *env[16]) {
   size_t n = 0;
-  static const char *const fixed[] = {"GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never",
-                                      "GIT_ASKPASS=true",      "SSH_ASKPASS=true",
-                                      "LC_ALL=C",              "GIT_LFS_SKIP_SMUDGE=1"};
+  static const char *const fixed[] = {"GIT_TERMINAL_PROMPT=0",
+                                      "GCM_INTERACTIVE=never",
+                                      "GIT_ASKPASS=true",
+                                      "SSH_ASKPASS=true",
+                                      "LC_ALL=C",
+                                      "GIT_LFS_SKIP_SMUDGE=1"};
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
     env[n++] = fixed[i];
   if (!getenv("GIT_HTTP_LOW_SPEED_LIMIT"))

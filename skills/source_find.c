@@ -99,9 +99,9 @@ static bool reach(finder *fd, const char *rel, bool loud) {
       link_met(fd, path, loud);
       ok = false;
     } else {
-      int sub = S_ISDIR(st.st_mode) ? openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                                            O_CLOEXEC)
-                                    : -1;
+      int sub = S_ISDIR(st.st_mode)
+                    ? openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    : -1;
       close(dfd);
       dfd = sub;
       ok = sub >= 0;
@@ -281,23 +281,23 @@ static void marketplace(finder *fd, const char *base) {
   free(mfile);
   const char *root_rel =
       json_string_value(json_object_get(json_object_get(m, "metadata"), "pluginRoot"));
-  char *root = root_rel ? plugin_path(fd, base, root_rel, "(metadata)", "pluginRoot")
-                        : upk_xstrdup(base);
+  char *root =
+      root_rel ? plugin_path(fd, base, root_rel, "(metadata)", "pluginRoot") : upk_xstrdup(base);
   size_t i, k;
   json_array_foreach(json_object_get(m, "plugins"), i, p) {
     const char *src = json_string_value(json_object_get(p, "source"));
     const char *name = json_string_value(json_object_get(p, "name"));
     if (!src && json_object_get(p, "source"))
       continue; /* another repository ({"source": "github", ...}): not this one's */
-    char *dir = root ? (src ? plugin_path(fd, root, src, name ? name : "?", "source")
-                            : upk_xstrdup(root))
-                     : NULL;
+    char *dir =
+        root ? (src ? plugin_path(fd, root, src, name ? name : "?", "source") : upk_xstrdup(root))
+             : NULL;
     char *skills = dir ? (*dir ? upk_xasprintf("%s/skills", dir) : upk_xstrdup("skills")) : NULL;
     if (skills)
       scan_rel(fd, skills, PRIORITY_LEVELS, false);
     json_array_foreach(json_object_get(p, "skills"), k, sk) {
-      char *one = dir ? plugin_path(fd, dir, json_string_value(sk), name ? name : "?", "skills")
-                      : NULL;
+      char *one =
+          dir ? plugin_path(fd, dir, json_string_value(sk), name ? name : "?", "skills") : NULL;
       if (one)
         scan_rel(fd, one, 1, true);
       free(one);

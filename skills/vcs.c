@@ -10,8 +10,8 @@ static const char *const NAMES[] = {".git", ".hg", ".svn", ".bzr", "_darcs", ".j
 /* The length of a code point HFS+ ignores at s (UTF-8), else 0: U+200C..U+200F,
  * U+202A..U+202E, U+206A..U+206F, U+FEFF (git's is_hfs_dotgit list). */
 static size_t hfs_ignorable(const unsigned char *s, size_t left) {
-  if (left >= 3 && s[0] == 0xE2 && s[1] == 0x80 && ((s[2] >= 0x8C && s[2] <= 0x8F) ||
-                                                    (s[2] >= 0xAA && s[2] <= 0xAE)))
+  if (left >= 3 && s[0] == 0xE2 && s[1] == 0x80 &&
+      ((s[2] >= 0x8C && s[2] <= 0x8F) || (s[2] >= 0xAA && s[2] <= 0xAE)))
     return 3;
   if (left >= 3 && s[0] == 0xE2 && s[1] == 0x81 && s[2] >= 0xAA && s[2] <= 0xAF)
     return 3;

@@ -120,8 +120,7 @@ static void assert_secret_kept(const world *w) {
   }
   snprintf(p, sizeof p, "%s/skills-lock.json", w->proj);
   char *lock = fsx_read(p);
-  cr_assert(!lock || !strstr(lock, SECRET), "skills-lock.json records the private skill: %s",
-            lock);
+  cr_assert(!lock || !strstr(lock, SECRET), "skills-lock.json records the private skill: %s", lock);
   free(lock);
 }
 
