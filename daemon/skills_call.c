@@ -117,7 +117,6 @@ static bool aside_start(upk_call *c) {
   uv_async_init(upk_session_loop(c->server), &a->async, aside_done);
   a->async.data = a;
   c->aside = a;
-  c->job->data = c;
   upk_job_on_cancel(c->job, aside_cancel, c);
   int rc = uv_thread_create(&a->thread, aside_main, a);
   if (rc == 0)

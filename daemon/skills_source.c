@@ -297,10 +297,10 @@ static void run_found(src_call *sc, int rc) {
     rc = upk_source_discover(sc->dir, sc->src.subpath, &sc->found, &sc->diags);
   bool list = json_is_true(json_object_get(sc->c->params, "list"));
   if (rc == -EPERM && !list) {
+    bool audit = json_is_true(json_object_get(sc->c->params, "auditOnly"));
     fail(sc, UPK_RPC_REQUEST_FAILED,
-         "install refused: %s has links or paths that lead outside it (diagnostics); nothing "
-         "was installed",
-         sc->src.lock_source);
+         "%s refused: %s has links or paths that lead outside it (diagnostics)%s",
+         audit ? "audit" : "install", sc->src.lock_source, audit ? "" : "; nothing was installed");
     return;
   }
   if (rc && rc != -EPERM) {
