@@ -200,9 +200,11 @@ static void scan(finder *fd, const char *dir, int levels) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || skipped(e->d_name))
       continue;
     char *sub = path_join(dir, e->d_name), **grown = upk_xrealloc(subs, (n + 1) * sizeof *subs);
-    struct stat st;
-    if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode))
-      link_met(fd, sub, false); /* inside: as any file's link, quietly not followed */
+    struct stat st, to;
+    /* A link to a directory is where discovery would have gone on (one to a file or nowhere
+     * could never be a skill): refused when it leads out, quietly not followed inside. */
+    if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode) && stat(sub, &to) == 0 && S_ISDIR(to.st_mode))
+      link_met(fd, sub, false);
     if (!sub || !grown || !is_real_dir(sub)) {
       free(sub);
       subs = grown ? grown : subs;

@@ -186,6 +186,10 @@ Test(sources, link_in_the_curated_path) {
   link_case("skills/.curated", "%s/.claude/skills", "file://%s");
 }
 
+Test(sources, link_at_depth_3_in_a_scan) {
+  link_case("skills/group/more", "%s/.claude/skills", "file://%s");
+}
+
 /* owner/repo/PATH where a component of PATH is a link. */
 Test(sources, link_in_the_subpath) {
   world w = {0};
