@@ -539,6 +539,26 @@ Test(sources, silent_server_fails_by_its_deadline) {
   silent_stop(&s);
 }
 
+/* The same over MCP: an agent's install_skill, and notifications/cancelled stops git. */
+Test(sources, silent_server_cancelled_over_mcp) {
+  silent s;
+  silent_start(&s);
+  need_git();
+  hx *d = hx_mcp_session(NO_CUDA);
+  hx_sendf(d,
+           "{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"tools/call\",\"params\":{\"name\":"
+           "\"install_skill\",\"arguments\":{\"from\":\"http://127.0.0.1:%d/x.git\"}}}",
+           s.port);
+  hx_msleep(300);
+  hx_ping(d);
+  hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+             "{\"requestId\":30}}");
+  cr_assert(silent_hung_up(&s, 5000), "git still holds its connection after the cancel");
+  hx_ping(d);
+  hx_finish(d, 0);
+  silent_stop(&s);
+}
+
 /* The client goes away while a fetch hangs: the daemon cancels it after its grace period and
  * exits, rather than wait for the server. */
 Test(sources, silent_server_does_not_hold_the_exit) {
