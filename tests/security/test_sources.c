@@ -424,14 +424,22 @@ typedef struct silent {
 
 static void *silent_accept(void *arg) {
   silent *s = arg;
-  s->cfd = accept(s->lfd, NULL, NULL); /* and never answer */
+  __atomic_store_n(&s->cfd, accept(s->lfd, NULL, NULL), __ATOMIC_SEQ_CST); /* never answered */
   return NULL;
+}
+
+/* Wait until git has connected (the fetch is under way, beside the queue). */
+static void silent_wait_connected(silent *s) {
+  for (int waited = 0; __atomic_load_n(&s->cfd, __ATOMIC_SEQ_CST) < 0; waited += 50) {
+    cr_assert_lt(waited, HX_TIMEOUT, "git never connected to the silent server");
+    hx_msleep(50);
+  }
 }
 
 static void silent_start(silent *s) {
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   socklen_t n = sizeof a;
-  s->cfd = -1;
+  __atomic_store_n(&s->cfd, -1, __ATOMIC_SEQ_CST);
   s->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   cr_assert_geq(s->lfd, 0);
   cr_assert_eq(bind(s->lfd, (struct sockaddr *)&a, sizeof a), 0);
@@ -443,9 +451,9 @@ static void silent_start(silent *s) {
 
 /* Whether the connection git made was closed by its end within `ms` (git was killed). */
 static bool silent_hung_up(silent *s, int ms) {
-  for (int waited = 0; s->cfd < 0 && waited < ms; waited += 50)
+  for (int waited = 0; __atomic_load_n(&s->cfd, __ATOMIC_SEQ_CST) < 0 && waited < ms; waited += 50)
     hx_msleep(50);
-  if (s->cfd < 0)
+  if (__atomic_load_n(&s->cfd, __ATOMIC_SEQ_CST) < 0)
     return false;
   struct pollfd p = {.fd = s->cfd, .events = POLLIN};
   char buf[4096];
@@ -504,7 +512,7 @@ Test(sources, silent_server_does_not_hold_the_queue_and_cancels) {
            "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"skills/install\",\"params\":"
            "{\"from\":\"http://127.0.0.1:%d/x.git\"}}",
            s.port);
-  hx_msleep(300);
+  silent_wait_connected(&s);
   answers_meanwhile(&w);
   hx_send(w.d, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":10}}");
   json_t *r = response_to(w.d, 10, 3000);
@@ -528,8 +536,7 @@ Test(sources, silent_server_fails_by_its_deadline) {
            "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"skills/install\",\"params\":"
            "{\"from\":\"http://127.0.0.1:%d/x.git\"}}",
            s.port);
-  hx_msleep(300);
-  answers_meanwhile(&w);
+  silent_wait_connected(&s);
   json_t *r = response_to(w.d, 11, 20000);
   cr_assert(r, "the install from a silent server got no answer within 20 s (deadline 2 s)");
   assert_refused_saying(r, "source/timeout", NULL);
@@ -549,7 +556,7 @@ Test(sources, silent_server_cancelled_over_mcp) {
            "{\"jsonrpc\":\"2.0\",\"id\":30,\"method\":\"tools/call\",\"params\":{\"name\":"
            "\"install_skill\",\"arguments\":{\"from\":\"http://127.0.0.1:%d/x.git\"}}}",
            s.port);
-  hx_msleep(300);
+  silent_wait_connected(&s);
   hx_ping(d);
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
              "{\"requestId\":30}}");
@@ -570,7 +577,7 @@ Test(sources, silent_server_does_not_hold_the_exit) {
            "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"skills/install\",\"params\":"
            "{\"from\":\"http://127.0.0.1:%d/x.git\"}}",
            s.port);
-  hx_msleep(300);
+  silent_wait_connected(&s);
   hx_ping(w.d);
   world_end(&w); /* stdin closed: exit 0 within HX_TIMEOUT, not when git gives up */
   cr_assert(silent_hung_up(&s, 5000), "git still holds its connection after the exit");
