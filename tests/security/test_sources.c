@@ -371,6 +371,19 @@ Test(sources, inline_git_trailing_dot) {
   inline_case(".git./config");
 }
 
+Test(sources, inline_git_trailing_space) {
+  inline_case(".git /config");
+}
+
+Test(sources, inline_git_hfs_ignorable) {
+  inline_case(".g\\u200cit/config"); /* U+200C inside: HFS+ drops it */
+}
+
+Test(sources, inline_svn_and_jj) {
+  inline_case("a/.SVN/entries");
+  inline_case(".jj/repo/config.toml");
+}
+
 /* A skill directory (the user's or a source's) holding VCS metadata installs without it. */
 Test(sources, directory_vcs_metadata_is_skipped) {
   world w = {0};
