@@ -258,13 +258,23 @@ static bool lock_writable(src_call *sc) {
   return lock != NULL;
 }
 
-static char *git_host(const upk_call *c) {
+/* The git host for owner/repo sources; an untrusted project's skills.gitHost is refused by
+ * the config's loader and said in `diags` (may be NULL) as a warning coded with its rule. */
+static char *git_host(const upk_call *c, upk_diags *diags) {
   upk_config cfg;
   char err[256];
   char *host = NULL;
   if (upk_config_load(&cfg, upk_session_workspace(c->server), NULL, err, sizeof err) == 0 &&
       cfg.git_host)
     host = upk_xstrdup(cfg.git_host);
+  json_t *r;
+  size_t i;
+  json_array_foreach(diags ? cfg.refused : NULL, i, r) {
+    const char *rule = json_string_value(json_object_get(r, "rule"));
+    upk_diags_add(diags, UPK_SEV_WARNING, rule ? rule : "trust/send", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "%s",
+                  json_string_value(json_object_get(r, "message")));
+  }
   upk_config_free(&cfg);
   return host;
 }
@@ -282,7 +292,7 @@ static bool run_parse(src_call *sc, const char *spec) {
       return false;
     }
   }
-  char err[512], *host = git_host(sc->c);
+  char err[512], *host = git_host(sc->c, &sc->diags);
   int rc =
       upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err, sizeof err);
   free(host);
@@ -612,7 +622,7 @@ static void lock_pass_start(upk_call *c, upk_index *ix, const upk_install_req *b
   p->ls = load_locked(c, ix, &p->base, &p->n);
   if (!p->ls)
     return;
-  p->host = git_host(c);
+  p->host = git_host(c, NULL);
   json_t *only = json_object_get(c->params, "names"), *nm;
   for (size_t i = 0; i < p->n; i++) {
     locked *l = &p->ls[i];
