@@ -64,6 +64,13 @@ static char *make_tmp(void) {
   return t;
 }
 
+/* An MCP session whose agent may read `dir` (the user's --agent-path: the project is theirs). */
+static hx *agent_in(const char *dir) {
+  char flag[PATH_MAX + 16];
+  snprintf(flag, sizeof flag, "--agent-path=%s", dir);
+  return hx_mcp_session(HX_ARGS(flag));
+}
+
 /* A host "compiler" at dir/tools/gcc that leaves dir/MARKER and then compiles with gcc. */
 static void plant_compiler(const char *dir) {
   char p[PATH_MAX], script[PATH_MAX * 2];
@@ -193,7 +200,7 @@ Test(kopts, project_ccbin_tools_runs_nothing_from_an_agent) {
   plant_project(dir, "[\"-ccbin\", \"tools\"]");
   snprintf(src, sizeof src, "%s/kernel_src", dir);
   plant_compiler(src);
-  hx *d = hx_mcp_session(HX_NOARGS);
+  hx *d = agent_in(dir);
   json_t *resp;
   json_t *r = tool(d, &resp, json_pack("{s:s,s:b}", "project", dir, "cache", 0));
   cr_expect(!marker(src), "the project's tools/gcc ran");
@@ -255,7 +262,7 @@ Test(kopts, trusted_project_may_name_its_host_compiler) {
   setenv("UPK_TEST_STATE_HOME", state, 1); /* the daemon reads the same store */
   char real[PATH_MAX], hex[65], err[256];
   cr_assert_eq(upk_trust_grant(dir, real, hex, err, sizeof err), 0, "%s", err);
-  hx *d = hx_mcp_session(HX_NOARGS);
+  hx *d = agent_in(dir);
   json_t *resp;
   json_t *r = tool(d, &resp, json_pack("{s:s,s:b}", "project", dir, "cache", 0));
   cr_expect(!has_code(r, "kernel/option-refused"), "a trusted project was refused: %s", hx_dump(r));
@@ -394,10 +401,12 @@ Test(kopts, include_dirs_outside_are_refused) {
   json_t *r = tool(d, &resp,
                    json_pack("{s:s,s:[s],s:b}", "source", "#include \"passwd\"\n", "includes",
                              "/etc", "cache", 0));
-  cr_expect(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+  cr_expect(!json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
   cr_expect(!strstr(hx_dump(resp), "root:"), "/etc/passwd leaked: %s", hx_dump(resp));
-  cr_expect(has_code(r, "kernel/include-outside") || has_code(r, "kernel/option-refused"), "%s",
-            hx_dump(r));
+  /* refused by the agent guard (trust/read) or, past it, by the include policy */
+  cr_expect(has_code(r, "trust/read") || has_code(r, "kernel/include-outside") ||
+                has_code(r, "kernel/option-refused"),
+            "%s", hx_dump(r));
   json_decref(resp);
   hx_ping(d);
   hx_finish(d, 0);
@@ -555,7 +564,7 @@ Test(kopts, headers_found_through_option_dirs_are_checked) {
   snprintf(src, sizeof src, "#include <x.h>\n%s", KERNEL);
   write_file(p, src, 0644);
   snprintf(inc, sizeof inc, "-I%s/sub", dir);
-  hx *d = hx_mcp_session(HX_NOARGS);
+  hx *d = agent_in(dir);
   json_t *resp;
   json_t *r = tool(
       d, &resp,
