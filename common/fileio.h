@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Read `path` whole, NUL-terminated (binary content is fine: use *len), following links: for
  * paths the user chose (the user's config, files the daemon wrote itself). Never blocks: the
  * open is non-blocking and anything but a regular file is refused before a byte is read.
@@ -85,5 +89,9 @@ int upk_write_file_via(const char *path, const char *tmp, const char *rename_fau
 /** The directory the running program's executable is in (/proc/self/exe less its last
  * component) into buf (len > 0). false, with buf "", when the link cannot be read. */
 bool upk_exe_dir(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
