@@ -231,7 +231,7 @@ int upk_read_beneath(const char *root, const char *path, size_t max, char **out,
   const char *rel = upk_beneath_rel(root, path, real, sizeof real);
   if (!rel)
     return -EXDEV;
-  int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC); /* followed: the caller's */
   if (rootfd < 0)
     return -errno;
   int rc = upk_read_beneath_at(rootfd, rel, max, out, len);
