@@ -43,11 +43,11 @@ static int grow_if_more(int fd, char **buf, size_t *cap, size_t *n, size_t max) 
  * costs nothing. A file that grows while read is capped too. */
 static int read_fd(int fd, size_t max, char **out, size_t *len) {
   struct stat st;
-  int rc = fstat(fd, &st) < 0       ? -errno
-           : S_ISDIR(st.st_mode)    ? -EISDIR
-           : !S_ISREG(st.st_mode)   ? -EINVAL
+  int rc = fstat(fd, &st) < 0         ? -errno
+           : S_ISDIR(st.st_mode)      ? -EISDIR
+           : !S_ISREG(st.st_mode)     ? -EINVAL
            : (size_t)st.st_size > max ? -EFBIG
-                                    : 0;
+                                      : 0;
   size_t cap = rc ? 0 : (size_t)st.st_size + 1, n = 0;
   char *buf = rc ? NULL : malloc(cap);
   if (!rc && !buf)

@@ -86,8 +86,8 @@ int em_read_input(ecall *c, const char *given, size_t max, char **out, size_t *l
   if (rc == -EACCES && c->agent) {
     char what[PATH_MAX + 32];
     snprintf(what, sizeof what, "reading %.300s", given);
-    int n = (int)strlen(upk_policy_refusal(why, whylen, UPK_ORIGIN_AGENT, UPK_POWER_READ, what,
-                                           NULL));
+    int n =
+        (int)strlen(upk_policy_refusal(why, whylen, UPK_ORIGIN_AGENT, UPK_POWER_READ, what, NULL));
     if (n > 0 && (size_t)n < whylen)
       snprintf(why + n, whylen - (size_t)n,
                ". An agent reads the workspace, ~/.claude/projects, ~/.codex/sessions and the "

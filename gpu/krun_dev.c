@@ -102,8 +102,9 @@ static int read_raw(upk_krun *k, const char *path, void *dst, size_t bytes, cons
   if (data && got == bytes)
     return 0;
   upk_diags_add(k->diags, UPK_SEV_ERROR, code, "upskilld-run", k->at,
-                data || err == EFBIG ? "%s: %s must hold exactly %zu bytes (raw little-endian elements)"
-                                     : "%s: cannot read %s",
+                data || err == EFBIG
+                    ? "%s: %s must hold exactly %zu bytes (raw little-endian elements)"
+                    : "%s: cannot read %s",
                 what, path, bytes);
   return -EINVAL;
 }

@@ -164,7 +164,8 @@ json_t *upk_skills_lock_read(const char *project, char *err, size_t err_len) {
   char *path = lock_path(project), *text = NULL;
   size_t len = 0;
   /* The project's own file: not a link (out of the project or not), not a FIFO, capped. */
-  int rc = project ? upk_read_beneath(project, UPK_SKILLS_LOCK_NAME, LOCK_MAX, &text, &len) : -ENOENT;
+  int rc =
+      project ? upk_read_beneath(project, UPK_SKILLS_LOCK_NAME, LOCK_MAX, &text, &len) : -ENOENT;
   json_t *lock = NULL;
   json_error_t je;
   if (rc == -ENOENT || rc == -ENOTDIR)

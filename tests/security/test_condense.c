@@ -21,7 +21,7 @@ static void teardown(void) {
 TestSuite(condense, .init = setup, .fini = teardown, .timeout = 240);
 
 #define TRACE_MD                                                                                   \
-  "# Session\n\n## User\n\nFix the failing build in kernels/gemm.cu.\n\n## Assistant\n\n"         \
+  "# Session\n\n## User\n\nFix the failing build in kernels/gemm.cu.\n\n## Assistant\n\n"          \
   "Ran `make` and it failed: error: identifier \"blockDim\" is undefined.\n"
 
 static json_t *condense(hx *d, int id, const char *trace) {

@@ -157,7 +157,8 @@ Test(files, a_linked_directory_above_the_file_is_not_followed) {
   snprintf(refs, sizeof refs, "%s/refs", proj);
   sp_link(outside, refs);
   hx *d = sp_mcp(proj);
-  json_t *r = sp_tool(d, 1, SP_PROMPT_MS, "condense_trace", "{\"trace\":\"refs/notes.md\",\"format\":\"markdown\"}");
+  json_t *r = sp_tool(d, 1, SP_PROMPT_MS, "condense_trace",
+                      "{\"trace\":\"refs/notes.md\",\"format\":\"markdown\"}");
   cr_expect(sp_tool_failed(r), "condense_trace through refs -> %s: %s", outside, hx_dump(r));
   sp_no_marker(r, "condense_trace through a linked directory");
   json_decref(r);

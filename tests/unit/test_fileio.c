@@ -156,16 +156,16 @@ static void contract(void) {
   cr_assert_str_eq(s, "inside");
   cr_assert_eq(len, 6);
   free(s);
-  cr_assert_eq(beneath(d, at(d, "sub/f"), 100), 0);      /* absolute, spelled under the root */
+  cr_assert_eq(beneath(d, at(d, "sub/f"), 100), 0); /* absolute, spelled under the root */
   cr_assert_eq(beneath(d, "./sub//f", 100), 0);
-  cr_assert_eq(beneath(d, "link-out", 100), -ELOOP);      /* the file a link out */
-  cr_assert_eq(beneath(d, "link-in", 100), -ELOOP);       /* even one that stays inside */
-  cr_assert_eq(beneath(d, "refs/secret", 100), -ELOOP);   /* a directory link on the way */
+  cr_assert_eq(beneath(d, "link-out", 100), -ELOOP);    /* the file a link out */
+  cr_assert_eq(beneath(d, "link-in", 100), -ELOOP);     /* even one that stays inside */
+  cr_assert_eq(beneath(d, "refs/secret", 100), -ELOOP); /* a directory link on the way */
   cr_assert_eq(beneath(d, "sub-link/f", 100), -ELOOP);
-  cr_assert_eq(beneath(d, "sub/../sub/f", 100), -EXDEV);  /* no ".." */
+  cr_assert_eq(beneath(d, "sub/../sub/f", 100), -EXDEV); /* no ".." */
   cr_assert_eq(beneath(d, "../x", 100), -EXDEV);
   cr_assert_eq(beneath(d, at(out, "secret"), 100), -EXDEV); /* absolute, elsewhere */
-  cr_assert_eq(beneath(d, "fifo", 100), -EINVAL);         /* at once, never blocking */
+  cr_assert_eq(beneath(d, "fifo", 100), -EINVAL);           /* at once, never blocking */
   cr_assert_eq(beneath(d, "sub", 100), -EISDIR);
   cr_assert_eq(beneath(d, "", 100), -EISDIR);
   cr_assert_eq(beneath(d, "big", 1u << 20), -EFBIG);
