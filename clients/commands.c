@@ -252,6 +252,31 @@ const ctl_cmd ctl_commands[] = {
      0,
      NULL,
      {{0}}},
+    {"trust",
+     "[DIR]",
+     "trust a project: its config may then run programs, read your files and name hosts",
+     "DIR (default: the current directory) is recorded in your own state "
+     "($XDG_STATE_HOME/upskilld/trust.json, mode 0600) as its real path and a SHA-256 of its "
+     "upskill.config.yaml and build.toml; the daemon then applies the keys it refuses from an "
+     "untrusted project (agent commands and arguments, their environment, login files and "
+     "stripEnv, skills.gitHost, runs_dir and skills_dir outside the project). An edit to "
+     "either file lapses the trust until you trust it again. Only you can: no daemon method or "
+     "agent tool writes the store. Prints the real path, the hash and the files covered; "
+     "--list prints the trusted projects.",
+     0,
+     1,
+     NULL,
+     {{"list", 0, 'l', NULL,
+       "list the trusted projects: whether each config still matches, and since when"},
+      {0}}},
+    {"untrust",
+     "[DIR]",
+     "forget a trusted project (default: the current directory)",
+     "Its config is data again: the keys that need trust are refused, with the rule named.",
+     0,
+     1,
+     NULL,
+     {{0}}},
     {"completion",
      "SHELL",
      "print a completion script for bash, zsh or fish",

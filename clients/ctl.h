@@ -31,6 +31,9 @@ void ctl_print_json(json_t *v);
 json_t *ctl_request(ctl *c, const char *method, json_t *params);
 /** Print a failed response's error (and the diagnostics in its data). */
 void ctl_print_error(ctl *c, json_t *err);
+/** The project config's keys refused for want of trust (`configRefused` of an answer or an
+ * error's data), one warning line each on stderr. */
+void ctl_print_refused(json_t *r);
 /** The one progress line on stderr, drawn only when stderr is a terminal:
  * `title [####....]  40% detail` for a fraction in [0, 1], `title... 3 s`
  * (time so far) for a negative one. ctl_progress_done clears it. */
@@ -62,6 +65,10 @@ int ctl_report_command(ctl *c, int argc, char **argv);
 /** check-kernel --html FILE: `result` of kernel/validate with `params` as
  * HTML; asks kernel/validate again for occupancy by block size. Returns an
  * exit status. */
+/** trust [DIR] [--list], untrust [DIR] (trust_cmds.c): the user's trust store, written in this
+ * process (common/trust.h), never by the daemon. `argv[0]` is the command. Returns an exit
+ * status. */
+int ctl_trust_command(int argc, char **argv, int json);
 int ctl_kernel_html(ctl *c, json_t *params, json_t *result, const char *file);
 
 #endif

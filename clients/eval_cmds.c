@@ -196,11 +196,13 @@ static void print_eval(json_t *r) {
     printf("\nrun %s (%s)\n", id, sv(r, "runDir"));
   if (json_object_get(r, "storeError"))
     printf("warning: %s\n", sv(r, "storeError"));
+  ctl_print_refused(r);
 }
 
 static void print_generate(json_t *r) {
   json_t *a;
   size_t i;
+  ctl_print_refused(r);
   printf("%s -> %s%s\n", sv(r, "name"), sv(r, "path"),
          json_is_true(json_object_get(r, "replaced")) ? " (replaced)" : "");
   json_array_foreach(json_object_get(r, "attempts"), i, a) {

@@ -202,6 +202,15 @@ void ctl_print_error(ctl *c, json_t *err) {
   /* A refusal says why in its data: the diagnostics, file:line:col. */
   ctl_print_diags(stderr, c->diag_file,
                   json_object_get(json_object_get(err, "data"), "diagnostics"), NULL, NULL);
+  ctl_print_refused(json_object_get(err, "data"));
+}
+
+void ctl_print_refused(json_t *r) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(json_object_get(r, "configRefused"), i, x) {
+    fprintf(stderr, "warning: %s\n", json_string_value(json_object_get(x, "message")));
+  }
 }
 
 /* Send a request with a progress token; returns the result (caller decrefs) or NULL. */
@@ -269,6 +278,16 @@ static void print_status(json_t *r) {
         json_is_true(json_object_get(p, "configured")) ? "configured" : "not configured",
         str(p, "baseUrl"));
   }
+  json_t *wt = json_object_get(r, "workspaceTrust"), *k;
+  size_t i;
+  if (!wt)
+    return;
+  row("workspace trust", "%s", str(wt, "state"));
+  json_array_foreach(json_object_get(wt, "refused"), i, k) {
+    row(i ? "" : "refused keys", "%s (%s)", str(k, "key"), str(k, "rule"));
+  }
+  if (json_object_get(wt, "hint"))
+    row("", "%s", str(wt, "hint"));
 }
 
 static int run_command(ctl *c, int argc, char **argv) {
@@ -479,6 +498,8 @@ static int ctl_main(int argc, char **argv, char **args) {
     ctl_usage(stderr);
     return 2;
   }
+  if (!strcmp(cmd->name, "trust") || !strcmp(cmd->name, "untrust"))
+    return ctl_trust_command(n, args, c.json); /* the user's own process; never the daemon */
   if (cmd->local)
     return local_command(n, args);
   c.tty = isatty(2);

@@ -72,8 +72,8 @@ const char *upk_policy_refusal(char *buf, size_t len, upk_origin origin, upk_pow
     how = "to allow it, trust the project: upskillctl trust";
     break;
   case UPK_ORIGIN_AGENT:
-    how = "an agent's arguments never may; to allow it, set it in your own config "
-          "(~/.config/upskilld/config.yaml) or on the command line";
+    how = "an agent's arguments never may on their own; the user allows it on upskilld's "
+          "command line";
     break;
   default:
     how = "a skill source never may; install from a source you have reviewed with a "
@@ -189,8 +189,10 @@ upk_trust upk_trust_check(const char *dir) {
   json_t *entry = json_object_get(json_object_get(store, "projects"), real);
   const char *want = json_string_value(json_object_get(entry, "sha256"));
   upk_trust t = UPK_TRUST_NO;
-  if (want)
-    t = upk_trust_hash(real, hex) == 0 && !strcmp(hex, want) ? UPK_TRUST_YES : UPK_TRUST_CHANGED;
+  /* A config that cannot be hashed now (a link, a FIFO, too big) is not trusted at all: NO,
+   * not CHANGED, as it could never have been trusted in that state. */
+  if (want && upk_trust_hash(real, hex) == 0)
+    t = !strcmp(hex, want) ? UPK_TRUST_YES : UPK_TRUST_CHANGED;
   json_decref(store);
   return t;
 }

@@ -66,7 +66,8 @@ typedef enum upk_trust {
 } upk_trust;
 
 /** The standing of the project at `dir` (made real first). Reads the store and the project's
- * config files (never through a link, never blocking on a FIFO). Anything unreadable: NO. */
+ * config files (never through a link, never blocking on a FIFO). Anything unreadable (the store,
+ * or a config file that is a link, a FIFO or too big): NO. */
 upk_trust upk_trust_check(const char *dir);
 
 /** The store's path into buf: $XDG_STATE_HOME/upskilld/trust.json, else

@@ -2,6 +2,7 @@
  * handler checks params on the loop, reads what it needs on the thread pool
  * (configuration, the skill, its tests, a trace, the runs directory), and
  * hands the work to eval_service / gen_service, answering from the loop. */
+#include "daemon/guard.h"
 #include "daemon/eval_methods.h"
 
 #include <errno.h>
@@ -245,6 +246,9 @@ static void after_load(uv_work_t *w, int status) {
   if (status)
     em_fail(c, UPK_RPC_INTERNAL_ERROR, "the work was not run: %s", uv_strerror(status));
   if (c->code) {
+    if (json_array_size(c->cfg.refused) && !c->data)
+      c->data = json_object();
+    em_config_note(c, c->data); /* why the project's own settings were not used */
     upk_job_fail_data(c->job, c->code, c->data, "%s", c->err);
     c->data = NULL;
     em_free(c);
@@ -400,10 +404,16 @@ static void eval_progress(void *arg, size_t done, size_t total, const char *msg)
   upk_job_progress(c->job, (double)done, (double)total, msg);
 }
 
+void em_config_note(const ecall *c, json_t *obj) {
+  if (json_is_object(obj) && json_array_size(c->cfg.refused))
+    json_object_set(obj, "configRefused", c->cfg.refused);
+}
+
 json_t *em_eval_result(ecall *c, const upk_eval_outcome *o) {
   json_t *r = json_deep_copy(o->summary);
   if (!r)
     return NULL;
+  em_config_note(c, r);
   json_object_set_new(r, "runId", json_string(o->run_id));
   json_object_set_new(r, "runDir", o->run_dir ? json_string(o->run_dir) : json_null());
   if (o->store_error)
@@ -572,6 +582,16 @@ static void eval_handler(upk_job *job, json_t *params) {
     return;
   }
   const char *skill = json_string_value(json_object_get(params, "skill"));
+  static const char *const paths[] = {"tests", "baselineSkill"};
+  for (size_t i = 0; i < 2; i++) { /* an agent reads only in its places (guard.h) */
+    const char *p = json_string_value(json_object_get(params, paths[i]));
+    char what[32];
+    snprintf(what, sizeof what, "params.%s", paths[i]);
+    if (p && !upk_guard_path(job, p, false, what))
+      return;
+  }
+  if (skill && strchr(skill, '/') && !upk_guard_path(job, skill, false, "params.skill"))
+    return;
   eval_find *f = skill && !strchr(skill, '/') ? upk_xcalloc(1, sizeof *f) : NULL;
   if (!f) {
     em_start(job, params, eval_load, eval_run);

@@ -83,6 +83,9 @@ unsigned em_max_parallel(const ecall *c);
 /* The agent fields of one trial's result entry (added to `o`). */
 void em_trial_agent_json(json_t *o, const upk_eval_trial *t);
 
+/* The project config's keys refused for want of trust (models/config.h c->cfg.refused) as
+ * `configRefused` in `obj` (an answer or an error's data), when there are any. */
+void em_config_note(const ecall *c, json_t *obj);
 /* skills/eval's result for an outcome: its summary, run id and dir, every trial. New reference;
  * NULL on ENOMEM. */
 json_t *em_eval_result(ecall *c, const upk_eval_outcome *o);

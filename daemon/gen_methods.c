@@ -10,6 +10,7 @@
 #include "skills/agents.h"
 #include "skills/eval/condense.h"
 #include "common/diag_json.h"
+#include "daemon/guard.h"
 #include "daemon/eval_methods_int.h"
 #include "skills/fsutil.h"
 #include "protocol/jsonrpc.h"
@@ -68,6 +69,7 @@ static void gen_progress(void *arg, const char *stage, double done, double total
 static void gen_done(void *arg, int code, const char *message, json_t *result) {
   ecall *c = arg;
   c->gen = NULL;
+  em_config_note(c, result);
   if (!code && c->trig) {
     tr_after_generate(c, result);
     return;
@@ -134,6 +136,19 @@ static int check_gen(upk_job *job, json_t *params) {
     if (!upk_agent_find(json_string_value(v)))
       return em_bad(job, "params.install.agents: unknown agent");
   }
+  /* An agent reads and writes in its places, and installs into the user's own skill
+   * directories only with the user's --agent-allow=user-skills (guard.h). */
+  const char *from = json_string_value(json_object_get(params, "from"));
+  const char *output = json_string_value(json_object_get(params, "output"));
+  const char *scope = json_string_value(json_object_get(inst, "scope"));
+  if (from && !upk_guard_path(job, from, false, "params.from"))
+    return -1;
+  if (output && !upk_guard_path(job, output, true, "params.output"))
+    return -1;
+  if (scope && !strcmp(scope, "user") &&
+      !upk_guard_allow(job, UPK_AGENT_ALLOW_USER_SKILLS,
+                       "install.scope 'user' (the skill directories every project of yours reads)"))
+    return -1;
   return 0;
 }
 
@@ -283,8 +298,11 @@ static void condense_reply(ecall *c) {
 /* The table checked budget's range and format's name. */
 void upk_condense_handler(upk_job *job, json_t *params) {
   bool has_trace = json_object_get(params, "trace"), has_text = json_object_get(params, "text");
+  const char *trace = json_string_value(json_object_get(params, "trace"));
   if (has_trace == has_text)
     em_bad(job, "params: give either trace (a file) or text (the trace itself)");
+  else if (trace && !upk_guard_path(job, trace, false, "params.trace"))
+    return;
   else
     em_start(job, params, condense_load, condense_reply);
 }

@@ -17,6 +17,7 @@
 #include "daemon/kernel_service.h"
 #include "gpu/runspec.h"
 #include "daemon/tool_results.h"
+#include "daemon/guard.h"
 #include "daemon/workers.h"
 
 enum {
@@ -211,7 +212,38 @@ static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
   return copy;
 }
 
+/* An agent's paths stay in its places, and a PyTorch reference (Python it names, run on the
+ * host) needs the user's --agent-allow=python (guard.h). False once the job has failed. */
+static bool guarded(upk_job *job, json_t *params) {
+  static const char *const one[] = {"path", "project"};
+  for (size_t i = 0; i < 2; i++) {
+    const char *p = json_string_value(json_object_get(params, one[i]));
+    char what[32];
+    snprintf(what, sizeof what, "params.%s", one[i]);
+    if (p && !upk_guard_path(job, p, false, what))
+      return false;
+  }
+  json_t *x;
+  size_t i;
+  json_array_foreach(json_object_get(params, "includes"), i, x) {
+    if (!upk_guard_path(job, json_string_value(x), false, "params.includes"))
+      return false;
+  }
+  json_t *py = json_object_get(json_object_get(json_object_get(params, "run"), "reference"),
+                               "pytorch");
+  if (!py)
+    return true;
+  if (!upk_guard_allow(job, UPK_AGENT_ALLOW_PYTHON, "run.reference.pytorch (Python on the host)"))
+    return false;
+  const char *path = json_string_value(json_object_get(py, "path"));
+  const char *project = json_string_value(json_object_get(py, "project"));
+  return (!path || upk_guard_path(job, path, false, "run.reference.pytorch.path")) &&
+         (!project || upk_guard_path(job, project, false, "run.reference.pytorch.project"));
+}
+
 static void validate_handler(upk_job *job, json_t *params) {
+  if (!guarded(job, params))
+    return;
   json_t *src = json_object_get(params, "source");
   if (src && json_string_length(src) > SOURCE_CAP) {
     too_large(job, json_string_length(src));

@@ -12,6 +12,7 @@
 
 #include "common/log.h"
 #include "common/xalloc.h"
+#include "daemon/guard.h"
 #include "daemon/server.h"
 #include "upk_config.h"
 
@@ -35,6 +36,10 @@ static void usage(FILE *f) {
         "                          (default $UPSKILLD_WORKER_SERVER_IDLE, else 600)\n"
         "  --python=PATH           python3 with torch for PyTorch references of kernel runs\n"
         "                          (default $UPSKILLD_PYTHON, else python3 from PATH)\n"
+        "  --agent-allow=LIST      powers agents (MCP sessions) get beyond reading and writing\n"
+        "                          in the workspace: python (run a kernel's PyTorch reference),\n"
+        "                          user-skills (install into your own skill directories)\n"
+        "  --agent-path=DIR        a directory agents may also read and write (repeatable)\n"
         "  --shutdown-grace=S      how long shutdown, EOF and SIGTERM wait for requests in flight\n"
         "                          before cancelling them with an error (default 30; 0: at once)\n"
         "  --log-file=PATH         also append logs to PATH\n"
@@ -98,6 +103,8 @@ enum {
   OPT_WSIDLE,
   OPT_PYTHON,
   OPT_GRACE,
+  OPT_AGENT_ALLOW,
+  OPT_AGENT_PATH,
   OPT_LOG,
   OPT_TEST,
   OPT_VER
@@ -114,6 +121,8 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       {"worker-command", required_argument, 0, OPT_WCMD},
       {"worker-server-idle", required_argument, 0, OPT_WSIDLE},
       {"python", required_argument, 0, OPT_PYTHON},
+      {"agent-allow", required_argument, 0, OPT_AGENT_ALLOW},
+      {"agent-path", required_argument, 0, OPT_AGENT_PATH},
       {"shutdown-grace", required_argument, 0, OPT_GRACE},
       {"log-file", required_argument, 0, OPT_LOG},
       {"test-methods", no_argument, 0, OPT_TEST},
@@ -157,6 +166,24 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
       break;
     case OPT_PYTHON:
       o->python = optarg;
+      break;
+    case OPT_AGENT_ALLOW: {
+      char bad[64];
+      if (upk_guard_parse_allow(optarg, &o->agent_allow, bad, sizeof bad)) {
+        fprintf(stderr, "upskilld: --agent-allow: unknown power '%s' (python, user-skills)\n",
+                bad);
+        return 2;
+      }
+      break;
+    }
+    case OPT_AGENT_PATH:
+      if (optarg[0] != '/') {
+        fprintf(stderr, "upskilld: --agent-path: '%s' is not an absolute path\n", optarg);
+        return 2;
+      }
+      o->agent_paths =
+          upk_xreallocarray(o->agent_paths, o->n_agent_paths + 1, sizeof *o->agent_paths);
+      o->agent_paths[o->n_agent_paths++] = optarg;
       break;
     case OPT_GRACE:
       if (parse_seconds(optarg, &o->shutdown_grace_ms)) {
@@ -226,8 +253,10 @@ int main(int argc, char **argv) {
                       .shutdown_grace_ms = DEFAULT_SHUTDOWN_GRACE_MS};
   const char *log_file = NULL;
   int rc = parse_args(argc, argv, &opts, &log_file);
-  if (rc >= 0)
+  if (rc >= 0) {
+    free(opts.agent_paths);
     return rc;
+  }
   if (log_file && upk_log_open_file(log_file) < 0)
     upk_warn("cannot open log file %s: %s", log_file, strerror(errno));
 
@@ -258,5 +287,6 @@ int main(int argc, char **argv) {
     uv_loop_close(&loop);
   }
   upk_log_close_file();
+  free(opts.agent_paths);
   return code;
 }

@@ -27,6 +27,11 @@ typedef struct upk_options {
   /* How long shutdown, EOF and SIGTERM wait for requests in flight before cancelling them
    * with an error (--shutdown-grace). */
   unsigned shutdown_grace_ms;
+  /* What agents (MCP sessions) may do beyond their places (daemon/guard.h): --agent-allow's
+   * powers (UPK_AGENT_ALLOW_*) and --agent-path's directories (borrowed from argv). */
+  unsigned agent_allow;
+  const char **agent_paths;
+  size_t n_agent_paths;
 } upk_options;
 
 typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_state;

@@ -17,6 +17,7 @@
 #include "daemon/jobs.h"
 #include "common/log.h"
 #include "skills/prompt.h"
+#include "daemon/guard.h"
 #include "daemon/skills_call.h"
 #include "daemon/skills_methods.h"
 #include "daemon/skills_service.h"
@@ -136,6 +137,8 @@ static void validate_handler(upk_job *job, json_t *params) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params: give exactly one of path or text");
     return;
   }
+  if (path && !upk_guard_path(job, json_string_value(path), false, "params.path"))
+    return;
   upk_call_start(job, params, do_validate);
 }
 
@@ -440,8 +443,19 @@ static void do_install(upk_call *c, upk_index *ix) {
 }
 
 /* The table checked from's shape and scope's value. */
+/* An agent installs from the places it may read, into the project unless the user's
+ * --agent-allow=user-skills lets it reach the user's own skill directories (guard.h). */
+static bool install_guarded(upk_job *job, json_t *params, const upk_param *spec) {
+  const char *from = json_string_value(json_object_get(params, "from"));
+  if (from && !upk_guard_source(job, from, "params.from"))
+    return false;
+  return strcmp(upk_param_str(params, spec, "scope"), "user") ||
+         upk_guard_allow(job, UPK_AGENT_ALLOW_USER_SKILLS,
+                         "scope 'user' (the skill directories every project of yours reads)");
+}
+
 static void install_handler(upk_job *job, json_t *params) {
-  if (check_agents(job, params))
+  if (install_guarded(job, params, install_params) && check_agents(job, params))
     upk_call_start(job, params, do_install);
 }
 
@@ -491,6 +505,8 @@ static void do_audit(upk_call *c, upk_index *ix) {
 }
 
 static void audit_handler(upk_job *job, json_t *params) {
+  if (!upk_guard_source(job, json_string_value(json_object_get(params, "from")), "params.from"))
+    return;
   json_t *p = json_copy(params);
   json_object_set_new(p, "auditOnly", json_true());
   upk_call_start(job, p, do_audit);
@@ -539,7 +555,7 @@ static void check_handler(upk_job *job, json_t *params) {
 }
 
 static void remove_handler(upk_job *job, json_t *params) {
-  if (check_agents(job, params))
+  if (install_guarded(job, params, remove_params) && check_agents(job, params))
     upk_call_start(job, params, do_remove);
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "common/trust.h"
 #include "models/config.h"
 #include "daemon/jobs.h"
 #include "daemon/kernel_service.h"
@@ -22,12 +23,42 @@ typedef struct status_work {
   char cuda_path[512];
   upk_cuda_toolkit toolkit;
   upk_cuda_driver driver;
+  char *workspace; /* copied on the loop; NULL: none */
+  json_t *trust;   /* the workspace's standing, built on the thread pool */
 } status_work;
+
+/* The workspace's standing with the user (common/trust.h) and the keys of its
+ * upskill.config.yaml refused for want of it: what an eval or generate there would skip. */
+static json_t *workspace_trust(const char *ws) {
+  upk_config cfg;
+  char err[512] = "";
+  int rc = upk_config_load(&cfg, ws, NULL, err, sizeof err);
+  upk_trust t = cfg.trust >= 0 ? (upk_trust)cfg.trust : upk_trust_check(ws);
+  const char *state = t == UPK_TRUST_YES       ? "trusted"
+                      : t == UPK_TRUST_CHANGED ? "changed"
+                                               : "untrusted";
+  json_t *j = json_pack("{s:s,s:s,s:O}", "path", ws, "state", state, "refused", cfg.refused);
+  if (t != UPK_TRUST_YES)
+    json_object_set_new(j, "hint",
+                        json_sprintf("%sreview %s/upskill.config.yaml and build.toml, then "
+                                     "run upskillctl trust %s to let them run programs, read "
+                                     "your files or name hosts",
+                                     t == UPK_TRUST_CHANGED ? "its config changed since you "
+                                                              "trusted it: "
+                                                            : "",
+                                     ws, ws));
+  if (rc)
+    json_object_set_new(j, "configError", json_string(err));
+  upk_config_free(&cfg);
+  return j;
+}
 
 static void probe(uv_work_t *req) {
   status_work *w = req->data;
   upk_cuda_toolkit_probe(w->cuda_path, &w->toolkit);
   upk_cuda_driver_probe(&w->driver);
+  if (w->workspace)
+    w->trust = workspace_trust(w->workspace);
 }
 
 static json_t *toolkit_json(const upk_cuda_toolkit *t) {
@@ -95,6 +126,8 @@ static json_t *status_json(upk_server *s, const status_work *w) {
   json_object_set_new(r, "kernels", upk_kernels_status(s));
   json_object_set_new(r, "skills", upk_skills_status(s));
   json_object_set_new(r, "providers", providers_json());
+  if (w->trust)
+    json_object_set(r, "workspaceTrust", w->trust);
   json_object_set_new(
       r, "libraries",
       json_pack("{s:s,s:s}", "libuv", uv_version_string(), "jansson", JANSSON_VERSION));
@@ -108,6 +141,8 @@ static void probed(uv_work_t *req, int status) {
     upk_job_fail(job, -32800, "cancelled");
   else
     upk_job_reply(job, status_json(job->server, w));
+  json_decref(w->trust);
+  free(w->workspace);
   free(w);
 }
 
@@ -122,10 +157,13 @@ void upk_status_handler(upk_job *job, json_t *params) {
   w->req.data = w;
   snprintf(w->cuda_path, sizeof w->cuda_path, "%s",
            upk_cuda_default_path(upk_session_options(job->server)->cuda_path));
+  const char *ws = upk_session_workspace(job->server);
+  w->workspace = ws ? upk_xstrdup(ws) : NULL;
   upk_job_on_cancel(job, status_cancel, w);
   int rc = uv_queue_work(upk_session_loop(job->server), &w->req, probe, probed);
   if (rc) {
     upk_job_fail(job, -32603, "cannot queue work: %s", uv_strerror(rc));
+    free(w->workspace);
     free(w);
   }
 }

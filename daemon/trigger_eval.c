@@ -210,6 +210,7 @@ static void finish(ecall *c) {
     r = t->generated;
     t->generated = NULL;
   }
+  em_config_note(c, r);
   r ? upk_job_reply(c->job, r) : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
   em_free(c);
 }

@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #include "common/fileio.h"
+#include "common/log.h"
+#include "common/trust.h"
 #include "common/xalloc.h"
 
 const upk_provider_def upk_provider_defs[] = {
@@ -69,18 +72,48 @@ static json_t *plain_scalar(const char *s) {
   return json_string(s);
 }
 
-static json_t *node_json(yaml_document_t *doc, yaml_node_t *n, int depth, int *budget) {
-  if (!n || depth > YAML_MAX_DEPTH || --*budget < 0)
+enum { YAML_MAX_KEYS = 1000 }; /* in one mapping: upskill's settings are a few dozen */
+
+/* Why a document was refused, for the caller's "LINE:COL: problem". */
+typedef struct yaml_why {
+  char text[200];
+  yaml_mark_t mark;
+} yaml_why;
+
+static json_t *refuse_node(yaml_why *why, yaml_node_t *n, const char *fmt, const char *arg) {
+  snprintf(why->text, sizeof why->text, fmt, arg);
+  why->mark = n->start_mark;
+  return NULL;
+}
+
+/* A scalar's text as libyaml decoded it: NULL when it holds a NUL ("\0" escaped, or a raw NUL
+ * byte), which a C string would silently cut ("ab\0c" read as "ab"). */
+static const char *scalar_text(yaml_node_t *n, yaml_why *why) {
+  const char *v = (const char *)n->data.scalar.value;
+  if (strlen(v) != n->data.scalar.length) {
+    refuse_node(why, n, "a value holds a NUL character (\\0): refused%s", "");
     return NULL;
+  }
+  return v;
+}
+
+static json_t *node_json(yaml_document_t *doc, yaml_node_t *n, int depth, int *budget,
+                         yaml_why *why) {
+  if (!n)
+    return NULL;
+  if (depth > YAML_MAX_DEPTH || --*budget < 0)
+    return refuse_node(why, n, "nested too deeply or too large%s", "");
   if (n->type == YAML_SCALAR_NODE) {
-    const char *v = (const char *)n->data.scalar.value;
+    const char *v = scalar_text(n, why);
+    if (!v)
+      return NULL;
     return n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? plain_scalar(v) : json_string(v);
   }
   if (n->type == YAML_SEQUENCE_NODE) {
     json_t *a = json_array();
     for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
          it++) {
-      json_t *v = node_json(doc, yaml_document_get_node(doc, *it), depth + 1, budget);
+      json_t *v = node_json(doc, yaml_document_get_node(doc, *it), depth + 1, budget, why);
       if (!v || json_array_append_new(a, v)) {
         json_decref(a);
         return NULL;
@@ -90,16 +123,20 @@ static json_t *node_json(yaml_document_t *doc, yaml_node_t *n, int depth, int *b
   }
   if (n->type != YAML_MAPPING_NODE)
     return NULL;
-  json_t *o = json_object();
+  if (n->data.mapping.pairs.top - n->data.mapping.pairs.start > YAML_MAX_KEYS)
+    return refuse_node(why, n, "more than %s keys in one mapping", "1000");
+  json_t *o = json_object(); /* jansson hashes its keys: a duplicate is found in O(1) */
   for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
     yaml_node_t *k = yaml_document_get_node(doc, p->key);
-    json_t *v = node_json(doc, yaml_document_get_node(doc, p->value), depth + 1, budget);
-    if (!k || k->type != YAML_SCALAR_NODE || !v) { /* a mapping or sequence as a key */
-      json_decref(v);
-      json_decref(o);
-      return NULL;
-    }
-    if (json_object_set_new(o, (const char *)k->data.scalar.value, v)) {
+    const char *key = NULL;
+    json_t *v = NULL;
+    if (!k || k->type != YAML_SCALAR_NODE)
+      refuse_node(why, k ? k : n, "a non-scalar mapping key (keys must be text)%s", "");
+    else if ((key = scalar_text(k, why)) && json_object_get(o, key))
+      refuse_node(why, k, "duplicate key '%.100s'", key);
+    else if (key)
+      v = node_json(doc, yaml_document_get_node(doc, p->value), depth + 1, budget, why);
+    if (!v || json_object_set_new(o, key, v)) {
       json_decref(o);
       return NULL;
     }
@@ -110,6 +147,14 @@ static json_t *node_json(yaml_document_t *doc, yaml_node_t *n, int depth, int *b
 json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen) {
   yaml_parser_t parser;
   yaml_document_t doc;
+  const char *nul = memchr(text, 0, len);
+  if (nul) { /* libyaml's "control characters are not allowed" would not say which */
+    size_t line = 1, col = 1;
+    for (const char *c = text; c < nul; c++)
+      *c == '\n' ? (line++, col = 1) : col++;
+    snprintf(err, errlen, "%zu:%zu: a NUL byte (\\0): refused", line, col);
+    return NULL;
+  }
   if (!yaml_parser_initialize(&parser)) {
     snprintf(err, errlen, "out of memory");
     return NULL;
@@ -124,9 +169,10 @@ json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen)
   }
   yaml_node_t *root = yaml_document_get_root_node(&doc);
   int budget = YAML_MAX_NODES;
-  out = root ? node_json(&doc, root, 0, &budget) : json_object(); /* empty file: no settings */
+  yaml_why why = {.text = "nested too deeply, too large, or a non-scalar mapping key"};
+  out = root ? node_json(&doc, root, 0, &budget, &why) : json_object(); /* empty: no settings */
   if (!out)
-    snprintf(err, errlen, "1:1: nested too deeply, too large, or a non-scalar mapping key");
+    snprintf(err, errlen, "%zu:%zu: %s", why.mark.line + 1, why.mark.column + 1, why.text);
   yaml_document_delete(&doc);
   yaml_parser_delete(&parser);
   return out;
@@ -149,6 +195,8 @@ void upk_config_defaults(upk_config *c) {
   c->retry_backoff_ms = 500;
   c->sources = json_array();
   c->agents = json_object();
+  c->trust = -1;
+  c->refused = json_array();
 }
 
 void upk_config_free(upk_config *c) {
@@ -162,6 +210,7 @@ void upk_config_free(upk_config *c) {
   json_decref(c->model_aliases);
   json_decref(c->agents);
   json_decref(c->sources);
+  json_decref(c->refused);
   memset(c, 0, sizeof *c);
 }
 
@@ -297,6 +346,136 @@ int upk_config_apply(upk_config *c, const json_t *layer, const char *where, char
   return 0;
 }
 
+/* ---- the project layer: data unless the user trusts the project ------------------------- */
+
+/* A project's upskill.config.yaml is a cloned repository's word. The keys below would let it
+ * run a program, read the user's files, write outside the project or send the user's
+ * credentials to a host it names; they take effect only when upk_trust_check() says YES.
+ * Otherwise each is taken out of the layer before it is applied (the user's own value stays),
+ * and recorded in c->refused with the rule and `upskillctl trust DIR` (docs/security.md). */
+typedef struct gate {
+  upk_config *c;
+  const char *path, *dir;
+  upk_trust trust;
+} gate;
+
+static void refuse_key(gate *g, const char *key, upk_power power) {
+  char what[PATH_MAX + 256], msg[2048];
+  snprintf(what, sizeof what, "%s: %s", g->path, key);
+  upk_policy_refusal(msg, sizeof msg, UPK_ORIGIN_WORKSPACE, power, what, g->dir);
+  if (g->trust == UPK_TRUST_CHANGED) {
+    size_t n = strlen(msg);
+    snprintf(msg + n, sizeof msg - n,
+             " (you trusted this project once, but its config changed since: review it, then "
+             "trust it again)");
+  }
+  json_array_append_new(g->c->refused, json_pack("{s:s,s:s,s:s}", "key", key, "rule",
+                                                 upk_power_rule(power), "message", msg));
+  upk_log(UPK_LOG_INFO, "%s", msg); /* the answers and upskilld/status carry it */
+}
+
+/* An agent's environment variable: one that names a host sends the user's key there (trust/send);
+ * any other can run code (PATH, LD_PRELOAD, NODE_OPTIONS, HOME, ...: trust/run). */
+static upk_power env_power(const char *name) {
+  static const char *const sends[] = {"URL", "HOST", "PROXY", "ENDPOINT", "DOMAIN", "SERVER", NULL};
+  for (size_t i = 0; sends[i]; i++)
+    if (strcasestr(name, sends[i])) /* http_proxy too */
+      return UPK_POWER_SEND;
+  return UPK_POWER_RUN;
+}
+
+/* agents.NAME.{command,modelArgs,env,loginFiles,stripEnv}; output, skillsDir (written beneath the
+ * run's workspace, never through a link) and timeoutMs are data. */
+static void gate_agents(gate *g, json_t *agents) {
+  static const struct {
+    const char *key;
+    upk_power power;
+  } keys[] = {
+      {"command", UPK_POWER_RUN},      /* the program the project names */
+      {"modelArgs", UPK_POWER_RUN},    /* its arguments: hooks, MCP servers, sandbox off */
+      {"loginFiles", UPK_POWER_READ},  /* the user's files copied into the run */
+      {"stripEnv", UPK_POWER_SEND},    /* given, the API key stays beside a copied login */
+  };
+  const char *name;
+  json_t *def;
+  char key[512];
+  json_object_foreach(agents, name, def) {
+    if (!json_is_object(def))
+      continue; /* upk_config_apply says what is wrong with it */
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+      if (json_object_get(def, keys[i].key)) {
+        snprintf(key, sizeof key, "agents.%s.%s", name, keys[i].key);
+        refuse_key(g, key, keys[i].power);
+        json_object_del(def, keys[i].key);
+      }
+    json_t *env = json_object_get(def, "env");
+    if (!env)
+      continue;
+    const char *var;
+    json_t *val;
+    if (!json_is_object(env) || !json_object_size(env)) {
+      snprintf(key, sizeof key, "agents.%s.env", name);
+      refuse_key(g, key, UPK_POWER_RUN);
+    }
+    json_object_foreach(env, var, val) {
+      (void)val;
+      snprintf(key, sizeof key, "agents.%s.env.%s", name, var);
+      refuse_key(g, key, env_power(var));
+    }
+    json_object_del(def, "env");
+  }
+}
+
+/* Whether `rel`, a directory the project names for the daemon to write, leaves the project:
+ * absolute, ~, a `..` step, or a link on the way (it could point anywhere). */
+static bool leaves_project(const char *dir, const char *rel) {
+  if (rel[0] == '/' || rel[0] == '~')
+    return true;
+  char path[PATH_MAX];
+  int n = snprintf(path, sizeof path, "%s/", dir);
+  if (n < 0 || (size_t)n >= sizeof path)
+    return true;
+  for (const char *p = rel; *p;) {
+    const char *e = strchrnul(p, '/');
+    size_t len = (size_t)(e - p);
+    if (len == 2 && !strncmp(p, "..", 2))
+      return true;
+    if (len && !(len == 1 && *p == '.')) {
+      if ((size_t)n + len + 2 >= sizeof path)
+        return true;
+      memcpy(path + n, p, len);
+      n += (int)len;
+      path[n] = '\0';
+      struct stat st;
+      if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return true;
+      path[n++] = '/';
+      path[n] = '\0';
+    }
+    p = *e ? e + 1 : e;
+  }
+  return false;
+}
+
+static void gate_layer(gate *g, json_t *layer) {
+  json_t *agents = json_object_get(layer, "agents");
+  if (json_is_object(agents))
+    gate_agents(g, agents);
+  json_t *skills = json_object_get(layer, "skills");
+  if (json_is_object(skills) && json_object_get(skills, "gitHost")) {
+    refuse_key(g, "skills.gitHost", UPK_POWER_SEND); /* git and its credential helpers ask it */
+    json_object_del(skills, "gitHost");
+  }
+  static const char *const dirs[] = {"runs_dir", "skills_dir", NULL};
+  for (size_t i = 0; dirs[i]; i++) {
+    const char *v = json_string_value(json_object_get(layer, dirs[i]));
+    if (v && leaves_project(g->dir, v)) {
+      refuse_key(g, dirs[i], UPK_POWER_WRITE);
+      json_object_del(layer, dirs[i]);
+    }
+  }
+}
+
 /* Read a whole small file; 1 when absent, 0 when read, else a negative errno. Through the one
  * reader (common/fileio.h): a FIFO is refused, not waited on; the size is capped first. */
 static int slurp(const char *path, char **out, size_t *len) {
@@ -306,7 +485,8 @@ static int slurp(const char *path, char **out, size_t *len) {
   return errno == ENOENT || errno == ENOTDIR ? 1 : -errno;
 }
 
-static int load_file(upk_config *c, const char *path, char *err, size_t errlen) {
+static int load_file(upk_config *c, const char *path, const char *project_dir, char *err,
+                     size_t errlen) {
   char *text = NULL, yerr[256];
   size_t len = 0;
   int rc = slurp(path, &text, &len);
@@ -322,6 +502,12 @@ static int load_file(upk_config *c, const char *path, char *err, size_t errlen) 
     snprintf(err, errlen, "%s:%s", path, yerr);
     return -EINVAL;
   }
+  if (project_dir) { /* the project's layer: judged against the user's trust store */
+    gate g = {c, path, project_dir, upk_trust_check(project_dir)};
+    c->trust = (int)g.trust;
+    if (g.trust != UPK_TRUST_YES && json_is_object(layer))
+      gate_layer(&g, layer);
+  }
   rc = json_is_null(layer) ? 0 : upk_config_apply(c, layer, path, err, errlen);
   json_decref(layer);
   if (!rc)
@@ -336,11 +522,11 @@ static int load_files(upk_config *c, const char *project_dir, char *err, size_t 
   if (xdg || home) {
     snprintf(path, sizeof path, "%s%s/upskilld/config.yaml", xdg ? xdg : home,
              xdg ? "" : "/.config");
-    rc = load_file(c, path, err, errlen);
+    rc = load_file(c, path, NULL, err, errlen);
   }
   if (!rc && project_dir) {
     snprintf(path, sizeof path, "%s/upskill.config.yaml", project_dir);
-    rc = load_file(c, path, err, errlen);
+    rc = load_file(c, path, project_dir, err, errlen);
   }
   return rc;
 }

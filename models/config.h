@@ -53,12 +53,21 @@ typedef struct upk_config {
   int max_attempts;             /* tries per completion; default 4 */
   long retry_backoff_ms;        /* first retry delay before jitter; default 500 */
   json_t *sources;              /* array of the files that were read */
+  /* The project layer's standing (common/trust.h upk_trust), or -1 when there was no project
+   * config to judge; and the keys it set that were refused because the project is not trusted:
+   * [{key, rule, message}], in the order met (docs/security.md, "Project config"). */
+  int trust;
+  json_t *refused;
 } upk_config;
 
 /** Fill `c` with the defaults only. */
 void upk_config_defaults(upk_config *c);
-/** Load every layer. `project_dir` and `init_options` may be NULL. Missing files
- * are skipped; an unreadable or malformed file, or a value of the wrong type, is
+/** Load every layer. `project_dir` and `init_options` may be NULL. The project's layer is data
+ * until the user trusts the project (common/trust.h upk_trust_check): untrusted or changed, its
+ * agents.*.command, modelArgs, env, loginFiles and stripEnv, skills.gitHost, and runs_dir or
+ * skills_dir leaving the project are refused (left out, the rest applied) and listed in
+ * c->refused; c->trust says the standing. The user's file and `init_options` are the user's
+ * own: never gated. Missing files are skipped; an unreadable or malformed file, or a value of the wrong type, is
  * an error (-EINVAL, or the errno) with "PATH:LINE: what" in `err`. Reads files:
  * call it off the loop. On error `c` holds the defaults and nothing to free
  * beyond upk_config_free. */

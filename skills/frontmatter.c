@@ -15,6 +15,9 @@
 
 enum { MAX_DEPTH = 64, MAX_REPAIRS = 32 };
 
+#define UPK_STR_(x) #x
+#define UPK_STR(x) UPK_STR_(x)
+
 static const char COLON_PROBLEM[] = "mapping values are not allowed in this context";
 
 static void node_free(fm_node *n) {
@@ -58,8 +61,7 @@ static int add_issue(fm_doc *doc, fm_issue_kind kind, yaml_mark_t m) {
 }
 
 static int add_kid(fm_node *parent, fm_node *kid) {
-  fm_node **p = upk_xrealloc(parent->kids, (parent->n + 1) * sizeof *p);
-  parent->kids = p;
+  UPK_GROW(parent->kids, parent->cap, parent->n + 1);
   parent->kids[parent->n++] = kid;
   return 0;
 }
@@ -78,7 +80,11 @@ typedef struct {
   anchor *anchors;
   size_t n_anchors;
   int docs;
+  size_t nodes;
 } builder;
+
+/* on_event's answers besides 0 and -ENOMEM: why the document is refused. */
+enum { EV_MORE_DOCS = 1, EV_TOO_DEEP, EV_NUL, EV_TOO_MANY_KEYS, EV_TOO_LARGE };
 
 static fm_node *new_node(fm_kind kind, const yaml_event_t *ev) {
   fm_node *n = upk_xcalloc(1, sizeof *n);
@@ -106,17 +112,30 @@ static const char *resolve_alias(builder *b, const char *name) {
 /* Hang a finished or opened node under the current container (or make it the
  * root). A second root means a second document, which strictyaml refuses. */
 static int attach(builder *b, fm_node *n) {
-  if (b->depth > 0)
-    return add_kid(b->stack[b->depth - 1], n);
+  if (++b->nodes > FM_MAX_NODES) {
+    node_free(n);
+    return EV_TOO_LARGE;
+  }
+  if (b->depth > 0) {
+    fm_node *parent = b->stack[b->depth - 1];
+    if (parent->kind == FM_MAP && parent->n >= 2 * FM_MAX_KEYS) {
+      node_free(n);
+      return EV_TOO_MANY_KEYS;
+    }
+    return add_kid(parent, n);
+  }
   if (b->doc->root) {
     node_free(n);
-    return 1;
+    return EV_MORE_DOCS;
   }
   b->doc->root = n;
   return 0;
 }
 
 static int on_scalar(builder *b, const yaml_event_t *ev) {
+  /* libyaml gives the decoded length: a "\0" escape would cut the C string short */
+  if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length))
+    return EV_NUL;
   fm_node *n = new_node(FM_SCALAR, ev);
   if (!n)
     return -ENOMEM;
@@ -161,7 +180,7 @@ static int on_open(builder *b, const yaml_event_t *ev, fm_kind kind) {
   const yaml_char_t *anch =
       kind == FM_MAP ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
   if (b->depth == MAX_DEPTH)
-    return 2;
+    return EV_TOO_DEEP;
   fm_node *n = new_node(kind, ev);
   if (!n)
     return -ENOMEM;
@@ -196,7 +215,7 @@ static int on_event(builder *b, const yaml_event_t *ev) {
     b->depth--;
     return 0;
   case YAML_DOCUMENT_START_EVENT:
-    return ++b->docs > 1 ? 1 : 0;
+    return ++b->docs > 1 ? EV_MORE_DOCS : 0;
   default:
     return 0;
   }
@@ -234,10 +253,16 @@ static int parse_once(const char *yaml, size_t len, fm_doc *doc) {
     }
     int r = on_event(&b, &ev);
     bool done = ev.type == YAML_STREAM_END_EVENT;
-    if (r == 1)
-      set_problem(doc, "expected a single document, found more than one", pos_of(ev.start_mark));
-    else if (r == 2)
-      set_problem(doc, "nesting too deep", pos_of(ev.start_mark));
+    static const char *const why[] = {
+        [EV_MORE_DOCS] = "expected a single document, found more than one",
+        [EV_TOO_DEEP] = "nesting too deep",
+        [EV_NUL] = "a value holds a NUL character (\\0), which would cut it short: refused",
+        [EV_TOO_MANY_KEYS] = "more than " UPK_STR(FM_MAX_KEYS) " keys in one mapping: refused "
+                             "(a skill's frontmatter has a handful of fields)",
+        [EV_TOO_LARGE] = "more than " UPK_STR(FM_MAX_NODES) " values: refused",
+    };
+    if (r > 0)
+      set_problem(doc, why[r], pos_of(ev.start_mark));
     yaml_event_delete(&ev);
     if (r < 0)
       rc = r;
@@ -470,6 +495,18 @@ static void reset_tree(fm_doc *doc) {
 
 int fm_parse(const char *yaml, size_t len, fm_doc *doc) {
   memset(doc, 0, sizeof *doc);
+  const char *nul = memchr(yaml, 0, len);
+  if (nul) { /* libyaml would say "control characters are not allowed" */
+    int line = 0, col = 0;
+    for (const char *c = yaml; c < nul; c++)
+      if (*c == '\n')
+        line++, col = 0;
+      else
+        col += ((unsigned char)*c & 0xC0) != 0x80;
+    set_problem(doc, "a NUL byte (\\0), which would cut a value short: refused",
+                (fm_pos){line, col});
+    return 0;
+  }
   char *cur = NULL;
   const char *text = yaml;
   int rc = parse_once(text, len, doc);

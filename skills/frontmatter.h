@@ -22,8 +22,13 @@ typedef struct fm_node {
   bool flow;  /* a flow mapping or sequence: [a, b] or {a: b} */
   fm_pos start, end;
   struct fm_node **kids; /* maps: key, value, key, value, ... */
-  size_t n;
+  size_t n, cap;
 } fm_node;
+
+/** The most keys one mapping may hold, and nodes one document: the Agent Skills frontmatter
+ * has a handful of fields; more is refused with a clear problem, never parsed for minutes. */
+#define FM_MAX_KEYS 1000
+#define FM_MAX_NODES 20000
 
 /** What strictyaml (skills-ref) rejects but other YAML loaders accept. */
 typedef enum { FM_ISSUE_FLOW, FM_ISSUE_TAG, FM_ISSUE_ANCHOR, FM_ISSUE_ALIAS } fm_issue_kind;
@@ -52,9 +57,10 @@ typedef struct fm_doc {
   size_t n_repairs;
 } fm_doc;
 
-/** Parse YAML text (valid UTF-8). Returns 0, or -ENOMEM. Syntax errors set
- * doc->failed; `mapping values are not allowed` errors on a `key: value`
- * line are retried with the value single-quoted (recorded in repairs). */
+/** Parse YAML text (valid UTF-8). Returns 0, or -ENOMEM. Syntax errors set doc->failed, and
+ * so do a NUL byte or a scalar that decodes to one (YAML's "\0"), more than FM_MAX_KEYS keys in
+ * a mapping and more than FM_MAX_NODES nodes; `mapping values are not allowed` errors on a
+ * `key: value` line are retried with the value single-quoted (recorded in repairs). */
 int fm_parse(const char *yaml, size_t len, fm_doc *doc);
 void fm_doc_free(fm_doc *doc);
 /** The value for `key` in a mapping (the last one when duplicated), or NULL. */

@@ -14,6 +14,7 @@
 #include "skills/meta.h"
 #include "skills/skill_internal.h"
 #include "skills/unicode.h"
+#include "common/map.h"
 #include "common/xalloc.h"
 
 upk_range upk_skill_whole_file(void) {
@@ -125,7 +126,13 @@ static int prepare(parser *p, const char *text, size_t len, bool *bom) {
     rc = issue(p, UPK_SEV_ERROR, "skill/bom", upk_range_line(0, 0, 3),
                "SKILL.md starts with a UTF-8 byte order mark, so skills-ref reports \"SKILL.md "
                "must start with YAML frontmatter (---)\": save it as UTF-8 without BOM");
-  if (!rc && bad) {
+  if (!rc && bad && !first_byte) { /* a NUL would cut a value short wherever it is read */
+    int line = upk_lm_line(&p->lm, first), col = upk_lm_col(&p->lm, first);
+    rc = issue(p, UPK_SEV_ERROR, "skill/invalid-utf8", upk_range_line(line, col, col + 1),
+               "SKILL.md holds a NUL byte (\\0) at line %d, column %d (%zu bad byte%s): refused; "
+               "remove it",
+               line + 1, col + 1, bad, bad == 1 ? "" : "s");
+  } else if (!rc && bad) {
     int line = upk_lm_line(&p->lm, first), col = upk_lm_col(&p->lm, first);
     rc = issue(p, UPK_SEV_ERROR, "skill/invalid-utf8", upk_range_line(line, col, col + 1),
                "SKILL.md is not valid UTF-8: byte 0x%02X at line %d, column %d (%zu bad byte%s, "
@@ -332,11 +339,10 @@ static char *scalar_dup(const fm_node *map, const char *key, bool *oom) {
   return r;
 }
 
-static int add_field(parser *p, const fm_node *k, const fm_node *v) {
+/* `seen` holds the keys so far: a duplicate is found by hash, not by a search per key. */
+static int add_field(parser *p, upk_map *seen, const fm_node *k, const fm_node *v) {
   upk_skill *s = p->s;
-  for (size_t i = 0; i < s->n_fields; i++) {
-    if (strcmp(s->fields[i].key, k->text) != 0)
-      continue;
+  if (upk_map_get(seen, k->text)) {
     int line, col;
     upk_range r = fm_point(p, k->start, &line, &col);
     r.end_col = fm_range(p, k->start, k->end).end_col;
@@ -345,8 +351,8 @@ static int add_field(parser *p, const fm_node *k, const fm_node *v) {
               "one is used",
               line, col, k->text))
       return -ENOMEM;
-    break;
   }
+  upk_map_set(seen, k->text, (void *)k);
   upk_skill_field *f = upk_xrealloc(s->fields, (s->n_fields + 1) * sizeof *f);
   s->fields = f;
   f = &s->fields[s->n_fields++];
@@ -390,7 +396,9 @@ static int type_warnings(parser *p, const fm_node *root) {
 
 static int take_fields(parser *p, const fm_node *root) {
   upk_skill *s = p->s;
-  for (size_t i = 0; i + 1 < root->n; i += 2) {
+  upk_map seen = {0};
+  int frc = 0;
+  for (size_t i = 0; !frc && i + 1 < root->n; i += 2) {
     const fm_node *k = root->kids[i];
     if (k->kind != FM_SCALAR) {
       int line, col;
@@ -399,12 +407,14 @@ static int take_fields(parser *p, const fm_node *root) {
                 "Invalid YAML in frontmatter (line %d, column %d): keys must be plain text; "
                 "this one is ignored",
                 line, col))
-        return -ENOMEM;
+        frc = -ENOMEM;
       continue;
     }
-    if (add_field(p, k, root->kids[i + 1]))
-      return -ENOMEM;
+    frc = add_field(p, &seen, k, root->kids[i + 1]) ? -ENOMEM : 0;
   }
+  upk_map_clear(&seen);
+  if (frc)
+    return frc;
   bool oom = false;
   s->name = scalar_dup(root, "name", &oom);
   s->description = scalar_dup(root, "description", &oom);

@@ -160,6 +160,10 @@ agents:
       ANTHROPIC_BASE_URL: srv.url, ANTHROPIC_API_KEY: 'sk-dummy', CLAUDE_CODE_MAX_RETRIES: '1',
       GENERIC_BASE_URL: grader.url + '/generic/v1',
     };
+    // The project's agents (commands) are this test's own: trusted as a user would trust them
+    // (docs/security.md, "Project config"); untrusted, they would be refused.
+    const trusted = spawnSync(ctl, ['trust', join(box, 'proj')], { env, encoding: 'utf8' });
+    assert.equal(trusted.status, 0, trusted.stderr);
   });
   // The agents leave nothing outside their run: no marker a sandbox would plant in /tmp.
   const planted = ['.git', '.agents', '.codex', '.aws', '.claude'].map((n) => join(tmpdir(), n));

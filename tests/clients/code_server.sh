@@ -92,6 +92,11 @@ cuda_tree "$tmp/tree"
 mkdir -p "$tmp/tree/proj/.claude/skills/demo"
 printf -- '---\nname: Demo-Skill\ndescription: %s\n---\n# Demo\n\nSteps.\n' \
   "$(printf 'Use when testing. %.0s' $(seq 60))" >"$tmp/tree/proj/.claude/skills/demo/SKILL.md"
+# A cloned kernel-builder project inside the folder whose build.toml names a host compiler it
+# ships (issue 44): opening its .cu must run nothing and show the refusal.
+. "$root/tests/security/editor/hostile_project.sh"
+hostile_project "$tmp/tree/proj/evil" "$tmp/RAN"
+export UPK_MARKER="$tmp/RAN"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 code_server --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
   --disable-getting-started-override "$tmp/tree/proj" >"$tmp/cs.log" 2>&1 &

@@ -1,6 +1,7 @@
 // Real VS Code (code-server) with the packaged extension, driven as a user would with Debian's
 // Chromium through puppeteer-core: the folder opened untrusted (Restricted Mode), a squiggle on
-// the right line, lenses, a lens click showing the kernel table, the quick fix, lenses kept
+// the right line, lenses, a lens click showing the kernel table, the quick fix, an untrusted
+// project's host compiler refused (nothing runs), lenses kept
 // (stale) through a typo, and the status bar when upskilld.path is wrong. Prints TAP.
 // Usage: node code_server_test.js URL FOLDER SETTINGS_JSON BAD_PATH [SHOTS_DIR]
 // (SETTINGS_JSON: the user settings file, read back when a check fails)
@@ -172,6 +173,21 @@ async function main() {
     await key(page, 'Control+z');
     const fresh = await until(async () => (await lenses(page)).find((t) => /^heavy: \d+ regs/.test(t)), 60000);
     check('the typo undone: the figures are current again', fresh, JSON.stringify(await lenses(page)));
+
+    // An untrusted kernel-builder project whose build.toml names a host compiler it ships
+    // (code_server.sh plants it): opening its .cu runs nothing, and the Problems panel says why.
+    await openFile(page, 'evil_k.cu');
+    await key(page, 'Control+Shift+m');
+    const refused = await until(async () => {
+      const rows = await texts(page, '.markers-panel .monaco-list-row');
+      return rows.find((r) => r.includes('-ccbin') && r.includes('upskillctl trust'));
+    }, 90000);
+    check('an untrusted project\'s build.toml -ccbin: refused in Problems (naming the rule and upskillctl trust), nothing ran',
+      refused && /trust\/run/.test(refused) && !fs.existsSync(process.env.UPK_MARKER),
+      JSON.stringify({ refused, rows: await texts(page, '.markers-panel .monaco-list-row').catch((e) => String(e)),
+        ran: fs.existsSync(process.env.UPK_MARKER) }));
+    await shot(page, 'vscode-untrusted-project');
+    await key(page, 'Control+Shift+m');
 
     // SKILL.md: VS Code checks its frontmatter itself (language `skill`); the extension leaves
     // what it reports to it and adds only what it does not check (here: a description over

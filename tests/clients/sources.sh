@@ -88,6 +88,8 @@ gitd=$!
 for _ in $(seq 50); do git ls-remote "git://127.0.0.1:$port/acme/skills" >/dev/null 2>&1 && break; sleep 0.1; done
 mkdir -p "$tmp/proj" && cd "$tmp/proj" && g init -q .
 printf 'skills:\n  gitHost: git://127.0.0.1:%s\n' "$port" >upskill.config.yaml
+# A project's gitHost takes effect only once the user trusts the project (docs/security.md).
+"$ctl" trust . >/dev/null
 
 run install acme/skills --list
 check "install SOURCE --list: the skills an owner/repo holds, from the configured git host" \
@@ -166,6 +168,7 @@ check "restore --frozen with drift: refused, names the skill, nothing placed, th
   'rc 1 && said lock/drift && said "pdf from" && [[ ! -e .claude ]] && cmp -s skills-lock.json "$tmp/lock.drift"'
 python3 -c 'import json; p="skills-lock.json"; d=json.load(open(p)); d["version"]=2; open(p,"w").write(json.dumps(d))'
 cp skills-lock.json "$tmp/lock.v2"
+"$ctl" trust . >/dev/null # a fresh clone is a project of its own: its gitHost needs trust too
 run install acme/skills --skill docx
 check "a lock file of a newer version: a clear error, nothing installed, the file unchanged" \
   'rc 1 && grep -q "version 2, written by a newer tool" "$tmp/e" && [[ ! -e .claude ]] && cmp -s skills-lock.json "$tmp/lock.v2"'
@@ -192,6 +195,7 @@ if [[ -n $anthropics ]]; then
   mkdir -p "$tmp/srv/anthropics" && g clone -q --bare "$anthropics" "$tmp/srv/anthropics/skills.git"
   git -C "$tmp/srv/anthropics/skills.git" config uploadpack.allowReachableSHA1InWant true
   mkdir -p "$tmp/pub" && cd "$tmp/pub" && g init -q . && cp "$tmp/proj/upskill.config.yaml" .
+  "$ctl" trust . >/dev/null
   run install anthropics/skills --skill pdf
   check "the real anthropics/skills: --skill pdf installed for every default agent" \
     'rc 0 && [[ -f .claude/skills/pdf/SKILL.md && -f .agents/skills/pdf/forms.md ]]'
