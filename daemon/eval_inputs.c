@@ -15,6 +15,8 @@
 
 #include "daemon/eval_methods.h"
 #include "daemon/eval_methods_int.h"
+#include "daemon/skills_service.h"
+#include "skills/agents.h"
 #include "common/fileio.h"
 #include "common/trust.h"
 #include "common/xalloc.h"
@@ -27,9 +29,32 @@ static char *agent_dir(const char *name, const char *dot, const char *sub) {
   return home && *home == '/' ? upk_xasprintf("%s/%s/%s", home, dot, sub) : NULL;
 }
 
-/* The roots an agent may read beneath, into a new array of strings. */
+/* The agents' own skill directories in the user's scope (as guard.c's places): a tests file
+ * may be a user skill's skill_meta.json. */
+static void add_skill_dirs(json_t *roots, const char *workspace) {
+  for (size_t i = 0; i < upk_agents_count(); i++) {
+    const upk_agent *a = upk_agent_at(i);
+    upk_resolved_dir d;
+    if (upk_agent_resolve(a, UPK_SCOPE_USER, workspace, NULL, &d) == 0) {
+      json_array_append_new(roots, json_string(d.path));
+      upk_resolved_dir_free(&d);
+    }
+    for (size_t j = 0; j < a->n_reads; j++)
+      if (upk_dirspec_scope(&a->reads[j]) == UPK_SCOPE_USER &&
+          upk_dirspec_resolve(&a->reads[j], workspace, NULL, &d) == 0) {
+        json_array_append_new(roots, json_string(d.path));
+        upk_resolved_dir_free(&d);
+      }
+  }
+  json_array_append_new(roots, json_string(upk_skills_library_dir()));
+}
+
+/* The roots an agent may read beneath, into a new array of strings: guard.c's places (which
+ * answered first, on the loop) as directories to read beneath, so that what the guard saw is
+ * what is read: no link swapped in since is followed. */
 static json_t *agent_roots(ecall *c) {
   json_t *roots = json_array();
+  json_array_extend(roots, c->agent_paths); /* the user's --agent-path */
   char *claude = agent_dir("CLAUDE_CONFIG_DIR", ".claude", "projects");
   char *codex = agent_dir("CODEX_HOME", ".codex", "sessions");
   /* The default runs directory only: runs_dir may come from a project's config. */
@@ -49,6 +74,7 @@ static json_t *agent_roots(ecall *c) {
       json_array_append(roots, v);
   }
   json_decref(more);
+  add_skill_dirs(roots, c->workspace);
   return roots;
 }
 
@@ -90,8 +116,9 @@ int em_read_input(ecall *c, const char *given, size_t max, char **out, size_t *l
         (int)strlen(upk_policy_refusal(why, whylen, UPK_ORIGIN_AGENT, UPK_POWER_READ, what, NULL));
     if (n > 0 && (size_t)n < whylen)
       snprintf(why + n, whylen - (size_t)n,
-               ". An agent reads the workspace, ~/.claude/projects, ~/.codex/sessions and the "
-               "runs directory; add directories with condense.allowPaths");
+               ". An agent reads only inside the workspace, the agents' skills and session logs "
+               "and the runs directory; upskilld --agent-path=DIR adds a directory, and so does "
+               "condense.allowPaths in your own config");
   } else if (rc == -ELOOP || rc == -EXDEV) {
     snprintf(why, whylen, "%.300s: not read: %s (rule trust/read)", given,
              rc == -ELOOP ? "a symbolic link is on its way, and links are not followed here"

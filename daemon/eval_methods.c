@@ -34,6 +34,7 @@
 void em_free(ecall *c) {
   json_decref(c->params);
   json_decref(c->init_options);
+  json_decref(c->agent_paths);
   json_decref(c->data);
   json_decref(c->result);
   free(c->workspace);
@@ -283,7 +284,10 @@ static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn
   c->job = job;
   c->params = json_deep_copy(params ? params : json_object());
   c->workspace = upk_session_workspace(s) ? upk_xstrdup(upk_session_workspace(s)) : NULL;
-  c->agent = job->as_tool || *upk_session_mcp_version(s); /* an MCP client is an agent */
+  c->agent = upk_guard_origin(s) == UPK_ORIGIN_AGENT; /* an MCP client: guard.h */
+  c->agent_paths = json_array();
+  for (size_t i = 0; i < upk_session_options(s)->n_agent_paths; i++)
+    json_array_append_new(c->agent_paths, json_string(upk_session_options(s)->agent_paths[i]));
   c->init_options =
       upk_session_init_options(s) ? json_deep_copy(upk_session_init_options(s)) : NULL;
   c->load = load;
