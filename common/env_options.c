@@ -76,6 +76,13 @@ static const upk_env_entry TABLE[UPK_ENV_COUNT] = {
                        "upskilld, upskilld-worker, test programs",
                        "test-only fault injection: `POINT[:N[:ACTION]]` rules separated by `,` "
                        "(`common/fault.h`, docs/testing.md)"},
+    /* A depth-1 fetch of a skills repository takes seconds; a silent server is given up
+     * sooner by git's low-speed limit (20 s below 1 KB/s over http). */
+    [UPK_ENV_FETCH_TIMEOUT] = {"UPSKILLD_FETCH_TIMEOUT", UPK_ENV_SECONDS, F(fetch_timeout), 60,
+                               3600, "60", "upskilld",
+                               "seconds one git source's fetch may take (git init, fetch and "
+                               "checkout together) before git's process group is killed, digits "
+                               "only, at most 3600; `0`: the default"},
 };
 
 static upk_env_options opts;

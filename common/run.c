@@ -64,14 +64,22 @@ static int start(const char *const *argv, const char *cwd, const char *const *ex
   return -rc;
 }
 
-/* Keep the last `cap` bytes the child writes to `fd` until it closes or the deadline. */
-static void collect(int fd, long long deadline, size_t cap, upk_run_result *res) {
+/* Keep the last `cap` bytes the child writes to `fd` until it closes, the deadline, or
+ * `cancel_fd` becomes readable. */
+static void collect(int fd, int cancel_fd, long long deadline, size_t cap, upk_run_result *res) {
   char buf[4096];
   for (;;) {
     int left = (int)(deadline - now_ms());
-    struct pollfd p = {.fd = fd, .events = POLLIN};
-    if (left <= 0 || poll(&p, 1, left) == 0) {
+    struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = cancel_fd, .events = POLLIN}};
+    int ready = left <= 0 ? 0 : poll(p, cancel_fd >= 0 ? 2 : 1, left);
+    if (ready < 0 && errno == EINTR)
+      continue;
+    if (ready == 0) {
       res->timed_out = 1;
+      return;
+    }
+    if (cancel_fd >= 0 && p[1].revents) {
+      res->cancelled = 1;
       return;
     }
     ssize_t got = read(fd, buf, sizeof buf);
@@ -94,6 +102,11 @@ static void collect(int fd, long long deadline, size_t cap, upk_run_result *res)
 
 int upk_run_program(const char *const *argv, const char *cwd, const char *const *env,
                     int timeout_ms, size_t cap, upk_run_result *res) {
+  return upk_run_program_cancellable(argv, cwd, env, timeout_ms, cap, -1, res);
+}
+
+int upk_run_program_cancellable(const char *const *argv, const char *cwd, const char *const *env,
+                                int timeout_ms, size_t cap, int cancel_fd, upk_run_result *res) {
   memset(res, 0, sizeof *res);
   int fds[2];
   res->output = upk_xmalloc(cap + 1);
@@ -110,9 +123,9 @@ int upk_run_program(const char *const *argv, const char *cwd, const char *const 
     upk_run_result_free(res);
     return rc;
   }
-  collect(fds[0], now_ms() + timeout_ms, cap, res);
+  collect(fds[0], cancel_fd, now_ms() + timeout_ms, cap, res);
   close(fds[0]);
-  if (res->timed_out)
+  if (res->timed_out || res->cancelled)
     kill(-pid, SIGKILL);
   int st = 0;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

@@ -9,6 +9,7 @@
 typedef struct upk_run_result {
   int exit_code; /* the exit status, or 128 + the signal that ended it */
   int timed_out; /* killed (its whole group) at the deadline */
+  int cancelled; /* killed (its whole group) because cancel_fd became readable */
   char *output;  /* what it printed, NUL-terminated, at most cap bytes (its tail); malloc'd */
   size_t len;
 } upk_run_result;
@@ -19,6 +20,11 @@ typedef struct upk_run_result {
  * negative errno when it could not be started. upk_run_result_free() after 0. */
 int upk_run_program(const char *const *argv, const char *cwd, const char *const *env,
                     int timeout_ms, size_t cap, upk_run_result *res);
+/** The same, also killing the child's whole group as soon as `cancel_fd` (>= 0; -1: none)
+ * becomes readable (res->cancelled): a caller on another thread writes a byte to a pipe to stop
+ * a program that waits on the network. */
+int upk_run_program_cancellable(const char *const *argv, const char *cwd, const char *const *env,
+                                int timeout_ms, size_t cap, int cancel_fd, upk_run_result *res);
 void upk_run_result_free(upk_run_result *res);
 
 #endif

@@ -1,12 +1,16 @@
 /* A skills request's trip to the skills queue and back (skills_call.h). */
 #include "daemon/skills_call.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/log.h"
 #include "daemon/skills_service.h"
 #include "common/xalloc.h"
 
@@ -43,9 +47,97 @@ static bool requeue_parked(upk_call *c, int status) {
   return false;
 }
 
+/* ---- waiting beside the queue (upk_call_then) ---- */
+
+struct upk_call_aside {
+  upk_call *c;
+  uv_thread_t thread;
+  uv_async_t async;
+  int cancel[2]; /* the wait reads [0]; a cancel writes [1] */
+};
+
+static void call_free(upk_call *c) {
+  if (c->state_free)
+    c->state_free(c->state);
+  json_decref(c->params);
+  free(c);
+}
+
+static void aside_main(void *arg) {
+  upk_call_aside *a = arg;
+  a->c->wait(a->c, a->cancel[0]);
+  uv_async_send(&a->async);
+}
+
+static void aside_closed(uv_handle_t *h) {
+  upk_call_aside *a = h->data;
+  close(a->cancel[0]);
+  close(a->cancel[1]);
+  free(a);
+}
+
+static void aside_cancel(upk_job *job) {
+  upk_call *c = job->data;
+  if (c && c->aside && write(c->aside->cancel[1], "x", 1) < 0)
+    upk_warn("cannot stop a skills request's wait: %s", strerror(errno));
+}
+
+/* The wait is over (loop): on to `next` on the queue, or finish a cancelled job. */
+static void aside_done(uv_async_t *h) {
+  upk_call_aside *a = h->data;
+  upk_call *c = a->c;
+  uv_thread_join(&a->thread);
+  upk_job_on_cancel(c->job, NULL, NULL);
+  c->aside = NULL;
+  c->wait = NULL;
+  c->fn = c->next;
+  c->next = NULL;
+  a->async.data = a;
+  uv_close((uv_handle_t *)&a->async, aside_closed);
+  if (c->job->cancelled) {
+    upk_job_fail(c->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
+    call_free(c);
+    return;
+  }
+  if (upk_skills_submit(c->server, call_work, call_done, c) == 0)
+    return;
+  upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "the skills service stopped");
+  call_free(c);
+}
+
+/* Start `c->wait` on a thread of its own; false (the call failed) when it cannot start. */
+static bool aside_start(upk_call *c) {
+  upk_call_aside *a = upk_xcalloc(1, sizeof *a);
+  a->c = c;
+  if (pipe2(a->cancel, O_CLOEXEC | O_NONBLOCK) < 0) {
+    upk_call_fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "cannot start a fetch: %s", strerror(errno));
+    free(a);
+    return false;
+  }
+  uv_async_init(upk_session_loop(c->server), &a->async, aside_done);
+  a->async.data = a;
+  c->aside = a;
+  upk_job_on_cancel(c->job, aside_cancel, c);
+  int rc = uv_thread_create(&a->thread, aside_main, a);
+  if (rc == 0)
+    return true;
+  upk_job_on_cancel(c->job, NULL, NULL);
+  c->aside = NULL;
+  uv_close((uv_handle_t *)&a->async, aside_closed);
+  upk_call_fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "cannot start a fetch: %s", uv_strerror(rc));
+  return false;
+}
+
+void upk_call_then(upk_call *c, upk_call_wait_fn wait, upk_call_fn next) {
+  c->wait = wait;
+  c->next = next;
+}
+
 static void call_done(void *arg, int status) {
   upk_call *c = arg;
   if (requeue_parked(c, status))
+    return;
+  if (!status && c->wait && !c->job->cancelled && !c->result && !c->code && aside_start(c))
     return;
   if (status == UV_ECANCELED)
     upk_job_fail(c->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
@@ -53,8 +145,7 @@ static void call_done(void *arg, int status) {
     upk_job_reply(c->job, c->result);
   else
     upk_job_fail_data(c->job, c->code ? c->code : UPK_RPC_INTERNAL_ERROR, c->data, "%s", c->err);
-  json_decref(c->params);
-  free(c);
+  call_free(c);
 }
 
 /* Queue `fn` for this job; everything it needs is in params (kept alive here). A lookup may

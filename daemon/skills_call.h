@@ -14,6 +14,10 @@
 
 typedef struct upk_call upk_call;
 typedef void (*upk_call_fn)(upk_call *c, upk_index *ix);
+/** Work that waits on the network or a child: runs on a thread of its own, beside the queue.
+ * `cancel_fd` becomes readable when the client cancels (stop the child then). */
+typedef void (*upk_call_wait_fn)(upk_call *c, int cancel_fd);
+typedef struct upk_call_aside upk_call_aside;
 
 struct upk_call {
   upk_job *job;
@@ -24,9 +28,14 @@ struct upk_call {
   int code;       /* failure: JSON-RPC code, message and optional data */
   char err[512];
   json_t *data;
-  uint64_t wait_until; /* hrtime until which it waits for the first scan (0: no wait) */
-  bool parked;         /* ran while the first scan was under way: ask again after a batch */
-  size_t done, total;  /* the first scan's progress when parked */
+  uint64_t wait_until;        /* hrtime until which it waits for the first scan (0: no wait) */
+  bool parked;                /* ran while the first scan was under way: ask again after a batch */
+  size_t done, total;         /* the first scan's progress when parked */
+  void *state;                /* the function's own, kept across upk_call_then */
+  void (*state_free)(void *); /* frees state when the call ends (may be NULL) */
+  upk_call_wait_fn wait;      /* set by upk_call_then: runs beside the queue next */
+  upk_call_fn next;           /* ... and then this, on the queue */
+  upk_call_aside *aside;      /* while `wait` runs */
 };
 
 /** Leave an error in the call (`data` stolen, may be NULL). */
@@ -41,6 +50,12 @@ void upk_call_start_waiting(upk_job *job, json_t *params, upk_call_fn fn, json_i
 /** In `fn`: true when the first scan is still under way and the call may wait for it; `fn`
  * then returns at once and runs again after the next batch of the scan. */
 bool upk_call_wait_scan(upk_call *c, upk_index *ix);
+/** In `fn`, as its last act: once `fn` returns, run `wait` on a thread of its own beside the
+ * queue (nothing that waits on the network or a child may hold the queue: every other skills
+ * request would wait behind it), then `next` on the queue. A cancel of the job makes
+ * `cancel_fd` readable for `wait`; `next` does not run after a cancel. Keep what the steps
+ * share in c->state. */
+void upk_call_then(upk_call *c, upk_call_wait_fn wait, upk_call_fn next);
 /** In `fn`: false (with the error left in the call) when the index could not be opened. */
 bool upk_call_need_index(upk_call *c, upk_index *ix);
 /** A path from a client: relative ones are relative to the workspace (malloc'd). */

@@ -1,7 +1,9 @@
 /* skills/install from a source of skills (skills/source.h): a git repository (owner/repo, a
  * URL) or a local directory holding several; listed, chosen by name or all, validated together
  * before any is placed, installed, and recorded in the project's skills-lock.json. Runs on the
- * skills queue (install.h blocks), git fetches included. */
+ * skills queue (install.h blocks), except the git fetches: they wait on the network, so they
+ * run beside the queue on a thread of their own (upk_call_then), each with its deadline
+ * (UPSKILLD_FETCH_TIMEOUT) and killed when the client cancels. */
 #include "daemon/skills_source.h"
 
 #include <errno.h>
@@ -12,6 +14,10 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include <limits.h>
+
+#include "common/env_options.h"
+#include "common/trust.h"
 #include "models/config.h"
 #include "common/diag_json.h"
 #include "skills/audit.h"
@@ -22,7 +28,11 @@
 #include "skills/validate.h"
 #include "common/xalloc.h"
 
-#define FETCH_TIMEOUT_MS 120000
+/* The deadline of one fetch (git init, fetch, checkout together). */
+static int fetch_timeout_ms(void) {
+  unsigned s = upk_env_opts()->fetch_timeout;
+  return (int)(s ? s : upk_env_opts_entry(UPK_ENV_FETCH_TIMEOUT)->def) * 1000;
+}
 
 typedef struct src_call {
   upk_call *c;
@@ -64,6 +74,11 @@ __attribute__((format(printf, 3, 4))) static void fail(src_call *sc, int code, c
   upk_call_fail(sc->c, code, data, "%s", msg);
 }
 
+/* A skill name as a client may ask for one: one plain name, never a path. */
+static bool plain_name(const char *n) {
+  return n && *n && strcmp(n, ".") && strcmp(n, "..") && !strpbrk(n, "/\\");
+}
+
 /* The skills asked for (params.skills, case-insensitive, or all), into `pick` (found order). */
 static bool choose(src_call *sc, bool *pick) {
   json_t *names = json_object_get(sc->c->params, "skills"), *n;
@@ -80,6 +95,14 @@ static bool choose(src_call *sc, bool *pick) {
   for (i = 0; i < sc->found.len; i++)
     pick[i] = all || !names;
   json_array_foreach(names, k, n) {
+    const char *nm = json_string_value(n);
+    if (!plain_name(nm)) {
+      fail(sc, UPK_RPC_INVALID_PARAMS,
+           "params.skills: '%s' is not a skill name (one plain name: no '/', '\\', '.' or "
+           "'..') (rule source/bad-path)",
+           nm ? nm : "");
+      return false;
+    }
     for (i = 0; i < sc->found.len && strcasecmp(sc->found.items[i].name, json_string_value(n));)
       i++;
     if (i == sc->found.len) {
@@ -102,6 +125,11 @@ static bool all_valid(src_call *sc, const bool *pick) {
       continue;
     upk_diags d = {0};
     upk_skill_validate_path(sc->found.items[i].dir, UPK_VALIDATE_LENIENT, &d);
+    if (!upk_source_path_clean(sc->dir, sc->found.items[i].dir, &d) &&
+        !upk_diags_count(&d, UPK_SEV_ERROR))
+      upk_diags_add(&d, UPK_SEV_ERROR, "source/symlink-outside", "upskilld-source",
+                    (upk_range){-1, 0, -1, 0}, "%s cannot be reached in the source without a link",
+                    sc->found.items[i].skill_path);
     upk_source_check_tree(sc->found.items[i].dir, sc->dir, &d);
     errors += upk_diags_count(&d, UPK_SEV_ERROR);
     upk_diags_take(&sc->diags, &d);
@@ -230,30 +258,62 @@ static bool lock_writable(src_call *sc) {
   return lock != NULL;
 }
 
-static char *git_host(const upk_call *c) {
+/* The git host for owner/repo sources; an untrusted project's skills.gitHost is refused by
+ * the config's loader and said in `diags` (may be NULL) as a warning coded with its rule. */
+static char *git_host(const upk_call *c, upk_diags *diags) {
   upk_config cfg;
   char err[256];
   char *host = NULL;
   if (upk_config_load(&cfg, upk_session_workspace(c->server), NULL, err, sizeof err) == 0 &&
       cfg.git_host)
     host = upk_xstrdup(cfg.git_host);
+  json_t *r;
+  size_t i;
+  json_array_foreach(diags ? cfg.refused : NULL, i, r) {
+    const char *rule = json_string_value(json_object_get(r, "rule"));
+    upk_diags_add(diags, UPK_SEV_WARNING, rule ? rule : "trust/send", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "%s",
+                  json_string_value(json_object_get(r, "message")));
+  }
   upk_config_free(&cfg);
   return host;
 }
 
-static void run(src_call *sc, const char *spec) {
-  char err[512], *host = git_host(sc->c);
+/* Parse the source and the names asked for; false (the call failed) when they cannot be. */
+static bool run_parse(src_call *sc, const char *spec) {
+  json_t *n;
+  size_t k;
+  json_array_foreach(json_object_get(sc->c->params, "skills"), k, n) {
+    if (!plain_name(json_string_value(n))) {
+      upk_call_fail(sc->c, UPK_RPC_INVALID_PARAMS, NULL,
+                    "params.skills: '%s' is not a skill name (one plain name: no '/', '\\', "
+                    "'.' or '..') (rule source/bad-path)",
+                    json_string_value(n) ? json_string_value(n) : "");
+      return false;
+    }
+  }
+  char err[512], *host = git_host(sc->c, &sc->diags);
   int rc =
       upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err, sizeof err);
   free(host);
-  if (rc) {
+  if (rc)
     upk_call_fail(sc->c, UPK_RPC_INVALID_PARAMS, NULL, "params.from: %s", err);
-    return;
-  }
-  rc = upk_source_fetch(&sc->src, NULL, FETCH_TIMEOUT_MS, &sc->dir, &sc->commit, &sc->diags);
+  return rc == 0;
+}
+
+/* What the source holds, then list, audit or install (on the queue, after the fetch). */
+static void run_found(src_call *sc, int rc) {
   if (!rc)
     rc = upk_source_discover(sc->dir, sc->src.subpath, &sc->found, &sc->diags);
-  if (rc) {
+  bool list = json_is_true(json_object_get(sc->c->params, "list"));
+  if (rc == -EPERM && !list) {
+    bool audit = json_is_true(json_object_get(sc->c->params, "auditOnly"));
+    fail(sc, UPK_RPC_REQUEST_FAILED,
+         "%s refused: %s has links or paths that lead outside it (diagnostics)%s",
+         audit ? "audit" : "install", sc->src.lock_source, audit ? "" : "; nothing was installed");
+    return;
+  }
+  if (rc && rc != -EPERM) {
     fail(sc, UPK_RPC_REQUEST_FAILED, "%s",
          sc->diags.len ? sc->diags.items[sc->diags.len - 1].message : "no such path in the source");
     return;
@@ -263,15 +323,13 @@ static void run(src_call *sc, const char *spec) {
          sc->src.lock_source);
     return;
   }
-  if (json_is_true(json_object_get(sc->c->params, "list"))) {
+  if (list) {
     sc->c->result = json_pack("{s:[],s:o,s:o,s:o}", "targets", "source", source_json(sc), "found",
                               found_json(sc), "diagnostics", upk_diags_json(&sc->diags));
     return;
   }
   bool *pick = upk_xcalloc(sc->found.len, sizeof *pick);
-  bool chosen = pick && choose(sc, pick); /* else the failure is in the call */
-  if (!pick)
-    upk_call_fail(sc->c, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
+  bool chosen = choose(sc, pick); /* else the failure is in the call */
   if (chosen && json_is_true(json_object_get(sc->c->params, "auditOnly")))
     audit_report(sc, pick);
   else if (chosen && all_valid(sc, pick) && audit_passes(sc, pick) && lock_writable(sc))
@@ -288,17 +346,61 @@ static void src_call_free(src_call *sc) {
   free(sc->commit);
 }
 
+/* An install or audit from a source, across its steps (upk_call_then): c->state. */
+typedef struct src_state {
+  src_call sc;
+  upk_install_req base;
+  const char *agents[32];
+  int fetched; /* the fetch's return code */
+} src_state;
+
+static void src_state_free(void *p) {
+  src_state *st = p;
+  src_call_free(&st->sc);
+  free(st);
+}
+
+/* Beside the queue: the fetch, which waits on the network. */
+static void src_fetch(upk_call *c, int cancel_fd) {
+  src_state *st = c->state;
+  st->fetched = upk_source_fetch(&st->sc.src, NULL, fetch_timeout_ms(), cancel_fd, &st->sc.dir,
+                                 &st->sc.commit, &st->sc.diags);
+}
+
+/* Back on the queue with the checkout. */
+static void src_after_fetch(upk_call *c, upk_index *ix) {
+  src_state *st = c->state;
+  st->sc.ix = ix;
+  run_found(&st->sc, st->fetched);
+}
+
+static void src_start(upk_call *c, upk_index *ix, const upk_install_req *base, const char *spec) {
+  src_state *st = upk_xcalloc(1, sizeof *st);
+  st->base = *base;
+  for (size_t i = 0; i < base->n_agents && i < 32; i++)
+    st->agents[i] = base->agents[i];
+  st->base.agents = st->agents;
+  st->sc = (src_call){.c = c, .ix = ix, .base = &st->base};
+  c->state = st;
+  c->state_free = src_state_free;
+  if (!run_parse(&st->sc, spec))
+    return;
+  if (st->sc.src.kind == UPK_SOURCE_PATH) { /* nothing to wait for */
+    st->fetched =
+        upk_source_fetch(&st->sc.src, NULL, 0, -1, &st->sc.dir, &st->sc.commit, &st->sc.diags);
+    run_found(&st->sc, st->fetched);
+  } else {
+    upk_call_then(c, src_fetch, src_after_fetch);
+  }
+}
+
 void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base, const char *spec) {
-  src_call sc = {.c = c, .ix = ix, .base = base};
-  run(&sc, spec);
-  src_call_free(&sc);
+  src_start(c, ix, base, spec);
 }
 
 void upk_audit_source(upk_call *c, upk_index *ix, const char *spec) {
   upk_install_req none = {0};
-  src_call sc = {.c = c, .ix = ix, .base = &none};
-  run(&sc, spec);
-  src_call_free(&sc);
+  src_start(c, ix, &none, spec);
 }
 
 bool upk_install_is_one_skill(const char *path, const json_t *params) {
@@ -320,15 +422,18 @@ typedef struct locked {
   char *name;
   json_t *entry;
   src_call sc;
-  long found; /* the entry's skill among sc.found; -1 when missing */
+  long found;  /* the entry's skill among sc.found; -1 when missing */
+  bool wanted; /* check: among params.names (restore: all) */
+  int rc;      /* parsing and fetching its source: 0 or a negative errno */
 } locked;
 
-/* The source an entry names, at its commit when it has one (else its ref). malloc'd. */
-static char *entry_spec(const json_t *e, const char *workspace, const char *host) {
+/* The source an entry names, at its commit when it has one and `at_commit` (else its ref).
+ * malloc'd. */
+static char *entry_spec(const json_t *e, const char *workspace, const char *host, bool at_commit) {
   const char *type = json_string_value(json_object_get(e, "sourceType"));
   const char *source = json_string_value(json_object_get(e, "source"));
   const char *url = json_string_value(json_object_get(e, "sourceUrl"));
-  const char *rev = json_string_value(json_object_get(e, "commit"));
+  const char *rev = at_commit ? json_string_value(json_object_get(e, "commit")) : NULL;
   char *spec = NULL;
   if (!rev)
     rev = json_string_value(json_object_get(e, "ref"));
@@ -357,20 +462,62 @@ static long find_entry_skill(const locked *l) {
   return -1;
 }
 
-/* Fetch what the entry names and find its skill; false with a diagnostic in sc.diags. */
-static bool locate(locked *l, const char *host) {
+/* A lock is the project's (a workspace input, docs/security.md): a source on this machine
+ * outside the project (a local path, a file:// URL) is read only for a project the user
+ * trusts (rule trust/read); false with the refusal in sc.diags. */
+static bool lock_source_allowed(locked *l, const char *workspace) {
+  const upk_source *src = &l->sc.src;
+  const char *path = src->kind == UPK_SOURCE_PATH       ? src->url
+                     : !strncmp(src->url, "file://", 7) ? src->url + 7
+                                                        : NULL;
+  char real[PATH_MAX], ws[PATH_MAX], why[1024], what[PATH_MAX + 128];
+  if (!path || !workspace)
+    return path == NULL;
+  if (!realpath(path, real))
+    snprintf(real, sizeof real, "%s", path);
+  if (!realpath(workspace, ws))
+    snprintf(ws, sizeof ws, "%s", workspace);
+  size_t n = strlen(ws);
+  if ((!strncmp(real, ws, n) && (real[n] == '/' || !real[n])) ||
+      upk_trust_check(workspace) == UPK_TRUST_YES)
+    return true;
+  snprintf(what, sizeof what, "skills-lock.json: %s names %s, outside the project,", l->name, path);
+  upk_diags_add(
+      &l->sc.diags, UPK_SEV_ERROR, "lock/outside-project", "upskilld-source",
+      (upk_range){-1, 0, -1, 0}, "%s",
+      upk_policy_refusal(why, sizeof why, UPK_ORIGIN_WORKSPACE, UPK_POWER_READ, what, workspace));
+  return false;
+}
+
+/* Parse what the entry names (at its recorded commit when `at_commit`): l->rc. On the queue. */
+static void locate_parse(locked *l, const char *host, bool at_commit) {
   src_call *sc = &l->sc;
-  char err[512], *spec = entry_spec(l->entry, upk_session_workspace(sc->c->server), host);
-  int rc = spec ? upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err,
-                                   sizeof err)
-                : -EINVAL;
-  if (rc)
+  char err[512];
+  char *spec = entry_spec(l->entry, upk_session_workspace(sc->c->server), host, at_commit);
+  l->rc = spec ? upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err,
+                                  sizeof err)
+               : -EINVAL;
+  if (l->rc)
     upk_diags_add(&sc->diags, UPK_SEV_ERROR, "lock/bad-entry", "upskilld-source",
                   (upk_range){-1, 0, -1, 0}, "skills-lock.json: %s: %s", l->name,
                   spec ? err : "no source or sourceType");
   free(spec);
-  if (!rc)
-    rc = upk_source_fetch(&sc->src, NULL, FETCH_TIMEOUT_MS, &sc->dir, &sc->commit, &sc->diags);
+  if (!l->rc && !lock_source_allowed(l, upk_session_workspace(sc->c->server)))
+    l->rc = -EPERM;
+}
+
+/* Fetch it: beside the queue (it waits on the network). */
+static void locate_fetch(locked *l, int cancel_fd) {
+  src_call *sc = &l->sc;
+  if (!l->rc)
+    l->rc = upk_source_fetch(&sc->src, NULL, fetch_timeout_ms(), cancel_fd, &sc->dir, &sc->commit,
+                             &sc->diags);
+}
+
+/* Find the entry's skill in what was fetched; false with a diagnostic in sc.diags. */
+static bool locate_find(locked *l) {
+  src_call *sc = &l->sc;
+  int rc = l->rc;
   if (!rc)
     rc = upk_source_discover(sc->dir, sc->src.subpath, &sc->found, &sc->diags);
   l->found = rc ? -1 : find_entry_skill(l);
@@ -418,16 +565,13 @@ static locked *load_locked(upk_call *c, upk_index *ix, const upk_install_req *ba
   locked *ls = upk_xcalloc(json_object_size(skills) + 1, sizeof *ls);
   *n = 0;
   json_object_foreach(skills, name, e) {
-    if (!ls)
-      break;
     locked *l = &ls[(*n)++];
     l->name = upk_xstrdup(name);
     l->entry = json_incref(e);
     l->sc = (src_call){.c = c, .ix = ix, .base = base};
+    l->wanted = true;
   }
   json_decref(lock);
-  if (!ls)
-    upk_call_fail(c, UPK_RPC_INTERNAL_ERROR, NULL, "out of memory");
   return ls;
 }
 
@@ -440,94 +584,120 @@ static void free_locked(locked *ls, size_t n) {
   free(ls);
 }
 
-/* What restore and check both work through: the lock's entries, the git host to fetch them
- * from, and the diagnostics gathered on the way. */
+/* What restore and check both work through, across their steps (c->state): the lock's
+ * entries, the git host to fetch them from, and the diagnostics gathered on the way. */
 typedef struct lock_pass {
   locked *ls;
   size_t n;
   char *host;
   upk_diags all;
+  upk_install_req base;
+  bool frozen, update;
 } lock_pass;
 
-/* false (the call failed) when the lock cannot be read. */
-static bool lock_pass_open(lock_pass *p, upk_call *c, upk_index *ix, const upk_install_req *base) {
-  *p = (lock_pass){0};
-  p->ls = load_locked(c, ix, base, &p->n);
-  if (!p->ls)
-    return false;
-  p->host = git_host(c);
-  return true;
-}
-
-static void lock_pass_close(lock_pass *p) {
+static void lock_pass_free(void *arg) {
+  lock_pass *p = arg;
   upk_diags_free(&p->all);
   free(p->host);
   free_locked(p->ls, p->n);
+  free(p);
 }
 
-void upk_restore_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool frozen) {
-  lock_pass p;
-  if (!lock_pass_open(&p, c, ix, base))
+/* Beside the queue: every wanted entry's source fetched, one after another. */
+static void lock_fetch(upk_call *c, int cancel_fd) {
+  lock_pass *p = c->state;
+  for (size_t i = 0; i < p->n; i++)
+    if (p->ls[i].wanted)
+      locate_fetch(&p->ls[i], cancel_fd);
+}
+
+/* Read the lock and parse each wanted entry's source (`at_commit`: restore's), then fetch
+ * them beside the queue and go on with `next`. */
+static void lock_pass_start(upk_call *c, upk_index *ix, const upk_install_req *base, bool at_commit,
+                            upk_call_fn next) {
+  lock_pass *p = upk_xcalloc(1, sizeof *p);
+  p->base = *base;
+  c->state = p;
+  c->state_free = lock_pass_free;
+  p->ls = load_locked(c, ix, &p->base, &p->n);
+  if (!p->ls)
     return;
-  bool ok = true;
-  for (size_t i = 0; i < p.n; i++) { /* everything fetched and checked before anything moves */
-    ok &= locate(&p.ls[i], p.host) && (!frozen || same_hash(&p.ls[i]));
-    upk_diags_take(&p.all, &p.ls[i].sc.diags);
+  p->host = git_host(c, NULL);
+  json_t *only = json_object_get(c->params, "names"), *nm;
+  for (size_t i = 0; i < p->n; i++) {
+    locked *l = &p->ls[i];
+    size_t k;
+    l->wanted = !only || at_commit;
+    json_array_foreach(only, k, nm) l->wanted |= !strcasecmp(json_string_value(nm), l->name);
+    if (l->wanted)
+      locate_parse(l, p->host, at_commit);
+  }
+  upk_call_then(c, lock_fetch, next);
+}
+
+static void restore_after_fetch(upk_call *c, upk_index *ix) {
+  lock_pass *p = c->state;
+  bool ok = true, frozen = p->frozen;
+  for (size_t i = 0; i < p->n; i++) { /* everything fetched and checked before anything moves */
+    p->ls[i].sc.ix = ix;
+    ok &= locate_find(&p->ls[i]) && (!frozen || same_hash(&p->ls[i]));
+    upk_diags_take(&p->all, &p->ls[i].sc.diags);
   }
   json_t *restored = json_array();
-  for (size_t i = 0; ok && i < p.n; i++) {
-    p.ls[i].sc.keep_lock = frozen;
-    p.ls[i].sc.installed = json_array();
-    ok = install_one(&p.ls[i].sc, &p.ls[i].sc.found.items[p.ls[i].found]) == 0;
-    json_array_extend(restored, p.ls[i].sc.installed);
-    upk_diags_take(&p.all, &p.ls[i].sc.diags);
+  for (size_t i = 0; ok && i < p->n; i++) {
+    p->ls[i].sc.keep_lock = frozen;
+    p->ls[i].sc.installed = json_array();
+    ok = install_one(&p->ls[i].sc, &p->ls[i].sc.found.items[p->ls[i].found]) == 0;
+    json_array_extend(restored, p->ls[i].sc.installed);
+    upk_diags_take(&p->all, &p->ls[i].sc.diags);
   }
   if (ok)
-    c->result = json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&p.all));
+    c->result =
+        json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&p->all));
   else
     upk_call_fail(
         c, UPK_RPC_REQUEST_FAILED,
-        json_pack("{s:o,s:o}", "diagnostics", upk_diags_json(&p.all), "restored", restored),
+        json_pack("{s:o,s:o}", "diagnostics", upk_diags_json(&p->all), "restored", restored),
         "restore%s: %s", frozen ? " --frozen refused" : " failed",
-        p.all.len ? p.all.items[p.all.len - 1].message : "see diagnostics");
-  lock_pass_close(&p);
+        p->all.len ? p->all.items[p->all.len - 1].message : "see diagnostics");
+}
+
+void upk_restore_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool frozen) {
+  lock_pass_start(c, ix, base, true, restore_after_fetch);
+  if (c->state)
+    ((lock_pass *)c->state)->frozen = frozen;
 }
 
 /* What each lock entry's source holds now (at its ref, not its recorded commit): outdated when
  * the skill hashes otherwise than the lock says, as the skills CLI decides. With `update`, the
  * outdated are installed again and their entries rewritten. */
-void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool update) {
-  lock_pass p;
-  if (!lock_pass_open(&p, c, ix, base))
-    return;
+static void check_after_fetch(upk_call *c, upk_index *ix) {
+  lock_pass *p = c->state;
   json_t *out = json_array();
-  json_t *only = json_object_get(c->params, "names"), *nm;
-  for (size_t i = 0; i < p.n; i++) {
-    locked *l = &p.ls[i];
-    size_t k;
-    bool wanted = !only;
-    json_array_foreach(only, k, nm) wanted |= !strcasecmp(json_string_value(nm), l->name);
-    if (!wanted)
+  for (size_t i = 0; i < p->n; i++) {
+    locked *l = &p->ls[i];
+    if (!l->wanted)
       continue;
-    json_t *recorded = l->entry;
-    l->entry = json_deep_copy(recorded);
-    json_object_del(l->entry, "commit");
+    l->sc.ix = ix;
     char hex[65];
-    bool located = locate(l, p.host), outdated = located && !hash_matches(l, hex);
-    json_decref(l->entry);
-    l->entry = recorded;
+    bool located = locate_find(l), outdated = located && !hash_matches(l, hex);
     json_t *row = json_pack("{s:s,s:s?,s:s*,s:s*,s:b}", "name", l->name, "source",
-                            json_string_value(json_object_get(recorded, "source")), "commit",
-                            json_string_value(json_object_get(recorded, "commit")), "latest",
+                            json_string_value(json_object_get(l->entry, "source")), "commit",
+                            json_string_value(json_object_get(l->entry, "commit")), "latest",
                             l->sc.commit, "outdated", outdated);
-    if (outdated && update) {
+    if (outdated && p->update) {
       l->sc.installed = json_array();
       json_object_set_new(row, "updated",
                           json_boolean(install_one(&l->sc, &l->sc.found.items[l->found]) == 0));
     }
     json_array_append_new(out, row);
-    upk_diags_take(&p.all, &l->sc.diags);
+    upk_diags_take(&p->all, &l->sc.diags);
   }
-  c->result = json_pack("{s:o,s:o}", "skills", out, "diagnostics", upk_diags_json(&p.all));
-  lock_pass_close(&p);
+  c->result = json_pack("{s:o,s:o}", "skills", out, "diagnostics", upk_diags_json(&p->all));
+}
+
+void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool update) {
+  lock_pass_start(c, ix, base, false, check_after_fetch);
+  if (c->state)
+    ((lock_pass *)c->state)->update = update;
 }

@@ -1,5 +1,8 @@
 /** skills/install from a source of skills: a git repository or a directory holding several
- * (skills/source.h). Runs on the skills queue, as the rest of install. */
+ * (skills/source.h). Called on the skills queue, as the rest of install; a git fetch waits on
+ * the network, so it runs beside the queue (upk_call_then) with its deadline and the job's
+ * cancel, and the rest (discover, validate, audit, place, lock) comes back to the queue. Each
+ * function leaves the result (or the error) in the call, now or after its fetch. */
 #ifndef UPK_SKILLS_SOURCE_H
 #define UPK_SKILLS_SOURCE_H
 

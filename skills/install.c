@@ -18,6 +18,7 @@
 #include "skills/install_root.h"
 #include "skills/skill.h"
 #include "skills/validate.h"
+#include "skills/vcs.h"
 #include "common/xalloc.h"
 
 int upk_install_test_no_exchange;
@@ -206,6 +207,46 @@ static int load_inline(job *j, char **name) {
   return rc < 0 ? rc : j->source ? 0 : -ENOMEM;
 }
 
+/* No VCS metadata goes into a skill (vcs.h): inline files naming it are refused; a tree read
+ * from a directory drops it, with one warning for each place it was found. */
+static int drop_vcs(job *j) {
+  upk_tree *t = &j->tree;
+  size_t kept = 0;
+  char last[512] = "";
+  for (size_t i = 0; i < t->n; i++) {
+    upk_tree_file *f = &t->files[i];
+    size_t len;
+    const char *bad = upk_vcs_in_path(f->rel, &len);
+    if (!bad) {
+      t->files[kept++] = *f;
+      continue;
+    }
+    int upto = (int)(bad - f->rel + len);
+    if (j->inline_src) {
+      upk_fs_diag(&j->res->diags, UPK_SEV_ERROR, "install/vcs-metadata", NULL,
+                  "'%s' puts version-control metadata ('%.*s') into the skill; refused: a "
+                  "skill never carries .git, .hg or the like (git would run what their config "
+                  "names in the project)",
+                  f->rel, (int)len, bad);
+      for (size_t k = i; k < t->n; k++) /* keep the tree whole for upk_tree_free */
+        t->files[kept++] = t->files[k];
+      t->n = kept;
+      return -EINVAL;
+    }
+    bool same = upto < (int)sizeof last && !strncmp(last, f->rel, (size_t)upto) && !last[upto];
+    if (!same) {
+      snprintf(last, sizeof last, "%.*s", upto, f->rel);
+      upk_fs_diag(&j->res->diags, UPK_SEV_WARNING, "install/vcs-skipped", NULL,
+                  "'%s' is version-control metadata: not copied into the skill", last);
+    }
+    t->bytes -= f->len;
+    free(f->rel);
+    free(f->data);
+  }
+  t->n = kept;
+  return 0;
+}
+
 /* Validate, load the files, name and hash the skill. */
 static int prepare(job *j) {
   const upk_install_req *rq = j->req;
@@ -219,6 +260,9 @@ static int prepare(job *j) {
   }
   rc = rq->from_path ? load_from_path(j, &name) : load_inline(j, &name);
   j->res->name = name;
+  if (rc < 0)
+    return rc;
+  rc = drop_vcs(j);
   if (rc < 0)
     return rc;
   if (!upk_install_name_ok(name)) {

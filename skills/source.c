@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/fnv1a.h"
@@ -84,6 +85,67 @@ static char *cut_ref(char *s, bool at_too) {
     return NULL;
   *h = '\0';
   return h[1] ? upk_xstrdup(h + 1) : NULL;
+}
+
+/* Why `path` (a path inside a repository, from a source the user or a lock names) may not be
+ * used: NULL when every component is a plain name. Refused: absolute, '..' or '.' components,
+ * empty ones ('a//b'), a backslash (a separator elsewhere), a NUL-free string being given. */
+static const char *subpath_problem(const char *path) {
+  if (path[0] == '/')
+    return "is absolute";
+  if (strchr(path, '\\'))
+    return "has a backslash";
+  for (const char *p = path; *p;) {
+    size_t n = strcspn(p, "/");
+    if (n == 0)
+      return "has an empty component ('//')";
+    if (n == 2 && !strncmp(p, "..", 2))
+      return "has a '..' component";
+    if (n == 1 && *p == '.')
+      return "has a '.' component";
+    p += n;
+    if (*p == '/')
+      p++;
+  }
+  return NULL;
+}
+
+/* One component of a URL's path, percent-decoded enough to see a dot: "%2e" is '.'. */
+static bool url_dots(const char *p, size_t n) {
+  size_t dots = 0;
+  for (size_t i = 0; i < n;) {
+    if (p[i] == '.') {
+      i++;
+    } else if (n - i >= 3 && p[i] == '%' && p[i + 1] == '2' &&
+               (p[i + 2] == 'e' || p[i + 2] == 'E')) {
+      i += 3;
+    } else {
+      return false;
+    }
+    dots++;
+  }
+  return dots == 1 || dots == 2;
+}
+
+/* Why a git URL's path may not be used (a '.' or '..' component, a backslash), or NULL. */
+static const char *url_problem(const char *url) {
+  const char *path = strstr(url, "://");
+  path = path ? strchr(path + 3, '/') : strchr(url, ':'); /* scp-like git@host:path */
+  if (!path)
+    return NULL;
+  if (strchr(path, '\\'))
+    return "has a backslash";
+  for (const char *p = path; *p;) {
+    while (*p == '/' || *p == ':')
+      p++;
+    size_t n = strcspn(p, "/?#");
+    if (n && url_dots(p, n))
+      return "has a '.' or '..' component";
+    p += n;
+    if (*p == '?' || *p == '#')
+      break;
+  }
+  return NULL;
 }
 
 static void trim_slashes(char *p) {
@@ -196,7 +258,17 @@ int upk_source_parse(const char *spec, const char *git_host, const char *cwd, up
   else
     rc = -EINVAL;
   free(s);
-  if (rc == -EINVAL)
+  const char *why = NULL;
+  if (!rc && (why = subpath_problem(out->subpath)))
+    snprintf(err, err_len,
+             "the path '%s' inside the repository %s; a source's path names a directory of the "
+             "repository with plain names (rule source/bad-path)",
+             out->subpath, why);
+  else if (!rc && (why = url_problem(out->url)))
+    snprintf(err, err_len, "the git URL '%s' %s (rule source/bad-path)", out->url, why);
+  if (why)
+    rc = -EINVAL;
+  else if (rc == -EINVAL)
     snprintf(err, err_len,
              "'%s' is neither a directory nor a git source (owner/repo[/path][@ref], a git URL)",
              spec);
@@ -246,42 +318,98 @@ static void fetch_diag(const upk_source *s, upk_run_result *r, upk_diags *d) {
   else if (strstr(r->output, "Could not resolve host") || strstr(r->output, "unable to access") ||
            strstr(r->output, "Connection refused") || strstr(r->output, "unable to connect"))
     code = "source/unreachable";
-  if (r->timed_out)
-    sdiag(d, "source/timeout", "fetching %s took too long; stopped", s->url);
-  else if (!strcmp(code, "source/ref-not-found"))
+  if (!strcmp(code, "source/ref-not-found"))
     sdiag(d, code, "%s has no ref '%s' (git: %s)", s->url, s->ref, msg);
   else
     sdiag(d, code, "cannot fetch %s (git: %s)", s->url, msg);
 }
 
-/* git with `args` in `dir`; 0, or -EIO with a diagnostic. Output (trimmed) into *out. */
-static int git(const upk_source *s, const char *dir, const char *const *args, int timeout_ms,
-               char **out, upk_diags *d) {
-  const char *argv[16] = {"git", "-C", dir};
+/* What every git run gets: never a prompt, a low-speed limit (a silent server is given up
+ * after GIT_HTTP_LOW_SPEED_TIME seconds below the limit, unless the user's environment sets
+ * them), no Git LFS download, and `-c` settings that keep a stranger's repository from
+ * reaching anything of the user's: no hooks (the user's core.hooksPath would run on a
+ * checkout of the stranger's files), no fsmonitor, no submodules (a .gitmodules naming a
+ * file:// path would copy a local repository), file:// only where the user named it. */
+static const char *const GIT_CONFIG[] = {
+    "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
+    "-c", "submodule.recurse=false",  "-c", "fetch.recurseSubmodules=false",
+    "-c", "protocol.file.allow=user", "-c", "advice.detachedHead=false",
+};
+enum { GIT_CONFIG_N = sizeof GIT_CONFIG / sizeof *GIT_CONFIG };
+
+static void git_env(const char *env[16]) {
+  size_t n = 0;
+  static const char *const fixed[] = {"GIT_TERMINAL_PROMPT=0",
+                                      "GCM_INTERACTIVE=never",
+                                      "GIT_ASKPASS=true",
+                                      "SSH_ASKPASS=true",
+                                      "LC_ALL=C",
+                                      "GIT_LFS_SKIP_SMUDGE=1"};
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    env[n++] = fixed[i];
+  if (!getenv("GIT_HTTP_LOW_SPEED_LIMIT"))
+    env[n++] = "GIT_HTTP_LOW_SPEED_LIMIT=1000";
+  if (!getenv("GIT_HTTP_LOW_SPEED_TIME"))
+    env[n++] = "GIT_HTTP_LOW_SPEED_TIME=" UPK_SOURCE_LOW_SPEED_S;
+  env[n] = NULL;
+}
+
+static long long mono_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
+/* One fetch: the source, its deadline (monotonic ms) and what cancels it. */
+typedef struct fetch_ctx {
+  const upk_source *s;
+  long long deadline;
+  int timeout_ms, cancel_fd;
+  upk_diags *d;
+} fetch_ctx;
+
+/* git with `args` in `dir`; 0, or a negative errno with a diagnostic (-ETIMEDOUT at the
+ * deadline, -ECANCELED when cancelled). Output (trimmed) into *out. */
+static int git(fetch_ctx *f, const char *dir, const char *const *args, char **out) {
+  const char *argv[40] = {"git", "-C", dir};
   size_t n = 3;
-  for (size_t i = 0; args[i] && n < 15; i++)
+  for (size_t i = 0; i < GIT_CONFIG_N; i++)
+    argv[n++] = GIT_CONFIG[i];
+  for (size_t i = 0; args[i] && n < 39; i++)
     argv[n++] = args[i];
   argv[n] = NULL;
-  static const char *const env[] = {"GIT_TERMINAL_PROMPT=0",
-                                    "GCM_INTERACTIVE=never",
-                                    "GIT_ASKPASS=true",
-                                    "SSH_ASKPASS=true",
-                                    "LC_ALL=C",
-                                    NULL};
+  const char *env[16];
+  git_env(env);
   upk_run_result r;
-  int rc = upk_run_program(argv, NULL, env, timeout_ms, GIT_OUTPUT_CAP, &r);
+  long long left = f->deadline - mono_ms();
+  int rc = upk_run_program_cancellable(argv, NULL, env, left > 0 ? (int)left : 1, GIT_OUTPUT_CAP,
+                                       f->cancel_fd, &r);
+  const upk_source *s = f->s;
   if (rc == -ENOENT) {
-    sdiag(d, "source/git-missing", "git is not installed (needed to fetch %s)", s->url);
+    sdiag(f->d, "source/git-missing", "git is not installed (needed to fetch %s)", s->url);
     return rc;
   }
   if (rc < 0) {
-    sdiag(d, "source/fetch-failed", "cannot run git: %s", strerror(-rc));
+    sdiag(f->d, "source/fetch-failed", "cannot run git: %s", strerror(-rc));
     return rc;
   }
-  if (r.exit_code || r.timed_out) {
-    fetch_diag(s, &r, d);
+  if (r.cancelled) {
+    sdiag(f->d, "source/cancelled", "fetching %s was cancelled; git was stopped", s->url);
     upk_run_result_free(&r);
-    return r.timed_out ? -ETIMEDOUT : -EIO;
+    return -ECANCELED;
+  }
+  if (r.timed_out) {
+    sdiag(f->d, "source/timeout",
+          "fetching %s took longer than its deadline (%d s); git was stopped "
+          "(UPSKILLD_FETCH_TIMEOUT sets the deadline)",
+          s->url, (f->timeout_ms + 999) / 1000);
+    upk_run_result_free(&r);
+    return -ETIMEDOUT;
+  }
+  if (r.exit_code) {
+    fetch_diag(s, &r, f->d);
+    upk_run_result_free(&r);
+    return -EIO;
   }
   if (out)
     *out = upk_xstrdup(last_line(&r));
@@ -290,26 +418,25 @@ static int git(const upk_source *s, const char *dir, const char *const *args, in
 }
 
 /* Fetch into a private directory below `repo_dir`, then rename it to <commit>. */
-static int fetch_new(const upk_source *s, const char *repo_dir, int timeout_ms, char **dir,
-                     char **commit, upk_diags *d) {
+static int fetch_new(fetch_ctx *f, const char *repo_dir, char **dir, char **commit) {
+  const upk_source *s = f->s;
   char *tmp = joined(repo_dir, ".fetch-XXXXXX");
   if (!tmp || !mkdtemp(tmp)) {
     free(tmp);
     return -errno;
   }
-  const char *init[] = {"init", "-q", NULL};
+  const char *init[] = {"init", "-q", "--template=", NULL};
   const char *fetch[] = {
       "fetch", "-q", "--depth", "1", "--no-tags", "--", s->url, s->ref ? s->ref : "HEAD", NULL};
-  const char *checkout[] = {
-      "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", "FETCH_HEAD", NULL};
+  const char *checkout[] = {"checkout", "-q", "--detach", "FETCH_HEAD", NULL};
   const char *head[] = {"rev-parse", "HEAD", NULL};
-  int rc = git(s, tmp, init, timeout_ms, NULL, d);
+  int rc = git(f, tmp, init, NULL);
   if (!rc)
-    rc = git(s, tmp, fetch, timeout_ms, NULL, d);
+    rc = git(f, tmp, fetch, NULL);
   if (!rc)
-    rc = git(s, tmp, checkout, timeout_ms, NULL, d);
+    rc = git(f, tmp, checkout, NULL);
   if (!rc)
-    rc = git(s, tmp, head, timeout_ms, commit, d);
+    rc = git(f, tmp, head, commit);
   char *final = !rc && *commit ? joined(repo_dir, *commit) : NULL;
   if (final && rename(tmp, final) < 0 && is_dir(final)) /* fetched meanwhile: theirs is whole */
     upk_rmtree_at(AT_FDCWD, tmp);
@@ -322,8 +449,8 @@ static int fetch_new(const upk_source *s, const char *repo_dir, int timeout_ms, 
   return rc;
 }
 
-int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, char **dir,
-                     char **commit, upk_diags *d) {
+int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, int cancel_fd,
+                     char **dir, char **commit, upk_diags *d) {
   *dir = *commit = NULL;
   if (s->kind == UPK_SOURCE_PATH) {
     *dir = upk_xstrdup(s->url);
@@ -348,7 +475,8 @@ int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, ch
     rc = 0;
   } else {
     free(cached);
-    rc = fetch_new(s, repo_dir, timeout_ms, dir, commit, d);
+    fetch_ctx f = {s, mono_ms() + timeout_ms, timeout_ms, cancel_fd, d};
+    rc = fetch_new(&f, repo_dir, dir, commit);
   }
   free(base);
   free(repo_dir);

@@ -21,7 +21,16 @@
  * .system), the agents' skill directories (.agents/skills, .claude/skills, ...) and the
  * plugins of .claude-plugin/marketplace.json; else every directory holding SKILL.md down to
  * depth 5 (not node_modules, .git, dist, build, __pycache__). A skill needs a frontmatter name
- * and description; the first of a name wins. Nothing is followed through a symbolic link.
+ * and description; the first of a name wins.
+ *
+ * TRUST (docs/security.md, "Skill sources"): a source is a stranger's. Nothing is followed
+ * through a symbolic link: every directory on the way from the repository's root to a skill is
+ * opened component by component with O_NOFOLLOW. A link met where discovery would go on that
+ * leads out of the repository (or nowhere) is an error, source/symlink-outside (rule
+ * trust/read), and refuses the install; one inside is a warning, source/symlink-skipped. A
+ * marketplace path that is absolute or has '..' is source/marketplace-path (refused). A
+ * source's path (owner/repo/PATH, a tree URL's) and a git URL's path with '.', '..', empty
+ * components or a backslash are refused when parsed (source/bad-path).
  */
 #ifndef UPK_SOURCE_H
 #define UPK_SOURCE_H
@@ -49,12 +58,20 @@ int upk_source_parse(const char *spec, const char *git_host, const char *cwd, up
                      char *err, size_t err_len);
 void upk_source_free(upk_source *s);
 
-/** Fetch a git source (a PATH source is used as it is). *dir: the checkout's directory
- * (malloc'd); *commit: its 40-hex commit (malloc'd; NULL for a PATH source). `env` gives
- * XDG_CACHE_HOME/HOME (NULL: the process's). Returns 0, or a negative errno with one
- * diagnostic saying why (source/git-missing, source/fetch-failed, source/timeout). */
-int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, char **dir,
-                     char **commit, upk_diags *d);
+/** Seconds below 1000 bytes/s after which git gives up on an http(s) server (git's
+ * GIT_HTTP_LOW_SPEED_TIME; the user's own environment wins). */
+#define UPK_SOURCE_LOW_SPEED_S "20"
+
+/** Fetch a git source (a PATH source is used as it is). Blocking, and it waits on the network:
+ * never on the skills queue (the daemon runs it on a thread of its own). *dir: the checkout's
+ * directory (malloc'd); *commit: its 40-hex commit (malloc'd; NULL for a PATH source). `env`
+ * gives XDG_CACHE_HOME/HOME (NULL: the process's). The whole fetch has `timeout_ms`; git's
+ * process group is killed at that deadline, or as soon as `cancel_fd` (-1: none) becomes
+ * readable. Returns 0, or a negative errno with one diagnostic saying why
+ * (source/git-missing, source/fetch-failed, source/timeout: -ETIMEDOUT, source/cancelled:
+ * -ECANCELED, source/repo-not-found, source/ref-not-found, source/unreachable). */
+int upk_source_fetch(const upk_source *s, const upk_env *env, int timeout_ms, int cancel_fd,
+                     char **dir, char **commit, upk_diags *d);
 
 /** What refuses skill directory `dir` of repository `root` before anything is copied: each
  * symbolic link that leads outside the repository or nowhere (source/symlink-outside), more
@@ -75,9 +92,16 @@ typedef struct upk_found_skills {
 } upk_found_skills;
 
 /** The skills under `root`/`subpath` (root: the checkout or the local directory). Returns 0
- * (none found is 0 with an empty list), or a negative errno (-ENOENT: no such path). */
+ * (none found is 0 with an empty list), or a negative errno: -ENOENT (no such path), -EPERM
+ * when a link out of the repository or a refused marketplace path was met (errors in d; the
+ * skills found are still listed, and none of them may be installed). */
 int upk_source_discover(const char *root, const char *subpath, upk_found_skills *out,
                         upk_diags *d);
+
+/** Whether skill directory `dir` (absolute, below `root`) is reached from `root` without a
+ * symbolic link in any component, itself included; a link is reported in d as discovery
+ * reports it. Checked again just before an install. */
+bool upk_source_path_clean(const char *root, const char *dir, upk_diags *d);
 void upk_found_skills_free(upk_found_skills *f);
 
 #endif

@@ -4,12 +4,17 @@
 #endif
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "common/trust.h"
 #include "skills/skill.h"
 #include "skills/source.h"
 #include "common/xalloc.h"
@@ -19,8 +24,95 @@
 
 typedef struct finder {
   const char *root; /* the repository (or local directory) */
+  char real_root[PATH_MAX];
   upk_found_skills *out;
+  upk_diags *d;
+  json_t *told; /* the links already reported, by path below the root */
+  size_t errors;
 } finder;
+
+/* A discovery diagnostic about the whole source. */
+__attribute__((format(printf, 4, 5))) static void fdiag(finder *fd, upk_severity sev,
+                                                        const char *code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (fd->d)
+    upk_diags_vadd(fd->d, sev, code, "upskilld-source", upk_skill_whole_file(), fmt, ap);
+  va_end(ap);
+  fd->errors += sev == UPK_SEV_ERROR;
+}
+
+/* `path` below the root, for messages. */
+static const char *below(const finder *fd, const char *path) {
+  size_t n = strlen(fd->root);
+  return !strncmp(path, fd->root, n) && path[n] == '/' ? path + n + 1 : path;
+}
+
+/* A symbolic link where discovery would have gone on (a directory on the way to a skill, the
+ * skill itself, its SKILL.md). It is never followed. One that leads out of the repository (or
+ * nowhere) refuses the install: a stranger's repository may not read the user's files
+ * (rule trust/read); one inside is only not followed (`loud`: said, as a warning). */
+static void link_met(finder *fd, const char *path, bool loud) {
+  const char *rel = below(fd, path);
+  if (json_object_get(fd->told, rel))
+    return;
+  json_object_set_new(fd->told, rel, json_true());
+  char real[PATH_MAX], why[512], what[PATH_MAX + 64];
+  size_t n = strlen(fd->real_root);
+  bool inside = realpath(path, real) && !strncmp(real, fd->real_root, n) &&
+                (real[n] == '/' || real[n] == '\0');
+  if (inside) {
+    if (loud)
+      fdiag(fd, UPK_SEV_WARNING, "source/symlink-skipped",
+            "%s is a symbolic link: not followed (a source's skills are found where they are)",
+            rel);
+    return;
+  }
+  snprintf(what, sizeof what, "%s, a symbolic link to outside the repository,", rel);
+  fdiag(fd, UPK_SEV_ERROR, "source/symlink-outside", "%s",
+        upk_policy_refusal(why, sizeof why, UPK_ORIGIN_STRANGER, UPK_POWER_READ, what, NULL));
+}
+
+/* Whether root/rel is a directory reached without passing a symbolic link (each component
+ * opened with O_NOFOLLOW from the root); a link on the way is reported (link_met). */
+static bool reach(finder *fd, const char *rel, bool loud) {
+  int dfd = open(fd->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  char *path = upk_xstrdup(fd->root);
+  bool ok = dfd >= 0;
+  for (const char *p = rel; ok && *p;) {
+    size_t n = strcspn(p, "/");
+    char name[NAME_MAX + 1];
+    struct stat st;
+    if (n == 0 || n > NAME_MAX) {
+      ok = n == 0;
+      p += n + (p[n] == '/');
+      continue;
+    }
+    memcpy(name, p, n);
+    name[n] = '\0';
+    char *next = upk_xasprintf("%s/%s", path, name);
+    free(path);
+    path = next;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+      ok = false;
+    } else if (S_ISLNK(st.st_mode)) {
+      link_met(fd, path, loud);
+      ok = false;
+    } else {
+      int sub = S_ISDIR(st.st_mode)
+                    ? openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    : -1;
+      close(dfd);
+      dfd = sub;
+      ok = sub >= 0;
+    }
+    p += n + (p[n] == '/');
+  }
+  if (dfd >= 0)
+    close(dfd);
+  free(path);
+  return ok;
+}
 
 static const char *const SKIPPED[] = {"node_modules", ".git", "dist", "build", "__pycache__"};
 static const char *const AGENT_DIRS[] = {".agents/skills", ".claude/skills",  ".github/skills",
@@ -60,6 +152,9 @@ static int push(upk_found_skills *f, upk_found_skill s) {
  * name wins). True when it was a skill directory at all (do not look inside it). */
 static bool try_skill(finder *fd, const char *dir) {
   char *md = path_join(dir, "SKILL.md");
+  struct stat st;
+  if (md && lstat(md, &st) == 0 && S_ISLNK(st.st_mode))
+    link_met(fd, md, true);
   if (!md || !is_real_file(md)) {
     free(md);
     return false;
@@ -105,6 +200,11 @@ static void scan(finder *fd, const char *dir, int levels) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || skipped(e->d_name))
       continue;
     char *sub = path_join(dir, e->d_name), **grown = upk_xrealloc(subs, (n + 1) * sizeof *subs);
+    struct stat st, to;
+    /* A link to a directory is where discovery would have gone on (one to a file or nowhere
+     * could never be a skill): refused when it leads out, quietly not followed inside. */
+    if (lstat(sub, &st) == 0 && S_ISLNK(st.st_mode) && stat(sub, &to) == 0 && S_ISDIR(to.st_mode))
+      link_met(fd, sub, false);
     if (!sub || !grown || !is_real_dir(sub)) {
       free(sub);
       subs = grown ? grown : subs;
@@ -126,33 +226,82 @@ static void scan(finder *fd, const char *dir, int levels) {
   free(subs);
 }
 
-/* A path a plugin manifest gives: "./x" inside the repository, nothing else. */
-static char *plugin_path(const char *base, const char *rel) {
-  if (!rel || strncmp(rel, "./", 2) || strstr(rel, ".."))
+/* A path a plugin manifest gives (`field` of plugin `plugin`), relative to `base` (a
+ * directory below the root, "" for the root): "./x" or "x", plain names only. Malloc'd, below
+ * the root; NULL when there is none or it is refused (an absolute path, '..', a backslash:
+ * source/marketplace-path, which refuses the install). */
+static char *plugin_path(finder *fd, const char *base, const char *rel, const char *plugin,
+                         const char *field) {
+  if (!rel)
     return NULL;
-  return path_join(base, rel + 2);
+  const char *p = !strncmp(rel, "./", 2) ? rel + 2 : rel;
+  const char *why = NULL;
+  if (rel[0] == '/' || p[0] == '/')
+    why = "is an absolute path";
+  else if (strchr(rel, '\\'))
+    why = "has a backslash";
+  for (const char *q = p; !why && *q;) {
+    size_t n = strcspn(q, "/");
+    if (n == 2 && !strncmp(q, "..", 2))
+      why = "has a '..' component";
+    q += n + (q[n] == '/');
+  }
+  if (why) {
+    char msg[1024], what[768];
+    snprintf(what, sizeof what, ".claude-plugin/marketplace.json: plugin '%s' %s '%s' %s;", plugin,
+             field, rel, why);
+    fdiag(fd, UPK_SEV_ERROR, "source/marketplace-path", "%s",
+          upk_policy_refusal(msg, sizeof msg, UPK_ORIGIN_STRANGER, UPK_POWER_READ, what, NULL));
+    return NULL;
+  }
+  size_t n = strlen(p);
+  while (n && p[n - 1] == '/')
+    n--;
+  return *base ? (n ? upk_xasprintf("%s/%.*s", base, (int)n, p) : upk_xstrdup(base))
+               : upk_xstrndup(p, n);
 }
 
-/* .claude-plugin/marketplace.json: each plugin's skills/ (below its source and the
- * metadata's pluginRoot) and the skills it lists. */
+/* Scan root/rel (reached without a link) down `levels`; `one`: rel may be a skill itself. */
+static void scan_rel(finder *fd, const char *rel, int levels, bool one) {
+  if (!reach(fd, rel, true))
+    return;
+  char *abs = *rel ? path_join(fd->root, rel) : upk_xstrdup(fd->root);
+  if (!one || !try_skill(fd, abs))
+    scan(fd, abs, levels);
+  free(abs);
+}
+
+/* .claude-plugin/marketplace.json (below `base`): each plugin's skills/ (below its source and
+ * the metadata's pluginRoot) and the skills it lists. */
 static void marketplace(finder *fd, const char *base) {
-  char *file = path_join(base, ".claude-plugin/marketplace.json");
-  json_t *m = file && is_real_file(file) ? json_load_file(file, 0, NULL) : NULL, *p, *sk;
+  char *rel = *base ? upk_xasprintf("%s/.claude-plugin", base) : upk_xstrdup(".claude-plugin");
+  char *file = path_join(fd->root, rel);
+  char *mfile = reach(fd, rel, true) ? path_join(file, "marketplace.json") : NULL;
+  json_t *m = mfile && is_real_file(mfile) ? json_load_file(mfile, 0, NULL) : NULL, *p, *sk;
+  free(rel);
   free(file);
+  free(mfile);
   const char *root_rel =
       json_string_value(json_object_get(json_object_get(m, "metadata"), "pluginRoot"));
-  char *root = root_rel ? plugin_path(base, root_rel) : upk_xstrdup(base);
+  char *root =
+      root_rel ? plugin_path(fd, base, root_rel, "(metadata)", "pluginRoot") : upk_xstrdup(base);
   size_t i, k;
   json_array_foreach(json_object_get(m, "plugins"), i, p) {
     const char *src = json_string_value(json_object_get(p, "source"));
-    char *dir = root ? (src ? plugin_path(root, src) : upk_xstrdup(root)) : NULL;
-    char *skills = dir ? path_join(dir, "skills") : NULL;
-    if (skills && is_real_dir(skills))
-      scan(fd, skills, PRIORITY_LEVELS);
+    const char *name = json_string_value(json_object_get(p, "name"));
+    if (!src && json_object_get(p, "source"))
+      continue; /* another repository ({"source": "github", ...}): not this one's */
+    char *dir =
+        root ? (src ? plugin_path(fd, root, src, name ? name : "?", "source") : upk_xstrdup(root))
+             : NULL;
+    char *skills = dir ? (*dir ? upk_xasprintf("%s/skills", dir) : upk_xstrdup("skills")) : NULL;
+    if (skills)
+      scan_rel(fd, skills, PRIORITY_LEVELS, false);
     json_array_foreach(json_object_get(p, "skills"), k, sk) {
-      char *one = dir ? plugin_path(dir, json_string_value(sk)) : NULL;
-      if (one && is_real_dir(one) && !try_skill(fd, one))
-        scan(fd, one, 1);
+      char *one =
+          dir ? plugin_path(fd, dir, json_string_value(sk), name ? name : "?", "skills") : NULL;
+      if (one)
+        scan_rel(fd, one, 1, true);
       free(one);
     }
     free(skills);
@@ -164,36 +313,49 @@ static void marketplace(finder *fd, const char *base) {
 
 int upk_source_discover(const char *root, const char *subpath, upk_found_skills *out,
                         upk_diags *d) {
-  (void)d;
   memset(out, 0, sizeof *out);
-  char *base = subpath && *subpath ? path_join(root, subpath) : upk_xstrdup(root);
-  if (!base)
-    return -ENOMEM;
-  if (!is_real_dir(base)) {
-    free(base);
-    return -ENOENT;
+  const char *sub = subpath ? subpath : "";
+  finder fd = {.root = root, .out = out, .d = d, .told = json_object()};
+  if (!realpath(root, fd.real_root))
+    snprintf(fd.real_root, sizeof fd.real_root, "%s", root);
+  if (!reach(&fd, sub, true)) {
+    json_decref(fd.told);
+    return fd.errors ? -EPERM : -ENOENT;
   }
-  finder fd = {root, out};
+  char *base = *sub ? path_join(root, sub) : upk_xstrdup(root);
   if (!try_skill(&fd, base)) {
     scan(&fd, base, 1);
     for (size_t i = 0; i < sizeof SKILLS_DIRS / sizeof *SKILLS_DIRS; i++) {
-      char *p = path_join(base, SKILLS_DIRS[i]);
-      if (p && is_real_dir(p))
-        scan(&fd, p, PRIORITY_LEVELS);
-      free(p);
+      char *rel = *sub ? upk_xasprintf("%s/%s", sub, SKILLS_DIRS[i]) : upk_xstrdup(SKILLS_DIRS[i]);
+      scan_rel(&fd, rel, PRIORITY_LEVELS, false);
+      free(rel);
     }
     for (size_t i = 0; i < sizeof AGENT_DIRS / sizeof *AGENT_DIRS; i++) {
-      char *p = path_join(base, AGENT_DIRS[i]);
-      if (p && is_real_dir(p))
-        scan(&fd, p, 1);
-      free(p);
+      char *rel = *sub ? upk_xasprintf("%s/%s", sub, AGENT_DIRS[i]) : upk_xstrdup(AGENT_DIRS[i]);
+      scan_rel(&fd, rel, 1, false);
+      free(rel);
     }
-    marketplace(&fd, base);
+    marketplace(&fd, sub);
     if (!out->len)
       scan(&fd, base, DEEP_LEVELS);
   }
   free(base);
-  return 0;
+  json_decref(fd.told);
+  return fd.errors ? -EPERM : 0;
+}
+
+bool upk_source_path_clean(const char *root, const char *dir, upk_diags *d) {
+  finder fd = {.root = root, .d = d, .told = json_object()};
+  if (!realpath(root, fd.real_root))
+    snprintf(fd.real_root, sizeof fd.real_root, "%s", root);
+  size_t n = strlen(root);
+  const char *rel = !strncmp(dir, root, n) && (dir[n] == '/' || !dir[n]) ? dir + n : NULL;
+  bool ok = rel && reach(&fd, rel + (*rel == '/'), true);
+  if (!rel)
+    fdiag(&fd, UPK_SEV_ERROR, "source/symlink-outside", "%s is not inside the source %s", dir,
+          root);
+  json_decref(fd.told);
+  return ok && !fd.errors;
 }
 
 void upk_found_skills_free(upk_found_skills *f) {
