@@ -28,11 +28,13 @@
 #include "daemon/tool_results.h"
 
 #include "daemon/eval_methods_int.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 void em_free(ecall *c) {
   json_decref(c->params);
   json_decref(c->init_options);
+  json_decref(c->agent_paths);
   json_decref(c->data);
   json_decref(c->result);
   free(c->workspace);
@@ -153,8 +155,8 @@ int em_load_models(ecall *c, const char *key) {
 
 int em_read_text(ecall *c, const char *path, size_t max, char **out) {
   size_t len;
-  int rc = upk_read_file_at(AT_FDCWD, path, max, out, &len);
-  return rc ? em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", path, strerror(-rc)) : 0;
+  int rc = upk_read_in_dir(path, max, out, &len); /* not a link, not a FIFO, capped */
+  return rc ? em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", path, upk_read_error(rc)) : 0;
 }
 
 /* The skill: a path, else a name as skills/get finds it (c->indexed_dir, looked up on the
@@ -216,9 +218,15 @@ static int load_cases(ecall *c) {
     rc = text ? upk_evalcases_parse(text, strlen(text), &c->cases, &c->case_diags) : -ENOMEM;
     free(text);
   } else if (tests) {
-    char *p = em_abs(c->workspace, tests);
-    rc = p ? upk_evalcases_read(p, &c->cases, &c->case_diags) : -ENOMEM;
-    free(p);
+    char *text = NULL, why[1024];
+    size_t len = 0;
+    rc = em_read_input(c, tests, UPK_SKILL_MAX_BYTES, &text, &len, why, sizeof why);
+    if (rc)
+      upk_diags_add(&c->case_diags, UPK_SEV_ERROR, "eval/unreadable", "upskilld-eval",
+                    upk_skill_whole_file(), "%s", why);
+    else
+      rc = upk_evalcases_parse(text, len, &c->cases, &c->case_diags);
+    free(text);
   }
   if (c->cases.n)
     return 0;
@@ -276,6 +284,10 @@ static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn
   c->job = job;
   c->params = json_deep_copy(params ? params : json_object());
   c->workspace = upk_session_workspace(s) ? upk_xstrdup(upk_session_workspace(s)) : NULL;
+  c->agent = upk_guard_origin(s) == UPK_ORIGIN_AGENT; /* an MCP client: guard.h */
+  c->agent_paths = json_array();
+  for (size_t i = 0; i < upk_session_options(s)->n_agent_paths; i++)
+    json_array_append_new(c->agent_paths, json_string(upk_session_options(s)->agent_paths[i]));
   c->init_options =
       upk_session_init_options(s) ? json_deep_copy(upk_session_init_options(s)) : NULL;
   c->load = load;

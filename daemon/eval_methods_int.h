@@ -27,6 +27,8 @@ struct ecall {
   ecall_fn load, run; /* thread pool, then loop */
   json_t *params, *init_options;
   char *workspace;
+  bool agent; /* an MCP session asked: files it names are read as eval_inputs.c says */
+  json_t *agent_paths; /* the user's --agent-path directories (strings) */
   upk_config cfg;
   int code; /* load failed: JSON-RPC code, message, data */
   char err[512];
@@ -56,6 +58,13 @@ void em_free(ecall *c);
 /* Record a failure for the loop to answer; returns -1. */
 int em_fail(ecall *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *em_str(const ecall *c, const char *key);
+/* Read the file a client named (params.trace, params.tests, trigger queries) as eval_inputs.c
+ * says: from an agent only beneath the workspace, the agents' session directories, the runs
+ * directory and the user's condense.allowPaths, no link followed there (-EACCES outside them,
+ * -ELOOP/-EXDEV for a link or ".." out); from an editor what the user can read. Never a FIFO, at
+ * most `max` bytes. 0, or a negative errno with a message in why that never quotes the file. */
+int em_read_input(ecall *c, const char *given, size_t max, char **out, size_t *len, char *why,
+                  size_t whylen);
 /* A client's path: relative ones are in the workspace. malloc'd. */
 char *em_abs(const char *ws, const char *p);
 int em_resolve(ecall *c, const char *name, const char *what, upk_model *out);

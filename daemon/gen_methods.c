@@ -42,12 +42,15 @@ static void gen_load(ecall *c) {
   struct stat st;
   if (!p || stat(p, &st)) {
     em_fail(c, UPK_RPC_INVALID_PARAMS, "params.from: %s: %s", from, strerror(p ? errno : ENOMEM));
-  } else if (S_ISDIR(st.st_mode)) { /* a skill to improve */
-    md = upk_xasprintf("%s/SKILL.md", p);
-    if (!em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md))
+  } else { /* a skill to improve, or a trace: read where the asker may read (eval_inputs.c) */
+    md = S_ISDIR(st.st_mode) ? upk_xasprintf("%s/SKILL.md", p) : NULL;
+    char why[1024];
+    size_t len;
+    if (em_read_input(c, md ? md : p, md ? UPK_SKILL_MAX_BYTES : TRACE_MAX,
+                      md ? &c->skill_md : &c->trace, &len, why, sizeof why))
+      em_fail(c, UPK_RPC_INVALID_PARAMS, "params.from: %s", why);
+    else if (md)
       c->skill_name = upk_xstrdup(strrchr(p, '/') ? strrchr(p, '/') + 1 : p);
-  } else {
-    em_read_text(c, p, TRACE_MAX, &c->trace);
   }
   free(md);
   free(p);
@@ -262,13 +265,10 @@ static void condense_load(ecall *c) {
   size_t len = text ? strlen(text) : 0;
   size_t budget = (size_t)upk_param_int(c->params, upk_condense_params, "budget");
   if (path) {
-    char *abs = em_abs(c->workspace, path);
-    int rc = abs ? upk_read_file_at(AT_FDCWD, abs, TRACE_MAX, &raw, &len) : -ENOMEM;
-    free(abs);
+    char why[1024];
+    int rc = em_read_input(c, path, TRACE_MAX, &raw, &len, why, sizeof why);
     if (rc) {
-      char why[400];
-      snprintf(why, sizeof why, "%.300s: %s", path, strerror(-rc));
-      condense_refuse(c, key, path, "trace/unreadable", why);
+      condense_refuse(c, key, path, rc == -EACCES ? "trust/read" : "trace/unreadable", why);
       return;
     }
   }

@@ -13,6 +13,7 @@
 #include "common/diag_json.h"
 #include "common/xalloc.h"
 #include "daemon/skills_service.h"
+#include "models/config.h"
 #include "protocol/framing.h"
 #include "skills/agents.h"
 
@@ -122,6 +123,20 @@ static bool in_agent_dirs(const char *real, const char *workspace) {
   return under(real, upk_skills_library_dir());
 }
 
+/* The directories the user's own config lets agents read (condense.allowPaths, from the user's
+ * config file and initializationOptions, never a project's: models/config.h). */
+static bool in_user_allowed(const char *real, const upk_server *s) {
+  json_t *dirs = upk_config_user_list(upk_session_init_options(s), "condense", "allowPaths"), *v;
+  size_t i;
+  bool in = false;
+  json_array_foreach(dirs, i, v) {
+    const char *d = json_string_value(v);
+    in = in || (d && *d == '/' && under(real, d));
+  }
+  json_decref(dirs);
+  return in;
+}
+
 /* Fail the job with one diagnostic coded `rule` that says `msg`. */
 static void refuse(upk_job *job, const char *rule, const char *msg) {
   upk_diags d = {0};
@@ -148,7 +163,7 @@ bool upk_guard_path(upk_job *job, const char *path, bool write, const char *what
     for (size_t i = 0; !in && i < o->n_agent_paths; i++)
       in = under(real, o->agent_paths[i]);
     if (!in && !write)
-      in = in_agent_dirs(real, ws);
+      in = in_agent_dirs(real, ws) || in_user_allowed(real, s);
     if (in)
       return true;
   }
@@ -158,8 +173,9 @@ bool upk_guard_path(upk_job *job, const char *path, bool write, const char *what
   upk_policy_refusal(why, sizeof why, UPK_ORIGIN_AGENT, power, label, NULL);
   snprintf(msg, sizeof msg,
            "%s. An agent %s only inside the workspace%s; upskilld --agent-path=DIR adds a "
-           "directory",
-           why, write ? "writes" : "reads", write ? "" : ", the agents' skills and session logs");
+           "directory%s",
+           why, write ? "writes" : "reads", write ? "" : ", the agents' skills and session logs",
+           write ? "" : " (to read, so does condense.allowPaths in your own config)");
   refuse(job, upk_power_rule(power), msg);
   return false;
 }

@@ -76,9 +76,15 @@ static int read_set(ecall *c, trig_state *t) {
   upk_diags d = {0};
   int rc;
   if (json_is_string(v)) {
-    char *p = em_abs(c->workspace, json_string_value(v));
-    rc = p ? upk_trigger_queries_read(p, &t->set, &d) : -ENOMEM;
-    free(p);
+    char *text = NULL, why[1024];
+    size_t len = 0;
+    rc = em_read_input(c, json_string_value(v), 1u << 20, &text, &len, why, sizeof why);
+    if (rc)
+      upk_diags_add(&d, UPK_SEV_ERROR, "eval/unreadable", "upskilld-eval", upk_skill_whole_file(),
+                    "%s", why);
+    else
+      rc = upk_trigger_queries_parse(text, len, &t->set, &d);
+    free(text);
   } else {
     char *text = json_dumps(v, 0);
     rc = text ? upk_trigger_queries_parse(text, strlen(text), &t->set, &d) : -ENOMEM;

@@ -14,6 +14,7 @@
 
 #include <toml++/toml.h>
 
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 namespace {
@@ -467,30 +468,28 @@ extern "C" int upk_buildtoml_parse(const char *text, size_t len, const char *pat
   return c.oom ? -ENOMEM : 0;
 }
 
+static const size_t BUILDTOML_MAX = 4u << 20;
+
 extern "C" int upk_buildtoml_load(const char *path, upk_buildtoml *out) {
   std::string p(path ? path : ".");
   struct stat st;
   if (stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     p += "/build.toml";
-  FILE *f = std::fopen(p.c_str(), "rb");
-  std::string text;
-  char buf[8192];
-  size_t n;
-  while (f && (n = std::fread(buf, 1, sizeof buf, f)) > 0)
-    text.append(buf, n);
-  if (f && !std::ferror(f)) {
-    std::fclose(f);
-    return upk_buildtoml_parse(text.data(), text.size(), p.c_str(), out);
+  /* The project's own build.toml: not a link, never a FIFO, capped (common/fileio.h). */
+  char *text = nullptr;
+  size_t len = 0;
+  int rc = upk_read_in_dir(p.c_str(), BUILDTOML_MAX, &text, &len);
+  if (rc == 0) {
+    rc = upk_buildtoml_parse(text, len, p.c_str(), out);
+    std::free(text);
+    return rc;
   }
-  int err = errno;
-  if (f)
-    std::fclose(f);
   std::memset(out, 0, sizeof *out);
   if (set_path(out, p.c_str()))
     return -ENOMEM;
   ctx c{out};
   diag(c, UPK_SEV_ERROR, "buildtoml/unreadable", toml::source_region{}, "cannot read %s: %s",
-       p.c_str(), std::strerror(err));
+       p.c_str(), upk_read_error(rc));
   return c.oom ? -ENOMEM : 0;
 }
 

@@ -17,6 +17,7 @@
 #include "gpu/project.h"
 #include "gpu/projroot.h"
 #include "gpu/toolkit.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 enum { SOURCE_CAP = 16 << 20 }; /* larger sources are refused with a diagnostic */
@@ -71,25 +72,24 @@ static const char *opt_str(json_t *p, const char *key) {
 /* params.path: read the file here, in the worker, off the daemon's loop. */
 static void read_source(wire *w, const char *path) {
   upk_range whole = {0, 0, 0, 0};
-  FILE *f = fopen(path, "rb");
+  size_t n = 0;
+  /* Never waits on a FIFO, caps by fstat before reading (common/fileio.h). */
+  char *text = upk_read_file(path, SOURCE_CAP, &n);
+  int err = text ? 0 : errno;
   struct stat st;
-  if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-    upk_diags_add(&w->pre, UPK_SEV_ERROR, "kernel/unreadable", "upskilld", whole,
-                  "cannot read %s: %s", path, f ? "not a regular file" : strerror(errno));
-  } else if (st.st_size > SOURCE_CAP) {
+  if (err == EFBIG && stat(path, &st) == 0) {
     upk_diags_add(&w->pre, UPK_SEV_ERROR, "kernel/source-too-large", "upskilld", whole,
                   "%s is %.1f MB, over the %d MB limit for one kernel source", path,
                   st.st_size / 1048576.0, SOURCE_CAP >> 20);
+  } else if (err) {
+    upk_diags_add(&w->pre, UPK_SEV_ERROR, "kernel/unreadable", "upskilld", whole,
+                  "cannot read %s: %s", path,
+                  err == EINVAL || err == EISDIR ? "not a regular file" : strerror(err));
   } else {
-    w->file_text = malloc((size_t)st.st_size + 1);
-    size_t n = w->file_text ? fread(w->file_text, 1, (size_t)st.st_size, f) : 0;
-    if (w->file_text)
-      w->file_text[n] = '\0';
+    w->file_text = text;
     w->req.compile.source = w->file_text;
     w->req.compile.source_len = n;
   }
-  if (f)
-    fclose(f);
   char *copy = upk_xstrdup(path);
   w->dir = copy ? upk_xstrdup(dirname(copy)) : NULL;
   free(copy);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 #define L2_FLUSH_BYTES ((size_t)256 << 20)
@@ -91,16 +92,19 @@ static void host_free(upk_krun *k, upk_krun_bufs *b) {
 /* Raw little-endian elements from a file that must hold exactly `bytes`. */
 static int read_raw(upk_krun *k, const char *path, void *dst, size_t bytes, const char *code,
                     const char *what) {
-  FILE *f = fopen(path, "rb");
-  size_t got = f ? fread(dst, 1, bytes, f) : 0;
-  int extra = f ? fgetc(f) : EOF;
-  if (f)
-    fclose(f);
-  if (f && got == bytes && extra == EOF)
+  /* Never a FIFO, never more than asked for plus one byte (common/fileio.h). */
+  size_t got = 0;
+  char *data = upk_read_file(path, bytes, &got);
+  int err = data ? 0 : errno;
+  if (data && got == bytes)
+    memcpy(dst, data, bytes);
+  free(data);
+  if (data && got == bytes)
     return 0;
   upk_diags_add(k->diags, UPK_SEV_ERROR, code, "upskilld-run", k->at,
-                f ? "%s: %s must hold exactly %zu bytes (raw little-endian elements)"
-                  : "%s: cannot read %s",
+                data || err == EFBIG
+                    ? "%s: %s must hold exactly %zu bytes (raw little-endian elements)"
+                    : "%s: cannot read %s",
                 what, path, bytes);
   return -EINVAL;
 }

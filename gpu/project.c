@@ -191,7 +191,10 @@ static int run_job(const pool *w, size_t i) {
   upk_kvalidate_result *out = &w->results[i];
   size_t len = 0, n = j->includes.n + b->compile.includes.n + j->flags.n + b->compile.options.n +
                       b->allowed.n + 1;
-  char *src = upk_read_file(j->file, SOURCE_CAP, &len), *dir = upk_xstrdup(j->file);
+  /* The project's own file: no link or ".." out of its root, no FIFO (common/fileio.h). */
+  char *src = NULL, *dir = upk_xstrdup(j->file);
+  if (upk_read_beneath(w->p->root, j->file, SOURCE_CAP, &src, &len))
+    src = NULL;
   const char **buf = upk_xcalloc(n + 1, sizeof *buf);
   int rc = -ENOMEM;
   if (src && dir && buf) {
@@ -235,9 +238,11 @@ static void *worker(void *arg) {
 
 /* A job's rough cost: its file's size, times ten when it goes through nvcc (host code or
  * cuda-flags), which takes ~10x NVRTC's time on the same kernel. */
-static double job_cost(const upk_project_job *j) {
+static double job_cost(const upk_project *p, const upk_project_job *j) {
   size_t len = 0;
-  char *src = upk_read_file(j->file, SOURCE_CAP, &len);
+  char *src = NULL;
+  if (upk_read_beneath(p->root, j->file, SOURCE_CAP, &src, &len))
+    src = NULL, len = 0;
   upk_src_facts f = {0};
   bool nvcc = j->flags.n > 0 || (src && upk_src_scan(src, len, &f) == 0 && f.has_host_code);
   upk_src_facts_free(&f);
@@ -255,7 +260,7 @@ static size_t *cost_order(const upk_project *p) {
     return NULL; /* file order then: still correct */
   }
   for (size_t i = 0; i < p->n_jobs; i++) {
-    cost[i] = job_cost(&p->jobs[i]);
+    cost[i] = job_cost(p, &p->jobs[i]);
     size_t k = i; /* insertion sort: projects have a handful of jobs */
     for (; k > 0 && cost[order[k - 1]] < cost[i]; k--)
       order[k] = order[k - 1];

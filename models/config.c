@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
+#include "common/fileio.h"
 #include "common/log.h"
 #include "common/trust.h"
 #include "common/xalloc.h"
@@ -475,23 +476,13 @@ static void gate_layer(gate *g, json_t *layer) {
   }
 }
 
-/* Read a whole small file; 1 when absent, 0 when read, else a negative errno. */
+/* Read a whole small file; 1 when absent, 0 when read, else a negative errno. Through the one
+ * reader (common/fileio.h): a FIFO is refused, not waited on; the size is capped first. */
 static int slurp(const char *path, char **out, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return errno == ENOENT || errno == ENOTDIR ? 1 : -errno;
-  char *buf = malloc(CONFIG_MAX_BYTES + 1);
-  size_t n = buf ? fread(buf, 1, CONFIG_MAX_BYTES + 1, f) : 0;
-  int rc = !buf ? -ENOMEM : ferror(f) ? -EIO : n > CONFIG_MAX_BYTES ? -EFBIG : 0;
-  fclose(f);
-  if (rc) {
-    free(buf);
-    return rc;
-  }
-  buf[n] = 0;
-  *out = buf;
-  *len = n;
-  return 0;
+  *out = upk_read_file(path, CONFIG_MAX_BYTES, len);
+  if (*out)
+    return 0;
+  return errno == ENOENT || errno == ENOTDIR ? 1 : -errno;
 }
 
 static int load_file(upk_config *c, const char *path, const char *project_dir, char *err,
@@ -558,4 +549,36 @@ int upk_config_load(upk_config *c, const char *project_dir, const json_t *init_o
 
 const char *upk_config_alias(const upk_config *c, const char *name) {
   return json_string_value(json_object_get(c->model_aliases, name));
+}
+
+/* ---- the user's own lists ---- */
+
+/* Append layer[section][key]'s strings to out. */
+static void add_strings(json_t *out, const json_t *layer, const char *section, const char *key) {
+  json_t *v = json_object_get(json_object_get(layer, section), key), *e;
+  size_t i;
+  if (json_is_string(v))
+    json_array_append(out, v);
+  json_array_foreach(v, i, e) {
+    if (json_is_string(e))
+      json_array_append(out, e);
+  }
+}
+
+json_t *upk_config_user_list(const json_t *init_options, const char *section, const char *key) {
+  json_t *out = json_array();
+  char path[PATH_MAX], *text = NULL, yerr[256];
+  size_t len = 0;
+  const char *xdg = env("XDG_CONFIG_HOME"), *home = env("HOME");
+  if ((xdg || home) && snprintf(path, sizeof path, "%s%s/upskilld/config.yaml", xdg ? xdg : home,
+                                xdg ? "" : "/.config") < (int)sizeof path &&
+      slurp(path, &text, &len) == 0) {
+    json_t *layer = upk_yaml_to_json(text, len, yerr, sizeof yerr);
+    add_strings(out, layer, section, key);
+    json_decref(layer);
+    free(text);
+  }
+  const json_t *own = json_object_get(init_options, "upskilld");
+  add_strings(out, json_is_object(own) ? own : init_options, section, key);
+  return out;
 }

@@ -84,4 +84,10 @@ json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen)
 const char *upk_config_alias(const upk_config *c, const char *name);
 void upk_config_free(upk_config *c);
 
+/** The strings the user's own layers list under section.key (condense.allowPaths): the user's
+ * config file, then initializationOptions (under "upskilld" when present). Never a project's
+ * upskill.config.yaml: what widens a power comes from the user only (docs/security.md). A string
+ * stands for a list of one. A new array (caller owns), empty when none says anything. */
+json_t *upk_config_user_list(const json_t *init_options, const char *section, const char *key);
+
 #endif

@@ -234,10 +234,11 @@ static int audit_dir(const char *dir, const char *rel, upk_diags *out, int depth
       high += audit_dir(path, sub, out, depth + 1);
     } else if (S_ISREG(st.st_mode)) {
       size_t len;
-      char *data = upk_read_file(path, READ_MAX, &len);
-      if (data)
+      char *data = NULL; /* lstat saw a regular file: a swap for a link or a FIFO is refused */
+      int rc = upk_read_in_dir(path, READ_MAX, &data, &len);
+      if (!rc)
         high += upk_audit_text(sub, data, len, out);
-      else if (errno == EFBIG)
+      else if (rc == -EFBIG)
         finding(out, UPK_SEV_WARNING, "audit/oversize", sub, -1, "over %u MiB; not read",
                 READ_MAX >> 20);
       free(data);

@@ -167,27 +167,8 @@ int upk_catalog_files_list(const char *dir, upk_catalog_files *f) {
 }
 
 int upk_catalog_read_at(int dfd, const char *rel, size_t max, char **data, size_t *len) {
-  if (!upk_rel_path_ok(rel))
-    return -ENOENT;
-  const char *slash = strrchr(rel, '/');
-  if (!slash)
-    return upk_read_file_at(dfd, rel, max, data, len);
-  char sub[4096];
-  snprintf(sub, sizeof sub, "%.*s", (int)(slash - rel), rel);
-  int at = dup(dfd); /* each directory on the way opened without following a link */
-  if (at < 0)
-    return -errno;
-  for (char *save = NULL, *part = strtok_r(sub, "/", &save); at >= 0 && part;
-       part = strtok_r(NULL, "/", &save)) {
-    int next = upk_open_subdir(at, part);
-    close(at);
-    at = next;
-  }
-  if (at < 0)
-    return at;
-  int rc = upk_read_file_at(at, slash + 1, max, data, len);
-  close(at);
-  return rc;
+  /* common/fileio.h's one reader: no link on the way or at the end, no FIFO, capped. */
+  return upk_rel_path_ok(rel) ? upk_read_beneath_at(dfd, rel, max, data, len) : -ENOENT;
 }
 
 int upk_catalog_file_digest(upk_catalog_cache *c, const upk_catalog_files *f, size_t i,

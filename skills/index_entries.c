@@ -304,14 +304,14 @@ int upk_index_get(upk_index *ix, const char *name, const char *agent, upk_index_
   sqlite3_finalize(st);
   if (rc)
     return rc;
-  if (!(out->text = upk_read_file(out->e.path, 10u << 20, &out->text_len))) {
-    rc = -errno;
+  /* The skill's own files only: no link followed, no FIFO waited on (common/fileio.h). */
+  if ((rc = upk_read_in_dir(out->e.path, 10u << 20, &out->text, &out->text_len))) {
     upk_index_skill_free(out);
-    return upk_ix_fail(ix, rc, "cannot read %s: %s", name, strerror(-rc));
+    return upk_ix_fail(ix, rc, "cannot read %s: %s", name, upk_read_error(rc));
   }
-  char meta[PATH_MAX];
-  if (snprintf(meta, sizeof meta, "%s/skill_meta.json", out->e.dir) < (int)sizeof meta)
-    out->meta_text = upk_read_file(meta, 1u << 20, &(size_t){0});
+  size_t meta_len;
+  if (upk_read_beneath(out->e.dir, "skill_meta.json", 1u << 20, &out->meta_text, &meta_len))
+    out->meta_text = NULL;
   file_list fl = {0};
   list_files(out->e.dir, "", 1, &fl);
   qsort(fl.v, fl.n, sizeof *fl.v, cmp_str);

@@ -286,37 +286,18 @@ int upk_meta_parse_tests(const char *text, size_t len, upk_skill_meta *out, upk_
 
 int upk_meta_read(const char *path, upk_skill_meta *out, upk_diags *diags) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    int err = errno;
-    upk_sdiag(diags, UPK_SEV_ERROR, "meta/unreadable", upk_skill_whole_file(), "Cannot read %s: %s",
-              path, strerror(err));
-    return -err;
-  }
+  /* The skill's own file: not a link, not a FIFO, not over 10 MB (common/fileio.h). */
   char *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len == cap) {
-      char *p = cap < UPK_SKILL_MAX_BYTES ? realloc(buf, cap = cap ? cap * 2 : 8192) : NULL;
-      if (!p)
-        break;
-      buf = p;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    len += n;
-    if (n == 0)
-      break;
-  }
-  bool too_big = !feof(f);
-  fclose(f);
-  int rc;
-  if (too_big) {
+  size_t len = 0;
+  int rc = upk_read_in_dir(path, UPK_SKILL_MAX_BYTES, &buf, &len);
+  if (rc == -EFBIG)
     upk_sdiag(diags, UPK_SEV_ERROR, "meta/unreadable", upk_skill_whole_file(),
-              "Cannot read %s: larger than 10 MB, or out of memory", path);
-    rc = -EFBIG;
-  } else {
-    rc = upk_meta_parse(buf ? buf : "", len, out, diags);
-  }
+              "Cannot read %s: larger than 10 MB", path);
+  else if (rc)
+    upk_sdiag(diags, UPK_SEV_ERROR, "meta/unreadable", upk_skill_whole_file(), "Cannot read %s: %s",
+              path, upk_read_error(rc));
+  else
+    rc = upk_meta_parse(buf, len, out, diags);
   free(buf);
   return rc;
 }

@@ -14,6 +14,7 @@
 
 #include "skills/meta.h"
 #include "skills/skill_internal.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 static int path_error(upk_diags *d, const char *path, int err) {
@@ -28,49 +29,28 @@ static int path_error(upk_diags *d, const char *path, int err) {
   return err == ENOTDIR ? -ENOENT : -err;
 }
 
-/* Read a regular file of at most UPK_SKILL_MAX_BYTES. O_NONBLOCK: a FIFO
- * named SKILL.md must not hang the daemon. */
+/* Read SKILL.md through the one safe reader (common/fileio.h): a regular file of at most
+ * UPK_SKILL_MAX_BYTES, not a link (links inside a skill are not followed: a stranger's SKILL.md
+ * pointing at the user's files must not become the skill's text), never blocking on a FIFO. */
 static int read_small_file(const char *path, char **buf, size_t *len, upk_diags *d) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0)
-    return path_error(d, path, errno);
+  int rc = upk_read_in_dir(path, UPK_SKILL_MAX_BYTES, buf, len);
   struct stat st;
-  int rc = 0;
-  if (fstat(fd, &st) != 0) {
-    rc = path_error(d, path, errno);
-  } else if (!S_ISREG(st.st_mode)) {
+  if (rc == -EINVAL || rc == -EISDIR) {
     upk_sdiag(d, UPK_SEV_ERROR, "skill/not-regular-file", upk_skill_whole_file(),
               "Not a regular file: %s", path);
-    rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-  } else if ((unsigned long long)st.st_size > UPK_SKILL_MAX_BYTES) {
+  } else if (rc == -EFBIG) {
     upk_sdiag(d, UPK_SEV_ERROR, "skill/too-large", upk_skill_whole_file(),
               "SKILL.md is %lld bytes; files over 10 MB (%u bytes) are refused",
-              (long long)st.st_size, UPK_SKILL_MAX_BYTES);
-    rc = -EFBIG;
+              stat(path, &st) ? -1LL : (long long)st.st_size, UPK_SKILL_MAX_BYTES);
+  } else if (rc == -ELOOP && !(stat(path, &st) && errno == ELOOP)) {
+    upk_sdiag(d, UPK_SEV_ERROR, "skill/symlink", upk_skill_whole_file(),
+              "Not read: %s is a symbolic link, and links inside a skill are not followed "
+              "(copy the file in, or link the whole skill directory)",
+              path);
+  } else if (rc) {
+    return path_error(d, path, -rc);
   }
-  char *b = rc ? NULL : upk_xmalloc((size_t)st.st_size + 1);
-  size_t n = 0;
-  while (b && n <= (size_t)st.st_size) {
-    ssize_t r = read(fd, b + n, (size_t)st.st_size + 1 - n);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0) {
-      if (r < 0)
-        rc = path_error(d, path, errno);
-      break;
-    }
-    n += (size_t)r;
-  }
-  close(fd);
-  if (!rc && !b)
-    rc = -ENOMEM;
-  if (rc) {
-    free(b);
-    return rc;
-  }
-  *buf = b;
-  *len = n > (size_t)st.st_size ? (size_t)st.st_size : n; /* ignore growth while reading */
-  return 0;
+  return rc;
 }
 
 /* skills-ref's find_skill_md: SKILL.md, then skill.md. */

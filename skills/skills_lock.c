@@ -104,15 +104,15 @@ static int hash_files(const char *dir, files *f, char hex[65]) {
   upk_sha256_ctx c;
   int rc = upk_sha256_init(&c);
   for (size_t i = 0; !rc && i < f->len; i++) {
-    char *path = upk_xasprintf("%s/%s", dir, f->rel[i]), *data = NULL;
+    char *data = NULL;
     size_t len = 0;
-    if (!(data = upk_read_file(path, FILE_MAX, &len)))
-      rc = -errno;
+    /* collect() saw a regular file; read it so that a swap for a link or a FIFO since is
+     * refused, not followed or waited on. */
+    rc = upk_read_beneath(dir, f->rel[i], FILE_MAX, &data, &len);
     if (!rc)
       rc = upk_sha256_update(&c, f->rel[i], strlen(f->rel[i]));
     if (!rc)
       rc = upk_sha256_update(&c, data, len);
-    free(path);
     free(data);
   }
   unsigned char md[32];
@@ -161,17 +161,21 @@ static bool lock_ok(const json_t *lock, const char *path, char *err, size_t err_
 }
 
 json_t *upk_skills_lock_read(const char *project, char *err, size_t err_len) {
-  char *path = lock_path(project);
-  size_t len;
-  char *text = path ? upk_read_file(path, LOCK_MAX, &len) : NULL;
+  char *path = lock_path(project), *text = NULL;
+  size_t len = 0;
+  /* The project's own file: not a link (out of the project or not), not a FIFO, capped. */
+  int rc =
+      project ? upk_read_beneath(project, UPK_SKILLS_LOCK_NAME, LOCK_MAX, &text, &len) : -ENOENT;
   json_t *lock = NULL;
   json_error_t je;
-  if (!text && (errno == ENOENT || errno == ENOTDIR))
+  if (rc == -ENOENT || rc == -ENOTDIR)
     lock = json_pack("{s:i,s:{}}", "version", UPK_SKILLS_LOCK_VERSION, "skills");
-  else if (!text)
-    snprintf(err, err_len, "%s: %s", path ? path : UPK_SKILLS_LOCK_NAME, strerror(errno));
+  else if (rc)
+    snprintf(err, err_len, "%s: not read: %s", path, upk_read_error(rc));
   else if (!(lock = json_loadb(text, len, 0, &je)))
-    snprintf(err, err_len, "%s:%d: not valid JSON: %s", path, je.line, je.text);
+    /* Never jansson's text: it quotes the token it stopped at ("near '...'"), and the file
+     * may be anything. The line and column say where. */
+    snprintf(err, err_len, "%s:%d:%d: not valid JSON", path, je.line, je.column);
   else if (!lock_ok(lock, path, err, err_len)) {
     json_decref(lock);
     lock = NULL;

@@ -33,7 +33,9 @@ int upk_skills_lock_hash(const char *dir, char hex[65]);
 int upk_skills_lock_collate(const char *a, const char *b);
 
 /** Read <project>/skills-lock.json: a new reference, {"version":1,"skills":{}} when there is
- * none. NULL with a message in err when it is not valid JSON or is of a newer version. */
+ * none. NULL with a message in err when it is not valid JSON or is of a newer version, or
+ * cannot be read: a link (never followed, even inside the project), a FIFO or other non-regular
+ * file, over the cap. The message names the file and the problem and never quotes the file. */
 json_t *upk_skills_lock_read(const char *project, char *err, size_t err_len);
 
 /** Set (entry non-NULL; reference taken) or drop the entry of `name` and write the file

@@ -263,12 +263,13 @@ void upk_agent_launch_free(upk_agent_launch *l) {
 /* ---- what the run wrote ---- */
 
 /* A case file the agent left as it was given. */
-static bool untouched_input(const upk_agent_task *t, const char *rel, const char *path) {
+static bool untouched_input(const upk_agent_task *t, const char *root, const char *rel) {
   for (size_t i = 0; i < t->n_files; i++) {
     if (strcmp(t->file_names[i], rel))
       continue;
     size_t len = 0;
-    char *data = upk_read_file(path, strlen(t->file_texts[i]) + 1, &len);
+    char *data = NULL;
+    upk_read_beneath(root, rel, strlen(t->file_texts[i]) + 1, &data, &len);
     bool same = data && len == strlen(t->file_texts[i]) && !memcmp(data, t->file_texts[i], len);
     free(data);
     return same;
@@ -276,10 +277,12 @@ static bool untouched_input(const upk_agent_task *t, const char *rel, const char
   return false;
 }
 
-/* A small text file's content; NULL for a large or binary one. */
-static char *preview(const char *path) {
+/* A small text file's content; NULL for a large or binary one. Read beneath the run's
+ * workspace: a link the agent left there (to ~/.ssh, say) is not followed into the result. */
+static char *preview(const char *root, const char *rel) {
   size_t len = 0;
-  char *text = upk_read_file(path, PREVIEW_MAX, &len);
+  char *text = NULL;
+  upk_read_beneath(root, rel, PREVIEW_MAX, &text, &len);
   if (text && memchr(text, '\0', len)) {
     free(text);
     text = NULL;
@@ -287,7 +290,7 @@ static char *preview(const char *path) {
   return text;
 }
 
-static int add_file(upk_agent_result *r, const char *rel, const char *path) {
+static int add_file(upk_agent_result *r, const char *root, const char *rel) {
   char **v = upk_xrealloc(r->files, (r->n_files + 1) * sizeof *v);
   if (v)
     r->files = v;
@@ -296,7 +299,7 @@ static int add_file(upk_agent_result *r, const char *rel, const char *path) {
     return -ENOMEM;
   r->previews = p;
   v[r->n_files] = upk_xstrdup(rel);
-  p[r->n_files] = r->n_files < PREVIEW_FILES ? preview(path) : NULL;
+  p[r->n_files] = r->n_files < PREVIEW_FILES ? preview(root, rel) : NULL;
   r->n_files++;
   return 0;
 }
@@ -317,8 +320,8 @@ static int walk(const upk_agent_task *t, const char *root, const char *rel, int 
       ; /* gone, or the installed skills */
     else if (S_ISDIR(st.st_mode) && depth < INSPECT_MAX_DEPTH)
       rc = walk(t, root, sub, depth + 1, r);
-    else if (S_ISREG(st.st_mode) && !untouched_input(t, sub, full))
-      rc = add_file(r, sub, full);
+    else if (S_ISREG(st.st_mode) && !untouched_input(t, root, sub))
+      rc = add_file(r, root, sub);
     free(sub);
     free(full);
   }

@@ -543,10 +543,12 @@ int upk_agentskills_read_evals_info(const char *skill_dir, upk_evalcases *out, u
   char *path = NULL, *text = NULL;
   path = upk_xasprintf("%s/%s", skill_dir, UPK_AGENTSKILLS_EVALS);
   size_t len = 0, from = diags ? diags->len : 0;
-  int rc = upk_read_file_at(AT_FDCWD, path, EVALS_MAX, &text, &len);
+  /* The skill's own evals/evals.json: neither evals/ nor the file a link, not a FIFO. */
+  int rc = upk_read_beneath(skill_dir, UPK_AGENTSKILLS_EVALS, EVALS_MAX, &text, &len);
   if (rc && rc != -ENOMEM && diags)
     upk_diags_add(diags, UPK_SEV_ERROR, "eval/unreadable", SOURCE, upk_skill_whole_file(),
-                  "Cannot read %s: %s", path, rc == -EFBIG ? "it is over 16 MiB" : strerror(-rc));
+                  "Cannot read %s: %s", path,
+                  rc == -EFBIG ? "it is over 16 MiB" : upk_read_error(rc));
   if (!rc)
     rc = upk_agentskills_parse_evals_info(text, len, skill_dir, out, info, diags);
   for (size_t i = from; diags && i < diags->len; i++)

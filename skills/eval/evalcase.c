@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "skills/skill.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 /* Where diagnostics go while reading one case. */
@@ -414,29 +415,13 @@ int upk_evalcases_from_meta(const upk_skill_meta *m, upk_evalcases *out, upk_dia
 
 int upk_evalcases_read(const char *path, upk_evalcases *out, upk_diags *diags) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    int err = errno;
-    upk_diags_add(diags, UPK_SEV_ERROR, "eval/unreadable", "upskilld-eval", upk_skill_whole_file(),
-                  "Cannot read %s: %s", path, strerror(err));
-    return -err;
-  }
   char *buf = NULL;
   size_t len = 0;
-  FILE *m = upk_xmemstream(&buf, &len);
-  char chunk[8192];
-  size_t n;
-  int rc = m ? 0 : -ENOMEM;
-  while (rc == 0 && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    if (fwrite(chunk, 1, n, m) != n || len > UPK_SKILL_MAX_BYTES)
-      rc = len > UPK_SKILL_MAX_BYTES ? -EFBIG : -ENOMEM;
-  rc = rc ? rc : ferror(f) ? -EIO : 0;
-  fclose(f);
-  if (m && fclose(m))
-    rc = rc ? rc : -ENOMEM;
+  /* Not through a link, never waiting on a FIFO, capped before a byte is read. */
+  int rc = upk_read_in_dir(path, UPK_SKILL_MAX_BYTES, &buf, &len);
   if (rc)
     upk_diags_add(diags, UPK_SEV_ERROR, "eval/unreadable", "upskilld-eval", upk_skill_whole_file(),
-                  "Cannot read %s: %s", path, strerror(-rc));
+                  "Cannot read %s: %s", path, upk_read_error(rc));
   else
     rc = upk_evalcases_parse(buf, len, out, diags);
   free(buf);

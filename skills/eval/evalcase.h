@@ -53,7 +53,8 @@ typedef struct upk_evalcases {
  * good, -EINVAL when the JSON is unusable or some case was bad (diagnostics
  * say which; the good cases are in *out), -ENOMEM. */
 int upk_evalcases_parse(const char *text, size_t len, upk_evalcases *out, upk_diags *diags);
-/** Read a tests file or skill_meta.json (same returns, plus -errno for I/O). */
+/** Read a tests file or skill_meta.json (same returns, plus -errno for I/O): not through a
+ * link, never a FIFO (-EINVAL), at most UPK_SKILL_MAX_BYTES (-EFBIG); common/fileio.h. */
 int upk_evalcases_read(const char *path, upk_evalcases *out, upk_diags *diags);
 /** The cases of a skill_meta.json already read with meta.h. */
 int upk_evalcases_from_meta(const upk_skill_meta *m, upk_evalcases *out, upk_diags *diags);

@@ -194,14 +194,14 @@ int upk_trigger_queries_parse(const char *text, size_t len, upk_trigger_set *out
 int upk_trigger_queries_read(const char *path, upk_trigger_set *out, upk_diags *diags) {
   memset(out, 0, sizeof *out);
   size_t len;
-  char *text = upk_read_file(path, FILE_MAX, &len);
-  if (!text) {
-    int e = errno ? errno : EIO;
-    if (e == ENOMEM)
+  char *text = NULL;
+  int e = upk_read_in_dir(path, FILE_MAX, &text, &len); /* no link, no FIFO, capped */
+  if (e) {
+    if (e == -ENOMEM)
       return -ENOMEM;
     upk_diags_add(diags, UPK_SEV_ERROR, "eval/unreadable", SOURCE, upk_skill_whole_file(),
-                  "Cannot read %s: %s", path, strerror(e));
-    return -e;
+                  "Cannot read %s: %s", path, upk_read_error(e));
+    return e;
   }
   int rc = upk_trigger_queries_parse(text, len, out, diags);
   free(text);

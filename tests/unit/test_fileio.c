@@ -123,3 +123,84 @@ UTest(fileio, exe_dir_holds_this_test_program) {
   snprintf(self, sizeof self, "%s/test_fileio", dir);
   cr_assert_eq(access(self, X_OK), 0, "%s", self);
 }
+
+/* ---- upk_read_beneath: the one reader of files from outside (docs/security.md) ---- */
+
+static int beneath(const char *root, const char *path, size_t max) {
+  char *out = NULL;
+  size_t len = 0;
+  int rc = upk_read_beneath(root, path, max, &out, &len);
+  cr_assert(rc ? out == NULL : out != NULL);
+  free(out);
+  return rc;
+}
+
+/* Every answer of the contract; the same whether openat2 or the walk answers. */
+static void contract(void) {
+  char *d = scratch(), *out = scratch();
+  cr_assert_eq(mkdir(at(d, "sub"), 0755), 0);
+  put(at(d, "sub/f"), "inside");
+  put(at(out, "secret"), "secret");
+  cr_assert_eq(symlink(at(out, "secret"), at(d, "link-out")), 0);
+  cr_assert_eq(symlink("sub/f", at(d, "link-in")), 0);
+  cr_assert_eq(symlink(out, at(d, "refs")), 0); /* a directory link on the way */
+  cr_assert_eq(symlink("sub", at(d, "sub-link")), 0);
+  cr_assert_eq(mkfifo(at(d, "fifo"), 0600), 0);
+  FILE *f = fopen(at(d, "big"), "wb");
+  cr_assert_eq(ftruncate(fileno(f), (off_t)2 << 30), 0); /* 2 GiB, sparse */
+  fclose(f);
+
+  char *s = NULL;
+  size_t len = 0;
+  cr_assert_eq(upk_read_beneath(d, "sub/f", 100, &s, &len), 0);
+  cr_assert_str_eq(s, "inside");
+  cr_assert_eq(len, 6);
+  free(s);
+  cr_assert_eq(beneath(d, at(d, "sub/f"), 100), 0); /* absolute, spelled under the root */
+  cr_assert_eq(beneath(d, "./sub//f", 100), 0);
+  cr_assert_eq(beneath(d, "link-out", 100), -ELOOP);    /* the file a link out */
+  cr_assert_eq(beneath(d, "link-in", 100), -ELOOP);     /* even one that stays inside */
+  cr_assert_eq(beneath(d, "refs/secret", 100), -ELOOP); /* a directory link on the way */
+  cr_assert_eq(beneath(d, "sub-link/f", 100), -ELOOP);
+  cr_assert_eq(beneath(d, "sub/../sub/f", 100), -EXDEV); /* no ".." */
+  cr_assert_eq(beneath(d, "../x", 100), -EXDEV);
+  cr_assert_eq(beneath(d, at(out, "secret"), 100), -EXDEV); /* absolute, elsewhere */
+  cr_assert_eq(beneath(d, "fifo", 100), -EINVAL);           /* at once, never blocking */
+  cr_assert_eq(beneath(d, "sub", 100), -EISDIR);
+  cr_assert_eq(beneath(d, "", 100), -EISDIR);
+  cr_assert_eq(beneath(d, "big", 1u << 20), -EFBIG);
+  cr_assert_eq(beneath(d, "sub/f", 3), -EFBIG);
+  cr_assert_eq(beneath(d, "nope", 100), -ENOENT);
+  cr_assert_eq(beneath(d, "sub/f/x", 100), -ENOTDIR);
+  /* upk_read_in_dir: the file's own directory is the root */
+  char *t = NULL;
+  cr_assert_eq(upk_read_in_dir(at(d, "sub/f"), 100, &t, &len), 0);
+  free(t);
+  cr_assert_eq(upk_read_in_dir(at(d, "link-out"), 100, &t, &len), -ELOOP);
+  cr_assert_eq(upk_read_in_dir(at(d, "refs/secret"), 100, &t, &len), 0); /* its dir is trusted */
+  free(t);
+  /* upk_read_file follows links (the user's paths) but never blocks and caps by fstat */
+  cr_assert_null(upk_read_file(at(d, "fifo"), 100, &len));
+  cr_assert_eq(errno, EINVAL);
+  cr_assert_null(upk_read_file(at(d, "big"), 1u << 20, &len));
+  cr_assert_eq(errno, EFBIG);
+  cr_assert_null(upk_read_file(d, 100, &len));
+  cr_assert_eq(errno, EISDIR);
+  char *via = upk_read_file(at(d, "link-out"), 100, &len);
+  cr_assert_str_eq(via, "secret");
+  free(via);
+  rm_rf(d);
+  rm_rf(out);
+  free(d);
+  free(out);
+}
+
+UTest(fileio, read_beneath_follows_no_link_waits_on_no_fifo_and_caps) {
+  contract();
+}
+
+/* Where openat2 is missing (Linux < 5.6, a seccomp filter): the walk gives the same answers. */
+UTest(fileio, read_beneath_without_openat2_answers_the_same) {
+  setenv("UPSKILLD_FAULT", "fs.openat2:1:EINVAL", 1);
+  contract();
+}
