@@ -248,7 +248,8 @@ int upk_trust_revoke(const char *dir, char *err, size_t errlen) {
 
 json_t *upk_trust_list(void) {
   char store_path[PATH_MAX];
-  json_t *store = upk_trust_store_path(store_path, sizeof store_path) ? store_load(store_path) : NULL;
+  json_t *store =
+      upk_trust_store_path(store_path, sizeof store_path) ? store_load(store_path) : NULL;
   json_t *projects = json_incref(json_object_get(store, "projects"));
   json_decref(store);
   return projects ? projects : json_object();

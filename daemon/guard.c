@@ -141,8 +141,8 @@ static bool in_user_allowed(const char *real, const upk_server *s) {
 static void refuse(upk_job *job, const char *rule, const char *msg) {
   upk_diags d = {0};
   upk_diags_add(&d, UPK_SEV_ERROR, rule, "upskilld", upk_range_line(0, 0, 0), "%s", msg);
-  upk_job_fail_data(job, UPK_RPC_INVALID_PARAMS, json_pack("{s:o}", "diagnostics",
-                    upk_diags_json(&d)), "%s", msg);
+  upk_job_fail_data(job, UPK_RPC_INVALID_PARAMS,
+                    json_pack("{s:o}", "diagnostics", upk_diags_json(&d)), "%s", msg);
   upk_diags_free(&d);
 }
 

@@ -36,7 +36,8 @@ static void setup(void) {
   fsx_write(at(P.out, "secret.cu"), SECRET " SECRET_TOKEN_TWO;\n");
   fsx_write(at(P.out, "inc/secret.h"), SECRET "\n");
   fsx_write(at(P.out, "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n" SECRET "\n");
-  fsx_write(at(P.out, "tests.json"), "[{\"input\":\"" SECRET "\",\"expected\":{\"contains\":\"x\"}}]");
+  fsx_write(at(P.out, "tests.json"),
+            "[{\"input\":\"" SECRET "\",\"expected\":{\"contains\":\"x\"}}]");
   fsx_write(at(P.out, "skill/SKILL.md"), "---\nname: skill\ndescription: " SECRET "\n---\n# S\n");
   fsx_write(at(P.ws, "k.cu"), "__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n");
   fsx_write(at(P.ws, "trace.md"), "# Trace\n\nThe agent ran `nvcc k.cu` and it worked.\n");
@@ -125,9 +126,8 @@ Test(agent, kernel_paths_inside_the_workspace_pass) {
   hx *d = hx_mcp_session(HX_NOARGS);
   json_t *r = tool(d, "validate_kernel", "{\"path\":\"k.cu\"}");
   not_refused(r);
-  cr_assert(json_is_true(json_object_get(json_object_get(json_object_get(r, "result"),
-                                                         "structuredContent"),
-                                         "ok")),
+  cr_assert(json_is_true(json_object_get(
+                json_object_get(json_object_get(r, "result"), "structuredContent"), "ok")),
             "%s", hx_dump(r));
   json_decref(r);
   hx_finish(d, 0);
@@ -149,8 +149,9 @@ Test(agent, agent_path_widens_reading) {
 Test(agent, the_user_over_lsp_is_not_refused) {
   hx *d = hx_lsp_session(HX_NOARGS);
   char *p = jstr(at(P.out, "skill"));
-  json_t *r = hx_callf(d, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"skills/validate\",\"params\":"
-                          "{\"path\":%s}}",
+  json_t *r = hx_callf(d,
+                       "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"skills/validate\",\"params\":"
+                       "{\"path\":%s}}",
                        p);
   free(p);
   cr_assert(json_object_get(r, "result"), "%s", hx_dump(r));
