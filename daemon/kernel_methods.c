@@ -134,10 +134,20 @@ static json_t *wire_params(upk_job *job, json_t *params) {
     if (v)
       json_object_set(w, passthrough[i], v);
   }
+  /* Includes may come from the workspace and from the directories the user's --agent-path
+   * lets agents read (the user's own command line: guard.h). */
+  json_t *allowed = json_array();
   if (upk_session_workspace(s)) {
     json_array_append_new(json_object_get(w, "includes"), json_string(upk_session_workspace(s)));
-    json_object_set_new(w, "allowed", json_pack("[s]", upk_session_workspace(s)));
+    json_array_append_new(allowed, json_string(upk_session_workspace(s)));
   }
+  const upk_options *o = upk_session_options(s);
+  for (size_t i = 0; i < o->n_agent_paths; i++)
+    json_array_append_new(allowed, json_string(o->agent_paths[i]));
+  if (json_array_size(allowed))
+    json_object_set_new(w, "allowed", allowed);
+  else
+    json_decref(allowed);
   json_object_set_new(w, "cudaPath", json_string(upk_kernels_cuda_path(s)));
   json_object_set_new(w, "pch", json_true());
   return w;

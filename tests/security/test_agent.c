@@ -262,3 +262,35 @@ Test(agent, bad_agent_allow_is_refused_at_start) {
   free(err);
   hx_free(d);
 }
+
+/* The directories of --agent-path are the user's: agents may compile against headers there, as
+ * `includes` or as -I. */
+Test(agent, agent_path_is_an_include_root) {
+  HX_NEED_TOOLKIT();
+  fsx_write(at(P.out, "inc/ok.h"), "#define OKV 3\n");
+  char flag[PATH_MAX], args[3 * PATH_MAX];
+  snprintf(flag, sizeof flag, "--agent-path=%s", P.out);
+  hx *d = hx_mcp_session(HX_ARGS(flag));
+  char *inc = jstr(at(P.out, "inc"));
+  snprintf(args, sizeof args,
+           "{\"source\":\"#include \\\"ok.h\\\"\\n__global__ void k(int *x) { x[0] = OKV; }\\n\","
+           "\"includes\":[%s],\"cache\":false}",
+           inc);
+  json_t *r = tool(d, "validate_kernel", args);
+  not_refused(r);
+  cr_assert(json_is_true(json_object_get(
+                json_object_get(json_object_get(r, "result"), "structuredContent"), "ok")),
+            "%s", hx_dump(r));
+  json_decref(r);
+  snprintf(args, sizeof args,
+           "{\"source\":\"#include \\\"ok.h\\\"\\n__global__ void k(int *x) { x[0] = OKV; }\\n\","
+           "\"options\":[\"-I%s\"],\"cache\":false}",
+           at(P.out, "inc"));
+  r = tool(d, "validate_kernel", args);
+  cr_assert(json_is_true(json_object_get(
+                json_object_get(json_object_get(r, "result"), "structuredContent"), "ok")),
+            "%s", hx_dump(r));
+  json_decref(r);
+  free(inc);
+  hx_finish(d, 0);
+}
