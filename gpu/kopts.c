@@ -24,6 +24,7 @@ typedef enum {
   V_MACRO,   /* -D/-U: any text */
   V_PTXAS,   /* a comma list of ptxas options, each on PTXAS_OK */
   V_HOST,    /* a comma list of host-compiler options, each on HOST_OK */
+  V_FATBIN,  /* a comma list of fatbinary options, each on FATBIN_OK */
   V_DIR,     /* an include directory: absolute, under the roots */
   V_ANY,     /* a refused option's value, consumed with it */
 } vkind;
@@ -133,6 +134,12 @@ static const spec SPECS[] = {
     {"--diag-error", V_WORDS, false, OK},
     {"-diag-warn", V_WORDS, false, OK},
     {"--diag-warn", V_WORDS, false, OK},
+    {"-Xfatbin", V_FATBIN, false, OK},
+    {"--fatbin-options", V_FATBIN, false, OK},
+    {"-ftemplate-backtrace-limit", V_NUM, false, OK},
+    {"--ftemplate-backtrace-limit", V_NUM, false, OK},
+    {"-ftemplate-depth", V_NUM, false, OK},
+    {"--ftemplate-depth", V_NUM, false, OK},
     {"-Xptxas", V_PTXAS, false, OK},
     {"--ptxas-options", V_PTXAS, false, OK},
     {"-Xcompiler", V_HOST, false, OK},
@@ -153,8 +160,7 @@ static const spec SPECS[] = {
     {"--nvlink-options", V_ANY, false, UPK_POWER_RUN},
     {"-Xarchive", V_ANY, false, UPK_POWER_RUN},
     {"--archive-options", V_ANY, false, UPK_POWER_RUN},
-    {"-Xfatbin", V_ANY, false, UPK_POWER_RUN},
-    {"--fatbin-options", V_ANY, false, UPK_POWER_RUN},
+
     {"-l", V_ANY, true, UPK_POWER_RUN},
     {"--library", V_ANY, false, UPK_POWER_RUN},
     {"-L", V_ANY, true, UPK_POWER_RUN},
@@ -224,6 +230,9 @@ static const char *const PTXAS_OK[] = {
     "--allow-expensive-optimizations", "-allow-expensive-optimizations", "-sp-bounds-check",
     "--sp-bounds-check", "--suppress-async-bulk-multicast-advisory-warning", NULL};
 /* clang-format on */
+/* fatbinary's options that only change how the fat binary is packed (kernels-community's
+ * build.toml files use -Xfatbin=-compress-all). */
+static const char *const FATBIN_OK[] = {"-compress-all", "--compress-all", NULL};
 /* ptxas options with a value, the value checked as V_WORDS. */
 /* clang-format off */
 static const char *const PTXAS_VALUED[] = {
@@ -308,6 +317,10 @@ static bool ptxas_one(const char *s, size_t n) {
   memcpy(v, eq + 1, vn);
   v[vn] = '\0';
   return all_of(v, ALNUM "_");
+}
+
+static bool fatbin_one(const char *s, size_t n) {
+  return in_list(FATBIN_OK, s, n);
 }
 
 static bool host_one(const char *s, size_t n) {
@@ -410,6 +423,8 @@ static bool value_ok(vkind k, const char *v, const upk_kopts_policy *p) {
     return each_item(v, ptxas_one);
   case V_HOST:
     return each_item(v, host_one);
+  case V_FATBIN:
+    return each_item(v, fatbin_one);
   case V_DIR:
     return shell_safe(v, strlen(v)) && dir_ok(v, p);
   case V_ANY:
