@@ -364,3 +364,33 @@ bool upk_exe_dir(char *buf, size_t len) {
     *slash = '\0';
   return n > 0;
 }
+
+void upk_path_lexical(const char *in, char out[PATH_MAX]) {
+  size_t n = 0;
+  out[n++] = '/';
+  for (const char *p = in; *p;) {
+    p += strspn(p, "/");
+    size_t len = strcspn(p, "/");
+    if (len == 2 && p[0] == '.' && p[1] == '.') {
+      while (n > 1 && out[n - 1] != '/')
+        n--;
+      n -= n > 1;
+    } else if (len && !(len == 1 && p[0] == '.') && n + len + 2 < PATH_MAX) {
+      if (n > 1)
+        out[n++] = '/';
+      memcpy(out + n, p, len);
+      n += len;
+    }
+    p += len;
+  }
+  out[n] = '\0';
+}
+
+bool upk_path_under(const char *path, const char *root) {
+  size_t n = strlen(root);
+  while (n > 1 && root[n - 1] == '/')
+    n--;
+  if (n == 1 && root[0] == '/')
+    return path[0] == '/';
+  return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0');
+}

@@ -3,6 +3,7 @@
 #ifndef UPK_FILEIO_H
 #define UPK_FILEIO_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -93,5 +94,13 @@ bool upk_exe_dir(char *buf, size_t len);
 #ifdef __cplusplus
 }
 #endif
+
+/** Lexical normalization of an absolute path into out: "." and ".." resolved, slashes
+ * collapsed, no link followed (a path that climbs above "/" stays at "/"). */
+void upk_path_lexical(const char *in, char out[PATH_MAX]);
+
+/** Is `path` `root` itself or below it, compared as strings (make both real or lexical first)?
+ * A root of "/" holds every absolute path. */
+bool upk_path_under(const char *path, const char *root);
 
 #endif

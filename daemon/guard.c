@@ -11,6 +11,7 @@
 
 #include "common/diag.h"
 #include "common/diag_json.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 #include "daemon/skills_service.h"
 #include "models/config.h"
@@ -75,14 +76,10 @@ static bool real_of(const char *path, char out[PATH_MAX]) {
   return false;
 }
 
+/* `path` (real) lies at or below `root` once the root is made real too. */
 static bool under(const char *path, const char *root) {
   char real[PATH_MAX];
-  if (!root || !realpath(root, real))
-    return false;
-  size_t n = strlen(real);
-  if (n == 1)
-    return true; /* "/": the user said so (--agent-path=/) */
-  return !strncmp(path, real, n) && (path[n] == '/' || path[n] == '\0');
+  return root && realpath(root, real) && upk_path_under(path, real);
 }
 
 /* The agents' own directories, as the user has them: skills they read in the user's scope, and

@@ -51,18 +51,9 @@ static char **real_roots(const char *const *roots, size_t n) {
   return v;
 }
 
-static bool under(const char *path, const char *root) {
-  size_t n = strlen(root);
-  while (n > 1 && root[n - 1] == '/')
-    n--;
-  if (n == 1 && root[0] == '/')
-    return path[0] == '/';
-  return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0');
-}
-
 static bool under_any(const char *path, char *const *roots, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if (under(path, roots[i]))
+    if (upk_path_under(path, roots[i]))
       return true;
   return false;
 }
@@ -118,28 +109,6 @@ static int refuse(walk *w, const upk_src_include *inc, const char *file, const c
                   real, roots);
 }
 
-/* Lexical normalization of an absolute path: "." and ".." resolved, no link followed. */
-static void normalize(const char *in, char out[PATH_MAX]) {
-  size_t n = 0;
-  out[n++] = '/';
-  for (const char *p = in; *p;) {
-    p += strspn(p, "/");
-    size_t len = strcspn(p, "/");
-    if (len == 2 && p[0] == '.' && p[1] == '.') {
-      while (n > 1 && out[n - 1] != '/')
-        n--;
-      n -= n > 1;
-    } else if (len && !(len == 1 && p[0] == '.') && n + len + 2 < PATH_MAX) {
-      if (n > 1)
-        out[n++] = '/';
-      memcpy(out + n, p, len);
-      n += len;
-    }
-    p += len;
-  }
-  out[n] = '\0';
-}
-
 /* A target that is absolute or climbs with "..": each place the compiler would look, in its
  * order, until one exists. A place outside the roots is refused as it is written, before
  * anything is looked up there, so the answer is the same whether a file exists or not (no
@@ -160,7 +129,7 @@ static int escapes(const walk *w, const upk_src_include *inc, const char *dir, c
       base = full;
     if (snprintf(cand, sizeof cand, "%s/%s", base, t) >= (int)sizeof cand)
       return snprintf(lex, PATH_MAX, "%s", t), 1;
-    normalize(cand, lex);
+    upk_path_lexical(cand, lex);
     if (!under_any(lex, w->allowed, w->n_allowed) && !under_any(lex, w->toolkit, w->n_toolkit))
       return 1;
     struct stat st;

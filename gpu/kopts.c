@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 /* What an option's value must look like. */
@@ -343,48 +344,13 @@ static bool host_one(const char *s, size_t n) {
   return false;
 }
 
-/* Lexical normalization of an absolute path: "." and ".." resolved, no links followed. */
-static void normalize(const char *in, char out[PATH_MAX]) {
-  size_t n = 0;
-  out[n++] = '/';
-  for (const char *p = in; *p;) {
-    p += strspn(p, "/");
-    size_t len = strcspn(p, "/");
-    if (!len)
-      break;
-    if (len == 1 && p[0] == '.') {
-    } else if (len == 2 && p[0] == '.' && p[1] == '.') {
-      while (n > 1 && out[n - 1] != '/')
-        n--;
-      if (n > 1)
-        n--;
-    } else if (n + len + 2 < PATH_MAX) {
-      if (n > 1)
-        out[n++] = '/';
-      memcpy(out + n, p, len);
-      n += len;
-    }
-    p += len;
-  }
-  out[n] = '\0';
-}
-
-static bool under(const char *path, const char *root) {
-  size_t n = strlen(root);
-  while (n > 1 && root[n - 1] == '/')
-    n--;
-  if (n == 1 && root[0] == '/')
-    return path[0] == '/';
-  return !strncmp(path, root, n) && (path[n] == '/' || path[n] == '\0');
-}
-
 /* An include directory: absolute, and under a root both as written (lexically) and as it
  * really is (links followed), so neither `..` nor a link leads out. */
 static bool dir_ok(const char *v, const upk_kopts_policy *p) {
   if (v[0] != '/')
     return false;
   char lex[PATH_MAX], real[PATH_MAX], root[PATH_MAX];
-  normalize(v, lex);
+  upk_path_lexical(v, lex);
   bool has_real = realpath(v, real) != NULL;
   bool lex_in = false, real_in = !has_real;
   for (size_t i = 0; i < p->roots.n; i++) {
@@ -392,9 +358,9 @@ static bool dir_ok(const char *v, const upk_kopts_policy *p) {
     if (!r || r[0] != '/')
       continue;
     if (!realpath(r, root))
-      normalize(r, root);
-    lex_in |= under(lex, root) || under(lex, r);
-    real_in |= has_real && under(real, root);
+      upk_path_lexical(r, root);
+    lex_in |= upk_path_under(lex, root) || upk_path_under(lex, r);
+    real_in |= has_real && upk_path_under(real, root);
   }
   return lex_in && real_in;
 }
