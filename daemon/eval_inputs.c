@@ -2,8 +2,8 @@
  * may be read from, by who asked (docs/security.md, "Traces").
  *
  * An agent (an MCP session: its arguments may come from a prompt injection) reads beneath the
- * workspace, the agents' session directories, the runs directory and the directories the user's
- * own config lists (condense.allowPaths); anything else is refused by rule trust/read. An editor
+ * places guard.h's upk_guard_places lists, the same the guard checked on the loop; anything
+ * else is refused by rule trust/read. An editor
  * (LSP) is driven by the user and reads what the user can. Either way the file is read through
  * common/fileio.h's safe reader: never a FIFO, never over the cap, and for an agent no link below
  * the root it was found under. */
@@ -15,72 +15,14 @@
 
 #include "daemon/eval_methods.h"
 #include "daemon/eval_methods_int.h"
-#include "daemon/skills_service.h"
-#include "skills/agents.h"
+#include "daemon/guard.h"
 #include "common/fileio.h"
 #include "common/trust.h"
 #include "common/xalloc.h"
 
-/* $NAME/sub when NAME is set (CLAUDE_CONFIG_DIR, CODEX_HOME), else ~/dot/sub. */
-static char *agent_dir(const char *name, const char *dot, const char *sub) {
-  const char *v = getenv(name), *home = getenv("HOME");
-  if (v && *v == '/')
-    return upk_xasprintf("%s/%s", v, sub);
-  return home && *home == '/' ? upk_xasprintf("%s/%s/%s", home, dot, sub) : NULL;
-}
-
-/* The agents' own skill directories in the user's scope (as guard.c's places): a tests file
- * may be a user skill's skill_meta.json. */
-static void add_skill_dirs(json_t *roots, const char *workspace) {
-  for (size_t i = 0; i < upk_agents_count(); i++) {
-    const upk_agent *a = upk_agent_at(i);
-    upk_resolved_dir d;
-    if (upk_agent_resolve(a, UPK_SCOPE_USER, workspace, NULL, &d) == 0) {
-      json_array_append_new(roots, json_string(d.path));
-      upk_resolved_dir_free(&d);
-    }
-    for (size_t j = 0; j < a->n_reads; j++)
-      if (upk_dirspec_scope(&a->reads[j]) == UPK_SCOPE_USER &&
-          upk_dirspec_resolve(&a->reads[j], workspace, NULL, &d) == 0) {
-        json_array_append_new(roots, json_string(d.path));
-        upk_resolved_dir_free(&d);
-      }
-  }
-  json_array_append_new(roots, json_string(upk_skills_library_dir()));
-}
-
-/* The roots an agent may read beneath, into a new array of strings: guard.c's places (which
- * answered first, on the loop) as directories to read beneath, so that what the guard saw is
- * what is read: no link swapped in since is followed. */
-static json_t *agent_roots(ecall *c) {
-  json_t *roots = json_array();
-  json_array_extend(roots, c->agent_paths); /* the user's --agent-path */
-  char *claude = agent_dir("CLAUDE_CONFIG_DIR", ".claude", "projects");
-  char *codex = agent_dir("CODEX_HOME", ".codex", "sessions");
-  /* The default runs directory only: runs_dir may come from a project's config. */
-  char *runs = upk_eval_runs_dir(NULL, c->workspace);
-  const char *fixed[] = {c->workspace, claude, codex, runs};
-  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-    if (fixed[i])
-      json_array_append_new(roots, json_string(fixed[i]));
-  free(claude);
-  free(codex);
-  free(runs);
-  json_t *more = upk_config_user_list(c->init_options, "condense", "allowPaths"), *v;
-  size_t i;
-  json_array_foreach(more, i, v) {
-    const char *p = json_string_value(v);
-    if (p && *p == '/') /* a relative one would be the workspace's: already there */
-      json_array_append(roots, v);
-  }
-  json_decref(more);
-  add_skill_dirs(roots, c->workspace);
-  return roots;
-}
-
 /* Read abs beneath the first root it lies under that lets it be read. -EACCES: under none. */
 static int read_as_agent(ecall *c, const char *abs, size_t max, char **out, size_t *len) {
-  json_t *roots = agent_roots(c), *v;
+  json_t *roots = upk_guard_places(c->workspace, c->opts, c->init_options, false), *v;
   size_t i;
   int rc = -EACCES;
   char real[PATH_MAX];

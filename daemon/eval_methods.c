@@ -29,12 +29,12 @@
 
 #include "daemon/eval_methods_int.h"
 #include "common/fileio.h"
+#include "skills/agents.h"
 #include "common/xalloc.h"
 
 void em_free(ecall *c) {
   json_decref(c->params);
   json_decref(c->init_options);
-  json_decref(c->agent_paths);
   json_decref(c->data);
   json_decref(c->result);
   free(c->workspace);
@@ -82,10 +82,7 @@ char *em_abs(const char *ws, const char *p) {
 char *upk_eval_runs_dir(const char *configured, const char *workspace) {
   if (configured)
     return em_abs(workspace, configured);
-  const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-  if (state && *state == '/')
-    return upk_xasprintf("%s/upskilld/runs", state);
-  return upk_xasprintf("%s/.local/state/upskilld/runs", home && *home ? home : "/tmp");
+  return upk_env_xdg_dir(NULL, "XDG_STATE_HOME", ".local/state", "upskilld/runs");
 }
 
 int em_resolve(ecall *c, const char *name, const char *what, upk_model *out) {
@@ -285,9 +282,7 @@ static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn
   c->params = json_deep_copy(params ? params : json_object());
   c->workspace = upk_session_workspace(s) ? upk_xstrdup(upk_session_workspace(s)) : NULL;
   c->agent = upk_guard_origin(s) == UPK_ORIGIN_AGENT; /* an MCP client: guard.h */
-  c->agent_paths = json_array();
-  for (size_t i = 0; i < upk_session_options(s)->n_agent_paths; i++)
-    json_array_append_new(c->agent_paths, json_string(upk_session_options(s)->agent_paths[i]));
+  c->opts = upk_session_options(s);
   c->init_options =
       upk_session_init_options(s) ? json_deep_copy(upk_session_init_options(s)) : NULL;
   c->load = load;

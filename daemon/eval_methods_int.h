@@ -28,7 +28,7 @@ struct ecall {
   json_t *params, *init_options;
   char *workspace;
   bool agent; /* an MCP session asked: files it names are read as eval_inputs.c says */
-  json_t *agent_paths; /* the user's --agent-path directories (strings) */
+  const upk_options *opts; /* the command line's (for the agent's places: guard.h) */
   upk_config cfg;
   int code; /* load failed: JSON-RPC code, message, data */
   char err[512];

@@ -82,56 +82,64 @@ static bool under(const char *path, const char *root) {
   return root && realpath(root, real) && upk_path_under(path, real);
 }
 
-/* The agents' own directories, as the user has them: skills they read in the user's scope, and
- * the session logs condense_trace reads. Never the rest of ~/.claude or ~/.codex (credentials
- * live there). */
-static bool in_agent_dirs(const char *real, const char *workspace) {
+/* `dir` (malloc'd, may be NULL) into places, taking it. */
+static void add_place(json_t *places, char *dir) {
+  if (dir)
+    json_array_append_new(places, json_string(dir));
+  free(dir);
+}
+
+/* $VAR/sub when VAR is an absolute path (CLAUDE_CONFIG_DIR, CODEX_HOME), else ~/dot/sub. */
+static char *agent_home_dir(const char *var, const char *dot, const char *sub) {
+  const char *v = getenv(var), *home = getenv("HOME");
+  if (v && *v == '/')
+    return upk_xasprintf("%s/%s", v, sub);
+  return home && *home == '/' ? upk_xasprintf("%s/%s/%s", home, dot, sub) : NULL;
+}
+
+/* The agents' own skill directories in the user's scope: the ones they install to and read. */
+static void add_skill_dirs(json_t *places, const char *workspace) {
   for (size_t i = 0; i < upk_agents_count(); i++) {
     const upk_agent *a = upk_agent_at(i);
     upk_resolved_dir d;
-    bool in = false;
     if (upk_agent_resolve(a, UPK_SCOPE_USER, workspace, NULL, &d) == 0) {
-      in = under(real, d.path);
+      add_place(places, upk_xstrdup(d.path));
       upk_resolved_dir_free(&d);
     }
-    for (size_t j = 0; !in && j < a->n_reads; j++) {
-      if (upk_dirspec_scope(&a->reads[j]) != UPK_SCOPE_USER ||
-          upk_dirspec_resolve(&a->reads[j], workspace, NULL, &d))
-        continue;
-      in = under(real, d.path);
-      upk_resolved_dir_free(&d);
-    }
-    if (in)
-      return true;
+    for (size_t j = 0; j < a->n_reads; j++)
+      if (upk_dirspec_scope(&a->reads[j]) == UPK_SCOPE_USER &&
+          upk_dirspec_resolve(&a->reads[j], workspace, NULL, &d) == 0) {
+        add_place(places, upk_xstrdup(d.path));
+        upk_resolved_dir_free(&d);
+      }
   }
-  const char *home = getenv("HOME"), *claude = getenv("CLAUDE_CONFIG_DIR");
-  const char *codex = getenv("CODEX_HOME");
-  char dir[PATH_MAX];
-  if ((claude && *claude == '/') || (home && *home == '/')) {
-    snprintf(dir, sizeof dir, "%s%s/projects", claude ? claude : home, claude ? "" : "/.claude");
-    if (under(real, dir))
-      return true;
-  }
-  if ((codex && *codex == '/') || (home && *home == '/')) {
-    snprintf(dir, sizeof dir, "%s%s/sessions", codex ? codex : home, codex ? "" : "/.codex");
-    if (under(real, dir))
-      return true;
-  }
-  return under(real, upk_skills_library_dir());
 }
 
-/* The directories the user's own config lets agents read (condense.allowPaths, from the user's
- * config file and initializationOptions, never a project's: models/config.h). */
-static bool in_user_allowed(const char *real, const upk_server *s) {
-  json_t *dirs = upk_config_user_list(upk_session_init_options(s), "condense", "allowPaths"), *v;
+json_t *upk_guard_places(const char *workspace, const upk_options *o,
+                         const json_t *init_options, bool write) {
+  json_t *places = json_array();
+  if (workspace)
+    add_place(places, upk_xstrdup(workspace));
+  for (size_t i = 0; i < o->n_agent_paths; i++)
+    add_place(places, upk_xstrdup(o->agent_paths[i]));
+  if (write)
+    return places;
+  /* Never the rest of ~/.claude or ~/.codex: credentials live there. */
+  add_skill_dirs(places, workspace);
+  add_place(places, agent_home_dir("CLAUDE_CONFIG_DIR", ".claude", "projects"));
+  add_place(places, agent_home_dir("CODEX_HOME", ".codex", "sessions"));
+  add_place(places, upk_xstrdup(upk_skills_library_dir()));
+  /* The default runs directory only: a configured runs_dir may come from a project. */
+  add_place(places, upk_env_xdg_dir(NULL, "XDG_STATE_HOME", ".local/state", "upskilld/runs"));
+  json_t *more = upk_config_user_list(init_options, "condense", "allowPaths"), *v;
   size_t i;
-  bool in = false;
-  json_array_foreach(dirs, i, v) {
+  json_array_foreach(more, i, v) {
     const char *d = json_string_value(v);
-    in = in || (d && *d == '/' && under(real, d));
+    if (d && *d == '/') /* a relative one would be the workspace's: there already */
+      json_array_append(places, v);
   }
-  json_decref(dirs);
-  return in;
+  json_decref(more);
+  return places;
 }
 
 /* Fail the job with one diagnostic coded `rule` that says `msg`. */
@@ -155,12 +163,13 @@ bool upk_guard_path(upk_job *job, const char *path, bool write, const char *what
                          : snprintf(abs, sizeof abs, "%s/%s", ws ? ws : ".", path);
   bool ok = n > 0 && n < (int)sizeof abs && real_of(abs, real);
   if (ok) {
-    const upk_options *o = upk_session_options(s);
-    bool in = under(real, ws);
-    for (size_t i = 0; !in && i < o->n_agent_paths; i++)
-      in = under(real, o->agent_paths[i]);
-    if (!in && !write)
-      in = in_agent_dirs(real, ws) || in_user_allowed(real, s);
+    json_t *places = upk_guard_places(ws, upk_session_options(s), upk_session_init_options(s),
+                                      write),
+           *v;
+    size_t i;
+    bool in = false;
+    json_array_foreach(places, i, v) in = in || under(real, json_string_value(v));
+    json_decref(places);
     if (in)
       return true;
   }

@@ -14,6 +14,7 @@
 #define UPK_DAEMON_GUARD_H
 
 #include <stdbool.h>
+#include <jansson.h>
 #include <stddef.h>
 
 #include "common/trust.h"
@@ -28,6 +29,15 @@ enum {
 
 /** Parse `--agent-allow`'s list into bits; -1 (with the bad name in bad) for an unknown one. */
 int upk_guard_parse_allow(const char *list, unsigned *bits, char *bad, size_t bad_len);
+
+/** The places an agent may write beneath (write) or read beneath, as a new JSON array of
+ * absolute paths: the workspace and each --agent-path; for reading also the agents' skill
+ * directories in the user's scope, their session logs (~/.claude/projects, ~/.codex/sessions),
+ * the built-in library, the default runs directory and the user's condense.allowPaths. The one
+ * list both the guard's check and the readers of named files (eval_inputs.c) use. Reads the
+ * user's config file: blocking, thread-safe. */
+json_t *upk_guard_places(const char *workspace, const upk_options *o,
+                         const json_t *init_options, bool write);
 
 /** The origin of the session's requests: an agent over MCP, the user over LSP. */
 upk_origin upk_guard_origin(const upk_server *s);
