@@ -34,8 +34,8 @@ int upk_guard_parse_allow(const char *list, unsigned *bits, char *bad, size_t ba
  * absolute paths: the workspace and each --agent-path; for reading also the agents' skill
  * directories in the user's scope, their session logs (~/.claude/projects, ~/.codex/sessions),
  * the built-in library, the default runs directory and the user's condense.allowPaths. The one
- * list both the guard's check and the readers of named files (eval_inputs.c) use. Reads the
- * user's config file: blocking, thread-safe. */
+ * list the guard's check, the readers of named files (eval_inputs.c) and the kernel's include
+ * roots use. For reading it reads the user's config file (blocking); for writing nothing. */
 json_t *upk_guard_places(const char *workspace, const upk_options *o,
                          const json_t *init_options, bool write);
 

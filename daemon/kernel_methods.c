@@ -134,16 +134,11 @@ static json_t *wire_params(upk_job *job, json_t *params) {
     if (v)
       json_object_set(w, passthrough[i], v);
   }
-  /* Includes may come from the workspace and from the directories the user's --agent-path
-   * lets agents read (the user's own command line: guard.h). */
-  json_t *allowed = json_array();
-  if (upk_session_workspace(s)) {
+  if (upk_session_workspace(s))
     json_array_append_new(json_object_get(w, "includes"), json_string(upk_session_workspace(s)));
-    json_array_append_new(allowed, json_string(upk_session_workspace(s)));
-  }
-  const upk_options *o = upk_session_options(s);
-  for (size_t i = 0; i < o->n_agent_paths; i++)
-    json_array_append_new(allowed, json_string(o->agent_paths[i]));
+  /* Includes may come from the workspace and the directories the user's --agent-path gives
+   * agents: the places of guard.h that need no config (those an agent may also write). */
+  json_t *allowed = upk_guard_places(upk_session_workspace(s), upk_session_options(s), NULL, true);
   if (json_array_size(allowed))
     json_object_set_new(w, "allowed", allowed);
   else
