@@ -137,6 +137,8 @@ static const spec SPECS[] = {
     {"--diag-warn", V_WORDS, false, OK},
     {"-Xfatbin", V_FATBIN, false, OK},
     {"--fatbin-options", V_FATBIN, false, OK},
+    {"-static-global-template-stub", V_BOOL, false, OK},
+    {"--static-global-template-stub", V_BOOL, false, OK},
     {"-ftemplate-backtrace-limit", V_NUM, false, OK},
     {"--ftemplate-backtrace-limit", V_NUM, false, OK},
     {"-ftemplate-depth", V_NUM, false, OK},

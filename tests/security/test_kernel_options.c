@@ -610,14 +610,15 @@ Test(kopts, allowed_options_still_compile) {
 }
 
 /* What public kernel-builder projects put in cuda-flags (every distinct kind of flag in
- * huggingface/kernels-community's 52 build.toml files, read 2026-11-25): none may be refused,
- * or trusting a project would be the only way to check a real one. */
+ * huggingface/kernels-community's 52 build.toml files, read 2026-11-25), and flags of public
+ * setup.py files kept apart from them (vllm's -static-global-template-stub): none may be
+ * refused, or trusting a project would be the only way to check a real one. */
 Test(kopts, real_projects_flags_pass) {
   NEED_NVCC();
   hx *d = hx_mcp_session(HX_NOARGS);
   json_t *resp;
   json_t *opts = strs(
-      28, "--use_fast_math", "-O3", "-std=c++17", "-DNDEBUG", "--expt-relaxed-constexpr",
+      30, "--use_fast_math", "-O3", "-std=c++17", "-DNDEBUG", "--expt-relaxed-constexpr",
       "--expt-extended-lambda", "--ftemplate-backtrace-limit=0", "-U__CUDA_NO_HALF_OPERATORS__",
       "-U__CUDA_NO_HALF_CONVERSIONS__", "-DCUTLASS_ENABLE_GDC_FOR_SM90", "-diag-suppress=174",
       "-Xptxas=-v", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__", "--threads=1",
@@ -625,11 +626,12 @@ Test(kopts, real_projects_flags_pass) {
       "--extended-lambda", "-D_USE_MATH_DEFINES", "-DTmax=1024", "-res-usage", "-lineinfo",
       "-DCUDA_HAS_FP16=1", "--ptxas-options=--verbose,--warn-on-local-memory-usage",
       "--extra-device-vectorization", "-D__CUDA_NO_HALF2_OPERATORS__", "-DENABLE_NVFP4_SM100=1",
-      "-U__CUDA_NO_BFLOAT162_CONVERSIONS__");
-  json_t *r = tool(d, &resp,
-                   json_pack("{s:s,s:s,s:o,s:b}", "source",
-                             "__global__ void k(float *y) { y[0] = 1.f; }\n", "backend", "nvcc",
-                             "options", opts, "cache", 0));
+      "-U__CUDA_NO_BFLOAT162_CONVERSIONS__", "-static-global-template-stub=false",
+      "-use_fast_math");
+  json_t *r =
+      tool(d, &resp,
+           json_pack("{s:s,s:s,s:o,s:b}", "source", "__global__ void k(float *y) { y[0] = 1.f; }\n",
+                     "backend", "nvcc", "options", opts, "cache", 0));
   cr_expect(!has_code(r, "kernel/option-refused"), "%s", hx_dump(r));
   cr_expect(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
   json_decref(resp);
