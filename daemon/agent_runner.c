@@ -119,7 +119,9 @@ static void explain_exit(upk_agent_run *r) {
              r->def.timeout_ms / 1000);
   } else if (r->term_signal) {
     snprintf(why, sizeof why, "the agent was killed by signal %d", r->term_signal);
-  } else if (r->exit_status != 0 && (res->error || !res->answer)) {
+  } else if (r->exit_status != 0) {
+    /* Any failure status is an error, even with an answer on stdout: a text agent that
+     * prints half an answer and exits 3 on a quota error did not do the task. */
     char *tail = stderr_tail(r->launch.stderr_path);
     snprintf(why, sizeof why, "the agent exited with status %d%s%s%s%.400s", (int)r->exit_status,
              tail && *tail ? ": " : "", tail ? tail : "", res->error ? "; " : "",

@@ -107,6 +107,14 @@ function run(args, { timeout = 600000 } = {}) {
   });
 }
 
+// The process groups this test's hanging agents started: each writes its shell's pid (the
+// group's leader, as the runner starts every agent in a group of its own) to a file of ours.
+const groupsIn = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
+const groupAlive = (pgid) => {
+  try { process.kill(-pgid, 0); return true; } catch (e) { return e.code !== 'ESRCH'; }
+};
+const liveGroups = (file) => groupsIn(file).filter(groupAlive);
+
 const transcripts = (runDir) => {
   const out = [];
   for (const m of readdirSync(join(runDir, 'transcripts')))
@@ -139,11 +147,11 @@ agents:
     command: ["${join(box, 'no-such-agent')}", "{prompt}"]
     output: claude
   hang:
-    command: ["sh", "-c", "sleep 300; echo late"]
+    command: ["sh", "-c", "echo $$ >> ${join(box, 'pids-hang')}; sleep 300; echo late"]
     output: claude
     timeoutMs: 1500
   hang2:
-    command: ["sh", "-c", "sleep 301"]
+    command: ["sh", "-c", "echo $$ >> ${join(box, 'pids-hang2')}; exec sleep 301"]
     output: claude
   garbage:
     command: ["sh", "-c", "echo 'Welcome! Please log in first.'"]
@@ -151,6 +159,9 @@ agents:
   broken:
     command: ["sh", "-c", "echo 'error: unexpected argument --full-auto found' >&2; exit 2"]
     output: codex
+  failtext:
+    command: ["sh", "-c", "echo half an answer; echo 'error: quota exceeded for this account' >&2; exit 3"]
+    output: text
   slow:
     command: ["sh", "-c", "echo S $(date +%s.%N) >> ${join(box, 'spans')}; sleep 0.4; echo E $(date +%s.%N) >> ${join(box, 'spans')}; echo warp shuffles"]
 `);
@@ -382,14 +393,15 @@ agents:
       const abort = new AbortController();
       const p = client.callTool({ name: 'eval_skill', arguments: { skill: join(box, 'proj/skills/house-rules'),
         models: ['agent:hang2'], tests: join(box, 'proj/tests.json') } }, undefined, { signal: abort.signal, timeout: 60000 });
-      for (let i = 0; i < 100 && !spawnSync('pgrep', ['-f', 'sleep 301'], { encoding: 'utf8' }).stdout.trim(); i++)
-        await new Promise((ok) => setTimeout(ok, 100));
-      assert.ok(spawnSync('pgrep', ['-f', 'sleep 301'], { encoding: 'utf8' }).stdout.trim(), 'the agents started');
+      const pids = join(box, 'pids-hang2');
+      rmSync(pids, { force: true });
+      for (let i = 0; i < 100 && !liveGroups(pids).length; i++) await new Promise((ok) => setTimeout(ok, 100));
+      assert.ok(liveGroups(pids).length, 'the agents started');
       abort.abort();
       await assert.rejects(p);
-      for (let i = 0; i < 50 && spawnSync('pgrep', ['-f', 'sleep 301'], { encoding: 'utf8' }).stdout.trim(); i++)
-        await new Promise((ok) => setTimeout(ok, 100));
-      assert.equal(spawnSync('pgrep', ['-f', 'sleep 301'], { encoding: 'utf8' }).stdout.trim(), '');
+      const started = groupsIn(pids); // read after the cancel: every agent it had started by then
+      for (let i = 0; i < 50 && started.some(groupAlive); i++) await new Promise((ok) => setTimeout(ok, 100));
+      assert.deepEqual(started.filter(groupAlive), [], 'the agents\' process groups were killed');
       assert.deepEqual(await client.ping(), {});
     } finally {
       await client.close();
@@ -411,8 +423,9 @@ agents:
   });
 
   it('one clear error per run for an agent that is missing, fails to start, hangs or prints no JSON; the rest complete', async () => {
+    rmSync(join(box, 'pids-hang'), { force: true }); // the MCP test ran it too
     const r = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '-m', 'agent:ghost', '-m', 'agent:hang',
-      '-m', 'agent:garbage', '-m', 'agent:broken', '--tests', 'tests.json', '--no-baseline']);
+      '-m', 'agent:garbage', '-m', 'agent:broken', '-m', 'agent:failtext', '--tests', 'tests.json', '--no-baseline']);
     const by = (m) => r.results.filter((t) => t.model === m);
     assert.ok(by('agent:claude-code').every((t) => t.verdict === 'pass' && !t.error));
     for (const t of by('agent:ghost')) assert.match(t.error, /cannot start the agent .*no-such-agent.*agents\.ghost\.command/);
@@ -421,11 +434,15 @@ agents:
     for (const t of by('agent:broken'))
       assert.equal(t.error, 'the agent exited with status 2: error: unexpected argument --full-auto found; ' +
         'the agent printed nothing');
-    assert.equal(r.results.length, 10, 'every run of every agent is reported');
+    // Half an answer on stdout does not make a failed run a trial: any failure status is an error.
+    for (const t of by('agent:failtext'))
+      assert.equal(t.error, 'the agent exited with status 3: error: quota exceeded for this account');
+    assert.equal(r.results.length, 12, 'every run of every agent is reported');
     // SIGKILL is delivered, not awaited: on a loaded machine the group may take a moment to go.
-    const hung = () => spawnSync('pgrep', ['-f', 'sleep 300'], { encoding: 'utf8' }).stdout.trim();
-    for (let i = 0; i < 50 && hung(); i++) await new Promise((ok) => setTimeout(ok, 100));
-    assert.equal(hung(), '', 'the hung agent\'s process group was killed');
+    const hung = groupsIn(join(box, 'pids-hang'));
+    assert.equal(hung.length, 2, 'both runs of the hanging agent started');
+    for (let i = 0; i < 50 && hung.some(groupAlive); i++) await new Promise((ok) => setTimeout(ok, 100));
+    assert.deepEqual(hung.filter(groupAlive), [], 'the hung agent\'s process groups were killed');
   });
   it('leaves nothing in the machine\'s temporary folder (a sandbox marks its writable roots)', () => {
     const now = planted.filter((p) => existsSync(p) && !before0.includes(p));
