@@ -178,10 +178,13 @@ char *upk_junit_string(const char *name, const upk_junit_suite *suites, size_t n
   int rc = w ? write_doc(w, name, suites, n_suites) : -1;
   xmlFreeTextWriter(w); /* flushes into buf */
   if (!rc && buf) {
-    *len = (size_t)xmlBufferLength(buf);
-    out = upk_xmalloc(*len + 1);
-    memcpy(out, xmlBufferContent(buf), *len);
-    out[*len] = '\0';
+    size_t n = (size_t)xmlBufferLength(buf);
+    out = upk_xmalloc(n + 2);
+    memcpy(out, xmlBufferContent(buf), n);
+    if (!n || out[n - 1] != '\n') /* a text file ends with a newline */
+      out[n++] = '\n';
+    out[n] = '\0';
+    *len = n;
   }
   if (buf)
     xmlBufferFree(buf);
