@@ -82,7 +82,9 @@ before(async () => {
     const system = api === 'anthropic' ? JSON.stringify(body.system ?? '') : '';
     return system.includes('TOKEN-SKILL') ? 'TOKEN-SKILL here.\n\n```cuda\n__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\n```\n' : 'No idea.';
   };
-  box = sandbox({ project: 'runs_dir: runs\nmax_attempts: 1\nretry_backoff_ms: 10\n' });
+  // agent:echoer: an agent CLI from the user's config (a shell line) that writes out.txt.
+  const config = 'agents:\n  echoer:\n    command: ["sh", "-c", "sleep 0.3; echo made > out.txt; echo TOKEN-SKILL done", "sh", "{prompt}"]\n    output: text\n';
+  box = sandbox({ config, project: 'runs_dir: runs\nmax_attempts: 1\nretry_backoff_ms: 10\n' });
   tmp = mkdtempSync(join(tmpdir(), 'upk-junit-'));
   mkdirSync(join(box.project, 'skills/junit-demo'), { recursive: true });
   writeFileSync(join(box.project, 'skills/junit-demo/SKILL.md'), SKILL);
@@ -153,6 +155,28 @@ describe('eval --junit', () => {
     assert.equal(withSkill.filter((c) => outcome(c) === 'pass').length, Number(printed[1]));
     assert.equal(withSkill.filter((c) => outcome(c) !== 'skipped').length, Number(printed[2]));
     assert.equal(withSkill.filter((c) => outcome(c) === 'skipped').length, Number(printed[3] ?? 0));
+  });
+});
+
+describe('eval --junit of agent runs', () => {
+  it('a case per agent run: its wall time, and the workspace assertions\' reasons', async (t) => {
+    if (noReader) return t.skip(noReader);
+    writeFileSync(join(box.project, 'agent-tests.json'), JSON.stringify({ cases: [
+      { input: 'Write out.txt.', expected: { contains: ['TOKEN-SKILL'], files: ['out.txt'] } },
+      { input: 'Write missing.txt.', expected: { files: ['missing.txt'] } },
+    ] }));
+    const file = join(tmp, 'agent.xml');
+    const js = await run(['--json', 'eval', 'junit-demo', '-m', 'agent:echoer', '--runs', '2', '--tests', 'agent-tests.json', '--junit', file]);
+    assert.equal(js.status, 0, js.stderr);
+    const r = JSON.parse(js.stdout);
+    const tcs = allCases(await readJunit(t, file));
+    assert.equal(tcs.length, 8);
+    for (const x of r.results) {
+      const tc = tcs.find((c) => c.name === `case ${x.case + 1} run ${x.run + 1}` && c.classname === `agent:echoer.${x.condition}`);
+      assert.ok(x.durationMs >= 300 && Math.abs(tc.time - x.durationMs / 1000) < 0.002, `${tc.time} vs ${x.durationMs}`);
+      assert.equal(outcome(tc), x.case === 0 ? 'pass' : 'fail');
+      if (x.case === 1) assert.equal(tc.failure[0].message, 'the agent did not write "missing.txt"');
+    }
   });
 });
 
