@@ -173,7 +173,7 @@ describe('eval --junit of agent runs', () => {
     assert.equal(tcs.length, 8);
     for (const x of r.results) {
       const tc = tcs.find((c) => c.name === `case ${x.case + 1} run ${x.run + 1}` && c.classname === `agent:echoer.${x.condition}`);
-      assert.ok(x.durationMs >= 300 && Math.abs(tc.time - x.durationMs / 1000) < 0.002, `${tc.time} vs ${x.durationMs}`);
+      assert.ok(x.durationMs >= 250 && Math.abs(tc.time - x.durationMs / 1000) < 0.002, `${tc.time} vs ${x.durationMs}`);
       assert.equal(outcome(tc), x.case === 0 ? 'pass' : 'fail');
       if (x.case === 1) assert.equal(tc.failure[0].message, 'the agent did not write "missing.txt"');
     }
