@@ -27,7 +27,10 @@ let parse = null, noReader = null, noXmllint = null;
 function setupReader() {
   if (!existsSync(join(npmPrefix, 'node_modules/junit2json/package.json')) || !existsSync(xsd)) {
     const r = spawnSync(join(here, 'setup.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180000 });
-    if (r.status !== 0) return `the npm registry is unreachable or npm failed (tests/junit/setup.sh: ${(r.stderr || r.error?.message || '').trim().slice(-300)})`;
+    if (r.status !== 0) {
+      const why = (r.stderr || r.error?.message || '').split('\n').find((l) => /\S/.test(l) && !/^npm error\s*$/.test(l)) ?? `exit ${r.status}`;
+      return `junit2json and the JUnit schema could not be installed from npm (registry unreachable?): ${why.trim().slice(0, 200)}`;
+    }
   }
   return null;
 }
