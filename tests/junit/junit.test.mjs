@@ -223,6 +223,11 @@ describe('bad --junit paths', () => {
     assert.equal(r.status, 2);
     assert.match(r.stderr, /audit: --junit .*: is a directory/);
     assert.deepEqual(readdirSync(d), []);
+    // A trigger eval has no test cases to report.
+    r = await run(['eval', 'junit-demo', '--trigger', 'queries.json', '--junit', join(tmp, 'trigger.xml')]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--junit and --fail-under report test cases, not --trigger/);
+    assert.ok(!existsSync(join(tmp, 'trigger.xml')));
     assert.equal(srv.requests.length, before);
   });
 });
