@@ -2,7 +2,6 @@
  * (docs/eval.md "JUnit"), and eval's --fail-under. The strings a case points to live in a
  * pool freed after the write. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
