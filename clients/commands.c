@@ -95,7 +95,9 @@ const ctl_cmd ctl_commands[] = {
      0,
      0,
      NULL,
-     {{"skill", 0, 'k', "NAME", "only this skill of the SOURCE", NULL, 1}, {0}}},
+     {{"skill", 0, 'k', "NAME", "only this skill of the SOURCE", NULL, 1},
+      {"junit", 0, 'J', "FILE", "also write the findings as JUnit XML (a failing test each)"},
+      {0}}},
     {"remove",
      "NAME",
      "remove an installed skill",
@@ -166,6 +168,7 @@ const ctl_cmd ctl_commands[] = {
       {"run", 0, 'r', "SPEC.json", "run it on the GPU as the spec says and check the result"},
       {"against", 0, 'P', "PROBLEM.py|DIR", "the reference is a PyTorch problem (or a directory)"},
       {"html", 0, 'H', "FILE", "also write the check as one HTML file"},
+      {"junit", 0, 'J', "FILE", "also write the check as JUnit XML (a test per file and kernel)"},
       {0}}},
     {"generate",
      "TASK",
@@ -217,6 +220,9 @@ const ctl_cmd ctl_commands[] = {
       {"holdout", 0, 'H', "X",
        "trigger mode: the share of queries held out as the test set (0 to 0.95)"},
       {"apply", 0, 'A', NULL, "trigger mode: write the best description to the SKILL.md"},
+      {"junit", 0, 'J', "FILE", "also write every trial as JUnit XML (a test each)"},
+      {"fail-under", 0, 'U', "RATE",
+       "exit 3 when a model's with-skill pass rate is below RATE (0 to 1)"},
       {0}}},
     {"runs",
      "",
@@ -645,7 +651,8 @@ static const char *const ABOUT =
 
 static const char *const EXIT_STATUS =
     "0: done. 1: the answer was an error (a failed request, a skill or kernel with errors). "
-    "2: a usage error (unknown command or option, a bad argument).";
+    "2: a usage error (unknown command or option, a bad argument). 3: eval --fail-under: a "
+    "model's with-skill pass rate is below the rate.";
 
 static const char *const ENVIRONMENT =
     "UPSKILLD: the daemon to start. NO_COLOR: upskillctl prints no colour in any case. HOME, "

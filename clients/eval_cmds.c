@@ -14,6 +14,7 @@
 
 #include "clients/commands.h"
 #include "clients/ctl.h"
+#include "clients/junit_ctl.h"
 #include "common/xalloc.h"
 
 static double num(json_t *o, const char *k) {
@@ -286,8 +287,14 @@ static int send_request(ctl *c, char **argv, const char *method, json_t *p,
   return finish(c, ctl_call(c, method, p, &err), print);
 }
 
+/* What eval does with the answer in this process: --junit FILE, --fail-under RATE (< 0: off). */
+typedef struct eval_ci {
+  const char *junit;
+  double fail_under;
+} eval_ci;
+
 /* The eval request's params from argv, or NULL (why printed). */
-static json_t *eval_params(int argc, char **argv) {
+static json_t *eval_params(int argc, char **argv, eval_ci *ci) {
   json_t *p = json_pack("{s:[]}", "models");
   int ch;
   optind = 0;
@@ -322,6 +329,13 @@ static json_t *eval_params(int argc, char **argv) {
     } else if (ch == 'P') {
       if (positive("eval", "--max-parallel", optarg, p, "maxParallel"))
         goto refused;
+    } else if (ch == 'J') {
+      if (ctl_junit_check("eval", optarg))
+        goto refused;
+      ci->junit = optarg;
+    } else if (ch == 'U') {
+      if (ctl_fail_under_parse(optarg, &ci->fail_under))
+        goto refused;
     } else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
                                                     optarg, p, ch == 'r' ? "runs" : "concurrency"))
       goto refused;
@@ -329,6 +343,10 @@ static json_t *eval_params(int argc, char **argv) {
   }
   if (argc - optind != 1) {
     fprintf(stderr, "upskillctl eval: expected one SKILL (a directory or a name)\n");
+    goto refused;
+  }
+  if ((ci->junit || ci->fail_under >= 0) && json_object_get(p, "trigger")) {
+    fprintf(stderr, "upskillctl eval: --junit and --fail-under report test cases, not --trigger\n");
     goto refused;
   }
   if (!json_array_size(json_object_get(p, "models")))
@@ -344,7 +362,19 @@ refused:
 }
 
 static int cmd_eval(ctl *c, int argc, char **argv) {
-  return send_request(c, argv, "skills/eval", eval_params(argc, argv), print_eval);
+  eval_ci ci = {NULL, -1};
+  double started = ctl_now();
+  json_t *p = eval_params(argc, argv, &ci);
+  if (!p || (!ci.junit && ci.fail_under < 0))
+    return send_request(c, argv, "skills/eval", p, print_eval);
+  int err = 0;
+  json_t *r = ctl_call(c, "skills/eval", p, &err);
+  int rc = finish(c, json_incref(r), print_eval); /* the results first, then what they mean */
+  if (r && ci.junit)
+    rc |= ctl_junit_eval(r, ci.junit, started);
+  int below = r ? ctl_fail_under(r, ci.fail_under) : 0;
+  json_decref(r);
+  return rc ? 1 : below;
 }
 
 /* The generate request's params from argv, or NULL (why printed). */

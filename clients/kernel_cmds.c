@@ -17,6 +17,7 @@
 
 #include "clients/commands.h"
 #include "clients/ctl.h"
+#include "clients/junit_ctl.h"
 #include "common/xalloc.h"
 
 enum { AGAINST_TIMEOUT_MS = 15 * 60 * 1000 };
@@ -32,6 +33,8 @@ typedef struct kopts {
   json_t *run;         /* --run SPEC.json: run on the GPU and check (docs/gpu.md) */
   const char *against; /* --against PROBLEM.py | DIR: a PyTorch reference (kernel_against.c) */
   const char *html;    /* --html FILE: also write the check as HTML */
+  const char *junit;   /* --junit FILE: also write the checks as JUnit */
+  json_t *checked;     /* with --junit: [{file, result}] of every path checked */
 } kopts;
 
 /* --run SPEC.json: the spec is the file's whole JSON object, or its "run" member. */
@@ -111,6 +114,13 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       break;
     case 'H':
       o->html = optarg;
+      break;
+    case 'J':
+      if (ctl_junit_check("check-kernel", optarg))
+        return -1;
+      o->junit = optarg;
+      if (!o->checked)
+        o->checked = json_array();
       break;
     default:
       ctl_usage_hint(argv[0]);
@@ -449,6 +459,8 @@ static int report(ctl *c, const char *path, bool project, json_t *r, const kopts
     printf("%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,
            warnings == 1 ? "" : "s");
   }
+  if (o->checked)
+    json_array_append_new(o->checked, json_pack("{s:s,s:O}", "file", path, "result", r));
   int failed = errors > 0 || json_is_false(json_object_get(r, "ok"));
   if (o->html && !project && ctl_kernel_html(c, p, r, o->html))
     failed = 1;
@@ -493,8 +505,12 @@ int ctl_kernel_command(ctl *c, int argc, char **argv) {
     return CTL_UNKNOWN;
   kopts o = {.names = json_array(), .includes = json_array(), .defines = json_array()};
   int rc = 2;
+  double started = ctl_now();
   if (parse_kopts(c, argc, argv, &o) == 0) {
-    if (o.against)
+    if (o.against && o.junit && is_dir(o.against))
+      fprintf(stderr, "upskillctl check-kernel: --junit reports files checked one by one, not "
+                      "--against DIR\n");
+    else if (o.against)
       rc = against(c, argc - optind == 1 ? argv[optind] : NULL, argc - optind, &o);
     else if (argc - optind != 1)
       fprintf(stderr, "upskillctl check-kernel: expected one FILE.cu or project directory\n"
@@ -502,6 +518,11 @@ int ctl_kernel_command(ctl *c, int argc, char **argv) {
     else
       rc = check_kernel(c, argv[optind], &o);
   }
+  /* Written when something was checked: a usage error or an unreadable path leaves no file. */
+  if (o.junit && rc != 2 && json_array_size(o.checked) &&
+      ctl_junit_kernel(o.checked, o.junit, started))
+    rc = 1;
+  json_decref(o.checked);
   json_decref(o.names);
   json_decref(o.includes);
   json_decref(o.defines);

@@ -11,6 +11,7 @@
 
 #include "clients/commands.h"
 #include "clients/ctl.h"
+#include "clients/junit_ctl.h"
 #include "common/xalloc.h"
 
 typedef struct opts {
@@ -18,6 +19,7 @@ typedef struct opts {
   json_t *skills; /* install --skill, repeatable */
   const char *scope;
   int limit, force, lenient, all, list, allow_risky;
+  const char *junit; /* audit --junit FILE */
 } opts;
 
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
@@ -60,6 +62,11 @@ static int parse_opts(int argc, char **argv, opts *o) {
       break;
     case 'L':
       o->list = 1;
+      break;
+    case 'J':
+      if (ctl_junit_check(argv[0], optarg))
+        return -1;
+      o->junit = optarg;
       break;
     case 'R':
       o->allow_risky = 1;
@@ -471,6 +478,7 @@ static int audit_command(ctl *c, int argc, char **argv) {
   if (json_array_size(o.skills))
     json_object_set(p, "skills", o.skills);
   int err = 0, high = 0;
+  double started = ctl_now();
   json_t *r = ctl_call(c, "skills/audit", p, &err);
   size_t i, k;
   static const char *const sev[] = {"", "high", "medium", "low", "low"};
@@ -492,11 +500,12 @@ static int audit_command(ctl *c, int argc, char **argv) {
              sev[s >= 1 && s <= 4 ? s : 0], s_(f, "message"), s_(f, "code"));
     }
   }
+  int wrote = r && o.junit ? ctl_junit_audit(r, o.junit, started) : 0;
   free(from);
   json_decref(r);
   json_decref(o.agents);
   json_decref(o.skills);
-  return !r ? 1 : high > 0;
+  return !r || wrote ? 1 : high > 0;
 }
 
 int ctl_skills_command(ctl *c, int argc, char **argv) {

@@ -380,6 +380,19 @@ static void eval_load(ecall *c) {
     load_cases(c);
 }
 
+/* The assertions that did not pass, with why: a JUnit failure's reasons (upskillctl --junit). */
+static json_t *unpassed_json(const upk_assert_report *r) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < r->n; i++) {
+    const upk_assert_result *x = &r->results[i];
+    if (x->status == UPK_ASSERT_PASS)
+      continue;
+    json_array_append_new(a, json_pack("{s:s?,s:s,s:s?}", "assertion", x->label, "status",
+                                       upk_assert_status_name(x->status), "reason", x->reason));
+  }
+  return a;
+}
+
 static json_t *trials_json(const upk_eval_outcome *o) {
   json_t *a = json_array();
   for (size_t i = 0; i < o->n_trials; i++) {
@@ -391,8 +404,11 @@ static json_t *trials_json(const upk_eval_outcome *o) {
                   "assertionsPassed", (json_int_t)t->report.passed, "assertionsSkipped",
                   (json_int_t)t->report.skipped, "inputTokens", (json_int_t)t->input_tokens,
                   "outputTokens", (json_int_t)t->output_tokens, "error", t->error);
-    if (one)
+    if (one) {
+      json_object_set_new(one, "durationMs", json_real(t->duration_ms));
+      json_object_set_new(one, "unpassed", unpassed_json(&t->report));
       em_trial_agent_json(one, t);
+    }
     json_array_append_new(a, one);
   }
   return a;

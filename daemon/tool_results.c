@@ -372,6 +372,9 @@ static const upk_param trial_f[] = {
     {"inputTokens", UPK_T_INTEGER, 1, NULL},
     {"outputTokens", UPK_T_INTEGER, 1, NULL},
     {"error", UPK_T_STRING, 1, NULL, .nullable = 1},
+    {"unpassed", UPK_T_ARRAY, 0,
+     "The assertions that did not pass: {assertion, status (fail, skipped, error), reason}.",
+     UPK_ITEMS_OF(.type = UPK_T_OBJECT)},
     {"skillLoaded", UPK_T_BOOLEAN, 0, "Agent runs: the agent loaded the skill (null: cannot tell).",
      .nullable = 1},
     {"turns", UPK_T_INTEGER, 0, "Agent runs: model round trips.", .nullable = 1},
@@ -379,7 +382,7 @@ static const upk_param trial_f[] = {
     {"toolCalls", UPK_T_INTEGER, 0, "Agent runs: tool calls made."},
     {"files", UPK_T_ARRAY, 0, "Agent runs: files written in the workspace.", STRINGS},
     {"exitStatus", UPK_T_INTEGER, 0, "Agent runs: the agent's exit status (-1: did not run)."},
-    {"durationMs", UPK_T_NUMBER, 0, "Agent runs: wall time."},
+    {"durationMs", UPK_T_NUMBER, 0, "Wall time of the trial."},
     {"agentDir", UPK_T_STRING, 0, "Agent runs: workspace, home, transcript.", .nullable = 1},
     {0},
 };

