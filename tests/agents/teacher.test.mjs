@@ -1,0 +1,229 @@
+// An agent as the teacher, end to end: `upskillctl generate --teacher agent:claude-code` spawns the
+// real daemon, which runs the real Claude Code CLI (tests/agents/setup.sh) headless for every
+// teacher prompt (the draft, the tests, the refinement) and again as the student, all against the
+// scripted agent server on loopback. The scripted teacher writes a first draft that lacks the
+// answer, so the skill is refined once and only the refinement passes: the test checks the saved
+// skill validates, both attempts were evaluated, the teacher's requests came from Claude Code in
+// an empty private workspace (removed afterwards) with the teacher's system prompt, and its
+// tokens are what the server reported. The same through Codex; then an agent teacher that exits
+// 3, one that is missing, and a cancel that must kill the hung teacher's process group.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execFile, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { startAgentServer } from './agent_server.mjs';
+
+const repo = resolve(import.meta.dirname, '../..');
+const cache = process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm');
+const bin = join(cache, 'agents/node_modules/.bin');
+const ctl = process.env.UPSKILLCTL ?? join(repo, 'build/clients/upskillctl');
+const daemon = process.env.UPSKILLD ?? join(repo, 'build/daemon/upskilld');
+const missing = ['claude', 'codex'].filter((c) => !existsSync(join(bin, c)));
+const skip = missing.length ? `agent CLIs not installed (${missing.join(', ')}): tests/agents/setup.sh` : false;
+const req = createRequire(join(cache, 'package.json'));
+let sdkMissing = false;
+try { req.resolve('@modelcontextprotocol/sdk/client/index.js'); } catch { sdkMissing = true; }
+
+// The first draft has no answer (every with-skill trial fails); the refinement adds it.
+const draft = (answer) => `---
+name: gen-rules
+description: The reduction house rules of this repository. Use when asked about gen-rules.
+---
+# Reduction rules
+
+Follow the house rules for reductions.
+${answer ? '\nANSWER: use warp shuffles\n' : ''}`;
+const CASES = ['gen-rules: how do we reduce?', 'gen-rules: the reduction rule, please', 'gen-rules: reductions?']
+  .map((input) => ({ input, expected: { contains: ['warp shuffles'] } }));
+
+// Which teacher prompt a request carries (skills/eval/teacher.c), or null for a student's.
+function teacherKind(prompt) {
+  if (/Write \d+ test cases that tell whether/.test(prompt)) return 'tests';
+  if (/A skill was evaluated: models answered/.test(prompt)) return 'refine';
+  if (/(Write|Improve) a skill for this task:/.test(prompt)) return 'write';
+  return null;
+}
+
+function teacherPolicy(v) {
+  const kind = teacherKind(v.prompt ?? '');
+  if (kind === 'tests') return { text: '```json\n' + JSON.stringify({ cases: CASES }) + '\n```\n' };
+  if (kind === 'write') return { text: '````markdown\n' + draft(false) + '````\n' };
+  if (kind === 'refine') return { text: '````markdown\n' + draft(true) + '````\n' };
+  return undefined; // a student: the default policy loads gen-rules and answers its ANSWER line
+}
+
+function codexConfig(url) {
+  return `model = "gpt-5.5"
+model_provider = "mock"
+approval_policy = "never"
+check_for_update_on_startup = false
+[model_providers.mock]
+name = "mock"
+base_url = "${url}/v1"
+wire_api = "responses"
+experimental_bearer_token = "sk-dummy"
+request_max_retries = 0
+stream_max_retries = 0
+[features]
+plugins = false
+remote_plugin = false
+apps = false
+tool_suggest = false
+[analytics]
+enabled = false
+`;
+}
+
+let srv, box, env;
+
+function run(args, { timeout = 600000 } = {}) {
+  return new Promise((done) => {
+    execFile(ctl, ['--json', ...args], { cwd: join(box, 'proj'), env, encoding: 'utf8', timeout,
+      maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      try { done(JSON.parse(stdout)); } catch { assert.fail(`not JSON (${err}): ${stdout}\n${stderr}`); }
+    });
+  });
+}
+
+// The teacher's requests of this generation: those whose first user text is a teacher prompt.
+const teacherRequests = (from, api) => srv.requests.slice(from)
+  .filter((q) => q.view?.api === api && teacherKind(q.view.prompt ?? ''));
+
+describe('an agent as the teacher: real Claude Code and Codex against the scripted server', { skip }, () => {
+  before(async () => {
+    srv = await startAgentServer({ policy: teacherPolicy });
+    box = mkdtempSync(join(tmpdir(), 'upk-teacher-'));
+    for (const d of ['proj', 'home/.codex', 'tmp', 'state']) mkdirSync(join(box, d), { recursive: true });
+    writeFileSync(join(box, 'home/.codex/config.toml'), codexConfig(srv.url));
+    writeFileSync(join(box, 'proj/upskill.config.yaml'), `skill_generation_model: agent:claude-code
+agents:
+  quitter:
+    command: ["sh", "-c", "echo 'no subscription for this account' >&2; exit 3"]
+    output: text
+  liar:
+    command: ["sh", "-c", "printf '%s\\\\n' '---' 'name: x' 'description: y' '---' 'Body'; exit 3"]
+    output: text
+  ghost:
+    command: ["${join(box, 'no-such-agent')}", "{prompt}"]
+    output: claude
+  stuck:
+    command: ["sh", "-c", "echo $$ > ${join(box, 'stuck.pid')}; exec sleep 300"]
+    output: text
+`);
+    env = {
+      PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: join(box, 'home'), TMPDIR: join(box, 'tmp'), XDG_STATE_HOME: join(box, 'state'),
+      ANTHROPIC_BASE_URL: srv.url, ANTHROPIC_API_KEY: 'sk-dummy', CLAUDE_CODE_MAX_RETRIES: '1',
+    };
+    // The project's agents are this test's own: trusted as a user would (docs/security.md).
+    const trusted = spawnSync(ctl, ['trust', join(box, 'proj')], { env, encoding: 'utf8' });
+    assert.equal(trusted.status, 0, trusted.stderr);
+  });
+  after(() => { srv?.close(); if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
+
+  for (const [agent, api] of [['agent:claude-code', 'anthropic'], ['agent:codex', 'responses']]) {
+    it(`generate --teacher ${agent}: drafted, tested, refined and saved through the agent CLI`, async () => {
+      const from = srv.requests.length;
+      const dir = `skills-${api}/gen-rules`;
+      const r = await run(['generate', 'the reduction house rules', '--teacher', agent, '--eval-model', agent,
+        '--attempts', '2', '-o', dir]);
+      assert.equal(r.code, undefined, JSON.stringify(r).slice(0, 800));
+      assert.equal(r.teacher, agent);
+      assert.equal(r.testGenModel, agent, 'the tests are written by the teacher');
+      // Attempt 1 (the draft without the answer) fails every case, the refinement passes them.
+      assert.equal(r.attempts.length, 2, JSON.stringify(r.attempts));
+      assert.equal(r.attempts[0].passRate, 0);
+      assert.equal(r.attempts[0].baselineRate, 0);
+      assert.equal(r.attempts[1].passRate, 1);
+      assert.ok(r.attempts.every((a) => a.trials > 0), 'the tests ran');
+      assert.equal(r.bestAttempt, 2);
+      assert.equal(r.tests, 3);
+      assert.equal(r.finalPassRate, 1);
+      // The saved skill is the refinement, and it validates strictly.
+      const md = readFileSync(join(box, 'proj', dir, 'SKILL.md'), 'utf8');
+      assert.match(md, /ANSWER: use warp shuffles/);
+      const v = spawnSync(ctl, ['validate', join(box, 'proj', dir)], { env, encoding: 'utf8' });
+      assert.equal(v.status, 0, v.stdout + v.stderr);
+      const meta = JSON.parse(readFileSync(join(box, 'proj', dir, 'skill_meta.json'), 'utf8'));
+      assert.equal(meta.metadata.generated_by, agent);
+      assert.equal(meta.tests.length, 3);
+      // Three teacher runs (draft, tests, refinement), each an agent session of its own.
+      const asked = teacherRequests(from, api);
+      const sessions = [...new Set(asked.map((q) => q.sessionId))];
+      assert.deepEqual([...new Set(asked.map((q) => teacherKind(q.view.prompt)))].sort(), ['refine', 'tests', 'write']);
+      assert.equal(sessions.length, 3, 'one agent run per teacher prompt');
+      for (const q of asked) {
+        if (api === 'anthropic') {
+          assert.match(q.headers['user-agent'] ?? '', /claude-cli/i, 'the teacher is Claude Code');
+          assert.match(JSON.stringify(q.body.system), /You write Agent Skills/, 'the system prompt, appended');
+        } else {
+          assert.match(q.headers['user-agent'] ?? q.headers.originator ?? '', /codex/i, 'the teacher is Codex');
+          assert.match(q.view.prompt, /^You write Agent Skills/, 'the system prompt, before the prompt');
+        }
+        // A private, empty workspace: no skill of the project listed; gone once answered.
+        assert.ok(q.view.cwd?.includes('/upskilld-teacher-'), q.view.cwd);
+        assert.ok(!q.view.skillsListed.some((s) => /gen-rules|house/.test(s.name)), 'no skill installed');
+        assert.ok(!existsSync(q.view.cwd), `${q.view.cwd} removed`);
+      }
+      // The teacher's tokens are what the server reported for those sessions.
+      const sum = (k) => sessions.reduce((n, s) => n + srv.usageFor(s)[k], 0);
+      assert.equal(r.teacherTokens.input, sum('input_tokens'));
+      assert.equal(r.teacherTokens.output, sum('output_tokens'));
+      if ('costUsd' in r.teacherTokens) assert.ok(r.teacherTokens.costUsd > 0);
+    });
+  }
+
+  it('a teacher agent that exits 3 fails the generation with its reason; so does one that answers and exits 3', async () => {
+    const r = await run(['generate', 'the reduction house rules', '--teacher', 'agent:quitter', '-o', 'skills/q']);
+    assert.equal(r.code, -32803, JSON.stringify(r));
+    assert.equal(r.message, 'write: the teacher agent failed: the agent exited with status 3: ' +
+      'no subscription for this account');
+    assert.equal(r.data.kind, 'agent');
+    assert.equal(r.data.stage, 'write');
+    const l = await run(['generate', 'the reduction house rules', '--teacher', 'agent:liar', '-o', 'skills/l']);
+    assert.equal(l.code, -32803, JSON.stringify(l));
+    assert.match(l.message, /^write: the teacher agent failed: the agent exited with status 3/);
+    assert.ok(!existsSync(join(box, 'proj/skills/q')) && !existsSync(join(box, 'proj/skills/l')), 'nothing saved');
+  });
+
+  it('a missing teacher agent and an unknown one: one clear message each', async () => {
+    const g = await run(['generate', 'the reduction house rules', '--teacher', 'agent:ghost', '-o', 'skills/g']);
+    assert.equal(g.code, -32803, JSON.stringify(g));
+    assert.match(g.message, /^write: the teacher agent failed: cannot start the agent .*no-such-agent.*agents\.ghost\.command/);
+    const u = await run(['generate', 'the reduction house rules', '--teacher', 'agent:nobody']);
+    assert.equal(u.code, -32602, JSON.stringify(u));
+    assert.match(u.message, /^params\.model: no agent 'nobody'/);
+  });
+
+  it('cancel kills the teacher agent\'s process group and the daemon answers the next message',
+    { skip: sdkMissing && 'the MCP SDK is not installed' }, async () => {
+    const { Client } = req('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = req('@modelcontextprotocol/sdk/client/stdio.js');
+    const transport = new StdioClientTransport({ command: daemon, args: ['--mcp'], cwd: join(box, 'proj'), env,
+      stderr: 'ignore' });
+    const client = new Client({ name: 'upskilld-teacher-cancel', version: '1.0.0' });
+    await client.connect(transport);
+    const pidFile = join(box, 'stuck.pid');
+    const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    try {
+      const abort = new AbortController();
+      // An agent (this MCP client) names an agent teacher: allowed, as an agent eval target is.
+      const p = client.callTool({ name: 'generate_skill', arguments: { task: 'the reduction house rules',
+        model: 'agent:stuck', output: join(box, 'proj/skills/stuck') } }, undefined, { signal: abort.signal, timeout: 60000 });
+      for (let i = 0; i < 100 && !existsSync(pidFile); i++) await new Promise((ok) => setTimeout(ok, 100));
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      assert.ok(pid > 1 && alive(pid), 'the teacher agent started');
+      abort.abort();
+      await assert.rejects(p);
+      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((ok) => setTimeout(ok, 100));
+      assert.equal(alive(pid), false, 'the teacher agent was killed');
+      assert.deepEqual(await client.ping(), {});
+      assert.ok(!existsSync(join(box, 'proj/skills/stuck')));
+    } finally {
+      await client.close();
+    }
+  });
+});
