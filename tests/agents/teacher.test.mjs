@@ -122,7 +122,11 @@ agents:
     const trusted = spawnSync(ctl, ['trust', join(box, 'proj')], { env, encoding: 'utf8' });
     assert.equal(trusted.status, 0, trusted.stderr);
   });
-  after(() => { srv?.close(); if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
+  // The daemon upskillctl started may still be removing its agents' runs when the reply is in.
+  after(() => {
+    srv?.close();
+    if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  });
 
   for (const [agent, api] of [['agent:claude-code', 'anthropic'], ['agent:codex', 'responses']]) {
     it(`generate --teacher ${agent}: drafted, tested, refined and saved through the agent CLI`, async () => {
@@ -175,6 +179,42 @@ agents:
       if ('costUsd' in r.teacherTokens) assert.ok(r.teacherTokens.costUsd > 0);
     });
   }
+
+  it('generate --teacher agent:claude-code --trigger: the description proposal comes through the agent too', async () => {
+    // Students load gen-rules when a word of the query (6+ letters) is in its description: the
+    // draft's does not name kernels, the teacher's proposal does.
+    srv.policy = (v) => {
+      const p = v.prompt ?? '';
+      if (p.includes('<new_description>'))
+        return { text: '<new_description>House rules for GPU kernels: use when a kernel runs slowly.</new_description>' };
+      if (teacherKind(p)) return teacherPolicy(v);
+      const s = v.skillsListed.find((k) => k.name === 'gen-rules');
+      if (!/runs slowly|forecast/.test(p) || !s || v.skillLoaded) return undefined;
+      const words = p.toLowerCase().match(/[a-z]{6,}/g) ?? [];
+      return words.some((w) => s.description.toLowerCase().includes(w)) ? { loadSkill: s.name } : { text: 'ok' };
+    };
+    try {
+      writeFileSync(join(box, 'proj/trig.json'), JSON.stringify([
+        { query: 'my kernel runs slowly', should_trigger: true },
+        { query: 'weather forecast tomorrow', should_trigger: false },
+      ]));
+      const from = srv.requests.length;
+      const r = await run(['generate', 'the reduction house rules', '--teacher', 'agent:claude-code', '--attempts', '2',
+        '--trigger', 'trig.json', '--optimize', '1', '-o', 'skills-trig/gen-rules']);
+      assert.equal(r.code, undefined, JSON.stringify(r).slice(0, 800));
+      assert.deepEqual(r.evalModels, ['agent:claude-code'], 'the students default to the teacher');
+      assert.equal(r.trigger.best.iteration, 1, JSON.stringify(r.trigger.iterations.map((i) => i.description)));
+      assert.match(readFileSync(join(box, 'proj/skills-trig/gen-rules/SKILL.md'), 'utf8'), /GPU kernels: use when a kernel/);
+      const proposed = srv.requests.slice(from).filter((q) => q.view?.prompt?.includes('<new_description>'));
+      assert.ok(proposed.length >= 1, 'the proposal was asked of the agent');
+      for (const q of proposed) {
+        assert.match(q.headers['user-agent'] ?? '', /claude-cli/i);
+        assert.ok(q.view.cwd?.includes('/upskilld-teacher-'), q.view.cwd);
+      }
+    } finally {
+      srv.policy = teacherPolicy;
+    }
+  });
 
   it('a teacher agent that exits 3 fails the generation with its reason; so does one that answers and exits 3', async () => {
     const r = await run(['generate', 'the reduction house rules', '--teacher', 'agent:quitter', '-o', 'skills/q']);
