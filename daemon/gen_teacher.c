@@ -192,9 +192,9 @@ static void mk_work(uv_work_t *w) {
   free(tpl);
 }
 
-static void fail_later(upk_ask *a, const char *fmt, const char *detail) {
+static void fail_later(upk_ask *a, const char *what, const char *detail) {
   char why[600];
-  snprintf(why, sizeof why, fmt, detail);
+  snprintf(why, sizeof why, "%s: %s", what, detail);
   upk_ask_reply rep = {.error = why, .kind = "agent", -1, -1, -1};
   a->cb(a->arg, &rep);
   remove_and_free(a);
@@ -208,14 +208,14 @@ static void mk_done(uv_work_t *w, int status) {
     return;
   }
   if (status || a->mk_rc) {
-    fail_later(a, "cannot make the teacher's run directory: %s",
+    fail_later(a, "cannot make the teacher's run directory",
                strerror(a->mk_rc ? -a->mk_rc : ECANCELED));
     return;
   }
   upk_agent_task t = {.def = &a->def, .model = a->model, .dir = a->dir, .prompt = a->prompt};
   int rc = upk_agent_run_start(upk_session_loop(a->server), &t, on_agent, a, &a->run);
   if (rc)
-    fail_later(a, "cannot start the agent: %s", rc == -ENOMEM ? "out of memory" : uv_strerror(rc));
+    fail_later(a, "cannot start the agent", rc == -ENOMEM ? "out of memory" : uv_strerror(rc));
 }
 
 /* Claude Code takes a system prompt of its own (appended to its own); any other agent gets
@@ -230,10 +230,18 @@ static int agent_prompt(upk_ask *a, const upk_ask_spec *spec) {
     while (a->def.command[n])
       n++;
     char **v = upk_xrealloc(a->def.command, (n + 3) * sizeof *v);
+    if (!v)
+      return -ENOMEM;
     a->def.command = v;
     v[n] = upk_xstrdup("--append-system-prompt");
     v[n + 1] = upk_xstrdup(sys);
     v[n + 2] = NULL;
+    if (!v[n] || !v[n + 1]) {
+      free(v[n]);
+      free(v[n + 1]);
+      v[n] = v[n + 1] = NULL;
+      return -ENOMEM;
+    }
     a->prompt = upk_xstrdup(spec->prompt);
   } else if (sys && *sys) {
     a->prompt = upk_xasprintf("%s\n\n%s", sys, spec->prompt);
