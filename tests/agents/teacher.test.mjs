@@ -112,21 +112,34 @@ agents:
   stuck:
     command: ["sh", "-c", "echo $$ > ${join(box, 'stuck.pid')}; exec sleep 300"]
     output: text
+  scripted:
+    command: ["sh", "${join(box, 'teacher.sh')}", "{prompt}"]
+    output: text
+`);
+    // A configured agent as teacher and student: it answers each prompt by what it asks, and
+    // keeps each prompt's first line.
+    writeFileSync(join(box, 'teacher.sh'), `printf '%s\\n' "$1" | head -n 1 >> ${join(box, 'heads')}
+case "$1" in
+  *"test cases that tell whether"*) printf '%s\\n' '\`\`\`json' '{"cases": [{"input": "q", "expected": {"contains": ["warp shuffles"]}}]}' '\`\`\`' ;;
+  *"a skill for this task:"*) printf '%s\\n' '\`\`\`\`markdown' '---' 'name: txt-rules' 'description: Reduction house rules. Use when asked about reductions.' '---' '# Rules' '' 'Say: use warp shuffles.' '\`\`\`\`' ;;
+  *) echo 'use warp shuffles' ;;
+esac
 `);
     env = {
       PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
       HOME: join(box, 'home'), TMPDIR: join(box, 'tmp'), XDG_STATE_HOME: join(box, 'state'),
       ANTHROPIC_BASE_URL: srv.url, ANTHROPIC_API_KEY: 'sk-dummy', CLAUDE_CODE_MAX_RETRIES: '1',
+      // No kernel worker server outliving the daemons (it would keep writing in the box).
+      UPSKILLD_WORKER_SERVER_IDLE: '0',
+      // Under ASan/UBSan (build-asan), the daemons report where the run says.
+      ...Object.fromEntries(['ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS'].filter((k) => process.env[k])
+        .map((k) => [k, process.env[k]])),
     };
     // The project's agents are this test's own: trusted as a user would (docs/security.md).
     const trusted = spawnSync(ctl, ['trust', join(box, 'proj')], { env, encoding: 'utf8' });
     assert.equal(trusted.status, 0, trusted.stderr);
   });
-  // The daemon upskillctl started may still be removing its agents' runs when the reply is in.
-  after(() => {
-    srv?.close();
-    if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-  });
+  after(() => { srv?.close(); if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
 
   for (const [agent, api] of [['agent:claude-code', 'anthropic'], ['agent:codex', 'responses']]) {
     it(`generate --teacher ${agent}: drafted, tested, refined and saved through the agent CLI`, async () => {
@@ -214,6 +227,21 @@ agents:
     } finally {
       srv.policy = teacherPolicy;
     }
+  });
+
+  it('a configured agent as the teacher: the system prompt before the prompt; upskillctl prints the teacher', () => {
+    const r = spawnSync(ctl, ['generate', 'the reduction house rules', '--teacher', 'agent:scripted', '-o', 'skills-txt/txt-rules'],
+      { cwd: join(box, 'proj'), env, encoding: 'utf8', timeout: 120000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^txt-rules -> .*skills-txt\/txt-rules$/m);
+    assert.match(r.stdout, /attempt 1: 100% with the skill on 1 trials/);
+    assert.match(r.stdout, /^teacher agent:scripted: 0 input, 0 output tokens$/m, 'a text agent reports no tokens');
+    // The teacher's prompts (draft, tests) begin with its system prompt; the students' do not.
+    const heads = readFileSync(join(box, 'heads'), 'utf8').trim().split('\n');
+    assert.equal(heads.filter((h) => h.startsWith('You write Agent Skills')).length, 2, heads.join('\n'));
+    assert.ok(heads.includes('q'), 'the student was asked the case');
+    const v = spawnSync(ctl, ['validate', join(box, 'proj/skills-txt/txt-rules')], { env, encoding: 'utf8' });
+    assert.equal(v.status, 0, v.stdout + v.stderr);
   });
 
   it('a teacher agent that exits 3 fails the generation with its reason; so does one that answers and exits 3', async () => {
