@@ -5,8 +5,9 @@
 // answer, so the skill is refined once and only the refinement passes: the test checks the saved
 // skill validates, both attempts were evaluated, the teacher's requests came from Claude Code in
 // an empty private workspace (removed afterwards) with the teacher's system prompt, and its
-// tokens are what the server reported. The same through Codex; then an agent teacher that exits
-// 3, one that is missing, and a cancel that must kill the hung teacher's process group.
+// tokens are what the server reported. The same through Codex; the trigger optimiser's proposal
+// through Claude Code; a configured agent as skill_generation_model; then an agent teacher that
+// exits 3, one that is missing, and a cancel that must kill the hung teacher's process group.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,7 +99,7 @@ describe('an agent as the teacher: real Claude Code and Codex against the script
     box = mkdtempSync(join(tmpdir(), 'upk-teacher-'));
     for (const d of ['proj', 'home/.codex', 'tmp', 'state']) mkdirSync(join(box, d), { recursive: true });
     writeFileSync(join(box, 'home/.codex/config.toml'), codexConfig(srv.url));
-    writeFileSync(join(box, 'proj/upskill.config.yaml'), `skill_generation_model: agent:claude-code
+    writeFileSync(join(box, 'proj/upskill.config.yaml'), `skill_generation_model: agent:scripted
 agents:
   quitter:
     command: ["sh", "-c", "echo 'no subscription for this account' >&2; exit 3"]
@@ -189,7 +190,9 @@ esac
       const sum = (k) => sessions.reduce((n, s) => n + srv.usageFor(s)[k], 0);
       assert.equal(r.teacherTokens.input, sum('input_tokens'));
       assert.equal(r.teacherTokens.output, sum('output_tokens'));
-      if ('costUsd' in r.teacherTokens) assert.ok(r.teacherTokens.costUsd > 0);
+      // Claude Code reports what its runs cost; Codex reports no cost.
+      if (api === 'anthropic') assert.ok(r.teacherTokens.costUsd > 0, JSON.stringify(r.teacherTokens));
+      else assert.equal(r.teacherTokens.costUsd, undefined);
     });
   }
 
@@ -229,8 +232,8 @@ esac
     }
   });
 
-  it('a configured agent as the teacher: the system prompt before the prompt; upskillctl prints the teacher', () => {
-    const r = spawnSync(ctl, ['generate', 'the reduction house rules', '--teacher', 'agent:scripted', '-o', 'skills-txt/txt-rules'],
+  it('skill_generation_model: a configured agent as the teacher, its system prompt before the prompt; upskillctl prints it', () => {
+    const r = spawnSync(ctl, ['generate', 'the reduction house rules', '-o', 'skills-txt/txt-rules'],
       { cwd: join(box, 'proj'), env, encoding: 'utf8', timeout: 120000 });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^txt-rules -> .*skills-txt\/txt-rules$/m);
