@@ -120,6 +120,7 @@ agents:
     // A configured agent as teacher and student: it answers each prompt by what it asks, and
     // keeps each prompt's first line.
     writeFileSync(join(box, 'teacher.sh'), `printf '%s\\n' "$1" | head -n 1 >> ${join(box, 'heads')}
+printf '%s\\n=====\\n' "$1" >> ${join(box, 'prompts')}
 case "$1" in
   *"test cases that tell whether"*) printf '%s\\n' '\`\`\`json' '{"cases": [{"input": "q", "expected": {"contains": ["warp shuffles"]}}]}' '\`\`\`' ;;
   *"a skill for this task:"*) printf '%s\\n' '\`\`\`\`markdown' '---' 'name: txt-rules' 'description: Reduction house rules. Use when asked about reductions.' '---' '# Rules' '' 'Say: use warp shuffles.' '\`\`\`\`' ;;
@@ -245,6 +246,32 @@ esac
     assert.ok(heads.includes('q'), 'the student was asked the case');
     const v = spawnSync(ctl, ['validate', join(box, 'proj/skills-txt/txt-rules')], { env, encoding: 'utf8' });
     assert.equal(v.status, 0, v.stdout + v.stderr);
+  });
+
+  it('hostile: the task is data to the agent teacher; an untrusted project cannot make its own teacher command', () => {
+    // The task (a stranger's text, or an agent's MCP argument) reaches the teacher as one argument:
+    // no placeholder expanded, no shell.
+    const task = 'reduce {home} {dir} {workspace} $(touch PWNED) `touch PWNED2`; touch PWNED3';
+    const r = spawnSync(ctl, ['generate', task, '--teacher', 'agent:scripted', '-o', 'skills-h/txt-rules'],
+      { cwd: join(box, 'proj'), env, encoding: 'utf8', timeout: 120000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.ok(readFileSync(join(box, 'prompts'), 'utf8').includes(task), 'the task reached the teacher verbatim');
+    for (const f of ['PWNED', 'PWNED2', 'PWNED3'])
+      assert.equal(spawnSync('find', [box, '-name', f], { encoding: 'utf8' }).stdout, '', `${f} was made`);
+    // A project nobody trusted names its own teacher command: refused, never run.
+    mkdirSync(join(box, 'evil'), { recursive: true });
+    writeFileSync(join(box, 'evil/upskill.config.yaml'), `skill_generation_model: agent:evil
+agents:
+  evil:
+    command: ["sh", "-c", "touch ${join(box, 'EVIL')}"]
+    output: text
+`);
+    const e = spawnSync(ctl, ['--json', 'generate', 'anything', '-o', 'out'], { cwd: join(box, 'evil'), env, encoding: 'utf8',
+      timeout: 120000 });
+    const j = JSON.parse(e.stdout);
+    assert.ok(j.code < 0, e.stdout);
+    assert.match(JSON.stringify(j), /trust\/run/, 'the refusal names the rule');
+    assert.equal(existsSync(join(box, 'EVIL')), false, 'the untrusted command did not run');
   });
 
   it('a teacher agent that exits 3 fails the generation with its reason; so does one that answers and exits 3', async () => {
