@@ -18,7 +18,11 @@
 #include "daemon/models_methods.h"
 #include "skills/fsutil.h"
 
-enum { STDERR_READ = 1024, STDERR_SHOW = 300 };
+enum { STDERR_READ = 1024, STDERR_SHOW = 300, PROMPT_ARG_MAX = 100 * 1024 };
+#define PROMPT_FILE "TASK.md"
+#define PROMPT_POINTER                                                                             \
+  "Your task is in the file " PROMPT_FILE " in the current directory. Read all of it, then do "    \
+  "what it says and answer exactly as it asks."
 
 struct upk_ask {
   upk_server *server;
@@ -212,7 +216,17 @@ static void mk_done(uv_work_t *w, int status) {
                strerror(a->mk_rc ? -a->mk_rc : ECANCELED));
     return;
   }
-  upk_agent_task t = {.def = &a->def, .model = a->model, .dir = a->dir, .prompt = a->prompt};
+  /* Linux takes at most 128 KiB in one argument: a longer prompt (a skill to improve, every
+   * failure of a refinement) goes into the workspace as a file the short prompt points at. */
+  const char *name = PROMPT_FILE, *text = a->prompt;
+  bool big = strlen(a->prompt) > PROMPT_ARG_MAX;
+  upk_agent_task t = {.def = &a->def,
+                      .model = a->model,
+                      .dir = a->dir,
+                      .prompt = big ? PROMPT_POINTER : a->prompt,
+                      .file_names = big ? &name : NULL,
+                      .file_texts = big ? &text : NULL,
+                      .n_files = big};
   int rc = upk_agent_run_start(upk_session_loop(a->server), &t, on_agent, a, &a->run);
   if (rc)
     fail_later(a, "cannot start the agent", rc == -ENOMEM ? "out of memory" : uv_strerror(rc));

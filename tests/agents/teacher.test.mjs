@@ -119,9 +119,11 @@ agents:
 `);
     // A configured agent as teacher and student: it answers each prompt by what it asks, and
     // keeps each prompt's first line.
-    writeFileSync(join(box, 'teacher.sh'), `printf '%s\\n' "$1" | head -n 1 >> ${join(box, 'heads')}
-printf '%s\\n=====\\n' "$1" >> ${join(box, 'prompts')}
-case "$1" in
+    writeFileSync(join(box, 'teacher.sh'), `p="$1"
+case "$p" in "Your task is in the file TASK.md"*) p=$(cat TASK.md); echo "$p" | wc -c >> ${join(box, 'bigs')} ;; esac
+printf '%s\\n' "$p" | head -n 1 >> ${join(box, 'heads')}
+printf '%s\\n=====\\n' "$p" >> ${join(box, 'prompts')}
+case "$p" in
   *"test cases that tell whether"*) printf '%s\\n' '\`\`\`json' '{"cases": [{"input": "q", "expected": {"contains": ["warp shuffles"]}}]}' '\`\`\`' ;;
   *"a skill for this task:"*) printf '%s\\n' '\`\`\`\`markdown' '---' 'name: txt-rules' 'description: Reduction house rules. Use when asked about reductions.' '---' '# Rules' '' 'Say: use warp shuffles.' '\`\`\`\`' ;;
   *) echo 'use warp shuffles' ;;
@@ -272,6 +274,16 @@ agents:
     assert.ok(j.code < 0, e.stdout);
     assert.match(JSON.stringify(j), /trust\/run/, 'the refusal names the rule');
     assert.equal(existsSync(join(box, 'EVIL')), false, 'the untrusted command did not run');
+  });
+
+  it('a prompt too long for one argument reaches the agent teacher as a file in its workspace', () => {
+    const examples = Array.from({ length: 40 }, (_, i) => [`--example`, `example ${i} -> ${'x'.repeat(3000)} END${i}`]).flat();
+    const r = spawnSync(ctl, ['generate', 'the reduction house rules', '--teacher', 'agent:scripted', ...examples,
+      '-o', 'skills-big/txt-rules'], { cwd: join(box, 'proj'), env, encoding: 'utf8', timeout: 120000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const sizes = readFileSync(join(box, 'bigs'), 'utf8').trim().split('\n').map(Number);
+    assert.ok(sizes.length >= 1 && sizes.every((n) => n > 120000), sizes.join(' '));
+    assert.match(readFileSync(join(box, 'prompts'), 'utf8'), /END39/, 'the whole prompt was read');
   });
 
   it('a teacher agent that exits 3 fails the generation with its reason; so does one that answers and exits 3', async () => {
