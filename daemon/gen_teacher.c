@@ -147,6 +147,8 @@ static void end_work(uv_work_t *w) {
   } else if (!a->error && (!a->answer || !*a->answer)) {
     a->error = upk_xstrdup("the agent gave no final answer");
   }
+  for (size_t n = a->error ? strlen(a->error) : 0; n && a->error[n - 1] == ' ';)
+    a->error[--n] = '\0'; /* the parser's flattened newline: the message ends where it does */
   rm_work(w);
 }
 

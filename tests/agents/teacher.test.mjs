@@ -110,6 +110,13 @@ agents:
   ghost:
     command: ["${join(box, 'no-such-agent')}", "{prompt}"]
     output: claude
+  garbage:
+    command: ["sh", "-c", "echo 'Welcome! Please log in first.'"]
+    output: claude
+  slowpoke:
+    command: ["sh", "-c", "sleep 30"]
+    output: text
+    timeoutMs: 1000
   stuck:
     command: ["sh", "-c", "echo $$ > ${join(box, 'stuck.pid')}; exec sleep 300"]
     output: text
@@ -299,7 +306,11 @@ agents:
     assert.ok(!existsSync(join(box, 'proj/skills/q')) && !existsSync(join(box, 'proj/skills/l')), 'nothing saved');
   });
 
-  it('a missing teacher agent and an unknown one: one clear message each', async () => {
+  it('a teacher agent that is missing, prints no JSON, hangs, or is unknown: one clear message each', async () => {
+    const garbage = await run(['generate', 'the reduction house rules', '--teacher', 'agent:garbage', '-o', 'skills/w']);
+    assert.equal(garbage.message, 'write: the teacher agent failed: the agent printed no JSON: Welcome! Please log in first.');
+    const slow = await run(['generate', 'the reduction house rules', '--teacher', 'agent:slowpoke', '-o', 'skills/s']);
+    assert.equal(slow.message, 'write: the teacher agent failed: the agent ran past its timeout of 1 s and was stopped');
     const g = await run(['generate', 'the reduction house rules', '--teacher', 'agent:ghost', '-o', 'skills/g']);
     assert.equal(g.code, -32803, JSON.stringify(g));
     assert.match(g.message, /^write: the teacher agent failed: cannot start the agent .*no-such-agent.*agents\.ghost\.command/);
