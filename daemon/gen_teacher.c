@@ -44,10 +44,6 @@ struct upk_ask {
   double cost_usd;
 };
 
-bool upk_ask_is_agent(const char *id) {
-  return id && !strncmp(id, "agent:", 6);
-}
-
 static void ask_free(upk_ask *a) {
   upk_agent_def_free(&a->def);
   free(a->model);

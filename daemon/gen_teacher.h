@@ -38,9 +38,6 @@ typedef struct upk_ask_reply {
 
 typedef void (*upk_ask_cb)(void *arg, const upk_ask_reply *r);
 
-/** Is `id` an agent teacher (agent:...)? */
-bool upk_ask_is_agent(const char *id);
-
 /** Start; `cb` runs exactly once unless cancelled, from the loop, never from inside this call.
  * Returns 0 or a negative errno with `err`. */
 int upk_ask_start(upk_server *s, const upk_ask_spec *spec, upk_ask_cb cb, void *arg, upk_ask **out,
