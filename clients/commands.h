@@ -20,7 +20,7 @@ typedef struct ctl_opt {
   int repeat;          /* may be given more than once */
 } ctl_opt;
 
-enum { CTL_MAX_OPTS = 24 }; /* eval: 15 options and the end; more are coming */
+enum { CTL_MAX_OPTS = 24 }; /* the most options one command has, and the end */
 
 typedef struct ctl_cmd {
   const char *name;

@@ -222,6 +222,13 @@ static void print_generate(json_t *r) {
   } else {
     printf("\nno held-out cases: the score is the refinement set's\n");
   }
+  json_t *tok = json_object_get(r, "teacherTokens");
+  printf("teacher %s: %lld input, %lld output tokens", sv(r, "teacher"),
+         (long long)json_integer_value(json_object_get(tok, "input")),
+         (long long)json_integer_value(json_object_get(tok, "output")));
+  if (json_is_number(json_object_get(tok, "costUsd"))) /* an agent teacher's own figure */
+    printf(", $%.4f", json_number_value(json_object_get(tok, "costUsd")));
+  putchar('\n');
   json_t *inst = json_object_get(r, "install"), *t;
   json_array_foreach(json_object_get(inst, "targets"), i, t)
       printf("installed: %s%s%s\n", sv(t, "path"), json_object_get(t, "error") ? " — " : "",

@@ -52,6 +52,8 @@ void em_free(ecall *c) {
   tr_free(c);
   for (size_t i = 0; i < c->n_models; i++)
     upk_agent_def_free(&c->agents[i]);
+  upk_agent_def_free(&c->teacher_agent);
+  upk_agent_def_free(&c->test_gen_agent);
   free(c->trace);
   free(c->output);
   upk_evalcases_free(&c->cases);
@@ -108,20 +110,32 @@ static int load_config(ecall *c) {
 }
 
 /* agent:NAME[/MODEL]: the agent's definition from the built-ins and the config. */
-static int resolve_agent(ecall *c, const char *id, const char *what, size_t i) {
+static int resolve_agent_into(ecall *c, const char *id, const char *what, upk_model *m,
+                              upk_agent_def *d) {
   char name[64], model[256], err[400];
-  upk_model *m = &c->models[i];
   memset(m, 0, sizeof *m);
   if (upk_agent_parse_id(id, name, sizeof name, model, sizeof model))
     return em_fail(c, UPK_RPC_INVALID_PARAMS,
                    "%s: '%.200s' is no agent id (agent:claude-code, agent:codex, "
                    "agent:NAME from the config's agents, with an optional /MODEL)",
                    what, id);
-  if (upk_agent_def_get(c->cfg.agents, name, &c->agents[i], err, sizeof err))
+  if (upk_agent_def_get(c->cfg.agents, name, d, err, sizeof err))
     return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", what, err);
   snprintf(m->id, sizeof m->id, "%s", model);
   snprintf(m->name, sizeof m->name, "%s", id);
   return 0;
+}
+
+static int resolve_agent(ecall *c, const char *id, const char *what, size_t i) {
+  return resolve_agent_into(c, id, what, &c->models[i], &c->agents[i]);
+}
+
+int em_resolve_teacher(ecall *c, const char *name, const char *what, upk_model *out,
+                       upk_agent_def *agent) {
+  upk_agent_def_free(agent);
+  memset(agent, 0, sizeof *agent);
+  return !strncmp(name, "agent:", 6) ? resolve_agent_into(c, name, what, out, agent)
+                                     : em_resolve(c, name, what, out);
 }
 
 int em_resolve_target(ecall *c, const char *name, const char *what) {

@@ -38,6 +38,7 @@ struct ecall {
   upk_agent_def agents[MAX_MODELS]; /* models[i] is agent:NAME when agents[i].name is set */
   size_t n_models;
   upk_model teacher, test_gen;
+  upk_agent_def teacher_agent, test_gen_agent; /* name set: that one is agent:NAME */
   upk_model grader; /* params.grader, else config grader_model; has_grader when either */
   bool has_grader;
   char *skill_name, *skill_md, *runs_dir, *skills_dir, *trace, *output;
@@ -68,6 +69,10 @@ int em_read_input(ecall *c, const char *given, size_t max, char **out, size_t *l
 /* A client's path: relative ones are in the workspace. malloc'd. */
 char *em_abs(const char *ws, const char *p);
 int em_resolve(ecall *c, const char *name, const char *what, upk_model *out);
+/* A teacher: a model API, or an agent (agent:NAME[/MODEL]) whose definition goes in `agent`
+ * (freed first; upk_agent_def_free it). */
+int em_resolve_teacher(ecall *c, const char *name, const char *what, upk_model *out,
+                       upk_agent_def *agent);
 /* A model or an agent (agent:NAME[/MODEL]) appended to c->models (and c->agents). */
 int em_resolve_target(ecall *c, const char *name, const char *what);
 /* params[key] model names into c->models (agent:NAME[/MODEL] too: an agent

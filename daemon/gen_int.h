@@ -11,6 +11,7 @@
 #include "daemon/eval_service.h"
 #include "skills/eval/evalcase.h"
 #include "daemon/gen_service.h"
+#include "daemon/gen_teacher.h"
 #include "skills/install.h"
 
 /* One evaluated skill. */
@@ -29,6 +30,7 @@ struct upk_gen {
   char **examples, **agents;
   upk_model *eval_models;
   upk_agent_def *eval_agents; /* copied per eval model; NULL when none is an agent */
+  upk_agent_def teacher_agent, test_gen_agent; /* name set: that teacher is an agent CLI */
   upk_gen_progress_cb progress;
   upk_gen_done_cb done;
   void *arg;
@@ -36,7 +38,7 @@ struct upk_gen {
   bool in_work;        /* a thread-pool or queue item holds us: it frees after a cancel */
   upk_deferred *begin; /* the first stage starts from the loop, after upk_gen_start returns */
   uv_work_t work;
-  upk_completion *comp;
+  upk_ask *ask;                                        /* the teacher being asked (gen_teacher.h) */
   void (*next)(struct upk_gen *g, const char *answer); /* gets the teacher's answer */
   upk_eval *eval;
   /* Pipeline state. */
@@ -64,6 +66,7 @@ struct upk_gen {
   int inst_rc;
   bool installed;
   long in_tokens, out_tokens; /* the teacher's and test writer's */
+  double cost_usd;            /* what agent teachers reported they cost; 0: none */
   /* The generation's own run (kind "generation"): its attempts for runs/report. */
   char *record; /* summary.json's text, built on the loop, written with the save */
   char record_id[40];

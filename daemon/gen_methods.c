@@ -22,17 +22,34 @@
 static void gen_load(ecall *c) {
   const char *model = em_str(c, "model"), *tg = em_str(c, "testGenModel"),
              *from = em_str(c, "from");
-  if (em_resolve(c, model ? model : c->cfg.skill_generation_model, "params.model", &c->teacher))
+  /* An agent teacher (agent:claude-code) runs with the powers an agent eval target has: the
+   * user chose its command (docs/security.md). */
+  if (em_resolve_teacher(c, model ? model : c->cfg.skill_generation_model,
+                         model ? "params.model" : "config skill_generation_model", &c->teacher,
+                         &c->teacher_agent))
     return;
   const char *tgn = tg ? tg : c->cfg.test_gen_model;
-  if (tgn ? em_resolve(c, tgn, "params.testGenModel", &c->test_gen) : (c->test_gen = c->teacher, 0))
-    return;
-  if (json_array_size(json_object_get(c->params, "evalModels")))
+  if (tgn) {
+    if (em_resolve_teacher(c, tgn, "params.testGenModel", &c->test_gen, &c->test_gen_agent))
+      return;
+  } else {
+    c->test_gen = c->teacher;
+    if (c->teacher_agent.name && upk_agent_def_copy(&c->test_gen_agent, &c->teacher_agent)) {
+      em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+      return;
+    }
+  }
+  if (json_array_size(json_object_get(c->params, "evalModels"))) {
     em_load_models(c, "evalModels");
-  else if (c->cfg.eval_model)
+  } else if (c->cfg.eval_model) {
     em_resolve_target(c, c->cfg.eval_model, "config eval_model");
-  else
-    c->models[c->n_models++] = c->teacher; /* upskill's default: the teacher */
+  } else { /* upskill's default: the teacher */
+    if (c->teacher_agent.name && upk_agent_def_copy(&c->agents[c->n_models], &c->teacher_agent)) {
+      em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+      return;
+    }
+    c->models[c->n_models++] = c->teacher;
+  }
   if (!c->code && json_object_get(c->params, "trigger"))
     tr_load(c, 3,
             "triggerHoldout"); /* its queries become c->cases, which generation does not read */
@@ -99,6 +116,8 @@ static void gen_run(ecall *c) {
       .n_examples = ne,
       .teacher = c->teacher,
       .test_gen = c->test_gen,
+      .teacher_agent = &c->teacher_agent,
+      .test_gen_agent = &c->test_gen_agent,
       .eval_models = c->models,
       .n_eval_models = c->n_models,
       .eval_agents = c->agents,
@@ -167,8 +186,11 @@ const upk_param upk_gen_params[] = {
     {"task", UPK_T_STRING, 1, "What the skill should teach an agent to do."},
     {"from", UPK_T_STRING, 0, "An agent trace (Markdown, JSON, JSONL) or a skill dir to improve."},
     {"examples", UPK_T_ARRAY, 0, "\"input -> output\" examples.", UPK_ITEMS(UPK_T_STRING)},
-    {"model", UPK_T_STRING, 0, "Teacher model (default: config skill_generation_model)."},
-    {"testGenModel", UPK_T_STRING, 0, "Model that writes the tests (default: test_gen_model)."},
+    {"model", UPK_T_STRING, 0,
+     "Teacher model (default: config skill_generation_model); agent:claude-code, agent:codex "
+     "or agent:NAME run that agent CLI headless as the teacher."},
+    {"testGenModel", UPK_T_STRING, 0,
+     "Model (or agent:NAME) that writes the tests (default: test_gen_model, else the teacher)."},
     {"evalModels", UPK_T_ARRAY, 0,
      "Student models the skill is refined for, at most 32 (default: eval_model); "
      "agent:claude-code, agent:codex or agent:NAME run that agent CLI.",

@@ -43,6 +43,8 @@ void gen_free(upk_gen *g) {
   for (size_t i = 0; g->eval_agents && i < g->spec.n_eval_models; i++)
     upk_agent_def_free(&g->eval_agents[i]);
   free(g->eval_agents);
+  upk_agent_def_free(&g->teacher_agent);
+  upk_agent_def_free(&g->test_gen_agent);
   if (g->has_condensed)
     upk_condensed_free(&g->condensed);
   free(g->draft);
@@ -102,6 +104,8 @@ json_t *gen_base_result(const upk_gen *g) {
   json_object_set_new(r, "teacherTokens",
                       json_pack("{s:I,s:I}", "input", (json_int_t)g->in_tokens, "output",
                                 (json_int_t)g->out_tokens));
+  if (g->cost_usd > 0) /* an agent teacher reports its cost */
+    json_object_set_new(json_object_get(r, "teacherTokens"), "costUsd", json_real(g->cost_usd));
   if (g->has_condensed)
     json_object_set_new(
         r, "trace",
@@ -159,35 +163,31 @@ void gen_finish(upk_gen *g) {
 
 /* ---- asking the teacher ---- */
 
-static void on_reply(void *arg, const upk_completion_result *r) {
+static void on_reply(void *arg, const upk_ask_reply *r) {
   upk_gen *g = arg;
-  g->comp = NULL;
+  g->ask = NULL;
   if (r->error) {
-    gen_fail(g, UPK_RPC_REQUEST_FAILED, json_pack("{s:s}", "kind", upk_merr_name(r->error)),
-             "%s: the model call failed: %s", g->stage, r->message);
+    bool agent = r->kind && !strcmp(r->kind, "agent");
+    gen_fail(g, UPK_RPC_REQUEST_FAILED, json_pack("{s:s}", "kind", r->kind ? r->kind : "error"),
+             "%s: the %s failed: %s", g->stage, agent ? "teacher agent" : "model call", r->error);
     return;
   }
-  g->in_tokens += r->answer->input_tokens > 0 ? r->answer->input_tokens : 0;
-  g->out_tokens += r->answer->output_tokens > 0 ? r->answer->output_tokens : 0;
-  g->next(g, r->answer->text ? r->answer->text : "");
+  g->in_tokens += r->input_tokens > 0 ? r->input_tokens : 0;
+  g->out_tokens += r->output_tokens > 0 ? r->output_tokens : 0;
+  g->cost_usd += r->cost_usd > 0 ? r->cost_usd : 0;
+  g->next(g, r->text);
 }
 
-/* Ask `model` (prompt freed here); `next` gets the answer. */
+/* Ask `model` (prompt freed here), a model API or an agent CLI; `next` gets the answer. */
 static void ask(upk_gen *g, const upk_model *model, char *prompt, reply_fn next) {
-  json_t *msgs = prompt ? json_pack("[{s:s,s:s}]", "role", "user", "content", prompt) : NULL;
-  free(prompt);
-  upk_models *models = upk_models_get(g->server);
-  upk_chat chat = {upk_teacher_system(), msgs, 16000, -1};
+  const upk_agent_def *agent = model == &g->spec.test_gen ? &g->test_gen_agent : &g->teacher_agent;
+  upk_ask_spec as = {model, agent, upk_teacher_system(), prompt, 16000, g->spec.policy};
   char err[512] = "out of memory";
   g->next = next;
-  if (!msgs || !models ||
-      upk_complete(models, model, &chat, &g->spec.policy, on_reply, NULL, g, &g->comp, err,
-                   sizeof err)) {
-    json_decref(msgs);
+  int rc = upk_ask_start(g->server, &as, on_reply, g, &g->ask, err, sizeof err);
+  free(prompt);
+  if (rc)
     gen_fail(g, UPK_RPC_REQUEST_FAILED, NULL, "%s: %s", g->stage, err);
-    return;
-  }
-  json_decref(msgs);
 }
 
 /* ---- write and validate ---- */
@@ -490,6 +490,12 @@ static int copy_spec(upk_gen *g, const upk_gen_spec *s) {
     return -ENOMEM;
   memcpy(g->eval_models, s->eval_models, s->n_eval_models * sizeof *g->eval_models);
   g->spec.eval_agents = NULL;
+  g->spec.teacher_agent = g->spec.test_gen_agent = NULL;
+  if ((s->teacher_agent && s->teacher_agent->name &&
+       upk_agent_def_copy(&g->teacher_agent, s->teacher_agent)) ||
+      (s->test_gen_agent && s->test_gen_agent->name &&
+       upk_agent_def_copy(&g->test_gen_agent, s->test_gen_agent)))
+    return -ENOMEM;
   if (s->eval_agents) {
     g->eval_agents = upk_xcalloc(s->n_eval_models + 1, sizeof *g->eval_agents);
     for (size_t i = 0; i < s->n_eval_models; i++)
@@ -548,10 +554,8 @@ void upk_gen_cancel(upk_gen *g) {
   atomic_store(&g->cancelled, true);
   upk_defer_cancel(g->begin);
   g->begin = NULL;
-  if (g->comp) {
-    upk_completion_cancel(g->comp);
-    g->comp = NULL;
-  }
+  upk_ask_cancel(g->ask); /* an agent teacher's process group is killed */
+  g->ask = NULL;
   upk_eval_cancel(g->eval);
   g->eval = NULL;
   if (!g->in_work)

@@ -36,6 +36,9 @@ typedef struct upk_gen_spec {
   size_t n_examples;
   upk_model teacher;  /* writes and refines the skill */
   upk_model test_gen; /* writes the test cases */
+  /* name set: that one is an agent CLI (agent:NAME[/MODEL], gen_teacher.h), its model's id
+   * the agent's --model; NULL or no name: a model API. */
+  const upk_agent_def *teacher_agent, *test_gen_agent;
   const upk_model *eval_models;
   size_t n_eval_models;
   const upk_agent_def *eval_agents; /* per eval model: agent:NAME when name is set; may be NULL */

@@ -454,6 +454,7 @@ static const upk_param attempt_f[] = {
 static const upk_param tokens_f[] = {
     {"input", UPK_T_INTEGER, 1, NULL},
     {"output", UPK_T_INTEGER, 1, NULL},
+    {"costUsd", UPK_T_NUMBER, 0, "What an agent teacher reported it cost (absent: none)."},
     {0},
 };
 

@@ -15,7 +15,7 @@
 #include "daemon/eval_methods_int.h"
 #include "skills/fsutil.h"
 #include "common/log.h"
-#include "daemon/models_methods.h"
+#include "daemon/gen_teacher.h"
 #include "skills/skill.h"
 #include "skills/eval/trigger.h"
 #include "common/xalloc.h"
@@ -35,7 +35,7 @@ struct trig_state {
   upk_trigger_attempt *history;                  /* per iteration: description + outcomes */
   upk_trigger_outcome **outcomes;
   char *prompt; /* the improve prompt, kept for a shorten follow-up */
-  upk_completion *comp;
+  upk_ask *ask; /* the teacher asked for a description (a model API or an agent) */
   json_t *run_ids;
   json_t *generated; /* skills/generate's result, when the trigger eval follows it */
   json_t *last;      /* the last iteration's eval result */
@@ -46,7 +46,7 @@ void tr_free(ecall *c) {
   trig_state *t = c->trig;
   if (!t)
     return;
-  upk_completion_cancel(t->comp);
+  upk_ask_cancel(t->ask);
   upk_trigger_set_free(&t->set);
   free(t->train);
   free(t->test);
@@ -131,9 +131,14 @@ int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
                           &t->n_test))
       return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
   }
-  if (t->optimize && em_resolve(c, c->cfg.skill_generation_model,
-                                "config skill_generation_model (the teacher)", &t->teacher))
+  /* The teacher: generate's (params.model, resolved before), else the config's; an agent
+   * teacher (agent:claude-code) proposes through its CLI (gen_teacher.h). */
+  if (t->optimize && !c->teacher.name[0] &&
+      em_resolve_teacher(c, c->cfg.skill_generation_model,
+                         "config skill_generation_model (the teacher)", &c->teacher,
+                         &c->teacher_agent))
     return -1;
+  t->teacher = c->teacher;
   t->iterations = json_array();
   t->run_ids = json_array();
   size_t slots = t->optimize + 1;
@@ -220,12 +225,12 @@ static void fail(ecall *c, int code, const char *why) {
   em_free(c);
 }
 
-static void on_proposal(void *arg, const upk_completion_result *r) {
+static void on_proposal(void *arg, const upk_ask_reply *r) {
   ecall *c = arg;
   trig_state *t = c->trig;
-  t->comp = NULL;
+  t->ask = NULL;
   char *desc = NULL, why[256] = "";
-  int rc = r->error ? -EIO : upk_trigger_parse_reply(r->answer->text, &desc, why, sizeof why);
+  int rc = r->error ? -EIO : upk_trigger_parse_reply(r->text, &desc, why, sizeof why);
   if (rc == -E2BIG && !strstr(t->prompt, "is too long")) {
     char *follow = upk_trigger_shorten_prompt(t->prompt, desc);
     free(desc);
@@ -237,7 +242,7 @@ static void on_proposal(void *arg, const upk_completion_result *r) {
   char *md = rc ? NULL : upk_trigger_with_description(t->md, desc);
   if (!md) {
     snprintf(t->stopped, sizeof t->stopped, "the teacher gave no usable description: %s",
-             r->error ? r->message
+             r->error ? r->error
              : why[0] ? why
                       : "out of memory");
     upk_log(UPK_LOG_WARN, "trigger: %s; keeping the best so far", t->stopped);
@@ -262,16 +267,11 @@ static void propose(ecall *c) {
                           t->n_train,    NULL,           0,       t->threshold};
   if (!t->prompt)
     t->prompt = upk_trigger_improve_prompt(&cur, t->md, t->history, i + 1);
-  json_t *msgs = json_pack("[{s:s,s:s?}]", "role", "user", "content", t->prompt);
-  upk_chat chat = {NULL, msgs, 4096, -1};
+  upk_ask_spec as = {&t->teacher, &c->teacher_agent, NULL, t->prompt, 4096, em_policy(&c->cfg)};
   char err[512];
-  upk_models *models = upk_models_get(c->job->server);
-  upk_retry_policy policy = em_policy(&c->cfg);
-  int rc = !msgs || !t->prompt || !models
+  int rc = !t->prompt
                ? -ENOMEM
-               : upk_complete(models, &t->teacher, &chat, &policy, on_proposal, NULL, c, &t->comp,
-                              err, sizeof err);
-  json_decref(msgs);
+               : upk_ask_start(c->job->server, &as, on_proposal, c, &t->ask, err, sizeof err);
   if (rc) {
     snprintf(t->stopped, sizeof t->stopped, "cannot ask the teacher: %s",
              rc == -ENOMEM ? "out of memory" : err);
