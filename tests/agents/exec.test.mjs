@@ -1,0 +1,207 @@
+// Executable assertions (script, diff, kernel) end to end: `upskillctl eval` spawns the real
+// daemon, which runs a configured `text` agent (a shell script of this test's own that writes
+// files in its workspace, chosen by a word in the case's input), then judges each trial by a
+// script run in the workspace, the workspace's git changes since the run started, and the CUDA
+// file it wrote through the kernel service. The hostile cases: a script that hangs (killed with
+// its process group at its deadline; the trial an error; the other trials go on), a script that
+// leaves a process behind, a missing command, a diff on a workspace whose repository the agent
+// removed, a kernel path that is a link out of the workspace. Every process checked is one this
+// test's run started (its process group id, written by the script itself).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execFile, spawnSync } from 'node:child_process';
+
+const repo = resolve(import.meta.dirname, '../..');
+const ctl = process.env.UPSKILLCTL ?? join(repo, 'build/clients/upskillctl');
+
+const SKILL = `---
+name: kernel-rules
+description: How to write CUDA kernels in this repository. Use when writing a kernel.
+---
+# Kernel rules
+
+Write kernel.cu and out.txt.
+`;
+
+// The agent: a word of its prompt picks what it does in its workspace (its working directory).
+const AGENT = `#!/bin/sh
+case "$1" in
+  *GOOD*) printf '__global__ void scale(float *x) { x[threadIdx.x] *= 2.0f; }\\n' > kernel.cu
+          echo hello > out.txt ;;
+  *BAD*)  printf '__global__ void scale(float *x) {\\n  x[threadIdx.x] = undefined_thing;\\n}\\n' > kernel.cu ;;
+  *UNREPO*) rm -rf .git; echo hi > out.txt ;;
+  *LINK*) ln -s /etc/hostname link.cu ;;
+esac
+echo done
+`;
+
+const CASES = {
+  cases: [
+    { input: 'GOOD: write the kernel', context: { files: { 'README.md': 'the project\n' } },
+      expected: {
+        script: 'grep -q hello out.txt && echo checked-out',
+        diff: { changed: ['kernel.cu', 'out.txt'], unchanged: ['README.md', '.agents/**'], only: true },
+        kernel: { path: 'kernel.cu', arch: 'sm_80', resources: { maxRegisters: 64 } },
+      } },
+    { input: 'BAD: write the kernel',
+      expected: { script: { command: 'exit 3', exit: 3 }, diff: { changed: ['**/*.cu'] }, kernel: { path: 'kernel.cu' } } },
+    { input: 'HANG: nothing',
+      expected: { script: { command: 'echo $$ > hang.pgid; sleep 300 & sleep 300', timeoutMs: 1500 } } },
+    { input: 'LEFTOVER: nothing',
+      expected: { script: '(sleep 300 >/dev/null 2>&1 &); echo $$ > bg.pgid; test -z "$ANTHROPIC_API_KEY" && test -z "$UPK_EXEC_TEST_TOKEN" && test "$HOME" != "$UPK_EXEC_REAL_HOME" && test -n "$PATH" && echo clean-env' } },
+    { input: 'MISSING: nothing', expected: { script: 'no-such-command-upk-exec-test' } },
+    { input: 'UNREPO: write out.txt', expected: { diff: { changed: ['out.txt'] } } },
+    { input: 'LINK: write a link', expected: { kernel: { path: 'link.cu' } } },
+  ],
+};
+
+let box, env;
+
+// upskillctl --json in the project; its JSON result (or the error it printed).
+function run(args, { timeout = 300000 } = {}) {
+  return new Promise((done) => {
+    execFile(ctl, ['--json', ...args], { cwd: join(box, 'proj'), env, encoding: 'utf8', timeout,
+      maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      try { done(JSON.parse(stdout)); } catch { assert.fail(`not JSON (${err}): ${stdout}\n${stderr}`); }
+    });
+  });
+}
+
+const transcripts = (runDir) => {
+  const out = [];
+  for (const m of readdirSync(join(runDir, 'transcripts')))
+    for (const f of readdirSync(join(runDir, 'transcripts', m)))
+      out.push(JSON.parse(readFileSync(join(runDir, 'transcripts', m, f), 'utf8')));
+  return out;
+};
+
+// Is any process of group `pgid` (the group the daemon made for one script) still there after
+// a few seconds? A killed member lingers until init has reaped it.
+async function groupAlive(pgid) {
+  for (let i = 0; i < 50; i++) {
+    try { process.kill(-pgid, 0); } catch (e) { if (e.code === 'ESRCH') return false; }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+describe('executable assertions: script, diff and kernel after an agent run', () => {
+  before(() => {
+    box = mkdtempSync(join(tmpdir(), 'upk-exec-'));
+    for (const d of ['proj/skills/kernel-rules', 'home', 'tmp', 'state']) mkdirSync(join(box, d), { recursive: true });
+    writeFileSync(join(box, 'proj/skills/kernel-rules/SKILL.md'), SKILL);
+    writeFileSync(join(box, 'proj/tests.json'), JSON.stringify(CASES));
+    writeFileSync(join(box, 'agent.sh'), AGENT);
+    writeFileSync(join(box, 'proj/upskill.config.yaml'), `agents:
+  writer:
+    command: ["sh", "${join(box, 'agent.sh')}", "{prompt}"]
+    output: text
+    skillsDir: .agents/skills
+`);
+    env = {
+      PATH: '/usr/local/bin:/usr/bin:/bin', HOME: join(box, 'home'), TMPDIR: join(box, 'tmp'),
+      XDG_STATE_HOME: join(box, 'state'), ANTHROPIC_API_KEY: 'sk-must-not-reach-scripts',
+      UPK_EXEC_TEST_TOKEN: 'secret', UPK_EXEC_REAL_HOME: join(box, 'home'),
+    };
+    const trusted = spawnSync(ctl, ['trust', join(box, 'proj')], { env, encoding: 'utf8' });
+    assert.equal(trusted.status, 0, trusted.stderr);
+  });
+  after(() => { if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
+
+  let result, byCase;
+  const check = (c, kind) => byCase[c].assertions.find((a) => a.type === kind);
+
+  it('judges every trial, a hanging script only failing its own', async () => {
+    const t0 = Date.now();
+    result = await run(['eval', 'skills/kernel-rules', '-m', 'agent:writer', '--no-baseline', '--tests', 'tests.json']);
+    assert.equal(result.code, undefined, JSON.stringify(result));
+    assert.equal(result.results.length, CASES.cases.length);
+    assert.ok(Date.now() - t0 < 120000, 'the hanging script was stopped at its deadline');
+    byCase = {};
+    for (const t of transcripts(result.runDir)) byCase[t.case] = t;
+    assert.equal(Object.keys(byCase).length, CASES.cases.length);
+  });
+
+  it('script: passes on the expected exit status, its output as evidence', () => {
+    const s = check(0, 'script');
+    assert.equal(s.status, 'pass', s.reason);
+    assert.match(s.reason, /exit status 0; its output: checked-out/);
+    assert.equal(check(1, 'script').status, 'pass', check(1, 'script').reason);
+  });
+
+  it('script: a hang is killed with its process group at the deadline; the trial is an error', async () => {
+    const s = check(2, 'script');
+    assert.equal(s.status, 'error');
+    assert.match(s.reason, /ran past its deadline of 1500 ms and was killed with its process group/);
+    assert.equal(result.results.find((r) => r.case === 2).verdict, 'error');
+    const pgid = Number(readFileSync(join(byCase[2].agent.dir, 'workspace/hang.pgid'), 'utf8'));
+    assert.ok(pgid > 1);
+    assert.equal(await groupAlive(pgid), false, `process group ${pgid} is gone`);
+  });
+
+  it('script: nothing it started outlives it; no key, HOME or TMPDIR of the user reaches it', async () => {
+    const s = check(3, 'script');
+    assert.equal(s.status, 'pass', s.reason);
+    assert.match(s.reason, /clean-env/);
+    const pgid = Number(readFileSync(join(byCase[3].agent.dir, 'workspace/bg.pgid'), 'utf8'));
+    assert.equal(await groupAlive(pgid), false, `the background sleep of group ${pgid} was killed`);
+  });
+
+  it('script: a missing command is one clear error', () => {
+    const s = check(4, 'script');
+    assert.equal(s.status, 'error');
+    assert.match(s.reason, /command was not found \(exit status 127\)/);
+  });
+
+  it('diff: changed, unchanged and only against the commit the run started from', () => {
+    const d = check(0, 'diff');
+    assert.equal(d.status, 'pass', d.reason);
+    assert.match(d.reason, /kernel\.cu/);
+    assert.match(d.reason, /2 files changed/);
+    assert.equal(check(1, 'diff').status, 'pass', check(1, 'diff').reason);
+    // the files the agent wrote do not include the repository
+    assert.deepEqual(byCase[0].agent.files, ['kernel.cu', 'out.txt']);
+  });
+
+  it('diff: a workspace that is no longer a repository is an error', () => {
+    const d = check(5, 'diff');
+    assert.equal(d.status, 'error');
+    assert.match(d.reason, /not a git repository/);
+  });
+
+  it('kernel: the file the agent wrote compiles or not, through the kernel service', (t) => {
+    const good = check(0, 'kernel'), bad = check(1, 'kernel');
+    if (good.status === 'skipped') {
+      assert.match(good.reason, /toolkit|nvcc/i);
+      t.skip(`no CUDA toolkit: ${good.reason}`);
+      return;
+    }
+    assert.equal(good.status, 'pass', good.reason);
+    assert.match(good.reason, /compiled for sm_80: scale/);
+    assert.equal(bad.status, 'fail', bad.reason);
+    assert.match(bad.reason, /kernel\.cu does not compile for sm_90a: .*undefined_thing/);
+  });
+
+  it('kernel: a link out of the workspace is never read', () => {
+    const k = check(6, 'kernel');
+    assert.equal(k.status, 'error');
+    assert.match(k.reason, /link\.cu was not read/);
+  });
+
+  it('grading.json maps each check to an expectation with its evidence', () => {
+    const m = readdirSync(result.agentSkillsDir)[0];
+    const dir = join(result.agentSkillsDir, m);
+    const evals = readdirSync(dir).filter((d) => d.startsWith('eval-'));
+    const all = evals.flatMap((e) => {
+      const f = join(dir, e, 'with_skill/run-1/grading.json');
+      return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')).expectations : [];
+    });
+    const script = all.find((x) => /checked-out/.test(x.evidence));
+    assert.ok(script && script.passed, JSON.stringify(all));
+    assert.ok(all.some((x) => /^error: the script ran past its deadline/.test(x.evidence)), 'the hang');
+    assert.ok(all.some((x) => x.passed && /files? changed/.test(x.evidence)), 'the diff stat');
+  });
+});
