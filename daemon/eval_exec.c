@@ -73,6 +73,10 @@ static void run_script(exec_job *j, exec_item *it) {
     return;
   }
   upk_utf8_scrub(res.output);
+  while (res.len && (res.output[res.len - 1] == '\n' || res.output[res.len - 1] == ' '))
+    res.output[--res.len] = '\0';
+  if (!res.len) /* evidence that says so, rather than an empty quote (cap > 6 bytes) */
+    strcpy(res.output, "(none)");
   int code = res.exit_code, want = it->a.exit_code;
   if (res.cancelled)
     decide(it, UPK_ASSERT_ERROR, upk_xasprintf("the evaluation was cancelled"));
@@ -174,8 +178,7 @@ static void read_kernel(exec_job *j, exec_item *it) {
     decide(it, UPK_ASSERT_FAIL, upk_xasprintf("the agent did not write %s", path));
   else if (rc)
     decide(it, UPK_ASSERT_ERROR,
-           upk_xasprintf("%s was not read: %s (a kernel must be a regular file inside the "
-                         "workspace, not a link)",
+           upk_xasprintf("%s was not read (it must be a regular file inside the workspace): %s",
                          path, upk_read_error(rc)));
   else if (memchr(text, '\0', len))
     decide(it, UPK_ASSERT_FAIL, upk_xasprintf("%s is not a text file", path));
@@ -236,6 +239,21 @@ static void take(exec_job *j, exec_item *it) {
   upk_assert_report_decide(&j->trial->t.report, it->idx, it->status, it->reason);
 }
 
+/* The first compiler error's line (1-based; 0: none), for "kernel.cu:2: ..." */
+static long error_line(const json_t *result) {
+  const json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(result, "diagnostics"), i, d) {
+    if (json_integer_value(json_object_get(d, "severity")) != 1)
+      continue;
+    json_t *start = json_object_get(json_object_get(d, "range"), "start");
+    return json_is_integer(json_object_get(start, "line"))
+               ? (long)json_integer_value(json_object_get(start, "line")) + 1
+               : 0;
+  }
+  return 0;
+}
+
 static void on_kernel(void *arg, json_t *result) {
   exec_item *it = arg;
   exec_job *j = it->job;
@@ -244,6 +262,12 @@ static void on_kernel(void *arg, json_t *result) {
   it->handle = NULL;
   j->checks_out--;
   upk_eval_kcheck_from_json(result, &res);
+  long line = res.status == UPK_ASSERT_FAIL ? error_line(result) : 0;
+  if (line > 0 && res.reason) {
+    char *at = upk_xasprintf("%s:%ld: %s", it->a.values[0], line, res.reason);
+    free(res.reason);
+    res.reason = at;
+  }
   upk_assert_status st = upk_assert_kernel_decide(&it->a, &res, &why);
   if (st == UPK_ASSERT_PASS && it->a.run) { /* compiled, but what it computes is unchecked */
     char *more = upk_xasprintf("%s; the runtime check (run) was not run: evaluations do not "

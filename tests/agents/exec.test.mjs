@@ -182,7 +182,7 @@ describe('executable assertions: script, diff and kernel after an agent run', ()
     assert.equal(good.status, 'pass', good.reason);
     assert.match(good.reason, /compiled for sm_80: scale/);
     assert.equal(bad.status, 'fail', bad.reason);
-    assert.match(bad.reason, /kernel\.cu does not compile for sm_90a: .*undefined_thing/);
+    assert.match(bad.reason, /kernel\.cu does not compile for sm_90a: kernel\.cu:2: .*undefined_thing/);
   });
 
   it('kernel: a link out of the workspace is never read', () => {
