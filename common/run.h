@@ -32,10 +32,10 @@ typedef struct upk_run_opts {
   const char *const *argv;
   const char *cwd;
   const char *const *env;
-  bool env_only;  /* env is the child's whole environment, not added to ours */
+  bool env_only; /* env is the child's whole environment, not added to ours */
   int timeout_ms;
   size_t cap;
-  int cancel_fd;  /* -1: none */
+  int cancel_fd;   /* -1: none */
   bool kill_group; /* also kill what the child left running in its group when it exits */
 } upk_run_opts;
 int upk_run_program_opts(const upk_run_opts *o, upk_run_result *res);

@@ -66,9 +66,13 @@ char **upk_git_env(char *const *base, const char *dir, const char *index) {
     upk_strv_free(env);
     return NULL;
   }
-  const char *fixed[] = {"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-                         "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "GIT_AUTHOR_NAME=upskilld",
-                         "GIT_AUTHOR_EMAIL=upskilld@localhost", "GIT_COMMITTER_NAME=upskilld",
+  const char *fixed[] = {"GIT_CONFIG_NOSYSTEM=1",
+                         "GIT_CONFIG_GLOBAL=/dev/null",
+                         "GIT_TERMINAL_PROMPT=0",
+                         "GIT_PAGER=cat",
+                         "GIT_AUTHOR_NAME=upskilld",
+                         "GIT_AUTHOR_EMAIL=upskilld@localhost",
+                         "GIT_COMMITTER_NAME=upskilld",
                          "GIT_COMMITTER_EMAIL=upskilld@localhost",
                          "GIT_AUTHOR_DATE=2000-01-01T00:00:00Z",
                          "GIT_COMMITTER_DATE=2000-01-01T00:00:00Z"};
@@ -88,17 +92,29 @@ char **upk_git_env(char *const *base, const char *dir, const char *index) {
 
 /* git with hooks, fsmonitor, external diff and the user's config off, in <dir>/workspace. */
 int upk_git_run(char **env, const char *ws, int cancel_fd, const char *const *args,
-               upk_run_result *res) {
-  char *gitdir = upk_xasprintf("--git-dir=%s/.git", ws), *tree = upk_xasprintf("--work-tree=%s", ws);
-  const char *argv[24] = {"git", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
-                          "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main",
-                          "-c", "core.quotePath=false", gitdir, tree};
+                upk_run_result *res) {
+  char *gitdir = upk_xasprintf("--git-dir=%s/.git", ws),
+       *tree = upk_xasprintf("--work-tree=%s", ws);
+  const char *argv[24] = {"git",
+                          "-c",
+                          "core.hooksPath=/dev/null",
+                          "-c",
+                          "core.fsmonitor=false",
+                          "-c",
+                          "commit.gpgsign=false",
+                          "-c",
+                          "init.defaultBranch=main",
+                          "-c",
+                          "core.quotePath=false",
+                          gitdir,
+                          tree};
   size_t n = 13;
   for (size_t i = 0; args[i] && n < 23; i++)
     argv[n++] = args[i];
   argv[n] = NULL;
-  upk_run_opts o = {argv, ws, (const char *const *)env, true, GIT_TIMEOUT_MS,
-                    UPK_GIT_OUTPUT_TAIL, cancel_fd, true};
+  upk_run_opts o = {
+      argv,      ws,  (const char *const *)env, true, GIT_TIMEOUT_MS, UPK_GIT_OUTPUT_TAIL,
+      cancel_fd, true};
   int rc = gitdir && tree ? upk_run_program_opts(&o, res) : -ENOMEM;
   free(gitdir);
   free(tree);
@@ -129,8 +145,9 @@ int upk_git_baseline(const char *dir, char *err, size_t errlen) {
   char *ws = upk_xasprintf("%s/workspace", dir);
   char **env = ws ? upk_git_env(environ, dir, NULL) : NULL;
   const char *init[] = {"init", "-q", NULL}, *add[] = {"add", "-A", NULL};
-  const char *commit[] = {"commit", "-q", "--allow-empty", "--no-verify", "-m",
-                          "upskilld: the workspace before the agent run", NULL};
+  const char *commit[] = {"commit",      "-q", "--allow-empty",
+                          "--no-verify", "-m", "upskilld: the workspace before the agent run",
+                          NULL};
   const char *ref[] = {"update-ref", UPK_GIT_BEFORE_REF, "HEAD", NULL};
   int rc = env ? 0 : -ENOMEM;
   if (rc)

@@ -275,7 +275,8 @@ static char **copy_list(const char *const *v, size_t n) {
 
 static int copy_task(upk_agent_run *r, const upk_agent_task *t) {
   int rc = upk_agent_def_copy(&r->def, t->def);
-  r->task = (upk_agent_task){.def = &r->def, .n_files = t->n_files, .git_baseline = t->git_baseline};
+  r->task =
+      (upk_agent_task){.def = &r->def, .n_files = t->n_files, .git_baseline = t->git_baseline};
   r->task.model = upk_xstrdup(t->model); /* NULL stays NULL */
   r->task.dir = upk_xstrdup(t->dir);
   r->task.prompt = upk_xstrdup(t->prompt);

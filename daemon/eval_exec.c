@@ -64,8 +64,9 @@ static void decide(exec_item *it, upk_assert_status s, char *reason) {
 static void run_script(exec_job *j, exec_item *it) {
   const char *argv[] = {"/bin/sh", "-c", it->a.values[0], NULL};
   long timeout = it->a.timeout_ms ? it->a.timeout_ms : UPK_ASSERT_SCRIPT_TIMEOUT_MS;
-  upk_run_opts o = {argv, j->ws, (const char *const *)j->env, true, (int)timeout,
-                    OUTPUT_TAIL, j->cancel[0], true};
+  upk_run_opts o = {argv,         j->ws,        (const char *const *)j->env,
+                    true,         (int)timeout, OUTPUT_TAIL,
+                    j->cancel[0], true};
   upk_run_result res;
   int rc = upk_run_program_opts(&o, &res);
   if (rc) {
@@ -128,10 +129,11 @@ static void run_diff(exec_job *j, exec_item *it) {
   upk_run_result res = {0};
   const char *verify[] = {"rev-parse", "-q", "--verify", BEFORE_REF, NULL};
   const char *add[] = {"add", "-A", NULL};
-  const char *names[] = {"diff", "--cached", "--no-renames", "--no-ext-diff", "--no-textconv",
-                         "--name-only", "-z", BEFORE_REF, NULL};
-  const char *stat[] = {"diff", "--cached", "--no-renames", "--no-ext-diff", "--no-textconv",
-                        "--stat=200", BEFORE_REF, NULL};
+  const char *names[] = {
+      "diff",     "--cached", "--no-renames", "--no-ext-diff", "--no-textconv", "--name-only", "-z",
+      BEFORE_REF, NULL};
+  const char *stat[] = {"diff",          "--cached",   "--no-renames", "--no-ext-diff",
+                        "--no-textconv", "--stat=200", BEFORE_REF,     NULL};
   int rc = env ? upk_git_run(env, j->ws, j->cancel[0], verify, &res) : -ENOMEM;
   if (!rc && res.exit_code) {
     decide(it, UPK_ASSERT_ERROR,
@@ -155,7 +157,8 @@ static void run_diff(exec_job *j, exec_item *it) {
   upk_run_result_free(&res);
   rc = upk_git_run(env, j->ws, j->cancel[0], stat, &res);
   char *why = NULL;
-  upk_assert_status st = changed ? upk_assert_diff_decide(&it->a, changed, n, &why) : UPK_ASSERT_ERROR;
+  upk_assert_status st =
+      changed ? upk_assert_diff_decide(&it->a, changed, n, &why) : UPK_ASSERT_ERROR;
   const char *shown = !rc && !res.exit_code && res.len ? res.output : "no changes\n";
   decide(it, st,
          why ? upk_xasprintf("%s; the diff stat:\n%s", why, shown) : upk_xasprintf("%s", shown));
@@ -287,11 +290,11 @@ static void on_kernel(void *arg, json_t *result) {
 static void submit_kernel(exec_job *j, exec_item *it) {
   upk_eval *e = j->trial->e;
   const char *base = strrchr(it->a.values[0], '/');
-  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[],s:s,s:b}", "source", it->source,
-                        "fileName", base ? base + 1 : it->a.values[0], "arch",
-                        it->a.arch ? it->a.arch : UPK_ASSERT_DEFAULT_ARCH, "includes", "defines",
-                        "options", "names", "blockSizes", "cudaPath",
-                        upk_kernels_cuda_path(e->server), "pch", 1);
+  json_t *p =
+      json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[],s:s,s:b}", "source", it->source, "fileName",
+                base ? base + 1 : it->a.values[0], "arch",
+                it->a.arch ? it->a.arch : UPK_ASSERT_DEFAULT_ARCH, "includes", "defines", "options",
+                "names", "blockSizes", "cudaPath", upk_kernels_cuda_path(e->server), "pch", 1);
   if (!p) {
     decide(it, UPK_ASSERT_ERROR, upk_xstrdup("out of memory"));
     take(j, it);

@@ -15,9 +15,9 @@
 #include "common/xalloc.h"
 #include "skills/eval/assertion_int.h"
 
-static const char *const KIND_NAMES[] = {"contains", "not_contains", "regex", "compiles",
-                                         "resources", "expect", "files", "tools",
-                                         "script", "diff", "kernel"};
+static const char *const KIND_NAMES[] = {"contains",  "not_contains", "regex", "compiles",
+                                         "resources", "expect",       "files", "tools",
+                                         "script",    "diff",         "kernel"};
 enum { N_KINDS = sizeof KIND_NAMES / sizeof *KIND_NAMES };
 static const char *const STATUS_NAMES[] = {"pass", "fail", "skipped", "error", "pending"};
 
@@ -406,7 +406,7 @@ static int plan_one(upk_assert_report *r, const upk_assertion *a, const char *an
   res->max_registers = a->max_registers;
   res->no_spills = a->no_spills;
   bool kernel = a->kind == UPK_ASSERT_COMPILES || a->kind == UPK_ASSERT_RESOURCES;
-  res->label = kernel                           ? kernel_label(a)
+  res->label = kernel                             ? kernel_label(a)
                : UPK_ASSERT_KIND_IS_EXEC(a->kind) ? upk_assert_exec_label(a)
                                                   : text_label(a);
   if (!res->label)

@@ -32,11 +32,11 @@ char *upk_assert_exec_label(const upk_assertion *a) {
     return a->exit_code ? upk_xasprintf("script \"%s\" (exit %d)", first, a->exit_code)
                         : upk_xasprintf("script \"%s\"", first);
   if (a->kind == UPK_ASSERT_KERNEL)
-    return upk_xasprintf("kernel {path: %s, arch: %s%s%s}", first,
-                         a->arch ? a->arch : UPK_ASSERT_DEFAULT_ARCH,
-                         a->max_registers || a->no_spills ? ", resources" : "",
-                         a->run ? ", run" : "");
-  char *changed = join_list(a->values, a->n_values), *unchanged = join_list(a->unchanged, a->n_unchanged);
+    return upk_xasprintf(
+        "kernel {path: %s, arch: %s%s%s}", first, a->arch ? a->arch : UPK_ASSERT_DEFAULT_ARCH,
+        a->max_registers || a->no_spills ? ", resources" : "", a->run ? ", run" : "");
+  char *changed = join_list(a->values, a->n_values),
+       *unchanged = join_list(a->unchanged, a->n_unchanged);
   char *s = changed && unchanged ? upk_xasprintf("diff {changed: %s, unchanged: %s%s}", changed,
                                                  unchanged, a->only ? ", only" : "")
                                  : NULL;
@@ -167,9 +167,9 @@ static char *summary(const upk_kcheck_result *res, const char *arch) {
   char *s = upk_xasprintf("compiled for %s:", arch);
   for (size_t k = 0; s && k < res->n_kernels; k++) {
     const upk_kcheck_kernel *kn = &res->kernels[k];
-    char *next = upk_xasprintf("%s%s %s (%d registers, %s)", s, k ? "," : "",
-                               kn->name ? kn->name : "?", kn->registers,
-                               kn->spill_stores || kn->spill_loads ? "spills" : "no spills");
+    char *next =
+        upk_xasprintf("%s%s %s (%d registers, %s)", s, k ? "," : "", kn->name ? kn->name : "?",
+                      kn->registers, kn->spill_stores || kn->spill_loads ? "spills" : "no spills");
     free(s);
     s = next;
   }
@@ -193,8 +193,8 @@ upk_assert_status upk_assert_kernel_decide(const upk_assertion *a, const upk_kch
                             res->reason ? res->reason : "no CUDA toolkit");
     return UPK_ASSERT_SKIPPED;
   default:
-    *reason = upk_xasprintf("the check of %s failed: %s", path,
-                            res->reason ? res->reason : "no message");
+    *reason =
+        upk_xasprintf("the check of %s failed: %s", path, res->reason ? res->reason : "no message");
     return UPK_ASSERT_ERROR;
   }
   if (a->max_registers > 0 || a->no_spills) {

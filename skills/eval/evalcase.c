@@ -214,8 +214,9 @@ static int kernel(reader *r, json_t *v, upk_assertion *a) {
   const char *key;
   json_t *m;
   if (!json_is_object(v) || !json_is_string(path) || !*json_string_value(path)) {
-    fail(r, "eval/wrong-type", "kernel must be {\"path\": \"kernel.cu\", \"arch\"?, "
-                               "\"resources\"?, \"run\"?}");
+    fail(r, "eval/wrong-type",
+         "kernel must be {\"path\": \"kernel.cu\", \"arch\"?, "
+         "\"resources\"?, \"run\"?}");
     return 0;
   }
   if (upk_assert_glob_check(json_string_value(path)) || strpbrk(json_string_value(path), "*?[")) {

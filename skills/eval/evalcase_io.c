@@ -56,8 +56,8 @@ static json_t *exec_json(const upk_assertion *a) {
   if (!rc && a->arch)
     rc = json_object_set_new(o, "arch", json_string(a->arch));
   if (!rc && (a->max_registers || a->no_spills)) {
-    upk_assertion lim = {.kind = UPK_ASSERT_RESOURCES, .max_registers = a->max_registers,
-                         .no_spills = a->no_spills};
+    upk_assertion lim = {
+        .kind = UPK_ASSERT_RESOURCES, .max_registers = a->max_registers, .no_spills = a->no_spills};
     rc = json_object_set_new(o, "resources", kernel_json(&lim));
   }
   if (!rc && a->run)

@@ -51,13 +51,15 @@ static void refused(const char *expected, const char *code, const char *words) {
 }
 
 Test(exec_assert, parse_all_three) {
-  const char *doc =
-      "[{\"input\": \"write k.cu\", \"expected\": {"
-      "\"script\": {\"command\": \"make test\", \"timeoutMs\": 5000, \"exit\": 2},"
-      "\"diff\": {\"changed\": [\"src/**\", \"k.cu\"], \"unchanged\": [\"README.md\"], \"only\": true},"
-      "\"kernel\": {\"path\": \"src/k.cu\", \"arch\": \"sm_80\", \"resources\": {\"maxRegisters\": 64, "
-      "\"noSpills\": true}, \"run\": {\"grid\": [1]}}}},"
-      " {\"input\": \"b\", \"validator\": \"upskilld\", \"validator_config\": {\"script\": \"true\"}}]";
+  const char *doc = "[{\"input\": \"write k.cu\", \"expected\": {"
+                    "\"script\": {\"command\": \"make test\", \"timeoutMs\": 5000, \"exit\": 2},"
+                    "\"diff\": {\"changed\": [\"src/**\", \"k.cu\"], \"unchanged\": "
+                    "[\"README.md\"], \"only\": true},"
+                    "\"kernel\": {\"path\": \"src/k.cu\", \"arch\": \"sm_80\", \"resources\": "
+                    "{\"maxRegisters\": 64, "
+                    "\"noSpills\": true}, \"run\": {\"grid\": [1]}}}},"
+                    " {\"input\": \"b\", \"validator\": \"upskilld\", \"validator_config\": "
+                    "{\"script\": \"true\"}}]";
   cr_assert_eq(parse(doc), 0, "%s", diags());
   cr_assert_eq(c.n, 2);
   const upk_assertion *a = c.items[0].asserts;
@@ -233,8 +235,7 @@ Test(exec_assert, diff_decisions) {
 
 Test(exec_assert, kernel_decisions) {
   char *path[] = {"k.cu"};
-  upk_assertion a = {.kind = UPK_ASSERT_KERNEL, .values = path, .n_values = 1,
-                     .max_registers = 32};
+  upk_assertion a = {.kind = UPK_ASSERT_KERNEL, .values = path, .n_values = 1, .max_registers = 32};
   upk_kcheck_kernel ks[] = {{"scale", 40, 0, 0}};
   upk_kcheck_result res = {.status = UPK_ASSERT_PASS, .kernels = ks, .n_kernels = 1};
   char *why = NULL;
