@@ -50,8 +50,18 @@ struct exec_job {
   int cancel[2]; /* a byte written to cancel[1] kills a running script or git */
   exec_item *items;
   size_t n, checks_out;
-  bool in_work;
+  bool in_work; /* queued on the thread pool, or waiting for a turn */
+  bool waiting; /* in the wait list, not yet queued */
+  exec_job *next;
+  uv_loop_t *loop;
 };
+
+/* At most this many jobs hold thread-pool threads at once (libuv has 4): a hanging script
+ * holds its thread up to its deadline, and the pool also reads skills and stores runs. The
+ * rest wait in order. Loop thread only. */
+enum { MAX_RUNNING = 2 };
+static unsigned running;
+static exec_job *wait_head, *wait_tail;
 
 /* ---- the checks (thread pool) ---- */
 
@@ -304,8 +314,26 @@ static void submit_kernel(exec_job *j, exec_item *it) {
   it->handle = upk_kernels_check(e->server, p, e->spec.kernel_timeout_ms, true, on_kernel, it);
 }
 
+static void exec_done(uv_work_t *w, int status);
+
+/* Give the pool's threads to the jobs waiting for one, first come first served. */
+static void pump_waiting(void) {
+  while (running < MAX_RUNNING && wait_head) {
+    exec_job *j = wait_head;
+    wait_head = j->next;
+    if (!wait_head)
+      wait_tail = NULL;
+    j->waiting = false;
+    j->next = NULL;
+    /* libuv refuses work only without a work callback */
+    (void)uv_queue_work(j->loop, &j->work, exec_work, exec_done);
+    running++;
+  }
+}
+
 static void exec_done(uv_work_t *w, int status) {
   exec_job *j = w->data;
+  running--;
   j->in_work = false;
   for (size_t i = 0; j->trial && i < j->n; i++) {
     exec_item *it = &j->items[i];
@@ -317,6 +345,7 @@ static void exec_done(uv_work_t *w, int status) {
       take(j, it);
   }
   job_settle(j);
+  pump_waiting();
 }
 
 void eval__exec(eval_trial *x, const char *ws) {
@@ -346,10 +375,6 @@ void eval__exec(eval_trial *x, const char *ws) {
     rc = upk_assertion_copy(&it->a, &c->asserts[i]);
     j->n += rc == 0;
   }
-  if (!rc) {
-    j->work.data = j;
-    rc = uv_queue_work(upk_session_loop(x->e->server), &j->work, exec_work, exec_done);
-  }
   if (rc) {
     for (size_t i = 0; i < r->n; i++)
       if (UPK_ASSERT_KIND_IS_EXEC(r->results[i].kind) && r->results[i].status == UPK_ASSERT_PENDING)
@@ -358,8 +383,16 @@ void eval__exec(eval_trial *x, const char *ws) {
       job_free(j);
     return;
   }
-  j->in_work = true;
+  j->work.data = j;
+  j->loop = upk_session_loop(x->e->server);
+  j->in_work = j->waiting = true;
   x->exec = j;
+  if (wait_tail)
+    wait_tail->next = j;
+  else
+    wait_head = j;
+  wait_tail = j;
+  pump_waiting();
 }
 
 void eval__cancel_exec(eval_trial *x) {
@@ -376,6 +409,15 @@ void eval__cancel_exec(eval_trial *x) {
       j->items[i].handle = NULL;
       j->checks_out--;
     }
+  if (j->waiting) { /* never started: out of the wait list */
+    exec_job **p = &wait_head, *prev = NULL;
+    while (*p != j)
+      prev = *p, p = &(*p)->next;
+    *p = j->next;
+    if (wait_tail == j)
+      wait_tail = prev;
+    j->in_work = false;
+  }
   if (!j->in_work)
     job_free(j);
 }
