@@ -13,9 +13,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFile, spawnSync } from 'node:child_process';
+import { defaultPolicy, startAgentServer } from './agent_server.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const ctl = process.env.UPSKILLCTL ?? join(repo, 'build/clients/upskillctl');
+const bin = join(process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm'), 'agents/node_modules/.bin');
+const missing = ['claude', 'codex'].filter((c) => !existsSync(join(bin, c)));
 
 const SKILL = `---
 name: kernel-rules
@@ -59,11 +62,13 @@ const CASES = {
 };
 
 let box, env;
+// Both suites share the project; it goes when both are done.
+after(() => { if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
 
 // upskillctl --json in the project; its JSON result (or the error it printed).
-function run(args, { timeout = 300000 } = {}) {
+function run(args, { timeout = 300000, environ = env } = {}) {
   return new Promise((done) => {
-    execFile(ctl, ['--json', ...args], { cwd: join(box, 'proj'), env, encoding: 'utf8', timeout,
+    execFile(ctl, ['--json', ...args], { cwd: join(box, 'proj'), env: environ, encoding: 'utf8', timeout,
       maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
       try { done(JSON.parse(stdout)); } catch { assert.fail(`not JSON (${err}): ${stdout}\n${stderr}`); }
     });
@@ -109,8 +114,6 @@ describe('executable assertions: script, diff and kernel after an agent run', ()
     const trusted = spawnSync(ctl, ['trust', join(box, 'proj')], { env, encoding: 'utf8' });
     assert.equal(trusted.status, 0, trusted.stderr);
   });
-  after(() => { if (box && !process.env.KEEP) rmSync(box, { recursive: true, force: true }); });
-
   let result, byCase;
   const check = (c, kind) => byCase[c].assertions.find((a) => a.type === kind);
 
@@ -203,5 +206,84 @@ describe('executable assertions: script, diff and kernel after an agent run', ()
     assert.ok(script && script.passed, JSON.stringify(all));
     assert.ok(all.some((x) => /^error: the script ran past its deadline/.test(x.evidence)), 'the hang');
     assert.ok(all.some((x) => x.passed && /files? changed/.test(x.evidence)), 'the diff stat');
+  });
+});
+
+// The real Claude Code and Codex CLIs, driven by the scripted model server, write a kernel that
+// compiles (KERNEL-GOOD) or one that does not (KERNEL-BAD); the same checks judge both agents.
+const GOOD_CU = '__global__ void scale(float *x) { x[threadIdx.x] *= 2.0f; }\n';
+const BAD_CU = '__global__ void scale(float *x) {\n  x[threadIdx.x] = undefined_thing;\n}\n';
+const AGENT_CASES = {
+  cases: [
+    { input: 'KERNEL-GOOD: kernel-rules says to put the kernel in kernel.cu',
+      expected: { script: 'test -s kernel.cu && grep -q __global__ kernel.cu',
+        diff: { changed: ['kernel.cu'], unchanged: ['.claude/skills/**', '.agents/skills/**'] },
+        kernel: { path: 'kernel.cu', resources: { maxRegisters: 128 } } } },
+    { input: 'KERNEL-BAD: kernel-rules says to put the kernel in kernel.cu',
+      expected: { diff: { changed: ['**/*.cu'] }, kernel: { path: 'kernel.cu' } } },
+  ],
+};
+
+function codexConfig(url) {
+  return `model = "gpt-5.5"
+model_provider = "mock"
+approval_policy = "never"
+check_for_update_on_startup = false
+[model_providers.mock]
+name = "mock"
+base_url = "${url}/v1"
+wire_api = "responses"
+experimental_bearer_token = "sk-dummy"
+request_max_retries = 0
+stream_max_retries = 0
+[features]
+plugins = false
+remote_plugin = false
+apps = false
+tool_suggest = false
+[analytics]
+enabled = false
+`;
+}
+
+describe('executable assertions on real Claude Code and Codex runs', {
+  skip: missing.length ? `agent CLIs not installed (${missing.join(', ')}): tests/agents/setup.sh` : false,
+}, () => {
+  let srv, agentEnv;
+  before(async () => {
+    srv = await startAgentServer();
+    srv.policy = (v) => {
+      const good = /KERNEL-GOOD/.test(v.prompt ?? ''), bad = /KERNEL-BAD/.test(v.prompt ?? '');
+      if ((good || bad) && !v.wrote) return { write: { path: 'kernel.cu', content: good ? GOOD_CU : BAD_CU } };
+      return (good || bad) ? { text: 'kernel.cu written' } : defaultPolicy(v);
+    };
+    mkdirSync(join(box, 'home/.codex'), { recursive: true });
+    writeFileSync(join(box, 'home/.codex/config.toml'), codexConfig(srv.url));
+    writeFileSync(join(box, 'proj/agent-tests.json'), JSON.stringify(AGENT_CASES));
+    agentEnv = { ...env, PATH: `${bin}:${env.PATH}`, ANTHROPIC_BASE_URL: srv.url, ANTHROPIC_API_KEY: 'sk-dummy',
+      CLAUDE_CODE_MAX_RETRIES: '1' };
+  });
+  after(() => srv?.close());
+
+  it('eval -m agent:claude-code -m agent:codex --runs 2: script, diff and kernel judge what each wrote', async (t) => {
+    const r = await run(['eval', 'skills/kernel-rules', '-m', 'agent:claude-code', '-m', 'agent:codex', '--runs', '2',
+      '--no-baseline', '--tests', 'agent-tests.json'], { environ: agentEnv });
+    assert.equal(r.code, undefined, JSON.stringify(r));
+    assert.equal(r.results.length, 2 * 2 * 2);
+    let toolkit = true;
+    for (const tr of transcripts(r.runDir)) {
+      const where = `${tr.model} run ${tr.run} case ${tr.case}`;
+      assert.ok(!tr.error, `${where}: ${tr.error}`);
+      const by = (k) => tr.assertions.find((a) => a.type === k);
+      assert.equal(by('diff').status, 'pass', `${where}: ${by('diff').reason}`);
+      assert.match(by('diff').reason, /kernel\.cu/);
+      if (tr.case === 0) assert.equal(by('script').status, 'pass', `${where}: ${by('script').reason}`);
+      const k = by('kernel');
+      if (k.status === 'skipped') { toolkit = false; assert.match(k.reason, /toolkit|nvcc/i); continue; }
+      assert.equal(k.status, tr.case === 0 ? 'pass' : 'fail', `${where}: ${k.reason}`);
+      if (tr.case === 1) assert.match(k.reason, /kernel\.cu:2: .*undefined_thing/);
+    }
+    for (const res of r.results) assert.equal(res.verdict, !toolkit ? res.verdict : res.case === 0 ? 'pass' : 'fail');
+    if (!toolkit) t.diagnostic('no CUDA toolkit: the kernel checks were skipped');
   });
 });
