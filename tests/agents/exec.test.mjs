@@ -85,8 +85,8 @@ const transcripts = (runDir) => {
 
 // Is any process of group `pgid` (the group the daemon made for one script) still there after
 // a few seconds? A killed member lingers until init has reaped it.
-async function groupAlive(pgid) {
-  for (let i = 0; i < 50; i++) {
+async function groupAlive(pgid, tries = 50) {
+  for (let i = 0; i < tries; i++) {
     try { process.kill(-pgid, 0); } catch (e) { if (e.code === 'ESRCH') return false; }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -206,6 +206,30 @@ describe('executable assertions: script, diff and kernel after an agent run', ()
     assert.ok(script && script.passed, JSON.stringify(all));
     assert.ok(all.some((x) => /^error: the script ran past its deadline/.test(x.evidence)), 'the hang');
     assert.ok(all.some((x) => x.passed && /files? changed/.test(x.evidence)), 'the diff stat');
+  });
+});
+
+describe('executable assertions: cancel', () => {
+  // upskillctl goes away while a script runs: the daemon, at the end of its shutdown grace
+  // (30 s), cancels the evaluation, which kills the script's group long before its own deadline.
+  it('a script still running when the evaluation is cancelled is killed with its group', async () => {
+    const mark = join(box, 'cancel.pgid');
+    writeFileSync(join(box, 'proj/cancel-tests.json'), JSON.stringify({ cases: [
+      { input: 'CANCEL: nothing', expected: { script: { command: `echo $$ > ${mark}; sleep 300 & sleep 300`, timeoutMs: 600000 } } },
+    ] }));
+    const child = execFile(ctl, ['--json', 'eval', 'skills/kernel-rules', '-m', 'agent:writer', '--no-baseline',
+      '--tests', 'cancel-tests.json'], { cwd: join(box, 'proj'), env, encoding: 'utf8' });
+    const t0 = Date.now();
+    while (!existsSync(mark) || !readFileSync(mark, 'utf8').trim()) {
+      assert.ok(Date.now() - t0 < 60000, 'the script started');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const pgid = Number(readFileSync(mark, 'utf8'));
+    assert.ok(await groupAlive(pgid, 10), 'the script runs until the evaluation is cancelled');
+    child.kill('SIGTERM');
+    let gone = false;
+    for (let i = 0; i < 90 && !gone; i++) gone = !(await groupAlive(pgid, 10));
+    assert.ok(gone, `process group ${pgid} was killed on cancel`);
   });
 });
 
