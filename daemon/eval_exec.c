@@ -19,6 +19,7 @@
 #include "common/xalloc.h"
 #include "daemon/agent_git.h"
 #include "daemon/eval_service_int.h"
+#include "gpu/runspec.h"
 #include "skills/fsutil.h"
 
 extern char **environ;
@@ -267,14 +268,48 @@ static long error_line(const json_t *result) {
   return 0;
 }
 
+static bool has_code(const json_t *result, const char *code, const char **msg) {
+  const json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(result, "diagnostics"), i, d) {
+    const char *c = json_string_value(json_object_get(d, "code"));
+    if (c && !strcmp(c, code)) {
+      *msg = json_string_value(json_object_get(d, "message"));
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Did the run fail for something besides a missing device? (The compile's own errors are
+ * not run/ ones.) */
+static bool only_no_device(const json_t *result) {
+  const json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(result, "diagnostics"), i, d) {
+    const char *c = json_string_value(json_object_get(d, "code"));
+    if (json_integer_value(json_object_get(d, "severity")) == 1 &&
+        (!c || strcmp(c, "run/no-device")))
+      return false;
+  }
+  return true;
+}
+
 static void on_kernel(void *arg, json_t *result) {
   exec_item *it = arg;
   exec_job *j = it->job;
   upk_kcheck_result res;
   char *why = NULL;
+  const char *nodev = NULL;
   it->handle = NULL;
   j->checks_out--;
-  upk_eval_kcheck_from_json(result, &res);
+  /* No GPU: the compile's verdict stands, and the run is skipped, never passed. */
+  bool skip_run = it->a.run && has_code(result, "run/no-device", &nodev) && only_no_device(result);
+  json_t *compiled = skip_run ? json_deep_copy(result) : json_incref(result);
+  if (skip_run && compiled)
+    json_object_set_new(compiled, "ok", json_true());
+  upk_eval_kcheck_from_json(compiled ? compiled : result, &res);
+  json_decref(compiled);
   long line = res.status == UPK_ASSERT_FAIL ? error_line(result) : 0;
   if (line > 0 && res.reason) {
     char *at = upk_xasprintf("%s:%ld: %s", it->a.values[0], line, res.reason);
@@ -282,13 +317,19 @@ static void on_kernel(void *arg, json_t *result) {
     res.reason = at;
   }
   upk_assert_status st = upk_assert_kernel_decide(&it->a, &res, &why);
-  if (st == UPK_ASSERT_PASS && it->a.run) { /* compiled, but what it computes is unchecked */
-    char *more = upk_xasprintf("%s; the runtime check (run) was not run: evaluations do not "
-                               "run kernels on a GPU yet",
-                               why ? why : "compiled");
+  if (st == UPK_ASSERT_PASS && skip_run) {
+    char *more = upk_xasprintf("%s; the runtime check (run) was skipped: %s",
+                               why ? why : "compiled", nodev ? nodev : "no CUDA device");
     free(why);
     why = more;
     st = UPK_ASSERT_SKIPPED;
+  } else if (st == UPK_ASSERT_PASS && it->a.run) {
+    json_t *run = json_object_get(result, "run");
+    char *more = upk_xasprintf("%s; ran %d trials, max abs error %g", why ? why : "compiled",
+                               (int)json_integer_value(json_object_get(run, "trials")),
+                               json_number_value(json_object_get(run, "maxAbsError")));
+    free(why);
+    why = more;
   }
   upk_kcheck_result_free(&res);
   decide(it, st, why);
@@ -297,21 +338,55 @@ static void on_kernel(void *arg, json_t *result) {
   job_settle(j);
 }
 
+/* The run spec, checked as kernel/validate checks it; NULL with *why set when it is bad. */
+static json_t *run_spec(const exec_item *it, char *why, size_t whylen) {
+  json_t *run = json_loads(it->a.run, 0, NULL);
+  int rc = run ? upk_runspec_check(run, why, whylen) : -ENOMEM;
+  if (rc) {
+    if (!run)
+      snprintf(why, whylen, "out of memory");
+    json_decref(run);
+    return NULL;
+  }
+  return run;
+}
+
+static unsigned run_timeout_ms(const json_t *run) {
+  json_t *t = json_object_get(run, "timeoutMs");
+  return json_is_integer(t) ? (unsigned)json_integer_value(t) : UPK_RUN_TIMEOUT_DEFAULT_MS;
+}
+
 static void submit_kernel(exec_job *j, exec_item *it) {
   upk_eval *e = j->trial->e;
+  char why[512];
+  json_t *run = it->a.run ? run_spec(it, why, sizeof why) : NULL;
+  if (it->a.run && !run) {
+    decide(it, UPK_ASSERT_ERROR, upk_xasprintf("kernel.run: %s", why));
+    take(j, it);
+    return;
+  }
   const char *base = strrchr(it->a.values[0], '/');
   json_t *p =
       json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[],s:s,s:b}", "source", it->source, "fileName",
                 base ? base + 1 : it->a.values[0], "arch",
                 it->a.arch ? it->a.arch : UPK_ASSERT_DEFAULT_ARCH, "includes", "defines", "options",
                 "names", "blockSizes", "cudaPath", upk_kernels_cuda_path(e->server), "pch", 1);
+  unsigned limit = e->spec.kernel_timeout_ms;
+  if (p && run) { /* a run is never cached; the deadline covers the compile and the run */
+    limit += run_timeout_ms(run) + 1000;
+    if (json_object_set(p, "run", run) || json_object_set_new(p, "noCache", json_true())) {
+      json_decref(p);
+      p = NULL;
+    }
+  }
+  json_decref(run);
   if (!p) {
     decide(it, UPK_ASSERT_ERROR, upk_xstrdup("out of memory"));
     take(j, it);
     return;
   }
   j->checks_out++;
-  it->handle = upk_kernels_check(e->server, p, e->spec.kernel_timeout_ms, true, on_kernel, it);
+  it->handle = upk_kernels_check(e->server, p, limit, !it->a.run, on_kernel, it);
 }
 
 static void exec_done(uv_work_t *w, int status);

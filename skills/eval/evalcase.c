@@ -208,6 +208,21 @@ static void diff(reader *r, json_t *v, upk_assertion *a) {
     fail(r, "eval/empty", "diff asserts nothing (changed, unchanged or only: true)");
 }
 
+/* A run spec in a case may not make the worker read a file: the case may be a stranger's. */
+static const char *run_names_a_file(json_t *run) {
+  json_t *ref = json_object_get(run, "reference"), *arg;
+  size_t i;
+  if (json_object_get(ref, "path") || json_object_get(ref, "file"))
+    return "reference.path / reference.file";
+  if (json_object_get(ref, "pytorch"))
+    return "reference.pytorch (Python on the host)";
+  json_array_foreach(json_object_get(run, "args"), i, arg) {
+    if (json_object_get(json_object_get(arg, "init"), "file"))
+      return "args[].init.file";
+  }
+  return NULL;
+}
+
 /* {"path", "arch"?, "resources"?: {...}, "run"?: {...}}. */
 static int kernel(reader *r, json_t *v, upk_assertion *a) {
   json_t *path = json_object_get(v, "path"), *res = json_object_get(v, "resources");
@@ -231,6 +246,11 @@ static int kernel(reader *r, json_t *v, upk_assertion *a) {
       continue;
     if (strcmp(key, "arch") == 0 && json_is_string(m) && *json_string_value(m))
       a->arch = upk_xstrdup(json_string_value(m));
+    else if (strcmp(key, "run") == 0 && json_is_object(m) && run_names_a_file(m))
+      fail(r, "eval/outside",
+           "kernel.run: %s is not allowed in a test case; give the reference inline "
+           "(reference.name or reference.source) and inputs by value",
+           run_names_a_file(m));
     else if (strcmp(key, "run") == 0 && json_is_object(m)) {
       if (!(a->run = json_dumps(m, JSON_COMPACT)))
         return -ENOMEM;

@@ -58,6 +58,9 @@ const CASES = {
     { input: 'MISSING: nothing', expected: { script: 'no-such-command-upk-exec-test' } },
     { input: 'UNREPO: write out.txt', expected: { diff: { changed: ['out.txt'] } } },
     { input: 'LINK: write a link', expected: { kernel: { path: 'link.cu' } } },
+    { input: 'GOOD: and run it',
+      expected: { kernel: { path: 'kernel.cu', run: { grid: [1], block: [32],
+        args: [{ name: 'x', dtype: 'f32', count: 32, role: 'inout', init: { value: 1 } }] } } } },
   ],
 };
 
@@ -192,6 +195,17 @@ describe('executable assertions: script, diff and kernel after an agent run', ()
     const k = check(6, 'kernel');
     assert.equal(k.status, 'error');
     assert.match(k.reason, /link\.cu was not read/);
+  });
+
+  it('kernel: run is checked on a GPU, and without one skipped with the reason, never passed', (t) => {
+    const k = check(7, 'kernel');
+    if (k.status === 'pass') {
+      assert.match(k.reason, /compiled for sm_90a: scale .*; ran \d+ trials/);
+      t.diagnostic(`ran on a GPU: ${k.reason}`);
+      return;
+    }
+    assert.equal(k.status, 'skipped', k.reason);
+    assert.match(k.reason, /toolkit|nvcc|the runtime check \(run\) was skipped: .*(device|driver)/i);
   });
 
   it('grading.json maps each check to an expectation with its evidence', () => {

@@ -127,6 +127,13 @@ Test(exec_assert, bad_specs_refused) {
   refused("{\"kernel\": \"k.cu\"}", "eval/wrong-type", "path");
   refused("{\"kernel\": {\"path\": \"k.cu\", \"resources\": {}}}", "eval/no-limit", "no limit");
   refused("{\"kernel\": {\"path\": \"k.cu\", \"run\": true}}", "eval/wrong-type", "run");
+  refused("{\"kernel\": {\"path\": \"k.cu\", \"run\": {\"reference\": {\"path\": \"/etc/r.cu\"}}}}",
+          "eval/outside", "reference.path");
+  refused(
+      "{\"kernel\": {\"path\": \"k.cu\", \"run\": {\"args\": [{\"init\": {\"file\": \"/x\"}}]}}}",
+      "eval/outside", "args[].init.file");
+  refused("{\"kernel\": {\"path\": \"k.cu\", \"run\": {\"reference\": {\"pytorch\": {}}}}}",
+          "eval/outside", "Python on the host");
   refused("{\"scripts\": \"x\"}", "eval/unknown-assertion", "script, diff, kernel");
 }
 
