@@ -91,7 +91,7 @@ char **upk_git_env(char *const *base, const char *dir, const char *index) {
 }
 
 /* git with hooks, fsmonitor, external diff and the user's config off, in <dir>/workspace. */
-int upk_git_run(char **env, const char *ws, int cancel_fd, const char *const *args,
+int upk_git_run(char **env, const char *ws, int cancel_fd, size_t cap, const char *const *args,
                 upk_run_result *res) {
   char *gitdir = upk_xasprintf("--git-dir=%s/.git", ws),
        *tree = upk_xasprintf("--work-tree=%s", ws);
@@ -126,7 +126,7 @@ int upk_git_run(char **env, const char *ws, int cancel_fd, const char *const *ar
 /* One git command that must succeed; its error in err. */
 static int git_ok(char **env, const char *ws, const char *const *args, char *err, size_t errlen) {
   upk_run_result res;
-  int rc = upk_git_run(env, ws, -1, args, &res);
+  int rc = upk_git_run(env, ws, -1, UPK_GIT_OUTPUT_TAIL, args, &res);
   if (rc) {
     snprintf(err, errlen, "cannot run git: %s",
              rc == -ENOENT ? "git is not installed" : strerror(-rc));

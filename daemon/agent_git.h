@@ -22,8 +22,9 @@ char **upk_git_script_env(char *const *base, const char *dir);
 char **upk_git_env(char *const *base, const char *dir, const char *index);
 /** git ARGS on the repository <ws>/.git with work tree ws (never one found above it), hooks,
  * fsmonitor and signing off, in its own process group with a deadline; cancel_fd as
- * upk_run_program_cancellable's. The output is UTF-8-scrubbed. Returns upk_run_program's. */
-int upk_git_run(char **env, const char *ws, int cancel_fd, const char *const *args,
+ * upk_run_program_cancellable's; the last `cap` bytes of its output kept, UTF-8-scrubbed.
+ * Returns upk_run_program's. */
+int upk_git_run(char **env, const char *ws, int cancel_fd, size_t cap, const char *const *args,
                 upk_run_result *res);
 /** Make <dir>/workspace a git repository whose one commit holds everything in it (the case's
  * files, the installed skill), also UPK_GIT_BEFORE_REF. Returns 0 or a negative errno

@@ -27,6 +27,7 @@ extern char **environ;
 enum {
   OUTPUT_TAIL = UPK_GIT_OUTPUT_TAIL, /* bytes of a script's output kept as evidence */
   KERNEL_MAX = 1 << 20,              /* a kernel file's size cap */
+  NAMES_MAX = 4 << 20,               /* the changed paths' names, NUL-separated */
 };
 
 #define BEFORE_REF UPK_GIT_BEFORE_REF
@@ -127,6 +128,10 @@ static void diff_error(exec_item *it, int rc, const upk_run_result *res) {
     decide(it, UPK_ASSERT_ERROR, upk_xasprintf("diff needs git, which is not installed"));
   else if (rc)
     decide(it, UPK_ASSERT_ERROR, upk_xasprintf("cannot run git: %s", strerror(-rc)));
+  else if (res->cancelled)
+    decide(it, UPK_ASSERT_ERROR, upk_xasprintf("the evaluation was cancelled"));
+  else if (res->timed_out)
+    decide(it, UPK_ASSERT_ERROR, upk_xasprintf("git ran past its deadline and was killed"));
   else
     decide(it, UPK_ASSERT_ERROR,
            upk_xasprintf("git failed (exit status %d): %.500s", res->exit_code, res->output));
@@ -145,7 +150,7 @@ static void run_diff(exec_job *j, exec_item *it) {
       BEFORE_REF, NULL};
   const char *stat[] = {"diff",          "--cached",   "--no-renames", "--no-ext-diff",
                         "--no-textconv", "--stat=200", BEFORE_REF,     NULL};
-  int rc = env ? upk_git_run(env, j->ws, j->cancel[0], verify, &res) : -ENOMEM;
+  int rc = env ? upk_git_run(env, j->ws, j->cancel[0], OUTPUT_TAIL, verify, &res) : -ENOMEM;
   if (!rc && res.exit_code) {
     decide(it, UPK_ASSERT_ERROR,
            upk_xasprintf("the workspace is not a git repository with the commit the run "
@@ -157,16 +162,23 @@ static void run_diff(exec_job *j, exec_item *it) {
   for (size_t s = 0; s < 2; s++) {
     if (!rc)
       upk_run_result_free(&res);
-    rc = rc ? rc : upk_git_run(env, j->ws, j->cancel[0], steps[s], &res);
+    rc = rc ? rc
+            : upk_git_run(env, j->ws, j->cancel[0], s ? NAMES_MAX : OUTPUT_TAIL, steps[s], &res);
     if (rc || res.exit_code || res.timed_out || res.cancelled) {
       diff_error(it, rc, &res);
       goto out;
     }
   }
+  if (res.len >= NAMES_MAX) { /* the tail of a longer list: the first names are cut */
+    decide(
+        it, UPK_ASSERT_ERROR,
+        upk_xasprintf("too many changed paths to check (over %d MiB of names)", NAMES_MAX >> 20));
+    goto out;
+  }
   size_t n = 0;
   char **changed = split_z(res.output, res.len, &n);
   upk_run_result_free(&res);
-  rc = upk_git_run(env, j->ws, j->cancel[0], stat, &res);
+  rc = upk_git_run(env, j->ws, j->cancel[0], OUTPUT_TAIL, stat, &res);
   char *why = NULL;
   upk_assert_status st =
       changed ? upk_assert_diff_decide(&it->a, changed, n, &why) : UPK_ASSERT_ERROR;
