@@ -5,6 +5,7 @@
 #include "common/run.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -38,11 +39,12 @@ static char **merged_env(const char *const *extra) {
   return env;
 }
 
-static int start(const char *const *argv, const char *cwd, const char *const *extra, int wfd,
-                 pid_t *pid) {
+static int start(const char *const *argv, const char *cwd, const char *const *extra, bool only,
+                 int wfd, pid_t *pid) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
-  char **env = merged_env(extra);
+  /* only: exactly `extra`, none of our environment (its keys stay ours) */
+  char **env = only ? (char **)extra : merged_env(extra);
   if (!env)
     return -ENOMEM;
   posix_spawn_file_actions_init(&fa);
@@ -60,7 +62,8 @@ static int start(const char *const *argv, const char *cwd, const char *const *ex
   int rc = posix_spawnp(pid, argv[0], &fa, &at, (char *const *)argv, env);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
-  free(env);
+  if (!only)
+    free(env);
   return -rc;
 }
 
@@ -107,27 +110,38 @@ int upk_run_program(const char *const *argv, const char *cwd, const char *const 
 
 int upk_run_program_cancellable(const char *const *argv, const char *cwd, const char *const *env,
                                 int timeout_ms, size_t cap, int cancel_fd, upk_run_result *res) {
+  upk_run_opts o = {argv, cwd, env, false, timeout_ms, cap, cancel_fd, false};
+  return upk_run_program_opts(&o, res);
+}
+
+int upk_run_program_opts(const upk_run_opts *o, upk_run_result *res) {
   memset(res, 0, sizeof *res);
   int fds[2];
-  res->output = upk_xmalloc(cap + 1);
+  res->output = upk_xmalloc(o->cap + 1);
   if (pipe2(fds, O_CLOEXEC) < 0) {
     int rc = -errno;
     upk_run_result_free(res);
     return rc;
   }
   pid_t pid;
-  int rc = start(argv, cwd, env, fds[1], &pid);
+  int rc = start(o->argv, o->cwd, o->env, o->env_only && o->env, fds[1], &pid);
   close(fds[1]);
   if (rc < 0) {
     close(fds[0]);
     upk_run_result_free(res);
     return rc;
   }
-  collect(fds[0], cancel_fd, now_ms() + timeout_ms, cap, res);
+  collect(fds[0], o->cancel_fd, now_ms() + o->timeout_ms, o->cap, res);
   close(fds[0]);
   if (res->timed_out || res->cancelled)
     kill(-pid, SIGKILL);
   int st = 0;
+  if (o->kill_group) { /* the leader, not yet reaped, keeps the group's id ours */
+    siginfo_t si;
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+      ;
+    kill(-pid, SIGKILL);
+  }
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
     ;
   res->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

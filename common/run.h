@@ -4,6 +4,7 @@
 #ifndef UPK_RUN_H
 #define UPK_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct upk_run_result {
@@ -25,6 +26,19 @@ int upk_run_program(const char *const *argv, const char *cwd, const char *const 
  * a program that waits on the network. */
 int upk_run_program_cancellable(const char *const *argv, const char *cwd, const char *const *env,
                                 int timeout_ms, size_t cap, int cancel_fd, upk_run_result *res);
+
+/** Everything upk_run_program_cancellable takes, and two more. */
+typedef struct upk_run_opts {
+  const char *const *argv;
+  const char *cwd;
+  const char *const *env;
+  bool env_only; /* env is the child's whole environment, not added to ours */
+  int timeout_ms;
+  size_t cap;
+  int cancel_fd;   /* -1: none */
+  bool kill_group; /* also kill what the child left running in its group when it exits */
+} upk_run_opts;
+int upk_run_program_opts(const upk_run_opts *o, upk_run_result *res);
 void upk_run_result_free(upk_run_result *res);
 
 #endif

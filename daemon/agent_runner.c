@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "daemon/agent_git.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 
@@ -246,6 +247,10 @@ static void spawn_agent(upk_agent_run *r) {
 static void prepare_work(uv_work_t *w) {
   upk_agent_run *r = w->data;
   r->prep_rc = upk_agent_prepare(&r->task, environ, &r->launch, r->err, sizeof r->err);
+  char why[512];
+  /* Without the commit the run still goes on: its `diff` assertions say why they cannot. */
+  if (!r->prep_rc && r->task.git_baseline && upk_git_baseline(r->task.dir, why, sizeof why))
+    upk_log(UPK_LOG_WARN, "agent %s: the workspace is not a git repository: %s", r->def.name, why);
 }
 
 static void prepare_done(uv_work_t *w, int status) {
@@ -272,7 +277,8 @@ static char **copy_list(const char *const *v, size_t n) {
 
 static int copy_task(upk_agent_run *r, const upk_agent_task *t) {
   int rc = upk_agent_def_copy(&r->def, t->def);
-  r->task = (upk_agent_task){.def = &r->def, .n_files = t->n_files};
+  r->task =
+      (upk_agent_task){.def = &r->def, .n_files = t->n_files, .git_baseline = t->git_baseline};
   r->task.model = upk_xstrdup(t->model); /* NULL stays NULL */
   r->task.dir = upk_xstrdup(t->dir);
   r->task.prompt = upk_xstrdup(t->prompt);

@@ -173,6 +173,8 @@ void eval__start_agent(upk_eval *e, eval_trial *x) {
                       .file_names = names,
                       .file_texts = texts,
                       .n_files = c->n_files};
+  for (size_t i = 0; i < c->n_asserts; i++)
+    t.git_baseline |= c->asserts[i].kind == UPK_ASSERT_DIFF;
   x->started = uv_hrtime();
   x->t.started_at = eval__wall_now();
   int rc = names && texts

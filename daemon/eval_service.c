@@ -214,10 +214,12 @@ void eval__judge(eval_trial *x) {
   upk_assert_env env = {0};
   if (x->t.agent) {
     env = (upk_assert_env){ws = upk_xasprintf("%s/workspace", x->dir),
-                           (const char *const *)x->t.agent->tools, x->t.agent->n_tools};
+                           (const char *const *)x->t.agent->tools, x->t.agent->n_tools, true};
   }
   int rc = upk_assert_evaluate_in(c->asserts, c->n_asserts, x->t.answer, x->t.agent ? &env : NULL,
                                   &checker, &x->t.report);
+  if (!rc && ws)
+    eval__exec(x, ws); /* script, diff, kernel: off the loop, decided later */
   free(ws);
   if (rc) {
     free(x->t.answer); /* out of memory: no verdict can be given */
@@ -574,6 +576,7 @@ void upk_eval_cancel(upk_eval *e) {
     upk_agent_run_cancel(x->arun);
     x->arun = NULL;
     eval__cancel_grades(x);
+    eval__cancel_exec(x);
     for (size_t k = 0; k < x->n_slots; k++) {
       upk_kcheck_cancel(x->slots[k].handle);
       x->slots[k].handle = NULL;

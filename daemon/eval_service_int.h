@@ -14,6 +14,7 @@
 
 typedef struct eval_trial eval_trial;
 typedef struct gslot gslot; /* one statement a grader is judging (eval_grade.c) */
+typedef struct exec_job exec_job; /* a trial's script, diff and kernel checks (eval_exec.c) */
 
 /* One model's Agent Skills layout: the plan and which trials it holds. */
 typedef struct eval_layout_part {
@@ -43,6 +44,7 @@ struct eval_trial {
   const upk_agent_def *def; /* an agent trial: its agent; NULL: a model API */
   char *dir;                /* an agent trial's directory under the eval's agent root */
   upk_agent_run *arun;
+  exec_job *exec; /* script, diff and kernel checks under way */
 };
 
 struct upk_eval {
@@ -90,6 +92,11 @@ upk_eval_trial *eval__flat_trials(const upk_eval *e);
 /* eval_grade.c: ask the grader about each `expect` statement (they stay skipped without one). */
 void eval__grade(eval_trial *x);
 void eval__cancel_grades(eval_trial *x);
+
+/* eval_exec.c: run the trial's script, diff and kernel assertions (left PENDING by judge) in
+ * its workspace `ws`; the trial finishes when they are decided. */
+void eval__exec(eval_trial *x, const char *ws);
+void eval__cancel_exec(eval_trial *x);
 
 /* eval_agents.c */
 void eval__start_agent(upk_eval *e, eval_trial *x);

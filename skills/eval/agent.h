@@ -80,6 +80,7 @@ typedef struct upk_agent_task {
   const char *const *file_texts;
   size_t n_files;
   const char *user_home; /* where login files are copied from; NULL: $HOME */
+  bool git_baseline;     /* the runner commits the prepared workspace (a `diff` assertion) */
 } upk_agent_task;
 
 /** A prepared run: what to spawn. */

@@ -13,9 +13,11 @@
 #include <sys/stat.h>
 
 #include "common/xalloc.h"
+#include "skills/eval/assertion_int.h"
 
 static const char *const KIND_NAMES[] = {"contains",  "not_contains", "regex", "compiles",
-                                         "resources", "expect",       "files", "tools"};
+                                         "resources", "expect",       "files", "tools",
+                                         "script",    "diff",         "kernel"};
 enum { N_KINDS = sizeof KIND_NAMES / sizeof *KIND_NAMES };
 static const char *const STATUS_NAMES[] = {"pass", "fail", "skipped", "error", "pending"};
 
@@ -42,18 +44,26 @@ void upk_assertion_free(upk_assertion *a) {
   for (size_t i = 0; i < a->n_values; i++)
     free(a->values[i]);
   free(a->values);
+  for (size_t i = 0; i < a->n_unchanged; i++)
+    free(a->unchanged[i]);
+  free(a->unchanged);
   free(a->arch);
+  free(a->run);
   memset(a, 0, sizeof *a);
 }
 
 int upk_assertion_copy(upk_assertion *dst, const upk_assertion *src) {
   *dst = *src;
   dst->values = upk_xcalloc(src->n_values + 1, sizeof *dst->values);
+  dst->unchanged = upk_xcalloc(src->n_unchanged + 1, sizeof *dst->unchanged);
   dst->arch = src->arch ? upk_xstrdup(src->arch) : NULL;
-  dst->n_values = 0;
-  bool ok = dst->values && (!src->arch || dst->arch);
+  dst->run = src->run ? upk_xstrdup(src->run) : NULL;
+  dst->n_values = dst->n_unchanged = 0;
+  bool ok = dst->values && dst->unchanged && (!src->arch || dst->arch) && (!src->run || dst->run);
   for (size_t i = 0; ok && i < src->n_values; i++)
     ok = (dst->values[dst->n_values++] = upk_xstrdup(src->values[i])) != NULL;
+  for (size_t i = 0; ok && i < src->n_unchanged; i++)
+    ok = (dst->unchanged[dst->n_unchanged++] = upk_xstrdup(src->unchanged[i])) != NULL;
   if (!ok) {
     upk_assertion_free(dst);
     return -ENOMEM;
@@ -373,7 +383,13 @@ static void set_skipped(upk_assert_result *res, const char *why) {
 
 /* Files, tools and statements: decided from the run's environment, or skipped. */
 static void plan_agent(const upk_assertion *a, const upk_assert_env *env, upk_assert_result *res) {
-  if (a->kind == UPK_ASSERT_EXPECT)
+  if (UPK_ASSERT_KIND_IS_EXEC(a->kind) && (!env || !env->workspace))
+    set_skipped(res, "only an agent run (agent:...) leaves a workspace to check");
+  else if (UPK_ASSERT_KIND_IS_EXEC(a->kind) && !env->exec)
+    set_skipped(res, "executable checks need the daemon to run them");
+  else if (UPK_ASSERT_KIND_IS_EXEC(a->kind))
+    res->status = UPK_ASSERT_PENDING; /* the caller runs it and decides */
+  else if (a->kind == UPK_ASSERT_EXPECT)
     set_skipped(res, "a statement in words needs a grader");
   else if (!env || (a->kind == UPK_ASSERT_FILES && !env->workspace))
     set_skipped(res, "only an agent run (agent:...) leaves files and tool calls to check");
@@ -390,7 +406,9 @@ static int plan_one(upk_assert_report *r, const upk_assertion *a, const char *an
   res->max_registers = a->max_registers;
   res->no_spills = a->no_spills;
   bool kernel = a->kind == UPK_ASSERT_COMPILES || a->kind == UPK_ASSERT_RESOURCES;
-  res->label = kernel ? kernel_label(a) : text_label(a);
+  res->label = kernel                             ? kernel_label(a)
+               : UPK_ASSERT_KIND_IS_EXEC(a->kind) ? upk_assert_exec_label(a)
+                                                  : text_label(a);
   if (!res->label)
     return -ENOMEM;
   if (a->kind == UPK_ASSERT_CONTAINS || a->kind == UPK_ASSERT_NOT_CONTAINS)
@@ -406,7 +424,8 @@ static int plan_one(upk_assert_report *r, const upk_assertion *a, const char *an
     set_skipped(res, "kernel checks are unavailable (no CUDA toolkit)");
   else
     return plan_kernel(r, a, blocks, res);
-  return res->status != UPK_ASSERT_PASS && !res->reason ? -ENOMEM : 0;
+  bool reasoned = res->status == UPK_ASSERT_PASS || res->status == UPK_ASSERT_PENDING;
+  return !reasoned && !res->reason ? -ENOMEM : 0;
 }
 
 static void ask_checker(upk_assert_report *r, const upk_kernel_checker *checker) {

@@ -34,10 +34,22 @@ typedef enum {
   UPK_ASSERT_EXPECT, /* a statement in words (Agent Skills' expectations): a grader judges it */
   UPK_ASSERT_FILES,  /* agent runs: these workspace-relative files exist after the run */
   UPK_ASSERT_TOOLS,  /* agent runs: the agent called each of these tools at least once */
+  UPK_ASSERT_SCRIPT, /* agent runs: a shell command in the workspace exits as expected */
+  UPK_ASSERT_DIFF,   /* agent runs: the workspace's git changes match these patterns */
+  UPK_ASSERT_KERNEL, /* agent runs: a CUDA file the agent wrote compiles (within limits) */
 } upk_assert_kind;
 
-/** Kinds whose values are a list of strings (all but compiles and resources). */
-#define UPK_ASSERT_KIND_IS_LIST(k) ((k) != UPK_ASSERT_COMPILES && (k) != UPK_ASSERT_RESOURCES)
+/** Kinds whose values are a list of strings (all but compiles, resources and the executable
+ * kinds, which are objects). */
+#define UPK_ASSERT_KIND_IS_LIST(k)                                                                 \
+  ((k) != UPK_ASSERT_COMPILES && (k) != UPK_ASSERT_RESOURCES && !UPK_ASSERT_KIND_IS_EXEC(k))
+/** The executable kinds: decided by the caller after an agent run (see upk_assert_env.exec). */
+#define UPK_ASSERT_KIND_IS_EXEC(k)                                                                 \
+  ((k) == UPK_ASSERT_SCRIPT || (k) == UPK_ASSERT_DIFF || (k) == UPK_ASSERT_KERNEL)
+
+/** A script's default deadline, and the most a case may give it. */
+#define UPK_ASSERT_SCRIPT_TIMEOUT_MS 60000L
+#define UPK_ASSERT_SCRIPT_TIMEOUT_MAX_MS 3600000L
 
 /** The default architecture of kernel checks: the H100's full feature set. */
 #define UPK_ASSERT_DEFAULT_ARCH "sm_90a"
@@ -50,6 +62,14 @@ typedef struct upk_assertion {
   char *arch;        /* compiles / resources: NULL means UPK_ASSERT_DEFAULT_ARCH */
   int max_registers; /* resources: at most this many registers per kernel; 0: no limit */
   bool no_spills;    /* resources: no spill stores or loads in any kernel */
+  /* script: values[0] is the command; diff: values are the `changed` patterns;
+   * kernel: values[0] is the file's workspace-relative path (arch, limits as resources). */
+  long timeout_ms;  /* script: its deadline; 0: UPK_ASSERT_SCRIPT_TIMEOUT_MS */
+  int exit_code;    /* script: the exit status that passes */
+  char **unchanged; /* diff: patterns no changed path may match */
+  size_t n_unchanged;
+  bool only; /* diff: every changed path matches a `changed` pattern */
+  char *run; /* kernel: the runtime check's spec as compact JSON; NULL: none */
 } upk_assertion;
 
 typedef enum {
@@ -123,6 +143,10 @@ typedef struct upk_assert_env {
   const char *workspace;    /* the run's workspace directory after the run */
   const char *const *tools; /* the names of the tools it called, repeats allowed */
   size_t n_tools;
+  /* The caller runs `script`, `diff` and `kernel` in the workspace and decides them with
+   * upk_assert_report_decide: they are left PENDING. false: SKIPPED. (Nothing here spawns a
+   * process: the daemon does, off its loop.) */
+  bool exec;
 } upk_assert_env;
 
 /** Evaluate assertions against an answer. Text assertions are decided now;
@@ -160,8 +184,27 @@ void upk_assert_report_free(upk_assert_report *r);
 int upk_extract_cuda_blocks(const char *answer, char ***blocks, size_t *n);
 void upk_assert_blocks_free(char **blocks, size_t n);
 
+/** `diff`: decide from the changed paths (added, modified, deleted; a rename is both of its
+ * paths). Patterns are upk_assert_glob's. Returns PASS or FAIL with *reason set (malloc'd)
+ * on a failure, NULL on a pass. */
+upk_assert_status upk_assert_diff_decide(const upk_assertion *a, char *const *changed, size_t n,
+                                         char **reason);
+/** A `diff` pattern: relative, '/'-separated, no "." or ".." part, `**` only as a whole part,
+ * brackets closed. Returns NULL when good, else why not (static text). */
+const char *upk_assert_glob_check(const char *pattern);
+// fnmatch(3) with FNM_PATHNAME (`*`, `?` and `[...]` stay within one part) where a part
+// `**` matches any number of parts (none included): "src/**" matches everything under src,
+// "**/*.cu" a .cu file anywhere. A pattern naming a directory matches nothing beneath it:
+// write "dir/**". (Line comments: the patterns hold "/*".)
+bool upk_assert_glob(const char *pattern, const char *path);
+/** `kernel`: decide from the kernel check of the file (compiled? within a's limits?).
+ * Returns the status, *reason malloc'd (the first compiler error, the limit broken, or the
+ * verdict's summary on a pass: "compiled for sm_90a: 1 kernel, k 32 registers, no spills"). */
+upk_assert_status upk_assert_kernel_decide(const upk_assertion *a, const upk_kcheck_result *res,
+                                           char **reason);
+
 /** "contains", "not_contains", "regex", "compiles", "resources", "expect",
- * "files", "tools". */
+ * "files", "tools", "script", "diff", "kernel". */
 const char *upk_assert_kind_name(upk_assert_kind k);
 /** Parse a kind name; returns -EINVAL when unknown. */
 int upk_assert_kind_parse(const char *name, upk_assert_kind *out);

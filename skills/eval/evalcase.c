@@ -134,6 +134,142 @@ static int resources(reader *r, json_t *v, upk_assertion *a) {
   return 0;
 }
 
+/* ---- executable assertions (agent runs) ---------------------------------- */
+
+/* "cmd" or {"command", "timeoutMs"?, "exit"?}. */
+static void script(reader *r, json_t *v, upk_assertion *a) {
+  json_t *cmd = json_is_object(v) ? json_object_get(v, "command") : v;
+  const char *key;
+  json_t *m;
+  if (!json_is_string(cmd) || !*json_string_value(cmd)) {
+    fail(r, "eval/wrong-type",
+         "script must be a command string or {\"command\", \"timeoutMs\"?, \"exit\"?} with a "
+         "non-empty command");
+    return;
+  }
+  json_object_foreach(json_is_object(v) ? v : NULL, key, m) {
+    json_int_t n = json_integer_value(m);
+    if (strcmp(key, "command") == 0)
+      continue;
+    if (strcmp(key, "timeoutMs") == 0 && json_is_integer(m) && n > 0 &&
+        n <= UPK_ASSERT_SCRIPT_TIMEOUT_MAX_MS)
+      a->timeout_ms = (long)n;
+    else if (strcmp(key, "exit") == 0 && json_is_integer(m) && n >= 0 && n <= 255)
+      a->exit_code = (int)n;
+    else
+      fail(r, "eval/wrong-type",
+           "script.%s: expected timeoutMs (1-%ld ms) or exit (an exit status, 0-255)", key,
+           UPK_ASSERT_SCRIPT_TIMEOUT_MAX_MS);
+  }
+  a->values = upk_xcalloc(2, sizeof *a->values);
+  a->values[a->n_values++] = upk_xstrdup(json_string_value(cmd));
+}
+
+/* A list of diff patterns, each checked. */
+static void patterns(reader *r, json_t *v, const char *key, char ***out, size_t *n) {
+  if (!json_is_array(v)) {
+    fail(r, "eval/wrong-type", "diff.%s must be a list of paths or globs", key);
+    return;
+  }
+  *out = upk_xcalloc(json_array_size(v) + 1, sizeof **out);
+  size_t i;
+  json_t *p;
+  json_array_foreach(v, i, p) {
+    const char *why = json_is_string(p) ? upk_assert_glob_check(json_string_value(p)) : NULL;
+    if (!json_is_string(p))
+      fail(r, "eval/wrong-type", "diff.%s[%zu] must be a string", key, i);
+    else if (why)
+      fail(r, "eval/bad-glob", "diff.%s[%zu] \"%s\": %s", key, i, json_string_value(p), why);
+    else
+      (*out)[(*n)++] = upk_xstrdup(json_string_value(p));
+  }
+}
+
+/* {"changed"?: [...], "unchanged"?: [...], "only"?: bool}. */
+static void diff(reader *r, json_t *v, upk_assertion *a) {
+  const char *key;
+  json_t *m;
+  if (!json_is_object(v)) {
+    fail(r, "eval/wrong-type", "diff must be an object {changed, unchanged, only}");
+    return;
+  }
+  json_object_foreach(v, key, m) {
+    if (strcmp(key, "changed") == 0)
+      patterns(r, m, key, &a->values, &a->n_values);
+    else if (strcmp(key, "unchanged") == 0)
+      patterns(r, m, key, &a->unchanged, &a->n_unchanged);
+    else if (strcmp(key, "only") == 0 && json_is_boolean(m))
+      a->only = json_is_true(m);
+    else
+      fail(r, "eval/wrong-type",
+           "diff.%s: expected changed (list), unchanged (list) or only (boolean)", key);
+  }
+  if (!a->n_values && !a->n_unchanged && !a->only && !r->bad)
+    fail(r, "eval/empty", "diff asserts nothing (changed, unchanged or only: true)");
+}
+
+/* A run spec in a case may not make the worker read a file: the case may be a stranger's. */
+static const char *run_names_a_file(json_t *run) {
+  json_t *ref = json_object_get(run, "reference"), *arg;
+  size_t i;
+  if (json_object_get(ref, "path") || json_object_get(ref, "file"))
+    return "reference.path / reference.file";
+  if (json_object_get(ref, "pytorch"))
+    return "reference.pytorch (Python on the host)";
+  json_array_foreach(json_object_get(run, "args"), i, arg) {
+    if (json_object_get(json_object_get(arg, "init"), "file"))
+      return "args[].init.file";
+  }
+  return NULL;
+}
+
+/* {"path", "arch"?, "resources"?: {...}, "run"?: {...}}. */
+static int kernel(reader *r, json_t *v, upk_assertion *a) {
+  json_t *path = json_object_get(v, "path"), *res = json_object_get(v, "resources");
+  const char *key;
+  json_t *m;
+  if (!json_is_object(v) || !json_is_string(path) || !*json_string_value(path)) {
+    fail(r, "eval/wrong-type",
+         "kernel must be {\"path\": \"kernel.cu\", \"arch\"?, "
+         "\"resources\"?, \"run\"?}");
+    return 0;
+  }
+  if (upk_assert_glob_check(json_string_value(path)) || strpbrk(json_string_value(path), "*?[")) {
+    fail(r, "eval/outside", "kernel.path \"%s\" is not a file's path inside the workspace",
+         json_string_value(path));
+    return 0;
+  }
+  a->values = upk_xcalloc(2, sizeof *a->values);
+  a->values[a->n_values++] = upk_xstrdup(json_string_value(path));
+  json_object_foreach(v, key, m) {
+    if (strcmp(key, "path") == 0 || strcmp(key, "resources") == 0)
+      continue;
+    if (strcmp(key, "arch") == 0 && json_is_string(m) && *json_string_value(m))
+      a->arch = upk_xstrdup(json_string_value(m));
+    else if (strcmp(key, "run") == 0 && json_is_object(m) && run_names_a_file(m))
+      fail(r, "eval/outside",
+           "kernel.run: %s is not allowed in a test case; give the reference inline "
+           "(reference.name or reference.source) and inputs by value",
+           run_names_a_file(m));
+    else if (strcmp(key, "run") == 0 && json_is_object(m)) {
+      if (!(a->run = json_dumps(m, JSON_COMPACT)))
+        return -ENOMEM;
+    } else
+      fail(r, "eval/wrong-type",
+           "kernel.%s: expected path, arch (string), resources (object) or run (object)", key);
+  }
+  if (res && !json_is_null(res)) {
+    char *arch = a->arch; /* kernel.arch wins over kernel.resources.arch */
+    a->arch = NULL;
+    resources(r, res, a);
+    if (arch) {
+      free(a->arch);
+      a->arch = arch;
+    }
+  }
+  return 0;
+}
+
 static int one_assert(reader *r, upk_evalcase *c, upk_assert_kind kind, json_t *v) {
   char key[32];
   snprintf(key, sizeof key, "%s", upk_assert_kind_name(kind));
@@ -142,9 +278,16 @@ static int one_assert(reader *r, upk_evalcase *c, upk_assert_kind kind, json_t *
     return 0;
   }
   upk_assertion a = {.kind = kind};
-  int rc = kind == UPK_ASSERT_COMPILES    ? compiles(r, v, &a)
-           : kind == UPK_ASSERT_RESOURCES ? resources(r, v, &a)
-                                          : str_list(r, v, key, &a);
+  int rc = 0;
+  if (kind == UPK_ASSERT_SCRIPT)
+    script(r, v, &a);
+  else if (kind == UPK_ASSERT_DIFF)
+    diff(r, v, &a);
+  else
+    rc = kind == UPK_ASSERT_COMPILES    ? compiles(r, v, &a)
+         : kind == UPK_ASSERT_RESOURCES ? resources(r, v, &a)
+         : kind == UPK_ASSERT_KERNEL    ? kernel(r, v, &a)
+                                        : str_list(r, v, key, &a);
   if (rc == 0 && kind != UPK_ASSERT_CONTAINS && UPK_ASSERT_KIND_IS_LIST(kind) && a.n_values == 0 &&
       !r->bad)
     fail(r, "eval/empty", "'%s' lists nothing", key);
@@ -161,7 +304,7 @@ static int assertions_of(reader *r, json_t *obj, upk_evalcase *c, bool in_expect
     if (upk_assert_kind_parse(key, &kind) != 0 || (kind == UPK_ASSERT_CONTAINS && !in_expected)) {
       fail(r, "eval/unknown-assertion",
            "unknown assertion '%s' (contains, not_contains, regex, compiles, resources, expect, "
-           "files, tools)",
+           "files, tools, script, diff, kernel)",
            key);
       continue;
     }

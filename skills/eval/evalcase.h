@@ -8,7 +8,11 @@
  *   "expected": {"contains": ..., "not_contains": str | [str],
  *                "regex": str | [str],
  *                "compiles": true | "sm_90" | {"arch": "sm_90"},
- *                "resources": {"maxRegisters": 64, "noSpills": true, "arch"?: "sm_90a"}}
+ *                "resources": {"maxRegisters": 64, "noSpills": true, "arch"?: "sm_90a"},
+ *                "expect": [str], "files": [str], "tools": [str],
+ *                "script": "cmd" | {"command", "timeoutMs"?, "exit"?},
+ *                "diff": {"changed"?: [glob], "unchanged"?: [glob], "only"?: bool},
+ *                "kernel": {"path", "arch"?, "resources"?: {...}, "run"?: {...}}}
  *
  * and the same extra members inside "validator_config" when "validator" is
  * "upskilld". Written back, the extras always go to that validator_config, so

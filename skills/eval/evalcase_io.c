@@ -42,6 +42,33 @@ static json_t *kernel_json(const upk_assertion *a) {
   return o;
 }
 
+/* script, diff and kernel as evalcase.c reads them. */
+static json_t *exec_json(const upk_assertion *a) {
+  if (a->kind == UPK_ASSERT_SCRIPT)
+    return json_pack("{s:s,s:I,s:i}", "command", a->values[0], "timeoutMs",
+                     (json_int_t)(a->timeout_ms ? a->timeout_ms : UPK_ASSERT_SCRIPT_TIMEOUT_MS),
+                     "exit", a->exit_code);
+  if (a->kind == UPK_ASSERT_DIFF)
+    return json_pack("{s:o,s:o,s:b}", "changed", str_array(a->values, a->n_values), "unchanged",
+                     str_array(a->unchanged, a->n_unchanged), "only", a->only);
+  json_t *o = json_pack("{s:s}", "path", a->values[0]);
+  int rc = !o;
+  if (!rc && a->arch)
+    rc = json_object_set_new(o, "arch", json_string(a->arch));
+  if (!rc && (a->max_registers || a->no_spills)) {
+    upk_assertion lim = {
+        .kind = UPK_ASSERT_RESOURCES, .max_registers = a->max_registers, .no_spills = a->no_spills};
+    rc = json_object_set_new(o, "resources", kernel_json(&lim));
+  }
+  if (!rc && a->run)
+    rc = json_object_set_new(o, "run", json_loads(a->run, 0, NULL));
+  if (rc) {
+    json_decref(o);
+    return NULL;
+  }
+  return o;
+}
+
 /* upskilld's assertions as a validator_config object; NULL with *none set
  * when the case has only `contains`. */
 static json_t *extras_json(const upk_evalcase *c, bool *none) {
@@ -52,8 +79,9 @@ static json_t *extras_json(const upk_evalcase *c, bool *none) {
     if (a->kind == UPK_ASSERT_CONTAINS)
       continue;
     *none = false;
-    json_t *v =
-        UPK_ASSERT_KIND_IS_LIST(a->kind) ? str_array(a->values, a->n_values) : kernel_json(a);
+    json_t *v = UPK_ASSERT_KIND_IS_LIST(a->kind)   ? str_array(a->values, a->n_values)
+                : UPK_ASSERT_KIND_IS_EXEC(a->kind) ? exec_json(a)
+                                                   : kernel_json(a);
     if (!v || json_object_set_new(o, upk_assert_kind_name(a->kind), v)) {
       json_decref(o);
       return NULL;
