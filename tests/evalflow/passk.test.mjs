@@ -1,0 +1,169 @@
+// pass@k and pass^k end to end: the real daemon (MCP lines) and the real upskillctl run an
+// evaluation with runs: 5 against the scripted model server (tests/models/server.mjs), which
+// answers each case right on chosen runs only (counted per model, condition and case; one
+// trial at a time, so that the nth request of a case is its run n). The figures are checked
+// against values worked by hand in the result, the stored run's summary.json, the Agent Skills
+// layout's benchmark.json / benchmark.md, upskillctl eval's table and the run report's HTML.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { startServer } from '../models/server.mjs';
+import { Daemon, daemonEnv, sandbox, root } from '../models/daemon.mjs';
+
+const KEY = 'sk-ant-api03-passktestkey0123456789';
+const MODEL = 'anthropic.claude-passk';
+const SKILL = `---
+name: passk-demo
+description: Use when a question asks for the alpha or beta token of the pass@k demo.
+---
+# pass@k demo
+
+Answer with SKILL-ON and the token asked for.
+`;
+const cases = [
+  { input: 'Give the alpha token.', expected: { contains: ['ALPHA-OK'] } },
+  { input: 'Give the beta token.', expected: { contains: ['BETA-OK'] } },
+];
+// The runs (0-based) on which each condition answers each case right: with the skill, alpha
+// passes 2 of 5 and beta 4 of 5; without it, alpha never and beta once.
+const RIGHT = {
+  'skill|alpha': [0, 3], 'skill|beta': [0, 1, 2, 3],
+  'base|alpha': [], 'base|beta': [2],
+};
+// Worked by hand (docs/eval.md): per case pass@k = 1 - C(n-c,k)/C(n,k), pass^k = C(c,k)/C(n,k),
+// then the mean of the two cases. Alpha (n 5, c 2): pass@k .4 .7 .9 1 1, pass^k .4 .1 0 0 0.
+// Beta (c 4): pass@k .8 1 1 1 1, pass^k .8 .6 .4 .2 0. Baseline beta (c 1): pass@k k/5, pass^k .2 0..
+const WANT = {
+  skill: { at: [0.6, 0.85, 0.95, 1, 1], hat: [0.6, 0.35, 0.2, 0.1, 0] },
+  baseline: { at: [0.1, 0.2, 0.3, 0.4, 0.5], hat: [0.1, 0, 0, 0, 0] },
+};
+
+let srv, box, d, env, seen;
+const ok = (r) => { assert.equal(r.error, undefined, JSON.stringify(r.error)); return r.result; };
+const near = (got, want, what) => {
+  assert.equal(got.length, want.length, `${what}: ${JSON.stringify(got)}`);
+  want.forEach((w, i) => assert.ok(Math.abs(got[i] - w) < 1e-9, `${what}[k=${i + 1}]: ${got[i]} != ${w}`));
+};
+
+before(async () => {
+  srv = await startServer();
+  seen = new Map();
+  srv.rule = (body) => {
+    const system = body.system ?? '';
+    const last = body.messages.filter((m) => m.role !== 'system').at(-1)?.content ?? '';
+    const key = `${system.includes('SKILL-ON') ? 'skill' : 'base'}|${last.includes('alpha') ? 'alpha' : 'beta'}`;
+    const n = seen.get(`${body.model}|${key}`) ?? 0;
+    seen.set(`${body.model}|${key}`, n + 1);
+    const token = key.endsWith('alpha') ? 'ALPHA-OK' : 'BETA-OK';
+    return RIGHT[key].includes(n) ? `Here it is: ${token}` : 'I do not know that token.';
+  };
+  box = sandbox({ project: 'runs_dir: runs\nskills_dir: skills\nmax_attempts: 1\n' });
+  mkdirSync(join(box.project, 'skills/passk-demo'), { recursive: true });
+  writeFileSync(join(box.project, 'skills/passk-demo/SKILL.md'), SKILL);
+  writeFileSync(join(box.project, 'tests.json'), JSON.stringify({ cases }));
+  env = daemonEnv(box, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: srv.url });
+  d = new Daemon({ env, cwd: box.project, args: ['--mcp'] });
+  await d.init();
+});
+
+after(async () => {
+  if (d.child.exitCode === null) await d.close();
+  await srv.close();
+  box.remove();
+});
+
+describe('pass@k through the daemon', () => {
+  let r;
+  before(async () => {
+    seen.clear();
+    r = ok(await d.request('skills/eval', { skill: 'skills/passk-demo', models: [MODEL], runs: 5, cases, concurrency: 1 }));
+  });
+
+  it('the server answered as scripted (the plain rates)', () => {
+    assert.equal(r.trials, 20);
+    const m = r.models[0];
+    assert.equal(m.skill.passed, 6);
+    assert.equal(m.baseline.passed, 1);
+  });
+
+  it('the result carries pass@1..5 and pass^1..5 per condition', () => {
+    const m = r.models[0];
+    near(m.skill.passAtK, WANT.skill.at, 'skill pass@k');
+    near(m.skill.passHatK, WANT.skill.hat, 'skill pass^k');
+    near(m.baseline.passAtK, WANT.baseline.at, 'baseline pass@k');
+    near(m.baseline.passHatK, WANT.baseline.hat, 'baseline pass^k');
+    assert.deepEqual(m.skill.passAtKCases, [2, 2, 2, 2, 2]);
+    assert.ok(Math.abs(m.skill.passAtK[0] - m.skill.passRate) < 1e-12, 'pass@1 is the pass rate');
+  });
+
+  it('and per case', () => {
+    const [a, b] = r.models[0].skill.perCase;
+    assert.deepEqual([a.case, a.trials, a.n, a.passed], [0, 5, 5, 2]);
+    assert.deepEqual([b.case, b.n, b.passed], [1, 5, 4]);
+    near(a.passAtK, [0.4, 0.7, 0.9, 1, 1], 'alpha pass@k');
+    near(a.passHatK, [0.4, 0.1, 0, 0, 0], 'alpha pass^k');
+    near(b.passHatK, [0.8, 0.6, 0.4, 0.2, 0], 'beta pass^k');
+  });
+
+  it('the stored run\'s summary.json holds the same', () => {
+    const s = JSON.parse(readFileSync(join(r.runDir, 'summary.json'), 'utf8'));
+    near(s.models[0].skill.passAtK, WANT.skill.at, 'stored pass@k');
+    near(s.models[0].baseline.passHatK, WANT.baseline.hat, 'stored baseline pass^k');
+  });
+
+  it('benchmark.json adds pass_at_k / pass_hat_k beside the script\'s figures; benchmark.md shows them', () => {
+    const dir = join(r.runDir, 'agentskills');
+    const models = readdirSync(dir);
+    assert.equal(models.length, 1);
+    const b = JSON.parse(readFileSync(join(dir, models[0], 'benchmark.json'), 'utf8'));
+    assert.deepEqual(Object.keys(b.run_summary), ['with_skill', 'without_skill', 'delta'], 'no new configuration');
+    const w = b.run_summary.with_skill, wo = b.run_summary.without_skill;
+    assert.deepEqual(Object.keys(w).slice(0, 3), ['pass_rate', 'time_seconds', 'tokens']);
+    near(w.pass_at_k, WANT.skill.at, 'benchmark pass@k');
+    near(w.pass_hat_k, WANT.skill.hat, 'benchmark pass^k');
+    near(wo.pass_at_k, WANT.baseline.at, 'benchmark baseline pass@k');
+    near(wo.pass_hat_k, WANT.baseline.hat, 'benchmark baseline pass^k');
+    const md = readFileSync(join(dir, models[0], 'benchmark.md'), 'utf8');
+    assert.match(md, /\| pass@2 \| 85% \| 20% \| \+0\.65 \|/);
+    assert.match(md, /\| pass\^2 \| 35% \| 0% \| \+0\.35 \|/);
+  });
+
+  it('the run report has the pass@k table', async () => {
+    const { html } = ok(await d.request('runs/report', { id: r.runId }));
+    const table = html.match(/<table class="figures" id="pass-k">[\s\S]*?<\/table>/);
+    assert.ok(table, 'a pass@k table');
+    assert.match(table[0], /<th>k=1<\/th><th>k=2<\/th><th>k=3<\/th><th>k=4<\/th><th>k=5<\/th>/);
+    const cells = (s) => s.map((v) => `<td class="num">${v}</td>`).join('');
+    assert.ok(table[0].includes(`<td>with the skill</td><td>pass@k</td>${cells(['60%', '85%', '95%', '100%', '100%'])}`), table[0]);
+    assert.ok(table[0].includes(`<td>with the skill</td><td>pass^k</td>${cells(['60%', '35%', '20%', '10%', '0%'])}`), table[0]);
+    assert.ok(table[0].includes(`<td>without the skill</td><td>pass@k</td>${cells(['10%', '20%', '30%', '40%', '50%'])}`), table[0]);
+  });
+});
+
+describe('pass@k in upskillctl eval', () => {
+  it('prints pass@1..5 and pass^1..5 per model and condition', () => {
+    seen.clear();
+    const ctl = resolve(process.env.UPSKILLCTL || join(root, 'build/clients/upskillctl'));
+    const p = spawnSync(ctl, ['eval', 'skills/passk-demo', '-m', MODEL, '--runs', '5', '--tests', 'tests.json', '--concurrency', '1'],
+      { cwd: box.project, env, encoding: 'utf8', timeout: 120000 });
+    assert.equal(p.status, 0, p.stderr);
+    const lines = p.stdout.split('\n').map((l) => l.trim().split(/\s+/).join(' '));
+    assert.ok(lines.includes('model condition k=1 k=2 k=3 k=4 k=5'), p.stdout);
+    const at = lines.indexOf(`${MODEL} with skill pass@k 60% 85% 95% 100% 100%`);
+    assert.ok(at > 0, p.stdout);
+    assert.equal(lines[at + 1], 'pass^k 60% 35% 20% 10% 0%', p.stdout);
+    assert.equal(lines[at + 2], 'baseline pass@k 10% 20% 30% 40% 50%', p.stdout);
+    assert.equal(lines[at + 3], 'pass^k 10% 0% 0% 0% 0%', p.stdout);
+  });
+
+  it('one run per case prints no pass@k table (pass@1 is the pass rate)', () => {
+    seen.clear();
+    const ctl = resolve(process.env.UPSKILLCTL || join(root, 'build/clients/upskillctl'));
+    const p = spawnSync(ctl, ['eval', 'skills/passk-demo', '-m', MODEL, '--tests', 'tests.json'],
+      { cwd: box.project, env, encoding: 'utf8', timeout: 120000 });
+    assert.equal(p.status, 0, p.stderr);
+    assert.ok(!p.stdout.includes('pass@k'), p.stdout);
+  });
+});
