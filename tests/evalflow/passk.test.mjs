@@ -8,7 +8,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { startServer } from '../models/server.mjs';
 import { Daemon, daemonEnv, sandbox, root } from '../models/daemon.mjs';
 
@@ -142,12 +142,23 @@ describe('pass@k through the daemon', () => {
   });
 });
 
+// upskillctl (and the daemon it starts) in the background: the model server answers from this
+// process's loop, which spawnSync would stop.
+function upskillctl(args) {
+  const ctl = resolve(process.env.UPSKILLCTL || join(root, 'build/clients/upskillctl'));
+  return new Promise((done) => {
+    const child = spawn(ctl, args, { cwd: box.project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t) => { stdout += t; });
+    child.stderr.setEncoding('utf8').on('data', (t) => { stderr += t; });
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
 describe('pass@k in upskillctl eval', () => {
-  it('prints pass@1..5 and pass^1..5 per model and condition', () => {
+  it('prints pass@1..5 and pass^1..5 per model and condition', async () => {
     seen.clear();
-    const ctl = resolve(process.env.UPSKILLCTL || join(root, 'build/clients/upskillctl'));
-    const p = spawnSync(ctl, ['eval', 'skills/passk-demo', '-m', MODEL, '--runs', '5', '--tests', 'tests.json', '--concurrency', '1'],
-      { cwd: box.project, env, encoding: 'utf8', timeout: 120000 });
+    const p = await upskillctl(['eval', 'skills/passk-demo', '-m', MODEL, '--runs', '5', '--tests', 'tests.json', '--concurrency', '1']);
     assert.equal(p.status, 0, p.stderr);
     const lines = p.stdout.split('\n').map((l) => l.trim().split(/\s+/).join(' '));
     assert.ok(lines.includes('model condition k=1 k=2 k=3 k=4 k=5'), p.stdout);
@@ -158,11 +169,9 @@ describe('pass@k in upskillctl eval', () => {
     assert.equal(lines[at + 3], 'pass^k 10% 0% 0% 0% 0%', p.stdout);
   });
 
-  it('one run per case prints no pass@k table (pass@1 is the pass rate)', () => {
+  it('one run per case prints no pass@k table (pass@1 is the pass rate)', async () => {
     seen.clear();
-    const ctl = resolve(process.env.UPSKILLCTL || join(root, 'build/clients/upskillctl'));
-    const p = spawnSync(ctl, ['eval', 'skills/passk-demo', '-m', MODEL, '--tests', 'tests.json'],
-      { cwd: box.project, env, encoding: 'utf8', timeout: 120000 });
+    const p = await upskillctl(['eval', 'skills/passk-demo', '-m', MODEL, '--tests', 'tests.json']);
     assert.equal(p.status, 0, p.stderr);
     assert.ok(!p.stdout.includes('pass@k'), p.stdout);
   });
