@@ -223,13 +223,12 @@ static json_t *run_summary(const config_sum *c, size_t nc, char delta[3][48]) {
   json_t *o = json_object();
   for (size_t i = 0; o && i < nc; i++)
     /* pass_at_k / pass_hat_k are added after the script's three, which keep their names */
-    if (json_object_set_new(o, c[i].name,
-                            json_pack("{s:o, s:o, s:o, s:o, s:o}", "pass_rate",
-                                      stats_json(c[i].pass_rate, 0), "time_seconds",
-                                      stats_json(c[i].time, 0), "tokens",
-                                      stats_json(c[i].tokens, 1), "pass_at_k",
-                                      k_json(&c[i].k, false), "pass_hat_k",
-                                      k_json(&c[i].k, true)))) {
+    if (json_object_set_new(
+            o, c[i].name,
+            json_pack("{s:o, s:o, s:o, s:o, s:o}", "pass_rate", stats_json(c[i].pass_rate, 0),
+                      "time_seconds", stats_json(c[i].time, 0), "tokens",
+                      stats_json(c[i].tokens, 1), "pass_at_k", k_json(&c[i].k, false), "pass_hat_k",
+                      k_json(&c[i].k, true)))) {
       json_decref(o);
       return NULL;
     }

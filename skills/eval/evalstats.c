@@ -263,7 +263,7 @@ static json_t *num(double v) {
 static json_t *k_array(const upk_cond_stats *s, const upk_case_count *c, bool hat) {
   json_t *a = json_array();
   for (size_t k = 1; a && k <= s->max_k; k++) {
-    double v = !c  ? upk_cond_pass_k(s, k, hat, NULL)
+    double v = !c    ? upk_cond_pass_k(s, k, hat, NULL)
                : hat ? upk_pass_hat_k(c->n, c->passed, k)
                      : upk_pass_at_k(c->n, c->passed, k);
     if (json_array_append_new(a, num(v))) {
@@ -291,10 +291,10 @@ static json_t *per_case(const upk_cond_stats *s) {
   json_t *a = json_array();
   for (size_t i = 0; a && i < s->n_cases; i++) {
     const upk_case_count *c = &s->cases[i];
-    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "case", (json_int_t)c->case_idx,
-                          "trials", (json_int_t)c->trials, "n", (json_int_t)c->n, "passed",
-                          (json_int_t)c->passed, "passAtK", k_array(s, c, false), "passHatK",
-                          k_array(s, c, true));
+    json_t *o =
+        json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "case", (json_int_t)c->case_idx, "trials",
+                  (json_int_t)c->trials, "n", (json_int_t)c->n, "passed", (json_int_t)c->passed,
+                  "passAtK", k_array(s, c, false), "passHatK", k_array(s, c, true));
     if (json_array_append_new(a, o)) {
       json_decref(a);
       return NULL;
@@ -316,17 +316,19 @@ static json_t *with_pass_k(json_t *o, const upk_cond_stats *s) {
 }
 
 static json_t *cond_json(const upk_cond_stats *s) {
-  return with_pass_k(json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:[o,o], s:I, s:{s:o, s:o, s:o}, "
-                   "s:o, s:o, s:o, s:o}",
-                   "trials", (json_int_t)s->trials, "n", (json_int_t)s->n, "passed",
-                   (json_int_t)s->passed, "failed", (json_int_t)s->failed, "errors",
-                   (json_int_t)s->errors, "skipped", (json_int_t)s->skipped, "callFailures",
-                   (json_int_t)s->call_failures, "passRate", num(s->pass_rate), "passRateCi",
-                   num(s->ci_lo), num(s->ci_hi), "runs", (json_int_t)s->runs, "runPassRate", "min",
-                   num(s->run_rate_min), "max", num(s->run_rate_max), "sd", num(s->run_rate_sd),
-                   "avgAssertionsPassed", num(s->avg_assertions_passed), "avgAssertionsTotal",
-                   num(s->avg_assertions_total), "avgInputTokens", num(s->avg_input_tokens),
-                   "avgOutputTokens", num(s->avg_output_tokens)), s);
+  return with_pass_k(
+      json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:[o,o], s:I, s:{s:o, s:o, s:o}, "
+                "s:o, s:o, s:o, s:o}",
+                "trials", (json_int_t)s->trials, "n", (json_int_t)s->n, "passed",
+                (json_int_t)s->passed, "failed", (json_int_t)s->failed, "errors",
+                (json_int_t)s->errors, "skipped", (json_int_t)s->skipped, "callFailures",
+                (json_int_t)s->call_failures, "passRate", num(s->pass_rate), "passRateCi",
+                num(s->ci_lo), num(s->ci_hi), "runs", (json_int_t)s->runs, "runPassRate", "min",
+                num(s->run_rate_min), "max", num(s->run_rate_max), "sd", num(s->run_rate_sd),
+                "avgAssertionsPassed", num(s->avg_assertions_passed), "avgAssertionsTotal",
+                num(s->avg_assertions_total), "avgInputTokens", num(s->avg_input_tokens),
+                "avgOutputTokens", num(s->avg_output_tokens)),
+      s);
 }
 
 static json_t *model_json(const upk_model_stats *m) {
