@@ -40,6 +40,7 @@ const WANT = {
   baseline: { at: [0.1, 0.2, 0.3, 0.4, 0.5], hat: [0.1, 0, 0, 0, 0] },
 };
 
+const SANITIZER = /ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|UndefinedBehaviorSanitizer/;
 let srv, box, d, env, seen;
 const ok = (r) => { assert.equal(r.error, undefined, JSON.stringify(r.error)); return r.result; };
 const near = (got, want, what) => {
@@ -160,6 +161,7 @@ describe('pass@k in upskillctl eval', () => {
     seen.clear();
     const p = await upskillctl(['eval', 'skills/passk-demo', '-m', MODEL, '--runs', '5', '--tests', 'tests.json', '--concurrency', '1']);
     assert.equal(p.status, 0, p.stderr);
+    assert.doesNotMatch(p.stderr, SANITIZER, p.stderr);
     const lines = p.stdout.split('\n').map((l) => l.trim().split(/\s+/).join(' '));
     assert.ok(lines.includes('model condition k=1 k=2 k=3 k=4 k=5'), p.stdout);
     const at = lines.indexOf(`${MODEL} with skill pass@k 60% 85% 95% 100% 100%`);
@@ -174,5 +176,13 @@ describe('pass@k in upskillctl eval', () => {
     const p = await upskillctl(['eval', 'skills/passk-demo', '-m', MODEL, '--tests', 'tests.json']);
     assert.equal(p.status, 0, p.stderr);
     assert.ok(!p.stdout.includes('pass@k'), p.stdout);
+    assert.doesNotMatch(p.stderr, SANITIZER, p.stderr);
+  });
+});
+
+describe('the daemon', () => {
+  it('exits cleanly, without sanitizer reports', async () => {
+    assert.equal(await d.close(), 0);
+    assert.equal(d.sanitizerReport(), null);
   });
 });
