@@ -197,7 +197,8 @@ const ctl_cmd ctl_commands[] = {
      "SKILL",
      "pass rates with and without a skill, per model",
      "SKILL is a directory or an installed skill's name. Prints bars with 95% intervals, the "
-     "lift and tokens per model; the run is stored (see runs, report).",
+     "lift and tokens per model, and with --runs 2 or more pass@k and pass^k for k = 1 .. runs; "
+     "the run is stored (see runs, report).",
      1,
      0,
      NULL,

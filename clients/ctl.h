@@ -58,6 +58,8 @@ int ctl_against_dir(ctl *c, const char *problems, const char *kernels, json_t *b
 /** generate, eval, runs: skills/generate, skills/eval, runs/list with bars
  * and a per-model table. Returns an exit status, or CTL_UNKNOWN. */
 int ctl_eval_command(ctl *c, int argc, char **argv);
+/** eval_passk.c: pass@1..k and pass^1..k per model and condition, from the summary's models. */
+void ctl_print_pass_k(json_t *models, int old_skill);
 
 /** report RUN_ID [B] [-o FILE]: runs/report. Returns an exit status, or
  * CTL_UNKNOWN. */

@@ -191,6 +191,7 @@ static void print_eval(json_t *r) {
          json_is_true(json_object_get(r, "baseline")) ? ", with and without the skill" : "",
          num(r, "elapsedMs") / 1000);
   print_models(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
+  ctl_print_pass_k(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   print_agents(json_object_get(r, "agents"));
   const char *id = sv(r, "runId");
   if (*id && strcmp(id, "-"))

@@ -388,8 +388,8 @@ static const upk_param trial_f[] = {
 };
 static const upk_param model_stats_f[] = {
     {"model", UPK_T_STRING, 1, NULL},
-    {"skill", UPK_T_OBJECT, 1, "With the skill: trials, passed, passRate, passRateCi, ...",
-     .nullable = 1},
+    {"skill", UPK_T_OBJECT, 1,
+     "With the skill: trials, passed, passRate, passRateCi, passAtK, passHatK, ...", .nullable = 1},
     {"baseline", UPK_T_OBJECT, 0, "Without it, or null.", .nullable = 1},
     {"lift", UPK_T_NUMBER, 0, NULL, .nullable = 1},
     {"liftCi", UPK_T_ARRAY, 0, NULL, UPK_ITEMS_OF(.type = UPK_T_NUMBER, .nullable = 1)},

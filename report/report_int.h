@@ -37,6 +37,8 @@ void rr_grid(upk_html *h, const rr_run *a, const rr_run *b);
  * record (tools, files, whether it loaded the skill) under its transcript. */
 void rr_agents(upk_html *h, const rr_run *r);
 void rr_agent_line(upk_html *h, json_t *t);
+/* run_passk.c: the pass@k / pass^k table (nothing for one run per case). */
+void rr_pass_k(upk_html *h, const rr_run *r, bool baseline);
 /* run_compare.c */
 void rr_compare(upk_html *h, const rr_run *a, const rr_run *b);
 void rr_generation(upk_html *h, const rr_run *r);

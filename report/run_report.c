@@ -240,6 +240,7 @@ static void eval_page(upk_html *h, const rr_run *r) {
   upk_html_elem(h, "h2", NULL, "Tokens");
   tokens_chart(h, models, baseline);
   figures_table(h, models);
+  rr_pass_k(h, r, baseline);
   rr_agents(h, r);
   rr_grid(h, r, NULL);
 }

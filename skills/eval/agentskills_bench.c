@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "common/diag.h"
+#include "skills/eval/evalstats.h"
 #include "skills/fsutil.h"
 #include "common/xalloc.h"
 
@@ -149,7 +150,50 @@ static json_t *stats_json(stats s, bool ints) {
 typedef struct config_sum {
   const char *name;
   stats pass_rate, time, tokens;
+  upk_cond_stats k; /* pass@k / pass^k: its cases (model x eval) and max_k only */
 } config_sum;
+
+/* A run passes for pass@k when grading.json says so whole: no error, and every one of at
+ * least one expectation passed. Every run counts (the layout has no inconclusive runs). */
+static bool row_passes(const upk__as_row *r) {
+  return !r->errors && r->total > 0 && r->passed == r->total;
+}
+
+static bool same_case(const upk__as_row *a, const upk__as_row *b) {
+  const char *ma = a->run->model ? a->run->model : "", *mb = b->run->model ? b->run->model : "";
+  return a->run->eval_id == b->run->eval_id && strcmp(ma, mb) == 0;
+}
+
+/* The cases of rows [i, j) (one configuration): each model x eval with its runs and passes;
+ * a case's case_idx is the offset of its first row. */
+static void count_cases(upk__as_row *const *rows, size_t i, size_t j, upk_cond_stats *k) {
+  k->cases = upk_xcalloc(j - i + 1, sizeof *k->cases);
+  for (size_t r = i; r < j; r++) {
+    size_t x = 0;
+    while (x < k->n_cases && !same_case(rows[i + k->cases[x].case_idx], rows[r]))
+      x++;
+    if (x == k->n_cases)
+      k->cases[k->n_cases++] = (upk_case_count){.case_idx = r - i};
+    upk_case_count *cc = &k->cases[x];
+    cc->trials++;
+    cc->n++;
+    cc->passed += row_passes(rows[r]);
+    k->max_k = cc->trials > k->max_k ? cc->trials : k->max_k;
+  }
+}
+
+/* [pass@1 .. pass@max_k] (hat: pass^k) of a configuration, 4 places as the rest. */
+static json_t *k_json(const upk_cond_stats *k, bool hat) {
+  json_t *a = json_array();
+  for (size_t x = 1; a && x <= k->max_k; x++) {
+    double v = upk_cond_pass_k(k, x, hat, NULL);
+    if (json_array_append_new(a, isfinite(v) ? json_real(upk__as_round(v, 4)) : json_null())) {
+      json_decref(a);
+      return NULL;
+    }
+  }
+  return a;
+}
 
 /* Per configuration, in row order; rows are sorted. */
 static size_t summarize(upk__as_row *const *rows, size_t n, config_sum *out, double *buf) {
@@ -169,6 +213,7 @@ static size_t summarize(upk__as_row *const *rows, size_t n, config_sum *out, dou
     for (size_t k = i; k < j; k++)
       buf[k - i] = (double)rows[k]->tokens;
     c->tokens = stats_of(buf, j - i);
+    count_cases(rows, i, j, &c->k);
     i = j;
   }
   return nc;
@@ -177,10 +222,13 @@ static size_t summarize(upk__as_row *const *rows, size_t n, config_sum *out, dou
 static json_t *run_summary(const config_sum *c, size_t nc, char delta[3][48]) {
   json_t *o = json_object();
   for (size_t i = 0; o && i < nc; i++)
-    if (json_object_set_new(o, c[i].name,
-                            json_pack("{s:o, s:o, s:o}", "pass_rate", stats_json(c[i].pass_rate, 0),
-                                      "time_seconds", stats_json(c[i].time, 0), "tokens",
-                                      stats_json(c[i].tokens, 1)))) {
+    /* pass_at_k / pass_hat_k are added after the script's three, which keep their names */
+    if (json_object_set_new(
+            o, c[i].name,
+            json_pack("{s:o, s:o, s:o, s:o, s:o}", "pass_rate", stats_json(c[i].pass_rate, 0),
+                      "time_seconds", stats_json(c[i].time, 0), "tokens",
+                      stats_json(c[i].tokens, 1), "pass_at_k", k_json(&c[i].k, false), "pass_hat_k",
+                      k_json(&c[i].k, true)))) {
       json_decref(o);
       return NULL;
     }
@@ -298,7 +346,31 @@ static void label(const char *name, char *out, size_t len) {
   out[i] = 0;
 }
 
-/* generate_markdown(), line for line. */
+static void pct_cell(FILE *f, double v) {
+  if (isfinite(v))
+    fprintf(f, " %.0f%% |", v * 100);
+  else
+    fputs(" - |", f);
+}
+
+/* pass@k and pass^k below the script's table (with two runs or more of a case). */
+static void pass_k_rows(FILE *f, const config_sum *a, const config_sum *b) {
+  size_t most = a->k.max_k > b->k.max_k ? a->k.max_k : b->k.max_k;
+  for (size_t h = 0; most > 1 && h < 2; h++)
+    for (size_t k = 1; k <= most; k++) {
+      double va = upk_cond_pass_k(&a->k, k, h == 1, NULL),
+             vb = upk_cond_pass_k(&b->k, k, h == 1, NULL);
+      fprintf(f, "\n| %s%zu |", h ? "pass^" : "pass@", k);
+      pct_cell(f, va);
+      pct_cell(f, vb);
+      if (isfinite(va) && isfinite(vb))
+        fprintf(f, " %+.2f |", va - vb);
+      else
+        fputs(" - |", f);
+    }
+}
+
+/* generate_markdown(), line for line; pass@k and pass^k rows added at the end. */
 static char *markdown(const char *skill_name, const char *model, const char *stamp,
                       json_t *evals_run, size_t per_config, const config_sum *c, size_t nc,
                       char delta[3][48]) {
@@ -325,6 +397,7 @@ static char *markdown(const char *skill_name, const char *model, const char *sta
           a->time.stddev, b->time.mean, b->time.stddev, delta[1]);
   fprintf(f, "| Tokens | %.0f \u00b1 %.0f | %.0f \u00b1 %.0f | %s |", a->tokens.mean,
           a->tokens.stddev, b->tokens.mean, b->tokens.stddev, delta[2]);
+  pass_k_rows(f, a, b);
   if (fclose(f)) {
     free(out);
     return NULL;
@@ -374,6 +447,8 @@ int upk__as_benchmark(int dfd, const char *skill_name, const char *skill_path, u
   json_decref(meta);
   free(md);
   free(buf);
+  for (size_t i = 0; sums && i < nc; i++)
+    free(sums[i].k.cases);
   free(sums);
   free(sorted);
   return rc;

@@ -44,6 +44,48 @@ int upk_newcombe_diff(size_t k1, size_t n1, size_t k2, size_t n2, double z, doub
   return 0;
 }
 
+/* ---- pass@k and pass^k ---------------------------------------------------- */
+
+double upk_pass_at_k(size_t n, size_t c, size_t k) {
+  if (k == 0 || k > n || c > n)
+    return NAN;
+  if (n - c < k)
+    return 1.0; /* every draw of k holds a pass */
+  /* C(n-c, k) / C(n, k) = prod_{i=n-c+1}^{n} (1 - k/i): Chen et al.'s numpy form,
+   * with no factorial to overflow. */
+  double miss = 1.0;
+  for (size_t i = n - c + 1; i <= n; i++)
+    miss *= 1.0 - (double)k / (double)i;
+  return 1.0 - miss;
+}
+
+double upk_pass_hat_k(size_t n, size_t c, size_t k) {
+  if (k == 0 || k > n || c > n)
+    return NAN;
+  if (c < k)
+    return 0.0;
+  /* C(c, k) / C(n, k) = prod_{i=0}^{k-1} (c-i)/(n-i) */
+  double all = 1.0;
+  for (size_t i = 0; i < k; i++)
+    all *= (double)(c - i) / (double)(n - i);
+  return all;
+}
+
+double upk_cond_pass_k(const upk_cond_stats *s, size_t k, bool hat, size_t *used) {
+  double sum = 0;
+  size_t m = 0;
+  for (size_t i = 0; i < s->n_cases; i++) {
+    const upk_case_count *c = &s->cases[i];
+    if (k == 0 || c->n < k)
+      continue; /* too few conclusive trials to draw k: left out, not counted as 0 */
+    sum += hat ? upk_pass_hat_k(c->n, c->passed, k) : upk_pass_at_k(c->n, c->passed, k);
+    m++;
+  }
+  if (used)
+    *used = m;
+  return m ? sum / (double)m : NAN;
+}
+
 /* ---- aggregation --------------------------------------------------------- */
 
 typedef struct {
@@ -59,6 +101,16 @@ typedef struct {
   run_count *runs;
   size_t n_runs;
 } acc;
+
+static upk_case_count *case_of(acc *a, size_t idx) {
+  upk_cond_stats *s = &a->s;
+  for (size_t i = 0; i < s->n_cases; i++)
+    if (s->cases[i].case_idx == idx)
+      return &s->cases[i];
+  s->cases = upk_xrealloc(s->cases, (s->n_cases + 1) * sizeof *s->cases);
+  s->cases[s->n_cases] = (upk_case_count){.case_idx = idx};
+  return &s->cases[s->n_cases++];
+}
 
 static int add_run(acc *a, unsigned run, bool passed) {
   size_t i = 0;
@@ -85,10 +137,15 @@ static int add_trial(acc *a, const upk_trial *t) {
   a->assert_passed += (double)t->assertions_passed;
   a->assert_total += (double)t->assertions_total;
   upk_assert_status v = t->call_failed ? UPK_ASSERT_ERROR : t->verdict;
+  upk_case_count *c = case_of(a, t->case_idx);
+  c->trials++;
+  a->s.max_k = c->trials > a->s.max_k ? c->trials : a->s.max_k;
   if (v == UPK_ASSERT_SKIPPED || v == UPK_ASSERT_PENDING) {
     a->s.skipped++; /* inconclusive: neither passed nor failed */
     return 0;
   }
+  c->n++;
+  c->passed += v == UPK_ASSERT_PASS;
   a->s.n++;
   a->s.passed += v == UPK_ASSERT_PASS;
   a->s.failed += v == UPK_ASSERT_FAIL;
@@ -187,8 +244,11 @@ int upk_evalstats_compute(const upk_trial *t, size_t n, upk_evalstats *out) {
 }
 
 void upk_evalstats_free(upk_evalstats *s) {
-  for (size_t i = 0; i < s->n; i++)
+  for (size_t i = 0; i < s->n; i++) {
     free(s->models[i].model);
+    free(s->models[i].skill.cases);
+    free(s->models[i].baseline.cases);
+  }
   free(s->models);
   memset(s, 0, sizeof *s);
 }
@@ -199,18 +259,76 @@ static json_t *num(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* [f(1) .. f(max_k)] of one case, or of the condition's mean (c NULL). */
+static json_t *k_array(const upk_cond_stats *s, const upk_case_count *c, bool hat) {
+  json_t *a = json_array();
+  for (size_t k = 1; a && k <= s->max_k; k++) {
+    double v = !c    ? upk_cond_pass_k(s, k, hat, NULL)
+               : hat ? upk_pass_hat_k(c->n, c->passed, k)
+                     : upk_pass_at_k(c->n, c->passed, k);
+    if (json_array_append_new(a, num(v))) {
+      json_decref(a);
+      return NULL;
+    }
+  }
+  return a;
+}
+
+static json_t *k_cases(const upk_cond_stats *s) {
+  json_t *a = json_array();
+  for (size_t k = 1; a && k <= s->max_k; k++) {
+    size_t used;
+    upk_cond_pass_k(s, k, false, &used);
+    if (json_array_append_new(a, json_integer((json_int_t)used))) {
+      json_decref(a);
+      return NULL;
+    }
+  }
+  return a;
+}
+
+static json_t *per_case(const upk_cond_stats *s) {
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < s->n_cases; i++) {
+    const upk_case_count *c = &s->cases[i];
+    json_t *o =
+        json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "case", (json_int_t)c->case_idx, "trials",
+                  (json_int_t)c->trials, "n", (json_int_t)c->n, "passed", (json_int_t)c->passed,
+                  "passAtK", k_array(s, c, false), "passHatK", k_array(s, c, true));
+    if (json_array_append_new(a, o)) {
+      json_decref(a);
+      return NULL;
+    }
+  }
+  return a;
+}
+
+/* pass@k, pass^k and the per-case figures, added to a condition's object. */
+static json_t *with_pass_k(json_t *o, const upk_cond_stats *s) {
+  if (o && (json_object_set_new(o, "passAtK", k_array(s, NULL, false)) ||
+            json_object_set_new(o, "passHatK", k_array(s, NULL, true)) ||
+            json_object_set_new(o, "passAtKCases", k_cases(s)) ||
+            json_object_set_new(o, "perCase", per_case(s)))) {
+    json_decref(o);
+    return NULL;
+  }
+  return o;
+}
+
 static json_t *cond_json(const upk_cond_stats *s) {
-  return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:[o,o], s:I, s:{s:o, s:o, s:o}, "
-                   "s:o, s:o, s:o, s:o}",
-                   "trials", (json_int_t)s->trials, "n", (json_int_t)s->n, "passed",
-                   (json_int_t)s->passed, "failed", (json_int_t)s->failed, "errors",
-                   (json_int_t)s->errors, "skipped", (json_int_t)s->skipped, "callFailures",
-                   (json_int_t)s->call_failures, "passRate", num(s->pass_rate), "passRateCi",
-                   num(s->ci_lo), num(s->ci_hi), "runs", (json_int_t)s->runs, "runPassRate", "min",
-                   num(s->run_rate_min), "max", num(s->run_rate_max), "sd", num(s->run_rate_sd),
-                   "avgAssertionsPassed", num(s->avg_assertions_passed), "avgAssertionsTotal",
-                   num(s->avg_assertions_total), "avgInputTokens", num(s->avg_input_tokens),
-                   "avgOutputTokens", num(s->avg_output_tokens));
+  return with_pass_k(
+      json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:[o,o], s:I, s:{s:o, s:o, s:o}, "
+                "s:o, s:o, s:o, s:o}",
+                "trials", (json_int_t)s->trials, "n", (json_int_t)s->n, "passed",
+                (json_int_t)s->passed, "failed", (json_int_t)s->failed, "errors",
+                (json_int_t)s->errors, "skipped", (json_int_t)s->skipped, "callFailures",
+                (json_int_t)s->call_failures, "passRate", num(s->pass_rate), "passRateCi",
+                num(s->ci_lo), num(s->ci_hi), "runs", (json_int_t)s->runs, "runPassRate", "min",
+                num(s->run_rate_min), "max", num(s->run_rate_max), "sd", num(s->run_rate_sd),
+                "avgAssertionsPassed", num(s->avg_assertions_passed), "avgAssertionsTotal",
+                num(s->avg_assertions_total), "avgInputTokens", num(s->avg_input_tokens),
+                "avgOutputTokens", num(s->avg_output_tokens)),
+      s);
 }
 
 static json_t *model_json(const upk_model_stats *m) {

@@ -13,6 +13,15 @@
  * with the skill / average total tokens at baseline), as upskill defines it.
  * Benchmark mode (many models, many runs) keeps the baseline: it is just more
  * trials. Figures that cannot be computed are NaN (JSON null).
+ *
+ * pass@k and pass^k, per case and condition, from the case's n conclusive
+ * trials of which c passed: pass@k = 1 - C(n-c, k) / C(n, k), the unbiased
+ * estimator of Chen et al. 2021 ("Evaluating Large Language Models Trained on
+ * Code", arXiv:2107.03374), the chance that at least one of k trials drawn
+ * without replacement passes; pass^k = C(c, k) / C(n, k), tau-bench's
+ * (Yao et al. 2024, arXiv:2406.12045) chance that all k pass. Per condition,
+ * the mean over the cases that have at least k conclusive trials (a skipped
+ * trial lowers its case's n; a case with n < k is left out of that k).
  */
 #ifndef UPK_EVALSTATS_H
 #define UPK_EVALSTATS_H
@@ -37,6 +46,13 @@ typedef struct upk_trial {
   long input_tokens, output_tokens;
 } upk_trial;
 
+/** One case's trials in one condition (for pass@k). */
+typedef struct upk_case_count {
+  size_t case_idx;
+  size_t trials;    /* recorded, skipped ones included */
+  size_t n, passed; /* conclusive, and the passes among them */
+} upk_case_count;
+
 typedef struct upk_cond_stats {
   size_t trials; /* recorded */
   size_t n;      /* conclusive: passed + failed + errors */
@@ -46,6 +62,9 @@ typedef struct upk_cond_stats {
   double run_rate_min, run_rate_max, run_rate_sd; /* over runs; sd NaN below 2 runs */
   double avg_assertions_passed, avg_assertions_total;
   double avg_input_tokens, avg_output_tokens; /* over trials with an answer */
+  upk_case_count *cases;                      /* in order of first appearance; owned */
+  size_t n_cases;
+  size_t max_k; /* the most trials a case has (the runs): k goes 1 .. max_k */
 } upk_cond_stats;
 
 typedef struct upk_model_stats {
@@ -66,9 +85,21 @@ int upk_evalstats_compute(const upk_trial *t, size_t n, upk_evalstats *out);
 void upk_evalstats_free(upk_evalstats *s);
 
 /** The summary as JSON text (indent 2): {"models": [{"model", "skill": {...},
- * "baseline": {...}|null, "lift", "liftCi": [lo, hi], "tokenSavings"}]}.
+ * "baseline": {...}|null, "lift", "liftCi": [lo, hi], "tokenSavings"}]}. A condition
+ * carries "passAtK" / "passHatK" (k = 1 .. max_k, null where no case has k conclusive
+ * trials), "passAtKCases" (how many cases each k averages) and "perCase" [{"case"
+ * (0-based), "trials", "n", "passed", "passAtK", "passHatK"}].
  * malloc'd; NULL on ENOMEM. */
 char *upk_evalstats_json(const upk_evalstats *s);
+
+/** pass@k of one case with n conclusive trials, c of them passes: 1 - C(n-c, k) / C(n, k),
+ * as a product (numerically stable). NaN when k == 0, k > n or c > n. */
+double upk_pass_at_k(size_t n, size_t c, size_t k);
+/** pass^k of one case: C(c, k) / C(n, k), as a product. NaN as for upk_pass_at_k. */
+double upk_pass_hat_k(size_t n, size_t c, size_t k);
+/** The mean of pass@k (hat: pass^k) over the condition's cases with at least k conclusive
+ * trials; *used (may be NULL) gets how many those are. NaN when there are none. */
+double upk_cond_pass_k(const upk_cond_stats *s, size_t k, bool hat, size_t *used);
 
 /** Wilson score interval for k successes in n trials at z (UPK_Z95). n == 0
  * gives [0, 1] and -EDOM; k > n is -EINVAL. */

@@ -202,6 +202,18 @@ agents:
       }
   });
 
+  it('pass@k and pass^k per agent and condition (k = 1 .. 3) in the result and benchmark.json', () => {
+    for (const m of result.models) {
+      assert.deepEqual(m.skill.passAtK, [1, 1, 1], m.model);
+      assert.deepEqual(m.skill.passHatK, [1, 1, 1], m.model);
+      assert.deepEqual(m.baseline.passAtK, [0, 0, 0], m.model);
+      const bench = JSON.parse(readFileSync(join(result.agentSkillsDir, readdirSync(result.agentSkillsDir)
+        .find((d) => d.includes(m.model.replace('agent:', ''))), 'benchmark.json'), 'utf8'));
+      assert.deepEqual(bench.run_summary.with_skill.pass_hat_k, [1, 1, 1], m.model);
+      assert.deepEqual(bench.run_summary.without_skill.pass_at_k, [0, 0, 0], m.model);
+    }
+  });
+
   it('installs the skill where each agent looks, and only in the with-skill runs', () => {
     const sessions = srv.summary();
     const listed = (s) => (s.skillsListed ?? []).some((k) => k.name === 'house-rules');

@@ -541,6 +541,17 @@ Test(agentskills, writes_the_layout_and_the_benchmark) {
   cr_assert_str_eq(STR(delta, "pass_rate"), "+0.50");
   cr_assert_str_eq(STR(delta, "time_seconds"), "+20.0");
   cr_assert_str_eq(STR(delta, "tokens"), "+1498");
+  /* pass@k / pass^k (added after the script's figures): a run passes when every expectation
+   * did and it has no error. With: eval 1 passes 1 of 2, eval 2 both; pass@1 (.5 + 1) / 2,
+   * pass@2 (1 + 1) / 2, pass^2 (0 + 1) / 2. Without: no run passes (eval 2's second run
+   * passed its expectation but timed out). */
+  cr_assert_eq(json_array_size(J(w, "pass_at_k")), 2);
+  cr_assert_float_eq(json_real_value(json_array_get(J(w, "pass_at_k"), 0)), 0.75, 1e-12);
+  cr_assert_float_eq(json_real_value(json_array_get(J(w, "pass_at_k"), 1)), 1.0, 1e-12);
+  cr_assert_float_eq(json_real_value(json_array_get(J(w, "pass_hat_k"), 0)), 0.75, 1e-12);
+  cr_assert_float_eq(json_real_value(json_array_get(J(w, "pass_hat_k"), 1)), 0.5, 1e-12);
+  cr_assert_float_eq(json_real_value(json_array_get(J(wo, "pass_at_k"), 1)), 0.0, 1e-12);
+  cr_assert_float_eq(json_real_value(json_array_get(J(wo, "pass_hat_k"), 0)), 0.0, 1e-12);
   json_decref(b);
 
   text = slurp("out/iteration-1/benchmark.md");
@@ -552,6 +563,9 @@ Test(agentskills, writes_the_layout_and_the_benchmark) {
   cr_assert(strstr(text, "| Pass Rate | 88% \u00b1 25% | 38% \u00b1 48% | +0.50 |"), "%s", text);
   cr_assert(strstr(text, "| Time | 25.0s \u00b1 12.9s | 5.0s \u00b1 0.0s | +20.0s |"), "%s", text);
   cr_assert(strstr(text, "| Tokens | 1500 \u00b1 258 | 2 \u00b1 0 | +1498 |"), "%s", text);
+  cr_assert(strstr(text, "\n| pass@1 | 75% | 0% | +0.75 |\n| pass@2 | 100% | 0% | +1.00 |\n"
+                         "| pass^1 | 75% | 0% | +0.75 |\n| pass^2 | 50% | 0% | +0.50 |"),
+            "%s", text);
   free(text);
 
   /* nothing temporary left beside it */

@@ -160,3 +160,114 @@ Test(stats, without_baseline_lift_is_null) {
   upk_trial bad = {.model = NULL};
   cr_assert_eq(upk_evalstats_compute(&bad, 1, &s), -EINVAL);
 }
+
+/* ---- pass@k and pass^k, against values worked by hand ---- */
+
+Test(passk, hand_computed) {
+  /* n=5, c=2: pass@2 = 1 - C(3,2)/C(5,2) = 1 - 3/10; pass^2 = C(2,2)/C(5,2) = 1/10 */
+  NEAR(upk_pass_at_k(5, 2, 2), 0.7);
+  NEAR(upk_pass_hat_k(5, 2, 2), 0.1);
+  /* k=1 is the plain rate either way */
+  NEAR(upk_pass_at_k(5, 2, 1), 0.4);
+  NEAR(upk_pass_hat_k(5, 2, 1), 0.4);
+  /* n=5, c=2, k=3: 1 - C(3,3)/C(5,3) = 1 - 1/10; C(2,3) = 0 */
+  NEAR(upk_pass_at_k(5, 2, 3), 0.9);
+  cr_assert_eq(upk_pass_hat_k(5, 2, 3), 0.0);
+  /* n=5, c=2, k=4: n - c < k, every draw holds a pass */
+  cr_assert_eq(upk_pass_at_k(5, 2, 4), 1.0);
+  /* n=5, c=3, k=2: 1 - C(2,2)/C(5,2) = 0.9; C(3,2)/C(5,2) = 0.3 */
+  NEAR(upk_pass_at_k(5, 3, 2), 0.9);
+  NEAR(upk_pass_hat_k(5, 3, 2), 0.3);
+  /* n=10, c=4, k=3: 1 - C(6,3)/C(10,3) = 1 - 20/120; C(4,3)/C(10,3) = 4/120 */
+  NEAR(upk_pass_at_k(10, 4, 3), 1 - 20.0 / 120);
+  NEAR(upk_pass_hat_k(10, 4, 3), 4.0 / 120);
+}
+
+Test(passk, edges) {
+  cr_assert_eq(upk_pass_at_k(5, 0, 3), 0.0, "c = 0: never");
+  cr_assert_eq(upk_pass_hat_k(5, 0, 1), 0.0);
+  cr_assert_eq(upk_pass_at_k(5, 5, 5), 1.0, "c = n: always");
+  cr_assert_eq(upk_pass_hat_k(5, 5, 5), 1.0);
+  cr_assert_eq(upk_pass_hat_k(5, 5, 2), 1.0);
+  cr_assert(isnan(upk_pass_at_k(3, 1, 4)), "k > n is null");
+  cr_assert(isnan(upk_pass_hat_k(3, 1, 4)));
+  cr_assert(isnan(upk_pass_at_k(0, 0, 1)));
+  cr_assert(isnan(upk_pass_at_k(3, 1, 0)), "k = 0 is no draw");
+  cr_assert(isnan(upk_pass_hat_k(3, 4, 1)), "c > n is refused");
+  /* large n: the product neither overflows nor loses the value */
+  NEAR(upk_pass_at_k(1000, 1, 1), 0.001);
+  NEAR(upk_pass_hat_k(1000, 999, 1), 0.999);
+  /* C(500,10)/C(1000,10) = 0.0009331878021845 (exact integers, Python's math.comb) */
+  cr_assert_float_eq(upk_pass_at_k(1000, 500, 10), 1 - 0.0009331878021845, 1e-12);
+  cr_assert_float_eq(upk_pass_hat_k(1000, 500, 10), 0.0009331878021845, 1e-12);
+}
+
+/* 2 cases x 5 runs, with the skill: case 0 passes runs 0 and 3 (c=2), case 1 passes
+ * all but run 4, which is skipped (n=4, c=4); baseline: case 0 never, case 1 once. */
+static size_t five_runs(upk_trial *t) {
+  size_t n = 0;
+  for (unsigned r = 0; r < 5; r++) {
+    t[n++] = trial("m", true, r, 0, r == 0 || r == 3 ? UPK_ASSERT_PASS : UPK_ASSERT_FAIL, 1, 1);
+    t[n++] = trial("m", true, r, 1, r == 4 ? UPK_ASSERT_SKIPPED : UPK_ASSERT_PASS, 1, 1);
+    t[n++] = trial("m", false, r, 0, UPK_ASSERT_FAIL, 1, 1);
+    t[n++] = trial("m", false, r, 1, r == 2 ? UPK_ASSERT_PASS : UPK_ASSERT_ERROR, 1, 1);
+  }
+  return n;
+}
+
+Test(passk, per_condition_mean_over_cases) {
+  upk_trial t[20];
+  upk_evalstats s;
+  cr_assert_eq(upk_evalstats_compute(t, five_runs(t), &s), 0);
+  const upk_cond_stats *k = &s.models[0].skill, *b = &s.models[0].baseline;
+  cr_assert_eq(k->max_k, 5, "k runs to the runs, skipped trials included");
+  cr_assert_eq(k->n_cases, 2);
+  cr_assert_eq(k->cases[1].n, 4, "the skipped trial lowers n");
+  cr_assert_eq(k->cases[1].trials, 5);
+  size_t used;
+  /* k=1: (0.4 + 1) / 2; k=2: (0.7 + 1) / 2; pass^2: (0.1 + 1) / 2 */
+  NEAR(upk_cond_pass_k(k, 1, false, &used), 0.7);
+  cr_assert_eq(used, 2);
+  NEAR(upk_cond_pass_k(k, 2, false, NULL), 0.85);
+  NEAR(upk_cond_pass_k(k, 2, true, NULL), 0.55);
+  /* k=5: case 1 has only 4 conclusive trials and is left out */
+  NEAR(upk_cond_pass_k(k, 5, false, &used), 1.0);
+  cr_assert_eq(used, 1);
+  NEAR(upk_cond_pass_k(k, 5, true, NULL), 0.0);
+  /* baseline: case 0 c=0, case 1 n=5 c=1 (errors are conclusive failures) */
+  NEAR(upk_cond_pass_k(b, 2, false, NULL), (0 + 0.4) / 2);
+  NEAR(upk_cond_pass_k(b, 2, true, NULL), 0.0);
+  cr_assert(isnan(upk_cond_pass_k(b, 6, false, &used)), "no case has 6 trials");
+  cr_assert_eq(used, 0);
+  upk_evalstats_free(&s);
+}
+
+Test(passk, json_shape) {
+  upk_trial t[20];
+  upk_evalstats s;
+  cr_assert_eq(upk_evalstats_compute(t, five_runs(t), &s), 0);
+  char *text = upk_evalstats_json(&s);
+  json_t *j = json_loads(text, 0, NULL);
+  cr_assert_not_null(j, "%s", text);
+  json_t *k = json_object_get(json_array_get(json_object_get(j, "models"), 0), "skill");
+  json_t *at = json_object_get(k, "passAtK"), *hat = json_object_get(k, "passHatK");
+  cr_assert_eq(json_array_size(at), 5);
+  cr_assert_eq(json_array_size(hat), 5);
+  NEAR(json_real_value(json_array_get(at, 1)), 0.85);
+  NEAR(json_real_value(json_array_get(hat, 1)), 0.55);
+  json_t *used = json_object_get(k, "passAtKCases");
+  cr_assert_eq(json_integer_value(json_array_get(used, 3)), 2);
+  cr_assert_eq(json_integer_value(json_array_get(used, 4)), 1);
+  json_t *c1 = json_array_get(json_object_get(k, "perCase"), 1);
+  cr_assert_eq(json_integer_value(json_object_get(c1, "case")), 1);
+  cr_assert_eq(json_integer_value(json_object_get(c1, "n")), 4);
+  cr_assert(json_is_null(json_array_get(json_object_get(c1, "passAtK"), 4)), "k > n is null");
+  json_t *c0 = json_array_get(json_object_get(k, "perCase"), 0);
+  NEAR(json_real_value(json_array_get(json_object_get(c0, "passAtK"), 1)), 0.7);
+  NEAR(json_real_value(json_array_get(json_object_get(c0, "passHatK"), 1)), 0.1);
+  json_t *b = json_object_get(json_array_get(json_object_get(j, "models"), 0), "baseline");
+  NEAR(json_real_value(json_array_get(json_object_get(b, "passAtK"), 0)), 0.1);
+  json_decref(j);
+  free(text);
+  upk_evalstats_free(&s);
+}

@@ -239,3 +239,45 @@ UTest(run_report, bad_missing_and_unfinished_runs) {
   free(cmd);
   upk_run_free(&run);
 }
+
+/* pass@k table from a summary.json that was tampered with or is older than pass@k: names are
+ * text, anything but a number is "-", a short baseline array leaves "-", no passAtK no table. */
+UTest(run_report, pass_k_table_from_odd_summaries) {
+  char dir[] = "/tmp/upk-report-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  const char *models[] = {"m"};
+  upk_run_meta meta = {"eval", "s", models, 1, 3, true, 1};
+  upk_run run;
+  char *html = NULL;
+  size_t len;
+  cr_assert_eq(upk_run_create(dir, &meta, &run), 0);
+  cr_assert_eq(upk_run_write_summary(
+                   &run, "{\"models\": [{\"model\": \"<script>m</script>\", "
+                         "\"skill\": {\"passAtK\": [0.5, \"x\", {\"a\": 1}], \"passHatK\": [0.25]},"
+                         " \"baseline\": {\"passAtK\": [0.125], \"passHatK\": null}}]}"),
+               0);
+  cr_assert_eq(upk_run_report(dir, run.id, NULL, &html, &len), 0);
+  const char *t = strstr(html, "<table class=\"figures\" id=\"pass-k\">");
+  cr_assert_not_null(t, "%s", html);
+  cr_assert_null(strstr(html, "<script>"), "a model name is text");
+  cr_assert_not_null(strstr(t, "<td>&lt;script&gt;m&lt;/script&gt;</td><td>with the skill</td>"
+                               "<td>pass@k</td><td class=\"num\">50%</td><td class=\"num\">-</td>"
+                               "<td class=\"num\">-</td></tr>"));
+  cr_assert_not_null(strstr(t, "<td>pass^k</td><td class=\"num\">25%</td><td class=\"num\">-</td>"
+                               "<td class=\"num\">-</td></tr>"));
+  cr_assert_not_null(strstr(t, "<td>without the skill</td><td>pass@k</td><td class=\"num\">13%"
+                               "</td><td class=\"num\">-</td><td class=\"num\">-</td></tr>"));
+  free(html);
+  upk_run_free(&run);
+  /* a summary from before pass@k */
+  cr_assert_eq(upk_run_create(dir, &meta, &run), 0);
+  cr_assert_eq(upk_run_write_summary(&run, "{\"models\": [{\"model\": \"m\", \"skill\": {}}]}"), 0);
+  cr_assert_eq(upk_run_report(dir, run.id, NULL, &html, &len), 0);
+  cr_assert_null(strstr(html, "id=\"pass-k\""));
+  free(html);
+  upk_run_free(&run);
+  char *cmd = NULL;
+  cr_assert(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
+  cr_assert_eq(system(cmd), 0);
+  free(cmd);
+}
