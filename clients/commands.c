@@ -225,6 +225,8 @@ const ctl_cmd ctl_commands[] = {
        "trigger mode: the share of queries held out as the test set (0 to 0.95)"},
       {"apply", 0, 'A', NULL, "trigger mode: write the best description to the SKILL.md"},
       {"junit", 0, 'J', "FILE", "also write every trial as JUnit XML (a test each)"},
+      {"allow-scripts", 0, 'X', NULL,
+       "run the `script` assertions of the skill's own test cases (read them first)"},
       {"fail-under", 0, 'U', "RATE",
        "exit 3 when a model's with-skill pass rate is below RATE (0 to 1)"},
       {0}}},

@@ -312,6 +312,8 @@ static json_t *eval_params(int argc, char **argv, eval_ci *ci) {
       json_array_append_new(json_object_get(p, "models"), json_string(optarg));
     else if (ch == 'B')
       json_object_set_new(p, "baseline", json_false());
+    else if (ch == 'X')
+      json_object_set_new(p, "allowScripts", json_true());
     else if (ch == 't')
       json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
     else if (ch == 'G')

@@ -515,12 +515,42 @@ static const upk_param eval_params[] = {
      UPK_RANGE(0, 20)},
     {"apply", UPK_T_BOOLEAN, 0, "Trigger mode: write the best description to the SKILL.md.",
      .def = "false"},
+    {"allowScripts", UPK_T_BOOLEAN, 0,
+     "Run the `script` assertions of the skill's own test cases (skill_meta.json, "
+     "evals/evals.json), which are refused otherwise: read them first.",
+     .def = "false"},
     {0},
 };
+
+/* A `script` assertion runs a program (docs/security.md "Eval scripts"). The user's own cases
+ * (params.cases, params.tests from an LSP client or upskillctl) may; the skill's own files are
+ * a stranger's until the user says otherwise (allowScripts); an agent's call only when the
+ * user's --agent-allow names scripts. False when refused: the job has failed. */
+static bool scripts_allowed(ecall *c) {
+  size_t n = upk_evalcases_count_kind(&c->cases, UPK_ASSERT_SCRIPT);
+  if (!n)
+    return true;
+  bool own = !json_object_get(c->params, "cases") && !em_str(c, "tests");
+  if (own && !upk_param_bool(c->params, eval_params, "allowScripts")) {
+    char msg[640];
+    snprintf(msg, sizeof msg,
+             "%zu `script` assertion%s in the skill's own test cases refused: a skill may not "
+             "run a program (rule trust/run); read them, then allow them with allowScripts "
+             "(upskillctl eval --allow-scripts), or give your own cases",
+             n, n == 1 ? "" : "s");
+    upk_guard_refuse(c->job, "trust/run", msg);
+    return false;
+  }
+  return upk_guard_allow(c->job, UPK_AGENT_ALLOW_SCRIPTS, "a `script` assertion in the cases");
+}
 
 static void eval_run(ecall *c) {
   if (c->trig) {
     tr_run(c);
+    return;
+  }
+  if (!scripts_allowed(c)) {
+    em_free(c);
     return;
   }
   upk_eval_spec spec = {

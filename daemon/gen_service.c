@@ -264,9 +264,30 @@ static void write_stage(upk_gen *g) {
 
 /* ---- tests ---- */
 
+/* A model's cases never run a program: the test writer read the task and the trace, which a
+ * stranger may have written (docs/security.md "Eval scripts"). Cases with a `script` are left
+ * out, each with a diagnostic. */
+static void drop_scripts(upk_evalcases *cases, upk_diags *d) {
+  upk_evalcases kept = {0};
+  for (size_t i = 0; i < cases->n; i++) {
+    upk_evalcases one = {.items = &cases->items[i], .n = 1};
+    if (!upk_evalcases_count_kind(&one, UPK_ASSERT_SCRIPT)) {
+      upk_evalcases_add(&kept, &cases->items[i]);
+      continue;
+    }
+    upk_diags_add(d, UPK_SEV_WARNING, "trust/run", "upskilld-generate", upk_skill_whole_file(),
+                  "case %zu left out: a test writer may not write `script` assertions (rule "
+                  "trust/run)",
+                  i + 1);
+  }
+  upk_evalcases_free(cases);
+  *cases = kept;
+}
+
 static void on_tests(upk_gen *g, const char *answer) {
   upk_diags d = {0};
   int rc = upk_teacher_extract_cases(answer, &g->cases, &d);
+  drop_scripts(&g->cases, &d);
   if (rc || !g->cases.n) {
     gen_fail(g, UPK_RPC_REQUEST_FAILED, json_pack("{s:o}", "diagnostics", upk_diags_json(&d)),
              "tests: %s wrote no usable test cases", g->spec.test_gen.name);

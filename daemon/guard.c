@@ -24,6 +24,7 @@ static const struct {
 } ALLOWS[] = {
     {"python", UPK_AGENT_ALLOW_PYTHON},
     {"user-skills", UPK_AGENT_ALLOW_USER_SKILLS},
+    {"scripts", UPK_AGENT_ALLOW_SCRIPTS},
 };
 
 int upk_guard_parse_allow(const char *list, unsigned *bits, char *bad, size_t bad_len) {
@@ -143,7 +144,7 @@ json_t *upk_guard_places(const char *workspace, const upk_options *o,
 }
 
 /* Fail the job with one diagnostic coded `rule` that says `msg`. */
-static void refuse(upk_job *job, const char *rule, const char *msg) {
+void upk_guard_refuse(upk_job *job, const char *rule, const char *msg) {
   upk_diags d = {0};
   upk_diags_add(&d, UPK_SEV_ERROR, rule, "upskilld", upk_range_line(0, 0, 0), "%s", msg);
   upk_job_fail_data(job, UPK_RPC_INVALID_PARAMS,
@@ -182,7 +183,7 @@ bool upk_guard_path(upk_job *job, const char *path, bool write, const char *what
            "directory%s",
            why, write ? "writes" : "reads", write ? "" : ", the agents' skills and session logs",
            write ? "" : " (to read, so does condense.allowPaths in your own config)");
-  refuse(job, upk_power_rule(power), msg);
+  upk_guard_refuse(job, upk_power_rule(power), msg);
   return false;
 }
 
@@ -209,10 +210,10 @@ bool upk_guard_allow(upk_job *job, unsigned bit, const char *what) {
   for (size_t i = 0; i < sizeof ALLOWS / sizeof *ALLOWS; i++)
     if (ALLOWS[i].bit == bit)
       name = ALLOWS[i].name;
-  upk_power power = bit == UPK_AGENT_ALLOW_PYTHON ? UPK_POWER_RUN : UPK_POWER_WRITE;
+  upk_power power = bit == UPK_AGENT_ALLOW_USER_SKILLS ? UPK_POWER_WRITE : UPK_POWER_RUN;
   char why[1024], msg[1200];
   upk_policy_refusal(why, sizeof why, UPK_ORIGIN_AGENT, power, what, NULL);
   snprintf(msg, sizeof msg, "%s. upskilld --agent-allow=%s gives agents this power", why, name);
-  refuse(job, upk_power_rule(power), msg);
+  upk_guard_refuse(job, upk_power_rule(power), msg);
   return false;
 }

@@ -25,6 +25,7 @@
 enum {
   UPK_AGENT_ALLOW_PYTHON = 1u << 0,      /* "python": run a kernel's PyTorch reference */
   UPK_AGENT_ALLOW_USER_SKILLS = 1u << 1, /* "user-skills": install/remove in the user's scope */
+  UPK_AGENT_ALLOW_SCRIPTS = 1u << 2,     /* "scripts": eval cases' `script` assertions */
 };
 
 /** Parse `--agent-allow`'s list into bits; -1 (with the bad name in bad) for an unknown one. */
@@ -51,6 +52,10 @@ bool upk_guard_path(upk_job *job, const char *path, bool write, const char *what
 /** A source of skills (`owner/repo`, a URL, a directory): the local paths among them
  * (a path, `~`, `file://`) go through upk_guard_path for reading; hosts are not paths. */
 bool upk_guard_source(upk_job *job, const char *from, const char *what);
+
+/** Fail the job with a refusal: -32602 with one diagnostic coded `rule` (trust/...) saying
+ * `msg`. */
+void upk_guard_refuse(upk_job *job, const char *rule, const char *msg);
 
 /** May the job's client use the power `bit` (UPK_AGENT_ALLOW_*)? The user always may; an agent
  * when `--agent-allow` names it. Else false, and the job has failed with the refusal naming

@@ -42,7 +42,8 @@ static void usage(FILE *f) {
         "                          otherwise held to an allowlist (repeatable; docs/security.md)\n"
         "  --agent-allow=LIST      powers agents (MCP sessions) get beyond reading and writing\n"
         "                          in the workspace: python (run a kernel's PyTorch reference),\n"
-        "                          user-skills (install into your own skill directories)\n"
+        "                          user-skills (install into your own skill directories),\n"
+        "                          scripts (run the `script` assertions of its eval cases)\n"
         "  --agent-path=DIR        a directory agents may also read and write (repeatable)\n"
         "  --shutdown-grace=S      how long shutdown, EOF and SIGTERM wait for requests in flight\n"
         "                          before cancelling them with an error (default 30; 0: at once)\n"
@@ -176,7 +177,7 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
     case OPT_AGENT_ALLOW: {
       char bad[64];
       if (upk_guard_parse_allow(optarg, &o->agent_allow, bad, sizeof bad)) {
-        fprintf(stderr, "upskilld: --agent-allow: unknown power '%s' (python, user-skills)\n",
+        fprintf(stderr, "upskilld: --agent-allow: unknown power '%s' (python, user-skills, scripts)\n",
                 bad);
         return 2;
       }

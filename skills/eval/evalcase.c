@@ -33,6 +33,14 @@ static void fail(reader *r, const char *code, const char *fmt, ...) {
   r->bad = true;
 }
 
+size_t upk_evalcases_count_kind(const upk_evalcases *c, upk_assert_kind k) {
+  size_t n = 0;
+  for (size_t i = 0; c && i < c->n; i++)
+    for (size_t j = 0; j < c->items[i].n_asserts; j++)
+      n += c->items[i].asserts[j].kind == k;
+  return n;
+}
+
 void upk_evalcase_free(upk_evalcase *c) {
   free(c->input);
   for (size_t i = 0; i < c->n_files; i++) {

@@ -74,6 +74,10 @@ int upk_evalcases_write(const char *path, const upk_evalcases *c);
  * and without the skill. malloc'd; NULL on ENOMEM. */
 char *upk_evalcase_prompt(const upk_evalcase *c);
 
+/** How many assertions of kind `k` the cases hold (a `script` runs a program: the caller
+ * decides whether their source may; docs/security.md "Eval scripts"). */
+size_t upk_evalcases_count_kind(const upk_evalcases *c, upk_assert_kind k);
+
 /** Append a deep copy of a case. */
 int upk_evalcases_add(upk_evalcases *c, const upk_evalcase *item);
 void upk_evalcase_free(upk_evalcase *c);

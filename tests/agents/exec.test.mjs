@@ -325,3 +325,66 @@ describe('executable assertions on real Claude Code and Codex runs', {
     if (!toolkit) t.diagnostic('no CUDA toolkit: the kernel checks were skipped');
   });
 });
+
+// Who may run a `script` (docs/security.md "Eval scripts"): the user's own cases may; the
+// skill's own evals.json only once the user allows it (a stranger wrote them); an agent's
+// call over MCP only when upskilld's command line gives agents `scripts`.
+describe('executable assertions: who may run a script', () => {
+  const mark = () => join(box, 'STRANGER_RAN');
+  before(() => {
+    const dir = join(box, 'proj/skills/stranger');
+    mkdirSync(join(dir, 'evals'), { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), SKILL.replace('name: kernel-rules', 'name: stranger'));
+    writeFileSync(join(dir, 'evals/evals.json'), JSON.stringify({ skill_name: 'stranger', evals: [
+      { id: 1, prompt: 'GOOD: write it', expected: { script: `touch ${mark()}` } }] }));
+  });
+
+  it("the skill's own evals.json: refused (trust/run) until --allow-scripts; nothing ran", async () => {
+    rmSync(mark(), { force: true });
+    const r = await run(['eval', 'skills/stranger', '-m', 'agent:writer', '--no-baseline']);
+    assert.match(r.message ?? '', /1 `script` assertion in the skill's own test cases refused: .*rule trust\/run.*--allow-scripts/,
+      JSON.stringify(r));
+    assert.equal(r.data?.diagnostics?.[0]?.code, 'trust/run');
+    assert.ok(!existsSync(mark()), 'the refused script did not run');
+    const ok = await run(['eval', 'skills/stranger', '-m', 'agent:writer', '--no-baseline', '--allow-scripts']);
+    assert.equal(ok.results?.[0]?.verdict, 'pass', JSON.stringify(ok).slice(0, 600));
+    assert.ok(existsSync(mark()), 'allowed, it ran');
+  });
+
+  // One MCP session on the daemon (JSON lines on stdio): initialize, then one eval_skill call.
+  function mcpEval(daemonArgs, args) {
+    return new Promise((done, fail) => {
+      const daemon = process.env.UPSKILLD ?? join(repo, 'build/daemon/upskilld');
+      const p = execFile(daemon, ['--mcp', ...daemonArgs], { cwd: join(box, 'proj'), env, maxBuffer: 64 << 20 });
+      let buf = '';
+      p.stdout.on('data', (d) => {
+        buf += d;
+        for (let i; (i = buf.indexOf('\n')) >= 0;) {
+          const m = JSON.parse(buf.slice(0, i));
+          buf = buf.slice(i + 1);
+          if (m.id === 2) { p.stdin.end(); done(m.result); }
+        }
+      });
+      p.on('error', fail);
+      const send = (m) => p.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {},
+        clientInfo: { name: 'exec-test', version: '1' } } });
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/call', params: { name: 'eval_skill', arguments: args } });
+    });
+  }
+
+  it("an agent's cases over MCP: refused unless upskilld --agent-allow=scripts", async () => {
+    rmSync(mark(), { force: true });
+    const args = { skill: join(box, 'proj/skills/kernel-rules'), models: ['agent:writer'], baseline: false,
+      cases: [{ input: 'GOOD: write it', expected: { script: `touch ${mark()}` } }] };
+    const no = await mcpEval([], args);
+    assert.equal(no.isError, true, JSON.stringify(no));
+    assert.match(no.content[0].text, /`script` assertion in the cases refused: .*rule trust\/run.*--agent-allow=scripts/);
+    assert.ok(!existsSync(mark()), 'the refused script did not run');
+    const yes = await mcpEval(['--agent-allow=scripts'], args);
+    assert.equal(yes.isError, undefined, JSON.stringify(yes).slice(0, 600));
+    assert.equal(yes.structuredContent.results[0].verdict, 'pass');
+    assert.ok(existsSync(mark()), 'allowed by the user, it ran');
+  });
+});
