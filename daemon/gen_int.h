@@ -38,6 +38,7 @@ struct upk_gen {
   uv_work_t work;
   upk_completion *comp;
   void (*next)(struct upk_gen *g, const char *answer); /* gets the teacher's answer */
+  const char *ask_model; /* the model asked (its name, for the budget's price) */
   upk_eval *eval;
   /* Pipeline state. */
   const char *stage;

@@ -147,6 +147,18 @@ int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
   return 0;
 }
 
+const upk_model *tr_teacher(const ecall *c) {
+  return c->trig && c->trig->optimize ? &c->trig->teacher : NULL;
+}
+
+unsigned tr_optimize(const ecall *c) {
+  return c->trig ? c->trig->optimize : 0;
+}
+
+unsigned tr_runs(const ecall *c) {
+  return c->trig ? c->trig->runs : 0;
+}
+
 /* ---- run (loop) ---- */
 
 static void run_iteration(ecall *c);
@@ -205,6 +217,7 @@ static void finish(ecall *c) {
     json_object_set(r, "queryDiagnostics", json_object_get(c->data, "diagnostics"));
   if (r && t->stopped[0])
     json_object_set_new(r, "optimizeStopped", json_string(t->stopped));
+  em_limits_note(c, r);
   if (r && t->generated) { /* after skills/generate: its result, with this under "trigger" */
     json_object_set_new(t->generated, "trigger", r);
     r = t->generated;
@@ -224,6 +237,9 @@ static void on_proposal(void *arg, const upk_completion_result *r) {
   ecall *c = arg;
   trig_state *t = c->trig;
   t->comp = NULL;
+  if (!r->error)
+    upk_budget_charge(&c->budget, t->teacher.name, r->answer->input_tokens,
+                      r->answer->output_tokens, -1, -1);
   char *desc = NULL, why[256] = "";
   int rc = r->error ? -EIO : upk_trigger_parse_reply(r->answer->text, &desc, why, sizeof why);
   if (rc == -E2BIG && !strstr(t->prompt, "is too long")) {
@@ -267,6 +283,12 @@ static void propose(ecall *c) {
   char err[512];
   upk_models *models = upk_models_get(c->job->server);
   upk_retry_policy policy = em_policy(&c->cfg);
+  if (!upk_budget_take(&c->budget)) { /* the teacher's call is a call too */
+    json_decref(msgs);
+    snprintf(t->stopped, sizeof t->stopped, "the cost limit was reached (%s)", c->budget.reason);
+    finish(c);
+    return;
+  }
   int rc = !msgs || !t->prompt || !models
                ? -ENOMEM
                : upk_complete(models, &t->teacher, &chat, &policy, on_proposal, NULL, c, &t->comp,
@@ -278,6 +300,22 @@ static void propose(ecall *c) {
     upk_log(UPK_LOG_WARN, "trigger: %s", t->stopped);
     finish(c);
   }
+}
+
+/* No run of any query on any agent loaded the skill (and some ran): the description is not what
+ * is wrong, so the teacher is not asked. */
+static bool never_triggered(const ecall *c, const upk_eval_outcome *o) {
+  size_t runs = 0;
+  (void)c;
+  for (size_t i = 0; i < o->n_trials; i++) {
+    const upk_eval_trial *t = &o->trials[i];
+    if (t->error || !t->agent)
+      continue;
+    if (t->agent->skill_loaded == 1)
+      return false;
+    runs++;
+  }
+  return runs > 0;
 }
 
 static void iteration_done(void *arg, const upk_eval_outcome *o) {
@@ -305,7 +343,13 @@ static void iteration_done(void *arg, const upk_eval_outcome *o) {
   json_decref(t->last);
   t->last = em_eval_result(c, o);
   bool perfect = t->train_scores[i].failed == 0;
-  if (!t->outcomes[i] || perfect || i >= t->optimize)
+  if (i == 0 && t->optimize && !perfect && never_triggered(c, o))
+    snprintf(t->stopped, sizeof t->stopped,
+             "the skill never triggered: every query's trigger rate is 0, so there is nothing to "
+             "optimise (check that the agent finds the skill, then its description)");
+  else if (upk_budget_exhausted(&c->budget) && i < t->optimize && !perfect)
+    snprintf(t->stopped, sizeof t->stopped, "the cost limit was reached (%s)", c->budget.reason);
+  if (!t->outcomes[i] || perfect || i >= t->optimize || t->stopped[0])
     finish(c);
   else
     propose(c);
@@ -333,7 +377,8 @@ static void run_iteration(ecall *c) {
                         .runs = t->runs,
                         .policy = em_policy(&c->cfg),
                         .runs_dir = c->runs_dir,
-                        .kind = "trigger"};
+                        .kind = "trigger",
+                        .budget = &c->budget};
   char err[256];
   int rc =
       upk_eval_start(c->job->server, &spec, progress, iteration_done, c, &c->eval, err, sizeof err);
