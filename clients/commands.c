@@ -186,6 +186,12 @@ const ctl_cmd ctl_commands[] = {
       {"trigger", 0, 'R', "FILE",
        "then refine its description against these trigger queries on the agent eval models"},
       {"optimize", 0, 'O', "N", "with --trigger: better descriptions to try (default 3)"},
+      {"max-calls", 0, 'L', "N",
+       "start no call (model API call or agent run) after N; the result is partial (exit 3)"},
+      {"max-cost-usd", 0, 'U', "X",
+       "start no call once the calls cost X USD (prices: in the config); partial (exit 3)"},
+      {"dry-run", 0, 'D', NULL,
+       "print the plan (trials, calls, estimated tokens and cost per model) and run nothing"},
       {0}}},
     {"eval",
      "SKILL",
@@ -217,6 +223,12 @@ const ctl_cmd ctl_commands[] = {
       {"holdout", 0, 'H', "X",
        "trigger mode: the share of queries held out as the test set (0 to 0.95)"},
       {"apply", 0, 'A', NULL, "trigger mode: write the best description to the SKILL.md"},
+      {"max-calls", 0, 'L', "N",
+       "start no call (model API call or agent run) after N; the result is partial (exit 3)"},
+      {"max-cost-usd", 0, 'U', "X",
+       "start no call once the calls cost X USD (prices: in the config); partial (exit 3)"},
+      {"dry-run", 0, 'D', NULL,
+       "print the plan (trials, calls, estimated tokens and cost per model) and run nothing"},
       {0}}},
     {"runs",
      "",
@@ -645,7 +657,8 @@ static const char *const ABOUT =
 
 static const char *const EXIT_STATUS =
     "0: done. 1: the answer was an error (a failed request, a skill or kernel with errors). "
-    "2: a usage error (unknown command or option, a bad argument).";
+    "2: a usage error (unknown command or option, a bad argument). 3: eval or generate stopped "
+    "at --max-calls or --max-cost-usd (the result is partial and says why).";
 
 static const char *const ENVIRONMENT =
     "UPSKILLD: the daemon to start. NO_COLOR: upskillctl prints no colour in any case. HOME, "

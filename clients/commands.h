@@ -20,7 +20,7 @@ typedef struct ctl_opt {
   int repeat;          /* may be given more than once */
 } ctl_opt;
 
-enum { CTL_MAX_OPTS = 14 };
+enum { CTL_MAX_OPTS = 20 };
 
 typedef struct ctl_cmd {
   const char *name;
