@@ -239,8 +239,8 @@ static void print_generate(json_t *r) {
 }
 
 /* A dry run's plan: what would run, per model, and what it would cost. */
-static void print_plan(json_t *r) {
-  json_t *m;
+static void print_plan(json_t *answer) {
+  json_t *m, *r = json_object_get(answer, "plan");
   size_t i;
   const char *mode = sv(r, "mode");
   printf("dry run (%s%s%s): nothing was called\n", mode,

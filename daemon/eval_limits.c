@@ -108,11 +108,11 @@ static json_t *plan_json(const ecall *c, const char *mode, const plan_row *rows,
     in += rows[i].in;
     out += rows[i].out;
   }
-  json_t *p = json_pack("{s:b,s:s,s:s?,s:I,s:I,s:{s:I,s:I},s:o,s:o}", "dryRun", 1, "mode", mode,
-                        "skill", c->skill_name, "trials", (json_int_t)trials, "calls",
-                        (json_int_t)calls, "estimatedTokens", "input", (json_int_t)in, "output",
-                        (json_int_t)out, "estimatedCostUsd",
-                        isfinite(total) ? json_real(total) : json_null(), "models", models);
+  json_t *p =
+      json_pack("{s:s,s:s?,s:I,s:I,s:{s:I,s:I},s:o,s:o}", "mode", mode, "skill", c->skill_name,
+                "trials", (json_int_t)trials, "calls", (json_int_t)calls, "estimatedTokens",
+                "input", (json_int_t)in, "output", (json_int_t)out, "estimatedCostUsd",
+                isfinite(total) ? json_real(total) : json_null(), "models", models);
   json_t *b = upk_budget_json(&c->budget);
   if (p && b)
     json_object_set_new(p, "limits", b);
@@ -182,15 +182,20 @@ json_t *em_eval_plan(ecall *c) {
     r->out = (double)r->calls * OUTPUT_ESTIMATE;
   }
   json_t *p = plan_json(c, trig ? "trigger" : "eval", rows, n, trials);
-  if (p) {
-    json_object_set_new(p, "cases", json_integer((json_int_t)c->cases.n));
-    json_object_set_new(p, "runs", json_integer(runs));
-    json_object_set_new(p, "conditions", json_integer(baseline ? 2 : 1));
-    json_object_set_new(p, "outputTokensPerCall", json_integer(out));
-    if (trig)
-      json_object_set_new(p, "iterations", json_integer(iterations));
-  }
-  return p;
+  if (!p)
+    return NULL;
+  json_object_set_new(p, "cases", json_integer((json_int_t)c->cases.n));
+  json_object_set_new(p, "runs", json_integer(runs));
+  json_object_set_new(p, "conditions", json_integer(baseline ? 2 : 1));
+  json_object_set_new(p, "outputTokensPerCall", json_integer(out));
+  if (trig)
+    json_object_set_new(p, "iterations", json_integer(iterations));
+  /* An evaluation's answer with nothing run, and the plan beside it. */
+  return json_pack("{s:b,s:o,s:s,s:I,s:I,s:i,s:b,s:i,s:f,s:s,s:n,s:[],s:[]}", "dryRun", 1, "plan",
+                   p, "skill", c->skill_name ? c->skill_name : "", "trials", (json_int_t)trials,
+                   "cases", (json_int_t)c->cases.n, "runs", (int)runs, "baseline", baseline,
+                   "concurrency", (int)em_uint(c, "concurrency", 8), "elapsedMs", 0.0, "runId", "",
+                   "runDir", "models", "results");
 }
 
 /* skills/generate at most: the teacher writes (and may be sent back), the test writer writes,
@@ -229,13 +234,21 @@ json_t *em_gen_plan(ecall *c) {
     trials += t;
   }
   json_t *p = plan_json(c, "generate", rows, n, trials);
-  if (p) {
-    json_object_set_new(p, "attempts", json_integer(attempts));
-    json_object_set_new(p, "tests", json_integer(tests));
-    json_object_set_new(p, "heldOutCases", json_integer(held));
-    json_object_set_new(p, "runs", json_integer(runs));
-    json_object_set_new(p, "outputTokensPerCall", json_integer(out));
-    json_object_set_new(p, "atMost", json_true());
-  }
-  return p;
+  if (!p)
+    return NULL;
+  json_object_set_new(p, "attempts", json_integer(attempts));
+  json_object_set_new(p, "tests", json_integer(tests));
+  json_object_set_new(p, "heldOutCases", json_integer(held));
+  json_object_set_new(p, "runs", json_integer(runs));
+  json_object_set_new(p, "outputTokensPerCall", json_integer(out));
+  json_object_set_new(p, "atMost", json_true());
+  json_t *em = json_array();
+  for (size_t m = 0; m < c->n_models; m++)
+    json_array_append_new(em, json_string(c->models[m].name));
+  /* A generation's answer that got no further than its plan. */
+  return json_pack("{s:b,s:o,s:s,s:s,s:s,s:o,s:[],s:i,s:I,s:I,s:{s:i,s:i}}", "dryRun", 1, "plan", p,
+                   "stage", "plan", "teacher", c->teacher.name, "testGenModel", c->test_gen.name,
+                   "evalModels", em, "attempts", "tests", (int)tests, "refinementCases",
+                   (json_int_t)refine, "heldOutCases", (json_int_t)held, "teacherTokens", "input",
+                   0, "output", 0);
 }

@@ -187,10 +187,12 @@ describe('maxCostUsd', () => {
 
 describe('dryRun', () => {
   it('answers the plan and calls nothing', async () => {
-    const [r, reqs] = await counted(async () => ok(await call('skills/eval', { skill: 'demo-rules',
+    const [a, reqs] = await counted(async () => ok(await call('skills/eval', { skill: 'demo-rules',
       models: ['anthropic.claude-priced', 'anthropic.claude-a'], runs: 2, cases, dryRun: true, maxTokens: 100 })));
     assert.equal(reqs.length, 0);
-    assert.equal(r.dryRun, true);
+    assert.equal(a.dryRun, true);
+    assert.deepEqual([a.models, a.results, a.runDir], [[], [], null], 'an evaluation with nothing run');
+    const r = a.plan;
     assert.equal(r.trials, 2 * 2 * 5 * 2);
     assert.equal(r.calls, 40);
     assert.equal(r.outputTokensPerCall, 100);
@@ -215,7 +217,9 @@ describe('dryRun', () => {
       '--eval-model', 'anthropic.claude-priced', '--dry-run']));
     assert.equal(js.status, 0, js.stderr);
     assert.equal(greqs.length, 0);
-    const p = JSON.parse(js.stdout);
+    const g = JSON.parse(js.stdout);
+    assert.equal(g.stage, 'plan');
+    const p = g.plan;
     assert.equal(p.mode, 'generate');
     // at most: 2 attempts x (1 draft + 2 send-backs) and the test writer; 4 refinement cases on
     // 2 attempts plus the baseline, 2 held-out cases with and without the skill
