@@ -324,15 +324,15 @@ static json_t *build_summary(upk_eval *e) {
     if (t->not_run)
       continue; /* never started: neither a pass nor a failure */
     ts[n++] = (upk_trial){t->model->name,
-                        t->with_skill,
-                        t->run,
-                        t->case_idx,
-                        t->verdict,
-                        t->answer == NULL,
-                        t->report.passed,
-                        t->report.n,
-                        t->answer ? t->input_tokens : -1,
-                        t->answer ? t->output_tokens : -1};
+                          t->with_skill,
+                          t->run,
+                          t->case_idx,
+                          t->verdict,
+                          t->answer == NULL,
+                          t->report.passed,
+                          t->report.n,
+                          t->answer ? t->input_tokens : -1,
+                          t->answer ? t->output_tokens : -1};
   }
   int rc = upk_evalstats_compute(ts, n, &e->stats);
   free(ts);

@@ -170,8 +170,8 @@ static void on_reply(void *arg, const upk_completion_result *r) {
              "%s: the model call failed: %s", g->stage, r->message);
     return;
   }
-  upk_budget_charge(g->spec.budget, g->ask_model, r->answer->input_tokens,
-                    r->answer->output_tokens, -1, -1);
+  upk_budget_charge(g->spec.budget, g->ask_model, r->answer->input_tokens, r->answer->output_tokens,
+                    -1, -1);
   g->in_tokens += r->answer->input_tokens > 0 ? r->answer->input_tokens : 0;
   g->out_tokens += r->answer->output_tokens > 0 ? r->answer->output_tokens : 0;
   g->next(g, r->answer->text ? r->answer->text : "");
@@ -457,8 +457,10 @@ static void holdout_stage(upk_gen *g) {
   const gen_attempt *b = &g->attempts[g->best];
   if (upk_budget_exhausted(g->spec.budget)) {
     g->final_rate = b->rate;
-    gen_progress(g, "holdout", "the cost limit was reached (%s): attempt %zu is kept, not scored "
-                 "on held-out cases", g->spec.budget->reason, g->best + 1);
+    gen_progress(g, "holdout",
+                 "the cost limit was reached (%s): attempt %zu is kept, not scored "
+                 "on held-out cases",
+                 g->spec.budget->reason, g->best + 1);
     gen_save(g);
     return;
   }

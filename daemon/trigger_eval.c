@@ -251,6 +251,15 @@ static void on_proposal(void *arg, const upk_completion_result *r) {
     return;
   }
   char *md = rc ? NULL : upk_trigger_with_description(t->md, desc);
+  if (md && upk_budget_exhausted(&c->budget)) { /* no call left to evaluate it with */
+    snprintf(t->stopped, sizeof t->stopped,
+             "the cost limit was reached (%s): the last description proposed was not evaluated",
+             c->budget.reason);
+    free(md);
+    free(desc);
+    finish(c);
+    return;
+  }
   if (!md) {
     snprintf(t->stopped, sizeof t->stopped, "the teacher gave no usable description: %s",
              r->error ? r->message
@@ -343,12 +352,12 @@ static void iteration_done(void *arg, const upk_eval_outcome *o) {
   json_decref(t->last);
   t->last = em_eval_result(c, o);
   bool perfect = t->train_scores[i].failed == 0;
-  if (i == 0 && t->optimize && !perfect && never_triggered(c, o))
+  if (upk_budget_exhausted(&c->budget) && i < t->optimize && !perfect)
+    snprintf(t->stopped, sizeof t->stopped, "the cost limit was reached (%s)", c->budget.reason);
+  else if (i == 0 && t->optimize && !perfect && never_triggered(c, o))
     snprintf(t->stopped, sizeof t->stopped,
              "the skill never triggered: every query's trigger rate is 0, so there is nothing to "
              "optimise (check that the agent finds the skill, then its description)");
-  else if (upk_budget_exhausted(&c->budget) && i < t->optimize && !perfect)
-    snprintf(t->stopped, sizeof t->stopped, "the cost limit was reached (%s)", c->budget.reason);
   if (!t->outcomes[i] || perfect || i >= t->optimize || t->stopped[0])
     finish(c);
   else

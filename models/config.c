@@ -283,8 +283,7 @@ static int set_agents(upk_config *c, const json_t *v, const char *where, char *e
 /* prices: {MODEL: {input, output, cacheRead?}}: USD per million tokens, model by model (a later
  * layer's figures replace an earlier one's, field by field; see keep_user_prices for a
  * project's). Data, not a power: any layer may set them. */
-static int set_prices(upk_config *c, const json_t *v, const char *where, char *err,
-                      size_t errlen) {
+static int set_prices(upk_config *c, const json_t *v, const char *where, char *err, size_t errlen) {
   const char *k, *f;
   json_t *x, *n;
   if (!json_is_object(v))
