@@ -25,6 +25,9 @@ const cases = [0, 1, 2, 3, 4].map((i) => ({ input: `question ${i}`, expected: { 
 // An agent that answers at once, reports 0.5 USD and calls no tool: it never loads the skill.
 const RESULT = JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'done', num_turns: 1,
   total_cost_usd: 0.5, usage: { input_tokens: 10, output_tokens: 5 } });
+// One that loads the skill (its Skill tool) when the prompt says "project", else answers.
+const LOADS = JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [
+  { type: 'tool_use', id: 'toolu_1', name: 'Skill', input: { skill: 'demo-rules' } }] } });
 const config = (script) => `prices:
   anthropic.claude-priced: {input: 1000, output: 1000}
   anthropic.claude-teacher: {input: 1, output: 1}
@@ -32,6 +35,9 @@ skill_generation_model: anthropic.claude-teacher
 agents:
   nevers:
     command: ["sh", "${script}"]
+    output: claude
+  picky:
+    command: ["sh", "${script.replace('agent.sh', 'picky.sh')}", "{prompt}"]
     output: claude
 `;
 // A project that tries to make the priced model free: a project may only raise a user's price.
@@ -55,6 +61,7 @@ Follow ${marker} exactly: say TOKEN-SKILL.
 `;
 const genCases = { cases: [0, 1, 2, 3, 4, 5].map((i) => ({ input: `question ${i}`, expected: { contains: ['TOKEN-SKILL'] } })) };
 function teacher(prompt) {
+  if (prompt.includes('<new_description>')) return '<new_description>Use for the demo rules of any project.</new_description>';
   if (prompt.startsWith('Write ') && prompt.includes('test cases')) return '```json\n' + JSON.stringify(genCases) + '\n```\n';
   return skillMd('GOOD');
 }
@@ -68,6 +75,7 @@ before(async () => {
   };
   box = sandbox({ project: PROJECT });
   writeFileSync(join(box.dir, 'agent.sh'), `echo '${RESULT}'\n`);
+  writeFileSync(join(box.dir, 'picky.sh'), `case "$1" in *project*) echo '${LOADS}';; esac\necho '${RESULT}'\n`);
   writeFileSync(join(box.home, '.config/upskilld/config.yaml'), config(join(box.dir, 'agent.sh')));
   mkdirSync(join(box.project, 'skills/demo-rules'), { recursive: true });
   writeFileSync(join(box.project, 'skills/demo-rules/SKILL.md'), SKILL);
@@ -234,6 +242,18 @@ describe('optimize', () => {
     assert.equal(reqs.length, 0, 'no teacher call');
     assert.match(r.optimizeStopped, /the skill never triggered: every query's trigger rate is 0/);
     assert.equal(r.iterations.length, 1);
+  });
+
+  it('maxCalls counts the teacher: a proposal made with the last call is not evaluated', async () => {
+    const [r, reqs] = await counted(async () => ok(await call('skills/eval', { skill: 'demo-rules',
+      models: ['agent:picky'], trigger: 'queries.json', runs: 1, optimize: 3, holdout: 0, maxCalls: 4 })));
+    assert.equal(reqs.length, 1, 'one teacher call');
+    assert.equal(reqs[0].body.model, 'claude-teacher');
+    assert.equal(r.iterations.length, 1);
+    assert.equal(r.iterations[0].models[0].summary.passed, 2, 'the first description triggers on one query');
+    assert.match(r.optimizeStopped, /the cost limit was reached \(max-calls\): the last description proposed was not evaluated/);
+    assert.deepEqual([r.stopped.reason, r.stopped.calls], ['max-calls', 4]);
+    assert.equal(r.best.iteration, 0);
   });
 
   it('upskillctl says so', { skip }, async () => {
