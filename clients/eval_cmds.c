@@ -221,6 +221,8 @@ static void print_generate(json_t *r) {
     printf("\nheld-out cases (%lld):",
            (long long)json_integer_value(json_object_get(held, "cases")));
     print_models(json_object_get(held, "models"), false);
+  } else if (json_object_get(r, "stopped")) {
+    printf("\nnot scored on held-out cases: a cost limit was reached\n");
   } else {
     printf("\nno held-out cases: the score is the refinement set's\n");
   }

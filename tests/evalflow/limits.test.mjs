@@ -288,7 +288,9 @@ describe('generate', () => {
     const out = await run(['generate', 'demo task', '-m', 'anthropic.claude-teacher', '--eval-model', 'anthropic.claude-student',
       '-o', join(box.project, 'skills/gen-ctl'), '--max-calls', '4']);
     assert.equal(out.status, 3, out.stderr);
-    assert.match(out.stderr, /stopped: --max-calls reached/);
+    assert.match(out.stdout, /gen-limits -> .*gen-ctl/);
+    assert.match(out.stdout, /not scored on held-out cases: a cost limit was reached/);
+    assert.match(out.stderr, /stopped: --max-calls reached \(limit 4, .* in 4 calls\)/);
   });
 });
 
