@@ -244,6 +244,15 @@ describe('optimize', () => {
     assert.equal(r.iterations.length, 1);
   });
 
+  it('a dry run of trigger mode plans every description it may try and the teacher\'s calls', async () => {
+    const [a, reqs] = await counted(async () => ok(await call('skills/eval', { skill: 'demo-rules',
+      models: ['agent:picky'], trigger: 'queries.json', optimize: 2, dryRun: true })));
+    assert.equal(reqs.length, 0);
+    const p = a.plan;
+    assert.deepEqual([p.mode, p.runs, p.cases, p.iterations, p.trials], ['trigger', 3, 3, 3, 27]);
+    assert.deepEqual(p.models.map((m) => [m.model, m.calls]), [['agent:picky', 27], ['anthropic.claude-teacher', 2]]);
+  });
+
   it('maxCalls counts the teacher: a proposal made with the last call is not evaluated', async () => {
     const [r, reqs] = await counted(async () => ok(await call('skills/eval', { skill: 'demo-rules',
       models: ['agent:picky'], trigger: 'queries.json', runs: 1, optimize: 3, holdout: 0, maxCalls: 4 })));
