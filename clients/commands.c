@@ -192,6 +192,12 @@ const ctl_cmd ctl_commands[] = {
       {"trigger", 0, 'R', "FILE",
        "then refine its description against these trigger queries on the agent eval models"},
       {"optimize", 0, 'O', "N", "with --trigger: better descriptions to try (default 3)"},
+      {"max-calls", 0, 'L', "N",
+       "start no call (model API call or agent run) after N; the result is partial (exit 3)"},
+      {"max-cost-usd", 0, '$', "X",
+       "start no call once the calls cost X USD (prices: in the config); partial (exit 3)"},
+      {"dry-run", 0, 'D', NULL,
+       "print the plan (trials, calls, estimated tokens and cost per model) and run nothing"},
       {0}}},
     {"eval",
      "SKILL",
@@ -229,6 +235,12 @@ const ctl_cmd ctl_commands[] = {
        "run the `script` assertions of the skill's own test cases (read them first)"},
       {"fail-under", 0, 'U', "RATE",
        "exit 3 when a model's with-skill pass rate is below RATE (0 to 1)"},
+      {"max-calls", 0, 'L', "N",
+       "start no call (model API call or agent run) after N; the result is partial (exit 3)"},
+      {"max-cost-usd", 0, '$', "X",
+       "start no call once the calls cost X USD (prices: in the config); partial (exit 3)"},
+      {"dry-run", 0, 'D', NULL,
+       "print the plan (trials, calls, estimated tokens and cost per model) and run nothing"},
       {0}}},
     {"runs",
      "",
@@ -658,7 +670,8 @@ static const char *const ABOUT =
 static const char *const EXIT_STATUS =
     "0: done. 1: the answer was an error (a failed request, a skill or kernel with errors). "
     "2: a usage error (unknown command or option, a bad argument). 3: eval --fail-under: a "
-    "model's with-skill pass rate is below the rate.";
+    "model's with-skill pass rate is below the rate; eval or generate stopped at --max-calls or "
+    "--max-cost-usd (the result is partial and says why).";
 
 static const char *const ENVIRONMENT =
     "UPSKILLD: the daemon to start. NO_COLOR: upskillctl prints no colour in any case. HOME, "

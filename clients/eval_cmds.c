@@ -190,6 +190,9 @@ static void print_eval(json_t *r) {
          (long long)json_integer_value(json_object_get(r, "runs")),
          json_is_true(json_object_get(r, "baseline")) ? ", with and without the skill" : "",
          num(r, "elapsedMs") / 1000);
+  if (json_object_get(r, "notRun"))
+    printf("%lld trials not run (a cost limit was reached)\n",
+           (long long)json_integer_value(json_object_get(r, "notRun")));
   print_models(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   ctl_print_pass_k(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   print_agents(json_object_get(r, "agents"));
@@ -220,6 +223,8 @@ static void print_generate(json_t *r) {
     printf("\nheld-out cases (%lld):",
            (long long)json_integer_value(json_object_get(held, "cases")));
     print_models(json_object_get(held, "models"), false);
+  } else if (json_object_get(r, "stopped")) {
+    printf("\nnot scored on held-out cases: a cost limit was reached\n");
   } else {
     printf("\nno held-out cases: the score is the refinement set's\n");
   }
@@ -244,12 +249,76 @@ static void print_generate(json_t *r) {
   }
 }
 
+/* A dry run's plan: what would run, per model, and what it would cost. */
+static void print_plan(json_t *answer) {
+  json_t *m, *r = json_object_get(answer, "plan");
+  size_t i;
+  const char *mode = sv(r, "mode");
+  printf("dry run (%s%s%s): nothing was called\n", mode,
+         json_is_string(json_object_get(r, "skill")) ? " of " : "",
+         json_is_string(json_object_get(r, "skill")) ? sv(r, "skill") : "");
+  if (!strcmp(mode, "generate"))
+    printf("at most %lld attempts, %lld tests (%lld held out), %lld runs\n",
+           (long long)json_integer_value(json_object_get(r, "attempts")),
+           (long long)json_integer_value(json_object_get(r, "tests")),
+           (long long)json_integer_value(json_object_get(r, "heldOutCases")),
+           (long long)json_integer_value(json_object_get(r, "runs")));
+  else
+    printf("%lld trials = models x %lld runs x %lld cases x %lld conditions%s\n",
+           (long long)json_integer_value(json_object_get(r, "trials")),
+           (long long)json_integer_value(json_object_get(r, "runs")),
+           (long long)json_integer_value(json_object_get(r, "cases")),
+           (long long)json_integer_value(json_object_get(r, "conditions")),
+           json_object_get(r, "iterations") ? " per description tried" : "");
+  printf("\n%-36s %7s %7s %12s %12s %10s\n", "model", "trials", "calls", "tokens in", "tokens out",
+         "cost");
+  json_array_foreach(json_object_get(r, "models"), i, m) {
+    json_t *t = json_object_get(m, "estimatedTokens");
+    char cost[32];
+    fmt_num(cost, sizeof cost, m, "estimatedCostUsd", "$%.4f", 1);
+    printf("%-36.36s %7lld %7lld %12lld %12lld %10s\n", sv(m, "model"),
+           (long long)json_integer_value(json_object_get(m, "trials")),
+           (long long)json_integer_value(json_object_get(m, "calls")),
+           (long long)json_integer_value(json_object_get(t, "input")),
+           (long long)json_integer_value(json_object_get(t, "output")), cost);
+  }
+  char cost[32];
+  fmt_num(cost, sizeof cost, r, "estimatedCostUsd", "$%.4f", 1);
+  json_t *t = json_object_get(r, "estimatedTokens");
+  printf("%-36s %7lld %7lld %12lld %12lld %10s\n", "total",
+         (long long)json_integer_value(json_object_get(r, "trials")),
+         (long long)json_integer_value(json_object_get(r, "calls")),
+         (long long)json_integer_value(json_object_get(t, "input")),
+         (long long)json_integer_value(json_object_get(t, "output")), cost);
+  printf("\n(tokens: prompts as bytes/4, answers as %lld each; cost - where a model has no "
+         "price)\n",
+         (long long)json_integer_value(json_object_get(r, "outputTokensPerCall")));
+}
+
+/* Why a run stopped early, on stderr: the result above is partial. */
+static void print_stopped(json_t *st) {
+  bool cost = !strcmp(sv(st, "reason"), "max-cost-usd");
+  fprintf(stderr,
+          "stopped: %s reached (limit %s%g, spent $%.4f in %lld calls): the trials not run are "
+          "left out, the result is partial\n",
+          cost ? "--max-cost-usd" : "--max-calls", cost ? "$" : "", num(st, "limit"),
+          num(st, "spent"), (long long)json_integer_value(json_object_get(st, "calls")));
+}
+
 static int finish(ctl *c, json_t *r, void (*print)(json_t *)) {
   if (!r)
     return 1;
+  if (json_is_true(json_object_get(r, "dryRun")))
+    print = print_plan;
   c->json ? ctl_print_json(r) : print(r);
+  json_t *st = json_object_get(r, "stopped");
+  if (!json_is_object(st)) /* after generate: the trigger eval may have stopped */
+    st = json_object_get(json_object_get(r, "trigger"), "stopped");
+  int rc = json_is_object(st) ? 3 : 0;
+  if (rc)
+    print_stopped(st);
   json_decref(r);
-  return 0;
+  return rc;
 }
 
 /* Comma-separated values into a JSON array of strings. */
@@ -270,6 +339,33 @@ static int positive(const char *verb, const char *opt, const char *arg, json_t *
     return -1;
   }
   json_object_set_new(p, key, json_integer(v));
+  return 0;
+}
+
+/* --max-calls N, --max-cost-usd X, --dry-run; 1 when `ch` is none of them, -1 refused. */
+static int limit_opt(const char *verb, int ch, const char *arg, json_t *p) {
+  char *end;
+  if (ch == 'D') {
+    json_object_set_new(p, "dryRun", json_true());
+    return 0;
+  }
+  if (ch == 'L') {
+    long v = strtol(arg, &end, 10);
+    if (end == arg || *end || v < 1) {
+      fprintf(stderr, "upskillctl %s: --max-calls must be > 0, not '%s'\n", verb, arg);
+      return -1;
+    }
+    json_object_set_new(p, "maxCalls", json_integer(v));
+    return 0;
+  }
+  if (ch != '$') /* --max-cost-usd: long only */
+    return 1;
+  double x = strtod(arg, &end);
+  if (end == arg || *end || !(x > 0) || !isfinite(x)) {
+    fprintf(stderr, "upskillctl %s: --max-cost-usd must be > 0, not '%s'\n", verb, arg);
+    return -1;
+  }
+  json_object_set_new(p, "maxCostUsd", json_real(x));
   return 0;
 }
 
@@ -308,6 +404,11 @@ static json_t *eval_params(int argc, char **argv, eval_ci *ci) {
   optind = 0;
   while ((ch = next_opt(argc, argv)) != -1) {
     char *abs = NULL;
+    int lim = limit_opt("eval", ch, optarg, p);
+    if (lim < 0)
+      goto refused;
+    if (!lim)
+      continue;
     if (ch == 'm')
       json_array_append_new(json_object_get(p, "models"), json_string(optarg));
     else if (ch == 'B')
@@ -394,6 +495,11 @@ static json_t *generate_params(int argc, char **argv) {
   optind = 0;
   while ((ch = next_opt(argc, argv)) != -1) {
     char *abs = NULL;
+    int lim = limit_opt("generate", ch, optarg, p);
+    if (lim < 0)
+      goto refused;
+    if (!lim)
+      continue;
     if (ch == 'f' || ch == 'o')
       json_object_set_new(p, ch == 'f' ? "from" : "output", json_string(abs = absolute(optarg)));
     else if (ch == 'm' || ch == 'T')

@@ -141,6 +141,8 @@ static void on_agent_done(void *arg, const upk_agent_outcome *o) {
   x->t.exit_status = o->exit_status;
   x->t.input_tokens = r->input_tokens;
   x->t.output_tokens = r->output_tokens;
+  upk_budget_charge(e->spec.budget, x->t.model->name, r->input_tokens, r->output_tokens,
+                    r->cache_read_tokens, r->cost_usd);
   x->t.agent = upk_xmalloc(sizeof *x->t.agent);
   if (x->t.agent) {
     *x->t.agent = *r; /* stolen: the runner frees what is left */
@@ -216,7 +218,7 @@ int eval__move_agent_runs(upk_eval *e) {
   size_t root_len = strlen(e->agent_root);
   for (size_t i = 0; i < e->n; i++) {
     eval_trial *x = &e->trials[i];
-    if (x->dir)
+    if (x->dir && !x->t.not_run)
       x->t.agent_dir = upk_xasprintf("%s%s", dest, x->dir + root_len);
   }
   free(dest);
@@ -254,7 +256,7 @@ void eval__plan_layout(upk_eval *e) {
     eval_layout_part *part = &e->layouts[m];
     ok = (part->idx = upk_xcalloc(e->n + 1, sizeof *part->idx)) != NULL;
     for (size_t i = 0; ok && i < e->n; i++)
-      if (e->trials[i].t.model == &e->spec.models[m]) {
+      if (e->trials[i].t.model == &e->spec.models[m] && !e->trials[i].t.not_run) {
         mine[part->n] = flat[i];
         part->idx[part->n++] = i;
       }

@@ -77,6 +77,8 @@ static void on_grade(void *arg, const upk_completion_result *r) {
     why = upk_xasprintf("the grader failed: %s", r->message);
   } else {
     s = read_verdict(r->answer->text, &why);
+    upk_budget_charge(x->e->spec.budget, x->e->spec.grader->name, r->answer->input_tokens,
+                      r->answer->output_tokens, -1, -1);
   }
   upk_assert_report_decide(&x->t.report, g->idx, s, why);
   free(why);
@@ -123,6 +125,10 @@ void eval__grade(eval_trial *x) {
       continue;
     gslot *g = &x->gslots[x->n_gslots++];
     *g = (gslot){x, i, NULL};
+    if (!upk_budget_take(x->e->spec.budget)) { /* a grader call is a call (budget.h) */
+      upk_assert_report_decide(r, i, UPK_ASSERT_SKIPPED, "not graded: a cost limit was reached");
+      continue;
+    }
     upk_assert_report_decide(r, i, UPK_ASSERT_PENDING, NULL);
     if (ask(x, g, c->asserts[i].values[0]))
       upk_assert_report_decide(r, i, UPK_ASSERT_ERROR, "the grader could not be asked");

@@ -387,11 +387,13 @@ static void eval_load(ecall *c) {
     return;
   c->has_grader = grader != NULL;
   if (json_object_get(c->params, "trigger")) {
-    tr_load(c, 0, "holdout");
+    if (!tr_load(c, 0, "holdout"))
+      em_limits_load(c, (const upk_model *const[]){tr_teacher(c), NULL});
     return;
   }
-  if (json_object_get(c->params, "cases") || em_str(c, "tests") || !c->cases.n)
-    load_cases(c);
+  if ((json_object_get(c->params, "cases") || em_str(c, "tests") || !c->cases.n) && load_cases(c))
+    return;
+  em_limits_load(c, NULL);
 }
 
 /* The assertions that did not pass, with why: a JUnit failure's reasons (upskillctl --junit). */
@@ -414,7 +416,7 @@ static json_t *trials_json(const upk_eval_outcome *o) {
     json_t *one =
         json_pack("{s:s,s:s,s:i,s:i,s:s,s:I,s:I,s:I,s:I,s:s?}", "model", t->model->name,
                   "condition", t->with_skill ? "with_skill" : "baseline", "run", t->run, "case",
-                  (int)t->case_idx, "verdict", upk_assert_status_name(t->verdict),
+                  (int)t->case_idx, "verdict", t->not_run ? "not-run" : upk_assert_status_name(t->verdict),
                   "assertionsPassed", (json_int_t)t->report.passed, "assertionsSkipped",
                   (json_int_t)t->report.skipped, "inputTokens", (json_int_t)t->input_tokens,
                   "outputTokens", (json_int_t)t->output_tokens, "error", t->error);
@@ -443,6 +445,7 @@ json_t *em_eval_result(ecall *c, const upk_eval_outcome *o) {
   if (!r)
     return NULL;
   em_config_note(c, r);
+  em_limits_note(c, r);
   json_object_set_new(r, "runId", json_string(o->run_id));
   json_object_set_new(r, "runDir", o->run_dir ? json_string(o->run_dir) : json_null());
   if (o->store_error)
@@ -519,6 +522,7 @@ static const upk_param eval_params[] = {
      "Run the `script` assertions of the skill's own test cases (skill_meta.json, "
      "evals/evals.json), which are refused otherwise: read them first.",
      .def = "false"},
+    EM_LIMIT_PARAMS,
     {0},
 };
 
@@ -545,6 +549,13 @@ static bool scripts_allowed(ecall *c) {
 }
 
 static void eval_run(ecall *c) {
+  if (c->dry_run) { /* the plan, and nothing called */
+    json_t *plan = em_eval_plan(c);
+    plan ? upk_job_reply(c->job, plan)
+         : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
+    em_free(c);
+    return;
+  }
   if (c->trig) {
     tr_run(c);
     return;
@@ -575,7 +586,8 @@ static void eval_run(ecall *c) {
                          ? json_number_value(json_object_get(c->params, "temperature"))
                          : -1,
       .runs_dir = c->runs_dir,
-      .kind = c->n_models > 1 || em_uint(c, "runs", 1) > 1 ? "benchmark" : "eval"};
+      .kind = c->n_models > 1 || em_uint(c, "runs", 1) > 1 ? "benchmark" : "eval",
+      .budget = &c->budget};
   char err[256];
   int rc =
       upk_eval_start(c->job->server, &spec, eval_progress, eval_done, c, &c->eval, err, sizeof err);

@@ -9,6 +9,7 @@
 
 #include "models/config.h"
 #include "common/diag.h"
+#include "daemon/budget.h"
 #include "daemon/eval_service.h"
 #include "skills/eval/evalcase.h"
 #include "daemon/gen_service.h"
@@ -53,6 +54,8 @@ struct ecall {
   json_t *result; /* runs/list, runs/show */
   upk_eval *eval;
   upk_gen *gen;
+  upk_budget budget; /* params.maxCalls / maxCostUsd over every call this request makes */
+  bool dry_run;      /* params.dryRun: answer the plan, call nothing */
 };
 
 void em_free(ecall *c);
@@ -104,6 +107,33 @@ void tr_run(ecall *c); /* loop: answers the job */
  * the job answered with the result plus "trigger". */
 void tr_after_generate(ecall *c, json_t *result);
 void tr_free(ecall *c);
+
+/* The params every method that calls models takes (eval_limits.c reads them). */
+#define EM_LIMIT_PARAMS                                                                            \
+  {"maxCalls", UPK_T_INTEGER, 0,                                                                   \
+   "Stop after this many calls (model API calls: trials, grader, teacher, test writer; agent "     \
+   "runs): no new one starts, those in flight finish, the result is partial and says why "         \
+   "(stopped)."},                                                                                  \
+      {"maxCostUsd", UPK_T_NUMBER, 0,                                                              \
+       "Stop once the calls cost this many USD (config prices; agents' own reported cost); every " \
+       "model API called needs a price."},                                                         \
+      {"dryRun", UPK_T_BOOLEAN, 0,                                                                 \
+       "Answer the plan (trials, calls, estimated tokens and cost per model) and run nothing.",    \
+       .def = "false"}
+
+/* eval_limits.c: params.maxCalls, maxCostUsd and dryRun (thread pool, after the models are
+ * resolved): a limit of 0 or less, or maxCostUsd with a model that has no price, is refused
+ * (-1 after em_fail). `extra` are the teacher and test writer (generate, optimize), NULL-ended. */
+int em_limits_load(ecall *c, const upk_model *const *extra);
+/* The plan of a dry run (loop): what would run and what it would cost. New reference. */
+json_t *em_eval_plan(ecall *c);
+json_t *em_gen_plan(ecall *c);
+/* Put the limits (and why a run stopped, if it did) into a result. */
+void em_limits_note(const ecall *c, json_t *r);
+/* trigger_eval.c: the optimiser's teacher, NULL when not optimising; proposals at most; runs. */
+const upk_model *tr_teacher(const ecall *c);
+unsigned tr_optimize(const ecall *c);
+unsigned tr_runs(const ecall *c);
 
 /* gen_methods.c */
 extern const upk_param upk_gen_params[];

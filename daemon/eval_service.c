@@ -247,6 +247,8 @@ static void on_answer(void *arg, const upk_completion_result *r) {
     x->t.answer = upk_xstrdup(r->answer->text ? r->answer->text : "");
     x->t.input_tokens = r->answer->input_tokens;
     x->t.output_tokens = r->answer->output_tokens;
+    upk_budget_charge(e->spec.budget, x->t.model->name, x->t.input_tokens, x->t.output_tokens, -1,
+                      -1);
     eval__judge(x);
   }
   eval__pump(e);
@@ -276,12 +278,29 @@ static void start_trial(upk_eval *e, eval_trial *x) {
 static void store_run(upk_eval *e);
 static void deliver(upk_eval *e);
 
+/* A cost limit was reached: the trials not started are marked not run and end here; those in
+ * flight finish (budget.h). */
+static void skip_rest(upk_eval *e) {
+  for (; e->next < e->n; e->next++) {
+    eval_trial *x = &e->trials[e->next];
+    x->t.not_run = true;
+    x->finished = true;
+    x->t.verdict = UPK_ASSERT_SKIPPED;
+    e->finished++;
+  }
+  upk_log(UPK_LOG_INFO, "eval: %s reached, the trials left are not run", e->spec.budget->reason);
+}
+
 /* The one place that moves the queue on; the last thing every callback does. */
 void eval__pump(upk_eval *e) {
   while (!e->cancelled && e->next < e->n) {
     bool agent = e->trials[e->next].def != NULL;
     if (agent ? e->agents_inflight >= e->spec.max_parallel : e->inflight >= e->spec.concurrency)
       break; /* in order: a full lane holds the queue, as one eval's trials are one plan */
+    if (!upk_budget_take(e->spec.budget)) {
+      skip_rest(e);
+      break;
+    }
     start_trial(e, &e->trials[e->next++]);
   }
   if (e->finished < e->n || e->storing)
@@ -301,20 +320,23 @@ upk_eval_trial *eval__flat_trials(const upk_eval *e) {
 
 static json_t *build_summary(upk_eval *e) {
   upk_trial *ts = upk_xcalloc(e->n ? e->n : 1, sizeof *ts);
+  size_t n = 0;
   for (size_t i = 0; i < e->n; i++) {
     const upk_eval_trial *t = &e->trials[i].t;
-    ts[i] = (upk_trial){t->model->name,
-                        t->with_skill,
-                        t->run,
-                        t->case_idx,
-                        t->verdict,
-                        t->answer == NULL,
-                        t->report.passed,
-                        t->report.n,
-                        t->answer ? t->input_tokens : -1,
-                        t->answer ? t->output_tokens : -1};
+    if (t->not_run)
+      continue; /* never started: neither a pass nor a failure */
+    ts[n++] = (upk_trial){t->model->name,
+                          t->with_skill,
+                          t->run,
+                          t->case_idx,
+                          t->verdict,
+                          t->answer == NULL,
+                          t->report.passed,
+                          t->report.n,
+                          t->answer ? t->input_tokens : -1,
+                          t->answer ? t->output_tokens : -1};
   }
-  int rc = upk_evalstats_compute(ts, e->n, &e->stats);
+  int rc = upk_evalstats_compute(ts, n, &e->stats);
   free(ts);
   char *text = rc ? NULL : upk_evalstats_json(&e->stats);
   json_t *s = text ? json_loads(text, 0, NULL) : NULL;
@@ -330,10 +352,19 @@ static json_t *build_summary(upk_eval *e) {
   json_object_set_new(s, "concurrency", json_integer(e->spec.concurrency));
   json_object_set_new(s, "elapsedMs", json_real(eval__ms_since(e->started)));
   upk_eval_trial *flat = eval__flat_trials(e);
-  json_t *agents = flat ? upk_eval_agent_summary(flat, e->n) : NULL;
+  size_t ran = 0;
+  for (size_t i = 0; flat && i < e->n; i++)
+    if (!flat[i].not_run)
+      flat[ran++] = flat[i];
+  json_t *agents = flat ? upk_eval_agent_summary(flat, ran) : NULL;
   free(flat);
   if (agents)
     json_object_set_new(s, "agents", agents);
+  json_t *stopped = upk_budget_stopped_json(e->spec.budget);
+  if (stopped) { /* a partial result: say why and how much was left */
+    json_object_set_new(s, "stopped", stopped);
+    json_object_set_new(s, "notRun", json_integer((json_int_t)(e->n - ran)));
+  }
   return s;
 }
 
@@ -360,6 +391,8 @@ static void store_work(uv_work_t *w) {
     rc = eval__move_agent_runs(e);
   for (size_t i = 0; !rc && i < e->n; i++) {
     const upk_eval_trial *t = &e->trials[i].t;
+    if (t->not_run)
+      continue;
     json_t *agent = upk_eval_agent_record(t);
     upk_transcript tr = {t->model->name,
                          t->with_skill,

@@ -24,6 +24,7 @@
 #include "skills/eval/evalcase.h"
 #include "skills/eval/evalstats.h"
 #include "models/models.h"
+#include "daemon/budget.h"
 #include "daemon/session.h"
 
 typedef struct upk_eval upk_eval;
@@ -57,6 +58,8 @@ typedef struct upk_eval_spec {
   unsigned kernel_timeout_ms; /* per kernel check; 0: 60000 */
   const char *runs_dir;       /* NULL: the run is not stored */
   const char *kind;           /* run.json kind: "eval", "benchmark", "generate" */
+  upk_budget *budget;         /* cost limits, shared with the caller's other calls (borrowed;
+                                 NULL: none): once reached, the trials not started are not run */
 } upk_eval_spec;
 
 /** One trial as it ended. */
@@ -77,6 +80,8 @@ typedef struct upk_eval_trial {
   upk_agent_result *agent; /* an agent run: what it did (tools, files, skill loaded, ...) */
   char *agent_dir;         /* its directory (stdout.jsonl, workspace/, ...) once stored */
   int exit_status;         /* the agent's exit status; -1 if it did not run */
+  bool not_run;            /* a cost limit was reached before it started: no verdict, left out of
+                              every figure, no transcript */
 } upk_eval_trial;
 
 /** How an evaluation ended; everything is borrowed for the callback. */

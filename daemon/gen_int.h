@@ -40,6 +40,7 @@ struct upk_gen {
   uv_work_t work;
   upk_ask *ask;                                        /* the teacher being asked (gen_teacher.h) */
   void (*next)(struct upk_gen *g, const char *answer); /* gets the teacher's answer */
+  const char *ask_model; /* the model asked (its name, for the budget's price) */
   upk_eval *eval;
   /* Pipeline state. */
   const char *stage;

@@ -74,6 +74,8 @@ static void gen_load(ecall *c) {
 out:
   if (!c->code && em_str(c, "output"))
     c->output = em_abs(c->workspace, em_str(c, "output"));
+  if (!c->code)
+    em_limits_load(c, (const upk_model *const[]){&c->teacher, &c->test_gen, tr_teacher(c), NULL});
 }
 
 static void gen_progress(void *arg, const char *stage, double done, double total, const char *msg) {
@@ -99,6 +101,13 @@ static void gen_done(void *arg, int code, const char *message, json_t *result) {
 }
 
 static void gen_run(ecall *c) {
+  if (c->dry_run) { /* the plan, and nothing called */
+    json_t *plan = em_gen_plan(c);
+    plan ? upk_job_reply(c->job, plan)
+         : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
+    em_free(c);
+    return;
+  }
   const char *examples[64], *agents[32];
   size_t ne = 0, na = 0, i;
   json_t *v, *inst = json_object_get(c->params, "install");
@@ -137,7 +146,8 @@ static void gen_run(ecall *c) {
       .install = inst != NULL,
       .agents = agents,
       .n_agents = na,
-      .scope = scope && !strcmp(scope, "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT};
+      .scope = scope && !strcmp(scope, "user") ? UPK_SCOPE_USER : UPK_SCOPE_PROJECT,
+      .budget = &c->budget};
   int rc = upk_gen_start(c->job->server, &spec, gen_progress, gen_done, c, &c->gen);
   if (rc) {
     upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "cannot start: %s", strerror(-rc));
@@ -221,6 +231,7 @@ const upk_param upk_gen_params[] = {
     {"output", UPK_T_STRING, 0, "Skill directory to write (default skills_dir/<name>)."},
     {"install", UPK_T_OBJECT, 0, "Install it afterwards through the skills library.",
      .props = install_fields},
+    EM_LIMIT_PARAMS,
     {0},
 };
 

@@ -97,6 +97,9 @@ json_t *gen_base_result(const upk_gen *g) {
                 g->spec.teacher.name, "testGenModel", g->spec.test_gen.name, "attempts",
                 attempts_json(g), "tests", (json_int_t)g->cases.n, "refinementCases",
                 (json_int_t)g->n_refine, "heldOutCases", (json_int_t)g->n_holdout);
+  json_t *stopped = upk_budget_stopped_json(g->spec.budget);
+  if (stopped)
+    json_object_set_new(r, "stopped", stopped);
   json_t *em = json_array();
   for (size_t i = 0; i < g->spec.n_eval_models; i++)
     json_array_append_new(em, json_string(g->eval_models[i].name));
@@ -172,14 +175,39 @@ static void on_reply(void *arg, const upk_ask_reply *r) {
              "%s: the %s failed: %s", g->stage, agent ? "teacher agent" : "model call", r->error);
     return;
   }
+  upk_budget_charge(g->spec.budget, g->ask_model, r->input_tokens, r->output_tokens, -1,
+                    r->cost_usd);
   g->in_tokens += r->input_tokens > 0 ? r->input_tokens : 0;
   g->out_tokens += r->output_tokens > 0 ? r->output_tokens : 0;
   g->cost_usd += r->cost_usd > 0 ? r->cost_usd : 0;
   g->next(g, r->text);
 }
 
+static void holdout_stage(upk_gen *g);
+
+/* A cost limit was reached before a call: the best attempt evaluated so far is saved (no
+ * held-out score: that would be more calls), or, with none, the generation fails saying so. */
+static void stop_for_budget(upk_gen *g) {
+  bool some = g->n_attempts && g->attempts[g->best].n > 0;
+  upk_log(UPK_LOG_INFO, "generate: %s reached at %s", g->spec.budget->reason, g->stage);
+  if (!some) {
+    gen_fail(g, UPK_RPC_REQUEST_FAILED, json_pack("{s:s}", "kind", "budget"),
+             "%s: the cost limit was reached (%s) before any attempt was evaluated: nothing to "
+             "save",
+             g->stage, g->spec.budget->reason);
+    return;
+  }
+  holdout_stage(g);
+}
+
 /* Ask `model` (prompt freed here), a model API or an agent CLI; `next` gets the answer. */
 static void ask(upk_gen *g, const upk_model *model, char *prompt, reply_fn next) {
+  if (!upk_budget_take(g->spec.budget)) {
+    free(prompt);
+    stop_for_budget(g);
+    return;
+  }
+  g->ask_model = model->name;
   const upk_agent_def *agent = model == &g->spec.test_gen ? &g->test_gen_agent : &g->teacher_agent;
   upk_ask_spec as = {model, agent, upk_teacher_system(), prompt, 16000, g->spec.policy};
   char err[512] = "out of memory";
@@ -376,6 +404,10 @@ static void on_attempt(void *arg, const upk_eval_outcome *o) {
   gen_progress(g, "eval", "attempt %zu: %.0f %% with the skill (best: attempt %zu)", g->n_attempts,
                isfinite(x->rate) ? 100 * x->rate : 0.0, g->best + 1);
   bool perfect = isfinite(x->rate) && x->rate >= 1.0;
+  if (upk_budget_exhausted(g->spec.budget)) {
+    stop_for_budget(g);
+    return;
+  }
   if (perfect || g->n_attempts >= g->spec.attempts) {
     holdout_stage(g);
     return;
@@ -411,7 +443,8 @@ static int start_eval(upk_gen *g, const char *skill_md, const size_t *subset, si
                         .policy = g->spec.policy,
                         .temperature = -1,
                         .runs_dir = g->runs_dir,
-                        .kind = "generate"};
+                        .kind = "generate",
+                        .budget = g->spec.budget};
   char err[256];
   int rc = upk_eval_start(g->server, &spec, eval_progress, done, g, &g->eval, err, sizeof err);
   if (rc)
@@ -443,6 +476,15 @@ static void on_holdout(void *arg, const upk_eval_outcome *o) {
 
 static void holdout_stage(upk_gen *g) {
   const gen_attempt *b = &g->attempts[g->best];
+  if (upk_budget_exhausted(g->spec.budget)) {
+    g->final_rate = b->rate;
+    gen_progress(g, "holdout",
+                 "the cost limit was reached (%s): attempt %zu is kept, not scored "
+                 "on held-out cases",
+                 g->spec.budget->reason, g->best + 1);
+    gen_save(g);
+    return;
+  }
   if (!g->n_holdout) { /* too few cases to hold any out: say so, score on what there is */
     g->final_rate = b->rate;
     gen_progress(g, "holdout", "no held-out cases: the score is the refinement set's");

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "daemon/budget.h"
 #include "skills/agents.h"
 #include "models/models.h"
 #include "daemon/session.h"
@@ -59,6 +60,8 @@ typedef struct upk_gen_spec {
   const char *const *agents;
   size_t n_agents;
   upk_scope scope;
+  upk_budget *budget; /* cost limits over every call (borrowed; NULL: none): once reached, the
+                         best attempt evaluated so far is saved, without a held-out score */
 } upk_gen_spec;
 
 /** Progress: a stage name ("condense", "write", "validate", "tests", "eval",

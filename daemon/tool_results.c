@@ -366,7 +366,7 @@ static const upk_param trial_f[] = {
     {"condition", UPK_T_STRING, 1, NULL, UPK_ONE_OF("with_skill", "baseline")},
     {"run", UPK_T_INTEGER, 1, NULL},
     {"case", UPK_T_INTEGER, 1, NULL},
-    {"verdict", UPK_T_STRING, 1, "pass, fail, error or skipped."},
+    {"verdict", UPK_T_STRING, 1, "pass, fail, error, skipped, or not-run (a cost limit)."},
     {"assertionsPassed", UPK_T_INTEGER, 1, NULL},
     {"assertionsSkipped", UPK_T_INTEGER, 1, NULL},
     {"inputTokens", UPK_T_INTEGER, 1, NULL},
@@ -429,7 +429,18 @@ const upk_param upk_result_eval[] = {
     {"runIds", UPK_T_ARRAY, 0, "Trigger mode: the run of each iteration.", STRINGS},
     {"applied", UPK_T_ANY, 0, "Trigger mode: the SKILL.md written with the best description."},
     {"optimizeStopped", UPK_T_STRING, 0,
-     "Trigger mode: why fewer descriptions were tried than asked (the teacher failed)."},
+     "Trigger mode: why fewer descriptions were tried than asked (the teacher failed, the skill "
+     "never triggered, a cost limit)."},
+    {"notRun", UPK_T_INTEGER, 0, "Trials a cost limit kept from running (verdict not-run)."},
+    {"stopped", UPK_T_OBJECT, 0,
+     "A cost limit stopped it: {reason: max-calls | max-cost-usd, limit, spent, calls}; the "
+     "result is partial."},
+    {"limits", UPK_T_OBJECT, 0,
+     "The cost limits given: {maxCalls?, maxCostUsd?, calls, spentUsd, unpricedCalls}."},
+    {"dryRun", UPK_T_BOOLEAN, 0, "A dry run: nothing was called; `plan` says what would be."},
+    {"plan", UPK_T_OBJECT, 0,
+     "A dry run's plan: mode, trials, calls, estimatedTokens {input, output}, "
+     "estimatedCostUsd, and per model the same (models[])."},
     {"queryDiagnostics", UPK_T_ARRAY, 0, "Trigger mode: bad queries, left out.",
      UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = diag_f)},
     {0},
@@ -483,6 +494,15 @@ const upk_param upk_result_generate[] = {
     {"kind", UPK_T_STRING, 0, "A failed model call: what kind of failure."},
     DIAGNOSTICS(0, "A failure: why the skill was refused."),
     {"draft", UPK_T_STRING, 0, "A failure: the refused SKILL.md."},
+    {"stopped", UPK_T_OBJECT, 0,
+     "A cost limit stopped it: {reason: max-calls | max-cost-usd, limit, spent, calls}; the "
+     "result is partial."},
+    {"limits", UPK_T_OBJECT, 0,
+     "The cost limits given: {maxCalls?, maxCostUsd?, calls, spentUsd, unpricedCalls}."},
+    {"dryRun", UPK_T_BOOLEAN, 0, "A dry run: nothing was called; `plan` says what would be."},
+    {"plan", UPK_T_OBJECT, 0,
+     "A dry run's plan: mode, trials, calls, estimatedTokens {input, output}, "
+     "estimatedCostUsd, and per model the same (models[])."},
     {0},
 };
 

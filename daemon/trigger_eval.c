@@ -152,6 +152,18 @@ int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
   return 0;
 }
 
+const upk_model *tr_teacher(const ecall *c) {
+  return c->trig && c->trig->optimize ? &c->trig->teacher : NULL;
+}
+
+unsigned tr_optimize(const ecall *c) {
+  return c->trig ? c->trig->optimize : 0;
+}
+
+unsigned tr_runs(const ecall *c) {
+  return c->trig ? c->trig->runs : 0;
+}
+
 /* ---- run (loop) ---- */
 
 static void run_iteration(ecall *c);
@@ -210,6 +222,7 @@ static void finish(ecall *c) {
     json_object_set(r, "queryDiagnostics", json_object_get(c->data, "diagnostics"));
   if (r && t->stopped[0])
     json_object_set_new(r, "optimizeStopped", json_string(t->stopped));
+  em_limits_note(c, r);
   if (r && t->generated) { /* after skills/generate: its result, with this under "trigger" */
     json_object_set_new(t->generated, "trigger", r);
     r = t->generated;
@@ -229,6 +242,9 @@ static void on_proposal(void *arg, const upk_ask_reply *r) {
   ecall *c = arg;
   trig_state *t = c->trig;
   t->ask = NULL;
+  if (!r->error)
+    upk_budget_charge(&c->budget, t->teacher.name, r->input_tokens, r->output_tokens, -1,
+                      r->cost_usd);
   char *desc = NULL, why[256] = "";
   int rc = r->error ? -EIO : upk_trigger_parse_reply(r->text, &desc, why, sizeof why);
   if (rc == -E2BIG && !strstr(t->prompt, "is too long")) {
@@ -240,6 +256,15 @@ static void on_proposal(void *arg, const upk_ask_reply *r) {
     return;
   }
   char *md = rc ? NULL : upk_trigger_with_description(t->md, desc);
+  if (md && upk_budget_exhausted(&c->budget)) { /* no call left to evaluate it with */
+    snprintf(t->stopped, sizeof t->stopped,
+             "the cost limit was reached (%s): the last description proposed was not evaluated",
+             c->budget.reason);
+    free(md);
+    free(desc);
+    finish(c);
+    return;
+  }
   if (!md) {
     snprintf(t->stopped, sizeof t->stopped, "the teacher gave no usable description: %s",
              r->error ? r->error
@@ -269,6 +294,11 @@ static void propose(ecall *c) {
     t->prompt = upk_trigger_improve_prompt(&cur, t->md, t->history, i + 1);
   upk_ask_spec as = {&t->teacher, &c->teacher_agent, NULL, t->prompt, 4096, em_policy(&c->cfg)};
   char err[512];
+  if (!upk_budget_take(&c->budget)) { /* the teacher's call is a call too */
+    snprintf(t->stopped, sizeof t->stopped, "the cost limit was reached (%s)", c->budget.reason);
+    finish(c);
+    return;
+  }
   int rc = !t->prompt
                ? -ENOMEM
                : upk_ask_start(c->job->server, &as, on_proposal, c, &t->ask, err, sizeof err);
@@ -278,6 +308,22 @@ static void propose(ecall *c) {
     upk_log(UPK_LOG_WARN, "trigger: %s", t->stopped);
     finish(c);
   }
+}
+
+/* No run of any query on any agent loaded the skill (and some ran): the description is not what
+ * is wrong, so the teacher is not asked. */
+static bool never_triggered(const ecall *c, const upk_eval_outcome *o) {
+  size_t runs = 0;
+  (void)c;
+  for (size_t i = 0; i < o->n_trials; i++) {
+    const upk_eval_trial *t = &o->trials[i];
+    if (t->error || !t->agent)
+      continue;
+    if (t->agent->skill_loaded == 1)
+      return false;
+    runs++;
+  }
+  return runs > 0;
 }
 
 static void iteration_done(void *arg, const upk_eval_outcome *o) {
@@ -305,7 +351,13 @@ static void iteration_done(void *arg, const upk_eval_outcome *o) {
   json_decref(t->last);
   t->last = em_eval_result(c, o);
   bool perfect = t->train_scores[i].failed == 0;
-  if (!t->outcomes[i] || perfect || i >= t->optimize)
+  if (upk_budget_exhausted(&c->budget) && i < t->optimize && !perfect)
+    snprintf(t->stopped, sizeof t->stopped, "the cost limit was reached (%s)", c->budget.reason);
+  else if (i == 0 && t->optimize && !perfect && never_triggered(c, o))
+    snprintf(t->stopped, sizeof t->stopped,
+             "the skill never triggered: every query's trigger rate is 0, so there is nothing to "
+             "optimise (check that the agent finds the skill, then its description)");
+  if (!t->outcomes[i] || perfect || i >= t->optimize || t->stopped[0])
     finish(c);
   else
     propose(c);
@@ -333,7 +385,8 @@ static void run_iteration(ecall *c) {
                         .runs = t->runs,
                         .policy = em_policy(&c->cfg),
                         .runs_dir = c->runs_dir,
-                        .kind = "trigger"};
+                        .kind = "trigger",
+                        .budget = &c->budget};
   char err[256];
   int rc =
       upk_eval_start(c->job->server, &spec, progress, iteration_done, c, &c->eval, err, sizeof err);

@@ -195,6 +195,7 @@ void upk_config_defaults(upk_config *c) {
   c->retry_backoff_ms = 500;
   c->sources = json_array();
   c->agents = json_object();
+  c->prices = json_object();
   c->trust = -1;
   c->refused = json_array();
 }
@@ -209,6 +210,7 @@ void upk_config_free(upk_config *c) {
   free(c->grader_model);
   json_decref(c->model_aliases);
   json_decref(c->agents);
+  json_decref(c->prices);
   json_decref(c->sources);
   json_decref(c->refused);
   memset(c, 0, sizeof *c);
@@ -278,6 +280,48 @@ static int set_agents(upk_config *c, const json_t *v, const char *where, char *e
   return 0;
 }
 
+/* prices: {MODEL: {input, output, cacheRead?}}: USD per million tokens, model by model (a later
+ * layer's figures replace an earlier one's, field by field; see keep_user_prices for a
+ * project's). Data, not a power: any layer may set them. */
+static int set_prices(upk_config *c, const json_t *v, const char *where, char *err, size_t errlen) {
+  const char *k, *f;
+  json_t *x, *n;
+  if (!json_is_object(v))
+    return bad(err, errlen, where, "prices",
+               "expected a mapping of model: {input, output, cacheRead} (USD per million tokens)");
+  json_object_foreach((json_t *)v, k, x) {
+    if (!json_is_object(x))
+      return bad(err, errlen, where, "prices",
+                 "every model maps to {input, output, cacheRead} (USD per million tokens)");
+    json_object_foreach(x, f, n) {
+      if (strcmp(f, "input") && strcmp(f, "output") && strcmp(f, "cacheRead"))
+        return bad(err, errlen, where, "prices", "a price has input, output and cacheRead only");
+      if (!json_is_number(n) || json_number_value(n) < 0 || json_number_value(n) > 1e6)
+        return bad(err, errlen, where, "prices",
+                   "a price is a number of USD per million tokens, from 0 to 1000000");
+    }
+    json_t *have = json_object_get(c->prices, k);
+    if (have ? json_object_update(have, x) : json_object_set_new(c->prices, k, json_deep_copy(x)))
+      return bad(err, errlen, where, "prices", "out of memory");
+  }
+  return 0;
+}
+
+/* A project's prices may raise the user's, never lower them: a cloned repository must not turn
+ * the user's --max-cost-usd off by pricing a model at 0 (docs/security.md, "Project config"). */
+static void keep_user_prices(const upk_config *c, json_t *layer) {
+  const char *k, *f;
+  json_t *x, *n;
+  json_object_foreach(json_object_get(layer, "prices"), k, x) {
+    json_object_foreach(x, f, n) {
+      const json_t *mine = json_object_get(json_object_get(c->prices, k), f);
+      if (json_is_number(n) && json_is_number(mine) &&
+          json_number_value(mine) > json_number_value(n))
+        json_object_set(x, f, (json_t *)mine);
+    }
+  }
+}
+
 /* skills: {gitHost: URL}: where owner/repo sources live. */
 static int set_skills(upk_config *c, const json_t *v, const char *where, char *err, size_t errlen) {
   if (!json_is_object(v))
@@ -308,6 +352,8 @@ static int apply_one(upk_config *c, const char *k, const json_t *v, const char *
     return set_aliases(c, v, where, err, errlen);
   if (!strcmp(k, "agents"))
     return set_agents(c, v, where, err, errlen);
+  if (!strcmp(k, "prices"))
+    return set_prices(c, v, where, err, errlen);
   if (!strcmp(k, "max_parallel")) {
     rc = set_long(&n, v, 1, 256, where, k, err, errlen);
     c->max_parallel = rc ? c->max_parallel : (int)n;
@@ -507,6 +553,8 @@ static int load_file(upk_config *c, const char *path, const char *project_dir, c
     c->trust = (int)g.trust;
     if (g.trust != UPK_TRUST_YES && json_is_object(layer))
       gate_layer(&g, layer);
+    if (json_is_object(layer))
+      keep_user_prices(c, layer);
   }
   rc = json_is_null(layer) ? 0 : upk_config_apply(c, layer, path, err, errlen);
   json_decref(layer);

@@ -186,4 +186,16 @@ describe('tool schemas', () => {
     assert.equal((await call('generate_skill', { task: 'x', model: 'generic.x', tests: 2, holdout: 0.5,
       install: { scope: 'project' } })).isError, true);
   });
+
+  test('dry runs of eval_skill and generate_skill match their schemas; a limit of 0 is a refusal', async () => {
+    const e = ok(await call('eval_skill', { skill: 'demo-skill', models: ['generic.x'], dryRun: true,
+      cases: [{ input: 'hi', expected: { contains: ['x'] } }] }));
+    assert.equal(e.plan.trials, 2);
+    const g = ok(await call('generate_skill', { task: 'x', model: 'generic.x', dryRun: true }));
+    assert.equal(g.plan.mode, 'generate');
+    const z = await call('eval_skill', { skill: 'demo-skill', models: ['generic.x'], maxCalls: 0,
+      cases: [{ input: 'hi', expected: { contains: ['x'] } }] });
+    assert.equal(z.isError, true, JSON.stringify(z));
+    assert.match(z.content[0].text, /params\.maxCalls must be > 0/);
+  });
 });
