@@ -480,12 +480,14 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
     return send_request(c, argv, "skills/eval", p, print_eval);
   int err = 0;
   json_t *r = ctl_call(c, "skills/eval", p, &err);
-  int rc = finish(c, json_incref(r), print_eval); /* the results first, then what they mean */
-  if (r && ci.junit)
-    rc |= ctl_junit_eval(r, ci.junit, started);
-  int below = r ? ctl_fail_under(r, ci.fail_under) : 0;
+  /* The results first, then what they mean: 1 no answer, 3 a cost limit stopped the run. */
+  int rc = finish(c, json_incref(r), print_eval);
+  if (r && ci.junit && ctl_junit_eval(r, ci.junit, started))
+    rc = 1;
+  if (!rc && r)
+    rc = ctl_fail_under(r, ci.fail_under);
   json_decref(r);
-  return rc ? 1 : below;
+  return rc;
 }
 
 /* The generate request's params from argv, or NULL (why printed). */

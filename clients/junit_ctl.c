@@ -101,6 +101,9 @@ static void trial_case(json_t *t, upk_junit_case *c, pool *p) {
   } else if (!strcmp(verdict, "skipped")) {
     c->outcome = UPK_JUNIT_SKIPPED;
     reasons(t, "skipped", p, &c->message, &c->detail);
+  } else if (!strcmp(verdict, "not-run")) { /* a cost limit stopped the eval before it */
+    c->outcome = UPK_JUNIT_SKIPPED;
+    c->message = c->detail = "not run: the evaluation stopped at its cost limit";
   } else { /* error, or a verdict this client does not know */
     c->outcome = UPK_JUNIT_ERROR;
     c->type = json_is_string(json_object_get(t, "error")) ? "trial" : "assertion";

@@ -198,4 +198,34 @@ enabled = false
       '--no-baseline', '--runs', '5', '--fail-under', '0.5']);
     assert.equal(pass.status, 0, pass.stderr + pass.stdout);
   });
+
+  it('--dry-run prints the plan and runs nothing', async () => {
+    const before = srv.requests.length;
+    const r = await ctlRun(['eval', 'skills/kernel-rules', '-m', 'agent:claude-code', '-m', 'agent:codex', '--runs', '5',
+      '--tests', 'ci-tests.json', '--dry-run']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /nothing was called/);
+    assert.match(r.stdout, /40 trials = models x 5 runs x 2 cases x 2 conditions/);
+    assert.match(r.stdout, /^total +40 +40 /m);
+    assert.equal(srv.requests.length, before, 'the scripted server heard nothing');
+  });
+
+  it('--max-cost-usd stops a run midway: a partial result that says why, exit 3, the rest not run', async () => {
+    // Claude Code reports what each run cost; the limit is what two and a half runs cost, one at a time.
+    const costs = trs.filter((x) => x.model === 'agent:claude-code').map((x) => x.agent.costUsd);
+    assert.ok(costs.every((c) => c > 0), 'Claude Code reports its cost');
+    const limit = 2.5 * Math.max(...costs);
+    const file = join(box, 'stopped.xml');
+    const r = await ctlRun(['eval', 'skills/kernel-rules', '-m', 'agent:claude-code', '--runs', '5', '--tests', 'ci-tests.json',
+      '--max-parallel', '1', '--max-cost-usd', String(limit), '--junit', file]);
+    assert.equal(r.status, 3, r.stderr + r.stdout);
+    assert.match(r.stderr, /stopped: --max-cost-usd reached/);
+    const runDir2 = /\nrun \S+ \((.*)\)\n/.exec(r.stdout)?.[1];
+    const sum = JSON.parse(readFileSync(join(runDir2, 'summary.json'), 'utf8'));
+    assert.equal(sum.stopped.reason, 'max-cost-usd', JSON.stringify(sum.stopped));
+    assert.ok(sum.stopped.spent >= limit && sum.stopped.calls >= 3 && sum.stopped.calls < 20, JSON.stringify(sum.stopped));
+    assert.equal(sum.notRun, 20 - sum.stopped.calls);
+    const xml = readFileSync(file, 'utf8');
+    assert.match(xml, new RegExp(`skipped="${sum.notRun}"`), 'the trials not run are skipped tests');
+  });
 });
