@@ -222,11 +222,15 @@ esac
     try {
       writeFileSync(join(box, 'proj/trig.json'), JSON.stringify([
         { query: 'my kernel runs slowly', should_trigger: true },
+        // Triggers on the draft too: a skill that never triggers is not optimised (docs/eval.md).
+        { query: 'the reduction in this repository runs slowly', should_trigger: true },
         { query: 'weather forecast tomorrow', should_trigger: false },
       ]));
       const from = srv.requests.length;
-      const r = await run(['generate', 'the reduction house rules', '--teacher', 'agent:claude-code', '--attempts', '2',
-        '--trigger', 'trig.json', '--optimize', '1', '-o', 'skills-trig/gen-rules']);
+      // No held-out queries (triggerHoldout 0): every failure is the teacher's to see.
+      const r = await run(['raw', 'skills/generate', JSON.stringify({ task: 'the reduction house rules',
+        model: 'agent:claude-code', attempts: 2, trigger: join(box, 'proj/trig.json'), optimize: 1, triggerHoldout: 0,
+        output: join(box, 'proj/skills-trig/gen-rules') })]);
       assert.equal(r.code, undefined, JSON.stringify(r).slice(0, 800));
       assert.deepEqual(r.evalModels, ['agent:claude-code'], 'the students default to the teacher');
       assert.equal(r.trigger.best.iteration, 1, JSON.stringify(r.trigger.iterations.map((i) => i.description)));
