@@ -264,6 +264,30 @@ export function defaultPolicy(v) {
   return { text: answer ?? 'I do not know the house rule.' };
 }
 
+// Codex's config.toml (CODEX_HOME) pointing it at this server (`url`: srv.url), as the recipe
+// at the top says.
+export function codexConfig(url) {
+  return `model = "gpt-5.5"
+model_provider = "mock"
+approval_policy = "never"
+check_for_update_on_startup = false
+[model_providers.mock]
+name = "mock"
+base_url = "${url}/v1"
+wire_api = "responses"
+experimental_bearer_token = "sk-dummy"
+request_max_retries = 0
+stream_max_retries = 0
+[features]
+plugins = false
+remote_plugin = false
+apps = false
+tool_suggest = false
+[analytics]
+enabled = false
+`;
+}
+
 // ---------- answering ----------
 
 function usageFor(sessionId, turn) {

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFile, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { defaultPolicy, startAgentServer } from './agent_server.mjs';
+import { defaultPolicy, codexConfig, startAgentServer } from './agent_server.mjs';
 import { startServer } from '../models/server.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
@@ -72,28 +72,6 @@ function byDescription(v) {
   if (!s || v.skillLoaded) return undefined;
   const words = v.prompt.toLowerCase().match(/[a-z]{6,}/g) ?? [];
   return words.some((w) => s.description.toLowerCase().includes(w)) ? { loadSkill: s.name } : { text: 'ok' };
-}
-
-function codexConfig(url) {
-  return `model = "gpt-5.5"
-model_provider = "mock"
-approval_policy = "never"
-check_for_update_on_startup = false
-[model_providers.mock]
-name = "mock"
-base_url = "${url}/v1"
-wire_api = "responses"
-experimental_bearer_token = "sk-dummy"
-request_max_retries = 0
-stream_max_retries = 0
-[features]
-plugins = false
-remote_plugin = false
-apps = false
-tool_suggest = false
-[analytics]
-enabled = false
-`;
 }
 
 // upskillctl --json in the project; its JSON result (or the error it printed). Asynchronous: the

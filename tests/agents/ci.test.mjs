@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFile, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { defaultPolicy, startAgentServer } from './agent_server.mjs';
+import { codexConfig, defaultPolicy, startAgentServer } from './agent_server.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const cache = process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm');
@@ -80,25 +80,7 @@ describe('evals for CI: script, diff and kernel checks on real agents, pass@k, J
     for (const d of ['proj/skills/kernel-rules', 'home/.codex', 'tmp', 'state']) mkdirSync(join(box, d), { recursive: true });
     writeFileSync(join(box, 'proj/skills/kernel-rules/SKILL.md'), SKILL);
     writeFileSync(join(box, 'proj/ci-tests.json'), JSON.stringify(CASES));
-    writeFileSync(join(box, 'home/.codex/config.toml'), `model = "gpt-5.5"
-model_provider = "mock"
-approval_policy = "never"
-check_for_update_on_startup = false
-[model_providers.mock]
-name = "mock"
-base_url = "${srv.url}/v1"
-wire_api = "responses"
-experimental_bearer_token = "sk-dummy"
-request_max_retries = 0
-stream_max_retries = 0
-[features]
-plugins = false
-remote_plugin = false
-apps = false
-tool_suggest = false
-[analytics]
-enabled = false
-`);
+    writeFileSync(join(box, 'home/.codex/config.toml'), codexConfig(srv.url));
     env = { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, HOME: join(box, 'home'), TMPDIR: join(box, 'tmp'),
       XDG_STATE_HOME: join(box, 'state'), ANTHROPIC_BASE_URL: srv.url, ANTHROPIC_API_KEY: 'sk-dummy',
       CLAUDE_CODE_MAX_RETRIES: '1', UPSKILLD_WORKER_SERVER_IDLE: '0' };

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFile, spawnSync } from 'node:child_process';
-import { defaultPolicy, startAgentServer } from './agent_server.mjs';
+import { defaultPolicy, codexConfig, startAgentServer } from './agent_server.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const ctl = process.env.UPSKILLCTL ?? join(repo, 'build/clients/upskillctl');
@@ -261,28 +261,6 @@ const AGENT_CASES = {
       expected: { diff: { changed: ['**/*.cu'] }, kernel: { path: 'kernel.cu' } } },
   ],
 };
-
-function codexConfig(url) {
-  return `model = "gpt-5.5"
-model_provider = "mock"
-approval_policy = "never"
-check_for_update_on_startup = false
-[model_providers.mock]
-name = "mock"
-base_url = "${url}/v1"
-wire_api = "responses"
-experimental_bearer_token = "sk-dummy"
-request_max_retries = 0
-stream_max_retries = 0
-[features]
-plugins = false
-remote_plugin = false
-apps = false
-tool_suggest = false
-[analytics]
-enabled = false
-`;
-}
 
 describe('executable assertions on real Claude Code and Codex runs', {
   skip: missing.length ? `agent CLIs not installed (${missing.join(', ')}): tests/agents/setup.sh` : false,

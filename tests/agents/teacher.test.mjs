@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { execFile, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { startAgentServer } from './agent_server.mjs';
+import { codexConfig, startAgentServer } from './agent_server.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const cache = process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm');
@@ -54,28 +54,6 @@ function teacherPolicy(v) {
   if (kind === 'write') return { text: '````markdown\n' + draft(false) + '````\n' };
   if (kind === 'refine') return { text: '````markdown\n' + draft(true) + '````\n' };
   return undefined; // a student: the default policy loads gen-rules and answers its ANSWER line
-}
-
-function codexConfig(url) {
-  return `model = "gpt-5.5"
-model_provider = "mock"
-approval_policy = "never"
-check_for_update_on_startup = false
-[model_providers.mock]
-name = "mock"
-base_url = "${url}/v1"
-wire_api = "responses"
-experimental_bearer_token = "sk-dummy"
-request_max_retries = 0
-stream_max_retries = 0
-[features]
-plugins = false
-remote_plugin = false
-apps = false
-tool_suggest = false
-[analytics]
-enabled = false
-`;
 }
 
 let srv, box, env;
