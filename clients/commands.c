@@ -23,6 +23,18 @@ const ctl_opt ctl_globals[] = {
 };
 
 /* Options and commands are in the order the help lists them. */
+
+/* eval's and generate's cost limits and dry run (docs/eval.md "Cost limits and dry runs"). */
+// clang-format off
+#define LIMIT_OPTS                                                                                \
+  {"max-calls", 0, 'L', "N",                                                                      \
+   "start no call (model API call or agent run) after N; the result is partial (exit 3)"},        \
+  {"max-cost-usd", 0, '$', "X",                                                                   \
+   "start no call once the calls cost X USD (prices: in the config); partial (exit 3)"},          \
+  {"dry-run", 0, 'D', NULL,                                                                       \
+   "print the plan (trials, calls, estimated tokens and cost per model) and run nothing"}
+// clang-format on
+
 const ctl_cmd ctl_commands[] = {
     {"ping", "", "check the daemon answers, and how fast", NULL, 0, 0, NULL, {{0}}},
     {"status",
@@ -192,12 +204,7 @@ const ctl_cmd ctl_commands[] = {
       {"trigger", 0, 'R', "FILE",
        "then refine its description against these trigger queries on the agent eval models"},
       {"optimize", 0, 'O', "N", "with --trigger: better descriptions to try (default 3)"},
-      {"max-calls", 0, 'L', "N",
-       "start no call (model API call or agent run) after N; the result is partial (exit 3)"},
-      {"max-cost-usd", 0, '$', "X",
-       "start no call once the calls cost X USD (prices: in the config); partial (exit 3)"},
-      {"dry-run", 0, 'D', NULL,
-       "print the plan (trials, calls, estimated tokens and cost per model) and run nothing"},
+      LIMIT_OPTS,
       {0}}},
     {"eval",
      "SKILL",
@@ -235,12 +242,7 @@ const ctl_cmd ctl_commands[] = {
        "run the `script` assertions of the skill's own test cases (read them first)"},
       {"fail-under", 0, 'U', "RATE",
        "exit 3 when a model's with-skill pass rate is below RATE (0 to 1)"},
-      {"max-calls", 0, 'L', "N",
-       "start no call (model API call or agent run) after N; the result is partial (exit 3)"},
-      {"max-cost-usd", 0, '$', "X",
-       "start no call once the calls cost X USD (prices: in the config); partial (exit 3)"},
-      {"dry-run", 0, 'D', NULL,
-       "print the plan (trials, calls, estimated tokens and cost per model) and run nothing"},
+      LIMIT_OPTS,
       {0}}},
     {"runs",
      "",

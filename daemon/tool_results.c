@@ -386,6 +386,21 @@ static const upk_param trial_f[] = {
     {"agentDir", UPK_T_STRING, 0, "Agent runs: workspace, home, transcript.", .nullable = 1},
     {0},
 };
+
+/* What eval and generate results say about cost limits and dry runs (daemon/budget.h). */
+// clang-format off
+#define LIMIT_FIELDS                                                                              \
+  {"stopped", UPK_T_OBJECT, 0,                                                                    \
+   "A cost limit stopped it: {reason: max-calls | max-cost-usd, limit, spent, calls}; the "       \
+   "result is partial."},                                                                         \
+  {"limits", UPK_T_OBJECT, 0,                                                                     \
+   "The cost limits given: {maxCalls?, maxCostUsd?, calls, spentUsd, unpricedCalls}."},           \
+  {"dryRun", UPK_T_BOOLEAN, 0, "A dry run: nothing was called; `plan` says what would be."},     \
+  {"plan", UPK_T_OBJECT, 0,                                                                       \
+   "A dry run's plan: mode, trials, calls, estimatedTokens {input, output}, "                     \
+   "estimatedCostUsd, and per model the same (models[])."}
+// clang-format on
+
 static const upk_param model_stats_f[] = {
     {"model", UPK_T_STRING, 1, NULL},
     {"skill", UPK_T_OBJECT, 1,
@@ -432,15 +447,7 @@ const upk_param upk_result_eval[] = {
      "Trigger mode: why fewer descriptions were tried than asked (the teacher failed, the skill "
      "never triggered, a cost limit)."},
     {"notRun", UPK_T_INTEGER, 0, "Trials a cost limit kept from running (verdict not-run)."},
-    {"stopped", UPK_T_OBJECT, 0,
-     "A cost limit stopped it: {reason: max-calls | max-cost-usd, limit, spent, calls}; the "
-     "result is partial."},
-    {"limits", UPK_T_OBJECT, 0,
-     "The cost limits given: {maxCalls?, maxCostUsd?, calls, spentUsd, unpricedCalls}."},
-    {"dryRun", UPK_T_BOOLEAN, 0, "A dry run: nothing was called; `plan` says what would be."},
-    {"plan", UPK_T_OBJECT, 0,
-     "A dry run's plan: mode, trials, calls, estimatedTokens {input, output}, "
-     "estimatedCostUsd, and per model the same (models[])."},
+    LIMIT_FIELDS,
     {"queryDiagnostics", UPK_T_ARRAY, 0, "Trigger mode: bad queries, left out.",
      UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = diag_f)},
     {0},
@@ -494,15 +501,7 @@ const upk_param upk_result_generate[] = {
     {"kind", UPK_T_STRING, 0, "A failed model call: what kind of failure."},
     DIAGNOSTICS(0, "A failure: why the skill was refused."),
     {"draft", UPK_T_STRING, 0, "A failure: the refused SKILL.md."},
-    {"stopped", UPK_T_OBJECT, 0,
-     "A cost limit stopped it: {reason: max-calls | max-cost-usd, limit, spent, calls}; the "
-     "result is partial."},
-    {"limits", UPK_T_OBJECT, 0,
-     "The cost limits given: {maxCalls?, maxCostUsd?, calls, spentUsd, unpricedCalls}."},
-    {"dryRun", UPK_T_BOOLEAN, 0, "A dry run: nothing was called; `plan` says what would be."},
-    {"plan", UPK_T_OBJECT, 0,
-     "A dry run's plan: mode, trials, calls, estimatedTokens {input, output}, "
-     "estimatedCostUsd, and per model the same (models[])."},
+    LIMIT_FIELDS,
     {0},
 };
 
