@@ -22,8 +22,6 @@ const ctl_opt ctl_globals[] = {
     {0},
 };
 
-/* Options and commands are in the order the help lists them. */
-
 /* eval's and generate's cost limits and dry run (docs/eval.md "Cost limits and dry runs"). */
 // clang-format off
 #define LIMIT_OPTS                                                                                \
@@ -34,6 +32,8 @@ const ctl_opt ctl_globals[] = {
   {"dry-run", 0, 'D', NULL,                                                                       \
    "print the plan (trials, calls, estimated tokens and cost per model) and run nothing"}
 // clang-format on
+
+/* Options and commands are in the order the help lists them. */
 
 const ctl_cmd ctl_commands[] = {
     {"ping", "", "check the daemon answers, and how fast", NULL, 0, 0, NULL, {{0}}},
