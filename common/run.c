@@ -34,7 +34,8 @@ static char **merged_env(const char *const *extra) {
   while (environ[m])
     m++;
   char **env = upk_xcalloc(n + m + 1, sizeof *env);
-  memcpy(env, extra, n * sizeof *env);
+  if (n) /* memcpy from NULL is undefined even for 0 bytes */
+    memcpy(env, extra, n * sizeof *env);
   memcpy(env + n, environ, m * sizeof *env);
   return env;
 }
