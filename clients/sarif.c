@@ -174,8 +174,9 @@ int upk_sarif_write(const char *file, const upk_sarif_run *run) {
   json_decref(log);
   if (!doc)
     return -ENOMEM;
-  size_t len = strlen(doc);
-  rc = upk_write_file_atomic(file, doc, len);
+  char *text = upk_xasprintf("%s\n", doc);
   free(doc);
+  rc = upk_write_file_atomic(file, text, strlen(text));
+  free(text);
   return rc;
 }

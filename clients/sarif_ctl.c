@@ -65,14 +65,22 @@ static void doc_free(sarif_doc *d) {
   free(d->cwd), free(d->src_path), free(d->src);
 }
 
-/* The rule's index, added on first use. */
+/* The rule's index, added on first use. A code with several severities (credentials: high in a
+ * script, medium in prose) takes its highest as the default level and properties. */
 static size_t rule(sarif_doc *d, const char *id, const char *description, const char *help,
                    upk_sarif_level level, json_t *properties) {
-  for (size_t i = 0; i < d->n_rules; i++)
-    if (!strcmp(d->rules[i].id, id)) {
-      json_decref(properties);
-      return i;
+  for (size_t i = 0; i < d->n_rules; i++) {
+    upk_sarif_rule *r = &d->rules[i];
+    if (strcmp(r->id, id))
+      continue;
+    if (level > r->level) {
+      json_decref(r->properties);
+      r->properties = json_incref(properties);
+      r->level = level;
     }
+    json_decref(properties);
+    return i;
+  }
   UPK_GROW(d->rules, d->cap_rules, d->n_rules + 1);
   d->rules[d->n_rules] =
       (upk_sarif_rule){keep(d, upk_xstrdup(id)), description, help, level, properties};
