@@ -181,6 +181,26 @@ describe('audit --sarif', () => {
     }
   });
 
+  it('a git source: URIs relative to the repository, without a base (its checkout is not the working tree)', async (t) => {
+    const repoDir = mkdtempSync(join(tmp, 'repo-'));
+    mkdirSync(join(repoDir, 'skills/risky/scripts'), { recursive: true });
+    writeFileSync(join(repoDir, 'skills/risky/SKILL.md'), HOSTILE_MD);
+    writeFileSync(join(repoDir, 'skills/risky/scripts/install.sh'), RISKY_SH);
+    const git = (...a) => assert.equal(spawnSync('git', ['-C', repoDir, '-c', 'user.email=t@t', '-c', 'user.name=t', ...a]).status, 0);
+    git('init', '-q'); git('add', '-A'); git('commit', '-qm', 'risky');
+    const file = join(tmp, 'git.sarif');
+    const out = await run(['audit', `file://${repoDir}`, '--sarif', file]);
+    assert.equal(out.status, 1, out.stderr);
+    const printed = printedFindings(out.stdout);
+    const log = readSarif(t, file);
+    assert.equal(log.runs[0].results.length, printed.length);
+    for (const f of printed) {
+      const x = log.runs[0].results.find((y) => y.ruleId === f.code && y.locations[0].physicalLocation.region?.startLine === f.line);
+      assert.ok(x, JSON.stringify(f));
+      assert.deepEqual(x.locations[0].physicalLocation.artifactLocation, { uri: `skills/risky/${f.file}` });
+    }
+  });
+
   it('the validator is not a rubber stamp: a log with a result that breaks the schema fails', async (t) => {
     if (noValidator) return t.skip(noValidator);
     const log = JSON.parse(readFileSync(join(tmp, 'audit.sarif'), 'utf8'));
