@@ -517,8 +517,9 @@ int ctl_kernel_command(ctl *c, int argc, char **argv) {
   double started = ctl_now();
   if (parse_kopts(c, argc, argv, &o) == 0) {
     if (o.against && (o.junit || o.sarif) && is_dir(o.against))
-      fprintf(stderr, "upskillctl check-kernel: --%s reports files checked one by one, not "
-                      "--against DIR\n",
+      fprintf(stderr,
+              "upskillctl check-kernel: --%s reports files checked one by one, not "
+              "--against DIR\n",
               o.junit ? "junit" : "sarif");
     else if (o.against)
       rc = against(c, argc - optind == 1 ? argv[optind] : NULL, argc - optind, &o);
