@@ -103,12 +103,16 @@ const ctl_cmd ctl_commands[] = {
      "Downloads piped to a shell, credentials read, data sent to a host, decoded or invisible "
      "text, instructions to the agent to ignore the user or hide its actions, executables. "
      "Installs from git sources run it first and refuse high findings unless --allow-risky. "
-     "Exits 1 when a finding is high.",
+     "Exits 1 when a finding is high; with --fail-on, 3 when a finding is at or above that "
+     "severity (and 0 otherwise).",
      0,
      0,
      NULL,
      {{"skill", 0, 'k', "NAME", "only this skill of the SOURCE", NULL, 1},
       {"junit", 0, 'J', "FILE", "also write the findings as JUnit XML (a failing test each)"},
+      {"sarif", 0, 'S', "FILE", "also write the findings as SARIF 2.1.0 (for code scanning)"},
+      {"fail-on", 0, 'O', "SEVERITY", "exit 3 when a finding is this severe or more",
+       "high medium low"},
       {0}}},
     {"remove",
      "NAME",
@@ -181,6 +185,7 @@ const ctl_cmd ctl_commands[] = {
       {"against", 0, 'P', "PROBLEM.py|DIR", "the reference is a PyTorch problem (or a directory)"},
       {"html", 0, 'H', "FILE", "also write the check as one HTML file"},
       {"junit", 0, 'J', "FILE", "also write the check as JUnit XML (a test per file and kernel)"},
+      {"sarif", 0, 'S', "FILE", "also write the diagnostics as SARIF 2.1.0 (for code scanning)"},
       {0}}},
     {"generate",
      "TASK",
@@ -672,8 +677,9 @@ static const char *const ABOUT =
 static const char *const EXIT_STATUS =
     "0: done. 1: the answer was an error (a failed request, a skill or kernel with errors). "
     "2: a usage error (unknown command or option, a bad argument). 3: eval --fail-under: a "
-    "model's with-skill pass rate is below the rate; eval or generate stopped at --max-calls or "
-    "--max-cost-usd (the result is partial and says why).";
+    "model's with-skill pass rate is below the rate; audit --fail-on: a finding is at or above "
+    "the severity; eval or generate stopped at --max-calls or --max-cost-usd (the result is "
+    "partial and says why).";
 
 static const char *const ENVIRONMENT =
     "UPSKILLD: the daemon to start. NO_COLOR: upskillctl prints no colour in any case. HOME, "

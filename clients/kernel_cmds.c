@@ -18,6 +18,7 @@
 #include "clients/commands.h"
 #include "clients/ctl.h"
 #include "clients/junit_ctl.h"
+#include "clients/sarif_ctl.h"
 #include "common/xalloc.h"
 
 enum { AGAINST_TIMEOUT_MS = 15 * 60 * 1000 };
@@ -34,7 +35,8 @@ typedef struct kopts {
   const char *against; /* --against PROBLEM.py | DIR: a PyTorch reference (kernel_against.c) */
   const char *html;    /* --html FILE: also write the check as HTML */
   const char *junit;   /* --junit FILE: also write the checks as JUnit */
-  json_t *checked;     /* with --junit: [{file, result}] of every path checked */
+  const char *sarif;   /* --sarif FILE: also write the diagnostics as SARIF */
+  json_t *checked;     /* with --junit or --sarif: [{file, result}] of every path checked */
 } kopts;
 
 /* --run SPEC.json: the spec is the file's whole JSON object, or its "run" member. */
@@ -119,6 +121,13 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       if (ctl_junit_check("check-kernel", optarg))
         return -1;
       o->junit = optarg;
+      if (!o->checked)
+        o->checked = json_array();
+      break;
+    case 'S':
+      if (ctl_sarif_check("check-kernel", optarg))
+        return -1;
+      o->sarif = optarg;
       if (!o->checked)
         o->checked = json_array();
       break;
@@ -507,9 +516,11 @@ int ctl_kernel_command(ctl *c, int argc, char **argv) {
   int rc = 2;
   double started = ctl_now();
   if (parse_kopts(c, argc, argv, &o) == 0) {
-    if (o.against && o.junit && is_dir(o.against))
-      fprintf(stderr, "upskillctl check-kernel: --junit reports files checked one by one, not "
-                      "--against DIR\n");
+    if (o.against && (o.junit || o.sarif) && is_dir(o.against))
+      fprintf(stderr,
+              "upskillctl check-kernel: --%s reports files checked one by one, not "
+              "--against DIR\n",
+              o.junit ? "junit" : "sarif");
     else if (o.against)
       rc = against(c, argc - optind == 1 ? argv[optind] : NULL, argc - optind, &o);
     else if (argc - optind != 1)
@@ -521,6 +532,8 @@ int ctl_kernel_command(ctl *c, int argc, char **argv) {
   /* Written when something was checked: a usage error or an unreadable path leaves no file. */
   if (o.junit && rc != 2 && json_array_size(o.checked) &&
       ctl_junit_kernel(o.checked, o.junit, started))
+    rc = 1;
+  if (o.sarif && rc != 2 && json_array_size(o.checked) && ctl_sarif_kernel(o.checked, o.sarif))
     rc = 1;
   json_decref(o.checked);
   json_decref(o.names);

