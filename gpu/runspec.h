@@ -113,6 +113,7 @@ typedef struct upk_run_spec {
   upk_run_sanitizer sanitizer;
   double flops; /* floating-point operations a launch does (run.flops, or 2mnk of run.gemm);
                    < 0: not given */
+  unsigned forbid; /* libraries the submission may not use: UPK_FORBID_* (kstatic.h) */
 } upk_run_spec;
 
 /** Parse and validate. Returns 0, or -EINVAL with `err` naming the field
