@@ -344,8 +344,9 @@ static void declarations(scan *s) {
     if (!s->in_decl)
       s->in_decl = true, s->decl_done = false, s->decl_extern = s->stmt_extern;
   } else if (s->in_decl && !s->decl_done) {
-    if (upk_tok_is(t, "(") || tok_eq(t, "__global__") || tok_eq(t, "__shared__"))
-      s->in_decl = false; /* a function, or not a global */
+    if (upk_tok_is(t, "(") || tok_eq(t, "operator") || tok_eq(t, "__global__") ||
+        tok_eq(t, "__shared__"))
+      s->in_decl = false; /* a function (`operator+=` too), or not a global */
     else if (t->kind == UPK_TOK_IDENT)
       s->last_ident = *t;
     else if ((upk_tok_is(t, "=") || upk_tok_is(t, "[") || upk_tok_is(t, ",") ||

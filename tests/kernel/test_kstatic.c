@@ -178,13 +178,15 @@ Test(kstatic, launch_counters) {
   cr_assert_eq(d.items[0].severity, UPK_SEV_WARNING);
   upk_diags_free(&d);
   /* threadFenceReduction's pattern: the last block resets the count. */
-  const char *reset = "namespace r { __device__ unsigned int retired = 0; }\n"
-                      "__global__ void sum(float *o) {\n"
-                      "  unsigned t = atomicInc(&r::retired, gridDim.x);\n"
-                      "  if (t == gridDim.x - 1) r::retired = 0;\n"
-                      "}\n"
-                      "__device__ int ticket;\n"
-                      "__global__ void q() { atomicAdd(&ticket, 1); atomicExch(&ticket, 0); }\n";
+  const char *reset =
+      "namespace r { __device__ unsigned int retired = 0; }\n"
+      "__global__ void sum(float *o) {\n"
+      "  unsigned t = atomicInc(&r::retired, gridDim.x);\n"
+      "  if (t == gridDim.x - 1) r::retired = 0;\n"
+      "}\n"
+      "inline __device__ void operator+=(float2 &a, const float2 &b) { a.x += b.x; }\n"
+      "__device__ int ticket;\n"
+      "__global__ void q() { atomicAdd(&ticket, 1); atomicExch(&ticket, 0); }\n";
   d = check(reset, 0);
   cr_assert_eq(d.len, 0, "%s", d.len ? d.items[0].message : "");
   upk_diags_free(&d);
