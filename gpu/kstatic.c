@@ -329,8 +329,8 @@ static void declarations(scan *s) {
     return;
   }
   if (upk_tok_is(t, "}")) {
-    if (s->nest > 0 && --s->nest < MAX_DEPTH && !s->ns[s->nest] && s->depth > 0)
-      s->depth--;
+    if (s->nest > 0 && !(--s->nest < MAX_DEPTH && s->ns[s->nest]) && s->depth > 0)
+      s->depth--; /* braces past MAX_DEPTH were not a namespace's */
     s->in_decl = s->stmt_extern = false;
     return;
   }

@@ -287,6 +287,27 @@ Test(kstatic, a_flood_is_capped) {
   free(src);
 }
 
+/* Hostile shapes: nesting past the tracked depth, stray closing braces, a declaration cut off at
+ * the end, binary bytes. No crash, and file scope is still found after the deep nesting. */
+Test(kstatic, hostile_shapes) {
+  size_t n = 600, len = 0;
+  char *src = malloc(4 * n + 256);
+  for (size_t i = 0; i < n; i++)
+    src[len++] = '{';
+  for (size_t i = 0; i < n + 5; i++)
+    src[len++] = '}';
+  len +=
+      (size_t)sprintf(src + len, "\n__device__ int c;\n__global__ void k() { c++; }\n__device__");
+  src[len++] = '\0';
+  src[len++] = '\xff';
+  upk_diags d = {0};
+  upk_kstatic_cfg cfg = {.forbid = ALL};
+  cr_assert_eq(upk_kstatic_check(src, len, &cfg, &d), 0);
+  has(&d, "run/launch-counter", 1, 15, "'c'");
+  upk_diags_free(&d);
+  free(src);
+}
+
 /* Real kernels nobody planted anything in: no error, with every library forbidden. */
 static size_t scan_dir(const char *dir, size_t *files) {
   DIR *dp = opendir(dir);
