@@ -157,15 +157,13 @@ static void report(scan *s, code_id c, upk_severity sev, const upk_src_token *t,
 
 /* ---- forbidden libraries ---- */
 
-static const char *forbid_why(const scan *s) {
-  (void)s;
-  return "which this run forbids (run.forbid; with a PyTorch reference torch, cublas and cudnn "
-         "are forbidden unless run.forbid says otherwise): the submission must do the work itself";
-}
+static const char FORBID_WHY[] =
+    "which this run forbids (run.forbid; with a PyTorch reference torch, cublas and cudnn are "
+    "forbidden unless run.forbid says otherwise): the submission must do the work itself";
 
 static void library(scan *s, const char *lib, const upk_src_token *t, const char *what) {
   report(s, C_LIBRARY, UPK_SEV_ERROR, t, "'%.*s' %s %s, %s", (int)t->len, t->text, what, lib,
-         forbid_why(s));
+         FORBID_WHY);
 }
 
 static void forbidden_names(scan *s) {
@@ -502,7 +500,7 @@ static void includes(scan *s, const upk_src_facts *f) {
       if (s->count[C_LIBRARY]++ < MAX_PER_CODE)
         upk_diags_add(s->out, UPK_SEV_ERROR, CODES[C_LIBRARY], SOURCE, r,
                       "#include of '%s', a header of %s, %s", in->target, heads[k].name,
-                      forbid_why(s));
+                      FORBID_WHY);
       break;
     }
     if ((ref = reference_file(s->cfg, in->target, strlen(in->target))) &&
