@@ -542,6 +542,13 @@ static int get_reference(ctx *c, json_t *run, upk_run_spec *s) {
   return get_launch(c, r, path, ref->grid, ref->block, &ref->shared_bytes);
 }
 
+/* run.forbid (kstatic.h): absent, a PyTorch reference forbids its default libraries. */
+static int get_forbid(ctx *c, json_t *run, upk_run_spec *s) {
+  json_t *v = json_object_get(run, "forbid");
+  s->forbid = s->ref.kind == UPK_REF_PYTORCH ? UPK_FORBID_PYTORCH_DEFAULT : 0;
+  return v ? (c->rc = upk_kstatic_forbid_parse(v, &s->forbid, c->err, c->err_len)) : 0;
+}
+
 static int get_sanitizer(ctx *c, json_t *run, upk_run_spec *s) {
   json_t *v = json_object_get(run, "sanitizer");
   if (!v)
@@ -607,13 +614,6 @@ static int get_work(ctx *c, json_t *run, upk_run_spec *s) {
     return fail(c, "run.gemm", "needs m, n and k");
   s->flops = 2.0 * (double)m * (double)n * (double)k;
   return 0;
-}
-
-/* run.forbid (kstatic.h): absent, a PyTorch reference forbids its default libraries. */
-static int get_forbid(ctx *c, json_t *run, upk_run_spec *s) {
-  json_t *v = json_object_get(run, "forbid");
-  s->forbid = s->ref.kind == UPK_REF_PYTORCH ? UPK_FORBID_PYTORCH_DEFAULT : 0;
-  return v ? (c->rc = upk_kstatic_forbid_parse(v, &s->forbid, c->err, c->err_len)) : 0;
 }
 
 int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len) {
