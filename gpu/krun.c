@@ -504,7 +504,7 @@ static json_t *run_part(json_t *params, json_t *vparams, upk_run_spec *s, json_t
   upk_range at = kernel_range(result, s->kernel);
   /* Refused by reading it: nothing runs (a sanitized child's parent has read it already). */
   if (!json_is_true(json_object_get(vparams, "underSanitizer")) &&
-      upk_kstatic_run(vparams, s, diags) > 0)
+      upk_kstatic_run(vparams, s, json_object_get(result, "dependencies"), diags) > 0)
     return json_pack("{s:b,s:i}", "ok", 0, "trials", 0);
   if (!json_is_true(json_object_get(result, "ok"))) {
     upk_diags_add(diags, UPK_SEV_ERROR, "run/skipped", "upskilld-run", at,

@@ -6,6 +6,8 @@
 #include "gpu/kstatic.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -570,7 +572,47 @@ done:
   return rc;
 }
 
-int upk_kstatic_run(json_t *params, const upk_run_spec *s, upk_diags *out) {
+/* The submission's own directory (real path) for a file given by path, else the request's
+ * fileDir; NULL when neither. */
+static char *own_dir(json_t *params) {
+  const char *path = json_string_value(json_object_get(params, "path"));
+  const char *dir = json_string_value(json_object_get(params, "fileDir"));
+  char *copy = path ? upk_xstrdup(path) : NULL, *real = NULL;
+  if (copy)
+    dir = dirname(copy);
+  if (dir)
+    real = realpath(dir, NULL);
+  free(copy);
+  return real;
+}
+
+/* The headers the compile reached (validate's `dependencies`, real paths the include policy
+ * passed) that lie under the submission's own directory: its own files, checked as it is.
+ * Libraries from the request's include directories elsewhere are not the submission. */
+static int check_headers(json_t *params, json_t *deps, const upk_kstatic_cfg *cfg, upk_diags *out) {
+  char *dir = own_dir(params);
+  size_t i, n = dir ? strlen(dir) : 0;
+  json_t *d;
+  int rc = 0;
+  json_array_foreach(deps, i, d) {
+    const char *h = json_string_value(json_object_get(d, "path"));
+    size_t len, from = out->len;
+    char *text;
+    if (!dir || !h || strncmp(h, dir, n) || h[n] != '/' ||
+        !(text = upk_read_file(h, SOURCE_CAP, &len)))
+      continue;
+    rc = upk_kstatic_check(text, len, cfg, out);
+    for (size_t k = from; k < out->len; k++)
+      out->items[k].file = upk_xstrdup(h); /* columns stay that line's bytes, as for headers */
+    free(text);
+    if (rc)
+      break;
+  }
+  free(dir);
+  return rc;
+}
+
+int upk_kstatic_run(json_t *params, const upk_run_spec *s, json_t *deps, upk_diags *out) {
   const char *text = json_string_value(json_object_get(params, "source"));
   const char *path = json_string_value(json_object_get(params, "path"));
   char *file = NULL, *ref = NULL;
@@ -587,6 +629,8 @@ int upk_kstatic_run(json_t *params, const upk_run_spec *s, upk_diags *out) {
   size_t from = out->len, errors = upk_diags_count(out, UPK_SEV_ERROR);
   int rc = upk_kstatic_check(text, len, &cfg, out);
   upk_diags_utf16_columns(out, from, text, len);
+  if (!rc)
+    rc = check_headers(params, deps, &cfg, out);
   free(file);
   free(ref);
   return rc ? rc : (int)(upk_diags_count(out, UPK_SEV_ERROR) - errors);

@@ -53,9 +53,11 @@ int upk_kstatic_check(const char *src, size_t len, const upk_kstatic_cfg *cfg, u
 struct upk_run_spec;
 
 /** The checks of a kernel/validate request with a `run` (the worker's params: `source` or
- * `path`), configured from the spec: its forbid mask, its reference's files and source.
- * Diagnostics go to `out` with UTF-16 columns. Returns the number of errors added (a run with
- * any is refused before the device is opened), or -ENOMEM. */
-int upk_kstatic_run(json_t *params, const struct upk_run_spec *s, upk_diags *out);
+ * `path`), configured from the spec: its forbid mask, its reference's files and source; then of
+ * each header in `deps` (validate's `dependencies`) under the file's own directory (`fileDir`
+ * for inline source), with `file` set to the header. The file's diagnostics count UTF-16 columns.
+ * Returns the number of errors added (a run with any is refused before the device is opened),
+ * or -ENOMEM. */
+int upk_kstatic_run(json_t *params, const struct upk_run_spec *s, json_t *deps, upk_diags *out);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/integration/harness.h"
@@ -143,4 +144,62 @@ Test(kernel_static, torch_is_forbidden_with_a_pytorch_reference) {
   json_decref(resp);
   hx_ping(d);
   hx_finish(d, 0);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+  char p[1024];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *f = fopen(p, "w");
+  cr_assert(f, "%s", p);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* The submission's own headers (beside it) are read as it is, with `file` naming the header; a
+ * library from an include directory elsewhere is not the submission. */
+Test(kernel_static, its_own_headers_are_read_too) {
+  HX_NEED_TOOLKIT();
+  char ws[] = "/tmp/upk-kstatic-XXXXXX", sub[600], lib[600], params[4096], run[1024];
+  cr_assert(mkdtemp(ws));
+  snprintf(sub, sizeof sub, "%s/sub", ws);
+  snprintf(lib, sizeof lib, "%s/lib", ws);
+  cr_assert_eq(mkdir(sub, 0700), 0);
+  cr_assert_eq(mkdir(lib, 0700), 0);
+  write_file(sub, "launch.cuh",
+             "#pragma once\n"
+             "__global__ void child(const float *A, const float *B, float *C, int N);\n"
+             "__device__ void go(const float *A, const float *B, float *C, int N) {\n"
+             "  child<<<1, 32, 0, cudaStreamFireAndForget>>>(A, B, C, N);\n"
+             "}\n");
+  write_file(lib, "timer.cuh",
+             "#pragma once\n__device__ long long stamp() { return clock64(); }\n");
+  write_file(sub, "k.cu",
+             "#include \"launch.cuh\"\n#include \"timer.cuh\"\n"
+             "__global__ void child(const float *A, const float *B, float *C, int N) {\n"
+             "  C[threadIdx.x] = A[threadIdx.x] + B[threadIdx.x];\n"
+             "}\n"
+             "__global__ void launcher(const float *A, const float *B, float *C, int N) {\n"
+             "  go(A, B, C, N);\n"
+             "}\n");
+  snprintf(run, sizeof run, RUN, "launcher");
+  snprintf(params, sizeof params,
+           "{\"path\":\"%s/k.cu\",\"includes\":[\"%s\"],\"options\":[\"-rdc=true\"],%s}", sub,
+           lib, run);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp, *r = validate(d, &resp, params);
+  json_t *x = diag_with_code(r, "run/stream-api");
+  cr_assert(x, "%s", hx_dump(r));
+  const char *file = json_string_value(json_object_get(x, "file"));
+  cr_assert(file && strstr(file, "/sub/launch.cuh"), "%s", hx_dump(x));
+  cr_assert_eq(start(x, "line"), 3, "%s", hx_dump(x));
+  cr_assert_eq(start(x, "character"), 20, "%s", hx_dump(x));
+  cr_assert_null(diag_with_code(r, "run/device-clock"), "lib/ is not the submission: %s",
+                 hx_dump(r));
+  nothing_ran(r);
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", ws);
+  cr_assert_eq(system(cmd), 0);
 }
