@@ -183,10 +183,15 @@ Test(kernel_static, its_own_headers_are_read_too) {
              "}\n");
   snprintf(run, sizeof run, RUN, "launcher");
   snprintf(params, sizeof params,
-           "{\"path\":\"%s/k.cu\",\"includes\":[\"%s\"],\"options\":[\"-rdc=true\"],%s}", sub,
-           lib, run);
-  hx *d = hx_lsp_session(HX_NOARGS);
+           "{\"path\":\"%s/k.cu\",\"includes\":[\"%s\"],\"options\":[\"-rdc=true\"],%s}", sub, lib,
+           run);
+  char root[700];
+  snprintf(root, sizeof root, "file://%s", ws); /* the workspace: lib/ is an allowed root */
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_NOARGS);
+  json_decref(hx_lsp_init(d, root));
   json_t *resp, *r = validate(d, &resp, params);
+  cr_assert_null(diag_with_code(r, "kernel/option-refused"), "%s", hx_dump(r));
+  cr_assert_eq(json_array_size(json_object_get(r, "kernels")), 2, "it compiled: %s", hx_dump(r));
   json_t *x = diag_with_code(r, "run/stream-api");
   cr_assert(x, "%s", hx_dump(r));
   const char *file = json_string_value(json_object_get(x, "file"));
