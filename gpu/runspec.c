@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "gpu/kstatic.h"
 
 enum { DEFAULT_SEED = 42, DEFAULT_TRIALS = 5, DEFAULT_WARMUP = 3, DEFAULT_ITERATIONS = 20 };
 enum { DEFAULT_TIMEOUT_MS = UPK_RUN_TIMEOUT_DEFAULT_MS, MAX_TIMEOUT_MS = 600000 };
@@ -541,6 +542,13 @@ static int get_reference(ctx *c, json_t *run, upk_run_spec *s) {
   return get_launch(c, r, path, ref->grid, ref->block, &ref->shared_bytes);
 }
 
+/* run.forbid (kstatic.h): absent, a PyTorch reference forbids its default libraries. */
+static int get_forbid(ctx *c, json_t *run, upk_run_spec *s) {
+  json_t *v = json_object_get(run, "forbid");
+  s->forbid = s->ref.kind == UPK_REF_PYTORCH ? UPK_FORBID_PYTORCH_DEFAULT : 0;
+  return v ? (c->rc = upk_kstatic_forbid_parse(v, &s->forbid, c->err, c->err_len)) : 0;
+}
+
 static int get_sanitizer(ctx *c, json_t *run, upk_run_spec *s) {
   json_t *v = json_object_get(run, "sanitizer");
   if (!v)
@@ -611,7 +619,8 @@ static int get_work(ctx *c, json_t *run, upk_run_spec *s) {
 int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len) {
   static const char *const keys[] = {
       "kernel", "grid",   "block",      "sharedBytes", "args",      "reference", "atol", "rtol",
-      "trials", "warmup", "iterations", "timeoutMs",   "sanitizer", "flops",     "gemm", NULL};
+      "trials", "warmup", "iterations", "timeoutMs",   "sanitizer", "flops",     "gemm", "forbid",
+      NULL};
   ctx c = {err, err_len, 0};
   memset(out, 0, sizeof *out);
   if (err_len)
@@ -619,11 +628,11 @@ int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len)
   if (get_object(&c, run, "run") ||
       known_keys(&c, run, "run", keys,
                  "kernel, grid, block, sharedBytes, args, reference, atol, rtol, trials, "
-                 "warmup, iterations, timeoutMs, sanitizer, flops, gemm") ||
+                 "warmup, iterations, timeoutMs, sanitizer, flops, gemm, forbid") ||
       get_str(&c, run, "kernel", "run", &out->kernel) ||
       get_launch(&c, run, "run", out->grid, out->block, &out->shared_bytes) ||
       get_args(&c, run, out) || get_reference(&c, run, out) || get_counts(&c, run, out) ||
-      get_sanitizer(&c, run, out) || get_work(&c, run, out)) {
+      get_sanitizer(&c, run, out) || get_work(&c, run, out) || get_forbid(&c, run, out)) {
     upk_runspec_free(out);
     return c.rc;
   }

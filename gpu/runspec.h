@@ -111,6 +111,7 @@ typedef struct upk_run_spec {
   unsigned trials, warmup, iterations;
   unsigned timeout_ms;
   upk_run_sanitizer sanitizer;
+  unsigned forbid; /* libraries the submission may not use: UPK_FORBID_* (kstatic.h) */
   double flops; /* floating-point operations a launch does (run.flops, or 2mnk of run.gemm);
                    < 0: not given */
 } upk_run_spec;

@@ -30,7 +30,7 @@ cp "$tmp/k/twice.cu" "$tmp/k/half.cu"
 sed 's/"from": "input0"}/"from": "input0", "dtype": "f32"}/' "$tmp/k/twice.json" >"$tmp/k/half.json"
 printf 'import torch\n' >"$tmp/p/nokernel.py"
 
-tap_plan 10
+tap_plan 12
 ctl_need_toolkit
 
 export UPSKILLD_PYTHON=$standin
@@ -43,6 +43,17 @@ tap_check "--json: the run names the tensors of the reference" eval 'python3 -c 
 import json; d=json.load(open(\"$tmp/o\"))[\"run\"][\"pytorch\"]
 assert [t[\"from\"] for t in d[\"tensors\"]] == [\"input0\", \"output0\"], d
 assert d[\"tensors\"][0][\"shape\"] == [1024] and d[\"problem\"].endswith(\"twice.py\"), d"'
+# Issue 50: torch in the kernel file is refused by reading it (KernelBench's rule, the default
+# with a PyTorch reference): the stand-in is never started, the device never asked.
+{ printf '#define CHEAT(t) at::relu(t)\n'; cat "$tmp/k/twice.cu"; } >"$tmp/k/cheat.cu"
+run check-kernel "$tmp/k/cheat.cu" --against "$tmp/p/twice.py" --run "$tmp/k/twice.json"
+tap_check "--against: torch in the kernel is refused before the reference or the device" eval \
+  'rc 1 && has "cheat.cu:1:18: error: .at. is a namespace of PyTorch.*\[run/forbidden-library\]" o &&
+   has "did not run" o && ! has "no CUDA device" o'
+sed 's/"args"/"forbid": [], "args"/' "$tmp/k/twice.json" >"$tmp/k/allow.json"
+run check-kernel "$tmp/k/cheat.cu" --against "$tmp/p/twice.py" --run "$tmp/k/allow.json"
+tap_check "run.forbid [] allows it: the run goes on to the device step" eval \
+  'rc 1 && ! has "forbidden-library" o && has "error: no CUDA device" o'
 run check-kernel "$tmp/k/twice.cu" --against "$tmp/p/twice.py"
 tap_check "--against without --run: usage error naming what is missing" eval \
   'rc 2 && has "needs --run SPEC.json" e'
