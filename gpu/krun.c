@@ -25,6 +25,7 @@
 #include "gpu/ksig.h"
 #include "gpu/kvalidate.h"
 #include "gpu/pyref.h"
+#include "gpu/runplan.h"
 #include "gpu/runspec.h"
 #include "gpu/toolkit.h"
 #include "common/fileio.h"
@@ -358,6 +359,7 @@ static json_t *run_json(const devrun *d, bool ok) {
       k->ref_timed ? num(k->tr.median) : json_null(), "speedup",
       k->timed && k->ref_timed && k->tk.median > 0 ? num(k->tr.median / k->tk.median) : json_null(),
       "l2Flushed", k->l2_flushed, "device", d->drv.lib ? device_json(&d->drv) : json_null());
+  json_object_set_new(j, "seed", json_integer((json_int_t)k->s->seed)); /* reproduces the inputs */
   if (k->ref_timed)
     json_object_set_new(j, "referenceTime", stats_json(&k->tr));
   if (k->mem_waited_ns) /* queued behind other runs for device memory */
@@ -416,9 +418,12 @@ static json_t *with_pytorch(json_t *j, const upk_pyref *py, const upk_run_spec *
 }
 
 /* The answer when the kernel did not run (the reference's part kept). */
+/* Without a device the answer says what would run: shapes, seeds, buffer sets. */
 static json_t *not_run(devrun *d, upk_pyref *py, const upk_run_spec *s) {
-  json_t *j =
-      with_pytorch(json_pack("{s:b,s:i,s:n}", "ok", 0, "trials", 0, "device"), py, s, &d->k);
+  json_t *j = with_pytorch(json_pack("{s:b,s:i,s:n,s:I,s:o}", "ok", 0, "trials", 0, "device", "seed",
+                                     (json_int_t)s->seed, "plan",
+                                     upk_run_plan_json(s, UPK_RUN_ROTATION_MAX_BYTES)),
+                           py, s, &d->k);
   upk_pyref_close(py);
   free(d);
   return j;

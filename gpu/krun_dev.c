@@ -18,6 +18,7 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
+#include "gpu/runplan.h"
 
 #define L2_FLUSH_BYTES ((size_t)256 << 20)
 
@@ -180,10 +181,10 @@ static int feed_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
  * must be the ones that file was made from, so every trial uses trial 0's. */
 void upk_krun_gen_of(const upk_krun *k, const upk_run_arg *a, unsigned t, upk_gen *g) {
   unsigned trial = k->s->ref.kind == UPK_REF_FILE ? 0 : t;
-  if (a->init.kind == UPK_INIT_VALUE)
-    upk_gen_value_of(g, a->init.value);
+  if (a->init.kind == UPK_INIT_VALUE) /* varied per set: a kernel must read it (runplan.h) */
+    upk_gen_value_of(g, upk_run_set_value(a, trial));
   else
-    upk_gen_random(g, a->dtype, upk_trial_seed(a->init.seed, trial), a->init.low, a->init.high);
+    upk_gen_random(g, a->dtype, upk_run_set_seed(k->s, a, trial), a->init.low, a->init.high);
 }
 
 static int alloc_all(upk_krun *k, upk_cu_ptr *dev) {
