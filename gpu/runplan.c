@@ -51,7 +51,7 @@ static json_t *args_json(const upk_run_spec *v) {
     const upk_run_arg *a = &v->args[i];
     json_t *x;
     if (!a->is_buffer) {
-      x = json_real(a->value);
+      x = upk_dtype_is_float(a->dtype) ? json_real(a->value) : json_integer((json_int_t)a->value);
     } else if (!a->rank) {
       x = json_integer((json_int_t)a->count);
     } else {
