@@ -35,7 +35,8 @@ typedef struct upk_run_plan {
 
 /** The plan of `view` (upk_runspec_at) when rotation sets may use `budget`
  * bytes: sets = min(iterations, budget / set_bytes), at least 1 (then every
- * timed launch sees the same contents, which the result says). */
+ * timed launch sees the same contents, which the result says). One set
+ * with an expected-output file or a PyTorch reference. */
 void upk_run_plan_of(const upk_run_spec *view, size_t budget, upk_run_plan *out);
 
 /** The seed random input `a` uses in set (= trial) j. */
