@@ -22,6 +22,8 @@ void upk_run_plan_of(const upk_run_spec *v, size_t budget, upk_run_plan *out) {
   }
   size_t fit = out->set_bytes ? budget / out->set_bytes : v->iterations;
   out->sets = fit < v->iterations ? (unsigned)fit : v->iterations;
+  if (out->sets > UPK_RUN_MAX_SETS)
+    out->sets = UPK_RUN_MAX_SETS;
   /* An expected-output file fits one set of inputs; a PyTorch reference's
    * tensors come per trial from the helper, the last trial's stay. */
   if (out->sets < 1 || v->ref.kind == UPK_REF_FILE || v->ref.kind == UPK_REF_PYTORCH)

@@ -20,6 +20,11 @@
 
 #include "gpu/runspec.h"
 
+/** The most input sets a run rotates: each costs a full correctness trial
+ * (the reference and two candidate runs), so the 64 Mi-element verdict stays
+ * within its time; 8 sets still give consecutive launches different inputs
+ * and leave a cache keyed by value 8 full outputs to hold. */
+#define UPK_RUN_MAX_SETS 8u
 /** The most device memory rotation sets may take when no device says less. */
 #define UPK_RUN_ROTATION_MAX_BYTES ((size_t)4 << 30)
 
@@ -34,7 +39,7 @@ typedef struct upk_run_plan {
 } upk_run_plan;
 
 /** The plan of `view` (upk_runspec_at) when rotation sets may use `budget`
- * bytes: sets = min(iterations, budget / set_bytes), at least 1 (then every
+ * bytes: sets = min(iterations, budget / set_bytes, UPK_RUN_MAX_SETS), at least 1 (then every
  * timed launch sees the same contents, which the result says). One set
  * with an expected-output file or a PyTorch reference. */
 void upk_run_plan_of(const upk_run_spec *view, size_t budget, upk_run_plan *out);
