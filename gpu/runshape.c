@@ -135,6 +135,9 @@ static int shape_arg(sctx *c, const upk_run_arg *base, json_t *v, const char *pa
   if (base->init.kind == UPK_INIT_FILE)
     return fail(c, path, "filled from init.file, which holds one size; it cannot change shape");
   if (json_is_integer(v) && json_integer_value(v) >= 1) {
+    if (json_integer_value(v) > (json_int_t)UPK_RUN_MAX_BUFFER_BYTES) /* before bytes can wrap */
+      return fail(c, path, "%lld elements; at most %zu", (long long)json_integer_value(v),
+                  UPK_RUN_MAX_BUFFER_BYTES);
     a->count = (size_t)json_integer_value(v), a->rank = 0;
     return 0;
   }
@@ -147,8 +150,7 @@ static int shape_arg(sctx *c, const upk_run_arg *base, json_t *v, const char *pa
     if (!json_is_integer(d) || json_integer_value(d) < 1)
       return fail(c, path, "[%zu] must be a positive integer", i);
     a->shape[i] = (size_t)json_integer_value(d);
-    prod *= a->shape[i];
-    if (prod > UPK_RUN_MAX_BUFFER_BYTES)
+    if (a->shape[i] > UPK_RUN_MAX_BUFFER_BYTES || (prod *= a->shape[i]) > UPK_RUN_MAX_BUFFER_BYTES)
       return fail(c, path, "has over %zu elements", UPK_RUN_MAX_BUFFER_BYTES);
   }
   a->rank = (int)json_array_size(v), a->count = prod;

@@ -176,6 +176,27 @@ Test(runshape, too_large_named_by_size) {
   upk_runspec_free(&s);
 }
 
+/* Hostile sizes: counts that would wrap the byte total, too many shape sets,
+ * a grid that scales past CUDA's limit. A spec may come from an agent (MCP). */
+Test(runshape, hostile_shapes) {
+  rejects(ELEMWISE, ",\"shapes\":[{\"args\":{\"x\":4611686018427387904}}]",
+          "run.shapes[0].args.x: 4611686018427387904 elements; at most");
+  rejects(ELEMWISE, ",\"shapes\":[{\"args\":{\"x\":[4611686018427387904,4]}}]",
+          "run.shapes[0].args.x: has over");
+  rejects(ELEMWISE, ",\"shapes\":[{\"args\":{\"x\":[65536,65536,65536]}}]", "has over");
+  char many[2048] = ",\"shapes\":[";
+  for (int i = 0; i < 17; i++)
+    strcat(many, i ? ",{\"args\":{\"n\":1}}" : "{\"args\":{\"n\":1}}");
+  strcat(many, "]");
+  rejects(ELEMWISE, many, "run.shapes: 17 shape sets; at most 16");
+  static const char *WIDE = "{\"grid\":[1,60000],\"block\":32,\"args\":["
+                            "{\"name\":\"y\",\"dtype\":\"u8\",\"shape\":[60000,32],"
+                            "\"role\":\"out\"}]%s}";
+  rejects(WIDE, ",\"shapes\":[{\"args\":{\"y\":[120000,32]}}]",
+          "run.shapes[0].grid: the grid scaled to this shape has 120000 blocks in y; CUDA allows "
+          "65535");
+}
+
 Test(runshape, seeds) {
   rejects(ELEMWISE, ",\"seed\":\"abc\"", "run.seed: must be a non-negative integer");
   rejects(ELEMWISE, ",\"seed\":-1", "run.seed: must be a non-negative integer");
