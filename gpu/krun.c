@@ -347,7 +347,6 @@ static int run_shape(devrun *d, const upk_run_spec *s, size_t k) {
   kr->s = v;
   kr->trials_run = 0, kr->compared = false, kr->worst = (upk_cmp){0}, kr->worst_arg = 0;
   kr->timed = kr->ref_timed = false;
-  kr->deadline = upk_cu_now_ns() + (int64_t)s->timeout_ms * 1000000;
   int rc = upk_krun_execute(kr);
   bool ok = rc == 0 && upk_diags_count(kr->diags, UPK_SEV_ERROR) == before;
   if (!ok && s->n_shapes > 1)
@@ -394,6 +393,8 @@ static int device_run(devrun *d, json_t *p, const upk_run_spec *s) {
     return rc;
   if (!(d->shapes = json_array()))
     return -ENOMEM;
+  /* One deadline for every shape: the pool ends the worker a second after it. */
+  d->k.deadline = upk_cu_now_ns() + (int64_t)s->timeout_ms * 1000000;
   for (size_t k = 0; !rc && !d->k.fatal && k < s->n_shapes; k++)
     rc = run_shape(d, s, k);
   if (d->have_first) { /* the answer's top level: shape 0, or the first that failed */
