@@ -332,6 +332,7 @@ int upk_runspec_shapes(json_t *run, upk_run_spec *s, char *err, size_t err_len) 
   memcpy(base->grid, s->grid, sizeof base->grid);
   memcpy(base->block, s->block, sizeof base->block);
   memcpy(base->ref_grid, s->ref.grid, sizeof base->ref_grid);
+  base->own = !given;
   s->n_shapes = s->n_given_shapes = 1;
   for (size_t k = given; k-- > 0;) { /* last first: shape 0 stays the spec's until the end */
     upk_run_shape sh = {0};
@@ -365,7 +366,9 @@ void upk_runspec_shapes_free(upk_run_spec *s) {
 void upk_runspec_at(const upk_run_spec *s, size_t k, upk_run_spec *view) {
   const upk_run_shape *sh = &s->shapes[k];
   *view = *s;
-  view->args = sh->args;
+  /* The spec's own args, not the copy: a PyTorch reference resolves them
+   * (dtype, count, shape from its tensors) after the parse. */
+  view->args = sh->own ? s->args : sh->args;
   memcpy(view->grid, sh->grid, sizeof view->grid);
   memcpy(view->block, sh->block, sizeof view->block);
   memcpy(view->ref.grid, sh->ref_grid, sizeof view->ref.grid);

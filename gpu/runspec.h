@@ -109,6 +109,7 @@ typedef struct upk_run_shape {
   unsigned grid[3], block[3];
   unsigned ref_grid[3]; /* the reference's own grid when it has one */
   int odd;              /* 0: given; +1 / -1: the odd sizes above / below shape `of` */
+  bool own;             /* the spec's own sizes (no run.shapes): its args as they are by then */
   size_t of;
 } upk_run_shape;
 

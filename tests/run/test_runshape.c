@@ -71,6 +71,10 @@ Test(runshape, default_sweep_adds_odd_sizes) {
   cr_assert_eq(v.grid[0], 5);
   cr_assert_eq(v.flops, -1, "flops count the spec's own size");
   cr_assert_eq(s.args[0].count, 1024, "the spec's own args are untouched");
+  /* Shape 0 is the spec's own args, as a PyTorch reference resolves them after the parse. */
+  s.args[0].count = 777;
+  upk_runspec_at(&s, 0, &v);
+  cr_assert_eq(v.args[0].count, 777);
   upk_runspec_free(&s);
 }
 
