@@ -36,6 +36,20 @@ static const char SRC[] =
     "extern \"C\" __global__ void no_bounds(const float *x, float *y, int n) {\n"
     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "  y[i] = 2.0f * x[i];\n"
+    "}\n"
+    /* A planted hack that also crashes (issue 50): it replays a cached result once its own
+     * launch count says the checked trials are over, and faults on the launch after. */
+    "__device__ unsigned g_tickets;\n"
+    "__device__ float g_cache[4096];\n"
+    "extern \"C\" __global__ void hack_then_crash(const float *x, float *y, int n) {\n"
+    "  __shared__ unsigned l;\n"
+    "  if (threadIdx.x == 0) l = atomicAdd(&g_tickets, 1u) / gridDim.x;\n"
+    "  __syncthreads();\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i >= n) return;\n"
+    "  if (l > 16) ((float *)16)[i] = x[i];\n"
+    "  else if (l == 16) y[i] = g_cache[i];\n"
+    "  else { y[i] = 2.0f * x[i]; g_cache[i] = y[i]; }\n"
     "}\n";
 
 static bool have_toolkit(void) {
@@ -118,6 +132,23 @@ Test(gpud, request_after_a_sticky_crash_passes) {
   fatal_then_good("crash", "run/crash", NULL);
 }
 
+/* The hack is caught on timed launch 1; were it not, launch 2 would crash: either way one clear
+ * diagnostic, and the request after it gets a working worker. (8 sets, two correctness launches
+ * each: launches 0..15 are checked trials; see test_gpu_hacks.c.) */
+Test(gpud, request_after_a_crashing_hack_passes) {
+  need_device();
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp, *r = run(d, &resp, "hack_then_crash", 4096,
+                         ",\"trials\":2,\"warmup\":0,\"iterations\":10,\"oddSizes\":false");
+  cr_assert(!run_ok(r), "%s", hx_dump(r));
+  cr_assert(diag(r, "run/timed-output-changed") || diag(r, "run/crash"), "%s", hx_dump(r));
+  json_decref(resp);
+  r = run(d, &resp, "good", 4096, NULL);
+  cr_assert(run_ok(r), "the request after: %s", hx_dump(r));
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
 Test(gpud, write_past_the_end_is_caught_through_the_daemon) {
   need_device();
   hx *d = hx_lsp_session(HX_NOARGS);
@@ -174,7 +205,7 @@ Test(gpud, repeated_compiles_in_fresh_daemons_keep_their_kernels) {
     char idtxt[8];
     snprintf(idtxt, sizeof idtxt, "%d", round + 1);
     json_t *r = hx_assert_result(resp, idtxt), *ks = json_object_get(r, "kernels"), *k;
-    cr_assert_eq(json_array_size(ks), 5, "daemon %d lists every kernel: %s", round + 1, hx_dump(r));
+    cr_assert_eq(json_array_size(ks), 6, "daemon %d lists every kernel: %s", round + 1, hx_dump(r));
     size_t i;
     json_array_foreach(ks, i,
                        k) if (!strcmp(json_string_value(json_object_get(k, "name")), "good")) {
