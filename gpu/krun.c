@@ -26,6 +26,7 @@
 #include "gpu/kstatic.h"
 #include "gpu/kvalidate.h"
 #include "gpu/pyref.h"
+#include "gpu/runplan.h"
 #include "gpu/runspec.h"
 #include "gpu/toolkit.h"
 #include "common/fileio.h"
@@ -137,6 +138,10 @@ typedef struct devrun {
   upk_kgen gen; /* the run's own kernels (inputs, hashes, checks on the device) */
   upk_krun k;
   char arch[16];
+  upk_run_spec view; /* the spec at the shape running (upk_runspec_at) */
+  json_t *shapes;    /* each shape's verdict and times */
+  upk_krun first;    /* the results of shape 0, or of the first shape that failed */
+  bool have_first;
 } devrun;
 
 /* An error diagnostic of the run; returns -EINVAL for the caller to pass on. */
@@ -270,6 +275,14 @@ static int setup_reference(devrun *d, json_t *p, const upk_run_spec *s) {
     if (rc || (rc = load_module(d, &d->rres, &d->rmod)))
       return rc;
     mod = d->rmod, c = &d->rres;
+  } else {
+    /* The same source, loaded a second time: a module of its own, so the
+     * candidate shares no __device__ globals with the reference (it cannot
+     * find the reference's output, nor the reference count its launches). */
+    int rc = load_module(d, &d->cres, &d->rmod);
+    if (rc)
+      return rc;
+    mod = d->rmod;
   }
   if (r->has_launch)
     launch_shape(&d->k.ref, r->grid, r->block, r->shared_bytes);
@@ -294,6 +307,72 @@ static int load_gen(devrun *d, json_t *p) {
   return 0;
 }
 
+/* "x: [77, 46], n: 3542" for messages. */
+static void shape_text(const upk_run_spec *v, char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < v->n_args && n < len; i++) {
+    const upk_run_arg *a = &v->args[i];
+    n += (size_t)snprintf(buf + n, len - n, "%s%s: ", i ? ", " : "", a->name);
+    if (n >= len)
+      break;
+    if (!a->is_buffer)
+      n += (size_t)snprintf(buf + n, len - n, "%g", a->value);
+    else if (!a->rank)
+      n += (size_t)snprintf(buf + n, len - n, "%zu", a->count);
+    for (int r = 0; a->is_buffer && r < a->rank && n < len; r++)
+      n += (size_t)snprintf(buf + n, len - n, "%s%zu%s", r ? ", " : "[", a->shape[r],
+                            r == a->rank - 1 ? "]" : "");
+  }
+}
+
+/* One shape of the sweep: its launch, its trials and timing, its verdict. */
+static int run_shape(devrun *d, const upk_run_spec *s, size_t k) {
+  upk_krun *kr = &d->k;
+  upk_run_spec *v = &d->view;
+  size_t before = upk_diags_count(kr->diags, UPK_SEV_ERROR), free_b = 0, total_b = 0;
+  char text[400];
+  upk_runspec_at(s, k, v);
+  shape_text(v, text, sizeof text);
+  size_t bytes = upk_run_args_bytes(v->args, v->n_args);
+  if (!d->drv.cu.MemGetInfo(&free_b, &total_b) && bytes > total_b)
+    return diag(kr, "run/shape-too-large",
+                "shape %zu (%s) needs %zu bytes of buffers; %s has %zu: not launched", k, text,
+                bytes, d->drv.name, total_b),
+           0;
+  launch_shape(&kr->cand, v->grid, v->block, s->shared_bytes);
+  if (kr->has_ref_kernel)
+    launch_shape(&kr->ref, s->ref.has_launch ? v->ref.grid : v->grid,
+                 s->ref.has_launch ? s->ref.block : v->block,
+                 s->ref.has_launch ? s->ref.shared_bytes : s->shared_bytes);
+  kr->s = v;
+  kr->trials_run = 0, kr->compared = false, kr->worst = (upk_cmp){0}, kr->worst_arg = 0;
+  kr->timed = kr->ref_timed = false;
+  int rc = upk_krun_execute(kr);
+  bool ok = rc == 0 && upk_diags_count(kr->diags, UPK_SEV_ERROR) == before;
+  if (!ok && s->n_shapes > 1)
+    upk_diags_add(kr->diags, UPK_SEV_ERROR, "run/shape-failed", "upskilld-run", kr->at,
+                  "the findings above are at shape %zu (%s%s); a kernel passes only at every "
+                  "shape",
+                  k, text, s->shapes[k].odd ? ", an odd size the run added" : "");
+  if (k == 0 || (!ok && d->first.s == NULL)) {
+    d->first = *kr;
+    d->first.s = ok ? NULL : v; /* NULL: not a failure, a later failing shape replaces it */
+    d->have_first = true;
+  }
+  json_t *j = json_pack("{s:I,s:b,s:i,s:s,s:o,s:o,s:o}", "shape", (json_int_t)k, "ok", ok, "trials",
+                        (int)kr->trials_run, "args", text, "timeMs",
+                        kr->timed ? json_real(kr->tk.median) : json_null(), "referenceTimeMs",
+                        kr->ref_timed ? json_real(kr->tr.median) : json_null(), "speedup",
+                        kr->timed && kr->ref_timed && kr->tk.median > 0
+                            ? json_real(kr->tr.median / kr->tk.median)
+                            : json_null());
+  if (j && s->shapes[k].odd)
+    json_object_set_new(j, "odd", json_integer(s->shapes[k].odd));
+  json_array_append_new(d->shapes, j);
+  return rc;
+}
+
 static int device_run(devrun *d, json_t *p, const upk_run_spec *s) {
   const char *names[2];
   size_t n = 0;
@@ -313,8 +392,20 @@ static int device_run(devrun *d, json_t *p, const upk_run_spec *s) {
   launch_shape(&d->k.cand, s->grid, s->block, s->shared_bytes);
   if ((rc = prepare(d, d->mod, &d->cres, kernel, &d->k.cand)) || (rc = setup_reference(d, p, s)))
     return rc;
+  if (!(d->shapes = json_array()))
+    return -ENOMEM;
+  /* One deadline for every shape: the pool ends the worker a second after it. */
   d->k.deadline = upk_cu_now_ns() + (int64_t)s->timeout_ms * 1000000;
-  return upk_krun_execute(&d->k);
+  for (size_t k = 0; !rc && !d->k.fatal && k < s->n_shapes; k++)
+    rc = run_shape(d, s, k);
+  if (d->have_first) { /* the answer's top level: shape 0, or the first that failed */
+    d->k.worst = d->first.worst, d->k.worst_arg = d->first.worst_arg;
+    d->k.compared = d->first.compared, d->k.trials_run = d->first.trials_run;
+    d->k.timed = d->first.timed, d->k.ref_timed = d->first.ref_timed;
+    d->k.tk = d->first.tk, d->k.tr = d->first.tr;
+  }
+  d->k.s = s;
+  return rc;
 }
 
 /* ---- result JSON -------------------------------------------------------- */
@@ -349,6 +440,20 @@ static json_t *mismatch_json(const upk_krun *k) {
                    num(k->worst.first_expected));
 }
 
+/* The geometric mean of the shapes' speedups (null unless every shape has one). */
+static json_t *geomean(json_t *shapes) {
+  double sum = 0;
+  size_t i, n = 0;
+  json_t *sh;
+  json_array_foreach(shapes, i, sh) {
+    double x = json_real_value(json_object_get(sh, "speedup"));
+    if (!(x > 0))
+      return json_null();
+    sum += log(x), n++;
+  }
+  return n ? json_real(exp(sum / (double)n)) : json_null();
+}
+
 static json_t *run_json(const devrun *d, bool ok) {
   const upk_krun *k = &d->k;
   json_t *j = json_pack(
@@ -359,6 +464,11 @@ static json_t *run_json(const devrun *d, bool ok) {
       k->ref_timed ? num(k->tr.median) : json_null(), "speedup",
       k->timed && k->ref_timed && k->tk.median > 0 ? num(k->tr.median / k->tk.median) : json_null(),
       "l2Flushed", k->l2_flushed, "device", d->drv.lib ? device_json(&d->drv) : json_null());
+  json_object_set_new(j, "seed", json_integer((json_int_t)k->s->seed)); /* reproduces the inputs */
+  if (d->shapes) {
+    json_object_set_new(j, "shapes", json_incref(d->shapes));
+    json_object_set_new(j, "speedupGeomean", geomean(d->shapes));
+  }
   if (k->ref_timed)
     json_object_set_new(j, "referenceTime", stats_json(&k->tr));
   if (k->mem_waited_ns) /* queued behind other runs for device memory */
@@ -417,9 +527,12 @@ static json_t *with_pytorch(json_t *j, const upk_pyref *py, const upk_run_spec *
 }
 
 /* The answer when the kernel did not run (the reference's part kept). */
+/* Without a device the answer says what would run: shapes, seeds, buffer sets. */
 static json_t *not_run(devrun *d, upk_pyref *py, const upk_run_spec *s) {
-  json_t *j =
-      with_pytorch(json_pack("{s:b,s:i,s:n}", "ok", 0, "trials", 0, "device"), py, s, &d->k);
+  json_t *j = with_pytorch(json_pack("{s:b,s:i,s:n,s:I,s:o}", "ok", 0, "trials", 0, "device",
+                                     "seed", (json_int_t)s->seed, "plan",
+                                     upk_run_plan_json(s, UPK_RUN_ROTATION_MAX_BYTES)),
+                           py, s, &d->k);
   upk_pyref_close(py);
   free(d);
   return j;
@@ -493,6 +606,7 @@ static json_t *run_on_device(json_t *p, upk_run_spec *s, const char *symbol, upk
   }
   upk_compile_result_free(&d->cres);
   upk_compile_result_free(&d->rres);
+  json_decref(d->shapes);
   free(d);
   return j;
 }

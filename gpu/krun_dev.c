@@ -18,6 +18,7 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
+#include "gpu/runplan.h"
 
 #define L2_FLUSH_BYTES ((size_t)256 << 20)
 
@@ -61,7 +62,7 @@ static int host_alloc(upk_krun *k, upk_krun_bufs *b) {
   int rc = 0;
   b->dev = zalloc(n, sizeof *b->dev, &rc), b->rdev = zalloc(n, sizeof *b->rdev, &rc);
   b->exp = zalloc(n, sizeof *b->exp, &rc), b->ga = zalloc(n, sizeof *b->ga, &rc);
-  b->keep = zalloc(n, sizeof *b->keep, &rc), b->file = zalloc(n, sizeof(void *), &rc);
+  b->file = zalloc(n, sizeof(void *), &rc);
   b->hash = zalloc(n, sizeof *b->hash, &rc), b->scal = zalloc(n, sizeof *b->scal, &rc);
   b->kp = zalloc(n, sizeof(void *), &rc), b->rkp = zalloc(n, sizeof(void *), &rc);
   for (size_t i = 0; !rc && i < n; i++) {
@@ -81,11 +82,10 @@ static void free_all(upk_krun *k, upk_cu_ptr *dev) {
 
 static void host_free(upk_krun *k, upk_krun_bufs *b) {
   free_all(k, b->dev), free_all(k, b->rdev), free_all(k, b->exp), free_all(k, b->ga);
-  free_all(k, b->keep);
   upk_krun_free(k, &b->res);
   for (size_t i = 0; b->file && i < k->s->n_args; i++)
     free(b->file[i]);
-  free(b->dev), free(b->rdev), free(b->exp), free(b->ga), free(b->keep), free(b->file);
+  free(b->dev), free(b->rdev), free(b->exp), free(b->ga), free(b->file);
   free(b->hash), free(b->scal), free(b->kp), free(b->rkp);
 }
 
@@ -180,10 +180,10 @@ static int feed_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
  * must be the ones that file was made from, so every trial uses trial 0's. */
 void upk_krun_gen_of(const upk_krun *k, const upk_run_arg *a, unsigned t, upk_gen *g) {
   unsigned trial = k->s->ref.kind == UPK_REF_FILE ? 0 : t;
-  if (a->init.kind == UPK_INIT_VALUE)
-    upk_gen_value_of(g, a->init.value);
+  if (a->init.kind == UPK_INIT_VALUE) /* varied per set: a kernel must read it (runplan.h) */
+    upk_gen_value_of(g, upk_run_set_value(a, trial));
   else
-    upk_gen_random(g, a->dtype, upk_trial_seed(a->init.seed, trial), a->init.low, a->init.high);
+    upk_gen_random(g, a->dtype, upk_run_set_seed(k->s, a, trial), a->init.low, a->init.high);
 }
 
 static int alloc_all(upk_krun *k, upk_cu_ptr *dev) {
@@ -345,6 +345,27 @@ static int keep_run_a(upk_krun *k, upk_krun_bufs *b) {
   return 0;
 }
 
+static upk_cu_ptr hash_scratch(const upk_krun_bufs *b) {
+  return b->res + UPK_KG_SLOTS * sizeof(uint64_t); /* as krun_check.c's */
+}
+
+/* Set t's hashes once trial t passed: its inputs (b->hash, as generated) and
+ * the outputs run B left, which were just checked against the reference. */
+static int keep_set_hashes(upk_krun *k, upk_krun_bufs *b, unsigned t) {
+  uint64_t *h = &k->set_hash[(size_t)t * k->s->n_args];
+  for (size_t i = 0; i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    upk_cu_result e = 0;
+    if (a->is_buffer && a->role == UPK_ROLE_IN)
+      h[i] = b->hash[i];
+    else if (upk_krun_is_output(a))
+      e = upk_kgen_hash(k->gen, b->dev[i], upk_krun_arg_bytes(a), hash_scratch(b), &h[i]);
+    if (e)
+      return upk_krun_cu_fail(k, e, "hashing a checked output");
+  }
+  return 0;
+}
+
 static int run_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
   int rc = feed_trial(k, b, t);
   if (!rc && k->has_ref_kernel)
@@ -354,10 +375,13 @@ static int run_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
       !(rc = launch_checked(k, b, &k->cand, b->dev, b->kp, 0, t)) &&
       !(rc = upk_krun_inputs_intact(k, b, t)) && !(rc = keep_run_a(k, b)) &&
       !(rc = prepare(k, b, b->dev, 1, t)) &&
-      !(rc = launch_checked(k, b, &k->cand, b->dev, b->kp, 1, t)))
+      !(rc = launch_checked(k, b, &k->cand, b->dev, b->kp, 1, t)) &&
+      !(rc = upk_krun_inputs_intact(k, b, t))) /* run B may write an input run A left alone */
     for (size_t i = 0; !rc && i < k->s->n_args; i++)
       if (upk_krun_is_output(&k->s->args[i]))
         rc = upk_krun_check_output(k, b, i, t);
+  if (!rc)
+    rc = keep_set_hashes(k, b, t);
   free_all(k, b->dev);
   free_all(k, b->ga);
   k->trials_run += rc == 0;
@@ -366,43 +390,72 @@ static int run_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
 
 /* ---- timing ------------------------------------------------------------- */
 
-/* Pristine copies of inout buffers, restored before each timed launch. */
-static int keep_inouts(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr *dev) {
+/* After timed launch `n` of set `set`: every output must hash as that set's
+ * checked trial left it, every input as it was generated. The hash runs after
+ * the stop event, so it is outside the timed span; any launch may be the one
+ * looked at, so counting launches to cheat on the others gains nothing. */
+static int launch_as_checked(upk_krun *k, upk_krun_bufs *b, unsigned n, unsigned set) {
+  const uint64_t *want = &k->set_hash[(size_t)set * k->s->n_args];
   for (size_t i = 0; i < k->s->n_args; i++) {
     const upk_run_arg *a = &k->s->args[i];
-    if (!a->is_buffer || a->role != UPK_ROLE_INOUT)
+    uint64_t h = 0;
+    if (!a->is_buffer)
       continue;
-    int rc = upk_krun_alloc(k, upk_krun_arg_bytes(a), a->name, &b->keep[i]);
-    upk_cu_result e = rc ? 0 : k->drv->cu.MemcpyDtoD(b->keep[i], dev[i], upk_krun_arg_bytes(a));
-    if (rc || (rc = e ? upk_krun_cu_fail(k, e, "keeping the inout inputs") : 0))
-      return rc;
+    upk_cu_result e = upk_kgen_hash(k->gen, b->dev[i], upk_krun_arg_bytes(a), hash_scratch(b), &h);
+    if (e)
+      return upk_krun_cu_fail(k, e, "hashing a timed launch's buffers");
+    if (h == want[i])
+      continue;
+    if (a->role == UPK_ROLE_IN)
+      upk_diags_add(k->diags, UPK_SEV_ERROR, "run/input-written", "upskilld-run", k->at,
+                    "'%s' wrote into input '%s' in timed launch %u (input set %u); inputs are "
+                    "read-only",
+                    k->cand.name, a->name, n + 1, set);
+    else
+      upk_diags_add(k->diags, UPK_SEV_ERROR, "run/timed-output-changed", "upskilld-run", k->at,
+                    "'%s' left output '%s' different in timed launch %u from what the same inputs "
+                    "(set %u) gave in its checked trial: a result cached across calls, work not "
+                    "finished when the launch returned, a launch that counts itself, or a race",
+                    k->cand.name, a->name, n + 1, set);
+    return -EFAULT;
   }
   return 0;
+}
+
+/* The trial whose inputs timed launch n gets: set n % sets; with a PyTorch
+ * reference (one set) the last trial's, whose tensors the feed holds. */
+static unsigned set_of(const upk_krun *k, unsigned n) {
+  return k->s->ref.kind == UPK_REF_PYTORCH ? k->trials - 1 : n % k->sets;
+}
+
+/* Launch n's inputs: set n % sets, generated afresh (inout buffers too, so
+ * each launch starts from its set's contents), outputs poisoned. Outside the
+ * timed span, before the L2 flush. */
+static int prepare_launch(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr *dev, unsigned n) {
+  return prepare(k, b, dev, 0, set_of(k, n));
 }
 
 static int time_kernel(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, upk_cu_ptr *dev,
                        void **kp, upk_cu_ptr flush, size_t flush_bytes, upk_stats *out) {
   const upk_cu_api *cu = &k->drv->cu;
+  bool cand = l == &k->cand;
   double *ms = upk_xcalloc(k->s->iterations, sizeof *ms);
-  int rc = ms ? keep_inouts(k, b, dev) : -ENOMEM;
+  int rc = ms ? 0 : -ENOMEM;
   for (unsigned w = 0; !rc && w < k->s->warmup; w++)
-    rc = launch(k, b, l, kp, NULL);
+    if (!(rc = prepare_launch(k, b, dev, w)))
+      rc = launch(k, b, l, kp, NULL);
   for (unsigned i = 0; !rc && i < k->s->iterations; i++) {
     float t = 0;
-    upk_cu_result e = flush ? cu->MemsetD8Async(flush, (unsigned char)i, flush_bytes, NULL) : 0;
-    for (size_t j = 0; !e && j < k->s->n_args; j++) {
-      const upk_run_arg *a = &k->s->args[j];
-      if (a->role == UPK_ROLE_INOUT && a->is_buffer) /* each launch sees the same inputs */
-        e = cu->MemcpyDtoD(dev[j], b->keep[j], upk_krun_arg_bytes(a));
-      else if (a->role == UPK_ROLE_OUT && a->is_buffer)
-        e = cu->MemsetD8Async(dev[j], 0xFF, upk_krun_arg_bytes(a), NULL);
-    }
-    if (e)
+    upk_cu_result e = 0;
+    if ((rc = prepare_launch(k, b, dev, i)))
+      break;
+    if (flush && (e = cu->MemsetD8Async(flush, (unsigned char)i, flush_bytes, NULL)))
       rc = upk_krun_cu_fail(k, e, "preparing a timed launch");
     else if (!(rc = launch(k, b, l, kp, &t)))
       ms[i] = t;
+    if (!rc && cand)
+      rc = launch_as_checked(k, b, i, set_of(k, i));
   }
-  free_all(k, b->keep);
   /* The guard zones once after all timed launches: outside every timed region. */
   if (!rc && (rc = guards_intact(k, dev, l, 0, "while timed")) > 0)
     rc = -EFAULT;
@@ -427,23 +480,20 @@ static upk_cu_ptr flush_buffer(upk_krun *k, size_t *bytes) {
 
 static int time_all(upk_krun *k, upk_krun_bufs *b) {
   size_t flush_bytes = 0, before = errors(k);
-  unsigned last = k->s->trials - 1; /* exp holds the last trial's expected outputs */
   upk_cu_ptr flush = flush_buffer(k, &flush_bytes);
   k->l2_flushed = flush != 0;
   int rc = alloc_all(k, b->dev);
-  if (!rc && !(rc = prepare(k, b, b->dev, 0, last)) &&
-      !(rc = time_kernel(k, b, &k->cand, b->dev, b->kp, flush, flush_bytes, &k->tk)))
+  if (!rc && !(rc = time_kernel(k, b, &k->cand, b->dev, b->kp, flush, flush_bytes, &k->tk)))
     k->timed = true;
-  /* Re-check after timing (a kernel that caches or races across launches). */
-  bool has_inout = false;
-  for (size_t i = 0; i < k->s->n_args; i++)
-    has_inout |= k->s->args[i].is_buffer && k->s->args[i].role == UPK_ROLE_INOUT;
-  for (size_t i = 0; !rc && has_reference(k) && !has_inout && i < k->s->n_args; i++)
+  /* Re-check the last launch with tolerance too, when its set is the last
+   * trial's (exp holds that trial's expected outputs); inout buffers included,
+   * since each launch started from its set's contents. */
+  bool last_set = set_of(k, k->s->iterations - 1) == k->trials - 1;
+  for (size_t i = 0; !rc && has_reference(k) && last_set && i < k->s->n_args; i++)
     if (upk_krun_is_output(&k->s->args[i]))
       rc = upk_krun_compare_after_timing(k, b, i);
   free_all(k, b->dev);
   if (!rc && errors(k) == before && k->has_ref_kernel && !(rc = alloc_all(k, b->rdev)) &&
-      !(rc = prepare(k, b, b->rdev, 0, last)) &&
       !(rc = time_kernel(k, b, &k->ref, b->rdev, b->rkp, flush, flush_bytes, &k->tr)))
     k->ref_timed = true;
   free_all(k, b->rdev);
@@ -453,8 +503,8 @@ static int time_all(upk_krun *k, upk_krun_bufs *b) {
 }
 
 /* The most device memory a run holds at once: the candidate's arguments
- * with the expected outputs and run A's copies (or, while timed, the inout
- * copies), the flush buffer, and every guard zone. */
+ * with the expected outputs and run A's copies, the flush buffer, and every
+ * guard zone. */
 static size_t peak_bytes(const upk_krun *k) {
   size_t in = 0, out = 0, n = 0;
   for (size_t i = 0; i < k->s->n_args; i++) {
@@ -466,6 +516,19 @@ static size_t peak_bytes(const upk_krun *k) {
       in += upk_krun_arg_bytes(a);
   }
   return in + 3 * out + L2_FLUSH_BYTES + 3 * n * 2 * k->guard;
+}
+
+/* The rotation (runplan.h): sets bounded by a quarter of the free device
+ * memory, one correctness trial per set. */
+static int plan_sets(upk_krun *k) {
+  size_t free_b = 0, total_b = 0;
+  upk_run_plan p;
+  if (k->drv->cu.MemGetInfo(&free_b, &total_b))
+    free_b = 0;
+  upk_run_plan_of(k->s, free_b / 4, &p);
+  k->sets = p.sets, k->trials = p.trials;
+  k->set_hash = upk_xcalloc((size_t)p.trials * (k->s->n_args + 1), sizeof *k->set_hash);
+  return k->set_hash ? 0 : -ENOMEM;
 }
 
 int upk_krun_execute(upk_krun *k) {
@@ -481,7 +544,9 @@ int upk_krun_execute(upk_krun *k) {
   upk_cu_result e = 0;
   if (!rc && ((e = k->drv->cu.EventCreate(&b.ev0, 0)) || (e = k->drv->cu.EventCreate(&b.ev1, 0))))
     rc = upk_krun_cu_fail(k, e, "cuEventCreate");
-  for (unsigned t = 0; !rc && t < k->s->trials && errors(k) == before; t++)
+  if (!rc)
+    rc = plan_sets(k);
+  for (unsigned t = 0; !rc && t < k->trials && errors(k) == before; t++)
     rc = run_trial(k, &b, t);
   if (!rc && errors(k) == before)
     rc = time_all(k, &b);
@@ -490,5 +555,7 @@ int upk_krun_execute(upk_krun *k) {
   if (!k->fatal && b.ev1)
     k->drv->cu.EventDestroy(b.ev1);
   host_free(k, &b);
+  free(k->set_hash);
+  k->set_hash = NULL;
   return rc;
 }

@@ -37,6 +37,10 @@ typedef struct upk_krun {
   int (*feed)(void *ctx, unsigned trial, size_t arg, void *dst, size_t bytes, bool expected);
   void *feed_ctx;
   /* Working state. */
+  unsigned sets;          /* input sets rotating over the timed launches (runplan.h) */
+  unsigned trials;        /* correctness trials: one per set, at least run.trials */
+  uint64_t *set_hash;     /* [trial * n_args + arg]: outputs as the checked trial left them, inputs
+                             as generated; every timed launch of that set must give the same */
   int64_t mem_wait_until; /* while memory is short, allocation tries until then (0: not yet) */
   /* Out. */
   int64_t mem_waited_ns; /* time spent waiting for device memory other runs held */
@@ -54,7 +58,6 @@ typedef struct upk_krun_bufs {
   upk_cu_ptr *dev, *rdev; /* the candidate's and the reference's arguments */
   upk_cu_ptr *exp;        /* expected outputs (the reference's, or the file's) */
   upk_cu_ptr *ga;         /* run A's outputs while run B reuses dev */
-  upk_cu_ptr *keep;       /* inout inputs restored before each timed launch */
   upk_cu_ptr res;         /* the check kernel's result slots, then 8 bytes for a hash */
   void **file;            /* host copies of init.file inputs only */
   uint64_t *hash;         /* in buffers' hashes as generated */

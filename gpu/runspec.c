@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "common/xalloc.h"
 #include "gpu/kstatic.h"
@@ -616,11 +619,44 @@ static int get_work(ctx *c, json_t *run, upk_run_spec *s) {
   return 0;
 }
 
+/* A fresh seed per request, so a kernel cannot learn its inputs from one run
+ * to the next; below 2^63 so that it round-trips as a JSON integer. */
+static uint64_t draw_seed(void) {
+  uint64_t x = 0;
+  if (getrandom(&x, sizeof x, GRND_NONBLOCK) != (ssize_t)sizeof x) {
+    struct timespec ts; /* no entropy yet (early boot): still differs per call */
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    x = upk_gen_bits((uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32), (uint64_t)ts.tv_sec);
+  }
+  return x >> 1;
+}
+
+static int get_seed(ctx *c, json_t *run, upk_run_spec *s) {
+  json_t *v = json_object_get(run, "seed");
+  s->seed_given = v != NULL;
+  if (!v) {
+    s->seed = draw_seed();
+    return 0;
+  }
+  if (!json_is_integer(v) || json_integer_value(v) < 0)
+    return fail(c, "run.seed",
+                "must be a non-negative integer (the seed a previous result reported, to "
+                "reproduce its inputs)");
+  s->seed = (uint64_t)json_integer_value(v);
+  return 0;
+}
+
+uint64_t upk_run_input_seed(const upk_run_spec *s, uint64_t arg_seed) {
+  if (s->ref.kind == UPK_REF_FILE) /* the expected output was made from these very inputs */
+    return arg_seed;
+  return upk_gen_bits(s->seed, arg_seed);
+}
+
 int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len) {
   static const char *const keys[] = {
-      "kernel", "grid",   "block",      "sharedBytes", "args",      "reference", "atol", "rtol",
-      "trials", "warmup", "iterations", "timeoutMs",   "sanitizer", "flops",     "gemm", "forbid",
-      NULL};
+      "kernel", "grid",   "block",    "sharedBytes", "args",      "reference", "atol",
+      "rtol",   "trials", "warmup",   "iterations",  "timeoutMs", "sanitizer", "flops",
+      "gemm",   "shapes", "oddSizes", "seed",        "forbid",    NULL};
   ctx c = {err, err_len, 0};
   memset(out, 0, sizeof *out);
   if (err_len)
@@ -628,11 +664,13 @@ int upk_runspec_parse(json_t *run, upk_run_spec *out, char *err, size_t err_len)
   if (get_object(&c, run, "run") ||
       known_keys(&c, run, "run", keys,
                  "kernel, grid, block, sharedBytes, args, reference, atol, rtol, trials, "
-                 "warmup, iterations, timeoutMs, sanitizer, flops, gemm, forbid") ||
+                 "warmup, iterations, timeoutMs, sanitizer, flops, gemm, shapes, oddSizes, "
+                 "seed, forbid") ||
       get_str(&c, run, "kernel", "run", &out->kernel) ||
       get_launch(&c, run, "run", out->grid, out->block, &out->shared_bytes) ||
       get_args(&c, run, out) || get_reference(&c, run, out) || get_counts(&c, run, out) ||
-      get_sanitizer(&c, run, out) || get_work(&c, run, out) || get_forbid(&c, run, out)) {
+      get_sanitizer(&c, run, out) || get_work(&c, run, out) || get_seed(&c, run, out) ||
+      get_forbid(&c, run, out) || (c.rc = upk_runspec_shapes(run, out, err, err_len))) {
     upk_runspec_free(out);
     return c.rc;
   }
@@ -648,6 +686,7 @@ int upk_runspec_check(json_t *run, char *err, size_t err_len) {
 }
 
 void upk_runspec_free(upk_run_spec *s) {
+  upk_runspec_shapes_free(s);
   for (size_t i = 0; s->args && i < s->n_args; i++) {
     free(s->args[i].name);
     free(s->args[i].init.file);

@@ -100,6 +100,19 @@ typedef struct upk_run_ref {
   } py;
 } upk_run_ref;
 
+/** One shape set of a sweep (run.shapes, runshape.c): the arguments as the
+ * kernel sees them at this shape (buffer extents, scalar values) and the
+ * launch. `args` is a shallow copy of the spec's: names and file paths are
+ * the spec's own; only the array belongs to the shape. */
+typedef struct upk_run_shape {
+  upk_run_arg *args;
+  unsigned grid[3], block[3];
+  unsigned ref_grid[3]; /* the reference's own grid when it has one */
+  int odd;              /* 0: given; +1 / -1: the odd sizes above / below shape `of` */
+  bool own;             /* the spec's own sizes (no run.shapes): its args as they are by then */
+  size_t of;
+} upk_run_shape;
+
 typedef struct upk_run_spec {
   char *kernel; /* NULL: the source's only kernel */
   unsigned grid[3], block[3];
@@ -114,6 +127,17 @@ typedef struct upk_run_spec {
   unsigned forbid; /* libraries the submission may not use: UPK_FORBID_* (kstatic.h) */
   double flops; /* floating-point operations a launch does (run.flops, or 2mnk of run.gemm);
                    < 0: not given */
+  /* The sweep: shapes[0] is the spec's own launch and args when run.shapes is
+   * absent, else run.shapes[0]; the odd sizes (oddSizes, default on) follow
+   * the given ones. Never empty after a parse. */
+  upk_run_shape *shapes;
+  size_t n_shapes, n_given_shapes;
+  bool odd_sizes;
+  /* run.seed, or one drawn from getrandom per parse: every random input's
+   * seed is mixed with it (upk_run_input_seed), so the caller does not pick
+   * the contents. Reported with the result; `seed` reproduces them. */
+  uint64_t seed;
+  bool seed_given;
 } upk_run_spec;
 
 /** Parse and validate. Returns 0, or -EINVAL with `err` naming the field
@@ -127,6 +151,27 @@ int upk_runspec_op_args(json_t *args, char *err, size_t err_len);
 
 /** The pure validator for the daemon's loop: 0 or -EINVAL (or -ENOMEM) with `err`. */
 int upk_runspec_check(json_t *run, char *err, size_t err_len);
+
+/** run.shapes, run.oddSizes (runshape.c; called by upk_runspec_parse once
+ * args, reference and counts are parsed). */
+int upk_runspec_shapes(json_t *run, upk_run_spec *s, char *err, size_t err_len);
+void upk_runspec_shapes_free(upk_run_spec *s);
+
+/** `s` as it runs at shape k: a copy sharing everything with `s` but the
+ * arguments and launch (shape k's). Nothing to free. */
+void upk_runspec_at(const upk_run_spec *s, size_t k, upk_run_spec *view);
+
+/** The odd sizes of a dimension d at block width b: d + 13 or d - 7 (a
+ * small prime each way), moved on by 2 until it is not a multiple of b.
+ * Returns 0 when d is below 16 (a channel count or a filter, not a size)
+ * or the result would be below 1. */
+size_t upk_run_odd_size(size_t d, unsigned b, int dir);
+
+/** The seed a random input with init seed `arg_seed` uses in this run. */
+uint64_t upk_run_input_seed(const upk_run_spec *s, uint64_t arg_seed);
+
+/** Bytes of every buffer of `args` together. */
+size_t upk_run_args_bytes(const upk_run_arg *args, size_t n);
 
 /** Tolerances for an output of dtype t: the spec's when given, else
  * KernelBench's (f32 1e-4, f16/bf16 1e-2, f64 1e-8, integers exact). */

@@ -8,7 +8,28 @@
 #include "gpu/runcheck.h"
 #include "gpu/runspec.h"
 
+/* Every shape of the sweep (given and odd) within the same limits (issue 50). */
+static void check_shapes(const upk_run_spec *s) {
+  CHECK(s->n_shapes >= 1 && s->n_given_shapes >= 1 && s->n_shapes <= 3 * s->n_given_shapes);
+  for (size_t k = 0; k < s->n_shapes; k++) {
+    const upk_run_shape *sh = &s->shapes[k];
+    CHECK((uint64_t)sh->block[0] * sh->block[1] * sh->block[2] <= UPK_RUN_MAX_BLOCK_THREADS);
+    CHECK(sh->grid[0] >= 1 && sh->grid[1] >= 1 && sh->grid[2] >= 1);
+    CHECK(sh->grid[1] <= 65535 && sh->grid[2] <= 65535 && sh->grid[0] <= 2147483647u);
+    unsigned __int128 total = 0;
+    for (size_t i = 0; i < s->n_args; i++) {
+      const upk_run_arg *a = &sh->args[i];
+      if (!a->is_buffer)
+        continue;
+      CHECK(a->count > 0 && a->rank >= 0 && a->rank <= UPK_RUN_MAX_RANK);
+      total += (unsigned __int128)a->count * upk_dtype_size(a->dtype);
+    }
+    CHECK(total <= UPK_RUN_MAX_BUFFER_BYTES);
+  }
+}
+
 static void check_spec(const upk_run_spec *s) {
+  check_shapes(s);
   CHECK((uint64_t)s->block[0] * s->block[1] * s->block[2] <= UPK_RUN_MAX_BLOCK_THREADS);
   CHECK(s->shared_bytes <= UPK_RUN_MAX_SHARED_BYTES);
   size_t total = 0;

@@ -36,6 +36,18 @@ static const char SRC[] =
     "extern \"C\" __global__ void no_bounds(const float *x, float *y, int n) {\n"
     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "  y[i] = 2.0f * x[i];\n"
+    "}\n"
+    /* A planted hack that also crashes (issue 50): once its own launch count says the checked
+     * trials are over, it writes into its input and faults in the same launch. */
+    "__device__ unsigned g_tickets;\n"
+    "extern \"C\" __global__ void hack_then_crash(float *x, float *y, int n) {\n"
+    "  __shared__ unsigned l;\n"
+    "  if (threadIdx.x == 0) l = atomicAdd(&g_tickets, 1u) / gridDim.x;\n"
+    "  __syncthreads();\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i >= n) return;\n"
+    "  y[i] = 2.0f * x[i];\n"
+    "  if (l >= 16) { x[i] = 0.0f; ((float *)16)[i] = y[i]; }\n"
     "}\n";
 
 static bool have_toolkit(void) {
@@ -118,6 +130,14 @@ Test(gpud, request_after_a_sticky_crash_passes) {
   fatal_then_good("crash", "run/crash", NULL);
 }
 
+/* The crash is what the run meets first (the hack's write never gets hashed): one clear
+ * diagnostic, fatal, and the request after it gets a fresh worker. (8 sets, two correctness
+ * launches each: launches 0..15 are the checked trials; see test_gpu_hacks.c.) */
+Test(gpud, request_after_a_crashing_hack_passes) {
+  fatal_then_good("hack_then_crash", "run/crash",
+                  ",\"trials\":2,\"warmup\":0,\"iterations\":10,\"oddSizes\":false");
+}
+
 Test(gpud, write_past_the_end_is_caught_through_the_daemon) {
   need_device();
   hx *d = hx_lsp_session(HX_NOARGS);
@@ -174,7 +194,7 @@ Test(gpud, repeated_compiles_in_fresh_daemons_keep_their_kernels) {
     char idtxt[8];
     snprintf(idtxt, sizeof idtxt, "%d", round + 1);
     json_t *r = hx_assert_result(resp, idtxt), *ks = json_object_get(r, "kernels"), *k;
-    cr_assert_eq(json_array_size(ks), 5, "daemon %d lists every kernel: %s", round + 1, hx_dump(r));
+    cr_assert_eq(json_array_size(ks), 6, "daemon %d lists every kernel: %s", round + 1, hx_dump(r));
     size_t i;
     json_array_foreach(ks, i,
                        k) if (!strcmp(json_string_value(json_object_get(k, "name")), "good")) {

@@ -156,7 +156,8 @@ Test(gpu, correct_kernel_passes_and_is_timed) {
   need_device();
   json_t *r = run("good", NULL, NULL), *runj = json_object_get(r, "run");
   cr_assert(run_ok(r));
-  cr_assert_eq(json_integer_value(json_object_get(runj, "trials")), 5);
+  /* One correctness trial per input set the timed launches rotate (runplan.h). */
+  cr_assert_eq(json_integer_value(json_object_get(runj, "trials")), 8);
   cr_assert_float_eq(json_number_value(json_object_get(runj, "maxAbsError")), 0, 0);
   cr_assert(json_is_null(json_object_get(runj, "firstMismatch")));
   cr_assert_gt(json_number_value(json_object_get(json_object_get(runj, "timeMs"), "median")), 0);
@@ -345,7 +346,8 @@ Test(gpu, sixty_four_mi_elements_get_a_verdict, .timeout = 120) {
   size_t n = (size_t)64 << 20;
   json_t *r = run_src(SRC, "good", "ref", n, n, ",\"trials\":2,\"iterations\":50");
   cr_assert(run_ok(r));
-  cr_assert_eq(json_integer_value(json_object_get(json_object_get(r, "run"), "trials")), 2);
+  cr_assert_eq(json_integer_value(json_object_get(json_object_get(r, "run"), "trials")), 8,
+               "one per rotating input set");
   json_decref(r);
 }
 

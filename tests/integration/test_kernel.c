@@ -490,6 +490,66 @@ Test(kernel, run_through_the_daemon) {
   hx_finish(d, 0);
 }
 
+/* Issue 50's bad input, answered on the loop before any worker: no shapes, a shape too large
+ * (named by its size), a seed that is not a number. The daemon stays responsive. */
+Test(kernel, run_sweep_errors_are_invalid_params) {
+  static const char *const cases[][2] = {
+      {"\"shapes\":[]", "run.shapes: is empty"},
+      {"\"shapes\":[{\"args\":{\"y\":5000000000}}]", "its buffers need 20000000000 bytes"},
+      {"\"seed\":\"lucky\"", "run.seed: must be a non-negative integer"},
+  };
+  hx *d = hx_lsp_session(HX_NOARGS);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char req[1024];
+    snprintf(
+        req, sizeof req,
+        "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"kernel/validate\",\"params\":{\"source\":"
+        "\"__global__ void k(float *y) {}\",\"run\":{\"grid\":[1],\"block\":[32],\"args\":[{"
+        "\"name\":\"y\",\"dtype\":\"f32\",\"count\":32,\"role\":\"out\"}],%s}}}",
+        i + 1, cases[i][0]);
+    json_t *resp = hx_call(d, req);
+    char id[8];
+    snprintf(id, sizeof id, "%zu", i + 1);
+    hx_assert_error(resp, id, -32602);
+    const char *msg = json_string_value(json_object_get(json_object_get(resp, "error"), "message"));
+    cr_assert(msg && strstr(msg, cases[i][1]), "wanted '%s': %s", cases[i][1], hx_dump(resp));
+    json_decref(resp);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* Without a driver the answer says what would have run: the seed (given here, so the inputs
+ * are reproducible), every shape with the odd sizes added, the buffer sets of the rotation. */
+Test(kernel, run_plan_without_a_device) {
+  HX_NEED_TOOLKIT();
+  if (have_driver())
+    cr_skip_test("a driver is present: the kernel runs (tests/gpu)");
+  char req[4096];
+  snprintf(req, sizeof req,
+           "%.*s,\"seed\":11,\"shapes\":[{\"args\":{\"x\":8192,\"y\":8192,"
+           "\"n\":8192}},{\"args\":{\"x\":100,\"y\":100,\"n\":100},\"grid\":1}]}}",
+           (int)strlen(RUN_SCALE) - 2, RUN_SCALE);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp;
+  json_t *r = validate(d, &resp, req);
+  cr_assert(diag_with_code(r, "run/no-device"), "%s", hx_dump(r));
+  json_t *run = json_object_get(r, "run"), *plan = json_object_get(run, "plan");
+  cr_assert_eq(json_integer_value(json_object_get(run, "seed")), 11, "%s", hx_dump(r));
+  json_t *shapes = json_object_get(plan, "shapes");
+  cr_assert_eq(json_array_size(shapes), 6, "2 given, each with 2 odd sizes: %s", hx_dump(r));
+  json_t *s0 = json_array_get(shapes, 0), *s2 = json_array_get(shapes, 2);
+  cr_assert_eq(json_integer_value(json_array_get(json_object_get(s0, "grid"), 0)), 32,
+               "16 blocks for 4096 scale to 32 for 8192: %s", hx_dump(s0));
+  cr_assert_eq(json_integer_value(json_object_get(json_object_get(s2, "args"), "n")), 8205, "%s",
+               hx_dump(s2));
+  cr_assert_eq(json_integer_value(json_object_get(s0, "bufferSets")), 5, "one per timed launch");
+  cr_assert_eq(json_integer_value(json_object_get(s0, "hashedLaunches")), 5);
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
 /* Saving a header (even one not open) rechecks the open kernels that read it (issue 7). */
 Test(kernel, saving_a_header_rechecks_its_dependents) {
   HX_NEED_TOOLKIT();

@@ -109,6 +109,13 @@ Test(krun, no_device_answer_keeps_compile_results) {
   cr_assert_eq(json_integer_value(json_object_get(run, "trials")), 0);
   cr_assert(json_is_false(json_object_get(r, "ok")), "the request as a whole did not pass");
   cr_assert_null(json_object_get(r, "fatal"), "no CUDA context was touched");
+  /* What would have run (issue 50): the drawn seed, the spec's size and its two odd sizes. */
+  json_t *plan = json_object_get(run, "plan");
+  cr_assert(json_is_integer(json_object_get(run, "seed")));
+  cr_assert_eq(json_integer_value(json_object_get(plan, "seed")),
+               json_integer_value(json_object_get(run, "seed")));
+  cr_assert(json_is_false(json_object_get(plan, "seedGiven")));
+  cr_assert_eq(json_array_size(json_object_get(plan, "shapes")), 3);
   json_decref(r);
   json_decref(p);
 }
