@@ -192,25 +192,7 @@ char *upk_junit_string(const char *name, const upk_junit_suite *suites, size_t n
 }
 
 int upk_junit_check_path(const char *file) {
-  struct stat st;
-  if (!*file)
-    return -ENOENT;
-  if (stat(file, &st) == 0)
-    return S_ISDIR(st.st_mode) ? -EISDIR : access(file, W_OK) ? -errno : 0;
-  if (errno != ENOENT)
-    return -errno;
-  /* A new file: its directory must exist and take it (the atomic write puts a temporary
-   * beside it). */
-  char *dir = upk_xstrdup(file), *slash = strrchr(dir, '/');
-  if (slash)
-    slash == dir ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
-  int rc = !slash                 ? (access(".", W_OK) ? -errno : 0)
-           : stat(dir, &st)       ? -errno
-           : !S_ISDIR(st.st_mode) ? -ENOTDIR
-           : access(dir, W_OK)    ? -errno
-                                  : 0;
-  free(dir);
-  return rc;
+  return upk_check_write_path(file);
 }
 
 int upk_junit_write(const char *file, const char *name, const upk_junit_suite *suites,

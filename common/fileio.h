@@ -75,6 +75,12 @@ int upk_mkdir_p(const char *path, mode_t mode);
 /** fsync a directory fd; file systems that cannot sync directories are fine. 0 or -errno. */
 int upk_fsync_dir(int dfd);
 
+/** May `file` be written by upk_write_file_atomic? Asked before any work, so that a report
+ * path a user mistyped (`--junit`, `--sarif`) is refused at once: a directory (-EISDIR), a
+ * file in a directory that does not exist (-ENOENT) or cannot be written (-EACCES). 0 or
+ * -errno. */
+int upk_check_write_path(const char *file);
+
 /** Write a file atomically: a fresh temporary "<path>.tmp.XXXXXX" in the same directory,
  * written (fault point "fs.write" halfway), fsync'd, mode 0644, renamed over path (fault point
  * "fs.rename" first), the directory fsync'd. The temporary never outlives a failure.
