@@ -5,11 +5,9 @@
 #include "daemon/gen_teacher.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/log.h"
@@ -18,7 +16,7 @@
 #include "daemon/models_methods.h"
 #include "skills/fsutil.h"
 
-enum { STDERR_READ = 1024, STDERR_SHOW = 300, PROMPT_ARG_MAX = 100 * 1024 };
+enum { PROMPT_ARG_MAX = 100 * 1024 };
 #define PROMPT_FILE "TASK.md"
 #define PROMPT_POINTER                                                                             \
   "Your task is in the file " PROMPT_FILE " in the current directory. Read all of it, then do "    \
@@ -39,7 +37,6 @@ struct upk_ask {
   upk_agent_run *run;
   /* What the run gave, kept while its directory is removed (thread pool). */
   char *answer, *error;
-  int exit_status;
   long in_tokens, out_tokens;
   double cost_usd;
 };
@@ -105,42 +102,11 @@ static void remove_and_free(upk_ask *a) {
     ask_free(a);
 }
 
-/* The end of what the agent said on stderr, on one line: read from the end, however much
- * it printed. */
-static char *stderr_tail(const char *dir) {
-  char *path = upk_xasprintf("%s/stderr.txt", dir);
-  int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
-  free(path);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-    if (fd >= 0)
-      close(fd);
-    return NULL;
-  }
-  char buf[STDERR_READ + 1];
-  off_t from = st.st_size > STDERR_READ ? st.st_size - STDERR_READ : 0;
-  ssize_t n = pread(fd, buf, STDERR_READ, from);
-  close(fd);
-  size_t len = n > 0 ? (size_t)n : 0;
-  buf[len] = '\0';
-  while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-    buf[--len] = '\0';
-  for (char *p = buf; *p; p++)
-    if (*p == '\n' || *p == '\r' || *p == '\t')
-      *p = ' ';
-  return upk_xstrdup(buf + (len > STDERR_SHOW ? len - STDERR_SHOW : 0));
-}
-
-/* Any non-zero exit fails the ask, even with an answer printed (a teacher that says it failed
- * is not believed), with the reason the agent gave on stderr. Then the directory goes. */
+/* The runner already made any non-zero exit an error quoting stderr's tail (agent_runner.c),
+ * even with an answer printed; an empty answer fails the ask too. Then the directory goes. */
 static void end_work(uv_work_t *w) {
   upk_ask *a = w->data;
-  if (!a->error && a->exit_status != 0) {
-    char *tail = stderr_tail(a->dir);
-    a->error = upk_xasprintf("the agent exited with status %d%s%s", a->exit_status,
-                             tail && *tail ? ": " : "", tail ? tail : "");
-    free(tail);
-  } else if (!a->error && (!a->answer || !*a->answer)) {
+  if (!a->error && (!a->answer || !*a->answer)) {
     a->error = upk_xstrdup("the agent gave no final answer");
   }
   for (size_t n = a->error ? strlen(a->error) : 0; n && a->error[n - 1] == ' ';)
@@ -168,7 +134,6 @@ static void on_agent(void *arg, const upk_agent_outcome *o) {
   res->answer = NULL;
   a->error = res->error;
   res->error = NULL;
-  a->exit_status = o->exit_status;
   a->in_tokens = res->input_tokens;
   a->out_tokens = res->output_tokens;
   a->cost_usd = res->cost_usd;
