@@ -51,6 +51,10 @@ static const char *check_initialize(json_t *params) {
   v = json_object_get(json_object_get(params, "initializationOptions"), "warmKernels");
   if (v && !json_is_boolean(v))
     return "params.initializationOptions.warmKernels: expected boolean";
+  v = json_object_get(json_object_get(json_object_get(params, "initializationOptions"), "skills"),
+                      "lookupWaitMs");
+  if (v && (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 120000))
+    return "params.initializationOptions.skills.lookupWaitMs: expected integer 0..120000";
   return NULL;
 }
 

@@ -78,28 +78,49 @@ static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
 
 /* ---- skills/list: every skill directory once, paged by a cursor over the index ---- */
 
-static bool parse_cursor(const char *s, int64_t *at) {
+/* A cursor is "s1:<the last document listed>:<skills a page>": a walk keeps the page size of
+ * its first page, which waited for the first index, so that what happens to the index during
+ * the walk (its count moving) never stretches the walk past a host's 64 pages. */
+static bool parse_cursor(const char *s, int64_t *at, size_t *per) {
   char *end;
-  if (!s) {
-    *at = 0;
+  *at = 0;
+  *per = 0;
+  if (!s)
     return true;
-  }
   if (strncmp(s, CURSOR_PREFIX, strlen(CURSOR_PREFIX)))
     return false;
   errno = 0;
   long long v = strtoll(s + strlen(CURSOR_PREFIX), &end, 10);
   *at = v;
-  return !errno && !*end && v > 0;
+  if (errno || v <= 0)
+    return false;
+  if (!*end) /* a cursor of an earlier version: the page size as it computed it */
+    return true;
+  unsigned long long p = *end == ':' ? strtoull(end + 1, &end, 10) : 0;
+  *per = (size_t)p;
+  return !errno && !*end && p >= PAGE_MIN && p <= PAGE_MAX;
+}
+
+/* Skills a page of this walk holds: all of them over PAGES_PER_WALK. All is what the first
+ * index holds; when the first page could not wait for it to end, the directories its walk
+ * found bound what it will hold. */
+static size_t walk_page_size(upk_index *ix) {
+  size_t done, found, all = (size_t)upk_index_count(ix);
+  if (upk_index_scanning(ix, &done, &found) && found > all)
+    all = found;
+  size_t per = (all + PAGES_PER_WALK - 1) / PAGES_PER_WALK;
+  return per < PAGE_MIN ? PAGE_MIN : per > PAGE_MAX ? PAGE_MAX : per;
 }
 
 static void do_skills_list(upk_call *c, upk_index *ix) {
   if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
     return;
   int64_t at;
-  parse_cursor(upk_call_str(c, "cursor"), &at);
+  size_t per;
+  parse_cursor(upk_call_str(c, "cursor"), &at, &per);
+  if (!per)
+    per = walk_page_size(ix);
   upk_index_entries page = {0};
-  size_t all = (size_t)upk_index_count(ix), per = (all + PAGES_PER_WALK - 1) / PAGES_PER_WALK;
-  per = per < PAGE_MIN ? PAGE_MIN : per > PAGE_MAX ? PAGE_MAX : per;
   int more = upk_index_skills_page(ix, &at, per, &page);
   if (more < 0) {
     upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
@@ -114,18 +135,20 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
   upk_index_entries_free(&page);
   c->result = json_pack("{s:o}", "skills", skills);
   if (more) {
-    char next[48];
-    snprintf(next, sizeof next, CURSOR_PREFIX "%lld", (long long)at);
+    char next[64];
+    snprintf(next, sizeof next, CURSOR_PREFIX "%lld:%zu", (long long)at, per);
     json_object_set_new(c->result, "nextCursor", json_string(next));
   }
 }
 
 static void skills_list_handler(upk_job *job, json_t *params) {
   int64_t at;
-  if (!parse_cursor(json_string_value(json_object_get(params, "cursor")), &at)) {
+  size_t per;
+  if (!parse_cursor(json_string_value(json_object_get(params, "cursor")), &at, &per)) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.cursor: unknown cursor");
     return;
   }
+  upk_skills_hold(job->server); /* no settling work queued between this walk's pages */
   upk_call_start_waiting(job, params, do_skills_list, WAIT_FIRST_SCAN_MS);
 }
 

@@ -15,6 +15,7 @@
 #include "skills/skills_lock.h"
 #include "daemon/skills_source.h"
 #include "daemon/jobs.h"
+#include "daemon/session.h"
 #include "common/log.h"
 #include "skills/prompt.h"
 #include "daemon/guard.h"
@@ -27,6 +28,9 @@
 
 #define LOOKUP_MAX_WAIT_MS 120000
 #define LOOKUP_TOOL_WAIT_MS 30000
+/* A raw skills/lookup's wait for the first index when neither it nor the session says: seven
+ * directories index in well under 100 ms, a registry of 40,000 in ~10 s. */
+#define LOOKUP_WAIT_MS 2000
 #define STRINGS UPK_ITEMS(UPK_T_STRING)
 
 /* ---- parameter specs: types, ranges, choices and defaults, checked before a handler runs ---- */
@@ -44,8 +48,9 @@ static const upk_param lookup_params[] = {
     {"agents", UPK_T_ARRAY, 0, "Only skills these agents see (claude, codex, cursor, ...).",
      STRINGS},
     {"waitMs", UPK_T_INTEGER, 0,
-     "While the first index of the skills is built, wait up to this long for it (default 30000 "
-     "as an MCP tool, else 0: answer at once, partial, with indexing).",
+     "While the first index of the skills is built, wait up to this long for it, then answer "
+     "partially, with indexing (default 30000 as an MCP tool, else "
+     "initializationOptions.skills.lookupWaitMs, 2000 unless set).",
      UPK_RANGE(0, LOOKUP_MAX_WAIT_MS)},
     {0},
 };
@@ -225,14 +230,25 @@ static bool check_agents(upk_job *job, json_t *params) {
   return true;
 }
 
+/* How long a lookup waits for the first index: its waitMs; else, as an MCP tool (find_skill:
+ * an agent does not know to ask again), 30 s; else the session's bound (lookupWaitMs, checked
+ * at initialize), 2 s unless set. The wait itself is one for every face: the call is parked
+ * on the skills queue and runs again after each batch of the scan (upk_call_wait_scan). */
+static json_int_t lookup_wait_ms(const upk_job *job, json_t *params) {
+  json_t *wait = json_object_get(params, "waitMs");
+  if (wait)
+    return json_integer_value(wait);
+  if (job->as_tool)
+    return LOOKUP_TOOL_WAIT_MS;
+  json_t *bound = json_object_get(
+      json_object_get(upk_session_init_options(job->server), "skills"), "lookupWaitMs");
+  return json_is_integer(bound) ? json_integer_value(bound) : LOOKUP_WAIT_MS;
+}
+
 /* The table checked limit's and waitMs's ranges. */
 static void lookup_handler(upk_job *job, json_t *params) {
-  json_t *wait = json_object_get(params, "waitMs");
-  if (!check_agents(job, params))
-    return;
-  /* Agents calling the tool do not know to ask again: they wait unless they say otherwise. */
-  json_int_t ms = wait ? json_integer_value(wait) : job->as_tool ? LOOKUP_TOOL_WAIT_MS : 0;
-  upk_call_start_waiting(job, params, do_lookup, ms);
+  if (check_agents(job, params))
+    upk_call_start_waiting(job, params, do_lookup, lookup_wait_ms(job, params));
 }
 
 /* The shadows of the names on this page (all of them would be another giant answer). */

@@ -399,7 +399,14 @@ static void note_truncated(upk_skills_svc *svc, json_t *roots) {
 }
 
 /* Queue the next merge step while there is work and nobody is closing; say when a merge ends. */
+static bool held(const upk_skills_svc *svc);
+static void hold_start(upk_skills_svc *svc);
+
 static void queue_tidy(upk_skills_svc *svc, bool more) {
+  if (more && !svc->closing && held(svc)) { /* the next step once the hold ends */
+    svc->held_tidy = true;
+    return;
+  }
   if (!svc->tidying) {
     svc->tidy_steps = 0;
     svc->tidy_t0 = uv_hrtime();
@@ -415,6 +422,11 @@ static void queue_tidy(upk_skills_svc *svc, bool more) {
  * batch, then the watch set's next step. */
 static void scan_done(upk_skills_svc *svc, item *it) {
   scan_result *out = &it->u.scan.out;
+  svc->first_done |= !out->scanning;
+  if (!out->scanning && svc->walk_waiting) { /* a walk's first page runs next: hold for it */
+    svc->walk_waiting = false;
+    hold_start(svc);
+  }
   if (out->merge && !svc->tidying)
     queue_tidy(svc, true);
   svc->scanning = out->scanning;
@@ -433,7 +445,10 @@ static void scan_done(upk_skills_svc *svc, item *it) {
     out->add = NULL;
     break;
   case WATCH_LIST:
-    submit(svc, item_new(ITEM_WATCH_LIST));
+    if (held(svc) && !svc->held_list)
+      svc->held_list = item_new(ITEM_WATCH_LIST);
+    else
+      submit(svc, item_new(ITEM_WATCH_LIST));
     break;
   case WATCH_KEEP:
     break;
@@ -443,6 +458,10 @@ static void scan_done(upk_skills_svc *svc, item *it) {
 /* Loop side of a watch set's page: the next page, after what was queued meanwhile, or the
  * whole set applied. Takes the item. */
 static void list_done(upk_skills_svc *svc, item *it) {
+  if (it->u.list.more && held(svc) && !svc->held_list) {
+    svc->held_list = it;
+    return;
+  }
   if (it->u.list.more) {
     submit(svc, it);
     return;
@@ -492,8 +511,66 @@ static int submit(upk_skills_svc *svc, item *it) {
 }
 
 void upk__skills_catch_up(upk_skills_svc *svc) {
-  if (!svc->closing)
+  if (held(svc))
+    svc->held_catch_up = true;
+  else if (!svc->closing)
     submit(svc, item_new(ITEM_CATCH_UP));
+}
+
+/* ---- a walk of the MCP Skills listing holds the settling work back ---- */
+
+/* Once the first index is written, the watch set's listing, the catch-up scan and the merge
+ * steps hold the queue 15 ms to 0.7 s each at 40,000 skills, and a listing page queued behind
+ * one waited as long. While a host walks the listing they wait: until HOLD_MS after its last
+ * page arrived, never longer than HOLD_MAX_MS in a row (a host walking without end delays
+ * them, never stops them). Lookups are not held back: they are rarer than a walk's pages. */
+#define HOLD_MS 1000
+#define HOLD_MAX_MS 30000
+
+static bool held(const upk_skills_svc *svc) {
+  return svc->hold_until && uv_hrtime() < svc->hold_until;
+}
+
+static void hold_over(uv_timer_t *t) {
+  upk_skills_svc *svc = t->data;
+  uint64_t now = uv_hrtime();
+  if (svc->hold_until > now) { /* extended since the timer was set */
+    uv_timer_start(t, hold_over, (svc->hold_until - now) / 1000000u + 1, 0);
+    return;
+  }
+  svc->hold_until = 0;
+  if (svc->closing)
+    return;
+  item *list = svc->held_list;
+  svc->held_list = NULL;
+  if (list)
+    submit(svc, list);
+  if (svc->held_catch_up) {
+    svc->held_catch_up = false;
+    upk__skills_catch_up(svc);
+  }
+  if (svc->held_tidy) {
+    svc->held_tidy = false;
+    queue_tidy(svc, true);
+  }
+}
+
+void upk_skills_hold(upk_server *s) {
+  upk_skills_svc *svc = upk_session_services(s)->skills;
+  if (!svc || svc->closing)
+    return;
+  svc->walk_waiting |= !svc->first_done; /* the page waits for the first index */
+  hold_start(svc);
+}
+
+static void hold_start(upk_skills_svc *svc) {
+  uint64_t now = uv_hrtime(), ms = 1000000u;
+  if (!held(svc))
+    svc->hold_t0 = now;
+  uint64_t until = now + HOLD_MS * ms, cap = svc->hold_t0 + HOLD_MAX_MS * ms;
+  svc->hold_until = until < cap ? until : cap;
+  if (svc->hold_until > now)
+    uv_timer_start(&svc->hold_timer, hold_over, (svc->hold_until - now) / ms + 1, 0);
 }
 
 void upk__skills_schedule_refresh(upk_skills_svc *svc) {
@@ -514,7 +591,9 @@ int upk_skills_start(upk_server *s) {
   svc->debounce.data = svc;
   uv_idle_init(upk_session_loop(s), &svc->apply_idle);
   svc->apply_idle.data = svc;
-  svc->open_handles = 2;
+  uv_timer_init(upk_session_loop(s), &svc->hold_timer);
+  svc->hold_timer.data = svc;
+  svc->open_handles = 3;
   json_t *opts = json_object_get(upk_session_init_options(s), "skills");
   build_roots(svc, upk_session_workspace(s), json_object_get(opts, "extraDirs"));
   svc->max_dirs = json_is_integer(json_object_get(opts, "maxDirs"))
@@ -589,6 +668,11 @@ void upk_skills_stop(upk_server *s) {
   upk_serial_close(&svc->queue);
   uv_close((uv_handle_t *)&svc->debounce, upk__skills_on_closed);
   uv_close((uv_handle_t *)&svc->apply_idle, upk__skills_on_closed);
+  uv_close((uv_handle_t *)&svc->hold_timer, upk__skills_on_closed);
+  if (svc->held_list) {
+    item_free(svc->held_list);
+    svc->held_list = NULL;
+  }
   if (svc->applying) {
     upk__watch_set_free(svc->applying);
     svc->applying = NULL;

@@ -32,6 +32,10 @@ void upk_skills_touch(upk_server *s, upk_index *ix, const char *path);
 /** The index's state for upskilld/status: skills indexed, the first scan's
  * progress, roots cut at the directory limit. Loop thread. */
 json_t *upk_skills_status(upk_server *s);
+/** A host walks the MCP Skills listing (a page arrived): the index's settling work (the watch
+ * set's listing, the catch-up scan, merge steps) waits until a second after the last page, at
+ * most 30 s in a row, so that no page queues behind it. Loop thread. */
+void upk_skills_hold(upk_server *s);
 /** The built-in library directory in use. */
 const char *upk_skills_library_dir(void);
 

@@ -64,6 +64,13 @@ struct upk_skills_svc {
   unsigned tidy_steps;     /* of the merge under way, and when it began (uv_hrtime) */
   uint64_t tidy_t0;
   json_t *truncated; /* roots cut at the directory limit (array of strings) */
+  /* A host walking the MCP Skills listing holds the settling work back (upk_skills_hold). */
+  uv_timer_t hold_timer;
+  uint64_t hold_until, hold_t0; /* uv_hrtime; 0: no hold */
+  bool held_catch_up, held_tidy;
+  bool walk_waiting; /* a walk's first page waits for the first index: hold when it ends */
+  bool first_done;   /* the first scan has ended (loop side) */
+  struct item *held_list; /* the watch set's next page, queued once the hold ends */
   /* A watch set being applied a slice per loop turn (upk__watch_apply). */
   watch_set *applying;
   size_t apply_next;

@@ -116,25 +116,28 @@ static bool choose(src_call *sc, bool *pick) {
   return true;
 }
 
-/* Every chosen skill valid as agents load skills (a source's are others', with their
- * conventions: extra frontmatter fields, long bodies), or nothing is placed. */
+/* A found skill valid as agents load skills (a source's are others', with their conventions:
+ * extra frontmatter fields, long bodies) and with a name every agent loads: its errors. */
+static size_t errors_of(src_call *sc, const upk_found_skill *f) {
+  upk_diags d = {0};
+  upk_skill_validate_path(f->dir, UPK_VALIDATE_INSTALL, &d);
+  if (!upk_source_path_clean(sc->dir, f->dir, &d) && !upk_diags_count(&d, UPK_SEV_ERROR))
+    upk_diags_add(&d, UPK_SEV_ERROR, "source/symlink-outside", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "%s cannot be reached in the source without a link",
+                  f->skill_path);
+  upk_source_check_tree(f->dir, sc->dir, &d);
+  size_t errors = upk_diags_count(&d, UPK_SEV_ERROR);
+  upk_diags_take(&sc->diags, &d);
+  upk_diags_free(&d);
+  return errors;
+}
+
+/* Every chosen skill valid (errors_of), or nothing is placed. */
 static bool all_valid(src_call *sc, const bool *pick) {
   size_t errors = 0;
-  for (size_t i = 0; i < sc->found.len; i++) {
-    if (!pick[i])
-      continue;
-    upk_diags d = {0};
-    upk_skill_validate_path(sc->found.items[i].dir, UPK_VALIDATE_LENIENT, &d);
-    if (!upk_source_path_clean(sc->dir, sc->found.items[i].dir, &d) &&
-        !upk_diags_count(&d, UPK_SEV_ERROR))
-      upk_diags_add(&d, UPK_SEV_ERROR, "source/symlink-outside", "upskilld-source",
-                    (upk_range){-1, 0, -1, 0}, "%s cannot be reached in the source without a link",
-                    sc->found.items[i].skill_path);
-    upk_source_check_tree(sc->found.items[i].dir, sc->dir, &d);
-    errors += upk_diags_count(&d, UPK_SEV_ERROR);
-    upk_diags_take(&sc->diags, &d);
-    upk_diags_free(&d);
-  }
+  for (size_t i = 0; i < sc->found.len; i++)
+    if (pick[i])
+      errors += errors_of(sc, &sc->found.items[i]);
   if (errors)
     fail(sc, UPK_RPC_REQUEST_FAILED,
          "install refused: %s has skills that are not valid "
@@ -640,7 +643,8 @@ static void restore_after_fetch(upk_call *c, upk_index *ix) {
   bool ok = true, frozen = p->frozen;
   for (size_t i = 0; i < p->n; i++) { /* everything fetched and checked before anything moves */
     p->ls[i].sc.ix = ix;
-    ok &= locate_find(&p->ls[i]) && (!frozen || same_hash(&p->ls[i]));
+    ok &= locate_find(&p->ls[i]) && (!frozen || same_hash(&p->ls[i])) &&
+          errors_of(&p->ls[i].sc, &p->ls[i].sc.found.items[p->ls[i].found]) == 0;
     upk_diags_take(&p->all, &p->ls[i].sc.diags);
   }
   json_t *restored = json_array();

@@ -36,7 +36,7 @@ typedef struct job {
 } job;
 
 static upk_validate_mode mode_of(const job *j) {
-  return j->req && j->req->lenient ? UPK_VALIDATE_LENIENT : UPK_VALIDATE_STRICT;
+  return j->req && j->req->lenient ? UPK_VALIDATE_INSTALL : UPK_VALIDATE_STRICT;
 }
 
 /* ---- targets ---------------------------------------------------------- */

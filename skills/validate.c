@@ -78,7 +78,7 @@ static void parse_issues(vctx *v) {
   for (size_t i = 0; i < v->s->issues.len; i++) {
     const upk_diag *d = &v->s->issues.items[i];
     upk_severity sev = d->severity;
-    if (v->mode == UPK_VALIDATE_LENIENT)
+    if (v->mode != UPK_VALIDATE_STRICT)
       sev = strcmp(d->code, "skill/crlf") == 0 ? UPK_SEV_HINT
             : sev == UPK_SEV_ERROR             ? UPK_SEV_WARNING
                                                : sev;
@@ -153,6 +153,7 @@ static bool has_upper(const char *n) {
 
 /* Checks beyond skills-ref on a name that passed its own. */
 static void name_advice(vctx *v, const char *n, upk_range r) {
+  upk_severity ascii = v->mode == UPK_VALIDATE_INSTALL ? UPK_SEV_ERROR : UPK_SEV_WARNING;
   for (size_t i = 0; i < N(RESERVED_WORDS); i++)
     if (strcasestr(n, RESERVED_WORDS[i]))
       report(v, UPK_SEV_WARNING, UPK_SEV_WARNING, "skill/name-reserved-word", r,
@@ -161,7 +162,7 @@ static void name_advice(vctx *v, const char *n, upk_range r) {
              n, RESERVED_WORDS[i]);
   for (const char *p = n; *p; p++)
     if ((unsigned char)*p >= 0x80) {
-      report(v, UPK_SEV_WARNING, UPK_SEV_WARNING, "skill/name-not-ascii", r,
+      report(v, ascii, ascii, "skill/name-not-ascii", r,
              "Skill name '%s' is not ASCII; the specification and opencode accept only "
              "^[a-z0-9]+(-[a-z0-9]+)*$",
              n);
@@ -195,7 +196,8 @@ static void check_name(vctx *v) {
     return;
   }
   size_t len = upk_u8_len(n);
-  upk_severity lenient = UPK_SEV_WARNING;
+  /* What agents refuse to load stays an error at install; the directory is the one made. */
+  upk_severity lenient = v->mode == UPK_VALIDATE_INSTALL ? UPK_SEV_ERROR : UPK_SEV_WARNING;
   if (len > MAX_NAME)
     report(v, UPK_SEV_ERROR, lenient, "skill/name-too-long", r,
            "Skill name '%s' exceeds %d character limit (%zu chars)", n, MAX_NAME, len);
@@ -216,7 +218,7 @@ static void check_name(vctx *v) {
            n);
   char *d = v->s->dir_name ? upk_nfkc(v->s->dir_name) : NULL;
   if (d && strcmp(d, n) != 0)
-    report(v, UPK_SEV_ERROR, lenient, "skill/name-dir-mismatch", r,
+    report(v, UPK_SEV_ERROR, UPK_SEV_WARNING, "skill/name-dir-mismatch", r,
            "Directory name '%s' must match skill name '%s'", v->s->dir_name, n);
   if (chars_ok)
     name_advice(v, n, r);

@@ -5,7 +5,10 @@
  * agents are stricter. LENIENT is the loading mode of the client guide: only
  * what makes a skill unusable is an error (no description, no frontmatter at
  * all); everything else is a warning, so slightly broken skills are still
- * found by lookup.
+ * found by lookup. INSTALL is LENIENT except for what agents refuse to load: a name
+ * outside ^[a-z0-9]+(-[a-z0-9]+)*$ or over 64 characters is an error (opencode and
+ * Anthropic's packager refuse it), so that an install never places a skill some agent skips;
+ * the name's directory is the installed one, named after it (docs/skills.md, "Install rules").
  */
 #ifndef UPK_VALIDATE_H
 #define UPK_VALIDATE_H
@@ -13,7 +16,7 @@
 #include "common/diag.h"
 #include "skills/skill.h"
 
-typedef enum { UPK_VALIDATE_STRICT, UPK_VALIDATE_LENIENT } upk_validate_mode;
+typedef enum { UPK_VALIDATE_STRICT, UPK_VALIDATE_LENIENT, UPK_VALIDATE_INSTALL } upk_validate_mode;
 
 /** Check a parsed skill; appends to `out`. Returns the number of errors added.
  *

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Install rules by what agents enforce (docs/skills.md, "Install rules"), through upskillctl
+# and the real daemon: a name agents refuse to load (Bad_Skill, too long, hyphens at the edge
+# or doubled, not ASCII) is refused from every kind of source (a local git repository, a
+# local directory of several, a plugin marketplace, a skills-lock.json restore, a skill
+# directory, inline text over MCP) with its diagnostic, and the lock and the agents'
+# directories stay byte-identical; a description over 1,024 characters (as anthropics/skills'
+# claude-api) warns and installs. Emits TAP.
+set -uo pipefail
+ctl=${UPSKILLCTL:?set UPSKILLCTL}
+daemon=${UPSKILLD:?set UPSKILLD}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config UPSKILLD=$daemon
+export XDG_STATE_HOME=$tmp/state GIT_CONFIG_NOSYSTEM=1 DO_NOT_TRACK=1
+mkdir -p "$HOME"
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+check() { if eval "$2"; then tap_ok "$1"; else tap_not_ok "$1" "$tmp/o" "$tmp/e"; fi; }
+run() { "$ctl" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null; echo $? >"$tmp/rc"; }
+rc() { [[ $(cat "$tmp/rc") == "$1" ]]; }
+said() { grep -q -- "$1" "$tmp/o" "$tmp/e"; }
+g() { git -c user.email=t@example.com -c user.name=t "$@"; }
+skill() { # skill DIR NAME DESCRIPTION
+  mkdir -p "$1"
+  printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
+}
+gitrepo() { # gitrepo DIR: commit what DIR holds as a repository of its own
+  (cd "$1" && g init -q . && g add -A && g commit -qm one)
+}
+# Everything an install could touch: the lock and every entry of the agents' directories
+# (paths, link targets and file contents), hashed.
+state() {
+  (cd "$tmp/proj" && find skills-lock.json .claude .agents -print0 2>/dev/null | sort -z |
+    while IFS= read -r -d '' f; do
+      if [[ -L $f ]]; then echo "L $f $(readlink "$f")"
+      elif [[ -f $f ]]; then echo "F $f $(sha256sum <"$f")"
+      else echo "D $f"; fi
+    done) | sha256sum
+}
+same() { [[ $(state) == "$before" ]]; }
+
+if ! command -v git >/dev/null; then
+  echo "1..0 # SKIP no git"
+  exit 0
+fi
+tap_plan 12
+
+mkdir -p "$tmp/proj" && cd "$tmp/proj" && g init -q .
+# A project that already has a skill from a source: a lock and agent directories to keep.
+skill "$tmp/good/skills/good-one" good-one "Does good things. Use when testing installs."
+gitrepo "$tmp/good"
+run install "file://$tmp/good" --all
+check "a skill with a good name installs from a local git repository (the lock and the agents' directories)" \
+  'rc 0 && [[ -f .claude/skills/good-one/SKILL.md && -f skills-lock.json ]] && grep -q good-one skills-lock.json'
+before=$(state)
+
+# Bad_Skill in a local git repository, beside a good one.
+skill "$tmp/bad/skills/Bad_Skill" Bad_Skill "Does bad things. Use when testing refusals."
+skill "$tmp/bad/skills/fine-too" fine-too "Fine. Use when testing all-or-nothing."
+gitrepo "$tmp/bad"
+run install "file://$tmp/bad" --skill Bad_Skill
+check "install of Bad_Skill from a git source: refused with the name's diagnostics" \
+  'rc 1 && said skill/name-uppercase && said skill/name-invalid-chars && grep -q "nothing was installed" "$tmp/e"'
+check "... the lock and the agents' directories byte-identical" 'same'
+run install "file://$tmp/bad" --all
+check "--all with Bad_Skill among them: nothing installed, everything byte-identical" \
+  'rc 1 && said skill/name-invalid-chars && [[ ! -e .claude/skills/fine-too ]] && same'
+
+# Names agents refuse for other reasons: too long, a hyphen at an edge or doubled, not ASCII.
+long=$(printf 'a%.0s' $(seq 65))
+n=0
+for name in "$long" -lead trail- double--hyphen café; do
+  n=$((n + 1))
+  skill "$tmp/names$n/skills/s$n" "$name" "Named badly. Use when testing names."
+  gitrepo "$tmp/names$n"
+  run install "file://$tmp/names$n" --all
+  rc 1 && same || break
+done
+check "names over 64 characters, with an edge or double hyphen, or not ASCII: each refused, nothing changed" \
+  '[[ $n == 5 ]] && rc 1 && said skill/name-not-ascii && same'
+
+# A local directory of several skills (no git).
+mkdir -p "$tmp/coll"
+cp -r "$tmp/bad/skills/Bad_Skill" "$tmp/bad/skills/fine-too" "$tmp/coll/"
+run install "$tmp/coll" --all
+check "a local directory of several: refused, nothing changed" 'rc 1 && said skill/name-invalid-chars && same'
+
+# A Claude Code plugin marketplace.
+mkdir -p "$tmp/market/.claude-plugin"
+printf '{"name":"m","plugins":[{"name":"p","source":"./plugins/p"}]}\n' \
+  >"$tmp/market/.claude-plugin/marketplace.json"
+skill "$tmp/market/plugins/p/skills/Bad_Skill" Bad_Skill "Bad. Use when testing marketplaces."
+gitrepo "$tmp/market"
+run install "file://$tmp/market" --all
+check "a plugin marketplace's Bad_Skill: refused, nothing changed" 'rc 1 && said skill/name-invalid-chars && same'
+
+# One skill directory, and the skill's text inline over MCP.
+run install "$tmp/bad/skills/Bad_Skill"
+check "one skill directory: refused, nothing changed" 'rc 1 && said skill/name-invalid-chars && same'
+python3 - "$daemon" "$tmp/proj" >"$tmp/o" 2>"$tmp/e" <<'PY'
+import json, subprocess, sys
+p = subprocess.Popen([sys.argv[1], "--mcp"], cwd=sys.argv[2], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, text=True)
+def call(i, method, params):
+    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}) + "\n")
+    p.stdin.flush()
+    return json.loads(p.stdout.readline())
+call(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+p.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+md = "---\nname: Bad_Skill\ndescription: Bad. Use when testing inline installs.\n---\nSteps.\n"
+r = call(2, "tools/call", {"name": "install_skill", "arguments": {"from": {"markdown": md}}})
+print(r["result"].get("isError"), json.dumps(r["result"]))
+p.stdin.close(); p.wait()
+PY
+check "inline text over MCP: a tool error naming the rule, nothing changed" \
+  'grep -q "^True .*skill/name-invalid-chars" "$tmp/o" && same'
+
+# A skills-lock.json naming Bad_Skill: restore refuses before anything moves.
+cp skills-lock.json "$tmp/lock.good"
+python3 - "$tmp/bad" <<'PY'
+import json, sys
+lock = json.load(open("skills-lock.json"))
+lock["skills"]["Bad_Skill"] = {"source": "file://" + sys.argv[1], "sourceType": "git",
+                               "sourceUrl": "file://" + sys.argv[1],
+                               "skillPath": "skills/Bad_Skill/SKILL.md", "computedHash": "0" * 64}
+json.dump(lock, open("skills-lock.json", "w"), indent=2)
+PY
+before=$(state)
+run restore
+check "restore of a lock naming Bad_Skill: refused, the lock and the agents' directories byte-identical" \
+  'rc 1 && said skill/name-invalid-chars && same'
+cp "$tmp/lock.good" skills-lock.json
+before=$(state)
+
+# A description over 1,024 characters (agents load it; Claude Code cuts its listing): warns.
+desc="Use when testing long descriptions. $(printf 'word %.0s' $(seq 220))"
+skill "$tmp/longd/skills/long-desc" long-desc "$desc"
+gitrepo "$tmp/longd"
+run install "file://$tmp/longd" --all
+check "a description over 1,024 characters from a git source: installed, with the warning" \
+  'rc 0 && said skill/description-too-long && [[ -f .claude/skills/long-desc/SKILL.md ]] && grep -q long-desc skills-lock.json'
+check "... and the skills installed before it untouched" \
+  'cmp -s .claude/skills/good-one/SKILL.md "$tmp/good/skills/good-one/SKILL.md"'
+tap_finish
