@@ -127,6 +127,8 @@ lock["skills"]["Bad_Skill"] = {"source": "file://" + sys.argv[1], "sourceType": 
                                "skillPath": "skills/Bad_Skill/SKILL.md", "computedHash": "0" * 64}
 json.dump(lock, open("skills-lock.json", "w"), indent=2)
 PY
+# file:// sources outside the project are read only once the user trusts it (docs/security.md).
+"$ctl" trust . >/dev/null
 before=$(state)
 run restore
 check "restore of a lock naming Bad_Skill: refused, the lock and the agents' directories byte-identical" \
