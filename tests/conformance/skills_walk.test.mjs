@@ -1,0 +1,72 @@
+// The MCP Skills listing walked from a fresh daemon (no index on disk) by the official v2
+// client's SkillsClient with its default page limit (listMaxPages 64): a generated tree of
+// 4,800 skills, 120 of them breaking the extension's rules (not listable), indexed in small
+// batches so that the walk's first page arrives while the first index is written. Every
+// listable skill comes back exactly once, in at most 64 pages, every page but the last the
+// size the first one fixed. Then the cursor's page size, tampered with: -32602.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { daemon, requireFromCache, within } from './common.mjs';
+
+const req = requireFromCache('@modelcontextprotocol/client');
+const { Client } = req('@modelcontextprotocol/client');
+const { StdioClientTransport } = req('@modelcontextprotocol/client/stdio');
+const { SkillsClient } = req('@modelcontextprotocol/client/ext/skills');
+
+const N = 4800, BAD = 120;
+const ws = mkdtempSync(join(tmpdir(), 'upk-walk-'));
+const home = join(ws, 'home');
+mkdirSync(home);
+after(() => rmSync(ws, { recursive: true, force: true }));
+const listable = new Set();
+for (let i = 0; i < N; i++) {
+  const dir = `walk-${String(i).padStart(5, '0')}`;
+  // every 40th: a name that is not its directory's (the extension leaves it out)
+  const name = i % 40 === 7 ? `other-${i}` : dir;
+  mkdirSync(join(ws, '.claude/skills', dir), { recursive: true });
+  writeFileSync(join(ws, '.claude/skills', dir, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Use for walk job ${i}.\n---\n# ${name}\n\nBody.\n`);
+  if (name === dir) listable.add(dir);
+}
+assert.equal(listable.size, N - BAD);
+
+test('a fresh daemon: the default client walks every listable skill once, within 64 pages', async () => {
+  const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(ws, 'cache'), UPSKILLD_SCAN_BATCH: '100' };
+  const client = new Client({ name: 'walk', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const transport = new StdioClientTransport({ command: daemon, args: ['--mcp'], env, cwd: ws, stderr: 'inherit' });
+  await within(10000, client.connect(transport), 'connect');
+  const pages = [];
+  let tamperedAnswer;
+  const onmessage = transport.onmessage;
+  transport.onmessage = (m, extra) => {
+    if (m.id === 'tampered') return tamperedAnswer(m); // ours, not the client's
+    if (m.result?.skills) pages.push({ n: m.result.skills.length, next: m.result.nextCursor });
+    onmessage(m, extra);
+  };
+  try {
+    const { skills } = await within(120000, new SkillsClient(client).list(), 'skills/list');
+    const names = skills.map((s) => /^skill:\/\/project\/\.claude\/skills\/([^/]+)\/SKILL\.md$/.exec(s.uri)?.[1])
+      .filter(Boolean);
+    assert.equal(names.length, new Set(names).size, 'no skill twice');
+    assert.deepEqual(new Set(names), listable, 'every listable skill, nothing else of the tree');
+    assert.ok(pages.length <= 64, `${pages.length} pages`);
+    const sizes = pages.map((p) => Number(/:(\d+)$/.exec(p.next ?? '')?.[1] ?? 0)).filter(Boolean);
+    assert.equal(new Set(sizes).size, 1, `one page size for the whole walk: ${[...new Set(sizes)]}`);
+    assert.ok(pages.slice(0, -1).every((p) => p.n <= sizes[0]), 'no page over it');
+    // the cursor's page size is checked: a tampered one is refused
+    const cursor = pages[0].next.replace(/:\d+$/, ':5');
+    const answer = new Promise((ok) => { tamperedAnswer = ok; });
+    await transport.send({ jsonrpc: '2.0', id: 'tampered', method: 'skills/list', params: { cursor,
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {} } } });
+    const { error } = await within(10000, answer, 'tampered cursor');
+    assert.equal(error?.code, -32602);
+    assert.match(error.message, /unknown cursor/);
+  } finally {
+    await client.close();
+  }
+});
