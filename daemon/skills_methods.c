@@ -240,8 +240,8 @@ static json_int_t lookup_wait_ms(const upk_job *job, json_t *params) {
     return json_integer_value(wait);
   if (job->as_tool)
     return LOOKUP_TOOL_WAIT_MS;
-  json_t *bound = json_object_get(
-      json_object_get(upk_session_init_options(job->server), "skills"), "lookupWaitMs");
+  json_t *bound = json_object_get(json_object_get(upk_session_init_options(job->server), "skills"),
+                                  "lookupWaitMs");
   return json_is_integer(bound) ? json_integer_value(bound) : LOOKUP_WAIT_MS;
 }
 

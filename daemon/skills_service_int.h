@@ -68,8 +68,8 @@ struct upk_skills_svc {
   uv_timer_t hold_timer;
   uint64_t hold_until, hold_t0; /* uv_hrtime; 0: no hold */
   bool held_catch_up, held_tidy;
-  bool walk_waiting; /* a walk's first page waits for the first index: hold when it ends */
-  bool first_done;   /* the first scan has ended (loop side) */
+  bool walk_waiting;      /* a walk's first page waits for the first index: hold when it ends */
+  bool first_done;        /* the first scan has ended (loop side) */
   struct item *held_list; /* the watch set's next page, queued once the hold ends */
   /* A watch set being applied a slice per loop turn (upk__watch_apply). */
   watch_set *applying;

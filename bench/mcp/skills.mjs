@@ -50,10 +50,25 @@ function linkTree(from, to) {
     else if (e.isFile()) { linkSync(join(from, e.name), join(to, e.name)); files++; bytes += lstatSync(join(to, e.name)).size; }
   }
 }
+// A registry's directory is <owner>--<repo>--<skill>; an installer names it after the skill's
+// frontmatter name (the first of a name, in sorted order; a name used already or not a plain
+// directory name keeps the registry's, and the extension leaves it out).
+function frontmatterName(dir) {
+  try {
+    const m = /^name:[ \t]*["']?([^"'\r\n]*?)["']?[ \t]*$/m.exec(readFileSync(join(dir, 'SKILL.md'), 'utf8').slice(0, 4096));
+    return m && /^[^/\\.][^/\\]*$/.test(m[1]) ? m[1] : null;
+  } catch { return null; }
+}
 if (corpus) {
   const dirs = readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => e.name).sort().slice(0, count);
-  for (const d of dirs) linkTree(join(corpus, d), join(skillsDir, d));
+  const taken = new Set(dirs);
+  for (const d of dirs) {
+    const name = frontmatterName(join(corpus, d));
+    const as = name && !taken.has(name) ? name : d;
+    if (as !== d) { taken.add(as); taken.delete(d); }
+    linkTree(join(corpus, d), join(skillsDir, as));
+  }
 } else for (let i = 0; i < count; i++) {
   const name = `${words[i % words.length]}-${words[(i * 7) % words.length]}-${i}`;
   const dir = join(skillsDir, name);
@@ -100,6 +115,7 @@ async function run(label, command, args, options) {
   let progress = 0;
   const { skills: list } = await skills.list({}, { onprogress: () => { progress++; }, resetTimeoutOnProgress: true });
   const listMs = performance.now() - l0;
+  const firstPages = [...pages]; // this walk's alone (the recorder stays installed)
   if (process.env.PAGES_LOG) console.log('first walk pages', pages.map((p) => p.toFixed(0)).join(' '));
   globalThis.gc?.(); // the first walk's garbage is the client's, not a page's latency
   const warm = timePages(transport); // a second walk: the index is built
@@ -115,11 +131,11 @@ async function run(label, command, args, options) {
   const revision = client.getNegotiatedProtocolVersion();
   await client.close();
   const sorted = [...warm].sort((a, b) => a - b);
-  const later = pages.slice(1).sort((a, b) => a - b); // the first walk after its first page
+  const later = firstPages.slice(1).sort((a, b) => a - b); // the first walk after its first page
   const uris = new Set(list.map((x) => x.uri ?? x.resources?.[0]?.uri ?? JSON.stringify(x)));
   return { label, revision, skills: list.length, unique: uris.size, connectMs, progress,
     firstP50: later[Math.floor(later.length / 2)], firstMax: later.at(-1),
-    pages: pages.length, firstPageMs: pages[0], listMs, warmPages: warm.length, warmMs,
+    pages: firstPages.length, firstPageMs: firstPages[0], listMs, warmPages: warm.length, warmMs,
     pageP50: sorted[Math.floor(sorted.length / 2)], perSkillUs: warmMs * 1000 / list.length, pageP90: sorted[Math.floor(sorted.length * 0.9)], pageMax: sorted.at(-1), verified, verifyMs, rss };
 }
 
