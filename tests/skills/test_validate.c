@@ -352,6 +352,32 @@ Test(validate, lenient_everything_else_warns) {
   cr_assert_eq(th_find(&d, "skill/name-invalid-chars")->severity, UPK_SEV_WARNING);
 }
 
+static size_t install_mode(const char *path) {
+  upk_diags_free(&d);
+  return upk_skill_validate_path(path, UPK_VALIDATE_INSTALL, &d);
+}
+
+/* INSTALL: lenient, except the name rules agents enforce (docs/skills.md, "Install rules"). */
+Test(validate, install_refuses_names_agents_refuse) {
+  cr_assert_eq(install_mode(th_skill("Bad_Skill", "name: Bad_Skill\ndescription: d\nfoo: 1\n")), 2,
+               "%s", th_dump(&d));
+  cr_assert_eq(th_find(&d, "skill/name-uppercase")->severity, UPK_SEV_ERROR);
+  cr_assert_eq(th_find(&d, "skill/name-invalid-chars")->severity, UPK_SEV_ERROR);
+  cr_assert_eq(th_find(&d, "skill/unexpected-fields")->severity, UPK_SEV_WARNING);
+  cr_assert_eq(install_mode(th_skill("caf\xc3\xa9", "name: caf\xc3\xa9\ndescription: d\n")), 1);
+  cr_assert_eq(th_find(&d, "skill/name-not-ascii")->severity, UPK_SEV_ERROR);
+  cr_assert_eq(install_mode(th_skill("a--b", "name: a--b\ndescription: d\n")), 1);
+  cr_assert(th_find(&d, "skill/name-consecutive-hyphens"));
+  /* the directory is named after the skill once installed: a source's differing one warns */
+  cr_assert_eq(install_mode(th_skill("dir", "name: good-name\ndescription: d\n")), 0);
+  cr_assert_eq(th_find(&d, "skill/name-dir-mismatch")->severity, UPK_SEV_WARNING);
+  char fm[1200];
+  snprintf(fm, sizeof fm, "name: long-desc\ndescription: %01100d\n", 0);
+  cr_assert_eq(install_mode(th_skill("long-desc", fm)), 0, "%s", th_dump(&d));
+  cr_assert_eq(th_find(&d, "skill/description-too-long")->severity, UPK_SEV_WARNING);
+  cr_assert_eq(strict(th_path("long-desc")), 1, "strict still refuses it");
+}
+
 Test(validate, unquoted_colon_strict_error_lenient_loads) {
   const char *dir = th_skill("my-skill", "name: my-skill\ndescription: Use when: the user asks\n");
   cr_assert_eq(strict(dir), 1, "%s", th_dump(&d));
