@@ -398,10 +398,10 @@ static void note_truncated(upk_skills_svc *svc, json_t *roots) {
   svc->truncated = json_incref(roots);
 }
 
-/* Queue the next merge step while there is work and nobody is closing; say when a merge ends. */
 static bool held(const upk_skills_svc *svc);
 static void hold_start(upk_skills_svc *svc);
 
+/* Queue the next merge step while there is work and nobody is closing; say when a merge ends. */
 static void queue_tidy(upk_skills_svc *svc, bool more) {
   if (more && !svc->closing && held(svc)) { /* the next step once the hold ends */
     svc->held_tidy = true;
