@@ -129,7 +129,7 @@ def run(tmp):
                XDG_CONFIG_HOME=os.path.join(tmp, "config"), XDG_STATE_HOME=os.path.join(tmp, "state"),
                UPSKILLD_SCAN_BATCH="20")
     os.makedirs(env["HOME"])
-    task = {"task": "run the zork0599 jobs", "limit": 3}
+    task = {"task": "run the zork0599 jobs", "limit": 3}  # one skill has the word
 
     # LSP, no options: a lookup asking not to wait proves the scan under way; the plain one
     # sent right behind it waits (2 s at most) and has the whole answer.
@@ -172,9 +172,12 @@ def run(tmp):
     d.p.kill()
     d.p.wait()
 
-    # Past the bound: a slow first scan (batches of 1), a bound of 800 ms. The lookup answers
-    # partially after it; meanwhile the daemon answers status and another lookup.
-    d, _ = lsp(proj, fresh(dict(env, UPSKILLD_SCAN_BATCH="1")), {"skills": {"lookupWaitMs": 800}})
+    # Past the bound: a slow first scan (3,000 skills, each directory a batch of its own: a few
+    # seconds), a bound of 800 ms. The lookup answers partially after it; meanwhile the daemon
+    # answers status and another lookup.
+    big = os.path.join(tmp, "big")
+    make_tree(big, 3000)
+    d, _ = lsp(big, fresh(dict(env, UPSKILLD_SCAN_BATCH="1")), {"skills": {"lookupWaitMs": 800}})
     t0 = time.time()
     waiting = d.request("skills/lookup", task)
     status = d.request("upskilld/status", {})
