@@ -47,7 +47,10 @@ test('a fresh daemon: the default client walks every listable skill once, within
     onmessage(m, extra);
   };
   try {
-    const { skills } = await within(120000, new SkillsClient(client).list(), 'skills/list');
+    let progress = 0; // the first page waits for the first index, saying so
+    const { skills } = await within(120000, new SkillsClient(client).list({},
+      { onprogress: () => { progress++; }, resetTimeoutOnProgress: true }), 'skills/list');
+    assert.ok(progress > 0, 'the first page arrived while the first index was written, and said so');
     const names = skills.map((s) => /^skill:\/\/project\/\.claude\/skills\/([^/]+)\/SKILL\.md$/.exec(s.uri)?.[1])
       .filter(Boolean);
     assert.equal(names.length, new Set(names).size, 'no skill twice');
