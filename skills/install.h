@@ -99,8 +99,7 @@ typedef struct upk_install_req {
   const upk_env *env;       /* NULL: the process environment */
   bool force;               /* replace a different skill of the same name */
   bool lenient;    /* validate as agents load skills (a source's skills: others' conventions,
-                      such as extra frontmatter fields), not the strict specification; a name
-                      agents refuse is still refused (UPK_VALIDATE_INSTALL) */
+                      such as extra frontmatter fields), not the strict specification */
   bool keep_links; /* leave a symbolic link in place that resolves to another target of this
                       install (the skills CLI's symlink mode: update keeps it) */
   const char *source;       /* recorded in the manifest; NULL: from_path or "inline" */
