@@ -16,6 +16,7 @@
 
 #include "gpu/nvcc.h"
 #include "gpu/toolkit.h"
+#include "common/dynbuf.h"
 #include "common/xalloc.h"
 
 enum { OUTPUT_CAP = 8 << 20 };
@@ -44,19 +45,19 @@ static char **child_env(char **path_out) {
       continue;
     }
     const char *p = environ[i] + 5;
-    char *clean = upk_xcalloc(strlen(p) + 6, 1);
-    strcpy(clean, "PATH=");
+    upk_buf clean = UPK_BUF_INIT(SIZE_MAX);
+    upk_buf_puts(&clean, "PATH=");
     while (*p) {
       size_t len = strcspn(p, ":");
       if (len && p[0] == '/') {
-        if (clean[5])
-          strcat(clean, ":");
-        strncat(clean, p, len);
+        if (clean.len > 5)
+          upk_buf_puts(&clean, ":");
+        upk_buf_append(&clean, p, len);
       }
       p += len + (p[len] == ':');
     }
     free(*path_out);
-    env[k++] = *path_out = clean;
+    env[k++] = *path_out = upk_buf_take(&clean, NULL);
   }
   return env;
 }

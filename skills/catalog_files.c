@@ -128,7 +128,8 @@ static int walk(DIR *d, const char *prefix, unsigned depth, upk_catalog_files *f
       DIR *sub = fd < 0 ? NULL : fdopendir(fd);
       if (!sub && fd >= 0)
         close(fd);
-      strcat(rel, "/");
+      /* the length check above kept room for the slash */
+      memcpy(rel + strlen(rel), "/", 2);
       rc = sub ? walk(sub, rel, depth + 1, f) : 0; /* vanished meanwhile: not part of it */
       if (sub)
         closedir(sub);
