@@ -53,8 +53,8 @@ typedef struct upk_kernels upk_kernels;
 struct upk_kcheck {
   upk_server *server;
   upk_wreq *wreq;
-  upk_deferred *answer; /* an answer known at once (a cache hit, a refusal), given from the loop */
-  json_t *result;       /* ...that answer, and whether it came from the cache */
+  upk_deferred answer; /* an answer known at once (a cache hit, a refusal), given from the loop */
+  json_t *result;      /* ...that answer, and whether it came from the cache */
   bool cached;
   upk_kcheck_cb cb;
   void *arg;
@@ -340,7 +340,6 @@ static void on_worker(void *arg, int status, json_t *result, const char *error) 
 static void on_answer_due(void *arg) {
   upk_kcheck *c = arg;
   json_t *r = c->result;
-  c->answer = NULL;
   finish(c, r, c->cached);
   json_decref(r);
 }
@@ -350,7 +349,7 @@ static void on_answer_due(void *arg) {
 static upk_kcheck *answer_later(upk_kcheck *c, json_t *result, bool cached) {
   c->result = result;
   c->cached = cached;
-  c->answer = upk_defer(upk_session_loop(c->server), on_answer_due, c);
+  upk_defer(upk_session_defer(c->server), &c->answer, on_answer_due, c);
   return c;
 }
 
@@ -417,8 +416,8 @@ void upk_kcheck_cancel(upk_kcheck *c) {
   if (!c)
     return;
   c->cb = NULL;
-  if (c->answer) { /* an answer not given yet: nothing else holds c */
-    upk_defer_cancel(c->answer);
+  if (upk_defer_pending(&c->answer)) { /* an answer not given yet: nothing else holds c */
+    upk_defer_cancel(&c->answer);
     json_decref(c->result);
     free(c);
     return;

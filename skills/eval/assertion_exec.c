@@ -3,6 +3,7 @@
  * compiler is the caller's: nothing here spawns a process. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
