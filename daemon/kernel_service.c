@@ -265,13 +265,11 @@ static double ms_since(uint64_t t0) {
 static json_t *failure_result(const char *code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static json_t *failure_result(const char *code, const char *fmt, ...) {
-  char msg[512];
+  upk_diags d = {0};
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  upk_diags_vadd(&d, UPK_SEV_ERROR, code, "upskilld", upk_range_line(0, 0, 0), fmt, ap);
   va_end(ap);
-  upk_diags d = {0};
-  upk_diags_add(&d, UPK_SEV_ERROR, code, "upskilld", upk_range_line(0, 0, 0), "%s", msg);
   json_t *r = json_pack("{s:b,s:s,s:o,s:[]}", "ok", 0, "backend", "nvrtc", "diagnostics",
                         upk_diags_json(&d), "kernels");
   upk_diags_free(&d);
