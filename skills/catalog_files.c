@@ -34,9 +34,7 @@ struct upk_catalog_cache {
 
 upk_catalog_cache *upk_catalog_cache_new(size_t max_files) {
   upk_catalog_cache *c = upk_xcalloc(1, sizeof *c);
-  size_t cap = 1024;
-  while (cap < max_files + max_files / 3)
-    cap *= 2;
+  size_t cap = upk_pow2_at_least(max_files + max_files / 3, 1024);
   if (c && !(c->slots = upk_xcalloc(cap, sizeof *c->slots)))
     return free(c), NULL;
   if (c)
