@@ -36,6 +36,21 @@ int upk_buf_reserve(upk_buf *b, size_t n) {
   return buf__reserve(b, b->len + n + 1);
 }
 
+char *upk_buf_space(upk_buf *b, size_t n, size_t *avail) {
+  if (upk_buf_reserve(b, n))
+    return NULL;
+  size_t room = b->cap - b->len - 1; /* the NUL's byte is kept */
+  *avail = room < b->max - b->len ? room : b->max - b->len;
+  return b->data + b->len;
+}
+
+void upk_buf_added(upk_buf *b, size_t n) {
+  if (!n) /* a read that brought nothing; the buffer may have no data yet */
+    return;
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
 int upk_buf_append(upk_buf *b, const void *data, size_t n) {
   if (n > b->max || b->len > b->max - n)
     return -E2BIG;

@@ -33,6 +33,12 @@ int upk_buf_append(upk_buf *b, const void *data, size_t n);
 int upk_buf_puts(upk_buf *b, const char *s);
 /** Append printf-formatted text. */
 int upk_buf_printf(upk_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Room to write at least `n` bytes in place (a read(2), libuv's alloc_cb): the address after
+ * the contents, and in *avail how many bytes fit there (>= n, never past the cap). NULL when
+ * `n` more would pass the cap. upk_buf_added then counts what was written. */
+char *upk_buf_space(upk_buf *b, size_t n, size_t *avail);
+/** Count `n` bytes written at upk_buf_space's address (n <= its *avail) as appended. */
+void upk_buf_added(upk_buf *b, size_t n);
 /** Drop the first `n` bytes, keeping the rest. */
 void upk_buf_consume(upk_buf *b, size_t n);
 /** Forget the contents but keep the allocation. */

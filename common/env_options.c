@@ -3,6 +3,7 @@
 
 #include "common/xalloc.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,13 @@ const upk_env_entry *upk_env_opts_entry(upk_env_var var) {
   return &TABLE[var];
 }
 
+/* The leading integer of the text, as atoi read it (space, a sign, digits; 0 when there are
+ * none), held to int's range. */
+static int leading_int(const char *text) {
+  long n = strtol(text, NULL, 10);
+  return n > INT_MAX ? INT_MAX : n < INT_MIN ? INT_MIN : (int)n;
+}
+
 /* Digits only (no sign, no space), capped: what the worker-server flag always accepted. */
 static long seconds(const char *text, long def, long max) {
   if (!text || !*text || text[strspn(text, "0123456789")])
@@ -114,10 +122,10 @@ void upk_env_opts_parse(upk_env_var var, const char *text, upk_env_options *out)
     *(unsigned *)field = (unsigned)seconds(text, e->def, e->max);
     break;
   case UPK_ENV_INT:
-    *(int *)field = text ? atoi(text) : (int)e->def;
+    *(int *)field = text ? leading_int(text) : (int)e->def;
     break;
   case UPK_ENV_POSITIVE:
-    *(int *)field = text && atoi(text) > 0 ? atoi(text) : (int)e->def;
+    *(int *)field = text && leading_int(text) > 0 ? leading_int(text) : (int)e->def;
     break;
   case UPK_ENV_ONE:
     *(bool *)field = text && !strcmp(text, "1");

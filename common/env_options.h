@@ -61,8 +61,8 @@ typedef enum upk_env_kind {
   UPK_ENV_TEXT,     /* a string; empty is unset */
   UPK_ENV_RAW,      /* a string; empty is a value */
   UPK_ENV_SECONDS,  /* digits only, at most `max`; anything else (or empty): the default */
-  UPK_ENV_INT,      /* atoi() of the text when set (as the daemon always did), else default */
-  UPK_ENV_POSITIVE, /* atoi() when that is > 0, else the default */
+  UPK_ENV_INT,      /* the text's leading integer when set (as atoi read it), else default */
+  UPK_ENV_POSITIVE, /* its leading integer when that is > 0, else the default */
   UPK_ENV_ONE       /* true when the text is exactly "1" */
 } upk_env_kind;
 

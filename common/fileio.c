@@ -219,7 +219,7 @@ const char *upk_beneath_rel(const char *root, const char *path, char *real, size
    * may be how the client spelled the file. */
   char *r = realpath(root, NULL);
   if (r && strlen(r) < len) {
-    strcpy(real, r);
+    memcpy(real, r, strlen(r) + 1);
     rel = under(real, path);
   }
   free(r);

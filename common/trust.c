@@ -219,7 +219,8 @@ int upk_trust_grant(const char *dir, char *real, char hex[65], char *err, size_t
   if (!store)
     return fail(err, errlen, -EINVAL, "%s: unreadable trust store: %s", store_path);
   time_t now = time(NULL);
-  strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  struct tm tm;
+  strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
   json_object_set_new(json_object_get(store, "projects"), real,
                       json_pack("{s:s,s:s}", "sha256", hex, "trustedAt", when));
   rc = store_save(store_path, store);

@@ -87,6 +87,13 @@ void upk_xalloc_install(void) {
   json_set_alloc_funcs(json_xmalloc, free);
 }
 
+size_t upk_pow2_at_least(size_t n, size_t min) {
+  size_t p = min ? min : 1;
+  while (p < n && p <= SIZE_MAX / 2)
+    p *= 2;
+  return p;
+}
+
 void *upk_xgrow(void *array, size_t *cap, size_t need, size_t size) {
   if (need <= *cap)
     return array;

@@ -41,6 +41,9 @@ void upk_xalloc_install(void);
 /** Grows an array of *cap elements of `size` bytes so that it holds at least `need`:
  * doubling (from 8), never less than need. Returns the array (moved or not). */
 void *upk_xgrow(void *array, size_t *cap, size_t need, size_t size);
+/** The smallest power of two that is >= n and >= min (min a power of two): the size of an
+ * open-addressing table. n past the largest size_t power of two gives that power. */
+size_t upk_pow2_at_least(size_t n, size_t min);
 
 /** Grow `array` (an lvalue of pointer type) whose capacity is `cap` to hold `need` elements. */
 #define UPK_GROW(array, cap, need) ((array) = upk_xgrow((array), &(cap), (need), sizeof *(array)))

@@ -89,7 +89,7 @@ static void run_script(exec_job *j, exec_item *it) {
   while (res.len && (res.output[res.len - 1] == '\n' || res.output[res.len - 1] == ' '))
     res.output[--res.len] = '\0';
   if (!res.len) /* evidence that says so, rather than an empty quote (cap > 6 bytes) */
-    strcpy(res.output, "(none)");
+    memcpy(res.output, "(none)", sizeof "(none)");
   int code = res.exit_code, want = it->a.exit_code;
   if (res.cancelled)
     decide(it, UPK_ASSERT_ERROR, upk_xasprintf("the evaluation was cancelled"));

@@ -558,7 +558,6 @@ static int check_spec(const upk_eval_spec *spec, char *err, size_t errlen) {
 
 static void eval_begin(void *arg) {
   upk_eval *e = arg;
-  e->begin = NULL;
   eval__pump(e);
 }
 
@@ -588,7 +587,7 @@ int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_c
   upk_log(UPK_LOG_INFO, "eval: %zu trials, %zu models, concurrency %u", e->n, e->spec.n_models,
           e->spec.concurrency);
   /* A trial refused at once (no key) finishes when it starts: from the loop, never in here. */
-  e->begin = upk_defer(upk_session_loop(s), eval_begin, e);
+  upk_defer(upk_session_defer(s), &e->begin, eval_begin, e);
   return 0;
 }
 
@@ -600,8 +599,7 @@ void upk_eval_cancel(upk_eval *e) {
     e->agent_root = NULL;
   }
   e->cancelled = true;
-  upk_defer_cancel(e->begin);
-  e->begin = NULL;
+  upk_defer_cancel(&e->begin);
   for (size_t i = 0; i < e->n; i++) {
     eval_trial *x = &e->trials[i];
     upk_completion_cancel(x->comp);

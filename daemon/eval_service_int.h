@@ -66,7 +66,7 @@ struct upk_eval {
   upk_eval_done_cb done;
   void *arg;
   uint64_t started;
-  upk_deferred *begin; /* the first trials start from the loop, after upk_eval_start returns */
+  upk_deferred begin; /* the first trials start from the loop, after upk_eval_start returns */
   bool cancelled, storing;
   /* The end: stats, summary, store. */
   upk_evalstats stats;

@@ -35,8 +35,8 @@ struct upk_gen {
   upk_gen_done_cb done;
   void *arg;
   atomic_bool cancelled;
-  bool in_work;        /* a thread-pool or queue item holds us: it frees after a cancel */
-  upk_deferred *begin; /* the first stage starts from the loop, after upk_gen_start returns */
+  bool in_work;       /* a thread-pool or queue item holds us: it frees after a cancel */
+  upk_deferred begin; /* the first stage starts from the loop, after upk_gen_start returns */
   uv_work_t work;
   upk_ask *ask;                                        /* the teacher being asked (gen_teacher.h) */
   void (*next)(struct upk_gen *g, const char *answer); /* gets the teacher's answer */

@@ -577,7 +577,6 @@ static int copy_spec(upk_gen *g, const upk_gen_spec *s) {
 /* The first stage: condense a trace, or write the skill from the task alone. */
 static void gen_begin(void *arg) {
   upk_gen *g = arg;
-  g->begin = NULL;
   if (!g->trace_raw) {
     write_stage(g);
     return;
@@ -607,7 +606,7 @@ int upk_gen_start(upk_server *s, const upk_gen_spec *spec, upk_gen_progress_cb p
   }
   *out = g;
   /* A teacher refused at once fails the first stage: from the loop, never in here. */
-  g->begin = upk_defer(upk_session_loop(s), gen_begin, g);
+  upk_defer(upk_session_defer(s), &g->begin, gen_begin, g);
   return 0;
 }
 
@@ -615,8 +614,7 @@ void upk_gen_cancel(upk_gen *g) {
   if (!g)
     return;
   atomic_store(&g->cancelled, true);
-  upk_defer_cancel(g->begin);
-  g->begin = NULL;
+  upk_defer_cancel(&g->begin);
   upk_ask_cancel(g->ask); /* an agent teacher's process group is killed */
   g->ask = NULL;
   upk_eval_cancel(g->eval);

@@ -53,8 +53,8 @@ typedef struct upk_kernels upk_kernels;
 struct upk_kcheck {
   upk_server *server;
   upk_wreq *wreq;
-  upk_deferred *answer; /* an answer known at once (a cache hit, a refusal), given from the loop */
-  json_t *result;       /* ...that answer, and whether it came from the cache */
+  upk_deferred answer; /* an answer known at once (a cache hit, a refusal), given from the loop */
+  json_t *result;      /* ...that answer, and whether it came from the cache */
   bool cached;
   upk_kcheck_cb cb;
   void *arg;
@@ -265,13 +265,11 @@ static double ms_since(uint64_t t0) {
 static json_t *failure_result(const char *code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static json_t *failure_result(const char *code, const char *fmt, ...) {
-  char msg[512];
+  upk_diags d = {0};
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  upk_diags_vadd(&d, UPK_SEV_ERROR, code, "upskilld", upk_range_line(0, 0, 0), fmt, ap);
   va_end(ap);
-  upk_diags d = {0};
-  upk_diags_add(&d, UPK_SEV_ERROR, code, "upskilld", upk_range_line(0, 0, 0), "%s", msg);
   json_t *r = json_pack("{s:b,s:s,s:o,s:[]}", "ok", 0, "backend", "nvrtc", "diagnostics",
                         upk_diags_json(&d), "kernels");
   upk_diags_free(&d);
@@ -340,7 +338,6 @@ static void on_worker(void *arg, int status, json_t *result, const char *error) 
 static void on_answer_due(void *arg) {
   upk_kcheck *c = arg;
   json_t *r = c->result;
-  c->answer = NULL;
   finish(c, r, c->cached);
   json_decref(r);
 }
@@ -350,7 +347,7 @@ static void on_answer_due(void *arg) {
 static upk_kcheck *answer_later(upk_kcheck *c, json_t *result, bool cached) {
   c->result = result;
   c->cached = cached;
-  c->answer = upk_defer(upk_session_loop(c->server), on_answer_due, c);
+  upk_defer(upk_session_defer(c->server), &c->answer, on_answer_due, c);
   return c;
 }
 
@@ -417,8 +414,8 @@ void upk_kcheck_cancel(upk_kcheck *c) {
   if (!c)
     return;
   c->cb = NULL;
-  if (c->answer) { /* an answer not given yet: nothing else holds c */
-    upk_defer_cancel(c->answer);
+  if (upk_defer_pending(&c->answer)) { /* an answer not given yet: nothing else holds c */
+    upk_defer_cancel(&c->answer);
     json_decref(c->result);
     free(c);
     return;

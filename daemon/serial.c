@@ -14,8 +14,10 @@ struct upk_serial_item {
 
 static void serial__next(upk_serial *q);
 
-void upk_serial_init(upk_serial *q, uv_loop_t *loop) {
+void upk_serial_init(upk_serial *q, uv_loop_t *loop, upk_defer_queue *defer) {
   q->loop = loop;
+  q->defer = defer;
+  q->refusal = (upk_deferred){0};
   q->head = q->tail = NULL;
   q->running = q->closed = false;
   q->req.data = q;
@@ -51,7 +53,7 @@ static void serial__next(upk_serial *q) {
     return;
   q->running = true;
   if (uv_queue_work(q->loop, &q->req, run_cb, after_cb) != 0) /* not with a valid loop */
-    upk_defer(q->loop, refused, q); /* keeps the chain moving, from the loop */
+    upk_defer(q->defer, &q->refusal, refused, q); /* keeps the chain moving, from the loop */
 }
 
 int upk_serial_submit(upk_serial *q, upk_serial_work work, upk_serial_done done, void *arg) {

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <uv.h>
 
+#include "daemon/defer.h"
+
 typedef struct upk_serial_item upk_serial_item;
 /** Runs on a pool thread. */
 typedef void (*upk_serial_work)(void *arg);
@@ -16,12 +18,15 @@ typedef void (*upk_serial_done)(void *arg, int status);
 
 typedef struct upk_serial {
   uv_loop_t *loop;
+  upk_defer_queue *defer; /* a refused item's done is called from there */
+  upk_deferred refusal;
   upk_serial_item *head, *tail;
   bool running, closed;
   uv_work_t req;
 } upk_serial;
 
-void upk_serial_init(upk_serial *q, uv_loop_t *loop);
+/** An empty queue on `loop`; `defer` (the session's) makes calls the pool refused. */
+void upk_serial_init(upk_serial *q, uv_loop_t *loop, upk_defer_queue *defer);
 /** Queue an item; `done` is called from the loop, never from inside this call. Returns 0, or
  * UV_ECANCELED (queue closed): then `done` is never called. */
 int upk_serial_submit(upk_serial *q, upk_serial_work work, upk_serial_done done, void *arg);

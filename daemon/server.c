@@ -52,6 +52,7 @@ struct upk_server {
   uv_timer_t grace_timer;
   uv_signal_t sig_term, sig_int;
   uv_timer_t warm_timer; /* starts the kernel workers once the initialize answer has left */
+  upk_defer_queue defer; /* calls made from the loop later (defer.h) */
   upk_services services;
   upk_docs docs; /* open documents (documents.c) */
 };
@@ -483,6 +484,7 @@ int upk_server_new(upk_server **out, uv_loop_t *loop, const upk_options *opts, i
   s->warm_timer.data = s;
   uv_timer_init(loop, &s->grace_timer);
   s->grace_timer.data = s;
+  upk_defer_init(loop, &s->defer);
   upk_lsp_face_init(s); /* documents report through the LSP face */
   upk_log_set_sink(log_sink, s, UPK_LOG_DEBUG);
   return 0;
@@ -516,6 +518,7 @@ static void server__close(upk_server *s, int code) {
   uv_close((uv_handle_t *)&s->sig_int, NULL);
   uv_close((uv_handle_t *)&s->warm_timer, NULL);
   uv_close((uv_handle_t *)&s->grace_timer, NULL);
+  upk_defer_close(&s->defer); /* after the services: they cancel their own calls */
   upk_transport_close(&s->tx);
 }
 
@@ -590,6 +593,10 @@ void upk_session_set_log_level(upk_server *s, int level) {
 
 uv_timer_t *upk_session_warm_timer(upk_server *s) {
   return &s->warm_timer;
+}
+
+upk_defer_queue *upk_session_defer(upk_server *s) {
+  return &s->defer;
 }
 
 /* The slots are the parts' own: the session only holds them, whatever its constness. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "daemon/defer.h"
 #include "protocol/framing.h"
 
 typedef struct upk_options {
@@ -87,6 +88,9 @@ void upk_session_set_log_level(upk_server *s, int level);
 /** The timer kernel_service.c starts the workers with once initialize's answer has left
  * (the server initialises and closes it). */
 uv_timer_t *upk_session_warm_timer(upk_server *s);
+/** The queue of calls made from the loop later (defer.h): answers known at once (the server
+ * initialises and closes it). */
+upk_defer_queue *upk_session_defer(upk_server *s);
 
 /** What a face learnt from its client when the session starts. */
 typedef struct upk_session_hello {

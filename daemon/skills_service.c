@@ -586,7 +586,7 @@ int upk_skills_start(upk_server *s) {
   upk_skills_svc *svc = upk_xcalloc(1, sizeof *svc);
   svc->server = s;
   svc->pending = json_object();
-  upk_serial_init(&svc->queue, upk_session_loop(s));
+  upk_serial_init(&svc->queue, upk_session_loop(s), upk_session_defer(s));
   uv_timer_init(upk_session_loop(s), &svc->debounce);
   svc->debounce.data = svc;
   uv_idle_init(upk_session_loop(s), &svc->apply_idle);

@@ -70,7 +70,7 @@ int upk_wserver_connect(const char *path) {
   struct sockaddr_un a = {.sun_family = AF_UNIX};
   if (strlen(path) >= sizeof a.sun_path)
     return UV_ENAMETOOLONG;
-  strcpy(a.sun_path, path);
+  memcpy(a.sun_path, path, strlen(path) + 1);
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0)
     return -errno;

@@ -63,7 +63,7 @@ void upk__worker_on_handle_closed(uv_handle_t *h) {
   ring_remove(&w->node);
   if (w->pidfd >= 0)
     close(w->pidfd);
-  free(w->buf);
+  upk_buf_free(&w->in);
   free(w);
   p->n_workers--;
   pool_maybe_done(p);
@@ -216,16 +216,9 @@ static void remote_gone(worker *w) {
 void upk__worker_on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
   (void)suggested;
   worker *w = h->data;
-  if (w->cap - w->len < READ_CHUNK) {
-    size_t cap = w->cap ? w->cap * 2 : READ_CHUNK * 2; /* cap >= 2 chunks: doubling frees one */
-    char *b = realloc(w->buf, cap);
-    if (!b) {
-      *buf = uv_buf_init(NULL, 0); /* read_cb sees UV_ENOBUFS */
-      return;
-    }
-    w->buf = b, w->cap = cap;
-  }
-  *buf = uv_buf_init(w->buf + w->len, (unsigned)(w->cap - w->len));
+  size_t avail = 0;
+  char *at = upk_buf_space(&w->in, READ_CHUNK, &avail); /* NULL: read_cb sees UV_ENOBUFS */
+  *buf = uv_buf_init(at, at ? (unsigned)avail : 0);
 }
 
 /* A short printable excerpt of a line, for the error message. */
@@ -257,10 +250,10 @@ static void on_line(worker *w, size_t len) {
   }
   json_t *result = NULL;
   const char *error = NULL;
-  json_t *msg = json_loadb(w->buf, len, JSON_ALLOW_NUL, NULL);
+  json_t *msg = json_loadb(w->in.data, len, JSON_ALLOW_NUL, NULL);
   if (!msg || parse_reply(msg, w->req->id, &result, &error)) {
     char what[160], text[96];
-    excerpt(text, sizeof text, w->buf, len);
+    excerpt(text, sizeof text, w->in.data, len);
     snprintf(what, sizeof what, "the worker wrote something that is not a reply: %s", text);
     json_decref(msg);
     fail_running(w, UV_EPROTO, what);
@@ -268,16 +261,16 @@ static void on_line(worker *w, size_t len) {
   }
   upk_wreq *r = detach(w);
   w->answered = true;
-  bool extra = w->len > len + 1; /* more than one line per request */
+  bool extra = w->in.len > len + 1; /* more than one line per request */
   /* A fatal result (poisoned CUDA context) is the worker's last word: it
    * exits right after it. Retire it now, before schedule() can hand it the
    * next request, which would find it dead. */
   bool last_word = json_is_true(json_object_get(result, "fatal"));
-  w->len = w->scanned = 0;
-  if (w->cap > KEEP_BUF) {
-    free(w->buf);
-    w->buf = NULL, w->cap = 0;
-  }
+  w->scanned = 0;
+  if (w->in.cap > KEEP_BUF)
+    upk_buf_free(&w->in);
+  else
+    upk_buf_reset(&w->in);
   if (extra)
     upk__worker_kill(w);
   else if (last_word)
@@ -292,15 +285,14 @@ static void on_line(worker *w, size_t len) {
 /* A remote worker's first line is its greeting, which arms the request's real deadline. 0, or
  * the worker was killed (not a greeting). */
 static int on_greeting(worker *w, size_t len) {
-  if (upk__worker_greeting(w, w->buf, len)) {
+  if (upk__worker_greeting(w, w->in.data, len)) {
     if (w->state == W_BUSY)
       fail_running(w, UV_EPROTO, "the worker server sent no greeting");
     else
       upk__worker_kill(w);
     return UV_EPROTO;
   }
-  memmove(w->buf, w->buf + len + 1, w->len - len - 1);
-  w->len -= len + 1;
+  upk_buf_consume(&w->in, len + 1);
   w->scanned = 0;
   if (w->req) {
     json_decref(w->req->params); /* kept until now in case it had to run elsewhere */
@@ -323,19 +315,19 @@ void upk__worker_on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
       upk__worker_kill(w);
     return; /* at EOF its exit follows; the deadline covers one that never comes */
   }
-  w->len += (size_t)nread;
-  char *nl = memchr(w->buf + w->scanned, '\n', w->len - w->scanned);
+  upk_buf_added(&w->in, (size_t)nread);
+  char *nl = memchr(w->in.data + w->scanned, '\n', w->in.len - w->scanned);
   if (nl && w->remote && !w->greeted) {
-    if (on_greeting(w, (size_t)(nl - w->buf)))
+    if (on_greeting(w, (size_t)(nl - w->in.data)))
       return;
-    nl = memchr(w->buf, '\n', w->len);
+    nl = memchr(w->in.data, '\n', w->in.len);
   }
   if (nl) {
-    on_line(w, (size_t)(nl - w->buf));
+    on_line(w, (size_t)(nl - w->in.data));
     return;
   }
-  w->scanned = w->len;
-  if (w->len > REPLY_CAP) {
+  w->scanned = w->in.len;
+  if (w->in.len > REPLY_CAP) {
     uv_read_stop(s);
     if (w->state == W_BUSY)
       fail_running(w, UV_EPROTO, "the worker's reply is over 256 MiB");

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/dynbuf.h"
 #include "daemon/workers.h"
 
 #define UPK__SERVER_RETRY_MS 30000u   /* the server failed us: local workers for this long */
@@ -78,9 +79,9 @@ typedef struct worker {
   size_t plen;
   long job; /* the Slurm job srun said it queued or was given, or 0 */
   bool job_cancelled;
-  upk_wreq *req; /* the request it runs (W_BUSY) */
-  char *buf;     /* reply bytes read so far */
-  size_t len, cap, scanned;
+  upk_wreq *req;  /* the request it runs (W_BUSY) */
+  upk_buf in;     /* reply bytes read so far (REPLY_CAP is checked after each read) */
+  size_t scanned; /* in.data up to here holds no newline */
 } worker;
 
 struct upk_wreq {

@@ -45,6 +45,7 @@ char **upk__worker_env(char **extra) {
 static worker *new_worker(upk_workers *p) {
   worker *w = upk_xcalloc(1, sizeof *w);
   w->pool = p, w->pidfd = -1;
+  upk_buf_init(&w->in, SIZE_MAX);
   ring_init(&w->node);
   uv_timer_init(p->loop, &w->deadline);
   uv_timer_init(p->loop, &w->escalate);

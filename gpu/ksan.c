@@ -6,12 +6,14 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/dynbuf.h"
 #include "common/env_options.h"
 #include "common/fileio.h"
 #include "gpu/cudrv.h"
@@ -102,9 +104,8 @@ static int spawn(const char *const argv[], child *c) {
 
 /* Everything the child writes until EOF or the deadline (then -ETIMEDOUT). */
 static int read_until(int fd, int64_t deadline, char **out) {
-  size_t len = 0, cap = 65536;
-  char *buf = upk_xmalloc(cap);
-  int rc = buf ? 0 : -ENOMEM;
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  int rc = upk_buf_puts(&b, ""); /* a string even when nothing comes */
   while (!rc) {
     int64_t left = (deadline - upk_cu_now_ns()) / 1000000;
     struct pollfd p = {fd, POLLIN, 0};
@@ -113,24 +114,17 @@ static int read_until(int fd, int64_t deadline, char **out) {
       rc = -ETIMEDOUT;
     if (n <= 0 || rc)
       continue;
-    if (cap - len < 4096) {
-      char *b = realloc(buf, cap *= 2);
-      if (!b)
-        rc = -ENOMEM;
-      buf = b ? b : buf;
-      continue;
-    }
-    ssize_t k = read(fd, buf + len, cap - len - 1);
+    size_t avail = 0;
+    char *at = upk_buf_space(&b, 4096, &avail);
+    ssize_t k = read(fd, at, avail);
     if (k == 0)
       break;
     if (k > 0)
-      len += (size_t)k;
+      upk_buf_added(&b, (size_t)k);
     else if (errno != EINTR)
       rc = -errno;
   }
-  if (buf)
-    buf[len] = '\0';
-  *out = buf;
+  *out = upk_buf_take(&b, NULL);
   return rc;
 }
 

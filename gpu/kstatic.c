@@ -61,7 +61,7 @@ typedef struct scan {
   size_t n_seen;
   upk_diags *out;
   dvar *vars;
-  size_t n_vars;
+  size_t n_vars, cap_vars;
   /* Declarations at file scope. */
   int depth;                   /* braces that are not a namespace's or an extern "C"'s */
   unsigned char ns[MAX_DEPTH]; /* per open brace: 1 when it is a namespace's */
@@ -307,8 +307,7 @@ static dvar *find_var(scan *s, const upk_src_token *t) {
 static void add_var(scan *s, const upk_src_token *t) {
   if (s->n_vars >= MAX_VARS || find_var(s, t))
     return;
-  if (!(s->n_vars & (s->n_vars - 1)) || !s->n_vars)
-    s->vars = upk_xrealloc(s->vars, (s->n_vars ? 2 * s->n_vars : 8) * sizeof *s->vars);
+  UPK_GROW(s->vars, s->cap_vars, s->n_vars + 1);
   dvar *v = &s->vars[s->n_vars++];
   *v = (dvar){.name = upk_xstrndup(t->text, t->len), .inc_line = -1, .is_extern = s->decl_extern};
   upk_src_lex_pos(&s->lx, t->off, &v->line, &v->col);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/dynbuf.h"
 #include "common/fileio.h"
 #include "gpu/cubin.h"
 #include "gpu/nvlog.h"
@@ -228,11 +229,10 @@ static bool driver_line(const logctx *c, const char *l, int *rc) {
 /* Read the lines nvlog does not know; return the rest for it, with nvcc's
  * `ptxas /tmp/x.ptx, line N;` spelt as NVRTC's `ptxas application ptx input, line N;`. */
 static int split_log(logctx *c, const char *log, char **rest) {
-  size_t cap = strlen(log) + 1, n = 0;
+  upk_buf out = UPK_BUF_INIT(SIZE_MAX);
   int rc = 0;
-  char *out = upk_xmalloc(cap * 3 + 64), *line = upk_xmalloc(cap);
-  if (!out || !line)
-    return free(out), free(line), -ENOMEM;
+  char *line = upk_xmalloc(strlen(log) + 1);
+  upk_buf_puts(&out, ""); /* a string even when nothing is left */
   for (const char *p = log; *p && !rc;) {
     size_t len = strcspn(p, "\n");
     memcpy(line, p, len);
@@ -243,13 +243,12 @@ static int split_log(logctx *c, const char *log, char **rest) {
       continue;
     const char *at = strstr(line, ", line ");
     if (!strncmp(line, "ptxas ", 6) && at && !strstr(line, "application ptx input"))
-      n += (size_t)sprintf(out + n, "ptxas application ptx input%s\n", at);
+      upk_buf_printf(&out, "ptxas application ptx input%s\n", at);
     else
-      n += (size_t)sprintf(out + n, "%s\n", line);
+      upk_buf_printf(&out, "%s\n", line);
   }
-  out[n] = '\0';
   free(line);
-  *rest = out;
+  *rest = upk_buf_take(&out, NULL);
   return rc;
 }
 

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "gpu/nvcc.h"
 #include "gpu/toolkit.h"
+#include "common/dynbuf.h"
 #include "common/xalloc.h"
 
 enum { OUTPUT_CAP = 8 << 20 };
@@ -44,19 +46,19 @@ static char **child_env(char **path_out) {
       continue;
     }
     const char *p = environ[i] + 5;
-    char *clean = upk_xcalloc(strlen(p) + 6, 1);
-    strcpy(clean, "PATH=");
+    upk_buf clean = UPK_BUF_INIT(SIZE_MAX);
+    upk_buf_puts(&clean, "PATH=");
     while (*p) {
       size_t len = strcspn(p, ":");
       if (len && p[0] == '/') {
-        if (clean[5])
-          strcat(clean, ":");
-        strncat(clean, p, len);
+        if (clean.len > 5)
+          upk_buf_puts(&clean, ":");
+        upk_buf_append(&clean, p, len);
       }
       p += len + (p[len] == ':');
     }
     free(*path_out);
-    env[k++] = *path_out = clean;
+    env[k++] = *path_out = upk_buf_take(&clean, NULL);
   }
   return env;
 }
@@ -101,30 +103,23 @@ static void guard_main(int wfd, const char *const *argv, const char *cwd, char *
   _exit(pid < 0 ? 125 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
-/* Read `fd` to EOF; keeps at most OUTPUT_CAP bytes and drains the rest. */
+/* Read `fd` to EOF; keeps at most OUTPUT_CAP - 1 bytes and drains the rest. */
 static int read_all(int fd, char **out, size_t *len) {
-  size_t cap = 65536, n = 0;
-  char *buf = malloc(cap), sink[4096];
-  if (!buf)
-    return -ENOMEM;
+  upk_buf b = UPK_BUF_INIT(OUTPUT_CAP - 1);
+  char sink[4096];
+  upk_buf_puts(&b, ""); /* a string even when nothing comes */
   for (;;) {
-    if (n + 1 == cap && cap < OUTPUT_CAP) {
-      char *p = realloc(buf, cap * 2);
-      if (!p)
-        return free(buf), -ENOMEM;
-      buf = p, cap *= 2;
-    }
-    bool full = n + 1 >= cap;
-    ssize_t k = full ? read(fd, sink, sizeof sink) : read(fd, buf + n, cap - 1 - n);
+    size_t avail = 0;
+    char *at = upk_buf_space(&b, 1, &avail); /* NULL once full */
+    ssize_t k = at ? read(fd, at, avail) : read(fd, sink, sizeof sink);
     if (k < 0 && errno == EINTR)
       continue;
     if (k <= 0)
       break;
-    n += full ? 0 : (size_t)k;
+    if (at)
+      upk_buf_added(&b, (size_t)k);
   }
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
+  *out = upk_buf_take(&b, len);
   return 0;
 }
 

@@ -276,7 +276,7 @@ static bool px_parse(char *s, px_line *p) {
   char *body = s + 6, *semi = strstr(body, "; ");
   const char *line = strstr(body, ", line ");
   if (semi && line && line < semi) {
-    p->ptx_line = atoi(line + 7);
+    p->ptx_line = (int)strtol(line + 7, NULL, 10); /* 0 when no number follows */
     body = semi + 2;
   }
   size_t word = strcspn(body, " :");
@@ -501,7 +501,7 @@ static bool parse_loc(const char *s, loc *at, loc *inl) {
 static char *ptx_file(const lines *l, int n) {
   for (size_t i = l->n; i-- > 0;) {
     const char *s = l->v[i] + strspn(l->v[i], " \t");
-    if (!strncmp(s, ".file", 5) && isspace((unsigned char)s[5]) && atoi(s + 5) == n) {
+    if (!strncmp(s, ".file", 5) && isspace((unsigned char)s[5]) && strtol(s + 5, NULL, 10) == n) {
       const char *q = strchr(s, '"');
       return q ? upk_xstrndup(q + 1, strcspn(q + 1, "\"")) : NULL;
     }

@@ -30,6 +30,7 @@
 #include "gpu/kvalidate.h"
 #include "gpu/toolkit.h"
 #include "gpu/worker_serve.h"
+#include "common/dynbuf.h"
 #include "common/fileio.h"
 #include "common/env_options.h"
 #include "common/xalloc.h"
@@ -165,9 +166,9 @@ static int send_reply(int out_fd, json_t *id, json_t *result, const char *error)
 /* ---- one input: requests in, replies out ---- */
 
 typedef struct inbuf {
-  char *p;
-  size_t len, cap, scanned;
-  bool skipping; /* inside a line over LINE_MAX_BYTES: drop until its end */
+  upk_buf in;     /* bytes read, not yet served (no cap: a long line is skipped below) */
+  size_t scanned; /* in.data up to here holds no newline */
+  bool skipping;  /* inside a line over LINE_MAX_BYTES: drop until its end */
 } inbuf;
 
 /* Where requests come from and replies go: stdin and the private stdout, or one connection. */
@@ -224,21 +225,15 @@ static int handle_line(conn *c, const char *line, size_t len) {
 
 /* Read more input: 1, 0 at EOF, or -errno. */
 static int fill(conn *c) {
-  inbuf *b = &c->b;
-  if (b->cap - b->len < READ_CHUNK) {
-    size_t cap = b->cap ? b->cap * 2 : READ_CHUNK * 2;
-    char *p = realloc(b->p, cap);
-    if (!p)
-      return -ENOMEM;
-    b->p = p, b->cap = cap;
-  }
+  size_t avail = 0;
+  char *at = upk_buf_space(&c->b.in, READ_CHUNK, &avail);
   ssize_t k;
   do
-    k = read(c->in_fd, b->p + b->len, b->cap - b->len);
+    k = read(c->in_fd, at, avail);
   while (k < 0 && errno == EINTR);
   if (k < 0)
     return -errno;
-  b->len += (size_t)k;
+  upk_buf_added(&c->b.in, (size_t)k);
   return (int)(k > 0);
 }
 
@@ -249,24 +244,24 @@ static int drain(conn *c) {
   size_t start = 0;
   char *nl;
   int rc = 0;
-  while (!rc && (nl = memchr(b->p + b->scanned, '\n', b->len - b->scanned))) {
-    size_t end = (size_t)(nl - b->p);
+  while (!rc && (nl = memchr(b->in.data + b->scanned, '\n', b->in.len - b->scanned))) {
+    size_t end = (size_t)(nl - b->in.data);
     if (b->skipping)
       b->skipping = false;
     else if (end > start)
-      rc = handle_line(c, b->p + start, end - start);
+      rc = handle_line(c, b->in.data + start, end - start);
     start = b->scanned = end + 1;
   }
-  memmove(b->p, b->p + start, b->len - start);
-  b->len -= start;
-  b->scanned = b->len;
-  if (!rc && b->len > LINE_MAX_BYTES) {
+  upk_buf_consume(&b->in, start);
+  b->scanned = b->in.len;
+  if (!rc && b->in.len > LINE_MAX_BYTES) {
     if (!b->skipping)
       rc = send_reply(c->out_fd, json_null(), NULL, "request line too long");
     if (rc < 0 && c->write_exits)
       exit(1);
     b->skipping = true;
-    b->len = b->scanned = 0;
+    upk_buf_reset(&b->in);
+    b->scanned = 0;
   }
   return rc;
 }
@@ -274,11 +269,12 @@ static int drain(conn *c) {
 /* Requests from in_fd, replies on out_fd, until EOF (0) or an error reading or writing
  * (-errno; a write error exits instead when write_exits). */
 static int serve(int in_fd, int out_fd, bool write_exits) {
-  conn c = {.in_fd = in_fd, .out_fd = out_fd, .write_exits = write_exits};
+  conn c = {
+      .in_fd = in_fd, .out_fd = out_fd, .write_exits = write_exits, .b.in = UPK_BUF_INIT(SIZE_MAX)};
   int rc;
   while ((rc = fill(&c)) > 0 && !(rc = drain(&c)))
     ;
-  free(c.b.p);
+  upk_buf_free(&c.b.in);
   return rc;
 }
 

@@ -7,12 +7,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common/diag.h"
+#include "common/dynbuf.h"
 #include "common/xalloc.h"
 
 enum { ALIAS_HOPS = 4, DEFAULT_ANTHROPIC_MAX_TOKENS = 4096, QUOTE_MAX = 300 };
@@ -99,12 +101,7 @@ static char *join_url(const char *base, const char *path) {
   size_t bl = strlen(base);
   while (bl && base[bl - 1] == '/')
     bl--;
-  char *u = upk_xmalloc(bl + strlen(path) + 1);
-  if (u) {
-    memcpy(u, base, bl);
-    strcpy(u + bl, path);
-  }
-  return u;
+  return upk_xasprintf("%.*s%s", (int)bl, base, path);
 }
 
 static json_t *copy_messages(const json_t *in, bool openai, const char *system, char *err,
@@ -255,19 +252,20 @@ static char *dup_or_null(const char *s) {
 
 static int read_anthropic(json_t *doc, upk_answer *a, char *err, size_t errlen) {
   json_t *content = json_object_get(doc, "content"), *block;
-  size_t i, len = 0;
+  size_t i;
   if (!json_is_array(content)) {
     snprintf(err, errlen, "the answer has no content array");
     return -1;
   }
-  json_array_foreach(content, i, block) len += json_string_length(json_object_get(block, "text"));
-  a->text = upk_xcalloc(1, len + 1);
+  upk_buf text = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&text, "");
   json_array_foreach(content, i, block) {
     json_t *t = json_object_get(block, "text");
     if (json_is_string(t) &&
         !strcmp(json_string_value(json_object_get(block, "type")) ?: "", "text"))
-      strcat(a->text, json_string_value(t));
+      upk_buf_puts(&text, json_string_value(t));
   }
+  a->text = upk_buf_take(&text, NULL);
   json_t *usage = json_object_get(doc, "usage");
   a->input_tokens = usage_of(usage, "input_tokens");
   long cached = usage_of(usage, "cache_creation_input_tokens"),

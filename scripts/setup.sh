@@ -13,6 +13,7 @@ if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(valgrind clang libclang-rt-14-dev neovim emacs-nox elpa-eglot tmux chromium slurm-wlm
          munge # munge + slurm: tests/slurm
          libxml2-utils # xmllint: tests/junit checks --junit files against a JUnit schema
+         clang-format-14 # tests/style: scripts/check-format.sh
          make python3 libkrb5-dev libxkbfile-dev libsecret-1-dev) # code-server's native modules
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
 fi

@@ -94,12 +94,11 @@ upk_range upk_lm_range(const upk_linemap *lm, size_t b, size_t e) {
 }
 
 int upk_sdiag(upk_diags *d, upk_severity sev, const char *code, upk_range r, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int rc = upk_diags_vadd(d, sev, code, UPK_SKILL_SOURCE, r, fmt, ap);
   va_end(ap);
-  return upk_diags_add(d, sev, code, UPK_SKILL_SOURCE, r, "%s", msg);
+  return rc;
 }
 
 /* ---- tokens ------------------------------------------------------------- */

@@ -34,9 +34,7 @@ struct upk_catalog_cache {
 
 upk_catalog_cache *upk_catalog_cache_new(size_t max_files) {
   upk_catalog_cache *c = upk_xcalloc(1, sizeof *c);
-  size_t cap = 1024;
-  while (cap < max_files + max_files / 3)
-    cap *= 2;
+  size_t cap = upk_pow2_at_least(max_files + max_files / 3, 1024);
   if (c && !(c->slots = upk_xcalloc(cap, sizeof *c->slots)))
     return free(c), NULL;
   if (c)
@@ -128,7 +126,8 @@ static int walk(DIR *d, const char *prefix, unsigned depth, upk_catalog_files *f
       DIR *sub = fd < 0 ? NULL : fdopendir(fd);
       if (!sub && fd >= 0)
         close(fd);
-      strcat(rel, "/");
+      /* the length check above kept room for the slash */
+      memcpy(rel + strlen(rel), "/", 2);
       rc = sub ? walk(sub, rel, depth + 1, f) : 0; /* vanished meanwhile: not part of it */
       if (sub)
         closedir(sub);

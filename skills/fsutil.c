@@ -25,13 +25,12 @@ int upk_fs_diag(upk_diags *diags, upk_severity sev, const char *code, const char
                 const char *fmt, ...) {
   if (!diags)
     return 0;
-  char msg[1024];
+  upk_range whole = {-1, 0, -1, 0};
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int rc = upk_diags_vadd(diags, sev, code, "upskilld-install", whole, fmt, ap);
   va_end(ap);
-  upk_range whole = {-1, 0, -1, 0};
-  if (upk_diags_add(diags, sev, code, "upskilld-install", whole, "%s", msg) < 0)
+  if (rc < 0)
     return -ENOMEM;
   if (file)
     diags->items[diags->len - 1].file = upk_xstrdup(file);

@@ -43,6 +43,11 @@ char *upk_ix_diags_pack(const upk_diags *d) {
   return b.data;
 }
 
+/* A number diags_pack wrote (0 for anything else: the field is ours, not a reader's). */
+static int field_int(const char *f) {
+  return (int)strtol(f, NULL, 10);
+}
+
 static void diags_unpack(const char *s, upk_diags *d) {
   while (s && *s) {
     const char *end = strchr(s, '\x1e');
@@ -54,9 +59,9 @@ static void diags_unpack(const char *s, upk_diags *d) {
     for (n = 0; n < 9 && cur; n++)
       f[n] = strsep(&cur, "\x1f");
     if (n == 9) {
-      upk_range r = {atoi(f[1]), atoi(f[2]), atoi(f[3]), atoi(f[4])};
-      if (!upk_diags_add(d, (upk_severity)atoi(f[0]), *f[5] ? f[5] : NULL, *f[6] ? f[6] : NULL, r,
-                         "%s", f[8]) &&
+      upk_range r = {field_int(f[1]), field_int(f[2]), field_int(f[3]), field_int(f[4])};
+      if (!upk_diags_add(d, (upk_severity)field_int(f[0]), *f[5] ? f[5] : NULL, *f[6] ? f[6] : NULL,
+                         r, "%s", f[8]) &&
           *f[7])
         d->items[d->len - 1].file = upk_xstrdup(f[7]);
     }

@@ -35,12 +35,11 @@ typedef struct {
 static int issue(parser *p, upk_severity sev, const char *code, upk_range r, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 static int issue(parser *p, upk_severity sev, const char *code, upk_range r, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int rc = upk_diags_vadd(&p->s->issues, sev, code, UPK_SKILL_SOURCE, r, fmt, ap);
   va_end(ap);
-  return upk_sdiag(&p->s->issues, sev, code, r, "%s", msg);
+  return rc;
 }
 
 /* ---- paths -------------------------------------------------------------- */

@@ -44,14 +44,12 @@ static void report(vctx *v, upk_severity strict, upk_severity lenient, const cha
                    upk_range r, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 static void report(vctx *v, upk_severity strict, upk_severity lenient, const char *code,
                    upk_range r, const char *fmt, ...) {
-  char msg[1024];
+  upk_severity sev = v->mode == UPK_VALIDATE_STRICT ? strict : lenient;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  upk_severity sev = v->mode == UPK_VALIDATE_STRICT ? strict : lenient;
-  if (upk_sdiag(v->out, sev, code, r, "%s", msg) == 0 && sev == UPK_SEV_ERROR)
+  if (upk_diags_vadd(v->out, sev, code, UPK_SKILL_SOURCE, r, fmt, ap) == 0 && sev == UPK_SEV_ERROR)
     v->errors++;
+  va_end(ap);
 }
 
 static bool in_list(const char *key, const char *const *list, size_t n) {

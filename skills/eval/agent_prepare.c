@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "skills/eval/agent.h"
+#include "common/dynbuf.h"
 #include "common/fileio.h"
 #include "skills/fsutil.h"
 #include "common/xalloc.h"
@@ -29,26 +31,20 @@ static char *join(const char *a, const char *b) {
 static char *expand(const char *w, const upk_agent_task *t, const char *ws, const char *home) {
   const char *keys[] = {"{prompt}", "{workspace}", "{model}", "{home}", "{dir}"};
   const char *vals[] = {t->prompt, ws, t->model ? t->model : "", home, t->dir};
-  size_t cap = strlen(w) + 1;
-  for (const char *p = w; (p = strchr(p, '{')); p++)
-    for (int k = 0; k < 5; k++)
-      if (!strncmp(p, keys[k], strlen(keys[k])))
-        cap += strlen(vals[k]);
-  char *out = upk_xmalloc(cap), *o = out;
-  while (out && *w) {
+  upk_buf out = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&out, ""); /* "" for an empty word */
+  while (*w) {
     int k = 0;
     while (k < 5 && strncmp(w, keys[k], strlen(keys[k])))
       k++;
     if (k < 5) {
-      o = stpcpy(o, vals[k]);
+      upk_buf_puts(&out, vals[k]);
       w += strlen(keys[k]);
     } else {
-      *o++ = *w++;
+      upk_buf_append(&out, w++, 1);
     }
   }
-  if (out)
-    *o = '\0';
-  return out;
+  return upk_buf_take(&out, NULL);
 }
 
 static char **build_argv(const upk_agent_task *t, const char *ws, const char *home) {

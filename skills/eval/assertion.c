@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <regex.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "common/dynbuf.h"
 #include "common/xalloc.h"
 #include "skills/eval/assertion_int.h"
 
@@ -163,22 +165,19 @@ int upk_extract_cuda_blocks(const char *answer, char ***blocks, size_t *n) {
 
 /* A label such as `contains ["a", "b"]`; quotes inside values are escaped. */
 static char *text_label(const upk_assertion *a) {
-  size_t cap = 32 + strlen(upk_assert_kind_name(a->kind));
-  for (size_t i = 0; i < a->n_values; i++)
-    cap += 2 * strlen(a->values[i]) + 4;
-  char *s = upk_xmalloc(cap), *p = s;
-  p += sprintf(p, "%s [", upk_assert_kind_name(a->kind));
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_printf(&b, "%s [", upk_assert_kind_name(a->kind));
   for (size_t i = 0; i < a->n_values; i++) {
-    p += sprintf(p, "%s\"", i ? ", " : "");
+    upk_buf_puts(&b, i ? ", \"" : "\"");
     for (const char *v = a->values[i]; *v; v++) {
       if (*v == '"' || *v == '\\')
-        *p++ = '\\';
-      *p++ = *v;
+        upk_buf_puts(&b, "\\");
+      upk_buf_append(&b, v, 1);
     }
-    *p++ = '"';
+    upk_buf_puts(&b, "\"");
   }
-  strcpy(p, "]");
-  return s;
+  upk_buf_puts(&b, "]");
+  return upk_buf_take(&b, NULL);
 }
 
 static char *kernel_label(const upk_assertion *a) {

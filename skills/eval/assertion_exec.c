@@ -3,27 +3,24 @@
  * compiler is the caller's: nothing here spawns a process. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dynbuf.h"
 #include "common/xalloc.h"
 #include "skills/eval/assertion_int.h"
 
 /* ---- labels -------------------------------------------------------------- */
 
 static char *join_list(char *const *v, size_t n) {
-  size_t cap = 3;
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk_buf_puts(&b, "[");
   for (size_t i = 0; i < n; i++)
-    cap += strlen(v[i]) + 2;
-  char *s = upk_xmalloc(cap), *p = s;
-  if (!s)
-    return NULL;
-  *p++ = '[';
-  for (size_t i = 0; i < n; i++)
-    p += sprintf(p, "%s%s", i ? ", " : "", v[i]);
-  strcpy(p, "]");
-  return s;
+    upk_buf_printf(&b, "%s%s", i ? ", " : "", v[i]);
+  upk_buf_puts(&b, "]");
+  return upk_buf_take(&b, NULL);
 }
 
 char *upk_assert_exec_label(const upk_assertion *a) {

@@ -333,6 +333,34 @@ Test(lint, spills_and_local_memory) {
   upk_diags_free(&d);
 }
 
+/* The resource rules are a table (docs/kernels.md, "Adding a lint rule"): each code is
+ * unique, named h100/, documented in docs/diagnostics.md with its severity, and a finding
+ * carries its rule's code. */
+Test(lint, every_resource_rule_is_documented) {
+  size_t n = 0;
+  const upk_lint_rule *r = upk_lint_kernel_rules(&n);
+  cr_assert_geq(n, 9);
+  char *doc = NULL;
+  const char *root = getenv("UPK_SOURCE_ROOT");
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/docs/diagnostics.md", root ? root : ".");
+  FILE *f = fopen(path, "rb");
+  cr_assert(f, "cannot open %s", path);
+  doc = calloc(1, 1 << 20);
+  fread(doc, 1, (1 << 20) - 1, f);
+  fclose(f);
+  static const char *const SEV[] = {"error", "warning", "info", "hint"};
+  for (size_t i = 0; i < n; i++) {
+    cr_assert(r[i].code && !strncmp(r[i].code, "h100/", 5) && r[i].check, "rule %zu", i);
+    for (size_t j = 0; j < i; j++)
+      cr_assert_str_neq(r[i].code, r[j].code, "two rules share a code");
+    char row[128];
+    snprintf(row, sizeof row, "| `%s` | %s", r[i].code, SEV[r[i].severity - UPK_SEV_ERROR]);
+    cr_assert(strstr(doc, row), "docs/diagnostics.md has no row starting \"%s\"", row);
+  }
+  free(doc);
+}
+
 Test(lint, launch_bounds_that_force_spills) {
   upk_src_facts f = {0};
   upk_kernel_info k = kinfo("spill_heavy", 32, 1024);

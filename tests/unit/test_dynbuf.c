@@ -117,3 +117,32 @@ UTest(dynbuf, growth_is_geometric) {
   cr_assert_leq(reallocs, 20, "%zu reallocations for 1 MB", reallocs);
   upk_buf_free(&b);
 }
+
+/* upk_buf_space/upk_buf_added: a read(2) into the buffer itself, as a libuv alloc_cb does. */
+UTest(dynbuf, space_then_added_reads_in_place_under_the_cap) {
+  upk_buf b;
+  upk_buf_init(&b, 100);
+  upk_buf_puts(&b, "ab");
+  size_t avail = 0;
+  char *at = upk_buf_space(&b, 10, &avail);
+  cr_assert_not_null(at);
+  cr_assert_eq(at, b.data + 2, "the space starts after the contents");
+  cr_assert_geq(avail, 10);
+  cr_assert_leq(avail, 98, "the space never reaches past the cap");
+  cr_assert_lt(2 + avail, b.cap, "the NUL's byte is kept");
+  memcpy(at, "cdef", 4);
+  upk_buf_added(&b, 4);
+  cr_assert_eq(b.len, 6);
+  cr_assert_str_eq(b.data, "abcdef");
+  cr_assert_null(upk_buf_space(&b, 95, &avail), "95 more would pass the cap of 100");
+  cr_assert_str_eq(b.data, "abcdef", "a refused space changes nothing");
+  at = upk_buf_space(&b, 94, &avail);
+  cr_assert_not_null(at);
+  cr_assert_eq(avail, 94, "exactly what the cap leaves");
+  memset(at, 'x', avail);
+  upk_buf_added(&b, avail);
+  cr_assert_eq(b.len, 100);
+  cr_assert_eq(b.data[100], '\0');
+  cr_assert_null(upk_buf_space(&b, 1, &avail));
+  upk_buf_free(&b);
+}

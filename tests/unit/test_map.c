@@ -1,5 +1,6 @@
 /* upk_map: lookups, replacement, removal (also while iterating), insertion order kept across
  * growth and removal, and the xalloc growth helper. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +92,14 @@ UTest(xalloc, grow_doubles_and_keeps_contents) {
   char *s = upk_xasprintf("%s-%d", "run", 7);
   cr_assert_str_eq(s, "run-7");
   free(s);
+}
+
+UTest(xalloc, pow2_at_least_sizes_a_table) {
+  cr_assert_eq(upk_pow2_at_least(0, 1024), 1024);
+  cr_assert_eq(upk_pow2_at_least(1024, 1024), 1024);
+  cr_assert_eq(upk_pow2_at_least(1025, 1024), 2048);
+  cr_assert_eq(upk_pow2_at_least(3000, 16), 4096);
+  cr_assert_eq(upk_pow2_at_least(5, 0), 8);
+  size_t top = SIZE_MAX / 2 + 1;
+  cr_assert_eq(upk_pow2_at_least(SIZE_MAX, 1), top, "no overflow past the largest power");
 }

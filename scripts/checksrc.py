@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The banned-calls check (after curl's checksrc, its BANNEDFUNC rule).
+
+Reads every .c and .h file of the production parts (common, protocol, gpu, models,
+skills, report, daemon, clients; not tests/, bench/ or the skills library's content)
+with comments, string and character literals blanked out, and prints one line per
+call of a banned function:
+
+    FILE:LINE:COL: NAME() is banned: WHY; use INSTEAD
+
+A call is the name followed by `(`; a member (`x.gets(`, `p->gets(`) or a longer
+identifier (`upk_atoi(`) is not one. Prints the totals to stderr and exits 1 when
+anything was found, 0 when the tree is clean.
+Usage: scripts/checksrc.py [ROOT]   (default: the repo)"""
+import os
+import re
+import sys
+
+PARTS = ("common", "protocol", "gpu", "models", "skills", "report", "daemon", "clients")
+SKIP_DIRS = {"node_modules", os.path.join("skills", "library")}
+
+UNBOUNDED = "writes with no bound"
+NO_ERROR = "cannot report a bad number"
+STATIC = "returns a static buffer (not thread-safe)"
+RACE = "the name can be taken before it is used"
+BANNED = {
+    "sprintf": (UNBOUNDED, "snprintf, upk_buf_printf or upk_xasprintf"),
+    "vsprintf": (UNBOUNDED, "vsnprintf or upk_xvasprintf"),
+    "strcpy": (UNBOUNDED, "memcpy of a known length, snprintf or upk_xstrdup"),
+    "stpcpy": (UNBOUNDED, "memcpy of a known length"),
+    "strcat": (UNBOUNDED + " and rescans the string", "upk_buf_puts (common/dynbuf.h)"),
+    "strncat": ("its bound is what is left, not the size", "upk_buf_append (common/dynbuf.h)"),
+    "strncpy": ("leaves no NUL when it truncates", "memcpy of a known length or snprintf"),
+    "gets": (UNBOUNDED, "fgets or getline"),
+    "atoi": (NO_ERROR, "strtol with an end check"),
+    "atol": (NO_ERROR, "strtol with an end check"),
+    "atoll": (NO_ERROR, "strtoll with an end check"),
+    "atof": (NO_ERROR, "strtod with an end check"),
+    "strtok": ("keeps hidden state between calls", "strtok_r or strsep"),
+    "gmtime": (STATIC, "gmtime_r"),
+    "localtime": (STATIC, "localtime_r"),
+    "ctime": (STATIC, "strftime with localtime_r"),
+    "asctime": (STATIC, "strftime"),
+    "tmpnam": (RACE, "mkstemp or mkdtemp"),
+    "tempnam": (RACE, "mkstemp or mkdtemp"),
+    "mktemp": (RACE, "mkstemp or mkdtemp"),
+}
+CALL = re.compile(r"(?<![\w.>])(" + "|".join(sorted(BANNED)) + r")\s*\(")
+# A comment, a string or a character literal (escapes included), or anything else.
+TOKEN = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def blank(m):
+    """The token with every character but newlines turned into a space (lines and columns
+    stay where they were)."""
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def check_file(path, rel, out):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        code = TOKEN.sub(blank, f.read())
+    found = 0
+    for no, line in enumerate(code.split("\n"), 1):
+        for m in CALL.finditer(line):
+            why, instead = BANNED[m.group(1)]
+            out.append(f"{rel}:{no}:{m.start(1) + 1}: {m.group(1)}() is banned: {why}; "
+                       f"use {instead}")
+            found += 1
+    return found
+
+
+def sources(root):
+    for part in PARTS:
+        top = os.path.join(root, part)
+        for d, dirs, files in os.walk(top):
+            rel_d = os.path.relpath(d, root)
+            dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS
+                             and os.path.join(rel_d, x) not in SKIP_DIRS)
+            for name in sorted(files):
+                if name.endswith((".c", ".h")):
+                    yield os.path.join(d, name), os.path.join(rel_d, name)
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+    out, files, found = [], 0, 0
+    for path, rel in sources(root):
+        files += 1
+        found += check_file(path, rel, out)
+    for line in out:
+        print(line)
+    print(f"checksrc: {files} files, {found} banned call{'s' if found != 1 else ''}",
+          file=sys.stderr)
+    return 1 if found or not files else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
