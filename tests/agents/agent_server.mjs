@@ -77,7 +77,9 @@
 //   [{name, description, path, builtin}], skillLoaded, skillName, skillBody, toolCalls: [{name,
 //   input}], toolResults: [{name, input, output}], wrote, turn}. Actions: {text}, {loadSkill: name},
 //   {write: {path, content}} (Claude: Write; Codex: apply_patch, or exec_command heredoc with
-//   via: 'exec'), {bash: cmd}, {tool: {name, input}} (raw), {error: status}. Returning undefined
+//   via: 'exec'), {bash: cmd}, {tool: {name, input, namespace}} (raw; namespace: Codex's, e.g.
+//   mcp__upskilld for an MCP server's tool), {toolSearch: {query, limit}} (Codex's client-side
+//   tool_search; Claude's is {tool: {name: 'ToolSearch', ...}}), {error: status}. Returning undefined
 //   falls back to the default policy. The default policy is documented at defaultPolicy below.
 //
 // Standalone: node tests/agents/agent_server.mjs [--port N] [--fault STATUS] [--verbose] prints its
@@ -212,14 +214,17 @@ function codexView(body, headers) {
   const toolCalls = [], toolResults = [];
   let skillName = null, skillBody = null, turn = 0;
   for (const it of items) {
-    if (it.type === 'function_call' || it.type === 'custom_tool_call' || it.type === 'local_shell_call') {
+    if (it.type === 'function_call' || it.type === 'custom_tool_call' || it.type === 'local_shell_call' || it.type === 'tool_search_call') {
       turn++;
       let input = it.input ?? it.arguments ?? it.action;
       if (it.type === 'function_call') { try { input = JSON.parse(it.arguments); } catch { /* keep the string */ } }
-      const c = { id: it.call_id, name: it.name ?? it.type, input };
+      const c = { id: it.call_id, name: it.type === 'tool_search_call' ? 'tool_search' : it.name ?? it.type, input };
       calls.set(it.call_id, c); toolCalls.push(c);
     } else if (it.type === 'message' && it.role === 'assistant') {
       turn++;
+    } else if (it.type === 'tool_search_output') {
+      const c = calls.get(it.call_id) ?? { name: null, input: null };
+      toolResults.push({ name: c.name, input: c.input, output: JSON.stringify(it.tools ?? []) });
     } else if (it.type === 'function_call_output' || it.type === 'custom_tool_call_output') {
       const c = calls.get(it.call_id) ?? { name: null, input: null };
       const output = codexOutputBody(it.output);
@@ -302,6 +307,8 @@ function sse(res, events) {
   res.end();
 }
 
+// Tool input in deltas of 40 characters, at most about 64 of them (a 16 MiB argument stays quick).
+const bigChunks = (s) => chunks(s, Math.max(40, Math.ceil(s.length / 64)));
 const chunks = (s, n = 24) => { const out = []; for (let i = 0; i < s.length; i += n) out.push(s.slice(i, i + n)); return out.length ? out : ['']; };
 
 // Turn an action into one (name, input) tool call or a text, per API.
@@ -328,7 +335,11 @@ function codexItem(action, view) {
     return { tool: 'apply_patch', custom: true, input: `*** Begin Patch\n*** Add File: ${p}\n${body}\n*** End Patch\n` };
   }
   if (action.bash) return exec(action.bash);
-  if (action.tool) return { tool: action.tool.name, input: action.tool.input, custom: typeof action.tool.input === 'string' };
+  if (action.tool) {
+    return { tool: action.tool.name, input: action.tool.input, custom: typeof action.tool.input === 'string',
+      namespace: action.tool.namespace };
+  }
+  if (action.toolSearch) return { search: action.toolSearch };
   throw new Error('unknown action ' + JSON.stringify(action));
 }
 
@@ -343,7 +354,7 @@ function answerClaude(res, body, out, usage) {
     for (const c of chunks(out.text)) ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } }]);
   } else {
     ev.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: id('toolu_'), name: out.tool, input: {} } }]);
-    for (const c of chunks(JSON.stringify(out.input), 40)) ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: c } }]);
+    for (const c of bigChunks(JSON.stringify(out.input))) ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: c } }]);
   }
   ev.push(['content_block_stop', { type: 'content_block_stop', index: 0 }],
     ['message_delta', { type: 'message_delta', delta: { stop_reason: out.text != null ? 'end_turn' : 'tool_use', stop_sequence: null },
@@ -368,6 +379,11 @@ function answerResponses(res, body, out, usage) {
     for (const c of chunks(out.text)) ev.push(e('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: c }));
     ev.push(e('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text: out.text }),
       e('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: item.content[0] }));
+  } else if (out.search) {
+    // Codex's client-side tool search (its deferred MCP tools): a tool_search_call item.
+    item = { id: id('tsc_'), type: 'tool_search_call', status: 'completed', call_id: id('call_'), execution: 'client',
+      arguments: out.search };
+    ev.push(e('response.output_item.added', { output_index: 0, item }));
   } else if (out.custom) {
     const itemId = id('ctc_');
     item = { id: itemId, type: 'custom_tool_call', status: 'completed', call_id: id('call_'), name: out.tool, input: out.input };
@@ -376,9 +392,10 @@ function answerResponses(res, body, out, usage) {
     ev.push(e('response.custom_tool_call_input.done', { item_id: itemId, output_index: 0, input: out.input }));
   } else {
     const itemId = id('fc_'), args = JSON.stringify(out.input);
-    item = { id: itemId, type: 'function_call', status: 'completed', call_id: id('call_'), name: out.tool, arguments: args };
+    item = { id: itemId, type: 'function_call', status: 'completed', call_id: id('call_'), name: out.tool, arguments: args,
+      ...(out.namespace ? { namespace: out.namespace } : {}) };
     ev.push(e('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } }));
-    for (const c of chunks(args, 40)) ev.push(e('response.function_call_arguments.delta', { item_id: itemId, output_index: 0, delta: c }));
+    for (const c of bigChunks(args)) ev.push(e('response.function_call_arguments.delta', { item_id: itemId, output_index: 0, delta: c }));
     ev.push(e('response.function_call_arguments.done', { item_id: itemId, output_index: 0, arguments: args }));
   }
   ev.push(e('response.output_item.done', { output_index: 0, item }),
