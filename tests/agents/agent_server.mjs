@@ -1,7 +1,9 @@
 // A scripted model server on loopback for the real agent CLIs (Claude Code, Codex) run headless.
 // It speaks the streamed Anthropic Messages API (POST /v1/messages?beta=true, SSE) as Claude Code
-// expects and the streamed OpenAI Responses API (POST /v1/responses, SSE) as Codex expects, records
-// every request, and answers each one with an action chosen by a policy over a parsed view of the
+// expects and the streamed OpenAI Responses API (POST /v1/responses, SSE) as Codex expects (and,
+// for text and raw tool calls only, Gemini's models/M:streamGenerateContent as Gemini CLI 0.61
+// expects with GOOGLE_GEMINI_BASE_URL; its unscripted generateContent side calls get a JSON text
+// that fits their schema), records every request, and answers each one with an action chosen by a policy over a parsed view of the
 // conversation (which skills were listed, whether one was loaded, what tools returned).
 //
 // RECIPES (verified with Claude Code 2.1.331 and Codex 0.169.0 from npm, node 20, Debian 12, as root;
@@ -246,6 +248,41 @@ function codexView(body, headers) {
   };
 }
 
+// Gemini CLI (generateContent): contents of {role: user | model, parts: [{text} | {functionCall:
+// {name, args}} | {functionResponse: {name, response}}]}. Only text and raw tool calls are scripted.
+function geminiView(body, headers) {
+  const contents = body.contents ?? [];
+  const texts = (c) => (c.parts ?? []).filter((x) => typeof x.text === 'string').map((x) => x.text);
+  const first = contents.find((c) => c.role === 'user' && texts(c).length);
+  const toolCalls = [], toolResults = [];
+  for (const c of contents) {
+    for (const part of c.parts ?? []) {
+      if (part.functionCall) toolCalls.push({ id: part.functionCall.id, name: part.functionCall.name, input: part.functionCall.args });
+      if (part.functionResponse) {
+        const r = part.functionResponse.response ?? {};
+        toolResults.push({ name: part.functionResponse.name, input: null,
+          output: typeof r.output === 'string' ? r.output : JSON.stringify(r), is_error: r.error != null });
+      }
+    }
+  }
+  return { api: 'gemini', sessionId: headers['x-gemini-session-id'] ?? null, model: null, cwd: null,
+    prompt: first ? texts(first).at(-1) : '', skillsListed: [], skillLoaded: false, skillName: null, skillBody: null,
+    toolCalls, toolResults, wrote: false, turn: contents.filter((c) => c.role === 'model').length };
+}
+
+// A JSON text that fits a side call's response schema (Gemini CLI's model router asks for one):
+// the first enum value, or a placeholder string, per property.
+function fitSchema(schema) {
+  if (!schema || typeof schema !== 'object') return 'scripted';
+  if (schema.enum) return schema.enum[0];
+  const t = String(schema.type ?? '').toLowerCase();
+  if (t === 'object') return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, fitSchema(v)]));
+  if (t === 'array') return [];
+  if (t === 'boolean') return false;
+  if (t === 'number' || t === 'integer') return 0;
+  return 'scripted';
+}
+
 function readSafe(p) { try { return fs.readFileSync(p, 'utf8'); } catch { return null; } }
 
 // ---------- the default policy ----------
@@ -406,6 +443,15 @@ function answerResponses(res, body, out, usage) {
   sse(res, ev);
 }
 
+function answerGemini(res, out, usage) {
+  const part = out.text != null ? { text: String(out.text) } : { functionCall: { name: out.tool, args: out.input ?? {} } };
+  const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: usage.input_tokens, candidatesTokenCount: usage.output_tokens,
+      totalTokenCount: usage.input_tokens + usage.output_tokens }, modelVersion: 'scripted' };
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+}
+
 function errorBody(api, status, message) {
   if (api === 'anthropic') {
     const type = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
@@ -459,11 +505,18 @@ export async function startAgentServer(opts = {}) {
     if (req.method === 'POST' && /\/messages\/count_tokens$/.test(p)) {
       return sendJson(res, 200, { input_tokens: Math.ceil(rec.raw.length / 4) });
     }
-    const api = req.method === 'POST' && /\/v1\/messages$/.test(p) ? 'anthropic' : req.method === 'POST' && /\/responses$/.test(p) ? 'responses' : null;
+    const gemini = req.method === 'POST' ? /\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.exec(p) : null;
+    if (gemini?.[1] === 'generateContent' && rec.body) { // a side call (model routing): not scripted
+      const text = JSON.stringify(fitSchema(rec.body.generationConfig?.responseJsonSchema ?? rec.body.generationConfig?.responseSchema));
+      return sendJson(res, 200, { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }] });
+    }
+    const api = req.method === 'POST' && /\/v1\/messages$/.test(p) ? 'anthropic' : req.method === 'POST' && /\/responses$/.test(p) ? 'responses'
+      : gemini ? 'gemini' : null;
     rec.api = api;
     if (!api) { log(`unexpected ${req.method} ${req.url}`); return sendJson(res, 404, { error: { message: `unexpected ${req.method} ${req.url}` } }); }
     if (!rec.body) return sendJson(res, 400, errorBody(api, 400, 'body is not JSON'));
-    const view = api === 'anthropic' ? claudeView(rec.body, req.headers) : codexView(rec.body, req.headers);
+    const view = api === 'anthropic' ? claudeView(rec.body, req.headers) : api === 'gemini' ? geminiView(rec.body, req.headers)
+      : codexView(rec.body, req.headers);
     rec.view = view;
     rec.sessionId = view.sessionId;
     let action;
@@ -476,13 +529,14 @@ export async function startAgentServer(opts = {}) {
       rec.status = action.error;
       return sendJson(res, action.error, errorBody(api, action.error, action.message ?? `scripted ${action.error}`));
     }
-    const out = api === 'anthropic' ? claudeBlock(action, view) : codexItem(action, view);
+    const out = api === 'anthropic' || api === 'gemini' ? claudeBlock(action, view) : codexItem(action, view);
     const u2 = usageFor(view.sessionId, view.turn);
     rec.usage = u2;
     rec.status = 200;
     const sum = usage.get(view.sessionId) ?? { input_tokens: 0, output_tokens: 0, requests: 0 };
     sum.input_tokens += u2.input_tokens; sum.output_tokens += u2.output_tokens; sum.requests++;
     usage.set(view.sessionId, sum);
+    if (api === 'gemini') return answerGemini(res, out, u2);
     (api === 'anthropic' ? answerClaude : answerResponses)(res, rec.body, out, u2);
   }
 

@@ -1,7 +1,9 @@
 // The real agent CLIs as MCP clients of upskilld (issue 49), set up the way docs/agents.md tells
 // their users: Claude Code with `claude mcp add` and `--allowedTools mcp__upskilld`, Codex with
-// `[mcp_servers.upskilld]` in config.toml. Each is pointed at the scripted model server on
-// loopback, whose script finds upskilld's tools through the agent's own tool search, calls
+// `[mcp_servers.upskilld]` in config.toml, Gemini CLI (when installed) with `mcpServers` in
+// settings.json, `trust: true`. Each is pointed at the scripted model server on
+// loopback, whose script finds upskilld's tools through the agent's own tool search (Gemini CLI
+// offers them all at once), calls
 // find_skill and validate_kernel, then a wrongly typed argument, an unknown tool and a huge source
 // (each must come back as a tool error) and find_skill again (the same server still answers). What
 // upskilld answered is read from the next request the agent sent the model.
@@ -22,6 +24,9 @@ const bin = join(process.env.UPK_NPM_CACHE ?? join(repo, '.cache/npm'), 'agents/
 const upskilld = process.env.UPSKILLD ?? join(repo, 'build/daemon/upskilld');
 const missing = ['claude', 'codex'].filter((c) => !existsSync(join(bin, c)));
 const cuda = process.env.CUDA_PATH || '/usr/local/cuda';
+// Gemini CLI is optional (tests/agents/setup.sh installs it; UPK_GEMINI names another copy).
+const geminiBin = process.env.UPK_GEMINI ?? join(bin, 'gemini');
+const agents = ['claude', 'codex', ...(existsSync(geminiBin) ? ['gemini'] : [])];
 const skip = missing.length ? `agent CLIs not installed (${missing.join(', ')}): tests/agents/setup.sh` : false;
 const noToolkit = existsSync(join(cuda, 'include/nvrtc.h')) ? false : `no CUDA toolkit at ${cuda}`;
 
@@ -47,18 +52,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // The script: one action per tool result so far. Names differ per agent (Claude: mcp__upskilld__X
 // after ToolSearch; Codex: X in the namespace mcp__upskilld after tool_search).
+// Gemini CLI offers every tool at once (mcp_upskilld_X): no search step.
 function steps(api, { huge = true, status = false } = {}) {
-  const call = (name, input) => (api === 'anthropic'
-    ? { tool: { name: `mcp__upskilld__${name}`, input } }
-    : { tool: { namespace: 'mcp__upskilld', name, input } });
+  const call = (name, input) => (api === 'anthropic' ? { tool: { name: `mcp__upskilld__${name}`, input } }
+    : api === 'gemini' ? { tool: { name: `mcp_upskilld_${name}`, input } }
+      : { tool: { namespace: 'mcp__upskilld', name, input } });
   const search = api === 'anthropic'
     ? { tool: { name: 'ToolSearch', input: { query: 'select:mcp__upskilld__find_skill,mcp__upskilld__validate_kernel,mcp__upskilld__status', max_results: 5 } } }
     : { toolSearch: { query: 'find_skill validate_kernel status', limit: 20 } };
-  const s = [search,
+  const s = [...(api === 'gemini' ? [] : [search]),
     call('find_skill', { task: 'write a CUDA kernel for H100' }),
     call('validate_kernel', { source: SAXPY, cache: false }),
     call('find_skill', { task: 42 }),
-    api === 'anthropic' ? { tool: { name: 'mcp__upskilld__no_such_tool', input: {} } } : call('no_such_tool', {}),
+    call('no_such_tool', {}),
     ...(huge ? [call('validate_kernel', { source: HUGE })] : []),
     call('find_skill', { task: 'debug an illegal memory access in a CUDA kernel' }),
     ...(status ? [call('status', {})] : [])];
@@ -124,9 +130,28 @@ env = { ${envToml} }
   return { ...r, requests: srv.requests.slice(from).filter((q) => q.view) };
 }
 
+async function gemini(name, idle, script) {
+  const dir = join(box, name);
+  for (const d of ['ws', 'home/.gemini', 'tmp']) mkdirSync(join(dir, d), { recursive: true });
+  writeFileSync(join(dir, 'home/.gemini/settings.json'), JSON.stringify({
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    mcpServers: { upskilld: { command: upskilld, args: ['--mcp'], trust: true, env: serverEnv(idle, idle ? 'gemini' : 'off') } } }));
+  writeFileSync(join(dir, 'home/.gemini/trustedFolders.json'), JSON.stringify({ [join(dir, 'ws')]: 'TRUST_FOLDER' }));
+  srv.policy = policyFor(script);
+  const from = srv.requests.length;
+  const r = await runAgent(geminiBin, ['-p', `${name}: use upskilld`, '--output-format', 'json'], { cwd: join(dir, 'ws'),
+    env: { PATH: process.env.PATH, HOME: join(dir, 'home'), TMPDIR: join(dir, 'tmp'), GEMINI_API_KEY: 'dummy',
+      GOOGLE_GEMINI_BASE_URL: srv.url } });
+  return { ...r, requests: srv.requests.slice(from).filter((q) => q.view) };
+}
+
+const RUNNERS = { claude, codex, gemini };
+const API = { claude: 'anthropic', codex: 'responses', gemini: 'gemini' };
+
 // The tool results the model saw, in order (the last request holds them all).
 const resultsOf = (run) => run.requests.at(-1)?.view.toolResults ?? [];
-const parse = (s) => { try { return JSON.parse(s); } catch { return null; } };
+// Gemini CLI wraps a result in <untrusted_context>.
+const parse = (s) => { try { return JSON.parse(s.replace(/^\s*<untrusted_context>|<\/untrusted_context>\s*$/g, '')); } catch { return null; } };
 // Codex wraps an MCP result; Claude hands over its text. Either way the JSON upskilld answered.
 const payload = (r) => {
   const j = parse(r.output);
@@ -135,25 +160,29 @@ const payload = (r) => {
 
 function checkRun(run, label, { huge = true } = {}) {
   assert.equal(run.status, 0, `${label} exited ${run.status}: ${run.out.slice(-2000)}${run.err.slice(-2000)}`);
-  const res = resultsOf(run);
-  const names = res.map((r) => r.name);
-  assert.ok(res.length >= (huge ? 7 : 6), `${label}: the model saw ${names.join(', ')}`);
-  const [search, found, checked, badType, unknown] = res;
-  // Codex returns the tools found as the search's output; Claude adds them to the next request's tools.
-  const offered = search.output + JSON.stringify(run.requests.slice(1).map((q) => (q.body.tools ?? []).map((t) => t.name)));
-  assert.match(offered, /find_skill/, `${label}: tool search did not offer find_skill`);
-  assert.match(offered, /validate_kernel/, `${label}: tool search did not offer validate_kernel`);
+  const all = resultsOf(run);
+  const searched = run.requests[0]?.view.api !== 'gemini';
+  assert.ok(all.length >= (huge ? 6 : 5) + searched, `${label}: the model saw ${all.map((r) => r.name).join(', ')}`);
+  if (searched) {
+    // Codex returns the tools found as the search's output; Claude adds them to the next request's tools.
+    const offered = all[0].output + JSON.stringify(run.requests.slice(1).map((q) => (q.body.tools ?? []).map((t) => t.name)));
+    assert.match(offered, /find_skill/, `${label}: tool search did not offer find_skill`);
+    assert.match(offered, /validate_kernel/, `${label}: tool search did not offer validate_kernel`);
+  }
+  const res = all.slice(searched ? 1 : 0);
+  const [found, checked, badType, unknown] = res;
   const f = payload(found);
   assert.ok(Array.isArray(f?.results) && f.results.some((s) => s.name === 'h100-cuda-kernels'),
     `${label}: find_skill's answer did not reach the model: ${found.output.slice(0, 500)}`);
   const k = payload(checked);
   assert.equal(k?.ok, true, `${label}: validate_kernel: ${checked.output.slice(0, 800)}`);
   assert.ok(k.kernels?.[0]?.registers > 0, `${label}: no registers in ${checked.output.slice(0, 500)}`);
-  assert.match(badType.output, /params\.task: expected string/, `${label}: a wrongly typed argument: ${badType.output.slice(0, 300)}`);
+  // upskilld's message, or Gemini CLI's own (it checks arguments against the schema first).
+  assert.match(badType.output, /params[./]task(: expected| must be) string/, `${label}: a wrongly typed argument: ${badType.output.slice(0, 300)}`);
   assert.notEqual(badType.is_error, false, `${label}: a wrongly typed argument is not marked an error`);
   assert.ok(/no_such_tool|not found|unknown tool|No such tool/i.test(unknown.output) && unknown.is_error !== false,
     `${label}: an unknown tool: ${unknown.output.slice(0, 300)}`);
-  let next = 5;
+  let next = 4;
   if (huge) {
     const h = res[next++];
     // Not a protocol error: validate_kernel's own answer, ok false with one diagnostic.
@@ -174,7 +203,7 @@ function runtimeDir(agent) {
 const sockets = (agent) => (existsSync(join(runtimeDir(agent), 'upskilld'))
   ? readdirSync(join(runtimeDir(agent), 'upskilld')).filter((n) => /^workers-.*\.sock$/.test(n)) : []);
 
-describe('agents as MCP clients: real Claude Code and Codex call upskilld', { skip: skip || noToolkit }, () => {
+describe('agents as MCP clients: real Claude Code, Codex (and Gemini CLI) call upskilld', { skip: skip || noToolkit }, () => {
   before(async () => {
     box = mkdtempSync(join(tmpdir(), 'upk-mcpc-'));
     marker = box;
@@ -187,10 +216,10 @@ describe('agents as MCP clients: real Claude Code and Codex call upskilld', { sk
     if (box) rmSync(box, { recursive: true, force: true });
   });
 
-  for (const agent of ['claude', 'codex']) {
+  for (const agent of agents) {
     it(`${agent}: two runs find and check through tool search, bad calls are tool errors, one worker server`, async () => {
-      const go = agent === 'claude' ? claude : codex;
-      const api = agent === 'claude' ? 'anthropic' : 'responses';
+      const go = RUNNERS[agent];
+      const api = API[agent];
       const first = await go(`${agent}-1`, 60, steps(api));
       const a = checkRun(first, `${agent} run 1`);
       const second = await go(`${agent}-2`, 60, steps(api, { huge: false, status: true }));
@@ -204,10 +233,10 @@ describe('agents as MCP clients: real Claude Code and Codex call upskilld', { sk
     });
   }
 
-  for (const agent of ['claude', 'codex']) {
+  for (const agent of agents) {
     it(`${agent}: with the worker server off, nothing of upskilld outlives the agent`, async () => {
-      const go = agent === 'claude' ? claude : codex;
-      const api = agent === 'claude' ? 'anthropic' : 'responses';
+      const go = RUNNERS[agent];
+      const api = API[agent];
       const live = new Set(markedPids()); // the shared server of the test above
       const run = await go(`${agent}-off`, 0, steps(api, { huge: false }));
       checkRun(run, `${agent} (no server)`, { huge: false });
@@ -218,9 +247,13 @@ describe('agents as MCP clients: real Claude Code and Codex call upskilld', { sk
         await sleep(100);
       }
       assert.deepEqual(left, [], `${agent}: processes left: ${left.map((p) => readFileSync(`/proc/${p}/cmdline`, 'latin1')).join(' | ')}`);
-      let groupAlive = true;
-      try { process.kill(-run.pgid, 0); } catch (e) { groupAlive = e.code !== 'ESRCH'; }
-      assert.equal(groupAlive, false, `${agent}: its process group is still alive`);
+      // And nothing else in the agent's process group (upskilld and its local workers stay there).
+      const groupAlive = () => { try { process.kill(-run.pgid, 0); return true; } catch (e) { return e.code !== 'ESRCH'; } };
+      for (let i = 0; i < 50 && groupAlive(); i++) await sleep(100);
+      const inGroup = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+        try { return readFileSync(`/proc/${p}/stat`, 'latin1').replace(/^.*\) /, '').split(' ')[2] === String(run.pgid); } catch { return false; }
+      }).map((p) => { try { return readFileSync(`/proc/${p}/cmdline`, 'latin1').replace(/\0/g, ' '); } catch { return p; } });
+      assert.deepEqual(inGroup, [], `${agent}: its process group is still alive`);
     });
   }
 });
