@@ -188,7 +188,7 @@ static void sweep_one(int dfd, const char *name) {
 }
 
 /* Leftovers of other servers in our directory, when it is the daemon's (our socket is named
- * workers-*.sock): only names of that form are touched. */
+ * workers-*.sock, the directory is private): only names of that form are touched. */
 static void sweep_stale(const server *s) {
   char dir[PATH_MAX];
   snprintf(dir, sizeof dir, "%s", s->cfg->socket_path);
@@ -199,6 +199,9 @@ static void sweep_stale(const server *s) {
   size_t own_len = strlen(own);
   *slash = '\0';
   DIR *d = opendir(dir);
+  struct stat st; /* only in a directory of ours nobody else can enter, as the daemon's is */
+  if (d && (fstat(dirfd(d), &st) || st.st_uid != geteuid() || (st.st_mode & 077)))
+    closedir(d), d = NULL;
   for (struct dirent *e; d && (e = readdir(d));) {
     size_t len = strlen(e->d_name);
     if (!strncmp(e->d_name, "workers-", 8) && len > 10 &&

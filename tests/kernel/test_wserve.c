@@ -432,6 +432,19 @@ Test(wserve, removes_killed_servers_leftovers_and_keeps_live_ones) {
   close(a), close(held);
 }
 
+/* The same leftovers in a directory others can enter are not the server's to remove. */
+Test(wserve, leaves_a_shared_directory_alone) {
+  char dead_lock[128];
+  make_file("workers-00000000000dead0.sock.lock", false, dead_lock, sizeof dead_lock);
+  cr_assert_eq(chmod(dir, 0755), 0);
+  snprintf(sock_path, sizeof sock_path, "%s/workers-0123456789abcdef.sock", dir);
+  start((const char *[]){"--idle", "30", NULL}, false);
+  int a = connect_to(sock_path, 10000);
+  greeting(a);
+  cr_assert(exists(dead_lock), "a lock file in a shared directory was removed");
+  close(a);
+}
+
 Test(wserve, a_path_too_long_is_exit_2) {
   char longp[200];
   memset(longp, 'x', sizeof longp - 1);
