@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,24 +40,64 @@ static int runtime_dir(char *out, size_t n) {
   return len < 0 || (size_t)len >= n ? UV_ENAMETOOLONG : private_dir(out);
 }
 
+static uint64_t hash_str(uint64_t h, const char *v) {
+  return upk_fnv1a(h, v ? v : "", v ? strlen(v) + 1 : 1);
+}
+
+/* One PATH entry's `name`, as execvp would take it: an executable regular file. Its real path
+ * (a symlink to the same compiler is the same compiler) into `out`; false when there is none. */
+static bool exe_in(const char *dir, size_t dir_len, const char *name, char *out) {
+  char p[PATH_MAX];
+  struct stat st;
+  int len = snprintf(p, sizeof p, "%.*s/%s", (int)dir_len, dir, name);
+  if (len < 0 || (size_t)len >= sizeof p || stat(p, &st) || !S_ISREG(st.st_mode) || access(p, X_OK))
+    return false;
+  return realpath(p, out) != NULL;
+}
+
+/* Hash the program `name` that nvcc's steps would run: nvcc puts the toolkit's nvvm/bin and bin
+ * before PATH. Stats only, nothing runs. A relative PATH entry would be looked up in the
+ * worker's private directory, so it is hashed as written. */
+static uint64_t hash_tool(uint64_t h, const char *root, const char *path_env, const char *name) {
+  char own[PATH_MAX], real[PATH_MAX];
+  static const char *const subdirs[] = {"nvvm/bin", "bin"};
+  for (size_t i = 0; i < sizeof subdirs / sizeof *subdirs; i++) {
+    int len = snprintf(own, sizeof own, "%s/%s", root, subdirs[i]);
+    if (*root == '/' && len > 0 && (size_t)len < sizeof own && exe_in(own, (size_t)len, name, real))
+      return hash_str(h, real);
+  }
+  for (const char *d = path_env ? path_env : "", *end; *d; d = *end ? end + 1 : end) {
+    end = d + strcspn(d, ":");
+    if (*d == '/' && exe_in(d, (size_t)(end - d), name, real))
+      return hash_str(h, real);
+    if (*d != '/')
+      h = upk_fnv1a(upk_fnv1a(h, d, (size_t)(end - d)), "", 1);
+  }
+  return hash_str(h, "");
+}
+
 int upk_wserver_path(char *out, size_t n, const char *worker_path, const char *cuda_path) {
   struct stat st;
   if (stat(worker_path, &st))
     return -errno;
   uint64_t h = UPK_FNV1A_INIT; /* a name, not a secret: the directory is the protection */
-  h = upk_fnv1a(h, worker_path, strlen(worker_path) + 1);
+  h = hash_str(h, worker_path);
+  h = upk_fnv1a(h, &st.st_ino, sizeof st.st_ino);
   h = upk_fnv1a(h, &st.st_size, sizeof st.st_size);
   h = upk_fnv1a(h, &st.st_mtim, sizeof st.st_mtim);
-  h = upk_fnv1a(h, cuda_path ? cuda_path : "", cuda_path ? strlen(cuda_path) + 1 : 1);
+  const char *root = cuda_path && *cuda_path ? cuda_path : "";
+  char real_root[PATH_MAX];
+  h = hash_str(h, realpath(root, real_root) ? real_root : root);
   uid_t uid = geteuid();
   h = upk_fnv1a(h, &uid, sizeof uid);
-  /* The server's workers keep the environment of the daemon that launched it: what they read
-   * from it (nvcc finds its host compiler on PATH) must match. */
-  static const char *const vars[] = {"PATH", "CUDA_PATH", "TMPDIR"};
-  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-    const char *v = getenv(vars[i]);
-    h = upk_fnv1a(h, v ? v : "", v ? strlen(v) + 1 : 1);
-  }
+  /* The server's workers keep the environment of the daemon that launched it. Not its whole PATH
+   * (an agent may put a fresh directory in front on every run, with no compiler in it): the host
+   * compilers nvcc finds on it. */
+  static const char *const tools[] = {"gcc", "g++", "cc", "c++"};
+  for (size_t i = 0; i < sizeof tools / sizeof *tools; i++)
+    h = hash_tool(h, root, getenv("PATH"), tools[i]);
+  h = hash_str(h, getenv("CUDA_PATH"));
+  h = hash_str(h, getenv("TMPDIR"));
   char dir[sizeof((struct sockaddr_un *)0)->sun_path];
   int rc = runtime_dir(dir, sizeof dir);
   if (rc)

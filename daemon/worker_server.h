@@ -15,9 +15,12 @@
 
 /** The socket path for this worker binary and toolkit: `workers-HASH.sock` in
  * $XDG_RUNTIME_DIR/upskilld/ (else /tmp/upskilld-EUID/), the directory created
- * 0700. HASH covers the worker's path, size and mtime, the toolkit root, the
- * euid and the environment the workers' compiles read (PATH, CUDA_PATH,
- * TMPDIR), so a rebuilt worker never reaches an old server. 0, or UV_EPERM when the
+ * 0700. HASH covers the worker's path, inode, size and mtime, the toolkit root
+ * (real path), the euid, and what the workers' compiles take from the environment:
+ * the gcc, g++, cc and c++ that nvcc would find (its toolkit's bin dirs, then
+ * PATH; real paths, found by stat alone), CUDA_PATH and TMPDIR. So a rebuilt
+ * worker never reaches an old server, two callers whose PATHs find the same
+ * compilers share one, and a PATH that finds another gcc gets its own. 0, or UV_EPERM when the
  * directory is not ours and private (no server is used then), UV_ENAMETOOLONG,
  * or another negative error. */
 int upk_wserver_path(char *out, size_t n, const char *worker_path, const char *cuda_path);

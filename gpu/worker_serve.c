@@ -5,6 +5,7 @@
  * The supervisor is single-threaded and never loads NVRTC, so forking it is cheap and safe (no
  * threads, no CUDA state to inherit). Everything it waits for arrives on a pipe, read from one
  * poll loop: each child's status pipe, and a self-pipe for SIGTERM/SIGINT. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -45,7 +46,8 @@ typedef struct child {
 typedef struct server {
   const upk_wserve_config *cfg;
   int lock_fd, listen_fd, sig_r;
-  dev_t dev; /* the bound socket file, to remove it only while it is ours */
+  bool locked; /* lock_fd holds the lock on the file at SOCKET.lock */
+  dev_t dev;   /* the bound socket file, to remove it only while it is ours */
   ino_t ino;
   pid_t self;
   child kids[UPK_WSERVE_MAX_CHILDREN];
@@ -116,15 +118,99 @@ static void on_signal(int sig) {
 
 /* ---- setup: lock, socket, signals ---- */
 
-/* Returns 0 with the lock held, -EWOULDBLOCK when another server holds it, or -errno. */
+static bool same_file(const struct stat *a, const struct stat *b) {
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+#define LOCK_TRIES 8 /* a lock file replaced under us that often: give up */
+
+static int lock_path(const server *s, char *path, size_t n) {
+  return (size_t)snprintf(path, n, "%s.lock", s->cfg->socket_path) >= n ? -ENAMETOOLONG : 0;
+}
+
+/* The lock file is removed by the server that holds it (shut_down), before it lets go. A starter
+ * that opened the file before that holds a lock on a name that is gone: it sees that (the path
+ * is no longer the file it locked) and starts over, so two servers never both hold "the" lock.
+ * Returns 0 with the lock held, -EWOULDBLOCK when another server holds it, or -errno. */
 static int take_lock(server *s) {
   char path[PATH_MAX];
-  if ((size_t)snprintf(path, sizeof path, "%s.lock", s->cfg->socket_path) >= sizeof path)
-    return -ENAMETOOLONG;
-  s->lock_fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  int rc = lock_path(s, path, sizeof path);
+  for (int i = 0; !rc && i < LOCK_TRIES; i++) {
+    struct stat held, named;
+    s->lock_fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (s->lock_fd < 0)
+      return -errno;
+    if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0)
+      return -errno;
+    if (fstat(s->lock_fd, &held) < 0)
+      return -errno;
+    if (stat(path, &named) == 0 && same_file(&named, &held)) {
+      s->locked = true;
+      return 0;
+    }
+    close(s->lock_fd);
+    s->lock_fd = -1;
+  }
+  return rc ? rc : -EWOULDBLOCK; /* replaced each time: other servers are at it */
+}
+
+/* Remove the lock file while it is still held and still the one we hold (see take_lock). */
+static void drop_lock(server *s) {
+  char path[PATH_MAX];
+  struct stat held, named;
   if (s->lock_fd < 0)
-    return -errno;
-  return flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0 ? -errno : 0;
+    return;
+  if (!lock_path(s, path, sizeof path) && fstat(s->lock_fd, &held) == 0 &&
+      stat(path, &named) == 0 && same_file(&named, &held))
+    unlink(path);
+  close(s->lock_fd);
+  s->lock_fd = -1;
+}
+
+/* One `workers-*.sock.lock` of another key: when nobody holds it, its server is gone (killed, or
+ * older than the removal in drop_lock): remove it and its socket, holding the lock as drop_lock
+ * does, so a server starting on that key at the same time starts over (take_lock). */
+static void sweep_one(int dfd, const char *name) {
+  int fd = openat(dfd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  struct stat held, named, st;
+  char sock[NAME_MAX + 1];
+  size_t n = strlen(name) - strlen(".lock");
+  if (fd < 0)
+    return;
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &held) == 0 &&
+      fstatat(dfd, name, &named, AT_SYMLINK_NOFOLLOW) == 0 && same_file(&held, &named)) {
+    memcpy(sock, name, n), sock[n] = '\0';
+    if (fstatat(dfd, sock, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode))
+      unlinkat(dfd, sock, 0);
+    unlinkat(dfd, name, 0);
+  }
+  close(fd);
+}
+
+/* Leftovers of other servers in our directory, when it is the daemon's (our socket is named
+ * workers-*.sock, the directory is private): only names of that form are touched. */
+static void sweep_stale(const server *s) {
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", s->cfg->socket_path);
+  char *slash = strrchr(dir, '/');
+  if (!slash || slash == dir || strncmp(slash + 1, "workers-", 8))
+    return;
+  const char *own = strrchr(s->cfg->socket_path, '/') + 1;
+  size_t own_len = strlen(own);
+  *slash = '\0';
+  DIR *d = opendir(dir);
+  struct stat st; /* only in a directory of ours nobody else can enter, as the daemon's is */
+  if (d && (fstat(dirfd(d), &st) || st.st_uid != geteuid() || (st.st_mode & 077)))
+    closedir(d), d = NULL;
+  for (struct dirent *e; d && (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    if (!strncmp(e->d_name, "workers-", 8) && len > 10 &&
+        !strcmp(e->d_name + len - 10, ".sock.lock") &&
+        !(len == own_len + 5 && !strncmp(e->d_name, own, own_len)))
+      sweep_one(dirfd(d), e->d_name);
+  }
+  if (d)
+    closedir(d);
 }
 
 /* With the lock held, whatever socket sits at the path is a dead server's: replace it. */
@@ -411,7 +497,9 @@ static void shut_down(server *s) {
     close(s->listen_fd);
   if (s->sig_r >= 0)
     close(s->sig_r), close(sig_w);
-  if (s->lock_fd >= 0)
+  if (s->locked)
+    drop_lock(s);
+  else if (s->lock_fd >= 0)
     close(s->lock_fd);
 }
 
@@ -430,6 +518,8 @@ int upk_worker_serve(const upk_wserve_config *cfg) {
   }
   umask(077);
   clock_gettime(CLOCK_MONOTONIC, &s.last_event);
+  if (rc == 0)
+    sweep_stale(&s); /* once, at start */
   if (rc < 0)
     fprintf(stderr, "upskilld-worker: lock %s.lock: %s\n", cfg->socket_path, strerror(-rc));
   else if ((rc = bind_socket(&s)) < 0)

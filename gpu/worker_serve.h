@@ -17,7 +17,10 @@
  * EOF on the pipe is the child's death; three deaths in a row before 'R' end the server.
  *
  * Exit: after `idle_s` seconds with no busy child and no event, or on SIGTERM/SIGINT: the socket
- * file is removed (while it is still the one bound), the children are killed and reaped. */
+ * file is removed (while it is still the one bound), then the lock file (while still held), the
+ * children are killed and reaped. A server whose lock file was removed before it got the lock
+ * starts over on a new one. At start, in a directory of `workers-*.sock` sockets, lock files of
+ * that form that nobody holds are removed with their sockets (servers that were killed). */
 #ifndef UPK_GPU_WORKER_SERVE_H
 #define UPK_GPU_WORKER_SERVE_H
 

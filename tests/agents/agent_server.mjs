@@ -1,7 +1,9 @@
 // A scripted model server on loopback for the real agent CLIs (Claude Code, Codex) run headless.
 // It speaks the streamed Anthropic Messages API (POST /v1/messages?beta=true, SSE) as Claude Code
-// expects and the streamed OpenAI Responses API (POST /v1/responses, SSE) as Codex expects, records
-// every request, and answers each one with an action chosen by a policy over a parsed view of the
+// expects and the streamed OpenAI Responses API (POST /v1/responses, SSE) as Codex expects (and,
+// for text and raw tool calls only, Gemini's models/M:streamGenerateContent as Gemini CLI 0.61
+// expects with GOOGLE_GEMINI_BASE_URL; its unscripted generateContent side calls get a JSON text
+// that fits their schema), records every request, and answers each one with an action chosen by a policy over a parsed view of the
 // conversation (which skills were listed, whether one was loaded, what tools returned).
 //
 // RECIPES (verified with Claude Code 2.1.331 and Codex 0.169.0 from npm, node 20, Debian 12, as root;
@@ -77,7 +79,9 @@
 //   [{name, description, path, builtin}], skillLoaded, skillName, skillBody, toolCalls: [{name,
 //   input}], toolResults: [{name, input, output}], wrote, turn}. Actions: {text}, {loadSkill: name},
 //   {write: {path, content}} (Claude: Write; Codex: apply_patch, or exec_command heredoc with
-//   via: 'exec'), {bash: cmd}, {tool: {name, input}} (raw), {error: status}. Returning undefined
+//   via: 'exec'), {bash: cmd}, {tool: {name, input, namespace}} (raw; namespace: Codex's, e.g.
+//   mcp__upskilld for an MCP server's tool), {toolSearch: {query, limit}} (Codex's client-side
+//   tool_search; Claude's is {tool: {name: 'ToolSearch', ...}}), {error: status}. Returning undefined
 //   falls back to the default policy. The default policy is documented at defaultPolicy below.
 //
 // Standalone: node tests/agents/agent_server.mjs [--port N] [--fault STATUS] [--verbose] prints its
@@ -212,14 +216,17 @@ function codexView(body, headers) {
   const toolCalls = [], toolResults = [];
   let skillName = null, skillBody = null, turn = 0;
   for (const it of items) {
-    if (it.type === 'function_call' || it.type === 'custom_tool_call' || it.type === 'local_shell_call') {
+    if (it.type === 'function_call' || it.type === 'custom_tool_call' || it.type === 'local_shell_call' || it.type === 'tool_search_call') {
       turn++;
       let input = it.input ?? it.arguments ?? it.action;
       if (it.type === 'function_call') { try { input = JSON.parse(it.arguments); } catch { /* keep the string */ } }
-      const c = { id: it.call_id, name: it.name ?? it.type, input };
+      const c = { id: it.call_id, name: it.type === 'tool_search_call' ? 'tool_search' : it.name ?? it.type, input };
       calls.set(it.call_id, c); toolCalls.push(c);
     } else if (it.type === 'message' && it.role === 'assistant') {
       turn++;
+    } else if (it.type === 'tool_search_output') {
+      const c = calls.get(it.call_id) ?? { name: null, input: null };
+      toolResults.push({ name: c.name, input: c.input, output: JSON.stringify(it.tools ?? []) });
     } else if (it.type === 'function_call_output' || it.type === 'custom_tool_call_output') {
       const c = calls.get(it.call_id) ?? { name: null, input: null };
       const output = codexOutputBody(it.output);
@@ -239,6 +246,41 @@ function codexView(body, headers) {
     wrote: toolCalls.some((c) => c.name === 'apply_patch' || (c.name === 'exec_command' && /^cat > .* <<'UPK_EOF/.test(c.input?.cmd ?? ''))),
     turn,
   };
+}
+
+// Gemini CLI (generateContent): contents of {role: user | model, parts: [{text} | {functionCall:
+// {name, args}} | {functionResponse: {name, response}}]}. Only text and raw tool calls are scripted.
+function geminiView(body, headers) {
+  const contents = body.contents ?? [];
+  const texts = (c) => (c.parts ?? []).filter((x) => typeof x.text === 'string').map((x) => x.text);
+  const first = contents.find((c) => c.role === 'user' && texts(c).length);
+  const toolCalls = [], toolResults = [];
+  for (const c of contents) {
+    for (const part of c.parts ?? []) {
+      if (part.functionCall) toolCalls.push({ id: part.functionCall.id, name: part.functionCall.name, input: part.functionCall.args });
+      if (part.functionResponse) {
+        const r = part.functionResponse.response ?? {};
+        toolResults.push({ name: part.functionResponse.name, input: null,
+          output: typeof r.output === 'string' ? r.output : JSON.stringify(r), is_error: r.error != null });
+      }
+    }
+  }
+  return { api: 'gemini', sessionId: headers['x-gemini-session-id'] ?? null, model: null, cwd: null,
+    prompt: first ? texts(first).at(-1) : '', skillsListed: [], skillLoaded: false, skillName: null, skillBody: null,
+    toolCalls, toolResults, wrote: false, turn: contents.filter((c) => c.role === 'model').length };
+}
+
+// A JSON text that fits a side call's response schema (Gemini CLI's model router asks for one):
+// the first enum value, or a placeholder string, per property.
+function fitSchema(schema) {
+  if (!schema || typeof schema !== 'object') return 'scripted';
+  if (schema.enum) return schema.enum[0];
+  const t = String(schema.type ?? '').toLowerCase();
+  if (t === 'object') return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, fitSchema(v)]));
+  if (t === 'array') return [];
+  if (t === 'boolean') return false;
+  if (t === 'number' || t === 'integer') return 0;
+  return 'scripted';
 }
 
 function readSafe(p) { try { return fs.readFileSync(p, 'utf8'); } catch { return null; } }
@@ -302,6 +344,8 @@ function sse(res, events) {
   res.end();
 }
 
+// Tool input in deltas of 40 characters, at most about 64 of them (a 16 MiB argument stays quick).
+const bigChunks = (s) => chunks(s, Math.max(40, Math.ceil(s.length / 64)));
 const chunks = (s, n = 24) => { const out = []; for (let i = 0; i < s.length; i += n) out.push(s.slice(i, i + n)); return out.length ? out : ['']; };
 
 // Turn an action into one (name, input) tool call or a text, per API.
@@ -328,7 +372,11 @@ function codexItem(action, view) {
     return { tool: 'apply_patch', custom: true, input: `*** Begin Patch\n*** Add File: ${p}\n${body}\n*** End Patch\n` };
   }
   if (action.bash) return exec(action.bash);
-  if (action.tool) return { tool: action.tool.name, input: action.tool.input, custom: typeof action.tool.input === 'string' };
+  if (action.tool) {
+    return { tool: action.tool.name, input: action.tool.input, custom: typeof action.tool.input === 'string',
+      namespace: action.tool.namespace };
+  }
+  if (action.toolSearch) return { search: action.toolSearch };
   throw new Error('unknown action ' + JSON.stringify(action));
 }
 
@@ -343,7 +391,7 @@ function answerClaude(res, body, out, usage) {
     for (const c of chunks(out.text)) ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } }]);
   } else {
     ev.push(['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: id('toolu_'), name: out.tool, input: {} } }]);
-    for (const c of chunks(JSON.stringify(out.input), 40)) ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: c } }]);
+    for (const c of bigChunks(JSON.stringify(out.input))) ev.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: c } }]);
   }
   ev.push(['content_block_stop', { type: 'content_block_stop', index: 0 }],
     ['message_delta', { type: 'message_delta', delta: { stop_reason: out.text != null ? 'end_turn' : 'tool_use', stop_sequence: null },
@@ -368,6 +416,11 @@ function answerResponses(res, body, out, usage) {
     for (const c of chunks(out.text)) ev.push(e('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: c }));
     ev.push(e('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text: out.text }),
       e('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: item.content[0] }));
+  } else if (out.search) {
+    // Codex's client-side tool search (its deferred MCP tools): a tool_search_call item.
+    item = { id: id('tsc_'), type: 'tool_search_call', status: 'completed', call_id: id('call_'), execution: 'client',
+      arguments: out.search };
+    ev.push(e('response.output_item.added', { output_index: 0, item }));
   } else if (out.custom) {
     const itemId = id('ctc_');
     item = { id: itemId, type: 'custom_tool_call', status: 'completed', call_id: id('call_'), name: out.tool, input: out.input };
@@ -376,9 +429,10 @@ function answerResponses(res, body, out, usage) {
     ev.push(e('response.custom_tool_call_input.done', { item_id: itemId, output_index: 0, input: out.input }));
   } else {
     const itemId = id('fc_'), args = JSON.stringify(out.input);
-    item = { id: itemId, type: 'function_call', status: 'completed', call_id: id('call_'), name: out.tool, arguments: args };
+    item = { id: itemId, type: 'function_call', status: 'completed', call_id: id('call_'), name: out.tool, arguments: args,
+      ...(out.namespace ? { namespace: out.namespace } : {}) };
     ev.push(e('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } }));
-    for (const c of chunks(args, 40)) ev.push(e('response.function_call_arguments.delta', { item_id: itemId, output_index: 0, delta: c }));
+    for (const c of bigChunks(args)) ev.push(e('response.function_call_arguments.delta', { item_id: itemId, output_index: 0, delta: c }));
     ev.push(e('response.function_call_arguments.done', { item_id: itemId, output_index: 0, arguments: args }));
   }
   ev.push(e('response.output_item.done', { output_index: 0, item }),
@@ -387,6 +441,15 @@ function answerResponses(res, body, out, usage) {
       output_tokens: usage.output_tokens, output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: usage.input_tokens + usage.output_tokens } } }));
   sse(res, ev);
+}
+
+function answerGemini(res, out, usage) {
+  const part = out.text != null ? { text: String(out.text) } : { functionCall: { name: out.tool, args: out.input ?? {} } };
+  const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: usage.input_tokens, candidatesTokenCount: usage.output_tokens,
+      totalTokenCount: usage.input_tokens + usage.output_tokens }, modelVersion: 'scripted' };
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
 }
 
 function errorBody(api, status, message) {
@@ -442,11 +505,18 @@ export async function startAgentServer(opts = {}) {
     if (req.method === 'POST' && /\/messages\/count_tokens$/.test(p)) {
       return sendJson(res, 200, { input_tokens: Math.ceil(rec.raw.length / 4) });
     }
-    const api = req.method === 'POST' && /\/v1\/messages$/.test(p) ? 'anthropic' : req.method === 'POST' && /\/responses$/.test(p) ? 'responses' : null;
+    const gemini = req.method === 'POST' ? /\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.exec(p) : null;
+    if (gemini?.[1] === 'generateContent' && rec.body) { // a side call (model routing): not scripted
+      const text = JSON.stringify(fitSchema(rec.body.generationConfig?.responseJsonSchema ?? rec.body.generationConfig?.responseSchema));
+      return sendJson(res, 200, { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }] });
+    }
+    const api = req.method === 'POST' && /\/v1\/messages$/.test(p) ? 'anthropic' : req.method === 'POST' && /\/responses$/.test(p) ? 'responses'
+      : gemini ? 'gemini' : null;
     rec.api = api;
     if (!api) { log(`unexpected ${req.method} ${req.url}`); return sendJson(res, 404, { error: { message: `unexpected ${req.method} ${req.url}` } }); }
     if (!rec.body) return sendJson(res, 400, errorBody(api, 400, 'body is not JSON'));
-    const view = api === 'anthropic' ? claudeView(rec.body, req.headers) : codexView(rec.body, req.headers);
+    const view = api === 'anthropic' ? claudeView(rec.body, req.headers) : api === 'gemini' ? geminiView(rec.body, req.headers)
+      : codexView(rec.body, req.headers);
     rec.view = view;
     rec.sessionId = view.sessionId;
     let action;
@@ -459,13 +529,14 @@ export async function startAgentServer(opts = {}) {
       rec.status = action.error;
       return sendJson(res, action.error, errorBody(api, action.error, action.message ?? `scripted ${action.error}`));
     }
-    const out = api === 'anthropic' ? claudeBlock(action, view) : codexItem(action, view);
+    const out = api === 'anthropic' || api === 'gemini' ? claudeBlock(action, view) : codexItem(action, view);
     const u2 = usageFor(view.sessionId, view.turn);
     rec.usage = u2;
     rec.status = 200;
     const sum = usage.get(view.sessionId) ?? { input_tokens: 0, output_tokens: 0, requests: 0 };
     sum.input_tokens += u2.input_tokens; sum.output_tokens += u2.output_tokens; sum.requests++;
     usage.set(view.sessionId, sum);
+    if (api === 'gemini') return answerGemini(res, out, u2);
     (api === 'anthropic' ? answerClaude : answerResponses)(res, rec.body, out, u2);
   }
 

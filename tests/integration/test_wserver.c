@@ -281,6 +281,105 @@ Test(wserver, the_server_starts_after_the_first_check_not_during_it, .init = set
   hx_finish(a, 0);
 }
 
+/* The number of entries in this test's socket directory whose names start with `prefix` and end
+ * with `suffix`. */
+static int count_files(const char *prefix, const char *suffix) {
+  char dir[300];
+  snprintf(dir, sizeof dir, "%s/upskilld", runtime);
+  int n = 0;
+  DIR *d = opendir(dir);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    size_t len = strlen(e->d_name), sl = strlen(suffix);
+    n += !strncmp(e->d_name, prefix, strlen(prefix)) && len >= sl &&
+         !strcmp(e->d_name + len - sl, suffix);
+  }
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* PATH = a new directory (in the runtime dir, removed with it) holding `gcc` when `gcc_script`
+ * is given, then the test's PATH. Returns the old PATH (static). */
+static const char *path_with_new_dir(const char *name, const char *gcc_script) {
+  static char old[8192];
+  snprintf(old, sizeof old, "%s", getenv("PATH"));
+  char dir[400], file[450], path[9000];
+  snprintf(dir, sizeof dir, "%s/%s", runtime, name);
+  cr_assert_eq(mkdir(dir, 0700), 0);
+  if (gcc_script) {
+    snprintf(file, sizeof file, "%s/gcc", dir);
+    FILE *f = fopen(file, "w");
+    cr_assert(f);
+    fprintf(f, "%s", gcc_script);
+    fclose(f);
+    cr_assert_eq(chmod(file, 0700), 0);
+  }
+  snprintf(path, sizeof path, "%s:%s", dir, old);
+  setenv("PATH", path, 1);
+  return old;
+}
+
+/* A daemon started with `PATH=NEW_DIR:$PATH`: checks the kernel, returns its socket. */
+static const char *check_with_path(const char *name, const char *gcc_script, bool warm) {
+  static char sock[512];
+  const char *old = path_with_new_dir(name, gcc_script);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  setenv("PATH", old, 1);
+  snprintf(sock, sizeof sock, "%s", status_socket(d));
+  json_t *r;
+  json_t *ok = validate(d, &r, 1);
+  cr_assert(json_is_true(json_object_get(ok, "ok")), "%s", hx_dump(ok));
+  if (warm)
+    cr_assert_geq(workers_stat(d, "fromServer"), 1, "PATH %s: no warm worker from the server",
+                  name);
+  json_decref(r);
+  hx_finish(d, 0);
+  return sock;
+}
+
+/* Codex puts a fresh directory at the front of PATH for every run: it holds no compiler, so the
+ * runs share one server (issue 49). */
+Test(wserver, a_path_dir_without_compilers_shares_the_server, .init = setup, .fini = teardown) {
+  char first[512];
+  snprintf(first, sizeof first, "%s", check_with_path("run1", NULL, false));
+  int worker = server_worker_pid(20000);
+  cr_assert_gt(worker, 1, "the first daemon did not leave a worker server behind");
+  int server = parent_of(worker);
+  cr_assert_str_eq(check_with_path("run2", NULL, true), first, "another socket for run2");
+  cr_assert_eq(parent_of(server_worker_pid(20000)), server, "another server");
+  cr_assert_eq(count_files("workers-", ".sock"), 1, "more than one server socket");
+}
+
+/* A PATH whose gcc is another program (here a wrapper script) gets its own server: its workers
+ * would run that gcc. */
+Test(wserver, a_path_with_another_gcc_gets_its_own_server, .init = setup, .fini = teardown) {
+  char first[512], script[9000];
+  snprintf(first, sizeof first, "%s", check_with_path("plain", NULL, false));
+  cr_assert_gt(server_worker_pid(20000), 1);
+  snprintf(script, sizeof script, "#!/bin/sh\nPATH='%s' exec gcc \"$@\"\n", getenv("PATH"));
+  const char *other = check_with_path("wrapped", script, false);
+  cr_assert(*other && strcmp(other, first), "the same socket for another gcc: %s", other);
+  for (int waited = 0; count_files("workers-", ".sock") < 2 && waited < 20000; waited += 50)
+    hx_msleep(50);
+  cr_assert_eq(count_files("workers-", ".sock"), 2, "no second server for another gcc");
+}
+
+/* The server removes its lock file with its socket when it exits (they piled up, one per run). */
+Test(wserver, no_lock_file_is_left_after_the_server_exits, .init = setup, .fini = teardown) {
+  setenv("UPSKILLD_WORKER_SERVER_IDLE", "1", 1);
+  hx *a = hx_lsp_session(HX_NOARGS);
+  json_t *r;
+  validate(a, &r, 1);
+  json_decref(r);
+  hx_finish(a, 0);
+  int worker = server_worker_pid(20000);
+  cr_assert_gt(worker, 1, "no worker server");
+  int server = parent_of(worker);
+  cr_assert_eq(count_files("workers-", ".sock.lock"), 1, "the running server holds no lock file");
+  cr_assert(gone(server, 15000), "the server did not exit when idle");
+  cr_assert_eq(count_files("workers-", ""), 0, "a socket or lock file is left");
+}
+
 /* A daemon checks a kernel (on a local worker) and exits; no server socket may appear. */
 static void check_leaves_no_server(hx *a, const char *why) {
   json_t *r;

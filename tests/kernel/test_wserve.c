@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -220,6 +221,12 @@ static bool exists(const char *path) {
   return lstat(path, &st) == 0;
 }
 
+static const char *lock_path(void) {
+  static char p[128];
+  snprintf(p, sizeof p, "%s.lock", sock_path);
+  return p;
+}
+
 static bool alive(pid_t pid) {
   return kill(pid, 0) == 0;
 }
@@ -343,6 +350,7 @@ Test(wserve, exits_when_idle_and_removes_the_socket) {
   cr_assert_lt(now_s() - t0, 3.5, "idle exit took %.1f s", now_s() - t0);
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
   cr_assert(!exists(sock_path), "the socket file is left");
+  cr_assert(!exists(lock_path()), "the lock file is left");
 }
 
 Test(wserve, sigterm_exits_cleanly_with_its_children) {
@@ -360,6 +368,7 @@ Test(wserve, sigterm_exits_cleanly_with_its_children) {
   server = -1;
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
   cr_assert(!exists(sock_path), "the socket file is left");
+  cr_assert(!exists(lock_path()), "the lock file is left");
   for (size_t i = 0; i < n; i++)
     cr_assert(!alive(kids[i]), "child %d outlived the supervisor", (int)kids[i]);
   cr_assert_null(read_line(a), "a served connection ends");
@@ -377,6 +386,62 @@ Test(wserve, replaces_a_stale_socket_file) {
   int a = connect_to(sock_path, 10000);
   pid_t pa = greeting(a);
   cr_assert_eq(hello(a, 1), pa);
+  close(a);
+}
+
+/* A file `name` in the test's directory, or a stale socket there when `sock`. */
+static void make_file(const char *name, bool sock, char *path, size_t n) {
+  snprintf(path, n, "%s/%s", dir, name);
+  if (!sock) {
+    int fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+    cr_assert(fd >= 0);
+    close(fd);
+    return;
+  }
+  int s = socket(AF_UNIX, SOCK_STREAM, 0);
+  struct sockaddr_un sa = {.sun_family = AF_UNIX};
+  snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+  cr_assert_eq(bind(s, (struct sockaddr *)&sa, sizeof sa), 0);
+  close(s);
+}
+
+/* Other servers' leftovers in a directory of workers-*.sock sockets: a killed server's lock file
+ * and socket go; a lock someone holds (a live server) stays, with its socket; a symlink is not
+ * followed; names of another form are not touched. */
+Test(wserve, removes_killed_servers_leftovers_and_keeps_live_ones) {
+  char dead_lock[128], dead_sock[128], live_lock[128], live_sock[128], link[128], other[128];
+  char target[128];
+  make_file("workers-00000000000dead0.sock.lock", false, dead_lock, sizeof dead_lock);
+  make_file("workers-00000000000dead0.sock", true, dead_sock, sizeof dead_sock);
+  make_file("workers-000000000000a11e.sock.lock", false, live_lock, sizeof live_lock);
+  make_file("workers-000000000000a11e.sock", true, live_sock, sizeof live_sock);
+  make_file("target", false, target, sizeof target);
+  make_file("unrelated.sock.lock", false, other, sizeof other);
+  snprintf(link, sizeof link, "%s/workers-00000000000001ee.sock.lock", dir);
+  cr_assert_eq(symlink(target, link), 0);
+  int held = open(live_lock, O_RDWR | O_CLOEXEC);
+  cr_assert(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0);
+  snprintf(sock_path, sizeof sock_path, "%s/workers-0123456789abcdef.sock", dir);
+  start((const char *[]){"--idle", "30", NULL}, false);
+  int a = connect_to(sock_path, 10000);
+  greeting(a);
+  cr_assert(exists(lock_path()), "the server holds no lock file");
+  cr_assert(!exists(dead_lock) && !exists(dead_sock), "a killed server's leftovers stay");
+  cr_assert(exists(live_lock) && exists(live_sock), "a live server's files were removed");
+  cr_assert(exists(target) && exists(other), "a file of another name was removed");
+  close(a), close(held);
+}
+
+/* The same leftovers in a directory others can enter are not the server's to remove. */
+Test(wserve, leaves_a_shared_directory_alone) {
+  char dead_lock[128];
+  make_file("workers-00000000000dead0.sock.lock", false, dead_lock, sizeof dead_lock);
+  cr_assert_eq(chmod(dir, 0755), 0);
+  snprintf(sock_path, sizeof sock_path, "%s/workers-0123456789abcdef.sock", dir);
+  start((const char *[]){"--idle", "30", NULL}, false);
+  int a = connect_to(sock_path, 10000);
+  greeting(a);
+  cr_assert(exists(dead_lock), "a lock file in a shared directory was removed");
   close(a);
 }
 
