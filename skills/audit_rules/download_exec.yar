@@ -1,0 +1,66 @@
+/* Download and execute: whatever the server sends runs. Piped into an interpreter, fed to
+ * one through a substitution, or saved, made executable and run. */
+
+rule download_piped_to_interpreter {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    message = "a download is piped into a shell or interpreter: whatever the server sends runs"
+  strings:
+    $pipe = /\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|lwp-request)\b[^\n|;]{0,300}\|\s*(sudo\s+(-\S+\s+)*)?(env\s+\S+\s+)?((\/usr)?\/bin\/)?(ba|z|da|k|fi|c|tc)?sh\b/ nocase
+    $pipe_interp = /\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(python[0-9.]*|perl|ruby|node|php|pwsh|powershell(\.exe)?|iex|invoke-expression|cmd(\.exe)?)\b/ nocase
+    $subst = /\b((ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php)\s+<\(\s*(curl|wget)\b/ nocase
+    $dash_c = /\b((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s+-(c|e)\s+["']?\$\(\s*(curl|wget)\b/ nocase
+    $eval = /\beval\s+["']?(\$\(|`)\s*(curl|wget)\b/ nocase
+    $ps_iex_first = /\b(iex|invoke-expression)\b[^\n]{0,200}\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloaddata|net\.webclient)\b/ nocase
+    $ps_dl_first = /\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]{0,300}\|\s*(iex|invoke-expression)\b/ nocase
+    $py_exec_url = /\b(exec|eval)\s*\(\s*[^\n]{0,60}(urlopen|urllib[.\w]*|requests\.get|httpx\.get)\s*\(/
+    $py_c_url = /python[0-9.]*\s+-c\s+[^\n]{0,300}(urlopen|urllib|requests\.get)[^\n]{0,300}\b(exec|eval)\s*\(/
+    $js_eval_fetch = /\b(eval|Function|vm\.runIn\w+)\s*\([^\n]{0,80}\b(fetch|axios\.get|https?\.get|got)\s*\(/
+    $rb_eval_url = /\beval\s*\(?\s*(URI\.open|open|Net::HTTP\.get)\s*\(?\s*["']?(https?:|URI)/
+    $pl_eval_url = /\beval\s*\(?\s*(LWP::Simple::)?get\s*\(?\s*["']https?:/
+  condition:
+    any of them
+}
+
+rule download_lolbin {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    message = "a Windows system tool fetches or runs remote code (certutil, bitsadmin, mshta, regsvr32, rundll32)"
+  strings:
+    $certutil = /\bcertutil(\.exe)?\s[^\n]{0,80}-urlcache\b/ nocase
+    $bitsadmin = /\bbitsadmin(\.exe)?\s[^\n]{0,40}\/(transfer|addfile)\b/ nocase
+    $mshta = /\bmshta(\.exe)?\s+["']?(https?:|vbscript:|javascript:)/ nocase
+    $regsvr32 = /\bregsvr32(\.exe)?\s[^\n]{0,60}\/i:\s*https?:/ nocase
+    $rundll32 = /\brundll32(\.exe)?\s[^\n]{0,40}javascript:/ nocase
+    $ps_hidden_dl = /\b(powershell|pwsh)(\.exe)?\s[^\n]{0,200}-(w|win|windowstyle)\s+h(idden)?\b[^\n]{0,300}(iwr|invoke-webrequest|downloadstring|downloadfile|net\.webclient)/ nocase
+  condition:
+    any of them
+}
+
+/* Saved, then made executable or handed to an interpreter: in a script high; in prose (an
+ * install guide's `curl -o tool && chmod +x tool`) medium. */
+rule download_saved_then_run {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "a download is saved and then made executable or run"
+  strings:
+    $save = /\b(curl|wget)\b[^\n]{0,200}\s(-o|-O|--output|--output-document)[\s=]+["']?[^\s"'|;&]{1,200}/
+    $ps_save = /\b(iwr|invoke-webrequest|downloadfile|start-bitstransfer)\b[^\n]{0,300}(-outfile|-destination|,\s*["'])/ nocase
+    $py_save = /\burlretrieve\s*\(/
+    $ctx_chmod = /\bchmod\s+(-\w+\s+)*(\+x|[ugoa]*\+[rw]*x|0?[0-7]?[1357][0-7]{2})\b/
+    $ctx_ps_run = /\b(start-process|invoke-item|saps|&\s*["']?\$env:(temp|tmp|appdata))/ nocase
+    $ctx_run_tmp = /[;&|\s](\.\/|\/tmp\/|\/dev\/shm\/|\$TMPDIR\/|%TEMP%\\)[\w.-]+(\s|;|&|"|')/
+    $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
+    $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
+  condition:
+    ($save and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp)) or
+    ($ps_save and $ctx_ps_run) or
+    ($py_save and $ctx_py_run)
+}

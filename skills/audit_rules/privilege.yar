@@ -1,0 +1,36 @@
+/* Privilege: gaining root, keeping it, or turning protections off. */
+
+rule privilege_escalation {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    prose = "medium"
+    message = "gains or keeps elevated privileges, or turns a protection off (setuid, sudoers, capabilities)"
+  strings:
+    $setuid = /\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwx]*s|[2467][0-7]{3})\b/
+    $sudoers = /\bNOPASSWD\s*:|(>>?|\btee\s+(-a\s+)?)\s*\/etc\/sudoers|\bvisudo\b/
+    $sudo_pw = /\b(echo|printf)\s+[^\n|]{1,80}\|\s*sudo\s+(-\w+\s+)*-S\b/
+    $groups = /\b(usermod|gpasswd|adduser)\s+(-\w+\s+)*(-aG|-G|-a)\s*(sudo|wheel|admin|root|docker)\b/
+    $caps = /\bsetcap\s+[^\n]{0,30}cap_(setuid|sys_admin|dac_override|net_raw|sys_ptrace)/
+    $disable = /\bsetenforce\s+0\b|\bufw\s+disable\b|\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b|Set-MpPreference\s+[^\n]{0,40}-Disable\w+\s+\$?true|\bAdd-MpPreference\s+-ExclusionPath\b|\bnetsh\s+(adv)?firewall\s+set\s+[^\n]{0,40}\boff\b|\bxattr\s+(-\w+\s+)*-d\s+com\.apple\.quarantine\b/ nocase
+    $uac = /\bStart-Process\b[^\n]{0,120}-Verb\s+RunAs\b/ nocase
+  condition:
+    any of them
+}
+
+/* sudo itself: what many install guides say (`sudo apt install`), so low in prose; in a
+ * skill's script medium (it asks for the user's password or runs as root). */
+rule privilege_sudo {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "medium"
+    prose = "low"
+    message = "runs a command as root (sudo, doas, pkexec, su -c)"
+  strings:
+    $sudo = /(^|[;&|(`]|\$\(|\n)\s*(sudo|doas|pkexec)\s+(-\w+\s+)*[\w\/.-]+/
+    $su = /\bsu\s+(-\s+)?(root\s+)?-c\s/
+  condition:
+    any of them
+}
