@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "common/fileio.h"
@@ -85,11 +86,24 @@ static bool starts_with(const char *d, size_t len, const char *magic, size_t m) 
   return len >= m && !memcmp(d, magic, m);
 }
 
+/* Compiled code that a loader or interpreter runs, named by its extension (bytecode has no
+ * magic a reader knows: .pyc, .class). */
+static bool compiled_name(const char *rel) {
+  static const char *const EXT[] = {".pyc", ".pyo", ".class", ".jar", ".dll", ".so", ".dylib",
+                                    ".exe", ".wasm", ".node", ".o", ".a", ".bin"};
+  const char *base = strrchr(rel, '/'), *dot = strrchr(base ? base : rel, '.');
+  for (size_t i = 0; dot && i < sizeof EXT / sizeof *EXT; i++)
+    if (!strcasecmp(dot, EXT[i]))
+      return true;
+  return false;
+}
+
 /* Executables and other binary content: whole-file findings. True when it is binary. */
 static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *out, int *high) {
   if (starts_with(d, len, "\x7f" "ELF", 4) || starts_with(d, len, "MZ", 2) ||
       starts_with(d, len, "\xcf\xfa\xed\xfe", 4) || starts_with(d, len, "\xce\xfa\xed\xfe", 4) ||
-      starts_with(d, len, "\xca\xfe\xba\xbe", 4) || starts_with(d, len, "\0asm", 4)) {
+      starts_with(d, len, "\xca\xfe\xba\xbe", 4) || starts_with(d, len, "\0asm", 4) ||
+      (compiled_name(rel) && memchr(d, '\0', len < 8192 ? len : 8192))) {
     finding(out, UPK_SEV_ERROR, "audit/executable", "executable", rel, -1,
             "an executable program: what it does cannot be read");
     (*high)++;

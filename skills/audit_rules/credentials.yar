@@ -16,7 +16,9 @@ rule credential_files {
     $registry = /(~|\$HOME|HOME\}|homedir\(\)|home\(\))[^\n]{0,20}\.(npmrc|pypirc|netrc|yarnrc|gem\/credentials|docker\/config\.json|cargo\/credentials)|cat\s+[^\n|]{0,20}\.(npmrc|pypirc|netrc)\b/
     $system = /\/etc\/(shadow|gshadow|sudoers)\b|\/etc\/passwd\b[^\n]{0,40}\|/
     $keychain = /\bsecurity\s+(find-(generic|internet)-password|dump-keychain|export)\b|login\.keychain|\bsecret-tool\s+lookup\b|\bcmdkey\s+\/list\b|\bvaultcmd\b/ nocase
-    $browser = /(Google\/Chrome|Chromium|BraveSoftware|Microsoft\/Edge|Mozilla\/Firefox|\.mozilla\/firefox)[^\n]{0,80}(Login Data|Cookies|Local State|key[34]\.db|logins\.json|cookies\.sqlite)|\b(Login Data|logins\.json|key4\.db|cookies\.sqlite)\b[^\n]{0,60}\b(sqlite3|copy|open|read)/ nocase
+    $browser = /(Google\/Chrome|google-chrome|[Cc]hromium|BraveSoftware|Microsoft\/Edge|microsoft-edge|Mozilla\/Firefox|\.mozilla\/firefox)[^\n]{0,80}(Login Data|Cookies|Local State|key[34]\.db|logins\.json|cookies\.sqlite)|\b(Login Data|logins\.json|key4\.db|cookies\.sqlite)\b[^\n]{0,60}\b(sqlite3|copy|open|read)/ nocase
+    $browser_store = /["'](Login Data|Web Data|key4\.db|logins\.json|cookies\.sqlite)["']|\bpassword_value\b|\bFROM\s+logins\b/
+    $history = /(~|\$HOME|\$\{HOME\}|homedir\(\)|home\(\))["']?\/\.(bash|zsh|python|psql|mysql|node_repl)_history\b/
     $wallet = /\b(wallet\.dat|\.electrum\/wallets|Exodus\/exodus\.wallet|\.ethereum\/keystore|solana\/id\.json)/
     $gpg = /\.gnupg\/(private-keys|secring|trustdb)|gpg\s+--export-secret-keys/
     $tokens_env = /\b(cat|type|less|more|head|tail|grep)\s+[^\n|;]{0,40}(\s|\/)\.env\b/
@@ -42,4 +44,18 @@ rule environment_dump {
     $pl = /\bkeys\s*%ENV\b|\bfor\w*\s+[^\n]{0,20}\(\s*(sort\s+)?keys\s+%ENV/
   condition:
     any of them
+}
+
+/* A private key or token store read by a command: high even in prose (an agent told to run
+ * `cat ~/.ssh/id_rsa` runs it). */
+rule credential_read_command {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "a command reads a private key or a token store"
+  strings:
+    $read = /\b(cat|type|less|more|head|tail|cp|scp|base64|xxd|strings|gc|Get-Content|open\s*\(|read_text\s*\(|readFileSync\s*\(|readFile\s*\(|File\.read\s*\()\s*[^\n|;]{0,60}(\.ssh\/id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws\/credentials|\.git-credentials|\.netrc|\.pypirc|\.npmrc|\/etc\/shadow|\.docker\/config\.json|\.kube\/config|\.gnupg\/private)/
+  condition:
+    $read
 }

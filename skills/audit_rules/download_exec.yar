@@ -58,9 +58,34 @@ rule download_saved_then_run {
     $ctx_ps_run = /\b(start-process|invoke-item|saps|&\s*["']?\$env:(temp|tmp|appdata))/ nocase
     $ctx_run_tmp = /[;&|\s](\.\/|\/tmp\/|\/dev\/shm\/|\$TMPDIR\/|%TEMP%\\)[\w.-]+(\s|;|&|"|')/
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
+    $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
   condition:
-    ($save and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp)) or
+    ($save and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     ($ps_save and $ctx_ps_run) or
     ($py_save and $ctx_py_run)
+}
+
+/* Fetched in one statement, executed in another: a program that runs what it downloads. */
+rule download_exec_program {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "a program executes code it downloads (exec, eval or Function on a fetched body)"
+  strings:
+    $py_exec = /\b(exec|eval)\s*\(\s*[a-z_][\w.]*(\.(read|text|content|decode)\b[^\n)]{0,20})?\s*[,)]/
+    $ctx_py_fetch = /\b(urlopen|urlretrieve|requests\.get|httpx\.get|urllib3\.\w+\.request)\s*\(/
+    $js_exec = /\b(eval|new\s+Function|vm\.runIn\w+|vm\.Script)\s*\(\s*[a-zA-Z_$][\w.$]*\s*[,)]/
+    $ctx_js_fetch = /\b(fetch|axios\.get|https?\.get|got|request)\s*\(\s*["'`]https?:/
+    $rb_exec = /\b(eval|instance_eval)\s*\(?\s*[a-z_]\w*\s*\)?\s*(\n|;|#)/
+    $ctx_rb_fetch = /\b(URI\.open|Net::HTTP\.get|open-uri|HTTParty\.get)\b/
+    $pl_exec = /\beval\s*\(?\s*\$\w+\s*\)?\s*;/
+    $ctx_pl_fetch = /\bLWP::(Simple|UserAgent)\b|\bHTTP::Tiny\b/
+  condition:
+    (lang == "python" and $py_exec and $ctx_py_fetch) or
+    (lang == "js" and $js_exec and $ctx_js_fetch) or
+    (lang == "ruby" and $rb_exec and $ctx_rb_fetch) or
+    (lang == "perl" and $pl_exec and $ctx_pl_fetch)
 }

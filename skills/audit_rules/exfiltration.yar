@@ -18,7 +18,7 @@ rule data_sent {
     $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.post\b|\bRestClient\.post\b/
     $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$ua->post\s*\(|\bHTTP::Request->new\s*\(\s*POST\b/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
-    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
+    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
     $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_h\b|(gci|Get-ChildItem)\s+env:/ nocase
   condition:
     any of ($send*) and not any of ($ctx*)
@@ -41,7 +41,7 @@ rule secrets_sent {
     $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.post\b|\bRestClient\.post\b/
     $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$ua->post\s*\(|\bHTTP::Request->new\s*\(\s*POST\b/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
-    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
+    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
     $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_h\b|(gci|Get-ChildItem)\s+env:/ nocase
   condition:
     any of ($send*) and any of ($ctx*)
@@ -58,7 +58,7 @@ rule secrets_sent_inline {
     $cat_pipe = /\b(cat|type|gc|Get-Content|tar|zip)\s+[^\n|]{0,120}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|credentials|id_rsa|id_ed25519|\/etc\/passwd|\/etc\/shadow|\.kube|\.docker|\.gnupg|keychain)[^\n]{0,200}\|\s*(base64\s*(-\w+\s*)*\|\s*)?(curl|wget|nc|ncat|netcat|socat|openssl|iwr|irm|invoke-restmethod|invoke-webrequest)\b/ nocase
     $env_pipe = /\b(env|printenv|set|export\s+-p)\s*\|\s*(base64\s*(-\w+\s*)*\|\s*|gzip\s*\|\s*)?(curl|wget|nc|ncat|netcat|socat)\b/
     $env_subst = /\b(curl|wget)\b[^\n]{0,300}(\$\(|`)\s*(env|printenv|cat\s+[^\n)]{0,60}(\.ssh|\.aws|\.netrc|\.env\b|id_rsa|credentials))/
-    $file_upload = /\bcurl\b[^\n]{0,200}(-d|--data[a-z-]*|-F|--form|-T|--upload-file)\s*["']?[\w-]*=?@["']?(~|\$HOME|\/etc)\/[^\n]{0,40}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|passwd|shadow|\.kube|\.docker|\.gnupg)/
+    $file_upload = /\bcurl\b[^\n]{0,200}(-d|--data[a-z-]*|-F|--form|-T|--upload-file)\s*["']?[\w-]*=?@["']?(~|\$HOME|\/etc)\/[^\n]{0,40}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|passwd|shadow|\.kube|\.docker|\.gnupg|_history)/
     $py_env = /(requests|httpx)\.(post|put|get)\s*\([^\n]{0,300}(data|json|params)\s*=\s*(dict\s*\()?\s*os\.environ\b/
     $js_env = /\bfetch\s*\([^\n]{0,300}body\s*:\s*JSON\.stringify\s*\(\s*process\.env\s*\)/
     $dns = /\b(dig|nslookup|host|drill)\s+[^\n]{0,40}(\$\(|`|\$\{?[A-Za-z_]+)[^\s\n]{0,100}\.[a-z0-9-]+\.[a-z]{2,}/
@@ -67,4 +67,18 @@ rule secrets_sent_inline {
     $collector = /\b(curl|wget|fetch|requests\.post|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]{0,200}(webhook\.site|requestbin|pipedream\.net|ngrok(-free)?\.(io|app)|burpcollaborator|interact\.sh|oast\.(pro|live|fun|site|me|online)|transfer\.sh|hookbin\.com|beeceptor\.com|canarytokens)/ nocase
   condition:
     any of them
+}
+
+/* An image or link whose URL is told to carry the user's secrets: rendering it sends them. */
+rule data_in_url {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    message = "asks for secrets or files to be put into a URL that is fetched or rendered"
+  strings:
+    $img = /!?\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,40}=(DATA|[A-Z_]{3,}|\{[^}\n]{1,40}\}|\$\{?\w+\}?|<[^>\n]{1,40}>)/
+    $ctx_secret = /(\.env\b|secrets?\b|tokens?\b|api[ _-]?keys?|credentials|passwords?|ssh\s+keys?|private\s+keys?|conversation|chat\s+history|environment\s+variables)/ nocase
+  condition:
+    $img and $ctx_secret
 }

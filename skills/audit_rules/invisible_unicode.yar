@@ -15,6 +15,7 @@ rule invisible_high {
     $bidi_override = { E2 80 (AA | AB | AC | AD | AE) }
     $bidi_isolate = { E2 81 (A6 | A7 | A8 | A9) }
     $zw_in_word = /[A-Za-z0-9]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])[A-Za-z0-9]/
+    $zw_run = { E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) }
     $bom_in_word = /[A-Za-z0-9]\xEF\xBB\xBF[A-Za-z0-9]/
   condition:
     any of them

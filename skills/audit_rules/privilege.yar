@@ -5,14 +5,27 @@ rule privilege_escalation {
     id = "audit/privilege"
     category = "privilege"
     severity = "high"
-    prose = "medium"
-    message = "gains or keeps elevated privileges, or turns a protection off (setuid, sudoers, capabilities)"
+    message = "gains or keeps root without asking (setuid, sudoers, a piped sudo password, capabilities)"
   strings:
     $setuid = /\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwx]*s|[2467][0-7]{3})\b/
     $sudoers = /\bNOPASSWD\s*:|(>>?|\btee\s+(-a\s+)?)\s*\/etc\/sudoers|\bvisudo\b/
     $sudo_pw = /\b(echo|printf)\s+[^\n|]{1,80}\|\s*sudo\s+(-\w+\s+)*-S\b/
+    $caps = /\bsetcap\s+[^\n]{0,30}cap_(setuid|setgid|sys_admin|dac_override|dac_read_search|net_raw|sys_ptrace)/
+  condition:
+    any of them
+}
+
+/* Protections turned off, or a group that is root in all but name: high in a script, medium
+ * in prose (where a troubleshooting guide may name them). */
+rule privilege_protection_off {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    prose = "medium"
+    message = "turns a protection off or joins an administrative group (SELinux, firewall, Defender, Gatekeeper, sudo/docker group)"
+  strings:
     $groups = /\b(usermod|gpasswd|adduser)\s+(-\w+\s+)*(-aG|-G|-a)\s*(sudo|wheel|admin|root|docker)\b/
-    $caps = /\bsetcap\s+[^\n]{0,30}cap_(setuid|sys_admin|dac_override|net_raw|sys_ptrace)/
     $disable = /\bsetenforce\s+0\b|\bufw\s+disable\b|\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b|Set-MpPreference\s+[^\n]{0,40}-Disable\w+\s+\$?true|\bAdd-MpPreference\s+-ExclusionPath\b|\bnetsh\s+(adv)?firewall\s+set\s+[^\n]{0,40}\boff\b|\bxattr\s+(-\w+\s+)*-d\s+com\.apple\.quarantine\b/ nocase
     $uac = /\bStart-Process\b[^\n]{0,120}-Verb\s+RunAs\b/ nocase
   condition:

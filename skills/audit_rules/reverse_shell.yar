@@ -11,7 +11,7 @@ rule reverse_shell_oneliner {
     $devtcp_shell = /\b(ba|z|k)?sh\s+-[a-z]*i[a-z]*\b[^\n]{0,40}\/dev\/(tcp|udp)\//
     $devtcp_redir = /\/dev\/(tcp|udp)\/[^\s\/]{1,100}\/[0-9$][^\n]{0,40}(0>&1|<&\s*[0-9]|>&\s*[0-9]|2>&1)/
     $devtcp_exec = /\bexec\s+[0-9]+\s*<>\s*\/dev\/(tcp|udp)\//
-    $nc_exec = /\b(nc|ncat|netcat|nc\.traditional|nc\.openbsd)(\.exe)?\s[^\n|;]{0,100}(\s-[a-z]*[ec]\s*["']?\S*(sh|cmd(\.exe)?|powershell(\.exe)?)\b|--(sh-)?exec[\s=])/ nocase
+    $nc_exec = /\b(nc|ncat|netcat|nc\.traditional|nc\.openbsd)(\.exe)?(\s[^\n|;]{0,100})?(\s-[a-z]*[ec]\s*["']?\S*(sh|cmd(\.exe)?|powershell(\.exe)?)\b|--(sh-)?exec[\s=])/ nocase
     $fifo = /\b(mkfifo|mknod)\s[^\n]{0,200}\b(nc|ncat|netcat|telnet|openssl\s+s_client)\b/
     $pipe_to_sock = /\b(ba|z)?sh\s+-i\s*(2>&1\s*)?\|\s*(nc|ncat|netcat|telnet|openssl\s+s_client)\b/
     $telnet = /\btelnet\s+\S+\s+[0-9]+\s*\|\s*(\/bin\/)?(ba)?sh\b/
