@@ -9,8 +9,10 @@ rule agent_against_user {
     message = "tells the agent to go against the user, hide what it does or send their data away"
   strings:
     $ignore = /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|every\s+)?(of\s+)?(the\s+|your\s+|these\s+|my\s+)?(previous|prior|above|earlier|preceding|original|user'?s?|system|safety|developer)\s+(instructions|messages|prompts?|requests|rules|guidelines|directions|context|restrictions)\b/ nocase
-    $not_tell = /\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|ask|asking|warn|warning|let)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
+    $not_tell = /\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
     $not_tell_this = /\b(do\s+not|don'?t|never)\s+(tell|mention|reveal|disclose|report|show|explain|surface|display|bring\s+up)\s+(this|these|that|it|any\s+of\s+this|the\s+(step|steps|command|commands|upload|uploads|request|requests|script|scripts|change|changes|call|calls|network\s+calls?|sync|transfer))\b[^\n]{0,80}\b(to|with)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
+    $no_permission = /\b(do\s+not|don'?t|never)\s+(ask|asking|wait\s+for|request|seek)\s+(the\s+user|them|the\s+human|anyone)?\s*(for\s+)?(their\s+)?(permission|approval|confirmation|consent)\b/ nocase
+    $not_show_them = /\b(do\s+not|don'?t|never)\s+(show|tell|mention\s+to|reveal\s+to)\s+(the\s+user|them|the\s+human)\s+(this|these|that|the\s+(command|commands|step|steps|upload|request|script|output|change|changes|call|calls))\b/ nocase
     $secret_from = /\bkeep\s+(this|it|these\s+\w+|the\s+\w+)\s+(secret|hidden|private|quiet)\s+from\s+(the\s+|your\s+)?(user|human|operator)/ nocase
     $user_not_know = /\b(the\s+)?user\s+(must|should|need)\s+(not|never)\s+(to\s+)?(know|see|find\s+out|learn|notice|be\s+told)\b/ nocase
     $ignore_user = /\b(ignore|disregard|override)\s+(any|all|every|the|their)?\s*(instructions?|requests?|messages?|objections?|corrections?|requirements?|wishes|preferences)\s+(from|by|of)\s+(the\s+|your\s+)?(user|human|operator)s?\b[^\n]{0,80}\b(conflict|contradict|insist|object|even\s+if)/ nocase
