@@ -51,7 +51,7 @@ rule download_saved_then_run {
     prose = "medium"
     message = "a download is saved and then made executable or run"
   strings:
-    $save = /\b(curl|wget)\b[^\n]{0,200}\s(-o|-O|--output|--output-document)[\s=]+["']?([^\s"'|;&\/-]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
+    $save = /\b(curl|wget)\b[^\n]{0,200}\s(-[a-zA-Z]*[oO]|--output|--output-document)[\s=]+["']?([^\s"'|;&\/-]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
     $ps_save = /\b(iwr|invoke-webrequest|downloadfile|start-bitstransfer)\b[^\n]{0,300}(-outfile|-destination|,\s*["'])/ nocase
     $py_save = /\burlretrieve\s*\(/
     $ctx_chmod = /\bchmod\s+(-\w+\s+)*(\+x|[ugoa]*\+[rw]*x|0?[0-7]?[1357][0-7]{2})\b/
