@@ -57,8 +57,7 @@ static void audit_blobs(const char *rel, const char *d, size_t len, upk_diags *o
       continue;
     if (longest >= BLOB_MIN && ++found)
       finding(out, UPK_SEV_WARNING, "audit/obfuscated", "encoded-exec", rel, line,
-              "a %zu-character encoded blob: its content cannot be reviewed as it stands",
-              longest);
+              "a %zu-character encoded blob: its content cannot be reviewed as it stands", longest);
     longest = 0;
     line++;
   }
@@ -89,8 +88,8 @@ static bool starts_with(const char *d, size_t len, const char *magic, size_t m) 
 /* Compiled code that a loader or interpreter runs, named by its extension (bytecode has no
  * magic a reader knows: .pyc, .class). */
 static bool compiled_name(const char *rel) {
-  static const char *const EXT[] = {".pyc", ".pyo", ".class", ".jar", ".dll", ".so", ".dylib",
-                                    ".exe", ".wasm", ".node", ".o", ".a", ".bin"};
+  static const char *const EXT[] = {".pyc", ".pyo",  ".class", ".jar", ".dll", ".so", ".dylib",
+                                    ".exe", ".wasm", ".node",  ".o",   ".a",   ".bin"};
   const char *base = strrchr(rel, '/'), *dot = strrchr(base ? base : rel, '.');
   for (size_t i = 0; dot && i < sizeof EXT / sizeof *EXT; i++)
     if (!strcasecmp(dot, EXT[i]))
@@ -100,9 +99,13 @@ static bool compiled_name(const char *rel) {
 
 /* Executables and other binary content: whole-file findings. True when it is binary. */
 static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *out, int *high) {
-  if (starts_with(d, len, "\x7f" "ELF", 4) || starts_with(d, len, "MZ", 2) ||
-      starts_with(d, len, "\xcf\xfa\xed\xfe", 4) || starts_with(d, len, "\xce\xfa\xed\xfe", 4) ||
-      starts_with(d, len, "\xca\xfe\xba\xbe", 4) || starts_with(d, len, "\0asm", 4) ||
+  if (starts_with(d, len,
+                  "\x7f"
+                  "ELF",
+                  4) ||
+      starts_with(d, len, "MZ", 2) || starts_with(d, len, "\xcf\xfa\xed\xfe", 4) ||
+      starts_with(d, len, "\xce\xfa\xed\xfe", 4) || starts_with(d, len, "\xca\xfe\xba\xbe", 4) ||
+      starts_with(d, len, "\0asm", 4) ||
       (compiled_name(rel) && memchr(d, '\0', len < 8192 ? len : 8192))) {
     finding(out, UPK_SEV_ERROR, "audit/executable", "executable", rel, -1,
             "an executable program: what it does cannot be read");
@@ -110,8 +113,7 @@ static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *
     return true;
   }
   if (memchr(d, '\0', len < 8192 ? len : 8192)) {
-    finding(out, UPK_SEV_INFO, "audit/binary", "binary", rel, -1,
-            "binary content, not reviewed");
+    finding(out, UPK_SEV_INFO, "audit/binary", "binary", rel, -1, "binary content, not reviewed");
     return true;
   }
   return false;
@@ -136,11 +138,11 @@ int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out
     finding(out, UPK_SEV_ERROR, "audit/rules", "audit", rel, -1,
             "the audit's rules did not compile (%s): this build cannot audit",
             upk__audit_rules_error());
-  else if (rc < 0)
-    finding(out, UPK_SEV_WARNING, "audit/unscanned", "audit", rel, -1,
-            "the rules could not finish scanning this file (%s): not fully reviewed",
+  else if (rc < 0) /* high: padding a file until the scan gives up must not hide a payload */
+    finding(out, UPK_SEV_ERROR, "audit/unscanned", "audit", rel, -1,
+            "the rules could not finish scanning this file (%s): not reviewed",
             rc == -ETIMEDOUT ? "timed out" : strerror(-rc));
-  return high + (rc == -EINVAL) + (rc > 0 ? rc : 0);
+  return high + (rc < 0) + (rc > 0 ? rc : 0);
 }
 
 typedef struct walk {
@@ -210,7 +212,7 @@ static void audit_entry(walk *w, const char *path, const char *rel, int depth) {
   else
     finding(w->out, UPK_SEV_WARNING, "audit/special-file", "special-file", rel, -1,
             "a %s, not a regular file: not read, and no skill needs one",
-            S_ISFIFO(st.st_mode)    ? "FIFO"
+            S_ISFIFO(st.st_mode)   ? "FIFO"
             : S_ISSOCK(st.st_mode) ? "socket"
                                    : "device file");
 }

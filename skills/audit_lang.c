@@ -7,23 +7,29 @@
 static const struct {
   const char *ext, *lang;
 } EXTS[] = {
-    {".sh", "sh"},         {".bash", "sh"},       {".zsh", "sh"},       {".ksh", "sh"},
-    {".command", "sh"},    {".py", "python"},     {".pyw", "python"},   {".ipynb", "python"},
-    {".js", "js"},         {".mjs", "js"},        {".cjs", "js"},       {".ts", "js"},
-    {".mts", "js"},        {".cts", "js"},        {".jsx", "js"},       {".tsx", "js"},
-    {".ps1", "powershell"}, {".psm1", "powershell"}, {".psd1", "powershell"},
-    {".rb", "ruby"},       {".pl", "perl"},       {".pm", "perl"},      {".bat", "batch"},
-    {".cmd", "batch"},     {".md", "markdown"},   {".markdown", "markdown"},
-    {".mdx", "markdown"},  {".txt", "text"},      {".rst", "text"},
+    {".sh", "sh"},           {".bash", "sh"},
+    {".zsh", "sh"},          {".ksh", "sh"},
+    {".command", "sh"},      {".py", "python"},
+    {".pyw", "python"},      {".ipynb", "python"},
+    {".js", "js"},           {".mjs", "js"},
+    {".cjs", "js"},          {".ts", "js"},
+    {".mts", "js"},          {".cts", "js"},
+    {".jsx", "js"},          {".tsx", "js"},
+    {".ps1", "powershell"},  {".psm1", "powershell"},
+    {".psd1", "powershell"}, {".rb", "ruby"},
+    {".pl", "perl"},         {".pm", "perl"},
+    {".bat", "batch"},       {".cmd", "batch"},
+    {".md", "markdown"},     {".markdown", "markdown"},
+    {".mdx", "markdown"},    {".txt", "text"},
+    {".rst", "text"},
 };
 
 static const struct {
   const char *interp, *lang;
 } SHEBANGS[] = {
-    {"bash", "sh"},  {"zsh", "sh"},     {"dash", "sh"},          {"ksh", "sh"},
-    {"sh", "sh"},    {"python", "python"}, {"node", "js"},       {"deno", "js"},
-    {"bun", "js"},   {"tsx", "js"},     {"ts-node", "js"},       {"pwsh", "powershell"},
-    {"ruby", "ruby"}, {"perl", "perl"},
+    {"bash", "sh"},       {"zsh", "sh"},          {"dash", "sh"},   {"ksh", "sh"},    {"sh", "sh"},
+    {"python", "python"}, {"node", "js"},         {"deno", "js"},   {"bun", "js"},    {"tsx", "js"},
+    {"ts-node", "js"},    {"pwsh", "powershell"}, {"ruby", "ruby"}, {"perl", "perl"},
 };
 
 /* "#!/usr/bin/env -S python3 -u" -> "python3": the interpreter's base name. */

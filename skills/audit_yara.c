@@ -16,14 +16,14 @@
 
 #define LINES_PER_RULE 5  /* findings of one rule in one file: the rest say nothing new */
 #define EVIDENCE_MAX 200  /* bytes of evidence, before escaping */
-#define SCAN_TIMEOUT_S 20 /* a pathological file cannot hold a pool thread longer */
+#define SCAN_TIMEOUT_S 60 /* a pathological file cannot hold a pool thread longer */
 
 static YR_RULES *rules;
 static char compile_error[512];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void on_compile(int level, const char *file, int line, const YR_RULE *rule,
-                       const char *msg, void *data) {
+static void on_compile(int level, const char *file, int line, const YR_RULE *rule, const char *msg,
+                       void *data) {
   if (level == YARA_ERROR_LEVEL_ERROR && !compile_error[0])
     snprintf(compile_error, sizeof compile_error, "%s:%d: %s", file ? file : "?", line, msg);
 }
@@ -100,8 +100,8 @@ static char *evidence(const char *d, size_t len, size_t line_start, size_t at, s
     end--;
   while (from < end && (d[from] == ' ' || d[from] == '\t'))
     from++;
-  while (end > from && (d[end - 1] == ' ' || d[end - 1] == '\t' || d[end - 1] == '\r' ||
-                        d[end - 1] == '\n'))
+  while (end > from &&
+         (d[end - 1] == ' ' || d[end - 1] == '\t' || d[end - 1] == '\r' || d[end - 1] == '\n'))
     end--;
   return escape(d + from, end - from);
 }
@@ -143,11 +143,11 @@ static int line_of(const scan *s, size_t off) {
 }
 
 static upk_severity severity_named(const char *name) {
-  return !name                      ? 0
-         : !strcmp(name, "high")    ? UPK_SEV_ERROR
-         : !strcmp(name, "medium")  ? UPK_SEV_WARNING
-         : !strcmp(name, "low")     ? UPK_SEV_INFO
-                                    : 0;
+  return !name                     ? 0
+         : !strcmp(name, "high")   ? UPK_SEV_ERROR
+         : !strcmp(name, "medium") ? UPK_SEV_WARNING
+         : !strcmp(name, "low")    ? UPK_SEV_INFO
+                                   : 0;
 }
 
 typedef struct rule_meta {
@@ -199,13 +199,11 @@ static bool merged(scan *s, const rule_meta *m, int line, char **ev) {
   return false;
 }
 
-static void add_finding(scan *s, const rule_meta *m, int line, int col, int end_col,
-                        char *ev) {
+static void add_finding(scan *s, const rule_meta *m, int line, int col, int end_col, char *ev) {
   if (merged(s, m, line, &ev))
     return;
   upk_range r = line < 0 ? (upk_range){-1, 0, -1, 0} : upk_range_line(line, col, end_col);
-  upk_diags_add(s->out, m->sev, m->id, UPK_AUDIT_SOURCE, r, "%s",
-                m->message ? m->message : m->id);
+  upk_diags_add(s->out, m->sev, m->id, UPK_AUDIT_SOURCE, r, "%s", m->message ? m->message : m->id);
   upk_diag *d = &s->out->items[s->out->len - 1];
   d->file = upk_xstrdup(s->rel);
   d->category = m->category ? upk_xstrdup(m->category) : NULL;
