@@ -12,6 +12,7 @@ rule data_sent {
     $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/
     $send_wget = /\bwget\b[^\n|;]{0,300}--(post|body)-(data|file)/
     $send_nc = /\|\s*(nc|ncat|netcat|socat|telnet)\s+(-\w+\s+)*[a-z0-9.-]+\s+[0-9]{2,5}\b/ nocase
+    $send_nc_host = /\b(nc|ncat|netcat)\s+(-\w+\s+)*[a-z0-9-]+\.[a-z0-9.-]*[a-z]\s+[0-9]{2,5}\s*(<|\n|;|&)/
     $send_py = /\b(requests|httpx|session|client)\.(post|put|patch)\s*\(|\burlopen\s*\([^\n)]{0,200}data\s*=|urllib\.request\.Request\s*\([^\n]{0,200}data\s*=|\.sendall\s*\(|\.sendto\s*\(|smtplib\.SMTP|ftplib\.FTP/
     $send_js = /\bmethod\s*:\s*["'](POST|PUT)["']|\baxios\.(post|put)\s*\(|navigator\.sendBeacon\s*\(|\.write\s*\([^\n]{0,60}\)\s*;?\s*\S*\.end\s*\(/ nocase
     $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
@@ -35,6 +36,7 @@ rule secrets_sent {
     $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/
     $send_wget = /\bwget\b[^\n|;]{0,300}--(post|body)-(data|file)/
     $send_nc = /\|\s*(nc|ncat|netcat|socat|telnet)\s+(-\w+\s+)*[a-z0-9.-]+\s+[0-9]{2,5}\b/ nocase
+    $send_nc_host = /\b(nc|ncat|netcat)\s+(-\w+\s+)*[a-z0-9-]+\.[a-z0-9.-]*[a-z]\s+[0-9]{2,5}\s*(<|\n|;|&)/
     $send_py = /\b(requests|httpx|session|client)\.(post|put|patch)\s*\(|\burlopen\s*\([^\n)]{0,200}data\s*=|urllib\.request\.Request\s*\([^\n]{0,200}data\s*=|\.sendall\s*\(|\.sendto\s*\(|smtplib\.SMTP|ftplib\.FTP/
     $send_js = /\bmethod\s*:\s*["'](POST|PUT)["']|\baxios\.(post|put)\s*\(|navigator\.sendBeacon\s*\(|\.write\s*\([^\n]{0,60}\)\s*;?\s*\S*\.end\s*\(/ nocase
     $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
