@@ -88,8 +88,9 @@ static bool starts_with(const char *d, size_t len, const char *magic, size_t m) 
 /* Compiled code that a loader or interpreter runs, named by its extension (bytecode has no
  * magic a reader knows: .pyc, .class). */
 static bool compiled_name(const char *rel) {
-  static const char *const EXT[] = {".pyc", ".pyo",  ".class", ".jar", ".dll", ".so", ".dylib",
-                                    ".exe", ".wasm", ".node",  ".o",   ".a",   ".bin"};
+  static const char *const EXT[] = {".pyc", ".pyo",  ".class", ".jar", ".dll", ".so",  ".dylib",
+                                    ".exe", ".wasm", ".node",  ".o",   ".a",   ".bin", ".msi",
+                                    ".deb", ".rpm",  ".apk",   ".dmg", ".pkg"};
   const char *base = strrchr(rel, '/'), *dot = strrchr(base ? base : rel, '.');
   for (size_t i = 0; dot && i < sizeof EXT / sizeof *EXT; i++)
     if (!strcasecmp(dot, EXT[i]))

@@ -16,6 +16,9 @@ rule credential_files {
     $registry = /(~|\$HOME|HOME\}|homedir\(\)|home\(\))[^\n]{0,20}\.(npmrc|pypirc|netrc|yarnrc|gem\/credentials|docker\/config\.json|cargo\/credentials)|cat\s+[^\n|]{0,20}\.(npmrc|pypirc|netrc)\b/
     $system = /\/etc\/(shadow|gshadow|sudoers)\b|\/etc\/passwd\b[^\n]{0,40}\|/
     $keychain = /\bsecurity\s+(find-(generic|internet)-password|dump-keychain|export)\b|login\.keychain|\bsecret-tool\s+lookup\b|\bcmdkey\s+\/list\b|\bvaultcmd\b/ nocase
+    $windows = /\\Microsoft\\(Credentials|Protect)\\|\blsass(\.exe|\.dmp)?\b[^\n]{0,60}(dump|minidump|procdump)|\b(procdump|comsvcs(\.dll)?)\b[^\n]{0,80}\b(lsass|MiniDump)\b|\breg(\.exe)?\s+save\s+HKLM\\(SAM|SYSTEM|SECURITY)\b|\bmimikatz\b/ nocase
+    $aws_get = /\baws\s+configure\s+get\s+(aws_secret_access_key|aws_session_token)\b/
+    $proc_environ = /\/proc\/(self|\$\w+|[0-9*]+)\/environ\b/
     $browser = /(Google\/Chrome|google-chrome|[Cc]hromium|BraveSoftware|Microsoft\/Edge|microsoft-edge|Mozilla\/Firefox|\.mozilla\/firefox)[^\n]{0,80}(Login Data|Cookies|Local State|key[34]\.db|logins\.json|cookies\.sqlite)|\b(Login Data|logins\.json|key4\.db|cookies\.sqlite)\b[^\n]{0,60}\b(sqlite3|copy|open|read)/ nocase
     $browser_store = /["'](Login Data|Web Data|key4\.db|logins\.json|cookies\.sqlite)["']|\bpassword_value\b|\bFROM\s+logins\b/
     $history = /(~|\$HOME|\$\{HOME\}|homedir\(\)|home\(\))["']?\/\.(bash|zsh|python|psql|mysql|node_repl)_history\b/
@@ -56,6 +59,7 @@ rule credential_read_command {
     message = "a command reads a private key or a token store"
   strings:
     $read = /\b(cat|type|less|more|head|tail|cp|scp|base64|xxd|strings|gc|Get-Content|open\s*\(|read_text\s*\(|readFileSync\s*\(|readFile\s*\(|File\.read\s*\()\s*[^\n|;]{0,60}(\.ssh\/id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws\/credentials|\.git-credentials|\.netrc|\.pypirc|\.npmrc|\/etc\/shadow|\.docker\/config\.json|\.kube\/config|\.gnupg\/private)/
+    $prose_read = /\b(include|paste|print|output|copy|attach|upload|send|show|dump|display)\b[^\n]{0,60}((~|\$HOME)\/\.ssh\/id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws\/credentials|\.git-credentials|(~|\$HOME)\/\.(netrc|pypirc|npmrc)\b)/ nocase
   condition:
-    $read
+    any of them
 }

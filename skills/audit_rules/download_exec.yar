@@ -10,6 +10,7 @@ rule download_piped_to_interpreter {
   strings:
     $pipe = /\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|lwp-request)\b[^\n|;]{0,300}\|\s*(sudo\s+(-\S+\s+)*)?(env\s+\S+\s+)?((\/usr)?\/bin\/)?(ba|z|da|k|fi|c|tc)?sh\b/ nocase
     $pipe_interp = /\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(python[0-9.]*|perl|ruby|node|php|pwsh|powershell(\.exe)?|iex|invoke-expression|cmd(\.exe)?)\b/ nocase
+    $pipe_2hop = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(tee|cat|gunzip|zcat|bunzip2|xz\s+-d|tar\s+-?xO)\b[^\n|;]{0,100}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?(ba|z|da|k)?sh\b/
     $subst = /\b((ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php)\s+<\(\s*(curl|wget)\b/ nocase
     $dash_c = /\b((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s+-(c|e)\s+["']?\$\(\s*(curl|wget)\b/ nocase
     $eval = /\beval\s+["']?(\$\(|`)\s*(curl|wget)\b/ nocase
@@ -36,6 +37,7 @@ rule download_lolbin {
     $mshta = /\bmshta(\.exe)?\s+["']?(https?:|vbscript:|javascript:)/ nocase
     $regsvr32 = /\bregsvr32(\.exe)?\s[^\n]{0,60}\/i:\s*https?:/ nocase
     $rundll32 = /\brundll32(\.exe)?\s[^\n]{0,40}javascript:/ nocase
+    $msiexec = /\bmsiexec(\.exe)?\s[^\n]{0,40}\/(i|package)\s*["']?https?:/ nocase
     $ps_hidden_dl = /\b(powershell|pwsh)(\.exe)?\s[^\n]{0,200}-(w|win|windowstyle)\s+h(idden)?\b[^\n]{0,300}(iwr|invoke-webrequest|downloadstring|downloadfile|net\.webclient)/ nocase
   condition:
     any of them
@@ -52,6 +54,7 @@ rule download_saved_then_run {
     message = "a download is saved and then made executable or run"
   strings:
     $save = /\b(curl|wget)\b[^\n]{0,200}\s(-[a-zA-Z]*[oO]|--output|--output-document)[\s=]+["']?([^\s"'|;&\/-]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
+    $save_redirect = /\b(curl|wget\s+(-\w+\s+)*-q?O-)\b[^\n|;]{0,300}\s>\s*["']?([^\s"'|;&\/]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
     $ps_save = /\b(iwr|invoke-webrequest|downloadfile|start-bitstransfer)\b[^\n]{0,300}(-outfile|-destination|,\s*["'])/ nocase
     $py_save = /\burlretrieve\s*\(/
     $ctx_chmod = /\bchmod\s+(-\w+\s+)*(\+x|[ugoa]*\+[rw]*x|0?[0-7]?[1357][0-7]{2})\b/
@@ -61,7 +64,7 @@ rule download_saved_then_run {
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
   condition:
-    ($save and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
+    (($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     ($ps_save and $ctx_ps_run) or
     ($py_save and $ctx_py_run)
 }

@@ -18,6 +18,7 @@ rule data_sent {
     $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
     $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.post\b|\bRestClient\.post\b/
     $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$ua->post\s*\(|\bHTTP::Request->new\s*\(\s*POST\b/
+    $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
     $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
     $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_h\b|(gci|Get-ChildItem)\s+env:/ nocase
@@ -42,6 +43,7 @@ rule secrets_sent {
     $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
     $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.post\b|\bRestClient\.post\b/
     $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$ua->post\s*\(|\bHTTP::Request->new\s*\(\s*POST\b/
+    $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
     $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
     $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_h\b|(gci|Get-ChildItem)\s+env:/ nocase
@@ -63,9 +65,11 @@ rule secrets_sent_inline {
     $file_upload = /\bcurl\b[^\n]{0,200}(-d|--data[a-z-]*|-F|--form|-T|--upload-file)\s*["']?[\w-]*=?@["']?(~|\$HOME|\/etc)\/[^\n]{0,40}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|passwd|shadow|\.kube|\.docker|\.gnupg|_history)/
     $py_env = /(requests|httpx)\.(post|put|get)\s*\([^\n]{0,300}(data|json|params)\s*=\s*(dict\s*\()?\s*os\.environ\b/
     $js_env = /\bfetch\s*\([^\n]{0,300}body\s*:\s*JSON\.stringify\s*\(\s*process\.env\s*\)/
-    $dns = /\b(dig|nslookup|host|drill)\s+[^\n]{0,40}(\$\(|`|\$\{?[A-Za-z_]+)[^\s\n]{0,100}\.[a-z0-9-]+\.[a-z]{2,}/
+    $dns = /\b(dig|nslookup|host|drill|ping|resolvectl\s+query)\s+[^\n]{0,40}(\$\([^)\n]{0,60}\)|`[^`\n]{0,60}`|\$\{?[A-Za-z_]+\}?)[^\s]{0,100}\.[a-z0-9-]+\.[a-z]{2,}/
     $dns_py = /\bgethostbyname\s*\(\s*(f["'][^\n]{0,60}\{|[^\n)]{0,80}\+\s*["']\.[a-z0-9-]+\.)/
     $dns_js = /\bdns\.(resolve|lookup)\w*\s*\(\s*(`[^\n]{0,40}\$\{|[^\n)]{0,80}\+\s*["']\.[a-z0-9-]+\.)/
+    $copy_secret = /\b(scp|rsync|sftp)\s+[^\n]{0,100}(\.ssh\b|\.aws\b|\.netrc|\.git-credentials|\.gnupg|\/etc\/shadow|\.kube\/config|_history\b)[^\n]{0,100}\s[\w.-]+@[\w.-]+:/
+    $mail_secret = /\b(mail|mailx|sendmail)\b[^\n]{0,100}<\s*["']?(~|\$HOME)\/\.(ssh|aws|netrc|git-credentials|gnupg|\w+_history)/
     $collector = /\b(curl|wget|fetch|requests\.post|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]{0,200}(webhook\.site|requestbin|pipedream\.net|ngrok(-free)?\.(io|app)|burpcollaborator|interact\.sh|oast\.(pro|live|fun|site|me|online)|transfer\.sh|hookbin\.com|beeceptor\.com|canarytokens)/ nocase
   condition:
     any of them

@@ -14,6 +14,10 @@ rule decoded_and_executed {
     $rot13 = /\btr\s+["']?(a-zA-Z|A-Za-z|a-z|A-Z)["']?\s+["']?(n-za-mN-ZA-M|N-ZA-Mn-za-m|n-za-m|N-ZA-M)[^\n]{0,100}\|\s*((ba|z)?sh|python[0-9.]*)\b/
     $py = /\b(exec|eval|compile)\s*\(\s*[^\n]{0,120}(b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|bytes\.fromhex|unhexlify|fromhex|zlib\.decompress|gzip\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode|\.decode\(\s*["'](hex|base64|rot.?13)|["']{2}\.join\(\s*(map\(\s*)?chr\b|bytes\(\s*\[\s*[0-9])/
     $py_import = /\b(exec|eval)\s*\(\s*__import__\s*\(\s*["'](base64|codecs|zlib|binascii|marshal)["']/
+    $py_shell = /\b(os\.system|os\.popen|subprocess\.\w+)\s*\(\s*[^\n]{0,80}(b64decode|bytes\.fromhex|unhexlify|codecs\.decode|zlib\.decompress)/
+    $py_hex_literal = /\b(exec|eval)\s*\(\s*b?["'](\\x[0-9a-fA-F]{2}){8,}/
+    $rev_subst = /\b(eval|(ba|z)?sh\s+-c)\s+["']?\$\([^\n]{0,2000}\|\s*rev\s*\)/
+    $certutil_decode = /\bcertutil(\.exe)?\s+(-f\s+)?-decode(hex)?\b/ nocase
     $js = /\b(eval|Function|setTimeout|setInterval|vm\.runIn\w+)\s*\(\s*[^\n]{0,60}\b(atob|unescape|decodeURIComponent|String\.fromCharCode|Buffer\.from\s*\([^\n]{0,4000}["'](base64|hex)["'])/
     $js_new_fn = /new\s+Function\s*\([^\n]{0,60}\b(atob|fromCharCode|Buffer\.from|unescape)\b/
     $ps_enc = /\b(powershell|pwsh)(\.exe)?\s[^\n]{0,100}\s[-\/](e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)\s+["']?[A-Za-z0-9+\/]{16,}/ nocase

@@ -17,6 +17,10 @@ rule persistence {
     $launchd = /Library\/(LaunchAgents|LaunchDaemons)\/|\blaunchctl\s+(load|bootstrap|submit|enable)\b/
     $git_hooks = /\.git\/hooks\/[a-z-]+|\bcore\.hooksPath\b/
     $autostart = /\.config\/autostart\/|\/etc\/rc\.local\b|\/etc\/profile\.d\/|\/etc\/ld\.so\.preload|\/etc\/init\.d\//
+    $reboot = /@reboot\s+\S/
+    $crontab_var = /\bcrontab\s+["']?\$\{?\w+/
+    $vscode_task = /"runOn"\s*:\s*"folderOpen"/
+    $py_site = /site-packages\/[\w.-]+\.pth\b|\b(sitecustomize|usercustomize)\.py\b/
     $ssh_keys = /(>>|\btee\s+-a)\s*["']?(~|\$HOME|\/root|\/home\/[\w.-]+)\/\.ssh\/authorized_keys/
     $win_run = /\\CurrentVersion\\(Run|RunOnce|Policies\\Explorer\\Run)\b|\bschtasks(\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|\bNew-ScheduledTask(Action|Trigger)\b|Start Menu\\Programs\\Startup|\\Startup\\[\w.-]+\.(bat|cmd|lnk|vbs|exe)|\bwmic\s+[^\n]{0,40}__EventFilter/ nocase
     $agent_config = /(>>?|\btee\s+(-a\s+)?|open\s*\(|writeFile\w*\s*\(|write_text\s*\()\s*[^\n]{0,40}(~|\$HOME|homedir\(\)|home\(\))[^\n]{0,10}\/\.(claude\/(settings[\w.]*\.json|CLAUDE\.md)|codex\/(config\.toml|AGENTS\.md)|cursor\/|gemini\/)/

@@ -19,6 +19,8 @@ rule reverse_shell_oneliner {
     $socat = /\bsocat\s[^\n]{0,200}\b(exec|system):[^\n]{0,40}\b(sh|bash|zsh|cmd|powershell)\b/ nocase
     $xterm = /\bxterm\s+-display\s+[0-9a-z.-]+:[0-9]/
     $php = /\bfsockopen\s*\([^\n]{0,200}(exec|shell_exec|system|passthru|proc_open|popen)\s*\(/
+    $awk = /\/inet\/(tcp|udp)\/[0-9]+\/[^\s\/]+\/[0-9]+/
+    $ztcp = /\bzmodload\s+zsh\/net\/tcp\b[^\n]{0,200}\bztcp\s/
   condition:
     any of them
 }
