@@ -9,7 +9,7 @@
 #include "skills/audit.h"
 
 /** The language of a skill's file, from its extension and else its shebang: "sh", "python",
- * "js", "powershell", "ruby", "perl", "batch", "markdown", "text" or "other". */
+ * "js", "powershell", "ruby", "perl", "batch", "dockerfile", "markdown", "text" or "other". */
 const char *upk__audit_lang(const char *rel, const char *data, size_t len);
 /** Whether `lang` is a scripting language (not prose, not "other"). */
 bool upk__audit_is_script(const char *lang);

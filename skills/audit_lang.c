@@ -21,7 +21,8 @@ static const struct {
     {".bat", "batch"},       {".cmd", "batch"},
     {".md", "markdown"},     {".markdown", "markdown"},
     {".mdx", "markdown"},    {".txt", "text"},
-    {".rst", "text"},
+    {".rst", "text"},        {".yar", "text"}, /* rules that name what they detect */
+    {".yara", "text"},       {".dockerfile", "dockerfile"},
 };
 
 static const struct {
@@ -62,6 +63,9 @@ const char *upk__audit_lang(const char *rel, const char *data, size_t len) {
   for (size_t i = 0; dot && i < sizeof EXTS / sizeof *EXTS; i++)
     if (!strcasecmp(dot, EXTS[i].ext))
       return EXTS[i].lang;
+  const char *name = base ? base + 1 : rel;
+  if (!strncasecmp(name, "Dockerfile", 10) || !strncasecmp(name, "Containerfile", 13))
+    return "dockerfile"; /* what runs, runs in an image being built */
   char buf[64];
   const char *interp = shebang(data, len, buf, sizeof buf);
   for (size_t i = 0; interp && i < sizeof SHEBANGS / sizeof *SHEBANGS; i++)

@@ -109,7 +109,7 @@ static char *evidence(const char *d, size_t len, size_t line_start, size_t at, s
 /* ---- scan ---- */
 
 typedef struct scan {
-  const char *rel, *data;
+  const char *rel, *data, *lang;
   size_t len;
   bool prose;
   upk_diags *out;
@@ -155,10 +155,12 @@ typedef struct rule_meta {
   upk_severity sev;
 } rule_meta;
 
-/* The rule's meta; false when it is not a finding (no id or severity). */
-static bool read_meta(const YR_RULE *rule, bool prose, rule_meta *m) {
+/* The rule's meta; false when it is not a finding (no id or severity). The severity is
+ * `severity`, else `prose` in Markdown and text, else the one named after the file's language
+ * (e.g. dockerfile = "medium"). */
+static bool read_meta(const YR_RULE *rule, const char *lang, bool prose, rule_meta *m) {
   const YR_META *meta;
-  const char *sev = NULL, *prose_sev = NULL;
+  const char *sev = NULL, *prose_sev = NULL, *lang_sev = NULL;
   memset(m, 0, sizeof *m);
   yr_rule_metas_foreach(rule, meta) {
     if (meta->type != META_TYPE_STRING)
@@ -173,8 +175,10 @@ static bool read_meta(const YR_RULE *rule, bool prose, rule_meta *m) {
       sev = meta->string;
     else if (!strcmp(meta->identifier, "prose"))
       prose_sev = meta->string;
+    else if (!strcmp(meta->identifier, lang))
+      lang_sev = meta->string;
   }
-  m->sev = severity_named(prose && prose_sev ? prose_sev : sev);
+  m->sev = severity_named(lang_sev ? lang_sev : prose && prose_sev ? prose_sev : sev);
   return m->id && m->sev;
 }
 
@@ -235,27 +239,62 @@ static void report_match(scan *s, const rule_meta *m, const YR_MATCH *mt, int *l
   add_finding(s, m, line, col, end_col, evidence(s->data, s->len, ls, at, n_bytes));
 }
 
+#define VETOES_MAX 64
+
+typedef struct veto {
+  size_t at[VETOES_MAX], n;
+} veto;
+
+/* Matches of the rule's $veto* strings: a reported match that holds one is dropped (a
+ * well-known vendor's installer inside a download piped to a shell). */
+static void collect_vetoes(YR_SCAN_CONTEXT *ctx, const YR_RULE *rule, veto *v) {
+  const YR_STRING *str;
+  const YR_MATCH *mt;
+  v->n = 0;
+  yr_rule_strings_foreach(rule, str) {
+    if (strncmp(str->identifier, "$veto", 5))
+      continue;
+    yr_string_matches_foreach(ctx, str, mt) {
+      if (v->n < VETOES_MAX)
+        v->at[v->n++] = (size_t)(mt->base + mt->offset);
+    }
+  }
+}
+
+static bool vetoed(const veto *v, const YR_MATCH *mt) {
+  size_t at = (size_t)(mt->base + mt->offset), end = at + (size_t)mt->match_length;
+  for (size_t i = 0; i < v->n; i++)
+    if (v->at[i] >= at && v->at[i] < end)
+      return true;
+  return false;
+}
+
 /* A matching rule: a finding per line its strings matched (context strings, named $ctx*,
- * only make the condition true), or one for the whole file when none did. */
+ * only make the condition true; $veto* ones drop the matches they fall in), or one for the whole file when none did. */
 static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   scan *s = user;
   rule_meta m;
-  if (message != CALLBACK_MSG_RULE_MATCHING || !read_meta(data, s->prose, &m))
+  if (message != CALLBACK_MSG_RULE_MATCHING || !read_meta(data, s->lang, s->prose, &m))
     return CALLBACK_CONTINUE;
   const YR_RULE *rule = data;
   const YR_STRING *str;
   const YR_MATCH *mt;
-  int lines[LINES_PER_RULE], n = 0;
+  int lines[LINES_PER_RULE], n = 0, dropped = 0;
+  veto v;
+  collect_vetoes(ctx, rule, &v);
   yr_rule_strings_foreach(rule, str) {
-    if (!strncmp(str->identifier, "$ctx", 4))
+    if (!strncmp(str->identifier, "$ctx", 4) || !strncmp(str->identifier, "$veto", 5))
       continue;
     yr_string_matches_foreach(ctx, str, mt) {
       if (n == LINES_PER_RULE)
         break;
-      report_match(s, &m, mt, lines, &n);
+      if (vetoed(&v, mt))
+        dropped++;
+      else
+        report_match(s, &m, mt, lines, &n);
     }
   }
-  if (!n)
+  if (!n && !dropped)
     add_finding(s, &m, -1, 0, 0, NULL);
   return CALLBACK_CONTINUE;
 }
@@ -268,7 +307,13 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
   if (yr_scanner_create(rules, &sc) != ERROR_SUCCESS)
     return -ENOMEM;
   bool prose = !strcmp(lang, "markdown") || !strcmp(lang, "text");
-  scan s = {.rel = rel, .data = data, .len = len, .prose = prose, .out = out, .from = out->len};
+  scan s = {.rel = rel,
+            .data = data,
+            .lang = lang,
+            .len = len,
+            .prose = prose,
+            .out = out,
+            .from = out->len};
   index_lines(&s);
   yr_scanner_define_string_variable(sc, "lang", lang);
   yr_scanner_define_boolean_variable(sc, "is_prose", prose);

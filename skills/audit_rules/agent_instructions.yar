@@ -18,7 +18,6 @@ rule agent_against_user {
     $ignore_user = /\b(ignore|disregard|override)\s+(any|all|every|the|their)?\s*(instructions?|requests?|messages?|objections?|corrections?|requirements?|wishes|preferences)\s+(from|by|of)\s+(the\s+|your\s+)?(user|human|operator)s?\b[^\n]{0,80}\b(conflict|contradict|insist|object|even\s+if)/ nocase
     $insist = /\beven\s+if\s+(the\s+user|they)\s+(insists?|objects?|asks?\s+(you\s+)?(not\s+to|otherwise)|says?\s+(no|otherwise)|refuses?)\b/ nocase
     $unknowing = /\bwithout\s+(the\s+user|them|anyone|the\s+human)\s+(knowing|noticing|seeing|realising|realizing|being\s+aware)\b|\bbehind\s+the\s+user'?s\s+back\b/ nocase
-    $bypass_flags = /--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox/
     $html_comment = /<!--[^>]{0,300}\b(ignore|disregard|do\s+not\s+(tell|mention|show)|don'?t\s+(tell|mention)|secretly|silently|exfiltrate|send\s+(the|all|any)\b)[^>]{0,300}-->/ nocase
     $hide = /\b(hide|conceal|obscure|suppress|mask)\s+(this|these|the|your|all|any)\s+(\w+\s+)?(action|actions|step|steps|change|changes|command|commands|activity|activities|output|request|requests|upload|uploads|network\s+calls?|tool\s+calls?)\s+(from|so\s+that)\b/ nocase
     $silent = /\b(silently|secretly|covertly|quietly|discreetly|invisibly)\s+(send|upload|post|exfiltrate|transmit|copy|forward|include|attach|append|run|execute|install|download|add|collect|read|modify)\b/ nocase
@@ -40,6 +39,7 @@ rule agent_unconfirmed {
   strings:
     $no_confirm = /\bwithout\s+(asking\s+(for\s+)?|requesting\s+|waiting\s+for\s+|seeking\s+)(the\s+user'?s\s+)?(permission|confirmation|approval|consent)\b/ nocase
     $secret = /\b(never|do\s+not|don'?t)\s+(reveal|disclose|share|repeat|print|output)\s+(these|this|the|your)\s+(system\s+)?(instructions|prompt|rules)\b/ nocase
+    $bypass_flags = /--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox/
     $real_task = /\byour\s+(real|true|actual|new|hidden|secret)\s+(task|goal|instructions|objective|purpose|mission)\s+(is|are)\b/ nocase
     $wipe = /\bunset\s+HISTFILE\b|\bhistory\s+-c\b|HISTFILE=\/dev\/null|\bClear-History\b|\b(delete|remove|clear|erase|wipe)\s+(the\s+|all\s+|any\s+)?(logs?|bash\s+history|shell\s+history|command\s+history|traces?|evidence)\s+(after|of\s+what|so\s+that)/ nocase
   condition:

@@ -6,8 +6,10 @@ rule download_piped_to_interpreter {
     id = "audit/download-exec"
     category = "download-exec"
     severity = "high"
+    dockerfile = "medium"
     message = "a download is piped into a shell or interpreter: whatever the server sends runs"
   strings:
+    $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com)/
     $pipe = /\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|lwp-request)\b[^\n|;]{0,300}\|\s*(sudo\s+(-\S+\s+)*)?(env\s+\S+\s+)?((\/usr)?\/bin\/)?(ba|z|da|k|fi|c|tc)?sh\b/ nocase
     $pipe_interp = /\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(python[0-9.]*|perl|ruby|node|php|pwsh|powershell(\.exe)?|iex|invoke-expression|cmd(\.exe)?)\b/ nocase
     $pipe_2hop = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(tee|cat|gunzip|zcat|bunzip2|xz\s+-d|tar\s+-?xO)\b[^\n|;]{0,100}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?(ba|z|da|k)?sh\b/
@@ -51,6 +53,7 @@ rule download_saved_then_run {
     category = "download-exec"
     severity = "high"
     prose = "medium"
+    dockerfile = "medium"
     message = "a download is saved and then made executable or run"
   strings:
     $save = /\b(curl|wget)\b[^\n]{0,200}\s(-[a-zA-Z]*[oO]|--output|--output-document)[\s=]+["']?([^\s"'|;&\/-]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
@@ -91,4 +94,21 @@ rule download_exec_program {
     (lang == "js" and $js_exec and $ctx_js_fetch) or
     (lang == "ruby" and $rb_exec and $ctx_rb_fetch) or
     (lang == "perl" and $pl_exec and $ctx_pl_fetch)
+}
+
+/* The same from a well-known vendor's official installer (rustup, uv, Homebrew, Docker, ...):
+ * what a reviewer accepts, so medium; the $veto_vendor strings above keep it out of the high
+ * rule. Any other host is high. */
+rule download_piped_vendor_installer {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "medium"
+    prose = "low"
+    message = "a well-known vendor's installer is piped into a shell"
+  strings:
+    $pipe = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(ba|z|da)?sh\b|\b(irm|iwr)\b[^\n|;]{0,300}\|\s*iex\b/ nocase
+    $ctx_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com)/
+  condition:
+    $pipe and $ctx_vendor
 }

@@ -83,7 +83,7 @@ rule data_in_url {
     severity = "high"
     message = "asks for secrets or files to be put into a URL that is fetched or rendered"
   strings:
-    $img = /!?\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,40}=(DATA|[A-Z_]{3,}|\{[^}\n]{1,40}\}|\$\{?\w+\}?|<[^>\n]{1,40}>)/
+    $img = /!?\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,40}=(DATA|[A-Z_]{3,}|\{[^}\n]{1,40}\}|\$\{?\w+\}?|<[^>\n]{1,40}>)[)&\s]/
     $ctx_secret = /(\.env\b|secrets?\b|tokens?\b|api[ _-]?keys?|credentials|passwords?|ssh\s+keys?|private\s+keys?|conversation|chat\s+history|environment\s+variables)/ nocase
   condition:
     $img and $ctx_secret

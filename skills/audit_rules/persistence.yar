@@ -8,6 +8,7 @@ rule persistence {
     category = "persistence"
     severity = "high"
     prose = "medium"
+    dockerfile = "low"
     message = "installs something that runs again later (cron, shell start-up file, service, launch agent, git hook)"
   strings:
     $cron = /\bcrontab\s+(-[a-z]*\s+)*(-|\/tmp\/|[\w.\/-]+\.(txt|cron))(\s|$|;|\))|\bcrontab\s+-[lr]?\s*[^\n]{0,40}\|\s*[^\n]{0,100}\|\s*crontab\b|\/etc\/cron\.(d|daily|hourly|weekly)\/|\/var\/spool\/cron\b|\(\s*crontab\s+-l/

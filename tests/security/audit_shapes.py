@@ -112,6 +112,9 @@ BENIGN = [
     ("ok-emoji", "SKILL.md", "Family: \U0001F468\u200D\U0001F469\u200D\U0001F467 and Persian \u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645.\n"),
     ("ok-vs16-emoji", "SKILL.md", "Status: \u2714\ufe0f done, \u2764\ufe0f thanks.\n"),
     ("ok-kubectl-install", "SKILL.md", "curl -LO https://dl.k8s.io/release/v1.30.0/bin/linux/amd64/kubectl\nchmod +x kubectl\n"),
+    ("ok-vendor-installer", "SKILL.md", "Install uv: `curl -LsSf https://astral.sh/uv/install.sh | sh`.\n"),
+    ("ok-dockerfile-rc", "Dockerfile", "FROM debian:12\nRUN echo 'export PATH=$PATH:/opt/bin' >> /root/.bashrc\n"),
+    ("ok-yara-rule", "rules/steal.yar", "rule r { strings: $a = \"security find-generic-password\" condition: $a }\n"),
     ("ok-ignore-files", "SKILL.md", "Ignore files under `dist/`. Do not show the user full stack traces.\n"),
 ]
 
