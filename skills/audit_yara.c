@@ -215,9 +215,29 @@ static void add_finding(scan *s, const rule_meta *m, int line, int col, int end_
   s->high += m->sev == UPK_SEV_ERROR;
 }
 
+/* A match, copied out of libyara's record (which may sit unaligned in its arena). */
+typedef struct hit {
+  size_t at, len;
+} hit;
+
+/* The next public match from *p on (a string's list starts at ctx->matches[idx].head). */
+static bool next_hit(const YR_MATCH **p, hit *h) {
+  while (*p) {
+    YR_MATCH m;
+    memcpy(&m, (const void *)*p, sizeof m);
+    *p = m.next;
+    if (m.is_private)
+      continue;
+    h->at = (size_t)(m.base + m.offset);
+    h->len = (size_t)m.match_length;
+    return true;
+  }
+  return false;
+}
+
 /* One match: a finding on its line unless this rule already has one there. */
-static void report_match(scan *s, const rule_meta *m, const YR_MATCH *mt, int *lines, int *n) {
-  size_t at = (size_t)(mt->base + mt->offset), n_bytes = (size_t)mt->match_length;
+static void report_match(scan *s, const rule_meta *m, hit h, int *lines, int *n) {
+  size_t at = h.at, n_bytes = h.len;
   while (n_bytes > 1 && at < s->len && (s->data[at] == '\n' || s->data[at] == ' ')) {
     at++; /* a pattern that starts at a line's start matches the newline before it */
     n_bytes--;
@@ -249,28 +269,25 @@ typedef struct veto {
  * well-known vendor's installer inside a download piped to a shell). */
 static void collect_vetoes(YR_SCAN_CONTEXT *ctx, const YR_RULE *rule, veto *v) {
   const YR_STRING *str;
-  const YR_MATCH *mt;
+  hit h;
   v->n = 0;
   yr_rule_strings_foreach(rule, str) {
-    if (strncmp(str->identifier, "$veto", 5))
-      continue;
-    yr_string_matches_foreach(ctx, str, mt) {
-      if (v->n < VETOES_MAX)
-        v->at[v->n++] = (size_t)(mt->base + mt->offset);
-    }
+    const YR_MATCH *p = ctx->matches[str->idx].head;
+    while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(&p, &h))
+      v->at[v->n++] = h.at;
   }
 }
 
-static bool vetoed(const veto *v, const YR_MATCH *mt) {
-  size_t at = (size_t)(mt->base + mt->offset), end = at + (size_t)mt->match_length;
+static bool vetoed(const veto *v, hit h) {
   for (size_t i = 0; i < v->n; i++)
-    if (v->at[i] >= at && v->at[i] < end)
+    if (v->at[i] >= h.at && v->at[i] < h.at + h.len)
       return true;
   return false;
 }
 
 /* A matching rule: a finding per line its strings matched (context strings, named $ctx*,
- * only make the condition true; $veto* ones drop the matches they fall in), or one for the whole file when none did. */
+ * only make the condition true; $veto* ones drop the matches they fall in), or one for the
+ * whole file when none did. */
 static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   scan *s = user;
   rule_meta m;
@@ -278,20 +295,19 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
     return CALLBACK_CONTINUE;
   const YR_RULE *rule = data;
   const YR_STRING *str;
-  const YR_MATCH *mt;
   int lines[LINES_PER_RULE], n = 0, dropped = 0;
   veto v;
+  hit h;
   collect_vetoes(ctx, rule, &v);
   yr_rule_strings_foreach(rule, str) {
     if (!strncmp(str->identifier, "$ctx", 4) || !strncmp(str->identifier, "$veto", 5))
       continue;
-    yr_string_matches_foreach(ctx, str, mt) {
-      if (n == LINES_PER_RULE)
-        break;
-      if (vetoed(&v, mt))
+    const YR_MATCH *p = ctx->matches[str->idx].head;
+    while (n < LINES_PER_RULE && next_hit(&p, &h)) {
+      if (vetoed(&v, h))
         dropped++;
       else
-        report_match(s, &m, mt, lines, &n);
+        report_match(s, &m, h, lines, &n);
     }
   }
   if (!n && !dropped)
