@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
@@ -25,6 +26,8 @@
 #define READ_MAX (16u << 20) /* high, and not read: too large to review */
 #define BLOB_MIN 400         /* an encoded run this long on one line: medium */
 #define BLOBS_MAX 5          /* blob findings per file */
+#define SCAN_FILE_S 30       /* a pathological file holds a pool thread no longer... */
+#define SCAN_SKILL_S 90      /* ...nor a skill of many (past it, each file left is unscanned) */
 #define DEPTH_MAX 16
 #define FILES_MAX 20000
 
@@ -120,7 +123,9 @@ static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *
   return false;
 }
 
-int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out) {
+/* The file's text, scanned for at most `timeout_s` (<= 0: the skill's time is spent). */
+static int audit_content(const char *rel, const char *data, size_t len, int timeout_s,
+                         upk_diags *out) {
   int high = 0;
   if (len > READ_MAX) {
     finding(out, UPK_SEV_ERROR, "audit/oversize", "oversize", rel, -1,
@@ -134,7 +139,9 @@ int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out
     return high;
   audit_encoding(rel, data, len, out);
   audit_blobs(rel, data, len, out);
-  int rc = upk__audit_scan(rel, data, len, upk__audit_lang(rel, data, len), out);
+  int rc = timeout_s <= 0
+               ? -ETIMEDOUT
+               : upk__audit_scan(rel, data, len, upk__audit_lang(rel, data, len), timeout_s, out);
   if (rc == -EINVAL)
     finding(out, UPK_SEV_ERROR, "audit/rules", "audit", rel, -1,
             "the audit's rules did not compile (%s): this build cannot audit",
@@ -142,15 +149,27 @@ int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out
   else if (rc < 0) /* high: padding a file until the scan gives up must not hide a payload */
     finding(out, UPK_SEV_ERROR, "audit/unscanned", "audit", rel, -1,
             "the rules could not finish scanning this file (%s): not reviewed",
-            rc == -ETIMEDOUT ? "timed out" : strerror(-rc));
+            rc == -ETIMEDOUT ? "out of time" : strerror(-rc));
   return high + (rc < 0) + (rc > 0 ? rc : 0);
+}
+
+int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out) {
+  return audit_content(rel, data, len, SCAN_FILE_S, out);
 }
 
 typedef struct walk {
   char root[PATH_MAX]; /* the skill directory's real path */
   upk_diags *out;
   int high, files;
+  struct timespec start; /* the scan time is the skill's, SCAN_SKILL_S in all */
 } walk;
+
+static int seconds_left(const walk *w) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  long left = SCAN_SKILL_S - (long)(now.tv_sec - w->start.tv_sec);
+  return left < SCAN_FILE_S ? (int)left : SCAN_FILE_S;
+}
 
 /* A symbolic link: out of the skill high (an install would copy what it points at, or an
  * agent would read it), a loop medium, dangling low; inside the skill nothing (its target is
@@ -180,7 +199,7 @@ static void audit_file(walk *w, const char *path, const char *rel) {
   char *data = NULL; /* lstat saw a regular file: a swap for a link or a FIFO is refused */
   int rc = upk_read_in_dir(path, READ_MAX, &data, &len);
   if (!rc) {
-    w->high += upk_audit_text(rel, data, len, w->out);
+    w->high += audit_content(rel, data, len, seconds_left(w), w->out);
   } else if (rc == -EFBIG) {
     finding(w->out, UPK_SEV_ERROR, "audit/oversize", "oversize", rel, -1,
             "over %u MiB: too large to review, and larger than any skill needs; not read",
@@ -245,6 +264,7 @@ static void audit_dir(walk *w, const char *dir, const char *rel, int depth) {
 
 int upk_audit_skill(const char *dir, upk_diags *out) {
   walk w = {.out = out};
+  clock_gettime(CLOCK_MONOTONIC, &w.start);
   struct stat st;
   if (!realpath(dir, w.root) || stat(w.root, &st) < 0)
     return -errno;

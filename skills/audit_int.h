@@ -14,9 +14,10 @@ const char *upk__audit_lang(const char *rel, const char *data, size_t len);
 /** Whether `lang` is a scripting language (not prose, not "other"). */
 bool upk__audit_is_script(const char *lang);
 
-/** Scan one file's bytes with the rules: findings into `out`. Returns the number of high
- * findings, -EINVAL when the rules did not compile, -ETIMEDOUT, -ENOMEM or -EIO. */
-int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang,
+/** Scan one file's bytes with the rules, for at most `timeout_s` seconds: findings into `out`.
+ * Returns the number of high findings, -EINVAL when the rules did not compile, -ETIMEDOUT,
+ * -ENOMEM or -EIO. */
+int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
                     upk_diags *out);
 /** NULL when the embedded rules compiled; else why not (a build defect). */
 const char *upk__audit_rules_error(void);

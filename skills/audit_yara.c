@@ -14,9 +14,8 @@
 #include "skills/audit_rules.h"
 #include "skills/unicode.h"
 
-#define LINES_PER_RULE 5  /* findings of one rule in one file: the rest say nothing new */
-#define EVIDENCE_MAX 200  /* bytes of evidence, before escaping */
-#define SCAN_TIMEOUT_S 60 /* a pathological file cannot hold a pool thread longer */
+#define LINES_PER_RULE 5 /* findings of one rule in one file: the rest say nothing new */
+#define EVIDENCE_MAX 200 /* bytes of evidence, before escaping */
 
 static YR_RULES *rules;
 static char compile_error[512];
@@ -315,7 +314,7 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   return CALLBACK_CONTINUE;
 }
 
-int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang,
+int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
                     upk_diags *out) {
   if (upk__audit_rules_error())
     return -EINVAL;
@@ -335,7 +334,7 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
   yr_scanner_define_boolean_variable(sc, "is_prose", prose);
   yr_scanner_define_boolean_variable(sc, "is_script", upk__audit_is_script(lang));
   yr_scanner_set_callback(sc, on_match, &s);
-  yr_scanner_set_timeout(sc, SCAN_TIMEOUT_S);
+  yr_scanner_set_timeout(sc, timeout_s);
   int rc = yr_scanner_scan_mem(sc, (const uint8_t *)data, len);
   yr_scanner_destroy(sc);
   free(s.starts);
