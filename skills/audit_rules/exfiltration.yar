@@ -63,6 +63,7 @@ rule secrets_sent_inline {
     $env_pipe = /\b(env|printenv|set|export\s+-p)\s*\|\s*(base64\s*(-\w+\s*)*\|\s*|gzip\s*\|\s*)?(curl|wget|nc|ncat|netcat|socat)\b/
     $env_subst = /\b(curl|wget)\b[^\n]{0,300}(\$\(|`)\s*(env|printenv|cat\s+[^\n)]{0,60}(\.ssh|\.aws|\.netrc|\.env\b|id_rsa|credentials))/
     $file_upload = /\bcurl\b[^\n]{0,200}(-d|--data[a-z-]*|-F|--form|-T|--upload-file)\s*["']?[\w-]*=?@["']?(~|\$HOME|\/etc)\/[^\n]{0,40}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|passwd|shadow|\.kube|\.docker|\.gnupg|_history)/
+    $env_in_request = /\b(urlopen|requests\.\w+|httpx\.\w+|fetch|axios\.\w+|https?\.(get|request)|curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b\s*\(?[^\n]{0,300}(dict\s*\(\s*os\.environ\s*\)|str\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ|JSON\.stringify\s*\(\s*process\.env\s*\)|\$\(\s*(env|printenv)\s*\)|`(env|printenv)`)/
     $py_env = /(requests|httpx)\.(post|put|get)\s*\([^\n]{0,300}(data|json|params)\s*=\s*(dict\s*\()?\s*os\.environ\b/
     $js_env = /\bfetch\s*\([^\n]{0,300}body\s*:\s*JSON\.stringify\s*\(\s*process\.env\s*\)/
     $dns = /\b(dig|nslookup|host|drill|ping|resolvectl\s+query)\s+[^\n]{0,40}(\$\([^)\n]{0,60}\)|`[^`\n]{0,60}`|\$\{?[A-Za-z_]+\}?)[^\s]{0,100}\.[a-z0-9-]+\.[a-z]{2,}/
