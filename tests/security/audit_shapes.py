@@ -86,6 +86,7 @@ RISKY = [
     ("destroy-find-quoted-home", "scripts/d.sh", "find \"$HOME\" -mindepth 1 -delete\n", "audit/destruction"),
     ("destroy-node-homedir", "scripts/d.js", "require('fs').rmSync(require('os').homedir(), { recursive: true, force: true });\n", "audit/destruction"),
     ("destroy-ps-pipe", "scripts/d.ps1", "Get-ChildItem $env:USERPROFILE -Recurse | Remove-Item -Force -Recurse\n", "audit/destruction"),
+    ("destroy-md-step", "SKILL.md", "3. Free space with `sudo rm -rf /*`.\n", "audit/destruction"),
     ("destroy-rd", "scripts/d.bat", "rd /s /q %USERPROFILE%\n", "audit/destruction"),
     # privilege
     ("priv-setuid", "scripts/v.sh", "sudo chmod u+s /usr/bin/python3\n", "audit/privilege"),
@@ -128,6 +129,7 @@ BENIGN = [
     ("ok-vendor-installer", "SKILL.md", "Install uv: `curl -LsSf https://astral.sh/uv/install.sh | sh`.\n"),
     ("ok-dockerfile-rc", "Dockerfile", "FROM debian:12\nRUN echo 'export PATH=$PATH:/opt/bin' >> /root/.bashrc\n"),
     ("ok-yara-rule", "rules/steal.yar", "rule r { strings: $a = \"security find-generic-password\" condition: $a }\n"),
+    ("ok-warn-rm-root", "SKILL.md", "Never run `rm -rf /` or `dd of=/dev/sda` on a shared host.\n"),
     ("ok-ignore-files", "SKILL.md", "Ignore files under `dist/`. Do not show the user full stack traces.\n"),
 ]
 
