@@ -101,7 +101,7 @@ rule decoded_then_executed_program {
     $js_exec = /\b(eval|new\s+Function|Function|vm\.runIn\w+)\s*\(\s*[a-zA-Z_$][\w.$]*\s*[,)]/
     $ctx_js_decode = /\batob\s*\(|Buffer\.from\s*\([^\n)]{0,200}["'](base64|hex)["']|String\.fromCharCode\s*\(/
     $ps_exec = /\b(iex|invoke-expression)\s+(\(\s*)?\$\w+/ nocase
-    $ctx_ps_decode = /FromBase64String|\[char\]\s*\d+\s*-join|-bxor/ nocase
+    $ctx_ps_decode = /FromBase64String|\[char\][^\n]{0,60}-join|-join\b[^\n]{0,60}\[char\]|-bxor/ nocase
     $sh_exec = /\b(eval|(ba|z)?sh\s+-c)\s+["']?\$\{?\w+\}?["']?\s*(\n|;|&|\|)/
     $ctx_sh_decode = /=\s*["']?\$\([^\n)]{0,200}\b(base64\s+(-\w+\s+)*(-d|--decode|-D)|xxd\s+-r|rev)\b/
     $rb_exec = /\b(eval|instance_eval)\s*\(?\s*[a-z_]\w*\s*\)?\s*(\n|;|#)/
