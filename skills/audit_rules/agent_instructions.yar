@@ -13,7 +13,7 @@ rule agent_against_user {
     $not_tell_this = /\b(do\s+not|don'?t|never)\s+(tell|mention|reveal|disclose|report|show|explain|surface|display|bring\s+up)\s+(this|these|that|it|any\s+of\s+this|the\s+(step|steps|command|commands|upload|uploads|request|requests|script|scripts|change|changes|call|calls|network\s+calls?|sync|transfer))\b[^\n]{0,80}\b(to|with)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
     $no_permission = /\b(do\s+not|don'?t|never)\s+(ask|asking|wait\s+for|request|seek)\s+(the\s+user|them|the\s+human|anyone)?\s*(for\s+)?(their\s+)?(permission|approval|confirmation|consent)\b/ nocase
     $not_show_them = /\b(do\s+not|don'?t|never)\s+(show|tell|mention\s+to|reveal\s+to)\s+(the\s+user|them|the\s+human)\s+(this|these|that|the\s+(command|commands|step|steps|upload|request|script|output|change|changes|call|calls))\b/ nocase
-    $secret_from = /\bkeep\s+(this|it|these\s+\w+|the\s+\w+)\s+(secret|hidden|private|quiet)\s+from\s+(the\s+|your\s+)?(user|human|operator)/ nocase
+    $secret_from = /\bkeep\s+[^\n]{0,40}\b(secret|hidden|private|quiet|confidential)\s+from\s+(the\s+|your\s+)?(user|human|operator)/ nocase
     $user_not_know = /\b(the\s+)?user\s+(must|should|need)\s+(not|never)\s+(to\s+)?(know|see|find\s+out|learn|notice|be\s+told)\b/ nocase
     $ignore_user = /\b(ignore|disregard|override)\s+(any|all|every|the|their)?\s*(instructions?|requests?|messages?|objections?|corrections?|requirements?|wishes|preferences)\s+(from|by|of)\s+(the\s+|your\s+)?(user|human|operator)s?\b[^\n]{0,80}\b(conflict|contradict|insist|object|even\s+if)/ nocase
     $insist = /\beven\s+if\s+(the\s+user|they)\s+(insists?|objects?|asks?\s+(you\s+)?(not\s+to|otherwise)|says?\s+(no|otherwise)|refuses?)\b/ nocase
@@ -27,6 +27,10 @@ rule agent_against_user {
     $void = /\b(previous|prior|earlier|original|user'?s?|system|other)\s+(instructions|prompts?|rules|guidance|guidelines)\s+(are|is)\s+(now\s+)?(outdated|obsolete|void|invalid|cancel+ed|revoked|superseded|no\s+longer\s+(valid|apply|applies|relevant|in\s+effect))\b/ nocase
     $cover = /\bif\s+(the\s+user|they|anyone|someone)\s+asks?\b[^\n]{0,60}\b(say|tell\s+them|claim|answer|reply)\s+(that\s+)?(you\s+)?(only|just|never|did\s+not|didn'?t|have\s+not|haven'?t)\b/ nocase
     $unmentioned = /\b(never|do\s+not|don'?t)\s+(mention|reveal|disclose|admit|say|report)\s+(that|what)\s+you\s+(did|ran|have|used|executed|changed|sent|uploaded|installed|read)\b/ nocase
+    $not_tell_that = /\b(do\s+not|don'?t|never)\s+(tell|mention|reveal|disclose|say|admit|report|explain)\s+(this\s+|it\s+)?(to\s+)?(the\s+user|them|the\s+human)\s+(that|what|how|about|why)\b/ nocase
+    $whatever_user = /\b(whatever|no\s+matter\s+what|regardless\s+of\s+what)\s+the\s+user\s+(says|asks|wants|prefers|requests|tells\s+you)\b/ nocase
+    $pretend = /\b(pretend|claim|say|report|tell\s+the\s+user)\s+(that\s+)?(the\s+|all\s+)?(tests?|checks?|build|ci|scan|audit|it)\s+(passed|succeeded|worked|are\s+green|is\s+green|were\s+successful)\b[^\n]{0,40}\b(even|when|if|regardless|though)\b/ nocase
+    $lower_priority = /\b(user'?s?\s+(instructions|requests|messages|wishes)|(instructions|requests)\s+from\s+the\s+user)\s+(as\s+|are\s+|have\s+)?(a\s+)?(lower|less|secondary|no)\s+(priority|precedence|important|weight)/ nocase
     $lie = /\b(lie|lying)\s+to\s+the\s+user\b|\b(mislead|deceive)\s+the\s+user\b|\b(always\s+)?(report|tell\s+the\s+user|say)\s+(that\s+)?(all\s+)?(tests?|checks?|everything|the\s+build)\s+(passed|succeeded|is\s+fine|worked)\s+(even\s+if|regardless|whether)/ nocase
     $roleplay = /\byou\s+are\s+(now\s+)?(in\s+)?(DAN|developer\s+mode|jailbroken|unrestricted|no\s+longer\s+bound)\b|\bnew\s+system\s+prompt\s*:|<\/?\s*(system|SYSTEM)\s*>[^\n]{0,40}\b(ignore|override|you\s+must)\b/ nocase
     $priority = /\b(these|this|the\s+following)\s+(instructions?|rules?)\s+(take|takes|have|has)\s+(precedence|priority)\s+over\s+(the\s+|any\s+|all\s+)?(user|system|previous|other)/ nocase
