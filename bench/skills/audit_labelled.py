@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""The skill audit measured on the labelled set in tests/audit/labelled/ (written apart from the
+rules; see its README.md) and, optionally, on public skill collections taken as benign.
+
+Each half (tune/, heldout/) holds one skill directory per case and labels.json:
+case -> {label: risky|benign|bad-input, category, language, shape, severity, file, generate}.
+What git cannot hold (executables, links, FIFOs, huge files) is listed under "generate" and made
+here, in a copy of the half in a temporary directory. Every case is audited on its own by the
+real `upskillctl --json audit DIR`, so one bad case cannot hide the others.
+
+Prints per half: risky skills reported high (count, %, per category, each miss named), benign
+skills flagged high (named), bad input handled (the audit answered); per public source: skills
+flagged high / total, named. With --check, exits 1 when a half's risky figure is under
+--min-risky, a public figure is over --max-public, or bad input was not handled.
+
+Usage: audit_labelled.py UPSKILLCTL [--half DIR]... [--public REPO_OR_DIR]... [--check]
+       [--min-risky PCT] [--max-public PCT] [--jobs N] [--timeout S]
+(a bare repository, such as the `fetch` tool's mirror, is cloned to a temp dir first)
+"""
+import argparse
+import concurrent.futures
+import importlib.util
+import json
+import marshal
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HIGH = 1  # the severity of a high finding in upskillctl's JSON (upk_severity error)
+HERE = os.path.dirname(os.path.abspath(__file__))
+LABELLED = os.path.join(HERE, "..", "..", "tests", "audit", "labelled")
+
+
+def pe_bytes():
+    d = bytearray(1024)
+    d[0:2] = b"MZ"
+    d[0x3C:0x40] = (0x80).to_bytes(4, "little")
+    d[0x80:0x86] = b"PE\0\0\x64\x86"  # x86-64
+    return bytes(d)
+
+
+def elf_bytes():
+    d = bytearray(4096)
+    d[0:16] = b"\x7fELF\x02\x01\x01" + b"\0" * 9
+    d[16:20] = b"\x02\x00\x3e\x00"  # ET_EXEC, x86-64
+    return bytes(d)
+
+
+def pyc_bytes():
+    code = compile("import os\nprint(os.getcwd())\n", "covdiff.py", "exec")
+    return importlib.util.MAGIC_NUMBER + b"\0" * 12 + marshal.dumps(code)
+
+
+MAGIC = {
+    "elf": elf_bytes,
+    "pe": pe_bytes,
+    "pyc": pyc_bytes,
+    "macho": lambda: b"\xcf\xfa\xed\xfe\x07\x00\x00\x01\x03\x00\x00\x00\x02\x00\x00\x00" + b"\0" * 4080,
+    "class": lambda: b"\xca\xfe\xba\xbe\x00\x00\x00\x41" + b"\0" * 1016,
+    "wasm": lambda: b"\0asm\x01\0\0\0" + b"\x01\x04\x01\x60\x00\x00" + b"\0" * 1010,
+    "elf-so": elf_bytes,
+}
+FILL = {
+    "csv": b"2024-01-01,EMEA,widget,12,19.99\n",
+    "text": b"The SDK's client retries idempotent calls three times with jittered backoff.\n",
+    "json": b'{"type": "object", "properties": {"name": {"type": "string"}}},\n',
+    "js": b"var a=function(b){return b.map(function(c){return c*2})};",
+}
+
+
+def write_sized(path, size, fill):
+    with open(path, "wb") as f:
+        if fill == "sparse":
+            f.truncate(size)
+            return
+        chunk = FILL[fill] * ((1 << 20) // len(FILL[fill]) + 1)
+        left = size
+        while left > 0:
+            n = min(left, len(chunk))
+            f.write(chunk[:n])
+            left -= n
+
+
+def generate(case_dir, spec, tmp):
+    """Makes one thing git cannot hold. {home} and {outside} are directories of this run."""
+    path = os.path.join(case_dir, spec["path"])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    kind = spec["kind"]
+    if kind == "symlink":
+        target = spec["target"].format(home=os.path.join(tmp, "home"), outside=os.path.join(tmp, "outside"))
+        os.symlink(target, path)
+    elif kind == "hardlink":
+        os.link(os.path.join(tmp, "outside", spec["target"]), path)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "size":
+        write_sized(path, spec["size"], spec.get("fill", "sparse"))
+    else:
+        data = MAGIC[kind]()
+        if spec.get("prefix"):
+            data = spec["prefix"].encode() + data
+        with open(path, "wb") as f:
+            f.write(data)
+    if spec.get("mode"):
+        os.chmod(path, int(spec["mode"], 8))
+
+
+def fake_home(tmp):
+    """A home and an outside directory for links to point at: fake secrets, never the user's."""
+    for rel in ("home/.ssh/id_ed25519", "home/.aws/credentials", "outside/secret.txt", "outside/token"):
+        p = os.path.join(tmp, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write("FAKE-SECRET-FOR-THE-AUDIT-SET\n")
+
+
+def audit(ctl, path, env, timeout):
+    """Returns (skills, error): the audit's skills list, or why there is none."""
+    try:
+        out = subprocess.run([ctl, "--json", "--timeout", str(timeout), "audit", path], env=env,
+                             capture_output=True, text=True, timeout=timeout + 30)
+    except subprocess.TimeoutExpired:
+        return None, f"no answer in {timeout + 30} s"
+    try:
+        return json.loads(out.stdout)["skills"], None
+    except (ValueError, KeyError):
+        return None, f"exit {out.returncode}: {out.stderr.strip()[-300:]}"
+
+
+def high_findings(skills):
+    return [f for s in skills or [] for f in s.get("findings", []) if f.get("severity") == HIGH]
+
+
+def run_half(ctl, half, tmp, env, jobs, timeout):
+    with open(os.path.join(half, "labels.json")) as f:
+        cases = json.load(f)["cases"]
+    name = os.path.basename(os.path.normpath(half))
+    copy = os.path.join(tmp, name)
+    shutil.copytree(half, copy, symlinks=True)
+    for cid, c in cases.items():
+        for spec in c.get("generate", []):
+            generate(os.path.join(copy, cid), spec, tmp)
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        futs = {cid: pool.submit(audit, ctl, os.path.join(copy, cid), env, timeout) for cid in cases}
+        return name, cases, {cid: fut.result() for cid, fut in futs.items()}
+
+
+def pct(a, b):
+    return 100.0 * a / b if b else 0.0
+
+
+def report_half(name, cases, results, min_risky):
+    risky = {k: c for k, c in cases.items() if c["label"] == "risky"}
+    benign = {k: c for k, c in cases.items() if c["label"] == "benign"}
+    bad = {k: c for k, c in cases.items() if c["label"] == "bad-input"}
+    cats, missed, flagged, errors = {}, [], [], []
+    for cid, c in sorted(risky.items()):
+        skills, err = results[cid]
+        ok = bool(high_findings(skills))
+        cat = cats.setdefault(c["category"], [0, 0])
+        cat[0] += ok
+        cat[1] += 1
+        if not ok:
+            codes = sorted({f"{f['code']}:{f['severity']}" for f in high_findings(skills) or
+                            [f for s in skills or [] for f in s.get("findings", [])]})
+            missed.append(f"{cid} [{c['category']}/{c['language']}: {c['shape']}]"
+                          f" -> {err or ', '.join(codes) or 'no finding'}")
+    for cid in sorted(benign):
+        skills, err = results[cid]
+        hf = high_findings(skills)
+        if hf or err:
+            flagged.append(f"{cid} ({err or ', '.join(sorted({f['code'] for f in hf}))})")
+    for cid in sorted(bad):
+        skills, err = results[cid]
+        if err or not skills:
+            errors.append(f"{cid} ({err or 'no skill reported'})")
+    found = sum(v[0] for v in cats.values())
+    print(f"== {name}: {len(risky)} risky, {len(benign)} benign, {len(bad)} bad input")
+    print(f"risky reported high      {found}/{len(risky)} = {pct(found, len(risky)):.1f} %"
+          f"   (target >= {min_risky:g} %)")
+    for cat, (ok, tot) in sorted(cats.items()):
+        print(f"  {cat:20} {ok}/{tot}")
+    print(f"benign flagged high      {len(flagged)}/{len(benign)} = {pct(len(flagged), len(benign)):.1f} %")
+    print(f"bad input answered       {len(bad) - len(errors)}/{len(bad)}")
+    for label, items in (("missed", missed), ("benign flagged", flagged), ("bad input", errors)):
+        for it in items:
+            print(f"  {label}: {it}")
+    return pct(found, len(risky)) >= min_risky and not errors
+
+
+def checkout(src, tmp):
+    if os.path.isdir(os.path.join(src, "objects")):  # a bare repository
+        base = os.path.basename(os.path.normpath(src)).removesuffix(".git")
+        dst = tempfile.mkdtemp(prefix=base + "-", dir=tmp)
+        subprocess.run(["git", "clone", "-q", src, dst], check=True)
+        return dst
+    return src
+
+
+def report_public(ctl, sources, tmp, env, timeout, max_public):
+    total, flagged = 0, []
+    for src in sources:
+        skills, err = audit(ctl, checkout(src, tmp), env, timeout)
+        if err:
+            print(f"public {src}: audit failed: {err}")
+            return False
+        n = len(skills)
+        hits = [s for s in skills if high_findings([s])]
+        total += n
+        print(f"public {src}: {len(hits)}/{n} flagged high")
+        for s in hits:
+            codes = ", ".join(sorted({f["code"] for f in high_findings([s])}))
+            flagged.append(f"{s['name']} ({codes})")
+    print(f"== public skills flagged high {len(flagged)}/{total} = {pct(len(flagged), total):.1f} %"
+          f"   (target <= {max_public:g} %)")
+    for f in flagged:
+        print(f"  flagged: {f}")
+    return pct(len(flagged), total) <= max_public
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ctl")
+    ap.add_argument("--half", action="append", default=[])
+    ap.add_argument("--public", action="append", default=[])
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--min-risky", type=float, default=95.0)
+    ap.add_argument("--max-public", type=float, default=2.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=120)
+    a = ap.parse_args()
+    halves = a.half or ([] if a.public else [os.path.join(LABELLED, "tune"), os.path.join(LABELLED, "heldout")])
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="audit-labelled-") as tmp:
+        fake_home(tmp)
+        env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "cache"),
+                   XDG_CONFIG_HOME=os.path.join(tmp, "config"), XDG_DATA_HOME=os.path.join(tmp, "data"))
+        for half in halves:
+            ok &= report_half(*run_half(a.ctl, half, tmp, env, a.jobs, a.timeout), a.min_risky)
+        if a.public:
+            ok &= report_public(a.ctl, a.public, tmp, env, a.timeout, a.max_public)
+    if a.check and not ok:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
