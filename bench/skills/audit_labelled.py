@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 HIGH = 1  # the severity of a high finding in upskillctl's JSON (upk_severity error)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,7 +54,17 @@ def pyc_bytes():
     return importlib.util.MAGIC_NUMBER + b"\0" * 12 + marshal.dumps(code)
 
 
+def png_bytes():
+    def chunk(kind, data):
+        body = kind + data
+        return len(data).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+    ihdr = (8).to_bytes(4, "big") * 2 + bytes([8, 2, 0, 0, 0])  # 8x8 RGB
+    raw = b"".join(b"\0" + bytes([200, 80, 40]) * 8 for _ in range(8))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
 MAGIC = {
+    "png": png_bytes,
     "elf": elf_bytes,
     "pe": pe_bytes,
     "pyc": pyc_bytes,
@@ -67,6 +78,7 @@ FILL = {
     "text": b"The SDK's client retries idempotent calls three times with jittered backoff.\n",
     "json": b'{"type": "object", "properties": {"name": {"type": "string"}}},\n',
     "js": b"var a=function(b){return b.map(function(c){return c*2})};",
+    "latin1": "Le d\u00e9j\u00e0-vu du r\u00e9sum\u00e9: \u00ab 25 d\u00e9cembre \u00bb.\n".encode("latin-1"),
 }
 
 
