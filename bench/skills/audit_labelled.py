@@ -14,8 +14,8 @@ flagged high / total, named. With --check, exits 1 when a half's risky figure is
 --min-risky, a public figure is over --max-public, or bad input was not handled.
 
 Usage: audit_labelled.py UPSKILLCTL [--half DIR]... [--public REPO_OR_DIR]... [--check]
-       [--min-risky PCT] [--max-public PCT] [--jobs N] [--timeout S]
-(a bare repository, such as the `fetch` tool's mirror, is cloned to a temp dir first)
+       [--min-risky PCT] [--max-public PCT] [--jobs N] [--timeout S] [--sample N]
+(a bare repository, such as the `fetch` tool's mirror, has its HEAD written to a temp dir)
 """
 import argparse
 import concurrent.futures
@@ -29,6 +29,7 @@ import sys
 import tempfile
 import zlib
 
+OPTS = None
 HIGH = 1  # the severity of a high finding in upskillctl's JSON (upk_severity error)
 HERE = os.path.dirname(os.path.abspath(__file__))
 LABELLED = os.path.join(HERE, "..", "..", "tests", "audit", "labelled")
@@ -149,6 +150,9 @@ def run_half(ctl, half, tmp, env, jobs, timeout):
     with open(os.path.join(half, "labels.json")) as f:
         cases = json.load(f)["cases"]
     name = os.path.basename(os.path.normpath(half))
+    dirs = {d for d in os.listdir(half) if os.path.isdir(os.path.join(half, d))}
+    gate(dirs == set(cases), f"{name}: labels.json names every case directory "
+         f"(unlabelled: {sorted(dirs - set(cases))}, missing: {sorted(set(cases) - dirs)})")
     copy = os.path.join(tmp, name)
     shutil.copytree(half, copy, symlinks=True)
     for cid, c in cases.items():
@@ -159,11 +163,23 @@ def run_half(ctl, half, tmp, env, jobs, timeout):
         return name, cases, {cid: fut.result() for cid, fut in futs.items()}
 
 
+TAP = []  # (passed, description) of each gate when --tap; None: plain report
+
+
+def say(line):
+    print(("# " + line) if TAP is not None and OPTS.tap else line)
+
+
+def gate(passed, desc):
+    TAP.append((passed, desc))
+    return passed
+
+
 def pct(a, b):
     return 100.0 * a / b if b else 0.0
 
 
-def report_half(name, cases, results, min_risky):
+def report_half(name, cases, results, min_risky, max_benign):
     risky = {k: c for k, c in cases.items() if c["label"] == "risky"}
     benign = {k: c for k, c in cases.items() if c["label"] == "benign"}
     bad = {k: c for k, c in cases.items() if c["label"] == "bad-input"}
@@ -189,47 +205,70 @@ def report_half(name, cases, results, min_risky):
         if err or not skills:
             errors.append(f"{cid} ({err or 'no skill reported'})")
     found = sum(v[0] for v in cats.values())
-    print(f"== {name}: {len(risky)} risky, {len(benign)} benign, {len(bad)} bad input")
-    print(f"risky reported high      {found}/{len(risky)} = {pct(found, len(risky)):.1f} %"
+    say(f"== {name}: {len(risky)} risky, {len(benign)} benign, {len(bad)} bad input")
+    say(f"risky reported high      {found}/{len(risky)} = {pct(found, len(risky)):.1f} %"
           f"   (target >= {min_risky:g} %)")
     for cat, (ok, tot) in sorted(cats.items()):
-        print(f"  {cat:20} {ok}/{tot}")
-    print(f"benign flagged high      {len(flagged)}/{len(benign)} = {pct(len(flagged), len(benign)):.1f} %")
-    print(f"bad input answered       {len(bad) - len(errors)}/{len(bad)}")
+        say(f"  {cat:20} {ok}/{tot}")
+    say(f"benign flagged high      {len(flagged)}/{len(benign)} = {pct(len(flagged), len(benign)):.1f} %")
+    say(f"bad input answered       {len(bad) - len(errors)}/{len(bad)}")
     for label, items in (("missed", missed), ("benign flagged", flagged), ("bad input", errors)):
         for it in items:
-            print(f"  {label}: {it}")
-    return pct(found, len(risky)) >= min_risky and not errors
+            say(f"  {label}: {it}")
+    ok = gate(pct(found, len(risky)) >= min_risky,
+              f"{name}: risky reported high {found}/{len(risky)} >= {min_risky:g} %")
+    ok &= gate(not errors, f"{name}: every bad input answered ({len(bad) - len(errors)}/{len(bad)})")
+    if max_benign is not None:
+        ok &= gate(pct(len(flagged), len(benign)) <= max_benign,
+                   f"{name}: benign flagged high {len(flagged)}/{len(benign)} <= {max_benign:g} %")
+    return ok
 
 
-def checkout(src, tmp):
-    if os.path.isdir(os.path.join(src, "objects")):  # a bare repository
-        base = os.path.basename(os.path.normpath(src)).removesuffix(".git")
-        dst = tempfile.mkdtemp(prefix=base + "-", dir=tmp)
-        subprocess.run(["git", "clone", "-q", src, dst], check=True)
-        return dst
-    return src
+def skill_dirs(git_dir):
+    out = subprocess.run(["git", "--git-dir", git_dir, "ls-tree", "-r", "--name-only", "HEAD"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    return sorted({os.path.dirname(p) for p in out if os.path.basename(p) == "SKILL.md"})
 
 
-def report_public(ctl, sources, tmp, env, timeout, max_public):
+def checkout(src, tmp, sample):
+    """A directory to audit: src itself, or a bare repository's HEAD written out. With sample,
+    a repository holding more skills than that gives every k-th skill directory in path order
+    (deterministic, so a rerun audits the same skills)."""
+    if not os.path.isdir(os.path.join(src, "objects")):
+        return src
+    base = os.path.basename(os.path.dirname(os.path.normpath(src))) or "repo"
+    dst = tempfile.mkdtemp(prefix=base + "-", dir=tmp)
+    paths = []
+    dirs = skill_dirs(src) if sample else []
+    if len(dirs) > sample > 0:
+        paths = ["--"] + [d + "/" for d in dirs[:: len(dirs) // sample][:sample]]
+    arc = subprocess.Popen(["git", "--git-dir", src, "archive", "HEAD"] + paths, stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", dst], stdin=arc.stdout, check=True)
+    if arc.wait():
+        sys.exit(f"git archive {src} failed")
+    return dst
+
+
+def report_public(ctl, sources, tmp, env, timeout, max_public, sample):
     total, flagged = 0, []
     for src in sources:
-        skills, err = audit(ctl, checkout(src, tmp), env, timeout)
+        skills, err = audit(ctl, checkout(src, tmp, sample), env, timeout)
         if err:
-            print(f"public {src}: audit failed: {err}")
-            return False
+            say(f"public {src}: audit failed: {err}")
+            return gate(False, f"public {src} audited")
         n = len(skills)
         hits = [s for s in skills if high_findings([s])]
         total += n
-        print(f"public {src}: {len(hits)}/{n} flagged high")
+        say(f"public {src}: {len(hits)}/{n} flagged high")
         for s in hits:
             codes = ", ".join(sorted({f["code"] for f in high_findings([s])}))
             flagged.append(f"{s['name']} ({codes})")
-    print(f"== public skills flagged high {len(flagged)}/{total} = {pct(len(flagged), total):.1f} %"
+    say(f"== public skills flagged high {len(flagged)}/{total} = {pct(len(flagged), total):.1f} %"
           f"   (target <= {max_public:g} %)")
     for f in flagged:
-        print(f"  flagged: {f}")
-    return pct(len(flagged), total) <= max_public
+        say(f"  flagged: {f}")
+    return gate(pct(len(flagged), total) <= max_public,
+                f"public skills flagged high {len(flagged)}/{total} <= {max_public:g} %")
 
 
 def main():
@@ -242,7 +281,12 @@ def main():
     ap.add_argument("--max-public", type=float, default=2.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--max-benign", type=float, default=None, help="fail above this %% of benign flagged high")
+    ap.add_argument("--tap", action="store_true", help="gates as TAP test points, the report as comments")
+    ap.add_argument("--sample", type=int, default=0, help="at most N skills of a larger bare repository")
     a = ap.parse_args()
+    global OPTS
+    OPTS = a
     halves = a.half or ([] if a.public else [os.path.join(LABELLED, "tune"), os.path.join(LABELLED, "heldout")])
     ok = True
     with tempfile.TemporaryDirectory(prefix="audit-labelled-") as tmp:
@@ -250,9 +294,14 @@ def main():
         env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "cache"),
                    XDG_CONFIG_HOME=os.path.join(tmp, "config"), XDG_DATA_HOME=os.path.join(tmp, "data"))
         for half in halves:
-            ok &= report_half(*run_half(a.ctl, half, tmp, env, a.jobs, a.timeout), a.min_risky)
+            ok &= report_half(*run_half(a.ctl, half, tmp, env, a.jobs, a.timeout), a.min_risky, a.max_benign)
         if a.public:
-            ok &= report_public(a.ctl, a.public, tmp, env, a.timeout, a.max_public)
+            ok &= report_public(a.ctl, a.public, tmp, env, a.timeout, a.max_public, a.sample)
+    ok &= all(p for p, _ in TAP)
+    if a.tap:
+        print(f"1..{len(TAP)}")
+        for i, (p, desc) in enumerate(TAP, 1):
+            print(f"{'ok' if p else 'not ok'} {i} - {desc}")
     if a.check and not ok:
         sys.exit(1)
 
