@@ -243,7 +243,7 @@ def checkout(src, tmp, sample):
     if len(dirs) > sample > 0:
         paths = ["--"] + [d + "/" for d in dirs[:: len(dirs) // sample][:sample]]
     arc = subprocess.Popen(["git", "--git-dir", src, "archive", "HEAD"] + paths, stdout=subprocess.PIPE)
-    subprocess.run(["tar", "-x", "-C", dst], stdin=arc.stdout, check=True)
+    subprocess.run(["tar", "-x", "--no-same-owner", "-C", dst], stdin=arc.stdout, check=True)
     if arc.wait():
         sys.exit(f"git archive {src} failed")
     return dst
