@@ -33,6 +33,10 @@ OPTS = None
 HIGH = 1  # the severity of a high finding in upskillctl's JSON (upk_severity error)
 HERE = os.path.dirname(os.path.abspath(__file__))
 LABELLED = os.path.join(HERE, "..", "..", "tests", "audit", "labelled")
+# issue 45's categories: each half holds at least three risky shapes of each
+CATEGORIES = ("download-exec", "reverse-shell", "encoded-exec", "credential-read", "exfiltration",
+              "persistence", "destruction", "privilege", "agent-instructions", "unicode",
+              "executable", "link-out", "oversize")
 
 
 def pe_bytes():
@@ -204,6 +208,9 @@ def report_half(name, cases, results, min_risky, max_benign):
         skills, err = results[cid]
         if err or not skills:
             errors.append(f"{cid} ({err or 'no skill reported'})")
+    thin = [c for c in CATEGORIES if cats.get(c, [0, 0])[1] < 3]
+    gate(not thin and set(cats) <= set(CATEGORIES), f"{name}: >= 3 risky cases in each of the "
+         f"{len(CATEGORIES)} categories (thin: {thin}, unknown: {sorted(set(cats) - set(CATEGORIES))})")
     found = sum(v[0] for v in cats.values())
     say(f"== {name}: {len(risky)} risky, {len(benign)} benign, {len(bad)} bad input")
     say(f"risky reported high      {found}/{len(risky)} = {pct(found, len(risky)):.1f} %"
