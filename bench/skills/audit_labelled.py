@@ -188,9 +188,13 @@ def report_half(name, cases, results, min_risky, max_benign):
     benign = {k: c for k, c in cases.items() if c["label"] == "benign"}
     bad = {k: c for k, c in cases.items() if c["label"] == "bad-input"}
     cats, missed, flagged, errors = {}, [], [], []
+    at_file = 0  # high at the planted file (or beneath the planted link): right for the right reason
     for cid, c in sorted(risky.items()):
         skills, err = results[cid]
         ok = bool(high_findings(skills))
+        want = c.get("file", "")
+        at_file += any(f.get("file", "") == want or f.get("file", "").startswith(want + "/")
+                       for f in high_findings(skills))
         cat = cats.setdefault(c["category"], [0, 0])
         cat[0] += ok
         cat[1] += 1
@@ -215,6 +219,7 @@ def report_half(name, cases, results, min_risky, max_benign):
     say(f"== {name}: {len(risky)} risky, {len(benign)} benign, {len(bad)} bad input")
     say(f"risky reported high      {found}/{len(risky)} = {pct(found, len(risky)):.1f} %"
           f"   (target >= {min_risky:g} %)")
+    say(f"  of which high at the planted file {at_file}/{len(risky)}")
     for cat, (ok, tot) in sorted(cats.items()):
         say(f"  {cat:20} {ok}/{tot}")
     say(f"benign flagged high      {len(flagged)}/{len(benign)} = {pct(len(flagged), len(benign)):.1f} %")
