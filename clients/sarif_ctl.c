@@ -189,7 +189,8 @@ int ctl_sarif_check(const char *verb, const char *file) {
 static const struct {
   const char *code, *what;
 } AUDIT_RULES[] = {
-    {"audit/pipe-to-shell", "A download piped into a shell or interpreter"},
+    {"audit/download-exec", "A download executed (piped to a shell, saved and run, exec'd)"},
+    {"audit/reverse-shell", "A shell connected to a network socket"},
     {"audit/obfuscated", "Decoded or encoded text executed, or a long encoded blob"},
     {"audit/credentials", "Credentials read (SSH keys, cloud, git or registry tokens)"},
     {"audit/exfiltration", "Data sent to a host"},
@@ -198,6 +199,12 @@ static const struct {
     {"audit/executable", "An executable program in the skill"},
     {"audit/binary", "Binary content that was not reviewed"},
     {"audit/oversize", "A file too large to review"},
+    {"audit/persistence", "Something installed to run again later (cron, rc file, service)"},
+    {"audit/destruction", "The user's home, the system or a disk deleted or overwritten"},
+    {"audit/privilege", "Root gained or kept, or a protection turned off"},
+    {"audit/link", "A symbolic link out of the skill, a loop or a dangling link"},
+    {"audit/special-file", "A FIFO, socket or device file in the skill"},
+    {"audit/not-utf8", "Text that is not valid UTF-8"},
 };
 
 static const char *audit_what(const char *code) {

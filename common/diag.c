@@ -61,6 +61,7 @@ int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char 
   x->message = upk_xstrdup(msg);
   x->file = NULL;
   x->range = range;
+  x->category = x->evidence = NULL;
   return 0;
 }
 
@@ -87,6 +88,8 @@ void upk_diags_free(upk_diags *d) {
     free(d->items[i].source);
     free(d->items[i].message);
     free(d->items[i].file);
+    free(d->items[i].category);
+    free(d->items[i].evidence);
   }
   free(d->items);
   d->items = NULL;

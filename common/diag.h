@@ -30,6 +30,8 @@ typedef struct upk_diag {
   char *message; /* one sentence a person can act on */
   char *file;    /* path the range refers to; NULL: the file being checked */
   upk_range range;
+  char *category; /* optional (NULL): a group of codes, e.g. "reverse-shell" (the audit's) */
+  char *evidence; /* optional (NULL): the text the check matched, trimmed and escaped */
 } upk_diag;
 
 typedef struct upk_diags {

@@ -17,6 +17,10 @@ json_t *upk_diag_json(const upk_diag *d) {
   json_decref(range);
   if (d->file)
     json_object_set_new(j, "file", json_string(d->file));
+  if (d->category)
+    json_object_set_new(j, "category", json_string(d->category));
+  if (d->evidence) /* NULL from json_string when not UTF-8: then left out */
+    json_object_set_new(j, "evidence", json_string(d->evidence));
   return j;
 }
 

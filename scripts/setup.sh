@@ -8,7 +8,7 @@ set -euo pipefail
 
 pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-dev
       libjansson-dev libyaml-dev libsqlite3-dev libcriterion-dev libssl-dev
-      g++ libtomlplusplus-dev libxml2-dev)
+      g++ libtomlplusplus-dev libxml2-dev libyara-dev)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(valgrind clang libclang-rt-14-dev neovim emacs-nox elpa-eglot tmux chromium slurm-wlm
          munge # munge + slurm: tests/slurm
@@ -27,5 +27,15 @@ echo "setup: installing ${missing[*]}" >&2
 sudo=""
 [[ $(id -u) -eq 0 ]] || sudo="sudo -n"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq </dev/null
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null
+# update + install; "$@": apt options.
+install() {
+  $sudo apt-get "$@" update -qq </dev/null || true # a failed fetch shows in the install
+  $sudo apt-get "$@" install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null
+}
+# Where apt's unprivileged sandbox user (_apt) cannot resolve names, the fetch fails; as root,
+# retry once with the sandbox off (an installed package is skipped above: idempotent).
+if ! install; then
+  [[ $(id -u) -eq 0 ]] || exit 1
+  echo "setup: apt-get install failed; retrying with APT::Sandbox::User=root" >&2
+  install -o APT::Sandbox::User=root
+fi

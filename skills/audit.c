@@ -1,5 +1,6 @@
-/* A static audit of a skill before it is installed (audit.h). Line rules are POSIX extended
- * regular expressions (regcomp), compiled once. */
+/* A static audit of a skill before it is installed (audit.h). What a file says is matched by
+ * YARA rules (audit_yara.c, skills/audit_rules/); what a file is (a link, a FIFO, an
+ * executable, its size, its encoding) is checked here, through the same finding shape. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -7,151 +8,97 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
-#include <regex.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "common/fileio.h"
-#include "skills/unicode.h"
 #include "common/xalloc.h"
+#include "skills/audit_int.h"
+#include "skills/unicode.h"
 
-#define OVERSIZE (1u << 20)
-#define READ_MAX (16u << 20)
-#define BLOB_MIN 400
+#define OVERSIZE (1u << 20)  /* medium: larger than a skill's files usually are */
+#define READ_MAX (16u << 20) /* high, and not read: too large to review */
+#define BLOB_MIN 400         /* an encoded run this long on one line: medium */
+#define BLOBS_MAX 5          /* blob findings per file */
+#define SCAN_FILE_S 30       /* a pathological file holds a pool thread no longer... */
+#define SCAN_SKILL_S 90      /* ...nor a skill of many (past it, each file left is unscanned) */
+#define DEPTH_MAX 16
+#define FILES_MAX 20000
 
-typedef enum { PROSE = 1, SCRIPT = 2, ANY = 3 } where;
-
-typedef struct rule {
-  const char *code;
-  upk_severity script_sev, prose_sev;
-  where applies;
-  const char *what; /* the finding's message */
-  const char *re;
-} rule;
-
-/* What a stranger's skill should not do. Scripts are files that are not Markdown or text;
- * prose is what the agent reads, where the same words are usually advice. */
-static const rule RULES[] = {
-    {"audit/pipe-to-shell", UPK_SEV_ERROR, UPK_SEV_ERROR, ANY,
-     "a download is piped into a shell: whatever the server sends runs",
-     "(curl|wget)[^|;]*\\|[[:space:]]*(sudo[[:space:]]+)?(ba|z|da|k)?sh([^[:alnum:]_.-]|$)|"
-     "(ba|z)?sh[[:space:]]+<\\([[:space:]]*(curl|wget)|"
-     "(iex|invoke-expression).*(iwr|invoke-webrequest|downloadstring)"},
-    {"audit/obfuscated", UPK_SEV_ERROR, UPK_SEV_ERROR, ANY,
-     "decoded text is executed: the code that runs is hidden from a reader",
-     "base64[[:space:]]+(-d|--decode|-D)[^|]*\\|[[:space:]]*(ba|z)?sh|"
-     "(eval|exec)[[:space:]]*\\(.*(b64decode|atob|base64|fromcharcode|decode\\()|"
-     "(ba|z)?sh[[:space:]]+-c[[:space:]]+[\"']?\\$\\([[:space:]]*(echo|printf)[^)]*\\|[[:space:]]*"
-     "base64"},
-    {"audit/credentials", UPK_SEV_ERROR, UPK_SEV_WARNING, ANY,
-     "reads credentials: SSH keys, cloud, git or package-registry tokens",
-     "\\.ssh/(id_|authorized_keys|config)|id_(rsa|ed25519|ecdsa)([^.]|$)|\\.aws/credentials|"
-     "\\.netrc|\\.git-credentials|/etc/shadow|\\.config/gh/hosts|\\.docker/config\\.json|"
-     "\\.kube/config|security[[:space:]]+find-(generic|internet)-password"},
-    {"audit/exfiltration", UPK_SEV_WARNING, UPK_SEV_INFO, ANY, "sends data to a host",
-     "curl[^|;]*[[:space:]](-d|--data[a-z-]*|-F|--form|-T|--upload-file)[[:space:]=]|"
-     "wget[^|;]*--post-(data|file)|"
-     "(^|[^[:alnum:]_])(nc|ncat|netcat)[[:space:]]+(-[a-z]+[[:space:]]+)*[a-z0-9.-]+\\.[a-z]{2,}[[:"
-     "space:]]+[0-9]+|"
-     "requests\\.(post|put)\\(|urlopen\\([^)]*data=|method:[[:space:]]*[\"']post"},
-    {"audit/agent-instructions", UPK_SEV_ERROR, UPK_SEV_ERROR, ANY,
-     "tells the agent to go against the user or hide what it does",
-     "ignore[[:space:]]+(all[[:space:]]+|any[[:space:]]+)?(the[[:space:]]+|your[[:space:]]+)?"
-     "(previous|prior|above|earlier|user'?s?|system)[[:space:]]+(instructions|messages|prompts|"
-     "requests|rules)|"
-     "(do[[:space:]]+not|don'?t|never)[[:space:]]+(tell|inform|notify|alert|show)[[:space:]]+"
-     "(this[[:space:]]+(to[[:space:]]+)?)?the[[:space:]]+user|"
-     "without[[:space:]]+(telling|asking|informing|notifying|alerting)[[:space:]]+the[[:space:]]+"
-     "user|"
-     "(hide|conceal)[[:space:]]+(this|these|the|your)[[:space:]]+(action|actions|step|steps|"
-     "change|changes|command|commands|activity)[[:space:]]+from"},
-};
-#define N_RULES (sizeof RULES / sizeof *RULES)
-
-static regex_t compiled[N_RULES];
-static bool compiled_ok;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void compile_rules(void) {
-  compiled_ok = true;
-  for (size_t i = 0; i < N_RULES; i++)
-    compiled_ok &= regcomp(&compiled[i], RULES[i].re, REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0;
-}
-
-static bool is_prose(const char *rel) {
-  const char *dot = strrchr(rel, '.');
-  return dot && (!strcasecmp(dot, ".md") || !strcasecmp(dot, ".markdown") ||
-                 !strcasecmp(dot, ".txt") || !strcasecmp(dot, ".rst"));
-}
-
-static void finding(upk_diags *out, upk_severity sev, const char *code, const char *rel, int line,
-                    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static void finding(upk_diags *out, upk_severity sev, const char *code, const char *rel, int line,
-                    const char *fmt, ...) {
+static void finding(upk_diags *out, upk_severity sev, const char *code, const char *category,
+                    const char *rel, int line, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+static void finding(upk_diags *out, upk_severity sev, const char *code, const char *category,
+                    const char *rel, int line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   upk_range r = line < 0 ? (upk_range){-1, 0, -1, 0} : upk_range_line(line, 0, 0);
-  if (upk_diags_vadd(out, sev, code, UPK_AUDIT_SOURCE, r, fmt, ap) == 0)
-    out->items[out->len - 1].file = upk_xstrdup(rel);
+  upk_diags_vadd(out, sev, code, UPK_AUDIT_SOURCE, r, fmt, ap);
+  out->items[out->len - 1].file = upk_xstrdup(rel);
+  out->items[out->len - 1].category = upk_xstrdup(category);
   va_end(ap);
 }
 
-/* Characters a reader does not see. High: what can carry hidden text or reorder what is shown
- * (tag characters, bidirectional overrides and isolates: "Trojan Source"); medium: what only
- * hides itself (zero-width spaces and joiners, direction marks, a BOM inside the text). */
-static upk_severity invisible(uint32_t cp, bool at_start) {
-  if ((cp >= 0xE0000 && cp <= 0xE007F) || (cp >= 0x202A && cp <= 0x202E) ||
-      (cp >= 0x2066 && cp <= 0x2069))
-    return UPK_SEV_ERROR;
-  if ((cp >= 0x200B && cp <= 0x200F) || cp == 0x2060 || (cp == 0xFEFF && !at_start))
-    return UPK_SEV_WARNING;
-  return 0;
-}
-
-/* One line: invisible characters, an encoded blob, then the rules. */
-static void audit_line(const char *rel, bool prose, const char *s, size_t n, int line,
-                       upk_diags *out, int *high) {
+/* Long runs of base64 alphabet on one line: content a reader cannot review. Linear, so it
+ * stays here rather than in a YARA regex without an anchor. */
+static void audit_blobs(const char *rel, const char *d, size_t len, upk_diags *out) {
   size_t run = 0, longest = 0;
-  for (size_t i = 0; i < n;) {
-    uint32_t cp;
-    size_t k = upk_u8_decode(s + i, n - i, &cp);
-    upk_severity sev = k ? invisible(cp, line == 0 && i == 0) : 0;
-    if (sev) {
-      finding(out, sev, "audit/invisible-unicode", rel, line,
-              "an invisible or text-reordering character (U+%04X): what the agent reads differs "
-              "from what a reviewer sees",
-              (unsigned)cp);
-      *high += sev == UPK_SEV_ERROR;
-      break;
-    }
-    char c = s[i];
+  int line = 0, found = 0;
+  for (size_t i = 0; i <= len && found < BLOBS_MAX; i++) {
+    char c = i < len ? d[i] : '\n';
     bool b64 = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
                c == '+' || c == '/' || c == '=';
     run = b64 ? run + 1 : 0;
     longest = run > longest ? run : longest;
-    i += k ? k : 1;
-  }
-  if (longest >= BLOB_MIN)
-    finding(out, UPK_SEV_WARNING, "audit/obfuscated", rel, line,
-            "a %zu-character encoded blob: its content cannot be reviewed as it stands", longest);
-  char *text = upk_xstrndup(s, n);
-  for (size_t r = 0; text && r < N_RULES; r++) {
-    if (regexec(&compiled[r], text, 0, NULL, 0) != 0)
+    if (c != '\n')
       continue;
-    upk_severity sev = prose ? RULES[r].prose_sev : RULES[r].script_sev;
-    finding(out, sev, RULES[r].code, rel, line, "%s", RULES[r].what);
-    *high += sev == UPK_SEV_ERROR;
+    if (longest >= BLOB_MIN && ++found)
+      finding(out, UPK_SEV_WARNING, "audit/obfuscated", "encoded-exec", rel, line,
+              "a %zu-character encoded blob: its content cannot be reviewed as it stands", longest);
+    longest = 0;
+    line++;
   }
-  free(text);
+}
+
+/* Text that is not UTF-8: low, and the rules still read its bytes. */
+static void audit_encoding(const char *rel, const char *d, size_t len, upk_diags *out) {
+  int line = 0;
+  for (size_t i = 0; i < len;) {
+    uint32_t cp;
+    size_t k = upk_u8_decode(d + i, len - i, &cp);
+    if (!k) {
+      finding(out, UPK_SEV_INFO, "audit/not-utf8", "encoding", rel, line,
+              "not valid UTF-8 (byte 0x%02X at offset %zu): a reader may see other text than "
+              "an agent",
+              (unsigned char)d[i], i);
+      return;
+    }
+    line += d[i] == '\n';
+    i += k;
+  }
 }
 
 static bool starts_with(const char *d, size_t len, const char *magic, size_t m) {
   return len >= m && !memcmp(d, magic, m);
+}
+
+/* Compiled code that a loader or interpreter runs, named by its extension (bytecode has no
+ * magic a reader knows: .pyc, .class). */
+static bool compiled_name(const char *rel) {
+  static const char *const EXT[] = {".pyc", ".pyo",  ".class", ".jar", ".dll", ".so",  ".dylib",
+                                    ".exe", ".wasm", ".node",  ".o",   ".a",   ".bin", ".msi",
+                                    ".deb", ".rpm",  ".apk",   ".dmg", ".pkg"};
+  const char *base = strrchr(rel, '/'), *dot = strrchr(base ? base : rel, '.');
+  for (size_t i = 0; dot && i < sizeof EXT / sizeof *EXT; i++)
+    if (!strcasecmp(dot, EXT[i]))
+      return true;
+  return false;
 }
 
 /* Executables and other binary content: whole-file findings. True when it is binary. */
@@ -161,95 +108,168 @@ static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *
                   "ELF",
                   4) ||
       starts_with(d, len, "MZ", 2) || starts_with(d, len, "\xcf\xfa\xed\xfe", 4) ||
-      starts_with(d, len, "\xca\xfe\xba\xbe", 4)) {
-    finding(out, UPK_SEV_ERROR, "audit/executable", rel, -1,
+      starts_with(d, len, "\xce\xfa\xed\xfe", 4) || starts_with(d, len, "\xca\xfe\xba\xbe", 4) ||
+      starts_with(d, len, "\0asm", 4) ||
+      (compiled_name(rel) && memchr(d, '\0', len < 8192 ? len : 8192))) {
+    finding(out, UPK_SEV_ERROR, "audit/executable", "executable", rel, -1,
             "an executable program: what it does cannot be read");
     (*high)++;
     return true;
   }
   if (memchr(d, '\0', len < 8192 ? len : 8192)) {
-    finding(out, UPK_SEV_INFO, "audit/binary", rel, -1, "binary content, not reviewed");
+    finding(out, UPK_SEV_INFO, "audit/binary", "binary", rel, -1, "binary content, not reviewed");
     return true;
   }
   return false;
 }
 
-/* A script that reads credentials and sends data somewhere: high. (Reading an API key from
- * the environment to call that API is what many good skills do: not escalated.) */
-static void escalate_exfiltration(upk_diags *out, size_t from, int *high) {
-  bool creds = false, sends = false;
-  for (size_t i = from; i < out->len; i++) {
-    creds |= !strcmp(out->items[i].code, "audit/credentials");
-    sends |= !strcmp(out->items[i].code, "audit/exfiltration");
+/* The file's text, scanned for at most `timeout_s` (<= 0: the skill's time is spent). */
+static int audit_content(const char *rel, const char *data, size_t len, int timeout_s,
+                         upk_diags *out) {
+  int high = 0;
+  if (len > READ_MAX) {
+    finding(out, UPK_SEV_ERROR, "audit/oversize", "oversize", rel, -1,
+            "%zu MiB: too large to review, and larger than any skill needs", len >> 20);
+    return 1;
   }
-  for (size_t i = from; sends && creds && i < out->len; i++) {
-    if (strcmp(out->items[i].code, "audit/exfiltration") || out->items[i].severity == UPK_SEV_ERROR)
-      continue;
-    out->items[i].severity = UPK_SEV_ERROR;
-    (*high)++;
-  }
+  if (len > OVERSIZE)
+    finding(out, UPK_SEV_WARNING, "audit/oversize", "oversize", rel, -1,
+            "%zu KiB: larger than a skill's files usually are", len >> 10);
+  if (audit_binary(rel, data, len, out, &high))
+    return high;
+  audit_encoding(rel, data, len, out);
+  audit_blobs(rel, data, len, out);
+  int rc = timeout_s <= 0
+               ? -ETIMEDOUT
+               : upk__audit_scan(rel, data, len, upk__audit_lang(rel, data, len), timeout_s, out);
+  if (rc == -EINVAL)
+    finding(out, UPK_SEV_ERROR, "audit/rules", "audit", rel, -1,
+            "the audit's rules did not compile (%s): this build cannot audit",
+            upk__audit_rules_error());
+  else if (rc < 0) /* high: padding a file until the scan gives up must not hide a payload */
+    finding(out, UPK_SEV_ERROR, "audit/unscanned", "audit", rel, -1,
+            "the rules could not finish scanning this file (%s): not reviewed",
+            rc == -ETIMEDOUT ? "out of time" : strerror(-rc));
+  return high + (rc < 0) + (rc > 0 ? rc : 0);
 }
 
 int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out) {
-  pthread_once(&once, compile_rules);
-  int high = 0;
-  size_t from = out->len;
-  if (len > OVERSIZE)
-    finding(out, UPK_SEV_WARNING, "audit/oversize", rel, -1,
-            "%zu KiB: larger than a skill's files usually are", len >> 10);
-  if (!compiled_ok || audit_binary(rel, data, len, out, &high))
-    return high;
-  bool prose = is_prose(rel);
-  int line = 0;
-  for (const char *p = data, *end = data + len; p < end; line++) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-    audit_line(rel, prose, p, n, line, out, &high);
-    p += n + 1;
-  }
-  if (!prose)
-    escalate_exfiltration(out, from, &high);
-  return high;
+  return audit_content(rel, data, len, SCAN_FILE_S, out);
 }
 
-static int audit_dir(const char *dir, const char *rel, upk_diags *out, int depth) {
-  DIR *dp = depth < 16 ? opendir(dir) : NULL;
-  if (!dp)
-    return depth ? 0 : -errno;
+typedef struct walk {
+  char root[PATH_MAX]; /* the skill directory's real path */
+  upk_diags *out;
+  int high, files;
+  struct timespec start; /* the scan time is the skill's, SCAN_SKILL_S in all */
+} walk;
+
+static int seconds_left(const walk *w) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  long left = SCAN_SKILL_S - (long)(now.tv_sec - w->start.tv_sec);
+  return left < SCAN_FILE_S ? (int)left : SCAN_FILE_S;
+}
+
+/* A symbolic link: out of the skill high (an install would copy what it points at, or an
+ * agent would read it), a loop medium, dangling low; inside the skill nothing (its target is
+ * audited where it lies). Never followed. */
+static void audit_link(walk *w, const char *path, const char *rel) {
+  char real[PATH_MAX];
+  size_t n = strlen(w->root);
+  if (!realpath(path, real)) {
+    if (errno == ELOOP)
+      finding(w->out, UPK_SEV_WARNING, "audit/link", "link", rel, -1,
+              "a symbolic link loop: it points back at itself");
+    else
+      finding(w->out, UPK_SEV_INFO, "audit/link", "link", rel, -1,
+              "a symbolic link to nothing (%s)", strerror(errno));
+    return;
+  }
+  if (!strncmp(real, w->root, n) && (real[n] == '/' || real[n] == '\0'))
+    return;
+  finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
+          "a symbolic link out of the skill (to %s): it exposes or replaces a file elsewhere",
+          real);
+  w->high++;
+}
+
+static void audit_file(walk *w, const char *path, const char *rel) {
+  size_t len;
+  char *data = NULL; /* lstat saw a regular file: a swap for a link or a FIFO is refused */
+  int rc = upk_read_in_dir(path, READ_MAX, &data, &len);
+  if (!rc) {
+    w->high += audit_content(rel, data, len, seconds_left(w), w->out);
+  } else if (rc == -EFBIG) {
+    finding(w->out, UPK_SEV_ERROR, "audit/oversize", "oversize", rel, -1,
+            "over %u MiB: too large to review, and larger than any skill needs; not read",
+            READ_MAX >> 20);
+    w->high++;
+  } else {
+    finding(w->out, UPK_SEV_WARNING, "audit/unreadable", "audit", rel, -1,
+            "could not be read (%s): not reviewed", strerror(-rc));
+  }
+  free(data);
+}
+
+static void audit_dir(walk *w, const char *dir, const char *rel, int depth);
+
+static void audit_entry(walk *w, const char *path, const char *rel, int depth) {
+  struct stat st;
+  if (lstat(path, &st) < 0)
+    return;
+  if (++w->files == FILES_MAX)
+    finding(w->out, UPK_SEV_WARNING, "audit/too-many-files", "oversize", rel, -1,
+            "over %d files: the rest are not reviewed", FILES_MAX);
+  if (w->files >= FILES_MAX)
+    return;
+  if (S_ISDIR(st.st_mode))
+    audit_dir(w, path, rel, depth + 1);
+  else if (S_ISREG(st.st_mode))
+    audit_file(w, path, rel);
+  else if (S_ISLNK(st.st_mode))
+    audit_link(w, path, rel);
+  else
+    finding(w->out, UPK_SEV_WARNING, "audit/special-file", "special-file", rel, -1,
+            "a %s, not a regular file: not read, and no skill needs one",
+            S_ISFIFO(st.st_mode)   ? "FIFO"
+            : S_ISSOCK(st.st_mode) ? "socket"
+                                   : "device file");
+}
+
+static void audit_dir(walk *w, const char *dir, const char *rel, int depth) {
+  if (depth > DEPTH_MAX) {
+    finding(w->out, UPK_SEV_WARNING, "audit/too-deep", "oversize", rel, -1,
+            "nested over %d directories deep: not reviewed below", DEPTH_MAX);
+    return;
+  }
+  DIR *dp = opendir(dir);
+  if (!dp) {
+    finding(w->out, UPK_SEV_WARNING, "audit/unreadable", "audit", *rel ? rel : ".", -1,
+            "a directory that could not be read (%s): not reviewed", strerror(errno));
+    return;
+  }
   struct dirent *e;
-  int high = 0;
   while ((e = readdir(dp))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".git"))
       continue;
-    char *path = NULL, *sub = NULL;
-    struct stat st;
-    path = upk_xasprintf("%s/%s", dir, e->d_name);
-    sub = upk_xasprintf("%s%s%s", rel, *rel ? "/" : "", e->d_name);
-    if (lstat(path, &st) < 0) {
-      free(path);
-      free(sub);
-      continue;
-    }
-    if (S_ISDIR(st.st_mode)) {
-      high += audit_dir(path, sub, out, depth + 1);
-    } else if (S_ISREG(st.st_mode)) {
-      size_t len;
-      char *data = NULL; /* lstat saw a regular file: a swap for a link or a FIFO is refused */
-      int rc = upk_read_in_dir(path, READ_MAX, &data, &len);
-      if (!rc)
-        high += upk_audit_text(sub, data, len, out);
-      else if (rc == -EFBIG)
-        finding(out, UPK_SEV_WARNING, "audit/oversize", sub, -1, "over %u MiB; not read",
-                READ_MAX >> 20);
-      free(data);
-    }
+    char *path = upk_xasprintf("%s/%s", dir, e->d_name);
+    char *sub = upk_xasprintf("%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    audit_entry(w, path, sub, depth);
     free(path);
     free(sub);
   }
   closedir(dp);
-  return high;
 }
 
 int upk_audit_skill(const char *dir, upk_diags *out) {
-  return audit_dir(dir, "", out, 0);
+  walk w = {.out = out};
+  clock_gettime(CLOCK_MONOTONIC, &w.start);
+  struct stat st;
+  if (!realpath(dir, w.root) || stat(w.root, &st) < 0)
+    return -errno;
+  if (!S_ISDIR(st.st_mode))
+    return -ENOTDIR;
+  audit_dir(&w, w.root, "", 0);
+  return w.high;
 }

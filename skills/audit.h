@@ -1,22 +1,15 @@
-/** A static audit of a skill before it is installed: what matters in a stranger's skill,
- * each finding a diagnostic on its file and line (diag.file relative to the skill, source
- * "upskilld-audit"), severity ERROR = high, WARNING = medium, INFO = low:
+/** A static audit of a skill before it is installed: what matters in a stranger's skill, each
+ * finding a diagnostic on its file, line and column (diag.file relative to the skill, source
+ * "upskilld-audit"), severity ERROR = high, WARNING = medium, INFO = low, `code` the rule id
+ * (audit/download-exec, audit/reverse-shell, audit/obfuscated, audit/credentials,
+ * audit/exfiltration, audit/persistence, audit/destruction, audit/privilege,
+ * audit/agent-instructions, audit/invisible-unicode, audit/executable, audit/binary,
+ * audit/oversize, audit/link, audit/special-file, audit/not-utf8, ...: docs/diagnostics.md),
+ * `category` its group and `evidence` the matched text (escaped, capped).
  *
- *   audit/pipe-to-shell      a download piped into a shell (curl | sh, bash <(wget ...), iex)  high
- *   audit/obfuscated         base64-decoded text executed (base64 -d | sh, eval(atob(...)))     high
- *                            a long encoded blob                                              medium
- *   audit/credentials        SSH keys, cloud or git credentials, /etc/shadow read              high in
- *                            a script, medium in prose
- *   audit/exfiltration       data sent to a host (curl -d/-F/-T, nc, requests.post, POST)     medium;
- *                            high in a script that also reads credentials
- *   audit/invisible-unicode  tag characters, bidirectional overrides and isolates            high;
- *                            zero-width characters, direction marks                          medium
- *   audit/agent-instructions text telling the agent to ignore the user or hide what it does   high
- *   audit/executable         an ELF, Mach-O or PE executable                                  high
- *   audit/binary             other binary content                                             low
- *   audit/oversize           a file over 1 MiB                                                medium
- *
- * Plain C, blocking; reads each regular file once (no symbolic links followed).
+ * What a file says is matched by YARA rules (skills/audit_rules/, embedded at build time,
+ * compiled once, thread-safe); what a file is (link, FIFO, executable, size, encoding) is
+ * checked in C. Blocking; reads each regular file once; no symbolic link followed.
  */
 #ifndef UPK_AUDIT_H
 #define UPK_AUDIT_H

@@ -141,7 +141,7 @@ check "a 100 MB file: refused before anything is copied, saying why" \
   'rc 1 && said source/too-large && [[ ! -e .claude/skills/big ]] && cmp -s skills-lock.json "$tmp/lock.before"'
 run audit acme/risky
 check "audit: the finding on its file and line, high (exit 1)" \
-  'rc 1 && grep -q "scripts/install.sh:3: high: .*\[audit/pipe-to-shell\]" "$tmp/o"'
+  'rc 1 && grep -q "scripts/install.sh:3: high: .*\[audit/download-exec\]" "$tmp/o"'
 run install acme/risky
 check "install from a stranger's repository with a high finding: refused, nothing installed" \
   'rc 1 && grep -q "audit of .* found 1 high risk" "$tmp/e" && [[ ! -e .claude/skills/setup ]] && cmp -s skills-lock.json "$tmp/lock.before"'

@@ -277,7 +277,7 @@ describe('audit --junit', () => {
     const out = await run(['audit', skills, '--junit', file]);
     assert.equal(out.status, 1, out.stderr); // a high finding
     const printed = out.stdout.split('\n').filter((l) => /^  \S+:\d+: (high|medium|low): /.test(l));
-    assert.ok(printed.some((l) => /scripts\/install\.sh:3: high: .*\[audit\/pipe-to-shell\]/.test(l)), out.stdout);
+    assert.ok(printed.some((l) => /scripts\/install\.sh:3: high: .*\[audit\/download-exec\]/.test(l)), out.stdout);
     const doc = await readJunit(t, file);
     const risky = doc.testsuite.find((s) => s.name === 'risky');
     const clean = doc.testsuite.find((s) => s.name === 'clean');

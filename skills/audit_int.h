@@ -1,0 +1,25 @@
+/* The audit's parts (audit.c walks and checks files; audit_yara.c scans text; audit_lang.c
+ * names a file's language). Internal to skills/. */
+#ifndef UPK_AUDIT_INT_H
+#define UPK_AUDIT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "skills/audit.h"
+
+/** The language of a skill's file, from its extension and else its shebang: "sh", "python",
+ * "js", "powershell", "ruby", "perl", "batch", "dockerfile", "markdown", "text" or "other". */
+const char *upk__audit_lang(const char *rel, const char *data, size_t len);
+/** Whether `lang` is a scripting language (not prose, not "other"). */
+bool upk__audit_is_script(const char *lang);
+
+/** Scan one file's bytes with the rules, for at most `timeout_s` seconds: findings into `out`.
+ * Returns the number of high findings, -EINVAL when the rules did not compile, -ETIMEDOUT,
+ * -ENOMEM or -EIO. */
+int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
+                    upk_diags *out);
+/** NULL when the embedded rules compiled; else why not (a build defect). */
+const char *upk__audit_rules_error(void);
+
+#endif

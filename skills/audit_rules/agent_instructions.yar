@@ -1,0 +1,47 @@
+/* Instructions to the agent that work against its user: ignore them, hide what it does, send
+ * their data away, lie about results. High wherever they stand (prose is where they work). */
+
+rule agent_against_user {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "tells the agent to go against the user, hide what it does or send their data away"
+  strings:
+    $ignore = /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|every\s+)?(of\s+)?(the\s+|your\s+|these\s+|my\s+)?(previous|prior|above|earlier|preceding|original|user'?s?|system|safety|developer)\s+(instructions|messages|prompts?|requests|rules|guidelines|directions|context|restrictions)\b/ nocase
+    $not_tell = /\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
+    $not_tell_this = /\b(do\s+not|don'?t|never)\s+(tell|mention|reveal|disclose|report|show|explain|surface|display|bring\s+up)\s+(this|these|that|it|any\s+of\s+this|the\s+(step|steps|command|commands|upload|uploads|request|requests|script|scripts|change|changes|call|calls|network\s+calls?|sync|transfer))\b[^\n]{0,80}\b(to|with)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
+    $no_permission = /\b(do\s+not|don'?t|never)\s+(ask|asking|wait\s+for|request|seek)\s+(the\s+user|them|the\s+human|anyone)?\s*(for\s+)?(their\s+)?(permission|approval|confirmation|consent)\b/ nocase
+    $not_show_them = /\b(do\s+not|don'?t|never)\s+(show|tell|mention\s+to|reveal\s+to)\s+(the\s+user|them|the\s+human)\s+(this|these|that|the\s+(command|commands|step|steps|upload|request|script|output|change|changes|call|calls))\b/ nocase
+    $secret_from = /\bkeep\s+(this|it|these\s+\w+|the\s+\w+)\s+(secret|hidden|private|quiet)\s+from\s+(the\s+|your\s+)?(user|human|operator)/ nocase
+    $user_not_know = /\b(the\s+)?user\s+(must|should|need)\s+(not|never)\s+(to\s+)?(know|see|find\s+out|learn|notice|be\s+told)\b/ nocase
+    $ignore_user = /\b(ignore|disregard|override)\s+(any|all|every|the|their)?\s*(instructions?|requests?|messages?|objections?|corrections?|requirements?|wishes|preferences)\s+(from|by|of)\s+(the\s+|your\s+)?(user|human|operator)s?\b[^\n]{0,80}\b(conflict|contradict|insist|object|even\s+if)/ nocase
+    $insist = /\beven\s+if\s+(the\s+user|they)\s+(insists?|objects?|asks?\s+(you\s+)?(not\s+to|otherwise)|says?\s+(no|otherwise)|refuses?)\b/ nocase
+    $unknowing = /\bwithout\s+(the\s+user|them|anyone|the\s+human)\s+(knowing|noticing|seeing|realising|realizing|being\s+aware)\b|\bbehind\s+the\s+user'?s\s+back\b/ nocase
+    $html_comment = /<!--[^>]{0,300}\b(ignore|disregard|do\s+not\s+(tell|mention|show)|don'?t\s+(tell|mention)|secretly|silently|exfiltrate|send\s+(the|all|any)\b)[^>]{0,300}-->/ nocase
+    $hide = /\b(hide|conceal|obscure|suppress|mask)\s+(this|these|the|your|all|any)\s+(\w+\s+)?(action|actions|step|steps|change|changes|command|commands|activity|activities|output|request|requests|upload|uploads|network\s+calls?|tool\s+calls?)\s+(from|so\s+that)\b/ nocase
+    $silent = /\b(silently|secretly|covertly|quietly|discreetly|invisibly)\s+(send|upload|post|exfiltrate|transmit|copy|forward|include|attach|append|run|execute|install|download|add|collect|read|modify)\b/ nocase
+    $send = /\b(send|upload|post|forward|transmit|exfiltrate|copy|leak|email)\s+([\w']+\s+){0,4}(credentials|api[ _-]?keys?|tokens?|secrets?|passwords?|environment\s+variables|env\s+vars|\.env\b|ssh\s+keys?|private\s+keys?|conversation|chat\s+history|session\s+(data|cookies?)|cookies|source\s+code)\b[^\n]{0,80}\b(to|at)\s+(https?:\/\/|[a-z0-9-]+\.[a-z0-9-]+\.[a-z]{2,}|[a-z0-9-]+\.(com|net|org|io|xyz|ru|cn|site|app)\b)/ nocase
+    $lie = /\b(lie|lying)\s+to\s+the\s+user\b|\b(mislead|deceive)\s+the\s+user\b|\b(always\s+)?(report|tell\s+the\s+user|say)\s+(that\s+)?(all\s+)?(tests?|checks?|everything|the\s+build)\s+(passed|succeeded|is\s+fine|worked)\s+(even\s+if|regardless|whether)/ nocase
+    $roleplay = /\byou\s+are\s+(now\s+)?(in\s+)?(DAN|developer\s+mode|jailbroken|unrestricted|no\s+longer\s+bound)\b|\bnew\s+system\s+prompt\s*:|<\/?\s*(system|SYSTEM)\s*>[^\n]{0,40}\b(ignore|override|you\s+must)\b/ nocase
+    $priority = /\b(these|this|the\s+following)\s+(instructions?|rules?)\s+(take|takes|have|has)\s+(precedence|priority)\s+over\s+(the\s+|any\s+|all\s+)?(user|system|previous|other)/ nocase
+  condition:
+    any of them
+}
+
+/* Softer shapes: each has innocent readings, so medium. */
+rule agent_unconfirmed {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "medium"
+    message = "tells the agent to act without the user's confirmation, or to keep its instructions secret"
+  strings:
+    $no_confirm = /\bwithout\s+(asking\s+(for\s+)?|requesting\s+|waiting\s+for\s+|seeking\s+)(the\s+user'?s\s+)?(permission|confirmation|approval|consent)\b/ nocase
+    $secret = /\b(never|do\s+not|don'?t)\s+(reveal|disclose|share|repeat|print|output)\s+(these|this|the|your)\s+(system\s+)?(instructions|prompt|rules)\b/ nocase
+    $bypass_flags = /--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox/
+    $real_task = /\byour\s+(real|true|actual|new|hidden|secret)\s+(task|goal|instructions|objective|purpose|mission)\s+(is|are)\b/ nocase
+    $wipe = /\bunset\s+HISTFILE\b|\bhistory\s+-c\b|HISTFILE=\/dev\/null|\bClear-History\b|\b(delete|remove|clear|erase|wipe)\s+(the\s+|all\s+|any\s+)?(logs?|bash\s+history|shell\s+history|command\s+history|traces?|evidence)\s+(after|of\s+what|so\s+that)/ nocase
+  condition:
+    any of them
+}

@@ -1,0 +1,90 @@
+/* Data sent to a host. Alone medium in a script (many skills call an API), low in prose; with
+ * credentials or the whole environment read in the same file, or on one line, high. */
+
+rule data_sent {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "medium"
+    prose = "low"
+    message = "sends data to a host"
+  strings:
+    $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/
+    $send_wget = /\bwget\b[^\n|;]{0,300}--(post|body)-(data|file)/
+    $send_nc = /\|\s*(nc|ncat|netcat|socat|telnet)\s+(-\w+\s+)*[a-z0-9.-]+\s+[0-9]{2,5}\b/ nocase
+    $send_nc_host = /\b(nc|ncat|netcat)\s+(-\w+\s+)*[a-z0-9-]+\.[a-z0-9.-]*[a-z]\s+[0-9]{2,5}\s*(<|\n|;|&)/
+    $send_py = /\b(requests|httpx|session|client)\.(post|put|patch)\s*\(|\burlopen\s*\([^\n)]{0,200}data\s*=|urllib\.request\.Request\s*\([^\n]{0,200}data\s*=|\.sendall\s*\(|\.sendto\s*\(|smtplib\.SMTP|ftplib\.FTP/
+    $send_js = /\bmethod\s*:\s*["'](POST|PUT)["']|\baxios\.(post|put)\s*\(|navigator\.sendBeacon\s*\(|\.write\s*\([^\n]{0,60}\)\s*;?\s*\S*\.end\s*\(/ nocase
+    $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
+    $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.post\b|\bRestClient\.post\b/
+    $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$ua->post\s*\(|\bHTTP::Request->new\s*\(\s*POST\b/
+    $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
+    $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
+    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
+    $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_h\b|(gci|Get-ChildItem)\s+env:/ nocase
+  condition:
+    any of ($send*) and not any of ($ctx*)
+}
+
+rule secrets_sent {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "reads credentials or the environment and sends data to a host: a way to steal them"
+  strings:
+    $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/
+    $send_wget = /\bwget\b[^\n|;]{0,300}--(post|body)-(data|file)/
+    $send_nc = /\|\s*(nc|ncat|netcat|socat|telnet)\s+(-\w+\s+)*[a-z0-9.-]+\s+[0-9]{2,5}\b/ nocase
+    $send_nc_host = /\b(nc|ncat|netcat)\s+(-\w+\s+)*[a-z0-9-]+\.[a-z0-9.-]*[a-z]\s+[0-9]{2,5}\s*(<|\n|;|&)/
+    $send_py = /\b(requests|httpx|session|client)\.(post|put|patch)\s*\(|\burlopen\s*\([^\n)]{0,200}data\s*=|urllib\.request\.Request\s*\([^\n]{0,200}data\s*=|\.sendall\s*\(|\.sendto\s*\(|smtplib\.SMTP|ftplib\.FTP/
+    $send_js = /\bmethod\s*:\s*["'](POST|PUT)["']|\baxios\.(post|put)\s*\(|navigator\.sendBeacon\s*\(|\.write\s*\([^\n]{0,60}\)\s*;?\s*\S*\.end\s*\(/ nocase
+    $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
+    $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.post\b|\bRestClient\.post\b/
+    $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$ua->post\s*\(|\bHTTP::Request->new\s*\(\s*POST\b/
+    $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
+    $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
+    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
+    $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_h\b|(gci|Get-ChildItem)\s+env:/ nocase
+  condition:
+    any of ($send*) and any of ($ctx*)
+}
+
+/* On one line, or over DNS, or to a collection service: high wherever it stands. */
+rule secrets_sent_inline {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    message = "credentials, the environment or a file's content are sent to a host"
+  strings:
+    $cat_pipe = /\b(cat|type|gc|Get-Content|tar|zip)\s+[^\n|]{0,120}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|credentials|id_rsa|id_ed25519|\/etc\/passwd|\/etc\/shadow|\.kube|\.docker|\.gnupg|keychain)[^\n]{0,200}\|\s*(base64\s*(-\w+\s*)*\|\s*)?(curl|wget|nc|ncat|netcat|socat|openssl|iwr|irm|invoke-restmethod|invoke-webrequest)\b/ nocase
+    $env_pipe = /\b(env|printenv|set|export\s+-p)\s*\|\s*(base64\s*(-\w+\s*)*\|\s*|gzip\s*\|\s*)?(curl|wget|nc|ncat|netcat|socat)\b/
+    $env_subst = /\b(curl|wget)\b[^\n]{0,300}(\$\(|`)\s*(env|printenv|cat\s+[^\n)]{0,60}(\.ssh|\.aws|\.netrc|\.env\b|id_rsa|credentials))/
+    $file_upload = /\bcurl\b[^\n]{0,200}(-d|--data[a-z-]*|-F|--form|-T|--upload-file)\s*["']?[\w-]*=?@["']?(~|\$HOME|\/etc)\/[^\n]{0,40}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|passwd|shadow|\.kube|\.docker|\.gnupg|_history)/
+    $py_env = /(requests|httpx)\.(post|put|get)\s*\([^\n]{0,300}(data|json|params)\s*=\s*(dict\s*\()?\s*os\.environ\b/
+    $js_env = /\bfetch\s*\([^\n]{0,300}body\s*:\s*JSON\.stringify\s*\(\s*process\.env\s*\)/
+    $dns = /\b(dig|nslookup|host|drill|ping|resolvectl\s+query)\s+[^\n]{0,40}(\$\([^)\n]{0,60}\)|`[^`\n]{0,60}`|\$\{?[A-Za-z_]+\}?)[^\s]{0,100}\.[a-z0-9-]+\.[a-z]{2,}/
+    $dns_py = /\bgethostbyname\s*\(\s*(f["'][^\n]{0,60}\{|[^\n)]{0,80}\+\s*["']\.[a-z0-9-]+\.)/
+    $dns_js = /\bdns\.(resolve|lookup)\w*\s*\(\s*(`[^\n]{0,40}\$\{|[^\n)]{0,80}\+\s*["']\.[a-z0-9-]+\.)/
+    $copy_secret = /\b(scp|rsync|sftp)\s+[^\n]{0,100}(\.ssh\b|\.aws\b|\.netrc|\.git-credentials|\.gnupg|\/etc\/shadow|\.kube\/config|_history\b)[^\n]{0,100}\s[\w.-]+@[\w.-]+:/
+    $mail_secret = /\b(mail|mailx|sendmail)\b[^\n]{0,100}<\s*["']?(~|\$HOME)\/\.(ssh|aws|netrc|git-credentials|gnupg|\w+_history)/
+    $collector = /\b(curl|wget|fetch|requests\.post|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]{0,200}(webhook\.site|requestbin|pipedream\.net|ngrok(-free)?\.(io|app)|burpcollaborator|interact\.sh|oast\.(pro|live|fun|site|me|online)|transfer\.sh|hookbin\.com|beeceptor\.com|canarytokens)/ nocase
+  condition:
+    any of them
+}
+
+/* An image or link whose URL is told to carry the user's secrets: rendering it sends them. */
+rule data_in_url {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    message = "asks for secrets or files to be put into a URL that is fetched or rendered"
+  strings:
+    $img = /!?\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,40}=(DATA|[A-Z_]{3,}|\{[^}\n]{1,40}\}|\$\{?\w+\}?|<[^>\n]{1,40}>)[)&\s]/
+    $ctx_secret = /(\.env\b|secrets?\b|tokens?\b|api[ _-]?keys?|credentials|passwords?|ssh\s+keys?|private\s+keys?|conversation|chat\s+history|environment\s+variables)/ nocase
+  condition:
+    $img and $ctx_secret
+}

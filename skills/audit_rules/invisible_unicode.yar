@@ -1,0 +1,39 @@
+/* Characters a reader does not see. High: what can carry hidden text or reorder what is shown
+ * (tag characters, bidirectional overrides and isolates: "Trojan Source"), and a zero-width
+ * character inside a word (it splits a word a reviewer or a filter looks for). Medium: one
+ * that only hides itself (between words, a direction mark before a code fence, a BOM inside
+ * the text). Matched on the UTF-8 bytes. */
+
+rule invisible_high {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "invisible-unicode"
+    severity = "high"
+    message = "an invisible or text-reordering character: what the agent reads differs from what a reviewer sees"
+  strings:
+    $tag = { F3 A0 (80 | 81) ?? }
+    $bidi_override = { E2 80 (AA | AB | AC | AD | AE) }
+    $bidi_isolate = { E2 81 (A6 | A7 | A8 | A9) }
+    $zw_in_word = /[A-Za-z0-9]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])[A-Za-z0-9]/
+    $zw_run = { E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) }
+    $vs_run = { EF B8 8? EF B8 8? EF B8 8? }
+    $vs_sup_run = { F3 A0 (84 | 85 | 86 | 87) ?? F3 A0 (84 | 85 | 86 | 87) ?? }
+    $bom_in_word = /[A-Za-z0-9]\xEF\xBB\xBF[A-Za-z0-9]/
+  condition:
+    any of them
+}
+
+rule invisible_medium {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "invisible-unicode"
+    severity = "medium"
+    message = "an invisible character (zero-width, direction mark, BOM inside the text): it hides itself from a reviewer"
+  strings:
+    $zw = { E2 80 (8B | 8C | 8D | 8E | 8F) }
+    $wj = { E2 81 (A0 | A1 | A2 | A3 | A4) }
+    $bom = { ?? EF BB BF }
+    $filler = { (E3 85 A4 | E1 85 9F | E1 85 A0 | E2 A0 80 | E1 A0 8E) }
+  condition:
+    not invisible_high and any of them
+}

@@ -1,0 +1,86 @@
+/* Encoded or hidden execution: what runs is not what a reader sees. */
+
+rule decoded_and_executed {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    message = "decoded text is executed: the code that runs is hidden from a reader"
+  strings:
+    $b64_pipe = /\bbase(64|32)\s+(-\w+\s+)*(-d|--decode|-D)\b[^\n|]{0,100}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/
+    $b64_subst = /\b(eval|(ba|z)?sh\s+-c|python[0-9.]*\s+-c|perl\s+-e|node\s+-e)\s+["']?\$\([^\n]{0,4000}\bbase(64|32)\s+(-\w+\s+)*(-d|--decode|-D)\b/
+    $hex_pipe = /\b(xxd\s+(-\w+\s+)*-r|openssl\s+(enc\s+)?(-d\s+)?-?base64\s+-d)[^\n|]{0,100}\|\s*((\/usr)?\/bin\/)?((ba|z)?sh|python[0-9.]*|perl)\b/
+    $printf_hex = /\b(printf|echo\s+-e)\s+["']?(\\x[0-9a-fA-F]{2}|\\[0-7]{3}){8,}[^\n]{0,300}\|\s*((ba|z)?sh|python[0-9.]*|perl)\b/
+    $rot13 = /\btr\s+["']?(a-zA-Z|A-Za-z|a-z|A-Z)["']?\s+["']?(n-za-mN-ZA-M|N-ZA-Mn-za-m|n-za-m|N-ZA-M)[^\n]{0,100}\|\s*((ba|z)?sh|python[0-9.]*)\b/
+    $py = /\b(exec|eval|compile)\s*\(\s*[^\n]{0,120}(b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|bytes\.fromhex|unhexlify|fromhex|zlib\.decompress|gzip\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode|\.decode\(\s*["'](hex|base64|rot.?13)|["']{2}\.join\(\s*(map\(\s*)?chr\b|bytes\(\s*\[\s*[0-9])/
+    $py_import = /\b(exec|eval)\s*\(\s*__import__\s*\(\s*["'](base64|codecs|zlib|binascii|marshal)["']/
+    $py_shell = /\b(os\.system|os\.popen|subprocess\.\w+)\s*\(\s*[^\n]{0,80}(b64decode|bytes\.fromhex|unhexlify|codecs\.decode|zlib\.decompress)/
+    $py_hex_literal = /\b(exec|eval)\s*\(\s*b?["'](\\x[0-9a-fA-F]{2}){8,}/
+    $rev_subst = /\b(eval|(ba|z)?sh\s+-c)\s+["']?\$\([^\n]{0,2000}\|\s*rev\s*\)/
+    $certutil_decode = /\bcertutil(\.exe)?\s+(-f\s+)?-decode(hex)?\b/ nocase
+    $js = /\b(eval|Function|setTimeout|setInterval|vm\.runIn\w+)\s*\(\s*[^\n]{0,60}\b(atob|unescape|decodeURIComponent|String\.fromCharCode|Buffer\.from\s*\([^\n]{0,4000}["'](base64|hex)["'])/
+    $js_new_fn = /new\s+Function\s*\([^\n]{0,60}\b(atob|fromCharCode|Buffer\.from|unescape)\b/
+    $ps_enc = /\b(powershell|pwsh)(\.exe)?\s[^\n]{0,100}\s[-\/](e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)\s+["']?[A-Za-z0-9+\/]{16,}/ nocase
+    $ps_frombase64 = /\b(iex|invoke-expression)\b[^\n]{0,200}(FromBase64String|\[char\]|-join|-bxor)|FromBase64String[^\n]{0,300}\|\s*(iex|invoke-expression)\b/ nocase
+    $rb = /\b(eval|instance_eval|class_eval|system)\s*\(?\s*[^\n]{0,60}(Base64\.(strict_|urlsafe_)?decode64|\.unpack1?\s*\(\s*["'](m|H)|\.pack\s*\(\s*["'](H|m|U|C)\*?["'])/
+    $pl = /\beval\s*[({]?\s*[^\n]{0,40}(decode_base64|pack\s*\(?\s*["']H|unpack\s*\(?\s*["']u)/
+    $sh_hex_var = /\$'(\\x[0-9a-fA-F]{2}){8,}'/
+  condition:
+    any of them
+}
+
+/* Shell or network code hidden in an encoding: found by what it decodes to (YARA's base64,
+ * base64wide, for PowerShell's UTF-16 -EncodedCommand, and xor modifiers). */
+rule encoded_payload {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    message = "an encoded payload holds shell or network code"
+  strings:
+    $b1 = "/bin/sh" base64 base64wide
+    $b2 = "/bin/bash" base64 base64wide
+    $b3 = "/dev/tcp/" base64 base64wide
+    $b4 = "bash -i" base64 base64wide
+    $b5 = "| sh" base64
+    $b6 = "| bash" base64
+    $b7 = "curl http" base64 base64wide
+    $b8 = "wget http" base64 base64wide
+    $b9 = "socket.socket(" base64
+    $b10 = "subprocess." base64
+    $b11 = "os.system(" base64
+    $b12 = "child_process" base64
+    $b13 = "Invoke-Expression" base64 base64wide
+    $b14 = "IEX(" base64 base64wide
+    $b15 = "IEX (" base64 base64wide
+    $b16 = "Net.WebClient" base64 base64wide
+    $b17 = "DownloadString" base64 base64wide
+    $b18 = "Sockets.TCPClient" base64 base64wide
+    $b19 = "Invoke-WebRequest" base64 base64wide
+    $b20 = ".ssh/id_" base64 base64wide
+    $b21 = "/etc/passwd" base64 base64wide
+    $b22 = "os.environ" base64
+    $b23 = "process.env" base64
+    $b24 = "import socket" base64
+    $b25 = "exec(" base64
+    $x1 = "/bin/sh" xor(1-255)
+    $x2 = "/dev/tcp/" xor(1-255)
+    $x3 = "bash -i" xor(1-255)
+  condition:
+    any of them
+}
+
+/* A long run of escaped bytes or character codes: content a reader cannot review. */
+rule encoded_blob {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "medium"
+    message = "a long run of escaped bytes or character codes: its content cannot be reviewed as it stands"
+  strings:
+    $hex_escapes = /(\\x[0-9a-fA-F]{2}){40}/
+    $char_codes = /(fromCharCode|chr|\[char\])\s*\(?\s*([0-9]{2,3}\s*[,+]\s*(chr\s*\(|\[char\])?\s*){20}/
+    $hex_string = /(fromhex|unhexlify|pack\s*\(\s*["']H\*?["']\s*,)\s*\(?\s*b?["'][0-9a-fA-F]{80}/
+  condition:
+    any of them
+}

@@ -1,0 +1,30 @@
+/* Persistence: something that runs again later, outside the skill (scheduled jobs, shell
+ * start-up files, services, launch agents, git hooks, autostart keys). In a script high; in
+ * prose (a guide that says "add this to ~/.bashrc") medium. */
+
+rule persistence {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    dockerfile = "low"
+    message = "installs something that runs again later (cron, shell start-up file, service, launch agent, git hook)"
+  strings:
+    $cron = /\bcrontab\s+(-[a-z]*\s+)*(-|\/tmp\/|[\w.\/-]+\.(txt|cron))(\s|$|;|\))|\bcrontab\s+-[lr]?\s*[^\n]{0,40}\|\s*[^\n]{0,100}\|\s*crontab\b|\/etc\/cron\.(d|daily|hourly|weekly)\/|\/var\/spool\/cron\b|\(\s*crontab\s+-l/
+    $rc = /(>>?|\btee\s+(-a\s+)?)\s*["']?(~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]+)\/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|config\/fish\/config\.fish|bash_logout)\b/
+    $rc_py = /(expanduser|Path\.home|os\.homedir|homedir)\s*\(\s*["']?[^\n)]{0,5}\)?[^\n]{0,40}\.(bashrc|bash_profile|zshrc|zprofile|profile)["'][^\n]{0,60}["']a["']|open\s*\([^\n]{0,80}\.(bashrc|bash_profile|zshrc|zprofile)["']?\s*[^\n]{0,20},\s*["']a/
+    $systemd = /\.config\/systemd\/user\/|\/etc\/systemd\/system\/[\w@.-]+\.(service|timer)|\bsystemctl\s+(--user\s+)?(enable|daemon-reload)\b/
+    $launchd = /Library\/(LaunchAgents|LaunchDaemons)\/|\blaunchctl\s+(load|bootstrap|submit|enable)\b/
+    $git_hooks = /\.git\/hooks\/[a-z-]+|\bcore\.hooksPath\b/
+    $autostart = /\.config\/autostart\/|\/etc\/rc\.local\b|\/etc\/profile\.d\/|\/etc\/ld\.so\.preload|\/etc\/init\.d\//
+    $reboot = /@reboot\s+\S/
+    $crontab_var = /\bcrontab\s+["']?\$\{?\w+/
+    $vscode_task = /"runOn"\s*:\s*"folderOpen"/
+    $py_site = /site-packages\/[\w.-]+\.pth\b|\b(sitecustomize|usercustomize)\.py\b/
+    $ssh_keys = /(>>|\btee\s+-a)\s*["']?(~|\$HOME|\/root|\/home\/[\w.-]+)\/\.ssh\/authorized_keys/
+    $win_run = /\\CurrentVersion\\(Run|RunOnce|Policies\\Explorer\\Run)\b|\bschtasks(\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|\bNew-ScheduledTask(Action|Trigger)\b|Start Menu\\Programs\\Startup|\\Startup\\[\w.-]+\.(bat|cmd|lnk|vbs|exe)|\bwmic\s+[^\n]{0,40}__EventFilter/ nocase
+    $agent_config = /(>>?|\btee\s+(-a\s+)?|open\s*\(|writeFile\w*\s*\(|write_text\s*\()\s*[^\n]{0,40}(~|\$HOME|homedir\(\)|home\(\))[^\n]{0,10}\/\.(claude\/(settings[\w.]*\.json|CLAUDE\.md)|codex\/(config\.toml|AGENTS\.md)|cursor\/|gemini\/)/
+  condition:
+    any of them
+}

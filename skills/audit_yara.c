@@ -1,0 +1,346 @@
+/* The audit's text rules: YARA rule files (skills/audit_rules/, embedded at build time) compiled
+ * once and scanned over each file's bytes, each match a finding on its line. */
+#include "skills/audit_int.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yara.h>
+
+#include "common/xalloc.h"
+#include "skills/audit_rules.h"
+#include "skills/unicode.h"
+
+#define LINES_PER_RULE 5 /* findings of one rule in one file: the rest say nothing new */
+#define EVIDENCE_MAX 200 /* bytes of evidence, before escaping */
+
+static YR_RULES *rules;
+static char compile_error[512];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void on_compile(int level, const char *file, int line, const YR_RULE *rule, const char *msg,
+                       void *data) {
+  if (level == YARA_ERROR_LEVEL_ERROR && !compile_error[0])
+    snprintf(compile_error, sizeof compile_error, "%s:%d: %s", file ? file : "?", line, msg);
+}
+
+/* Once per process: libyara's state and the rules live until exit (yr_finalize would race a
+ * pool thread still scanning). Externals: the file's language and whether it is a script. */
+static void compile_rules(void) {
+  YR_COMPILER *c = NULL;
+  if (yr_initialize() != ERROR_SUCCESS || yr_compiler_create(&c) != ERROR_SUCCESS) {
+    snprintf(compile_error, sizeof compile_error, "libyara could not start");
+    return;
+  }
+  yr_compiler_set_callback(c, on_compile, NULL);
+  yr_compiler_define_string_variable(c, "lang", "");
+  yr_compiler_define_boolean_variable(c, "is_script", 0);
+  yr_compiler_define_boolean_variable(c, "is_prose", 0);
+  int errors = 0;
+  for (size_t i = 0; i < upk__audit_rule_count && !errors; i++)
+    errors = yr_compiler_add_string(c, upk__audit_rule_files[i].text, NULL);
+  if (!errors && yr_compiler_get_rules(c, &rules) != ERROR_SUCCESS)
+    snprintf(compile_error, sizeof compile_error, "libyara: out of memory");
+  yr_compiler_destroy(c);
+}
+
+const char *upk__audit_rules_error(void) {
+  pthread_once(&once, compile_rules);
+  return rules ? NULL : compile_error;
+}
+
+/* ---- evidence ---- */
+
+/* Characters shown escaped in evidence: controls and what a reader cannot see. */
+static bool shown_escaped(uint32_t cp) {
+  return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || cp == 0xAD ||
+         (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x2069) || cp == 0xFEFF || cp == 0x3164 || cp == 0x115F ||
+         cp == 0x1160 || cp == 0x180E || (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
+/* s[0..n) as printable UTF-8: invisible characters as \u{XXXX}, bad bytes as \xHH. */
+static char *escape(const char *s, size_t n) {
+  size_t cap = n * 10 + 1, o = 0;
+  char *out = upk_xmalloc(cap);
+  for (size_t i = 0; i < n;) {
+    uint32_t cp;
+    size_t k = upk_u8_decode(s + i, n - i, &cp);
+    if (!k)
+      o += (size_t)snprintf(out + o, cap - o, "\\x%02X", (unsigned char)s[i]);
+    else if (cp == '\t')
+      out[o++] = ' ';
+    else if (shown_escaped(cp))
+      o += (size_t)snprintf(out + o, cap - o, "\\u{%04X}", (unsigned)cp);
+    else
+      memcpy(out + o, s + i, k), o += k;
+    i += k ? k : 1;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+/* The match's line, cut to a window around the match, trimmed, escaped. */
+static char *evidence(const char *d, size_t len, size_t line_start, size_t at, size_t n) {
+  size_t end = at + n;
+  while (end < len && d[end] != '\n' && end - at < EVIDENCE_MAX)
+    end++;
+  if (end > len)
+    end = len;
+  size_t from = line_start + 60 < at ? at - 60 : line_start;
+  if (end - from > EVIDENCE_MAX)
+    end = from + EVIDENCE_MAX;
+  while (from > line_start && ((unsigned char)d[from] & 0xC0) == 0x80)
+    from--; /* not inside a character */
+  while (end < len && end > from && ((unsigned char)d[end] & 0xC0) == 0x80)
+    end--;
+  while (from < end && (d[from] == ' ' || d[from] == '\t'))
+    from++;
+  while (end > from &&
+         (d[end - 1] == ' ' || d[end - 1] == '\t' || d[end - 1] == '\r' || d[end - 1] == '\n'))
+    end--;
+  return escape(d + from, end - from);
+}
+
+/* ---- scan ---- */
+
+typedef struct scan {
+  const char *rel, *data, *lang;
+  size_t len;
+  bool prose;
+  upk_diags *out;
+  int high;
+  size_t *starts, n_starts; /* the offset of each line's start */
+  size_t from;              /* out's first finding from this scan */
+} scan;
+
+static void index_lines(scan *s) {
+  size_t n = 1;
+  for (size_t i = 0; i < s->len; i++)
+    n += s->data[i] == '\n';
+  s->starts = upk_xmalloc(n * sizeof *s->starts);
+  s->starts[0] = 0;
+  for (size_t i = 0, k = 1; i < s->len; i++)
+    if (s->data[i] == '\n')
+      s->starts[k++] = i + 1;
+  s->n_starts = n;
+}
+
+static int line_of(const scan *s, size_t off) {
+  size_t lo = 0, hi = s->n_starts;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s->starts[mid] <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return (int)lo;
+}
+
+static upk_severity severity_named(const char *name) {
+  return !name                     ? 0
+         : !strcmp(name, "high")   ? UPK_SEV_ERROR
+         : !strcmp(name, "medium") ? UPK_SEV_WARNING
+         : !strcmp(name, "low")    ? UPK_SEV_INFO
+                                   : 0;
+}
+
+typedef struct rule_meta {
+  const char *id, *category, *message;
+  upk_severity sev;
+} rule_meta;
+
+/* The rule's meta; false when it is not a finding (no id or severity). The severity is
+ * `severity`, else `prose` in Markdown and text, else the one named after the file's language
+ * (e.g. dockerfile = "medium"). */
+static bool read_meta(const YR_RULE *rule, const char *lang, bool prose, rule_meta *m) {
+  const YR_META *meta;
+  const char *sev = NULL, *prose_sev = NULL, *lang_sev = NULL;
+  memset(m, 0, sizeof *m);
+  yr_rule_metas_foreach(rule, meta) {
+    if (meta->type != META_TYPE_STRING)
+      continue;
+    if (!strcmp(meta->identifier, "id"))
+      m->id = meta->string;
+    else if (!strcmp(meta->identifier, "category"))
+      m->category = meta->string;
+    else if (!strcmp(meta->identifier, "message"))
+      m->message = meta->string;
+    else if (!strcmp(meta->identifier, "severity"))
+      sev = meta->string;
+    else if (!strcmp(meta->identifier, "prose"))
+      prose_sev = meta->string;
+    else if (!strcmp(meta->identifier, lang))
+      lang_sev = meta->string;
+  }
+  m->sev = severity_named(lang_sev ? lang_sev : prose && prose_sev ? prose_sev : sev);
+  return m->id && m->sev;
+}
+
+/* Another rule with the same id already reported this line: keep the more severe one. */
+static bool merged(scan *s, const rule_meta *m, int line, char **ev) {
+  for (size_t i = s->from; i < s->out->len; i++) {
+    upk_diag *d = &s->out->items[i];
+    if (d->range.line != line || strcmp(d->code, m->id))
+      continue;
+    if (m->sev < d->severity) {
+      s->high += m->sev == UPK_SEV_ERROR;
+      d->severity = m->sev;
+      free(d->message);
+      d->message = upk_xstrdup(m->message ? m->message : m->id);
+      free(d->evidence);
+      d->evidence = *ev;
+      *ev = NULL;
+    }
+    free(*ev);
+    return true;
+  }
+  return false;
+}
+
+static void add_finding(scan *s, const rule_meta *m, int line, int col, int end_col, char *ev) {
+  if (merged(s, m, line, &ev))
+    return;
+  upk_range r = line < 0 ? (upk_range){-1, 0, -1, 0} : upk_range_line(line, col, end_col);
+  upk_diags_add(s->out, m->sev, m->id, UPK_AUDIT_SOURCE, r, "%s", m->message ? m->message : m->id);
+  upk_diag *d = &s->out->items[s->out->len - 1];
+  d->file = upk_xstrdup(s->rel);
+  d->category = m->category ? upk_xstrdup(m->category) : NULL;
+  d->evidence = ev;
+  s->high += m->sev == UPK_SEV_ERROR;
+}
+
+/* A match, copied out of libyara's record (which may sit unaligned in its arena). */
+typedef struct hit {
+  size_t at, len;
+} hit;
+
+/* The next public match from *p on (a string's list starts at ctx->matches[idx].head). */
+static bool next_hit(const YR_MATCH **p, hit *h) {
+  while (*p) {
+    YR_MATCH m;
+    memcpy(&m, (const void *)*p, sizeof m);
+    *p = m.next;
+    if (m.is_private)
+      continue;
+    h->at = (size_t)(m.base + m.offset);
+    h->len = (size_t)m.match_length;
+    return true;
+  }
+  return false;
+}
+
+/* One match: a finding on its line unless this rule already has one there. */
+static void report_match(scan *s, const rule_meta *m, hit h, int *lines, int *n) {
+  size_t at = h.at, n_bytes = h.len;
+  while (n_bytes > 1 && at < s->len && (s->data[at] == '\n' || s->data[at] == ' ')) {
+    at++; /* a pattern that starts at a line's start matches the newline before it */
+    n_bytes--;
+  }
+  if (at >= s->len)
+    return;
+  int line = line_of(s, at);
+  for (int i = 0; i < *n; i++)
+    if (lines[i] == line)
+      return;
+  lines[(*n)++] = line;
+  size_t ls = s->starts[line];
+  size_t le = ls;
+  while (le < s->len && s->data[le] != '\n')
+    le++;
+  size_t end = at + n_bytes < le ? at + n_bytes : le;
+  int col = upk_utf16_units(s->data + ls, at - ls);
+  int end_col = col + upk_utf16_units(s->data + at, end - at);
+  add_finding(s, m, line, col, end_col, evidence(s->data, s->len, ls, at, n_bytes));
+}
+
+#define VETOES_MAX 64
+
+typedef struct veto {
+  size_t at[VETOES_MAX], n;
+} veto;
+
+/* Matches of the rule's $veto* strings: a reported match that holds one is dropped (a
+ * well-known vendor's installer inside a download piped to a shell). */
+static void collect_vetoes(YR_SCAN_CONTEXT *ctx, const YR_RULE *rule, veto *v) {
+  const YR_STRING *str;
+  hit h;
+  v->n = 0;
+  yr_rule_strings_foreach(rule, str) {
+    const YR_MATCH *p = ctx->matches[str->idx].head;
+    while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(&p, &h))
+      v->at[v->n++] = h.at;
+  }
+}
+
+static bool vetoed(const veto *v, hit h) {
+  for (size_t i = 0; i < v->n; i++)
+    if (v->at[i] >= h.at && v->at[i] < h.at + h.len)
+      return true;
+  return false;
+}
+
+/* A matching rule: a finding per line its strings matched (context strings, named $ctx*,
+ * only make the condition true; $veto* ones drop the matches they fall in), or one for the
+ * whole file when none did. */
+static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
+  scan *s = user;
+  rule_meta m;
+  if (message != CALLBACK_MSG_RULE_MATCHING || !read_meta(data, s->lang, s->prose, &m))
+    return CALLBACK_CONTINUE;
+  const YR_RULE *rule = data;
+  const YR_STRING *str;
+  int lines[LINES_PER_RULE], n = 0, dropped = 0;
+  veto v;
+  hit h;
+  collect_vetoes(ctx, rule, &v);
+  yr_rule_strings_foreach(rule, str) {
+    if (!strncmp(str->identifier, "$ctx", 4) || !strncmp(str->identifier, "$veto", 5))
+      continue;
+    const YR_MATCH *p = ctx->matches[str->idx].head;
+    while (n < LINES_PER_RULE && next_hit(&p, &h)) {
+      if (vetoed(&v, h))
+        dropped++;
+      else
+        report_match(s, &m, h, lines, &n);
+    }
+  }
+  if (!n && !dropped)
+    add_finding(s, &m, -1, 0, 0, NULL);
+  return CALLBACK_CONTINUE;
+}
+
+int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
+                    upk_diags *out) {
+  if (upk__audit_rules_error())
+    return -EINVAL;
+  YR_SCANNER *sc = NULL;
+  if (yr_scanner_create(rules, &sc) != ERROR_SUCCESS)
+    return -ENOMEM;
+  bool prose = !strcmp(lang, "markdown") || !strcmp(lang, "text");
+  scan s = {.rel = rel,
+            .data = data,
+            .lang = lang,
+            .len = len,
+            .prose = prose,
+            .out = out,
+            .from = out->len};
+  index_lines(&s);
+  yr_scanner_define_string_variable(sc, "lang", lang);
+  yr_scanner_define_boolean_variable(sc, "is_prose", prose);
+  yr_scanner_define_boolean_variable(sc, "is_script", upk__audit_is_script(lang));
+  yr_scanner_set_callback(sc, on_match, &s);
+  yr_scanner_set_timeout(sc, timeout_s);
+  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)data, len);
+  yr_scanner_destroy(sc);
+  free(s.starts);
+  if (rc == ERROR_SCAN_TIMEOUT)
+    return -ETIMEDOUT;
+  if (rc != ERROR_SUCCESS && rc != ERROR_TOO_MANY_MATCHES)
+    return -EIO;
+  return s.high;
+}
