@@ -23,6 +23,8 @@ static const upk_param diag_f[] = {
     {"source", UPK_T_STRING, 0, "What found it: upskilld-skill, nvrtc, ptxas, ..."},
     {"message", UPK_T_STRING, 1, NULL},
     {"file", UPK_T_STRING, 0, "The file the range is in."},
+    {"category", UPK_T_STRING, 0, "The audit's: the kind of risk, e.g. reverse-shell."},
+    {"evidence", UPK_T_STRING, 0, "The audit's: the matched text, trimmed and escaped."},
     {0},
 };
 /* clang-format off */

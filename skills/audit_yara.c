@@ -84,12 +84,10 @@ static char *escape(const char *s, size_t n) {
 }
 
 /* The match's line, cut to a window around the match, trimmed, escaped. */
-static char *evidence(const char *d, size_t len, size_t line_start, size_t at, size_t n) {
-  size_t end = at + n;
+static char *evidence(const char *d, size_t len, size_t line_start, size_t at) {
+  size_t end = at; /* the match's line only, even where the match ran past its end */
   while (end < len && d[end] != '\n' && end - at < EVIDENCE_MAX)
     end++;
-  if (end > len)
-    end = len;
   size_t from = line_start + 60 < at ? at - 60 : line_start;
   if (end - from > EVIDENCE_MAX)
     end = from + EVIDENCE_MAX;
@@ -255,7 +253,7 @@ static void report_match(scan *s, const rule_meta *m, hit h, int *lines, int *n)
   size_t end = at + n_bytes < le ? at + n_bytes : le;
   int col = upk_utf16_units(s->data + ls, at - ls);
   int end_col = col + upk_utf16_units(s->data + at, end - at);
-  add_finding(s, m, line, col, end_col, evidence(s->data, s->len, ls, at, n_bytes));
+  add_finding(s, m, line, col, end_col, evidence(s->data, s->len, ls, at));
 }
 
 #define VETOES_MAX 64
@@ -286,7 +284,7 @@ static bool vetoed(const veto *v, hit h) {
 
 /* A matching rule: a finding per line its strings matched (context strings, named $ctx*,
  * only make the condition true; $veto* ones drop the matches they fall in), or one for the
- * whole file when none did. */
+ * whole file when the rule has no other strings. */
 static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   scan *s = user;
   rule_meta m;
@@ -294,22 +292,20 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
     return CALLBACK_CONTINUE;
   const YR_RULE *rule = data;
   const YR_STRING *str;
-  int lines[LINES_PER_RULE], n = 0, dropped = 0;
+  int lines[LINES_PER_RULE], n = 0, reportable = 0;
   veto v;
   hit h;
   collect_vetoes(ctx, rule, &v);
   yr_rule_strings_foreach(rule, str) {
     if (!strncmp(str->identifier, "$ctx", 4) || !strncmp(str->identifier, "$veto", 5))
       continue;
+    reportable++;
     const YR_MATCH *p = ctx->matches[str->idx].head;
-    while (n < LINES_PER_RULE && next_hit(&p, &h)) {
-      if (vetoed(&v, h))
-        dropped++;
-      else
+    while (n < LINES_PER_RULE && next_hit(&p, &h))
+      if (!vetoed(&v, h))
         report_match(s, &m, h, lines, &n);
-    }
   }
-  if (!n && !dropped)
+  if (!reportable) /* a condition on the file alone */
     add_finding(s, &m, -1, 0, 0, NULL);
   return CALLBACK_CONTINUE;
 }

@@ -63,3 +63,22 @@ rule credential_read_command {
   condition:
     any of them
 }
+
+/* A secret shipped inside the skill: a private key or a live-looking token. Medium: a sample
+ * can look like one; a real one lets the skill act as someone (an attacker's server, a stolen
+ * account). */
+rule embedded_secret {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "medium"
+    message = "holds a private key or an access token"
+  strings:
+    $pem = /-----BEGIN (RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY( BLOCK)?-----/
+    $aws = /\b(AKIA|ASIA)[0-9A-Z]{16}\b/
+    $github = /\bgh[pousr]_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{60,}/
+    $slack = /\bxox[baprs]-[0-9A-Za-z-]{10,}/
+    $openai = /\bsk-(proj-)?[A-Za-z0-9_-]{40,}/
+  condition:
+    any of them
+}

@@ -9,9 +9,9 @@ rule destruction {
     prose = "medium"
     message = "deletes or overwrites the user's home directory, the system or a disk"
   strings:
-    $rm = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*["']?(\/|~|\$HOME|\$\{HOME[^}\n]{0,4}\}|\/home|\/etc|\/usr|\/var|\/boot|\/Users|\.\.\/\.\.)["']?\/?["']?\*?["']?(\s|;|&|\||\)|$)/
+    $rm = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*["']?(\/|~|\$HOME|\$\{HOME[^}\n]{0,4}\}|\/home|\/etc|\/usr|\/var|\/boot|\/Users|\.\.\/\.\.)["'`]?\/?["'`]?\*?["'`]?(\s|;|&|\||\)|`|$)/
     $rm_root = /--no-preserve-root/
-    $find = /\bfind\s+(\/|~|\$HOME)\s[^\n]{0,100}(-delete\b|-exec\s+rm\b)/
+    $find = /\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,100}(-delete\b|-exec\s+rm\b)/
     $disk = /\bdd\s+[^\n]{0,60}of=\/dev\/(sd[a-z]|nvme|disk|hd[a-z]|mmcblk)|\bmkfs(\.\w+)?\s+\/dev\/|>\s*\/dev\/(sd[a-z]|nvme\d)|\bshred\s+[^\n]{0,40}\/dev\/|\bwipefs\s+-a\b/
     $forkbomb = ":(){ :|:& };:"
     $forkbomb2 = ":() { :|:& };:"
@@ -21,9 +21,34 @@ rule destruction {
     $ransom = /\bvssadmin(\.exe)?\s+delete\s+shadows\b|\bwbadmin(\.exe)?\s+delete\s+catalog\b|\bbcdedit(\.exe)?\s[^\n]{0,40}recoveryenabled\s+no\b|\b(Format-Volume|Clear-Disk)\b|\bdiskpart\b[^\n]{0,60}\bclean\b/ nocase
     $py = /\b(shutil\.rmtree|os\.removedirs)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|["']\/["']|["']~\/?["']|os\.environ\s*\[\s*["']HOME["']\s*\])\s*[,)]/
     $js = /\b(fs\.(rmSync|rm|rmdirSync|rmdir)|rimraf(\.sync)?|fse?\.(removeSync|remove|emptyDirSync))\s*\(\s*(os\.homedir\s*\(\s*\)|["']\/["']|process\.env\.HOME|["']~["'])\s*[,)]/
+    $js_home = /\b(rmSync|rmdirSync|rimraf(\.sync)?|removeSync|emptyDirSync|rm|rmdir|remove)\s*\(\s*((require\s*\(\s*["']os["']\s*\)|os)\.homedir\s*\(\s*\)|["']\/["']|process\.env\.(HOME|USERPROFILE)|["']~["'])\s*[,)]/
+    $ps_pipe = /\b(gci|Get-ChildItem|ls|dir)\s+[^\n|]{0,20}(\$env:(USERPROFILE|HOMEDRIVE|SystemRoot)|\$HOME|~|[A-Z]:\\)["']?\s[^\n|]{0,60}\|\s*(Remove-Item|rm|ri|del)\b/ nocase
     $ps = /\b(Remove-Item|rmdir|del|ri)\b[^\n]{0,80}\s["']?([A-Z]:\\?|\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemRoot|windir|ProgramFiles)|\$HOME|~)["']?(\s|;|\)|$)/ nocase
     $bat = /\b(rd|rmdir)\s+\/s\s+\/q\s+["']?([A-Z]:\\?["']?(\s|$)|%USERPROFILE%|%SystemRoot%|%HOMEPATH%)|\bdel\s+(\/[fsq]\s+){2,}["']?([A-Z]:\\|%USERPROFILE%)|\bformat\s+[A-Z]:\s*\/[qy]/ nocase
     $git = /\bgit\s+push\s+[^\n]{0,40}(--force|-f)\b[^\n]{0,40}\b(--all|--mirror)\b/
   condition:
     any of them
+}
+
+/* The same as a step in prose (a list item, a code block, "run ..."): what the agent is told to
+ * run. High, unless the line says not to or shows an attack (the $veto strings: "never run
+ * rm -rf /", an injected "; rm -rf /" inside a string). */
+rule destruction_prose_step {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    message = "tells the agent to delete or overwrite the user's home directory, the system or a disk"
+  strings:
+    $rm = /(^|\n)[^\n]{0,120}\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*["']?(\/|~|\$HOME|\$\{HOME[^}\n]{0,4}\}|\/home|\/etc|\/usr|\/var|\/boot|\/Users|\.\.\/\.\.)["'`]?\/?["'`]?\*?["'`]?(\s|;|&|\||\)|`|$)/
+    $find = /(^|\n)[^\n]{0,120}\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,100}(-delete\b|-exec\s+rm\b)/
+    $disk = /(^|\n)[^\n]{0,120}(\bdd\s+[^\n]{0,60}of=\/dev\/(sd[a-z]|nvme|disk|hd[a-z]|mmcblk)|\bmkfs(\.\w+)?\s+\/dev\/|>\s*\/dev\/(sd[a-z]|nvme\d)|\bshred\s+[^\n]{0,40}\/dev\/|\bwipefs\s+-a\b)/
+    $py = /(^|\n)[^\n]{0,120}\b(shutil\.rmtree|os\.removedirs)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|["']\/["']|["']~\/?["']|os\.environ\s*\[\s*["']HOME["']\s*\])\s*[,)]/
+    $ps = /(^|\n)[^\n]{0,120}(\b(Remove-Item|rmdir|del|ri)\b[^\n]{0,80}\s["']?([A-Z]:\\?|\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemRoot|windir|ProgramFiles)|\$HOME|~)["']?(\s|;|\)|$))/ nocase
+    $bat = /(^|\n)[^\n]{0,120}(\b(rd|rmdir)\s+\/s\s+\/q\s+["']?([A-Z]:\\?["']?(\s|$)|%USERPROFILE%|%SystemRoot%|%HOMEPATH%)|\bdel\s+(\/[fsq]\s+){2,}["']?([A-Z]:\\|%USERPROFILE%)|\bformat\s+[A-Z]:\s*\/[qy])/ nocase
+    $veto_negation = /\b(never|not|don'?t|avoid|dangerous|danger|warning|careful|caution|destructive|accidental(ly)?|mistake|example\s+of|attacker|attack|injection|injected|inject|malicious|payload|exploit|vulnerable|vulnerability|insecure|unsafe|bad|wrong|untrusted|user_input|e\.g\.)\b/ nocase
+    $veto_injected = /["'`][^"'`\n]{0,60}[;|&]\s*rm\s/
+  condition:
+    is_prose and any of ($rm, $find, $disk, $py, $ps, $bat) and #veto_negation >= 0 and
+    #veto_injected >= 0
 }

@@ -39,6 +39,8 @@ rule download_lolbin {
     $mshta = /\bmshta(\.exe)?\s+["']?(https?:|vbscript:|javascript:)/ nocase
     $regsvr32 = /\bregsvr32(\.exe)?\s[^\n]{0,60}\/i:\s*https?:/ nocase
     $rundll32 = /\brundll32(\.exe)?\s[^\n]{0,40}javascript:/ nocase
+    $npx_url = /\b(npx|npm\s+(i|install|exec)|pnpm\s+(dlx|add)|yarn\s+(dlx|add))\s+(-\S+\s+)*["']?https?:\/\//
+    $plain_http_pkg = /\bpip[0-9.]*\s+install\s+[^\n]{0,100}((--index-url|--extra-index-url|-i)\s+|\s)http:\/\//
     $msiexec = /\bmsiexec(\.exe)?\s[^\n]{0,40}\/(i|package)\s*["']?https?:/ nocase
     $ps_hidden_dl = /\b(powershell|pwsh)(\.exe)?\s[^\n]{0,200}-(w|win|windowstyle)\s+h(idden)?\b[^\n]{0,300}(iwr|invoke-webrequest|downloadstring|downloadfile|net\.webclient)/ nocase
   condition:
@@ -59,15 +61,17 @@ rule download_saved_then_run {
     $save = /\b(curl|wget)\b[^\n]{0,200}\s(-[a-zA-Z]*[oO]|--output|--output-document)[\s=]+["']?([^\s"'|;&\/-]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
     $save_redirect = /\b(curl|wget\s+(-\w+\s+)*-q?O-)\b[^\n|;]{0,300}\s>\s*["']?([^\s"'|;&\/]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
     $ps_save = /\b(iwr|invoke-webrequest|downloadfile|start-bitstransfer)\b[^\n]{0,300}(-outfile|-destination|,\s*["'])/ nocase
+    $save_then_run = /\b(curl|wget)\b[^\n|]{0,300}(&&|;)\s*([^\n]{0,100}(&&|;)\s*)?(((ba|z)?sh|source|python[0-9.]*|node|perl|ruby)\s+["']?[\w.\/-]+|\.\/[\w.\/-]+|chmod\s+(\+x|[0-7]*[1357][0-7]{2}))/
     $py_save = /\burlretrieve\s*\(/
     $ctx_chmod = /\bchmod\s+(-\w+\s+)*(\+x|[ugoa]*\+[rw]*x|0?[0-7]?[1357][0-7]{2})\b/
-    $ctx_ps_run = /\b(start-process|invoke-item|saps|&\s*["']?\$env:(temp|tmp|appdata))/ nocase
+    $ctx_ps_run = /(\b(start-process|invoke-item|saps)\b|&\s*["']?\$env:(temp|tmp|appdata))|\bstart\s+(\/b\s+)?["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA)%/ nocase
     $ctx_run_tmp = /[;&|\s](\.\/|\/tmp\/|\/dev\/shm\/|\$TMPDIR\/|%TEMP%\\)[\w.-]+(\s|;|&|"|')/
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
   condition:
     (($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
+    $save_then_run or
     ($ps_save and $ctx_ps_run) or
     ($py_save and $ctx_py_run)
 }

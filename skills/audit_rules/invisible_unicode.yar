@@ -15,6 +15,7 @@ rule invisible_high {
     $bidi_override = { E2 80 (AA | AB | AC | AD | AE) }
     $bidi_isolate = { E2 81 (A6 | A7 | A8 | A9) }
     $zw_in_word = /[A-Za-z0-9]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])[A-Za-z0-9]/
+    $zw_after_ascii = /[\x20-\x7E]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])/
     $zw_run = { E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) }
     $vs_run = { EF B8 8? EF B8 8? EF B8 8? }
     $vs_sup_run = { F3 A0 (84 | 85 | 86 | 87) ?? F3 A0 (84 | 85 | 86 | 87) ?? }

@@ -24,6 +24,8 @@ rule decoded_and_executed {
     $ps_frombase64 = /\b(iex|invoke-expression)\b[^\n]{0,200}(FromBase64String|\[char\]|-join|-bxor)|FromBase64String[^\n]{0,300}\|\s*(iex|invoke-expression)\b/ nocase
     $rb = /\b(eval|instance_eval|class_eval|system)\s*\(?\s*[^\n]{0,60}(Base64\.(strict_|urlsafe_)?decode64|\.unpack1?\s*\(\s*["'](m|H)|\.pack\s*\(\s*["'](H|m|U|C)\*?["'])/
     $pl = /\beval\s*[({]?\s*[^\n]{0,40}(decode_base64|pack\s*\(?\s*["']H|unpack\s*\(?\s*["']u)/
+    $b64_save_run = /\bbase64\s+(-\w+\s+)*(-d|--decode|-D)\b[^\n|]{0,200}>\s*["']?[^\s"'|;&]+[^\n]{0,40}(&&|;|\|\|)\s*((ba|z)?sh|source|\.|python[0-9.]*|perl|chmod)\s/
+    $ps_b64_then_iex = /FromBase64String[^\n]{0,300}[;]\s*(iex|invoke-expression)\b/ nocase
     $sh_hex_var = /\$'(\\x[0-9a-fA-F]{2}){8,}'/
   condition:
     any of them
@@ -83,4 +85,31 @@ rule encoded_blob {
     $hex_string = /(fromhex|unhexlify|pack\s*\(\s*["']H\*?["']\s*,)\s*\(?\s*b?["'][0-9a-fA-F]{80}/
   condition:
     any of them
+}
+
+/* Decoded in one statement, executed in another. */
+rule decoded_then_executed_program {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    prose = "medium"
+    message = "a program decodes text and executes it: the code that runs is hidden from a reader"
+  strings:
+    $py_exec = /\b(exec|eval)\s*\(\s*[a-z_][\w.]*\s*[,)]/
+    $ctx_py_decode = /\b(b64decode|b32decode|a85decode|decodebytes|bytes\.fromhex|unhexlify|zlib\.decompress|marshal\.loads|codecs\.decode)\s*\(/
+    $js_exec = /\b(eval|new\s+Function|Function|vm\.runIn\w+)\s*\(\s*[a-zA-Z_$][\w.$]*\s*[,)]/
+    $ctx_js_decode = /\batob\s*\(|Buffer\.from\s*\([^\n)]{0,200}["'](base64|hex)["']|String\.fromCharCode\s*\(/
+    $ps_exec = /\b(iex|invoke-expression)\s+(\(\s*)?\$\w+/ nocase
+    $ctx_ps_decode = /FromBase64String|\[char\][^\n]{0,60}-join|-join\b[^\n]{0,60}\[char\]|-bxor/ nocase
+    $sh_exec = /\b(eval|(ba|z)?sh\s+-c)\s+["']?\$\{?\w+\}?["']?\s*(\n|;|&|\|)/
+    $ctx_sh_decode = /=\s*["']?\$\([^\n)]{0,200}\b(base64\s+(-\w+\s+)*(-d|--decode|-D)|xxd\s+-r|rev)\b/
+    $rb_exec = /\b(eval|instance_eval)\s*\(?\s*[a-z_]\w*\s*\)?\s*(\n|;|#)/
+    $ctx_rb_decode = /Base64\.(strict_|urlsafe_)?decode64|\.unpack1?\s*\(\s*["'](m|H)/
+  condition:
+    (lang == "python" and $py_exec and $ctx_py_decode) or
+    (lang == "js" and $js_exec and $ctx_js_decode) or
+    (lang == "powershell" and $ps_exec and $ctx_ps_decode) or
+    (lang == "sh" and $sh_exec and $ctx_sh_decode) or
+    (lang == "ruby" and $rb_exec and $ctx_rb_decode)
 }

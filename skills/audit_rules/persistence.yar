@@ -28,3 +28,20 @@ rule persistence {
   condition:
     any of them
 }
+
+/* What is made to run again fetches or hides something: high wherever it stands. */
+rule persistence_of_payload {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    message = "installs a network fetch, a socket or encoded code to run again later"
+  strings:
+    $rc = /\b(curl|wget|nc|ncat|\/dev\/tcp|base64|nohup|python[0-9.]*\s+-c)\b[^\n]{0,200}(>>?|\btee\s+(-a\s+)?)\s*["']?(~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]+)\/\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin)\b/
+    $cron_line = /(^|\n)[ \t>`]*(@(reboot|hourly|daily|weekly)|([0-9*\/,-]+[ \t]+){5}(root[ \t]+)?)[^\n]{0,200}\b(curl|wget|nc|ncat|base64|bash\s+-i)\b/
+    $crontab = /\bcrontab\b[^\n]{0,200}\b(curl|wget|ncat|\/dev\/tcp|base64)\b|\b(curl|wget|\/dev\/tcp|base64)\b[^\n]{0,200}\|\s*crontab\s+-/
+    $unit = /\bExecStart(Pre|Post)?\s*=\s*[^\n]{0,200}\b(curl|wget|nc|ncat|\/dev\/tcp|base64)\b/
+    $run_key = /\\CurrentVersion\\Run[^\n]{0,200}(-enc|-w(indowstyle)?\s+hidden|\biex\b|downloadstring|mshta|https?:)/ nocase
+  condition:
+    any of them
+}
