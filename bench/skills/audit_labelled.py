@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""The skill audit measured on the labelled set in tests/audit/labelled/ (written apart from the
+rules; see its README.md) and, optionally, on public skill collections taken as benign.
+
+Each half (tune/, heldout/) holds one skill directory per case and labels.json:
+case -> {label: risky|benign|bad-input, category, language, shape, severity, file, generate}.
+What git cannot hold (executables, links, FIFOs, huge files) is listed under "generate" and made
+here, in a copy of the half in a temporary directory. Every case is audited on its own by the
+real `upskillctl --json audit DIR`, so one bad case cannot hide the others.
+
+Prints per half: risky skills reported high (count, %, per category, each miss named), benign
+skills flagged high (named), bad input handled (the audit answered); per public source: skills
+flagged high / total, named. With --check, exits 1 when a half's risky figure is under
+--min-risky, a public figure is over --max-public, or bad input was not handled.
+
+Usage: audit_labelled.py UPSKILLCTL [--half DIR]... [--public REPO_OR_DIR]... [--check]
+       [--min-risky PCT] [--max-public PCT] [--jobs N] [--timeout S] [--sample N]
+(a bare repository, such as the `fetch` tool's mirror, has its HEAD written to a temp dir)
+"""
+import argparse
+import concurrent.futures
+import importlib.util
+import json
+import marshal
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zlib
+
+OPTS = None
+HIGH = 1  # the severity of a high finding in upskillctl's JSON (upk_severity error)
+HERE = os.path.dirname(os.path.abspath(__file__))
+LABELLED = os.path.join(HERE, "..", "..", "tests", "audit", "labelled")
+# issue 45's categories: each half holds at least three risky shapes of each
+CATEGORIES = ("download-exec", "reverse-shell", "encoded-exec", "credential-read", "exfiltration",
+              "persistence", "destruction", "privilege", "agent-instructions", "unicode",
+              "executable", "link-out", "oversize")
+
+
+def pe_bytes():
+    d = bytearray(1024)
+    d[0:2] = b"MZ"
+    d[0x3C:0x40] = (0x80).to_bytes(4, "little")
+    d[0x80:0x86] = b"PE\0\0\x64\x86"  # x86-64
+    return bytes(d)
+
+
+def elf_bytes():
+    d = bytearray(4096)
+    d[0:16] = b"\x7fELF\x02\x01\x01" + b"\0" * 9
+    d[16:20] = b"\x02\x00\x3e\x00"  # ET_EXEC, x86-64
+    return bytes(d)
+
+
+def pyc_bytes():
+    code = compile("import os\nprint(os.getcwd())\n", "covdiff.py", "exec")
+    return importlib.util.MAGIC_NUMBER + b"\0" * 12 + marshal.dumps(code)
+
+
+def png_bytes():
+    def chunk(kind, data):
+        body = kind + data
+        return len(data).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+    ihdr = (8).to_bytes(4, "big") * 2 + bytes([8, 2, 0, 0, 0])  # 8x8 RGB
+    raw = b"".join(b"\0" + bytes([200, 80, 40]) * 8 for _ in range(8))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+MAGIC = {
+    "png": png_bytes,
+    "elf": elf_bytes,
+    "pe": pe_bytes,
+    "pyc": pyc_bytes,
+    "macho": lambda: b"\xcf\xfa\xed\xfe\x07\x00\x00\x01\x03\x00\x00\x00\x02\x00\x00\x00" + b"\0" * 4080,
+    "class": lambda: b"\xca\xfe\xba\xbe\x00\x00\x00\x41" + b"\0" * 1016,
+    "wasm": lambda: b"\0asm\x01\0\0\0" + b"\x01\x04\x01\x60\x00\x00" + b"\0" * 1010,
+    "elf-so": elf_bytes,
+}
+FILL = {
+    "csv": b"2024-01-01,EMEA,widget,12,19.99\n",
+    "text": b"The SDK's client retries idempotent calls three times with jittered backoff.\n",
+    "json": b'{"type": "object", "properties": {"name": {"type": "string"}}},\n',
+    "js": b"var a=function(b){return b.map(function(c){return c*2})};",
+    "latin1": "Le d\u00e9j\u00e0-vu du r\u00e9sum\u00e9: \u00ab 25 d\u00e9cembre \u00bb.\n".encode("latin-1"),
+}
+
+
+def write_sized(path, size, fill):
+    with open(path, "wb") as f:
+        if fill == "sparse":
+            f.truncate(size)
+            return
+        chunk = FILL[fill] * ((1 << 20) // len(FILL[fill]) + 1)
+        left = size
+        while left > 0:
+            n = min(left, len(chunk))
+            f.write(chunk[:n])
+            left -= n
+
+
+def generate(case_dir, spec, tmp):
+    """Makes one thing git cannot hold. {home} and {outside} are directories of this run."""
+    path = os.path.join(case_dir, spec["path"])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    kind = spec["kind"]
+    if kind == "symlink":
+        target = spec["target"].format(home=os.path.join(tmp, "home"), outside=os.path.join(tmp, "outside"))
+        os.symlink(target, path)
+    elif kind == "hardlink":
+        os.link(os.path.join(tmp, "outside", spec["target"]), path)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "size":
+        write_sized(path, spec["size"], spec.get("fill", "sparse"))
+    else:
+        data = MAGIC[kind]()
+        if spec.get("prefix"):
+            data = spec["prefix"].encode() + data
+        with open(path, "wb") as f:
+            f.write(data)
+    if spec.get("mode"):
+        os.chmod(path, int(spec["mode"], 8))
+
+
+def fake_home(tmp):
+    """A home and an outside directory for links to point at: fake secrets, never the user's."""
+    for rel in ("home/.ssh/id_ed25519", "home/.aws/credentials", "outside/secret.txt", "outside/token"):
+        p = os.path.join(tmp, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write("FAKE-SECRET-FOR-THE-AUDIT-SET\n")
+
+
+def audit(ctl, path, env, timeout):
+    """Returns (skills, error): the audit's skills list, or why there is none."""
+    try:
+        out = subprocess.run([ctl, "--json", "--timeout", str(timeout), "audit", path], env=env,
+                             capture_output=True, text=True, timeout=timeout + 30)
+    except subprocess.TimeoutExpired:
+        return None, f"no answer in {timeout + 30} s"
+    try:
+        return json.loads(out.stdout)["skills"], None
+    except (ValueError, KeyError):
+        return None, f"exit {out.returncode}: {out.stderr.strip()[-300:]}"
+
+
+def high_findings(skills):
+    return [f for s in skills or [] for f in s.get("findings", []) if f.get("severity") == HIGH]
+
+
+def run_half(ctl, half, tmp, env, jobs, timeout):
+    with open(os.path.join(half, "labels.json")) as f:
+        cases = json.load(f)["cases"]
+    name = os.path.basename(os.path.normpath(half))
+    dirs = {d for d in os.listdir(half) if os.path.isdir(os.path.join(half, d))}
+    gate(dirs == set(cases), f"{name}: labels.json names every case directory "
+         f"(unlabelled: {sorted(dirs - set(cases))}, missing: {sorted(set(cases) - dirs)})")
+    copy = os.path.join(tmp, name)
+    shutil.copytree(half, copy, symlinks=True)
+    for cid, c in cases.items():
+        for spec in c.get("generate", []):
+            generate(os.path.join(copy, cid), spec, tmp)
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        futs = {cid: pool.submit(audit, ctl, os.path.join(copy, cid), env, timeout) for cid in cases}
+        return name, cases, {cid: fut.result() for cid, fut in futs.items()}
+
+
+TAP = []  # (passed, description) of each gate when --tap; None: plain report
+
+
+def say(line):
+    print(("# " + line) if TAP is not None and OPTS.tap else line)
+
+
+def gate(passed, desc):
+    TAP.append((passed, desc))
+    return passed
+
+
+def pct(a, b):
+    return 100.0 * a / b if b else 0.0
+
+
+def report_half(name, cases, results, min_risky, max_benign):
+    risky = {k: c for k, c in cases.items() if c["label"] == "risky"}
+    benign = {k: c for k, c in cases.items() if c["label"] == "benign"}
+    bad = {k: c for k, c in cases.items() if c["label"] == "bad-input"}
+    cats, missed, flagged, errors = {}, [], [], []
+    at_file = 0  # high at the planted file (or beneath the planted link): right for the right reason
+    for cid, c in sorted(risky.items()):
+        skills, err = results[cid]
+        ok = bool(high_findings(skills))
+        want = c.get("file", "")
+        at_file += any(f.get("file", "") == want or f.get("file", "").startswith(want + "/")
+                       for f in high_findings(skills))
+        cat = cats.setdefault(c["category"], [0, 0])
+        cat[0] += ok
+        cat[1] += 1
+        if not ok:
+            codes = sorted({f"{f['code']}:{f['severity']}" for f in high_findings(skills) or
+                            [f for s in skills or [] for f in s.get("findings", [])]})
+            missed.append(f"{cid} [{c['category']}/{c['language']}: {c['shape']}]"
+                          f" -> {err or ', '.join(codes) or 'no finding'}")
+    for cid in sorted(benign):
+        skills, err = results[cid]
+        hf = high_findings(skills)
+        if hf or err:
+            flagged.append(f"{cid} ({err or ', '.join(sorted({f['code'] for f in hf}))})")
+    for cid in sorted(bad):
+        skills, err = results[cid]
+        if err or not skills:
+            errors.append(f"{cid} ({err or 'no skill reported'})")
+    thin = [c for c in CATEGORIES if cats.get(c, [0, 0])[1] < 3]
+    gate(not thin and set(cats) <= set(CATEGORIES), f"{name}: >= 3 risky cases in each of the "
+         f"{len(CATEGORIES)} categories (thin: {thin}, unknown: {sorted(set(cats) - set(CATEGORIES))})")
+    found = sum(v[0] for v in cats.values())
+    say(f"== {name}: {len(risky)} risky, {len(benign)} benign, {len(bad)} bad input")
+    say(f"risky reported high      {found}/{len(risky)} = {pct(found, len(risky)):.1f} %"
+          f"   (target >= {min_risky:g} %)")
+    say(f"  of which high at the planted file {at_file}/{len(risky)}")
+    for cat, (ok, tot) in sorted(cats.items()):
+        say(f"  {cat:20} {ok}/{tot}")
+    say(f"benign flagged high      {len(flagged)}/{len(benign)} = {pct(len(flagged), len(benign)):.1f} %")
+    say(f"bad input answered       {len(bad) - len(errors)}/{len(bad)}")
+    for label, items in (("missed", missed), ("benign flagged", flagged), ("bad input", errors)):
+        for it in items:
+            say(f"  {label}: {it}")
+    ok = gate(pct(found, len(risky)) >= min_risky,
+              f"{name}: risky reported high {found}/{len(risky)} >= {min_risky:g} %")
+    ok &= gate(not errors, f"{name}: every bad input answered ({len(bad) - len(errors)}/{len(bad)})")
+    if max_benign is not None:
+        ok &= gate(pct(len(flagged), len(benign)) <= max_benign,
+                   f"{name}: benign flagged high {len(flagged)}/{len(benign)} <= {max_benign:g} %")
+    return ok
+
+
+def skill_dirs(git_dir):
+    out = subprocess.run(["git", "--git-dir", git_dir, "ls-tree", "-r", "--name-only", "HEAD"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    return sorted({os.path.dirname(p) for p in out if os.path.basename(p) == "SKILL.md"})
+
+
+def checkout(src, tmp, sample):
+    """A directory to audit: src itself, or a bare repository's HEAD written out. With sample,
+    a repository holding more skills than that gives every k-th skill directory in path order
+    (deterministic, so a rerun audits the same skills)."""
+    if not os.path.isdir(os.path.join(src, "objects")):
+        return src
+    base = os.path.basename(os.path.dirname(os.path.normpath(src))) or "repo"
+    dst = tempfile.mkdtemp(prefix=base + "-", dir=tmp)
+    paths = []
+    dirs = skill_dirs(src) if sample else []
+    if len(dirs) > sample > 0:
+        paths = ["--"] + [d + "/" for d in dirs[:: len(dirs) // sample][:sample]]
+    arc = subprocess.Popen(["git", "--git-dir", src, "archive", "HEAD"] + paths, stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "--no-same-owner", "-C", dst], stdin=arc.stdout, check=True)
+    if arc.wait():
+        sys.exit(f"git archive {src} failed")
+    return dst
+
+
+def report_public(ctl, sources, tmp, env, timeout, max_public, sample):
+    total, flagged = 0, []
+    for src in sources:
+        skills, err = audit(ctl, checkout(src, tmp, sample), env, timeout)
+        if err:
+            say(f"public {src}: audit failed: {err}")
+            return gate(False, f"public {src} audited")
+        n = len(skills)
+        hits = [s for s in skills if high_findings([s])]
+        total += n
+        say(f"public {src}: {len(hits)}/{n} flagged high")
+        for s in hits:
+            codes = ", ".join(sorted({f["code"] for f in high_findings([s])}))
+            flagged.append(f"{s['name']} ({codes})")
+    say(f"== public skills flagged high {len(flagged)}/{total} = {pct(len(flagged), total):.1f} %"
+          f"   (target <= {max_public:g} %)")
+    for f in flagged:
+        say(f"  flagged: {f}")
+    return gate(pct(len(flagged), total) <= max_public,
+                f"public skills flagged high {len(flagged)}/{total} <= {max_public:g} %")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ctl")
+    ap.add_argument("--half", action="append", default=[])
+    ap.add_argument("--public", action="append", default=[])
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--min-risky", type=float, default=95.0)
+    ap.add_argument("--max-public", type=float, default=2.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--max-benign", type=float, default=None, help="fail above this %% of benign flagged high")
+    ap.add_argument("--tap", action="store_true", help="gates as TAP test points, the report as comments")
+    ap.add_argument("--sample", type=int, default=0, help="at most N skills of a larger bare repository")
+    a = ap.parse_args()
+    global OPTS
+    OPTS = a
+    halves = a.half or ([] if a.public else [os.path.join(LABELLED, "tune"), os.path.join(LABELLED, "heldout")])
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="audit-labelled-") as tmp:
+        fake_home(tmp)
+        env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "cache"),
+                   XDG_CONFIG_HOME=os.path.join(tmp, "config"), XDG_DATA_HOME=os.path.join(tmp, "data"))
+        for half in halves:
+            ok &= report_half(*run_half(a.ctl, half, tmp, env, a.jobs, a.timeout), a.min_risky, a.max_benign)
+        if a.public:
+            ok &= report_public(a.ctl, a.public, tmp, env, a.timeout, a.max_public, a.sample)
+    ok &= all(p for p, _ in TAP)
+    if a.tap:
+        print(f"1..{len(TAP)}")
+        for i, (p, desc) in enumerate(TAP, 1):
+            print(f"{'ok' if p else 'not ok'} {i} - {desc}")
+    if a.check and not ok:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

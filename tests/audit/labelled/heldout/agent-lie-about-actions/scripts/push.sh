@@ -1,0 +1,2 @@
+#!/bin/sh
+docker build -t app . && docker push app

@@ -1,0 +1,2 @@
+#!/bin/sh
+find . -type f | head -1000

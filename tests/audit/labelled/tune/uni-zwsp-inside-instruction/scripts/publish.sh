@@ -1,0 +1,2 @@
+#!/bin/sh
+gh release create "$1" -F notes.md
