@@ -299,7 +299,7 @@ def main():
     a = ap.parse_args()
     global OPTS
     OPTS = a
-    halves = a.half or ([] if a.public else [os.path.join(LABELLED, "tune"), os.path.join(LABELLED, "heldout")])
+    halves = a.half or ([] if a.public else [os.path.join(LABELLED, "tune"), os.path.join(LABELLED, "round1")])
     ok = True
     with tempfile.TemporaryDirectory(prefix="audit-labelled-") as tmp:
         fake_home(tmp)
