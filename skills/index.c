@@ -32,8 +32,12 @@
  * and at 20,000 68 against 66; 0.75 ranked the same within a task, 1.25 and
  * 1.5 worse (docs/skills.md). `joint` weighs one bm25 over head and body as
  * one text (index_joint.c), added to both: 3 on the 240 tasks of dev, held,
- * held2 and held3 (2, 2.5 and 4 no better), checked on held4 only after. */
-static const upk_index_weights default_weights = {3.0, 6.0, 1.0, 1.0, 3.0};
+ * held2 and held3 at 10,000 and 20,000 skills; 10 since issue 47, on the same
+ * 240 tasks (bench/skills/rank_bench.py's dev half) at 40,000 skills with the
+ * bigger budgets of index_query.c (r@1 / r@5 of 240: 3 98 / 152, 6 101 / 154,
+ * 10 105 / 155, 15 104 / 156; body 0.5 104 / 156; body 2 and name 6 were no
+ * better with joint 3). */
+static const upk_index_weights default_weights = {3.0, 6.0, 1.0, 1.0, 10.0};
 
 static const char *const scope_names[] = {"project", "user", "builtin", "extra"};
 
@@ -345,6 +349,7 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   upk_index_options o = opt ? *opt : (upk_index_options){0};
   ix->max_dirs = o.max_dirs > 0 ? o.max_dirs : UPK_INDEX_MAX_DIRS;
   ix->w = default_weights;
+  ix->keep_twins = o.keep_twins;
   if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body ||
       o.weights.joint)
     ix->w = o.weights;

@@ -80,6 +80,9 @@ typedef struct upk_index_options {
   const char *db_path;       /* NULL or ":memory:": in memory; else a cache file */
   int max_dirs;              /* directories visited per root; <= 0: UPK_INDEX_MAX_DIRS */
   upk_index_weights weights; /* all 0: the tuned defaults */
+  /* Lookup returns each of several skills of the same text (description, size, body) under
+   * different names; false: the best ranked one stands for them (registries copy skills). */
+  bool keep_twins;
 } upk_index_options;
 
 typedef struct upk_index upk_index;

@@ -72,6 +72,7 @@ struct upk_index {
   struct upk_ix_job *job;     /* a stepped full scan under way, else NULL */
   long n_docs;                /* cached count for the idf-based term choices */
   bool df_stale;              /* `df` not snapshot since the first index: lookups ask fts5vocab */
+  bool keep_twins;            /* upk_index_options' */
   bool merge_pending;         /* the first index's merge has not ended (its snapshot with it) */
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
@@ -191,6 +192,8 @@ bool upk_ix_is_stopword(const char *w);
 /** Whether the stopword list is in strcmp order, as the lookup's bsearch needs. */
 bool upk_ix_stopwords_sorted(void);
 const char *upk_ix_expansion(const char *word, size_t *k);
+/** The thesaurus' other words for `word`, as upk_ix_expansion() walks them. */
+const char *upk_ix_synonym(const char *word, size_t *k);
 
 /* index_rank.c: a lookup's rows ranked by bm25 as FTS5 computes it, by the
  * upk_rank() auxiliary function (ST_LOOKUP, ST_LOOKUP_BODY). */
@@ -265,7 +268,7 @@ void upk_ix_lists_release(upk_index *ix, const upk_ix_rank_job *job, upk_ix_list
 
 /* index_joint.c: one bm25 over the whole skill, head and body as one text,
  * added to the two tables' scores (see there why). */
-#define UPK_IX_JOINT_MAX 48 /* words (<= 64: a bit each); the head asks at most 32, the body 8 */
+#define UPK_IX_JOINT_MAX 48 /* words (<= 64: a bit each), a task's words then their other forms */
 typedef struct upk_ix_joint_word {
   const upk_ix_postings *rows[2]; /* the word's head / body rows; NULL: not walked */
   long df[2];                     /* skills with it in each table, for a table not walked */

@@ -26,13 +26,17 @@
  * in 10 skills' worth, within [3,000, 4,500]. A head word's list grows with
  * the index, and a fixed 3,000 asked ever fewer of a task's words: at 20,000
  * skills (4,480) it ranked 3 more first places of 240 tasks (docs/skills.md).
- * Past 4,500 the gain was within a task, and at 60,000 skills 6,000 cost
- * 0.1 ms more a lookup (in-process p50 0.94-0.99 -> 1.06-1.08 ms). */
+ * Past 4,500 the gain was within a task at 20,000 skills. At 40,000 (issue
+ * 47, rank_bench.py's dev half) the budgets left out words the bare FTS5
+ * baseline asks, and lookup lost to it (r@1 / r@5 of 240: 93 / 131 against
+ * 99 / 140): 6 rows in 10 skills up to 12,000 and the body's 16 rarest words
+ * within 20,000 rows gave 100 / 151 (105 / 155 with joint 10); 10 rows in 10
+ * skills up to 20,000 and 30,000 body rows 106 / 159, for more time a lookup. */
 #define HEAD_BUDGET_MIN 3000
-#define HEAD_BUDGET_MAX 4500
-#define BODY_BUDGET 6000 /* the body's middling words tell near-duplicates apart */
-#define MAX_BODY_TERMS 8 /* a body row's cost grows with the words asked of it */
-#define CANDIDATES 64    /* best rows taken from each table */
+#define HEAD_BUDGET_MAX 12000
+#define BODY_BUDGET 20000 /* the body's middling words tell near-duplicates apart */
+#define MAX_BODY_TERMS 16 /* a body row's cost grows with the words asked of it */
+#define CANDIDATES 64     /* best rows taken from each table */
 
 static fts5_api *get_fts5_api(sqlite3 *db) {
   fts5_api *api = NULL;
@@ -225,7 +229,7 @@ static void choose_terms(upk_index *ix, query *q) {
     stem_df(ix, q->t[i].stem, q->t[i].df);
   bool large = ix->n_docs >= 64;
   long weightless = large ? (ix->n_docs + 1) / 2 : LONG_MAX;
-  long head = ix->n_docs * 3 / 10;
+  long head = ix->n_docs * 6 / 10;
   head = head < HEAD_BUDGET_MIN ? HEAD_BUDGET_MIN : head > HEAD_BUDGET_MAX ? HEAD_BUDGET_MAX : head;
   long budget[2] = {large ? head : LONG_MAX, large ? BODY_BUDGET : LONG_MAX};
   int max_terms[2] = {MAX_TERMS, MAX_BODY_TERMS};
@@ -326,6 +330,13 @@ static bool worth_expanding(upk_index *ix, int which, const term *t, const char 
   return t->df[which] * 4 <= full_df;
 }
 
+/* A thesaurus word is asked when some skill has it, and not when a
+ * quarter of a large index does: little weight, a long row list to walk. */
+static bool worth_synonym(upk_index *ix, int which, const char *other) {
+  long df = phrase_df(ix, which, other);
+  return df > 0 && (ix->n_docs < 64 || df * 4 <= ix->n_docs);
+}
+
 static void build_match(upk_index *ix, query *q, int which) {
   part *p = &q->part[which];
   for (int i = 0; i < q->n; i++) {
@@ -340,6 +351,9 @@ static void build_match(upk_index *ix, query *q, int which) {
     const char *full;
     for (size_t k = 0; (full = upk_ix_expansion(q->t[i].word, &k));)
       if (worth_expanding(ix, which, &q->t[i], full))
+        add_phrase(ix, p, i, full, false);
+    for (size_t k = 0; (full = upk_ix_synonym(q->t[i].word, &k));)
+      if (worth_synonym(ix, which, full))
         add_phrase(ix, p, i, full, false);
   }
   for (int k = 0; k < p->nphrase; k++) { /* the buffers have stopped moving */
@@ -417,6 +431,37 @@ static int by_doc(const void *a, const void *b) {
   return (x->doc > y->doc) - (x->doc < y->doc);
 }
 
+/* The phrase of table `which` with the same text as phrase k of `other`, or -1. */
+static int twin_phrase(const part *p, const part *other, int k) {
+  for (int i = 0; i < p->nphrase; i++)
+    if (p->ph[i].len == other->ph[k].len &&
+        !memcmp(p->ph[i].text, other->ph[k].text, (size_t)p->ph[i].len))
+      return i;
+  return -1;
+}
+
+/* A word's other phrases (its camelCase split, an abbreviation's full
+ * form, the thesaurus' words) are joint words of their own: the joint score
+ * is the largest part of the order, and a skill found only by a word's
+ * other form got none of it (the decoy with the task's plain words won).
+ * Each is counted from its own rows in each table it was asked of. */
+static void add_joint_alternatives(const query *q, upk_ix_joint *j, int *term_of) {
+  for (int w = HEAD; w <= BODY; w++) {
+    const part *p = &q->part[w], *o = &q->part[!w];
+    for (int k = 0; k < p->nphrase && !p->all_common && j->n < UPK_IX_JOINT_MAX; k++) {
+      int i = p->phrase_term[k], t = twin_phrase(o, p, k);
+      if (q->t[i].phrase[w] == k || (w == BODY && t >= 0))
+        continue; /* the word's own phrase, or already joined from the head */
+      upk_ix_joint_word *x = &j->w[j->n];
+      x->rows[w] = &p->lists.rows[k];
+      x->rows[!w] = t >= 0 && !o->all_common ? &o->lists.rows[t] : NULL;
+      x->df[w] = (long)p->lists.rows[k].n;
+      x->df[!w] = 0; /* not asked there: the word's own count in that table is no guide */
+      term_of[j->n++] = i;
+    }
+  }
+}
+
 /* Each candidate's joint score (index_joint.c), from each word's own
  * phrase's rows in either table; a word found in a candidate's body adds
  * the body to its why. An AND's rows (every word in half the skills) are
@@ -442,6 +487,7 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
     if (w->rows[HEAD] || w->rows[BODY])
       term_of[j->n++] = i;
   }
+  add_joint_alternatives(q, j, term_of);
   upk_ix_joint_prepare(j, rows, head_tokens, body_tokens);
   qsort(c->v, c->n, sizeof *c->v, by_doc); /* the lists' order */
   for (size_t i = 0; i < c->n; i++)
@@ -563,6 +609,29 @@ static bool name_taken(const upk_index_hits *out, const char *name) {
   return false;
 }
 
+/* A row's body size in tokens + 1 as the ranking cached it (0: unknown). */
+static uint32_t body_size(const upk_index *ix, int64_t doc) {
+  return doc >= 0 && (size_t)doc < ix->size_cap[BODY] ? ix->size[BODY][doc] : 0;
+}
+
+/* A hit whose skill is the same text as one already taken under another
+ * name (registries copy a skill into many repositories): the same
+ * description, file size estimate, body size in tokens and body score.
+ * It adds nothing a user could choose between, and would take a place of
+ * the top few from a different skill. from[k] is hit k's candidate. */
+static bool twin_taken(const upk_index *ix, const upk_index_hits *out, const cand *const *from,
+                       const upk_index_entry *e, const cand *c) {
+  uint32_t size = body_size(ix, c->doc);
+  if (ix->keep_twins || !size || !e->description || !e->description[0])
+    return false;
+  for (size_t k = 0; k < out->len; k++)
+    if (out->items[k].e.tokens == e->tokens && body_size(ix, from[k]->doc) == size &&
+        from[k]->score[BODY] == c->score[BODY] && out->items[k].e.description &&
+        !strcmp(out->items[k].e.description, e->description))
+      return true;
+  return false;
+}
+
 /* Both tables' best, ordered by head score + body weight x body score +
  * joint weight x joint score; the first `limit` that qualify, one per name,
  * become hits. */
@@ -570,7 +639,8 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
                      size_t n_agents, upk_index_hits *out) {
   cands c = {upk_xcalloc(2 * CANDIDATES, sizeof *c.v), 0};
   out->items = upk_xcalloc(limit, sizeof *out->items);
-  int rc = c.v && out->items ? 0 : -ENOMEM;
+  const cand **from = upk_xcalloc(limit, sizeof *from);
+  int rc = c.v && out->items && from ? 0 : -ENOMEM;
   if (!rc)
     rc = run_parts(ix, q, &c);
   for (size_t i = 0; i < c.n; i++)
@@ -589,11 +659,12 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
       rc = ok;
       continue;
     }
-    if (name_taken(out, h->e.name)) {
+    if (name_taken(out, h->e.name) || twin_taken(ix, out, from, &h->e, &c.v[i])) {
       upk_index_entry_free(&h->e);
       continue;
     }
     h->score = c.v[i].total;
+    from[out->len] = &c.v[i];
     if (!c.v[i].known[HEAD])
       rc = head_fields(ix, q, &c.v[i]);
     if (!rc)
@@ -603,6 +674,7 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
   for (size_t i = 0; !rc && i < out->len; i++)
     if (out->items[i].e.scope == UPK_INDEX_BUILTIN)
       rc = upk_ix_place_at_installed_copy(ix, agents, n_agents, &out->items[i].e);
+  free(from);
   free(c.v);
   return rc;
 }

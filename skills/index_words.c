@@ -82,6 +82,80 @@ static const char *const expansions[][2] = {{"k8s", "kubernetes"},
                                             {"cicd", "pipeline"},
                                             {"ci", "pipeline"}};
 
+/* A small thesaurus: words users type for a task that skill authors write
+ * otherwise (a user has "an H100", the skill says "Hopper" and "CUDA"; a
+ * user wants a "stylesheet" fixed, the skill says "CSS"). Each adds its
+ * other words as alternatives (OR), as an abbreviation's full form does,
+ * but whatever the index's own use of the word: the two are not spellings
+ * of one word, and a skill may say either. Chosen by domain (GPU kernels,
+ * documents, frontend, infrastructure, testing, git), kept where the
+ * development half of bench/skills/dev_tasks.tsv did not lose by it. */
+static const char *const synonyms[][2] = {
+    /* GPU kernels */
+    {"h100", "hopper"},
+    {"h100", "cuda"},
+    {"h200", "hopper"},
+    {"hopper", "h100"},
+    {"a100", "ampere"},
+    {"blackwell", "b200"},
+    {"nvidia", "cuda"},
+    {"gpu", "kernel"},
+    {"triton", "kernel"},
+    {"tensorcore", "tensor core"},
+    {"wgmma", "tensor core"},
+    /* documents */
+    {"pdfs", "pdf"},
+    {"scanned", "ocr"},
+    {"ocr", "scanned"},
+    {"docx", "word document"},
+    {"fillable", "form"},
+    {"invoice", "billing"},
+    {"letterhead", "document"},
+    /* frontend */
+    {"stylesheet", "css"},
+    {"styling", "css"},
+    {"tailwind", "css"},
+    {"webpage", "website"},
+    {"frontend", "ui"},
+    {"rerender", "re-render"},
+    {"rerenders", "re-render"},
+    {"tsx", "react"},
+    {"jsx", "react"},
+    {"responsive", "mobile"},
+    /* infrastructure */
+    {"iac", "terraform"},
+    {"iac", "infrastructure as code"},
+    {"helm", "kubernetes"},
+    {"pod", "kubernetes"},
+    {"pods", "kubernetes"},
+    {"dockerize", "docker"},
+    {"containerize", "docker"},
+    {"container", "docker"},
+    {"serverless", "lambda"},
+    {"oncall", "incident"},
+    {"outage", "incident"},
+    {"postmortem", "incident"},
+    {"runbook", "playbook"},
+    {"playbook", "runbook"},
+    /* testing */
+    {"flaky", "test"},
+    {"unittest", "unit test"},
+    {"tdd", "test driven"},
+    {"pentest", "penetration testing"},
+    {"e2e", "playwright"},
+    /* git */
+    {"rebase", "git"},
+    {"worktree", "git"},
+    {"squash", "rebase"},
+    {"stash", "git"},
+    {"blame", "git history"},
+    {"cherry", "git"},
+    /* speed, errors */
+    {"slow", "performance"},
+    {"sluggish", "performance"},
+    {"crash", "debug"},
+    {"crashes", "debug"}};
+
 static int by_word(const void *key, const void *item) {
   return strcmp(key, *(const char *const *)item);
 }
@@ -101,5 +175,12 @@ const char *upk_ix_expansion(const char *word, size_t *k) {
   for (; *k < sizeof expansions / sizeof *expansions; (*k)++)
     if (!strcmp(word, expansions[*k][0]))
       return expansions[(*k)++][1];
+  return NULL;
+}
+
+const char *upk_ix_synonym(const char *word, size_t *k) {
+  for (; *k < sizeof synonyms / sizeof *synonyms; (*k)++)
+    if (!strcmp(word, synonyms[*k][0]))
+      return synonyms[(*k)++][1];
   return NULL;
 }

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Skill lookup against a bare FTS5 bm25() baseline, on one index, in one run.
+
+    rank_bench.py UPSKILLD --corpus DIR [--tasks dev_tasks.tsv] [--size 40000]
+                  [--split test] [--ranks FILE] [-v]
+
+CORPUS is a checkout of a public registry's skills (<dir>/SKILL.md), e.g.
+github.com/tomevault-io/skills-registry (61,452 skills). The index holds the
+task set's skills plus the registry's first others (sorted) up to --size,
+one skill per name (agents load one skill of a name, docs/skills.md). Both
+systems index exactly those files:
+
+- upskilld: a fresh daemon (no cache) on a throw-away project whose
+  .claude/skills holds them; the first full index is timed from initialize
+  until a lookup no longer reports `indexing`; tasks go through skills/lookup
+  over LSP, one at a time, each round trip timed.
+- baseline: one FTS5 table (name, description, body), porter, built in this
+  process from the same files (read, split the frontmatter, insert, commit),
+  the build timed; each task's words OR-ed, bm25() weights 10/5/1, timed
+  in-process (no round trip: the baseline is favoured).
+
+A task is right when the hit is its skill or a near-duplicate of it: a skill
+whose description and body are the same text (whitespace and case aside)
+under another name; both systems are judged alike. Printed: recall@1,
+recall@5 and MRR (top 10) of both on the split asked (test: tasks never
+tuned on), the p50 lookup and the index build of both.
+
+Splits (TSV column 2, the part each task was written in, docs/skills.md):
+dev = dev, held, held2, held3 (the tuning set); test = held4, held5, held6.
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from daemon_bench import Daemon  # noqa: E402
+from ranking_eval import baseline_query, frontmatter  # noqa: E402
+
+SPLIT = {"dev": "dev", "held": "dev", "held2": "dev", "held3": "dev",
+         "held4": "test", "held5": "test", "held6": "test"}
+
+
+def load_tasks(path):
+    rows = [l.rstrip("\n").split("\t") for l in open(path)
+            if l.strip() and not l.startswith("#")]
+    return [(d, SPLIT[s], t) for d, s, t in rows]
+
+
+def choose(corpus, want, size):
+    """The skills indexed: (dir, (name, desc, body)), one per name, targets first."""
+    others = sorted(x for x in os.listdir(corpus) if x not in want)
+    out, taken = [], set()
+    for x in sorted(want) + others:
+        if len(out) >= size:
+            break
+        src = os.path.join(corpus, x, "SKILL.md")
+        if not os.path.isfile(src):
+            continue
+        fm = frontmatter(src)
+        if (fm[0] or x) in taken:
+            continue
+        taken.add(fm[0] or x)
+        out.append((x, fm))
+    return out
+
+
+def twins(skills):
+    """dir -> the set of dirs whose description and body are the same text."""
+    by = {}
+    for x, (_, d, b) in skills:
+        key = hashlib.sha1(" ".join((d + "\n" + b).lower().split()).encode()).digest()
+        by.setdefault(key, set()).add(x)
+    return {x: s for s in by.values() for x in s}
+
+
+def bare_build(skills, corpus, path):
+    """The baseline's table, built from the files: (db, seconds)."""
+    t = time.perf_counter()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE VIRTUAL TABLE f USING fts5(name, description, body, tokenize='porter')")
+    with db:
+        for i, (x, _) in enumerate(skills):
+            n, d, b = frontmatter(os.path.join(corpus, x, "SKILL.md"))
+            db.execute("INSERT INTO f(rowid, name, description, body) VALUES(?,?,?,?)",
+                       (i, n, d, b))
+    return db, time.perf_counter() - t
+
+
+def scores(ranked, targets, eq):
+    r1 = r5 = mrr = 0.0
+    for got, want in zip(ranked, targets):
+        ok = eq.get(want, {want})
+        for k, d in enumerate(got[:10]):
+            if d in ok:
+                mrr += 1.0 / (k + 1)
+                r1 += k == 0
+                r5 += k < 5
+                break
+    n = max(len(targets), 1)
+    return 100 * r1 / n, 100 * r5 / n, mrr / n
+
+
+def run_daemon(exe, skills, corpus, tmp, tasks, verbose):
+    proj = os.path.join(tmp, "proj")
+    root = os.path.join(proj, ".claude", "skills")
+    for x, _ in skills:
+        os.makedirs(os.path.join(root, x))
+        os.link(os.path.join(corpus, x, "SKILL.md"), os.path.join(root, x, "SKILL.md"))
+    env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "c"))
+    for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+        env.pop(k, None)
+    os.makedirs(env["HOME"])
+    d = Daemon(exe, proj, env, os.path.join(tmp, "log"))
+    t0 = time.perf_counter()
+    d.start(proj)
+    d.wait_indexed()
+    build = time.perf_counter() - t0
+    t1 = time.perf_counter()  # lookups are timed once the first index's merge is done
+    while d.call("upskilld/status", {}).get("skills", {}).get("merging") and \
+            time.perf_counter() - t1 < 120:
+        time.sleep(0.05)
+    ranked, lat = [], []
+    for x, _, task in tasks:
+        t = time.perf_counter()
+        r = d.call("skills/lookup", {"task": task, "limit": 10})
+        lat.append((time.perf_counter() - t) * 1e3)
+        got = [os.path.basename(os.path.dirname(h["path"])) for h in r.get("results", [])]
+        ranked.append(got)
+        if verbose and (not got or got[0] != x):
+            top = r["results"][0] if r.get("results") else {}
+            print(f"# {x}: got {got[:3]} why {top.get('why')}")
+    d.stop()
+    return ranked, lat, build
+
+
+def run_bare(db, skills, tasks):
+    ranked, lat = [], []
+    for _, _, task in tasks:
+        t = time.perf_counter()
+        rows = baseline_query(db, task, 10)
+        lat.append((time.perf_counter() - t) * 1e3)
+        ranked.append([skills[r][0] for r in rows])
+    return ranked, lat
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("upskilld")
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--tasks", default=os.path.join(here, "dev_tasks.tsv"))
+    ap.add_argument("--size", type=int, default=40000)
+    ap.add_argument("--split", choices=("test", "dev", "all"), default="test")
+    ap.add_argument("--ranks", help="write each task's rank (1..10, 0: not in the top 10) "
+                    "in lookup and in the baseline to this TSV")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args()
+    tasks = [t for t in load_tasks(a.tasks) if a.split in ("all", t[1])]
+    skills = choose(a.corpus, {x for x, _, _ in load_tasks(a.tasks)}, a.size)
+    eq = twins(skills)
+    tmp = tempfile.mkdtemp(prefix="upk-rankbench-")
+    try:
+        # the baseline first: the daemon's files then compete with a warm page cache alike
+        db, bare_s = bare_build(skills, a.corpus, os.path.join(tmp, "bare.sqlite"))
+        ours, our_lat, our_s = run_daemon(os.path.realpath(a.upskilld), skills, a.corpus, tmp,
+                                          tasks, a.verbose)
+        base, base_lat = run_bare(db, skills, tasks)
+        db.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if a.ranks:
+        with open(a.ranks, "w") as f:
+            for i, (x, split, task) in enumerate(tasks):
+                ok = eq.get(x, {x})
+                rank = lambda got: next((k + 1 for k, d in enumerate(got[:10]) if d in ok), 0)  # noqa
+                f.write(f"{x}\t{split}\t{rank(ours[i])}\t{rank(base[i])}\t{ours[i][:3]}\t"
+                        f"{base[i][:3]}\t{task}\n")
+    dup = sum(len(s) > 1 for s in {id(s): s for s in eq.values()}.values())
+    targets = [x for x, _, _ in tasks]
+    u, b = scores(ours, targets, eq), scores(base, targets, eq)
+    print(f"corpus: {a.corpus}; {len(skills)} skills indexed (one per name), "
+          f"{dup} groups of same-text skills; split: {a.split}, {len(tasks)} tasks; "
+          f"cpus: {len(os.sched_getaffinity(0))}; load: {os.getloadavg()[0]:.1f}")
+    print(f"  {'':24} {'upskilld':>10} {'FTS5 bm25':>10} {'diff':>8}")
+    rows = [("recall@1 (%)", u[0], b[0]), ("recall@5 (%)", u[1], b[1]), ("MRR", u[2], b[2]),
+            ("lookup p50 (ms)", statistics.median(our_lat), statistics.median(base_lat)),
+            (f"index build, {len(skills)} (s)", our_s, bare_s)]
+    for name, x, y in rows:
+        diff = f"{x / y:7.2f}x" if "ms" in name or "(s)" in name else f"{x - y:+8.1f}"
+        if name == "MRR":
+            diff = f"{x - y:+8.3f}"
+        print(f"  {name:24} {x:10.3f} {y:10.3f} {diff}")
+    print("lookup p50: upskilld through the daemon (LSP round trip over a pipe); the baseline\n"
+          "in-process. Build: upskilld's first full index (initialize until no `indexing`),\n"
+          "the baseline's table from the same files (read, insert, commit).")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+/* The lookup's ranking as a client meets it: skills/lookup over LSP on a project of its own,
+ * the real daemon. Each case has a right skill and a decoy that shares more of the task's
+ * words, and fails if the ranking ignores what the case is about (the thesaurus, the
+ * skill's name, same-text skills collapsed). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/integration/fsx.h"
+#include "tests/integration/harness.h"
+
+TestSuite(lookup_rank, .timeout = 120);
+
+static void put(const char *proj, const char *name, const char *desc, const char *body) {
+  char path[256], text[2048];
+  snprintf(path, sizeof path, "%s/.claude/skills/%s/SKILL.md", proj, name);
+  snprintf(text, sizeof text, "---\nname: %s\ndescription: %s\n---\n# %s\n\n%s\n", name, desc, name,
+           body);
+  fsx_write(path, text);
+}
+
+static hx *session(const char *proj) {
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_NOARGS);
+  char uri[128];
+  snprintf(uri, sizeof uri, "file://%s", proj);
+  json_decref(hx_lsp_init(d, uri));
+  return d;
+}
+
+/* The names of a settled lookup's hits, in order, as one string "a b c". */
+static void names_of(json_t *r, char *out, size_t cap) {
+  json_t *hits = json_object_get(hx_assert_result(r, "10"), "results"), *h;
+  size_t i;
+  out[0] = '\0';
+  json_array_foreach(hits, i, h) {
+    size_t n = strlen(out);
+    snprintf(out + n, cap - n, "%s%s", n ? " " : "", json_string_value(json_object_get(h, "name")));
+  }
+}
+
+/* "Stylesheet" is in neither skill: the CSS skill says "CSS", the decoy has another of the
+ * task's words. Without the thesaurus the CSS skill is not found at all. */
+Test(lookup_rank, a_thesaurus_word_beats_word_overlap) {
+  char proj[64], got[1024];
+  fsx_mkdtemp(proj, "rank-thes");
+  put(proj, "css-fixes", "Fix CSS bugs: selectors, specificity and the cascade.",
+      "Find the rule that wins, then narrow the selector.");
+  put(proj, "release-checklist", "Ship an app release: version, notes, store upload.",
+      "Try it on mobile too.");
+  hx *d = session(proj);
+  json_t *r = hx_lookup_settled(d, 10, "my stylesheet breaks on mobile");
+  names_of(r, got, sizeof got);
+  json_decref(r);
+  cr_expect(!strncmp(got, "css-fixes ", 10), "stylesheet -> CSS should rank first: %s", got);
+  hx_finish(d, 0);
+  fsx_rm_rf(proj);
+}
+
+/* The task names the skill ("release notes"); the decoy says the task's words in its body
+ * many times. The name's weight wins. */
+Test(lookup_rank, the_skills_name_beats_a_body_that_repeats_the_words) {
+  char proj[64], got[1024];
+  fsx_mkdtemp(proj, "rank-name");
+  put(proj, "release-notes", "Draft what changed for users from the merged pull requests.",
+      "Group by feature, fix and breaking change.");
+  put(proj, "changelog-lint", "Check a CHANGELOG file's format.",
+      "Release notes, release notes and more release notes: notes on each release, notes "
+      "per release.");
+  hx *d = session(proj);
+  json_t *r = hx_lookup_settled(d, 10, "write the release notes");
+  names_of(r, got, sizeof got);
+  json_decref(r);
+  cr_expect(!strncmp(got, "release-notes ", 14) || !strcmp(got, "release-notes"),
+            "the named skill should rank first: %s", got);
+  hx_finish(d, 0);
+  fsx_rm_rf(proj);
+}
+
+/* The same skill copied under three names (registries hold many such copies): one hit, and
+ * the different skill after it is not pushed down by the copies. */
+Test(lookup_rank, same_text_skills_collapse_into_one_hit) {
+  char proj[64], got[1024];
+  fsx_mkdtemp(proj, "rank-dup");
+  const char *desc = "Rotate the database credentials and restart the services that use them.";
+  const char *body = "List the services, rotate the secret in the vault, restart each one.";
+  put(proj, "rotate-secrets-a", desc, body);
+  put(proj, "rotate-secrets-b", desc, body);
+  put(proj, "rotate-secrets-c", desc, body);
+  put(proj, "vault-audit", "Audit who read the database credentials in the vault.",
+      "Read the audit log.");
+  hx *d = session(proj);
+  json_t *r = hx_lookup_settled(d, 10, "rotate database credentials in the vault");
+  names_of(r, got, sizeof got);
+  json_decref(r);
+  int copies = 0;
+  for (const char *p = got; (p = strstr(p, "rotate-secrets-")); p++)
+    copies++;
+  cr_expect_eq(copies, 1, "three copies of one text should be one hit: %s", got);
+  cr_expect(strstr(got, "vault-audit"), "the other skill should still be found: %s", got);
+  hx_finish(d, 0);
+  fsx_rm_rf(proj);
+}
