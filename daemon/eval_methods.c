@@ -413,13 +413,13 @@ static json_t *trials_json(const upk_eval_outcome *o) {
   json_t *a = json_array();
   for (size_t i = 0; i < o->n_trials; i++) {
     const upk_eval_trial *t = &o->trials[i];
-    json_t *one =
-        json_pack("{s:s,s:s,s:i,s:i,s:s,s:I,s:I,s:I,s:I,s:s?}", "model", t->model->name,
-                  "condition", t->with_skill ? "with_skill" : "baseline", "run", t->run, "case",
-                  (int)t->case_idx, "verdict", t->not_run ? "not-run" : upk_assert_status_name(t->verdict),
-                  "assertionsPassed", (json_int_t)t->report.passed, "assertionsSkipped",
-                  (json_int_t)t->report.skipped, "inputTokens", (json_int_t)t->input_tokens,
-                  "outputTokens", (json_int_t)t->output_tokens, "error", t->error);
+    json_t *one = json_pack(
+        "{s:s,s:s,s:i,s:i,s:s,s:I,s:I,s:I,s:I,s:s?}", "model", t->model->name, "condition",
+        t->with_skill ? "with_skill" : "baseline", "run", t->run, "case", (int)t->case_idx,
+        "verdict", t->not_run ? "not-run" : upk_assert_status_name(t->verdict), "assertionsPassed",
+        (json_int_t)t->report.passed, "assertionsSkipped", (json_int_t)t->report.skipped,
+        "inputTokens", (json_int_t)t->input_tokens, "outputTokens", (json_int_t)t->output_tokens,
+        "error", t->error);
     if (one) {
       json_object_set_new(one, "durationMs", json_real(t->duration_ms));
       json_object_set_new(one, "unpassed", unpassed_json(&t->report));

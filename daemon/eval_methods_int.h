@@ -28,7 +28,7 @@ struct ecall {
   ecall_fn load, run; /* thread pool, then loop */
   json_t *params, *init_options;
   char *workspace;
-  bool agent; /* an MCP session asked: files it names are read as eval_inputs.c says */
+  bool agent;              /* an MCP session asked: files it names are read as eval_inputs.c says */
   const upk_options *opts; /* the command line's (for the agent's places: guard.h) */
   upk_config cfg;
   int code; /* load failed: JSON-RPC code, message, data */
@@ -47,8 +47,8 @@ struct ecall {
   char *skill_description;          /* its frontmatter's description */
   char *baseline_md, *baseline_dir; /* params.baselineSkill: the older version compared */
   upk_as_evals evals; /* the cases came from evals/evals.json: their ids, names, statements */
-  trig_state *trig;                 /* trigger mode (trigger_eval.c) */
-  char *indexed_dir; /* skills/eval of a name: the skill skills/get returns for it, or NULL */
+  trig_state *trig;   /* trigger mode (trigger_eval.c) */
+  char *indexed_dir;  /* skills/eval of a name: the skill skills/get returns for it, or NULL */
   upk_evalcases cases;
   upk_diags case_diags;
   json_t *result; /* runs/list, runs/show */
@@ -117,9 +117,11 @@ void tr_free(ecall *c);
       {"maxCostUsd", UPK_T_NUMBER, 0,                                                              \
        "Stop once the calls cost this many USD (config prices; agents' own reported cost); every " \
        "model API called needs a price."},                                                         \
-      {"dryRun", UPK_T_BOOLEAN, 0,                                                                 \
-       "Answer the plan (trials, calls, estimated tokens and cost per model) and run nothing.",    \
-       .def = "false"}
+  {                                                                                                \
+    "dryRun", UPK_T_BOOLEAN, 0,                                                                    \
+        "Answer the plan (trials, calls, estimated tokens and cost per model) and run nothing.",   \
+        .def = "false"                                                                             \
+  }
 
 /* eval_limits.c: params.maxCalls, maxCostUsd and dryRun (thread pool, after the models are
  * resolved): a limit of 0 or less, or maxCostUsd with a model that has no price, is refused

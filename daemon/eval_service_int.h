@@ -13,7 +13,7 @@
 #include "skills/eval/runs.h"
 
 typedef struct eval_trial eval_trial;
-typedef struct gslot gslot; /* one statement a grader is judging (eval_grade.c) */
+typedef struct gslot gslot;       /* one statement a grader is judging (eval_grade.c) */
 typedef struct exec_job exec_job; /* a trial's script, diff and kernel checks (eval_exec.c) */
 
 /* One model's Agent Skills layout: the plan and which trials it holds. */

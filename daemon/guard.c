@@ -116,8 +116,8 @@ static void add_skill_dirs(json_t *places, const char *workspace) {
   }
 }
 
-json_t *upk_guard_places(const char *workspace, const upk_options *o,
-                         const json_t *init_options, bool write) {
+json_t *upk_guard_places(const char *workspace, const upk_options *o, const json_t *init_options,
+                         bool write) {
   json_t *places = json_array();
   if (workspace)
     add_place(places, upk_xstrdup(workspace));
@@ -164,8 +164,8 @@ bool upk_guard_path(upk_job *job, const char *path, bool write, const char *what
                          : snprintf(abs, sizeof abs, "%s/%s", ws ? ws : ".", path);
   bool ok = n > 0 && n < (int)sizeof abs && real_of(abs, real);
   if (ok) {
-    json_t *places = upk_guard_places(ws, upk_session_options(s), upk_session_init_options(s),
-                                      write),
+    json_t *places =
+               upk_guard_places(ws, upk_session_options(s), upk_session_init_options(s), write),
            *v;
     size_t i;
     bool in = false;

@@ -37,8 +37,8 @@ int upk_guard_parse_allow(const char *list, unsigned *bits, char *bad, size_t ba
  * the built-in library, the default runs directory and the user's condense.allowPaths. The one
  * list the guard's check, the readers of named files (eval_inputs.c) and the kernel's include
  * roots use. For reading it reads the user's config file (blocking); for writing nothing. */
-json_t *upk_guard_places(const char *workspace, const upk_options *o,
-                         const json_t *init_options, bool write);
+json_t *upk_guard_places(const char *workspace, const upk_options *o, const json_t *init_options,
+                         bool write);
 
 /** The origin of the session's requests: an agent over MCP, the user over LSP. */
 upk_origin upk_guard_origin(const upk_server *s);

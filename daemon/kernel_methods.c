@@ -234,8 +234,8 @@ static bool guarded(upk_job *job, json_t *params) {
     if (!upk_guard_path(job, json_string_value(x), false, "params.includes"))
       return false;
   }
-  json_t *py = json_object_get(json_object_get(json_object_get(params, "run"), "reference"),
-                               "pytorch");
+  json_t *py =
+      json_object_get(json_object_get(json_object_get(params, "run"), "reference"), "pytorch");
   if (!py)
     return true;
   if (!upk_guard_allow(job, UPK_AGENT_ALLOW_PYTHON, "run.reference.pytorch (Python on the host)"))

@@ -177,7 +177,8 @@ static int parse_args(int argc, char **argv, upk_options *o, const char **log_fi
     case OPT_AGENT_ALLOW: {
       char bad[64];
       if (upk_guard_parse_allow(optarg, &o->agent_allow, bad, sizeof bad)) {
-        fprintf(stderr, "upskilld: --agent-allow: unknown power '%s' (python, user-skills, scripts)\n",
+        fprintf(stderr,
+                "upskilld: --agent-allow: unknown power '%s' (python, user-skills, scripts)\n",
                 bad);
         return 2;
       }

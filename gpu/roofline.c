@@ -31,8 +31,8 @@ double upk_run_bytes(const upk_run_spec *s) {
   for (size_t i = 0; i < s->n_args; i++) {
     const upk_run_arg *a = &s->args[i];
     if (a->is_buffer)
-      bytes += (double)a->count * (double)upk_dtype_size(a->dtype) *
-               (a->role == UPK_ROLE_INOUT ? 2 : 1);
+      bytes +=
+          (double)a->count * (double)upk_dtype_size(a->dtype) * (a->role == UPK_ROLE_INOUT ? 2 : 1);
   }
   return bytes;
 }

@@ -125,8 +125,8 @@ typedef struct upk_run_spec {
   unsigned timeout_ms;
   upk_run_sanitizer sanitizer;
   unsigned forbid; /* libraries the submission may not use: UPK_FORBID_* (kstatic.h) */
-  double flops; /* floating-point operations a launch does (run.flops, or 2mnk of run.gemm);
-                   < 0: not given */
+  double flops;    /* floating-point operations a launch does (run.flops, or 2mnk of run.gemm);
+                      < 0: not given */
   /* The sweep: shapes[0] is the spec's own launch and args when run.shapes is
    * absent, else run.shapes[0]; the odd sizes (oddSizes, default on) follow
    * the given ones. Never empty after a parse. */

@@ -437,10 +437,10 @@ static void gate_agents(gate *g, json_t *agents) {
     const char *key;
     upk_power power;
   } keys[] = {
-      {"command", UPK_POWER_RUN},      /* the program the project names */
-      {"modelArgs", UPK_POWER_RUN},    /* its arguments: hooks, MCP servers, sandbox off */
-      {"loginFiles", UPK_POWER_READ},  /* the user's files copied into the run */
-      {"stripEnv", UPK_POWER_SEND},    /* given, the API key stays beside a copied login */
+      {"command", UPK_POWER_RUN},     /* the program the project names */
+      {"modelArgs", UPK_POWER_RUN},   /* its arguments: hooks, MCP servers, sandbox off */
+      {"loginFiles", UPK_POWER_READ}, /* the user's files copied into the run */
+      {"stripEnv", UPK_POWER_SEND},   /* given, the API key stays beside a copied login */
   };
   const char *name;
   json_t *def;
@@ -618,8 +618,9 @@ json_t *upk_config_user_list(const json_t *init_options, const char *section, co
   char path[PATH_MAX], *text = NULL, yerr[256];
   size_t len = 0;
   const char *xdg = env("XDG_CONFIG_HOME"), *home = env("HOME");
-  if ((xdg || home) && snprintf(path, sizeof path, "%s%s/upskilld/config.yaml", xdg ? xdg : home,
-                                xdg ? "" : "/.config") < (int)sizeof path &&
+  if ((xdg || home) &&
+      snprintf(path, sizeof path, "%s%s/upskilld/config.yaml", xdg ? xdg : home,
+               xdg ? "" : "/.config") < (int)sizeof path &&
       slurp(path, &text, &len) == 0) {
     json_t *layer = upk_yaml_to_json(text, len, yerr, sizeof yerr);
     add_strings(out, layer, section, key);

@@ -47,14 +47,14 @@ typedef struct upk_config {
   int max_refine_attempts;      /* default 2, as upskill */
   json_t *model_aliases;        /* object: alias -> model name */
   json_t *agents;               /* object: agent name -> settings (skills/eval/agent.h) */
-  json_t *prices; /* object: model ("provider.id", "agent:NAME") -> {input, output, cacheRead}
-                     in USD per million tokens (daemon/budget.h); a project's only raise them */
-  int max_parallel;             /* agent runs at once; 0: the core count */
-  long request_timeout_ms;      /* whole completion, retries included; default 120000 */
-  long connect_timeout_ms;      /* default 10000 */
-  int max_attempts;             /* tries per completion; default 4 */
-  long retry_backoff_ms;        /* first retry delay before jitter; default 500 */
-  json_t *sources;              /* array of the files that were read */
+  json_t *prices;   /* object: model ("provider.id", "agent:NAME") -> {input, output, cacheRead}
+                       in USD per million tokens (daemon/budget.h); a project's only raise them */
+  int max_parallel; /* agent runs at once; 0: the core count */
+  long request_timeout_ms; /* whole completion, retries included; default 120000 */
+  long connect_timeout_ms; /* default 10000 */
+  int max_attempts;        /* tries per completion; default 4 */
+  long retry_backoff_ms;   /* first retry delay before jitter; default 500 */
+  json_t *sources;         /* array of the files that were read */
   /* The project layer's standing (common/trust.h upk_trust), or -1 when there was no project
    * config to judge; and the keys it set that were refused because the project is not trusted:
    * [{key, rule, message}], in the order met (docs/security.md, "Project config"). */
@@ -69,8 +69,8 @@ void upk_config_defaults(upk_config *c);
  * agents.*.command, modelArgs, env, loginFiles and stripEnv, skills.gitHost, and runs_dir or
  * skills_dir leaving the project are refused (left out, the rest applied) and listed in
  * c->refused; c->trust says the standing. The user's file and `init_options` are the user's
- * own: never gated. Missing files are skipped; an unreadable or malformed file, or a value of the wrong type, is
- * an error (-EINVAL, or the errno) with "PATH:LINE: what" in `err`. Reads files:
+ * own: never gated. Missing files are skipped; an unreadable or malformed file, or a value of the
+ * wrong type, is an error (-EINVAL, or the errno) with "PATH:LINE: what" in `err`. Reads files:
  * call it off the loop. On error `c` holds the defaults and nothing to free
  * beyond upk_config_free. */
 int upk_config_load(upk_config *c, const char *project_dir, const json_t *init_options, char *err,

@@ -50,10 +50,10 @@ upk_mcp_cache upk_mcp_cache_of(const char *method) {
     const char *method;
     long long ttl_ms;
   } table[] = {
-      {"tools/list", 3600000},       {"resources/templates/list", 3600000},
-      {"server/discover", 3600000},  {"resources/list", 0},
-      {"resources/read", 0},         {"resources/directory/read", 0},
-      {"skills/list", 0},            {"skills/get", 0},
+      {"tools/list", 3600000},      {"resources/templates/list", 3600000},
+      {"server/discover", 3600000}, {"resources/list", 0},
+      {"resources/read", 0},        {"resources/directory/read", 0},
+      {"skills/list", 0},           {"skills/get", 0},
       {"prompts/list", 3600000},
   };
   for (size_t i = 0; method && i < sizeof table / sizeof *table; i++)

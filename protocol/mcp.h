@@ -42,7 +42,7 @@ json_t *upk_mcp_unsupported_data(const char *requested);
 
 /** How long a client may keep a result, and for whom (2026-07-28 CacheableResult). */
 typedef struct upk_mcp_cache {
-  long long ttl_ms; /* < 0: the result is not cacheable (no ttlMs/cacheScope) */
+  long long ttl_ms;  /* < 0: the result is not cacheable (no ttlMs/cacheScope) */
   const char *scope; /* "public" or "private" */
 } upk_mcp_cache;
 /** What `method`'s results may be cached for: list and read results are cacheable. */

@@ -101,7 +101,6 @@ const char *upk_env_get(const upk_env *env, const char *name);
 
 /** `$var/sub` when the XDG variable `var` is an absolute path, else `$HOME/fallback/sub`
  * (HOME unset: /tmp), e.g. ("XDG_CACHE_HOME", ".cache", "upskilld/sources"). malloc'd. */
-char *upk_env_xdg_dir(const upk_env *env, const char *var, const char *fallback,
-                      const char *sub);
+char *upk_env_xdg_dir(const upk_env *env, const char *var, const char *fallback, const char *sub);
 
 #endif

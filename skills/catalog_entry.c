@@ -75,9 +75,9 @@ static json_t *plain_scalar(const char *s, bool *bad) {
   static const char *const nulls[] = {"", "~", "null", "Null", "NULL", NULL};
   static const char *const trues[] = {"true", "True", "TRUE", NULL};
   static const char *const falses[] = {"false", "False", "FALSE", NULL};
-  static const char *const specials[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
-                                         "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN",
-                                         NULL};
+  static const char *const specials[] = {".inf",  ".Inf",  ".INF",  "+.inf", "+.Inf",
+                                         "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
+                                         ".NaN",  ".NAN",  NULL};
   if (one_of(s, nulls))
     return json_null();
   if (one_of(s, trues))
@@ -115,8 +115,8 @@ static int map_to_json(const fm_node *n, int depth, json_t **out, char *why, siz
     bool stringy = k->kind == FM_SCALAR && (!k->plain || json_is_string(kv));
     json_decref(kv);
     if (!stringy || !strcmp(k->text, "__proto__"))
-      return json_decref(obj), refuse(why, whylen, -EINVAL, "line %d: a key must be a string",
-                                      k->start.line + 2);
+      return json_decref(obj),
+             refuse(why, whylen, -EINVAL, "line %d: a key must be a string", k->start.line + 2);
     if (json_object_get(obj, k->text))
       return json_decref(obj), refuse(why, whylen, -EINVAL, "line %d: duplicate key \"%s\"",
                                       k->start.line + 2, k->text);
@@ -167,7 +167,9 @@ static bool blank(const char *s, size_t n) {
 static int split(const char *text, size_t len, const char **yaml, size_t *ylen) {
   if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
     text += 3, len -= 3;
-  size_t open = len >= 4 && !memcmp(text, "---\n", 4) ? 4 : len >= 5 && !memcmp(text, "---\r\n", 5) ? 5 : 0;
+  size_t open = len >= 4 && !memcmp(text, "---\n", 4)     ? 4
+                : len >= 5 && !memcmp(text, "---\r\n", 5) ? 5
+                                                          : 0;
   if (!open)
     return -EINVAL;
   for (size_t at = open; at < len;) {
@@ -273,9 +275,9 @@ static json_t *resource(const char *root_uri, const char *rel, const unsigned ch
   }
   digest[7 + 64] = 0;
   char *uri = upk_catalog_file_uri(root_uri, rel);
-  json_t *r = uri ? json_pack("{s:s,s:s,s:I}", "uri", uri, "digest", digest, "size",
-                              (json_int_t)size)
-                  : NULL;
+  json_t *r =
+      uri ? json_pack("{s:s,s:s,s:I}", "uri", uri, "digest", digest, "size", (json_int_t)size)
+          : NULL;
   free(uri);
   return r;
 }
@@ -333,8 +335,8 @@ int upk_catalog_entry(upk_catalog_cache *cache, const char *dir, const char *ski
   }
   if (!rc) {
     char *uri = upk_catalog_file_uri(root_uri, "SKILL.md");
-    *out = uri ? json_pack("{s:s,s:O,s:O}", "uri", uri, "frontmatter", fm, "resources", files)
-               : NULL;
+    *out =
+        uri ? json_pack("{s:s,s:O,s:O}", "uri", uri, "frontmatter", fm, "resources", files) : NULL;
     free(uri);
     rc = *out ? 0 : -ENOMEM;
   }

@@ -257,8 +257,9 @@ static int parse_once(const char *yaml, size_t len, fm_doc *doc) {
         [EV_MORE_DOCS] = "expected a single document, found more than one",
         [EV_TOO_DEEP] = "nesting too deep",
         [EV_NUL] = "a value holds a NUL character (\\0), which would cut it short: refused",
-        [EV_TOO_MANY_KEYS] = "more than " UPK_STR(FM_MAX_KEYS) " keys in one mapping: refused "
-                             "(a skill's frontmatter has a handful of fields)",
+        [EV_TOO_MANY_KEYS] =
+            "more than " UPK_STR(FM_MAX_KEYS) " keys in one mapping: refused "
+                                              "(a skill's frontmatter has a handful of fields)",
         [EV_TOO_LARGE] = "more than " UPK_STR(FM_MAX_NODES) " values: refused",
     };
     if (r > 0)

@@ -52,7 +52,7 @@ struct upk_ix_job {
   /* Another pass wrote between this scan's steps (and emptied the names and documents it
    * noted): the end redoes every name's shadowing and looks at every document. */
   bool wide;
-  bool bulk;           /* the first index of an empty one: FTS5 merges once, afterwards */
+  bool bulk; /* the first index of an empty one: FTS5 merges once, afterwards */
   /* What the walk found, hashed (upk_ix_digest): each root's id, paths and limits, each
    * folder's resolved path, each skill's path and its file's name, mtime, size and inode
    * (what the probe compares), and the resolved path of a skill directory that is a link.
@@ -78,9 +78,9 @@ typedef struct scan {
   int max_depth;
   size_t dirs;
   bool limit_hit;
-  bool full; /* a first index: shadowing is done for every name at the end */
+  bool full;         /* a first index: shadowing is done for every name at the end */
   upk_ix_docs *docs; /* the stored documents, read ahead by a full scan; NULL: ask the index */
-  int depth; /* directories on the stack below, for loop detection */
+  int depth;         /* directories on the stack below, for loop detection */
   dev_t dev[UPK_INDEX_MAX_DEPTH + 2];
   ino_t ino[UPK_INDEX_MAX_DEPTH + 2];
 } scan;

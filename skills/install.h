@@ -74,7 +74,7 @@
 #include "skills/agents.h"
 #include "common/diag.h"
 
-#define UPK_MANIFEST_DIR "upskilld/installs"    /* below $XDG_STATE_HOME */
+#define UPK_MANIFEST_DIR "upskilld/installs"      /* below $XDG_STATE_HOME */
 #define UPK_LEGACY_MANIFEST ".upskilld-lock.json" /* in the root, before */
 #define UPK_LEGACY_LOCKFILE ".upskilld.lock"
 #define UPK_TMP_PREFIX ".upskilld-tmp."
@@ -98,11 +98,11 @@ typedef struct upk_install_req {
   const char *project_root; /* absolute; needed for UPK_SCOPE_PROJECT */
   const upk_env *env;       /* NULL: the process environment */
   bool force;               /* replace a different skill of the same name */
-  bool lenient;    /* validate as agents load skills (a source's skills: others' conventions,
-                      such as extra frontmatter fields), not the strict specification */
-  bool keep_links; /* leave a symbolic link in place that resolves to another target of this
-                      install (the skills CLI's symlink mode: update keeps it) */
-  const char *source;       /* recorded in the manifest; NULL: from_path or "inline" */
+  bool lenient;       /* validate as agents load skills (a source's skills: others' conventions,
+                         such as extra frontmatter fields), not the strict specification */
+  bool keep_links;    /* leave a symbolic link in place that resolves to another target of this
+                         install (the skills CLI's symlink mode: update keeps it) */
+  const char *source; /* recorded in the manifest; NULL: from_path or "inline" */
 } upk_install_req;
 
 /** One skills directory an install or remove touched. */

@@ -41,7 +41,8 @@ typedef struct upk_skill_code {
   int line;
   char *lang;  /* info string's first word; "" when none */
   bool fenced; /* ``` or ~~~ (false: an indented block) */
-  size_t start, end; /* bytes of `body` the block spans, fences included (end: past its last line) */
+  size_t start,
+      end; /* bytes of `body` the block spans, fences included (end: past its last line) */
 } upk_skill_code;
 
 /** A relative file the body links to or names (`references/x.md`, `scripts/a.py`). */

@@ -45,10 +45,10 @@ typedef enum { UPK_SOURCE_PATH, UPK_SOURCE_GIT } upk_source_kind;
 
 typedef struct upk_source {
   upk_source_kind kind;
-  char *url;         /* git: what git fetches from; path: the absolute directory */
-  char *subpath;     /* inside the repository ("" for its root) */
-  char *ref;         /* branch, tag or commit; NULL: the remote's default branch */
-  char *lock_source; /* as skills-lock.json records it: owner/repo, the URL, or the path */
+  char *url;             /* git: what git fetches from; path: the absolute directory */
+  char *subpath;         /* inside the repository ("" for its root) */
+  char *ref;             /* branch, tag or commit; NULL: the remote's default branch */
+  char *lock_source;     /* as skills-lock.json records it: owner/repo, the URL, or the path */
   const char *lock_type; /* skills-lock.json's sourceType: "github", "git" or "local" */
 } upk_source;
 
@@ -80,10 +80,10 @@ size_t upk_source_check_tree(const char *dir, const char *root, upk_diags *d);
 
 /** One skill found in a source. */
 typedef struct upk_found_skill {
-  char *name;        /* its frontmatter name */
+  char *name; /* its frontmatter name */
   char *description;
-  char *dir;         /* absolute */
-  char *skill_path;  /* SKILL.md relative to the repository root (skills-lock.json's skillPath) */
+  char *dir;        /* absolute */
+  char *skill_path; /* SKILL.md relative to the repository root (skills-lock.json's skillPath) */
 } upk_found_skill;
 
 typedef struct upk_found_skills {
@@ -95,8 +95,7 @@ typedef struct upk_found_skills {
  * (none found is 0 with an empty list), or a negative errno: -ENOENT (no such path), -EPERM
  * when a link out of the repository or a refused marketplace path was met (errors in d; the
  * skills found are still listed, and none of them may be installed). */
-int upk_source_discover(const char *root, const char *subpath, upk_found_skills *out,
-                        upk_diags *d);
+int upk_source_discover(const char *root, const char *subpath, upk_found_skills *out, upk_diags *d);
 
 /** Whether skill directory `dir` (absolute, below `root`) is reached from `root` without a
  * symbolic link in any component, itself included; a link is reported in d as discovery

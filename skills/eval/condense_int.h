@@ -38,7 +38,7 @@ typedef struct ctrace {
   bool has_task;
   /* The closing summary: the agent's last prose not followed by a tool. */
   char *last_words;
-  bool words_open;               /* more agent prose goes on the same summary */
+  bool words_open;   /* more agent prose goes on the same summary */
   size_t *cmd_index; /* commands by hash: event index + 1, 0 for a free slot */
   size_t cmd_cap, cmd_used;
   char **read_path, **read_text; /* files as a tool read them, for edits' base */

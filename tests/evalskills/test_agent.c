@@ -98,11 +98,11 @@ Test(agent, builtins) {
 }
 
 Test(agent, configured) {
-  json_t *cfg = json_pack("{s:{s:[s,s],s:s,s:s,s:{s:s},s:I},s:{s:[s]},s:{s:[s],s:s}}", "mine",
-                          "command", "my-agent", "{prompt}", "skillsDir", ".my/skills", "output",
-                          "codex", "env", "X", "{home}/x", "timeoutMs", (json_int_t)5000,
-                          "claude-code", "stripEnv", "SECRET", "bad", "command", "x",
-                          "skillsDir", "../out");
+  json_t *cfg =
+      json_pack("{s:{s:[s,s],s:s,s:s,s:{s:s},s:I},s:{s:[s]},s:{s:[s],s:s}}", "mine", "command",
+                "my-agent", "{prompt}", "skillsDir", ".my/skills", "output", "codex", "env", "X",
+                "{home}/x", "timeoutMs", (json_int_t)5000, "claude-code", "stripEnv", "SECRET",
+                "bad", "command", "x", "skillsDir", "../out");
   upk_agent_def d;
   char err[256];
   cr_assert_eq(upk_agent_def_get(cfg, "mine", &d, err, sizeof err), 0, "%s", err);
@@ -147,9 +147,16 @@ Test(agent, prepare_installs_where_the_agent_reads) {
   write_text(settings, "{\"apiKeyHelper\": \"echo k\"}");
   char *dir = path_in("run1");
   const char *names[] = {"data/in.txt"}, *texts[] = {"input\n"};
-  upk_agent_task t = {.def = &d, .model = "claude-x", .dir = dir, .prompt = "do it",
-                      .skill_dir = skill, .skill_name = "hr", .file_names = names,
-                      .file_texts = texts, .n_files = 1, .user_home = uhome};
+  upk_agent_task t = {.def = &d,
+                      .model = "claude-x",
+                      .dir = dir,
+                      .prompt = "do it",
+                      .skill_dir = skill,
+                      .skill_name = "hr",
+                      .file_names = names,
+                      .file_texts = texts,
+                      .n_files = 1,
+                      .user_home = uhome};
   char *base[] = {"PATH=/usr/bin", "HOME=/root", "ANTHROPIC_API_KEY=sk-user",
                   "ANTHROPIC_BASE_URL=http://127.0.0.1:9", NULL};
   upk_agent_launch l;
@@ -177,7 +184,10 @@ Test(agent, prepare_installs_where_the_agent_reads) {
 
   /* the baseline: no skill; without a login the key stays */
   char *dir2 = path_in("run2");
-  upk_agent_task b = {.def = &d, .dir = dir2, .prompt = "do it", .skill_name = "hr",
+  upk_agent_task b = {.def = &d,
+                      .dir = dir2,
+                      .prompt = "do it",
+                      .skill_name = "hr",
                       .user_home = dir /* no .claude here */};
   cr_assert_eq(upk_agent_prepare(&b, base, &l, err, sizeof err), 0, "%s", err);
   char *none = path_in("run2/workspace/.claude");
@@ -212,8 +222,13 @@ Test(agent, prepare_refuses_paths_out_of_the_workspace) {
   cr_assert_eq(upk_agent_def_get(NULL, "codex", &d, err, sizeof err), 0);
   char *dir = path_in("run");
   const char *names[] = {"../escape.txt"}, *texts[] = {"x"};
-  upk_agent_task t = {.def = &d, .dir = dir, .prompt = "p", .skill_name = "s",
-                      .file_names = names, .file_texts = texts, .n_files = 1};
+  upk_agent_task t = {.def = &d,
+                      .dir = dir,
+                      .prompt = "p",
+                      .skill_name = "s",
+                      .file_names = names,
+                      .file_texts = texts,
+                      .n_files = 1};
   upk_agent_launch l;
   cr_assert_eq(upk_agent_prepare(&t, NULL, &l, err, sizeof err), -EINVAL);
   cr_assert(strstr(err, "case's files"), "%s", err);

@@ -17,8 +17,8 @@ static void use(const upk_trigger_set *s) {
   upk_trigger_score sc;
   CHECK(upk_trigger_tally(s, oc, train, nt, UPK_TRIGGER_THRESHOLD, &sc) == 0);
   CHECK(sc.total == nt && sc.passed + sc.failed == sc.total);
-  upk_trigger_eval ev = {"fuzz", "a description", s, oc, train, nt, test, ne,
-                         UPK_TRIGGER_THRESHOLD};
+  upk_trigger_eval ev = {"fuzz", "a description",      s, oc, train, nt, test,
+                         ne,     UPK_TRIGGER_THRESHOLD};
   json_t *j = upk_trigger_result_json(&ev);
   CHECK(j);
   json_decref(j);

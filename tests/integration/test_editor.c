@@ -477,8 +477,10 @@ Test(editor, skill_files_are_checked_with_their_directory) {
   tree t;
   make_tree(&t, false);
   mkdirs(t.ws, "gpu-notes");
-  put(t.ws, "gpu-notes/SKILL.md", "---\nname: gpu-notes\ndescription: Notes. Use when tuning.\n---\n");
-  const char *text = "---\nname: gpu-tips\ndescription: Notes on GPUs. Use when tuning.\n---\n# T\n";
+  put(t.ws, "gpu-notes/SKILL.md",
+      "---\nname: gpu-notes\ndescription: Notes. Use when tuning.\n---\n");
+  const char *text =
+      "---\nname: gpu-tips\ndescription: Notes on GPUs. Use when tuning.\n---\n# T\n";
   hx *d = session_in(t.ws);
   char uri[300];
   snprintf(uri, sizeof uri, "file://%s/gpu-notes/SKILL.md", t.ws);
@@ -562,8 +564,8 @@ Test(editor, lenses_survive_a_typo) {
   did_open(d, uri, HEAVY_CU);
   json_decref(hx_next_publish(d, uri, HX_TIMEOUT * 4));
   static char broken[4096];
-  snprintf(broken, sizeof broken, "// a line added above\n%s__global__ void fresh(float *y) { y[0] = }\n",
-           HEAVY_CU);
+  snprintf(broken, sizeof broken,
+           "// a line added above\n%s__global__ void fresh(float *y) { y[0] = }\n", HEAVY_CU);
   did_change(d, uri, 2, broken);
   json_t *m = hx_next_publish(d, uri, HX_TIMEOUT * 4);
   cr_assert(m);

@@ -112,8 +112,7 @@ Test(lsp, shutdown_then_exit_is_code_0) {
 /* eglot sends "params": null for both (not JSON-RPC 2.0, but real): a clean stop, code 0. */
 Test(lsp, shutdown_and_exit_with_null_params_as_eglot_sends_them) {
   hx *d = hx_lsp_session(HX_NOARGS);
-  json_t *r =
-      hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"shutdown\",\"params\":null}");
+  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"shutdown\",\"params\":null}");
   cr_assert(json_is_null(hx_assert_result(r, "9")), "%s", hx_dump(r));
   json_decref(r);
   hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\",\"params\":null}");

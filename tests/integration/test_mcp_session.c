@@ -320,15 +320,15 @@ Test(mcp, resources) {
   hx_finish(d, 0);
 }
 
-#define META_2026                                                                                  \
-  "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}"
+#define META_2026 "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}"
 
 /* server/discover answers before and after a legacy initialize (a client of both eras probes
  * first); a 2026-07-28 request needs no initialize; its answer has the modern shape. */
 Test(mcp, server_discover_and_stateless_requests) {
   hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_MCP, HX_NOARGS);
-  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"server/discover\",\"params\":{"
-                         META_2026 "}}");
+  json_t *r = hx_call(
+      d,
+      "{\"jsonrpc\":\"2.0\",\"id\":60,\"method\":\"server/discover\",\"params\":{" META_2026 "}}");
   json_t *res = hx_assert_result(r, "60");
   cr_assert_str_eq(json_string_value(json_array_get(json_object_get(res, "supportedVersions"), 0)),
                    "2026-07-28");
@@ -344,7 +344,8 @@ Test(mcp, server_discover_and_stateless_requests) {
                  "\"io.modelcontextprotocol/protocolVersion\":\"2025-11-25\"}}}");
   hx_assert_error(r, "62", -32022);
   json_decref(r);
-  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":63,\"method\":\"tools/list\"}"); /* legacy: no init yet */
+  r = hx_call(
+      d, "{\"jsonrpc\":\"2.0\",\"id\":63,\"method\":\"tools/list\"}"); /* legacy: no init yet */
   hx_assert_error(r, "63", -32002);
   json_decref(r);
   hx_mcp_init(d, "2025-11-25");

@@ -104,11 +104,17 @@ Test(roofline, above_the_peak_is_a_warning) {
 
 Test(roofline, bad_work_fields_are_refused) {
   static const char *const bad[][2] = {
-      {"{\"grid\":[1],\"block\":[1],\"args\":[{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}],\"flops\":-1}", "run.flops"},
-      {"{\"grid\":[1],\"block\":[1],\"args\":[{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}],\"gemm\":{\"m\":1,\"n\":2}}", "run.gemm"},
-      {"{\"grid\":[1],\"block\":[1],\"args\":[{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}],\"gemm\":{\"m\":1,\"n\":2,\"k\":3,\"x\":1}}",
+      {"{\"grid\":[1],\"block\":[1],\"args\":[{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}],"
+       "\"flops\":-1}",
+       "run.flops"},
+      {"{\"grid\":[1],\"block\":[1],\"args\":[{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}],"
+       "\"gemm\":{\"m\":1,\"n\":2}}",
        "run.gemm"},
-      {"{\"grid\":[1],\"block\":[1],\"args\":[{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}],\"gemm\":{\"m\":1,\"n\":2,\"k\":3},\"flops\":6}",
+      {"{\"grid\":[1],\"block\":[1],\"args\":[{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}],"
+       "\"gemm\":{\"m\":1,\"n\":2,\"k\":3,\"x\":1}}",
+       "run.gemm"},
+      {"{\"grid\":[1],\"block\":[1],\"args\":[{\"dtype\":\"f32\",\"count\":4,\"role\":\"out\"}],"
+       "\"gemm\":{\"m\":1,\"n\":2,\"k\":3},\"flops\":6}",
        "run.gemm"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

@@ -510,8 +510,8 @@ Test(workers, a_callback_may_close_the_pool) {
 }
 
 /* A worker command that ignores SIGTERM (a queued srun can miss it): closing the pool sends it
- * SIGTERM, SIGTERM again (5 in all), then SIGKILL from loop timers; the pool's close waits for that, and
- * every handle is closed afterwards (stop_pool: uv_loop_close succeeds). */
+ * SIGTERM, SIGTERM again (5 in all), then SIGKILL from loop timers; the pool's close waits for
+ * that, and every handle is closed afterwards (stop_pool: uv_loop_close succeeds). */
 Test(workers, close_escalates_to_sigkill_for_a_command_that_ignores_sigterm) {
   char ready[] = "/tmp/upk-stubborn-XXXXXX";
   int fd = mkstemp(ready);

@@ -164,7 +164,8 @@ TEST_HELPER const char *first_msg(const upk_diags *d) {
   return "(no error)";
 }
 
-/* The manifest of a skills directory, in the state directory (XDG_STATE_HOME: tests/meson.build). */
+/* The manifest of a skills directory, in the state directory (XDG_STATE_HOME: tests/meson.build).
+ */
 TEST_HELPER char *manifest_path(const char *root) {
   return keep(upk_install_manifest_path(root, NULL));
 }

@@ -42,12 +42,12 @@ Test(catalog, frontmatter_has_yaml_core_schema_types) {
 
 Test(catalog, frontmatter_a_host_cannot_read_back_is_refused) {
   fm_of("no frontmatter\n", -EINVAL);
-  fm_of("---\nname: a\n", -EINVAL);                      /* never closed */
-  fm_of("---\n- a\n- b\n---\n", -EINVAL);                /* not a mapping */
-  fm_of("---\nname: a\nname: b\n---\n", -EINVAL);        /* duplicate key */
-  fm_of("---\na: &x 1\nb: *x\n---\n", -EINVAL);          /* anchors and aliases */
-  fm_of("---\n1: one\n---\n", -EINVAL);                  /* a key that is not a string */
-  fm_of("---\nx: .inf\n---\n", -EINVAL);                 /* not representable in JSON */
+  fm_of("---\nname: a\n", -EINVAL);                       /* never closed */
+  fm_of("---\n- a\n- b\n---\n", -EINVAL);                 /* not a mapping */
+  fm_of("---\nname: a\nname: b\n---\n", -EINVAL);         /* duplicate key */
+  fm_of("---\na: &x 1\nb: *x\n---\n", -EINVAL);           /* anchors and aliases */
+  fm_of("---\n1: one\n---\n", -EINVAL);                   /* a key that is not a string */
+  fm_of("---\nx: .inf\n---\n", -EINVAL);                  /* not representable in JSON */
   fm_of("---\ndescription: Use when: x\n---\n", -EINVAL); /* needed the lenient retry */
   json_decref(fm_of("\xEF\xBB\xBF---\r\nname: a\r\n---\r\nbody\r\n", 0)); /* BOM and CRLF */
 }
@@ -77,11 +77,17 @@ Test(catalog, uris_come_from_paths_and_back) {
 
 Test(catalog, uris_that_leave_their_base_are_refused) {
   upk_catalog_bases b = {"/w", "/home/u", NULL};
-  static const char *const bad[] = {
-      "skill://project/../etc/passwd", "skill://project/a/%2E%2E/b", "skill://project/a/%2Fb",
-      "skill://project/a//b",          "skill://project/a/%00",      "skill://builtin/x",
-      "skill://other/x",               "file:///etc/passwd",         "skill://project/a?x=1",
-      "skill://project/a/%zz",         "skill://project/a/%4"};
+  static const char *const bad[] = {"skill://project/../etc/passwd",
+                                    "skill://project/a/%2E%2E/b",
+                                    "skill://project/a/%2Fb",
+                                    "skill://project/a//b",
+                                    "skill://project/a/%00",
+                                    "skill://builtin/x",
+                                    "skill://other/x",
+                                    "file:///etc/passwd",
+                                    "skill://project/a?x=1",
+                                    "skill://project/a/%zz",
+                                    "skill://project/a/%4"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char *path = NULL;
     cr_assert_eq(upk_catalog_uri_path(&b, bad[i], &path), -EINVAL, "%s -> %s", bad[i], path);
@@ -109,8 +115,10 @@ Test(catalog, entries_follow_the_extension_rules) {
   cr_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 1), "uri")),
                    "skill://project/s/bin.dat");
   cr_assert_eq(json_integer_value(json_object_get(json_array_get(res, 1), "size")), 2);
-  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(res, 1), "digest")),
-                   "sha256:b413f47d13ee2fe6c845b2ee141af81de858df4ec549a58b7970bb96645bc8d2"); /* hashlib.sha256(b"\\x00\\x01") */
+  cr_assert_str_eq(
+      json_string_value(json_object_get(json_array_get(res, 1), "digest")),
+      "sha256:b413f47d13ee2fe6c845b2ee141af81de858df4ec549a58b7970bb96645bc8d2"); /* hashlib.sha256(b"\\x00\\x01")
+                                                                                   */
   json_decref(e);
   th_skill("wrong-dir", "name: other\ndescription: x\n");
   entry(NULL, "wrong-dir", -EINVAL);
@@ -134,9 +142,9 @@ Test(catalog, a_changed_file_gets_its_new_digest_at_once) {
   json_t *na = json_array_get(json_object_get(a, "resources"), 1);
   json_t *nd = json_array_get(json_object_get(d, "resources"), 1);
   cr_assert(!json_equal(json_object_get(na, "digest"), json_object_get(nd, "digest")));
-  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(d, "frontmatter"),
-                                                     "description")),
-                   "Use for s, changed.");
+  cr_assert_str_eq(
+      json_string_value(json_object_get(json_object_get(d, "frontmatter"), "description")),
+      "Use for s, changed.");
   for (int i = 0; i < 40; i++) { /* past the cache's size: it starts again, answers stay right */
     char dir[32];
     snprintf(dir, sizeof dir, "k%d", i);

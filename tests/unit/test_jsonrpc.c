@@ -322,8 +322,8 @@ UTest(jsonrpc, build_notification_and_request) {
 }
 
 UTest(jsonrpc, null_params_are_no_params) {
-  json_t *v = json_loads("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"shutdown\",\"params\":null}", 0,
-                         NULL);
+  json_t *v =
+      json_loads("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"shutdown\",\"params\":null}", 0, NULL);
   upk_rpc_msg m;
   upk_rpc_classify(v, &m);
   cr_assert_eq(m.kind, UPK_RPC_REQUEST);

@@ -26,8 +26,9 @@ Test(lsp_text, lens_shows_resources_then_the_run) {
   t = upk_kernel_lens_title(k, run);
   cr_assert(strstr(t, "· 0.0041 ms, 1.05x the reference"), "%s", t);
   free(t);
-  json_object_set_new(run, "limits", json_pack("{s:s}", "summary",
-                                               "92% of HBM peak: memory-bound, near the limit"));
+  json_object_set_new(
+      run, "limits",
+      json_pack("{s:s}", "summary", "92% of HBM peak: memory-bound, near the limit"));
   t = upk_kernel_lens_title(k, run);
   cr_assert(strstr(t, "1.05x the reference · 92% of HBM peak: memory-bound, near the limit"), "%s",
             t);

@@ -19,8 +19,7 @@ static void equals(json_t *v, const char *want) {
 }
 
 UTest(mcp, negotiate_echoes_supported_revisions) {
-  static const char *const supported[] = {"2025-11-25", "2025-06-18", "2025-03-26",
-                                          "2024-11-05"};
+  static const char *const supported[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
   for (int i = 0; i < 4; i++) {
     char copy[16];
     strcpy(copy, supported[i]); /* compared by value, not by pointer */
