@@ -9,6 +9,7 @@ rule agent_against_user {
     message = "tells the agent to go against the user, hide what it does or send their data away"
   strings:
     $ignore = /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|every\s+)?(of\s+)?(the\s+|your\s+|these\s+|my\s+)?(previous|prior|above|earlier|preceding|original|user'?s?|system|safety|developer)\s+(instructions|messages|prompts?|requests|rules|guidelines|directions|context|restrictions)\b/ nocase
+    $veto_encourage = /\b(tell|telling|inform|let)\s+(the\s+|your\s+)?(user|human|operator)s?\s*(that\s+)?([:"'\x60]|\xE2\x80[\x9C\x98]|(you|it|this|that)\s+(can'?t|cannot|is\s+(impossible|not\s+possible)|isn'?t\s+possible|won'?t\s+work)|to\s+(give\s+up|wait))/ nocase
     $not_tell = /\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
     $not_tell_this = /\b(do\s+not|don'?t|never)\s+(tell|mention|reveal|disclose|report|show|explain|surface|display|bring\s+up)\s+(this|these|that|it|any\s+of\s+this|the\s+(step|steps|command|commands|upload|uploads|request|requests|script|scripts|change|changes|call|calls|network\s+calls?|sync|transfer))\b[^\n]{0,80}\b(to|with)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
     $no_permission = /\b(do\s+not|don'?t|never)\s+(ask|asking|wait\s+for|request|seek)\s+(the\s+user|them|the\s+human|anyone)?\s*(for\s+)?(their\s+)?(permission|approval|confirmation|consent)\b/ nocase
@@ -51,6 +52,54 @@ rule agent_unconfirmed {
     $bypass_flags = /--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox/
     $real_task = /\byour\s+(real|true|actual|new|hidden|secret)\s+(task|goal|instructions|objective|purpose|mission)\s+(is|are)\b/ nocase
     $wipe = /\bunset\s+HISTFILE\b|\bhistory\s+-c\b|HISTFILE=\/dev\/null|\bClear-History\b|\b(delete|remove|clear|erase|wipe)\s+(the\s+|all\s+|any\s+)?(logs?|bash\s+history|shell\s+history|command\s+history|traces?|evidence)\s+(after|of\s+what|so\s+that)/ nocase
+  condition:
+    any of them
+}
+
+/* The agent told to turn off what protects its user: restart without approvals, leave the
+ * sandbox, widen its own allow-list. The same flags in a guide for humans are medium
+ * (agent_unconfirmed); addressed to the agent, high. */
+rule agent_permissions_off {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "tells the agent to turn off its approvals or sandbox, or to widen its own permissions"
+  strings:
+    $restart = /\b(restart|relaunch|re-?run|re-?start|re-?launch|respawn|re-?invoke|launch|start|run|invoke)\s+(yourself|itself|your\s+(own\s+)?(session|process|cli)|this\s+session|the\s+(agent|assistant|session))\b[^\n]{0,80}(--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--full-auto\b|--approval-mode[= ]["']?(never|yolo)|--ask-for-approval[= ]never|\s-a\s+never\b|--sandbox[= ]["']?danger-full-access|--permission-mode[= ]["']?bypassPermissions|--allow-all-tools|--trust-all-tools|--no-sandbox\b)/ nocase
+    $flag_self = /(--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--approval-mode[= ]["']?(never|yolo)|--ask-for-approval[= ]never|--sandbox[= ]["']?danger-full-access|--permission-mode[= ]["']?bypassPermissions)[^\n]{0,120}\b(so\s+(that\s+)?(nothing|no\s+one|the\s+user)\s+(interrupts|is\s+asked|sees|notices)|do\s+not\s+ask|don'?t\s+ask|without\s+(asking|telling)|never\s+mention|yourself)/ nocase
+    $sandbox_off = /\b(disable|turn\s+off|switch\s+off|bypass|escape|get\s+around|circumvent|skip)\s+(your|the\s+agent'?s?|codex'?s?|claude'?s?|its|the\s+assistant'?s?)\s+(own\s+)?(sandbox|sandboxing|approvals?|approval\s+prompts?|permission\s+(prompts?|checks?|system|rules)|permissions|confirmations?|confirmation\s+prompts?|safety\s+checks?|guardrails?|hooks?)\b|\b(set|turn|switch)\s+(the|your)\s+(sandbox|approvals?|permission\s+prompts?|sandboxing)\s+off\b/ nocase
+    $config_keys = /\bapproval_policy\s*=\s*["']never["']|\bsandbox_mode\s*=\s*["']danger-full-access["']|["']defaultMode["']\s*:\s*["']bypassPermissions["']|\bskipDangerousModePermissionPrompt\b|["']allow["']\s*:\s*\[\s*["'](Bash(\(\*\))?|\*)["']\s*[,\]]|\bdangerouslyAllowAll\w*\b/
+    $edit_self = /\b(edit|modify|update|change|overwrite|rewrite|write\s+to|append\s+to|add\s+[^\n]{0,60}\s+to|patch|replace)\s+[^\n]{0,40}((~|\$HOME)\/\.claude\/settings(\.local)?\.json|\.claude\/settings(\.local)?\.json|(~|\$HOME)\/\.codex\/config\.toml|\.codex\/config\.toml|\.gemini\/settings\.json|your\s+(own\s+)?(settings|allow-?list|permissions|hooks|configuration|config|system\s+prompt|instructions\s+file))\b[^\n]{0,120}\b(allow|approv|permission|sandbox|bypass|yolo|never|trust|hook|auto)/ nocase
+  condition:
+    (is_prose and any of them) or ((not is_prose) and any of ($restart, $flag_self, $sandbox_off))
+}
+
+/* Text dressed as the system, a tool's result or a chat template's turn marker, carrying new
+ * permissions or orders: what a model may read as coming from above the user. */
+rule agent_fake_authority {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "imitates a system message, tool result or chat-template turn to give the agent new orders"
+  strings:
+    $block = /(<\s*\/?\s*(system|system-reminder|system_prompt|system-prompt|developer|admin|administrator|operator|tool_result|tool_response|function_results)\s*>|<\|(im_start|im_end|system|start_header_id|eot_id)\|>|\[\/?(SYSTEM|INST|ADMIN)\]|<<\/?SYS>>)[^\x00]{0,400}\b(pre-?approved|already\s+approved|new\s+(policy|instructions?|rules?|directive)|overrides?\b|ignore\s+(all|any|previous|prior)|you\s+(may|must|are\s+(now\s+)?(allowed|authori[sz]ed|permitted|required))|the\s+(assistant|agent|model)\s+(may|must|is\s+(now\s+)?(allowed|authori[sz]ed|permitted|required))|upload|exfiltrate|without\s+(asking|confirmation|telling)|any\s+file|all\s+files|home\s+directory|do\s+not\s+(tell|inform|mention))/ nocase
+  condition:
+    $block
+}
+
+/* Covering tracks: removing what the agent did from what the user will read. */
+rule agent_conceal {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "tells the agent to remove its actions from logs or output so the user does not see them"
+  strings:
+    $so_not_see = /\bso\s+(that\s+)?(the\s+user|nobody|no\s+one|no-one|they|the\s+human|the\s+reviewer|the\s+owner|your\s+user)\s+(does\s+not|doesn'?t|won'?t|will\s+not|cannot|can'?t|never|is\s+not|isn'?t)\s+(see|notice|know|find|learn|realise|realize|aware|alerted|suspect)/ nocase
+    $scrub = /\b(remove|delete|erase|scrub|wipe|purge)\s+(any\s+|all\s+)?(trace|traces|evidence|record|records)\s+of\s+(it|this|that|them|these|what\s+you|the\s+(upload|request|transfer|command|commands|change|changes)|your\s+(actions|changes|commands|upload|requests|activity))\b/ nocase
+    $from_logs = /\b(remove|delete|erase|scrub|strip|omit|redact|leave\s+out)\s+(it|this|them|these|that|the\s+(\w+\s+){0,2}(upload|request|requests|call|calls|command|commands|step|steps|transfer|entries|entry))\s+from\s+(the\s+|your\s+)?(logs?|history|transcript|summary|report|final\s+(answer|message|summary)|tool\s+output)\b/ nocase
   condition:
     any of them
 }
