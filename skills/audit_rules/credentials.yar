@@ -110,9 +110,10 @@ rule credential_token_saved {
     $saved = /\b(gh\s+auth\s+token|gcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token|az\s+account\s+get-access-token|aws\s+configure\s+export-credentials|aws\s+sts\s+get-session-token|kubectl\s+config\s+view\s+[^\n]{0,40}--raw|docker-credential-[\w-]+\s+get|bw\s+(get\s+password|list\s+items|export)|vault\s+(kv\s+get|read)|op\s+read|pass\s+show|heroku\s+auth:token|git\s+credential\s+fill)\b[^\n|>;]{0,100}(>>?\s*["']?[\w$~%.\/\\-]|\|\s*(tee|base64|xxd|gzip|curl|wget|nc|ncat|openssl|clip|pbcopy|xclip|Out-File|Set-Content)\b)/
     $prose = /\b(include|paste|print|output|copy|put|add|echo|show|write|append|report)\b[^\n]{0,60}\b(output|result|value)\s+of\s+[`'"]?(gh\s+auth\s+token|gcloud\s+auth\s+print-access-token|az\s+account\s+get-access-token|aws\s+(sts\s+get-session-token|configure\s+export-credentials)|kubectl\s+config\s+view\s+--raw)/ nocase
     $var_saved = /\b(echo|printf|print|cat)\s+[^\n|>]{0,40}\$\{?\w*(TOKEN|Token|token|SECRET|Secret|secret|PASSWORD|Password|password|CREDS?|Creds?|creds?|API_KEY|ApiKey|api_key)\w*\}?["']?\s*(>>?\s*["']?[\w$~.\/-]|\|\s*(curl|wget|nc|base64|tee)\b)|\b(Out-File|Set-Content|Add-Content)\b[^\n]{0,60}\$\w*(token|secret|password|cred)\w*/ nocase
+    $var_stash = /\b(echo|printf)\s+["']?\$\{?\w+\}?["']?\s*>>?\s*["']?(~|\$HOME|\$\{HOME\}|\/tmp|\/dev\/shm|\$TMPDIR|%TEMP%|%APPDATA%)/
     $ctx_cli = /\bgh\s+auth\s+token\b|\bgcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(configure\s+export-credentials|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+[^\n]{0,40}--raw\b|\bdocker-credential-[\w-]+\s+get\b|\bbw\s+get\s+password\b|\bvault\s+(kv\s+get|read)\s|\bop\s+read\s|\bheroku\s+auth:token\b|\bgit\s+credential\s+fill\b/
   condition:
-    $saved or $prose or ($var_saved and $ctx_cli)
+    $saved or $prose or (any of ($var_saved, $var_stash) and $ctx_cli)
 }
 
 /* The whole environment written to a file or piped to an encoder or the network: staged to be

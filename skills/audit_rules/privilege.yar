@@ -11,7 +11,7 @@ rule privilege_escalation {
     $sudoers = /\bNOPASSWD\s*:|(>>?|\btee\s+(-a\s+)?)\s*\/etc\/sudoers|\bvisudo\b/
     $sudo_pw = /\b(echo|printf)\s+[^\n|]{1,80}\|\s*sudo\s+(-\w+\s+)*-S\b/
     $sudo_herestring = /\bsudo\s+(-\w+\s+)*-S\b[^\n]{0,60}<<<|\bchpasswd\b|\bpasswd\s+-d\s+root\b/
-    $setuid_prog = /\bS_ISUID\b|\bS_ISGID\b|\bchmod\s*\(\s*[^\n]{0,80}\b0o?[2467][0-7]{3}\b|\bFile\.chmod\s*\(\s*0?[2467][0-7]{3}\b|\bchmod\s*\(\s*0?[2467][0-7]{3}\s*,|\bos\.Chmod\s*\([^\n]{0,80}(0o?[2467][0-7]{3}|ModeSetuid|ModeSetgid)|\bfs\.chmodSync\s*\([^\n]{0,80}0o[2467][0-7]{3}\b/
+    $setuid_prog = /\bS_ISUID\b|\bS_ISGID\b|\bchmod\s*\(\s*[^\n]{0,80}\b0o?[2467][0-7]{3}\b|\bFile\.chmod\s*\(\s*0?[2467][0-7]{3}\b|\bchmod\s*\(\s*0?[2467][0-7]{3}\s*,|\bos\.Chmod\s*\([^\n]{0,80}(0o?[2467][0-7]{3}|ModeSetuid|ModeSetgid)|\bchmodSync\s*\([^\n]{0,80}0o[2467][0-7]{3}\b/
     $passwd_write = /(>>?|\btee\s+(-a\s+)?|\bsed\s+-i[^\n]{0,80}|\bopen\s*\(\s*["']|\bappendFileSync\s*\(\s*["']|\bFile\.(open|write)\s*\(\s*["']|\bAdd-Content\s+)\s*["']?\/etc\/(passwd|shadow|group|gshadow|sudoers(\.d\/[\w.-]*)?)\b(["']\s*,\s*["'](a|w|r\+)|[^\n]{0,10}(\s|$|;|\)|"|'))/
     $veto_root = /\broot:/
     $uid0 = /\b\w+:[^:\n]{0,120}:0:0:[^:\n]{0,60}:\/[^:\n]{0,60}:\/\w/
