@@ -30,10 +30,11 @@ static const struct {
 static const struct {
   const char *interp, *lang;
 } SHEBANGS[] = {
-    {"bash", "sh"},       {"zsh", "sh"},          {"dash", "sh"},   {"ksh", "sh"},    {"sh", "sh"},
-    {"python", "python"}, {"node", "js"},         {"deno", "js"},   {"bun", "js"},    {"tsx", "js"},
-    {"ts-node", "js"},    {"pwsh", "powershell"}, {"ruby", "ruby"}, {"perl", "perl"},
-    {"php", "php"},       {"lua", "lua"},         {"awk", "awk"},   {"gawk", "awk"},
+    {"bash", "sh"},   {"zsh", "sh"},        {"dash", "sh"},    {"ksh", "sh"},
+    {"sh", "sh"},     {"python", "python"}, {"node", "js"},    {"deno", "js"},
+    {"bun", "js"},    {"tsx", "js"},        {"ts-node", "js"}, {"pwsh", "powershell"},
+    {"ruby", "ruby"}, {"perl", "perl"},     {"php", "php"},    {"lua", "lua"},
+    {"awk", "awk"},   {"gawk", "awk"},
 };
 
 /* "#!/usr/bin/env -S python3 -u" -> "python3": the interpreter's base name. */

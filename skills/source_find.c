@@ -149,22 +149,20 @@ static int push(upk_found_skills *f, upk_found_skill s) {
   return 0;
 }
 
-/* `dir` holds SKILL.md: add it when it names itself and says what it does (the first of a
- * name wins). True when it was a skill directory at all (do not look inside it). */
 /* Skill `s` in `dir` added to what was found; s NULL: its frontmatter did not load (an
  * audit's: listed under the directory's name, with the first error of `why`). */
 static void found(finder *fd, const char *dir, const char *md, const upk_skill *s,
                   const upk_diags *why) {
   size_t n = strlen(fd->root);
-  const char *base = strrchr(dir, '/');
+  const char *base = strrchr(dir, '/') ? strrchr(dir, '/') : dir - 1;
   const char *err = "it has no name or description";
   for (size_t i = 0; i < why->len && !s; i++)
     if (why->items[i].severity == UPK_SEV_ERROR) {
       err = why->items[i].message;
       break;
     }
-  upk_found_skill f = {upk_xstrdup(s ? s->name : base ? base + 1 : dir),
-                       upk_xstrdup(s ? s->description : ""), upk_xstrdup(dir),
+  const char *name = s ? s->name : base + 1;
+  upk_found_skill f = {upk_xstrdup(name), upk_xstrdup(s ? s->description : ""), upk_xstrdup(dir),
                        upk_xstrdup(md[n] == '/' ? md + n + 1 : md), s ? NULL : upk_xstrdup(err)};
   if (!f.name || !f.description || !f.dir || !f.skill_path || (!s && !f.broken) ||
       push(fd->out, f)) {
@@ -176,6 +174,8 @@ static void found(finder *fd, const char *dir, const char *md, const upk_skill *
   }
 }
 
+/* `dir` holds SKILL.md: add it when it names itself and says what it does (the first of a
+ * name wins; an audit's finder takes every one). True when it was a skill directory at all (do not look inside it). */
 static bool try_skill(finder *fd, const char *dir) {
   char *md = path_join(dir, "SKILL.md");
   struct stat st;
@@ -328,8 +328,8 @@ static void marketplace(finder *fd, const char *base) {
   json_decref(m);
 }
 
-static int discover(const char *root, const char *subpath, upk_found_skills *out,
-                    upk_diags *d, bool every) {
+static int discover(const char *root, const char *subpath, upk_found_skills *out, upk_diags *d,
+                    bool every) {
   memset(out, 0, sizeof *out);
   const char *sub = subpath ? subpath : "";
   finder fd = {.root = root, .out = out, .d = d, .told = json_object(), .every = every};
