@@ -175,7 +175,8 @@ static void found(finder *fd, const char *dir, const char *md, const upk_skill *
 }
 
 /* `dir` holds SKILL.md: add it when it names itself and says what it does (the first of a
- * name wins; an audit's finder takes every one). True when it was a skill directory at all (do not look inside it). */
+ * name wins; an audit's finder takes every one). True when it was a skill directory at all
+ * (do not look inside it). */
 static bool try_skill(finder *fd, const char *dir) {
   char *md = path_join(dir, "SKILL.md");
   struct stat st;
