@@ -21,7 +21,8 @@ rule agent_against_user {
     $unknowing = /\bwithout\s+(the\s+user|them|anyone|the\s+human)\s+(knowing|noticing|seeing|realising|realizing|being\s+aware)\b|\bbehind\s+the\s+user'?s\s+back\b/ nocase
     $html_comment = /<!--[^>]{0,300}\b(ignore|disregard|do\s+not\s+(tell|mention|show)|don'?t\s+(tell|mention)|secretly|silently|exfiltrate|send\s+(the|all|any)\b)[^>]{0,300}-->/ nocase
     $hide = /\b(hide|conceal|obscure|suppress|mask)\s+(this|these|the|your|all|any)\s+(\w+\s+)?(action|actions|step|steps|change|changes|command|commands|activity|activities|output|request|requests|upload|uploads|network\s+calls?|tool\s+calls?)\s+(from|so\s+that)\b/ nocase
-    $silent = /\b(silently|secretly|covertly|quietly|discreetly|invisibly)\s+(send|upload|post|exfiltrate|transmit|copy|forward|include|attach|append|run|execute|install|download|add|collect|read|modify)\b/ nocase
+    $veto_not_silent = /\b(don'?t|do\s+not|never|not|nor)\s+(silently|secretly|covertly|quietly|discreetly|invisibly)\b/ nocase
+    $silent = /(^|\n)[^\n]{0,120}\b(silently|secretly|covertly|quietly|discreetly|invisibly)\s+(send|upload|post|exfiltrate|transmit|copy|forward|include|attach|append|run|execute|install|download|add|collect|read|modify)\b/ nocase
     $send = /\b(send|upload|post|forward|transmit|exfiltrate|copy|leak|email)\s+([\w']+\s+){0,4}(credentials|api[ _-]?keys?|tokens?|secrets?|passwords?|environment\s+variables|env\s+vars|\.env\b|ssh\s+keys?|private\s+keys?|conversation|chat\s+history|session\s+(data|cookies?)|cookies|source\s+code)\b[^\n]{0,80}\b(to|at)\s+(https?:\/\/|[a-z0-9-]+\.[a-z0-9-]+\.[a-z]{2,}|[a-z0-9-]+\.(com|net|org|io|xyz|ru|cn|site|app)\b)/ nocase
     $send_secret_file = /\b(send|upload|post|forward|transmit|exfiltrate|leak|email|submit)\b[^\n]{0,80}(~\/|\$HOME\/|\buser'?s\s+`?~?\/?)[^\n]{0,20}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.gnupg|\.kube|\.docker|id_rsa|id_ed25519|credentials|_history)[^\n]{0,80}\b(to|at)\s+(https?:\/\/|[a-z0-9-]+\.[a-z0-9-]+\.[a-z]{2,})/ nocase
     $read_and_include = /\b(read|collect|gather|look\s+in|open)\s+[^\n]{0,30}(~\/|\$HOME\/)\.(ssh|aws|netrc|npmrc|pypirc|git-credentials|gnupg|kube|docker)\b[^\n]{0,80}\b(include|add|append|embed|put|paste|attach|send|upload)\b/ nocase
@@ -33,7 +34,7 @@ rule agent_against_user {
     $pretend = /\b(pretend|claim|say|report|tell\s+the\s+user)\s+(that\s+)?(the\s+|all\s+)?(tests?|checks?|build|ci|scan|audit|it)\s+(passed|succeeded|worked|are\s+green|is\s+green|were\s+successful)\b[^\n]{0,40}\b(even|when|if|regardless|though)\b/ nocase
     $lower_priority = /\b(user'?s?\s+(instructions|requests|messages|wishes)|(instructions|requests)\s+from\s+the\s+user)\s+(as\s+|are\s+|have\s+)?(a\s+)?(lower|less|secondary|no)\s+(priority|precedence|important|weight)/ nocase
     $lie = /\b(lie|lying)\s+to\s+the\s+user\b|\b(mislead|deceive)\s+the\s+user\b|\b(always\s+)?(report|tell\s+the\s+user|say)\s+(that\s+)?(all\s+)?(tests?|checks?|everything|the\s+build)\s+(passed|succeeded|is\s+fine|worked)\s+(even\s+if|regardless|whether)/ nocase
-    $roleplay = /\byou\s+are\s+(now\s+)?(in\s+)?(DAN|developer\s+mode|jailbroken|unrestricted|no\s+longer\s+bound)\b|\bnew\s+system\s+prompt\s*:|<\/?\s*(system|SYSTEM)\s*>[^\n]{0,40}\b(ignore|override|you\s+must)\b/ nocase
+    $roleplay = /\byou\s+are\s+(now\s+)?(in\s+)?(DAN|developer\s+mode|jailbroken|unrestricted|no\s+longer\s+bound)\b|\bnew\s+system\s+prompt\s*:|(^|\n)[ \t>]*<\/?\s*(system|SYSTEM)\s*>[^\n]{0,40}\b(ignore|override|you\s+must)\b/ nocase
     $priority = /\b(these|this|the\s+following)\s+(instructions?|rules?)\s+(take|takes|have|has)\s+(precedence|priority)\s+over\s+(the\s+|any\s+|all\s+)?(user|system|previous|other)/ nocase
   condition:
     any of them
@@ -84,7 +85,7 @@ rule agent_fake_authority {
     severity = "high"
     message = "imitates a system message, tool result or chat-template turn to give the agent new orders"
   strings:
-    $block = /(<\s*\/?\s*(system|system-reminder|system_prompt|system-prompt|developer|admin|administrator|operator|tool_result|tool_response|function_results)\s*>|<\|(im_start|im_end|system|start_header_id|eot_id)\|>|\[\/?(SYSTEM|INST|ADMIN)\]|<<\/?SYS>>)[^\x00]{0,400}\b(pre-?approved|already\s+approved|new\s+(policy|instructions?|rules?|directive)|overrides?\b|ignore\s+(all|any|previous|prior)|you\s+(may|must|are\s+(now\s+)?(allowed|authori[sz]ed|permitted|required))|the\s+(assistant|agent|model)\s+(may|must|is\s+(now\s+)?(allowed|authori[sz]ed|permitted|required))|upload|exfiltrate|without\s+(asking|confirmation|telling)|any\s+file|all\s+files|home\s+directory|do\s+not\s+(tell|inform|mention))/ nocase
+    $block = /(^|\n)[ \t>]*(<\s*\/?\s*(system|system-reminder|system_prompt|system-prompt|developer|admin|administrator|operator|tool_result|tool_response|function_results)\s*>|<\|(im_start|im_end|system|start_header_id|eot_id)\|>|\[\/?(SYSTEM|INST|ADMIN)\]|<<\/?SYS>>)[^\x00]{0,400}\b(pre-?approved|already\s+approved|new\s+(policy|instructions?|rules?|directive)|overrides?\b|ignore\s+(all|any|previous|prior)|you\s+(may|must|are\s+(now\s+)?(allowed|authori[sz]ed|permitted|required))|the\s+(assistant|agent|model)\s+(may|must|is\s+(now\s+)?(allowed|authori[sz]ed|permitted|required))|upload|exfiltrate|without\s+(asking|confirmation|telling)|any\s+file|all\s+files|home\s+directory|do\s+not\s+(tell|inform|mention))/ nocase
   condition:
     $block
 }
@@ -99,7 +100,7 @@ rule agent_conceal {
   strings:
     $so_not_see = /\bso\s+(that\s+)?(the\s+user|nobody|no\s+one|no-one|they|the\s+human|the\s+reviewer|the\s+owner|your\s+user)\s+(does\s+not|doesn'?t|won'?t|will\s+not|cannot|can'?t|never|is\s+not|isn'?t)\s+(see|notice|know|find|learn|realise|realize|aware|alerted|suspect)/ nocase
     $scrub = /\b(remove|delete|erase|scrub|wipe|purge)\s+(any\s+|all\s+)?(trace|traces|evidence|record|records)\s+of\s+(it|this|that|them|these|what\s+you|the\s+(upload|request|transfer|command|commands|change|changes)|your\s+(actions|changes|commands|upload|requests|activity))\b/ nocase
-    $from_logs = /\b(remove|delete|erase|scrub|strip|omit|redact|leave\s+out)\s+(it|this|them|these|that|the\s+(\w+\s+){0,2}(upload|request|requests|call|calls|command|commands|step|steps|transfer|entries|entry))\s+from\s+(the\s+|your\s+)?(logs?|history|transcript|summary|report|final\s+(answer|message|summary)|tool\s+output)\b/ nocase
+    $from_logs = /\b(remove|delete|erase|scrub|strip|omit|redact|leave\s+out)\s+(the\s+|any\s+|all\s+)?(\w+\s+){0,2}(upload|uploads|upload\s+commands?|network\s+requests?|outbound\s+requests?|curl\s+calls?|commands?\s+you\s+ran|transfers?|exfiltration)\s+from\s+(the\s+|your\s+)?(logs?|history|transcript|summary|report|final\s+(answer|message|summary)|tool\s+output)\b/ nocase
   condition:
     any of them
 }
