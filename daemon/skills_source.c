@@ -230,12 +230,25 @@ static void install_chosen(src_call *sc, const bool *pick) {
 }
 
 /* skills/audit: each chosen skill's findings and counts by severity; installs nothing. */
+/* A SKILL.md whose frontmatter does not load: agents differ on what they make of it, and its
+ * name and description are what a reviewer reads first. */
+static void broken_finding(upk_diags *d, const char *why) {
+  upk_range whole = {-1, 0, -1, 0};
+  upk_diags_add(d, UPK_SEV_WARNING, "audit/frontmatter", UPK_AUDIT_SOURCE, whole,
+                "SKILL.md: its frontmatter does not load (%s); audited under its directory's name",
+                why);
+  d->items[d->len - 1].file = upk_xstrdup("SKILL.md");
+  d->items[d->len - 1].category = upk_xstrdup("frontmatter");
+}
+
 static void audit_report(src_call *sc, const bool *pick) {
   json_t *out = json_array();
   for (size_t i = 0; i < sc->found.len; i++) {
     if (!pick[i])
       continue;
     upk_diags d = {0};
+    if (sc->found.items[i].broken)
+      broken_finding(&d, sc->found.items[i].broken);
     upk_audit_skill(sc->found.items[i].dir, &d);
     json_array_append_new(
         out,
@@ -306,9 +319,11 @@ static bool run_parse(src_call *sc, const char *spec) {
 
 /* What the source holds, then list, audit or install (on the queue, after the fetch). */
 static void run_found(src_call *sc, int rc) {
-  if (!rc)
-    rc = upk_source_discover(sc->dir, sc->src.subpath, &sc->found, &sc->diags);
   bool list = json_is_true(json_object_get(sc->c->params, "list"));
+  bool audit_only = json_is_true(json_object_get(sc->c->params, "auditOnly"));
+  if (!rc) /* an audit answers for every SKILL.md, however broken or named */
+    rc = (audit_only && !list ? upk_source_discover_every : upk_source_discover)(
+        sc->dir, sc->src.subpath, &sc->found, &sc->diags);
   if (rc == -EPERM && !list) {
     bool audit = json_is_true(json_object_get(sc->c->params, "auditOnly"));
     fail(sc, UPK_RPC_REQUEST_FAILED,

@@ -23,14 +23,18 @@ static const struct {
     {".mdx", "markdown"},    {".txt", "text"},
     {".rst", "text"},        {".yar", "text"}, /* rules that name what they detect */
     {".yara", "text"},       {".dockerfile", "dockerfile"},
+    {".php", "php"},         {".lua", "lua"},
+    {".awk", "awk"},         {".go", "go"},
 };
 
 static const struct {
   const char *interp, *lang;
 } SHEBANGS[] = {
-    {"bash", "sh"},       {"zsh", "sh"},          {"dash", "sh"},   {"ksh", "sh"},    {"sh", "sh"},
-    {"python", "python"}, {"node", "js"},         {"deno", "js"},   {"bun", "js"},    {"tsx", "js"},
-    {"ts-node", "js"},    {"pwsh", "powershell"}, {"ruby", "ruby"}, {"perl", "perl"},
+    {"bash", "sh"},   {"zsh", "sh"},        {"dash", "sh"},    {"ksh", "sh"},
+    {"sh", "sh"},     {"python", "python"}, {"node", "js"},    {"deno", "js"},
+    {"bun", "js"},    {"tsx", "js"},        {"ts-node", "js"}, {"pwsh", "powershell"},
+    {"ruby", "ruby"}, {"perl", "perl"},     {"php", "php"},    {"lua", "lua"},
+    {"awk", "awk"},   {"gawk", "awk"},
 };
 
 /* "#!/usr/bin/env -S python3 -u" -> "python3": the interpreter's base name. */

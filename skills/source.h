@@ -84,6 +84,7 @@ typedef struct upk_found_skill {
   char *description;
   char *dir;        /* absolute */
   char *skill_path; /* SKILL.md relative to the repository root (skills-lock.json's skillPath) */
+  char *broken;     /* upk_source_discover_every: why its frontmatter did not load, else NULL */
 } upk_found_skill;
 
 typedef struct upk_found_skills {
@@ -96,6 +97,11 @@ typedef struct upk_found_skills {
  * when a link out of the repository or a refused marketplace path was met (errors in d; the
  * skills found are still listed, and none of them may be installed). */
 int upk_source_discover(const char *root, const char *subpath, upk_found_skills *out, upk_diags *d);
+
+/** The same for an audit: every directory holding a SKILL.md, none merged by name; one whose
+ * frontmatter does not load is listed under its directory's name with `broken` set. */
+int upk_source_discover_every(const char *root, const char *subpath, upk_found_skills *out,
+                              upk_diags *d);
 
 /** Whether skill directory `dir` (absolute, below `root`) is reached from `root` without a
  * symbolic link in any component, itself included; a link is reported in d as discovery

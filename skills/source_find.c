@@ -29,6 +29,7 @@ typedef struct finder {
   upk_diags *d;
   json_t *told; /* the links already reported, by path below the root */
   size_t errors;
+  bool every; /* an audit's: broken and same-named skills too */
 } finder;
 
 /* A discovery diagnostic about the whole source. */
@@ -148,8 +149,34 @@ static int push(upk_found_skills *f, upk_found_skill s) {
   return 0;
 }
 
+/* Skill `s` in `dir` added to what was found; s NULL: its frontmatter did not load (an
+ * audit's: listed under the directory's name, with the first error of `why`). */
+static void found(finder *fd, const char *dir, const char *md, const upk_skill *s,
+                  const upk_diags *why) {
+  size_t n = strlen(fd->root);
+  const char *base = strrchr(dir, '/') ? strrchr(dir, '/') : dir - 1;
+  const char *err = "it has no name or description";
+  for (size_t i = 0; i < why->len && !s; i++)
+    if (why->items[i].severity == UPK_SEV_ERROR) {
+      err = why->items[i].message;
+      break;
+    }
+  const char *name = s ? s->name : base + 1;
+  upk_found_skill f = {upk_xstrdup(name), upk_xstrdup(s ? s->description : ""), upk_xstrdup(dir),
+                       upk_xstrdup(md[n] == '/' ? md + n + 1 : md), s ? NULL : upk_xstrdup(err)};
+  if (!f.name || !f.description || !f.dir || !f.skill_path || (!s && !f.broken) ||
+      push(fd->out, f)) {
+    free(f.name);
+    free(f.description);
+    free(f.dir);
+    free(f.skill_path);
+    free(f.broken);
+  }
+}
+
 /* `dir` holds SKILL.md: add it when it names itself and says what it does (the first of a
- * name wins). True when it was a skill directory at all (do not look inside it). */
+ * name wins; an audit's finder takes every one). True when it was a skill directory at all
+ * (do not look inside it). */
 static bool try_skill(finder *fd, const char *dir) {
   char *md = path_join(dir, "SKILL.md");
   struct stat st;
@@ -161,18 +188,9 @@ static bool try_skill(finder *fd, const char *dir) {
   }
   upk_skill s;
   upk_diags ignored = {0};
-  if (upk_skill_load(md, &s, &ignored) == 0 && s.name && *s.name && s.description &&
-      !known(fd->out, s.name)) {
-    size_t n = strlen(fd->root);
-    upk_found_skill f = {upk_xstrdup(s.name), upk_xstrdup(s.description), upk_xstrdup(dir),
-                         upk_xstrdup(md[n] == '/' ? md + n + 1 : md)};
-    if (!f.name || !f.description || !f.dir || !f.skill_path || push(fd->out, f)) {
-      free(f.name);
-      free(f.description);
-      free(f.dir);
-      free(f.skill_path);
-    }
-  }
+  bool ok = upk_skill_load(md, &s, &ignored) == 0 && s.name && *s.name && s.description;
+  if ((ok && (fd->every || !known(fd->out, s.name))) || (!ok && fd->every))
+    found(fd, dir, md, ok ? &s : NULL, &ignored);
   upk_skill_free(&s);
   upk_diags_free(&ignored);
   free(md);
@@ -311,11 +329,11 @@ static void marketplace(finder *fd, const char *base) {
   json_decref(m);
 }
 
-int upk_source_discover(const char *root, const char *subpath, upk_found_skills *out,
-                        upk_diags *d) {
+static int discover(const char *root, const char *subpath, upk_found_skills *out, upk_diags *d,
+                    bool every) {
   memset(out, 0, sizeof *out);
   const char *sub = subpath ? subpath : "";
-  finder fd = {.root = root, .out = out, .d = d, .told = json_object()};
+  finder fd = {.root = root, .out = out, .d = d, .told = json_object(), .every = every};
   if (!realpath(root, fd.real_root))
     snprintf(fd.real_root, sizeof fd.real_root, "%s", root);
   if (!reach(&fd, sub, true)) {
@@ -344,6 +362,16 @@ int upk_source_discover(const char *root, const char *subpath, upk_found_skills 
   return fd.errors ? -EPERM : 0;
 }
 
+int upk_source_discover(const char *root, const char *subpath, upk_found_skills *out,
+                        upk_diags *d) {
+  return discover(root, subpath, out, d, false);
+}
+
+int upk_source_discover_every(const char *root, const char *subpath, upk_found_skills *out,
+                              upk_diags *d) {
+  return discover(root, subpath, out, d, true);
+}
+
 bool upk_source_path_clean(const char *root, const char *dir, upk_diags *d) {
   finder fd = {.root = root, .d = d, .told = json_object()};
   if (!realpath(root, fd.real_root))
@@ -364,6 +392,7 @@ void upk_found_skills_free(upk_found_skills *f) {
     free(f->items[i].description);
     free(f->items[i].dir);
     free(f->items[i].skill_path);
+    free(f->items[i].broken);
   }
   free(f->items);
   memset(f, 0, sizeof *f);

@@ -2,7 +2,7 @@
 """The skill audit measured on the labelled set in tests/audit/labelled/ (written apart from the
 rules; see its README.md) and, optionally, on public skill collections taken as benign.
 
-Each half (tune/, heldout/) holds one skill directory per case and labels.json:
+Each half (tune/, round1/, heldout/) holds one skill directory per case and labels.json:
 case -> {label: risky|benign|bad-input, category, language, shape, severity, file, generate}.
 What git cannot hold (executables, links, FIFOs, huge files) is listed under "generate" and made
 here, in a copy of the half in a temporary directory. Every case is audited on its own by the
@@ -299,7 +299,7 @@ def main():
     a = ap.parse_args()
     global OPTS
     OPTS = a
-    halves = a.half or ([] if a.public else [os.path.join(LABELLED, "tune"), os.path.join(LABELLED, "round1")])
+    halves = a.half or ([] if a.public else [os.path.join(LABELLED, h) for h in ("tune", "round1", "heldout")])
     ok = True
     with tempfile.TemporaryDirectory(prefix="audit-labelled-") as tmp:
         fake_home(tmp)

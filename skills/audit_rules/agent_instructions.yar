@@ -9,6 +9,7 @@ rule agent_against_user {
     message = "tells the agent to go against the user, hide what it does or send their data away"
   strings:
     $ignore = /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|every\s+)?(of\s+)?(the\s+|your\s+|these\s+|my\s+)?(previous|prior|above|earlier|preceding|original|user'?s?|system|safety|developer)\s+(instructions|messages|prompts?|requests|rules|guidelines|directions|context|restrictions)\b/ nocase
+    $veto_encourage = /\b(tell|telling|inform|let)\s+(the\s+|your\s+)?(user|human|operator)s?\s*(that\s+)?([:"'\x60]|\xE2\x80[\x9C\x98]|(you|it|this|that)\s+(can'?t|cannot|is\s+(impossible|not\s+possible)|isn'?t\s+possible|won'?t\s+work)|to\s+(give\s+up|wait))/ nocase
     $not_tell = /\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
     $not_tell_this = /\b(do\s+not|don'?t|never)\s+(tell|mention|reveal|disclose|report|show|explain|surface|display|bring\s+up)\s+(this|these|that|it|any\s+of\s+this|the\s+(step|steps|command|commands|upload|uploads|request|requests|script|scripts|change|changes|call|calls|network\s+calls?|sync|transfer))\b[^\n]{0,80}\b(to|with)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
     $no_permission = /\b(do\s+not|don'?t|never)\s+(ask|asking|wait\s+for|request|seek)\s+(the\s+user|them|the\s+human|anyone)?\s*(for\s+)?(their\s+)?(permission|approval|confirmation|consent)\b/ nocase
@@ -20,7 +21,8 @@ rule agent_against_user {
     $unknowing = /\bwithout\s+(the\s+user|them|anyone|the\s+human)\s+(knowing|noticing|seeing|realising|realizing|being\s+aware)\b|\bbehind\s+the\s+user'?s\s+back\b/ nocase
     $html_comment = /<!--[^>]{0,300}\b(ignore|disregard|do\s+not\s+(tell|mention|show)|don'?t\s+(tell|mention)|secretly|silently|exfiltrate|send\s+(the|all|any)\b)[^>]{0,300}-->/ nocase
     $hide = /\b(hide|conceal|obscure|suppress|mask)\s+(this|these|the|your|all|any)\s+(\w+\s+)?(action|actions|step|steps|change|changes|command|commands|activity|activities|output|request|requests|upload|uploads|network\s+calls?|tool\s+calls?)\s+(from|so\s+that)\b/ nocase
-    $silent = /\b(silently|secretly|covertly|quietly|discreetly|invisibly)\s+(send|upload|post|exfiltrate|transmit|copy|forward|include|attach|append|run|execute|install|download|add|collect|read|modify)\b/ nocase
+    $veto_not_silent = /\b(don'?t|do\s+not|never|not|nor)\s+(silently|secretly|covertly|quietly|discreetly|invisibly)\b/ nocase
+    $silent = /(^|\n)[^\n]{0,120}\b(silently|secretly|covertly|quietly|discreetly|invisibly)\s+(send|upload|post|exfiltrate|transmit|copy|forward|include|attach|append|run|execute|install|download|add|collect|read|modify)\b/ nocase
     $send = /\b(send|upload|post|forward|transmit|exfiltrate|copy|leak|email)\s+([\w']+\s+){0,4}(credentials|api[ _-]?keys?|tokens?|secrets?|passwords?|environment\s+variables|env\s+vars|\.env\b|ssh\s+keys?|private\s+keys?|conversation|chat\s+history|session\s+(data|cookies?)|cookies|source\s+code)\b[^\n]{0,80}\b(to|at)\s+(https?:\/\/|[a-z0-9-]+\.[a-z0-9-]+\.[a-z]{2,}|[a-z0-9-]+\.(com|net|org|io|xyz|ru|cn|site|app)\b)/ nocase
     $send_secret_file = /\b(send|upload|post|forward|transmit|exfiltrate|leak|email|submit)\b[^\n]{0,80}(~\/|\$HOME\/|\buser'?s\s+`?~?\/?)[^\n]{0,20}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.gnupg|\.kube|\.docker|id_rsa|id_ed25519|credentials|_history)[^\n]{0,80}\b(to|at)\s+(https?:\/\/|[a-z0-9-]+\.[a-z0-9-]+\.[a-z]{2,})/ nocase
     $read_and_include = /\b(read|collect|gather|look\s+in|open)\s+[^\n]{0,30}(~\/|\$HOME\/)\.(ssh|aws|netrc|npmrc|pypirc|git-credentials|gnupg|kube|docker)\b[^\n]{0,80}\b(include|add|append|embed|put|paste|attach|send|upload)\b/ nocase
@@ -32,7 +34,7 @@ rule agent_against_user {
     $pretend = /\b(pretend|claim|say|report|tell\s+the\s+user)\s+(that\s+)?(the\s+|all\s+)?(tests?|checks?|build|ci|scan|audit|it)\s+(passed|succeeded|worked|are\s+green|is\s+green|were\s+successful)\b[^\n]{0,40}\b(even|when|if|regardless|though)\b/ nocase
     $lower_priority = /\b(user'?s?\s+(instructions|requests|messages|wishes)|(instructions|requests)\s+from\s+the\s+user)\s+(as\s+|are\s+|have\s+)?(a\s+)?(lower|less|secondary|no)\s+(priority|precedence|important|weight)/ nocase
     $lie = /\b(lie|lying)\s+to\s+the\s+user\b|\b(mislead|deceive)\s+the\s+user\b|\b(always\s+)?(report|tell\s+the\s+user|say)\s+(that\s+)?(all\s+)?(tests?|checks?|everything|the\s+build)\s+(passed|succeeded|is\s+fine|worked)\s+(even\s+if|regardless|whether)/ nocase
-    $roleplay = /\byou\s+are\s+(now\s+)?(in\s+)?(DAN|developer\s+mode|jailbroken|unrestricted|no\s+longer\s+bound)\b|\bnew\s+system\s+prompt\s*:|<\/?\s*(system|SYSTEM)\s*>[^\n]{0,40}\b(ignore|override|you\s+must)\b/ nocase
+    $roleplay = /\byou\s+are\s+(now\s+)?(in\s+)?(DAN|developer\s+mode|jailbroken|unrestricted|no\s+longer\s+bound)\b|\bnew\s+system\s+prompt\s*:|(^|\n)[ \t>]*<\/?\s*(system|SYSTEM)\s*>[^\n]{0,40}\b(ignore|override|you\s+must)\b/ nocase
     $priority = /\b(these|this|the\s+following)\s+(instructions?|rules?)\s+(take|takes|have|has)\s+(precedence|priority)\s+over\s+(the\s+|any\s+|all\s+)?(user|system|previous|other)/ nocase
   condition:
     any of them
@@ -51,6 +53,54 @@ rule agent_unconfirmed {
     $bypass_flags = /--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox/
     $real_task = /\byour\s+(real|true|actual|new|hidden|secret)\s+(task|goal|instructions|objective|purpose|mission)\s+(is|are)\b/ nocase
     $wipe = /\bunset\s+HISTFILE\b|\bhistory\s+-c\b|HISTFILE=\/dev\/null|\bClear-History\b|\b(delete|remove|clear|erase|wipe)\s+(the\s+|all\s+|any\s+)?(logs?|bash\s+history|shell\s+history|command\s+history|traces?|evidence)\s+(after|of\s+what|so\s+that)/ nocase
+  condition:
+    any of them
+}
+
+/* The agent told to turn off what protects its user: restart without approvals, leave the
+ * sandbox, widen its own allow-list. The same flags in a guide for humans are medium
+ * (agent_unconfirmed); addressed to the agent, high. */
+rule agent_permissions_off {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "tells the agent to turn off its approvals or sandbox, or to widen its own permissions"
+  strings:
+    $restart = /\b(restart|relaunch|re-?run|re-?start|re-?launch|respawn|re-?invoke|launch|start|run|invoke)\s+(yourself|itself|your\s+(own\s+)?(session|process|cli)|this\s+session|the\s+(agent|assistant|session))\b[^\n]{0,80}(--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--full-auto\b|--approval-mode[= ]["']?(never|yolo)|--ask-for-approval[= ]never|\s-a\s+never\b|--sandbox[= ]["']?danger-full-access|--permission-mode[= ]["']?bypassPermissions|--allow-all-tools|--trust-all-tools|--no-sandbox\b)/ nocase
+    $flag_self = /(--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--approval-mode[= ]["']?(never|yolo)|--ask-for-approval[= ]never|--sandbox[= ]["']?danger-full-access|--permission-mode[= ]["']?bypassPermissions)[^\n]{0,120}\b(so\s+(that\s+)?(nothing|no\s+one|the\s+user)\s+(interrupts|is\s+asked|sees|notices)|do\s+not\s+ask|don'?t\s+ask|without\s+(asking|telling)|never\s+mention|yourself)/ nocase
+    $sandbox_off = /\b(disable|turn\s+off|switch\s+off|bypass|escape|get\s+around|circumvent|skip)\s+(your|the\s+agent'?s?|codex'?s?|claude'?s?|its|the\s+assistant'?s?)\s+(own\s+)?(sandbox|sandboxing|approvals?|approval\s+prompts?|permission\s+(prompts?|checks?|system|rules)|permissions|confirmations?|confirmation\s+prompts?|safety\s+checks?|guardrails?|hooks?)\b|\b(set|turn|switch)\s+(the|your)\s+(sandbox|approvals?|permission\s+prompts?|sandboxing)\s+off\b/ nocase
+    $config_keys = /\bapproval_policy\s*=\s*["']never["']|\bsandbox_mode\s*=\s*["']danger-full-access["']|["']defaultMode["']\s*:\s*["']bypassPermissions["']|\bskipDangerousModePermissionPrompt\b|["']allow["']\s*:\s*\[\s*["'](Bash(\(\*\))?|\*)["']\s*[,\]]|\bdangerouslyAllowAll\w*\b/
+    $edit_self = /\b(edit|modify|update|change|overwrite|rewrite|write\s+to|append\s+to|add\s+[^\n]{0,60}\s+to|patch|replace)\s+[^\n]{0,40}((~|\$HOME)\/\.claude\/settings(\.local)?\.json|\.claude\/settings(\.local)?\.json|(~|\$HOME)\/\.codex\/config\.toml|\.codex\/config\.toml|\.gemini\/settings\.json|your\s+(own\s+)?(settings|allow-?list|permissions|hooks|configuration|config|system\s+prompt|instructions\s+file))\b[^\n]{0,120}\b(allow|approv|permission|sandbox|bypass|yolo|never|trust|hook|auto)/ nocase
+  condition:
+    (is_prose and any of them) or ((not is_prose) and any of ($restart, $flag_self, $sandbox_off))
+}
+
+/* Text dressed as the system, a tool's result or a chat template's turn marker, carrying new
+ * permissions or orders: what a model may read as coming from above the user. */
+rule agent_fake_authority {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "imitates a system message, tool result or chat-template turn to give the agent new orders"
+  strings:
+    $block = /(^|\n)[ \t>]*(<\s*\/?\s*(system|system-reminder|system_prompt|system-prompt|developer|admin|administrator|operator|tool_result|tool_response|function_results)\s*>|<\|(im_start|im_end|system|start_header_id|eot_id)\|>|\[\/?(SYSTEM|INST|ADMIN)\]|<<\/?SYS>>)[^\x00]{0,400}\b(pre-?approved|already\s+approved|new\s+(policy|instructions?|rules?|directive)|overrides?\b|ignore\s+(all|any|previous|prior)|you\s+(may|must|are\s+(now\s+)?(allowed|authori[sz]ed|permitted|required))|the\s+(assistant|agent|model)\s+(may|must|is\s+(now\s+)?(allowed|authori[sz]ed|permitted|required))|upload|exfiltrate|without\s+(asking|confirmation|telling)|any\s+file|all\s+files|home\s+directory|do\s+not\s+(tell|inform|mention))/ nocase
+  condition:
+    $block
+}
+
+/* Covering tracks: removing what the agent did from what the user will read. */
+rule agent_conceal {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "tells the agent to remove its actions from logs or output so the user does not see them"
+  strings:
+    $so_not_see = /\bso\s+(that\s+)?(the\s+user|nobody|no\s+one|no-one|they|the\s+human|the\s+reviewer|the\s+owner|your\s+user)\s+(does\s+not|doesn'?t|won'?t|will\s+not|cannot|can'?t|never|is\s+not|isn'?t)\s+(see|notice|know|find|learn|realise|realize|aware|alerted|suspect)/ nocase
+    $scrub = /\b(remove|delete|erase|scrub|wipe|purge)\s+(any\s+|all\s+)?(trace|traces|evidence|record|records)\s+of\s+(it|this|that|them|these|what\s+you|the\s+(upload|request|transfer|command|commands|change|changes)|your\s+(actions|changes|commands|upload|requests|activity))\b/ nocase
+    $from_logs = /\b(remove|delete|erase|scrub|strip|omit|redact|leave\s+out)\s+(the\s+|any\s+|all\s+)?(\w+\s+){0,2}(upload|uploads|upload\s+commands?|network\s+requests?|outbound\s+requests?|curl\s+calls?|commands?\s+you\s+ran|transfers?|exfiltration)\s+from\s+(the\s+|your\s+)?(logs?|history|transcript|summary|report|final\s+(answer|message|summary)|tool\s+output)\b/ nocase
   condition:
     any of them
 }

@@ -9,18 +9,18 @@ rule credential_files {
     prose = "medium"
     message = "reads credentials: SSH keys, cloud, git or package-registry tokens, keychains"
   strings:
-    $ssh = /\.ssh\/(id_[a-z0-9_]+|authorized_keys|known_hosts|config\b|\*)/
+    $ssh = /\.ssh[\/\\](id_[a-z0-9_]+|authorized_keys|known_hosts|config\b|\*)/
     $ssh_key = /\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.pub\b)/
-    $cloud = /\.aws\/(credentials|config)|\.config\/gcloud\/|application_default_credentials\.json|\.azure\/(accessTokens|msal_token_cache|azureProfile)|\.kube\/config|\.oci\/config/
+    $cloud = /\.aws[\/\\](credentials|config)|\.config[\/\\]gcloud[\/\\]|application_default_credentials\.json|\.azure[\/\\](accessTokens|msal_token_cache|azureProfile)|\.kube[\/\\]config|\.oci[\/\\]config|%APPDATA%\\gcloud\\|AppData\\Roaming\\gcloud\\/
     $git = /\.git-credentials|\.config\/gh\/hosts\.yml|\.config\/hub\b|git\s+credential\s+fill/
     $registry = /(~|\$HOME|HOME\}|homedir\(\)|home\(\))[^\n]{0,20}\.(npmrc|pypirc|netrc|yarnrc|gem\/credentials|docker\/config\.json|cargo\/credentials)|cat\s+[^\n|]{0,20}\.(npmrc|pypirc|netrc)\b/
     $system = /\/etc\/(shadow|gshadow|sudoers)\b|\/etc\/passwd\b[^\n]{0,40}\|/
-    $keychain = /\bsecurity\s+(find-(generic|internet)-password|dump-keychain|export)\b|login\.keychain|\bsecret-tool\s+lookup\b|\bcmdkey\s+\/list\b|\bvaultcmd\b/ nocase
+    $keychain = /\bsecurity\s+(find-(generic|internet)-password|dump-keychain|export)\b|login\.keychain|\bsecret-tool\s+lookup\b|\bcmdkey(\.exe)?\s+\/list\b|\bvaultcmd(\.exe)?\s+\/(list|listcreds)|\bCredEnumerate\w*\b|\bGet-StoredCredential\b|Windows\.Security\.Credentials\.PasswordVault|\bkwallet-query\b|\bCryptUnprotectData\b|\bProtectedData\]::Unprotect\b|\bos_crypt\b[^\n]{0,40}encrypted_key|\bencrypted_key\b[^\n]{0,80}(b64decode|base64|DPAPI|Unprotect)/ nocase
     $windows = /\\Microsoft\\(Credentials|Protect)\\|\blsass(\.exe|\.dmp)?\b[^\n]{0,60}(dump|minidump|procdump)|\b(procdump|comsvcs(\.dll)?)\b[^\n]{0,80}\b(lsass|MiniDump)\b|\breg(\.exe)?\s+save\s+HKLM\\(SAM|SYSTEM|SECURITY)\b|\bmimikatz\b/ nocase
     $aws_get = /\baws\s+configure\s+get\s+(aws_secret_access_key|aws_session_token)\b/
     $proc_environ = /\/proc\/(self|\$\w+|[0-9*]+)\/environ\b/
     $browser = /(Google\/Chrome|google-chrome|[Cc]hromium|BraveSoftware|Microsoft\/Edge|microsoft-edge|Mozilla\/Firefox|\.mozilla\/firefox)[^\n]{0,80}(Login Data|Cookies|Local State|key[34]\.db|logins\.json|cookies\.sqlite)|\b(Login Data|logins\.json|key4\.db|cookies\.sqlite)\b[^\n]{0,60}\b(sqlite3|copy|open|read)/ nocase
-    $browser_store = /["'](Login Data|Web Data|key4\.db|logins\.json|cookies\.sqlite)["']|\bpassword_value\b|\bFROM\s+logins\b/
+    $browser_store = /["'](Login Data|Web Data|key4\.db|logins\.json|cookies\.sqlite|Cookies\.binarycookies|Local State)["']|\bpassword_value\b|\bFROM\s+(logins|moz_cookies|cookies)\b|User Data[\/\\]+(Default|Profile \d+)[\/\\]+(Login Data|Cookies|Network[\/\\]+Cookies|Web Data)/
     $history = /(~|\$HOME|\$\{HOME\}|homedir\(\)|home\(\))["']?\/\.(bash|zsh|python|psql|mysql|node_repl)_history\b/
     $wallet = /\b(wallet\.dat|\.electrum\/wallets|Exodus\/exodus\.wallet|\.ethereum\/keystore|solana\/id\.json)/
     $gpg = /\.gnupg\/(private-keys|secring|trustdb)|gpg\s+--export-secret-keys/
@@ -58,7 +58,7 @@ rule credential_read_command {
     severity = "high"
     message = "a command reads a private key or a token store"
   strings:
-    $read = /\b(cat|type|less|more|head|tail|cp|scp|base64|xxd|strings|gc|Get-Content|open\s*\(|read_text\s*\(|readFileSync\s*\(|readFile\s*\(|File\.read\s*\()\s*[^\n|;]{0,60}(\.ssh\/id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws\/credentials|\.git-credentials|\.netrc|\.pypirc|\.npmrc|\/etc\/shadow|\.docker\/config\.json|\.kube\/config|\.gnupg\/private)/
+    $read = /\b(cat|type|less|more|head|tail|cp|copy|scp|base64|xxd|strings|gc|Get-Content|Copy-Item|ReadAllText\s*\(|ReadAllBytes\s*\(|File\.read\w*\s*\(|IO\.read\s*\(|slurp|open\s*\(|read_text\s*\(|readFileSync\s*\(|readFile\s*\(|File\.read\s*\()\s*[^\n|;]{0,60}(\.ssh[\/\\]id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws[\/\\]credentials|\.git-credentials|\.netrc|\.pypirc|\.npmrc|\/etc\/shadow|\.docker[\/\\]config\.json|\.kube[\/\\]config|\.gnupg[\/\\]private|\.azure[\/\\](accessTokens|msal_token_cache)|application_default_credentials\.json)/
     $prose_read = /\b(include|paste|print|output|copy|attach|upload|send|show|dump|display)\b[^\n]{0,60}((~|\$HOME)\/\.ssh\/id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws\/credentials|\.git-credentials|(~|\$HOME)\/\.(netrc|pypirc|npmrc)\b)/ nocase
   condition:
     any of them
@@ -79,6 +79,77 @@ rule embedded_secret {
     $github = /\bgh[pousr]_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{60,}/
     $slack = /\bxox[baprs]-[0-9A-Za-z-]{10,}/
     $openai = /\bsk-(proj-)?[A-Za-z0-9_-]{40,}/
+  condition:
+    any of them
+}
+
+/* Commands that print a live token or a secret store's entry. Alone medium (a guide sets
+ * GH_TOKEN=$(gh auth token) for the same CLI); written to a file, piped on, or printed into the
+ * agent's answer high. Sent to a host: exfiltration.yar. */
+rule credential_token_cli {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "medium"
+    prose = "low"
+    message = "runs a command that prints a live access token or a stored secret"
+  strings:
+    $cli = /\bgh\s+auth\s+(token|status\s+(-\w+\s+)*--show-token|status\s+(-\w+\s+)*-t\b)|\bgcloud\s+(auth\s+(print-access-token|print-identity-token|application-default\s+print-access-token)|config\s+config-helper)|\baz\s+account\s+get-access-token\b|\baws\s+(configure\s+export-credentials|sts\s+get-session-token|configure\s+get\s+aws_(secret_access_key|session_token))\b|\bkubectl\s+config\s+view\s+[^\n]{0,40}--raw\b|\bdocker-credential-[\w-]+\s+(get|list)\b|\bnpm\s+token\s+(list|create)\b|\bop\s+(read\s+["']?op:|item\s+get\b[^\n]{0,80}--(reveal|fields))|\bvault\s+(kv\s+get|read)\s|\bbw\s+(get\s+(password|item|totp)|list\s+items|export)\b|\bpass\s+show\s|\bheroku\s+auth:token\b|\bdoctl\s+auth\s+token\b|\bgit\s+credential\s+fill\b|\bfirebase\s+login:ci\b|\bgh\s+api\s+[^\n]{0,40}\/user\/keys\b/
+  condition:
+    any of them
+}
+
+rule credential_token_saved {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "high"
+    message = "a live access token or stored secret is written to a file, piped on or copied into output"
+  strings:
+    $saved = /\b(gh\s+auth\s+token|gcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token|az\s+account\s+get-access-token|aws\s+configure\s+export-credentials|aws\s+sts\s+get-session-token|kubectl\s+config\s+view\s+[^\n]{0,40}--raw|docker-credential-[\w-]+\s+get|bw\s+(get\s+password|list\s+items|export)|vault\s+(kv\s+get|read)|op\s+read|pass\s+show|heroku\s+auth:token|git\s+credential\s+fill)\b[^\n|>;]{0,100}(>>?\s*["']?[\w$~%.\/\\-]|\|\s*(tee|base64|xxd|gzip|curl|wget|nc|ncat|openssl|clip|pbcopy|xclip|Out-File|Set-Content)\b)/
+    $prose = /\b(include|paste|print|output|copy|put|add|echo|show|write|append|report)\b[^\n]{0,60}\b(output|result|value)\s+of\s+[`'"]?(gh\s+auth\s+token|gcloud\s+auth\s+print-access-token|az\s+account\s+get-access-token|aws\s+(sts\s+get-session-token|configure\s+export-credentials)|kubectl\s+config\s+view\s+--raw)/ nocase
+    $var_saved = /\b(echo|printf|print|cat)\s+[^\n|>]{0,40}\$\{?\w*(TOKEN|Token|token|SECRET|Secret|secret|PASSWORD|Password|password|CREDS?|Creds?|creds?|API_KEY|ApiKey|api_key)\w*\}?["']?\s*(>>?\s*["']?[\w$~.\/-]|\|\s*(curl|wget|nc|base64|tee)\b)|\b(Out-File|Set-Content|Add-Content)\b[^\n]{0,60}\$\w*(token|secret|password|cred)\w*/ nocase
+    $var_stash = /\b(echo|printf)\s+["']?\$\{?\w+\}?["']?\s*>>?\s*["']?(~|\$HOME|\$\{HOME\}|\/tmp|\/dev\/shm|\$TMPDIR|%TEMP%|%APPDATA%)/
+    $ctx_cli = /\bgh\s+auth\s+token\b|\bgcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token\b|\baz\s+account\s+get-access-token\b|\baws\s+(configure\s+export-credentials|sts\s+get-session-token)\b|\bkubectl\s+config\s+view\s+[^\n]{0,40}--raw\b|\bdocker-credential-[\w-]+\s+get\b|\bbw\s+get\s+password\b|\bvault\s+(kv\s+get|read)\s|\bop\s+read\s|\bheroku\s+auth:token\b|\bgit\s+credential\s+fill\b/
+  condition:
+    $saved or $prose or (any of ($var_saved, $var_stash) and $ctx_cli)
+}
+
+/* The whole environment written to a file or piped to an encoder or the network: staged to be
+ * taken. High in a script, medium in prose ("run `env > env.txt` and attach it"). */
+rule environment_dump_saved {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "writes or pipes the whole environment, where API keys and tokens live"
+  strings:
+    $sh = /(^|[;&|(`\n]|\$\()\s*(printenv|env|export\s+-p|declare\s+-x|compgen\s+-e|set)\s*(>>?\s*["']?[\w$~.\/-]|\|\s*(tee|curl|wget|nc|ncat|base64|gzip|xxd|openssl|gpg)\b)/
+    $py = /\b(json\.dump|pickle\.dump|yaml\.(safe_)?dump)\s*\(\s*(dict\s*\(\s*)?os\.environ\b|\.write(_text)?\s*\(\s*(str|json\.dumps|repr)\s*\(\s*(dict\s*\(\s*)?os\.environ\b/
+    $js = /\b(writeFileSync|writeFile|appendFileSync|appendFile)\s*\([^\n]{0,80}(JSON\.stringify\s*\(\s*)?process\.env\s*[,)]/
+    $ps = /\b(gci|dir|ls|Get-ChildItem|Get-Item)\s+env:[^\n]{0,80}(Out-File|Export-\w+|Set-Content|Add-Content|>|ConvertTo-Json[^\n]{0,40}(Out-File|Set-Content|>))/ nocase
+    $rb = /\bFile\.write\s*\([^\n]{0,80}ENV\.to_(h|a|s)\b|\bENV\.to_h\.to_(json|yaml)[^\n]{0,40}(File|write)/
+    $pl = /\bprint\s+\{?\$\w+\}?\s+[^\n]{0,40}%ENV\b|Dumper\s*\(\s*\\%ENV/
+    $bat = /(^|\n|&)\s*set\s*>\s*["']?%?[\w.\\%-]+/ nocase
+  condition:
+    any of them
+}
+
+/* Prose that tells the agent to read the user's credential files or copy secrets into what it
+ * writes (its answer, a commit, an issue): the agent has the user's access, so this is a read. */
+rule credential_prose_read {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "tells the agent to read the user's credential files or copy secrets into its output"
+  strings:
+    $read = /\b(read|open|cat|load|parse|collect|gather|copy|extract|dump|print|grab|harvest|retrieve|fetch)\s+(the\s+|all\s+|each\s+|every\s+)?([\w'-]+\s+){0,4}[`'"]?(~|\$HOME|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(aws[\/\\]credentials|config[\/\\]gcloud|azure[\/\\]|kube[\/\\]config|ssh[\/\\]id_|netrc|npmrc|pypirc|git-credentials|docker[\/\\]config\.json|gnupg)/ nocase
+    $read_cloud = /\b(read|open|cat|load|parse|collect|gather|copy|extract|dump|grab|harvest)\s+(the\s+|all\s+|every\s+)?(user'?s\s+)?(cloud\s+)?(credential|credentials|secret|secrets|token|tokens|key)\s+files?\b[^\n]{0,80}(~|\$HOME|\.aws|\.kube|\.ssh|gcloud|\.azure|\.netrc|\.docker)/ nocase
+    $veto_not = /\b(never|not|don'?t|avoid|without|no)\s+([\w-]+\s+){0,2}(include|paste|print|output|echo|copy|put|add|append|write|quote)\b/ nocase
+    $into_answer = /(^|\n)[^\n]{0,120}\b(include|paste|print|output|echo|copy|put|add|append|write|quote)\s+[^\n]{0,40}\b(values?\s+of\s+)?(the\s+|all\s+|any\s+|every\s+)?([\w'-]+\s+){0,2}(\$?[A-Z][A-Z0-9_]*(TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY)\b|environment\s+variables|env\s+vars|api\s+keys?|access\s+tokens?|tokens|secrets|credentials|passwords|private\s+keys?)\b[^\n]{0,60}\b(in|into|to)\s+(your|the)\s+(answer|response|reply|summary|final\s+message|commit(\s+message)?|pr\s+(description|body)|pull\s+request|issue|report|comment|changelog|log\s+output)\b/ nocase
   condition:
     any of them
 }

@@ -25,6 +25,19 @@ rule destruction {
     $ps_pipe = /\b(gci|Get-ChildItem|ls|dir)\s+[^\n|]{0,20}(\$env:(USERPROFILE|HOMEDRIVE|SystemRoot)|\$HOME|~|[A-Z]:\\)["']?\s[^\n|]{0,60}\|\s*(Remove-Item|rm|ri|del)\b/ nocase
     $ps = /\b(Remove-Item|rmdir|del|ri)\b[^\n]{0,80}\s["']?([A-Z]:\\?|\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemRoot|windir|ProgramFiles)|\$HOME|~)["']?(\s|;|\)|$)/ nocase
     $bat = /\b(rd|rmdir)\s+\/s\s+\/q\s+["']?([A-Z]:\\?["']?(\s|$)|%USERPROFILE%|%SystemRoot%|%HOMEPATH%)|\bdel\s+(\/[fsq]\s+){2,}["']?([A-Z]:\\|%USERPROFILE%)|\bformat\s+[A-Z]:\s*\/[qy]/ nocase
+    $pl = /\b(rmtree|remove_tree|File::Path::rmtree|File::Path::remove_tree)\s*\(?\s*(\$ENV\{\s*["']?(HOME|USERPROFILE)["']?\s*\}|["']\/["']|["']~\/?["']|File::HomeDir->my_home|\(getpwuid\s*\(\s*\$<\s*\)\)\[7\]|glob\s*\(\s*["']~)/
+    $rb = /\b(FileUtils\.(rm_rf|rm_r|remove_dir|remove_entry(_secure)?|rmtree)|Dir\.rmdir)\s*\(?\s*(Dir\.home|ENV\s*\[\s*["'](HOME|USERPROFILE)["']\s*\]|["']\/["']|["']~\/?["']|File\.expand_path\s*\(\s*["']~\/?["']\s*\)|Dir\.glob\s*\(\s*["'](\/|~)\/?\*)/
+    $go = /\bos\.RemoveAll\s*\(\s*(os\.Getenv\s*\(\s*["'](HOME|USERPROFILE)["']\s*\)|home(Dir)?\b|["']\/["']|["']~["'])/
+    $php = /\b(exec|system|shell_exec|passthru)\s*\(\s*["']rm\s+-[a-z]*r[a-z]*\s+(\/|~|\$HOME)/
+    $lua = /\bos\.execute\s*\(\s*["']rm\s+-[a-z]*r[a-z]*\s+(\/|~|\$HOME)/
+    $py_any = /\b(shutil\.rmtree|os\.removedirs|send2trash)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|str\s*\(\s*Path\.home\s*\(\s*\)\s*\)|["']\/["']|["']~\/?["']|os\.(environ\s*\[\s*["']|getenv\s*\(\s*["'])(HOME|USERPROFILE)["']\s*[\])]|["'][A-Z]:\\\\?["'])\s*[,)]/
+    $ps_home = /\b(Remove-Item|rm|ri|del|rmdir|rd)\b[^\n]{0,80}\s["']?(\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemDrive|SystemRoot|windir|ProgramFiles|APPDATA|LOCALAPPDATA)|\$HOME|~|[A-Z]:)[\\\/]?\*?["']?(\s|;|\)|$)[^\n]{0,40}-(Recurse|r)\b|\b(Remove-Item|ri)\b[^\n]{0,40}-(Recurse|r)\b[^\n]{0,80}\s["']?(\$env:(USERPROFILE|HOMEDRIVE|SystemDrive|SystemRoot|windir|APPDATA)|\$HOME|~|[A-Z]:)[\\\/]?\*?["']?(\s|;|\)|$)/ nocase
+    $bat_del = /\bdel\s+(\/[fsqa]\s+)*["']?([A-Z]:\\\*?|%(USERPROFILE|SystemDrive|SystemRoot|HOMEDRIVE|APPDATA)%\\?\*?)["']?\s*(\/[fsq]\s*)*(\s|$)[^\n]{0,20}/ nocase
+    $diskpart = /\b(select\s+disk\s+\d+[^\n]{0,80}|echo\s+)clean(\s+all)?\b|\(\s*echo\s+select\s+disk|\bdiskpart\s+\/s\b/ nocase
+    $cipher = /\bcipher(\.exe)?\s+\/w:\s*[A-Z]:/ nocase
+    $dd_zero = /\bdd\s+[^\n]{0,60}if=\/dev\/(zero|urandom|random)[^\n]{0,60}of=\/dev\/\w+/
+    $mkfs = /\bmkfs(\.\w+)?\s+(-\w+\s+)*\/dev\/(sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)/
+    $truncate_home = /\b(truncate\s+-s\s*0|shred\s+(-\w+\s+)*)[^\n]{0,20}(~|\$HOME)\/(\*|\.\w+)/
     $git = /\bgit\s+push\s+[^\n]{0,40}(--force|-f)\b[^\n]{0,40}\b(--all|--mirror)\b/
   condition:
     any of them
@@ -51,4 +64,19 @@ rule destruction_prose_step {
   condition:
     is_prose and any of ($rm, $find, $disk, $py, $ps, $bat) and #veto_negation >= 0 and
     #veto_injected >= 0
+}
+
+/* History rewritten on a shared branch: recoverable by whoever has a clone, and what some
+ * release guides do on purpose, so medium. */
+rule destruction_force_push_main {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "medium"
+    prose = "low"
+    message = "force-pushes the main branch, rewriting shared history"
+  strings:
+    $push = /\bgit\s+push\s+[^\n]{0,40}(--force\b|-f\b|\+(main|master)\b)[^\n]{0,40}\b(main|master)\b/
+  condition:
+    any of them
 }

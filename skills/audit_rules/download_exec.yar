@@ -23,6 +23,15 @@ rule download_piped_to_interpreter {
     $js_eval_fetch = /\b(eval|Function|vm\.runIn\w+)\s*\([^\n]{0,80}\b(fetch|axios\.get|https?\.get|got)\s*\(/
     $rb_eval_url = /\beval\s*\(?\s*(URI\.open|open|Net::HTTP\.get)\s*\(?\s*["']?(https?:|URI)/
     $pl_eval_url = /\beval\s*\(?\s*(LWP::Simple::)?get\s*\(?\s*["']https?:/
+    $py_run_url = /\b(exec|eval|compile|os\.system|os\.popen|subprocess\.\w+|pickle\.loads|marshal\.loads)\s*\(\s*[^\n]{0,60}\b(urlopen|urllib[.\w]*|requests\.(get|post)|httpx\.(get|post)|urllib3\.\w+|http\.client)\b/
+    $rb_run_url = /\b(eval|instance_eval|class_eval|system|exec|spawn|IO\.popen|Kernel\.eval)\s*\(?\s*(URI\.open|URI\.parse\s*\([^\n)]{0,200}\)\.(open|read)|Net::HTTP\.get|open\s*\(\s*["']https?:|HTTParty\.get|RestClient\.get|Faraday\.get)\b/
+    $pl_run_url = /\b(eval|system|exec)\s*\(?\s*((LWP::Simple::)?get\s*\(\s*["']https?:|\$\w+->(decoded_)?content\b|\$\w+->get\s*\([^\n)]{0,200}\)->(\{content\}|decoded_content|content))/
+    $php_run_url = /\b(eval|assert|system|shell_exec|passthru|exec|create_function)\s*\(\s*[^\n]{0,20}\b(file_get_contents|curl_exec|fopen|fgets)\s*\(\s*["']?(https?:|\$)|\b(include|require)(_once)?\s*\(?\s*["'](https?|ftp|data|php):\/\//
+    $lua_run_url = /\b(loadstring|load|dofile|os\.execute|io\.popen)\s*\(\s*[^\n]{0,40}\b(http\.request|socket\.http|https\.request|curl\.easy)\b/
+    $js_run_fetch = /\b(eval|Function|execSync|exec|vm\.runIn\w+)\s*\(\s*(await\s+)?\(?\s*(await\s+)?(fetch|axios|got|https?\.get|request)\s*\(/
+    $herestring = /<<<\s*["']?\$\(\s*(curl|wget|iwr)\b|\b(ba|z)?sh\s+-s\s*<\s*<\(\s*(curl|wget)\b|\.\s+\/dev\/stdin\s*<<<\s*["']?\$\(\s*(curl|wget)/
+    $ps_sb = /\[scriptblock\]::Create\s*\(\s*[^\n]{0,60}(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)/ nocase
+    $ps_dl_exec_str = /\b(powershell|pwsh)(\.exe)?\s[^\n]{0,200}\b(downloadstring|downloaddata)\s*\(/ nocase
   condition:
     any of them
 }
@@ -42,6 +51,11 @@ rule download_lolbin {
     $npx_url = /\b(npx|npm\s+(i|install|exec)|pnpm\s+(dlx|add)|yarn\s+(dlx|add))\s+(-\S+\s+)*["']?https?:\/\//
     $plain_http_pkg = /\bpip[0-9.]*\s+install\s+[^\n]{0,100}((--index-url|--extra-index-url|-i)\s+|\s)http:\/\//
     $msiexec = /\bmsiexec(\.exe)?\s[^\n]{0,40}\/(i|package)\s*["']?https?:/ nocase
+    $rundll_url = /\brundll32(\.exe)?\s[^\n]{0,40}(url\.dll|ieframe\.dll|shdocvw\.dll)\s*,\s*(FileProtocolHandler|OpenURL)\w*\s+["']?https?:/ nocase
+    $script_host_url = /\b(cscript|wscript|msbuild|installutil|regasm|regsvcs|odbcconf|cmstp|msxsl|pubprn\.vbs)(\.exe)?\s[^\n]{0,80}\b(https?|\\\\\\\\[\w.-]+\\)/ nocase
+    $regsvr32_scrobj = /\bregsvr32(\.exe)?\s[^\n]{0,80}scrobj\.dll/ nocase
+    $curl_exe_start = /\bcurl(\.exe)?\s[^\n]{0,200}-o\s+["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA|PUBLIC)%[^\n]{0,100}(&&?|\|\|)\s*(start|call|cmd\s+\/c)\b/ nocase
+    $ps_bits_run = /\bStart-BitsTransfer\b[^\n]{0,300}(;|\|)\s*(Start-Process|saps|&|\.\\|Invoke-Item)/ nocase
     $ps_hidden_dl = /\b(powershell|pwsh)(\.exe)?\s[^\n]{0,200}-(w|win|windowstyle)\s+h(idden)?\b[^\n]{0,300}(iwr|invoke-webrequest|downloadstring|downloadfile|net\.webclient)/ nocase
   condition:
     any of them
@@ -89,15 +103,24 @@ rule download_exec_program {
     $ctx_py_fetch = /\b(urlopen|urlretrieve|requests\.get|httpx\.get|urllib3\.\w+\.request)\s*\(/
     $js_exec = /\b(eval|new\s+Function|vm\.runIn\w+|vm\.Script)\s*\(\s*[a-zA-Z_$][\w.$]*\s*[,)]/
     $ctx_js_fetch = /\b(fetch|axios\.get|https?\.get|got|request)\s*\(\s*["'`]https?:/
+    $js_cp_exec = /\b(execSync|exec|spawnSync|execFileSync|runInThisContext|runInNewContext|Function|eval)\s*\(\s*(data|body|code|script|text|payload|src|source|chunks?(\.join\([^\n)]{0,10}\))?|res|resp|response|content|buf|buffer|result|js|remote\w*)(\.toString\(\s*\))?\s*[,)]/
+    $ctx_js_fetch_any = /\b(fetch|axios(\.get)?|https?\.get|https?\.request|got|needle)\s*\(/
+    $ps_exec = /\b(iex|Invoke-Expression)\b|\[scriptblock\]::Create|\.InvokeScript\s*\(/ nocase
+    $ctx_ps_fetch = /\b(iwr|irm|Invoke-WebRequest|Invoke-RestMethod|DownloadString|DownloadData|Net\.WebClient|Start-BitsTransfer)\b/ nocase
+    $go_exec = /\bexec\.Command\s*\(\s*["'](\/bin\/)?(ba|z)?sh["']\s*,\s*["']-c["']\s*,\s*string\s*\(/
+    $ctx_go_fetch = /\bhttp\.(Get|Post)\s*\(|\bhttp\.DefaultClient\b/
     $rb_exec = /\b(eval|instance_eval)\s*\(?\s*[a-z_]\w*\s*\)?\s*(\n|;|#)/
-    $ctx_rb_fetch = /\b(URI\.open|Net::HTTP\.get|open-uri|HTTParty\.get)\b/
-    $pl_exec = /\beval\s*\(?\s*\$\w+\s*\)?\s*;/
+    $ctx_rb_fetch = /\b(URI\.open|Net::HTTP\.get|open-uri|HTTParty\.get|RestClient\.get|Faraday\.get)\b/
+    $pl_exec = /\b(eval|system|exec)\s*\(?\s*\$\w+(->(decoded_)?content|->\{content\})?\s*\)?\s*;/
     $ctx_pl_fetch = /\bLWP::(Simple|UserAgent)\b|\bHTTP::Tiny\b/
   condition:
     (lang == "python" and $py_exec and $ctx_py_fetch) or
     (lang == "js" and $js_exec and $ctx_js_fetch) or
     (lang == "ruby" and $rb_exec and $ctx_rb_fetch) or
-    (lang == "perl" and $pl_exec and $ctx_pl_fetch)
+    (lang == "perl" and $pl_exec and $ctx_pl_fetch) or
+    (lang == "js" and $js_cp_exec and $ctx_js_fetch_any) or
+    (lang == "powershell" and $ps_exec and $ctx_ps_fetch) or
+    ($go_exec and $ctx_go_fetch)
 }
 
 /* The same from a well-known vendor's official installer (rustup, uv, Homebrew, Docker, ...):

@@ -10,18 +10,18 @@ rule data_sent {
     message = "sends data to a host"
   strings:
     $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/
-    $send_wget = /\bwget\b[^\n|;]{0,300}--(post|body)-(data|file)/
+    $send_wget = /\b(wget|wget2)\b[^\n|;]{0,300}--(post|body)-(data|file)|\bhttp(ie)?\s+(-\w+\s+)*(POST|PUT)\s+https?:|\bInvoke-(RestMethod|WebRequest)\b[^\n]{0,200}-InFile\b|\bStart-BitsTransfer\b[^\n]{0,200}-TransferType\s+Upload/
     $send_nc = /\|\s*(nc|ncat|netcat|socat|telnet)\s+(-\w+\s+)*[a-z0-9.-]+\s+[0-9]{2,5}\b/ nocase
     $send_nc_host = /\b(nc|ncat|netcat)\s+(-\w+\s+)*[a-z0-9-]+\.[a-z0-9.-]*[a-z]\s+[0-9]{2,5}\s*(<|\n|;|&)/
     $send_py = /\b(requests|httpx|session|client)\.(post|put|patch)\s*\(|\burlopen\s*\([^\n)]{0,200}data\s*=|urllib\.request\.Request\s*\([^\n]{0,200}data\s*=|\.sendall\s*\(|\.sendto\s*\(|smtplib\.SMTP|ftplib\.FTP/
     $send_js = /\bmethod\s*:\s*["'](POST|PUT)["']|\baxios\.(post|put)\s*\(|navigator\.sendBeacon\s*\(|\.write\s*\([^\n]{0,60}\)\s*;?\s*\S*\.end\s*\(/ nocase
     $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
-    $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.post\b|\bRestClient\.post\b/
-    $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$ua->post\s*\(|\bHTTP::Request->new\s*\(\s*POST\b/
+    $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.(post|put)\b|\bRestClient\.(post|put)\b|\bFaraday\.(post|put)\b|Net::HTTP::Post\.new\b|\.post\s*\(\s*["']https?:/
+    $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$\w+->(post|put|post_form|request)\s*\(\s*["'$]|\bHTTP::Request->new\s*\(\s*["']?(POST|PUT)\b|\bHTTP::Tiny\b[^\n]{0,100}->(post|put|post_form|request)\b|\bPOST\s*\(\s*["']https?:/
     $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
-    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
-    $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_h\b|(gci|Get-ChildItem)\s+env:/ nocase
+    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|\bgh\s+auth\s+token\b|print-access-token|get-access-token|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
+    $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
   condition:
     any of ($send*) and not any of ($ctx*)
 }
@@ -35,18 +35,18 @@ rule secrets_sent {
     message = "reads credentials or the environment and sends data to a host: a way to steal them"
   strings:
     $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/
-    $send_wget = /\bwget\b[^\n|;]{0,300}--(post|body)-(data|file)/
+    $send_wget = /\b(wget|wget2)\b[^\n|;]{0,300}--(post|body)-(data|file)|\bhttp(ie)?\s+(-\w+\s+)*(POST|PUT)\s+https?:|\bInvoke-(RestMethod|WebRequest)\b[^\n]{0,200}-InFile\b|\bStart-BitsTransfer\b[^\n]{0,200}-TransferType\s+Upload/
     $send_nc = /\|\s*(nc|ncat|netcat|socat|telnet)\s+(-\w+\s+)*[a-z0-9.-]+\s+[0-9]{2,5}\b/ nocase
     $send_nc_host = /\b(nc|ncat|netcat)\s+(-\w+\s+)*[a-z0-9-]+\.[a-z0-9.-]*[a-z]\s+[0-9]{2,5}\s*(<|\n|;|&)/
     $send_py = /\b(requests|httpx|session|client)\.(post|put|patch)\s*\(|\burlopen\s*\([^\n)]{0,200}data\s*=|urllib\.request\.Request\s*\([^\n]{0,200}data\s*=|\.sendall\s*\(|\.sendto\s*\(|smtplib\.SMTP|ftplib\.FTP/
     $send_js = /\bmethod\s*:\s*["'](POST|PUT)["']|\baxios\.(post|put)\s*\(|navigator\.sendBeacon\s*\(|\.write\s*\([^\n]{0,60}\)\s*;?\s*\S*\.end\s*\(/ nocase
     $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
-    $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.post\b|\bRestClient\.post\b/
-    $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$ua->post\s*\(|\bHTTP::Request->new\s*\(\s*POST\b/
+    $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.(post|put)\b|\bRestClient\.(post|put)\b|\bFaraday\.(post|put)\b|Net::HTTP::Post\.new\b|\.post\s*\(\s*["']https?:/
+    $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$\w+->(post|put|post_form|request)\s*\(\s*["'$]|\bHTTP::Request->new\s*\(\s*["']?(POST|PUT)\b|\bHTTP::Tiny\b[^\n]{0,100}->(post|put|post_form|request)\b|\bPOST\s*\(\s*["']https?:/
     $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
-    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat/
-    $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_h\b|(gci|Get-ChildItem)\s+env:/ nocase
+    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|\bgh\s+auth\s+token\b|print-access-token|get-access-token|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
+    $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
   condition:
     any of ($send*) and any of ($ctx*)
 }
@@ -71,6 +71,11 @@ rule secrets_sent_inline {
     $dns_js = /\bdns\.(resolve|lookup)\w*\s*\(\s*(`[^\n]{0,40}\$\{|[^\n)]{0,80}\+\s*["']\.[a-z0-9-]+\.)/
     $copy_secret = /\b(scp|rsync|sftp)\s+[^\n]{0,100}(\.ssh\b|\.aws\b|\.netrc|\.git-credentials|\.gnupg|\/etc\/shadow|\.kube\/config|_history\b)[^\n]{0,100}\s[\w.-]+@[\w.-]+:/
     $mail_secret = /\b(mail|mailx|sendmail)\b[^\n]{0,100}<\s*["']?(~|\$HOME)\/\.(ssh|aws|netrc|git-credentials|gnupg|\w+_history)/
+    $home_upload = /(\bcurl\b[^\n]{0,200}(-d|--data[a-z-]*|-F|--form)\s*["']?[\w-]*=?@["']?|\bcurl\b[^\n]{0,200}(-T|--upload-file)\s*["']?|\b(wget|wget2)\b[^\n]{0,200}--(post|body)-file[=\s]["']?|-InFile\s+["']?|\.UploadFile\s*\([^\n,]{0,200},\s*[^\n,]{0,20}["']?|\bscp\s+(-\w+\s+)*["']?)(~\/|\$HOME\/|\$\{HOME\}\/|%USERPROFILE%\\|\$env:USERPROFILE\\|\$HOME\\|\/etc\/(passwd|shadow|hosts|ssh)|\/root\/)/ nocase
+    $env_send_pl = /->(post|put|post_form|request)\s*\([^\n]{0,200}(\[\s*%ENV\s*\]|\\%ENV\b|%ENV\b)/
+    $env_send_rb = /\b(post|put|post_form|set_form_data)\s*\(?[^\n]{0,200}\bENV\.to_(h|a|s)\b/
+    $env_send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-Body\s+[^\n]{0,40}(\(\s*)?(gci|Get-ChildItem|dir|ls)\s+env:/ nocase
+    $dns_win = /\b(nslookup|Resolve-DnsName|ping)\b\s+[^\n]{0,40}(%[A-Za-z_]+%|\$env:\w+|\$\(\s*\$env:\w+|\$\(\s*(whoami|hostname)\b)[^\s]{0,100}\.[a-z0-9-]+\.[a-z]{2,}/ nocase
     $collector = /\b(curl|wget|fetch|requests\.post|iwr|invoke-webrequest|invoke-restmethod)\b[^\n]{0,200}(webhook\.site|requestbin|pipedream\.net|ngrok(-free)?\.(io|app)|burpcollaborator|interact\.sh|oast\.(pro|live|fun|site|me|online)|transfer\.sh|hookbin\.com|beeceptor\.com|canarytokens)/ nocase
   condition:
     any of them
@@ -84,8 +89,23 @@ rule data_in_url {
     severity = "high"
     message = "asks for secrets or files to be put into a URL that is fetched or rendered"
   strings:
-    $img = /!?\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,40}=(DATA|[A-Z_]{3,}|\{[^}\n]{1,40}\}|\$\{?\w+\}?|<[^>\n]{1,40}>)[)&\s]/
+    $img = /!?\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,40}=(DATA|[A-Z_]{3,}|\{[^}\n]{1,40}\}|\$\{?\w+\}?|<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|%s)[)&\s]/
     $ctx_secret = /(\.env\b|secrets?\b|tokens?\b|api[ _-]?keys?|credentials|passwords?|ssh\s+keys?|private\s+keys?|conversation|chat\s+history|environment\s+variables)/ nocase
   condition:
     $img and $ctx_secret
+}
+
+/* Prose that has the agent fetch or render a URL carrying the user's files or secrets: the
+ * request itself is the upload. */
+rule data_in_url_prose {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    message = "tells the agent to fetch or render a URL that carries files, secrets or the conversation"
+  strings:
+    $url_then_data = /\b(open|opening|fetch|fetching|visit|visiting|request|requesting|load|loading|call|calling|GET|browse\s+to|navigate\s+to|render|rendering|embed|display)\b[^\n]{0,40}https?:\/\/[^\s)`'"]{1,200}[`'"]?[^\n]{0,60}\b(followed\s+by|with|containing|append(ed|ing)?|plus|carrying|add(ed|ing)?|encod(ed|ing)|put|putting|includ(e|ing))\b[^\n]{0,60}(\.env\b|contents?\s+of|every\s+line|each\s+line|environment\s+variables|ssh\s+keys?|file'?s?\s+contents|conversation|chat\s+history|~\/\.)/ nocase
+    $data_then_url = /\b(append|add|put|encode|include|attach|insert)\b[^\n]{0,40}(\.env\b|contents?\s+of|every\s+line|environment\s+variables|ssh\s+keys?|conversation|chat\s+history|~\/\.)[^\n]{0,80}\b(to|in|into|as)\s+(the\s+)?(query|url|link|image\s+url|querystring|query\s+string|parameter|path)\b[^\n]{0,80}https?:\/\// nocase
+  condition:
+    any of them
 }

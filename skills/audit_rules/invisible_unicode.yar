@@ -11,11 +11,14 @@ rule invisible_high {
     severity = "high"
     message = "an invisible or text-reordering character: what the agent reads differs from what a reviewer sees"
   strings:
-    $tag = { F3 A0 (80 | 81) ?? }
+    $tag_ascii = /\xF3\xA0(\x80[\x80-\xAF\xBA-\xBF]|\x81[\x80-\xA0\xBB-\xBE])/
+    $tag_after_ascii = /[\x00-\x7F]\xF3\xA0[\x80\x81][\x80-\xBF]/
+    $tag_uncancelled = /\xF3\xA0(\x80[\xB0-\xB9]|\x81[\xA1-\xBA])([\x00-\xF2\xF4-\xFF]|\xF3[^\xA0])/
+    $tag_run = /(\xF3\xA0[\x80\x81][\x80-\xBF]){8}/
     $bidi_override = { E2 80 (AA | AB | AC | AD | AE) }
     $bidi_isolate = { E2 81 (A6 | A7 | A8 | A9) }
     $zw_in_word = /[A-Za-z0-9]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])[A-Za-z0-9]/
-    $zw_after_ascii = /[\x20-\x7E]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])/
+    $zw_after_ascii = /[\x21-\x7E]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])[\x00-\x7F]/
     $zw_run = { E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) }
     $vs_run = { EF B8 8? EF B8 8? EF B8 8? }
     $vs_sup_run = { F3 A0 (84 | 85 | 86 | 87) ?? F3 A0 (84 | 85 | 86 | 87) ?? }

@@ -11,6 +11,17 @@ rule privilege_escalation {
     $sudoers = /\bNOPASSWD\s*:|(>>?|\btee\s+(-a\s+)?)\s*\/etc\/sudoers|\bvisudo\b/
     $sudo_pw = /\b(echo|printf)\s+[^\n|]{1,80}\|\s*sudo\s+(-\w+\s+)*-S\b/
     $sudo_herestring = /\bsudo\s+(-\w+\s+)*-S\b[^\n]{0,60}<<<|\bchpasswd\b|\bpasswd\s+-d\s+root\b/
+    $setuid_prog = /\bS_ISUID\b|\bS_ISGID\b|\bchmod\s*\(\s*[^\n]{0,80}\b0o?[2467][0-7]{3}\b|\bFile\.chmod\s*\(\s*0?[2467][0-7]{3}\b|\bchmod\s*\(\s*0?[2467][0-7]{3}\s*,|\bos\.Chmod\s*\([^\n]{0,80}(0o?[2467][0-7]{3}|ModeSetuid|ModeSetgid)|\bchmodSync\s*\([^\n]{0,80}0o[2467][0-7]{3}\b/
+    $passwd_write = /(>>?|\btee\s+(-a\s+)?|\bsed\s+-i[^\n]{0,80}|\bopen\s*\(\s*["']|\bappendFileSync\s*\(\s*["']|\bFile\.(open|write)\s*\(\s*["']|\bAdd-Content\s+)\s*["']?\/etc\/(passwd|shadow|group|gshadow|sudoers(\.d\/[\w.-]*)?)\b(["']\s*,\s*["'](a|w|r\+)|[^\n]{0,10}(\s|$|;|\)|"|'))/
+    $veto_root = /\broot:/
+    $uid0 = /\b\w+:[^:\n]{0,120}:0:0:[^:\n]{0,60}:\/[^:\n]{0,60}:\/\w/
+    $useradd_root = /\b(useradd|adduser|usermod)\s+[^\n]{0,80}(-o\s+[^\n]{0,20}-u\s*0\b|-u\s*0\s+-o\b)|\bdscl\s+\.\s+-(create|append)\s+[^\n]{0,80}\b(UniqueID\s+0|GroupMembership|admin)\b/
+    $win_admin = /\bnet(\.exe)?\s+localgroup\s+["']?(administrators|admins|administradores|administrateurs|Remote Desktop Users)["']?\s+[^\n]{0,60}\/add\b|\bAdd-LocalGroupMember\b[^\n]{0,60}-Group\s+["']?Administrators|\bnet(\.exe)?\s+user\s+\S+\s+\S+\s+\/add\b/ nocase
+    $uac_bypass = /\\(ms-settings|mscfile|exefile|Folder|AppX82a6gwre4fdg3bt635tn5ctqjf8msdd2)\\shell\\open\\command|\b(fodhelper|eventvwr|computerdefaults|sdclt|slui|wsreset|CompMgmtLauncher)(\.exe)?\b[^\n]{0,80}(DelegateExecute|shell\\open)|DelegateExecute/ nocase
+    $runas_saved = /\brunas(\.exe)?\s+[^\n]{0,40}\/savecred\b|\brunas(\.exe)?\s+\/user:\s*["']?(administrator|\S+\\administrator)\b/ nocase
+    $polkit = /\/etc\/polkit-1\/(rules\.d|localauthority)\/[^\n]{0,200}|\bpkexec\s+[^\n]{0,40}\b(bash|sh|chmod|chown)\b[^\n]{0,40}(\/etc|\/bin|\+s)/
+    $docker_sock = /\/var\/run\/docker\.sock:\/var\/run\/docker\.sock[^\n]{0,200}\b(chroot|nsenter)\b|\bnsenter\s+[^\n]{0,40}(-t\s+1\b|--target\s+1\b)[^\n]{0,40}(-m|--mount)/
+    $ld_preload_root = /\bsudo\s+(-\w+\s+)*LD_PRELOAD=|\bsudo\s+(-\w+\s+)*(vim?|less|find|awk|python[0-9.]*|perl|tar|zip|env|nmap|ruby|node)\s+[^\n]{0,60}(-exec\s+\/bin\/(ba)?sh|:!\/?(bin\/)?(ba)?sh|\bos\.system|exec\s+["']?\/bin\/(ba)?sh|--checkpoint-action=exec|-c\s+["']?import\s+os)/
     $caps = /\bsetcap\s+[^\n]{0,30}cap_(setuid|setgid|sys_admin|dac_override|dac_read_search|net_raw|sys_ptrace)/
   condition:
     any of them
@@ -30,7 +41,7 @@ rule privilege_protection_off {
     $disable = /\bsetenforce\s+0\b|\bufw\s+disable\b|\bspctl\s+--master-disable\b|\bcsrutil\s+disable\b|Set-MpPreference\s+[^\n]{0,40}-Disable\w+\s+\$?true|\bAdd-MpPreference\s+-ExclusionPath\b|\bnetsh\s+(adv)?firewall\s+set\s+[^\n]{0,40}\boff\b|\bxattr\s+(-\w+\s+)*-d\s+com\.apple\.quarantine\b/ nocase
     $uac = /\bStart-Process\b[^\n]{0,120}-Verb\s+RunAs\b/ nocase
     $uac_off = /\bEnableLUA\b[^\n]{0,60}\b0\b|\bConsentPromptBehaviorAdmin\b[^\n]{0,40}\b0\b/ nocase
-    $docker_root = /\bdocker\s+run\b[^\n]{0,200}(\s-v\s*["']?\/:\/|--pid[= ]host\b[^\n]{0,100}--privileged|--privileged\b[^\n]{0,100}--pid[= ]host)/
+    $docker_root = /\b(docker|podman|nerdctl)\s+(run|create)\b[^\n]{0,200}(\s(-v|--volume)[\s=]*["']?\/:\/|--pid[= ]host\b[^\n]{0,100}--privileged|--privileged\b[^\n]{0,200}(--pid[= ]host|\s(-v|--volume)[\s=]*["']?\/\w*:))/
     $kernel = /\bptrace_scope\b[^\n]{0,20}\b0\b|\brandomize_va_space\s*=\s*0\b|>\s*\/proc\/sys\/kernel\/randomize_va_space/
   condition:
     any of them

@@ -20,7 +20,18 @@ rule reverse_shell_oneliner {
     $xterm = /\bxterm\s+-display\s+[0-9a-z.-]+:[0-9]/
     $php = /\bfsockopen\s*\([^\n]{0,200}(exec|shell_exec|system|passthru|proc_open|popen)\s*\(/
     $awk = /\/inet\/(tcp|udp)\/[0-9]+\/[^\s\/]+\/[0-9]+/
-    $ztcp = /\bzmodload\s+zsh\/net\/tcp\b[^\n]{0,200}\bztcp\s/
+    $ztcp = /\bzmodload\s+zsh\/net\/(tcp|socket)\b[^\n]{0,200}\b(ztcp|zsocket)\s/
+    $ztcp_fd = /\b(ztcp|zsocket)\s[^\n]{0,120}(\b(ba|z)?sh\b[^\n]{0,40}[<>]&\s*\$(REPLY|\w+)|[<>]&\s*\$REPLY\b)/
+    $telnet_pair = /\btelnet\s+[^\n|]{1,80}\|\s*(\/bin\/)?(ba|z)?sh\b[^\n]{0,40}\|\s*telnet\b/
+    $s_client_in = /\b(ba|z)?sh\s+-i\b[^\n]{0,60}\|\s*openssl\s+s_client\b|\bs_client\s[^\n]{0,120}\|\s*[^\n|]{0,40}\b(ba|z)?sh\s+-i\b/
+    $nc_c_bash = /\b(nc|ncat|netcat)\s[^\n]{0,100}\s-c\s+["']?(ba|z)?sh\b/
+    $rcat = /\b(rcat|pwncat(-cs)?)\s+(connect\s+)?[^\n]{0,60}\s-(e|r)\s+["']?(\/bin\/)?(ba|z)?sh\b/
+    $busybox = /\bbusybox\s+(nc|telnetd)\b[^\n]{0,80}\s-[el]\s*["']?(\/bin\/)?(ba|a|z)?sh\b/
+    $lua_inline = /\blua[0-9.]*\s+-e\s+[^\n]{0,200}socket[^\n]{0,200}(io\.popen|os\.execute)/
+    $php_inline = /\bphp\s+-r\s+[^\n]{0,200}(fsockopen|stream_socket_client)\s*\(/
+    $perl_inline = /\bperl\s+(-\w+\s+)*-e\s+[^\n]{0,300}\b(socket\s*\(|IO::Socket)[^\n]{0,300}\b(exec|system|open\s*\(\s*STDIN)/
+    $ruby_inline = /\bruby\s+(-\w+\s+)*-e\s+[^\n]{0,300}TCPSocket[^\n]{0,300}\b(exec|spawn|system|IO\.popen|popen)\b/
+    $node_inline = /\bnode\s+-e\s+[^\n]{0,300}\bnet\b[^\n]{0,300}child_process/
   condition:
     any of them
 }
@@ -45,11 +56,33 @@ rule reverse_shell_program {
     $ctx_ps_iex = /\b(iex|invoke-expression)\b/ nocase
     $js_spawn = /\bspawn\s*\(\s*["'](\/bin\/)?((ba|z)?sh|cmd(\.exe)?|powershell(\.exe)?)["']/
     $ctx_js_sock = /new\s+net\.Socket\s*\(|\bnet\.(connect|createConnection)\s*\(/
+    $ztcp_conn = /\b(ztcp|zsocket)\s+[\w.-]+\s+[0-9]{2,5}\b/
+    $ctx_reply_fd = /[<>]&\s*\$REPLY\b/
     $ctx_js_pipe = /\.(stdout|stdin)\.pipe\s*\(|\.pipe\s*\([^\n]{0,20}\.stdin\)/
   condition:
     ($py_connect and $ctx_py_sock and $ctx_py_dup) or
     ($pl_open and $ctx_pl_sock) or
     ($rb_exec and $ctx_rb_sock) or
     ($ps_stream and $ctx_ps_client and $ctx_ps_iex) or
-    ($js_spawn and $ctx_js_sock and $ctx_js_pipe)
+    ($js_spawn and $ctx_js_sock and $ctx_js_pipe) or
+    ($ztcp_conn and $ctx_reply_fd)
+}
+
+/* Any language: a socket to a host, a read from it, and a command run or a shell started. A
+ * skill has no reason to run what a socket says; the same shape in Ruby, Perl, PHP, Lua, Go,
+ * Java, Node, Python, PowerShell and C#. */
+rule reverse_shell_socket_exec {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    prose = "medium"
+    message = "a program reads commands from a network socket and runs them (reverse shell)"
+  strings:
+    $sock = /\bTCPSocket\.(new|open)\s*\(|\bIO::Socket::(INET|IP)\b|\bsocket\.socket\s*\(|\bsocket\.create_connection\s*\(|\bnew\s+net\.Socket\s*\(|\bnet\.(connect|createConnection)\s*\(|\bnet\.Dial(TCP|Timeout)?\s*\(|\b(fsockopen|pfsockopen|stream_socket_client)\s*\(|\bsocket\.(tcp|connect)\s*\(|\bnew\s+Socket\s*\(\s*["'\w]|\bNet\.Sockets\.TCPClient\b|\bTcpClient\s*\(|\bWebSocket\s*\(\s*["'`]wss?:/ nocase
+    $ctx_read = /[.:](gets|recv|readline|read|ReadString|getInputStream|GetStream|receive)\b|\.on\s*\(\s*["']data["']|\.Std(in|out)\s*(,[^=\n]{0,40})?=\s*(c|conn|sock|s|socket|client)\b|\bwhile\s*\(\s*<\s*\$\w+\s*>|\bfgets\s*\(|\bbufio\.NewReader\s*\(|\bsocket_read\b/
+    $ctx_run = /\bIO\.popen\b|\bOpen3\.\w+|\bexec\s*\(\s*["'](\/bin\/)?((ba|z)?sh|cmd)|\b(system|exec|spawn)\s*[\s(]\s*\w+\s*[\s)]|\bsubprocess\.\w+\s*\(|\bos\.(system|popen|dup2)\s*\(|\bpty\.spawn\b|\bchild_process\b|\bexec\.Command\s*\(|\b(shell_exec|passthru|proc_open|popen)\s*\(|\bio\.popen\s*\(|\bos\.execute\s*\(|Runtime\.getRuntime\(\)\.exec|\bProcessBuilder\s*\(|\b(iex|Invoke-Expression)\b|\bProcess\.Start\b|\bqx\s*[({\/]|`\s*\$\w+\s*`|\bopen\s*\(\s*\*?STD(IN|OUT)\s*,\s*["']?[<>+]*&/
+    $ctx_shell = /["'`](\/bin\/)?(ba|z|k|da)?sh["'`]|["'`](\/bin\/)?(ba|z)?sh\s+-i|["']cmd(\.exe)?["']|["']powershell(\.exe)?["']|\bpty\.spawn\b|\bshell\s*(=|:)\s*(True|true)\b|\b(sh|bash)\s+-c\b|\bos\.dup2\b|\bIO\.popen\b|\bproc_open\b|\bio\.popen\b|\bos\.execute\b|\b(system|exec)\s*\(\s*\$\w+|\bexec\.Command\s*\(\s*["'](\/bin\/)?(ba|z)?sh|\b(iex|Invoke-Expression)\b|\bshell_exec\b|\bRuntime\.getRuntime\(\)\.exec|\b(execSync|exec)\s*\(\s*[a-z_]\w*(\.toString\(\s*\))?\s*[,)]|`\s*\$\w+\s*`|\bqx\s*[({\/]\s*\$/ nocase
+  condition:
+    $sock and $ctx_read and $ctx_run and $ctx_shell
 }

@@ -1,0 +1,1 @@
+console.log('render', process.argv[2]);
