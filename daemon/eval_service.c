@@ -16,7 +16,7 @@
 #include "daemon/agent_runner.h"
 #include "daemon/kernel_service.h"
 #include "common/log.h"
-#include "daemon/models_methods.h"
+#include "daemon/models_service.h"
 #include "skills/eval/runs.h"
 #include "common/xalloc.h"
 
