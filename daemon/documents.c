@@ -202,7 +202,9 @@ static json_t *kernel_params(const doc *d) {
   /* projectAware: a file a build.toml builds is checked with its kernel's flags and includes;
    * includes may come from the file's directory and the workspace (none: sent empty). */
   const char *allowed[2];
-  upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(s), .pch = true, .project_aware = true,
+  upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(s),
+                    .pch = true,
+                    .project_aware = true,
                     .allowed = allowed};
   json_t *p = json_pack("{s:s%,s:s,s:[]}", "source", d->text, d->len, "fileName",
                         d->path ? d->path : d->uri, "includes");

@@ -379,8 +379,8 @@ static void submit_kernel(exec_job *j, exec_item *it) {
     return;
   }
   const char *base = strrchr(it->a.values[0], '/');
-  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[]}", "source", it->source,
-                        "fileName", base ? base + 1 : it->a.values[0], "arch",
+  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[]}", "source", it->source, "fileName",
+                        base ? base + 1 : it->a.values[0], "arch",
                         it->a.arch ? it->a.arch : UPK_ASSERT_DEFAULT_ARCH, "includes", "defines",
                         "options", "names", "blockSizes");
   /* A run is never cached; the deadline covers the compile and the run. */

@@ -164,10 +164,9 @@ static int defer_check(void *ctx, const upk_kcheck_req *req, upk_kcheck_result *
 }
 
 static json_t *kcheck_params(upk_server *s, const upk_kcheck_req *req) {
-  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[]}", "source", req->code,
-                        "fileName", "answer.cu", "arch",
-                        req->arch ? req->arch : UPK_ASSERT_DEFAULT_ARCH, "includes", "defines",
-                        "options", "names", "blockSizes");
+  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[]}", "source", req->code, "fileName",
+                        "answer.cu", "arch", req->arch ? req->arch : UPK_ASSERT_DEFAULT_ARCH,
+                        "includes", "defines", "options", "names", "blockSizes");
   upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(s), .pch = true};
   if (p && upk_wire_req_encode(&w, p)) {
     json_decref(p);

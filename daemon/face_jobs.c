@@ -66,8 +66,7 @@ static json_t *tool_reply(const upk_job *job, json_t *result) {
   return upk_rpc_result(job->id, result);
 }
 
-static json_t *tool_fail(const upk_method *m, json_t *id, int code, const char *msg,
-                         json_t *data) {
+static json_t *tool_fail(const upk_method *m, json_t *id, int code, const char *msg, json_t *data) {
   (void)code;
   /* A refusal's text names its diagnostics, not just their count (tool_text.h). */
   char *text = upk_tool_diag_text(data, msg, default_file(m));

@@ -144,8 +144,10 @@ static json_t *wire_params(upk_job *job, json_t *params) {
   const char **allowed = upk_xcalloc(n + 1, sizeof *allowed);
   for (size_t i = 0; i < n; i++)
     allowed[i] = json_string_value(json_array_get(places, i));
-  upk_wire_req wr = {.allowed = n ? allowed : NULL, .n_allowed = n,
-                     .cuda_path = upk_kernels_cuda_path(s), .pch = true};
+  upk_wire_req wr = {.allowed = n ? allowed : NULL,
+                     .n_allowed = n,
+                     .cuda_path = upk_kernels_cuda_path(s),
+                     .pch = true};
   upk_wire_req_encode(&wr, w);
   free(allowed);
   json_decref(places);

@@ -148,8 +148,7 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
     return snprintf(err, err_len, "params need source, path or project"), -EINVAL;
   }
   /* A real file may include what its own project holds, as the compiler would find it. */
-  if (w->daemon.project_includes && w->req.file_dir &&
-      upk_project_root(w->req.file_dir, w->root))
+  if (w->daemon.project_includes && w->req.file_dir && upk_project_root(w->req.file_dir, w->root))
     w->req.project_root = w->root;
   return 0;
 }

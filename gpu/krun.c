@@ -312,8 +312,7 @@ static int load_gen(devrun *d, json_t *p) {
   char arch[16], why[600];
   const void *cubin = NULL;
   snprintf(arch, sizeof arch, "sm_%d%d", d->drv.sm_major, d->drv.sm_minor);
-  if (upk_kgen_cubin(upk_cuda_default_path(cuda_path_of(p)), arch, &cubin, why,
-                     sizeof why))
+  if (upk_kgen_cubin(upk_cuda_default_path(cuda_path_of(p)), arch, &cubin, why, sizeof why))
     return diag(&d->k, "run/compile-failed", "%s", why);
   upk_cu_result e = upk_kgen_load(&d->gen, &d->drv, cubin);
   if (e)

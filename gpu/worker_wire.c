@@ -86,8 +86,8 @@ int upk_wire_req_decode(const json_t *params, upk_wire_req *req, char *err, size
       !(rc = get_strv(params, "allowed", &req->allowed, &req->n_allowed, err, err_len)) &&
       !(rc = get_strv(params, "allowOptions", &req->allow_options, &req->n_allow_options, err,
                       err_len)))
-    rc = get_strv(params, "trustedProjects", &req->trusted_projects, &req->n_trusted_projects,
-                  err, err_len);
+    rc = get_strv(params, "trustedProjects", &req->trusted_projects, &req->n_trusted_projects, err,
+                  err_len);
   if (rc)
     upk_wire_req_free(req);
   return rc;
