@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The layering check at link level (scripts/check-layers.py --links): the built objects pass,
+# and a copy of the build's object set fails, naming the file, the symbol and where it is
+# defined, once a call up the stack is planted into one object (the real object and a tiny
+# planted one joined with `ld -r`), or a daemon/ file belongs to no room. TAP.
+set -uo pipefail
+src=${UPK_SOURCE_ROOT:?}
+build=${1:?usage: layers_links.sh BUILD}
+check=$src/scripts/check-layers.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/lib/tap.sh"
+
+if out=$("$check" "$src" --links "$build" 2>&1); then tap_ok "the built objects respect the layering"; else
+  tap_not_ok "the built objects respect the layering"; tap_diag "$out"; fi
+
+# The object the build made from FILE (a path from the root).
+object_of() {
+  python3 - "$build" "$1" <<'PY'
+import json, os, sys
+build, want = sys.argv[1], sys.argv[2]
+for e in json.load(open(os.path.join(build, "compile_commands.json"))):
+    if os.path.normpath(os.path.join(e["directory"], e["file"])).endswith("/" + want):
+        print(os.path.normpath(os.path.join(e["directory"], e["output"])))
+        break
+PY
+}
+
+# A copy of the build's record where FILE's object is OBJ (a new FILE is added).
+record_with() {
+  mkdir -p "$tmp/b"
+  python3 - "$build" "$src" "$1" "$2" > "$tmp/b/compile_commands.json" <<'PY'
+import json, os, sys
+build, src, want, obj = sys.argv[1:]
+entries = json.load(open(os.path.join(build, "compile_commands.json")))
+mine = [e for e in entries if os.path.normpath(os.path.join(e["directory"], e["file"]))
+        == os.path.normpath(os.path.join(src, want))]
+for e in mine:
+    e["output"] = obj
+if not mine:
+    entries.append({"directory": entries[0]["directory"], "file": os.path.join(src, want),
+                    "output": obj, "command": ""})
+json.dump(entries, sys.stdout)
+PY
+}
+
+# FILE's object with an extra call of SYMBOL (defined elsewhere); $out and $rc from the check.
+planted() {
+  local file=$1 sym=$2 real
+  real=$(object_of "$file")
+  printf 'void %s(void);\nvoid upk__planted_call(void) { %s(); }\n' "$sym" "$sym" > "$tmp/plant.c"
+  cc -c -o "$tmp/plant.o" "$tmp/plant.c" &&
+    if [[ -n $real ]]; then ld -r -o "$tmp/joined.o" "$real" "$tmp/plant.o"; else
+      cp "$tmp/plant.o" "$tmp/joined.o"; fi || { out="cannot build the planted object"; rc=99; return; }
+  record_with "$file" "$tmp/joined.o"
+  out=$("$check" "$src" --links "$tmp/b" 2>&1)
+  rc=$?
+}
+verdict() {
+  local what=$1 want=$2
+  if ((rc == 1)) && [[ $out == *"$want"* ]]; then tap_ok "$what"; else
+    tap_not_ok "$what (rc $rc)"
+    tap_diag "$out"
+  fi
+}
+# file, symbol it calls, the line the check must print
+up() {
+  planted "$1" "$2"
+  verdict "$1 calling $2 is refused" "$3"
+}
+up daemon/jobs.c upk_mcp_face_request \
+  "daemon/jobs.c: daemon/ core calls up into faces (upk_mcp_face_request, defined in daemon/mcp_face.c)"
+up daemon/session.c upk_server_exit_code \
+  "daemon/session.c: daemon/ core calls up into faces (upk_server_exit_code, defined in daemon/server.c)"
+up daemon/eval_grade.c upk_method_find \
+  "daemon/eval_grade.c: daemon/ services calls up into table (upk_method_find, defined in daemon/methods.c)"
+up daemon/kernel_service.c upk_tool_diag_text \
+  "daemon/kernel_service.c: daemon/ services calls up into handlers (upk_tool_diag_text, defined in daemon/tool_text.c)"
+up skills/skill.c upk_job_reply \
+  "skills/skill.c: skills may not call daemon (upk_job_reply, defined in daemon/jobs.c)"
+up gpu/compile.c upk_models_new "gpu/compile.c: gpu may not call models (upk_models_new, defined in models/"
+up daemon/planted_new.c upk_job_reply \
+  "daemon/planted_new.c: daemon/ file in no room (DAEMON_ROOMS in scripts/check-layers.py)"
+# A call down is no violation: the same plant, the other way round.
+planted daemon/mcp_face.c upk_jobs_inflight
+if ((rc == 0)); then tap_ok "a face calling down into jobs.c passes"; else
+  tap_not_ok "a face calling down into jobs.c passes (rc $rc)"; tap_diag "$out"; fi
+tap_finish
