@@ -305,7 +305,15 @@ def main():
 
 
 def check_links(root, build):
-    links, n = link_violations(root, build)
+    try:
+        links, n = link_violations(root, build)
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        print(f"check-layers: cannot read the objects of {build}: {e}", file=sys.stderr)
+        return 1
+    if n == 0:  # a check of nothing must not pass: a wrong BUILD, or one not built yet
+        print(f"check-layers: no object of the parts under {build} (build it first)",
+              file=sys.stderr)
+        return 1
     for line in links:
         print(line)
     if links:

@@ -95,4 +95,11 @@ o=$(plant daemon/mcp_face.c upk_jobs_inflight 0)
 record_with daemon/mcp_face.c "$o"
 if out=$("$check" "$src" --links-only "$tmp/b" 2>&1); then tap_ok "a face calling down into jobs.c passes"; else
   tap_not_ok "a face calling down into jobs.c passes"; tap_diag "$out"; fi
+# A record that names no object of the parts is no pass (a wrong or unbuilt BUILD).
+echo '[]' > "$tmp/b/compile_commands.json"
+out=$("$check" "$src" --links-only "$tmp/b" 2>&1)
+rc=$?
+verdict_empty="an empty object set is refused, not passed"
+if ((rc == 1)) && [[ $out == *"no object of the parts"* ]]; then tap_ok "$verdict_empty"; else
+  tap_not_ok "$verdict_empty (rc $rc)"; tap_diag "$out"; fi
 tap_finish
