@@ -17,9 +17,11 @@
    made from a part's source (BUILD/compile_commands.json) is read with `nm`, each
    symbol it uses is mapped to the file that defines it, and a file may use only
    its own part, the parts it may include, and, inside daemon/, its own room or a
-   room below it (DAEMON_ROOMS). A violation prints
+   room below it (DAEMON_ROOMS), and only the faces call protocol/lsp.c and
+   protocol/mcp.c (FACE_ONLY). A violation prints
    `FILE: PART may not call TARGET (SYMBOL, defined in DEFFILE)` or
-   `FILE: daemon/ ROOM calls up into ROOM (SYMBOL, defined in DEFFILE)`.
+   `FILE: daemon/ ROOM calls up into ROOM (SYMBOL, defined in DEFFILE)` or
+   `FILE: daemon/ ROOM speaks a protocol only the faces speak (SYMBOL, defined in DEFFILE)`.
 
 Exits 1 on any violation, 0 when the tree is clean.
 Usage: scripts/check-layers.py [ROOT] [--links BUILD | --links-only BUILD]
@@ -193,6 +195,11 @@ DAEMON_ROOMS = [
 ]
 
 
+# The protocol builders only the faces may call (docs/architecture.md: only the faces speak
+# LSP or MCP; below them a job is answered through its face, a service through callbacks).
+FACE_ONLY = ("protocol/lsp.c", "protocol/mcp.c")
+
+
 def daemon_room(f):
     """(rank, name) of a daemon/ source file's room, or None for a file no room names."""
     name = f[len("daemon/"):]
@@ -254,6 +261,11 @@ def link_violations(root, build):
                 a, b = daemon_room(f), daemon_room(g)
                 if a is not None and b is not None and b[0] > a[0]:
                     bad.append(f"{f}: daemon/ {a[1]} calls up into {b[1]} ({sym}, defined in {g})")
+            elif part == "daemon" and g in FACE_ONLY:
+                a = daemon_room(f)
+                if a is not None and a[1] != "faces":
+                    bad.append(f"{f}: daemon/ {a[1]} speaks a protocol only the faces speak "
+                               f"({sym}, defined in {g})")
     return sorted(set(bad)), len(files)
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The layering check at link level (scripts/check-layers.py --links): the built objects pass,
 # and a copy of the build's object set fails, naming the file, the symbol and where it is
-# defined, once a call up the stack is planted into one object (the real object and a tiny
-# planted one joined with `ld -r`), or a daemon/ file belongs to no room. TAP.
+# defined, once a call up the stack, across parts or into the faces' protocol builders is
+# planted into one object (the real object and a tiny planted one joined with `ld -r`), or a
+# daemon/ file belongs to no room. TAP.
 set -uo pipefail
 src=${UPK_SOURCE_ROOT:?}
 build=${1:?usage: layers_links.sh BUILD}
@@ -75,6 +76,8 @@ up daemon/eval_grade.c upk_method_find \
   "daemon/eval_grade.c: daemon/ services calls up into table (upk_method_find, defined in daemon/methods.c)"
 up daemon/kernel_service.c upk_tool_diag_text \
   "daemon/kernel_service.c: daemon/ services calls up into handlers (upk_tool_diag_text, defined in daemon/tool_text.c)"
+up daemon/documents.c upk_lsp_progress_begin \
+  "daemon/documents.c: daemon/ services speaks a protocol only the faces speak (upk_lsp_progress_begin, defined in protocol/lsp.c)"
 up skills/skill.c upk_job_reply \
   "skills/skill.c: skills may not call daemon (upk_job_reply, defined in daemon/jobs.c)"
 up gpu/compile.c upk_models_new "gpu/compile.c: gpu may not call models (upk_models_new, defined in models/"
