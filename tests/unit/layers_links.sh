@@ -15,16 +15,17 @@ trap 'rm -rf "$tmp"' EXIT
 if out=$("$check" "$src" --links "$build" 2>&1); then tap_ok "the built objects respect the layering"; else
   tap_not_ok "the built objects respect the layering"; tap_diag "$out"; fi
 
-# The object the build made from FILE (a path from the root).
-object_of() {
-  python3 - "$build" "$1" <<'PY'
+# Each source (a path from the root) and the object the build made from it, one per line.
+python3 - "$build" "$src" > "$tmp/objects" <<'PY'
 import json, os, sys
-build, want = sys.argv[1], sys.argv[2]
+build, src = sys.argv[1], os.path.realpath(sys.argv[2])
 for e in json.load(open(os.path.join(build, "compile_commands.json"))):
-    if os.path.normpath(os.path.join(e["directory"], e["file"])).endswith("/" + want):
-        print(os.path.normpath(os.path.join(e["directory"], e["output"])))
-        break
+    f = os.path.relpath(os.path.realpath(os.path.join(e["directory"], e["file"])), src)
+    print(f + "\t" + os.path.normpath(os.path.join(e["directory"], e["output"])))
 PY
+# The object the build made from FILE, or nothing.
+object_of() {
+  awk -F'\t' -v f="$1" '$1 == f { print $2; exit }' "$tmp/objects"
 }
 
 # A copy of the build's record where each FILE's object is its OBJ (a new FILE is added);
