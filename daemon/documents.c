@@ -17,6 +17,7 @@
 
 #include "daemon/documents.h"
 #include "daemon/kernel_service.h"
+#include "gpu/worker_wire.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "daemon/skills_service.h"
@@ -198,21 +199,30 @@ static void on_kernel(void *arg, json_t *result) {
 static json_t *kernel_params(const doc *d) {
   upk_server *s = d->s;
   const char *workspace = upk_session_workspace(s);
-  /* projectAware: a file a build.toml builds is checked with its kernel's flags and includes. */
-  json_t *p = json_pack("{s:s%,s:s,s:s,s:b,s:b,s:[],s:[]}", "source", d->text, d->len, "fileName",
-                        d->path ? d->path : d->uri, "cudaPath", upk_kernels_cuda_path(s), "pch", 1,
-                        "projectAware", 1, "includes", "allowed");
-  if (d->path) {
-    char *copy = upk_xstrdup(d->path);
+  /* projectAware: a file a build.toml builds is checked with its kernel's flags and includes;
+   * includes may come from the file's directory and the workspace (none: sent empty). */
+  const char *allowed[2];
+  upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(s),
+                    .pch = true,
+                    .project_aware = true,
+                    .allowed = allowed};
+  json_t *p = json_pack("{s:s%,s:s,s:[]}", "source", d->text, d->len, "fileName",
+                        d->path ? d->path : d->uri, "includes");
+  char *copy = d->path ? upk_xstrdup(d->path) : NULL;
+  if (copy) {
     json_object_set_new(p, "fileDir", json_string(dirname(copy)));
-    json_object_set_new(p, "projectIncludes", json_true()); /* a file on disk, in its project */
-    json_array_append_new(json_object_get(p, "allowed"), json_string(dirname(copy)));
-    free(copy);
+    w.project_includes = true; /* a file on disk, in its project */
+    allowed[w.n_allowed++] = dirname(copy);
   }
   if (workspace) {
     json_array_append_new(json_object_get(p, "includes"), json_string(workspace));
-    json_array_append_new(json_object_get(p, "allowed"), json_string(workspace));
+    allowed[w.n_allowed++] = workspace;
   }
+  if (upk_wire_req_encode(&w, p)) {
+    json_decref(p);
+    p = NULL;
+  }
+  free(copy);
   return p;
 }
 

@@ -20,6 +20,7 @@
 #include "daemon/agent_git.h"
 #include "daemon/eval_service_int.h"
 #include "gpu/runspec.h"
+#include "gpu/worker_wire.h"
 #include "skills/fsutil.h"
 
 extern char **environ;
@@ -378,18 +379,16 @@ static void submit_kernel(exec_job *j, exec_item *it) {
     return;
   }
   const char *base = strrchr(it->a.values[0], '/');
-  json_t *p =
-      json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[],s:s,s:b}", "source", it->source, "fileName",
-                base ? base + 1 : it->a.values[0], "arch",
-                it->a.arch ? it->a.arch : UPK_ASSERT_DEFAULT_ARCH, "includes", "defines", "options",
-                "names", "blockSizes", "cudaPath", upk_kernels_cuda_path(e->server), "pch", 1);
-  unsigned limit = e->spec.kernel_timeout_ms;
-  if (p && run) { /* a run is never cached; the deadline covers the compile and the run */
-    limit += run_timeout_ms(run) + 1000;
-    if (json_object_set(p, "run", run) || json_object_set_new(p, "noCache", json_true())) {
-      json_decref(p);
-      p = NULL;
-    }
+  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[]}", "source", it->source, "fileName",
+                        base ? base + 1 : it->a.values[0], "arch",
+                        it->a.arch ? it->a.arch : UPK_ASSERT_DEFAULT_ARCH, "includes", "defines",
+                        "options", "names", "blockSizes");
+  /* A run is never cached; the deadline covers the compile and the run. */
+  upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(e->server), .pch = true, .no_cache = !!run};
+  unsigned limit = e->spec.kernel_timeout_ms + (run ? run_timeout_ms(run) + 1000 : 0);
+  if (p && ((run && json_object_set(p, "run", run)) || upk_wire_req_encode(&w, p))) {
+    json_decref(p);
+    p = NULL;
   }
   json_decref(run);
   if (!p) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "daemon/eval_service_int.h"
-#include "daemon/models_methods.h"
+#include "daemon/models_service.h"
 #include "common/xalloc.h"
 
 enum { ANSWER_SHOWN = 24 << 10, GRADE_TOKENS = 1024 };

@@ -16,7 +16,8 @@
 #include "daemon/agent_runner.h"
 #include "daemon/kernel_service.h"
 #include "common/log.h"
-#include "daemon/models_methods.h"
+#include "daemon/models_service.h"
+#include "gpu/worker_wire.h"
 #include "skills/eval/runs.h"
 #include "common/xalloc.h"
 
@@ -163,10 +164,15 @@ static int defer_check(void *ctx, const upk_kcheck_req *req, upk_kcheck_result *
 }
 
 static json_t *kcheck_params(upk_server *s, const upk_kcheck_req *req) {
-  return json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[],s:s,s:b}", "source", req->code,
-                   "fileName", "answer.cu", "arch", req->arch ? req->arch : UPK_ASSERT_DEFAULT_ARCH,
-                   "includes", "defines", "options", "names", "blockSizes", "cudaPath",
-                   upk_kernels_cuda_path(s), "pch", 1);
+  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[]}", "source", req->code, "fileName",
+                        "answer.cu", "arch", req->arch ? req->arch : UPK_ASSERT_DEFAULT_ARCH,
+                        "includes", "defines", "options", "names", "blockSizes");
+  upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(s), .pch = true};
+  if (p && upk_wire_req_encode(&w, p)) {
+    json_decref(p);
+    p = NULL;
+  }
+  return p;
 }
 
 static void submit_kernel_checks(eval_trial *x) {

@@ -13,7 +13,7 @@
 #include "daemon/gen_int.h"
 #include "common/log.h"
 #include "skills/skill.h"
-#include "daemon/models_methods.h"
+#include "protocol/jsonrpc.h"
 #include "skills/eval/teacher.h"
 #include "skills/validate.h"
 #include "common/xalloc.h"

@@ -13,7 +13,7 @@
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "daemon/agent_runner.h"
-#include "daemon/models_methods.h"
+#include "daemon/models_service.h"
 #include "skills/fsutil.h"
 
 enum { PROMPT_ARG_MAX = 100 * 1024 };

@@ -7,18 +7,11 @@
 
 #include "common/log.h"
 #include "common/xalloc.h"
-#include "protocol/lsp.h"
-#include "protocol/mcp.h"
-#include "daemon/tool_text.h"
 
 UPK_MAP_TYPED(job_map, upk_job)
 
 static upk_map *inflight(const upk_server *s) {
   return &upk_session_jobs(s)->inflight;
-}
-
-static bool is_lsp(const upk_job *job) {
-  return upk_session_framing(job->server) == UPK_FRAMING_LSP;
 }
 
 /* The client's progress token: LSP `workDoneToken`, or MCP `_meta.progressToken`. */
@@ -37,8 +30,8 @@ static void job__unregister(upk_job *job) {
 }
 
 static void job__end_progress(upk_job *job, const char *message) {
-  if (job->progress_begun && is_lsp(job))
-    upk_session_send(job->server, upk_lsp_progress_end(job->progress_token, message));
+  if (job->progress_begun)
+    job->face->progress_end(job, message);
   job->progress_begun = false;
 }
 
@@ -60,19 +53,18 @@ static void job__finish(upk_job *job, json_t *response) {
 }
 
 void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, json_t *id,
-                   json_t *envelope, json_t *args, bool as_tool) {
+                   json_t *envelope, json_t *args, const upk_job_face *face) {
   char err[256];
   if (upk_params_check(args, method->params, err, sizeof err)) {
-    json_t *r = as_tool ? upk_rpc_result(id, upk_mcp_tool_result(NULL, true, err))
-                        : upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, err, NULL);
-    upk_session_answer(s, batch, r);
+    upk_session_answer(s, batch, face->fail(method, id, UPK_RPC_INVALID_PARAMS, err, NULL));
     return;
   }
   upk_job *job = upk_xcalloc(1, sizeof *job);
   job->server = s;
   job->method = method;
   job->id = json_incref(id);
-  job->as_tool = as_tool;
+  job->face = face;
+  job->as_tool = face->as_tool;
   job->progress_token = json_incref(progress_token(envelope));
   job->batch = batch;
   if (batch)
@@ -84,40 +76,14 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
   json_decref(empty);
 }
 
-/* Where a diagnostic without a file is, when the result does not say: a skill method checks
- * a SKILL.md. */
-static const char *default_file(const upk_job *job) {
-  return strncmp(job->method->name, "skills/", 7) ? "input" : "SKILL.md";
-}
-
 void upk_job_reply(upk_job *job, json_t *result) {
-  if (job->as_tool) {
-    if (!result)
-      result = json_object();
-    /* A failed check (ok: false) keeps its JSON text first, as MCP asks, and says what failed in
-     * a second block for clients that show models only text (tool_text.h). */
-    char *readable = upk_tool_failed_check_text(result, default_file(job));
-    result = upk_mcp_tool_result(result, false, NULL);
-    if (readable)
-      json_array_append_new(json_object_get(result, "content"),
-                            json_pack("{s:s,s:s}", "type", "text", "text", readable));
-    free(readable);
-  }
-  job__finish(job, upk_rpc_result(job->id, result));
+  job__finish(job, job->face->reply(job, result));
 }
 
 static void job__vfail(upk_job *job, int code, json_t *data, const char *fmt, va_list ap) {
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
-  if (!job->as_tool) {
-    job__finish(job, upk_rpc_error(job->id, code, msg, data));
-    return;
-  }
-  /* A refusal's text names its diagnostics, not just their count (tool_text.h). */
-  char *text = upk_tool_diag_text(data, msg, default_file(job));
-  json_t *r = upk_rpc_result(job->id, upk_mcp_tool_result(data, true, text ? text : msg));
-  free(text);
-  job__finish(job, r);
+  job__finish(job, job->face->fail(job->method, job->id, code, msg, data));
 }
 
 void upk_job_fail(upk_job *job, int code, const char *fmt, ...) {
@@ -137,20 +103,7 @@ void upk_job_fail_data(upk_job *job, int code, json_t *data, const char *fmt, ..
 void upk_job_progress(upk_job *job, double done, double total, const char *message) {
   if (job->cancelled || !job->progress_token)
     return;
-  upk_server *s = job->server;
-  if (is_lsp(job)) {
-    if (!job->progress_begun)
-      upk_session_send(s, upk_lsp_progress_begin(job->progress_token, job->method->title, 1));
-    job->progress_begun = true;
-    int pct = total > 0 ? (int)(done * 100.0 / total) : -1;
-    upk_session_send(s, upk_lsp_progress_report(job->progress_token, pct, message));
-    return;
-  }
-  if (job->progress_begun && done <= job->progress_last)
-    return; /* MCP requires progress to increase */
-  job->progress_begun = true;
-  job->progress_last = done;
-  upk_session_send(s, upk_mcp_progress(job->progress_token, done, total > 0 ? total : -1, message));
+  job->face->progress(job, done, total, message);
 }
 
 void upk_job_on_cancel(upk_job *job, upk_job_cancel_cb cb, void *data) {

@@ -1,11 +1,12 @@
 /** Jobs: one per request in flight.
  *
- * A job carries the request id, a cancel flag, a progress reporter that
- * speaks the right protocol (LSP `$/progress` or MCP
- * `notifications/progress`), and the way the answer must be shaped (plain
- * JSON-RPC result, or an MCP tool result). A handler must finish every job
- * exactly once with upk_job_reply or upk_job_fail, now or later; after a
- * cancellation those calls only release the job.
+ * A job carries the request id, a cancel flag, and the face that started it
+ * (upk_job_face): the face shapes the answer (plain JSON-RPC result, or an MCP
+ * tool result) and speaks progress in its protocol (LSP `$/progress` or MCP
+ * `notifications/progress`); jobs.c builds no protocol message itself. A
+ * handler must finish every job exactly once with upk_job_reply or
+ * upk_job_fail, now or later; after a cancellation those calls only release
+ * the job.
  */
 #ifndef UPK_JOBS_H
 #define UPK_JOBS_H
@@ -49,9 +50,24 @@ struct upk_method {
   const upk_param *refusal;
 };
 
+/** What the face that starts a job hands it (face_jobs.h has the faces' tables): how its
+ * answers are shaped and how progress is spoken. */
+typedef struct upk_job_face {
+  bool as_tool; /* the answer is an MCP tool result (copied into upk_job.as_tool) */
+  /** The response to send for `result` (stolen, may be NULL). */
+  json_t *(*reply)(const upk_job *job, json_t *result);
+  /** The response to send for a failure of method `m` (`data` stolen, may be NULL). */
+  json_t *(*fail)(const upk_method *m, json_t *id, int code, const char *msg, json_t *data);
+  /** Report progress (the job has a token and is not cancelled). */
+  void (*progress)(upk_job *job, double done, double total, const char *message);
+  /** End the progress that began (`message` may be NULL). */
+  void (*progress_end)(upk_job *job, const char *message);
+} upk_job_face;
+
 struct upk_job {
   upk_server *server;
   const upk_method *method;
+  const upk_job_face *face;
   json_t *id;
   char key[UPK_RPC_KEY_MAX];
   json_t *progress_token; /* NULL when the client asked for none */
@@ -71,10 +87,10 @@ typedef struct upk_jobs {
   bool cancelling;  /* inside upk_jobs_cancel_all: the server does not settle yet */
 } upk_jobs;
 
-/** Start `method` for request `id` with `args`; the handler runs before this
- * returns. `envelope` holds the request's params, where progress tokens live. */
+/** Start `method` for request `id` with `args`, answered the way `face` says; the handler runs
+ * before this returns. `envelope` holds the request's params, where progress tokens live. */
 void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, json_t *id,
-                   json_t *envelope, json_t *args, bool as_tool);
+                   json_t *envelope, json_t *args, const upk_job_face *face);
 /** Finish with a result (stolen). */
 void upk_job_reply(upk_job *job, json_t *result);
 /** Finish with an error: a JSON-RPC error, or an isError tool result for MCP tools. */

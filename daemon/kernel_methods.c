@@ -16,6 +16,7 @@
 #include "daemon/kernel_methods.h"
 #include "daemon/kernel_service.h"
 #include "gpu/runspec.h"
+#include "gpu/worker_wire.h"
 #include "daemon/tool_results.h"
 #include "daemon/guard.h"
 #include "daemon/workers.h"
@@ -106,7 +107,7 @@ static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
   if (path) {
     json_object_set_new(wire, "path", abs_path(job->server, json_string_value(path)));
     /* A real file may include what its project holds; inline source may not. */
-    json_object_set_new(wire, "projectIncludes", json_true());
+    upk_wire_req_encode(&(upk_wire_req){.project_includes = true}, wire);
     return 0;
   }
   json_object_set(wire, "source", src);
@@ -138,13 +139,18 @@ static json_t *wire_params(upk_job *job, json_t *params) {
     json_array_append_new(json_object_get(w, "includes"), json_string(upk_session_workspace(s)));
   /* Includes may come from the workspace and the directories the user's --agent-path gives
    * agents: the places of guard.h that need no config (those an agent may also write). */
-  json_t *allowed = upk_guard_places(upk_session_workspace(s), upk_session_options(s), NULL, true);
-  if (json_array_size(allowed))
-    json_object_set_new(w, "allowed", allowed);
-  else
-    json_decref(allowed);
-  json_object_set_new(w, "cudaPath", json_string(upk_kernels_cuda_path(s)));
-  json_object_set_new(w, "pch", json_true());
+  json_t *places = upk_guard_places(upk_session_workspace(s), upk_session_options(s), NULL, true);
+  size_t n = json_array_size(places);
+  const char **allowed = upk_xcalloc(n + 1, sizeof *allowed);
+  for (size_t i = 0; i < n; i++)
+    allowed[i] = json_string_value(json_array_get(places, i));
+  upk_wire_req wr = {.allowed = n ? allowed : NULL,
+                     .n_allowed = n,
+                     .cuda_path = upk_kernels_cuda_path(s),
+                     .pch = true};
+  upk_wire_req_encode(&wr, w);
+  free(allowed);
+  json_decref(places);
   return w;
 }
 
@@ -271,7 +277,7 @@ static void validate_handler(upk_job *job, json_t *params) {
   }
   bool use_cache = !run && upk_param_bool(params, validate_params, "cache");
   if (!use_cache) /* the worker's disk cache is skipped too */
-    json_object_set_new(w, "noCache", json_true());
+    upk_wire_req_encode(&(upk_wire_req){.no_cache = true}, w);
   vcheck *v = upk_xcalloc(1, sizeof *v);
   v->job = job;
   v->run = json_incref(run);

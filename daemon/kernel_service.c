@@ -25,6 +25,7 @@
 #include "daemon/defer.h"
 #include "daemon/worker_server.h"
 #include "daemon/workers.h"
+#include "gpu/worker_wire.h"
 
 enum { CACHE_MAX = 512 };
 
@@ -358,10 +359,9 @@ static upk_kcheck *answer_later(upk_kcheck *c, json_t *result, bool cached) {
  * part of the cache key, so a project trusted, changed or untrusted since is checked again. */
 static void add_policy(const upk_server *s, json_t *params) {
   const upk_options *o = upk_session_options(s);
-  json_t *allow = json_array(), *trusted = json_array();
-  for (size_t i = 0; i < o->n_allow_kernel_options; i++)
-    json_array_append_new(allow, json_string(o->allow_kernel_options[i]));
-  json_object_set_new(params, "allowOptions", allow);
+  upk_wire_req asked; /* what the caller filled in: projectAware */
+  bool aware = !upk_wire_req_decode(params, &asked, NULL, 0) && asked.project_aware;
+  upk_wire_req_free(&asked);
   const char *project = json_string_value(json_object_get(params, "project"));
   const char *file_dir = json_string_value(json_object_get(params, "fileDir"));
   static const char *const build_toml[] = {"build.toml"};
@@ -372,11 +372,17 @@ static void add_policy(const upk_server *s, json_t *params) {
     found = true;
     if (!S_ISDIR(st.st_mode)) /* the build.toml it names */
       *strrchr(dir, '/') = '\0';
-  } else if (json_is_true(json_object_get(params, "projectAware")) && file_dir)
+  } else if (aware && file_dir)
     found = upk_find_up(file_dir, build_toml, 1, 16, dir); /* as kproject_hint.c looks */
+  const char *trusted[1];
+  upk_wire_req policy = {.allow_options = (const char **)o->allow_kernel_options,
+                         .n_allow_options = o->n_allow_kernel_options,
+                         .trusted_projects = trusted};
+  if (!policy.allow_options) /* none given: still sent, as an empty list */
+    policy.allow_options = trusted;
   if (found && dir[0] && upk_trust_check(dir) == UPK_TRUST_YES)
-    json_array_append_new(trusted, json_string(dir));
-  json_object_set_new(params, "trustedProjects", trusted);
+    trusted[policy.n_trusted_projects++] = dir;
+  upk_wire_req_encode(&policy, params);
 }
 
 upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms, bool use_cache,

@@ -13,6 +13,7 @@
 #include "common/xalloc.h"
 #include "daemon/documents.h"
 #include "gpu/srcscan.h"
+#include "daemon/face_jobs.h"
 #include "daemon/jobs.h"
 #include "protocol/jsonrpc.h"
 #include "daemon/lsp_editor.h"
@@ -239,7 +240,7 @@ static void start_method(upk_server *s, upk_batch *b, json_t *id, const char *na
                                      NULL));
     return;
   }
-  upk_job_start(s, b, m, id, params, args, false);
+  upk_job_start(s, b, m, id, params, args, &upk_face_job_plain);
 }
 
 /* "Find a skill for this" shows a pick list: one from a half-built index would be wrong, so

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/face_jobs.h"
 #include "daemon/jobs.h"
 #include "protocol/jsonrpc.h"
 #include "common/log.h"
@@ -143,7 +144,7 @@ static void tools_call(upk_server *s, upk_batch *b, json_t *id, json_t *params) 
     fail(s, b, id, UPK_RPC_INVALID_PARAMS, msg);
     return;
   }
-  upk_job_start(s, b, m, id, params, json_is_object(args) ? args : NULL, true);
+  upk_job_start(s, b, m, id, params, json_is_object(args) ? args : NULL, &upk_face_job_tool);
 }
 
 static void logging_set_level(upk_server *s, upk_batch *b, json_t *id, json_t *params) {

@@ -12,23 +12,12 @@
 
 #include "models/config.h"
 #include "daemon/jobs.h"
+#include "daemon/models_service.h"
 #include "common/log.h"
 #include "daemon/tool_results.h"
 #include "common/xalloc.h"
 
 enum { MAX_TOKENS_MAX = 1000000, TIMEOUT_MAX_MS = 3600000 };
-
-upk_models *upk_models_get(upk_server *s) {
-  if (!upk_session_services(s)->models && upk_session_state(s) != UPK_S_CLOSING &&
-      upk_models_new(upk_session_loop(s), &upk_session_services(s)->models))
-    upk_session_services(s)->models = NULL;
-  return upk_session_services(s)->models;
-}
-
-void upk_models_stop(upk_server *s) {
-  upk_models_free(upk_session_services(s)->models);
-  upk_session_services(s)->models = NULL;
-}
 
 typedef struct complete_state {
   uv_work_t work;

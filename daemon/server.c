@@ -7,6 +7,7 @@
 
 #include "skills/catalog.h"
 #include "daemon/documents.h"
+#include "daemon/face_jobs.h"
 #include "daemon/jobs.h"
 #include "protocol/jsonrpc.h"
 #include "daemon/kernel_service.h"
@@ -16,21 +17,24 @@
 #include "daemon/lsp_face.h"
 #include "protocol/mcp.h"
 #include "daemon/mcp_face.h"
+#include "daemon/mcp_stateless.h"
 #include "daemon/methods.h"
-#include "daemon/models_methods.h"
+#include "daemon/models_service.h"
 #include "daemon/skills_service.h"
 #include "daemon/transport.h"
 
 /* The session: only this file reads or writes its fields; the layers below see it through
  * session.h's functions. */
 struct upk_server {
+  upk_session_head head; /* first: the way out session.c calls through (server__ops) */
   uv_loop_t *loop;
   upk_options opts;
   upk_transport tx;
   upk_framer framer;
   upk_state state;
   upk_jobs jobs;        /* requests in flight (jobs.c) */
-  json_t *modern;       /* id key -> method, for MCP 2026-07-28 requests not answered yet */
+  json_t *modern;       /* id key -> method, for MCP 2026-07-28 requests not answered yet
+                           (mcp_stateless.c reads and writes it) */
   bool begun;           /* the services are started (initialize or a first modern request) */
   upk_buf scratch;      /* reused for serialising LSP bodies */
   char mcp_version[16]; /* negotiated MCP revision, "" before initialize */
@@ -66,9 +70,11 @@ static void server__handle_value(upk_server *s, json_t *v, upk_batch *batch);
 
 static void server__close(upk_server *s, int code);
 
+static const upk_session_ops server__ops;
+
 /* ---- the way out (session.h): everything below the server answers through these ---- */
 
-void upk_session_send(upk_server *s, json_t *msg) {
+static void session__send(upk_server *s, json_t *msg) {
   if (!msg)
     return;
   if (s->tx.closing) { /* output is closed: nothing more can be delivered */
@@ -93,31 +99,10 @@ void upk_session_send(upk_server *s, json_t *msg) {
   upk_transport_schedule(&s->tx);
 }
 
-/* A 2026-07-28 request's answer leaves in that revision's shape: the result gains
- * resultType, cache fields and serverInfo; "resource not found" is -32602 there, not -32002. */
-static void server__modernize(upk_server *s, json_t *response) {
-  json_t *id = json_object_get(response, "id");
-  if (!json_is_string(id) && !json_is_integer(id))
-    return;
-  char key[UPK_RPC_KEY_MAX];
-  upk_rpc_id_key(id, key);
-  json_t *method = json_object_get(s->modern, key);
-  if (!method)
-    return;
-  json_t *result = json_object_get(response, "result");
-  json_t *error = json_object_get(response, "error");
-  if (result)
-    upk_mcp_modernize(result, upk_mcp_cache_of(json_string_value(method)),
-                      upk_mcp_face_server_info());
-  else if (json_integer_value(json_object_get(error, "code")) == UPK_MCP_RESOURCE_NOT_FOUND)
-    json_object_set_new(error, "code", json_integer(UPK_RPC_INVALID_PARAMS));
-  json_object_del(s->modern, key);
-}
-
-void upk_session_answer(upk_server *s, upk_batch *batch, json_t *response) {
+static void session__answer(upk_server *s, upk_batch *batch, json_t *response) {
   s->requests++;
   if (json_object_size(s->modern))
-    server__modernize(s, response);
+    upk_mcp_stateless_answer(s->modern, response);
   if (batch)
     json_array_append_new(batch->responses, response);
   else
@@ -128,11 +113,11 @@ static void answer_error(upk_server *s, upk_batch *b, json_t *id, int code, cons
   upk_session_answer(s, b, upk_rpc_error(id, code, msg, NULL));
 }
 
-void upk_session_batch_hold(upk_server *s, upk_batch *b) {
+static void session__batch_hold(upk_server *s, upk_batch *b) {
   b->refs++;
 }
 
-void upk_session_batch_release(upk_server *s, upk_batch *b) {
+static void session__batch_release(upk_server *s, upk_batch *b) {
   if (--b->refs > 0)
     return;
   /* A batch of notifications only gets no answer at all, never []. */
@@ -245,11 +230,7 @@ static void server__notification(upk_server *s, const char *method, json_t *para
   } else if (!strcmp(method, "notifications/cancelled")) {
     json_t *id = param(params, "requestId");
     upk_jobs_cancel(s, id, false);
-    if (json_is_string(id) || json_is_integer(id)) { /* it gets no answer to take it out */
-      char key[UPK_RPC_KEY_MAX];
-      upk_rpc_id_key(id, key);
-      json_object_del(s->modern, key);
-    }
+    upk_mcp_stateless_forget(s->modern, id);
   } else if (upk_lsp_face_notification(s, method, params)) {
     return;
   } else {
@@ -263,51 +244,12 @@ static bool allowed_before_init(const char *method) {
   return !strcmp(method, "ping") || !strcmp(method, "server/discover");
 }
 
-/* The methods 2026-07-28 removed (a stateless server has no session to set up or poll). */
-static bool removed_in_modern(const char *method) {
-  return !strcmp(method, "initialize") || !strcmp(method, "ping") ||
-         !strcmp(method, "logging/setLevel");
-}
-
-/* An MCP request that names a 2026-07-28 revision in its _meta (and server/discover, the
- * probe of either era's clients): refused here when the revision or the method is not
- * served, else marked so that its answer leaves in the modern shape (server__modernize).
- * Returns true when it was answered here; *modern says whether it is a modern request. */
-static bool server__stateless(upk_server *s, upk_batch *b, const char *method, json_t *id,
-                              json_t *params, bool *modern) {
-  const char *rev = upk_mcp_request_revision(params);
-  bool discover = !strcmp(method, "server/discover");
-  *modern = false;
-  if (upk_session_framing(s) == UPK_FRAMING_LSP || (!rev && !discover))
-    return false;
-  if (rev && !discover && !upk_mcp_modern_supported(rev)) {
-    char msg[192];
-    snprintf(msg, sizeof msg, "unsupported protocol version: %.*s (this server speaks %s)",
-             (int)upk_utf8_prefix(rev, 64), rev, UPK_MCP_MODERN);
-    upk_session_answer(
-        s, b, upk_rpc_error(id, UPK_MCP_UNSUPPORTED_VERSION, msg, upk_mcp_unsupported_data(rev)));
-    return true;
-  }
-  if (rev && removed_in_modern(method)) {
-    char msg[160];
-    snprintf(msg, sizeof msg, "method not found: %s is not part of MCP %s", method, rev);
-    answer_error(s, b, id, UPK_RPC_METHOD_NOT_FOUND, msg);
-    return true;
-  }
-  *modern = true;
-  if (rev)
-    upk_mcp_face_stateless(s, params);
-  char key[UPK_RPC_KEY_MAX];
-  upk_rpc_id_key(id, key);
-  json_object_set_new(s->modern, key, json_string(method));
-  return false;
-}
-
 static void server__request(upk_server *s, upk_batch *b, const char *method, json_t *id,
                             json_t *params) {
   char key[UPK_RPC_KEY_MAX], msg[256];
   bool modern = false;
-  if (s->state != UPK_S_SHUTDOWN && server__stateless(s, b, method, id, params, &modern))
+  if (s->state != UPK_S_SHUTDOWN &&
+      upk_mcp_stateless_request(s, b, s->modern, method, id, params, &modern))
     return;
   if (s->state == UPK_S_UNINIT && !modern && strcmp(method, "initialize") &&
       !allowed_before_init(method)) {
@@ -344,7 +286,7 @@ static void server__request(upk_server *s, upk_batch *b, const char *method, jso
     return;
   const upk_method *m = upk_method_find(method, s->opts.test_methods);
   if (m) {
-    upk_job_start(s, b, m, id, params, params, false);
+    upk_job_start(s, b, m, id, params, params, &upk_face_job_plain);
     return;
   }
   snprintf(msg, sizeof msg, "method not found: %.*s", (int)upk_utf8_prefix(method, 200), method);
@@ -435,11 +377,11 @@ static void on_signal(uv_signal_t *h, int signum) {
   server__drain(s);
 }
 
-void upk_session_job_done(upk_server *s) {
+static void session__job_done(upk_server *s) {
   server__settle(s);
 }
 
-void upk_session_flush(upk_server *s) {
+static void session__flush(upk_server *s) {
   upk_transport_flush(&s->tx);
 }
 
@@ -463,6 +405,7 @@ int upk_server_new(upk_server **out, uv_loop_t *loop, const upk_options *opts, i
                    uv_handle_type in_kind, int out_fd, uv_handle_type out_kind) {
   upk_server *s = upk_xcalloc(1, sizeof *s);
   *out = s;
+  s->head.ops = &server__ops;
   s->loop = loop;
   s->opts = *opts;
   s->mcp_log_level = -1;
@@ -543,76 +486,76 @@ int upk_server_exit_code(const upk_server *s) {
 
 /* ---- the session as the layers below see it (session.h) ---- */
 
-uv_loop_t *upk_session_loop(const upk_server *s) {
+static uv_loop_t *session__loop(const upk_server *s) {
   return s->loop;
 }
 
-const upk_options *upk_session_options(const upk_server *s) {
+static const upk_options *session__options(const upk_server *s) {
   return &s->opts;
 }
 
-upk_state upk_session_state(const upk_server *s) {
+static upk_state session__state(const upk_server *s) {
   return s->state;
 }
 
-upk_framing upk_session_framing(const upk_server *s) {
+static upk_framing session__framing(const upk_server *s) {
   return upk_framer_mode(&s->framer);
 }
 
-double upk_session_uptime_ms(const upk_server *s) {
+static double session__uptime_ms(const upk_server *s) {
   return (double)(uv_hrtime() - s->started_ns) / 1e6;
 }
 
-uint64_t upk_session_requests(const upk_server *s) {
+static uint64_t session__requests(const upk_server *s) {
   return s->requests;
 }
 
-const char *upk_session_workspace(const upk_server *s) {
+static const char *session__workspace(const upk_server *s) {
   return s->workspace;
 }
 
-json_t *upk_session_init_options(const upk_server *s) {
+static json_t *session__init_options(const upk_server *s) {
   return s->init_options;
 }
 
-json_t *upk_session_client_info(const upk_server *s) {
+static json_t *session__client_info(const upk_server *s) {
   return s->client_info;
 }
 
-const char *upk_session_mcp_version(const upk_server *s) {
+static const char *session__mcp_version(const upk_server *s) {
   return s->mcp_version;
 }
 
-bool upk_session_lens_refresh(const upk_server *s) {
+static bool session__lens_refresh(const upk_server *s) {
   return s->lens_refresh;
 }
 
-void upk_session_set_log_level(upk_server *s, int level) {
+static void session__set_log_level(upk_server *s, int level) {
   s->mcp_log_level = level;
 }
 
-uv_timer_t *upk_session_warm_timer(upk_server *s) {
+static uv_timer_t *session__warm_timer(upk_server *s) {
   return &s->warm_timer;
 }
 
-upk_defer_queue *upk_session_defer(upk_server *s) {
+static upk_defer_queue *session__defer(upk_server *s) {
   return &s->defer;
 }
 
 /* The slots are the parts' own: the session only holds them, whatever its constness. */
-upk_services *upk_session_services(const upk_server *s) {
+static upk_services *session__services(const upk_server *s) {
   return (upk_services *)&s->services;
 }
 
-upk_jobs *upk_session_jobs(const upk_server *s) {
+static upk_jobs *session__jobs(const upk_server *s) {
   return (upk_jobs *)&s->jobs;
 }
 
-upk_docs *upk_session_docs(const upk_server *s) {
+static upk_docs *session__docs(const upk_server *s) {
   return (upk_docs *)&s->docs;
 }
 
-bool upk_session_ready(upk_server *s, const upk_session_hello *h) {
+static bool session__ready(upk_server *s, const upk_session_hello *h) {
   if (h->mcp_version)
     snprintf(s->mcp_version, sizeof s->mcp_version, "%s", h->mcp_version);
   if (h->initialized) {
@@ -634,3 +577,30 @@ bool upk_session_ready(upk_server *s, const upk_session_hello *h) {
   upk_skills_start(s);
   return true;
 }
+
+static const upk_session_ops server__ops = {
+    .send = session__send,
+    .answer = session__answer,
+    .batch_hold = session__batch_hold,
+    .batch_release = session__batch_release,
+    .job_done = session__job_done,
+    .flush = session__flush,
+    .loop = session__loop,
+    .options = session__options,
+    .state = session__state,
+    .framing = session__framing,
+    .uptime_ms = session__uptime_ms,
+    .requests = session__requests,
+    .workspace = session__workspace,
+    .init_options = session__init_options,
+    .client_info = session__client_info,
+    .mcp_version = session__mcp_version,
+    .lens_refresh = session__lens_refresh,
+    .set_log_level = session__set_log_level,
+    .warm_timer = session__warm_timer,
+    .defer = session__defer,
+    .ready = session__ready,
+    .services = session__services,
+    .jobs = session__jobs,
+    .docs = session__docs,
+};

@@ -1,9 +1,10 @@
 /** The session as the layers below the server see it (jobs, the faces, documents, the
  * services): what it knows, the services' slots, and the way out. The session itself is
- * opaque: server.c owns `struct upk_server` and implements everything declared here, so no
- * file below the server reads or writes its fields. Only main.c includes server.h;
- * everything else includes this, so the include graph of daemon/ runs one way
- * (docs/architecture.md). */
+ * opaque: server.c owns `struct upk_server`, so no file below the server reads or writes its
+ * fields. The functions declared here are defined in session.c, at the bottom of daemon/, and
+ * call through the table of operations (upk_session_ops) that server.c installs at the head of
+ * every session: nothing below the server calls a function the server defines, so daemon/
+ * runs one way at link level as well as in its includes (docs/architecture.md). */
 #ifndef UPK_SESSION_H
 #define UPK_SESSION_H
 
@@ -116,7 +117,7 @@ typedef struct upk_services {
   struct upk_skills_svc *skills;     /* skills index service, from initialize on */
   struct upk_catalog_cache *catalog; /* the Skills extension's digests (skills queue only) */
   struct upk_kernels *kernels;       /* worker pool and compile cache (kernel_service.h) */
-  struct upk_models *models;         /* model completions (models_methods.h), on first use */
+  struct upk_models *models;         /* model completions (models_service.h), on first use */
 } upk_services;
 
 /** The services' slots. */
@@ -125,5 +126,41 @@ upk_services *upk_session_services(const upk_server *s);
 struct upk_jobs *upk_session_jobs(const upk_server *s);
 /** The open documents (documents.h; only documents.c reads its fields). */
 struct upk_docs *upk_session_docs(const upk_server *s);
+
+/* ---- the table behind the functions above (server.c fills it in) ---- */
+
+/** One operation per function above, each with that function's contract. */
+typedef struct upk_session_ops {
+  void (*send)(upk_server *s, json_t *msg);
+  void (*answer)(upk_server *s, upk_batch *batch, json_t *response);
+  void (*batch_hold)(upk_server *s, upk_batch *batch);
+  void (*batch_release)(upk_server *s, upk_batch *batch);
+  void (*job_done)(upk_server *s);
+  void (*flush)(upk_server *s);
+  uv_loop_t *(*loop)(const upk_server *s);
+  const upk_options *(*options)(const upk_server *s);
+  upk_state (*state)(const upk_server *s);
+  upk_framing (*framing)(const upk_server *s);
+  double (*uptime_ms)(const upk_server *s);
+  uint64_t (*requests)(const upk_server *s);
+  const char *(*workspace)(const upk_server *s);
+  json_t *(*init_options)(const upk_server *s);
+  json_t *(*client_info)(const upk_server *s);
+  const char *(*mcp_version)(const upk_server *s);
+  bool (*lens_refresh)(const upk_server *s);
+  void (*set_log_level)(upk_server *s, int level);
+  uv_timer_t *(*warm_timer)(upk_server *s);
+  upk_defer_queue *(*defer)(upk_server *s);
+  bool (*ready)(upk_server *s, const upk_session_hello *hello);
+  upk_services *(*services)(const upk_server *s);
+  struct upk_jobs *(*jobs)(const upk_server *s);
+  struct upk_docs *(*docs)(const upk_server *s);
+} upk_session_ops;
+
+/** What every session begins with: `struct upk_server`'s first member, so session.c finds the
+ * operations from the opaque pointer (as libuv's handles begin with their common fields). */
+typedef struct upk_session_head {
+  const upk_session_ops *ops;
+} upk_session_head;
 
 #endif

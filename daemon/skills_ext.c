@@ -16,6 +16,7 @@
 
 #include "skills/catalog.h"
 #include "skills/fsutil.h"
+#include "daemon/face_jobs.h"
 #include "daemon/jobs.h"
 #include "common/log.h"
 #include "protocol/mcp.h"
@@ -464,7 +465,7 @@ bool upk_skills_ext_request(upk_server *s, upk_batch *b, const char *method, jso
             s, b, upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, "params.cursor: unknown cursor", NULL));
         return true;
       }
-      upk_job_start(s, b, &ext_methods[i], id, params, params, false);
+      upk_job_start(s, b, &ext_methods[i], id, params, params, &upk_face_job_plain);
       return true;
     }
   return false;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "daemon/worker_server.h"
+#include "gpu/worker_wire.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -233,13 +234,12 @@ static void excerpt(char *out, size_t n, const char *line, size_t len) {
 
 /* 0 with the reply's result or error message, or UV_EPROTO. */
 static int parse_reply(json_t *msg, json_int_t id, json_t **result, const char **error) {
-  json_t *jid = json_object_get(msg, "id");
-  if (!json_is_integer(jid) || json_integer_value(jid) != id)
+  upk_wire_result r;
+  if (upk_wire_result_decode(msg, id, &r))
     return UV_EPROTO;
-  *result = json_object_get(msg, "result");
-  json_t *err = json_object_get(msg, "error");
-  *error = json_string_value(json_object_get(err, "message"));
-  return (*result != NULL) != (*error != NULL) ? 0 : UV_EPROTO;
+  *result = r.result;
+  *error = r.error;
+  return 0;
 }
 
 /* One whole line of `len` bytes at the start of the buffer. */

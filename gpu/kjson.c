@@ -17,6 +17,7 @@
 #include "gpu/project.h"
 #include "gpu/projroot.h"
 #include "gpu/toolkit.h"
+#include "gpu/worker_wire.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
 
@@ -31,6 +32,7 @@ typedef struct wire {
   char root[PATH_MAX]; /* the file's project root (projectIncludes) */
   upk_diags pre;       /* problems found before compiling (unreadable file, too large) */
   upk_strv trusted;    /* the projects the daemon found trusted (real paths) */
+  upk_wire_req daemon; /* the daemon's keys (worker_wire.h) */
 } wire;
 
 /* Whether the daemon found the project at `dir` trusted (upk_trust_check there, as the user's
@@ -107,25 +109,29 @@ static int parse_sizes(wire *w, json_t *p) {
 }
 
 static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
-  static const char *const lists[] = {"defines", "includes",     "options",        "names",
-                                      "allowed", "allowOptions", "trustedProjects"};
+  static const char *const lists[] = {"defines", "includes", "options", "names"};
   size_t total = 0;
-  for (size_t i = 0; i < 7; i++)
+  for (size_t i = 0; i < 4; i++)
     total += strings_in(p, lists[i]);
   w->strs = upk_xcalloc(total + 1, sizeof *w->strs);
   if (!w->strs || parse_sizes(w, p))
     return snprintf(err, err_len, "out of memory"), -ENOMEM;
+  upk_wire_req *d = &w->daemon; /* the daemon's own keys, typed (worker_wire.h) */
+  if (upk_wire_req_decode(p, d, err, err_len))
+    return -EINVAL;
+  w->req.allowed = (upk_strv){d->allowed, d->n_allowed};
+  w->req.allow_options = (upk_strv){d->allow_options, d->n_allow_options};
+  w->trusted = (upk_strv){d->trusted_projects, d->n_trusted_projects};
   const char **next = w->strs;
   upk_compile_req *c = &w->req.compile;
-  upk_strv *dst[] = {&c->defines,     &c->includes,          &c->options, &c->names,
-                     &w->req.allowed, &w->req.allow_options, &w->trusted};
-  for (size_t i = 0; i < 7; i++)
+  upk_strv *dst[] = {&c->defines, &c->includes, &c->options, &c->names};
+  for (size_t i = 0; i < 4; i++)
     if (take_strv(p, lists[i], &next, dst[i]))
       return snprintf(err, err_len, "params.%s must hold strings", lists[i]), -EINVAL;
   c->arch = opt_str(p, "arch");
   c->std = opt_str(p, "std");
-  c->cuda_path = opt_str(p, "cudaPath");
-  c->pch = json_is_true(json_object_get(p, "pch"));
+  c->cuda_path = w->daemon.cuda_path;
+  c->pch = w->daemon.pch;
   const char *backend = opt_str(p, "backend");
   if (backend && upk_backend_parse(backend, &w->req.backend))
     return snprintf(err, err_len, "params.backend must be auto, nvrtc or nvcc"), -EINVAL;
@@ -142,8 +148,7 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
     return snprintf(err, err_len, "params need source, path or project"), -EINVAL;
   }
   /* A real file may include what its own project holds, as the compiler would find it. */
-  if (json_is_true(json_object_get(p, "projectIncludes")) && w->req.file_dir &&
-      upk_project_root(w->req.file_dir, w->root))
+  if (w->daemon.project_includes && w->req.file_dir && upk_project_root(w->req.file_dir, w->root))
     w->req.project_root = w->root;
   return 0;
 }
@@ -248,10 +253,14 @@ static json_t *validate_project(json_t *params, char *err, size_t err_len);
 
 json_t *upk_kernel_validate_json(json_t *params, char *err, size_t err_len) {
   char key[65];
-  const char *cuda = upk_cuda_default_path(json_string_value(json_object_get(params, "cudaPath")));
+  upk_wire_req daemon;
+  if (upk_wire_req_decode(params, &daemon, err, err_len))
+    return NULL;
+  upk_wire_req_free(&daemon); /* only its strings, which live in params, are read below */
+  const char *cuda = upk_cuda_default_path(daemon.cuda_path);
   bool keyed = upk_kcache_key(params, toolkit_version(cuda), key) == 0;
   json_t *r = NULL;
-  if (keyed && !json_is_true(json_object_get(params, "noCache")) && (r = upk_kcache_load(key))) {
+  if (keyed && !daemon.no_cache && (r = upk_kcache_load(key))) {
     json_object_set_new(r, "diskCache", json_true());
     return r;
   }
@@ -274,6 +283,7 @@ static void wire_free(wire *w) {
   free(w->sizes);
   free(w->file_text);
   free(w->dir);
+  upk_wire_req_free(&w->daemon);
 }
 
 static json_t *validate_now(json_t *params, char *err, size_t err_len) {
@@ -283,7 +293,7 @@ static json_t *validate_now(json_t *params, char *err, size_t err_len) {
   if (parse_wire(params, &w, err, err_len) == 0) {
     upk_kvalidate_result r = {0};
     /* The editor's checks: a file of a kernel-builder project is built as build.toml says. */
-    bool as_project = json_is_true(json_object_get(params, "projectAware")) && w.pre.len == 0;
+    bool as_project = w.daemon.project_aware && w.pre.len == 0;
     int rc =
         as_project ? upk_project_hint_apply(&w.req, opt_str(params, "arch") != NULL, &hint) : 0;
     w.req.project_trusted = trusted_project(&w, w.req.options_project);

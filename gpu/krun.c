@@ -29,6 +29,7 @@
 #include "gpu/runplan.h"
 #include "gpu/runspec.h"
 #include "gpu/toolkit.h"
+#include "gpu/worker_wire.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
 
@@ -48,6 +49,16 @@ static char *read_text(const char *path, size_t *len) {
 
 static const char *param_str(json_t *p, const char *key) {
   return json_string_value(json_object_get(p, key));
+}
+
+/* The daemon's "cudaPath" (worker_wire.h), borrowed from `p`; NULL: the default. A wrong type
+ * was refused already, by the validate compile every run starts with. */
+static const char *cuda_path_of(json_t *p) {
+  upk_wire_req d;
+  if (upk_wire_req_decode(p, &d, NULL, 0))
+    return NULL;
+  upk_wire_req_free(&d); /* the string stays: it lives in p */
+  return d.cuda_path;
 }
 
 /* -I dirs: the source's own directory, then params.includes. */
@@ -92,12 +103,16 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
   strv_of(p, "options", more + r->c.includes.n + r->c.defines.n, &r->c.options);
   /* The validate compile refused any option off the allowlist (no run follows a refusal);
    * the run's compile gets the same options, normalized, and never another. */
-  upk_strv allow, roots;
-  size_t n_allow = json_array_size(json_object_get(p, "allowOptions"));
-  const char **globs =
-      upk_xcalloc(n_allow + json_array_size(json_object_get(p, "allowed")) + 2, sizeof *globs);
-  strv_of(p, "allowOptions", globs, &allow);
-  strv_of(p, "allowed", globs + allow.n, &roots);
+  upk_wire_req d; /* the daemon's keys (worker_wire.h); validate refused a wrong type already */
+  if (upk_wire_req_decode(p, &d, NULL, 0))
+    d = (upk_wire_req){0};
+  const char **globs = upk_xcalloc(d.n_allow_options + d.n_allowed + 2, sizeof *globs);
+  for (size_t i = 0; i < d.n_allow_options; i++)
+    globs[i] = d.allow_options[i];
+  for (size_t i = 0; i < d.n_allowed; i++)
+    globs[d.n_allow_options + i] = d.allowed[i];
+  upk_strv allow = {globs, d.n_allow_options}, roots = {globs + allow.n, d.n_allowed};
+  upk_wire_req_free(&d);
   if (dir)
     globs[allow.n + roots.n++] = dir;
   upk_kopts_from from = {UPK_ORIGIN_AGENT, false, NULL, "the request's options"};
@@ -114,7 +129,7 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
   bool main_source = path == param_str(p, "path") && src == param_str(p, "source");
   const char *given = main_source ? param_str(p, "fileName") : NULL;
   r->c.file_name = given ? given : path ? path : main_source ? "kernel.cu" : "reference.cu";
-  r->c.cuda_path = param_str(p, "cudaPath");
+  r->c.cuda_path = cuda_path_of(p);
   r->c.arch = param_str(p, "arch") ? param_str(p, "arch") : arch;
   r->c.std = param_str(p, "std");
   r->c.names = (upk_strv){names, n_names};
@@ -297,8 +312,7 @@ static int load_gen(devrun *d, json_t *p) {
   char arch[16], why[600];
   const void *cubin = NULL;
   snprintf(arch, sizeof arch, "sm_%d%d", d->drv.sm_major, d->drv.sm_minor);
-  if (upk_kgen_cubin(upk_cuda_default_path(param_str(p, "cudaPath")), arch, &cubin, why,
-                     sizeof why))
+  if (upk_kgen_cubin(upk_cuda_default_path(cuda_path_of(p)), arch, &cubin, why, sizeof why))
     return diag(&d->k, "run/compile-failed", "%s", why);
   upk_cu_result e = upk_kgen_load(&d->gen, &d->drv, cubin);
   if (e)
@@ -627,7 +641,7 @@ static json_t *run_part(json_t *params, json_t *vparams, upk_run_spec *s, json_t
   }
   if (s->sanitizer) {
     char tool[1024];
-    const char *cuda = upk_cuda_default_path(param_str(vparams, "cudaPath"));
+    const char *cuda = upk_cuda_default_path(cuda_path_of(vparams));
     if (upk_ksan_find(cuda, tool, sizeof tool)) {
       json_t *j = NULL;
       upk_ksan_run(params, s, tool, diags, at, &j);

@@ -30,6 +30,7 @@
 #include "gpu/kvalidate.h"
 #include "gpu/toolkit.h"
 #include "gpu/worker_serve.h"
+#include "gpu/worker_wire.h"
 #include "common/dynbuf.h"
 #include "common/fileio.h"
 #include "common/env_options.h"
@@ -150,8 +151,7 @@ static const struct op *find_op(const char *name, bool faults) {
 
 /* One reply line, written whole. A reply that cannot be encoded becomes an error reply. */
 static int send_reply(int out_fd, json_t *id, json_t *result, const char *error) {
-  json_t *msg = result ? json_pack("{s:O,s:O}", "id", id, "result", result)
-                       : json_pack("{s:O,s:{s:s}}", "id", id, "error", "message", error);
+  json_t *msg = upk_wire_result_encode(id, &(upk_wire_result){result, error});
   char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
   json_decref(msg);
   if (!text)

@@ -13,12 +13,25 @@
    that share a private header `*_int.h` count as one module) may reach itself
    again through includes. A circle prints each include on it as
    `FILE:LINE: daemon/ include cycle: A -> B (HEADER)`.
+4. With --links BUILD, the same rules hold at link level: every object the build
+   made from a part's source (BUILD/compile_commands.json) is read with `nm`, each
+   symbol it uses is mapped to the file that defines it, and a file may use only
+   its own part, the parts it may include, and, inside daemon/, its own room or a
+   room below it (DAEMON_ROOMS), and only the faces call protocol/lsp.c and
+   protocol/mcp.c (FACE_ONLY). A violation prints
+   `FILE: PART may not call TARGET (SYMBOL, defined in DEFFILE)` or
+   `FILE: daemon/ ROOM calls up into ROOM (SYMBOL, defined in DEFFILE)` or
+   `FILE: daemon/ ROOM speaks a protocol only the faces speak (SYMBOL, defined in DEFFILE)`.
 
 Exits 1 on any violation, 0 when the tree is clean.
-Usage: scripts/check-layers.py [ROOT]   (default: the repo)"""
+Usage: scripts/check-layers.py [ROOT] [--links BUILD | --links-only BUILD]
+(default ROOT: the repo; --links-only skips rules 1-3)"""
 import collections
+import fnmatch
+import json
 import os
 import re
+import subprocess
 import sys
 
 # Part -> the parts it may include (itself always). A part is a top-level
@@ -165,8 +178,112 @@ def daemon_cycles(root, files):
     return cycles
 
 
+# daemon/'s rooms, bottom first (docs/architecture.md, "Inside daemon/"): a file may call a
+# function defined in its own room or a room below, never above. The first pattern that
+# matches a file's name decides its room.
+DAEMON_ROOMS = [
+    ("core", ["session.c", "jobs.c", "defer.c", "transport.c", "serial.c", "workers*.c",
+              "worker_server.c", "agent_runner.c", "agent_git.c"]),
+    ("services", ["*_service.c", "eval_agents.c", "eval_exec.c", "eval_grade.c", "eval_layout.c",
+                  "gen_save.c", "gen_teacher.c", "skills_watch.c", "documents.c", "budget.c",
+                  "guard.c"]),
+    ("handlers", ["*_methods.c", "status.c", "trigger_eval.c", "eval_limits.c", "eval_inputs.c",
+                  "skills_call.c", "skills_source.c", "tool_results.c",
+                  "tool_text.c"]),
+    ("table", ["methods.c"]),
+    ("faces", ["server.c", "main.c", "lsp_*.c", "mcp_*.c", "face_*.c", "skills_ext.c"]),
+]
+
+
+# The protocol builders only the faces may call (docs/architecture.md: only the faces speak
+# LSP or MCP; below them a job is answered through its face, a service through callbacks).
+FACE_ONLY = ("protocol/lsp.c", "protocol/mcp.c")
+
+
+def daemon_room(f):
+    """(rank, name) of a daemon/ source file's room, or None for a file no room names."""
+    name = f[len("daemon/"):]
+    for rank, (room, patterns) in enumerate(DAEMON_ROOMS):
+        if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+            return rank, room
+    return None
+
+
+def objects(build):
+    """(source, object), both absolute, for each compilation the build records."""
+    with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as fh:
+        for e in json.load(fh):
+            d = e["directory"]
+            yield (os.path.normpath(os.path.join(d, e["file"])),
+                   os.path.normpath(os.path.join(d, e["output"])))
+
+
+def symbols(objs):
+    """object -> (defined globals, undefined), from one `nm -P -g -A` over all of them."""
+    defs, undef = collections.defaultdict(set), collections.defaultdict(set)
+    for i in range(0, len(objs), 200):
+        out = subprocess.run(["nm", "-P", "-g", "-A", *objs[i:i + 200]], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            obj, _, rest = line.partition(": ")
+            fields = rest.split()
+            if len(fields) < 2:
+                continue
+            (undef if fields[1] in "Uw" else defs)[obj].add(fields[0])
+    return defs, undef
+
+
+def link_violations(root, build):
+    """Each use of a symbol defined in a file its user may not reach, as a message."""
+    root = os.path.realpath(root)
+    files = {}  # object -> source relative to root
+    for src, obj in objects(build):
+        rel = os.path.relpath(os.path.realpath(src), root)
+        if not rel.startswith("..") and part_of(rel) and os.path.exists(obj):
+            files[obj] = rel
+    defs, undef = symbols(sorted(files))
+    where = {}  # symbol -> the file defining it
+    for obj, names in defs.items():
+        for n in names:
+            where.setdefault(n, files[obj])
+    bad = [f"{f}: daemon/ file in no room (DAEMON_ROOMS in scripts/check-layers.py)"
+           for f in set(files.values()) if part_of(f) == "daemon" and daemon_room(f) is None]
+    for obj in sorted(files, key=files.get):
+        f, part = files[obj], part_of(files[obj])
+        for sym in sorted(undef[obj]):
+            g = where.get(sym)
+            if g is None or g == f:
+                continue
+            target = part_of(g)
+            if target != part and target not in ALLOWED[part]:
+                bad.append(f"{f}: {part} may not call {target} ({sym}, defined in {g})")
+            elif part == target == "daemon":
+                a, b = daemon_room(f), daemon_room(g)
+                if a is not None and b is not None and b[0] > a[0]:
+                    bad.append(f"{f}: daemon/ {a[1]} calls up into {b[1]} ({sym}, defined in {g})")
+            elif part == "daemon" and g in FACE_ONLY:
+                a = daemon_room(f)
+                if a is not None and a[1] != "faces":
+                    bad.append(f"{f}: daemon/ {a[1]} speaks a protocol only the faces speak "
+                               f"({sym}, defined in {g})")
+    return sorted(set(bad)), len(files)
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+    args = sys.argv[1:]
+    build, links_only = None, "--links-only" in args
+    for flag in ("--links", "--links-only"):
+        if flag in args:
+            i = args.index(flag)
+            if i + 1 >= len(args):
+                print("usage: check-layers.py [ROOT] [--links BUILD | --links-only BUILD]",
+                      file=sys.stderr)
+                return 2
+            build = args[i + 1]
+            del args[i:i + 2]
+    root = args[0] if args else os.path.join(os.path.dirname(__file__), "..")
+    if links_only:
+        return check_links(root, build)
     files = list(sources(root))
     bad = 0
     for f in files:
@@ -196,6 +313,26 @@ def main():
         return 1
     print(f"check-layers: {len(files)} files, every include respects the layering, "
           "daemon/ has no include cycle")
+    return check_links(root, build) if build else 0
+
+
+def check_links(root, build):
+    try:
+        links, n = link_violations(root, build)
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        print(f"check-layers: cannot read the objects of {build}: {e}", file=sys.stderr)
+        return 1
+    if n == 0:  # a check of nothing must not pass: a wrong BUILD, or one not built yet
+        print(f"check-layers: no object of the parts under {build} (build it first)",
+              file=sys.stderr)
+        return 1
+    for line in links:
+        print(line)
+    if links:
+        print(f"check-layers: {len(links)} link(s) break the layering (docs/architecture.md)",
+              file=sys.stderr)
+        return 1
+    print(f"check-layers: {n} objects, every call respects the layering")
     return 0
 
 
