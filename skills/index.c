@@ -353,6 +353,8 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body ||
       o.weights.joint)
     ix->w = o.weights;
+  else
+    ix->learned = true; /* weights of one's own ask for the plain bm25 sum (test_rank) */
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
     ix->db_path = upk_xstrdup(o.db_path);

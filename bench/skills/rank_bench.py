@@ -108,7 +108,7 @@ def scores(ranked, targets, eq):
     return 100 * r1 / n, 100 * r5 / n, mrr / n
 
 
-def run_daemon(exe, skills, corpus, tmp, tasks, verbose):
+def run_daemon(exe, skills, corpus, tmp, tasks, verbose, dump=None):
     proj = os.path.join(tmp, "proj")
     root = os.path.join(proj, ".claude", "skills")
     for x, _ in skills:
@@ -118,6 +118,9 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose):
     for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
         env.pop(k, None)
     os.makedirs(env["HOME"])
+    env.pop("UPSKILLD_RANK_DUMP", None)
+    if dump:  # each lookup's pool and features (skills/index_ltr.c), for ltr_fit.py
+        env["UPSKILLD_RANK_DUMP"] = os.path.abspath(dump)
     d = Daemon(exe, proj, env, os.path.join(tmp, "log"))
     t0 = time.perf_counter()
     d.start(proj)
@@ -161,6 +164,8 @@ def main():
     ap.add_argument("--split", choices=("test", "dev", "all"), default="test")
     ap.add_argument("--ranks", help="write each task's rank (1..10, 0: not in the top 10) "
                     "in lookup and in the baseline to this TSV")
+    ap.add_argument("--dump", help="the daemon appends each lookup's candidates and their "
+                    "features to this file (bench/skills/ltr_fit.py refits from it)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     tasks = [t for t in load_tasks(a.tasks) if a.split in ("all", t[1])]
@@ -171,7 +176,7 @@ def main():
         # the baseline first: the daemon's files then compete with a warm page cache alike
         db, bare_s = bare_build(skills, a.corpus, os.path.join(tmp, "bare.sqlite"))
         ours, our_lat, our_s = run_daemon(os.path.realpath(a.upskilld), skills, a.corpus, tmp,
-                                          tasks, a.verbose)
+                                          tasks, a.verbose, a.dump)
         base, base_lat = run_bare(db, skills, tasks)
         db.close()
     finally:
