@@ -189,18 +189,26 @@ def main():
                 f.write(f"{x}\t{split}\t{rank(ours[i])}\t{rank(base[i])}\t{ours[i][:3]}\t"
                         f"{base[i][:3]}\t{task}\n")
     dup = sum(len(s) > 1 for s in {id(s): s for s in eq.values()}.values())
-    targets = [x for x, _, _ in tasks]
-    u, b = scores(ours, targets, eq), scores(base, targets, eq)
     print(f"corpus: {a.corpus}; {len(skills)} skills indexed (one per name), "
           f"{dup} groups of same-text skills; split: {a.split}, {len(tasks)} tasks; "
           f"cpus: {len(os.sched_getaffinity(0))}; load: {os.getloadavg()[0]:.1f}")
     print(f"  {'':24} {'upskilld':>10} {'FTS5 bm25':>10} {'diff':>8}")
-    rows = [("recall@1 (%)", u[0], b[0]), ("recall@5 (%)", u[1], b[1]), ("MRR", u[2], b[2]),
-            ("lookup p50 (ms)", statistics.median(our_lat), statistics.median(base_lat)),
-            (f"index build, {len(skills)} (s)", our_s, bare_s)]
+    rows = []
+    for split in ("dev", "test"):  # --split all: each half apart, the test half last
+        ix = [i for i, t in enumerate(tasks) if t[1] == split]
+        if not ix:
+            continue
+        targets = [tasks[i][0] for i in ix]
+        u = scores([ours[i] for i in ix], targets, eq)
+        b = scores([base[i] for i in ix], targets, eq)
+        tag = f", {split}" if a.split == "all" else ""
+        rows += [(f"recall@1 (%){tag}", u[0], b[0]), (f"recall@5 (%){tag}", u[1], b[1]),
+                 (f"MRR{tag}", u[2], b[2])]
+    rows += [("lookup p50 (ms)", statistics.median(our_lat), statistics.median(base_lat)),
+             (f"index build, {len(skills)} (s)", our_s, bare_s)]
     for name, x, y in rows:
         diff = f"{x / y:7.2f}x" if "ms" in name or "(s)" in name else f"{x - y:+8.1f}"
-        if name == "MRR":
+        if name.startswith("MRR"):
             diff = f"{x - y:+8.3f}"
         print(f"  {name:24} {x:10.3f} {y:10.3f} {diff}")
     print("lookup p50: upskilld through the daemon (LSP round trip over a pipe); the baseline\n"
