@@ -18,8 +18,9 @@
 #include "skills/index_int.h"
 
 const char *const upk_ix_ltr_names[UPK_LTR_N] = {
-    "head", "body", "joint", "name", "desc", "headings", "in_body", "any", "name_cover",
-    "pairs", "body_len", "desc_len", "desc_dense", "cover", "head_only", "body_only", "rarest",
+    "head",       "body",  "joint",      "name",      "desc",     "headings",
+    "in_body",    "any",   "name_cover", "pairs",     "body_len", "desc_len",
+    "desc_dense", "cover", "head_only",  "body_only", "rarest",
 };
 
 /* ltr_fit.py's output. */
@@ -31,7 +32,9 @@ static const double weights[UPK_LTR_N] = {
 
 bool upk_ix_ltr_plain(void) {
   for (int i = 0; i < UPK_LTR_N; i++)
-    if (weights[i] != (i == UPK_LTR_HEAD || i == UPK_LTR_BODY ? 1.0 : i == UPK_LTR_JOINT ? 10.0 : 0))
+    if (weights[i] != (i == UPK_LTR_HEAD || i == UPK_LTR_BODY ? 1.0
+                       : i == UPK_LTR_JOINT                   ? 10.0
+                                                              : 0))
       return false;
   return true;
 }

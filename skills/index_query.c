@@ -699,8 +699,9 @@ static void ltr_features(const upk_index *ix, const query *q, const double *idf,
  * place in the tables' order and features. Only when the daemon's
  * environment names a file (UPSKILLD_RANK_DUMP; the operator's, not a
  * client's); the write is slow and for benches only. */
-static void dump_pool(upk_index *ix, const query *q, const cand *v, size_t n, double (*f)[UPK_LTR_N],
-                      const char *path, const char *const *agents, size_t n_agents) {
+static void dump_pool(upk_index *ix, const query *q, const cand *v, size_t n,
+                      double (*f)[UPK_LTR_N], const char *path, const char *const *agents,
+                      size_t n_agents) {
   FILE *out = path ? fopen(path, "a") : NULL;
   if (!out)
     return;

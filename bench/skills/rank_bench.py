@@ -131,6 +131,7 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose, dump=None):
             time.perf_counter() - t1 < 120:
         time.sleep(0.05)
     ranked, lat = [], []
+    cpu0 = d.cpu_s()
     for x, _, task in tasks:
         t = time.perf_counter()
         r = d.call("skills/lookup", {"task": task, "limit": 10})
@@ -140,8 +141,9 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose, dump=None):
         if verbose and (not got or got[0] != x):
             top = r["results"][0] if r.get("results") else {}
             print(f"# {x}: got {got[:3]} why {top.get('why')}")
+    cpu = (d.cpu_s() - cpu0) * 1e3 / max(len(tasks), 1)
     d.stop()
-    return ranked, lat, build
+    return ranked, lat, build, cpu
 
 
 def run_bare(db, skills, tasks):
@@ -175,7 +177,7 @@ def main():
     try:
         # the baseline first: the daemon's files then compete with a warm page cache alike
         db, bare_s = bare_build(skills, a.corpus, os.path.join(tmp, "bare.sqlite"))
-        ours, our_lat, our_s = run_daemon(os.path.realpath(a.upskilld), skills, a.corpus, tmp,
+        ours, our_lat, our_s, our_cpu = run_daemon(os.path.realpath(a.upskilld), skills, a.corpus, tmp,
                                           tasks, a.verbose, a.dump)
         base, base_lat = run_bare(db, skills, tasks)
         db.close()
@@ -211,6 +213,8 @@ def main():
         if name.startswith("MRR"):
             diff = f"{x - y:+8.3f}"
         print(f"  {name:24} {x:10.3f} {y:10.3f} {diff}")
+    print(f"  {'lookup CPU, mean (ms)':24} {our_cpu:10.3f}  (upskilld's user+system time "
+          "over the lookups, per task)")
     print("lookup p50: upskilld through the daemon (LSP round trip over a pipe); the baseline\n"
           "in-process. Build: upskilld's first full index (initialize until no `indexing`),\n"
           "the baseline's table from the same files (read, insert, commit).")

@@ -150,8 +150,8 @@ Test(lookup_rank, the_candidates_features_are_dumped_for_refitting) {
   cr_expect(!strncmp(got, "release-notes changelog-lint", 28), "the order: %s", got);
   char *dump = fsx_read(path);
   cr_assert(dump, "the dump should be written");
-  cr_expect(strstr(dump, "Q\twrite the release notes for our users \n"),
-            "the task on one line: %s", dump);
+  cr_expect(strstr(dump, "Q\twrite the release notes for our users \n"), "the task on one line: %s",
+            dump);
   double f[32], g[32];
   int n = dumped(dump, "/release-notes/SKILL.md", f, 32);
   int m = dumped(dump, "/changelog-lint/SKILL.md", g, 32);
