@@ -697,8 +697,8 @@ static void ltr_features(const upk_index *ix, const query *q, const double *idf,
 
 /* For bench/skills/ltr_fit.py: the task, then each pooled candidate's path,
  * place in the tables' order and features. Only when the daemon's
- * environment names a file (UPSKILLD_RANK_DUMP; the operator's, not a
- * client's); the write is slow and for benches only. */
+ * environment named a file when the index was opened (UPSKILLD_RANK_DUMP;
+ * the operator's, not a client's); the write is slow and for benches only. */
 static void dump_pool(upk_index *ix, const query *q, const cand *v, size_t n,
                       double (*f)[UPK_LTR_N], const char *path, const char *const *agents,
                       size_t n_agents) {
@@ -726,8 +726,7 @@ static void dump_pool(upk_index *ix, const query *q, const cand *v, size_t n,
  * order (index_ltr.c); the rest stay behind it in their order. */
 static int learned_order(upk_index *ix, query *q, cands *c, const char *const *agents,
                          size_t n_agents) {
-  const char *dump = getenv("UPSKILLD_RANK_DUMP");
-  dump = dump && *dump ? dump : NULL;
+  const char *dump = ix->rank_dump;
   if (upk_ix_ltr_plain() && !dump)
     return 0; /* the tables' order is the learned one: nothing to compute */
   size_t n = c->n < UPK_LTR_POOL ? c->n : UPK_LTR_POOL;
