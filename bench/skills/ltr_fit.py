@@ -2,7 +2,7 @@
 """Fit the learned order of lookup (skills/index_ltr.c) from a feature dump.
 
     rank_bench.py build/daemon/upskilld --corpus REG --split dev --dump DUMP
-    ltr_fit.py DUMP [--tasks dev_tasks.tsv]
+    ltr_fit.py DUMP [--tasks dev_tasks.tsv] [--pairwise]
 
 DUMP holds, for each lookup, "Q<TAB>task" then one "C<TAB>path<TAB>place<TAB>
 features..." line per pooled candidate (UPK_LTR_POOL of them, the tables'
@@ -19,6 +19,7 @@ learns its own tasks shows here), the fit on the whole dev half, and the C
 table to paste into skills/index_ltr.c.
 """
 import argparse
+import math
 import os
 
 
@@ -89,12 +90,35 @@ def fit(qs, nf, passes=8):
     return w, best
 
 
+def pairwise(qs, nf, l2=0.01, steps=300, rate=0.5):
+    """Pairwise logistic regression: the right skill over each other candidate of its
+    pool, features scaled to unit spread, L2, plain gradient descent."""
+    rows = [r for _, rs in qs for r in rs]
+    mu = [sum(r[k] for r in rows) / len(rows) for k in range(nf)]
+    sd = [max(1e-9, (sum((r[k] - mu[k]) ** 2 for r in rows) / len(rows)) ** 0.5)
+          for k in range(nf)]
+    pairs = [[(rs[t][k] - r[k]) / sd[k] for k in range(nf)]
+             for t, rs in qs if t >= 0 for i, r in enumerate(rs) if i != t]
+    w = [0.0] * nf
+    for _ in range(steps):
+        g = [l2 * x for x in w]
+        for x in pairs:
+            p = 1 / (1 + math.exp(min(50, sum(a * b for a, b in zip(w, x)))))
+            for k in range(nf):
+                g[k] -= p * x[k] / len(pairs)
+        w = [a - rate * b for a, b in zip(w, g)]
+    return [w[k] / sd[k] for k in range(nf)]
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
     ap.add_argument("dump")
     ap.add_argument("--tasks", default=os.path.join(here, "dev_tasks.tsv"))
+    ap.add_argument("--pairwise", action="store_true",
+                    help="fit by pairwise logistic regression instead (slow: a minute)")
     a = ap.parse_args()
+    learn = (lambda qs, nf: (pairwise(qs, nf), None)) if a.pairwise else fit
     part = {}
     for line in open(a.tasks):
         if line.strip() and not line.startswith("#"):
@@ -116,10 +140,11 @@ def main():
     for fa, fb in folds:
         tr = [q for p in fa for q in qs.get(p, [])]
         te = [q for p in fb for q in qs.get(p, [])]
-        w, _ = fit(tr, nf)
+        w, _ = learn(tr, nf)
         print(f"fit on {'+'.join(fa)}: {'+'.join(fb)} tables {fmt(evaluate(te, start))} -> "
               f"learned {fmt(evaluate(te, w))}")
-    w, e = fit(every, nf)
+    w, _ = learn(every, nf)
+    e = evaluate(every, w)
     print(f"whole dev half ({len(every)}): tables {fmt(evaluate(every, start))} -> "
           f"learned {fmt(e)}")
     print("static const double weights[UPK_LTR_N] = {")
