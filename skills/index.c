@@ -353,6 +353,11 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body ||
       o.weights.joint)
     ix->w = o.weights;
+  else
+    ix->learned = true; /* weights of one's own ask for the plain bm25 sum (test_rank) */
+  /* Read once: lookups run on the thread pool, and getenv there races a setenv. */
+  const char *dump = getenv("UPSKILLD_RANK_DUMP");
+  ix->rank_dump = dump && *dump ? upk_xstrdup(dump) : NULL;
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
     ix->db_path = upk_xstrdup(o.db_path);
@@ -397,6 +402,7 @@ void upk_index_close(upk_index *ix) {
     sqlite3_finalize(ix->st[i]);
   sqlite3_close(ix->db);
   free(ix->db_path);
+  free(ix->rank_dump);
   free(ix);
 }
 

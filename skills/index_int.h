@@ -73,6 +73,8 @@ struct upk_index {
   long n_docs;                /* cached count for the idf-based term choices */
   bool df_stale;              /* `df` not snapshot since the first index: lookups ask fts5vocab */
   bool keep_twins;            /* upk_index_options' */
+  bool learned;               /* the default weights: the best candidates' learned order */
+  char *rank_dump;            /* UPSKILLD_RANK_DUMP at open: the pool's features go there */
   bool merge_pending;         /* the first index's merge has not ended (its snapshot with it) */
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
@@ -322,5 +324,34 @@ int upk_ix_place_at_installed_copy(upk_index *ix, const char *const *agents, siz
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);
 void upk_ix_query_close(upk_index *ix);
+
+/* index_ltr.c: the learned order of a lookup's best candidates. Each
+ * candidate's features (what the lookup knows of it), one linear score. */
+enum {
+  UPK_LTR_HEAD,       /* -bm25 in the head table */
+  UPK_LTR_BODY,       /* -bm25 in the body table */
+  UPK_LTR_JOINT,      /* one bm25 over the whole skill (index_joint.c) */
+  UPK_LTR_NAME,       /* share of the task's words (by idf) in the name */
+  UPK_LTR_DESC,       /* ... in the description */
+  UPK_LTR_HEADINGS,   /* ... in the headings */
+  UPK_LTR_IN_BODY,    /* ... in the body */
+  UPK_LTR_ANY,        /* ... anywhere */
+  UPK_LTR_NAME_COVER, /* share of the name's words the task holds */
+  UPK_LTR_PAIRS,      /* two task words side by side in name or description (at most 3) */
+  UPK_LTR_BODY_LEN,   /* log(1 + body tokens) */
+  UPK_LTR_DESC_LEN,   /* log(1 + description tokens) */
+  UPK_LTR_DESC_DENSE, /* share of the description's tokens that are task words */
+  UPK_LTR_COVER,      /* share of the task's words (by count) anywhere */
+  UPK_LTR_HEAD_ONLY,  /* 1: only the head table ranked it */
+  UPK_LTR_BODY_ONLY,  /* 1: only the body table ranked it */
+  UPK_LTR_RAREST,     /* 1: the task's rarest word is in it */
+  UPK_LTR_N
+};
+/** Candidates of a lookup given the learned order: the best by the tables' sum. */
+#define UPK_LTR_POOL 24
+double upk_ix_ltr_score(const double f[UPK_LTR_N]);
+/** The weights are the tables' own sum (head + body + 10 x joint): no pass is needed. */
+bool upk_ix_ltr_plain(void);
+extern const char *const upk_ix_ltr_names[UPK_LTR_N];
 
 #endif

@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,8 +370,12 @@ typedef struct cand {
   int64_t doc;
   double score[2];                     /* -bm25 in the head and the body; 0: not ranked */
   double total;                        /* what the order is by */
+  double joint;                        /* one bm25 over the whole skill */
   unsigned char fields[2 * MAX_TERMS]; /* per term: UPK_FIELD_* bits it matched */
   bool known[2];                       /* fields noted from the head / body ranking */
+  bool text_read;                      /* head text tokenized (head_fields) */
+  unsigned short ntok[3], hits[3];     /* name, description, headings: tokens, task words */
+  unsigned short pairs;                /* two task words side by side in name / description */
 } cand;
 
 typedef struct cands {
@@ -495,6 +500,7 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
   if (upk_ix_joint_scores(ix, j, doc, c->n, score, in_body))
     goto done;
   for (size_t i = 0; i < c->n; i++) {
+    c->v[i].joint = score[i];
     c->v[i].total += ix->w.joint * score[i];
     for (int k = 0; k < j->n; k++)
       c->v[i].fields[term_of[k]] |= in_body[i] >> k & 1 ? UPK_FIELD_BODY : 0;
@@ -512,6 +518,9 @@ typedef struct text_match {
   unsigned char bit;
   unsigned char at[MAX_PHRASES]; /* tokens of each phrase matched in a row so far */
   unsigned char *mask;
+  cand *x;
+  int col;
+  int prev; /* the task word the column's previous token ended, or -1 */
 } text_match;
 
 static bool same(const char *stem, const char *tok, int ntok) {
@@ -520,14 +529,17 @@ static bool same(const char *stem, const char *tok, int ntok) {
 
 static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
   text_match *m = ctx;
+  int hit = -1;
   for (int k = 0; k < m->p->nphrase; k++) {
     const stems *ps = &m->p->phrase[k];
     if (ps->n <= 0)
       continue;
     if (ps->prefix) {
       size_t n = strlen(ps->s[0]);
-      if ((size_t)ntok >= n && !memcmp(tok, ps->s[0], n))
+      if ((size_t)ntok >= n && !memcmp(tok, ps->s[0], n)) {
         m->mask[k] |= m->bit;
+        hit = m->p->phrase_term[k];
+      }
       continue;
     }
     if (same(ps->s[m->at[k]], tok, ntok))
@@ -537,8 +549,19 @@ static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int st
     if (m->at[k] == ps->n) {
       m->mask[k] |= m->bit;
       m->at[k] = 0;
+      hit = m->p->phrase_term[k];
     }
   }
+  /* Counted for the learned order (index_ltr.c): the column's size, its
+   * tokens that are task words, and task words side by side. */
+  cand *x = m->x;
+  if (x->ntok[m->col] < USHRT_MAX)
+    x->ntok[m->col]++;
+  if (hit >= 0 && x->hits[m->col] < USHRT_MAX)
+    x->hits[m->col]++;
+  if (hit >= 0 && m->prev >= 0 && hit != m->prev && m->col < 2 && x->pairs < USHRT_MAX)
+    x->pairs++;
+  m->prev = hit;
   return SQLITE_OK;
 }
 
@@ -554,8 +577,9 @@ static int head_fields(upk_index *ix, query *q, cand *x) {
   sqlite3_bind_int64(st, 1, x->doc);
   int s = sqlite3_step(st);
   unsigned char mask[MAX_PHRASES] = {0};
+  x->text_read = true;
   for (int col = 0; s == SQLITE_ROW && col < 3; col++) {
-    text_match m = {p, (unsigned char)(1u << col), {0}, mask};
+    text_match m = {p, (unsigned char)(1u << col), {0}, mask, x, col, -1};
     const char *text = (const char *)sqlite3_column_text(st, col);
     if (text)
       ix->tok_api.xTokenize(ix->tok, &m, FTS5_TOKENIZE_DOCUMENT, text,
@@ -632,6 +656,95 @@ static bool twin_taken(const upk_index *ix, const upk_index_hits *out, const can
   return false;
 }
 
+/* A task word's weight in the shares of the learned order: its idf, from
+ * the larger of its two tables' document counts (never 0: a rare word of
+ * a tiny index still counts). */
+static double term_idfs(const upk_index *ix, const query *q, double *idf) {
+  double n = ix->n_docs > 0 ? (double)ix->n_docs : 1, sum = 0;
+  for (int i = 0; i < q->n; i++) {
+    long df = q->t[i].df[HEAD] > q->t[i].df[BODY] ? q->t[i].df[HEAD] : q->t[i].df[BODY];
+    idf[i] = log(1 + n / ((double)df + 1));
+    sum += idf[i];
+  }
+  return sum;
+}
+
+static void ltr_features(const upk_index *ix, const query *q, const double *idf, double sum,
+                         const cand *x, double f[UPK_LTR_N]) {
+  static const int share_of[4] = {UPK_LTR_NAME, UPK_LTR_DESC, UPK_LTR_HEADINGS, UPK_LTR_IN_BODY};
+  memset(f, 0, UPK_LTR_N * sizeof *f);
+  f[UPK_LTR_HEAD] = x->score[HEAD];
+  f[UPK_LTR_BODY] = x->score[BODY];
+  f[UPK_LTR_JOINT] = x->joint;
+  int rarest = -1;
+  for (int i = 0; i < q->n && sum > 0; i++) {
+    for (int b = 0; b < 4; b++)
+      f[share_of[b]] += x->fields[i] & (1u << b) ? idf[i] / sum : 0;
+    f[UPK_LTR_ANY] += x->fields[i] ? idf[i] / sum : 0;
+    f[UPK_LTR_COVER] += x->fields[i] ? 1.0 / q->n : 0;
+    rarest = rarest < 0 || idf[i] > idf[rarest] ? i : rarest;
+  }
+  f[UPK_LTR_RAREST] = rarest >= 0 && x->fields[rarest];
+  f[UPK_LTR_DESC_DENSE] = x->ntok[1] ? (double)x->hits[1] / x->ntok[1] : 0;
+  f[UPK_LTR_HEAD_ONLY] = x->score[BODY] == 0;
+  f[UPK_LTR_BODY_ONLY] = x->score[HEAD] == 0;
+  f[UPK_LTR_NAME_COVER] = x->ntok[0] ? (double)x->hits[0] / x->ntok[0] : 0;
+  f[UPK_LTR_PAIRS] = x->pairs < 3 ? x->pairs : 3;
+  uint32_t body = body_size(ix, x->doc);
+  f[UPK_LTR_BODY_LEN] = log1p(body ? body - 1 : 0);
+  f[UPK_LTR_DESC_LEN] = log1p(x->ntok[1]);
+}
+
+/* For bench/skills/ltr_fit.py: the task, then each pooled candidate's path,
+ * place in the tables' order and features. Only when the daemon's
+ * environment named a file when the index was opened (UPSKILLD_RANK_DUMP;
+ * the operator's, not a client's); the write is slow and for benches only. */
+static void dump_pool(upk_index *ix, const query *q, const cand *v, size_t n,
+                      double (*f)[UPK_LTR_N], const char *path, const char *const *agents,
+                      size_t n_agents) {
+  FILE *out = path ? fopen(path, "a") : NULL;
+  if (!out)
+    return;
+  fputs("Q\t", out);
+  for (const char *c = q->text; *c; c++)
+    fputc(*c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c, out);
+  fputc('\n', out);
+  for (size_t i = 0; i < n; i++) {
+    upk_index_entry e = {0};
+    if (upk_ix_fill_entry(ix, v[i].doc, agents, n_agents, &e) > 0 && e.path) {
+      fprintf(out, "C\t%s\t%zu", e.path, i);
+      for (int k = 0; k < UPK_LTR_N; k++)
+        fprintf(out, "\t%.6g", f[i][k]);
+      fputc('\n', out);
+    }
+    upk_index_entry_free(&e);
+  }
+  fclose(out);
+}
+
+/* The pool of the tables' best (c->v sorted by their sum) in the learned
+ * order (index_ltr.c); the rest stay behind it in their order. */
+static int learned_order(upk_index *ix, query *q, cands *c, const char *const *agents,
+                         size_t n_agents) {
+  const char *dump = ix->rank_dump;
+  if (upk_ix_ltr_plain() && !dump)
+    return 0; /* the tables' order is the learned one: nothing to compute */
+  size_t n = c->n < UPK_LTR_POOL ? c->n : UPK_LTR_POOL;
+  double idf[MAX_SEEN], f[UPK_LTR_POOL][UPK_LTR_N];
+  double sum = term_idfs(ix, q, idf);
+  for (size_t i = 0; i < n; i++) {
+    cand *x = &c->v[i];
+    int rc = x->text_read ? 0 : head_fields(ix, q, x);
+    if (rc)
+      return rc;
+    ltr_features(ix, q, idf, sum, x, f[i]);
+    x->total = upk_ix_ltr_score(f[i]);
+  }
+  dump_pool(ix, q, c->v, n, f, dump, agents, n_agents);
+  qsort(c->v, n, sizeof *c->v, by_total);
+  return 0;
+}
+
 /* Both tables' best, ordered by head score + body weight x body score +
  * joint weight x joint score; the first `limit` that qualify, one per name,
  * become hits. */
@@ -650,6 +763,8 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
   for (int w = HEAD; w <= BODY; w++) /* after both: a put may drop a list the other borrowed */
     upk_ix_lists_release(ix, &q->part[w].job, &q->part[w].lists);
   qsort(c.v, c.n, sizeof *c.v, by_total);
+  if (!rc && ix->learned)
+    rc = learned_order(ix, q, &c, agents, n_agents);
   for (size_t i = 0; !rc && i < c.n && out->len < limit; i++) {
     upk_index_hit *h = &out->items[out->len];
     int ok = upk_ix_fill_entry(ix, c.v[i].doc, agents, n_agents, &h->e);
@@ -665,7 +780,7 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
     }
     h->score = c.v[i].total;
     from[out->len] = &c.v[i];
-    if (!c.v[i].known[HEAD])
+    if (!c.v[i].known[HEAD] && !c.v[i].text_read)
       rc = head_fields(ix, q, &c.v[i]);
     if (!rc)
       rc = fill_why(q, &c.v[i], h);

@@ -108,7 +108,7 @@ def scores(ranked, targets, eq):
     return 100 * r1 / n, 100 * r5 / n, mrr / n
 
 
-def run_daemon(exe, skills, corpus, tmp, tasks, verbose):
+def run_daemon(exe, skills, corpus, tmp, tasks, verbose, dump=None):
     proj = os.path.join(tmp, "proj")
     root = os.path.join(proj, ".claude", "skills")
     for x, _ in skills:
@@ -118,6 +118,9 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose):
     for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
         env.pop(k, None)
     os.makedirs(env["HOME"])
+    env.pop("UPSKILLD_RANK_DUMP", None)
+    if dump:  # each lookup's pool and features (skills/index_ltr.c), for ltr_fit.py
+        env["UPSKILLD_RANK_DUMP"] = os.path.abspath(dump)
     d = Daemon(exe, proj, env, os.path.join(tmp, "log"))
     t0 = time.perf_counter()
     d.start(proj)
@@ -128,6 +131,7 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose):
             time.perf_counter() - t1 < 120:
         time.sleep(0.05)
     ranked, lat = [], []
+    cpu0 = d.cpu_s()
     for x, _, task in tasks:
         t = time.perf_counter()
         r = d.call("skills/lookup", {"task": task, "limit": 10})
@@ -137,8 +141,9 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose):
         if verbose and (not got or got[0] != x):
             top = r["results"][0] if r.get("results") else {}
             print(f"# {x}: got {got[:3]} why {top.get('why')}")
+    cpu = (d.cpu_s() - cpu0) * 1e3 / max(len(tasks), 1)
     d.stop()
-    return ranked, lat, build
+    return ranked, lat, build, cpu
 
 
 def run_bare(db, skills, tasks):
@@ -161,6 +166,8 @@ def main():
     ap.add_argument("--split", choices=("test", "dev", "all"), default="test")
     ap.add_argument("--ranks", help="write each task's rank (1..10, 0: not in the top 10) "
                     "in lookup and in the baseline to this TSV")
+    ap.add_argument("--dump", help="the daemon appends each lookup's candidates and their "
+                    "features to this file (bench/skills/ltr_fit.py refits from it)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     tasks = [t for t in load_tasks(a.tasks) if a.split in ("all", t[1])]
@@ -170,8 +177,8 @@ def main():
     try:
         # the baseline first: the daemon's files then compete with a warm page cache alike
         db, bare_s = bare_build(skills, a.corpus, os.path.join(tmp, "bare.sqlite"))
-        ours, our_lat, our_s = run_daemon(os.path.realpath(a.upskilld), skills, a.corpus, tmp,
-                                          tasks, a.verbose)
+        ours, our_lat, our_s, our_cpu = run_daemon(os.path.realpath(a.upskilld), skills, a.corpus, tmp,
+                                          tasks, a.verbose, a.dump)
         base, base_lat = run_bare(db, skills, tasks)
         db.close()
     finally:
@@ -184,20 +191,30 @@ def main():
                 f.write(f"{x}\t{split}\t{rank(ours[i])}\t{rank(base[i])}\t{ours[i][:3]}\t"
                         f"{base[i][:3]}\t{task}\n")
     dup = sum(len(s) > 1 for s in {id(s): s for s in eq.values()}.values())
-    targets = [x for x, _, _ in tasks]
-    u, b = scores(ours, targets, eq), scores(base, targets, eq)
     print(f"corpus: {a.corpus}; {len(skills)} skills indexed (one per name), "
           f"{dup} groups of same-text skills; split: {a.split}, {len(tasks)} tasks; "
           f"cpus: {len(os.sched_getaffinity(0))}; load: {os.getloadavg()[0]:.1f}")
     print(f"  {'':24} {'upskilld':>10} {'FTS5 bm25':>10} {'diff':>8}")
-    rows = [("recall@1 (%)", u[0], b[0]), ("recall@5 (%)", u[1], b[1]), ("MRR", u[2], b[2]),
-            ("lookup p50 (ms)", statistics.median(our_lat), statistics.median(base_lat)),
-            (f"index build, {len(skills)} (s)", our_s, bare_s)]
+    rows = []
+    for split in ("dev", "test"):  # --split all: each half apart, the test half last
+        ix = [i for i, t in enumerate(tasks) if t[1] == split]
+        if not ix:
+            continue
+        targets = [tasks[i][0] for i in ix]
+        u = scores([ours[i] for i in ix], targets, eq)
+        b = scores([base[i] for i in ix], targets, eq)
+        tag = f", {split}" if a.split == "all" else ""
+        rows += [(f"recall@1 (%){tag}", u[0], b[0]), (f"recall@5 (%){tag}", u[1], b[1]),
+                 (f"MRR{tag}", u[2], b[2])]
+    rows += [("lookup p50 (ms)", statistics.median(our_lat), statistics.median(base_lat)),
+             (f"index build, {len(skills)} (s)", our_s, bare_s)]
     for name, x, y in rows:
         diff = f"{x / y:7.2f}x" if "ms" in name or "(s)" in name else f"{x - y:+8.1f}"
-        if name == "MRR":
+        if name.startswith("MRR"):
             diff = f"{x - y:+8.3f}"
         print(f"  {name:24} {x:10.3f} {y:10.3f} {diff}")
+    print(f"  {'lookup CPU, mean (ms)':24} {our_cpu:10.3f}  (upskilld's user+system time "
+          "over the lookups, per task)")
     print("lookup p50: upskilld through the daemon (LSP round trip over a pipe); the baseline\n"
           "in-process. Build: upskilld's first full index (initialize until no `indexing`),\n"
           "the baseline's table from the same files (read, insert, commit).")

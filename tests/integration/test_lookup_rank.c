@@ -100,3 +100,68 @@ Test(lookup_rank, same_text_skills_collapse_into_one_hit) {
   hx_finish(d, 0);
   fsx_rm_rf(proj);
 }
+
+/* The columns of a dumped candidate's line "C<TAB>path<TAB>place<TAB>features..." after
+ * `path_end` in the last lookup's block of `dump`; 0 when the skill is not there. */
+static int dumped(const char *dump, const char *path_end, double *f, int cap) {
+  const char *q = dump, *p;
+  while ((p = strstr(q + 1, "\nQ\t")))
+    q = p; /* the settled lookup's block is the last one */
+  char want[128];
+  snprintf(want, sizeof want, "%s\t", path_end);
+  const char *c = strstr(q, want);
+  if (!c)
+    return 0;
+  c += strlen(want);
+  int n = 0;
+  for (char *end; n < cap && *c && *c != '\n'; c = end) {
+    f[n++] = strtod(c, &end);
+    if (end == c)
+      return -1;
+  }
+  return n;
+}
+
+/* The learned order's features (skills/index_ltr.c) as a refit reads them: a daemon whose
+ * environment names UPSKILLD_RANK_DUMP writes each lookup's task on one line, whatever
+ * control characters a client put in it, and each candidate's features; without it,
+ * nothing. The named skill has all the task's name words: its whole name is covered and
+ * "release notes" stands side by side there; the decoy has none of them in its name. */
+Test(lookup_rank, the_candidates_features_are_dumped_for_refitting) {
+  char proj[64], got[1024], path[128];
+  fsx_mkdtemp(proj, "rank-dump");
+  snprintf(path, sizeof path, "%s/dump.tsv", proj);
+  put(proj, "release-notes", "Draft what changed for users from the merged pull requests.",
+      "Group by feature and fix.");
+  put(proj, "changelog-lint", "Check the release notes file's format.", "Lint the notes.");
+  const char *task = "write the release notes\\tfor our users\\n"; /* JSON: a tab, a newline */
+  hx *d = session(proj);
+  json_decref(hx_lookup_settled(d, 10, task));
+  hx_finish(d, 0);
+  cr_expect(!fsx_exists(path), "no dump unless the environment names one");
+
+  setenv("UPSKILLD_RANK_DUMP", path, 1);
+  d = session(proj);
+  unsetenv("UPSKILLD_RANK_DUMP");
+  json_t *r = hx_lookup_settled(d, 10, task);
+  names_of(r, got, sizeof got);
+  json_decref(r);
+  hx_finish(d, 0);
+  cr_expect(!strncmp(got, "release-notes changelog-lint", 28), "the order: %s", got);
+  char *dump = fsx_read(path);
+  cr_assert(dump, "the dump should be written");
+  cr_expect(strstr(dump, "Q\twrite the release notes for our users \n"), "the task on one line: %s",
+            dump);
+  double f[32], g[32];
+  int n = dumped(dump, "/release-notes/SKILL.md", f, 32);
+  int m = dumped(dump, "/changelog-lint/SKILL.md", g, 32);
+  cr_assert(n >= 11 && m == n, "both candidates, all features: %d %d\n%s", n, m, dump);
+  /* f[0] is the place in the tables' order, then head, body, joint, name share, ...,
+   * name cover (f[9]), pairs side by side (f[10]). */
+  cr_expect(f[0] == 0 && g[0] == 1, "the tables' order: %g %g", f[0], g[0]);
+  cr_expect(f[4] > 0 && f[4] < 1 && g[4] == 0, "the name's share: %g / %g", f[4], g[4]);
+  cr_expect(f[9] == 1 && g[9] == 0, "the name covered by the task: %g / %g", f[9], g[9]);
+  cr_expect(f[10] >= 1 && g[10] >= 1, "\"release notes\" side by side: %g / %g", f[10], g[10]);
+  free(dump);
+  fsx_rm_rf(proj);
+}
