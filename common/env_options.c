@@ -84,6 +84,12 @@ static const upk_env_entry TABLE[UPK_ENV_COUNT] = {
                                "seconds one git source's fetch may take (git init, fetch and "
                                "checkout together) before git's process group is killed, digits "
                                "only, at most 3600; `0`: the default"},
+    [UPK_ENV_RANK_DUMP] = {"UPSKILLD_RANK_DUMP", UPK_ENV_TEXT, F(rank_dump), 0, 0, "unset",
+                           "upskilld",
+                           "bench-only: a file each `skills/lookup` appends its task and its 24 "
+                           "best candidates' ranking features to (`bench/skills/ltr_fit.py` "
+                           "refits the learned order from it; docs/skills.md \"Learning to "
+                           "rank\"); slow, never for a daemon in use"},
 };
 
 static upk_env_options opts;

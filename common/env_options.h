@@ -31,6 +31,7 @@ typedef enum upk_env_var {
   UPK_ENV_TIDY_PAGES,
   UPK_ENV_FAULT,
   UPK_ENV_FETCH_TIMEOUT,
+  UPK_ENV_RANK_DUMP,
   UPK_ENV_COUNT
 } upk_env_var;
 
@@ -54,6 +55,7 @@ typedef struct upk_env_options {
   int tidy_pages;              /* UPSKILLD_TIDY_PAGES: index pages merged per queue item */
   const char *fault;           /* UPSKILLD_FAULT: fault-injection rules (common/fault.h) */
   unsigned fetch_timeout;      /* UPSKILLD_FETCH_TIMEOUT: seconds one git source's fetch has */
+  const char *rank_dump;       /* UPSKILLD_RANK_DUMP: bench-only ranking-feature dump file */
 } upk_env_options;
 
 /** How a variable's text becomes its field. */

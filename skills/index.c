@@ -3,6 +3,8 @@
  * index_query.c. */
 #include "skills/index_int.h"
 
+#include "common/env_options.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
@@ -18,6 +20,7 @@
 #include "common/fault.h"
 #include "common/fileio.h"
 #include "common/fnv1a.h"
+#include "common/env_options.h"
 #include "common/xalloc.h"
 
 /* More segments than this in a table at open: a first index's merge was never done. */
@@ -356,8 +359,8 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   else
     ix->learned = true; /* weights of one's own ask for the plain bm25 sum (test_rank) */
   /* Read once: lookups run on the thread pool, and getenv there races a setenv. */
-  const char *dump = getenv("UPSKILLD_RANK_DUMP");
-  ix->rank_dump = dump && *dump ? upk_xstrdup(dump) : NULL;
+  const char *dump = upk_env_opts()->rank_dump;
+  ix->rank_dump = dump ? upk_xstrdup(dump) : NULL;
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
     ix->db_path = upk_xstrdup(o.db_path);
