@@ -187,6 +187,9 @@ typedef struct upk_index_entry {
   bool usable;     /* agents load it: frontmatter parsed and a description */
   size_t tokens;   /* size estimate of SKILL.md */
   upk_diags diags; /* stored parse/validation diagnostics (lenient load) */
+  /* upk_index_skills_page only: the skill's MCP Skills listing record as this index built it
+   * (skills/catalog.h), or NULL (build the entry from disk) */
+  char *catalog;
 } upk_index_entry;
 
 typedef struct upk_index_match {
