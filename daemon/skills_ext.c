@@ -17,6 +17,7 @@
 #include "skills/catalog.h"
 #include "skills/fsutil.h"
 #include "daemon/jobs.h"
+#include "common/env_options.h"
 #include "common/log.h"
 #include "protocol/mcp.h"
 #include "common/sha256.h"
@@ -38,7 +39,8 @@
 #define WAIT_FIRST_SCAN_MS 120000
 /* ... when the client asked for no progress: nothing then keeps its request timeout from
  * running out (the SDKs' default is 60 s), so a page answers within half of that with the
- * skills indexed so far, and the walk goes on with those indexed later (see do_skills_list). */
+ * skills indexed so far, and the walk goes on with those indexed later (see do_skills_list).
+ * The first page's bound is UPSKILLD_LIST_WAIT_MS (this by default). */
 #define WAIT_NO_PROGRESS_MS 30000
 #define CURSOR_PREFIX "s1:"
 
@@ -175,8 +177,10 @@ static void skills_list_handler(upk_job *job, json_t *params) {
     return;
   }
   upk_skills_hold(job->server); /* no settling work queued between this walk's pages */
-  upk_call_start_waiting(job, params, do_skills_list,
-                         job->progress_token ? WAIT_FIRST_SCAN_MS : WAIT_NO_PROGRESS_MS);
+  json_int_t wait = job->progress_token                ? WAIT_FIRST_SCAN_MS
+                    : json_object_get(params, "cursor") ? WAIT_NO_PROGRESS_MS
+                                                        : upk_env_opts()->list_wait_ms;
+  upk_call_start_waiting(job, params, do_skills_list, wait);
 }
 
 /* ---- finding the skill a URI is in ---- */

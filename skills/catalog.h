@@ -10,9 +10,11 @@
  * library) or `path` (an absolute path, for directories elsewhere). The last segment is the
  * skill's name, as the extension requires. Path segments are percent-encoded (RFC 3986).
  *
- * Entries are built from disk on each call: a skill changed on disk has its new digests at
- * once. Nothing here knows JSON-RPC or libuv; the daemon pages through the index and calls
- * these per skill.
+ * upk_catalog_entry builds an entry from disk (skills/get: a skill changed on disk has its new
+ * digests at once); the listing's pages read records the index built when it indexed each
+ * skill (upk_catalog_record, upk_catalog_entry_from_record), kept current by its refreshes.
+ * Nothing here knows JSON-RPC or libuv; the daemon pages through the index and calls these per
+ * skill.
  */
 #ifndef UPK_CATALOG_H
 #define UPK_CATALOG_H

@@ -127,11 +127,16 @@ static json_t *resources_of(const json_t *files, const char *root_uri) {
   json_array_foreach(files, i, f) {
     const char *rel = json_string_value(json_array_get(f, 0));
     char *uri = rel ? upk_catalog_file_uri(root_uri, rel) : NULL;
-    json_t *r = uri ? json_pack("{s:s,s:O,s:O}", "uri", uri, "digest", json_array_get(f, 2),
-                                "size", json_array_get(f, 1))
-                    : NULL;
+    json_t *r = uri ? json_object() : NULL; /* set one by one: json_pack parses its format */
+    if (!r || json_object_set_new(r, "uri", json_string(uri)) ||
+        json_object_set(r, "digest", json_array_get(f, 2)) ||
+        json_object_set(r, "size", json_array_get(f, 1))) {
+      free(uri);
+      json_decref(r);
+      return json_decref(list), NULL;
+    }
     free(uri);
-    if (!r || json_array_append_new(list, r))
+    if (json_array_append_new(list, r)) /* takes r, also when it fails */
       return json_decref(list), NULL;
   }
   return list;
