@@ -71,11 +71,11 @@ static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
   if (!sv->catalog) /* made and used on the skills queue only; freed with the server */
     sv->catalog = upk_catalog_cache_new(CACHED_FILES);
   /* a page's entries come stored (built when the skill was indexed); skills/get reads the disk */
-  int rc = !root         ? -ENOMEM
-           : e->catalog ? upk_catalog_entry_from_record(e->catalog, e->dir, root, &entry, why,
-                                                        sizeof why)
-                        : upk_catalog_entry(sv->catalog, e->dir, base_name(e->path), root,
-                                            &entry, why, sizeof why);
+  int rc = !root ? -ENOMEM
+           : e->catalog
+               ? upk_catalog_entry_from_record(e->catalog, e->dir, root, &entry, why, sizeof why)
+               : upk_catalog_entry(sv->catalog, e->dir, base_name(e->path), root, &entry, why,
+                                   sizeof why);
   if (rc) {
     upk_debug("skills/list leaves out %s: %s", e->dir, why);
   } else if (e->shadowed) { /* the URI says where it lives; only this is not in it */
@@ -177,7 +177,7 @@ static void skills_list_handler(upk_job *job, json_t *params) {
     return;
   }
   upk_skills_hold(job->server); /* no settling work queued between this walk's pages */
-  json_int_t wait = job->progress_token                ? WAIT_FIRST_SCAN_MS
+  json_int_t wait = job->progress_token                 ? WAIT_FIRST_SCAN_MS
                     : json_object_get(params, "cursor") ? WAIT_NO_PROGRESS_MS
                                                         : upk_env_opts()->list_wait_ms;
   upk_call_start_waiting(job, params, do_skills_list, wait);

@@ -27,7 +27,7 @@ static void signature(const upk_catalog_files *f, char out[17]) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (size_t i = 0; i < f->n; i++) {
     const struct stat *st = &f->items[i].st;
-    int64_t v[7] = {st->st_size,        st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+    int64_t v[7] = {st->st_size,        st->st_mtim.tv_sec,  st->st_mtim.tv_nsec,
                     st->st_ctim.tv_sec, st->st_ctim.tv_nsec, (int64_t)st->st_ino,
                     (int64_t)st->st_dev};
     sig_add(&h, f->items[i].rel, strlen(f->items[i].rel) + 1);

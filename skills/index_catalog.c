@@ -31,8 +31,8 @@ int64_t upk_ix_new_epoch(const upk_index *ix) {
 
 static sqlite3_stmt *stmt(upk_index *ix, int which) {
   if (!ix->cat_st[which] &&
-      sqlite3_prepare_v3(ix->db, cat_sql[which], -1, SQLITE_PREPARE_PERSISTENT,
-                         &ix->cat_st[which], NULL) != SQLITE_OK) {
+      sqlite3_prepare_v3(ix->db, cat_sql[which], -1, SQLITE_PREPARE_PERSISTENT, &ix->cat_st[which],
+                         NULL) != SQLITE_OK) {
     upk_ix_sql_fail(ix, "store a listing entry");
     return NULL;
   }

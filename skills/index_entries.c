@@ -125,7 +125,8 @@ static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_e
       if (cursor)
         *cursor = sqlite3_column_int64(st, 12);
       if (sqlite3_column_count(st) > 13 && sqlite3_column_type(st, 13) == SQLITE_TEXT &&
-          !(out->items[out->len - 1].catalog = upk_xstrdup((const char *)sqlite3_column_text(st, 13))))
+          !(out->items[out->len - 1].catalog =
+                upk_xstrdup((const char *)sqlite3_column_text(st, 13))))
         rc = -ENOMEM;
     }
   }
@@ -220,8 +221,8 @@ int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_
       /* UPK_ENTRY_COLS but the diagnostics, which the listing does not show: unpacking
        * them was a tenth of a page's time in a registry, whose skills have many */
       "SELECT p.name, d.description, d.path, p.dir, r.dir, r.agent, r.scope, r.priority,"
-      " p.visible, d.usable, d.tokens, '', d.id, c.record FROM doc d JOIN place p ON p.id = "
-      FIRST_PLACE
+      " p.visible, d.usable, d.tokens, '', d.id, c.record FROM doc d JOIN place p ON p.id "
+      "= " FIRST_PLACE
       " JOIN root r ON r.id = p.root LEFT JOIN catalog c ON c.doc = d.id AND c.epoch = ?3"
       " WHERE d.id > ?1 ORDER BY d.id LIMIT ?2";
   memset(out, 0, sizeof *out);
