@@ -81,11 +81,24 @@ test('a fresh daemon: the default client walks every listable skill once, within
 // A walk by a client with no progress token, against a first index still being written. The
 // first page's wait is cut to 1 ms (UPSKILLD_LIST_WAIT_MS; 30 s by default, half the SDKs'
 // request timeout): it answers with what is indexed, and the later pages wait for theirs.
+// A tree of its own, a quarter of the first (a test of the suite stays quick): 1,200 skills in
+// batches of 50, six pages of 200.
 test('no progress asked: the first page answers before the first index ends, the walk gets the rest', async () => {
-  const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(ws, 'cache-noprogress'),
-    UPSKILLD_SCAN_BATCH: '100', UPSKILLD_LIST_WAIT_MS: '1' };
+  const small = mkdtempSync(join(tmpdir(), 'upk-walk-np-'));
+  after(() => rmSync(small, { recursive: true, force: true }));
+  const want = new Set();
+  for (let i = 0; i < 1200; i++) {
+    const dir = `np-${String(i).padStart(5, '0')}`;
+    const name = i % 40 === 7 ? `other-${i}` : dir;
+    mkdirSync(join(small, '.claude/skills', dir), { recursive: true });
+    writeFileSync(join(small, '.claude/skills', dir, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: Use for job ${i}.\n---\n# ${name}\n\nBody.\n`);
+    if (name === dir) want.add(dir);
+  }
+  const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(small, 'cache'),
+    UPSKILLD_SCAN_BATCH: '50', UPSKILLD_LIST_WAIT_MS: '1' };
   const client = new Client({ name: 'walk', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  const transport = new StdioClientTransport({ command: daemon, args: ['--mcp'], env, cwd: ws, stderr: 'inherit' });
+  const transport = new StdioClientTransport({ command: daemon, args: ['--mcp'], env, cwd: small, stderr: 'inherit' });
   await within(10000, client.connect(transport), 'connect');
   const pages = [];
   const onmessage = transport.onmessage;
@@ -101,7 +114,7 @@ test('no progress asked: the first page answers before the first index ends, the
     const names = skills.map((s) => /^skill:\/\/project\/\.claude\/skills\/([^/]+)\/SKILL\.md$/.exec(s.uri)?.[1])
       .filter(Boolean);
     assert.equal(names.length, new Set(names).size, 'no skill twice');
-    assert.deepEqual(new Set(names), listable, 'every listable skill, nothing else of the tree');
+    assert.deepEqual(new Set(names), want, 'every listable skill, nothing else of the tree');
     assert.ok(pages.length <= 64, `${pages.length} pages`);
   } finally {
     await client.close();
