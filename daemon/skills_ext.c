@@ -70,9 +70,12 @@ static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
   upk_services *sv = upk_session_services(c->server);
   if (!sv->catalog) /* made and used on the skills queue only; freed with the server */
     sv->catalog = upk_catalog_cache_new(CACHED_FILES);
-  /* a page's entries come stored (built when the skill was indexed); skills/get reads the disk */
+  /* a page's entries come stored (built when the skill was indexed); skills/get reads the disk.
+   * One stored by another process (before a restart) is used when stat says its files are as
+   * they were: no file is read or hashed again. */
+  bool stored = e->catalog && (e->catalog_ours || upk_catalog_record_current(e->catalog, e->dir));
   int rc = !root ? -ENOMEM
-           : e->catalog
+           : stored
                ? upk_catalog_entry_from_record(e->catalog, e->dir, root, &entry, why, sizeof why)
                : upk_catalog_entry(sv->catalog, e->dir, base_name(e->path), root, &entry, why,
                                    sizeof why);

@@ -128,6 +128,8 @@ static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_e
           !(out->items[out->len - 1].catalog =
                 upk_xstrdup((const char *)sqlite3_column_text(st, 13))))
         rc = -ENOMEM;
+      if (sqlite3_column_count(st) > 14)
+        out->items[out->len - 1].catalog_ours = sqlite3_column_int(st, 14) == 1;
     }
   }
   if (!rc && s != SQLITE_DONE)
@@ -221,9 +223,9 @@ int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_
       /* UPK_ENTRY_COLS but the diagnostics, which the listing does not show: unpacking
        * them was a tenth of a page's time in a registry, whose skills have many */
       "SELECT p.name, d.description, d.path, p.dir, r.dir, r.agent, r.scope, r.priority,"
-      " p.visible, d.usable, d.tokens, '', d.id, c.record FROM doc d JOIN place p ON p.id "
-      "= " FIRST_PLACE
-      " JOIN root r ON r.id = p.root LEFT JOIN catalog c ON c.doc = d.id AND c.epoch = ?3"
+      " p.visible, d.usable, d.tokens, '', d.id, c.record, c.epoch = ?3 FROM doc d"
+      " JOIN place p ON p.id = " FIRST_PLACE
+      " JOIN root r ON r.id = p.root LEFT JOIN catalog c ON c.doc = d.id"
       " WHERE d.id > ?1 ORDER BY d.id LIMIT ?2";
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;

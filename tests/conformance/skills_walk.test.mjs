@@ -152,4 +152,19 @@ test('pages read stored entries, which the watch keeps current', async () => {
   } finally {
     await client.close();
   }
+  // Edited while no daemon runs: the next daemon, on the same index file, lists the new digest
+  // (an entry another process stored is checked against the disk before it is used).
+  writeFileSync(join(dir, 'helper.py'), 'print(3)  # again\n');
+  const again = new Client({ name: 'walk', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await within(10000, again.connect(new StdioClientTransport({ command: daemon, args: ['--mcp'], env, cwd: small, stderr: 'inherit' })), 'connect');
+  try {
+    const { skills } = await within(10000, new SkillsClient(again).list(), 'skills/list');
+    const s = skills.find((x) => x.uri.endsWith('/notes-tool/SKILL.md'));
+    const r = s?.resources.find((x) => x.uri.endsWith('/notes-tool/helper.py'));
+    assert.equal(r?.digest, sha(join(dir, 'helper.py')), 'edited while no daemon ran');
+    const md = s.resources.find((x) => x.uri.endsWith('/notes-tool/SKILL.md'));
+    assert.equal(md.digest, sha(join(dir, 'SKILL.md')));
+  } finally {
+    await again.close();
+  }
 });
