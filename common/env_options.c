@@ -73,6 +73,12 @@ static const upk_env_entry TABLE[UPK_ENV_COUNT] = {
                             "upskilld",
                             "index pages per table merged per queue item once a scan is done (not "
                             "a positive number: the default; tests: a merge of many steps)"},
+    /* Half the SDKs' 60 s request timeout, which nothing resets for a client without progress. */
+    [UPK_ENV_LIST_WAIT] = {"UPSKILLD_LIST_WAIT_MS", UPK_ENV_POSITIVE, F(list_wait_ms), 30000, 0,
+                           "30000", "upskilld",
+                           "milliseconds the first page of an MCP skills/list that asked for no "
+                           "progress waits for the first index before it answers with the skills "
+                           "indexed so far (not a positive number: the default; tests: at once)"},
     [UPK_ENV_FAULT] = {"UPSKILLD_FAULT", UPK_ENV_TEXT, F(fault), 0, 0, "unset",
                        "upskilld, upskilld-worker, test programs",
                        "test-only fault injection: `POINT[:N[:ACTION]]` rules separated by `,` "

@@ -18,6 +18,7 @@
 #include "skills/fsutil.h"
 #include "daemon/face_jobs.h"
 #include "daemon/jobs.h"
+#include "common/env_options.h"
 #include "common/log.h"
 #include "protocol/mcp.h"
 #include "common/sha256.h"
@@ -25,10 +26,10 @@
 #include "daemon/skills_service.h"
 #include "common/xalloc.h"
 
-/* Skills a skills/list page holds. Building one reads and hashes every file of each (30-60 us
- * a skill here), so small pages answer fast; but a host walks at most 64 pages by default
- * (@modelcontextprotocol/client's listMaxPages), so a large collection must fit in 60. At
- * 40,000 skills that is 667 a page, about 40 ms. */
+/* Skills a skills/list page holds. A host walks at most 64 pages by default
+ * (@modelcontextprotocol/client's listMaxPages), so a large collection must fit in 60: at
+ * 40,000 skills that is 667 a page. Each entry is read from the index (built when the skill
+ * was indexed), a few microseconds a skill. */
 #define PAGE_MIN 200
 /* Files whose digests (and SKILL.md frontmatters) are kept: a 40,000-skill collection's
  * 54,000 files fit, in about 20 MB. */
@@ -37,6 +38,11 @@
 #define PAGES_PER_WALK 60
 /* How long a listing waits for the first index of the skills (a host lists once, at start). */
 #define WAIT_FIRST_SCAN_MS 120000
+/* ... when the client asked for no progress: nothing then keeps its request timeout from
+ * running out (the SDKs' default is 60 s), so a page answers within half of that with the
+ * skills indexed so far, and the walk goes on with those indexed later (see do_skills_list).
+ * The first page's bound is UPSKILLD_LIST_WAIT_MS (this by default). */
+#define WAIT_NO_PROGRESS_MS 30000
 #define CURSOR_PREFIX "s1:"
 
 static void not_found(upk_call *c, const char *uri, const char *what) {
@@ -65,9 +71,15 @@ static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
   upk_services *sv = upk_session_services(c->server);
   if (!sv->catalog) /* made and used on the skills queue only; freed with the server */
     sv->catalog = upk_catalog_cache_new(CACHED_FILES);
-  int rc = root ? upk_catalog_entry(sv->catalog, e->dir, base_name(e->path), root, &entry, why,
-                                    sizeof why)
-                : -ENOMEM;
+  /* a page's entries come stored (built when the skill was indexed); skills/get reads the disk.
+   * One stored by another process (before a restart) is used when stat says its files are as
+   * they were: no file is read or hashed again. */
+  bool stored = e->catalog && (e->catalog_ours || upk_catalog_record_current(e->catalog, e->dir));
+  int rc = !root ? -ENOMEM
+           : stored
+               ? upk_catalog_entry_from_record(e->catalog, e->dir, root, &entry, why, sizeof why)
+               : upk_catalog_entry(sv->catalog, e->dir, base_name(e->path), root, &entry, why,
+                                   sizeof why);
   if (rc) {
     upk_debug("skills/list leaves out %s: %s", e->dir, why);
   } else if (e->shadowed) { /* the URI says where it lives; only this is not in it */
@@ -93,7 +105,7 @@ static bool parse_cursor(const char *s, int64_t *at, size_t *per) {
   errno = 0;
   long long v = strtoll(s + strlen(CURSOR_PREFIX), &end, 10);
   *at = v;
-  if (errno || v <= 0)
+  if (errno || v < 0) /* 0: a walk whose first page found nothing indexed yet */
     return false;
   if (!*end) /* a cursor of an earlier version: the page size as it computed it */
     return true;
@@ -113,19 +125,38 @@ static size_t walk_page_size(upk_index *ix) {
   return per < PAGE_MIN ? PAGE_MIN : per > PAGE_MAX ? PAGE_MAX : per;
 }
 
+/* A page waits for the first index (its first page, to fix the walk's page size; later ones
+ * only when their skills are not indexed yet), reporting progress, at most WAIT_FIRST_SCAN_MS,
+ * or WAIT_NO_PROGRESS_MS for a client that asked for no progress. Past that it answers with
+ * what is indexed: documents are listed in the order the scan stores them (a new one after
+ * every other), so the next pages go on with those indexed meanwhile, and while the scan is
+ * under way every page has a next one, however short it is. */
 static void do_skills_list(upk_call *c, upk_index *ix) {
-  if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
+  if (!upk_call_need_index(c, ix))
     return;
   int64_t at;
   size_t per;
   parse_cursor(upk_call_str(c, "cursor"), &at, &per);
+  if (!per && upk_call_wait_scan(c, ix))
+    return;
   if (!per)
     per = walk_page_size(ix);
   upk_index_entries page = {0};
+  int64_t from = at;
   int more = upk_index_skills_page(ix, &at, per, &page);
   if (more < 0) {
     upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
     return;
+  }
+  size_t done, found; /* a first index (not a catch-up scan) still adding skills */
+  if (!more && upk_index_scanning(ix, &done, &found) && (size_t)upk_index_count(ix) < found) {
+    if (upk_call_wait_scan(c, ix)) { /* its skills are still being indexed */
+      upk_index_entries_free(&page);
+      return;
+    }
+    more = 1;
+    if (!page.len)
+      at = from;
   }
   json_t *skills = json_array();
   for (size_t i = 0; i < page.len; i++) {
@@ -150,7 +181,10 @@ static void skills_list_handler(upk_job *job, json_t *params) {
     return;
   }
   upk_skills_hold(job->server); /* no settling work queued between this walk's pages */
-  upk_call_start_waiting(job, params, do_skills_list, WAIT_FIRST_SCAN_MS);
+  json_int_t wait = job->progress_token                 ? WAIT_FIRST_SCAN_MS
+                    : json_object_get(params, "cursor") ? WAIT_NO_PROGRESS_MS
+                                                        : upk_env_opts()->list_wait_ms;
+  upk_call_start_waiting(job, params, do_skills_list, wait);
 }
 
 /* ---- finding the skill a URI is in ---- */

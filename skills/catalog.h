@@ -10,14 +10,17 @@
  * library) or `path` (an absolute path, for directories elsewhere). The last segment is the
  * skill's name, as the extension requires. Path segments are percent-encoded (RFC 3986).
  *
- * Entries are built from disk on each call: a skill changed on disk has its new digests at
- * once. Nothing here knows JSON-RPC or libuv; the daemon pages through the index and calls
- * these per skill.
+ * upk_catalog_entry builds an entry from disk (skills/get: a skill changed on disk has its new
+ * digests at once); the listing's pages read records the index built when it indexed each
+ * skill (upk_catalog_record, upk_catalog_entry_from_record), kept current by its refreshes.
+ * Nothing here knows JSON-RPC or libuv; the daemon pages through the index and calls these per
+ * skill.
  */
 #ifndef UPK_CATALOG_H
 #define UPK_CATALOG_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "skills/index.h"
@@ -60,6 +63,23 @@ void upk_catalog_cache_free(upk_catalog_cache *c);
  * error reading it. */
 int upk_catalog_entry(upk_catalog_cache *cache, const char *dir, const char *skill_file,
                       const char *root_uri, json_t **out, char *why, size_t whylen);
+
+/** A skill's entry as the index stores it, built once (on the scan's threads) so that a page
+ * of the listing is a read of stored rows, not a walk, a stat per file and a hash: the files'
+ * paths, sizes and digests and SKILL.md's frontmatter as JSON, or why the skill cannot be
+ * served, plus a signature of what stat says of every file (upk_catalog_record_current).
+ * Returns 0 with a malloc'd JSON text in *out, or -ENOMEM; a skill that cannot be read or
+ * served still gets a record (saying why). Thread-safe: no cache. */
+int upk_catalog_record(const char *dir, const char *skill_file, char **out);
+
+/** Whether `record` still describes the files below `dir`, as stat sees them (a walk and a
+ * stat per file; nothing read): true, or false when it must be built again. */
+bool upk_catalog_record_current(const char *record, const char *dir);
+
+/** The entry of the skill at `dir` (its placement: the name must match it) under `root_uri`,
+ * from its stored record: upk_catalog_entry's answer without touching the disk. */
+int upk_catalog_entry_from_record(const char *record, const char *dir, const char *root_uri,
+                                  json_t **out, char *why, size_t whylen);
 
 /** SKILL.md's frontmatter as JSON with YAML 1.2 core-schema typing. Returns 0 with *out, or
  * -EINVAL with `why` when there is none, it is not a mapping, or it uses YAML a host's

@@ -239,7 +239,7 @@ static bool name_ok(const char *s) {
   return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == n;
 }
 
-static int check_rules(const json_t *fm, const char *dir_name, char *why, size_t whylen) {
+int upk_catalog_check_rules(const json_t *fm, const char *dir_name, char *why, size_t whylen) {
   const char *name = json_string_value(json_object_get(fm, "name"));
   const char *desc = json_string_value(json_object_get(fm, "description"));
   json_t *compat = json_object_get(fm, "compatibility"), *meta = json_object_get(fm, "metadata");
@@ -323,7 +323,7 @@ int upk_catalog_entry(upk_catalog_cache *cache, const char *dir, const char *ski
     rc = refuse(why, whylen, -ENOENT, "%s is missing", skill_file);
   unsigned char md[32], skill_digest[32];
   if (!rc && !(rc = skill_md(cache, &f, at, skill_digest, &fm, why, whylen)))
-    rc = check_rules(fm, base_name_of(dir), why, whylen);
+    rc = upk_catalog_check_rules(fm, base_name_of(dir), why, whylen);
   for (size_t i = 0; !rc && i < f.n; i++) {
     if (i != at && (rc = upk_catalog_file_digest(cache, &f, i, md, NULL, NULL, NULL))) {
       rc = refuse(why, whylen, rc, "cannot read %s: %s", f.items[i].rel, strerror(-rc));

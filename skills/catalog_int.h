@@ -40,4 +40,8 @@ int upk_catalog_file_digest(upk_catalog_cache *c, const upk_catalog_files *f, si
 void upk_catalog_cache_frontmatter(upk_catalog_cache *c, const upk_catalog_files *f, size_t i,
                                    const unsigned char md[32], const char *frontmatter);
 
+/* The extension's rules for an entry (name, its directory, description, compatibility,
+ * metadata): 0, or -EINVAL with a sentence in `why`. */
+int upk_catalog_check_rules(const json_t *fm, const char *dir_name, char *why, size_t whylen);
+
 #endif

@@ -172,6 +172,14 @@ static const char schema_sql[] =
      * placements, on a restart's path). A file without the row falls back to that. */
     "CREATE TABLE IF NOT EXISTS scan_gen(id INTEGER PRIMARY KEY CHECK (id = 0),"
     " gen INTEGER NOT NULL);"
+    /* Each document's entry of the MCP Skills listing (skills/catalog.h: files, digests,
+     * frontmatter), built by the scan that parsed it; `epoch` is the index that built it
+     * (upk_index.epoch): one built by another process is not trusted without a look at the
+     * disk, for files may have changed while nothing watched them. */
+    "CREATE TABLE IF NOT EXISTS catalog(doc INTEGER PRIMARY KEY, epoch INTEGER NOT NULL,"
+    " record TEXT NOT NULL);"
+    "CREATE TRIGGER IF NOT EXISTS catalog_gone AFTER DELETE ON doc BEGIN"
+    " DELETE FROM catalog WHERE doc = old.id; END;"
     "CREATE TEMP TABLE IF NOT EXISTS touched(name TEXT PRIMARY KEY);"
     "CREATE TEMP TABLE IF NOT EXISTS cand(id INTEGER PRIMARY KEY);";
 
@@ -353,6 +361,7 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   ix->max_dirs = o.max_dirs > 0 ? o.max_dirs : UPK_INDEX_MAX_DIRS;
   ix->w = default_weights;
   ix->keep_twins = o.keep_twins;
+  ix->epoch = upk_ix_new_epoch(ix);
   if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body ||
       o.weights.joint)
     ix->w = o.weights;
@@ -401,6 +410,7 @@ void upk_index_close(upk_index *ix) {
     return;
   upk_ix_query_close(ix);
   upk_ix_job_free(ix);
+  upk_ix_catalog_close(ix);
   for (int i = 0; i < ST_COUNT; i++)
     sqlite3_finalize(ix->st[i]);
   sqlite3_close(ix->db);

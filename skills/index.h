@@ -187,6 +187,11 @@ typedef struct upk_index_entry {
   bool usable;     /* agents load it: frontmatter parsed and a description */
   size_t tokens;   /* size estimate of SKILL.md */
   upk_diags diags; /* stored parse/validation diagnostics (lenient load) */
+  /* upk_index_skills_page only: the skill's MCP Skills listing record (skills/catalog.h), or
+   * NULL (build the entry from disk); catalog_ours: built by this open of the index, and kept
+   * current by its refreshes (else another process's: check it against the disk first) */
+  char *catalog;
+  bool catalog_ours;
 } upk_index_entry;
 
 typedef struct upk_index_match {

@@ -84,6 +84,8 @@ struct upk_index {
   upk_ix_scratch scratch[2];    /* head / body ranking's per-row sums, see index_rank.c */
   struct upk_ix_pcache *pcache; /* phrases' rows kept between lookups, index_postings.c */
   bool pcache_stale;            /* a row changed since: drop them at the next lookup */
+  int64_t epoch;                /* this open's stamp on the catalog records it builds */
+  sqlite3_stmt *cat_st[3];      /* index_catalog.c's statements, made at first use */
   char err[512];
 };
 
@@ -128,6 +130,7 @@ typedef struct upk_ix_parsed {
   int rc;      /* upk_skill_load's: negative when the skill cannot be loaded */
   upk_diags d; /* loading and lenient validation */
   char *name, *desc, *name_col, *body, *packed;
+  char *catalog; /* the MCP Skills listing's record (skills/catalog.h); NULL: none */
   bool usable;
   size_t tokens;
 } upk_ix_parsed;
@@ -320,6 +323,16 @@ int upk_ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, siz
  * whether or not it ranked. */
 int upk_ix_place_at_installed_copy(upk_index *ix, const char *const *agents, size_t n_agents,
                                    upk_index_entry *hit);
+
+/* index_catalog.c: each document's stored entry of the MCP Skills listing. */
+/** A stamp for this open's records, unlike any other process's. */
+int64_t upk_ix_new_epoch(const upk_index *ix);
+/** Store document doc's record (NULL: none, the listing builds it from disk). */
+int upk_ix_catalog_put(upk_index *ix, int64_t doc, const char *record);
+/** The document at dir/md was found unchanged (its SKILL.md): see that its record still
+ * describes the other files, building it again when not (a refresh after an edit). */
+int upk_ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char *md);
+void upk_ix_catalog_close(upk_index *ix);
 
 /* index_query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);

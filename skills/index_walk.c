@@ -222,7 +222,7 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
   st = ix->st[ST_BODY_INSERT];
   sqlite3_bind_int64(st, 1, id);
   sqlite3_bind_text(st, 2, p->body, -1, SQLITE_STATIC);
-  if (upk_ix_step_done(ix, st, "index skill text"))
+  if (upk_ix_step_done(ix, st, "index skill text") || upk_ix_catalog_put(ix, id, p->catalog))
     return -EIO;
   *name_out = p->name;
   p->name = NULL;
@@ -237,6 +237,8 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
 static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) {
   probe pr;
   int rc = upk_ix_probe_doc(sc, dir, md, NULL, &pr, name);
+  if (rc == 1) /* SKILL.md unchanged; another of its files may have been edited */
+    rc = upk_ix_catalog_check(sc->ix, pr.id, dir, md) ?: 1;
   if (rc != 0)
     return rc == 1 ? pr.id : rc == -1 ? 0 : rc;
   upk_ix_parsed p;

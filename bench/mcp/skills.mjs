@@ -3,7 +3,11 @@
 // every file of every skill read and checked (size, sha256, frontmatter).
 //
 //   node --expose-gc bench/mcp/skills.mjs [--skills 40000] [--daemon build/daemon/upskilld] [--no-reference]
-//                                         [--corpus DIR]
+//                                         [--corpus DIR] [--before DAEMON] [--list-only]
+//
+// --before DAEMON walks the same files with another build of upskilld (say, the main branch's)
+// in place of the reference, one after the other in this invocation: before/after figures
+// taken under the same machine load.
 //
 // With --corpus, the collection is the first --skills directories (sorted) of DIR, a checkout
 // of a public registry (<dir>/SKILL.md each), hard-linked in instead of generated; the skills
@@ -31,6 +35,7 @@ const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0
 const count = Number(arg('--skills', '40000'));
 const daemon = resolve(arg('--daemon', join(root, 'build/daemon/upskilld')));
 const withReference = !process.argv.includes('--no-reference');
+const before = arg('--before', null);
 const listOnly = process.argv.includes('--list-only'); // profiling the listing alone
 
 // ---- the collection: every 5th skill has references/, every 7th a script ----
@@ -140,7 +145,8 @@ async function run(label, command, args, options) {
 }
 
 const ours = await run('upskilld', daemon, ['--mcp'], { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-const ref = withReference ? await run('sdk', process.execPath, [join(root, 'bench/mcp/skills_server_sdk.mjs'), skillsDir], {}) : null;
+const ref = before ? await run('before', resolve(before), ['--mcp'], { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+  : withReference ? await run('sdk', process.execPath, [join(root, 'bench/mcp/skills_server_sdk.mjs'), skillsDir], {}) : null;
 rmSync(ws, { recursive: true, force: true });
 
 const f = (v, d = 1) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(d));
@@ -165,7 +171,7 @@ const rows = [
   ['verified files / s', f(ours.verified / ours.verifyMs * 1000, 0), ref && f(ref.verified / ref.verifyMs * 1000, 0), ref && f((ours.verified / ours.verifyMs) / (ref.verified / ref.verifyMs), 2), ''],
   ['server peak RSS (MiB)', f(ours.rss), f(ref?.rss), ref && f(ours.rss / ref.rss, 2), ''],
 ];
-console.log(`\n${'figure'.padEnd(34)} ${'upskilld'.padStart(12)} ${'TS SDK'.padStart(12)} ${'ratio'.padStart(7)}  target`);
+console.log(`\n${'figure'.padEnd(34)} ${'upskilld'.padStart(12)} ${(before ? 'before' : 'TS SDK').padStart(12)} ${'ratio'.padStart(7)}  target`);
 for (const [name, a, b, r, t] of rows)
   console.log(`${name.padEnd(34)} ${String(a ?? '-').padStart(12)} ${String(b ?? '-').padStart(12)} ${String(r ?? '').padStart(7)}  ${t}`);
 const ok = (corpus ? ours.skills > 0 : ours.skills >= count) && ours.unique === ours.skills &&

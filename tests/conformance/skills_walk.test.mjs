@@ -3,10 +3,14 @@
 // 4,800 skills, 120 of them breaking the extension's rules (not listable), indexed in small
 // batches so that the walk's first page arrives while the first index is written. Every
 // listable skill comes back exactly once, in at most 64 pages, every page but the last the
-// size the first one fixed. Then the cursor's page size, tampered with: -32602.
+// size the first one fixed. Then the cursor's page size, tampered with: -32602. Then a
+// client that asks for no progress (nothing resets its request timeout): the first page
+// answers with what is indexed so far and the walk goes on through the rest. Then pages read
+// the index's stored entries, kept current by the watch: an edit shows in the next listing.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { daemon, requireFromCache, within } from './common.mjs';
@@ -71,5 +75,96 @@ test('a fresh daemon: the default client walks every listable skill once, within
     assert.match(error.message, /unknown cursor/);
   } finally {
     await client.close();
+  }
+});
+
+// A walk by a client with no progress token, against a first index still being written. The
+// first page's wait is cut to 1 ms (UPSKILLD_LIST_WAIT_MS; 30 s by default, half the SDKs'
+// request timeout): it answers with what is indexed, and the later pages wait for theirs.
+// A tree of its own, a quarter of the first (a test of the suite stays quick): 1,200 skills in
+// batches of 50, six pages of 200.
+test('no progress asked: the first page answers before the first index ends, the walk gets the rest', async () => {
+  const small = mkdtempSync(join(tmpdir(), 'upk-walk-np-'));
+  after(() => rmSync(small, { recursive: true, force: true }));
+  const want = new Set();
+  for (let i = 0; i < 1200; i++) {
+    const dir = `np-${String(i).padStart(5, '0')}`;
+    const name = i % 40 === 7 ? `other-${i}` : dir;
+    mkdirSync(join(small, '.claude/skills', dir), { recursive: true });
+    writeFileSync(join(small, '.claude/skills', dir, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: Use for job ${i}.\n---\n# ${name}\n\nBody.\n`);
+    if (name === dir) want.add(dir);
+  }
+  const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(small, 'cache'),
+    UPSKILLD_SCAN_BATCH: '50', UPSKILLD_LIST_WAIT_MS: '1' };
+  const client = new Client({ name: 'walk', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const transport = new StdioClientTransport({ command: daemon, args: ['--mcp'], env, cwd: small, stderr: 'inherit' });
+  await within(10000, client.connect(transport), 'connect');
+  const pages = [];
+  const onmessage = transport.onmessage;
+  let progress = 0;
+  transport.onmessage = (m, extra) => {
+    if (m.method === 'notifications/progress') progress++;
+    if (m.result?.skills) pages.push({ n: m.result.skills.length, next: m.result.nextCursor });
+    onmessage(m, extra);
+  };
+  try {
+    const { skills } = await within(60000, new SkillsClient(client).list(), 'skills/list');
+    assert.equal(progress, 0, 'no progress token, no progress');
+    const names = skills.map((s) => /^skill:\/\/project\/\.claude\/skills\/([^/]+)\/SKILL\.md$/.exec(s.uri)?.[1])
+      .filter(Boolean);
+    assert.equal(names.length, new Set(names).size, 'no skill twice');
+    assert.deepEqual(new Set(names), want, 'every listable skill, nothing else of the tree');
+    assert.ok(pages.length <= 64, `${pages.length} pages`);
+  } finally {
+    await client.close();
+  }
+});
+
+test('pages read stored entries, which the watch keeps current', async () => {
+  const small = mkdtempSync(join(tmpdir(), 'upk-walk-watch-'));
+  after(() => rmSync(small, { recursive: true, force: true }));
+  const dir = join(small, '.claude/skills/notes-tool');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'SKILL.md'), '---\nname: notes-tool\ndescription: Use for notes.\n---\n# Notes\n');
+  writeFileSync(join(dir, 'helper.py'), 'print(1)\n');
+  const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(small, 'cache') };
+  const client = new Client({ name: 'walk', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await within(10000, client.connect(new StdioClientTransport({ command: daemon, args: ['--mcp'], env, cwd: small, stderr: 'inherit' })), 'connect');
+  const sha = (path) => `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+  const helper = async () => {
+    const { skills } = await within(10000, new SkillsClient(client).list(), 'skills/list');
+    const s = skills.find((x) => x.uri.endsWith('/notes-tool/SKILL.md'));
+    return s?.resources.find((r) => r.uri.endsWith('/notes-tool/helper.py'));
+  };
+  try {
+    assert.equal((await helper())?.digest, sha(join(dir, 'helper.py')));
+    // A walk holds the watch set back until a second after its last page: let it be set.
+    const pause = (ms) => new Promise((ok) => setTimeout(ok, ms));
+    await pause(3000);
+    // SKILL.md is left as it was: only the listing's record of the other file can change
+    writeFileSync(join(dir, 'helper.py'), 'print(2)  # edited\n');
+    const want = sha(join(dir, 'helper.py'));
+    let got;
+    for (let i = 0; i < 15 && (got = await helper())?.digest !== want; i++) await pause(1200);
+    assert.equal(got?.digest, want, 'the listing after the watch saw the edit');
+    assert.equal(got.size, Buffer.byteLength('print(2)  # edited\n'));
+  } finally {
+    await client.close();
+  }
+  // Edited while no daemon runs: the next daemon, on the same index file, lists the new digest
+  // (an entry another process stored is checked against the disk before it is used).
+  writeFileSync(join(dir, 'helper.py'), 'print(3)  # again\n');
+  const again = new Client({ name: 'walk', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await within(10000, again.connect(new StdioClientTransport({ command: daemon, args: ['--mcp'], env, cwd: small, stderr: 'inherit' })), 'connect');
+  try {
+    const { skills } = await within(10000, new SkillsClient(again).list(), 'skills/list');
+    const s = skills.find((x) => x.uri.endsWith('/notes-tool/SKILL.md'));
+    const r = s?.resources.find((x) => x.uri.endsWith('/notes-tool/helper.py'));
+    assert.equal(r?.digest, sha(join(dir, 'helper.py')), 'edited while no daemon ran');
+    const md = s.resources.find((x) => x.uri.endsWith('/notes-tool/SKILL.md'));
+    assert.equal(md.digest, sha(join(dir, 'SKILL.md')));
+  } finally {
+    await again.close();
   }
 });

@@ -173,3 +173,51 @@ Test(catalog, read_serves_files_of_the_skill_only) {
                -ENOENT);
   cr_assert_eq(upk_catalog_read(th_path("r"), "SKILL.md", "SKILL.md", 4, &data, &len), -EFBIG);
 }
+
+/* The stored record (what the index keeps for the listing's pages) gives the entry the disk
+ * gives, refuses what the disk refuses, and says when a file changed under it. */
+Test(catalog, a_stored_record_gives_the_entry_the_disk_gives) {
+  upk_catalog_cache *c = upk_catalog_cache_new(16);
+  th_skill("s", "name: s\ndescription: Use for s.\nmetadata:\n  v: \"1\"\n");
+  th_write("s/references/deep/guide.md", "guide\n");
+  th_write("s/run.sh", "echo hi\n");
+  char *rec = NULL, why[256] = "";
+  cr_assert_eq(upk_catalog_record(th_path("s"), "SKILL.md", &rec), 0);
+  json_t *disk = entry(c, "s", 0), *stored = NULL;
+  cr_assert_eq(upk_catalog_entry_from_record(rec, th_path("s"), "skill://project/s", &stored, why,
+                                             sizeof why),
+               0, "%s", why);
+  cr_assert(json_equal(disk, stored));
+  cr_assert(upk_catalog_record_current(rec, th_path("s")));
+  /* placed under another directory name: the name rule is the placement's */
+  json_t *other = NULL;
+  cr_assert_eq(upk_catalog_entry_from_record(rec, th_path("t"), "skill://project/t", &other, why,
+                                             sizeof why),
+               -EINVAL);
+  cr_assert(strstr(why, "differs from its directory"), "%s", why);
+  /* a file deep below, rewritten at the same size: the record is no longer current */
+  struct timespec pause = {0, 20000000};
+  nanosleep(&pause, NULL);
+  th_write("s/references/deep/guide.md", "GUIDE\n");
+  cr_assert(!upk_catalog_record_current(rec, th_path("s")));
+  free(rec);
+  /* a skill the extension cannot serve: the record says why, and so does its entry */
+  th_skill("bad", "name: bad\ndescription: [unclosed\n");
+  cr_assert_eq(upk_catalog_record(th_path("bad"), "SKILL.md", &rec), 0);
+  cr_assert_eq(upk_catalog_entry_from_record(rec, th_path("bad"), "skill://project/bad", &other,
+                                             why, sizeof why),
+               -EINVAL);
+  cr_assert(strstr(why, "frontmatter"), "%s", why);
+  free(rec);
+  /* hostile or damaged stored text: refused, nothing served */
+  cr_assert_eq(upk_catalog_entry_from_record("{\"frontmatter\": 3}", th_path("s"),
+                                             "skill://project/s", &other, why, sizeof why),
+               -EINVAL);
+  cr_assert_eq(upk_catalog_entry_from_record("not json", th_path("s"), "skill://project/s", &other,
+                                             why, sizeof why),
+               -EINVAL);
+  cr_assert_null(other);
+  json_decref(disk);
+  json_decref(stored);
+  upk_catalog_cache_free(c);
+}
