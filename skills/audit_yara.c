@@ -112,6 +112,7 @@ typedef struct scan {
   upk_diags *out;
   int high;
   size_t *starts, n_starts; /* the offset of each line's start */
+  upk__audit_view view;     /* what libyara scans; its offsets map to data's */
   size_t from;              /* out's first finding from this scan */
 } scan;
 
@@ -218,15 +219,16 @@ typedef struct hit {
 } hit;
 
 /* The next public match from *p on (a string's list starts at ctx->matches[idx].head). */
-static bool next_hit(const YR_MATCH **p, hit *h) {
+static bool next_hit(const scan *s, const YR_MATCH **p, hit *h) {
   while (*p) {
     YR_MATCH m;
     memcpy(&m, (const void *)*p, sizeof m);
     *p = m.next;
     if (m.is_private)
       continue;
-    h->at = (size_t)(m.base + m.offset);
-    h->len = (size_t)m.match_length;
+    size_t at = (size_t)(m.base + m.offset);
+    h->at = upk__audit_view_orig(&s->view, at);
+    h->len = upk__audit_view_orig(&s->view, at + (size_t)m.match_length) - h->at;
     return true;
   }
   return false;
@@ -281,9 +283,9 @@ static void collect_vetoes(const scan *s, YR_SCAN_CONTEXT *ctx, const YR_RULE *r
   v->n_neg = 0;
   yr_rule_strings_foreach(rule, str) {
     const YR_MATCH *p = ctx->matches[str->idx].head;
-    while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(&p, &h))
+    while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(s, &p, &h))
       v->at[v->n++] = h.at;
-    while (!strncmp(str->identifier, "$neg", 4) && v->n_neg < VETOES_MAX && next_hit(&p, &h))
+    while (!strncmp(str->identifier, "$neg", 4) && v->n_neg < VETOES_MAX && next_hit(s, &p, &h))
       v->neg[v->n_neg++] = match_line(s, h);
   }
 }
@@ -321,7 +323,7 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
       continue;
     reportable++;
     const YR_MATCH *p = ctx->matches[str->idx].head;
-    while (n < LINES_PER_RULE && next_hit(&p, &h))
+    while (n < LINES_PER_RULE && next_hit(s, &p, &h))
       if (!vetoed(s, &v, h))
         report_match(s, &m, h, lines, &n);
   }
@@ -351,8 +353,10 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
   yr_scanner_define_boolean_variable(sc, "is_script", upk__audit_is_script(lang));
   yr_scanner_set_callback(sc, on_match, &s);
   yr_scanner_set_timeout(sc, timeout_s);
-  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)data, len);
+  upk__audit_view_make(&s.view, data, len);
+  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)s.view.data, s.view.len);
   yr_scanner_destroy(sc);
+  upk__audit_view_free(&s.view);
   free(s.starts);
   if (rc == ERROR_SCAN_TIMEOUT)
     return -ETIMEDOUT;

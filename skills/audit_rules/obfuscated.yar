@@ -125,7 +125,6 @@ rule decoded_and_executed_more {
     message = "decoded or rebuilt text is executed: the code that runs is hidden from a reader"
   strings:
     $php = /\b(eval|assert|create_function|system|exec|shell_exec|passthru|popen|proc_open)\s*\(\s*[^\n]{0,80}\b(base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|hex2bin|convert_uudecode|strrev|pack\s*\(\s*["']H)\s*\(/
-    $php_preg_e = /\bpreg_replace\s*\(\s*["'](.)[^\n]{1,200}\/[a-z]*e[a-z]*["']\s*,/
     $lua = /\b(load|loadstring|dofile|os\.execute|io\.popen)\s*\(\s*[^\n]{0,60}(\bstring\.char\s*\(|:char\s*\(|\bstring\.reverse\s*\(|:reverse\s*\(|\bmime\.unb64\b|\bfrom_?base64\b|\bdec(ode)?64\b|\bunhex\w*\s*\()/
     $sh_decode_pipe = /\|\s*(rev|tr\s+["']?(a-zA-Z|A-Za-z|a-z|A-Z)["']?\s+["']?[A-Za-z-]{3,}["']?|base(64|32)\s+(-\w+\s+)*(-d|--decode|-D)\w*|xxd\s+(-\w+\s+)*-r\w*|openssl\s[^\n|]{0,60}\s-d\b[^\n|]{0,60}|gunzip(\s+-c)?|zcat|gzip\s+-d\w*|xz\s+-d\w*|bzip2\s+-d\w*|uudecode(\s+-o\s*-?\S*)?)\s*(\|\s*(rev|gunzip|zcat|base64\s+-d)\s*)?\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/
     $go = /\bexec\.Command\s*\([^\n]{0,80}\b(base64\.\w+Encoding\.DecodeString|hex\.DecodeString)\s*\(|\bexec\.Command\s*\([^\n]{0,40}string\s*\(\s*(decoded|dec|payload|b|raw)\b/
