@@ -117,7 +117,11 @@ static bool bytecode_magic(const char *d, size_t len) {
 /* An executable past the file's start: an ELF, Mach-O or PE image appended to a script stub
  * (a self-extracting payload) or hidden inside other content. The offset, or 0. */
 static size_t embedded_executable(const char *d, size_t len) {
-  for (const char *p = d + 1; (p = memmem(p, len - (size_t)(p - d), "\x7f" "ELF", 4)); p++) {
+  for (const char *p = d + 1; (p = memmem(p, len - (size_t)(p - d),
+                                          "\x7f"
+                                          "ELF",
+                                          4));
+       p++) {
     size_t left = len - (size_t)(p - d);
     if (left >= 20 && (p[4] == 1 || p[4] == 2) && (p[5] == 1 || p[5] == 2) && p[6] == 1)
       return (size_t)(p - d);
@@ -354,8 +358,7 @@ static void audit_entry(walk *w, const char *path, const char *rel, int depth) {
     if (st.st_nlink > 1)
       note_hardlink(w, &st, rel);
     audit_file(w, path, rel);
-  }
-  else if (S_ISLNK(st.st_mode))
+  } else if (S_ISLNK(st.st_mode))
     audit_link(w, path, rel);
   else
     finding(w->out, UPK_SEV_WARNING, "audit/special-file", "special-file", rel, -1,
