@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
@@ -101,6 +102,49 @@ static bool compiled_name(const char *rel) {
   return false;
 }
 
+/* Bytecode a loader or interpreter runs, by its magic whatever the file is called: CPython's
+ * .pyc (a 16-bit version, then \r\n), Lua and LuaJIT chunks, Dalvik dex. */
+static bool bytecode_magic(const char *d, size_t len) {
+  if (len >= 16 && d[2] == '\r' && d[3] == '\n') {
+    unsigned v = (unsigned char)d[0] | (unsigned)(unsigned char)d[1] << 8;
+    if (v >= 3000 && v < 5000 && memchr(d + 4, '\0', 12))
+      return true;
+  }
+  return starts_with(d, len, "\x1bLua", 4) || starts_with(d, len, "\x1bLJ", 3) ||
+         starts_with(d, len, "dex\n0", 5);
+}
+
+/* An executable past the file's start: an ELF, Mach-O or PE image appended to a script stub
+ * (a self-extracting payload) or hidden inside other content. The offset, or 0. */
+static size_t embedded_executable(const char *d, size_t len) {
+  for (const char *p = d + 1; (p = memmem(p, len - (size_t)(p - d),
+                                          "\x7f"
+                                          "ELF",
+                                          4));
+       p++) {
+    size_t left = len - (size_t)(p - d);
+    if (left >= 20 && (p[4] == 1 || p[4] == 2) && (p[5] == 1 || p[5] == 2) && p[6] == 1)
+      return (size_t)(p - d);
+  }
+  static const char *const MACHO[] = {"\xcf\xfa\xed\xfe", "\xce\xfa\xed\xfe", "\xfe\xed\xfa\xcf",
+                                      "\xfe\xed\xfa\xce"};
+  for (size_t i = 0; i < sizeof MACHO / sizeof *MACHO; i++) {
+    const char *p = memmem(d + 1, len - 1, MACHO[i], 4);
+    if (p)
+      return (size_t)(p - d);
+  }
+  for (const char *p = d + 1; (p = memmem(p, len - (size_t)(p - d), "MZ", 2)); p++) {
+    size_t at = (size_t)(p - d);
+    if (at + 0x40 > len)
+      break;
+    const unsigned char *u = (const unsigned char *)p + 0x3c;
+    size_t pe = (size_t)u[0] | (size_t)u[1] << 8 | (size_t)u[2] << 16 | (size_t)u[3] << 24;
+    if (pe >= 0x40 && pe < 4096 && at + pe + 4 <= len && !memcmp(p + pe, "PE\0\0", 4))
+      return at;
+  }
+  return 0;
+}
+
 /* Executables and other binary content: whole-file findings. True when it is binary. */
 static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *out, int *high) {
   if (starts_with(d, len,
@@ -109,10 +153,19 @@ static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *
                   4) ||
       starts_with(d, len, "MZ", 2) || starts_with(d, len, "\xcf\xfa\xed\xfe", 4) ||
       starts_with(d, len, "\xce\xfa\xed\xfe", 4) || starts_with(d, len, "\xca\xfe\xba\xbe", 4) ||
-      starts_with(d, len, "\0asm", 4) ||
+      starts_with(d, len, "\0asm", 4) || bytecode_magic(d, len) ||
       (compiled_name(rel) && memchr(d, '\0', len < 8192 ? len : 8192))) {
     finding(out, UPK_SEV_ERROR, "audit/executable", "executable", rel, -1,
             "an executable program: what it does cannot be read");
+    (*high)++;
+    return true;
+  }
+  size_t at = len > 1 && memchr(d, '\0', len) ? embedded_executable(d, len) : 0;
+  if (at) {
+    finding(out, UPK_SEV_ERROR, "audit/executable", "executable", rel, -1,
+            "an executable program inside the file (at byte %zu, after other content): what it "
+            "does cannot be read",
+            at);
     (*high)++;
     return true;
   }
@@ -157,11 +210,22 @@ int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out
   return audit_content(rel, data, len, SCAN_FILE_S, out);
 }
 
+#define HARDLINKS_MAX 1024
+
+typedef struct hardlink {
+  dev_t dev;
+  ino_t ino;
+  nlink_t nlink, seen; /* its names, and those found in the skill */
+  char *rel;
+} hardlink;
+
 typedef struct walk {
   char root[PATH_MAX]; /* the skill directory's real path */
   upk_diags *out;
   int high, files;
   struct timespec start; /* the scan time is the skill's, SCAN_SKILL_S in all */
+  hardlink *links;       /* regular files with more than one name */
+  size_t n_links;
 } walk;
 
 static int seconds_left(const walk *w) {
@@ -171,6 +235,63 @@ static int seconds_left(const walk *w) {
   return left < SCAN_FILE_S ? (int)left : SCAN_FILE_S;
 }
 
+/* Whether a link that resolves to nothing points out of the skill, read from its text: an
+ * absolute target outside the root, or a relative one whose `..` climb above it. */
+static bool dangling_out(const walk *w, const char *path, const char *rel) {
+  char target[PATH_MAX];
+  ssize_t n = readlink(path, target, sizeof target - 1);
+  if (n <= 0)
+    return false;
+  target[n] = '\0';
+  if (target[0] == '/') {
+    size_t r = strlen(w->root);
+    return strncmp(target, w->root, r) || (target[r] != '/' && target[r] != '\0');
+  }
+  int depth = 0; /* the link's directory, below the root */
+  for (const char *p = rel; *p; p++)
+    depth += *p == '/';
+  for (char *save = NULL, *c = strtok_r(target, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+    if (!strcmp(c, ".."))
+      depth--;
+    else if (strcmp(c, "."))
+      depth++;
+    if (depth < 0)
+      return true;
+  }
+  return false;
+}
+
+/* A regular file with more than one name: noted, and reported at the walk's end when some of
+ * its names lie outside the skill (a hard link exposes that file as a symbolic link would, and
+ * no check of the link's text can see it). */
+static void note_hardlink(walk *w, const struct stat *st, const char *rel) {
+  for (size_t i = 0; i < w->n_links; i++)
+    if (w->links[i].dev == st->st_dev && w->links[i].ino == st->st_ino) {
+      w->links[i].seen++;
+      return;
+    }
+  if (w->n_links == HARDLINKS_MAX)
+    return;
+  if (!w->links)
+    w->links = upk_xmalloc(HARDLINKS_MAX * sizeof *w->links);
+  w->links[w->n_links++] = (hardlink){st->st_dev, st->st_ino, st->st_nlink, 1, upk_xstrdup(rel)};
+}
+
+static void report_hardlinks(walk *w) {
+  for (size_t i = 0; i < w->n_links; i++) {
+    hardlink *h = &w->links[i];
+    if (h->seen < h->nlink) {
+      finding(w->out, UPK_SEV_ERROR, "audit/link", "link", h->rel, -1,
+              "a hard link: %lu of this file's %lu names are outside the skill, so it is the "
+              "same file as one elsewhere",
+              (unsigned long)(h->nlink - h->seen), (unsigned long)h->nlink);
+      w->high++;
+    }
+    free(h->rel);
+  }
+  free(w->links);
+}
+
 /* A symbolic link: out of the skill high (an install would copy what it points at, or an
  * agent would read it), a loop medium, dangling low; inside the skill nothing (its target is
  * audited where it lies). Never followed. */
@@ -178,12 +299,20 @@ static void audit_link(walk *w, const char *path, const char *rel) {
   char real[PATH_MAX];
   size_t n = strlen(w->root);
   if (!realpath(path, real)) {
-    if (errno == ELOOP)
+    int err = errno;
+    if (err == ELOOP) {
       finding(w->out, UPK_SEV_WARNING, "audit/link", "link", rel, -1,
               "a symbolic link loop: it points back at itself");
-    else
+    } else if (dangling_out(w, path, rel)) {
+      finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
+              "a symbolic link out of the skill to a path that does not exist here (%s): it "
+              "exposes that file wherever it does",
+              strerror(err));
+      w->high++;
+    } else {
       finding(w->out, UPK_SEV_INFO, "audit/link", "link", rel, -1,
-              "a symbolic link to nothing (%s)", strerror(errno));
+              "a symbolic link to nothing (%s)", strerror(err));
+    }
     return;
   }
   if (!strncmp(real, w->root, n) && (real[n] == '/' || real[n] == '\0'))
@@ -225,9 +354,11 @@ static void audit_entry(walk *w, const char *path, const char *rel, int depth) {
     return;
   if (S_ISDIR(st.st_mode))
     audit_dir(w, path, rel, depth + 1);
-  else if (S_ISREG(st.st_mode))
+  else if (S_ISREG(st.st_mode)) {
+    if (st.st_nlink > 1)
+      note_hardlink(w, &st, rel);
     audit_file(w, path, rel);
-  else if (S_ISLNK(st.st_mode))
+  } else if (S_ISLNK(st.st_mode))
     audit_link(w, path, rel);
   else
     finding(w->out, UPK_SEV_WARNING, "audit/special-file", "special-file", rel, -1,
@@ -271,5 +402,6 @@ int upk_audit_skill(const char *dir, upk_diags *out) {
   if (!S_ISDIR(st.st_mode))
     return -ENOTDIR;
   audit_dir(&w, w.root, "", 0);
+  report_hardlinks(&w);
   return w.high;
 }

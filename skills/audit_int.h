@@ -17,6 +17,19 @@ bool upk__audit_is_script(const char *lang);
 /** Scan one file's bytes with the rules, for at most `timeout_s` seconds: findings into `out`.
  * Returns the number of high findings, -EINVAL when the rules did not compile, -ETIMEDOUT,
  * -ENOMEM or -EIO. */
+/* The text the rules scan: long runs of one repeated unit cut short, offsets mapped back to
+ * the file's (audit_runs.c). */
+typedef struct upk__audit_view {
+  const char *data; /* the file itself when nothing was cut */
+  size_t len;
+  char *own;
+  size_t *vat, *oat, n; /* from view offset vat[i] on, the file's offset is oat[i] + ... */
+} upk__audit_view;
+
+void upk__audit_view_make(upk__audit_view *v, const char *data, size_t len);
+size_t upk__audit_view_orig(const upk__audit_view *v, size_t at);
+void upk__audit_view_free(upk__audit_view *v);
+
 int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
                     upk_diags *out);
 /** NULL when the embedded rules compiled; else why not (a build defect). */

@@ -112,6 +112,7 @@ typedef struct scan {
   upk_diags *out;
   int high;
   size_t *starts, n_starts; /* the offset of each line's start */
+  upk__audit_view view;     /* what libyara scans; its offsets map to data's */
   size_t from;              /* out's first finding from this scan */
 } scan;
 
@@ -218,15 +219,16 @@ typedef struct hit {
 } hit;
 
 /* The next public match from *p on (a string's list starts at ctx->matches[idx].head). */
-static bool next_hit(const YR_MATCH **p, hit *h) {
+static bool next_hit(const scan *s, const YR_MATCH **p, hit *h) {
   while (*p) {
     YR_MATCH m;
     memcpy(&m, (const void *)*p, sizeof m);
     *p = m.next;
     if (m.is_private)
       continue;
-    h->at = (size_t)(m.base + m.offset);
-    h->len = (size_t)m.match_length;
+    size_t at = (size_t)(m.base + m.offset);
+    h->at = upk__audit_view_orig(&s->view, at);
+    h->len = upk__audit_view_orig(&s->view, at + (size_t)m.match_length) - h->at;
     return true;
   }
   return false;
@@ -260,24 +262,43 @@ static void report_match(scan *s, const rule_meta *m, hit h, int *lines, int *n)
 
 typedef struct veto {
   size_t at[VETOES_MAX], n;
+  int neg[VETOES_MAX], n_neg; /* lines holding a $neg* match */
 } veto;
 
 /* Matches of the rule's $veto* strings: a reported match that holds one is dropped (a
  * well-known vendor's installer inside a download piped to a shell). */
-static void collect_vetoes(YR_SCAN_CONTEXT *ctx, const YR_RULE *rule, veto *v) {
+/* The line a match is on (as report_match: one that starts at a line's start holds the
+ * newline before it). */
+static int match_line(const scan *s, hit h) {
+  size_t at = h.at;
+  while (at + 1 < s->len && at + 1 < h.at + h.len && (s->data[at] == '\n' || s->data[at] == ' '))
+    at++;
+  return at < s->len ? line_of(s, at) : -1;
+}
+
+static void collect_vetoes(const scan *s, YR_SCAN_CONTEXT *ctx, const YR_RULE *rule, veto *v) {
   const YR_STRING *str;
   hit h;
   v->n = 0;
+  v->n_neg = 0;
   yr_rule_strings_foreach(rule, str) {
     const YR_MATCH *p = ctx->matches[str->idx].head;
-    while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(&p, &h))
+    while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(s, &p, &h))
       v->at[v->n++] = h.at;
+    while (!strncmp(str->identifier, "$neg", 4) && v->n_neg < VETOES_MAX && next_hit(s, &p, &h))
+      v->neg[v->n_neg++] = match_line(s, h);
   }
 }
 
-static bool vetoed(const veto *v, hit h) {
+/* A match holding a $veto* match, or on a line holding a $neg* match (a negation or a
+ * warning: "never run curl | sh", "do not ignore the user"), is not reported. */
+static bool vetoed(const scan *s, const veto *v, hit h) {
   for (size_t i = 0; i < v->n; i++)
     if (v->at[i] >= h.at && v->at[i] < h.at + h.len)
+      return true;
+  int line = match_line(s, h);
+  for (int i = 0; i < v->n_neg; i++)
+    if (v->neg[i] == line)
       return true;
   return false;
 }
@@ -295,14 +316,15 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   int lines[LINES_PER_RULE], n = 0, reportable = 0;
   veto v;
   hit h;
-  collect_vetoes(ctx, rule, &v);
+  collect_vetoes(s, ctx, rule, &v);
   yr_rule_strings_foreach(rule, str) {
-    if (!strncmp(str->identifier, "$ctx", 4) || !strncmp(str->identifier, "$veto", 5))
+    if (!strncmp(str->identifier, "$ctx", 4) || !strncmp(str->identifier, "$veto", 5) ||
+        !strncmp(str->identifier, "$neg", 4))
       continue;
     reportable++;
     const YR_MATCH *p = ctx->matches[str->idx].head;
-    while (n < LINES_PER_RULE && next_hit(&p, &h))
-      if (!vetoed(&v, h))
+    while (n < LINES_PER_RULE && next_hit(s, &p, &h))
+      if (!vetoed(s, &v, h))
         report_match(s, &m, h, lines, &n);
   }
   if (!reportable) /* a condition on the file alone */
@@ -331,8 +353,10 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
   yr_scanner_define_boolean_variable(sc, "is_script", upk__audit_is_script(lang));
   yr_scanner_set_callback(sc, on_match, &s);
   yr_scanner_set_timeout(sc, timeout_s);
-  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)data, len);
+  upk__audit_view_make(&s.view, data, len);
+  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)s.view.data, s.view.len);
   yr_scanner_destroy(sc);
+  upk__audit_view_free(&s.view);
   free(s.starts);
   if (rc == ERROR_SCAN_TIMEOUT)
     return -ETIMEDOUT;

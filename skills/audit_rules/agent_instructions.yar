@@ -104,3 +104,79 @@ rule agent_conceal {
   condition:
     any of them
 }
+
+/* Round 3, by family rather than by trigger phrase. Each string is one family's spelling of
+ * "the user must not learn of it", "your rules are off" or "spread yourself"; a line that
+ * negates or warns ($neg: "never hide...", "do not ignore the user", "attackers write...") is not
+ * reported. Addressed to the agent in any file: prose, a data fixture, a package.json field,
+ * a link title. */
+rule agent_secrecy {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "tells the agent to keep what it does from the user"
+  strings:
+    $tell_nothing = /\b(tell|say|show|report|mention)\s+(the\s+|your\s+)?(user|human|operator|them)\s+nothing\b|\bsay\s+nothing\s+(about|of)\s+(it|this|that|the)\b/ nocase
+    $need_not_know = /\bthe\s+(user|human|operator)\s+(need\s+not|needn'?t|(does\s+not|doesn'?t|do\s+not|don'?t)\s+(need|have)\s+to|should\s+not|shouldn'?t|must\s+not|mustn'?t|should\s+never|must\s+never|is\s+not\s+to|isn'?t\s+to)\s+(know|see|notice|be\s+told|be\s+informed|hear|find\s+out|learn)\s*(\b(about|of)\s+(it|this|that|these|them)\b|[:.;,)]|\s+and\b)/ nocase
+    $out_of_reply = /\b(keep|leave)\s+(this|these|that|it|them|the|your)(\s+[\w-]+){0,2}\s+(out\s+of|off)\s+(your|the)\s+(reply|replies|answer|response|summary|report|output|message|transcript|changelog|log)\b/ nocase
+    $not_list = /\b(do\s+not|don'?t|never)\s+(list|mention|include|report|show|describe|log|note|surface|disclose)\s+(this|these|that|it|the\s+[\w-]+(\s+[\w-]+)?)\s+(step|steps|change|changes|edit|edits|command|commands|upload|publish|request|call|action|actions|instruction|instructions|file|note)?\s*(in|when|to|from|within|inside)\s+(you|your|the)\s+(summary|summaries|report|reports|reply|answer|response|final|output|changelog|commit|pr\b|message|recap)/ nocase
+    $never_mention_instr = /\b(never|do\s+not|don'?t)\s+(mention|reveal|disclose|acknowledge|repeat|quote)\s+(this|these|the\s+above|the\s+following)\s+(instruction|instructions|note|notes|directive|request|step|rule)s?\b/ nocase
+    $not_show_first = /\b(do\s+not|don'?t|never)\s+(show|display|print|echo|preview|announce)\s+(the\s+|each\s+|any\s+)?(command|commands)\s+(first|beforehand|before\s+(running|you\s+run))/ nocase
+    $quiet_user = /\b(quietly|silently|secretly|covertly|discreetly)\b[^\n]{0,60}\b(the\s+)?(user|human)\s+(does\s+not|doesn'?t|need\s+not|won'?t)\b/ nocase
+    $omit = /\b(omit|hide|conceal|suppress|exclude|leave\s+out|strip)\s+(this|these|that|the|your|any)\s+([\w-]+\s+)?(step|steps|change|changes|edit|edits|command|commands|upload|uploads|request|requests|call|calls|action|actions|publish|transfer|transfers|instruction|instructions)\s+from\s+(your|the)\s+(reply|answer|response|summary|report|output|transcript|user)\b/ nocase
+    $neg_teach = /\b(detect|flag|flags|warn|warning|attacker|attackers|attack|malicious|injection|injected|example\s+of|red\s+flag|suspicious|phishing)\b/ nocase
+  condition:
+    any of them
+}
+
+rule agent_authority_override {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "claims authority over the agent: consent already given, its rules suspended, the user's requests overridden"
+  strings:
+    $consent = /\b(already|thereby|implicitly|automatically)\s+(gave|given|granted|provided|consented|approved|authori[sz]ed)\b[^\n]{0,40}\b(consent|permission|approval|authori[sz]ation|everything|all|every)\b|\b(treat|consider|regard)\s+[^\n]{0,80}\bas\s+(pre-?approved|pre-?authori[sz]ed|already\s+approved|approved\s+in\s+advance)\b|\b(counts?|is|are)\s+as\s+pre-?approved\b|\b(has|have)\s+pre-?(approved|authori[sz]ed)\s+(this|these|it|all|every)\b/ nocase
+    $suspended = /\b(safety|usual|normal|default|standard|operator'?s?|user'?s?|content|security)\s+(guidelines|rules|restrictions|policies|polic(y|ies)|safeguards|guardrails|limits|constraints|checks)\s+(and\s+[^\n]{0,40})?(are|is|have\s+been|has\s+been)\s+(now\s+)?(suspended|disabled|lifted|waived|off|paused|deactivated|void|relaxed|not\s+in\s+effect)\b/ nocase
+    $mode = /\b(maintenance|developer|debug|god|admin|unrestricted|jailbreak|override|root)\s+mode\s+(is\s+)?(now\s+)?(enabled|activated|active|engaged|on)\b[^\n]{0,200}\b(assistant|agent|model|safety|guidelines|restrictions|refuse|instructions)\b/ nocase
+    $no_refuse = /\b(must|should|will)\s+not\s+refuse\b|\bnever\s+refuse\b|\b(do\s+not|don'?t|must\s+not|never)\s+(add|include|give|issue)\s+(any\s+)?(warnings?|disclaimers?|caveats?)\b/ nocase
+    $ignore_user = /\b(ignore|disregard|override|overrule)\s+(all\s+|any\s+)?(of\s+)?(the\s+)?(user|human|operator)'?s?\s+([\w-]+\s+){0,2}(instructions?|requests?|messages?|wishes|preferences|wording|objections?|corrections?|choices?|settings?)\b/ nocase
+    $even_if_only = /\beven\s+if\s+(the\s+user|they)\s+(only\s+)?(asked|asks)\s+(only\s+)?for\b/ nocase
+    $neg_teach = /\b(detect|flag|flags|warn|warning|attacker|attackers|attack|malicious|injection|injected|example\s+of|red\s+flag|suspicious|phishing|such\s+as|e\.g\.)\b/ nocase
+  condition:
+    any of them
+}
+
+/* An instruction addressed to an AI reader inside content (a data row, a link title, a JSON
+ * field, a comment) that asks for something harmful. */
+rule agent_addressed_in_content {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "content addresses the AI assistant with an instruction to act against the user"
+  strings:
+    $addressed = /(["'(]|^|\n|[,:]\s*)\s*((note\s+)?(to|for)\s+)?(the\s+)?(AI\s+(agents?|assistants?|models?)|assistants?|LLMs?|language\s+models?|agents?)\s*(working\s+in\s+this\s+[\w-]+\s*)?[:,-]\s*[^\n]{0,300}\b(upload|exfiltrate|send\s+[^\n]{0,40}\bto\s+https?|post\s+[^\n]{0,40}\bto\s+https?|curl\s|npm\s+publish|publish|ignore|disregard|tell\s+the\s+user\s+nothing|do\s+not\s+(tell|mention|inform)|don'?t\s+(tell|mention)|never\s+mention|without\s+telling)\b/ nocase
+    $neg_teach = /\b(attacker|attack|malicious|injection|example\s+of|red\s+flag|suspicious|detect|flag)\b/ nocase
+  condition:
+    $addressed and #neg_teach >= 0
+}
+
+/* Spreading into the user's other skills or agent configuration: editing every SKILL.md,
+ * registering a server, auto-approving its tools. */
+rule agent_self_propagation {
+  meta:
+    id = "audit/agent-instructions"
+    category = "agent-instructions"
+    severity = "high"
+    message = "tells the agent to edit the user's other skills or agent configuration (self-propagation, an auto-approved server)"
+  strings:
+    $other_skills = /\b(open|edit|modify|append|prepend|add|insert|write|update|patch|rewrite|inject)\b[^\n]{0,80}\b(every|all|each|other|the\s+user'?s)\s+[`'"]?(SKILL\.md|skills?|AGENTS\.md|CLAUDE\.md)\b[^\n]{0,120}(~|\$HOME)\/\.(claude|codex|cursor|agents|gemini|config\/\w+)\/(skills|commands|agents)\b/ nocase
+    $mcp_config = /\b(merge|add|write|insert|append|register|put|patch)\b[^\n]{0,120}mcpServers[^\n]{0,200}\b(into|to|in)\s+[`'"]?((~|\$HOME)\/\.(claude\.json|claude\/|cursor\/mcp\.json|codex\/config\.toml|gemini\/settings\.json)|[^\s`'"]{0,80}claude_desktop_config\.json)/ nocase
+    $auto_approve = /["']?(autoApprove|alwaysAllow|auto_approve|always_allow|trust)["']?\s*[:=]\s*(\[\s*["']\*["']|true\b)/
+    $neg_never = /\b(never|not|don'?t|avoid|attacker|attack|malicious|injection|example\s+of)\b/ nocase
+  condition:
+    (is_prose and any of ($other_skills, $mcp_config)) or ($auto_approve and is_prose) or
+    ((not is_prose) and $other_skills) and #neg_never >= 0
+}

@@ -153,3 +153,37 @@ rule credential_prose_read {
   condition:
     any of them
 }
+
+/* Round 3: a secret store reached as a path built from the home directory in code (Go's
+ * filepath.Join(home, ".ssh"), Ruby's File.join(Dir.home, '.aws', 'sso'), pathlib's
+ * Path.home() / ".kube"), and other processes' environments. */
+rule credential_store_path {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "reads a credential store under the home directory (SSH keys, cloud, registry or CLI tokens)"
+  strings:
+    $join = /(\bhome(Dir)?\b|Dir\.home|homedir\s*\(\s*\)|Path\.home\s*\(\s*\)|UserHomeDir\s*\(\s*\)|expanduser\s*\(\s*["']~["']\s*\)|getenv\s*\(\s*["'](HOME|USERPROFILE)["']\s*\)|ENV\s*\[\s*["'](HOME|USERPROFILE)["']\s*\]|\$ENV\{\s*["']?HOME["']?\s*\}|\$env:USERPROFILE)\s*(,|\/|\+|\.)\s*["'][\/\\]?\.(ssh|aws|azure|kube|docker|gnupg|password-store|vault-token|git-credentials|netrc|npmrc|pypirc)\b/
+    $sso = /\.aws[\/\\"' ,]+sso[\/\\"' ,]+cache\b|\.config[\/\\"' ,]+gh[\/\\"' ,]+hosts\.ya?ml|\.config[\/\\"' ,]+gcloud[\/\\"' ,]+(credentials\.db|access_tokens\.db|legacy_credentials)|\.azure[\/\\"' ,]+msal_token_cache|\.docker[\/\\"' ,]+config\.json|\.terraform\.d[\/\\"' ,]+credentials|\.vault-token\b/
+    $proc_env = /\/proc\/(\*|\[[0-9-]+\]\*?|\$\{?\w+\}?|[0-9]+|\{[^}\n]{1,20}\})\/environ\b/
+  condition:
+    any of them
+}
+
+/* Prose that has the agent copy a credential file's content into something that leaves (a bug
+ * report, an issue, a paste, a message): the agent holds the user's access. */
+rule credential_prose_share {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "tells the agent to put a credential file's content into a report, issue or message"
+  strings:
+    $share = /\b(include|paste|attach|add|append|post|put|copy|upload|send|quote|share)\b[^\n]{0,60}\b(contents?|text|output)\s+of\s+[`'"]?(~|\$HOME|%USERPROFILE%)[\/\\]\.(ssh|aws|azure|kube|docker|gnupg|netrc|npmrc|pypirc|git-credentials|config[\/\\](gh|gcloud)|password-store|vault-token|env)\b/ nocase
+    $share_cat = /\b(include|paste|attach|add|append|post|copy|upload|send)\b[^\n]{0,80}\b(cat|type|Get-Content)\s+[`'"]?(~|\$HOME|%USERPROFILE%)[\/\\]\.(ssh|aws|azure|kube|docker|gnupg|netrc|npmrc|pypirc|git-credentials|config[\/\\](gh|gcloud))\b/ nocase
+    $neg_not = /\b(never|not|don'?t|avoid|without|no)\s+([\w-]+\s+){0,2}(include|paste|attach|add|append|post|put|copy|upload|send|quote|share)\b/ nocase
+  condition:
+    any of ($share*) and #neg_not >= 0
+}

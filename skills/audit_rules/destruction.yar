@@ -80,3 +80,21 @@ rule destruction_force_push_main {
   condition:
     any of them
 }
+
+/* Round 3: the home directory or the root removed through any language's recursive API
+ * (Deno, Bun, PHP iterators, a variable named for the home directory), or walked with every
+ * entry deleted. */
+rule destruction_any_language {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "deletes the user's home directory or the system through a program's recursive delete"
+  strings:
+    $deno = /\b(Deno\.remove(Sync)?|Bun\.\w*rm\w*|fs\.promises\.rm|fsp?\.rm|rmSync|rmdirSync|rimraf(\.sync)?|removeSync|remove_dir_all|rm_rf|rmtree|RemoveAll)\s*\(\s*(Deno\.env\.get\s*\(\s*["'](HOME|USERPROFILE)["']\s*\)|Bun\.env\.HOME|process\.env\[?["']?(HOME|USERPROFILE)|(home|homeDir|home_dir|userHome|user_home|HOME)\s*[,)!]|homedir\s*\(\s*\)|os\.homedir\s*\(\s*\)|dirs::home_dir|std::env::var\s*\(\s*["']HOME)/
+    $walk_home = /\b(RecursiveDirectoryIterator|os\.walk|filepath\.Walk(Dir)?|File::Find::find|Find\.find|walkdir|WalkDir::new|readdirSync|Get-ChildItem)\s*\(?\s*[^\n]{0,30}(getenv\s*\(\s*["'](HOME|USERPROFILE)["']\s*\)|\$_SERVER\s*\[\s*["']HOME|expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(|os\.homedir\s*\(|Dir\.home\b|\$ENV\{\s*["']?HOME|\$env:USERPROFILE|\bhome(Dir)?\s*[,)]|["']\/["']\s*[,)])/
+    $ctx_delete = /\b(unlink|unlinkSync|rmdir|rmdirSync|os\.remove|os\.unlink|os\.Remove|File\.delete|Remove-Item|fs\.rm\w*|shutil\.rmtree|FileUtils\.rm\w*)\s*\(/
+  condition:
+    $deno or (is_script and $walk_home and $ctx_delete)
+}

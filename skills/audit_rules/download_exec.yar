@@ -10,8 +10,9 @@ rule download_piped_to_interpreter {
     message = "a download is piped into a shell or interpreter: whatever the server sends runs"
   strings:
     $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com)/
+    $neg_warn = /(^|\n)[^\n]{0,40}\b(never|don'?t|do\s+not|avoid)\s+(run|running|pipe|piping|use|using|execute|paste|copy)\b/ nocase
     $pipe = /\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|lwp-request)\b[^\n|;]{0,300}\|\s*(sudo\s+(-\S+\s+)*)?(env\s+\S+\s+)?((\/usr)?\/bin\/)?(ba|z|da|k|fi|c|tc)?sh\b/ nocase
-    $pipe_interp = /\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(python[0-9.]*|perl|ruby|node|php|pwsh|powershell(\.exe)?|iex|invoke-expression|cmd(\.exe)?)\b/ nocase
+    $pipe_interp = /\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(pwsh|powershell(\.exe)?|iex|invoke-expression|cmd(\.exe)?)\b/ nocase
     $pipe_2hop = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(tee|cat|gunzip|zcat|bunzip2|xz\s+-d|tar\s+-?xO)\b[^\n|;]{0,100}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?(ba|z|da|k)?sh\b/
     $subst = /\b((ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php)\s+<\(\s*(curl|wget)\b/ nocase
     $dash_c = /\b((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s+-(c|e)\s+["']?\$\(\s*(curl|wget)\b/ nocase
@@ -138,4 +139,88 @@ rule download_piped_vendor_installer {
     $ctx_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com)/
   condition:
     $pipe and $ctx_vendor
+}
+
+/* Round 3, by technique rather than by tool: any fetcher (curl, wget, aria2c-less HTTP clients,
+ * httpie, lwp) piped into any interpreter that reads its program from stdin, wherever the
+ * interpreter lives (`.venv/bin/python3 -`, `/usr/local/bin/node`). An interpreter given a
+ * script or `-c CODE` only reads the download as data (`curl api | python3 -c 'import json...'`),
+ * so it is not matched. */
+rule download_piped_any_interpreter {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    dockerfile = "medium"
+    message = "a download is piped into an interpreter that runs it: whatever the server sends runs"
+  strings:
+    $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com|bootstrap\.pypa\.io\/get-pip\.py)/
+    $pipe = /\b(curl|wget2?|fetch|http|https|xh|curlie|lwp-request|GET|tftp|ftp)\b[^\n|;]{0,200}\|\s*(sudo\s+(-\S+\s+)*)?(env\s+(\w+=\S*\s+)*)?[\w.~$(){}\/-]{0,60}\/(python[0-9.]*|perl|ruby|node|php|lua[0-9.]*|Rscript|tclsh|osascript|(ba|z|da|k)?sh|pwsh)(\s+-(\s|$)|\s+\/dev\/stdin\b|\s*(\n|$|;|&|\)|["'`]))/
+    $pipe_stdin = /\b(curl|wget2?|fetch|http|https|xh|curlie|lwp-request|GET)\b[^\n|;]{0,200}\|\s*(sudo\s+(-\S+\s+)*)?(python[0-9.]*|perl|ruby|node|php|lua[0-9.]*|Rscript|tclsh|osascript|deno\s+run|bun)(\s+-(\s|$)|\s+\/dev\/stdin\b|\s+-\s*-|\s*(\n|$|;|&|\)|["'`]))/
+  condition:
+    any of them
+}
+
+/* A fetch and a code sink on one line, any language: a callback that evals the body
+ * (`https.get(u, r => ... eval(s))`), `load(io.popen('curl ...'):read('*a'))`. */
+rule download_eval_inline {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "code is fetched and evaluated on one line"
+  strings:
+    $fetch_then_eval = /(\bfetch\s*\(\s*["'`]https?:|\b(require\s*\(\s*["'](node:)?https?["']\s*\)|https?)\.(get|request)\s*\(\s*["'`]https?:|\baxios(\.get)?\s*\(\s*["'`]https?:|\burlopen\s*\(\s*["']https?:|\brequests\.get\s*\(\s*["']https?:|\bio\.popen\s*\(\s*["'](curl|wget)\b)[^\n]{0,300}[^\w.](eval|Function|runInThisContext|runInNewContext|exec|load|loadstring)\s*\(/
+    $load_popen = /\b(load|loadstring|dofile)\s*\(\s*[^\n]{0,40}\bio\.popen\s*\(\s*["'](curl|wget)\b/
+    $php_inc = /\b(eval|include|require)(_once)?\s*\(?\s*[^\n]{0,40}\bfile_get_contents\s*\(\s*["']https?:/
+  condition:
+    any of them
+}
+
+/* A program whose downloaded body becomes a shell's or interpreter's input or code, in the
+ * languages whose spelling the first rules lacked (Go, Lua, PHP, Python stdin). */
+rule download_exec_program_more {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "a program runs code it downloads (the response becomes a shell's input or is evaluated)"
+  strings:
+    $go_stdin = /\.Stdin\s*=\s*[\w.]*\b(Body|body)\b/
+    $ctx_go_shell = /\bexec\.Command\s*\(\s*["'](\/bin\/)?((ba|z)?sh|python[0-9.]*|perl|ruby|node|bash|pwsh)["']/
+    $ctx_go_fetch = /\bhttp\.(Get|Post|NewRequest)\s*\(|\bhttp\.DefaultClient\b|\.Do\s*\(\s*req\b/
+    $lua_exec = /\b(load|loadstring)\s*\(\s*[\w.]+\s*\)\s*\(|\bdofile\s*\(\s*[\w.]+\s*\)|\bpcall\s*\(\s*(load|loadstring)\s*\(/
+    $ctx_lua_fetch = /\bio\.popen\s*\(\s*["'](curl|wget)\b|\bsocket\.http\b|\bhttp\.request\s*\(|\bcurl\.easy\b|\bhttps\.request\s*\(/
+    $php_exec = /\b(eval|assert|create_function)\s*\(\s*\$\w+\s*\)|\binclude(_once)?\s+\$\w+\s*;/
+    $ctx_php_fetch = /\bfile_get_contents\s*\(\s*["']https?:|\bcurl_exec\s*\(|\bfopen\s*\(\s*["']https?:/
+    $py_stdin = /\bsubprocess\.\w+\s*\(\s*\[?\s*["'](\/bin\/)?((ba|z)?sh|python[0-9.]*|perl|ruby|node)["'][^\n]{0,120}\binput\s*=/
+    $ctx_py_fetch = /\b(urlopen|requests\.get|httpx\.get|urllib3\.\w+\.request)\s*\(/
+    $js_pipe_sh = /\.pipe\s*\(\s*[\w.]*\.stdin\s*\)|\.stdin\.(write|end)\s*\(\s*(body|data|code|script|text|s|buf)\b/
+    $ctx_js_sh = /\bspawn\s*\(\s*["'](\/bin\/)?((ba|z)?sh|python[0-9.]*|node)["']/
+    $ctx_js_fetch = /\b(fetch|axios(\.get)?|https?\.get|https?\.request|got)\s*\(/
+  condition:
+    ($go_stdin and $ctx_go_shell and $ctx_go_fetch) or
+    ($lua_exec and $ctx_lua_fetch) or
+    ($php_exec and $ctx_php_fetch) or
+    ($py_stdin and $ctx_py_fetch) or
+    ($js_pipe_sh and $ctx_js_sh and $ctx_js_fetch)
+}
+
+/* Code fetched over plain HTTP or from a bare IP address and run: no one can say what it is,
+ * and anyone on the path can change it. High in every carrier, a Dockerfile's ADD and RUN
+ * included (the vendor-installer rule's medium does not apply: no vendor serves from an IP). */
+rule download_exec_insecure {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    message = "code is fetched over plain HTTP or from a bare IP address and run"
+  strings:
+    $add = /(^|\n)[ \t]*ADD\s+(--[\w-]+(=\S+)?\s+)*(http:\/\/|https:\/\/[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}[:\/])\S+\.(sh|bash|py|pl|rb|js|ps1|run|bin)\s/
+    $ctx_run = /(^|\n)[ \t]*RUN\s[^\n]{0,200}(\b((ba|z|da)?sh|python[0-9.]*|perl|ruby|node|pwsh)\s+["']?\/[\w.\/-]+|chmod\s+(\+x|[0-7]*[1357][0-7]{2})\b)/
+    $pipe_ip = /\b(curl|wget2?|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,120}(https?:\/\/[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}|http:\/\/)[^\n|;]{0,160}\|\s*(sudo\s+)?[\w.\/-]{0,40}\b((ba|z|da)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression)\b/ nocase
+  condition:
+    ($add and $ctx_run) or $pipe_ip
 }

@@ -109,3 +109,42 @@ rule data_in_url_prose {
   condition:
     any of them
 }
+
+/* Round 3, by channel: what the first rules counted as a send lacked UDP, DNS lookups of a
+ * computed name, mail attachments, Go's HTTP client and git pushes; what they counted as a
+ * secret lacked Go's os.Environ(), dotenv files under the home directory and other processes'
+ * environments. Both in one file: high. */
+rule secrets_sent_more {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "reads credentials or the environment and sends them out (HTTP, UDP, DNS, mail)"
+  strings:
+    $send_go = /\bhttp\.(Post|PostForm)\s*\(|\bhttp\.NewRequest\s*\(\s*(http\.Method(Post|Put)|["'](POST|PUT)["'])|\bnet\.Dial\w*\s*\(\s*["'](udp|tcp)[46]?["']/
+    $send_udp = /\bdgram\.createSocket\s*\(|\bSOCK_DGRAM\b|\bUdpClient\b|\/dev\/udp\/|\bsocket\.udp\s*\(|\bUDPSocket\.new\b/
+    $send_dns = /\b(Resolve-DnsName|nslookup|dig|drill|host)\b[^\n]{0,40}["']?\$[\w{(]|\bgethostbyname\w*\s*\(\s*(f["']|[\w.]+\s*\+|["'][^"'\n]{0,40}["']\s*\+|["'][^"'\n]{0,40}["']\s*%|[\w.]+\.format\s*\()|\bdns\.(resolve|lookup)\w*\s*\(\s*(`[^`\n]{0,40}\$\{|[\w.]+\s*\+)|\bnet\.(LookupHost|LookupTXT|LookupIP)\s*\(\s*[\w.]+\s*\+/ nocase
+    $send_mail = /\bsmtplib\.SMTP(_SSL)?\s*\(|\.add_attachment\s*\(|\bSend-MailMessage\b|\bNet::SMTP\b|\bnodemailer\b|\bMail::Sendmail\b|\bmail\s*\(\s*\$/
+    $ctx_env = /\bos\.Environ\s*\(\s*\)|\bGet-ChildItem\s+env:|\bgci\s+env:|\bdir\s+env:|\[Environment\]::GetEnvironmentVariables\s*\(\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bos\.environ\.(items|copy)\s*\(|dict\s*\(\s*os\.environ\s*\)|\bENV\.to_(h|a|s)\b|\bkeys\s*%ENV\b|\/proc\/[\w*$\[\]-]+\/environ\b|\$\(\s*(env|printenv)\s*\)/ nocase
+    $ctx_cred = /(~|\$HOME|expanduser\s*\(\s*["']~|Path\.home\s*\(\s*\)|homedir\s*\(\s*\)|Dir\.home|UserHomeDir)[^\n]{0,40}(\*\*\/)?\.env\b|\.ssh[\/\\"' ,]+(id_|\*)|\.aws[\/\\"' ,]+(credentials|sso)|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.config[\/\\"' ,]+gh[\/\\"' ,]+hosts\.yml|\.kube[\/\\"' ,]+config|\.docker[\/\\"' ,]+config\.json|\.gnupg\b/
+  condition:
+    any of ($send*) and any of ($ctx*)
+}
+
+/* The user's repository pushed, whole, to a remote the skill adds (not origin or upstream) or
+ * to a URL: every branch, tag and its history leave with it. */
+rule repo_pushed_out {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "pushes every branch or the whole repository to a remote the skill adds"
+  strings:
+    $push_url = /\bgit\s+push\s+(-\S+\s+)*(https?:\/\/|git@|ssh:\/\/)\S+[^\n]{0,60}\s(--mirror|--all)\b|\bgit\s+push\s+(-\S+\s+)*(--mirror|--all)\s+(-\S+\s+)*(https?:\/\/|git@|ssh:\/\/)/
+    $push_all = /\bgit\s+push\s+[^\n;&|]{0,60}(--mirror|--all)\b/
+    $ctx_add = /\bgit\s+remote\s+add\s+(-\S+\s+)*([a-np-tv-zA-Z_][\w.-]*|o[^r\s][\w.-]*|u[^p\s][\w.-]*)\s+(https?:\/\/|git@|ssh:\/\/)/
+  condition:
+    $push_url or ($push_all and $ctx_add)
+}

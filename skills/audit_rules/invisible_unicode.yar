@@ -41,3 +41,21 @@ rule invisible_medium {
   condition:
     not invisible_high and any of them
 }
+
+/* Round 3: every Unicode format character (category Cf) or invisible filler that splits a
+ * word or an identifier: a soft hyphen, the Arabic letter mark, the Mongolian vowel separator,
+ * direction marks, invisible operators, deprecated format controls, interlinear annotation,
+ * shorthand and musical format controls, a BOM; and a Hangul or halfwidth filler used next to
+ * code punctuation (an invisible identifier). */
+rule invisible_format_in_word {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "invisible-unicode"
+    severity = "high"
+    message = "an invisible format character inside a word or identifier: what the agent or interpreter reads differs from what a reviewer sees"
+  strings:
+    $cf_in_word = /[A-Za-z0-9_$](\xC2\xAD|\xD8\x9C|\xE1\xA0\x8E|\xE2\x80[\x8B-\x8F]|\xE2\x81[\xA0-\xA4\xAA-\xAF]|\xEF\xBB\xBF|\xEF\xBF[\xB9-\xBB]|\xF0\x9B\xB2[\xA0-\xA3]|\xF0\x9D\x85[\xB3-\xBA])+[A-Za-z0-9_$]/
+    $filler_code = /[\x21-\x2F\x3A-\x40\x5B-\x60\x7B-\x7E A-Za-z0-9_](\xE3\x85\xA4|\xE1\x85[\x9F\xA0]|\xEF\xBE\xA0)+[\x21-\x2F\x3A-\x40\x5B-\x60\x7B-\x7E A-Za-z0-9_]/
+  condition:
+    any of them
+}

@@ -113,3 +113,49 @@ rule decoded_then_executed_program {
     (lang == "sh" and $sh_exec and $ctx_sh_decode) or
     (lang == "ruby" and $rb_exec and $ctx_rb_decode)
 }
+
+/* Round 3, by technique: any decoder (base64/32, hex, gzip/zlib/xz, rot13, reversal, char
+ * codes, uudecode) whose output reaches any code sink, in the languages the first rules lacked
+ * (PHP, Lua, Go, a shell pipeline through `rev`/`tr`/`openssl`). */
+rule decoded_and_executed_more {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    message = "decoded or rebuilt text is executed: the code that runs is hidden from a reader"
+  strings:
+    $php = /\b(eval|assert|create_function|system|exec|shell_exec|passthru|popen|proc_open)\s*\(\s*[^\n]{0,80}\b(base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|hex2bin|convert_uudecode|strrev|pack\s*\(\s*["']H)\s*\(/
+    $lua = /\b(load|loadstring|dofile|os\.execute|io\.popen)\s*\(\s*[^\n]{0,60}(\bstring\.char\s*\(|:char\s*\(|\bstring\.reverse\s*\(|:reverse\s*\(|\bmime\.unb64\b|\bfrom_?base64\b|\bdec(ode)?64\b|\bunhex\w*\s*\()/
+    $sh_decode_pipe = /\|\s*(rev|tr\s+["']?(a-zA-Z|A-Za-z|a-z|A-Z)["']?\s+["']?[A-Za-z-]{3,}["']?|base(64|32)\s+(-\w+\s+)*(-d|--decode|-D)\w*|xxd\s+(-\w+\s+)*-r\w*|openssl\s[^\n|]{0,60}\s-d\b[^\n|]{0,60}|gunzip(\s+-c)?|zcat|gzip\s+-d\w*|xz\s+-d\w*|bzip2\s+-d\w*|uudecode(\s+-o\s*-?\S*)?)\s*(\|\s*(rev|gunzip|zcat|base64\s+-d)\s*)?\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/
+    $go = /\bexec\.Command\s*\([^\n]{0,80}\b(base64\.\w+Encoding\.DecodeString|hex\.DecodeString)\s*\(|\bexec\.Command\s*\([^\n]{0,40}string\s*\(\s*(decoded|dec|payload|b|raw)\b/
+    $py_rev = /\b(exec|eval|os\.system|os\.popen|subprocess\.\w+)\s*\(\s*[^\n]{0,60}["']\s*\[\s*::\s*-1\s*\]/
+    $js_rev = /\b(eval|Function|execSync|exec)\s*\(\s*[^\n]{0,60}\.split\s*\(\s*["']{2}\s*\)\s*\.reverse\s*\(\s*\)\s*\.join\s*\(/
+    $rb_rev = /\b(eval|system|exec|instance_eval|`)\s*\(?\s*["'][^"'\n]{4,}["']\.reverse\b/
+    $ps_rev = /\b(iex|invoke-expression)\b[^\n]{0,120}(\[array\]::Reverse|-join\s*\(?\s*[^\n]{0,40}\[-1\.\.)|\[char\[\]\][^\n]{0,80}\[-1\.\.[^\n]{0,120}\b(iex|invoke-expression)\b/ nocase
+    $ps_sb = /\[scriptblock\]::Create\s*\(\s*[^\n]{0,80}(FromBase64String|\[char\]|-join|-bxor|GetString|\[-1\.\.)/ nocase
+  condition:
+    any of them
+}
+
+/* A module, function or command name assembled at run time (fragments joined, reversed,
+ * concatenated, decoded) and then called: the only reason to spell `child_process`, `system`
+ * or `iex` that way is to hide it from whoever reads or searches the code. */
+rule dynamic_name_call {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    prose = "medium"
+    message = "a module or command name is assembled at run time and called, to hide what runs"
+  strings:
+    $js_require = /\brequire\s*\(\s*(\[[^\]\n]{0,120}\]\s*\.\s*(join|reverse)\s*\(|["'][\w_]{0,12}["']\s*\+\s*["'][\w_]{0,12}["']|atob\s*\(|Buffer\.from\s*\(|String\.fromCharCode\s*\(|["'][\w_]{4,}["']\.split\s*\(\s*["']{2}\s*\)\.reverse)/
+    $js_method = /\[\s*\[[^\]\n]{0,80}\]\s*\.\s*join\s*\(\s*["'`]{2}\s*\)\s*\]\s*\(|\[\s*["'`][\w]{1,8}["'`]\s*\+\s*["'`][\w]{1,8}["'`]\s*(\+\s*["'`][\w]{1,8}["'`]\s*)*\]\s*\(/
+    $py_import = /\b(__import__|import_module)\s*\(\s*(["'][\w.]{1,20}["']\s*(\+|\[\s*::\s*-1\s*\])|["']{2}\.join\s*\(|(base64\.)?b64decode\s*\(|bytes\.fromhex\s*\(|codecs\.decode\s*\(|chr\s*\()/
+    $py_getattr = /\bgetattr\s*\(\s*(__import__\s*\(|__builtins__|builtins\b|os\b|subprocess\b)[^\n)]{0,60},\s*(["'][\w]{1,12}["']\s*(\+|\[\s*::\s*-1\s*\])|["']{2}\.join\s*\(|(base64\.)?b64decode\s*\(|bytes\.fromhex|codecs\.decode|chr\s*\()/
+    $rb_send = /\.(send|public_send|__send__|method)\s*\(\s*(\[[^\]\n]{0,80}\]\s*\.\s*join\b|["'][\w]{1,12}["']\s*\+\s*["']|["'][\w]{3,}["']\.reverse\b|Base64\.decode64)/
+    $php_var_fn = /\$\w+\s*=\s*["'][a-z_]{1,10}["']\s*\.\s*["'][a-z_]{1,10}["'][^\n]{0,60};[^\n]{0,200}\$\w+\s*\(|\b(call_user_func(_array)?|array_map)\s*\(\s*["'][a-z_]{1,10}["']\s*\.\s*["'][a-z_]{1,10}["']/
+    $ps_concat = /(&|\.)\s*\(\s*["'][a-z-]{1,10}["']\s*\+\s*["'][a-z-]{1,10}["']|\$env:comspec\[\s*[0-9]+\s*,|\$(shellid|pshome)\[\s*[0-9]+\s*\]\s*\+|\(\s*["'][a-z-]{1,10}["']\s*\+\s*["'][a-z-]{1,10}["']\s*\)\s*\|\s*(iex|&)/ nocase
+    $sh_concat = /(\b[a-z]=["']?(cu|wg|ba|s|rl|et|sh)["']?;\s*){2,}[^\n]{0,80}\$[a-z]\$[a-z]/
+  condition:
+    any of them
+}

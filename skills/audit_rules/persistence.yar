@@ -23,6 +23,7 @@ rule persistence {
     $vscode_task = /"runOn"\s*:\s*"folderOpen"/
     $py_site = /site-packages\/[\w.-]+\.pth\b|\b(sitecustomize|usercustomize)\.py\b/
     $ssh_keys = /(>>|\btee\s+-a)\s*["']?(~|\$HOME|\/root|\/home\/[\w.-]+)\/\.ssh\/authorized_keys/
+    $neg_query = /\breg(\.exe)?\s+query\b|\bGet-ItemProperty\b|\bGet-ScheduledTask\b|\bschtasks(\.exe)?\s+\/query\b/ nocase
     $win_run = /\\CurrentVersion\\(Run|RunOnce|Policies\\Explorer\\Run)\b|\bschtasks(\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|\bNew-ScheduledTask(Action|Trigger)\b|Start Menu\\Programs\\Startup|\\Startup\\[\w.-]+\.(bat|cmd|lnk|vbs|exe)|\bwmic\s+[^\n]{0,40}__EventFilter/ nocase
     $agent_config = /(>>?|\btee\s+(-a\s+)?|open\s*\(|writeFile\w*\s*\(|write_text\s*\()\s*[^\n]{0,40}(~|\$HOME|homedir\(\)|home\(\))[^\n]{0,10}\/\.(claude\/(settings[\w.]*\.json|CLAUDE\.md)|codex\/(config\.toml|AGENTS\.md)|cursor\/|gemini\/)/
   condition:

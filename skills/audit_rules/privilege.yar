@@ -62,3 +62,23 @@ rule privilege_sudo {
   condition:
     any of them
 }
+
+/* Round 3, by technique (ATT&CK T1548, T1546.008, T1556.003, T1562.001): passwordless root
+ * through doas or PAM, accessibility binaries and IFEO debuggers hijacked, mandatory access
+ * control turned off for good. High wherever it stands, unless the line warns against it. */
+rule privilege_persistent_bypass {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    message = "makes root passwordless or turns a system protection off for good (doas, PAM, IFEO, SELinux, AppArmor)"
+  strings:
+    $doas = /\bpermit\s+nopass\b|(>>?|\btee\s+(-a\s+)?)\s*["']?\/etc\/doas(\.d\/[\w.-]+)?\.conf\b/
+    $pam = /\bpam_permit\.so\b[^\n]{0,80}\/etc\/pam\.d\/|\/etc\/pam\.d\/[^\n]{0,120}\bpam_permit\.so\b|\bauth\s+sufficient\s+pam_(permit|rootok)\.so\b[^\n]{0,40}(>>?|\btee\b|\/etc\/pam\.d)|(>>?|\btee\s+(-a\s+)?|\bsed\s+-i\b[^\n]{0,60})\s*["']?\/etc\/pam\.d\/(su|sudo|login|sshd|common-auth|system-auth|passwd)\b/
+    $ifeo = /Image\s+File\s+Execution\s+Options\\[^\n]{0,80}(Debugger|GlobalFlag|VerifierDlls)|\\SilentProcessExit\\[^\n]{0,80}MonitorProcess/ nocase
+    $sticky = /\b(copy|cp|move|mv|Copy-Item|takeown|icacls)\b[^\n]{0,80}\\(System32|SysWOW64)\\(sethc|utilman|osk|magnify|narrator|displayswitch|atbroker)\.exe/ nocase
+    $mac_off = /\bSELINUX\s*=\s*(disabled|permissive)\b|\bsystemctl\s+(disable|mask|stop)\s+(--now\s+)?(apparmor|auditd|firewalld|selinux)\b|\baa-teardown\b|\bapparmor_parser\s+-R\b|\bauditctl\s+-e\s*0\b|\bSet-MpPreference\b[^\n]{0,40}-Disable(RealtimeMonitoring|IOAVProtection|BehaviorMonitoring)\s+\$?(true|1)\b/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attacker|attack|malicious|detect|flag)\b/ nocase
+  condition:
+    any of ($doas, $pam, $ifeo, $sticky, $mac_off) and #neg_warn >= 0
+}
