@@ -182,6 +182,17 @@ static bool try_skill(finder *fd, const char *dir) {
   struct stat st;
   if (md && lstat(md, &st) == 0 && S_ISLNK(st.st_mode))
     link_met(fd, md, true);
+  else if (md && fd->every && lstat(md, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* A directory, FIFO or device named SKILL.md: the audit says so and audits the rest. */
+    upk_diags why = {0};
+    upk_diags_add(&why, UPK_SEV_ERROR, "skill/not-a-file", md, (upk_range){0},
+                  "SKILL.md is a %s, not a file",
+                  S_ISDIR(st.st_mode) ? "directory" : "special file");
+    found(fd, dir, md, NULL, &why);
+    upk_diags_free(&why);
+    free(md);
+    return true;
+  }
   if (!md || !is_real_file(md)) {
     free(md);
     return false;
