@@ -50,9 +50,17 @@ void upk_utf8_scrub(char *s) {
 
 int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char *source,
                    upk_range range, const char *fmt, va_list ap) {
+  return upk_diags_vaddp(d, sev, code, source, range, NULL, fmt, ap);
+}
+
+int upk_diags_vaddp(upk_diags *d, upk_severity sev, const char *code, const char *source,
+                    upk_range range, const char *prefix, const char *fmt, va_list ap) {
   UPK_GROW(d->items, d->cap, d->len + 1);
   char msg[1024];
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int n = prefix ? snprintf(msg, sizeof msg, "%s: ", prefix) : 0;
+  if (n < 0 || (size_t)n >= sizeof msg)
+    n = 0;
+  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   upk_utf8_scrub(msg); /* messages quote input (and may cut it): they must stay JSON strings */
   upk_diag *x = &d->items[d->len++];
   x->severity = sev;

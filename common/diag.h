@@ -46,6 +46,11 @@ int upk_diags_add(upk_diags *d, upk_severity sev, const char *code, const char *
 /** upk_diags_add for callers that wrap it in their own printf-like helper. */
 int upk_diags_vadd(upk_diags *d, upk_severity sev, const char *code, const char *source,
                    upk_range range, const char *fmt, va_list ap);
+/** upk_diags_vadd with "PREFIX: " before the message (the place in the input it is about):
+ * the wrappers that name a file or a key on every message use this one. */
+int upk_diags_vaddp(upk_diags *d, upk_severity sev, const char *code, const char *source,
+                    upk_range range, const char *prefix, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
 /** Count diagnostics of a severity. */
 size_t upk_diags_count(const upk_diags *d, upk_severity sev);
 /** Move all of `from` to the end of `to` (from becomes empty). */

@@ -137,7 +137,7 @@ static void on_agent_done(void *arg, const upk_agent_outcome *o) {
   upk_agent_result *r = o->result;
   x->arun = NULL;
   e->agents_inflight--;
-  x->t.duration_ms = o->wall_ms > 0 ? o->wall_ms : eval__ms_since(x->started);
+  x->t.duration_ms = o->wall_ms > 0 ? o->wall_ms : upk__eval_ms_since(x->started);
   x->t.exit_status = o->exit_status;
   x->t.input_tokens = r->input_tokens;
   x->t.output_tokens = r->output_tokens;
@@ -151,15 +151,15 @@ static void on_agent_done(void *arg, const upk_agent_outcome *o) {
   const char *why = !x->t.agent ? "out of memory" : x->t.agent->error;
   if (why || !x->t.agent->answer) {
     x->t.error = upk_xstrdup(why ? why : "the agent gave no final answer");
-    eval__trial_finished(x);
+    upk__eval_trial_finished(x);
   } else {
     x->t.answer = upk_xstrdup(x->t.agent->answer);
-    eval__judge(x);
+    upk__eval_judge(x);
   }
-  eval__pump(e);
+  upk__eval_pump(e);
 }
 
-void eval__start_agent(upk_eval *e, eval_trial *x) {
+void upk__eval_start_agent(upk_eval *e, eval_trial *x) {
   const upk_evalcase *c = &e->spec.cases->items[x->t.case_idx];
   const char **names = upk_xcalloc(c->n_files + 1, sizeof *names);
   const char **texts = upk_xcalloc(c->n_files + 1, sizeof *texts);
@@ -178,7 +178,7 @@ void eval__start_agent(upk_eval *e, eval_trial *x) {
   for (size_t i = 0; i < c->n_asserts; i++)
     t.git_baseline |= c->asserts[i].kind == UPK_ASSERT_DIFF;
   x->started = uv_hrtime();
-  x->t.started_at = eval__wall_now();
+  x->t.started_at = upk__eval_wall_now();
   int rc = names && texts
                ? upk_agent_run_start(upk_session_loop(e->server), &t, on_agent_done, x, &x->arun)
                : -ENOMEM;
@@ -186,7 +186,7 @@ void eval__start_agent(upk_eval *e, eval_trial *x) {
   free(texts);
   if (rc) {
     x->t.error = upk_xstrdup("cannot start the agent run: out of memory");
-    eval__trial_finished(x);
+    upk__eval_trial_finished(x);
   } else {
     e->agents_inflight++;
   }
@@ -206,7 +206,7 @@ static int copy_tree(const char *from, const char *to) {
   return rc;
 }
 
-int eval__move_agent_runs(upk_eval *e) {
+int upk__eval_move_agent_runs(upk_eval *e) {
   char *dest = upk_xasprintf("%s/agents", e->run.dir);
   int rc = rename(e->agent_root, dest) == 0 || errno == ENOENT ? 0 : -errno;
   if (rc == -EXDEV) /* run in TMPDIR, stored elsewhere: copied, then removed */
@@ -227,7 +227,7 @@ int eval__move_agent_runs(upk_eval *e) {
 
 /* The Agent Skills layout beside upskilld's own records, one per model (skill-creator's
  * layout has one executor): <run>/agentskills/<model>/. A failure is reported, the run kept. */
-void eval__write_layout(upk_eval *e) {
+void upk__eval_write_layout(upk_eval *e) {
   char parent[4200];
   snprintf(parent, sizeof parent, "%s/agentskills", e->run.dir);
   int rc = 0;
@@ -246,8 +246,8 @@ void eval__write_layout(upk_eval *e) {
   }
 }
 
-void eval__plan_layout(upk_eval *e) {
-  upk_eval_trial *flat = eval__flat_trials(e), *mine = upk_xcalloc(e->n + 1, sizeof *mine);
+void upk__eval_plan_layout(upk_eval *e) {
+  upk_eval_trial *flat = upk__eval_flat_trials(e), *mine = upk_xcalloc(e->n + 1, sizeof *mine);
   upk_eval_layout l = {e->spec.skill_name, e->spec.skill_dir, e->spec.cases, e->spec.evals,
                        e->spec.baseline_md != NULL};
   e->layouts = upk_xcalloc(e->spec.n_models, sizeof *e->layouts);
@@ -265,12 +265,12 @@ void eval__plan_layout(upk_eval *e) {
   free(flat);
   free(mine);
   if (!ok) {
-    eval__free_layouts(e);
+    upk__eval_free_layouts(e);
     snprintf(e->layout_err, sizeof e->layout_err, "out of memory");
   }
 }
 
-void eval__free_layouts(upk_eval *e) {
+void upk__eval_free_layouts(upk_eval *e) {
   for (size_t m = 0; e->layouts && m < e->spec.n_models; m++) {
     upk_eval_layout_free(e->layouts[m].plan);
     free(e->layouts[m].idx);
@@ -309,7 +309,7 @@ static bool leaks_into(const char *dir, const upk_agent_def *defs, size_t n, cha
   }
 }
 
-int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
+int upk__eval_copy_agents(upk_eval *e, const upk_eval_spec *spec) {
   bool any = false;
   for (size_t i = 0; spec->agents && i < spec->n_models; i++)
     any |= spec->agents[i].name != NULL;
@@ -340,7 +340,7 @@ int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec) {
 }
 
 /* An agent trial's directory: <root>/<model>/<condition>/run-<r>/case-<c>. */
-void eval__plan_agent(upk_eval *e, eval_trial *x, size_t m) {
+void upk__eval_plan_agent(upk_eval *e, eval_trial *x, size_t m) {
   char comp[160];
   upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
   x->def = &e->spec.agents[m];
@@ -367,7 +367,7 @@ static void rm_done(uv_work_t *w, int status) {
   free(r);
 }
 
-void eval__remove_later(uv_loop_t *loop, char *path) {
+void upk__eval_remove_later(uv_loop_t *loop, char *path) {
   rm_later *r = upk_xcalloc(1, sizeof *r);
   if (r) {
     r->path = path;

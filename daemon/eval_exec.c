@@ -258,8 +258,8 @@ static void job_settle(exec_job *j) {
   job_free(j);
   if (!x || x->submitting || !upk_assert_report_done(&x->t.report))
     return;
-  eval__trial_finished(x);
-  eval__pump(x->e);
+  upk__eval_trial_finished(x);
+  upk__eval_pump(x->e);
 }
 
 static void take(exec_job *j, exec_item *it) {
@@ -434,7 +434,7 @@ static void exec_done(uv_work_t *w, int status) {
   pump_waiting();
 }
 
-void eval__exec(eval_trial *x, const char *ws) {
+void upk__eval_exec(eval_trial *x, const char *ws) {
   const upk_evalcase *c = &x->e->spec.cases->items[x->t.case_idx];
   upk_assert_report *r = &x->t.report;
   size_t n = 0;
@@ -481,7 +481,7 @@ void eval__exec(eval_trial *x, const char *ws) {
   pump_waiting();
 }
 
-void eval__cancel_exec(eval_trial *x) {
+void upk__eval_cancel_exec(eval_trial *x) {
   exec_job *j = x->exec;
   if (!j)
     return;

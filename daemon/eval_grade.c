@@ -84,8 +84,8 @@ static void on_grade(void *arg, const upk_completion_result *r) {
   free(why);
   if (x->submitting || !upk_assert_report_done(&x->t.report))
     return;
-  eval__trial_finished(x);
-  eval__pump(x->e);
+  upk__eval_trial_finished(x);
+  upk__eval_pump(x->e);
 }
 
 static int ask(eval_trial *x, gslot *g, const char *statement) {
@@ -102,7 +102,7 @@ static int ask(eval_trial *x, gslot *g, const char *statement) {
   return rc;
 }
 
-void eval__grade(eval_trial *x) {
+void upk__eval_grade(eval_trial *x) {
   const upk_evalcase *c = &x->e->spec.cases->items[x->t.case_idx];
   upk_assert_report *r = &x->t.report;
   size_t n = 0;
@@ -136,7 +136,7 @@ void eval__grade(eval_trial *x) {
   x->submitting = false;
 }
 
-void eval__cancel_grades(eval_trial *x) {
+void upk__eval_cancel_grades(eval_trial *x) {
   for (size_t i = 0; i < x->n_gslots; i++) {
     upk_completion_cancel(x->gslots[i].comp);
     x->gslots[i].comp = NULL;

@@ -535,7 +535,7 @@ static bool scripts_allowed(ecall *c) {
   if (!n)
     return true;
   bool own = !json_object_get(c->params, "cases") && !em_str(c, "tests");
-  if (own && !upk_param_bool(c->params, eval_params, "allowScripts")) {
+  if (own && !json_is_true(json_object_get(c->params, "allowScripts"))) {
     char msg[640];
     snprintf(msg, sizeof msg,
              "%zu `script` assertion%s in the skill's own test cases refused: a skill may not "
@@ -578,8 +578,8 @@ static void eval_run(ecall *c) {
       .grader = c->has_grader ? &c->grader : NULL,
       .max_parallel = em_max_parallel(c),
       .runs = em_uint(c, "runs", 1),
-      .baseline = upk_param_bool(c->params, eval_params, "baseline"),
-      .concurrency = (unsigned)upk_param_int(c->params, eval_params, "concurrency"),
+      .baseline = json_is_true(json_object_get(c->params, "baseline")),
+      .concurrency = (unsigned)json_integer_value(json_object_get(c->params, "concurrency")),
       .policy = em_policy(&c->cfg),
       .max_tokens = (long)em_uint(c, "maxTokens", 0),
       .temperature = json_object_get(c->params, "temperature")
@@ -726,7 +726,7 @@ static void list_load(ecall *c) {
   }
   upk_run_infos_free(runs, n);
   c->result = json_pack("{s:s,s:o}", "runsDir", c->runs_dir, "runs", a);
-  if (upk_param_bool(c->params, list_params, "csv")) {
+  if (json_is_true(json_object_get(c->params, "csv"))) {
     char *csv = csv_of(c->runs_dir);
     if (!csv)
       em_fail(c, UPK_RPC_REQUEST_FAILED, "cannot export CSV from %s", c->runs_dir);
@@ -739,7 +739,7 @@ static void list_load(ecall *c) {
 static void show_load(ecall *c) {
   char *text = NULL;
   int rc = upk_runs_show(c->runs_dir, em_str(c, "id"),
-                         upk_param_bool(c->params, show_params, "transcripts"), &text);
+                         json_is_true(json_object_get(c->params, "transcripts")), &text);
   if (rc) {
     em_fail(c, rc == -EINVAL || rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
             "params.id: %s",

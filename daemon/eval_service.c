@@ -74,17 +74,17 @@ static void eval_free(upk_eval *e) {
   json_decref(e->summary);
   free(e->summary_text);
   upk_run_free(&e->run);
-  eval__free_layouts(e);
+  upk__eval_free_layouts(e);
   free(e);
 }
 
-double eval__wall_now(void) {
+double upk__eval_wall_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-double eval__ms_since(uint64_t t0) {
+double upk__eval_ms_since(uint64_t t0) {
   return (double)(uv_hrtime() - t0) / 1e6;
 }
 
@@ -152,8 +152,8 @@ static void on_kcheck(void *arg, json_t *result) {
   upk_assert_report_resolve(&x->t.report, k->id, &res);
   if (x->submitting || !upk_assert_report_done(&x->t.report))
     return;
-  eval__trial_finished(x);
-  eval__pump(x->e);
+  upk__eval_trial_finished(x);
+  upk__eval_pump(x->e);
 }
 
 /* Checkers answer later: requests are submitted once evaluate has returned,
@@ -199,7 +199,7 @@ static void submit_kernel_checks(eval_trial *x) {
 
 /* ---- trials ---- */
 
-void eval__trial_finished(eval_trial *x) {
+void upk__eval_trial_finished(eval_trial *x) {
   upk_eval *e = x->e;
   x->finished = true;
   x->t.verdict = x->t.answer ? upk_assert_report_verdict(&x->t.report) : UPK_ASSERT_ERROR;
@@ -213,7 +213,7 @@ void eval__trial_finished(eval_trial *x) {
   }
 }
 
-void eval__judge(eval_trial *x) {
+void upk__eval_judge(eval_trial *x) {
   const upk_evalcase *c = &x->e->spec.cases->items[x->t.case_idx];
   upk_kernel_checker checker = {defer_check, x};
   char *ws = NULL;
@@ -225,19 +225,19 @@ void eval__judge(eval_trial *x) {
   int rc = upk_assert_evaluate_in(c->asserts, c->n_asserts, x->t.answer, x->t.agent ? &env : NULL,
                                   &checker, &x->t.report);
   if (!rc && ws)
-    eval__exec(x, ws); /* script, diff, kernel: off the loop, decided later */
+    upk__eval_exec(x, ws); /* script, diff, kernel: off the loop, decided later */
   free(ws);
   if (rc) {
     free(x->t.answer); /* out of memory: no verdict can be given */
     x->t.answer = NULL;
     x->t.error = upk_xstrdup("out of memory while checking the answer");
-    eval__trial_finished(x);
+    upk__eval_trial_finished(x);
     return;
   }
   submit_kernel_checks(x);
-  eval__grade(x);
+  upk__eval_grade(x);
   if (upk_assert_report_done(&x->t.report))
-    eval__trial_finished(x);
+    upk__eval_trial_finished(x);
 }
 
 static void on_answer(void *arg, const upk_completion_result *r) {
@@ -245,24 +245,24 @@ static void on_answer(void *arg, const upk_completion_result *r) {
   upk_eval *e = x->e;
   x->comp = NULL;
   e->inflight--;
-  x->t.duration_ms = eval__ms_since(x->started);
+  x->t.duration_ms = upk__eval_ms_since(x->started);
   if (r->error) {
     x->t.error = upk_xstrdup(r->message && *r->message ? r->message : upk_merr_name(r->error));
-    eval__trial_finished(x);
+    upk__eval_trial_finished(x);
   } else {
     x->t.answer = upk_xstrdup(r->answer->text ? r->answer->text : "");
     x->t.input_tokens = r->answer->input_tokens;
     x->t.output_tokens = r->answer->output_tokens;
     upk_budget_charge(e->spec.budget, x->t.model->name, x->t.input_tokens, x->t.output_tokens, -1,
                       -1);
-    eval__judge(x);
+    upk__eval_judge(x);
   }
-  eval__pump(e);
+  upk__eval_pump(e);
 }
 
 static void start_trial(upk_eval *e, eval_trial *x) {
   if (x->def) {
-    eval__start_agent(e, x);
+    upk__eval_start_agent(e, x);
     return;
   }
   json_t *msgs = json_pack("[{s:s,s:s}]", "role", "user", "content", x->t.prompt);
@@ -270,11 +270,11 @@ static void start_trial(upk_eval *e, eval_trial *x) {
                    e->spec.temperature};
   char err[512];
   x->started = uv_hrtime();
-  x->t.started_at = eval__wall_now();
+  x->t.started_at = upk__eval_wall_now();
   if (!msgs || upk_complete(e->models, x->t.model, &chat, &e->spec.policy, on_answer, NULL, x,
                             &x->comp, err, sizeof err)) {
     x->t.error = upk_xstrdup(msgs ? err : "out of memory");
-    eval__trial_finished(x);
+    upk__eval_trial_finished(x);
   } else {
     e->inflight++;
   }
@@ -298,7 +298,7 @@ static void skip_rest(upk_eval *e) {
 }
 
 /* The one place that moves the queue on; the last thing every callback does. */
-void eval__pump(upk_eval *e) {
+void upk__eval_pump(upk_eval *e) {
   while (!e->cancelled && e->next < e->n) {
     bool agent = e->trials[e->next].def != NULL;
     if (agent ? e->agents_inflight >= e->spec.max_parallel : e->inflight >= e->spec.concurrency)
@@ -317,7 +317,7 @@ void eval__pump(upk_eval *e) {
 /* ---- the end ---- */
 
 /* The trials side by side, as the outcome hands them up (shallow copies). */
-upk_eval_trial *eval__flat_trials(const upk_eval *e) {
+upk_eval_trial *upk__eval_flat_trials(const upk_eval *e) {
   upk_eval_trial *ts = upk_xcalloc(e->n ? e->n : 1, sizeof *ts);
   for (size_t i = 0; ts && i < e->n; i++)
     ts[i] = e->trials[i].t;
@@ -356,8 +356,8 @@ static json_t *build_summary(upk_eval *e) {
   json_object_set_new(s, "baseline", json_boolean(e->spec.baseline));
   json_object_set_new(s, "baselineSkill", json_boolean(e->spec.baseline_md != NULL));
   json_object_set_new(s, "concurrency", json_integer(e->spec.concurrency));
-  json_object_set_new(s, "elapsedMs", json_real(eval__ms_since(e->started)));
-  upk_eval_trial *flat = eval__flat_trials(e);
+  json_object_set_new(s, "elapsedMs", json_real(upk__eval_ms_since(e->started)));
+  upk_eval_trial *flat = upk__eval_flat_trials(e);
   size_t ran = 0;
   for (size_t i = 0; flat && i < e->n; i++)
     if (!flat[i].not_run)
@@ -394,7 +394,7 @@ static void store_work(uv_work_t *w) {
                        e->spec.n_subset};
   int rc = upk_run_create(e->spec.runs_dir, &meta, &e->run);
   if (!rc && e->agent_root)
-    rc = eval__move_agent_runs(e);
+    rc = upk__eval_move_agent_runs(e);
   for (size_t i = 0; !rc && i < e->n; i++) {
     const upk_eval_trial *t = &e->trials[i].t;
     if (t->not_run)
@@ -421,7 +421,7 @@ static void store_work(uv_work_t *w) {
   if (!rc)
     rc = upk_run_write_summary(&e->run, e->summary_text);
   if (!rc && e->layouts)
-    eval__write_layout(e);
+    upk__eval_write_layout(e);
   if (rc) {
     snprintf(e->store_err, sizeof e->store_err, "cannot store the run under %s: %s",
              e->spec.runs_dir, strerror(-rc));
@@ -445,7 +445,7 @@ static void store_run(upk_eval *e) {
   e->storing = true;
   e->summary = build_summary(e);
   if (e->spec.runs_dir)
-    eval__plan_layout(e);
+    upk__eval_plan_layout(e);
   e->summary_text = e->summary ? json_dumps(e->summary, JSON_INDENT(2)) : NULL;
   if (!e->summary_text) {
     snprintf(e->store_err, sizeof e->store_err, "out of memory building the summary");
@@ -465,7 +465,7 @@ static void store_run(upk_eval *e) {
 }
 
 static void deliver(upk_eval *e) {
-  upk_eval_trial *ts = eval__flat_trials(e);
+  upk_eval_trial *ts = upk__eval_flat_trials(e);
   upk_eval_outcome o = {ts,
                         ts ? e->n : 0,
                         &e->stats,
@@ -474,7 +474,7 @@ static void deliver(upk_eval *e) {
                         e->run.dir,
                         e->store_err[0] ? e->store_err : NULL,
                         e->layout_err[0] ? e->layout_err : NULL,
-                        eval__ms_since(e->started)};
+                        upk__eval_ms_since(e->started)};
   e->done(e->arg, &o);
   free(ts);
   eval_free(e);
@@ -505,7 +505,7 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
     e->spec.concurrency = DEFAULT_CONCURRENCY;
   if (!e->spec.max_parallel)
     e->spec.max_parallel = uv_available_parallelism();
-  if (eval__copy_agents(e, spec))
+  if (upk__eval_copy_agents(e, spec))
     return -ENOMEM;
   if (!e->spec.kernel_timeout_ms)
     e->spec.kernel_timeout_ms = KERNEL_TIMEOUT_MS;
@@ -541,7 +541,7 @@ static int plan_trials(upk_eval *e) {
           if (!x->t.prompt)
             return -ENOMEM;
           if (s->agents && s->agents[m].name)
-            eval__plan_agent(e, x, m);
+            upk__eval_plan_agent(e, x, m);
         }
   return 0;
 }
@@ -564,7 +564,7 @@ static int check_spec(const upk_eval_spec *spec, char *err, size_t errlen) {
 
 static void eval_begin(void *arg) {
   upk_eval *e = arg;
-  eval__pump(e);
+  upk__eval_pump(e);
 }
 
 int upk_eval_start(upk_server *s, const upk_eval_spec *spec, upk_eval_progress_cb progress,
@@ -601,7 +601,7 @@ void upk_eval_cancel(upk_eval *e) {
   if (!e)
     return;
   if (e->agent_root && !e->work.data) {
-    eval__remove_later(upk_session_loop(e->server), e->agent_root);
+    upk__eval_remove_later(upk_session_loop(e->server), e->agent_root);
     e->agent_root = NULL;
   }
   e->cancelled = true;
@@ -612,8 +612,8 @@ void upk_eval_cancel(upk_eval *e) {
     x->comp = NULL;
     upk_agent_run_cancel(x->arun);
     x->arun = NULL;
-    eval__cancel_grades(x);
-    eval__cancel_exec(x);
+    upk__eval_cancel_grades(x);
+    upk__eval_cancel_exec(x);
     for (size_t k = 0; k < x->n_slots; k++) {
       upk_kcheck_cancel(x->slots[k].handle);
       x->slots[k].handle = NULL;

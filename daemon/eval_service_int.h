@@ -80,33 +80,33 @@ struct upk_eval {
 };
 
 /* eval_service.c */
-double eval__ms_since(uint64_t t0);
-double eval__wall_now(void);
-void eval__trial_finished(eval_trial *x);
+double upk__eval_ms_since(uint64_t t0);
+double upk__eval_wall_now(void);
+void upk__eval_trial_finished(eval_trial *x);
 /* Check the answer: assertions now, kernel checks later; finishes the trial when done. */
-void eval__judge(eval_trial *x);
+void upk__eval_judge(eval_trial *x);
 /* The one place that moves the queue on; the last thing every callback does. */
-void eval__pump(upk_eval *e);
-upk_eval_trial *eval__flat_trials(const upk_eval *e);
+void upk__eval_pump(upk_eval *e);
+upk_eval_trial *upk__eval_flat_trials(const upk_eval *e);
 
 /* eval_grade.c: ask the grader about each `expect` statement (they stay skipped without one). */
-void eval__grade(eval_trial *x);
-void eval__cancel_grades(eval_trial *x);
+void upk__eval_grade(eval_trial *x);
+void upk__eval_cancel_grades(eval_trial *x);
 
 /* eval_exec.c: run the trial's script, diff and kernel assertions (left PENDING by judge) in
  * its workspace `ws`; the trial finishes when they are decided. */
-void eval__exec(eval_trial *x, const char *ws);
-void eval__cancel_exec(eval_trial *x);
+void upk__eval_exec(eval_trial *x, const char *ws);
+void upk__eval_cancel_exec(eval_trial *x);
 
 /* eval_agents.c */
-void eval__start_agent(upk_eval *e, eval_trial *x);
-int eval__copy_agents(upk_eval *e, const upk_eval_spec *spec);
-void eval__plan_agent(upk_eval *e, eval_trial *x, size_t m);
-int eval__move_agent_runs(upk_eval *e); /* thread pool */
-void eval__plan_layout(upk_eval *e);
-void eval__write_layout(upk_eval *e); /* thread pool */
-void eval__free_layouts(upk_eval *e);
+void upk__eval_start_agent(upk_eval *e, eval_trial *x);
+int upk__eval_copy_agents(upk_eval *e, const upk_eval_spec *spec);
+void upk__eval_plan_agent(upk_eval *e, eval_trial *x, size_t m);
+int upk__eval_move_agent_runs(upk_eval *e); /* thread pool */
+void upk__eval_plan_layout(upk_eval *e);
+void upk__eval_write_layout(upk_eval *e); /* thread pool */
+void upk__eval_free_layouts(upk_eval *e);
 /* Remove `path` (taken) on the thread pool. */
-void eval__remove_later(uv_loop_t *loop, char *path);
+void upk__eval_remove_later(uv_loop_t *loop, char *path);
 
 #endif

@@ -74,18 +74,18 @@ struct upk_gen {
 };
 
 /* gen_save.c: save the best attempt (thread pool), then install (skills queue);
- * calls gen_finish at the end. */
-void gen_save(upk_gen *g);
+ * calls upk__gen_finish at the end. */
+void upk__gen_save(upk_gen *g);
 /* gen_service.c */
-void gen_finish(upk_gen *g);
+void upk__gen_finish(upk_gen *g);
 /* What every answer holds: stage, teacher, attempts, tests, models, tokens. */
-json_t *gen_base_result(const upk_gen *g);
-void gen_fail(upk_gen *g, int code, json_t *data, const char *fmt, ...)
+json_t *upk__gen_base_result(const upk_gen *g);
+void upk__gen_fail(upk_gen *g, int code, json_t *data, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void gen_progress(upk_gen *g, const char *stage, const char *fmt, ...)
+void upk__gen_progress(upk_gen *g, const char *stage, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void gen_free(upk_gen *g);
+void upk__gen_free(upk_gen *g);
 /* The frontmatter's name of a SKILL.md; NULL when it has none. malloc'd. */
-char *gen_skill_name(const char *md);
+char *upk__gen_skill_name(const char *md);
 
 #endif

@@ -136,9 +136,9 @@ static void gen_run(ecall *c) {
       .n_tests = em_uint(c, "tests", 0),
       .holdout = holdout ? json_number_value(holdout) : -1,
       .seed = em_uint(c, "seed", 0),
-      .runs = (unsigned)upk_param_int(c->params, upk_gen_params, "runs"),
-      .concurrency = (unsigned)upk_param_int(c->params, upk_gen_params, "concurrency"),
-      .kernel = upk_param_bool(c->params, upk_gen_params, "kernel"),
+      .runs = (unsigned)json_integer_value(json_object_get(c->params, "runs")),
+      .concurrency = (unsigned)json_integer_value(json_object_get(c->params, "concurrency")),
+      .kernel = json_is_true(json_object_get(c->params, "kernel")),
       .policy = em_policy(&c->cfg),
       .skills_dir = c->skills_dir,
       .output = c->output,
@@ -296,7 +296,7 @@ static void condense_load(ecall *c) {
   const char *key = path ? "params.trace" : "params.text";
   char *raw = NULL;
   size_t len = text ? strlen(text) : 0;
-  size_t budget = (size_t)upk_param_int(c->params, upk_condense_params, "budget");
+  size_t budget = (size_t)json_integer_value(json_object_get(c->params, "budget"));
   if (path) {
     char why[1024];
     int rc = em_read_input(c, path, TRACE_MAX, &raw, &len, why, sizeof why);
@@ -307,7 +307,7 @@ static void condense_load(ecall *c) {
   }
   upk_condensed o;
   int rc = upk_condense(raw ? raw : text, len,
-                        trace_format(upk_param_str(c->params, upk_condense_params, "format")),
+                        trace_format(json_string_value(json_object_get(c->params, "format"))),
                         budget, &o);
   free(raw);
   if (rc == -EINVAL) {

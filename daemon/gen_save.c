@@ -186,7 +186,7 @@ static void save_work(uv_work_t *w) {
   upk_gen *g = w->data;
   const gen_attempt *b = &g->attempts[g->best];
   free(g->name);
-  g->name = gen_skill_name(b->skill_md);
+  g->name = upk__gen_skill_name(b->skill_md);
   if (!g->name) {
     g->save_rc = save_err(g, -EINVAL, "the skill has no name");
     return;
@@ -219,44 +219,44 @@ static void install_done(void *arg, int status) {
   upk_gen *g = arg;
   g->in_work = false;
   if (atomic_load(&g->cancelled)) {
-    gen_free(g);
+    upk__gen_free(g);
     return;
   }
   if (status && !g->installed)
     g->inst_rc = status;
-  gen_finish(g);
+  upk__gen_finish(g);
 }
 
 static void save_done(uv_work_t *w, int status) {
   upk_gen *g = w->data;
   g->in_work = false;
   if (atomic_load(&g->cancelled)) {
-    gen_free(g);
+    upk__gen_free(g);
     return;
   }
   if (status || g->save_rc) {
-    gen_fail(g, UPK_RPC_REQUEST_FAILED, NULL, "save: %s",
-             g->save_err[0] ? g->save_err : uv_strerror(status));
+    upk__gen_fail(g, UPK_RPC_REQUEST_FAILED, NULL, "save: %s",
+                  g->save_err[0] ? g->save_err : uv_strerror(status));
     return;
   }
-  gen_progress(g, "save", "saved %s%s", g->dest, g->replaced ? " (replaced)" : "");
+  upk__gen_progress(g, "save", "saved %s%s", g->dest, g->replaced ? " (replaced)" : "");
   if (!g->spec.install) {
-    gen_finish(g);
+    upk__gen_finish(g);
     return;
   }
-  gen_progress(g, "install", "installing %s", g->name);
+  upk__gen_progress(g, "install", "installing %s", g->name);
   g->in_work = true;
   int rc = upk_skills_submit(g->server, install_work, install_done, g);
   if (rc) {
     g->in_work = false;
     g->inst_rc = rc;
-    gen_finish(g);
+    upk__gen_finish(g);
   }
 }
 
 /* summary.json of the generation's run (built here, on the loop). */
 static char *record_text(const upk_gen *g) {
-  json_t *r = gen_base_result(g);
+  json_t *r = upk__gen_base_result(g);
   if (!r)
     return NULL;
   json_object_set_new(r, "bestAttempt", json_integer((json_int_t)g->best + 1));
@@ -269,8 +269,8 @@ static char *record_text(const upk_gen *g) {
   return text;
 }
 
-void gen_save(upk_gen *g) {
-  gen_progress(g, "save", "saving attempt %zu", g->best + 1);
+void upk__gen_save(upk_gen *g) {
+  upk__gen_progress(g, "save", "saving attempt %zu", g->best + 1);
   free(g->record);
   g->record = record_text(g);
   g->work.data = g;
@@ -278,6 +278,6 @@ void gen_save(upk_gen *g) {
   int rc = uv_queue_work(upk_session_loop(g->server), &g->work, save_work, save_done);
   if (rc) {
     g->in_work = false;
-    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "save: %s", uv_strerror(rc));
+    upk__gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "save: %s", uv_strerror(rc));
   }
 }

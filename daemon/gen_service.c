@@ -25,7 +25,7 @@ typedef void (*reply_fn)(upk_gen *g, const char *text);
 
 /* ---- ending ---- */
 
-void gen_free(upk_gen *g) {
+void upk__gen_free(upk_gen *g) {
   free(g->task);
   free(g->trace_raw);
   free(g->existing);
@@ -64,7 +64,7 @@ void gen_free(upk_gen *g) {
   free(g);
 }
 
-void gen_progress(upk_gen *g, const char *stage, const char *fmt, ...) {
+void upk__gen_progress(upk_gen *g, const char *stage, const char *fmt, ...) {
   char msg[512];
   va_list ap;
   va_start(ap, fmt);
@@ -91,7 +91,7 @@ static json_t *attempts_json(const upk_gen *g) {
   return a;
 }
 
-json_t *gen_base_result(const upk_gen *g) {
+json_t *upk__gen_base_result(const upk_gen *g) {
   json_t *r =
       json_pack("{s:s,s:s,s:s,s:o,s:I,s:I,s:I}", "stage", g->stage ? g->stage : "", "teacher",
                 g->spec.teacher.name, "testGenModel", g->spec.test_gen.name, "attempts",
@@ -119,23 +119,23 @@ json_t *gen_base_result(const upk_gen *g) {
   return r;
 }
 
-void gen_fail(upk_gen *g, int code, json_t *data, const char *fmt, ...) {
+void upk__gen_fail(upk_gen *g, int code, json_t *data, const char *fmt, ...) {
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  json_t *r = gen_base_result(g);
+  json_t *r = upk__gen_base_result(g);
   if (data)
     json_object_update(r, data);
   json_decref(data);
   g->done(g->arg, code, msg, r);
   json_decref(r);
-  gen_free(g);
+  upk__gen_free(g);
 }
 
-void gen_finish(upk_gen *g) {
-  json_t *r = gen_base_result(g);
+void upk__gen_finish(upk_gen *g) {
+  json_t *r = upk__gen_base_result(g);
   const gen_attempt *b = &g->attempts[g->best];
   json_object_set_new(r, "name", json_string(g->name));
   json_object_set_new(r, "path", json_string(g->dest));
@@ -161,7 +161,7 @@ void gen_finish(upk_gen *g) {
   json_object_set_new(r, "stage", json_string("done"));
   g->done(g->arg, 0, "", r);
   json_decref(r);
-  gen_free(g);
+  upk__gen_free(g);
 }
 
 /* ---- asking the teacher ---- */
@@ -171,8 +171,9 @@ static void on_reply(void *arg, const upk_ask_reply *r) {
   g->ask = NULL;
   if (r->error) {
     bool agent = r->kind && !strcmp(r->kind, "agent");
-    gen_fail(g, UPK_RPC_REQUEST_FAILED, json_pack("{s:s}", "kind", r->kind ? r->kind : "error"),
-             "%s: the %s failed: %s", g->stage, agent ? "teacher agent" : "model call", r->error);
+    upk__gen_fail(g, UPK_RPC_REQUEST_FAILED,
+                  json_pack("{s:s}", "kind", r->kind ? r->kind : "error"), "%s: the %s failed: %s",
+                  g->stage, agent ? "teacher agent" : "model call", r->error);
     return;
   }
   upk_budget_charge(g->spec.budget, g->ask_model, r->input_tokens, r->output_tokens, -1,
@@ -191,10 +192,11 @@ static void stop_for_budget(upk_gen *g) {
   bool some = g->n_attempts && g->attempts[g->best].n > 0;
   upk_log(UPK_LOG_INFO, "generate: %s reached at %s", g->spec.budget->reason, g->stage);
   if (!some) {
-    gen_fail(g, UPK_RPC_REQUEST_FAILED, json_pack("{s:s}", "kind", "budget"),
-             "%s: the cost limit was reached (%s) before any attempt was evaluated: nothing to "
-             "save",
-             g->stage, g->spec.budget->reason);
+    upk__gen_fail(
+        g, UPK_RPC_REQUEST_FAILED, json_pack("{s:s}", "kind", "budget"),
+        "%s: the cost limit was reached (%s) before any attempt was evaluated: nothing to "
+        "save",
+        g->stage, g->spec.budget->reason);
     return;
   }
   holdout_stage(g);
@@ -215,7 +217,7 @@ static void ask(upk_gen *g, const upk_model *model, char *prompt, reply_fn next)
   int rc = upk_ask_start(g->server, &as, on_reply, g, &g->ask, err, sizeof err);
   free(prompt);
   if (rc)
-    gen_fail(g, UPK_RPC_REQUEST_FAILED, NULL, "%s: %s", g->stage, err);
+    upk__gen_fail(g, UPK_RPC_REQUEST_FAILED, NULL, "%s: %s", g->stage, err);
 }
 
 /* ---- write and validate ---- */
@@ -224,7 +226,7 @@ static void tests_stage(upk_gen *g);
 static void eval_attempt(upk_gen *g);
 
 /* The frontmatter's name of a SKILL.md; NULL when it has none. */
-char *gen_skill_name(const char *md) {
+char *upk__gen_skill_name(const char *md) {
   upk_skill sk;
   upk_diags d = {0};
   char *name = NULL;
@@ -243,7 +245,7 @@ static void draft_ok(upk_gen *g) {
       (gen_attempt){.skill_md = g->draft, .fixes = g->fixes, .rate = NAN, .baseline = NAN};
   g->draft = NULL;
   if (!g->name)
-    g->name = gen_skill_name(g->attempts[g->n_attempts].skill_md);
+    g->name = upk__gen_skill_name(g->attempts[g->n_attempts].skill_md);
   if (g->n_attempts++ == 0)
     tests_stage(g);
   else
@@ -261,20 +263,21 @@ static void on_draft(upk_gen *g, const char *answer) {
   size_t errors =
       upk_skill_validate_text(g->draft, strlen(g->draft), UPK_VALIDATE_STRICT, &g->diags);
   if (!errors) {
-    gen_progress(g, "validate", "the SKILL.md passes strict validation");
+    upk__gen_progress(g, "validate", "the SKILL.md passes strict validation");
     draft_ok(g);
     return;
   }
   if (g->fixes >= g->spec.fix_attempts) {
-    gen_fail(g, UPK_RPC_REQUEST_FAILED,
-             json_pack("{s:o,s:s}", "diagnostics", upk_diags_json(&g->diags), "draft", g->draft),
-             "validate: the teacher's SKILL.md still has %zu error%s after %u send-back%s", errors,
-             errors == 1 ? "" : "s", g->fixes, g->fixes == 1 ? "" : "s");
+    upk__gen_fail(
+        g, UPK_RPC_REQUEST_FAILED,
+        json_pack("{s:o,s:s}", "diagnostics", upk_diags_json(&g->diags), "draft", g->draft),
+        "validate: the teacher's SKILL.md still has %zu error%s after %u send-back%s", errors,
+        errors == 1 ? "" : "s", g->fixes, g->fixes == 1 ? "" : "s");
     return;
   }
   g->fixes++;
-  gen_progress(g, "validate", "%zu validation error%s: sent back (%u of %u)", errors,
-               errors == 1 ? "" : "s", g->fixes, g->spec.fix_attempts);
+  upk__gen_progress(g, "validate", "%zu validation error%s: sent back (%u of %u)", errors,
+                    errors == 1 ? "" : "s", g->fixes, g->spec.fix_attempts);
   ask(g, &g->spec.teacher, upk_teacher_fix_prompt(g->draft, &g->diags), on_draft);
 }
 
@@ -285,7 +288,7 @@ static void write_stage(upk_gen *g) {
                           g->spec.n_examples,
                           g->existing,
                           NULL};
-  gen_progress(g, "write", "%s writes the skill", g->spec.teacher.name);
+  upk__gen_progress(g, "write", "%s writes the skill", g->spec.teacher.name);
   g->fixes = 0;
   ask(g, &g->spec.teacher, upk_teacher_skill_prompt(&in), on_draft);
 }
@@ -317,24 +320,24 @@ static void on_tests(upk_gen *g, const char *answer) {
   int rc = upk_teacher_extract_cases(answer, &g->cases, &d);
   drop_scripts(&g->cases, &d);
   if (rc || !g->cases.n) {
-    gen_fail(g, UPK_RPC_REQUEST_FAILED, json_pack("{s:o}", "diagnostics", upk_diags_json(&d)),
-             "tests: %s wrote no usable test cases", g->spec.test_gen.name);
+    upk__gen_fail(g, UPK_RPC_REQUEST_FAILED, json_pack("{s:o}", "diagnostics", upk_diags_json(&d)),
+                  "tests: %s wrote no usable test cases", g->spec.test_gen.name);
     upk_diags_free(&d);
     return;
   }
   upk_diags_free(&d);
   if (upk_evalcases_split(&g->cases, g->spec.seed, g->spec.holdout, &g->refine, &g->n_refine,
                           &g->holdout, &g->n_holdout)) {
-    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "tests: cannot split the cases");
+    upk__gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "tests: cannot split the cases");
     return;
   }
-  gen_progress(g, "tests", "%zu cases: %zu for refinement, %zu held out", g->cases.n, g->n_refine,
-               g->n_holdout);
+  upk__gen_progress(g, "tests", "%zu cases: %zu for refinement, %zu held out", g->cases.n,
+                    g->n_refine, g->n_holdout);
   eval_attempt(g);
 }
 
 static void tests_stage(upk_gen *g) {
-  gen_progress(g, "tests", "%s writes the test cases", g->spec.test_gen.name);
+  upk__gen_progress(g, "tests", "%s writes the test cases", g->spec.test_gen.name);
   ask(g, &g->spec.test_gen,
       upk_teacher_tests_prompt(g->task, g->attempts[0].skill_md, g->spec.n_tests, g->spec.kernel),
       on_tests);
@@ -401,8 +404,8 @@ static void on_attempt(void *arg, const upk_eval_outcome *o) {
   const gen_attempt *b = &g->attempts[g->best];
   if (g->n_attempts == 1 || (isfinite(x->rate) && (!isfinite(b->rate) || x->rate > b->rate)))
     g->best = g->n_attempts - 1;
-  gen_progress(g, "eval", "attempt %zu: %.0f %% with the skill (best: attempt %zu)", g->n_attempts,
-               isfinite(x->rate) ? 100 * x->rate : 0.0, g->best + 1);
+  upk__gen_progress(g, "eval", "attempt %zu: %.0f %% with the skill (best: attempt %zu)",
+                    g->n_attempts, isfinite(x->rate) ? 100 * x->rate : 0.0, g->best + 1);
   bool perfect = isfinite(x->rate) && x->rate >= 1.0;
   if (upk_budget_exhausted(g->spec.budget)) {
     stop_for_budget(g);
@@ -415,11 +418,11 @@ static void on_attempt(void *arg, const upk_eval_outcome *o) {
   free(g->refine_prompt);
   g->refine_prompt = refine_prompt(g, o, x);
   if (!g->refine_prompt) {
-    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "refine: out of memory");
+    upk__gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "refine: out of memory");
     return;
   }
-  gen_progress(g, "refine", "%s refines attempt %zu with %zu failures", g->spec.teacher.name,
-               g->n_attempts, x->n - x->passed);
+  upk__gen_progress(g, "refine", "%s refines attempt %zu with %zu failures", g->spec.teacher.name,
+                    g->n_attempts, x->n - x->passed);
   char *p = g->refine_prompt;
   g->refine_prompt = NULL;
   g->fixes = 0;
@@ -448,13 +451,13 @@ static int start_eval(upk_gen *g, const char *skill_md, const size_t *subset, si
   char err[256];
   int rc = upk_eval_start(g->server, &spec, eval_progress, done, g, &g->eval, err, sizeof err);
   if (rc)
-    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "%s: %s", g->stage, err);
+    upk__gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "%s: %s", g->stage, err);
   return rc;
 }
 
 static void eval_attempt(upk_gen *g) {
-  gen_progress(g, "eval", "attempt %zu of %u on %zu cases", g->n_attempts, g->spec.attempts,
-               g->n_refine);
+  upk__gen_progress(g, "eval", "attempt %zu of %u on %zu cases", g->n_attempts, g->spec.attempts,
+                    g->n_refine);
   /* The baseline does not depend on the skill: run it once, with attempt 1. */
   start_eval(g, g->attempts[g->n_attempts - 1].skill_md, g->refine, g->n_refine, g->n_attempts == 1,
              on_attempt);
@@ -469,29 +472,29 @@ static void on_holdout(void *arg, const upk_eval_outcome *o) {
   g->final = json_deep_copy(o->summary);
   if (g->final)
     json_object_set_new(g->final, "runId", json_string(o->run_id));
-  gen_progress(g, "holdout", "held-out pass rate %.0f %%",
-               isfinite(g->final_rate) ? 100 * g->final_rate : 0.0);
-  gen_save(g);
+  upk__gen_progress(g, "holdout", "held-out pass rate %.0f %%",
+                    isfinite(g->final_rate) ? 100 * g->final_rate : 0.0);
+  upk__gen_save(g);
 }
 
 static void holdout_stage(upk_gen *g) {
   const gen_attempt *b = &g->attempts[g->best];
   if (upk_budget_exhausted(g->spec.budget)) {
     g->final_rate = b->rate;
-    gen_progress(g, "holdout",
-                 "the cost limit was reached (%s): attempt %zu is kept, not scored "
-                 "on held-out cases",
-                 g->spec.budget->reason, g->best + 1);
-    gen_save(g);
+    upk__gen_progress(g, "holdout",
+                      "the cost limit was reached (%s): attempt %zu is kept, not scored "
+                      "on held-out cases",
+                      g->spec.budget->reason, g->best + 1);
+    upk__gen_save(g);
     return;
   }
   if (!g->n_holdout) { /* too few cases to hold any out: say so, score on what there is */
     g->final_rate = b->rate;
-    gen_progress(g, "holdout", "no held-out cases: the score is the refinement set's");
-    gen_save(g);
+    upk__gen_progress(g, "holdout", "no held-out cases: the score is the refinement set's");
+    upk__gen_save(g);
     return;
   }
-  gen_progress(g, "holdout", "attempt %zu on %zu held-out cases", g->best + 1, g->n_holdout);
+  upk__gen_progress(g, "holdout", "attempt %zu on %zu held-out cases", g->best + 1, g->n_holdout);
   start_eval(g, b->skill_md, g->holdout, g->n_holdout, true, on_holdout);
 }
 
@@ -509,20 +512,20 @@ static void condense_done(uv_work_t *w, int status) {
   upk_gen *g = w->data;
   g->in_work = false;
   if (atomic_load(&g->cancelled)) {
-    gen_free(g);
+    upk__gen_free(g);
     return;
   }
   if (status || !g->has_condensed) {
-    gen_fail(g, UPK_RPC_INVALID_PARAMS, NULL, "condense: params.from: %s",
-             g->condensed.error[0] ? g->condensed.error : "the trace could not be read");
+    upk__gen_fail(g, UPK_RPC_INVALID_PARAMS, NULL, "condense: params.from: %s",
+                  g->condensed.error[0] ? g->condensed.error : "the trace could not be read");
     return;
   }
-  gen_progress(g, "condense",
-               "%s trace condensed from %zu to %zu tokens (%zu errors, %zu with what followed, "
-               "%zu commands, %zu left out)",
-               upk_trace_format_name(g->condensed.format), g->condensed.source_tokens,
-               g->condensed.tokens, g->condensed.errors, g->condensed.fixes, g->condensed.commands,
-               g->condensed.omitted);
+  upk__gen_progress(
+      g, "condense",
+      "%s trace condensed from %zu to %zu tokens (%zu errors, %zu with what followed, "
+      "%zu commands, %zu left out)",
+      upk_trace_format_name(g->condensed.format), g->condensed.source_tokens, g->condensed.tokens,
+      g->condensed.errors, g->condensed.fixes, g->condensed.commands, g->condensed.omitted);
   write_stage(g);
 }
 
@@ -581,13 +584,13 @@ static void gen_begin(void *arg) {
     write_stage(g);
     return;
   }
-  gen_progress(g, "condense", "condensing a %zu-byte trace", strlen(g->trace_raw));
+  upk__gen_progress(g, "condense", "condensing a %zu-byte trace", strlen(g->trace_raw));
   g->work.data = g;
   g->in_work = true;
   int rc = uv_queue_work(upk_session_loop(g->server), &g->work, condense_work, condense_done);
   if (rc) {
     g->in_work = false;
-    gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "condense: %s", uv_strerror(rc));
+    upk__gen_fail(g, UPK_RPC_INTERNAL_ERROR, NULL, "condense: %s", uv_strerror(rc));
   }
 }
 
@@ -601,7 +604,7 @@ int upk_gen_start(upk_server *s, const upk_gen_spec *spec, upk_gen_progress_cb p
   g->done = done;
   g->arg = arg;
   if (copy_spec(g, spec)) {
-    gen_free(g);
+    upk__gen_free(g);
     return -ENOMEM;
   }
   *out = g;
@@ -620,5 +623,5 @@ void upk_gen_cancel(upk_gen *g) {
   upk_eval_cancel(g->eval);
   g->eval = NULL;
   if (!g->in_work)
-    gen_free(g); /* else the work's end frees, after removing a half-done save */
+    upk__gen_free(g); /* else the work's end frees, after removing a half-done save */
 }

@@ -64,16 +64,16 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
   job->method = method;
   job->id = json_incref(id);
   job->face = face;
-  job->as_tool = face->as_tool;
   job->progress_token = json_incref(progress_token(envelope));
   job->batch = batch;
   if (batch)
     upk_session_batch_hold(s, batch);
   upk_rpc_id_key(id, job->key);
   job_map_set(inflight(s), job->key, job);
-  json_t *empty = args ? NULL : json_object();
-  method->handler(job, args ? args : empty);
-  json_decref(empty);
+  /* The handler reads its params as given, defaults filled in by the face's rules. */
+  json_t *bound = upk_params_defaulted(args, method->params, face->as_tool);
+  method->handler(job, bound);
+  json_decref(bound);
 }
 
 void upk_job_reply(upk_job *job, json_t *result) {

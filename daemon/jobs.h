@@ -53,7 +53,7 @@ struct upk_method {
 /** What the face that starts a job hands it (face_jobs.h has the faces' tables): how its
  * answers are shaped and how progress is spoken. */
 typedef struct upk_job_face {
-  bool as_tool; /* the answer is an MCP tool result (copied into upk_job.as_tool) */
+  bool as_tool; /* an MCP tool: answers are tool results, params take the tool defaults */
   /** The response to send for `result` (stolen, may be NULL). */
   json_t *(*reply)(const upk_job *job, json_t *result);
   /** The response to send for a failure of method `m` (`data` stolen, may be NULL). */
@@ -72,7 +72,6 @@ struct upk_job {
   char key[UPK_RPC_KEY_MAX];
   json_t *progress_token; /* NULL when the client asked for none */
   upk_batch *batch;
-  bool as_tool; /* answer in MCP tools/call shape */
   bool cancelled;
   bool progress_begun;
   double progress_last;

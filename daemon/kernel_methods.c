@@ -111,8 +111,7 @@ static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
     return 0;
   }
   json_object_set(wire, "source", src);
-  json_object_set_new(wire, "fileName",
-                      json_string(upk_param_str(params, validate_params, "fileName")));
+  json_object_set(wire, "fileName", json_object_get(params, "fileName"));
   return 0;
 }
 
@@ -129,12 +128,17 @@ static json_t *wire_params(upk_job *job, json_t *params) {
   copy_strings(job, params, "options", w, false);
   copy_strings(job, params, "names", w, false);
   block_sizes(params, w);
-  static const char *const passthrough[] = {"arch", "std", "dynamicSharedBytes", "backend"};
-  for (size_t i = 0; i < 4; i++) {
+  static const char *const passthrough[] = {"arch", "std", "dynamicSharedBytes"};
+  for (size_t i = 0; i < 3; i++) {
     json_t *v = json_object_get(params, passthrough[i]);
     if (v)
       json_object_set(w, passthrough[i], v);
   }
+  /* auto, the table's default, is the worker's too: left out, the cache key stays that of a
+   * request that does not say (documents.c's). */
+  const char *backend = json_string_value(json_object_get(params, "backend"));
+  if (strcmp(backend, "auto"))
+    json_object_set_new(w, "backend", json_string(backend));
   if (upk_session_workspace(s))
     json_array_append_new(json_object_get(w, "includes"), json_string(upk_session_workspace(s)));
   /* Includes may come from the workspace and the directories the user's --agent-path gives
@@ -260,7 +264,7 @@ static void validate_handler(upk_job *job, json_t *params) {
     too_large(job, json_string_length(src));
     return;
   }
-  json_int_t timeout = upk_param_int(params, validate_params, "timeoutMs");
+  json_int_t timeout = json_integer_value(json_object_get(params, "timeoutMs"));
   json_t *run = json_object_get(params, "run");
   char why[512];
   if (run && upk_runspec_check(run, why, sizeof why)) {
@@ -275,7 +279,7 @@ static void validate_handler(upk_job *job, json_t *params) {
     json_object_set_new(w, "run", wire_run(job, run, w));
     limit += run_timeout_ms(run) + 1000;
   }
-  bool use_cache = !run && upk_param_bool(params, validate_params, "cache");
+  bool use_cache = !run && json_is_true(json_object_get(params, "cache"));
   if (!use_cache) /* the worker's disk cache is skipped too */
     upk_wire_req_encode(&(upk_wire_req){.no_cache = true}, w);
   vcheck *v = upk_xcalloc(1, sizeof *v);

@@ -71,8 +71,8 @@ static const upk_param sleep_params[] = {
 
 /* The table checked the ranges (jobs.c) before this runs. */
 static void sleep_handler(upk_job *job, json_t *params) {
-  json_int_t ms = upk_param_int(params, sleep_params, "ms");
-  json_int_t steps = upk_param_int(params, sleep_params, "steps");
+  json_int_t ms = json_integer_value(json_object_get(params, "ms"));
+  json_int_t steps = json_integer_value(json_object_get(params, "steps"));
   sleep_state *st = upk_xcalloc(1, sizeof *st);
   st->job = job;
   st->ms = ms;

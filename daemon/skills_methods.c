@@ -51,7 +51,7 @@ static const upk_param lookup_params[] = {
      "While the first index of the skills is built, wait up to this long for it, then answer "
      "partially, with indexing (default 30000 as an MCP tool, else "
      "initializationOptions.skills.lookupWaitMs, 2000 unless set).",
-     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS)},
+     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .tool_def = UPK_STRINGIFY(LOOKUP_TOOL_WAIT_MS)},
     {0},
 };
 static const upk_param list_params[] = {
@@ -116,7 +116,7 @@ static const upk_param remove_params[] = {
 
 static void do_validate(upk_call *c, upk_index *ix) {
   const char *path = upk_call_str(c, "path"), *text = upk_call_str(c, "text");
-  upk_validate_mode m = strcmp(upk_param_str(c->params, validate_params, "mode"), "lenient")
+  upk_validate_mode m = strcmp(json_string_value(json_object_get(c->params, "mode")), "lenient")
                             ? UPK_VALIDATE_STRICT
                             : UPK_VALIDATE_LENIENT;
   upk_diags d = {0};
@@ -195,7 +195,7 @@ static void do_lookup(upk_call *c, upk_index *ix) {
     return;
   const char *agents[32];
   size_t n = agents_param(json_object_get(c->params, "agents"), agents, 32);
-  json_int_t limit = upk_param_int(c->params, lookup_params, "limit");
+  json_int_t limit = json_integer_value(json_object_get(c->params, "limit"));
   upk_index_hits hits = {0};
   int rc = upk_index_lookup(ix, upk_call_str(c, "task"), (size_t)limit, agents, n, &hits);
   if (rc) {
@@ -230,16 +230,15 @@ static bool check_agents(upk_job *job, json_t *params) {
   return true;
 }
 
-/* How long a lookup waits for the first index: its waitMs; else, as an MCP tool (find_skill:
- * an agent does not know to ask again), 30 s; else the session's bound (lookupWaitMs, checked
- * at initialize), 2 s unless set. The wait itself is one for every face: the call is parked
- * on the skills queue and runs again after each batch of the scan (upk_call_wait_scan). */
+/* How long a lookup waits for the first index: its waitMs (an MCP tool call gets 30 s from the
+ * table: find_skill's agent does not know to ask again); else the session's bound
+ * (lookupWaitMs, checked at initialize), 2 s unless set. The wait itself is one for every face:
+ * the call is parked on the skills queue and runs again after each batch of the scan
+ * (upk_call_wait_scan). */
 static json_int_t lookup_wait_ms(const upk_job *job, json_t *params) {
   json_t *wait = json_object_get(params, "waitMs");
   if (wait)
     return json_integer_value(wait);
-  if (job->as_tool)
-    return LOOKUP_TOOL_WAIT_MS;
   json_t *bound = json_object_get(json_object_get(upk_session_init_options(job->server), "skills"),
                                   "lookupWaitMs");
   return json_is_integer(bound) ? json_integer_value(bound) : LOOKUP_WAIT_MS;
@@ -279,8 +278,8 @@ static void do_list(upk_call *c, upk_index *ix) {
   if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
     return;
   bool by_scope = scope && upk_index_scope_parse(scope, &sc) == 0;
-  size_t offset = (size_t)upk_param_int(c->params, list_params, "offset");
-  size_t limit = (size_t)upk_param_int(c->params, list_params, "limit"), total = 0;
+  size_t offset = (size_t)json_integer_value(json_object_get(c->params, "offset"));
+  size_t limit = (size_t)json_integer_value(json_object_get(c->params, "limit")), total = 0;
   upk_index_entries page = {0};
   if (upk_index_list_page(ix, upk_call_str(c, "agent"), by_scope ? &sc : NULL, offset, limit, &page,
                           &total) != 0) {
@@ -350,7 +349,7 @@ static void agent_filter_handler(upk_job *job, json_t *params, upk_call_fn fn) {
 }
 
 static void list_handler(upk_job *job, json_t *params) {
-  agent_filter_waiting(job, params, do_list, upk_param_int(params, list_params, "waitMs"));
+  agent_filter_waiting(job, params, do_list, json_integer_value(json_object_get(params, "waitMs")));
 }
 static void get_handler(upk_job *job, json_t *params) {
   agent_filter_handler(job, params, do_get);
@@ -414,9 +413,8 @@ static void read_files(json_t *from, file_list *fl) {
 }
 
 /* The scope a request asked for: the table allows project (its default) or user. */
-static upk_scope scope_of(upk_call *c, const upk_param *spec) {
-  return strcmp(upk_param_str(c->params, spec, "scope"), "user") ? UPK_SCOPE_PROJECT
-                                                                 : UPK_SCOPE_USER;
+static upk_scope scope_of(upk_call *c) {
+  return strcmp(upk_call_str(c, "scope"), "user") ? UPK_SCOPE_PROJECT : UPK_SCOPE_USER;
 }
 
 static void do_install(upk_call *c, upk_index *ix) {
@@ -425,9 +423,9 @@ static void do_install(upk_call *c, upk_index *ix) {
   upk_install_req req = {0};
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
-  req.scope = scope_of(c, install_params);
+  req.scope = scope_of(c);
   req.project_root = upk_session_workspace(c->server);
-  req.force = upk_param_bool(c->params, install_params, "force");
+  req.force = json_is_true(json_object_get(c->params, "force"));
   file_list fl = {0};
   char *path = NULL;
   if (json_is_string(from)) {
@@ -461,17 +459,17 @@ static void do_install(upk_call *c, upk_index *ix) {
 /* The table checked from's shape and scope's value. */
 /* An agent installs from the places it may read, into the project unless the user's
  * --agent-allow=user-skills lets it reach the user's own skill directories (guard.h). */
-static bool install_guarded(upk_job *job, json_t *params, const upk_param *spec) {
+static bool install_guarded(upk_job *job, json_t *params) {
   const char *from = json_string_value(json_object_get(params, "from"));
   if (from && !upk_guard_source(job, from, "params.from"))
     return false;
-  return strcmp(upk_param_str(params, spec, "scope"), "user") ||
+  return strcmp(json_string_value(json_object_get(params, "scope")), "user") ||
          upk_guard_allow(job, UPK_AGENT_ALLOW_USER_SKILLS,
                          "scope 'user' (the skill directories every project of yours reads)");
 }
 
 static void install_handler(upk_job *job, json_t *params) {
-  if (install_guarded(job, params, install_params) && check_agents(job, params))
+  if (install_guarded(job, params) && check_agents(job, params))
     upk_call_start(job, params, do_install);
 }
 
@@ -492,7 +490,7 @@ static void do_remove(upk_call *c, upk_index *ix) {
   req.name = upk_call_str(c, "name");
   req.n_agents = agents_param(json_object_get(c->params, "agents"), agents, 32);
   req.agents = agents;
-  req.scope = scope_of(c, remove_params);
+  req.scope = scope_of(c);
   req.project_root = upk_session_workspace(c->server);
   upk_install_result res;
   int rc = upk_remove(&req, &res);
@@ -554,12 +552,12 @@ static upk_install_req lock_req(upk_call *c) {
 
 static void do_restore(upk_call *c, upk_index *ix) {
   upk_install_req req = lock_req(c);
-  upk_restore_skills(c, ix, &req, upk_param_bool(c->params, restore_params, "frozen"));
+  upk_restore_skills(c, ix, &req, json_is_true(json_object_get(c->params, "frozen")));
 }
 
 static void do_check(upk_call *c, upk_index *ix) {
   upk_install_req req = lock_req(c);
-  upk_check_skills(c, ix, &req, upk_param_bool(c->params, check_params, "update"));
+  upk_check_skills(c, ix, &req, json_is_true(json_object_get(c->params, "update")));
 }
 
 static void restore_handler(upk_job *job, json_t *params) {
@@ -571,7 +569,7 @@ static void check_handler(upk_job *job, json_t *params) {
 }
 
 static void remove_handler(upk_job *job, json_t *params) {
-  if (install_guarded(job, params, remove_params) && check_agents(job, params))
+  if (install_guarded(job, params) && check_agents(job, params))
     upk_call_start(job, params, do_remove);
 }
 

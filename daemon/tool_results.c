@@ -478,8 +478,8 @@ static const upk_param tokens_f[] = {
     {0},
 };
 
-/* gen_service.c: gen_base_result is in every answer, success or failure; gen_finish adds the
- * rest; a failure adds what went wrong (kind, diagnostics, draft). */
+/* gen_service.c: upk__gen_base_result is in every answer, success or failure; upk__gen_finish adds
+ * the rest; a failure adds what went wrong (kind, diagnostics, draft). */
 const upk_param upk_result_generate[] = {
     {"stage", UPK_T_STRING, 1, "done, or the stage that failed."},
     {"teacher", UPK_T_STRING, 1, NULL},

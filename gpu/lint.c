@@ -347,34 +347,59 @@ static bool ptx_boundary(const char *s, size_t i) {
            (c >= '0' && c <= '9'));
 }
 
+/* The Hopper features the source rules know (docs/kernels.md, "Adding a lint rule"), one row
+ * each, first match wins: a PTX mnemonic in inline asm, or a cuda::ptx:: /
+ * cuda::device::experimental:: wrapper, by the prefix of its name. What it needs decides the
+ * code: h100/needs-sm90a or h100/needs-sm90, and their unguarded-* forms in multi-arch files. */
+enum spelling { PTX, WRAPPER };
+static const struct {
+  enum spelling in;
+  const char *prefix, *what;
+  enum need need;
+} FEATURES[] = {
+    {PTX, "wgmma.", "wgmma", SM90A},
+    {PTX, "setmaxnreg.", "setmaxnreg", SM90A},
+    {PTX, "cp.async.bulk.tensor", "TMA (cp.async.bulk.tensor)", SM90},
+    {PTX, "cp.reduce.async.bulk", "cp.reduce.async.bulk", SM90},
+    {PTX, "cp.async.bulk", "cp.async.bulk", SM90},
+    {PTX, "fence.proxy.async", "fence.proxy.async", SM90},
+    {PTX, "mbarrier.try_wait", "mbarrier.try_wait", SM90},
+    {PTX, "mbarrier.expect_tx", "mbarrier.expect_tx", SM90},
+    {PTX, "mbarrier.arrive.expect_tx", "mbarrier.arrive.expect_tx", SM90},
+    {PTX, "mbarrier.arrive_drop.expect_tx", "mbarrier.arrive_drop.expect_tx", SM90},
+    {WRAPPER, "cp_async_bulk_tensor", "TMA (cp_async_bulk_tensor)", SM90},
+    {WRAPPER, "cp_async_bulk", "cp_async_bulk", SM90},
+    {WRAPPER, "cp_reduce_async_bulk", "cp_reduce_async_bulk", SM90},
+    {WRAPPER, "fence_proxy_async", "fence_proxy_async", SM90},
+    {WRAPPER, "mbarrier_arrive_expect_tx", "mbarrier_arrive_expect_tx", SM90},
+    {WRAPPER, "mbarrier_expect_tx", "mbarrier_expect_tx", SM90},
+    {WRAPPER, "mbarrier_try_wait", "mbarrier_try_wait", SM90},
+    {WRAPPER, "wgmma_", "wgmma", SM90A},
+    {WRAPPER, "setmaxnreg", "setmaxnreg", SM90A},
+};
+
+/* The first feature spelled `in` whose prefix starts s[0..left), or -1. */
+static int feature_at(enum spelling in, const char *s, size_t left) {
+  for (size_t k = 0; k < sizeof FEATURES / sizeof *FEATURES; k++) {
+    size_t n = strlen(FEATURES[k].prefix);
+    if (FEATURES[k].in == in && left >= n && !memcmp(s, FEATURES[k].prefix, n))
+      return (int)k;
+  }
+  return -1;
+}
+
 /* The PTX mnemonic starting at s[i], if it is a Hopper one. */
 static void ptx_at(lint *l, const upk_src_token *t, size_t i) {
-  static const struct {
-    const char *prefix, *what;
-    enum need need;
-  } ops[] = {{"wgmma.", "wgmma", SM90A},
-             {"setmaxnreg.", "setmaxnreg", SM90A},
-             {"cp.async.bulk.tensor", "TMA (cp.async.bulk.tensor)", SM90},
-             {"cp.reduce.async.bulk", "cp.reduce.async.bulk", SM90},
-             {"cp.async.bulk", "cp.async.bulk", SM90},
-             {"fence.proxy.async", "fence.proxy.async", SM90},
-             {"mbarrier.try_wait", "mbarrier.try_wait", SM90},
-             {"mbarrier.expect_tx", "mbarrier.expect_tx", SM90},
-             {"mbarrier.arrive.expect_tx", "mbarrier.arrive.expect_tx", SM90},
-             {"mbarrier.arrive_drop.expect_tx", "mbarrier.arrive_drop.expect_tx", SM90}};
   const char *s = t->text + i;
   size_t left = t->len - i;
-  for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
-    size_t n = strlen(ops[k].prefix);
-    if (left >= n && !memcmp(s, ops[k].prefix, n)) {
-      size_t w = 0; /* the whole instruction name */
-      while (w < left && (s[w] == '.' || s[w] == '_' || s[w] == ':' ||
-                          (s[w] >= 'a' && s[w] <= 'z') || (s[w] >= '0' && s[w] <= '9')))
-        w++;
-      hopper(l, ops[k].need, ops[k].what, t->off + i, w);
-      return;
-    }
-  }
+  int k = feature_at(PTX, s, left);
+  if (k < 0)
+    return;
+  size_t w = 0; /* the whole instruction name */
+  while (w < left && (s[w] == '.' || s[w] == '_' || s[w] == ':' || (s[w] >= 'a' && s[w] <= 'z') ||
+                      (s[w] >= '0' && s[w] <= '9')))
+    w++;
+  hopper(l, FEATURES[k].need, FEATURES[k].what, t->off + i, w);
 }
 
 static void ptx_string(lint *l, const upk_src_token *t) {
@@ -386,31 +411,15 @@ static void ptx_string(lint *l, const upk_src_token *t) {
 /* cuda::ptx:: / cuda::device::experimental:: wrappers and the tensor-map type. */
 static void hopper_ident(lint *l, const upk_src_token *t, const upk_src_token *p1,
                          const upk_src_token *p2) {
-  static const struct {
-    const char *prefix, *what;
-    enum need need;
-  } ids[] = {{"cp_async_bulk_tensor", "TMA (cp_async_bulk_tensor)", SM90},
-             {"cp_async_bulk", "cp_async_bulk", SM90},
-             {"cp_reduce_async_bulk", "cp_reduce_async_bulk", SM90},
-             {"fence_proxy_async", "fence_proxy_async", SM90},
-             {"mbarrier_arrive_expect_tx", "mbarrier_arrive_expect_tx", SM90},
-             {"mbarrier_expect_tx", "mbarrier_expect_tx", SM90},
-             {"mbarrier_try_wait", "mbarrier_try_wait", SM90},
-             {"wgmma_", "wgmma", SM90A},
-             {"setmaxnreg", "setmaxnreg", SM90A}};
   if (upk_tok_is(t, "CUtensorMap") || (t->len > 11 && !memcmp(t->text, "cuTensorMap", 11))) {
     hopper(l, SM90, "TMA (CUtensorMap)", t->off, t->len);
     return;
   }
   if (!upk_tok_is(p1, "::") || !(upk_tok_is(p2, "ptx") || upk_tok_is(p2, "experimental")))
     return;
-  for (size_t k = 0; k < sizeof ids / sizeof *ids; k++) {
-    size_t n = strlen(ids[k].prefix);
-    if (t->len >= n && !memcmp(t->text, ids[k].prefix, n)) {
-      hopper(l, ids[k].need, ids[k].what, t->off, t->len);
-      return;
-    }
-  }
+  int k = feature_at(WRAPPER, t->text, t->len);
+  if (k >= 0)
+    hopper(l, FEATURES[k].need, FEATURES[k].what, t->off, t->len);
 }
 
 /* `__shfl_down(` and friends: gone since sm_70 in favour of the _sync forms. */

@@ -194,21 +194,25 @@ int upk_params_check(const json_t *params, const upk_param *spec, char *err, siz
 
 /* ---- schemas ---- */
 
-/* The default as JSON, read by the entry's type. */
-static json_t *default_json(const upk_param *p) {
+/* A default's text as JSON, read by the entry's type. */
+static json_t *default_text_json(const upk_param *p, const char *def) {
   switch (p->type) {
   case UPK_T_INTEGER:
-    return json_integer(strtoll(p->def, NULL, 10));
+    return json_integer(strtoll(def, NULL, 10));
   case UPK_T_NUMBER:
-    return json_real(strtod(p->def, NULL));
+    return json_real(strtod(def, NULL));
   case UPK_T_BOOLEAN:
-    return json_boolean(!strcmp(p->def, "true"));
+    return json_boolean(!strcmp(def, "true"));
   case UPK_T_STRING:
   case UPK_T_TEXT:
-    return json_string(p->def);
+    return json_string(def);
   default:
-    return json_loads(p->def, JSON_DECODE_ANY, NULL);
+    return json_loads(def, JSON_DECODE_ANY, NULL);
   }
+}
+
+static json_t *default_json(const upk_param *p) {
+  return default_text_json(p, p->def);
 }
 
 static json_t *bound(const upk_param *p, double x) {
@@ -295,6 +299,16 @@ json_t *upk_result_schema(const upk_param *fields, const upk_param *refusal) {
 }
 
 /* ---- defaults ---- */
+
+json_t *upk_params_defaulted(json_t *params, const upk_param *spec, bool tool) {
+  json_t *out = json_is_object(params) ? json_copy(params) : json_object();
+  for (const upk_param *p = spec; p && p->name; p++) {
+    const char *def = tool && p->tool_def ? p->tool_def : p->def;
+    if (def && !json_object_get(out, p->name))
+      json_object_set_new(out, p->name, default_text_json(p, def));
+  }
+  return out;
+}
 
 json_int_t upk_param_int(const json_t *params, const upk_param *spec, const char *name) {
   json_t *v = json_object_get(params, name);

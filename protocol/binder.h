@@ -4,9 +4,10 @@
  * upk_param. The same array checks incoming params (giving a -32602 message
  * that names the field) and generates the JSON Schema that MCP `tools/list`
  * publishes, so the two can never disagree. Types, array items, nested
- * objects, ranges, allowed strings and defaults all live in the table; a
- * handler reads a default back with upk_param_int / upk_param_str rather than
- * repeating it.
+ * objects, ranges, allowed strings and defaults all live in the table; the
+ * binder hands a handler its params with the defaults filled in
+ * (upk_params_defaulted), so a handler reads every field as given and never
+ * repeats or re-checks one.
  *
  * The same struct describes what a method answers (upk_result_schema): MCP's
  * `outputSchema`, against which `structuredContent` is validated.
@@ -47,8 +48,11 @@ struct upk_param {
   bool has_min, has_max, below_max; /* below_max: the maximum itself is excluded */
   double min, max;                  /* integers and numbers: inclusive bounds */
   const char *def; /* the default as text, read by type: "10", "0.34", "true", "strict" */
-  bool nullable;   /* results: null is a value too */
-  bool open;       /* objects with props: other keys are allowed (results always allow them) */
+  /* The default when an MCP tool call leaves the field out, where that face differs (an
+   * agent does not know to ask again); the schema still publishes `def`. */
+  const char *tool_def;
+  bool nullable; /* results: null is a value too */
+  bool open;     /* objects with props: other keys are allowed (results always allow them) */
 };
 
 /* Compound literals in macros: clang-format would spread each over four lines. */
@@ -90,6 +94,12 @@ json_t *upk_params_schema(const upk_param *spec);
  * data a failure carries (an MCP isError result's structuredContent), and the schema is then
  * `anyOf` the two. Other keys are allowed at every level: results grow. */
 json_t *upk_result_schema(const upk_param *fields, const upk_param *refusal);
+
+/** The params a handler receives: a shallow copy of `params` (NULL: none) in which every
+ * top-level field of `spec` that has a default and is absent holds that default (`tool_def`
+ * when `tool` and it is set, else `def`). Call it after upk_params_check: the handler reads
+ * the fields as they are, with nothing left to check. New reference. */
+json_t *upk_params_defaulted(json_t *params, const upk_param *spec, bool tool);
 
 /** The entry named `name` in `spec`, or NULL. */
 const upk_param *upk_param_find(const upk_param *spec, const char *name);

@@ -11,7 +11,11 @@ call of a banned function:
 A call is the name followed by `(`; a member (`x.gets(`, `p->gets(`) or a longer
 identifier (`upk_atoi(`) is not one. Prints the totals to stderr and exits 1 when
 anything was found, 0 when the tree is clean.
-Usage: scripts/checksrc.py [ROOT]   (default: the repo)"""
+
+With --long it also lists every function longer than MAX_FUNCTION_LINES (the rule of
+CONTRIBUTING.md), one line each, `FILE:LINE: NAME() is N lines (at most 60)`, and their count
+on stderr; that list is a report for now and does not change the exit status.
+Usage: scripts/checksrc.py [--long] [ROOT]   (default: the repo)"""
 import os
 import re
 import sys
@@ -56,9 +60,43 @@ def blank(m):
     return re.sub(r"[^\n]", " ", m.group(0))
 
 
-def check_file(path, rel, out):
+MAX_FUNCTION_LINES = 60
+# A preprocessor line with its continuations: its braces are a macro's, not a function's.
+DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+# NAME(params) just before the `{`; a parameter may hold one level of parentheses (callbacks).
+SIGNATURE = re.compile(r"(\w+)\s*\([^()=]*(?:\([^()]*\)[^()=]*)*\)\s*$")
+
+
+def long_functions(code, rel, out):
+    """Functions (a `{` at depth 0 after `NAME(...)`) of more than MAX_FUNCTION_LINES lines,
+    from the line of the `{` to the line of its `}`."""
+    code = DIRECTIVE.sub(blank, code)
+    depth, start, name, head, found = 0, 0, None, 0, 0
+    for i, c in enumerate(code):
+        if c == "{":
+            if depth == 0:
+                m = SIGNATURE.search(code[head:i])
+                name, start = (m.group(1) if m else None), code.count("\n", 0, i) + 1
+            depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                head = i + 1
+                lines = code.count("\n", 0, i) + 2 - start
+                if name and lines > MAX_FUNCTION_LINES:
+                    out.append(f"{rel}:{start}: {name}() is {lines} lines "
+                               f"(at most {MAX_FUNCTION_LINES})")
+                    found += 1
+        elif c == ";" and depth == 0:
+            head = i + 1
+    return found
+
+
+def check_file(path, rel, out, long_out=None):
     with open(path, encoding="utf-8", errors="replace") as f:
         code = TOKEN.sub(blank, f.read())
+    if long_out is not None:
+        long_functions(code, rel, long_out)
     found = 0
     for no, line in enumerate(code.split("\n"), 1):
         for m in CALL.finditer(line):
@@ -82,13 +120,19 @@ def sources(root):
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+    args = sys.argv[1:]
+    long_out = [] if "--long" in args else None
+    args = [a for a in args if a != "--long"]
+    root = args[0] if args else os.path.join(os.path.dirname(__file__), "..")
     out, files, found = [], 0, 0
     for path, rel in sources(root):
         files += 1
-        found += check_file(path, rel, out)
-    for line in out:
+        found += check_file(path, rel, out, long_out)
+    for line in out + (long_out or []):
         print(line)
+    if long_out is not None:
+        print(f"checksrc: {len(long_out)} functions over {MAX_FUNCTION_LINES} lines",
+              file=sys.stderr)
     print(f"checksrc: {files} files, {found} banned call{'s' if found != 1 else ''}",
           file=sys.stderr)
     return 1 if found or not files else 0

@@ -84,9 +84,7 @@ static size_t key_hash(int64_t root, const char *dir) {
 
 /* Open addressing at most half full. False: no memory (the caller searches linearly). */
 static bool build_slots(upk_ix_places *ps) {
-  size_t size = 16;
-  while (size < ps->n * 2)
-    size *= 2;
+  size_t size = upk_pow2_at_least(ps->n * 2, 16);
   ps->slots = upk_xcalloc(size, sizeof *ps->slots);
   ps->mask = size - 1;
   for (size_t i = 0; i < ps->n; i++) {

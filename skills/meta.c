@@ -26,12 +26,11 @@ typedef struct {
 static void fail(reader *r, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void fail(reader *r, const char *code, const char *fmt, ...) {
-  char msg[900];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  upk_diags_vaddp(r->diags, UPK_SEV_ERROR, code, UPK_SKILL_SOURCE, upk_skill_whole_file(),
+                  "skill_meta.json", fmt, ap);
   va_end(ap);
-  upk_sdiag(r->diags, UPK_SEV_ERROR, code, upk_skill_whole_file(), "skill_meta.json: %s", msg);
   r->bad = true;
 }
 

@@ -31,13 +31,11 @@ typedef struct {
 static void say(reader *r, upk_severity sev, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void say(reader *r, upk_severity sev, const char *code, const char *fmt, ...) {
-  char msg[800];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   if (r->diags)
-    upk_diags_add(r->diags, sev, code, SOURCE, upk_skill_whole_file(), "%s: %s", r->where, msg);
+    upk_diags_vaddp(r->diags, sev, code, SOURCE, upk_skill_whole_file(), r->where, fmt, ap);
+  va_end(ap);
   if (sev == UPK_SEV_ERROR)
     r->bad = true;
 }

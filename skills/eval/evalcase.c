@@ -23,13 +23,11 @@ typedef struct {
 static void fail(reader *r, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void fail(reader *r, const char *code, const char *fmt, ...) {
-  char msg[600];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  upk_diags_vaddp(r->diags, UPK_SEV_ERROR, code, "upskilld-eval", upk_skill_whole_file(), r->where,
+                  fmt, ap);
   va_end(ap);
-  upk_diags_add(r->diags, UPK_SEV_ERROR, code, "upskilld-eval", upk_skill_whole_file(), "%s: %s",
-                r->where, msg);
   r->bad = true;
 }
 

@@ -1,4 +1,5 @@
 /* The parameter binder: checks that name the field, protocol keys, and the JSON Schema. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/unit/unit.h"
@@ -258,6 +259,52 @@ UTest(binder, defaults_come_from_the_table) {
   cr_assert_eq(upk_param_int(NULL, rich, "limit"), 10, "no params at all");
   json_decref(none);
   json_decref(given);
+}
+
+static const upk_param faced[] = {
+    {"task", UPK_T_STRING, 1, NULL},
+    {"limit", UPK_T_INTEGER, 0, NULL, UPK_RANGE(1, 100), .def = "10"},
+    {"ratio", UPK_T_NUMBER, 0, NULL, .def = "0.5"},
+    {"fast", UPK_T_BOOLEAN, 0, NULL, .def = "true"},
+    {"mode", UPK_T_STRING, 0, NULL, .def = "strict"},
+    {"waitMs", UPK_T_INTEGER, 0, NULL, .tool_def = "30000"},
+    {"temp", UPK_T_NUMBER, 0, NULL},
+    {0},
+};
+
+/* What a handler receives: the given fields untouched, the absent ones at the face's default. */
+UTest(binder, defaulted_params_per_face) {
+  json_t *given = json_pack("{s:s,s:i,s:b}", "task", "t", "limit", 3, "fast", 0);
+  json_t *plain = upk_params_defaulted(given, faced, false);
+  json_t *tool = upk_params_defaulted(given, faced, true);
+  json_t *none = upk_params_defaulted(NULL, faced, true);
+  char *a = json_dumps(plain, JSON_SORT_KEYS | JSON_COMPACT);
+  char *b = json_dumps(tool, JSON_SORT_KEYS | JSON_COMPACT);
+  char *c = json_dumps(none, JSON_SORT_KEYS | JSON_COMPACT);
+  cr_assert_str_eq(a,
+                   "{\"fast\":false,\"limit\":3,\"mode\":\"strict\",\"ratio\":0.5,\"task\":\"t\"}");
+  cr_assert_str_eq(b, "{\"fast\":false,\"limit\":3,\"mode\":\"strict\",\"ratio\":0.5,"
+                      "\"task\":\"t\",\"waitMs\":30000}");
+  cr_assert_str_eq(c, "{\"fast\":true,\"limit\":10,\"mode\":\"strict\",\"ratio\":0.5,"
+                      "\"waitMs\":30000}");
+  cr_assert_eq(json_object_size(given), 3, "the request's own params are not changed");
+  cr_assert_neq(plain, given);
+  free(a);
+  free(b);
+  free(c);
+  json_decref(plain);
+  json_decref(tool);
+  json_decref(none);
+  json_decref(given);
+}
+
+/* The schema publishes the plain default only: a tool default is the face's business. */
+UTest(binder, schema_publishes_def_not_tool_def) {
+  json_t *s = upk_params_schema(faced);
+  json_t *props = json_object_get(s, "properties");
+  cr_assert_eq(json_integer_value(json_object_get(json_object_get(props, "limit"), "default")), 10);
+  cr_assert_null(json_object_get(json_object_get(props, "waitMs"), "default"));
+  json_decref(s);
 }
 
 static void schema_is(json_t *schema, const char *want_json) {
