@@ -19,6 +19,11 @@ bool upk__audit_is_script(const char *lang);
  * -ENOMEM or -EIO. */
 int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
                     upk_diags *out);
+/** Whether the secrets a match at data[at, at + n) names go to their own service: each
+ * environment variable in it with a vendor word (GITHUB of GITHUB_TOKEN, SLACK of SLACK_BOT_TOKEN)
+ * has that word in the host of a URL near the match (its line, the six before, the two after;
+ * the whole file when those hold no URL). False when a secret has no vendor word (API_KEY). */
+bool upk__audit_own_service(const char *data, size_t len, size_t at, size_t n);
 /** NULL when the embedded rules compiled; else why not (a build defect). */
 const char *upk__audit_rules_error(void);
 

@@ -150,6 +150,7 @@ static upk_severity severity_named(const char *name) {
 typedef struct rule_meta {
   const char *id, *category, *message;
   upk_severity sev;
+  bool own_service; /* drop matches that send a secret to its own service (audit_own.c) */
 } rule_meta;
 
 /* The rule's meta; false when it is not a finding (no id or severity). The severity is
@@ -172,6 +173,8 @@ static bool read_meta(const YR_RULE *rule, const char *lang, bool prose, rule_me
       sev = meta->string;
     else if (!strcmp(meta->identifier, "prose"))
       prose_sev = meta->string;
+    else if (!strcmp(meta->identifier, "own_service"))
+      m->own_service = true;
     else if (!strcmp(meta->identifier, lang))
       lang_sev = meta->string;
   }
@@ -302,7 +305,8 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
     reportable++;
     const YR_MATCH *p = ctx->matches[str->idx].head;
     while (n < LINES_PER_RULE && next_hit(&p, &h))
-      if (!vetoed(&v, h))
+      if (!vetoed(&v, h) &&
+          !(m.own_service && upk__audit_own_service(s->data, s->len, h.at, h.len)))
         report_match(s, &m, h, lines, &n);
   }
   if (!reportable) /* a condition on the file alone */
