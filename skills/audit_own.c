@@ -1,7 +1,9 @@
 /* A secret sent to its own service: GITHUB_TOKEN in a request to api.github.com is how the
  * GitHub API is called, the same token in a request to any other host is the token taken. A
  * rule with `own_service = "veto"` (audit_rules/secret_flow.yar) drops its matches that this
- * says are at home. */
+ * says are at home: every secret-named variable in the match (a name holding TOKEN, SECRET,
+ * KEY, PASSWORD, ...) either has a vendor word naming a host near it, or has none and is the
+ * value of an API-key query parameter (`?key=$API_KEY`). */
 #include "skills/audit_int.h"
 
 #include <ctype.h>
@@ -25,8 +27,23 @@ static const char *const GENERIC[] = {
 static const struct {
   const char *word, *host;
 } ALIASES[] = {
-    {"gh", "github"},         {"aws", "amazonaws"}, {"gcp", "googleapis"}, {"gcloud", "googleapis"},
-    {"google", "googleapis"}, {"az", "azure"},      {"hf", "huggingface"}, {"cf", "cloudflare"},
+    {"gh", "github"},         {"aws", "amazonaws"},      {"gcp", "googleapis"},
+    {"gcloud", "googleapis"}, {"google", "googleapis"},  {"gemini", "googleapis"},
+    {"youtube", "googleapis"}, {"vertex", "googleapis"}, {"firebase", "googleapis"},
+    {"az", "azure"},          {"hf", "huggingface"},     {"cf", "cloudflare"},
+    {"dd", "datadog"},
+};
+
+/* What makes a variable's name a secret's (the rules match the same words). */
+static const char *const SECRET_WORDS[] = {
+    "SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "CREDENTIAL", "DATABASE_URL", "DSN",
+};
+
+/* Query parameters that carry an API's own key (`?key=`, `&access_token=`): a secret with no
+ * vendor word there authenticates to the host it is sent to, like an Authorization header. */
+static const char *const AUTH_PARAMS[] = {
+    "key=",  "api_key=", "apikey=",    "api-key=", "access_token=", "accesstoken=",
+    "token=", "auth=",   "auth_token=", "app_key=", "appid=",        "app_id=",
 };
 
 static bool is_name(char c) {
@@ -76,6 +93,33 @@ static void window(const char *d, size_t len, size_t at, size_t n, size_t *from,
   *to = b;
 }
 
+/* Whether a name's part (between underscores) ends in a secret word: NPM_TOKEN, SERPAPI_APIKEY,
+ * DB_PASSWORD; not KEYWORD or TOKENIZER_MODEL. */
+static bool secret_name(const char *d, size_t n) {
+  for (size_t i = 0; i < sizeof SECRET_WORDS / sizeof *SECRET_WORDS; i++) {
+    size_t wl = strlen(SECRET_WORDS[i]);
+    for (size_t k = 0; k + wl <= n; k++) {
+      size_t e = k + wl;
+      if (!memcmp(d + k, SECRET_WORDS[i], wl) && (e == n || d[e] == '_' || d[e] == 'S'))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* Whether the variable at d[i] is a query parameter's value, the parameter an API key's. */
+static bool auth_param(const char *d, size_t i, size_t from) {
+  size_t lo = i > from + 24 ? i - 24 : from;
+  for (size_t k = lo; k < i; k++) {
+    if (d[k] != '?' && d[k] != '&')
+      continue;
+    for (size_t a = 0; a < sizeof AUTH_PARAMS / sizeof *AUTH_PARAMS; a++)
+      if (!strncasecmp(d + k + 1, AUTH_PARAMS[a], strlen(AUTH_PARAMS[a])))
+        return true;
+  }
+  return false;
+}
+
 bool upk__audit_own_service(const char *d, size_t len, size_t at, size_t n) {
   size_t from, to;
   window(d, len, at, n, &from, &to);
@@ -90,23 +134,28 @@ bool upk__audit_own_service(const char *d, size_t len, size_t at, size_t n) {
     size_t e = i;
     while (e < len && is_name(d[e]))
       e++;
+    if (!isupper((unsigned char)d[i]) || !secret_name(d + i, e - i)) {
+      i = e; /* BOARD_ID, VIDEO_ID: not a secret */
+      continue;
+    }
     const char *us = memchr(d + i, '_', e - i);
-    if (us && (size_t)(us - (d + i)) < VENDOR_MAX && isupper((unsigned char)d[i])) {
-      char w[VENDOR_MAX];
-      size_t wl = (size_t)(us - (d + i));
-      for (size_t k = 0; k < wl; k++)
-        w[k] = (char)tolower((unsigned char)d[i + k]);
-      w[wl] = '\0';
-      if (generic(w) || wl < 2)
+    size_t wl = us ? (size_t)(us - (d + i)) : e - i;
+    char w[VENDOR_MAX];
+    for (size_t k = 0; k < wl && k < VENDOR_MAX - 1; k++)
+      w[k] = (char)tolower((unsigned char)d[i + k]);
+    w[wl < VENDOR_MAX - 1 ? wl : VENDOR_MAX - 1] = '\0';
+    if (!us || wl < 2 || wl >= VENDOR_MAX || generic(w)) {
+      if (!auth_param(d, i, at))
         return false; /* a secret that names no vendor has no home to go to */
+    } else {
       const char *host = w;
       for (size_t k = 0; k < sizeof ALIASES / sizeof *ALIASES; k++)
         if (!strcmp(w, ALIASES[k].word))
           host = ALIASES[k].host;
       if (!host_has(d, from, to, host) && (host == w || !host_has(d, from, to, w)))
         return false;
-      secrets++;
     }
+    secrets++;
     i = e;
   }
   return secrets > 0;

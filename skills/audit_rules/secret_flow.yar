@@ -18,14 +18,33 @@ rule secret_in_request_payload {
     $curl_data = /\bcurl\b[^\n]{0,300}\s(-d|--data[a-z-]*|-F|--form[a-z-]*)[\s=]+(["']([^"'\n]|\\["']){0,200}|'[^'\n]{0,200}'"?|[^\s"']{0,80})(\$\{?|\$\(|\$env:)[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $wget_data = /\bwget2?\b[^\n]{0,300}--(post|body)-data[\s=]+(["'][^"'\n]{0,200}|[^\s"']{0,80})\$[\{(]?[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $ps_body = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-Body\s+[^\n]{0,120}\$env:[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|DATABASE_URL)/ nocase
-    $url_query = /https?:\/\/[^\s"'<>]{1,200}[?&][\w.-]{1,40}=(\{|\$\{|["'`]\s*\+\s*)?(\$\{?|\$\(|os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|ENV\s*\[\s*["']|\$ENV\{\s*["']?)[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
+    $url_query = /https?:\/\/[^\s"'<>]{1,200}[?&][\w.-]{1,40}=(\{|\$\{|["'`]\s*\+\s*)?(\$\{?|\$\(|\$env:|os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|ENV\s*\[\s*["']|\$ENV\{\s*["']?)[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
+    $herestring = /\bcurl\b[^\n]{0,300}@-[^\n]{0,40}<<<\s*["']?[^\n]{0,40}\$[\{(]?[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $echo_secret = /\b(echo|printf)\s+[^\n|]{0,200}\$[\{(]?[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)[^\n|]{0,60}\|\s*((base64|base32|gzip|xxd|od|openssl\s+(enc|base64))\b[^\n|]{0,40}\|\s*)?(curl|wget2?|nc|ncat|netcat|socat|http|https)\b/
-    $py_payload = /(^|[(,{\s])(json|data|params|body|payload|form|files|content)\s*[=:]\s*[^\n]{0,200}(os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|Deno\.env\.get\s*\(\s*["']|ENV(\.fetch)?\s*[\[(]\s*["']|\$ENV\{\s*["']?|[Gg]etenv\s*\(\s*["'])[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
+    $veto_return = /\breturn\s*[{(]/
+    $py_payload = /(^|\n)([^\n]{0,120}[(,{\s])?(json|data|params|body|form|files)(=|\s*:)\s*[^\n]{0,200}(os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|Deno\.env\.get\s*\(\s*["']|ENV(\.fetch)?\s*[\[(]\s*["']|\$ENV\{\s*["']?|[Gg]etenv\s*\(\s*["'])[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $encoded = /\b(b64encode|urlsafe_b64encode|b32encode|hexlify|btoa|encode64|strict_encode64|ToBase64String|encode_base64)\s*\(\s*(\(\s*)?(Buffer\.from\s*\(\s*)?(os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|ENV(\.fetch)?\s*[\[(]\s*["']|\$ENV\{\s*["']?)[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $ctx_send = /\b(requests|httpx|session|client|aiohttp)\.(post|put|patch|request)\s*\(|\burlopen\s*\(|urllib\.request\.Request\s*\(|\bfetch\s*\(|\baxios(\.(post|put|request))?\s*\(|\bhttps?\.request\s*\(|Net::HTTP|\bHTTParty\.|\bRestClient\.|LWP::UserAgent|HTTP::Tiny|Invoke-(RestMethod|WebRequest)|\bcurl\s|\.sendall\s*\(/
   condition:
-    any of ($curl_data, $wget_data, $ps_body, $url_query, $echo_secret) or
+    #veto_return >= 0 and any of ($curl_data, $wget_data, $ps_body, $url_query, $herestring, $echo_secret) or
     (any of ($py_payload, $encoded) and $ctx_send)
+}
+
+/* The same in a request call's arguments with no keyword (`axios.post(url, {k:
+ * process.env.X_TOKEN})`, `Net::HTTP.post_form(uri, "k" => ENV["X_TOKEN"])`). A call that
+ * presents the secret as credentials (headers, auth, Authorization, Bearer) is not this. */
+rule secret_in_request_call {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    own_service = "veto"
+    message = "a secret from the environment is sent in a request's data to a host that is not its own service"
+  strings:
+    $veto_auth = /\b(headers?|Authorization|Bearer|auth|Basic|X-Api-Key|api-key)\b/ nocase
+    $call = /(\b(requests|httpx|session|client|aiohttp|axios|got|needle|superagent|ky|http|https|HTTParty|RestClient|Faraday|Net::HTTP)\.(post|put|patch|post_form)\s*\(|->(post|put|post_form)\s*\()[^\n]{0,200}(os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|Deno\.env\.get\s*\(\s*["']|ENV(\.fetch)?\s*[\[(]\s*["']|\$ENV\{\s*["']?)[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
+  condition:
+    $call and #veto_auth >= 0
 }
 
 /* A value labelled as a credential, or any variable encoded first, piped into an upload: the
