@@ -27,23 +27,24 @@ static const char *const GENERIC[] = {
 static const struct {
   const char *word, *host;
 } ALIASES[] = {
-    {"gh", "github"},         {"aws", "amazonaws"},      {"gcp", "googleapis"},
-    {"gcloud", "googleapis"}, {"google", "googleapis"},  {"gemini", "googleapis"},
+    {"gh", "github"},          {"aws", "amazonaws"},     {"gcp", "googleapis"},
+    {"gcloud", "googleapis"},  {"google", "googleapis"}, {"gemini", "googleapis"},
     {"youtube", "googleapis"}, {"vertex", "googleapis"}, {"firebase", "googleapis"},
-    {"az", "azure"},          {"hf", "huggingface"},     {"cf", "cloudflare"},
+    {"az", "azure"},           {"hf", "huggingface"},    {"cf", "cloudflare"},
     {"dd", "datadog"},
 };
 
 /* What makes a variable's name a secret's (the rules match the same words). */
 static const char *const SECRET_WORDS[] = {
-    "SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "CREDENTIAL", "DATABASE_URL", "DSN",
+    "SECRET", "TOKEN",      "PASSWORD",     "PASSWD", "PASSPHRASE",
+    "KEY",    "CREDENTIAL", "DATABASE_URL", "DSN",
 };
 
 /* Query parameters that carry an API's own key (`?key=`, `&access_token=`): a secret with no
  * vendor word there authenticates to the host it is sent to, like an Authorization header. */
 static const char *const AUTH_PARAMS[] = {
-    "key=",  "api_key=", "apikey=",    "api-key=", "access_token=", "accesstoken=",
-    "token=", "auth=",   "auth_token=", "app_key=", "appid=",        "app_id=",
+    "key=",   "api_key=", "apikey=",     "api-key=", "access_token=", "accesstoken=",
+    "token=", "auth=",    "auth_token=", "app_key=", "appid=",        "app_id=",
 };
 
 static bool is_name(char c) {
