@@ -114,9 +114,11 @@ static bool auth_param(const char *d, size_t i, size_t from) {
   for (size_t k = lo; k < i; k++) {
     if (d[k] != '?' && d[k] != '&')
       continue;
-    for (size_t a = 0; a < sizeof AUTH_PARAMS / sizeof *AUTH_PARAMS; a++)
-      if (!strncasecmp(d + k + 1, AUTH_PARAMS[a], strlen(AUTH_PARAMS[a])))
+    for (size_t a = 0; a < sizeof AUTH_PARAMS / sizeof *AUTH_PARAMS; a++) {
+      size_t pl = strlen(AUTH_PARAMS[a]);
+      if (k + 1 + pl <= i && !strncasecmp(d + k + 1, AUTH_PARAMS[a], pl))
         return true;
+    }
   }
   return false;
 }
