@@ -21,12 +21,11 @@ rule secret_in_request_payload {
     $url_query = /https?:\/\/[^\s"'<>]{1,200}[?&][\w.-]{1,40}=(\{|\$\{|["'`]\s*\+\s*)?(\$\{?|\$\(|\$env:|os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|ENV\s*\[\s*["']|\$ENV\{\s*["']?)[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $herestring = /\bcurl\b[^\n]{0,300}@-[^\n]{0,40}<<<\s*["']?[^\n]{0,40}\$[\{(]?[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $echo_secret = /\b(echo|printf)\s+[^\n|]{0,200}\$[\{(]?[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)[^\n|]{0,60}\|\s*((base64|base32|gzip|xxd|od|openssl\s+(enc|base64))\b[^\n|]{0,40}\|\s*)?(curl|wget2?|nc|ncat|netcat|socat|http|https)\b/
-    $veto_return = /\breturn\s*[{(]/
-    $py_payload = /(^|\n)([^\n]{0,120}[(,{\s])?(json|data|params|body|form|files)(=|\s*:)\s*[^\n]{0,200}(os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|Deno\.env\.get\s*\(\s*["']|ENV(\.fetch)?\s*[\[(]\s*["']|\$ENV\{\s*["']?|[Gg]etenv\s*\(\s*["'])[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
+    $py_payload = /([(,{\s]|^)((json|data|params|files|form)=|(json|body|form)\s*:)[^\n]{0,80}(os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|Deno\.env\.get\s*\(\s*["']|ENV(\.fetch)?\s*[\[(]\s*["']|\$ENV\{\s*["']?|[Gg]etenv\s*\(\s*["'])[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $encoded = /\b(b64encode|urlsafe_b64encode|b32encode|hexlify|btoa|encode64|strict_encode64|ToBase64String|encode_base64)\s*\(\s*(\(\s*)?(Buffer\.from\s*\(\s*)?(os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|process\.env(\.|\[\s*["'])|ENV(\.fetch)?\s*[\[(]\s*["']|\$ENV\{\s*["']?)[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_KEY|PRIVATE_KEY|ACCOUNT_KEY|CREDENTIALS?|DATABASE_URL|DSN)/
     $ctx_send = /\b(requests|httpx|session|client|aiohttp)\.(post|put|patch|request)\s*\(|\burlopen\s*\(|urllib\.request\.Request\s*\(|\bfetch\s*\(|\baxios(\.(post|put|request))?\s*\(|\bhttps?\.request\s*\(|Net::HTTP|\bHTTParty\.|\bRestClient\.|LWP::UserAgent|HTTP::Tiny|Invoke-(RestMethod|WebRequest)|\bcurl\s|\.sendall\s*\(/
   condition:
-    #veto_return >= 0 and any of ($curl_data, $wget_data, $ps_body, $url_query, $herestring, $echo_secret) or
+    any of ($curl_data, $wget_data, $ps_body, $url_query, $herestring, $echo_secret) or
     (any of ($py_payload, $encoded) and $ctx_send)
 }
 
@@ -59,7 +58,7 @@ rule secret_piped_upload {
     message = "a credential, or a variable encoded first, is piped into an upload"
   strings:
     $labelled = /\b(echo|printf)\s+["']?[^\n|"']{0,40}(credentials?|token|secret|password|passwd|api[_-]?key|private[_-]?key)s?\s*[=:]\s*["']?\$[^\n|]{0,80}\|\s*((base64|gzip|xxd)\b[^\n|]{0,40}\|\s*)?(curl|wget2?|nc|ncat|netcat|socat)\b/ nocase
-    $encoded = /\b(echo|printf)\s+[^\n|]{0,100}\$[\{(]?\w[^\n|]{0,100}\|\s*(base64|base32|xxd|openssl\s+(enc|base64))\b[^\n|]{0,40}\|\s*(curl|wget2?|nc|ncat|netcat|socat)\b[^\n]{0,200}(@-|@\/dev\/stdin|-T\s*-|--post-file|\s-\s*$|\s-\s*\n)/
+    $encoded = /\b(echo|printf)\s+[^\n|]{0,100}\$[\{(]?\w[^\n|]{0,100}\|\s*(base64|base32|xxd|openssl\s+(enc|base64))\b[^\n|]{0,40}\|\s*(curl|wget2?|nc|ncat|netcat|socat)\b[^\n]{0,100}(@-|@\/dev\/stdin|-T\s*-|--post-file|\s-\s*$|\s-\s*\n)/
     $encoded_host = /\b(echo|printf)\s+[^\n|]{0,100}\$[\{(]?\w[^\n|]{0,100}\|\s*(base64|base32|xxd|openssl\s+(enc|base64))\b[^\n|]{0,40}\|\s*(nc|ncat|netcat|socat)\s/
   condition:
     any of them
