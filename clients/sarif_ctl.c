@@ -202,6 +202,8 @@ static const struct {
     {"audit/persistence", "Something installed to run again later (cron, rc file, service)"},
     {"audit/destruction", "The user's home, the system or a disk deleted or overwritten"},
     {"audit/privilege", "Root gained or kept, or a protection turned off"},
+    {"audit/tampering", "System logs or the audit trail deleted, truncated or stopped"},
+    {"audit/mining", "A cryptocurrency miner or mining pool"},
     {"audit/link", "A symbolic link out of the skill, a loop or a dangling link"},
     {"audit/special-file", "A FIFO, socket or device file in the skill"},
     {"audit/not-utf8", "Text that is not valid UTF-8"},

@@ -32,6 +32,12 @@ void upk__audit_view_free(upk__audit_view *v);
 
 int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
                     upk_diags *out);
+/** Whether the secrets a match at data[at, at + n) names go to their own service: each
+ * environment variable in it with a vendor word (GITHUB of GITHUB_TOKEN, SLACK of SLACK_BOT_TOKEN)
+ * has that word in the host of a URL near the match (its line, the six before, the two after;
+ * the whole file when those hold no URL); one without a vendor word (API_KEY) only as the value
+ * of an API-key query parameter (`?key=`, `&access_token=`). */
+bool upk__audit_own_service(const char *data, size_t len, size_t at, size_t n);
 /** NULL when the embedded rules compiled; else why not (a build defect). */
 const char *upk__audit_rules_error(void);
 

@@ -151,6 +151,7 @@ static upk_severity severity_named(const char *name) {
 typedef struct rule_meta {
   const char *id, *category, *message;
   upk_severity sev;
+  bool own_service; /* drop matches that send a secret to its own service (audit_own.c) */
 } rule_meta;
 
 /* The rule's meta; false when it is not a finding (no id or severity). The severity is
@@ -173,6 +174,8 @@ static bool read_meta(const YR_RULE *rule, const char *lang, bool prose, rule_me
       sev = meta->string;
     else if (!strcmp(meta->identifier, "prose"))
       prose_sev = meta->string;
+    else if (!strcmp(meta->identifier, "own_service"))
+      m->own_service = true;
     else if (!strcmp(meta->identifier, lang))
       lang_sev = meta->string;
   }
@@ -324,7 +327,8 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
     reportable++;
     const YR_MATCH *p = ctx->matches[str->idx].head;
     while (n < LINES_PER_RULE && next_hit(s, &p, &h))
-      if (!vetoed(s, &v, h))
+      if (!vetoed(s, &v, h) &&
+          !(m.own_service && upk__audit_own_service(s->data, s->len, h.at, h.len)))
         report_match(s, &m, h, lines, &n);
   }
   if (!reportable) /* a condition on the file alone */

@@ -37,6 +37,9 @@ LABELLED = os.path.join(HERE, "..", "..", "tests", "audit", "labelled")
 CATEGORIES = ("download-exec", "reverse-shell", "encoded-exec", "credential-read", "exfiltration",
               "persistence", "destruction", "privilege", "agent-instructions", "unicode",
               "executable", "link-out", "oversize")
+# Families added from a set written by others (issue 45, SkillFortifyBench): labelled where a half
+# has them, not required of every half.
+EXTRA_CATEGORIES = ("tampering", "mining")
 
 
 def pe_bytes():
@@ -213,8 +216,9 @@ def report_half(name, cases, results, min_risky, max_benign):
         if err or not skills:
             errors.append(f"{cid} ({err or 'no skill reported'})")
     thin = [c for c in CATEGORIES if cats.get(c, [0, 0])[1] < 3]
-    gate(not thin and set(cats) <= set(CATEGORIES), f"{name}: >= 3 risky cases in each of the "
-         f"{len(CATEGORIES)} categories (thin: {thin}, unknown: {sorted(set(cats) - set(CATEGORIES))})")
+    known = set(CATEGORIES + EXTRA_CATEGORIES)
+    gate(not thin and set(cats) <= known, f"{name}: >= 3 risky cases in each of the "
+         f"{len(CATEGORIES)} categories (thin: {thin}, unknown: {sorted(set(cats) - known)})")
     found = sum(v[0] for v in cats.values())
     say(f"== {name}: {len(risky)} risky, {len(benign)} benign, {len(bad)} bad input")
     say(f"risky reported high      {found}/{len(risky)} = {pct(found, len(risky)):.1f} %"

