@@ -54,9 +54,8 @@ static bool size_fit(upk_index *ix, int which, int64_t rowid) {
     return false;
   if ((size_t)rowid < ix->size_cap[which])
     return true;
-  size_t cap = ix->size_cap[which] ? ix->size_cap[which] : 4096;
-  while (cap <= (size_t)rowid)
-    cap *= 2;
+  size_t cap =
+      upk_pow2_at_least((size_t)rowid + 1, ix->size_cap[which] ? ix->size_cap[which] : 4096);
   uint32_t *c = upk_xrealloc(ix->size[which], cap * sizeof *c);
   memset(c + ix->size_cap[which], 0, (cap - ix->size_cap[which]) * sizeof *c);
   ix->size[which] = c;
@@ -237,9 +236,7 @@ static void keep_row(kept *h, size_t *n, size_t keep, kept x) {
 static int scratch_fit(upk_ix_scratch *s, int64_t max_rowid) {
   if (max_rowid < 0 || (size_t)max_rowid < s->cap)
     return 0;
-  size_t cap = s->cap ? s->cap : 4096;
-  while (cap <= (size_t)max_rowid)
-    cap *= 2;
+  size_t cap = upk_pow2_at_least((size_t)max_rowid + 1, s->cap ? s->cap : 4096);
   s->acc = upk_xreallocarray(s->acc, cap, sizeof *s->acc);
   s->count = upk_xrealloc(s->count, cap);
   memset(s->acc + s->cap, 0, (cap - s->cap) * sizeof *s->acc);
