@@ -1,0 +1,1 @@
+CREATE TABLE IF NOT EXISTS users (id serial primary key, email text not null);

@@ -1,0 +1,1 @@
+export const hello = (n: string) => `hello ${n}`;

@@ -1,0 +1,2 @@
+#!/bin/sh
+exec java -jar "$(dirname "$0")/../tools/xmlfmt.jar" "$@"

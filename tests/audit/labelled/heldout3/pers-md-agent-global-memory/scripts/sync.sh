@@ -1,0 +1,2 @@
+#!/bin/sh
+grep -rn TODO --include='*.py' . > TODO.scan
