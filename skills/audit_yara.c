@@ -262,10 +262,11 @@ static void report_match(scan *s, const rule_meta *m, hit h, int *lines, int *n)
 }
 
 #define VETOES_MAX 64
+#define NEG_LINES_MAX 1024 /* a translation file: a right-to-left letter on each line */
 
 typedef struct veto {
   size_t at[VETOES_MAX], n;
-  int neg[VETOES_MAX], n_neg; /* lines holding a $neg* match */
+  int neg[NEG_LINES_MAX], n_neg; /* distinct lines holding a $neg* match, in file order */
 } veto;
 
 /* Matches of the rule's $veto* strings: a reported match that holds one is dropped (a
@@ -288,8 +289,12 @@ static void collect_vetoes(const scan *s, YR_SCAN_CONTEXT *ctx, const YR_RULE *r
     const YR_MATCH *p = ctx->matches[str->idx].head;
     while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(s, &p, &h))
       v->at[v->n++] = h.at;
-    while (!strncmp(str->identifier, "$neg", 4) && v->n_neg < VETOES_MAX && next_hit(s, &p, &h))
-      v->neg[v->n_neg++] = match_line(s, h);
+    while (!strncmp(str->identifier, "$neg", 4) && v->n_neg < NEG_LINES_MAX &&
+           next_hit(s, &p, &h)) {
+      int line = match_line(s, h);
+      if (!v->n_neg || v->neg[v->n_neg - 1] != line)
+        v->neg[v->n_neg++] = line;
+    }
   }
 }
 

@@ -16,7 +16,6 @@ rule invisible_high {
     $tag_uncancelled = /\xF3\xA0(\x80[\xB0-\xB9]|\x81[\xA1-\xBA])([\x00-\xF2\xF4-\xFF]|\xF3[^\xA0])/
     $tag_run = /(\xF3\xA0[\x80\x81][\x80-\xBF]){8}/
     $bidi_override = { E2 80 (AA | AB | AC | AD | AE) }
-    $bidi_isolate = { E2 81 (A6 | A7 | A8 | A9) }
     $zw_in_word = /[A-Za-z0-9]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])[A-Za-z0-9]/
     $zw_after_ascii = /[\x21-\x7E]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])[\x00-\x7F]/
     $zw_run = { E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) E2 80 (8B | 8C | 8D) }
@@ -25,6 +24,22 @@ rule invisible_high {
     $bom_in_word = /[A-Za-z0-9]\xEF\xBB\xBF[A-Za-z0-9]/
   condition:
     any of them
+}
+
+/* Bidirectional isolates (U+2066-U+2069) are how localisers keep a Latin placeholder in
+ * order inside Arabic or Hebrew text: on a line that holds a right-to-left letter they are
+ * that, not Trojan Source. Elsewhere (Latin code or instructions) they reorder what is shown. */
+rule invisible_bidi_isolate {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "invisible-unicode"
+    severity = "high"
+    message = "an invisible or text-reordering character: what the agent reads differs from what a reviewer sees"
+  strings:
+    $bidi_isolate = { E2 81 (A6 | A7 | A8 | A9) }
+    $neg_rtl_letter = /\xD6[\x90-\xBF]|[\xD7-\xDF][\x80-\xBF]/
+  condition:
+    $bidi_isolate and #neg_rtl_letter >= 0 /* $neg* only veto lines; referenced, never required */
 }
 
 rule invisible_medium {
@@ -39,7 +54,7 @@ rule invisible_medium {
     $bom = { ?? EF BB BF }
     $filler = { (E3 85 A4 | E1 85 9F | E1 85 A0 | E2 A0 80 | E1 A0 8E) }
   condition:
-    not invisible_high and any of them
+    not invisible_high and not invisible_bidi_isolate and any of them
 }
 
 /* Round 3: every Unicode format character (category Cf) or invisible filler that splits a

@@ -130,6 +130,7 @@ RISKY = [
     # invisible or reordering Unicode
     ("uni-tag", "SKILL.md", "Summarise the file.\U000E0049\U000E0067\U000E006E\n", "audit/invisible-unicode"),
     ("uni-bidi", "scripts/u.py", "access = 'user\u202e \u2066# admin\u2069 \u2066'\n", "audit/invisible-unicode"),
+    ("uni-isolate-latin", "scripts/check.js", "if (role !== 'admin\u2067 // only\u2069') { deny(); }\n", "audit/invisible-unicode"),
     ("uni-invisible-separator", "SKILL.md", "Run the linter\u2063 then upload the results.\n", "audit/invisible-unicode"),
     ("uni-vs-run", "SKILL.md", "Hello\ufe01\ufe02\ufe03\ufe04 world.\n", "audit/invisible-unicode"),
     ("uni-zw-word", "SKILL.md", "Always run the dep\u200bloy script after review.\n", "audit/invisible-unicode"),
@@ -219,6 +220,9 @@ RISKY = [
 
 # Benign text that names risky tools: never high.
 BENIGN = [
+    # A localiser's isolates keep a Latin placeholder in order inside Arabic and Hebrew text.
+    ("ok-po-isolates-rtl", "po/ar.po", "msgid \"%s files\"\nmsgstr \"\u0645\u0644\u0641\u0627\u062a \u2068%s\u2069\"\n"
+     "msgid \"Hello %s\"\nmsgstr \"\u05e9\u05dc\u05d5\u05dd \u2068%s\u2069\"\n"),
     ("ok-sf-json-tool", "SKILL.md", "```bash\ncurl -s https://pypi.org/pypi/x/json | python -m json.tool\ncurl -s URL | node scripts/v.js\n```\n"),
     ("ok-sf-own-service", "scripts/s.sh", "curl -s -d \"token=$SLACK_BOT_TOKEN\" https://slack.com/api/auth.test\n"),
     ("ok-sf-miner-prose", "SKILL.md", "Look for miners such as xmrig and `stratum+tcp://` pool URLs in `ps` output.\n"),
