@@ -5,7 +5,7 @@
  * (reverse shell). Scripts only (`is_script`): prose names tools without running them. The
  * sources are context ($ctx*), so the evidence points at the sink. */
 
-/* A secret store read (key and credential files, keychains, browser profiles, a dump of the
+/* A secret store read (a read verb next to a key or credential file, keychains, browser profiles, a dump of the
  * whole environment) and a request to a literal host in the same script. */
 rule capability_secret_store_egress {
   meta:
@@ -14,8 +14,7 @@ rule capability_secret_store_egress {
     severity = "high"
     message = "a script reads a secret store and sends requests to a remote host"
   strings:
-    $ctx_ssh = /(~|HOME\}?|home\(\)|homedir\(\)|expanduser\(\s*["']~|USERPROFILE%?|\$env:USERPROFILE)[\/\\"', +]{1,6}\.ssh[\/\\"']{1,3}(id_[a-z0-9]+|identity|[*"']|\s*\))/
-    $ctx_files = /\.(aws[\/\\"', +]{1,6}credentials|config[\/\\"', +]{1,6}gcloud\b|kube[\/\\"', +]{1,6}config\b|docker[\/\\"', +]{1,6}config\.json|netrc\b|npmrc\b|pypirc\b|git-credentials\b|pgpass\b|cargo[\/\\"', +]{1,6}credentials|gnupg\b|password-store\b)/
+    $ctx_store = /\b(cat|base64|xxd|od|tar|zip|7z|gzip|cp|scp|rsync|curl|open|fopen|readFile\w*|read_bytes|read_text|Get-Content|gc|File\.(read|open|binread)|IO\.read|slurp|walk|rglob|glob|listdir|scandir|readdir\w*|copy\w*|upload\w*|Compress-Archive)\b[^\n]{0,60}(\.ssh([\/\\"', +]{1,6}(id_[a-z0-9]+([^a-z0-9.]|\.[^p])|identity\b|\*)|\/?["']?(\s|\)|$))|\.(aws[\/\\"', +]{1,6}credentials|config[\/\\"', +]{1,6}gcloud\b|kube[\/\\"', +]{1,6}config\b|docker[\/\\"', +]{1,6}config\.json|netrc\b|npmrc\b|pypirc\b|git-credentials\b|pgpass\b|cargo[\/\\"', +]{1,6}credentials|gnupg\b|password-store\b))|(\.ssh([\/\\"', +]{1,6}(id_[a-z0-9]+([^a-z0-9.]|\.[^p])|identity\b|\*)|\/?["']?(\s|\)|$))|\.(aws[\/\\"', +]{1,6}credentials|config[\/\\"', +]{1,6}gcloud\b|kube[\/\\"', +]{1,6}config\b|docker[\/\\"', +]{1,6}config\.json|netrc\b|npmrc\b|pypirc\b|git-credentials\b|pgpass\b|cargo[\/\\"', +]{1,6}credentials|gnupg\b|password-store\b))[^\n]{0,40}\.(read\w*|open)\s*\(/
     $ctx_keychain = /\bsecurity\s+(find-(generic|internet)-password|dump-keychain)\b|\bLogin Data\b|\bkey4\.db\b|\blogins\.json\b|\bcookies\.sqlite\b|Local State["']|\/etc\/shadow\b|\bnetsh\s+wlan\s+show\s+profile[^\n]{0,60}key=clear|\bcmdkey\s+\/list\b|\bvaultcmd\b|\bCredentialManager\b/ nocase
     $ctx_envdump = /\bjson\.dumps\s*\(\s*dict\s*\(\s*os\.environ\s*\)|\bdict\s*\(\s*os\.environ\s*\)|\bos\.environ\.(items|copy)\s*\(\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bDeno\.env\.toObject\s*\(|(\$\(|`|\|\s*)\s*(printenv|env)\s*(\||\)|`)|\bGet-ChildItem\s+env:|\bgci\s+env:|\bENV\.to_h\b|\bENV\.to_a\b|\bkeys\s+%ENV\b|\bforeach\s+[^\n]{0,20}%ENV\b|\/proc\/(self|\d+|\$\w+)\/environ\b/
     $sink_http = /\b(requests|httpx|session|aiohttp|urllib\.request|urllib3|http\.client)\.(get|post|put|patch|request|urlopen|Request|HTTPS?Connection|PoolManager)\s*\([^\n]{0,200}["']https?:\/\/[a-z0-9.-]+|\b(fetch|axios(\.\w+)?|got(\.\w+)?|needle|https?\.(request|get))\s*\(\s*[`"']https?:\/\/[a-z0-9.-]+|\b(curl|wget2?|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)(\.exe)?\s[^\n]{0,200}https?:\/\/[a-z0-9.-]+|\b(Net::HTTP|URI|HTTParty|RestClient|Faraday|HTTP::Tiny|LWP::UserAgent|WebClient|HttpClient)\b[^\n]{0,120}https?:\/\/[a-z0-9.-]+|\b(nc|ncat|netcat|socat|scp|rsync|sftp|ftp|sendmail|mail|mutt)\s[^\n]{0,120}\b[a-z0-9-]+\.[a-z0-9.-]+\.(com|net|org|io|dev|xyz|site|ru|cn|top)\b|\b(smtplib\.SMTP(_SSL)?|ftplib\.FTP(_TLS)?|nodemailer\.createTransport|Net::SMTP|Net::FTP)\b|\b(dig|nslookup)\s[^\n]{0,80}\$\{?\w+\}?\.[a-z0-9-]+\./ nocase
@@ -58,9 +57,10 @@ rule capability_socket_shell {
     is_script and $ctx_sock and any of ($sink*)
 }
 
-/* Writes to start-up locations the older rule does not name: environment.d, git's command
- * settings, editor start-up files, cmd.exe's AutoRun, logon scripts, image hijacks, the
- * agents' global memory files. Each runs the written command again later. */
+/* Writes to start-up locations the older rule does not name: a shell's start-up variables
+ * pointing at a home file, git's command settings pointing at a hidden file or a shell, editor
+ * start-up files, cmd.exe's AutoRun, logon scripts, image hijacks, login items, the agents'
+ * global memory files. Each runs the written command again later. */
 rule capability_persistence_write {
   meta:
     id = "audit/persistence"
@@ -70,8 +70,8 @@ rule capability_persistence_write {
     dockerfile = "low"
     message = "writes a start-up location that runs a command again later"
   strings:
-    $envd = /\.config\/environment\.d\/[^\n]{0,40}\.conf|\b(BASH_ENV|ENV|PROMPT_COMMAND|LD_PRELOAD)=[^\n]{0,80}(\/\.|\$HOME|~\/)/
-    $gitcfg = /\bgit\s+config\s+(--global|--system)\s+(core\.(fsmonitor|pager|editor|sshCommand|hooksPath)|alias\.[\w-]+\s+["']?!|sequence\.editor|credential\.helper\s+["']?!)/
+    $envd = /\b(BASH_ENV|ENV|PROMPT_COMMAND|LD_PRELOAD)=[^\n]{0,80}(\/\.|\$HOME|~\/)/
+    $gitcfg = /\bgit\s+config\s+(--global|--system)\s+(core\.(fsmonitor|pager|editor)|sequence\.editor)\s+["']?[^\n"']{0,80}(\/\.[\w-]|\b(sh|bash|curl|wget)\s)/
     $editor = /(>>|\btee\s+-a|open\s*\([^\n]{0,60}["']a["'])\s*[^\n]{0,40}(\.vimrc|\.exrc|\.config\/nvim\/init\.(vim|lua)|\.emacs(\.d\/init\.el)?|\.inputrc|\.tmux\.conf)\b/
     $win = /Command Processor["\\]?\s*[^\n]{0,20}\bAutoRun\b|\bUserInitMprLogonScript\b|Image File Execution Options\\[^\n]{0,60}\bDebugger\b|\\Winlogon\b[^\n]{0,60}\b(Userinit|Shell)\b|\bosascript\b[^\n]{0,120}\blogin item\b/ nocase
     $agent_mem = /(>>|\btee\s+-a|appendFile\w*\s*\(|write_text\s*\(|open\s*\()\s*[^\n]{0,60}\.(claude\/CLAUDE\.md|codex\/AGENTS\.md|cursor\/rules|gemini\/GEMINI\.md)/
