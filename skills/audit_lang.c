@@ -70,6 +70,10 @@ const char *upk__audit_lang(const char *rel, const char *data, size_t len) {
   const char *name = base ? base + 1 : rel;
   if (!strncasecmp(name, "Dockerfile", 10) || !strncasecmp(name, "Containerfile", 13))
     return "dockerfile"; /* what runs, runs in an image being built */
+  if (!strcasecmp(name, "Rakefile") || !strcasecmp(name, "Gemfile"))
+    return "ruby"; /* code the build tool runs, though no extension says so */
+  if (!strcasecmp(name, "Makefile") || !strcasecmp(name, "GNUmakefile"))
+    return "make";
   char buf[64];
   const char *interp = shebang(data, len, buf, sizeof buf);
   for (size_t i = 0; interp && i < sizeof SHEBANGS / sizeof *SHEBANGS; i++)
