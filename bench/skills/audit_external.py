@@ -71,6 +71,13 @@ def pct(a, b):
     return 100.0 * a / b if b else 0.0
 
 
+def summary(label, row, show_misses=False, misses=()):
+    n, h, m = row
+    print(f"{label}: {h}/{n} = {pct(h, n):.1f} % high, {m}/{n} = {pct(m, n):.1f} % medium or above")
+    for line in misses if show_misses else ():
+        print("  " + line)
+
+
 def report(entries, seen, show_misses):
     kinds = collections.defaultdict(lambda: [0, 0, 0])  # total, high, medium+
     benign = [0, 0, 0]
@@ -95,16 +102,9 @@ def report(entries, seen, show_misses):
         acc = totals[t in REGISTRY_ONLY]
         for i in range(3):
             acc[i] += kinds[t][i]
-    n, h, m = totals[False]
-    print(f"malicious, A11/A12 apart: {h}/{n} = {pct(h, n):.1f} % high, "
-          f"{m}/{n} = {pct(m, n):.1f} % medium or above")
-    n, h, m = totals[True]
-    print(f"A11/A12 (registry knowledge): {h}/{n} high, {m}/{n} medium or above")
-    n, h, m = benign
-    print(f"benign flagged: {h}/{n} = {pct(h, n):.1f} % high, {m}/{n} = {pct(m, n):.1f} % medium or above")
-    if show_misses:
-        for line in misses:
-            print("  " + line)
+    summary("malicious, A11/A12 apart", totals[False])
+    summary("A11/A12 (registry knowledge)", totals[True])
+    summary("benign flagged", benign, show_misses, misses)
 
 
 def skillfortify(ctl, src, show_misses):
@@ -153,11 +153,7 @@ def progent(ctl, src, show_misses):
         n, h, m = rows[cls]
         tot = [tot[0] + n, tot[1] + h, tot[2] + m]
         print(f"{cls:45} {n:3} {h:5} {pct(h, n):5.1f} % {m:5} {pct(m, n):5.1f} %")
-    n, h, m = tot
-    print(f"malicious: {h}/{n} = {pct(h, n):.1f} % high, {m}/{n} = {pct(m, n):.1f} % medium or above")
-    if show_misses:
-        for line in misses:
-            print("  " + line)
+    summary("malicious", tot, show_misses, misses)
 
 
 def main():
