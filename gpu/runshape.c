@@ -60,8 +60,9 @@ size_t upk_run_odd_size(size_t d, unsigned b, int dir) {
   if (d < ODD_MIN || (dir < 0 && d <= ODD_DOWN + 1))
     return 0;
   size_t o = dir > 0 ? d + ODD_UP : d - ODD_DOWN;
+  size_t step = b == 2 ? 1 : 2; /* by 2, an even size never leaves a block of 2 (a hang) */
   while (b > 1 && o % b == 0)
-    o = dir > 0 ? o + 2 : o - 2;
+    o = dir > 0 ? o + step : o - step;
   return o;
 }
 

@@ -45,6 +45,9 @@ Test(runshape, odd_size_rule) {
   cr_assert_eq(upk_run_odd_size(263, 256, -1), 254);
   cr_assert_eq(upk_run_odd_size(8, 256, 1), 0, "below 16: a channel count, left alone");
   cr_assert_eq(upk_run_odd_size(1024, 1, 1), 1037);
+  /* A block of 2 and an even size: stepping by 2 stays even forever (found by fuzz_runspec). */
+  cr_assert_eq(upk_run_odd_size(121, 2, 1), 135);
+  cr_assert_eq(upk_run_odd_size(125, 2, -1), 117);
 }
 
 Test(runshape, default_sweep_adds_odd_sizes) {
