@@ -473,6 +473,7 @@ void upk_server_free(upk_server *s) {
   upk_jobs_free(s);
   json_decref(s->modern);
   upk_catalog_cache_free(s->services.catalog); /* the skills queue has stopped: nothing uses it */
+  upk_catalog_memo_free(s->services.listed);
   json_decref(s->shutdown_id);
   json_decref(s->client_info);
   json_decref(s->init_options);

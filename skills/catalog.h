@@ -22,6 +22,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "skills/index.h"
 
@@ -81,6 +82,20 @@ bool upk_catalog_record_current(const char *record, const char *dir);
 int upk_catalog_entry_from_record(const char *record, const char *dir, const char *root_uri,
                                   json_t **out, char *why, size_t whylen);
 
+/** The listing's entries kept in memory, by document, so that a page of a walk builds none
+ * the walk before built from the same record (skills/catalog_memo.c). Bounded by `max_entries`
+ * documents and `max_bytes` of record text behind them (emptied past either); not
+ * thread-safe: one thread uses it. The entries it hands out are shared: never change one. */
+typedef struct upk_catalog_memo upk_catalog_memo;
+upk_catalog_memo *upk_catalog_memo_new(size_t max_entries, size_t max_bytes);
+void upk_catalog_memo_free(upk_catalog_memo *m);
+/** Documents it holds an entry (or a refusal) for. */
+size_t upk_catalog_memo_size(const upk_catalog_memo *m);
+/** upk_catalog_entry_from_record's answer for document `doc`'s stored `record`: the entry
+ * built before when the record, `dir` and `root_uri` are the ones it was built from (a
+ * reference to share, read-only), else built now and kept. */
+int upk_catalog_listed(upk_catalog_memo *m, int64_t doc, const char *record, const char *dir,
+                       const char *root_uri, json_t **out, char *why, size_t whylen);
 /** SKILL.md's frontmatter as JSON with YAML 1.2 core-schema typing. Returns 0 with *out, or
  * -EINVAL with `why` when there is none, it is not a mapping, or it uses YAML a host's
  * reader refuses (anchors, aliases, tags, duplicate or non-string keys, values that

@@ -189,9 +189,11 @@ typedef struct upk_index_entry {
   upk_diags diags; /* stored parse/validation diagnostics (lenient load) */
   /* upk_index_skills_page only: the skill's MCP Skills listing record (skills/catalog.h), or
    * NULL (build the entry from disk); catalog_ours: built by this open of the index, and kept
-   * current by its refreshes (else another process's: check it against the disk first) */
+   * current by its refreshes (else another process's: check it against the disk first);
+   * catalog_doc: the document's id, which keys the entries kept in memory */
   char *catalog;
   bool catalog_ours;
+  int64_t catalog_doc;
 } upk_index_entry;
 
 typedef struct upk_index_match {

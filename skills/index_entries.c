@@ -128,8 +128,10 @@ static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_e
           !(out->items[out->len - 1].catalog =
                 upk_xstrdup((const char *)sqlite3_column_text(st, 13))))
         rc = -ENOMEM;
-      if (sqlite3_column_count(st) > 14)
+      if (sqlite3_column_count(st) > 14) {
         out->items[out->len - 1].catalog_ours = sqlite3_column_int(st, 14) == 1;
+        out->items[out->len - 1].catalog_doc = sqlite3_column_int64(st, 12);
+      }
     }
   }
   if (!rc && s != SQLITE_DONE)

@@ -17,7 +17,7 @@
 // files, is the TypeScript SDK's own skills server (skills_server_sdk.mjs; its stdio speaks
 // 2025-11-25), walked by the same client. Targets (issue 32): every page <= 50 ms, and the
 // whole collection listed within a default client's 64-page walk.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, readdirSync, linkSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -88,17 +88,46 @@ if (corpus) {
 const genMs = performance.now() - t0;
 console.log(`collection: ${corpus ? `the first ${count} directories of ${corpus}` : `${count} skills`}, ${files} files, ${(bytes / 1048576).toFixed(1)} MiB (written in ${(genMs / 1000).toFixed(1)} s)`);
 
-// Round trip of every skills/list page, seen at the transport.
-function timePages(transport) {
+// Round trip of every skills/list page, seen at the transport (the server's time, the pipe and
+// the client's JSON.parse), and what the client does with a page before it asks for the next
+// (the SDK's schema and rule checks of every entry): pages.client, from an answer to the next
+// request. With bytes, each answer is kept to be measured after the walk.
+function timePages(transport, bytes) {
   const sent = new Map(), pages = [];
+  pages.client = [];
+  pages.answers = [];
+  let answered = 0;
   const send = transport.send.bind(transport);
-  transport.send = (m, o) => { if (m.method === 'skills/list') sent.set(m.id, performance.now()); return send(m, o); };
+  transport.send = (m, o) => {
+    if (m.method === 'skills/list') {
+      const now = performance.now();
+      if (answered) pages.client.push(now - answered);
+      sent.set(m.id, now);
+    }
+    return send(m, o);
+  };
   const onmessage = transport.onmessage;
   transport.onmessage = (m, extra) => {
-    if (sent.has(m.id)) { pages.push(performance.now() - sent.get(m.id)); sent.delete(m.id); }
+    if (sent.has(m.id)) {
+      if (!pages.length && pages.onFirst) pages.onFirst();
+      pages.push(performance.now() - sent.get(m.id));
+      sent.delete(m.id);
+      if (bytes) pages.answers.push(m);
+      onmessage(m, extra);
+      answered = performance.now(); // past the parse: the client's own checks run from here
+      return;
+    }
     onmessage(m, extra);
   };
   return pages;
+}
+
+// The server's CPU time (user + system, ms) so far, from /proc (clock ticks of 10 ms).
+function cpuOf(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch { return NaN; }
 }
 
 function rssOf(pid) {
@@ -113,6 +142,13 @@ async function run(label, command, args, options) {
   await client.connect(transport);
   const connectMs = performance.now() - c0;
   const pages = timePages(transport);
+  // The server's CPU over the first walk's pages after the first (the first waits for the index).
+  let cpuFirstPage = NaN, perf = null;
+  pages.onFirst = () => {
+    cpuFirstPage = cpuOf(transport.pid);
+    if (process.env.PERF_WALK) // profiling aid: perf over the first walk's later pages
+      perf = spawn('perf', ['record', '-F', '999', '--call-graph', 'dwarf,16384', '-p', String(transport.pid), '-o', process.env.PERF_WALK], { stdio: 'ignore' });
+  };
   const skills = new SkillsClient(client);
   const l0 = performance.now();
   // The first page waits for the first index, saying so in progress: a host that asks for
@@ -121,12 +157,25 @@ async function run(label, command, args, options) {
   const { skills: list } = await skills.list({}, { onprogress: () => { progress++; }, resetTimeoutOnProgress: true });
   const listMs = performance.now() - l0;
   const firstPages = [...pages]; // this walk's alone (the recorder stays installed)
+  const walkCpu = cpuOf(transport.pid) - cpuFirstPage;
+  if (perf) { perf.kill('SIGINT'); await new Promise((r) => perf.on('exit', r)); }
   if (process.env.PAGES_LOG) console.log('first walk pages', pages.map((p) => p.toFixed(0)).join(' '));
   globalThis.gc?.(); // the first walk's garbage is the client's, not a page's latency
-  const warm = timePages(transport); // a second walk: the index is built
+  const cpu1 = cpuOf(transport.pid);
+  const warm = timePages(transport, true); // a second walk: the index is built
   const w0 = performance.now();
   await skills.list();
   const warmMs = performance.now() - w0;
+  const warmCpu = cpuOf(transport.pid) - cpu1;
+  const pageBytes = warm.answers.map((m) => Buffer.byteLength(JSON.stringify(m))).sort((a, b) => a - b);
+  const clientMs = [...warm.client].sort((a, b) => a - b);
+  // The client's share measured apart on one captured page: JSON.parse of its text.
+  const text = JSON.stringify(warm.answers[Math.floor(warm.answers.length / 2)] ?? {});
+  const p0 = performance.now();
+  for (let i = 0; i < 5; i++) JSON.parse(text);
+  const parseMs = (performance.now() - p0) / 5;
+  warm.answers.length = 0;
+  if (process.env.PAGE_SAVE) writeFileSync(process.env.PAGE_SAVE, text);
   if (process.env.PAGES_LOG) console.log('second walk pages', warm.map((p) => p.toFixed(0)).join(' '));
   const v0 = performance.now();
   let verified = 0;
@@ -141,6 +190,8 @@ async function run(label, command, args, options) {
   return { label, revision, skills: list.length, unique: uris.size, connectMs, progress,
     firstP50: later[Math.floor(later.length / 2)], firstMax: later.at(-1),
     pages: firstPages.length, firstPageMs: firstPages[0], listMs, warmPages: warm.length, warmMs,
+    firstCpu: cpu1, walkCpu, warmCpu, bytesP50: pageBytes[Math.floor(pageBytes.length / 2)], bytesMax: pageBytes.at(-1), parseMs,
+    clientP50: clientMs[Math.floor(clientMs.length / 2)], clientMax: clientMs.at(-1),
     pageP50: sorted[Math.floor(sorted.length / 2)], perSkillUs: warmMs * 1000 / list.length, pageP90: sorted[Math.floor(sorted.length * 0.9)], pageMax: sorted.at(-1), verified, verifyMs, rss };
 }
 
@@ -166,9 +217,15 @@ const rows = [
   ['page p50 (ms)', f(ours.pageP50), f(ref?.pageP50), ref && f(ours.pageP50 / ref.pageP50, 2), ''],
   ['page p90 (ms)', f(ours.pageP90), f(ref?.pageP90), ref && f(ours.pageP90 / ref.pageP90, 2), ''],
   ['page max (ms)', f(ours.pageMax), f(ref?.pageMax), ref && f(ours.pageMax / ref.pageMax, 2), '<= 50'],
+  ['page bytes p50 / max (KiB)', `${f(ours.bytesP50 / 1024, 0)} / ${f(ours.bytesMax / 1024, 0)}`, ref && `${f(ref.bytesP50 / 1024, 0)} / ${f(ref.bytesMax / 1024, 0)}`, '', ''],
+  ['client JSON.parse of a page (ms)', f(ours.parseMs), f(ref?.parseMs), '', 'in the page time'],
+  ['client checks p50 / max (ms)', `${f(ours.clientP50)} / ${f(ours.clientMax)}`, ref && `${f(ref.clientP50)} / ${f(ref.clientMax)}`, '', 'between pages'],
   ['files read + verified', ours.verified, ref?.verified, '', `${files}`],
   ['verify all (s)', f(ours.verifyMs / 1000, 2), f(ref?.verifyMs / 1000, 2), ref && f(ours.verifyMs / ref.verifyMs, 2), ''],
   ['verified files / s', f(ours.verified / ours.verifyMs * 1000, 0), ref && f(ref.verified / ref.verifyMs * 1000, 0), ref && f((ours.verified / ours.verifyMs) / (ref.verified / ref.verifyMs), 2), ''],
+  ['server CPU, index + first walk (s)', f(ours.firstCpu / 1000, 2), f(ref?.firstCpu / 1000, 2), ref && f(ours.firstCpu / ref.firstCpu, 2), ''],
+  ['server CPU, first walk pages 2- (ms)', f(ours.walkCpu, 0), f(ref?.walkCpu, 0), ref && f(ours.walkCpu / ref.walkCpu, 2), ''],
+  ['server CPU, second walk (ms)', f(ours.warmCpu, 0), f(ref?.warmCpu, 0), ref && f(ours.warmCpu / ref.warmCpu, 2), ''],
   ['server peak RSS (MiB)', f(ours.rss), f(ref?.rss), ref && f(ours.rss / ref.rss, 2), ''],
 ];
 console.log(`\n${'figure'.padEnd(34)} ${'upskilld'.padStart(12)} ${(before ? 'before' : 'TS SDK').padStart(12)} ${'ratio'.padStart(7)}  target`);

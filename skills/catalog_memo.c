@@ -1,0 +1,134 @@
+/* Entries of the MCP Skills listing kept in memory (catalog.h: upk_catalog_listed): a page
+ * hands out the entry built for the same stored record before, and reads nothing back.
+ *
+ * Why: reading a page's stored records back (json_loads) and building its entries from them
+ * was half of a page's CPU, 15-30 ms for 667 skills on this loaded machine, and the same on
+ * every walk although nothing had changed. Here a page costs a hash of each record's text.
+ *
+ * An entry is keyed by its document and checked against a hash of everything it was built
+ * from: the record's text (any change to the record, whoever wrote it, is a change of the
+ * text), the skill's directory (the name rule) and its root URI. A changed record is read back
+ * and checked again like any other. The entries are jansson values shared with the pages
+ * that list them (reference counts are atomic in jansson >= 2.11; dumping a value writes
+ * nothing to it since 2.13): nobody changes one once it is stored. */
+#include "skills/catalog_int.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+
+typedef struct memo_slot {
+  int64_t doc; /* 0: empty (documents are numbered from 1) */
+  uint64_t key;
+  json_t *entry; /* NULL when the skill cannot be listed: rc and why say why */
+  int rc;
+  char *why;
+  size_t len; /* of the record */
+} memo_slot;
+
+struct upk_catalog_memo {
+  memo_slot *slots;
+  size_t cap, used;  /* cap: a power of two; emptied when three quarters full */
+  size_t bytes, max; /* record text behind the entries, and its bound */
+};
+
+upk_catalog_memo *upk_catalog_memo_new(size_t max_entries, size_t max_bytes) {
+  upk_catalog_memo *m = upk_xcalloc(1, sizeof *m);
+  m->cap = upk_pow2_at_least(max_entries + max_entries / 3, 1024);
+  m->slots = upk_xcalloc(m->cap, sizeof *m->slots);
+  m->max = max_bytes;
+  return m;
+}
+
+static void slot_clear(memo_slot *s) {
+  json_decref(s->entry);
+  free(s->why);
+  memset(s, 0, sizeof *s);
+}
+
+static void memo_clear(upk_catalog_memo *m) {
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->slots[i].doc)
+      slot_clear(&m->slots[i]);
+  m->used = 0;
+  m->bytes = 0;
+}
+
+void upk_catalog_memo_free(upk_catalog_memo *m) {
+  if (!m)
+    return;
+  memo_clear(m);
+  free(m->slots);
+  free(m);
+}
+
+size_t upk_catalog_memo_size(const upk_catalog_memo *m) {
+  return m ? m->used : 0;
+}
+
+/* A 64-bit hash of a string, eight bytes a step (a record is 1-2 KB; FNV-1a's byte a step
+ * was a tenth of a page). It tells versions apart, nothing more: whoever can write the cache
+ * file can write any record, which is read back and checked like any other. */
+static uint64_t mix(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+  return h ^ (h >> 29);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s) {
+  size_t n = strlen(s), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = mix(h, w);
+  }
+  uint64_t tail = 0;
+  memcpy(&tail, s + i, n - i);
+  return mix(mix(h, tail), n);
+}
+
+static memo_slot *find(upk_catalog_memo *m, int64_t doc) {
+  uint64_t h = mix(0x243f6a8885a308d3ULL, (uint64_t)doc);
+  size_t i = (size_t)h & (m->cap - 1);
+  while (m->slots[i].doc && m->slots[i].doc != doc)
+    i = (i + 1) & (m->cap - 1);
+  return &m->slots[i];
+}
+
+int upk_catalog_listed(upk_catalog_memo *m, int64_t doc, const char *record, const char *dir,
+                       const char *root_uri, json_t **out, char *why, size_t whylen) {
+  *out = NULL;
+  uint64_t key = hash_str(hash_str(hash_str(0x9e3779b97f4a7c15ULL, record), dir), root_uri);
+  memo_slot *s = doc > 0 ? find(m, doc) : NULL;
+  if (s && s->doc == doc && s->key == key) {
+    if (s->rc)
+      snprintf(why, whylen, "%s", s->why ? s->why : "");
+    *out = json_incref(s->entry);
+    return s->rc;
+  }
+  int rc = upk_catalog_entry_from_record(record, dir, root_uri, out, why, whylen);
+  if (!s || rc == -ENOMEM)
+    return rc;
+  size_t len = strlen(record);
+  if (!s->doc && ((m->used + 1) * 4 > m->cap * 3 || m->bytes + len > m->max)) {
+    memo_clear(m); /* bounded: a collection past the bound is built per page, as before */
+    s = find(m, doc);
+  }
+  if (s->doc) {
+    m->bytes -= s->len;
+    slot_clear(s);
+  } else {
+    m->used++;
+  }
+  s->doc = doc;
+  s->key = key;
+  s->rc = rc;
+  s->entry = json_incref(*out);
+  s->why = rc ? upk_xstrdup(why) : NULL;
+  s->len = len;
+  m->bytes += len;
+  return rc;
+}
