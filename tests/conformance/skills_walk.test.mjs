@@ -168,3 +168,47 @@ test('pages read stored entries, which the watch keeps current', async () => {
     await again.close();
   }
 });
+
+// Entries are kept in memory between walks (skills/catalog_memo.c): a second walk lists what
+// the first did, and what is not in a skill's record (whether another copy of its name wins)
+// follows the placement, not the kept entry: the user copy of a name is marked shadowed while
+// the project's copy exists and is no longer once that copy is gone, its own files unchanged.
+test('kept entries: the next walk lists the same; shadowing follows the placements', async () => {
+  const small = mkdtempSync(join(tmpdir(), 'upk-walk-kept-'));
+  after(() => rmSync(small, { recursive: true, force: true }));
+  const skill = (base) => {
+    const dir = join(base, '.claude/skills/dup-tool');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), '---\nname: dup-tool\ndescription: Use for duplicates.\n---\n# Dup\n');
+    return dir;
+  };
+  const project = skill(small), user = skill(join(small, 'home'));
+  for (let i = 0; i < 30; i++) skill(join(small, `extra-${i}`)); // not roots: never listed
+  const env = { ...process.env, HOME: join(small, 'home'), XDG_CACHE_HOME: join(small, 'cache') };
+  const client = new Client({ name: 'walk', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await within(10000, client.connect(new StdioClientTransport({ command: daemon, args: ['--mcp'], env, cwd: small, stderr: 'inherit' })), 'connect');
+  const walk = async () => (await within(10000, new SkillsClient(client).list(), 'skills/list')).skills
+    .filter((s) => s.uri.endsWith('/dup-tool/SKILL.md'));
+  const shadowed = (s) => s._meta?.['dev.upskilld/shadowed'] === true;
+  try {
+    const first = await walk();
+    assert.equal(first.length, 2, JSON.stringify(first.map((s) => s.uri)));
+    const mine = first.find((s) => s.uri.startsWith('skill://project/'));
+    const theirs = first.find((s) => s.uri.startsWith('skill://user/'));
+    assert.ok(mine && !shadowed(mine), 'the project copy wins');
+    assert.ok(theirs && shadowed(theirs), 'the user copy is marked shadowed');
+    assert.deepEqual(await walk(), first, 'a second walk lists the same entries');
+    const pause = (ms) => new Promise((ok) => setTimeout(ok, ms));
+    await pause(3000); // a walk holds the watch set back until a second after its last page
+    rmSync(project, { recursive: true, force: true });
+    let now;
+    for (let i = 0; i < 15 && ((now = await walk()).length !== 1 || shadowed(now[0])); i++) await pause(1200);
+    assert.equal(now.length, 1, 'the project copy is gone');
+    assert.ok(now[0].uri.startsWith('skill://user/'));
+    assert.ok(!shadowed(now[0]), 'the user copy is no longer shadowed');
+    assert.deepEqual({ ...now[0] }, (({ _meta, ...rest }) => rest)(theirs), 'the same entry otherwise');
+    assert.ok(user);
+  } finally {
+    await client.close();
+  }
+});
