@@ -81,7 +81,7 @@ static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
    * One stored by another process (before a restart) is used when stat says its files are as
    * they were: no file is read or hashed again. */
   bool stored = e->catalog && (e->catalog_ours || upk_catalog_record_current(e->catalog, e->dir));
-  if (stored && !sv->listed)
+  if (!sv->listed)
     sv->listed = upk_catalog_memo_new(LISTED_ENTRIES, LISTED_BYTES);
   int rc = !root   ? -ENOMEM
            : stored ? upk_catalog_listed(sv->listed, e->catalog_doc, e->catalog, e->dir, root,
@@ -137,24 +137,74 @@ static size_t walk_page_size(upk_index *ix) {
   return per < PAGE_MIN ? PAGE_MIN : per > PAGE_MAX ? PAGE_MAX : per;
 }
 
-/* A walk's first page, past the first index, builds the entries of every indexed skill that
- * no page built yet (WARM_SLICE a queue turn, saying so in progress), so that the walk's
- * later pages only hand out kept entries: at 40,000 skills each page read back and built 667
- * (15-30 ms of CPU, 50-100 ms on this loaded machine). Once per session: later changes are
- * built by the page that lists them. True while there is more to build (the call is parked). */
-static bool warm_listing(upk_call *c, upk_index *ix) {
+/* The URI bases a page's entries were built under (a kept page holds their URIs). */
+static uint64_t roots_of(const upk_call *c) {
+  upk_catalog_bases b = bases_of(c);
+  uint64_t h = upk_catalog_memo_hash(0, b.workspace);
+  return upk_catalog_memo_hash(upk_catalog_memo_hash(h, b.home), b.builtin);
+}
+
+/* The page after *at, built from the index's rows (*at advanced): 1 when full, 0 at the end,
+ * or a negative errno. *whole: every entry came from a record this index open built and keeps
+ * current, so the page may be kept whole (another's record was checked against the disk). */
+static int build_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per, json_t **skills,
+                      bool *whole) {
+  upk_index_entries page = {0};
+  int more = upk_index_skills_page(ix, at, per, &page);
+  *skills = more < 0 ? NULL : json_array();
+  *whole = true;
+  for (size_t i = 0; more >= 0 && i < page.len; i++) {
+    const upk_index_entry *e = &page.items[i];
+    json_t *entry = entry_of(c, e);
+    *whole &= e->catalog && e->catalog_ours;
+    if (entry)
+      json_array_append_new(*skills, entry);
+  }
+  upk_index_entries_free(&page);
+  return more;
+}
+
+/* The page after *at: the one kept from a walk before when nothing was written to the index
+ * since (a page is then a reference, no row read), else built, and kept when the first index
+ * is over. Built pages reuse kept entries (upk_catalog_listed): only changed skills are read
+ * back. At 40,000 skills a page of 667 rows read back and built every entry: 15-30 ms of CPU,
+ * 50-100 ms on this loaded machine. */
+static int listed_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per,
+                       json_t **skills) {
+  upk_catalog_memo *m = upk_session_services(c->server)->listed;
+  uint64_t stamp = 0, roots = roots_of(c);
+  size_t done, found;
+  bool steady = !upk_index_scanning(ix, &done, &found) && !upk_index_stamp(ix, &stamp);
+  int64_t next, from = *at;
+  int more;
+  if (steady && (*skills = upk_catalog_memo_page(m, stamp, roots, *at, per, &next, &more))) {
+    *at = next;
+    return more;
+  }
+  bool whole;
+  more = build_page(c, ix, at, per, skills, &whole);
+  if (more >= 0 && steady && whole)
+    upk_catalog_memo_keep_page(m, stamp, roots, from, per, *skills, *at, more);
+  return more;
+}
+
+/* A walk's first page, past the first index, builds and keeps every page of the walk (a few a
+ * queue turn, saying so in progress): its later pages are then references. Once per session;
+ * a walk after a change builds the pages it finds changed, and keeps them. True while there is
+ * more to build (the call is parked and runs again). */
+static bool warm_listing(upk_call *c, upk_index *ix, size_t per) {
   upk_services *sv = upk_session_services(c->server);
-  if (sv->listed_warm)
+  size_t done, found;
+  if (sv->listed_warm || upk_index_scanning(ix, &done, &found))
     return false;
-  upk_index_entries slice = {0};
-  int more = upk_index_skills_page(ix, &sv->listed_at, WARM_SLICE, &slice);
-  for (size_t i = 0; more >= 0 && i < slice.len; i++)
-    if (slice.items[i].catalog && slice.items[i].catalog_ours) /* what a page would keep */
-      json_decref(entry_of(c, &slice.items[i]));
-  upk_index_entries_free(&slice);
-  if (more <= 0) {
-    sv->listed_warm = true;
-    return false;
+  for (size_t rows = 0; rows < WARM_SLICE; rows += per) {
+    json_t *skills = NULL;
+    int more = listed_page(c, ix, &sv->listed_at, per, &skills);
+    json_decref(skills);
+    if (more <= 0) {
+      sv->listed_warm = true;
+      return false;
+    }
   }
   c->parked = true;
   c->done = upk_catalog_memo_size(sv->listed);
@@ -174,13 +224,18 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
   int64_t at;
   size_t per;
   parse_cursor(upk_call_str(c, "cursor"), &at, &per);
-  if (!per && (upk_call_wait_scan(c, ix) || warm_listing(c, ix)))
+  if (!per && upk_call_wait_scan(c, ix))
     return;
-  if (!per)
+  upk_services *sv = upk_session_services(c->server);
+  if (!sv->listed)
+    sv->listed = upk_catalog_memo_new(LISTED_ENTRIES, LISTED_BYTES);
+  if (!per) { /* the walk's first page: fix its page size, then build its pages */
     per = walk_page_size(ix);
-  upk_index_entries page = {0};
-  int64_t from = at;
-  int more = upk_index_skills_page(ix, &at, per, &page);
+    if (warm_listing(c, ix, per))
+      return;
+  }
+  json_t *skills = NULL;
+  int more = listed_page(c, ix, &at, per, &skills);
   if (more < 0) {
     upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
     return;
@@ -188,20 +243,11 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
   size_t done, found; /* a first index (not a catch-up scan) still adding skills */
   if (!more && upk_index_scanning(ix, &done, &found) && (size_t)upk_index_count(ix) < found) {
     if (upk_call_wait_scan(c, ix)) { /* its skills are still being indexed */
-      upk_index_entries_free(&page);
+      json_decref(skills);
       return;
     }
-    more = 1;
-    if (!page.len)
-      at = from;
+    more = 1; /* the cursor stays where the rows ended: those indexed later follow */
   }
-  json_t *skills = json_array();
-  for (size_t i = 0; i < page.len; i++) {
-    json_t *entry = entry_of(c, &page.items[i]);
-    if (entry)
-      json_array_append_new(skills, entry);
-  }
-  upk_index_entries_free(&page);
   c->result = json_pack("{s:o}", "skills", skills);
   if (more) {
     char next[64];

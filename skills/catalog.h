@@ -96,6 +96,17 @@ size_t upk_catalog_memo_size(const upk_catalog_memo *m);
  * reference to share, read-only), else built now and kept. */
 int upk_catalog_listed(upk_catalog_memo *m, int64_t doc, const char *record, const char *dir,
                        const char *root_uri, json_t **out, char *why, size_t whylen);
+/** Whole pages of a walk (the `skills` arrays, shared: never change one) kept for the next
+ * walk over an unchanged index: the page after document `at` of `per` rows, built when the
+ * index had `stamp` (upk_index_stamp) and the URI bases hashed to `roots`; NULL when not kept
+ * (a different stamp or bases drops every kept page), else a new reference, with the cursor
+ * after it and whether more follow. */
+json_t *upk_catalog_memo_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
+                              size_t per, int64_t *next, int *more);
+void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
+                                size_t per, json_t *skills, int64_t next, int more);
+/** Hash a string (NULL as "") into h: for the bases a page's URIs were built under. */
+uint64_t upk_catalog_memo_hash(uint64_t h, const char *s);
 /** SKILL.md's frontmatter as JSON with YAML 1.2 core-schema typing. Returns 0 with *out, or
  * -EINVAL with `why` when there is none, it is not a mapping, or it uses YAML a host's
  * reader refuses (anchors, aliases, tags, duplicate or non-string keys, values that

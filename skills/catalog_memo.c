@@ -30,10 +30,23 @@ typedef struct memo_slot {
   size_t len; /* of the record */
 } memo_slot;
 
+typedef struct memo_page {
+  int64_t at, next;
+  size_t per;
+  int more;
+  json_t *skills;
+} memo_page;
+
+#define MEMO_PAGES 256 /* a walk is at most 64 pages; a few walks' page sizes */
+
 struct upk_catalog_memo {
   memo_slot *slots;
   size_t cap, used;  /* cap: a power of two; emptied when three quarters full */
   size_t bytes, max; /* record text behind the entries, and its bound */
+  /* whole pages, as built when the index had `stamp` (upk_index_stamp) for roots `roots` */
+  memo_page pages[MEMO_PAGES];
+  size_t n_pages;
+  uint64_t stamp, roots;
 };
 
 upk_catalog_memo *upk_catalog_memo_new(size_t max_entries, size_t max_bytes) {
@@ -58,9 +71,16 @@ static void memo_clear(upk_catalog_memo *m) {
   m->bytes = 0;
 }
 
+static void pages_clear(upk_catalog_memo *m) {
+  for (size_t i = 0; i < m->n_pages; i++)
+    json_decref(m->pages[i].skills);
+  m->n_pages = 0;
+}
+
 void upk_catalog_memo_free(upk_catalog_memo *m) {
   if (!m)
     return;
+  pages_clear(m);
   memo_clear(m);
   free(m->slots);
   free(m);
@@ -131,4 +151,37 @@ int upk_catalog_listed(upk_catalog_memo *m, int64_t doc, const char *record, con
   s->len = len;
   m->bytes += len;
   return rc;
+}
+
+uint64_t upk_catalog_memo_hash(uint64_t h, const char *s) {
+  return hash_str(h ^ 0x9e3779b97f4a7c15ULL, s ? s : "");
+}
+
+json_t *upk_catalog_memo_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
+                              size_t per, int64_t *next, int *more) {
+  if (m->stamp != stamp || m->roots != roots) { /* the index changed: no page holds */
+    pages_clear(m);
+    m->stamp = stamp;
+    m->roots = roots;
+    return NULL;
+  }
+  for (size_t i = 0; i < m->n_pages; i++)
+    if (m->pages[i].at == at && m->pages[i].per == per) {
+      *next = m->pages[i].next;
+      *more = m->pages[i].more;
+      return json_incref(m->pages[i].skills);
+    }
+  return NULL;
+}
+
+void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
+                                size_t per, json_t *skills, int64_t next, int more) {
+  if (m->stamp != stamp || m->roots != roots) {
+    pages_clear(m);
+    m->stamp = stamp;
+    m->roots = roots;
+  }
+  if (m->n_pages == MEMO_PAGES) /* bounded: start again */
+    pages_clear(m);
+  m->pages[m->n_pages++] = (memo_page){at, next, per, more, json_incref(skills)};
 }

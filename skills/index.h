@@ -263,6 +263,9 @@ void upk_index_entry_free(upk_index_entry *e);
  * the first; advanced past the page). Returns 1 when the page is full (more may remain), 0 at
  * the end, or a negative errno. */
 int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_entries *out);
+/** A stamp of the index's content: equal stamps, nothing was written in between, by this
+ * connection or another (what a page listed then it lists now). 0, or a negative errno. */
+int upk_index_stamp(upk_index *ix, uint64_t *stamp);
 /** The placement whose directory is `dir` (absolute, as placed), first by scope and root
  * order. -ENOENT when no skill is placed there. */
 int upk_index_place_at(upk_index *ix, const char *dir, upk_index_entry *out);

@@ -240,6 +240,18 @@ int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_
   return rc ? rc : out->len == max;
 }
 
+int upk_index_stamp(upk_index *ix, uint64_t *stamp) {
+  /* this connection's own changes, and PRAGMA data_version for everyone else's commits */
+  sqlite3_stmt *st = ix->st[ST_DATA_VERSION];
+  int rc = sqlite3_step(st);
+  uint64_t v = rc == SQLITE_ROW ? (uint64_t)sqlite3_column_int64(st, 0) : 0;
+  sqlite3_reset(st);
+  if (rc != SQLITE_ROW)
+    return upk_ix_sql_fail(ix, "list skills: data version");
+  *stamp = (uint64_t)sqlite3_total_changes64(ix->db) ^ (v << 40);
+  return 0;
+}
+
 int upk_index_place_at(upk_index *ix, const char *dir, upk_index_entry *out) {
   /* `root IN (...)` lets SQLite seek the (root, dir) index once per root (a handful). */
   static const char sql[] = "SELECT " UPK_ENTRY_COLS ", 0 FROM " UPK_ENTRY_FROM
