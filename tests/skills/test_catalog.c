@@ -232,61 +232,64 @@ Test(catalog, kept_entries_follow_their_record) {
   char *rec = NULL, *rec2 = NULL, why[256] = "";
   cr_assert_eq(upk_catalog_record(th_path("s"), "SKILL.md", &rec), 0);
   json_t *a = NULL, *b = NULL, *c = NULL, *want = NULL;
-  cr_assert_eq(upk_catalog_entry_from_record(rec, th_path("s"), "skill://project/s", &want, why,
-                                             sizeof why),
-               0);
-  cr_assert_eq(upk_catalog_listed(m, 1, rec, th_path("s"), "skill://project/s", &a, why, sizeof why),
-               0, "%s", why);
+  cr_assert_eq(
+      upk_catalog_entry_from_record(rec, th_path("s"), "skill://project/s", &want, why, sizeof why),
+      0);
+  cr_assert_eq(
+      upk_catalog_listed(m, 1, rec, th_path("s"), "skill://project/s", &a, why, sizeof why), 0,
+      "%s", why);
   cr_assert(json_equal(a, want));
-  cr_assert_eq(upk_catalog_listed(m, 1, rec, th_path("s"), "skill://project/s", &b, why, sizeof why),
-               0);
+  cr_assert_eq(
+      upk_catalog_listed(m, 1, rec, th_path("s"), "skill://project/s", &b, why, sizeof why), 0);
   cr_assert_eq(a, b, "the same record hands out the entry kept");
   cr_assert_eq(upk_catalog_memo_size(m), 1);
   json_decref(b);
   /* another root URI (another workspace): built again, for that root */
-  cr_assert_eq(upk_catalog_listed(m, 1, rec, th_path("s"), "skill://user/s", &b, why, sizeof why), 0);
+  cr_assert_eq(upk_catalog_listed(m, 1, rec, th_path("s"), "skill://user/s", &b, why, sizeof why),
+               0);
   cr_assert_neq(a, b);
   cr_assert_str_eq(json_string_value(json_object_get(b, "uri")), "skill://user/s/SKILL.md");
   json_decref(b);
   /* the skill changed: its new record gives the new digest, not the kept entry */
   th_write("s/SKILL.md", "---\nname: s\ndescription: Use for s, changed.\n---\n");
   cr_assert_eq(upk_catalog_record(th_path("s"), "SKILL.md", &rec2), 0);
-  cr_assert_eq(upk_catalog_listed(m, 1, rec2, th_path("s"), "skill://project/s", &c, why, sizeof why),
-               0);
+  cr_assert_eq(
+      upk_catalog_listed(m, 1, rec2, th_path("s"), "skill://project/s", &c, why, sizeof why), 0);
   cr_assert_neq(a, c);
-  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(c, "frontmatter"), "description")),
-                   "Use for s, changed.");
+  cr_assert_str_eq(
+      json_string_value(json_object_get(json_object_get(c, "frontmatter"), "description")),
+      "Use for s, changed.");
   cr_assert_eq(upk_catalog_memo_size(m), 1, "one document, one entry");
   json_decref(c);
   /* placed under another name: refused (the name rule), and refused again from memory */
   for (int i = 0; i < 2; i++) {
     why[0] = 0;
-    cr_assert_eq(upk_catalog_listed(m, 2, rec2, th_path("t"), "skill://project/t", &c, why,
-                                    sizeof why),
-                 -EINVAL);
+    cr_assert_eq(
+        upk_catalog_listed(m, 2, rec2, th_path("t"), "skill://project/t", &c, why, sizeof why),
+        -EINVAL);
     cr_assert_null(c);
     cr_assert(strstr(why, "differs from its directory"), "%s", why);
   }
   /* damaged or hostile stored text: refused, nothing kept to serve */
-  cr_assert_eq(upk_catalog_listed(m, 3, "not json", th_path("s"), "skill://project/s", &c, why,
-                                  sizeof why),
-               -EINVAL);
+  cr_assert_eq(
+      upk_catalog_listed(m, 3, "not json", th_path("s"), "skill://project/s", &c, why, sizeof why),
+      -EINVAL);
   cr_assert_eq(upk_catalog_listed(m, 3, "{\"frontmatter\": 3}", th_path("s"), "skill://project/s",
                                   &c, why, sizeof why),
                -EINVAL);
   cr_assert_null(c);
   /* more documents than its bound (4 -> 1024 slots, emptied at three quarters): still right */
   for (int64_t doc = 10; doc < 1000; doc++) {
-    cr_assert_eq(upk_catalog_listed(m, doc, rec2, th_path("s"), "skill://project/s", &c, why,
-                                    sizeof why),
-                 0);
+    cr_assert_eq(
+        upk_catalog_listed(m, doc, rec2, th_path("s"), "skill://project/s", &c, why, sizeof why),
+        0);
     json_decref(c);
   }
   cr_assert_leq(upk_catalog_memo_size(m), 768);
   /* a document id the index never gives (0) is built and not kept */
   size_t n = upk_catalog_memo_size(m);
-  cr_assert_eq(upk_catalog_listed(m, 0, rec2, th_path("s"), "skill://project/s", &c, why, sizeof why),
-               0);
+  cr_assert_eq(
+      upk_catalog_listed(m, 0, rec2, th_path("s"), "skill://project/s", &c, why, sizeof why), 0);
   cr_assert_eq(upk_catalog_memo_size(m), n);
   json_decref(c);
   /* the entries handed out outlive the memo */
@@ -306,9 +309,8 @@ Test(catalog, kept_entries_stay_within_their_bytes) {
   upk_catalog_memo *m = upk_catalog_memo_new(1000, strlen(rec) * 3);
   json_t *e = NULL;
   for (int64_t doc = 1; doc <= 10; doc++) {
-    cr_assert_eq(upk_catalog_listed(m, doc, rec, th_path("s"), "skill://project/s", &e, why,
-                                    sizeof why),
-                 0);
+    cr_assert_eq(
+        upk_catalog_listed(m, doc, rec, th_path("s"), "skill://project/s", &e, why, sizeof why), 0);
     json_decref(e);
     cr_assert_leq(upk_catalog_memo_size(m), 3);
   }
