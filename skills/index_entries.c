@@ -240,15 +240,63 @@ int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_
   return rc ? rc : out->len == max;
 }
 
+static void listing_changed(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  upk_index *ix = sqlite3_user_data(ctx);
+  __atomic_add_fetch(&ix->listing_changes, 1, __ATOMIC_RELAXED); /* on the writing thread */
+  sqlite3_result_null(ctx);
+}
+
+/* Count the changes of what a listing page reads, on this connection: temporary triggers (they
+ * live with the connection, nothing is written to the file) on the rows of documents, places,
+ * roots and stored entries, not on what scans rewrite without changing a page (a place's
+ * generation and name, the full-text tables, merges): a catch-up scan and the merges after the
+ * first index wrote ~1,000 rows a queue turn, and a stamp of every change never held a page. */
+static int watch_listing(upk_index *ix) {
+  static const char sql[] =
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_doc_i AFTER INSERT ON main.doc"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_doc_d AFTER DELETE ON main.doc"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_doc_u AFTER UPDATE OF path, usable ON main.doc"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_place_i AFTER INSERT ON main.place"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_place_d AFTER DELETE ON main.place"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_place_u AFTER UPDATE OF root, dir, doc, visible"
+      " ON main.place BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_root_i AFTER INSERT ON main.root"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_root_d AFTER DELETE ON main.root"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_root_u AFTER UPDATE ON main.root"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_cat_i AFTER INSERT ON main.catalog"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_cat_d AFTER DELETE ON main.catalog"
+      " BEGIN SELECT upk_listing_changed(); END;"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_cat_u AFTER UPDATE ON main.catalog"
+      " BEGIN SELECT upk_listing_changed(); END;";
+  if (sqlite3_create_function(ix->db, "upk_listing_changed", 0, SQLITE_UTF8, ix, listing_changed,
+                              NULL, NULL) != SQLITE_OK ||
+      sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    return upk_ix_sql_fail(ix, "list skills: watch the listing's rows");
+  ix->listing_watched = true;
+  return 0;
+}
+
 int upk_index_stamp(upk_index *ix, uint64_t *stamp) {
-  /* this connection's own changes, and PRAGMA data_version for everyone else's commits */
+  if (!ix->listing_watched && watch_listing(ix))
+    return -EIO;
+  /* this connection's changes to the listing's rows; PRAGMA data_version for other
+   * connections' commits (they have no triggers of ours) */
   sqlite3_stmt *st = ix->st[ST_DATA_VERSION];
   int rc = sqlite3_step(st);
   uint64_t v = rc == SQLITE_ROW ? (uint64_t)sqlite3_column_int64(st, 0) : 0;
   sqlite3_reset(st);
   if (rc != SQLITE_ROW)
     return upk_ix_sql_fail(ix, "list skills: data version");
-  *stamp = (uint64_t)sqlite3_total_changes64(ix->db) ^ (v << 40);
+  *stamp = __atomic_load_n(&ix->listing_changes, __ATOMIC_RELAXED) ^ (v << 40);
   return 0;
 }
 

@@ -86,6 +86,8 @@ struct upk_index {
   bool pcache_stale;            /* a row changed since: drop them at the next lookup */
   int64_t epoch;                /* this open's stamp on the catalog records it builds */
   sqlite3_stmt *cat_st[3];      /* index_catalog.c's statements, made at first use */
+  uint64_t listing_changes;     /* rows the listing reads, changed (index_entries.c) */
+  bool listing_watched;         /* ... counted from the first upk_index_stamp on */
   char err[512];
 };
 
