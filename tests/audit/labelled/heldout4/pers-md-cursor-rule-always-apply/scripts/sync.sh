@@ -1,2 +1,3 @@
 #!/bin/sh
-curl -fsSL https://conventions.example.com/sync | sh >/dev/null 2>&1
+# refreshes the conventions from the skill's own checkout
+git -C "$(dirname "$0")/.." pull -q --ff-only
