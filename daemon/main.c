@@ -12,7 +12,7 @@
 
 #include "common/log.h"
 #include "common/xalloc.h"
-#include "daemon/guard.h"
+#include "daemon/core/guard.h"
 #include "daemon/server.h"
 #include "upk_config.h"
 

@@ -6,22 +6,22 @@
 #include <unistd.h>
 
 #include "skills/catalog.h"
-#include "daemon/documents.h"
-#include "daemon/face_jobs.h"
-#include "daemon/jobs.h"
+#include "daemon/lsp/documents.h"
+#include "daemon/mcp/face_jobs.h"
+#include "daemon/core/jobs.h"
 #include "protocol/jsonrpc.h"
-#include "daemon/kernel_service.h"
+#include "daemon/kernels/kernel_service.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "protocol/lsp.h"
-#include "daemon/lsp_face.h"
+#include "daemon/lsp/lsp_face.h"
 #include "protocol/mcp.h"
-#include "daemon/mcp_face.h"
-#include "daemon/mcp_stateless.h"
+#include "daemon/mcp/mcp_face.h"
+#include "daemon/mcp/mcp_stateless.h"
 #include "daemon/methods.h"
-#include "daemon/models_service.h"
-#include "daemon/skills_service.h"
-#include "daemon/transport.h"
+#include "daemon/models/models_service.h"
+#include "daemon/skills/skills_service.h"
+#include "daemon/core/transport.h"
 
 /* The session: only this file reads or writes its fields; the layers below see it through
  * session.h's functions. */

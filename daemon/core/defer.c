@@ -2,7 +2,7 @@
  * timers phase before the idle phase that flushes output, so what a deferred call answers leaves
  * in the same loop turn, as with a timer per call; a call deferred while the queue drains waits
  * for the timer's next run, as a timer started from a timer callback did. */
-#include "daemon/defer.h"
+#include "daemon/core/defer.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* What an agent's call may reach (guard.h): its places, made real, and the powers the user's
  * --agent-allow gives it. */
-#include "daemon/guard.h"
+#include "daemon/core/guard.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -13,7 +13,7 @@
 #include "common/diag_json.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
-#include "daemon/skills_service.h"
+#include "daemon/skills/skills_service.h"
 #include "models/config.h"
 #include "protocol/framing.h"
 #include "skills/agents.h"

@@ -18,8 +18,8 @@
 #include <stddef.h>
 
 #include "common/trust.h"
-#include "daemon/jobs.h"
-#include "daemon/session.h"
+#include "daemon/core/jobs.h"
+#include "daemon/core/session.h"
 
 /** The powers `--agent-allow` can give agents (a comma-separated list of their names). */
 enum {

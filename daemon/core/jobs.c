@@ -1,4 +1,4 @@
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@
 #include "common/map.h"
 #include "protocol/binder.h"
 #include "protocol/jsonrpc.h"
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 typedef struct upk_job upk_job;
 typedef struct upk_method upk_method;

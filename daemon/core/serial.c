@@ -1,9 +1,9 @@
-#include "daemon/serial.h"
+#include "daemon/core/serial.h"
 
 #include <stdlib.h>
 
 #include "common/xalloc.h"
-#include "daemon/defer.h"
+#include "daemon/core/defer.h"
 
 struct upk_serial_item {
   upk_serial_item *next;

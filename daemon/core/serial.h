@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <uv.h>
 
-#include "daemon/defer.h"
+#include "daemon/core/defer.h"
 
 typedef struct upk_serial_item upk_serial_item;
 /** Runs on a pool thread. */

@@ -1,7 +1,7 @@
 /* The session's functions (session.h), at the bottom of daemon/: each calls the operation
  * server.c installed, so the files below the server link only against this file, never
  * against the server (docs/architecture.md, "Inside daemon/"). */
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 static const upk_session_ops *ops(const upk_server *s) {
   return ((const upk_session_head *)(const void *)s)->ops;

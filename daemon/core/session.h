@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <uv.h>
 
-#include "daemon/defer.h"
+#include "daemon/core/defer.h"
 #include "protocol/framing.h"
 
 typedef struct upk_options {
@@ -33,7 +33,7 @@ typedef struct upk_options {
    * origin (gpu/kopts.h; docs/security.md "Compiler options"). Borrowed from argv. */
   const char *const *allow_kernel_options;
   size_t n_allow_kernel_options;
-  /* What agents (MCP sessions) may do beyond their places (daemon/guard.h): --agent-allow's
+  /* What agents (MCP sessions) may do beyond their places (daemon/core/guard.h): --agent-allow's
    * powers (UPK_AGENT_ALLOW_*) and --agent-path's directories (borrowed from argv). */
   unsigned agent_allow;
   const char **agent_paths;

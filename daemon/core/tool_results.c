@@ -1,7 +1,7 @@
 /* Every tool's result, described for its MCP outputSchema (tool_results.h). Read each table
  * beside the handler that builds the result; descriptions are for the model reading the
  * schema, so they say what a field means, not how it is made. */
-#include "daemon/tool_results.h"
+#include "daemon/core/tool_results.h"
 
 /* ---- shared shapes ---- */
 
@@ -389,7 +389,7 @@ static const upk_param trial_f[] = {
     {0},
 };
 
-/* What eval and generate results say about cost limits and dry runs (daemon/budget.h). */
+/* What eval and generate results say about cost limits and dry runs (daemon/eval/budget.h). */
 // clang-format off
 #define LIMIT_FIELDS                                                                              \
   {"stopped", UPK_T_OBJECT, 0,                                                                    \

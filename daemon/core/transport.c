@@ -1,4 +1,4 @@
-#include "daemon/transport.h"
+#include "daemon/core/transport.h"
 
 #include <errno.h>
 #ifdef __GLIBC__

@@ -1,5 +1,5 @@
 /* git for eval's workspaces and the scripts' environment (agent_git.h). */
-#include "daemon/agent_git.h"
+#include "daemon/eval/agent_git.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* One agent CLI run on the loop (agent_runner.h). The steps, each on its
  * own callback: prepare (thread pool) -> spawn -> exit or timeout -> read
  * (thread pool) -> cb. */
-#include "daemon/agent_runner.h"
+#include "daemon/eval/agent_runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
-#include "daemon/agent_git.h"
+#include "daemon/eval/agent_git.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 

@@ -1,5 +1,5 @@
 /* Cost limits (budget.h): one count of calls and one sum of dollars per request. */
-#include "daemon/budget.h"
+#include "daemon/eval/budget.h"
 
 #include <errno.h>
 #include <stdio.h>

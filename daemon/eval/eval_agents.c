@@ -1,5 +1,5 @@
 /* What an evaluation records of its agent runs (eval_service.h, "agent runs"). */
-#include "daemon/eval_service_int.h"
+#include "daemon/eval/eval_service_int.h"
 
 #include <stdbool.h>
 #include <errno.h>

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/eval_service_int.h"
-#include "daemon/models_service.h"
+#include "daemon/eval/eval_service_int.h"
+#include "daemon/models/models_service.h"
 #include "common/xalloc.h"
 
 enum { ANSWER_SHOWN = 24 << 10, GRADE_TOKENS = 1024 };

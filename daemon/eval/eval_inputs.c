@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/eval_methods.h"
-#include "daemon/eval_methods_int.h"
-#include "daemon/guard.h"
+#include "daemon/eval/eval_methods.h"
+#include "daemon/eval/eval_methods_int.h"
+#include "daemon/core/guard.h"
 #include "common/fileio.h"
 #include "common/trust.h"
 #include "common/xalloc.h"

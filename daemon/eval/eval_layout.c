@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "daemon/eval_service.h"
+#include "daemon/eval/eval_service.h"
 #include "common/xalloc.h"
 
 /* What one run holds that the trial does not: strings and arrays made here. */

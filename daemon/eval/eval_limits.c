@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/eval_methods_int.h"
+#include "daemon/eval/eval_methods_int.h"
 #include "common/xalloc.h"
 
 /* Tokens estimated for an answer when maxTokens is not given; a grader's verdict is short. */

@@ -2,8 +2,8 @@
  * handler checks params on the loop, reads what it needs on the thread pool
  * (configuration, the skill, its tests, a trace, the runs directory), and
  * hands the work to eval_service / gen_service, answering from the loop. */
-#include "daemon/guard.h"
-#include "daemon/eval_methods.h"
+#include "daemon/core/guard.h"
+#include "daemon/eval/eval_methods.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,18 +16,18 @@
 
 #include "models/config.h"
 #include "common/diag_json.h"
-#include "daemon/eval_service.h"
+#include "daemon/eval/eval_service.h"
 #include "skills/eval/evalcase.h"
 #include "skills/fsutil.h"
-#include "daemon/gen_service.h"
-#include "daemon/jobs.h"
+#include "daemon/eval/gen_service.h"
+#include "daemon/core/jobs.h"
 #include "report/report.h"
 #include "skills/eval/runs.h"
 #include "skills/skill.h"
-#include "daemon/skills_service.h"
-#include "daemon/tool_results.h"
+#include "daemon/skills/skills_service.h"
+#include "daemon/core/tool_results.h"
 
-#include "daemon/eval_methods_int.h"
+#include "daemon/eval/eval_methods_int.h"
 #include "common/fileio.h"
 #include "skills/agents.h"
 #include "common/xalloc.h"

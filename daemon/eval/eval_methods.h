@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 extern const upk_method upk_eval_methods[];
 extern const size_t upk_eval_methods_count;

@@ -9,11 +9,11 @@
 
 #include "models/config.h"
 #include "common/diag.h"
-#include "daemon/budget.h"
-#include "daemon/eval_service.h"
+#include "daemon/eval/budget.h"
+#include "daemon/eval/eval_service.h"
 #include "skills/eval/evalcase.h"
-#include "daemon/gen_service.h"
-#include "daemon/jobs.h"
+#include "daemon/eval/gen_service.h"
+#include "daemon/core/jobs.h"
 
 enum { MAX_MODELS = 32, MAX_RUNS = 1000, MAX_CONCURRENCY = 256, TRACE_MAX = 64u << 20 };
 

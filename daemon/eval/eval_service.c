@@ -1,7 +1,7 @@
 /* Skill evaluation on the loop (eval_service.h): a queue of trials pumped at
  * most `concurrency` at a time, answers checked as they arrive, the run
  * stored on the thread pool at the end. */
-#include "daemon/eval_service_int.h"
+#include "daemon/eval/eval_service_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/agent_runner.h"
-#include "daemon/kernel_service.h"
+#include "daemon/eval/agent_runner.h"
+#include "daemon/kernels/kernel_service.h"
 #include "common/log.h"
-#include "daemon/models_service.h"
+#include "daemon/models/models_service.h"
 #include "gpu/worker_wire.h"
 #include "skills/eval/runs.h"
 #include "common/xalloc.h"

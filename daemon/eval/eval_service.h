@@ -24,8 +24,8 @@
 #include "skills/eval/evalcase.h"
 #include "skills/eval/evalstats.h"
 #include "models/models.h"
-#include "daemon/budget.h"
-#include "daemon/session.h"
+#include "daemon/eval/budget.h"
+#include "daemon/core/session.h"
 
 typedef struct upk_eval upk_eval;
 

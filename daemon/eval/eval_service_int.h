@@ -6,10 +6,10 @@
 #include <stdint.h>
 #include <uv.h>
 
-#include "daemon/agent_runner.h"
-#include "daemon/defer.h"
-#include "daemon/eval_service.h"
-#include "daemon/kernel_service.h"
+#include "daemon/eval/agent_runner.h"
+#include "daemon/core/defer.h"
+#include "daemon/eval/eval_service.h"
+#include "daemon/kernels/kernel_service.h"
 #include "skills/eval/runs.h"
 
 typedef struct eval_trial eval_trial;

@@ -7,11 +7,11 @@
 
 #include "skills/eval/condense.h"
 #include "common/diag.h"
-#include "daemon/defer.h"
-#include "daemon/eval_service.h"
+#include "daemon/core/defer.h"
+#include "daemon/eval/eval_service.h"
 #include "skills/eval/evalcase.h"
-#include "daemon/gen_service.h"
-#include "daemon/gen_teacher.h"
+#include "daemon/eval/gen_service.h"
+#include "daemon/eval/gen_teacher.h"
 #include "skills/install.h"
 
 /* One evaluated skill. */

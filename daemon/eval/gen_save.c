@@ -21,12 +21,12 @@
 
 #include "common/fault.h"
 #include "skills/fsutil.h"
-#include "daemon/gen_int.h"
+#include "daemon/eval/gen_int.h"
 #include "protocol/jsonrpc.h"
 #include "common/log.h"
 #include "skills/meta.h"
 #include "skills/eval/runs.h"
-#include "daemon/skills_service.h"
+#include "daemon/skills/skills_service.h"
 #include "common/xalloc.h"
 
 static int save_err(upk_gen *g, int rc, const char *what) {

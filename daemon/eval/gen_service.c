@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/diag_json.h"
-#include "daemon/gen_int.h"
+#include "daemon/eval/gen_int.h"
 #include "common/log.h"
 #include "skills/skill.h"
 #include "protocol/jsonrpc.h"

@@ -20,10 +20,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "daemon/budget.h"
+#include "daemon/eval/budget.h"
 #include "skills/agents.h"
 #include "models/models.h"
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 typedef struct upk_gen upk_gen;
 

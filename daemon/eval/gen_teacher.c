@@ -2,7 +2,7 @@
  * agent teacher is three steps: make a private directory (thread pool) ->
  * the agent run (agent_runner.h) -> remove the directory (thread pool) while
  * the reply goes to the caller. */
-#include "daemon/gen_teacher.h"
+#include "daemon/eval/gen_teacher.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,8 +12,8 @@
 
 #include "common/log.h"
 #include "common/xalloc.h"
-#include "daemon/agent_runner.h"
-#include "daemon/models_service.h"
+#include "daemon/eval/agent_runner.h"
+#include "daemon/models/models_service.h"
 #include "skills/fsutil.h"
 
 enum { PROMPT_ARG_MAX = 100 * 1024 };

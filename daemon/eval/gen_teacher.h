@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 #include "models/models.h"
 #include "skills/eval/agent.h"
 

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "common/diag_json.h"
-#include "daemon/eval_methods_int.h"
+#include "daemon/eval/eval_methods_int.h"
 #include "skills/fsutil.h"
 #include "common/log.h"
-#include "daemon/gen_teacher.h"
+#include "daemon/eval/gen_teacher.h"
 #include "skills/skill.h"
 #include "skills/eval/trigger.h"
 #include "common/xalloc.h"

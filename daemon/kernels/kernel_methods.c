@@ -11,15 +11,15 @@
 #include "common/diag_json.h"
 #include "common/env_options.h"
 #include "common/xalloc.h"
-#include "daemon/documents.h"
-#include "daemon/jobs.h"
-#include "daemon/kernel_methods.h"
-#include "daemon/kernel_service.h"
+#include "daemon/lsp/documents.h"
+#include "daemon/core/jobs.h"
+#include "daemon/kernels/kernel_methods.h"
+#include "daemon/kernels/kernel_service.h"
 #include "gpu/runspec.h"
 #include "gpu/worker_wire.h"
-#include "daemon/tool_results.h"
-#include "daemon/guard.h"
-#include "daemon/workers.h"
+#include "daemon/core/tool_results.h"
+#include "daemon/core/guard.h"
+#include "daemon/kernels/workers.h"
 
 enum {
   SOURCE_CAP = 16 << 20, /* bytes of inline source (the worker caps files alike) */

@@ -3,7 +3,7 @@
 #ifndef UPK_KERNEL_METHODS_H
 #define UPK_KERNEL_METHODS_H
 
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 extern const upk_method upk_kernel_methods[];
 extern const size_t upk_kernel_methods_count;

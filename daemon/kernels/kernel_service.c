@@ -1,5 +1,5 @@
 /* Kernel checks: cache in front, worker pool behind (kernel_service.h). */
-#include "daemon/kernel_service.h"
+#include "daemon/kernels/kernel_service.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -22,9 +22,9 @@
 #include "common/xalloc.h"
 #include "gpu/projroot.h"
 #include "gpu/toolkit.h"
-#include "daemon/defer.h"
-#include "daemon/worker_server.h"
-#include "daemon/workers.h"
+#include "daemon/core/defer.h"
+#include "daemon/kernels/worker_server.h"
+#include "daemon/kernels/workers.h"
 #include "gpu/worker_wire.h"
 
 enum { CACHE_MAX = 512 };

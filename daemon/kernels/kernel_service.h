@@ -15,7 +15,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 typedef struct upk_kcheck upk_kcheck;
 /** `result` is borrowed (json_incref to keep); always an object with `ok` and `diagnostics`. */

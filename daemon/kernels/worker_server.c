@@ -1,5 +1,5 @@
 /* The worker server's daemon side (worker_server.h): its socket's path, connecting, launching. */
-#include "daemon/worker_server.h"
+#include "daemon/kernels/worker_server.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,11 +6,11 @@
  * upk_workers_submit, so a callback never runs before submit has returned its request.
  * Every callback is delivered last, once the pool is consistent, so it may submit, cancel
  * or close freely. */
-#include "daemon/workers_int.h"
+#include "daemon/kernels/workers_int.h"
 
 #include <unistd.h>
 
-#include "daemon/worker_server.h"
+#include "daemon/kernels/worker_server.h"
 #include "gpu/worker_wire.h"
 
 #include <signal.h>

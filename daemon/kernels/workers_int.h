@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/dynbuf.h"
-#include "daemon/workers.h"
+#include "daemon/kernels/workers.h"
 
 #define UPK__SERVER_RETRY_MS 30000u   /* the server failed us: local workers for this long */
 #define UPK__GREETING_MS 2000u        /* a server worker must take the connection within this */

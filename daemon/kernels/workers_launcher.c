@@ -8,7 +8,7 @@
  *    controller told it its job id, or is killed, leaves the job queued (and, once it starts,
  *    holding a GPU no one uses).
  * Each line is also logged as a warning (stderr, --log-file, and the client's log). */
-#include "daemon/workers_int.h"
+#include "daemon/kernels/workers_int.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,7 +1,7 @@
 /* Starting workers (workers_int.h): from the worker server when it answers, else as local
  * child processes. A missing server is launched for the daemons that come after; this one
  * does not wait for it. */
-#include "daemon/workers_int.h"
+#include "daemon/kernels/workers_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "daemon/worker_server.h"
+#include "daemon/kernels/worker_server.h"
 #include "common/xalloc.h"
 
 extern char **environ;

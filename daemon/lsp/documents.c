@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/documents.h"
-#include "daemon/kernel_service.h"
+#include "daemon/lsp/documents.h"
+#include "daemon/kernels/kernel_service.h"
 #include "gpu/worker_wire.h"
 #include "common/log.h"
 #include "common/xalloc.h"
-#include "daemon/skills_service.h"
+#include "daemon/skills/skills_service.h"
 #include "skills/validate.h"
 
 enum { DEBOUNCE_CUDA_MS = 250, DEBOUNCE_SKILL_MS = 100 };

@@ -21,7 +21,7 @@
 
 #include "common/diag.h"
 #include "common/map.h"
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 typedef struct upk_doc_view {
   const char *uri, *path; /* path NULL for non-file URIs */

@@ -11,14 +11,14 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "daemon/documents.h"
+#include "daemon/lsp/documents.h"
 #include "gpu/srcscan.h"
-#include "daemon/face_jobs.h"
-#include "daemon/jobs.h"
+#include "daemon/mcp/face_jobs.h"
+#include "daemon/core/jobs.h"
 #include "protocol/jsonrpc.h"
-#include "daemon/lsp_editor.h"
-#include "daemon/lsp_fix.h"
-#include "daemon/lsp_text.h"
+#include "daemon/lsp/lsp_editor.h"
+#include "daemon/lsp/lsp_fix.h"
+#include "daemon/lsp/lsp_text.h"
 #include "daemon/methods.h"
 
 static const char *const COMMANDS[] = {"upskilld.findSkill", "upskilld.installSkill",

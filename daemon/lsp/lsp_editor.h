@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 /** The capabilities to advertise in the initialize answer (merged into its capabilities). */
 json_t *upk_editor_capabilities(void);

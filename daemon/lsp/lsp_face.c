@@ -11,12 +11,12 @@
 #include "protocol/jsonrpc.h"
 #include "common/log.h"
 #include "common/xalloc.h"
-#include "daemon/lsp_editor.h"
+#include "daemon/lsp/lsp_editor.h"
 #include "daemon/methods.h"
-#include "daemon/documents.h"
-#include "daemon/lsp_face.h"
-#include "daemon/kernel_service.h"
-#include "daemon/skills_service.h"
+#include "daemon/lsp/documents.h"
+#include "daemon/lsp/lsp_face.h"
+#include "daemon/kernels/kernel_service.h"
+#include "daemon/skills/skills_service.h"
 #include "upk_config.h"
 
 static char *workspace_from(json_t *params) {

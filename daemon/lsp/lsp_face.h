@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 /** True when it handled `method`. */
 bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_t *id,

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/lsp_fix.h"
-#include "daemon/lsp_text.h"
+#include "daemon/lsp/lsp_fix.h"
+#include "daemon/lsp/lsp_text.h"
 
 static int pos(json_t *diag, const char *end, const char *key) {
   return (int)json_integer_value(

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "skills/eval/condense.h"
-#include "daemon/lsp_text.h"
+#include "daemon/lsp/lsp_text.h"
 #include "gpu/occupancy.h"
 #include "skills/skill.h"
 #include "common/xalloc.h"

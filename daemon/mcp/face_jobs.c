@@ -1,13 +1,13 @@
 /* How the faces answer a job and speak its progress (face_jobs.h). Here, not in jobs.c, so
  * that only the faces build LSP and MCP messages (docs/architecture.md). */
-#include "daemon/face_jobs.h"
+#include "daemon/mcp/face_jobs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "protocol/lsp.h"
 #include "protocol/mcp.h"
-#include "daemon/tool_text.h"
+#include "daemon/mcp/tool_text.h"
 
 static bool is_lsp(const upk_job *job) {
   return upk_session_framing(job->server) == UPK_FRAMING_LSP;

@@ -3,7 +3,7 @@
 #ifndef UPK_FACE_JOBS_H
 #define UPK_FACE_JOBS_H
 
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 /** A plain JSON-RPC answer; progress as the session's framing speaks it (LSP `$/progress`,
  * MCP `notifications/progress`). */

@@ -4,15 +4,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/face_jobs.h"
-#include "daemon/jobs.h"
+#include "daemon/mcp/face_jobs.h"
+#include "daemon/core/jobs.h"
 #include "protocol/jsonrpc.h"
 #include "common/log.h"
 #include "protocol/mcp.h"
 #include "daemon/methods.h"
-#include "daemon/mcp_face.h"
-#include "daemon/skills_ext.h"
-#include "daemon/skills_service.h"
+#include "daemon/mcp/mcp_face.h"
+#include "daemon/mcp/skills_ext.h"
+#include "daemon/skills/skills_service.h"
 #include "upk_config.h"
 
 static const char instructions[] =

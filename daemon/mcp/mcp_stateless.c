@@ -1,13 +1,13 @@
 /* MCP 2026-07-28 (mcp_stateless.h): moved here from server.c so that only the faces speak a
  * protocol; the server keeps the envelope and lifecycle and calls these. */
-#include "daemon/mcp_stateless.h"
+#include "daemon/mcp/mcp_stateless.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "protocol/jsonrpc.h"
 #include "protocol/mcp.h"
-#include "daemon/mcp_face.h"
+#include "daemon/mcp/mcp_face.h"
 
 void upk_mcp_stateless_answer(json_t *modern, json_t *response) {
   json_t *id = json_object_get(response, "id");

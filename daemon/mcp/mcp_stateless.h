@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 /** An MCP request that names a 2026-07-28 revision in its _meta (and server/discover, the
  * probe of either era's clients): refused here when the revision or the method is not

@@ -2,7 +2,7 @@
  * resources/directory/read) and the resources that serve every file of a skill
  * (resources/list, resources/read). URIs and entries come from skills/catalog.h; this file
  * pages through the index on the skills queue and shapes the answers. */
-#include "daemon/skills_ext.h"
+#include "daemon/mcp/skills_ext.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,14 +16,14 @@
 
 #include "skills/catalog.h"
 #include "skills/fsutil.h"
-#include "daemon/face_jobs.h"
-#include "daemon/jobs.h"
+#include "daemon/mcp/face_jobs.h"
+#include "daemon/core/jobs.h"
 #include "common/env_options.h"
 #include "common/log.h"
 #include "protocol/mcp.h"
 #include "common/sha256.h"
-#include "daemon/skills_call.h"
-#include "daemon/skills_service.h"
+#include "daemon/skills/skills_call.h"
+#include "daemon/skills/skills_service.h"
 #include "common/xalloc.h"
 
 /* Skills a skills/list page holds. A host walks at most 64 pages by default

@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 /** The extension's identifier under `capabilities.extensions`. */
 #define UPK_SKILLS_EXTENSION "io.modelcontextprotocol/skills"

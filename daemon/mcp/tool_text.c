@@ -1,4 +1,4 @@
-#include "daemon/tool_text.h"
+#include "daemon/mcp/tool_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,17 +4,17 @@
  * runs on the loop through curl's multi handle. Provider failures are
  * -32803 errors whose data says what kind they are (auth, unknown_model,
  * rate_limited, ...); only malformed params and unknown names are -32602. */
-#include "daemon/models_methods.h"
+#include "daemon/models/models_methods.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/config.h"
-#include "daemon/jobs.h"
-#include "daemon/models_service.h"
+#include "daemon/core/jobs.h"
+#include "daemon/models/models_service.h"
 #include "common/log.h"
-#include "daemon/tool_results.h"
+#include "daemon/core/tool_results.h"
 #include "common/xalloc.h"
 
 enum { MAX_TOKENS_MAX = 1000000, TIMEOUT_MAX_MS = 3600000 };

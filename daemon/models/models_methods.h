@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 extern const upk_method upk_models_methods[];
 extern const size_t upk_models_methods_count;

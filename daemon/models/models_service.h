@@ -3,7 +3,7 @@
 #ifndef UPK_MODELS_SERVICE_H
 #define UPK_MODELS_SERVICE_H
 
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 #include "models/models.h"
 
 /** The server's completion service, created on first use; NULL when it cannot

@@ -1,5 +1,5 @@
 /* A skills request's trip to the skills queue and back (skills_call.h). */
-#include "daemon/skills_call.h"
+#include "daemon/skills/skills_call.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "daemon/skills_service.h"
+#include "daemon/skills/skills_service.h"
 #include "common/xalloc.h"
 
 void upk_call_fail(upk_call *c, int code, json_t *data, const char *fmt, ...) {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "skills/index.h"
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 typedef struct upk_call upk_call;
 typedef void (*upk_call_fn)(upk_call *c, upk_index *ix);

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 extern const upk_method upk_skills_methods[];
 extern const size_t upk_skills_methods_count;

@@ -1,4 +1,4 @@
-#include "daemon/skills_service_int.h"
+#include "daemon/skills/skills_service_int.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -11,8 +11,8 @@
 #define UPK_SKILLS_SERVICE_H
 
 #include "skills/index.h"
-#include "daemon/serial.h"
-#include "daemon/session.h"
+#include "daemon/core/serial.h"
+#include "daemon/core/session.h"
 
 typedef struct upk_skills_svc upk_skills_svc;
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "common/map.h"
-#include "daemon/skills_service.h"
+#include "daemon/skills/skills_service.h"
 
 #define DEBOUNCE_MS 40 /* a burst of changes is refreshed at once after this quiet time */
 /* The scan batch, the watch-set page and the merge step's pages are tuned by UPSKILLD_SCAN_BATCH,

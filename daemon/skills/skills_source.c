@@ -4,7 +4,7 @@
  * skills queue (install.h blocks), except the git fetches: they wait on the network, so they
  * run beside the queue on a thread of their own (upk_call_then), each with its deadline
  * (UPSKILLD_FETCH_TIMEOUT) and killed when the client cancels. */
-#include "daemon/skills_source.h"
+#include "daemon/skills/skills_source.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -23,7 +23,7 @@
 #include "skills/audit.h"
 #include "skills/install.h"
 #include "skills/skills_lock.h"
-#include "daemon/skills_service.h"
+#include "daemon/skills/skills_service.h"
 #include "skills/source.h"
 #include "skills/validate.h"
 #include "common/xalloc.h"

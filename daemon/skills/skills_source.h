@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "skills/install.h"
-#include "daemon/skills_call.h"
+#include "daemon/skills/skills_call.h"
 
 /** Install what params asks for from source `spec` (params.skills, .all, .list), each
  * placement as `base` says; leaves the result (or the error) in the call. */

@@ -1,7 +1,7 @@
 /* The skill service's watches (skills_service_int.h): which directories are watched, computed on
  * the index queue after a scan or refresh, applied on the loop a slice per turn; changes seen
  * there are debounced into refreshes. */
-#include "daemon/skills_service_int.h"
+#include "daemon/skills/skills_service_int.h"
 
 #include <dirent.h>
 #include <limits.h>

@@ -62,7 +62,7 @@ refused models/http.c 'static void f(char *d) { strcat (d, "x"); }' strcat 26 up
 refused skills/skill.c 'static void f(char *d) { strncat(d, "x", 1); }' strncat 26 upk_buf_append
 refused skills/eval/runs.c 'static void f(char *d) { strncpy(d, "x", 1); }' strncpy 26 memcpy
 refused report/html.c 'static int f(const char *s) { return atoi(s); }' atoi 38 strtol
-refused daemon/jobs.c 'static long f(const char *s) { return atol(s); }' atol 39 strtol
+refused daemon/core/jobs.c 'static long f(const char *s) { return atol(s); }' atol 39 strtol
 refused clients/upskillctl.c 'static double f(const char *s) { return atof(s); }' atof 41 strtod
 refused daemon/server.c 'static char *f(char *s) { return strtok(s, ","); }' strtok 34 strtok_r
 refused common/trust.c 'static void *f(const long *t) { return gmtime(t); }' gmtime 40 gmtime_r
