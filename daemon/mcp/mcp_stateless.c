@@ -9,31 +9,22 @@
 #include "protocol/mcp.h"
 #include "daemon/mcp/mcp_face.h"
 
-void upk_mcp_stateless_answer(json_t *modern, json_t *response) {
+void upk_mcp_stateless_answer(upk_mcp_pending *modern, json_t *response) {
   json_t *id = json_object_get(response, "id");
-  if (!json_is_string(id) && !json_is_integer(id))
-    return;
-  char key[UPK_RPC_KEY_MAX];
-  upk_rpc_id_key(id, key);
-  json_t *method = json_object_get(modern, key);
+  const char *method = upk_mcp_pending_method(modern, id);
   if (!method)
     return;
   json_t *result = json_object_get(response, "result");
   json_t *error = json_object_get(response, "error");
   if (result)
-    upk_mcp_modernize(result, upk_mcp_cache_of(json_string_value(method)),
-                      upk_mcp_face_server_info());
+    upk_mcp_modernize(result, upk_mcp_cache_of(method), upk_mcp_face_server_info());
   else if (json_integer_value(json_object_get(error, "code")) == UPK_MCP_RESOURCE_NOT_FOUND)
     json_object_set_new(error, "code", json_integer(UPK_RPC_INVALID_PARAMS));
-  json_object_del(modern, key);
+  upk_mcp_pending_forget(modern, id);
 }
 
-void upk_mcp_stateless_forget(json_t *modern, json_t *id) {
-  if (!json_is_string(id) && !json_is_integer(id))
-    return;
-  char key[UPK_RPC_KEY_MAX];
-  upk_rpc_id_key(id, key);
-  json_object_del(modern, key);
+void upk_mcp_stateless_forget(upk_mcp_pending *modern, json_t *id) {
+  upk_mcp_pending_forget(modern, id);
 }
 
 /* The methods 2026-07-28 removed (a stateless server has no session to set up or poll). */
@@ -42,8 +33,8 @@ static bool removed_in_modern(const char *method) {
          !strcmp(method, "logging/setLevel");
 }
 
-bool upk_mcp_stateless_request(upk_server *s, upk_batch *b, json_t *modern, const char *method,
-                               json_t *id, json_t *params, bool *is_modern) {
+bool upk_mcp_stateless_request(upk_server *s, upk_batch *b, upk_mcp_pending *modern,
+                               const char *method, json_t *id, json_t *params, bool *is_modern) {
   const char *rev = upk_mcp_request_revision(params);
   bool discover = !strcmp(method, "server/discover");
   *is_modern = false;
@@ -66,8 +57,6 @@ bool upk_mcp_stateless_request(upk_server *s, upk_batch *b, json_t *modern, cons
   *is_modern = true;
   if (rev)
     upk_mcp_face_stateless(s, params);
-  char key[UPK_RPC_KEY_MAX];
-  upk_rpc_id_key(id, key);
-  json_object_set_new(modern, key, json_string(method));
+  upk_mcp_pending_add(modern, id, method);
   return false;
 }
