@@ -13,6 +13,10 @@
    that share a private header `*_int.h` count as one module) may reach itself
    again through includes. A circle prints each include on it as
    `FILE:LINE: daemon/ include cycle: A -> B (HEADER)`.
+   daemon/'s sub-rooms (its folders by domain, DAEMON_ROOM_INCLUDES) include only the rooms
+   their rule names, never another room's `*_int.h`, save the DAEMON_ROOM_EXCEPTIONS:
+   `FILE:LINE: daemon/ ROOM may not include ROOM (HEADER)`; a file in a folder that is no
+   room, or an exception no file uses any more, is refused too.
 4. With --links BUILD, the same rules hold at link level: every object the build
    made from a part's source (BUILD/compile_commands.json) is read with `nm`, each
    symbol it uses is mapped to the file that defines it, and a file may use only
@@ -342,7 +346,8 @@ def main():
     for f in files:
         part = part_of(f)
         if part == "daemon" and daemon_subroom(f) is None:
-            print(f"{f}: daemon/ file in no sub-room (DAEMON_ROOM_INCLUDES in scripts/check-layers.py)")
+            print(f"{f}: daemon/ file in no sub-room "
+                  "(DAEMON_ROOM_INCLUDES in scripts/check-layers.py)")
             bad += 1
         for n, hdr in includes(root, f):
             if hdr in GENERATED:
@@ -358,8 +363,8 @@ def main():
             elif part and target != part and hdr.endswith("_int.h"):
                 print(f"{f}:{n}: {part} may not include {target}'s private header ({hdr})")
                 bad += 1
-            elif part == target == "daemon" and daemon_room_include(f, hdr, used):
-                print(f"{f}:{n}: {daemon_room_include(f, hdr, used)}")
+            elif part == target == "daemon" and (why := daemon_room_include(f, hdr, used)):
+                print(f"{f}:{n}: {why}")
                 bad += 1
     for f, hdr in sorted(set(DAEMON_ROOM_EXCEPTIONS) - used):
         print(f"{f}: no longer includes {hdr}: remove the exception from DAEMON_ROOM_EXCEPTIONS")
