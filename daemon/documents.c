@@ -17,7 +17,7 @@
 
 #include "daemon/documents.h"
 #include "daemon/kernel_service.h"
-#include "gpu/worker_wire.h"
+#include "gpu/worker/wire.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "daemon/skills_service.h"

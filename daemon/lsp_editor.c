@@ -12,7 +12,7 @@
 
 #include "common/xalloc.h"
 #include "daemon/documents.h"
-#include "gpu/srcscan.h"
+#include "gpu/compile/srcscan.h"
 #include "daemon/face_jobs.h"
 #include "daemon/jobs.h"
 #include "protocol/jsonrpc.h"

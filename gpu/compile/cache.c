@@ -1,4 +1,4 @@
-#include "gpu/kcache.h"
+#include "gpu/compile/cache.h"
 
 #include <dirent.h>
 #include <errno.h>

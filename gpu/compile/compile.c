@@ -1,6 +1,6 @@
 /* NVRTC straight to cubin, every log line turned into diagnostics (see
  * compile.h for the pipeline and nvlog.h for the log formats). */
-#include "gpu/compile.h"
+#include "gpu/compile/compile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpu/cubin.h"
-#include "gpu/nvlog.h"
-#include "gpu/nvrtc.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/cubin.h"
+#include "gpu/compile/nvlog.h"
+#include "gpu/compile/nvrtc.h"
+#include "gpu/compile/toolkit.h"
 #include "common/xalloc.h"
 
 static const upk_range AT_TOP = {0, 0, 0, 0};

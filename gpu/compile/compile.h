@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "common/diag.h"
-#include "gpu/kernel.h"
+#include "gpu/compile/kernel.h"
 
 /** A string list (borrowed pointers). */
 typedef struct upk_strv {

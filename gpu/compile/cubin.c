@@ -2,9 +2,9 @@
  * cubin.h for the layout). Every offset and size read from the image is
  * checked against its length before use: the bytes come from a compiler, but
  * a cache or a disk can hand back anything. */
-#include "gpu/cubin.h"
+#include "gpu/compile/cubin.h"
 
-#include "gpu/nvlog.h"
+#include "gpu/compile/nvlog.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "common/diag.h"
-#include "gpu/kernel.h"
+#include "gpu/compile/kernel.h"
 
 /** Bytes of shared memory sm_90+ reserves per block inside `.nv.shared.*`. */
 #define UPK_CUBIN_RESERVED_SMEM 1024

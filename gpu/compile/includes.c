@@ -1,7 +1,7 @@
 /* The include policy: every #include of the source and of the non-toolkit
  * headers it reaches is resolved the way the compiler would, made real
  * (realpath: `..` and symlinks cannot escape) and checked against the roots. */
-#include "gpu/includes.h"
+#include "gpu/compile/includes.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/fileio.h"
-#include "gpu/srcscan.h"
+#include "gpu/compile/srcscan.h"
 #include "common/xalloc.h"
 
 enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20 };

@@ -1,4 +1,4 @@
-#include "gpu/kernel.h"
+#include "gpu/compile/kernel.h"
 
 #include <stdlib.h>
 

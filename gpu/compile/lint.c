@@ -3,7 +3,7 @@
  * recorded __CUDA_ARCH__ regions whether the code is compiled for the target
  * and whether it is guarded for older ones. Resource rules read the ptxas
  * figures and the occupancy of each compiled kernel (lint_kernels.c). */
-#include "gpu/lint.h"
+#include "gpu/compile/lint.h"
 
 #include <errno.h>
 #include <stdarg.h>

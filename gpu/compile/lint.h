@@ -14,8 +14,8 @@
 #include <stddef.h>
 
 #include "common/diag.h"
-#include "gpu/kernel.h"
-#include "gpu/srcscan.h"
+#include "gpu/compile/kernel.h"
+#include "gpu/compile/srcscan.h"
 
 /** Source rules for `arch` (e.g. "sm_90a", "sm_80", "compute_90"). Returns 0 or -ENOMEM. */
 int upk_lint_source(const char *src, size_t len, const upk_src_facts *facts, const char *arch,

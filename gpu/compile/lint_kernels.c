@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu/lint.h"
-#include "gpu/occupancy.h"
+#include "gpu/compile/lint.h"
+#include "gpu/compile/occupancy.h"
 
 enum { SMEM_STATIC_MAX = 48 * 1024, SMEM_BLOCK_MAX = 227 * 1024, SMEM_PER_SM = 228 * 1024 };
 enum { LOW_OCCUPANCY_PERCENT = 25, MAX_REGS = 255 };

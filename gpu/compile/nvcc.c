@@ -1,7 +1,7 @@
 /* The nvcc backend (nvcc.h): a guarded child process, its log turned into
- * diagnostics with gpu/nvlog.h's parsers plus the host preprocessor's
+ * diagnostics with gpu/compile/nvlog.h's parsers plus the host preprocessor's
  * gcc-style lines, the ptxas report into per-kernel resources. */
-#include "gpu/nvcc.h"
+#include "gpu/compile/nvcc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,9 +17,9 @@
 
 #include "common/dynbuf.h"
 #include "common/fileio.h"
-#include "gpu/cubin.h"
-#include "gpu/nvlog.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/cubin.h"
+#include "gpu/compile/nvlog.h"
+#include "gpu/compile/toolkit.h"
 #include "common/xalloc.h"
 
 /* ---- the command line ---- */

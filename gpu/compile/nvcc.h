@@ -6,7 +6,7 @@
  *        -Xptxas -warn-lmem-usage --std=<std> -I... -D... <options> -o X.cubin FILE
  *
  * as a child process and reads its log into the same upk_compile_result
- * NVRTC gives (gpu/nvlog.h's parsers: nvcc has the same front end and
+ * NVRTC gives (gpu/compile/nvlog.h's parsers: nvcc has the same front end and
  * ptxas), `backend` "nvcc". The host preprocessor's gcc-style errors are
  * parsed here; a header that cannot be found is one diagnostic at the
  * #include line of the main file ("nvcc/missing-include") saying what to add.
@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpu/compile.h"
+#include "gpu/compile/compile.h"
 
 /** Compile `req` with nvcc (req->pch is ignored; names filter the kernels
  * reported). Always fills `out`: diagnostics say what went wrong. Returns 0

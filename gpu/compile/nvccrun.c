@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gpu/nvcc.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/nvcc.h"
+#include "gpu/compile/toolkit.h"
 #include "common/dynbuf.h"
 #include "common/xalloc.h"
 

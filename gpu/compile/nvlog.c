@@ -1,6 +1,6 @@
 /* NVRTC front-end logs -> diagnostics; the file's line helpers, names and
  * columns. ptxas, PTX and cubin parsing is in the second half. */
-#include "gpu/nvlog.h"
+#include "gpu/compile/nvlog.h"
 
 #include <ctype.h>
 #include <errno.h>

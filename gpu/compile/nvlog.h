@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpu/compile.h"
+#include "gpu/compile/compile.h"
 #include "common/diag.h"
-#include "gpu/kernel.h"
+#include "gpu/compile/kernel.h"
 
 /** What the parsers need besides the log. */
 typedef struct upk_nvlog_ctx {

@@ -1,6 +1,6 @@
 /* libnvrtc through dlopen: find it under the toolkit root, resolve the entry
  * points compile.c uses, ask its version and supported architectures. */
-#include "gpu/nvrtc.h"
+#include "gpu/compile/nvrtc.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * arithmetic of CUDA 13.0's cuda_occupancy.h with H100's properties and the
  * default cache state (carve-out preference: all 228 KB), partitioned global
  * caching off and the opt-in per-block limit (227 KB). */
-#include "gpu/occupancy.h"
+#include "gpu/compile/occupancy.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -5,7 +5,7 @@
 #ifndef UPK_GPU_OCCUPANCY_H
 #define UPK_GPU_OCCUPANCY_H
 
-#include "gpu/kernel.h"
+#include "gpu/compile/kernel.h"
 
 /** Fill `out` for a block of `threads` threads using `registers` per thread and
  * `smem_bytes` of shared memory per block (static + dynamic). Returns 0, or

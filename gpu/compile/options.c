@@ -1,7 +1,7 @@
-/* Compiler options from an allowlist (kopts.h): each option is parsed as nvcc and NVRTC would
+/* Compiler options from an allowlist (options.h): each option is parsed as nvcc and NVRTC would
  * parse it (value joined with '=', joined to a short name, or in the next element), its value
  * checked, and either passed on normalized or refused with the rule it would break. */
-#include "gpu/kopts.h"
+#include "gpu/compile/options.h"
 
 #include <fnmatch.h>
 #include <limits.h>
@@ -256,7 +256,7 @@ static const char *const HOST_OK[] = {
 /* clang-format on */
 
 /* nvcc runs its steps through a shell, each argument in double quotes: `$`, '`' would be
- * expanded there and '"', '\\' end the quoting (gpu/nvcc.c refuses them again at the end). */
+ * expanded there and '"', '\\' end the quoting (gpu/compile/nvcc.c refuses them again at the end). */
 static bool shell_safe(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (strchr("$`\"\\", s[i]) || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)

@@ -5,7 +5,7 @@
  * `cuda-flags`. An option is allowed anywhere when it only changes what is compiled and how
  * (architecture, optimisation, macros, dialect, line info, fast math, register limits, the
  * `--expt-*` switches, ptxas's report and warnings, harmless host-compiler warnings); an include
- * directory only when it lies under the include policy's roots (gpu/includes.h). Everything
+ * directory only when it lies under the include policy's roots (gpu/compile/includes.h). Everything
  * else is refused unless its origin may (common/trust.h's upk_policy_allows): a host compiler
  * (`-ccbin`), host-compiler or linker options that are not on the small harmless list (plugins,
  * libraries), options that write files (`-o`, `-M*`, `--keep`, ...), pre-includes and options
@@ -24,7 +24,7 @@
 
 #include "common/diag.h"
 #include "common/trust.h"
-#include "gpu/compile.h"
+#include "gpu/compile/compile.h"
 
 /** Where a list of options comes from. */
 typedef struct upk_kopts_from {

@@ -1,7 +1,7 @@
 /* The lexer: translation phases 1-3, as much of them as CUDA source needs.
  * One forward pass with bounded look-ahead and no recursion, so garbage and
  * huge inputs cost linear time. */
-#include "gpu/srclex.h"
+#include "gpu/compile/srclex.h"
 
 #include <errno.h>
 #include <stdlib.h>

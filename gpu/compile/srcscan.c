@@ -1,7 +1,7 @@
 /* The scan: kernels, includes, __CUDA_ARCH__ regions and host-code hints,
  * read from the lexer's tokens in one forward pass (no backtracking, no
  * recursion), so garbage and huge inputs cost linear time. */
-#include "gpu/srcscan.h"
+#include "gpu/compile/srcscan.h"
 
 #include <errno.h>
 #include <stdio.h>

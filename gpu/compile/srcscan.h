@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpu/srclex.h"
+#include "gpu/compile/srclex.h"
 
 typedef struct upk_src_kernel {
   char *name;                    /* identifier after __global__ ... */

@@ -1,4 +1,4 @@
-#include "gpu/toolkit.h"
+#include "gpu/compile/toolkit.h"
 
 #include <dlfcn.h>
 #include <errno.h>

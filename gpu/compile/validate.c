@@ -1,6 +1,6 @@
 /* Kernel validation, one request: the stages in order (include policy,
  * compile, source facts, occupancy, lint) merged into one result. */
-#include "gpu/kvalidate.h"
+#include "gpu/compile/validate.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/kopts.h"
-#include "gpu/lint.h"
-#include "gpu/nvcc.h"
-#include "gpu/occupancy.h"
-#include "gpu/srcscan.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/options.h"
+#include "gpu/compile/lint.h"
+#include "gpu/compile/nvcc.h"
+#include "gpu/compile/occupancy.h"
+#include "gpu/compile/srcscan.h"
+#include "gpu/compile/toolkit.h"
 #include "common/xalloc.h"
 
 enum { DEFAULT_BLOCK = 256 };
@@ -89,7 +89,7 @@ static int check_includes(const upk_kvalidate_req *req, const char *const *searc
   return rc;
 }
 
-/* The allowlist (kopts.h) over every option and include directory: a build.toml's as its
+/* The allowlist (options.h) over every option and include directory: a build.toml's as its
  * project's (trusted or not), the rest as the request's. Allowed options land in `opts`,
  * normalized; each refused one is an error diagnostic. Include directories must lie under the
  * roots the include policy allows (never under themselves). */

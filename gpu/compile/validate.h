@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
-#include "gpu/compile.h"
-#include "gpu/includes.h"
+#include "gpu/compile/compile.h"
+#include "gpu/compile/includes.h"
 
 /** Which compiler runs: NVRTC (device code, in-process, fast) or nvcc (whole
  * files with host code: main, <<<...>>> launches, iostream, torch bindings).
@@ -30,7 +30,7 @@ typedef struct upk_kvalidate_req {
   size_t n_block_sizes;
   long dynamic_smem;   /* bytes of dynamic shared memory per block */
   upk_backend backend; /* AUTO (0) unless asked */
-  /* Where compile.options and compile.includes come from (gpu/kopts.h checks them all): the
+  /* Where compile.options and compile.includes come from (gpu/compile/options.h checks them all): the
    * first n_project_options / n_project_includes are a build.toml's (its cuda-flags, its
    * include dirs), of the project at options_project, trusted or not; the rest are the
    * request's, never trusted. allow_options: the user's own --allow-kernel-option globs. */

@@ -1,7 +1,7 @@
 // build.toml (kernel-builder edition 5) with toml++, behind buildtoml.h's C
 // interface. The only C++ in the project: no exception and no C++ type
 // crosses the interface (every entry point catches everything).
-#include "gpu/buildtoml.h"
+#include "gpu/project/buildtoml.h"
 
 #include <algorithm>
 #include <cerrno>

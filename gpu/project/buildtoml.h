@@ -1,5 +1,5 @@
 /** kernel-builder's `build.toml` (edition 5), read with toml++ behind a C
- * interface (gpu/buildtoml.cc is the project's only C++).
+ * interface (gpu/project/buildtoml.cc is the project's only C++).
  *
  * The schema is huggingface/kernels' `kernels-data/src/config/v5.rs`
  * (serde `deny_unknown_fields`, kebab-case): see

@@ -1,5 +1,5 @@
-/* A single file checked as its kernel-builder project builds it (kproject_hint.h). */
-#include "gpu/kproject_hint.h"
+/* A single file checked as its kernel-builder project builds it (hint.h). */
+#include "gpu/project/hint.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/projroot.h"
+#include "gpu/project/projroot.h"
 #include "common/xalloc.h"
 
 enum { MAX_LEVELS = 16 }; /* how far up a build.toml is looked for */
@@ -42,7 +42,7 @@ static int merge(upk_kvalidate_req *req, const upk_project_job *j, bool keep_arc
   c->includes = upk_strv_concat(j->includes, c->includes, h->strs);
   c->options = upk_strv_concat(j->flags, c->options, h->strs + c->includes.n);
   /* build.toml's flags and include dirs come first: the project's, allowed as far as the
-   * caller found it trusted (kvalidate.h) */
+   * caller found it trusted (validate.h) */
   req->n_project_options = j->flags.n, req->n_project_includes = j->includes.n;
   req->options_project = h->project.root;
   if (!keep_arch)

@@ -10,9 +10,9 @@
 #ifndef UPK_GPU_KPROJECT_HINT_H
 #define UPK_GPU_KPROJECT_HINT_H
 
-#include "gpu/includes.h"
-#include "gpu/kvalidate.h"
-#include "gpu/project.h"
+#include "gpu/compile/includes.h"
+#include "gpu/compile/validate.h"
+#include "gpu/project/project.h"
 
 typedef struct upk_project_hint {
   upk_project project; /* loaded when found; job strings are borrowed from it */

@@ -1,5 +1,5 @@
 /* A kernel-builder project as jobs, validated in parallel threads (project.h). */
-#include "gpu/project.h"
+#include "gpu/project/project.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
-#include "gpu/nvcc.h"
-#include "gpu/srcscan.h"
+#include "gpu/compile/nvcc.h"
+#include "gpu/compile/srcscan.h"
 #include "common/xalloc.h"
 
 enum { MAX_THREADS = 8, SOURCE_CAP = 16 << 20 };

@@ -1,4 +1,4 @@
-/** A kernel-builder project as validation work: build.toml (gpu/buildtoml.h)
+/** A kernel-builder project as validation work: build.toml (gpu/project/buildtoml.h)
  * turned into one job per (CUDA kernel, .cu source, capability), each with
  * its `cuda-flags` and include directories, and those jobs validated in
  * parallel threads inside the worker (each job is one upk_kernel_validate:
@@ -23,8 +23,8 @@
 
 #include <stddef.h>
 
-#include "gpu/buildtoml.h"
-#include "gpu/kvalidate.h"
+#include "gpu/project/buildtoml.h"
+#include "gpu/compile/validate.h"
 
 typedef struct upk_project_job {
   const upk_bt_kernel *kernel; /* borrowed from the project's build.toml */

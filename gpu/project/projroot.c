@@ -1,5 +1,5 @@
 /* The nearest enclosing project root of a directory (projroot.h). */
-#include "gpu/projroot.h"
+#include "gpu/project/projroot.h"
 
 #include <stdio.h>
 #include <stdlib.h>

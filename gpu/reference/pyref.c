@@ -2,7 +2,7 @@
  * directory and wait for it against its limit, turn its failures into one
  * diagnostic each, then resolve the run's {"from"} buffers against the
  * tensors it handed over and feed them to the device engine trial by trial. */
-#include "gpu/pyref.h"
+#include "gpu/reference/pyref.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,11 +1,11 @@
 /** A PyTorch reference for a run (docs/gpu.md, "PyTorch reference"): the
- * Python helper (gpu/pyref_helper.py, installed as upskilld-pyref.py next to
+ * Python helper (gpu/reference/pyref_helper.py, installed as upskilld-pyref.py next to
  * the worker) loads a KernelBench-style problem, draws each trial's inputs,
  * runs the model and times it; it hands the tensors to the worker as files
  * in a private directory, one per trial, in the small binary format below
  * (never JSON). The worker maps them (pyref_fmt.c), resolves the run's
  * {"from": ...} buffers against them and feeds the device engine
- * (krun_dev.h's feed hook).
+ * (device.h's feed hook).
  *
  * The format, little-endian throughout:
  *   file:   "UPKTENS1" (8 bytes), u32 version (1), u32 record count
@@ -28,8 +28,8 @@
 #include <stdio.h>
 
 #include "common/diag.h"
-#include "gpu/runcheck.h"
-#include "gpu/runspec.h"
+#include "gpu/run/runcheck.h"
+#include "gpu/run/runspec.h"
 
 #define UPK_PYREF_MAGIC "UPKTENS1"
 #define UPK_PYREF_VERSION 1
@@ -130,7 +130,7 @@ int upk_pyref_op_plan(upk_pyref *p, const upk_run_spec *s, const char *hint, cha
  * diagnostic naming both sides (run/pytorch-mismatch; run/pytorch-handoff
  * for a malformed file). Returns 0 or -EINVAL. */
 int upk_pyref_resolve(upk_pyref *p, upk_run_spec *s);
-/** The device engine's feed (krun_dev.h): copies trial `trial`'s tensor of
+/** The device engine's feed (device.h): copies trial `trial`'s tensor of
  * argument `arg` (its input, or with `expected` its expected output) into
  * `dst` of `bytes`. Returns 0, or -EINVAL after a diagnostic. */
 int upk_pyref_feed(void *ctx, unsigned trial, size_t arg, void *dst, size_t bytes, bool expected);

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpu/pyref.h"
+#include "gpu/reference/pyref.h"
 #include "common/xalloc.h"
 
 enum { FILE_HEAD = 16, REC_HEAD = 96, MAX_DIMS = 8 };

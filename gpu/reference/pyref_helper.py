@@ -23,7 +23,7 @@ torch-universal), draws the read tensors per trial seed, calls the op and
 hands over input<N> (the tensors it reads) and output<N> (the tensors it
 writes, then those it returns).
 
-The files use the binary format of gpu/pyref.h (no JSON of tensors).
+The files use the binary format of gpu/reference/pyref.h (no JSON of tensors).
 
 Exit status: 0 done, 2 bad arguments, 3 no torch, 4 no CUDA device,
 5 the problem failed (the message, or the traceback's end, on stderr),
@@ -53,7 +53,7 @@ class OpUnavailable(Exception):
 
 
 def dtype_codes(torch):
-    """torch dtype -> the upk_dtype value (gpu/runcheck.h)."""
+    """torch dtype -> the upk_dtype value (gpu/run/runcheck.h)."""
     codes = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2, torch.float64: 3,
              torch.int8: 4, torch.int32: 5, torch.int64: 6, torch.uint8: 7}
     if hasattr(torch, "uint32"):

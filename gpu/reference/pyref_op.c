@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpu/projroot.h"
-#include "gpu/pyref.h"
-#include "gpu/torchop.h"
+#include "gpu/project/projroot.h"
+#include "gpu/reference/pyref.h"
+#include "gpu/reference/torchop.h"
 
 enum { PROJECT_LEVELS = 64, LIST_MAX = 900 };
 

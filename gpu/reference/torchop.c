@@ -1,7 +1,7 @@
 /* torch op schemas (torchop.h): a hand parser for PyTorch's function-schema
  * grammar (it is neither JSON nor YAML), and a scan of C++ sources for the
  * `.def("...")` calls that declare them, on the project's own lexer. */
-#include "gpu/torchop.h"
+#include "gpu/reference/torchop.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/buildtoml.h"
+#include "gpu/project/buildtoml.h"
 #include "common/fileio.h"
-#include "gpu/srclex.h"
+#include "gpu/compile/srclex.h"
 #include "common/xalloc.h"
 
 enum { SOURCE_CAP = 16 << 20 };

@@ -1,5 +1,5 @@
 /* The Driver API through dlopen (see cudrv.h). */
-#include "gpu/cudrv.h"
+#include "gpu/run/cudrv.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -1,15 +1,15 @@
 /* The device engine of the "run" op: per trial, fresh inputs generated on
- * the device (kgen.h) in fresh guarded buffers (krun_mem.c); the reference
+ * the device (devkernels.h) in fresh guarded buffers (device_mem.c); the reference
  * first, then the candidate twice (outputs poisoned with pattern A, then
  * B; guard zones with sentinel A, then B), inputs hashed before and after;
  * one pass of the check kernel per output; then timing with events,
  * warmup, an L2 flush before every timed launch, and a re-check of the
  * output and the guard zones after timing. No full buffer crosses to the
  * host except data files the request names: a failure report copies back
- * the elements it quotes (krun_check.c). Every launch is waited for by
+ * the elements it quotes (device_checks.c). Every launch is waited for by
  * polling against the run's deadline, so a hung kernel cannot hold the
  * worker past it. */
-#include "gpu/krun_dev.h"
+#include "gpu/run/device.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
-#include "gpu/runplan.h"
+#include "gpu/run/runplan.h"
 
 #define L2_FLUSH_BYTES ((size_t)256 << 20)
 
@@ -142,7 +142,7 @@ static int read_files(upk_krun *k, upk_krun_bufs *b) {
 }
 
 /* A PyTorch reference's tensors of trial t, through the run's feed
- * (krun_dev.h): its inputs into host copies that prepare() uploads like input
+ * (device.h): its inputs into host copies that prepare() uploads like input
  * files (and first_changed compares with), its expected outputs onto the
  * device as exp, as read_files does for an expected-output file. */
 static int feed_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
@@ -346,7 +346,7 @@ static int keep_run_a(upk_krun *k, upk_krun_bufs *b) {
 }
 
 static upk_cu_ptr hash_scratch(const upk_krun_bufs *b) {
-  return b->res + UPK_KG_SLOTS * sizeof(uint64_t); /* as krun_check.c's */
+  return b->res + UPK_KG_SLOTS * sizeof(uint64_t); /* as device_checks.c's */
 }
 
 /* Set t's hashes once trial t passed: its inputs (b->hash, as generated) and

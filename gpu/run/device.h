@@ -1,15 +1,15 @@
 /* Internal to krun: the device engine (trials, checks, timing) that
- * krun.c drives once the module is loaded. Not a public API. */
+ * run_op.c drives once the module is loaded. Not a public API. */
 #ifndef UPK_GPU_KRUN_DEV_H
 #define UPK_GPU_KRUN_DEV_H
 
 #include <stdbool.h>
 
-#include "gpu/cudrv.h"
+#include "gpu/run/cudrv.h"
 #include "common/diag.h"
-#include "gpu/kgen.h"
-#include "gpu/runcheck.h"
-#include "gpu/runspec.h"
+#include "gpu/run/devkernels.h"
+#include "gpu/run/runcheck.h"
+#include "gpu/run/runspec.h"
 
 /** One kernel ready to launch. */
 typedef struct upk_krun_launch {
@@ -80,7 +80,7 @@ bool upk_krun_is_output(const upk_run_arg *a);
 /** The fill of input `a` in trial t (value or counter-based random). */
 void upk_krun_gen_of(const upk_krun *k, const upk_run_arg *a, unsigned t, upk_gen *g);
 
-/* krun_check.c: the checks, on the device, and their reports. */
+/* device_checks.c: the checks, on the device, and their reports. */
 
 /** Hash every `in` buffer of b->dev into `out`. */
 int upk_krun_hash_inputs(upk_krun *k, upk_krun_bufs *b, uint64_t *out);
@@ -93,7 +93,7 @@ int upk_krun_check_output(upk_krun *k, upk_krun_bufs *b, size_t i, unsigned t);
 /** Output i (b->dev) against b->exp after the timed launches. */
 int upk_krun_compare_after_timing(upk_krun *k, upk_krun_bufs *b, size_t i);
 
-/* krun_mem.c: guarded device buffers. */
+/* device_mem.c: guarded device buffers. */
 
 /** `bytes` of device memory between two guard zones; waits (up to
  * UPK_RUN_MEM_WAIT_MS, moving the deadline) while other runs hold the memory.

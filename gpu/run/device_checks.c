@@ -1,4 +1,4 @@
-/* The checks of a run, done on the device in one pass per buffer (kgen.h),
+/* The checks of a run, done on the device in one pass per buffer (devkernels.h),
  * and their reports: a report copies back only the elements it quotes;
  * only a changed input is searched on the host, chunk by chunk against the
  * generator's values (the failure path). The verdicts and messages are the
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/krun_dev.h"
+#include "gpu/run/device.h"
 #include "common/xalloc.h"
 
 #define CHUNK_ELEMS ((size_t)1 << 22)

@@ -1,4 +1,4 @@
-/* Device buffers of a run (krun_dev.h): every one sits between two guard
+/* Device buffers of a run (device.h): every one sits between two guard
  * zones of UPK_GUARD_BYTES holding a sentinel byte, re-poisoned before each
  * checked launch and scanned after it (outside any timed region), so a
  * write past either end is reported as run/out-of-bounds-write without a
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpu/krun_dev.h"
+#include "gpu/run/device.h"
 #include "common/xalloc.h"
 
 #define MEM_POLL_NS 20000000LL /* 20 ms between tries while memory is short */

@@ -1,5 +1,5 @@
-/* The run's device kernels (kgen.h): source, NVRTC compile, launches. */
-#include "gpu/kgen.h"
+/* The run's device kernels (devkernels.h): source, NVRTC compile, launches. */
+#include "gpu/run/devkernels.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/nvrtc.h"
+#include "gpu/compile/nvrtc.h"
 #include "common/xalloc.h"
 
 enum { THREADS = 256 };
@@ -166,7 +166,7 @@ const char upk_kgen_source[] =
     "  if ((threadIdx.x & 31) == 0) atomicAdd(out, h);\n"
     "}\n"
     "static __device__ u64 dbits(double d) { return (u64)__double_as_longlong(d); }\n"
-    "/* res: see kgen.h's UPK_KG_* slots. got_b and exp may be null. */\n"
+    "/* res: see devkernels.h's UPK_KG_* slots. got_b and exp may be null. */\n"
     "extern \"C\" __global__ void upk_check(const void *got, const void *got_b, const void *exp,\n"
     "    int t, u64 n, double atol, double rtol, int flags, u64 pat_a, u64 pat_b, u64 *res) {\n"
     "  int sz = SIZE[t], is_float = t <= 3;\n"

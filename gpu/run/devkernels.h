@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu/cudrv.h"
-#include "gpu/runcheck.h"
+#include "gpu/run/cudrv.h"
+#include "gpu/run/runcheck.h"
 
 /** The CUDA source (formula part valid C when __CUDACC_RTC__ is not defined). */
 extern const char upk_kgen_source[];

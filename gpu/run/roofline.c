@@ -1,5 +1,5 @@
 /* The distance of a timed run to the device's limits (roofline.h). */
-#include "gpu/roofline.h"
+#include "gpu/run/roofline.h"
 
 #include <stdio.h>
 #include <string.h>

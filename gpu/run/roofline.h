@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "common/diag.h"
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 /** What the driver says, as cuDeviceGetAttribute gives it (0: unknown). */
 typedef struct upk_device_clocks {

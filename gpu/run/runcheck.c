@@ -1,6 +1,6 @@
 /* Host-side runtime checks on kernel buffers (see runcheck.h). Everything
  * here is deterministic and testable without a GPU. */
-#include "gpu/runcheck.h"
+#include "gpu/run/runcheck.h"
 
 #include <errno.h>
 #include <math.h>

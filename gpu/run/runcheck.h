@@ -3,7 +3,7 @@
  * written" test, input hashing, tolerance comparison, constant-output and
  * determinism checks, timing statistics, and compute-sanitizer report
  * parsing, guard-zone scans. Pure functions (no CUDA, no JSON). krun runs
- * the buffer checks on the device (kgen.h: the same rules, one pass per
+ * the buffer checks on the device (devkernels.h: the same rules, one pass per
  * buffer) and uses these for what it copies back: guard zones, the elements
  * a report quotes, the host side of the generator.
  *
@@ -78,8 +78,8 @@ double upk_rng_unit(upk_rng *r);
 uint64_t upk_trial_seed(uint64_t seed, unsigned trial);
 
 /** A buffer's fill, counter-based: element i is a function of (seed, i)
- * alone, so the device fills it in one pass (kgen.h) and the host computes
- * any one element for a report. The same formula is in kgen.c's source. */
+ * alone, so the device fills it in one pass (devkernels.h) and the host computes
+ * any one element for a report. The same formula is in devkernels.c's source. */
 typedef struct upk_gen {
   uint64_t seed;
   double lo, hi; /* floats: [lo, hi); integers: lo = ceil(low) */

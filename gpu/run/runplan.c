@@ -1,5 +1,5 @@
 /* The rotation plan (runplan.h): pure arithmetic over the spec. */
-#include "gpu/runplan.h"
+#include "gpu/run/runplan.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 /** The most input sets a run rotates: each costs a full correctness trial
  * (the reference and two candidate runs), so the 64 Mi-element verdict stays

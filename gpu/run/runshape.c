@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 enum { MAX_SHAPES = 16, ODD_UP = 13, ODD_DOWN = 7, ODD_MIN = 16 };
 

@@ -1,7 +1,7 @@
 /* The run spec: JSON -> upk_run_spec, every bad field named by its path.
  * Unknown keys are errors too, so a misspelt "gird" is caught rather than
  * silently defaulted. */
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "common/xalloc.h"
-#include "gpu/kstatic.h"
+#include "gpu/run/static_checks.h"
 
 enum { DEFAULT_SEED = 42, DEFAULT_TRIALS = 5, DEFAULT_WARMUP = 3, DEFAULT_ITERATIONS = 20 };
 enum { DEFAULT_TIMEOUT_MS = UPK_RUN_TIMEOUT_DEFAULT_MS, MAX_TIMEOUT_MS = 600000 };
@@ -545,7 +545,7 @@ static int get_reference(ctx *c, json_t *run, upk_run_spec *s) {
   return get_launch(c, r, path, ref->grid, ref->block, &ref->shared_bytes);
 }
 
-/* run.forbid (kstatic.h): absent, a PyTorch reference forbids its default libraries. */
+/* run.forbid (static_checks.h): absent, a PyTorch reference forbids its default libraries. */
 static int get_forbid(ctx *c, json_t *run, upk_run_spec *s) {
   json_t *v = json_object_get(run, "forbid");
   s->forbid = s->ref.kind == UPK_REF_PYTORCH ? UPK_FORBID_PYTORCH_DEFAULT : 0;

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu/runcheck.h"
+#include "gpu/run/runcheck.h"
 
 /** Limits: the sum of all buffer bytes, the dimensions CUDA allows. */
 #define UPK_RUN_MAX_BUFFER_BYTES ((size_t)16 << 30)
@@ -29,7 +29,7 @@
 #define UPK_RUN_MEM_WAIT_MS 30000
 
 typedef enum { UPK_ROLE_IN, UPK_ROLE_OUT, UPK_ROLE_INOUT } upk_run_role;
-/* UPK_INIT_FEED: filled per trial by the run's feed (krun_dev.h), the PyTorch
+/* UPK_INIT_FEED: filled per trial by the run's feed (device.h), the PyTorch
  * reference's tensors (pyref.h). */
 typedef enum { UPK_INIT_RANDOM, UPK_INIT_VALUE, UPK_INIT_FILE, UPK_INIT_FEED } upk_run_init_kind;
 typedef enum { UPK_REF_NONE, UPK_REF_KERNEL, UPK_REF_FILE, UPK_REF_PYTORCH } upk_run_ref_kind;
@@ -124,7 +124,7 @@ typedef struct upk_run_spec {
   unsigned trials, warmup, iterations;
   unsigned timeout_ms;
   upk_run_sanitizer sanitizer;
-  unsigned forbid; /* libraries the submission may not use: UPK_FORBID_* (kstatic.h) */
+  unsigned forbid; /* libraries the submission may not use: UPK_FORBID_* (static_checks.h) */
   double flops;    /* floating-point operations a launch does (run.flops, or 2mnk of run.gemm);
                       < 0: not given */
   /* The sweep: shapes[0] is the spec's own launch and args when run.shapes is

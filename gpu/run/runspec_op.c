@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 enum { MAX_OP_ARGS = 64 };
 

@@ -1,5 +1,5 @@
-/* compute-sanitizer around a one-shot worker (see ksan.h). */
-#include "gpu/ksan.h"
+/* compute-sanitizer around a one-shot worker (see sanitizer.h). */
+#include "gpu/run/sanitizer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 #include "common/dynbuf.h"
 #include "common/env_options.h"
 #include "common/fileio.h"
-#include "gpu/cudrv.h"
-#include "gpu/runcheck.h"
+#include "gpu/run/cudrv.h"
+#include "gpu/run/runcheck.h"
 #include "common/xalloc.h"
 
 extern char **environ;

@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "common/diag.h"
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 /** The compute-sanitizer under the toolkit root (bin/, then
  * compute-sanitizer/), into buf; NULL when not installed. */

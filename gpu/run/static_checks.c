@@ -1,9 +1,9 @@
-/* Static checks before a run (kstatic.h). One pass over the lexer's tokens with a short window
+/* Static checks before a run (static_checks.h). One pass over the lexer's tokens with a short window
  * behind the current one: names are judged where they stand (`torch ::`, `std :: thread`,
  * `atomicAdd ( & cnt`), so a word in a comment, a string or a member access never fires.
  * File-scope device variables are collected as they are declared (C++ declares before use), for
  * the launch-counter rule and to know the reference's variables. */
-#include "gpu/kstatic.h"
+#include "gpu/run/static_checks.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -15,10 +15,10 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
-#include "gpu/runspec.h"
-#include "gpu/srcscan.h"
+#include "gpu/run/runspec.h"
+#include "gpu/compile/srcscan.h"
 
-enum { SOURCE_CAP = 16 << 20 }; /* as the run's own reads (krun.c) */
+enum { SOURCE_CAP = 16 << 20 }; /* as the run's own reads (run_op.c) */
 enum { WINDOW = 6, MAX_PER_CODE = 20, MAX_VARS = 4096, MAX_DEPTH = 256 };
 
 static const char SOURCE[] = "upskilld-run";

@@ -1,6 +1,6 @@
 /** Static checks of a kernel submission before it runs (issue 50, part 4; KernelBench's static
  * checker): what a `run` refuses by reading the source, so a refused kernel never reaches the
- * GPU. Token-level (gpu/srclex.h): never comments, never the text of an unrelated string.
+ * GPU. Token-level (gpu/compile/srclex.h): never comments, never the text of an unrelated string.
  *
  * - `run/forbidden-library`: a library the task forbids (run.forbid; with a PyTorch reference
  *   torch, cuBLAS and cuDNN by default): its headers or its names (`at::`, `torch::`, `c10::`,

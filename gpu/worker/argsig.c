@@ -1,14 +1,14 @@
-/* Kernel parameter types from the demangled symbol (ksig.h). The demangler
+/* Kernel parameter types from the demangled symbol (argsig.h). The demangler
  * is libstdc++'s; this file only splits its parameter list and maps the
  * element types a run can carry. */
-#include "gpu/ksig.h"
+#include "gpu/worker/argsig.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/pyref.h"
+#include "gpu/reference/pyref.h"
 #include "common/xalloc.h"
 
 /* libstdc++'s abi::__cxa_demangle has C linkage. */

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 #define UPK_KSIG_MAX_PARAMS 64
 

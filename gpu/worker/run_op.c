@@ -1,10 +1,10 @@
-/* The worker's "run" op (krun.h): the validate result first (compile,
+/* The worker's "run" op (run_op.h): the validate result first (compile,
  * lint, occupancy), then, when it compiled, the driver, a compile for the
  * device's own architecture, module load, launch checks, and the device
- * engine (krun_dev.c); or the same request re-executed in a worker under
+ * engine (device.c); or the same request re-executed in a worker under
  * compute-sanitizer (ksan below). The result JSON is built here. */
-#include "gpu/krun.h"
-#include "gpu/roofline.h"
+#include "gpu/worker/run_op.h"
+#include "gpu/run/roofline.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -15,21 +15,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gpu/compile.h"
-#include "gpu/cudrv.h"
+#include "gpu/compile/compile.h"
+#include "gpu/run/cudrv.h"
 #include "common/diag_json.h"
-#include "gpu/kgen.h"
-#include "gpu/kopts.h"
-#include "gpu/krun_dev.h"
-#include "gpu/ksan.h"
-#include "gpu/ksig.h"
-#include "gpu/kstatic.h"
-#include "gpu/kvalidate.h"
-#include "gpu/pyref.h"
-#include "gpu/runplan.h"
-#include "gpu/runspec.h"
-#include "gpu/toolkit.h"
-#include "gpu/worker_wire.h"
+#include "gpu/run/devkernels.h"
+#include "gpu/compile/options.h"
+#include "gpu/run/device.h"
+#include "gpu/run/sanitizer.h"
+#include "gpu/worker/argsig.h"
+#include "gpu/run/static_checks.h"
+#include "gpu/compile/validate.h"
+#include "gpu/reference/pyref.h"
+#include "gpu/run/runplan.h"
+#include "gpu/run/runspec.h"
+#include "gpu/compile/toolkit.h"
+#include "gpu/worker/wire.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
 
@@ -40,7 +40,7 @@ typedef struct creq {
   upk_compile_req c;
   const char **strs;
   char *text, *dir;
-  upk_kopts opts; /* the request's options as the allowlist passed them (kopts.h) */
+  upk_kopts opts; /* the request's options as the allowlist passed them (options.h) */
 } creq;
 
 static char *read_text(const char *path, size_t *len) {
@@ -51,7 +51,7 @@ static const char *param_str(json_t *p, const char *key) {
   return json_string_value(json_object_get(p, key));
 }
 
-/* The daemon's "cudaPath" (worker_wire.h), borrowed from `p`; NULL: the default. A wrong type
+/* The daemon's "cudaPath" (wire.h), borrowed from `p`; NULL: the default. A wrong type
  * was refused already, by the validate compile every run starts with. */
 static const char *cuda_path_of(json_t *p) {
   upk_wire_req d;
@@ -103,7 +103,7 @@ static int creq_init(creq *r, json_t *p, const char *src, const char *path, cons
   strv_of(p, "options", more + r->c.includes.n + r->c.defines.n, &r->c.options);
   /* The validate compile refused any option off the allowlist (no run follows a refusal);
    * the run's compile gets the same options, normalized, and never another. */
-  upk_wire_req d; /* the daemon's keys (worker_wire.h); validate refused a wrong type already */
+  upk_wire_req d; /* the daemon's keys (wire.h); validate refused a wrong type already */
   if (upk_wire_req_decode(p, &d, NULL, 0))
     d = (upk_wire_req){0};
   const char **globs = upk_xcalloc(d.n_allow_options + d.n_allowed + 2, sizeof *globs);

@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-/** params: the kernel/validate wire params (see kvalidate.h) plus "run": {...}
+/** params: the kernel/validate wire params (see validate.h) plus "run": {...}
  * (runspec.h). Returns the validate result (compile, lint, occupancy) with
  * `run` {ok, trials, maxAbsError, maxRelError, firstMismatch, timeMs,
  * referenceTimeMs, speedup, device} added, "run/..." diagnostics appended,

@@ -1,4 +1,4 @@
-/* The worker server (worker_serve.h): a supervisor that holds the socket and keeps warm
+/* The worker server (serve.h): a supervisor that holds the socket and keeps warm
  * children, and the children's accept loop. Sockets and processes only: the ops, the wire
  * protocol and the compiler setup are worker.c's, reached through the config's callbacks.
  *
@@ -26,7 +26,7 @@
 #include <sys/prctl.h>
 #endif
 
-#include "gpu/worker_serve.h"
+#include "gpu/worker/serve.h"
 #include "common/fileio.h"
 
 #define DEFAULT_IDLE_S 600

@@ -11,13 +11,13 @@
 #include <sys/stat.h>
 
 #include "common/diag_json.h"
-#include "gpu/kcache.h"
-#include "gpu/kvalidate.h"
-#include "gpu/kproject_hint.h"
-#include "gpu/project.h"
-#include "gpu/projroot.h"
-#include "gpu/toolkit.h"
-#include "gpu/worker_wire.h"
+#include "gpu/compile/cache.h"
+#include "gpu/compile/validate.h"
+#include "gpu/project/hint.h"
+#include "gpu/project/project.h"
+#include "gpu/project/projroot.h"
+#include "gpu/compile/toolkit.h"
+#include "gpu/worker/wire.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
 
@@ -32,7 +32,7 @@ typedef struct wire {
   char root[PATH_MAX]; /* the file's project root (projectIncludes) */
   upk_diags pre;       /* problems found before compiling (unreadable file, too large) */
   upk_strv trusted;    /* the projects the daemon found trusted (real paths) */
-  upk_wire_req daemon; /* the daemon's keys (worker_wire.h) */
+  upk_wire_req daemon; /* the daemon's keys (wire.h) */
 } wire;
 
 /* Whether the daemon found the project at `dir` trusted (upk_trust_check there, as the user's
@@ -116,7 +116,7 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
   w->strs = upk_xcalloc(total + 1, sizeof *w->strs);
   if (!w->strs || parse_sizes(w, p))
     return snprintf(err, err_len, "out of memory"), -ENOMEM;
-  upk_wire_req *d = &w->daemon; /* the daemon's own keys, typed (worker_wire.h) */
+  upk_wire_req *d = &w->daemon; /* the daemon's own keys, typed (wire.h) */
   if (upk_wire_req_decode(p, d, err, err_len))
     return -EINVAL;
   w->req.allowed = (upk_strv){d->allowed, d->n_allowed};

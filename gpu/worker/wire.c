@@ -1,6 +1,6 @@
-/* The worker wire's encoding (worker_wire.h): one place that spells the keys the daemon adds
+/* The worker wire's encoding (wire.h): one place that spells the keys the daemon adds
  * to a kernel request and the shape of a worker's answer. */
-#include "gpu/worker_wire.h"
+#include "gpu/worker/wire.h"
 
 #include <errno.h>
 #include <stdio.h>

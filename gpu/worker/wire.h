@@ -1,7 +1,7 @@
-/** The worker wire (worker_wire.c): what the daemon adds to a kernel request before a worker
+/** The worker wire (wire.c): what the daemon adds to a kernel request before a worker
  * compiles or runs it, as a struct with its JSON encoding, so that the daemon's callers
  * (kernel_methods.c, documents.c, eval_service.c, eval_exec.c) fill a struct and the worker's
- * parsers (kjson.c, krun.c) read one, instead of each spelling the keys. The request's own
+ * parsers (validate_op.c, run_op.c) read one, instead of each spelling the keys. The request's own
  * fields (source, path, includes, defines, options, names, run, ...) stay the client's JSON,
  * checked by the daemon's parameter specs. Trust: the daemon builds these keys itself; a
  * client's params never reach them (docs/security.md). */

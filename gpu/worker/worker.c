@@ -1,7 +1,7 @@
 /* upskilld-worker: one request at a time, JSON lines on stdin, one reply line each on stdout
  * (docs/kernels.md, "Worker wire protocol"). It exists so that a compile that crashes, hangs or
  * runs away takes down only this process: the daemon kills and replaces it. With --serve it is
- * instead a worker server (worker_serve.c): warm workers that outlive the daemon, the same
+ * instead a worker server (serve.c): warm workers that outlive the daemon, the same
  * protocol on each connection of a Unix socket.
  *
  *   → {"id": 7, "op": "validate", "params": {...}}
@@ -25,12 +25,12 @@
 
 #include <jansson.h>
 
-#include "gpu/compile.h"
-#include "gpu/krun.h"
-#include "gpu/kvalidate.h"
-#include "gpu/toolkit.h"
-#include "gpu/worker_serve.h"
-#include "gpu/worker_wire.h"
+#include "gpu/compile/compile.h"
+#include "gpu/worker/run_op.h"
+#include "gpu/compile/validate.h"
+#include "gpu/compile/toolkit.h"
+#include "gpu/worker/serve.h"
+#include "gpu/worker/wire.h"
 #include "common/dynbuf.h"
 #include "common/fileio.h"
 #include "common/env_options.h"
@@ -64,7 +64,7 @@ static op_status op_validate(int out_fd, json_t *params, json_t **result, char *
   return *result ? OP_RESULT : OP_ERROR;
 }
 
-/* Compile, then run on the GPU (gpu/krun.h). A result marked "fatal" means the CUDA context is
+/* Compile, then run on the GPU (gpu/worker/run_op.h). A result marked "fatal" means the CUDA context is
  * poisoned (a sticky error, or a kernel still running at its deadline): handle_line exits after
  * replying, and the pool starts a fresh worker. */
 static op_status op_run(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
@@ -338,7 +338,7 @@ static int main_stdin(void) {
   return 0; /* EOF: the daemon closed our input */
 }
 
-/* Server mode's callbacks (worker_serve.h), each run in a server's child. */
+/* Server mode's callbacks (serve.h), each run in a server's child. */
 
 static void child_init(void *arg) {
   (void)arg;

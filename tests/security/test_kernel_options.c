@@ -1,6 +1,6 @@
 /* Hostile compiler options (issue 44, docs/security.md "Compiler options"): a cloned
  * kernel-builder project's build.toml `cuda-flags`, an agent's `options` and an editor's
- * request are checked against gpu/kopts.h's allowlist. A host compiler, a file written, a plugin
+ * request are checked against gpu/compile/options.h's allowlist. A host compiler, a file written, a plugin
  * or library loaded, a pre-include, an options file, an include directory outside the include
  * policy, an unknown option: each is refused with `kernel/option-refused` naming the option, its
  * rule and how the user allows it, and nothing is compiled with it: no program runs, no file is

@@ -57,7 +57,7 @@ passed() {
 }
 refused common/fileio.c 'static void f(char *d) { sprintf(d, "%d", 1); }' sprintf 26 snprintf
 refused protocol/framing.c 'static void f(char *d, va_list a) { vsprintf(d, "x", a); }' vsprintf 37 vsnprintf
-refused gpu/occupancy.c 'static void f(char *d) { strcpy(d, "x"); }' strcpy 26 memcpy
+refused gpu/compile/occupancy.c 'static void f(char *d) { strcpy(d, "x"); }' strcpy 26 memcpy
 refused models/http.c 'static void f(char *d) { strcat (d, "x"); }' strcat 26 upk_buf_puts
 refused skills/skill.c 'static void f(char *d) { strncat(d, "x", 1); }' strncat 26 upk_buf_append
 refused skills/eval/runs.c 'static void f(char *d) { strncpy(d, "x", 1); }' strncpy 26 memcpy
@@ -67,7 +67,7 @@ refused clients/upskillctl.c 'static double f(const char *s) { return atof(s); }
 refused daemon/server.c 'static char *f(char *s) { return strtok(s, ","); }' strtok 34 strtok_r
 refused common/trust.c 'static void *f(const long *t) { return gmtime(t); }' gmtime 40 gmtime_r
 refused common/log.c 'static void *f(const long *t) { return localtime(t); }' localtime 40 localtime_r
-refused gpu/compile.h 'static inline char *f(char *s) { return gets(s); }' gets 41 fgets
+refused gpu/compile/compile.h 'static inline char *f(char *s) { return gets(s); }' gets 41 fgets
 refused daemon/main.c 'static char *f(char *s) { return mktemp(s); }' mktemp 34 mkdtemp
 passed common/fileio.c '/* sprintf(d, "x") and strcpy(d, s) are banned */' "a banned name in a comment"
 passed common/fileio.c '// strcat(d, s)' "a banned name in a line comment"

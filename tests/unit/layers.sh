@@ -48,7 +48,7 @@ plant() {
     "$file:$line: $part may not include $target ($hdr)"
 }
 plant skills/skill.c daemon/server.h skills daemon
-plant gpu/occupancy.c protocol/jsonrpc.h gpu protocol
+plant gpu/compile/occupancy.c protocol/jsonrpc.h gpu protocol
 plant protocol/framing.c skills/skill.h protocol skills
 plant common/fileio.c skills/skill.h common skills
 plant clients/rpc_client.c daemon/jobs.h clients daemon
@@ -56,9 +56,9 @@ plant models/http.c daemon/server.h models daemon
 plant models/providers.c protocol/binder.h models protocol
 plant models/models.c skills/skill.h models skills
 plant common/log.c models/http.h common models
-plant gpu/compile.c models/models.h gpu models
+plant gpu/compile/compile.c models/models.h gpu models
 plant skills/validate.c models/providers.h skills models
-plant skills/eval/assertion.c gpu/compile.h skills/eval gpu
+plant skills/eval/assertion.c gpu/compile/compile.h skills/eval gpu
 plant skills/eval/runs.c daemon/jobs.h skills/eval daemon
 plant skills/skill.c skills/eval/evalcase.h skills skills/eval
 plant report/html.c daemon/server.h report daemon
@@ -78,7 +78,7 @@ bare() {
 }
 bare daemon/jobs.c jobs.h daemon/jobs.h
 bare skills/eval/runs.c ../skill.h skills/skill.h
-bare gpu/compile.c compile.h gpu/compile.h
+bare gpu/compile/compile.c compile.h gpu/compile/compile.h
 # file, another part's private header, its part
 private() {
   local file=$1 hdr=$2 part=$3 target=$4

@@ -81,7 +81,7 @@ up daemon/documents.c upk_lsp_progress_begin \
   "daemon/documents.c: daemon/ services speaks a protocol only the faces speak (upk_lsp_progress_begin, defined in protocol/lsp.c)"
 up skills/skill.c upk_job_reply \
   "skills/skill.c: skills may not call daemon (upk_job_reply, defined in daemon/jobs.c)"
-up gpu/compile.c upk_models_new "gpu/compile.c: gpu may not call models (upk_models_new, defined in models/"
+up gpu/compile/compile.c upk_models_new "gpu/compile/compile.c: gpu may not call models (upk_models_new, defined in models/"
 up daemon/planted_new.c upk_job_reply \
   "daemon/planted_new.c: daemon/ file in no room (DAEMON_ROOMS in scripts/check-layers.py)"
 record_with "${pairs[@]}"
