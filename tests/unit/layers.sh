@@ -88,6 +88,23 @@ private() {
 }
 private skills/eval/runs.c skills/index_int.h skills/eval skills
 private report/html.c skills/index_int.h report skills
+# gpu/ file, header of a room above its own, the two rooms (GPU_ROOMS, bottom first)
+room() {
+  local file=$1 hdr=$2 a=$3 b=$4
+  planted "$file" "$hdr"
+  verdict "gpu/ $a including $b, a room above it, is refused at $file:$line" \
+    "$file:$line: gpu/ $a reaches up into $b ($hdr)"
+}
+room gpu/compile/lint.c gpu/run/runspec.h compile run
+room gpu/run/runspec.c gpu/reference/pyref.h run reference
+room gpu/reference/pyref.c gpu/worker/wire.h reference worker
+room gpu/project/project.c gpu/worker/run_op.h project worker
+# A gpu/ file outside every room is refused, even one that includes nothing.
+echo 'int upk__stray;' > "$tmp/t/gpu/stray.c"
+out=$("$check" "$tmp/t" 2>&1)
+rc=$?
+rm "$tmp/t/gpu/stray.c"
+verdict "a gpu/ file in no room is refused" "gpu/stray.c: gpu/ file in no room"
 circle daemon/jobs.c daemon/server.h "jobs -> server -> jobs"
 circle daemon/jobs.h daemon/methods.h "jobs -> methods -> jobs"
 circle daemon/documents.c daemon/lsp_face.h "documents -> lsp_face -> documents"
