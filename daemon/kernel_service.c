@@ -352,8 +352,8 @@ static upk_kcheck *answer_later(upk_kcheck *c, json_t *result, bool cached) {
   return c;
 }
 
-/* What the user allows a check's compiler options (gpu/compile/options.h, docs/security.md "Compiler
- * options"): the user's own --allow-kernel-option globs, and the check's kernel-builder
+/* What the user allows a check's compiler options (gpu/compile/options.h, docs/security.md
+ * "Compiler options"): the user's own --allow-kernel-option globs, and the check's kernel-builder
  * project when the user trusts it (upk_trust_check: its build.toml's cuda-flags and include
  * dirs may then do what the user could). Decided here, in the daemon, from the user's store;
  * part of the cache key, so a project trusted, changed or untrusted since is checked again. */

@@ -256,7 +256,7 @@ static const char *const HOST_OK[] = {
 /* clang-format on */
 
 /* nvcc runs its steps through a shell, each argument in double quotes: `$`, '`' would be
- * expanded there and '"', '\\' end the quoting (gpu/compile/nvcc.c refuses them again at the end). */
+ * expanded there and '"', '\\' end the quoting (nvcc.c refuses them again at the end). */
 static bool shell_safe(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (strchr("$`\"\\", s[i]) || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)

@@ -30,8 +30,8 @@ typedef struct upk_kvalidate_req {
   size_t n_block_sizes;
   long dynamic_smem;   /* bytes of dynamic shared memory per block */
   upk_backend backend; /* AUTO (0) unless asked */
-  /* Where compile.options and compile.includes come from (gpu/compile/options.h checks them all): the
-   * first n_project_options / n_project_includes are a build.toml's (its cuda-flags, its
+  /* Where compile.options and compile.includes come from (gpu/compile/options.h checks them all):
+   * the first n_project_options / n_project_includes are a build.toml's (its cuda-flags, its
    * include dirs), of the project at options_project, trusted or not; the rest are the
    * request's, never trusted. allow_options: the user's own --allow-kernel-option globs. */
   size_t n_project_options, n_project_includes;

@@ -64,9 +64,9 @@ static op_status op_validate(int out_fd, json_t *params, json_t **result, char *
   return *result ? OP_RESULT : OP_ERROR;
 }
 
-/* Compile, then run on the GPU (gpu/worker/run_op.h). A result marked "fatal" means the CUDA context is
- * poisoned (a sticky error, or a kernel still running at its deadline): handle_line exits after
- * replying, and the pool starts a fresh worker. */
+/* Compile, then run on the GPU (gpu/worker/run_op.h). A result marked "fatal" means the CUDA
+ * context is poisoned (a sticky error, or a kernel still running at its deadline): handle_line
+ * exits after replying, and the pool starts a fresh worker. */
 static op_status op_run(int out_fd, json_t *params, json_t **result, char *err, size_t err_len) {
   (void)out_fd;
   *result = upk_kernel_run_json(params, err, err_len);

@@ -1,6 +1,6 @@
-/* Static checks before a run (gpu/run/static_checks.c, issue 50 part 4): each rule on a planted kernel,
- * placed at its token; the same words in comments, strings, members and other namespaces never
- * fire; run.forbid's parse and its PyTorch default; then the real kernels of this repository
+/* Static checks before a run (gpu/run/static_checks.c, issue 50 part 4): each rule on a planted
+ * kernel, placed at its token; the same words in comments, strings, members and other namespaces
+ * never fire; run.forbid's parse and its PyTorch default; then the real kernels of this repository
  * (the KernelBench kernels, the lint corpus, the projects) must come out clean. */
 #include <criterion/criterion.h>
 #include <dirent.h>
