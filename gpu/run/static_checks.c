@@ -1,5 +1,5 @@
-/* Static checks before a run (static_checks.h). One pass over the lexer's tokens with a short window
- * behind the current one: names are judged where they stand (`torch ::`, `std :: thread`,
+/* Static checks before a run (static_checks.h). One pass over the lexer's tokens with a short
+ * window behind the current one: names are judged where they stand (`torch ::`, `std :: thread`,
  * `atomicAdd ( & cnt`), so a word in a comment, a string or a member access never fires.
  * File-scope device variables are collected as they are declared (C++ declares before use), for
  * the launch-counter rule and to know the reference's variables. */
@@ -197,47 +197,48 @@ static void forbidden_names(scan *s) {
 
 /* ---- timing, streams, host work ---- */
 
-static void host_work(scan *s) {
-  static const char *const timing[] = {
-      "cudaEventCreate",          "cudaEventCreateWithFlags", "cudaEventRecord",
-      "cudaEventRecordWithFlags", "cudaEventSynchronize",     "cudaEventElapsedTime",
-      "cudaEventElapsedTime_v2",  "cudaEventQuery",           "cudaEventDestroy",
-      "cudaDeviceSynchronize",    "cudaThreadSynchronize",    "cudaStreamSynchronize",
-      "cudaStreamQuery",          "cuCtxSynchronize",         NULL};
-  static const char *const stream[] = {"cudaStreamCreate",
-                                       "cudaStreamCreateWithFlags",
-                                       "cudaStreamCreateWithPriority",
-                                       "cudaStreamDestroy",
-                                       "cudaStreamWaitEvent",
-                                       "cudaStreamAddCallback",
-                                       "cudaLaunchHostFunc",
-                                       "cudaStreamBeginCapture",
-                                       "cudaStreamEndCapture",
-                                       "cudaGraphLaunch",
-                                       "cudaStreamFireAndForget",
-                                       "cudaStreamTailLaunch",
-                                       "cudaStreamPerThread",
-                                       "cuLaunchHostFunc",
-                                       "cuGraphLaunch",
-                                       NULL};
-  static const char *const host_copy[] = {"cudaMemcpyDeviceToHost",
-                                          "cudaMemcpyFromSymbol",
-                                          "cudaMemcpyFromSymbolAsync",
-                                          "cuMemcpyDtoH",
-                                          "cuMemcpyDtoH_v2",
-                                          "cuMemcpyDtoHAsync",
-                                          "cuMemcpyDtoHAsync_v2",
-                                          "cudaHostAlloc",
-                                          "cudaMallocHost",
-                                          "cudaHostRegister",
-                                          "cuMemHostAlloc",
-                                          "cuMemAllocHost",
-                                          NULL};
-  static const char *const host_calls[] = {"atexit", "at_quick_exit", "pthread_create", "fork",
-                                           NULL};
-  static const char *const std_threads[] = {"thread", "jthread", "async", NULL};
-  static const char *const host_clocks[] = {"clock_gettime", "gettimeofday", NULL};
-  static const char *const dev_clocks[] = {"clock64", "clock", "__clock64", NULL};
+static const char *const timing[] = {
+    "cudaEventCreate",          "cudaEventCreateWithFlags", "cudaEventRecord",
+    "cudaEventRecordWithFlags", "cudaEventSynchronize",     "cudaEventElapsedTime",
+    "cudaEventElapsedTime_v2",  "cudaEventQuery",           "cudaEventDestroy",
+    "cudaDeviceSynchronize",    "cudaThreadSynchronize",    "cudaStreamSynchronize",
+    "cudaStreamQuery",          "cuCtxSynchronize",         NULL};
+static const char *const stream[] = {"cudaStreamCreate",
+                                     "cudaStreamCreateWithFlags",
+                                     "cudaStreamCreateWithPriority",
+                                     "cudaStreamDestroy",
+                                     "cudaStreamWaitEvent",
+                                     "cudaStreamAddCallback",
+                                     "cudaLaunchHostFunc",
+                                     "cudaStreamBeginCapture",
+                                     "cudaStreamEndCapture",
+                                     "cudaGraphLaunch",
+                                     "cudaStreamFireAndForget",
+                                     "cudaStreamTailLaunch",
+                                     "cudaStreamPerThread",
+                                     "cuLaunchHostFunc",
+                                     "cuGraphLaunch",
+                                     NULL};
+static const char *const host_copy[] = {"cudaMemcpyDeviceToHost",
+                                        "cudaMemcpyFromSymbol",
+                                        "cudaMemcpyFromSymbolAsync",
+                                        "cuMemcpyDtoH",
+                                        "cuMemcpyDtoH_v2",
+                                        "cuMemcpyDtoHAsync",
+                                        "cuMemcpyDtoHAsync_v2",
+                                        "cudaHostAlloc",
+                                        "cudaMallocHost",
+                                        "cudaHostRegister",
+                                        "cuMemHostAlloc",
+                                        "cuMemAllocHost",
+                                        NULL};
+static const char *const host_calls[] = {"atexit", "at_quick_exit", "pthread_create", "fork", NULL};
+static const char *const std_threads[] = {"thread", "jthread", "async", NULL};
+static const char *const host_clocks[] = {"clock_gettime", "gettimeofday", NULL};
+static const char *const dev_clocks[] = {"clock64", "clock", "__clock64", NULL};
+
+/* A runtime or driver API named: timing, streams, std threads, copies to the host. */
+static void host_apis(scan *s) {
   const upk_src_token *t = &s->w[0];
   if (t->kind == UPK_TOK_IDENT && (unqualified(s, 0) || is(s, 2, "std"))) {
     if (in_list(t, timing) || api_prefix(t, "cuEvent"))
@@ -261,7 +262,10 @@ static void host_work(scan *s) {
              "outside the run's buffers can be reused across launches instead of computed",
              (int)t->len, t->text);
   }
-  /* Calls of common C names, so a variable called `clock` does not fire. */
+}
+
+/* Calls of common C names, so a variable called `clock` does not fire. */
+static void host_calls_made(scan *s) {
   if (!is(s, 0, "(") || !is_ident(s, 1))
     return;
   const upk_src_token *f = &s->w[1];
@@ -279,6 +283,11 @@ static void host_work(scan *s) {
            "'%.*s' reads the clock: a kernel that knows the time can tell the timed launches "
            "from the checked ones",
            (int)f->len, f->text);
+}
+
+static void host_work(scan *s) {
+  host_apis(s);
+  host_calls_made(s);
 }
 
 /* `std::chrono` on the host, `%globaltimer` / `%clock64` in inline PTX. */

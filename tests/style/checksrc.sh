@@ -75,6 +75,40 @@ passed common/fileio.c 'static const char *m = "atoi(s) \" strtok(s, x)";' "a ba
 passed common/fileio.c "static const char c = '('; static int atoi_like(void);" "a longer identifier"
 passed common/fileio.c 'struct g { int (*gets)(void); }; static int f(struct g *p) { return p->gets() + (*p).gets(); }' \
   "a member called through -> and ."
+# The 60-line rule (--long): a function of 63 lines fails in a directory of LONG_ENFORCED and is
+# only listed elsewhere; without --long it is not looked at.
+if out=$("$check" --long "$src" 2>&1); then tap_ok "the enforced parts have no function over 60 lines"; else
+  tap_not_ok "the enforced parts have no function over 60 lines"
+  tap_diag "$out"
+fi
+body=$(printf 'static int planted_long(int x) {\n'; for i in $(seq 60); do printf '  x += %d;\n' "$i"; done
+  printf '  return x;\n}')
+# file, the exit status --long must give
+long_fn() {
+  local file=$1 want=$2
+  cp "$tmp/t/$file" "$tmp/saved"
+  line=$(($(wc -l <"$tmp/t/$file") + 1))
+  printf '%s\n' "$body" >>"$tmp/t/$file"
+  out=$("$check" --long "$tmp/t" 2>&1)
+  rc=$?
+  plain=$("$check" "$tmp/t" 2>&1)
+  prc=$?
+  cp "$tmp/saved" "$tmp/t/$file"
+  local what="a 63-line function in $file $( ((want)) && echo fails || echo is only listed)"
+  if ((rc == want && prc == 0)) && [[ $out == *"$file:$line: planted_long() is 63 lines (at most 60)"* ]]; then
+    tap_ok "$what"
+  else
+    tap_not_ok "$what (rc $rc, without --long $prc)"
+    tap_diag "$out"
+  fi
+}
+long_fn gpu/compile/occupancy.c 1
+long_fn clients/upskillctl.c 1
+long_fn common/fileio.c 1
+long_fn protocol/framing.c 1
+long_fn models/http.c 1
+long_fn report/html.c 1
+long_fn skills/skill.c 0
 # A check that reads nothing finds nothing: an empty tree (a wrong ROOT) is refused.
 mkdir -p "$tmp/empty"
 out=$("$check" "$tmp/empty" 2>&1)
