@@ -1,4 +1,4 @@
-/* Internal to krun: the device engine (trials, checks, timing) that
+/* Internal to the run op (worker/run_op.c): the device engine (trials, checks, timing) that
  * run_op.c drives once the module is loaded. Not a public API. */
 #ifndef UPK_GPU_KRUN_DEV_H
 #define UPK_GPU_KRUN_DEV_H

@@ -8,7 +8,7 @@
  * device fills any size in one pass and the host computes any single
  * element for a report (upk_gen_value in runcheck.h). The formula part of
  * upk_kgen_source is also valid C: tests/run compile it with the host's C
- * compiler and compare it with the host version. Internal to krun. */
+ * compiler and compare it with the host version. Internal to the run op. */
 #ifndef UPK_GPU_KGEN_H
 #define UPK_GPU_KGEN_H
 

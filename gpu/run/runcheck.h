@@ -2,7 +2,7 @@
  * f16/bf16 conversion, seeded random fills, NaN poison and the "never
  * written" test, input hashing, tolerance comparison, constant-output and
  * determinism checks, timing statistics, and compute-sanitizer report
- * parsing, guard-zone scans. Pure functions (no CUDA, no JSON). krun runs
+ * parsing, guard-zone scans. Pure functions (no CUDA, no JSON). The run op runs
  * the buffer checks on the device (devkernels.h: the same rules, one pass per
  * buffer) and uses these for what it copies back: guard zones, the elements
  * a report quotes, the host side of the generator.

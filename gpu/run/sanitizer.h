@@ -1,4 +1,4 @@
-/* Internal to krun: a run under compute-sanitizer. The same request is
+/* Internal to the run op (worker/run_op.c): a run under compute-sanitizer. The same request is
  * re-executed by a fresh worker (op "run", without `sanitizer`) started as
  * `compute-sanitizer --tool T --error-exitcode 99 --print-limit 20
  * --log-file F WORKER`; its reply gives the run result, F the findings. */

@@ -2,7 +2,7 @@
  * lint, occupancy), then, when it compiled, the driver, a compile for the
  * device's own architecture, module load, launch checks, and the device
  * engine (device.c); or the same request re-executed in a worker under
- * compute-sanitizer (ksan below). The result JSON is built here. */
+ * compute-sanitizer (sanitizer.c). The result JSON is built here. */
 #include "gpu/worker/run_op.h"
 #include "gpu/run/roofline.h"
 
@@ -589,7 +589,7 @@ static json_t *run_on_device(json_t *p, upk_run_spec *s, const char *symbol, upk
   if (!d)
     return NULL;
   d->k = (upk_krun){.s = s, .drv = &d->drv, .diags = diags, .at = at, .guard = UPK_GUARD_BYTES};
-  if (json_is_true(json_object_get(p, "underSanitizer"))) /* set by ksan only */
+  if (json_is_true(json_object_get(p, "underSanitizer"))) /* set by sanitizer.c only */
     d->k.guard = 0;
   size_t before = upk_diags_count(diags, UPK_SEV_ERROR);
   /* The reference first: without torch or python the answer says so, GPU or not. */
