@@ -13,7 +13,7 @@
 #include "daemon/kernels/kernel_service.h"
 #include "daemon/skills/skills_service.h"
 #include "daemon/status.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/toolkit.h"
 #include "upk_config.h"
 #include "common/xalloc.h"
 

@@ -26,10 +26,15 @@
    `FILE: PART may not call TARGET (SYMBOL, defined in DEFFILE)` or
    `FILE: daemon/ ROOM calls up into ROOM (SYMBOL, defined in DEFFILE)` or
    `FILE: daemon/ ROOM speaks a protocol only the faces speak (SYMBOL, defined in DEFFILE)`.
+5. gpu/ has rooms too (GPU_ROOMS, bottom first: compile, project, run, reference,
+   worker): a gpu/ file sits in one (`FILE: gpu/ file in no room`) and includes, and
+   with --links calls, only its own room and the rooms below it:
+   `FILE:LINE: gpu/ ROOM reaches up into ROOM (HEADER)` or
+   `FILE: gpu/ ROOM reaches up into ROOM (SYMBOL, defined in DEFFILE)`.
 
 Exits 1 on any violation, 0 when the tree is clean.
 Usage: scripts/check-layers.py [ROOT] [--links BUILD | --links-only BUILD]
-(default ROOT: the repo; --links-only skips rules 1-3)"""
+(default ROOT: the repo; --links-only skips the include rules)"""
 import collections
 import fnmatch
 import json
@@ -235,6 +240,28 @@ def daemon_subroom(f):
     return room if room in DAEMON_ROOM_INCLUDES else None
 
 
+# gpu/'s rooms, bottom first (docs/architecture.md, "Inside gpu/"): a gpu/ file may include
+# a header of its own room or a room below, never above, and at link level call only there too.
+# The room is the directory under gpu/; a gpu/ file outside every room is refused.
+GPU_ROOMS = ["compile", "project", "run", "reference", "worker"]
+
+
+def gpu_room(path):
+    """(rank, name) of a gpu/ file's room, None outside gpu/ or in no room."""
+    parts = path.split("/")
+    if len(parts) < 3 or parts[0] != "gpu" or parts[1] not in GPU_ROOMS:
+        return None
+    return GPU_ROOMS.index(parts[1]), parts[1]
+
+
+def gpu_room_violation(f, g):
+    """Why gpu/ file f may not use gpu/ file g (an include or a call), or None."""
+    a, b = gpu_room(f), gpu_room(g)
+    if a is not None and b is not None and b[0] > a[0]:
+        return f"gpu/ {a[1]} reaches up into {b[1]}"
+    return None
+
+
 # The protocol builders only the faces may call (docs/architecture.md: only the faces speak
 # LSP or MCP; below them a job is answered through its face, a service through callbacks).
 FACE_ONLY = ("protocol/lsp.c", "protocol/mcp.c")
@@ -317,6 +344,8 @@ def link_violations(root, build):
                 a, b = daemon_room(f), daemon_room(g)
                 if a is not None and b is not None and b[0] > a[0]:
                     bad.append(f"{f}: daemon/ {a[1]} calls up into {b[1]} ({sym}, defined in {g})")
+            elif part == target == "gpu" and gpu_room_violation(f, g):
+                bad.append(f"{f}: {gpu_room_violation(f, g)} ({sym}, defined in {g})")
             elif part == "daemon" and g in FACE_ONLY:
                 a = daemon_room(f)
                 if a is not None and a[1] != "faces":
@@ -366,9 +395,16 @@ def main():
             elif part == target == "daemon" and (why := daemon_room_include(f, hdr, used)):
                 print(f"{f}:{n}: {why}")
                 bad += 1
+            elif part == target == "gpu" and gpu_room_violation(f, hdr):
+                print(f"{f}:{n}: {gpu_room_violation(f, hdr)} ({hdr})")
+                bad += 1
     for f, hdr in sorted(set(DAEMON_ROOM_EXCEPTIONS) - used):
         print(f"{f}: no longer includes {hdr}: remove the exception from DAEMON_ROOM_EXCEPTIONS")
         bad += 1
+    for f in files:
+        if part_of(f) == "gpu" and gpu_room(f) is None:
+            print(f"{f}: gpu/ file in no room (GPU_ROOMS in scripts/check-layers.py)")
+            bad += 1
     for cycle in daemon_cycles(root, files):
         for f, n, a, b, hdr in cycle:
             print(f"{f}:{n}: daemon/ include cycle: {a} -> {b} ({hdr})")

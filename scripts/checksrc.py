@@ -14,8 +14,8 @@ anything was found, 0 when the tree is clean.
 
 With --long it also lists every function longer than MAX_FUNCTION_LINES (the rule of
 CONTRIBUTING.md), one line each, `FILE:LINE: NAME() is N lines (at most 60)`, and their count
-on stderr; it exits 1 when one of them is in a directory of LONG_ENFORCED, where the rule is
-kept (elsewhere the list is a report).
+on stderr. In the directories of LONG_ENFORCED such a function fails the check (exit 1);
+elsewhere the list is a report and does not change the exit status.
 Usage: scripts/checksrc.py [--long] [ROOT]   (default: the repo)"""
 import os
 import re
@@ -62,9 +62,14 @@ def blank(m):
 
 
 MAX_FUNCTION_LINES = 60
-# Where --long fails on a function over MAX_FUNCTION_LINES rather than only listing it: a part
-# joins once its last long function is split.
-LONG_ENFORCED = ["daemon/"]
+# Where a function over MAX_FUNCTION_LINES fails `--long` rather than being reported: the parts
+# brought under the rule so far (issue 48). Extend it as a part is brought under the rule.
+LONG_ENFORCED = ("daemon", "gpu", "clients", "common", "protocol", "models", "report")
+
+
+def long_enforced(line):
+    """Whether a line of the --long list is in a directory of LONG_ENFORCED."""
+    return any(line.startswith(d + "/") for d in LONG_ENFORCED)
 # A preprocessor line with its continuations: its braces are a macro's, not a function's.
 DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
 # NAME(params) just before the `{`; a parameter may hold one level of parentheses (callbacks).
@@ -134,10 +139,10 @@ def main():
         found += check_file(path, rel, out, long_out)
     for line in out + (long_out or []):
         print(line)
-    enforced = [x for x in long_out or [] if x.startswith(tuple(LONG_ENFORCED))]
+    enforced = sum(map(long_enforced, long_out or []))
     if long_out is not None:
         print(f"checksrc: {len(long_out)} functions over {MAX_FUNCTION_LINES} lines, "
-              f"{len(enforced)} where the rule is kept ({', '.join(LONG_ENFORCED)})",
+              f"{enforced} where the rule is enforced ({', '.join(LONG_ENFORCED)})",
               file=sys.stderr)
     print(f"checksrc: {files} files, {found} banned call{'s' if found != 1 else ''}",
           file=sys.stderr)

@@ -30,7 +30,7 @@ typedef struct upk_options {
    * with an error (--shutdown-grace). */
   unsigned shutdown_grace_ms;
   /* The user's --allow-kernel-option globs: a compiler option matching one is allowed from any
-   * origin (gpu/kopts.h; docs/security.md "Compiler options"). Borrowed from argv. */
+   * origin (gpu/compile/options.h; docs/security.md "Compiler options"). Borrowed from argv. */
   const char *const *allow_kernel_options;
   size_t n_allow_kernel_options;
   /* What agents (MCP sessions) may do beyond their places (daemon/core/guard.h): --agent-allow's

@@ -261,7 +261,7 @@ const upk_param upk_result_check[] = {
     {0},
 };
 
-/* ---- kernels (gpu/kjson.c) ---- */
+/* ---- kernels (gpu/worker/validate_op.c) ---- */
 
 static const upk_param occupancy_f[] = {
     {"blockSize", UPK_T_INTEGER, 1, NULL},

@@ -19,8 +19,8 @@
 #include "common/xalloc.h"
 #include "daemon/eval/agent_git.h"
 #include "daemon/eval/eval_service_int.h"
-#include "gpu/runspec.h"
-#include "gpu/worker_wire.h"
+#include "gpu/run/runspec.h"
+#include "gpu/worker/wire.h"
 #include "skills/fsutil.h"
 
 extern char **environ;

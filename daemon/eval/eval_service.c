@@ -17,7 +17,7 @@
 #include "daemon/kernels/kernel_service.h"
 #include "common/log.h"
 #include "daemon/models/models_service.h"
-#include "gpu/worker_wire.h"
+#include "gpu/worker/wire.h"
 #include "skills/eval/runs.h"
 #include "common/xalloc.h"
 

@@ -11,15 +11,15 @@
 #include "common/diag_json.h"
 #include "common/env_options.h"
 #include "common/xalloc.h"
-#include "daemon/lsp/documents.h"
+#include "daemon/core/guard.h"
 #include "daemon/core/jobs.h"
+#include "daemon/core/tool_results.h"
 #include "daemon/kernels/kernel_methods.h"
 #include "daemon/kernels/kernel_service.h"
-#include "gpu/runspec.h"
-#include "gpu/worker_wire.h"
-#include "daemon/core/tool_results.h"
-#include "daemon/core/guard.h"
 #include "daemon/kernels/workers.h"
+#include "daemon/lsp/documents.h"
+#include "gpu/run/runspec.h"
+#include "gpu/worker/wire.h"
 
 enum {
   SOURCE_CAP = 16 << 20, /* bytes of inline source (the worker caps files alike) */
@@ -196,7 +196,7 @@ static void too_large(upk_job *job, size_t len) {
   upk_diags_free(&d);
 }
 
-/* The run's own deadline (gpu/runspec.h's default when absent): the worker stops a hung kernel
+/* The run's own deadline (gpu/run/runspec.h's default when absent): the worker stops a hung kernel
  * then; the pool kills the worker one second later if it could not. */
 static unsigned run_timeout_ms(json_t *run) {
   json_t *t = json_object_get(run, "timeoutMs");
@@ -340,7 +340,7 @@ const upk_method upk_kernel_methods[] = {
      "occupancy, and H100 lint (Hopper-only features, shared-memory limits, clusters, deprecated "
      "intrinsics).",
      /* Not read-only: it runs nvcc, and `run` runs the kernel on the GPU and a PyTorch
-      * reference, Python code that may do anything the user could (gpu/pyref.h). */
+      * reference, Python code that may do anything the user could (gpu/reference/pyref.h). */
      validate_params, validate_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_validate_kernel},
     {"upskilld/worker", NULL, "Worker op (test only)",

@@ -17,15 +17,15 @@
 #include "common/fileio.h"
 #include "common/map.h"
 #include "common/trust.h"
-#include "gpu/kcache.h"
+#include "gpu/compile/cache.h"
 #include "common/log.h"
 #include "common/xalloc.h"
-#include "gpu/projroot.h"
-#include "gpu/toolkit.h"
 #include "daemon/core/defer.h"
 #include "daemon/kernels/worker_server.h"
 #include "daemon/kernels/workers.h"
-#include "gpu/worker_wire.h"
+#include "gpu/compile/toolkit.h"
+#include "gpu/project/projroot.h"
+#include "gpu/worker/wire.h"
 
 enum { CACHE_MAX = 512 };
 
@@ -352,8 +352,8 @@ static upk_kcheck *answer_later(upk_kcheck *c, json_t *result, bool cached) {
   return c;
 }
 
-/* What the user allows a check's compiler options (gpu/kopts.h, docs/security.md "Compiler
- * options"): the user's own --allow-kernel-option globs, and the check's kernel-builder
+/* What the user allows a check's compiler options (gpu/compile/options.h, docs/security.md
+ * "Compiler options"): the user's own --allow-kernel-option globs, and the check's kernel-builder
  * project when the user trusts it (upk_trust_check: its build.toml's cuda-flags and include
  * dirs may then do what the user could). Decided here, in the daemon, from the user's store;
  * part of the cache key, so a project trusted, changed or untrusted since is checked again. */
@@ -373,7 +373,7 @@ static void add_policy(const upk_server *s, json_t *params) {
     if (!S_ISDIR(st.st_mode)) /* the build.toml it names */
       *strrchr(dir, '/') = '\0';
   } else if (aware && file_dir)
-    found = upk_find_up(file_dir, build_toml, 1, 16, dir); /* as kproject_hint.c looks */
+    found = upk_find_up(file_dir, build_toml, 1, 16, dir); /* as gpu/project/hint.c looks */
   const char *trusted[1];
   upk_wire_req policy = {.allow_options = (const char **)o->allow_kernel_options,
                          .n_allow_options = o->n_allow_kernel_options,

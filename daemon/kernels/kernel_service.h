@@ -1,7 +1,7 @@
 /** The daemon's side of kernel validation: the worker pool and the result
  * cache, shared by the `kernel/validate` method and editor diagnostics.
  *
- * A check takes wire params (gpu/kvalidate.h's form, already resolved: absolute
+ * A check takes wire params (gpu/compile/validate.h's form, already resolved: absolute
  * paths, allowed roots, toolkit path) and answers a result object. Identical
  * checks are answered from memory, keyed by a SHA-256 of the params, the
  * toolkit, and the size/mtime of the file and of every non-toolkit header the

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "daemon/kernels/worker_server.h"
-#include "gpu/worker_wire.h"
+#include "gpu/worker/wire.h"
 
 #include <signal.h>
 #include <stddef.h>

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/lsp/documents.h"
 #include "daemon/kernels/kernel_service.h"
-#include "gpu/worker_wire.h"
+#include "daemon/lsp/documents.h"
+#include "gpu/worker/wire.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "daemon/skills/skills_service.h"

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "daemon/lsp/documents.h"
-#include "gpu/srcscan.h"
-#include "daemon/mcp/face_jobs.h"
 #include "daemon/core/jobs.h"
+#include "daemon/lsp/documents.h"
+#include "daemon/mcp/face_jobs.h"
+#include "gpu/compile/srcscan.h"
 #include "protocol/jsonrpc.h"
 #include "daemon/lsp/lsp_editor.h"
 #include "daemon/lsp/lsp_fix.h"

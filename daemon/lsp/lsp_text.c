@@ -6,7 +6,7 @@
 
 #include "skills/eval/condense.h"
 #include "daemon/lsp/lsp_text.h"
-#include "gpu/occupancy.h"
+#include "gpu/compile/occupancy.h"
 #include "skills/skill.h"
 #include "common/xalloc.h"
 

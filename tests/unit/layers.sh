@@ -49,7 +49,7 @@ plant() {
     "$file:$line: $part may not include $target ($hdr)"
 }
 plant skills/skill.c daemon/server.h skills daemon
-plant gpu/occupancy.c protocol/jsonrpc.h gpu protocol
+plant gpu/compile/occupancy.c protocol/jsonrpc.h gpu protocol
 plant protocol/framing.c skills/skill.h protocol skills
 plant common/fileio.c skills/skill.h common skills
 plant clients/rpc_client.c daemon/core/jobs.h clients daemon
@@ -57,9 +57,9 @@ plant models/http.c daemon/server.h models daemon
 plant models/providers.c protocol/binder.h models protocol
 plant models/models.c skills/skill.h models skills
 plant common/log.c models/http.h common models
-plant gpu/compile.c models/models.h gpu models
+plant gpu/compile/compile.c models/models.h gpu models
 plant skills/validate.c models/providers.h skills models
-plant skills/eval/assertion.c gpu/compile.h skills/eval gpu
+plant skills/eval/assertion.c gpu/compile/compile.h skills/eval gpu
 plant skills/eval/runs.c daemon/core/jobs.h skills/eval daemon
 plant skills/skill.c skills/eval/evalcase.h skills skills/eval
 plant report/html.c daemon/server.h report daemon
@@ -79,7 +79,7 @@ bare() {
 }
 bare daemon/core/jobs.c jobs.h daemon/core/jobs.h
 bare skills/eval/runs.c ../skill.h skills/skill.h
-bare gpu/compile.c compile.h gpu/compile.h
+bare gpu/compile/compile.c compile.h gpu/compile/compile.h
 # file, another part's private header, its part
 private() {
   local file=$1 hdr=$2 part=$3 target=$4
@@ -130,4 +130,21 @@ rc=$?
 cp "$tmp/saved" "$tmp/t/daemon/core/guard.c"
 verdict "an exception no file uses is refused" \
   "daemon/core/guard.c: no longer includes daemon/skills/skills_service.h: remove the exception"
+# gpu/ file, header of a room above its own, the two rooms (GPU_ROOMS, bottom first)
+gpuroom() {
+  local file=$1 hdr=$2 a=$3 b=$4
+  planted "$file" "$hdr"
+  verdict "gpu/ $a including $b, a room above it, is refused at $file:$line" \
+    "$file:$line: gpu/ $a reaches up into $b ($hdr)"
+}
+gpuroom gpu/compile/lint.c gpu/run/runspec.h compile run
+gpuroom gpu/run/runspec.c gpu/reference/pyref.h run reference
+gpuroom gpu/reference/pyref.c gpu/worker/wire.h reference worker
+gpuroom gpu/project/project.c gpu/worker/run_op.h project worker
+# A gpu/ file outside every room is refused, even one that includes nothing.
+echo 'int upk__stray;' > "$tmp/t/gpu/stray.c"
+out=$("$check" "$tmp/t" 2>&1)
+rc=$?
+rm "$tmp/t/gpu/stray.c"
+verdict "a gpu/ file in no room is refused" "gpu/stray.c: gpu/ file in no room"
 tap_finish
