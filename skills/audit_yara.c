@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <yara.h>
 
 #include "common/xalloc.h"
@@ -112,8 +113,9 @@ typedef struct scan {
   upk_diags *out;
   int high;
   size_t *starts, n_starts; /* the offset of each line's start */
-  upk__audit_view view;     /* what libyara scans; its offsets map to data's */
-  size_t from;              /* out's first finding from this scan */
+  upk__audit_view view;     /* what libyara scans; its offsets map to data's from base on */
+  size_t base;              /* where the scanned part starts: 0, or a Markdown code block */
+  size_t from;              /* out's first finding from this file */
 } scan;
 
 static void index_lines(scan *s) {
@@ -230,8 +232,8 @@ static bool next_hit(const scan *s, const YR_MATCH **p, hit *h) {
     if (m.is_private)
       continue;
     size_t at = (size_t)(m.base + m.offset);
-    h->at = upk__audit_view_orig(&s->view, at);
-    h->len = upk__audit_view_orig(&s->view, at + (size_t)m.match_length) - h->at;
+    h->at = s->base + upk__audit_view_orig(&s->view, at);
+    h->len = s->base + upk__audit_view_orig(&s->view, at + (size_t)m.match_length) - h->at;
     return true;
   }
   return false;
@@ -341,35 +343,55 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   return CALLBACK_CONTINUE;
 }
 
+/* One pass of the rules over data[base, base + n) as language `lang`, for at most
+ * `timeout_s`: 0, -ETIMEDOUT, -ENOMEM or -EIO. */
+static int scan_part(scan *s, size_t base, size_t n, const char *lang, int timeout_s) {
+  YR_SCANNER *sc = NULL;
+  if (yr_scanner_create(rules, &sc) != ERROR_SUCCESS)
+    return -ENOMEM;
+  s->lang = lang;
+  s->prose = !strcmp(lang, "markdown") || !strcmp(lang, "text");
+  s->base = base;
+  yr_scanner_define_string_variable(sc, "lang", lang);
+  yr_scanner_define_boolean_variable(sc, "is_prose", s->prose);
+  yr_scanner_define_boolean_variable(sc, "is_script", upk__audit_is_script(lang));
+  yr_scanner_set_callback(sc, on_match, s);
+  yr_scanner_set_timeout(sc, timeout_s);
+  upk__audit_view_make(&s->view, s->data + base, n);
+  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)s->view.data, s->view.len);
+  yr_scanner_destroy(sc);
+  upk__audit_view_free(&s->view);
+  if (rc == ERROR_SCAN_TIMEOUT)
+    return -ETIMEDOUT;
+  return rc != ERROR_SUCCESS && rc != ERROR_TOO_MANY_MATCHES ? -EIO : 0;
+}
+
+/* A Markdown file's code blocks, each scanned again as a script of its language: findings on
+ * the file's own lines, merged with the prose scan's (the more severe kept). The file's scan
+ * time covers them all. */
+static int scan_blocks(scan *s, int timeout_s) {
+  upk__audit_block *b;
+  size_t n = upk__audit_md_blocks(s->data, s->len, &b);
+  time_t end = time(NULL) + timeout_s;
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    time_t left = end - time(NULL);
+    rc = left > 0 ? scan_part(s, b[i].at, b[i].len, b[i].lang, (int)left) : -ETIMEDOUT;
+  }
+  free(b);
+  return rc;
+}
+
 int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
                     upk_diags *out) {
   if (upk__audit_rules_error())
     return -EINVAL;
-  YR_SCANNER *sc = NULL;
-  if (yr_scanner_create(rules, &sc) != ERROR_SUCCESS)
-    return -ENOMEM;
-  bool prose = !strcmp(lang, "markdown") || !strcmp(lang, "text");
-  scan s = {.rel = rel,
-            .data = data,
-            .lang = lang,
-            .len = len,
-            .prose = prose,
-            .out = out,
-            .from = out->len};
+  scan s = {.rel = rel, .data = data, .len = len, .out = out, .from = out->len};
   index_lines(&s);
-  yr_scanner_define_string_variable(sc, "lang", lang);
-  yr_scanner_define_boolean_variable(sc, "is_prose", prose);
-  yr_scanner_define_boolean_variable(sc, "is_script", upk__audit_is_script(lang));
-  yr_scanner_set_callback(sc, on_match, &s);
-  yr_scanner_set_timeout(sc, timeout_s);
-  upk__audit_view_make(&s.view, data, len);
-  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)s.view.data, s.view.len);
-  yr_scanner_destroy(sc);
-  upk__audit_view_free(&s.view);
+  time_t start = time(NULL);
+  int rc = scan_part(&s, 0, len, lang, timeout_s);
+  if (!rc && !strcmp(lang, "markdown"))
+    rc = scan_blocks(&s, timeout_s - (int)(time(NULL) - start));
   free(s.starts);
-  if (rc == ERROR_SCAN_TIMEOUT)
-    return -ETIMEDOUT;
-  if (rc != ERROR_SUCCESS && rc != ERROR_TOO_MANY_MATCHES)
-    return -EIO;
-  return s.high;
+  return rc < 0 ? rc : s.high;
 }
