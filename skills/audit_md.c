@@ -46,8 +46,14 @@ static const char *const DATA[] = {
     "glsl", "prisma", "xsl", "rego", "snort", "suricata", "email", "mail", "prompt",
 };
 
+/* Info strings of detection rules: the attacks they quote are what they search logs for. */
+static const char *const DETECTION[] = {"sigma", "yara", "yar", "kql", "spl", "snort", "suricata"};
+
+static const char DETECT_LANG[] = "detection";
+
 /* The info string's first word ("{.python}", "bash title=x", "py3") as the audit's language;
- * NULL for data and languages the rules do not read. */
+ * DETECT_LANG for a detection rule's language, NULL for data and languages the rules do not
+ * read. */
 static const char *info_lang(const char *info) {
   char w[32];
   size_t n = 0;
@@ -61,10 +67,18 @@ static const char *info_lang(const char *info) {
   for (size_t i = 0; i < sizeof LANGS / sizeof *LANGS; i++)
     if (!strcasecmp(w, LANGS[i].info))
       return LANGS[i].lang;
+  for (size_t i = 0; i < sizeof DETECTION / sizeof *DETECTION; i++)
+    if (!strcasecmp(w, DETECTION[i]))
+      return DETECT_LANG;
   for (size_t i = 0; i < sizeof DATA / sizeof *DATA; i++)
     if (!strcasecmp(w, DATA[i]))
-      return NULL;
+      return !strcasecmp(w, "yaml") || !strcasecmp(w, "yml") ? "yaml" : NULL;
   return "sh";
+}
+
+/* A YAML block shaped as a Sigma rule (its `logsource:` and `detection:` keys). */
+static bool sigma_shaped(const char *lit) {
+  return lit && strstr(lit, "logsource:") && strstr(lit, "detection:");
 }
 
 /* Words before a block that present it as what not to do or as an attack to recognise. */
@@ -156,7 +170,13 @@ size_t upk__audit_md_blocks(const char *data, size_t len, upk__audit_block **out
     if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_CODE_BLOCK)
       continue;
     upk__audit_block b = {.lang = info_lang(cmark_node_get_fence_info(node))};
-    if (!b.lang || quoted(node) || !block_slice(node, &l, &b))
+    if (b.lang && !strcmp(b.lang, "yaml"))
+      b.lang = sigma_shaped(cmark_node_get_literal(node)) ? DETECT_LANG : NULL;
+    if (!b.lang || (b.lang != DETECT_LANG && quoted(node)))
+      continue;
+    if (b.lang == DETECT_LANG)
+      b.lang = NULL;
+    if (!block_slice(node, &l, &b))
       continue;
     if (n == cap)
       *out = upk_xrealloc(*out, (cap = cap ? cap * 2 : 8) * sizeof **out);

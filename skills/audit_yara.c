@@ -109,7 +109,7 @@ static char *evidence(const char *d, size_t len, size_t line_start, size_t at) {
 typedef struct scan {
   const char *rel, *data, *lang;
   size_t len;
-  bool prose;
+  bool prose, block; /* Markdown or text; a pass over a Markdown code block */
   upk_diags *out;
   int high;
   size_t *starts, n_starts; /* the offset of each line's start */
@@ -156,12 +156,12 @@ typedef struct rule_meta {
   bool own_service; /* drop matches that send a secret to its own service (audit_own.c) */
 } rule_meta;
 
-/* The rule's meta; false when it is not a finding (no id or severity). The severity is
- * `severity`, else `prose` in Markdown and text, else the one named after the file's language
- * (e.g. dockerfile = "medium"). */
-static bool read_meta(const YR_RULE *rule, const char *lang, bool prose, rule_meta *m) {
+/* The rule's meta; false when it is not a finding (no id or severity). The severity is the one
+ * named after the file's language (e.g. dockerfile = "medium"), else `block` in a Markdown code
+ * block, else `prose` in Markdown and text, else `severity`. */
+static bool read_meta(const YR_RULE *rule, const scan *s, rule_meta *m) {
   const YR_META *meta;
-  const char *sev = NULL, *prose_sev = NULL, *lang_sev = NULL;
+  const char *sev = NULL, *prose_sev = NULL, *lang_sev = NULL, *block_sev = NULL;
   memset(m, 0, sizeof *m);
   yr_rule_metas_foreach(rule, meta) {
     if (meta->type != META_TYPE_STRING)
@@ -176,12 +176,17 @@ static bool read_meta(const YR_RULE *rule, const char *lang, bool prose, rule_me
       sev = meta->string;
     else if (!strcmp(meta->identifier, "prose"))
       prose_sev = meta->string;
+    else if (!strcmp(meta->identifier, "block"))
+      block_sev = meta->string;
     else if (!strcmp(meta->identifier, "own_service"))
       m->own_service = true;
-    else if (!strcmp(meta->identifier, lang))
+    else if (!strcmp(meta->identifier, s->lang))
       lang_sev = meta->string;
   }
-  m->sev = severity_named(lang_sev ? lang_sev : prose && prose_sev ? prose_sev : sev);
+  m->sev = severity_named(lang_sev                  ? lang_sev
+                          : s->block && block_sev   ? block_sev
+                          : s->prose && prose_sev   ? prose_sev
+                                                    : sev);
   return m->id && m->sev;
 }
 
@@ -319,7 +324,7 @@ static bool vetoed(const scan *s, const veto *v, hit h) {
 static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   scan *s = user;
   rule_meta m;
-  if (message != CALLBACK_MSG_RULE_MATCHING || !read_meta(data, s->lang, s->prose, &m))
+  if (message != CALLBACK_MSG_RULE_MATCHING || !read_meta(data, s, &m))
     return CALLBACK_CONTINUE;
   const YR_RULE *rule = data;
   const YR_STRING *str;
@@ -351,6 +356,7 @@ static int scan_part(scan *s, size_t base, size_t n, const char *lang, int timeo
     return -ENOMEM;
   s->lang = lang;
   s->prose = !strcmp(lang, "markdown") || !strcmp(lang, "text");
+  s->block = base > 0 || n < s->len;
   s->base = base;
   yr_scanner_define_string_variable(sc, "lang", lang);
   yr_scanner_define_boolean_variable(sc, "is_prose", s->prose);
@@ -366,6 +372,19 @@ static int scan_part(scan *s, size_t base, size_t n, const char *lang, int timeo
   return rc != ERROR_SUCCESS && rc != ERROR_TOO_MANY_MATCHES ? -EIO : 0;
 }
 
+/* A detection rule's block (b->lang NULL): the prose scan's high findings on its lines are
+ * medium, since the attacks it quotes are what it searches logs for. */
+static void demote_detection(scan *s, const upk__audit_block *b) {
+  int first = line_of(s, b->at), last = line_of(s, b->at + b->len - 1);
+  for (size_t i = s->from; i < s->out->len; i++) {
+    upk_diag *d = &s->out->items[i];
+    if (d->severity == UPK_SEV_ERROR && d->range.line >= first && d->range.line <= last) {
+      d->severity = UPK_SEV_WARNING;
+      s->high--;
+    }
+  }
+}
+
 /* A Markdown file's code blocks, each scanned again as a script of its language: findings on
  * the file's own lines, merged with the prose scan's (the more severe kept). The file's scan
  * time covers them all. */
@@ -376,7 +395,10 @@ static int scan_blocks(scan *s, int timeout_s) {
   int rc = 0;
   for (size_t i = 0; i < n && !rc; i++) {
     time_t left = end - time(NULL);
-    rc = left > 0 ? scan_part(s, b[i].at, b[i].len, b[i].lang, (int)left) : -ETIMEDOUT;
+    if (!b[i].lang)
+      demote_detection(s, &b[i]);
+    else
+      rc = left > 0 ? scan_part(s, b[i].at, b[i].len, b[i].lang, (int)left) : -ETIMEDOUT;
   }
   free(b);
   return rc;
