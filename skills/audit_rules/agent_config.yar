@@ -12,10 +12,11 @@ rule agent_config_global_write {
     message = "writes the agent's user-wide memory, rules or settings: read as the user's instructions in every later session"
   strings:
     $w = /(>>?|\btee\s+(-a\s+)?|\bcat\s*>>?|\bcp\s+[^\n]{0,80}\s|\bmv\s+[^\n]{0,80}\s|\bln\s+-s\w*\s+[^\n]{0,80}\s|\bsed\s+-i\S*\s+[^\n]{0,80}|appendFile\w*\s*\(|writeFile\w*\s*\(|write_text\s*\(|Add-Content\s+(-Path\s+)?|Set-Content\s+(-Path\s+)?|Out-File\s+(-Append\s+)?(-FilePath\s+)?|File\.(write|open)\s*\(|open\s*\()\s*["'`]?((~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%)[\/\\]|[^\n]{0,40}(homedir\(\)|Path\.home\(\)|expanduser\(["']~["']\)|Dir\.home)[^\n]{0,20}["'])\.?(claude[\/\\](CLAUDE\.md|settings(\.local)?\.json|commands[\/\\]|agents[\/\\]|hooks[\/\\])|claude\.json|codex[\/\\](AGENTS\.md|config\.toml|prompts[\/\\])|cursor[\/\\](rules|mcp\.json)|gemini[\/\\](GEMINI\.md|settings\.json)|windsurf|codeium[\/\\]windsurf[\/\\](memories|mcp_config\.json)|config[\/\\](opencode|goose|github-copilot)[\/\\])/
+    $w_path = /(\bhome(dir)?\b|Path\.home\s*\(\s*\)|homedir\s*\(\s*\)|Dir\.home)[^\n]{0,12}[\/,+]\s*["']\.(claude|codex|cursor|gemini)["']\s*[\/,+]\s*["'](CLAUDE\.md|AGENTS\.md|GEMINI\.md|settings\.json|config\.toml|rules|mcp\.json)["'][^\n]{0,40}(\.(write_text|write_bytes|write)\s*\(|\bopen\s*\([^\n]{0,20}["'][aw]|writeFileSync|appendFileSync)/
     $desktop = /(>>?|\btee\b|writeFile\w*\s*\(|write_text\s*\(|json\.dump\s*\(|Set-Content|Out-File|open\s*\()[^\n]{0,120}claude_desktop_config\.json/
     $neg = /\b(never|don'?t|do\s+not|avoid|warning|attacker|malicious)\b/ nocase
   condition:
-    any of ($w, $desktop) and #neg >= 0
+    any of ($w, $w_path, $desktop) and #neg >= 0
 }
 
 /* A server merged into an agent's MCP configuration by a script: the agent will call its tools

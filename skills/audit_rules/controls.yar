@@ -18,7 +18,7 @@ rule controls_tls_off {
     $py_global = /\bssl\._create_default_https_context\s*=\s*ssl\._create_unverified_context\b|\burllib3\.disable_warnings\b[^\n]{0,80}\n[^\n]{0,120}\bverify\s*=\s*False[^\n]{0,40}https?:\/\/[0-9.]{7,}/
     $git = /\bgit\s+(-c\s+http\.sslVerify=(false|0)\b|config\s+(--global\s+|--system\s+)?http\.sslVerify\s+["']?(false|0)\b)/ nocase
     $pkg = /\b(npm|yarn|pnpm)\s+config\s+set\s+strict-ssl\s+false\b|\bstrict-ssl\s*=\s*false\b|\bpip[0-9.]*\s+config\s+set\s+global\.trusted-host\b|\bpip[0-9.]*\s+install\b[^\n]{0,120}--trusted-host\s+[\w.-]+|\bconda\s+config\s+--set\s+ssl_verify\s+(false|no)\b/ nocase
-    $fetch_run = /\b(curl\s[^\n|]{0,120}(\s-[a-zA-Z]*k[a-zA-Z]*\b|--insecure\b)|wget2?\s[^\n|]{0,120}--no-check-certificate\b|(iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\s[^\n|]{0,120}-SkipCertificateCheck\b)[^\n|]{0,160}\|\s*(sudo\s+(-\w+\s+)*)?[\w.\/-]{0,40}\b((ba|z|da)?sh|python[0-9.]*|perl|ruby|node|php|iex|Invoke-Expression)\b/ nocase
+    $fetch_run = /\b(curl\b[^\n|]{0,120}\s(-[a-zA-Z]*k[a-zA-Z]*\b|--insecure\b)|wget2?\b[^\n|]{0,120}\s--no-check-certificate\b|(iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|]{0,120}\s-SkipCertificateCheck\b)[^\n|]{0,160}\|\s*(sudo\s+(-\w+\s+)*)?[\w.\/-]{0,40}\b((ba|z|da)?sh|python[0-9.]*|perl|ruby|node|php|iex|Invoke-Expression)\b/ nocase
     $neg = /\b(never|don'?t|do\s+not|avoid|insecure|warning|dangerous|unsafe|instead\s+of|rather\s+than)\b/ nocase
   condition:
     any of ($env, $env_set, $py_global, $git, $pkg, $fetch_run) and #neg >= 0
