@@ -17,33 +17,71 @@
 static const struct {
   const char *info, *lang;
 } LANGS[] = {
-    {"sh", "sh"},           {"bash", "sh"},          {"zsh", "sh"},         {"ksh", "sh"},
-    {"shell", "sh"},        {"console", "sh"},       {"shell-session", "sh"}, {"sh-session", "sh"},
-    {"shellsession", "sh"}, {"terminal", "sh"},      {"fish", "sh"},        {"python", "python"},
-    {"py", "python"},       {"python3", "python"},   {"ipython", "python"}, {"pycon", "python"},
-    {"js", "js"},           {"javascript", "js"},    {"ts", "js"},          {"typescript", "js"},
-    {"jsx", "js"},          {"tsx", "js"},           {"node", "js"},        {"mjs", "js"},
-    {"cjs", "js"},          {"powershell", "powershell"}, {"ps1", "powershell"},
-    {"pwsh", "powershell"}, {"ps", "powershell"},    {"posh", "powershell"}, {"ruby", "ruby"},
-    {"rb", "ruby"},         {"perl", "perl"},        {"pl", "perl"},        {"bat", "batch"},
-    {"batch", "batch"},     {"cmd", "batch"},        {"dos", "batch"},      {"batchfile", "batch"},
-    {"php", "php"},         {"lua", "lua"},          {"go", "go"},          {"golang", "go"},
-    {"awk", "awk"},         {"dockerfile", "dockerfile"}, {"docker", "dockerfile"},
-    {"makefile", "make"},   {"make", "make"},
+    {"sh", "sh"},
+    {"bash", "sh"},
+    {"zsh", "sh"},
+    {"ksh", "sh"},
+    {"shell", "sh"},
+    {"console", "sh"},
+    {"shell-session", "sh"},
+    {"sh-session", "sh"},
+    {"shellsession", "sh"},
+    {"terminal", "sh"},
+    {"fish", "sh"},
+    {"python", "python"},
+    {"py", "python"},
+    {"python3", "python"},
+    {"ipython", "python"},
+    {"pycon", "python"},
+    {"js", "js"},
+    {"javascript", "js"},
+    {"ts", "js"},
+    {"typescript", "js"},
+    {"jsx", "js"},
+    {"tsx", "js"},
+    {"node", "js"},
+    {"mjs", "js"},
+    {"cjs", "js"},
+    {"powershell", "powershell"},
+    {"ps1", "powershell"},
+    {"pwsh", "powershell"},
+    {"ps", "powershell"},
+    {"posh", "powershell"},
+    {"ruby", "ruby"},
+    {"rb", "ruby"},
+    {"perl", "perl"},
+    {"pl", "perl"},
+    {"bat", "batch"},
+    {"batch", "batch"},
+    {"cmd", "batch"},
+    {"dos", "batch"},
+    {"batchfile", "batch"},
+    {"php", "php"},
+    {"lua", "lua"},
+    {"go", "go"},
+    {"golang", "go"},
+    {"awk", "awk"},
+    {"dockerfile", "dockerfile"},
+    {"docker", "dockerfile"},
+    {"makefile", "make"},
+    {"make", "make"},
 };
 
 /* Info strings of data, output or languages the rules do not read as scripts: such a block
  * is left to the file's prose scan (a Sigma rule or a log quotes attacks; it runs nothing). */
 static const char *const DATA[] = {
-    "json", "jsonc", "json5", "yaml", "yml", "toml", "xml", "html", "css", "scss", "sql",
-    "diff", "patch", "text", "txt", "plaintext", "plain", "markdown", "md", "mdx", "csv",
-    "tsv", "ini", "cfg", "conf", "log", "output", "yara", "sigma", "kql", "spl", "http",
-    "graphql", "gql", "mermaid", "dot", "regex", "c", "cpp", "c++", "h", "hpp", "java",
-    "kotlin", "swift", "rust", "rs", "scala", "csharp", "cs", "c#", "fsharp", "r", "julia",
-    "matlab", "tex", "latex", "proto", "hcl", "terraform", "tf", "nginx", "apache", "env",
-    "dotenv", "properties", "svg", "jinja", "j2", "handlebars", "vue", "svelte", "elixir",
-    "haskell", "clojure", "erlang", "dart", "zig", "nim", "ocaml", "solidity", "asm", "cuda",
-    "glsl", "prisma", "xsl", "rego", "snort", "suricata", "email", "mail", "prompt",
+    "json",     "jsonc",      "json5",   "yaml",      "yml",    "toml",       "xml",    "html",
+    "css",      "scss",       "sql",     "diff",      "patch",  "text",       "txt",    "plaintext",
+    "plain",    "markdown",   "md",      "mdx",       "csv",    "tsv",        "ini",    "cfg",
+    "conf",     "log",        "output",  "yara",      "sigma",  "kql",        "spl",    "http",
+    "graphql",  "gql",        "mermaid", "dot",       "regex",  "c",          "cpp",    "c++",
+    "h",        "hpp",        "java",    "kotlin",    "swift",  "rust",       "rs",     "scala",
+    "csharp",   "cs",         "c#",      "fsharp",    "r",      "julia",      "matlab", "tex",
+    "latex",    "proto",      "hcl",     "terraform", "tf",     "nginx",      "apache", "env",
+    "dotenv",   "properties", "svg",     "jinja",     "j2",     "handlebars", "vue",    "svelte",
+    "elixir",   "haskell",    "clojure", "erlang",    "dart",   "zig",        "nim",    "ocaml",
+    "solidity", "asm",        "cuda",    "glsl",      "prisma", "xsl",        "rego",   "snort",
+    "suricata", "email",      "mail",    "prompt",
 };
 
 /* Info strings of detection rules: the attacks they quote are what they search logs for. */
@@ -83,10 +121,25 @@ static bool sigma_shaped(const char *lit) {
 
 /* Words before a block that present it as what not to do or as an attack to recognise. */
 static const char *const QUOTED[] = {
-    "don't",     "do not",       "never ",       "avoid",      "bad example", "bad:",
-    "anti-pattern", "antipattern", "insecure",   "vulnerable", "malicious",   "attacker",
-    "red flag",  "dangerous",    "\xE2\x9D\x8C", "detection rule", "detection logic",
-    "exploit",   "indicators of compromise",
+    "don't",
+    "do not",
+    "never ",
+    "avoid",
+    "bad example",
+    "bad:",
+    "anti-pattern",
+    "antipattern",
+    "insecure",
+    "vulnerable",
+    "malicious",
+    "attacker",
+    "red flag",
+    "dangerous",
+    "\xE2\x9D\x8C",
+    "detection rule",
+    "detection logic",
+    "exploit",
+    "indicators of compromise",
 };
 
 static void node_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
@@ -117,8 +170,9 @@ static bool says_quoted(cmark_node *n) {
  * example of what not to do (the file's prose scan still reports it, at prose severity). */
 static bool quoted(cmark_node *block) {
   cmark_node *p = cmark_node_previous(block);
-  if (p && (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH ||
-            cmark_node_get_type(p) == CMARK_NODE_HEADING) &&
+  if (p &&
+      (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH ||
+       cmark_node_get_type(p) == CMARK_NODE_HEADING) &&
       says_quoted(p))
     return true;
   for (; p; p = cmark_node_previous(p))

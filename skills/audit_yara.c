@@ -183,10 +183,10 @@ static bool read_meta(const YR_RULE *rule, const scan *s, rule_meta *m) {
     else if (!strcmp(meta->identifier, s->lang))
       lang_sev = meta->string;
   }
-  m->sev = severity_named(lang_sev                  ? lang_sev
-                          : s->block && block_sev   ? block_sev
-                          : s->prose && prose_sev   ? prose_sev
-                                                    : sev);
+  m->sev = severity_named(lang_sev                ? lang_sev
+                          : s->block && block_sev ? block_sev
+                          : s->prose && prose_sev ? prose_sev
+                                                  : sev);
   return m->id && m->sev;
 }
 
