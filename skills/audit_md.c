@@ -121,25 +121,13 @@ static bool sigma_shaped(const char *lit) {
 
 /* Words before a block that present it as what not to do or as an attack to recognise. */
 static const char *const QUOTED[] = {
-    "don't",
-    "do not",
-    "never ",
-    "avoid",
-    "bad example",
-    "bad:",
-    "anti-pattern",
-    "antipattern",
-    "insecure",
-    "vulnerable",
-    "malicious",
-    "attacker",
-    "red flag",
-    "dangerous",
-    "\xE2\x9D\x8C",
-    "detection rule",
-    "detection logic",
-    "exploit",
-    "indicators of compromise",
+    "don't",           "do not",       "never ",
+    "avoid",           "bad example",  "bad:",
+    "anti-pattern",    "antipattern",  "insecure",
+    "vulnerab",        "injection",    "unsafe",
+    "malicious",       "attacker",     "red flag",
+    "dangerous",       "\xE2\x9D\x8C", "detection rule",
+    "detection logic", "exploit",      "indicators of compromise",
 };
 
 static void node_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
@@ -156,19 +144,39 @@ static void node_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
   buf[*len] = '\0';
 }
 
+static bool quotes(const char *text) {
+  for (size_t i = 0; i < sizeof QUOTED / sizeof *QUOTED; i++)
+    if (strcasestr(text, QUOTED[i]))
+      return true;
+  return false;
+}
+
 static bool says_quoted(cmark_node *n) {
   char buf[CONTEXT_MAX];
   size_t len = 0;
   node_text(n, buf, sizeof buf, &len);
-  for (size_t i = 0; i < sizeof QUOTED / sizeof *QUOTED; i++)
-    if (strcasestr(buf, QUOTED[i]))
-      return true;
-  return false;
+  return quotes(buf);
+}
+
+/* The block's first line is a comment that says so ("# BAD:", "// DANGEROUS: no validation"). */
+static bool first_comment_quoted(const char *lit) {
+  char line[CONTEXT_MAX];
+  size_t n = strcspn(lit, "\n");
+  n = n < sizeof line - 1 ? n : sizeof line - 1;
+  memcpy(line, lit, n);
+  line[n] = '\0';
+  const char *p = line + strspn(line, " \t");
+  bool comment = *p == '#' || !strncmp(p, "//", 2) || !strncmp(p, "--", 2) ||
+                 !strncmp(p, "/*", 2) || !strncasecmp(p, "rem ", 4) || !strncmp(p, "::", 2);
+  return comment && quotes(p);
 }
 
 /* Whether the paragraph just before the block, or the heading over it, presents it as an
  * example of what not to do (the file's prose scan still reports it, at prose severity). */
 static bool quoted(cmark_node *block) {
+  const char *lit = cmark_node_get_literal(block);
+  if (lit && first_comment_quoted(lit))
+    return true;
   cmark_node *p = cmark_node_previous(block);
   if (p &&
       (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH ||

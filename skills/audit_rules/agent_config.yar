@@ -9,6 +9,7 @@ rule agent_config_global_write {
     category = "agent-config"
     severity = "high"
     prose = "medium"
+    block = "medium"
     message = "writes the agent's user-wide memory, rules or settings: read as the user's instructions in every later session"
   strings:
     $w = /(>>?|\btee\s+(-a\s+)?|\bcat\s*>>?|\bcp\s+[^\n]{0,80}\s|\bmv\s+[^\n]{0,80}\s|\bln\s+-s\w*\s+[^\n]{0,80}\s|\bsed\s+-i\S*\s+[^\n]{0,80}|appendFile\w*\s*\(|writeFile\w*\s*\(|write_text\s*\(|Add-Content\s+(-Path\s+)?|Set-Content\s+(-Path\s+)?|Out-File\s+(-Append\s+)?(-FilePath\s+)?|File\.(write|open)\s*\(|open\s*\()\s*["'`]?((~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%)[\/\\]|[^\n]{0,40}(homedir\(\)|Path\.home\(\)|expanduser\(["']~["']\)|Dir\.home)[^\n]{0,20}["'])\.?(claude[\/\\](CLAUDE\.md|settings(\.local)?\.json|commands[\/\\]|agents[\/\\]|hooks[\/\\])|claude\.json|codex[\/\\](AGENTS\.md|config\.toml|prompts[\/\\])|cursor[\/\\](rules|mcp\.json)|gemini[\/\\](GEMINI\.md|settings\.json)|windsurf|codeium[\/\\]windsurf[\/\\](memories|mcp_config\.json)|config[\/\\](opencode|goose|github-copilot)[\/\\])/
@@ -50,4 +51,20 @@ rule agent_config_project_write {
     $w = /(>>|\btee\s+-a\s+|appendFile\w*\s*\(|Add-Content\s+(-Path\s+)?|Out-File\s+-Append\s+|open\s*\([^\n]{0,40}["']a["'])[^\n]{0,60}(CLAUDE\.md|AGENTS\.md|GEMINI\.md|\.cursorrules|\.cursor\/rules|\.windsurfrules|\.clinerules|copilot-instructions\.md)\b/
   condition:
     is_script and $w
+}
+
+/* Prose that has the agent put a standing order into the user-wide memory: "append this line
+ * to ~/.claude/CLAUDE.md" together with an order run at every session. Either alone is common
+ * setup advice; both are the skill planting itself in every later session. */
+rule agent_config_memory_planted {
+  meta:
+    id = "audit/agent-config"
+    category = "agent-config"
+    severity = "high"
+    message = "has the agent write an order to run something at every session into its user-wide memory"
+  strings:
+    $ctx_write = /\b(append|add|write|insert|put|copy|paste)\b[^\n]{0,100}(~|\$HOME)\/\.(claude\/CLAUDE\.md|codex\/AGENTS\.md|gemini\/GEMINI\.md|cursor\/rules)/ nocase
+    $every = /\b(at\s+the\s+(start|beginning)\s+of|before|after|on)\s+(every|each|all)\s+(new\s+)?(session|conversation|chat|task|prompt|request)s?\b[^\n]{0,80}\b(run|execute|source|call|invoke|load)\b[^\n]{0,120}(\.(sh|py|js|ps1)\b|\bcurl\b|\bwget\b|https?:\/\/)|\b(always|every\s+time)\b[^\n]{0,40}\b(run|execute|source)\b[^\n]{0,40}(~|\$HOME)\/[^\n]{0,60}\.(sh|py|js|ps1)\b/ nocase
+  condition:
+    $ctx_write and $every
 }

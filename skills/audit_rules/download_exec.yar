@@ -71,6 +71,7 @@ rule download_saved_then_run {
     category = "download-exec"
     severity = "high"
     prose = "medium"
+    block = "medium"
     dockerfile = "medium"
     message = "a download is saved and then made executable or run"
   strings:
