@@ -28,6 +28,7 @@ rule agent_config_mcp_server {
     category = "agent-config"
     severity = "high"
     prose = "medium"
+    block = "medium"
     message = "adds a server to the agent's MCP configuration"
   strings:
     $ctx_file = /(\.mcp\.json|mcp_config\.json|mcp\.json|claude_desktop_config\.json|\.claude\.json|\.codex\/config\.toml|\.cursor\/mcp\.json|\.vscode\/mcp\.json|\.gemini\/settings\.json)\b/

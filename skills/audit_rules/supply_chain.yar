@@ -14,14 +14,32 @@ rule supply_chain_registry {
     prose = "medium"
     message = "points a package manager at a registry or index that is not the official one"
   strings:
-    $npm = /\b(npm|yarn|pnpm|bun)\s+config\s+set\s+(@[\w-]+:)?registry\s+["']?https?:\/\/[^\s"']+|\b(npm|pnpm|yarn)\s+(install|i|add)\b[^\n]{0,120}--registry[\s=]+["']?https?:\/\/[^\s"']+|\becho\s+["']?(@[\w-]+:)?registry\s*=\s*https?:\/\/[^\s"']+[^\n]{0,20}>>?\s*[^\n]{0,30}\.npmrc\b/
-    $pip = /\bpip[0-9.]*\s+config\s+set\s+global\.(extra-)?index-url\s+["']?https?:\/\/[^\s"']+|\bPIP_(EXTRA_)?INDEX_URL\s*=\s*["']?https?:\/\/[^\s"']+|\bpip[0-9.]*\s+install\b[^\n]{0,120}(--extra-index-url|--index-url|-i)[\s=]+["']?https?:\/\/[^\s"']+|\b(UV_(EXTRA_)?INDEX_URL|UV_DEFAULT_INDEX)\s*=\s*["']?https?:\/\/[^\s"']+/
+    $npm = /\b(npm|yarn|pnpm|bun)\s+config\s+set\s+(@[\w-]+:)?registry\s+["']?https?:\/\/[^\s"']+|\becho\s+["']?(@[\w-]+:)?registry\s*=\s*https?:\/\/[^\s"']+[^\n]{0,20}>>?\s*[^\n]{0,30}\.npmrc\b/
+    $pip = /\bpip[0-9.]*\s+config\s+set\s+global\.(extra-)?index-url\s+["']?https?:\/\/[^\s"']+|\bPIP_(EXTRA_)?INDEX_URL\s*=\s*["']?https?:\/\/[^\s"']+|\b(UV_(EXTRA_)?INDEX_URL|UV_DEFAULT_INDEX)\s*=\s*["']?https?:\/\/[^\s"']+/
     $gem = /\bgem\s+sources\s+(-a|--add)\s+https?:\/\/[^\s"']+|\bbundle\s+config\s+(set\s+)?mirror\.[^\n]{0,80}https?:\/\/[^\s"']+|\bGOPROXY\s*=\s*["']?https?:\/\/[^\s"',]+|\bcargo\b[^\n]{0,60}--index\s+["']?(sparse\+)?https?:\/\/[^\s"']+/
     $veto_official = /https?:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmmirror\.com|npm\.pkg\.github\.com|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|test\.pypi\.org|download\.pytorch\.org|pypi\.nvidia\.com|pypi\.ngc\.nvidia\.com|data\.pyg\.org|storage\.googleapis\.com\/jax-releases|rubygems\.org|proxy\.golang\.org|goproxy\.io|goproxy\.cn|index\.crates\.io|localhost|127\.0\.0\.1|0\.0\.0\.0|\$|\{|<|\.\.\.)/
     $veto_placeholder = /(example\.(com|org|net)|your[-_.]|my[-_.]?(company|org|registry)|internal\.|corp\.|private\.|artifactory|nexus|jfrog|gitlab|azure|pkgs\.dev|codeartifact|amazonaws\.com)/
     $neg = /\b(never|don'?t|do\s+not|avoid|attacker|malicious|confusion|typosquat)\b/ nocase
   condition:
     any of ($npm, $pip, $gem) and #neg >= 0 and #veto_official >= 0 and #veto_placeholder >= 0
+}
+
+rule supply_chain_registry_once {
+  meta:
+    id = "audit/supply-chain"
+    category = "supply-chain"
+    severity = "high"
+    prose = "medium"
+    block = "medium"
+    message = "installs a package from a registry or index that is not the official one"
+  strings:
+    $npm = /\b(npm|pnpm|yarn)\s+(install|i|add)\b[^\n]{0,120}--registry[\s=]+["']?https?:\/\/[^\s"']+/
+    $pip = /\bpip[0-9.]*\s+install\b[^\n]{0,120}(--extra-index-url|--index-url|-i)[\s=]+["']?https?:\/\/[^\s"']+|\buv\s+(pip\s+install|add)\b[^\n]{0,120}(--extra-index-url|--index-url|--index)[\s=]+["']?https?:\/\/[^\s"']+/
+    $veto_official = /https?:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmmirror\.com|npm\.pkg\.github\.com|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|test\.pypi\.org|download\.pytorch\.org|pypi\.nvidia\.com|pypi\.ngc\.nvidia\.com|data\.pyg\.org|storage\.googleapis\.com\/jax-releases|rubygems\.org|proxy\.golang\.org|goproxy\.io|goproxy\.cn|index\.crates\.io|localhost|127\.0\.0\.1|0\.0\.0\.0|\$|\{|<|\.\.\.)/
+    $veto_placeholder = /(example\.(com|org|net)|your[-_.]|my[-_.]?(company|org|registry)|internal\.|corp\.|private\.|artifactory|nexus|jfrog|gitlab|azure|pkgs\.dev|codeartifact|amazonaws\.com)/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attacker|malicious|confusion|typosquat)\b/ nocase
+  condition:
+    any of ($npm, $pip) and #neg >= 0 and #veto_official >= 0 and #veto_placeholder >= 0
 }
 
 /* A package's lifecycle hook that fetches or runs code at install or build time: npm's
