@@ -71,15 +71,6 @@ void upk_ix_query_close(upk_index *ix) {
 
 /* ---- building the query ---- */
 
-static double assoc_weight(void) {
-  const char *e = getenv("UPK_ASSOC_W");
-  return e ? strtod(e, NULL) : 0.3;
-}
-static int assoc_max(void) {
-  const char *e = getenv("UPK_ASSOC_N");
-  return e ? (int)strtol(e, NULL, 10) : 3;
-}
-
 /* The two tables a lookup asks: what a skill says it is for (name,
  * description, headings) and its body. */
 enum { HEAD, BODY };
@@ -111,7 +102,6 @@ typedef struct part {
   size_t at[MAX_PHRASES];        /* where in fts each phrase is */
   upk_ix_phrase ph[MAX_PHRASES]; /* as a rank job takes them */
   stems phrase[MAX_PHRASES];     /* for matching a hit's head text (head_fields) */
-  const char *assoc[MAX_PHRASES]; /* a mined associate's word (add_associates), else NULL */
   int nphrase;
   upk_ix_rank_job job;
   upk_ix_lists lists; /* the phrases' rows, from the ranking until the lookup ends */
@@ -348,32 +338,6 @@ static bool worth_synonym(upk_index *ix, int which, const char *other) {
   return df > 0 && (ix->n_docs < 64 || df * 4 <= ix->n_docs);
 }
 
-/* The words mined beside a task word (index_assoc.c), asked at a low
- * weight: a skill may say "worktree" where the task says "checkout", but a
- * skill that says "checkout" is the better match. Only for a word some
- * skill has and its associates some skill has, within a quarter of a large
- * index (as the thesaurus'). */
-static void add_associates(upk_index *ix, part *p, const term *t, int i, int which) {
-  const char *word;
-  double cond, weight = assoc_weight();
-  const char *mc = getenv("UPK_ASSOC_MINC"), *ho = getenv("UPK_ASSOC_HEAD");
-  double minc = mc ? strtod(mc, NULL) : 0;
-  const char *mx = getenv("UPK_ASSOC_MAXDF");
-  long maxdf = mx ? strtol(mx, NULL, 10) : LONG_MAX;
-  if (t->prefix || weight <= 0 || (ho && which != HEAD) || t->df[HEAD] > maxdf)
-    return;
-  int n = 0;
-  for (size_t k = 0; n < assoc_max() && (word = upk_ix_assoc(t->stem, &k, &cond));)
-    if (cond >= minc && worth_synonym(ix, which, word)) {
-      int at = add_phrase(ix, p, i, word, false);
-      if (at >= 0) {
-        p->ph[at].weight = weight;
-        p->assoc[at] = word;
-        n++;
-      }
-    }
-}
-
 static void build_match(upk_index *ix, query *q, int which) {
   part *p = &q->part[which];
   for (int i = 0; i < q->n; i++) {
@@ -392,7 +356,6 @@ static void build_match(upk_index *ix, query *q, int which) {
     for (size_t k = 0; (full = upk_ix_synonym(q->t[i].word, &k));)
       if (worth_synonym(ix, which, full))
         add_phrase(ix, p, i, full, false);
-    add_associates(ix, p, &q->t[i], i, which);
   }
   for (int k = 0; k < p->nphrase; k++) { /* the buffers have stopped moving */
     p->ph[k].text = p->fts.data + p->at[k];
@@ -409,8 +372,6 @@ typedef struct cand {
   double total;                        /* what the order is by */
   double joint;                        /* one bm25 over the whole skill */
   unsigned char fields[2 * MAX_TERMS]; /* per term: UPK_FIELD_* bits it matched */
-  unsigned char own[2 * MAX_TERMS];    /* the same, by the word or its alternatives alone */
-  const char *via[2 * MAX_TERMS];      /* per term: a mined associate that matched, or NULL */
   bool known[2];                       /* fields noted from the head / body ranking */
   bool text_read;                      /* head text tokenized (head_fields) */
   unsigned short ntok[3], hits[3];     /* name, description, headings: tokens, task words */
@@ -430,20 +391,9 @@ static cand *cand_of(cands *c, int64_t doc) {
   return &c->v[c->n++];
 }
 
-/* Phrase k of p matched a candidate in `bits`: credited to its task word,
- * and a mined associate named (for `why`). */
-static void credit(const part *p, int k, cand *c, unsigned bits) {
-  int i = p->phrase_term[k];
-  c->fields[i] |= (unsigned char)bits;
-  if (!p->assoc[k])
-    c->own[i] |= (unsigned char)bits;
-  else if (bits && !c->via[i])
-    c->via[i] = p->assoc[k];
-}
-
 static void note_fields(const part *p, const upk_ix_ranked *x, cand *c, int which) {
   for (int k = 0; k < p->nphrase; k++)
-    credit(p, k, c, which == HEAD ? x->cols[k] : (x->cols[k] ? UPK_FIELD_BODY : 0));
+    c->fields[p->phrase_term[k]] |= which == HEAD ? x->cols[k] : (x->cols[k] ? UPK_FIELD_BODY : 0);
   c->known[which] = true;
 }
 
@@ -510,7 +460,6 @@ static void add_joint_alternatives(const query *q, upk_ix_joint *j, int *term_of
       upk_ix_joint_word *x = &j->w[j->n];
       x->rows[w] = &p->lists.rows[k];
       x->rows[!w] = t >= 0 && !o->all_common ? &o->lists.rows[t] : NULL;
-      x->weight = p->ph[k].weight;
       x->df[w] = (long)p->lists.rows[k].n;
       x->df[!w] = 0; /* not asked there: the word's own count in that table is no guide */
       term_of[j->n++] = i;
@@ -553,12 +502,8 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
   for (size_t i = 0; i < c->n; i++) {
     c->v[i].joint = score[i];
     c->v[i].total += ix->w.joint * score[i];
-    for (int k = 0; k < j->n; k++) {
-      unsigned char bit = in_body[i] >> k & 1 ? UPK_FIELD_BODY : 0;
-      c->v[i].fields[term_of[k]] |= bit;
-      if (!(j->w[k].weight > 0 && j->w[k].weight < 1)) /* not a mined associate's */
-        c->v[i].own[term_of[k]] |= bit;
-    }
+    for (int k = 0; k < j->n; k++)
+      c->v[i].fields[term_of[k]] |= in_body[i] >> k & 1 ? UPK_FIELD_BODY : 0;
   }
   rc = 0;
 done:
@@ -642,7 +587,7 @@ static int head_fields(upk_index *ix, query *q, cand *x) {
   }
   sqlite3_reset(st);
   for (int k = 0; k < p->nphrase; k++)
-    credit(p, k, x, mask[k]);
+    x->fields[p->phrase_term[k]] |= mask[k];
   return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup: why");
 }
 
@@ -661,11 +606,6 @@ static int fill_why(query *q, const cand *c, upk_index_hit *h) {
     upk_buf_puts(&b, b.len ? "; " : "");
     upk_buf_puts(&b, q->t[i].word);
     const char *sep = " (";
-    if (c->via[i] && !c->own[i]) { /* found only by a word mined beside it */
-      upk_buf_puts(&b, " (via ");
-      upk_buf_puts(&b, c->via[i]);
-      sep = ": ";
-    }
     for (int f = 0; f < 4; f++)
       if (c->fields[i] & (1u << f)) {
         upk_buf_puts(&b, sep);
