@@ -361,7 +361,6 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   ix->max_dirs = o.max_dirs > 0 ? o.max_dirs : UPK_INDEX_MAX_DIRS;
   ix->w = default_weights;
   ix->keep_twins = o.keep_twins;
-  ix->no_feedback = o.no_feedback;
   ix->epoch = upk_ix_new_epoch(ix);
   if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body ||
       o.weights.joint)

@@ -83,9 +83,6 @@ typedef struct upk_index_options {
   /* Lookup returns each of several skills of the same text (description, size, body) under
    * different names; false: the best ranked one stands for them (registries copy skills). */
   bool keep_twins;
-  /* Lookup answers from the task's own words alone: no second question with the words its
-   * first answer's best skills share (pseudo-relevance feedback, index_query.c). */
-  bool no_feedback;
 } upk_index_options;
 
 typedef struct upk_index upk_index;

@@ -73,7 +73,6 @@ struct upk_index {
   long n_docs;                /* cached count for the idf-based term choices */
   bool df_stale;              /* `df` not snapshot since the first index: lookups ask fts5vocab */
   bool keep_twins;            /* upk_index_options' */
-  bool no_feedback;           /* upk_index_options' */
   bool learned;               /* the default weights: the best candidates' learned order */
   char *rank_dump;            /* UPSKILLD_RANK_DUMP at open: the pool's features go there */
   bool merge_pending;         /* the first index's merge has not ended (its snapshot with it) */

@@ -968,8 +968,7 @@ static void merge_answers(upk_index_hits *out, size_t keep, upk_index_hits *seco
 static int ask_again(upk_index *ix, const query *q, size_t limit, const char *const *agents,
                      size_t n_agents, upk_index_hits *out) {
   fb_opts o = feedback;
-  if (ix->no_feedback || o.docs <= 0 || o.words <= 0 || q->part[HEAD].all_common ||
-      out->len < (size_t)o.docs)
+  if (o.docs <= 0 || o.words <= 0 || q->part[HEAD].all_common || out->len < (size_t)o.docs)
     return 0;
   query *again = query_new(q->text);
   memcpy(again->t, q->t, (size_t)q->n * sizeof *q->t);

@@ -130,11 +130,8 @@ static upk_index *scanned_with_others(void) {
     snprintf(dir, sizeof dir, "other-%02d", i);
     skill(dir, "Format source files before a commit.", "Run the formatter on staged files.");
   }
-  upk_index_options o = {.db_path = th_path("cache/index.sqlite"),
-                         .weights = W,
-                         .keep_twins = true,
-                         .no_feedback =
-                             true}; /* the scores are the bm25 sums of the task's words alone */
+  upk_index_options o = {
+      .db_path = th_path("cache/index.sqlite"), .weights = W, .keep_twins = true};
   upk_index *ix;
   cr_assert_eq(upk_index_open(&ix, &o), 0);
   upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
@@ -182,11 +179,8 @@ UTest(rank, another_connections_changes_are_seen) {
     skill(dir, i % 3 ? "Format source files before a commit." : "Merge two branches.",
           "Run the formatter on staged files.");
   }
-  upk_index_options o = {.db_path = th_path("cache/index.sqlite"),
-                         .weights = W,
-                         .keep_twins = true,
-                         .no_feedback =
-                             true}; /* the scores are the bm25 sums of the task's words alone */
+  upk_index_options o = {
+      .db_path = th_path("cache/index.sqlite"), .weights = W, .keep_twins = true};
   upk_index_root r = {th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
   upk_index *a, *b;
   upk_index_stats st;
