@@ -211,9 +211,6 @@ typedef struct upk_ix_phrase {
    * long to keep the tokens of. */
   const char *key;
   int key_len;
-  /* Its terms' share of a row's score: 1, or less for a word the lookup added
-   * from its first answer (index_query.c, pseudo-relevance feedback). 0 is taken as 1. */
-  double weight;
 } upk_ix_phrase;
 typedef struct upk_ix_ranked {
   int64_t rowid;
@@ -281,7 +278,6 @@ typedef struct upk_ix_joint_word {
   const upk_ix_postings *rows[2]; /* the word's head / body rows; NULL: not walked */
   long df[2];                     /* skills with it in each table, for a table not walked */
   double idf;                     /* from the skills with it anywhere; 0: weighs nothing */
-  double weight;                  /* its phrase's (upk_ix_phrase.weight); 0 is taken as 1 */
 } upk_ix_joint_word;
 typedef struct upk_ix_joint {
   upk_ix_joint_word w[UPK_IX_JOINT_MAX];

@@ -54,7 +54,6 @@ void upk_ix_joint_prepare(upk_ix_joint *j, int64_t rows, int64_t head_tokens, in
     /* In half the skills or more the word weighs nothing (FTS5's bm25 has
      * 1e-6 there): its rows are left alone. */
     w->idf = (w->rows[0] || w->rows[1]) && u * 2 < n ? log((n - u + 0.5) / (u + 0.5)) : 0;
-    w->idf *= w->weight > 0 ? w->weight : 1.0;
   }
 }
 

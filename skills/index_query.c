@@ -84,7 +84,6 @@ typedef struct term {
   int order;
   char camel[80]; /* "AccessDenied" as "access denied"; "" when not camel case */
   int phrase[2];  /* the word's own phrase in the head's / body's query; -1: none */
-  double weight;  /* 0: the task's own word; else a word added from the first answer */
 } term;
 
 /* A phrase of the query as the index stores it: its tokens' stems. */
@@ -346,10 +345,8 @@ static void build_match(upk_index *ix, query *q, int which) {
     if (!q->t[i].use[which])
       continue;
     q->t[i].phrase[which] = add_phrase(ix, p, i, q->t[i].word, q->t[i].prefix);
-    if (q->t[i].weight > 0 && q->t[i].phrase[which] >= 0)
-      p->ph[q->t[i].phrase[which]].weight = q->t[i].weight;
-    if (p->all_common || q->t[i].weight > 0)
-      continue; /* alternatives have no place in an AND; an added word is asked as it is */
+    if (p->all_common)
+      continue; /* alternatives have no place in an AND */
     if (q->t[i].camel[0])
       add_phrase(ix, p, i, q->t[i].camel, false);
     const char *full;
@@ -463,7 +460,6 @@ static void add_joint_alternatives(const query *q, upk_ix_joint *j, int *term_of
       upk_ix_joint_word *x = &j->w[j->n];
       x->rows[w] = &p->lists.rows[k];
       x->rows[!w] = t >= 0 && !o->all_common ? &o->lists.rows[t] : NULL;
-      x->weight = p->ph[k].weight;
       x->df[w] = (long)p->lists.rows[k].n;
       x->df[!w] = 0; /* not asked there: the word's own count in that table is no guide */
       term_of[j->n++] = i;
@@ -492,7 +488,6 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
       int k = q->t[i].phrase[t];
       w->rows[t] = k >= 0 && !q->part[t].all_common ? &q->part[t].lists.rows[k] : NULL;
       w->df[t] = q->t[i].df[t];
-      w->weight = q->t[i].weight;
     }
     if (w->rows[HEAD] || w->rows[BODY])
       term_of[j->n++] = i;
@@ -609,7 +604,6 @@ static int fill_why(query *q, const cand *c, upk_index_hit *h) {
     m->term = upk_xstrdup(q->t[i].word);
     m->fields = c->fields[i];
     upk_buf_puts(&b, b.len ? "; " : "");
-    upk_buf_puts(&b, q->t[i].weight > 0 ? "+" : ""); /* added from the first answer */
     upk_buf_puts(&b, q->t[i].word);
     const char *sep = " (";
     for (int f = 0; f < 4; f++)
@@ -800,197 +794,6 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
   return rc;
 }
 
-/* ---- pseudo-relevance feedback ---- */
-
-/* Pseudo-relevance feedback: the words that several of the first answer's
- * best skills share in their name and description, and the task lacks, are
- * asked again of the head at a low weight, and the second answer fills the
- * places after the first answer's best two. The paraphrase a task uses
- * ("make my bash scripts safer") finds some skills of its subject; their
- * shared words ("shell", "defensive") find the one whose own words differ.
- * Chosen on the dev half of rank_bench.py (docs/skills.md): recall@5 155 ->
- * 160 of 240, recall@1 the same by construction (the first two stay), MRR
- * 0.526 -> 0.528, held on both folds; ~2.5 ms more CPU a lookup at 40,000
- * skills. Reordering the whole answer instead lost first places (105 -> 92
- * at weight 0.3, 101 at 0.1): the added words are the subject's, and many
- * skills share a subject. */
-typedef struct fb_opts {
-  int docs;      /* the first answer's best skills read */
-  int words;     /* words added at most */
-  int min_docs;  /* of those skills holding a word */
-  double weight; /* an added word's share, as a task word's 1 */
-  bool body;     /* asked of the body too (not measured: the head alone costs less) */
-  int keep;      /* the first answer's best kept in front */
-} fb_opts;
-
-static const fb_opts feedback = {3, 4, 2, 0.3, false, 2};
-
-#define FB_MAX_WORDS 256
-
-typedef struct fb_word {
-  char stem[64], word[64];
-  int docs, last;
-} fb_word;
-
-typedef struct fb_ctx {
-  const char *text;
-  fb_word *w;
-  int n, doc;
-} fb_ctx;
-
-static int on_fb_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
-  fb_ctx *f = ctx;
-  if (ntok < 3 || ntok >= 64 || end - start >= 64 || end <= start)
-    return SQLITE_OK;
-  fb_word *x = NULL;
-  for (int i = 0; i < f->n && !x; i++)
-    x = same(f->w[i].stem, tok, ntok) ? &f->w[i] : NULL;
-  if (!x && f->n < FB_MAX_WORDS) {
-    x = &f->w[f->n++];
-    memcpy(x->stem, tok, (size_t)ntok);
-    for (int i = 0; i < end - start; i++)
-      x->word[i] = (char)tolower((unsigned char)f->text[start + i]);
-    x->last = -1;
-  }
-  if (x && x->last != f->doc) {
-    x->docs++;
-    x->last = f->doc;
-  }
-  return SQLITE_OK;
-}
-
-static bool in_query(const query *q, const char *stem) {
-  for (int i = 0; i < q->n; i++)
-    if (!strcmp(q->t[i].stem, stem))
-      return true;
-  return false;
-}
-
-/* A word worth adding: in enough of the skills read, not the task's, not
- * filler or a number, in some other skill's head and in at most 1 in 20:
- * its score, or 0. */
-static double fb_score(upk_index *ix, const query *q, const fb_opts *o, const fb_word *w,
-                       long df[2]) {
-  if (w->docs < o->min_docs || in_query(q, w->stem) || upk_ix_is_stopword(w->word) ||
-      strspn(w->word, "0123456789") == strlen(w->word))
-    return 0;
-  stem_df(ix, w->stem, df);
-  if (df[HEAD] < 2 || df[HEAD] * 20 > ix->n_docs)
-    return 0;
-  return w->docs * log((double)ix->n_docs / (double)df[HEAD]);
-}
-
-/* Adds the best words of first's top skills to q as weighted terms; returns how many. */
-static int add_feedback(upk_index *ix, query *q, const upk_index_hits *first, const fb_opts *o) {
-  fb_ctx f = {NULL, upk_xcalloc(FB_MAX_WORDS, sizeof(fb_word)), 0, 0};
-  for (size_t h = 0; h < first->len && (int)h < o->docs; h++, f.doc++) {
-    const char *col[2] = {first->items[h].e.name, first->items[h].e.description};
-    for (int k = 0; k < 2; k++)
-      if ((f.text = col[k]))
-        ix->tok_api.xTokenize(ix->tok, &f, FTS5_TOKENIZE_DOCUMENT, col[k], (int)strlen(col[k]),
-                              on_fb_token);
-  }
-  double *score = upk_xcalloc(FB_MAX_WORDS, sizeof *score);
-  long(*df)[2] = upk_xcalloc(FB_MAX_WORDS, sizeof *df);
-  for (int i = 0; i < f.n; i++)
-    score[i] = fb_score(ix, q, o, &f.w[i], df[i]);
-  int added = 0;
-  while (added < o->words && q->n < 2 * MAX_TERMS - 1) {
-    int best = -1;
-    for (int i = 0; i < f.n; i++)
-      best = score[i] > 0 && (best < 0 || score[i] > score[best]) ? i : best;
-    if (best < 0)
-      break;
-    score[best] = 0;
-    term *t = &q->t[q->n];
-    memset(t, 0, sizeof *t);
-    memcpy(t->word, f.w[best].word, sizeof t->word);
-    memcpy(t->stem, f.w[best].stem, sizeof t->stem);
-    t->df[HEAD] = df[best][HEAD];
-    t->df[BODY] = df[best][BODY];
-    t->use[HEAD] = true;
-    t->use[BODY] = o->body;
-    t->weight = o->weight;
-    t->order = q->n++;
-    added++;
-  }
-  free(f.w), free(score), free(df);
-  return added;
-}
-
-static query *query_new(const char *task) {
-  query *q = upk_xcalloc(1, sizeof *q);
-  for (int w = HEAD; w <= BODY; w++) {
-    upk_buf_init(&q->part[w].fts, SIZE_MAX);
-    upk_buf_init(&q->part[w].keys, SIZE_MAX);
-  }
-  q->text = task;
-  return q;
-}
-
-static void query_free(query *q) {
-  for (int w = HEAD; w <= BODY; w++) {
-    free(q->part[w].fts.data);
-    free(q->part[w].keys.data);
-  }
-  free(q);
-}
-
-static void hit_free(upk_index_hit *h) {
-  upk_index_entry_free(&h->e);
-  free(h->why);
-  for (size_t k = 0; k < h->n_matches; k++)
-    free(h->matches[k].term);
-  free(h->matches);
-  memset(h, 0, sizeof *h);
-}
-
-/* out's first `keep` hits, then second's others, up to limit (out holds limit). */
-static void merge_answers(upk_index_hits *out, size_t keep, upk_index_hits *second, size_t limit) {
-  for (size_t i = keep; i < out->len; i++)
-    hit_free(&out->items[i]);
-  out->len = out->len < keep ? out->len : keep;
-  for (size_t i = 0; i < second->len; i++) {
-    bool dup = false;
-    for (size_t k = 0; k < out->len && !dup; k++)
-      dup = !strcmp(out->items[k].e.path, second->items[i].e.path);
-    if (!dup && out->len < limit) {
-      out->items[out->len++] = second->items[i];
-      memset(&second->items[i], 0, sizeof second->items[i]);
-    } else
-      hit_free(&second->items[i]);
-  }
-  free(second->items);
-}
-
-/* The lookup asked again with the first answer's shared words added; out
- * replaced by its answer when any were. */
-static int ask_again(upk_index *ix, const query *q, size_t limit, const char *const *agents,
-                     size_t n_agents, upk_index_hits *out) {
-  fb_opts o = feedback;
-  if (o.docs <= 0 || o.words <= 0 || q->part[HEAD].all_common || out->len < (size_t)o.docs)
-    return 0;
-  query *again = query_new(q->text);
-  memcpy(again->t, q->t, (size_t)q->n * sizeof *q->t);
-  again->n = q->n;
-  for (int w = HEAD; w <= BODY; w++)
-    again->part[w].all_common = q->part[w].all_common;
-  int rc = 0;
-  if (add_feedback(ix, again, out, &o)) {
-    upk_index_hits second;
-    memset(&second, 0, sizeof second);
-    build_match(ix, again, HEAD);
-    build_match(ix, again, BODY);
-    rc = run_query(ix, again, limit, agents, n_agents, &second);
-    if (!rc)
-      merge_answers(out, (size_t)o.keep, &second, limit);
-    else
-      upk_index_hits_free(&second);
-  }
-  query_free(again);
-  return rc;
-}
-
 int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *const *agents,
                      size_t n_agents, upk_index_hits *out) {
   memset(out, 0, sizeof *out);
@@ -1002,7 +805,11 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
                        "the task is empty: describe in a few words what you want to do");
   if (!limit)
     limit = 10;
-  query *q = query_new(task);
+  query *q = upk_xcalloc(1, sizeof *q);
+  for (int w = HEAD; w <= BODY; w++) {
+    upk_buf_init(&q->part[w].fts, SIZE_MAX);
+    upk_buf_init(&q->part[w].keys, SIZE_MAX);
+  }
   /* One read transaction for all of the lookup's statements, the words'
    * document counts included: each statement outside one begins and ends
    * its own, two fcntl locks and a look at the WAL for commits each (~17
@@ -1012,6 +819,7 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   if (own && sqlite3_exec(ix->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
     own = false; /* the statements still work, each on its own */
   int rc = upk_ix_rank_begin(ix);
+  q->text = task;
   size_t len = strlen(task);
   ix->tok_api.xTokenize(ix->tok, q, FTS5_TOKENIZE_QUERY, task,
                         (int)(len > MAX_TASK ? MAX_TASK : len), on_token);
@@ -1022,11 +830,13 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   }
   if (!rc && (q->part[HEAD].nphrase || q->part[BODY].nphrase))
     rc = run_query(ix, q, limit, agents, n_agents, out);
-  if (!rc && out->len)
-    rc = ask_again(ix, q, limit, agents, n_agents, out);
   if (own)
     sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
-  query_free(q);
+  for (int w = HEAD; w <= BODY; w++) {
+    free(q->part[w].fts.data);
+    free(q->part[w].keys.data);
+  }
+  free(q);
   if (rc)
     upk_index_hits_free(out);
   return rc;

@@ -153,7 +153,6 @@ typedef struct rank_ctx {
   size_t keep, n;
   upk_ix_postings *rows; /* per phrase */
   const bool *kept;      /* per phrase: its rows came from the cache, terms filled */
-  const upk_ix_phrase *ph;
   double idf[UPK_IX_MAX_PHRASES], avgdl;
   int asked[UPK_IX_MAX_PHRASES], n_asked; /* the phrases the MATCH asks, see rank_by_fts5() */
   bool weighed;                           /* the head: name, description, headings weigh weight[] */
@@ -287,14 +286,12 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
     return SQLITE_NOMEM;
   }
   size_t nt = 0, n = 0;
-  for (int i = 0; i < r->nph; i++) {
-    double w = r->ph[i].weight > 0 ? r->ph[i].weight : 1.0; /* x 1.0: bm25()'s sum exactly */
+  for (int i = 0; i < r->nph; i++)
     for (const upk_ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
       if (!s->count[p->rowid]++)
         touched[nt++] = p->rowid;
-      s->acc[p->rowid] += p->term * w;
+      s->acc[p->rowid] += p->term;
     }
-  }
   if (r->all) /* every matching row is in the first phrase's list, in rowid order */
     for (size_t k = 0; k < r->rows[0].n && n < r->keep; k++) {
       int64_t row = r->rows[0].v[k].rowid;
@@ -456,7 +453,6 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
                 .keep = job->keep,
                 .rows = lists->rows,
                 .kept = lists->kept,
-                .ph = job->ph,
                 .weighed = job->which == 0,
                 .weight = {ix->w.name, ix->w.description, ix->w.headings}};
   for (int i = 0; i < n; i++) /* kept lists count only with the totals they were kept with */

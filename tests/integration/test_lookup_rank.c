@@ -101,50 +101,6 @@ Test(lookup_rank, same_text_skills_collapse_into_one_hit) {
   fsx_rm_rf(proj);
 }
 
-/* The why of the hit named `name` in a settled lookup's answer, or NULL. */
-static const char *why_of(json_t *r, const char *name) {
-  json_t *hits = json_object_get(hx_assert_result(r, "10"), "results"), *h;
-  size_t i;
-  json_array_foreach(hits, i,
-                     h) if (!strcmp(json_string_value(json_object_get(h, "name")),
-                                    name)) return json_string_value(json_object_get(h, "why"));
-  return NULL;
-}
-
-/* A paraphrase: the right skill shares no word with the task. The task's words find three
- * skills of its subject, which share "shell" and "shellcheck"; asked again with those
- * (pseudo-relevance feedback), the right skill enters the answer after the first two, its
- * why naming the added words with a "+". 80 other skills make those words rare enough to
- * be added (at most 1 in 20 skills' heads). */
-Test(lookup_rank, words_the_best_skills_share_find_a_paraphrase) {
-  char proj[64], got[2048], name[32], desc[96];
-  fsx_mkdtemp(proj, "rank-prf");
-  for (int i = 0; i < 80; i++) {
-    snprintf(name, sizeof name, "topic-%02d", i);
-    snprintf(desc, sizeof desc, "Notes on subject q%02dx for the team.", i);
-    put(proj, name, desc, "Read the notes.");
-  }
-  put(proj, "script-review", "Review scripts for unsafe patterns in shell code; shellcheck lint.",
-      "Run it.");
-  put(proj, "deploy-script-audit",
-      "Audit deploy scripts for unsafe patterns, shell quoting and shellcheck warnings.",
-      "Run it.");
-  put(proj, "unsafe-patterns", "Find unsafe patterns in deploy code: shell injection, shellcheck.",
-      "Run it.");
-  put(proj, "posix-hardening", "Harden POSIX shell with shellcheck and strict mode.", "Run it.");
-  hx *d = session(proj);
-  json_t *r = hx_lookup_settled(d, 10, "review my deploy scripts for unsafe patterns");
-  names_of(r, got, sizeof got);
-  const char *why = why_of(r, "posix-hardening");
-  cr_expect(why && strstr(why, "+shell"), "found by the added words, and why says so: %s (%s)",
-            why ? why : "(not found)", got);
-  cr_expect(strncmp(got, "posix-hardening", 15) && !strstr(got, "topic-"),
-            "the first places stay the task's own words': %s", got);
-  json_decref(r);
-  hx_finish(d, 0);
-  fsx_rm_rf(proj);
-}
-
 /* The columns of a dumped candidate's line "C<TAB>path<TAB>place<TAB>features..." after
  * `path_end` in the last lookup's block of `dump`; 0 when the skill is not there. */
 static int dumped(const char *dump, const char *path_end, double *f, int cap) {
