@@ -64,7 +64,7 @@ def blank(m):
 MAX_FUNCTION_LINES = 60
 # Where a function over MAX_FUNCTION_LINES fails `--long` rather than being reported: the parts
 # brought under the rule so far (issue 48). Extend it as a part is brought under the rule.
-LONG_ENFORCED = ("daemon", "gpu", "clients", "common", "protocol", "models", "report")
+LONG_ENFORCED = ("daemon", "gpu", "clients", "common", "protocol", "models", "report", "skills")
 
 
 def long_enforced(line):
