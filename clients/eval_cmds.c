@@ -397,60 +397,68 @@ typedef struct eval_ci {
   double fail_under;
 } eval_ci;
 
+/* One option of eval into its params (or `ci`): 0, or -1 with why printed. */
+static int eval_opt(int ch, json_t *p, eval_ci *ci) {
+  char *abs = NULL;
+  int rc = 0;
+  if (ch == 'm')
+    json_array_append_new(json_object_get(p, "models"), json_string(optarg));
+  else if (ch == 'B')
+    json_object_set_new(p, "baseline", json_false());
+  else if (ch == 'X')
+    json_object_set_new(p, "allowScripts", json_true());
+  else if (ch == 't')
+    json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
+  else if (ch == 'G')
+    json_object_set_new(p, "grader", json_string(optarg));
+  else if (ch == 'K')
+    json_object_set_new(p, "baselineSkill", json_string(abs = absolute(optarg)));
+  else if (ch == 'T')
+    json_object_set_new(p, "trigger", json_string(abs = absolute(optarg)));
+  else if (ch == 'O') {
+    if (positive("eval", "--optimize", optarg, p, "optimize"))
+      rc = -1;
+  } else if (ch == 'A') {
+    json_object_set_new(p, "apply", json_true());
+  } else if (ch == 'H') {
+    char *end;
+    double h = strtod(optarg, &end);
+    if (end == optarg || *end || !(h >= 0 && h <= 0.95)) {
+      fprintf(stderr, "upskillctl eval: --holdout takes a number from 0 to 0.95, not '%s'\n",
+              optarg);
+      return -1;
+    }
+    json_object_set_new(p, "holdout", json_real(h));
+  } else if (ch == 'P') {
+    if (positive("eval", "--max-parallel", optarg, p, "maxParallel"))
+      rc = -1;
+  } else if (ch == 'J') {
+    if (ctl_junit_check("eval", optarg))
+      return -1;
+    ci->junit = optarg;
+  } else if (ch == 'U') {
+    if (ctl_fail_under_parse(optarg, &ci->fail_under))
+      rc = -1;
+  } else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
+                                                  optarg, p, ch == 'r' ? "runs" : "concurrency"))
+    rc = -1;
+  free(abs);
+  return rc;
+}
+
 /* The eval request's params from argv, or NULL (why printed). */
 static json_t *eval_params(int argc, char **argv, eval_ci *ci) {
   json_t *p = json_pack("{s:[]}", "models");
   int ch;
   optind = 0;
   while ((ch = next_opt(argc, argv)) != -1) {
-    char *abs = NULL;
     int lim = limit_opt("eval", ch, optarg, p);
     if (lim < 0)
       goto refused;
     if (!lim)
       continue;
-    if (ch == 'm')
-      json_array_append_new(json_object_get(p, "models"), json_string(optarg));
-    else if (ch == 'B')
-      json_object_set_new(p, "baseline", json_false());
-    else if (ch == 'X')
-      json_object_set_new(p, "allowScripts", json_true());
-    else if (ch == 't')
-      json_object_set_new(p, "tests", json_string(abs = absolute(optarg)));
-    else if (ch == 'G')
-      json_object_set_new(p, "grader", json_string(optarg));
-    else if (ch == 'K')
-      json_object_set_new(p, "baselineSkill", json_string(abs = absolute(optarg)));
-    else if (ch == 'T')
-      json_object_set_new(p, "trigger", json_string(abs = absolute(optarg)));
-    else if (ch == 'O') {
-      if (positive("eval", "--optimize", optarg, p, "optimize"))
-        goto refused;
-    } else if (ch == 'A') {
-      json_object_set_new(p, "apply", json_true());
-    } else if (ch == 'H') {
-      char *end;
-      double h = strtod(optarg, &end);
-      if (end == optarg || *end || !(h >= 0 && h <= 0.95)) {
-        fprintf(stderr, "upskillctl eval: --holdout takes a number from 0 to 0.95, not '%s'\n",
-                optarg);
-        goto refused;
-      }
-      json_object_set_new(p, "holdout", json_real(h));
-    } else if (ch == 'P') {
-      if (positive("eval", "--max-parallel", optarg, p, "maxParallel"))
-        goto refused;
-    } else if (ch == 'J') {
-      if (ctl_junit_check("eval", optarg))
-        goto refused;
-      ci->junit = optarg;
-    } else if (ch == 'U') {
-      if (ctl_fail_under_parse(optarg, &ci->fail_under))
-        goto refused;
-    } else if ((ch != 'r' && ch != 'c') || positive("eval", ch == 'r' ? "--runs" : "--concurrency",
-                                                    optarg, p, ch == 'r' ? "runs" : "concurrency"))
+    if (eval_opt(ch, p, ci))
       goto refused;
-    free(abs);
   }
   if (argc - optind != 1) {
     fprintf(stderr, "upskillctl eval: expected one SKILL (a directory or a name)\n");

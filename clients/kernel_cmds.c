@@ -59,6 +59,44 @@ static int load_run_spec(const char *file, kopts *o) {
   return 0;
 }
 
+/* -I DIR: a directory that exists, made absolute. */
+static int include_opt(kopts *o, const char *arg) {
+  char abs[PATH_MAX];
+  struct stat st;
+  errno = 0;
+  if (!realpath(arg, abs) || stat(abs, &st) || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "upskillctl check-kernel: -I %s: %s\n", arg,
+            errno ? strerror(errno) : "not a directory");
+    return -1;
+  }
+  json_array_append_new(o->includes, json_string(abs));
+  return 0;
+}
+
+static int block_opt(kopts *o, const char *arg) {
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (*end || v < 1 || v > 1024) {
+    fprintf(stderr, "upskillctl check-kernel: --block takes 1 to 1024, not '%s'\n", arg);
+    return -1;
+  }
+  o->block = (int)v;
+  return 0;
+}
+
+/* --junit FILE (J) or --sarif FILE (S): the file checked now; the results are kept for it. */
+static int report_opt(kopts *o, int ch, const char *arg) {
+  if (ch == 'J' ? ctl_junit_check("check-kernel", arg) : ctl_sarif_check("check-kernel", arg))
+    return -1;
+  if (ch == 'J')
+    o->junit = arg;
+  else
+    o->sarif = arg;
+  if (!o->checked)
+    o->checked = json_array();
+  return 0;
+}
+
 static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
   (void)c;
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
@@ -66,18 +104,10 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
   while ((ch = getopt_long(argc, argv, ctl_shortopts(argv[0]), ctl_longopts(argv[0]), NULL)) !=
          -1) {
     switch (ch) {
-    case 'I': {
-      char abs[PATH_MAX];
-      struct stat st;
-      errno = 0;
-      if (!realpath(optarg, abs) || stat(abs, &st) || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "upskillctl check-kernel: -I %s: %s\n", optarg,
-                errno ? strerror(errno) : "not a directory");
+    case 'I':
+      if (include_opt(o, optarg))
         return -1;
-      }
-      json_array_append_new(o->includes, json_string(abs));
       break;
-    }
     case 'D':
       if (!*optarg || *optarg == '=') {
         fprintf(stderr, "upskillctl check-kernel: -D takes NAME or NAME=VALUE, not '%s'\n", optarg);
@@ -91,16 +121,10 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
     case 'B':
       o->backend = optarg;
       break;
-    case 'b': {
-      char *end;
-      long v = strtol(optarg, &end, 10);
-      if (*end || v < 1 || v > 1024) {
-        fprintf(stderr, "upskillctl check-kernel: --block takes 1 to 1024, not '%s'\n", optarg);
+    case 'b':
+      if (block_opt(o, optarg))
         return -1;
-      }
-      o->block = (int)v;
       break;
-    }
     case 'n':
       json_array_append_new(o->names, json_string(optarg));
       break;
@@ -118,18 +142,9 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       o->html = optarg;
       break;
     case 'J':
-      if (ctl_junit_check("check-kernel", optarg))
-        return -1;
-      o->junit = optarg;
-      if (!o->checked)
-        o->checked = json_array();
-      break;
     case 'S':
-      if (ctl_sarif_check("check-kernel", optarg))
+      if (report_opt(o, ch, optarg))
         return -1;
-      o->sarif = optarg;
-      if (!o->checked)
-        o->checked = json_array();
       break;
     default:
       ctl_usage_hint(argv[0]);

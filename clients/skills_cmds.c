@@ -25,6 +25,18 @@ typedef struct opts {
   int fail_on;       /* audit --fail-on: 1 high, 2 medium, 3 low; 0: off */
 } opts;
 
+/* --limit N: 1 to 100. */
+static int limit_value(const char *verb, const char *arg, int *limit) {
+  char *end;
+  long v = strtol(arg, &end, 10);
+  if (*end || v < 1 || v > 100) {
+    fprintf(stderr, "upskillctl %s: --limit takes 1 to 100, not '%s'\n", verb, arg);
+    return -1;
+  }
+  *limit = (int)v;
+  return 0;
+}
+
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
 static int parse_opts(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
@@ -41,16 +53,10 @@ static int parse_opts(int argc, char **argv, opts *o) {
     case 's':
       o->scope = optarg;
       break;
-    case 'n': {
-      char *end;
-      long v = strtol(optarg, &end, 10);
-      if (*end || v < 1 || v > 100) {
-        fprintf(stderr, "upskillctl %s: --limit takes 1 to 100, not '%s'\n", argv[0], optarg);
+    case 'n':
+      if (limit_value(argv[0], optarg, &o->limit))
         return -1;
-      }
-      o->limit = (int)v;
       break;
-    }
     case 'A':
       o->all = 1;
       break;
@@ -523,6 +529,78 @@ static int audit_command(ctl *c, int argc, char **argv) {
   return !r || wrote ? 1 : o.fail_on ? gate : high > 0;
 }
 
+/* skills/prompt: the <available_skills> block. */
+static int cmd_prompt(ctl *c, json_t *p) {
+  json_object_del(p, "scope");
+  int err = 0;
+  json_t *r = ctl_call(c, "skills/prompt", p, &err);
+  if (r)
+    c->json ? ctl_print_json(r) : (void)printf("%s\n", s_(r, "xml"));
+  int rc = r ? 0 : 1;
+  json_decref(r);
+  return rc;
+}
+
+/* install (k 3, `arg` a path or a git source) or remove (k 4, `arg` a name). */
+static int install_verb(ctl *c, size_t k, const char *verb, const char *arg, const opts *o,
+                        json_t *p) {
+  if (json_array_size(o->agents))
+    json_object_set(p, "agents", o->agents);
+  char *abs = NULL, shown[PATH_MAX + 16];
+  if (k == 3) {
+    struct stat st0;
+    abs = stat(arg, &st0) == 0 ? absolute(arg) : upk_xstrdup(arg); /* else a git source */
+    json_object_set_new(p, "from", json_string(abs));
+    if (o->force)
+      json_object_set_new(p, "force", json_true());
+    if (json_array_size(o->skills))
+      json_object_set(p, "skills", o->skills);
+    if (o->all)
+      json_object_set_new(p, "all", json_true());
+    if (o->list)
+      json_object_set_new(p, "list", json_true());
+    if (o->allow_risky)
+      json_object_set_new(p, "allowRisky", json_true());
+    struct stat st;
+    bool dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+    snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
+    c->diag_file = shown; /* a refusal's diagnostics are about it */
+  } else {
+    json_object_set_new(p, "name", json_string(arg));
+  }
+  int rc = cmd_install(c, verb, p);
+  c->diag_file = NULL;
+  free(abs);
+  return rc;
+}
+
+/* Verb k of ctl_skills_command's table with its options and its one argument (or NULL). */
+static int skills_verb(ctl *c, size_t k, const char *verb, const char *arg, const opts *o) {
+  json_t *p = json_object();
+  if (o->scope)
+    json_object_set_new(p, "scope", json_string(o->scope));
+  if (k == 0 || k == 5) { /* list, prompt: one agent filter */
+    if (json_array_size(o->agents))
+      json_object_set(p, "agent", json_array_get(o->agents, 0));
+    return k == 0 ? cmd_list(c, p, o->all) : cmd_prompt(c, p);
+  }
+  if (k == 1) {
+    json_object_set_new(p, "task", json_string(arg));
+    if (o->limit)
+      json_object_set_new(p, "limit", json_integer(o->limit));
+    if (json_array_size(o->agents))
+      json_object_set(p, "agents", o->agents);
+    return cmd_lookup(c, p);
+  }
+  if (k == 2) {
+    if (o->lenient)
+      json_object_set_new(p, "mode", json_string("lenient"));
+    json_object_del(p, "scope");
+    return cmd_validate(c, arg, p);
+  }
+  return install_verb(c, k, verb, arg, o, p);
+}
+
 int ctl_skills_command(ctl *c, int argc, char **argv) {
   if (!strcmp(argv[0], "audit"))
     return audit_command(c, argc, argv);
@@ -536,81 +614,18 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
   if (k == 6)
     return CTL_UNKNOWN;
   opts o;
-  if (parse_opts(argc, argv, &o)) {
-    json_decref(o.agents);
-    json_decref(o.skills);
-    return 2;
-  }
-  int npos = argc - optind, needs = (k >= 1 && k <= 4) ? 1 : 0;
-  if (npos != needs) {
+  int rc = 2, needs = (k >= 1 && k <= 4) ? 1 : 0;
+  if (parse_opts(argc, argv, &o))
+    goto done;
+  if (argc - optind != needs) {
     static const char *what[] = {"", "one TASK (quote it)", "one PATH", "one PATH or SOURCE",
                                  "one NAME"};
     fprintf(stderr, "upskillctl %s: expected %s\n", verb, needs ? what[k] : "no arguments");
     ctl_usage_hint(verb);
-    json_decref(o.agents);
-    json_decref(o.skills);
-    return 2;
+    goto done;
   }
-  const char *arg = needs ? argv[optind] : NULL;
-  json_t *p = json_object();
-  if (o.scope)
-    json_object_set_new(p, "scope", json_string(o.scope));
-  int rc;
-  if (k == 0 || k == 5) { /* list, prompt: one agent filter */
-    if (json_array_size(o.agents))
-      json_object_set(p, "agent", json_array_get(o.agents, 0));
-    if (k == 0) {
-      rc = cmd_list(c, p, o.all);
-    } else {
-      json_object_del(p, "scope");
-      int err = 0;
-      json_t *r = ctl_call(c, "skills/prompt", p, &err);
-      if (r)
-        c->json ? ctl_print_json(r) : (void)printf("%s\n", s_(r, "xml"));
-      rc = r ? 0 : 1;
-      json_decref(r);
-    }
-  } else if (k == 1) {
-    json_object_set_new(p, "task", json_string(arg));
-    if (o.limit)
-      json_object_set_new(p, "limit", json_integer(o.limit));
-    if (json_array_size(o.agents))
-      json_object_set(p, "agents", o.agents);
-    rc = cmd_lookup(c, p);
-  } else if (k == 2) {
-    if (o.lenient)
-      json_object_set_new(p, "mode", json_string("lenient"));
-    json_object_del(p, "scope");
-    rc = cmd_validate(c, arg, p);
-  } else {
-    if (json_array_size(o.agents))
-      json_object_set(p, "agents", o.agents);
-    char *abs = NULL, shown[PATH_MAX + 16];
-    if (k == 3) {
-      struct stat st0;
-      abs = stat(arg, &st0) == 0 ? absolute(arg) : upk_xstrdup(arg); /* else a git source */
-      json_object_set_new(p, "from", json_string(abs));
-      if (o.force)
-        json_object_set_new(p, "force", json_true());
-      if (json_array_size(o.skills))
-        json_object_set(p, "skills", o.skills);
-      if (o.all)
-        json_object_set_new(p, "all", json_true());
-      if (o.list)
-        json_object_set_new(p, "list", json_true());
-      if (o.allow_risky)
-        json_object_set_new(p, "allowRisky", json_true());
-      struct stat st;
-      bool dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
-      snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
-      c->diag_file = shown; /* a refusal's diagnostics are about it */
-    } else {
-      json_object_set_new(p, "name", json_string(arg));
-    }
-    rc = cmd_install(c, verb, p);
-    c->diag_file = NULL;
-    free(abs);
-  }
+  rc = skills_verb(c, k, verb, needs ? argv[optind] : NULL, &o);
+done:
   json_decref(o.agents);
   json_decref(o.skills);
   return rc;

@@ -420,34 +420,73 @@ static int takes_next(const ctl_cmd *cmd, const char *arg) {
  * early return here leaks nothing (the man page is built by running this under ASan). */
 enum { AGENT_TIMEOUT_S = 3600 };
 
-static int ctl_main(int argc, char **argv, char **args) {
-  ctl c = {0};
-  const char *server = NULL;
-  double timeout_s = 120;
-  int help = 0, dashdash = 0, n = 0, timeout_given = 0;
-  const ctl_cmd *cmd = NULL;
-  const char *cmd_name = NULL;
-  /* Global options anywhere (before `--`); the rest is the command's, in order. */
+/* What the command line says beside the command's own words. */
+typedef struct cmdline {
+  const char *server;
+  double timeout_s;
+  int help, timeout_given, n;
+  const ctl_cmd *cmd;
+  const char *cmd_name;
+} cmdline;
+
+/* One global option with its value: -1 to go on, or the exit status (--version). */
+static int global_opt(const ctl_opt *g, const char *value, ctl *c, cmdline *l) {
+  switch (g->val) {
+  case 's':
+    l->server = value;
+    break;
+  case 'j':
+    c->json = 1;
+    break;
+  case 't': {
+    char *end;
+    l->timeout_s = strtod(value, &end);
+    l->timeout_given = 1;
+    if (end == value || *end || !isfinite(l->timeout_s) || l->timeout_s <= 0 ||
+        l->timeout_s > 1e6) {
+      fprintf(stderr, "upskillctl: --timeout takes a positive number of seconds, not '%s'\n",
+              value);
+      return 2;
+    }
+    break;
+  }
+  case 'v':
+    c->verbose = 1;
+    break;
+  case 'V':
+    printf("upskillctl %s\n", UPK_VERSION);
+    return 0;
+  case 'h':
+    l->help = 1;
+    break;
+  }
+  return -1;
+}
+
+/* Global options anywhere (before `--`); the rest is the command's, in order, into `args`.
+ * -1 to go on, or the exit status. */
+static int split_args(int argc, char **argv, char **args, ctl *c, cmdline *l) {
+  int dashdash = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *value;
     const ctl_opt *g = dashdash || a[0] != '-' ? NULL : find_global(a, &value);
     if (!g) {
-      if (!cmd_name && a[0] == '-' && a[1] && !dashdash) {
+      if (!l->cmd_name && a[0] == '-' && a[1] && !dashdash) {
         fprintf(stderr, "upskillctl: unknown option '%s'; see upskillctl --help\n", a);
         return 2;
       }
       if (!strcmp(a, "--") && !dashdash) {
         dashdash = 1;
-        if (!cmd_name)
+        if (!l->cmd_name)
           continue;
       }
-      if (!cmd_name) {
-        cmd_name = a;
-        cmd = ctl_find_command(a);
-      } else if (!dashdash && takes_next(cmd, a) && i + 1 < argc) {
-        args[n++] = argv[i++];
+      if (!l->cmd_name) {
+        l->cmd_name = a;
+        l->cmd = ctl_find_command(a);
+      } else if (!dashdash && takes_next(l->cmd, a) && i + 1 < argc) {
+        args[l->n++] = argv[i++];
       }
-      args[n++] = argv[i];
+      args[l->n++] = argv[i];
       continue;
     }
     if (g->arg && !value) {
@@ -457,40 +496,53 @@ static int ctl_main(int argc, char **argv, char **args) {
       }
       value = argv[++i];
     }
-    switch (g->val) {
-    case 's':
-      server = value;
-      break;
-    case 'j':
-      c.json = 1;
-      break;
-    case 't': {
-      char *end;
-      timeout_s = strtod(value, &end);
-      timeout_given = 1;
-      if (end == value || *end || !isfinite(timeout_s) || timeout_s <= 0 || timeout_s > 1e6) {
-        fprintf(stderr, "upskillctl: --timeout takes a positive number of seconds, not '%s'\n",
-                value);
-        return 2;
-      }
-      break;
-    }
-    case 'v':
-      c.verbose = 1;
-      break;
-    case 'V':
-      printf("upskillctl %s\n", UPK_VERSION);
-      return 0;
-    case 'h':
-      help = 1;
-      break;
-    }
+    int rc = global_opt(g, value, c, l);
+    if (rc >= 0)
+      return rc;
   }
-  if (cmd_name && !cmd) {
-    fprintf(stderr, "upskillctl: unknown command '%s'; see upskillctl --help\n", cmd_name);
+  return -1;
+}
+
+/* A command the daemon answers: start it, run the command, shut it down. */
+static int daemon_command(ctl *c, cmdline *l, char **args) {
+  const ctl_cmd *cmd = l->cmd;
+  int n = l->n;
+  c->tty = isatty(2);
+  for (int i = 0; i < n && !l->timeout_given; i++)
+    if (strstr(args[i], "agent:"))
+      l->timeout_s = AGENT_TIMEOUT_S; /* agent runs take minutes each, not seconds */
+  int warm =
+      cmd->kernels || (!strcmp(cmd->name, "raw") && n >= 2 && !strncmp(args[1], "kernel/", 7));
+  if (start(c, l->server, (int)(l->timeout_s * 1000), warm)) {
+    fprintf(stderr, "upskillctl: cannot start the server: %s\n",
+            c->client.error[0] ? c->client.error : "initialize failed");
+    if (c->client.pid > 0)
+      upk_client_close(&c->client);
+    return 1;
+  }
+  int rc = run_command(c, n, args);
+  json_decref(upk_client_call(&c->client, "shutdown", NULL));
+  upk_client_notify(&c->client, "exit", NULL);
+  int code = upk_client_close(&c->client);
+  if (code != 0 && rc == 0) {
+    fprintf(stderr, "upskillctl: the server exited with status %d\n", code);
+    rc = 1;
+  }
+  return rc;
+}
+
+static int ctl_main(int argc, char **argv, char **args) {
+  ctl c = {0};
+  cmdline l = {.timeout_s = 120};
+  int rc = split_args(argc, argv, args, &c, &l);
+  if (rc >= 0)
+    return rc;
+  const ctl_cmd *cmd = l.cmd;
+  if (l.cmd_name && !cmd) {
+    fprintf(stderr, "upskillctl: unknown command '%s'; see upskillctl --help\n", l.cmd_name);
     return 2;
   }
-  if (help) {
+  if (l.help) {
     cmd ? ctl_command_help(cmd, stdout) : ctl_usage(stdout);
     return 0;
   }
@@ -499,31 +551,10 @@ static int ctl_main(int argc, char **argv, char **args) {
     return 2;
   }
   if (!strcmp(cmd->name, "trust") || !strcmp(cmd->name, "untrust"))
-    return ctl_trust_command(n, args, c.json); /* the user's own process; never the daemon */
+    return ctl_trust_command(l.n, args, c.json); /* the user's own process; never the daemon */
   if (cmd->local)
-    return local_command(n, args);
-  c.tty = isatty(2);
-  for (int i = 0; i < n && !timeout_given; i++)
-    if (strstr(args[i], "agent:"))
-      timeout_s = AGENT_TIMEOUT_S; /* agent runs take minutes each, not seconds */
-  int warm =
-      cmd->kernels || (!strcmp(cmd->name, "raw") && n >= 2 && !strncmp(args[1], "kernel/", 7));
-  if (start(&c, server, (int)(timeout_s * 1000), warm)) {
-    fprintf(stderr, "upskillctl: cannot start the server: %s\n",
-            c.client.error[0] ? c.client.error : "initialize failed");
-    if (c.client.pid > 0)
-      upk_client_close(&c.client);
-    return 1;
-  }
-  int rc = run_command(&c, n, args);
-  json_decref(upk_client_call(&c.client, "shutdown", NULL));
-  upk_client_notify(&c.client, "exit", NULL);
-  int code = upk_client_close(&c.client);
-  if (code != 0 && rc == 0) {
-    fprintf(stderr, "upskillctl: the server exited with status %d\n", code);
-    rc = 1;
-  }
-  return rc;
+    return local_command(l.n, args);
+  return daemon_command(&c, &l, args);
 }
 
 int main(int argc, char **argv) {

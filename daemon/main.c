@@ -12,7 +12,7 @@
 
 #include "common/log.h"
 #include "common/xalloc.h"
-#include "daemon/guard.h"
+#include "daemon/core/guard.h"
 #include "daemon/server.h"
 #include "upk_config.h"
 
@@ -97,148 +97,177 @@ static int parse_seconds(const char *s, unsigned *ms) {
   return 0;
 }
 
-enum {
-  OPT_LSP = 256,
-  OPT_MCP,
-  OPT_STDIO,
-  OPT_PID,
-  OPT_MAX,
-  OPT_CUDA,
-  OPT_WCMD,
-  OPT_WSIDLE,
-  OPT_PYTHON,
-  OPT_GRACE,
-  OPT_ALLOWK,
-  OPT_AGENT_ALLOW,
-  OPT_AGENT_PATH,
-  OPT_LOG,
-  OPT_TEST,
-  OPT_VER
+/* What parsing gathers: the options, the log file and the log level. */
+typedef struct {
+  upk_options *o;
+  const char **log_file;
+  int level;
+} args_state;
+
+/* Each flag's action returns -1 to go on, else the exit status: 0 after --version or --help,
+ * 2 once it has said why a value is refused. */
+static int set_lsp(args_state *a, const char *arg) {
+  a->o->framing = UPK_FRAMING_LSP;
+  return -1;
+}
+static int set_mcp(args_state *a, const char *arg) {
+  a->o->framing = UPK_FRAMING_MCP;
+  return -1;
+}
+static int ignored(args_state *a, const char *arg) {
+  return -1; /* --stdio, --clientProcessId: accepted for LSP clients */
+}
+static int set_cuda_path(args_state *a, const char *arg) {
+  a->o->cuda_path = arg;
+  return -1;
+}
+static int set_worker_command(args_state *a, const char *arg) {
+  a->o->worker_command = arg;
+  return -1;
+}
+static int set_python(args_state *a, const char *arg) {
+  a->o->python = arg;
+  return -1;
+}
+static int set_log_file(args_state *a, const char *arg) {
+  *a->log_file = arg;
+  return -1;
+}
+static int set_test_methods(args_state *a, const char *arg) {
+  a->o->test_methods = true;
+  return -1;
+}
+static int more_verbose(args_state *a, const char *arg) {
+  a->level = a->level < UPK_LOG_DEBUG ? a->level + 1 : a->level;
+  return -1;
+}
+static int set_quiet(args_state *a, const char *arg) {
+  a->level = UPK_LOG_ERROR;
+  return -1;
+}
+static int print_version(args_state *a, const char *arg) {
+  printf("upskilld %s\n", UPK_VERSION);
+  return 0;
+}
+static int print_help(args_state *a, const char *arg) {
+  usage(stdout);
+  return 0;
+}
+
+static int set_max_message(args_state *a, const char *arg) {
+  if (!parse_size(arg, &a->o->max_message))
+    return -1;
+  fprintf(stderr, "upskilld: --max-message-size: '%s' is not a positive size\n", arg);
+  return 2;
+}
+
+static int set_worker_idle(args_state *a, const char *arg) {
+  if (!*arg || arg[strspn(arg, "0123456789")]) {
+    fprintf(stderr, "upskilld: --worker-server-idle: '%s' is not a number of seconds\n", arg);
+    return 2;
+  }
+  a->o->worker_server_idle = arg;
+  return -1;
+}
+
+static int set_agent_allow(args_state *a, const char *arg) {
+  char bad[64];
+  if (!upk_guard_parse_allow(arg, &a->o->agent_allow, bad, sizeof bad))
+    return -1;
+  fprintf(stderr, "upskilld: --agent-allow: unknown power '%s' (python, user-skills, scripts)\n",
+          bad);
+  return 2;
+}
+
+static int add_agent_path(args_state *a, const char *arg) {
+  upk_options *o = a->o;
+  if (arg[0] != '/') {
+    fprintf(stderr, "upskilld: --agent-path: '%s' is not an absolute path\n", arg);
+    return 2;
+  }
+  o->agent_paths = upk_xreallocarray(o->agent_paths, o->n_agent_paths + 1, sizeof *o->agent_paths);
+  o->agent_paths[o->n_agent_paths++] = arg;
+  return -1;
+}
+
+static int set_grace(args_state *a, const char *arg) {
+  if (!parse_seconds(arg, &a->o->shutdown_grace_ms))
+    return -1;
+  fprintf(stderr, "upskilld: --shutdown-grace: '%s' is not 0 to 3600 seconds\n", arg);
+  return 2;
+}
+
+static int add_kernel_option(args_state *a, const char *arg) {
+  static const char *globs[64]; /* argv lives as long as the process */
+  upk_options *o = a->o;
+  if (o->n_allow_kernel_options == sizeof globs / sizeof *globs || !*arg) {
+    fprintf(stderr, "upskilld: --allow-kernel-option: '%s' is empty or one too many (64)\n", arg);
+    return 2;
+  }
+  globs[o->n_allow_kernel_options++] = arg;
+  o->allow_kernel_options = globs;
+  return -1;
+}
+
+/* The flags, in usage()'s order: long name, whether it takes a value, its short letter (0:
+ * none) and its action. */
+static const struct {
+  const char *name;
+  int has_arg;
+  int letter;
+  int (*apply)(args_state *a, const char *arg);
+} flags[] = {
+    {"lsp", no_argument, 0, set_lsp},
+    {"mcp", no_argument, 0, set_mcp},
+    {"stdio", no_argument, 0, ignored},
+    {"clientProcessId", required_argument, 0, ignored},
+    {"max-message-size", required_argument, 0, set_max_message},
+    {"cuda-path", required_argument, 0, set_cuda_path},
+    {"worker-command", required_argument, 0, set_worker_command},
+    {"worker-server-idle", required_argument, 0, set_worker_idle},
+    {"python", required_argument, 0, set_python},
+    {"agent-allow", required_argument, 0, set_agent_allow},
+    {"agent-path", required_argument, 0, add_agent_path},
+    {"shutdown-grace", required_argument, 0, set_grace},
+    {"allow-kernel-option", required_argument, 0, add_kernel_option},
+    {"log-file", required_argument, 0, set_log_file},
+    {"test-methods", no_argument, 0, set_test_methods},
+    {"verbose", no_argument, 'v', more_verbose},
+    {"quiet", no_argument, 'q', set_quiet},
+    {"version", no_argument, 0, print_version},
+    {"help", no_argument, 'h', print_help},
 };
+#define N_FLAGS (sizeof flags / sizeof *flags)
+
+/* What getopt_long answers for flags[i]: its letter, else 256 + i (above every letter). */
+static int flag_code(size_t i) {
+  return flags[i].letter ? flags[i].letter : 256 + (int)i;
+}
 
 static int parse_args(int argc, char **argv, upk_options *o, const char **log_file) {
-  static const struct option longs[] = {
-      {"lsp", no_argument, 0, OPT_LSP},
-      {"mcp", no_argument, 0, OPT_MCP},
-      {"stdio", no_argument, 0, OPT_STDIO},
-      {"clientProcessId", required_argument, 0, OPT_PID},
-      {"max-message-size", required_argument, 0, OPT_MAX},
-      {"cuda-path", required_argument, 0, OPT_CUDA},
-      {"worker-command", required_argument, 0, OPT_WCMD},
-      {"worker-server-idle", required_argument, 0, OPT_WSIDLE},
-      {"python", required_argument, 0, OPT_PYTHON},
-      {"agent-allow", required_argument, 0, OPT_AGENT_ALLOW},
-      {"agent-path", required_argument, 0, OPT_AGENT_PATH},
-      {"shutdown-grace", required_argument, 0, OPT_GRACE},
-      {"allow-kernel-option", required_argument, 0, OPT_ALLOWK},
-      {"log-file", required_argument, 0, OPT_LOG},
-      {"test-methods", no_argument, 0, OPT_TEST},
-      {"verbose", no_argument, 0, 'v'},
-      {"quiet", no_argument, 0, 'q'},
-      {"version", no_argument, 0, OPT_VER},
-      {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0},
-  };
-  int c, level = UPK_LOG_WARN;
+  struct option longs[N_FLAGS + 1] = {{0}};
+  for (size_t i = 0; i < N_FLAGS; i++)
+    longs[i] = (struct option){flags[i].name, flags[i].has_arg, NULL, flag_code(i)};
+  args_state a = {o, log_file, UPK_LOG_WARN};
+  int c;
   while ((c = getopt_long(argc, argv, "vqh", longs, NULL)) != -1) {
-    switch (c) {
-    case OPT_LSP:
-      o->framing = UPK_FRAMING_LSP;
-      break;
-    case OPT_MCP:
-      o->framing = UPK_FRAMING_MCP;
-      break;
-    case OPT_STDIO:
-    case OPT_PID:
-      break;
-    case OPT_MAX:
-      if (parse_size(optarg, &o->max_message)) {
-        fprintf(stderr, "upskilld: --max-message-size: '%s' is not a positive size\n", optarg);
-        return 2;
-      }
-      break;
-    case OPT_CUDA:
-      o->cuda_path = optarg;
-      break;
-    case OPT_WCMD:
-      o->worker_command = optarg;
-      break;
-    case OPT_WSIDLE:
-      if (!*optarg || optarg[strspn(optarg, "0123456789")]) {
-        fprintf(stderr, "upskilld: --worker-server-idle: '%s' is not a number of seconds\n",
-                optarg);
-        return 2;
-      }
-      o->worker_server_idle = optarg;
-      break;
-    case OPT_PYTHON:
-      o->python = optarg;
-      break;
-    case OPT_AGENT_ALLOW: {
-      char bad[64];
-      if (upk_guard_parse_allow(optarg, &o->agent_allow, bad, sizeof bad)) {
-        fprintf(stderr,
-                "upskilld: --agent-allow: unknown power '%s' (python, user-skills, scripts)\n",
-                bad);
-        return 2;
-      }
-      break;
-    }
-    case OPT_AGENT_PATH:
-      if (optarg[0] != '/') {
-        fprintf(stderr, "upskilld: --agent-path: '%s' is not an absolute path\n", optarg);
-        return 2;
-      }
-      o->agent_paths =
-          upk_xreallocarray(o->agent_paths, o->n_agent_paths + 1, sizeof *o->agent_paths);
-      o->agent_paths[o->n_agent_paths++] = optarg;
-      break;
-    case OPT_GRACE:
-      if (parse_seconds(optarg, &o->shutdown_grace_ms)) {
-        fprintf(stderr, "upskilld: --shutdown-grace: '%s' is not 0 to 3600 seconds\n", optarg);
-        return 2;
-      }
-      break;
-    case OPT_ALLOWK: { /* argv lives as long as the process */
-      static const char *globs[64];
-      if (o->n_allow_kernel_options == sizeof globs / sizeof *globs || !*optarg) {
-        fprintf(stderr, "upskilld: --allow-kernel-option: '%s' is empty or one too many (64)\n",
-                optarg);
-        return 2;
-      }
-      globs[o->n_allow_kernel_options++] = optarg;
-      o->allow_kernel_options = globs;
-      break;
-    }
-    case OPT_LOG:
-      *log_file = optarg;
-      break;
-    case OPT_TEST:
-      o->test_methods = true;
-      break;
-    case 'v':
-      level = level < UPK_LOG_DEBUG ? level + 1 : level;
-      break;
-    case 'q':
-      level = UPK_LOG_ERROR;
-      break;
-    case OPT_VER:
-      printf("upskilld %s\n", UPK_VERSION);
-      return 0;
-    case 'h':
-      usage(stdout);
-      return 0;
-    default:
+    size_t i = 0;
+    while (i < N_FLAGS && flag_code(i) != c)
+      i++;
+    if (i == N_FLAGS) { /* getopt said what is wrong */
       usage(stderr);
       return 2;
     }
+    int rc = flags[i].apply(&a, optarg);
+    if (rc >= 0)
+      return rc;
   }
   if (optind < argc) {
     fprintf(stderr, "upskilld: unexpected argument '%s'\n", argv[optind]);
     usage(stderr);
     return 2;
   }
-  upk_log_set_level((upk_log_level)level);
+  upk_log_set_level((upk_log_level)a.level);
   return -1;
 }
 

@@ -5,13 +5,13 @@
 #include <string.h>
 #include <uv.h>
 
-#include "daemon/eval_methods.h"
+#include "daemon/eval/eval_methods.h"
 #include "protocol/jsonrpc.h"
-#include "daemon/kernel_methods.h"
-#include "daemon/models_methods.h"
-#include "daemon/skills_methods.h"
+#include "daemon/kernels/kernel_methods.h"
+#include "daemon/models/models_methods.h"
+#include "daemon/skills/skills_methods.h"
 #include "daemon/status.h"
-#include "daemon/tool_results.h"
+#include "daemon/core/tool_results.h"
 #include "common/xalloc.h"
 
 /* upskilld/sleep: a test aid (enabled by --test-methods) that waits `ms` in

@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 /** Find by JSON-RPC method name; NULL when absent (or test-only and not enabled). */
 const upk_method *upk_method_find(const char *name, bool test_methods);

@@ -6,22 +6,22 @@
 #include <unistd.h>
 
 #include "skills/catalog.h"
-#include "daemon/documents.h"
-#include "daemon/face_jobs.h"
-#include "daemon/jobs.h"
+#include "daemon/lsp/documents.h"
+#include "daemon/mcp/face_jobs.h"
+#include "daemon/core/jobs.h"
 #include "protocol/jsonrpc.h"
-#include "daemon/kernel_service.h"
+#include "daemon/kernels/kernel_service.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "protocol/lsp.h"
-#include "daemon/lsp_face.h"
+#include "daemon/lsp/lsp_face.h"
 #include "protocol/mcp.h"
-#include "daemon/mcp_face.h"
-#include "daemon/mcp_stateless.h"
+#include "daemon/mcp/mcp_face.h"
+#include "daemon/mcp/mcp_stateless.h"
 #include "daemon/methods.h"
-#include "daemon/models_service.h"
-#include "daemon/skills_service.h"
-#include "daemon/transport.h"
+#include "daemon/models/models_service.h"
+#include "daemon/skills/skills_service.h"
+#include "daemon/core/transport.h"
 
 /* The session: only this file reads or writes its fields; the layers below see it through
  * session.h's functions. */
@@ -32,17 +32,16 @@ struct upk_server {
   upk_transport tx;
   upk_framer framer;
   upk_state state;
-  upk_jobs jobs;        /* requests in flight (jobs.c) */
-  json_t *modern;       /* id key -> method, for MCP 2026-07-28 requests not answered yet
-                           (mcp_stateless.c reads and writes it) */
-  bool begun;           /* the services are started (initialize or a first modern request) */
-  upk_buf scratch;      /* reused for serialising LSP bodies */
-  char mcp_version[16]; /* negotiated MCP revision, "" before initialize */
-  int mcp_log_level;    /* -1 until logging/setLevel */
-  json_t *client_info;  /* initialize params.clientInfo */
-  json_t *init_options; /* LSP initializationOptions */
-  bool lens_refresh;    /* the LSP client takes workspace/codeLens/refresh */
-  char *workspace;      /* project root path */
+  upk_jobs jobs;           /* requests in flight (jobs.c) */
+  upk_mcp_pending *modern; /* MCP 2026-07-28 requests not answered yet (mcp_stateless.c) */
+  bool begun;              /* the services are started (initialize or a first modern request) */
+  upk_buf scratch;         /* reused for serialising LSP bodies */
+  char mcp_version[16];    /* negotiated MCP revision, "" before initialize */
+  int mcp_log_level;       /* -1 until logging/setLevel */
+  json_t *client_info;     /* initialize params.clientInfo */
+  json_t *init_options;    /* LSP initializationOptions */
+  bool lens_refresh;       /* the LSP client takes workspace/codeLens/refresh */
+  char *workspace;         /* project root path */
   uint64_t started_ns;
   uint64_t requests; /* requests answered so far */
   int exit_code;
@@ -101,7 +100,7 @@ static void session__send(upk_server *s, json_t *msg) {
 
 static void session__answer(upk_server *s, upk_batch *batch, json_t *response) {
   s->requests++;
-  if (json_object_size(s->modern))
+  if (!upk_mcp_pending_empty(s->modern))
     upk_mcp_stateless_answer(s->modern, response);
   if (batch)
     json_array_append_new(batch->responses, response);
@@ -410,7 +409,7 @@ int upk_server_new(upk_server **out, uv_loop_t *loop, const upk_options *opts, i
   s->opts = *opts;
   s->mcp_log_level = -1;
   s->started_ns = uv_hrtime();
-  s->modern = json_object();
+  s->modern = upk_mcp_pending_new();
   upk_buf_init(&s->scratch, SIZE_MAX - 1);
   static const upk_framer_callbacks fcb = {on_message, on_frame_error};
   upk_framer_init(&s->framer, opts->framing, opts->max_message, &fcb, s);
@@ -471,7 +470,7 @@ void upk_server_free(upk_server *s) {
   upk_framer_free(&s->framer);
   upk_buf_free(&s->scratch);
   upk_jobs_free(s);
-  json_decref(s->modern);
+  upk_mcp_pending_free(s->modern);
   upk_catalog_cache_free(s->services.catalog); /* the skills queue has stopped: nothing uses it */
   upk_catalog_memo_free(s->services.listed);
   json_decref(s->shutdown_id);

@@ -11,7 +11,7 @@
 
 #include <uv.h>
 
-#include "daemon/session.h"
+#include "daemon/core/session.h"
 
 /** Create the session on stdio (kinds guessed by main) in *out; 0 or a negative errno from
  * opening the transport (then nothing has started, and *out is only for upk_server_free). */

@@ -9,11 +9,11 @@
 
 #include "common/trust.h"
 #include "models/config.h"
-#include "daemon/jobs.h"
-#include "daemon/kernel_service.h"
-#include "daemon/skills_service.h"
+#include "daemon/core/jobs.h"
+#include "daemon/kernels/kernel_service.h"
+#include "daemon/skills/skills_service.h"
 #include "daemon/status.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/toolkit.h"
 #include "upk_config.h"
 #include "common/xalloc.h"
 

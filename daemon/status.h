@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "daemon/jobs.h"
+#include "daemon/core/jobs.h"
 
 void upk_status_handler(upk_job *job, json_t *params);
 

@@ -47,8 +47,9 @@ typedef struct upk_config {
   int max_refine_attempts;      /* default 2, as upskill */
   json_t *model_aliases;        /* object: alias -> model name */
   json_t *agents;               /* object: agent name -> settings (skills/eval/agent.h) */
-  json_t *prices;   /* object: model ("provider.id", "agent:NAME") -> {input, output, cacheRead}
-                       in USD per million tokens (daemon/budget.h); a project's only raise them */
+  json_t
+      *prices;      /* object: model ("provider.id", "agent:NAME") -> {input, output, cacheRead}
+                       in USD per million tokens (daemon/eval/budget.h); a project's only raise them */
   int max_parallel; /* agent runs at once; 0: the core count */
   long request_timeout_ms; /* whole completion, retries included; default 120000 */
   long connect_timeout_ms; /* default 10000 */

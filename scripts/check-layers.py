@@ -13,6 +13,10 @@
    that share a private header `*_int.h` count as one module) may reach itself
    again through includes. A circle prints each include on it as
    `FILE:LINE: daemon/ include cycle: A -> B (HEADER)`.
+   daemon/'s sub-rooms (its folders by domain, DAEMON_ROOM_INCLUDES) include only the rooms
+   their rule names, never another room's `*_int.h`, save the DAEMON_ROOM_EXCEPTIONS:
+   `FILE:LINE: daemon/ ROOM may not include ROOM (HEADER)`; a file in a folder that is no
+   room, or an exception no file uses any more, is refused too.
 4. With --links BUILD, the same rules hold at link level: every object the build
    made from a part's source (BUILD/compile_commands.json) is read with `nm`, each
    symbol it uses is mapped to the file that defines it, and a file may use only
@@ -22,10 +26,15 @@
    `FILE: PART may not call TARGET (SYMBOL, defined in DEFFILE)` or
    `FILE: daemon/ ROOM calls up into ROOM (SYMBOL, defined in DEFFILE)` or
    `FILE: daemon/ ROOM speaks a protocol only the faces speak (SYMBOL, defined in DEFFILE)`.
+5. gpu/ has rooms too (GPU_ROOMS, bottom first: compile, project, run, reference,
+   worker): a gpu/ file sits in one (`FILE: gpu/ file in no room`) and includes, and
+   with --links calls, only its own room and the rooms below it:
+   `FILE:LINE: gpu/ ROOM reaches up into ROOM (HEADER)` or
+   `FILE: gpu/ ROOM reaches up into ROOM (SYMBOL, defined in DEFFILE)`.
 
 Exits 1 on any violation, 0 when the tree is clean.
 Usage: scripts/check-layers.py [ROOT] [--links BUILD | --links-only BUILD]
-(default ROOT: the repo; --links-only skips rules 1-3)"""
+(default ROOT: the repo; --links-only skips the include rules)"""
 import collections
 import fnmatch
 import json
@@ -89,7 +98,7 @@ def stem(f):
 def daemon_modules(root, files):
     """daemon/ file -> its module: the file's stem, with the files that share a
     private header *_int.h (and the header) merged into one."""
-    mods = [f for f in files if f.startswith("daemon/") and "/" not in f[7:]]
+    mods = [f for f in files if f.startswith("daemon/")]
     parent = {stem(f): stem(f) for f in mods}
 
     def find(x):
@@ -178,21 +187,79 @@ def daemon_cycles(root, files):
     return cycles
 
 
-# daemon/'s rooms, bottom first (docs/architecture.md, "Inside daemon/"): a file may call a
-# function defined in its own room or a room below, never above. The first pattern that
-# matches a file's name decides its room.
+# daemon/'s layers, bottom first (docs/architecture.md, "Inside daemon/"): a file may call a
+# function defined in its own layer or a layer below, never above. The first pattern that
+# matches a file's path inside daemon/ decides its layer. The layers cut across the sub-rooms
+# (the folders, DAEMON_ROOM_INCLUDES below): a room holds its domain's files of every layer.
 DAEMON_ROOMS = [
-    ("core", ["session.c", "jobs.c", "defer.c", "transport.c", "serial.c", "workers*.c",
-              "worker_server.c", "agent_runner.c", "agent_git.c"]),
-    ("services", ["*_service.c", "eval_agents.c", "eval_exec.c", "eval_grade.c", "eval_layout.c",
-                  "gen_save.c", "gen_teacher.c", "skills_watch.c", "documents.c", "budget.c",
-                  "guard.c"]),
-    ("handlers", ["*_methods.c", "status.c", "trigger_eval.c", "eval_limits.c", "eval_inputs.c",
-                  "skills_call.c", "skills_source.c", "tool_results.c",
-                  "tool_text.c"]),
+    ("core", ["core/session.c", "core/jobs.c", "core/defer.c", "core/transport.c",
+              "core/serial.c", "kernels/workers*.c", "kernels/worker_server.c",
+              "eval/agent_runner.c", "eval/agent_git.c"]),
+    ("services", ["*/*_service.c", "eval/eval_agents.c", "eval/eval_exec.c", "eval/eval_grade.c",
+                  "eval/eval_layout.c", "eval/gen_save.c", "eval/gen_teacher.c",
+                  "skills/skills_watch.c", "lsp/documents.c", "eval/budget.c", "core/guard.c"]),
+    ("handlers", ["*/*_methods.c", "status.c", "eval/trigger_eval.c", "eval/eval_limits.c",
+                  "eval/eval_inputs.c", "skills/skills_call.c", "skills/skills_source.c",
+                  "core/tool_results.c", "mcp/tool_text.c"]),
     ("table", ["methods.c"]),
-    ("faces", ["server.c", "main.c", "lsp_*.c", "mcp_*.c", "face_*.c", "skills_ext.c"]),
+    ("faces", ["server.c", "main.c", "lsp/lsp_*.c", "mcp/mcp_*.c", "mcp/face_*.c",
+               "mcp/skills_ext.c"]),
 ]
+
+# daemon/'s sub-rooms (folders by domain) and the rooms each may include (itself always).
+# "hall" is daemon/ itself: main.c, server.c (the session), methods.c (the table joining
+# every room's rows) and status.c, which join the rooms. core includes no other room; a domain
+# includes core and the domains it builds on; the faces and the hall include any room.
+_ANY_ROOM = {"core", "models", "skills", "kernels", "eval", "lsp", "mcp", "hall"}
+DAEMON_ROOM_INCLUDES = {
+    "core": set(),
+    "models": {"core"},
+    "skills": {"core"},
+    "kernels": {"core"},
+    "eval": {"core", "models", "skills", "kernels"},
+    "lsp": _ANY_ROOM,
+    "mcp": _ANY_ROOM,
+    "hall": _ANY_ROOM,
+}
+# The includes across rooms the rule above does not allow, each with its reason.
+DAEMON_ROOM_EXCEPTIONS = {
+    ("daemon/core/guard.c", "daemon/skills/skills_service.h"):
+        "the built-in skill library is one of the places an agent may read "
+        "(upk_skills_library_dir: a path, no call into the service)",
+    ("daemon/kernels/kernel_methods.c", "daemon/lsp/documents.h"):
+        "a run asked through kernels/validate is noted on the open document for its lens "
+        "(upk_docs_note_run: documents.c's typed API, not the face)",
+}
+
+
+def daemon_subroom(f):
+    """The sub-room (folder) of a daemon/ path, "hall" for daemon/ itself, or None for a
+    folder that is no room."""
+    rest = f[len("daemon/"):]
+    room = rest.split("/")[0] if "/" in rest else "hall"
+    return room if room in DAEMON_ROOM_INCLUDES else None
+
+
+# gpu/'s rooms, bottom first (docs/architecture.md, "Inside gpu/"): a gpu/ file may include
+# a header of its own room or a room below, never above, and at link level call only there too.
+# The room is the directory under gpu/; a gpu/ file outside every room is refused.
+GPU_ROOMS = ["compile", "project", "run", "reference", "worker"]
+
+
+def gpu_room(path):
+    """(rank, name) of a gpu/ file's room, None outside gpu/ or in no room."""
+    parts = path.split("/")
+    if len(parts) < 3 or parts[0] != "gpu" or parts[1] not in GPU_ROOMS:
+        return None
+    return GPU_ROOMS.index(parts[1]), parts[1]
+
+
+def gpu_room_violation(f, g):
+    """Why gpu/ file f may not use gpu/ file g (an include or a call), or None."""
+    a, b = gpu_room(f), gpu_room(g)
+    if a is not None and b is not None and b[0] > a[0]:
+        return f"gpu/ {a[1]} reaches up into {b[1]}"
+    return None
 
 
 # The protocol builders only the faces may call (docs/architecture.md: only the faces speak
@@ -201,11 +268,27 @@ FACE_ONLY = ("protocol/lsp.c", "protocol/mcp.c")
 
 
 def daemon_room(f):
-    """(rank, name) of a daemon/ source file's room, or None for a file no room names."""
+    """(rank, name) of a daemon/ source file's layer, or None for a file no layer names."""
     name = f[len("daemon/"):]
     for rank, (room, patterns) in enumerate(DAEMON_ROOMS):
         if any(fnmatch.fnmatchcase(name, p) for p in patterns):
             return rank, room
+    return None
+
+
+def daemon_room_include(f, hdr, used):
+    """Why daemon/ file f may not include daemon/ header hdr across sub-rooms, or None; an
+    exception that allowed it is added to used."""
+    a, b = daemon_subroom(f), daemon_subroom(hdr)
+    if a is None or b is None or a == b:
+        return None  # a file in no room is reported once, by itself
+    if (f, hdr) in DAEMON_ROOM_EXCEPTIONS:
+        used.add((f, hdr))
+        return None
+    if hdr.endswith("_int.h"):
+        return f"daemon/ {a} may not include {b}'s private header ({hdr})"
+    if b not in DAEMON_ROOM_INCLUDES[a]:
+        return f"daemon/ {a} may not include {b} ({hdr})"
     return None
 
 
@@ -261,6 +344,8 @@ def link_violations(root, build):
                 a, b = daemon_room(f), daemon_room(g)
                 if a is not None and b is not None and b[0] > a[0]:
                     bad.append(f"{f}: daemon/ {a[1]} calls up into {b[1]} ({sym}, defined in {g})")
+            elif part == target == "gpu" and gpu_room_violation(f, g):
+                bad.append(f"{f}: {gpu_room_violation(f, g)} ({sym}, defined in {g})")
             elif part == "daemon" and g in FACE_ONLY:
                 a = daemon_room(f)
                 if a is not None and a[1] != "faces":
@@ -286,8 +371,13 @@ def main():
         return check_links(root, build)
     files = list(sources(root))
     bad = 0
+    used = set()
     for f in files:
         part = part_of(f)
+        if part == "daemon" and daemon_subroom(f) is None:
+            print(f"{f}: daemon/ file in no sub-room "
+                  "(DAEMON_ROOM_INCLUDES in scripts/check-layers.py)")
+            bad += 1
         for n, hdr in includes(root, f):
             if hdr in GENERATED:
                 continue
@@ -302,6 +392,19 @@ def main():
             elif part and target != part and hdr.endswith("_int.h"):
                 print(f"{f}:{n}: {part} may not include {target}'s private header ({hdr})")
                 bad += 1
+            elif part == target == "daemon" and (why := daemon_room_include(f, hdr, used)):
+                print(f"{f}:{n}: {why}")
+                bad += 1
+            elif part == target == "gpu" and gpu_room_violation(f, hdr):
+                print(f"{f}:{n}: {gpu_room_violation(f, hdr)} ({hdr})")
+                bad += 1
+    for f, hdr in sorted(set(DAEMON_ROOM_EXCEPTIONS) - used):
+        print(f"{f}: no longer includes {hdr}: remove the exception from DAEMON_ROOM_EXCEPTIONS")
+        bad += 1
+    for f in files:
+        if part_of(f) == "gpu" and gpu_room(f) is None:
+            print(f"{f}: gpu/ file in no room (GPU_ROOMS in scripts/check-layers.py)")
+            bad += 1
     for cycle in daemon_cycles(root, files):
         for f, n, a, b, hdr in cycle:
             print(f"{f}:{n}: daemon/ include cycle: {a} -> {b} ({hdr})")
@@ -311,8 +414,8 @@ def main():
         print(f"check-layers: {bad} include(s) or cycle(s) break the layering (docs/architecture.md)",
               file=sys.stderr)
         return 1
-    print(f"check-layers: {len(files)} files, every include respects the layering, "
-          "daemon/ has no include cycle")
+    print(f"check-layers: {len(files)} files, every include respects the layering and "
+          "daemon/'s sub-rooms, daemon/ has no include cycle")
     return check_links(root, build) if build else 0
 
 

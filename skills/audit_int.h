@@ -38,6 +38,19 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
  * the whole file when those hold no URL); one without a vendor word (API_KEY) only as the value
  * of an API-key query parameter (`?key=`, `&access_token=`). */
 bool upk__audit_own_service(const char *data, size_t len, size_t at, size_t n);
+/* A Markdown code block: the file's bytes [at, at + len) (its content lines, whole) and the
+ * language its info string names, or NULL for a detection rule (Sigma, YARA, KQL, SPL, Snort),
+ * whose strings are what it searches for (audit_md.c). */
+typedef struct upk__audit_block {
+  size_t at, len;
+  const char *lang;
+} upk__audit_block;
+
+/** The code blocks of a Markdown file to scan as scripts (fenced and indented; not other data
+ * such as JSON, not one presented as what not to do) and its detection rules, in file order,
+ * into *out (the caller frees it). Returns their number. */
+size_t upk__audit_md_blocks(const char *data, size_t len, upk__audit_block **out);
+
 /** NULL when the embedded rules compiled; else why not (a build defect). */
 const char *upk__audit_rules_error(void);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <yara.h>
 
 #include "common/xalloc.h"
@@ -108,12 +109,13 @@ static char *evidence(const char *d, size_t len, size_t line_start, size_t at) {
 typedef struct scan {
   const char *rel, *data, *lang;
   size_t len;
-  bool prose;
+  bool prose, block; /* Markdown or text; a pass over a Markdown code block */
   upk_diags *out;
   int high;
   size_t *starts, n_starts; /* the offset of each line's start */
-  upk__audit_view view;     /* what libyara scans; its offsets map to data's */
-  size_t from;              /* out's first finding from this scan */
+  upk__audit_view view;     /* what libyara scans; its offsets map to data's from base on */
+  size_t base;              /* where the scanned part starts: 0, or a Markdown code block */
+  size_t from;              /* out's first finding from this file */
 } scan;
 
 static void index_lines(scan *s) {
@@ -154,12 +156,12 @@ typedef struct rule_meta {
   bool own_service; /* drop matches that send a secret to its own service (audit_own.c) */
 } rule_meta;
 
-/* The rule's meta; false when it is not a finding (no id or severity). The severity is
- * `severity`, else `prose` in Markdown and text, else the one named after the file's language
- * (e.g. dockerfile = "medium"). */
-static bool read_meta(const YR_RULE *rule, const char *lang, bool prose, rule_meta *m) {
+/* The rule's meta; false when it is not a finding (no id or severity). The severity is the one
+ * named after the file's language (e.g. dockerfile = "medium"), else `block` in a Markdown code
+ * block, else `prose` in Markdown and text, else `severity`. */
+static bool read_meta(const YR_RULE *rule, const scan *s, rule_meta *m) {
   const YR_META *meta;
-  const char *sev = NULL, *prose_sev = NULL, *lang_sev = NULL;
+  const char *sev = NULL, *prose_sev = NULL, *lang_sev = NULL, *block_sev = NULL;
   memset(m, 0, sizeof *m);
   yr_rule_metas_foreach(rule, meta) {
     if (meta->type != META_TYPE_STRING)
@@ -174,12 +176,17 @@ static bool read_meta(const YR_RULE *rule, const char *lang, bool prose, rule_me
       sev = meta->string;
     else if (!strcmp(meta->identifier, "prose"))
       prose_sev = meta->string;
+    else if (!strcmp(meta->identifier, "block"))
+      block_sev = meta->string;
     else if (!strcmp(meta->identifier, "own_service"))
       m->own_service = true;
-    else if (!strcmp(meta->identifier, lang))
+    else if (!strcmp(meta->identifier, s->lang))
       lang_sev = meta->string;
   }
-  m->sev = severity_named(lang_sev ? lang_sev : prose && prose_sev ? prose_sev : sev);
+  m->sev = severity_named(lang_sev                ? lang_sev
+                          : s->block && block_sev ? block_sev
+                          : s->prose && prose_sev ? prose_sev
+                                                  : sev);
   return m->id && m->sev;
 }
 
@@ -230,8 +237,8 @@ static bool next_hit(const scan *s, const YR_MATCH **p, hit *h) {
     if (m.is_private)
       continue;
     size_t at = (size_t)(m.base + m.offset);
-    h->at = upk__audit_view_orig(&s->view, at);
-    h->len = upk__audit_view_orig(&s->view, at + (size_t)m.match_length) - h->at;
+    h->at = s->base + upk__audit_view_orig(&s->view, at);
+    h->len = s->base + upk__audit_view_orig(&s->view, at + (size_t)m.match_length) - h->at;
     return true;
   }
   return false;
@@ -317,7 +324,7 @@ static bool vetoed(const scan *s, const veto *v, hit h) {
 static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   scan *s = user;
   rule_meta m;
-  if (message != CALLBACK_MSG_RULE_MATCHING || !read_meta(data, s->lang, s->prose, &m))
+  if (message != CALLBACK_MSG_RULE_MATCHING || !read_meta(data, s, &m))
     return CALLBACK_CONTINUE;
   const YR_RULE *rule = data;
   const YR_STRING *str;
@@ -341,35 +348,72 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
   return CALLBACK_CONTINUE;
 }
 
+/* One pass of the rules over data[base, base + n) as language `lang`, for at most
+ * `timeout_s`: 0, -ETIMEDOUT, -ENOMEM or -EIO. */
+static int scan_part(scan *s, size_t base, size_t n, const char *lang, int timeout_s) {
+  YR_SCANNER *sc = NULL;
+  if (yr_scanner_create(rules, &sc) != ERROR_SUCCESS)
+    return -ENOMEM;
+  s->lang = lang;
+  s->prose = !strcmp(lang, "markdown") || !strcmp(lang, "text");
+  s->block = base > 0 || n < s->len;
+  s->base = base;
+  yr_scanner_define_string_variable(sc, "lang", lang);
+  yr_scanner_define_boolean_variable(sc, "is_prose", s->prose);
+  yr_scanner_define_boolean_variable(sc, "is_script", upk__audit_is_script(lang));
+  yr_scanner_set_callback(sc, on_match, s);
+  yr_scanner_set_timeout(sc, timeout_s);
+  upk__audit_view_make(&s->view, s->data + base, n);
+  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)s->view.data, s->view.len);
+  yr_scanner_destroy(sc);
+  upk__audit_view_free(&s->view);
+  if (rc == ERROR_SCAN_TIMEOUT)
+    return -ETIMEDOUT;
+  return rc != ERROR_SUCCESS && rc != ERROR_TOO_MANY_MATCHES ? -EIO : 0;
+}
+
+/* A detection rule's block (b->lang NULL): the prose scan's high findings on its lines are
+ * medium, since the attacks it quotes are what it searches logs for. */
+static void demote_detection(scan *s, const upk__audit_block *b) {
+  int first = line_of(s, b->at), last = line_of(s, b->at + b->len - 1);
+  for (size_t i = s->from; i < s->out->len; i++) {
+    upk_diag *d = &s->out->items[i];
+    if (d->severity == UPK_SEV_ERROR && d->range.line >= first && d->range.line <= last) {
+      d->severity = UPK_SEV_WARNING;
+      s->high--;
+    }
+  }
+}
+
+/* A Markdown file's code blocks, each scanned again as a script of its language: findings on
+ * the file's own lines, merged with the prose scan's (the more severe kept). The file's scan
+ * time covers them all. */
+static int scan_blocks(scan *s, int timeout_s) {
+  upk__audit_block *b;
+  size_t n = upk__audit_md_blocks(s->data, s->len, &b);
+  time_t end = time(NULL) + timeout_s;
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    time_t left = end - time(NULL);
+    if (!b[i].lang)
+      demote_detection(s, &b[i]);
+    else
+      rc = left > 0 ? scan_part(s, b[i].at, b[i].len, b[i].lang, (int)left) : -ETIMEDOUT;
+  }
+  free(b);
+  return rc;
+}
+
 int upk__audit_scan(const char *rel, const char *data, size_t len, const char *lang, int timeout_s,
                     upk_diags *out) {
   if (upk__audit_rules_error())
     return -EINVAL;
-  YR_SCANNER *sc = NULL;
-  if (yr_scanner_create(rules, &sc) != ERROR_SUCCESS)
-    return -ENOMEM;
-  bool prose = !strcmp(lang, "markdown") || !strcmp(lang, "text");
-  scan s = {.rel = rel,
-            .data = data,
-            .lang = lang,
-            .len = len,
-            .prose = prose,
-            .out = out,
-            .from = out->len};
+  scan s = {.rel = rel, .data = data, .len = len, .out = out, .from = out->len};
   index_lines(&s);
-  yr_scanner_define_string_variable(sc, "lang", lang);
-  yr_scanner_define_boolean_variable(sc, "is_prose", prose);
-  yr_scanner_define_boolean_variable(sc, "is_script", upk__audit_is_script(lang));
-  yr_scanner_set_callback(sc, on_match, &s);
-  yr_scanner_set_timeout(sc, timeout_s);
-  upk__audit_view_make(&s.view, data, len);
-  int rc = yr_scanner_scan_mem(sc, (const uint8_t *)s.view.data, s.view.len);
-  yr_scanner_destroy(sc);
-  upk__audit_view_free(&s.view);
+  time_t start = time(NULL);
+  int rc = scan_part(&s, 0, len, lang, timeout_s);
+  if (!rc && !strcmp(lang, "markdown"))
+    rc = scan_blocks(&s, timeout_s - (int)(time(NULL) - start));
   free(s.starts);
-  if (rc == ERROR_SCAN_TIMEOUT)
-    return -ETIMEDOUT;
-  if (rc != ERROR_SUCCESS && rc != ERROR_TOO_MANY_MATCHES)
-    return -EIO;
-  return s.high;
+  return rc < 0 ? rc : s.high;
 }

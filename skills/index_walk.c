@@ -163,6 +163,35 @@ static int64_t stored_twin(upk_index *ix, const probe *pr, upk_ix_parsed *p, cha
   return id;
 }
 
+/* A skill that could not be parsed: reported, with its own diagnostics. */
+static void report_unreadable(scan *sc, const probe *pr, upk_ix_parsed *p) {
+  scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot load this skill",
+            strerror(-p->rc));
+  for (size_t i = 0; sc->diags && i < p->d.len; i++)
+    if (!p->d.items[i].file)
+      p->d.items[i].file = upk_xstrdup(pr->mdpath);
+  if (sc->diags)
+    upk_diags_take(sc->diags, &p->d);
+}
+
+/* Document id's searchable text: its head (name, description, headings) and
+ * body rows, and its listing entry. */
+static int store_text(upk_index *ix, int64_t id, const upk_ix_parsed *p) {
+  sqlite3_stmt *st = ix->st[ST_FTS_INSERT];
+  sqlite3_bind_int64(st, 1, id);
+  sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 3, p->desc, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 4, p->name_col, -1, SQLITE_STATIC);
+  if (upk_ix_step_done(ix, st, "index skill text"))
+    return -EIO;
+  st = ix->st[ST_BODY_INSERT];
+  sqlite3_bind_int64(st, 1, id);
+  sqlite3_bind_text(st, 2, p->body, -1, SQLITE_STATIC);
+  if (upk_ix_step_done(ix, st, "index skill text") || upk_ix_catalog_put(ix, id, p->catalog))
+    return -EIO;
+  return 0;
+}
+
 /* Store a parsed skill as document pr->id (0: new). Returns the id, 0 when
  * the skill could not be loaded (reported), or a negative errno. */
 int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **name_out) {
@@ -170,13 +199,7 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
   if (p->rc == -ENOMEM)
     return -ENOMEM;
   if (p->rc < 0) {
-    scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot load this skill",
-              strerror(-p->rc));
-    for (size_t i = 0; sc->diags && i < p->d.len; i++)
-      if (!p->d.items[i].file)
-        p->d.items[i].file = upk_xstrdup(pr->mdpath);
-    if (sc->diags)
-      upk_diags_take(sc->diags, &p->d);
+    report_unreadable(sc, pr, p);
     return 0;
   }
   int64_t id = pr->id;
@@ -212,17 +235,7 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
         return -EIO;
     }
   }
-  st = ix->st[ST_FTS_INSERT];
-  sqlite3_bind_int64(st, 1, id);
-  sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 3, p->desc, -1, SQLITE_STATIC);
-  sqlite3_bind_text(st, 4, p->name_col, -1, SQLITE_STATIC);
-  if (upk_ix_step_done(ix, st, "index skill text"))
-    return -EIO;
-  st = ix->st[ST_BODY_INSERT];
-  sqlite3_bind_int64(st, 1, id);
-  sqlite3_bind_text(st, 2, p->body, -1, SQLITE_STATIC);
-  if (upk_ix_step_done(ix, st, "index skill text") || upk_ix_catalog_put(ix, id, p->catalog))
+  if (store_text(ix, id, p))
     return -EIO;
   *name_out = p->name;
   p->name = NULL;

@@ -1,6 +1,6 @@
 /* upk_defer against what it replaced (issue 48): N calls deferred in one loop turn and run at
- * the next, by the session's queue (daemon/defer.c: the caller holds the upk_deferred, one timer
- * for all) and, as the reference in the same run, one malloc, uv_timer and uv_close per call
+ * the next, by the session's queue (daemon/core/defer.c: the caller holds the upk_deferred, one
+ * timer for all) and, as the reference in the same run, one malloc, uv_timer and uv_close per call
  * (the old defer.c, rebuilt here). Prints each one's time per call and their ratio.
  * Usage: defer_bench [N] [ROUNDS] */
 #include <stdint.h>
@@ -9,7 +9,7 @@
 #include <uv.h>
 
 #include "common/xalloc.h"
-#include "daemon/defer.h"
+#include "daemon/core/defer.h"
 
 static size_t ran;
 

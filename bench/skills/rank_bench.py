@@ -30,6 +30,7 @@ dev = dev, held, held2, held3 (the tuning set); test = held4, held5, held6.
 """
 import argparse
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -82,6 +83,9 @@ def twins(skills):
 
 def bare_build(skills, corpus, path):
     """The baseline's table, built from the files: (db, seconds)."""
+    for old in (path, path + "-wal", path + "-shm"):  # --workdir: built again for another split
+        if os.path.exists(old):
+            os.unlink(old)
     t = time.perf_counter()
     db = sqlite3.connect(path)
     db.execute("PRAGMA journal_mode=WAL")
@@ -112,12 +116,13 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose, dump=None):
     proj = os.path.join(tmp, "proj")
     root = os.path.join(proj, ".claude", "skills")
     for x, _ in skills:
-        os.makedirs(os.path.join(root, x))
-        os.link(os.path.join(corpus, x, "SKILL.md"), os.path.join(root, x, "SKILL.md"))
+        if not os.path.isdir(os.path.join(root, x)):  # --workdir: already there
+            os.makedirs(os.path.join(root, x))
+            os.link(os.path.join(corpus, x, "SKILL.md"), os.path.join(root, x, "SKILL.md"))
     env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "c"))
     for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
         env.pop(k, None)
-    os.makedirs(env["HOME"])
+    os.makedirs(env["HOME"], exist_ok=True)
     env.pop("UPSKILLD_RANK_DUMP", None)
     if dump:  # each lookup's pool and features (skills/index_ltr.c), for ltr_fit.py
         env["UPSKILLD_RANK_DUMP"] = os.path.abspath(dump)
@@ -168,21 +173,33 @@ def main():
                     "in lookup and in the baseline to this TSV")
     ap.add_argument("--dump", help="the daemon appends each lookup's candidates and their "
                     "features to this file (bench/skills/ltr_fit.py refits from it)")
+    ap.add_argument("--workdir", help="keep the index, the baseline's table and its answers in "
+                    "this directory and reuse them (iterating on the ranking: the build "
+                    "figures then time a reopened index, not a fresh one)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     tasks = [t for t in load_tasks(a.tasks) if a.split in ("all", t[1])]
     skills = choose(a.corpus, {x for x, _, _ in load_tasks(a.tasks)}, a.size)
     eq = twins(skills)
-    tmp = tempfile.mkdtemp(prefix="upk-rankbench-")
+    tmp = a.workdir or tempfile.mkdtemp(prefix="upk-rankbench-")
+    os.makedirs(tmp, exist_ok=True)
+    kept = os.path.join(tmp, f"bare-{a.split}.json")
     try:
         # the baseline first: the daemon's files then compete with a warm page cache alike
-        db, bare_s = bare_build(skills, a.corpus, os.path.join(tmp, "bare.sqlite"))
+        if a.workdir and os.path.exists(kept):
+            base, base_lat, bare_s = json.load(open(kept))
+        else:
+            db, bare_s = bare_build(skills, a.corpus, os.path.join(tmp, "bare.sqlite"))
         ours, our_lat, our_s, our_cpu = run_daemon(os.path.realpath(a.upskilld), skills, a.corpus, tmp,
                                           tasks, a.verbose, a.dump)
-        base, base_lat = run_bare(db, skills, tasks)
-        db.close()
+        if not (a.workdir and os.path.exists(kept)):
+            base, base_lat = run_bare(db, skills, tasks)
+            db.close()
+            if a.workdir:
+                json.dump([base, base_lat, bare_s], open(kept, "w"))
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not a.workdir:
+            shutil.rmtree(tmp, ignore_errors=True)
     if a.ranks:
         with open(a.ranks, "w") as f:
             for i, (x, split, task) in enumerate(tasks):

@@ -67,6 +67,7 @@ rule capability_persistence_write {
     category = "persistence"
     severity = "high"
     prose = "medium"
+    block = "medium"
     dockerfile = "low"
     message = "writes a start-up location that runs a command again later"
   strings:

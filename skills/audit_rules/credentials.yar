@@ -7,6 +7,7 @@ rule credential_files {
     category = "credentials"
     severity = "high"
     prose = "medium"
+    block = "medium"
     message = "reads credentials: SSH keys, cloud, git or package-registry tokens, keychains"
   strings:
     $ssh = /\.ssh[\/\\](id_[a-z0-9_]+|authorized_keys|known_hosts|config\b|\*)/

@@ -39,6 +39,7 @@ rule destruction {
     $mkfs = /\bmkfs(\.\w+)?\s+(-\w+\s+)*\/dev\/(sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)/
     $truncate_home = /\b(truncate\s+-s\s*0|shred\s+(-\w+\s+)*)[^\n]{0,20}(~|\$HOME)\/(\*|\.\w+)/
     $git = /\bgit\s+push\s+[^\n]{0,40}(--force|-f)\b[^\n]{0,40}\b(--all|--mirror)\b/
+    $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
   condition:
     any of them
 }

@@ -71,6 +71,7 @@ rule download_saved_then_run {
     category = "download-exec"
     severity = "high"
     prose = "medium"
+    block = "medium"
     dockerfile = "medium"
     message = "a download is saved and then made executable or run"
   strings:
@@ -85,11 +86,41 @@ rule download_saved_then_run {
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=/
   condition:
-    (($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
+    not $ctx_verify and ((($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     $save_then_run or
     ($ps_save and $ctx_ps_run) or
-    ($py_save and $ctx_py_run)
+    ($py_save and $ctx_py_run))
+}
+
+/* The same, with a checksum or signature verified in the same file or block (a CI step that
+ * pins a release and checks it): medium; what is run was at least pinned. */
+rule download_saved_verified_then_run {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "medium"
+    prose = "low"
+    message = "a download is saved, its checksum or signature checked, and then made executable or run"
+  strings:
+    $save = /\b(curl|wget)\b[^\n]{0,200}\s(-[a-zA-Z]*[oO]|--output|--output-document)[\s=]+["']?([^\s"'|;&\/-]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
+    $save_redirect = /\b(curl|wget\s+(-\w+\s+)*-q?O-)\b[^\n|;]{0,300}\s>\s*["']?([^\s"'|;&\/]|\/[^d\s]|\/d[^e])[^\s"'|;&]{0,200}/
+    $ps_save = /\b(iwr|invoke-webrequest|downloadfile|start-bitstransfer)\b[^\n]{0,300}(-outfile|-destination|,\s*["'])/ nocase
+    $save_then_run = /\b(curl|wget)\b[^\n|]{0,300}(&&|;)\s*([^\n]{0,100}(&&|;)\s*)?(((ba|z)?sh|source|python[0-9.]*|node|perl|ruby)\s+["']?[\w.\/-]+|\.\/[\w.\/-]+|chmod\s+(\+x|[0-7]*[1357][0-7]{2}))/
+    $py_save = /\burlretrieve\s*\(/
+    $ctx_chmod = /\bchmod\s+(-\w+\s+)*(\+x|[ugoa]*\+[rw]*x|0?[0-7]?[1357][0-7]{2})\b/
+    $ctx_ps_run = /(\b(start-process|invoke-item|saps)\b|&\s*["']?\$env:(temp|tmp|appdata))|\bstart\s+(\/b\s+)?["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA)%/ nocase
+    $ctx_run_tmp = /[;&|\s](\.\/|\/tmp\/|\/dev\/shm\/|\$TMPDIR\/|%TEMP%\\)[\w.-]+(\s|;|&|"|')/
+    $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
+    $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
+    $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=/
+  condition:
+    $ctx_verify and ((($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
+    $save_then_run or
+    ($ps_save and $ctx_ps_run) or
+    ($py_save and $ctx_py_run))
 }
 
 /* Fetched in one statement, executed in another: a program that runs what it downloads. */

@@ -32,6 +32,7 @@ rule secrets_sent {
     category = "exfiltration"
     severity = "high"
     prose = "medium"
+    block = "medium"
     message = "reads credentials or the environment and sends data to a host: a way to steal them"
   strings:
     $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/

@@ -1,6 +1,8 @@
 /* Persistence: something that runs again later, outside the skill (scheduled jobs, shell
  * start-up files, services, launch agents, git hooks, autostart keys). In a script high; in
- * prose (a guide that says "add this to ~/.bashrc") medium. */
+ * prose (a guide that says "add this to ~/.bashrc") and in a Markdown code block shown to the
+ * user (a deployment guide's `systemctl enable`) medium; what it installs, when it fetches or
+ * hides something, is persistence_of_payload's (high everywhere). */
 
 rule persistence {
   meta:
@@ -8,6 +10,7 @@ rule persistence {
     category = "persistence"
     severity = "high"
     prose = "medium"
+    block = "medium"
     dockerfile = "low"
     message = "installs something that runs again later (cron, shell start-up file, service, launch agent, git hook)"
   strings:
@@ -16,7 +19,7 @@ rule persistence {
     $rc_py = /(expanduser|Path\.home|os\.homedir|homedir)\s*\(\s*["']?[^\n)]{0,5}\)?[^\n]{0,40}\.(bashrc|bash_profile|zshrc|zprofile|profile)["'][^\n]{0,60}["']a["']|open\s*\([^\n]{0,80}\.(bashrc|bash_profile|zshrc|zprofile)["']?\s*[^\n]{0,20},\s*["']a/
     $systemd = /\.config\/systemd\/user\/|\/etc\/systemd\/system\/[\w@.-]+\.(service|timer)|\bsystemctl\s+(--user\s+)?(enable|daemon-reload)\b/
     $launchd = /Library\/(LaunchAgents|LaunchDaemons)\/|\blaunchctl\s+(load|bootstrap|submit|enable)\b/
-    $git_hooks = /\.git\/hooks\/[a-z-]+|\bcore\.hooksPath\b/
+    $git_hooks = /\.git\/hooks\/[a-z-]+|\bcore\.hooksPath\b\s*=?\s*["']?(~|\$HOME|\$\{HOME\}|\/|\.\.)|--(global|system)\s+core\.hooksPath\b/
     $autostart = /\.config\/autostart\/|\/etc\/rc\.local\b|\/etc\/profile\.d\/|\/etc\/ld\.so\.preload|\/etc\/init\.d\//
     $reboot = /@reboot\s+\S/
     $crontab_var = /\bcrontab\s+["']?\$\{?\w+/

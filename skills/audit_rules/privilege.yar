@@ -35,6 +35,7 @@ rule privilege_protection_off {
     category = "privilege"
     severity = "high"
     prose = "medium"
+    block = "medium"
     message = "turns a protection off or joins an administrative group (SELinux, firewall, Defender, Gatekeeper, sudo/docker group)"
   strings:
     $groups = /\b(usermod|gpasswd|adduser)\s+(-\w+\s+)*(-aG|-G|-a)\s*(sudo|wheel|admin|root|docker)\b/

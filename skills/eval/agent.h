@@ -16,7 +16,7 @@
  * This module is plain C with no event loop: it builds the command line and
  * environment, prepares and inspects the directory (blocking: call it off the
  * loop), and reads the agent's JSON output into a typed result. The daemon
- * spawns the process (daemon/agent_runner.c).
+ * spawns the process (daemon/eval/agent_runner.c).
  */
 #ifndef UPK_AGENT_H
 #define UPK_AGENT_H

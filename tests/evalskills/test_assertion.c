@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "skills/eval/assertion.h"
-#include "gpu/compile.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/compile.h"
+#include "gpu/compile/toolkit.h"
 
 static char *vals1[] = {"__syncthreads", "Shared Memory"};
 

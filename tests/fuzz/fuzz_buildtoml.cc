@@ -1,11 +1,11 @@
-/* libFuzzer target: kernel-builder's build.toml (gpu/buildtoml.cc, toml++), as
+/* libFuzzer target: kernel-builder's build.toml (gpu/project/buildtoml.cc, toml++), as
  * kernel/validate reads a project. The file sits in a directory that does not exist, so the
  * source checks only stat missing paths.
  * Invariants: parsing never fails but for memory; diagnostics well formed (line and column
  * from toml++'s positions); every kept string is valid UTF-8 and every kept capability is one
  * upk_bt_cap_parse accepts. */
 extern "C" {
-#include "gpu/buildtoml.h"
+#include "gpu/project/buildtoml.h"
 #include "tests/fuzz/fuzz_util.h"
 }
 

@@ -1,9 +1,9 @@
-/* libFuzzer target: the static checks before a run (gpu/kstatic.c) on a kernel file nobody
- * vetted, `SOURCE \0 REFERENCE` (the reference kernel's source, optional), every library
+/* libFuzzer target: the static checks before a run (gpu/run/static_checks.c) on a kernel file
+ * nobody vetted, `SOURCE \0 REFERENCE` (the reference kernel's source, optional), every library
  * forbidden and reference files named. Invariants: diagnostics well formed, all of source
  * `upskilld-run` with a known code, at most 20 per code, every range inside the source. */
 #include "tests/fuzz/fuzz_util.h"
-#include "gpu/kstatic.h"
+#include "gpu/run/static_checks.h"
 
 static const char *const CODES[] = {
     "run/forbidden-library", "run/timing-api",         "run/stream-api",

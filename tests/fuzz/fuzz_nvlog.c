@@ -1,4 +1,4 @@
-/* libFuzzer target: what NVRTC and ptxas print (gpu/nvlog.c): front-end errors with echoed
+/* libFuzzer target: what NVRTC and ptxas print (gpu/compile/nvlog.c): front-end errors with echoed
  * source and caret lines, ptxas errors citing PTX lines, the `-v` resource report, the
  * name-expression unit's errors, PTX `.loc` mapping and kernel-name demangling.
  * The input is `LOG \0 SOURCE \0 PTX` (missing parts are empty); the seeds are real logs.
@@ -6,8 +6,8 @@
  * has_error agrees with the front end and ptxas parsers finding an error; report entries have
  * a mangled name and no negative resource counts. */
 #include "tests/fuzz/fuzz_util.h"
-#include "gpu/cubin.h"
-#include "gpu/nvlog.h"
+#include "gpu/compile/cubin.h"
+#include "gpu/compile/nvlog.h"
 
 static const char *part(const char *p, const char *end, const char **next) {
   const char *z = memchr(p, 0, (size_t)(end - p));

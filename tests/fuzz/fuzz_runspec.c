@@ -1,12 +1,12 @@
-/* libFuzzer target: the `run` object of kernel/validate (gpu/runspec.c), from JSON text as a
+/* libFuzzer target: the `run` object of kernel/validate (gpu/run/runspec.c), from JSON text as a
  * client sends it. The daemon checks it on its loop (upk_runspec_check) and the worker parses it
  * again to allocate buffers and launch.
  * Invariants: check and parse agree; a failure names the field; an accepted spec stays inside
  * the limits the worker relies on (total buffer bytes, block threads, shared memory, shape
  * product == count), so no client can make a worker allocate past them. */
 #include "tests/fuzz/fuzz_util.h"
-#include "gpu/runcheck.h"
-#include "gpu/runspec.h"
+#include "gpu/run/runcheck.h"
+#include "gpu/run/runspec.h"
 
 /* Every shape of the sweep (given and odd) within the same limits (issue 50). */
 static void check_shapes(const upk_run_spec *s) {

@@ -1,11 +1,11 @@
-/* libFuzzer target: torch op schemas of a kernel-builder project (gpu/torchop.c): the input as
- * a torch-ext C++ source (upk_torchop_scan: ops.def string literals, comments, raw strings) and
- * as one schema (upk_torchop_parse). The seeds are torch_binding.cpp files written here in
- * kernel-builder's shape. Invariants: every kept op has a name and at most 64 arguments, each
- * named, once; its schema text parses again to the same op; the bad-schema warnings are well
+/* libFuzzer target: torch op schemas of a kernel-builder project (gpu/reference/torchop.c): the
+ * input as a torch-ext C++ source (upk_torchop_scan: ops.def string literals, comments, raw
+ * strings) and as one schema (upk_torchop_parse). The seeds are torch_binding.cpp files written
+ * here in kernel-builder's shape. Invariants: every kept op has a name and at most 64 arguments,
+ * each named, once; its schema text parses again to the same op; the bad-schema warnings are well
  * formed diagnostics at a line of the input. */
 #include "tests/fuzz/fuzz_util.h"
-#include "gpu/torchop.h"
+#include "gpu/reference/torchop.h"
 
 static void same_op(const upk_torchop *a) {
   upk_torchop b;

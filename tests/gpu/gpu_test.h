@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/cudrv.h"
+#include "gpu/run/cudrv.h"
 
 static inline void need_device(void) {
   upk_cudrv d;

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/krun.h"
-#include "gpu/kvalidate.h"
-#include "gpu/runplan.h"
-#include "gpu/runspec.h"
+#include "gpu/worker/run_op.h"
+#include "gpu/compile/validate.h"
+#include "gpu/run/runplan.h"
+#include "gpu/run/runspec.h"
 #include "tests/gpu/gpu_test.h"
 
 enum { N = 4096, CHECKED_LAUNCHES = 16 };

@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "tests/gpu/gpu_test.h"
-#include "gpu/krun.h"
-#include "gpu/kvalidate.h"
-#include "gpu/ksan.h"
-#include "gpu/toolkit.h"
+#include "gpu/worker/run_op.h"
+#include "gpu/compile/validate.h"
+#include "gpu/run/sanitizer.h"
+#include "gpu/compile/toolkit.h"
 
 /* Every kernel the cases use; `ref` is the reference for all of them. */
 static const char SRC[] =

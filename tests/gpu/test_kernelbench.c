@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/cudrv.h"
+#include "gpu/run/cudrv.h"
 #include "tests/gpu/gpu_test.h"
-#include "gpu/krun.h"
-#include "gpu/kvalidate.h"
-#include "gpu/runspec.h"
+#include "gpu/worker/run_op.h"
+#include "gpu/compile/validate.h"
+#include "gpu/run/runspec.h"
 
 static const char *const PROBLEMS[] = {"1_Square_matrix_multiplication_", "19_ReLU", "23_Softmax",
                                        "47_Sum_reduction_over_a_dimension",

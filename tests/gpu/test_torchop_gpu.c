@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "tests/gpu/gpu_test.h"
-#include "gpu/krun.h"
-#include "gpu/kvalidate.h"
-#include "gpu/runspec.h"
-#include "gpu/torchop.h"
+#include "gpu/worker/run_op.h"
+#include "gpu/compile/validate.h"
+#include "gpu/run/runspec.h"
+#include "gpu/reference/torchop.h"
 
 static void proj_path(char *buf, size_t len, const char *rel) {
   const char *root = getenv("UPK_SOURCE_ROOT");

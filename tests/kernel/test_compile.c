@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/compile.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/compile.h"
+#include "gpu/compile/toolkit.h"
 
 static bool have_toolkit(void) {
   char p[600];

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/compile.h"
-#include "gpu/cubin.h"
+#include "gpu/compile/compile.h"
+#include "gpu/compile/cubin.h"
 #include "common/fileio.h"
-#include "gpu/nvlog.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/nvlog.h"
+#include "gpu/compile/toolkit.h"
 
 #define NEED_TOOLKIT()                                                                             \
   do {                                                                                             \

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpu/includes.h"
-#include "gpu/projroot.h"
+#include "gpu/compile/includes.h"
+#include "gpu/project/projroot.h"
 
 static char base[PATH_MAX], ws[PATH_MAX], out[PATH_MAX], tk[PATH_MAX];
 

@@ -1,4 +1,4 @@
-/* The kernel service (daemon/kernel_service.c) on a real libuv loop with the real
+/* The kernel service (daemon/kernels/kernel_service.c) on a real libuv loop with the real
  * upskilld-worker ($UPSKILLD_WORKER): a check answered at once (a cache hit, a refusal) calls
  * back from the loop after upk_kernels_check has returned, never inside it; such answers keep
  * their order, and cancelling one before it is given means no callback. */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/kernel_service.h"
+#include "daemon/kernels/kernel_service.h"
 #include "daemon/server.h"
 
 static uv_loop_t loop;

@@ -1,6 +1,6 @@
-/* Static checks before a run (gpu/kstatic.c, issue 50 part 4): each rule on a planted kernel,
- * placed at its token; the same words in comments, strings, members and other namespaces never
- * fire; run.forbid's parse and its PyTorch default; then the real kernels of this repository
+/* Static checks before a run (gpu/run/static_checks.c, issue 50 part 4): each rule on a planted
+ * kernel, placed at its token; the same words in comments, strings, members and other namespaces
+ * never fire; run.forbid's parse and its PyTorch default; then the real kernels of this repository
  * (the KernelBench kernels, the lint corpus, the projects) must come out clean. */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "common/fileio.h"
-#include "gpu/kstatic.h"
-#include "gpu/runspec.h"
+#include "gpu/run/static_checks.h"
+#include "gpu/run/runspec.h"
 
 enum {
   ALL = UPK_FORBID_TORCH | UPK_FORBID_CUBLAS | UPK_FORBID_CUDNN | UPK_FORBID_CUTLASS |

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/kvalidate.h"
-#include "gpu/lint.h"
-#include "gpu/occupancy.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/validate.h"
+#include "gpu/compile/lint.h"
+#include "gpu/compile/occupancy.h"
+#include "gpu/compile/toolkit.h"
 
 static upk_diags lint_src(const char *src, const char *arch) {
   upk_src_facts f;

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpu/kvalidate.h"
-#include "gpu/nvcc.h"
-#include "gpu/toolkit.h"
+#include "gpu/compile/validate.h"
+#include "gpu/compile/nvcc.h"
+#include "gpu/compile/toolkit.h"
 
 #define NEED_NVCC()                                                                                \
   do {                                                                                             \

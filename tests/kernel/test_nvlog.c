@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/cubin.h"
-#include "gpu/nvlog.h"
+#include "gpu/compile/cubin.h"
+#include "gpu/compile/nvlog.h"
 
 static upk_nvlog_ctx ctx_for(const char *main_file, const char *source, const char *ptx) {
   upk_nvlog_ctx c = {.main_file = main_file,

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/occupancy.h"
+#include "gpu/compile/occupancy.h"
 
 typedef struct row {
   int threads, registers;

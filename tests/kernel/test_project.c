@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/buildtoml.h"
-#include "gpu/kvalidate.h"
-#include "gpu/nvcc.h"
-#include "gpu/project.h"
+#include "gpu/project/buildtoml.h"
+#include "gpu/compile/validate.h"
+#include "gpu/compile/nvcc.h"
+#include "gpu/project/project.h"
 
 #define NEED_NVCC()                                                                                \
   do {                                                                                             \

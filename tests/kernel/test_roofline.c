@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "gpu/roofline.h"
-#include "gpu/runspec.h"
+#include "gpu/run/roofline.h"
+#include "gpu/run/runspec.h"
 
 /* What cuDeviceGetAttribute reports on an H100 80GB HBM3 (SXM). */
 static const upk_device_clocks H100 = {9, 132, 1980000, 2619000, 5120};

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/srcscan.h"
+#include "gpu/compile/srcscan.h"
 
 static upk_src_facts scan_n(const char *src, size_t len) {
   upk_src_facts f;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/workers.h"
+#include "daemon/kernels/workers.h"
 
 static uv_loop_t loop;
 static uv_timer_t guard;

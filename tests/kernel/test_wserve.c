@@ -1,4 +1,4 @@
-/* The worker server (`upskilld-worker --serve`, gpu/worker_serve.h) as real processes on real
+/* The worker server (`upskilld-worker --serve`, gpu/worker/serve.h) as real processes on real
  * sockets: greeting and validate on two connections, one server per path, a killed worker
  * replaced, idle exit, SIGTERM, a stale socket file, a path too long. Each test has its own
  * directory; the server is killed in teardown whatever happened. Tests that compile skip

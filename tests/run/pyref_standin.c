@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "gpu/pyref.h"
+#include "gpu/reference/pyref.h"
 
 typedef struct opts {
   const char *problem, *out, *seeds, *op, *plan;

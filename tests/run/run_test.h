@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "gpu/krun.h"
+#include "gpu/worker/run_op.h"
 
 /* y = 2x over n floats, as the stand-in's reference computes it. */
 #define RT_TWICE_SRC                                                                               \

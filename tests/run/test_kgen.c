@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/kgen.h"
-#include "gpu/runcheck.h"
-#include "gpu/toolkit.h"
+#include "gpu/run/devkernels.h"
+#include "gpu/run/runcheck.h"
+#include "gpu/compile/toolkit.h"
 
 Test(kgen, source_compiles_with_nvrtc_for_h100) {
   const void *cubin = NULL, *again = NULL;

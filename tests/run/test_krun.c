@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu/cudrv.h"
-#include "gpu/krun.h"
-#include "gpu/ksan.h"
+#include "gpu/run/cudrv.h"
+#include "gpu/worker/run_op.h"
+#include "gpu/run/sanitizer.h"
 
 static const char SRC[] = "extern \"C\" __global__ void scale(const float *x, float *y, int n) {\n"
                           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"

@@ -1,4 +1,4 @@
-/* Guarded buffers and waiting for memory (gpu/krun_mem.c) on host memory:
+/* Guarded buffers and waiting for memory (gpu/run/device_mem.c) on host memory:
  * the driver table's memory entry points are pointed at malloc, memset and
  * memcpy, so the real allocation, guard fill, guard scan and report code
  * runs with host addresses standing in for device ones. No kernel runs
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/krun_dev.h"
+#include "gpu/run/device.h"
 
 static int oom_left;        /* MemAlloc answers OUT_OF_MEMORY this many times first */
 static size_t total_memory; /* what MemGetInfo reports */

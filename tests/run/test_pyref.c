@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpu/ksig.h"
-#include "gpu/pyref.h"
+#include "gpu/worker/argsig.h"
+#include "gpu/reference/pyref.h"
 
 static json_t *parse_json(const char *text) {
   json_error_t e;

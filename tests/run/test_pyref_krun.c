@@ -8,7 +8,7 @@
 
 #include "common/env_options.h"
 #include "tests/run/run_test.h"
-#include "gpu/runcheck.h"
+#include "gpu/run/runcheck.h"
 
 static const char SRC[] = RT_TWICE_SRC;
 

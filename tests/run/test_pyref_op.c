@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "tests/run/run_test.h"
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 static const char SRC[] = RT_TWICE_SRC;
 

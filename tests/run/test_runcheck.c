@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/runcheck.h"
+#include "gpu/run/runcheck.h"
 
 Test(half, f16_known_values) {
   cr_assert_eq(upk_f32_to_f16(1.0f), 0x3C00);

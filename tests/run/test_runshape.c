@@ -1,12 +1,12 @@
 /* Shape sweeps, odd sizes, the run's seed and the rotation plan
- * (gpu/runshape.c, gpu/runplan.c): what a kernel would be judged at, and
+ * (gpu/run/runshape.c, gpu/run/runplan.c): what a kernel would be judged at, and
  * every bad input named by its field, with no GPU. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>
 
-#include "gpu/runplan.h"
-#include "gpu/runspec.h"
+#include "gpu/run/runplan.h"
+#include "gpu/run/runspec.h"
 
 /* y[i] = f(x[i]) for i < n: one in, one out, n. */
 static const char *ELEMWISE = "{\"kernel\":\"k\",\"grid\":4,\"block\":256,\"args\":["

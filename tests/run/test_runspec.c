@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "gpu/runspec.h"
+#include "gpu/run/runspec.h"
 
 static const char *BASE_ARGS =
     "[{\"name\":\"x\",\"dtype\":\"f32\",\"count\":1024,\"role\":\"in\"},"

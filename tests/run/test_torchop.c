@@ -1,4 +1,4 @@
-/* torch op schemas of a kernel-builder project (gpu/torchop.h): the schema
+/* torch op schemas of a kernel-builder project (gpu/reference/torchop.h): the schema
  * grammar, the scan of C++ sources for ops.def, a project's ops by its
  * build.toml, and the form of run.reference.pytorch.{op, args} in a run
  * spec. The fixtures are written here in the shape of kernel-builder's
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 #include "tests/run/run_test.h" /* rt_put */
-#include "gpu/runspec.h"
-#include "gpu/torchop.h"
+#include "gpu/run/runspec.h"
+#include "gpu/reference/torchop.h"
 
 static upk_torchop parse_ok(const char *schema) {
   upk_torchop op;

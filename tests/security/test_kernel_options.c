@@ -1,11 +1,11 @@
 /* Hostile compiler options (issue 44, docs/security.md "Compiler options"): a cloned
  * kernel-builder project's build.toml `cuda-flags`, an agent's `options` and an editor's
- * request are checked against gpu/kopts.h's allowlist. A host compiler, a file written, a plugin
- * or library loaded, a pre-include, an options file, an include directory outside the include
- * policy, an unknown option: each is refused with `kernel/option-refused` naming the option, its
- * rule and how the user allows it, and nothing is compiled with it: no program runs, no file is
- * written, no file outside is read. `__has_include` cannot probe for files outside either. A
- * trusted project (`upskillctl trust`) and the user's own `--allow-kernel-option` regain the
+ * request are checked against gpu/compile/options.h's allowlist. A host compiler, a file written, a
+ * plugin or library loaded, a pre-include, an options file, an include directory outside the
+ * include policy, an unknown option: each is refused with `kernel/option-refused` naming the
+ * option, its rule and how the user allows it, and nothing is compiled with it: no program runs, no
+ * file is written, no file outside is read. `__has_include` cannot probe for files outside either.
+ * A trusted project (`upskillctl trust`) and the user's own `--allow-kernel-option` regain the
  * power. Everything runs through the real daemon, its worker, NVRTC and nvcc. */
 #include <errno.h>
 #include <limits.h>

@@ -14,6 +14,7 @@
 
 #include "tests/unit/unit.h"
 #include "skills/index.h"
+#include "skills/skill.h"
 
 static char tmp[PATH_MAX];
 
@@ -1097,6 +1098,29 @@ UTest(index, unreadable_directories_are_reported) {
     cr_assert(has_code(&d, "index/unreadable-dir"));
     cr_assert_eq(upk_index_count(ix), 1);
   }
+  upk_diags_free(&d);
+  upk_index_close(ix);
+}
+
+/* A SKILL.md the parser refuses (past UPK_SKILL_MAX_BYTES; a sparse file, so nothing is
+ * written): one warning naming it, its own diagnostic given its path, and the skill beside
+ * it indexed. */
+UTest(index, an_unloadable_skill_is_reported_and_the_rest_indexed) {
+  skill(at("big"), "small-one", "A skill of ordinary size.", "body");
+  skill(at("big"), "huge-one", "Far too large to load.", "body");
+  cr_assert_eq(truncate(at("big/huge-one/SKILL.md"), (off_t)UPK_SKILL_MAX_BYTES + 1), 0);
+  upk_index_root r = {at("big"), "claude", UPK_INDEX_PROJECT, 0, 3};
+  upk_diags d = {0};
+  upk_index *ix = open_with(&r, 1, &d);
+  cr_assert_eq(upk_index_count(ix), 1);
+  bool warned = false;
+  for (size_t i = 0; i < d.len; i++) {
+    cr_assert(d.items[i].file && strstr(d.items[i].file, "huge-one/SKILL.md"), "%s: %s",
+              d.items[i].code, d.items[i].file ? d.items[i].file : "(no file)");
+    warned |= !strcmp(d.items[i].code, "index/skill-unreadable");
+  }
+  cr_assert(warned);
+  cr_assert_eq(hits_for(ix, "ordinary", "small-one"), 1);
   upk_diags_free(&d);
   upk_index_close(ix);
 }

@@ -69,19 +69,23 @@ up() {
   whats+=("$1 calling $2 is refused")
   wants+=("$3")
 }
-up daemon/jobs.c upk_mcp_face_request \
-  "daemon/jobs.c: daemon/ core calls up into faces (upk_mcp_face_request, defined in daemon/mcp_face.c)"
-up daemon/session.c upk_server_exit_code \
-  "daemon/session.c: daemon/ core calls up into faces (upk_server_exit_code, defined in daemon/server.c)"
-up daemon/eval_grade.c upk_method_find \
-  "daemon/eval_grade.c: daemon/ services calls up into table (upk_method_find, defined in daemon/methods.c)"
-up daemon/kernel_service.c upk_tool_diag_text \
-  "daemon/kernel_service.c: daemon/ services calls up into handlers (upk_tool_diag_text, defined in daemon/tool_text.c)"
-up daemon/documents.c upk_lsp_progress_begin \
-  "daemon/documents.c: daemon/ services speaks a protocol only the faces speak (upk_lsp_progress_begin, defined in protocol/lsp.c)"
+up daemon/core/jobs.c upk_mcp_face_request \
+  "daemon/core/jobs.c: daemon/ core calls up into faces (upk_mcp_face_request, defined in daemon/mcp/mcp_face.c)"
+up daemon/core/session.c upk_server_exit_code \
+  "daemon/core/session.c: daemon/ core calls up into faces (upk_server_exit_code, defined in daemon/server.c)"
+up daemon/eval/eval_grade.c upk_method_find \
+  "daemon/eval/eval_grade.c: daemon/ services calls up into table (upk_method_find, defined in daemon/methods.c)"
+up daemon/kernels/kernel_service.c upk_tool_diag_text \
+  "daemon/kernels/kernel_service.c: daemon/ services calls up into handlers (upk_tool_diag_text, defined in daemon/mcp/tool_text.c)"
+up daemon/lsp/documents.c upk_lsp_progress_begin \
+  "daemon/lsp/documents.c: daemon/ services speaks a protocol only the faces speak (upk_lsp_progress_begin, defined in protocol/lsp.c)"
 up skills/skill.c upk_job_reply \
-  "skills/skill.c: skills may not call daemon (upk_job_reply, defined in daemon/jobs.c)"
-up gpu/compile.c upk_models_new "gpu/compile.c: gpu may not call models (upk_models_new, defined in models/"
+  "skills/skill.c: skills may not call daemon (upk_job_reply, defined in daemon/core/jobs.c)"
+up gpu/compile/compile.c upk_models_new "gpu/compile/compile.c: gpu may not call models (upk_models_new, defined in models/"
+up gpu/compile/lint.c upk_kernel_run_json \
+  "gpu/compile/lint.c: gpu/ compile reaches up into worker (upk_kernel_run_json, defined in gpu/worker/run_op.c)"
+up gpu/run/runspec.c upk_pyref_find \
+  "gpu/run/runspec.c: gpu/ run reaches up into reference (upk_pyref_find, defined in gpu/reference/pyref_fmt.c)"
 up daemon/planted_new.c upk_job_reply \
   "daemon/planted_new.c: daemon/ file in no room (DAEMON_ROOMS in scripts/check-layers.py)"
 record_with "${pairs[@]}"
@@ -95,10 +99,15 @@ for i in "${!wants[@]}"; do
 done
 
 # A call down is no violation: the same kind of plant, the other way round.
-o=$(plant daemon/mcp_face.c upk_jobs_inflight 0)
-record_with daemon/mcp_face.c "$o"
+o=$(plant daemon/mcp/mcp_face.c upk_jobs_inflight 0)
+record_with daemon/mcp/mcp_face.c "$o"
 if out=$("$check" "$src" --links-only "$tmp/b" 2>&1); then tap_ok "a face calling down into jobs.c passes"; else
   tap_not_ok "a face calling down into jobs.c passes"; tap_diag "$out"; fi
+# A gpu/ room calling down (the run op into the compiler's room) passes too.
+o=$(plant gpu/worker/run_op.c upk_lint_source 0)
+record_with gpu/worker/run_op.c "$o"
+if out=$("$check" "$src" --links-only "$tmp/b" 2>&1); then tap_ok "gpu/ worker calling down into compile passes"; else
+  tap_not_ok "gpu/ worker calling down into compile passes"; tap_diag "$out"; fi
 # A record that names no object of the parts is no pass (a wrong or unbuilt BUILD).
 echo '[]' > "$tmp/b/compile_commands.json"
 out=$("$check" "$src" --links-only "$tmp/b" 2>&1)

@@ -1,10 +1,10 @@
-/* daemon/budget.c and the config's prices (models/config.c): what a call costs, when a limit
+/* daemon/eval/budget.c and the config's prices (models/config.c): what a call costs, when a limit
  * refuses the next call and why, and prices that are refused as data or lowered by a project. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
-#include "daemon/budget.h"
+#include "daemon/eval/budget.h"
 #include "models/config.h"
 #include "tests/unit/unit.h"
 

@@ -1,11 +1,11 @@
-/* daemon/defer.c: deferred calls run from the loop after the deferring call has returned, in the
- * order they were made; a cancelled one never runs; the queue holds one handle however many
+/* daemon/core/defer.c: deferred calls run from the loop after the deferring call has returned, in
+ * the order they were made; a cancelled one never runs; the queue holds one handle however many
  * calls wait (nothing per call); a closed queue makes no call and leaves nothing open. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "daemon/defer.h"
+#include "daemon/core/defer.h"
 
 static uv_loop_t loop;
 static upk_defer_queue q;

@@ -1,4 +1,4 @@
-/* The documents service (daemon/documents.c) never reports a check from inside the call that
+/* The documents service (daemon/lsp/documents.c) never reports a check from inside the call that
  * started it. A session runs in this process on pipes, with the real kernel service made
  * unable to start (a worker command that cannot be parsed), so upk_kernels_check answers
  * "kernel/no-worker" before it returns, as it does for a cache hit. The test wraps
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/documents.h"
-#include "daemon/kernel_service.h"
+#include "daemon/lsp/documents.h"
+#include "daemon/kernels/kernel_service.h"
 #include "daemon/server.h"
 #include "tests/unit/unit.h"
 

@@ -1,11 +1,11 @@
-/* The editor texts (daemon/lsp_text.c, lsp_fix.c) on kernel/validate-shaped results: the GPU
+/* The editor texts (daemon/lsp/lsp_text.c, lsp_fix.c) on kernel/validate-shaped results: the GPU
  * run's part of a lens (no GPU here: the run objects are written as docs/gpu.md documents
  * them), template instances in a hover, and the edits of the mechanical fixes. */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "daemon/lsp_fix.h"
-#include "daemon/lsp_text.h"
+#include "daemon/lsp/lsp_fix.h"
+#include "daemon/lsp/lsp_text.h"
 
 static json_t *kernel(const char *name, int regs, int spill) {
   return json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:{s:i,s:i,s:i,s:f,s:s,s:b}}", "name", name,

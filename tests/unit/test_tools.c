@@ -1,11 +1,11 @@
 /* The method table as MCP publishes it (issue 32): every array parameter says what its items
  * are (strict schema validators refuse tools whose arrays do not), every default passes its
  * own parameter's check, every tool has an outputSchema, and refusals read as text
- * (daemon/tool_text.c). tests/conformance/schemas.test.mjs compiles the schemas with ajv. */
+ * (daemon/mcp/tool_text.c). tests/conformance/schemas.test.mjs compiles the schemas with ajv. */
 #include <string.h>
 
 #include "daemon/methods.h"
-#include "daemon/tool_text.h"
+#include "daemon/mcp/tool_text.h"
 #include "tests/unit/unit.h"
 
 /* Every UPK_T_ARRAY at any depth of `p` has items; `where` names it in the message. */

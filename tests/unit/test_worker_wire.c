@@ -1,12 +1,12 @@
-/* gpu/worker_wire.h: the daemon's keys of a worker request and a worker's answer survive
+/* gpu/worker/wire.h: the daemon's keys of a worker request and a worker's answer survive
  * encode -> JSON text -> decode field for field; a key of the wrong type is refused, by the
  * decoder and by the worker's own parser (upk_kernel_validate_json) before any compile. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/kvalidate.h"
-#include "gpu/worker_wire.h"
+#include "gpu/compile/validate.h"
+#include "gpu/worker/wire.h"
 #include "tests/unit/unit.h"
 
 /* Through text, as the pipe carries it. */

@@ -1,0 +1,351 @@
+/* kernel/validate (MCP tool `validate_kernel`): check params on the loop,
+ * resolve paths against the workspace, hand the work to the kernel service
+ * (cache, then a worker), answer its result. Every failure of the kernel or
+ * of the worker is a diagnostic in an ok:false result, not a JSON-RPC error:
+ * agents act on diagnostics. Only malformed params are -32602. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/diag_json.h"
+#include "common/env_options.h"
+#include "common/xalloc.h"
+#include "daemon/core/guard.h"
+#include "daemon/core/jobs.h"
+#include "daemon/core/tool_results.h"
+#include "daemon/kernels/kernel_methods.h"
+#include "daemon/kernels/kernel_service.h"
+#include "daemon/kernels/workers.h"
+#include "daemon/lsp/documents.h"
+#include "gpu/run/runspec.h"
+#include "gpu/worker/wire.h"
+
+enum {
+  SOURCE_CAP = 16 << 20, /* bytes of inline source (the worker caps files alike) */
+  TIMEOUT_MAX = 600000,  /* ms: the longest hard stop for a compile (default: the table's) */
+};
+
+#define STRINGS UPK_ITEMS(UPK_T_STRING)
+
+static const upk_param validate_params[] = {
+    {"source", UPK_T_TEXT, 0, "CUDA source text (device code, or a whole file with host code)."},
+    {"path", UPK_T_STRING, 0, "A .cu file instead of source (relative to the workspace)."},
+    {"project", UPK_T_STRING, 0,
+     "A kernel-builder project directory (build.toml): every [kernel.*] source for each of "
+     "its cuda-capabilities."},
+    {"backend", UPK_T_STRING, 0,
+     "auto: nvcc for files with host code, else NVRTC; or nvrtc, or nvcc.",
+     UPK_ONE_OF("auto", "nvrtc", "nvcc"), .def = "auto"},
+    {"fileName", UPK_T_STRING, 0, "Name for inline source in diagnostics.", .def = "kernel.cu"},
+    {"names", UPK_T_ARRAY, 0, "Kernels to report, e.g. [\"scale<float>\"] (default: all).",
+     STRINGS},
+    {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value."},
+    {"std", UPK_T_STRING, 0, "C++ dialect, default c++17."},
+    {"defines", UPK_T_ARRAY, 0, "Macros: [\"N=128\", \"USE_TMA\"].", STRINGS},
+    {"includes", UPK_T_ARRAY, 0, "Extra include directories (relative to the workspace).", STRINGS},
+    {"options", UPK_T_ARRAY, 0, "Extra NVRTC options, e.g. [\"-maxrregcount=64\"].", STRINGS},
+    {"blockSize", UPK_T_INTEGER, 0, "Threads per block for occupancy.", UPK_RANGE(1, 1024)},
+    {"blockSizes", UPK_T_ARRAY, 0, "Several block sizes: occupancy for each.",
+     UPK_ITEMS_OF(.type = UPK_T_INTEGER, UPK_RANGE(1, 1024))},
+    {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes.", UPK_MIN(0)},
+    {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile.", UPK_RANGE(1, TIMEOUT_MAX),
+     .def = "60000"},
+    {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached.",
+     .def = "true"},
+    {"run", UPK_T_OBJECT, 0,
+     "Run the kernel on the GPU and check it: {kernel, grid, block, sharedBytes, args, reference, "
+     "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer}; reference {pytorch: {path | "
+     "source}} checks it against a KernelBench-style PyTorch problem, {pytorch: {op, args, "
+     "project?}} against a torch op of a kernel-builder project's torch-ext/ (docs/gpu.md)."},
+    {0},
+};
+
+static int bad(upk_job *job, const char *fmt, const char *what) {
+  upk_job_fail(job, UPK_RPC_INVALID_PARAMS, fmt, what);
+  return -1;
+}
+
+/* A path from a client: relative ones are relative to the workspace. */
+static json_t *abs_path(const upk_server *s, const char *p) {
+  char buf[PATH_MAX];
+  if (p[0] == '/' || !upk_session_workspace(s))
+    return json_string(p);
+  snprintf(buf, sizeof buf, "%s/%s", upk_session_workspace(s), p);
+  return json_string(buf);
+}
+
+/* The table (below) checked that every item is a string. */
+static void copy_strings(upk_job *job, json_t *params, const char *key, json_t *wire, bool paths) {
+  json_t *a = json_object_get(params, key), *x, *out = json_array();
+  size_t i;
+  json_object_set_new(wire, key, out);
+  json_array_foreach(a, i, x) json_array_append_new(
+      out, paths ? abs_path(job->server, json_string_value(x)) : json_incref(x));
+}
+
+/* blockSize and blockSizes together; the table checked their range. */
+static void block_sizes(json_t *params, json_t *wire) {
+  json_t *one = json_object_get(params, "blockSize"), *many = json_object_get(params, "blockSizes");
+  json_t *out = json_array(), *x;
+  size_t i;
+  json_object_set_new(wire, "blockSizes", out);
+  if (one)
+    json_array_append(out, one);
+  json_array_foreach(many, i, x) json_array_append(out, x);
+}
+
+static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
+  json_t *src = json_object_get(params, "source"), *path = json_object_get(params, "path");
+  json_t *project = json_object_get(params, "project");
+  if ((src != NULL) + (path != NULL) + (project != NULL) != 1)
+    return bad(job, "params: give exactly one of %s", "source, path or project");
+  if (project) { /* a kernel-builder project: a directory holding build.toml */
+    json_object_set_new(wire, "project", abs_path(job->server, json_string_value(project)));
+    return 0;
+  }
+  if (path) {
+    json_object_set_new(wire, "path", abs_path(job->server, json_string_value(path)));
+    /* A real file may include what its project holds; inline source may not. */
+    upk_wire_req_encode(&(upk_wire_req){.project_includes = true}, wire);
+    return 0;
+  }
+  json_object_set(wire, "source", src);
+  json_object_set(wire, "fileName", json_object_get(params, "fileName"));
+  return 0;
+}
+
+/* The worker's params: everything resolved, nothing left to the worker's cwd. */
+static json_t *wire_params(upk_job *job, json_t *params) {
+  upk_server *s = job->server;
+  json_t *w = json_object();
+  if (source_or_path(job, params, w)) {
+    json_decref(w);
+    return NULL;
+  }
+  copy_strings(job, params, "includes", w, true);
+  copy_strings(job, params, "defines", w, false);
+  copy_strings(job, params, "options", w, false);
+  copy_strings(job, params, "names", w, false);
+  block_sizes(params, w);
+  static const char *const passthrough[] = {"arch", "std", "dynamicSharedBytes"};
+  for (size_t i = 0; i < 3; i++) {
+    json_t *v = json_object_get(params, passthrough[i]);
+    if (v)
+      json_object_set(w, passthrough[i], v);
+  }
+  /* auto, the table's default, is the worker's too: left out, the cache key stays that of a
+   * request that does not say (documents.c's). */
+  const char *backend = json_string_value(json_object_get(params, "backend"));
+  if (strcmp(backend, "auto"))
+    json_object_set_new(w, "backend", json_string(backend));
+  if (upk_session_workspace(s))
+    json_array_append_new(json_object_get(w, "includes"), json_string(upk_session_workspace(s)));
+  /* Includes may come from the workspace and the directories the user's --agent-path gives
+   * agents: the places of guard.h that need no config (those an agent may also write). */
+  json_t *places = upk_guard_places(upk_session_workspace(s), upk_session_options(s), NULL, true);
+  size_t n = json_array_size(places);
+  const char **allowed = upk_xcalloc(n + 1, sizeof *allowed);
+  for (size_t i = 0; i < n; i++)
+    allowed[i] = json_string_value(json_array_get(places, i));
+  upk_wire_req wr = {.allowed = n ? allowed : NULL,
+                     .n_allowed = n,
+                     .cuda_path = upk_kernels_cuda_path(s),
+                     .pch = true};
+  upk_wire_req_encode(&wr, w);
+  free(allowed);
+  json_decref(places);
+  return w;
+}
+
+/* One check in flight: the job, the check (to cancel it) and, for a run, its spec. */
+typedef struct vcheck {
+  upk_job *job;
+  upk_kcheck *check;
+  json_t *run;
+} vcheck;
+
+static void on_result(void *arg, json_t *result) {
+  vcheck *v = arg;
+  upk_job *job = v->job;
+  job->data = NULL;
+  if (v->run) /* an open document shows the run's time in its kernel's lens */
+    upk_docs_note_run(job->server, json_string_value(json_object_get(result, "file")), v->run,
+                      result);
+  json_decref(v->run);
+  free(v);
+  upk_job_reply(job, json_incref(result));
+}
+
+static void on_cancel(upk_job *job) {
+  vcheck *v = job->data;
+  job->data = NULL;
+  upk_kcheck_cancel(v->check); /* on_result will not run: release the job here */
+  json_decref(v->run);
+  free(v);
+  upk_job_fail(job, UPK_RPC_REQUEST_CANCELLED, "request cancelled");
+}
+
+static void too_large(upk_job *job, size_t len) {
+  upk_diags d = {0};
+  upk_diags_add(&d, UPK_SEV_ERROR, "kernel/source-too-large", "upskilld", upk_range_line(0, 0, 0),
+                "the source is %.1f MB, over the %d MB limit for one kernel source",
+                len / 1048576.0, SOURCE_CAP >> 20);
+  upk_job_reply(job,
+                json_pack("{s:b,s:o,s:[]}", "ok", 0, "diagnostics", upk_diags_json(&d), "kernels"));
+  upk_diags_free(&d);
+}
+
+/* The run's own deadline (gpu/run/runspec.h's default when absent): the worker stops a hung kernel
+ * then; the pool kills the worker one second later if it could not. */
+static unsigned run_timeout_ms(json_t *run) {
+  json_t *t = json_object_get(run, "timeoutMs");
+  json_t *py = json_object_get(json_object_get(run, "reference"), "pytorch");
+  json_t *pt = json_object_get(py, "timeoutMs");
+  unsigned ms = json_is_integer(t) ? (unsigned)json_integer_value(t) : UPK_RUN_TIMEOUT_DEFAULT_MS;
+  if (py) /* the helper runs first, under its own limit */
+    ms += json_is_integer(pt) ? (unsigned)json_integer_value(pt) : UPK_RUN_PY_TIMEOUT_DEFAULT_MS;
+  return ms;
+}
+
+/* The run as the worker gets it: a PyTorch problem's path resolved against
+ * the workspace, and the python3 to run its helper with. */
+static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
+  const upk_server *s = job->server;
+  json_t *copy = json_deep_copy(run);
+  json_t *py = json_object_get(json_object_get(copy, "reference"), "pytorch");
+  const char *path = json_string_value(json_object_get(py, "path"));
+  const char *python =
+      upk_session_options(s)->python ? upk_session_options(s)->python : upk_env_opts()->python;
+  const char *project = json_string_value(json_object_get(py, "project"));
+  if (path)
+    json_object_set_new(py, "path", abs_path(s, path));
+  if (project) /* a torch op's kernel-builder project */
+    json_object_set_new(py, "project", abs_path(s, project));
+  if (py && python && *python)
+    json_object_set_new(w, "python", json_string(python));
+  return copy;
+}
+
+/* An agent's paths stay in its places, and a PyTorch reference (Python it names, run on the
+ * host) needs the user's --agent-allow=python (guard.h). False once the job has failed. */
+static bool guarded(upk_job *job, json_t *params) {
+  static const char *const one[] = {"path", "project"};
+  for (size_t i = 0; i < 2; i++) {
+    const char *p = json_string_value(json_object_get(params, one[i]));
+    char what[32];
+    snprintf(what, sizeof what, "params.%s", one[i]);
+    if (p && !upk_guard_path(job, p, false, what))
+      return false;
+  }
+  json_t *x;
+  size_t i;
+  json_array_foreach(json_object_get(params, "includes"), i, x) {
+    if (!upk_guard_path(job, json_string_value(x), false, "params.includes"))
+      return false;
+  }
+  json_t *py =
+      json_object_get(json_object_get(json_object_get(params, "run"), "reference"), "pytorch");
+  if (!py)
+    return true;
+  if (!upk_guard_allow(job, UPK_AGENT_ALLOW_PYTHON, "run.reference.pytorch (Python on the host)"))
+    return false;
+  const char *path = json_string_value(json_object_get(py, "path"));
+  const char *project = json_string_value(json_object_get(py, "project"));
+  return (!path || upk_guard_path(job, path, false, "run.reference.pytorch.path")) &&
+         (!project || upk_guard_path(job, project, false, "run.reference.pytorch.project"));
+}
+
+static void validate_handler(upk_job *job, json_t *params) {
+  if (!guarded(job, params))
+    return;
+  json_t *src = json_object_get(params, "source");
+  if (src && json_string_length(src) > SOURCE_CAP) {
+    too_large(job, json_string_length(src));
+    return;
+  }
+  json_int_t timeout = json_integer_value(json_object_get(params, "timeoutMs"));
+  json_t *run = json_object_get(params, "run");
+  char why[512];
+  if (run && upk_runspec_check(run, why, sizeof why)) {
+    upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.%s", why);
+    return;
+  }
+  json_t *w = wire_params(job, params);
+  if (!w)
+    return;
+  unsigned limit = (unsigned)timeout;
+  if (run) { /* a run is never cached; the pool's deadline covers the compile and the run */
+    json_object_set_new(w, "run", wire_run(job, run, w));
+    limit += run_timeout_ms(run) + 1000;
+  }
+  bool use_cache = !run && json_is_true(json_object_get(params, "cache"));
+  if (!use_cache) /* the worker's disk cache is skipped too */
+    upk_wire_req_encode(&(upk_wire_req){.no_cache = true}, w);
+  vcheck *v = upk_xcalloc(1, sizeof *v);
+  v->job = job;
+  v->run = json_incref(run);
+  upk_job_on_cancel(job, on_cancel, NULL);
+  /* on_result runs later, from the loop, even for a cache hit */
+  v->check = upk_kernels_check(job->server, w, limit, use_cache, on_result, v);
+  job->data = v;
+}
+
+/* ---- test-only: drive the worker pool directly (fault injection) ---- */
+
+static void on_raw(void *arg, int status, json_t *result, const char *error) {
+  upk_job *job = arg;
+  job->data = NULL;
+  upk_job_reply(job, json_pack("{s:s,s:O?,s:s?}", "status", status ? uv_err_name(status) : "ok",
+                               "result", result, "error", error));
+}
+
+static void raw_cancel(upk_job *job) {
+  upk_wreq *r = job->data;
+  job->data = NULL;
+  if (r)
+    upk_wreq_cancel(r);
+}
+
+static void worker_handler(upk_job *job, json_t *params) {
+  upk_server *s = job->server;
+  if (upk_kernels_start(s) || !upk_session_services(s)->kernels) {
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the kernel service is not available");
+    return;
+  }
+  json_t *p = json_object_get(params, "params");
+  upk_job_on_cancel(job, raw_cancel, NULL);
+  upk_wreq *r = upk_workers_submit(
+      upk_kernels_pool(s), json_string_value(json_object_get(params, "op")),
+      p ? json_incref(p) : json_object(),
+      (unsigned)json_integer_value(json_object_get(params, "timeoutMs")), on_raw, job);
+  if (r)
+    job->data = r;
+  else
+    upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "the worker pool refused the request");
+}
+
+static const upk_param worker_params[] = {
+    {"op", UPK_T_STRING, 1, "Worker op: hello, echo, sleep, crash, hang, garbage, exit."},
+    {"params", UPK_T_OBJECT, 0, "The op's params."},
+    {"timeoutMs", UPK_T_INTEGER, 0, "Deadline (0: the pool's default)."},
+    {0},
+};
+
+const upk_method upk_kernel_methods[] = {
+    {"kernel/validate", "validate_kernel", "Validate a CUDA kernel for H100",
+     "Compile CUDA code for sm_90a (or any arch) without a GPU — device code with NVRTC, whole "
+     "files with host code with nvcc, or a kernel-builder project (build.toml) per capability: "
+     "diagnostics with line and column, per-kernel registers, spills, shared memory and "
+     "occupancy, and H100 lint (Hopper-only features, shared-memory limits, clusters, deprecated "
+     "intrinsics).",
+     /* Not read-only: it runs nvcc, and `run` runs the kernel on the GPU and a PyTorch
+      * reference, Python code that may do anything the user could (gpu/reference/pyref.h). */
+     validate_params, validate_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD,
+     .result = upk_result_validate_kernel},
+    {"upskilld/worker", NULL, "Worker op (test only)",
+     "Send one op to the worker pool; for fault-injection tests.", worker_params, worker_handler,
+     UPK_METHOD_TEST_ONLY},
+};
+
+const size_t upk_kernel_methods_count = sizeof upk_kernel_methods / sizeof *upk_kernel_methods;

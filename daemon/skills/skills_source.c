@@ -1,0 +1,722 @@
+/* skills/install from a source of skills (skills/source.h): a git repository (owner/repo, a
+ * URL) or a local directory holding several; listed, chosen by name or all, validated together
+ * before any is placed, installed, and recorded in the project's skills-lock.json. Runs on the
+ * skills queue (install.h blocks), except the git fetches: they wait on the network, so they
+ * run beside the queue on a thread of their own (upk_call_then), each with its deadline
+ * (UPSKILLD_FETCH_TIMEOUT) and killed when the client cancels. */
+#include "daemon/skills/skills_source.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <limits.h>
+
+#include "common/env_options.h"
+#include "common/trust.h"
+#include "models/config.h"
+#include "common/diag_json.h"
+#include "skills/audit.h"
+#include "skills/install.h"
+#include "skills/skills_lock.h"
+#include "daemon/skills/skills_service.h"
+#include "skills/source.h"
+#include "skills/validate.h"
+#include "common/xalloc.h"
+
+/* The deadline of one fetch (git init, fetch, checkout together). */
+static int fetch_timeout_ms(void) {
+  unsigned s = upk_env_opts()->fetch_timeout;
+  return (int)(s ? s : upk_env_opts_entry(UPK_ENV_FETCH_TIMEOUT)->def) * 1000;
+}
+
+typedef struct src_call {
+  upk_call *c;
+  upk_index *ix;
+  const upk_install_req *base;
+  upk_source src;
+  char *dir, *commit; /* the checkout (or the directory) and its commit */
+  upk_found_skills found;
+  upk_diags diags;
+  json_t *installed; /* [{name, hash, skillPath, targets}] */
+  bool keep_lock;    /* restore --frozen: the lock is the truth, never rewritten */
+  bool risky;        /* the audit found high risks and allowRisky let them in */
+} src_call;
+
+static json_t *source_json(const src_call *sc) {
+  return json_pack("{s:s,s:s,s:s,s:s*,s:s*,s:s}", "type", sc->src.lock_type, "url", sc->src.url,
+                   "path", sc->src.subpath, "ref", sc->src.ref, "commit", sc->commit, "lock",
+                   sc->src.lock_source);
+}
+
+static json_t *found_json(const src_call *sc) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < sc->found.len; i++)
+    json_array_append_new(a, json_pack("{s:s,s:s,s:s}", "name", sc->found.items[i].name,
+                                       "description", sc->found.items[i].description, "path",
+                                       sc->found.items[i].skill_path));
+  return a;
+}
+
+__attribute__((format(printf, 3, 4))) static void fail(src_call *sc, int code, const char *fmt,
+                                                       ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  json_t *data = json_pack("{s:o,s:o,s:o}", "diagnostics", upk_diags_json(&sc->diags), "source",
+                           source_json(sc), "found", found_json(sc));
+  upk_call_fail(sc->c, code, data, "%s", msg);
+}
+
+/* A skill name as a client may ask for one: one plain name, never a path. */
+static bool plain_name(const char *n) {
+  return n && *n && strcmp(n, ".") && strcmp(n, "..") && !strpbrk(n, "/\\");
+}
+
+/* The skills asked for (params.skills, case-insensitive, or all), into `pick` (found order). */
+static bool choose(src_call *sc, bool *pick) {
+  json_t *names = json_object_get(sc->c->params, "skills"), *n;
+  bool all = json_is_true(json_object_get(sc->c->params, "all")) ||
+             (!names && json_is_true(json_object_get(sc->c->params, "auditOnly")));
+  size_t i, k;
+  if (!names && !all && sc->found.len > 1) {
+    fail(sc, UPK_RPC_INVALID_PARAMS,
+         "%s holds several skills: name them (skills: [...], upskillctl --skill) or take all "
+         "(all: true, --all); the error's data lists them (found)",
+         sc->src.lock_source);
+    return false;
+  }
+  for (i = 0; i < sc->found.len; i++)
+    pick[i] = all || !names;
+  json_array_foreach(names, k, n) {
+    const char *nm = json_string_value(n);
+    if (!plain_name(nm)) {
+      fail(sc, UPK_RPC_INVALID_PARAMS,
+           "params.skills: '%s' is not a skill name (one plain name: no '/', '\\', '.' or "
+           "'..') (rule source/bad-path)",
+           nm ? nm : "");
+      return false;
+    }
+    for (i = 0; i < sc->found.len && strcasecmp(sc->found.items[i].name, json_string_value(n));)
+      i++;
+    if (i == sc->found.len) {
+      fail(sc, UPK_RPC_INVALID_PARAMS,
+           "no skill named '%s' in the source; the error's data lists those it holds (found)",
+           json_string_value(n));
+      return false;
+    }
+    pick[i] = true;
+  }
+  return true;
+}
+
+/* A found skill valid as agents load skills (a source's are others', with their conventions:
+ * extra frontmatter fields, long bodies) and with a name every agent loads: its errors. */
+static size_t errors_of(src_call *sc, const upk_found_skill *f) {
+  upk_diags d = {0};
+  upk_skill_validate_path(f->dir, UPK_VALIDATE_INSTALL, &d);
+  if (!upk_source_path_clean(sc->dir, f->dir, &d) && !upk_diags_count(&d, UPK_SEV_ERROR))
+    upk_diags_add(&d, UPK_SEV_ERROR, "source/symlink-outside", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "%s cannot be reached in the source without a link",
+                  f->skill_path);
+  upk_source_check_tree(f->dir, sc->dir, &d);
+  size_t errors = upk_diags_count(&d, UPK_SEV_ERROR);
+  upk_diags_take(&sc->diags, &d);
+  upk_diags_free(&d);
+  return errors;
+}
+
+/* Every chosen skill valid (errors_of), or nothing is placed. */
+static bool all_valid(src_call *sc, const bool *pick) {
+  size_t errors = 0;
+  for (size_t i = 0; i < sc->found.len; i++)
+    if (pick[i])
+      errors += errors_of(sc, &sc->found.items[i]);
+  if (errors)
+    fail(sc, UPK_RPC_REQUEST_FAILED,
+         "install refused: %s has skills that are not valid "
+         "(diagnostics); nothing was installed",
+         sc->src.lock_source);
+  return errors == 0;
+}
+
+/* A stranger's skills are audited before install (the user's own directories are not): high
+ * findings refuse the install unless allowRisky, which the lock then records. */
+static bool audit_passes(src_call *sc, const bool *pick) {
+  if (sc->src.kind == UPK_SOURCE_PATH)
+    return true;
+  int high = 0;
+  for (size_t i = 0; i < sc->found.len; i++)
+    if (pick[i])
+      high += upk_audit_skill(sc->found.items[i].dir, &sc->diags);
+  bool allow = json_is_true(json_object_get(sc->c->params, "allowRisky"));
+  if (high > 0 && !allow)
+    fail(sc, UPK_RPC_REQUEST_FAILED,
+         "install refused: the audit of %s found %d high risk(s) (diagnostics); allowRisky "
+         "(--allow-risky) installs it anyway",
+         sc->src.lock_source, high);
+  sc->risky = high > 0;
+  return high == 0 || allow;
+}
+
+/* The skills-lock.json entry of found skill f, as the skills CLI writes one. */
+static json_t *lock_entry(const src_call *sc, const upk_found_skill *f) {
+  char hex[65];
+  if (upk_skills_lock_hash(f->dir, hex))
+    return NULL;
+  bool local = sc->src.kind == UPK_SOURCE_PATH;
+  json_t *e = json_pack("{s:s,s:s,s:s}", "source", sc->src.lock_source, "sourceType",
+                        sc->src.lock_type, "computedHash", hex);
+  if (!strcmp(sc->src.lock_type, "git"))
+    json_object_set_new(e, "sourceUrl", json_string(sc->src.url));
+  if (sc->src.ref)
+    json_object_set_new(e, "ref", json_string(sc->src.ref));
+  if (!local)
+    json_object_set_new(e, "skillPath", json_string(f->skill_path));
+  if (sc->commit)
+    json_object_set_new(e, "commit", json_string(sc->commit));
+  if (sc->risky)
+    json_object_set_new(e, "allowRisky", json_true());
+  return e;
+}
+
+static int install_one(src_call *sc, const upk_found_skill *f) {
+  upk_install_req req = *sc->base;
+  req.lenient = true; /* others' skills: as their agents load them */
+  char *source = upk_xasprintf("%s%s%s", sc->src.lock_source, sc->commit ? "@" : "",
+                               sc->commit ? sc->commit : "");
+  req.from_path = f->dir;
+  req.source = source;
+  upk_install_result res;
+  int rc = upk_install(&req, &res);
+  for (size_t i = 0; i < res.n_targets; i++)
+    if (res.targets[i].status == 0)
+      upk_skills_touch(sc->c->server, sc->ix, res.targets[i].path);
+  json_array_append_new(sc->installed, json_pack("{s:s,s:s,s:s,s:o}", "name", f->name, "hash",
+                                                 res.hash, "skillPath", f->skill_path, "targets",
+                                                 upk_install_targets_json(&res)));
+  upk_diags_take(&sc->diags, &res.diags);
+  upk_install_result_free(&res);
+  free(source);
+  char err[512];
+  if (!rc && req.scope == UPK_SCOPE_PROJECT && !sc->keep_lock &&
+      upk_skills_lock_set(req.project_root, f->name, lock_entry(sc, f), err, sizeof err))
+    upk_diags_add(&sc->diags, UPK_SEV_WARNING, "source/lock-write", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "%s", err);
+  return rc;
+}
+
+static void install_chosen(src_call *sc, const bool *pick) {
+  sc->installed = json_array();
+  for (size_t i = 0; i < sc->found.len; i++) {
+    if (pick[i] && install_one(sc, &sc->found.items[i])) {
+      fail(sc, UPK_RPC_REQUEST_FAILED, "install of %s refused (diagnostics)",
+           sc->found.items[i].name);
+      return;
+    }
+  }
+  json_t *first = json_array_get(sc->installed, 0);
+  sc->c->result = json_pack("{s:O,s:O,s:O,s:o,s:o,s:o}", "name", json_object_get(first, "name"),
+                            "hash", json_object_get(first, "hash"), "targets",
+                            json_object_get(first, "targets"), "skills", sc->installed, "source",
+                            source_json(sc), "diagnostics", upk_diags_json(&sc->diags));
+  sc->installed = NULL;
+}
+
+/* skills/audit: each chosen skill's findings and counts by severity; installs nothing. */
+/* A SKILL.md whose frontmatter does not load: agents differ on what they make of it, and its
+ * name and description are what a reviewer reads first. */
+static void broken_finding(upk_diags *d, const char *why) {
+  upk_range whole = {-1, 0, -1, 0};
+  upk_diags_add(d, UPK_SEV_WARNING, "audit/frontmatter", UPK_AUDIT_SOURCE, whole,
+                "SKILL.md: its frontmatter does not load (%s); audited under its directory's name",
+                why);
+  d->items[d->len - 1].file = upk_xstrdup("SKILL.md");
+  d->items[d->len - 1].category = upk_xstrdup("frontmatter");
+}
+
+static void audit_report(src_call *sc, const bool *pick) {
+  json_t *out = json_array();
+  for (size_t i = 0; i < sc->found.len; i++) {
+    if (!pick[i])
+      continue;
+    upk_diags d = {0};
+    if (sc->found.items[i].broken)
+      broken_finding(&d, sc->found.items[i].broken);
+    upk_audit_skill(sc->found.items[i].dir, &d);
+    json_array_append_new(
+        out,
+        json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "name", sc->found.items[i].name, "path",
+                  sc->found.items[i].skill_path, "high", (int)upk_diags_count(&d, UPK_SEV_ERROR),
+                  "medium", (int)upk_diags_count(&d, UPK_SEV_WARNING), "low",
+                  (int)upk_diags_count(&d, UPK_SEV_INFO), "findings", upk_diags_json(&d)));
+    upk_diags_free(&d);
+  }
+  sc->c->result = json_pack("{s:o,s:o,s:o}", "skills", out, "source", source_json(sc),
+                            "diagnostics", upk_diags_json(&sc->diags));
+}
+
+/* A project lock this version cannot rewrite stops the install before anything is placed. */
+static bool lock_writable(src_call *sc) {
+  char err[512];
+  if (sc->base->scope != UPK_SCOPE_PROJECT)
+    return true;
+  json_t *lock = upk_skills_lock_read(sc->base->project_root, err, sizeof err);
+  json_decref(lock);
+  if (!lock)
+    fail(sc, UPK_RPC_REQUEST_FAILED, "install refused: %s", err);
+  return lock != NULL;
+}
+
+/* The git host for owner/repo sources; an untrusted project's skills.gitHost is refused by
+ * the config's loader and said in `diags` (may be NULL) as a warning coded with its rule. */
+static char *git_host(const upk_call *c, upk_diags *diags) {
+  upk_config cfg;
+  char err[256];
+  char *host = NULL;
+  if (upk_config_load(&cfg, upk_session_workspace(c->server), NULL, err, sizeof err) == 0 &&
+      cfg.git_host)
+    host = upk_xstrdup(cfg.git_host);
+  json_t *r;
+  size_t i;
+  json_array_foreach(diags ? cfg.refused : NULL, i, r) {
+    const char *rule = json_string_value(json_object_get(r, "rule"));
+    upk_diags_add(diags, UPK_SEV_WARNING, rule ? rule : "trust/send", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "%s",
+                  json_string_value(json_object_get(r, "message")));
+  }
+  upk_config_free(&cfg);
+  return host;
+}
+
+/* Parse the source and the names asked for; false (the call failed) when they cannot be. */
+static bool run_parse(src_call *sc, const char *spec) {
+  json_t *n;
+  size_t k;
+  json_array_foreach(json_object_get(sc->c->params, "skills"), k, n) {
+    if (!plain_name(json_string_value(n))) {
+      upk_call_fail(sc->c, UPK_RPC_INVALID_PARAMS, NULL,
+                    "params.skills: '%s' is not a skill name (one plain name: no '/', '\\', "
+                    "'.' or '..') (rule source/bad-path)",
+                    json_string_value(n) ? json_string_value(n) : "");
+      return false;
+    }
+  }
+  char err[512], *host = git_host(sc->c, &sc->diags);
+  int rc =
+      upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err, sizeof err);
+  free(host);
+  if (rc)
+    upk_call_fail(sc->c, UPK_RPC_INVALID_PARAMS, NULL, "params.from: %s", err);
+  return rc == 0;
+}
+
+/* What the source holds, then list, audit or install (on the queue, after the fetch). */
+static void run_found(src_call *sc, int rc) {
+  bool list = json_is_true(json_object_get(sc->c->params, "list"));
+  bool audit_only = json_is_true(json_object_get(sc->c->params, "auditOnly"));
+  if (!rc) /* an audit answers for every SKILL.md, however broken or named */
+    rc = (audit_only && !list ? upk_source_discover_every : upk_source_discover)(
+        sc->dir, sc->src.subpath, &sc->found, &sc->diags);
+  if (rc == -EPERM && !list) {
+    bool audit = json_is_true(json_object_get(sc->c->params, "auditOnly"));
+    fail(sc, UPK_RPC_REQUEST_FAILED,
+         "%s refused: %s has links or paths that lead outside it (diagnostics)%s",
+         audit ? "audit" : "install", sc->src.lock_source, audit ? "" : "; nothing was installed");
+    return;
+  }
+  if (rc && rc != -EPERM) {
+    fail(sc, UPK_RPC_REQUEST_FAILED, "%s",
+         sc->diags.len ? sc->diags.items[sc->diags.len - 1].message : "no such path in the source");
+    return;
+  }
+  if (!sc->found.len) {
+    fail(sc, UPK_RPC_REQUEST_FAILED, "no skills in %s (no SKILL.md with a name and description)",
+         sc->src.lock_source);
+    return;
+  }
+  if (list) {
+    sc->c->result = json_pack("{s:[],s:o,s:o,s:o}", "targets", "source", source_json(sc), "found",
+                              found_json(sc), "diagnostics", upk_diags_json(&sc->diags));
+    return;
+  }
+  bool *pick = upk_xcalloc(sc->found.len, sizeof *pick);
+  bool chosen = choose(sc, pick); /* else the failure is in the call */
+  if (chosen && json_is_true(json_object_get(sc->c->params, "auditOnly")))
+    audit_report(sc, pick);
+  else if (chosen && all_valid(sc, pick) && audit_passes(sc, pick) && lock_writable(sc))
+    install_chosen(sc, pick);
+  free(pick);
+}
+
+static void src_call_free(src_call *sc) {
+  upk_source_free(&sc->src);
+  upk_found_skills_free(&sc->found);
+  upk_diags_free(&sc->diags);
+  json_decref(sc->installed);
+  free(sc->dir);
+  free(sc->commit);
+}
+
+/* An install or audit from a source, across its steps (upk_call_then): c->state. */
+typedef struct src_state {
+  src_call sc;
+  upk_install_req base;
+  const char *agents[32];
+  int fetched; /* the fetch's return code */
+} src_state;
+
+static void src_state_free(void *p) {
+  src_state *st = p;
+  src_call_free(&st->sc);
+  free(st);
+}
+
+/* Beside the queue: the fetch, which waits on the network. */
+static void src_fetch(upk_call *c, int cancel_fd) {
+  src_state *st = c->state;
+  st->fetched = upk_source_fetch(&st->sc.src, NULL, fetch_timeout_ms(), cancel_fd, &st->sc.dir,
+                                 &st->sc.commit, &st->sc.diags);
+}
+
+/* Back on the queue with the checkout. */
+static void src_after_fetch(upk_call *c, upk_index *ix) {
+  src_state *st = c->state;
+  st->sc.ix = ix;
+  run_found(&st->sc, st->fetched);
+}
+
+static void src_start(upk_call *c, upk_index *ix, const upk_install_req *base, const char *spec) {
+  src_state *st = upk_xcalloc(1, sizeof *st);
+  st->base = *base;
+  for (size_t i = 0; i < base->n_agents && i < 32; i++)
+    st->agents[i] = base->agents[i];
+  st->base.agents = st->agents;
+  st->sc = (src_call){.c = c, .ix = ix, .base = &st->base};
+  c->state = st;
+  c->state_free = src_state_free;
+  if (!run_parse(&st->sc, spec))
+    return;
+  if (st->sc.src.kind == UPK_SOURCE_PATH) { /* nothing to wait for */
+    st->fetched =
+        upk_source_fetch(&st->sc.src, NULL, 0, -1, &st->sc.dir, &st->sc.commit, &st->sc.diags);
+    run_found(&st->sc, st->fetched);
+  } else {
+    upk_call_then(c, src_fetch, src_after_fetch);
+  }
+}
+
+void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base, const char *spec) {
+  src_start(c, ix, base, spec);
+}
+
+void upk_audit_source(upk_call *c, upk_index *ix, const char *spec) {
+  upk_install_req none = {0};
+  src_start(c, ix, &none, spec);
+}
+
+bool upk_install_is_one_skill(const char *path, const json_t *params) {
+  struct stat st;
+  if (json_object_get(params, "skills") || json_is_true(json_object_get(params, "all")) ||
+      json_is_true(json_object_get(params, "list")) || !path || stat(path, &st) < 0)
+    return false;
+  if (S_ISREG(st.st_mode))
+    return true;
+  char *md = upk_xasprintf("%s/SKILL.md", path);
+  bool one = stat(md, &st) == 0;
+  free(md);
+  return one;
+}
+
+/* ---- restore and check: what skills-lock.json names ---- */
+
+typedef struct locked {
+  char *name;
+  json_t *entry;
+  src_call sc;
+  long found;  /* the entry's skill among sc.found; -1 when missing */
+  bool wanted; /* check: among params.names (restore: all) */
+  int rc;      /* parsing and fetching its source: 0 or a negative errno */
+} locked;
+
+/* The source an entry names, at its commit when it has one and `at_commit` (else its ref).
+ * malloc'd. */
+static char *entry_spec(const json_t *e, const char *workspace, const char *host, bool at_commit) {
+  const char *type = json_string_value(json_object_get(e, "sourceType"));
+  const char *source = json_string_value(json_object_get(e, "source"));
+  const char *url = json_string_value(json_object_get(e, "sourceUrl"));
+  const char *rev = at_commit ? json_string_value(json_object_get(e, "commit")) : NULL;
+  char *spec = NULL;
+  if (!rev)
+    rev = json_string_value(json_object_get(e, "ref"));
+  if (!source || !type)
+    return NULL;
+  if (!strcmp(type, "local")) {
+    spec = upk_xasprintf("%s%s%s", source[0] == '/' ? "" : workspace, source[0] == '/' ? "" : "/",
+                         source);
+    return spec;
+  }
+  if (url)
+    source = url;
+  if (!strcmp(type, "github") && !url)
+    return upk_xasprintf("%s/%s%s%s", host ? host : "https://github.com", source, rev ? "#" : "",
+                         rev ? rev : "");
+  return upk_xasprintf("%s%s%s", source, rev ? "#" : "", rev ? rev : "");
+}
+
+/* The entry's skill in what its source holds: by skillPath, else by name. */
+static long find_entry_skill(const locked *l) {
+  const char *path = json_string_value(json_object_get(l->entry, "skillPath"));
+  for (size_t i = 0; i < l->sc.found.len; i++)
+    if (path ? !strcmp(l->sc.found.items[i].skill_path, path)
+             : !strcasecmp(l->sc.found.items[i].name, l->name))
+      return (long)i;
+  return -1;
+}
+
+/* A lock is the project's (a workspace input, docs/security.md): a source on this machine
+ * outside the project (a local path, a file:// URL) is read only for a project the user
+ * trusts (rule trust/read); false with the refusal in sc.diags. */
+static bool lock_source_allowed(locked *l, const char *workspace) {
+  const upk_source *src = &l->sc.src;
+  const char *path = src->kind == UPK_SOURCE_PATH       ? src->url
+                     : !strncmp(src->url, "file://", 7) ? src->url + 7
+                                                        : NULL;
+  char real[PATH_MAX], ws[PATH_MAX], why[1024], what[PATH_MAX + 128];
+  if (!path || !workspace)
+    return path == NULL;
+  if (!realpath(path, real))
+    snprintf(real, sizeof real, "%s", path);
+  if (!realpath(workspace, ws))
+    snprintf(ws, sizeof ws, "%s", workspace);
+  size_t n = strlen(ws);
+  if ((!strncmp(real, ws, n) && (real[n] == '/' || !real[n])) ||
+      upk_trust_check(workspace) == UPK_TRUST_YES)
+    return true;
+  snprintf(what, sizeof what, "skills-lock.json: %s names %s, outside the project,", l->name, path);
+  upk_diags_add(
+      &l->sc.diags, UPK_SEV_ERROR, "lock/outside-project", "upskilld-source",
+      (upk_range){-1, 0, -1, 0}, "%s",
+      upk_policy_refusal(why, sizeof why, UPK_ORIGIN_WORKSPACE, UPK_POWER_READ, what, workspace));
+  return false;
+}
+
+/* Parse what the entry names (at its recorded commit when `at_commit`): l->rc. On the queue. */
+static void locate_parse(locked *l, const char *host, bool at_commit) {
+  src_call *sc = &l->sc;
+  char err[512];
+  char *spec = entry_spec(l->entry, upk_session_workspace(sc->c->server), host, at_commit);
+  l->rc = spec ? upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err,
+                                  sizeof err)
+               : -EINVAL;
+  if (l->rc)
+    upk_diags_add(&sc->diags, UPK_SEV_ERROR, "lock/bad-entry", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "skills-lock.json: %s: %s", l->name,
+                  spec ? err : "no source or sourceType");
+  free(spec);
+  if (!l->rc && !lock_source_allowed(l, upk_session_workspace(sc->c->server)))
+    l->rc = -EPERM;
+}
+
+/* Fetch it: beside the queue (it waits on the network). */
+static void locate_fetch(locked *l, int cancel_fd) {
+  src_call *sc = &l->sc;
+  if (!l->rc)
+    l->rc = upk_source_fetch(&sc->src, NULL, fetch_timeout_ms(), cancel_fd, &sc->dir, &sc->commit,
+                             &sc->diags);
+}
+
+/* Find the entry's skill in what was fetched; false with a diagnostic in sc.diags. */
+static bool locate_find(locked *l) {
+  src_call *sc = &l->sc;
+  int rc = l->rc;
+  if (!rc)
+    rc = upk_source_discover(sc->dir, sc->src.subpath, &sc->found, &sc->diags);
+  l->found = rc ? -1 : find_entry_skill(l);
+  if (!rc && l->found < 0)
+    upk_diags_add(&sc->diags, UPK_SEV_ERROR, "lock/skill-missing", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0}, "skills-lock.json: %s is no longer in %s", l->name,
+                  sc->src.lock_source);
+  /* The lock keeps the ref as asked (a commit was only where to fetch). */
+  free(sc->src.ref);
+  const char *ref = json_string_value(json_object_get(l->entry, "ref"));
+  sc->src.ref = ref ? upk_xstrdup(ref) : NULL;
+  return l->found >= 0;
+}
+
+/* Whether the skill as fetched hashes (into hex) to what the lock recorded. */
+static bool hash_matches(const locked *l, char hex[65]) {
+  const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
+  if (upk_skills_lock_hash(l->sc.found.items[l->found].dir, hex))
+    snprintf(hex, 65, "(unreadable)");
+  return want && !strcmp(hex, want);
+}
+
+/* --frozen: the fetched skill's hash is the lock's, or a diagnostic says how it drifted. */
+static bool same_hash(locked *l) {
+  char hex[65];
+  const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
+  if (hash_matches(l, hex))
+    return true;
+  upk_diags_add(&l->sc.diags, UPK_SEV_ERROR, "lock/drift", "upskilld-source",
+                (upk_range){-1, 0, -1, 0},
+                "skills-lock.json: %s from %s hashes to %s, the lock says %s", l->name,
+                l->sc.src.lock_source, hex, want ? want : "(none)");
+  return false;
+}
+
+static locked *load_locked(upk_call *c, upk_index *ix, const upk_install_req *base, size_t *n) {
+  char err[512];
+  json_t *lock = upk_skills_lock_read(base->project_root, err, sizeof err), *e;
+  const char *name;
+  if (!lock) {
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", err);
+    return NULL;
+  }
+  json_t *skills = json_object_get(lock, "skills");
+  locked *ls = upk_xcalloc(json_object_size(skills) + 1, sizeof *ls);
+  *n = 0;
+  json_object_foreach(skills, name, e) {
+    locked *l = &ls[(*n)++];
+    l->name = upk_xstrdup(name);
+    l->entry = json_incref(e);
+    l->sc = (src_call){.c = c, .ix = ix, .base = base};
+    l->wanted = true;
+  }
+  json_decref(lock);
+  return ls;
+}
+
+static void free_locked(locked *ls, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    src_call_free(&ls[i].sc);
+    json_decref(ls[i].entry);
+    free(ls[i].name);
+  }
+  free(ls);
+}
+
+/* What restore and check both work through, across their steps (c->state): the lock's
+ * entries, the git host to fetch them from, and the diagnostics gathered on the way. */
+typedef struct lock_pass {
+  locked *ls;
+  size_t n;
+  char *host;
+  upk_diags all;
+  upk_install_req base;
+  bool frozen, update;
+} lock_pass;
+
+static void lock_pass_free(void *arg) {
+  lock_pass *p = arg;
+  upk_diags_free(&p->all);
+  free(p->host);
+  free_locked(p->ls, p->n);
+  free(p);
+}
+
+/* Beside the queue: every wanted entry's source fetched, one after another. */
+static void lock_fetch(upk_call *c, int cancel_fd) {
+  lock_pass *p = c->state;
+  for (size_t i = 0; i < p->n; i++)
+    if (p->ls[i].wanted)
+      locate_fetch(&p->ls[i], cancel_fd);
+}
+
+/* Read the lock and parse each wanted entry's source (`at_commit`: restore's), then fetch
+ * them beside the queue and go on with `next`. */
+static void lock_pass_start(upk_call *c, upk_index *ix, const upk_install_req *base, bool at_commit,
+                            upk_call_fn next) {
+  lock_pass *p = upk_xcalloc(1, sizeof *p);
+  p->base = *base;
+  c->state = p;
+  c->state_free = lock_pass_free;
+  p->ls = load_locked(c, ix, &p->base, &p->n);
+  if (!p->ls)
+    return;
+  p->host = git_host(c, NULL);
+  json_t *only = json_object_get(c->params, "names"), *nm;
+  for (size_t i = 0; i < p->n; i++) {
+    locked *l = &p->ls[i];
+    size_t k;
+    l->wanted = !only || at_commit;
+    json_array_foreach(only, k, nm) l->wanted |= !strcasecmp(json_string_value(nm), l->name);
+    if (l->wanted)
+      locate_parse(l, p->host, at_commit);
+  }
+  upk_call_then(c, lock_fetch, next);
+}
+
+static void restore_after_fetch(upk_call *c, upk_index *ix) {
+  lock_pass *p = c->state;
+  bool ok = true, frozen = p->frozen;
+  for (size_t i = 0; i < p->n; i++) { /* everything fetched and checked before anything moves */
+    p->ls[i].sc.ix = ix;
+    ok &= locate_find(&p->ls[i]) && (!frozen || same_hash(&p->ls[i])) &&
+          errors_of(&p->ls[i].sc, &p->ls[i].sc.found.items[p->ls[i].found]) == 0;
+    upk_diags_take(&p->all, &p->ls[i].sc.diags);
+  }
+  json_t *restored = json_array();
+  for (size_t i = 0; ok && i < p->n; i++) {
+    p->ls[i].sc.keep_lock = frozen;
+    p->ls[i].sc.installed = json_array();
+    ok = install_one(&p->ls[i].sc, &p->ls[i].sc.found.items[p->ls[i].found]) == 0;
+    json_array_extend(restored, p->ls[i].sc.installed);
+    upk_diags_take(&p->all, &p->ls[i].sc.diags);
+  }
+  if (ok)
+    c->result =
+        json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&p->all));
+  else
+    upk_call_fail(
+        c, UPK_RPC_REQUEST_FAILED,
+        json_pack("{s:o,s:o}", "diagnostics", upk_diags_json(&p->all), "restored", restored),
+        "restore%s: %s", frozen ? " --frozen refused" : " failed",
+        p->all.len ? p->all.items[p->all.len - 1].message : "see diagnostics");
+}
+
+void upk_restore_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool frozen) {
+  lock_pass_start(c, ix, base, true, restore_after_fetch);
+  if (c->state)
+    ((lock_pass *)c->state)->frozen = frozen;
+}
+
+/* What each lock entry's source holds now (at its ref, not its recorded commit): outdated when
+ * the skill hashes otherwise than the lock says, as the skills CLI decides. With `update`, the
+ * outdated are installed again and their entries rewritten. */
+static void check_after_fetch(upk_call *c, upk_index *ix) {
+  lock_pass *p = c->state;
+  json_t *out = json_array();
+  for (size_t i = 0; i < p->n; i++) {
+    locked *l = &p->ls[i];
+    if (!l->wanted)
+      continue;
+    l->sc.ix = ix;
+    char hex[65];
+    bool located = locate_find(l), outdated = located && !hash_matches(l, hex);
+    json_t *row = json_pack("{s:s,s:s?,s:s*,s:s*,s:b}", "name", l->name, "source",
+                            json_string_value(json_object_get(l->entry, "source")), "commit",
+                            json_string_value(json_object_get(l->entry, "commit")), "latest",
+                            l->sc.commit, "outdated", outdated);
+    if (outdated && p->update) {
+      l->sc.installed = json_array();
+      json_object_set_new(row, "updated",
+                          json_boolean(install_one(&l->sc, &l->sc.found.items[l->found]) == 0));
+    }
+    json_array_append_new(out, row);
+    upk_diags_take(&p->all, &l->sc.diags);
+  }
+  c->result = json_pack("{s:o,s:o}", "skills", out, "diagnostics", upk_diags_json(&p->all));
+}
+
+void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool update) {
+  lock_pass_start(c, ix, base, false, check_after_fetch);
+  if (c->state)
+    ((lock_pass *)c->state)->update = update;
+}

@@ -1,0 +1,252 @@
+/* The include policy: every #include of the source and of the non-toolkit
+ * headers it reaches is resolved the way the compiler would, made real
+ * (realpath: `..` and symlinks cannot escape) and checked against the roots. */
+#include "gpu/compile/includes.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/fileio.h"
+#include "gpu/compile/srcscan.h"
+#include "common/xalloc.h"
+
+enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20 };
+
+static const char SOURCE[] = "upskilld";
+
+typedef struct walk {
+  const upk_include_policy *p;
+  char **allowed, **toolkit; /* real paths of the roots */
+  size_t n_allowed, n_toolkit;
+  char **seen; /* "<real dir>/<name>" of each header followed */
+  size_t n_seen, cap_seen, cap_deps;
+  upk_diags *out;
+  upk_include_deps *deps;
+} walk;
+
+static int check_source(walk *w, const char *src, size_t len, const char *dir, const char *file,
+                        int depth);
+
+static void free_list(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(v[i]);
+  free(v);
+}
+
+/* Roots as real paths; a root that does not exist stays as given (nothing real
+ * lies under it, so it allows nothing). */
+static char **real_roots(const char *const *roots, size_t n) {
+  char **v = upk_xcalloc(n + 1, sizeof *v);
+  for (size_t i = 0; v && i < n; i++) {
+    v[i] = realpath(roots[i], NULL);
+    if (!v[i] && !(v[i] = upk_xstrdup(roots[i]))) {
+      free_list(v, i);
+      return NULL;
+    }
+  }
+  return v;
+}
+
+static bool under_any(const char *path, char *const *roots, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (upk_path_under(path, roots[i]))
+      return true;
+  return false;
+}
+
+/* `dir/name` into out when it names a regular file. */
+static bool try_path(const char *dir, const char *name, char out[PATH_MAX]) {
+  struct stat st;
+  int n = dir ? snprintf(out, PATH_MAX, "%s/%s", dir, name) : snprintf(out, PATH_MAX, "%s", name);
+  return n > 0 && n < PATH_MAX && stat(out, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The file the compiler would open: "..." looks in the including file's
+ * directory first, then the search list; <...> only the search list. */
+static bool resolve(const walk *w, const upk_src_include *inc, const char *dir,
+                    char out[PATH_MAX]) {
+  if (inc->target[0] == '/')
+    return try_path(NULL, inc->target, out);
+  if (!inc->angled && dir && try_path(dir, inc->target, out))
+    return true;
+  for (size_t i = 0; i < w->p->n_search; i++)
+    if (try_path(w->p->search[i], inc->target, out))
+      return true;
+  return false;
+}
+
+static int add_diag(walk *w, const upk_src_include *inc, const char *file, const char *code,
+                    const char *fmt, const char *a, const char *b) {
+  upk_range r = upk_range_line(inc->line, inc->col, inc->end_col);
+  if (upk_diags_add(w->out, UPK_SEV_ERROR, code, SOURCE, r, fmt, inc->angled ? '<' : '"',
+                    inc->target, inc->angled ? '>' : '"', a, b))
+    return -ENOMEM;
+  upk_diag *d = &w->out->items[w->out->len - 1];
+  if (file)
+    d->file = upk_xstrdup(file);
+  return 0;
+}
+
+static int refuse(walk *w, const upk_src_include *inc, const char *file, const char *real) {
+  char roots[600] = "";
+  size_t n = 0;
+  for (size_t i = 0; i < w->n_allowed + w->n_toolkit && n < sizeof roots; i++) {
+    const char *r = i < w->n_allowed ? w->allowed[i] : w->toolkit[i - w->n_allowed];
+    n += snprintf(roots + n, sizeof roots - n, "%s%s", i ? ", " : "", r);
+  }
+  if (inc->probe) /* the same words whether the file exists or not: nothing is probed */
+    return add_diag(w, inc, file, "kernel/include-outside",
+                    "__has_include(%c%s%c) looks for %s, outside the allowed directories (%s): "
+                    "a kernel may not probe for files there",
+                    real, roots);
+  return add_diag(w, inc, file, "kernel/include-outside",
+                  "#include %c%s%c resolves to %s, outside the allowed directories (%s): move "
+                  "the file under one of them or add its directory to \"includes\"",
+                  real, roots);
+}
+
+/* A target that is absolute or climbs with "..": each place the compiler would look, in its
+ * order, until one exists. A place outside the roots is refused as it is written, before
+ * anything is looked up there, so the answer is the same whether a file exists or not (no
+ * probing for /etc/shadow). Returns 1 and the place in `lex` when refused. */
+static int escapes(const walk *w, const upk_src_include *inc, const char *dir, char lex[PATH_MAX]) {
+  const char *t = inc->target;
+  bool climbs = !strcmp(t, "..") || !strncmp(t, "../", 3) || strstr(t, "/../") ||
+                (strlen(t) >= 3 && !strcmp(t + strlen(t) - 3, "/.."));
+  if (t[0] != '/' && !climbs)
+    return 0;
+  size_t n = t[0] == '/' ? 1 : w->p->n_search + 1;
+  for (size_t i = 0; i < n; i++) {
+    const char *base = t[0] == '/' ? "" : i == 0 ? (inc->angled ? NULL : dir) : w->p->search[i - 1];
+    char cand[PATH_MAX], full[PATH_MAX];
+    if (!base)
+      continue;
+    if (base[0] && base[0] != '/' && realpath(base, full)) /* a relative search dir */
+      base = full;
+    if (snprintf(cand, sizeof cand, "%s/%s", base, t) >= (int)sizeof cand)
+      return snprintf(lex, PATH_MAX, "%s", t), 1;
+    upk_path_lexical(cand, lex);
+    if (!under_any(lex, w->allowed, w->n_allowed) && !under_any(lex, w->toolkit, w->n_toolkit))
+      return 1;
+    struct stat st;
+    if (stat(lex, &st) == 0)
+      return 0; /* found inside: checked as it really is */
+  }
+  return 0;
+}
+
+static int add_dep(walk *w, const char *real) {
+  upk_include_deps *d = w->deps;
+  for (size_t i = 0; i < d->n; i++)
+    if (!strcmp(d->paths[i], real))
+      return 0;
+  UPK_GROW(d->paths, w->cap_deps, d->n + 1);
+  d->paths[d->n++] = upk_xstrdup(real);
+  return 0;
+}
+
+/* First visit of `key`? Then it is remembered. 1: new, 0: seen, <0: error. */
+static int first_visit(walk *w, const char *key) {
+  for (size_t i = 0; i < w->n_seen; i++)
+    if (!strcmp(w->seen[i], key))
+      return 0;
+  UPK_GROW(w->seen, w->cap_seen, w->n_seen + 1);
+  w->seen[w->n_seen++] = upk_xstrdup(key);
+  return 1;
+}
+
+/* An allowed header: recorded, and its own includes checked, once per place
+ * it is looked up from (its real directory; that is where "..." includes start). */
+static int follow(walk *w, const upk_src_include *inc, const char *file, const char *cand,
+                  const char *real, int depth) {
+  char dir[PATH_MAX], rdir[PATH_MAX], key[PATH_MAX];
+  int rc = add_dep(w, real);
+  const char *slash = strrchr(cand, '/');
+  if (rc || !slash)
+    return rc;
+  snprintf(dir, sizeof dir, "%.*s", (int)(slash - cand) ? (int)(slash - cand) : 1, cand);
+  if (!realpath(dir, rdir) || snprintf(key, sizeof key, "%s/%s", rdir, slash + 1) >= PATH_MAX)
+    return 0;
+  if ((rc = first_visit(w, key)) <= 0)
+    return rc;
+  if (depth >= MAX_DEPTH || w->n_seen > MAX_FILES)
+    return add_diag(w, inc, file, "kernel/include-unchecked",
+                    "#include %c%s%c was not checked: headers nest deeper than %s or reach more "
+                    "than %s files, so the compile is refused",
+                    "32", "4096");
+  size_t len = 0;
+  /* The header the policy allowed, by its real path (no link left to follow), never a FIFO. */
+  char *src = NULL;
+  if (upk_read_in_dir(real, MAX_HEADER_BYTES, &src, &len))
+    src = NULL;
+  if (!src)
+    return add_diag(w, inc, file, "kernel/include-unchecked",
+                    "#include %c%s%c was not checked: %s cannot be read or is larger than %s", key,
+                    "16 MB");
+  rc = check_source(w, src, len, rdir, key, depth + 1);
+  free(src);
+  return rc;
+}
+
+static int check_one(walk *w, const upk_src_include *inc, const char *dir, const char *file,
+                     int depth) {
+  char cand[PATH_MAX], real[PATH_MAX];
+  if (inc->computed) {
+    if (upk_diags_add(w->out, UPK_SEV_ERROR, "kernel/include-unchecked", SOURCE,
+                      upk_range_line(inc->line, inc->col, inc->end_col),
+                      "%s%s%s names its header through a macro, which cannot be checked against "
+                      "the include policy, so the compile is refused; write the header's name",
+                      inc->probe ? "__has_include(" : "#include ", inc->target,
+                      inc->probe ? ")" : ""))
+      return -ENOMEM;
+    if (file)
+      w->out->items[w->out->len - 1].file = upk_xstrdup(file);
+    return 0;
+  }
+  if (escapes(w, inc, dir, cand))
+    return refuse(w, inc, file, cand);
+  if (!resolve(w, inc, dir, cand) || !realpath(cand, real))
+    return 0; /* found nowhere: the compiler reports it */
+  if (under_any(real, w->toolkit, w->n_toolkit))
+    return 0;
+  if (!under_any(real, w->allowed, w->n_allowed))
+    return refuse(w, inc, file, real);
+  return inc->probe ? 0 : follow(w, inc, file, cand, real, depth); /* a probe reads nothing */
+}
+
+static int check_source(walk *w, const char *src, size_t len, const char *dir, const char *file,
+                        int depth) {
+  upk_src_facts f;
+  int rc = upk_src_scan(src, len, &f);
+  for (size_t i = 0; !rc && i < f.n_includes; i++)
+    rc = check_one(w, &f.includes[i], dir, file, depth);
+  upk_src_facts_free(&f);
+  return rc;
+}
+
+int upk_includes_check(const char *src, size_t len, const upk_include_policy *p, upk_diags *out,
+                       upk_include_deps *deps) {
+  memset(deps, 0, sizeof *deps);
+  walk w = {.p = p, .out = out, .deps = deps, .n_allowed = p->n_allowed, .n_toolkit = p->n_toolkit};
+  w.allowed = real_roots(p->allowed, p->n_allowed);
+  w.toolkit = real_roots(p->toolkit, p->n_toolkit);
+  int rc = -ENOMEM;
+  if (w.allowed && w.toolkit)
+    rc = check_source(&w, src, len, p->file_dir, NULL, 0);
+  free_list(w.allowed, w.allowed ? w.n_allowed : 0);
+  free_list(w.toolkit, w.toolkit ? w.n_toolkit : 0);
+  free_list(w.seen, w.n_seen);
+  if (rc)
+    upk_include_deps_free(deps);
+  return rc;
+}
+
+void upk_include_deps_free(upk_include_deps *d) {
+  free_list(d->paths, d->n);
+  d->paths = NULL;
+  d->n = 0;
+}

@@ -1,0 +1,57 @@
+/** The worker wire (wire.c): what the daemon adds to a kernel request before a worker
+ * compiles or runs it, as a struct with its JSON encoding, so that the daemon's callers
+ * (kernel_methods.c, documents.c, eval_service.c, eval_exec.c) fill a struct and the worker's
+ * parsers (validate_op.c, run_op.c) read one, instead of each spelling the keys. The request's own
+ * fields (source, path, includes, defines, options, names, run, ...) stay the client's JSON,
+ * checked by the daemon's parameter specs. Trust: the daemon builds these keys itself; a
+ * client's params never reach them (docs/security.md). */
+#ifndef UPK_WORKER_WIRE_H
+#define UPK_WORKER_WIRE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/** The daemon's keys of a worker request. A string left NULL and a flag left false are not
+ * sent, so a request without them reads back as this struct zeroed. */
+typedef struct upk_wire_req {
+  const char *cuda_path; /* "cudaPath": the toolkit to compile with; NULL: the worker's default */
+  bool pch;              /* "pch": use the precompiled CUDA header where it can */
+  bool project_aware;    /* "projectAware": a file a build.toml builds gets its kernel's flags */
+  bool project_includes; /* "projectIncludes": the file is on disk, in its project */
+  bool no_cache;         /* "noCache": neither read nor trust the worker's disk cache */
+  /* "allowed": the directories includes may come from; NULL: no key, else sent even when
+   * empty. Decoded: points into the JSON (valid while it lives), freed by upk_wire_req_free. */
+  const char **allowed;
+  size_t n_allowed;
+  /* "allowOptions": the user's --allow-kernel-option globs; "trustedProjects": the projects
+   * (real paths) the user's trust store trusts. Both as `allowed`. */
+  const char **allow_options;
+  size_t n_allow_options;
+  const char **trusted_projects;
+  size_t n_trusted_projects;
+} upk_wire_req;
+
+/** Set `req`'s keys on the request object `params` (existing keys are replaced). 0, or
+ * -EINVAL when `params` is not an object, -ENOMEM. */
+int upk_wire_req_encode(const upk_wire_req *req, json_t *params);
+/** Read the keys back from `params` into `req` (strings borrowed from `params`). 0, or
+ * -EINVAL with the reason in `err` (may be NULL) when one has the wrong type. */
+int upk_wire_req_decode(const json_t *params, upk_wire_req *req, char *err, size_t err_len);
+/** Free what upk_wire_req_decode allocated (the string vectors; the strings and flags stay). */
+void upk_wire_req_free(upk_wire_req *req);
+
+/** A worker's answer to one request: a result or an error message, never both. */
+typedef struct upk_wire_result {
+  json_t *result;    /* the validation or run result (borrowed); NULL with an error */
+  const char *error; /* why not (borrowed); NULL with a result */
+} upk_wire_result;
+
+/** The answer line's object for request `id` (any JSON, null for a request that had none):
+ * {"id", "result"} or {"id", "error": {"message"}}. A new reference; NULL when out of memory. */
+json_t *upk_wire_result_encode(json_t *id, const upk_wire_result *res);
+/** Read an answer to request `id` into `res` (borrowing from `msg`). 0, or -EPROTO when `msg`
+ * is not exactly one answer to `id`. */
+int upk_wire_result_decode(const json_t *msg, json_int_t id, upk_wire_result *res);
+
+#endif

@@ -1,0 +1,250 @@
+/* The code blocks of a Markdown file, found with cmark: what an agent copies into a shell is a
+ * script, so the audit scans each block as one, in the language its info string names. */
+#include "skills/audit_int.h"
+
+#include <cmark.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/xalloc.h"
+
+#define BLOCKS_MAX 4096 /* past it, the rest of the file is still scanned as prose */
+#define CONTEXT_MAX 1024
+
+/* Info strings of code an agent runs, by the audit's language names. An info string not here
+ * and not in DATA is taken as shell: a block with no language is usually a command. */
+static const struct {
+  const char *info, *lang;
+} LANGS[] = {
+    {"sh", "sh"},
+    {"bash", "sh"},
+    {"zsh", "sh"},
+    {"ksh", "sh"},
+    {"shell", "sh"},
+    {"console", "sh"},
+    {"shell-session", "sh"},
+    {"sh-session", "sh"},
+    {"shellsession", "sh"},
+    {"terminal", "sh"},
+    {"fish", "sh"},
+    {"python", "python"},
+    {"py", "python"},
+    {"python3", "python"},
+    {"ipython", "python"},
+    {"pycon", "python"},
+    {"js", "js"},
+    {"javascript", "js"},
+    {"ts", "js"},
+    {"typescript", "js"},
+    {"jsx", "js"},
+    {"tsx", "js"},
+    {"node", "js"},
+    {"mjs", "js"},
+    {"cjs", "js"},
+    {"powershell", "powershell"},
+    {"ps1", "powershell"},
+    {"pwsh", "powershell"},
+    {"ps", "powershell"},
+    {"posh", "powershell"},
+    {"ruby", "ruby"},
+    {"rb", "ruby"},
+    {"perl", "perl"},
+    {"pl", "perl"},
+    {"bat", "batch"},
+    {"batch", "batch"},
+    {"cmd", "batch"},
+    {"dos", "batch"},
+    {"batchfile", "batch"},
+    {"php", "php"},
+    {"lua", "lua"},
+    {"go", "go"},
+    {"golang", "go"},
+    {"awk", "awk"},
+    {"dockerfile", "dockerfile"},
+    {"docker", "dockerfile"},
+    {"makefile", "make"},
+    {"make", "make"},
+};
+
+/* Info strings of data, output or languages the rules do not read as scripts: such a block
+ * is left to the file's prose scan (a Sigma rule or a log quotes attacks; it runs nothing). */
+static const char *const DATA[] = {
+    "json",     "jsonc",      "json5",   "yaml",      "yml",    "toml",       "xml",    "html",
+    "css",      "scss",       "sql",     "diff",      "patch",  "text",       "txt",    "plaintext",
+    "plain",    "markdown",   "md",      "mdx",       "csv",    "tsv",        "ini",    "cfg",
+    "conf",     "log",        "output",  "yara",      "sigma",  "kql",        "spl",    "http",
+    "graphql",  "gql",        "mermaid", "dot",       "regex",  "c",          "cpp",    "c++",
+    "h",        "hpp",        "java",    "kotlin",    "swift",  "rust",       "rs",     "scala",
+    "csharp",   "cs",         "c#",      "fsharp",    "r",      "julia",      "matlab", "tex",
+    "latex",    "proto",      "hcl",     "terraform", "tf",     "nginx",      "apache", "env",
+    "dotenv",   "properties", "svg",     "jinja",     "j2",     "handlebars", "vue",    "svelte",
+    "elixir",   "haskell",    "clojure", "erlang",    "dart",   "zig",        "nim",    "ocaml",
+    "solidity", "asm",        "cuda",    "glsl",      "prisma", "xsl",        "rego",   "snort",
+    "suricata", "email",      "mail",    "prompt",
+};
+
+/* Info strings of detection rules: the attacks they quote are what they search logs for. */
+static const char *const DETECTION[] = {"sigma", "yara", "yar", "kql", "spl", "snort", "suricata"};
+
+static const char DETECT_LANG[] = "detection";
+
+/* The info string's first word ("{.python}", "bash title=x", "py3") as the audit's language;
+ * DETECT_LANG for a detection rule's language, NULL for data and languages the rules do not
+ * read. */
+static const char *info_lang(const char *info) {
+  char w[32];
+  size_t n = 0;
+  while (*info == ' ' || *info == '{' || *info == '.')
+    info++;
+  while (*info && *info != ' ' && *info != '}' && *info != ',' && *info != ':' && n < sizeof w - 1)
+    w[n++] = *info++;
+  w[n] = '\0';
+  if (!n)
+    return "sh";
+  for (size_t i = 0; i < sizeof LANGS / sizeof *LANGS; i++)
+    if (!strcasecmp(w, LANGS[i].info))
+      return LANGS[i].lang;
+  for (size_t i = 0; i < sizeof DETECTION / sizeof *DETECTION; i++)
+    if (!strcasecmp(w, DETECTION[i]))
+      return DETECT_LANG;
+  for (size_t i = 0; i < sizeof DATA / sizeof *DATA; i++)
+    if (!strcasecmp(w, DATA[i]))
+      return !strcasecmp(w, "yaml") || !strcasecmp(w, "yml") ? "yaml" : NULL;
+  return "sh";
+}
+
+/* A YAML block shaped as a Sigma rule (its `logsource:` and `detection:` keys). */
+static bool sigma_shaped(const char *lit) {
+  return lit && strstr(lit, "logsource:") && strstr(lit, "detection:");
+}
+
+/* Words before a block that present it as what not to do or as an attack to recognise. */
+static const char *const QUOTED[] = {
+    "don't",           "do not",       "never ",
+    "avoid",           "bad example",  "bad:",
+    "anti-pattern",    "antipattern",  "insecure",
+    "vulnerab",        "injection",    "unsafe",
+    "malicious",       "attacker",     "red flag",
+    "dangerous",       "\xE2\x9D\x8C", "detection rule",
+    "detection logic", "exploit",      "indicators of compromise",
+};
+
+static void node_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
+  for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+    const char *lit = cmark_node_get_literal(c);
+    if (lit && cmark_node_get_type(c) != CMARK_NODE_CODE_BLOCK) {
+      size_t k = strlen(lit);
+      k = k < cap - 1 - *len ? k : cap - 1 - *len;
+      memcpy(buf + *len, lit, k);
+      *len += k;
+    }
+    node_text(c, buf, cap, len);
+  }
+  buf[*len] = '\0';
+}
+
+static bool quotes(const char *text) {
+  for (size_t i = 0; i < sizeof QUOTED / sizeof *QUOTED; i++)
+    if (strcasestr(text, QUOTED[i]))
+      return true;
+  return false;
+}
+
+static bool says_quoted(cmark_node *n) {
+  char buf[CONTEXT_MAX];
+  size_t len = 0;
+  node_text(n, buf, sizeof buf, &len);
+  return quotes(buf);
+}
+
+/* The block's first line is a comment that says so ("# BAD:", "// DANGEROUS: no validation"). */
+static bool first_comment_quoted(const char *lit) {
+  char line[CONTEXT_MAX];
+  size_t n = strcspn(lit, "\n");
+  n = n < sizeof line - 1 ? n : sizeof line - 1;
+  memcpy(line, lit, n);
+  line[n] = '\0';
+  const char *p = line + strspn(line, " \t");
+  bool comment = *p == '#' || !strncmp(p, "//", 2) || !strncmp(p, "--", 2) ||
+                 !strncmp(p, "/*", 2) || !strncasecmp(p, "rem ", 4) || !strncmp(p, "::", 2);
+  return comment && quotes(p);
+}
+
+/* Whether the paragraph just before the block, or the heading over it, presents it as an
+ * example of what not to do (the file's prose scan still reports it, at prose severity). */
+static bool quoted(cmark_node *block) {
+  const char *lit = cmark_node_get_literal(block);
+  if (lit && first_comment_quoted(lit))
+    return true;
+  cmark_node *p = cmark_node_previous(block);
+  if (p &&
+      (cmark_node_get_type(p) == CMARK_NODE_PARAGRAPH ||
+       cmark_node_get_type(p) == CMARK_NODE_HEADING) &&
+      says_quoted(p))
+    return true;
+  for (; p; p = cmark_node_previous(p))
+    if (cmark_node_get_type(p) == CMARK_NODE_HEADING)
+      return says_quoted(p);
+  return false;
+}
+
+typedef struct lines {
+  const char *data;
+  size_t len, at; /* the offset of line `line` (1-based, as cmark counts) */
+  int line;
+} lines;
+
+/* The offset of 1-based line `want` (or len past the end); calls go forward. */
+static size_t line_at(lines *l, int want) {
+  while (l->line < want && l->at < l->len) {
+    const char *nl = memchr(l->data + l->at, '\n', l->len - l->at);
+    l->at = nl ? (size_t)(nl - l->data) + 1 : l->len;
+    l->line++;
+  }
+  return l->line < want ? l->len : l->at;
+}
+
+/* The block's content lines as a slice of the file: a fenced block's lines follow its opening
+ * fence (its literal has one line fewer than its span), an indented one's are its span. */
+static bool block_slice(cmark_node *n, lines *l, upk__audit_block *b) {
+  const char *lit = cmark_node_get_literal(n);
+  int nl = 0, first = cmark_node_get_start_line(n);
+  for (const char *p = lit ? lit : ""; *p; p++)
+    nl += *p == '\n';
+  if (!nl || first < l->line)
+    return false;
+  if (cmark_node_get_end_line(n) - first + 1 > nl)
+    first++;
+  b->at = line_at(l, first);
+  b->len = line_at(l, first + nl) - b->at;
+  return b->len > 0;
+}
+
+size_t upk__audit_md_blocks(const char *data, size_t len, upk__audit_block **out) {
+  cmark_node *doc = cmark_parse_document(data, len, CMARK_OPT_DEFAULT);
+  cmark_iter *it = cmark_iter_new(doc);
+  lines l = {.data = data, .len = len, .line = 1};
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE && n < BLOCKS_MAX;) {
+    cmark_node *node = cmark_iter_get_node(it);
+    if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_CODE_BLOCK)
+      continue;
+    upk__audit_block b = {.lang = info_lang(cmark_node_get_fence_info(node))};
+    if (b.lang && !strcmp(b.lang, "yaml"))
+      b.lang = sigma_shaped(cmark_node_get_literal(node)) ? DETECT_LANG : NULL;
+    if (!b.lang || (b.lang != DETECT_LANG && quoted(node)))
+      continue;
+    if (b.lang == DETECT_LANG)
+      b.lang = NULL;
+    if (!block_slice(node, &l, &b))
+      continue;
+    if (n == cap)
+      *out = upk_xrealloc(*out, (cap = cap ? cap * 2 : 8) * sizeof **out);
+    (*out)[n++] = b;
+  }
+  cmark_iter_free(it);
+  cmark_node_free(doc);
+  return n;
+}

@@ -1,0 +1,2 @@
+#!/bin/sh
+spctl -a -vv "$1"

@@ -1,0 +1,7 @@
+import sys
+
+import pyperclip
+
+text = open(sys.argv[1]).read()
+pyperclip.copy(text)
+print(f"copied {len(text)} characters")
