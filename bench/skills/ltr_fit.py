@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit the learned order of lookup (skills/index_ltr.c) from a feature dump.
+"""Fit the learned order of lookup (skills/index/ltr.c) from a feature dump.
 
     rank_bench.py build/daemon/upskilld --corpus REG --split dev --dump DUMP
     ltr_fit.py DUMP [--tasks dev_tasks.tsv] [--pairwise]
@@ -16,7 +16,7 @@ Coordinate ascent on MRR (top 10) from the tables' own order (head + body +
 best kept, until a pass changes nothing. Printed: a two-fold check (fit on
 dev+held, scored on held2+held3, and the other way round; a fit that only
 learns its own tasks shows here), the fit on the whole dev half, and the C
-table to paste into skills/index_ltr.c.
+table to paste into skills/index/ltr.c.
 """
 import argparse
 import math

@@ -124,7 +124,7 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose, dump=None):
         env.pop(k, None)
     os.makedirs(env["HOME"], exist_ok=True)
     env.pop("UPSKILLD_RANK_DUMP", None)
-    if dump:  # each lookup's pool and features (skills/index_ltr.c), for ltr_fit.py
+    if dump:  # each lookup's pool and features (skills/index/ltr.c), for ltr_fit.py
         env["UPSKILLD_RANK_DUMP"] = os.path.abspath(dump)
     d = Daemon(exe, proj, env, os.path.join(tmp, "log"))
     t0 = time.perf_counter()

@@ -7,7 +7,7 @@ several ways in Python, to compare scoring models before building one in C.
 INDEX is the cache file a daemon wrote for ranking_eval.py's project (one
 skill per name; keep the project instead of deleting it). Every task word is
 asked (no budgets, no camelCase or abbreviation phrases), stopwords as
-skills/index_words.c has them. WEIGHTS: name,description,headings,body.
+skills/index/words.c has them. WEIGHTS: name,description,headings,body.
 MODE:
   two    - the lookup's model: head bm25 + body bm25, each table its own idf
            and length normalisation (weights: head columns, body's weight);
@@ -27,7 +27,7 @@ db.execute("CREATE VIRTUAL TABLE temp.hv USING fts5vocab(main, fts, instance)")
 db.execute("CREATE VIRTUAL TABLE temp.bv USING fts5vocab(main, fts_body, instance)")
 db.execute("CREATE VIRTUAL TABLE temp.st USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
 db.execute("CREATE VIRTUAL TABLE temp.stv USING fts5vocab(temp, st, instance)")
-src = open(os.path.join(HERE, '..', '..', 'skills', 'index_words.c')).read()
+src = open(os.path.join(HERE, '..', '..', 'skills', 'index', 'words.c')).read()
 block = src[src.index('stopwords[] = {'):src.index('};', src.index('stopwords[] = {'))]
 STOP = set(re.findall(r'"([^"]*)"', block))
 def varints(b):

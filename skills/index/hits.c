@@ -1,8 +1,8 @@
 /* A ranked document made a hit: the placement the asked agents read it
  * from (lookup answers where a skill is, not only what it says), and a
  * built-in skill moved to the installed copy of its name. Split from the
- * query (index_query.c), which only ranks. */
-#include "skills/index_int.h"
+ * query (query.c), which only ranks. */
+#include "skills/index/index_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

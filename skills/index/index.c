@@ -1,7 +1,7 @@
 /* The skill index: storage (schema, cache file), roots, list, get, shadows.
- * Scanning lives in index_scan.c (index_walk.c, index_refresh.c), lookup in
- * index_query.c. */
-#include "skills/index_int.h"
+ * Scanning lives in scan.c (walk.c, refresh.c), lookup in
+ * query.c. */
+#include "skills/index/index_int.h"
 
 #include "common/env_options.h"
 
@@ -34,10 +34,10 @@
  * skills, hand-written tasks), at 10,000 skills 81 first places against 77
  * and at 20,000 68 against 66; 0.75 ranked the same within a task, 1.25 and
  * 1.5 worse (docs/skills.md). `joint` weighs one bm25 over head and body as
- * one text (index_joint.c), added to both: 3 on the 240 tasks of dev, held,
+ * one text (joint.c), added to both: 3 on the 240 tasks of dev, held,
  * held2 and held3 at 10,000 and 20,000 skills; 10 since issue 47, on the same
  * 240 tasks (bench/skills/rank_bench.py's dev half) at 40,000 skills with the
- * bigger budgets of index_query.c (r@1 / r@5 of 240: 3 98 / 152, 6 101 / 154,
+ * bigger budgets of query.c (r@1 / r@5 of 240: 3 98 / 152, 6 101 / 154,
  * 10 105 / 155, 15 104 / 156; body 0.5 104 / 156; body 2 and name 6 were no
  * better with joint 3). */
 static const upk_index_weights default_weights = {3.0, 6.0, 1.0, 1.0, 10.0};
@@ -217,14 +217,14 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_VOCAB_DF] = "SELECT head, body FROM df WHERE term = ?1",
     [ST_TERM_HEAD] = "SELECT doc FROM vocab WHERE term = ?1",
     [ST_TERM_BODY] = "SELECT doc FROM vocab_body WHERE term = ?1",
-    /* Stepped once: upk_rank() (index_rank.c), called for the first row,
+    /* Stepped once: upk_rank() (rank.c), called for the first row,
      * ranks every row into its context (?2), with which word matched where;
      * ST_HEAD_TEXT serves a hit only the body ranked. */
     [ST_LOOKUP] = "SELECT upk_rank(fts, ?2) FROM fts WHERE fts MATCH ?1",
     [ST_LOOKUP_BODY] = "SELECT upk_rank(fts_body, ?2) FROM fts_body WHERE fts_body MATCH ?1",
     [ST_HEAD_TEXT] = "SELECT name, description, headings FROM fts WHERE rowid = ?1",
     [ST_DATA_VERSION] = "PRAGMA data_version",
-    /* FTS5's own table of row sizes (a varint per column): see index_rank.c. */
+    /* FTS5's own table of row sizes (a varint per column): see rank.c. */
     [ST_HEAD_SIZES] = "SELECT id, sz FROM fts_docsize",
     [ST_BODY_SIZES] = "SELECT id, sz FROM fts_body_docsize",
 };

@@ -1,6 +1,6 @@
-/** Internals shared by index.c (storage, list, get), the scan (index_scan.c,
- * index_walk.c, index_refresh.c; their own shared parts in index_scan_int.h)
- * and index_query.c (lookup). Not part of the API. */
+/** Internals shared by index.c (storage, list, get), the scan (scan.c,
+ * walk.c, refresh.c; their own shared parts in scan_int.h)
+ * and query.c (lookup). Not part of the API. */
 #ifndef UPK_INDEX_INT_H
 #define UPK_INDEX_INT_H
 
@@ -77,16 +77,16 @@ struct upk_index {
   char *rank_dump;            /* UPSKILLD_RANK_DUMP at open: the pool's features go there */
   bool merge_pending;         /* the first index's merge has not ended (its snapshot with it) */
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
-  uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), index_rank.c */
+  uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), rank.c */
   size_t size_cap[2];
   bool size_loaded[2];          /* read from %_docsize since open (or another's commit) */
   int64_t data_version;         /* PRAGMA data_version when last looked */
-  upk_ix_scratch scratch[2];    /* head / body ranking's per-row sums, see index_rank.c */
-  struct upk_ix_pcache *pcache; /* phrases' rows kept between lookups, index_postings.c */
+  upk_ix_scratch scratch[2];    /* head / body ranking's per-row sums, see rank.c */
+  struct upk_ix_pcache *pcache; /* phrases' rows kept between lookups, postings.c */
   bool pcache_stale;            /* a row changed since: drop them at the next lookup */
   int64_t epoch;                /* this open's stamp on the catalog records it builds */
-  sqlite3_stmt *cat_st[3];      /* index_catalog.c's statements, made at first use */
-  uint64_t listing_changes;     /* rows the listing reads, changed (index_entries.c) */
+  sqlite3_stmt *cat_st[3];      /* catalog.c's statements, made at first use */
+  uint64_t listing_changes;     /* rows the listing reads, changed (entries.c) */
   bool listing_watched;         /* ... counted from the first upk_index_stamp on */
   char err[512];
 };
@@ -125,7 +125,7 @@ char *upk_ix_abspath(const char *p);
 #define UPK_SUBTREE "(dir = ?2 OR (dir > ?2 || '/' AND dir < ?2 || '0'))"
 #define UPK_ENTRY_FROM "place p JOIN doc d ON d.id = p.doc JOIN root r ON r.id = p.root"
 
-/* index_parse.c: a skill parsed into what the index stores. */
+/* parse.c: a skill parsed into what the index stores. */
 /* Bytes of a body's prose that are searched (code blocks left out). */
 #define UPK_INDEX_BODY_MAX 4096
 typedef struct upk_ix_parsed {
@@ -151,7 +151,7 @@ void upk_ix_pool_done(upk_ix_pool *pool);
 /** Steps st (a statement that returns no rows) and resets it: 0 or -EIO, reported. */
 int upk_ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what);
 
-/* index_places.c: stored placements, for a full scan to find again. */
+/* places.c: stored placements, for a full scan to find again. */
 typedef struct upk_ix_place {
   int64_t id, root, doc;
   char *dir, *name;
@@ -190,10 +190,10 @@ int upk_ix_note_unplaced(upk_index *ix, const char *name, int64_t doc);
 int upk_ix_places_sweep(upk_index *ix, upk_ix_places *ps, size_t *removed);
 void upk_ix_places_free(upk_ix_places *ps);
 
-/* index_scan.c: forget a stepped scan (close, or a new one). */
+/* scan.c: forget a stepped scan (close, or a new one). */
 void upk_ix_job_free(upk_index *ix);
 
-/* index_words.c: words a task is not asked by, and the full forms of
+/* words.c: words a task is not asked by, and the full forms of
  * abbreviations (*k: 0 first, then as left; NULL when there are no more). */
 bool upk_ix_is_stopword(const char *w);
 /** Whether the stopword list is in strcmp order, as the lookup's bsearch needs. */
@@ -202,7 +202,7 @@ const char *upk_ix_expansion(const char *word, size_t *k);
 /** The thesaurus' other words for `word`, as upk_ix_expansion() walks them. */
 const char *upk_ix_synonym(const char *word, size_t *k);
 
-/* index_rank.c: a lookup's rows ranked by bm25 as FTS5 computes it, by the
+/* rank.c: a lookup's rows ranked by bm25 as FTS5 computes it, by the
  * upk_rank() auxiliary function (ST_LOOKUP, ST_LOOKUP_BODY). */
 #define UPK_IX_MAX_PHRASES 96 /* phrases of one table's query */
 typedef struct upk_ix_phrase {
@@ -273,7 +273,7 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
  * every table's lists are done with: a put may drop a borrowed list. */
 void upk_ix_lists_release(upk_index *ix, const upk_ix_rank_job *job, upk_ix_lists *lists);
 
-/* index_joint.c: one bm25 over the whole skill, head and body as one text,
+/* joint.c: one bm25 over the whole skill, head and body as one text,
  * added to the two tables' scores (see there why). */
 #define UPK_IX_JOINT_MAX 48 /* words (<= 64: a bit each), a task's words then their other forms */
 typedef struct upk_ix_joint_word {
@@ -293,7 +293,7 @@ void upk_ix_joint_prepare(upk_ix_joint *j, int64_t rows, int64_t head_tokens, in
 int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_t *rows, size_t n,
                         double *score, uint64_t *in_body);
 
-/* index_postings.c: phrases' row lists kept between lookups, as FTS5 gave
+/* postings.c: phrases' row lists kept between lookups, as FTS5 gave
  * them, until any row changes (ix->pcache_stale) or another connection
  * commits; bounded, least recently used dropped first. */
 typedef struct upk_ix_pcache upk_ix_pcache;
@@ -314,7 +314,7 @@ void upk_ix_pcache_clear(upk_index *ix);
 size_t upk_ix_pcache_hits(const upk_index *ix);
 void upk_ix_pcache_free(upk_index *ix);
 
-/* index_hits.c: a ranked document as a hit. */
+/* hits.c: a ranked document as a hit. */
 /** Fill e from document doc and the visible placement of it the asked agents
  * (none: any) read first. 1: done; 0: no such placement, or the skill is not
  * usable (agents skip it); negative: an error (e then needs freeing). */
@@ -326,7 +326,7 @@ int upk_ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, siz
 int upk_ix_place_at_installed_copy(upk_index *ix, const char *const *agents, size_t n_agents,
                                    upk_index_entry *hit);
 
-/* index_catalog.c: each document's stored entry of the MCP Skills listing. */
+/* catalog.c: each document's stored entry of the MCP Skills listing. */
 /** A stamp for this open's records, unlike any other process's. */
 int64_t upk_ix_new_epoch(const upk_index *ix);
 /** Store document doc's record (NULL: none, the listing builds it from disk). */
@@ -336,16 +336,16 @@ int upk_ix_catalog_put(upk_index *ix, int64_t doc, const char *record);
 int upk_ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char *md);
 void upk_ix_catalog_close(upk_index *ix);
 
-/* index_query.c: set up the tokenizer and the why() function. */
+/* query.c: set up the tokenizer and the why() function. */
 int upk_ix_query_init(upk_index *ix);
 void upk_ix_query_close(upk_index *ix);
 
-/* index_ltr.c: the learned order of a lookup's best candidates. Each
+/* ltr.c: the learned order of a lookup's best candidates. Each
  * candidate's features (what the lookup knows of it), one linear score. */
 enum {
   UPK_LTR_HEAD,       /* -bm25 in the head table */
   UPK_LTR_BODY,       /* -bm25 in the body table */
-  UPK_LTR_JOINT,      /* one bm25 over the whole skill (index_joint.c) */
+  UPK_LTR_JOINT,      /* one bm25 over the whole skill (joint.c) */
   UPK_LTR_NAME,       /* share of the task's words (by idf) in the name */
   UPK_LTR_DESC,       /* ... in the description */
   UPK_LTR_HEADINGS,   /* ... in the headings */

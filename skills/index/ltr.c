@@ -14,8 +14,8 @@
  *   python3 bench/skills/ltr_fit.py /tmp/ltr.tsv   # prints the table below
  *
  * The dump is written by a daemon whose environment names a file in
- * UPSKILLD_RANK_DUMP (index_query.c). */
-#include "skills/index_int.h"
+ * UPSKILLD_RANK_DUMP (query.c). */
+#include "skills/index/index_int.h"
 
 const char *const upk_ix_ltr_names[UPK_LTR_N] = {
     "head",       "body",  "joint",      "name",      "desc",     "headings",

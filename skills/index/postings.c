@@ -8,11 +8,11 @@
  * summed again at ~20 instructions a row.
  *
  * Whatever changes a row's text writes its size to %_docsize; the update hook
- * in index_rank.c then marks the lists stale, and the next lookup begins by
+ * in rank.c then marks the lists stale, and the next lookup begins by
  * dropping them all (as it does when another connection committed). They
  * are a copy of what FTS5 gives, never a guess. Bounded in entries and in
  * bytes: past either, the least recently used go. */
-#include "skills/index_int.h"
+#include "skills/index/index_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * `-`, `^`, `:`, NEAR or AND in the task are never syntax. Ranking is FTS5's
  * bm25() with per-column weights; `why` comes from each hit's own text,
  * tokenized again and matched against the query's phrases. */
-#include "skills/index_int.h"
+#include "skills/index/index_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -467,7 +467,7 @@ static void add_joint_alternatives(const query *q, upk_ix_joint *j, int *term_of
   }
 }
 
-/* Each candidate's joint score (index_joint.c), from each word's own
+/* Each candidate's joint score (joint.c), from each word's own
  * phrase's rows in either table; a word found in a candidate's body adds
  * the body to its why. An AND's rows (every word in half the skills) are
  * not all of a word's rows, and weigh nothing there anyway. */
@@ -552,7 +552,7 @@ static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int st
       hit = m->p->phrase_term[k];
     }
   }
-  /* Counted for the learned order (index_ltr.c): the column's size, its
+  /* Counted for the learned order (ltr.c): the column's size, its
    * tokens that are task words, and task words side by side. */
   cand *x = m->x;
   if (x->ntok[m->col] < USHRT_MAX)
@@ -723,7 +723,7 @@ static void dump_pool(upk_index *ix, const query *q, const cand *v, size_t n,
 }
 
 /* The pool of the tables' best (c->v sorted by their sum) in the learned
- * order (index_ltr.c); the rest stay behind it in their order. */
+ * order (ltr.c); the rest stay behind it in their order. */
 static int learned_order(upk_index *ix, query *q, cands *c, const char *const *agents,
                          size_t n_agents) {
   const char *dump = ix->rank_dump;

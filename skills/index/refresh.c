@@ -1,6 +1,6 @@
 /* One-path refreshes: the part of each root a changed path touches is
  * walked again, inside one transaction for a burst of paths. */
-#include "skills/index_scan_int.h"
+#include "skills/index/scan_int.h"
 
 #include <errno.h>
 #include <stdio.h>

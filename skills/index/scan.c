@@ -1,10 +1,10 @@
 /* Full scans, stepped: the walk lists every root's skill directories
- * (index_walk.c), then they are indexed a chunk at a time with parsing on
+ * (walk.c), then they are indexed a chunk at a time with parsing on
  * helper threads, so the daemon answers between steps.
  *
  * Every scan stamps the placements it finds with a new generation; whatever
  * a scan covered but did not stamp has disappeared and is swept. */
-#include "skills/index_scan_int.h"
+#include "skills/index/scan_int.h"
 
 #include <errno.h>
 #include <stdio.h>

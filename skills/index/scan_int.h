@@ -1,5 +1,5 @@
-/* Private to the scan: what the walk (index_walk.c), the stepped full scan
- * (index_scan.c) and one-path refreshes (index_refresh.c) share. */
+/* Private to the scan: what the walk (walk.c), the stepped full scan
+ * (scan.c) and one-path refreshes (refresh.c) share. */
 #ifndef UPK_SKILLS_INDEX_SCAN_INT_H
 #define UPK_SKILLS_INDEX_SCAN_INT_H
 
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "skills/index_int.h"
+#include "skills/index/index_int.h"
 
 /* A stepped full scan: the skill directories found by the walk, indexed a
  * batch at a time. */

@@ -122,7 +122,7 @@ static int dumped(const char *dump, const char *path_end, double *f, int cap) {
   return n;
 }
 
-/* The learned order's features (skills/index_ltr.c) as a refit reads them: a daemon whose
+/* The learned order's features (skills/index/ltr.c) as a refit reads them: a daemon whose
  * environment names UPSKILLD_RANK_DUMP writes each lookup's task on one line, whatever
  * control characters a client put in it, and each candidate's features; without it,
  * nothing. The named skill has all the task's name words: its whole name is covered and

@@ -1,4 +1,4 @@
-/* The lookup's scorer (upk_rank, skills/index_rank.c) against FTS5's own
+/* The lookup's scorer (upk_rank, skills/index/rank.c) against FTS5's own
  * bm25(): every hit's score is what bm25() gives its head and body rows,
  * read through a second connection to the index file; still so after
  * skills change size, go away, and a new one takes a freed row id (the
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "skills/index.h"
-#include "skills/index_int.h"
+#include "skills/index/index_int.h"
 
 TestSuite(rank, .init = th_setup, .fini = th_teardown);
 
@@ -203,7 +203,7 @@ UTest(rank, another_connections_changes_are_seen) {
 }
 
 /* A phrase's rows are kept between lookups when there are 32 or more
- * (skills/index_postings.c): asked again, or in other forms of its words,
+ * (skills/index/postings.c): asked again, or in other forms of its words,
  * the same scores, from what was kept; after skills change, are removed and added (the phrase's row
  * count, so its idf, changes with them) and after a refresh, still bm25()'s. */
 UTest(rank, kept_row_lists_follow_changes) {

@@ -87,8 +87,8 @@ private() {
   verdict "$part including $target's private header is refused at $file:$line" \
     "$file:$line: $part may not include $target's private header ($hdr)"
 }
-private skills/eval/runs.c skills/index_int.h skills/eval skills
-private report/html.c skills/index_int.h report skills
+private skills/eval/runs.c skills/index/index_int.h skills/eval skills
+private report/html.c skills/index/index_int.h report skills
 circle daemon/core/jobs.c daemon/server.h "jobs -> server -> jobs"
 circle daemon/core/jobs.h daemon/methods.h "jobs -> methods -> jobs"
 circle daemon/lsp/documents.c daemon/lsp/lsp_face.h "documents -> lsp_face -> documents"
