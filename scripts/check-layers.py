@@ -31,6 +31,9 @@
    with --links calls, only its own room and the rooms below it:
    `FILE:LINE: gpu/ ROOM reaches up into ROOM (HEADER)` or
    `FILE: gpu/ ROOM reaches up into ROOM (SYMBOL, defined in DEFFILE)`.
+6. A room inside a library part with private headers of its own (PRIVATE_ROOMS:
+   skills/index/) is closed: its `*_int.h` are included only from its own folder (tests
+   aside): `FILE:LINE: only ROOM/ may include its private header (HEADER)`.
 
 Exits 1 on any violation, 0 when the tree is clean.
 Usage: scripts/check-layers.py [ROOT] [--links BUILD | --links-only BUILD]
@@ -262,6 +265,19 @@ def gpu_room_violation(f, g):
     return None
 
 
+# Rooms inside a library part with private headers of their own (docs/architecture.md): a
+# `*_int.h` in one of these folders is included only by the folder's files (and by tests).
+PRIVATE_ROOMS = ("skills/index",)
+
+
+def room_private_violation(f, hdr):
+    """Why part file f may not include hdr, a room's private header, or None."""
+    room = os.path.dirname(hdr)
+    if hdr.endswith("_int.h") and room in PRIVATE_ROOMS and os.path.dirname(f) != room:
+        return f"only {room}/ may include its private header ({hdr})"
+    return None
+
+
 # The protocol builders only the faces may call (docs/architecture.md: only the faces speak
 # LSP or MCP; below them a job is answered through its face, a service through callbacks).
 FACE_ONLY = ("protocol/lsp.c", "protocol/mcp.c")
@@ -391,6 +407,9 @@ def main():
                 bad += 1
             elif part and target != part and hdr.endswith("_int.h"):
                 print(f"{f}:{n}: {part} may not include {target}'s private header ({hdr})")
+                bad += 1
+            elif part and (why := room_private_violation(f, hdr)):
+                print(f"{f}:{n}: {why}")
                 bad += 1
             elif part == target == "daemon" and (why := daemon_room_include(f, hdr, used)):
                 print(f"{f}:{n}: {why}")

@@ -2,7 +2,8 @@
  * the document by the pass that parsed it. A page of the listing reads these rows and touches
  * no file: pages of 667 skills took 170-300 ms at 40,000 skills while each walked, stat'ed
  * and (the first time) hashed its skills' files. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/catalog_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The skill index: reading entries back (list, get, shadows) and the
  * stored form of per-skill diagnostics. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
 
 #include <dirent.h>
 #include <errno.h>

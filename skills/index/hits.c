@@ -2,7 +2,8 @@
  * from (lookup answers where a skill is, not only what it says), and a
  * built-in skill moved to the installed copy of its name. Split from the
  * query (query.c), which only ranks. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/hits_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

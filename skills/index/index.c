@@ -1,7 +1,8 @@
 /* The skill index: storage (schema, cache file), roots, list, get, shadows.
  * Scanning lives in scan.c (walk.c, refresh.c), lookup in
  * query.c. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/catalog_int.h"
 
 #include "common/env_options.h"
 

@@ -15,7 +15,8 @@
  * It is a second stage: it scores only the candidates the tables ranked,
  * from the row lists the ranking already holds (one merge of each word's
  * lists against the candidates), so it walks nothing more. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/joint_int.h"
 
 #include <math.h>
 #include <stdlib.h>

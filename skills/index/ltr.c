@@ -15,7 +15,7 @@
  *
  * The dump is written by a daemon whose environment names a file in
  * UPSKILLD_RANK_DUMP (query.c). */
-#include "skills/index/index_int.h"
+#include "skills/index/ltr_int.h"
 
 const char *const upk_ix_ltr_names[UPK_LTR_N] = {
     "head",       "body",  "joint",      "name",      "desc",     "headings",

@@ -7,7 +7,8 @@
  * the item it needs next has not been taken. Helpers never run more than
  * WINDOW items ahead of what was stored, which bounds the memory held by
  * parsed skills however large they are. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/parse_int.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -14,7 +14,8 @@
  * them in walk order, so the one after the last found is nearly always the
  * next asked; the others are found by a hash of (root, dir), built at the
  * first miss. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/places_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Phrases' row lists kept between lookups (see index_int.h).
+/* Phrases' row lists kept between lookups (see postings_int.h).
  *
  * Walking a phrase's rows through FTS5 is most of a lookup (~1,000
  * instructions a row: the doclist decoded, the positions read, the callback),
@@ -12,7 +12,8 @@
  * dropping them all (as it does when another connection committed). They
  * are a copy of what FTS5 gives, never a guess. Bounded in entries and in
  * bytes: past either, the least recently used go. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/postings_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,13 @@
  * `-`, `^`, `:`, NEAR or AND in the task are never syntax. Ranking is FTS5's
  * bm25() with per-column weights; `why` comes from each hit's own text,
  * tokenized again and matched against the query's phrases. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/hits_int.h"
+#include "skills/index/joint_int.h"
+#include "skills/index/ltr_int.h"
+#include "skills/index/postings_int.h"
+#include "skills/index/rank_int.h"
+#include "skills/index/words_int.h"
 
 #include <ctype.h>
 #include <errno.h>

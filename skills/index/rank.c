@@ -22,7 +22,9 @@
  * changes (a rolled-back change only drops what was still right). Another
  * connection's commits (a second daemon on the same workspace) are seen by
  * PRAGMA data_version at each lookup's start: then the cache is emptied. */
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/postings_int.h"
+#include "skills/index/rank_int.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "skills/index/index_int.h"
+#include "skills/index/db_int.h"
+#include "skills/index/parse_int.h"
+#include "skills/index/places_int.h"
 
 /* A stepped full scan: the skill directories found by the walk, indexed a
  * batch at a time. */

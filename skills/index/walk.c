@@ -5,6 +5,7 @@
  * parsed again, so walking an unchanged tree costs a stat per skill.
  * Directories are read sorted, so which fall past the directory limit does
  * not depend on readdir order. */
+#include "skills/index/catalog_int.h"
 #include "skills/index/scan_int.h"
 
 #include <dirent.h>

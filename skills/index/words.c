@@ -1,7 +1,7 @@
 /* The words lookup treats specially: stopwords it leaves out of a task, and
  * abbreviations it also asks by their full form. Plain data, kept apart from
  * the query code that uses it (skills/index/query.c). */
-#include "skills/index/index_int.h"
+#include "skills/index/words_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #include "skills/index.h"
-#include "skills/index/index_int.h"
+#include "skills/index/postings_int.h"
+#include "skills/index/words_int.h"
 
 TestSuite(rank, .init = th_setup, .fini = th_teardown);
 

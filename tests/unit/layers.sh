@@ -87,8 +87,15 @@ private() {
   verdict "$part including $target's private header is refused at $file:$line" \
     "$file:$line: $part may not include $target's private header ($hdr)"
 }
-private skills/eval/runs.c skills/index/index_int.h skills/eval skills
-private report/html.c skills/index/index_int.h report skills
+private skills/eval/runs.c skills/index/db_int.h skills/eval skills
+private report/html.c skills/index/db_int.h report skills
+# a private header of skills/index/ (PRIVATE_ROOMS) from elsewhere in its own part
+planted skills/catalog.c skills/index/db_int.h
+verdict "skills/catalog.c including skills/index/'s private header is refused at skills/catalog.c:$line" \
+  "skills/catalog.c:$line: only skills/index/ may include its private header (skills/index/db_int.h)"
+planted skills/index/hits.c skills/index/rank_int.h
+if ((rc == 0)); then tap_ok "skills/index/ including its own private header passes"; else
+  tap_not_ok "skills/index/ including its own private header passes (rc $rc)"; tap_diag "$out"; fi
 circle daemon/core/jobs.c daemon/server.h "jobs -> server -> jobs"
 circle daemon/core/jobs.h daemon/methods.h "jobs -> methods -> jobs"
 circle daemon/lsp/documents.c daemon/lsp/lsp_face.h "documents -> lsp_face -> documents"

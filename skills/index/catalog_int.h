@@ -1,0 +1,19 @@
+/** Each document's stored entry of the MCP Skills listing (catalog.c). Not API. */
+#ifndef UPK_SKILLS_INDEX_CATALOG_INT_H
+#define UPK_SKILLS_INDEX_CATALOG_INT_H
+
+#include <stdint.h>
+
+#include "skills/index.h"
+
+/** A stamp for this open's records, unlike any other process's. */
+int64_t upk_ix_new_epoch(const upk_index *ix);
+/** Store document doc's record (NULL: none, the listing builds it from disk). */
+int upk_ix_catalog_put(upk_index *ix, int64_t doc, const char *record);
+/** The document at dir/md was found unchanged (its SKILL.md): see that its record still
+ * describes the other files, building it again when not (a refresh after an edit). */
+int upk_ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char *md);
+/** Finalizes the statements the records were read and written with. */
+void upk_ix_catalog_close(upk_index *ix);
+
+#endif
