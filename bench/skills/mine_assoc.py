@@ -155,7 +155,7 @@ TAIL = """static int by_stem(const void *key, const void *item) {
   return strcmp(key, ((const assoc *)item)->stem);
 }
 
-const char *upk_ix_assoc(const char *stem, size_t *k, double *cond) {
+const char *upk__ix_assoc(const char *stem, size_t *k, double *cond) {
   size_t n = sizeof table / sizeof *table;
   if (!*k) { /* the first row of the stem: bsearch finds one, walk back to the first */
     const assoc *a = bsearch(stem, table, n, sizeof *table, by_stem);

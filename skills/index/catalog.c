@@ -21,7 +21,7 @@ static const char *const cat_sql[] = {
     [CAT_DEL] = "DELETE FROM catalog WHERE doc = ?1",
 };
 
-int64_t upk_ix_new_epoch(const upk_index *ix) {
+int64_t upk__ix_new_epoch(const upk_index *ix) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   /* time, process and address: two opens, in one process or two, never share one */
@@ -34,13 +34,13 @@ static sqlite3_stmt *stmt(upk_index *ix, int which) {
   if (!ix->cat_st[which] &&
       sqlite3_prepare_v3(ix->db, cat_sql[which], -1, SQLITE_PREPARE_PERSISTENT, &ix->cat_st[which],
                          NULL) != SQLITE_OK) {
-    upk_ix_sql_fail(ix, "store a listing entry");
+    upk__ix_sql_fail(ix, "store a listing entry");
     return NULL;
   }
   return ix->cat_st[which];
 }
 
-int upk_ix_catalog_put(upk_index *ix, int64_t doc, const char *record) {
+int upk__ix_catalog_put(upk_index *ix, int64_t doc, const char *record) {
   sqlite3_stmt *st = stmt(ix, record ? CAT_PUT : CAT_DEL);
   if (!st)
     return -EIO;
@@ -49,10 +49,10 @@ int upk_ix_catalog_put(upk_index *ix, int64_t doc, const char *record) {
     sqlite3_bind_int64(st, 2, ix->epoch);
     sqlite3_bind_text(st, 3, record, -1, SQLITE_STATIC);
   }
-  return upk_ix_step_done(ix, st, "store a listing entry");
+  return upk__ix_step_done(ix, st, "store a listing entry");
 }
 
-int upk_ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char *md) {
+int upk__ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char *md) {
   sqlite3_stmt *st = stmt(ix, CAT_GET);
   if (!st)
     return -EIO;
@@ -67,17 +67,17 @@ int upk_ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char
   int rc = 0;
   if (record && upk_catalog_record_current(record, dir)) {
     if (!ours) /* looked at now: as good as built now */
-      rc = upk_ix_catalog_put(ix, doc, record);
+      rc = upk__ix_catalog_put(ix, doc, record);
   } else { /* built again; when it cannot be (no memory), the listing reads the disk */
     free(record);
     (void)upk_catalog_record(dir, md, &record);
-    rc = upk_ix_catalog_put(ix, doc, record);
+    rc = upk__ix_catalog_put(ix, doc, record);
   }
   free(record);
   return rc;
 }
 
-void upk_ix_catalog_close(upk_index *ix) {
+void upk__ix_catalog_close(upk_index *ix) {
   for (size_t i = 0; i < sizeof ix->cat_st / sizeof *ix->cat_st; i++) {
     sqlite3_finalize(ix->cat_st[i]);
     ix->cat_st[i] = NULL;

@@ -7,13 +7,13 @@
 #include "skills/index.h"
 
 /** A stamp for this open's records, unlike any other process's. */
-int64_t upk_ix_new_epoch(const upk_index *ix);
+int64_t upk__ix_new_epoch(const upk_index *ix);
 /** Store document doc's record (NULL: none, the listing builds it from disk). */
-int upk_ix_catalog_put(upk_index *ix, int64_t doc, const char *record);
+int upk__ix_catalog_put(upk_index *ix, int64_t doc, const char *record);
 /** The document at dir/md was found unchanged (its SKILL.md): see that its record still
  * describes the other files, building it again when not (a refresh after an edit). */
-int upk_ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char *md);
+int upk__ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char *md);
 /** Finalizes the statements the records were read and written with. */
-void upk_ix_catalog_close(upk_index *ix);
+void upk__ix_catalog_close(upk_index *ix);
 
 #endif

@@ -52,11 +52,11 @@ enum {
 };
 
 /** Per rowid, one table's ranking under way: score so far, phrases seen. */
-typedef struct upk_ix_scratch {
+typedef struct upk__ix_scratch {
   double *acc;
   unsigned char *count;
   size_t cap;
-} upk_ix_scratch;
+} upk__ix_scratch;
 
 /** An open index: its connection, statements and what every module keeps of it. */
 struct upk_index {
@@ -69,7 +69,7 @@ struct upk_index {
   fts5_tokenizer tok_api;
   Fts5Tokenizer *tok;
   int64_t gen;                /* scan generation: placements not re-marked are removed */
-  struct upk_ix_job *job;     /* a stepped full scan under way, else NULL */
+  struct upk__ix_job *job;    /* a stepped full scan under way, else NULL */
   long n_docs;                /* cached count for the idf-based term choices */
   bool df_stale;              /* `df` not snapshot since the first index: lookups ask fts5vocab */
   bool keep_twins;            /* upk_index_options' */
@@ -79,45 +79,45 @@ struct upk_index {
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), rank.c */
   size_t size_cap[2];
-  bool size_loaded[2];          /* read from %_docsize since open (or another's commit) */
-  int64_t data_version;         /* PRAGMA data_version when last looked */
-  upk_ix_scratch scratch[2];    /* head / body ranking's per-row sums, see rank.c */
-  struct upk_ix_pcache *pcache; /* phrases' rows kept between lookups, postings.c */
-  bool pcache_stale;            /* a row changed since: drop them at the next lookup */
-  int64_t epoch;                /* this open's stamp on the catalog records it builds */
-  sqlite3_stmt *cat_st[3];      /* catalog.c's statements, made at first use */
-  uint64_t listing_changes;     /* rows the listing reads, changed (entries.c) */
-  bool listing_watched;         /* ... counted from the first upk_index_stamp on */
+  bool size_loaded[2];           /* read from %_docsize since open (or another's commit) */
+  int64_t data_version;          /* PRAGMA data_version when last looked */
+  upk__ix_scratch scratch[2];    /* head / body ranking's per-row sums, see rank.c */
+  struct upk__ix_pcache *pcache; /* phrases' rows kept between lookups, postings.c */
+  bool pcache_stale;             /* a row changed since: drop them at the next lookup */
+  int64_t epoch;                 /* this open's stamp on the catalog records it builds */
+  sqlite3_stmt *cat_st[3];       /* catalog.c's statements, made at first use */
+  uint64_t listing_changes;      /* rows the listing reads, changed (entries.c) */
+  bool listing_watched;          /* ... counted from the first upk_index_stamp on */
   char err[512];
 };
 
 /* index.c, save where another file is named. */
 /** Notes the error message upk_index_errmsg() returns, and returns rc. */
-int upk_ix_fail(upk_index *ix, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int upk__ix_fail(upk_index *ix, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /** Notes SQLite's last error on `what` and returns it as -ENOMEM, -EBUSY or -EIO. */
-int upk_ix_sql_fail(upk_index *ix, const char *what);
+int upk__ix_sql_fail(upk_index *ix, const char *what);
 /** Runs `sql` (statements that return no rows): 0, or the error, noted. */
-int upk_ix_exec(upk_index *ix, const char *sql);
+int upk__ix_exec(upk_index *ix, const char *sql);
 /** Run `sql` and return the first column of the first row as an integer. */
-int64_t upk_ix_scalar(upk_index *ix, const char *sql);
+int64_t upk__ix_scalar(upk_index *ix, const char *sql);
 /** Counts the stored documents (a query; upk_index_count() returns the last count). */
-long upk_ix_count_docs(upk_index *ix);
+long upk__ix_count_docs(upk_index *ix);
 /** Recompute which placements are visible (shadowing); all = every name,
  * else only names in the temp table `touched`. */
-int upk_ix_visibility(upk_index *ix, bool all);
+int upk__ix_visibility(upk_index *ix, bool all);
 /** Remove documents (and their FTS rows) no placement refers to any more:
  * all, or only the candidates noted in the temp table `cand`. */
-int upk_ix_drop_orphans(upk_index *ix, bool all);
+int upk__ix_drop_orphans(upk_index *ix, bool all);
 /** Rebuild the document-frequency snapshot used to choose query words. */
-int upk_ix_snapshot_df(upk_index *ix);
+int upk__ix_snapshot_df(upk_index *ix);
 /** Fill an entry from the standard column list (ENTRY_COLS) starting at col (entries.c). */
-int upk_ix_entry_from_row(sqlite3_stmt *st, int col, upk_index_entry *e);
+int upk__ix_entry_from_row(sqlite3_stmt *st, int col, upk_index_entry *e);
 /** Serialize diagnostics for storage; malloc'd ("" when none) (entries.c). */
-char *upk_ix_diags_pack(const upk_diags *d);
+char *upk__ix_diags_pack(const upk_diags *d);
 /** Lexically normalize to an absolute path (no symlinks resolved). */
-char *upk_ix_abspath(const char *p);
+char *upk__ix_abspath(const char *p);
 
-/** The placement columns every entry is built from, in upk_ix_entry_from_row's order. */
+/** The placement columns every entry is built from, in upk__ix_entry_from_row's order. */
 #define UPK_ENTRY_COLS                                                                             \
   "p.name, d.description, d.path, p.dir, r.dir, r.agent, r.scope, r.priority, p.visible, "         \
   "d.usable, d.tokens, d.diags"
@@ -130,15 +130,15 @@ char *upk_ix_abspath(const char *p);
 #define UPK_ENTRY_FROM "place p JOIN doc d ON d.id = p.doc JOIN root r ON r.id = p.root"
 
 /** Steps st (a statement that returns no rows) and resets it: 0 or -EIO, reported (walk.c). */
-int upk_ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what);
+int upk__ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what);
 
 /* What index.c calls of the other files when it opens and closes an index. */
 /** Forgets a stepped scan (close, or a new one) and frees it; none is fine (scan.c). */
-void upk_ix_job_free(upk_index *ix);
+void upk__ix_job_free(upk_index *ix);
 /** Sets up the tokenizer, the why() function and the ranking: 0, or an error that
  * upk_index_errmsg() says (query.c). */
-int upk_ix_query_init(upk_index *ix);
-/** Frees what upk_ix_query_init() set up (query.c). */
-void upk_ix_query_close(upk_index *ix);
+int upk__ix_query_init(upk_index *ix);
+/** Frees what upk__ix_query_init() set up (query.c). */
+void upk__ix_query_close(upk_index *ix);
 
 #endif

@@ -21,7 +21,7 @@ static char *col_dup(sqlite3_stmt *st, int col) {
   return upk_xstrdup(s ? (const char *)s : "");
 }
 
-char *upk_ix_diags_pack(const upk_diags *d) {
+char *upk__ix_diags_pack(const upk_diags *d) {
   upk_buf b = UPK_BUF_INIT(SIZE_MAX);
   upk_buf_puts(&b, "");
   for (size_t i = 0; d && i < d->len; i++) {
@@ -70,7 +70,7 @@ static void diags_unpack(const char *s, upk_diags *d) {
   }
 }
 
-int upk_ix_entry_from_row(sqlite3_stmt *st, int c, upk_index_entry *e) {
+int upk__ix_entry_from_row(sqlite3_stmt *st, int c, upk_index_entry *e) {
   memset(e, 0, sizeof *e);
   e->name = col_dup(st, c);
   e->description = col_dup(st, c + 1);
@@ -120,7 +120,7 @@ static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_e
   size_t cap = 0;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
     UPK_GROW(out->items, cap, out->len + 1);
-    if (!(rc = upk_ix_entry_from_row(st, 0, &out->items[out->len]))) {
+    if (!(rc = upk__ix_entry_from_row(st, 0, &out->items[out->len]))) {
       out->len++;
       if (cursor)
         *cursor = sqlite3_column_int64(st, 12);
@@ -135,7 +135,7 @@ static int collect(upk_index *ix, sqlite3_stmt *st, int64_t *cursor, upk_index_e
     }
   }
   if (!rc && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, what);
+    rc = upk__ix_sql_fail(ix, what);
   sqlite3_finalize(st);
   if (rc)
     upk_index_entries_free(out);
@@ -168,7 +168,7 @@ int upk_index_list_page(upk_index *ix, const char *agent, const upk_index_scope 
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "list");
+    return upk__ix_sql_fail(ix, "list");
   if (agent)
     sqlite3_bind_text(st, 1, agent, -1, SQLITE_STATIC);
   if (scope)
@@ -197,7 +197,7 @@ int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
   static const char sql[] = "SELECT id, dir FROM place WHERE id > ?1 AND +root IN"
                             " (SELECT min(id) FROM root GROUP BY dir) ORDER BY id LIMIT ?2";
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "list directories");
+    return upk__ix_sql_fail(ix, "list directories");
   sqlite3_bind_int64(st, 1, *cursor);
   sqlite3_bind_int64(st, 2, max > INT64_MAX ? INT64_MAX : (sqlite3_int64)max);
   size_t n = 0;
@@ -209,7 +209,7 @@ int upk_index_each_dir(upk_index *ix, int64_t *cursor, size_t max,
   }
   sqlite3_finalize(st);
   if (s != SQLITE_DONE)
-    return upk_ix_sql_fail(ix, "list directories");
+    return upk__ix_sql_fail(ix, "list directories");
   return n == max;
 }
 
@@ -232,7 +232,7 @@ int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "list skills");
+    return upk__ix_sql_fail(ix, "list skills");
   sqlite3_bind_int64(st, 1, *cursor);
   sqlite3_bind_int64(st, 2, max > INT64_MAX ? INT64_MAX : (sqlite3_int64)max);
   sqlite3_bind_int64(st, 3, ix->epoch);
@@ -280,7 +280,7 @@ static int watch_listing(upk_index *ix) {
   if (sqlite3_create_function(ix->db, "upk_listing_changed", 0, SQLITE_UTF8, ix, listing_changed,
                               NULL, NULL) != SQLITE_OK ||
       sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "list skills: watch the listing's rows");
+    return upk__ix_sql_fail(ix, "list skills: watch the listing's rows");
   ix->listing_watched = true;
   return 0;
 }
@@ -295,7 +295,7 @@ int upk_index_stamp(upk_index *ix, uint64_t *stamp) {
   uint64_t v = rc == SQLITE_ROW ? (uint64_t)sqlite3_column_int64(st, 0) : 0;
   sqlite3_reset(st);
   if (rc != SQLITE_ROW)
-    return upk_ix_sql_fail(ix, "list skills: data version");
+    return upk__ix_sql_fail(ix, "list skills: data version");
   *stamp = __atomic_load_n(&ix->listing_changes, __ATOMIC_RELAXED) ^ (v << 40);
   return 0;
 }
@@ -308,7 +308,7 @@ int upk_index_place_at(upk_index *ix, const char *dir, upk_index_entry *out) {
   memset(out, 0, sizeof *out);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "find a skill directory");
+    return upk__ix_sql_fail(ix, "find a skill directory");
   sqlite3_bind_text(st, 1, dir, -1, SQLITE_STATIC);
   upk_index_entries found = {0};
   int rc = collect(ix, st, NULL, &found, "find a skill directory");
@@ -369,24 +369,24 @@ int upk_index_get(upk_index *ix, const char *name, const char *agent, upk_index_
                             " r.ord LIMIT 1";
   memset(out, 0, sizeof *out);
   if (!name || !*name)
-    return upk_ix_fail(ix, -EINVAL, "get: no skill name given");
+    return upk__ix_fail(ix, -EINVAL, "get: no skill name given");
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "get");
+    return upk__ix_sql_fail(ix, "get");
   sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
   if (agent)
     sqlite3_bind_text(st, 2, agent, -1, SQLITE_STATIC);
   int rc = sqlite3_step(st) == SQLITE_ROW
-               ? upk_ix_entry_from_row(st, 0, &out->e)
-               : upk_ix_fail(ix, -ENOENT, "no skill named '%s'%s%s", name,
-                             agent ? " for agent " : "", agent ? agent : "");
+               ? upk__ix_entry_from_row(st, 0, &out->e)
+               : upk__ix_fail(ix, -ENOENT, "no skill named '%s'%s%s", name,
+                              agent ? " for agent " : "", agent ? agent : "");
   sqlite3_finalize(st);
   if (rc)
     return rc;
   /* The skill's own files only: no link followed, no FIFO waited on (common/fileio.h). */
   if ((rc = upk_read_in_dir(out->e.path, 10u << 20, &out->text, &out->text_len))) {
     upk_index_skill_free(out);
-    return upk_ix_fail(ix, rc, "cannot read %s: %s", name, upk_read_error(rc));
+    return upk__ix_fail(ix, rc, "cannot read %s: %s", name, upk_read_error(rc));
   }
   size_t meta_len;
   if (upk_read_beneath(out->e.dir, "skill_meta.json", 1u << 20, &out->meta_text, &meta_len))
@@ -431,7 +431,7 @@ int upk_index_shadows_between(upk_index *ix, const char *first, const char *last
   *n = 0;
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "shadows");
+    return upk__ix_sql_fail(ix, "shadows");
   if (sql == range) {
     sqlite3_bind_text(st, 1, first, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, last, -1, SQLITE_STATIC);

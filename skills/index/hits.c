@@ -33,7 +33,7 @@ static bool place_before(place_key a, place_key b) {
   return a.scope != b.scope ? a.scope < b.scope : a.ord < b.ord;
 }
 
-/* upk_ix_fill_entry(), and the placement's key in *where (if asked). */
+/* upk__ix_fill_entry(), and the placement's key in *where (if asked). */
 static int entry_at(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
                     upk_index_entry *e, place_key *where) {
   sqlite3_stmt *info = ix->st[ST_DOC_INFO], *pl = ix->st[ST_DOC_PLACES];
@@ -76,13 +76,13 @@ done:
   return ok;
 }
 
-int upk_ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
-                      upk_index_entry *e) {
+int upk__ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
+                       upk_index_entry *e) {
   return entry_at(ix, doc, agents, n_agents, e, NULL);
 }
 
-int upk_ix_place_at_installed_copy(upk_index *ix, const char *const *agents, size_t n_agents,
-                                   upk_index_entry *hit) {
+int upk__ix_place_at_installed_copy(upk_index *ix, const char *const *agents, size_t n_agents,
+                                    upk_index_entry *hit) {
   sqlite3_stmt *st = ix->st[ST_NAME_INSTALLED];
   sqlite3_bind_text(st, 1, hit->name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(st, 2, UPK_INDEX_BUILTIN);
@@ -102,7 +102,7 @@ int upk_ix_place_at_installed_copy(upk_index *ix, const char *const *agents, siz
     rc = ok < 0 ? ok : 0;
   }
   if (!rc && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, "lookup: installed copies");
+    rc = upk__ix_sql_fail(ix, "lookup: installed copies");
   sqlite3_reset(st);
   if (!rc && best.name) {
     upk_index_entry_free(hit);

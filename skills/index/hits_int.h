@@ -9,12 +9,12 @@
 /** Fill e from document doc and the visible placement of it the asked agents
  * (none: any) read first. 1: done; 0: no such placement, or the skill is not
  * usable (agents skip it); negative: an error (e then needs freeing). */
-int upk_ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
-                      upk_index_entry *e);
+int upk__ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
+                       upk_index_entry *e);
 /** A built-in hit moved to an installed copy of its name, if the agents
  * have one: that is the copy they read. Among several, the one read first,
  * whether or not it ranked. */
-int upk_ix_place_at_installed_copy(upk_index *ix, const char *const *agents, size_t n_agents,
-                                   upk_index_entry *hit);
+int upk__ix_place_at_installed_copy(upk_index *ix, const char *const *agents, size_t n_agents,
+                                    upk_index_entry *hit);
 
 #endif

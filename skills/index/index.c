@@ -58,7 +58,7 @@ int upk_index_scope_parse(const char *s, upk_index_scope *out) {
   return -EINVAL;
 }
 
-int upk_ix_fail(upk_index *ix, int rc, const char *fmt, ...) {
+int upk__ix_fail(upk_index *ix, int rc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(ix->err, sizeof ix->err, fmt, ap);
@@ -66,10 +66,10 @@ int upk_ix_fail(upk_index *ix, int rc, const char *fmt, ...) {
   return rc;
 }
 
-int upk_ix_sql_fail(upk_index *ix, const char *what) {
+int upk__ix_sql_fail(upk_index *ix, const char *what) {
   int code = sqlite3_errcode(ix->db);
   int rc = code == SQLITE_NOMEM ? -ENOMEM : code == SQLITE_BUSY ? -EBUSY : -EIO;
-  return upk_ix_fail(ix, rc, "index database: %s: %s", what, sqlite3_errmsg(ix->db));
+  return upk__ix_fail(ix, rc, "index database: %s: %s", what, sqlite3_errmsg(ix->db));
 }
 
 const char *upk_index_errmsg(const upk_index *ix) {
@@ -78,19 +78,19 @@ const char *upk_index_errmsg(const upk_index *ix) {
 
 static bool is_memory(const char *path);
 
-int upk_ix_exec(upk_index *ix, const char *sql) {
+int upk__ix_exec(upk_index *ix, const char *sql) {
   int f = is_memory(ix->db_path) ? 0 : upk_fault("index.exec"); /* only the file can fail */
   if (f)
-    return upk_ix_fail(ix, f, "index database: %s", strerror(-f));
+    return upk__ix_fail(ix, f, "index database: %s", strerror(-f));
   char *msg = NULL;
   if (sqlite3_exec(ix->db, sql, NULL, NULL, &msg) == SQLITE_OK)
     return 0;
-  int rc = upk_ix_fail(ix, -EIO, "index database: %s", msg ? msg : "error");
+  int rc = upk__ix_fail(ix, -EIO, "index database: %s", msg ? msg : "error");
   sqlite3_free(msg);
   return rc;
 }
 
-int64_t upk_ix_scalar(upk_index *ix, const char *sql) {
+int64_t upk__ix_scalar(upk_index *ix, const char *sql) {
   sqlite3_stmt *st;
   int64_t v = -1;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -101,7 +101,7 @@ int64_t upk_ix_scalar(upk_index *ix, const char *sql) {
   return v;
 }
 
-char *upk_ix_abspath(const char *p) {
+char *upk__ix_abspath(const char *p) {
   upk_buf b = UPK_BUF_INIT(SIZE_MAX);
   char cwd[PATH_MAX];
   if (p[0] != '/' && getcwd(cwd, sizeof cwd))
@@ -160,10 +160,10 @@ static const char schema_sql[] =
     "CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, 'row');"
     "CREATE VIRTUAL TABLE IF NOT EXISTS vocab_body USING fts5vocab(fts_body, 'row');"
     /* A snapshot of vocab's document counts: fts5vocab counts by walking a
-     * term's whole doclist, too slow for every lookup. See upk_ix_snapshot_df. */
+     * term's whole doclist, too slow for every lookup. See upk__ix_snapshot_df. */
     "CREATE TABLE IF NOT EXISTS df(term TEXT PRIMARY KEY, head INTEGER NOT NULL,"
     " body INTEGER NOT NULL) WITHOUT ROWID;"
-    /* What the last complete full scan walked (upk_ix_job.digest): a scan that walks the
+    /* What the last complete full scan walked (upk__ix_job.digest): a scan that walks the
      * same writes nothing. Any other write to doc or place (a refresh, roots changing)
      * deletes it first. */
     "CREATE TABLE IF NOT EXISTS scan_digest(id INTEGER PRIMARY KEY CHECK (id = 0),"
@@ -285,8 +285,8 @@ static int open_db(upk_index *ix) {
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   for (int attempt = 0; attempt < 2; attempt++) {
     if (sqlite3_open_v2(path, &ix->db, flags, NULL) != SQLITE_OK) {
-      int rc = upk_ix_fail(ix, -EIO, "cannot open the index database %s: %s", path,
-                           ix->db ? sqlite3_errmsg(ix->db) : "out of memory");
+      int rc = upk__ix_fail(ix, -EIO, "cannot open the index database %s: %s", path,
+                            ix->db ? sqlite3_errmsg(ix->db) : "out of memory");
       sqlite3_close(ix->db);
       ix->db = NULL;
       return rc;
@@ -297,7 +297,7 @@ static int open_db(upk_index *ix) {
     ix->db = NULL;
     unlink_db_files(path);
   }
-  return upk_ix_fail(ix, -EIO, "the index cache %s cannot be rebuilt", path);
+  return upk__ix_fail(ix, -EIO, "the index cache %s cannot be rebuilt", path);
 }
 
 static int setup_db(upk_index *ix) {
@@ -306,40 +306,40 @@ static int setup_db(upk_index *ix) {
    * writes every page to the WAL and again at each checkpoint, a header and a page per
    * frame. 60,000 skills: 20-24 -> 16-17 s, daemon CPU 33 -> 28 s; lookups and
    * one-skill refreshes took the same time. */
-  if (upk_ix_exec(ix, "PRAGMA page_size=16384"))
+  if (upk__ix_exec(ix, "PRAGMA page_size=16384"))
     return -EIO;
   /* A cache: losing it on a crash costs one rescan, so no fsyncs. */
-  if (!is_memory(ix->db_path) && upk_ix_exec(ix, "PRAGMA journal_mode=WAL"))
+  if (!is_memory(ix->db_path) && upk__ix_exec(ix, "PRAGMA journal_mode=WAL"))
     return -EIO;
   /* 32 MiB of page cache: a lookup's pages (the words' doclists, the hits'
    * rows) stay in it from one lookup to the next; with 8 MiB a lookup at
    * 10,000 skills read 36 pages back from the file (0.95 -> 0.79 ms). */
-  if (upk_ix_exec(ix, "PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
-                      "PRAGMA cache_size=" UPK_IX_CACHE_KIB))
+  if (upk__ix_exec(ix, "PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
+                       "PRAGMA cache_size=" UPK_IX_CACHE_KIB))
     return -EIO;
-  if (upk_ix_exec(ix, "BEGIN") || upk_ix_exec(ix, schema_sql)) {
+  if (upk__ix_exec(ix, "BEGIN") || upk__ix_exec(ix, schema_sql)) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     if (strstr(ix->err, "fts5"))
-      return upk_ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5: %s", ix->err);
+      return upk__ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5: %s", ix->err);
     return -EIO;
   }
   /* Merge FTS5 segments a little on every write (automerge 2) rather than
    * rarely and a lot: with the default (4) an occasional refresh of one skill
    * paid for a 20-100 ms merge; with 2 the worst is ~3 ms, and a full index
    * costs about the same. */
-  if (upk_ix_exec(ix, "INSERT INTO fts(fts, rank) VALUES('automerge', 2);"
-                      "INSERT INTO fts_body(fts_body, rank) VALUES('automerge', 2)")) {
+  if (upk__ix_exec(ix, "INSERT INTO fts(fts, rank) VALUES('automerge', 2);"
+                       "INSERT INTO fts_body(fts_body, rank) VALUES('automerge', 2)")) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     return -EIO;
   }
   char v[64];
   snprintf(v, sizeof v, "PRAGMA user_version=%d; COMMIT", UPK_INDEX_SCHEMA);
-  if (upk_ix_exec(ix, v))
+  if (upk__ix_exec(ix, v))
     return -EIO;
   for (int i = 0; i < ST_COUNT; i++)
     if (sqlite3_prepare_v3(ix->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &ix->st[i], NULL) !=
         SQLITE_OK)
-      return upk_ix_sql_fail(ix, "prepare");
+      return upk__ix_sql_fail(ix, "prepare");
   return 0;
 }
 
@@ -362,7 +362,7 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   ix->max_dirs = o.max_dirs > 0 ? o.max_dirs : UPK_INDEX_MAX_DIRS;
   ix->w = default_weights;
   ix->keep_twins = o.keep_twins;
-  ix->epoch = upk_ix_new_epoch(ix);
+  ix->epoch = upk__ix_new_epoch(ix);
   if (o.weights.name || o.weights.description || o.weights.headings || o.weights.body ||
       o.weights.joint)
     ix->w = o.weights;
@@ -375,19 +375,19 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   if (!is_memory(o.db_path)) {
     ix->db_path = upk_xstrdup(o.db_path);
     if ((rc = mkdirs(ix->db_path)) < 0) {
-      upk_ix_fail(ix, rc, "cannot create the directory of %s: %s", ix->db_path, strerror(-rc));
+      upk__ix_fail(ix, rc, "cannot create the directory of %s: %s", ix->db_path, strerror(-rc));
       goto fail;
     }
   }
-  if ((rc = open_db(ix)) || (rc = upk_ix_query_init(ix)) || (rc = setup_db(ix)))
+  if ((rc = open_db(ix)) || (rc = upk__ix_query_init(ix)) || (rc = setup_db(ix)))
     goto fail;
-  ix->gen = upk_ix_scalar(
+  ix->gen = upk__ix_scalar(
       ix, "SELECT coalesce((SELECT gen FROM scan_gen), (SELECT max(gen) FROM place), 0)");
-  ix->n_docs = upk_ix_count_docs(ix);
+  ix->n_docs = upk__ix_count_docs(ix);
   /* A first index that ended before its snapshot (upk_index_tidy() takes it at the end of
    * the merge): the next full scan takes it. */
   ix->df_stale =
-      ix->n_docs > 0 && !upk_ix_scalar(ix, "SELECT count(*) FROM (SELECT 1 FROM df LIMIT 1)");
+      ix->n_docs > 0 && !upk__ix_scalar(ix, "SELECT count(*) FROM (SELECT 1 FROM df LIMIT 1)");
   /* ... and so did its merge: a daemon stopped seconds after a first index left the segments
    * of its batches, and the lookups of every later session were ten times slower (60,000
    * skills: 17 segments a table, 18 ms in-process against 1). An earlier version took the
@@ -395,8 +395,8 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
    * merging as refreshes write keeps a few; reading their ids takes under a millisecond). */
   ix->merge_pending =
       ix->df_stale ||
-      upk_ix_scalar(ix, "SELECT max((SELECT count(DISTINCT segid) FROM fts_idx),"
-                        " (SELECT count(DISTINCT segid) FROM fts_body_idx))") > MERGE_SEGMENTS;
+      upk__ix_scalar(ix, "SELECT max((SELECT count(DISTINCT segid) FROM fts_idx),"
+                         " (SELECT count(DISTINCT segid) FROM fts_body_idx))") > MERGE_SEGMENTS;
   *out = ix;
   return 0;
 fail:
@@ -409,9 +409,9 @@ fail:
 void upk_index_close(upk_index *ix) {
   if (!ix)
     return;
-  upk_ix_query_close(ix);
-  upk_ix_job_free(ix);
-  upk_ix_catalog_close(ix);
+  upk__ix_query_close(ix);
+  upk__ix_job_free(ix);
+  upk__ix_catalog_close(ix);
   for (int i = 0; i < ST_COUNT; i++)
     sqlite3_finalize(ix->st[i]);
   sqlite3_close(ix->db);
@@ -420,8 +420,8 @@ void upk_index_close(upk_index *ix) {
   free(ix);
 }
 
-long upk_ix_count_docs(upk_index *ix) {
-  return (long)upk_ix_scalar(ix, "SELECT count(*) FROM doc");
+long upk__ix_count_docs(upk_index *ix) {
+  return (long)upk__ix_scalar(ix, "SELECT count(*) FROM doc");
 }
 
 long upk_index_count(upk_index *ix) {
@@ -432,8 +432,8 @@ long upk_index_count(upk_index *ix) {
 
 static int upsert_root(upk_index *ix, sqlite3_stmt *st, const upk_index_root *r, int ord) {
   if (!r->dir || !*r->dir)
-    return upk_ix_fail(ix, -EINVAL, "root %d has no directory", ord);
-  char *dir = upk_ix_abspath(r->dir);
+    return upk__ix_fail(ix, -EINVAL, "root %d has no directory", ord);
+  char *dir = upk__ix_abspath(r->dir);
   if (!dir)
     return -ENOMEM;
   char *real = realpath(dir, NULL);
@@ -451,7 +451,7 @@ static int upsert_root(upk_index *ix, sqlite3_stmt *st, const upk_index_root *r,
   sqlite3_bind_int(st, 5, r->priority);
   sqlite3_bind_int(st, 6, ord);
   sqlite3_bind_int(st, 7, depth);
-  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "set roots");
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : upk__ix_sql_fail(ix, "set roots");
   free(dir);
   free(real);
   return rc;
@@ -481,47 +481,47 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
       " real = excluded.real, scope = excluded.scope, priority = excluded.priority,"
       " ord = excluded.ord, max_depth = excluded.max_depth";
   sqlite3_stmt *st = NULL;
-  upk_ix_job_free(ix); /* its roots may be gone */
-  if (upk_ix_exec(ix, "BEGIN"))
+  upk__ix_job_free(ix); /* its roots may be gone */
+  if (upk__ix_exec(ix, "BEGIN"))
     return -EIO;
   char *was = roots_signature(ix);
-  if (upk_ix_exec(ix, "UPDATE root SET ord = -1")) {
+  if (upk__ix_exec(ix, "UPDATE root SET ord = -1")) {
     free(was);
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     return -EIO;
   }
-  int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) ? upk_ix_sql_fail(ix, "set roots") : 0;
+  int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) ? upk__ix_sql_fail(ix, "set roots") : 0;
   for (size_t i = 0; !rc && i < n; i++)
     rc = upsert_root(ix, st, &roots[i], (int)i);
   sqlite3_finalize(st);
   int before = sqlite3_total_changes(ix->db);
   if (!rc)
-    rc = upk_ix_exec(ix, "DELETE FROM place WHERE root IN (SELECT id FROM root WHERE ord < 0);"
-                         "DELETE FROM root WHERE ord < 0");
+    rc = upk__ix_exec(ix, "DELETE FROM place WHERE root IN (SELECT id FROM root WHERE ord < 0);"
+                          "DELETE FROM root WHERE ord < 0");
   /* Only a root that went away changes documents (a restart usually does not:
    * the statistics snapshot walks the whole FTS index, seconds for a registry). */
   bool gone = sqlite3_total_changes(ix->db) != before;
   if (!rc && gone)
-    rc = upk_ix_drop_orphans(ix, true);
+    rc = upk__ix_drop_orphans(ix, true);
   char *now = rc ? NULL : roots_signature(ix);
   if (!rc && (!was || !now || strcmp(was, now))) /* a root's id may come back, its skills not */
-    rc = upk_ix_exec(ix, "DELETE FROM scan_digest") ? -EIO : upk_ix_visibility(ix, true);
+    rc = upk__ix_exec(ix, "DELETE FROM scan_digest") ? -EIO : upk__ix_visibility(ix, true);
   free(was);
   free(now);
   if (!rc && gone)
-    rc = upk_ix_snapshot_df(ix);
-  if (rc || upk_ix_exec(ix, "COMMIT")) {
+    rc = upk__ix_snapshot_df(ix);
+  if (rc || upk__ix_exec(ix, "COMMIT")) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     return rc ? rc : -EIO;
   }
-  ix->n_docs = upk_ix_count_docs(ix);
+  ix->n_docs = upk__ix_count_docs(ix);
   return 0;
 }
 
 /* all: every document; else only those in the temp table `cand` (the ones
  * placements under a refreshed path pointed to), so a refresh does not scan
  * every document. */
-int upk_ix_drop_orphans(upk_index *ix, bool all) {
+int upk__ix_drop_orphans(upk_index *ix, bool all) {
   static const char sql_all[] =
       "DELETE FROM fts WHERE rowid IN (SELECT id FROM doc WHERE NOT EXISTS"
       " (SELECT 1 FROM place WHERE place.doc = doc.id));"
@@ -534,7 +534,7 @@ int upk_ix_drop_orphans(upk_index *ix, bool all) {
       "DELETE FROM fts_body WHERE rowid IN (SELECT id FROM cand);"
       "DELETE FROM doc WHERE id IN (SELECT id FROM cand);"
       "DELETE FROM cand";
-  return upk_ix_exec(ix, all ? sql_all : sql_cand);
+  return upk__ix_exec(ix, all ? sql_all : sql_cand);
 }
 
 /* FTS5's incremental merge with a negative page count merges segments of
@@ -548,14 +548,14 @@ int upk_index_tidy(upk_index *ix, int pages) {
     snprintf(sql, sizeof sql, "INSERT INTO %s(%s, rank) VALUES('merge', %d)", table[i], table[i],
              -(pages > 0 ? pages : 1));
     int before = sqlite3_total_changes(ix->db);
-    if (upk_ix_exec(ix, sql))
+    if (upk__ix_exec(ix, sql))
       return -EIO;
     more |= sqlite3_total_changes(ix->db) - before >= 2;
   }
   if (!more)
     ix->merge_pending = false;
   if (!more && ix->df_stale) { /* merged: the snapshot deferred by the first index */
-    if (upk_ix_exec(ix, "BEGIN") || upk_ix_snapshot_df(ix) || upk_ix_exec(ix, "COMMIT")) {
+    if (upk__ix_exec(ix, "BEGIN") || upk__ix_snapshot_df(ix) || upk__ix_exec(ix, "COMMIT")) {
       sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
       return -EIO;
     }
@@ -573,15 +573,15 @@ bool upk_index_merge_pending(const upk_index *ix) {
   return ix->merge_pending;
 }
 
-int upk_ix_snapshot_df(upk_index *ix) {
-  return upk_ix_exec(ix, "DELETE FROM df; INSERT INTO df SELECT term, doc, 0 FROM vocab;"
-                         "INSERT INTO df SELECT term, 0, doc FROM vocab_body WHERE true"
-                         " ON CONFLICT(term) DO UPDATE SET body = excluded.body");
+int upk__ix_snapshot_df(upk_index *ix) {
+  return upk__ix_exec(ix, "DELETE FROM df; INSERT INTO df SELECT term, doc, 0 FROM vocab;"
+                          "INSERT INTO df SELECT term, 0, doc FROM vocab_body WHERE true"
+                          " ON CONFLICT(term) DO UPDATE SET body = excluded.body");
 }
 
 /* The winner of a name for one agent: usable first (agents skip the others,
  * so those shadow nothing), then priority, scope, root order, path. */
-int upk_ix_visibility(upk_index *ix, bool all) {
+int upk__ix_visibility(upk_index *ix, bool all) {
   static const char sql_all[] =
       "UPDATE place SET visible = v.rn = 1 FROM (SELECT p.id, row_number() OVER ("
       "PARTITION BY r.agent, p.name ORDER BY d.usable DESC, r.priority DESC, r.scope, r.ord,"
@@ -593,5 +593,5 @@ int upk_ix_visibility(upk_index *ix, bool all) {
       " p.dir) AS rn FROM place p JOIN root r ON r.id = p.root JOIN doc d ON d.id = p.doc"
       " WHERE p.name IN (SELECT name FROM touched)) AS v"
       " WHERE v.id = place.id AND place.visible != (v.rn = 1)";
-  return upk_ix_exec(ix, all ? sql_all : sql_touched);
+  return upk__ix_exec(ix, all ? sql_all : sql_touched);
 }

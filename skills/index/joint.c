@@ -28,8 +28,8 @@
  * hand (both sorted by rowid), else estimated as if the tables were
  * independent (a table's list is not walked when the word is too common
  * there for the budget: its count is the snapshot's). */
-static double union_count(const upk_ix_joint_word *w, double rows) {
-  const upk_ix_postings *h = w->rows[0], *b = w->rows[1];
+static double union_count(const upk__ix_joint_word *w, double rows) {
+  const upk__ix_postings *h = w->rows[0], *b = w->rows[1];
   if (h && b) {
     size_t i = 0, k = 0, both = 0;
     while (i < h->n && k < b->n) {
@@ -44,13 +44,14 @@ static double union_count(const upk_ix_joint_word *w, double rows) {
   return rows > 0 ? a + c - a * c / rows : a + c;
 }
 
-void upk_ix_joint_prepare(upk_ix_joint *j, int64_t rows, int64_t head_tokens, int64_t body_tokens) {
+void upk__ix_joint_prepare(upk__ix_joint *j, int64_t rows, int64_t head_tokens,
+                           int64_t body_tokens) {
   double n = (double)rows;
   j->avgdl = rows > 0 ? (double)(head_tokens + body_tokens) / n : 1;
   if (j->avgdl <= 0)
     j->avgdl = 1;
   for (int k = 0; k < j->n; k++) {
-    upk_ix_joint_word *w = &j->w[k];
+    upk__ix_joint_word *w = &j->w[k];
     double u = union_count(w, n);
     /* In half the skills or more the word weighs nothing (FTS5's bm25 has
      * 1e-6 there): its rows are left alone. */
@@ -60,7 +61,7 @@ void upk_ix_joint_prepare(upk_ix_joint *j, int64_t rows, int64_t head_tokens, in
 
 /* A row's size in one table: its posting's, else the size cache's (loaded
  * for every row at the lookup's start), else none (a skill with no body). */
-static double size_in(const upk_index *ix, int which, int64_t rowid, const upk_ix_posting *p) {
+static double size_in(const upk_index *ix, int which, int64_t rowid, const upk__ix_posting *p) {
   if (p)
     return p->size;
   if (rowid >= 0 && (size_t)rowid < ix->size_cap[which] && ix->size[which][rowid])
@@ -71,8 +72,8 @@ static double size_in(const upk_index *ix, int which, int64_t rowid, const upk_i
 /* Each row's posting in a list, for rows[0..n) in rowid order: one merge,
  * the list's length plus n steps (a binary search per row and word was 8 %
  * of a lookup's instructions). */
-static void find_all(const upk_ix_postings *l, const int64_t *rows, size_t n,
-                     const upk_ix_posting **out) {
+static void find_all(const upk__ix_postings *l, const int64_t *rows, size_t n,
+                     const upk__ix_posting **out) {
   size_t i = 0;
   for (size_t k = 0; k < n; k++) {
     out[k] = NULL;
@@ -85,12 +86,12 @@ static void find_all(const upk_ix_postings *l, const int64_t *rows, size_t n,
   }
 }
 
-int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_t *rows, size_t n,
-                        double *score, uint64_t *in_body) {
-  const upk_ix_posting **h = upk_xmalloc(2 * n * sizeof *h), **t = h + n;
+int upk__ix_joint_scores(const upk_index *ix, const upk__ix_joint *j, const int64_t *rows, size_t n,
+                         double *score, uint64_t *in_body) {
+  const upk__ix_posting **h = upk_xmalloc(2 * n * sizeof *h), **t = h + n;
   memset(in_body, 0, n * sizeof *in_body);
   for (int k = 0; k < j->n; k++) {
-    const upk_ix_joint_word *w = &j->w[k];
+    const upk__ix_joint_word *w = &j->w[k];
     find_all(w->rows[0], rows, n, h);
     find_all(w->rows[1], rows, n, t);
     for (size_t r = 0; r < n; r++) {
@@ -99,7 +100,7 @@ int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_
         continue;
       double tf = (h[r] ? h[r]->freq : 0) + (t[r] ? t[r]->freq : 0);
       double len = size_in(ix, 0, rows[r], h[r]) + size_in(ix, 1, rows[r], t[r]);
-      score[r] += upk_ix_bm25(w->idf, tf, len, j->avgdl);
+      score[r] += upk__ix_bm25(w->idf, tf, len, j->avgdl);
     }
   }
   free(h);

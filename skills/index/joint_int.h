@@ -10,22 +10,23 @@
 /** The most words (<= 64: a bit each), a task's words then their other forms. */
 #define UPK_IX_JOINT_MAX 48
 /** One word of the joint score: its rows in each table and its idf. */
-typedef struct upk_ix_joint_word {
-  const upk_ix_postings *rows[2]; /* the word's head / body rows; NULL: not walked */
-  long df[2];                     /* skills with it in each table, for a table not walked */
-  double idf;                     /* from the skills with it anywhere; 0: weighs nothing */
-} upk_ix_joint_word;
+typedef struct upk__ix_joint_word {
+  const upk__ix_postings *rows[2]; /* the word's head / body rows; NULL: not walked */
+  long df[2];                      /* skills with it in each table, for a table not walked */
+  double idf;                      /* from the skills with it anywhere; 0: weighs nothing */
+} upk__ix_joint_word;
 /** A lookup's words for the joint score and the average skill's size. */
-typedef struct upk_ix_joint {
-  upk_ix_joint_word w[UPK_IX_JOINT_MAX];
+typedef struct upk__ix_joint {
+  upk__ix_joint_word w[UPK_IX_JOINT_MAX];
   int n;
   double avgdl; /* head plus body tokens, per skill */
-} upk_ix_joint;
+} upk__ix_joint;
 /** The idfs and the average size, from the head's rows and both tables' tokens. */
-void upk_ix_joint_prepare(upk_ix_joint *j, int64_t rows, int64_t head_tokens, int64_t body_tokens);
+void upk__ix_joint_prepare(upk__ix_joint *j, int64_t rows, int64_t head_tokens,
+                           int64_t body_tokens);
 /** The joint scores of rows[0..n) (rowid order), added to score[]; in_body[r]
  * gets bit k when word k is in row r's body. -1: no memory (nothing added). */
-int upk_ix_joint_scores(const upk_index *ix, const upk_ix_joint *j, const int64_t *rows, size_t n,
-                        double *score, uint64_t *in_body);
+int upk__ix_joint_scores(const upk_index *ix, const upk__ix_joint *j, const int64_t *rows, size_t n,
+                         double *score, uint64_t *in_body);
 
 #endif

@@ -17,7 +17,7 @@
  * UPSKILLD_RANK_DUMP (query.c). */
 #include "skills/index/ltr_int.h"
 
-const char *const upk_ix_ltr_names[UPK_LTR_N] = {
+const char *const upk__ix_ltr_names[UPK_LTR_N] = {
     "head",       "body",  "joint",      "name",      "desc",     "headings",
     "in_body",    "any",   "name_cover", "pairs",     "body_len", "desc_len",
     "desc_dense", "cover", "head_only",  "body_only", "rarest",
@@ -30,7 +30,7 @@ static const double weights[UPK_LTR_N] = {
     [UPK_LTR_JOINT] = 10.0,
 };
 
-bool upk_ix_ltr_plain(void) {
+bool upk__ix_ltr_plain(void) {
   for (int i = 0; i < UPK_LTR_N; i++)
     if (weights[i] != (i == UPK_LTR_HEAD || i == UPK_LTR_BODY ? 1.0
                        : i == UPK_LTR_JOINT                   ? 10.0
@@ -39,7 +39,7 @@ bool upk_ix_ltr_plain(void) {
   return true;
 }
 
-double upk_ix_ltr_score(const double f[UPK_LTR_N]) {
+double upk__ix_ltr_score(const double f[UPK_LTR_N]) {
   double s = 0;
   for (int i = 0; i < UPK_LTR_N; i++)
     s += weights[i] * f[i];

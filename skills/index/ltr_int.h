@@ -28,10 +28,10 @@ enum {
 /** Candidates of a lookup given the learned order: the best by the tables' sum. */
 #define UPK_LTR_POOL 24
 /** The learned linear score of one candidate's features. */
-double upk_ix_ltr_score(const double f[UPK_LTR_N]);
+double upk__ix_ltr_score(const double f[UPK_LTR_N]);
 /** The weights are the tables' own sum (head + body + 10 x joint): no pass is needed. */
-bool upk_ix_ltr_plain(void);
+bool upk__ix_ltr_plain(void);
 /** Each feature's name, as the dump (UPSKILLD_RANK_DUMP) and ltr_fit.py write it. */
-extern const char *const upk_ix_ltr_names[UPK_LTR_N];
+extern const char *const upk__ix_ltr_names[UPK_LTR_N];
 
 #endif

@@ -95,7 +95,7 @@ static char *searched_body(const upk_skill *s) {
   return b.data;
 }
 
-void upk_ix_parse(const char *dir, upk_ix_parsed *p) {
+void upk__ix_parse(const char *dir, upk__ix_parsed *p) {
   memset(p, 0, sizeof *p);
   upk_skill s = {0};
   p->rc = upk_skill_load(dir, &s, &p->d);
@@ -117,7 +117,7 @@ void upk_ix_parse(const char *dir, upk_ix_parsed *p) {
   }
   p->name_col = p->name ? name_column(&s, p->name, base) : NULL;
   p->body = searched_body(&s);
-  p->packed = upk_ix_diags_pack(&p->d);
+  p->packed = upk__ix_diags_pack(&p->d);
   p->usable = s.has_frontmatter && p->desc && *p->desc && !upk_diags_count(&p->d, UPK_SEV_ERROR);
   p->tokens = s.tokens;
   /* Here, on a helper thread, rather than at each page of the listing: see catalog_record.c */
@@ -128,7 +128,7 @@ void upk_ix_parse(const char *dir, upk_ix_parsed *p) {
   upk_skill_free(&s);
 }
 
-void upk_ix_parsed_free(upk_ix_parsed *p) {
+void upk__ix_parsed_free(upk__ix_parsed *p) {
   upk_diags_free(&p->d);
   free(p->name);
   free(p->desc);
@@ -141,9 +141,9 @@ void upk_ix_parsed_free(upk_ix_parsed *p) {
 
 /* ---- the pool ---- */
 
-struct upk_ix_pool {
+struct upk__ix_pool {
   const char *const *dirs;
-  upk_ix_parsed *out;
+  upk__ix_parsed *out;
   size_t n;
   atomic_size_t next;   /* the next item nobody has taken */
   atomic_size_t stored; /* items the scan thread is done with: helpers stay within WINDOW */
@@ -155,7 +155,7 @@ struct upk_ix_pool {
   bool stop;
 };
 
-static void mark_ready(upk_ix_pool *p, size_t i) {
+static void mark_ready(upk__ix_pool *p, size_t i) {
   pthread_mutex_lock(&p->mu);
   atomic_store(&p->ready[i], 1);
   pthread_cond_broadcast(&p->cv);
@@ -163,11 +163,11 @@ static void mark_ready(upk_ix_pool *p, size_t i) {
 }
 
 /* Take the next item and parse it; false when none is left. */
-static bool take_one(upk_ix_pool *p) {
+static bool take_one(upk__ix_pool *p) {
   size_t i = atomic_fetch_add(&p->next, 1);
   if (i >= p->n)
     return false;
-  upk_ix_parse(p->dirs[i], &p->out[i]);
+  upk__ix_parse(p->dirs[i], &p->out[i]);
   mark_ready(p, i);
   return true;
 }
@@ -183,7 +183,7 @@ static void lower_priority(void) {
 }
 
 static void *helper(void *arg) {
-  upk_ix_pool *p = arg;
+  upk__ix_pool *p = arg;
   lower_priority();
   for (;;) {
     pthread_mutex_lock(&p->mu);
@@ -208,8 +208,9 @@ static int helper_count(size_t n) {
   return n < 8 ? 0 : (int)k; /* a refresh of a few skills: not worth a thread */
 }
 
-int upk_ix_pool_start(upk_ix_pool **out, const char *const *dirs, upk_ix_parsed *parsed, size_t n) {
-  upk_ix_pool *p = upk_xcalloc(1, sizeof *p);
+int upk__ix_pool_start(upk__ix_pool **out, const char *const *dirs, upk__ix_parsed *parsed,
+                       size_t n) {
+  upk__ix_pool *p = upk_xcalloc(1, sizeof *p);
   if (!p || !(p->ready = upk_xcalloc(n ? n : 1, sizeof *p->ready))) {
     free(p);
     return -ENOMEM;
@@ -226,7 +227,7 @@ int upk_ix_pool_start(upk_ix_pool **out, const char *const *dirs, upk_ix_parsed 
   return 0;
 }
 
-void upk_ix_pool_wait(upk_ix_pool *p, size_t i) {
+void upk__ix_pool_wait(upk__ix_pool *p, size_t i) {
   if (i && atomic_load(&p->stored) < i) { /* i-1 was stored: helpers may go further */
     pthread_mutex_lock(&p->mu);
     atomic_store(&p->stored, i);
@@ -243,7 +244,7 @@ void upk_ix_pool_wait(upk_ix_pool *p, size_t i) {
   }
 }
 
-void upk_ix_pool_done(upk_ix_pool *p) {
+void upk__ix_pool_done(upk__ix_pool *p) {
   if (!p)
     return;
   pthread_mutex_lock(&p->mu);
@@ -255,7 +256,7 @@ void upk_ix_pool_done(upk_ix_pool *p) {
   /* what a helper parsed but nobody stored (an aborted batch) */
   for (size_t i = 0; i < p->n; i++)
     if (atomic_load(&p->ready[i]))
-      upk_ix_parsed_free(&p->out[i]);
+      upk__ix_parsed_free(&p->out[i]);
   pthread_mutex_destroy(&p->mu);
   pthread_cond_destroy(&p->cv);
   free(p->ready);

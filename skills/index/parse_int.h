@@ -9,27 +9,27 @@
 
 /** Bytes of a body's prose that are searched (code blocks left out). */
 #define UPK_INDEX_BODY_MAX 4096
-/** A skill parsed into what the index stores; upk_ix_parsed_free() frees it. */
-typedef struct upk_ix_parsed {
+/** A skill parsed into what the index stores; upk__ix_parsed_free() frees it. */
+typedef struct upk__ix_parsed {
   int rc;      /* upk_skill_load's: negative when the skill cannot be loaded */
   upk_diags d; /* loading and lenient validation */
   char *name, *desc, *name_col, *body, *packed;
   char *catalog; /* the MCP Skills listing's record (skills/catalog.h); NULL: none */
   bool usable;
   size_t tokens;
-} upk_ix_parsed;
+} upk__ix_parsed;
 /** Load and validate the skill in dir. Thread-safe: touches no index. */
-void upk_ix_parse(const char *dir, upk_ix_parsed *out);
-/** Frees what upk_ix_parse() filled in (not p itself). */
-void upk_ix_parsed_free(upk_ix_parsed *p);
+void upk__ix_parse(const char *dir, upk__ix_parsed *out);
+/** Frees what upk__ix_parse() filled in (not p itself). */
+void upk__ix_parsed_free(upk__ix_parsed *p);
 /** Helper threads parsing dirs[0..n) into out[] ahead of the caller. */
-typedef struct upk_ix_pool upk_ix_pool;
-/** Starts the helpers; *pool is theirs until upk_ix_pool_done(). 0 or a negative errno. */
-int upk_ix_pool_start(upk_ix_pool **pool, const char *const *dirs, upk_ix_parsed *out, size_t n);
+typedef struct upk__ix_pool upk__ix_pool;
+/** Starts the helpers; *pool is theirs until upk__ix_pool_done(). 0 or a negative errno. */
+int upk__ix_pool_start(upk__ix_pool **pool, const char *const *dirs, upk__ix_parsed *out, size_t n);
 /** Wait until out[i] is parsed (parsing it here when no helper took it yet). Items are
  * waited for in order; waiting for i says that out[0..i) are done with. */
-void upk_ix_pool_wait(upk_ix_pool *pool, size_t i);
+void upk__ix_pool_wait(upk__ix_pool *pool, size_t i);
 /** Stop and join the helpers; frees what was parsed and not taken. NULL is fine. */
-void upk_ix_pool_done(upk_ix_pool *pool);
+void upk__ix_pool_done(upk__ix_pool *pool);
 
 #endif

@@ -38,12 +38,12 @@ static int each_row(upk_index *ix, const char *sql, const char *what,
                     int (*add)(sqlite3_stmt *st, void *out), void *out) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL))
-    return upk_ix_sql_fail(ix, what);
+    return upk__ix_sql_fail(ix, what);
   int rc = 0, s;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
     rc = add(st, out);
   if (!rc && s != SQLITE_DONE)
-    rc = upk_ix_sql_fail(ix, what);
+    rc = upk__ix_sql_fail(ix, what);
   sqlite3_finalize(st);
   return rc;
 }
@@ -53,28 +53,28 @@ static const char *pooled(upk_strpool *pool, sqlite3_stmt *st, int col) {
 }
 
 static int add_place(sqlite3_stmt *st, void *out) {
-  upk_ix_places *ps = out;
+  upk__ix_places *ps = out;
   if (!room_for((void **)&ps->v, &ps->cap, ps->n, sizeof *ps->v))
     return -ENOMEM;
-  upk_ix_place *p = &ps->v[ps->n++];
-  *p = (upk_ix_place){.id = sqlite3_column_int64(st, 0),
-                      .root = sqlite3_column_int64(st, 1),
-                      .dir = (char *)pooled(&ps->strings, st, 2),
-                      .doc = sqlite3_column_int64(st, 3),
-                      .name = (char *)pooled(&ps->strings, st, 4)};
+  upk__ix_place *p = &ps->v[ps->n++];
+  *p = (upk__ix_place){.id = sqlite3_column_int64(st, 0),
+                       .root = sqlite3_column_int64(st, 1),
+                       .dir = (char *)pooled(&ps->strings, st, 2),
+                       .doc = sqlite3_column_int64(st, 3),
+                       .name = (char *)pooled(&ps->strings, st, 4)};
   return p->dir && p->name ? 0 : -ENOMEM;
 }
 
-int upk_ix_places_load(upk_index *ix, upk_ix_places *out) {
+int upk__ix_places_load(upk_index *ix, upk__ix_places *out) {
   memset(out, 0, sizeof *out);
   int rc =
       each_row(ix, "SELECT id, root, dir, doc, name FROM place", "read placements", add_place, out);
   if (rc)
-    upk_ix_places_free(out);
+    upk__ix_places_free(out);
   return rc;
 }
 
-static bool same_key(int64_t root, const char *dir, const upk_ix_place *p) {
+static bool same_key(int64_t root, const char *dir, const upk__ix_place *p) {
   return root == p->root && !strcmp(dir, p->dir);
 }
 
@@ -84,7 +84,7 @@ static size_t key_hash(int64_t root, const char *dir) {
 }
 
 /* Open addressing at most half full. False: no memory (the caller searches linearly). */
-static bool build_slots(upk_ix_places *ps) {
+static bool build_slots(upk__ix_places *ps) {
   size_t size = upk_pow2_at_least(ps->n * 2, 16);
   ps->slots = upk_xcalloc(size, sizeof *ps->slots);
   ps->mask = size - 1;
@@ -97,12 +97,12 @@ static bool build_slots(upk_ix_places *ps) {
   return true;
 }
 
-static upk_ix_place *found(upk_ix_places *ps, size_t i) {
+static upk__ix_place *found(upk__ix_places *ps, size_t i) {
   ps->next = i + 1;
   return &ps->v[i];
 }
 
-upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *dir) {
+upk__ix_place *upk__ix_places_find(upk__ix_places *ps, int64_t root, const char *dir) {
   if (ps->next < ps->n && same_key(root, dir, &ps->v[ps->next]))
     return found(ps, ps->next);
   if (!ps->n)
@@ -120,31 +120,31 @@ upk_ix_place *upk_ix_places_find(upk_ix_places *ps, int64_t root, const char *di
 }
 
 static int add_doc(sqlite3_stmt *st, void *out) {
-  upk_ix_docs *ds = out;
+  upk__ix_docs *ds = out;
   if (!room_for((void **)&ds->v, &ds->cap, ds->n, sizeof *ds->v))
     return -ENOMEM;
-  upk_ix_doc *d = &ds->v[ds->n++];
-  *d = (upk_ix_doc){.path = pooled(&ds->strings, st, 0),
-                    .name = pooled(&ds->strings, st, 1),
-                    .id = sqlite3_column_int64(st, 2),
-                    .mtime = sqlite3_column_int64(st, 3),
-                    .size = sqlite3_column_int64(st, 4),
-                    .ino = sqlite3_column_int64(st, 5)};
+  upk__ix_doc *d = &ds->v[ds->n++];
+  *d = (upk__ix_doc){.path = pooled(&ds->strings, st, 0),
+                     .name = pooled(&ds->strings, st, 1),
+                     .id = sqlite3_column_int64(st, 2),
+                     .mtime = sqlite3_column_int64(st, 3),
+                     .size = sqlite3_column_int64(st, 4),
+                     .ino = sqlite3_column_int64(st, 5)};
   return d->path && d->name ? 0 : -ENOMEM;
 }
 
-int upk_ix_docs_load(upk_index *ix, upk_ix_docs *out) {
+int upk__ix_docs_load(upk_index *ix, upk__ix_docs *out) {
   memset(out, 0, sizeof *out);
   int rc = each_row(ix,
                     "SELECT path, name, id, mtime, size, ino FROM doc INDEXED BY doc_probe"
                     " ORDER BY path",
                     "read documents", add_doc, out);
   if (rc)
-    upk_ix_docs_free(out);
+    upk__ix_docs_free(out);
   return rc;
 }
 
-const upk_ix_doc *upk_ix_docs_find(upk_ix_docs *ds, const char *path) {
+const upk__ix_doc *upk__ix_docs_find(upk__ix_docs *ds, const char *path) {
   if (ds->next < ds->n && !strcmp(path, ds->v[ds->next].path))
     return &ds->v[ds->next++];
   size_t lo = 0, hi = ds->n;
@@ -163,34 +163,34 @@ const upk_ix_doc *upk_ix_docs_find(upk_ix_docs *ds, const char *path) {
   return NULL;
 }
 
-void upk_ix_docs_free(upk_ix_docs *ds) {
+void upk__ix_docs_free(upk__ix_docs *ds) {
   upk_strpool_free(&ds->strings);
   free(ds->v);
   memset(ds, 0, sizeof *ds);
 }
 
-int upk_ix_note_unplaced(upk_index *ix, const char *name, int64_t doc) {
+int upk__ix_note_unplaced(upk_index *ix, const char *name, int64_t doc) {
   sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
   sqlite3_bind_int64(ix->st[ST_CAND_DOC], 1, doc);
-  return upk_ix_step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name") ||
-                 upk_ix_step_done(ix, ix->st[ST_CAND_DOC], "note skill document")
+  return upk__ix_step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name") ||
+                 upk__ix_step_done(ix, ix->st[ST_CAND_DOC], "note skill document")
              ? -EIO
              : 0;
 }
 
-int upk_ix_places_sweep(upk_index *ix, upk_ix_places *ps, size_t *removed) {
+int upk__ix_places_sweep(upk_index *ix, upk__ix_places *ps, size_t *removed) {
   sqlite3_stmt *st;
   *removed = 0;
   if (sqlite3_prepare_v2(ix->db, "DELETE FROM place WHERE id = ?1", -1, &st, NULL))
-    return upk_ix_sql_fail(ix, "sweep removed skills");
+    return upk__ix_sql_fail(ix, "sweep removed skills");
   int rc = 0;
   for (size_t i = 0; !rc && i < ps->n; i++) {
     if (ps->v[i].seen)
       continue;
-    if ((rc = upk_ix_note_unplaced(ix, ps->v[i].name, ps->v[i].doc)))
+    if ((rc = upk__ix_note_unplaced(ix, ps->v[i].name, ps->v[i].doc)))
       break;
     sqlite3_bind_int64(st, 1, ps->v[i].id);
-    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "sweep removed skills");
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : upk__ix_sql_fail(ix, "sweep removed skills");
     sqlite3_reset(st);
     *removed += (size_t)sqlite3_changes(ix->db);
   }
@@ -198,7 +198,7 @@ int upk_ix_places_sweep(upk_index *ix, upk_ix_places *ps, size_t *removed) {
   return rc;
 }
 
-void upk_ix_places_free(upk_ix_places *ps) {
+void upk__ix_places_free(upk__ix_places *ps) {
   upk_strpool_free(&ps->strings);
   free(ps->slots);
   free(ps->v);

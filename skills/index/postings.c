@@ -31,11 +31,11 @@
 typedef struct entry {
   uint64_t hash; /* 0: empty slot */
   char *key;     /* the table's number, then the phrase as the MATCH has it */
-  upk_ix_postings rows;
+  upk__ix_postings rows;
   uint64_t used; /* the lookup that last used it */
 } entry;
 
-struct upk_ix_pcache {
+struct upk__ix_pcache {
   entry slot[SLOTS];
   size_t entries, bytes;
   uint64_t tick;
@@ -55,7 +55,7 @@ static bool key_is(const entry *e, int which, const char *text, int len) {
          !memcmp(e->key + 1, text, (size_t)len);
 }
 
-static entry *find_slot(upk_ix_pcache *c, uint64_t h, int which, const char *text, int len) {
+static entry *find_slot(upk__ix_pcache *c, uint64_t h, int which, const char *text, int len) {
   for (size_t i = h & (SLOTS - 1);; i = (i + 1) & (SLOTS - 1)) {
     entry *e = &c->slot[i];
     if (!e->hash || (e->hash == h && key_is(e, which, text, len)))
@@ -69,8 +69,8 @@ static void entry_free(entry *e) {
   memset(e, 0, sizeof *e);
 }
 
-void upk_ix_pcache_clear(upk_index *ix) {
-  upk_ix_pcache *c = ix->pcache;
+void upk__ix_pcache_clear(upk_index *ix) {
+  upk__ix_pcache *c = ix->pcache;
   if (!c)
     return;
   for (size_t i = 0; c->entries && i < SLOTS; i++)
@@ -82,19 +82,20 @@ void upk_ix_pcache_clear(upk_index *ix) {
   c->totals_known[0] = c->totals_known[1] = false;
 }
 
-void upk_ix_pcache_free(upk_index *ix) {
-  upk_ix_pcache_clear(ix);
+void upk__ix_pcache_free(upk_index *ix) {
+  upk__ix_pcache_clear(ix);
   free(ix->pcache);
   ix->pcache = NULL;
 }
 
-void upk_ix_pcache_next_lookup(upk_index *ix) {
+void upk__ix_pcache_next_lookup(upk_index *ix) {
   if (ix->pcache)
     ix->pcache->tick++;
 }
 
-bool upk_ix_pcache_get(upk_index *ix, int which, const char *text, int len, upk_ix_postings *out) {
-  upk_ix_pcache *c = ix->pcache;
+bool upk__ix_pcache_get(upk_index *ix, int which, const char *text, int len,
+                        upk__ix_postings *out) {
+  upk__ix_pcache *c = ix->pcache;
   if (!c || !c->entries)
     return false;
   entry *e = find_slot(c, key_hash(which, text, len), which, text, len);
@@ -113,7 +114,7 @@ static int by_recent_use(const void *a, const void *b) {
 
 /* Keep the most recently used entries, within three quarters of each bound:
  * a rebuild then comes only every so many lookups. */
-static void evict(upk_ix_pcache *c) {
+static void evict(upk__ix_pcache *c) {
   entry *all = upk_xmalloc(c->entries * sizeof *all);
   if (!all) { /* cannot sort them: drop them all */
     for (size_t i = 0; i < SLOTS; i++)
@@ -143,13 +144,14 @@ static void evict(upk_ix_pcache *c) {
   free(all);
 }
 
-void upk_ix_pcache_put(upk_index *ix, int which, const char *text, int len, upk_ix_postings *rows) {
+void upk__ix_pcache_put(upk_index *ix, int which, const char *text, int len,
+                        upk__ix_postings *rows) {
   size_t size = rows->n * sizeof *rows->v;
   if (rows->n < UPK_IX_PCACHE_MIN_ROWS || size > MAX_BYTES / 4)
     return;
   if (!ix->pcache && !(ix->pcache = upk_xcalloc(1, sizeof *ix->pcache)))
     return;
-  upk_ix_pcache *c = ix->pcache;
+  upk__ix_pcache *c = ix->pcache;
   uint64_t h = key_hash(which, text, len);
   entry *e = find_slot(c, h, which, text, len);
   if (e->hash)
@@ -167,8 +169,8 @@ void upk_ix_pcache_put(upk_index *ix, int which, const char *text, int len, upk_
     evict(c);
 }
 
-bool upk_ix_pcache_totals(upk_index *ix, int which, int64_t *rows, int64_t *tokens) {
-  upk_ix_pcache *c = ix->pcache;
+bool upk__ix_pcache_totals(upk_index *ix, int which, int64_t *rows, int64_t *tokens) {
+  upk__ix_pcache *c = ix->pcache;
   if (!c || !c->totals_known[which])
     return false;
   *rows = c->rows[which];
@@ -176,7 +178,7 @@ bool upk_ix_pcache_totals(upk_index *ix, int which, int64_t *rows, int64_t *toke
   return true;
 }
 
-void upk_ix_pcache_set_totals(upk_index *ix, int which, int64_t rows, int64_t tokens) {
+void upk__ix_pcache_set_totals(upk_index *ix, int which, int64_t rows, int64_t tokens) {
   if (!ix->pcache && !(ix->pcache = upk_xcalloc(1, sizeof *ix->pcache)))
     return;
   ix->pcache->rows[which] = rows;
@@ -184,6 +186,6 @@ void upk_ix_pcache_set_totals(upk_index *ix, int which, int64_t rows, int64_t to
   ix->pcache->totals_known[which] = true;
 }
 
-size_t upk_ix_pcache_hits(const upk_index *ix) {
+size_t upk__ix_pcache_hits(const upk_index *ix) {
   return ix->pcache ? ix->pcache->hits : 0;
 }

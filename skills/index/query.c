@@ -56,20 +56,20 @@ static fts5_api *get_fts5_api(sqlite3 *db) {
   return api;
 }
 
-int upk_ix_query_init(upk_index *ix) {
+int upk__ix_query_init(upk_index *ix) {
   ix->fts = get_fts5_api(ix->db);
   if (!ix->fts || ix->fts->iVersion < 2)
-    return upk_ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5 (needed for the skill index)");
+    return upk__ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5 (needed for the skill index)");
   void *ud = NULL;
   const char *args[] = {"unicode61", "remove_diacritics", "2"};
   if (ix->fts->xFindTokenizer(ix->fts, "porter", &ud, &ix->tok_api) != SQLITE_OK ||
       ix->tok_api.xCreate(ud, args, 3, &ix->tok) != SQLITE_OK)
-    return upk_ix_fail(ix, -ENOTSUP, "FTS5's porter tokenizer is not available");
-  return upk_ix_rank_init(ix);
+    return upk__ix_fail(ix, -ENOTSUP, "FTS5's porter tokenizer is not available");
+  return upk__ix_rank_init(ix);
 }
 
-void upk_ix_query_close(upk_index *ix) {
-  upk_ix_rank_close(ix);
+void upk__ix_query_close(upk_index *ix) {
+  upk__ix_rank_close(ix);
   if (ix->tok)
     ix->tok_api.xDelete(ix->tok);
   ix->tok = NULL;
@@ -101,16 +101,16 @@ typedef struct stems {
 
 typedef struct part {
   upk_buf fts;  /* the phrases, quoted as a MATCH has them, one after another */
-  upk_buf keys; /* their kept lists' keys (upk_ix_phrase), one after another */
+  upk_buf keys; /* their kept lists' keys (upk__ix_phrase), one after another */
   size_t key_at[MAX_PHRASES];
-  bool all_common;               /* every word in half the skills: rows with all, unranked */
-  int phrase_term[MAX_PHRASES];  /* phrase index -> t[] index */
-  size_t at[MAX_PHRASES];        /* where in fts each phrase is */
-  upk_ix_phrase ph[MAX_PHRASES]; /* as a rank job takes them */
-  stems phrase[MAX_PHRASES];     /* for matching a hit's head text (head_fields) */
+  bool all_common;                /* every word in half the skills: rows with all, unranked */
+  int phrase_term[MAX_PHRASES];   /* phrase index -> t[] index */
+  size_t at[MAX_PHRASES];         /* where in fts each phrase is */
+  upk__ix_phrase ph[MAX_PHRASES]; /* as a rank job takes them */
+  stems phrase[MAX_PHRASES];      /* for matching a hit's head text (head_fields) */
   int nphrase;
-  upk_ix_rank_job job;
-  upk_ix_lists lists; /* the phrases' rows, from the ranking until the lookup ends */
+  upk__ix_rank_job job;
+  upk__ix_lists lists; /* the phrases' rows, from the ranking until the lookup ends */
 } part;
 
 typedef struct query {
@@ -227,7 +227,7 @@ static void choose_terms(upk_index *ix, query *q) {
   int kept = 0;
   for (int i = 0; i < q->n; i++) {
     term *t = &q->t[i];
-    if (!upk_ix_is_stopword(t->word) && strlen(t->word) >= 2)
+    if (!upk__ix_is_stopword(t->word) && strlen(t->word) >= 2)
       q->t[kept++] = *t;
   }
   if (kept)
@@ -356,10 +356,10 @@ static void build_match(upk_index *ix, query *q, int which) {
     if (q->t[i].camel[0])
       add_phrase(ix, p, i, q->t[i].camel, false);
     const char *full;
-    for (size_t k = 0; (full = upk_ix_expansion(q->t[i].word, &k));)
+    for (size_t k = 0; (full = upk__ix_expansion(q->t[i].word, &k));)
       if (worth_expanding(ix, which, &q->t[i], full))
         add_phrase(ix, p, i, full, false);
-    for (size_t k = 0; (full = upk_ix_synonym(q->t[i].word, &k));)
+    for (size_t k = 0; (full = upk__ix_synonym(q->t[i].word, &k));)
       if (worth_synonym(ix, which, full))
         add_phrase(ix, p, i, full, false);
   }
@@ -397,7 +397,7 @@ static cand *cand_of(cands *c, int64_t doc) {
   return &c->v[c->n++];
 }
 
-static void note_fields(const part *p, const upk_ix_ranked *x, cand *c, int which) {
+static void note_fields(const part *p, const upk__ix_ranked *x, cand *c, int which) {
   for (int k = 0; k < p->nphrase; k++)
     c->fields[p->phrase_term[k]] |= which == HEAD ? x->cols[k] : (x->cols[k] ? UPK_FIELD_BODY : 0);
   c->known[which] = true;
@@ -407,16 +407,16 @@ static void note_fields(const part *p, const upk_ix_ranked *x, cand *c, int whic
  * stay in q->part[].lists for the joint score. */
 static int run_parts(upk_index *ix, query *q, cands *c) {
   static const int stmt[2] = {ST_LOOKUP, ST_LOOKUP_BODY};
-  upk_ix_ranked best[CANDIDATES];
+  upk__ix_ranked best[CANDIDATES];
   for (int w = HEAD; w <= BODY; w++) {
     part *p = &q->part[w];
-    p->job = (upk_ix_rank_job){.which = w,
-                               .ph = p->ph,
-                               .n = p->nphrase,
-                               .all = p->all_common,
-                               .best = best,
-                               .keep = CANDIDATES};
-    int found = upk_ix_rank_run(ix, ix->st[stmt[w]], &p->job, &p->lists);
+    p->job = (upk__ix_rank_job){.which = w,
+                                .ph = p->ph,
+                                .n = p->nphrase,
+                                .all = p->all_common,
+                                .best = best,
+                                .keep = CANDIDATES};
+    int found = upk__ix_rank_run(ix, ix->st[stmt[w]], &p->job, &p->lists);
     if (found < 0)
       return found;
     for (int i = 0; i < found; i++) {
@@ -433,7 +433,7 @@ static int run_parts(upk_index *ix, query *q, cands *c) {
 static void table_totals(upk_index *ix, const part *p, int which, int64_t *rows, int64_t *tokens) {
   *rows = p->lists.total_rows;
   *tokens = p->lists.tokens;
-  if (!*rows && !upk_ix_pcache_totals(ix, which, rows, tokens))
+  if (!*rows && !upk__ix_pcache_totals(ix, which, rows, tokens))
     *rows = *tokens = 0;
 }
 
@@ -456,14 +456,14 @@ static int twin_phrase(const part *p, const part *other, int k) {
  * is the largest part of the order, and a skill found only by a word's
  * other form got none of it (the decoy with the task's plain words won).
  * Each is counted from its own rows in each table it was asked of. */
-static void add_joint_alternatives(const query *q, upk_ix_joint *j, int *term_of) {
+static void add_joint_alternatives(const query *q, upk__ix_joint *j, int *term_of) {
   for (int w = HEAD; w <= BODY; w++) {
     const part *p = &q->part[w], *o = &q->part[!w];
     for (int k = 0; k < p->nphrase && !p->all_common && j->n < UPK_IX_JOINT_MAX; k++) {
       int i = p->phrase_term[k], t = twin_phrase(o, p, k);
       if (q->t[i].phrase[w] == k || (w == BODY && t >= 0))
         continue; /* the word's own phrase, or already joined from the head */
-      upk_ix_joint_word *x = &j->w[j->n];
+      upk__ix_joint_word *x = &j->w[j->n];
       x->rows[w] = &p->lists.rows[k];
       x->rows[!w] = t >= 0 && !o->all_common ? &o->lists.rows[t] : NULL;
       x->df[w] = (long)p->lists.rows[k].n;
@@ -483,13 +483,13 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
   table_totals(ix, &q->part[BODY], BODY, &body_rows, &body_tokens);
   if (!rows || !c->n)
     return 0; /* no head rows known: the order stays the tables' */
-  upk_ix_joint *j = upk_xcalloc(1, sizeof *j);
+  upk__ix_joint *j = upk_xcalloc(1, sizeof *j);
   int64_t *doc = upk_xmalloc(c->n * sizeof *doc);
   double *score = upk_xcalloc(c->n, sizeof *score);
   uint64_t *in_body = upk_xmalloc(c->n * sizeof *in_body);
   int term_of[UPK_IX_JOINT_MAX], rc = -ENOMEM;
   for (int i = 0; i < q->n && j->n < UPK_IX_JOINT_MAX; i++) {
-    upk_ix_joint_word *w = &j->w[j->n];
+    upk__ix_joint_word *w = &j->w[j->n];
     for (int t = HEAD; t <= BODY; t++) {
       int k = q->t[i].phrase[t];
       w->rows[t] = k >= 0 && !q->part[t].all_common ? &q->part[t].lists.rows[k] : NULL;
@@ -499,11 +499,11 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
       term_of[j->n++] = i;
   }
   add_joint_alternatives(q, j, term_of);
-  upk_ix_joint_prepare(j, rows, head_tokens, body_tokens);
+  upk__ix_joint_prepare(j, rows, head_tokens, body_tokens);
   qsort(c->v, c->n, sizeof *c->v, by_doc); /* the lists' order */
   for (size_t i = 0; i < c->n; i++)
     doc[i] = c->v[i].doc;
-  if (upk_ix_joint_scores(ix, j, doc, c->n, score, in_body))
+  if (upk__ix_joint_scores(ix, j, doc, c->n, score, in_body))
     goto done;
   for (size_t i = 0; i < c->n; i++) {
     c->v[i].joint = score[i];
@@ -594,7 +594,7 @@ static int head_fields(upk_index *ix, query *q, cand *x) {
   sqlite3_reset(st);
   for (int k = 0; k < p->nphrase; k++)
     x->fields[p->phrase_term[k]] |= mask[k];
-  return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup: why");
+  return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : upk__ix_sql_fail(ix, "lookup: why");
 }
 
 static const char *const field_names[] = {"name", "description", "headings", "body"};
@@ -717,7 +717,7 @@ static void dump_pool(upk_index *ix, const query *q, const cand *v, size_t n,
   fputc('\n', out);
   for (size_t i = 0; i < n; i++) {
     upk_index_entry e = {0};
-    if (upk_ix_fill_entry(ix, v[i].doc, agents, n_agents, &e) > 0 && e.path) {
+    if (upk__ix_fill_entry(ix, v[i].doc, agents, n_agents, &e) > 0 && e.path) {
       fprintf(out, "C\t%s\t%zu", e.path, i);
       for (int k = 0; k < UPK_LTR_N; k++)
         fprintf(out, "\t%.6g", f[i][k]);
@@ -733,7 +733,7 @@ static void dump_pool(upk_index *ix, const query *q, const cand *v, size_t n,
 static int learned_order(upk_index *ix, query *q, cands *c, const char *const *agents,
                          size_t n_agents) {
   const char *dump = ix->rank_dump;
-  if (upk_ix_ltr_plain() && !dump)
+  if (upk__ix_ltr_plain() && !dump)
     return 0; /* the tables' order is the learned one: nothing to compute */
   size_t n = c->n < UPK_LTR_POOL ? c->n : UPK_LTR_POOL;
   double idf[MAX_SEEN], f[UPK_LTR_POOL][UPK_LTR_N];
@@ -744,7 +744,7 @@ static int learned_order(upk_index *ix, query *q, cands *c, const char *const *a
     if (rc)
       return rc;
     ltr_features(ix, q, idf, sum, x, f[i]);
-    x->total = upk_ix_ltr_score(f[i]);
+    x->total = upk__ix_ltr_score(f[i]);
   }
   dump_pool(ix, q, c->v, n, f, dump, agents, n_agents);
   qsort(c->v, n, sizeof *c->v, by_total);
@@ -767,13 +767,13 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
   if (!rc && ix->w.joint)
     rc = add_joint(ix, q, &c);
   for (int w = HEAD; w <= BODY; w++) /* after both: a put may drop a list the other borrowed */
-    upk_ix_lists_release(ix, &q->part[w].job, &q->part[w].lists);
+    upk__ix_lists_release(ix, &q->part[w].job, &q->part[w].lists);
   qsort(c.v, c.n, sizeof *c.v, by_total);
   if (!rc && ix->learned)
     rc = learned_order(ix, q, &c, agents, n_agents);
   for (size_t i = 0; !rc && i < c.n && out->len < limit; i++) {
     upk_index_hit *h = &out->items[out->len];
-    int ok = upk_ix_fill_entry(ix, c.v[i].doc, agents, n_agents, &h->e);
+    int ok = upk__ix_fill_entry(ix, c.v[i].doc, agents, n_agents, &h->e);
     if (ok <= 0) {
       if (ok < 0)
         upk_index_entry_free(&h->e);
@@ -794,7 +794,7 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
   }
   for (size_t i = 0; !rc && i < out->len; i++)
     if (out->items[i].e.scope == UPK_INDEX_BUILTIN)
-      rc = upk_ix_place_at_installed_copy(ix, agents, n_agents, &out->items[i].e);
+      rc = upk__ix_place_at_installed_copy(ix, agents, n_agents, &out->items[i].e);
   free(from);
   free(c.v);
   return rc;
@@ -807,8 +807,8 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   while (p && *p && isspace((unsigned char)*p))
     p++;
   if (!p || !*p)
-    return upk_ix_fail(ix, -EINVAL,
-                       "the task is empty: describe in a few words what you want to do");
+    return upk__ix_fail(ix, -EINVAL,
+                        "the task is empty: describe in a few words what you want to do");
   if (!limit)
     limit = 10;
   query *q = upk_xcalloc(1, sizeof *q);
@@ -824,7 +824,7 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   bool own = sqlite3_get_autocommit(ix->db);
   if (own && sqlite3_exec(ix->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
     own = false; /* the statements still work, each on its own */
-  int rc = upk_ix_rank_begin(ix);
+  int rc = upk__ix_rank_begin(ix);
   q->text = task;
   size_t len = strlen(task);
   ix->tok_api.xTokenize(ix->tok, q, FTS5_TOKENIZE_QUERY, task,

@@ -116,16 +116,16 @@ static int load_sizes(upk_index *ix, int which) {
   }
   sqlite3_reset(st);
   ix->size_loaded[which] = true;
-  return s == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, "lookup: row sizes");
+  return s == SQLITE_DONE ? 0 : upk__ix_sql_fail(ix, "lookup: row sizes");
 }
 
-int upk_ix_rank_begin(upk_index *ix) {
+int upk__ix_rank_begin(upk_index *ix) {
   sqlite3_stmt *st = ix->st[ST_DATA_VERSION];
   int rc = sqlite3_step(st);
   int64_t v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
   sqlite3_reset(st);
   if (rc != SQLITE_ROW)
-    return upk_ix_sql_fail(ix, "lookup: data version");
+    return upk__ix_sql_fail(ix, "lookup: data version");
   if (v != ix->data_version) { /* another connection committed: nothing cached holds */
     for (int w = 0; w < 2; w++)
       if (ix->size[w])
@@ -135,9 +135,9 @@ int upk_ix_rank_begin(upk_index *ix) {
     ix->pcache_stale = true;
   }
   if (ix->pcache_stale)
-    upk_ix_pcache_clear(ix);
+    upk__ix_pcache_clear(ix);
   ix->pcache_stale = false;
-  upk_ix_pcache_next_lookup(ix);
+  upk__ix_pcache_next_lookup(ix);
   rc = 0;
   for (int w = 0; w < 2 && !rc; w++)
     if (!ix->size_loaded[w])
@@ -151,10 +151,10 @@ typedef struct rank_ctx {
   upk_index *ix;
   int which, nph;
   bool all; /* rows with every phrase, the first met; else the best of any */
-  upk_ix_ranked *best;
+  upk__ix_ranked *best;
   size_t keep, n;
-  upk_ix_postings *rows; /* per phrase */
-  const bool *kept;      /* per phrase: its rows came from the cache, terms filled */
+  upk__ix_postings *rows; /* per phrase */
+  const bool *kept;       /* per phrase: its rows came from the cache, terms filled */
   double idf[UPK_IX_MAX_PHRASES], avgdl;
   int asked[UPK_IX_MAX_PHRASES], n_asked; /* the phrases the MATCH asks, see rank_by_fts5() */
   bool weighed;                           /* the head: name, description, headings weigh weight[] */
@@ -167,14 +167,14 @@ typedef struct rank_ctx {
 /* xQueryPhrase()'s callback: one row of the phrase. */
 static int note_posting(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud) {
   rank_ctx *r = ((rank_ctx **)ud)[0];
-  upk_ix_postings *p = ((upk_ix_postings **)ud)[1];
+  upk__ix_postings *p = ((upk__ix_postings **)ud)[1];
   if (p->n == p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 256;
-    upk_ix_posting *v = upk_xrealloc(p->v, cap * sizeof *v);
+    upk__ix_posting *v = upk_xrealloc(p->v, cap * sizeof *v);
     p->v = v;
     p->cap = cap;
   }
-  upk_ix_posting *x = &p->v[p->n];
+  upk__ix_posting *x = &p->v[p->n];
   memset(x, 0, sizeof *x);
   x->rowid = api->xRowid(fts);
   Fts5PhraseIter it;
@@ -235,7 +235,7 @@ static void keep_row(kept *h, size_t *n, size_t keep, kept x) {
 
 /* Per rowid, for one table's ranking: the score summed so far and how many
  * phrases the row has. All zero between rankings. */
-static int scratch_fit(upk_ix_scratch *s, int64_t max_rowid) {
+static int scratch_fit(upk__ix_scratch *s, int64_t max_rowid) {
   if (max_rowid < 0 || (size_t)max_rowid < s->cap)
     return 0;
   size_t cap = upk_pow2_at_least((size_t)max_rowid + 1, s->cap ? s->cap : 4096);
@@ -248,7 +248,7 @@ static int scratch_fit(upk_ix_scratch *s, int64_t max_rowid) {
 }
 
 /* Which columns a kept row has phrase i in: its row list is in rowid order. */
-static unsigned char cols_of(const upk_ix_postings *p, int64_t rowid) {
+static unsigned char cols_of(const upk__ix_postings *p, int64_t rowid) {
   size_t lo = 0, hi = p->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
@@ -261,15 +261,15 @@ static unsigned char cols_of(const upk_ix_postings *p, int64_t rowid) {
 }
 
 /* One row's term of phrase i's sum, as bm25() computes it. */
-static inline double bm25_term(double idf, const upk_ix_posting *p, double avgdl) {
-  return upk_ix_bm25(idf, p->freq, (double)p->size, avgdl);
+static inline double bm25_term(double idf, const upk__ix_posting *p, double avgdl) {
+  return upk__ix_bm25(idf, p->freq, (double)p->size, avgdl);
 }
 
 /* Every row scored from the phrases' row lists, phrase by phrase: a row's
  * terms are summed in the phrases' order, as bm25() sums them (a phrase a
  * row lacks adds exactly 0 there). Then the best (all: the first rows, in
  * rowid order, with every phrase) go to r->best. */
-static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
+static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
   int64_t max_rowid = -1;
   size_t total = 0;
   for (int i = 0; i < r->nph; i++)
@@ -289,7 +289,7 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
   }
   size_t nt = 0, n = 0;
   for (int i = 0; i < r->nph; i++)
-    for (const upk_ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
+    for (const upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
       if (!s->count[p->rowid]++)
         touched[nt++] = p->rowid;
       s->acc[p->rowid] += p->term;
@@ -312,7 +312,7 @@ static int score_rows(rank_ctx *r, upk_ix_scratch *s) {
       for (size_t k = i; k > 0 && better(&heap[k], &heap[k - 1]); k--)
         swap(&heap[k], &heap[k - 1]);
   for (size_t k = 0; k < n; k++) {
-    upk_ix_ranked *x = &r->best[k];
+    upk__ix_ranked *x = &r->best[k];
     x->rowid = heap[k].rowid;
     x->score = heap[k].score;
     for (int i = 0; i < r->nph; i++)
@@ -335,7 +335,7 @@ static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
     if (r->idf[i] <= 0.0)
       r->idf[i] = 1e-6;
     if (!r->kept[i])
-      for (upk_ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++)
+      for (upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++)
         p->term = bm25_term(r->idf[i], p, r->avgdl);
   }
   return score_rows(r, &r->ix->scratch[r->which]);
@@ -352,7 +352,7 @@ static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) 
   if (rc == SQLITE_OK)
     rc = api->xColumnTotalSize(fts, -1, &tokens);
   if (rc == SQLITE_OK) {
-    upk_ix_pcache_set_totals(r->ix, r->which, rows, tokens);
+    upk__ix_pcache_set_totals(r->ix, r->which, rows, tokens);
     r->total_rows = rows;
     r->tokens = tokens;
   }
@@ -366,7 +366,7 @@ static int rank_all(rank_ctx *r, const Fts5ExtensionApi *api, Fts5Context *fts) 
 /* upk_rank(table, context): the first row ranks them all into the context. */
 static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *sctx, int nval,
                     sqlite3_value **val) {
-  rank_ctx *r = nval == 1 ? sqlite3_value_pointer(val[0], "upk_ix_rank") : NULL;
+  rank_ctx *r = nval == 1 ? sqlite3_value_pointer(val[0], "upk__ix_rank") : NULL;
   if (!r) {
     sqlite3_result_error(sctx, "upk_rank: called without its context", -1);
     return;
@@ -381,18 +381,18 @@ static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_conte
     sqlite3_result_null(sctx);
 }
 
-int upk_ix_rank_init(upk_index *ix) {
+int upk__ix_rank_init(upk_index *ix) {
   if (ix->fts->xCreateFunction(ix->fts, "upk_rank", ix, rank_fn, NULL) != SQLITE_OK)
-    return upk_ix_fail(ix, -ENOTSUP, "cannot add the upk_rank function to FTS5");
+    return upk__ix_fail(ix, -ENOTSUP, "cannot add the upk_rank function to FTS5");
   ix->data_version = -1;
   sqlite3_update_hook(ix->db, on_change, ix);
   return 0;
 }
 
-void upk_ix_rank_close(upk_index *ix) {
+void upk__ix_rank_close(upk_index *ix) {
   if (ix->db)
     sqlite3_update_hook(ix->db, NULL, NULL);
-  upk_ix_pcache_free(ix);
+  upk__ix_pcache_free(ix);
   for (int w = 0; w < 2; w++) {
     free(ix->size[w]);
     ix->size_loaded[w] = false;
@@ -400,7 +400,7 @@ void upk_ix_rank_close(upk_index *ix) {
     free(ix->scratch[w].count);
     ix->size[w] = NULL;
     ix->size_cap[w] = 0;
-    ix->scratch[w] = (upk_ix_scratch){0};
+    ix->scratch[w] = (upk__ix_scratch){0};
   }
 }
 
@@ -408,10 +408,10 @@ void upk_ix_rank_close(upk_index *ix) {
  * The MATCH asks only the phrases whose rows are not kept: FTS5 would
  * otherwise open each kept one's doclist to merge it into the OR. When no
  * row has them, the kept lists are all there is (an AND: nothing). */
-static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job, rank_ctx *r) {
+static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk__ix_rank_job *job, rank_ctx *r) {
   upk_buf e = UPK_BUF_INIT(SIZE_MAX);
   for (int k = 0; k < r->n_asked; k++) {
-    const upk_ix_phrase *ph = &job->ph[r->asked[k]];
+    const upk__ix_phrase *ph = &job->ph[r->asked[k]];
     upk_buf_puts(&e, k ? (job->all ? " AND " : " OR ") : "");
     upk_buf_append(&e, ph->text, (size_t)ph->len);
   }
@@ -419,12 +419,12 @@ static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *
     return -ENOMEM;
   int rc = 0;
   sqlite3_bind_text(st, 1, e.data, -1, SQLITE_STATIC);
-  sqlite3_bind_pointer(st, 2, r, "upk_ix_rank", NULL);
+  sqlite3_bind_pointer(st, 2, r, "upk__ix_rank", NULL);
   int s = sqlite3_step(st);
   if (s != SQLITE_ROW && s != SQLITE_DONE)
     rc = r->rc == SQLITE_ERROR
-             ? upk_ix_fail(ix, -EIO, "lookup: the query's phrases do not line up with FTS5's")
-             : upk_ix_sql_fail(ix, "lookup");
+             ? upk__ix_fail(ix, -EIO, "lookup: the query's phrases do not line up with FTS5's")
+             : upk__ix_sql_fail(ix, "lookup");
   sqlite3_reset(st);
   free(e.data);
   return rc;
@@ -434,19 +434,19 @@ static int rank_by_fts5(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *
 static int rank_kept(upk_index *ix, rank_ctx *r, int64_t rows, int64_t tokens) {
   int s = rank_rows(r, rows, tokens);
   return s == SQLITE_OK ? 0
-                        : upk_ix_fail(ix, s == SQLITE_NOMEM ? -ENOMEM : -EIO, "lookup: ranking");
+                        : upk__ix_fail(ix, s == SQLITE_NOMEM ? -ENOMEM : -EIO, "lookup: ranking");
 }
 
-int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
-                    upk_ix_lists *lists) {
+int upk__ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk__ix_rank_job *job,
+                     upk__ix_lists *lists) {
   int n = job->n;
   memset(lists, 0, sizeof *lists);
   if (n <= 0)
     return 0;
   if (n > UPK_IX_MAX_PHRASES)
-    return upk_ix_fail(ix, -E2BIG, "lookup: %d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
+    return upk__ix_fail(ix, -E2BIG, "lookup: %d phrases (at most %d)", n, UPK_IX_MAX_PHRASES);
   lists->n = n;
-  bool totals = upk_ix_pcache_totals(ix, job->which, &lists->total_rows, &lists->tokens);
+  bool totals = upk__ix_pcache_totals(ix, job->which, &lists->total_rows, &lists->tokens);
   rank_ctx r = {.ix = ix,
                 .which = job->which,
                 .nph = n,
@@ -458,8 +458,8 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
                 .weighed = job->which == 0,
                 .weight = {ix->w.name, ix->w.description, ix->w.headings}};
   for (int i = 0; i < n; i++) /* kept lists count only with the totals they were kept with */
-    if (!totals || !(lists->kept[i] = upk_ix_pcache_get(ix, job->which, job->ph[i].key,
-                                                        job->ph[i].key_len, &lists->rows[i])))
+    if (!totals || !(lists->kept[i] = upk__ix_pcache_get(ix, job->which, job->ph[i].key,
+                                                         job->ph[i].key_len, &lists->rows[i])))
       r.asked[r.n_asked++] = i;
   int rc = 0;
   if (r.n_asked)
@@ -479,12 +479,12 @@ int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
 /* A list walked by a job is kept for the next ones (each row's term with
  * it: its idf and average size hold until a row changes, and that empties
  * the cache). */
-void upk_ix_lists_release(upk_index *ix, const upk_ix_rank_job *job, upk_ix_lists *lists) {
+void upk__ix_lists_release(upk_index *ix, const upk__ix_rank_job *job, upk__ix_lists *lists) {
   for (int i = 0; i < lists->n; i++) {
     if (lists->kept[i])
       continue; /* borrowed from the cache: not ours to free */
     if (lists->walked && lists->rows[i].n >= UPK_IX_PCACHE_MIN_ROWS)
-      upk_ix_pcache_put(ix, job->which, job->ph[i].key, job->ph[i].key_len, &lists->rows[i]);
+      upk__ix_pcache_put(ix, job->which, job->ph[i].key, job->ph[i].key_len, &lists->rows[i]);
     free(lists->rows[i].v);
   }
   memset(lists, 0, sizeof *lists);

@@ -12,7 +12,7 @@
 /** The most phrases of one table's query. */
 #define UPK_IX_MAX_PHRASES 96
 /** One phrase of a table's query, as the ranking walks and keeps its rows. */
-typedef struct upk_ix_phrase {
+typedef struct upk__ix_phrase {
   const char *text; /* as the MATCH has it, quoted: "word" or "word"* */
   int len;
   /* Its kept list's key: its tokens as the index stores them, on which alone its rows depend
@@ -20,68 +20,68 @@ typedef struct upk_ix_phrase {
    * long to keep the tokens of. */
   const char *key;
   int key_len;
-} upk_ix_phrase;
+} upk__ix_phrase;
 /** A row the ranking kept: its score and where each phrase occurs in it. */
-typedef struct upk_ix_ranked {
+typedef struct upk__ix_ranked {
   int64_t rowid;
   double score;                           /* -bm25(): higher is better */
   unsigned char cols[UPK_IX_MAX_PHRASES]; /* per phrase: bit c when it occurs in column c */
-} upk_ix_ranked;
+} upk__ix_ranked;
 /** One row of one phrase, as a ranking notes it. */
-typedef struct upk_ix_posting {
+typedef struct upk__ix_posting {
   int64_t rowid;
   double freq;        /* occurrences, each weighed by its column's weight, as bm25() sums them */
   double term;        /* the row's bm25 term for the phrase (its idf and the table's average
                        * size hold until a row changes, which empties the kept lists) */
   int size;           /* the row's tokens, all columns */
   unsigned char cols; /* bit c: in column c */
-} upk_ix_posting;
+} upk__ix_posting;
 /** One phrase's rows (a growable array). */
-typedef struct upk_ix_postings {
-  upk_ix_posting *v; /* in rowid order */
+typedef struct upk__ix_postings {
+  upk__ix_posting *v; /* in rowid order */
   size_t n, cap;
-} upk_ix_postings;
+} upk__ix_postings;
 /** Adds the upk_rank() function to FTS5 and watches rows change: 0, or an error, noted. */
-int upk_ix_rank_init(upk_index *ix);
+int upk__ix_rank_init(upk_index *ix);
 /** Frees what the ranking keeps (its sizes, sums and kept lists). */
-void upk_ix_rank_close(upk_index *ix);
+void upk__ix_rank_close(upk_index *ix);
 /** At the start of a lookup's read transaction: drop what is cached when
  * another connection changed the file since the last lookup. */
-int upk_ix_rank_begin(upk_index *ix);
+int upk__ix_rank_begin(upk_index *ix);
 /** One table's ranking: the best `keep` rows of table `which` (0: fts,
  * 1: fts_body) for the OR of ph[0..n), best first, scored as bm25() scores
  * the OR (head columns weighed by ix->w); all: the AND instead, and the
  * first `keep` rows met, unordered. */
-typedef struct upk_ix_rank_job {
+typedef struct upk__ix_rank_job {
   int which;
-  const upk_ix_phrase *ph;
+  const upk__ix_phrase *ph;
   int n;
   bool all;
-  upk_ix_ranked *best;
+  upk__ix_ranked *best;
   size_t keep;
-} upk_ix_rank_job;
+} upk__ix_rank_job;
 /** One row's bm25 term, as FTS5's bm25() computes it (its k1 and b): a
  * phrase's idf, the row's weighted count, its size and the average size. */
-static inline double upk_ix_bm25(double idf, double tf, double len, double avgdl) {
+static inline double upk__ix_bm25(double idf, double tf, double len, double avgdl) {
   const double k1 = 1.2, b = 0.75;
   return idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * len / avgdl)));
 }
 /** One table's row lists for a job's phrases, walked or kept. */
-typedef struct upk_ix_lists {
-  upk_ix_postings rows[UPK_IX_MAX_PHRASES]; /* per phrase, each row's term filled */
-  bool kept[UPK_IX_MAX_PHRASES];            /* borrowed from the kept lists: not ours */
-  bool walked;                              /* FTS5 walked the others: offer them to the cache */
+typedef struct upk__ix_lists {
+  upk__ix_postings rows[UPK_IX_MAX_PHRASES]; /* per phrase, each row's term filled */
+  bool kept[UPK_IX_MAX_PHRASES];             /* borrowed from the kept lists: not ours */
+  bool walked;                               /* FTS5 walked the others: offer them to the cache */
   int n;
   int64_t total_rows, tokens; /* the table's */
-} upk_ix_lists;
+} upk__ix_lists;
 /** Run a job with st (ST_LOOKUP or ST_LOOKUP_BODY): the rows put in
  * job->best, or a negative error (upk_index_errmsg() says it). The phrases'
- * lists stay in *lists (read them, e.g. upk_ix_joint_scores()) until
- * upk_ix_lists_release(), which the caller owes even on error. */
-int upk_ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk_ix_rank_job *job,
-                    upk_ix_lists *lists);
+ * lists stay in *lists (read them, e.g. upk__ix_joint_scores()) until
+ * upk__ix_lists_release(), which the caller owes even on error. */
+int upk__ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk__ix_rank_job *job,
+                     upk__ix_lists *lists);
 /** Offer the walked lists to the cache, free the rest. Call it only after
  * every table's lists are done with: a put may drop a borrowed list. */
-void upk_ix_lists_release(upk_index *ix, const upk_ix_rank_job *job, upk_ix_lists *lists);
+void upk__ix_lists_release(upk_index *ix, const upk__ix_rank_job *job, upk__ix_lists *lists);
 
 #endif

@@ -48,7 +48,7 @@ static bool done_before(done_set *d, int64_t root, const char *sub) {
 }
 
 static int rescan_once(scan *sc, done_set *done, const char *dir, const char *sub) {
-  return done_before(done, sc->root, sub) ? 0 : upk_ix_scan_root(sc, dir, sub);
+  return done_before(done, sc->root, sub) ? 0 : upk__ix_scan_root(sc, dir, sub);
 }
 
 /* Refresh the part of one root that `path` touches. Returns 1 when the path
@@ -65,7 +65,7 @@ static int refresh_root(scan *sc, sqlite3_stmt *roots, const char *path, done_se
     size_t n = strcspn(rest, "/");
     char sub[PATH_MAX];
     snprintf(sub, sizeof sub, "%s/%.*s", dir, (int)n, rest);
-    if (upk_ix_skipped_name(sub + strlen(dir) + 1))
+    if (upk__ix_skipped_name(sub + strlen(dir) + 1))
       return 1;
     return rescan_once(sc, done, dir, sub) ?: 1;
   }
@@ -81,7 +81,7 @@ static int refresh_linked(upk_index *ix, const char *path, upk_diags *diags) {
       " '/skill.md'";
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-    return upk_ix_sql_fail(ix, "refresh");
+    return upk__ix_sql_fail(ix, "refresh");
   char cand[PATH_MAX];
   snprintf(cand, sizeof cand, "%s", path);
   int count = 0, rc = 0;
@@ -89,9 +89,9 @@ static int refresh_linked(upk_index *ix, const char *path, upk_diags *diags) {
     sqlite3_bind_text(st, 1, cand, -1, SQLITE_STATIC);
     while (!rc && sqlite3_step(st) == SQLITE_ROW) {
       scan sc;
-      upk_ix_init_scan(&sc, ix, st, diags, NULL);
-      rc = upk_ix_scan_root(&sc, (const char *)sqlite3_column_text(st, 1),
-                            (const char *)sqlite3_column_text(st, 4));
+      upk__ix_init_scan(&sc, ix, st, diags, NULL);
+      rc = upk__ix_scan_root(&sc, (const char *)sqlite3_column_text(st, 1),
+                             (const char *)sqlite3_column_text(st, 4));
       count++;
     }
     sqlite3_reset(st);
@@ -105,17 +105,17 @@ static int refresh_linked(upk_index *ix, const char *path, upk_diags *diags) {
 /* Refresh one path inside the caller's transaction: the number of roots (or
  * linked documents) it belongs to, or a negative errno. */
 static int refresh_one(upk_index *ix, const char *path, upk_diags *diags, done_set *done) {
-  char *abs = upk_ix_abspath(path);
+  char *abs = upk__ix_abspath(path);
   if (!abs)
     return -ENOMEM;
   sqlite3_stmt *roots;
-  int rc = sqlite3_prepare_v2(ix->db, upk_ix_roots_sql, -1, &roots, NULL)
-               ? upk_ix_sql_fail(ix, "refresh")
+  int rc = sqlite3_prepare_v2(ix->db, upk__ix_roots_sql, -1, &roots, NULL)
+               ? upk__ix_sql_fail(ix, "refresh")
                : 0;
   int count = 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;
-    upk_ix_init_scan(&sc, ix, roots, diags, NULL);
+    upk__ix_init_scan(&sc, ix, roots, diags, NULL);
     int r = refresh_root(&sc, roots, abs, done);
     if (r < 0)
       rc = r;
@@ -132,8 +132,8 @@ static int refresh_one(upk_index *ix, const char *path, upk_diags *diags, done_s
 int upk_index_refresh_many(upk_index *ix, const char *const *paths, size_t n, upk_diags *diags) {
   for (size_t i = 0; i < n; i++)
     if (!paths[i] || !*paths[i])
-      return upk_ix_fail(ix, -EINVAL, "refresh: no path given");
-  int rc = upk_ix_begin(ix), outside = 0;
+      return upk__ix_fail(ix, -EINVAL, "refresh: no path given");
+  int rc = upk__ix_begin(ix), outside = 0;
   done_set done = {0};
   for (size_t i = 0; !rc && i < n; i++) {
     int r = refresh_one(ix, paths[i], diags, &done);
@@ -145,15 +145,15 @@ int upk_index_refresh_many(upk_index *ix, const char *const *paths, size_t n, up
   for (size_t i = 0; i < done.n; i++)
     free(done.v[i]);
   free(done.v);
-  rc = upk_ix_finish(ix, rc, false);
+  rc = upk__ix_finish(ix, rc, false);
   return rc ? rc : outside;
 }
 
 int upk_index_refresh(upk_index *ix, const char *path, upk_diags *diags) {
   if (!path || !*path)
-    return upk_ix_fail(ix, -EINVAL, "refresh: no path given");
+    return upk__ix_fail(ix, -EINVAL, "refresh: no path given");
   done_set done = {0};
-  int rc = upk_ix_begin(ix), count = rc ? 0 : refresh_one(ix, path, diags, &done);
+  int rc = upk__ix_begin(ix), count = rc ? 0 : refresh_one(ix, path, diags, &done);
   for (size_t i = 0; i < done.n; i++)
     free(done.v[i]);
   free(done.v);
@@ -161,6 +161,6 @@ int upk_index_refresh(upk_index *ix, const char *path, upk_diags *diags) {
     rc = count;
     count = 0;
   }
-  rc = upk_ix_finish(ix, rc, false);
+  rc = upk__ix_finish(ix, rc, false);
   return rc ? rc : count;
 }

@@ -15,8 +15,8 @@
 #include "skills/validate.h"
 #include "common/xalloc.h"
 
-void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *diags,
-                      upk_index_stats *st) {
+void upk__ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *diags,
+                       upk_index_stats *st) {
   memset(sc, 0, sizeof *sc);
   sc->ix = ix;
   sc->diags = diags;
@@ -26,25 +26,25 @@ void upk_ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *d
   sc->gen = ix->gen;
 }
 
-int upk_ix_begin(upk_index *ix) {
-  upk_ix_forget_parent(ix);
+int upk__ix_begin(upk_index *ix) {
+  upk__ix_forget_parent(ix);
   if (ix->job) {
     ix->job->no_digest = ix->job->wide = true;
-    upk_ix_docs_free(&ix->job->docs); /* this pass may change them */
+    upk__ix_docs_free(&ix->job->docs); /* this pass may change them */
   }
-  if (upk_ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched; DELETE FROM cand;"
-                      "DELETE FROM scan_digest"))
+  if (upk__ix_exec(ix, "BEGIN IMMEDIATE; DELETE FROM touched; DELETE FROM cand;"
+                       "DELETE FROM scan_digest"))
     return -EIO;
   ix->gen++;
-  return upk_ix_note_gen(ix, ix->gen);
+  return upk__ix_note_gen(ix, ix->gen);
 }
 
 /* The generation this transaction writes placements with (see scan_gen). */
-int upk_ix_note_gen(upk_index *ix, int64_t gen) {
+int upk__ix_note_gen(upk_index *ix, int64_t gen) {
   char sql[96];
   snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO scan_gen(id, gen) VALUES(0, %lld)",
            (long long)gen);
-  return upk_ix_exec(ix, sql) ? -EIO : 0;
+  return upk__ix_exec(ix, sql) ? -EIO : 0;
 }
 
 /* all: a full pass. every: every document and name is looked at again, not only the ones
@@ -54,9 +54,9 @@ int upk_ix_note_gen(upk_index *ix, int64_t gen) {
  * for the statistics to be taken again (see complete()). */
 static int finish_pass(upk_index *ix, int rc, bool all, bool every, bool changed, bool restat) {
   if (!rc && changed)
-    rc = upk_ix_drop_orphans(ix, every);
+    rc = upk__ix_drop_orphans(ix, every);
   if (!rc && changed)
-    rc = upk_ix_visibility(ix, every);
+    rc = upk__ix_visibility(ix, every);
   /* The first index leaves the document-frequency snapshot to the end of the merge after it
    * (upk_index_tidy()): over segments not merged yet it took seconds at 60,000 skills, while
    * lookups can ask fts5vocab for their few words meanwhile. */
@@ -65,11 +65,11 @@ static int finish_pass(upk_index *ix, int rc, bool all, bool every, bool changed
    * stopped first): taken over the unmerged segments, 0.9 s of a restart at 60,000. */
   bool snapshot = !defer && all && !ix->merge_pending && ((changed && restat) || ix->df_stale);
   if (!rc && defer)
-    rc = upk_ix_exec(ix, "DELETE FROM df");
+    rc = upk__ix_exec(ix, "DELETE FROM df");
   else if (!rc && snapshot)
-    rc = upk_ix_snapshot_df(ix);
+    rc = upk__ix_snapshot_df(ix);
   if (!rc)
-    rc = upk_ix_exec(ix, "COMMIT");
+    rc = upk__ix_exec(ix, "COMMIT");
   if (!rc && (defer || snapshot))
     ix->df_stale = defer;
   if (!rc && defer)
@@ -77,11 +77,11 @@ static int finish_pass(upk_index *ix, int rc, bool all, bool every, bool changed
   if (rc)
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
   if (changed || rc) /* counting reads a whole index: 60 ms at 60,000 skills */
-    ix->n_docs = upk_ix_count_docs(ix);
+    ix->n_docs = upk__ix_count_docs(ix);
   return rc;
 }
 
-int upk_ix_finish(upk_index *ix, int rc, bool all) {
+int upk__ix_finish(upk_index *ix, int rc, bool all) {
   return finish_pass(ix, rc, all, all, true, true);
 }
 
@@ -101,11 +101,11 @@ static void report_shadows(upk_index *ix, upk_diags *diags) {
   upk_index_shadows_free(sh, n);
 }
 
-const char upk_ix_roots_sql[] = "SELECT id, dir, real, max_depth FROM root ORDER BY ord";
+const char upk__ix_roots_sql[] = "SELECT id, dir, real, max_depth FROM root ORDER BY ord";
 
-void upk_ix_job_free(upk_index *ix) {
-  upk_ix_forget_parent(ix);
-  struct upk_ix_job *j = ix->job;
+void upk__ix_job_free(upk_index *ix) {
+  upk__ix_forget_parent(ix);
+  struct upk__ix_job *j = ix->job;
   if (!j)
     return;
   for (size_t i = 0; i < j->n; i++)
@@ -117,8 +117,8 @@ void upk_ix_job_free(upk_index *ix) {
   }
   free(j->items);
   free(j->roots);
-  upk_ix_places_free(&j->known);
-  upk_ix_docs_free(&j->docs);
+  upk__ix_places_free(&j->known);
+  upk__ix_docs_free(&j->docs);
   free(j);
   ix->job = NULL;
 }
@@ -126,7 +126,7 @@ void upk_ix_job_free(upk_index *ix) {
 /* The same directory, already walked through an earlier root: its skills
  * again, under this root's path. */
 static int copy_root(scan *sc, const job_root *from, const char *dir) {
-  struct upk_ix_job *j = sc->collect;
+  struct upk__ix_job *j = sc->collect;
   size_t plen = strlen(from->dir);
   /* Agents that read the same directory by the same name (most of them) share the paths:
    * 180,000 copies fewer for 60,000 skills. */
@@ -134,7 +134,7 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
   /* The items are the earlier root's, which the digest holds: which root, and under what
    * name, is all that is new. */
   size_t k = (size_t)(from - j->roots);
-  upk_ix_digest(&j->digest, &k, sizeof k);
+  upk__ix_digest(&j->digest, &k, sizeof k);
   for (size_t i = from->first; i < from->first + from->count; i++) {
     char path[PATH_MAX];
     const char *p = j->items[i].dir;
@@ -142,8 +142,8 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
       snprintf(path, sizeof path, "%s%s", dir, j->items[i].dir + plen);
       p = path;
     }
-    found_file f = j->items[i].f; /* upk_ix_note_skill() may move the items */
-    int rc = upk_ix_note_skill(sc, p, j->items[i].md, &f, same_dir);
+    found_file f = j->items[i].f; /* upk__ix_note_skill() may move the items */
+    int rc = upk__ix_note_skill(sc, p, j->items[i].md, &f, same_dir);
     if (rc)
       return rc;
     j->items[j->n - 1].same = i + 1;
@@ -152,7 +152,7 @@ static int copy_root(scan *sc, const job_root *from, const char *dir) {
   return 0;
 }
 
-static int remember_root(struct upk_ix_job *j, const char *real, const scan *sc, const char *dir,
+static int remember_root(struct upk__ix_job *j, const char *real, const scan *sc, const char *dir,
                          size_t first) {
   job_root *p = upk_xrealloc(j->roots, (j->n_roots + 1) * sizeof *p);
   j->roots = p;
@@ -166,7 +166,7 @@ static int remember_root(struct upk_ix_job *j, const char *real, const scan *sc,
 
 /* Walk one root for a stepped scan; note whether it hit the directory limit. */
 static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
-  struct upk_ix_job *j = sc->collect;
+  struct upk__ix_job *j = sc->collect;
   const char *dir = (const char *)sqlite3_column_text(roots, 1);
   const char *real = (const char *)sqlite3_column_text(roots, 2);
   real = real ? real : dir;
@@ -176,8 +176,8 @@ static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
       seen = &j->roots[i];
   size_t first = j->n;
   int64_t key[3] = {sc->root, sc->max_depth, sc->ix->max_dirs};
-  upk_ix_digest(&j->digest, key, sizeof key);
-  upk_ix_digest_str(&j->digest, dir); /* where it resolves to: the walk adds it */
+  upk__ix_digest(&j->digest, key, sizeof key);
+  upk__ix_digest_str(&j->digest, dir); /* where it resolves to: the walk adds it */
   int rc;
   if (seen) {
     rc = copy_root(sc, seen, dir);
@@ -188,17 +188,17 @@ static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
       sc->ino[0] = sb.st_ino;
       sc->depth = 1;
     }
-    rc = upk_ix_walk(sc, dir, 0);
+    rc = upk__ix_walk(sc, dir, 0);
     if (!rc)
       rc = remember_root(j, real, sc, dir, first);
   }
-  upk_ix_digest(&j->digest, &sc->limit_hit, sizeof sc->limit_hit);
+  upk__ix_digest(&j->digest, &sc->limit_hit, sizeof sc->limit_hit);
   sqlite3_bind_int(mark, 1, sc->limit_hit);
   sqlite3_bind_int64(mark, 2, sc->root);
-  return rc ? rc : upk_ix_step_done(sc->ix, mark, "note the directory limit");
+  return rc ? rc : upk__ix_step_done(sc->ix, mark, "note the directory limit");
 }
 
-/* Whether the last complete full scan walked what this one did (upk_ix_job.digest). */
+/* Whether the last complete full scan walked what this one did (upk__ix_job.digest). */
 static bool same_digest(upk_index *ix, uint64_t digest) {
   sqlite3_stmt *st;
   bool same = false;
@@ -210,22 +210,22 @@ static bool same_digest(upk_index *ix, uint64_t digest) {
 }
 
 int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
-  upk_ix_job_free(ix);
-  struct upk_ix_job *j = upk_xcalloc(1, sizeof *j);
+  upk__ix_job_free(ix);
+  struct upk__ix_job *j = upk_xcalloc(1, sizeof *j);
   clock_gettime(CLOCK_MONOTONIC, &j->t0);
   j->gen = ++ix->gen;
   j->bulk = ix->n_docs == 0;
   j->digest = 0xcbf29ce484222325ULL; /* FNV-1a's offset basis */
   ix->job = j;
   sqlite3_stmt *roots = NULL, *mark = NULL;
-  int rc = sqlite3_prepare_v2(ix->db, upk_ix_roots_sql, -1, &roots, NULL) ||
+  int rc = sqlite3_prepare_v2(ix->db, upk__ix_roots_sql, -1, &roots, NULL) ||
                    sqlite3_prepare_v2(ix->db, "UPDATE root SET truncated = ?1 WHERE id = ?2", -1,
                                       &mark, NULL)
-               ? upk_ix_sql_fail(ix, "scan")
+               ? upk__ix_sql_fail(ix, "scan")
                : 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;
-    upk_ix_init_scan(&sc, ix, roots, diags, &j->st);
+    upk__ix_init_scan(&sc, ix, roots, diags, &j->st);
     sc.collect = j;
     rc = collect_root(&sc, roots, mark);
   }
@@ -234,12 +234,12 @@ int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
   if (!rc) {
     j->unchanged = !j->bulk && same_digest(ix, j->digest);
     if (!j->unchanged)
-      rc = upk_ix_places_load(ix, &j->known);
+      rc = upk__ix_places_load(ix, &j->known);
     if (!rc && !j->unchanged && !j->bulk) /* the first index finds nothing stored */
-      rc = upk_ix_docs_load(ix, &j->docs);
+      rc = upk__ix_docs_load(ix, &j->docs);
   }
   if (rc) {
-    upk_ix_job_free(ix);
+    upk__ix_job_free(ix);
     return rc;
   }
   if (total)
@@ -261,18 +261,18 @@ static int set_bulk(upk_index *ix, bool bulk) {
            "INSERT INTO fts_body(fts_body, rank) VALUES('automerge', %d);"
            "PRAGMA cache_size=%s",
            bulk ? 0 : 2, bulk ? 0 : 2, bulk ? "-8192" : UPK_IX_CACHE_KIB);
-  return upk_ix_exec(ix, sql);
+  return upk__ix_exec(ix, sql);
 }
 
 static int store_digest(upk_index *ix, uint64_t digest) {
   char sql[96];
   snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO scan_digest(id, digest) VALUES(0, %lld)",
            (long long)digest);
-  return upk_ix_exec(ix, sql);
+  return upk__ix_exec(ix, sql);
 }
 
 /* A scan that walked what the last complete one did: every item is as stored. */
-static void take_as_stored(struct upk_ix_job *j) {
+static void take_as_stored(struct upk__ix_job *j) {
   for (size_t i = j->next; i < j->n; i++)
     j->st.unchanged += !j->items[i].same;
   j->st.skills += j->n - j->next;
@@ -281,11 +281,11 @@ static void take_as_stored(struct upk_ix_job *j) {
 }
 
 /* The last step: whatever the walk did not find again is gone. */
-static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
+static int complete(upk_index *ix, struct upk__ix_job *j, int rc) {
   if (!rc && j->bulk)
     rc = set_bulk(ix, false);
   if (!rc)
-    rc = upk_ix_places_sweep(ix, &j->known, &j->st.removed);
+    rc = upk__ix_places_sweep(ix, &j->known, &j->st.removed);
   if (!rc && !j->unchanged && !j->no_digest)
     rc = store_digest(ix, j->digest);
   /* A restart that finds a few skills changed leaves the word statistics as stale as a
@@ -304,9 +304,9 @@ static int complete(upk_index *ix, struct upk_ix_job *j, int rc) {
 
 /* Place a document for a full scan: a placement stored as it is only needs
  * to be noted as found (no write, and its name's shadowing is unchanged). */
-static int place_again(struct upk_ix_job *j, scan *sc, const char *dir, int64_t doc,
+static int place_again(struct upk__ix_job *j, scan *sc, const char *dir, int64_t doc,
                        const char *name) {
-  upk_ix_place *p = upk_ix_places_find(&j->known, sc->root, dir);
+  upk__ix_place *p = upk__ix_places_find(&j->known, sc->root, dir);
   if (p)
     p->seen = true;
   if (p && p->doc == doc && !strcmp(p->name, name)) {
@@ -315,12 +315,12 @@ static int place_again(struct upk_ix_job *j, scan *sc, const char *dir, int64_t 
     return 0;
   }
   j->placed = true;
-  int rc = p ? upk_ix_note_unplaced(sc->ix, p->name, p->doc) : 0;
-  return rc ? rc : upk_ix_place_doc(sc, dir, doc, name);
+  int rc = p ? upk__ix_note_unplaced(sc->ix, p->name, p->doc) : 0;
+  return rc ? rc : upk__ix_place_doc(sc, dir, doc, name);
 }
 
 /* The pass over one item of a stepped scan. */
-static scan item_scan(upk_index *ix, struct upk_ix_job *j, const job_item *it, upk_diags *diags) {
+static scan item_scan(upk_index *ix, struct upk__ix_job *j, const job_item *it, upk_diags *diags) {
   return (scan){.ix = ix,
                 .diags = diags,
                 .st = &j->st,
@@ -333,24 +333,24 @@ static scan item_scan(upk_index *ix, struct upk_ix_job *j, const job_item *it, u
 /* One chunk of a stepped scan, items [from, to): documents found unchanged
  * are placed as they are; the others are parsed on helper threads while this
  * thread stores them in order. */
-static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t to,
+static int scan_items(upk_index *ix, struct upk__ix_job *j, size_t from, size_t to,
                       upk_diags *diags) {
   size_t n = to - from, k = 0;
-  /* Not zeroed: upk_ix_probe_doc() sets every field it reads, and most items (found unchanged)
+  /* Not zeroed: upk__ix_probe_doc() sets every field it reads, and most items (found unchanged)
    * never use their 8 KB slot. calloc's zeroing of the whole array, 2 MB per chunk, was a fifth of
    * a restart's time. */
   probe *pr = upk_xmalloc((n ? n : 1) * sizeof *pr);
-  upk_ix_parsed *parsed = upk_xcalloc(n ? n : 1, sizeof *parsed);
+  upk__ix_parsed *parsed = upk_xcalloc(n ? n : 1, sizeof *parsed);
   const char **dirs = upk_xcalloc(n ? n : 1, sizeof *dirs);
   size_t *todo = upk_xcalloc(n ? n : 1, sizeof *todo); /* item -> its parse slot + 1; 0: none */
   int rc = pr && parsed && dirs && todo ? 0 : -ENOMEM;
-  upk_ix_forget_parent(ix);                   /* chunks can be minutes apart */
+  upk__ix_forget_parent(ix);                  /* chunks can be minutes apart */
   for (size_t i = from; !rc && i < to; i++) { /* which documents need parsing */
     job_item *it = &j->items[i];
     scan sc = item_scan(ix, j, it, diags);
     if (it->same)
       continue;
-    int r = upk_ix_probe_doc(&sc, it->dir, it->md, &it->f, &pr[k], &it->name);
+    int r = upk__ix_probe_doc(&sc, it->dir, it->md, &it->f, &pr[k], &it->name);
     if (r == 1)
       it->doc = pr[k].id;
     else if (r == 0) {
@@ -361,18 +361,18 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
     else
       rc = r;
   }
-  upk_ix_pool *pool = NULL;
+  upk__ix_pool *pool = NULL;
   if (!rc && k)
-    rc = upk_ix_pool_start(&pool, dirs, parsed, k);
+    rc = upk__ix_pool_start(&pool, dirs, parsed, k);
   for (size_t i = from; !rc && i < to; i++) {
     job_item *it = &j->items[i];
     scan sc = item_scan(ix, j, it, diags);
     const job_item *o = it->same ? &j->items[it->same - 1] : NULL;
     size_t slot = todo[i - from];
     if (slot) {
-      upk_ix_pool_wait(pool, slot - 1);
-      it->doc = upk_ix_store_doc(&sc, &pr[slot - 1], &parsed[slot - 1], &it->name);
-      upk_ix_parsed_free(&parsed[slot - 1]);
+      upk__ix_pool_wait(pool, slot - 1);
+      it->doc = upk__ix_store_doc(&sc, &pr[slot - 1], &parsed[slot - 1], &it->name);
+      upk__ix_parsed_free(&parsed[slot - 1]);
       rc = it->doc < 0 ? (int)it->doc : 0;
       j->no_digest |= it->doc == 0;
     }
@@ -383,7 +383,7 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
     else if (!o && it->doc > 0)
       rc = place_again(j, &sc, it->dir, it->doc, it->name);
   }
-  upk_ix_pool_done(pool);
+  upk__ix_pool_done(pool);
   free(pr);
   free(parsed);
   free(dirs);
@@ -392,13 +392,13 @@ static int scan_items(upk_index *ix, struct upk_ix_job *j, size_t from, size_t t
 }
 
 int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_diags *diags) {
-  struct upk_ix_job *j = ix->job;
+  struct upk__ix_job *j = ix->job;
   if (!j)
-    return upk_ix_fail(ix, -EINVAL, "no scan under way");
-  if (upk_ix_exec(ix, "BEGIN IMMEDIATE")) { /* e.g. another daemon held the file past the
-                                             * busy timeout: the scan is given up, not left
-                                             * "under way" forever with nobody to step it */
-    upk_ix_job_free(ix);
+    return upk__ix_fail(ix, -EINVAL, "no scan under way");
+  if (upk__ix_exec(ix, "BEGIN IMMEDIATE")) { /* e.g. another daemon held the file past the
+                                              * busy timeout: the scan is given up, not left
+                                              * "under way" forever with nobody to step it */
+    upk__ix_job_free(ix);
     return -EIO;
   }
   size_t to = max < j->n - j->next ? j->next + max : j->n, parsed = j->st.parsed;
@@ -406,9 +406,9 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
   if (j->unchanged)
     take_as_stored(j);
   else if (!rc && j->next == 0) /* this scan writes: the digest stands for no tree until it ends */
-    rc = upk_ix_exec(ix, "DELETE FROM scan_digest; DELETE FROM touched; DELETE FROM cand")
+    rc = upk__ix_exec(ix, "DELETE FROM scan_digest; DELETE FROM touched; DELETE FROM cand")
              ? -EIO
-             : upk_ix_note_gen(ix, j->gen);
+             : upk__ix_note_gen(ix, j->gen);
   while (!rc && j->next < to) { /* in chunks: what is held per item is bounded */
     size_t end = to - j->next > SCAN_CHUNK ? j->next + SCAN_CHUNK : to;
     rc = scan_items(ix, j, j->next, end, diags);
@@ -416,13 +416,13 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
   }
   bool more = j->next < j->n;
   if (more) {
-    if (rc || upk_ix_exec(ix, "COMMIT")) {
+    if (rc || upk__ix_exec(ix, "COMMIT")) {
       sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-      upk_ix_job_free(ix);
+      upk__ix_job_free(ix);
       return rc ? rc : -EIO;
     }
     if (j->st.parsed != parsed) /* a restart's steps store nothing: no recount */
-      ix->n_docs = upk_ix_count_docs(ix);
+      ix->n_docs = upk__ix_count_docs(ix);
     return 1;
   }
   rc = complete(ix, j, rc);
@@ -433,12 +433,12 @@ int upk_index_scan_step(upk_index *ix, size_t max, upk_index_stats *stats, upk_d
   j->st.ms = (double)(t1.tv_sec - j->t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - j->t0.tv_nsec) / 1e6;
   if (stats)
     *stats = j->st;
-  upk_ix_job_free(ix);
+  upk__ix_job_free(ix);
   return rc;
 }
 
 bool upk_index_scanning(const upk_index *ix, size_t *done, size_t *total) {
-  const struct upk_ix_job *j = ix ? ix->job : NULL;
+  const struct upk__ix_job *j = ix ? ix->job : NULL;
   if (done)
     *done = j ? j->next : 0;
   if (total)
@@ -460,7 +460,7 @@ int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n) {
   if (sqlite3_prepare_v2(ix->db,
                          "SELECT dir FROM root WHERE truncated GROUP BY dir ORDER BY min(ord)", -1,
                          &st, NULL))
-    return upk_ix_sql_fail(ix, "truncated roots");
+    return upk__ix_sql_fail(ix, "truncated roots");
   int rc = 0;
   while (!rc && sqlite3_step(st) == SQLITE_ROW) {
     char **p = upk_xrealloc(*dirs, (*n + 1) * sizeof *p);

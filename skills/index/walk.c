@@ -68,14 +68,14 @@ static const char *skill_file(scan *sc, const char *dir, found_file *f, const pr
   return NULL;
 }
 
-int upk_ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what) {
+int upk__ix_step_done(upk_index *ix, sqlite3_stmt *st, const char *what) {
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  return rc == SQLITE_DONE ? 0 : upk_ix_sql_fail(ix, what);
+  return rc == SQLITE_DONE ? 0 : upk__ix_sql_fail(ix, what);
 }
 
 /* Forget the resolved parent: a tree may change between passes. */
-void upk_ix_forget_parent(upk_index *ix) {
+void upk__ix_forget_parent(upk_index *ix) {
   free(ix->parent);
   free(ix->parent_real);
   ix->parent = ix->parent_real = NULL;
@@ -91,7 +91,7 @@ static char *resolve(upk_index *ix, const char *dir, bool real_dir) {
     return realpath(dir, NULL);
   size_t plen = (size_t)(slash - dir);
   if (!ix->parent || strlen(ix->parent) != plen || strncmp(ix->parent, dir, plen)) {
-    upk_ix_forget_parent(ix);
+    upk__ix_forget_parent(ix);
     ix->parent = upk_xstrndup(dir, plen);
     ix->parent_real = ix->parent ? realpath(ix->parent, NULL) : NULL;
   }
@@ -102,28 +102,28 @@ static char *resolve(upk_index *ix, const char *dir, bool real_dir) {
 
 /* The document stored at loc, from the scan's read-ahead or else the index (then read into *row,
  * its name valid until ST_DOC_FIND is reset); NULL: none. */
-static const upk_ix_doc *stored_doc(scan *sc, const char *loc, upk_ix_doc *row) {
+static const upk__ix_doc *stored_doc(scan *sc, const char *loc, upk__ix_doc *row) {
   if (sc->docs)
-    return upk_ix_docs_find(sc->docs, loc);
+    return upk__ix_docs_find(sc->docs, loc);
   sqlite3_stmt *st = sc->ix->st[ST_DOC_FIND];
   sqlite3_bind_text(st, 1, loc, -1, SQLITE_STATIC);
   if (sqlite3_step(st) != SQLITE_ROW)
     return NULL;
-  *row = (upk_ix_doc){.id = sqlite3_column_int64(st, 0),
-                      .mtime = sqlite3_column_int64(st, 1),
-                      .size = sqlite3_column_int64(st, 2),
-                      .ino = sqlite3_column_int64(st, 3),
-                      .name = (const char *)sqlite3_column_text(st, 4)};
+  *row = (upk__ix_doc){.id = sqlite3_column_int64(st, 0),
+                       .mtime = sqlite3_column_int64(st, 1),
+                       .size = sqlite3_column_int64(st, 2),
+                       .ino = sqlite3_column_int64(st, 3),
+                       .name = (const char *)sqlite3_column_text(st, 4)};
   return row;
 }
 
 /* 1: the stored document is current (*name set), 0: it must be parsed,
  * -1: the skill cannot be read (reported), or a negative errno. */
-int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file *f, probe *pr,
-                     char **name) {
+int upk__ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file *f, probe *pr,
+                      char **name) {
   snprintf(pr->mdpath, sizeof pr->mdpath, "%s/%s", dir, md);
   char *real = resolve(sc->ix, dir, f && f->real_dir);
-  if (real && f && f->known) { /* what upk_ix_store_doc() and the check below read */
+  if (real && f && f->known) { /* what upk__ix_store_doc() and the check below read */
     pr->sb.st_mtim.tv_sec = f->mtime_ns / 1000000000;
     pr->sb.st_mtim.tv_nsec = f->mtime_ns % 1000000000;
     pr->sb.st_size = (off_t)f->size;
@@ -136,8 +136,8 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
   }
   snprintf(pr->loc, sizeof pr->loc, "%s/%s", real, md);
   free(real);
-  upk_ix_doc row;
-  const upk_ix_doc *d = stored_doc(sc, pr->loc, &row);
+  upk__ix_doc row;
+  const upk__ix_doc *d = stored_doc(sc, pr->loc, &row);
   pr->id = d ? d->id : 0;
   int rc = 0;
   if (d && d->mtime == (int64_t)pr->sb.st_mtim.tv_sec * 1000000000 + pr->sb.st_mtim.tv_nsec &&
@@ -152,20 +152,20 @@ int upk_ix_probe_doc(scan *sc, const char *dir, const char *md, const found_file
 }
 
 /* The document stored for pr->loc: its id, its name taken from p. */
-static int64_t stored_twin(upk_index *ix, const probe *pr, upk_ix_parsed *p, char **name_out) {
+static int64_t stored_twin(upk_index *ix, const probe *pr, upk__ix_parsed *p, char **name_out) {
   sqlite3_stmt *st = ix->st[ST_DOC_FIND];
   sqlite3_bind_text(st, 1, pr->loc, -1, SQLITE_STATIC);
   int64_t id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
   sqlite3_reset(st);
   if (!id)
-    return upk_ix_sql_fail(ix, "store skill");
+    return upk__ix_sql_fail(ix, "store skill");
   *name_out = p->name;
   p->name = NULL;
   return id;
 }
 
 /* A skill that could not be parsed: reported, with its own diagnostics. */
-static void report_unreadable(scan *sc, const probe *pr, upk_ix_parsed *p) {
+static void report_unreadable(scan *sc, const probe *pr, upk__ix_parsed *p) {
   scan_diag(sc, UPK_SEV_WARNING, "index/skill-unreadable", pr->mdpath, "cannot load this skill",
             strerror(-p->rc));
   for (size_t i = 0; sc->diags && i < p->d.len; i++)
@@ -177,25 +177,25 @@ static void report_unreadable(scan *sc, const probe *pr, upk_ix_parsed *p) {
 
 /* Document id's searchable text: its head (name, description, headings) and
  * body rows, and its listing entry. */
-static int store_text(upk_index *ix, int64_t id, const upk_ix_parsed *p) {
+static int store_text(upk_index *ix, int64_t id, const upk__ix_parsed *p) {
   sqlite3_stmt *st = ix->st[ST_FTS_INSERT];
   sqlite3_bind_int64(st, 1, id);
   sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 3, p->desc, -1, SQLITE_STATIC);
   sqlite3_bind_text(st, 4, p->name_col, -1, SQLITE_STATIC);
-  if (upk_ix_step_done(ix, st, "index skill text"))
+  if (upk__ix_step_done(ix, st, "index skill text"))
     return -EIO;
   st = ix->st[ST_BODY_INSERT];
   sqlite3_bind_int64(st, 1, id);
   sqlite3_bind_text(st, 2, p->body, -1, SQLITE_STATIC);
-  if (upk_ix_step_done(ix, st, "index skill text") || upk_ix_catalog_put(ix, id, p->catalog))
+  if (upk__ix_step_done(ix, st, "index skill text") || upk__ix_catalog_put(ix, id, p->catalog))
     return -EIO;
   return 0;
 }
 
 /* Store a parsed skill as document pr->id (0: new). Returns the id, 0 when
  * the skill could not be loaded (reported), or a negative errno. */
-int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **name_out) {
+int64_t upk__ix_store_doc(scan *sc, const probe *pr, upk__ix_parsed *p, char **name_out) {
   upk_index *ix = sc->ix;
   if (p->rc == -ENOMEM)
     return -ENOMEM;
@@ -207,7 +207,7 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
   /* Its name or usability may change, and with them which placement of a name is seen. */
   if (id) {
     sqlite3_bind_int64(ix->st[ST_TOUCH_DOC], 1, id);
-    if (upk_ix_step_done(ix, ix->st[ST_TOUCH_DOC], "note skill name"))
+    if (upk__ix_step_done(ix, ix->st[ST_TOUCH_DOC], "note skill name"))
       return -EIO;
   }
   sqlite3_stmt *st = ix->st[id ? ST_DOC_UPDATE : ST_DOC_INSERT];
@@ -221,7 +221,7 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
   sqlite3_bind_int(st, 7, p->usable);
   sqlite3_bind_int64(st, 8, (int64_t)p->tokens);
   sqlite3_bind_text(st, 9, p->packed, -1, SQLITE_STATIC);
-  if (upk_ix_step_done(ix, st, "store skill"))
+  if (upk__ix_step_done(ix, st, "store skill"))
     return -EIO;
   if (!id && !sqlite3_changes(ix->db)) /* the same file through another path, parsed alongside
                                         * this one and stored first (a linked skill) */
@@ -232,7 +232,7 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
     static const int del[] = {ST_FTS_DELETE, ST_BODY_DELETE};
     for (int k = 0; k < 2; k++) {
       sqlite3_bind_int64(ix->st[del[k]], 1, id);
-      if (upk_ix_step_done(ix, ix->st[del[k]], "replace skill text"))
+      if (upk__ix_step_done(ix, ix->st[del[k]], "replace skill text"))
         return -EIO;
     }
   }
@@ -250,20 +250,20 @@ int64_t upk_ix_store_doc(scan *sc, const probe *pr, upk_ix_parsed *p, char **nam
  * a negative errno. */
 static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) {
   probe pr;
-  int rc = upk_ix_probe_doc(sc, dir, md, NULL, &pr, name);
+  int rc = upk__ix_probe_doc(sc, dir, md, NULL, &pr, name);
   if (rc == 1) /* SKILL.md unchanged; another of its files may have been edited */
-    rc = upk_ix_catalog_check(sc->ix, pr.id, dir, md) ?: 1;
+    rc = upk__ix_catalog_check(sc->ix, pr.id, dir, md) ?: 1;
   if (rc != 0)
     return rc == 1 ? pr.id : rc == -1 ? 0 : rc;
-  upk_ix_parsed p;
-  upk_ix_parse(dir, &p);
-  int64_t id = upk_ix_store_doc(sc, &pr, &p, name);
-  upk_ix_parsed_free(&p);
+  upk__ix_parsed p;
+  upk__ix_parse(dir, &p);
+  int64_t id = upk__ix_store_doc(sc, &pr, &p, name);
+  upk__ix_parsed_free(&p);
   return id;
 }
 
 /* Place document id (named name) at dir under the scan's root. */
-int upk_ix_place_doc(scan *sc, const char *dir, int64_t id, const char *name) {
+int upk__ix_place_doc(scan *sc, const char *dir, int64_t id, const char *name) {
   upk_index *ix = sc->ix;
   sqlite3_stmt *st = ix->st[ST_PLACE_UPSERT];
   sqlite3_bind_int64(st, 1, sc->root);
@@ -271,10 +271,10 @@ int upk_ix_place_doc(scan *sc, const char *dir, int64_t id, const char *name) {
   sqlite3_bind_int64(st, 3, id);
   sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 5, sc->gen);
-  int rc = upk_ix_step_done(ix, st, "place skill");
+  int rc = upk__ix_step_done(ix, st, "place skill");
   if (!rc && !sc->full) { /* a full scan redoes every name's shadowing anyway */
     sqlite3_bind_text(ix->st[ST_TOUCH_NAME], 1, name, -1, SQLITE_STATIC);
-    rc = upk_ix_step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name");
+    rc = upk__ix_step_done(ix, ix->st[ST_TOUCH_NAME], "note skill name");
   }
   if (!rc && sc->st)
     sc->st->skills++;
@@ -285,23 +285,24 @@ int upk_ix_place_doc(scan *sc, const char *dir, int64_t id, const char *name) {
 static int index_skill(scan *sc, const char *dir, const char *md) {
   char *name = NULL;
   int64_t id = load_doc(sc, dir, md, &name);
-  int rc = id <= 0 ? (int)id : upk_ix_place_doc(sc, dir, id, name);
+  int rc = id <= 0 ? (int)id : upk__ix_place_doc(sc, dir, id, name);
   free(name);
   return rc;
 }
 
-void upk_ix_digest(uint64_t *h, const void *p, size_t n) {
+void upk__ix_digest(uint64_t *h, const void *p, size_t n) {
   const unsigned char *b = p;
   for (size_t i = 0; i < n; i++)
     *h = (*h ^ b[i]) * 0x100000001b3ULL;
 }
 
-void upk_ix_digest_str(uint64_t *h, const char *s) {
-  upk_ix_digest(h, s ? s : "", s ? strlen(s) + 1 : 1);
+void upk__ix_digest_str(uint64_t *h, const char *s) {
+  upk__ix_digest(h, s ? s : "", s ? strlen(s) + 1 : 1);
 }
 
-int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f, bool pooled) {
-  struct upk_ix_job *j = sc->collect;
+int upk__ix_note_skill(scan *sc, const char *dir, const char *md, const found_file *f,
+                       bool pooled) {
+  struct upk__ix_job *j = sc->collect;
   UPK_GROW(j->items, j->cap, j->n + 1);
   const char *d = pooled ? dir : upk_strpool_dup(&j->strings, dir);
   j->items[j->n] = (job_item){.root = sc->root, .dir = d, .md = md, .f = *f};
@@ -311,7 +312,7 @@ int upk_ix_note_skill(scan *sc, const char *dir, const char *md, const found_fil
   return 0;
 }
 
-bool upk_ix_skipped_name(const char *n) {
+bool upk__ix_skipped_name(const char *n) {
   /* hidden entries (.git, .cache, ...) and node_modules, as the client guide and Codex do */
   return n[0] == '.' || !strcmp(n, "node_modules");
 }
@@ -342,7 +343,7 @@ static dent *read_names(scan *sc, const char *dir, bool is_root, size_t *n) {
   size_t cap = 0;
   struct dirent *de;
   while ((de = readdir(d))) {
-    if (upk_ix_skipped_name(de->d_name))
+    if (upk__ix_skipped_name(de->d_name))
       continue;
     UPK_GROW(v, cap, *n + 1);
     v[*n].name = upk_xstrdup(de->d_name);
@@ -364,7 +365,7 @@ static bool on_stack(const scan *sc, const struct stat *sb) {
 /* A directory's resolved path, into the scan's digest: a skill's location is read through it. */
 static void digest_real(scan *sc, const char *dir) {
   char *real = realpath(dir, NULL);
-  upk_ix_digest_str(&sc->collect->digest, real);
+  upk__ix_digest_str(&sc->collect->digest, real);
   free(real);
 }
 
@@ -372,9 +373,9 @@ static void digest_real(scan *sc, const char *dir) {
  * directory that is a link, where it leads (the probe reads it there). */
 static void digest_skill(scan *sc, const char *dir, const char *md, const found_file *f) {
   int64_t stat_key[3] = {f->mtime_ns, f->size, f->ino};
-  upk_ix_digest_str(&sc->collect->digest, dir);
-  upk_ix_digest_str(&sc->collect->digest, md);
-  upk_ix_digest(&sc->collect->digest, stat_key, sizeof stat_key);
+  upk__ix_digest_str(&sc->collect->digest, dir);
+  upk__ix_digest_str(&sc->collect->digest, md);
+  upk__ix_digest(&sc->collect->digest, stat_key, sizeof stat_key);
   if (!f->real_dir)
     digest_real(sc, dir);
 }
@@ -409,7 +410,7 @@ static int visit(scan *sc, const char *path, int depth, unsigned char type, cons
   if (md && sc->collect)
     digest_skill(sc, path, md, &f);
   if (md)
-    return sc->collect ? upk_ix_note_skill(sc, path, md, &f, false) : index_skill(sc, path, md);
+    return sc->collect ? upk__ix_note_skill(sc, path, md, &f, false) : index_skill(sc, path, md);
   if (depth >= sc->max_depth)
     return 0;
   if (real_dir && stat(path, &sb))
@@ -421,7 +422,7 @@ static int visit(scan *sc, const char *path, int depth, unsigned char type, cons
   }
   sc->dev[sc->depth] = sb.st_dev;
   sc->ino[sc->depth++] = sb.st_ino;
-  int rc = upk_ix_walk(sc, path, depth);
+  int rc = upk__ix_walk(sc, path, depth);
   sc->depth--;
   return rc;
 }
@@ -472,7 +473,7 @@ static pre_stat *prefetch_skill_files(const char *dir, const dent *names, size_t
 }
 
 /* dir's children sit at depth + 1. */
-int upk_ix_walk(scan *sc, const char *dir, int depth) {
+int upk__ix_walk(scan *sc, const char *dir, int depth) {
   size_t n;
   if (sc->collect)
     digest_real(sc, dir);
@@ -493,7 +494,7 @@ int upk_ix_walk(scan *sc, const char *dir, int depth) {
 
 /* Rescan a root, or only `sub` (a top-level entry of it), then sweep what was
  * covered but not found. */
-int upk_ix_scan_root(scan *sc, const char *root_dir, const char *sub) {
+int upk__ix_scan_root(scan *sc, const char *root_dir, const char *sub) {
   upk_index *ix = sc->ix;
   int rc = 0;
   /* Note names (for shadowing) and documents (for orphans) this pass may change. */
@@ -501,7 +502,7 @@ int upk_ix_scan_root(scan *sc, const char *root_dir, const char *sub) {
     sqlite3_stmt *st = ix->st[k ? ST_CAND_SUB : ST_TOUCH_SUB];
     sqlite3_bind_int64(st, 1, sc->root);
     sqlite3_bind_text(st, 2, sub ? sub : "", -1, SQLITE_STATIC);
-    rc = upk_ix_step_done(ix, st, "note skills");
+    rc = upk__ix_step_done(ix, st, "note skills");
   }
   struct stat sb;
   sc->depth = 0;
@@ -511,14 +512,14 @@ int upk_ix_scan_root(scan *sc, const char *root_dir, const char *sub) {
     sc->depth = 1;
   }
   if (!rc)
-    rc = sub ? visit(sc, sub, 1, DT_UNKNOWN, NULL) : upk_ix_walk(sc, root_dir, 0);
+    rc = sub ? visit(sc, sub, 1, DT_UNKNOWN, NULL) : upk__ix_walk(sc, root_dir, 0);
   if (rc)
     return rc;
   sqlite3_stmt *st = ix->st[ST_SWEEP];
   sqlite3_bind_int64(st, 1, sc->root);
   sqlite3_bind_text(st, 2, sub ? sub : "", -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 3, ix->gen);
-  rc = upk_ix_step_done(ix, st, "sweep removed skills");
+  rc = upk__ix_step_done(ix, st, "sweep removed skills");
   if (!rc && sc->st)
     sc->st->removed += (size_t)sqlite3_changes(ix->db);
   return rc;

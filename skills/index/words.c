@@ -160,25 +160,25 @@ static int by_word(const void *key, const void *item) {
   return strcmp(key, *(const char *const *)item);
 }
 
-bool upk_ix_is_stopword(const char *w) {
+bool upk__ix_is_stopword(const char *w) {
   return bsearch(w, stopwords, sizeof stopwords / sizeof *stopwords, sizeof *stopwords, by_word);
 }
 
-bool upk_ix_stopwords_sorted(void) {
+bool upk__ix_stopwords_sorted(void) {
   for (size_t i = 1; i < sizeof stopwords / sizeof *stopwords; i++)
     if (strcmp(stopwords[i - 1], stopwords[i]) >= 0)
       return false;
   return true;
 }
 
-const char *upk_ix_expansion(const char *word, size_t *k) {
+const char *upk__ix_expansion(const char *word, size_t *k) {
   for (; *k < sizeof expansions / sizeof *expansions; (*k)++)
     if (!strcmp(word, expansions[*k][0]))
       return expansions[(*k)++][1];
   return NULL;
 }
 
-const char *upk_ix_synonym(const char *word, size_t *k) {
+const char *upk__ix_synonym(const char *word, size_t *k) {
   for (; *k < sizeof synonyms / sizeof *synonyms; (*k)++)
     if (!strcmp(word, synonyms[*k][0]))
       return synonyms[(*k)++][1];

@@ -6,13 +6,13 @@
 #include <stddef.h>
 
 /** Whether a task is not asked by w (a stopword). */
-bool upk_ix_is_stopword(const char *w);
+bool upk__ix_is_stopword(const char *w);
 /** Whether the stopword list is in strcmp order, as the lookup's bsearch needs. */
-bool upk_ix_stopwords_sorted(void);
+bool upk__ix_stopwords_sorted(void);
 /** The full forms of an abbreviation: *k is 0 first, then as left; NULL when there are
  * no more. */
-const char *upk_ix_expansion(const char *word, size_t *k);
-/** The thesaurus' other words for `word`, as upk_ix_expansion() walks them. */
-const char *upk_ix_synonym(const char *word, size_t *k);
+const char *upk__ix_expansion(const char *word, size_t *k);
+/** The thesaurus' other words for `word`, as upk__ix_expansion() walks them. */
+const char *upk__ix_synonym(const char *word, size_t *k);
 
 #endif

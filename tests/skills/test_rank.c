@@ -219,13 +219,13 @@ UTest(rank, kept_row_lists_follow_changes) {
   upk_index_stats st;
   const char *match = "\"merge\" OR \"branches\"";
   expect_bm25(ix, "merge branches", match, 20);
-  size_t hits = upk_ix_pcache_hits(ix);
+  size_t hits = upk__ix_pcache_hits(ix);
   expect_bm25(ix, "merge branches", match, 20);
-  cr_assert_gt(upk_ix_pcache_hits(ix), hits, "the second lookup did not use the kept rows");
+  cr_assert_gt(upk__ix_pcache_hits(ix), hits, "the second lookup did not use the kept rows");
   /* other forms of the same words: the same tokens, so the same lists, kept */
-  hits = upk_ix_pcache_hits(ix);
+  hits = upk__ix_pcache_hits(ix);
   expect_bm25(ix, "merging branch", "\"merging\" OR \"branch\"", 20);
-  cr_assert_gt(upk_ix_pcache_hits(ix), hits, "each word's list was kept under its tokens");
+  cr_assert_gt(upk__ix_pcache_hits(ix), hits, "each word's list was kept under its tokens");
   /* "merge" kept, the other word in no row: the MATCH asks it alone and meets nothing */
   expect_bm25(ix, "merge zzyzxq", "\"merge\"", 20);
 
@@ -249,11 +249,11 @@ UTest(rank, kept_row_lists_follow_changes) {
   upk_index_close(ix);
 }
 
-/* upk_ix_is_stopword() looks the word up by bsearch. */
+/* upk__ix_is_stopword() looks the word up by bsearch. */
 Test(rank, stopwords_are_sorted) {
-  cr_assert(upk_ix_stopwords_sorted());
-  cr_assert(upk_ix_is_stopword("please") && upk_ix_is_stopword("a") &&
-            upk_ix_is_stopword("yourself") && !upk_ix_is_stopword("merge"));
+  cr_assert(upk__ix_stopwords_sorted());
+  cr_assert(upk__ix_is_stopword("please") && upk__ix_is_stopword("a") &&
+            upk__ix_is_stopword("yourself") && !upk__ix_is_stopword("merge"));
 }
 
 /* With `joint` weighed, each hit's score is the two tables' bm25 plus one
