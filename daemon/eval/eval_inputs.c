@@ -40,11 +40,11 @@ static int read_as_agent(ecall *c, const char *abs, size_t max, char **out, size
   return rc;
 }
 
-int em_read_input(ecall *c, const char *given, size_t max, char **out, size_t *len, char *why,
-                  size_t whylen) {
+int upk__em_read_input(ecall *c, const char *given, size_t max, char **out, size_t *len, char *why,
+                       size_t whylen) {
   *out = NULL;
   *len = 0;
-  char *abs = em_abs(c->workspace, given);
+  char *abs = upk__em_abs(c->workspace, given);
   int rc = c->agent ? read_as_agent(c, abs, max, out, len) : 0;
   if (!c->agent) {
     *out = upk_read_file(abs, max, len);

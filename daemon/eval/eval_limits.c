@@ -27,23 +27,23 @@ static int need_price(ecall *c, const char *model) {
   upk_price p;
   if (upk_budget_price(c->cfg.prices, model, &p) == 0)
     return 0;
-  return em_fail(c, UPK_RPC_INVALID_PARAMS,
-                 "params.maxCostUsd: the model '%s' has no price: set one in the config, e.g. "
-                 "prices: {\"%s\": {input: 3.0, output: 15.0}} (USD per million tokens)",
-                 model, model);
+  return upk__em_fail(c, UPK_RPC_INVALID_PARAMS,
+                      "params.maxCostUsd: the model '%s' has no price: set one in the config, e.g. "
+                      "prices: {\"%s\": {input: 3.0, output: 15.0}} (USD per million tokens)",
+                      model, model);
 }
 
-int em_limits_load(ecall *c, const upk_model *const *extra) {
+int upk__em_limits_load(ecall *c, const upk_model *const *extra) {
   json_t *calls = json_object_get(c->params, "maxCalls");
   json_t *cost = json_object_get(c->params, "maxCostUsd");
   c->dry_run = json_is_true(json_object_get(c->params, "dryRun"));
   c->budget.prices = c->cfg.prices;
   if (calls && json_integer_value(calls) <= 0)
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.maxCalls must be > 0, got %lld",
-                   (long long)json_integer_value(calls));
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.maxCalls must be > 0, got %lld",
+                        (long long)json_integer_value(calls));
   if (cost && !(json_number_value(cost) > 0))
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.maxCostUsd must be > 0, got %g",
-                   json_number_value(cost));
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.maxCostUsd must be > 0, got %g",
+                        json_number_value(cost));
   c->budget.max_calls = calls ? (long)json_integer_value(calls) : 0;
   c->budget.max_cost_usd = cost ? json_number_value(cost) : 0;
   if (!cost)
@@ -60,7 +60,7 @@ int em_limits_load(ecall *c, const upk_model *const *extra) {
   return 0;
 }
 
-void em_limits_note(const ecall *c, json_t *r) {
+void upk__em_limits_note(const ecall *c, json_t *r) {
   json_t *b = upk_budget_json(&c->budget), *stopped = upk_budget_stopped_json(&c->budget);
   if (b && json_is_object(r))
     json_object_set_new(r, "limits", b);
@@ -122,7 +122,7 @@ static json_t *plan_json(const ecall *c, const char *mode, const plan_row *rows,
 }
 
 static long out_estimate(const ecall *c) {
-  return (long)em_uint(c, "maxTokens", OUTPUT_ESTIMATE);
+  return (long)upk__em_uint(c, "maxTokens", OUTPUT_ESTIMATE);
 }
 
 /* Input tokens of every case's prompt once, with the skill and with the baseline's prompt. */
@@ -146,11 +146,11 @@ static void prompt_tokens(const ecall *c, const char *skill_md, double *with, do
   free(sys_without);
 }
 
-json_t *em_eval_plan(ecall *c) {
+json_t *upk__em_eval_plan(ecall *c) {
   bool trig = c->trig != NULL;
-  unsigned runs = trig ? tr_runs(c) : em_uint(c, "runs", 1);
+  unsigned runs = trig ? upk__tr_runs(c) : upk__em_uint(c, "runs", 1);
   bool baseline = !trig && !json_is_false(json_object_get(c->params, "baseline"));
-  unsigned iterations = trig ? 1 + tr_optimize(c) : 1; /* at most */
+  unsigned iterations = trig ? 1 + upk__tr_optimize(c) : 1; /* at most */
   double with, without;
   long expects, out = out_estimate(c);
   prompt_tokens(c, c->skill_md, &with, &without, &expects);
@@ -174,10 +174,10 @@ json_t *em_eval_plan(ecall *c) {
     r->in = (double)per * (GRADER_OVERHEAD + out * 4.0) / 4;
     r->out = (double)per * GRADER_OUTPUT_ESTIMATE;
   }
-  if (trig && tr_teacher(c)) { /* one proposal per optimisation step */
+  if (trig && upk__tr_teacher(c)) { /* one proposal per optimisation step */
     plan_row *r = &rows[n++];
-    r->model = tr_teacher(c)->name;
-    r->calls = tr_optimize(c);
+    r->model = upk__tr_teacher(c)->name;
+    r->calls = upk__tr_optimize(c);
     r->in = (double)r->calls * (TEACHER_PROMPT_ESTIMATE + (double)strlen(c->skill_md) / 4);
     r->out = (double)r->calls * OUTPUT_ESTIMATE;
   }
@@ -194,16 +194,16 @@ json_t *em_eval_plan(ecall *c) {
   return json_pack("{s:b,s:o,s:s,s:I,s:I,s:i,s:b,s:i,s:f,s:s,s:n,s:[],s:[]}", "dryRun", 1, "plan",
                    p, "skill", c->skill_name ? c->skill_name : "", "trials", (json_int_t)trials,
                    "cases", (json_int_t)c->cases.n, "runs", (int)runs, "baseline", baseline,
-                   "concurrency", (int)em_uint(c, "concurrency", 8), "elapsedMs", 0.0, "runId", "",
-                   "runDir", "models", "results");
+                   "concurrency", (int)upk__em_uint(c, "concurrency", 8), "elapsedMs", 0.0, "runId",
+                   "", "runDir", "models", "results");
 }
 
 /* skills/generate at most: the teacher writes (and may be sent back), the test writer writes,
  * every attempt is evaluated (the baseline once), then the held-out score. */
-json_t *em_gen_plan(ecall *c) {
-  unsigned attempts = em_uint(
+json_t *upk__em_gen_plan(ecall *c) {
+  unsigned attempts = upk__em_uint(
       c, "attempts", c->cfg.max_refine_attempts > 0 ? (unsigned)c->cfg.max_refine_attempts : 2);
-  unsigned tests = em_uint(c, "tests", 6), runs = em_uint(c, "runs", 1), fixes = 2;
+  unsigned tests = upk__em_uint(c, "tests", 6), runs = upk__em_uint(c, "runs", 1), fixes = 2;
   json_t *ho = json_object_get(c->params, "holdout");
   double holdout = ho ? json_number_value(ho) : 0.34;
   long held = (long)floor(tests * holdout), refine = (long)tests - held;

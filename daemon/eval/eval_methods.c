@@ -32,7 +32,7 @@
 #include "skills/agents.h"
 #include "common/xalloc.h"
 
-void em_free(ecall *c) {
+void upk__em_free(ecall *c) {
   json_decref(c->params);
   json_decref(c->init_options);
   json_decref(c->data);
@@ -49,7 +49,7 @@ void em_free(ecall *c) {
   free(c->baseline_md);
   upk_as_evals_free(&c->evals);
   free(c->baseline_dir);
-  tr_free(c);
+  upk__tr_free(c);
   for (size_t i = 0; i < c->n_models; i++)
     upk_agent_def_free(&c->agents[i]);
   upk_agent_def_free(&c->teacher_agent);
@@ -61,7 +61,7 @@ void em_free(ecall *c) {
   free(c);
 }
 
-int em_fail(ecall *c, int code, const char *fmt, ...) {
+int upk__em_fail(ecall *c, int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(c->err, sizeof c->err, fmt, ap);
@@ -70,12 +70,12 @@ int em_fail(ecall *c, int code, const char *fmt, ...) {
   return -1;
 }
 
-const char *em_str(const ecall *c, const char *key) {
+const char *upk__em_str(const ecall *c, const char *key) {
   return json_string_value(json_object_get(c->params, key));
 }
 
 /* A path as the client meant it: relative ones are in the workspace. */
-char *em_abs(const char *ws, const char *p) {
+char *upk__em_abs(const char *ws, const char *p) {
   if (p[0] == '/' || !ws)
     return upk_xstrdup(p);
   return upk_xasprintf("%s/%s", ws, p);
@@ -83,30 +83,31 @@ char *em_abs(const char *ws, const char *p) {
 
 char *upk_eval_runs_dir(const char *configured, const char *workspace) {
   if (configured)
-    return em_abs(workspace, configured);
+    return upk__em_abs(workspace, configured);
   return upk_env_xdg_dir(NULL, "XDG_STATE_HOME", ".local/state", "upskilld/runs");
 }
 
-int em_resolve(ecall *c, const char *name, const char *what, upk_model *out) {
+int upk__em_resolve(ecall *c, const char *name, const char *what, upk_model *out) {
   char err[400];
   if (!strncmp(name, "agent:", 6))
-    return em_fail(c, UPK_RPC_INVALID_PARAMS,
-                   "%s: '%.200s' is an agent: agents are evaluated (models, evalModels), "
-                   "a model API writes",
-                   what, name);
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS,
+                        "%s: '%.200s' is an agent: agents are evaluated (models, evalModels), "
+                        "a model API writes",
+                        what, name);
   if (upk_model_resolve(&c->cfg, name, out, err, sizeof err))
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", what, err);
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", what, err);
   return 0;
 }
 
 /* Config and directories: common to every handler (thread pool). */
 static int load_config(ecall *c) {
-  char err[sizeof c->err - 32]; /* never c->err itself: em_fail formats into it */
+  char err[sizeof c->err - 32]; /* never c->err itself: upk__em_fail formats into it */
   if (upk_config_load(&c->cfg, c->workspace, c->init_options, err, sizeof err))
-    return em_fail(c, UPK_RPC_REQUEST_FAILED, "configuration: %s", err);
+    return upk__em_fail(c, UPK_RPC_REQUEST_FAILED, "configuration: %s", err);
   c->runs_dir = upk_eval_runs_dir(c->cfg.runs_dir, c->workspace);
-  c->skills_dir = em_abs(c->workspace, c->cfg.skills_dir ? c->cfg.skills_dir : "./skills");
-  return c->runs_dir && c->skills_dir ? 0 : em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+  c->skills_dir = upk__em_abs(c->workspace, c->cfg.skills_dir ? c->cfg.skills_dir : "./skills");
+  return c->runs_dir && c->skills_dir ? 0
+                                      : upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
 }
 
 /* agent:NAME[/MODEL]: the agent's definition from the built-ins and the config. */
@@ -115,12 +116,12 @@ static int resolve_agent_into(ecall *c, const char *id, const char *what, upk_mo
   char name[64], model[256], err[400];
   memset(m, 0, sizeof *m);
   if (upk_agent_parse_id(id, name, sizeof name, model, sizeof model))
-    return em_fail(c, UPK_RPC_INVALID_PARAMS,
-                   "%s: '%.200s' is no agent id (agent:claude-code, agent:codex, "
-                   "agent:NAME from the config's agents, with an optional /MODEL)",
-                   what, id);
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS,
+                        "%s: '%.200s' is no agent id (agent:claude-code, agent:codex, "
+                        "agent:NAME from the config's agents, with an optional /MODEL)",
+                        what, id);
   if (upk_agent_def_get(c->cfg.agents, name, d, err, sizeof err))
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", what, err);
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", what, err);
   snprintf(m->id, sizeof m->id, "%s", model);
   snprintf(m->name, sizeof m->name, "%s", id);
   return 0;
@@ -130,50 +131,51 @@ static int resolve_agent(ecall *c, const char *id, const char *what, size_t i) {
   return resolve_agent_into(c, id, what, &c->models[i], &c->agents[i]);
 }
 
-int em_resolve_teacher(ecall *c, const char *name, const char *what, upk_model *out,
-                       upk_agent_def *agent) {
+int upk__em_resolve_teacher(ecall *c, const char *name, const char *what, upk_model *out,
+                            upk_agent_def *agent) {
   upk_agent_def_free(agent);
   memset(agent, 0, sizeof *agent);
   return !strncmp(name, "agent:", 6) ? resolve_agent_into(c, name, what, out, agent)
-                                     : em_resolve(c, name, what, out);
+                                     : upk__em_resolve(c, name, what, out);
 }
 
-int em_resolve_target(ecall *c, const char *name, const char *what) {
+int upk__em_resolve_target(ecall *c, const char *name, const char *what) {
   size_t at = c->n_models++;
   return !strncmp(name, "agent:", 6) ? resolve_agent(c, name, what, at)
-                                     : em_resolve(c, name, what, &c->models[at]);
+                                     : upk__em_resolve(c, name, what, &c->models[at]);
 }
 
 /* params.models[], else eval_model, else skill_generation_model. */
-int em_load_models(ecall *c, const char *key) {
+int upk__em_load_models(ecall *c, const char *key) {
   json_t *arr = json_object_get(c->params, key), *v;
   size_t i;
   char what[64];
   json_array_foreach(arr, i, v) {
     snprintf(what, sizeof what, "params.%s[%zu]", key, i);
     if (c->n_models >= MAX_MODELS)
-      return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.%s: at most %d models", key, MAX_MODELS);
+      return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.%s: at most %d models", key,
+                          MAX_MODELS);
     if (!json_is_string(v))
-      return em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: expected a model name", what);
-    if (em_resolve_target(c, json_string_value(v), what))
+      return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: expected a model name", what);
+    if (upk__em_resolve_target(c, json_string_value(v), what))
       return -1;
   }
   if (c->n_models)
     return 0;
   const char *def = c->cfg.eval_model ? c->cfg.eval_model : c->cfg.skill_generation_model;
-  return em_resolve_target(c, def, "config eval_model");
+  return upk__em_resolve_target(c, def, "config eval_model");
 }
 
-int em_read_text(ecall *c, const char *path, size_t max, char **out) {
+int upk__em_read_text(ecall *c, const char *path, size_t max, char **out) {
   size_t len;
   int rc = upk_read_in_dir(path, max, out, &len); /* not a link, not a FIFO, capped */
-  return rc ? em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", path, upk_read_error(rc)) : 0;
+  return rc ? upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s", path, upk_read_error(rc)) : 0;
 }
 
 /* The skill: a path, else a name as skills/get finds it (c->indexed_dir, looked up on the
  * skills queue before), else a name under skills_dir. */
 static int load_skill(ecall *c, const char *given) {
-  char *path = em_abs(c->workspace, given);
+  char *path = upk__em_abs(c->workspace, given);
   struct stat st;
   if (path && stat(path, &st) && !strchr(given, '/')) {
     free(path);
@@ -188,8 +190,8 @@ static int load_skill(ecall *c, const char *given) {
     c->data = json_pack("{s:o}", "diagnostics", upk_diags_json(&d));
     upk_diags_free(&d);
     upk_skill_free(&sk);
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.skill: no skill at '%s' (%s)", given,
-                   strerror(-rc));
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.skill: no skill at '%s' (%s)", given,
+                        strerror(-rc));
   }
   upk_diags_free(&d);
   char *meta = NULL;
@@ -197,8 +199,8 @@ static int load_skill(ecall *c, const char *given) {
   c->skill_dir = sk.dir ? upk_xstrdup(sk.dir) : NULL;
   c->skill_description = sk.description ? upk_xstrdup(sk.description) : NULL;
   char *md = upk_xasprintf("%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md");
-  rc = em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
-  if (!rc && !json_object_get(c->params, "cases") && !em_str(c, "tests") &&
+  rc = upk__em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->skill_md);
+  if (!rc && !json_object_get(c->params, "cases") && !upk__em_str(c, "tests") &&
       !json_object_get(c->params, "trigger")) {
     meta = upk_xasprintf("%s/skill_meta.json", sk.dir);
     int r = upk_evalcases_read(meta, &c->cases, &c->case_diags);
@@ -209,10 +211,10 @@ static int load_skill(ecall *c, const char *given) {
       r = ra == -ENOENT ? r : ra;
     }
     if (r && r != -EINVAL)
-      rc = em_fail(c, UPK_RPC_INVALID_PARAMS,
-                   "no test cases: give cases or tests, or add tests to %s or an "
-                   "evals/evals.json (%s)",
-                   meta, strerror(-r));
+      rc = upk__em_fail(c, UPK_RPC_INVALID_PARAMS,
+                        "no test cases: give cases or tests, or add tests to %s or an "
+                        "evals/evals.json (%s)",
+                        meta, strerror(-r));
   }
   free(md);
   free(meta);
@@ -222,7 +224,7 @@ static int load_skill(ecall *c, const char *given) {
 
 static int load_cases(ecall *c) {
   json_t *cases = json_object_get(c->params, "cases");
-  const char *tests = em_str(c, "tests");
+  const char *tests = upk__em_str(c, "tests");
   int rc = 0;
   if (cases) {
     char *text = json_dumps(cases, 0);
@@ -231,7 +233,7 @@ static int load_cases(ecall *c) {
   } else if (tests) {
     char *text = NULL, why[1024];
     size_t len = 0;
-    rc = em_read_input(c, tests, UPK_SKILL_MAX_BYTES, &text, &len, why, sizeof why);
+    rc = upk__em_read_input(c, tests, UPK_SKILL_MAX_BYTES, &text, &len, why, sizeof why);
     if (rc)
       upk_diags_add(&c->case_diags, UPK_SEV_ERROR, "eval/unreadable", "upskilld-eval",
                     upk_skill_whole_file(), "%s", why);
@@ -242,8 +244,8 @@ static int load_cases(ecall *c) {
   if (c->cases.n)
     return 0;
   c->data = json_pack("{s:o}", "diagnostics", upk_diags_json(&c->case_diags));
-  return em_fail(c, UPK_RPC_INVALID_PARAMS, "no usable test cases%s%s", rc ? ": " : "",
-                 rc ? strerror(-rc) : "");
+  return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "no usable test cases%s%s", rc ? ": " : "",
+                      rc ? strerror(-rc) : "");
 }
 
 /* ---- the loop side of a call ---- */
@@ -252,18 +254,18 @@ static void after_load(uv_work_t *w, int status) {
   ecall *c = w->data;
   c->in_work = false;
   if (!c->job) { /* cancelled meanwhile */
-    em_free(c);
+    upk__em_free(c);
     return;
   }
   if (status)
-    em_fail(c, UPK_RPC_INTERNAL_ERROR, "the work was not run: %s", uv_strerror(status));
+    upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "the work was not run: %s", uv_strerror(status));
   if (c->code) {
     if (json_array_size(c->cfg.refused) && !c->data)
       c->data = json_object();
-    em_config_note(c, c->data); /* why the project's own settings were not used */
+    upk__em_config_note(c, c->data); /* why the project's own settings were not used */
     upk_job_fail_data(c->job, c->code, c->data, "%s", c->err);
     c->data = NULL;
-    em_free(c);
+    upk__em_free(c);
     return;
   }
   c->run(c); /* answers the job, now or later */
@@ -283,12 +285,12 @@ static void on_cancel(upk_job *job) {
     return; /* after_load frees */
   upk_eval_cancel(c->eval);
   upk_gen_cancel(c->gen);
-  em_free(c);
+  upk__em_free(c);
 }
 
 /* `indexed_dir` (taken) is the skill a name stands for in the index, or NULL. */
-static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn run,
-                           char *indexed_dir) {
+static void start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn run,
+                        char *indexed_dir) {
   ecall *c = upk_xcalloc(1, sizeof *c);
   c->indexed_dir = indexed_dir;
   upk_server *s = job->server;
@@ -307,32 +309,32 @@ static void em_start_found(upk_job *job, json_t *params, ecall_fn load, ecall_fn
   int rc = uv_queue_work(upk_session_loop(s), &c->work, do_load, after_load);
   if (rc) {
     upk_job_fail(job, UPK_RPC_INTERNAL_ERROR, "cannot queue work: %s", uv_strerror(rc));
-    em_free(c);
+    upk__em_free(c);
   }
 }
 
-void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run) {
-  em_start_found(job, params, load, run, NULL);
+void upk__em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run) {
+  start_found(job, params, load, run, NULL);
 }
 
-int em_bad(upk_job *job, const char *msg) {
+int upk__em_bad(upk_job *job, const char *msg) {
   upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "%s", msg);
   return -1;
 }
 
-upk_retry_policy em_policy(const upk_config *cfg) {
+upk_retry_policy upk__em_policy(const upk_config *cfg) {
   return (upk_retry_policy){cfg->max_attempts, cfg->retry_backoff_ms, cfg->request_timeout_ms,
                             cfg->connect_timeout_ms};
 }
 
-unsigned em_max_parallel(const ecall *c) {
-  unsigned n = em_uint(c, "maxParallel", 0);
+unsigned upk__em_max_parallel(const ecall *c) {
+  unsigned n = upk__em_uint(c, "maxParallel", 0);
   return n                         ? n
          : c->cfg.max_parallel > 0 ? (unsigned)c->cfg.max_parallel
                                    : uv_available_parallelism();
 }
 
-void em_trial_agent_json(json_t *o, const upk_eval_trial *t) {
+void upk__em_trial_agent_json(json_t *o, const upk_eval_trial *t) {
   const upk_agent_result *a = t->agent;
   if (!t->agent_name)
     return;
@@ -352,7 +354,7 @@ void em_trial_agent_json(json_t *o, const upk_eval_trial *t) {
   json_object_set_new(o, "files", files);
 }
 
-unsigned em_uint(const ecall *c, const char *key, unsigned def) {
+unsigned upk__em_uint(const ecall *c, const char *key, unsigned def) {
   json_t *v = json_object_get(c->params, key);
   return v ? (unsigned)json_integer_value(v) : def;
 }
@@ -361,16 +363,16 @@ unsigned em_uint(const ecall *c, const char *key, unsigned def) {
 
 /* params.baselineSkill: an older version of the skill stands in for "without". */
 static int load_baseline(ecall *c, const char *given) {
-  char *path = em_abs(c->workspace, given), *md = NULL;
+  char *path = upk__em_abs(c->workspace, given), *md = NULL;
   upk_skill sk = {0};
   int rc = path ? upk_skill_load(path, &sk, NULL) : -ENOMEM;
   free(path);
   if (!rc)
     md = upk_xasprintf("%s/%s", sk.dir, sk.skill_file ? sk.skill_file : "SKILL.md");
   if (rc)
-    rc = em_fail(c, UPK_RPC_INVALID_PARAMS, "params.baselineSkill: no skill at '%s' (%s)", given,
-                 strerror(-rc));
-  else if (!(rc = em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->baseline_md)))
+    rc = upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.baselineSkill: no skill at '%s' (%s)",
+                      given, strerror(-rc));
+  else if (!(rc = upk__em_read_text(c, md, UPK_SKILL_MAX_BYTES, &c->baseline_md)))
     c->baseline_dir = upk_xstrdup(sk.dir);
   free(md);
   upk_skill_free(&sk);
@@ -378,22 +380,23 @@ static int load_baseline(ecall *c, const char *given) {
 }
 
 static void eval_load(ecall *c) {
-  if (em_load_models(c, "models") || load_skill(c, em_str(c, "skill")))
+  if (upk__em_load_models(c, "models") || load_skill(c, upk__em_str(c, "skill")))
     return;
-  if (em_str(c, "baselineSkill") && load_baseline(c, em_str(c, "baselineSkill")))
+  if (upk__em_str(c, "baselineSkill") && load_baseline(c, upk__em_str(c, "baselineSkill")))
     return;
-  const char *grader = em_str(c, "grader") ? em_str(c, "grader") : c->cfg.grader_model;
-  if (grader && em_resolve(c, grader, "params.grader", &c->grader))
+  const char *grader = upk__em_str(c, "grader") ? upk__em_str(c, "grader") : c->cfg.grader_model;
+  if (grader && upk__em_resolve(c, grader, "params.grader", &c->grader))
     return;
   c->has_grader = grader != NULL;
   if (json_object_get(c->params, "trigger")) {
-    if (!tr_load(c, 0, "holdout"))
-      em_limits_load(c, (const upk_model *const[]){tr_teacher(c), NULL});
+    if (!upk__tr_load(c, 0, "holdout"))
+      upk__em_limits_load(c, (const upk_model *const[]){upk__tr_teacher(c), NULL});
     return;
   }
-  if ((json_object_get(c->params, "cases") || em_str(c, "tests") || !c->cases.n) && load_cases(c))
+  if ((json_object_get(c->params, "cases") || upk__em_str(c, "tests") || !c->cases.n) &&
+      load_cases(c))
     return;
-  em_limits_load(c, NULL);
+  upk__em_limits_load(c, NULL);
 }
 
 /* The assertions that did not pass, with why: a JUnit failure's reasons (upskillctl --junit). */
@@ -423,7 +426,7 @@ static json_t *trials_json(const upk_eval_outcome *o) {
     if (one) {
       json_object_set_new(one, "durationMs", json_real(t->duration_ms));
       json_object_set_new(one, "unpassed", unpassed_json(&t->report));
-      em_trial_agent_json(one, t);
+      upk__em_trial_agent_json(one, t);
     }
     json_array_append_new(a, one);
   }
@@ -435,17 +438,17 @@ static void eval_progress(void *arg, size_t done, size_t total, const char *msg)
   upk_job_progress(c->job, (double)done, (double)total, msg);
 }
 
-void em_config_note(const ecall *c, json_t *obj) {
+void upk__em_config_note(const ecall *c, json_t *obj) {
   if (json_is_object(obj) && json_array_size(c->cfg.refused))
     json_object_set(obj, "configRefused", c->cfg.refused);
 }
 
-json_t *em_eval_result(ecall *c, const upk_eval_outcome *o) {
+json_t *upk__em_eval_result(ecall *c, const upk_eval_outcome *o) {
   json_t *r = json_deep_copy(o->summary);
   if (!r)
     return NULL;
-  em_config_note(c, r);
-  em_limits_note(c, r);
+  upk__em_config_note(c, r);
+  upk__em_limits_note(c, r);
   json_object_set_new(r, "runId", json_string(o->run_id));
   json_object_set_new(r, "runDir", o->run_dir ? json_string(o->run_dir) : json_null());
   if (o->store_error)
@@ -463,13 +466,13 @@ json_t *em_eval_result(ecall *c, const upk_eval_outcome *o) {
 static void eval_done(void *arg, const upk_eval_outcome *o) {
   ecall *c = arg;
   c->eval = NULL;
-  json_t *r = em_eval_result(c, o);
+  json_t *r = upk__em_eval_result(c, o);
   if (r)
     upk_job_reply(c->job, r);
   else
     upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "%s",
                  o->store_error ? o->store_error : "no summary");
-  em_free(c);
+  upk__em_free(c);
 }
 
 static const upk_param eval_params[] = {
@@ -534,7 +537,7 @@ static bool scripts_allowed(ecall *c) {
   size_t n = upk_evalcases_count_kind(&c->cases, UPK_ASSERT_SCRIPT);
   if (!n)
     return true;
-  bool own = !json_object_get(c->params, "cases") && !em_str(c, "tests");
+  bool own = !json_object_get(c->params, "cases") && !upk__em_str(c, "tests");
   if (own && !json_is_true(json_object_get(c->params, "allowScripts"))) {
     char msg[640];
     snprintf(msg, sizeof msg,
@@ -550,18 +553,18 @@ static bool scripts_allowed(ecall *c) {
 
 static void eval_run(ecall *c) {
   if (c->dry_run) { /* the plan, and nothing called */
-    json_t *plan = em_eval_plan(c);
+    json_t *plan = upk__em_eval_plan(c);
     plan ? upk_job_reply(c->job, plan)
          : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    em_free(c);
+    upk__em_free(c);
     return;
   }
   if (c->trig) {
-    tr_run(c);
+    upk__tr_run(c);
     return;
   }
   if (!scripts_allowed(c)) {
-    em_free(c);
+    upk__em_free(c);
     return;
   }
   upk_eval_spec spec = {
@@ -576,17 +579,17 @@ static void eval_run(ecall *c) {
       .baseline_dir = c->baseline_dir,
       .evals = c->evals.n ? &c->evals : NULL,
       .grader = c->has_grader ? &c->grader : NULL,
-      .max_parallel = em_max_parallel(c),
-      .runs = em_uint(c, "runs", 1),
+      .max_parallel = upk__em_max_parallel(c),
+      .runs = upk__em_uint(c, "runs", 1),
       .baseline = json_is_true(json_object_get(c->params, "baseline")),
       .concurrency = (unsigned)json_integer_value(json_object_get(c->params, "concurrency")),
-      .policy = em_policy(&c->cfg),
-      .max_tokens = (long)em_uint(c, "maxTokens", 0),
+      .policy = upk__em_policy(&c->cfg),
+      .max_tokens = (long)upk__em_uint(c, "maxTokens", 0),
       .temperature = json_object_get(c->params, "temperature")
                          ? json_number_value(json_object_get(c->params, "temperature"))
                          : -1,
       .runs_dir = c->runs_dir,
-      .kind = c->n_models > 1 || em_uint(c, "runs", 1) > 1 ? "benchmark" : "eval",
+      .kind = c->n_models > 1 || upk__em_uint(c, "runs", 1) > 1 ? "benchmark" : "eval",
       .budget = &c->budget};
   char err[256];
   int rc =
@@ -594,7 +597,7 @@ static void eval_run(ecall *c) {
   if (rc) {
     upk_job_fail(c->job, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_INTERNAL_ERROR, "%s",
                  err);
-    em_free(c);
+    upk__em_free(c);
   }
 }
 
@@ -637,7 +640,7 @@ static void find_done(void *arg, int status) {
     free(f->dir);
     upk_job_fail(f->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
   } else {
-    em_start_found(f->job, f->params, eval_load, eval_run, f->dir); /* takes dir */
+    start_found(f->job, f->params, eval_load, eval_run, f->dir); /* takes dir */
   }
   json_decref(f->params);
   free(f);
@@ -645,11 +648,11 @@ static void find_done(void *arg, int status) {
 
 static void eval_handler(upk_job *job, json_t *params) {
   if (json_array_size(json_object_get(params, "models")) > MAX_MODELS) {
-    em_bad(job, "params.models: at most 32");
+    upk__em_bad(job, "params.models: at most 32");
     return;
   }
   if (json_object_get(params, "cases") && json_object_get(params, "tests")) {
-    em_bad(job, "params: give cases or tests, not both");
+    upk__em_bad(job, "params: give cases or tests, not both");
     return;
   }
   const char *skill = json_string_value(json_object_get(params, "skill"));
@@ -665,7 +668,7 @@ static void eval_handler(upk_job *job, json_t *params) {
     return;
   eval_find *f = skill && !strchr(skill, '/') ? upk_xcalloc(1, sizeof *f) : NULL;
   if (!f) {
-    em_start(job, params, eval_load, eval_run);
+    upk__em_start(job, params, eval_load, eval_run);
     return;
   }
   *f = (eval_find){.job = job,
@@ -675,7 +678,7 @@ static void eval_handler(upk_job *job, json_t *params) {
   if (upk_skills_submit(job->server, find_work, find_done, f)) {
     json_decref(f->params);
     free(f);
-    em_start(job, params, eval_load, eval_run); /* no index: a path or skills_dir */
+    upk__em_start(job, params, eval_load, eval_run); /* no index: a path or skills_dir */
   }
 }
 
@@ -710,7 +713,7 @@ static void list_load(ecall *c) {
   size_t n = 0;
   int rc = upk_runs_list(c->runs_dir, &runs, &n);
   if (rc) {
-    em_fail(c, UPK_RPC_REQUEST_FAILED, "%s: %s", c->runs_dir, strerror(-rc));
+    upk__em_fail(c, UPK_RPC_REQUEST_FAILED, "%s: %s", c->runs_dir, strerror(-rc));
     return;
   }
   json_t *a = json_array();
@@ -729,7 +732,7 @@ static void list_load(ecall *c) {
   if (json_is_true(json_object_get(c->params, "csv"))) {
     char *csv = csv_of(c->runs_dir);
     if (!csv)
-      em_fail(c, UPK_RPC_REQUEST_FAILED, "cannot export CSV from %s", c->runs_dir);
+      upk__em_fail(c, UPK_RPC_REQUEST_FAILED, "cannot export CSV from %s", c->runs_dir);
     else
       json_object_set_new(c->result, "csv", json_string(csv));
     free(csv);
@@ -738,61 +741,62 @@ static void list_load(ecall *c) {
 
 static void show_load(ecall *c) {
   char *text = NULL;
-  int rc = upk_runs_show(c->runs_dir, em_str(c, "id"),
+  int rc = upk_runs_show(c->runs_dir, upk__em_str(c, "id"),
                          json_is_true(json_object_get(c->params, "transcripts")), &text);
   if (rc) {
-    em_fail(c, rc == -EINVAL || rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
-            "params.id: %s",
-            rc == -ENOENT   ? "no such run"
-            : rc == -EINVAL ? "not a run id"
-                            : strerror(-rc));
+    upk__em_fail(c,
+                 rc == -EINVAL || rc == -ENOENT ? UPK_RPC_INVALID_PARAMS : UPK_RPC_REQUEST_FAILED,
+                 "params.id: %s",
+                 rc == -ENOENT   ? "no such run"
+                 : rc == -EINVAL ? "not a run id"
+                                 : strerror(-rc));
     return;
   }
   c->result = json_loads(text, 0, NULL);
   free(text);
   if (!c->result)
-    em_fail(c, UPK_RPC_REQUEST_FAILED, "the run's files are not JSON");
+    upk__em_fail(c, UPK_RPC_REQUEST_FAILED, "the run's files are not JSON");
 }
 
 /* runs/report: one self-contained HTML file for a run, or two side by side. */
 static void report_load(ecall *c) {
-  const char *id = em_str(c, "id"), *b = em_str(c, "compareWith");
+  const char *id = upk__em_str(c, "id"), *b = upk__em_str(c, "compareWith");
   char *html = NULL;
   size_t len = 0;
   int rc = upk_run_report(c->runs_dir, id, b, &html, &len);
   if (rc) {
-    em_fail(c, rc == -ENOMEM ? UPK_RPC_INTERNAL_ERROR : UPK_RPC_INVALID_PARAMS, "%s: %s",
-            b && upk_run_id_ok(id) && rc != -ENOMEM ? "params.id or params.compareWith"
-                                                    : "params.id",
-            rc == -ENOENT    ? "no such run"
-            : rc == -EINVAL  ? "not a run id"
-            : rc == -ENODATA ? "the run has no summary (unfinished or failed)"
-                             : strerror(-rc));
+    upk__em_fail(c, rc == -ENOMEM ? UPK_RPC_INTERNAL_ERROR : UPK_RPC_INVALID_PARAMS, "%s: %s",
+                 b && upk_run_id_ok(id) && rc != -ENOMEM ? "params.id or params.compareWith"
+                                                         : "params.id",
+                 rc == -ENOENT    ? "no such run"
+                 : rc == -EINVAL  ? "not a run id"
+                 : rc == -ENODATA ? "the run has no summary (unfinished or failed)"
+                                  : strerror(-rc));
     return;
   }
   c->result = json_pack("{s:s,s:s?,s:s%,s:I}", "id", id, "compareWith", b, "html", html, len,
                         "bytes", (json_int_t)len);
   free(html);
   if (!c->result)
-    em_fail(c, UPK_RPC_INTERNAL_ERROR, "the report is not UTF-8 or out of memory");
+    upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "the report is not UTF-8 or out of memory");
 }
 
 static void reply_result(ecall *c) {
   upk_job_reply(c->job, c->result);
   c->result = NULL;
-  em_free(c);
+  upk__em_free(c);
 }
 
 static void list_handler(upk_job *job, json_t *params) {
-  em_start(job, params, list_load, reply_result);
+  upk__em_start(job, params, list_load, reply_result);
 }
 
 static void show_handler(upk_job *job, json_t *params) {
-  em_start(job, params, show_load, reply_result);
+  upk__em_start(job, params, show_load, reply_result);
 }
 
 static void report_handler(upk_job *job, json_t *params) {
-  em_start(job, params, report_load, reply_result);
+  upk__em_start(job, params, report_load, reply_result);
 }
 
 /* ---- the table ---- */

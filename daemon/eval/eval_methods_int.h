@@ -1,6 +1,6 @@
 /* Shared by eval_methods.c and gen_methods.c: one call's state from its
  * params to its answer, and the helpers that read what it needs. Not a
- * public API. */
+ * public API. Shared names: upk__em_ (the eval methods), upk__tr_ (trigger_eval.c). */
 #ifndef UPK_EVAL_METHODS_INT_H
 #define UPK_EVAL_METHODS_INT_H
 
@@ -58,55 +58,55 @@ struct ecall {
   bool dry_run;      /* params.dryRun: answer the plan, call nothing */
 };
 
-void em_free(ecall *c);
+void upk__em_free(ecall *c);
 /* Record a failure for the loop to answer; returns -1. */
-int em_fail(ecall *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-const char *em_str(const ecall *c, const char *key);
+int upk__em_fail(ecall *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *upk__em_str(const ecall *c, const char *key);
 /* Read the file a client named (params.trace, params.tests, trigger queries) as eval_inputs.c
  * says: from an agent only beneath the workspace, the agents' session directories, the runs
  * directory and the user's condense.allowPaths, no link followed there (-EACCES outside them,
  * -ELOOP/-EXDEV for a link or ".." out); from an editor what the user can read. Never a FIFO, at
  * most `max` bytes. 0, or a negative errno with a message in why that never quotes the file. */
-int em_read_input(ecall *c, const char *given, size_t max, char **out, size_t *len, char *why,
-                  size_t whylen);
+int upk__em_read_input(ecall *c, const char *given, size_t max, char **out, size_t *len, char *why,
+                       size_t whylen);
 /* A client's path: relative ones are in the workspace. malloc'd. */
-char *em_abs(const char *ws, const char *p);
-int em_resolve(ecall *c, const char *name, const char *what, upk_model *out);
+char *upk__em_abs(const char *ws, const char *p);
+int upk__em_resolve(ecall *c, const char *name, const char *what, upk_model *out);
 /* A teacher: a model API, or an agent (agent:NAME[/MODEL]) whose definition goes in `agent`
  * (freed first; upk_agent_def_free it). */
-int em_resolve_teacher(ecall *c, const char *name, const char *what, upk_model *out,
-                       upk_agent_def *agent);
+int upk__em_resolve_teacher(ecall *c, const char *name, const char *what, upk_model *out,
+                            upk_agent_def *agent);
 /* A model or an agent (agent:NAME[/MODEL]) appended to c->models (and c->agents). */
-int em_resolve_target(ecall *c, const char *name, const char *what);
+int upk__em_resolve_target(ecall *c, const char *name, const char *what);
 /* params[key] model names into c->models (agent:NAME[/MODEL] too: an agent
  * CLI, with its definition in c->agents), else config eval_model. */
-int em_load_models(ecall *c, const char *key);
-int em_read_text(ecall *c, const char *path, size_t max, char **out);
+int upk__em_load_models(ecall *c, const char *key);
+int upk__em_read_text(ecall *c, const char *path, size_t max, char **out);
 /* Load on the thread pool (config first, then `load`), then `run` on the loop. */
-void em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run);
-int em_bad(upk_job *job, const char *msg);
-upk_retry_policy em_policy(const upk_config *cfg);
-unsigned em_uint(const ecall *c, const char *key, unsigned def);
+void upk__em_start(upk_job *job, json_t *params, ecall_fn load, ecall_fn run);
+int upk__em_bad(upk_job *job, const char *msg);
+upk_retry_policy upk__em_policy(const upk_config *cfg);
+unsigned upk__em_uint(const ecall *c, const char *key, unsigned def);
 /* Agent runs at once: params.maxParallel, else config max_parallel, else the core count. */
-unsigned em_max_parallel(const ecall *c);
+unsigned upk__em_max_parallel(const ecall *c);
 /* The agent fields of one trial's result entry (added to `o`). */
-void em_trial_agent_json(json_t *o, const upk_eval_trial *t);
+void upk__em_trial_agent_json(json_t *o, const upk_eval_trial *t);
 
 /* The project config's keys refused for want of trust (models/config.h c->cfg.refused) as
  * `configRefused` in `obj` (an answer or an error's data), when there are any. */
-void em_config_note(const ecall *c, json_t *obj);
+void upk__em_config_note(const ecall *c, json_t *obj);
 /* skills/eval's result for an outcome: its summary, run id and dir, every trial. New reference;
  * NULL on ENOMEM. */
-json_t *em_eval_result(ecall *c, const upk_eval_outcome *o);
+json_t *upk__em_eval_result(ecall *c, const upk_eval_outcome *o);
 
 /* trigger_eval.c: skills/eval with params.trigger. */
-/* thread pool: the queries, the split, the teacher; -1 after em_fail */
-int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key);
-void tr_run(ecall *c); /* loop: answers the job */
+/* thread pool: the queries, the split, the teacher; -1 after upk__em_fail */
+int upk__tr_load(ecall *c, unsigned default_optimize, const char *holdout_key);
+void upk__tr_run(ecall *c); /* loop: answers the job */
 /* loop: skills/generate's result (borrowed) in, its skill's description refined and written,
  * the job answered with the result plus "trigger". */
-void tr_after_generate(ecall *c, json_t *result);
-void tr_free(ecall *c);
+void upk__tr_after_generate(ecall *c, json_t *result);
+void upk__tr_free(ecall *c);
 
 /* The params every method that calls models takes (eval_limits.c reads them). */
 #define EM_LIMIT_PARAMS                                                                            \
@@ -125,17 +125,18 @@ void tr_free(ecall *c);
 
 /* eval_limits.c: params.maxCalls, maxCostUsd and dryRun (thread pool, after the models are
  * resolved): a limit of 0 or less, or maxCostUsd with a model that has no price, is refused
- * (-1 after em_fail). `extra` are the teacher and test writer (generate, optimize), NULL-ended. */
-int em_limits_load(ecall *c, const upk_model *const *extra);
+ * (-1 after upk__em_fail). `extra` are the teacher and test writer (generate, optimize),
+ * NULL-ended. */
+int upk__em_limits_load(ecall *c, const upk_model *const *extra);
 /* The plan of a dry run (loop): what would run and what it would cost. New reference. */
-json_t *em_eval_plan(ecall *c);
-json_t *em_gen_plan(ecall *c);
+json_t *upk__em_eval_plan(ecall *c);
+json_t *upk__em_gen_plan(ecall *c);
 /* Put the limits (and why a run stopped, if it did) into a result. */
-void em_limits_note(const ecall *c, json_t *r);
+void upk__em_limits_note(const ecall *c, json_t *r);
 /* trigger_eval.c: the optimiser's teacher, NULL when not optimising; proposals at most; runs. */
-const upk_model *tr_teacher(const ecall *c);
-unsigned tr_optimize(const ecall *c);
-unsigned tr_runs(const ecall *c);
+const upk_model *upk__tr_teacher(const ecall *c);
+unsigned upk__tr_optimize(const ecall *c);
+unsigned upk__tr_runs(const ecall *c);
 
 /* gen_methods.c */
 extern const upk_param upk_gen_params[];

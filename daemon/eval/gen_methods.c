@@ -20,62 +20,64 @@
 /* ---- skills/generate ---- */
 
 static void gen_load(ecall *c) {
-  const char *model = em_str(c, "model"), *tg = em_str(c, "testGenModel"),
-             *from = em_str(c, "from");
+  const char *model = upk__em_str(c, "model"), *tg = upk__em_str(c, "testGenModel"),
+             *from = upk__em_str(c, "from");
   /* An agent teacher (agent:claude-code) runs with the powers an agent eval target has: the
    * user chose its command (docs/security.md). */
-  if (em_resolve_teacher(c, model ? model : c->cfg.skill_generation_model,
-                         model ? "params.model" : "config skill_generation_model", &c->teacher,
-                         &c->teacher_agent))
+  if (upk__em_resolve_teacher(c, model ? model : c->cfg.skill_generation_model,
+                              model ? "params.model" : "config skill_generation_model", &c->teacher,
+                              &c->teacher_agent))
     return;
   const char *tgn = tg ? tg : c->cfg.test_gen_model;
   if (tgn) {
-    if (em_resolve_teacher(c, tgn, "params.testGenModel", &c->test_gen, &c->test_gen_agent))
+    if (upk__em_resolve_teacher(c, tgn, "params.testGenModel", &c->test_gen, &c->test_gen_agent))
       return;
   } else {
     c->test_gen = c->teacher;
     if (c->teacher_agent.name && upk_agent_def_copy(&c->test_gen_agent, &c->teacher_agent)) {
-      em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+      upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
       return;
     }
   }
   if (json_array_size(json_object_get(c->params, "evalModels"))) {
-    em_load_models(c, "evalModels");
+    upk__em_load_models(c, "evalModels");
   } else if (c->cfg.eval_model) {
-    em_resolve_target(c, c->cfg.eval_model, "config eval_model");
+    upk__em_resolve_target(c, c->cfg.eval_model, "config eval_model");
   } else { /* upskill's default: the teacher */
     if (c->teacher_agent.name && upk_agent_def_copy(&c->agents[c->n_models], &c->teacher_agent)) {
-      em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+      upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
       return;
     }
     c->models[c->n_models++] = c->teacher;
   }
   if (!c->code && json_object_get(c->params, "trigger"))
-    tr_load(c, 3,
-            "triggerHoldout"); /* its queries become c->cases, which generation does not read */
+    upk__tr_load(
+        c, 3, "triggerHoldout"); /* its queries become c->cases, which generation does not read */
   if (c->code || !from)
     goto out;
-  char *p = em_abs(c->workspace, from), *md = NULL;
+  char *p = upk__em_abs(c->workspace, from), *md = NULL;
   struct stat st;
   if (!p || stat(p, &st)) {
-    em_fail(c, UPK_RPC_INVALID_PARAMS, "params.from: %s: %s", from, strerror(p ? errno : ENOMEM));
+    upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.from: %s: %s", from,
+                 strerror(p ? errno : ENOMEM));
   } else { /* a skill to improve, or a trace: read where the asker may read (eval_inputs.c) */
     md = S_ISDIR(st.st_mode) ? upk_xasprintf("%s/SKILL.md", p) : NULL;
     char why[1024];
     size_t len;
-    if (em_read_input(c, md ? md : p, md ? UPK_SKILL_MAX_BYTES : TRACE_MAX,
-                      md ? &c->skill_md : &c->trace, &len, why, sizeof why))
-      em_fail(c, UPK_RPC_INVALID_PARAMS, "params.from: %s", why);
+    if (upk__em_read_input(c, md ? md : p, md ? UPK_SKILL_MAX_BYTES : TRACE_MAX,
+                           md ? &c->skill_md : &c->trace, &len, why, sizeof why))
+      upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.from: %s", why);
     else if (md)
       c->skill_name = upk_xstrdup(strrchr(p, '/') ? strrchr(p, '/') + 1 : p);
   }
   free(md);
   free(p);
 out:
-  if (!c->code && em_str(c, "output"))
-    c->output = em_abs(c->workspace, em_str(c, "output"));
+  if (!c->code && upk__em_str(c, "output"))
+    c->output = upk__em_abs(c->workspace, upk__em_str(c, "output"));
   if (!c->code)
-    em_limits_load(c, (const upk_model *const[]){&c->teacher, &c->test_gen, tr_teacher(c), NULL});
+    upk__em_limits_load(
+        c, (const upk_model *const[]){&c->teacher, &c->test_gen, upk__tr_teacher(c), NULL});
 }
 
 static void gen_progress(void *arg, const char *stage, double done, double total, const char *msg) {
@@ -88,24 +90,24 @@ static void gen_progress(void *arg, const char *stage, double done, double total
 static void gen_done(void *arg, int code, const char *message, json_t *result) {
   ecall *c = arg;
   c->gen = NULL;
-  em_config_note(c, result);
+  upk__em_config_note(c, result);
   if (!code && c->trig) {
-    tr_after_generate(c, result);
+    upk__tr_after_generate(c, result);
     return;
   }
   if (code)
     upk_job_fail_data(c->job, code, json_incref(result), "%s", message);
   else
     upk_job_reply(c->job, json_incref(result));
-  em_free(c);
+  upk__em_free(c);
 }
 
 static void gen_run(ecall *c) {
   if (c->dry_run) { /* the plan, and nothing called */
-    json_t *plan = em_gen_plan(c);
+    json_t *plan = upk__em_gen_plan(c);
     plan ? upk_job_reply(c->job, plan)
          : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-    em_free(c);
+    upk__em_free(c);
     return;
   }
   const char *examples[64], *agents[32];
@@ -118,7 +120,7 @@ static void gen_run(ecall *c) {
   const char *scope = json_string_value(json_object_get(inst, "scope"));
   json_t *holdout = json_object_get(c->params, "holdout");
   upk_gen_spec spec = {
-      .task = em_str(c, "task"),
+      .task = upk__em_str(c, "task"),
       .trace = c->trace,
       .existing_skill = c->skill_md,
       .examples = examples,
@@ -130,16 +132,16 @@ static void gen_run(ecall *c) {
       .eval_models = c->models,
       .n_eval_models = c->n_models,
       .eval_agents = c->agents,
-      .max_parallel = em_max_parallel(c),
-      .attempts = em_uint(
+      .max_parallel = upk__em_max_parallel(c),
+      .attempts = upk__em_uint(
           c, "attempts", c->cfg.max_refine_attempts > 0 ? (unsigned)c->cfg.max_refine_attempts : 2),
-      .n_tests = em_uint(c, "tests", 0),
+      .n_tests = upk__em_uint(c, "tests", 0),
       .holdout = holdout ? json_number_value(holdout) : -1,
-      .seed = em_uint(c, "seed", 0),
+      .seed = upk__em_uint(c, "seed", 0),
       .runs = (unsigned)json_integer_value(json_object_get(c->params, "runs")),
       .concurrency = (unsigned)json_integer_value(json_object_get(c->params, "concurrency")),
       .kernel = json_is_true(json_object_get(c->params, "kernel")),
-      .policy = em_policy(&c->cfg),
+      .policy = upk__em_policy(&c->cfg),
       .skills_dir = c->skills_dir,
       .output = c->output,
       .runs_dir = c->runs_dir,
@@ -151,7 +153,7 @@ static void gen_run(ecall *c) {
   int rc = upk_gen_start(c->job->server, &spec, gen_progress, gen_done, c, &c->gen);
   if (rc) {
     upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "cannot start: %s", strerror(-rc));
-    em_free(c);
+    upk__em_free(c);
   }
 }
 
@@ -160,10 +162,10 @@ static int check_gen(upk_job *job, json_t *params) {
   json_t *inst = json_object_get(params, "install"), *v;
   size_t i;
   if (json_array_size(json_object_get(params, "evalModels")) > MAX_MODELS)
-    return em_bad(job, "params.evalModels: at most 32");
+    return upk__em_bad(job, "params.evalModels: at most 32");
   json_array_foreach(json_object_get(inst, "agents"), i, v) {
     if (!upk_agent_find(json_string_value(v)))
-      return em_bad(job, "params.install.agents: unknown agent");
+      return upk__em_bad(job, "params.install.agents: unknown agent");
   }
   /* An agent reads and writes in its places, and installs into the user's own skill
    * directories only with the user's --agent-allow=user-skills (guard.h). */
@@ -183,7 +185,7 @@ static int check_gen(upk_job *job, json_t *params) {
 
 void upk_gen_handler(upk_job *job, json_t *params) {
   if (!check_gen(job, params))
-    em_start(job, params, gen_load, gen_run);
+    upk__em_start(job, params, gen_load, gen_run);
 }
 
 static const upk_param install_fields[] = {
@@ -288,18 +290,18 @@ static void condense_refuse(ecall *c, const char *key, const char *file, const c
     d.items[0].file = upk_xstrdup(file);
   c->data = json_pack("{s:s,s:o}", "code", code, "diagnostics", upk_diags_json(&d));
   upk_diags_free(&d);
-  em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s (%s)", key, why, code);
+  upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "%s: %s (%s)", key, why, code);
 }
 
 static void condense_load(ecall *c) {
-  const char *path = em_str(c, "trace"), *text = em_str(c, "text");
+  const char *path = upk__em_str(c, "trace"), *text = upk__em_str(c, "text");
   const char *key = path ? "params.trace" : "params.text";
   char *raw = NULL;
   size_t len = text ? strlen(text) : 0;
   size_t budget = (size_t)json_integer_value(json_object_get(c->params, "budget"));
   if (path) {
     char why[1024];
-    int rc = em_read_input(c, path, TRACE_MAX, &raw, &len, why, sizeof why);
+    int rc = upk__em_read_input(c, path, TRACE_MAX, &raw, &len, why, sizeof why);
     if (rc) {
       condense_refuse(c, key, path, rc == -EACCES ? "trust/read" : "trace/unreadable", why);
       return;
@@ -313,19 +315,20 @@ static void condense_load(ecall *c) {
   if (rc == -EINVAL) {
     condense_refuse(c, key, path, o.error_code ? o.error_code : "trace/not-json", o.error);
   } else if (rc) {
-    em_fail(c, UPK_RPC_INTERNAL_ERROR, "condense: %s", strerror(-rc));
+    upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "condense: %s", strerror(-rc));
   } else {
     c->result = condensed_json(&o, budget);
     upk_condensed_free(&o);
     if (!c->result) /* never a null result: json_pack refuses text that is not UTF-8 */
-      em_fail(c, UPK_RPC_INTERNAL_ERROR, "condense: the condensed trace cannot be sent as JSON");
+      upk__em_fail(c, UPK_RPC_INTERNAL_ERROR,
+                   "condense: the condensed trace cannot be sent as JSON");
   }
 }
 
 static void condense_reply(ecall *c) {
   upk_job_reply(c->job, c->result);
   c->result = NULL;
-  em_free(c);
+  upk__em_free(c);
 }
 
 /* The table checked budget's range and format's name. */
@@ -333,9 +336,9 @@ void upk_condense_handler(upk_job *job, json_t *params) {
   bool has_trace = json_object_get(params, "trace"), has_text = json_object_get(params, "text");
   const char *trace = json_string_value(json_object_get(params, "trace"));
   if (has_trace == has_text)
-    em_bad(job, "params: give either trace (a file) or text (the trace itself)");
+    upk__em_bad(job, "params: give either trace (a file) or text (the trace itself)");
   else if (trace && !upk_guard_path(job, trace, false, "params.trace"))
     return;
   else
-    em_start(job, params, condense_load, condense_reply);
+    upk__em_start(job, params, condense_load, condense_reply);
 }

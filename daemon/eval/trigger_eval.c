@@ -42,7 +42,7 @@ struct trig_state {
   char stopped[512]; /* why optimizing ended before `optimize` proposals, if it did */
 };
 
-void tr_free(ecall *c) {
+void upk__tr_free(ecall *c) {
   trig_state *t = c->trig;
   if (!t)
     return;
@@ -78,7 +78,7 @@ static int read_set(ecall *c, trig_state *t) {
   if (json_is_string(v)) {
     char *text = NULL, why[1024];
     size_t len = 0;
-    rc = em_read_input(c, json_string_value(v), 1u << 20, &text, &len, why, sizeof why);
+    rc = upk__em_read_input(c, json_string_value(v), 1u << 20, &text, &len, why, sizeof why);
     if (rc)
       upk_diags_add(&d, UPK_SEV_ERROR, "eval/unreadable", "upskilld-eval", upk_skill_whole_file(),
                     "%s", why);
@@ -94,8 +94,8 @@ static int read_set(ecall *c, trig_state *t) {
     c->data = json_pack("{s:o}", "diagnostics", upk_diags_json(&d));
   upk_diags_free(&d);
   if (!t->set.n)
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.trigger: no usable queries%s%s",
-                   rc ? ": " : "", rc ? strerror(-rc) : "");
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.trigger: no usable queries%s%s",
+                        rc ? ": " : "", rc ? strerror(-rc) : "");
   return 0;
 }
 
@@ -104,17 +104,17 @@ static int cases_of(ecall *c, const upk_trigger_set *s) {
   for (size_t i = 0; i < s->n; i++) {
     upk_evalcase one = {.input = s->items[i].query};
     if (upk_evalcases_add(&c->cases, &one))
-      return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+      return upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
   }
   return 0;
 }
 
-int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
+int upk__tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
   trig_state *t = c->trig = upk_xcalloc(1, sizeof *t);
   if (!t)
-    return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
-  t->runs = em_uint(c, "runs", DEFAULT_RUNS);
-  t->optimize = em_uint(c, "optimize", default_optimize);
+    return upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+  t->runs = upk__em_uint(c, "runs", DEFAULT_RUNS);
+  t->optimize = upk__em_uint(c, "optimize", default_optimize);
   json_t *th = json_object_get(c->params, "threshold");
   t->threshold = th ? json_number_value(th) : UPK_TRIGGER_THRESHOLD;
   json_t *ho = json_object_get(c->params, holdout_key);
@@ -123,20 +123,20 @@ int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
     return -1;
   if (upk_trigger_split(&t->set, UPK_TRIGGER_SEED, holdout, &t->train, &t->n_train, &t->test,
                         &t->n_test))
-    return em_fail(c, UPK_RPC_INVALID_PARAMS, "params.%s must be in [0, 1)", holdout_key);
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.%s must be in [0, 1)", holdout_key);
   if (!t->n_train) { /* too few queries to hold any out: every one trains (and is scored) */
     free(t->train);
     free(t->test);
     if (upk_trigger_split(&t->set, UPK_TRIGGER_SEED, 0, &t->train, &t->n_train, &t->test,
                           &t->n_test))
-      return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+      return upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
   }
   /* The teacher: generate's (params.model, resolved before), else the config's; an agent
    * teacher (agent:claude-code) proposes through its CLI (gen_teacher.h). */
   if (t->optimize && !c->teacher.name[0] &&
-      em_resolve_teacher(c, c->cfg.skill_generation_model,
-                         "config skill_generation_model (the teacher)", &c->teacher,
-                         &c->teacher_agent))
+      upk__em_resolve_teacher(c, c->cfg.skill_generation_model,
+                              "config skill_generation_model (the teacher)", &c->teacher,
+                              &c->teacher_agent))
     return -1;
   t->teacher = c->teacher;
   t->iterations = json_array();
@@ -148,19 +148,19 @@ int tr_load(ecall *c, unsigned default_optimize, const char *holdout_key) {
   t->test_scores = upk_xcalloc(slots, sizeof *t->test_scores);
   if (!t->iterations || !t->run_ids || !t->history || !t->outcomes || !t->train_scores ||
       !t->test_scores)
-    return em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
+    return upk__em_fail(c, UPK_RPC_INTERNAL_ERROR, "out of memory");
   return 0;
 }
 
-const upk_model *tr_teacher(const ecall *c) {
+const upk_model *upk__tr_teacher(const ecall *c) {
   return c->trig && c->trig->optimize ? &c->trig->teacher : NULL;
 }
 
-unsigned tr_optimize(const ecall *c) {
+unsigned upk__tr_optimize(const ecall *c) {
   return c->trig ? c->trig->optimize : 0;
 }
 
-unsigned tr_runs(const ecall *c) {
+unsigned upk__tr_runs(const ecall *c) {
   return c->trig ? c->trig->runs : 0;
 }
 
@@ -222,20 +222,20 @@ static void finish(ecall *c) {
     json_object_set(r, "queryDiagnostics", json_object_get(c->data, "diagnostics"));
   if (r && t->stopped[0])
     json_object_set_new(r, "optimizeStopped", json_string(t->stopped));
-  em_limits_note(c, r);
+  upk__em_limits_note(c, r);
   if (r && t->generated) { /* after skills/generate: its result, with this under "trigger" */
     json_object_set_new(t->generated, "trigger", r);
     r = t->generated;
     t->generated = NULL;
   }
-  em_config_note(c, r);
+  upk__em_config_note(c, r);
   r ? upk_job_reply(c->job, r) : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
-  em_free(c);
+  upk__em_free(c);
 }
 
 static void fail(ecall *c, int code, const char *why) {
   upk_job_fail(c->job, code, "%s", why);
-  em_free(c);
+  upk__em_free(c);
 }
 
 static void on_proposal(void *arg, const upk_ask_reply *r) {
@@ -292,7 +292,8 @@ static void propose(ecall *c) {
                           t->n_train,    NULL,           0,       t->threshold};
   if (!t->prompt)
     t->prompt = upk_trigger_improve_prompt(&cur, t->md, t->history, i + 1);
-  upk_ask_spec as = {&t->teacher, &c->teacher_agent, NULL, t->prompt, 4096, em_policy(&c->cfg)};
+  upk_ask_spec as = {&t->teacher, &c->teacher_agent,      NULL, t->prompt,
+                     4096,        upk__em_policy(&c->cfg)};
   char err[512];
   if (!upk_budget_take(&c->budget)) { /* the teacher's call is a call too */
     snprintf(t->stopped, sizeof t->stopped, "the cost limit was reached (%s)", c->budget.reason);
@@ -349,7 +350,7 @@ static void iteration_done(void *arg, const upk_eval_outcome *o) {
                         json_pack("{s:s,s:o}", "description", t->description, "models", models));
   json_array_append_new(t->run_ids, json_string(o->run_id));
   json_decref(t->last);
-  t->last = em_eval_result(c, o);
+  t->last = upk__em_eval_result(c, o);
   bool perfect = t->train_scores[i].failed == 0;
   if (upk_budget_exhausted(&c->budget) && i < t->optimize && !perfect)
     snprintf(t->stopped, sizeof t->stopped, "the cost limit was reached (%s)", c->budget.reason);
@@ -381,9 +382,9 @@ static void run_iteration(ecall *c) {
                         .models = c->models,
                         .n_models = c->n_models,
                         .agents = c->agents,
-                        .max_parallel = em_max_parallel(c),
+                        .max_parallel = upk__em_max_parallel(c),
                         .runs = t->runs,
-                        .policy = em_policy(&c->cfg),
+                        .policy = upk__em_policy(&c->cfg),
                         .runs_dir = c->runs_dir,
                         .kind = "trigger",
                         .budget = &c->budget};
@@ -394,7 +395,7 @@ static void run_iteration(ecall *c) {
     fail(c, rc == -EINVAL ? UPK_RPC_INVALID_PARAMS : UPK_RPC_INTERNAL_ERROR, err);
 }
 
-void tr_run(ecall *c) {
+void upk__tr_run(ecall *c) {
   trig_state *t = c->trig;
   for (size_t i = 0; i < c->n_models; i++)
     if (!c->agents[i].name) {
@@ -412,14 +413,14 @@ void tr_run(ecall *c) {
   run_iteration(c);
 }
 
-void tr_after_generate(ecall *c, json_t *result) {
+void upk__tr_after_generate(ecall *c, json_t *result) {
   const char *md = json_string_value(json_object_get(result, "skill"));
   const char *dir = json_string_value(json_object_get(result, "path"));
   upk_skill sk = {0};
   if (!md || !dir || upk_skill_parse(md, strlen(md), NULL, &sk, NULL)) {
     upk_skill_free(&sk);
     upk_job_reply(c->job, json_incref(result)); /* nothing to refine: the generation stands */
-    em_free(c);
+    upk__em_free(c);
     return;
   }
   free(c->skill_md);
@@ -447,8 +448,8 @@ void tr_after_generate(ecall *c, json_t *result) {
         c->trig->generated, "trigger",
         json_pack("{s:s}", "error", "no agent among evalModels: the description was not refined"));
     upk_job_reply(c->job, json_incref(c->trig->generated));
-    em_free(c);
+    upk__em_free(c);
     return;
   }
-  tr_run(c);
+  upk__tr_run(c);
 }
