@@ -23,13 +23,13 @@ size_t upk_estimate_tokens(size_t bytes) {
   return (bytes + 3) / 4;
 }
 
-void ct_init(ctrace *t) {
+void upk__ct_init(ctrace *t) {
   memset(t, 0, sizeof *t);
   t->open_error = -1;
   t->pending = -1;
 }
 
-void ct_free(ctrace *t) {
+void upk__ct_free(ctrace *t) {
   for (size_t i = 0; i < t->n; i++) {
     cev *e = &t->v[i];
     free(e->text);
@@ -52,7 +52,7 @@ void ct_free(ctrace *t) {
   memset(t, 0, sizeof *t);
 }
 
-int ct_reject(ctrace *t, const char *code, const char *fmt, ...) {
+int upk__ct_reject(ctrace *t, const char *code, const char *fmt, ...) {
   va_list ap;
   t->why_code = code;
   va_start(ap, fmt);
@@ -95,11 +95,11 @@ static int follow(ctrace *t, const char *fmt, ...) {
     return 0;
   va_list ap;
   va_start(ap, fmt);
-  int rc = ct_vappend(&e->fix, fmt, ap);
+  int rc = upk__ct_vappend(&e->fix, fmt, ap);
   va_end(ap);
   if (rc == 0 && strlen(e->fix) > FIX_CAP) { /* this step does not fit: say so instead */
     e->fix[have] = '\0';
-    rc = ct_append(&e->fix, MORE);
+    rc = upk__ct_append(&e->fix, MORE);
   }
   return rc;
 }
@@ -111,7 +111,7 @@ static int settle(ctrace *t, bool ok) {
     return 0;
   const char *cmd = t->v[t->pending].text;
   t->pending = -1;
-  if (t->open_error < 0 || ct_inspection(cmd) || !ok)
+  if (t->open_error < 0 || upk__ct_inspection(cmd) || !ok)
     return 0;
   cev *e = &t->v[t->open_error];
   char *line = first_line(cmd);
@@ -130,7 +130,7 @@ static void forget_words(ctrace *t) {
   t->words_open = false;
 }
 
-int ct_finish(ctrace *t) {
+int upk__ct_finish(ctrace *t) {
   int rc = settle(t, true);
   if (rc == 0 && t->last_words) {
     rc = push(t, CEV_SUMMARY, t->last_words, NULL) ? 0 : -ENOMEM;
@@ -148,7 +148,7 @@ static long like_but_numbers(const ctrace *t, const char *cmd, size_t len) {
   for (size_t k = t->n, seen = 0; k > 0 && seen < 64; k--) {
     size_t i = k - 1;
     const char *a = t->v[i].text, *b = cmd, *end = cmd + len;
-    if (t->v[i].kind != CEV_COMMAND || !ct_inspection(a))
+    if (t->v[i].kind != CEV_COMMAND || !upk__ct_inspection(a))
       continue;
     seen++;
     while (*a && b < end) {
@@ -206,7 +206,7 @@ static int index_command(ctrace *t, size_t ev) {
   return 0;
 }
 
-int ct_command(ctrace *t, const char *cmd) {
+int upk__ct_command(ctrace *t, const char *cmd) {
   int rc = settle(t, true);
   while (isspace((unsigned char)*cmd))
     cmd++;
@@ -216,7 +216,7 @@ int ct_command(ctrace *t, const char *cmd) {
   t->words_open = false;
   if (rc || !len)
     return rc;
-  if (!ct_inspection(cmd)) /* words followed by more work were not the last */
+  if (!upk__ct_inspection(cmd)) /* words followed by more work were not the last */
     forget_words(t);
   long same = find_command(t, cmd, len);
   if (same >= 0) {
@@ -224,7 +224,7 @@ int ct_command(ctrace *t, const char *cmd) {
     t->pending = same;
     return 0;
   }
-  long like = ct_inspection(cmd) ? like_but_numbers(t, cmd, len) : -1;
+  long like = upk__ct_inspection(cmd) ? like_but_numbers(t, cmd, len) : -1;
   if (like >= 0) { /* grep src/mod0.cu, grep src/mod4.cu, ...: counted, not listed */
     t->v[like].similar++;
     t->pending = like;
@@ -245,13 +245,13 @@ static long same_error(const ctrace *t, const char *lines) {
   return -1;
 }
 
-int ct_output(ctrace *t, const char *cmd, const char *output, bool is_error) {
+int upk__ct_output(ctrace *t, const char *cmd, const char *output, bool is_error) {
   /* What cat or grep print is code and logs, full of the word "error":
    * only their own failure (is_error) counts. */
-  if (!output || (!is_error && ((cmd && ct_inspection(cmd)) || !ct_looks_error(output))))
+  if (!output || (!is_error && ((cmd && upk__ct_inspection(cmd)) || !upk__ct_looks_error(output))))
     return settle(t, true);
   size_t lines = 0;
-  char *text = ct_error_lines(output, &lines), *label = cmd ? first_line(cmd) : NULL;
+  char *text = upk__ct_error_lines(output, &lines), *label = cmd ? first_line(cmd) : NULL;
   if (!text || (cmd && !label)) {
     free(text);
     free(label);
@@ -306,15 +306,15 @@ static int note_changed(cev *f, const char *new_s) {
   size_t have = f->changed ? strlen(f->changed) : 0;
   if (have > CHANGED_CAP || !*new_s)
     return 0;
-  return ct_append(&f->changed, "%s\n", new_s);
+  return upk__ct_append(&f->changed, "%s\n", new_s);
 }
 
-int ct_write(ctrace *t, const char *path, const char *content) {
+int upk__ct_write(ctrace *t, const char *path, const char *content) {
   int rc = settle(t, true);
   forget_words(t);
   cev *f = rc ? NULL : file_of(t, path);
   if (rc == 0 && t->open_error >= 0) {
-    char *d = f && f->text ? ct_diff(f->text, content, DIFF_LINES) : NULL;
+    char *d = f && f->text ? upk__ct_diff(f->text, content, DIFF_LINES) : NULL;
     rc = d ? follow(t, "- rewrote `%s`:\n\n~~~~diff\n%s~~~~\n\n", path, d)
            : follow(t, "- wrote `%s`\n", path);
     free(d);
@@ -358,14 +358,14 @@ static char *unnumbered(const char *s) {
       free(out);
       return upk_xstrdup(s);
     }
-    if (ct_append(&out, "%.*s\n", (int)(n - k - d - tab - arrow), p + k + d + tab + arrow))
+    if (upk__ct_append(&out, "%.*s\n", (int)(n - k - d - tab - arrow), p + k + d + tab + arrow))
       return NULL;
     p += n + (p[n] == '\n');
   }
   return out ? out : upk_xstrdup("");
 }
 
-int ct_read(ctrace *t, const char *path, const char *content) {
+int upk__ct_read(ctrace *t, const char *path, const char *content) {
   char *text = unnumbered(content);
   if (!text)
     return -ENOMEM;
@@ -402,11 +402,11 @@ static const char *seen(const ctrace *t, const char *path) {
   return NULL;
 }
 
-int ct_edit(ctrace *t, const char *path, const char *old_s, const char *new_s) {
+int upk__ct_edit(ctrace *t, const char *path, const char *old_s, const char *new_s) {
   int rc = settle(t, true);
   forget_words(t);
   if (rc == 0 && t->open_error >= 0) {
-    char *d = ct_diff(old_s, new_s, DIFF_LINES);
+    char *d = upk__ct_diff(old_s, new_s, DIFF_LINES);
     rc = d ? follow(t, "- edited `%s`:\n\n~~~~diff\n%s~~~~\n\n", path, d) : -ENOMEM;
     free(d);
   }
@@ -472,15 +472,15 @@ static int explain(ctrace *t, const char *text) {
       keep = i + sentence_len(text + i);
     if (!keep)
       return 0;
-    return ct_append(&e->explain, "%s%.*s …", have ? " " : "", (int)keep, text);
+    return upk__ct_append(&e->explain, "%s%.*s …", have ? " " : "", (int)keep, text);
   }
-  return ct_append(&e->explain, "%s%s", have ? " " : "", text);
+  return upk__ct_append(&e->explain, "%s%s", have ? " " : "", text);
 }
 
 /* The agent's last prose: the closing summary, unless a tool follows. */
 static int last_words(ctrace *t, const char *text) {
   if (t->words_open && t->last_words)
-    return ct_append(&t->last_words, "\n\n%s", text);
+    return upk__ct_append(&t->last_words, "\n\n%s", text);
   free(t->last_words);
   t->last_words = upk_xstrdup(text);
   t->words_open = true;
@@ -490,7 +490,7 @@ static int last_words(ctrace *t, const char *text) {
 static int facts(ctrace *t, const char *text) {
   for (const char *p = text; *p;) {
     size_t n = sentence_len(p);
-    int score = n > 12 ? ct_fact_score(p, n) : 0;
+    int score = n > 12 ? upk__ct_fact_score(p, n) : 0;
     if (score && add_fact(t, p, n, false, score))
       return -ENOMEM;
     p += n;
@@ -500,7 +500,7 @@ static int facts(ctrace *t, const char *text) {
   return 0;
 }
 
-int ct_text(ctrace *t, bool user, const char *text) {
+int upk__ct_text(ctrace *t, bool user, const char *text) {
   while (isspace((unsigned char)*text))
     text++;
   if (!*text)
@@ -512,7 +512,7 @@ int ct_text(ctrace *t, bool user, const char *text) {
   }
   if (user && t->n && t->v[t->n - 1].kind == CEV_TASK) { /* the task goes on */
     cev *task = &t->v[t->n - 1];
-    return ct_append(&task->text, "\n\n%s", text);
+    return upk__ct_append(&task->text, "\n\n%s", text);
   }
   if (user) { /* a later instruction from the person: always a fact */
     t->words_open = false;

@@ -44,9 +44,9 @@ static bool in_pass(const cev *e, int pass) {
   case 8:
     return e->kind == CEV_FACT && !e->user && e->score < 2;
   case 9:
-    return e->kind == CEV_COMMAND && !ct_inspection(e->text);
+    return e->kind == CEV_COMMAND && !upk__ct_inspection(e->text);
   default:
-    return e->kind == CEV_COMMAND && ct_inspection(e->text);
+    return e->kind == CEV_COMMAND && upk__ct_inspection(e->text);
   }
 }
 
@@ -55,7 +55,7 @@ static void keep(plan *p, const cev *e, size_t i, char *v, int level, size_t cos
   p->chosen[i] = v;
   p->level[i] = level;
   p->used += cost;
-  p->sec_used[ct_section_of(e->kind)] = true;
+  p->sec_used[upk__ct_section_of(e->kind)] = true;
   if (e->kind == CEV_SUMMARY)
     p->summary_whole = level == 0 ? e->text : NULL;
 }
@@ -76,11 +76,11 @@ static void place(plan *p, const ctrace *t, size_t i, bool shortest) {
   const cev *e = &t->v[i];
   if (said(p, t, e, i))
     return;
-  int sec = ct_section_of(e->kind);
-  size_t head = p->sec_used[sec] ? 0 : ct_heading_cost(sec);
+  int sec = upk__ct_section_of(e->kind);
+  size_t head = p->sec_used[sec] ? 0 : upk__ct_heading_cost(sec);
   for (int k = 0; k < CT_LEVELS; k++) {
     int level = shortest ? CT_LEVELS - 1 - k : k;
-    char *v = ct_variant(e, level, p->summary_whole);
+    char *v = upk__ct_variant(e, level, p->summary_whole);
     size_t cost = v ? strlen(v) + head + 1 : 0;
     if (v && p->used + cost <= p->avail) {
       keep(p, e, i, v, level, cost);
@@ -96,7 +96,7 @@ static void upgrade(plan *p, const cev *e, size_t i) {
     return;
   size_t now = strlen(p->chosen[i]) + 1;
   for (int level = 0; level < p->level[i]; level++) {
-    char *v = ct_variant(e, level, p->summary_whole);
+    char *v = upk__ct_variant(e, level, p->summary_whole);
     size_t cost = v ? strlen(v) + 1 : 0;
     if (v && p->used - now + cost <= p->avail) {
       p->used -= now;
@@ -133,7 +133,7 @@ static const char *kind_name(cev_kind k) {
 
 static char *label(const cev *e) {
   const char *s = e->kind == CEV_FILE    ? e->detail
-                  : e->kind == CEV_ERROR ? ct_error_headline(e->text)
+                  : e->kind == CEV_ERROR ? upk__ct_error_headline(e->text)
                   : e->text              ? e->text
                                          : "";
   size_t n = strcspn(s, "\n");
@@ -161,7 +161,7 @@ static int list_left_out(const plan *p, const ctrace *t, upk_condensed *c) {
       continue;
     char *full = NULL; /* its richest form */
     for (int level = 0; !full && level < CT_LEVELS; level++)
-      full = ct_variant(&t->v[i], level, NULL);
+      full = upk__ct_variant(&t->v[i], level, NULL);
     size_t tokens = upk_estimate_tokens(full ? strlen(full) : 0);
     free(full);
     rc = list_item(c, kind_name(t->v[i].kind), label(&t->v[i]), tokens, p->chosen[i] != NULL);
@@ -200,7 +200,7 @@ static size_t omitted_of(const plan *p, size_t n) {
  * budget, choose again with that much less room. */
 static int condense_events(const ctrace *t, size_t budget, upk_condensed *c) {
   count(t, c);
-  char *empty = ct_render(NULL, t, c, t->n); /* the header alone: the widest it gets */
+  char *empty = upk__ct_render(NULL, t, c, t->n); /* the header alone: the widest it gets */
   size_t limit = budget * 4, head = empty ? strlen(empty) + 8 : 260;
   size_t avail = limit > head ? limit - head : 0;
   free(empty);
@@ -214,7 +214,7 @@ static int condense_events(const ctrace *t, size_t budget, upk_condensed *c) {
     }
     choose(&p, t);
     size_t omitted = omitted_of(&p, t->n);
-    char *text = ct_render(p.chosen, t, c, omitted);
+    char *text = upk__ct_render(p.chosen, t, c, omitted);
     size_t n = text ? strlen(text) : 0;
     int rc = text ? 0 : -ENOMEM;
     if (text && (n <= limit || avail == 0)) {
@@ -247,14 +247,14 @@ static int read_trace(ctrace *t, const char *trace, size_t len, upk_trace_format
   *f = format;
   if (format == UPK_TRACE_MARKDOWN || (format == UPK_TRACE_AUTO && !json_like(trace, len))) {
     *f = UPK_TRACE_MARKDOWN;
-    return ct_read_markdown(t, trace, len);
+    return upk__ct_read_markdown(t, trace, len);
   }
-  int rc = ct_read_json(t, trace, len, f);
+  int rc = upk__ct_read_json(t, trace, len, f);
   if (rc == -EINVAL && format == UPK_TRACE_AUTO && t->not_json) {
-    ct_free(t); /* it only began like JSON: a Markdown log */
-    ct_init(t);
+    upk__ct_free(t); /* it only began like JSON: a Markdown log */
+    upk__ct_init(t);
     *f = UPK_TRACE_MARKDOWN;
-    rc = ct_read_markdown(t, trace, len);
+    rc = upk__ct_read_markdown(t, trace, len);
   }
   return rc;
 }
@@ -310,17 +310,17 @@ int upk_condense(const char *trace, size_t len, upk_trace_format format, size_t 
     return -EINVAL;
   }
   ctrace t;
-  ct_init(&t);
+  upk__ct_init(&t);
   upk_trace_format f;
   int rc = read_trace(&t, trace, len, format, &f);
-  rc = rc ? rc : ct_finish(&t);
+  rc = rc ? rc : upk__ct_finish(&t);
   out->format = f;
   if (rc == -EINVAL) {
     snprintf(out->error, sizeof out->error, "%s", t.why ? t.why : "the trace cannot be read");
     out->error_code = t.why_code ? t.why_code : "trace/not-json";
   }
   rc = rc ? rc : condense_events(&t, budget, out);
-  ct_free(&t);
+  upk__ct_free(&t);
   if (rc) {
     char why[sizeof out->error];
     const char *code = out->error_code;

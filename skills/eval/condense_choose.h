@@ -8,14 +8,14 @@
 
 enum { SEC_TASK, SEC_ERRORS, SEC_FILES, SEC_FACTS, SEC_COMMANDS, SEC_SUMMARY, N_SEC };
 
-int ct_section_of(cev_kind k);
-size_t ct_heading_cost(int sec);
+int upk__ct_section_of(cev_kind k);
+size_t upk__ct_heading_cost(int sec);
 /** An event's form at a level (0: richest), NULL when it has none there.
  * summary_whole: the closing summary's text when it is kept whole, so an
  * error's explanation that it holds is not written twice. */
-char *ct_variant(const cev *e, int level, const char *summary_whole);
+char *upk__ct_variant(const cev *e, int level, const char *summary_whole);
 /** The Markdown out: a header, then the chosen forms by section. */
-char *ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, size_t omitted);
+char *upk__ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, size_t omitted);
 
 enum { CT_LEVELS = 4 };
 

@@ -29,20 +29,20 @@ static int update(ctrace *t, const char *path, const char *p, const char *end) {
       k = (size_t)(end - p);
     bool hunk_end = strncmp(p, "@@", 2) == 0;
     if (hunk_end && (o || n)) {
-      rc = ct_edit(t, path, o ? o : "", n ? n : "");
+      rc = upk__ct_edit(t, path, o ? o : "", n ? n : "");
       free(o);
       free(n);
       o = n = NULL;
     } else if (!hunk_end && k > 0 && strchr(" -+", *p)) {
       if (*p != '+')
-        rc = ct_append(&o, "%.*s\n", (int)k - 1, p + 1);
+        rc = upk__ct_append(&o, "%.*s\n", (int)k - 1, p + 1);
       if (rc == 0 && *p != '-')
-        rc = ct_append(&n, "%.*s\n", (int)k - 1, p + 1);
+        rc = upk__ct_append(&n, "%.*s\n", (int)k - 1, p + 1);
     }
     p += k + (p[k] == '\n');
   }
   if (rc == 0 && (o || n))
-    rc = ct_edit(t, path, o ? o : "", n ? n : "");
+    rc = upk__ct_edit(t, path, o ? o : "", n ? n : "");
   free(o);
   free(n);
   return rc;
@@ -54,15 +54,15 @@ static int add(ctrace *t, const char *path, const char *p, const char *end) {
   for (; rc == 0 && p < end;) {
     size_t k = strcspn(p, "\n");
     if (*p == '+')
-      rc = ct_append(&content, "%.*s\n", (int)k - 1, p + 1);
+      rc = upk__ct_append(&content, "%.*s\n", (int)k - 1, p + 1);
     p += k + (p[k] == '\n');
   }
-  rc = rc ? rc : ct_write(t, path, content ? content : "");
+  rc = rc ? rc : upk__ct_write(t, path, content ? content : "");
   free(content);
   return rc;
 }
 
-int ct_apply_patch(ctrace *t, const char *patch) {
+int upk__ct_apply_patch(ctrace *t, const char *patch) {
   const char *p = strstr(patch, "*** Begin Patch");
   if (!p)
     return -EINVAL;
@@ -100,7 +100,7 @@ static char *argv_line(json_t *argv) {
   char *out = NULL;
   for (size_t i = 0; i < n; i++) {
     const char *s = json_string_value(json_array_get(argv, i));
-    if (s && ct_append(&out, "%s%s", i ? " " : "", s))
+    if (s && upk__ct_append(&out, "%s%s", i ? " " : "", s))
       break;
   }
   return out ? out : upk_xstrdup("");
@@ -111,13 +111,14 @@ static int shell_call(jread *r, const char *id, json_t *args) {
   const char *s = json_string_value(cmd) ?: jr_str(args, "cmd");
   const char *a0 = json_string_value(json_array_get(cmd, 0));
   if (a0 && strcmp(a0, "apply_patch") == 0) { /* ["apply_patch", "*** Begin Patch..."] */
-    int rc = ct_apply_patch(r->t, json_string_value(json_array_get(cmd, 1)) ?: "");
+    int rc = upk__ct_apply_patch(r->t, json_string_value(json_array_get(cmd, 1)) ?: "");
     return rc == -ENOMEM ? rc : 0;
   }
   char *line = s ? upk_xstrdup(s) : json_is_array(cmd) ? argv_line(cmd) : NULL;
   if (!line)
     return s || json_is_array(cmd) ? -ENOMEM : 0;
-  int rc = strstr(line, "*** Begin Patch") ? ct_apply_patch(r->t, line) : jr_shell(r, id, line);
+  int rc =
+      strstr(line, "*** Begin Patch") ? upk__ct_apply_patch(r->t, line) : jr_shell(r, id, line);
   free(line);
   return rc == -EINVAL ? 0 : rc;
 }
@@ -186,7 +187,7 @@ static int item(jread *r, json_t *it) {
     return shell_call(r, jr_str(it, "call_id"), json_object_get(it, "action"));
   if (!strcmp(type, "custom_tool_call")) {
     const char *in = jr_str(it, "input") ?: "";
-    int rc = strstr(in, "*** Begin Patch") ? ct_apply_patch(r->t, in) : 0;
+    int rc = strstr(in, "*** Begin Patch") ? upk__ct_apply_patch(r->t, in) : 0;
     return rc == -ENOMEM ? rc : 0;
   }
   if (!strcmp(type, "function_call_output") || !strcmp(type, "custom_tool_call_output"))
@@ -216,7 +217,7 @@ static bool responses_parts(json_t *msg) {
   return t && (!strncmp(t, "input_", 6) || !strncmp(t, "output_", 7));
 }
 
-int ct_codex_line(jread *r, json_t *line) {
+int upk__ct_codex_line(jread *r, json_t *line) {
   const char *type = jr_str(line, "type");
   json_t *payload = json_object_get(line, "payload");
   if (type && json_is_object(payload)) {

@@ -52,7 +52,7 @@ static int remember(jread *r, const char *id, const char *label, bool shell, boo
 }
 
 int jr_shell(jread *r, const char *id, const char *cmd) {
-  int rc = ct_command(r->t, cmd);
+  int rc = upk__ct_command(r->t, cmd);
   return rc ? rc : remember(r, id, cmd, true, false);
 }
 
@@ -61,13 +61,13 @@ static int edits(jread *r, const char *path, json_t *in) {
   static const char *const news[] = {"new_string", "new_str", NULL};
   const char *o = any_str(in, olds), *n = any_str(in, news);
   if (o && n)
-    return ct_edit(r->t, path, o, n);
+    return upk__ct_edit(r->t, path, o, n);
   json_t *list = json_object_get(in, "edits"); /* MultiEdit */
   for (size_t i = 0; i < json_array_size(list); i++) {
     json_t *e = json_array_get(list, i);
     o = any_str(e, olds);
     n = any_str(e, news);
-    int rc = o && n ? ct_edit(r->t, path, o, n) : 0;
+    int rc = o && n ? upk__ct_edit(r->t, path, o, n) : 0;
     if (rc)
       return rc;
   }
@@ -85,12 +85,12 @@ int jr_tool_call(jread *r, const char *id, const char *name, json_t *in) {
     return jr_shell(r, id, cmd);
   bool read = false;
   if (path && content)
-    rc = ct_write(r->t, path, content);
+    rc = upk__ct_write(r->t, path, content);
   else if (path && !(read = !json_object_get(in, "edits") && !any_str(in, EDIT_KEYS) &&
                             !json_object_get(in, "pattern"))) /* not Grep, Glob */
     rc = edits(r, path, in);
   else if (!path && patch && strstr(patch, "*** Begin Patch"))
-    rc = ct_apply_patch(r->t, patch) == -ENOMEM ? -ENOMEM : 0;
+    rc = upk__ct_apply_patch(r->t, patch) == -ENOMEM ? -ENOMEM : 0;
   return rc ? rc : remember(r, id, read ? path : name, false, read);
 }
 
@@ -116,7 +116,7 @@ static char *text_of(json_t *content) {
   char *out = NULL;
   for (size_t i = 0; i < json_array_size(content); i++) {
     const char *s = jr_str(json_array_get(content, i), "text");
-    if (s && ct_append(&out, "%s\n", s))
+    if (s && upk__ct_append(&out, "%s\n", s))
       break;
   }
   return out ? out : upk_xstrdup("");
@@ -130,12 +130,12 @@ int jr_tool_result(jread *r, const char *id, const char *text, bool is_error) {
       break;
     }
   if (c && c->read && !is_error) /* what a file holds: the base of its edits */
-    return ct_read(r->t, c->label, text);
+    return upk__ct_read(r->t, c->label, text);
   /* Outputs of reads and searches are code, full of the word "error":
    * only a shell command's output is searched for errors. */
   if (!is_error && !(c && c->shell))
     return 0;
-  return ct_output(r->t, c ? c->label : NULL, text, is_error);
+  return upk__ct_output(r->t, c ? c->label : NULL, text, is_error);
 }
 
 static int result_block(jread *r, json_t *b) {
@@ -169,7 +169,7 @@ static bool harness_text(const char *s) {
 }
 
 int jr_text(jread *r, bool user, const char *s) {
-  return s && !harness_text(s) ? ct_text(r->t, user, s) : 0;
+  return s && !harness_text(s) ? upk__ct_text(r->t, user, s) : 0;
 }
 
 static int blocks(jread *r, bool user, json_t *content) {
@@ -195,7 +195,7 @@ static int blocks(jread *r, bool user, json_t *content) {
 static int entry(jread *r, json_t *e) {
   if (!json_is_object(e))
     return 0;
-  int codex = ct_codex_line(r, e);
+  int codex = upk__ct_codex_line(r, e);
   if (codex)
     return codex < 0 ? codex : 0;
   json_t *msg = json_object_get(e, "message");
@@ -255,33 +255,34 @@ static int read_all(jread *r, const char *text, size_t len, upk_trace_format *f)
     *f = UPK_TRACE_JSONL; /* a single message, or a one-line JSONL file */
     rc = entry(r, root);
   } else if (*f == UPK_TRACE_JSON) {
-    rc = ct_reject(r->t, "trace/not-json", "not JSON (line %d, column %d: %s); " EXPECTED, err.line,
-                   err.column, err.text);
+    rc = upk__ct_reject(r->t, "trace/not-json", "not JSON (line %d, column %d: %s); " EXPECTED,
+                        err.line, err.column, err.text);
   } else {
     size_t good = 0;
     rc = lines(r, text, len, &good);
     *f = UPK_TRACE_JSONL;
     if (rc == 0 && !good && whole && (size_t)err.position >= len)
-      rc = ct_reject(r->t, "trace/truncated",
-                     "the JSON ends early, at line %d (a truncated file?); " EXPECTED, err.line);
+      rc = upk__ct_reject(r->t, "trace/truncated",
+                          "the JSON ends early, at line %d (a truncated file?); " EXPECTED,
+                          err.line);
     else if (rc == 0 && !good) {
       r->t->not_json = true;
-      rc = ct_reject(r->t, "trace/not-json", "not JSON, nor JSON lines%s%s; " EXPECTED,
-                     whole ? ": " : "", whole ? err.text : "");
+      rc = upk__ct_reject(r->t, "trace/not-json", "not JSON, nor JSON lines%s%s; " EXPECTED,
+                          whole ? ": " : "", whole ? err.text : "");
     }
   }
   json_decref(root);
   return rc;
 }
 
-int ct_read_json(ctrace *t, const char *text, size_t len, upk_trace_format *f) {
+int upk__ct_read_json(ctrace *t, const char *text, size_t len, upk_trace_format *f) {
   jread r = {.t = t};
   int rc = read_all(&r, text, len, f);
   if (rc == 0 && r.codex)
     *f = UPK_TRACE_CODEX;
   if (rc == 0 && !r.known)
-    rc = ct_reject(t, "trace/unknown-shape",
-                   "JSON, but no message in it has a known shape; " EXPECTED);
+    rc = upk__ct_reject(t, "trace/unknown-shape",
+                        "JSON, but no message in it has a known shape; " EXPECTED);
   for (size_t i = 0; i < r.n_calls; i++) {
     free(r.calls[i].id);
     free(r.calls[i].label);

@@ -34,9 +34,9 @@ int jr_shell(jread *r, const char *id, const char *cmd);
 
 /** A Codex rollout line or Responses item: 1 when it was one (handled),
  * 0 when it is not of that shape, -ENOMEM. */
-int ct_codex_line(jread *r, json_t *line);
+int upk__ct_codex_line(jread *r, json_t *line);
 /** A Codex `apply_patch` text (*** Begin Patch ... *** End Patch) as
  * writes and edits; -EINVAL when it is not one. */
-int ct_apply_patch(ctrace *t, const char *patch);
+int upk__ct_apply_patch(ctrace *t, const char *patch);
 
 #endif

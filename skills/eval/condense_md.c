@@ -61,13 +61,13 @@ static int session(mdread *m, const char *code) {
   for (const char *p = code; rc == 0 && *p;) {
     size_t n = strcspn(p, "\n");
     if (n >= 2 && p[0] == '$' && p[1] == ' ') {
-      if (f && (fclose(f) || (rc = ct_output(m->t, m->last_cmd, out, false))))
+      if (f && (fclose(f) || (rc = upk__ct_output(m->t, m->last_cmd, out, false))))
         rc = rc ? rc : -ENOMEM;
       free(out);
       out = NULL;
       f = NULL;
       char *cmd = upk_xstrndup(p + 2, n - 2);
-      rc = rc ? rc : cmd ? ct_command(m->t, cmd) : -ENOMEM;
+      rc = rc ? rc : cmd ? upk__ct_command(m->t, cmd) : -ENOMEM;
       rc = rc ? rc : set_last(m, cmd);
       free(cmd);
     } else if (m->last_cmd) {
@@ -78,7 +78,7 @@ static int session(mdread *m, const char *code) {
     p += n + (p[n] == '\n');
   }
   if (f && fclose(f) == 0 && rc == 0)
-    rc = ct_output(m->t, m->last_cmd, out, false);
+    rc = upk__ct_output(m->t, m->last_cmd, out, false);
   free(out);
   return rc;
 }
@@ -107,17 +107,17 @@ static int code_block(mdread *m, cmark_node *node) {
   if (prompts && (word_in(lang, SHELL) || word_in(lang, OUTPUT)))
     rc = session(m, code);
   else if (word_in(lang, SHELL) && !m->path[0]) {
-    rc = ct_command(m->t, code);
+    rc = upk__ct_command(m->t, code);
     rc = rc ? rc : set_last(m, code);
   } else if (word_in(lang, OUTPUT) && !m->path[0] && !info_path(info, path, sizeof path))
-    rc = ct_output(m->t, m->last_cmd, code, false);
+    rc = upk__ct_output(m->t, m->last_cmd, code, false);
   else if (info_path(info, path, sizeof path))
-    rc = ct_write(m->t, path, code);
+    rc = upk__ct_write(m->t, path, code);
   else if (m->path[0])
-    rc = ct_write(m->t, m->path, code);
+    rc = upk__ct_write(m->t, m->path, code);
   else {
     snprintf(path, sizeof path, "(unnamed %s block %zu)", lang[0] ? lang : "code", ++m->unnamed);
-    rc = ct_write(m->t, path, code);
+    rc = upk__ct_write(m->t, path, code);
   }
   m->path[0] = '\0';
   return rc;
@@ -206,14 +206,14 @@ static int prose(mdread *m, cmark_node *node, bool heading) {
   snprintf(first, sizeof first, "%.*s", (int)strcspn(body + strspn(body, " "), " :["),
            body + strspn(body, " "));
   if (!m->user && word_in(first, starts))
-    rc = ct_output(m->t, m->last_cmd, body, true);
+    rc = upk__ct_output(m->t, m->last_cmd, body, true);
   else
-    rc = ct_text(m->t, m->user, body);
+    rc = upk__ct_text(m->t, m->user, body);
   free(text);
   return rc;
 }
 
-int ct_read_markdown(ctrace *t, const char *text, size_t len) {
+int upk__ct_read_markdown(ctrace *t, const char *text, size_t len) {
   cmark_node *doc = cmark_parse_document(text, len, CMARK_OPT_DEFAULT);
   cmark_iter *it = doc ? cmark_iter_new(doc) : NULL;
   mdread m = {.t = t, .user = true};
@@ -229,7 +229,7 @@ int ct_read_markdown(ctrace *t, const char *text, size_t len) {
     else if (ty == CMARK_NODE_HEADING || ty == CMARK_NODE_PARAGRAPH)
       rc = prose(&m, n, ty == CMARK_NODE_HEADING);
     else if (ty == CMARK_NODE_HTML_BLOCK) /* tool output pasted as <pre>... */
-      rc = ct_output(t, m.last_cmd, cmark_node_get_literal(n), false);
+      rc = upk__ct_output(t, m.last_cmd, cmark_node_get_literal(n), false);
     if (rc == 0 && m.user == false && !t->has_task)
       t->has_task = true; /* the agent spoke first: no task text in this log */
   }

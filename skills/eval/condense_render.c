@@ -17,14 +17,14 @@ static const char *const SEC_TITLES[N_SEC] = {
     "Task",         "Errors and what followed them", "Final state of changed files", "Key facts",
     "Commands run", "The agent's closing summary"};
 
-int ct_section_of(cev_kind k) {
+int upk__ct_section_of(cev_kind k) {
   static const int map[] = {
       [CEV_TASK] = SEC_TASK,    [CEV_SUMMARY] = SEC_SUMMARY, [CEV_COMMAND] = SEC_COMMANDS,
       [CEV_ERROR] = SEC_ERRORS, [CEV_FILE] = SEC_FILES,      [CEV_FACT] = SEC_FACTS};
   return map[k];
 }
 
-size_t ct_heading_cost(int sec) {
+size_t upk__ct_heading_cost(int sec) {
   return strlen(SEC_TITLES[sec]) + 6; /* "\n## " + title + "\n\n" */
 }
 
@@ -171,7 +171,8 @@ static char *summary_variant(const cev *e, int level) {
     for (const char *p = e->text; *p;) {
       size_t n = sentences_within(p, 400);
       n = n ? n : strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0);
-      if ((p == e->text || ct_fact_score(p, n) >= 2) && ct_append(&out, "%.*s ", (int)n, p))
+      if ((p == e->text || upk__ct_fact_score(p, n) >= 2) &&
+          upk__ct_append(&out, "%.*s ", (int)n, p))
         break;
       p += n;
       p += strspn(p, " \n");
@@ -233,21 +234,22 @@ static char *error_full(const cev *e, int level, bool explained_below) {
     exn = cut ? cut : exn < 300 ? exn : 300;
   }
   int fl = upk_fence_len(e->text);
-  int rc = head ? ct_append(&out, "### %s\n\n%.*s\n%.*s%s%.*s\n\n", head, fl, FENCE, (int)tl,
-                            e->text, tl < strlen(e->text) ? "[…]\n" : "", fl, FENCE)
+  int rc = head ? upk__ct_append(&out, "### %s\n\n%.*s\n%.*s%s%.*s\n\n", head, fl, FENCE, (int)tl,
+                                 e->text, tl < strlen(e->text) ? "[…]\n" : "", fl, FENCE)
                 : -ENOMEM;
   if (rc == 0 && ex)
-    rc = ct_append(&out, "The agent: %.*s%s\n\n", (int)exn, ex, exn < strlen(ex) ? " (…)" : "");
+    rc =
+        upk__ct_append(&out, "The agent: %.*s%s\n\n", (int)exn, ex, exn < strlen(ex) ? " (…)" : "");
   if (rc == 0 && explained_below)
-    rc = ct_append(&out, "The agent explained it in its closing summary (below).\n\n");
+    rc = upk__ct_append(&out, "The agent explained it in its closing summary (below).\n\n");
   if (rc == 0 && e->fix)
-    rc = ct_append(&out, "What followed:\n\n%s", e->fix);
+    rc = upk__ct_append(&out, "What followed:\n\n%s", e->fix);
   if (rc == 0)
-    rc = ct_append(&out, "%s%s\n", e->fix ? "- " : "",
-                   e->outcome   ? e->outcome
-                   : e->fix     ? "No command was seen to succeed after it."
-                   : e->explain ? "No edit or command followed: the agent's words are the fix."
-                                : "Nothing was changed or run after it.");
+    rc = upk__ct_append(&out, "%s%s\n", e->fix ? "- " : "",
+                        e->outcome   ? e->outcome
+                        : e->fix     ? "No command was seen to succeed after it."
+                        : e->explain ? "No edit or command followed: the agent's words are the fix."
+                                     : "Nothing was changed or run after it.");
   free(head);
   if (rc) {
     free(out);
@@ -262,7 +264,7 @@ static char *error_line(const cev *e, int level, bool explained_below) {
   char *head = error_head(e);
   const char *ex = level == 2 && !explained_below ? e->explain : NULL,
              *plus = e->fix ? strstr(e->fix, "\n+") : NULL;
-  const char *first = ct_error_headline(e->text);
+  const char *first = upk__ct_error_headline(e->text);
   size_t n = strcspn(first, "\n"), pn = plus ? strcspn(plus + 1, "\n") : 0;
   if (level == 3)
     plus = NULL, pn = 0;
@@ -283,7 +285,7 @@ static char *error_variant(const cev *e, int level, bool explained_below) {
   return level < 2 ? error_full(e, level, explained_below) : error_line(e, level, explained_below);
 }
 
-char *ct_variant(const cev *e, int level, const char *summary_whole) {
+char *upk__ct_variant(const cev *e, int level, const char *summary_whole) {
   switch (e->kind) {
   case CEV_TASK:
     return task_variant(e, level);
@@ -312,7 +314,7 @@ const char *upk_trace_format_name(upk_trace_format f) {
                                 : "Markdown";
 }
 
-char *ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, size_t omitted) {
+char *upk__ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, size_t omitted) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = upk_xmemstream(&buf, &len);
@@ -325,7 +327,7 @@ char *ct_render(char *const *chosen, const ctrace *t, const upk_condensed *c, si
   for (int sec = 0; chosen && sec < N_SEC; sec++) {
     bool head = false;
     for (size_t i = 0; i < t->n; i++) {
-      if (!chosen[i] || !chosen[i][0] || ct_section_of(t->v[i].kind) != sec)
+      if (!chosen[i] || !chosen[i][0] || upk__ct_section_of(t->v[i].kind) != sec)
         continue;
       if (!head)
         fprintf(f, "\n## %s\n\n", SEC_TITLES[sec]);

@@ -11,7 +11,7 @@
 #include "skills/eval/condense_int.h"
 #include "common/xalloc.h"
 
-int ct_vappend(char **s, const char *fmt, va_list ap) {
+int upk__ct_vappend(char **s, const char *fmt, va_list ap) {
   char *more = upk_xvasprintf(fmt, ap);
   size_t old = *s ? strlen(*s) : 0, n = strlen(more);
   char *p = upk_xrealloc(*s, old + n + 1);
@@ -21,10 +21,10 @@ int ct_vappend(char **s, const char *fmt, va_list ap) {
   return 0;
 }
 
-int ct_append(char **s, const char *fmt, ...) {
+int upk__ct_append(char **s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int rc = ct_vappend(s, fmt, ap);
+  int rc = upk__ct_vappend(s, fmt, ap);
   va_end(ap);
   return rc;
 }
@@ -54,7 +54,7 @@ static bool zero_before(const char *buf, const char *at) {
 /* One line: an error marker, and not a report of zero errors; "error" as
  * a measure (max abs error 4e-6) is not a marker, though "failed" beside
  * it still is. */
-bool ct_line_is_error(const char *s, size_t n) {
+bool upk__ct_line_is_error(const char *s, size_t n) {
   static const char *const yes[] = {"error",
                                     "failed",
                                     "failure",
@@ -98,17 +98,17 @@ bool ct_line_is_error(const char *s, size_t n) {
   return false;
 }
 
-const char *ct_error_headline(const char *text) {
+const char *upk__ct_error_headline(const char *text) {
   for (const char *p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
-    if (ct_line_is_error(p, strcspn(p, "\n")))
+    if (upk__ct_line_is_error(p, strcspn(p, "\n")))
       return p;
   return text;
 }
 
-bool ct_looks_error(const char *text) {
+bool upk__ct_looks_error(const char *text) {
   for (const char *p = text; *p;) {
     size_t n = strcspn(p, "\n");
-    if (ct_line_is_error(p, n))
+    if (upk__ct_line_is_error(p, n))
       return true;
     p += n + (p[n] == '\n');
   }
@@ -140,7 +140,7 @@ enum { MAX_ERROR_LINES = 12, LINE_CAP = 300, CTX_BEFORE = 1, CTX_AFTER = 2 };
 static size_t mark(oline *v, size_t n) {
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!(v[i].error = ct_line_is_error(v[i].s, v[i].n)))
+    if (!(v[i].error = upk__ct_line_is_error(v[i].s, v[i].n)))
       continue;
     size_t j = 0;
     for (; j < i; j++)
@@ -166,7 +166,7 @@ static size_t mark(oline *v, size_t n) {
   return kept;
 }
 
-char *ct_error_lines(const char *out, size_t *lines) {
+char *upk__ct_error_lines(const char *out, size_t *lines) {
   oline *v = NULL;
   size_t n = split_lines(out, &v);
   *lines = n;
@@ -209,7 +209,7 @@ char *ct_error_lines(const char *out, size_t *lines) {
 
 /* ---- edits as diffs ------------------------------------------------------ */
 
-char *ct_diff(const char *old_s, const char *new_s, size_t max_lines) {
+char *upk__ct_diff(const char *old_s, const char *new_s, size_t max_lines) {
   oline *a = NULL, *b = NULL;
   size_t na = split_lines(old_s, &a), nb = split_lines(new_s, &b), pre = 0, suf = 0;
   char *buf = NULL;
@@ -259,7 +259,7 @@ static bool flag_at(const char *s, size_t i, size_t n) {
   return start && s[i] == '-' && k < n && isalpha((unsigned char)s[k]);
 }
 
-int ct_fact_score(const char *s, size_t n) {
+int upk__ct_fact_score(const char *s, size_t n) {
   static const char *const cues[] = {"because",    "must ",       "need to",    "needs ",
                                      "requires",   "important",   "note:",      "note that",
                                      "the issue",  "the problem", "root cause", "turns out",
@@ -291,7 +291,7 @@ int ct_fact_score(const char *s, size_t n) {
 /* ---- commands ------------------------------------------------------------ */
 
 /* Looking around (ls, cat, grep ...) changes nothing: it is not a fix. */
-bool ct_inspection(const char *cmd) {
+bool upk__ct_inspection(const char *cmd) {
   static const char *const words[] = {"ls",   "cat",  "pwd",  "head",  "tail", "grep",
                                       "rg",   "find", "echo", "which", "less", "wc",
                                       "tree", "file", "stat", "nl"};
