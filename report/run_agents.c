@@ -8,12 +8,12 @@
 
 static void cell_pct(upk_html *h, json_t *t, const char *key) {
   char buf[16];
-  upk_fmt_pct(buf, sizeof buf, rr_num(t, key), false);
+  upk_fmt_pct(buf, sizeof buf, upk__rr_num(t, key), false);
   upk_html_rawf(h, "<td class=\"num\">%s</td>", buf);
 }
 
 static void cell_num(upk_html *h, json_t *t, const char *key, const char *fmt, double scale) {
-  double v = rr_num(t, key);
+  double v = upk__rr_num(t, key);
   char buf[32] = "-";
   if (isfinite(v))
     snprintf(buf, sizeof buf, fmt, v * scale);
@@ -54,27 +54,27 @@ static void row(upk_html *h, json_t *x, const char *label) {
   upk_html_raw(h, "</tr>\n");
 }
 
-void rr_agents(upk_html *h, const rr_run *r) {
+void upk__rr_agents(upk_html *h, const upk__rr_run *r) {
   json_t *agents = json_object_get(r->summary, "agents"), *x;
   size_t i;
   if (!json_is_object(agents))
     return;
   upk_html_elem(h, "h2", NULL, "Agent runs");
   header(h, "agent");
-  json_array_foreach(json_object_get(agents, "byModel"), i, x) row(h, x, rr_str(x, "model"));
+  json_array_foreach(json_object_get(agents, "byModel"), i, x) row(h, x, upk__rr_str(x, "model"));
   upk_html_raw(h, "</table>\n");
   header(h, "case");
   json_array_foreach(json_object_get(agents, "byCase"), i, x) {
     char label[300];
     snprintf(label, sizeof label, "case %lld, %s",
              (long long)json_integer_value(json_object_get(x, "case")) + 1,
-             rr_str(x, "model") ? rr_str(x, "model") : "?");
+             upk__rr_str(x, "model") ? upk__rr_str(x, "model") : "?");
     row(h, x, label);
   }
   upk_html_raw(h, "</table>\n");
 }
 
-void rr_agent_line(upk_html *h, json_t *t) {
+void upk__rr_agent_line(upk_html *h, json_t *t) {
   json_t *a = json_object_get(t, "agent"), *v;
   size_t i;
   if (!json_is_object(a))
@@ -84,23 +84,23 @@ void rr_agent_line(upk_html *h, json_t *t) {
   upk_html_text(h, json_is_true(loaded)    ? "skill loaded"
                    : json_is_false(loaded) ? "skill not loaded"
                                            : "skill loading unknown");
-  if (rr_str(a, "skillEvidence"))
-    upk_html_textf(h, " (%s)", rr_str(a, "skillEvidence"));
+  if (upk__rr_str(a, "skillEvidence"))
+    upk_html_textf(h, " (%s)", upk__rr_str(a, "skillEvidence"));
   if (json_is_integer(json_object_get(a, "turns")))
     upk_html_textf(h, ", %lld turns", json_integer_value(json_object_get(a, "turns")));
   if (json_array_size(json_object_get(a, "toolCalls"))) {
     upk_html_text(h, "; tools:");
-    json_array_foreach(json_object_get(a, "toolCalls"), i, v)
-        upk_html_textf(h, "%s %s", i ? "," : "", rr_str(v, "name") ? rr_str(v, "name") : "?");
+    json_array_foreach(json_object_get(a, "toolCalls"), i, v) upk_html_textf(
+        h, "%s %s", i ? "," : "", upk__rr_str(v, "name") ? upk__rr_str(v, "name") : "?");
   }
   if (json_array_size(json_object_get(a, "files"))) {
     upk_html_text(h, "; wrote:");
     json_array_foreach(json_object_get(a, "files"), i, v)
         upk_html_textf(h, "%s %s", i ? "," : "", json_string_value(v));
   }
-  if (rr_str(a, "dir")) {
+  if (upk__rr_str(a, "dir")) {
     upk_html_raw(h, "; <code>");
-    upk_html_text(h, rr_str(a, "dir"));
+    upk_html_text(h, upk__rr_str(a, "dir"));
     upk_html_raw(h, "</code>");
   }
   upk_html_raw(h, "</div>\n");

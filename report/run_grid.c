@@ -14,7 +14,7 @@ static bool same(const char *a, const char *b) {
 }
 
 /* The largest case index among the transcripts, + 1. */
-static size_t case_count(const rr_run *r) {
+static size_t case_count(const upk__rr_run *r) {
   json_t *t;
   size_t i, n = (size_t)json_integer_value(json_object_get(r->meta, "cases"));
   json_array_foreach(r->transcripts, i, t) {
@@ -25,7 +25,7 @@ static size_t case_count(const rr_run *r) {
 }
 
 /* Cases that have a transcript (generation subsets leave gaps). */
-static bool case_seen(const rr_run *r, size_t c) {
+static bool case_seen(const upk__rr_run *r, size_t c) {
   json_t *t;
   size_t i;
   json_array_foreach(r->transcripts, i, t) if ((size_t)json_integer_value(
@@ -33,11 +33,12 @@ static bool case_seen(const rr_run *r, size_t c) {
   return !json_array_size(r->transcripts);
 }
 
-static const char *case_prompt(const rr_run *r, size_t c) {
+static const char *case_prompt(const upk__rr_run *r, size_t c) {
   json_t *t;
   size_t i;
-  json_array_foreach(r->transcripts, i, t) if ((size_t)json_integer_value(json_object_get(
-                                                   t, "case")) == c) return rr_str(t, "prompt");
+  json_array_foreach(r->transcripts, i,
+                     t) if ((size_t)json_integer_value(json_object_get(t, "case")) ==
+                            c) return upk__rr_str(t, "prompt");
   return NULL;
 }
 
@@ -58,8 +59,8 @@ static const char *cell_class(const tally *t) {
 }
 
 static void chip(upk_html *h, json_t *t) {
-  const char *v = rr_str(t, "verdict") ? rr_str(t, "verdict") : "error";
-  bool skill = same(rr_str(t, "condition"), "with_skill");
+  const char *v = upk__rr_str(t, "verdict") ? upk__rr_str(t, "verdict") : "error";
+  bool skill = same(upk__rr_str(t, "condition"), "with_skill");
   upk_html_raw(h, "<span class=\"chip ");
   upk_html_text(h, v);
   upk_html_rawf(
@@ -77,19 +78,19 @@ static void assertions(upk_html *h, json_t *t) {
   upk_html_raw(h, "<ul class=\"assertions\">");
   json_array_foreach(json_object_get(t, "assertions"), i, a) {
     upk_html_raw(h, "<li><span class=\"chip ");
-    upk_html_text(h, rr_str(a, "status"));
+    upk_html_text(h, upk__rr_str(a, "status"));
     upk_html_raw(h, "\">");
-    upk_html_text(h, rr_str(a, "status"));
+    upk_html_text(h, upk__rr_str(a, "status"));
     upk_html_raw(h, "</span> ");
-    upk_html_text(h, rr_str(a, "type"));
-    if (rr_str(a, "label")) {
+    upk_html_text(h, upk__rr_str(a, "type"));
+    if (upk__rr_str(a, "label")) {
       upk_html_raw(h, " <code>");
-      upk_html_text_n(h, rr_str(a, "label"), 200);
+      upk_html_text_n(h, upk__rr_str(a, "label"), 200);
       upk_html_raw(h, "</code>");
     }
-    if (rr_str(a, "reason")) {
+    if (upk__rr_str(a, "reason")) {
       upk_html_raw(h, " <span class=\"muted\">");
-      upk_html_text_n(h, rr_str(a, "reason"), 400);
+      upk_html_text_n(h, upk__rr_str(a, "reason"), 400);
       upk_html_raw(h, "</span>");
     }
     upk_html_raw(h, "</li>");
@@ -99,30 +100,30 @@ static void assertions(upk_html *h, json_t *t) {
 
 static void transcript(upk_html *h, json_t *t, const char *run_label) {
   json_t *tok = json_object_get(t, "tokens");
-  bool skill = same(rr_str(t, "condition"), "with_skill");
+  bool skill = same(upk__rr_str(t, "condition"), "with_skill");
   upk_html_raw(h, "<div class=\"transcript\"><b>");
   if (run_label)
     upk_html_textf(h, "%s: ", run_label);
   upk_html_textf(h, "%s, run %lld: %s", skill ? "with the skill" : "without the skill",
                  json_integer_value(json_object_get(t, "run")) + 1,
-                 rr_str(t, "verdict") ? rr_str(t, "verdict") : "-");
+                 upk__rr_str(t, "verdict") ? upk__rr_str(t, "verdict") : "-");
   upk_html_raw(h, "</b> <span class=\"muted\">");
   upk_html_textf(h, "%lld/%lld assertions, %lld in / %lld out tokens, %.0f ms",
                  json_integer_value(json_object_get(t, "assertionsPassed")),
                  json_integer_value(json_object_get(t, "assertionsTotal")),
                  json_integer_value(json_object_get(tok, "input")),
-                 json_integer_value(json_object_get(tok, "output")), rr_num(t, "durationMs"));
+                 json_integer_value(json_object_get(tok, "output")), upk__rr_num(t, "durationMs"));
   upk_html_raw(h, "</span>\n");
-  rr_agent_line(h, t);
+  upk__rr_agent_line(h, t);
   assertions(h, t);
-  if (rr_str(t, "error")) {
+  if (upk__rr_str(t, "error")) {
     upk_html_raw(h, "<pre class=\"error\">");
-    upk_html_text_n(h, rr_str(t, "error"), ANSWER_MAX);
+    upk_html_text_n(h, upk__rr_str(t, "error"), ANSWER_MAX);
     upk_html_raw(h, "</pre>\n");
   }
-  if (rr_str(t, "answer")) {
+  if (upk__rr_str(t, "answer")) {
     upk_html_raw(h, "<pre class=\"answer\">");
-    upk_html_text_n(h, rr_str(t, "answer"), ANSWER_MAX);
+    upk_html_text_n(h, upk__rr_str(t, "answer"), ANSWER_MAX);
     upk_html_raw(h, "</pre>\n");
   }
   upk_html_raw(h, "</div>\n");
@@ -130,21 +131,21 @@ static void transcript(upk_html *h, json_t *t, const char *run_label) {
 
 /* The trials of one case and model in run r: chips into the summary when
  * `chips`, transcripts otherwise; counts the with-skill verdicts. */
-static void trials(upk_html *h, const rr_run *r, size_t c, const char *model, bool chips,
+static void trials(upk_html *h, const upk__rr_run *r, size_t c, const char *model, bool chips,
                    const char *run_label, tally *tl) {
   json_t *t;
   size_t i;
   json_array_foreach(r->transcripts, i, t) {
     if ((size_t)json_integer_value(json_object_get(t, "case")) != c ||
-        !same(rr_str(t, "model"), model))
+        !same(upk__rr_str(t, "model"), model))
       continue;
     if (!chips) {
       transcript(h, t, run_label);
       continue;
     }
     chip(h, t);
-    if (tl && same(rr_str(t, "condition"), "with_skill")) {
-      const char *v = rr_str(t, "verdict");
+    if (tl && same(upk__rr_str(t, "condition"), "with_skill")) {
+      const char *v = upk__rr_str(t, "verdict");
       size_t *slot = same(v, "pass")    ? &tl->pass
                      : same(v, "fail")  ? &tl->fail
                      : same(v, "error") ? &tl->error
@@ -154,7 +155,8 @@ static void trials(upk_html *h, const rr_run *r, size_t c, const char *model, bo
   }
 }
 
-static void cell(upk_html *h, const rr_run *a, const rr_run *b, size_t c, const char *model) {
+static void cell(upk_html *h, const upk__rr_run *a, const upk__rr_run *b, size_t c,
+                 const char *model) {
   upk_html h_sum;
   tally ta = {0}, tb = {0};
   upk_html_init(&h_sum);
@@ -181,8 +183,8 @@ static void cell(upk_html *h, const rr_run *a, const rr_run *b, size_t c, const 
   upk_html_raw(h, "</details></td>\n");
 }
 
-void rr_grid(upk_html *h, const rr_run *a, const rr_run *b) {
-  json_t *models = rr_models(a), *m;
+void upk__rr_grid(upk_html *h, const upk__rr_run *a, const upk__rr_run *b) {
+  json_t *models = upk__rr_models(a), *m;
   size_t i, n = case_count(a);
   upk_html_elem(h, "h2", NULL, "Cases \xC3\x97 models");
   upk_html_raw(h, "<p class=\"muted\">A cell is coloured by the with-skill verdicts of its trials "

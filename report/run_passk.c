@@ -30,7 +30,7 @@ static void cond_rows(upk_html *h, const char *model, const char *cond, json_t *
   row(h, model, cond, "pass^k", json_object_get(c, "passHatK"), most);
 }
 
-void rr_pass_k(upk_html *h, const rr_run *r, bool baseline) {
+void upk__rr_pass_k(upk_html *h, const upk__rr_run *r, bool baseline) {
   json_t *models = json_object_get(r->summary, "models"), *m;
   size_t i, most = 0;
   json_array_foreach(models, i, m) {
@@ -50,7 +50,7 @@ void rr_pass_k(upk_html *h, const rr_run *r, bool baseline) {
     upk_html_rawf(h, "<th>k=%zu</th>", k);
   upk_html_raw(h, "</tr>\n");
   json_array_foreach(models, i, m) {
-    const char *name = rr_str(m, "model") ? rr_str(m, "model") : "?";
+    const char *name = upk__rr_str(m, "model") ? upk__rr_str(m, "model") : "?";
     cond_rows(h, name, "with the skill", json_object_get(m, "skill"), most);
     if (baseline)
       cond_rows(h, name, "without the skill", json_object_get(m, "baseline"), most);

@@ -11,18 +11,18 @@
 #include "skills/eval/runs.h"
 #include "common/xalloc.h"
 
-const char *rr_str(json_t *o, const char *key) {
+const char *upk__rr_str(json_t *o, const char *key) {
   return json_string_value(json_object_get(o, key));
 }
 
-double rr_num(json_t *o, const char *key) {
+double upk__rr_num(json_t *o, const char *key) {
   json_t *v = json_object_get(o, key);
   return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-upk_bar rr_rate_bar(json_t *cond, char *note, size_t note_len) {
+upk_bar upk__rr_rate_bar(json_t *cond, char *note, size_t note_len) {
   json_t *ci = json_object_get(cond, "passRateCi");
-  upk_bar b = {rr_num(cond, "passRate"), NAN, NAN, NULL};
+  upk_bar b = {upk__rr_num(cond, "passRate"), NAN, NAN, NULL};
   if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {
     b.lo = json_number_value(json_array_get(ci, 0));
     b.hi = json_number_value(json_array_get(ci, 1));
@@ -35,24 +35,24 @@ upk_bar rr_rate_bar(json_t *cond, char *note, size_t note_len) {
   return b;
 }
 
-rr_groups rr_groups_new(size_t n) {
-  return (rr_groups){.g = upk_xcalloc(n + 1, sizeof(upk_bar_group)),
-                     .note = upk_xcalloc(n + 1, sizeof(char[UPK_CHART_SERIES_MAX][64]))};
+upk__rr_groups upk__rr_groups_new(size_t n) {
+  return (upk__rr_groups){.g = upk_xcalloc(n + 1, sizeof(upk_bar_group)),
+                          .note = upk_xcalloc(n + 1, sizeof(char[UPK_CHART_SERIES_MAX][64]))};
 }
 
-void rr_groups_free(rr_groups *x) {
+void upk__rr_groups_free(upk__rr_groups *x) {
   free(x->g);
   free(x->note);
   memset(x, 0, sizeof *x);
 }
 
-json_t *rr_models(const rr_run *r) {
+json_t *upk__rr_models(const upk__rr_run *r) {
   json_t *out = json_array(), *m;
   size_t i;
   json_array_foreach(json_object_get(r->meta, "models"), i, m) json_array_append(out, m);
   if (!json_array_size(out))
-    json_array_foreach(json_object_get(r->summary, "models"), i, m)
-        json_array_append_new(out, json_string(rr_str(m, "model") ? rr_str(m, "model") : "?"));
+    json_array_foreach(json_object_get(r->summary, "models"), i, m) json_array_append_new(
+        out, json_string(upk__rr_str(m, "model") ? upk__rr_str(m, "model") : "?"));
   return out;
 }
 
@@ -61,15 +61,15 @@ static void setting(upk_html *h, const char *name, const char *value) {
   upk_html_elem(h, "dd", NULL, value ? value : "-");
 }
 
-void rr_settings(upk_html *h, const rr_run *r) {
+void upk__rr_settings(upk_html *h, const upk__rr_run *r) {
   char buf[64];
   json_t *m = r->meta, *s = r->summary, *x;
   size_t i;
   upk_html_raw(h, "<dl class=\"meta\">\n");
   setting(h, "run", r->id);
-  setting(h, "kind", rr_str(m, "kind"));
-  setting(h, "created", rr_str(m, "createdAt"));
-  setting(h, "skill", rr_str(m, "skill"));
+  setting(h, "kind", upk__rr_str(m, "kind"));
+  setting(h, "created", upk__rr_str(m, "createdAt"));
+  setting(h, "skill", upk__rr_str(m, "skill"));
   upk_html_elem(h, "dt", NULL, "models");
   upk_html_raw(h, "<dd>");
   json_array_foreach(json_object_get(m, "models"), i, x) {
@@ -91,7 +91,7 @@ void rr_settings(upk_html *h, const rr_run *r) {
     snprintf(buf, sizeof buf, "%lld", json_integer_value(json_object_get(s, "concurrency")));
     setting(h, "concurrency", buf);
   }
-  setting(h, "format", rr_str(m, "format"));
+  setting(h, "format", upk__rr_str(m, "format"));
   upk_html_raw(h, "</dl>\n");
 }
 
@@ -99,15 +99,15 @@ void rr_settings(upk_html *h, const rr_run *r) {
 
 static void pass_chart(upk_html *h, json_t *models, bool baseline) {
   size_t n = json_array_size(models), i;
-  rr_groups x = rr_groups_new(n);
+  upk__rr_groups x = upk__rr_groups_new(n);
   json_t *m;
   upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
-    g[i].name = rr_str(m, "model");
+    g[i].name = upk__rr_str(m, "model");
     size_t s = 0;
     if (baseline)
-      g[i].bars[s++] = rr_rate_bar(json_object_get(m, "baseline"), x.note[i][0], 64);
-    g[i].bars[s] = rr_rate_bar(json_object_get(m, "skill"), x.note[i][1], 64);
+      g[i].bars[s++] = upk__rr_rate_bar(json_object_get(m, "baseline"), x.note[i][0], 64);
+    g[i].bars[s] = upk__rr_rate_bar(json_object_get(m, "skill"), x.note[i][1], 64);
   }
   upk_bar_chart c = {.id = "pass-rate",
                      .title = "Pass rate per model, 95 % Wilson intervals",
@@ -124,19 +124,19 @@ static void pass_chart(upk_html *h, json_t *models, bool baseline) {
     c.first_colour = 1;
   }
   upk_chart_bars(h, &c);
-  rr_groups_free(&x);
+  upk__rr_groups_free(&x);
 }
 
 static void lift_chart(upk_html *h, json_t *models) {
   size_t n = json_array_size(models), i;
-  rr_groups x = rr_groups_new(n);
+  upk__rr_groups x = upk__rr_groups_new(n);
   json_t *m;
   upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
     json_t *ci = json_object_get(m, "liftCi");
-    g[i].name = rr_str(m, "model");
+    g[i].name = upk__rr_str(m, "model");
     g[i].bars[0] = (upk_bar){
-        rr_num(m, "lift"),
+        upk__rr_num(m, "lift"),
         json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN,
         json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN,
         NULL};
@@ -152,11 +152,11 @@ static void lift_chart(upk_html *h, json_t *models) {
                      .percent = true,
                      .first_colour = 1};
   upk_chart_bars(h, &c);
-  rr_groups_free(&x);
+  upk__rr_groups_free(&x);
 }
 
 static double tokens_of(json_t *cond) {
-  return rr_num(cond, "avgInputTokens") + rr_num(cond, "avgOutputTokens");
+  return upk__rr_num(cond, "avgInputTokens") + upk__rr_num(cond, "avgOutputTokens");
 }
 
 /* A round axis end above v: 1, 2 or 5 times a power of ten. */
@@ -169,18 +169,18 @@ static double nice_max(double v) {
 
 static void tokens_chart(upk_html *h, json_t *models, bool baseline) {
   size_t n = json_array_size(models), i;
-  rr_groups x = rr_groups_new(n);
+  upk__rr_groups x = upk__rr_groups_new(n);
   json_t *m;
   double top = 0;
   upk_bar_group *g = x.g;
   json_array_foreach(models, i, m) {
-    g[i].name = rr_str(m, "model");
+    g[i].name = upk__rr_str(m, "model");
     const char *keys[] = {"baseline", "skill"};
     for (size_t k = baseline ? 0 : 1, s = 0; k < 2; k++, s++) {
       json_t *cond = json_object_get(m, keys[k]);
       double t = tokens_of(cond);
-      snprintf(x.note[i][k], 64, "(in %.0f, out %.0f)", rr_num(cond, "avgInputTokens"),
-               rr_num(cond, "avgOutputTokens"));
+      snprintf(x.note[i][k], 64, "(in %.0f, out %.0f)", upk__rr_num(cond, "avgInputTokens"),
+               upk__rr_num(cond, "avgOutputTokens"));
       g[i].bars[s] = (upk_bar){t, NAN, NAN, isfinite(t) ? x.note[i][k] : NULL};
       top = isfinite(t) && t > top ? t : top;
     }
@@ -200,7 +200,7 @@ static void tokens_chart(upk_html *h, json_t *models, bool baseline) {
     c.first_colour = 1;
   }
   upk_chart_bars(h, &c);
-  rr_groups_free(&x);
+  upk__rr_groups_free(&x);
 }
 
 static void figures_table(upk_html *h, json_t *models) {
@@ -211,14 +211,14 @@ static void figures_table(upk_html *h, json_t *models) {
   json_array_foreach(models, i, m) {
     char b[16], s[16], l[16], lo[16], hi[16], t[16];
     json_t *ci = json_object_get(m, "liftCi");
-    upk_fmt_pct(b, sizeof b, rr_num(json_object_get(m, "baseline"), "passRate"), false);
-    upk_fmt_pct(s, sizeof s, rr_num(json_object_get(m, "skill"), "passRate"), false);
-    upk_fmt_pct(l, sizeof l, rr_num(m, "lift"), true);
+    upk_fmt_pct(b, sizeof b, upk__rr_num(json_object_get(m, "baseline"), "passRate"), false);
+    upk_fmt_pct(s, sizeof s, upk__rr_num(json_object_get(m, "skill"), "passRate"), false);
+    upk_fmt_pct(l, sizeof l, upk__rr_num(m, "lift"), true);
     upk_fmt_pct(lo, sizeof lo, json_number_value(json_array_get(ci, 0)), true);
     upk_fmt_pct(hi, sizeof hi, json_number_value(json_array_get(ci, 1)), true);
-    upk_fmt_pct(t, sizeof t, rr_num(m, "tokenSavings"), true);
+    upk_fmt_pct(t, sizeof t, upk__rr_num(m, "tokenSavings"), true);
     upk_html_raw(h, "<tr><td>");
-    upk_html_text(h, rr_str(m, "model"));
+    upk_html_text(h, upk__rr_str(m, "model"));
     upk_html_rawf(h,
                   "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
                   "<td class=\"num\">%s .. %s</td><td class=\"num\">%s</td></tr>\n",
@@ -227,10 +227,10 @@ static void figures_table(upk_html *h, json_t *models) {
   upk_html_raw(h, "</table>\n");
 }
 
-static void eval_page(upk_html *h, const rr_run *r) {
+static void eval_page(upk_html *h, const upk__rr_run *r) {
   json_t *models = json_object_get(r->summary, "models");
   bool baseline = !json_is_false(json_object_get(r->meta, "baseline"));
-  rr_settings(h, r);
+  upk__rr_settings(h, r);
   upk_html_elem(h, "h2", NULL, "Pass rate per model");
   pass_chart(h, models, baseline);
   if (baseline) {
@@ -240,14 +240,14 @@ static void eval_page(upk_html *h, const rr_run *r) {
   upk_html_elem(h, "h2", NULL, "Tokens");
   tokens_chart(h, models, baseline);
   figures_table(h, models);
-  rr_pass_k(h, r, baseline);
-  rr_agents(h, r);
-  rr_grid(h, r, NULL);
+  upk__rr_pass_k(h, r, baseline);
+  upk__rr_agents(h, r);
+  upk__rr_grid(h, r, NULL);
 }
 
 /* ---- loading and dispatch ------------------------------------------------ */
 
-static int load(const char *runs_dir, const char *id, rr_run *r) {
+static int load(const char *runs_dir, const char *id, upk__rr_run *r) {
   char *text = NULL;
   memset(r, 0, sizeof *r);
   int rc = upk_runs_show(runs_dir, id, true, &text);
@@ -257,16 +257,16 @@ static int load(const char *runs_dir, const char *id, rr_run *r) {
   free(text);
   if (!r->root)
     return -ENOMEM;
-  r->id = rr_str(r->root, "id");
+  r->id = upk__rr_str(r->root, "id");
   r->meta = json_object_get(r->root, "run");
   r->summary = json_object_get(r->root, "summary");
   r->transcripts = json_object_get(r->root, "transcripts");
   return json_is_object(r->summary) ? 0 : -ENODATA;
 }
 
-static void title_of(const rr_run *a, const rr_run *b, char *buf, size_t len) {
-  const char *skill = rr_str(a->meta, "skill") ? rr_str(a->meta, "skill") : "skill";
-  const char *kind = rr_str(a->meta, "kind");
+static void title_of(const upk__rr_run *a, const upk__rr_run *b, char *buf, size_t len) {
+  const char *skill = upk__rr_str(a->meta, "skill") ? upk__rr_str(a->meta, "skill") : "skill";
+  const char *kind = upk__rr_str(a->meta, "kind");
   if (b)
     snprintf(buf, len, "Comparison: %s", skill);
   else if (kind && !strcmp(kind, "generation"))
@@ -277,21 +277,21 @@ static void title_of(const rr_run *a, const rr_run *b, char *buf, size_t len) {
 
 int upk_run_report(const char *runs_dir, const char *id, const char *id_b, char **html,
                    size_t *len) {
-  rr_run a = {0}, b = {0};
+  upk__rr_run a = {0}, b = {0};
   *html = NULL;
   int rc = load(runs_dir, id, &a);
   int rc_b = id_b && !rc ? load(runs_dir, id_b, &b) : 0;
   if (!rc && !rc_b) {
     upk_html h;
     char title[300];
-    const char *kind = rr_str(a.meta, "kind");
+    const char *kind = upk__rr_str(a.meta, "kind");
     upk_html_init(&h);
     title_of(&a, id_b ? &b : NULL, title, sizeof title);
     upk_html_begin(&h, title);
     if (id_b)
-      rr_compare(&h, &a, &b);
+      upk__rr_compare(&h, &a, &b);
     else if (kind && !strcmp(kind, "generation"))
-      rr_generation(&h, &a);
+      upk__rr_generation(&h, &a);
     else
       eval_page(&h, &a);
     upk_html_end(&h);
