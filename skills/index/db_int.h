@@ -1,5 +1,6 @@
 /** The index's storage, shared by every file of skills/index/: the open index (struct
- * upk_index), its prepared statements and the SQL every module builds on (index.c). Not API. */
+ * upk_index), its prepared statements and the SQL every module builds on (index.c). Not API.
+ * Shared names (every header of this room): upk__ix_. */
 #ifndef UPK_SKILLS_INDEX_DB_INT_H
 #define UPK_SKILLS_INDEX_DB_INT_H
 
