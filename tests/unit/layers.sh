@@ -3,7 +3,8 @@
 # naming the file and line, on a copy with a bad include planted in each
 # guarded part, on a copy where an include closes a circle inside daemon/
 # (a part below the server including the server, a face, the method table), and on
-# includes across daemon/'s sub-rooms that the rooms' rule does not allow. TAP.
+# includes across daemon/'s sub-rooms that the rooms' rule does not allow, and on a
+# skills/index/ private header included from outside that room. TAP.
 set -uo pipefail
 src=${UPK_SOURCE_ROOT:?}
 check=$src/scripts/check-layers.py
