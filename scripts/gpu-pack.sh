@@ -14,7 +14,8 @@ pack=${2:-$root/gpu-pack}
 case $pack in /*) ;; *) pack=$PWD/$pack ;; esac
 
 bins=(daemon/upskilld clients/upskillctl gpu/upskilld-worker)
-tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_daemon tests/run/test_kgen tests/run/test_krun_mem tests/run/test_krun
+tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_daemon tests/gpu/test_gpu_hacks tests/gpu/test_kernelbench
+  tests/gpu/test_torchop_gpu tests/run/test_kgen tests/run/test_krun_mem tests/run/test_krun
   tests/run/test_runcheck tests/run/test_runspec)
 
 [[ -f $build/build.ninja ]] || meson setup "$build" "$root" --buildtype=release >/dev/null
@@ -24,7 +25,13 @@ rm -rf "$pack"
 mkdir -p "$pack/bin" "$pack/tests" "$pack/lib" "$pack/bench"
 for b in "${bins[@]}"; do cp "$build/$b" "$pack/bin/"; done
 for t in "${tests[@]}"; do cp "$build/$t" "$pack/tests/"; done
+# The PyTorch reference's helper: gpu-run.sh names it (UPSKILLD_PYREF_HELPER); bin/ holds only ELF.
+mkdir -p "$pack/share"
+cp "$build/gpu/upskilld-pyref.py" "$pack/share/"
 cp -r "$root/bench/gpu" "$pack/bench/"
+# The GPU tests' data (KernelBench problems, the torch-op project), read under UPK_SOURCE_ROOT.
+mkdir -p "$pack/src/tests/gpu"
+cp -r "$root/tests/gpu/kernelbench" "$root/tests/gpu/torchop" "$pack/src/tests/gpu/"
 cp "$root/scripts/gpu-run.sh" "$pack/"
 
 # Shared libraries: what ldd resolves, minus glibc's own, the C++ runtime, the dynamic loader
@@ -57,7 +64,7 @@ need_glibc=$(objdump -T "$pack"/bin/* "$pack"/tests/* "$pack"/lib/* 2>/dev/null 
     git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $(ldd --version | head -1)"
   echo "glibc $need_glibc"
-  (cd "$pack" && find bin tests lib bench gpu-run.sh -type f | sort | xargs sha256sum)
+  (cd "$pack" && find bin tests lib bench share src gpu-run.sh -type f | sort | xargs sha256sum)
 } >"$pack/MANIFEST"
 tar -C "$(dirname "$pack")" -czf "$pack.tar.gz" "$(basename "$pack")"
 echo "gpu-pack: $pack ($(du -sh "$pack" | cut -f1), $(ls "$pack/lib" | wc -l) libraries;" \

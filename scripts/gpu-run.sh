@@ -13,6 +13,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export UPSKILLD=$pack/bin/upskilld UPSKILLCTL=$pack/bin/upskillctl
 export UPSKILLD_WORKER=$pack/bin/upskilld-worker
+export UPSKILLD_PYREF_HELPER=$pack/share/upskilld-pyref.py UPK_SOURCE_ROOT=$pack/src
 export CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
 export UPSKILLD_WORKER_SERVER_IDLE=0 # each daemon its own workers: nothing outlives this script
 tmp=$(mktemp -d)
@@ -68,7 +69,8 @@ fi
 tap() {
   local name=$1
   shift
-  "$@" >"$out/$name.tap" 2>"$out/$name.err"
+  # A step that hangs is killed (STEP_TIMEOUT seconds) so the rest still runs and reports.
+  timeout -k 10 "${STEP_TIMEOUT:-600}" "$@" >"$out/$name.tap" 2>"$out/$name.err"
   local rc=$? ok nok skip
   ok=$(grep -c '^ok ' "$out/$name.tap")
   nok=$(grep -c '^not ok ' "$out/$name.tap")
@@ -87,6 +89,9 @@ done
 say "GPU suite (tests/gpu; compile-only cases run everywhere)"
 tap test_gpu_run "$pack/tests/test_gpu_run" --tap=- -j1
 tap test_gpu_daemon "$pack/tests/test_gpu_daemon" --tap=- -j1
+tap test_gpu_hacks "$pack/tests/test_gpu_hacks" --tap=- -j1
+tap test_kernelbench "$pack/tests/test_kernelbench" --tap=- -j1
+tap test_torchop_gpu "$pack/tests/test_torchop_gpu" --tap=- -j1
 
 say "end-to-end session: upskillctl -> upskilld -> worker"
 e2e=$pack/bench/gpu/e2e
@@ -110,7 +115,7 @@ else
 fi
 
 say "bench/gpu"
-python3 "$pack/bench/gpu/bench.py" 2>&1 | tee "$out/bench.txt"
+timeout -k 10 "${STEP_TIMEOUT:-600}" python3 "$pack/bench/gpu/bench.py" 2>&1 | tee "$out/bench.txt"
 [[ ${PIPESTATUS[0]} == 0 ]] || failed=1
 
 say "summary"
