@@ -28,7 +28,7 @@ for t in "${tests[@]}"; do cp "$build/$t" "$pack/tests/"; done
 # The PyTorch reference's helper: gpu-run.sh names it (UPSKILLD_PYREF_HELPER); bin/ holds only ELF.
 mkdir -p "$pack/share"
 cp "$build/gpu/upskilld-pyref.py" "$pack/share/"
-cp -r "$root/bench/gpu" "$pack/bench/"
+cp -r "$root/bench/gpu" "$root/bench/pytorch" "$pack/bench/"
 # The GPU tests' data (KernelBench problems, the torch-op project), read under UPK_SOURCE_ROOT.
 mkdir -p "$pack/src/tests/gpu"
 cp -r "$root/tests/gpu/kernelbench" "$root/tests/gpu/torchop" "$pack/src/tests/gpu/"

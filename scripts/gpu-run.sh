@@ -118,6 +118,14 @@ say "bench/gpu"
 timeout -k 10 "${STEP_TIMEOUT:-600}" python3 "$pack/bench/gpu/bench.py" 2>&1 | tee "$out/bench.txt"
 [[ ${PIPESTATUS[0]} == 0 ]] || failed=1
 
+say "bench/pytorch: upskilld's speedups over eager beside torch.cuda.Event timing"
+if [[ $has_gpu == 1 ]]; then
+  timeout -k 10 "${STEP_TIMEOUT:-600}" "$pack/bench/pytorch/run.sh" 2>&1 | tee "$out/bench-pytorch.txt"
+  [[ ${PIPESTATUS[0]} == 0 ]] || failed=1
+else
+  echo "ok - bench/pytorch # SKIP no GPU"
+fi
+
 say "summary"
 echo "gpu-run: $banner"
 if [[ $failed == 0 ]]; then

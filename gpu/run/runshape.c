@@ -8,7 +8,8 @@
  * 4096}, "grid": 65, "block": 256}. Unnamed arguments keep the spec's values.
  * Without a grid the spec's grid is scaled, per dimension, by how much the
  * first result buffer grew (x follows its last dimension, y the one before,
- * z the one before that; a buffer given by count scales x), rounding up:
+ * z the one before that; a 1-D grid grows by the most any dimension or the
+ * element count grew; a buffer given by count scales x), rounding up:
  * one thread per element stays one thread per element, and a kernel that
  * bounds-checks (or strides) covers the rest. */
 #include <errno.h>
@@ -78,11 +79,17 @@ static size_t lead_arg(const upk_run_spec *s) {
 static int scale_grid(sctx *c, const char *path, const unsigned base[3], const upk_run_arg *b,
                       const upk_run_arg *a, unsigned out[3]) {
   double r[3] = {1, 1, 1};
-  if (b->rank && a->rank == b->rank) {
+  if (b->rank && a->rank == b->rank && !(base[1] == 1 && base[2] == 1)) {
     for (int d = 0; d < 3 && d < b->rank; d++)
       r[d] = (double)a->shape[b->rank - 1 - d] / (double)b->shape[b->rank - 1 - d];
   } else {
     r[0] = (double)a->count / (double)b->count;
+    /* A 1-D grid over a shaped buffer may walk any one of its dimensions (a block per
+     * row, as a row softmax does) or its elements: it grows by the most any of them
+     * grew, so it covers each (seen on an H100: scaled by the last dimension alone, a
+     * block-per-row softmax left 21 of 4,089 rows unwritten). */
+    for (int d = 0; b->rank && a->rank == b->rank && d < b->rank; d++)
+      r[0] = fmax(r[0], (double)a->shape[d] / (double)b->shape[d]);
   }
   for (int d = 0; d < 3; d++) {
     double g = ceil((double)base[d] * r[d]);

@@ -367,8 +367,11 @@ static int run_shape(devrun *d, const upk_run_spec *s, size_t k) {
   if (!ok && s->n_shapes > 1)
     upk_diags_add(kr->diags, UPK_SEV_ERROR, "run/shape-failed", "upskilld-run", kr->at,
                   "the findings above are at shape %zu (%s%s); a kernel passes only at every "
-                  "shape",
-                  k, text, s->shapes[k].odd ? ", an odd size the run added" : "");
+                  "shape%s",
+                  k, text, s->shapes[k].odd ? ", an odd size the run added" : "",
+                  s->shapes[k].odd ? " (a kernel built only for sizes its tile or vector width "
+                                     "divides says so with run.oddSizes: false)"
+                                   : "");
   if (k == 0 || (!ok && d->first.s == NULL)) {
     d->first = *kr;
     d->first.s = ok ? NULL : v; /* NULL: not a failure, a later failing shape replaces it */

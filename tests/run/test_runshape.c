@@ -105,7 +105,8 @@ Test(runshape, given_shapes) {
   cr_assert_eq(s.shapes[1].grid[0], 9, "a given grid is kept");
   cr_assert_eq(s.shapes[1].block[0], 128);
   /* The odd sizes of shape 1: both dimensions of 16 or more move (64 -> 77, 33 -> 46),
-   * n follows the count it equals; the grid follows the last dimension. */
+   * n follows the count it equals; the 1-D grid grows as the most grown of the dimensions
+   * and the count (here the count). */
   const upk_run_shape *o = NULL;
   for (size_t k = 2; k < s.n_shapes; k++)
     if (s.shapes[k].of == 1 && s.shapes[k].odd == 1)
@@ -115,8 +116,8 @@ Test(runshape, given_shapes) {
   cr_assert_eq(o->args[0].shape[1], 46);
   cr_assert_eq(o->args[0].count, 77 * 46);
   cr_assert_eq(o->args[2].value, 77 * 46);
-  cr_assert_eq(o->grid[0], 13, "ceil(9 * 46 / 33)");
-  cr_assert_eq(o->grid[1], 2, "ceil(1 * 77 / 64)");
+  cr_assert_eq(o->grid[0], 16, "ceil(9 * 77 * 46 / 2112)");
+  cr_assert_eq(o->grid[1], 1, "a 1-D grid stays 1-D");
   upk_runspec_free(&s);
 }
 
@@ -180,6 +181,26 @@ Test(runshape, too_large_named_by_size) {
   parse(ELEMWISE, ",\"oddSizes\":false,\"shapes\":[{\"args\":{\"x\":2147483648,\"y\":2147483648}}]",
         &s);
   cr_assert_eq(s.n_shapes, 1);
+  upk_runspec_free(&s);
+}
+
+/* A block per row over [rows, cols] (bench/gpu/e2e/softmax.json): a 1-D grid
+ * must cover the rows at each odd size. Scaled by the last dimension alone the
+ * grid fell 21 rows short at 4,089 x 1,017 (seen on an H100). */
+Test(runshape, one_dimensional_grid_covers_every_dimension) {
+  static const char *ROWS =
+      "{\"kernel\":\"k\",\"grid\":4096,\"block\":256,\"args\":["
+      "{\"name\":\"x\",\"dtype\":\"f32\",\"shape\":[4096,1024],\"role\":\"in\"},"
+      "{\"name\":\"y\",\"dtype\":\"f32\",\"shape\":[4096,1024],\"role\":\"out\"},"
+      "{\"name\":\"rows\",\"dtype\":\"i32\",\"value\":4096}]%s}";
+  upk_run_spec s;
+  parse(ROWS, "", &s);
+  cr_assert_eq(s.n_shapes, 3);
+  const upk_run_shape *up = &s.shapes[1], *down = &s.shapes[2];
+  cr_assert_eq(down->args[1].shape[0], 4089);
+  cr_assert_eq(down->args[1].shape[1], 1017);
+  cr_assert_eq(down->grid[0], 4089, "a block for each of 4089 rows, not %u", down->grid[0]);
+  cr_assert_eq(up->grid[0], 4162, "up: the elements grew most (4109 x 1037), not %u", up->grid[0]);
   upk_runspec_free(&s);
 }
 
