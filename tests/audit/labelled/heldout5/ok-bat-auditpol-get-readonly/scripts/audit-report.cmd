@@ -1,0 +1,3 @@
+@echo off
+auditpol /get /category:*
+wevtutil gl Security
