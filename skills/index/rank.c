@@ -164,39 +164,30 @@ typedef struct rank_ctx {
   int64_t total_rows, tokens; /* the table's, when done */
 } rank_ctx;
 
-static bool postings_grow(upk__ix_postings *p) {
-  size_t cap = p->cap ? 2 * p->cap : 256;
-  upk__ix_posting *v = upk_xrealloc(p->v, cap * sizeof *v);
-  if (!v)
-    return false;
-  p->v = v;
-  p->cap = cap;
-  return true;
-}
-
-/* xQueryPhrase()'s callback: one row of the phrase. Walking rows is most of
- * a lookup that keeps no list (~600 instructions a row, two thirds of them
- * FTS5's): the row is summed in locals and stored once. */
+/* xQueryPhrase()'s callback: one row of the phrase. */
 static int note_posting(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud) {
   rank_ctx *r = ((rank_ctx **)ud)[0];
   upk__ix_postings *p = ((upk__ix_postings **)ud)[1];
-  if (p->n == p->cap && !postings_grow(p))
-    return SQLITE_NOMEM;
-  const double *weight = r->weighed ? r->weight : NULL;
-  int64_t rowid = api->xRowid(fts);
-  double freq = 0; /* added in the positions' order, as bm25() adds them */
-  unsigned cols = 0;
+  if (p->n == p->cap) {
+    size_t cap = p->cap ? 2 * p->cap : 256;
+    upk__ix_posting *v = upk_xrealloc(p->v, cap * sizeof *v);
+    p->v = v;
+    p->cap = cap;
+  }
+  upk__ix_posting *x = &p->v[p->n];
+  memset(x, 0, sizeof *x);
+  x->rowid = api->xRowid(fts);
   Fts5PhraseIter it;
-  int col, off, size = 0, rc;
+  int col, off, rc;
   for (rc = api->xPhraseFirst(fts, 0, &it, &col, &off); rc == SQLITE_OK && col >= 0;
        api->xPhraseNext(fts, &it, &col, &off)) {
-    freq += weight && col < 3 ? weight[col] : 1.0;
-    cols |= col < 8 ? 1u << col : 0;
+    x->freq += r->weighed && col < 3 ? r->weight[col] : 1.0;
+    x->cols |= (unsigned char)(col < 8 ? 1u << col : 0);
   }
   if (rc == SQLITE_OK)
-    rc = row_size(r->ix, r->which, api, fts, rowid, &size);
+    rc = row_size(r->ix, r->which, api, fts, x->rowid, &x->size);
   if (rc == SQLITE_OK)
-    p->v[p->n++] = (upk__ix_posting){rowid, freq, 0, size, (unsigned char)cols};
+    p->n++;
   return rc;
 }
 
@@ -297,16 +288,12 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
     return SQLITE_NOMEM;
   }
   size_t nt = 0, n = 0;
-  for (int i = 0; i < r->nph; i++) {
-    bool walked = !r->kept[i]; /* a kept row has its term from the lookup that walked it */
-    for (upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
-      if (walked)
-        p->term = bm25_term(r->idf[i], p, r->avgdl);
+  for (int i = 0; i < r->nph; i++)
+    for (const upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
       if (!s->count[p->rowid]++)
         touched[nt++] = p->rowid;
       s->acc[p->rowid] += p->term;
     }
-  }
   if (r->all) /* every matching row is in the first phrase's list, in rowid order */
     for (size_t k = 0; k < r->rows[0].n && n < r->keep; k++) {
       int64_t row = r->rows[0].v[k].rowid;
@@ -338,8 +325,8 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
 }
 
 /* Every row scored, from each phrase's rows and the table's totals: the
- * idf as bm25() has it (from the phrase's row count), then the sums (each
- * walked row's term computed on the way: one pass over the rows). */
+ * idf as bm25() has it (from the phrase's row count), each walked row's
+ * term (a kept row has its own), then the sums. */
 static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
   r->avgdl = rows > 0 ? (double)tokens / (double)rows : 1;
   for (int i = 0; i < r->nph; i++) {
@@ -347,6 +334,9 @@ static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
     r->idf[i] = log(((double)rows - hits + 0.5) / (hits + 0.5));
     if (r->idf[i] <= 0.0)
       r->idf[i] = 1e-6;
+    if (!r->kept[i])
+      for (upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++)
+        p->term = bm25_term(r->idf[i], p, r->avgdl);
   }
   return score_rows(r, &r->ix->scratch[r->which]);
 }
