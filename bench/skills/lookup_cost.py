@@ -12,6 +12,9 @@ after its index is open and merged:
 - once each under callgrind, counting only inside upk_index_lookup(): instructions per lookup,
   which the load does not move (a change of a few per cent is seen there and nowhere else).
 
+Run nothing else on DIR meanwhile: a second daemon on the same index makes each drop its kept
+row lists whenever the other commits, and the counts no longer repeat.
+
 Every run's answers (each task's ranked names and scores) must be the same as BEFORE's first:
 a change for speed must not change a list. Differences are printed and the exit status is 1.
 """
