@@ -19,12 +19,10 @@ Every run's answers (each task's ranked names and scores) must be the same as BE
 a change for speed must not change a list. Differences are printed and the exit status is 1.
 """
 import argparse
-import json
 import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
