@@ -2,7 +2,7 @@
 """Skill lookup against a bare FTS5 bm25() baseline, on one index, in one run.
 
     rank_bench.py UPSKILLD --corpus DIR [--tasks dev_tasks.tsv] [--size 40000]
-                  [--split test] [--ranks FILE] [-v]
+                  [--split test] [--ranks FILE] [--lists FILE] [-v]
 
 CORPUS is a checkout of a public registry's skills (<dir>/SKILL.md), e.g.
 github.com/tomevault-io/skills-registry (61,452 skills). The index holds the
@@ -171,6 +171,8 @@ def main():
     ap.add_argument("--split", choices=("test", "dev", "all"), default="test")
     ap.add_argument("--ranks", help="write each task's rank (1..10, 0: not in the top 10) "
                     "in lookup and in the baseline to this TSV")
+    ap.add_argument("--lists", help="write each task's top 10 from upskilld, one JSON list a "
+                    "line, to this file (diff two runs' files: a speed change must not change them)")
     ap.add_argument("--dump", help="the daemon appends each lookup's candidates and their "
                     "features to this file (bench/skills/ltr_fit.py refits from it)")
     ap.add_argument("--workdir", help="keep the index, the baseline's table and its answers in "
@@ -200,6 +202,10 @@ def main():
     finally:
         if not a.workdir:
             shutil.rmtree(tmp, ignore_errors=True)
+    if a.lists:
+        with open(a.lists, "w") as f:
+            for got in ours:
+                f.write(json.dumps(got) + "\n")
     if a.ranks:
         with open(a.ranks, "w") as f:
             for i, (x, split, task) in enumerate(tasks):
