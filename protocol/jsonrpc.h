@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "common/dynbuf.h"
+#include "common/json_text.h"
 
 /* Standard JSON-RPC codes and the LSP ones the daemon uses. */
 enum {
@@ -65,5 +66,10 @@ json_t *upk_rpc_notification(const char *method, json_t *params);
 json_t *upk_rpc_request(json_t *id, const char *method, json_t *params);
 /** Append `msg` as compact JSON (never containing a newline). */
 int upk_rpc_dump(const json_t *msg, upk_buf *out);
+/** Append the response `msg` as upk_rpc_dump would, its "result" written as `result`, that
+ * result's text dumped before (upk_json_text_dump): jansson dumps the rest of the message
+ * (the id among it) and the text goes in the place of the result's value, copied, unchanged.
+ * -EINVAL when "result" is not the message's last member (nothing appended: dump it whole). */
+int upk_rpc_dump_spliced(const json_t *msg, const upk_json_text *result, upk_buf *out);
 
 #endif

@@ -35,9 +35,13 @@ typedef struct memo_page {
   size_t per;
   int more;
   json_t *skills;
+  upk_json_text *text; /* the page's whole answer dumped, once asked for (NULL before) */
 } memo_page;
 
 #define MEMO_PAGES 256 /* a walk is at most 64 pages; a few walks' page sizes */
+/* Answer texts kept beside the pages: ~800 bytes a skill (a 40,000-skill walk's are 16 MB).
+ * Past the bound a page's text is dumped for each answer again, as before it was kept. */
+#define MEMO_TEXT_BYTES (64u << 20)
 
 struct upk_catalog_memo {
   memo_slot *slots;
@@ -46,6 +50,7 @@ struct upk_catalog_memo {
   /* whole pages, as built when the index had `stamp` (upk_index_stamp) for roots `roots` */
   memo_page pages[MEMO_PAGES];
   size_t n_pages;
+  size_t text_bytes; /* of the pages' texts */
   uint64_t stamp, roots;
 };
 
@@ -72,9 +77,12 @@ static void memo_clear(upk_catalog_memo *m) {
 }
 
 static void pages_clear(upk_catalog_memo *m) {
-  for (size_t i = 0; i < m->n_pages; i++)
+  for (size_t i = 0; i < m->n_pages; i++) {
     json_decref(m->pages[i].skills);
+    upk_json_text_unref(m->pages[i].text);
+  }
   m->n_pages = 0;
+  m->text_bytes = 0;
 }
 
 void upk_catalog_memo_free(upk_catalog_memo *m) {
@@ -183,5 +191,25 @@ void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t ro
   }
   if (m->n_pages == MEMO_PAGES) /* bounded: start again */
     pages_clear(m);
-  m->pages[m->n_pages++] = (memo_page){at, next, per, more, json_incref(skills)};
+  m->pages[m->n_pages++] = (memo_page){at, next, per, more, json_incref(skills), NULL};
+}
+
+static memo_page *page_of(upk_catalog_memo *m, int64_t at, size_t per) {
+  for (size_t i = 0; i < m->n_pages; i++)
+    if (m->pages[i].at == at && m->pages[i].per == per)
+      return &m->pages[i];
+  return NULL;
+}
+
+upk_json_text *upk_catalog_memo_page_text(upk_catalog_memo *m, int64_t at, size_t per) {
+  memo_page *p = page_of(m, at, per);
+  return p ? upk_json_text_ref(p->text) : NULL;
+}
+
+void upk_catalog_memo_keep_text(upk_catalog_memo *m, int64_t at, size_t per, upk_json_text *text) {
+  memo_page *p = page_of(m, at, per);
+  if (!p || p->text || !text || m->text_bytes + upk_json_text_len(text) > MEMO_TEXT_BYTES)
+    return;
+  p->text = upk_json_text_ref(text);
+  m->text_bytes += upk_json_text_len(text);
 }

@@ -1,6 +1,7 @@
 #include "daemon/core/transport.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -14,6 +15,10 @@
 #define READ_CHUNK (64 * 1024)
 #define HIGH_WATER (16u << 20) /* pause input above this much unwritten output */
 #define LOW_WATER (4u << 20)
+/* What the output pipe may hold (Linux's default is 64 KiB, the most without privileges
+ * 1 MiB): a 270 KB skills/list page then goes into the kernel whole, and the client reads it
+ * without waiting for this loop to get a core again to write the rest (issue 47). */
+#define PIPE_SIZE (1 << 20)
 
 typedef struct write_req {
   uv_write_t req;
@@ -81,6 +86,10 @@ int upk_transport_open(upk_transport *t, uv_loop_t *loop, int in_fd, uv_handle_t
     }
     t->out_open = true;
     t->out.handle.data = t;
+#ifdef F_SETPIPE_SZ
+    if (out_kind == UV_NAMED_PIPE) /* a socket refuses: nothing lost */
+      (void)fcntl(out_fd, F_SETPIPE_SZ, PIPE_SIZE);
+#endif
   }
   return 0;
 }

@@ -436,3 +436,79 @@ UTest(jsonrpc, parse_error_text_is_printable_ascii) {
   cr_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "message")), err);
   json_decref(r);
 }
+
+/* A result dumped ahead and spliced in: the same bytes as the whole response dumped, for ids
+ * jansson must escape, results holding what JSON escapes, reals; an error or a result that
+ * is not the last member is refused untouched (the caller dumps it whole). */
+static void splices_as_dumped(json_t *id, json_t *result) {
+  json_t *msg = upk_rpc_result(id, json_incref(result));
+  upk_json_text *text = upk_json_text_dump(result);
+  cr_assert_not_null(text);
+  char *whole = dump(msg);
+  upk_buf b;
+  upk_buf_init(&b, 1 << 20);
+  cr_assert_eq(upk_buf_puts(&b, "before\n"), 0);
+  cr_assert_eq(upk_rpc_dump_spliced(msg, text, &b), 0);
+  cr_assert_str_eq(b.data + 7, whole);
+  cr_assert_eq(b.len, 7 + strlen(whole));
+  char err[256];
+  json_t *back = upk_rpc_parse(b.data + 7, b.len - 7, err, sizeof err);
+  cr_assert_not_null(back, "%s", err);
+  json_t *want = parse_ok(whole); /* the wire's reals are 12 digits: the dumped, not msg */
+  cr_assert(json_equal(back, want), "the spliced answer parses to another value");
+  json_decref(want);
+  cr_assert(json_equal(json_object_get(msg, "result"), result), "the message was changed");
+  json_decref(back);
+  upk_buf_free(&b);
+  free(whole);
+  upk_json_text_unref(text);
+  json_decref(msg);
+  json_decref(id);
+  json_decref(result);
+}
+
+UTest(jsonrpc, spliced_result_is_the_dumped_answer) {
+  json_t *skills = json_pack("{s:[{s:s,s:{s:s}},{s:s}],s:s}", "skills", "uri",
+                             "skill://a/SKILL.md", "frontmatter", "description",
+                             "quotes \" back\\slash \u00e9 \t tab \u2028 0}", "uri", "skill://b",
+                             "nextCursor", "s1:646:646");
+  splices_as_dumped(json_integer(7), json_incref(skills));
+  splices_as_dumped(json_string("id \"0}\" \\ \u00e9\n"), json_incref(skills));
+  splices_as_dumped(NULL, json_incref(skills));
+  splices_as_dumped(json_integer(-1), json_pack("{s:f,s:[]}", "x", 0.1 + 0.2, "y"));
+  splices_as_dumped(json_integer(1), json_integer(0)); /* the stand-in's own value */
+  splices_as_dumped(json_integer(2), json_string(""));
+  json_decref(skills);
+}
+
+UTest(jsonrpc, splice_refuses_what_is_not_a_plain_result) {
+  json_t *five = json_integer(5), *long_one = json_pack("{s:s}", "s", "0123456789abcdef");
+  upk_json_text *text = upk_json_text_dump(five);
+  upk_buf b;
+  upk_buf_init(&b, 1 << 20);
+  cr_assert_eq(upk_buf_puts(&b, "x"), 0);
+  json_t *err = upk_rpc_error(json_integer(1), -32600, "no", NULL);
+  cr_assert_eq(upk_rpc_dump_spliced(err, text, &b), -EINVAL);
+  json_t *late = upk_rpc_result(json_integer(1), json_integer(5));
+  json_object_set_new(late, "extra", json_true()); /* result no longer the last member */
+  cr_assert_eq(upk_rpc_dump_spliced(late, text, &b), -EINVAL);
+  json_t *bare = json_integer(3);
+  cr_assert_eq(upk_rpc_dump_spliced(bare, text, &b), -EINVAL);
+  cr_assert_eq(b.len, 1);
+  cr_assert_str_eq(b.data, "x");
+  upk_buf_free(&b);
+  upk_buf_init(&b, 40); /* room for the envelope, not for the result: nothing of it stays */
+  json_t *ok = upk_rpc_result(json_integer(1), json_integer(5));
+  upk_json_text *big = upk_json_text_dump(long_one);
+  cr_assert_eq(upk_rpc_dump_spliced(ok, big, &b), -E2BIG);
+  cr_assert_eq(b.len, 0);
+  upk_buf_free(&b);
+  json_decref(five);
+  json_decref(long_one);
+  upk_json_text_unref(big);
+  upk_json_text_unref(text);
+  json_decref(ok);
+  json_decref(bare);
+  json_decref(late);
+  json_decref(err);
+}
