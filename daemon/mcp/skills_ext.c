@@ -194,8 +194,34 @@ static int listed_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per
   return more;
 }
 
+/* A page's answer: its skills (stolen) and the cursor after them when more follow. */
+static json_t *page_answer(json_t *skills, int more, int64_t at, size_t per) {
+  json_t *answer = json_pack("{s:o}", "skills", skills);
+  if (answer && more) {
+    char next[64];
+    snprintf(next, sizeof next, CURSOR_PREFIX "%lld:%zu", (long long)at, per);
+    json_object_set_new(answer, "nextCursor", json_string(next));
+  }
+  return answer;
+}
+
+/* The answer's text, dumped here on the queue rather than on the loop thread (270 KB a page at
+ * 40,000 skills: 5-20 ms of the loop on a loaded machine), and kept beside a kept page so
+ * that no walk dumps it again: the same page is the same answer (its skills and cursor). */
+static upk_json_text *answer_text(upk_catalog_memo *m, int64_t from, size_t per,
+                                  const json_t *answer, bool kept) {
+  upk_json_text *text = kept ? upk_catalog_memo_page_text(m, from, per) : NULL;
+  if (!text) {
+    text = upk_json_text_dump(answer);
+    if (kept)
+      upk_catalog_memo_keep_text(m, from, per, text);
+  }
+  return text;
+}
+
 /* The first walk's first page, past the first index, builds and keeps every page of the walk
- * (a few a queue turn, saying so in progress): its later pages are then references. Once per
+ * and its answer's text (a few a queue turn, saying so in progress): its later pages are then
+ * references, written as they were dumped. Once per
  * session, and only while nothing was built yet: a walk that began during the first index
  * built its entries page by page, and the next walk keeps its pages as it goes (its first
  * page building 40,000 entries took 5 s on this loaded machine). True while there is more to
@@ -212,8 +238,15 @@ static bool warm_listing(upk_call *c, upk_index *ix, size_t per) {
   for (size_t rows = 0; rows < WARM_SLICE; rows += per) {
     json_t *skills = NULL;
     bool kept;
+    int64_t from = sv->listed_at;
     int more = listed_page(c, ix, &sv->listed_at, per, &skills, &kept);
-    json_decref(skills);
+    if (more >= 0 && kept) { /* and its answer's text: the page's hand-out then dumps nothing */
+      json_t *answer = page_answer(skills, more, sv->listed_at, per);
+      upk_json_text_unref(answer_text(sv->listed, from, per, answer, true));
+      json_decref(answer);
+    } else {
+      json_decref(skills);
+    }
     if (more <= 0) {
       sv->listed_warm = true;
       return false;
@@ -223,20 +256,6 @@ static bool warm_listing(upk_call *c, upk_index *ix, size_t per) {
   c->done = upk_catalog_memo_size(sv->listed);
   c->total = (size_t)upk_index_count(ix);
   return true;
-}
-
-/* The answer's text, dumped here on the queue rather than on the loop thread (270 KB a page at
- * 40,000 skills: 5-20 ms of the loop on a loaded machine), and kept beside a kept page so
- * that the next walk dumps nothing: the same page is the same answer (its skills and cursor). */
-static void answer_text(upk_call *c, int64_t from, size_t per, bool kept) {
-  upk_catalog_memo *m = upk_session_services(c->server)->listed;
-  upk_json_text *text = kept ? upk_catalog_memo_page_text(m, from, per) : NULL;
-  if (!text) {
-    text = upk_json_text_dump(c->result);
-    if (kept)
-      upk_catalog_memo_keep_text(m, from, per, text);
-  }
-  c->result_text = text;
 }
 
 /* A page waits for the first index (its first page, to fix the walk's page size; later ones
@@ -278,13 +297,8 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
     more = 1; /* the cursor stays where the rows ended: those indexed later follow */
     kept = false; /* not the kept page's answer */
   }
-  c->result = json_pack("{s:o}", "skills", skills);
-  if (more) {
-    char next[64];
-    snprintf(next, sizeof next, CURSOR_PREFIX "%lld:%zu", (long long)at, per);
-    json_object_set_new(c->result, "nextCursor", json_string(next));
-  }
-  answer_text(c, from, per, kept);
+  c->result = page_answer(skills, more, at, per);
+  c->result_text = answer_text(sv->listed, from, per, c->result, kept);
 }
 
 static void skills_list_handler(upk_job *job, json_t *params) {

@@ -13,7 +13,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { daemon, requireFromCache, within } from './common.mjs';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { daemon, exited, requireFromCache, within } from './common.mjs';
 
 const req = requireFromCache('@modelcontextprotocol/client');
 const { Client } = req('@modelcontextprotocol/client');
@@ -210,5 +212,56 @@ test('kept entries: the next walk lists the same; shadowing follows the placemen
     assert.ok(user);
   } finally {
     await client.close();
+  }
+});
+
+// A page's answer is dumped on the skills queue and kept beside a kept page; the loop writes
+// jansson's envelope (the id) with that text in the result's place (protocol/jsonrpc.c:
+// upk_rpc_dump_spliced). Raw bytes over the daemon's stdout: a page asked for again (its kept
+// text) under an id jansson must escape, and under a plain id, is the very line the same
+// answer dumped whole gives (a batch's answers are dumped whole: 2025-03-26 has batches), for
+// skills whose frontmatter holds what JSON escapes.
+test('kept answers: the spliced line is the answer dumped whole, byte for byte', async () => {
+  const small = mkdtempSync(join(tmpdir(), 'upk-walk-text-'));
+  after(() => rmSync(small, { recursive: true, force: true }));
+  for (let i = 0; i < 450; i++) {
+    const dir = join(small, '.claude/skills', `odd-${String(i).padStart(4, '0')}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), `---\nname: odd-${String(i).padStart(4, '0')}\ndescription: ` +
+      `'Use for "quoted" \\ backslash, caf\u00e9, \u{1F600} and 0} ${i}.'\n---\n# Odd\n`);
+  }
+  const env = { ...process.env, HOME: join(small, 'home'), XDG_CACHE_HOME: join(small, 'cache') };
+  const child = spawn(daemon, ['--mcp'], { env, cwd: small, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = [];
+  const queued = [];
+  lines.on('line', (l) => { if (!l.includes('"method"')) (waiting.shift() ?? ((x) => queued.push(x)))(l); });
+  const ask = (msg) => {
+    child.stdin.write(JSON.stringify(msg) + '\n');
+    return within(60000, queued.length ? Promise.resolve(queued.shift()) : new Promise((ok) => waiting.push(ok)),
+      JSON.stringify(msg).slice(0, 80));
+  };
+  try {
+    await ask({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26',
+      capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    const first = JSON.parse(await ask({ jsonrpc: '2.0', id: 1, method: 'skills/list',
+      params: { _meta: { progressToken: 'p' } } }));
+    const cursor = first.result.nextCursor;
+    assert.match(cursor, /^s1:\d+:200$/);
+    const oddId = 'page "2" \\ caf\u00e9 \u2028 0}';
+    const a = await ask({ jsonrpc: '2.0', id: oddId, method: 'skills/list', params: { cursor } });
+    const b = await ask({ jsonrpc: '2.0', id: 3, method: 'skills/list', params: { cursor } });
+    const whole = await ask([{ jsonrpc: '2.0', id: 3, method: 'skills/list', params: { cursor } }]);
+    assert.equal(whole, `[${b}]`, 'the kept answer is the bytes of the answer dumped whole');
+    const pa = JSON.parse(a), pb = JSON.parse(b);
+    assert.equal(pa.id, oddId, 'the id as sent');
+    assert.deepEqual(pa.result, pb.result, 'the same page under another id');
+    assert.equal(pa.result.skills.length, 200);
+    assert.match(pa.result.skills[0].frontmatter.description, /"quoted" \\ backslash, caf\u00e9, \u{1F600}/u);
+    assert.deepEqual(Object.keys(pa), ['jsonrpc', 'id', 'result']);
+  } finally {
+    child.stdin.end();
+    await within(10000, exited(child), 'exit');
   }
 });
