@@ -108,24 +108,26 @@ static void session__answer(upk_server *s, upk_batch *batch, json_t *response) {
     upk_session_send(s, response);
 }
 
-/* A response whose result's text was dumped off the loop: the envelope (the id) is jansson's
- * dump of a few bytes, the result's text is copied into the output as it is. */
+/* A response with a member of its result dumped off the loop: the rest (the id, what a modern
+ * answer adds) is jansson's dump of a few bytes, the member's text is copied in as it is. */
 static void session__answer_dumped(upk_server *s, upk_batch *batch, json_t *response,
-                                   upk_json_text *result) {
-  if (batch || !result || !upk_mcp_pending_empty(s->modern) || s->tx.closing) {
+                                   const upk_json_member *m) {
+  if (batch || !m || s->tx.closing) {
     session__answer(s, batch, response);
     return;
   }
   s->requests++;
+  if (!upk_mcp_pending_empty(s->modern)) /* members beside m's, m's value untouched */
+    upk_mcp_stateless_answer(s->modern, response);
   upk_buf *out = upk_transport_out(&s->tx);
   int rc;
   if (upk_session_framing(s) == UPK_FRAMING_LSP) {
     upk_buf_reset(&s->scratch);
-    rc = upk_rpc_dump_spliced(response, result, &s->scratch);
+    rc = upk_rpc_dump_spliced(response, m, &s->scratch);
     if (!rc)
       rc = upk_frame_write(UPK_FRAMING_LSP, s->scratch.data, s->scratch.len, out);
   } else {
-    rc = upk_rpc_dump_spliced(response, result, out);
+    rc = upk_rpc_dump_spliced(response, m, out);
     if (!rc)
       rc = upk_buf_append(out, "\n", 1);
   }

@@ -174,41 +174,46 @@ int upk_rpc_dump(const json_t *msg, upk_buf *out) {
   return 0;
 }
 
-/* The last member's key: jansson keeps an object's members in the order they were set and
- * dumps them so (unless JSON_SORT_KEYS, which the wire never uses). */
-static const char *last_key(const json_t *o) {
-  const char *key = NULL;
-  for (void *it = json_object_iter((json_t *)o); it; it = json_object_iter_next((json_t *)o, it))
-    key = json_object_iter_key(it);
-  return key;
+/* msg with its result's member `key` replaced by a stand-in (0), that member last in the
+ * result and the result last in msg: dumped, its text ends "0}}". */
+static json_t *splice_frame(json_t *msg, json_t *result, const char *key) {
+  json_t *frame = json_object(), *r = json_object(), *v;
+  const char *k;
+  json_object_foreach(msg, k, v) {
+    if (strcmp(k, "result"))
+      json_object_set(frame, k, v);
+  }
+  json_object_foreach(result, k, v) {
+    if (strcmp(k, key))
+      json_object_set(r, k, v);
+  }
+  json_object_set_new(r, key, json_integer(0));
+  json_object_set_new(frame, "result", r);
+  return frame;
 }
 
-int upk_rpc_dump_spliced(const json_t *msg, const upk_json_text *result, upk_buf *out) {
-  const char *key = json_is_object(msg) ? last_key(msg) : NULL;
-  if (!key || strcmp(key, "result"))
+int upk_rpc_dump_spliced(const json_t *msg, const upk_json_member *m, upk_buf *out) {
+  json_t *result = json_object_get(msg, "result");
+  if (!json_is_object(result) || !m || !m->value || !m->text ||
+      json_object_get(result, m->key) != m->value)
     return -EINVAL;
-  /* The envelope with a one-byte stand-in for the result ("...,"result":0}"), dumped by
-   * jansson; the stand-in's byte is then replaced by the result's text. */
-  json_t *frame = json_copy((json_t *)msg);
-  if (!frame || json_object_set_new(frame, "result", json_integer(0))) {
-    json_decref(frame);
-    return -ENOMEM;
-  }
+  json_t *frame = splice_frame((json_t *)msg, result, m->key);
   size_t len = out->len;
   int rc = upk_rpc_dump(frame, out);
   json_decref(frame);
   if (rc)
     return rc;
-  if (out->len - len < 2 || memcmp(out->data + out->len - 2, "0}", 2)) {
-    out->len = len; /* not the shape checked above: never splice into it */
+  if (out->len - len < 3 || memcmp(out->data + out->len - 3, "0}}", 3)) {
+    out->len = len; /* not the frame's shape: never splice into it */
     out->data[len] = '\0';
     return -EINVAL;
   }
-  char close = out->data[out->len - 1]; /* the envelope's own closing brace */
-  out->len -= 2;
-  rc = upk_buf_append(out, upk_json_text_data(result), upk_json_text_len(result));
+  char close[2]; /* the result's and the message's own closing braces */
+  memcpy(close, out->data + out->len - 2, 2);
+  out->len -= 3;
+  rc = upk_buf_append(out, upk_json_text_data(m->text), upk_json_text_len(m->text));
   if (!rc)
-    rc = upk_buf_append(out, &close, 1);
+    rc = upk_buf_append(out, close, 2);
   if (rc) {
     out->len = len;
     out->data[len] = '\0';

@@ -106,8 +106,8 @@ json_t *upk_catalog_memo_page(upk_catalog_memo *m, uint64_t stamp, uint64_t root
                               size_t per, int64_t *next, int *more);
 void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
                                 size_t per, json_t *skills, int64_t next, int more);
-/** The text of a kept page's whole answer, kept beside it (upk_catalog_memo_keep_text), so
- * that the next walk dumps nothing: a new reference, or NULL when the page (after `at`, of
+/** The text of a kept page's `skills` (its dump), kept beside it (upk_catalog_memo_keep_text),
+ * so that the next walk dumps nothing: a new reference, or NULL when the page (after `at`, of
  * `per`) is not kept or has no text yet. Asked right after upk_catalog_memo_page found it. */
 upk_json_text *upk_catalog_memo_page_text(upk_catalog_memo *m, int64_t at, size_t per);
 /** Keep `text` (a reference is taken) beside the kept page after `at` of `per`; nothing when

@@ -35,7 +35,7 @@ typedef struct memo_page {
   size_t per;
   int more;
   json_t *skills;
-  upk_json_text *text; /* the page's whole answer dumped, once asked for (NULL before) */
+  upk_json_text *text; /* skills dumped, once asked for (NULL before) */
 } memo_page;
 
 #define MEMO_PAGES 256 /* a walk is at most 64 pages; a few walks' page sizes */

@@ -35,12 +35,12 @@ static void job__end_progress(upk_job *job, const char *message) {
   job->progress_begun = false;
 }
 
-static void job__finish_dumped(upk_job *job, json_t *response, upk_json_text *text) {
+static void job__finish_dumped(upk_job *job, json_t *response, const upk_json_member *m) {
   upk_server *s = job->server;
   if (!job->cancelled) {
     job__end_progress(job, NULL);
     job__unregister(job);
-    upk_session_answer_dumped(s, job->batch, response, text);
+    upk_session_answer_dumped(s, job->batch, response, m);
   } else {
     json_decref(response);
   }
@@ -84,9 +84,9 @@ void upk_job_reply(upk_job *job, json_t *result) {
   job__finish(job, job->face->reply(job, result));
 }
 
-void upk_job_reply_dumped(upk_job *job, json_t *result, upk_json_text *text) {
-  /* a tool's answer wraps the result: only a plain result is the text's value */
-  job__finish_dumped(job, job->face->reply(job, result), job->face->as_tool ? NULL : text);
+void upk_job_reply_dumped(upk_job *job, json_t *result, const upk_json_member *m) {
+  /* a tool's answer wraps the result: only a plain result holds the member */
+  job__finish_dumped(job, job->face->reply(job, result), job->face->as_tool ? NULL : m);
 }
 
 static void job__vfail(upk_job *job, int code, json_t *data, const char *fmt, va_list ap) {

@@ -16,8 +16,8 @@ void upk_session_answer(upk_server *s, upk_batch *batch, json_t *response) {
 }
 
 void upk_session_answer_dumped(upk_server *s, upk_batch *batch, json_t *response,
-                               upk_json_text *result) {
-  ops(s)->answer_dumped(s, batch, response, result);
+                               const upk_json_member *m) {
+  ops(s)->answer_dumped(s, batch, response, m);
 }
 
 void upk_session_batch_hold(upk_server *s, upk_batch *batch) {

@@ -205,14 +205,15 @@ static json_t *page_answer(json_t *skills, int more, int64_t at, size_t per) {
   return answer;
 }
 
-/* The answer's text, dumped here on the queue rather than on the loop thread (270 KB a page at
- * 40,000 skills: 5-20 ms of the loop on a loaded machine), and kept beside a kept page so
- * that no walk dumps it again: the same page is the same answer (its skills and cursor). */
-static upk_json_text *answer_text(upk_catalog_memo *m, int64_t from, size_t per,
-                                  const json_t *answer, bool kept) {
+/* The text of a page's skills, dumped here on the queue rather than on the loop thread (270 KB
+ * a page at 40,000 skills: 5-25 ms of the loop on a loaded machine), and kept beside a kept
+ * page so that no walk dumps it again. The loop writes the rest of the answer around it (what
+ * a modern client's answer adds, the id): upk_rpc_dump_spliced. */
+static upk_json_text *skills_text(upk_catalog_memo *m, int64_t from, size_t per,
+                                  const json_t *skills, bool kept) {
   upk_json_text *text = kept ? upk_catalog_memo_page_text(m, from, per) : NULL;
   if (!text) {
-    text = upk_json_text_dump(answer);
+    text = upk_json_text_dump(skills);
     if (kept)
       upk_catalog_memo_keep_text(m, from, per, text);
   }
@@ -220,7 +221,7 @@ static upk_json_text *answer_text(upk_catalog_memo *m, int64_t from, size_t per,
 }
 
 /* The first walk's first page, past the first index, builds and keeps every page of the walk
- * and its answer's text (a few a queue turn, saying so in progress): its later pages are then
+ * and the text of its skills (a few a queue turn, saying so in progress): its later pages are then
  * references, written as they were dumped. Once per
  * session, and only while nothing was built yet: a walk that began during the first index
  * built its entries page by page, and the next walk keeps its pages as it goes (its first
@@ -240,13 +241,9 @@ static bool warm_listing(upk_call *c, upk_index *ix, size_t per) {
     bool kept;
     int64_t from = sv->listed_at;
     int more = listed_page(c, ix, &sv->listed_at, per, &skills, &kept);
-    if (more >= 0 && kept) { /* and its answer's text: the page's hand-out then dumps nothing */
-      json_t *answer = page_answer(skills, more, sv->listed_at, per);
-      upk_json_text_unref(answer_text(sv->listed, from, per, answer, true));
-      json_decref(answer);
-    } else {
-      json_decref(skills);
-    }
+    if (more >= 0 && kept) /* and its text: the page's hand-out then dumps nothing */
+      upk_json_text_unref(skills_text(sv->listed, from, per, skills, true));
+    json_decref(skills);
     if (more <= 0) {
       sv->listed_warm = true;
       return false;
@@ -295,10 +292,10 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
       return;
     }
     more = 1; /* the cursor stays where the rows ended: those indexed later follow */
-    kept = false; /* not the kept page's answer */
   }
   c->result = page_answer(skills, more, at, per);
-  c->result_text = answer_text(sv->listed, from, per, c->result, kept);
+  if (c->result) /* skills lives in it */
+    c->ahead = (upk_json_member){"skills", skills, skills_text(sv->listed, from, per, skills, kept)};
 }
 
 static void skills_list_handler(upk_job *job, json_t *params) {

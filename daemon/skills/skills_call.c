@@ -60,7 +60,7 @@ static void call_free(upk_call *c) {
   if (c->state_free)
     c->state_free(c->state);
   json_decref(c->params);
-  upk_json_text_unref(c->result_text);
+  upk_json_text_unref(c->ahead.text);
   free(c);
 }
 
@@ -143,7 +143,7 @@ static void call_done(void *arg, int status) {
   if (status == UV_ECANCELED)
     upk_job_fail(c->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
   else if (c->result)
-    upk_job_reply_dumped(c->job, c->result, c->result_text);
+    upk_job_reply_dumped(c->job, c->result, c->ahead.text ? &c->ahead : NULL);
   else
     upk_job_fail_data(c->job, c->code ? c->code : UPK_RPC_INTERNAL_ERROR, c->data, "%s", c->err);
   call_free(c);

@@ -25,7 +25,7 @@ struct upk_call {
   json_t *params;
   upk_call_fn fn;
   json_t *result; /* success */
-  upk_json_text *result_text; /* result dumped on the queue (may be NULL): the loop copies it */
+  upk_json_member ahead; /* a member of result dumped on the queue (text NULL: none) */
   int code;       /* failure: JSON-RPC code, message and optional data */
   char err[512];
   json_t *data;

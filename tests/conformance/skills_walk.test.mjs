@@ -215,13 +215,14 @@ test('kept entries: the next walk lists the same; shadowing follows the placemen
   }
 });
 
-// A page's answer is dumped on the skills queue and kept beside a kept page; the loop writes
-// jansson's envelope (the id) with that text in the result's place (protocol/jsonrpc.c:
-// upk_rpc_dump_spliced). Raw bytes over the daemon's stdout: a page asked for again (its kept
-// text) under an id jansson must escape, and under a plain id, is the very line the same
-// answer dumped whole gives (a batch's answers are dumped whole: 2025-03-26 has batches), for
-// skills whose frontmatter holds what JSON escapes.
-test('kept answers: the spliced line is the answer dumped whole, byte for byte', async () => {
+// A page's skills are dumped on the skills queue and the text kept beside a kept page; the
+// loop writes the rest of the answer with jansson (the id, the cursor, a modern answer's
+// members) around that text (protocol/jsonrpc.c: upk_rpc_dump_spliced). Raw lines from the
+// daemon's stdout: a page asked for again (its kept text) under an id jansson must escape,
+// under a plain id, and by a modern (2026-07-28) request, parses to the answer dumped whole
+// (a batch's answers are: 2025-03-26 has batches), for skills whose frontmatter holds what JSON
+// escapes.
+test('kept answers: the spliced line parses to the answer dumped whole', async () => {
   const small = mkdtempSync(join(tmpdir(), 'upk-walk-text-'));
   after(() => rmSync(small, { recursive: true, force: true }));
   for (let i = 0; i < 450; i++) {
@@ -252,9 +253,20 @@ test('kept answers: the spliced line is the answer dumped whole, byte for byte',
     const oddId = 'page "2" \\ caf\u00e9 \u2028 0}';
     const a = await ask({ jsonrpc: '2.0', id: oddId, method: 'skills/list', params: { cursor } });
     const b = await ask({ jsonrpc: '2.0', id: 3, method: 'skills/list', params: { cursor } });
-    const whole = await ask([{ jsonrpc: '2.0', id: 3, method: 'skills/list', params: { cursor } }]);
-    assert.equal(whole, `[${b}]`, 'the kept answer is the bytes of the answer dumped whole');
+    const whole = JSON.parse(await ask([{ jsonrpc: '2.0', id: 3, method: 'skills/list', params: { cursor } }]));
     const pa = JSON.parse(a), pb = JSON.parse(b);
+    assert.deepEqual([pb], whole, 'the kept answer is the answer dumped whole');
+    // the spliced text goes last (jansson dumps the rest); a batch's answer is dumped in order
+    assert.deepEqual(Object.keys(pb.result), ['nextCursor', 'skills'], 'written around the kept text');
+    assert.deepEqual(Object.keys(whole[0].result), ['skills', 'nextCursor'], 'dumped whole');
+    const modern = JSON.parse(await ask({ jsonrpc: '2.0', id: 'm', method: 'skills/list', params: { cursor,
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {} } } }));
+    assert.equal(modern.result.resultType, 'complete', JSON.stringify(modern).slice(0, 300));
+    assert.deepEqual(modern.result.skills, pb.result.skills, 'a modern answer: the same skills');
+    assert.equal(modern.result.nextCursor, pb.result.nextCursor);
+    assert.equal(Object.keys(modern.result).at(-1), 'skills');
     assert.equal(pa.id, oddId, 'the id as sent');
     assert.deepEqual(pa.result, pb.result, 'the same page under another id');
     assert.equal(pa.result.skills.length, 200);
