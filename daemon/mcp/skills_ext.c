@@ -250,6 +250,7 @@ static bool warm_listing(upk_call *c, upk_index *ix, size_t per) {
     }
   }
   c->parked = true;
+  c->holds = true; /* the walk is under way: the settling work waits (a merge step: 30-80 ms) */
   c->done = upk_catalog_memo_size(sv->listed);
   c->total = (size_t)upk_index_count(ix);
   return true;

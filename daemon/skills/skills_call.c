@@ -40,6 +40,8 @@ static bool requeue_parked(upk_call *c, int status) {
   if (status || !c->parked || c->job->cancelled)
     return false;
   c->parked = false;
+  if (c->holds) /* e.g. a walk's first page building its pages: no merge step between slices */
+    upk_skills_hold(c->server);
   upk_job_progress(c->job, (double)c->done, (double)c->total, "indexing skills");
   if (upk_skills_submit(c->server, call_work, call_done, c) == 0)
     return true;

@@ -344,6 +344,22 @@ Test(catalog, kept_pages_keep_their_answer_text) {
   upk_json_text_unref(got);
   cr_assert_null(upk_catalog_memo_page(m, 8, 1, 0, 200, &next, &more)); /* the index changed */
   cr_assert_null(upk_catalog_memo_page_text(m, 0, 200));
+  /* built again from the very entries: the text is taken over; from others: none */
+  json_t *again = json_array(), *changed = json_array();
+  json_array_append(again, json_array_get(skills, 0));
+  json_array_append_new(changed, json_pack("{s:s}", "uri", "skill://project/s"));
+  upk_catalog_memo_keep_page(m, 8, 1, 0, 200, again, 5, 1);
+  got = upk_catalog_memo_page_text(m, 0, 200);
+  cr_assert_eq(got, text, "the same entries: the same text");
+  upk_json_text_unref(got);
+  cr_assert_null(upk_catalog_memo_page(m, 9, 1, 0, 200, &next, &more)); /* changed again */
+  upk_catalog_memo_keep_page(m, 9, 1, 0, 200, changed, 5, 1);
+  cr_assert_null(upk_catalog_memo_page_text(m, 0, 200), "an equal entry is not the same one");
+  cr_assert_null(upk_catalog_memo_page(m, 10, 2, 0, 200, &next, &more)); /* other URI bases */
+  upk_catalog_memo_keep_page(m, 10, 2, 0, 200, again, 5, 1);
+  cr_assert_null(upk_catalog_memo_page_text(m, 0, 200), "other bases: no text taken over");
+  json_decref(again);
+  json_decref(changed);
   upk_catalog_memo_free(m);
   cr_assert_str_eq(upk_json_text_data(text), "{\"skills\":[{\"uri\":\"skill://project/s\"}]}",
                    "a text handed out outlives the memo");
