@@ -296,7 +296,8 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
   }
   c->result = page_answer(skills, more, at, per);
   if (c->result) /* skills lives in it */
-    c->ahead = (upk_json_member){"skills", skills, skills_text(sv->listed, from, per, skills, kept)};
+    c->ahead =
+        (upk_json_member){"skills", skills, skills_text(sv->listed, from, per, skills, kept)};
 }
 
 static void skills_list_handler(upk_job *job, json_t *params) {

@@ -24,9 +24,9 @@ struct upk_call {
   upk_server *server;
   json_t *params;
   upk_call_fn fn;
-  json_t *result; /* success */
+  json_t *result;        /* success */
   upk_json_member ahead; /* a member of result dumped on the queue (text NULL: none) */
-  int code;       /* failure: JSON-RPC code, message and optional data */
+  int code;              /* failure: JSON-RPC code, message and optional data */
   char err[512];
   json_t *data;
   uint64_t wait_until;        /* hrtime until which it waits for the first scan (0: no wait) */

@@ -478,15 +478,16 @@ static void splices_as_dumped(json_t *id, json_t *result, const char *key) {
 }
 
 UTest(jsonrpc, spliced_member_is_the_dumped_answer) {
-  json_t *skills = json_pack("[{s:s,s:{s:s}},{s:s}]", "uri", "skill://a/SKILL.md", "frontmatter",
-                             "description", "quotes \" back\\slash \u00e9 \t tab \u2028 0}}",
-                             "uri", "skill://b");
+  json_t *skills =
+      json_pack("[{s:s,s:{s:s}},{s:s}]", "uri", "skill://a/SKILL.md", "frontmatter", "description",
+                "quotes \" back\\slash \u00e9 \t tab \u2028 0}}", "uri", "skill://b");
   json_t *page = json_pack("{s:O,s:s}", "skills", skills, "nextCursor", "s1:646:646");
   splices_as_dumped(json_integer(7), json_incref(page), "skills");
   splices_as_dumped(json_string("id \"0}}\" \\ \u00e9\n"), json_incref(page), "skills");
   splices_as_dumped(NULL, json_incref(page), "skills");
-  json_t *modern = json_pack("{s:O,s:s,s:s,s:{s:{s:s}}}", "skills", skills, "nextCursor", "s1:1:200",
-                             "resultType", "complete", "_meta", "serverInfo", "name", "u");
+  json_t *modern =
+      json_pack("{s:O,s:s,s:s,s:{s:{s:s}}}", "skills", skills, "nextCursor", "s1:1:200",
+                "resultType", "complete", "_meta", "serverInfo", "name", "u");
   splices_as_dumped(json_integer(8), modern, "skills");
   splices_as_dumped(json_integer(-1), json_pack("{s:f,s:[]}", "x", 0.1 + 0.2, "y"), "x");
   splices_as_dumped(json_integer(1), json_pack("{s:i}", "n", 0), "n"); /* the stand-in's value */
