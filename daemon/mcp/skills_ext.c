@@ -221,12 +221,12 @@ static upk_json_text *skills_text(upk_catalog_memo *m, int64_t from, size_t per,
 }
 
 /* The first walk's first page, past the first index, builds and keeps every page of the walk
- * and the text of its skills (a few a queue turn, saying so in progress): its later pages are then
- * references, written as they were dumped. Once per
- * session, and only while nothing was built yet: a walk that began during the first index
- * built its entries page by page, and the next walk keeps its pages as it goes (its first
- * page building 40,000 entries took 5 s on this loaded machine). True while there is more to
- * build (the call is parked and runs again). */
+ * and the text of its skills (a few a queue turn, saying so in progress): its later pages are
+ * then references, written as they were dumped. Once per session, and only while nothing was
+ * built yet: a walk that began during the first index built its entries page by page, and the
+ * next walk keeps its pages as it goes (its first page building 40,000 entries took 5 s on
+ * this loaded machine). True while there is more to build (the call is parked, holding the
+ * settling work back, and runs again). */
 static bool warm_listing(upk_call *c, upk_index *ix, size_t per) {
   upk_services *sv = upk_session_services(c->server);
   size_t done, found;
