@@ -497,25 +497,25 @@ UTest(jsonrpc, spliced_member_is_the_dumped_answer) {
 }
 
 UTest(jsonrpc, splice_refuses_what_it_cannot_vouch_for) {
-  json_t *five = json_integer(5), *other5 = json_integer(5);
+  json_t *five = json_integer(5), *other5 = json_integer(5), *id = json_integer(1);
   upk_json_member m = {"n", five, upk_json_text_dump(five)};
   upk_buf b;
   upk_buf_init(&b, 1 << 20);
   cr_assert_eq(upk_buf_puts(&b, "x"), 0);
-  json_t *err = upk_rpc_error(json_integer(1), -32600, "no", NULL);
+  json_t *err = upk_rpc_error(id, -32600, "no", NULL);
   cr_assert_eq(upk_rpc_dump_spliced(err, &m, &b), -EINVAL); /* no result */
-  json_t *bare = upk_rpc_result(json_integer(1), json_incref(five));
+  json_t *bare = upk_rpc_result(id, json_incref(five));
   cr_assert_eq(upk_rpc_dump_spliced(bare, &m, &b), -EINVAL); /* a result, not an object */
-  json_t *missing = upk_rpc_result(json_integer(1), json_pack("{s:O}", "k", five));
+  json_t *missing = upk_rpc_result(id, json_pack("{s:O}", "k", five));
   cr_assert_eq(upk_rpc_dump_spliced(missing, &m, &b), -EINVAL); /* no such member */
-  json_t *equal = upk_rpc_result(json_integer(1), json_pack("{s:O}", "n", other5));
+  json_t *equal = upk_rpc_result(id, json_pack("{s:O}", "n", other5));
   cr_assert_eq(upk_rpc_dump_spliced(equal, &m, &b), -EINVAL); /* an equal value, not the one */
   cr_assert_eq(upk_rpc_dump_spliced(equal, NULL, &b), -EINVAL);
   cr_assert_eq(b.len, 1);
   cr_assert_str_eq(b.data, "x");
   upk_buf_free(&b);
   json_t *long_one = json_string("0123456789abcdefghij0123456789");
-  json_t *ok = upk_rpc_result(json_integer(1), json_pack("{s:O}", "n", long_one));
+  json_t *ok = upk_rpc_result(id, json_pack("{s:O}", "n", long_one));
   upk_json_member big = {"n", long_one, upk_json_text_dump(long_one)};
   upk_buf_init(&b, 45); /* room for the frame, not for the text: nothing of it stays */
   cr_assert_eq(upk_rpc_dump_spliced(ok, &big, &b), -E2BIG);
@@ -531,4 +531,5 @@ UTest(jsonrpc, splice_refuses_what_it_cannot_vouch_for) {
   json_decref(err);
   json_decref(five);
   json_decref(other5);
+  json_decref(id);
 }
