@@ -108,6 +108,39 @@ static void session__answer(upk_server *s, upk_batch *batch, json_t *response) {
     upk_session_send(s, response);
 }
 
+/* A response with a member of its result dumped off the loop: the rest (the id, what a modern
+ * answer adds) is jansson's dump of a few bytes, the member's text is copied in as it is. */
+static void session__answer_dumped(upk_server *s, upk_batch *batch, json_t *response,
+                                   const upk_json_member *m) {
+  if (batch || !m || s->tx.closing) {
+    session__answer(s, batch, response);
+    return;
+  }
+  s->requests++;
+  if (!upk_mcp_pending_empty(s->modern)) /* members beside m's, m's value untouched */
+    upk_mcp_stateless_answer(s->modern, response);
+  upk_buf *out = upk_transport_out(&s->tx);
+  int rc;
+  if (upk_session_framing(s) == UPK_FRAMING_LSP) {
+    upk_buf_reset(&s->scratch);
+    rc = upk_rpc_dump_spliced(response, m, &s->scratch);
+    if (!rc)
+      rc = upk_frame_write(UPK_FRAMING_LSP, s->scratch.data, s->scratch.len, out);
+  } else {
+    rc = upk_rpc_dump_spliced(response, m, out);
+    if (!rc)
+      rc = upk_buf_append(out, "\n", 1);
+  }
+  if (rc == -EINVAL) { /* not a plain result: dump it whole */
+    session__send(s, response);
+    return;
+  }
+  if (rc)
+    upk_error("cannot queue output: out of memory");
+  json_decref(response);
+  upk_transport_schedule(&s->tx);
+}
+
 static void answer_error(upk_server *s, upk_batch *b, json_t *id, int code, const char *msg) {
   upk_session_answer(s, b, upk_rpc_error(id, code, msg, NULL));
 }
@@ -581,6 +614,7 @@ static bool session__ready(upk_server *s, const upk_session_hello *h) {
 static const upk_session_ops server__ops = {
     .send = session__send,
     .answer = session__answer,
+    .answer_dumped = session__answer_dumped,
     .batch_hold = session__batch_hold,
     .batch_release = session__batch_release,
     .job_done = session__job_done,

@@ -162,7 +162,7 @@ static int dump_append(const char *buf, size_t size, void *data) {
 int upk_rpc_dump(const json_t *msg, upk_buf *out) {
   /* One pass straight into the buffer, which grows geometrically: measuring first and then
    * writing dumped a large answer twice (a 450 KB skills/list page: 8-16 ms on the loop). */
-  const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(12);
+  const size_t flags = UPK_JSON_WIRE_FLAGS;
   size_t len = out->len;
   dump_sink d = {out, 0};
   if (json_dump_callback(msg, dump_append, &d, flags)) {
@@ -172,4 +172,51 @@ int upk_rpc_dump(const json_t *msg, upk_buf *out) {
     return d.rc ? d.rc : -EINVAL;
   }
   return 0;
+}
+
+/* msg with its result's member `key` replaced by a stand-in (0), that member last in the
+ * result and the result last in msg: dumped, its text ends "0}}". */
+static json_t *splice_frame(json_t *msg, json_t *result, const char *key) {
+  json_t *frame = json_object(), *r = json_object(), *v;
+  const char *k;
+  json_object_foreach(msg, k, v) {
+    if (strcmp(k, "result"))
+      json_object_set(frame, k, v);
+  }
+  json_object_foreach(result, k, v) {
+    if (strcmp(k, key))
+      json_object_set(r, k, v);
+  }
+  json_object_set_new(r, key, json_integer(0));
+  json_object_set_new(frame, "result", r);
+  return frame;
+}
+
+int upk_rpc_dump_spliced(const json_t *msg, const upk_json_member *m, upk_buf *out) {
+  json_t *result = json_object_get(msg, "result");
+  if (!json_is_object(result) || !m || !m->value || !m->text ||
+      json_object_get(result, m->key) != m->value)
+    return -EINVAL;
+  json_t *frame = splice_frame((json_t *)msg, result, m->key);
+  size_t len = out->len;
+  int rc = upk_rpc_dump(frame, out);
+  json_decref(frame);
+  if (rc)
+    return rc;
+  if (out->len - len < 3 || memcmp(out->data + out->len - 3, "0}}", 3)) {
+    out->len = len; /* not the frame's shape: never splice into it */
+    out->data[len] = '\0';
+    return -EINVAL;
+  }
+  char close[2]; /* the result's and the message's own closing braces */
+  memcpy(close, out->data + out->len - 2, 2);
+  out->len -= 3;
+  rc = upk_buf_append(out, upk_json_text_data(m->text), upk_json_text_len(m->text));
+  if (!rc)
+    rc = upk_buf_append(out, close, 2);
+  if (rc) {
+    out->len = len;
+    out->data[len] = '\0';
+  }
+  return rc;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "common/dynbuf.h"
+#include "common/json_text.h"
 
 /* Standard JSON-RPC codes and the LSP ones the daemon uses. */
 enum {
@@ -65,5 +66,12 @@ json_t *upk_rpc_notification(const char *method, json_t *params);
 json_t *upk_rpc_request(json_t *id, const char *method, json_t *params);
 /** Append `msg` as compact JSON (never containing a newline). */
 int upk_rpc_dump(const json_t *msg, upk_buf *out);
+/** Append the response `msg` as upk_rpc_dump would, but for one member of its result dumped
+ * before (`m`: result[m->key] is m->value, m->text its dump): jansson dumps the rest of the
+ * message (the id among it) and m->text goes in the place of the member's value, copied,
+ * unchanged. That member comes last in the result, the result last in the message: the same
+ * value as upk_rpc_dump's, members in another order. -EINVAL when the result holds no
+ * m->value at m->key (nothing appended: dump it whole). */
+int upk_rpc_dump_spliced(const json_t *msg, const upk_json_member *m, upk_buf *out);
 
 #endif

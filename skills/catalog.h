@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/json_text.h"
 #include "skills/index.h"
 
 /** Per-skill publication limits of the extension: hosts must accept skills up to these. */
@@ -105,6 +106,13 @@ json_t *upk_catalog_memo_page(upk_catalog_memo *m, uint64_t stamp, uint64_t root
                               size_t per, int64_t *next, int *more);
 void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
                                 size_t per, json_t *skills, int64_t next, int more);
+/** The text of a kept page's `skills` (its dump), kept beside it (upk_catalog_memo_keep_text),
+ * so that the next walk dumps nothing: a new reference, or NULL when the page (after `at`, of
+ * `per`) is not kept or has no text yet. Asked right after upk_catalog_memo_page found it. */
+upk_json_text *upk_catalog_memo_page_text(upk_catalog_memo *m, int64_t at, size_t per);
+/** Keep `text` (a reference is taken) beside the kept page after `at` of `per`; nothing when
+ * that page is not kept. */
+void upk_catalog_memo_keep_text(upk_catalog_memo *m, int64_t at, size_t per, upk_json_text *text);
 /** Hash a string (NULL as "") into h: for the bases a page's URIs were built under. */
 uint64_t upk_catalog_memo_hash(uint64_t h, const char *s);
 /** SKILL.md's frontmatter as JSON with YAML 1.2 core-schema typing. Returns 0 with *out, or

@@ -35,9 +35,13 @@ typedef struct memo_page {
   size_t per;
   int more;
   json_t *skills;
+  upk_json_text *text; /* skills dumped, once asked for (NULL before) */
 } memo_page;
 
 #define MEMO_PAGES 256 /* a walk is at most 64 pages; a few walks' page sizes */
+/* Answer texts kept beside the pages: ~800 bytes a skill (a 40,000-skill walk's are 16 MB).
+ * Past the bound a page's text is dumped for each answer again, as before it was kept. */
+#define MEMO_TEXT_BYTES (64u << 20)
 
 struct upk_catalog_memo {
   memo_slot *slots;
@@ -46,6 +50,11 @@ struct upk_catalog_memo {
   /* whole pages, as built when the index had `stamp` (upk_index_stamp) for roots `roots` */
   memo_page pages[MEMO_PAGES];
   size_t n_pages;
+  /* the pages kept before the index last changed: a page built again from the same entries
+   * (most are, after a change of a few rows) takes its text over instead of dumping again */
+  memo_page stale[MEMO_PAGES];
+  size_t n_stale;
+  size_t text_bytes; /* of the texts of both */
   uint64_t stamp, roots;
 };
 
@@ -71,16 +80,38 @@ static void memo_clear(upk_catalog_memo *m) {
   m->bytes = 0;
 }
 
+static void pages_drop(upk_catalog_memo *m, memo_page *pages, size_t *n) {
+  for (size_t i = 0; i < *n; i++) {
+    json_decref(pages[i].skills);
+    if (pages[i].text)
+      m->text_bytes -= upk_json_text_len(pages[i].text);
+    upk_json_text_unref(pages[i].text);
+  }
+  *n = 0;
+}
+
 static void pages_clear(upk_catalog_memo *m) {
-  for (size_t i = 0; i < m->n_pages; i++)
-    json_decref(m->pages[i].skills);
-  m->n_pages = 0;
+  pages_drop(m, m->pages, &m->n_pages);
+}
+
+/* The index changed: the kept pages become the stale ones (those before are dropped). */
+static void pages_retire(upk_catalog_memo *m, uint64_t stamp, uint64_t roots) {
+  pages_drop(m, m->stale, &m->n_stale);
+  if (m->roots == roots) { /* other URI bases: other texts */
+    memcpy(m->stale, m->pages, m->n_pages * sizeof *m->pages);
+    m->n_stale = m->n_pages;
+    m->n_pages = 0;
+  }
+  pages_clear(m);
+  m->stamp = stamp;
+  m->roots = roots;
 }
 
 void upk_catalog_memo_free(upk_catalog_memo *m) {
   if (!m)
     return;
   pages_clear(m);
+  pages_drop(m, m->stale, &m->n_stale);
   memo_clear(m);
   free(m->slots);
   free(m);
@@ -160,9 +191,7 @@ uint64_t upk_catalog_memo_hash(uint64_t h, const char *s) {
 json_t *upk_catalog_memo_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
                               size_t per, int64_t *next, int *more) {
   if (m->stamp != stamp || m->roots != roots) { /* the index changed: no page holds */
-    pages_clear(m);
-    m->stamp = stamp;
-    m->roots = roots;
+    pages_retire(m, stamp, roots);
     return NULL;
   }
   for (size_t i = 0; i < m->n_pages; i++)
@@ -174,14 +203,52 @@ json_t *upk_catalog_memo_page(upk_catalog_memo *m, uint64_t stamp, uint64_t root
   return NULL;
 }
 
+/* The same entries in the same order: the very values (kept entries are shared and never
+ * changed; the stale page's references keep them alive, so an address is never another's). */
+static bool same_entries(const json_t *a, const json_t *b) {
+  size_t n = json_array_size(a);
+  if (n != json_array_size(b))
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (json_array_get(a, i) != json_array_get(b, i))
+      return false;
+  return true;
+}
+
 void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
                                 size_t per, json_t *skills, int64_t next, int more) {
-  if (m->stamp != stamp || m->roots != roots) {
-    pages_clear(m);
-    m->stamp = stamp;
-    m->roots = roots;
-  }
+  if (m->stamp != stamp || m->roots != roots)
+    pages_retire(m, stamp, roots);
   if (m->n_pages == MEMO_PAGES) /* bounded: start again */
     pages_clear(m);
-  m->pages[m->n_pages++] = (memo_page){at, next, per, more, json_incref(skills)};
+  memo_page *p = &m->pages[m->n_pages++];
+  *p = (memo_page){at, next, per, more, json_incref(skills), NULL};
+  for (size_t i = 0; i < m->n_stale; i++) {
+    memo_page *s = &m->stale[i];
+    if (s->at == at && s->per == per && s->text && same_entries(s->skills, skills)) {
+      p->text = s->text; /* its bytes stay counted */
+      s->text = NULL;
+      break;
+    }
+  }
+}
+
+static memo_page *page_of(upk_catalog_memo *m, int64_t at, size_t per) {
+  for (size_t i = 0; i < m->n_pages; i++)
+    if (m->pages[i].at == at && m->pages[i].per == per)
+      return &m->pages[i];
+  return NULL;
+}
+
+upk_json_text *upk_catalog_memo_page_text(upk_catalog_memo *m, int64_t at, size_t per) {
+  memo_page *p = page_of(m, at, per);
+  return p ? upk_json_text_ref(p->text) : NULL;
+}
+
+void upk_catalog_memo_keep_text(upk_catalog_memo *m, int64_t at, size_t per, upk_json_text *text) {
+  memo_page *p = page_of(m, at, per);
+  if (!p || p->text || !text || m->text_bytes + upk_json_text_len(text) > MEMO_TEXT_BYTES)
+    return;
+  p->text = upk_json_text_ref(text);
+  m->text_bytes += upk_json_text_len(text);
 }

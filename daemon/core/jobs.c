@@ -35,12 +35,12 @@ static void job__end_progress(upk_job *job, const char *message) {
   job->progress_begun = false;
 }
 
-static void job__finish(upk_job *job, json_t *response) {
+static void job__finish_dumped(upk_job *job, json_t *response, const upk_json_member *m) {
   upk_server *s = job->server;
   if (!job->cancelled) {
     job__end_progress(job, NULL);
     job__unregister(job);
-    upk_session_answer(s, job->batch, response);
+    upk_session_answer_dumped(s, job->batch, response, m);
   } else {
     json_decref(response);
   }
@@ -50,6 +50,10 @@ static void job__finish(upk_job *job, json_t *response) {
   json_decref(job->progress_token);
   free(job);
   upk_session_job_done(s);
+}
+
+static void job__finish(upk_job *job, json_t *response) {
+  job__finish_dumped(job, response, NULL);
 }
 
 void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, json_t *id,
@@ -78,6 +82,11 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
 
 void upk_job_reply(upk_job *job, json_t *result) {
   job__finish(job, job->face->reply(job, result));
+}
+
+void upk_job_reply_dumped(upk_job *job, json_t *result, const upk_json_member *m) {
+  /* a tool's answer wraps the result: only a plain result holds the member */
+  job__finish_dumped(job, job->face->reply(job, result), job->face->as_tool ? NULL : m);
 }
 
 static void job__vfail(upk_job *job, int code, json_t *data, const char *fmt, va_list ap) {

@@ -92,6 +92,9 @@ void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, js
                    json_t *envelope, json_t *args, const upk_job_face *face);
 /** Finish with a result (stolen). */
 void upk_job_reply(upk_job *job, json_t *result);
+/** upk_job_reply with a member of `result` dumped ahead (`m`, borrowed; NULL: none): the loop
+ * thread splices its text into the response instead of dumping that value. */
+void upk_job_reply_dumped(upk_job *job, json_t *result, const upk_json_member *m);
 /** Finish with an error: a JSON-RPC error, or an isError tool result for MCP tools. */
 void upk_job_fail(upk_job *job, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -15,6 +15,11 @@ void upk_session_answer(upk_server *s, upk_batch *batch, json_t *response) {
   ops(s)->answer(s, batch, response);
 }
 
+void upk_session_answer_dumped(upk_server *s, upk_batch *batch, json_t *response,
+                               const upk_json_member *m) {
+  ops(s)->answer_dumped(s, batch, response, m);
+}
+
 void upk_session_batch_hold(upk_server *s, upk_batch *batch) {
   ops(s)->batch_hold(s, batch);
 }

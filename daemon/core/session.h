@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "common/json_text.h"
 #include "daemon/core/defer.h"
 #include "protocol/framing.h"
 
@@ -51,6 +52,11 @@ typedef struct upk_server upk_server;
 void upk_session_send(upk_server *s, json_t *msg);
 /** Answer a request (`response` stolen); routes into `batch` when it is not NULL. */
 void upk_session_answer(upk_server *s, upk_batch *batch, json_t *response);
+/** upk_session_answer for a response with a member of its result dumped ahead (`m`, borrowed;
+ * NULL: none): written with that text in its place (upk_rpc_dump_spliced), the big value not
+ * dumped on the loop thread; in a batch, or where the text cannot go in, dumped whole. */
+void upk_session_answer_dumped(upk_server *s, upk_batch *batch, json_t *response,
+                               const upk_json_member *m);
 /** A job inside a batch holds a reference; the last release sends the batch's array. */
 void upk_session_batch_hold(upk_server *s, upk_batch *batch);
 /** Releases a reference taken by upk_session_batch_hold. */
@@ -136,6 +142,8 @@ struct upk_docs *upk_session_docs(const upk_server *s);
 typedef struct upk_session_ops {
   void (*send)(upk_server *s, json_t *msg);
   void (*answer)(upk_server *s, upk_batch *batch, json_t *response);
+  void (*answer_dumped)(upk_server *s, upk_batch *batch, json_t *response,
+                        const upk_json_member *m);
   void (*batch_hold)(upk_server *s, upk_batch *batch);
   void (*batch_release)(upk_server *s, upk_batch *batch);
   void (*job_done)(upk_server *s);

@@ -1,6 +1,7 @@
 #include "daemon/core/transport.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -14,6 +15,12 @@
 #define READ_CHUNK (64 * 1024)
 #define HIGH_WATER (16u << 20) /* pause input above this much unwritten output */
 #define LOW_WATER (4u << 20)
+/* What the output pipe or socket may hold (Linux's defaults: 64 KiB a pipe, ~200 KiB a
+ * socket; a pipe's most without privileges is 1 MiB, a socket's net.core.wmem_max): a 270-380
+ * KB skills/list page then goes into the kernel whole, and the client reads it without
+ * waiting for this loop to get a core again to write the rest (issue 47). Node's stdio is a
+ * socket pair. */
+#define PIPE_SIZE (1 << 20)
 
 typedef struct write_req {
   uv_write_t req;
@@ -81,6 +88,10 @@ int upk_transport_open(upk_transport *t, uv_loop_t *loop, int in_fd, uv_handle_t
     }
     t->out_open = true;
     t->out.handle.data = t;
+    if (out_kind == UV_NAMED_PIPE && fcntl(out_fd, F_SETPIPE_SZ, PIPE_SIZE) < 0) {
+      int size = PIPE_SIZE / 2; /* a socket: Linux doubles what it is asked for */
+      (void)uv_send_buffer_size(&t->out.handle, &size); /* refused: the default stays */
+    }
   }
   return 0;
 }

@@ -40,6 +40,8 @@ static bool requeue_parked(upk_call *c, int status) {
   if (status || !c->parked || c->job->cancelled)
     return false;
   c->parked = false;
+  if (c->holds) /* e.g. a walk's first page building its pages: no merge step between slices */
+    upk_skills_hold(c->server);
   upk_job_progress(c->job, (double)c->done, (double)c->total, "indexing skills");
   if (upk_skills_submit(c->server, call_work, call_done, c) == 0)
     return true;
@@ -60,6 +62,7 @@ static void call_free(upk_call *c) {
   if (c->state_free)
     c->state_free(c->state);
   json_decref(c->params);
+  upk_json_text_unref(c->ahead.text);
   free(c);
 }
 
@@ -142,7 +145,7 @@ static void call_done(void *arg, int status) {
   if (status == UV_ECANCELED)
     upk_job_fail(c->job, UPK_RPC_REQUEST_CANCELLED, "cancelled");
   else if (c->result)
-    upk_job_reply(c->job, c->result);
+    upk_job_reply_dumped(c->job, c->result, c->ahead.text ? &c->ahead : NULL);
   else
     upk_job_fail_data(c->job, c->code ? c->code : UPK_RPC_INTERNAL_ERROR, c->data, "%s", c->err);
   call_free(c);

@@ -24,12 +24,14 @@ struct upk_call {
   upk_server *server;
   json_t *params;
   upk_call_fn fn;
-  json_t *result; /* success */
-  int code;       /* failure: JSON-RPC code, message and optional data */
+  json_t *result;        /* success */
+  upk_json_member ahead; /* a member of result dumped on the queue (text NULL: none) */
+  int code;              /* failure: JSON-RPC code, message and optional data */
   char err[512];
   json_t *data;
   uint64_t wait_until;        /* hrtime until which it waits for the first scan (0: no wait) */
   bool parked;                /* ran while the first scan was under way: ask again after a batch */
+  bool holds;                 /* parked, it holds the settling work back again (upk_skills_hold) */
   size_t done, total;         /* the first scan's progress when parked */
   void *state;                /* the function's own, kept across upk_call_then */
   void (*state_free)(void *); /* frees state when the call ends (may be NULL) */

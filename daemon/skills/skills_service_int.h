@@ -17,6 +17,9 @@
  * lookup answered meanwhile waits for the turn's slice (2,000 a turn: 17 ms each, for the 30
  * turns that 60,000 skill directories take). */
 #define WATCH_SLICE 256
+/* ... and at most this long a turn: on a loaded machine a slice of 256 took 14-38 ms, and
+ * each page of a listing walk begun meanwhile waited for a slice or two (issue 47). */
+#define WATCH_SLICE_NS 2000000u
 
 typedef struct watch {
   uv_fs_event_t h;

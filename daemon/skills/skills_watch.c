@@ -179,17 +179,21 @@ static void start_watch(upk_skills_svc *svc, const char *dir, bool recheck) {
     note_changed(svc, w->dir);
 }
 
-/* Up to `max` more directories of the set being applied; the last slice closes the watches not
- * in a whole set and frees the set. */
+/* Up to `max` more directories of the set being applied, for at most WATCH_SLICE_NS unless
+ * the whole set is asked for; the last slice closes the watches not in a whole set and frees
+ * the set. */
 static void apply_slice(upk_skills_svc *svc, size_t max) {
   watch_set *set = svc->applying;
   size_t end = set->n - svc->apply_next > max ? svc->apply_next + max : set->n;
+  uint64_t until = max == SIZE_MAX ? UINT64_MAX : uv_hrtime() + WATCH_SLICE_NS;
   for (size_t i = svc->apply_next; i < end; i++) {
     watch *w = watch_map_get(&svc->by_dir, set->dirs[i]);
     if (w)
       w->keep = true;
     else
       start_watch(svc, set->dirs[i], svc->apply_recheck);
+    if (i % 16 == 15 && uv_hrtime() > until)
+      end = i + 1;
   }
   svc->apply_next = end;
   if (end < set->n)

@@ -250,7 +250,9 @@ static void listing_changed(sqlite3_context *ctx, int argc, sqlite3_value **argv
  * live with the connection, nothing is written to the file) on the rows of documents, places,
  * roots and stored entries, not on what scans rewrite without changing a page (a place's
  * generation and name, the full-text tables, merges): a catch-up scan and the merges after the
- * first index wrote ~1,000 rows a queue turn, and a stamp of every change never held a page. */
+ * first index wrote ~1,000 rows a queue turn, and a stamp of every change never held a page.
+ * An update counts only when a value differs (a scan upserts every place it sees with its own
+ * document again, and sets each root's `truncated` again: every kept page was dropped). */
 static int watch_listing(upk_index *ix) {
   static const char sql[] =
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_doc_i AFTER INSERT ON main.doc"
@@ -258,18 +260,25 @@ static int watch_listing(upk_index *ix) {
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_doc_d AFTER DELETE ON main.doc"
       " BEGIN SELECT upk_listing_changed(); END;"
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_doc_u AFTER UPDATE OF path, usable ON main.doc"
+      " WHEN OLD.path IS NOT NEW.path OR OLD.usable IS NOT NEW.usable"
       " BEGIN SELECT upk_listing_changed(); END;"
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_place_i AFTER INSERT ON main.place"
       " BEGIN SELECT upk_listing_changed(); END;"
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_place_d AFTER DELETE ON main.place"
       " BEGIN SELECT upk_listing_changed(); END;"
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_place_u AFTER UPDATE OF root, dir, doc, visible"
-      " ON main.place BEGIN SELECT upk_listing_changed(); END;"
+      " ON main.place WHEN OLD.root IS NOT NEW.root OR OLD.dir IS NOT NEW.dir"
+      " OR OLD.doc IS NOT NEW.doc OR OLD.visible IS NOT NEW.visible"
+      " BEGIN SELECT upk_listing_changed(); END;"
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_root_i AFTER INSERT ON main.root"
       " BEGIN SELECT upk_listing_changed(); END;"
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_root_d AFTER DELETE ON main.root"
       " BEGIN SELECT upk_listing_changed(); END;"
-      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_root_u AFTER UPDATE ON main.root"
+      "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_root_u AFTER UPDATE ON main.root" /* every column */
+      " WHEN OLD.id IS NOT NEW.id OR OLD.dir IS NOT NEW.dir OR OLD.real IS NOT NEW.real"
+      " OR OLD.agent IS NOT NEW.agent OR OLD.scope IS NOT NEW.scope"
+      " OR OLD.priority IS NOT NEW.priority OR OLD.ord IS NOT NEW.ord"
+      " OR OLD.max_depth IS NOT NEW.max_depth OR OLD.truncated IS NOT NEW.truncated"
       " BEGIN SELECT upk_listing_changed(); END;"
       "CREATE TEMP TRIGGER IF NOT EXISTS upk_l_cat_i AFTER INSERT ON main.catalog"
       " BEGIN SELECT upk_listing_changed(); END;"

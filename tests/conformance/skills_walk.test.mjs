@@ -13,7 +13,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { daemon, requireFromCache, within } from './common.mjs';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { daemon, exited, requireFromCache, within } from './common.mjs';
 
 const req = requireFromCache('@modelcontextprotocol/client');
 const { Client } = req('@modelcontextprotocol/client');
@@ -210,5 +212,68 @@ test('kept entries: the next walk lists the same; shadowing follows the placemen
     assert.ok(user);
   } finally {
     await client.close();
+  }
+});
+
+// A page's skills are dumped on the skills queue and the text kept beside a kept page; the
+// loop writes the rest of the answer with jansson (the id, the cursor, a modern answer's
+// members) around that text (protocol/jsonrpc.c: upk_rpc_dump_spliced). Raw lines from the
+// daemon's stdout: a page asked for again (its kept text) under an id jansson must escape,
+// under a plain id, and by a modern (2026-07-28) request, parses to the answer dumped whole
+// (a batch's answers are: 2025-03-26 has batches), for skills whose frontmatter holds what JSON
+// escapes.
+test('kept answers: the spliced line parses to the answer dumped whole', async () => {
+  const small = mkdtempSync(join(tmpdir(), 'upk-walk-text-'));
+  after(() => rmSync(small, { recursive: true, force: true }));
+  for (let i = 0; i < 450; i++) {
+    const dir = join(small, '.claude/skills', `odd-${String(i).padStart(4, '0')}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), `---\nname: odd-${String(i).padStart(4, '0')}\ndescription: ` +
+      `'Use for "quoted" \\ backslash, caf\u00e9, \u{1F600} and 0} ${i}.'\n---\n# Odd\n`);
+  }
+  const env = { ...process.env, HOME: join(small, 'home'), XDG_CACHE_HOME: join(small, 'cache') };
+  const child = spawn(daemon, ['--mcp'], { env, cwd: small, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = [];
+  const queued = [];
+  lines.on('line', (l) => { if (!l.includes('"method"')) (waiting.shift() ?? ((x) => queued.push(x)))(l); });
+  const ask = (msg) => {
+    child.stdin.write(JSON.stringify(msg) + '\n');
+    return within(60000, queued.length ? Promise.resolve(queued.shift()) : new Promise((ok) => waiting.push(ok)),
+      JSON.stringify(msg).slice(0, 80));
+  };
+  try {
+    await ask({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26',
+      capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    const first = JSON.parse(await ask({ jsonrpc: '2.0', id: 1, method: 'skills/list',
+      params: { _meta: { progressToken: 'p' } } }));
+    const cursor = first.result.nextCursor;
+    assert.match(cursor, /^s1:\d+:200$/);
+    const oddId = 'page "2" \\ caf\u00e9 \u2028 0}';
+    const a = await ask({ jsonrpc: '2.0', id: oddId, method: 'skills/list', params: { cursor } });
+    const b = await ask({ jsonrpc: '2.0', id: 3, method: 'skills/list', params: { cursor } });
+    const whole = JSON.parse(await ask([{ jsonrpc: '2.0', id: 3, method: 'skills/list', params: { cursor } }]));
+    const pa = JSON.parse(a), pb = JSON.parse(b);
+    assert.deepEqual([pb], whole, 'the kept answer is the answer dumped whole');
+    // the spliced text goes last (jansson dumps the rest); a batch's answer is dumped in order
+    assert.deepEqual(Object.keys(pb.result), ['nextCursor', 'skills'], 'written around the kept text');
+    assert.deepEqual(Object.keys(whole[0].result), ['skills', 'nextCursor'], 'dumped whole');
+    const modern = JSON.parse(await ask({ jsonrpc: '2.0', id: 'm', method: 'skills/list', params: { cursor,
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {} } } }));
+    assert.equal(modern.result.resultType, 'complete', JSON.stringify(modern).slice(0, 300));
+    assert.deepEqual(modern.result.skills, pb.result.skills, 'a modern answer: the same skills');
+    assert.equal(modern.result.nextCursor, pb.result.nextCursor);
+    assert.equal(Object.keys(modern.result).at(-1), 'skills');
+    assert.equal(pa.id, oddId, 'the id as sent');
+    assert.deepEqual(pa.result, pb.result, 'the same page under another id');
+    assert.equal(pa.result.skills.length, 200);
+    assert.match(pa.result.skills[0].frontmatter.description, /"quoted" \\ backslash, caf\u00e9, \u{1F600}/u);
+    assert.deepEqual(Object.keys(pa), ['jsonrpc', 'id', 'result']);
+  } finally {
+    child.stdin.end();
+    await within(10000, exited(child), 'exit');
   }
 });

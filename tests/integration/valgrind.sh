@@ -243,7 +243,9 @@ stateless_run() {
   wait_for '"id":2,' && wait_for '"id":3,' && wait_for '"id":4,' && wait_for '"id":5,'
   finish
   local ok=1
-  has '"id":2,"result":{"skills":[{"uri":"skill://user/.claude/skills/vg-skill/SKILL.md"' &&
+  # a page's skills are written after the rest of its result (spliced: docs/skills.md)
+  has '"id":2,"result":{"resultType":"complete",' &&
+    has '"skills":[{"uri":"skill://user/.claude/skills/vg-skill/SKILL.md"' &&
     has '"id":4,"result":{"contents":[{"uri":"skill://user/.claude/skills/vg-skill/references/b.bin","mimeType":"application/octet-stream","blob"' &&
     has '"id":6,"error":{"code":-32602' && has '"id":7,"error":{"code":-32602' &&
     has '"id":8,"error":{"code":-32022' && has '"id":9,"error":{"code":-32601' && ok=0

@@ -317,3 +317,54 @@ Test(catalog, kept_entries_stay_within_their_bytes) {
   upk_catalog_memo_free(m);
   free(rec);
 }
+
+/* A kept page's answer text stays beside the page while the index stamp holds, only one text a
+ * page, and goes with the page when the stamp changes; no page, no text. */
+Test(catalog, kept_pages_keep_their_answer_text) {
+  upk_catalog_memo *m = upk_catalog_memo_new(1000, 1 << 20);
+  json_t *skills = json_pack("[{s:s}]", "uri", "skill://project/s");
+  json_t *answer = json_pack("{s:O}", "skills", skills);
+  upk_json_text *text = upk_json_text_dump(answer), *other = upk_json_text_dump(skills);
+  int64_t next = 0;
+  int more = 0;
+  upk_catalog_memo_keep_text(m, 0, 200, text); /* no page kept yet: nothing */
+  cr_assert_null(upk_catalog_memo_page(m, 7, 1, 0, 200, &next, &more));
+  upk_catalog_memo_keep_page(m, 7, 1, 0, 200, skills, 5, 1);
+  cr_assert_null(upk_catalog_memo_page_text(m, 0, 200));
+  upk_catalog_memo_keep_text(m, 0, 200, text);
+  upk_catalog_memo_keep_text(m, 0, 200, other); /* the first stays */
+  upk_catalog_memo_keep_text(m, 5, 200, other); /* another page: not kept */
+  cr_assert_null(upk_catalog_memo_page_text(m, 5, 200));
+  json_t *page = upk_catalog_memo_page(m, 7, 1, 0, 200, &next, &more);
+  cr_assert_eq(page, skills);
+  json_decref(page);
+  upk_json_text *got = upk_catalog_memo_page_text(m, 0, 200);
+  cr_assert_eq(got, text);
+  cr_assert_str_eq(upk_json_text_data(got), "{\"skills\":[{\"uri\":\"skill://project/s\"}]}");
+  upk_json_text_unref(got);
+  cr_assert_null(upk_catalog_memo_page(m, 8, 1, 0, 200, &next, &more)); /* the index changed */
+  cr_assert_null(upk_catalog_memo_page_text(m, 0, 200));
+  /* built again from the very entries: the text is taken over; from others: none */
+  json_t *again = json_array(), *changed = json_array();
+  json_array_append(again, json_array_get(skills, 0));
+  json_array_append_new(changed, json_pack("{s:s}", "uri", "skill://project/s"));
+  upk_catalog_memo_keep_page(m, 8, 1, 0, 200, again, 5, 1);
+  got = upk_catalog_memo_page_text(m, 0, 200);
+  cr_assert_eq(got, text, "the same entries: the same text");
+  upk_json_text_unref(got);
+  cr_assert_null(upk_catalog_memo_page(m, 9, 1, 0, 200, &next, &more)); /* changed again */
+  upk_catalog_memo_keep_page(m, 9, 1, 0, 200, changed, 5, 1);
+  cr_assert_null(upk_catalog_memo_page_text(m, 0, 200), "an equal entry is not the same one");
+  cr_assert_null(upk_catalog_memo_page(m, 10, 2, 0, 200, &next, &more)); /* other URI bases */
+  upk_catalog_memo_keep_page(m, 10, 2, 0, 200, again, 5, 1);
+  cr_assert_null(upk_catalog_memo_page_text(m, 0, 200), "other bases: no text taken over");
+  json_decref(again);
+  json_decref(changed);
+  upk_catalog_memo_free(m);
+  cr_assert_str_eq(upk_json_text_data(text), "{\"skills\":[{\"uri\":\"skill://project/s\"}]}",
+                   "a text handed out outlives the memo");
+  upk_json_text_unref(text);
+  upk_json_text_unref(other);
+  json_decref(answer);
+  json_decref(skills);
+}

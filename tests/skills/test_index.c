@@ -1458,3 +1458,28 @@ UTest(index, abbreviations_expand_only_where_the_index_spells_them_out) {
   cr_expect(hits_name(ix, "tidy up my repo", "repo-tool-3"));
   upk_index_close(ix);
 }
+
+/* The listing's stamp (upk_index_stamp, the MCP listing's kept pages hold under it) moves when
+ * a row a page reads changes, not when a scan writes the same values again: a catch-up scan
+ * after the first index upserted every place with its own document, and the second walk of a
+ * 40,000-skill listing rebuilt all its pages. */
+UTest(index, listing_stamp_moves_only_with_a_change) {
+  skill(at("proj"), "deploy", "Deploy this repository's web app to staging.", "Project way.");
+  skill(at("proj"), "lint", "Lint code.", "Run the linter.");
+  skill(at("home"), "deploy", "Deploy anything to production servers.", "User way.");
+  upk_index_root r[] = {{at("home"), "claude", UPK_INDEX_USER, 0, 0},
+                        {at("proj"), "claude", UPK_INDEX_PROJECT, 0, 0}};
+  upk_index *ix = open_with(r, 2, NULL);
+  uint64_t s0, s1, s2;
+  cr_assert_eq(upk_index_stamp(ix, &s0), 0);
+  upk_index_stats st;
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(upk_index_stamp(ix, &s1), 0);
+  cr_assert_eq(s1, s0, "a scan that changed nothing moved the stamp");
+  cr_assert_eq(unlink(at("proj/deploy/SKILL.md")), 0);
+  cr_assert_eq(rmdir(at("proj/deploy")), 0);
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(upk_index_stamp(ix, &s2), 0);
+  cr_assert_neq(s2, s1, "a skill gone, another now visible: the stamp moves");
+  upk_index_close(ix);
+}

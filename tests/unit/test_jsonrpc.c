@@ -436,3 +436,100 @@ UTest(jsonrpc, parse_error_text_is_printable_ascii) {
   cr_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "error"), "message")), err);
   json_decref(r);
 }
+
+/* A member of a result dumped ahead and spliced in: the bytes parse to the value of the whole
+ * response dumped, and are exactly jansson's dump of it with that member last, for ids jansson
+ * must escape, values holding what JSON escapes, members beside it (a modern answer's), reals.
+ * The message itself is left as it was. */
+static void splices_as_dumped(json_t *id, json_t *result, const char *key) {
+  json_t *msg = upk_rpc_result(id, json_incref(result));
+  upk_json_member m = {key, json_object_get(result, key), NULL};
+  m.text = upk_json_text_dump(m.value);
+  cr_assert_not_null(m.text);
+  char *whole = dump(msg);
+  json_t *reordered = json_deep_copy(msg), *r = json_object_get(reordered, "result");
+  json_t *v = json_incref(json_object_get(r, key));
+  json_object_del(r, key);
+  json_object_set_new(r, key, v); /* the member last */
+  char *want = dump(reordered);
+  upk_buf b;
+  upk_buf_init(&b, 1 << 20);
+  cr_assert_eq(upk_buf_puts(&b, "before\n"), 0);
+  cr_assert_eq(upk_rpc_dump_spliced(msg, &m, &b), 0);
+  cr_assert_str_eq(b.data + 7, want);
+  cr_assert_eq(b.len, 7 + strlen(want));
+  char err[256];
+  json_t *back = upk_rpc_parse(b.data + 7, b.len - 7, err, sizeof err);
+  cr_assert_not_null(back, "%s", err);
+  json_t *unkept = parse_ok(whole); /* the wire's reals are 12 digits: the dumped, not msg */
+  cr_assert(json_equal(back, unkept), "the spliced answer parses to another value");
+  cr_assert(json_equal(json_object_get(msg, "result"), result), "the message was changed");
+  cr_assert_eq(json_object_get(json_object_get(msg, "result"), key), m.value);
+  json_decref(unkept);
+  json_decref(back);
+  upk_buf_free(&b);
+  free(whole);
+  free(want);
+  json_decref(reordered);
+  upk_json_text_unref(m.text);
+  json_decref(msg);
+  json_decref(id);
+  json_decref(result);
+}
+
+UTest(jsonrpc, spliced_member_is_the_dumped_answer) {
+  json_t *skills =
+      json_pack("[{s:s,s:{s:s}},{s:s}]", "uri", "skill://a/SKILL.md", "frontmatter", "description",
+                "quotes \" back\\slash \u00e9 \t tab \u2028 0}}", "uri", "skill://b");
+  json_t *page = json_pack("{s:O,s:s}", "skills", skills, "nextCursor", "s1:646:646");
+  splices_as_dumped(json_integer(7), json_incref(page), "skills");
+  splices_as_dumped(json_string("id \"0}}\" \\ \u00e9\n"), json_incref(page), "skills");
+  splices_as_dumped(NULL, json_incref(page), "skills");
+  json_t *modern =
+      json_pack("{s:O,s:s,s:s,s:{s:{s:s}}}", "skills", skills, "nextCursor", "s1:1:200",
+                "resultType", "complete", "_meta", "serverInfo", "name", "u");
+  splices_as_dumped(json_integer(8), modern, "skills");
+  splices_as_dumped(json_integer(-1), json_pack("{s:f,s:[]}", "x", 0.1 + 0.2, "y"), "x");
+  splices_as_dumped(json_integer(1), json_pack("{s:i}", "n", 0), "n"); /* the stand-in's value */
+  splices_as_dumped(json_integer(2), json_pack("{s:s,s:[]}", "s", "", "t"), "s");
+  json_decref(page);
+  json_decref(skills);
+}
+
+UTest(jsonrpc, splice_refuses_what_it_cannot_vouch_for) {
+  json_t *five = json_integer(5), *other5 = json_integer(5), *id = json_integer(1);
+  upk_json_member m = {"n", five, upk_json_text_dump(five)};
+  upk_buf b;
+  upk_buf_init(&b, 1 << 20);
+  cr_assert_eq(upk_buf_puts(&b, "x"), 0);
+  json_t *err = upk_rpc_error(id, -32600, "no", NULL);
+  cr_assert_eq(upk_rpc_dump_spliced(err, &m, &b), -EINVAL); /* no result */
+  json_t *bare = upk_rpc_result(id, json_incref(five));
+  cr_assert_eq(upk_rpc_dump_spliced(bare, &m, &b), -EINVAL); /* a result, not an object */
+  json_t *missing = upk_rpc_result(id, json_pack("{s:O}", "k", five));
+  cr_assert_eq(upk_rpc_dump_spliced(missing, &m, &b), -EINVAL); /* no such member */
+  json_t *equal = upk_rpc_result(id, json_pack("{s:O}", "n", other5));
+  cr_assert_eq(upk_rpc_dump_spliced(equal, &m, &b), -EINVAL); /* an equal value, not the one */
+  cr_assert_eq(upk_rpc_dump_spliced(equal, NULL, &b), -EINVAL);
+  cr_assert_eq(b.len, 1);
+  cr_assert_str_eq(b.data, "x");
+  upk_buf_free(&b);
+  json_t *long_one = json_string("0123456789abcdefghij0123456789");
+  json_t *ok = upk_rpc_result(id, json_pack("{s:O}", "n", long_one));
+  upk_json_member big = {"n", long_one, upk_json_text_dump(long_one)};
+  upk_buf_init(&b, 45); /* room for the frame, not for the text: nothing of it stays */
+  cr_assert_eq(upk_rpc_dump_spliced(ok, &big, &b), -E2BIG);
+  cr_assert_eq(b.len, 0);
+  upk_buf_free(&b);
+  upk_json_text_unref(big.text);
+  upk_json_text_unref(m.text);
+  json_decref(ok);
+  json_decref(long_one);
+  json_decref(equal);
+  json_decref(missing);
+  json_decref(bare);
+  json_decref(err);
+  json_decref(five);
+  json_decref(other5);
+  json_decref(id);
+}
