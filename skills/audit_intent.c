@@ -402,8 +402,14 @@ typedef struct pattern {
 static bool negated(const toks *t, int at, neg_mode mode) {
   if (mode == NEG_NONE)
     return false;
-  int from = mode == NEG_SENTENCE ? 0 : at - NEG_BACK;
-  for (int i = at - 1; i >= 0 && i >= from; i--) {
+  if (mode == NEG_SENTENCE) { /* a double negative, or a condition: "only when", "unless" */
+    for (int i = 0; i < t->n; i++)
+      if ((i < at && class_match("neg", 3, t->t[i].w)) ||
+          elem_match("only|unless|except", strlen("only|unless|except"), t->t[i].w))
+        return true;
+    return false;
+  }
+  for (int i = at - 1; i >= 0 && i >= at - NEG_BACK; i--) {
     if (class_match("neg", 3, t->t[i].w))
       return true;
     if (mode == NEG_CHECK && t->t[i].clause && i < at - 1)
@@ -527,7 +533,12 @@ static const pattern CONCEAL[] = {
      "prompting|checking|alerting|mentioning",
      NEG_SENTENCE},
     {"~neg need|needs * to * ask|confirm|mention|tell|inform|know", NEG_NONE},
-    {"silently|quietly|secretly|covertly|discreetly|invisibly|unnoticed|stealthily", NEG_CHECK},
+    {"silently|quietly|secretly|covertly|discreetly|invisibly|stealthily send|upload|post|"
+     "run|execute|install|download|add|append|copy|include|attach|forward|delete|remove|"
+     "modify|change|write|read|collect|commit|push|approve|accept|merge|disable|enable|grant|"
+     "sync|save|store",
+     NEG_CHECK},
+    {"unnoticed|undetected", NEG_CHECK},
     {"hide|conceal|mask|obscure * * from|in|so", NEG_CHECK},
     {"keep|leave|stay|stays * * out|from|secret|hidden|private * * user|users|summary|"
      "summaries|reply|response|output|report",
