@@ -58,7 +58,7 @@ static bool teaching_text(const char *s, size_t n) {
   return false;
 }
 
-static void add_sentence(prose *p, size_t at, size_t end, bool teaching) {
+static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool heading) {
   while (at < end && (p->data[at] == ' ' || p->data[at] == '\t' || p->data[at] == '\n' ||
                       p->data[at] == '\r'))
     at++;
@@ -69,7 +69,7 @@ static void add_sentence(prose *p, size_t at, size_t end, bool teaching) {
     return;
   if (p->n == p->cap)
     p->out = upk_xrealloc(p->out, (p->cap = p->cap ? p->cap * 2 : 32) * sizeof *p->out);
-  p->out[p->n++] = (upk__intent_sentence){at, end, p->seg, teaching};
+  p->out[p->n++] = (upk__intent_sentence){at, end, p->seg, teaching, heading};
 }
 
 /* Words a full stop follows without ending a sentence. */
@@ -116,7 +116,7 @@ static size_t sentence_end(const char *d, size_t i, size_t end) {
 }
 
 /* Lines first..last (0-based) as one segment, split into sentences. */
-static void add_segment(prose *p, int first, int last, bool heading_teaching) {
+static void add_segment(prose *p, int first, int last, bool heading_teaching, bool heading) {
   if (first < 0 || last >= p->n_lines || last < first)
     return;
   for (int l = first; l <= last; l++)
@@ -130,7 +130,7 @@ static void add_segment(prose *p, int first, int last, bool heading_teaching) {
   p->seg++;
   for (size_t i = at; i < end;) {
     size_t e = sentence_end(p->data, i, end);
-    add_sentence(p, i, e, teaching);
+    add_sentence(p, i, e, teaching, heading);
     i = e > i ? e : i + 1;
   }
 }
@@ -167,7 +167,7 @@ static void add_leftovers(prose *p) {
     int e = l;
     while (e + 1 < p->n_lines && !p->covered[e + 1] && !blank_line(p, e + 1))
       e++;
-    add_segment(p, l, e, false);
+    add_segment(p, l, e, false, false);
     l = e + 1;
   }
 }
@@ -203,10 +203,11 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
     if (t == CMARK_NODE_HEADING && first >= 0 && last < p.n_lines) {
       size_t e = last + 1 < p.n_lines ? p.starts[last + 1] : len;
       heading_teaching = teaching_text(data + p.starts[first], e - p.starts[first]);
-      add_segment(&p, first, last, false); /* a setext heading may be a frontmatter */
+      /* a setext heading may be a frontmatter: its text is read, it joins no window */
+      add_segment(&p, first, last, false, true);
       continue;
     }
-    add_segment(&p, first, last, heading_teaching);
+    add_segment(&p, first, last, heading_teaching, false);
   }
   cmark_iter_free(it);
   cmark_node_free(doc);
@@ -392,20 +393,29 @@ static int match_at(const char *p, const toks *t, int at, int lim) {
   return match_at(p + n, t, at + 1, lim);
 }
 
-typedef enum neg_mode { NEG_CHECK, NEG_NONE, NEG_SENTENCE } neg_mode;
+typedef enum neg_mode { NEG_CHECK, NEG_NONE, NEG_SENTENCE, NEG_ONLY } neg_mode;
 
 typedef struct pattern {
   const char *p;
-  neg_mode neg; /* NEG_CHECK: a negator just before drops it; NEG_SENTENCE: anywhere before */
+  neg_mode neg; /* NEG_CHECK: a negator just before drops it; NEG_SENTENCE: anywhere before, or
+                   a condition anywhere; NEG_ONLY: NEG_CHECK, or "only" (a restriction: "send
+                   keys only to the vendor's API") */
 } pattern;
 
 static bool negated(const toks *t, int at, neg_mode mode) {
   if (mode == NEG_NONE)
     return false;
+  if (mode == NEG_ONLY) {
+    for (int i = 0; i < t->n; i++)
+      if (!strcmp(t->t[i].w, "only"))
+        return true;
+    mode = NEG_CHECK;
+  }
   if (mode == NEG_SENTENCE) { /* a double negative, or a condition: "only when", "unless" */
     for (int i = 0; i < t->n; i++)
       if ((i < at && class_match("neg", 3, t->t[i].w)) ||
-          elem_match("only|unless|except", strlen("only|unless|except"), t->t[i].w))
+          elem_match("only|unless|except|already", strlen("only|unless|except|already"),
+                     t->t[i].w))
         return true;
     return false;
   }
@@ -449,7 +459,7 @@ static const pattern DIRECTIVE[] = {
     {"the|this assistant|agent|model|ai|claude|codex|llm must|should|will|shall|needs", NEG_NONE},
     {"before|after answering|responding|replying|continuing|proceeding|starting|finishing", NEG_NONE},
     {"your task|job|goal|instructions", NEG_NONE},
-    {"important|required|mandatory", NEG_NONE},
+    {"important|mandatory", NEG_NONE},
 };
 
 /* Sensitive objects: what a user would not hand a stranger. */
@@ -470,14 +480,15 @@ static const pattern DATA[] = {
 /* Sending to somewhere that is not the user: a verb of egress, and a destination. */
 static const pattern EGRESS[] = {
     {"send|sends|sending|post|posts|posting|upload|uploads|uploading|forward|submit|transmit|"
-     "exfiltrate|email|mail|beacon|leak|relay|deliver|share * * ~url|webhook|webhooks|endpoint|"
+     "exfiltrate|beacon|leak|relay|deliver|share * * ~url|webhook|webhooks|endpoint|"
      "server|host|remote|pastebin|gist|channel|address|mirror|service|collector|bucket",
-     NEG_CHECK},
+     NEG_ONLY},
     {"include|paste|attach|append|add|embed|put|copy * * in|into|to * * issue|issues|pr|"
      "comment|comments|commit|ticket|report|gist|post|message|channel|email|webhook|pastebin|"
      "pastebin",
-     NEG_CHECK},
-    {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_CHECK},
+     NEG_ONLY},
+    {"email|mail * * to * ~url", NEG_ONLY},
+    {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_ONLY},
 };
 
 /* Authentication to a service: its key sent where it belongs (in a header), not exfiltrated. */
@@ -510,7 +521,9 @@ static const pattern ACTION[] = {
     {"future|every|all|later|subsequent session|sessions|conversation|conversations|chats",
      NEG_CHECK},
     {"long-term|persistent memory", NEG_CHECK},
-    {"global|user-level|agent's|your rules|instructions|preferences|memory|settings", NEG_CHECK},
+    {"save|store|write|add|append|update|edit|modify|change|record|put * * global|user-level|"
+     "agent's|your rules|instructions|preferences|memory|settings|config|configuration",
+     NEG_CHECK},
     {"run|execute|launch|start|invoke|open * * ~bin", NEG_CHECK},
     {"prebuilt|precompiled|bundled|included binary|executable", NEG_CHECK},
     {"sudo|root|administrator|admin|elevated|setuid|sudoers|nopasswd", NEG_CHECK},
@@ -523,26 +536,30 @@ static const pattern ACTION[] = {
      NEG_CHECK},
 };
 
-/* Kept from the user: the negated shapes are concealment themselves. */
+/* Kept from the user (the negated shapes are concealment themselves). */
 static const pattern CONCEAL[] = {
     {"~neg * tell|told|mention*|show|shown|showing|reveal*|disclos*|inform*|notify|notified|"
      "alert|surface|display*|explain*|bring|report * * user|users|user's|human|operator|them|"
      "anyone|reply|replies|response|summary|summaries|output",
      NEG_NONE},
-    {"without * asking|telling|informing|notifying|confirm*|approval|permission|consent|"
-     "prompting|checking|alerting|mentioning",
-     NEG_SENTENCE},
-    {"~neg need|needs * to * ask|confirm|mention|tell|inform|know", NEG_NONE},
     {"silently|quietly|secretly|covertly|discreetly|invisibly|stealthily send|upload|post|"
      "run|execute|install|download|add|append|copy|include|attach|forward|delete|remove|"
      "modify|change|write|read|collect|commit|push|approve|accept|merge|disable|enable|grant|"
      "sync|save|store",
      NEG_CHECK},
     {"unnoticed|undetected", NEG_CHECK},
-    {"hide|conceal|mask|obscure * * from|in|so", NEG_CHECK},
+    {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
     {"keep|leave|stay|stays * * out|from|secret|hidden|private * * user|users|summary|"
      "summaries|reply|response|output|report",
      NEG_CHECK},
+};
+
+/* Done without the user's say: an order to do so, or a description of a tool doing it. */
+static const pattern UNASKED[] = {
+    {"without * asking|telling|informing|notifying|confirm*|approval|permission|consent|"
+     "prompting|checking|alerting|mentioning",
+     NEG_SENTENCE},
+    {"~neg need|needs * to * ask|confirm|mention|tell|inform|know", NEG_NONE},
     {"stop|no asking|prompting|confirming", NEG_NONE},
 };
 
@@ -554,7 +571,10 @@ static const pattern OVERRIDE_STRONG[] = {
     {"regardless of what * user|users|they says|say|asks|wants|requests|prefers", NEG_NONE},
     {"no matter what * user|users|they says|say|asks|wants|requests|prefers", NEG_NONE},
     {"whatever * user|users|they says|say|asks|wants|requests|prefers", NEG_NONE},
-    {"even if * user|users|they * objects|object|insists|refuses|asks|says", NEG_NONE},
+    {"even if * user|users|they * objects|object|insists|insist|refuses|refuse|declines|"
+     "disagrees|forbids|objected",
+     NEG_NONE},
+    {"even if * user|users|they says|say|asks|ask|tells|tell * not|no|otherwise|stop", NEG_NONE},
     {"treat|regard|consider|handle|take * * as * from|coming|given|written|issued * * user|users|"
      "operator|owner|maintainer|you",
      NEG_CHECK},
@@ -604,6 +624,7 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   sig->egress = ANY(EGRESS, t) && !(ANY(AUTH, t) && !ANY(CONCEAL, t));
   sig->action = ANY(ACTION, t);
   sig->conceal = ANY(CONCEAL, t);
+  sig->unasked = ANY(UNASKED, t);
   sig->strong = ANY(OVERRIDE_STRONG, t);
   sig->override = sig->strong || ANY(OVERRIDE_WEAK, t);
   sig->teaching = teaching_text(s, n);
@@ -618,7 +639,7 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-exfil";
     return UPK_SEV_ERROR;
   }
-  if (g->conceal && (g->action || g->egress)) {
+  if ((g->conceal || (g->unasked && g->directive)) && (g->action || g->egress)) {
     *id = "audit/intent-conceal";
     return UPK_SEV_ERROR;
   }
@@ -630,7 +651,7 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-exfil";
     return UPK_SEV_WARNING;
   }
-  if (g->conceal && (g->data || g->directive)) {
+  if ((g->conceal || g->unasked) && (g->data || g->directive || g->action)) {
     *id = "audit/intent-conceal";
     return UPK_SEV_WARNING;
   }
@@ -718,7 +739,7 @@ static bool covered_line(const upk_diags *out, size_t from, int line, int sev) {
 
 /* Whether the signals hold more than an order: something sensitive, hidden or overriding. */
 static bool content(const upk__intent_signals *g) {
-  return g->data || g->egress || g->action || g->conceal || g->override;
+  return g->data || g->egress || g->action || g->conceal || g->unasked || g->override;
 }
 
 static void or_signals(upk__intent_signals *a, const upk__intent_signals *b) {
@@ -727,6 +748,7 @@ static void or_signals(upk__intent_signals *a, const upk__intent_signals *b) {
   a->egress |= b->egress;
   a->action |= b->action;
   a->conceal |= b->conceal;
+  a->unasked |= b->unasked;
   a->override |= b->override;
   a->strong |= b->strong;
   a->teaching |= b->teaching;
@@ -774,7 +796,8 @@ int upk__audit_intent(const char *rel, const char *data, size_t len, upk_diags *
     const char *id;
     int sev = upk__intent_severity(&w, &id);
     size_t k = i + 1; /* a neighbour adds to it when both carry more than an order */
-    if (k < n && !s[k].teaching && content(&sig[i]) && content(&sig[k])) {
+    if (k < n && !s[k].teaching && !s[i].heading && !s[k].heading && content(&sig[i]) &&
+        content(&sig[k])) {
       or_signals(&w, &sig[k]);
       const char *wid, *kid;
       int wsev = upk__intent_severity(&w, &wid), ksev = upk__intent_severity(&sig[k], &kid);

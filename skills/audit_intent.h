@@ -15,6 +15,7 @@ typedef struct upk__intent_sentence {
   size_t at, end;
   int seg;
   bool teaching;
+  bool heading; /* a heading (or a frontmatter cmark reads as one): it joins no window */
 } upk__intent_sentence;
 
 /** The sentences of a Markdown file's prose (not its code blocks, which are scanned as
@@ -28,7 +29,8 @@ typedef struct upk__intent_signals {
   bool egress;    /* sending, posting, uploading to a host, webhook, address or issue */
   bool action;    /* a sensitive step: approvals off, memory or settings written, a bundled
                      binary run, privileges raised, data destroyed */
-  bool conceal;   /* hidden from the user: do not tell, silently, without asking */
+  bool conceal;   /* hidden from the user: do not tell, silently, keep out of the summary */
+  bool unasked;   /* done without the user's say: without asking, no need to confirm */
   bool override;  /* authority moved: ignore instructions, treat X as the user's words */
   bool strong;    /* the override is unambiguous (ignore previous instructions) */
   bool teaching;  /* the sentence presents an attack or a detection, not an order */
