@@ -19,6 +19,7 @@
 #define TOKENS_MAX 256    /* of one window: the rest of a run-on sentence says nothing new */
 #define TOKEN_LEN 96      /* bytes of one token kept */
 #define GAP 3             /* tokens a pattern's "*" skips at most */
+#define LONG_GAP 12       /* ...and its "**" */
 #define NEG_BACK 5        /* tokens before a match that may negate it */
 #define FINDINGS_MAX 8    /* intent findings per file */
 #define EVIDENCE_MAX 200  /* bytes of the sentence shown */
@@ -46,6 +47,13 @@ static const char *const TEACHING[] = {
     "jailbreak",  "social engineering",
 };
 
+/* ...and words that, in a heading or in the paragraph that opens a list, present what follows
+ * as things to look for (a review checklist). */
+static const char *const CONTEXT[] = {"look for", "looks for", "reviewer", "watch for",
+                                      "warning signs", "signs of", "watch out"};
+
+static bool context_text(const char *s, size_t n);
+
 static bool teaching_text(const char *s, size_t n) {
   char buf[1024];
   n = n < sizeof buf - 1 ? n : sizeof buf - 1;
@@ -56,6 +64,18 @@ static bool teaching_text(const char *s, size_t n) {
     if (strstr(buf, TEACHING[i]))
       return true;
   return false;
+}
+
+static bool context_text(const char *s, size_t n) {
+  char buf[1024];
+  n = n < sizeof buf - 1 ? n : sizeof buf - 1;
+  for (size_t i = 0; i < n; i++)
+    buf[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+  buf[n] = '\0';
+  for (size_t i = 0; i < sizeof CONTEXT / sizeof *CONTEXT; i++)
+    if (strstr(buf, CONTEXT[i]))
+      return true;
+  return teaching_text(s, n);
 }
 
 static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool heading) {
@@ -88,8 +108,13 @@ static bool abbreviation(const char *d, size_t at, size_t from) {
 /* Where the sentence that starts at `i` ends: after . ! ? (followed by a space and not a
  * lowercase word), at a table cell's bar, at an HTML comment's edges, at a CJK full stop. */
 static size_t sentence_end(const char *d, size_t i, size_t end) {
+  bool code = false; /* inside a code span: `env | grep key` is one piece */
   for (size_t k = i; k < end; k++) {
     char c = d[k];
+    if (c == '`')
+      code = !code;
+    if (code || c == '`')
+      continue;
     if ((c == '.' || c == '!' || c == '?') && (k + 1 == end || d[k + 1] == ' ' || d[k + 1] == '\n')) {
       size_t nx = k + 1;
       while (nx < end && (d[nx] == ' ' || d[nx] == '\n'))
@@ -172,11 +197,25 @@ static void add_leftovers(prose *p) {
   }
 }
 
+/* A fenced block of prose (text, Markdown, a prompt): what an agent is told to write into its
+ * memory or rules is read as orders too. */
+static bool prose_block(cmark_node *n) {
+  static const char *const PROSE[] = {"text", "txt", "markdown", "md", "prompt", "plaintext",
+                                      "plain"};
+  const char *info = cmark_node_get_fence_info(n);
+  size_t k = info ? strcspn(info, " \t{,") : 0;
+  for (size_t i = 0; k && i < sizeof PROSE / sizeof *PROSE; i++)
+    if (strlen(PROSE[i]) == k && !strncasecmp(info, PROSE[i], k))
+      return true;
+  return false;
+}
+
 static void mark_code(prose *p, cmark_node *doc) {
   cmark_iter *it = cmark_iter_new(doc);
   for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
     cmark_node *n = cmark_iter_get_node(it);
-    if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK)
+    if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK ||
+        prose_block(n))
       continue;
     for (int l = cmark_node_get_start_line(n) - 1;
          l < cmark_node_get_end_line(n) && l < p->n_lines; l++)
@@ -184,6 +223,22 @@ static void mark_code(prose *p, cmark_node *doc) {
         p->covered[l] = 2;
   }
   cmark_iter_free(it);
+}
+
+/* A list item's paragraph whose list follows a paragraph that presents it as things to look
+ * for ("what a reviewer looks for:"). */
+static bool list_context(const prose *p, cmark_node *n) {
+  cmark_node *item = cmark_node_parent(n);
+  if (!item || cmark_node_get_type(item) != CMARK_NODE_ITEM)
+    return false;
+  cmark_node *intro = cmark_node_previous(cmark_node_parent(item));
+  if (!intro || cmark_node_get_type(intro) != CMARK_NODE_PARAGRAPH)
+    return false;
+  int first = cmark_node_get_start_line(intro) - 1, last = cmark_node_get_end_line(intro) - 1;
+  if (first < 0 || last >= p->n_lines || last < first)
+    return false;
+  size_t e = last + 1 < p->n_lines ? p->starts[last + 1] : p->len;
+  return context_text(p->data + p->starts[first], e - p->starts[first]);
 }
 
 size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence **out) {
@@ -197,17 +252,22 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
     cmark_node *n = cmark_iter_get_node(it);
     cmark_node_type t = cmark_node_get_type(n);
     if (ev != CMARK_EVENT_ENTER ||
-        (t != CMARK_NODE_PARAGRAPH && t != CMARK_NODE_HEADING && t != CMARK_NODE_HTML_BLOCK))
+        (t != CMARK_NODE_PARAGRAPH && t != CMARK_NODE_HEADING && t != CMARK_NODE_HTML_BLOCK &&
+         (t != CMARK_NODE_CODE_BLOCK || !prose_block(n))))
       continue;
     int first = cmark_node_get_start_line(n) - 1, last = cmark_node_get_end_line(n) - 1;
+    if (t == CMARK_NODE_CODE_BLOCK) { /* its content lines, not its fences */
+      first++;
+      last -= last > first;
+    }
     if (t == CMARK_NODE_HEADING && first >= 0 && last < p.n_lines) {
       size_t e = last + 1 < p.n_lines ? p.starts[last + 1] : len;
-      heading_teaching = teaching_text(data + p.starts[first], e - p.starts[first]);
+      heading_teaching = context_text(data + p.starts[first], e - p.starts[first]);
       /* a setext heading may be a frontmatter: its text is read, it joins no window */
       add_segment(&p, first, last, false, true);
       continue;
     }
-    add_segment(&p, first, last, heading_teaching, false);
+    add_segment(&p, first, last, heading_teaching || list_context(&p, n), false);
   }
   cmark_iter_free(it);
   cmark_node_free(doc);
@@ -309,7 +369,9 @@ static bool has_suffix(const char *w, const char *suf) {
 static bool class_match(const char *cls, size_t n, const char *w) {
   static const char *const NEG[] = {"not", "never", "don't", "dont", "no", "mustn't", "shouldn't",
                                     "cannot", "can't", "won't", "nor", "neither", "avoid",
-                                    "doesn't", "isn't", "aren't", "refuse", "nothing"};
+                                    "doesn't", "isn't", "aren't", "refuse", "nothing", "redact",
+                                    "redacted", "mask", "masked", "scrub", "strip", "sanitize",
+                                    "sanitise", "omit", "exclude", "excluding", "without"};
   static const char *const BIN[] = {".bin", ".exe", ".dll", ".so", ".dylib", ".appimage", ".pyc",
                                     ".jar", ".elf", ".msi", ".scr"};
   static const char *const SECRET_PATH[] = {".ssh",   ".aws/",      ".netrc",   ".npmrc",
@@ -330,6 +392,17 @@ static bool class_match(const char *cls, size_t n, const char *w) {
             (has_suffix(w, ".com") || has_suffix(w, ".net") || has_suffix(w, ".io") ||
              has_suffix(w, ".xyz") || has_suffix(w, ".ru") || has_suffix(w, ".site") ||
              has_suffix(w, ".app") || has_suffix(w, ".dev") || has_suffix(w, ".org")));
+  if (n == 9 && !strncmp(cls, "agentfile", 9)) { /* the agent's memory, rules or settings */
+    static const char *const AGENT[] = {"claude.md",  "agents.md",   "gemini.md",
+                                        "/memories/", "memory.md",   ".cursorrules",
+                                        ".windsurfrules", "global_rules", ".cursor/rules",
+                                        "copilot-instructions", ".claude/settings",
+                                        ".codex/config", ".gemini/settings"};
+    for (size_t i = 0; i < sizeof AGENT / sizeof *AGENT; i++)
+      if (strstr(w, AGENT[i]))
+        return true;
+    return false;
+  }
   if (n == 3 && !strncmp(cls, "bin", 3)) {
     for (size_t i = 0; i < sizeof BIN / sizeof *BIN; i++)
       if (has_suffix(w, BIN[i]))
@@ -380,9 +453,9 @@ static int match_at(const char *p, const toks *t, int at, int lim) {
   if (!*p)
     return at;
   size_t n = strcspn(p, " ");
-  if (n == 1 && *p == '*') {
-    for (int g = 0; g <= GAP && at + g <= lim; g++) {
-      int r = match_at(p + 1, t, at + g, lim);
+  if ((n == 1 && *p == '*') || (n == 2 && !strncmp(p, "**", 2))) {
+    for (int g = 0; g <= (n == 1 ? GAP : LONG_GAP) && at + g <= lim; g++) {
+      int r = match_at(p + n, t, at + g, lim);
       if (r >= 0)
         return r;
     }
@@ -414,8 +487,9 @@ static bool negated(const toks *t, int at, neg_mode mode) {
   if (mode == NEG_SENTENCE) { /* a double negative, or a condition: "only when", "unless" */
     for (int i = 0; i < t->n; i++)
       if ((i < at && class_match("neg", 3, t->t[i].w)) ||
-          elem_match("only|unless|except|already", strlen("only|unless|except|already"),
-                     t->t[i].w))
+          elem_match("unless|except|already", strlen("unless|except|already"), t->t[i].w) ||
+          (!strcmp(t->t[i].w, "only") && i + 1 < t->n &&
+           elem_match("when|if|after|once", strlen("when|if|after|once"), t->t[i + 1].w)))
         return true;
     return false;
   }
@@ -460,6 +534,7 @@ static const pattern DIRECTIVE[] = {
     {"before|after answering|responding|replying|continuing|proceeding|starting|finishing", NEG_NONE},
     {"your task|job|goal|instructions", NEG_NONE},
     {"important|mandatory", NEG_NONE},
+    {"assistant|agent|ai|claude|llm|model|codex instructions|instruction|note", NEG_NONE},
 };
 
 /* Sensitive objects: what a user would not hand a stranger. */
@@ -488,6 +563,11 @@ static const pattern EGRESS[] = {
      "pastebin",
      NEG_ONLY},
     {"email|mail * * to * ~url", NEG_ONLY},
+    {"push * * mirror|~url", NEG_ONLY},
+    {"remote add * ~url", NEG_ONLY},
+    {"include|paste|attach|embed|append ** in|into|to ** issue|issues|pr|comment|comments|"
+     "commit|ticket|report|gist|post|message|channel|email|webhook|pastebin",
+     NEG_ONLY},
     {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_ONLY},
 };
 
@@ -521,6 +601,7 @@ static const pattern ACTION[] = {
     {"future|every|all|later|subsequent session|sessions|conversation|conversations|chats",
      NEG_CHECK},
     {"long-term|persistent memory", NEG_CHECK},
+    {"~agentfile", NEG_CHECK},
     {"save|store|write|add|append|update|edit|modify|change|record|put * * global|user-level|"
      "agent's|your rules|instructions|preferences|memory|settings|config|configuration",
      NEG_CHECK},
@@ -538,9 +619,13 @@ static const pattern ACTION[] = {
 
 /* Kept from the user (the negated shapes are concealment themselves). */
 static const pattern CONCEAL[] = {
-    {"~neg * tell|told|mention*|show|shown|showing|reveal*|disclos*|inform*|notify|notified|"
+    {"~neg tell|told|mention*|show|shown|showing|reveal*|disclos*|inform*|notify|notified|"
      "alert|surface|display*|explain*|bring|report * * user|users|user's|human|operator|them|"
      "anyone|reply|replies|response|summary|summaries|output",
+     NEG_NONE},
+    {"~neg be|ever|you|to|need|needs|have tell|told|mention*|show|shown|reveal*|disclos*|"
+     "inform*|notify|notified|alert|surface|display*|explain*|bring|report * * user|users|"
+     "user's|human|operator|them|anyone|reply|replies|response|summary|summaries|output",
      NEG_NONE},
     {"silently|quietly|secretly|covertly|discreetly|invisibly|stealthily send|upload|post|"
      "run|execute|install|download|add|append|copy|include|attach|forward|delete|remove|"
@@ -548,6 +633,7 @@ static const pattern CONCEAL[] = {
      "sync|save|store",
      NEG_CHECK},
     {"unnoticed|undetected", NEG_CHECK},
+    {"~neg mention|mentioned|bring|raise|surface * it|this|these|that|them|any up", NEG_NONE},
     {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
     {"keep|leave|stay|stays * * out|from|secret|hidden|private * * user|users|summary|"
      "summaries|reply|response|output|report",
@@ -556,11 +642,12 @@ static const pattern CONCEAL[] = {
 
 /* Done without the user's say: an order to do so, or a description of a tool doing it. */
 static const pattern UNASKED[] = {
-    {"without * asking|telling|informing|notifying|confirm*|approval|permission|consent|"
+    {"without * asking|ask|telling|informing|notifying|confirm*|approval|permission|consent|"
      "prompting|checking|alerting|mentioning",
      NEG_SENTENCE},
     {"~neg need|needs * to * ask|confirm|mention|tell|inform|know", NEG_NONE},
     {"stop|no asking|prompting|confirming", NEG_NONE},
+    {"~neg stop|wait|pause * ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
 };
 
 /* Authority moved: the user's words overridden, or another origin's words taken as theirs. */
@@ -581,6 +668,7 @@ static const pattern OVERRIDE_STRONG[] = {
     {"treat|regard|consider|handle|take * * as * user's|users' instructions|request|requests|"
      "message|messages|commands|words|input|orders",
      NEG_CHECK},
+    {"instructions|rules before|over|above * user's|user|users", NEG_CHECK},
     {"user|users|owner|operator has|have * already * approved|authorized|authorised|"
      "granted|consented|agreed|confirmed",
      NEG_CHECK},
