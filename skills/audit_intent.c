@@ -366,6 +366,8 @@ static bool has_suffix(const char *w, const char *suf) {
   return a >= b && !strcmp(w + a - b, suf);
 }
 
+#define PLAIN_NEG 13 /* NEG's first words: negations; the rest redact or leave out */
+
 static bool class_match(const char *cls, size_t n, const char *w) {
   static const char *const NEG[] = {"not", "never", "don't", "dont", "no", "mustn't", "shouldn't",
                                     "cannot", "can't", "won't", "nor", "neither", "avoid",
@@ -381,6 +383,12 @@ static bool class_match(const char *cls, size_t n, const char *w) {
                                             "wallet.dat", ".bash_history", "credentials.json"};
   if (n == 3 && !strncmp(cls, "neg", 3)) {
     for (size_t i = 0; i < sizeof NEG / sizeof *NEG; i++)
+      if (!strcmp(w, NEG[i]))
+        return true;
+    return false;
+  }
+  if (n == 3 && !strncmp(cls, "not", 3)) { /* a plain negation, as concealment says it */
+    for (size_t i = 0; i < PLAIN_NEG; i++)
       if (!strcmp(w, NEG[i]))
         return true;
     return false;
@@ -524,7 +532,7 @@ static const char *const IMPERATIVE =
     "transmit|share|provide|allow|accept|trust|bypass|wipe|erase|purge|drop|prune|reset|"
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
-    "assume|consider|regard|answer|reply|respond|report";
+    "assume|consider|regard|answer|reply|respond|report|restart|relaunch";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -586,6 +594,12 @@ static const pattern ACTION[] = {
      "signature*|permission*|prompts|hooks|safety|guardrail*|review|reviews|2fa|mfa|"
      "certificate*|ssl|tls|integrity|antivirus|defender|firewall|sip|gatekeeper",
      NEG_CHECK},
+    {"sandbox|approvals|approval|confirmations|permissions|safety * disabled|off|never|"
+     "bypassed|skipped",
+     NEG_CHECK},
+    {"blocked|denied|refused * * permission|sandbox|approval|prompt|policy ** another|other|"
+     "alternative way|route|method|workaround",
+     NEG_CHECK},
     {"auto-approve|auto-approved|pre-approved|preapproved|auto-accept|yolo|"
      "--dangerously-skip-permissions|--no-verify|bypasspermissions|--yolo",
      NEG_CHECK},
@@ -619,11 +633,11 @@ static const pattern ACTION[] = {
 
 /* Kept from the user (the negated shapes are concealment themselves). */
 static const pattern CONCEAL[] = {
-    {"~neg tell|told|mention*|show|shown|showing|reveal*|disclos*|inform*|notify|notified|"
+    {"~not tell|told|mention*|show|shown|showing|reveal*|disclos*|inform*|notify|notified|"
      "alert|surface|display*|explain*|bring|report * * user|users|user's|human|operator|them|"
      "anyone|reply|replies|response|summary|summaries|output",
      NEG_NONE},
-    {"~neg be|ever|you|to|need|needs|have tell|told|mention*|show|shown|reveal*|disclos*|"
+    {"~not be|ever|you|to|need|needs|have tell|told|mention*|show|shown|reveal*|disclos*|"
      "inform*|notify|notified|alert|surface|display*|explain*|bring|report * * user|users|"
      "user's|human|operator|them|anyone|reply|replies|response|summary|summaries|output",
      NEG_NONE},
@@ -633,7 +647,11 @@ static const pattern CONCEAL[] = {
      "sync|save|store",
      NEG_CHECK},
     {"unnoticed|undetected", NEG_CHECK},
-    {"~neg mention|mentioned|bring|raise|surface * it|this|these|that|them|any up", NEG_NONE},
+    {"~not report|reports|mention|mentions|disclose|discloses|reveal|reveals * command|commands|"
+     "step|steps|action|actions|call|calls|upload|uploads * it|you ran|did|executed|made|run|"
+     "sent",
+     NEG_NONE},
+    {"~not mention|mentioned|bring|raise|surface * it|this|these|that|them|any up", NEG_NONE},
     {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
     {"keep|leave|stay|stays * * out|from|secret|hidden|private * * user|users|summary|"
      "summaries|reply|response|output|report",
@@ -645,9 +663,10 @@ static const pattern UNASKED[] = {
     {"without * asking|ask|telling|informing|notifying|confirm*|approval|permission|consent|"
      "prompting|checking|alerting|mentioning",
      NEG_SENTENCE},
-    {"~neg need|needs * to * ask|confirm|mention|tell|inform|know", NEG_NONE},
+    {"~not need|needs * to * ask|confirm|mention|tell|inform|know", NEG_NONE},
     {"stop|no asking|prompting|confirming", NEG_NONE},
-    {"~neg stop|wait|pause * ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
+    {"~not stop|wait|pause * ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
+    {"~not ask|asks|asking * user|them|anyone|permission|confirmation|approval|first", NEG_NONE},
 };
 
 /* Authority moved: the user's words overridden, or another origin's words taken as theirs. */
@@ -669,6 +688,13 @@ static const pattern OVERRIDE_STRONG[] = {
      "message|messages|commands|words|input|orders",
      NEG_CHECK},
     {"instructions|rules before|over|above * user's|user|users", NEG_CHECK},
+    {"priority|precedence over|above * system|user|user's|users|operator", NEG_CHECK},
+    {"outrank|outranks|supersede|supersedes|overrule|overrules * system|user|user's|users",
+     NEG_CHECK},
+    {"user|user's|users|asked ** it|this|they|these|skill|file|rules take|takes|wins|win|"
+     "prevails|prevail precedence|priority",
+     NEG_NONE},
+    {"policies|policy|rules|guidelines|safety|restrictions ~not|no apply|longer", NEG_NONE},
     {"user|users|owner|operator has|have * already * approved|authorized|authorised|"
      "granted|consented|agreed|confirmed",
      NEG_CHECK},
