@@ -102,7 +102,10 @@ static bool abbreviation(const char *d, size_t at, size_t from) {
   for (size_t i = 0; i < sizeof ABBR / sizeof *ABBR; i++)
     if (at - s == strlen(ABBR[i]) && !strncasecmp(d + s, ABBR[i], at - s))
       return true;
-  return false;
+  size_t dg = at; /* a list item's number, a version: "2. Do not ..." */
+  while (dg > from && d[dg - 1] >= '0' && d[dg - 1] <= '9')
+    dg--;
+  return dg < at && (dg == from || d[dg - 1] == ' ' || d[dg - 1] == '\n');
 }
 
 /* Where the sentence that starts at `i` ends: after . ! ? (followed by a space and not a
@@ -681,7 +684,7 @@ static const pattern OVERRIDE_STRONG[] = {
      "disagrees|forbids|objected",
      NEG_NONE},
     {"even if * user|users|they says|say|asks|ask|tells|tell * not|no|otherwise|stop", NEG_NONE},
-    {"treat|regard|consider|handle|take * * as * from|coming|given|written|issued * * user|users|"
+    {"treat|regard|consider|handle|take ** as * from|coming|given|written|issued * * user|users|"
      "operator|owner|maintainer|you",
      NEG_CHECK},
     {"treat|regard|consider|handle|take * * as * user's|users' instructions|request|requests|"
@@ -709,7 +712,7 @@ static const pattern OVERRIDE_WEAK[] = {
 
 /* Words between a clause's start and its imperative verb. */
 static const char *const FILLERS =
-    "then|also|first|next|now|finally|please|just|simply|step|and|quietly|silently";
+    "then|also|first|next|now|finally|please|just|simply|step|and|so|quietly|silently";
 
 static bool directive(const toks *t) {
   if (ANY(DIRECTIVE, t))
@@ -757,7 +760,7 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-conceal";
     return UPK_SEV_ERROR;
   }
-  if (g->strong && (g->directive || g->action || g->conceal)) {
+  if (g->strong) { /* no skill of good faith claims the user's or the system's authority */
     *id = "audit/intent-override";
     return UPK_SEV_ERROR;
   }
@@ -886,7 +889,7 @@ static void report(const char *rel, const char *data, const lines *l, const upk_
   d->evidence = evidence(data, s->at, s->end);
 }
 
-int upk__audit_intent(const char *rel, const char *data, size_t len, upk_diags *out) {
+int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
   upk__intent_sentence *s;
   size_t n = upk__intent_sentences(data, len, &s);
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
@@ -900,7 +903,6 @@ int upk__audit_intent(const char *rel, const char *data, size_t len, upk_diags *
   for (size_t i = 0, k = 1; i < len; i++)
     if (data[i] == '\n')
       l.starts[k++] = i + 1;
-  size_t from = out->len;
   int high = 0, found = 0;
   for (size_t i = 0; i < n && found < FINDINGS_MAX; i++) {
     if (s[i].teaching)

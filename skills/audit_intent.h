@@ -46,8 +46,10 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig);
 int upk__intent_severity(const upk__intent_signals *sig, const char **id);
 
 /** The intent findings of a Markdown file into `out` (rel: its path in the skill), each with
- * its sentence as evidence at its line and column; none on a line where an earlier finding
- * of this file is at least as severe. Returns the number of high ones. */
-int upk__audit_intent(const char *rel, const char *data, size_t len, upk_diags *out);
+ * its sentence as evidence at its line and column; none on a line where one of the file's
+ * findings so far (out->items[from] on) is at least as severe. Returns the number of high
+ * ones. */
+int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from,
+                      upk_diags *out);
 
 #endif

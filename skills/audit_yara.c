@@ -416,7 +416,7 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
   if (!rc && !strcmp(lang, "markdown"))
     rc = scan_blocks(&s, timeout_s - (int)(time(NULL) - start));
   if (!rc && !strcmp(lang, "markdown")) /* the prose read as orders (audit_intent.c) */
-    s.high += upk__audit_intent(rel, data, len, out);
+    s.high += upk__audit_intent(rel, data, len, s.from, out);
   free(s.starts);
   return rc < 0 ? rc : s.high;
 }

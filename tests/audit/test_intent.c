@@ -23,7 +23,7 @@ static int score(const char *text, const char **id) {
 
 static int file_worst(const char *md, upk_diags *d) {
   memset(d, 0, sizeof *d);
-  upk__audit_intent("SKILL.md", md, strlen(md), d);
+  upk__audit_intent("SKILL.md", md, strlen(md), 0, d);
   int worst = 0;
   for (size_t i = 0; i < d->len; i++)
     if (!worst || (int)d->items[i].severity < worst)
