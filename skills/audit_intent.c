@@ -19,7 +19,7 @@
 #define TOKENS_MAX 256    /* of one window: the rest of a run-on sentence says nothing new */
 #define TOKEN_LEN 96      /* bytes of one token kept */
 #define GAP 3             /* tokens a pattern's "*" skips at most */
-#define LONG_GAP 12       /* ...and its "**" */
+#define LONG_GAP 16       /* ...and its "**" */
 #define NEG_BACK 5        /* tokens before a match that may negate it */
 #define FINDINGS_MAX 8    /* intent findings per file */
 #define EVIDENCE_MAX 200  /* bytes of the sentence shown */
@@ -557,6 +557,7 @@ static const pattern DATA[] = {
      "deploy|aws|cloud|gcp|azure key|keys|token|tokens",
      NEG_CHECK},
     {"seed|recovery phrase|phrases|words", NEG_CHECK},
+    {"cluster|admin|root|production access|credentials|kubeconfig", NEG_CHECK},
     {"environment|env variables|variable|vars", NEG_CHECK},
     {"env|printenv|environ", NEG_CHECK},
     {"shell|bash|zsh|command|browser|chat|conversation history", NEG_CHECK},
@@ -577,7 +578,8 @@ static const pattern EGRESS[] = {
     {"push * * mirror|~url", NEG_ONLY},
     {"remote add * ~url", NEG_ONLY},
     {"include|paste|attach|embed|append ** in|into|to ** issue|issues|pr|comment|comments|"
-     "commit|ticket|report|gist|post|message|channel|email|webhook|pastebin",
+     "commit|ticket|report|gist|post|message|channel|email|webhook|pastebin|update|changelog|"
+     "notes|description",
      NEG_ONLY},
     {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_ONLY},
 };
@@ -602,6 +604,8 @@ static const pattern ACTION[] = {
      NEG_CHECK},
     {"blocked|denied|refused * * permission|sandbox|approval|prompt|policy ** another|other|"
      "alternative way|route|method|workaround",
+     NEG_CHECK},
+    {"registry|index|index-url|extra-index-url|--registry|--index-url|--extra-index-url * ~url",
      NEG_CHECK},
     {"auto-approve|auto-approved|pre-approved|preapproved|auto-accept|yolo|"
      "--dangerously-skip-permissions|--no-verify|bypasspermissions|--yolo",
@@ -655,6 +659,8 @@ static const pattern CONCEAL[] = {
      "sent",
      NEG_NONE},
     {"~not mention|mentioned|bring|raise|surface * it|this|these|that|them|any up", NEG_NONE},
+    {"~not * mention|mentioned|discuss|discussed|bring it|this|that|these|them", NEG_NONE},
+    {"~not want|wants * it|this|that|them discussed|mentioned|shown|seen", NEG_NONE},
     {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
     {"keep|leave|stay|stays * * out|from|secret|hidden|private * * user|users|summary|"
      "summaries|reply|response|output|report",
