@@ -577,7 +577,7 @@ static const pattern EGRESS[] = {
     {"email|mail * * to * ~url", NEG_ONLY},
     {"push * * mirror|~url", NEG_ONLY},
     {"remote add * ~url", NEG_ONLY},
-    {"include|paste|attach|embed|append ** in|into|to ** issue|issues|pr|comment|comments|"
+    {"include|paste|attach|embed|append ** in|into|to|of ** issue|issues|pr|comment|comments|"
      "commit|ticket|report|gist|post|message|channel|email|webhook|pastebin|update|changelog|"
      "notes|description",
      NEG_ONLY},
