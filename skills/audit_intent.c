@@ -16,13 +16,13 @@
 #include "common/xalloc.h"
 #include "skills/audit.h"
 
-#define TOKENS_MAX 256    /* of one window: the rest of a run-on sentence says nothing new */
-#define TOKEN_LEN 96      /* bytes of one token kept */
-#define GAP 3             /* tokens a pattern's "*" skips at most */
-#define LONG_GAP 16       /* ...and its "**" */
-#define NEG_BACK 5        /* tokens before a match that may negate it */
-#define FINDINGS_MAX 8    /* intent findings per file */
-#define EVIDENCE_MAX 200  /* bytes of the sentence shown */
+#define TOKENS_MAX 256   /* of one sentence: the rest of a run-on one says nothing new */
+#define TOKEN_LEN 96     /* bytes of one token kept */
+#define GAP 3            /* tokens a pattern's "*" skips at most */
+#define LONG_GAP 16      /* ...and its "**" */
+#define NEG_BACK 5       /* tokens before a match that may negate it */
+#define FINDINGS_MAX 8   /* intent findings per file */
+#define EVIDENCE_MAX 200 /* bytes of the sentence shown */
 #define SENTENCES_MAX 20000
 
 /* ---- prose: segments and sentences ---- */
@@ -41,18 +41,16 @@ typedef struct prose {
 /* Words that present a passage as an attack, a red flag or a detection: what it quotes is
  * there to be recognised, not obeyed. */
 static const char *const TEACHING[] = {
-    "attack",     "malicious",     "malware",      "adversar",   "injection", "exploit",
-    "phishing",   "red flag",      "suspicious",   "poison",     "threat",    "anti-pattern",
-    "what not to", "bad example",  "indicator",    "detect",     "this skill flags",
-    "jailbreak",  "social engineering",
+    "attack",  "malicious",        "malware",     "adversar",           "injection",
+    "exploit", "phishing",         "red flag",    "suspicious",         "poison",
+    "threat",  "anti-pattern",     "what not to", "bad example",        "indicator",
+    "detect",  "this skill flags", "jailbreak",   "social engineering",
 };
 
 /* ...and words that, in a heading or in the paragraph that opens a list, present what follows
  * as things to look for (a review checklist). */
-static const char *const CONTEXT[] = {"look for", "looks for", "reviewer", "watch for",
-                                      "warning signs", "signs of", "watch out"};
-
-static bool context_text(const char *s, size_t n);
+static const char *const CONTEXT[] = {"look for",      "looks for", "reviewer", "watch for",
+                                      "warning signs", "signs of",  "watch out"};
 
 static bool teaching_text(const char *s, size_t n) {
   char buf[1024];
@@ -79,8 +77,8 @@ static bool context_text(const char *s, size_t n) {
 }
 
 static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool heading) {
-  while (at < end && (p->data[at] == ' ' || p->data[at] == '\t' || p->data[at] == '\n' ||
-                      p->data[at] == '\r'))
+  while (at < end &&
+         (p->data[at] == ' ' || p->data[at] == '\t' || p->data[at] == '\n' || p->data[at] == '\r'))
     at++;
   while (end > at && (p->data[end - 1] == ' ' || p->data[end - 1] == '\n' ||
                       p->data[end - 1] == '\r' || p->data[end - 1] == '\t'))
@@ -96,8 +94,8 @@ static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool he
 static bool abbreviation(const char *d, size_t at, size_t from) {
   static const char *const ABBR[] = {"e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig"};
   size_t s = at;
-  while (s > from && ((d[s - 1] >= 'a' && d[s - 1] <= 'z') || (d[s - 1] >= 'A' && d[s - 1] <= 'Z') ||
-                      d[s - 1] == '.'))
+  while (s > from && ((d[s - 1] >= 'a' && d[s - 1] <= 'z') ||
+                      (d[s - 1] >= 'A' && d[s - 1] <= 'Z') || d[s - 1] == '.'))
     s--;
   for (size_t i = 0; i < sizeof ABBR / sizeof *ABBR; i++)
     if (at - s == strlen(ABBR[i]) && !strncasecmp(d + s, ABBR[i], at - s))
@@ -118,7 +116,8 @@ static size_t sentence_end(const char *d, size_t i, size_t end) {
       code = !code;
     if (code || c == '`')
       continue;
-    if ((c == '.' || c == '!' || c == '?') && (k + 1 == end || d[k + 1] == ' ' || d[k + 1] == '\n')) {
+    if ((c == '.' || c == '!' || c == '?') &&
+        (k + 1 == end || d[k + 1] == ' ' || d[k + 1] == '\n')) {
       size_t nx = k + 1;
       while (nx < end && (d[nx] == ' ' || d[nx] == '\n'))
         nx++;
@@ -203,8 +202,8 @@ static void add_leftovers(prose *p) {
 /* A fenced block of prose (text, Markdown, a prompt): what an agent is told to write into its
  * memory or rules is read as orders too. */
 static bool prose_block(cmark_node *n) {
-  static const char *const PROSE[] = {"text", "txt", "markdown", "md", "prompt", "plaintext",
-                                      "plain"};
+  static const char *const PROSE[] = {"text",   "txt",       "markdown", "md",
+                                      "prompt", "plaintext", "plain"};
   const char *info = cmark_node_get_fence_info(n);
   size_t k = info ? strcspn(info, " \t{,") : 0;
   for (size_t i = 0; k && i < sizeof PROSE / sizeof *PROSE; i++)
@@ -220,12 +219,32 @@ static void mark_code(prose *p, cmark_node *doc) {
     if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK ||
         prose_block(n))
       continue;
-    for (int l = cmark_node_get_start_line(n) - 1;
-         l < cmark_node_get_end_line(n) && l < p->n_lines; l++)
+    for (int l = cmark_node_get_start_line(n) - 1; l < cmark_node_get_end_line(n) && l < p->n_lines;
+         l++)
       if (l >= 0)
         p->covered[l] = 2;
   }
   cmark_iter_free(it);
+}
+
+/* A paragraph that ends in a prohibition opening a list ("The agent must **NOT**:"): the items
+ * are what it forbids. */
+static bool prohibits(const char *s, size_t n) {
+  static const char *const NO[] = {"must not:", "must never:", "should not:", "should never:",
+                                   "do not:",   "don't:",      "never:",      "not allowed:",
+                                   "prohibited:", "forbidden:", "avoid:"};
+  char buf[256];
+  size_t k = 0;
+  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r'))
+    n--;
+  for (size_t i = n > 200 ? n - 200 : 0; i < n; i++) /* its end, markup left out */
+    if (s[i] != '*' && s[i] != '_')
+      buf[k++] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+  buf[k] = '\0';
+  for (size_t i = 0; i < sizeof NO / sizeof *NO; i++)
+    if (k >= strlen(NO[i]) && !strcmp(buf + k - strlen(NO[i]), NO[i]))
+      return true;
+  return false;
 }
 
 /* A list item's paragraph whose list follows a paragraph that presents it as things to look
@@ -241,7 +260,8 @@ static bool list_context(const prose *p, cmark_node *n) {
   if (first < 0 || last >= p->n_lines || last < first)
     return false;
   size_t e = last + 1 < p->n_lines ? p->starts[last + 1] : p->len;
-  return context_text(p->data + p->starts[first], e - p->starts[first]);
+  return context_text(p->data + p->starts[first], e - p->starts[first]) ||
+         prohibits(p->data + p->starts[first], e - p->starts[first]);
 }
 
 size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence **out) {
@@ -314,7 +334,8 @@ static void tokenize(const char *s, size_t n, toks *t) {
     unsigned char c = (unsigned char)s[i];
     if (c >= 'A' && c <= 'Z')
       c = (unsigned char)(c + 32);
-    if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0x99)
+    if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+        (unsigned char)s[i + 2] == 0x99)
       c = '\'';
     else if (c >= 0x80 && !(c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80))
       c = 0x80; /* a letter of another script: part of a word */
@@ -372,18 +393,18 @@ static bool has_suffix(const char *w, const char *suf) {
 #define PLAIN_NEG 13 /* NEG's first words: negations; the rest redact or leave out */
 
 static bool class_match(const char *cls, size_t n, const char *w) {
-  static const char *const NEG[] = {"not", "never", "don't", "dont", "no", "mustn't", "shouldn't",
-                                    "cannot", "can't", "won't", "nor", "neither", "avoid",
-                                    "doesn't", "isn't", "aren't", "refuse", "nothing", "redact",
-                                    "redacted", "mask", "masked", "scrub", "strip", "sanitize",
-                                    "sanitise", "omit", "exclude", "excluding", "without"};
-  static const char *const BIN[] = {".bin", ".exe", ".dll", ".so", ".dylib", ".appimage", ".pyc",
-                                    ".jar", ".elf", ".msi", ".scr"};
-  static const char *const SECRET_PATH[] = {".ssh",   ".aws/",      ".netrc",   ".npmrc",
-                                            ".pypirc", "id_rsa",    "id_ed25519", ".git-credentials",
-                                            ".gnupg", "kubeconfig", ".kube/",   ".docker/config",
-                                            "_history", "keychain", "login.keychain", "cookies.sqlite",
-                                            "wallet.dat", ".bash_history", "credentials.json"};
+  static const char *const NEG[] = {
+      "not",      "never",    "don't",  "dont",     "no",        "mustn't", "shouldn't", "cannot",
+      "can't",    "won't",    "nor",    "neither",  "avoid",     "doesn't", "isn't",     "aren't",
+      "refuse",   "nothing",  "redact", "redacted", "mask",      "masked",  "scrub",     "strip",
+      "sanitize", "sanitise", "omit",   "exclude",  "excluding", "without"};
+  static const char *const BIN[] = {".bin", ".exe", ".dll", ".so",  ".dylib", ".appimage",
+                                    ".pyc", ".jar", ".elf", ".msi", ".scr"};
+  static const char *const SECRET_PATH[] = {
+      ".ssh",           ".aws/",          ".netrc",           ".npmrc",          ".pypirc",
+      "id_rsa",         "id_ed25519",     ".git-credentials", ".gnupg",          "kubeconfig",
+      ".kube/",         ".docker/config", "_history",         "keychain",        "login.keychain",
+      "cookies.sqlite", "wallet.dat",     ".bash_history",    "credentials.json"};
   if (n == 3 && !strncmp(cls, "neg", 3)) {
     for (size_t i = 0; i < sizeof NEG / sizeof *NEG; i++)
       if (!strcmp(w, NEG[i]))
@@ -404,11 +425,13 @@ static bool class_match(const char *cls, size_t n, const char *w) {
              has_suffix(w, ".xyz") || has_suffix(w, ".ru") || has_suffix(w, ".site") ||
              has_suffix(w, ".app") || has_suffix(w, ".dev") || has_suffix(w, ".org")));
   if (n == 9 && !strncmp(cls, "agentfile", 9)) { /* the agent's memory, rules or settings */
-    static const char *const AGENT[] = {"claude.md",  "agents.md",   "gemini.md",
-                                        "/memories/", "memory.md",   ".cursorrules",
-                                        ".windsurfrules", "global_rules", ".cursor/rules",
-                                        "copilot-instructions", ".claude/settings",
-                                        ".codex/config", ".gemini/settings"};
+    static const char *const AGENT[] = {"claude.md",        "agents.md",
+                                        "gemini.md",        "/memories/",
+                                        "memory.md",        ".cursorrules",
+                                        ".windsurfrules",   "global_rules",
+                                        ".cursor/rules",    "copilot-instructions",
+                                        ".claude/settings", ".codex/config",
+                                        ".gemini/settings"};
     for (size_t i = 0; i < sizeof AGENT / sizeof *AGENT; i++)
       if (strstr(w, AGENT[i]))
         return true;
@@ -542,7 +565,8 @@ static const pattern DIRECTIVE[] = {
     {"make|be sure", NEG_NONE},
     {"always|never", NEG_NONE},
     {"the|this assistant|agent|model|ai|claude|codex|llm must|should|will|shall|needs", NEG_NONE},
-    {"before|after answering|responding|replying|continuing|proceeding|starting|finishing", NEG_NONE},
+    {"before|after answering|responding|replying|continuing|proceeding|starting|finishing",
+     NEG_NONE},
     {"your task|job|goal|instructions", NEG_NONE},
     {"important|mandatory", NEG_NONE},
     {"assistant|agent|ai|claude|llm|model|codex instructions|instruction|note", NEG_NONE},
@@ -628,7 +652,8 @@ static const pattern ACTION[] = {
      NEG_CHECK},
     {"run|execute|launch|start|invoke|open * * ~bin", NEG_CHECK},
     {"prebuilt|precompiled|bundled|included binary|executable", NEG_CHECK},
-    {"sudo|root|administrator|admin|elevated|setuid|sudoers|nopasswd", NEG_CHECK},
+    {"sudo|administrator|elevated|setuid|sudoers|nopasswd", NEG_CHECK},
+    {"as|root root|access|shell|privileges|user|password", NEG_CHECK},
     {"rm -rf|-fr|-rf", NEG_CHECK},
     {"drop table|database|schema", NEG_CHECK},
     {"--force|force-push|--hard|--all-namespaces|--volumes", NEG_CHECK},
@@ -891,7 +916,8 @@ static void report(const char *rel, const char *data, const lines *l, const upk_
                 "%s", message_of(id, sev));
   upk_diag *d = &out->items[out->len - 1];
   d->file = upk_xstrdup(rel);
-  d->category = upk_xstrdup(!strcmp(id, "audit/intent-exfil") ? "exfiltration" : "agent-instructions");
+  d->category =
+      upk_xstrdup(!strcmp(id, "audit/intent-exfil") ? "exfiltration" : "agent-instructions");
   d->evidence = evidence(data, s->at, s->end);
 }
 

@@ -49,7 +49,6 @@ int upk__intent_severity(const upk__intent_signals *sig, const char **id);
  * its sentence as evidence at its line and column; none on a line where one of the file's
  * findings so far (out->items[from] on) is at least as severe. Returns the number of high
  * ones. */
-int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from,
-                      upk_diags *out);
+int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out);
 
 #endif

@@ -346,6 +346,8 @@ BENIGN = [
     ("ok-int-only-vendor", "SKILL.md", "Send API keys only to `https://api.vendor.example.com/v1/*`.\n"),
     ("ok-int-user-wins", "SKILL.md", "If these defaults conflict with what the user asked, the user's request takes precedence.\n"),
     ("ok-int-redact", "SKILL.md", "Redact tokens and secrets before you paste logs into the issue.\n"),
+    ("ok-int-prohibited-list", "SKILL.md", "The agent must **NOT**:\n\n- Transmit credentials to any endpoint other than the vendor's API\n- Log or print tokens in plain text\n"),
+    ("ok-int-root-folder", "SKILL.md", "- If both are set: ask the user which environment to use (production or staging), then use its folder ID as the root for all queries\n- If only one is set: use it without asking\n"),
     ("ok-int-descriptive-yolo", "SKILL.md", "Gemini CLI is invoked with `--yolo`, which auto-approves all tool calls without confirmation.\n"),
 ]
 
