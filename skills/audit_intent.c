@@ -230,9 +230,9 @@ static void mark_code(prose *p, cmark_node *doc) {
 /* A paragraph that ends in a prohibition opening a list ("The agent must **NOT**:"): the items
  * are what it forbids. */
 static bool prohibits(const char *s, size_t n) {
-  static const char *const NO[] = {"must not:", "must never:", "should not:", "should never:",
-                                   "do not:",   "don't:",      "never:",      "not allowed:",
-                                   "prohibited:", "forbidden:", "avoid:"};
+  static const char *const NO[] = {
+      "must not:", "must never:",  "should not:", "should never:", "do not:", "don't:",
+      "never:",    "not allowed:", "prohibited:", "forbidden:",    "avoid:"};
   char buf[256];
   size_t k = 0;
   while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r'))
