@@ -462,17 +462,18 @@ static bool class_match(const char *cls, size_t n, const char *w) {
 static bool alt_match(const char *a, size_t n, const char *w) {
   if (n && a[0] == '~')
     return class_match(a + 1, n - 1, w);
-  if (n && a[n - 1] == '*')
+  if (!n || a[0] != w[0]) /* most alternatives differ at once */
+    return false;
+  if (a[n - 1] == '*')
     return !strncmp(w, a, n - 1);
-  return strlen(w) == n && !strncmp(w, a, n);
+  return !strncmp(w, a, n) && w[n] == '\0';
 }
 
 static bool elem_match(const char *e, size_t n, const char *w) {
   for (size_t i = 0; i <= n;) {
-    size_t k = i;
-    while (k < n && e[k] != '|')
-      k++;
-    if (alt_match(e + i, k - i, w))
+    const char *bar = memchr(e + i, '|', n - i);
+    size_t k = bar ? (size_t)(bar - e) : n;
+    if ((e[i] == w[0] || e[i] == '~') && alt_match(e + i, k - i, w))
       return true;
     i = k + 1;
   }
@@ -767,15 +768,18 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   toks *t = upk_xmalloc(sizeof *t);
   tokenize(s, n, t);
   memset(sig, 0, sizeof *sig);
-  sig->directive = directive(t);
   sig->data = ANY(DATA, t);
-  sig->egress = ANY(EGRESS, t) && !(ANY(AUTH, t) && !ANY(CONCEAL, t));
-  sig->action = ANY(ACTION, t);
   sig->conceal = ANY(CONCEAL, t);
+  sig->egress = ANY(EGRESS, t) && !(sig->conceal ? false : ANY(AUTH, t));
+  sig->action = ANY(ACTION, t);
   sig->unasked = ANY(UNASKED, t);
   sig->strong = ANY(OVERRIDE_STRONG, t);
   sig->override = sig->strong || ANY(OVERRIDE_WEAK, t);
-  sig->teaching = teaching_text(s, n);
+  /* an order matters only beside something sensitive: most sentences stop here */
+  if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override) {
+    sig->directive = directive(t);
+    sig->teaching = teaching_text(s, n);
+  }
   free(t);
 }
 
