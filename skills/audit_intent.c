@@ -861,6 +861,7 @@ static char *evidence(const char *d, size_t at, size_t end) {
   if (o > 0 && (unsigned char)e[o - 1] >= 0xC0)
     o--;
   e[o] = '\0';
+  upk_utf8_scrub(e); /* a file that is not UTF-8: its bytes must not reach the JSON answer */
   return e;
 }
 
