@@ -3,7 +3,8 @@
  * "upskilld-audit"), severity ERROR = high, WARNING = medium, INFO = low, `code` the rule id
  * (audit/download-exec, audit/reverse-shell, audit/obfuscated, audit/credentials,
  * audit/exfiltration, audit/persistence, audit/destruction, audit/privilege,
- * audit/agent-instructions, audit/invisible-unicode, audit/executable, audit/binary,
+ * audit/agent-instructions, audit/intent-exfil, audit/intent-conceal, audit/intent-override,
+ * audit/intent-step, audit/invisible-unicode, audit/executable, audit/binary,
  * audit/oversize, audit/link, audit/special-file, audit/not-utf8, ...: docs/diagnostics.md),
  * `category` its group and `evidence` the matched text (escaped, capped).
  *

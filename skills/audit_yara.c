@@ -12,6 +12,7 @@
 #include <yara.h>
 
 #include "common/xalloc.h"
+#include "skills/audit_intent.h"
 #include "skills/audit_rules.h"
 #include "skills/unicode.h"
 
@@ -414,6 +415,8 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
   int rc = scan_part(&s, 0, len, lang, timeout_s);
   if (!rc && !strcmp(lang, "markdown"))
     rc = scan_blocks(&s, timeout_s - (int)(time(NULL) - start));
+  if (!rc && !strcmp(lang, "markdown")) /* the prose read as orders (audit_intent.c) */
+    s.high += upk__audit_intent(rel, data, len, s.from, out);
   free(s.starts);
   return rc < 0 ? rc : s.high;
 }

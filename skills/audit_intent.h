@@ -1,0 +1,54 @@
+/* The audit's intent layer (audit_intent.c): what a skill's Markdown prose tells the agent to
+ * do, read sentence by sentence. Internal to skills/. */
+#ifndef UPK_AUDIT_INTENT_H
+#define UPK_AUDIT_INTENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/diag.h"
+
+/** A sentence of prose: the file's bytes [at, end), in segment `seg` (a paragraph, list item,
+ * heading, HTML block or other run of prose lines), `teaching` when its heading or paragraph
+ * presents it as an attack to recognise. */
+typedef struct upk__intent_sentence {
+  size_t at, end;
+  int seg;
+  bool teaching;
+  bool heading; /* a heading (or a frontmatter cmark reads as one): it joins no window */
+} upk__intent_sentence;
+
+/** The sentences of a Markdown file's prose (not its code blocks, which are scanned as
+ * scripts), in file order, into *out (the caller frees it). Returns their number. */
+size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence **out);
+
+/** The typed signals of one sentence (or a window of neighbours, OR-ed). */
+typedef struct upk__intent_signals {
+  bool directive; /* addressed to the agent: an imperative, "you must", "always" */
+  bool data;      /* a sensitive object: credentials, keys, secrets, history, cookies */
+  bool egress;    /* sending, posting, uploading to a host, webhook, address or issue */
+  bool action;    /* a sensitive step: approvals off, memory or settings written, a bundled
+                     binary run, privileges raised, data destroyed */
+  bool conceal;   /* hidden from the user: do not tell, silently, keep out of the summary */
+  bool unasked;   /* done without the user's say: without asking, no need to confirm */
+  bool override;  /* authority moved: ignore instructions, treat X as the user's words */
+  bool strong;    /* the override is unambiguous (ignore previous instructions) */
+  bool teaching;  /* the sentence presents an attack or a detection, not an order */
+} upk__intent_signals;
+
+/** Score the text s[0, n) (any case): its signals, each dropped when negated ("never send
+ * credentials to ...") except the concealments that are negations themselves ("do not tell
+ * the user"). */
+void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig);
+
+/** The severity the signals add up to (UPK_SEV_ERROR high, WARNING medium, INFO low) and the
+ * finding's rule id (audit/intent-exfil, -conceal, -override or -step); 0 when nothing. */
+int upk__intent_severity(const upk__intent_signals *sig, const char **id);
+
+/** The intent findings of a Markdown file into `out` (rel: its path in the skill), each with
+ * its sentence as evidence at its line and column; none on a line where one of the file's
+ * findings so far (out->items[from] on) is at least as severe. Returns the number of high
+ * ones. */
+int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out);
+
+#endif
