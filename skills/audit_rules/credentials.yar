@@ -188,3 +188,35 @@ rule credential_prose_share {
   condition:
     any of ($share*) and #neg_not >= 0
 }
+
+/* Round 5, by technique (ATT&CK T1552.001/.005, T1555.001/.003/.004, T1056.001): secrets taken
+ * from stores the rules above did not name: the instance-metadata service's role or service
+ * account token; a tool's saved passwords (rclone, Maven, Gradle, s3cmd, Terraform, Vault,
+ * FileZilla, WinSCP and PuTTY sessions, MySQL and Postgres files); a browser's cookie or login
+ * database copied or queried; a keychain password printed; PowerShell's command history;
+ * every key the user presses. High where it runs, medium in prose. */
+rule credential_stores_more {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "reads stored secrets: instance-metadata tokens, a tool's saved passwords, browser cookies, a keychain password, command history, key presses"
+  strings:
+    $imds = /\b169\.254\.169\.254\/(latest\/meta-data\/iam\/security-credentials|latest\/api\/token|metadata\/identity\/oauth2\/token|opc\/v[12]\/identity)|\bmetadata(\.google\.internal)?\/computeMetadata\/v1\/instance\/service-accounts\/[^\s"'`]{0,60}\/(token|identity)\b|\bfd00:ec2::254\b/
+    $imds_split = /\/meta-data\/iam\/security-credentials\b|\/instance\/service-accounts\/[^\s"'`\/]{1,60}\/(token|identity)\b|\/metadata\/identity\/oauth2\/token\b|\bX-aws-ec2-metadata-token-ttl-seconds\b/
+    $ctx_imds_host = /\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\bMetadata-Flavor\b/
+    $tool_reveal = /\brclone\s+reveal\b|\brclone\s+config\s+(show|dump)\b[^\n]{0,40}\|\s*(curl|nc|tee|base64)/
+    $tool_store = /\.config[\/\\"' ,]+rclone[\/\\"' ,]+rclone\.conf|\.m2[\/\\"' ,]+settings(-security)?\.xml|\.gradle[\/\\"' ,]+gradle\.properties|\.s3cfg\b|\.boto\b[^\n]{0,20}["']|\.terraform\.d[\/\\"' ,]+credentials\.tfrc\.json|\.vault-token\b|\bFileZilla[\/\\"' ,]+(recentservers|sitemanager)\.xml|\bMartin Prikryl\\WinSCP 2\\Sessions|\bSimonTatham\\PuTTY\\Sessions|\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history\.txt|\(Get-PSReadLineOption\)\.HistorySavePath/ nocase
+    $ctx_read = /\b(cat|type|cp|copy|scp|Get-Content|gc|Copy-Item|ReadAllText|ReadAllLines|File\.(read|open|foreach|readlines)|IO\.read|open\s*\(|read_text\s*\(|readFileSync|readFile|parse|REXML|Nokogiri|ElementTree|ConfigParser|configparser|reg(\.exe)?\s+(export|query|save)|Select-String|grep|sls)\b/ nocase
+    $browser_copy = /\b(cp|copy|Copy-Item|rsync|scp|sqlite3|shutil\.copy\w*|copyFileSync|FileUtils\.cp|File\.Copy)\b[^\n]{0,100}(google-chrome|Google[\/\\]Chrome|[Cc]hromium|BraveSoftware|Microsoft[\/\\]Edge|microsoft-edge|\.mozilla[\/\\]firefox|Mozilla[\/\\]Firefox|Safari)[^\n]{0,100}(Cookies|Login Data|Web Data|key[34]\.db|logins\.json|cookies\.sqlite|Cookies\.binarycookies)\b/
+    $cookie_query = /\bselect\b[^\n]{0,80}\b(encrypted_value|password_value|origin_url[^\n]{0,40}username_value)\b[^\n]{0,60}\bfrom\s+(cookies|logins)\b/ nocase
+    $keychain_print = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,160}\s-[a-z]*[wg]\b|\bsecret-tool\s+lookup\b[^\n]{0,80}\|\s*(curl|nc|tee|base64)/
+    $keylog = /\bkeyboard\.(on_press|on_release|hook)\s*\(|\bkeyboard\.Listener\s*\(\s*on_(press|release)\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx\w*\s*\([^\n]{0,40}\bWH_KEYBOARD(_LL)?\b|\bCGEventTapCreate\b[^\n]{0,120}\bkCGEventKeyDown\b|\bxinput\s+(test|test-xi2)\b|\/dev\/input\/event[0-9*]|\biohook\b[^\n]{0,40}\bkeydown\b|\buiohook\b/
+    $ctx_keylog_sink = /\.(write|writelines|send|sendall|post|put|appendFileSync|appendFile)\s*\(|\bprint\s*\([^\n]{0,80}\bfile\s*=|>>\s*["']?[\w$~.\/-]/
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|malicious|detect|flag|example\s+of)\b/ nocase
+  condition:
+    (($imds or ($imds_split and $ctx_imds_host)) or ($tool_store and $ctx_read) or $tool_reveal or
+ $browser_copy or
+    $cookie_query or $keychain_print or (is_script and $keylog and $ctx_keylog_sink)) and #neg_warn >= 0
+}

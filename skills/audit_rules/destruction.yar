@@ -99,3 +99,48 @@ rule destruction_any_language {
   condition:
     $deno or (is_script and $walk_home and $ctx_delete)
 }
+
+/* Round 5, by technique (ATT&CK T1485 data destruction, T1561 disk wipe, T1490): what deletes
+ * the user's data without naming `rm` on their home: a cloud account's storage, clusters and
+ * stacks deleted with the confirmation switched off; a database dropped through its client;
+ * every volume, every repository's uncommitted work, a home directory mirrored from an empty
+ * one; the registry hive of every application; a remote API's DELETE sent in a loop. High where
+ * it runs (a script, a code block); medium in prose, where a runbook may name it. */
+rule destruction_unconfirmed_bulk {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "deletes cloud resources, databases, volumes or every repository's work without confirmation"
+  strings:
+    $s3 = /\baws\s+s3\s+rb\s+[^\n]{0,120}--force\b|\b(aws\s+s3\s+rm|gcloud\s+storage\s+rm)\s+[^\n]{0,40}["']?(s3|gs):\/\/[^\/\s"']+\/?["']?\s[^\n]{0,60}--recursive\b|\bgsutil\s+(-m\s+)?rm\s+-[a-zA-Z]*r[a-zA-Z]*\s+["']?gs:\/\/[^\/\s"']+\/?["']?(\s|$)|\baz\s+storage\s+(container|blob)\s+delete-batch\b/
+    $cloud = /\bgcloud\s+[^\n]{0,80}\bdelete\b[^\n]{0,120}(--quiet\b|\s-q\b)|\bgcloud\s+(--quiet|-q)\s+[^\n]{0,80}\bdelete\b|\baz\s+(group|resource|vm|aks|sql\s+server|storage\s+account|keyvault)\s+delete\b[^\n]{0,120}(--yes\b|\s-y\b)|\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bcdk\s+destroy\b[^\n]{0,80}--force\b|\bdoctl\s+[^\n]{0,60}\bdelete\b[^\n]{0,80}(--force|-f)\b|\bheroku\s+apps:destroy\b[^\n]{0,80}--confirm\b/
+    $k8s = /\bkubectl\s+delete\s+[^\n]{0,80}(--all-namespaces\b|\s-A\b)|\bkubectl\s+delete\s+(ns|namespaces?)\s+[^\n]{0,40}--all\b|\bxargs\s+(-\w+\s+)*kubectl\s+delete\b|\bhelm\s+(uninstall|delete)\s+[^\n]{0,40}--all\b/
+    $db = /\b(psql|mysql|mariadb|sqlcmd|sqlite3|mongo|mongosh|clickhouse-client|cockroach\s+sql)\b[^\n]{0,200}\bDROP\s+(DATABASE|SCHEMA)\b|\bdropdb\s+[^\n]{0,60}(--if-exists|-f|--force|\$)|\bdb\.dropDatabase\s*\(|\bFLUSHALL\b|\bredis-cli\b[^\n]{0,80}\bflushall\b/ nocase
+    $gh = /\bgh\s+repo\s+delete\b[^\n]{0,120}(--yes|--confirm)\b|\bgh\s+api\s+[^\n]{0,40}(-X|--method)\s*DELETE\s+[^\n]{0,20}\/?(repos|orgs)\//
+    $api_delete = /\b(requests|httpx|session|s|client|http|axios)\.delete\s*\(\s*f?["'`][^\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^\n]{0,40}(\{|\$\{|%s|"\s*\+|'\s*\+)|\bcurl\s+[^\n]{0,60}-X\s*DELETE\s+[^\n]{0,60}\/(repos|orgs)\/[^\s\/]*\$/
+    $docker = /\bdocker\s+(system|volume)\s+prune\b[^\n]{0,60}(--volumes\b|-a\b|--all\b)[^\n]{0,40}(-f\b|--force\b)|\bdocker\s+(system|volume)\s+prune\b[^\n]{0,60}(-f\b|--force\b)[^\n]{0,40}(--volumes\b|--all\b|-a\b)|\bdocker\s+(volume\s+)?rm\s+[^\n]{0,20}\$\(\s*docker\s+volume\s+ls\s+-q/
+    $every_repo = /\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,120}-exec(dir)?\s+git\s+(reset\s+--hard|clean\s+-[a-z]*f|checkout\s+--\s+\.|stash\s+drop|push\s+[^\n]{0,20}--force)/
+    $mirror_empty = /\brsync\s+[^\n]{0,60}--delete\w*\s+[^\n]{0,60}\s["']?(~\/?|\$HOME\/?|\$\{HOME\}\/?|\/)["']?(\s|$|;|&)/
+    $hive = /\b(Remove-Item|ri|rm|del|rmdir)\b[^\n]{0,60}["']?(HKCU|HKLM|Registry::HKEY_\w+):\\?(Software)?\\?["']?\s[^\n]{0,40}-(Recurse|r)\b|\breg(\.exe)?\s+delete\s+["']?(HKCU|HKLM|HKEY_CURRENT_USER|HKEY_LOCAL_MACHINE)(\\Software)?["']?\s+\/f\b/ nocase
+    $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
+  condition:
+    any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive) and #neg_attack >= 0
+}
+
+/* The home directory walked (glob, Find, Get-ChildItem) with each entry deleted, in any
+ * language: no recursive-delete call to match, the walk and the delete are the technique. */
+rule destruction_walk_home_delete {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "walks the user's home directory and deletes every file"
+  strings:
+    $glob = /\b(Dir\.glob|Dir\[|glob\.glob|glob\.iglob|Path\.home\s*\(\s*\)\.(r?glob)|globSync|fg\.sync)\s*\(?\s*[^\n]{0,60}(Dir\.home|Path\.home|expanduser\s*\(\s*["']~|os\.homedir|ENV\s*\[\s*["']HOME|["']~\/\*\*)[^\n]{0,60}\*\*/
+    $ctx_delete = /\b(File\.(delete|unlink)|FileUtils\.rm\w*|os\.(remove|unlink)|\.unlink\s*\(|unlinkSync|fs\.rm\w*|shutil\.rmtree)\b/
+  condition:
+    is_script and $glob and $ctx_delete
+}

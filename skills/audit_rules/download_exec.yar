@@ -256,3 +256,35 @@ rule download_exec_insecure {
   condition:
     ($add and $ctx_run) or $pipe_ip
 }
+
+/* Round 5, by technique (LOLBAS download binaries, ATT&CK T1105 + T1059): code fetched and run
+ * through a door the rules above did not name: a WebDAV or UNC path copied by a Windows
+ * binary that downloads, .NET's HttpClient piped into Invoke-Expression, a promise's text
+ * handed to eval, a module imported from a data: URL of a response, a download given to a
+ * shell on stdin, remote Perl put on @INC and required, a makefile include remade by curl. */
+rule download_exec_other_doors {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "downloads code and runs it (LOLBAS copy, HttpClient to iex, import of a fetched module, stdin to a shell)"
+  strings:
+    $lolbas = /\b(esentutl|extrac32|desktopimgdownldr|certreq|ieexec)(\.exe)?\s[^\n]{0,80}(["']?\\\\[\w.-]+(@SSL)?(@\d+)?\\|https?:\/\/)/ nocase
+    $unc_exec = /\b(expand|rundll32|regsvr32|mshta|cscript|wscript|msiexec)(\.exe)?\s[^\n]{0,40}["']?\\\\[\w.-]+(@SSL)?(@\d+)?\\[^\n]{0,120}/ nocase
+    $webdav = /\\\\[\w.-]+@SSL(@\d+)?\\DavWWWRoot\\/ nocase
+    $certutil_vctl = /\bcertutil(\.exe)?\s[^\n]{0,40}-verifyctl\b[^\n]{0,60}https?:/ nocase
+    $ps_http = /\b(GetStringAsync|GetStreamAsync|GetByteArrayAsync|DownloadString|DownloadData|DownloadStringTaskAsync)\s*\([^\n]{0,200}\|\s*(iex|Invoke-Expression)\b|\b(iex|Invoke-Expression)\b\s*\(?[^\n]{0,40}\b(GetStringAsync|GetStreamAsync)\s*\(/ nocase
+    $then_eval = /\.then\s*\(\s*(eval|Function|vm\.runInThisContext|vm\.runInNewContext)\s*\)|\.then\s*\(\s*\(?\s*\w+\s*\)?\s*=>\s*(eval|new\s+Function|vm\.runIn\w+)\s*\(\s*\w+\s*\)/
+    $data_import = /\bimport\s*\(\s*[`"']data:(text|application)\/(javascript|ecmascript)[^\n]{0,40}(\+|\$\{)[^\n]{0,60}(fetch|await|res|body|text|code|src)|\bimport\s*\(\s*URL\.createObjectURL\s*\(/
+    $ctx_fetch = /\b(fetch|axios(\.get)?|https?\.get|got|request)\s*\(/
+    $stdin_shell = /\b(Open3\.\w+|IO\.popen|spawn)\s*\(\s*["'](\/bin\/)?((ba|z|da)?sh|python[0-9.]*|ruby|perl|node)["'][^\n]{0,80}\bstdin_data:\s*[^\n]{0,20}\b(Net::HTTP\.get|URI\.open|HTTParty\.get|Faraday\.get|RestClient\.get|open\s*\(\s*["']https?:)|\bsubprocess\.\w+\s*\(\s*\[?\s*["'](\/bin\/)?((ba|z|da)?sh|python[0-9.]*|perl|node)["'][^\n]{0,80}\binput\s*=\s*[^\n]{0,20}\b(requests\.get|httpx\.get|urlopen)\s*\(/
+    $pl_getstore = /\b(getstore|mirror)\s*\(\s*["']https?:[^\n]{0,200}\.p[ml]["']/
+    $ctx_pl_load = /\bunshift\s+@INC\b|\bpush\s+@INC\b|\buse\s+lib\b|\b(require|do)\s+["']?\$\w+/
+    $make_remote = /\n\t@?-?(curl|wget)\b[^\n]{0,200}(-o\s*\$@|-O\s*\$@|>\s*\$@|-O\s+\S+\.mk\b|-o\s*\S+\.mk\b)/
+    $ctx_make_include = /(^|\n)-?s?include\s+[^\n]{0,60}\.mk\b/
+  condition:
+    $lolbas or $unc_exec or $webdav or $certutil_vctl or $ps_http or
+    ($then_eval and $ctx_fetch) or ($data_import and $ctx_fetch) or $stdin_shell or
+    ($pl_getstore and $ctx_pl_load) or (lang == "make" and $make_remote and $ctx_make_include)
+}

@@ -83,3 +83,28 @@ rule privilege_persistent_bypass {
   condition:
     any of ($doas, $pam, $ifeo, $sticky, $mac_off) and #neg_warn >= 0
 }
+
+/* Round 5, by technique (ATT&CK T1548.001/.003, T1553.006, T1562.001, T1601): root or a
+ * signature check given away in forms the rules above did not spell: an argument list
+ * (`["usermod", "-aG", "docker", user]`), the boot loader's driver signing turned off, a
+ * whole drive or an interpreter excluded from Defender, package signatures not checked,
+ * git's signature program replaced by a script. High where it runs, medium in prose. */
+rule privilege_signing_off {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    prose = "medium"
+    message = "gives root away or turns a signature check off (argument-list sudo/docker group or setuid, boot signing, Defender exclusion of a drive, unsigned packages, a fake gpg)"
+  strings:
+    $argv_group = /["'](usermod|gpasswd|adduser)["']\s*,\s*(["']-\w+["']\s*,\s*)*["'](-aG|-G|-a)["']\s*,\s*["'](sudo|wheel|admin|root|docker)["']/
+    $argv_setuid = /["']chmod["']\s*,\s*(["']-\w+["']\s*,\s*)*["']([ugoa]*\+[rwx]*s|[2467][0-7]{3}|666|777)["']\s*,\s*["'](\/usr\/|\/bin\/|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/etc\/)/
+    $sock_open = /\bchmod\s+(-\w+\s+)*(666|777|a\+rw|o\+rw)\s+["']?(\/var)?\/run\/docker\.sock\b/
+    $bcd = /\bbcdedit(\.exe)?\s+(\/set\s+(\{\w+\}\s+)?)(testsigning\s+on|nointegritychecks\s+on|loadoptions\s+DISABLE_INTEGRITY_CHECKS|debug\s+on)\b/ nocase
+    $defender = /\bAdd-MpPreference\b[^\n]{0,40}-ExclusionPath\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE|TEMP|APPDATA)\\?)["']?(\s|$|,|;)|\bAdd-MpPreference\b[^\n]{0,40}-ExclusionProcess\s+[^\n]{0,60}\b(powershell|pwsh|cmd|wscript|cscript|mshta|rundll32|regsvr32|node|python\w*)(\.exe)?\b|\bAdd-MpPreference\b[^\n]{0,40}-ExclusionExtension\s+[^\n]{0,30}\b(exe|dll|ps1|js|vbs|bat)\b/ nocase
+    $apt = /\bAPT::Get::AllowUnauthenticated\s+["']?(true|1|yes)|\bAcquire::AllowInsecureRepositories\s+["']?(true|1|yes)|\bAcquire::AllowDowngradeToInsecureRepositories\s+["']?(true|1|yes)|\bapt(-get)?\s+[^\n]{0,60}--allow-unauthenticated\b|\bdeb\s+\[[^\]\n]{0,60}trusted=yes[^\]\n]{0,60}\]\s+https?:|\bgpgcheck\s*=\s*0\b|\b(dnf|yum|zypper)\s+[^\n]{0,60}--nogpgcheck\b/ nocase
+    $gpg = /\bgit\s+config\s+(--global|--system)\s+gpg(\.\w+)?\.program\s+["']?[^\s"']{0,120}(\.(sh|py|js|rb|ps1|bat|cmd)\b|\$HOME\/\.|~\/\.|\/tmp\/)/
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attacker|attack|malicious|detect|flag)\b/ nocase
+  condition:
+    any of ($argv_group, $argv_setuid, $sock_open, $bcd, $defender, $apt, $gpg) and #neg_warn >= 0
+}
