@@ -206,9 +206,13 @@ rule credential_stores_more {
     $imds = /\b169\.254\.169\.254\/(latest\/meta-data\/iam\/security-credentials|latest\/api\/token|metadata\/identity\/oauth2\/token|opc\/v[12]\/identity)|\bmetadata(\.google\.internal)?\/computeMetadata\/v1\/instance\/service-accounts\/[^\s"'`]{0,60}\/(token|identity)\b|\bfd00:ec2::254\b/
     $imds_split = /\/meta-data\/iam\/security-credentials\b|\/instance\/service-accounts\/[^\s"'`\/]{1,60}\/(token|identity)\b|\/metadata\/identity\/oauth2\/token\b|\bX-aws-ec2-metadata-token-ttl-seconds\b/
     $ctx_imds_host = /\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\bMetadata-Flavor\b/
-    $tool_reveal = /\brclone\s+reveal\b|\brclone\s+config\s+(show|dump)\b[^\n]{0,40}\|\s*(curl|nc|tee|base64)/
-    $tool_store = /\.config[\/\\"' ,]+rclone[\/\\"' ,]+rclone\.conf|\.m2[\/\\"' ,]+settings(-security)?\.xml|\.gradle[\/\\"' ,]+gradle\.properties|\.s3cfg\b|\.boto\b[^\n]{0,20}["']|\.terraform\.d[\/\\"' ,]+credentials\.tfrc\.json|\.vault-token\b|\bFileZilla[\/\\"' ,]+(recentservers|sitemanager)\.xml|\bMartin Prikryl\\WinSCP 2\\Sessions|\bSimonTatham\\PuTTY\\Sessions|\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history\.txt|\(Get-PSReadLineOption\)\.HistorySavePath/ nocase
-    $ctx_read = /\b(cat|type|cp|copy|scp|Get-Content|gc|Copy-Item|ReadAllText|ReadAllLines|File\.(read|open|foreach|readlines)|IO\.read|open\s*\(|read_text\s*\(|readFileSync|readFile|parse|REXML|Nokogiri|ElementTree|ConfigParser|configparser|reg(\.exe)?\s+(export|query|save)|Select-String|grep|sls)\b/ nocase
+    $tool_reveal = /\brclone\s+reveal\b|\brclone\s+config\s+(show|dump)\b[^\n]{0,40}\|\s*(curl|nc|tee|base64)|\bnetsh(\.exe)?\s+wlan\s+show\s+profiles?\b[^\n]{0,80}\bkey\s*=\s*clear\b|\bgpg2?\s+[^\n]{0,80}--export-secret-(sub)?keys\b|\b(cp|rsync|tar|zip|scp|Copy-Item|copy)\s+(-[\w-]+\s+)*["']?(~|\$HOME|\$\{HOME\}|\$\(HOME\)|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(ssh|gnupg|aws|kube|azure|password-store|docker)[\/\\]?["']?\s/
+    $cargo_split = /["']credentials(\.toml)?["']/
+    $ctx_cargo = /["']\.cargo["']|\bCARGO_HOME\b/
+    $vault_harvest = /\bop\s+item\s+get\b[^\n]{0,120}--reveal\b|\bbw\s+(export|list\s+items)\b|\blpass\s+export\b/
+    $ctx_vault_all = /\bop\s+item\s+list\b|\bbw\s+list\s+items\b|\blpass\s+(ls|export)\b|\bfor\b[^\n]{0,80}\b(op|bw|lpass)\b/
+    $tool_store = /\.config[\/\\"' ,]+rclone[\/\\"' ,]+rclone\.conf|\.pgpass\b|\.cargo[\/\\"' ,]+credentials(\.toml)?\b|\.m2[\/\\"' ,]+settings(-security)?\.xml|\.gradle[\/\\"' ,]+gradle\.properties|\.s3cfg\b|\.boto\b[^\n]{0,20}["']|\.terraform\.d[\/\\"' ,]+credentials\.tfrc\.json|\.vault-token\b|\bFileZilla[\/\\"' ,]+(recentservers|sitemanager)\.xml|\bMartin Prikryl\\WinSCP 2\\Sessions|\bSimonTatham\\PuTTY\\Sessions|\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history\.txt|\(Get-PSReadLineOption\)\.HistorySavePath/ nocase
+    $ctx_read = /\b(cat|type|cp|copy|scp|Get-Content|gc|Copy-Item|ReadAllText|ReadAllLines|File\.(read|open|foreach|readlines)|IO\.read|open\s*\(|read_text\s*\(|readFileSync|readFile|parse|REXML|Nokogiri|ElementTree|ConfigParser|configparser|reg(\.exe)?\s+(export|query|save)|Select-String|grep|sls)\b|\bopen\s+(my\s+)?\$\w+\s*,/ nocase
     $browser_copy = /\b(cp|copy|Copy-Item|rsync|scp|sqlite3|shutil\.copy\w*|copyFileSync|FileUtils\.cp|File\.Copy)\b[^\n]{0,100}(google-chrome|Google[\/\\]Chrome|[Cc]hromium|BraveSoftware|Microsoft[\/\\]Edge|microsoft-edge|\.mozilla[\/\\]firefox|Mozilla[\/\\]Firefox|Safari)[^\n]{0,100}(Cookies|Login Data|Web Data|key[34]\.db|logins\.json|cookies\.sqlite|Cookies\.binarycookies)\b/
     $cookie_query = /\bselect\b[^\n]{0,80}\b(encrypted_value|password_value|origin_url[^\n]{0,40}username_value)\b[^\n]{0,60}\bfrom\s+(cookies|logins)\b/ nocase
     $keychain_print = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,160}\s-[a-z]*[wg]\b|\bsecret-tool\s+lookup\b[^\n]{0,80}\|\s*(curl|nc|tee|base64)/
@@ -216,7 +220,9 @@ rule credential_stores_more {
     $ctx_keylog_sink = /\.(write|writelines|send|sendall|post|put|appendFileSync|appendFile)\s*\(|\bprint\s*\([^\n]{0,80}\bfile\s*=|>>\s*["']?[\w$~.\/-]/
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|malicious|detect|flag|example\s+of)\b/ nocase
   condition:
-    (($imds or ($imds_split and $ctx_imds_host)) or ($tool_store and $ctx_read) or $tool_reveal or
+    (($imds or ($imds_split and $ctx_imds_host)) or ($tool_store and $ctx_read) or $tool_reveal or ($vault_harvest and $ctx_vault_all) or ($cargo_split and $ctx_cargo and $ctx_read) or
+
+
  $browser_copy or
     $cookie_query or $keychain_print or (is_script and $keylog and $ctx_keylog_sink)) and #neg_warn >= 0
 }

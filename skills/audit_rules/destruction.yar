@@ -118,15 +118,18 @@ rule destruction_unconfirmed_bulk {
     $cloud = /\bgcloud\s+[^\n]{0,80}\bdelete\b[^\n]{0,120}(--quiet\b|\s-q\b)|\bgcloud\s+(--quiet|-q)\s+[^\n]{0,80}\bdelete\b|\baz\s+(group|resource|vm|aks|sql\s+server|storage\s+account|keyvault)\s+delete\b[^\n]{0,120}(--yes\b|\s-y\b)|\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bcdk\s+destroy\b[^\n]{0,80}--force\b|\bdoctl\s+[^\n]{0,60}\bdelete\b[^\n]{0,80}(--force|-f)\b|\bheroku\s+apps:destroy\b[^\n]{0,80}--confirm\b/
     $k8s = /\bkubectl\s+delete\s+[^\n]{0,80}(--all-namespaces\b|\s-A\b)|\bkubectl\s+delete\s+(ns|namespaces?)\s+[^\n]{0,40}--all\b|\bxargs\s+(-\w+\s+)*kubectl\s+delete\b|\bhelm\s+(uninstall|delete)\s+[^\n]{0,40}--all\b/
     $db = /\b(psql|mysql|mariadb|sqlcmd|sqlite3|mongo|mongosh|clickhouse-client|cockroach\s+sql)\b[^\n]{0,200}\bDROP\s+(DATABASE|SCHEMA)\b|\bdropdb\s+[^\n]{0,60}(--if-exists|-f|--force|\$)|\bdb\.dropDatabase\s*\(|\bFLUSHALL\b|\bredis-cli\b[^\n]{0,80}\bflushall\b/ nocase
-    $gh = /\bgh\s+repo\s+delete\b[^\n]{0,120}(--yes|--confirm)\b|\bgh\s+api\s+[^\n]{0,40}(-X|--method)\s*DELETE\s+[^\n]{0,20}\/?(repos|orgs)\//
+    $gh = /\bgh\s+repo\s+delete\s+["']?(\$\{?\w+|\{\w*\}|%\w)[^\n]{0,120}(--yes|--confirm)\b|\bxargs\b[^\n]{0,60}\bgh\s+repo\s+delete\b|\bgh\s+api\s+[^\n]{0,40}(-X|--method)\s*DELETE\s+[^\n]{0,20}\/?(repos|orgs)\//
     $api_delete = /\b(requests|httpx|session|s|client|http|axios)\.delete\s*\(\s*f?["'`][^\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^\n]{0,40}(\{|\$\{|%s|"\s*\+|'\s*\+)|\bcurl\s+[^\n]{0,60}-X\s*DELETE\s+[^\n]{0,60}\/(repos|orgs)\/[^\s\/]*\$/
     $docker = /\bdocker\s+(system|volume)\s+prune\b[^\n]{0,60}(--volumes\b|-a\b|--all\b)[^\n]{0,40}(-f\b|--force\b)|\bdocker\s+(system|volume)\s+prune\b[^\n]{0,60}(-f\b|--force\b)[^\n]{0,40}(--volumes\b|--all\b|-a\b)|\bdocker\s+(volume\s+)?rm\s+[^\n]{0,20}\$\(\s*docker\s+volume\s+ls\s+-q/
     $every_repo = /\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,120}-exec(dir)?\s+git\s+(reset\s+--hard|clean\s+-[a-z]*f|checkout\s+--\s+\.|stash\s+drop|push\s+[^\n]{0,20}--force)/
     $mirror_empty = /\brsync\s+[^\n]{0,60}--delete\w*\s+[^\n]{0,60}\s["']?(~\/?|\$HOME\/?|\$\{HOME\}\/?|\/)["']?(\s|$|;|&)/
+    $rm_lone_root = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(--\s+)?[^\n;&|"'`]{0,100}[\w.\/-]\s+\/(\s+[\w.~$-]|\s*["'`]?\s*(;|&|\||$))|\bcd\s+["']?(~|\$HOME|\$\{HOME\})["']?\/?\s*(&&|;)\s*rm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(--\s+)?(\*|\.\[!?\.?\]?\*)/
+    $home_glob = /\brm\s+(-[a-zA-Z-]+\s+)*(--\s+)?["']?(~|\$HOME|\$\{HOME\})["']?\/\*\*\/\*/
+    $keys_wiped = /\bfind\s+["']?(~|\$HOME|\$\{HOME\})\/\.(ssh|gnupg|aws|kube|password-store)\b[^\n]{0,160}-exec\s+(shred|rm|truncate)\b|\bshred\s+[^\n]{0,60}(~|\$HOME|\$\{HOME\})["']?\/\.(gnupg|aws|kube|password-store)\b/
     $hive = /\b(Remove-Item|ri|rm|del|rmdir)\b[^\n]{0,60}["']?(HKCU|HKLM|Registry::HKEY_\w+):\\?(Software)?\\?["']?\s[^\n]{0,40}-(Recurse|r)\b|\breg(\.exe)?\s+delete\s+["']?(HKCU|HKLM|HKEY_CURRENT_USER|HKEY_LOCAL_MACHINE)(\\Software)?["']?\s+\/f\b/ nocase
     $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
   condition:
-    any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive) and #neg_attack >= 0
+    any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root, $home_glob, $keys_wiped) and #neg_attack >= 0
 }
 
 /* The home directory walked (glob, Find, Get-ChildItem) with each entry deleted, in any
@@ -137,10 +140,14 @@ rule destruction_walk_home_delete {
     category = "destruction"
     severity = "high"
     prose = "medium"
-    message = "walks the user's home directory and deletes every file"
+    message = "walks the user's home directory and deletes or overwrites every file"
   strings:
     $glob = /\b(Dir\.glob|Dir\[|glob\.glob|glob\.iglob|Path\.home\s*\(\s*\)\.(r?glob)|globSync|fg\.sync)\s*\(?\s*[^\n]{0,60}(Dir\.home|Path\.home|expanduser\s*\(\s*["']~|os\.homedir|ENV\s*\[\s*["']HOME|["']~\/\*\*)[^\n]{0,60}\*\*/
     $ctx_delete = /\b(File\.(delete|unlink)|FileUtils\.rm\w*|os\.(remove|unlink)|\.unlink\s*\(|unlinkSync|fs\.rm\w*|shutil\.rmtree)\b/
+    $walk_home_dir = /\b(os\.walk|Path\.home\s*\(\s*\)\.r?glob|filepath\.Walk(Dir)?|Find\.find|File::Find::find|readdirSync|walkSync|Get-ChildItem)\s*\(?\s*[^\n]{0,40}(expanduser\s*\(\s*["']~\/?(Documents|Pictures|Desktop|Downloads)?|Path\.home\s*\(|os\.homedir\s*\(|Dir\.home\b|\$ENV\{\s*["']?HOME|\$env:USERPROFILE|\broots?\b|\bhome\w*\b)/
+    $ctx_home_dirs = /["'`](~\/)?(Documents|Pictures|Desktop|Photos)["'`]|expanduser\s*\(\s*["']~\/(Documents|Pictures|Desktop)/
+    $ctx_overwrite = /\.write\s*\(\s*(os\.urandom|secrets\.token_bytes|bytes\s*\(\s*\w+|b["']\\x00["']\s*\*|crypto\.randomBytes|Random\.new\.bytes|SecureRandom\.random_bytes)|\b(Fernet|AES\.new|createCipheriv)\b[^\n]{0,200}\.write/
   condition:
-    is_script and $glob and $ctx_delete
+    is_script and (($glob and $ctx_delete) or ($walk_home_dir and $ctx_home_dirs and $ctx_overwrite))
+
 }

@@ -278,13 +278,15 @@ rule download_exec_other_doors {
     $then_eval = /\.then\s*\(\s*(eval|Function|vm\.runInThisContext|vm\.runInNewContext)\s*\)|\.then\s*\(\s*\(?\s*\w+\s*\)?\s*=>\s*(eval|new\s+Function|vm\.runIn\w+)\s*\(\s*\w+\s*\)/
     $data_import = /\bimport\s*\(\s*[`"']data:(text|application)\/(javascript|ecmascript)[^\n]{0,40}(\+|\$\{)[^\n]{0,60}(fetch|await|res|body|text|code|src)|\bimport\s*\(\s*URL\.createObjectURL\s*\(/
     $ctx_fetch = /\b(fetch|axios(\.get)?|https?\.get|got|request)\s*\(/
+    $zsh_tmpsub = /(\bsource|(^|[\s;&|(])\.|\b(ba|z)?sh|\bpython[0-9.]*|\bperl|\bruby|\bnode)\s+=\(\s*(curl|wget|fetch)\b/
+
     $stdin_shell = /\b(Open3\.\w+|IO\.popen|spawn)\s*\(\s*["'](\/bin\/)?((ba|z|da)?sh|python[0-9.]*|ruby|perl|node)["'][^\n]{0,80}\bstdin_data:\s*[^\n]{0,20}\b(Net::HTTP\.get|URI\.open|HTTParty\.get|Faraday\.get|RestClient\.get|open\s*\(\s*["']https?:)|\bsubprocess\.\w+\s*\(\s*\[?\s*["'](\/bin\/)?((ba|z|da)?sh|python[0-9.]*|perl|node)["'][^\n]{0,80}\binput\s*=\s*[^\n]{0,20}\b(requests\.get|httpx\.get|urlopen)\s*\(/
     $pl_getstore = /\b(getstore|mirror)\s*\(\s*["']https?:[^\n]{0,200}\.p[ml]["']/
     $ctx_pl_load = /\bunshift\s+@INC\b|\bpush\s+@INC\b|\buse\s+lib\b|\b(require|do)\s+["']?\$\w+/
     $make_remote = /\n\t@?-?(curl|wget)\b[^\n]{0,200}(-o\s*\$@|-O\s*\$@|>\s*\$@|-O\s+\S+\.mk\b|-o\s*\S+\.mk\b)/
     $ctx_make_include = /(^|\n)-?s?include\s+[^\n]{0,60}\.mk\b/
   condition:
-    $lolbas or $unc_exec or $webdav or $certutil_vctl or $ps_http or
+    $lolbas or $unc_exec or $webdav or $certutil_vctl or $ps_http or $zsh_tmpsub or
     ($then_eval and $ctx_fetch) or ($data_import and $ctx_fetch) or $stdin_shell or
     ($pl_getstore and $ctx_pl_load) or (lang == "make" and $make_remote and $ctx_make_include)
 }
