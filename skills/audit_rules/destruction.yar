@@ -33,7 +33,7 @@ rule destruction {
     $py_any = /\b(shutil\.rmtree|os\.removedirs|send2trash)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|str\s*\(\s*Path\.home\s*\(\s*\)\s*\)|["']\/["']|["']~\/?["']|os\.(environ\s*\[\s*["']|getenv\s*\(\s*["'])(HOME|USERPROFILE)["']\s*[\])]|["'][A-Z]:\\\\?["'])\s*[,)]/
     $ps_home = /\b(Remove-Item|rm|ri|del|rmdir|rd)\b[^\n]{0,80}\s["']?(\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemDrive|SystemRoot|windir|ProgramFiles|APPDATA|LOCALAPPDATA)|\$HOME|~|[A-Z]:)[\\\/]?\*?["']?(\s|;|\)|$)[^\n]{0,40}-(Recurse|r)\b|\b(Remove-Item|ri)\b[^\n]{0,40}-(Recurse|r)\b[^\n]{0,80}\s["']?(\$env:(USERPROFILE|HOMEDRIVE|SystemDrive|SystemRoot|windir|APPDATA)|\$HOME|~|[A-Z]:)[\\\/]?\*?["']?(\s|;|\)|$)/ nocase
     $bat_del = /\bdel\s+(\/[fsqa]\s+)*["']?([A-Z]:\\\*?|%(USERPROFILE|SystemDrive|SystemRoot|HOMEDRIVE|APPDATA)%\\?\*?)["']?\s*(\/[fsq]\s*)*(\s|$)[^\n]{0,20}/ nocase
-    $diskpart = /\b(select\s+disk\s+\d+[^\n]{0,80}|echo\s+)clean(\s+all)?\b|\(\s*echo\s+select\s+disk|\bdiskpart\s+\/s\b/ nocase
+    $diskpart = /\b(select\s+disk\s+\d+[^\n]{0,80}|echo\s+)clean(\s+all)?\b|\(\s*echo\s+select\s+disk/ nocase
     $cipher = /\bcipher(\.exe)?\s+\/w:\s*[A-Z]:/ nocase
     $dd_zero = /\bdd\s+[^\n]{0,60}if=\/dev\/(zero|urandom|random)[^\n]{0,60}of=\/dev\/\w+/
     $mkfs = /\bmkfs(\.\w+)?\s+(-\w+\s+)*\/dev\/(sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)/
@@ -112,7 +112,7 @@ rule destruction_unconfirmed_bulk {
     category = "destruction"
     severity = "high"
     prose = "medium"
-    message = "deletes cloud resources, databases, volumes or every repository's work without confirmation"
+    message = "deletes in bulk without confirmation: cloud resources, databases, volumes, every repository's work, a disk, the home directory"
   strings:
     $s3 = /\baws\s+s3\s+rb\s+[^\n]{0,120}--force\b|\b(aws\s+s3\s+rm|gcloud\s+storage\s+rm)\s+[^\n]{0,40}["']?(s3|gs):\/\/[^\/\s"']+\/?["']?\s[^\n]{0,60}--recursive\b|\bgsutil\s+(-m\s+)?rm\s+-[a-zA-Z]*r[a-zA-Z]*\s+["']?gs:\/\/[^\/\s"']+\/?["']?(\s|$)|\baz\s+storage\s+(container|blob)\s+delete-batch\b/
     $cloud = /\bgcloud\s+[^\n]{0,80}\bdelete\b[^\n]{0,120}(--quiet\b|\s-q\b)|\bgcloud\s+(--quiet|-q)\s+[^\n]{0,80}\bdelete\b|\baz\s+(group|resource|vm|aks|sql\s+server|storage\s+account|keyvault)\s+delete\b[^\n]{0,120}(--yes\b|\s-y\b)|\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bcdk\s+destroy\b[^\n]{0,80}--force\b|\bdoctl\s+[^\n]{0,60}\bdelete\b[^\n]{0,80}(--force|-f)\b|\bheroku\s+apps:destroy\b[^\n]{0,80}--confirm\b/
@@ -126,10 +126,13 @@ rule destruction_unconfirmed_bulk {
     $rm_lone_root = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(--\s+)?[^\n;&|"'`]{0,100}[\w.\/-]\s+\/(\s+[\w.~$-]|\s*["'`]?\s*(;|&|\||$))|\bcd\s+["']?(~|\$HOME|\$\{HOME\})["']?\/?\s*(&&|;)\s*rm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(--\s+)?(\*|\.\[!?\.?\]?\*)/
     $home_glob = /\brm\s+(-[a-zA-Z-]+\s+)*(--\s+)?["']?(~|\$HOME|\$\{HOME\})["']?\/\*\*\/\*/
     $keys_wiped = /\bfind\s+["']?(~|\$HOME|\$\{HOME\})\/\.(ssh|gnupg|aws|kube|password-store)\b[^\n]{0,160}-exec\s+(shred|rm|truncate)\b|\bshred\s+[^\n]{0,60}(~|\$HOME|\$\{HOME\})["']?\/\.(gnupg|aws|kube|password-store)\b/
+    $diskpart_script = /\bdiskpart(\.exe)?\s+\/s\b/ nocase
+    $ctx_dp_destroy = /\becho\s+(clean(\s+all)?|format\b|delete\s+(partition|volume|disk))|\n\s*(clean(\s+all)?|delete\s+(partition|volume)\s+override)\s*\r?\n/ nocase
     $hive = /\b(Remove-Item|ri|rm|del|rmdir)\b[^\n]{0,60}["']?(HKCU|HKLM|Registry::HKEY_\w+):\\?(Software)?\\?["']?\s[^\n]{0,40}-(Recurse|r)\b|\breg(\.exe)?\s+delete\s+["']?(HKCU|HKLM|HKEY_CURRENT_USER|HKEY_LOCAL_MACHINE)(\\Software)?["']?\s+\/f\b/ nocase
     $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
   condition:
-    any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root, $home_glob, $keys_wiped) and #neg_attack >= 0
+    (any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root,
+             $home_glob, $keys_wiped) or ($diskpart_script and $ctx_dp_destroy)) and #neg_attack >= 0
 }
 
 /* The home directory walked (glob, Find, Get-ChildItem) with each entry deleted, in any
