@@ -115,11 +115,11 @@ rule destruction_unconfirmed_bulk {
     message = "deletes in bulk without confirmation: cloud resources, databases, volumes, every repository's work, a disk, the home directory"
   strings:
     $s3 = /\baws\s+s3\s+rb\s+[^\n]{0,120}--force\b|\b(aws\s+s3\s+rm|gcloud\s+storage\s+rm)\s+[^\n]{0,40}["']?(s3|gs):\/\/[^\/\s"']+\/?["']?\s[^\n]{0,60}--recursive\b|\bgsutil\s+(-m\s+)?rm\s+-[a-zA-Z]*r[a-zA-Z]*\s+["']?gs:\/\/[^\/\s"']+\/?["']?(\s|$)|\baz\s+storage\s+(container|blob)\s+delete-batch\b/
-    $cloud = /\bgcloud\s+[^\n]{0,80}\bdelete\b[^\n]{0,120}(--quiet\b|\s-q\b)|\bgcloud\s+(--quiet|-q)\s+[^\n]{0,80}\bdelete\b|\baz\s+(group|resource|vm|aks|sql\s+server|storage\s+account|keyvault)\s+delete\b[^\n]{0,120}(--yes\b|\s-y\b)|\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bcdk\s+destroy\b[^\n]{0,80}--force\b|\bdoctl\s+[^\n]{0,60}\bdelete\b[^\n]{0,80}(--force|-f)\b|\bheroku\s+apps:destroy\b[^\n]{0,80}--confirm\b/
+    $cloud = /\bgcloud\s+[^\n]{0,80}\bdelete\b[^\n]{0,120}(--quiet\b|\s-q\b)|\bgcloud\s+(--quiet|-q)\s+[^\n]{0,80}\bdelete\b|\baz\s+(group|resource|vm|aks|sql\s+server|storage\s+account|keyvault)\s+delete\b[^\n]{0,120}(--yes\b|\s-y\b)|\bdoctl\s+[^\n]{0,60}\bdelete\b[^\n]{0,80}(--force|-f)\b|\bheroku\s+apps:destroy\b[^\n]{0,80}--confirm\b/
     $k8s = /\bkubectl\s+delete\s+[^\n]{0,80}(--all-namespaces\b|\s-A\b)|\bkubectl\s+delete\s+(ns|namespaces?)\s+[^\n]{0,40}--all\b|\bxargs\s+(-\w+\s+)*kubectl\s+delete\b|\bhelm\s+(uninstall|delete)\s+[^\n]{0,40}--all\b/
-    $db = /\b(psql|mysql|mariadb|sqlcmd|sqlite3|mongo|mongosh|clickhouse-client|cockroach\s+sql)\b[^\n]{0,200}\bDROP\s+(DATABASE|SCHEMA)\b|\bdropdb\s+[^\n]{0,60}(--if-exists|-f|--force|\$)|\bdb\.dropDatabase\s*\(|\bFLUSHALL\b|\bredis-cli\b[^\n]{0,80}\bflushall\b/ nocase
+    $db = /\b(psql|mysql|mariadb|sqlcmd|sqlite3|mongo|mongosh|clickhouse-client|cockroach\s+sql)\b[^\n]{0,200}\bDROP\s+(DATABASE|SCHEMA)\b|\bdropdb\s+[^\n]{0,60}(--if-exists|-f|--force|\$)|\bdb\.dropDatabase\s*\(/ nocase
     $gh = /\bgh\s+repo\s+delete\s+["']?(\$\{?\w+|\{\w*\}|%\w)[^\n]{0,120}(--yes|--confirm)\b|\bxargs\b[^\n]{0,60}\bgh\s+repo\s+delete\b|\bgh\s+api\s+[^\n]{0,40}(-X|--method)\s*DELETE\s+[^\n]{0,20}\/?(repos|orgs)\//
-    $api_delete = /\b(requests|httpx|session|s|client|http|axios)\.delete\s*\(\s*f?["'`][^\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^\n]{0,40}(\{|\$\{|%s|"\s*\+|'\s*\+)|\bcurl\s+[^\n]{0,60}-X\s*DELETE\s+[^\n]{0,60}\/(repos|orgs)\/[^\s\/]*\$/
+    $api_delete = /\b(requests|httpx|session|client|axios)\.delete\s*\(\s*(f["'][^"'\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^"'\n]{0,40}\{|["'`][^"'`\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^"'`\n]{0,40}(\$\{|%s|["'`]\s*\+))|\bcurl\s+[^\n]{0,60}-X\s*DELETE\s+[^\n]{0,60}\/(repos|orgs)\/[^\s\/]*\$/
     $docker = /\bdocker\s+(system|volume)\s+prune\b[^\n]{0,60}(--volumes\b|-a\b|--all\b)[^\n]{0,40}(-f\b|--force\b)|\bdocker\s+(system|volume)\s+prune\b[^\n]{0,60}(-f\b|--force\b)[^\n]{0,40}(--volumes\b|--all\b|-a\b)|\bdocker\s+(volume\s+)?rm\s+[^\n]{0,20}\$\(\s*docker\s+volume\s+ls\s+-q/
     $every_repo = /\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,120}-exec(dir)?\s+git\s+(reset\s+--hard|clean\s+-[a-z]*f|checkout\s+--\s+\.|stash\s+drop|push\s+[^\n]{0,20}--force)/
     $mirror_empty = /\brsync\s+[^\n]{0,60}--delete\w*\s+[^\n]{0,60}\s["']?(~\/?|\$HOME\/?|\$\{HOME\}\/?|\/)["']?(\s|$|;|&)/
@@ -153,4 +153,23 @@ rule destruction_walk_home_delete {
   condition:
     is_script and (($glob and $ctx_delete) or ($walk_home_dir and $ctx_home_dirs and $ctx_overwrite))
 
+}
+
+/* Infrastructure torn down, or a cache server emptied, by its own tool with the prompt turned
+ * off: what a skill's script should never do unasked (high), and what a tool's cheat sheet or a
+ * teardown step in a guide shows (medium in a code block, low in prose). */
+rule destruction_teardown_unprompted {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    block = "medium"
+    prose = "low"
+    message = "tears down infrastructure or empties a data store without confirmation (terraform, pulumi, cdk, redis)"
+  strings:
+    $iac = /\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bcdk\s+destroy\b[^\n]{0,80}--force\b/
+    $flush = /\bredis-cli\b[^\n]{0,80}\bflushall\b|\bFLUSHALL\b/ nocase
+    $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
+  condition:
+    any of ($iac, $flush) and #neg_attack >= 0
 }

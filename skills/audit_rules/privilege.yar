@@ -102,12 +102,28 @@ rule privilege_signing_off {
     $sock_open = /\bchmod\s+(-\w+\s+)*(666|777|a\+rw|o\+rw)\s+["']?(\/var)?\/run\/docker\.sock\b/
     $bcd = /\bbcdedit(\.exe)?\s+(\/set\s+(\{\w+\}\s+)?)(testsigning\s+on|nointegritychecks\s+on|loadoptions\s+DISABLE_INTEGRITY_CHECKS|debug\s+on)\b/ nocase
     $defender = /\bAdd-MpPreference\b[^\n]{0,40}-ExclusionPath\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE|TEMP|APPDATA)\\?)["']?(\s|$|,|;)|\bAdd-MpPreference\b[^\n]{0,40}-ExclusionProcess\s+[^\n]{0,60}\b(powershell|pwsh|cmd|wscript|cscript|mshta|rundll32|regsvr32|node|python\w*)(\.exe)?\b|\bAdd-MpPreference\b[^\n]{0,40}-ExclusionExtension\s+[^\n]{0,30}\b(exe|dll|ps1|js|vbs|bat)\b/ nocase
-    $apt = /\bAPT::Get::AllowUnauthenticated\s+["']?(true|1|yes)|\bAcquire::AllowInsecureRepositories\s+["']?(true|1|yes)|\bAcquire::AllowDowngradeToInsecureRepositories\s+["']?(true|1|yes)|\bapt(-get)?\s+[^\n]{0,60}--allow-unauthenticated\b|\bdeb\s+\[[^\]\n]{0,60}trusted=yes[^\]\n]{0,60}\]\s+https?:|\bgpgcheck\s*=\s*0\b|\b(dnf|yum|zypper)\s+[^\n]{0,60}--nogpgcheck\b/ nocase
     $gpg = /\bgit\s+config\s+(--global|--system)\s+gpg(\.\w+)?\.program\s+["']?[^\s"']{0,120}(\.(sh|py|js|rb|ps1|bat|cmd)\b|\$HOME\/\.|~\/\.|\/tmp\/)/
     $setid_list = /\bchmod\s+0?[2467][0-7]{3}\s*,\s*[\$@"']|["']chmod["']\s*,\s*["'][2467][0-7]{3}["']\s*,/
     $service_system = /\bsc(\.exe)?\s+create\b[^\n]{0,200}\bbinPath=\s*["']?[^\n]{0,120}(%APPDATA%|%LOCALAPPDATA%|%TEMP%|%TMP%|%USERPROFILE%|\\AppData\\|\\Temp\\|\\Users\\Public\\|\bcmd(\.exe)?\s+\/c\b|\b(powershell|pwsh|wscript|cscript|mshta)(\.exe)?\b)|\bNew-Service\b[^\n]{0,120}-BinaryPathName\s+["']?[^\n]{0,120}(\$env:(APPDATA|LOCALAPPDATA|TEMP)|\\AppData\\|\\Temp\\|\bcmd(\.exe)?\s+\/c\b|\b(powershell|pwsh|wscript|mshta)(\.exe)?\b)/ nocase
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attacker|attack|malicious|detect|flag)\b/ nocase
   condition:
-    any of ($argv_group, $argv_setuid, $sock_open, $bcd, $defender, $apt, $gpg, $setid_list, $service_system) and #neg_warn >= 0
+    any of ($argv_group, $argv_setuid, $sock_open, $bcd, $defender, $gpg, $setid_list, $service_system) and #neg_warn >= 0
 
+}
+
+/* Package signatures not checked (ATT&CK T1553): high in a skill's script, which runs unread;
+ * medium in a code block, where install guides for a mirror without keys show it. */
+rule privilege_unsigned_packages {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "turns off package signature checks (apt, yum/dnf, zypper)"
+  strings:
+    $apt = /\bAPT::Get::AllowUnauthenticated\s+["']?(true|1|yes)|\bAcquire::AllowInsecureRepositories\s+["']?(true|1|yes)|\bAcquire::AllowDowngradeToInsecureRepositories\s+["']?(true|1|yes)|\bapt(-get)?\s+[^\n]{0,60}--allow-unauthenticated\b|\bdeb\s+\[[^\]\n]{0,60}trusted=yes[^\]\n]{0,60}\]\s+https?:|\bgpgcheck\s*=\s*0\b|\b(dnf|yum|zypper)\s+[^\n]{0,60}--nogpgcheck\b/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attacker|attack|malicious|detect|flag)\b/ nocase
+  condition:
+    $apt and #neg_warn >= 0
 }

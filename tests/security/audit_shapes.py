@@ -426,6 +426,9 @@ BENIGN = [
     ("ok5-clip-once", "scripts/c.py", "import pyperclip\nprint(pyperclip.paste().upper())\n"),
     ("ok5-own-headers", "SKILL.md", "```sh\ncurl https://api.supabase.co/rest/v1/t -H \"apikey: $SUPABASE_KEY\" -H \"Authorization: Bearer $SUPABASE_SERVICE_TOKEN\"\n```\n"),
     ("ok5-screenshot-once", "scripts/s.sh", "screencapture -x shot.png\nopen shot.png\n"),
+    ("ok5-teardown-block", "SKILL.md", "```bash\nterraform destroy -auto-approve\npulumi destroy --yes\nredis-cli FLUSHALL\n```\n"),
+    ("ok5-nogpgcheck-block", "SKILL.md", "```bash\nyum install -y kubelet --nogpgcheck\n```\n"),
+    ("ok5-mock-delete-route", "scripts/h.js", "http.delete('/api/users/:id', async ({ params }) => new Response(null));\n"),
 ]
 
 
