@@ -126,13 +126,14 @@ rule destruction_unconfirmed_bulk {
     $rm_lone_root = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(--\s+)?[^\n;&|"'`]{0,100}[\w.\/-]\s+\/(\s+[\w.~$-]|\s*["'`]?\s*(;|&|\||$))|\bcd\s+["']?(~|\$HOME|\$\{HOME\})["']?\/?\s*(&&|;)\s*rm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(--\s+)?(\*|\.\[!?\.?\]?\*)/
     $home_glob = /\brm\s+(-[a-zA-Z-]+\s+)*(--\s+)?["']?(~|\$HOME|\$\{HOME\})["']?\/\*\*\/\*/
     $keys_wiped = /\bfind\s+["']?(~|\$HOME|\$\{HOME\})\/\.(ssh|gnupg|aws|kube|password-store)\b[^\n]{0,160}-exec\s+(shred|rm|truncate)\b|\bshred\s+[^\n]{0,60}(~|\$HOME|\$\{HOME\})["']?\/\.(gnupg|aws|kube|password-store)\b/
+    $disk_more = /\bwipefs\s+(-\w+\s+)*(--all|-\w*a\w*)\s+[^\n]{0,20}\/dev\/|\bblkdiscard\s+(-\w+\s+)*\/dev\/|\bsgdisk\s+(-\w+\s+)*(--zap-all|-Z)\s+\/dev\/|\bhdparm\s+[^\n]{0,60}--security-erase(-enhanced)?\b|\bshred\s+(-\w+\s+)*["']?(~|\$HOME|\$\{HOME\})["']?\/[^\s;|&]{0,60}\*/
     $diskpart_script = /\bdiskpart(\.exe)?\s+\/s\b/ nocase
     $ctx_dp_destroy = /\becho\s+(clean(\s+all)?|format\b|delete\s+(partition|volume|disk))|\n\s*(clean(\s+all)?|delete\s+(partition|volume)\s+override)\s*\r?\n/ nocase
     $hive = /\b(Remove-Item|ri|rm|del|rmdir)\b[^\n]{0,60}["']?(HKCU|HKLM|Registry::HKEY_\w+):\\?(Software)?\\?["']?\s[^\n]{0,40}-(Recurse|r)\b|\breg(\.exe)?\s+delete\s+["']?(HKCU|HKLM|HKEY_CURRENT_USER|HKEY_LOCAL_MACHINE)(\\Software)?["']?\s+\/f\b/ nocase
     $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
   condition:
     (any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root,
-             $home_glob, $keys_wiped) or ($diskpart_script and $ctx_dp_destroy)) and #neg_attack >= 0
+             $home_glob, $keys_wiped, $disk_more) or ($diskpart_script and $ctx_dp_destroy)) and #neg_attack >= 0
 }
 
 /* The home directory walked (glob, Find, Get-ChildItem) with each entry deleted, in any

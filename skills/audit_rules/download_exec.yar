@@ -278,6 +278,8 @@ rule download_exec_other_doors {
     $then_eval = /\.then\s*\(\s*(eval|Function|vm\.runInThisContext|vm\.runInNewContext)\s*\)|\.then\s*\(\s*\(?\s*\w+\s*\)?\s*=>\s*(eval|new\s+Function|vm\.runIn\w+)\s*\(\s*\w+\s*\)/
     $data_import = /\bimport\s*\(\s*[`"']data:(text|application)\/(javascript|ecmascript)[^\n]{0,40}(\+|\$\{)[^\n]{0,60}(fetch|await|res|body|text|code|src)|\bimport\s*\(\s*URL\.createObjectURL\s*\(/
     $ctx_fetch = /\b(fetch|axios(\.get)?|https?\.get|got|request)\s*\(/
+    $pip_archive_url = /\b(pip[0-9.]*|uv\s+pip|pipx)\s+install\s+[^\n]{0,80}\bhttps?:\/\/[^\s"'`]+\.(tar\.gz|tgz|tar\.bz2|zip|whl)\b/
+    $veto_pkg_host = /https?:\/\/(github\.com|gitlab\.com|files\.pythonhosted\.org|pypi\.org|download\.pytorch\.org|data\.pyg\.org|huggingface\.co|storage\.googleapis\.com\/jax-releases)\//
     $zsh_tmpsub = /(\bsource|(^|[\s;&|(])\.|\b(ba|z)?sh|\bpython[0-9.]*|\bperl|\bruby|\bnode)\s+=\(\s*(curl|wget|fetch)\b/
 
     $stdin_shell = /\b(Open3\.\w+|IO\.popen|spawn)\s*\(\s*["'](\/bin\/)?((ba|z|da)?sh|python[0-9.]*|ruby|perl|node)["'][^\n]{0,80}\bstdin_data:\s*[^\n]{0,20}\b(Net::HTTP\.get|URI\.open|HTTParty\.get|Faraday\.get|RestClient\.get|open\s*\(\s*["']https?:)|\bsubprocess\.\w+\s*\(\s*\[?\s*["'](\/bin\/)?((ba|z|da)?sh|python[0-9.]*|perl|node)["'][^\n]{0,80}\binput\s*=\s*[^\n]{0,20}\b(requests\.get|httpx\.get|urlopen)\s*\(/
@@ -286,7 +288,8 @@ rule download_exec_other_doors {
     $make_remote = /\n\t@?-?(curl|wget)\b[^\n]{0,200}(-o\s*\$@|-O\s*\$@|>\s*\$@|-O\s+\S+\.mk\b|-o\s*\S+\.mk\b)/
     $ctx_make_include = /(^|\n)-?s?include\s+[^\n]{0,60}\.mk\b/
   condition:
-    $lolbas or $unc_exec or $webdav or $certutil_vctl or $ps_http or $zsh_tmpsub or
-    ($then_eval and $ctx_fetch) or ($data_import and $ctx_fetch) or $stdin_shell or
-    ($pl_getstore and $ctx_pl_load) or (lang == "make" and $make_remote and $ctx_make_include)
+    ($lolbas or $unc_exec or $webdav or $certutil_vctl or $ps_http or $zsh_tmpsub or $pip_archive_url or
+     ($then_eval and $ctx_fetch) or ($data_import and $ctx_fetch) or $stdin_shell or
+     ($pl_getstore and $ctx_pl_load) or (lang == "make" and $make_remote and $ctx_make_include)) and
+    #veto_pkg_host >= 0 /* $veto* only drop the matches that hold them */
 }
