@@ -71,3 +71,20 @@ rule persistence_windows_autostart_more {
   condition:
     $win_load and $ctx_write and #neg_query >= 0
 }
+
+/* A global git alias that runs a shell command (`!`) which starts a hidden or downloaded script:
+ * it runs again whenever the user types the alias (ATT&CK T1546.004 by another door). An alias
+ * of git subcommands (`alias.co checkout`) or a visible helper is not this. */
+rule persistence_git_alias_hidden {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "a global git alias runs a hidden or downloaded script whenever it is typed"
+  strings:
+    $alias = /\bgit\s+config\s+(--global|--system)\s+alias\.[\w-]+\s+["']!\s*[^\n]{0,120}((\bsh|\bbash|\bsource|\bpython[0-9.]*|\bnode|\.)\s+["']?(~|\$HOME|\$\{HOME\}|\/tmp)?[^\s"']{0,60}\/\.[\w-]|\b(curl|wget)\b[^\n]{0,80}\|\s*(ba|z)?sh\b|&\s*(git|$))/
+    $ctx_hidden = /\/\.[\w-]+\/[^\s"']{0,60}\.(sh|py|js)\b|\b(curl|wget)\b|>\s*\/dev\/null\s+2>&1\s*&/
+  condition:
+    $alias and $ctx_hidden
+}
