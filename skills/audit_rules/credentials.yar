@@ -209,6 +209,7 @@ rule credential_stores_more {
     $tool_reveal = /\brclone\s+reveal\b|\brclone\s+config\s+(show|dump)\b[^\n]{0,40}\|\s*(curl|nc|tee|base64)|\bnetsh(\.exe)?\s+wlan\s+show\s+profiles?\b[^\n]{0,80}\bkey\s*=\s*clear\b|\bgpg2?\s+[^\n]{0,80}--export-secret-(sub)?keys\b|\b(cp|rsync|tar|zip|scp|Copy-Item|copy)\s+(-[\w-]+\s+)*["']?(~|\$HOME|\$\{HOME\}|\$\(HOME\)|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(ssh|gnupg|aws|kube|azure|password-store|docker)[\/\\]?["']?\s/
     $cargo_split = /["']credentials(\.toml)?["']/
     $ctx_cargo = /["']\.cargo["']|\bCARGO_HOME\b/
+    $hunt = /\b(grep|rg|ag|findstr|Select-String|sls)\s[^\n]{0,60}(pass|token|secret|api.?key|credential)[^\n]{0,80}(\.\w*_history\b|HistorySavePath\b)|\bfind\s+["']?(~|\$HOME|\$\{HOME\}|\/|\/home|\/Users)["']?\/?\s[^\n]{0,60}-name\s+["']?\.env\b|\bglob\s*\(\s*[^\n]{0,40}(~|home)[^\n]{0,20}\*\*\/\.env["']|\bsecret-tool\s+search\s+[^\n]{0,40}--all\b|\bPasswordVault\b[^\n]{0,80}\bRetrieveAll\s*\(|\bkeymgr\.dll\s*,\s*KRShowKeyMgr\b/ nocase
     $vault_harvest = /\bop\s+item\s+get\b[^\n]{0,120}--reveal\b|\bbw\s+(export|list\s+items)\b|\blpass\s+export\b/
     $ctx_vault_all = /\bop\s+item\s+list\b|\bbw\s+list\s+items\b|\blpass\s+(ls|export)\b|\bfor\b[^\n]{0,80}\b(op|bw|lpass)\b/
     $tool_store = /\.config[\/\\"' ,]+rclone[\/\\"' ,]+rclone\.conf|\.pgpass\b|\.cargo[\/\\"' ,]+credentials(\.toml)?\b|\.m2[\/\\"' ,]+settings(-security)?\.xml|\.gradle[\/\\"' ,]+gradle\.properties|\.s3cfg\b|\.boto\b[^\n]{0,20}["']|\.terraform\.d[\/\\"' ,]+credentials\.tfrc\.json|\.vault-token\b|\bFileZilla[\/\\"' ,]+(recentservers|sitemanager)\.xml|\bMartin Prikryl\\WinSCP 2\\Sessions|\bSimonTatham\\PuTTY\\Sessions|\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history\.txt|\(Get-PSReadLineOption\)\.HistorySavePath/ nocase
@@ -220,7 +221,7 @@ rule credential_stores_more {
     $ctx_keylog_sink = /\.(write|writelines|send|sendall|post|put|appendFileSync|appendFile)\s*\(|\bprint\s*\([^\n]{0,80}\bfile\s*=|>>\s*["']?[\w$~.\/-]/
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|malicious|detect|flag|example\s+of)\b/ nocase
   condition:
-    (($imds or ($imds_split and $ctx_imds_host)) or ($tool_store and $ctx_read) or $tool_reveal or ($vault_harvest and $ctx_vault_all) or ($cargo_split and $ctx_cargo and $ctx_read) or
+    (($imds or ($imds_split and $ctx_imds_host)) or ($tool_store and $ctx_read) or $tool_reveal or ($vault_harvest and $ctx_vault_all) or $hunt or ($cargo_split and $ctx_cargo and $ctx_read) or
 
 
  $browser_copy or

@@ -272,6 +272,7 @@ rule download_exec_other_doors {
   strings:
     $lolbas = /\b(esentutl|extrac32|desktopimgdownldr|certreq|ieexec)(\.exe)?\s[^\n]{0,80}(["']?\\\\[\w.-]+(@SSL)?(@\d+)?\\|https?:\/\/)/ nocase
     $unc_exec = /\b(expand|rundll32|regsvr32|mshta|cscript|wscript|msiexec)(\.exe)?\s[^\n]{0,40}["']?\\\\[\w.-]+(@SSL)?(@\d+)?\\[^\n]{0,120}/ nocase
+    $lolbas_more = /\bhh(\.exe)?\s+https?:\/\/|\bwmic(\.exe)?\s[^\n]{0,80}\/format:\s*["']?https?:|\bforfiles(\.exe)?\s[^\n]{0,80}\/c\s+["'][^\n]{0,80}\b(curl|powershell|mshta)\b[^\n]{0,60}https?:|\bpresentationhost(\.exe)?\s+https?:|\bxwizard(\.exe)?\s+RunWizard\b/ nocase
     $webdav = /\\\\[\w.-]+@SSL(@\d+)?\\DavWWWRoot\\/ nocase
     $certutil_vctl = /\bcertutil(\.exe)?\s[^\n]{0,40}-verifyctl\b[^\n]{0,60}https?:/ nocase
     $ps_http = /\b(GetStringAsync|GetStreamAsync|GetByteArrayAsync|DownloadString|DownloadData|DownloadStringTaskAsync)\s*\([^\n]{0,200}\|\s*(iex|Invoke-Expression)\b|\b(iex|Invoke-Expression)\b\s*\(?[^\n]{0,40}\b(GetStringAsync|GetStreamAsync)\s*\(/ nocase
@@ -288,7 +289,7 @@ rule download_exec_other_doors {
     $make_remote = /\n\t@?-?(curl|wget)\b[^\n]{0,200}(-o\s*\$@|-O\s*\$@|>\s*\$@|-O\s+\S+\.mk\b|-o\s*\S+\.mk\b)/
     $ctx_make_include = /(^|\n)-?s?include\s+[^\n]{0,60}\.mk\b/
   condition:
-    ($lolbas or $unc_exec or $webdav or $certutil_vctl or $ps_http or $zsh_tmpsub or $pip_archive_url or
+    ($lolbas or $lolbas_more or $unc_exec or $webdav or $certutil_vctl or $ps_http or $zsh_tmpsub or $pip_archive_url or
      ($then_eval and $ctx_fetch) or ($data_import and $ctx_fetch) or $stdin_shell or
      ($pl_getstore and $ctx_pl_load) or (lang == "make" and $make_remote and $ctx_make_include)) and
     #veto_pkg_host >= 0 /* $veto* only drop the matches that hold them */

@@ -127,3 +127,21 @@ rule privilege_unsigned_packages {
   condition:
     $apt and #neg_warn >= 0
 }
+
+/* The files that decide who is root given to the user by ACL or ownership, and the Windows
+ * token-impersonation tools (ATT&CK T1134) run: high in a script; a code block or prose that
+ * names them (a penetration-testing guide) is medium. */
+rule privilege_root_files_and_tokens {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "takes over the files that decide who is root, or impersonates a SYSTEM token"
+  strings:
+    $acl = /\bsetfacl\s+[^\n]{0,60}-m\s+[^\n]{0,60}\/etc\/(shadow|gshadow|sudoers(\.d)?|passwd|group)\b|\bch(own|grp)\s+(-\w+\s+)*[\w$.-]+(:[\w$.-]+)?\s+["']?\/etc\/(shadow|gshadow|sudoers(\.d)?|passwd)\b|\bchattr\s+-i\s+["']?\/etc\/(shadow|sudoers|passwd)\b/
+    $potato = /\b(JuicyPotato(NG)?|RoguePotato|PrintSpoofer(64)?|GodPotato|SweetPotato|EfsPotato|RemotePotato0)(\.exe)?\s+-/ nocase
+  condition:
+    any of them
+}

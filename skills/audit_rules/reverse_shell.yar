@@ -123,3 +123,21 @@ rule reverse_shell_message_channel {
   condition:
     $chan and $ctx_recv and $ctx_run
 }
+
+/* A terminal handed to a relay (websocat's exec modes, upterm, sshx) or commands polled over
+ * XML-RPC and run: a shell a remote party drives. Prose that names the tool is medium. */
+rule reverse_shell_relay {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    prose = "medium"
+    message = "hands a shell to a remote relay or runs the commands a remote service returns"
+  strings:
+    $relay = /\bwebsocat\b[^\n]{0,120}(\bsh-c:|--exec\b|\bexec:|\bcmd:)|\bupterm\s+host\b|\bsshx\s+(run\b|--quiet\b|-q\b)|\bsshx\.io\/get\b[^\n]{0,40}\|\s*(ba|z)?sh\b[^\n]{0,20}\brun\b/
+    $rpc = /\b(xmlrpc\.client\.)?ServerProxy\s*\(\s*["']https?:\/\/|\bjsonrpclib\.Server\s*\(/
+    $ctx_rpc_run = /\bsubprocess\.\w+\s*\(\s*[a-z_][\w.]*\s*,[^\n]{0,80}shell\s*=\s*True|\bos\.(system|popen)\s*\(\s*[a-z_][\w.]*\s*\)/
+    $ctx_loop = /\bwhile\s+(True|1)\s*:/
+  condition:
+    $relay or (is_script and $rpc and $ctx_rpc_run and $ctx_loop)
+}
