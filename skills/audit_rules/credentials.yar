@@ -227,3 +227,25 @@ rule credential_stores_more {
  $browser_copy or
     $cookie_query or $keychain_print or (is_script and $keylog and $ctx_keylog_sink)) and #neg_warn >= 0
 }
+
+/* Credential dumping tools and whole secret stores listed and read (ATT&CK T1003, T1555,
+ * T1552.007): mimikatz modules, the AD database copied, every secret of a cloud secret manager
+ * or every namespace's Kubernetes secrets dumped. High in a script; a penetration-testing guide's
+ * code block or prose is medium. */
+rule credential_dump_all {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "dumps credentials in bulk (mimikatz, the AD database, every cloud or cluster secret)"
+  strings:
+    $mimikatz = /\bsekurlsa::(logonpasswords|wdigest|msv|tickets|pth|ekeys|credman)\b|\blsadump::(sam|secrets|dcsync|lsa|cache)\b|\bkerberos::(list|golden|ptt)\b|\bdpapi::(cred|masterkey|chrome)\b|\bvault::(cred|list)\b/ nocase
+    $ntds = /\bntdsutil(\.exe)?\b[^\n]{0,80}\bifm\b|\\ntds\.dit\b[^\n]{0,80}\b(copy|cp|Copy-Item|robocopy)\b|\b(copy|cp|Copy-Item|robocopy)\b[^\n]{0,120}\\ntds\.dit\b/ nocase
+    $k8s = /\bkubectl\s+get\s+secrets?\s+[^\n]{0,40}(-A|--all-namespaces)\b[^\n]{0,40}-o\s*(yaml|json|jsonpath|go-template)/
+    $cloud_get = /\baws\s+secretsmanager\s+get-secret-value\b|\bgcloud\s+secrets\s+versions\s+access\b|\baz\s+keyvault\s+secret\s+show\b/
+    $ctx_cloud_list = /\baws\s+secretsmanager\s+list-secrets\b|\bgcloud\s+secrets\s+list\b|\baz\s+keyvault\s+secret\s+list\b/
+  condition:
+    $mimikatz or $ntds or $k8s or (is_script and $cloud_get and $ctx_cloud_list)
+}

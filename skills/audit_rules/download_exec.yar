@@ -294,3 +294,21 @@ rule download_exec_other_doors {
      ($pl_getstore and $ctx_pl_load) or (lang == "make" and $make_remote and $ctx_make_include)) and
     #veto_pkg_host >= 0 /* $veto* only drop the matches that hold them */
 }
+
+/* A package downloaded and installed at once (its maintainer scripts run as root): the same
+ * technique as a binary saved and run. High in a script; medium in a code block, as release
+ * install guides show it. */
+rule download_saved_then_installed {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "downloads a package and installs it (its install scripts run)"
+  strings:
+    $save = /\b(curl|wget2?)\b[^\n]{0,200}https?:\/\/[^\s"']+\.(deb|rpm|pkg|msi|msix|appx|dmg)\b|\b(iwr|Invoke-WebRequest|Start-BitsTransfer)\b[^\n]{0,200}https?:\/\/[^\s"']+\.(msi|msix|appx|exe)\b/ nocase
+    $ctx_install = /\b(dpkg\s+(-\w+\s+)*-i|apt(-get)?\s+install\s+(-\w+\s+)*\.?\/|rpm\s+(-\w+\s+)*-[iU]\w*|dnf\s+install\s+(-\w+\s+)*\.?\/|installer\s+-pkg|hdiutil\s+attach|msiexec(\.exe)?\s+[^\n]{0,20}\/i|Add-AppxPackage)\b/ nocase
+  condition:
+    is_script and $save and $ctx_install
+}

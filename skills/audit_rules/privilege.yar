@@ -145,3 +145,20 @@ rule privilege_root_files_and_tokens {
   condition:
     any of them
 }
+
+/* Administrator rights granted on macOS (authorizationdb, dseditgroup, sysadminctl) or a task
+ * scheduled to run as SYSTEM (ATT&CK T1053.005 + T1548): high, medium in prose. */
+rule privilege_admin_grants {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    prose = "medium"
+    message = "grants administrator rights or schedules a task as SYSTEM"
+  strings:
+    $mac = /\bsecurity\s+authorizationdb\s+write\s+\S+\s+allow\b|\bdseditgroup\s+[^\n]{0,60}-a\s+\S+\s+[^\n]{0,30}\badmin\b|\bsysadminctl\s+[^\n]{0,120}-admin\b/
+    $task_system = /\bschtasks(\.exe)?\s+\/create\b[^\n]{0,240}\/ru\s+["']?(SYSTEM|NT AUTHORITY\\SYSTEM)\b|\bRegister-ScheduledTask\b[^\n]{0,200}-User\s+["']?(SYSTEM|NT AUTHORITY\\SYSTEM)\b/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|malicious|detect)\b/ nocase
+  condition:
+    any of ($mac, $task_system) and #neg_warn >= 0
+}

@@ -134,10 +134,11 @@ rule reverse_shell_relay {
     prose = "medium"
     message = "hands a shell to a remote relay or runs the commands a remote service returns"
   strings:
+    $relay_more = /\bpowercat\b[^\n]{0,120}\s-(e|ep)\s+["']?(cmd|powershell|pwsh)|\bInvoke-PowerShellTcp\b[^\n]{0,80}-(Reverse|Bind)\b|\b(nc|ncat|netcat)\s+[^\n|]{1,80}\|\s*(\/bin\/)?(ba|z)?sh\b[^\n]{0,40}\|\s*(nc|ncat|netcat)\b/ nocase
     $relay = /\bwebsocat\b[^\n]{0,120}(\bsh-c:|--exec\b|\bexec:|\bcmd:)|\bupterm\s+host\b|\bsshx\s+(run\b|--quiet\b|-q\b)|\bsshx\.io\/get\b[^\n]{0,40}\|\s*(ba|z)?sh\b[^\n]{0,20}\brun\b/
     $rpc = /\b(xmlrpc\.client\.)?ServerProxy\s*\(\s*["']https?:\/\/|\bjsonrpclib\.Server\s*\(/
     $ctx_rpc_run = /\bsubprocess\.\w+\s*\(\s*[a-z_][\w.]*\s*,[^\n]{0,80}shell\s*=\s*True|\bos\.(system|popen)\s*\(\s*[a-z_][\w.]*\s*\)/
     $ctx_loop = /\bwhile\s+(True|1)\s*:/
   condition:
-    $relay or (is_script and $rpc and $ctx_rpc_run and $ctx_loop)
+    $relay or $relay_more or (is_script and $rpc and $ctx_rpc_run and $ctx_loop)
 }
