@@ -188,3 +188,64 @@ rule credential_prose_share {
   condition:
     any of ($share*) and #neg_not >= 0
 }
+
+/* Round 5, by technique (ATT&CK T1552.001/.005, T1555.001/.003/.004, T1056.001): secrets taken
+ * from stores the rules above did not name: the instance-metadata service's role or service
+ * account token; a tool's saved passwords (rclone, Maven, Gradle, s3cmd, Terraform, Vault,
+ * FileZilla, WinSCP and PuTTY sessions, MySQL and Postgres files); a browser's cookie or login
+ * database copied or queried; a keychain password printed; PowerShell's command history;
+ * every key the user presses. High where it runs, medium in prose. */
+rule credential_stores_more {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "reads stored secrets: instance-metadata tokens, a tool's saved passwords, browser cookies, a keychain password, command history, key presses"
+  strings:
+    $imds = /\b169\.254\.169\.254\/(latest\/meta-data\/iam\/security-credentials|latest\/api\/token|metadata\/identity\/oauth2\/token|opc\/v[12]\/identity)|\bmetadata(\.google\.internal)?\/computeMetadata\/v1\/instance\/service-accounts\/[^\s"'`]{0,60}\/(token|identity)\b|\bfd00:ec2::254\b/
+    $imds_split = /\/meta-data\/iam\/security-credentials\b|\/instance\/service-accounts\/[^\s"'`\/]{1,60}\/(token|identity)\b|\/metadata\/identity\/oauth2\/token\b|\bX-aws-ec2-metadata-token-ttl-seconds\b/
+    $ctx_imds_host = /\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\bMetadata-Flavor\b/
+    $tool_reveal = /\brclone\s+reveal\b|\brclone\s+config\s+(show|dump)\b[^\n]{0,40}\|\s*(curl|nc|tee|base64)|\bnetsh(\.exe)?\s+wlan\s+show\s+profiles?\b[^\n]{0,80}\bkey\s*=\s*clear\b|\bgpg2?\s+[^\n]{0,80}--export-secret-(sub)?keys\b|\b(cp|rsync|tar|zip|scp|Copy-Item|copy)\s+(-[\w-]+\s+)*["']?(~|\$HOME|\$\{HOME\}|\$\(HOME\)|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(ssh|gnupg|aws|kube|azure|password-store|docker)[\/\\]?["']?\s/
+    $cargo_split = /["']credentials(\.toml)?["']/
+    $ctx_cargo = /["']\.cargo["']|\bCARGO_HOME\b/
+    $hunt = /\b(grep|rg|ag|findstr|Select-String|sls)\s[^\n]{0,60}(pass|token|secret|api.?key|credential)[^\n]{0,80}(\.\w*_history\b|HistorySavePath\b)|\bfind\s+["']?(~|\$HOME|\$\{HOME\}|\/|\/home|\/Users)["']?\/?\s[^\n]{0,60}-name\s+["']?\.env\b|\bglob\s*\(\s*[^\n]{0,40}(~|home)[^\n]{0,20}\*\*\/\.env["']|\bsecret-tool\s+search\s+[^\n]{0,40}--all\b|\bPasswordVault\b[^\n]{0,80}\bRetrieveAll\s*\(|\bkeymgr\.dll\s*,\s*KRShowKeyMgr\b/ nocase
+    $vault_harvest = /\bop\s+item\s+get\b[^\n]{0,120}--reveal\b|\bbw\s+(export|list\s+items)\b|\blpass\s+export\b/
+    $ctx_vault_all = /\bop\s+item\s+list\b|\bbw\s+list\s+items\b|\blpass\s+(ls|export)\b|\bfor\b[^\n]{0,80}\b(op|bw|lpass)\b/
+    $tool_store = /\.config[\/\\"' ,]+rclone[\/\\"' ,]+rclone\.conf|\.pgpass\b|\.cargo[\/\\"' ,]+credentials(\.toml)?\b|\.m2[\/\\"' ,]+settings(-security)?\.xml|\.gradle[\/\\"' ,]+gradle\.properties|\.s3cfg\b|\.boto\b[^\n]{0,20}["']|\.terraform\.d[\/\\"' ,]+credentials\.tfrc\.json|\.vault-token\b|\bFileZilla[\/\\"' ,]+(recentservers|sitemanager)\.xml|\bMartin Prikryl\\WinSCP 2\\Sessions|\bSimonTatham\\PuTTY\\Sessions|\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history\.txt|\(Get-PSReadLineOption\)\.HistorySavePath/ nocase
+    $ctx_read = /\b(cat|type|cp|copy|scp|Get-Content|gc|Copy-Item|ReadAllText|ReadAllLines|File\.(read|open|foreach|readlines)|IO\.read|open\s*\(|read_text\s*\(|readFileSync|readFile|parse|REXML|Nokogiri|ElementTree|ConfigParser|configparser|reg(\.exe)?\s+(export|query|save)|Select-String|grep|sls)\b|\bopen\s+(my\s+)?\$\w+\s*,/ nocase
+    $browser_copy = /\b(cp|copy|Copy-Item|rsync|scp|sqlite3|shutil\.copy\w*|copyFileSync|FileUtils\.cp|File\.Copy)\b[^\n]{0,100}(google-chrome|Google[\/\\]Chrome|[Cc]hromium|BraveSoftware|Microsoft[\/\\]Edge|microsoft-edge|\.mozilla[\/\\]firefox|Mozilla[\/\\]Firefox|Safari)[^\n]{0,100}(Cookies|Login Data|Web Data|key[34]\.db|logins\.json|cookies\.sqlite|Cookies\.binarycookies)\b/
+    $cookie_query = /\bselect\b[^\n]{0,80}\b(encrypted_value|password_value|origin_url[^\n]{0,40}username_value)\b[^\n]{0,60}\bfrom\s+(cookies|logins)\b/ nocase
+    $keychain_print = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,160}\s-[a-z]*[wg]\b|\bsecret-tool\s+lookup\b[^\n]{0,80}\|\s*(curl|nc|tee|base64)/
+    $keylog = /\bkeyboard\.(on_press|on_release|hook)\s*\(|\bkeyboard\.Listener\s*\(\s*on_(press|release)\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx\w*\s*\([^\n]{0,40}\bWH_KEYBOARD(_LL)?\b|\bCGEventTapCreate\b[^\n]{0,120}\bkCGEventKeyDown\b|\bxinput\s+(test|test-xi2)\b|\/dev\/input\/event[0-9*]|\biohook\b[^\n]{0,40}\bkeydown\b|\buiohook\b/
+    $ctx_keylog_sink = /\.(write|writelines|send|sendall|post|put|appendFileSync|appendFile)\s*\(|\bprint\s*\([^\n]{0,80}\bfile\s*=|>>\s*["']?[\w$~.\/-]/
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|malicious|detect|flag|example\s+of)\b/ nocase
+  condition:
+    (($imds or ($imds_split and $ctx_imds_host)) or ($tool_store and $ctx_read) or $tool_reveal or ($vault_harvest and $ctx_vault_all) or $hunt or ($cargo_split and $ctx_cargo and $ctx_read) or
+
+
+ $browser_copy or
+    $cookie_query or $keychain_print or (is_script and $keylog and $ctx_keylog_sink)) and #neg_warn >= 0
+}
+
+/* Credential dumping tools and whole secret stores listed and read (ATT&CK T1003, T1555,
+ * T1552.007): mimikatz modules, the AD database copied, every secret of a cloud secret manager
+ * or every namespace's Kubernetes secrets dumped. High in a script; a penetration-testing guide's
+ * code block or prose is medium. */
+rule credential_dump_all {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "dumps credentials in bulk (mimikatz, the AD database, every cloud or cluster secret)"
+  strings:
+    $mimikatz = /\bsekurlsa::(logonpasswords|wdigest|msv|tickets|pth|ekeys|credman)\b|\blsadump::(sam|secrets|dcsync|lsa|cache)\b|\bkerberos::(list|golden|ptt)\b|\bdpapi::(cred|masterkey|chrome)\b|\bvault::(cred|list)\b/ nocase
+    $ntds = /\bntdsutil(\.exe)?\b[^\n]{0,80}\bifm\b|\\ntds\.dit\b[^\n]{0,80}\b(copy|cp|Copy-Item|robocopy)\b|\b(copy|cp|Copy-Item|robocopy)\b[^\n]{0,120}\\ntds\.dit\b/ nocase
+    $k8s = /\bkubectl\s+get\s+secrets?\s+[^\n]{0,40}(-A|--all-namespaces)\b[^\n]{0,40}-o\s*(yaml|json|jsonpath|go-template)/
+    $cloud_get = /\baws\s+secretsmanager\s+get-secret-value\b|\bgcloud\s+secrets\s+versions\s+access\b|\baz\s+keyvault\s+secret\s+show\b/
+    $ctx_cloud_list = /\baws\s+secretsmanager\s+list-secrets\b|\bgcloud\s+secrets\s+list\b|\baz\s+keyvault\s+secret\s+list\b/
+  condition:
+    $mimikatz or $ntds or $k8s or (is_script and $cloud_get and $ctx_cloud_list)
+}

@@ -33,7 +33,7 @@ rule destruction {
     $py_any = /\b(shutil\.rmtree|os\.removedirs|send2trash)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|str\s*\(\s*Path\.home\s*\(\s*\)\s*\)|["']\/["']|["']~\/?["']|os\.(environ\s*\[\s*["']|getenv\s*\(\s*["'])(HOME|USERPROFILE)["']\s*[\])]|["'][A-Z]:\\\\?["'])\s*[,)]/
     $ps_home = /\b(Remove-Item|rm|ri|del|rmdir|rd)\b[^\n]{0,80}\s["']?(\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemDrive|SystemRoot|windir|ProgramFiles|APPDATA|LOCALAPPDATA)|\$HOME|~|[A-Z]:)[\\\/]?\*?["']?(\s|;|\)|$)[^\n]{0,40}-(Recurse|r)\b|\b(Remove-Item|ri)\b[^\n]{0,40}-(Recurse|r)\b[^\n]{0,80}\s["']?(\$env:(USERPROFILE|HOMEDRIVE|SystemDrive|SystemRoot|windir|APPDATA)|\$HOME|~|[A-Z]:)[\\\/]?\*?["']?(\s|;|\)|$)/ nocase
     $bat_del = /\bdel\s+(\/[fsqa]\s+)*["']?([A-Z]:\\\*?|%(USERPROFILE|SystemDrive|SystemRoot|HOMEDRIVE|APPDATA)%\\?\*?)["']?\s*(\/[fsq]\s*)*(\s|$)[^\n]{0,20}/ nocase
-    $diskpart = /\b(select\s+disk\s+\d+[^\n]{0,80}|echo\s+)clean(\s+all)?\b|\(\s*echo\s+select\s+disk|\bdiskpart\s+\/s\b/ nocase
+    $diskpart = /\b(select\s+disk\s+\d+[^\n]{0,80}|echo\s+)clean(\s+all)?\b|\(\s*echo\s+select\s+disk/ nocase
     $cipher = /\bcipher(\.exe)?\s+\/w:\s*[A-Z]:/ nocase
     $dd_zero = /\bdd\s+[^\n]{0,60}if=\/dev\/(zero|urandom|random)[^\n]{0,60}of=\/dev\/\w+/
     $mkfs = /\bmkfs(\.\w+)?\s+(-\w+\s+)*\/dev\/(sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)/
@@ -98,4 +98,79 @@ rule destruction_any_language {
     $ctx_delete = /\b(unlink|unlinkSync|rmdir|rmdirSync|os\.remove|os\.unlink|os\.Remove|File\.delete|Remove-Item|fs\.rm\w*|shutil\.rmtree|FileUtils\.rm\w*)\s*\(/
   condition:
     $deno or (is_script and $walk_home and $ctx_delete)
+}
+
+/* Round 5, by technique (ATT&CK T1485 data destruction, T1561 disk wipe, T1490): what deletes
+ * the user's data without naming `rm` on their home: a cloud account's storage, clusters and
+ * stacks deleted with the confirmation switched off; a database dropped through its client;
+ * every volume, every repository's uncommitted work, a home directory mirrored from an empty
+ * one; the registry hive of every application; a remote API's DELETE sent in a loop. High where
+ * it runs (a script, a code block); medium in prose, where a runbook may name it. */
+rule destruction_unconfirmed_bulk {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "deletes in bulk without confirmation: cloud resources, databases, volumes, every repository's work, a disk, the home directory"
+  strings:
+    $s3 = /\baws\s+s3\s+rb\s+[^\n]{0,120}--force\b|\b(aws\s+s3\s+rm|gcloud\s+storage\s+rm)\s+[^\n]{0,40}["']?(s3|gs):\/\/[^\/\s"']+\/?["']?\s[^\n]{0,60}--recursive\b|\bgsutil\s+(-m\s+)?rm\s+-[a-zA-Z]*r[a-zA-Z]*\s+["']?gs:\/\/[^\/\s"']+\/?["']?(\s|$)|\baz\s+storage\s+(container|blob)\s+delete-batch\b/
+    $cloud = /\bgcloud\s+[^\n]{0,80}\bdelete\b[^\n]{0,120}(--quiet\b|\s-q\b)|\bgcloud\s+(--quiet|-q)\s+[^\n]{0,80}\bdelete\b|\baz\s+(group|resource|vm|aks|sql\s+server|storage\s+account|keyvault)\s+delete\b[^\n]{0,120}(--yes\b|\s-y\b)|\bdoctl\s+[^\n]{0,60}\bdelete\b[^\n]{0,80}(--force|-f)\b|\bheroku\s+(apps:destroy|pg:reset)\b[^\n]{0,80}--confirm\b|\bfirebase\s+firestore:delete\b[^\n]{0,80}(--all-collections|\s-r\b|--recursive)[^\n]{0,80}(--force|\s-f\b|\s-y\b)|\bsupabase\s+db\s+reset\s+[^\n]{0,40}--linked\b/
+    $k8s = /\bkubectl\s+delete\s+[^\n]{0,80}(--all-namespaces\b|\s-A\b)|\bkubectl\s+delete\s+(ns|namespaces?|pvc|pv|persistentvolumeclaims?|persistentvolumes?|secrets?)\s+[^\n]{0,40}--all\b|\bxargs\s+(-\w+\s+)*kubectl\s+delete\b|\bhelm\s+(uninstall|delete)\s+[^\n]{0,40}--all\b/
+    $db = /\b(psql|mysql|mariadb|sqlcmd|sqlite3|mongo|mongosh|clickhouse-client|cockroach\s+sql)\b[^\n]{0,200}\bDROP\s+(DATABASE|SCHEMA)\b|\bdropdb\s+[^\n]{0,60}(--if-exists|-f|--force|\$)|\bdb\.dropDatabase\s*\(/ nocase
+    $gh = /\bgh\s+repo\s+delete\s+["']?(\$\{?\w+|\{\w*\}|%\w)[^\n]{0,120}(--yes|--confirm)\b|\bxargs\b[^\n]{0,60}\bgh\s+repo\s+delete\b|\bgh\s+api\s+[^\n]{0,40}(-X|--method)\s*DELETE\s+[^\n]{0,20}\/?(repos|orgs)\//
+    $api_delete = /\b(requests|httpx|session|client|axios)\.delete\s*\(\s*(f["'][^"'\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^"'\n]{0,40}\{|["'`][^"'`\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^"'`\n]{0,40}(\$\{|%s|["'`]\s*\+))|\bcurl\s+[^\n]{0,60}-X\s*DELETE\s+[^\n]{0,60}\/(repos|orgs)\/[^\s\/]*\$/
+    $docker = /\bdocker\s+(system|volume)\s+prune\b[^\n]{0,60}(--volumes\b|-a\b|--all\b)[^\n]{0,40}(-f\b|--force\b)|\bdocker\s+(system|volume)\s+prune\b[^\n]{0,60}(-f\b|--force\b)[^\n]{0,40}(--volumes\b|--all\b|-a\b)|\bdocker\s+(volume\s+)?rm\s+[^\n]{0,20}\$\(\s*docker\s+volume\s+ls\s+-q/
+    $every_repo = /\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,120}-exec(dir)?\s+git\s+(reset\s+--hard|clean\s+-[a-z]*f|checkout\s+--\s+\.|stash\s+drop|push\s+[^\n]{0,20}--force)/
+    $mirror_empty = /\brsync\s+[^\n]{0,60}--delete\w*\s+[^\n]{0,60}\s["']?(~\/?|\$HOME\/?|\$\{HOME\}\/?|\/)["']?(\s|$|;|&)/
+    $rm_lone_root = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(--\s+)?[^\n;&|"'`]{0,100}[\w.\/-]\s+\/(\s+[\w.~$-]|\s*["'`]?\s*(;|&|\||$))|\bcd\s+["']?(~|\$HOME|\$\{HOME\})["']?\/?\s*(&&|;)\s*rm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(--\s+)?(\*|\.\[!?\.?\]?\*)/
+    $home_glob = /\brm\s+(-[a-zA-Z-]+\s+)*(--\s+)?["']?(~|\$HOME|\$\{HOME\})["']?\/\*\*\/\*/
+    $keys_wiped = /\bfind\s+["']?(~|\$HOME|\$\{HOME\})\/\.(ssh|gnupg|aws|kube|password-store)\b[^\n]{0,160}-exec\s+(shred|rm|truncate)\b|\bshred\s+[^\n]{0,60}(~|\$HOME|\$\{HOME\})["']?\/\.(gnupg|aws|kube|password-store)\b/
+    $disk_more = /\bwipefs\s+(-\w+\s+)*(--all|-\w*a\w*)\s+[^\n]{0,20}\/dev\/|\bblkdiscard\s+(-\w+\s+)*\/dev\/|\bsgdisk\s+(-\w+\s+)*(--zap-all|-Z)\s+\/dev\/|\bhdparm\s+[^\n]{0,60}--security-erase(-enhanced)?\b|\bshred\s+(-\w+\s+)*["']?(~|\$HOME|\$\{HOME\})["']?\/[^\s;|&]{0,60}\*/
+    $diskpart_script = /\bdiskpart(\.exe)?\s+\/s\b/ nocase
+    $ctx_dp_destroy = /\becho\s+(clean(\s+all)?|format\b|delete\s+(partition|volume|disk))|\n\s*(clean(\s+all)?|delete\s+(partition|volume)\s+override)\s*\r?\n/ nocase
+    $hive = /\b(Remove-Item|ri|rm|del|rmdir)\b[^\n]{0,60}["']?(HKCU|HKLM|Registry::HKEY_\w+):\\?(Software)?\\?["']?\s[^\n]{0,40}-(Recurse|r)\b|\breg(\.exe)?\s+delete\s+["']?(HKCU|HKLM|HKEY_CURRENT_USER|HKEY_LOCAL_MACHINE)(\\Software)?["']?\s+\/f\b/ nocase
+    $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
+  condition:
+    (any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root,
+             $home_glob, $keys_wiped, $disk_more) or ($diskpart_script and $ctx_dp_destroy)) and #neg_attack >= 0
+}
+
+/* The home directory walked (glob, Find, Get-ChildItem) with each entry deleted, in any
+ * language: no recursive-delete call to match, the walk and the delete are the technique. */
+rule destruction_walk_home_delete {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "walks the user's home directory and deletes or overwrites every file"
+  strings:
+    $glob = /\b(Dir\.glob|Dir\[|glob\.glob|glob\.iglob|Path\.home\s*\(\s*\)\.(r?glob)|globSync|fg\.sync)\s*\(?\s*[^\n]{0,60}(Dir\.home|Path\.home|expanduser\s*\(\s*["']~|os\.homedir|ENV\s*\[\s*["']HOME|["']~\/\*\*)[^\n]{0,60}\*\*/
+    $ctx_delete = /\b(File\.(delete|unlink)|FileUtils\.rm\w*|os\.(remove|unlink)|\.unlink\s*\(|unlinkSync|fs\.rm\w*|shutil\.rmtree)\b/
+    $walk_home_dir = /\b(os\.walk|Path\.home\s*\(\s*\)\.r?glob|filepath\.Walk(Dir)?|Find\.find|File::Find::find|readdirSync|walkSync|Get-ChildItem)\s*\(?\s*[^\n]{0,40}(expanduser\s*\(\s*["']~\/?(Documents|Pictures|Desktop|Downloads)?|Path\.home\s*\(|os\.homedir\s*\(|Dir\.home\b|\$ENV\{\s*["']?HOME|\$env:USERPROFILE|\broots?\b|\bhome\w*\b)/
+    $ctx_home_dirs = /["'`](~\/)?(Documents|Pictures|Desktop|Photos)["'`]|expanduser\s*\(\s*["']~\/(Documents|Pictures|Desktop)/
+    $ctx_overwrite = /\.write\s*\(\s*(os\.urandom|secrets\.token_bytes|bytes\s*\(\s*\w+|b["']\\x00["']\s*\*|crypto\.randomBytes|Random\.new\.bytes|SecureRandom\.random_bytes)|\b(Fernet|AES\.new|createCipheriv)\b[^\n]{0,200}\.write/
+  condition:
+    is_script and (($glob and $ctx_delete) or ($walk_home_dir and $ctx_home_dirs and $ctx_overwrite))
+
+}
+
+/* Infrastructure torn down, or a cache server emptied, by its own tool with the prompt turned
+ * off: what a skill's script should never do unasked (high), and what a tool's cheat sheet or a
+ * teardown step in a guide shows (medium in a code block, low in prose). */
+rule destruction_teardown_unprompted {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    block = "medium"
+    prose = "low"
+    message = "tears down infrastructure or empties a data store without confirmation (terraform, pulumi, cdk, redis)"
+  strings:
+    $iac = /\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bcdk\s+destroy\b[^\n]{0,80}--force\b/
+    $flush = /\bredis-cli\b[^\n]{0,80}\bflushall\b|\bFLUSHALL\b/ nocase
+    $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
+  condition:
+    any of ($iac, $flush) and #neg_attack >= 0
 }

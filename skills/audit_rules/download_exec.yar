@@ -256,3 +256,59 @@ rule download_exec_insecure {
   condition:
     ($add and $ctx_run) or $pipe_ip
 }
+
+/* Round 5, by technique (LOLBAS download binaries, ATT&CK T1105 + T1059): code fetched and run
+ * through a door the rules above did not name: a WebDAV or UNC path copied by a Windows
+ * binary that downloads, .NET's HttpClient piped into Invoke-Expression, a promise's text
+ * handed to eval, a module imported from a data: URL of a response, a download given to a
+ * shell on stdin, remote Perl put on @INC and required, a makefile include remade by curl. */
+rule download_exec_other_doors {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "downloads code and runs it (LOLBAS copy, HttpClient to iex, import of a fetched module, stdin to a shell)"
+  strings:
+    $lolbas = /\b(esentutl|extrac32|desktopimgdownldr|certreq|ieexec)(\.exe)?\s[^\n]{0,80}(["']?\\\\[\w.-]+(@SSL)?(@\d+)?\\|https?:\/\/)/ nocase
+    $unc_exec = /\b(expand|rundll32|regsvr32|mshta|cscript|wscript|msiexec)(\.exe)?\s[^\n]{0,40}["']?\\\\[\w.-]+(@SSL)?(@\d+)?\\[^\n]{0,120}/ nocase
+    $lolbas_more = /\bhh(\.exe)?\s+https?:\/\/|\bwmic(\.exe)?\s[^\n]{0,80}\/format:\s*["']?https?:|\bforfiles(\.exe)?\s[^\n]{0,80}\/c\s+["'][^\n]{0,80}\b(curl|powershell|mshta)\b[^\n]{0,60}https?:|\bpresentationhost(\.exe)?\s+https?:|\bxwizard(\.exe)?\s+RunWizard\b/ nocase
+    $webdav = /\\\\[\w.-]+@SSL(@\d+)?\\DavWWWRoot\\/ nocase
+    $certutil_vctl = /\bcertutil(\.exe)?\s[^\n]{0,40}-verifyctl\b[^\n]{0,60}https?:/ nocase
+    $ps_http = /\b(GetStringAsync|GetStreamAsync|GetByteArrayAsync|DownloadString|DownloadData|DownloadStringTaskAsync)\s*\([^\n]{0,200}\|\s*(iex|Invoke-Expression)\b|\b(iex|Invoke-Expression)\b\s*\(?[^\n]{0,40}\b(GetStringAsync|GetStreamAsync)\s*\(/ nocase
+    $then_eval = /\.then\s*\(\s*(eval|Function|vm\.runInThisContext|vm\.runInNewContext)\s*\)|\.then\s*\(\s*\(?\s*\w+\s*\)?\s*=>\s*(eval|new\s+Function|vm\.runIn\w+)\s*\(\s*\w+\s*\)/
+    $data_import = /\bimport\s*\(\s*[`"']data:(text|application)\/(javascript|ecmascript)[^\n]{0,40}(\+|\$\{)[^\n]{0,60}(fetch|await|res|body|text|code|src)|\bimport\s*\(\s*URL\.createObjectURL\s*\(/
+    $ctx_fetch = /\b(fetch|axios(\.get)?|https?\.get|got|request)\s*\(/
+    $pip_archive_url = /\b(pip[0-9.]*|uv\s+pip|pipx)\s+install\s+[^\n]{0,80}\bhttps?:\/\/[^\s"'`]+\.(tar\.gz|tgz|tar\.bz2|zip|whl)\b/
+    $veto_pkg_host = /https?:\/\/(github\.com|gitlab\.com|files\.pythonhosted\.org|pypi\.org|download\.pytorch\.org|data\.pyg\.org|huggingface\.co|storage\.googleapis\.com\/jax-releases)\//
+    $zsh_tmpsub = /(\bsource|(^|[\s;&|(])\.|\b(ba|z)?sh|\bpython[0-9.]*|\bperl|\bruby|\bnode)\s+=\(\s*(curl|wget|fetch)\b/
+
+    $stdin_shell = /\b(Open3\.\w+|IO\.popen|spawn)\s*\(\s*["'](\/bin\/)?((ba|z|da)?sh|python[0-9.]*|ruby|perl|node)["'][^\n]{0,80}\bstdin_data:\s*[^\n]{0,20}\b(Net::HTTP\.get|URI\.open|HTTParty\.get|Faraday\.get|RestClient\.get|open\s*\(\s*["']https?:)|\bsubprocess\.\w+\s*\(\s*\[?\s*["'](\/bin\/)?((ba|z|da)?sh|python[0-9.]*|perl|node)["'][^\n]{0,80}\binput\s*=\s*[^\n]{0,20}\b(requests\.get|httpx\.get|urlopen)\s*\(/
+    $pl_getstore = /\b(getstore|mirror)\s*\(\s*["']https?:[^\n]{0,200}\.p[ml]["']/
+    $ctx_pl_load = /\bunshift\s+@INC\b|\bpush\s+@INC\b|\buse\s+lib\b|\b(require|do)\s+["']?\$\w+/
+    $make_remote = /\n\t@?-?(curl|wget)\b[^\n]{0,200}(-o\s*\$@|-O\s*\$@|>\s*\$@|-O\s+\S+\.mk\b|-o\s*\S+\.mk\b)/
+    $ctx_make_include = /(^|\n)-?s?include\s+[^\n]{0,60}\.mk\b/
+  condition:
+    ($lolbas or $lolbas_more or $unc_exec or $webdav or $certutil_vctl or $ps_http or $zsh_tmpsub or $pip_archive_url or
+     ($then_eval and $ctx_fetch) or ($data_import and $ctx_fetch) or $stdin_shell or
+     ($pl_getstore and $ctx_pl_load) or (lang == "make" and $make_remote and $ctx_make_include)) and
+    #veto_pkg_host >= 0 /* $veto* only drop the matches that hold them */
+}
+
+/* A package downloaded and installed at once (its maintainer scripts run as root): the same
+ * technique as a binary saved and run. High in a script; medium in a code block, as release
+ * install guides show it. */
+rule download_saved_then_installed {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "downloads a package and installs it (its install scripts run)"
+  strings:
+    $save = /\b(curl|wget2?)\b[^\n]{0,200}https?:\/\/[^\s"']+\.(deb|rpm|pkg|msi|msix|appx|dmg)\b|\b(iwr|Invoke-WebRequest|Start-BitsTransfer)\b[^\n]{0,200}https?:\/\/[^\s"']+\.(msi|msix|appx|exe)\b/ nocase
+    $ctx_install = /\b(dpkg\s+(-\w+\s+)*-i|apt(-get)?\s+install\s+(-\w+\s+)*\.?\/|rpm\s+(-\w+\s+)*-[iU]\w*|dnf\s+install\s+(-\w+\s+)*\.?\/|installer\s+-pkg|hdiutil\s+attach|msiexec(\.exe)?\s+[^\n]{0,20}\/i|Add-AppxPackage)\b/ nocase
+  condition:
+    is_script and $save and $ctx_install
+}

@@ -149,3 +149,25 @@ rule repo_pushed_out {
   condition:
     $push_url or ($push_all and $ctx_add)
 }
+
+/* Round 5, by technique (ATT&CK T1115, T1113, T1119 + T1041): what the user does collected on a
+ * timer and sent away: the clipboard or the screen read in a loop that uploads it, and a whole
+ * repository (every branch and its history) bundled into a request. A one-off screenshot or a
+ * clipboard read for the user is not this: the loop and the upload together are. */
+rule collection_uploaded {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "collects the clipboard, the screen or the whole repository and sends it to a host"
+  strings:
+    $bundle = /\bgit\s+bundle\s+create\s+\S+\s+[^\n|]{0,40}--all\b[^\n]{0,60}\|\s*(curl|wget2?|nc|ncat|http|xh)\b|\bgit\s+(archive|bundle\s+create)\b[^\n]{0,120}(&&|;|\|)\s*curl\s+[^\n]{0,120}(-T|--upload-file|-F|--data-binary)\s/
+    $clip = /\bpyperclip\.paste\s*\(|\bpbpaste\b|\bxclip\s+[^\n]{0,30}-o\b|\bxsel\s+[^\n]{0,20}(-o|--output)\b|\bwl-paste\b|\bGet-Clipboard\b|\bclipboard\.readText\s*\(|\bclipboardy\.read|\bClipboard\.GetText\s*\(|\bImageGrab\.grabclipboard\s*\(/
+    $screen = /\bscreencapture\s+(-\w+\s+)*-\w*x|\bImageGrab\.grab\s*\(|\bpyautogui\.screenshot\s*\(|\bmss\s*\(\s*\)\.(shot|grab)|\bscrot\b|\bimport\s+-window\s+root\b|\bgnome-screenshot\b|\bCopyFromScreen\s*\(|\bdesktopCapturer\b|\bgrim\b/
+    $ctx_loop = /\bwhile\s+(true|True|1|:)\b|\bwhile\s*\(\s*(true|1)\s*\)|\bsetInterval\s*\(|\bschedule\.every\b|\bfor\s*\(\s*;\s*;\s*\)|\bwhile\s+\$true\b|\bwhile\s*\(\s*\$true\s*\)/
+    $ctx_sleep = /\b(time\.)?sleep\s*\(?\s*[0-9]|\bStart-Sleep\b|\bsetInterval\s*\(|\bschedule\.every\b/
+    $ctx_send = /\b(requests|httpx|session|client)\.(post|put)\s*\(|\burlopen\s*\(|\bfetch\s*\([^\n]{0,80}method\s*:\s*["'](POST|PUT)|\bcurl\s+[^\n]{0,120}(-F|--form|-d|--data[\w-]*|-T|--upload-file)\s|\bInvoke-(RestMethod|WebRequest)\b[^\n]{0,120}-(Body|InFile|Form)\b|\baxios\.(post|put)\s*\(/ nocase
+  condition:
+    $bundle or (is_script and ($clip or $screen) and $ctx_loop and $ctx_sleep and $ctx_send)
+}

@@ -33,3 +33,22 @@ rule miner_named {
   condition:
     any of them
 }
+
+/* Round 5, by technique (ATT&CK T1496): a miner configured in code rather than run by name: a
+ * pool URL (ws, wss or stratum) next to a wallet, or workers started for every core with a
+ * pool to hash for (browser cryptojacking in a report or page the skill ships). */
+rule miner_in_code {
+  meta:
+    id = "audit/mining"
+    category = "mining"
+    severity = "high"
+    prose = "medium"
+    message = "configures a cryptocurrency miner in code (a pool and a wallet, or a worker on every core)"
+  strings:
+    $pool = /\bpool\w*["']?\s*[:=]\s*["'`](wss?|stratum\d?\+\w+):\/\/[^\s"'`]{4,}/ nocase
+    $ctx_wallet = /\b(wallet|walletAddress|payout_?address)\w*["']?\s*[:=]\s*["'`][A-Za-z0-9]{12,}/ nocase
+    $ctx_cores = /\bhardwareConcurrency\b|\bos\.cpus\s*\(\s*\)\.length\b|\bos\.cpu_count\s*\(\s*\)|\bnproc\b/
+    $ctx_hash = /\b(hash(ing|rate)?|mine|mining|miner|cryptonight|randomx|throttle)\w*\b/ nocase
+  condition:
+    $pool and ($ctx_wallet or ($ctx_cores and $ctx_hash))
+}

@@ -159,3 +159,34 @@ rule dynamic_name_call {
   condition:
     any of them
 }
+
+/* Round 5, by technique (ATT&CK T1027, T1140): decoded text run through a sink the rules above
+ * did not name: Perl's eval of a variable decoded by rot13 `tr`, `pack`/`unpack` or base64, and
+ * `pack q(H*)` in a one-liner; PowerShell's other doors to the script engine
+ * (`$ExecutionContext.InvokeCommand.InvokeScript`, `NewScriptBlock`, `& ([scriptblock]::Create(...))`,
+ * `Invoke-Command -ScriptBlock`) fed from char codes, base64 or `-join`. */
+rule decoded_then_executed_other_sinks {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    prose = "medium"
+    message = "a program decodes text and executes it through an indirect sink: the code that runs is hidden from a reader"
+  strings:
+    $pl_pack = /\beval\s*[({]?\s*(pack|unpack)\s*\(?\s*(q[qw]?\s*[(\[{\/<|!]|["'])[HhUuMm]\*?/
+    $pl_exec = /\beval\s*[({]?\s*\$\w+\s*[)}]?\s*(;|$|\n|or\b|\|\|)/
+    $ctx_pl_decode = /\btr\s*\/\s*[A-Za-z-]{3,}\s*\/\s*[A-Za-z-]{3,}\s*\/|\by\s*\/\s*[A-Za-z-]{3,}\s*\/\s*[A-Za-z-]{3,}\s*\/|\bdecode_base64\s*\(|\bpack\s*\(?\s*(q[qw]?\s*[(\[{\/<|!]|["'])[Hh]|\bunpack\s*\(?\s*(q[qw]?\s*[(\[{\/<|!]|["'])[um]/
+    $ps_sink = /\$ExecutionContext\.InvokeCommand\.(InvokeScript|NewScriptBlock)\s*\(|&\s*\(?\s*\[scriptblock\]::Create\s*\(\s*\$\w+|\bInvoke-Command\b[^\n]{0,40}-ScriptBlock\s*\(?\s*\[scriptblock\]::Create\s*\(\s*\$\w+|\.InvokeCommand\.InvokeScript\s*\(/ nocase
+    $ctx_ps_decode = /\[char\[\]\]\s*\(\s*[0-9]{2,3}\s*,|-join\s*\(?\s*\[char\[\]\]|\[char\]\s*[0-9]{2,3}\s*\+|FromBase64String|-bxor|\[char\][^\n]{0,60}-join|-join\b[^\n]{0,60}\[char\]/ nocase
+    $ps_iex = /\b(iex|Invoke-Expression)\b/ nocase
+    $ctx_ps_inflate = /\b(DeflateStream|GZipStream|BrotliStream)\b[^\n]{0,120}\bDecompress\b/ nocase
+    $ctx_ps_b64 = /FromBase64String/ nocase
+    $py_unpickle = /\b(pickle|cPickle|dill|marshal|cloudpickle)\.loads\s*\(\s*[^\n]{0,40}\b(b64decode|b85decode|a85decode|decodebytes|fromhex|unhexlify|decompress)\s*\(/
+    $rb_tr = /\b(eval|instance_eval|system|exec)\s*\(?\s*[^\n]{0,60}\.tr\s*\(\s*["'][A-Za-z-]{3,}["']\s*,\s*["'][A-Za-z-]{3,}["']\s*\)/
+    $sh_octal = /\b(eval|(ba|z)?sh\s+-c)\s+["']?\$'(\\[0-7]{3}){8,}/
+    $openssl_pipe = /\bopenssl\s+(enc\s+)?[^\n|]{0,200}\s-d\b[^\n|]{0,200}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node)\b(\s*(\n|;|&|\||\))|\s+-\s*\n|\s+-s\b)/
+  condition:
+    $pl_pack or (lang == "perl" and $pl_exec and $ctx_pl_decode) or ($ps_sink and $ctx_ps_decode) or
+    ($ps_iex and $ctx_ps_inflate and $ctx_ps_b64) or $py_unpickle or $rb_tr or $sh_octal or $openssl_pipe
+
+}

@@ -49,3 +49,42 @@ rule persistence_of_payload {
   condition:
     any of them
 }
+
+/* Round 5, by technique (ATT&CK T1547.001, .004, .014, T1546.002, .003, .007, .010, .015,
+ * T1137.002): the Windows autostart places the rules above did not name, written by `reg add`,
+ * `Set-ItemProperty`/`New-ItemProperty` or WMI: the `Load`/`Run` values of `Windows NT\...\Windows`,
+ * Active Setup's `StubPath`, `AppInit_DLLs`, `AppCertDlls`, `BootExecute`, the `Startup` user shell
+ * folder moved, Terminal Server's install-time `Run`, a screensaver program, a COM object's
+ * server in the user's hive, Office's test DLL, netsh helpers and a WMI event consumer. A
+ * deployment guide shows none of these: high in scripts and code blocks, medium in prose. */
+rule persistence_windows_autostart_more {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "registers a program to run at logon or on an event through a less watched Windows autostart"
+  strings:
+    $ctx_write = /\breg(\.exe)?\s+(add|import)\b|\b(Set|New)-ItemProperty\b|\bNew-Item\b|\bSetValue\s*\(|\bRegistry\.SetValue\b|\bwinreg\.SetValueEx\b|\bSet-WmiInstance\b|\bNew-CimInstance\b|\bwmic(\.exe)?\b[^\n]{0,60}\bcreate\b|\bnetsh(\.exe)?\s+add\s+helper\b|\bRegister-WmiEvent\b/ nocase
+    $win_load = /\\Windows NT\\CurrentVersion\\Windows\b[^\n]{0,80}\b(Load|Run)\b|\\Active Setup\\Installed Components\\[^\n]{0,120}\bStubPath\b|\bAppInit_DLLs\b|\bAppCertDlls\b|\\Session Manager\b[^\n]{0,60}\bBootExecute\b|\\User Shell Folders\b[^\n]{0,60}\bStartup\b|\\Terminal Server\\Install\\[^\n]{0,120}\\Run(Once)?\b|\\Control Panel\\Desktop\b[^\n]{0,60}\bSCRNSAVE\.EXE\b|\\Software\\Classes\\CLSID\\\{[^\n]{0,80}\\(InprocServer32|LocalServer32)\b|\\Office test\\Special\\Perf\b|\bnetsh(\.exe)?\s+add\s+helper\b|\b(__EventFilter|CommandLineEventConsumer|ActiveScriptEventConsumer|__FilterToConsumerBinding)\b/ nocase
+    $neg_query = /\breg(\.exe)?\s+query\b|\bGet-ItemProperty\b|\bGet-WmiObject\b|\bGet-CimInstance\b/ nocase
+  condition:
+    $win_load and $ctx_write and #neg_query >= 0
+}
+
+/* A global git alias that runs a shell command (`!`) which starts a hidden or downloaded script:
+ * it runs again whenever the user types the alias (ATT&CK T1546.004 by another door). An alias
+ * of git subcommands (`alias.co checkout`) or a visible helper is not this. */
+rule persistence_git_alias_hidden {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "a global git alias runs a hidden or downloaded script whenever it is typed"
+  strings:
+    $alias = /\bgit\s+config\s+(--global|--system)\s+alias\.[\w-]+\s+["']!\s*[^\n]{0,120}((\bsh|\bbash|\bsource|\bpython[0-9.]*|\bnode|\.)\s+["']?(~|\$HOME|\$\{HOME\}|\/tmp)?[^\s"']{0,60}\/\.[\w-]|\b(curl|wget)\b[^\n]{0,80}\|\s*(ba|z)?sh\b|&\s*(git|$))/
+    $ctx_hidden = /\/\.[\w-]+\/[^\s"']{0,60}\.(sh|py|js)\b|\b(curl|wget)\b|>\s*\/dev\/null\s+2>&1\s*&/
+  condition:
+    $alias and $ctx_hidden
+}

@@ -83,3 +83,82 @@ rule privilege_persistent_bypass {
   condition:
     any of ($doas, $pam, $ifeo, $sticky, $mac_off) and #neg_warn >= 0
 }
+
+/* Round 5, by technique (ATT&CK T1548.001/.003, T1553.006, T1562.001, T1601): root or a
+ * signature check given away in forms the rules above did not spell: an argument list
+ * (`["usermod", "-aG", "docker", user]`), the boot loader's driver signing turned off, a
+ * whole drive or an interpreter excluded from Defender, package signatures not checked,
+ * git's signature program replaced by a script. High where it runs, medium in prose. */
+rule privilege_signing_off {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    prose = "medium"
+    message = "gives root away or turns a signature check off (argument-list sudo/docker group or setuid, boot signing, Defender exclusion of a drive, unsigned packages, a fake gpg)"
+  strings:
+    $argv_group = /["'](usermod|gpasswd|adduser)["']\s*,\s*(["']-\w+["']\s*,\s*)*["'](-aG|-G|-a)["']\s*,\s*["'](sudo|wheel|admin|root|docker)["']/
+    $argv_setuid = /["']chmod["']\s*,\s*(["']-\w+["']\s*,\s*)*["']([ugoa]*\+[rwx]*s|[2467][0-7]{3}|666|777)["']\s*,\s*["'](\/usr\/|\/bin\/|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/etc\/)/
+    $sock_open = /\bchmod\s+(-\w+\s+)*(666|777|a\+rw|o\+rw)\s+["']?(\/var)?\/run\/docker\.sock\b/
+    $bcd = /\bbcdedit(\.exe)?\s+(\/set\s+(\{\w+\}\s+)?)(testsigning\s+on|nointegritychecks\s+on|loadoptions\s+DISABLE_INTEGRITY_CHECKS|debug\s+on)\b/ nocase
+    $defender = /\bAdd-MpPreference\b[^\n]{0,40}-ExclusionPath\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE|TEMP|APPDATA)\\?)["']?(\s|$|,|;)|\bAdd-MpPreference\b[^\n]{0,40}-ExclusionProcess\s+[^\n]{0,60}\b(powershell|pwsh|cmd|wscript|cscript|mshta|rundll32|regsvr32|node|python\w*)(\.exe)?\b|\bAdd-MpPreference\b[^\n]{0,40}-ExclusionExtension\s+[^\n]{0,30}\b(exe|dll|ps1|js|vbs|bat)\b/ nocase
+    $gpg = /\bgit\s+config\s+(--global|--system)\s+gpg(\.\w+)?\.program\s+["']?[^\s"']{0,120}(\.(sh|py|js|rb|ps1|bat|cmd)\b|\$HOME\/\.|~\/\.|\/tmp\/)/
+    $setid_list = /\bchmod\s+0?[2467][0-7]{3}\s*,\s*[\$@"']|["']chmod["']\s*,\s*["'][2467][0-7]{3}["']\s*,/
+    $service_system = /\bsc(\.exe)?\s+create\b[^\n]{0,200}\bbinPath=\s*["']?[^\n]{0,120}(%APPDATA%|%LOCALAPPDATA%|%TEMP%|%TMP%|%USERPROFILE%|\\AppData\\|\\Temp\\|\\Users\\Public\\|\bcmd(\.exe)?\s+\/c\b|\b(powershell|pwsh|wscript|cscript|mshta)(\.exe)?\b)|\bNew-Service\b[^\n]{0,120}-BinaryPathName\s+["']?[^\n]{0,120}(\$env:(APPDATA|LOCALAPPDATA|TEMP)|\\AppData\\|\\Temp\\|\bcmd(\.exe)?\s+\/c\b|\b(powershell|pwsh|wscript|mshta)(\.exe)?\b)/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attacker|attack|malicious|detect|flag)\b/ nocase
+  condition:
+    any of ($argv_group, $argv_setuid, $sock_open, $bcd, $defender, $gpg, $setid_list, $service_system) and #neg_warn >= 0
+
+}
+
+/* Package signatures not checked (ATT&CK T1553): high in a skill's script, which runs unread;
+ * medium in a code block, where install guides for a mirror without keys show it. */
+rule privilege_unsigned_packages {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "turns off package signature checks (apt, yum/dnf, zypper)"
+  strings:
+    $apt = /\bAPT::Get::AllowUnauthenticated\s+["']?(true|1|yes)|\bAcquire::AllowInsecureRepositories\s+["']?(true|1|yes)|\bAcquire::AllowDowngradeToInsecureRepositories\s+["']?(true|1|yes)|\bapt(-get)?\s+[^\n]{0,60}--allow-unauthenticated\b|\bdeb\s+\[[^\]\n]{0,60}trusted=yes[^\]\n]{0,60}\]\s+https?:|\bgpgcheck\s*=\s*0\b|\b(dnf|yum|zypper)\s+[^\n]{0,60}--nogpgcheck\b/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attacker|attack|malicious|detect|flag)\b/ nocase
+  condition:
+    $apt and #neg_warn >= 0
+}
+
+/* The files that decide who is root given to the user by ACL or ownership, and the Windows
+ * token-impersonation tools (ATT&CK T1134) run: high in a script; a code block or prose that
+ * names them (a penetration-testing guide) is medium. */
+rule privilege_root_files_and_tokens {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "takes over the files that decide who is root, or impersonates a SYSTEM token"
+  strings:
+    $acl = /\bsetfacl\s+[^\n]{0,60}-m\s+[^\n]{0,60}\/etc\/(shadow|gshadow|sudoers(\.d)?|passwd|group)\b|\bch(own|grp)\s+(-\w+\s+)*[\w$.-]+(:[\w$.-]+)?\s+["']?\/etc\/(shadow|gshadow|sudoers(\.d)?|passwd)\b|\bchattr\s+-i\s+["']?\/etc\/(shadow|sudoers|passwd)\b/
+    $potato = /\b(JuicyPotato(NG)?|RoguePotato|PrintSpoofer(64)?|GodPotato|SweetPotato|EfsPotato|RemotePotato0)(\.exe)?\s+-/ nocase
+  condition:
+    any of them
+}
+
+/* Administrator rights granted on macOS (authorizationdb, dseditgroup, sysadminctl) or a task
+ * scheduled to run as SYSTEM (ATT&CK T1053.005 + T1548): high, medium in prose. */
+rule privilege_admin_grants {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    prose = "medium"
+    message = "grants administrator rights or schedules a task as SYSTEM"
+  strings:
+    $mac = /\bsecurity\s+authorizationdb\s+write\s+\S+\s+allow\b|\bdseditgroup\s+[^\n]{0,60}-a\s+\S+\s+[^\n]{0,30}\badmin\b|\bsysadminctl\s+[^\n]{0,120}-admin\b/
+    $task_system = /\bschtasks(\.exe)?\s+\/create\b[^\n]{0,240}\/ru\s+["']?(SYSTEM|NT AUTHORITY\\SYSTEM)\b|\bRegister-ScheduledTask\b[^\n]{0,200}-User\s+["']?(SYSTEM|NT AUTHORITY\\SYSTEM)\b/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|malicious|detect)\b/ nocase
+  condition:
+    any of ($mac, $task_system) and #neg_warn >= 0
+}

@@ -86,3 +86,59 @@ rule reverse_shell_socket_exec {
   condition:
     $sock and $ctx_read and $ctx_run and $ctx_shell
 }
+
+/* Round 5, by technique (revshells catalogues; ATT&CK T1059 over T1071/T1095): a shell over a
+ * channel that is not a raw socket, or a one-liner the rules above did not spell. */
+rule reverse_shell_channel {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    message = "a shell is wired to a network channel (coprocess, one-liner, web terminal)"
+  strings:
+    $coproc = /\bcoproc\b[^\n]{0,80}\b(nc|ncat|netcat|socat|telnet|openssl\s+s_client)\s/
+    $ctx_coproc_fd = /\b(ba|z|k)?sh\b[^\n]{0,40}[<>]&\s*["']?\$\{?\w+\[[01]\]/
+    $py_inline = /\bpython[0-9.]*\s+(-\w+\s+)*-c\s+["'][^\n]{0,200}\bsocket\b[^\n]{0,300}(\bpty\.spawn\b|\bos\.dup2\b|\bsubprocess\.\w+\s*\([^\n]{0,80}\bstd(in|out)\s*=)/
+    $ps_inline = /\b(powershell|pwsh)(\.exe)?\b[^\n]{0,120}\bNet\.Sockets\.TCPClient\b[^\n]{0,400}\b(iex|Invoke-Expression)\b/ nocase
+    $openssl = /\bopenssl\s+s_client\s[^\n]{0,120}\|\s*(\/bin\/)?(ba|z|k)?sh\b[^\n]{0,40}\|\s*openssl\s+s_client\b/
+    $web_term = /\b(ttyd\s+(-\w+\s+|--[\w-]+(=\S+)?\s+|-p\s*\d+\s+)*(-W|--writable)\b[^\n]{0,80}\b(ba|z|k|fi)?sh\b|\bgotty\s+(-\w+\s+|--[\w-]+\s+)*(-w|--permit-write)\b[^\n]{0,80}\b(ba|z|k|fi)?sh\b)/
+    $ctx_tunnel = /\bcloudflared\s+tunnel\s+[^\n]{0,40}--url\b|\bngrok\s+(http|tcp)\b|\blt\s+--port\b|\blocaltunnel\b|\bbore\s+local\b|\bssh\s+[^\n]{0,40}-R\s+[^\n]{0,40}(serveo|localhost\.run|pinggy)/
+  condition:
+    ($coproc and $ctx_coproc_fd) or $py_inline or $ps_inline or $openssl or ($web_term and $ctx_tunnel)
+}
+
+/* A program that takes commands from a message channel (a WebSocket in any language, Python's
+ * multiprocessing.connection and xmlrpc, a socket server's handler) and runs what arrives. */
+rule reverse_shell_message_channel {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    prose = "medium"
+    message = "a program runs the commands a remote channel sends it (reverse shell over a message channel)"
+  strings:
+    $chan = /\bnew\s+WebSocket\s*\(\s*["'`]wss?:|\bWebSockets\.ClientWebSocket\b|\bwebsocket\.(create_connection|WebSocketApp)\s*\(|\bwebsockets\.(connect|client\.connect)\s*\(|\bmultiprocessing\.connection\b|\bfrom\s+multiprocessing\.connection\s+import\s+Client\b|\bxmlrpc\.client\.ServerProxy\s*\(|\bServerProxy\s*\(\s*["']https?:|\bsocketserver\.(TCPServer|StreamRequestHandler|BaseRequestHandler)\b|\bio\s*\(\s*["'`]https?:|\bFaye::WebSocket::Client\b|\bWebSocket::Client::Simple\b|\bMojo::UserAgent\b[^\n]{0,80}\bwebsocket\b|\bwebsocket\.Dial(er)?\b/
+    $ctx_recv = /\.(recv|recv_bytes|ReceiveAsync|receive)\s*\(|\.(addEventListener|on)\s*\(\s*["'`]message["'`]|\bonmessage\b|\bon_message\b|\.rfile\.readline\b|\.request\.recv\b|\basync\s+for\s+\w+\s+in\s+\w+|\.ReadMessage\s*\(/
+    $ctx_run = /([^.\w]|\b(child_process|cp|childProcess)\.)(execSync|exec|spawnSync)\s*\(\s*(String\s*\(\s*)?[a-z_][\w.]*\s*[,)]|\bsubprocess\.(run|Popen|call|check_output|getoutput|getstatusoutput)\s*\(\s*[a-z_][\w.]*\s*[,)]|\bos\.(system|popen)\s*\(\s*[a-z_][\w.]*\s*\)|\b(Invoke-Expression|iex)\s+\(?\$\w+|\bexec\.Command\s*\(\s*["'](\/bin\/)?(ba|z)?sh["']\s*,\s*["']-c["']\s*,\s*\w+|`\s*#\{\s*\w+\s*\}\s*`|\bsystem\s*\(\s*\$?\w+\s*\)|\bIO\.popen\s*\(\s*\w+/ nocase
+  condition:
+    $chan and $ctx_recv and $ctx_run
+}
+
+/* A terminal handed to a relay (websocat's exec modes, upterm, sshx) or commands polled over
+ * XML-RPC and run: a shell a remote party drives. Prose that names the tool is medium. */
+rule reverse_shell_relay {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    prose = "medium"
+    message = "hands a shell to a remote relay or runs the commands a remote service returns"
+  strings:
+    $relay_more = /\bpowercat\b[^\n]{0,120}\s-(e|ep)\s+["']?(cmd|powershell|pwsh)|\bInvoke-PowerShellTcp\b[^\n]{0,80}-(Reverse|Bind)\b|\b(nc|ncat|netcat)\s+[^\n|]{1,80}\|\s*(\/bin\/)?(ba|z)?sh\b[^\n]{0,40}\|\s*(nc|ncat|netcat)\b/ nocase
+    $relay = /\bwebsocat\b[^\n]{0,120}(\bsh-c:|--exec\b|\bexec:|\bcmd:)|\bupterm\s+host\b|\bsshx\s+(run\b|--quiet\b|-q\b)|\bsshx\.io\/get\b[^\n]{0,40}\|\s*(ba|z)?sh\b[^\n]{0,20}\brun\b/
+    $rpc = /\b(xmlrpc\.client\.)?ServerProxy\s*\(\s*["']https?:\/\/|\bjsonrpclib\.Server\s*\(/
+    $ctx_rpc_run = /\bsubprocess\.\w+\s*\(\s*[a-z_][\w.]*\s*,[^\n]{0,80}shell\s*=\s*True|\bos\.(system|popen)\s*\(\s*[a-z_][\w.]*\s*\)/
+    $ctx_loop = /\bwhile\s+(True|1)\s*:/
+  condition:
+    $relay or $relay_more or (is_script and $rpc and $ctx_rpc_run and $ctx_loop)
+}

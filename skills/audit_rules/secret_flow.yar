@@ -99,3 +99,23 @@ rule hidden_endpoint {
   condition:
     any of ($decoded, $sh_decoded) and $ctx_send
 }
+
+/* Round 5 (ATT&CK T1552.001 + T1041): secrets put in headers that do not present them to their
+ * service: several services' keys in one request (no host is the home of all of them), or a
+ * secret inside a header that carries no credentials (User-Agent, Referer, a client id). The
+ * own-service check still drops a request whose every secret names its host. */
+rule secret_in_other_headers {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    own_service = "veto"
+    message = "secrets from the environment are sent in request headers to a host that is not their service"
+  strings:
+    $two_keys = /\s-H\s*["'][^"'\n]{0,80}\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]{0,30}(TOKEN|API_?KEY|SECRET|PAT)\b[^\n]{0,200}\s-H\s*["'][^"'\n]{0,80}\$\{?[A-Z][A-Z0-9]*_[A-Z0-9_]{0,30}(TOKEN|API_?KEY|SECRET|PAT)\b/
+    $ua = /["']?(User-Agent|Referer|X-Client-Id|X-Request-Id|X-Trace-Id|From)["']?\s*[:=]\s*[^\n]{0,120}(\$\{?|\$env:|process\.env(\.|\[\s*["'])|os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|ENV\s*\[\s*["'])[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|API_?KEY|ACCESS_KEY|PRIVATE_KEY)\b/
+    $ua_var = /\b(ua|userAgent|user_agent|agent|UA|USER_AGENT)\s*=\s*[^\n]{0,200}(process\.env(\.|\[\s*["'])|os\.environ(\.get)?\s*[\[(]\s*["']|os\.getenv\s*\(\s*["']|ENV\s*\[\s*["']|\$env:)[A-Z0-9_]{0,40}(SECRET|TOKEN|PASSWORD|API_?KEY|ACCESS_KEY|PRIVATE_KEY)\b/
+    $ctx_ua_header = /["']?User-Agent["']?\s*[:=,]\s*(ua|userAgent|user_agent|agent|UA|USER_AGENT)\b/
+  condition:
+    $two_keys or $ua or ($ua_var and $ctx_ua_header)
+}

@@ -54,3 +54,21 @@ rule history_wiping {
   condition:
     any of them
 }
+
+/* Round 5 (ATT&CK T1562.001): the repository's own guards switched off for every repository:
+ * git's hooks pointed at nothing (pre-commit's secret scanners, commit-msg checks), pre-commit
+ * uninstalled together with that, or every commit told to skip verification by an alias. */
+rule hooks_disabled {
+  meta:
+    id = "audit/tampering"
+    category = "tampering"
+    severity = "high"
+    prose = "medium"
+    message = "turns off the repository's hooks (secret scanning, checks) for every commit"
+  strings:
+    $hooks_null = /\bgit\s+config\s+(--global\s+|--system\s+)?core\.hooksPath\s+["']?(\/dev\/null|NUL|\/var\/empty)\b/
+    $alias_no_verify = /\bgit\s+config\s+(--global|--system)\s+alias\.(commit|ci|c|push)\s+["']?[^\n]{0,40}--no-verify\b/
+    $neg_not = /\b(never|not|don'?t|avoid|instead\s+of|attackers?|malware|adversar\w+)\b/ nocase
+  condition:
+    any of ($hooks_null, $alias_no_verify) and #neg_not >= 0
+}
