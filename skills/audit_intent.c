@@ -392,69 +392,100 @@ static bool has_suffix(const char *w, const char *suf) {
 
 #define PLAIN_NEG 13 /* NEG's first words: negations; the rest redact or leave out */
 
-static bool class_match(const char *cls, size_t n, const char *w) {
-  static const char *const NEG[] = {
-      "not",      "never",    "don't",  "dont",     "no",        "mustn't", "shouldn't", "cannot",
-      "can't",    "won't",    "nor",    "neither",  "avoid",     "doesn't", "isn't",     "aren't",
-      "refuse",   "nothing",  "redact", "redacted", "mask",      "masked",  "scrub",     "strip",
-      "sanitize", "sanitise", "omit",   "exclude",  "excluding", "without"};
+static const char *const NEG[] = {
+    "not",      "never",    "don't",  "dont",     "no",        "mustn't", "shouldn't", "cannot",
+    "can't",    "won't",    "nor",    "neither",  "avoid",     "doesn't", "isn't",     "aren't",
+    "refuse",   "nothing",  "redact", "redacted", "mask",      "masked",  "scrub",     "strip",
+    "sanitize", "sanitise", "omit",   "exclude",  "excluding", "without"};
+
+/* w is one of the first n words of list. */
+static bool in_list(const char *const *list, size_t n, const char *w) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(w, list[i]))
+      return true;
+  return false;
+}
+
+/* w holds one of the n fragments. */
+static bool holds_any(const char *const *frags, size_t n, const char *w) {
+  for (size_t i = 0; i < n; i++)
+    if (strstr(w, frags[i]))
+      return true;
+  return false;
+}
+
+/* A remote address: a URL, an e-mail, a host. */
+static bool is_remote(const char *w) {
+  static const char *const TLD[] = {".com",  ".net", ".io",  ".xyz", ".ru",
+                                    ".site", ".app", ".dev", ".org"};
+  if (strstr(w, "://") || (strchr(w, '@') && strchr(strchr(w, '@'), '.')) || !strncmp(w, "www.", 4))
+    return true;
+  if (!strchr(w, '.') || strchr(w, '/'))
+    return false;
+  for (size_t i = 0; i < sizeof TLD / sizeof *TLD; i++)
+    if (has_suffix(w, TLD[i]))
+      return true;
+  return false;
+}
+
+/* The agent's memory, rules or settings. */
+static bool is_agent_file(const char *w) {
+  static const char *const AGENT[] = {"claude.md",        "agents.md",
+                                      "gemini.md",        "/memories/",
+                                      "memory.md",        ".cursorrules",
+                                      ".windsurfrules",   "global_rules",
+                                      ".cursor/rules",    "copilot-instructions",
+                                      ".claude/settings", ".codex/config",
+                                      ".gemini/settings"};
+  return holds_any(AGENT, sizeof AGENT / sizeof *AGENT, w);
+}
+
+static bool is_binary(const char *w) {
   static const char *const BIN[] = {".bin", ".exe", ".dll", ".so",  ".dylib", ".appimage",
                                     ".pyc", ".jar", ".elf", ".msi", ".scr"};
+  for (size_t i = 0; i < sizeof BIN / sizeof *BIN; i++)
+    if (has_suffix(w, BIN[i]))
+      return true;
+  return false;
+}
+
+/* A secret's file or variable. */
+static bool is_secret(const char *w) {
   static const char *const SECRET_PATH[] = {
       ".ssh",           ".aws/",          ".netrc",           ".npmrc",          ".pypirc",
       "id_rsa",         "id_ed25519",     ".git-credentials", ".gnupg",          "kubeconfig",
       ".kube/",         ".docker/config", "_history",         "keychain",        "login.keychain",
       "cookies.sqlite", "wallet.dat",     ".bash_history",    "credentials.json"};
-  if (n == 3 && !strncmp(cls, "neg", 3)) {
-    for (size_t i = 0; i < sizeof NEG / sizeof *NEG; i++)
-      if (!strcmp(w, NEG[i]))
-        return true;
+  static const char *const SUFFIX[] = {"_key", "_token", "_secret", "_password",
+                                       "_pat", "_keys",  "_tokens"};
+  if (holds_any(SECRET_PATH, sizeof SECRET_PATH / sizeof *SECRET_PATH, w))
+    return true;
+  if (!strcmp(w, ".env") || has_suffix(w, "/.env") || strstr(w, ".env."))
+    return true;
+  if (w[0] != '$' && !strchr(w, '_'))
     return false;
-  }
-  if (n == 3 && !strncmp(cls, "not", 3)) { /* a plain negation, as concealment says it */
-    for (size_t i = 0; i < PLAIN_NEG; i++)
-      if (!strcmp(w, NEG[i]))
-        return true;
-    return false;
-  }
-  if (n == 3 && !strncmp(cls, "url", 3)) /* a remote address: a URL, an e-mail, a host */
-    return strstr(w, "://") || (strchr(w, '@') && strchr(strchr(w, '@'), '.')) ||
-           !strncmp(w, "www.", 4) ||
-           (strchr(w, '.') && !strchr(w, '/') &&
-            (has_suffix(w, ".com") || has_suffix(w, ".net") || has_suffix(w, ".io") ||
-             has_suffix(w, ".xyz") || has_suffix(w, ".ru") || has_suffix(w, ".site") ||
-             has_suffix(w, ".app") || has_suffix(w, ".dev") || has_suffix(w, ".org")));
-  if (n == 9 && !strncmp(cls, "agentfile", 9)) { /* the agent's memory, rules or settings */
-    static const char *const AGENT[] = {"claude.md",        "agents.md",
-                                        "gemini.md",        "/memories/",
-                                        "memory.md",        ".cursorrules",
-                                        ".windsurfrules",   "global_rules",
-                                        ".cursor/rules",    "copilot-instructions",
-                                        ".claude/settings", ".codex/config",
-                                        ".gemini/settings"};
-    for (size_t i = 0; i < sizeof AGENT / sizeof *AGENT; i++)
-      if (strstr(w, AGENT[i]))
-        return true;
-    return false;
-  }
-  if (n == 3 && !strncmp(cls, "bin", 3)) {
-    for (size_t i = 0; i < sizeof BIN / sizeof *BIN; i++)
-      if (has_suffix(w, BIN[i]))
-        return true;
-    return false;
-  }
-  if (n == 6 && !strncmp(cls, "secret", 6)) { /* a secret's file or variable */
-    for (size_t i = 0; i < sizeof SECRET_PATH / sizeof *SECRET_PATH; i++)
-      if (strstr(w, SECRET_PATH[i]))
-        return true;
-    if (!strcmp(w, ".env") || has_suffix(w, "/.env") || strstr(w, ".env."))
+  for (size_t i = 0; i < sizeof SUFFIX / sizeof *SUFFIX; i++)
+    if (has_suffix(w, SUFFIX[i]))
       return true;
-    return (w[0] == '$' || strchr(w, '_')) &&
-           (has_suffix(w, "_key") || has_suffix(w, "_token") || has_suffix(w, "_secret") ||
-            has_suffix(w, "_password") || has_suffix(w, "_pat") || has_suffix(w, "_keys") ||
-            has_suffix(w, "_tokens"));
-  }
   return false;
+}
+
+static bool class_match(const char *cls, size_t n, const char *w) {
+#define IS(name) (n == sizeof name - 1 && !strncmp(cls, name, n))
+  if (IS("neg"))
+    return in_list(NEG, sizeof NEG / sizeof *NEG, w);
+  if (IS("not")) /* a plain negation, as concealment says it */
+    return in_list(NEG, PLAIN_NEG, w);
+  if (IS("url"))
+    return is_remote(w);
+  if (IS("agentfile"))
+    return is_agent_file(w);
+  if (IS("bin"))
+    return is_binary(w);
+  if (IS("secret"))
+    return is_secret(w);
+  return false;
+#undef IS
 }
 
 /* One alternative of a pattern element against token w: a word, a prefix (word*) or a class
