@@ -52,28 +52,25 @@ static const char *const TEACHING[] = {
 static const char *const CONTEXT[] = {"look for",      "looks for", "reviewer", "watch for",
                                       "warning signs", "signs of",  "watch out"};
 
-static bool teaching_text(const char *s, size_t n) {
+/* s[0..n) lowercased (its first 1,023 bytes) holds one of the phrases. */
+static bool holds_phrase(const char *s, size_t n, const char *const *phrases, size_t count) {
   char buf[1024];
   n = n < sizeof buf - 1 ? n : sizeof buf - 1;
   for (size_t i = 0; i < n; i++)
     buf[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
   buf[n] = '\0';
-  for (size_t i = 0; i < sizeof TEACHING / sizeof *TEACHING; i++)
-    if (strstr(buf, TEACHING[i]))
+  for (size_t i = 0; i < count; i++)
+    if (strstr(buf, phrases[i]))
       return true;
   return false;
 }
 
+static bool teaching_text(const char *s, size_t n) {
+  return holds_phrase(s, n, TEACHING, sizeof TEACHING / sizeof *TEACHING);
+}
+
 static bool context_text(const char *s, size_t n) {
-  char buf[1024];
-  n = n < sizeof buf - 1 ? n : sizeof buf - 1;
-  for (size_t i = 0; i < n; i++)
-    buf[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
-  buf[n] = '\0';
-  for (size_t i = 0; i < sizeof CONTEXT / sizeof *CONTEXT; i++)
-    if (strstr(buf, CONTEXT[i]))
-      return true;
-  return teaching_text(s, n);
+  return holds_phrase(s, n, CONTEXT, sizeof CONTEXT / sizeof *CONTEXT) || teaching_text(s, n);
 }
 
 static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool heading) {
