@@ -51,6 +51,18 @@ typedef struct upk__audit_block {
  * into *out (the caller frees it). Returns their number. */
 size_t upk__audit_md_blocks(const char *data, size_t len, upk__audit_block **out);
 
+/* Each line's start offset in a file the audit read (at most READ_MAX bytes, so an int
+ * counts its lines); audit_lines.c. */
+typedef struct upk__audit_lines {
+  size_t *starts;
+  int n;
+} upk__audit_lines;
+
+void upk__audit_lines_make(upk__audit_lines *l, const char *data, size_t len);
+/** The zero-based line holding byte `off`. */
+int upk__audit_line_of(const upk__audit_lines *l, size_t off);
+void upk__audit_lines_free(upk__audit_lines *l);
+
 /** NULL when the embedded rules compiled; else why not (a build defect). */
 const char *upk__audit_rules_error(void);
 

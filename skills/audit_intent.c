@@ -15,6 +15,7 @@
 
 #include "common/xalloc.h"
 #include "skills/audit.h"
+#include "skills/audit_int.h"
 
 #define TOKENS_MAX 256   /* of one sentence: the rest of a run-on one says nothing new */
 #define TOKEN_LEN 96     /* bytes of one token kept */
@@ -30,8 +31,7 @@
 typedef struct prose {
   const char *data;
   size_t len;
-  size_t *starts; /* each line's offset */
-  int n_lines;
+  upk__audit_lines lines; /* each line's offset */
   unsigned char *covered; /* per line: 1 in a segment, 2 in a code block */
   upk__intent_sentence *out;
   size_t n, cap;
@@ -141,13 +141,13 @@ static size_t sentence_end(const char *d, size_t i, size_t end) {
 
 /* Lines first..last (0-based) as one segment, split into sentences. */
 static void add_segment(prose *p, int first, int last, bool heading_teaching, bool heading) {
-  if (first < 0 || last >= p->n_lines || last < first)
+  if (first < 0 || last >= p->lines.n || last < first)
     return;
   for (int l = first; l <= last; l++)
     if (p->covered[l] == 2)
       return; /* cmark and the line index disagree: leave it to the scripts' scan */
-  size_t at = p->starts[first];
-  size_t end = last + 1 < p->n_lines ? p->starts[last + 1] : p->len;
+  size_t at = p->lines.starts[first];
+  size_t end = last + 1 < p->lines.n ? p->lines.starts[last + 1] : p->len;
   for (int l = first; l <= last; l++)
     p->covered[l] = 1;
   bool teaching = heading_teaching || teaching_text(p->data + at, end - at);
@@ -159,22 +159,9 @@ static void add_segment(prose *p, int first, int last, bool heading_teaching, bo
   }
 }
 
-static void index_lines(prose *p) {
-  int n = 1;
-  for (size_t i = 0; i < p->len; i++)
-    n += p->data[i] == '\n';
-  p->starts = upk_xmalloc((size_t)n * sizeof *p->starts);
-  p->covered = upk_xcalloc((size_t)n, 1);
-  p->starts[0] = 0;
-  for (size_t i = 0, k = 1; i < p->len; i++)
-    if (p->data[i] == '\n')
-      p->starts[k++] = i + 1;
-  p->n_lines = n;
-}
-
 static bool blank_line(const prose *p, int l) {
-  size_t e = l + 1 < p->n_lines ? p->starts[l + 1] : p->len;
-  for (size_t i = p->starts[l]; i < e; i++)
+  size_t e = l + 1 < p->lines.n ? p->lines.starts[l + 1] : p->len;
+  for (size_t i = p->lines.starts[l]; i < e; i++)
     if (p->data[i] != ' ' && p->data[i] != '\t' && p->data[i] != '\n' && p->data[i] != '\r')
       return false;
   return true;
@@ -183,13 +170,13 @@ static bool blank_line(const prose *p, int l) {
 /* Prose lines in no block cmark named (link reference definitions and their titles, the
  * frontmatter's lines): each run of them a segment. */
 static void add_leftovers(prose *p) {
-  for (int l = 0; l < p->n_lines;) {
+  for (int l = 0; l < p->lines.n;) {
     if (p->covered[l] || blank_line(p, l)) {
       l++;
       continue;
     }
     int e = l;
-    while (e + 1 < p->n_lines && !p->covered[e + 1] && !blank_line(p, e + 1))
+    while (e + 1 < p->lines.n && !p->covered[e + 1] && !blank_line(p, e + 1))
       e++;
     add_segment(p, l, e, false, false);
     l = e + 1;
@@ -216,7 +203,7 @@ static void mark_code(prose *p, cmark_node *doc) {
     if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK ||
         prose_block(n))
       continue;
-    for (int l = cmark_node_get_start_line(n) - 1; l < cmark_node_get_end_line(n) && l < p->n_lines;
+    for (int l = cmark_node_get_start_line(n) - 1; l < cmark_node_get_end_line(n) && l < p->lines.n;
          l++)
       if (l >= 0)
         p->covered[l] = 2;
@@ -254,16 +241,17 @@ static bool list_context(const prose *p, cmark_node *n) {
   if (!intro || cmark_node_get_type(intro) != CMARK_NODE_PARAGRAPH)
     return false;
   int first = cmark_node_get_start_line(intro) - 1, last = cmark_node_get_end_line(intro) - 1;
-  if (first < 0 || last >= p->n_lines || last < first)
+  if (first < 0 || last >= p->lines.n || last < first)
     return false;
-  size_t e = last + 1 < p->n_lines ? p->starts[last + 1] : p->len;
-  return context_text(p->data + p->starts[first], e - p->starts[first]) ||
-         prohibits(p->data + p->starts[first], e - p->starts[first]);
+  size_t e = last + 1 < p->lines.n ? p->lines.starts[last + 1] : p->len;
+  return context_text(p->data + p->lines.starts[first], e - p->lines.starts[first]) ||
+         prohibits(p->data + p->lines.starts[first], e - p->lines.starts[first]);
 }
 
 size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence **out) {
   prose p = {.data = data, .len = len};
-  index_lines(&p);
+  upk__audit_lines_make(&p.lines, p.data, p.len);
+  p.covered = upk_xcalloc((size_t)p.lines.n, 1);
   cmark_node *doc = cmark_parse_document(data, len, CMARK_OPT_DEFAULT);
   mark_code(&p, doc);
   cmark_iter *it = cmark_iter_new(doc);
@@ -280,9 +268,9 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
       first++;
       last -= last > first;
     }
-    if (t == CMARK_NODE_HEADING && first >= 0 && last < p.n_lines) {
-      size_t e = last + 1 < p.n_lines ? p.starts[last + 1] : len;
-      heading_teaching = context_text(data + p.starts[first], e - p.starts[first]);
+    if (t == CMARK_NODE_HEADING && first >= 0 && last < p.lines.n) {
+      size_t e = last + 1 < p.lines.n ? p.lines.starts[last + 1] : len;
+      heading_teaching = context_text(data + p.lines.starts[first], e - p.lines.starts[first]);
       /* a setext heading may be a frontmatter: its text is read, it joins no window */
       add_segment(&p, first, last, false, true);
       continue;
@@ -292,7 +280,7 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
   cmark_iter_free(it);
   cmark_node_free(doc);
   add_leftovers(&p);
-  free(p.starts);
+  upk__audit_lines_free(&p.lines);
   free(p.covered);
   /* leftovers came last: back into file order */
   for (size_t i = 1; i < p.n; i++)
@@ -893,23 +881,6 @@ static char *evidence(const char *d, size_t at, size_t end) {
   return e;
 }
 
-typedef struct lines {
-  size_t *starts;
-  int n;
-} lines;
-
-static int line_of(const lines *l, size_t off) {
-  int lo = 0, hi = l->n;
-  while (hi - lo > 1) {
-    int mid = lo + (hi - lo) / 2;
-    if (l->starts[mid] <= off)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /* An earlier finding of this file on the line is at least as severe: this one adds nothing. */
 static bool covered_line(const upk_diags *out, size_t from, int line, int sev) {
   for (size_t i = from; i < out->len; i++)
@@ -935,9 +906,10 @@ static void or_signals(upk__intent_signals *a, const upk__intent_signals *b) {
   a->teaching |= b->teaching;
 }
 
-static void report(const char *rel, const char *data, const lines *l, const upk__intent_sentence *s,
-                   int sev, const char *id, size_t from, upk_diags *out) {
-  int line = line_of(l, s->at);
+static void report(const char *rel, const char *data, const upk__audit_lines *l,
+                   const upk__intent_sentence *s, int sev, const char *id, size_t from,
+                   upk_diags *out) {
+  int line = upk__audit_line_of(l, s->at);
   if (covered_line(out, from, line, sev))
     return;
   size_t le = s->at;
@@ -960,14 +932,8 @@ int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
   for (size_t i = 0; i < n; i++)
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);
-  lines l = {.n = 1};
-  for (size_t i = 0; i < len; i++)
-    l.n += data[i] == '\n';
-  l.starts = upk_xmalloc((size_t)l.n * sizeof *l.starts);
-  l.starts[0] = 0;
-  for (size_t i = 0, k = 1; i < len; i++)
-    if (data[i] == '\n')
-      l.starts[k++] = i + 1;
+  upk__audit_lines l;
+  upk__audit_lines_make(&l, data, len);
   int high = 0, found = 0;
   for (size_t i = 0; i < n && found < FINDINGS_MAX; i++) {
     if (s[i].teaching)
@@ -994,7 +960,7 @@ int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from
       high += sev == UPK_SEV_ERROR;
     }
   }
-  free(l.starts);
+  upk__audit_lines_free(&l);
   free(sig);
   free(s);
   return high;

@@ -113,35 +113,11 @@ typedef struct scan {
   bool prose, block; /* Markdown or text; a pass over a Markdown code block */
   upk_diags *out;
   int high;
-  size_t *starts, n_starts; /* the offset of each line's start */
-  upk__audit_view view;     /* what libyara scans; its offsets map to data's from base on */
-  size_t base;              /* where the scanned part starts: 0, or a Markdown code block */
-  size_t from;              /* out's first finding from this file */
+  upk__audit_lines lines; /* the offset of each line's start */
+  upk__audit_view view;   /* what libyara scans; its offsets map to data's from base on */
+  size_t base;            /* where the scanned part starts: 0, or a Markdown code block */
+  size_t from;            /* out's first finding from this file */
 } scan;
-
-static void index_lines(scan *s) {
-  size_t n = 1;
-  for (size_t i = 0; i < s->len; i++)
-    n += s->data[i] == '\n';
-  s->starts = upk_xmalloc(n * sizeof *s->starts);
-  s->starts[0] = 0;
-  for (size_t i = 0, k = 1; i < s->len; i++)
-    if (s->data[i] == '\n')
-      s->starts[k++] = i + 1;
-  s->n_starts = n;
-}
-
-static int line_of(const scan *s, size_t off) {
-  size_t lo = 0, hi = s->n_starts;
-  while (hi - lo > 1) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (s->starts[mid] <= off)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return (int)lo;
-}
 
 static upk_severity severity_named(const char *name) {
   return !name                     ? 0
@@ -254,12 +230,12 @@ static void report_match(scan *s, const rule_meta *m, hit h, int *lines, int *n)
   }
   if (at >= s->len)
     return;
-  int line = line_of(s, at);
+  int line = upk__audit_line_of(&s->lines, at);
   for (int i = 0; i < *n; i++)
     if (lines[i] == line)
       return;
   lines[(*n)++] = line;
-  size_t ls = s->starts[line];
+  size_t ls = s->lines.starts[line];
   size_t le = ls;
   while (le < s->len && s->data[le] != '\n')
     le++;
@@ -285,7 +261,7 @@ static int match_line(const scan *s, hit h) {
   size_t at = h.at;
   while (at + 1 < s->len && at + 1 < h.at + h.len && (s->data[at] == '\n' || s->data[at] == ' '))
     at++;
-  return at < s->len ? line_of(s, at) : -1;
+  return at < s->len ? upk__audit_line_of(&s->lines, at) : -1;
 }
 
 static void collect_vetoes(const scan *s, YR_SCAN_CONTEXT *ctx, const YR_RULE *rule, veto *v) {
@@ -376,7 +352,8 @@ static int scan_part(scan *s, size_t base, size_t n, const char *lang, int timeo
 /* A detection rule's block (b->lang NULL): the prose scan's high findings on its lines are
  * medium, since the attacks it quotes are what it searches logs for. */
 static void demote_detection(scan *s, const upk__audit_block *b) {
-  int first = line_of(s, b->at), last = line_of(s, b->at + b->len - 1);
+  int first = upk__audit_line_of(&s->lines, b->at),
+      last = upk__audit_line_of(&s->lines, b->at + b->len - 1);
   for (size_t i = s->from; i < s->out->len; i++) {
     upk_diag *d = &s->out->items[i];
     if (d->severity == UPK_SEV_ERROR && d->range.line >= first && d->range.line <= last) {
@@ -410,13 +387,13 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
   if (upk__audit_rules_error())
     return -EINVAL;
   scan s = {.rel = rel, .data = data, .len = len, .out = out, .from = out->len};
-  index_lines(&s);
+  upk__audit_lines_make(&s.lines, s.data, s.len);
   time_t start = time(NULL);
   int rc = scan_part(&s, 0, len, lang, timeout_s);
   if (!rc && !strcmp(lang, "markdown"))
     rc = scan_blocks(&s, timeout_s - (int)(time(NULL) - start));
   if (!rc && !strcmp(lang, "markdown")) /* the prose read as orders (audit_intent.c) */
     s.high += upk__audit_intent(rel, data, len, s.from, out);
-  free(s.starts);
+  upk__audit_lines_free(&s.lines);
   return rc < 0 ? rc : s.high;
 }
