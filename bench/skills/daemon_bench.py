@@ -101,6 +101,14 @@ class Daemon:
         while "indexing" in self.call("skills/lookup", {"task": "qqxzvwk", "limit": 1}):
             time.sleep(0.01)
 
+    def wait_merged(self, limit_s):
+        """Wait (at most limit_s) for the first index's merge steps, which run between lookups
+        (docs/skills.md): lookups are timed once it is done, as a session meets them."""
+        t0 = time.perf_counter()
+        while self.call("upskilld/status", {}).get("skills", {}).get("merging") and \
+                time.perf_counter() - t0 < limit_s:
+            time.sleep(0.05)
+
     def cpu_s(self):
         with open(f"/proc/{self.p.pid}/stat") as f:
             v = f.read().rsplit(")", 1)[1].split()
@@ -233,9 +241,7 @@ def run_size(exe, corpus, n, tmp, rows, tasks=()):
     # The index is merged into one segment per table after the first index (docs/skills.md),
     # in steps between lookups: lookups are timed once it is done, as a session meets them.
     t1 = time.perf_counter()
-    while d.call("upskilld/status", {}).get("skills", {}).get("merging") and \
-            time.perf_counter() - t1 < 60:
-        time.sleep(0.05)
+    d.wait_merged(60)
     merged = time.perf_counter() - t1
     placements = d.call("skills/list", {"limit": 1})["total"]
     # lookups: each skill's own description (a sample), timed one by one. The

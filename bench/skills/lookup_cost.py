@@ -50,8 +50,7 @@ def run(exe, workdir, tasks, callgrind=None):
     d = Daemon(cmd, proj, env, os.path.join(workdir, "log-cost"))
     d.start(proj)
     d.wait_indexed()
-    while d.call("upskilld/status", {}).get("skills", {}).get("merging"):
-        time.sleep(0.05)
+    d.wait_merged(120)
     lat, lists = [], []
     cpu0 = d.cpu_s()
     for _, _, task in tasks:

@@ -131,10 +131,7 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose, dump=None):
     d.start(proj)
     d.wait_indexed()
     build = time.perf_counter() - t0
-    t1 = time.perf_counter()  # lookups are timed once the first index's merge is done
-    while d.call("upskilld/status", {}).get("skills", {}).get("merging") and \
-            time.perf_counter() - t1 < 120:
-        time.sleep(0.05)
+    d.wait_merged(120)  # lookups are timed once the first index's merge is done
     ranked, lat = [], []
     cpu0 = d.cpu_s()
     for x, _, task in tasks:
