@@ -111,6 +111,7 @@ def generate(case_dir, spec, tmp):
     if kind == "rawname":
         # A file name that is not UTF-8: git and some checkouts cannot carry it, so it is made here.
         # "path" names the folder; "name_hex" the name's bytes.
+        os.makedirs(path, exist_ok=True)
         raw = os.path.join(os.fsencode(path), bytes.fromhex(spec["name_hex"]))
         with open(raw, "wb") as f:
             f.write(spec.get("text", "").encode())
