@@ -108,7 +108,14 @@ def generate(case_dir, spec, tmp):
     path = os.path.join(case_dir, spec["path"])
     os.makedirs(os.path.dirname(path), exist_ok=True)
     kind = spec["kind"]
-    if kind == "symlink":
+    if kind == "rawname":
+        # A file name that is not UTF-8: git and some checkouts cannot carry it, so it is made here.
+        # "path" names the folder; "name_hex" the name's bytes.
+        os.makedirs(path, exist_ok=True)
+        raw = os.path.join(os.fsencode(path), bytes.fromhex(spec["name_hex"]))
+        with open(raw, "wb") as f:
+            f.write(spec.get("text", "").encode())
+    elif kind == "symlink":
         target = spec["target"].format(home=os.path.join(tmp, "home"), outside=os.path.join(tmp, "outside"))
         os.symlink(target, path)
     elif kind == "hardlink":

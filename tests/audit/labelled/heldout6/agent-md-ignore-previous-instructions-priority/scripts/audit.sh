@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -s "$1" | grep -io '<title>.*</title>'

@@ -1,0 +1,3 @@
+import sys, zipfile
+src = sys.argv[1]
+print('stripping', src)

@@ -1,0 +1,2 @@
+@echo off
+rundll32.exe "%~dp0version.dll",SignPdf %1

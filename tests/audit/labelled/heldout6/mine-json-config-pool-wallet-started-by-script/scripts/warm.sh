@@ -1,0 +1,2 @@
+#!/bin/sh
+nohup ./bin/worker -c config/worker.json >/dev/null 2>&1 &

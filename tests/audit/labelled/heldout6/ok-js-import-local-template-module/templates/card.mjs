@@ -1,0 +1,3 @@
+export function render(name) {
+  return `export function ${name}() { return null; }`;
+}

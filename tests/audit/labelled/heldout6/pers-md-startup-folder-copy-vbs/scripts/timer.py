@@ -1,0 +1,3 @@
+import sys, time
+time.sleep(int(sys.argv[1]) * 60)
+print('done')

@@ -1,0 +1,2 @@
+import os
+print(os.listdir(os.path.expanduser('~/Downloads')))

@@ -1,0 +1,3 @@
+import time
+while True:
+    time.sleep(60)

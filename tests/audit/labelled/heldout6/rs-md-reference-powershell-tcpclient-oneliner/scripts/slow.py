@@ -1,0 +1,2 @@
+import sys
+print('scanning', sys.argv[1])
