@@ -4,6 +4,7 @@
 //
 //   node --expose-gc bench/mcp/skills.mjs [--skills 40000] [--daemon build/daemon/upskilld] [--no-reference]
 //                                         [--corpus DIR] [--before DAEMON] [--list-only] [--runs N]
+//                                         [--pause-ms MS]
 //
 // --before DAEMON walks the same files with another build of upskilld (say, the main branch's)
 // in place of the reference, one after the other in this invocation: before/after figures
@@ -41,6 +42,10 @@ const withReference = !process.argv.includes('--no-reference');
 const before = arg('--before', null);
 const listOnly = process.argv.includes('--list-only'); // profiling the listing alone
 const runs = Number(arg('--runs', '1'));
+// The second walk begins this long after the first (a host listing again a little later): past
+// the first walk's hold (1 s after its last page) the daemon's settling work (the catch-up scan,
+// merge steps, the watch set's listing) runs, and a page must not wait behind it.
+const pauseMs = Number(arg('--pause-ms', '0'));
 const child = arg('--child', null); // a walk of one server, in a process of its own (below)
 const script = fileURLToPath(import.meta.url);
 
@@ -183,11 +188,13 @@ async function run(label, command, args, options) {
   if (process.env.PAGES_LOG) console.log('first walk pages', pages.map((p) => p.toFixed(0)).join(' '));
   globalThis.gc?.(); // the first walk's garbage is the client's, not a page's latency
   const cpu1 = cpuOf(transport.pid);
+  if (pauseMs) await new Promise((ok) => setTimeout(ok, pauseMs));
+  const cpu2 = cpuOf(transport.pid);
   const warm = timePages(transport, true); // a second walk: the index is built
   const w0 = performance.now();
   await skills.list();
   const warmMs = performance.now() - w0;
-  const warmCpu = cpuOf(transport.pid) - cpu1;
+  const warmCpu = cpuOf(transport.pid) - cpu2;
   const pageBytes = warm.answers.map((m) => Buffer.byteLength(JSON.stringify(m))).sort((a, b) => a - b);
   const clientMs = [...warm.client].sort((a, b) => a - b);
   // The client's share measured apart on one captured page: JSON.parse of its text.
@@ -229,6 +236,7 @@ function walkApart(run, label, command, args, options) {
   const load0 = loadavg()[0];
   const argv = ['--expose-gc', script, '--child', JSON.stringify({ ws, label, command, args, options, run })];
   if (listOnly) argv.push('--list-only');
+  if (pauseMs) argv.push('--pause-ms', String(pauseMs));
   const out = spawnSync(process.execPath, argv, { env: process.env, encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
   const last = out.stdout.trim().split('\n').at(-1);
