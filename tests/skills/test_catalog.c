@@ -443,7 +443,10 @@ Test(catalog, ready_pages_while_the_queue_keeps_and_drops_them) {
   cr_assert_eq(pthread_create(&t, NULL, ready_reader, &rr), 0);
   int64_t next;
   int more;
-  for (int round = 0; round < 4000; round++) {
+  /* until the reader was handed 200 pages (at least 2,000 rounds, at most 10 s) */
+  time_t until = time(NULL) + 10;
+  for (int round = 0; round < 2000 || (atomic_load(&rr.served) < 200 && time(NULL) < until);
+       round++) {
     uint64_t stamp = (uint64_t)(round % 8) + 1;
     json_t *skills = json_pack("[{s:s,s:i}]", "uri", "skill://project/x", "round", round);
     upk_json_text *text = upk_json_text_dump(skills);
@@ -452,9 +455,12 @@ Test(catalog, ready_pages_while_the_queue_keeps_and_drops_them) {
     upk_catalog_memo_keep_text(rr.m, (int64_t)stamp, 200, text);
     upk_json_text_unref(text);
     json_decref(skills);
+    for (int i = 0; i < 8; i++) /* a walk's pages read on this thread meanwhile */
+      json_decref(upk_catalog_memo_page(rr.m, stamp, 1, (int64_t)stamp, 200, &next, &more));
   }
   atomic_store(&rr.stop, true);
   pthread_join(t, NULL);
   upk_catalog_memo_free(rr.m);
+  cr_assert_gt(atomic_load(&rr.served), 0, "the reader was handed pages");
   cr_assert_eq(atomic_load(&rr.bad), 0, "%ld pages handed out torn", atomic_load(&rr.bad));
 }
