@@ -18,9 +18,9 @@
 
 typedef struct rule {
   char point[64];
-  bool prefix;     /* POINT ended with '*' */
-  unsigned long n; /* the hit that fires */
-  int action;      /* 0: kill, -1: abort, -3: sleep, > 0: an errno */
+  bool prefix;       /* POINT ended with '*' */
+  unsigned long n;   /* the hit that fires */
+  int action;        /* 0: kill, -1: abort, -3: sleep, > 0: an errno */
   unsigned sleep_ms; /* -3: how long the hit stalls its thread */
   atomic_ulong hits;
 } rule;
@@ -101,8 +101,8 @@ int upk_fault(const char *point) {
     if (hit > r->n)
       continue;
     if (r->action == -3) {
-      fprintf(stderr, "upskilld: UPSKILLD_FAULT: sleep %u ms at %s (hit %lu)\n", r->sleep_ms,
-              point, hit);
+      fprintf(stderr, "upskilld: UPSKILLD_FAULT: sleep %u ms at %s (hit %lu)\n", r->sleep_ms, point,
+              hit);
       usleep(r->sleep_ms * 1000u);
       continue;
     }

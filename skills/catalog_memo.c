@@ -224,8 +224,8 @@ bool upk_catalog_memo_ready(upk_catalog_memo *m, uint64_t stamp, uint64_t roots,
   memo_page *p = m->stamp == stamp && m->roots == roots ? page_of(m, at, per) : NULL;
   bool ready = p && p->text;
   if (ready)
-    *out = (upk_catalog_ready){json_incref(p->skills), upk_json_text_ref(p->text), p->next,
-                               p->more};
+    *out =
+        (upk_catalog_ready){json_incref(p->skills), upk_json_text_ref(p->text), p->next, p->more};
   pthread_mutex_unlock(&m->mu);
   return ready;
 }

@@ -387,7 +387,8 @@ Test(catalog, ready_pages_only_with_their_text_and_stamp) {
   cr_assert_not(upk_catalog_memo_ready(m, 8, 1, 0, 200, &r), "another stamp");
   cr_assert_not(upk_catalog_memo_ready(m, 7, 2, 0, 200, &r), "other bases");
   cr_assert_not(upk_catalog_memo_ready(m, 7, 1, 0, 300, &r), "another page size");
-  cr_assert(upk_catalog_memo_ready(m, 7, 1, 0, 200, &r), "asking under another stamp dropped nothing");
+  cr_assert(upk_catalog_memo_ready(m, 7, 1, 0, 200, &r),
+            "asking under another stamp dropped nothing");
   cr_assert_eq(r.skills, skills);
   cr_assert_eq(r.text, text);
   cr_assert_eq(r.next, 42);
