@@ -279,7 +279,7 @@ test('kept answers: the spliced line parses to the answer dumped whole', async (
 });
 
 // A page never waits behind the settling work: while the skills queue runs a long item (the
-// catch-up scan, stalled 3 s here by UPSKILLD_FAULT), a walk's kept pages are answered from the
+// catch-up scan, stalled 2 s here by UPSKILLD_FAULT), a walk's kept pages are answered from the
 // loop (skills_ext.c: lane_page), the first page too, and the same as the walk before; a
 // request that needs the index (skills/get) still waits for the item. Raw stdio, answers
 // matched by id.
@@ -293,12 +293,12 @@ test('a page asked while a long catch-up scan runs is answered at once from the 
       `---\nname: lane-${String(i).padStart(4, '0')}\ndescription: Use for lane job ${i}.\n---\n# Lane\n`);
   }
   const env = { ...process.env, HOME: join(small, 'home'), XDG_CACHE_HOME: join(small, 'cache'),
-    UPSKILLD_FAULT: 'skills.catch_up:1:sleep3000' };
+    UPSKILLD_FAULT: 'skills.catch_up:1:sleep2000' };
   const child = spawn(daemon, ['--mcp'], { env, cwd: small, stdio: ['pipe', 'pipe', 'pipe'] });
   let stalled;
   const stall = new Promise((ok) => { stalled = ok; });
   createInterface({ input: child.stderr }).on('line', (l) => {
-    if (/UPSKILLD_FAULT: sleep 3000 ms at skills\.catch_up/.test(l)) stalled(performance.now());
+    if (/UPSKILLD_FAULT: sleep 2000 ms at skills\.catch_up/.test(l)) stalled(performance.now());
   });
   const answers = new Map();
   createInterface({ input: child.stdout }).on('line', (l) => {
@@ -336,9 +336,9 @@ test('a page asked while a long catch-up scan runs is answered at once from the 
     assert.deepEqual(second.map((p) => p.skills), first.map((p) => p.skills), 'the same walk');
     for (const [i, p] of second.entries()) {
       assert.ok(p.at < gotAt, `page ${i + 1} answered before the queued skills/get`);
-      assert.ok(p.ms < 1500, `page ${i + 1}: ${p.ms.toFixed(1)} ms during a 3 s stall`);
+      assert.ok(p.ms < 1000, `page ${i + 1}: ${p.ms.toFixed(1)} ms during a 2 s stall`);
     }
-    assert.ok(gotAt - t0 > 2000, 'the skills/get waited for the stalled scan');
+    assert.ok(gotAt - t0 > 1200, 'the skills/get waited for the stalled scan');
   } finally {
     child.stdin.end();
     await within(20000, exited(child), 'exit');
