@@ -18,9 +18,10 @@
 
 typedef struct rule {
   char point[64];
-  bool prefix;     /* POINT ended with '*' */
-  unsigned long n; /* the hit that fires */
-  int action;      /* 0: kill, -1: abort, > 0: an errno */
+  bool prefix;       /* POINT ended with '*' */
+  unsigned long n;   /* the hit that fires */
+  int action;        /* 0: kill, -1: abort, -3: sleep, > 0: an errno */
+  unsigned sleep_ms; /* -3: how long the hit stalls its thread */
   atomic_ulong hits;
 } rule;
 
@@ -34,11 +35,17 @@ static const struct {
 } errnos[] = {{"ENOSPC", ENOSPC}, {"EROFS", EROFS},   {"EACCES", EACCES}, {"EPERM", EPERM},
               {"EIO", EIO},       {"EDQUOT", EDQUOT}, {"ENOMEM", ENOMEM}, {"EINVAL", EINVAL}};
 
-static int parse_action(const char *s) {
+static int parse_action(const char *s, unsigned *sleep_ms) {
   if (!*s || !strcmp(s, "kill"))
     return 0;
   if (!strcmp(s, "abort"))
     return -1;
+  char *end;
+  unsigned long ms = strncmp(s, "sleep", 5) ? 0 : strtoul(s + 5, &end, 10);
+  if (ms && !*end && ms <= 60000) { /* sleepMS: a stall (a slow disk, a long scan) */
+    *sleep_ms = (unsigned)ms;
+    return -3;
+  }
   for (size_t i = 0; i < sizeof errnos / sizeof *errnos; i++)
     if (!strcmp(s, errnos[i].name))
       return errnos[i].err;
@@ -57,7 +64,7 @@ static void parse_rule(char *text) {
   size_t len = strlen(text);
   char *end = NULL;
   r->n = n && *n ? strtoul(n, &end, 10) : 1;
-  r->action = parse_action(act ? act : "");
+  r->action = parse_action(act ? act : "", &r->sleep_ms);
   if (!len || len >= sizeof r->point || r->n == 0 || (end && *end) || r->action == -2) {
     fprintf(stderr, "upskilld: UPSKILLD_FAULT: ignoring the bad rule '%s'\n", text);
     return;
@@ -93,6 +100,12 @@ int upk_fault(const char *point) {
       return -r->action;
     if (hit > r->n)
       continue;
+    if (r->action == -3) {
+      fprintf(stderr, "upskilld: UPSKILLD_FAULT: sleep %u ms at %s (hit %lu)\n", r->sleep_ms, point,
+              hit);
+      usleep(r->sleep_ms * 1000u);
+      continue;
+    }
     fprintf(stderr, "upskilld: UPSKILLD_FAULT: %s at %s (hit %lu)\n",
             r->action ? "abort" : "SIGKILL", point, hit);
     if (r->action)

@@ -9,7 +9,8 @@
  * point fires: the count is per rule, across threads. ACTION is `kill` (default: SIGKILL the
  * whole process, as a crash or the OOM killer would), `abort`, or an errno name (ENOSPC,
  * EROFS, EACCES, EPERM, EIO, EDQUOT, ENOMEM, EINVAL): the hit returns that error, and so does every
- * later hit (a full disk stays full).
+ * later hit (a full disk stays full), or `sleepMS` (1-60000): that hit stalls its thread MS
+ * milliseconds and goes on (a long scan, a slow disk).
  *
  * Unset, a call costs one load of a flag. The variable comes from common/env_options.h (read
  * once per process); its rules are parsed at the first call.

@@ -85,8 +85,8 @@ int upk_catalog_entry_from_record(const char *record, const char *dir, const cha
 
 /** The listing's entries kept in memory, by document, so that a page of a walk builds none
  * the walk before built from the same record (skills/catalog_memo.c). Bounded by `max_entries`
- * documents and `max_bytes` of record text behind them (emptied past either); not
- * thread-safe: one thread uses it. The entries it hands out are shared: never change one. */
+ * documents and `max_bytes` of record text behind them (emptied past either); one thread uses
+ * it, but for upk_catalog_memo_ready. The entries it hands out are shared: never change one. */
 typedef struct upk_catalog_memo upk_catalog_memo;
 upk_catalog_memo *upk_catalog_memo_new(size_t max_entries, size_t max_bytes);
 void upk_catalog_memo_free(upk_catalog_memo *m);
@@ -106,6 +106,21 @@ json_t *upk_catalog_memo_page(upk_catalog_memo *m, uint64_t stamp, uint64_t root
                               size_t per, int64_t *next, int *more);
 void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
                                 size_t per, json_t *skills, int64_t next, int more);
+/** A kept page as another thread may hand it out: new references to its `skills` and their
+ * text, the cursor after it and whether more follow (upk_catalog_memo_ready). */
+typedef struct upk_catalog_ready {
+  json_t *skills;
+  upk_json_text *text;
+  int64_t next;
+  int more;
+} upk_catalog_ready;
+/** The page after `at` of `per`, kept with its text when the index had `stamp` under the bases
+ * `roots`: true with *out (the caller drops its references), or false. Unlike every other
+ * function here it may be called from any thread while the memo's own thread works (a lock
+ * guards the pages): the daemon answers a page from its loop while the skills queue is busy.
+ * It changes nothing: a stamp other than the memo's does not drop the kept pages. */
+bool upk_catalog_memo_ready(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
+                            size_t per, upk_catalog_ready *out);
 /** The text of a kept page's `skills` (its dump), kept beside it (upk_catalog_memo_keep_text),
  * so that the next walk dumps nothing: a new reference, or NULL when the page (after `at`, of
  * `per`) is not kept or has no text yet. Asked right after upk_catalog_memo_page found it. */

@@ -14,6 +14,7 @@
 #include "skills/catalog_int.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,10 @@ struct upk_catalog_memo {
   size_t n_stale;
   size_t text_bytes; /* of the texts of both */
   uint64_t stamp, roots;
+  /* Guards the pages, the stale ones, text_bytes, stamp and roots: the loop thread reads a kept
+   * page while the skills queue works (upk_catalog_memo_ready). The entries need no lock: only
+   * the queue's thread uses them. */
+  pthread_mutex_t mu;
 };
 
 upk_catalog_memo *upk_catalog_memo_new(size_t max_entries, size_t max_bytes) {
@@ -63,6 +68,7 @@ upk_catalog_memo *upk_catalog_memo_new(size_t max_entries, size_t max_bytes) {
   m->cap = upk_pow2_at_least(max_entries + max_entries / 3, 1024);
   m->slots = upk_xcalloc(m->cap, sizeof *m->slots);
   m->max = max_bytes;
+  pthread_mutex_init(&m->mu, NULL);
   return m;
 }
 
@@ -113,6 +119,7 @@ void upk_catalog_memo_free(upk_catalog_memo *m) {
   pages_clear(m);
   pages_drop(m, m->stale, &m->n_stale);
   memo_clear(m);
+  pthread_mutex_destroy(&m->mu);
   free(m->slots);
   free(m);
 }
@@ -188,19 +195,39 @@ uint64_t upk_catalog_memo_hash(uint64_t h, const char *s) {
   return hash_str(h ^ 0x9e3779b97f4a7c15ULL, s ? s : "");
 }
 
+static memo_page *page_of(upk_catalog_memo *m, int64_t at, size_t per) {
+  for (size_t i = 0; i < m->n_pages; i++)
+    if (m->pages[i].at == at && m->pages[i].per == per)
+      return &m->pages[i];
+  return NULL;
+}
+
 json_t *upk_catalog_memo_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
                               size_t per, int64_t *next, int *more) {
-  if (m->stamp != stamp || m->roots != roots) { /* the index changed: no page holds */
+  json_t *skills = NULL;
+  pthread_mutex_lock(&m->mu);
+  memo_page *p = NULL;
+  if (m->stamp != stamp || m->roots != roots) /* the index changed: no page holds */
     pages_retire(m, stamp, roots);
-    return NULL;
+  else if ((p = page_of(m, at, per))) {
+    *next = p->next;
+    *more = p->more;
+    skills = json_incref(p->skills);
   }
-  for (size_t i = 0; i < m->n_pages; i++)
-    if (m->pages[i].at == at && m->pages[i].per == per) {
-      *next = m->pages[i].next;
-      *more = m->pages[i].more;
-      return json_incref(m->pages[i].skills);
-    }
-  return NULL;
+  pthread_mutex_unlock(&m->mu);
+  return skills;
+}
+
+bool upk_catalog_memo_ready(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
+                            size_t per, upk_catalog_ready *out) {
+  pthread_mutex_lock(&m->mu);
+  memo_page *p = m->stamp == stamp && m->roots == roots ? page_of(m, at, per) : NULL;
+  bool ready = p && p->text;
+  if (ready)
+    *out =
+        (upk_catalog_ready){json_incref(p->skills), upk_json_text_ref(p->text), p->next, p->more};
+  pthread_mutex_unlock(&m->mu);
+  return ready;
 }
 
 /* The same entries in the same order: the very values (kept entries are shared and never
@@ -217,6 +244,7 @@ static bool same_entries(const json_t *a, const json_t *b) {
 
 void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t roots, int64_t at,
                                 size_t per, json_t *skills, int64_t next, int more) {
+  pthread_mutex_lock(&m->mu);
   if (m->stamp != stamp || m->roots != roots)
     pages_retire(m, stamp, roots);
   if (m->n_pages == MEMO_PAGES) /* bounded: start again */
@@ -231,24 +259,23 @@ void upk_catalog_memo_keep_page(upk_catalog_memo *m, uint64_t stamp, uint64_t ro
       break;
     }
   }
-}
-
-static memo_page *page_of(upk_catalog_memo *m, int64_t at, size_t per) {
-  for (size_t i = 0; i < m->n_pages; i++)
-    if (m->pages[i].at == at && m->pages[i].per == per)
-      return &m->pages[i];
-  return NULL;
+  pthread_mutex_unlock(&m->mu);
 }
 
 upk_json_text *upk_catalog_memo_page_text(upk_catalog_memo *m, int64_t at, size_t per) {
+  pthread_mutex_lock(&m->mu);
   memo_page *p = page_of(m, at, per);
-  return p ? upk_json_text_ref(p->text) : NULL;
+  upk_json_text *text = p ? upk_json_text_ref(p->text) : NULL;
+  pthread_mutex_unlock(&m->mu);
+  return text;
 }
 
 void upk_catalog_memo_keep_text(upk_catalog_memo *m, int64_t at, size_t per, upk_json_text *text) {
+  pthread_mutex_lock(&m->mu);
   memo_page *p = page_of(m, at, per);
-  if (!p || p->text || !text || m->text_bytes + upk_json_text_len(text) > MEMO_TEXT_BYTES)
-    return;
-  p->text = upk_json_text_ref(text);
-  m->text_bytes += upk_json_text_len(text);
+  if (p && !p->text && text && m->text_bytes + upk_json_text_len(text) <= MEMO_TEXT_BYTES) {
+    p->text = upk_json_text_ref(text);
+    m->text_bytes += upk_json_text_len(text);
+  }
+  pthread_mutex_unlock(&m->mu);
 }

@@ -3,11 +3,14 @@
 // every file of every skill read and checked (size, sha256, frontmatter).
 //
 //   node --expose-gc bench/mcp/skills.mjs [--skills 40000] [--daemon build/daemon/upskilld] [--no-reference]
-//                                         [--corpus DIR] [--before DAEMON] [--list-only]
+//                                         [--corpus DIR] [--before DAEMON] [--list-only] [--runs N]
+//                                         [--pause-ms MS]
 //
 // --before DAEMON walks the same files with another build of upskilld (say, the main branch's)
 // in place of the reference, one after the other in this invocation: before/after figures
-// taken under the same machine load.
+// taken under the same machine load. Each server is walked by a node process of its own
+// (this script, --child): a fresh client heap each, so that one walk's garbage is never
+// collected inside another's pages. --runs N repeats the pair N times, the order alternated.
 //
 // With --corpus, the collection is the first --skills directories (sorted) of DIR, a checkout
 // of a public registry (<dir>/SKILL.md each), hard-linked in instead of generated; the skills
@@ -19,7 +22,7 @@
 // whole collection listed within a default client's 64-page walk.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, readdirSync, linkSync, lstatSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, loadavg } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -38,11 +41,19 @@ const daemon = resolve(arg('--daemon', join(root, 'build/daemon/upskilld')));
 const withReference = !process.argv.includes('--no-reference');
 const before = arg('--before', null);
 const listOnly = process.argv.includes('--list-only'); // profiling the listing alone
+const runs = Number(arg('--runs', '1'));
+// The second walk begins this long after the first (a host listing again a little later): past
+// the first walk's hold (1 s after its last page) the daemon's settling work (the catch-up scan,
+// merge steps, the watch set's listing) runs, and a page must not wait behind it.
+const pauseMs = Number(arg('--pause-ms', '0'));
+const child = arg('--child', null); // a walk of one server, in a process of its own (below)
+const script = fileURLToPath(import.meta.url);
 
 // ---- the collection: every 5th skill has references/, every 7th a script ----
 const words = ['pdf', 'kernel', 'deploy', 'migrate', 'review', 'test', 'cache', 'tensor', 'docker',
   'graph', 'schema', 'audit', 'rollout', 'profile', 'index', 'parse', 'render', 'sync'];
-const ws = mkdtempSync(join(tmpdir(), 'upk-mcp-skills-'));
+const spec = child ? JSON.parse(child) : null;
+const ws = spec ? spec.ws : mkdtempSync(join(tmpdir(), 'upk-mcp-skills-'));
 const skillsDir = join(ws, '.claude/skills');
 let files = 0, bytes = 0;
 function put(path, text) { writeFileSync(path, text); files++; bytes += Buffer.byteLength(text); }
@@ -65,7 +76,9 @@ function frontmatterName(dir) {
     return m && /^[^/\\.][^/\\]*$/.test(m[1]) ? m[1] : null;
   } catch { return null; }
 }
-if (corpus) {
+if (spec) {
+  // a child walks the collection its parent made
+} else if (corpus) {
   const dirs = readdirSync(corpus, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => e.name).sort().slice(0, count);
   const taken = new Set(dirs);
@@ -87,7 +100,7 @@ if (corpus) {
   if (i % 7 === 0) { mkdirSync(join(dir, 'scripts')); put(join(dir, 'scripts/run.sh'), `#!/bin/sh\necho ${i}\n`); }
 }
 const genMs = performance.now() - t0;
-console.log(`collection: ${corpus ? `the first ${count} directories of ${corpus}` : `${count} skills`}, ${files} files, ${(bytes / 1048576).toFixed(1)} MiB (written in ${(genMs / 1000).toFixed(1)} s)`);
+if (!spec) console.log(`collection: ${corpus ? `the first ${count} directories of ${corpus}` : `${count} skills`}, ${files} files, ${(bytes / 1048576).toFixed(1)} MiB (written in ${(genMs / 1000).toFixed(1)} s)`);
 
 // Round trip of every skills/list page, seen at the transport (the server's time, the pipe and
 // the client's JSON.parse), and what the client does with a page before it asks for the next
@@ -148,7 +161,7 @@ function rssOf(pid) {
 
 async function run(label, command, args, options) {
   const client = new Client({ name: 'skills-bench', version: '1' }, { ...options, listMaxPages: 0 });
-  const env = { ...process.env, HOME: join(ws, 'home'), XDG_CACHE_HOME: join(ws, `cache-${label}`) };
+  const env = { ...process.env, HOME: join(ws, 'home'), XDG_CACHE_HOME: join(ws, `cache-${label}-${spec?.run ?? 0}`) }; // a fresh index each walk
   const transport = new StdioClientTransport({ command, args, env, cwd: ws, stderr: 'inherit' });
   const c0 = performance.now();
   await client.connect(transport);
@@ -175,11 +188,13 @@ async function run(label, command, args, options) {
   if (process.env.PAGES_LOG) console.log('first walk pages', pages.map((p) => p.toFixed(0)).join(' '));
   globalThis.gc?.(); // the first walk's garbage is the client's, not a page's latency
   const cpu1 = cpuOf(transport.pid);
+  if (pauseMs) await new Promise((ok) => setTimeout(ok, pauseMs));
+  const cpu2 = cpuOf(transport.pid);
   const warm = timePages(transport, true); // a second walk: the index is built
   const w0 = performance.now();
   await skills.list();
   const warmMs = performance.now() - w0;
-  const warmCpu = cpuOf(transport.pid) - cpu1;
+  const warmCpu = cpuOf(transport.pid) - cpu2;
   const pageBytes = warm.answers.map((m) => Buffer.byteLength(JSON.stringify(m))).sort((a, b) => a - b);
   const clientMs = [...warm.client].sort((a, b) => a - b);
   // The client's share measured apart on one captured page: JSON.parse of its text.
@@ -210,10 +225,46 @@ async function run(label, command, args, options) {
     pageP50: sorted[Math.floor(sorted.length / 2)], perSkillUs: warmMs * 1000 / list.length, pageP90: sorted[Math.floor(sorted.length * 0.9)], pageMax: sorted.at(-1), verified, verifyMs, rss };
 }
 
-const ours = await run('upskilld', daemon, ['--mcp'], { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-const ref = before ? await run('before', resolve(before), ['--mcp'], { versionNegotiation: { mode: { pin: '2026-07-28' } } })
-  : withReference ? await run('sdk', process.execPath, [join(root, 'bench/mcp/skills_server_sdk.mjs'), skillsDir], {}) : null;
+if (spec) { // the child: one walk, its figures as the last line of stdout
+  const r = await run(spec.label, spec.command, spec.args, spec.options);
+  console.log(JSON.stringify(r));
+  process.exit(0);
+}
+
+// One server walked by a node process of its own; its figures, with the load around it.
+function walkApart(run, label, command, args, options) {
+  const load0 = loadavg()[0];
+  const argv = ['--expose-gc', script, '--child', JSON.stringify({ ws, label, command, args, options, run })];
+  if (listOnly) argv.push('--list-only');
+  if (pauseMs) argv.push('--pause-ms', String(pauseMs));
+  const out = spawnSync(process.execPath, argv, { env: process.env, encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+  const last = out.stdout.trim().split('\n').at(-1);
+  if (out.status !== 0 || !last?.startsWith('{')) throw new Error(`${label}: the walk failed (${out.status})\n${out.stdout}`);
+  process.stdout.write(out.stdout.split('\n').slice(0, -2).map((l) => l + '\n').join(''));
+  return { ...JSON.parse(last), load: `${load0.toFixed(1)}-${loadavg()[0].toFixed(1)}` };
+}
+const servers = [['upskilld', daemon, ['--mcp'], { versionNegotiation: { mode: { pin: '2026-07-28' } } }]];
+if (before)
+  servers.push(['before', resolve(before), ['--mcp'], { versionNegotiation: { mode: { pin: '2026-07-28' } } }]);
+else if (withReference)
+  servers.push(['sdk', process.execPath, [join(root, 'bench/mcp/skills_server_sdk.mjs'), skillsDir], {}]);
+const results = [];
+for (let i = 0; i < runs; i++) {
+  const order = i % 2 ? [...servers].reverse() : servers;
+  const got = Object.fromEntries(order.map((sv) => [sv[0], walkApart(i, ...sv)]));
+  results.push({ order: order.map((sv) => sv[0]), ours: got.upskilld, ref: got[servers[1]?.[0]] });
+}
 rmSync(ws, { recursive: true, force: true });
+let allOk = true;
+for (const [i, { order, ours, ref }] of results.entries()) {
+  if (runs > 1) console.log(`\nrun ${i + 1} of ${runs}: ${order.join(' then ')}`);
+  allOk = report(ours, ref) && allOk;
+}
+console.log(allOk ? '\nPASS' : '\nFAIL');
+process.exit(allOk ? 0 : 1);
+
+function report(ours, ref) {
 
 const f = (v, d = 1) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(d));
 const rows = [
@@ -243,6 +294,7 @@ const rows = [
   ['server CPU, first walk pages 2- (ms)', f(ours.walkCpu, 0), f(ref?.walkCpu, 0), ref && f(ours.walkCpu / ref.walkCpu, 2), ''],
   ['server CPU, second walk (ms)', f(ours.warmCpu, 0), f(ref?.warmCpu, 0), ref && f(ours.warmCpu / ref.warmCpu, 2), ''],
   ['server peak RSS (MiB)', f(ours.rss), f(ref?.rss), ref && f(ours.rss / ref.rss, 2), ''],
+  ['load average (1 min) over the walk', ours.load, ref?.load, '', ''],
 ];
 console.log(`\n${'figure'.padEnd(34)} ${'upskilld'.padStart(12)} ${(before ? 'before' : 'TS SDK').padStart(12)} ${'ratio'.padStart(7)}  target`);
 for (const [name, a, b, r, t] of rows)
@@ -253,5 +305,5 @@ for (const r of [ours, ref].filter(Boolean))
 const ok = (corpus ? ours.skills > 0 : ours.skills >= count) && ours.unique === ours.skills &&
   (listOnly || corpus || ours.verified >= files) && ours.pageMax <= 50 && ours.warmPages <= 64 &&
   ours.pages <= 64 && !(ours.firstMax > 50);
-console.log(ok ? '\nPASS' : '\nFAIL');
-process.exit(ok ? 0 : 1);
+return ok;
+}

@@ -122,7 +122,8 @@ bool upk_session_ready(upk_server *s, const upk_session_hello *hello);
 typedef struct upk_services {
   struct upk_skills_svc *skills;     /* skills index service, from initialize on */
   struct upk_catalog_cache *catalog; /* the Skills extension's digests (skills queue only) */
-  struct upk_catalog_memo *listed;   /* ... and its listing's entries (skills queue only), */
+  struct upk_catalog_memo *listed;   /* ... its listing's entries (made on the loop; the queue
+                                      * builds them, the loop reads kept pages), */
   int64_t listed_at;                 /* built up to this document by a walk's first page, */
   bool listed_warm;                  /* ... to the end of the first index */
   struct upk_kernels *kernels;       /* worker pool and compile cache (kernel_service.h) */

@@ -18,6 +18,7 @@
 #include "skills/install.h"
 #include "common/log.h"
 #include "common/env_options.h"
+#include "common/fault.h"
 #include "common/fileio.h"
 #include "common/xalloc.h"
 #include "upk_config.h"
@@ -241,6 +242,7 @@ static void list_watch_set(item *it, upk_skills_svc *svc) {
 static void catch_up(scan_result *out, upk_skills_svc *svc) {
   if (!svc->index || upk_index_scanning(svc->index, NULL, NULL))
     return;
+  upk_fault("skills.catch_up"); /* tests: `sleepMS` makes it a long one */
   upk_index_stats st = {0};
   int rc = upk_index_scan(svc->index, &st, NULL);
   if (rc == 0 && st.parsed + st.removed)
@@ -315,6 +317,14 @@ static void scan_work(item *it, upk_skills_svc *svc) {
     out->watch = WATCH_LIST;
 }
 
+/* The listing's stamp as this item leaves the index (upk_skills_listing_lane): a read of a
+ * counter and of PRAGMA data_version, a few microseconds. */
+static void read_stamp(item *it, upk_skills_svc *svc) {
+  it->steady = it->listing && svc->index && !upk_index_scanning(svc->index, NULL, NULL) &&
+               upk_index_stamp(svc->index, &it->stamp) == 0;
+  it->count = it->steady ? upk_index_count(svc->index) : 0;
+}
+
 static void service_work(void *arg) {
   item *it = arg;
   upk_skills_svc *svc = it->svc;
@@ -337,6 +347,7 @@ static void service_work(void *arg) {
     scan_work(it, svc);
     break;
   }
+  read_stamp(it, svc);
 }
 
 /* ---- on the loop ---- */
@@ -475,6 +486,9 @@ static void service_done(void *arg, int status) {
   item *it = arg;
   upk_skills_svc *svc = it->svc;
   bool live = status == 0 && !svc->closing;
+  svc->lane_steady = status == 0 && it->steady;
+  svc->lane_stamp = it->stamp;
+  svc->lane_count = it->count;
   switch (it->kind) {
   case ITEM_WORK:
     if (it->u.work.done)
@@ -504,6 +518,7 @@ static void service_done(void *arg, int status) {
 
 static int submit(upk_skills_svc *svc, item *it) {
   it->svc = svc;
+  it->listing = svc->listing;
   int rc = upk_serial_submit(&svc->queue, service_work, service_done, it);
   if (rc)
     item_free(it);
@@ -560,7 +575,23 @@ void upk_skills_hold(upk_server *s) {
   if (!svc || svc->closing)
     return;
   svc->walk_waiting |= !svc->first_done; /* the page waits for the first index */
+  svc->listing = true;
   hold_start(svc);
+}
+
+/* Why the loop may answer a kept page itself: the queue's items run one at a time, and the
+ * state the last one left is the state the one running now began with. A page answered from
+ * it is the page as if it had been asked just before that item: the item's own effects are
+ * not reported to anyone before its `done` (on this loop, which then updates the copy). When
+ * the queue is idle the page goes there as before: what another process committed to the index
+ * file meanwhile (PRAGMA data_version) is seen then. */
+bool upk_skills_listing_lane(upk_server *s, uint64_t *stamp, long *count) {
+  upk_skills_svc *svc = upk_session_services(s)->skills;
+  if (!svc || svc->closing || !svc->lane_steady || !upk_serial_busy(&svc->queue))
+    return false;
+  *stamp = svc->lane_stamp;
+  *count = svc->lane_count;
+  return true;
 }
 
 static void hold_start(upk_skills_svc *svc) {

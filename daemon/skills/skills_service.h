@@ -36,6 +36,12 @@ json_t *upk_skills_status(upk_server *s);
  * set's listing, the catch-up scan, merge steps) waits until a second after the last page, at
  * most 30 s in a row, so that no page queues behind it. Loop thread. */
 void upk_skills_hold(upk_server *s);
+/** While the skills queue is busy (a catch-up scan, a merge step, a watch-set page, another's
+ * request), the listing's stamp and skill count as the item before the running one left them,
+ * so that a page kept under that stamp is answered from the loop at once instead of waiting
+ * behind the item (skills_ext.c). False when the queue is idle (the page goes there), the
+ * first index is not over, or no listing was asked for yet. Loop thread. */
+bool upk_skills_listing_lane(upk_server *s, uint64_t *stamp, long *count);
 /** The built-in library directory in use. */
 const char *upk_skills_library_dir(void);
 

@@ -74,6 +74,12 @@ struct upk_skills_svc {
   bool walk_waiting;      /* a walk's first page waits for the first index: hold when it ends */
   bool first_done;        /* the first scan has ended (loop side) */
   struct item *held_list; /* the watch set's next page, queued once the hold ends */
+  /* The listing's state as the last item left it, for the pages the loop answers itself while
+   * the queue is busy (upk_skills_listing_lane): copied on the loop from each item's end. */
+  bool listing;     /* a host asked for the listing: items read the stamp when they end */
+  bool lane_steady; /* the last item ended with the first index over and the stamp read */
+  uint64_t lane_stamp;
+  long lane_count;
   /* A watch set being applied a slice per loop turn (upk__watch_apply). */
   watch_set *applying;
   size_t apply_next;
@@ -117,6 +123,10 @@ typedef struct scan_result {
 typedef struct item {
   upk_skills_svc *svc;
   item_kind kind;
+  bool listing;   /* read the listing's stamp when the work ends (svc->listing, at submit) */
+  bool steady;    /* out: it was read, the first index over */
+  uint64_t stamp; /* out: upk_index_stamp */
+  long count;     /* out: upk_index_count */
   union {
     struct { /* ITEM_WORK */
       upk_skills_work work;

@@ -277,3 +277,70 @@ test('kept answers: the spliced line parses to the answer dumped whole', async (
     await within(10000, exited(child), 'exit');
   }
 });
+
+// A page never waits behind the settling work: while the skills queue runs a long item (the
+// catch-up scan, stalled 2 s here by UPSKILLD_FAULT), a walk's kept pages are answered from the
+// loop (skills_ext.c: lane_page), the first page too, and the same as the walk before; a
+// request that needs the index (skills/get) still waits for the item. Raw stdio, answers
+// matched by id.
+test('a page asked while a long catch-up scan runs is answered at once from the kept pages', async () => {
+  const small = mkdtempSync(join(tmpdir(), 'upk-walk-lane-'));
+  after(() => rmSync(small, { recursive: true, force: true }));
+  for (let i = 0; i < 450; i++) {
+    const dir = join(small, '.claude/skills', `lane-${String(i).padStart(4, '0')}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'),
+      `---\nname: lane-${String(i).padStart(4, '0')}\ndescription: Use for lane job ${i}.\n---\n# Lane\n`);
+  }
+  const env = { ...process.env, HOME: join(small, 'home'), XDG_CACHE_HOME: join(small, 'cache'),
+    UPSKILLD_FAULT: 'skills.catch_up:1:sleep2000' };
+  const child = spawn(daemon, ['--mcp'], { env, cwd: small, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stalled;
+  const stall = new Promise((ok) => { stalled = ok; });
+  createInterface({ input: child.stderr }).on('line', (l) => {
+    if (/UPSKILLD_FAULT: sleep 2000 ms at skills\.catch_up/.test(l)) stalled(performance.now());
+  });
+  const answers = new Map();
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    const m = JSON.parse(l);
+    if (m.id !== undefined && !m.method) answers.get(m.id)?.({ m, t: performance.now() });
+  });
+  let next = 0;
+  const ask = (method, params) => {
+    const id = ++next;
+    const got = new Promise((ok) => answers.set(id, ok));
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    return within(60000, got, `${method} ${id}`);
+  };
+  const walk = async () => {
+    const pages = [];
+    let cursor;
+    do {
+      const t0 = performance.now();
+      const { m, t } = await ask('skills/list', cursor ? { cursor } : { _meta: { progressToken: 'p' } });
+      pages.push({ skills: m.result.skills, ms: t - t0, at: t });
+      cursor = m.result.nextCursor;
+    } while (cursor);
+    return pages;
+  };
+  try {
+    await ask('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    const first = await walk();
+    assert.equal(first.length, 3, 'pages of 200');
+    // the catch-up runs once the walk's hold lapses (a second after its last page)
+    const t0 = await within(20000, stall, 'the catch-up scan stalls');
+    const get = ask('skills/get', { uri: first[0].skills[0].uri });
+    const second = await walk();
+    const { t: gotAt } = await get;
+    assert.deepEqual(second.map((p) => p.skills), first.map((p) => p.skills), 'the same walk');
+    for (const [i, p] of second.entries()) {
+      assert.ok(p.at < gotAt, `page ${i + 1} answered before the queued skills/get`);
+      assert.ok(p.ms < 1000, `page ${i + 1}: ${p.ms.toFixed(1)} ms during a 2 s stall`);
+    }
+    assert.ok(gotAt - t0 > 1200, 'the skills/get waited for the stalled scan');
+  } finally {
+    child.stdin.end();
+    await within(20000, exited(child), 'exit');
+  }
+});

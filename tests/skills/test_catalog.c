@@ -4,6 +4,10 @@
 #include "tests/skills/skill_helpers.h"
 
 #include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "skills/catalog.h"
@@ -367,4 +371,97 @@ Test(catalog, kept_pages_keep_their_answer_text) {
   upk_json_text_unref(other);
   json_decref(answer);
   json_decref(skills);
+}
+
+/* upk_catalog_memo_ready: what the loop may hand out while the queue works. Only a page kept
+ * with its text, under the very stamp and bases; a stamp it does not hold changes nothing. */
+Test(catalog, ready_pages_only_with_their_text_and_stamp) {
+  upk_catalog_memo *m = upk_catalog_memo_new(1000, 1 << 20);
+  json_t *skills = json_pack("[{s:s}]", "uri", "skill://project/r");
+  upk_json_text *text = upk_json_text_dump(skills);
+  upk_catalog_ready r = {0};
+  cr_assert_not(upk_catalog_memo_ready(m, 7, 1, 0, 200, &r), "nothing kept");
+  upk_catalog_memo_keep_page(m, 7, 1, 0, 200, skills, 42, 1);
+  cr_assert_not(upk_catalog_memo_ready(m, 7, 1, 0, 200, &r), "kept, but no text yet");
+  upk_catalog_memo_keep_text(m, 0, 200, text);
+  cr_assert_not(upk_catalog_memo_ready(m, 8, 1, 0, 200, &r), "another stamp");
+  cr_assert_not(upk_catalog_memo_ready(m, 7, 2, 0, 200, &r), "other bases");
+  cr_assert_not(upk_catalog_memo_ready(m, 7, 1, 0, 300, &r), "another page size");
+  cr_assert(upk_catalog_memo_ready(m, 7, 1, 0, 200, &r),
+            "asking under another stamp dropped nothing");
+  cr_assert_eq(r.skills, skills);
+  cr_assert_eq(r.text, text);
+  cr_assert_eq(r.next, 42);
+  cr_assert_eq(r.more, 1);
+  int64_t next;
+  int more;
+  cr_assert_null(upk_catalog_memo_page(m, 8, 1, 0, 200, &next, &more)); /* the queue: changed */
+  upk_catalog_ready gone;
+  cr_assert_not(upk_catalog_memo_ready(m, 7, 1, 0, 200, &gone), "dropped with the stamp's move");
+  upk_catalog_memo_free(m);
+  /* the references handed out outlive the memo */
+  cr_assert_str_eq(upk_json_text_data(r.text), "[{\"uri\":\"skill://project/r\"}]");
+  cr_assert_eq(json_array_size(r.skills), 1);
+  json_decref(r.skills);
+  upk_json_text_unref(r.text);
+  upk_json_text_unref(text);
+  json_decref(skills);
+}
+
+/* The queue's thread keeps pages, retires them (the stamp moves) and keeps their texts while
+ * another thread hands them out: every page handed out is whole, its text the dump of its very
+ * skills, under the stamp asked. (Run under ASan/TSan, a missing lock shows; here a torn page
+ * would show as a mismatch or a crash.) */
+typedef struct ready_race {
+  upk_catalog_memo *m;
+  atomic_bool stop;
+  atomic_long served;
+  atomic_long bad;
+} ready_race;
+
+static void *ready_reader(void *arg) {
+  ready_race *rr = arg;
+  while (!atomic_load(&rr->stop)) {
+    for (uint64_t stamp = 1; stamp <= 8; stamp++) {
+      upk_catalog_ready r;
+      if (!upk_catalog_memo_ready(rr->m, stamp, 1, (int64_t)stamp, 200, &r))
+        continue;
+      char *dump = json_dumps(r.skills, UPK_JSON_WIRE_FLAGS);
+      if (!dump || strcmp(dump, upk_json_text_data(r.text)) || r.next != (int64_t)stamp + 1)
+        atomic_fetch_add(&rr->bad, 1);
+      free(dump);
+      json_decref(r.skills);
+      upk_json_text_unref(r.text);
+      atomic_fetch_add(&rr->served, 1);
+    }
+  }
+  return NULL;
+}
+
+Test(catalog, ready_pages_while_the_queue_keeps_and_drops_them) {
+  ready_race rr = {.m = upk_catalog_memo_new(1000, 1 << 20)};
+  pthread_t t;
+  cr_assert_eq(pthread_create(&t, NULL, ready_reader, &rr), 0);
+  int64_t next;
+  int more;
+  /* until the reader was handed 200 pages (at least 2,000 rounds, at most 10 s) */
+  time_t until = time(NULL) + 10;
+  for (int round = 0; round < 2000 || (atomic_load(&rr.served) < 200 && time(NULL) < until);
+       round++) {
+    uint64_t stamp = (uint64_t)(round % 8) + 1;
+    json_t *skills = json_pack("[{s:s,s:i}]", "uri", "skill://project/x", "round", round);
+    upk_json_text *text = upk_json_text_dump(skills);
+    json_decref(upk_catalog_memo_page(rr.m, stamp, 1, (int64_t)stamp, 200, &next, &more));
+    upk_catalog_memo_keep_page(rr.m, stamp, 1, (int64_t)stamp, 200, skills, (int64_t)stamp + 1, 1);
+    upk_catalog_memo_keep_text(rr.m, (int64_t)stamp, 200, text);
+    upk_json_text_unref(text);
+    json_decref(skills);
+    for (int i = 0; i < 8; i++) /* a walk's pages read on this thread meanwhile */
+      json_decref(upk_catalog_memo_page(rr.m, stamp, 1, (int64_t)stamp, 200, &next, &more));
+  }
+  atomic_store(&rr.stop, true);
+  pthread_join(t, NULL);
+  upk_catalog_memo_free(rr.m);
+  cr_assert_gt(atomic_load(&rr.served), 0, "the reader was handed pages");
+  cr_assert_eq(atomic_load(&rr.bad), 0, "%ld pages handed out torn", atomic_load(&rr.bad));
 }
