@@ -35,7 +35,7 @@ rule catalogue_shared_data_delete {
     prose = "medium"
     message = "deletes shared data with no way back (every remote branch, a published package, the crontab, a production database or cache)"
   strings:
-    $branches = /\bgit\s+branch\s+(-r|--remotes?|-a)\b[^\n]{0,200}\|\s*xargs\b[^\n]{0,60}\bgit\s+push\s+[^\n]{0,30}(--delete|-d\b|:)|\bgit\s+push\s+[\w.-]+\s+--delete\s+\$\(\s*git\s+(branch\s+-r|for-each-ref|ls-remote)\b|\bgit\s+(for-each-ref|ls-remote)\b[^\n]{0,200}\|\s*xargs\b[^\n]{0,60}\bgit\s+push\s+[^\n]{0,30}(--delete|-d\b)|\bgit\s+push\s+[^\n]{0,30}(--force|-f)\s+[^\n]{0,20}--all\b|\bgit\s+push\s+[^\n]{0,20}--mirror\s+[^\n]{0,20}(--force|-f)\b/
+    $branches = /\bgit\s+branch\s+(-r|--remotes?|-a)\b[^\n]{0,200}\|\s*xargs\b[^\n]{0,60}\bgit\s+push\s+[^\n]{0,30}(--delete|-d\b|:)|\bgit\s+push\s+[\w.-]+\s+--delete\s+\$\(\s*git\s+(branch\s+-r|for-each-ref|ls-remote)\b|\bgit\s+(for-each-ref|ls-remote)\b[^\n]{0,200}\|\s*xargs\b[^\n]{0,60}\bgit\s+push\s+[^\n]{0,30}(--delete|-d\b)/
     $unpublish = /\bnpm\s+unpublish\b[^\n]{0,160}(--force|-f)\b/
     $veto_version = /\bnpm\s+unpublish\s+[^\n]{0,120}@["']?[0-9$]/
     $crontab = /(^|[;&|\n(`]|\$\()\s*crontab\s+(-u\s+\S+\s+)?-r\b/
@@ -43,6 +43,23 @@ rule catalogue_shared_data_delete {
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag|instead\s+of|rather\s+than)\b/ nocase
   condition:
     (($branches or $crontab) or ($unpublish and not $veto_version) or $env_db) and #neg >= 0
+}
+
+/* Every branch of a remote overwritten at once (`git push --force --all`, `--mirror --force`):
+ * high in a script, which runs unread; medium in a code block, where a history-rewriting guide
+ * (removing a leaked file) shows the same step for the user to take. */
+rule catalogue_force_push_all {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    block = "medium"
+    prose = "low"
+    message = "overwrites every branch of a remote (git push --force --all)"
+  strings:
+    $all = /\bgit\s+push\s+[^\n]{0,30}(--force|-f)\s+[^\n]{0,20}--all\b|\bgit\s+push\s+[^\n]{0,30}--all\s+[^\n]{0,20}(--force|-f)\b|\bgit\s+push\s+[^\n]{0,20}--mirror\s+[^\n]{0,20}(--force|-f)\b/
+  condition:
+    $all
 }
 
 /* A recursive delete of a path built from an environment variable whose fallback is empty:

@@ -75,7 +75,7 @@ rule catalogue_install_from_unknown_host {
     prose = "medium"
     message = "installs or runs code straight from an unknown host or an unpinned repository (its install hooks run)"
   strings:
-    $pip = /\b(pip3?|pip\s+install|uv\s+pip|pipx|poetry|pdm)\b[^\n]{0,40}\s(install|add|run\s+--spec|run)\s[^\n]{0,60}["']?(git\+)?(https?|ssh):\/\/[a-z0-9.-]+[^\n]{0,120}/
+    $pip = /\b(pip3?|uv\s+pip|pipx|poetry|pdm)\b[^\n]{0,40}\s(install|add)\s[^\n]{0,60}["']?(git\+(https?|ssh):\/\/[a-z0-9.-]+[^\s"']{0,120}|https?:\/\/[a-z0-9.-]+\/[^\s"']{0,160}\.(whl|tar\.gz|tgz|zip)\b)/
     $pipx = /\bpipx\s+run\s+--spec\s+["']?(git\+)?https?:\/\/[a-z0-9.-]+|\buvx\s+--from\s+["']?(git\+)?https?:\/\/[a-z0-9.-]+|\buv\s+tool\s+(run|install)\s+[^\n]{0,40}(git\+)?https?:\/\/[a-z0-9.-]+/
     $npx = /\b(npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+(-[\w-]+\s+)*["']?(github:|gitlab:|bitbucket:|git\+|https?:\/\/)[^\s"']+/
     $brew = /\bbrew\s+tap\s+[\w.-]+\/[\w.-]+\s+["']?(https?|git|ssh):\/\/[a-z0-9.-]+/

@@ -199,7 +199,7 @@ rule decoded_then_executed_other_sinks {
  * string; cmd.exe's caret escapes inside command names. */
 rule catalogue_syntax_obfuscation {
   meta:
-    id = "audit/obfuscated-exec"
+    id = "audit/obfuscated"
     category = "obfuscated"
     severity = "high"
     prose = "medium"
@@ -209,9 +209,13 @@ rule catalogue_syntax_obfuscation {
     $ps_wild = /[&.]\s*\(\s*(Get-Command|gcm|Get-Alias|gal|Get-Item\s+function:|ls\s+function:)\s+[^\n)]{0,40}\*[^\n)]{0,40}\)|\$ExecutionContext\.InvokeCommand\.(GetCommand|GetCmdlet|GetCommandName)\s*\(\s*["'][^"'\n]{0,30}\*/ nocase
     $ps_chars = /[&.]\s*\(\s*\$(env:ComSpec|ShellId|PSHome|VerbosePreference|env:Public)\s*\[[\d,\s]+\]/ nocase
     $py_rev = /\b__import__\s*\(\s*["'][^"'\n]{1,40}["']\s*\[\s*::\s*-1\s*\]|\bgetattr\s*\([^\n]{0,60}["'][^"'\n]{1,40}["']\s*\[\s*::\s*-1\s*\]|\bimportlib\.import_module\s*\(\s*["'][^"'\n]{1,40}["']\s*\[\s*::\s*-1\s*\]/
+    $ps_wild_var = /\$\w+\s*=\s*(Get-Command|gcm)\s+["']?[\w]*\*[\w*]*-[\w*]*\*?[\w*]*["']?/ nocase
+    $ctx_ps_invoke = /(^|\n|;)\s*[&.]\s*\$\w+\s+\$\w+/
+    $py_rev_lit = /["'][^"'\n]{1,80}["']\s*\[\s*::\s*-1\s*\]/
+    $ctx_py_dyn = /\b__import__\s*\(\s*[A-Za-z_]\w*\s*\)|\bgetattr\s*\(\s*(__import__|importlib\.import_module)\s*\(\s*[A-Za-z_]\w*\s*\)\s*,\s*[A-Za-z_]\w*\s*\)|\bimportlib\.import_module\s*\(\s*[A-Za-z_]\w*\s*\)/
     $rb_pack = /\.pack\s*\(\s*["'][cCU]\*["']\s*\)/
     $ctx_rb_eval = /\b(eval|instance_eval|class_eval|module_eval|send\s*\(\s*:eval|system|exec)\b/
     $bat_caret = /\b[a-zA-Z](\^[a-zA-Z]){3,}/
   condition:
-    $perl_ee or $ps_wild or $ps_chars or $py_rev or ($rb_pack and $ctx_rb_eval and lang == "ruby") or (#bat_caret >= 2 and lang == "batch")
+    $perl_ee or $ps_wild or $ps_chars or $py_rev or ($ps_wild_var and $ctx_ps_invoke) or ($py_rev_lit and $ctx_py_dyn) or ($rb_pack and $ctx_rb_eval and lang == "ruby") or (#bat_caret >= 2 and lang == "batch")
 }
