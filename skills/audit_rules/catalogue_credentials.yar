@@ -113,10 +113,11 @@ rule catalogue_keylogger {
     message = "records the keys the user presses (a keylogger)"
   strings:
     $key = /\bGetAsyncKeyState\b|\bGetKeyState\b[^\n]{0,40}\bfor\b|\bSetWindowsHookEx\w*\b[^\n]{0,60}\b(WH_KEYBOARD(_LL)?|13)\b|\bCGEventTapCreate\b|\bNSEvent\.addGlobalMonitorForEvents\b[^\n]{0,60}keyDown|\bpynput\.keyboard\b|\bkeyboard\.(on_press|on_release|hook|record)\s*\(|\bxinput\s+(test|test-xi2)\b|\/dev\/input\/(event[0-9*]|by-id\/[^\n]{0,40}kbd)|\bevdev\.InputDevice\b|\bxev\s+[^\n]{0,30}-event\s+keyboard|\blogkeys\b|\buiohook\w*\b|\bglobalShortcut\b[^\n]{0,20}\*/
-    $ctx_sink = /\b(AppendAllText|WriteAllText|AppendText|Add-Content|Out-File|Set-Content|StreamWriter|appendFileSync|appendFile|writeFileSync|createWriteStream)\b|\.(write|writelines|send|sendall|post|put)\s*\(|>>\s*["']?[\w$~.\/\\%-]|\|\s*(tee|nc|curl)\b|\bprint\s*\([^\n]{0,80}\bfile\s*=/
+    $ctx_sink = /\b(AppendAllText|WriteAllText|AppendText|Add-Content|Out-File|Set-Content|StreamWriter|appendFileSync|appendFile|writeFileSync|createWriteStream)\b|\.(write|writelines|send|sendall|post|put)\s*\(|>>?\s*["']?[\w$~.\/\\%-]|\|\s*(tee|nc|curl)\b|\bprint\s*\([^\n]{0,80}\bfile\s*=/
     $ctx_loop = /\bwhile\s*\(?\s*(\$true|true|True|1|:)\s*\)?|\bfor\s*\(\s*;\s*;|\bfor\s*\(\s*\$\w+\s*=\s*\d+\s*;\s*\$\w+\s*-le\s*25[45]|\bfor\s+\w+\s+in\s+range\s*\(\s*\d*\s*,?\s*25[56]\s*\)|\.join\s*\(\s*\)|\bListener\s*\(|\bStart-Job\b|\bon\s*\(\s*["']keydown["']|\bCallNextHookEx\b|\bCFRunLoopRun\b|\bmainloop\s*\(/
+    $stream = /\bxinput\s+(test|test-xi2)\b|\/dev\/input\/(event[0-9*]|by-id)|\bevtest\b|\blogkeys\b/
   condition:
-    $key and $ctx_sink and $ctx_loop
+    $key and $ctx_sink and ($ctx_loop or $stream)
 }
 
 /* git's credential helpers asked for the stored password (`git credential fill`, the helper

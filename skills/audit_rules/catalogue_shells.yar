@@ -26,10 +26,11 @@ rule catalogue_socket_exec {
     $ctx_pm_run = /\bsubprocess\.(run|Popen|check_output|getoutput|call)\s*\(|\bos\.(popen|system)\s*\(/
     $lua = /\bsocket\.(tcp|connect|udp)\s*\(/
     $ctx_lua_run = /\bio\.popen\s*\(|\bos\.execute\s*\(|\bload(string)?\s*\(/
+    $rcat = /\brcat\s+(connect|c)\s+(-\w+\s+\S+\s+)*[\w.-]+\s+\d+|\bcmstp(\.exe)?\s+\/ni\s+\/s\b|\bodbcconf(\.exe)?\s+[^\n]{0,40}\/a\s+\{?REGSVR\b|\bInstallUtil(\.exe)?\s+[^\n]{0,40}\/U\s+[^\n]{0,80}%(TEMP|APPDATA)%|\bSyncAppvPublishingServer(\.vbs)?\b[^\n]{0,80}(iex|Invoke-Expression|Start-Process)/ nocase
     $awk = /\/inet\/(tcp|udp)\/0\/[^\n]{0,200}/
     $ctx_awk_run = /\|\s*getline\b|\bsystem\s*\(/
   condition:
-    is_script and (($ps and $ctx_ps_run) or ($tcl and $ctx_tcl_run and $ctx_tcl) or ($bun and $ctx_bun_run) or ($paramiko and $ctx_pm_recv and $ctx_pm_run) or ($lua and $ctx_lua_run and lang == "lua") or ($awk and $ctx_awk_run))
+    is_script and (($ps and $ctx_ps_run) or ($tcl and $ctx_tcl_run and $ctx_tcl) or ($bun and $ctx_bun_run) or ($paramiko and $ctx_pm_recv and $ctx_pm_run) or ($lua and $ctx_lua_run and lang == "lua") or ($awk and $ctx_awk_run) or $rcat)
 }
 
 /* A web shell: a server (Python's http.server/Flask/FastAPI, Node's http/express, Ruby's
