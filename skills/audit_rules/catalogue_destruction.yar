@@ -36,13 +36,15 @@ rule catalogue_shared_data_delete {
     message = "deletes shared data with no way back (every remote branch, a published package, the crontab, a production database or cache)"
   strings:
     $branches = /\bgit\s+branch\s+(-r|--remotes?|-a)\b[^\n]{0,200}\|\s*xargs\b[^\n]{0,60}\bgit\s+push\s+[^\n]{0,30}(--delete|-d\b|:)|\bgit\s+push\s+[\w.-]+\s+--delete\s+\$\(\s*git\s+(branch\s+-r|for-each-ref|ls-remote)\b|\bgit\s+(for-each-ref|ls-remote)\b[^\n]{0,200}\|\s*xargs\b[^\n]{0,60}\bgit\s+push\s+[^\n]{0,30}(--delete|-d\b)/
+    $push_each = /\bgit\s+push\s+(-[\w-]+\s+)*(--force|-f|--delete|-d)\s+[^\n]{0,40}\$\{?\w+/
+    $ctx_remote_refs = /\b(for\s+\w+\s+in\s+\$\(|while\s+read\b|xargs\b)[^\n]{0,40}git\s+(for-each-ref\b[^\n]{0,80}refs\/remotes|branch\s+(-r|--remotes?|-a)\b|ls-remote\s+(--heads\s+)?\w+)|\bgit\s+(for-each-ref\b[^\n]{0,80}refs\/remotes|branch\s+(-r|--remotes?)\b|ls-remote\s+--heads\b)[^\n]{0,160}\|\s*(while\s+read|xargs)\b/
     $unpublish = /\bnpm\s+unpublish\b[^\n]{0,160}(--force|-f)\b/
     $veto_version = /\bnpm\s+unpublish\s+[^\n]{0,120}@["']?[0-9$]/
     $crontab = /(^|[;&|\n(`]|\$\()\s*crontab\s+(-u\s+\S+\s+)?-r\b/
     $env_db = /\b(redis-cli|valkey-cli|keydb-cli)\b[^\n]{0,100}\$\{?\w*(URL|HOST|URI)\w*\}?[^\n]{0,60}\b(FLUSHALL|FLUSHDB)\b|\b(psql|mysql|mongosh|mongo)\b[^\n]{0,100}\$\{?\w*(DATABASE|DB|MONGO|PG|MYSQL)\w*\}?[^\n]{0,100}\b(DROP\s+(DATABASE|SCHEMA|TABLE)|dropDatabase\s*\(|TRUNCATE\b)|\b(FLUSHALL|FLUSHDB)\b[^\n]{0,60}\$\{?\w*(REDIS)\w*(URL|HOST)\w*/ nocase
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag|instead\s+of|rather\s+than)\b/ nocase
   condition:
-    (($branches or $crontab) or ($unpublish and not $veto_version) or $env_db) and #neg >= 0
+    (($branches or $crontab) or ($push_each and $ctx_remote_refs and is_script) or ($unpublish and not $veto_version) or $env_db) and #neg >= 0
 }
 
 /* Every branch of a remote overwritten at once (`git push --force --all`, `--mirror --force`):

@@ -55,7 +55,7 @@ rule catalogue_fetch_run_in_process {
   strings:
     $ctx_fetch = /\brequire\s*\(\s*["']https?["']\s*\)\.(get|request)\b|\b(fetch|axios(\.\w+)?|got|needle|https?\.get|https?\.request|requests\.\w+|httpx\.\w+|urlopen|urlretrieve|urllib\.request|HTTP::Tiny|LWP::\w+|Net::HTTP|URI\.open|open-uri|Invoke-WebRequest|Invoke-RestMethod|DownloadString|WebClient)\b/
     $js_compile = /\.runIn(This|New)?Context\s*\(|\bcompileFunction\s*\(|\._compile\s*\(|\brequire-from-string\b|\brequireFromString\s*\(|\bnew\s+Module\s*\(|\bModule\.wrap\s*\(/
-    $py_loader = /\bspec_from_loader\s*\(|\bmodule_from_spec\s*\(|\btypes\.ModuleType\s*\(|\bimportlib\.machinery\.SourceFileLoader\b[^\n]{0,40}\bexec_module|\bexec\s*\(\s*compile\s*\(/
+    $py_loader = /\bspec_from_loader\s*\(|\bexec\s*\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\.__dict__\s*\)|\btypes\.ModuleType\s*\(|\bimportlib\.machinery\.SourceFileLoader\b[^\n]{0,40}\bexec_module|\bexec\s*\(\s*compile\s*\(/
     $pipe_interp = /\bopen\s*\(?\s*(my\s+)?\$?\w+\s*,\s*["']\|-["']\s*,\s*["'](perl|python3?|ruby|node|bash|sh|zsh)["']|\bopen\s*\(?\s*(my\s+)?\$?\w+\s*,\s*["']\|\s*(perl|python3?|ruby|node|bash|sh|zsh)\b|\bIO\.popen\s*\(\s*\[?\s*["'](ruby|bash|sh|python3?|perl|node)["'][^\n]{0,40}["'](w|r\+)["']|\bPopen\s*\(\s*\[\s*["'](python3?|bash|sh|perl|ruby|node|sys\.executable)["']?[^\n]{0,80}stdin\s*=\s*(subprocess\.)?PIPE|\bspawn\s*\(\s*["'](node|bash|sh|python3?|perl|ruby)["']\s*(,\s*\[\s*\]|\s*\))[^\n]{0,200}|\bstdin\.(write|end)\s*\(\s*(await\s+)?\w+(\.text\(\))?\s*\)/
     $neg = /\b(never|don'?t|do\s+not|attackers?|malicious|detect(s|ion)?)\b/ nocase
   condition:
@@ -76,7 +76,7 @@ rule catalogue_install_from_unknown_host {
     message = "installs or runs code straight from an unknown host or an unpinned repository (its install hooks run)"
   strings:
     $pip = /\b(pip3?|uv\s+pip|pipx|poetry|pdm)\b[^\n]{0,40}\s(install|add)\s[^\n]{0,60}["']?(git\+(https?|ssh):\/\/[a-z0-9.-]+[^\s"']{0,120}|https?:\/\/[a-z0-9.-]+\/[^\s"']{0,160}\.(whl|tar\.gz|tgz|zip)\b)/
-    $pipx = /\bpipx\s+run\s+--spec\s+["']?(git\+)?https?:\/\/[a-z0-9.-]+|\buvx\s+--from\s+["']?(git\+)?https?:\/\/[a-z0-9.-]+|\buv\s+tool\s+(run|install)\s+[^\n]{0,40}(git\+)?https?:\/\/[a-z0-9.-]+/
+    $pipx = /\bpipx\s+run\s+--spec\s+["']?(git\+)?https?:\/\/[a-z0-9.-]+|\buvx\s+--from\s+["']?(git\+)?https?:\/\/[a-z0-9.-]+|\buv\s+tool\s+(run|install)\s+[^\n]{0,40}(git\+https?:\/\/[a-z0-9.-]+|https?:\/\/[a-z0-9.-]+\/[^\s"']{0,160}\.(whl|tar\.gz|zip)\b)/
     $npx = /\b(npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+(-[\w-]+\s+)*["']?(github:|gitlab:|bitbucket:|git\+|https?:\/\/)[^\s"']+/
     $brew = /\bbrew\s+tap\s+[\w.-]+\/[\w.-]+\s+["']?(https?|git|ssh):\/\/[a-z0-9.-]+/
     $go = /\bgo\s+(install|get|run)\s+[^\n]{0,20}\b[a-z0-9-]+(\.[a-z0-9-]+)+\/[\w.\/-]+@(latest|main|master|HEAD)\b/
@@ -107,9 +107,10 @@ rule catalogue_package_source_redirect {
     $precommit = /(^|\n)\s*-\s*repo:\s*["']?https?:\/\/[a-z0-9.-]+[^\n]*\n\s*rev:\s*["']?(main|master|HEAD|latest|trunk|dev)\b|(^|\n)\s*-\s*repo:\s*["']?https?:\/\/[a-z0-9.-]+/
     $go_env = /\b(GOINSECURE|GONOSUMDB|GONOSUMCHECK)\s*=\s*["']?\*|\bGOSUMDB\s*=\s*["']?off\b|\bGOFLAGS\s*=\s*["']?[^\n"']{0,40}-insecure\b|\bGOPROXY\s*=\s*["']?https?:\/\/[a-z0-9.-]+/
     $registry = /\b(pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+config\s+set\s+(global|user|site)\.(index-url|extra-index-url)\s+["']?https?:\/\/[a-z0-9.-]+|\b(npm|pnpm)\s+config\s+set\s+(@[\w-]+:)?registry[\s=]+["']?https?:\/\/[a-z0-9.-]+|\byarn\s+config\s+set\s+(npmRegistryServer|registry)\s+["']?https?:\/\/[a-z0-9.-]+|\b(PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|UV_INDEX_URL|UV_DEFAULT_INDEX|UV_EXTRA_INDEX_URL|NPM_CONFIG_REGISTRY|npm_config_registry|YARN_NPM_REGISTRY_SERVER|BUNDLE_MIRROR__\w+)\s*=\s*["']?https?:\/\/[a-z0-9.-]+|(^|\n)\s*(@[\w-]+:)?registry\s*=\s*["']?https?:\/\/[a-z0-9.-]+|(^|\n)\s*(index-url|extra-index-url)\s*=\s*["']?https?:\/\/[a-z0-9.-]+|(^|\n)\s*npmRegistryServer:\s*["']?https?:\/\/[a-z0-9.-]+/
+    $pip_extra = /--extra-index-url[= ]+["']?https?:\/\/[a-z0-9.-]+/
     $ctx_cargo_crates = /\[source\.crates-io\]/
     $veto_known = /https?:\/\/(www\.)?(registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmmirror\.com|npm\.pkg\.github\.com|pypi\.org|pypi\.python\.org|test\.pypi\.org|download\.pytorch\.org|pypi\.nvidia\.com|pypi\.ngc\.nvidia\.com|[a-z.]*(tsinghua\.edu\.cn|ustc\.edu\.cn|aliyun\.com|douban\.com|huaweicloud\.com|tencent\.com|npmmirror\.com|taobao\.org)|rubygems\.org|gems\.rubyonrails\.org|index\.crates\.io|github\.com|gitlab\.com|bitbucket\.org|proxy\.golang\.org|goproxy\.io|goproxy\.cn|mirrors\.aliyun\.com|localhost|127\.0\.0\.1)\b|:\/\/[^\s\/]*(<|\$|\{|your[-_.]|my[-_.]?(company|org|host)|\.\.\.)|\b(artifactory|nexus|jfrog|codeartifact)\b|\bgem\.fury\.io\b|\bgems\.contribsys\.com\b|\brubygems\.pkg\.github\.com\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|dependency\s+confusion|detect(s|ion)?)\b/ nocase
   condition:
-    (($gem and (lang == "ruby" or lang == "sh" or lang == "other" or lang == "text")) or ($cargo and $ctx_cargo_crates) or $precommit or $go_env or ($registry and not is_prose)) and #neg >= 0 and #veto_known >= 0
+    (($gem and (lang == "ruby" or lang == "sh" or lang == "other" or lang == "text")) or ($cargo and $ctx_cargo_crates) or $precommit or $go_env or (any of ($registry, $pip_extra) and not is_prose)) and #neg >= 0 and #veto_known >= 0
 }

@@ -113,7 +113,7 @@ rule catalogue_collection_sent {
     $serve_home = /\bpython3?\s+-m\s+http\.server\b[^\n]{0,80}(-d|--directory)\s+["']?(~|\$HOME|\$\{HOME\}|\/)["']?(\s|$)|\bcd\s+["']?(~|\$HOME|\$\{HOME\}|\/)["']?\s*(&&|;)\s*python3?\s+-m\s+http\.server\b|\b(npx\s+)?(http-server|serve)\s+["']?(~|\$HOME|\$\{HOME\})["']?\s[^\n]{0,40}(-a\s+0\.0\.0\.0|--host\s+0\.0\.0\.0|-l\s+tcp:\/\/0\.0\.0\.0)/
     $dns_lib = /\bResolv::DNS\b[^\n]{0,200}\bgetresources?\s*\(\s*["']?#\{|\bgetresources?\s*\(\s*["']#\{[^\n]{0,80}\}\.[\w.-]+["']|\bdns\.resolver\.(resolve|query)\s*\(\s*f["']\{|\bdns\.(resolve\w*|lookup)\s*\(\s*`\$\{[^\n]{0,40}\}\.[\w.-]+`/
     $ctx_data = /\b(unpack1?\s*\(\s*["']H\*|\.hex\b|bin2hex|hexlify|Base64|b64encode|toString\s*\(\s*["'](hex|base64)|each_slice|scan\s*\(\s*\/\.\{1,\d+\}|\.netrc|credentials|\.ssh|\.env)\b/
-    $gh_post = /\bgh\s+(api|issue\s+(create|comment)|pr\s+(create|comment)|gist\s+create)\b(\\\n|[^\n]){0,300}(\$\(\s*(cat|type|Get-Content)\s+[^\n)]{0,60}(\.env|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.aws\/credentials|id_[a-z0-9]+)\b|@[^\s"']{0,60}(\.env|\.netrc|\.npmrc|credentials)\b)/
+    $gh_post = /\bgh\s+(api|issue\s+(create|comment)|pr\s+(create|comment)|gist\s+create)\b(\\\n|[^\n]){0,300}(\$\([^\n)]{0,80}\b(cat|type|Get-Content)\s+[^\n)]{0,60}(\.env|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.aws\/credentials|id_[a-z0-9]+)\b|@[^\s"']{0,60}(\.env|\.netrc|\.npmrc|credentials)\b)/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
   condition:
     ($gh_post and #neg >= 0) or (($screen and $ctx_upload and not is_prose) or ($rclone and $ctx_cred_dirs) or ($archive and $ctx_upload and is_script) or $serve_home or ($dns_lib and $ctx_data)) and #neg >= 0
