@@ -147,10 +147,10 @@ static void node_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
  * "do not use the following"), not when it says what the step achieves ("so first connections
  * do not stop the run:"), which an attacker can write before any payload. */
 static const char *const NEGATIONS[] = {"don't ", "do not ", "never "};
-static const char *const NEGATED[] = {"run",   "use",   "do ",     "copy",  "paste", "execute",
-                                      "this",  "these", "that",    "the following", "type",
-                                      "try",   "pipe",  "install", "write", "call",  "commit",
-                                      "put",   "add",   "deploy",  "follow", "allow"};
+static const char *const NEGATED[] = {
+    "run",    "use",           "do ",  "copy",   "paste",  "execute", "this",  "these",
+    "that",   "the following", "type", "try",    "pipe",   "install", "write", "call",
+    "commit", "put",           "add",  "deploy", "follow", "allow"};
 
 static bool negation_quotes(const char *text) {
   for (size_t i = 0; i < sizeof NEGATIONS / sizeof *NEGATIONS; i++)
