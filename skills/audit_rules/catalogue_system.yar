@@ -86,10 +86,25 @@ rule catalogue_persistence_more {
     $ctx_write = /\b(writeFileSync|writeFile|appendFileSync|appendFile|write_text|File\.write|Set-Content|Add-Content|Out-File|open)\b|>>?\s*["']?(~|\$HOME)|\btee\b|\bcat\s*>/
     $ctx_init = /\binit\.sh\b/
     $vscode = /["']runOn["']\s*:\s*["']folderOpen["']/
-    $logon = /\bschtasks(\.exe)?\s+\/create\b[^\n]{0,200}\/sc\s+(onlogon|onstart|onidle)\b|\bRegister-ScheduledTask\b[^\n]{0,200}New-ScheduledTaskTrigger\s+-AtLogOn\b|\bNew-ScheduledTaskTrigger\s+-AtLogOn\b/ nocase
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
   condition:
-    ($docker or ($husky and $ctx_write and $ctx_init) or $vscode or $logon) and #neg >= 0
+    ($docker or ($husky and $ctx_write and $ctx_init) or $vscode) and #neg >= 0
+}
+
+/* A task started at every logon or boot: high in a skill's script, which runs unread; medium in
+ * a code block, where a scheduler's guide shows the user how to make one. */
+rule catalogue_logon_task {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    block = "medium"
+    prose = "low"
+    message = "registers a task that runs at every logon or boot"
+  strings:
+    $logon = /\bschtasks(\.exe)?\s+\/create\b[^\n]{0,200}\/sc\s+(onlogon|onstart|onidle)\b|\bRegister-ScheduledTask\b[^\n]{0,200}New-ScheduledTaskTrigger\s+-AtLogOn\b|\bNew-ScheduledTaskTrigger\s+-(AtLogOn|AtStartup)\b/ nocase
+  condition:
+    $logon
 }
 
 /* What the user sees or keeps, sent away: the screen recorded or captured (ffmpeg's x11grab,
