@@ -80,7 +80,7 @@ rule catalogue_delete_empty_fallback {
     $rb = /\b(File\.(expand_path|join)|Pathname\.new)\s*\(\s*[^\n]{0,30}(["'](~|\/)\/?["']|Dir\.home|ENV\[["']HOME["']\])\s*(\+|,)\s*ENV\.fetch\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)|\bENV\.fetch\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)[^\n]{0,40}\b(rm_rf|rm_r|remove_dir|rmtree)\b/
     $py = /\bos\.path\.(join|expanduser)\s*\(\s*(["'](~|\/)\/?["']|os\.path\.expanduser\s*\(\s*["']~["']\s*\)|Path\.home\s*\(\s*\)|os\.environ\[["']HOME["']\])\s*,\s*os\.(environ\.get|getenv)\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)|\b(Path\.home\s*\(\s*\)|Path\s*\(\s*["']\/["']\s*\))\s*\/\s*os\.(environ\.get|getenv)\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)/
     $sh = /\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+)+["']?(\$HOME|\$\{HOME\}|~)?\/?\$\{\w+:-\}\/?\*?["']?(\s|$)|\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*\s+)+["']?(\$HOME|\$\{HOME\}|~)\/\$\{?\w+\}?\/?\*?["']?(\s|$)/
-    $ctx_rm = /\b(rmSync|rmdirSync|rm|rimraf|remove|rm_rf|rm_r|rmtree|remove_dir_all|unlink|deleteSync|emptyDirSync|removeSync)\b|\bFileUtils\.rm/
+    $ctx_rm = /\b(rmSync|rmdirSync|rm|rimraf|remove|rm_rf|rm_r|rmtree|remove_dir_all|unlink|deleteSync|emptyDirSync|removeSync)\s*\(|\bFileUtils\.rm/
     $veto_guard = /\$\{\w+:\?/
   condition:
     ((any of ($js, $rb, $py) and $ctx_rm) or $sh) and #veto_guard >= 0

@@ -64,7 +64,7 @@ rule catalogue_defence_evasion {
     $edr_var = /\b(systemctl|service)\s+(stop|disable|mask)\s+(--now\s+)?["']?\$\{?\w+/
     $transcripts = /\b(rm|del|Remove-Item|unlink|rmSync|rmtree|shred)\b[^\n]{0,60}(\.claude[\/\\]projects|\.claude[\/\\]history\.jsonl|\.codex[\/\\](sessions|history\.jsonl|log)|\.gemini[\/\\]tmp|\.cursor[\/\\][^\n]{0,20}history|\.aider\.chat\.history|\.local[\/\\]share[\/\\]opencode)/
     $touch_r = /\btouch\s+(-[acm]+\s+)*(-r|--reference[= ])\s*["']?\S+|\btouch\s+(-[acm]+\s+)*(-d|-t|--date[= ])\s*["']?[0-9@]/
-    $ctx_edit = /\bsed\s+(-\w+\s+)*-i\b|\bperl\s+-\w*pi|\bpatch\s|\bgit\s+apply\b|\bed\s+-s\b|>\s*["']?\$\w+/
+    $ctx_edit = /\bsed\s+(-\w+\s+)*-i\b|\bperl\s+-\w*pi|\bpatch\s+(-p\d|<)|\bgit\s+apply\b|\bed\s+-s\b|>\s*["']?\$\w+/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
   condition:
     (any of ($auditpol, $edr, $transcripts) or ($edr_var and $ctx_edr_names and is_script) or ($touch_r and $ctx_edit and is_script)) and #neg >= 0
@@ -83,7 +83,7 @@ rule catalogue_persistence_more {
   strings:
     $docker = /\bdocker\s+run\b(\\\n|[^\n]){0,200}--restart[= ](always|unless-stopped)\b(\\\n|[^\n]){0,300}-v\s+["']?(\$HOME|~|\$\{HOME\}|\/)["']?:|\bdocker\s+run\b(\\\n|[^\n]){0,300}-v\s+["']?(\$HOME|~|\$\{HOME\}|\/)["']?:(\\\n|[^\n]){0,200}--restart[= ](always|unless-stopped)\b/
     $husky = /\.config["']?\s*[\/\\,+]\s*["']?husky\b/
-    $ctx_write = /\b(writeFileSync|writeFile|appendFileSync|appendFile|write_text|File\.write|Set-Content|Add-Content|Out-File|open)\b|>>?\s*["']?(~|\$HOME)|\btee\b|\bcat\s*>/
+    $ctx_write = /\b(writeFileSync|writeFile|appendFileSync|appendFile|write_text|File\.write|Set-Content|Add-Content|Out-File|open)\s*\(|\b(Set-Content|Add-Content|Out-File)\s|>>?\s*["']?(~|\$HOME)|\btee\b|\bcat\s*>/
     $ctx_init = /\binit\.sh\b/
     $vscode = /["']runOn["']\s*:\s*["']folderOpen["']/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
@@ -120,14 +120,14 @@ rule catalogue_collection_sent {
     prose = "medium"
     message = "sends the screen, credential directories or the home directory to a host"
   strings:
-    $screen = /\bffmpeg\b[^\n]{0,80}-f\s+(x11grab|gdigrab|avfoundation|kmsgrab)\b|\bimport\s+(-\w+\s+)*-window\s+root\b|\bscreencapture\s+(-\w+\s+)*["']?[\w$~.\/-]+|\bscrot\b|\bgnome-screenshot\b|\bCopyFromScreen\s*\(|\bImageGrab\.grab\s*\(|\bpyautogui\.screenshot\s*\(|\bmss\s*\(\s*\)|\bgrim\s/
+    $screen = /\bffmpeg\b[^\n]{0,80}-f\s+(x11grab|gdigrab|avfoundation|kmsgrab)\b|\bimport\s+(-\w+\s+)*-window\s+root\b|\bscreencapture\s+(-\w+\s+)*["']?[\w$~.\/-]+|\bscrot\b|\bgnome-screenshot\b|\bCopyFromScreen\s*\(|\bImageGrab\.grab\s*\(|\bpyautogui\.screenshot\s*\(|\bmss\s*\(\s*\)|\bgrim\s+(-\w+\s+)*["']?[\w$~.\/-]+\.png\b/
     $ctx_upload = /\bcurl\s+[^\n]{0,160}(-F\b|--form|-T\b|--upload-file|--data-binary|-d\s*@)|\b(requests|httpx|session)\.(post|put)\s*\(|\bInvoke-(RestMethod|WebRequest)\b[^\n]{0,120}-(InFile|Body|Form)\b|\b(scp|rsync|rclone)\s[^\n]{0,120}[\w.-]+:|\baws\s+s3\s+cp\b|\bUploadFile\s*\(/ nocase
     $rclone = /\brclone\s+[^\n]{0,60}\b(copy|sync|move)\s+["']?(~|\$HOME|\$\{HOME\})\/(\.(ssh|aws|kube|gnupg|azure|docker|config\/gcloud|password-store)\b|\$\{?\w+)/
     $ctx_cred_dirs = /\.(ssh|aws|kube|gnupg|azure|password-store)\b/
     $archive = /\b(Compress-Archive|tar\s+-?c\w*|zip\s+-\w*r\w*|7z\s+a)\b[^\n]{0,300}(\.ssh|\.aws|\.gnupg|\.kube|\\Documents|\/Documents|\\Desktop|\/Desktop)\b/
     $serve_home = /\bpython3?\s+-m\s+http\.server\b[^\n]{0,80}(-d|--directory)\s+["']?(~|\$HOME|\$\{HOME\}|\/)["']?(\s|$)|\bcd\s+["']?(~|\$HOME|\$\{HOME\}|\/)["']?\s*(&&|;)\s*python3?\s+-m\s+http\.server\b|\b(npx\s+)?(http-server|serve)\s+["']?(~|\$HOME|\$\{HOME\})["']?\s[^\n]{0,40}(-a\s+0\.0\.0\.0|--host\s+0\.0\.0\.0|-l\s+tcp:\/\/0\.0\.0\.0)/
     $dns_lib = /\bResolv::DNS\b[^\n]{0,200}\bgetresources?\s*\(\s*["']?#\{|\bgetresources?\s*\(\s*["']#\{[^\n]{0,80}\}\.[\w.-]+["']|\bdns\.resolver\.(resolve|query)\s*\(\s*f["']\{|\bdns\.(resolve\w*|lookup)\s*\(\s*`\$\{[^\n]{0,40}\}\.[\w.-]+`/
-    $ctx_data = /\b(unpack1?\s*\(\s*["']H\*|\.hex\b|bin2hex|hexlify|Base64|b64encode|toString\s*\(\s*["'](hex|base64)|each_slice|scan\s*\(\s*\/\.\{1,\d+\}|\.netrc|credentials|\.ssh|\.env)\b/
+    $ctx_data = /\b(unpack1?\s*\(\s*["']H\*|\.hex\b|bin2hex|hexlify|Base64|b64encode|toString\s*\(\s*["'](hex|base64)|each_slice|scan\s*\(\s*\/\.\{1,\d+\}|\.netrc|gem\/credentials|aws\/credentials|\.ssh|\.env)\b/
     $gh_post = /\bgh\s+(api|issue\s+(create|comment)|pr\s+(create|comment)|gist\s+create)\b(\\\n|[^\n]){0,300}(\$\([^\n)]{0,80}\b(cat|type|Get-Content)\s+[^\n)]{0,60}(\.env|\.npmrc|\.netrc|\.pypirc|\.git-credentials|\.aws\/credentials|id_[a-z0-9]+)\b|@[^\s"']{0,60}(\.env|\.netrc|\.npmrc|credentials)\b)/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
   condition:

@@ -214,7 +214,7 @@ rule catalogue_syntax_obfuscation {
     $py_rev_lit = /["'][^"'\n]{1,80}["']\s*\[\s*::\s*-1\s*\]/
     $ctx_py_dyn = /\b__import__\s*\(\s*[A-Za-z_]\w*\s*\)|\bgetattr\s*\(\s*(__import__|importlib\.import_module)\s*\(\s*[A-Za-z_]\w*\s*\)\s*,\s*[A-Za-z_]\w*\s*\)|\bimportlib\.import_module\s*\(\s*[A-Za-z_]\w*\s*\)/
     $rb_pack = /\.pack\s*\(\s*["'][cCU]\*["']\s*\)/
-    $ctx_rb_eval = /\b(eval|instance_eval|class_eval|module_eval|send\s*\(\s*:eval|system|exec)\b/
+    $ctx_rb_eval = /\b(eval|instance_eval|class_eval|module_eval)\b|\bsend\s*\(\s*:eval\b|\b(system|exec)\s*\(/
     $bat_caret = /\b[a-zA-Z](\^[a-zA-Z]){3,}/
   condition:
     $perl_ee or $ps_wild or $ps_chars or $py_rev or ($ps_wild_var and $ctx_ps_invoke) or ($py_rev_lit and $ctx_py_dyn) or ($rb_pack and $ctx_rb_eval and lang == "ruby") or (#bat_caret >= 2 and lang == "batch")
