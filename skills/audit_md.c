@@ -121,7 +121,6 @@ static bool sigma_shaped(const char *lit) {
 
 /* Words before a block that present it as what not to do or as an attack to recognise. */
 static const char *const QUOTED[] = {
-    "don't",           "do not",       "never ",
     "avoid",           "bad example",  "bad:",
     "anti-pattern",    "antipattern",  "insecure",
     "vulnerab",        "injection",    "unsafe",
@@ -144,11 +143,32 @@ static void node_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
   buf[*len] = '\0';
 }
 
+/* A negation presents a block only when it bears on doing what follows ("never run this:",
+ * "do not use the following"), not when it says what the step achieves ("so first connections
+ * do not stop the run:"), which an attacker can write before any payload. */
+static const char *const NEGATIONS[] = {"don't ", "do not ", "never "};
+static const char *const NEGATED[] = {
+    "run",    "use",           "do ",  "copy",   "paste",  "execute", "this",  "these",
+    "that",   "the following", "type", "try",    "pipe",   "install", "write", "call",
+    "commit", "put",           "add",  "deploy", "follow", "allow"};
+
+static bool negation_quotes(const char *text) {
+  for (size_t i = 0; i < sizeof NEGATIONS / sizeof *NEGATIONS; i++)
+    for (const char *p = text; (p = strcasestr(p, NEGATIONS[i])); p++) {
+      const char *w = p + strlen(NEGATIONS[i]);
+      w += strspn(w, " ");
+      for (size_t j = 0; j < sizeof NEGATED / sizeof *NEGATED; j++)
+        if (!strncasecmp(w, NEGATED[j], strlen(NEGATED[j])))
+          return true;
+    }
+  return false;
+}
+
 static bool quotes(const char *text) {
   for (size_t i = 0; i < sizeof QUOTED / sizeof *QUOTED; i++)
     if (strcasestr(text, QUOTED[i]))
       return true;
-  return false;
+  return negation_quotes(text);
 }
 
 static bool says_quoted(cmark_node *n) {

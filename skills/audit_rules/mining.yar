@@ -52,3 +52,19 @@ rule miner_in_code {
   condition:
     $pool and ($ctx_wallet or ($ctx_cores and $ctx_hash))
 }
+
+/* Round 6, from the miners' own option tables (issue 45): whatever the binary is called, a
+ * proof-of-work algorithm name (RandomX, CryptoNight, KawPow, Ethash, Autolykos, GhostRider ...)
+ * given with a pool (`-o`/`--url` host:port) or a wallet (`-u`/`--user`) is a miner run. */
+rule miner_by_options {
+  meta:
+    id = "audit/mining"
+    category = "mining"
+    severity = "high"
+    message = "runs a program with a mining algorithm, a pool and a wallet (a cryptocurrency miner, whatever its name)"
+  strings:
+    $algo = /(\s|^)(-a|--algo|--algorithm|--coin)[\s=]+["']?(rx\/\w+|randomx|cn(-\w+)?\/\w+|cryptonight\w*|kawpow|ethash|etchash|autolykos2?|ghostrider|argon2\/\w+|astrobwt|progpow|kheavyhash|equihash|octopus|xmr|monero|rvn|etc)\b[^\n]{0,200}/ nocase
+    $ctx_pool = /(\s|^)(-o|--url|--pool|-P|--server)[\s=]+["']?[a-z0-9.-]+:\d{2,5}\b|(\s|^)(-u|--user|--wallet)[\s=]+["']?[0-9A-Za-z]{20,}/
+  condition:
+    $algo and $ctx_pool
+}

@@ -190,3 +190,32 @@ rule decoded_then_executed_other_sinks {
     ($ps_iex and $ctx_ps_inflate and $ctx_ps_b64) or $py_unpickle or $rb_tr or $sh_octal or $openssl_pipe
 
 }
+
+/* Round 6, from the obfuscation catalogues (Invoke-Obfuscation's launcher and token tricks, the
+ * per-language string-eval doors; issue 45): code hidden by the interpreter's own syntax rather
+ * than by an encoding. Perl's s///ee (the replacement evaluated as code); PowerShell's commands
+ * resolved by wildcard or built from characters of automatic variables and then invoked; a
+ * Python module or attribute named by a reversed string; Ruby's eval of char codes packed into a
+ * string; cmd.exe's caret escapes inside command names. */
+rule catalogue_syntax_obfuscation {
+  meta:
+    id = "audit/obfuscated"
+    category = "obfuscated"
+    severity = "high"
+    prose = "medium"
+    message = "runs code hidden by the interpreter's own syntax (s///ee, wildcard-resolved commands, reversed names, packed char codes, caret-split command names)"
+  strings:
+    $perl_ee = /=~\s*s([\/{#|!])[^\n]{0,300}[\/}#|!][gimsxr]*ee[gimsxr]*\s*[;)]/
+    $ps_wild = /[&.]\s*\(\s*(Get-Command|gcm|Get-Alias|gal|Get-Item\s+function:|ls\s+function:)\s+[^\n)]{0,40}\*[^\n)]{0,40}\)|\$ExecutionContext\.InvokeCommand\.(GetCommand|GetCmdlet|GetCommandName)\s*\(\s*["'][^"'\n]{0,30}\*/ nocase
+    $ps_chars = /[&.]\s*\(\s*\$(env:ComSpec|ShellId|PSHome|VerbosePreference|env:Public)\s*\[[\d,\s]+\]/ nocase
+    $py_rev = /\b__import__\s*\(\s*["'][^"'\n]{1,40}["']\s*\[\s*::\s*-1\s*\]|\bgetattr\s*\([^\n]{0,60}["'][^"'\n]{1,40}["']\s*\[\s*::\s*-1\s*\]|\bimportlib\.import_module\s*\(\s*["'][^"'\n]{1,40}["']\s*\[\s*::\s*-1\s*\]/
+    $ps_wild_var = /\$\w+\s*=\s*(Get-Command|gcm)\s+["']?[\w]*\*[\w*]*-[\w*]*\*?[\w*]*["']?/ nocase
+    $ctx_ps_invoke = /(^|\n|;)\s*[&.]\s*\$\w+\s+\$\w+/
+    $py_rev_lit = /["'][^"'\n]{1,80}["']\s*\[\s*::\s*-1\s*\]/
+    $ctx_py_dyn = /\b__import__\s*\(\s*[A-Za-z_]\w*\s*\)|\bgetattr\s*\(\s*(__import__|importlib\.import_module)\s*\(\s*[A-Za-z_]\w*\s*\)\s*,\s*[A-Za-z_]\w*\s*\)|\bimportlib\.import_module\s*\(\s*[A-Za-z_]\w*\s*\)/
+    $rb_pack = /\.pack\s*\(\s*["'][cCU]\*["']\s*\)/
+    $ctx_rb_eval = /\b(eval|instance_eval|class_eval|module_eval)\b|\bsend\s*\(\s*:eval\b|\b(system|exec)\s*\(/
+    $bat_caret = /\b[a-zA-Z](\^[a-zA-Z]){3,}/
+  condition:
+    $perl_ee or $ps_wild or $ps_chars or $py_rev or ($ps_wild_var and $ctx_ps_invoke) or ($py_rev_lit and $ctx_py_dyn) or ($rb_pack and $ctx_rb_eval and lang == "ruby") or (#bat_caret >= 2 and lang == "batch")
+}
