@@ -539,7 +539,9 @@ static bool is_store(const char *w) {
       ".git-credentials", ".docker/config.json", ".kube/config",
       "/.credentials.json", ".my.cnf",           ".mylogin.cnf",
       ".pgpass",         ".gnupg",               "keychain-db",
-      "cookies.sqlite",  "wallet.dat",           "_history",
+      "cookies.sqlite",  "wallet.dat",           ".bash_history",
+      ".zsh_history",    ".psql_history",        ".mysql_history",
+      "consolehost_history",
       ".config/gcloud",  "application_default_credentials", ".azure/",
       "accesstokens.json", "github-copilot/",    "state.vscdb",
       "/etc/shadow",     "169.254.169.254",      "169.254.170.2",
@@ -776,10 +778,6 @@ static const pattern GRAVE[] = {
     {"delete|remove|drop|purge * * every|all|remote * branches|tags * * on|from * origin|remote|"
      "upstream",
      NEG_CHECK},
-    {"delete|remove|wipe|erase|clear|purge|shred * * your|own|agent's|session|sessions|"
-     "transcripts|transcript|conversation|conversations|audit|shell * transcripts|transcript|"
-     "history|logs|log|sessions",
-     NEG_CHECK},
 };
 
 /* Authentication to a service: its key sent where it belongs (in a header), not exfiltrated. */
@@ -831,6 +829,9 @@ static const pattern ACTION[] = {
     {"rm -rf|-fr|-rf", NEG_CHECK},
     {"drop table|database|schema", NEG_CHECK},
     {"--force|force-push|--hard|--all-namespaces|--volumes", NEG_CHECK},
+    {"delete|remove|wipe|erase|purge|shred * * your|own|agent's|session|audit|shell "
+     "transcripts|transcript|history|logs",
+     NEG_CHECK},
     {"add|use|pass|append|with * force|hard|all-namespaces", NEG_CHECK}, /* "--" is stripped */
     {"delete|remove|wipe|erase|destroy|purge * home|~|~/|$home|entire|whole|every|all * "
      "directory|folder|files|repositories|repos|volumes|namespaces|buckets|databases|"
@@ -978,21 +979,21 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   toks *t = upk_xmalloc(sizeof *t);
   tokenize(s, n, t);
   memset(sig, 0, sizeof *sig);
-  sig->data = ANY(DATA, t);
-  sig->conceal = ANY(CONCEAL, t);
-  sig->egress = ANY(EGRESS, t) && !(sig->conceal ? false : ANY(AUTH, t));
+  upk__intent_foreign(s, n, sig); /* other languages' signals first: the same checks follow */
+  sig->data |= ANY(DATA, t);
+  sig->conceal |= ANY(CONCEAL, t);
+  sig->egress = (sig->egress || ANY(EGRESS, t)) && !(sig->conceal ? false : ANY(AUTH, t));
   sig->action = ANY(ACTION, t);
-  sig->unasked = ANY(UNASKED, t);
-  sig->strong = ANY(OVERRIDE_STRONG, t);
-  sig->override = sig->strong || ANY(OVERRIDE_WEAK, t);
+  sig->unasked |= ANY(UNASKED, t);
+  sig->strong |= ANY(OVERRIDE_STRONG, t);
+  sig->override |= sig->strong || ANY(OVERRIDE_WEAK, t);
   sig->egress |= ANY(EGRESS_ALWAYS, t);
   sig->store = store_read(t);
-  sig->sink = sig->egress || ANY(SINK, t);
+  sig->sink |= sig->egress || ANY(SINK, t);
   sig->hide = ANY(HIDE, t);
   sig->conceal |= sig->hide;
   sig->grave = ANY(GRAVE, t);
   sig->action |= sig->grave;
-  upk__intent_foreign(s, n, sig);
   /* an order matters only beside something sensitive: most sentences stop here */
   if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override) {
     sig->directive |= directive(t);

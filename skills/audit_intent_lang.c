@@ -3,7 +3,7 @@
  * user's say, authority moved) from small per-language phrase tables, by meaning. A stranger's
  * skill written in English hides its order in Spanish or Chinese because the English tables
  * cannot read it. A Latin-script table is read only when the sentence holds three of that
- * language's function words, so English text never meets Spanish "token" or French "secret";
+ * language's function words, so English text never meets French "secret" or Italian "password";
  * a CJK, Cyrillic or Hangul table when its script occurs. Phrases are matched as lowercase
  * substrings (at a word's start in Latin and Cyrillic scripts), dropped when a negation of the
  * language stands just before them (or after, where the language puts it there), except the
@@ -15,7 +15,8 @@
 #include "common/xalloc.h"
 #include "skills/audit_intent.h"
 
-#define NEG_REACH 24 /* bytes before (or after) a phrase a negation may stand in */
+#define NEG_REACH 24 /* bytes before (or after) a phrase a negation may stand in... */
+#define NEG_REACH_CJK 48 /* ...16 characters in CJK, where a verb's object follows it */
 #define FUNCTION_WORDS 3
 
 typedef struct lang_table {
@@ -44,14 +45,14 @@ static const lang_table SPANISH = {
       "variables de entorno", "historial", "cookies"),
     L("añade", "agrega", "incluye", "copia", "pega", "adjunta", "inserta", "guarda"),
     L("envía", "envia", "enviar", "sube", "subir", "publica", "reenvía", "manda"),
-    L("informe", "reporte", "incidencia", "ticket", "petición", "solicitud", "comentario"),
+    L("informe", "reporte", "incidencia", "ticket", "comentario", "servidor"),
     L("no se lo menciones", "no lo menciones", "no menciones", "no le digas", "no informes",
       "sin decir", "sin avisar", "sin mencionar", "en secreto", "sin que el usuario",
       "no muestres", "oculta", "a escondidas"),
     L("sin preguntar", "sin pedir", "sin confirmar", "sin confirmación", "sin permiso"),
-    L("ignora las instrucciones", "ignora las indicaciones", "aunque el usuario",
-      "diga lo que diga", "sin importar lo que"),
-    L("no", "nunca", "jamás"), NULL, L("ataque", "malicios", "inyección"),
+    L("ignora las instrucciones", "ignora las indicaciones", "aunque el usuario se oponga",
+      "aunque el usuario diga que no", "diga lo que diga el usuario"),
+    L("no", "nunca", "jamás", "solo", "sólo", "únicamente"), NULL, L("ataque", "malicios", "inyección"),
 };
 
 static const lang_table FRENCH = {
@@ -63,14 +64,14 @@ static const lang_table FRENCH = {
       "variables d'environnement", "historique", "cookies"),
     L("ajoute", "inclus", "incluez", "copie", "colle", "joins", "joignez", "insère", "insérez"),
     L("envoie", "envoyez", "envoyer", "téléverse", "publie", "transmets", "transmettez"),
-    L("rapport", "ticket", "requête", "commentaire", "signalement"),
+    L("rapport", "ticket", "commentaire", "signalement", "serveur"),
     L("ne le dis pas", "ne dites pas", "ne le mentionne pas", "ne mentionnez pas",
       "ne mentionne pas", "sans le dire", "sans prévenir", "sans mentionner", "en secret",
       "discrètement", "n'en parle pas", "n'en parlez pas", "à l'insu"),
     L("sans demander", "sans confirmation", "sans permission", "sans autorisation"),
-    L("ignore les instructions", "ignorez les instructions", "même si l'utilisateur",
-      "quoi que dise"),
-    L("ne", "n'", "jamais"), NULL, L("attaque", "malveillant", "injection"),
+    L("ignore les instructions", "ignorez les instructions", "même si l'utilisateur refuse",
+      "même si l'utilisateur s'y oppose", "quoi que dise l'utilisateur"),
+    L("ne", "n'", "jamais", "seulement", "uniquement"), NULL, L("attaque", "malveillant", "injection"),
 };
 
 static const lang_table GERMAN = {
@@ -83,15 +84,15 @@ static const lang_table GERMAN = {
     L("füge", "fügen sie", "kopiere", "kopieren sie", "hänge", "hängen sie", "einfügen"),
     L("sende", "senden sie", "schicke", "schicken sie", "hochladen", "übertrage",
       "poste"),
-    L("bericht", "ticket", "anfrage", "kommentar", "issue"),
+    L("bericht", "ticket", "kommentar", "issue", "server"),
     L("erwähne es nicht", "erwähne das nicht", "erwähnen sie es nicht", "nicht erwähnen",
       "sag dem benutzer nichts", "sage dem nutzer nichts", "ohne es zu erwähnen", "heimlich",
       "unauffällig", "verschweige", "nicht mitteilen"),
     L("ohne nachzufragen", "ohne zu fragen", "ohne rückfrage", "ohne bestätigung",
       "ohne erlaubnis"),
     L("ignoriere die anweisungen", "ignoriere alle", "ignorieren sie die",
-      "auch wenn der benutzer", "egal was der benutzer"),
-    L("nicht", "niemals", "nie", "kein", "keine"), L("nicht", "niemals"),
+      "auch wenn der benutzer widerspricht", "egal was der benutzer sagt"),
+    L("nicht", "niemals", "nie", "kein", "keine", "nur"), L("nicht", "niemals"),
     L("angriff", "bösartig", "schadcode"),
 };
 
@@ -103,11 +104,12 @@ static const lang_table PORTUGUESE = {
       "variáveis de ambiente", "histórico"),
     L("adicione", "inclua", "copie", "cole", "anexe", "insira"),
     L("envie", "enviar", "publique", "carregue", "encaminhe"),
-    L("relatório", "ticket", "requisição", "comentário", "chamado"),
+    L("relatório", "ticket", "comentário", "chamado", "servidor"),
     L("não mencione", "não conte", "não diga", "sem mencionar", "sem avisar", "sem contar",
       "em segredo", "secretamente"),
     L("sem perguntar", "sem pedir", "sem confirmação", "sem permissão"),
-    L("ignore as instruções", "mesmo que o usuário"), L("não", "nunca", "jamais"), NULL,
+    L("ignore as instruções", "mesmo que o usuário recuse"),
+    L("não", "nunca", "jamais", "apenas", "somente"), NULL,
     L("ataque", "malicios", "injeção"),
 };
 
@@ -119,11 +121,11 @@ static const lang_table ITALIAN = {
       "variabili d'ambiente", "cronologia"),
     L("aggiungi", "includi", "copia", "incolla", "allega", "inserisci"),
     L("invia", "carica", "pubblica", "inoltra"),
-    L("rapporto", "report", "ticket", "richiesta", "commento", "segnalazione"),
+    L("rapporto", "report", "ticket", "commento", "segnalazione", "server"),
     L("non menzionare", "non dirlo", "non dire", "senza dirlo", "senza avvisare",
       "senza menzionare", "di nascosto", "in segreto"),
     L("senza chiedere", "senza conferma", "senza permesso"),
-    L("ignora le istruzioni", "anche se l'utente"), L("non", "mai"), NULL,
+    L("ignora le istruzioni", "anche se l'utente rifiuta"), L("non", "mai", "solo", "soltanto"), NULL,
     L("attacco", "malevol", "iniezione"),
 };
 
@@ -135,13 +137,13 @@ static const lang_table RUSSIAN = {
       "секрет", "переменные окружения"),
     L("добавь", "скопируй", "вставь", "приложи"),
     L("отправь", "загрузи", "перешли", "опубликуй"),
-    L("отчет", "отчёт", "тикет", "запрос", "комментари"),
+    L("отчет", "отчёт", "тикет", "комментари", "сервер"),
     L("не говори пользователю", "не сообщай", "не упоминай", "тайно", "незаметно",
       "без уведомления"),
     L("без подтверждения", "не спрашивая", "без разрешения", "без запроса"),
     L("игнорируй предыдущие", "игнорируйте предыдущие", "игнорируй все",
-      "даже если пользователь"),
-    L("не", "никогда"), NULL, L("атак", "вредонос", "инъекц"),
+      "даже если пользователь против"),
+    L("не", "никогда", "только"), NULL, L("атак", "вредонос", "инъекц"),
 };
 
 static const lang_table CHINESE = {
@@ -152,14 +154,15 @@ static const lang_table CHINESE = {
     L("粘贴", "附加", "添加到", "加入", "复制到", "写入", "包含", "附上", "放入", "貼上", "寫入",
       "加到", "複製到"),
     L("发送", "上传", "发到", "提交到", "發送", "上傳", "转发", "轉發"),
-    L("报告", "報告", "工单", "问题单", "请求", "评论", "issue"),
+    L("报告", "報告", "工单", "问题单", "评论", "issue", "服务器", "伺服器", "网址", "邮箱"),
     L("不要告诉用户", "不要告知用户", "不要提及", "不要提到", "不要向用户", "不要让用户", "不要通知",
       "悄悄", "秘密地", "静默", "不要告訴使用者", "不要讓使用者", "默默"),
     L("无需确认", "不要询问", "无需询问", "不经用户", "无需用户", "不用确认", "不必询问", "無需確認",
       "不要詢問"),
-    L("忽略之前的指令", "忽略以上", "忽略所有", "忽略用户", "无论用户", "即使用户", "忽略先前",
-      "無論使用者", "即使使用者"),
-    L("不要", "切勿", "绝不", "禁止", "不得", "不可", "勿"), NULL,
+    L("忽略之前的指令", "忽略以上", "忽略所有", "忽略用户", "无论用户说什么", "即使用户反对",
+      "忽略先前", "無論使用者說什麼", "即使使用者反對", "不管用户说什么"),
+    L("不要", "切勿", "绝不", "禁止", "不得", "不可", "勿", "不在", "不应", "不能", "严禁", "避免",
+      "不允许", "不准", "不會", "不應", "嚴禁", "仅", "只", "僅"), NULL,
     L("攻击", "恶意", "注入", "攻擊", "惡意"),
 };
 
@@ -169,11 +172,11 @@ static const lang_table JAPANESE = {
     L("認証情報", "パスワード", "秘密鍵", "トークン", "環境変数", "資格情報", "シークレット"),
     L("貼り付け", "添付", "追加して", "含めて", "書き込"),
     L("送信", "アップロード", "転送"),
-    L("レポート", "報告", "チケット", "リクエスト", "コメント"),
+    L("レポート", "報告", "チケット", "コメント", "サーバー"),
     L("ユーザーに伝えない", "ユーザーには伝えず", "言及しない", "言及せず", "知らせない",
       "知らせず", "黙って", "こっそり", "ユーザーに言わない"),
     L("確認せずに", "確認なしで", "尋ねずに", "許可なく"),
-    L("以前の指示を無視", "指示を無視", "ユーザーが何と言おうと"), L("決して"),
+    L("以前の指示を無視", "指示を無視", "ユーザーが何と言おうと"), L("決して", "のみ", "だけ"),
     L("しない", "しないで", "禁止"), L("攻撃", "悪意", "インジェクション"),
 };
 
@@ -183,7 +186,7 @@ static const lang_table KOREAN = {
     L("자격 증명", "비밀번호", "암호", "개인 키", "토큰", "환경 변수"),
     L("붙여", "첨부", "추가", "포함"),
     L("전송", "업로드", "보내"),
-    L("보고서", "리포트", "티켓", "요청", "댓글"),
+    L("보고서", "리포트", "티켓", "댓글", "서버"),
     L("사용자에게 알리지", "언급하지", "말하지 마", "몰래", "조용히"),
     L("묻지 않고", "확인 없이", "허락 없이"),
     L("이전 지시를 무시", "지시를 무시", "사용자가 뭐라고"), L("절대"), L("지 마", "않"),
@@ -231,13 +234,14 @@ static const char *find(const char *b, const char *from, const char *phrase) {
 static bool near(const char *b, const char *at, size_t len, const char *const *negs,
                  bool after) {
   size_t blen = strlen(b);
-  const char *lo = after ? at + len : (at - b > NEG_REACH ? at - NEG_REACH : b);
-  const char *hi = after ? (at + len + NEG_REACH < b + blen ? at + len + NEG_REACH : b + blen)
-                         : at;
+  size_t reach = (unsigned char)*at >= 0xE0 ? NEG_REACH_CJK : NEG_REACH;
+  const char *lo = after ? at + len : ((size_t)(at - b) > reach ? at - reach : b);
+  const char *hi = after ? (at + len + reach < b + blen ? at + len + reach : b + blen) : at;
   for (size_t i = 0; negs && negs[i]; i++) {
     size_t nl = strlen(negs[i]);
+    bool word = (unsigned char)negs[i][0] < 0xE0; /* an alphabet's word, not CJK's */
     for (const char *p = find(b, lo, negs[i]); p && p < hi; p = find(b, p + 1, negs[i]))
-      if (after || p + nl <= at)
+      if ((after || p + nl <= at) && (!word || p[nl - 1] == '\'' || !letter((unsigned char)p[nl])))
         return true;
   }
   return false;
@@ -274,7 +278,8 @@ static void read_table(const char *b, const lang_table *t, upk__intent_signals *
   g->directive |= holds(b, t, t->directive, false);
   g->data |= holds(b, t, t->data, false);
   g->sink |= put || send;
-  g->egress |= send || (put && place);
+  /* sent somewhere named: a URL, an address, a report or an issue */
+  g->egress |= (send || put) && (place || strstr(b, "://") || strchr(b, '@'));
   g->conceal |= holds(b, t, t->conceal, true);
   g->unasked |= holds(b, t, t->unasked, true);
   bool strong = holds(b, t, t->override, false);
