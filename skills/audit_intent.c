@@ -187,9 +187,10 @@ static void add_leftovers(prose *p) {
  * memory or rules is read as orders too. */
 static bool prose_block(cmark_node *n) {
   static const char *const PROSE[] = {
-      "text",    "txt",      "markdown", "md",    "prompt", "plaintext", "plain", "mermaid",
-      "latex",   "tex",      "math",     "katex", "plantuml", "dot",     "graphviz", "html",
-      "xml",     "svg"}; /* and what renders as a picture: its words are not shown as words */
+      "text",     "txt",   "markdown", "md",   "prompt", "plaintext", "plain",
+      "mermaid",  "latex", "tex",      "math", "katex",  "plantuml",  "dot",
+      "graphviz", "html",  "xml",      "svg"}; /* and what renders as a picture: its words are not
+                                                  shown as words */
   const char *info = cmark_node_get_fence_info(n);
   size_t k = info ? strcspn(info, " \t{,") : 0;
   for (size_t i = 0; k && i < sizeof PROSE / sizeof *PROSE; i++)
@@ -374,6 +375,19 @@ static size_t invisible_len(const unsigned char *s, size_t n) {
   return hit ? 3 : 0;
 }
 
+/* A token's trailing . : ' - = and leading ' - dropped; its new length. */
+static size_t trim_token(char *w, size_t len) {
+  while (len > 0 && strchr(".:'-=", w[len - 1]))
+    len--;
+  size_t lead = 0;
+  while (lead < len && strchr("'-", w[lead]))
+    lead++;
+  memmove(w, w + lead, len - lead);
+  len -= lead;
+  w[len] = '\0';
+  return len;
+}
+
 /* s[0, n) as lowercase tokens; ’ as ', trailing . : ' * - dropped, invisible characters
  * skipped. */
 static void tokenize(const char *s, size_t n, toks *t) {
@@ -424,14 +438,7 @@ static void tokenize(const char *s, size_t n, toks *t) {
         k->w[len++] = (char)d;
       i += step;
     }
-    while (len > 0 && strchr(".:'-=", k->w[len - 1]))
-      len--;
-    size_t lead = 0;
-    while (lead < len && strchr("'-", k->w[lead]))
-      lead++;
-    memmove(k->w, k->w + lead, len - lead);
-    len -= lead;
-    k->w[len] = '\0';
+    len = trim_token(k->w, len);
     bool ends_clause = i > 0 && strchr(":", s[i - 1]);
     if (len) {
       k->clause = clause;
@@ -532,24 +539,53 @@ static bool is_secret(const char *w) {
 /* Where a secret is kept, or a command that prints one: reading it is taking the secret (a
  * public key, an example file and a variable are not stores). */
 static bool is_store(const char *w) {
-  static const char *const STORE[] = {
-      "id_rsa",          "id_ed25519",           "id_ecdsa",
-      "id_dsa",          ".aws/credentials",     ".aws/sso",
-      ".netrc",          ".pypirc",              ".npmrc",
-      ".git-credentials", ".docker/config.json", ".kube/config",
-      "/.credentials.json", ".my.cnf",           ".mylogin.cnf",
-      ".pgpass",         ".gnupg",               "keychain-db",
-      "cookies.sqlite",  "wallet.dat",           ".bash_history",
-      ".zsh_history",    ".psql_history",        ".mysql_history",
-      "consolehost_history",
-      ".config/gcloud",  "application_default_credentials", ".azure/",
-      "accesstokens.json", "github-copilot/",    "state.vscdb",
-      "/etc/shadow",     "169.254.169.254",      "169.254.170.2",
-      "metadata.google.internal", "get-access-token", "print-access-token",
-      "print-identity-token", "my_print_defaults", "find-generic-password",
-      "find-internet-password", "pbpaste",       "xclip",
-      "xsel",            "wl-paste",             "get-clipboard",
-      "clipboard"};
+  static const char *const STORE[] = {"id_rsa",
+                                      "id_ed25519",
+                                      "id_ecdsa",
+                                      "id_dsa",
+                                      ".aws/credentials",
+                                      ".aws/sso",
+                                      ".netrc",
+                                      ".pypirc",
+                                      ".npmrc",
+                                      ".git-credentials",
+                                      ".docker/config.json",
+                                      ".kube/config",
+                                      "/.credentials.json",
+                                      ".my.cnf",
+                                      ".mylogin.cnf",
+                                      ".pgpass",
+                                      ".gnupg",
+                                      "keychain-db",
+                                      "cookies.sqlite",
+                                      "wallet.dat",
+                                      ".bash_history",
+                                      ".zsh_history",
+                                      ".psql_history",
+                                      ".mysql_history",
+                                      "consolehost_history",
+                                      ".config/gcloud",
+                                      "application_default_credentials",
+                                      ".azure/",
+                                      "accesstokens.json",
+                                      "github-copilot/",
+                                      "state.vscdb",
+                                      "/etc/shadow",
+                                      "169.254.169.254",
+                                      "169.254.170.2",
+                                      "metadata.google.internal",
+                                      "get-access-token",
+                                      "print-access-token",
+                                      "print-identity-token",
+                                      "my_print_defaults",
+                                      "find-generic-password",
+                                      "find-internet-password",
+                                      "pbpaste",
+                                      "xclip",
+                                      "xsel",
+                                      "wl-paste",
+                                      "get-clipboard",
+                                      "clipboard"};
   if (has_suffix(w, ".pub") || strstr(w, ".example") || strstr(w, ".sample") ||
       strstr(w, ".template"))
     return false;
@@ -691,6 +727,10 @@ static const pattern DIRECTIVE[] = {
     {"your task|job|goal|instructions", NEG_NONE},
     {"important|mandatory", NEG_NONE},
     {"assistant|agent|ai|claude|llm|model|codex instructions|instruction|note", NEG_NONE},
+    {"note|notes|instructions|instruction|guidance for|to * ai|agent|agents|assistant|"
+     "assistants|llm|llms|model|models",
+     NEG_NONE},
+    {"must", NEG_NONE},
 };
 
 /* Sensitive objects: what a user would not hand a stranger. */
@@ -886,6 +926,7 @@ static const pattern UNASKED[] = {
     {"stop|no asking|prompting|confirming", NEG_NONE},
     {"~not stop|wait|pause * ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
     {"~not ask|asks|asking * user|them|anyone|permission|confirmation|approval|first", NEG_NONE},
+    {"rather|instead than|of prompting|asking|confirming|prompts|confirmations", NEG_NONE},
 };
 
 /* Authority moved: the user's words overridden, or another origin's words taken as theirs. */
@@ -1142,8 +1183,8 @@ static void report(const char *rel, const char *data, const upk__audit_lines *l,
   d->evidence = evidence(data, s->at, s->end);
 }
 
-int upk__intent_report(const char *rel, const char *data, size_t len,
-                       const upk__intent_sentence *s, size_t n, size_t from, upk_diags *out) {
+int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
+                       size_t n, size_t from, upk_diags *out) {
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
   for (size_t i = 0; i < n; i++)
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);

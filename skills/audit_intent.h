@@ -62,8 +62,8 @@ size_t upk__intent_split(const char *data, size_t len, const size_t (*ranges)[2]
 /** Score sentences s[0, n) of the file `data` (each one's signals, then windows of
  * neighbours) and report the findings; what upk__audit_intent does once it has the sentences.
  * Returns the number of high ones. */
-int upk__intent_report(const char *rel, const char *data, size_t len,
-                       const upk__intent_sentence *s, size_t n, size_t from, upk_diags *out);
+int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
+                       size_t n, size_t from, upk_diags *out);
 
 /** Score the text s[0, n) (any case): its signals, each dropped when negated ("never send
  * credentials to ...") except the concealments that are negations themselves ("do not tell

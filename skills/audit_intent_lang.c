@@ -15,7 +15,7 @@
 #include "common/xalloc.h"
 #include "skills/audit_intent.h"
 
-#define NEG_REACH 24 /* bytes before (or after) a phrase a negation may stand in... */
+#define NEG_REACH 24     /* bytes before (or after) a phrase a negation may stand in... */
 #define NEG_REACH_CJK 48 /* ...16 characters in CJK, where a verb's object follows it */
 #define FUNCTION_WORDS 3
 
@@ -38,28 +38,30 @@ typedef struct lang_table {
 
 static const lang_table SPANISH = {
     L("el", "los", "las", "del", "para", "con", "que", "una", "por", "al", "se", "lo", "su"),
-    L("nota para el asistente", "asistente:", "debes", "tienes que", "añade", "agrega",
-      "incluye", "copia", "envía", "envia", "sube", "pega", "ejecuta", "lee", "guarda",
-      "escribe", "siempre", "ignora", "adjunta"),
-    L("credenciales", "contraseña", "clave privada", "claves", "secreto",
-      "variables de entorno", "historial", "cookies"),
+    L("nota para el asistente", "asistente:", "debes", "tienes que", "añade", "agrega", "incluye",
+      "copia", "envía", "envia", "sube", "pega", "ejecuta", "lee", "guarda", "escribe", "siempre",
+      "ignora", "adjunta"),
+    L("credenciales", "contraseña", "clave privada", "claves", "secreto", "variables de entorno",
+      "historial", "cookies"),
     L("añade", "agrega", "incluye", "copia", "pega", "adjunta", "inserta", "guarda"),
     L("envía", "envia", "enviar", "sube", "subir", "publica", "reenvía", "manda"),
     L("informe", "reporte", "incidencia", "ticket", "comentario", "servidor"),
     L("no se lo menciones", "no lo menciones", "no menciones", "no le digas", "no informes",
-      "sin decir", "sin avisar", "sin mencionar", "en secreto", "sin que el usuario",
-      "no muestres", "oculta", "a escondidas"),
+      "sin decir", "sin avisar", "sin mencionar", "en secreto", "sin que el usuario", "no muestres",
+      "oculta", "a escondidas"),
     L("sin preguntar", "sin pedir", "sin confirmar", "sin confirmación", "sin permiso"),
     L("ignora las instrucciones", "ignora las indicaciones", "aunque el usuario se oponga",
       "aunque el usuario diga que no", "diga lo que diga el usuario"),
-    L("no", "nunca", "jamás", "solo", "sólo", "únicamente"), NULL, L("ataque", "malicios", "inyección"),
+    L("no", "nunca", "jamás", "solo", "sólo", "únicamente"),
+    NULL,
+    L("ataque", "malicios", "inyección"),
 };
 
 static const lang_table FRENCH = {
     L("le", "les", "des", "du", "pour", "avec", "une", "est", "dans", "au", "aux", "vous", "pas",
       "l'utilisateur"),
-    L("note pour l'assistant", "assistant :", "tu dois", "vous devez", "ajoute", "inclus",
-      "copie", "envoie", "colle", "exécute", "lis", "lisez", "toujours", "ignore", "joins"),
+    L("note pour l'assistant", "assistant :", "tu dois", "vous devez", "ajoute", "inclus", "copie",
+      "envoie", "colle", "exécute", "lis", "lisez", "toujours", "ignore", "joins"),
     L("identifiants", "mot de passe", "mots de passe", "clé privée", "clés", "jeton", "secret",
       "variables d'environnement", "historique", "cookies"),
     L("ajoute", "inclus", "incluez", "copie", "colle", "joins", "joignez", "insère", "insérez"),
@@ -71,7 +73,9 @@ static const lang_table FRENCH = {
     L("sans demander", "sans confirmation", "sans permission", "sans autorisation"),
     L("ignore les instructions", "ignorez les instructions", "même si l'utilisateur refuse",
       "même si l'utilisateur s'y oppose", "quoi que dise l'utilisateur"),
-    L("ne", "n'", "jamais", "seulement", "uniquement"), NULL, L("attaque", "malveillant", "injection"),
+    L("ne", "n'", "jamais", "seulement", "uniquement"),
+    NULL,
+    L("attaque", "malveillant", "injection"),
 };
 
 static const lang_table GERMAN = {
@@ -82,8 +86,7 @@ static const lang_table GERMAN = {
     L("zugangsdaten", "passwort", "passwörter", "kennwort", "privater schlüssel", "schlüssel",
       "geheimnis", "umgebungsvariablen", "anmeldedaten"),
     L("füge", "fügen sie", "kopiere", "kopieren sie", "hänge", "hängen sie", "einfügen"),
-    L("sende", "senden sie", "schicke", "schicken sie", "hochladen", "übertrage",
-      "poste"),
+    L("sende", "senden sie", "schicke", "schicken sie", "hochladen", "übertrage", "poste"),
     L("bericht", "ticket", "kommentar", "issue", "server"),
     L("erwähne es nicht", "erwähne das nicht", "erwähnen sie es nicht", "nicht erwähnen",
       "sag dem benutzer nichts", "sage dem nutzer nichts", "ohne es zu erwähnen", "heimlich",
@@ -92,7 +95,8 @@ static const lang_table GERMAN = {
       "ohne erlaubnis"),
     L("ignoriere die anweisungen", "ignoriere alle", "ignorieren sie die",
       "auch wenn der benutzer widerspricht", "egal was der benutzer sagt"),
-    L("nicht", "niemals", "nie", "kein", "keine", "nur"), L("nicht", "niemals"),
+    L("nicht", "niemals", "nie", "kein", "keine", "nur"),
+    L("nicht", "niemals"),
     L("angriff", "bösartig", "schadcode"),
 };
 
@@ -109,30 +113,33 @@ static const lang_table PORTUGUESE = {
       "em segredo", "secretamente"),
     L("sem perguntar", "sem pedir", "sem confirmação", "sem permissão"),
     L("ignore as instruções", "mesmo que o usuário recuse"),
-    L("não", "nunca", "jamais", "apenas", "somente"), NULL,
+    L("não", "nunca", "jamais", "apenas", "somente"),
+    NULL,
     L("ataque", "malicios", "injeção"),
 };
 
 static const lang_table ITALIAN = {
     L("il", "lo", "gli", "della", "del", "per", "con", "una", "non", "che", "l'utente", "nel"),
-    L("nota per l'assistente", "devi", "aggiungi", "includi", "copia", "invia", "incolla",
-      "esegui", "leggi", "sempre", "ignora", "allega"),
-    L("credenziali", "password", "chiave privata", "chiavi", "segreto",
-      "variabili d'ambiente", "cronologia"),
+    L("nota per l'assistente", "devi", "aggiungi", "includi", "copia", "invia", "incolla", "esegui",
+      "leggi", "sempre", "ignora", "allega"),
+    L("credenziali", "password", "chiave privata", "chiavi", "segreto", "variabili d'ambiente",
+      "cronologia"),
     L("aggiungi", "includi", "copia", "incolla", "allega", "inserisci"),
     L("invia", "carica", "pubblica", "inoltra"),
     L("rapporto", "report", "ticket", "commento", "segnalazione", "server"),
     L("non menzionare", "non dirlo", "non dire", "senza dirlo", "senza avvisare",
       "senza menzionare", "di nascosto", "in segreto"),
     L("senza chiedere", "senza conferma", "senza permesso"),
-    L("ignora le istruzioni", "anche se l'utente rifiuta"), L("non", "mai", "solo", "soltanto"), NULL,
+    L("ignora le istruzioni", "anche se l'utente rifiuta"),
+    L("non", "mai", "solo", "soltanto"),
+    NULL,
     L("attacco", "malevol", "iniezione"),
 };
 
 static const lang_table RUSSIAN = {
     NULL,
-    L("ассистент", "ты должен", "вы должны", "добавь", "скопируй", "отправь", "вставь",
-      "прочитай", "выполни", "всегда", "игнорируй", "приложи"),
+    L("ассистент", "ты должен", "вы должны", "добавь", "скопируй", "отправь", "вставь", "прочитай",
+      "выполни", "всегда", "игнорируй", "приложи"),
     L("учетные данные", "учётные данные", "пароль", "пароли", "закрытый ключ", "ключи", "токен",
       "секрет", "переменные окружения"),
     L("добавь", "скопируй", "вставь", "приложи"),
@@ -143,7 +150,9 @@ static const lang_table RUSSIAN = {
     L("без подтверждения", "не спрашивая", "без разрешения", "без запроса"),
     L("игнорируй предыдущие", "игнорируйте предыдущие", "игнорируй все",
       "даже если пользователь против"),
-    L("не", "никогда", "только"), NULL, L("атак", "вредонос", "инъекц"),
+    L("не", "никогда", "только"),
+    NULL,
+    L("атак", "вредонос", "инъекц"),
 };
 
 static const lang_table CHINESE = {
@@ -155,14 +164,15 @@ static const lang_table CHINESE = {
       "加到", "複製到"),
     L("发送", "上传", "发到", "提交到", "發送", "上傳", "转发", "轉發"),
     L("报告", "報告", "工单", "问题单", "评论", "issue", "服务器", "伺服器", "网址", "邮箱"),
-    L("不要告诉用户", "不要告知用户", "不要提及", "不要提到", "不要向用户", "不要让用户", "不要通知",
-      "悄悄", "秘密地", "静默", "不要告訴使用者", "不要讓使用者", "默默"),
-    L("无需确认", "不要询问", "无需询问", "不经用户", "无需用户", "不用确认", "不必询问", "無需確認",
-      "不要詢問"),
+    L("不要告诉用户", "不要告知用户", "不要提及", "不要提到", "不要向用户", "不要让用户",
+      "不要通知", "悄悄", "秘密地", "静默", "不要告訴使用者", "不要讓使用者", "默默"),
+    L("无需确认", "不要询问", "无需询问", "不经用户", "无需用户", "不用确认", "不必询问",
+      "無需確認", "不要詢問"),
     L("忽略之前的指令", "忽略以上", "忽略所有", "忽略用户", "无论用户说什么", "即使用户反对",
       "忽略先前", "無論使用者說什麼", "即使使用者反對", "不管用户说什么"),
     L("不要", "切勿", "绝不", "禁止", "不得", "不可", "勿", "不在", "不应", "不能", "严禁", "避免",
-      "不允许", "不准", "不會", "不應", "嚴禁", "仅", "只", "僅"), NULL,
+      "不允许", "不准", "不會", "不應", "嚴禁", "仅", "只", "僅"),
+    NULL,
     L("攻击", "恶意", "注入", "攻擊", "惡意"),
 };
 
@@ -176,8 +186,10 @@ static const lang_table JAPANESE = {
     L("ユーザーに伝えない", "ユーザーには伝えず", "言及しない", "言及せず", "知らせない",
       "知らせず", "黙って", "こっそり", "ユーザーに言わない"),
     L("確認せずに", "確認なしで", "尋ねずに", "許可なく"),
-    L("以前の指示を無視", "指示を無視", "ユーザーが何と言おうと"), L("決して", "のみ", "だけ"),
-    L("しない", "しないで", "禁止"), L("攻撃", "悪意", "インジェクション"),
+    L("以前の指示を無視", "指示を無視", "ユーザーが何と言おうと"),
+    L("決して", "のみ", "だけ"),
+    L("しない", "しないで", "禁止"),
+    L("攻撃", "悪意", "インジェクション"),
 };
 
 static const lang_table KOREAN = {
@@ -189,7 +201,9 @@ static const lang_table KOREAN = {
     L("보고서", "리포트", "티켓", "댓글", "서버"),
     L("사용자에게 알리지", "언급하지", "말하지 마", "몰래", "조용히"),
     L("묻지 않고", "확인 없이", "허락 없이"),
-    L("이전 지시를 무시", "지시를 무시", "사용자가 뭐라고"), L("절대"), L("지 마", "않"),
+    L("이전 지시를 무시", "지시를 무시", "사용자가 뭐라고"),
+    L("절대"),
+    L("지 마", "않"),
     L("공격", "악성"),
 };
 
@@ -231,8 +245,7 @@ static const char *find(const char *b, const char *from, const char *phrase) {
 }
 
 /* A negation within NEG_REACH bytes before the phrase at `at` (after it when `after`). */
-static bool near(const char *b, const char *at, size_t len, const char *const *negs,
-                 bool after) {
+static bool near(const char *b, const char *at, size_t len, const char *const *negs, bool after) {
   size_t blen = strlen(b);
   size_t reach = (unsigned char)*at >= 0xE0 ? NEG_REACH_CJK : NEG_REACH;
   const char *lo = after ? at + len : ((size_t)(at - b) > reach ? at - reach : b);
