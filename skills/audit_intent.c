@@ -771,7 +771,9 @@ static const pattern EGRESS[] = {
      "notes|description",
      NEG_ONLY},
     {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_ONLY},
-    {"file|open|create|raise|submit * issue|issues|ticket|tickets|bug", NEG_ONLY},
+    {"file|open|create|raise|submit * issue|issues|ticket|tickets|bug ** with|containing|"
+     "including|holding|attaching",
+     NEG_ONLY},
 };
 
 /* Egress that a key in a header does not excuse: every request copied to a second host, data
