@@ -714,8 +714,7 @@ static const char *const IMPERATIVE =
     "transmit|share|provide|allow|accept|trust|bypass|wipe|erase|purge|drop|prune|reset|"
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
-    "assume|consider|regard|answer|reply|respond|report|restart|relaunch|file|finish|end|"
-    "mirror|present|reuse";
+    "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -731,6 +730,7 @@ static const pattern DIRECTIVE[] = {
      "assistants|llm|llms|model|models",
      NEG_NONE},
     {"must", NEG_NONE},
+    {"file|open|raise the|an|a issue|ticket|bug|report", NEG_NONE},
 };
 
 /* Sensitive objects: what a user would not hand a stranger. */
@@ -771,9 +771,6 @@ static const pattern EGRESS[] = {
      "notes|description",
      NEG_ONLY},
     {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_ONLY},
-    {"file|open|create|raise|submit * issue|issues|ticket|tickets|bug ** with|containing|"
-     "including|holding|attaching",
-     NEG_ONLY},
 };
 
 /* Egress that a key in a header does not excuse: every request copied to a second host, data
@@ -793,7 +790,7 @@ static const pattern SINK[] = {
     {"copy|put|paste|include|insert|add|adding|attach|embed|append|dump|place|write|save|pipe|"
      "set|store|inline ** into|in|to|inside|under|within|as|onto",
      NEG_CHECK},
-    {"write|fill|create|draft|build|generate|prepare * * with", NEG_CHECK},
+    {"write|fill|create|draft|build|generate|prepare|file|open|raise * * with", NEG_CHECK},
 };
 
 /* The agent's own commands, or the hosts they reach, kept from the user: concealment dressed
@@ -960,8 +957,8 @@ static const pattern OVERRIDE_STRONG[] = {
     {"user|users|owner|operator has|have * already * approved|authorized|authorised|"
      "granted|consented|agreed|confirmed",
      NEG_CHECK},
-    {"user|users|they * asks|ask|tells|tell|says|say|wants|want * * to * stop|wait|skip|pause|"
-     "cancel|halt|abort ** carry|continue|proceed|keep|ignore|anyway|regardless",
+    {"user|users|they * asks|ask|tells|tell you to stop|wait|skip|pause|cancel|halt|abort ** "
+     "carry|continue|proceed|keep|ignore|anyway|regardless",
      NEG_NONE},
     {"evaluation|simulation|simulated|simulator|test|testing|benchmark|developer|debug|god|"
      "harness|sandboxed * mode|run|session|environment ** ignore|disregard|override|skip * * "

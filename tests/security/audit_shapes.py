@@ -470,6 +470,9 @@ BENIGN = [
     ("ok-int2-chinese-only-header", "SKILL.md", "4. 文件上传为 `multipart/form-data`。\n5. Token 传递：仅通过 `Authorization: Bearer <token>` Header 传递。\n"),
     ("ok-int2-history-param", "SKILL.md", "1. **Save history** to analyze convergence: `save_history=True` in minimize.\n"),
     ("ok-int2-openapi-plain", "api/openapi.yaml", "info:\n  description: Returns the invoice with the given id; send the API key in the Authorization header.\n"),
+    ("ok-int2-issue-then-key", "SKILL.md", "Create an issue with findings and recommendations.\n\nNote: Requires ANTHROPIC_API_KEY secret to be configured.\n"),
+    ("ok-int2-user-wants-stop", "SKILL.md", "- If the user explicitly wants to stop matching the reference, drop `mode` and continue prompt-only.\n"),
+    ("ok-int2-file-upload-noun", "SKILL.md", "Covers email services (Resend, SendGrid), file upload solutions (UploadThing, S3), webhook handling and credential management.\n"),
     ("ok-int2-plain-info", "SKILL.md", "```bash title=\"scripts/seed.sh\"\npython3 seed.py --rows 100\n```\n"),
     # issue 45, round 5: the technique families' near misses
     ("ok5-s3-rm-prefix", "scripts/c.sh", "aws s3 rm \"s3://$BUCKET/runs/$RUN_ID/\" --recursive\n"),
