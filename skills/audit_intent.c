@@ -9,6 +9,8 @@
 #include "skills/audit_intent.h"
 
 #include <cmark.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -586,6 +588,9 @@ static bool is_store(const char *w) {
                                       "wl-paste",
                                       "get-clipboard",
                                       "clipboard"};
+  static const char *const PLAIN[] = {"pbpaste", "xclip", "xsel", "clipboard"};
+  if (!strpbrk(w, "./-_")) /* most words: only a path, a flag or a name holds one */
+    return in_list(PLAIN, sizeof PLAIN / sizeof *PLAIN, w);
   if (has_suffix(w, ".pub") || strstr(w, ".example") || strstr(w, ".sample") ||
       strstr(w, ".template"))
     return false;
@@ -692,12 +697,54 @@ static bool negated(const toks *t, int at, neg_mode mode) {
   return false;
 }
 
+/* The first letters of each pattern's first element, computed once (starts[]): most tokens
+ * start no alternative of it, and are skipped at once. */
+#define LETTERS_SLOTS 1021 /* a prime over twice the patterns */
+
+typedef struct letters {
+  const char *p; /* the pattern, NULL for a free slot */
+  bool any;      /* a class or a gap first: any token may start a match */
+  unsigned char set[32];
+} letters;
+
+static letters starts[LETTERS_SLOTS];
+static pthread_once_t starts_once = PTHREAD_ONCE_INIT;
+
+static size_t slot_of(const char *p) {
+  size_t h = ((uintptr_t)p >> 3) % LETTERS_SLOTS;
+  while (starts[h].p && starts[h].p != p)
+    h = (h + 1) % LETTERS_SLOTS;
+  return h;
+}
+
+static void add_letters(const char *p) {
+  letters *l = &starts[slot_of(p)];
+  l->p = p;
+  size_t n = strcspn(p, " ");
+  l->any = p[0] == '*';
+  for (size_t i = 0; i < n && !l->any;) {
+    l->any = p[i] == '~';
+    l->set[(unsigned char)p[i] >> 3] |= (unsigned char)(1u << (p[i] & 7));
+    const char *bar = memchr(p + i, '|', n - i);
+    i = bar ? (size_t)(bar - p) + 1 : n;
+  }
+}
+
+static void make_starts(void);
+
 /* Whether any pattern matches somewhere not negated. */
 static bool any(const pattern *ps, size_t n, const toks *t) {
-  for (size_t k = 0; k < n; k++)
-    for (int i = 0; i < t->n; i++)
-      if (match_at(ps[k].p, t, i, t->n) >= 0 && !negated(t, i, ps[k].neg))
+  pthread_once(&starts_once, make_starts);
+  for (size_t k = 0; k < n; k++) {
+    const letters *l = &starts[slot_of(ps[k].p)];
+    bool all = !l->p || l->any; /* a pattern not in the tables: no filter */
+    for (int i = 0; i < t->n; i++) {
+      unsigned char c = (unsigned char)t->t[i].w[0];
+      if ((all || (l->set[c >> 3] & (1u << (c & 7)))) && match_at(ps[k].p, t, i, t->n) >= 0 &&
+          !negated(t, i, ps[k].neg))
         return true;
+    }
+  }
   return false;
 }
 
@@ -1000,11 +1047,24 @@ static bool directive(const toks *t) {
 
 /* A secret's store read (not written to: "add the host to ~/.ssh/config" names a destination),
  * or a command that prints a stored secret. */
+static const pattern CMD[] = {{"credential|credentials fill|get|approve", NEG_CHECK},
+                              {"gh auth token", NEG_CHECK}};
+
+static void make_starts(void) {
+#define ADD(table)                                                                                 \
+  for (size_t i = 0; i < sizeof table / sizeof *table; i++)                                        \
+    add_letters(table[i].p);
+  ADD(DIRECTIVE)
+  ADD(DATA)
+  ADD(EGRESS)
+  ADD(EGRESS_ALWAYS) ADD(SINK) ADD(HIDE) ADD(GRAVE) ADD(AUTH) ADD(ACTION) ADD(CONCEAL) ADD(UNASKED)
+      ADD(OVERRIDE_STRONG) ADD(OVERRIDE_WEAK) ADD(CMD)
+#undef ADD
+}
+
 static bool store_read(const toks *t) {
   static const char *const DEST = "to|into|in|on|onto|inside|under|write|writes|edit|edits|"
                                   "create|creates|configure|update|updates|modify|>|>>";
-  static const pattern CMD[] = {{"credential|credentials fill|get|approve", NEG_CHECK},
-                                {"gh auth token", NEG_CHECK}};
   for (int i = 0; i < t->n; i++) {
     if (!is_store(t->t[i].w) || negated(t, i, NEG_CHECK))
       continue;
@@ -1015,11 +1075,27 @@ static bool store_read(const toks *t) {
   return ANY(CMD, t);
 }
 
+/* Whether the sentence may be in another language: not ASCII, or ASCII with fewer than two
+ * of English's commonest words (most sentences are English: their tables are not read). */
+static bool maybe_foreign(const char *s, size_t n, const toks *t) {
+  static const char *const EN[] = {"the",  "and", "to",   "of",   "a",    "is",  "you", "your",
+                                   "with", "for", "this", "it",   "in",   "on",  "be",  "are",
+                                   "if",   "or",  "that", "from", "when", "run", "use"};
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80)
+      return true;
+  int en = 0;
+  for (int i = 0; i < t->n && en < 2; i++)
+    en += in_list(EN, sizeof EN / sizeof *EN, t->t[i].w);
+  return en < 2;
+}
+
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   toks *t = upk_xmalloc(sizeof *t);
   tokenize(s, n, t);
   memset(sig, 0, sizeof *sig);
-  upk__intent_foreign(s, n, sig); /* other languages' signals first: the same checks follow */
+  if (maybe_foreign(s, n, t)) /* other languages' signals first: the same checks follow */
+    upk__intent_foreign(s, n, sig);
   sig->data |= ANY(DATA, t);
   sig->conceal |= ANY(CONCEAL, t);
   sig->egress = (sig->egress || ANY(EGRESS, t)) && !(sig->conceal ? false : ANY(AUTH, t));
