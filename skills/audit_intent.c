@@ -1051,15 +1051,18 @@ static const pattern CMD[] = {{"credential|credentials fill|get|approve", NEG_CH
                               {"gh auth token", NEG_CHECK}};
 
 static void make_starts(void) {
-#define ADD(table)                                                                                 \
-  for (size_t i = 0; i < sizeof table / sizeof *table; i++)                                        \
-    add_letters(table[i].p);
-  ADD(DIRECTIVE)
-  ADD(DATA)
-  ADD(EGRESS)
-  ADD(EGRESS_ALWAYS) ADD(SINK) ADD(HIDE) ADD(GRAVE) ADD(AUTH) ADD(ACTION) ADD(CONCEAL) ADD(UNASKED)
-      ADD(OVERRIDE_STRONG) ADD(OVERRIDE_WEAK) ADD(CMD)
-#undef ADD
+#define T(table)                                                                                   \
+  { table, sizeof table / sizeof *table }
+  static const struct {
+    const pattern *ps;
+    size_t n;
+  } TABLES[] = {T(DIRECTIVE), T(DATA),  T(EGRESS),        T(EGRESS_ALWAYS),  T(SINK),
+                T(HIDE),      T(GRAVE), T(AUTH),          T(ACTION),         T(CONCEAL),
+                T(UNASKED),   T(CMD),   T(OVERRIDE_WEAK), T(OVERRIDE_STRONG)};
+#undef T
+  for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
+    for (size_t i = 0; i < TABLES[k].n; i++)
+      add_letters(TABLES[k].ps[i].p);
 }
 
 static bool store_read(const toks *t) {
