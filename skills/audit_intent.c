@@ -581,16 +581,9 @@ static bool is_store(const char *w) {
                                       "print-identity-token",
                                       "my_print_defaults",
                                       "find-generic-password",
-                                      "find-internet-password",
-                                      "pbpaste",
-                                      "xclip",
-                                      "xsel",
-                                      "wl-paste",
-                                      "get-clipboard",
-                                      "clipboard"};
-  static const char *const PLAIN[] = {"pbpaste", "xclip", "xsel", "clipboard"};
+                                      "find-internet-password"};
   if (!strpbrk(w, "./-_")) /* most words: only a path, a flag or a name holds one */
-    return in_list(PLAIN, sizeof PLAIN / sizeof *PLAIN, w);
+    return false;
   if (has_suffix(w, ".pub") || strstr(w, ".example") || strstr(w, ".sample") ||
       strstr(w, ".template"))
     return false;
@@ -795,6 +788,7 @@ static const pattern DATA[] = {
     {"shell|bash|zsh|command|browser|chat|conversation history", NEG_CHECK},
     {"~secret", NEG_CHECK},
     {"~store", NEG_CHECK},
+    {"clipboard|pbpaste|xclip|xsel|wl-paste|get-clipboard", NEG_CHECK}, /* sent, not moved */
     {"role's|role|task|instance|node|runner|service-account|user's|your|same keys|credentials|"
      "token|tokens|authorization",
      NEG_CHECK},
@@ -818,6 +812,23 @@ static const pattern EGRESS[] = {
      "notes|description",
      NEG_ONLY},
     {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_ONLY},
+};
+
+/* Done without a word to the user: concealment when the same sentence orders it ("add this
+ * line ..., without bringing it up"); a mistake's name ("iterating without surfacing it") is
+ * not one. */
+static const pattern UNSAID[] = {
+    {"without * * mentioning|telling|bringing|informing|noting|flagging|surfacing|disclosing|"
+     "announcing|saying",
+     NEG_CHECK},
+};
+
+/* An issue or ticket filed with something: egress of what the same sentence names (a
+ * neighbour's "the API key must be set" is setup, not the issue's content). */
+static const pattern FILED[] = {
+    {"file|open|create|raise|submit * issue|issues|ticket|tickets|bug ** with|containing|"
+     "including|holding|attaching",
+     NEG_ONLY},
 };
 
 /* Egress that a key in a header does not excuse: every request copied to a second host, data
@@ -949,9 +960,6 @@ static const pattern CONCEAL[] = {
     {"~not * mention|mentioned|discuss|discussed|bring it|this|that|these|them", NEG_NONE},
     {"~not want|wants * it|this|that|them discussed|mentioned|shown|seen", NEG_NONE},
     {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
-    {"without * * mentioning|telling|bringing|informing|noting|flagging|surfacing|disclosing|"
-     "announcing|saying",
-     NEG_NONE},
     {"so|that no|nobody|none * record|records|trace|traces|evidence|log|one * remains|remain|"
      "left|knows|know|notices|notice|sees|see|is",
      NEG_NONE},
@@ -1056,9 +1064,10 @@ static void make_starts(void) {
   static const struct {
     const pattern *ps;
     size_t n;
-  } TABLES[] = {T(DIRECTIVE), T(DATA),  T(EGRESS),        T(EGRESS_ALWAYS),  T(SINK),
-                T(HIDE),      T(GRAVE), T(AUTH),          T(ACTION),         T(CONCEAL),
-                T(UNASKED),   T(CMD),   T(OVERRIDE_WEAK), T(OVERRIDE_STRONG)};
+  } TABLES[] = {T(DIRECTIVE), T(DATA),  T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
+                T(HIDE),      T(GRAVE), T(AUTH),          T(ACTION),          T(CONCEAL),
+                T(UNASKED),   T(CMD),   T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
+                T(UNSAID)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1106,18 +1115,21 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   sig->unasked |= ANY(UNASKED, t);
   sig->strong |= ANY(OVERRIDE_STRONG, t);
   sig->override |= sig->strong || ANY(OVERRIDE_WEAK, t);
-  sig->egress |= ANY(EGRESS_ALWAYS, t);
+  sig->egress |= ANY(EGRESS_ALWAYS, t) || (sig->data && ANY(FILED, t));
   sig->store = store_read(t);
   sig->sink |= sig->egress || ANY(SINK, t);
   sig->hide = ANY(HIDE, t);
   sig->conceal |= sig->hide;
   sig->grave = ANY(GRAVE, t);
   sig->action |= sig->grave;
+  bool unsaid = ANY(UNSAID, t);
   /* an order matters only beside something sensitive: most sentences stop here */
-  if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override) {
+  if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
+      unsaid) {
     sig->directive |= directive(t);
     sig->teaching |= teaching_text(s, n);
   }
+  sig->conceal |= unsaid && sig->directive;
   free(t);
 }
 

@@ -473,6 +473,9 @@ BENIGN = [
     ("ok-int2-issue-then-key", "SKILL.md", "Create an issue with findings and recommendations.\n\nNote: Requires ANTHROPIC_API_KEY secret to be configured.\n"),
     ("ok-int2-user-wants-stop", "SKILL.md", "- If the user explicitly wants to stop matching the reference, drop `mode` and continue prompt-only.\n"),
     ("ok-int2-file-upload-noun", "SKILL.md", "Covers email services (Resend, SendGrid), file upload solutions (UploadThing, S3), webhook handling and credential management.\n"),
+    ("ok-int2-dont-without-telling", "SKILL.md", "- Don't dispatch subagents without telling them to stay in their worktree.\n"),
+    ("ok-int2-clipboard-tool", "SKILL.md", "Trigger the tool to paste the clipboard into a specific tmux pane.\n"),
+    ("ok-int2-mistake-name", "SKILL.md", "9. Project-wide rule: [`AGENTS.md`](AGENTS.md#confirmation).\n\n10. **Iterating on a red build without surfacing it.** Report every change.\n"),
     ("ok-int2-plain-info", "SKILL.md", "```bash title=\"scripts/seed.sh\"\npython3 seed.py --rows 100\n```\n"),
     # issue 45, round 5: the technique families' near misses
     ("ok5-s3-rm-prefix", "scripts/c.sh", "aws s3 rm \"s3://$BUCKET/runs/$RUN_ID/\" --recursive\n"),
