@@ -826,8 +826,7 @@ static const pattern UNSAID[] = {
 /* An issue or ticket filed with something: egress of what the same sentence names (a
  * neighbour's "the API key must be set" is setup, not the issue's content). */
 static const pattern FILED[] = {
-    {"file|open|create|raise|submit * issue|issues|ticket|tickets|bug ** with|containing|"
-     "including|holding|attaching",
+    {"file|open|create|raise|submit * issue|issues|ticket|tickets|bug ** with|holding|attaching",
      NEG_ONLY},
 };
 
