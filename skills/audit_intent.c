@@ -9,6 +9,8 @@
 #include "skills/audit_intent.h"
 
 #include <cmark.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -186,14 +188,38 @@ static void add_leftovers(prose *p) {
 /* A fenced block of prose (text, Markdown, a prompt): what an agent is told to write into its
  * memory or rules is read as orders too. */
 static bool prose_block(cmark_node *n) {
-  static const char *const PROSE[] = {"text",   "txt",       "markdown", "md",
-                                      "prompt", "plaintext", "plain"};
+  static const char *const PROSE[] = {
+      "text",     "txt",   "markdown", "md",   "prompt", "plaintext", "plain",
+      "mermaid",  "latex", "tex",      "math", "katex",  "plantuml",  "dot",
+      "graphviz", "html",  "xml",      "svg"}; /* and what renders as a picture: its words are not
+                                                  shown as words */
   const char *info = cmark_node_get_fence_info(n);
   size_t k = info ? strcspn(info, " \t{,") : 0;
   for (size_t i = 0; k && i < sizeof PROSE / sizeof *PROSE; i++)
     if (strlen(PROSE[i]) == k && !strncasecmp(info, PROSE[i], k))
       return true;
   return false;
+}
+
+/* A fenced block's info string past its language word ("bash title=..."), which renders as
+ * nothing: one sentence of its own. */
+static void add_info(prose *p, cmark_node *n, bool teaching) {
+  int l = cmark_node_get_start_line(n) - 1;
+  if (l < 0 || l >= p->lines.n)
+    return;
+  size_t i = p->lines.starts[l], e = l + 1 < p->lines.n ? p->lines.starts[l + 1] : p->len;
+  while (i < e && (p->data[i] == ' ' || p->data[i] == '>' || p->data[i] == '\t'))
+    i++;
+  if (i >= e || (p->data[i] != '`' && p->data[i] != '~'))
+    return; /* an indented block has no info string */
+  while (i < e && (p->data[i] == '`' || p->data[i] == '~'))
+    i++;
+  while (i < e && p->data[i] != ' ' && p->data[i] != '\t' && p->data[i] != '\n')
+    i++;
+  if (e - i > 8) {
+    p->seg++;
+    add_sentence(p, i, e, teaching, false);
+  }
 }
 
 static void mark_code(prose *p, cmark_node *doc) {
@@ -259,6 +285,8 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
   for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
     cmark_node *n = cmark_iter_get_node(it);
     cmark_node_type t = cmark_node_get_type(n);
+    if (ev == CMARK_EVENT_ENTER && t == CMARK_NODE_CODE_BLOCK && !prose_block(n))
+      add_info(&p, n, heading_teaching);
     if (ev != CMARK_EVENT_ENTER ||
         (t != CMARK_NODE_PARAGRAPH && t != CMARK_NODE_HEADING && t != CMARK_NODE_HTML_BLOCK &&
          (t != CMARK_NODE_CODE_BLOCK || !prose_block(n))))
@@ -293,6 +321,22 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
   return p.n;
 }
 
+size_t upk__intent_split(const char *data, size_t len, const size_t (*ranges)[2], size_t nr,
+                         upk__intent_sentence **out) {
+  prose p = {.data = data, .len = len};
+  for (size_t r = 0; r < nr; r++) {
+    size_t end = ranges[r][1] < len ? ranges[r][1] : len;
+    p.seg++;
+    for (size_t i = ranges[r][0]; i < end;) {
+      size_t e = sentence_end(data, i, end);
+      add_sentence(&p, i, e, false, false);
+      i = e > i ? e : i + 1;
+    }
+  }
+  *out = p.out;
+  return p.n;
+}
+
 /* ---- tokens ---- */
 
 typedef struct token {
@@ -311,12 +355,53 @@ static bool word_char(unsigned char c) {
          c == '+' || c == '=' || c == '*' || c >= 0x80;
 }
 
-/* s[0, n) as lowercase tokens; ’ as ', trailing . : ' * - dropped. */
+/* The length of an invisible character at s (soft hyphen, zero-width and bidi controls, word
+ * joiners, Khmer inherent vowels, Mongolian variation selectors, fillers, tags, variation
+ * selectors), else 0: it splits no word, so "de<U+180B>lete" is read as "delete". */
+static size_t invisible_len(const unsigned char *s, size_t n) {
+  if (n >= 2 && ((s[0] == 0xC2 && s[1] == 0xAD) || (s[0] == 0xCD && s[1] == 0x8F) ||
+                 (s[0] == 0xD8 && s[1] == 0x9C)))
+    return 2;
+  if (n >= 4 && s[0] == 0xF3 && s[1] == 0xA0 && (s[2] == 0x80 || s[2] == 0x81))
+    return 4; /* a tag character */
+  if (n < 3)
+    return 0;
+  unsigned a = s[0], b = s[1], c = s[2];
+  bool hit = (a == 0xE1 && b == 0x9E && (c == 0xB4 || c == 0xB5)) ||
+             (a == 0xE1 && b == 0xA0 && c >= 0x8B && c <= 0x8F) ||
+             (a == 0xE1 && b == 0x85 && (c == 0x9F || c == 0xA0)) ||
+             (a == 0xE2 && b == 0x80 && ((c >= 0x8B && c <= 0x8F) || (c >= 0xAA && c <= 0xAE))) ||
+             (a == 0xE2 && b == 0x81 && c >= 0xA0 && c <= 0xAF) ||
+             (a == 0xE3 && b == 0x85 && c == 0xA4) || (a == 0xEF && b == 0xBB && c == 0xBF) ||
+             (a == 0xEF && b == 0xBE && c == 0xA0) || (a == 0xEF && b == 0xB8 && c <= 0x8F);
+  return hit ? 3 : 0;
+}
+
+/* A token's trailing . : ' - = and leading ' - dropped; its new length. */
+static size_t trim_token(char *w, size_t len) {
+  while (len > 0 && strchr(".:'-=", w[len - 1]))
+    len--;
+  size_t lead = 0;
+  while (lead < len && strchr("'-", w[lead]))
+    lead++;
+  memmove(w, w + lead, len - lead);
+  len -= lead;
+  w[len] = '\0';
+  return len;
+}
+
+/* s[0, n) as lowercase tokens; ’ as ', trailing . : ' * - dropped, invisible characters
+ * skipped. */
 static void tokenize(const char *s, size_t n, toks *t) {
   bool clause = true;
   t->n = 0;
   for (size_t i = 0; i < n && t->n < TOKENS_MAX;) {
     unsigned char c = (unsigned char)s[i];
+    size_t inv = c >= 0xC2 ? invisible_len((const unsigned char *)s + i, n - i) : 0;
+    if (inv) {
+      i += inv;
+      continue;
+    }
     if (c >= 'A' && c <= 'Z')
       c = (unsigned char)(c + 32);
     if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
@@ -336,7 +421,12 @@ static void tokenize(const char *s, size_t n, toks *t) {
     size_t len = 0;
     while (i < n) {
       unsigned char d = (unsigned char)s[i];
-      size_t step = 1;
+      size_t step = d >= 0xC2 ? invisible_len((const unsigned char *)s + i, n - i) : 0;
+      if (step) {
+        i += step;
+        continue;
+      }
+      step = 1;
       if (d >= 'A' && d <= 'Z')
         d = (unsigned char)(d + 32);
       if (d == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80) {
@@ -350,14 +440,7 @@ static void tokenize(const char *s, size_t n, toks *t) {
         k->w[len++] = (char)d;
       i += step;
     }
-    while (len > 0 && strchr(".:'-=", k->w[len - 1]))
-      len--;
-    size_t lead = 0;
-    while (lead < len && strchr("'-", k->w[lead]))
-      lead++;
-    memmove(k->w, k->w + lead, len - lead);
-    len -= lead;
-    k->w[len] = '\0';
+    len = trim_token(k->w, len);
     bool ends_clause = i > 0 && strchr(":", s[i - 1]);
     if (len) {
       k->clause = clause;
@@ -455,6 +538,58 @@ static bool is_secret(const char *w) {
   return false;
 }
 
+/* Where a secret is kept, or a command that prints one: reading it is taking the secret (a
+ * public key, an example file and a variable are not stores). */
+static bool is_store(const char *w) {
+  static const char *const STORE[] = {"id_rsa",
+                                      "id_ed25519",
+                                      "id_ecdsa",
+                                      "id_dsa",
+                                      ".aws/credentials",
+                                      ".aws/sso",
+                                      ".netrc",
+                                      ".pypirc",
+                                      ".npmrc",
+                                      ".git-credentials",
+                                      ".docker/config.json",
+                                      ".kube/config",
+                                      "/.credentials.json",
+                                      ".my.cnf",
+                                      ".mylogin.cnf",
+                                      ".pgpass",
+                                      ".gnupg",
+                                      "keychain-db",
+                                      "cookies.sqlite",
+                                      "wallet.dat",
+                                      ".bash_history",
+                                      ".zsh_history",
+                                      ".psql_history",
+                                      ".mysql_history",
+                                      "consolehost_history",
+                                      ".config/gcloud",
+                                      "application_default_credentials",
+                                      ".azure/",
+                                      "accesstokens.json",
+                                      "github-copilot/",
+                                      "state.vscdb",
+                                      "/etc/shadow",
+                                      "169.254.169.254",
+                                      "169.254.170.2",
+                                      "metadata.google.internal",
+                                      "get-access-token",
+                                      "print-access-token",
+                                      "print-identity-token",
+                                      "my_print_defaults",
+                                      "find-generic-password",
+                                      "find-internet-password"};
+  if (!strpbrk(w, "./-_")) /* most words: only a path, a flag or a name holds one */
+    return false;
+  if (has_suffix(w, ".pub") || strstr(w, ".example") || strstr(w, ".sample") ||
+      strstr(w, ".template"))
+    return false;
+  return holds_any(STORE, sizeof STORE / sizeof *STORE, w);
+}
+
 static bool class_match(const char *cls, size_t n, const char *w) {
 #define IS(name) (n == sizeof name - 1 && !strncmp(cls, name, n))
   if (IS("neg"))
@@ -469,6 +604,8 @@ static bool class_match(const char *cls, size_t n, const char *w) {
     return is_binary(w);
   if (IS("secret"))
     return is_secret(w);
+  if (IS("store"))
+    return is_store(w);
   return false;
 #undef IS
 }
@@ -553,12 +690,54 @@ static bool negated(const toks *t, int at, neg_mode mode) {
   return false;
 }
 
+/* The first letters of each pattern's first element, computed once (starts[]): most tokens
+ * start no alternative of it, and are skipped at once. */
+#define LETTERS_SLOTS 1021 /* a prime over twice the patterns */
+
+typedef struct letters {
+  const char *p; /* the pattern, NULL for a free slot */
+  bool any;      /* a class or a gap first: any token may start a match */
+  unsigned char set[32];
+} letters;
+
+static letters starts[LETTERS_SLOTS];
+static pthread_once_t starts_once = PTHREAD_ONCE_INIT;
+
+static size_t slot_of(const char *p) {
+  size_t h = ((uintptr_t)p >> 3) % LETTERS_SLOTS;
+  while (starts[h].p && starts[h].p != p)
+    h = (h + 1) % LETTERS_SLOTS;
+  return h;
+}
+
+static void add_letters(const char *p) {
+  letters *l = &starts[slot_of(p)];
+  l->p = p;
+  size_t n = strcspn(p, " ");
+  l->any = p[0] == '*';
+  for (size_t i = 0; i < n && !l->any;) {
+    l->any = p[i] == '~';
+    l->set[(unsigned char)p[i] >> 3] |= (unsigned char)(1u << (p[i] & 7));
+    const char *bar = memchr(p + i, '|', n - i);
+    i = bar ? (size_t)(bar - p) + 1 : n;
+  }
+}
+
+static void make_starts(void);
+
 /* Whether any pattern matches somewhere not negated. */
 static bool any(const pattern *ps, size_t n, const toks *t) {
-  for (size_t k = 0; k < n; k++)
-    for (int i = 0; i < t->n; i++)
-      if (match_at(ps[k].p, t, i, t->n) >= 0 && !negated(t, i, ps[k].neg))
+  pthread_once(&starts_once, make_starts);
+  for (size_t k = 0; k < n; k++) {
+    const letters *l = &starts[slot_of(ps[k].p)];
+    bool all = !l->p || l->any; /* a pattern not in the tables: no filter */
+    for (int i = 0; i < t->n; i++) {
+      unsigned char c = (unsigned char)t->t[i].w[0];
+      if ((all || (l->set[c >> 3] & (1u << (c & 7)))) && match_at(ps[k].p, t, i, t->n) >= 0 &&
+          !negated(t, i, ps[k].neg))
         return true;
+    }
+  }
   return false;
 }
 
@@ -575,7 +754,7 @@ static const char *const IMPERATIVE =
     "transmit|share|provide|allow|accept|trust|bypass|wipe|erase|purge|drop|prune|reset|"
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
-    "assume|consider|regard|answer|reply|respond|report|restart|relaunch";
+    "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -587,6 +766,11 @@ static const pattern DIRECTIVE[] = {
     {"your task|job|goal|instructions", NEG_NONE},
     {"important|mandatory", NEG_NONE},
     {"assistant|agent|ai|claude|llm|model|codex instructions|instruction|note", NEG_NONE},
+    {"note|notes|instructions|instruction|guidance for|to * ai|agent|agents|assistant|"
+     "assistants|llm|llms|model|models",
+     NEG_NONE},
+    {"must", NEG_NONE},
+    {"file|open|raise the|an|a issue|ticket|bug|report", NEG_NONE},
 };
 
 /* Sensitive objects: what a user would not hand a stranger. */
@@ -603,6 +787,11 @@ static const pattern DATA[] = {
     {"env|printenv|environ", NEG_CHECK},
     {"shell|bash|zsh|command|browser|chat|conversation history", NEG_CHECK},
     {"~secret", NEG_CHECK},
+    {"~store", NEG_CHECK},
+    {"clipboard|pbpaste|xclip|xsel|wl-paste|get-clipboard", NEG_CHECK}, /* sent, not moved */
+    {"role's|role|task|instance|node|runner|service-account|user's|your|same keys|credentials|"
+     "token|tokens|authorization",
+     NEG_CHECK},
 };
 
 /* Sending to somewhere that is not the user: a verb of egress, and a destination. */
@@ -623,6 +812,68 @@ static const pattern EGRESS[] = {
      "notes|description",
      NEG_ONLY},
     {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_ONLY},
+};
+
+/* Done without a word to the user: concealment when the same sentence orders it ("add this
+ * line ..., without bringing it up"); a mistake's name ("iterating without surfacing it") is
+ * not one. */
+static const pattern UNSAID[] = {
+    {"without * * mentioning|telling|bringing|informing|noting|flagging|surfacing|disclosing|"
+     "announcing|saying",
+     NEG_CHECK},
+};
+
+/* An issue or ticket filed with something: egress of what the same sentence names (a
+ * neighbour's "the API key must be set" is setup, not the issue's content). */
+static const pattern FILED[] = {
+    {"file|open|create|raise|submit * issue|issues|ticket|tickets|bug ** with|holding|attaching",
+     NEG_ONLY},
+};
+
+/* Egress that a key in a header does not excuse: every request copied to a second host, data
+ * encoded into a URL the user is given. */
+static const pattern EGRESS_ALWAYS[] = {
+    {"mirror|mirrored|duplicate|duplicated|replicate|replicated|cc|bcc|tee|copied ** to|at * "
+     "~url",
+     NEG_ONLY},
+    {"~url ** where|with|holds|holding|contains * * base64|encoded|urlencoded|url-encoded|"
+     "hex-encoded",
+     NEG_ONLY},
+};
+
+/* Put into something: a file, a config, a header, a request, a report (a secret's store read
+ * and put anywhere is taken). */
+static const pattern SINK[] = {
+    {"copy|put|paste|include|insert|add|adding|attach|embed|append|dump|place|write|save|pipe|"
+     "set|store|inline ** into|in|to|inside|under|within|as|onto",
+     NEG_CHECK},
+    {"write|fill|create|draft|build|generate|prepare|file|open|raise * * with", NEG_CHECK},
+};
+
+/* The agent's own commands, or the hosts they reach, kept from the user: concealment dressed
+ * as an output style or a token budget. */
+static const pattern HIDE[] = {
+    {"~not echo|show|print|display|name|list|mention|reveal|include|log|surface|output|repeat * "
+     "* command|commands|host|hosts|url|urls|domain|domains|endpoint|endpoints|server|servers|"
+     "address|addresses|destination|destinations ** you|it|they|scripts|script|skill|tool|tools "
+     "* run|runs|ran|execute|executes|executed|contact|contacts|reach|reaches|call|calls|"
+     "connect|connects|use|uses|talk|send|sends",
+     NEG_NONE},
+    /* a check destroyed and success claimed: the user is told a lie about what was done */
+    {"delete|remove|skip|disable|comment ** test*|checks|suite ** report|tell|say|claim|answer "
+     "* * that|every|all",
+     NEG_CHECK},
+};
+
+/* Irreversible steps beyond the project: what others depend on, gone for good. */
+static const pattern GRAVE[] = {
+    {"unpublish ** --force|-f|all|every|whole|entire", NEG_CHECK},
+    {"delete|remove|prune|drop|purge * * every|all * remote|origin|upstream * branch|branches|"
+     "tag|tags",
+     NEG_CHECK},
+    {"delete|remove|drop|purge * * every|all|remote * branches|tags * * on|from * origin|remote|"
+     "upstream",
+     NEG_CHECK},
 };
 
 /* Authentication to a service: its key sent where it belongs (in a header), not exfiltrated. */
@@ -674,6 +925,10 @@ static const pattern ACTION[] = {
     {"rm -rf|-fr|-rf", NEG_CHECK},
     {"drop table|database|schema", NEG_CHECK},
     {"--force|force-push|--hard|--all-namespaces|--volumes", NEG_CHECK},
+    {"delete|remove|wipe|erase|purge|shred * * your|own|agent's|session|audit|shell "
+     "transcripts|transcript|history|logs",
+     NEG_CHECK},
+    {"add|use|pass|append|with * force|hard|all-namespaces", NEG_CHECK}, /* "--" is stripped */
     {"delete|remove|wipe|erase|destroy|purge * home|~|~/|$home|entire|whole|every|all * "
      "directory|folder|files|repositories|repos|volumes|namespaces|buckets|databases|"
      "branches",
@@ -704,6 +959,12 @@ static const pattern CONCEAL[] = {
     {"~not * mention|mentioned|discuss|discussed|bring it|this|that|these|them", NEG_NONE},
     {"~not want|wants * it|this|that|them discussed|mentioned|shown|seen", NEG_NONE},
     {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
+    {"so|that no|nobody|none * record|records|trace|traces|evidence|log|one * remains|remain|"
+     "left|knows|know|notices|notice|sees|see|is",
+     NEG_NONE},
+    {"internal|transparent|invisible plumbing|detail|details|mechanism|step * * leave|keep|omit|"
+     "don't|not",
+     NEG_NONE},
     {"keep|leave|stay|stays * * out|from|secret|hidden|private * * user|users|summary|"
      "summaries|reply|response|output|report",
      NEG_CHECK},
@@ -718,6 +979,7 @@ static const pattern UNASKED[] = {
     {"stop|no asking|prompting|confirming", NEG_NONE},
     {"~not stop|wait|pause * ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
     {"~not ask|asks|asking * user|them|anyone|permission|confirmation|approval|first", NEG_NONE},
+    {"rather|instead than|of prompting|asking|confirming|prompts|confirmations", NEG_NONE},
 };
 
 /* Authority moved: the user's words overridden, or another origin's words taken as theirs. */
@@ -749,8 +1011,18 @@ static const pattern OVERRIDE_STRONG[] = {
     {"user|users|owner|operator has|have * already * approved|authorized|authorised|"
      "granted|consented|agreed|confirmed",
      NEG_CHECK},
+    {"user|users|they * asks|ask|tells|tell you to stop|wait|skip|pause|cancel|halt|abort ** "
+     "carry|continue|proceed|keep|ignore|anyway|regardless",
+     NEG_NONE},
+    {"evaluation|simulation|simulated|simulator|test|testing|benchmark|developer|debug|god|"
+     "harness|sandboxed * mode|run|session|environment ** ignore|disregard|override|skip * * "
+     "user|user's|users|objections|refusals|requests|instructions",
+     NEG_NONE},
 };
 static const pattern OVERRIDE_WEAK[] = {
+    {"user|user's|users messages|message|requests|request|inputs|input|turns ** from|are|is * "
+     "simulator|simulated|synthetic|scripted|fake|test",
+     NEG_NONE},
     {"follow|obey|execute|apply|carry * * instructions|directions|commands|steps|orders * * "
      "in|from|inside|embedded|found * * fetched|web|webpage|page|pages|website|issue|issues|"
      "comment|comments|email|emails|ticket|tickets|remote|external|downloaded|response",
@@ -780,22 +1052,83 @@ static bool directive(const toks *t) {
   return false;
 }
 
+/* A secret's store read (not written to: "add the host to ~/.ssh/config" names a destination),
+ * or a command that prints a stored secret. */
+static const pattern CMD[] = {{"credential|credentials fill|get|approve", NEG_CHECK},
+                              {"gh auth token", NEG_CHECK}};
+
+static void make_starts(void) {
+#define T(table)                                                                                   \
+  { table, sizeof table / sizeof *table }
+  static const struct {
+    const pattern *ps;
+    size_t n;
+  } TABLES[] = {T(DIRECTIVE), T(DATA),  T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
+                T(HIDE),      T(GRAVE), T(AUTH),          T(ACTION),          T(CONCEAL),
+                T(UNASKED),   T(CMD),   T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
+                T(UNSAID)};
+#undef T
+  for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
+    for (size_t i = 0; i < TABLES[k].n; i++)
+      add_letters(TABLES[k].ps[i].p);
+}
+
+static bool store_read(const toks *t) {
+  static const char *const DEST = "to|into|in|on|onto|inside|under|write|writes|edit|edits|"
+                                  "create|creates|configure|update|updates|modify|>|>>";
+  for (int i = 0; i < t->n; i++) {
+    if (!is_store(t->t[i].w) || negated(t, i, NEG_CHECK))
+      continue;
+    if (!((i > 0 && elem_match(DEST, strlen(DEST), t->t[i - 1].w)) ||
+          (i > 1 && elem_match(DEST, strlen(DEST), t->t[i - 2].w))))
+      return true;
+  }
+  return ANY(CMD, t);
+}
+
+/* Whether the sentence may be in another language: not ASCII, or ASCII with fewer than two
+ * of English's commonest words (most sentences are English: their tables are not read). */
+static bool maybe_foreign(const char *s, size_t n, const toks *t) {
+  static const char *const EN[] = {"the",  "and", "to",   "of",   "a",    "is",  "you", "your",
+                                   "with", "for", "this", "it",   "in",   "on",  "be",  "are",
+                                   "if",   "or",  "that", "from", "when", "run", "use"};
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80)
+      return true;
+  int en = 0;
+  for (int i = 0; i < t->n && en < 2; i++)
+    en += in_list(EN, sizeof EN / sizeof *EN, t->t[i].w);
+  return en < 2;
+}
+
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   toks *t = upk_xmalloc(sizeof *t);
   tokenize(s, n, t);
   memset(sig, 0, sizeof *sig);
-  sig->data = ANY(DATA, t);
-  sig->conceal = ANY(CONCEAL, t);
-  sig->egress = ANY(EGRESS, t) && !(sig->conceal ? false : ANY(AUTH, t));
+  if (maybe_foreign(s, n, t)) /* other languages' signals first: the same checks follow */
+    upk__intent_foreign(s, n, sig);
+  sig->data |= ANY(DATA, t);
+  sig->conceal |= ANY(CONCEAL, t);
+  sig->egress = (sig->egress || ANY(EGRESS, t)) && !(sig->conceal ? false : ANY(AUTH, t));
   sig->action = ANY(ACTION, t);
-  sig->unasked = ANY(UNASKED, t);
-  sig->strong = ANY(OVERRIDE_STRONG, t);
-  sig->override = sig->strong || ANY(OVERRIDE_WEAK, t);
+  sig->unasked |= ANY(UNASKED, t);
+  sig->strong |= ANY(OVERRIDE_STRONG, t);
+  sig->override |= sig->strong || ANY(OVERRIDE_WEAK, t);
+  sig->egress |= ANY(EGRESS_ALWAYS, t) || (sig->data && ANY(FILED, t));
+  sig->store = store_read(t);
+  sig->sink |= sig->egress || ANY(SINK, t);
+  sig->hide = ANY(HIDE, t);
+  sig->conceal |= sig->hide;
+  sig->grave = ANY(GRAVE, t);
+  sig->action |= sig->grave;
+  bool unsaid = ANY(UNSAID, t);
   /* an order matters only beside something sensitive: most sentences stop here */
-  if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override) {
-    sig->directive = directive(t);
-    sig->teaching = teaching_text(s, n);
+  if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
+      unsaid) {
+    sig->directive |= directive(t);
+    sig->teaching |= teaching_text(s, n);
   }
+  sig->conceal |= unsaid && sig->directive;
   free(t);
 }
 
@@ -807,8 +1140,17 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-exfil";
     return UPK_SEV_ERROR;
   }
-  if ((g->conceal || (g->unasked && g->directive)) && (g->action || g->egress)) {
+  if (g->store && g->sink && (g->directive || g->conceal)) { /* a stored secret moved */
+    *id = "audit/intent-exfil";
+    return UPK_SEV_ERROR;
+  }
+  if (((g->conceal || (g->unasked && g->directive)) && (g->action || g->egress)) ||
+      (g->hide && g->directive)) {
     *id = "audit/intent-conceal";
+    return UPK_SEV_ERROR;
+  }
+  if (g->grave && g->directive) {
+    *id = "audit/intent-step";
     return UPK_SEV_ERROR;
   }
   if (g->strong) { /* no skill of good faith claims the user's or the system's authority */
@@ -891,7 +1233,7 @@ static bool covered_line(const upk_diags *out, size_t from, int line, int sev) {
 
 /* Whether the signals hold more than an order: something sensitive, hidden or overriding. */
 static bool content(const upk__intent_signals *g) {
-  return g->data || g->egress || g->action || g->conceal || g->unasked || g->override;
+  return g->data || g->egress || g->action || g->conceal || g->unasked || g->override || g->sink;
 }
 
 static void or_signals(upk__intent_signals *a, const upk__intent_signals *b) {
@@ -904,6 +1246,10 @@ static void or_signals(upk__intent_signals *a, const upk__intent_signals *b) {
   a->override |= b->override;
   a->strong |= b->strong;
   a->teaching |= b->teaching;
+  a->store |= b->store;
+  a->sink |= b->sink;
+  a->hide |= b->hide;
+  a->grave |= b->grave;
 }
 
 static void report(const char *rel, const char *data, const upk__audit_lines *l,
@@ -926,9 +1272,8 @@ static void report(const char *rel, const char *data, const upk__audit_lines *l,
   d->evidence = evidence(data, s->at, s->end);
 }
 
-int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
-  upk__intent_sentence *s;
-  size_t n = upk__intent_sentences(data, len, &s);
+int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
+                       size_t n, size_t from, upk_diags *out) {
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
   for (size_t i = 0; i < n; i++)
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);
@@ -962,6 +1307,13 @@ int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from
   }
   upk__audit_lines_free(&l);
   free(sig);
+  return high;
+}
+
+int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
+  upk__intent_sentence *s;
+  size_t n = upk__intent_sentences(data, len, &s);
+  int high = upk__intent_report(rel, data, len, s, n, from, out);
   free(s);
   return high;
 }

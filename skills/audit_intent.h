@@ -34,7 +34,36 @@ typedef struct upk__intent_signals {
   bool override;  /* authority moved: ignore instructions, treat X as the user's words */
   bool strong;    /* the override is unambiguous (ignore previous instructions) */
   bool teaching;  /* the sentence presents an attack or a detection, not an order */
+  bool store;     /* a secret's store read: a key file, the agent's login, a command that prints
+                     a token, the clipboard, the cloud's metadata service */
+  bool sink;      /* put into something: a file, a config, a header, a request, a report */
+  bool hide;      /* the agent's own commands or the hosts it contacts kept from the user */
+  bool grave;     /* an irreversible step beyond the project: every remote branch deleted, a
+                     package unpublished */
 } upk__intent_signals;
+
+/** Signals said in another language (audit_intent_lang.c): Spanish, French, German,
+ * Portuguese, Italian, Russian, Chinese, Japanese, Korean, each from a small table of phrases
+ * by meaning, OR-ed into *sig. A language's table is read only when the sentence is in it. */
+void upk__intent_foreign(const char *s, size_t n, upk__intent_signals *sig);
+
+/** The intent findings of the prose inside a YAML or JSON file (audit_intent_data.c): every
+ * string value of more than a few words (an OpenAPI description, a tool's summary) is read as
+ * sentences, as Markdown prose is. rel's extension picks the files; others are left alone.
+ * Returns the number of high ones. */
+int upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t from,
+                           upk_diags *out);
+
+/** The sentences of the byte ranges ranges[0..nr) of `data` (each [start, end), a string of
+ * prose inside a data file), each range a segment, into *out (the caller frees it). */
+size_t upk__intent_split(const char *data, size_t len, const size_t (*ranges)[2], size_t nr,
+                         upk__intent_sentence **out);
+
+/** Score sentences s[0, n) of the file `data` (each one's signals, then windows of
+ * neighbours) and report the findings; what upk__audit_intent does once it has the sentences.
+ * Returns the number of high ones. */
+int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
+                       size_t n, size_t from, upk_diags *out);
 
 /** Score the text s[0, n) (any case): its signals, each dropped when negated ("never send
  * credentials to ...") except the concealments that are negations themselves ("do not tell

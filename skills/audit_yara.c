@@ -394,6 +394,8 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
     rc = scan_blocks(&s, timeout_s - (int)(time(NULL) - start));
   if (!rc && !strcmp(lang, "markdown")) /* the prose read as orders (audit_intent.c) */
     s.high += upk__audit_intent(rel, data, len, s.from, out);
+  else if (!rc) /* a YAML or JSON file's prose values (audit_intent_data.c) */
+    s.high += upk__audit_intent_data(rel, data, len, s.from, out);
   upk__audit_lines_free(&s.lines);
   return rc < 0 ? rc : s.high;
 }

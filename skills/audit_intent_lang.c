@@ -1,0 +1,332 @@
+/* The intent layer in other languages: the same typed signals (an order to the agent, a
+ * sensitive object, putting it somewhere, sending it away, concealment, doing without the
+ * user's say, authority moved) from small per-language phrase tables, by meaning. A stranger's
+ * skill written in English hides its order in Spanish or Chinese because the English tables
+ * cannot read it. A Latin-script table is read only when the sentence holds three of that
+ * language's function words, so English text never meets French "secret" or Italian "password";
+ * a CJK, Cyrillic or Hangul table when its script occurs. Phrases are matched as lowercase
+ * substrings (at a word's start in Latin and Cyrillic scripts), dropped when a negation of the
+ * language stands just before them (or after, where the language puts it there), except the
+ * concealments, which are negations themselves. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "skills/audit_intent.h"
+
+#define NEG_REACH 24     /* bytes before (or after) a phrase a negation may stand in... */
+#define NEG_REACH_CJK 48 /* ...16 characters in CJK, where a verb's object follows it */
+#define FUNCTION_WORDS 3
+
+typedef struct lang_table {
+  const char *const *words;     /* function words that say the sentence is in the language */
+  const char *const *directive; /* addressed to the agent: imperatives, "note for the assistant" */
+  const char *const *data;      /* credentials, passwords, keys, tokens, the environment */
+  const char *const *put;       /* add, include, copy, paste, attach */
+  const char *const *send;      /* send, upload, post, forward */
+  const char *const *place;     /* a report, an issue, a request: where put data leaves */
+  const char *const *conceal;   /* do not tell the user, secretly */
+  const char *const *unasked;   /* without asking, no confirmation */
+  const char *const *override;  /* ignore the instructions, even if the user says */
+  const char *const *neg;       /* negations before a phrase */
+  const char *const *neg_after; /* negations after it (German, Japanese, Korean) */
+  const char *const *teaching;  /* attack, malicious, injection */
+} lang_table;
+
+#define L(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static const lang_table SPANISH = {
+    L("el", "los", "las", "del", "para", "con", "que", "una", "por", "al", "se", "lo", "su"),
+    L("nota para el asistente", "asistente:", "debes", "tienes que", "añade", "agrega", "incluye",
+      "copia", "envía", "envia", "sube", "pega", "ejecuta", "lee", "guarda", "escribe", "siempre",
+      "ignora", "adjunta"),
+    L("credenciales", "contraseña", "clave privada", "claves", "secreto", "variables de entorno",
+      "historial", "cookies"),
+    L("añade", "agrega", "incluye", "copia", "pega", "adjunta", "inserta", "guarda"),
+    L("envía", "envia", "enviar", "sube", "subir", "publica", "reenvía", "manda"),
+    L("informe", "reporte", "incidencia", "ticket", "comentario", "servidor"),
+    L("no se lo menciones", "no lo menciones", "no menciones", "no le digas", "no informes",
+      "sin decir", "sin avisar", "sin mencionar", "en secreto", "sin que el usuario", "no muestres",
+      "oculta", "a escondidas"),
+    L("sin preguntar", "sin pedir", "sin confirmar", "sin confirmación", "sin permiso"),
+    L("ignora las instrucciones", "ignora las indicaciones", "aunque el usuario se oponga",
+      "aunque el usuario diga que no", "diga lo que diga el usuario"),
+    L("no", "nunca", "jamás", "solo", "sólo", "únicamente"),
+    NULL,
+    L("ataque", "malicios", "inyección"),
+};
+
+static const lang_table FRENCH = {
+    L("le", "les", "des", "du", "pour", "avec", "une", "est", "dans", "au", "aux", "vous", "pas",
+      "l'utilisateur"),
+    L("note pour l'assistant", "assistant :", "tu dois", "vous devez", "ajoute", "inclus", "copie",
+      "envoie", "colle", "exécute", "lis", "lisez", "toujours", "ignore", "joins"),
+    L("identifiants", "mot de passe", "mots de passe", "clé privée", "clés", "jeton", "secret",
+      "variables d'environnement", "historique", "cookies"),
+    L("ajoute", "inclus", "incluez", "copie", "colle", "joins", "joignez", "insère", "insérez"),
+    L("envoie", "envoyez", "envoyer", "téléverse", "publie", "transmets", "transmettez"),
+    L("rapport", "ticket", "commentaire", "signalement", "serveur"),
+    L("ne le dis pas", "ne dites pas", "ne le mentionne pas", "ne mentionnez pas",
+      "ne mentionne pas", "sans le dire", "sans prévenir", "sans mentionner", "en secret",
+      "discrètement", "n'en parle pas", "n'en parlez pas", "à l'insu"),
+    L("sans demander", "sans confirmation", "sans permission", "sans autorisation"),
+    L("ignore les instructions", "ignorez les instructions", "même si l'utilisateur refuse",
+      "même si l'utilisateur s'y oppose", "quoi que dise l'utilisateur"),
+    L("ne", "n'", "jamais", "seulement", "uniquement"),
+    NULL,
+    L("attaque", "malveillant", "injection"),
+};
+
+static const lang_table GERMAN = {
+    L("der", "die", "das", "und", "den", "dem", "mit", "für", "ist", "ein", "eine", "zu", "sie",
+      "nicht", "des"),
+    L("hinweis für den assistenten", "assistent:", "du musst", "sie müssen", "füge", "fügen sie",
+      "kopiere", "sende", "schicke", "führe", "lies", "lesen sie", "immer", "ignoriere", "hänge"),
+    L("zugangsdaten", "passwort", "passwörter", "kennwort", "privater schlüssel", "schlüssel",
+      "geheimnis", "umgebungsvariablen", "anmeldedaten"),
+    L("füge", "fügen sie", "kopiere", "kopieren sie", "hänge", "hängen sie", "einfügen"),
+    L("sende", "senden sie", "schicke", "schicken sie", "hochladen", "übertrage", "poste"),
+    L("bericht", "ticket", "kommentar", "issue", "server"),
+    L("erwähne es nicht", "erwähne das nicht", "erwähnen sie es nicht", "nicht erwähnen",
+      "sag dem benutzer nichts", "sage dem nutzer nichts", "ohne es zu erwähnen", "heimlich",
+      "unauffällig", "verschweige", "nicht mitteilen"),
+    L("ohne nachzufragen", "ohne zu fragen", "ohne rückfrage", "ohne bestätigung",
+      "ohne erlaubnis"),
+    L("ignoriere die anweisungen", "ignoriere alle", "ignorieren sie die",
+      "auch wenn der benutzer widerspricht", "egal was der benutzer sagt"),
+    L("nicht", "niemals", "nie", "kein", "keine", "nur"),
+    L("nicht", "niemals"),
+    L("angriff", "bösartig", "schadcode"),
+};
+
+static const lang_table PORTUGUESE = {
+    L("da", "dos", "das", "para", "uma", "não", "ao", "você", "usuário", "que", "seu", "sua"),
+    L("nota para o assistente", "você deve", "adicione", "inclua", "copie", "envie", "cole",
+      "execute", "leia", "sempre", "ignore", "anexe"),
+    L("credenciais", "senha", "senhas", "chave privada", "chaves", "segredo",
+      "variáveis de ambiente", "histórico"),
+    L("adicione", "inclua", "copie", "cole", "anexe", "insira"),
+    L("envie", "enviar", "publique", "carregue", "encaminhe"),
+    L("relatório", "ticket", "comentário", "chamado", "servidor"),
+    L("não mencione", "não conte", "não diga", "sem mencionar", "sem avisar", "sem contar",
+      "em segredo", "secretamente"),
+    L("sem perguntar", "sem pedir", "sem confirmação", "sem permissão"),
+    L("ignore as instruções", "mesmo que o usuário recuse"),
+    L("não", "nunca", "jamais", "apenas", "somente"),
+    NULL,
+    L("ataque", "malicios", "injeção"),
+};
+
+static const lang_table ITALIAN = {
+    L("il", "lo", "gli", "della", "del", "per", "con", "una", "non", "che", "l'utente", "nel"),
+    L("nota per l'assistente", "devi", "aggiungi", "includi", "copia", "invia", "incolla", "esegui",
+      "leggi", "sempre", "ignora", "allega"),
+    L("credenziali", "password", "chiave privata", "chiavi", "segreto", "variabili d'ambiente",
+      "cronologia"),
+    L("aggiungi", "includi", "copia", "incolla", "allega", "inserisci"),
+    L("invia", "carica", "pubblica", "inoltra"),
+    L("rapporto", "report", "ticket", "commento", "segnalazione", "server"),
+    L("non menzionare", "non dirlo", "non dire", "senza dirlo", "senza avvisare",
+      "senza menzionare", "di nascosto", "in segreto"),
+    L("senza chiedere", "senza conferma", "senza permesso"),
+    L("ignora le istruzioni", "anche se l'utente rifiuta"),
+    L("non", "mai", "solo", "soltanto"),
+    NULL,
+    L("attacco", "malevol", "iniezione"),
+};
+
+static const lang_table RUSSIAN = {
+    NULL,
+    L("ассистент", "ты должен", "вы должны", "добавь", "скопируй", "отправь", "вставь", "прочитай",
+      "выполни", "всегда", "игнорируй", "приложи"),
+    L("учетные данные", "учётные данные", "пароль", "пароли", "закрытый ключ", "ключи", "токен",
+      "секрет", "переменные окружения"),
+    L("добавь", "скопируй", "вставь", "приложи"),
+    L("отправь", "загрузи", "перешли", "опубликуй"),
+    L("отчет", "отчёт", "тикет", "комментари", "сервер"),
+    L("не говори пользователю", "не сообщай", "не упоминай", "тайно", "незаметно",
+      "без уведомления"),
+    L("без подтверждения", "не спрашивая", "без разрешения", "без запроса"),
+    L("игнорируй предыдущие", "игнорируйте предыдущие", "игнорируй все",
+      "даже если пользователь против"),
+    L("не", "никогда", "только"),
+    NULL,
+    L("атак", "вредонос", "инъекц"),
+};
+
+static const lang_table CHINESE = {
+    NULL,
+    L("助手", "请", "你必须", "务必", "必须", "始终", "总是", "將", "将", "把", "務必"),
+    L("凭证", "凭据", "密码", "密钥", "私钥", "令牌", "环境变量", "机密", "憑證", "密碼", "金鑰",
+      "私鑰", "權杖", "環境變數"),
+    L("粘贴", "附加", "添加到", "加入", "复制到", "写入", "包含", "附上", "放入", "貼上", "寫入",
+      "加到", "複製到"),
+    L("发送", "上传", "发到", "提交到", "發送", "上傳", "转发", "轉發"),
+    L("报告", "報告", "工单", "问题单", "评论", "issue", "服务器", "伺服器", "网址", "邮箱"),
+    L("不要告诉用户", "不要告知用户", "不要提及", "不要提到", "不要向用户", "不要让用户",
+      "不要通知", "悄悄", "秘密地", "静默", "不要告訴使用者", "不要讓使用者", "默默"),
+    L("无需确认", "不要询问", "无需询问", "不经用户", "无需用户", "不用确认", "不必询问",
+      "無需確認", "不要詢問"),
+    L("忽略之前的指令", "忽略以上", "忽略所有", "忽略用户", "无论用户说什么", "即使用户反对",
+      "忽略先前", "無論使用者說什麼", "即使使用者反對", "不管用户说什么"),
+    L("不要", "切勿", "绝不", "禁止", "不得", "不可", "勿", "不在", "不应", "不能", "严禁", "避免",
+      "不允许", "不准", "不會", "不應", "嚴禁", "仅", "只", "僅"),
+    NULL,
+    L("攻击", "恶意", "注入", "攻擊", "惡意"),
+};
+
+static const lang_table JAPANESE = {
+    NULL,
+    L("アシスタント", "してください", "必ず", "常に"),
+    L("認証情報", "パスワード", "秘密鍵", "トークン", "環境変数", "資格情報", "シークレット"),
+    L("貼り付け", "添付", "追加して", "含めて", "書き込"),
+    L("送信", "アップロード", "転送"),
+    L("レポート", "報告", "チケット", "コメント", "サーバー"),
+    L("ユーザーに伝えない", "ユーザーには伝えず", "言及しない", "言及せず", "知らせない",
+      "知らせず", "黙って", "こっそり", "ユーザーに言わない"),
+    L("確認せずに", "確認なしで", "尋ねずに", "許可なく"),
+    L("以前の指示を無視", "指示を無視", "ユーザーが何と言おうと"),
+    L("決して", "のみ", "だけ"),
+    L("しない", "しないで", "禁止"),
+    L("攻撃", "悪意", "インジェクション"),
+};
+
+static const lang_table KOREAN = {
+    NULL,
+    L("어시스턴트", "반드시", "항상", "하세요", "해야"),
+    L("자격 증명", "비밀번호", "암호", "개인 키", "토큰", "환경 변수"),
+    L("붙여", "첨부", "추가", "포함"),
+    L("전송", "업로드", "보내"),
+    L("보고서", "리포트", "티켓", "댓글", "서버"),
+    L("사용자에게 알리지", "언급하지", "말하지 마", "몰래", "조용히"),
+    L("묻지 않고", "확인 없이", "허락 없이"),
+    L("이전 지시를 무시", "지시를 무시", "사용자가 뭐라고"),
+    L("절대"),
+    L("지 마", "않"),
+    L("공격", "악성"),
+};
+
+/* s lowercased: ASCII, Latin-1's capitals and Cyrillic's. */
+static char *lower(const char *s, size_t n) {
+  unsigned char *b = upk_xmalloc(n + 1);
+  memcpy(b, s, n);
+  b[n] = '\0';
+  for (size_t i = 0; i < n; i++) {
+    if (b[i] >= 'A' && b[i] <= 'Z')
+      b[i] = (unsigned char)(b[i] + 32);
+    else if (i + 1 < n && b[i] == 0xC3 && b[i + 1] >= 0x80 && b[i + 1] <= 0x9E && b[i + 1] != 0x97)
+      b[++i] += 0x20;
+    else if (i + 1 < n && b[i] == 0xD0 && b[i + 1] >= 0x90 && b[i + 1] <= 0x9F)
+      b[++i] += 0x20; /* А-П */
+    else if (i + 1 < n && b[i] == 0xD0 && b[i + 1] >= 0xA0 && b[i + 1] <= 0xAF)
+      b[i] = 0xD1, b[++i] -= 0x20; /* Р-Я */
+  }
+  return (char *)b;
+}
+
+static bool letter(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || c >= 0x80 || c == '\'';
+}
+
+/* Where phrase occurs in b at or after `from` (at a word's start when it starts with a
+ * letter of an alphabet: ASCII, Latin-1, Cyrillic), else NULL. */
+static const char *find(const char *b, const char *from, const char *phrase) {
+  unsigned char f = (unsigned char)phrase[0];
+  bool alpha = (f >= 'a' && f <= 'z') || f == 0xC3 || f == 0xD0 || f == 0xD1;
+  for (const char *p = strstr(from, phrase); p; p = strstr(p + 1, phrase)) {
+    if (!alpha || p == b || !letter((unsigned char)p[-1]))
+      return p;
+    if ((unsigned char)p[-1] >= 0x80 && p - b >= 2 && (unsigned char)p[-2] < 0xC0 &&
+        (unsigned char)p[-2] >= 0x80)
+      continue; /* the end of a multi-byte letter */
+  }
+  return NULL;
+}
+
+/* A negation within NEG_REACH bytes before the phrase at `at` (after it when `after`). */
+static bool near(const char *b, const char *at, size_t len, const char *const *negs, bool after) {
+  size_t blen = strlen(b);
+  size_t reach = (unsigned char)*at >= 0xE0 ? NEG_REACH_CJK : NEG_REACH;
+  const char *lo = after ? at + len : ((size_t)(at - b) > reach ? at - reach : b);
+  const char *hi = after ? (at + len + reach < b + blen ? at + len + reach : b + blen) : at;
+  for (size_t i = 0; negs && negs[i]; i++) {
+    size_t nl = strlen(negs[i]);
+    bool word = (unsigned char)negs[i][0] < 0xE0; /* an alphabet's word, not CJK's */
+    for (const char *p = find(b, lo, negs[i]); p && p < hi; p = find(b, p + 1, negs[i]))
+      if ((after || p + nl <= at) && (!word || p[nl - 1] == '\'' || !letter((unsigned char)p[nl])))
+        return true;
+  }
+  return false;
+}
+
+/* One of the phrases occurs (not negated, unless `plain`: concealments are negations). */
+static bool holds(const char *b, const lang_table *t, const char *const *phrases, bool plain) {
+  for (size_t i = 0; phrases && phrases[i]; i++)
+    for (const char *p = find(b, b, phrases[i]); p; p = find(b, p + 1, phrases[i])) {
+      size_t len = strlen(phrases[i]);
+      if (plain || (!near(b, p, len, t->neg, false) && !near(b, p, len, t->neg_after, true)))
+        return true;
+    }
+  return false;
+}
+
+/* The sentence is in a Latin-script language: three of its function words. */
+static bool speaks(const char *b, const lang_table *t) {
+  int hits = 0;
+  for (size_t i = 0; t->words[i] && hits < FUNCTION_WORDS; i++) {
+    size_t wl = strlen(t->words[i]);
+    for (const char *p = find(b, b, t->words[i]); p; p = find(b, p + 1, t->words[i]))
+      if (!letter((unsigned char)p[wl]) && (p == b || p[-1] == ' ' || p[-1] == '\n')) {
+        hits++;
+        break;
+      }
+  }
+  return hits >= FUNCTION_WORDS;
+}
+
+static void read_table(const char *b, const lang_table *t, upk__intent_signals *g) {
+  bool put = holds(b, t, t->put, false), send = holds(b, t, t->send, false);
+  bool place = holds(b, t, t->place, false);
+  g->directive |= holds(b, t, t->directive, false);
+  g->data |= holds(b, t, t->data, false);
+  g->sink |= put || send;
+  /* sent somewhere named: a URL, an address, a report or an issue */
+  g->egress |= (send || put) && (place || strstr(b, "://") || strchr(b, '@'));
+  g->conceal |= holds(b, t, t->conceal, true);
+  g->unasked |= holds(b, t, t->unasked, true);
+  bool strong = holds(b, t, t->override, false);
+  g->strong |= strong;
+  g->override |= strong;
+  g->teaching |= holds(b, t, t->teaching, true);
+}
+
+/* Which scripts occur: CJK ideographs, kana, Hangul, Cyrillic. */
+static void scripts(const unsigned char *s, size_t n, bool *han, bool *kana, bool *hangul,
+                    bool *cyr) {
+  for (size_t i = 0; i + 2 < n; i++) {
+    *han |= s[i] >= 0xE4 && s[i] <= 0xE9;
+    *kana |= s[i] == 0xE3 && s[i + 1] >= 0x81 && s[i + 1] <= 0x83;
+    *hangul |= s[i] >= 0xEA && s[i] <= 0xED;
+    *cyr |= s[i] == 0xD0 || (s[i] == 0xD1 && s[i + 1] <= 0x8F);
+  }
+}
+
+void upk__intent_foreign(const char *s, size_t n, upk__intent_signals *sig) {
+  bool han = false, kana = false, hangul = false, cyr = false;
+  char *b = lower(s, n);
+  scripts((const unsigned char *)b, n, &han, &kana, &hangul, &cyr);
+  static const lang_table *const LATIN[] = {&SPANISH, &FRENCH, &GERMAN, &PORTUGUESE, &ITALIAN};
+  for (size_t i = 0; i < sizeof LATIN / sizeof *LATIN; i++)
+    if (speaks(b, LATIN[i]))
+      read_table(b, LATIN[i], sig);
+  if (cyr)
+    read_table(b, &RUSSIAN, sig);
+  if (han || kana)
+    read_table(b, &CHINESE, sig);
+  if (kana)
+    read_table(b, &JAPANESE, sig);
+  if (hangul)
+    read_table(b, &KOREAN, sig);
+  free(b);
+}
