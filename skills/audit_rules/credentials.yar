@@ -60,9 +60,25 @@ rule credential_read_command {
     message = "a command reads a private key or a token store"
   strings:
     $read = /\b(cat|type|less|more|head|tail|cp|copy|scp|base64|xxd|strings|gc|Get-Content|Copy-Item|ReadAllText\s*\(|ReadAllBytes\s*\(|File\.read\w*\s*\(|IO\.read\s*\(|slurp|open\s*\(|read_text\s*\(|readFileSync\s*\(|readFile\s*\(|File\.read\s*\()\s*[^\n|;]{0,60}(\.ssh[\/\\]id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws[\/\\]credentials|\.git-credentials|\.netrc|\.pypirc|\.npmrc|\/etc\/shadow|\.docker[\/\\]config\.json|\.kube[\/\\]config|\.gnupg[\/\\]private|\.azure[\/\\](accessTokens|msal_token_cache)|application_default_credentials\.json)/
-    $prose_read = /\b(include|paste|print|output|copy|attach|upload|send|show|dump|display)\b[^\n]{0,60}((~|\$HOME)\/\.ssh\/id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws\/credentials|\.git-credentials|(~|\$HOME)\/\.(netrc|pypirc|npmrc)\b)/ nocase
   condition:
     any of them
+}
+
+/* Prose that has the agent print or send a private key or a token store. High even in prose (an
+ * agent told to paste ~/.aws/credentials into a report does it). A line that negates that very
+ * order ("never paste ~/.aws/credentials into a chat") is a warning, not an order: $neg matches
+ * the negation, the verb and the store together, so a "never" elsewhere on the line is no cover. */
+rule credential_prose_paste {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "tells the agent to print or send a private key or a token store"
+  strings:
+    $prose_read = /\b(include|paste|print|output|copy|attach|upload|send|show|dump|display)\b[^\n]{0,60}((~|\$HOME)\/\.ssh\/id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws\/credentials|\.git-credentials|(~|\$HOME)\/\.(netrc|pypirc|npmrc)\b)/ nocase
+    $neg_paste = /\b(never|not|don'?t|must\s+not|avoid|without)\s+([\w-]+\s+){0,2}(include|paste|print|output|copy|attach|upload|send|show|dump|display)\b[^\n]{0,60}((~|\$HOME)\/\.ssh\/id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws\/credentials|\.git-credentials|(~|\$HOME)\/\.(netrc|pypirc|npmrc)\b)/ nocase
+  condition:
+    $prose_read and #neg_paste >= 0
 }
 
 /* A secret shipped inside the skill: a private key or a live-looking token. Medium: a sample
@@ -147,7 +163,7 @@ rule credential_prose_read {
     severity = "high"
     message = "tells the agent to read the user's credential files or copy secrets into its output"
   strings:
-    $read = /\b(read|open|cat|load|parse|collect|gather|copy|extract|dump|print|grab|harvest|retrieve|fetch)\s+(the\s+|all\s+|each\s+|every\s+)?([\w'-]+\s+){0,4}[`'"]?(~|\$HOME|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(aws[\/\\]credentials|config[\/\\]gcloud|azure[\/\\]|kube[\/\\]config|ssh[\/\\]id_|netrc|npmrc|pypirc|git-credentials|docker[\/\\]config\.json|gnupg)/ nocase
+    $read = /\b(read|open|cat|load|parse|collect|gather|copy|extract|dump|print|grab|harvest|retrieve|fetch)\s+(the\s+|all\s+|each\s+|every\s+)?([\w'-]+\s+){0,4}[`'"]?(~|\$HOME|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(aws[\/\\]credentials|config[\/\\]gcloud|azure[\/\\]|kube[\/\\]config|ssh[\/\\]id_(\*|[a-z0-9]+\b)([^.]|\.[^p])|netrc|npmrc|pypirc|git-credentials|docker[\/\\]config\.json|gnupg)/ nocase
     $read_cloud = /\b(read|open|cat|load|parse|collect|gather|copy|extract|dump|grab|harvest)\s+(the\s+|all\s+|every\s+)?(user'?s\s+)?(cloud\s+)?(credential|credentials|secret|secrets|token|tokens|key)\s+files?\b[^\n]{0,80}(~|\$HOME|\.aws|\.kube|\.ssh|gcloud|\.azure|\.netrc|\.docker)/ nocase
     $veto_not = /\b(never|not|don'?t|avoid|without|no)\s+([\w-]+\s+){0,2}(include|paste|print|output|echo|copy|put|add|append|write|quote)\b/ nocase
     $into_answer = /(^|\n)[^\n]{0,120}\b(include|paste|print|output|echo|copy|put|add|append|write|quote)\s+[^\n]{0,40}\b(values?\s+of\s+)?(the\s+|all\s+|any\s+|every\s+)?([\w'-]+\s+){0,2}(\$?[A-Z][A-Z0-9_]*(TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY)\b|environment\s+variables|env\s+vars|api\s+keys?|access\s+tokens?|tokens|secrets|credentials|passwords|private\s+keys?)\b[^\n]{0,60}\b(in|into|to)\s+(your|the)\s+(answer|response|reply|summary|final\s+message|commit(\s+message)?|pr\s+(description|body)|pull\s+request|issue|report|comment|changelog|log\s+output)\b/ nocase
