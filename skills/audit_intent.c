@@ -482,6 +482,14 @@ static bool holds_any(const char *const *frags, size_t n, const char *w) {
   return false;
 }
 
+/* w ends with one of the n suffixes. */
+static bool ends_any(const char *const *sufs, size_t n, const char *w) {
+  for (size_t i = 0; i < n; i++)
+    if (has_suffix(w, sufs[i]))
+      return true;
+  return false;
+}
+
 /* A remote address: a URL, an e-mail, a host. */
 static bool is_remote(const char *w) {
   static const char *const TLD[] = {".com",  ".net", ".io",  ".xyz", ".ru",
@@ -490,10 +498,7 @@ static bool is_remote(const char *w) {
     return true;
   if (!strchr(w, '.') || strchr(w, '/'))
     return false;
-  for (size_t i = 0; i < sizeof TLD / sizeof *TLD; i++)
-    if (has_suffix(w, TLD[i]))
-      return true;
-  return false;
+  return ends_any(TLD, sizeof TLD / sizeof *TLD, w);
 }
 
 /* The agent's memory, rules or settings. */
@@ -511,10 +516,7 @@ static bool is_agent_file(const char *w) {
 static bool is_binary(const char *w) {
   static const char *const BIN[] = {".bin", ".exe", ".dll", ".so",  ".dylib", ".appimage",
                                     ".pyc", ".jar", ".elf", ".msi", ".scr"};
-  for (size_t i = 0; i < sizeof BIN / sizeof *BIN; i++)
-    if (has_suffix(w, BIN[i]))
-      return true;
-  return false;
+  return ends_any(BIN, sizeof BIN / sizeof *BIN, w);
 }
 
 /* A secret's file or variable. */
@@ -532,10 +534,7 @@ static bool is_secret(const char *w) {
     return true;
   if (w[0] != '$' && !strchr(w, '_'))
     return false;
-  for (size_t i = 0; i < sizeof SUFFIX / sizeof *SUFFIX; i++)
-    if (has_suffix(w, SUFFIX[i]))
-      return true;
-  return false;
+  return ends_any(SUFFIX, sizeof SUFFIX / sizeof *SUFFIX, w);
 }
 
 /* Where a secret is kept, or a command that prints one: reading it is taking the secret (a
