@@ -56,9 +56,8 @@ static void not_found(upk_call *c, const char *uri, const char *what) {
                 what, (int)upk_utf8_prefix(uri, 400), uri);
 }
 
-static upk_catalog_bases bases_of(const upk_call *c) {
-  return (upk_catalog_bases){upk_session_workspace(c->server), getenv("HOME"),
-                             upk_skills_library_dir()};
+static upk_catalog_bases bases_of(upk_server *s) {
+  return (upk_catalog_bases){upk_session_workspace(s), getenv("HOME"), upk_skills_library_dir()};
 }
 
 static const char *base_name(const char *path) {
@@ -71,7 +70,7 @@ static const char *base_name(const char *path) {
  * when the skill
  * breaks a rule the extension checks, so that one bad skill never fails a whole listing. */
 static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
-  upk_catalog_bases b = bases_of(c);
+  upk_catalog_bases b = bases_of(c->server);
   char *root = upk_catalog_root_uri(&b, e->scope, e->dir), why[256] = "";
   json_t *entry = NULL;
   upk_services *sv = upk_session_services(c->server);
@@ -142,14 +141,10 @@ static size_t walk_page_size(upk_index *ix) {
 }
 
 /* The URI bases a page's entries were built under (a kept page holds their URIs). */
-static uint64_t roots_of_server(upk_server *s) {
-  upk_catalog_bases b = {upk_session_workspace(s), getenv("HOME"), upk_skills_library_dir()};
+static uint64_t roots_of(upk_server *s) {
+  upk_catalog_bases b = bases_of(s);
   uint64_t h = upk_catalog_memo_hash(0, b.workspace);
   return upk_catalog_memo_hash(upk_catalog_memo_hash(h, b.home), b.builtin);
-}
-
-static uint64_t roots_of(const upk_call *c) {
-  return roots_of_server(c->server);
 }
 
 /* The page after *at, built from the index's rows (*at advanced): 1 when full, 0 at the end,
@@ -180,7 +175,7 @@ static int build_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per,
 static int listed_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per, json_t **skills,
                        bool *kept) {
   upk_catalog_memo *m = upk_session_services(c->server)->listed;
-  uint64_t stamp = 0, roots = roots_of(c);
+  uint64_t stamp = 0, roots = roots_of(c->server);
   size_t done, found;
   bool steady = !upk_index_scanning(ix, &done, &found) && !upk_index_stamp(ix, &stamp);
   int64_t next, from = *at;
@@ -318,7 +313,7 @@ static bool lane_page(upk_job *job, int64_t at, size_t per) {
   if (!per) /* a walk's first page: the page size do_skills_list would fix */
     per = page_size_for((size_t)count);
   upk_catalog_ready page;
-  if (!upk_catalog_memo_ready(m, stamp, roots_of_server(job->server), at, per, &page))
+  if (!upk_catalog_memo_ready(m, stamp, roots_of(job->server), at, per, &page))
     return false;
   json_t *skills = page.skills;
   json_t *answer = page_answer(skills, page.more, page.next, per);
@@ -361,7 +356,7 @@ static void located_free(located *l) {
 /* The indexed skill whose directory is the URI's path or one of its parents. */
 static int locate(const upk_call *c, upk_index *ix, const char *uri, located *out) {
   memset(out, 0, sizeof *out);
-  upk_catalog_bases b = bases_of(c);
+  upk_catalog_bases b = bases_of(c->server);
   int rc = upk_catalog_uri_path(&b, uri, &out->path);
   size_t n = rc ? 0 : strlen(out->path);
   for (int depth = 0; !rc && n > 1 && depth <= 16; depth++) {
@@ -551,7 +546,7 @@ static void do_directory_read(upk_call *c, upk_index *ix) {
     not_found(c, uri, "directory");
     return;
   }
-  upk_catalog_bases b = bases_of(c);
+  upk_catalog_bases b = bases_of(c->server);
   char *root = upk_catalog_root_uri(&b, l.e.scope, l.e.dir);
   char *dir_uri = root && *l.rel ? upk_catalog_file_uri(root, l.rel) : NULL;
   int dfd = upk_open_beneath(l.e.dir, l.rel, false);
