@@ -1,4 +1,20 @@
 #include "common/diag_json.h"
+#include "common/xalloc.h"
+
+#include <stdlib.h>
+
+/* s as a JSON string; bytes that are not UTF-8 (a stranger's file name, a quoted line) become
+ * '?', so the member is never silently left out: a finding keeps its file. */
+static json_t *scrubbed_string(const char *s) {
+  json_t *j = json_string(s);
+  if (j)
+    return j;
+  char *copy = upk_xstrdup(s);
+  upk_utf8_scrub(copy);
+  j = json_string(copy);
+  free(copy);
+  return j;
+}
 
 static json_t *position(int line, int col) {
   return json_pack("{s:i,s:i}", "line", line < 0 ? 0 : line, "character", col < 0 ? 0 : col);
@@ -16,11 +32,11 @@ json_t *upk_diag_json(const upk_diag *d) {
                   "(diagnostic text not valid UTF-8)");
   json_decref(range);
   if (d->file)
-    json_object_set_new(j, "file", json_string(d->file));
+    json_object_set_new(j, "file", scrubbed_string(d->file));
   if (d->category)
     json_object_set_new(j, "category", json_string(d->category));
-  if (d->evidence) /* NULL from json_string when not UTF-8: then left out */
-    json_object_set_new(j, "evidence", json_string(d->evidence));
+  if (d->evidence)
+    json_object_set_new(j, "evidence", scrubbed_string(d->evidence));
   return j;
 }
 

@@ -294,7 +294,8 @@ static void report_hardlinks(walk *w) {
 
 /* A symbolic link: out of the skill high (an install would copy what it points at, or an
  * agent would read it), a loop medium, dangling low; inside the skill nothing (its target is
- * audited where it lies). Never followed. */
+ * audited where it lies). Never followed. ELOOP is a loop or a chain of over 40 links: the
+ * same for a reader, so one message for both. */
 static void audit_link(walk *w, const char *path, const char *rel) {
   char real[PATH_MAX];
   size_t n = strlen(w->root);
@@ -302,7 +303,8 @@ static void audit_link(walk *w, const char *path, const char *rel) {
     int err = errno;
     if (err == ELOOP) {
       finding(w->out, UPK_SEV_WARNING, "audit/link", "link", rel, -1,
-              "a symbolic link loop: it points back at itself");
+              "a symbolic link that cannot be resolved (ELOOP): a loop, or a chain longer than "
+              "the system follows; an install or an agent cannot read through it");
     } else if (dangling_out(w, path, rel)) {
       finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
               "a symbolic link out of the skill to a path that does not exist here (%s): it "
