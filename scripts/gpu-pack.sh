@@ -20,11 +20,21 @@ tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_daemon tests/gpu/test_gpu_hacks
 
 [[ -f $build/build.ninja ]] || meson setup "$build" "$root" --buildtype=release >/dev/null
 ninja -C "$build" -j"${JOBS:-2}" "${bins[@]}" "${tests[@]}" >/dev/null
+# The same programs with the run's checks switchable off (meson -Dgpu_mutants=true, never
+# released): gpu-run.sh turns each off in turn and expects the tests that name it to go red.
+mutant_build=${MUTANT_BUILD:-$build-mutant}
+mutant_tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_hacks tests/gpu/test_kernelbench)
+[[ -f $mutant_build/build.ninja ]] ||
+  meson setup "$mutant_build" "$root" --buildtype=release -Dgpu_mutants=true >/dev/null
+ninja -C "$mutant_build" -j"${JOBS:-2}" "${bins[@]}" "${mutant_tests[@]}" >/dev/null
 
 rm -rf "$pack"
 mkdir -p "$pack/bin" "$pack/tests" "$pack/lib" "$pack/bench"
 for b in "${bins[@]}"; do cp "$build/$b" "$pack/bin/"; done
 for t in "${tests[@]}"; do cp "$build/$t" "$pack/tests/"; done
+mkdir -p "$pack/mutant/bin" "$pack/mutant/tests"
+for b in "${bins[@]}"; do cp "$mutant_build/$b" "$pack/mutant/bin/"; done
+for t in "${mutant_tests[@]}"; do cp "$mutant_build/$t" "$pack/mutant/tests/"; done
 # The PyTorch reference's helper: gpu-run.sh names it (UPSKILLD_PYREF_HELPER); bin/ holds only ELF.
 mkdir -p "$pack/share"
 cp "$build/gpu/upskilld-pyref.py" "$pack/share/"
@@ -53,7 +63,7 @@ while read -r name arrow path _; do
     continue
   fi
   is_system "$path" || cp -L "$path" "$pack/lib/"
-done < <(for f in "$pack"/bin/* "$pack"/tests/*; do ldd "$f"; done | sort -u)
+done < <(for f in "$pack"/bin/* "$pack"/tests/* "$pack"/mutant/*/*; do ldd "$f"; done | sort -u)
 [[ $missing == 0 ]] || exit 1
 
 # What the binaries need from glibc, so gpu-run.sh can say so before anything fails obscurely.
@@ -64,7 +74,7 @@ need_glibc=$(objdump -T "$pack"/bin/* "$pack"/tests/* "$pack"/lib/* 2>/dev/null 
     git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $(ldd --version | head -1)"
   echo "glibc $need_glibc"
-  (cd "$pack" && find bin tests lib bench share src gpu-run.sh -type f | sort | xargs sha256sum)
+  (cd "$pack" && find bin tests mutant lib bench share src gpu-run.sh -type f | sort | xargs sha256sum)
 } >"$pack/MANIFEST"
 tar -C "$(dirname "$pack")" -czf "$pack.tar.gz" "$(basename "$pack")"
 echo "gpu-pack: $pack ($(du -sh "$pack" | cut -f1), $(ls "$pack/lib" | wc -l) libraries;" \

@@ -67,11 +67,30 @@ fi
 
 # A TAP program: its log, its totals; a failure is any 'not ok' or a bad exit status.
 tap() {
+  tap_start "$@"
+  tap_report "$1"
+}
+# Started in the background (tap_report reads what it left): TEST_JOBS programs at a time.
+tap_start() {
   local name=$1
   shift
   # A step that hangs is killed (STEP_TIMEOUT seconds) so the rest still runs and reports.
   timeout -k 10 "${STEP_TIMEOUT:-600}" "$@" >"$out/$name.tap" 2>"$out/$name.err"
-  local rc=$? ok nok skip
+  echo $? >"$out/$name.rc"
+}
+tap_many() {
+  local jobs=${TEST_JOBS:-1} name
+  for name in "$@"; do
+    while (($(jobs -rp | wc -l) >= jobs)); do wait -n; done
+    tap_start "$name" "$pack/tests/$name" --tap=- -j1 &
+  done
+  wait
+  for name in "$@"; do tap_report "$name"; done
+}
+tap_report() {
+  local name=$1
+  local rc ok nok skip
+  rc=$(cat "$out/$name.rc")
   ok=$(grep -c '^ok ' "$out/$name.tap")
   nok=$(grep -c '^not ok ' "$out/$name.tap")
   skip=$(grep -c '^ok .*# SKIP' "$out/$name.tap")
@@ -82,16 +101,57 @@ tap() {
 }
 
 say "run tests that need no GPU (generator, checks, specs; NVRTC compiles)"
-for t in test_kgen test_krun_mem test_runcheck test_runspec test_krun; do
-  tap "$t" "$pack/tests/$t" --tap=- -j1
-done
+tap_many test_kgen test_krun_mem test_runcheck test_runspec test_krun
 
 say "GPU suite (tests/gpu; compile-only cases run everywhere)"
-tap test_gpu_run "$pack/tests/test_gpu_run" --tap=- -j1
-tap test_gpu_daemon "$pack/tests/test_gpu_daemon" --tap=- -j1
-tap test_gpu_hacks "$pack/tests/test_gpu_hacks" --tap=- -j1
-tap test_kernelbench "$pack/tests/test_kernelbench" --tap=- -j1
-tap test_torchop_gpu "$pack/tests/test_torchop_gpu" --tap=- -j1
+tap_many test_gpu_run test_gpu_daemon test_gpu_hacks test_kernelbench test_torchop_gpu
+
+# Each check turned off in a test build (mutant/, meson -Dgpu_mutants=true): the tests that
+# name it must go red, or they prove nothing. "mutant: tests" per line.
+say "seen failing: each run check off (UPK_GPU_MUTANT), its tests must fail"
+MUTANTS='timed-hash: hacks/result_cached_across_calls hacks/launch_counting hacks/writing_into_an_input_while_timed hacks/returning_before_the_work_is_done
+poison: gpu/unwritten_output_is_caught kernelbench/result_reuse_is_an_unwritten_output
+input-hash: gpu/input_writing_is_caught hacks/output_aliasing_an_input
+guard: gpu/write_past_the_end_is_caught_without_a_sanitizer
+fresh-inputs: gpu/memoising_kernel_is_caught_on_the_next_trial
+value-vary: hacks/skipping_an_init_value_input
+odd-sizes: hacks/partial_computation_passing_one_shape
+tolerance: hacks/precision_lowered_past_the_tolerance gpu/constant_output_passing_tolerance_is_caught'
+program_of() {
+  case ${1%%/*} in
+  hacks) echo test_gpu_hacks ;; gpu) echo test_gpu_run ;; kernelbench) echo test_kernelbench ;;
+  esac
+}
+# One mutant and one test: red is what it must be.
+seen_failing() {
+  local mutant=$1 t=$2 prog log line
+  prog=$(program_of "$t")
+  log=$out/mutant-$mutant-${t//\//-}.tap
+  UPK_GPU_MUTANT=$mutant UPSKILLD_WORKER=$pack/mutant/bin/upskilld-worker \
+    timeout -k 10 300 "$pack/mutant/tests/$prog" --tap=- -j1 --filter "$t" >"$log" 2>&1
+  # Criterion lists the tests the filter left out as skipped: only t's own line counts.
+  line=$(grep -E "^(not )?ok - ${t/\//::} " "$log")
+  if [[ $line == "not ok"* ]]; then
+    echo "ok - $t goes red with $mutant off"
+  elif [[ -z $line || $line == *"# SKIP"* ]]; then
+    echo "not ok - $t did not run with $mutant off (see $log)"
+  else
+    echo "not ok - $t STAYS GREEN with $mutant off: it does not test it"
+  fi
+}
+if [[ $has_gpu == 1 && -d $pack/mutant ]]; then
+  while read -r mutant tests; do
+    for t in $tests; do
+      while (($(jobs -rp | wc -l) >= ${TEST_JOBS:-1})); do wait -n; done
+      seen_failing "${mutant%:}" "$t" >"$out/seen-${mutant%:}-${t//\//-}.txt" &
+    done
+  done <<<"$MUTANTS"
+  wait
+  cat "$out"/seen-*.txt | tee "$out/mutants.txt"
+  grep -q '^not ok' "$out/mutants.txt" && failed=1
+else
+  echo "ok - mutants # SKIP $([[ $has_gpu == 1 ]] && echo 'no mutant/ in this pack' || echo 'no GPU')"
+fi
 
 say "end-to-end session: upskillctl -> upskilld -> worker"
 e2e=$pack/bench/gpu/e2e
@@ -106,6 +166,8 @@ if [[ $has_gpu == 1 ]]; then
   "$UPSKILLCTL" --json check-kernel "$e2e/softmax.cu" --run "$e2e/softmax.json" >"$out/e2e-run.json" 2>"$out/e2e-run.err"
   if python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['run']['ok'] else 1)" "$out/e2e-run.json"; then
     echo "ok - softmax_rows runs, matches the naive reference and is timed: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['run']; print(r['timeMs']['median'], 'ms on', r['device']['name'])" "$out/e2e-run.json")"
+    # What a person sees: the verdict, the timing and the distance to the limits.
+    "$UPSKILLCTL" check-kernel "$e2e/softmax.cu" --run "$e2e/softmax.json" 2>&1 | tee "$out/e2e-run.txt" | sed 's/^/    /' 
   else
     echo "not ok - the softmax run: see $out/e2e-run.json"
     failed=1
@@ -115,7 +177,7 @@ else
 fi
 
 say "bench/gpu"
-timeout -k 10 "${STEP_TIMEOUT:-600}" python3 "$pack/bench/gpu/bench.py" 2>&1 | tee "$out/bench.txt"
+MUTANT_BIN=$pack/mutant/bin timeout -k 10 "${STEP_TIMEOUT:-600}" python3 "$pack/bench/gpu/bench.py" 2>&1 | tee "$out/bench.txt"
 [[ ${PIPESTATUS[0]} == 0 ]] || failed=1
 
 say "bench/pytorch: upskilld's speedups over eager beside torch.cuda.Event timing"

@@ -11,6 +11,12 @@ Rows (docs/gpu.md "Speed on the GPU"):
      trial, compare, time), and KernelBench level1/19_ReLU at its own size (4096 x 393216 f32;
      target <= 15 s; RELU=0 skips it).
   3. verdicts per minute with 32 requests in flight (64 small requests, window of 32).
+  4. the share of the bandwidth limit the daemon reports for the 64 Mi scale (limits.
+     bandwidthFraction) beside bytes / CuPy's event time / the same peak; target: within 5 %.
+  5. what hashing every timed launch's buffers costs: the 64 Mi and 1 Mi verdicts' wall time with
+     the hash (as shipped) and with it turned off, by the same test build of the daemon
+     (MUTANT_BIN: the pack's mutant/bin, meson -Dgpu_mutants=true, UPK_GPU_MUTANT=timed-hash),
+     alternating; target: <= 3 % extra wall time.
 Without a GPU it says so, checks only that the daemon accepts every request the bench makes
 and compiles its kernels (answering run/no-device), and measures nothing.
 Environment: UPSKILLD (the daemon), SMALL_RUNS (5), BIG_RUNS (3), RELU (1).
@@ -64,8 +70,9 @@ def probe_gpu():
 class Lsp:
     """One daemon on stdio, LSP framing (Content-Length headers)."""
 
-    def __init__(self, exe):
-        self.p = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    def __init__(self, exe, env=None):
+        self.p = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  env=env)
         self.next_id = 1
         self.done = {}
         self.call("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
@@ -217,6 +224,23 @@ def in_flight(d, total, window, params):
     return total / wall * 60, passed, wall
 
 
+def hash_overhead(mutant_bin, n, runs):
+    """(median wall with, without the timed-launch hash) for run_params(n), alternating two
+    daemons of the mutant build that differ only in UPK_GPU_MUTANT."""
+    env = dict(os.environ, UPSKILLD_WORKER=os.path.join(mutant_bin, "upskilld-worker"))
+    exe = os.path.join(mutant_bin, "upskilld")
+    on = Lsp(exe, env)
+    off = Lsp(exe, dict(env, UPK_GPU_MUTANT="timed-hash"))
+    params = run_params(n)
+    verdict(on, params), verdict(off, params)  # workers started, kernels compiled
+    t_on, t_off = [], []
+    for _ in range(runs):
+        t_on.append(verdict(on, params)[0])
+        t_off.append(verdict(off, params)[0])
+    on.close(), off.close()
+    return statistics.median(t_on), statistics.median(t_off)
+
+
 def row(name, value, ref, target):
     print(f"| {name} | {value} | {ref} | {target} |")
 
@@ -261,6 +285,7 @@ def main():
     big = [verdict(d, run_params(N64)) for _ in range(big_runs)]
     big_wall = statistics.median(w for w, _ in big)
     daemon_ms = statistics.median(r["run"]["timeMs"]["median"] for _, r in big)
+    limits = big[len(big) // 2][1]["run"].get("limits") or {}
     try:
         events_ms = cupy_events()
         same_work = cupy_same_work()
@@ -274,6 +299,11 @@ def main():
         relu = verdict(d, run_params(n, "relu4", "relu_ref", trials=5, iterations=20,
                                      shape=[4096, 393216], timeout_ms=120000))[0]
     d.close()
+    mutant_bin = os.environ.get("MUTANT_BIN")
+    hashed = {}
+    if mutant_bin and os.path.exists(os.path.join(mutant_bin, "upskilld")):
+        for n in (N64, 1 << 20):
+            hashed[n] = hash_overhead(mutant_bin, n, int(os.environ.get("HASH_RUNS", "5")))
 
     print("| measure | daemon | independent reference | target |")
     print("|---|---|---|---|")
@@ -285,6 +315,24 @@ def main():
             f"{events_ms:.4f} (CuPy events), {diff:+.2f} %", "within 2 %: " + ("met" if ok else "MISSED"))
     else:
         row("scale4, 64 Mi f32: kernel median (ms)", f"{daemon_ms:.4f}", "-", "within 2 %")
+    frac = limits.get("bandwidthFraction")
+    if events_ms and frac and limits.get("peakGBps"):
+        ev_frac = limits["bytes"] / (events_ms / 1e3) / (limits["peakGBps"] * 1e9)
+        diff = (frac - ev_frac) / ev_frac * 100
+        ok = abs(diff) <= 5
+        status |= not ok
+        row("scale4, 64 Mi f32: share of the bandwidth limit", f"{frac:.3f}",
+            f"{ev_frac:.3f} (bytes / events / {limits['peakGBps']:.0f} GB/s), {diff:+.2f} %",
+            "within 5 %: " + ("met" if ok else "MISSED"))
+    else:
+        row("scale4, 64 Mi f32: share of the bandwidth limit", f"{frac}", "-", "within 5 %")
+    for n, (t_on, t_off) in hashed.items():
+        extra = (t_on - t_off) / t_off * 100
+        ok = extra <= 3
+        status |= not ok
+        row(f"{'64 Mi' if n == N64 else '1 Mi'} verdict wall (s): timed launches hashed vs not",
+            f"{t_on:.3f}", f"{t_off:.3f} without the hash, {extra:+.2f} %",
+            "<= 3 % extra: " + ("met" if ok else "MISSED"))
     row("small kernel, request to verdict, first (s)", f"{cold:.3f}", "-", "-")
     row(f"small kernel, request to verdict, warm median of {small_runs} (s)", f"{warm:.3f}", "-", "-")
     ok = big_wall <= 2

@@ -8,7 +8,9 @@ the problem's own tensors, and times it and eager PyTorch with
 torch.cuda.Event, an L2 flush before each timed run, warmup and iterations as
 in the spec. Prints one JSON line: kernelMs, eagerMs, speedup (medians).
 
-usage: crosscheck.py PROBLEM.py KERNEL.cu SPEC.json [--cuda /usr/local/cuda]"""
+With --compile, torch.compile(model) too (compileMs, compileSpeedup).
+
+usage: crosscheck.py PROBLEM.py KERNEL.cu SPEC.json [--cuda /usr/local/cuda] [--compile]"""
 import argparse
 import ctypes
 import importlib.util
@@ -83,6 +85,7 @@ def main():
     p.add_argument("kernel")
     p.add_argument("spec")
     p.add_argument("--cuda", default=os.environ.get("CUDA_PATH", "/usr/local/cuda"))
+    p.add_argument("--compile", action="store_true", help="also time torch.compile(model)")
     a = p.parse_args()
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -137,7 +140,13 @@ def main():
     kernel_ms = time_fn(torch, launch, warm, it)
     with torch.no_grad():
         eager_ms = time_fn(torch, lambda: model(*inputs), warm, it)
-    print(json.dumps({"kernelMs": kernel_ms, "eagerMs": eager_ms, "speedup": eager_ms / kernel_ms}))
+    res = {"kernelMs": kernel_ms, "eagerMs": eager_ms, "speedup": eager_ms / kernel_ms}
+    if a.compile:
+        compiled = torch.compile(model)
+        with torch.no_grad():
+            res["compileMs"] = time_fn(torch, lambda: compiled(*inputs), warm + 2, it)
+        res["compileSpeedup"] = res["compileMs"] / kernel_ms
+    print(json.dumps(res))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The PyTorch-reference speedups of upskilld beside a plain torch.cuda.Event timing of the same
-# kernels and of eager PyTorch (bench/pytorch/crosscheck.py), for the problems of
+# kernels, of eager PyTorch and of torch.compile (bench/pytorch/crosscheck.py), for the problems of
 # tests/gpu/kernelbench/, in the same invocation. Needs a GPU and a python3 with CUDA torch
-# (PYTHON, default $UPSKILLD_PYTHON, else python3). Prints a row per problem: both speedups and
-# their ratio; exit status 0 when every ratio is within 5 %. BUILD: build dir (default build).
+# (PYTHON, default $UPSKILLD_PYTHON, else python3). Prints a row per problem: upskilld's verdict,
+# its speedups over eager and over torch.compile, the plain timing's, and the ratio of the eager
+# speedups; then fast_1 (correct and faster) over eager and over torch.compile, KernelBench's
+# measure. Exit status 0 when every ratio is within 5 %. BUILD: build dir (default build).
 set -euo pipefail
 # In the GPU pack (scripts/gpu-pack.sh) gpu-run.sh sets UPSKILLCTL, UPSKILLD and UPK_SOURCE_ROOT:
 # then nothing is built.
@@ -23,16 +25,28 @@ else
   ctl=$build/clients/upskillctl
 fi
 export UPSKILLD_PYTHON=$python UPSKILLD_WORKER_SERVER_IDLE=0
-printf '%-50s %10s %10s %8s  %s\n' PROBLEM UPSKILLD PLAIN RATIO WITHIN-5%
-bad=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-48s %-4s %9s %9s %9s %9s %7s %s\n' PROBLEM OK VS-EAGER VS-COMPILE PLAIN-E PLAIN-C RATIO WITHIN-5%
+bad=0 n=0 fast_e=0 fast_c=0
 for py in "$kb"/problems/*.py; do
   name=$(basename "$py" .py)
-  ours=$({ "$ctl" --json check-kernel "$kb/kernels/$name.cu" --against "$py" \
-    --run "$kb/kernels/$name.json" || true; } | "$python" -c 'import json,sys; r=json.load(sys.stdin)["run"]; print(r.get("speedup") or "nan")')
-  plain=$("$python" "$here/crosscheck.py" "$py" "$kb/kernels/$name.cu" "$kb/kernels/$name.json" |
-    "$python" -c 'import json,sys; print(json.load(sys.stdin)["speedup"])')
-  read -r ratio ok < <("$python" -c "r=float('$ours')/float('$plain'); print(f'{r:.3f}', 'yes' if abs(r-1)<=0.05 else 'NO')")
-  [[ $ok == yes ]] || bad=1
-  printf '%-50s %10s %10s %8s  %s\n' "$name" "$ours" "$plain" "$ratio" "$ok"
+  # The same spec with torch.compile timed too (run.reference.pytorch.compile).
+  "$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d.get("run",d); r["reference"]["pytorch"]["compile"]=True; json.dump(d,open(sys.argv[2],"w"))' \
+    "$kb/kernels/$name.json" "$tmp/$name.json"
+  read -r ok ours ours_c < <({ "$ctl" --json check-kernel "$kb/kernels/$name.cu" --against "$py" \
+    --run "$tmp/$name.json" || true; } | "$python" -c 'import json,sys
+r=json.load(sys.stdin)["run"]
+print("yes" if r.get("ok") else "no", r.get("speedup") or "nan", r.get("compileSpeedup") or "nan")')
+  read -r plain plain_c < <("$python" "$here/crosscheck.py" --compile "$py" "$kb/kernels/$name.cu" \
+    "$kb/kernels/$name.json" | "$python" -c 'import json,sys; r=json.load(sys.stdin); print(r["speedup"], r.get("compileSpeedup","nan"))')
+  read -r ratio within fe fc < <("$python" -c "
+o, p, c, ok = float('$ours'), float('$plain'), float('$ours_c'), '$ok' == 'yes'
+r = o / p
+print(f'{r:.3f}', 'yes' if abs(r - 1) <= 0.05 else 'NO', int(ok and o > 1), int(ok and c > 1))")
+  [[ $within == yes ]] || bad=1
+  n=$((n + 1)) fast_e=$((fast_e + fe)) fast_c=$((fast_c + fc))
+  printf '%-48s %-4s %9.3f %9.3f %9.3f %9.3f %7s %s\n' "$name" "$ok" "$ours" "$ours_c" "$plain" "$plain_c" "$ratio" "$within"
 done
+echo "fast_1 over eager: $fast_e/$n; fast_1 over torch.compile: $fast_c/$n (correct and faster, as upskilld judged)"
 exit $bad

@@ -29,8 +29,9 @@ typedef struct upk_krun {
   int64_t deadline; /* upk_cu_now_ns clock */
   upk_krun_launch cand, ref;
   bool has_ref_kernel;
-  upk_kgen *gen; /* the run's own kernels, loaded in this context */
-  size_t guard;  /* guard zone bytes each side of a buffer (0 under compute-sanitizer) */
+  upk_kgen *gen;      /* the run's own kernels, loaded in this context */
+  size_t guard;       /* guard zone bytes each side of a buffer (0 under compute-sanitizer) */
+  bool outputs_unset; /* out buffers left as allocated, not poisoned (under initcheck) */
   /* Optional (NULL: none): fills, per trial, every buffer whose init is
    * UPK_INIT_FEED and, when the reference is UPK_REF_PYTORCH, the expected
    * values of each output (`expected`). 0, or -EINVAL after a diagnostic. */

@@ -1,4 +1,5 @@
 /* The rotation plan (runplan.h): pure arithmetic over the spec. */
+#include "gpu/run/mutant.h"
 #include "gpu/run/runplan.h"
 
 #include <math.h>
@@ -32,12 +33,12 @@ void upk_run_plan_of(const upk_run_spec *v, size_t budget, upk_run_plan *out) {
 }
 
 uint64_t upk_run_set_seed(const upk_run_spec *s, const upk_run_arg *a, unsigned set) {
-  return upk_trial_seed(upk_run_input_seed(s, a->init.seed), set);
+  return upk_trial_seed(upk_run_input_seed(s, a->init.seed), upk_mutant("fresh-inputs") ? 0 : set);
 }
 
 double upk_run_set_value(const upk_run_arg *a, unsigned set) {
   double v = a->init.value;
-  if (!set)
+  if (!set || upk_mutant("value-vary"))
     return v;
   if (upk_dtype_is_float(a->dtype))
     return v + set * 0.25 * fmax(1.0, fabs(v));

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "gpu/run/mutant.h"
 #include "gpu/run/runspec.h"
 
 enum { MAX_SHAPES = 16, ODD_UP = 13, ODD_DOWN = 7, ODD_MIN = 16 };
@@ -328,7 +329,7 @@ int upk_runspec_shapes(json_t *run, upk_run_spec *s, char *err, size_t err_len) 
                 s->ref.kind == UPK_REF_FILE
                     ? "not with reference.file: its expected output has one size"
                     : "not with a PyTorch reference: the tensors' sizes come from get_inputs");
-  s->odd_sizes = odd ? json_is_true(odd) : true;
+  s->odd_sizes = !upk_mutant("odd-sizes") && (odd ? json_is_true(odd) : true);
   size_t cap = (given ? given : 1) * 3;
   if (!(s->shapes = upk_xcalloc(cap, sizeof *s->shapes)))
     return oom(&c);

@@ -43,8 +43,8 @@ static const char *worker_path(char *buf, size_t len) {
 }
 
 /* The one request line: the params with `run` minus `sanitizer`, marked
- * underSanitizer. */
-static char *request_line(json_t *params) {
+ * underSanitizer with the tool's name. */
+static char *request_line(json_t *params, const char *tool) {
   json_t *p = json_copy(params), *run = json_copy(json_object_get(params, "run"));
   char *text = NULL;
   if (run)
@@ -52,7 +52,7 @@ static char *request_line(json_t *params) {
   if (p && run && !json_object_set_new(p, "run", json_incref(run))) {
     /* No guard zones under the sanitizer: memcheck must see every access
      * past a buffer's end, and a zone would make the first 64 KiB valid. */
-    json_object_set_new(p, "underSanitizer", json_true());
+    json_object_set_new(p, "underSanitizer", json_string(tool));
     json_t *req = json_pack("{s:i,s:s,s:O}", "id", 1, "op", "run", "params", p);
     text = req ? json_dumps(req, JSON_COMPACT) : NULL;
     json_decref(req);
@@ -194,7 +194,7 @@ int upk_ksan_run(json_t *params, const upk_run_spec *s, const char *tool_path, u
   char self[4096], log[4096] = "";
   const char *worker = worker_path(self, sizeof self);
   const char *tool = upk_run_sanitizer_name(s->sanitizer);
-  char *line = request_line(params), *reply = NULL;
+  char *line = request_line(params, tool), *reply = NULL;
   int rc = !line ? -ENOMEM : !worker ? -ENOENT : log_file(log, sizeof log);
   child c = {0};
   const char *argv[] = {tool_path, "--tool",        tool, "--error-exitcode",

@@ -3,6 +3,7 @@
  * device's own architecture, module load, launch checks, and the device
  * engine (device.c); or the same request re-executed in a worker under
  * compute-sanitizer (sanitizer.c). The result JSON is built here. */
+#include "gpu/run/mutant.h"
 #include "gpu/worker/run_op.h"
 #include "gpu/run/roofline.h"
 
@@ -591,9 +592,18 @@ static json_t *run_on_device(json_t *p, upk_run_spec *s, const char *symbol, upk
   upk_pyref py = {.cur_trial = -1};
   if (!d)
     return NULL;
-  d->k = (upk_krun){.s = s, .drv = &d->drv, .diags = diags, .at = at, .guard = UPK_GUARD_BYTES};
-  if (json_is_true(json_object_get(p, "underSanitizer"))) /* set by sanitizer.c only */
+  d->k = (upk_krun){.s = s,
+                    .drv = &d->drv,
+                    .diags = diags,
+                    .at = at,
+                    .guard = upk_mutant("guard") ? 0 : UPK_GUARD_BYTES};
+  /* Set by sanitizer.c only (the daemon never passes a client's key through). */
+  const char *san = json_string_value(json_object_get(p, "underSanitizer"));
+  if (san) {
     d->k.guard = 0;
+    /* initcheck must see an output read before it is written: no poison fills it first. */
+    d->k.outputs_unset = !strcmp(san, "initcheck");
+  }
   size_t before = upk_diags_count(diags, UPK_SEV_ERROR);
   /* The reference first: without torch or python the answer says so, GPU or not. */
   if (s->ref.kind == UPK_REF_PYTORCH && pytorch_reference(&py, s, p, symbol, diags, at)) {
@@ -634,7 +644,7 @@ static json_t *run_part(json_t *params, json_t *vparams, upk_run_spec *s, json_t
                         upk_diags *diags, bool *fatal) {
   upk_range at = kernel_range(result, s->kernel);
   /* Refused by reading it: nothing runs (a sanitized child's parent has read it already). */
-  if (!json_is_true(json_object_get(vparams, "underSanitizer")) &&
+  if (!json_object_get(vparams, "underSanitizer") &&
       upk_kstatic_run(vparams, s, json_object_get(result, "dependencies"), diags) > 0)
     return json_pack("{s:b,s:i}", "ok", 0, "trials", 0);
   if (!json_is_true(json_object_get(result, "ok"))) {

@@ -121,6 +121,27 @@ static const char SRC_SUM[] =
     "  if (t == 0) y[blockIdx.x] = s[0];\n"
     "}\n";
 
+/* Planted for initcheck and synccheck: `accumulates` reads its output before
+ * writing it (an out buffer holds nothing the kernel may read); `divergent`
+ * reaches a block barrier from half of each warp. Both give right answers
+ * here, so only the sanitizer sees them. */
+static const char SRC_SAN[] =
+    "extern \"C\" __global__ void ref(const float *x, float *y, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) y[i] = 2.0f * x[i];\n"
+    "}\n"
+    "extern \"C\" __global__ void accumulates(const float *x, float *y, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) y[i] = 0.0f * y[i] + 2.0f * x[i]; /* UNINIT */\n"
+    "}\n"
+    "extern \"C\" __global__ void divergent(const float *x, float *y, int n) {\n"
+    "  __shared__ float s[256];\n"
+    "  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+    "  s[t] = i < n ? x[i] : 0.0f;\n"
+    "  if ((t & 31) < 16) __syncthreads(); /* DIVERGENT */\n"
+    "  if (i < n) y[i] = 2.0f * s[t];\n"
+    "}\n";
+
 /* The reductions sum whole blocks of 256 by design: the odd sizes a sweep adds
  * (4109 in, 29 out) would judge a size they never claim (seen failing on an H100
  * before they were pinned off). */
@@ -319,6 +340,49 @@ Test(gpu, racecheck_finds_the_missing_barrier_at_its_line, .timeout = 300) {
   json_decref(r);
 }
 
+/* Findings of run/sanitizer at `marker`'s line of `src`. */
+static int findings_at(json_t *r, const char *src, const char *marker) {
+  int want = line_of(src, marker), n = 0;
+  json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(r, "diagnostics"), i, d) {
+    const char *c = json_string_value(json_object_get(d, "code"));
+    json_t *start = json_object_get(json_object_get(d, "range"), "start");
+    n += c && !strcmp(c, "run/sanitizer") &&
+         json_integer_value(json_object_get(start, "line")) == want;
+  }
+  return n;
+}
+
+Test(gpu, initcheck_finds_the_output_read_before_written_at_its_line, .timeout = 300) {
+  need_device();
+  need_sanitizer();
+  json_t *r = run_src(SRC_SAN, "accumulates", "ref", 4096, 4096, ",\"sanitizer\":\"initcheck\"");
+  cr_assert_gt(findings_at(r, SRC_SAN, "/* UNINIT */"), 0,
+               "initcheck must report the uninitialised read at line %d",
+               line_of(SRC_SAN, "/* UNINIT */") + 1);
+  json_decref(r);
+}
+
+Test(gpu, initcheck_is_clean_on_a_kernel_that_only_writes_its_output, .timeout = 300) {
+  need_device();
+  need_sanitizer();
+  json_t *r = run_src(SRC_SAN, "ref", "ref", 4096, 4096, ",\"sanitizer\":\"initcheck\"");
+  cr_assert_null(diag(r, "run/sanitizer"), "no false finding");
+  cr_assert(run_ok(r));
+  json_decref(r);
+}
+
+Test(gpu, synccheck_finds_the_divergent_barrier_at_its_line, .timeout = 300) {
+  need_device();
+  need_sanitizer();
+  json_t *r = run_src(SRC_SAN, "divergent", "ref", 4096, 4096, ",\"sanitizer\":\"synccheck\"");
+  cr_assert_gt(findings_at(r, SRC_SAN, "/* DIVERGENT */"), 0,
+               "synccheck must report the divergent barrier at line %d",
+               line_of(SRC_SAN, "/* DIVERGENT */") + 1);
+  json_decref(r);
+}
+
 Test(gpu, racecheck_is_clean_on_the_fixed_reduction, .timeout = 300) {
   need_device();
   need_sanitizer();
@@ -393,4 +457,5 @@ Test(compile, every_case_kernel_compiles_for_sm_90a) {
                                            "tiny_ref", "zeros", "out_of_bounds", "endless", "slow",
                                            "bounded", "memo", "no_bounds", NULL});
   compiles_with(SRC_SUM, (const char *const[]){"sum_ref", "racy", "fixed", NULL});
+  compiles_with(SRC_SAN, (const char *const[]){"ref", "accumulates", "divergent", NULL});
 }
