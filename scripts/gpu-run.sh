@@ -116,7 +116,8 @@ guard: gpu/write_past_the_end_is_caught_without_a_sanitizer
 fresh-inputs: gpu/memoising_kernel_is_caught_on_the_next_trial
 value-vary: hacks/skipping_an_init_value_input
 odd-sizes: hacks/partial_computation_passing_one_shape
-tolerance: hacks/precision_lowered_past_the_tolerance gpu/constant_output_passing_tolerance_is_caught'
+tolerance: hacks/precision_lowered_past_the_tolerance
+constant-output: gpu/constant_output_passing_tolerance_is_caught'
 program_of() {
   case ${1%%/*} in
   hacks) echo test_gpu_hacks ;; gpu) echo test_gpu_run ;; kernelbench) echo test_kernelbench ;;

@@ -27,6 +27,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 N64 = 64 << 20
@@ -227,10 +228,12 @@ def in_flight(d, total, window, params):
 def hash_overhead(mutant_bin, n, runs):
     """(median wall with, without the timed-launch hash) for run_params(n), alternating two
     daemons of the mutant build that differ only in UPK_GPU_MUTANT."""
-    env = dict(os.environ, UPSKILLD_WORKER=os.path.join(mutant_bin, "upskilld-worker"))
+    # Own caches: two daemons on one skill index would only fight over its lock.
+    env = dict(os.environ, UPSKILLD_WORKER=os.path.join(mutant_bin, "upskilld-worker"),
+               XDG_CACHE_HOME=tempfile.mkdtemp())
     exe = os.path.join(mutant_bin, "upskilld")
     on = Lsp(exe, env)
-    off = Lsp(exe, dict(env, UPK_GPU_MUTANT="timed-hash"))
+    off = Lsp(exe, dict(env, UPK_GPU_MUTANT="timed-hash", XDG_CACHE_HOME=tempfile.mkdtemp()))
     params = run_params(n)
     verdict(on, params), verdict(off, params)  # workers started, kernels compiled
     t_on, t_off = [], []

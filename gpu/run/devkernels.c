@@ -325,6 +325,14 @@ upk_cu_result upk_kgen_hash(upk_kgen *g, upk_cu_ptr src, size_t bytes, upk_cu_pt
   return e ? e : cu->MemcpyDtoH(out, scratch, 8);
 }
 
+upk_cu_result upk_kgen_hash_into(upk_kgen *g, upk_cu_ptr src, size_t bytes, upk_cu_ptr slot) {
+  unsigned long long nb = bytes;
+  size_t n = bytes / 8 ? bytes / 8 : 1;
+  void *params[] = {&src, &nb, &slot};
+  return g->drv->cu.LaunchKernel(g->hash, blocks_for(g, n), 1, 1, THREADS, 1, 1, 0, NULL, params,
+                                 NULL);
+}
+
 upk_cu_result upk_kgen_check(upk_kgen *g, upk_cu_ptr got, upk_cu_ptr got_b, upk_cu_ptr exp,
                              upk_dtype t, size_t n, double atol, double rtol, int flags,
                              upk_cu_ptr res, uint64_t out[UPK_KG_SLOTS]) {

@@ -67,6 +67,9 @@ upk_cu_result upk_kgen_fill_pattern(upk_kgen *g, upk_cu_ptr dst, size_t n, size_
  * it tells whether a kernel changed a buffer). `scratch` is 8 device bytes. */
 upk_cu_result upk_kgen_hash(upk_kgen *g, upk_cu_ptr src, size_t bytes, upk_cu_ptr scratch,
                             uint64_t *out);
+/** The same hash added into `slot` (8 device bytes the caller zeroed), queued on the
+ * default stream with no wait: timed launches hash this way and read every slot back once. */
+upk_cu_result upk_kgen_hash_into(upk_kgen *g, upk_cu_ptr src, size_t bytes, upk_cu_ptr slot);
 /** One pass over an output: run A `got`, run B `got_b` (0: none), expected
  * `exp` (0: none) with `flags`; `res` is UPK_KG_SLOTS device words, results
  * into `out`. Tolerances as upk_compare's. */

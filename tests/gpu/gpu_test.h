@@ -32,6 +32,19 @@ static inline json_t *diag(json_t *r, const char *code) {
   return NULL;
 }
 
+/* A diagnostic of `code` whose message holds `text`, or NULL. */
+static inline json_t *diag_saying(json_t *r, const char *code, const char *text) {
+  json_t *d;
+  size_t i;
+  json_array_foreach(json_object_get(r, "diagnostics"), i, d) {
+    const char *c = json_string_value(json_object_get(d, "code"));
+    const char *m = json_string_value(json_object_get(d, "message"));
+    if (c && m && !strcmp(c, code) && strstr(m, text))
+      return d;
+  }
+  return NULL;
+}
+
 /* A device, and a python3 (UPSKILLD_PYTHON, else python3) whose torch sees it. */
 static inline void need_gpu_and_torch(void) {
   need_device();
