@@ -322,25 +322,6 @@ static int line_of(const char *src, const char *marker) {
   return at ? line : -1;
 }
 
-Test(gpu, racecheck_finds_the_missing_barrier_at_its_line, .timeout = 300) {
-  need_device();
-  need_sanitizer();
-  json_t *r =
-      run_src(SRC_SUM, "racy", "sum_ref", 4096, 16, SUM_SIZES ",\"sanitizer\":\"racecheck\"");
-  int want = line_of(SRC_SUM, "/* RACE */"), at_line = 0;
-  json_t *d;
-  size_t i;
-  json_array_foreach(json_object_get(r, "diagnostics"), i, d) {
-    const char *c = json_string_value(json_object_get(d, "code"));
-    json_t *start = json_object_get(json_object_get(d, "range"), "start");
-    if (c && !strcmp(c, "run/sanitizer") &&
-        json_integer_value(json_object_get(start, "line")) == want)
-      at_line++;
-  }
-  cr_assert_gt(at_line, 0, "racecheck must report the hazard at line %d", want + 1);
-  json_decref(r);
-}
-
 /* Findings of run/sanitizer at `marker`'s line of `src`. */
 static int findings_at(json_t *r, const char *src, const char *marker) {
   int want = line_of(src, marker), n = 0;
@@ -355,14 +336,25 @@ static int findings_at(json_t *r, const char *src, const char *marker) {
   return n;
 }
 
-Test(gpu, initcheck_finds_the_output_read_before_written_at_its_line, .timeout = 300) {
+/* `kernel` of `src` run under `tool` must be reported at `marker`'s line. */
+static void found_at_marker(const char *src, const char *kernel, const char *reference, size_t ny,
+                            const char *tool, const char *extra, const char *marker) {
+  char fields[256];
   need_device();
   need_sanitizer();
-  json_t *r = run_src(SRC_SAN, "accumulates", "ref", 4096, 4096, ",\"sanitizer\":\"initcheck\"");
-  cr_assert_gt(findings_at(r, SRC_SAN, "/* UNINIT */"), 0,
-               "initcheck must report the uninitialised read at line %d",
-               line_of(SRC_SAN, "/* UNINIT */") + 1);
+  snprintf(fields, sizeof fields, "%s,\"sanitizer\":\"%s\"", extra, tool);
+  json_t *r = run_src(src, kernel, reference, 4096, ny, fields);
+  cr_assert_gt(findings_at(r, src, marker), 0, "%s must report '%s' at line %d", tool, kernel,
+               line_of(src, marker) + 1);
   json_decref(r);
+}
+
+Test(gpu, racecheck_finds_the_missing_barrier_at_its_line, .timeout = 300) {
+  found_at_marker(SRC_SUM, "racy", "sum_ref", 16, "racecheck", SUM_SIZES, "/* RACE */");
+}
+
+Test(gpu, initcheck_finds_the_output_read_before_written_at_its_line, .timeout = 300) {
+  found_at_marker(SRC_SAN, "accumulates", "ref", 4096, "initcheck", "", "/* UNINIT */");
 }
 
 Test(gpu, initcheck_is_clean_on_a_kernel_that_only_writes_its_output, .timeout = 300) {
@@ -375,13 +367,7 @@ Test(gpu, initcheck_is_clean_on_a_kernel_that_only_writes_its_output, .timeout =
 }
 
 Test(gpu, synccheck_finds_the_divergent_barrier_at_its_line, .timeout = 300) {
-  need_device();
-  need_sanitizer();
-  json_t *r = run_src(SRC_SAN, "divergent", "ref", 4096, 4096, ",\"sanitizer\":\"synccheck\"");
-  cr_assert_gt(findings_at(r, SRC_SAN, "/* DIVERGENT */"), 0,
-               "synccheck must report the divergent barrier at line %d",
-               line_of(SRC_SAN, "/* DIVERGENT */") + 1);
-  json_decref(r);
+  found_at_marker(SRC_SAN, "divergent", "ref", 4096, "synccheck", "", "/* DIVERGENT */");
 }
 
 Test(gpu, racecheck_is_clean_on_the_fixed_reduction, .timeout = 300) {
