@@ -180,14 +180,18 @@ static void found(finder *fd, const char *dir, const char *md, const upk_skill *
 static bool try_skill(finder *fd, const char *dir) {
   char *md = path_join(dir, "SKILL.md");
   struct stat st;
-  if (md && lstat(md, &st) == 0 && S_ISLNK(st.st_mode))
+  bool link = md && lstat(md, &st) == 0 && S_ISLNK(st.st_mode);
+  if (link)
     link_met(fd, md, true);
-  else if (md && fd->every && lstat(md, &st) == 0 && !S_ISREG(st.st_mode)) {
-    /* A directory, FIFO or device named SKILL.md: the audit says so and audits the rest. */
+  if (md && fd->every && lstat(md, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* A link, directory, FIFO or device named SKILL.md: the audit says so (never reading
+     * through a link) and audits the rest; an install finds no skill here. */
     upk_diags why = {0};
     upk_diags_add(&why, UPK_SEV_ERROR, "skill/not-a-file", md, (upk_range){0},
                   "SKILL.md is a %s, not a file",
-                  S_ISDIR(st.st_mode) ? "directory" : "special file");
+                  link                  ? "symbolic link (not followed)"
+                  : S_ISDIR(st.st_mode) ? "directory"
+                                        : "special file");
     found(fd, dir, md, NULL, &why);
     upk_diags_free(&why);
     free(md);

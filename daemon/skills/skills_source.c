@@ -324,6 +324,10 @@ static void run_found(src_call *sc, int rc) {
   if (!rc) /* an audit answers for every SKILL.md, however broken or named */
     rc = (audit_only && !list ? upk_source_discover_every : upk_source_discover)(
         sc->dir, sc->src.subpath, &sc->found, &sc->diags);
+  /* An audit reads nothing through a link: it audits what was found and keeps the refusal
+   * among its diagnostics; an install is refused whole. */
+  if (rc == -EPERM && audit_only && !list && sc->found.len)
+    rc = 0;
   if (rc == -EPERM && !list) {
     bool audit = json_is_true(json_object_get(sc->c->params, "auditOnly"));
     fail(sc, UPK_RPC_REQUEST_FAILED,

@@ -106,6 +106,39 @@ Test(files, skill_md_link_out_of_the_skill_is_not_followed) {
   hx_finish(d, 0);
 }
 
+/* An audit of a skill whose SKILL.md is a link to a secret: answered (the link is a high
+ * finding on SKILL.md), not refused, and nothing of the secret is read into the answer. */
+Test(files, audit_of_a_linked_skill_md_reports_the_link_and_reads_nothing) {
+  char dir[PATH_MAX], secret[PATH_MAX], md[PATH_MAX + 32], req[PATH_MAX + 160];
+  snprintf(dir, sizeof dir, "%s/linked-skill", proj);
+  cr_assert_eq(mkdir(dir, 0755), 0);
+  snprintf(secret, sizeof secret, "%s/SKILL.md", outside);
+  fsx_write(secret, "---\nname: linked-skill\ndescription: Use when x.\n---\n" SP_MARKER "\n");
+  snprintf(md, sizeof md, "%s/SKILL.md", dir);
+  sp_link(secret, md);
+  hx *d = sp_lsp(proj);
+  snprintf(
+      req, sizeof req,
+      "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"skills/audit\",\"params\":{\"from\":\"%s\"}}",
+      dir);
+  json_t *r = sp_call_within(d, SP_PROMPT_MS, "skills/audit", req);
+  json_t *res = hx_assert_result(r, "2");
+  json_t *skill = json_array_get(json_object_get(res, "skills"), 0);
+  cr_assert_not_null(skill, "the audit answers for the skill: %s", hx_dump(r));
+  bool link_high = false;
+  json_t *f;
+  size_t i;
+  json_array_foreach(json_object_get(skill, "findings"), i, f) link_high |=
+      json_integer_value(json_object_get(f, "severity")) == 1 &&
+      !strcmp(json_string_value(json_object_get(f, "file")), "SKILL.md") &&
+      !strcmp(json_string_value(json_object_get(f, "code")), "audit/link");
+  cr_assert(link_high, "a high audit/link finding on SKILL.md: %s", hx_dump(r));
+  sp_no_marker(r, "skills/audit of a linked SKILL.md");
+  json_decref(r);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
 /* A skills-lock.json that is a link to a secret: skills/restore and skills/check refuse, naming
  * the file and the problem, and quote nothing of it (jansson's error used to: "near '...'"). */
 Test(files, skills_lock_link_is_not_read_and_never_quoted) {
