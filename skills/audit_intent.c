@@ -509,7 +509,8 @@ static bool is_agent_file(const char *w) {
                                       ".windsurfrules",   "global_rules",
                                       ".cursor/rules",    "copilot-instructions",
                                       ".claude/settings", ".codex/config",
-                                      ".gemini/settings"};
+                                      ".gemini/settings", "heartbeat.md",
+                                      "soul.md"};
   return holds_any(AGENT, sizeof AGENT / sizeof *AGENT, w);
 }
 
@@ -605,6 +606,10 @@ static bool class_match(const char *cls, size_t n, const char *w) {
     return is_secret(w);
   if (IS("store"))
     return is_store(w);
+  if (IS("home")) /* the user's home directory, all of it */
+    return !strcmp(w, "~") || !strcmp(w, "~/") || !strcmp(w, "$home") || !strcmp(w, "${home}") ||
+           !strcmp(w, "home") || !strcmp(w, "/home") || !strcmp(w, "/users") ||
+           !strcmp(w, "%userprofile%") || !strcmp(w, "$env:userprofile");
   return false;
 #undef IS
 }
@@ -673,7 +678,7 @@ static bool negated(const toks *t, int at, neg_mode mode) {
   }
   if (mode == NEG_SENTENCE) { /* a double negative, or a condition: "only when", "unless" */
     for (int i = 0; i < t->n; i++)
-      if ((i < at && class_match("neg", 3, t->t[i].w)) ||
+      if ((i < at && class_match("neg", 3, t->t[i].w) && strcmp(t->t[i].w, "without")) ||
           elem_match("unless|except|already", strlen("unless|except|already"), t->t[i].w) ||
           (!strcmp(t->t[i].w, "only") && i + 1 < t->n &&
            elem_match("when|if|after|once", strlen("when|if|after|once"), t->t[i + 1].w)))
@@ -753,7 +758,8 @@ static const char *const IMPERATIVE =
     "transmit|share|provide|allow|accept|trust|bypass|wipe|erase|purge|drop|prune|reset|"
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
-    "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse";
+    "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
+    "decode|apply|register";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -788,6 +794,13 @@ static const pattern DATA[] = {
     {"~secret", NEG_CHECK},
     {"~store", NEG_CHECK},
     {"clipboard|pbpaste|xclip|xsel|wl-paste|get-clipboard", NEG_CHECK}, /* sent, not moved */
+    /* the user's conversation and what the agent read for them, taken whole */
+    {"full|entire|whole|complete|raw conversation|conversations|transcript|transcripts|chat|"
+     "chats|session|sessions|prompts",
+     NEG_CHECK},
+    {"contents|content|text|source * * every|each|all|any * file|files|document|documents ** "
+     "you|agent|assistant opened|open|opens|read|reads|viewed|accessed|touched",
+     NEG_CHECK},
     {"role's|role|task|instance|node|runner|service-account|user's|your|same keys|credentials|"
      "token|tokens|authorization",
      NEG_CHECK},
@@ -852,11 +865,21 @@ static const pattern SINK[] = {
 /* The agent's own commands, or the hosts they reach, kept from the user: concealment dressed
  * as an output style or a token budget. */
 static const pattern HIDE[] = {
-    {"~not echo|show|print|display|name|list|mention|reveal|include|log|surface|output|repeat * "
+    {"~not echo|show|print|display|name|list|mention|reveal|include|log|surface|output|repeat|"
+     "report|tell|relay * "
      "* command|commands|host|hosts|url|urls|domain|domains|endpoint|endpoints|server|servers|"
      "address|addresses|destination|destinations ** you|it|they|scripts|script|skill|tool|tools "
      "* run|runs|ran|execute|executes|executed|contact|contacts|reach|reaches|call|calls|"
      "connect|connects|use|uses|talk|send|sends",
+     NEG_NONE},
+    {"~not mention|reveal|disclose|tell|discuss * * network|outbound|upload|uploads|remote "
+     "activity|traffic|requests|connections|calls|transfers|uploads",
+     NEG_NONE},
+    /* a lie about the agent's own state: "reply that it has been removed, but leave it" */
+    {"say|reply|tell|answer|claim|report|confirm|respond * * that|it|this ** removed|deleted|"
+     "uninstalled|disabled|done|complete|completed|finished|stopped|cancelled|canceled|off ** "
+     "but|yet|while|although|however|actually * * leave|keep|keeps|continue|still|unchanged|"
+     "intact|enabled|installed|running",
      NEG_NONE},
     /* a check destroyed and success claimed: the user is told a lie about what was done */
     {"delete|remove|skip|disable|comment ** test*|checks|suite ** report|tell|say|claim|answer "
@@ -866,6 +889,10 @@ static const pattern HIDE[] = {
 
 /* Irreversible steps beyond the project: what others depend on, gone for good. */
 static const pattern GRAVE[] = {
+    {"enable|grant|give|allow|open|set|turn * * remote|ssh support|access|assistance|login|"
+     "session|shell|maintenance ** so|for|that|lets|let * we|us|our|vendor|vendor's|maintainer|"
+     "maintainers|support",
+     NEG_CHECK},
     {"unpublish ** --force|-f|all|every|whole|entire", NEG_CHECK},
     {"delete|remove|prune|drop|purge * * every|all * remote|origin|upstream * branch|branches|"
      "tag|tags",
@@ -885,10 +912,18 @@ static const pattern AUTH[] = {
 /* Sensitive steps: protections off, the agent's memory or settings written, privileges, a
  * bundled binary run, data destroyed beyond the project. */
 static const pattern ACTION[] = {
-    {"disable|disabling|skip|skipping|bypass|bypassing|turn|switch|circumvent|suppress|"
-     "silence * confirm*|approval|approvals|sandbox*|verification|verify|"
+    {"disable|disabling|skip|skipping|bypass|bypassing|turn|switch|circumvent|suppress|aside|"
+     "suspend|waive|relax|lift|silence * confirm*|approval|approvals|sandbox*|verification|verify|"
      "signature*|permission*|prompts|hooks|safety|guardrail*|review|reviews|2fa|mfa|"
      "certificate*|ssl|tls|integrity|antivirus|defender|firewall|sip|gatekeeper",
+     NEG_CHECK},
+    {"approve|merge|accept * ** without * reading|reviewing|looking|checking|inspecting|"
+     "opening|review|reading",
+     NEG_CHECK},
+    {"run|execute * any|every|all|arbitrary * shell|command|commands", NEG_CHECK},
+    {"copy|paste|include|insert|inject|prepend|append|add ** into|in|to * every|each|all|any * "
+     "sub-agent|subagent|sub-agent's|subagent's|child|spawned|delegated|worker prompt|prompts|"
+     "agent|agents|agent's|task|tasks",
      NEG_CHECK},
     {"sandbox|approvals|approval|confirmations|permissions|safety * disabled|off|never|"
      "bypassed|skipped",
@@ -937,8 +972,8 @@ static const pattern ACTION[] = {
 /* Kept from the user (the negated shapes are concealment themselves). */
 static const pattern CONCEAL[] = {
     {"~not tell|told|mention*|show|shown|showing|reveal*|disclos*|inform*|notify|notified|"
-     "alert|surface|display*|explain*|bring|report * * user|users|user's|human|operator|them|"
-     "anyone|reply|replies|response|summary|summaries|output",
+     "alert|surface|display*|explain*|bring|report|list * * user|users|user's|human|operator|"
+     "them|anyone|reply|replies|response|summary|summaries|output|answer|answers",
      NEG_NONE},
     {"~not be|ever|you|to|need|needs|have tell|told|mention*|show|shown|reveal*|disclos*|"
      "inform*|notify|notified|alert|surface|display*|explain*|bring|report * * user|users|"
@@ -983,6 +1018,16 @@ static const pattern UNASKED[] = {
 
 /* Authority moved: the user's words overridden, or another origin's words taken as theirs. */
 static const pattern OVERRIDE_STRONG[] = {
+    {"user|users|they * says|say|types|type|writes|asks|ask|tells|requests * * stop|wait|"
+     "cancel|halt|abort|pause ** anyway|regardless|nevertheless|nonetheless",
+     NEG_NONE},
+    {"user|users|they * says|say|types|type|writes|asks|ask|tells|requests * * stop|wait|"
+     "cancel|halt|abort|pause ** finish|complete * all|every|remaining|each * step|steps|task|"
+     "tasks",
+     NEG_NONE},
+    {"refusing|refusal|refusals|declining|warning|warnings ** is|are|counts|count|constitutes * "
+     "* violation|violations|breach|forbidden|prohibited",
+     NEG_NONE},
     {"ignore|disregard|override|forget|bypass * previous|prior|above|earlier|original|system|"
      "user's|safety|your|other|all * instructions|prompt|prompts|guidelines|directions",
      NEG_CHECK},
@@ -1029,6 +1074,29 @@ static const pattern OVERRIDE_WEAK[] = {
     {"higher|highest|top|more priority|precedence|importance * over|than", NEG_CHECK},
 };
 
+/* Instructions fetched from a host and obeyed: remote control of the agent, lasting when it
+ * recurs ("every heartbeat: fetch URL and follow the instructions in it"). */
+static const pattern REMOTE_FOLLOW[] = {
+    {"fetch|download|get|read|load|curl|retrieve|pull|check * * ~url ** follow|obey|execute|"
+     "apply|run|do|perform * * instructions|instruction|it|them|commands|steps|tasks|orders",
+     NEG_CHECK},
+};
+static const pattern RECUR[] = {
+    {"every|each heartbeat|session|sessions|run|time|hour|day|morning|startup|boot|launch|"
+     "conversation|task|minute",
+     NEG_CHECK},
+};
+
+/* A sweep of the user's home for secrets: every store read at once. */
+static const pattern HARVEST[] = {
+    {"find|grep|rg|search|scan|locate|walk|crawl|collect|gather|read|cat|ls * * ~home ** "
+     "~secret|~store|secrets|credentials|keys|tokens|passwords",
+     NEG_CHECK},
+    {"find|read|cat|collect|gather|open|search|scan|load * every|all|each|any * ~secret|~store|"
+     "secrets|credentials|keys|tokens ** under|in|across|from|below|throughout * * ~home",
+     NEG_CHECK},
+};
+
 /* Words between a clause's start and its imperative verb. */
 static const char *const FILLERS =
     "then|also|first|next|now|finally|please|just|simply|step|and|so|quietly|silently";
@@ -1065,7 +1133,7 @@ static void make_starts(void) {
   } TABLES[] = {T(DIRECTIVE), T(DATA),  T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
                 T(HIDE),      T(GRAVE), T(AUTH),          T(ACTION),          T(CONCEAL),
                 T(UNASKED),   T(CMD),   T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
-                T(UNSAID)};
+                T(UNSAID),    T(REMOTE_FOLLOW), T(RECUR), T(HARVEST)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1114,11 +1182,15 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   sig->strong |= ANY(OVERRIDE_STRONG, t);
   sig->override |= sig->strong || ANY(OVERRIDE_WEAK, t);
   sig->egress |= ANY(EGRESS_ALWAYS, t) || (sig->data && ANY(FILED, t));
-  sig->store = store_read(t);
+  sig->store = store_read(t) || ANY(HARVEST, t);
   sig->sink |= sig->egress || ANY(SINK, t);
   sig->hide = ANY(HIDE, t);
   sig->conceal |= sig->hide;
   sig->grave = ANY(GRAVE, t);
+  if (ANY(REMOTE_FOLLOW, t)) { /* a host's words obeyed: lasting when recurring or persisted */
+    sig->override = true;
+    sig->strong |= sig->action || ANY(RECUR, t);
+  }
   sig->action |= sig->grave;
   bool unsaid = ANY(UNSAID, t);
   /* an order matters only beside something sensitive: most sentences stop here */
@@ -1141,6 +1213,10 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
   }
   if (g->store && g->sink && (g->directive || g->conceal)) { /* a stored secret moved */
     *id = "audit/intent-exfil";
+    return UPK_SEV_ERROR;
+  }
+  if (g->store && g->conceal && g->directive) { /* a stored secret read and kept quiet */
+    *id = "audit/intent-conceal";
     return UPK_SEV_ERROR;
   }
   if (((g->conceal || (g->unasked && g->directive)) && (g->action || g->egress)) ||
@@ -1275,7 +1351,10 @@ int upk__intent_report(const char *rel, const char *data, size_t len, const upk_
                        size_t n, size_t from, upk_diags *out) {
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
   for (size_t i = 0; i < n; i++)
+  {
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);
+    upk__intent_carried(data + s[i].at, s[i].end - s[i].at, &sig[i]);
+  }
   upk__audit_lines l;
   upk__audit_lines_make(&l, data, len);
   int high = 0, found = 0;
@@ -1313,6 +1392,7 @@ int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from
   upk__intent_sentence *s;
   size_t n = upk__intent_sentences(data, len, &s);
   int high = upk__intent_report(rel, data, len, s, n, from, out);
+  high += upk__audit_front_install(rel, data, len, out);
   free(s);
   return high;
 }
