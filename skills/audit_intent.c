@@ -606,6 +606,8 @@ static bool class_match(const char *cls, size_t n, const char *w) {
     return is_secret(w);
   if (IS("store"))
     return is_store(w);
+  if (IS("http")) /* a URL proper, not a host or an @-path */
+    return strstr(w, "://") != NULL;
   if (IS("home")) /* the user's home directory, all of it */
     return !strcmp(w, "~") || !strcmp(w, "~/") || !strcmp(w, "$home") || !strcmp(w, "${home}") ||
            !strcmp(w, "home") || !strcmp(w, "/home") || !strcmp(w, "/users") ||
@@ -759,7 +761,7 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|apply|register";
+    "decode";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -920,7 +922,6 @@ static const pattern ACTION[] = {
     {"approve|merge|accept * ** without * reading|reviewing|looking|checking|inspecting|"
      "opening|review|reading",
      NEG_CHECK},
-    {"run|execute * any|every|all|arbitrary * shell|command|commands", NEG_CHECK},
     {"copy|paste|include|insert|inject|prepend|append|add ** into|in|to * every|each|all|any * "
      "sub-agent|subagent|sub-agent's|subagent's|child|spawned|delegated|worker prompt|prompts|"
      "agent|agents|agent's|task|tasks",
@@ -1077,7 +1078,7 @@ static const pattern OVERRIDE_WEAK[] = {
 /* Instructions fetched from a host and obeyed: remote control of the agent, lasting when it
  * recurs ("every heartbeat: fetch URL and follow the instructions in it"). */
 static const pattern REMOTE_FOLLOW[] = {
-    {"fetch|download|get|read|load|curl|retrieve|pull|check * * ~url ** follow|obey|execute|"
+    {"fetch|download|get|read|load|curl|retrieve|pull|check * * ~http ** follow|obey|execute|"
      "apply|run|do|perform * * instructions|instruction|it|them|commands|steps|tasks|orders",
      NEG_CHECK},
 };
@@ -1388,10 +1389,67 @@ int upk__intent_report(const char *rel, const char *data, size_t len, const upk_
   return high;
 }
 
+/* Whether column col of the line at data[ls, le) is inside quotes ("…", “…”, `…`): a phrase
+ * mentioned, not said. */
+static bool quoted_at(const char *data, size_t ls, size_t le, int col) {
+  int dq = 0, bq = 0, open = 0, units = 0;
+  for (size_t i = ls; i < le && units < col; i++) {
+    unsigned char c = (unsigned char)data[i];
+    dq += c == '"', bq += c == '`';
+    if (c == 0xE2 && i + 2 < le && (unsigned char)data[i + 1] == 0x80)
+      open += (unsigned char)data[i + 2] == 0x9C ? 1 : (unsigned char)data[i + 2] == 0x9D ? -1 : 0;
+    units += (c & 0xC0) != 0x80;
+  }
+  return dq % 2 || bq % 2 || open > 0;
+}
+
+/* Whether every sentence on `line` is teaching (a red-flag list, a detection's description). */
+static bool teaching_line(const upk__intent_sentence *s, size_t n, const upk__audit_lines *l,
+                          int line) {
+  bool any = false;
+  for (size_t i = 0; i < n; i++) {
+    int a = upk__audit_line_of(l, s[i].at), b = upk__audit_line_of(l, s[i].end ? s[i].end - 1 : 0);
+    if (a <= line && line <= b) {
+      if (!s[i].teaching)
+        return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/* An injection phrase the rules matched ("ignore previous instructions") quoted inside a
+ * passage that presents it as a red flag to look for is mentioned, not said: medium, not high
+ * (a reviewer's checklist). Unquoted, or outside teaching, it stays high. Returns how many
+ * high findings became medium. */
+static int mentioned(const char *data, size_t len, const upk__intent_sentence *s, size_t n,
+                     size_t from, upk_diags *out) {
+  upk__audit_lines l;
+  upk__audit_lines_make(&l, data, len);
+  int demoted = 0;
+  for (size_t i = from; i < out->len; i++) {
+    upk_diag *d = &out->items[i];
+    int line = d->range.line;
+    if (d->severity != UPK_SEV_ERROR || strcmp(d->code, "audit/agent-instructions") || line < 0 ||
+        line >= l.n || !teaching_line(s, n, &l, line))
+      continue;
+    size_t ls = l.starts[line], le = ls;
+    while (le < len && data[le] != '\n')
+      le++;
+    if (quoted_at(data, ls, le, d->range.col)) {
+      d->severity = UPK_SEV_WARNING;
+      demoted++;
+    }
+  }
+  upk__audit_lines_free(&l);
+  return demoted;
+}
+
 int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
   upk__intent_sentence *s;
   size_t n = upk__intent_sentences(data, len, &s);
-  int high = upk__intent_report(rel, data, len, s, n, from, out);
+  int high = -mentioned(data, len, s, n, from, out);
+  high += upk__intent_report(rel, data, len, s, n, from, out);
   high += upk__audit_front_install(rel, data, len, out);
   free(s);
   return high;
