@@ -606,6 +606,9 @@ static bool class_match(const char *cls, size_t n, const char *w) {
     return is_secret(w);
   if (IS("store"))
     return is_store(w);
+  if (IS("rcfile")) /* a shell's startup file: read by every later shell */
+    return strstr(w, ".bashrc") || strstr(w, ".zshrc") || strstr(w, ".bash_profile") ||
+           strstr(w, "config.fish") || has_suffix(w, ".profile") || strstr(w, "profile.ps1");
   if (IS("http")) /* a URL proper, not a host or an @-path */
     return strstr(w, "://") != NULL;
   if (IS("home")) /* the user's home directory, all of it */
@@ -761,7 +764,7 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode";
+    "decode|stop";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -819,6 +822,8 @@ static const pattern EGRESS[] = {
      "pastebin",
      NEG_ONLY},
     {"email|mail * * to * ~url", NEG_ONLY},
+    {"gist|gists create|public", NEG_ONLY},
+    {"create|publish|make * * public gist|gists|paste|pastebin|repository|repo|bucket", NEG_ONLY},
     {"push * * mirror|~url", NEG_ONLY},
     {"remote add * ~url", NEG_ONLY},
     {"include|paste|attach|embed|append ** in|into|to|of ** issue|issues|pr|comment|comments|"
@@ -896,6 +901,8 @@ static const pattern GRAVE[] = {
      "maintainers|support",
      NEG_CHECK},
     {"unpublish ** --force|-f|all|every|whole|entire", NEG_CHECK},
+    {"repo delete", NEG_CHECK},
+    {"delete|remove|destroy * * github|gitlab|hosted|remote * repository|repo", NEG_CHECK},
     {"delete|remove|prune|drop|purge * * every|all * remote|origin|upstream * branch|branches|"
      "tag|tags",
      NEG_CHECK},
@@ -935,7 +942,8 @@ static const pattern ACTION[] = {
     {"registry|index|index-url|extra-index-url|--registry|--index-url|--extra-index-url * ~url",
      NEG_CHECK},
     {"auto-approve|auto-approved|pre-approved|preapproved|auto-accept|yolo|"
-     "--dangerously-skip-permissions|--no-verify|bypasspermissions|--yolo",
+     "--dangerously-skip-permissions|dangerously-skip-permissions|--no-verify|bypasspermissions|"
+     "--yolo|dangerously-bypass-approvals-and-sandbox",
      NEG_CHECK},
     {"always|automatically approve|accept|grant|allow * tool|tools|command|commands|calls|"
      "requests|permission*|prompts|changes|edits|everything|all",
@@ -960,6 +968,8 @@ static const pattern ACTION[] = {
     {"rm -rf|-fr|-rf", NEG_CHECK},
     {"drop table|database|schema", NEG_CHECK},
     {"--force|force-push|--hard|--all-namespaces|--volumes", NEG_CHECK},
+    {"reset hard|--hard", NEG_CHECK},
+    {"clean ffdx|fdx|fxd|dfx|dxf|xdf|xfd|fdx|-ffdx|-fdx|-xdf", NEG_CHECK},
     {"delete|remove|wipe|erase|purge|shred * * your|own|agent's|session|audit|shell "
      "transcripts|transcript|history|logs",
      NEG_CHECK},
@@ -986,6 +996,9 @@ static const pattern CONCEAL[] = {
      "sync|save|store",
      NEG_CHECK},
     {"unnoticed|undetected", NEG_CHECK},
+    {"encrypted|password-protected|obfuscated|packed|renamed ** so|that|to * * antivirus|av|"
+     "defender|scanner|scanners|heuristics|edr|gatekeeper|smartscreen",
+     NEG_NONE},
     {"~not report|reports|mention|mentions|disclose|discloses|reveal|reveals * command|commands|"
      "step|steps|action|actions|call|calls|upload|uploads * it|you ran|did|executed|made|run|"
      "sent",
@@ -1088,6 +1101,23 @@ static const pattern RECUR[] = {
      NEG_CHECK},
 };
 
+/* The user's approvals turned off, and a change made to outlive the task: together, every
+ * later session of the agent runs unchecked. */
+static const pattern BYPASS[] = {
+    {"stop|disable|skip|silence|suppress|remove|bypass|turn * * prompts|prompt|approvals|approval|"
+     "confirmations|permission|permissions",
+     NEG_CHECK},
+    {"auto-approve|auto-accept|yolo|--dangerously-skip-permissions|dangerously-skip-permissions|"
+     "bypasspermissions|dangerously-bypass-approvals-and-sandbox|full-auto",
+     NEG_CHECK},
+    {"without * asking|approval|confirmation|permission|prompts", NEG_SENTENCE},
+};
+static const pattern LASTING[] = {
+    {"future|every|all|later|subsequent|next session|sessions|conversations|runs|chats",
+     NEG_CHECK},
+    {"~agentfile|~rcfile", NEG_CHECK},
+};
+
 /* A sweep of the user's home for secrets: every store read at once. */
 static const pattern HARVEST[] = {
     {"find|grep|rg|search|scan|locate|walk|crawl|collect|gather|read|cat|ls * * ~home ** "
@@ -1123,7 +1153,10 @@ static bool directive(const toks *t) {
 /* A secret's store read (not written to: "add the host to ~/.ssh/config" names a destination),
  * or a command that prints a stored secret. */
 static const pattern CMD[] = {{"credential|credentials fill|get|approve", NEG_CHECK},
-                              {"gh auth token", NEG_CHECK}};
+                              {"gh auth token", NEG_CHECK},
+                              {"kubectl|oc get|describe secret|secrets", NEG_CHECK},
+                              {"get-secret-value|access-secret-version", NEG_CHECK},
+                              {"vault kv|read get|secret/*", NEG_CHECK}};
 
 static void make_starts(void) {
 #define T(table)                                                                                   \
@@ -1134,7 +1167,7 @@ static void make_starts(void) {
   } TABLES[] = {T(DIRECTIVE), T(DATA),  T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
                 T(HIDE),      T(GRAVE), T(AUTH),          T(ACTION),          T(CONCEAL),
                 T(UNASKED),   T(CMD),   T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
-                T(UNSAID),    T(REMOTE_FOLLOW), T(RECUR), T(HARVEST)};
+                T(UNSAID),    T(REMOTE_FOLLOW), T(RECUR), T(HARVEST), T(BYPASS), T(LASTING)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1194,6 +1227,8 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   }
   sig->action |= sig->grave;
   bool unsaid = ANY(UNSAID, t);
+  sig->bypass = ANY(BYPASS, t);
+  sig->lasting = sig->bypass && ANY(LASTING, t);
   /* an order matters only beside something sensitive: most sentences stop here */
   if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
       unsaid) {
@@ -1223,6 +1258,10 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
   if (((g->conceal || (g->unasked && g->directive)) && (g->action || g->egress)) ||
       (g->hide && g->directive)) {
     *id = "audit/intent-conceal";
+    return UPK_SEV_ERROR;
+  }
+  if (g->bypass && g->lasting && g->directive) { /* every later session runs unchecked */
+    *id = "audit/intent-step";
     return UPK_SEV_ERROR;
   }
   if (g->grave && g->directive) {
@@ -1326,6 +1365,8 @@ static void or_signals(upk__intent_signals *a, const upk__intent_signals *b) {
   a->sink |= b->sink;
   a->hide |= b->hide;
   a->grave |= b->grave;
+  a->bypass |= b->bypass;
+  a->lasting |= b->lasting;
 }
 
 static void report(const char *rel, const char *data, const upk__audit_lines *l,

@@ -40,6 +40,8 @@ typedef struct upk__intent_signals {
   bool hide;      /* the agent's own commands or the hosts it contacts kept from the user */
   bool grave;     /* an irreversible step beyond the project: every remote branch deleted, a
                      package unpublished */
+  bool bypass;    /* the user's approvals off: prompts stopped, permissions skipped */
+  bool lasting;   /* made to last: every future session, a shell's rc file, the agent's rules */
 } upk__intent_signals;
 
 /** Signals said in another language (audit_intent_lang.c): Spanish, French, German,

@@ -65,6 +65,7 @@ static void score_text(const char *d, size_t n, upk__intent_signals *acc) {
     acc->action |= g.action, acc->conceal |= g.conceal, acc->unasked |= g.unasked;
     acc->override |= g.override, acc->strong |= g.strong, acc->store |= g.store;
     acc->sink |= g.sink, acc->hide |= g.hide, acc->grave |= g.grave;
+    acc->bypass |= g.bypass, acc->lasting |= g.lasting;
     at = e + 1;
   }
 }
@@ -90,6 +91,7 @@ static void decoded_runs(const char *s, size_t n, upk__intent_signals *sig) {
         sig->action |= g.action, sig->conceal = true, sig->unasked |= g.unasked;
         sig->override |= g.override, sig->strong |= g.strong, sig->store |= g.store;
         sig->sink |= g.sink, sig->hide |= g.hide, sig->grave |= g.grave;
+        sig->bypass |= g.bypass, sig->lasting |= g.lasting;
       }
     }
     i = k == i ? i + 1 : k;
