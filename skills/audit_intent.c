@@ -822,6 +822,7 @@ static const pattern EGRESS[] = {
      "pastebin",
      NEG_ONLY},
     {"email|mail * * to * ~url", NEG_ONLY},
+    {"send|post|upload|forward|transmit|submit ** to * ~http", NEG_ONLY},
     {"gist|gists create|public", NEG_ONLY},
     {"create|publish|make * * public gist|gists|paste|pastebin|repository|repo|bucket", NEG_ONLY},
     {"push * * mirror|~url", NEG_ONLY},
