@@ -764,7 +764,7 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|stop";
+    "decode|close|conclude";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -780,6 +780,7 @@ static const pattern DIRECTIVE[] = {
      "assistants|llm|llms|model|models",
      NEG_NONE},
     {"must", NEG_NONE},
+    {"stop * prompts|prompt|approvals|confirmations|permission", NEG_NONE},
     {"file|open|raise the|an|a issue|ticket|bug|report", NEG_NONE},
 };
 
@@ -1114,8 +1115,7 @@ static const pattern BYPASS[] = {
     {"without * asking|approval|confirmation|permission|prompts", NEG_SENTENCE},
 };
 static const pattern LASTING[] = {
-    {"future|every|all|later|subsequent|next session|sessions|conversations|runs|chats",
-     NEG_CHECK},
+    {"future|every|all|later|subsequent|next session|sessions|conversations|runs|chats", NEG_CHECK},
     {"~agentfile|~rcfile", NEG_CHECK},
 };
 
@@ -1165,10 +1165,11 @@ static void make_starts(void) {
   static const struct {
     const pattern *ps;
     size_t n;
-  } TABLES[] = {T(DIRECTIVE), T(DATA),  T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
-                T(HIDE),      T(GRAVE), T(AUTH),          T(ACTION),          T(CONCEAL),
-                T(UNASKED),   T(CMD),   T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
-                T(UNSAID),    T(REMOTE_FOLLOW), T(RECUR), T(HARVEST), T(BYPASS), T(LASTING)};
+  } TABLES[] = {T(DIRECTIVE), T(DATA),          T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
+                T(HIDE),      T(GRAVE),         T(AUTH),          T(ACTION),          T(CONCEAL),
+                T(UNASKED),   T(CMD),           T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
+                T(UNSAID),    T(REMOTE_FOLLOW), T(RECUR),         T(HARVEST),         T(BYPASS),
+                T(LASTING)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1393,8 +1394,7 @@ static void report(const char *rel, const char *data, const upk__audit_lines *l,
 int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
                        size_t n, size_t from, upk_diags *out) {
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
-  for (size_t i = 0; i < n; i++)
-  {
+  for (size_t i = 0; i < n; i++) {
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);
     upk__intent_carried(data + s[i].at, s[i].end - s[i].at, &sig[i]);
   }

@@ -187,8 +187,7 @@ Test(intent_step, lasting_access_and_approvals_are_high) {
   /* the user's own access; one session's flag explained */
   cr_expect_neq(worst("3. Enable remote access so you can reach the Pi from your laptop.\n", &id),
                 UPK_SEV_ERROR);
-  cr_expect_neq(worst("Never add `--dangerously-skip-permissions` to your shell's rc file.\n",
-                      &id),
+  cr_expect_neq(worst("Never add `--dangerously-skip-permissions` to your shell's rc file.\n", &id),
                 UPK_SEV_ERROR);
 }
 
