@@ -509,7 +509,8 @@ static bool is_agent_file(const char *w) {
                                       ".windsurfrules",   "global_rules",
                                       ".cursor/rules",    "copilot-instructions",
                                       ".claude/settings", ".codex/config",
-                                      ".gemini/settings"};
+                                      ".gemini/settings", "heartbeat.md",
+                                      "soul.md"};
   return holds_any(AGENT, sizeof AGENT / sizeof *AGENT, w);
 }
 
@@ -605,6 +606,15 @@ static bool class_match(const char *cls, size_t n, const char *w) {
     return is_secret(w);
   if (IS("store"))
     return is_store(w);
+  if (IS("rcfile")) /* a shell's startup file: read by every later shell */
+    return strstr(w, ".bashrc") || strstr(w, ".zshrc") || strstr(w, ".bash_profile") ||
+           strstr(w, "config.fish") || has_suffix(w, ".profile") || strstr(w, "profile.ps1");
+  if (IS("http")) /* a URL proper, not a host or an @-path */
+    return strstr(w, "://") != NULL;
+  if (IS("home")) /* the user's home directory, all of it */
+    return !strcmp(w, "~") || !strcmp(w, "~/") || !strcmp(w, "$home") || !strcmp(w, "${home}") ||
+           !strcmp(w, "home") || !strcmp(w, "/home") || !strcmp(w, "/users") ||
+           !strcmp(w, "%userprofile%") || !strcmp(w, "$env:userprofile");
   return false;
 #undef IS
 }
@@ -673,7 +683,7 @@ static bool negated(const toks *t, int at, neg_mode mode) {
   }
   if (mode == NEG_SENTENCE) { /* a double negative, or a condition: "only when", "unless" */
     for (int i = 0; i < t->n; i++)
-      if ((i < at && class_match("neg", 3, t->t[i].w)) ||
+      if ((i < at && class_match("neg", 3, t->t[i].w) && strcmp(t->t[i].w, "without")) ||
           elem_match("unless|except|already", strlen("unless|except|already"), t->t[i].w) ||
           (!strcmp(t->t[i].w, "only") && i + 1 < t->n &&
            elem_match("when|if|after|once", strlen("when|if|after|once"), t->t[i + 1].w)))
@@ -753,7 +763,8 @@ static const char *const IMPERATIVE =
     "transmit|share|provide|allow|accept|trust|bypass|wipe|erase|purge|drop|prune|reset|"
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
-    "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse";
+    "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
+    "decode|close|conclude";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -769,6 +780,7 @@ static const pattern DIRECTIVE[] = {
      "assistants|llm|llms|model|models",
      NEG_NONE},
     {"must", NEG_NONE},
+    {"stop * prompts|prompt|approvals|confirmations|permission", NEG_NONE},
     {"file|open|raise the|an|a issue|ticket|bug|report", NEG_NONE},
 };
 
@@ -788,6 +800,13 @@ static const pattern DATA[] = {
     {"~secret", NEG_CHECK},
     {"~store", NEG_CHECK},
     {"clipboard|pbpaste|xclip|xsel|wl-paste|get-clipboard", NEG_CHECK}, /* sent, not moved */
+    /* the user's conversation and what the agent read for them, taken whole */
+    {"full|entire|whole|complete|raw conversation|conversations|transcript|transcripts|chat|"
+     "chats|session|sessions|prompts",
+     NEG_CHECK},
+    {"contents|content|text|source * * every|each|all|any * file|files|document|documents ** "
+     "you|agent|assistant opened|open|opens|read|reads|viewed|accessed|touched",
+     NEG_CHECK},
     {"role's|role|task|instance|node|runner|service-account|user's|your|same keys|credentials|"
      "token|tokens|authorization",
      NEG_CHECK},
@@ -804,6 +823,9 @@ static const pattern EGRESS[] = {
      "pastebin",
      NEG_ONLY},
     {"email|mail * * to * ~url", NEG_ONLY},
+    {"send|post|upload|forward|transmit|submit ** to * ~http", NEG_ONLY},
+    {"gist|gists create|public", NEG_ONLY},
+    {"create|publish|make * * public gist|gists|paste|pastebin|repository|repo|bucket", NEG_ONLY},
     {"push * * mirror|~url", NEG_ONLY},
     {"remote add * ~url", NEG_ONLY},
     {"include|paste|attach|embed|append ** in|into|to|of ** issue|issues|pr|comment|comments|"
@@ -852,11 +874,21 @@ static const pattern SINK[] = {
 /* The agent's own commands, or the hosts they reach, kept from the user: concealment dressed
  * as an output style or a token budget. */
 static const pattern HIDE[] = {
-    {"~not echo|show|print|display|name|list|mention|reveal|include|log|surface|output|repeat * "
+    {"~not echo|show|print|display|name|list|mention|reveal|include|log|surface|output|repeat|"
+     "report|tell|relay * "
      "* command|commands|host|hosts|url|urls|domain|domains|endpoint|endpoints|server|servers|"
      "address|addresses|destination|destinations ** you|it|they|scripts|script|skill|tool|tools "
      "* run|runs|ran|execute|executes|executed|contact|contacts|reach|reaches|call|calls|"
      "connect|connects|use|uses|talk|send|sends",
+     NEG_NONE},
+    {"~not mention|reveal|disclose|tell|discuss * * network|outbound|upload|uploads|remote "
+     "activity|traffic|requests|connections|calls|transfers|uploads",
+     NEG_NONE},
+    /* a lie about the agent's own state: "reply that it has been removed, but leave it" */
+    {"say|reply|tell|answer|claim|report|confirm|respond * * that|it|this ** removed|deleted|"
+     "uninstalled|disabled|done|complete|completed|finished|stopped|cancelled|canceled|off ** "
+     "but|yet|while|although|however|actually * * leave|keep|keeps|continue|still|unchanged|"
+     "intact|enabled|installed|running",
      NEG_NONE},
     /* a check destroyed and success claimed: the user is told a lie about what was done */
     {"delete|remove|skip|disable|comment ** test*|checks|suite ** report|tell|say|claim|answer "
@@ -866,7 +898,13 @@ static const pattern HIDE[] = {
 
 /* Irreversible steps beyond the project: what others depend on, gone for good. */
 static const pattern GRAVE[] = {
+    {"enable|grant|give|allow|open|set|turn * * remote|ssh support|access|assistance|login|"
+     "session|shell|maintenance ** so|for|that|lets|let * we|us|our|vendor|vendor's|maintainer|"
+     "maintainers|support",
+     NEG_CHECK},
     {"unpublish ** --force|-f|all|every|whole|entire", NEG_CHECK},
+    {"repo delete", NEG_CHECK},
+    {"delete|remove|destroy * * github|gitlab|hosted|remote * repository|repo", NEG_CHECK},
     {"delete|remove|prune|drop|purge * * every|all * remote|origin|upstream * branch|branches|"
      "tag|tags",
      NEG_CHECK},
@@ -885,10 +923,17 @@ static const pattern AUTH[] = {
 /* Sensitive steps: protections off, the agent's memory or settings written, privileges, a
  * bundled binary run, data destroyed beyond the project. */
 static const pattern ACTION[] = {
-    {"disable|disabling|skip|skipping|bypass|bypassing|turn|switch|circumvent|suppress|"
-     "silence * confirm*|approval|approvals|sandbox*|verification|verify|"
+    {"disable|disabling|skip|skipping|bypass|bypassing|turn|switch|circumvent|suppress|aside|"
+     "suspend|waive|relax|lift|silence * confirm*|approval|approvals|sandbox*|verification|verify|"
      "signature*|permission*|prompts|hooks|safety|guardrail*|review|reviews|2fa|mfa|"
      "certificate*|ssl|tls|integrity|antivirus|defender|firewall|sip|gatekeeper",
+     NEG_CHECK},
+    {"approve|merge|accept * ** without * reading|reviewing|looking|checking|inspecting|"
+     "opening|review|reading",
+     NEG_CHECK},
+    {"copy|paste|include|insert|inject|prepend|append|add ** into|in|to * every|each|all|any * "
+     "sub-agent|subagent|sub-agent's|subagent's|child|spawned|delegated|worker prompt|prompts|"
+     "agent|agents|agent's|task|tasks",
      NEG_CHECK},
     {"sandbox|approvals|approval|confirmations|permissions|safety * disabled|off|never|"
      "bypassed|skipped",
@@ -899,7 +944,8 @@ static const pattern ACTION[] = {
     {"registry|index|index-url|extra-index-url|--registry|--index-url|--extra-index-url * ~url",
      NEG_CHECK},
     {"auto-approve|auto-approved|pre-approved|preapproved|auto-accept|yolo|"
-     "--dangerously-skip-permissions|--no-verify|bypasspermissions|--yolo",
+     "--dangerously-skip-permissions|dangerously-skip-permissions|--no-verify|bypasspermissions|"
+     "--yolo|dangerously-bypass-approvals-and-sandbox",
      NEG_CHECK},
     {"always|automatically approve|accept|grant|allow * tool|tools|command|commands|calls|"
      "requests|permission*|prompts|changes|edits|everything|all",
@@ -924,6 +970,8 @@ static const pattern ACTION[] = {
     {"rm -rf|-fr|-rf", NEG_CHECK},
     {"drop table|database|schema", NEG_CHECK},
     {"--force|force-push|--hard|--all-namespaces|--volumes", NEG_CHECK},
+    {"reset hard|--hard", NEG_CHECK},
+    {"clean ffdx|fdx|fxd|dfx|dxf|xdf|xfd|fdx|-ffdx|-fdx|-xdf", NEG_CHECK},
     {"delete|remove|wipe|erase|purge|shred * * your|own|agent's|session|audit|shell "
      "transcripts|transcript|history|logs",
      NEG_CHECK},
@@ -937,8 +985,8 @@ static const pattern ACTION[] = {
 /* Kept from the user (the negated shapes are concealment themselves). */
 static const pattern CONCEAL[] = {
     {"~not tell|told|mention*|show|shown|showing|reveal*|disclos*|inform*|notify|notified|"
-     "alert|surface|display*|explain*|bring|report * * user|users|user's|human|operator|them|"
-     "anyone|reply|replies|response|summary|summaries|output",
+     "alert|surface|display*|explain*|bring|report|list * * user|users|user's|human|operator|"
+     "them|anyone|reply|replies|response|summary|summaries|output|answer|answers",
      NEG_NONE},
     {"~not be|ever|you|to|need|needs|have tell|told|mention*|show|shown|reveal*|disclos*|"
      "inform*|notify|notified|alert|surface|display*|explain*|bring|report * * user|users|"
@@ -950,6 +998,9 @@ static const pattern CONCEAL[] = {
      "sync|save|store",
      NEG_CHECK},
     {"unnoticed|undetected", NEG_CHECK},
+    {"encrypted|password-protected|obfuscated|packed|renamed ** so|that|to * * antivirus|av|"
+     "defender|scanner|scanners|heuristics|edr|gatekeeper|smartscreen",
+     NEG_NONE},
     {"~not report|reports|mention|mentions|disclose|discloses|reveal|reveals * command|commands|"
      "step|steps|action|actions|call|calls|upload|uploads * it|you ran|did|executed|made|run|"
      "sent",
@@ -983,6 +1034,16 @@ static const pattern UNASKED[] = {
 
 /* Authority moved: the user's words overridden, or another origin's words taken as theirs. */
 static const pattern OVERRIDE_STRONG[] = {
+    {"user|users|they * says|say|types|type|writes|asks|ask|tells|requests * * stop|wait|"
+     "cancel|halt|abort|pause ** anyway|regardless|nevertheless|nonetheless",
+     NEG_NONE},
+    {"user|users|they * says|say|types|type|writes|asks|ask|tells|requests * * stop|wait|"
+     "cancel|halt|abort|pause ** finish|complete * all|every|remaining|each * step|steps|task|"
+     "tasks",
+     NEG_NONE},
+    {"refusing|refusal|refusals|declining|warning|warnings ** is|are|counts|count|constitutes * "
+     "* violation|violations|breach|forbidden|prohibited",
+     NEG_NONE},
     {"ignore|disregard|override|forget|bypass * previous|prior|above|earlier|original|system|"
      "user's|safety|your|other|all * instructions|prompt|prompts|guidelines|directions",
      NEG_CHECK},
@@ -1029,6 +1090,45 @@ static const pattern OVERRIDE_WEAK[] = {
     {"higher|highest|top|more priority|precedence|importance * over|than", NEG_CHECK},
 };
 
+/* Instructions fetched from a host and obeyed: remote control of the agent, lasting when it
+ * recurs ("every heartbeat: fetch URL and follow the instructions in it"). */
+static const pattern REMOTE_FOLLOW[] = {
+    {"fetch|download|get|read|load|curl|retrieve|pull|check * * ~http ** follow|obey|execute|"
+     "apply|run|do|perform * * instructions|instruction|it|them|commands|steps|tasks|orders",
+     NEG_CHECK},
+};
+static const pattern RECUR[] = {
+    {"every|each heartbeat|session|sessions|run|time|hour|day|morning|startup|boot|launch|"
+     "conversation|task|minute",
+     NEG_CHECK},
+};
+
+/* The user's approvals turned off, and a change made to outlive the task: together, every
+ * later session of the agent runs unchecked. */
+static const pattern BYPASS[] = {
+    {"stop|disable|skip|silence|suppress|remove|bypass|turn * * prompts|prompt|approvals|approval|"
+     "confirmations|permission|permissions",
+     NEG_CHECK},
+    {"auto-approve|auto-accept|yolo|--dangerously-skip-permissions|dangerously-skip-permissions|"
+     "bypasspermissions|dangerously-bypass-approvals-and-sandbox|full-auto",
+     NEG_CHECK},
+    {"without * asking|approval|confirmation|permission|prompts", NEG_SENTENCE},
+};
+static const pattern LASTING[] = {
+    {"future|every|all|later|subsequent|next session|sessions|conversations|runs|chats", NEG_CHECK},
+    {"~agentfile|~rcfile", NEG_CHECK},
+};
+
+/* A sweep of the user's home for secrets: every store read at once. */
+static const pattern HARVEST[] = {
+    {"find|grep|rg|search|scan|locate|walk|crawl|collect|gather|read|cat|ls * * ~home ** "
+     "~secret|~store|secrets|credentials|keys|tokens|passwords",
+     NEG_CHECK},
+    {"find|read|cat|collect|gather|open|search|scan|load * every|all|each|any * ~secret|~store|"
+     "secrets|credentials|keys|tokens ** under|in|across|from|below|throughout * * ~home",
+     NEG_CHECK},
+};
+
 /* Words between a clause's start and its imperative verb. */
 static const char *const FILLERS =
     "then|also|first|next|now|finally|please|just|simply|step|and|so|quietly|silently";
@@ -1054,7 +1154,10 @@ static bool directive(const toks *t) {
 /* A secret's store read (not written to: "add the host to ~/.ssh/config" names a destination),
  * or a command that prints a stored secret. */
 static const pattern CMD[] = {{"credential|credentials fill|get|approve", NEG_CHECK},
-                              {"gh auth token", NEG_CHECK}};
+                              {"gh auth token", NEG_CHECK},
+                              {"kubectl|oc get|describe secret|secrets", NEG_CHECK},
+                              {"get-secret-value|access-secret-version", NEG_CHECK},
+                              {"vault kv|read get|secret/*", NEG_CHECK}};
 
 static void make_starts(void) {
 #define T(table)                                                                                   \
@@ -1062,10 +1165,11 @@ static void make_starts(void) {
   static const struct {
     const pattern *ps;
     size_t n;
-  } TABLES[] = {T(DIRECTIVE), T(DATA),  T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
-                T(HIDE),      T(GRAVE), T(AUTH),          T(ACTION),          T(CONCEAL),
-                T(UNASKED),   T(CMD),   T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
-                T(UNSAID)};
+  } TABLES[] = {T(DIRECTIVE), T(DATA),          T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
+                T(HIDE),      T(GRAVE),         T(AUTH),          T(ACTION),          T(CONCEAL),
+                T(UNASKED),   T(CMD),           T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
+                T(UNSAID),    T(REMOTE_FOLLOW), T(RECUR),         T(HARVEST),         T(BYPASS),
+                T(LASTING)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1114,13 +1218,19 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   sig->strong |= ANY(OVERRIDE_STRONG, t);
   sig->override |= sig->strong || ANY(OVERRIDE_WEAK, t);
   sig->egress |= ANY(EGRESS_ALWAYS, t) || (sig->data && ANY(FILED, t));
-  sig->store = store_read(t);
+  sig->store = store_read(t) || ANY(HARVEST, t);
   sig->sink |= sig->egress || ANY(SINK, t);
   sig->hide = ANY(HIDE, t);
   sig->conceal |= sig->hide;
   sig->grave = ANY(GRAVE, t);
+  if (ANY(REMOTE_FOLLOW, t)) { /* a host's words obeyed: lasting when recurring or persisted */
+    sig->override = true;
+    sig->strong |= sig->action || ANY(RECUR, t);
+  }
   sig->action |= sig->grave;
   bool unsaid = ANY(UNSAID, t);
+  sig->bypass = ANY(BYPASS, t);
+  sig->lasting = sig->bypass && ANY(LASTING, t);
   /* an order matters only beside something sensitive: most sentences stop here */
   if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
       unsaid) {
@@ -1143,9 +1253,17 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-exfil";
     return UPK_SEV_ERROR;
   }
+  if (g->store && g->conceal && g->directive) { /* a stored secret read and kept quiet */
+    *id = "audit/intent-conceal";
+    return UPK_SEV_ERROR;
+  }
   if (((g->conceal || (g->unasked && g->directive)) && (g->action || g->egress)) ||
       (g->hide && g->directive)) {
     *id = "audit/intent-conceal";
+    return UPK_SEV_ERROR;
+  }
+  if (g->bypass && g->lasting && g->directive) { /* every later session runs unchecked */
+    *id = "audit/intent-step";
     return UPK_SEV_ERROR;
   }
   if (g->grave && g->directive) {
@@ -1249,6 +1367,8 @@ static void or_signals(upk__intent_signals *a, const upk__intent_signals *b) {
   a->sink |= b->sink;
   a->hide |= b->hide;
   a->grave |= b->grave;
+  a->bypass |= b->bypass;
+  a->lasting |= b->lasting;
 }
 
 static void report(const char *rel, const char *data, const upk__audit_lines *l,
@@ -1274,8 +1394,10 @@ static void report(const char *rel, const char *data, const upk__audit_lines *l,
 int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
                        size_t n, size_t from, upk_diags *out) {
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++) {
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);
+    upk__intent_carried(data + s[i].at, s[i].end - s[i].at, &sig[i]);
+  }
   upk__audit_lines l;
   upk__audit_lines_make(&l, data, len);
   int high = 0, found = 0;
@@ -1309,10 +1431,68 @@ int upk__intent_report(const char *rel, const char *data, size_t len, const upk_
   return high;
 }
 
+/* Whether column col of the line at data[ls, le) is inside quotes ("…", “…”, `…`): a phrase
+ * mentioned, not said. */
+static bool quoted_at(const char *data, size_t ls, size_t le, int col) {
+  int dq = 0, bq = 0, open = 0, units = 0;
+  for (size_t i = ls; i < le && units < col; i++) {
+    unsigned char c = (unsigned char)data[i];
+    dq += c == '"', bq += c == '`';
+    if (c == 0xE2 && i + 2 < le && (unsigned char)data[i + 1] == 0x80)
+      open += (unsigned char)data[i + 2] == 0x9C ? 1 : (unsigned char)data[i + 2] == 0x9D ? -1 : 0;
+    units += (c & 0xC0) != 0x80;
+  }
+  return dq % 2 || bq % 2 || open > 0;
+}
+
+/* Whether every sentence on `line` is teaching (a red-flag list, a detection's description). */
+static bool teaching_line(const upk__intent_sentence *s, size_t n, const upk__audit_lines *l,
+                          int line) {
+  bool any = false;
+  for (size_t i = 0; i < n; i++) {
+    int a = upk__audit_line_of(l, s[i].at), b = upk__audit_line_of(l, s[i].end ? s[i].end - 1 : 0);
+    if (a <= line && line <= b) {
+      if (!s[i].teaching)
+        return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/* An injection phrase the rules matched ("ignore previous instructions") quoted inside a
+ * passage that presents it as a red flag to look for is mentioned, not said: medium, not high
+ * (a reviewer's checklist). Unquoted, or outside teaching, it stays high. Returns how many
+ * high findings became medium. */
+static int mentioned(const char *data, size_t len, const upk__intent_sentence *s, size_t n,
+                     size_t from, upk_diags *out) {
+  upk__audit_lines l;
+  upk__audit_lines_make(&l, data, len);
+  int demoted = 0;
+  for (size_t i = from; i < out->len; i++) {
+    upk_diag *d = &out->items[i];
+    int line = d->range.line;
+    if (d->severity != UPK_SEV_ERROR || strcmp(d->code, "audit/agent-instructions") || line < 0 ||
+        line >= l.n || !teaching_line(s, n, &l, line))
+      continue;
+    size_t ls = l.starts[line], le = ls;
+    while (le < len && data[le] != '\n')
+      le++;
+    if (quoted_at(data, ls, le, d->range.col)) {
+      d->severity = UPK_SEV_WARNING;
+      demoted++;
+    }
+  }
+  upk__audit_lines_free(&l);
+  return demoted;
+}
+
 int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
   upk__intent_sentence *s;
   size_t n = upk__intent_sentences(data, len, &s);
-  int high = upk__intent_report(rel, data, len, s, n, from, out);
+  int high = -mentioned(data, len, s, n, from, out);
+  high += upk__intent_report(rel, data, len, s, n, from, out);
+  high += upk__audit_front_install(rel, data, len, out);
   free(s);
   return high;
 }

@@ -40,6 +40,8 @@ typedef struct upk__intent_signals {
   bool hide;      /* the agent's own commands or the hosts it contacts kept from the user */
   bool grave;     /* an irreversible step beyond the project: every remote branch deleted, a
                      package unpublished */
+  bool bypass;    /* the user's approvals off: prompts stopped, permissions skipped */
+  bool lasting;   /* made to last: every future session, a shell's rc file, the agent's rules */
 } upk__intent_signals;
 
 /** Signals said in another language (audit_intent_lang.c): Spanish, French, German,
@@ -70,6 +72,12 @@ int upk__intent_report(const char *rel, const char *data, size_t len, const upk_
  * the user"). */
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig);
 
+/** What the sentence s[0, n) carries hidden (audit_intent_carry.c): each base64 run decoded and
+ * its text scored (the encoding counted as concealment when it says something sensitive), and
+ * a URL whose query holds a placeholder naming a secret's store (sent when rendered); OR-ed
+ * into *sig. */
+void upk__intent_carried(const char *s, size_t n, upk__intent_signals *sig);
+
 /** The severity the signals add up to (UPK_SEV_ERROR high, WARNING medium, INFO low) and the
  * finding's rule id (audit/intent-exfil, -conceal, -override or -step); 0 when nothing. */
 int upk__intent_severity(const upk__intent_signals *sig, const char **id);
@@ -79,5 +87,10 @@ int upk__intent_severity(const upk__intent_signals *sig, const char **id);
  * findings so far (out->items[from] on) is at least as severe. Returns the number of high
  * ones. */
 int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out);
+
+/** A high finding when the frontmatter's metadata holds an install entry that downloads a
+ * program from a URL (audit_intent_front.c): the agent platform runs it on install, unseen.
+ * Returns the number of high findings (0 or 1). */
+int upk__audit_front_install(const char *rel, const char *data, size_t len, upk_diags *out);
 
 #endif
