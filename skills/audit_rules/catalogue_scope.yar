@@ -31,8 +31,9 @@ rule scope_destroy_everything {
 }
 
 /* The user's hosted repository deleted, with the confirmation prompt skipped: issues, pull
- * requests, releases and wiki go with it. A repository named as a test or scratch one is the
- * skill's own. */
+ * requests, releases and wiki go with it. The target is the current repository (no name, or
+ * `gh repo view`'s) or one a variable names; a literal owner/name is a cheat sheet's, and a
+ * repository named as a test or scratch one is the skill's own. */
 rule scope_repo_delete {
   meta:
     id = "audit/destruction"
@@ -41,7 +42,7 @@ rule scope_repo_delete {
     prose = "medium"
     message = "deletes a hosted repository with its issues, pull requests and releases, without the confirmation prompt"
   strings:
-    $gh = /\b(gh|glab)\s+repo\s+delete\b[^\n]{0,160}(--yes|--confirm|-y)\b/
+    $gh = /\b(gh|glab)\s+repo\s+delete\s+(["']?\$\(\s*(gh|glab)\s+repo\s+view\b|["']?\$\{?\w+|(--yes|--confirm|-y)\s*($|[;&|`)]))[^\n]{0,160}(--yes|--confirm|-y)\b/
     $api = /\bgh\s+api\s+[^\n]{0,40}(-X|--method)\s+DELETE\s+["']?\/?repos\/|\bcurl\b[^\n]{0,80}-X\s*DELETE\b[^\n]{0,80}api\.github\.com\/repos\/[^\/\s]+\/[^\/\s"']+["']?(\s|$)/
     $neg = /\b(never|don'?t|do\s+not|test|tmp|temp|scratch|sandbox|e2e|fixture)\b/ nocase
   condition:
@@ -133,10 +134,10 @@ rule scope_env_secrets_printed {
   strings:
     $grep = /\b(env|printenv|set|export\s+-p|Get-ChildItem\s+env:|gci\s+env:|dir\s+env:)\s*\|\s*(grep|egrep|rg|findstr|Select-String|Where-Object)\b[^\n]{0,40}(key|token|secret|passw|auth|cred)/ nocase
     $py = /\bos\.environ\.items\s*\(\s*\)[^\n]{0,80}(KEY|TOKEN|SECRET|PASS)/
-    $veto_names = /\|\s*(cut\s+-d\s*["']?=|sed\s+["']?s\/=\.\*\/\/|awk\s+-F\s*["']?=["']?\s+["']?\{\s*print\s+\$1)|-o\s+["']?\^\[|--names?-only|\bcompgen\s+-v\b/
+    $neg_names = /\|\s*(cut\s+-d\s*["']?=|sed\s+["']?s\/=\.\*\/\/|awk\s+-F\s*["']?=["']?\s+["']?\{\s*print\s+\$1)|-o\s+["']?\^\[|--names?-only|\bcompgen\s+-v\b/
     $neg = /\b(never|don'?t|do\s+not|redact|mask)\b/ nocase
   condition:
-    ($grep or $py) and #neg >= 0 and #veto_names >= 0
+    ($grep or $py) and #neg >= 0 and #neg_names >= 0
 }
 
 /* Registry logins and cluster secrets decoded or dumped in clear: docker's config.json auths
