@@ -448,3 +448,29 @@ rule scope_secret_in_rendered_url {
   condition:
     $img and #neg >= 0
 }
+
+/* Orders to the agent, or the paths of secrets, hidden in base64: a "configuration token" the
+ * agent is told to decode and follow. No benign blob (an image, a key, a manifest) decodes to
+ * these words. YARA's base64 modifier matches each at any of its three alignments. */
+rule scope_encoded_orders {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    message = "holds, in base64, orders to the agent or a secret's path (decoded: an instruction the user cannot read)"
+  strings:
+    $b1 = "do not mention" base64
+    $b2 = "do not tell" base64
+    $b3 = "Do not tell" base64
+    $b4 = "Do not mention" base64
+    $b6 = "ignore previous" base64
+    $b7 = "ignore all previous" base64
+    $b8 = "Ignore all previous" base64
+    $b9 = ".aws/credentials" base64
+    $b10 = ".ssh/id_" base64
+    $b11 = "without telling" base64
+    $b12 = "without asking" base64
+    $b13 = ".git-credentials" base64
+  condition:
+    any of them
+}
