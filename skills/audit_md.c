@@ -248,10 +248,10 @@ static bool block_slice(cmark_node *n, lines *l, upk__audit_block *b) {
 
 /* Words in a step that make its command wait for the user's yes, or only show it. */
 static const char *const CONSENT[] = {
-    "after the user",  "user confirms",    "user's confirmation", "user's explicit",
-    "ask the user",    "ask before",       "only after",          "only if the user",
-    "once the user",   "if the user asks", "when the user asks",  "with the user's",
-    "dry run",         "dry-run",          "for example",         "e.g.",
+    "after the user", "user confirms",    "user's confirmation", "user's explicit",
+    "ask the user",   "ask before",       "only after",          "only if the user",
+    "once the user",  "if the user asks", "when the user asks",  "with the user's",
+    "dry run",        "dry-run",          "for example",         "e.g.",
 };
 
 static bool asks_first(const char *text) {
@@ -293,7 +293,8 @@ static bool step_paragraph(cmark_node *para) {
   if (quotes(buf) || asks_first(buf))
     return false;
   cmark_node *top = para;
-  while (cmark_node_parent(top) && cmark_node_get_type(cmark_node_parent(top)) != CMARK_NODE_DOCUMENT)
+  while (cmark_node_parent(top) &&
+         cmark_node_get_type(cmark_node_parent(top)) != CMARK_NODE_DOCUMENT)
     top = cmark_node_parent(top);
   for (cmark_node *p = cmark_node_previous(top); p; p = cmark_node_previous(p))
     if (cmark_node_get_type(p) == CMARK_NODE_HEADING)
