@@ -255,9 +255,18 @@ static const char *const CONSENT[] = {
     "dry run",        "dry-run",          "for example",         "e.g.",
 };
 
+/* Words that make a step's inline commands what not to do, wherever they stand in it ("Do not
+ * set `X=0` or `git config ...` globally"): a paragraph is short, so any of them is taken to
+ * bear on its commands (the prose scan still reports them at prose severity). */
+static const char *const WARNS[] = {"do not ",     "don't ", "never ",     "must not ",
+                                    "should not ", "avoid",  "instead of", "rather than"};
+
 static bool asks_first(const char *text) {
   for (size_t i = 0; i < sizeof CONSENT / sizeof *CONSENT; i++)
     if (strcasestr(text, CONSENT[i]))
+      return true;
+  for (size_t i = 0; i < sizeof WARNS / sizeof *WARNS; i++)
+    if (strcasestr(text, WARNS[i]))
       return true;
   return false;
 }
