@@ -47,8 +47,10 @@ typedef struct upk__audit_block {
 } upk__audit_block;
 
 /** The code blocks of a Markdown file to scan as scripts (fenced and indented; not other data
- * such as JSON, not one presented as what not to do) and its detection rules, in file order,
- * into *out (the caller frees it). Returns their number. */
+ * such as JSON, not one presented as what not to do), its detection rules, and the inline code
+ * spans of steps that read as command lines (as shell; not in a paragraph that warns, quotes
+ * or waits for the user's yes), in file order, into *out (the caller frees it). Returns their
+ * number. */
 size_t upk__audit_md_blocks(const char *data, size_t len, upk__audit_block **out);
 
 /* Each line's start offset in a file the audit read (at most READ_MAX bytes, so an int

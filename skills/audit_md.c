@@ -1,5 +1,6 @@
 /* The code blocks of a Markdown file, found with cmark: what an agent copies into a shell is a
- * script, so the audit scans each block as one, in the language its info string names. */
+ * script, so the audit scans each block as one, in the language its info string names; and a
+ * step's inline command (`1. Reset the data: \`mongosh "$URI" --eval ...\``) is one too. */
 #include "skills/audit_int.h"
 
 #include <cmark.h>
@@ -241,17 +242,136 @@ static bool block_slice(cmark_node *n, lines *l, upk__audit_block *b) {
   return b->len > 0;
 }
 
+/* ---- inline code ---- */
+
+#define SPANS_MAX 1024 /* inline commands of one file scanned as scripts; the rest as prose */
+#define SPAN_MIN 8     /* bytes: shorter spans name a flag or a file, not a command line */
+
+/* Words in a step that make its command wait for the user's yes, or only show it. */
+static const char *const CONSENT[] = {
+    "after the user", "user confirms",    "user's confirmation", "user's explicit",
+    "ask the user",   "ask before",       "only after",          "only if the user",
+    "once the user",  "if the user asks", "when the user asks",  "with the user's",
+    "dry run",        "dry-run",          "for example",         "e.g.",
+};
+
+/* Words that make a step's inline commands what not to do, wherever they stand in it ("Do not
+ * set `X=0` or `git config ...` globally"): a paragraph is short, so any of them is taken to
+ * bear on its commands (the prose scan still reports them at prose severity). */
+static const char *const WARNS[] = {"do not ",     "don't ", "never ",     "must not ",
+                                    "should not ", "avoid",  "instead of", "rather than"};
+
+static bool asks_first(const char *text) {
+  for (size_t i = 0; i < sizeof CONSENT / sizeof *CONSENT; i++)
+    if (strcasestr(text, CONSENT[i]))
+      return true;
+  for (size_t i = 0; i < sizeof WARNS / sizeof *WARNS; i++)
+    if (strcasestr(text, WARNS[i]))
+      return true;
+  return false;
+}
+
+/* A code span that reads as a command line: a program's name, then its arguments. */
+static bool command_shaped(const char *lit) {
+  unsigned char c = (unsigned char)lit[0];
+  return strlen(lit) >= SPAN_MIN && strchr(lit, ' ') &&
+         ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '~' || c == '/' ||
+          c == '$');
+}
+
+/* The paragraph holding a span presents its commands as steps to take: not as what not to do,
+ * not under a heading that says so, and not only after the user's yes. */
+/* The paragraph's words, less its code spans (a flag named --dangerously-... says nothing). */
+static void prose_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
+  for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
+    const char *lit = cmark_node_get_literal(c);
+    if (lit && cmark_node_get_type(c) != CMARK_NODE_CODE) {
+      size_t k = strlen(lit);
+      k = k < cap - 1 - *len ? k : cap - 1 - *len;
+      memcpy(buf + *len, lit, k);
+      *len += k;
+    }
+    prose_text(c, buf, cap, len);
+  }
+  buf[*len] = '\0';
+}
+
+static bool step_paragraph(cmark_node *para) {
+  char buf[CONTEXT_MAX];
+  size_t len = 0;
+  prose_text(para, buf, sizeof buf, &len);
+  if (quotes(buf) || asks_first(buf))
+    return false;
+  cmark_node *top = para;
+  while (cmark_node_parent(top) &&
+         cmark_node_get_type(cmark_node_parent(top)) != CMARK_NODE_DOCUMENT)
+    top = cmark_node_parent(top);
+  for (cmark_node *p = cmark_node_previous(top); p; p = cmark_node_previous(p))
+    if (cmark_node_get_type(p) == CMARK_NODE_HEADING)
+      return !says_quoted(p);
+  return true;
+}
+
+typedef struct spans {
+  lines first, last;   /* forward-only line offsets of the paragraphs' first and past-last lines */
+  cmark_node *para;    /* the paragraph of the last span */
+  bool step;           /* whether it presents steps */
+  size_t from, to, at; /* its bytes, and where the next span's search starts */
+} spans;
+
+/* A command-shaped code span in a step, as a block of shell at its bytes in the file (the
+ * first occurrence of its text after the paragraph's previous span; none when cmark changed
+ * the text, as it does to a span that runs over a line break). */
+static bool span_slice(spans *sp, cmark_node *n, upk__audit_block *b) {
+  cmark_node *para = cmark_node_parent(n);
+  const char *lit = cmark_node_get_literal(n);
+  if (!para || cmark_node_get_type(para) != CMARK_NODE_PARAGRAPH || !lit || !command_shaped(lit))
+    return false;
+  if (para != sp->para) {
+    sp->para = para;
+    sp->step = step_paragraph(para);
+    sp->from = sp->at = line_at(&sp->first, cmark_node_get_start_line(para));
+    sp->to = line_at(&sp->last, cmark_node_get_end_line(para) + 1);
+  }
+  size_t k = strlen(lit);
+  if (!sp->step || sp->at >= sp->to || k > sp->to - sp->at)
+    return false;
+  const char *hit = memmem(sp->first.data + sp->at, sp->to - sp->at, lit, k);
+  if (!hit)
+    return false;
+  b->at = (size_t)(hit - sp->first.data);
+  b->len = k;
+  b->lang = "sh";
+  sp->at = b->at + k;
+  return true;
+}
+
+static int by_offset(const void *a, const void *b) {
+  size_t x = ((const upk__audit_block *)a)->at, y = ((const upk__audit_block *)b)->at;
+  return x < y ? -1 : x > y;
+}
+
 size_t upk__audit_md_blocks(const char *data, size_t len, upk__audit_block **out) {
   cmark_node *doc = cmark_parse_document(data, len, CMARK_OPT_DEFAULT);
   cmark_iter *it = cmark_iter_new(doc);
   lines l = {.data = data, .len = len, .line = 1};
-  size_t n = 0, cap = 0;
+  spans sp = {.first = l, .last = l};
+  size_t n = 0, cap = 0, n_spans = 0;
   *out = NULL;
   for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE && n < BLOCKS_MAX;) {
     cmark_node *node = cmark_iter_get_node(it);
+    upk__audit_block b = {0};
+    if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(node) == CMARK_NODE_CODE &&
+        n_spans < SPANS_MAX && span_slice(&sp, node, &b)) {
+      if (n == cap)
+        *out = upk_xrealloc(*out, (cap = cap ? cap * 2 : 8) * sizeof **out);
+      (*out)[n++] = b;
+      n_spans++;
+      continue;
+    }
     if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(node) != CMARK_NODE_CODE_BLOCK)
       continue;
-    upk__audit_block b = {.lang = info_lang(cmark_node_get_fence_info(node))};
+    b.lang = info_lang(cmark_node_get_fence_info(node));
     if (b.lang && !strcmp(b.lang, "yaml"))
       b.lang = sigma_shaped(cmark_node_get_literal(node)) ? DETECT_LANG : NULL;
     if (!b.lang || (b.lang != DETECT_LANG && quoted(node)))
@@ -266,5 +386,7 @@ size_t upk__audit_md_blocks(const char *data, size_t len, upk__audit_block **out
   }
   cmark_iter_free(it);
   cmark_node_free(doc);
+  if (n_spans && *out)
+    qsort(*out, n, sizeof **out, by_offset);
   return n;
 }

@@ -326,11 +326,10 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
 }
 
 /* One pass of the rules over data[base, base + n) as language `lang`, for at most
- * `timeout_s`: 0, -ETIMEDOUT, -ENOMEM or -EIO. */
-static int scan_part(scan *s, size_t base, size_t n, const char *lang, int timeout_s) {
-  YR_SCANNER *sc = NULL;
-  if (yr_scanner_create(rules, &sc) != ERROR_SUCCESS)
-    return -ENOMEM;
+ * `timeout_s`, with scanner `sc` (its externals and callback set here): 0, -ETIMEDOUT or
+ * -EIO. */
+static int scan_with(scan *s, YR_SCANNER *sc, size_t base, size_t n, const char *lang,
+                     int timeout_s) {
   s->lang = lang;
   s->prose = !strcmp(lang, "markdown") || !strcmp(lang, "text");
   s->block = base > 0 || n < s->len;
@@ -342,11 +341,20 @@ static int scan_part(scan *s, size_t base, size_t n, const char *lang, int timeo
   yr_scanner_set_timeout(sc, timeout_s);
   upk__audit_view_make(&s->view, s->data + base, n);
   int rc = yr_scanner_scan_mem(sc, (const uint8_t *)s->view.data, s->view.len);
-  yr_scanner_destroy(sc);
   upk__audit_view_free(&s->view);
   if (rc == ERROR_SCAN_TIMEOUT)
     return -ETIMEDOUT;
   return rc != ERROR_SUCCESS && rc != ERROR_TOO_MANY_MATCHES ? -EIO : 0;
+}
+
+/* scan_with on a scanner of its own: 0, -ETIMEDOUT, -ENOMEM or -EIO. */
+static int scan_part(scan *s, size_t base, size_t n, const char *lang, int timeout_s) {
+  YR_SCANNER *sc = NULL;
+  if (yr_scanner_create(rules, &sc) != ERROR_SUCCESS)
+    return -ENOMEM;
+  int rc = scan_with(s, sc, base, n, lang, timeout_s);
+  yr_scanner_destroy(sc);
+  return rc;
 }
 
 /* A detection rule's block (b->lang NULL): the prose scan's high findings on its lines are
@@ -370,14 +378,17 @@ static int scan_blocks(scan *s, int timeout_s) {
   upk__audit_block *b;
   size_t n = upk__audit_md_blocks(s->data, s->len, &b);
   time_t end = time(NULL) + timeout_s;
-  int rc = 0;
+  YR_SCANNER *sc = NULL; /* one for every block and inline command: a file may hold hundreds */
+  int rc = n && yr_scanner_create(rules, &sc) != ERROR_SUCCESS ? -ENOMEM : 0;
   for (size_t i = 0; i < n && !rc; i++) {
     time_t left = end - time(NULL);
     if (!b[i].lang)
       demote_detection(s, &b[i]);
     else
-      rc = left > 0 ? scan_part(s, b[i].at, b[i].len, b[i].lang, (int)left) : -ETIMEDOUT;
+      rc = left > 0 ? scan_with(s, sc, b[i].at, b[i].len, b[i].lang, (int)left) : -ETIMEDOUT;
   }
+  if (sc)
+    yr_scanner_destroy(sc);
   free(b);
   return rc;
 }

@@ -36,6 +36,9 @@ rule agent_against_user {
     $lie = /\b(lie|lying)\s+to\s+the\s+user\b|\b(mislead|deceive)\s+the\s+user\b|\b(always\s+)?(report|tell\s+the\s+user|say)\s+(that\s+)?(all\s+)?(tests?|checks?|everything|the\s+build)\s+(passed|succeeded|is\s+fine|worked)\s+(even\s+if|regardless|whether)/ nocase
     $roleplay = /\byou\s+are\s+(now\s+)?(in\s+)?(DAN|developer\s+mode|jailbroken|unrestricted|no\s+longer\s+bound)\b|\bnew\s+system\s+prompt\s*:|(^|\n)[ \t>]*<\/?\s*(system|SYSTEM)\s*>[^\n]{0,40}\b(ignore|override|you\s+must)\b/ nocase
     $priority = /\b(these|this|the\s+following)\s+(instructions?|rules?)\s+(take|takes|have|has)\s+(precedence|priority)\s+over\s+(the\s+|any\s+|all\s+)?(user|system|previous|other)/ nocase
+    /* a reviewer's list of phrases to look for, each quoted ("phrases such as "ignore ...""):
+     * a veto of its line, so in "any of them" only to be referenced */
+    $neg_phrases = /\b(phrases?|strings?|patterns?|wordings?|keywords?|sentences?)\s+(such\s+as|like|e\.g\.)\s*:?\s*(["\x60]|\xE2\x80\x9C)/ nocase
   condition:
     any of them
 }

@@ -35,8 +35,10 @@ rule capability_fetch_exec {
     $sink_shell_true = /\bsubprocess\.(run|call|Popen|check_output|check_call)\s*\(\s*[a-z_][\w.\[\]]*\s*[,)][^\n]{0,120}shell\s*=\s*True/
     $sink_eval = /(^|[^\w.])(eval|exec)\s*\(\s*(await\s+)?[a-z_][\w.]*(\.(text|content|read\(\)|data|body|decode\(\)))?\s*[,)]|\beval\s+[\"']?\$\{?[a-zA-Z_]\w*\}?[\"']?\s*(\n|;|\||&|>|2>)|\bnew\s+Function\s*\(|\bvm\.run\w*\s*\(|\bos\.system\s*\(\s*[a-z_]\w*\s*\)/
     $sink_load = /\brunpy\.run_(path|module)\s*\(|\b(pickle|cPickle|marshal|dill)\.loads?\s*\(|\bimportlib\.util\.spec_from_file_location\s*\(|\n\s*(do|require)\s+\$\w+\s*;|\n\s*load\s+[a-z_]\w*\s*\n|\bKernel\.load\b|\b(iex|Invoke-Expression)\b|\|\s*(iex|Invoke-Expression)\b|\bInvoke-Command\s+-ScriptBlock\s+\(\s*\[scriptblock\]::Create/ nocase
+    /* a well-known vendor's installer (download_exec.yar's list): on its line, not this rule's */
+    $neg_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com)/
   condition:
-    is_script and $ctx_fetch and any of ($sink*)
+    is_script and $ctx_fetch and any of ($sink*) and #neg_vendor >= 0
 }
 
 /* A socket or connection to a host and a shell or command runner wired to it: every line the

@@ -26,6 +26,7 @@ rule credential_files {
     $wallet = /\b(wallet\.dat|\.electrum\/wallets|Exodus\/exodus\.wallet|\.ethereum\/keystore|solana\/id\.json)/
     $gpg = /\.gnupg\/(private-keys|secring|trustdb)|gpg\s+--export-secret-keys/
     $tokens_env = /\b(cat|type|less|more|head|tail|grep)\s+[^\n|;]{0,40}(\s|\/)\.env\b/
+    $veto_pub = /\.ssh[\/\\]\*\.pub\b/
   condition:
     any of them
 }

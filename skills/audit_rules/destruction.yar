@@ -131,9 +131,12 @@ rule destruction_unconfirmed_bulk {
     $ctx_dp_destroy = /\becho\s+(clean(\s+all)?|format\b|delete\s+(partition|volume|disk))|\n\s*(clean(\s+all)?|delete\s+(partition|volume)\s+override)\s*\r?\n/ nocase
     $hive = /\b(Remove-Item|ri|rm|del|rmdir)\b[^\n]{0,60}["']?(HKCU|HKLM|Registry::HKEY_\w+):\\?(Software)?\\?["']?\s[^\n]{0,40}-(Recurse|r)\b|\breg(\.exe)?\s+delete\s+["']?(HKCU|HKLM|HKEY_CURRENT_USER|HKEY_LOCAL_MACHINE)(\\Software)?["']?\s+\/f\b/ nocase
     $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
+    /* a database the command names on this machine is the skill's own test one (round 8) */
+    $veto_local_db = /\s(-h|--host)[= ]?["']?(localhost|127\.0\.0\.1|::1)\b/
   condition:
     (any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root,
-             $home_glob, $keys_wiped, $disk_more) or ($diskpart_script and $ctx_dp_destroy)) and #neg_attack >= 0
+             $home_glob, $keys_wiped, $disk_more) or ($diskpart_script and $ctx_dp_destroy)) and #neg_attack >= 0 and
+    #veto_local_db >= 0
 }
 
 /* The home directory walked (glob, Find, Get-ChildItem) with each entry deleted, in any

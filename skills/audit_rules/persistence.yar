@@ -29,8 +29,18 @@ rule persistence {
     $neg_query = /\breg(\.exe)?\s+query\b|\bGet-ItemProperty\b|\bGet-ScheduledTask\b|\bschtasks(\.exe)?\s+\/query\b/ nocase
     $win_run = /\\CurrentVersion\\(Run|RunOnce|Policies\\Explorer\\Run)\b|\bschtasks(\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|\bNew-ScheduledTask(Action|Trigger)\b|Start Menu\\Programs\\Startup|\\Startup\\[\w.-]+\.(bat|cmd|lnk|vbs|exe)|\bwmic\s+[^\n]{0,40}__EventFilter/ nocase
     $agent_config = /(>>?|\btee\s+(-a\s+)?|open\s*\(|writeFile\w*\s*\(|write_text\s*\()\s*[^\n]{0,40}(~|\$HOME|homedir\(\)|home\(\))[^\n]{0,10}\/\.(claude\/(settings[\w.]*\.json|CLAUDE\.md)|codex\/(config\.toml|AGENTS\.md)|cursor\/|gemini\/)/
+    /* A PowerShell task on a calendar that runs the skill's own script, visibly, as the user:
+     * what a "tidy my Downloads weekly" skill registers (round 8). Hidden, at logon, repeated
+     * or fetching, it is still persistence. */
+    $ctx_own_action = /\bNew-ScheduledTaskAction\b[^\n]{0,80}-Execute\s+["']?(pwsh|powershell)(\.exe)?["']?[^\n]{0,80}-File\b/ nocase
+    $ctx_own_script = /\bJoin-Path\s+\$PSScriptRoot\b/ nocase
+    $ctx_calendar = /\bNew-ScheduledTaskTrigger\s+-(Daily|Weekly)\b/ nocase
+    $ctx_hidden = /-WindowStyle\s+Hidden|-AtLogOn\b|-AtStartup\b|-RepetitionInterval\b|https?:\/\/|DownloadString|-e(nc(odedcommand)?)?\s+[A-Za-z0-9+\/=]{20}|\bHighest\b/ nocase
   condition:
-    any of them
+    #neg_query >= 0 and
+    (any of ($cron, $rc, $rc_py, $systemd, $launchd, $git_hooks, $autostart, $reboot, $crontab_var,
+             $vscode_task, $py_site, $ssh_keys, $agent_config) or
+     ($win_run and not ($ctx_own_action and $ctx_own_script and $ctx_calendar and not $ctx_hidden)))
 }
 
 /* What is made to run again fetches or hides something: high wherever it stands. */

@@ -44,8 +44,9 @@ rule privilege_protection_off {
     $uac_off = /\bEnableLUA\b[^\n]{0,60}\b0\b|\bConsentPromptBehaviorAdmin\b[^\n]{0,40}\b0\b/ nocase
     $docker_root = /\b(docker|podman|nerdctl)\s+(run|create)\b[^\n]{0,200}(\s(-v|--volume)[\s=]*["']?\/:\/|--pid[= ]host\b[^\n]{0,100}--privileged|--privileged\b[^\n]{0,200}(--pid[= ]host|\s(-v|--volume)[\s=]*["']?\/\w*:))/
     $kernel = /\bptrace_scope\b[^\n]{0,20}\b0\b|\brandomize_va_space\s*=\s*0\b|>\s*\/proc\/sys\/kernel\/randomize_va_space/
+    $ctx_signed = /\bGet-AuthenticodeSignature\b[^\n]{0,80}\bValid\b/ nocase
   condition:
-    any of them
+    $groups or $disable or $uac_off or $docker_root or $kernel or ($uac and not $ctx_signed)
 }
 
 /* sudo itself: what many install guides say (`sudo apt install`), so low in prose; in a
