@@ -130,16 +130,18 @@ static const char *const QUOTED[] = {
     "detection logic", "exploit",      "indicators of compromise",
 };
 
-static void node_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
+/* The text under `n`, less the nodes of type `skip` (code blocks, or a paragraph's code spans:
+ * a flag named --dangerously-... says nothing of how the step is presented), up to `cap`. */
+static void node_text(cmark_node *n, cmark_node_type skip, char *buf, size_t cap, size_t *len) {
   for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
     const char *lit = cmark_node_get_literal(c);
-    if (lit && cmark_node_get_type(c) != CMARK_NODE_CODE_BLOCK) {
+    if (lit && cmark_node_get_type(c) != skip) {
       size_t k = strlen(lit);
       k = k < cap - 1 - *len ? k : cap - 1 - *len;
       memcpy(buf + *len, lit, k);
       *len += k;
     }
-    node_text(c, buf, cap, len);
+    node_text(c, skip, buf, cap, len);
   }
   buf[*len] = '\0';
 }
@@ -175,7 +177,7 @@ static bool quotes(const char *text) {
 static bool says_quoted(cmark_node *n) {
   char buf[CONTEXT_MAX];
   size_t len = 0;
-  node_text(n, buf, sizeof buf, &len);
+  node_text(n, CMARK_NODE_CODE_BLOCK, buf, sizeof buf, &len);
   return quotes(buf);
 }
 
@@ -281,25 +283,10 @@ static bool command_shaped(const char *lit) {
 
 /* The paragraph holding a span presents its commands as steps to take: not as what not to do,
  * not under a heading that says so, and not only after the user's yes. */
-/* The paragraph's words, less its code spans (a flag named --dangerously-... says nothing). */
-static void prose_text(cmark_node *n, char *buf, size_t cap, size_t *len) {
-  for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
-    const char *lit = cmark_node_get_literal(c);
-    if (lit && cmark_node_get_type(c) != CMARK_NODE_CODE) {
-      size_t k = strlen(lit);
-      k = k < cap - 1 - *len ? k : cap - 1 - *len;
-      memcpy(buf + *len, lit, k);
-      *len += k;
-    }
-    prose_text(c, buf, cap, len);
-  }
-  buf[*len] = '\0';
-}
-
 static bool step_paragraph(cmark_node *para) {
   char buf[CONTEXT_MAX];
   size_t len = 0;
-  prose_text(para, buf, sizeof buf, &len);
+  node_text(para, CMARK_NODE_CODE, buf, sizeof buf, &len);
   if (quotes(buf) || asks_first(buf))
     return false;
   cmark_node *top = para;

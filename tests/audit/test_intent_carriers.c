@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "skills/audit_intent.h"
+#include "tests/audit/intent_worst.h"
 
 static int score(const char *text, const char **id) {
   upk__intent_signals g;
@@ -23,17 +24,7 @@ static int worst(const char *rel, const char *text, bool data, const char **id) 
     upk__audit_intent_data(rel, text, strlen(text), 0, &d);
   else
     upk__audit_intent(rel, text, strlen(text), 0, &d);
-  int w = 0;
-  static char code[64];
-  code[0] = '\0';
-  for (size_t i = 0; i < d.len; i++)
-    if (!w || (int)d.items[i].severity < w) {
-      w = (int)d.items[i].severity;
-      snprintf(code, sizeof code, "%s", d.items[i].code);
-    }
-  *id = code;
-  upk_diags_free(&d);
-  return w;
+  return worst_of(&d, id);
 }
 
 Test(intent_store, stored_secret_moved_is_high) {

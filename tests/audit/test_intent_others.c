@@ -11,22 +11,13 @@
 #include <string.h>
 
 #include "skills/audit_intent.h"
+#include "tests/audit/intent_worst.h"
 
 /* The most severe intent finding of a Markdown file (0 when none); its rule id into *id. */
 static int worst(const char *text, const char **id) {
   upk_diags d = {0};
   upk__audit_intent("SKILL.md", text, strlen(text), 0, &d);
-  int w = 0;
-  static char code[64];
-  code[0] = '\0';
-  for (size_t i = 0; i < d.len; i++)
-    if (!w || (int)d.items[i].severity < w) {
-      w = (int)d.items[i].severity;
-      snprintf(code, sizeof code, "%s", d.items[i].code);
-    }
-  *id = code;
-  upk_diags_free(&d);
-  return w;
+  return worst_of(&d, id);
 }
 
 /* base64 of s (the test's own encoder) into a static buffer. */

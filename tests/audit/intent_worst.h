@@ -1,0 +1,25 @@
+/* The intent tests' shared reading of a result: the most severe finding and its rule id. */
+#ifndef UPK_TESTS_AUDIT_INTENT_WORST_H
+#define UPK_TESTS_AUDIT_INTENT_WORST_H
+
+#include <stdio.h>
+
+#include "common/diag.h"
+
+/* The most severe of `d`'s findings (0 when none), its rule id into *id (a static buffer);
+ * frees `d`. */
+static inline int worst_of(upk_diags *d, const char **id) {
+  static char code[64];
+  int w = 0;
+  code[0] = '\0';
+  for (size_t i = 0; i < d->len; i++)
+    if (!w || (int)d->items[i].severity < w) {
+      w = (int)d->items[i].severity;
+      snprintf(code, sizeof code, "%s", d->items[i].code);
+    }
+  *id = code;
+  upk_diags_free(d);
+  return w;
+}
+
+#endif
