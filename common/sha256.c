@@ -20,6 +20,7 @@ static struct {
   int (*update)(EVP_MD_CTX *, const void *, size_t);
   int (*final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
   int (*encode_block)(unsigned char *, const unsigned char *, int);
+  int (*decode_block)(unsigned char *, const unsigned char *, int);
 } crypto;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -38,8 +39,9 @@ static void load(void) {
   *(void **)&crypto.update = dlsym(lib, "EVP_DigestUpdate");
   *(void **)&crypto.final = dlsym(lib, "EVP_DigestFinal_ex");
   *(void **)&crypto.encode_block = dlsym(lib, "EVP_EncodeBlock");
+  *(void **)&crypto.decode_block = dlsym(lib, "EVP_DecodeBlock");
   if (crypto.ctx_new && crypto.ctx_free && crypto.sha256 && crypto.init && crypto.update &&
-      crypto.final && crypto.encode_block)
+      crypto.final && crypto.encode_block && crypto.decode_block)
     crypto.lib = lib; /* kept open for the process's life */
   else
     dlclose(lib);
@@ -96,5 +98,19 @@ int upk_base64(const void *p, size_t n, char **out) {
   char *b = upk_xmalloc((n + 2) / 3 * 4 + 1);
   crypto.encode_block((unsigned char *)b, p, (int)n); /* writes the NUL too */
   *out = b;
+  return 0;
+}
+
+int upk_base64_decode(const char *s, size_t n, unsigned char *out, size_t *len) {
+  *len = 0;
+  pthread_once(&once, load);
+  if (!crypto.lib)
+    return -ENOSYS;
+  if (n > (size_t)INT_MAX)
+    return -EFBIG;
+  int k = crypto.decode_block(out, (const unsigned char *)s, (int)n);
+  if (k < 0)
+    return -EINVAL;
+  *len = (size_t)k;
   return 0;
 }

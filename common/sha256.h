@@ -29,4 +29,9 @@ int upk_sha256(const void *buf, size_t len, unsigned char out[32]);
  * string in *out. Returns 0, -ENOSYS without libcrypto, -ENOMEM or -EFBIG. */
 int upk_base64(const void *p, size_t n, char **out);
 
+/** The n base64 characters at s decoded (libcrypto's EVP_DecodeBlock) into `out`, which holds
+ * n / 4 * 3 bytes at least; *len the bytes written (a '=' pad decodes as a zero byte). Returns
+ * 0, -ENOSYS without libcrypto, -EINVAL when s is not base64 (or n not a multiple of 4), -EFBIG. */
+int upk_base64_decode(const char *s, size_t n, unsigned char *out, size_t *len);
+
 #endif

@@ -1353,7 +1353,7 @@ static bool content(const upk__intent_signals *g) {
   return g->data || g->egress || g->action || g->conceal || g->unasked || g->override || g->sink;
 }
 
-static void or_signals(upk__intent_signals *a, const upk__intent_signals *b) {
+void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
   a->directive |= b->directive;
   a->data |= b->data;
   a->egress |= b->egress;
@@ -1411,7 +1411,7 @@ int upk__intent_report(const char *rel, const char *data, size_t len, const upk_
     size_t k = i + 1; /* a neighbour adds to it when both carry more than an order */
     if (k < n && !s[k].teaching && !s[i].heading && !s[k].heading && content(&sig[i]) &&
         content(&sig[k])) {
-      or_signals(&w, &sig[k]);
+      upk__intent_or(&w, &sig[k]);
       const char *wid, *kid;
       int wsev = upk__intent_severity(&w, &wid), ksev = upk__intent_severity(&sig[k], &kid);
       if (wsev && (!sev || wsev < sev) && (!ksev || wsev < ksev))

@@ -44,6 +44,9 @@ typedef struct upk__intent_signals {
   bool lasting;   /* made to last: every future session, a shell's rc file, the agent's rules */
 } upk__intent_signals;
 
+/** Every signal of b OR-ed into a. */
+void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b);
+
 /** Signals said in another language (audit_intent_lang.c): Spanish, French, German,
  * Portuguese, Italian, Russian, Chinese, Japanese, Korean, each from a small table of phrases
  * by meaning, OR-ed into *sig. A language's table is read only when the sentence is in it. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/sha256.h"
 #include "common/xalloc.h"
 #include "skills/audit_intent.h"
 
@@ -17,29 +18,6 @@
 static bool b64_char(unsigned char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
          c == '/';
-}
-
-static int b64_val(unsigned char c) {
-  if (c >= 'A' && c <= 'Z')
-    return c - 'A';
-  if (c >= 'a' && c <= 'z')
-    return c - 'a' + 26;
-  if (c >= '0' && c <= '9')
-    return c - '0' + 52;
-  return c == '+' ? 62 : 63;
-}
-
-/* The n base64 characters at s (n a multiple of 4, no padding) decoded into d; their length.
- * (libcrypto is opened only for hashing: a few lines here keep the audit free of it.) */
-static size_t b64_decode(const char *s, size_t n, unsigned char *d) {
-  size_t o = 0;
-  for (size_t i = 0; i + 4 <= n; i += 4) {
-    unsigned v = 0;
-    for (int k = 0; k < 4; k++)
-      v = v << 6 | (unsigned)b64_val((unsigned char)s[i + k]);
-    d[o++] = (unsigned char)(v >> 16), d[o++] = (unsigned char)(v >> 8), d[o++] = (unsigned char)v;
-  }
-  return o;
 }
 
 /* Decoded bytes that read as prose: printable, a few spaces (binary and hashes decode to
@@ -61,11 +39,7 @@ static void score_text(const char *d, size_t n, upk__intent_signals *acc) {
       e++;
     upk__intent_signals g;
     upk__intent_score(d + at, e - at, &g);
-    acc->directive |= g.directive, acc->data |= g.data, acc->egress |= g.egress;
-    acc->action |= g.action, acc->conceal |= g.conceal, acc->unasked |= g.unasked;
-    acc->override |= g.override, acc->strong |= g.strong, acc->store |= g.store;
-    acc->sink |= g.sink, acc->hide |= g.hide, acc->grave |= g.grave;
-    acc->bypass |= g.bypass, acc->lasting |= g.lasting;
+    upk__intent_or(acc, &g);
     at = e + 1;
   }
 }
@@ -79,19 +53,15 @@ static void decoded_runs(const char *s, size_t n, upk__intent_signals *sig) {
     size_t run = (k - i < B64_MAX ? k - i : B64_MAX) / 4 * 4;
     if (run >= B64_MIN && (i == 0 || !b64_char((unsigned char)s[i - 1]))) {
       unsigned char *d = upk_xmalloc(run / 4 * 3 + 1);
-      size_t m = b64_decode(s + i, run, d);
+      size_t m = 0;
       upk__intent_signals g = {0};
-      if (prose_like(d, m))
+      if (d && upk_base64_decode(s + i, run, d, &m) == 0 && prose_like(d, m))
         score_text((const char *)d, m, &g);
       free(d);
       if (g.data || g.egress || g.action || g.override || g.store || g.conceal) {
         g.conceal = true; /* encoded so the user cannot read it: hidden by its form */
         g.teaching = false;
-        sig->directive |= g.directive, sig->data |= g.data, sig->egress |= g.egress;
-        sig->action |= g.action, sig->conceal = true, sig->unasked |= g.unasked;
-        sig->override |= g.override, sig->strong |= g.strong, sig->store |= g.store;
-        sig->sink |= g.sink, sig->hide |= g.hide, sig->grave |= g.grave;
-        sig->bypass |= g.bypass, sig->lasting |= g.lasting;
+        upk__intent_or(sig, &g);
       }
     }
     i = k == i ? i + 1 : k;

@@ -9,8 +9,8 @@
  * the elements it quotes (device_checks.c). Every launch is waited for by
  * polling against the run's deadline, so a hung kernel cannot hold the
  * worker past it. */
-#include "gpu/run/mutant.h"
 #include "gpu/run/device.h"
+#include "gpu/run/mutant.h"
 
 #include <errno.h>
 #include <stdio.h>

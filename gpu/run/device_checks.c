@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/run/mutant.h"
 #include "gpu/run/device.h"
+#include "gpu/run/mutant.h"
 #include "common/xalloc.h"
 
 #define CHUNK_ELEMS ((size_t)1 << 22)

@@ -314,23 +314,21 @@ upk_cu_result upk_kgen_fill_pattern(upk_kgen *g, upk_cu_ptr dst, size_t n, size_
   return go(g, g->fill, n, params);
 }
 
-upk_cu_result upk_kgen_hash(upk_kgen *g, upk_cu_ptr src, size_t bytes, upk_cu_ptr scratch,
-                            uint64_t *out) {
-  const upk_cu_api *cu = &g->drv->cu;
-  unsigned long long nb = bytes;
-  void *params[] = {&src, &nb, &scratch};
-  upk_cu_result e = cu->MemsetD8(scratch, 0, 8);
-  if (!e)
-    e = go(g, g->hash, bytes / 8 ? bytes / 8 : 1, params);
-  return e ? e : cu->MemcpyDtoH(out, scratch, 8);
-}
-
 upk_cu_result upk_kgen_hash_into(upk_kgen *g, upk_cu_ptr src, size_t bytes, upk_cu_ptr slot) {
   unsigned long long nb = bytes;
   size_t n = bytes / 8 ? bytes / 8 : 1;
   void *params[] = {&src, &nb, &slot};
   return g->drv->cu.LaunchKernel(g->hash, blocks_for(g, n), 1, 1, THREADS, 1, 1, 0, NULL, params,
                                  NULL);
+}
+
+upk_cu_result upk_kgen_hash(upk_kgen *g, upk_cu_ptr src, size_t bytes, upk_cu_ptr scratch,
+                            uint64_t *out) {
+  const upk_cu_api *cu = &g->drv->cu;
+  upk_cu_result e = cu->MemsetD8(scratch, 0, 8);
+  if (!e && !(e = upk_kgen_hash_into(g, src, bytes, scratch)))
+    e = cu->CtxSynchronize();
+  return e ? e : cu->MemcpyDtoH(out, scratch, 8);
 }
 
 upk_cu_result upk_kgen_check(upk_kgen *g, upk_cu_ptr got, upk_cu_ptr got_b, upk_cu_ptr exp,

@@ -1,6 +1,6 @@
 /* The rotation plan (runplan.h): pure arithmetic over the spec. */
-#include "gpu/run/mutant.h"
 #include "gpu/run/runplan.h"
+#include "gpu/run/mutant.h"
 
 #include <math.h>
 #include <stdio.h>

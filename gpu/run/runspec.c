@@ -1,8 +1,8 @@
 /* The run spec: JSON -> upk_run_spec, every bad field named by its path.
  * Unknown keys are errors too, so a misspelt "gird" is caught rather than
  * silently defaulted. */
-#include "gpu/run/mutant.h"
 #include "gpu/run/runspec.h"
+#include "gpu/run/mutant.h"
 
 #include <errno.h>
 #include <math.h>

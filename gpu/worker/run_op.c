@@ -3,8 +3,8 @@
  * device's own architecture, module load, launch checks, and the device
  * engine (device.c); or the same request re-executed in a worker under
  * compute-sanitizer (sanitizer.c). The result JSON is built here. */
-#include "gpu/run/mutant.h"
 #include "gpu/worker/run_op.h"
+#include "gpu/run/mutant.h"
 #include "gpu/run/roofline.h"
 
 #include <errno.h>
