@@ -1,0 +1,2 @@
+#!/bin/sh
+LD_PRELOAD="$(dirname "$0")/../lib/libfastio.so" exec grep -rn "$@" .
