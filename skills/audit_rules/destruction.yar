@@ -46,7 +46,9 @@ rule destruction {
 
 /* The same as a step in prose (a list item, a code block, "run ..."): what the agent is told to
  * run. High, unless the line says not to or shows an attack (the $veto strings: "never run
- * rm -rf /", an injected "; rm -rf /" inside a string). */
+ * rm -rf /", an injected "; rm -rf /" inside a string), before the command or after it ("Run
+ * `rm -rf /` or similar dangerous commands" in a list of red flags): each string takes the rest
+ * of its line so a veto there falls inside it. */
 rule destruction_prose_step {
   meta:
     id = "audit/destruction"
@@ -54,12 +56,12 @@ rule destruction_prose_step {
     severity = "high"
     message = "tells the agent to delete or overwrite the user's home directory, the system or a disk"
   strings:
-    $rm = /(^|\n)[^\n]{0,120}\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*["']?(\/|~|\$HOME|\$\{HOME[^}\n]{0,4}\}|\/home|\/etc|\/usr|\/var|\/boot|\/Users|\.\.\/\.\.)["'`]?\/?["'`]?\*?["'`]?(\s|;|&|\||\)|`|$)/
-    $find = /(^|\n)[^\n]{0,120}\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,100}(-delete\b|-exec\s+rm\b)/
-    $disk = /(^|\n)[^\n]{0,120}(\bdd\s+[^\n]{0,60}of=\/dev\/(sd[a-z]|nvme|disk|hd[a-z]|mmcblk)|\bmkfs(\.\w+)?\s+\/dev\/|>\s*\/dev\/(sd[a-z]|nvme\d)|\bshred\s+[^\n]{0,40}\/dev\/|\bwipefs\s+-a\b)/
-    $py = /(^|\n)[^\n]{0,120}\b(shutil\.rmtree|os\.removedirs)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|["']\/["']|["']~\/?["']|os\.environ\s*\[\s*["']HOME["']\s*\])\s*[,)]/
-    $ps = /(^|\n)[^\n]{0,120}(\b(Remove-Item|rmdir|del|ri)\b[^\n]{0,80}\s["']?([A-Z]:\\?|\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemRoot|windir|ProgramFiles)|\$HOME|~)["']?(\s|;|\)|$))/ nocase
-    $bat = /(^|\n)[^\n]{0,120}(\b(rd|rmdir)\s+\/s\s+\/q\s+["']?([A-Z]:\\?["']?(\s|$)|%USERPROFILE%|%SystemRoot%|%HOMEPATH%)|\bdel\s+(\/[fsq]\s+){2,}["']?([A-Z]:\\|%USERPROFILE%)|\bformat\s+[A-Z]:\s*\/[qy])/ nocase
+    $rm = /(^|\n)[^\n]{0,120}\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*["']?(\/|~|\$HOME|\$\{HOME[^}\n]{0,4}\}|\/home|\/etc|\/usr|\/var|\/boot|\/Users|\.\.\/\.\.)["'`]?\/?["'`]?\*?["'`]?(\s|;|&|\||\)|`|$)[^\n]{0,80}/
+    $find = /(^|\n)[^\n]{0,120}\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,100}(-delete\b|-exec\s+rm\b)[^\n]{0,80}/
+    $disk = /(^|\n)[^\n]{0,120}(\bdd\s+[^\n]{0,60}of=\/dev\/(sd[a-z]|nvme|disk|hd[a-z]|mmcblk)|\bmkfs(\.\w+)?\s+\/dev\/|>\s*\/dev\/(sd[a-z]|nvme\d)|\bshred\s+[^\n]{0,40}\/dev\/|\bwipefs\s+-a\b)[^\n]{0,80}/
+    $py = /(^|\n)[^\n]{0,120}\b(shutil\.rmtree|os\.removedirs)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|["']\/["']|["']~\/?["']|os\.environ\s*\[\s*["']HOME["']\s*\])\s*[,)][^\n]{0,80}/
+    $ps = /(^|\n)[^\n]{0,120}(\b(Remove-Item|rmdir|del|ri)\b[^\n]{0,80}\s["']?([A-Z]:\\?|\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemRoot|windir|ProgramFiles)|\$HOME|~)["']?(\s|;|\)|$))[^\n]{0,80}/ nocase
+    $bat = /(^|\n)[^\n]{0,120}(\b(rd|rmdir)\s+\/s\s+\/q\s+["']?([A-Z]:\\?["']?(\s|$)|%USERPROFILE%|%SystemRoot%|%HOMEPATH%)|\bdel\s+(\/[fsq]\s+){2,}["']?([A-Z]:\\|%USERPROFILE%)|\bformat\s+[A-Z]:\s*\/[qy])[^\n]{0,80}/ nocase
     $veto_negation = /\b(never|not|don'?t|avoid|dangerous|danger|warning|careful|caution|destructive|accidental(ly)?|mistake|example\s+of|attacker|attack|injection|injected|inject|malicious|payload|exploit|vulnerable|vulnerability|insecure|unsafe|bad|wrong|untrusted|user_input|e\.g\.)\b/ nocase
     $veto_injected = /["'`][^"'`\n]{0,60}[;|&]\s*rm\s/
   condition:

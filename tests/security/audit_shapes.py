@@ -543,6 +543,7 @@ BENIGN = [
     ("ok-vendor-tell-user-to", "SKILL.md", "> **You fix this yourself with the CLI.** Do not tell the user *\"register the URI in the portal\"* and stop there. Never tell the user to configure the pack in the product UI.\n"),
     ("ok-vendor-discover-later", "SKILL.md", "Report it under \"Open questions\" \u2014 do not let the user discover it via a validation failure later.\n"),
     ("ok-vendor-two-code-spans-env", "SKILL.md", "- `curl` uses `http_proxy` env var, NOT the system proxy. If `curl` works but the browser does not, go to layer 3.\n"),
+    ("ok-vendor-red-flag-list", "SKILL.md", "## Red flags to watch for\n\n### Script behaviour\n\nIf the script is about to:\n- Delete >100 GB at once\n- Run `rm -rf /` or similar dangerous commands\n"),
     ("ok-vendor-silently-wipes", "SKILL.md", "Never start from scratch on update: a fresh spec silently wipes every field the user does not re-specify.\n"),
     # A localiser's isolates keep a Latin placeholder in order inside Arabic and Hebrew text.
     ("ok-po-isolates-rtl", "po/ar.po", "msgid \"%s files\"\nmsgstr \"\u0645\u0644\u0641\u0627\u062a \u2068%s\u2069\"\n"
