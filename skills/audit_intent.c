@@ -769,7 +769,7 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|close|conclude|fill|ask";
+    "decode|close|conclude|fill|ask|retain";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -905,9 +905,9 @@ static const pattern HIDE[] = {
      "* * that|every|all",
      NEG_CHECK},
     /* a failure reported as a success */
-    {"fail|fails|failing|failed|broken|red ** report|tell|say|claim|state|answer|reply * * * "
-     "that|them * * tests|test|checks|build|suite|ci|everything * pass|passed|passes|passing|"
-     "succeed*|green|fine",
+    {"fail|fails|failing|failed|broken|red ** report|tell|say|claim|state|answer|reply ** "
+     "tests|test|checks|build|suite|ci|everything|all * pass|passed|passes|passing|succeed*|"
+     "green|fine",
      NEG_CHECK},
     {"report|tell|say|claim|state|answer|reply * * * that * * tests|test|checks|build|suite|ci|"
      "everything * pass|passed|passes|passing|succeed*|green|fine ** even|although|though|when|"
@@ -1205,10 +1205,11 @@ static const pattern REMOTE_GET[] = {
      NEG_CHECK},
 };
 static const pattern OVERWRITE[] = {
-    {"overwrite|overwriting|replace|replacing * * ~skillfile|this|these|own * file|skill|"
-     "instructions|steps",
+    {"overwrite|overwriting|replace|replacing * * ~skillfile", NEG_CHECK},
+    {"overwrite|overwriting|replace|replacing * * this|these|own * file|skill|instructions|steps",
      NEG_CHECK},
-    {"over|-o|> * ~skillfile|this|own * * file|skill", NEG_CHECK},
+    {"over|-o|> * ~skillfile", NEG_CHECK},
+    {"over|-o|> * this|own * * file|skill", NEG_CHECK},
 };
 static const pattern INSTEAD[] = {
     {"follow|obey|use|apply|do * * * instead", NEG_CHECK},
