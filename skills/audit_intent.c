@@ -1183,7 +1183,7 @@ static const pattern INGEST[] = {
 
 /* A whole store printed: the environment, a keychain with its secrets decrypted. */
 static const pattern DUMP[] = {
-    {"printenv|dump-keychain|env:|environ", NEG_CHECK},
+    {"printenv|dump-keychain|environ", NEG_CHECK},
 };
 
 /* Something added to every file, job or workflow the agent creates or edits: the author's step
@@ -1317,7 +1317,7 @@ bool upk__intent_ordered(const char *s, size_t n) {
  * a step spread to every file, the skill's instructions replaced, actions left out when
  * asked. */
 static void score_more(const toks *t, upk__intent_signals *sig) {
-  sig->solicit = ANY(SOLICIT, t);
+  sig->solicit |= ANY(SOLICIT, t);
   sig->ingest = ANY(INGEST, t);
   sig->dump = sig->store || ANY(DUMP, t);
   sig->spread = ANY(SPREAD, t);
@@ -1327,8 +1327,8 @@ static void score_more(const toks *t, upk__intent_signals *sig) {
     sig->override |= sig->replace;
     sig->strong |= over && (instead || ANY(RECUR, t)); /* replaced, then obeyed */
   }
-  if (ANY(OMIT, t) && ANY(ASKED, t))
-    sig->hide = sig->conceal = true;
+  if (ANY(OMIT, t) && ANY(ASKED, t)) /* an answer shaped for when the user asks: an order */
+    sig->hide = sig->conceal = sig->directive = true;
 }
 
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
@@ -1558,7 +1558,7 @@ static bool env_dump(const toks *t) {
     return !*next || !strcmp(next, "sort") || !strcmp(next, "|") || next[0] == '>';
   if (!strcmp(t->t[i].w, "export") || !strcmp(t->t[i].w, "declare"))
     return !strcmp(next, "-p") || !strcmp(next, "-x");
-  return !strcmp(next, "env:") || !strcmp(next, "env:*");
+  return !strcmp(next, "env"); /* `Env:` and `Env:*`, trimmed */
 }
 
 bool upk__intent_gap_dump(const char *s, size_t n) {
@@ -1568,7 +1568,7 @@ bool upk__intent_gap_dump(const char *s, size_t n) {
     const char *nl = memchr(s + at, '\n', n - at);
     size_t e = nl ? (size_t)(nl - s) : n;
     tokenize(s + at, e - at, t);
-    hit = store_read(t) || env_dump(t) || ANY(DUMP, t);
+    hit = store_read(t) || env_dump(t);
     at = e + 1;
   }
   free(t);
@@ -1577,15 +1577,21 @@ bool upk__intent_gap_dump(const char *s, size_t n) {
 
 /* Each sentence's signals: its words, what it carries hidden, and a store dumped by the code
  * between it and its neighbour (the block a sentence introduces or comments on). */
-static upk__intent_signals *score_all(const char *data, const upk__intent_sentence *s, size_t n) {
+static upk__intent_signals *score_all(const char *data, size_t len, const upk__intent_sentence *s,
+                                      size_t n) {
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
   for (size_t i = 0; i < n; i++) {
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);
+    bool had = sig[i].data || sig[i].egress;
     upk__intent_carried(data + s[i].at, s[i].end - s[i].at, &sig[i]);
-    if (i > 0 && s[i].at > s[i - 1].end &&
-        upk__intent_gap_dump(data + s[i - 1].end, s[i].at - s[i - 1].end))
-      sig[i].dump = sig[i - 1].dump = true;
+    if (!had && (sig[i].data || sig[i].egress) && !sig[i].directive) /* scored above without */
+      sig[i].directive = upk__intent_ordered(data + s[i].at, s[i].end - s[i].at);
+    size_t gap = i > 0 ? s[i - 1].end : 0;
+    if (s[i].at > gap && upk__intent_gap_dump(data + gap, s[i].at - gap))
+      sig[i].dump = true, sig[i ? i - 1 : 0].dump = true;
   }
+  if (n && s[n - 1].end < len && upk__intent_gap_dump(data + s[n - 1].end, len - s[n - 1].end))
+    sig[n - 1].dump = true; /* a block after the last sentence */
   return sig;
 }
 
@@ -1626,7 +1632,7 @@ static int report_all(const char *rel, const char *data, size_t len, const upk__
 
 int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
                        size_t n, size_t from, upk_diags *out) {
-  upk__intent_signals *sig = score_all(data, s, n);
+  upk__intent_signals *sig = score_all(data, len, s, n);
   int high = report_all(rel, data, len, s, sig, n, from, out);
   free(sig);
   return high;
@@ -1635,7 +1641,7 @@ int upk__intent_report(const char *rel, const char *data, size_t len, const upk_
 int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
   upk__intent_sentence *s;
   size_t n = upk__intent_sentences(data, len, &s);
-  upk__intent_signals *sig = score_all(data, s, n);
+  upk__intent_signals *sig = score_all(data, len, s, n);
   int high = upk__intent_near(data, len, s, sig, n, from, out);
   high += report_all(rel, data, len, s, sig, n, from, out);
   high += upk__audit_front_install(rel, data, len, out);

@@ -25,14 +25,15 @@ static bool quoted_at(const char *data, size_t ls, size_t le, int col) {
   return dq % 2 || bq % 2 || open > 0;
 }
 
-/* Whether every sentence on `line` is teaching (a red-flag list, a detection's description). */
-static bool teaching_line(const upk__intent_sentence *s, size_t n, const upk__audit_lines *l,
-                          int line) {
+/* Whether every sentence on `line` is teaching (a red-flag list, a detection's description)
+ * and none of them is an order: "Attackers use `…`. Run it now." is not a description. */
+static bool teaching_line(const char *data, const upk__intent_sentence *s, size_t n,
+                          const upk__audit_lines *l, int line) {
   bool any = false;
   for (size_t i = 0; i < n; i++) {
     int a = upk__audit_line_of(l, s[i].at), b = upk__audit_line_of(l, s[i].end ? s[i].end - 1 : 0);
     if (a <= line && line <= b) {
-      if (!s[i].teaching)
+      if (!s[i].teaching || upk__intent_ordered(data + s[i].at, s[i].end - s[i].at))
         return false;
       any = true;
     }
@@ -118,7 +119,7 @@ int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s
     int line = d->range.line;
     if (!command_rule(d->code) || line < 0 || line >= l.n)
       continue;
-    if (d->severity == UPK_SEV_ERROR && teaching_line(s, n, &l, line)) {
+    if (d->severity == UPK_SEV_ERROR && teaching_line(data, s, n, &l, line)) {
       size_t ls = l.starts[line], le = ls;
       while (le < len && data[le] != '\n')
         le++;
