@@ -877,8 +877,7 @@ static const pattern SINK[] = {
      "place|write|writing|save|saving|pipe|set|store|inline ** into|in|to|inside|under|within|as|"
      "onto",
      NEG_CHECK},
-    {"write|fill|filling|create|draft|build|generate|prepare|file|open|raise * * with",
-     NEG_CHECK},
+    {"write|fill|filling|create|draft|build|generate|prepare|file|open|raise * * with", NEG_CHECK},
 };
 
 /* The agent's own commands, or the hosts they reach, kept from the user: concealment dressed
@@ -1155,9 +1154,15 @@ static const pattern HARVEST[] = {
  * (a service takes a token), a one-time or two-factor code, a recovery phrase. A database's
  * password asked for a connection string is not one. */
 #define ASK_WHO "ask|asking|prompt|request|have|get|collect|obtain * * user|users|user's|them ** "
-#define GIVE_WHO "user|users|they * must|should|needs|need|will|to * enter|type|provide|give|share|paste|tell ** "
-#define PERSONAL "account|login|github|gitlab|google|apple|icloud|microsoft|bank|email|gmail|sudo|windows|their|your password|passwords|passphrase"
-#define ONE_TIME "otp|totp|2fa|mfa|one-time|two-factor|2-factor|mnemonic|passcode|seed|recovery|authenticator|sms"
+#define GIVE_WHO                                                                                   \
+  "user|users|they * must|should|needs|need|will|to * enter|type|provide|give|share|paste|tell "   \
+  "** "
+#define PERSONAL                                                                                   \
+  "account|login|github|gitlab|google|apple|icloud|microsoft|bank|email|gmail|sudo|windows|their|" \
+  "your password|passwords|passphrase"
+#define ONE_TIME                                                                                   \
+  "otp|totp|2fa|mfa|one-time|two-factor|2-factor|mnemonic|passcode|seed|recovery|authenticator|"   \
+  "sms"
 static const pattern SOLICIT[] = {
     {ASK_WHO PERSONAL, NEG_CHECK},
     {ASK_WHO ONE_TIME, NEG_CHECK},
@@ -1265,12 +1270,21 @@ static void make_starts(void) {
   static const struct {
     const pattern *ps;
     size_t n;
-  } TABLES[] = {T(DIRECTIVE), T(DATA),          T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
-                T(HIDE),      T(GRAVE),         T(AUTH),          T(ACTION),          T(CONCEAL),
-                T(UNASKED),   T(CMD),           T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
-                T(UNSAID),    T(REMOTE_FOLLOW), T(RECUR),         T(HARVEST),         T(BYPASS),
-                T(LASTING),   T(SOLICIT),       T(INGEST),        T(DUMP),            T(SPREAD),
-                T(REMOTE_GET), T(OVERWRITE),    T(INSTEAD),       T(OMIT),            T(ASKED)};
+  } TABLES[] = {T(DIRECTIVE),     T(DATA),
+                T(EGRESS),        T(EGRESS_ALWAYS),
+                T(SINK),          T(HIDE),
+                T(GRAVE),         T(AUTH),
+                T(ACTION),        T(CONCEAL),
+                T(UNASKED),       T(CMD),
+                T(OVERRIDE_WEAK), T(OVERRIDE_STRONG),
+                T(FILED),         T(UNSAID),
+                T(REMOTE_FOLLOW), T(RECUR),
+                T(HARVEST),       T(BYPASS),
+                T(LASTING),       T(SOLICIT),
+                T(INGEST),        T(DUMP),
+                T(SPREAD),        T(REMOTE_GET),
+                T(OVERWRITE),     T(INSTEAD),
+                T(OMIT),          T(ASKED)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1369,6 +1383,17 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   free(t);
 }
 
+/* The fourth round's high shapes (with an order): the rule id, or NULL. */
+static const char *stranger_id(const upk__intent_signals *g) {
+  if (g->solicit && (g->sink || g->egress)) /* phishing through the agent */
+    return "audit/intent-phish";
+  if (g->dump && g->ingest) /* every secret kept in the model's context */
+    return "audit/intent-context";
+  if (g->spread && g->conceal) /* the author's step in all the user's work */
+    return "audit/intent-conceal";
+  return NULL;
+}
+
 int upk__intent_severity(const upk__intent_signals *g, const char **id) {
   *id = NULL;
   if (g->teaching)
@@ -1381,18 +1406,8 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-exfil";
     return UPK_SEV_ERROR;
   }
-  if (g->solicit && (g->sink || g->egress) && g->directive) { /* phishing through the agent */
-    *id = "audit/intent-phish";
+  if (g->directive && (*id = stranger_id(g)) != NULL)
     return UPK_SEV_ERROR;
-  }
-  if (g->dump && g->ingest && g->directive) { /* every secret kept in the model's context */
-    *id = "audit/intent-context";
-    return UPK_SEV_ERROR;
-  }
-  if (g->spread && g->conceal && g->directive) { /* the author's step in all the user's work */
-    *id = "audit/intent-conceal";
-    return UPK_SEV_ERROR;
-  }
   if (g->store && g->conceal && g->directive) { /* a stored secret read and kept quiet */
     *id = "audit/intent-conceal";
     return UPK_SEV_ERROR;
@@ -1496,8 +1511,8 @@ static bool covered_line(const upk_diags *out, size_t from, int line, int sev) {
 
 /* Whether the signals hold more than an order: something sensitive, hidden or overriding. */
 static bool content(const upk__intent_signals *g) {
-  return g->data || g->egress || g->action || g->conceal || g->unasked || g->override ||
-         g->sink || g->solicit || g->ingest || g->dump || g->spread;
+  return g->data || g->egress || g->action || g->conceal || g->unasked || g->override || g->sink ||
+         g->solicit || g->ingest || g->dump || g->spread;
 }
 
 void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
@@ -1538,11 +1553,11 @@ static void report(const char *rel, const char *data, const upk__audit_lines *l,
                 "%s", message_of(id, sev));
   upk_diag *d = &out->items[out->len - 1];
   d->file = upk_xstrdup(rel);
-  d->category = upk_xstrdup(!strcmp(id, "audit/intent-exfil")      ? "exfiltration"
-                            : !strcmp(id, "audit/intent-phish") ||
-                                    !strcmp(id, "audit/intent-context")
-                                ? "credentials"
-                                : "agent-instructions");
+  d->category =
+      upk_xstrdup(!strcmp(id, "audit/intent-exfil") ? "exfiltration"
+                  : !strcmp(id, "audit/intent-phish") || !strcmp(id, "audit/intent-context")
+                      ? "credentials"
+                      : "agent-instructions");
   d->evidence = evidence(data, s->at, s->end);
 }
 

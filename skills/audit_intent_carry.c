@@ -71,8 +71,8 @@ static void decoded_runs(const char *s, size_t n, upk__intent_signals *sig) {
 /* A placeholder's words name what the user said or what the agent read (the conversation, the
  * request, the notes it wrote, the contents or rows it saw): filled in, the URL carries it. */
 static bool names_conversation(const char *p, size_t n) {
-  static const char *const WORDS[] = {"conversation", "transcript", "chat",    "request",
-                                      "prompt",       "notes",      "contents", "rows",
+  static const char *const WORDS[] = {"conversation", "transcript", "chat",         "request",
+                                      "prompt",       "notes",      "contents",     "rows",
                                       "history",      "schema",     "what you read"};
   char low[PLACEHOLDER + 1];
   size_t k = n < PLACEHOLDER ? n : PLACEHOLDER;

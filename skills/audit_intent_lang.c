@@ -154,8 +154,8 @@ static const lang_table ITALIAN = {
     L("non", "mai", "solo", "soltanto"),
     NULL,
     L("attacco", "malevol", "iniezione"),
-    L("chiedi all'utente la password", "chiedi la password", "codice di verifica",
-      "codice monouso", "frase di recupero"),
+    L("chiedi all'utente la password", "chiedi la password", "codice di verifica", "codice monouso",
+      "frase di recupero"),
 };
 
 static const lang_table RUSSIAN = {

@@ -44,11 +44,11 @@ static bool teaching_line(const char *data, const upk__intent_sentence *s, size_
 /* A finding of the command rules on text (not a file's kind, size, link or characters, and
  * not the intent layer's own). */
 static bool command_rule(const char *code) {
-  static const char *const NOT[] = {"audit/intent-",     "audit/invisible-unicode",
-                                    "audit/link",        "audit/oversize",
-                                    "audit/executable",  "audit/binary",
-                                    "audit/unreadable",  "audit/unscanned",
-                                    "audit/too-",        "audit/special-file",
+  static const char *const NOT[] = {"audit/intent-",    "audit/invisible-unicode",
+                                    "audit/link",       "audit/oversize",
+                                    "audit/executable", "audit/binary",
+                                    "audit/unreadable", "audit/unscanned",
+                                    "audit/too-",       "audit/special-file",
                                     "audit/rules"};
   if (!code || strncmp(code, "audit/", 6))
     return false;
