@@ -1181,7 +1181,7 @@ static const pattern INGEST[] = {
      "results|result|values|contents|dump|listing|lines ** notes|context|memory|scratchpad|"
      "conversation|session|answer|reply",
      NEG_CHECK},
-    {"read|open|load|view|consult|print|show|cat * whole|entire|full|complete|every", NEG_CHECK},
+    {"read|open|load|view|consult|print|show|cat * whole|entire|full|complete", NEG_CHECK},
     {"~not summarise|summarize|summarised|summarized|truncate|abbreviate|shorten|redact|mask",
      NEG_NONE},
 };
@@ -1406,8 +1406,6 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-exfil";
     return UPK_SEV_ERROR;
   }
-  if (g->directive && (*id = stranger_id(g)) != NULL)
-    return UPK_SEV_ERROR;
   if (g->store && g->conceal && g->directive) { /* a stored secret read and kept quiet */
     *id = "audit/intent-conceal";
     return UPK_SEV_ERROR;
@@ -1417,6 +1415,8 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-conceal";
     return UPK_SEV_ERROR;
   }
+  if (g->directive && (*id = stranger_id(g)) != NULL)
+    return UPK_SEV_ERROR;
   if (g->bypass && g->lasting && g->directive) { /* every later session runs unchecked */
     *id = "audit/intent-step";
     return UPK_SEV_ERROR;
@@ -1657,8 +1657,9 @@ int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from
   upk__intent_sentence *s;
   size_t n = upk__intent_sentences(data, len, &s);
   upk__intent_signals *sig = score_all(data, len, s, n);
-  int high = upk__intent_near(data, len, s, sig, n, from, out);
+  int high = upk__intent_near(data, len, s, sig, n, from, false, out);
   high += report_all(rel, data, len, s, sig, n, from, out);
+  high += upk__intent_near(data, len, s, sig, n, from, true, out);
   high += upk__audit_front_install(rel, data, len, out);
   free(sig);
   free(s);

@@ -99,13 +99,16 @@ bool upk__intent_ordered(const char *s, size_t n);
  * whole store of secrets: the environment, a keychain, a key file or the ssh directory. */
 bool upk__intent_gap_dump(const char *s, size_t n);
 
-/** A finding of another layer at medium raised to high when the prose that carries or
- * introduces its line keeps it from the user ("no need to mention it", an HTML comment
- * addressed to the agent), and one at high lowered to medium when it is quoted on a line whose
- * every sentence teaches (a detection's description); audit_intent_near.c. sig[i] are the
- * signals of s[i]. Returns the change in the number of high findings. */
+/** The command rules' findings of the file (out->items[from] on) beside its prose
+ * (audit_intent_near.c; sig[i] are the signals of s[i]). With `raise`, one at medium is raised
+ * to high when the prose that carries or introduces its line keeps it from the user ("no need
+ * to mention it", an HTML comment addressed to the agent) and no high finding is on the line
+ * yet; without, one at high is lowered to medium when it is quoted on a line whose every
+ * sentence teaches and none orders (a detection's description). Returns the change in the
+ * number of high findings. */
 int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s,
-                     const upk__intent_signals *sig, size_t n, size_t from, upk_diags *out);
+                     const upk__intent_signals *sig, size_t n, size_t from, bool raise,
+                     upk_diags *out);
 
 /** The intent findings of a Markdown file into `out` (rel: its path in the skill), each with
  * its sentence as evidence at its line and column; none on a line where one of the file's

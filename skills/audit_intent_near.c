@@ -109,8 +109,17 @@ static bool hidden_line(const char *data, const upk__intent_sentence *s,
   return (i > 0 && segment_hides(s, sig, n, i - 1)) || (i < n && segment_hides(s, sig, n, i));
 }
 
+/* Whether a finding at least as severe as high is on `line` already (the intent layer's own). */
+static bool high_on(const upk_diags *out, size_t from, int line) {
+  for (size_t i = from; i < out->len; i++)
+    if (out->items[i].range.line == line && out->items[i].severity == UPK_SEV_ERROR)
+      return true;
+  return false;
+}
+
 int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s,
-                     const upk__intent_signals *sig, size_t n, size_t from, upk_diags *out) {
+                     const upk__intent_signals *sig, size_t n, size_t from, bool raise,
+                     upk_diags *out) {
   upk__audit_lines l;
   upk__audit_lines_make(&l, data, len);
   int change = 0;
@@ -119,7 +128,7 @@ int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s
     int line = d->range.line;
     if (!command_rule(d->code) || line < 0 || line >= l.n)
       continue;
-    if (d->severity == UPK_SEV_ERROR && teaching_line(data, s, n, &l, line)) {
+    if (!raise && d->severity == UPK_SEV_ERROR && teaching_line(data, s, n, &l, line)) {
       size_t ls = l.starts[line], le = ls;
       while (le < len && data[le] != '\n')
         le++;
@@ -127,7 +136,8 @@ int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s
         d->severity = UPK_SEV_WARNING;
         change--;
       }
-    } else if (d->severity == UPK_SEV_WARNING && hidden_line(data, s, sig, n, &l, line)) {
+    } else if (raise && d->severity == UPK_SEV_WARNING && !high_on(out, from, line) &&
+               hidden_line(data, s, sig, n, &l, line)) {
       d->severity = UPK_SEV_ERROR;
       change++;
     }
