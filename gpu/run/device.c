@@ -393,18 +393,25 @@ static int run_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
 
 /* ---- timing ------------------------------------------------------------- */
 
-/* After timed launch `n`: every buffer's hash queued into its slot of
- * `slots` (n_args words a launch, zeroed), read back once after the last
+/* Whether timed launch n hashes buffer a: outputs (inout too) always,
+ * inputs on each set's last launch (upk_run_inputs_hashed_at). */
+static bool hashed_at(const upk_krun *k, const upk_run_arg *a, unsigned n) {
+  return a->is_buffer &&
+         (a->role != UPK_ROLE_IN || upk_run_inputs_hashed_at(k->s->iterations, k->sets, n));
+}
+
+/* After timed launch `n`: its hashed buffers' hashes queued into their slots
+ * of `slots` (n_args words a launch, zeroed), read back once after the last
  * launch. The hash runs after the stop event, so it is outside the timed
- * span, and nothing waits for it, so it costs the wall time almost nothing;
- * any launch may be the one looked at, so counting launches to cheat on the
- * others gains nothing. */
+ * span, and nothing waits for it, so it costs the wall time only the
+ * device's read of the buffers; every launch's outputs are looked at, so
+ * counting launches to cheat on the others gains nothing. */
 static int queue_launch_hashes(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr slots, unsigned n) {
   for (size_t i = 0; i < k->s->n_args; i++) {
     const upk_run_arg *a = &k->s->args[i];
     upk_cu_ptr slot = slots + ((size_t)n * k->s->n_args + i) * sizeof(uint64_t);
     upk_cu_result e =
-        a->is_buffer ? upk_kgen_hash_into(k->gen, b->dev[i], upk_krun_arg_bytes(a), slot) : 0;
+        hashed_at(k, a, n) ? upk_kgen_hash_into(k->gen, b->dev[i], upk_krun_arg_bytes(a), slot) : 0;
     if (e)
       return upk_krun_cu_fail(k, e, "hashing a timed launch's buffers");
   }
@@ -412,13 +419,13 @@ static int queue_launch_hashes(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr slots, 
 }
 
 /* Timed launch `n` of set `set`, its hashes `got`: every output must hash as
- * that set's checked trial left it, every input as it was generated. */
+ * that set's checked trial left it, every hashed input as it was generated. */
 static int launch_as_checked(upk_krun *k, const uint64_t *got, unsigned n, unsigned set) {
   const uint64_t *want = &k->set_hash[(size_t)set * k->s->n_args];
   for (size_t i = 0; i < k->s->n_args; i++) {
     const upk_run_arg *a = &k->s->args[i];
     uint64_t h = got[i];
-    if (!a->is_buffer || h == want[i])
+    if (!hashed_at(k, a, n) || h == want[i])
       continue;
     if (a->role == UPK_ROLE_IN)
       upk_diags_add(k->diags, UPK_SEV_ERROR, "run/input-written", "upskilld-run", k->at,

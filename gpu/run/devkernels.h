@@ -63,8 +63,9 @@ upk_cu_result upk_kgen_fill_random(upk_kgen *g, upk_cu_ptr dst, upk_dtype t, siz
 /** Fill `n` elements of `esize` bytes with the little-endian `pattern`. */
 upk_cu_result upk_kgen_fill_pattern(upk_kgen *g, upk_cu_ptr dst, size_t n, size_t esize,
                                     uint64_t pattern);
-/** A 64-bit hash of `bytes` bytes (order-sensitive; not cryptographic:
- * it tells whether a kernel changed a buffer). `scratch` is 8 device bytes. */
+/** A 64-bit hash of `bytes` bytes: the sum of upk_hash_word over its words
+ * (order-sensitive; one changed word always changes it; not cryptographic: it
+ * tells whether a kernel changed a buffer). `scratch` is 8 device bytes. */
 upk_cu_result upk_kgen_hash(upk_kgen *g, upk_cu_ptr src, size_t bytes, upk_cu_ptr scratch,
                             uint64_t *out);
 /** The same hash added into `slot` (8 device bytes the caller zeroed), queued on the

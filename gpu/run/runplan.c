@@ -30,6 +30,11 @@ void upk_run_plan_of(const upk_run_spec *v, size_t budget, upk_run_plan *out) {
   if (out->sets < 1 || v->ref.kind == UPK_REF_FILE || v->ref.kind == UPK_REF_PYTORCH)
     out->sets = 1;
   out->trials = out->sets > v->trials ? out->sets : v->trials;
+  out->inputs_hashed = out->sets < v->iterations ? out->sets : v->iterations;
+}
+
+bool upk_run_inputs_hashed_at(unsigned timed, unsigned sets, unsigned n) {
+  return n < timed && (size_t)n + (sets ? sets : 1) >= timed;
 }
 
 uint64_t upk_run_set_seed(const upk_run_spec *s, const upk_run_arg *a, unsigned set) {
@@ -75,10 +80,11 @@ static json_t *shape_json(const upk_run_spec *s, size_t k, size_t budget) {
   upk_runspec_at(s, k, &v);
   upk_run_plan_of(&v, budget, &p);
   json_t *j = json_pack(
-      "{s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I}", "args", args_json(&v), "grid", dims_json(v.grid),
+      "{s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "args", args_json(&v), "grid", dims_json(v.grid),
       "block", dims_json(v.block), "bufferSets", (json_int_t)p.sets, "trials", (json_int_t)p.trials,
       "setBytes", (json_int_t)p.set_bytes, "timedLaunches", (json_int_t)p.timed, "hashedLaunches",
-      (json_int_t)p.hashed, "hashBytesPerLaunch", (json_int_t)p.hash_bytes);
+      (json_int_t)p.hashed, "hashBytesPerLaunch", (json_int_t)p.hash_bytes, "inputsHashedLaunches",
+      (json_int_t)p.inputs_hashed);
   if (j && s->shapes[k].odd) {
     json_object_set_new(j, "odd", json_integer(s->shapes[k].odd));
     json_object_set_new(j, "of", json_integer((json_int_t)s->shapes[k].of));

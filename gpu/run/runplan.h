@@ -29,13 +29,14 @@
 #define UPK_RUN_ROTATION_MAX_BYTES ((size_t)4 << 30)
 
 typedef struct upk_run_plan {
-  unsigned sets;      /* input sets rotating over the timed launches (>= 1) */
-  unsigned trials;    /* correctness trials: max(run.trials, sets) */
-  size_t set_bytes;   /* device bytes a set keeps: in and inout inputs, expected outputs */
-  size_t shape_bytes; /* the shape's own buffers (the candidate's arguments) */
-  unsigned timed;     /* timed launches (run.iterations) */
-  unsigned hashed;    /* timed launches whose outputs are hashed and compared: all */
-  size_t hash_bytes;  /* output bytes hashed after each timed launch */
+  unsigned sets;          /* input sets rotating over the timed launches (>= 1) */
+  unsigned trials;        /* correctness trials: max(run.trials, sets) */
+  size_t set_bytes;       /* device bytes a set keeps: in and inout inputs, expected outputs */
+  size_t shape_bytes;     /* the shape's own buffers (the candidate's arguments) */
+  unsigned timed;         /* timed launches (run.iterations) */
+  unsigned hashed;        /* timed launches whose outputs are hashed and compared: all */
+  size_t hash_bytes;      /* output bytes hashed after each timed launch */
+  unsigned inputs_hashed; /* timed launches whose inputs are hashed too: each set's last */
 } upk_run_plan;
 
 /** The plan of `view` (upk_runspec_at) when rotation sets may use `budget`
@@ -43,6 +44,14 @@ typedef struct upk_run_plan {
  * timed launch sees the same contents, which the result says). One set
  * with an expected-output file or a PyTorch reference. */
 void upk_run_plan_of(const upk_run_spec *view, size_t budget, upk_run_plan *out);
+
+/** Whether timed launch `n` of `timed`, rotating over `sets` sets, has its
+ * inputs hashed as well as its outputs: each set's last launch. Every launch
+ * gets its inputs afresh, so an input written while timed cannot change a
+ * later launch; hashing the inputs once per set still sees a kernel that
+ * writes them, at a fraction of the bandwidth (the outputs, which a cheat
+ * would change, are hashed after every launch). */
+bool upk_run_inputs_hashed_at(unsigned timed, unsigned sets, unsigned n);
 
 /** The seed random input `a` uses in set (= trial) j. */
 uint64_t upk_run_set_seed(const upk_run_spec *s, const upk_run_arg *a, unsigned set);
@@ -54,7 +63,8 @@ uint64_t upk_run_set_seed(const upk_run_spec *s, const upk_run_arg *a, unsigned 
 double upk_run_set_value(const upk_run_arg *a, unsigned set);
 
 /** {seed, seedGiven, shapes: [{args, grid, block, odd?, of?, bufferSets,
- * trials, setBytes, timedLaunches, hashedLaunches, hashBytesPerLaunch}],
+ * trials, setBytes, timedLaunches, hashedLaunches, hashBytesPerLaunch,
+ * inputsHashedLaunches}],
  * inputs: {name: seed}} for every shape of `s`, planned with `budget`. NULL
  * on allocation failure. */
 json_t *upk_run_plan_json(const upk_run_spec *s, size_t budget);

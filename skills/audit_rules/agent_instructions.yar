@@ -9,17 +9,23 @@ rule agent_against_user {
     message = "tells the agent to go against the user, hide what it does or send their data away"
   strings:
     $ignore = /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|every\s+)?(of\s+)?(the\s+|your\s+|these\s+|my\s+)?(previous|prior|above|earlier|preceding|original|user'?s?|system|safety|developer)\s+(instructions|messages|prompts?|requests|rules|guidelines|directions|context|restrictions)\b/ nocase
-    $veto_encourage = /\b(tell|telling|inform|let)\s+(the\s+|your\s+)?(user|human|operator)s?\s*(that\s+)?([:"'\x60]|\xE2\x80[\x9C\x98]|(you|it|this|that)\s+(can'?t|cannot|is\s+(impossible|not\s+possible)|isn'?t\s+possible|won'?t\s+work)|to\s+(give\s+up|wait))/ nocase
-    $not_tell = /\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
+    $veto_encourage = /\b(tell|telling|inform|let)\s+(the\s+|your\s+)?(user|human|operator)s?\s*(that\s+)?([*_]{0,2}([:"'\x60]|\xE2\x80[\x9C\x98])|(you|it|this|that)\s+(can'?t|cannot|is\s+(impossible|not\s+possible)|isn'?t\s+possible|won'?t\s+work)|to\s+[a-z]+)/ nocase
+    $not_tell = /\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning)\s+(the\s+|your\s+)?(user|human|operator)s?\b|\b(do\s+not|don'?t|never|without)\s+let(ting)?\s+(the\s+|your\s+)?(user|human|operator)s?\s+(know|see|notice|find\s+out|discover|learn)\b[^\n]{0,40}/ nocase
+    /* "do not let the user discover it via a validation failure later": report it now */
+    $veto_later = /\b(via|through|from)\s+(a|an|the)\s+([\w-]+\s+){0,2}(failure|error|crash|exception)|\blater\b/ nocase
     $not_tell_this = /\b(do\s+not|don'?t|never)\s+(tell|mention|reveal|disclose|report|show|explain|surface|display|bring\s+up)\s+(this|these|that|it|any\s+of\s+this|the\s+(step|steps|command|commands|upload|uploads|request|requests|script|scripts|change|changes|call|calls|network\s+calls?|sync|transfer))\b[^\n]{0,80}\b(to|with)\s+(the\s+|your\s+)?(user|human|operator)s?\b/ nocase
-    $no_permission = /\b(do\s+not|don'?t|never)\s+(ask|asking|wait\s+for|request|seek)\s+(the\s+user|them|the\s+human|anyone)?\s*(for\s+)?(their\s+)?(permission|approval|confirmation|consent)\b/ nocase
+    $no_permission = /\b(do\s+not|don'?t|never)\s+(ask|asking|wait\s+for|request|seek)\s+(the\s+user|them|the\s+human|anyone)?\s*(for\s+)?(their\s+)?(permission|approval|confirmation|consent)\b[^\n]{0,80}/ nocase
+    /* ...for what the user already handed over, or in a line that forbids publishing: a planner
+     * told not to stop for approvals it cannot act on */
+    $veto_user_given = /\b(user-(provided|supplied|named|given|attached)|(the\s+)?user\s+(named|gave|provided|attached|supplied|shared|uploaded)\s+(them|it|these))\b/ nocase
+    $veto_plan_only = /\b(do\s+not|don'?t|never)\s+(publish|upload|deploy|push|execute|apply)\b/ nocase
     $not_show_them = /\b(do\s+not|don'?t|never)\s+(show|tell|mention\s+to|reveal\s+to)\s+(the\s+user|them|the\s+human)\s+(this|these|that|the\s+(command|commands|step|steps|upload|request|script|output|change|changes|call|calls))\b/ nocase
     $secret_from = /\bkeep\s+[^\n]{0,40}\b(secret|hidden|private|quiet|confidential)\s+from\s+(the\s+|your\s+)?(user|human|operator)/ nocase
     $user_not_know = /\b(the\s+)?user\s+(must|should|need)\s+(not|never)\s+(to\s+)?(know|see|find\s+out|learn|notice|be\s+told)\b/ nocase
     $ignore_user = /\b(ignore|disregard|override)\s+(any|all|every|the|their)?\s*(instructions?|requests?|messages?|objections?|corrections?|requirements?|wishes|preferences)\s+(from|by|of)\s+(the\s+|your\s+)?(user|human|operator)s?\b[^\n]{0,80}\b(conflict|contradict|insist|object|even\s+if)/ nocase
     $insist = /\beven\s+if\s+(the\s+user|they)\s+(insists?|objects?|asks?\s+(you\s+)?(not\s+to|otherwise)|says?\s+(no|otherwise)|refuses?)\b/ nocase
     $unknowing = /\bwithout\s+(the\s+user|them|anyone|the\s+human)\s+(knowing|noticing|seeing|realising|realizing|being\s+aware)\b|\bbehind\s+the\s+user'?s\s+back\b/ nocase
-    $html_comment = /<!--[^>]{0,300}\b(ignore|disregard|do\s+not\s+(tell|mention|show)|don'?t\s+(tell|mention)|secretly|silently|exfiltrate|send\s+(the|all|any)\b)[^>]{0,300}-->/ nocase
+    $html_comment = /<!--[^>]{0,300}\b((ignore|disregard)\s+((all|any|the|your|previous|prior|above|earlier|these|those|other|system|user'?s?)\s+){0,3}(instructions?|rules?|guidelines?|prompts?|messages?|requests?|directions?|user|warnings?|safety|polic(y|ies))\b|do\s+not\s+(tell|mention|show)|don'?t\s+(tell|mention)|(secretly|silently)\s+(send|upload|post|run|execute|install|download|read|copy|add|exfiltrate|modify|collect|delete|remove|include|attach|fetch|forward)|exfiltrate|send\s+(the|all|any)\b)[^>]{0,300}-->/ nocase
     $hide = /\b(hide|conceal|obscure|suppress|mask)\s+(this|these|the|your|all|any)\s+(\w+\s+)?(action|actions|step|steps|change|changes|command|commands|activity|activities|output|request|requests|upload|uploads|network\s+calls?|tool\s+calls?)\s+(from|so\s+that)\b/ nocase
     $veto_not_silent = /\b(don'?t|do\s+not|never|not|nor)\s+(silently|secretly|covertly|quietly|discreetly|invisibly)\b/ nocase
     $silent = /(^|\n)[^\n]{0,120}\b(silently|secretly|covertly|quietly|discreetly|invisibly)\s+(send|upload|post|exfiltrate|transmit|copy|forward|include|attach|append|run|execute|install|download|add|collect|read|modify)\b/ nocase
@@ -38,7 +44,7 @@ rule agent_against_user {
     $priority = /\b(these|this|the\s+following)\s+(instructions?|rules?)\s+(take|takes|have|has)\s+(precedence|priority)\s+over\s+(the\s+|any\s+|all\s+)?(user|system|previous|other)/ nocase
     /* a reviewer's list of phrases to look for, each quoted ("phrases such as "ignore ...""):
      * a veto of its line, so in "any of them" only to be referenced */
-    $neg_phrases = /\b(phrases?|strings?|patterns?|wordings?|keywords?|sentences?)\s+(such\s+as|like|e\.g\.)\s*:?\s*(["\x60]|\xE2\x80\x9C)/ nocase
+    $neg_phrases = /\b(phrases?|strings?|patterns?|wordings?|keywords?|sentences?)\s+(such\s+as|like|e\.g\.)\s*:?\s*(["\x60]|\xE2\x80\x9C)|\b(e\.g\.|i\.e\.)\s*,?\s*(["\x60]|\xE2\x80\x9C)|\buser\s+(explicitly\s+)?(says|said|writes|wrote|types|typed|waived|asks|asked)\b[^\n]{0,30}(["\x60]|\xE2\x80\x9C)/ nocase
   condition:
     any of them
 }
@@ -126,9 +132,10 @@ rule agent_secrecy {
     $not_list = /\b(do\s+not|don'?t|never)\s+(list|mention|include|report|show|describe|log|note|surface|disclose)\s+(this|these|that|it|the\s+[\w-]+(\s+[\w-]+)?)\s+(step|steps|change|changes|edit|edits|command|commands|upload|publish|request|call|action|actions|instruction|instructions|file|note)?\s*(in|when|to|from|within|inside)\s+(you|your|the)\s+(summary|summaries|report|reports|reply|answer|response|final|output|changelog|commit|pr\b|message|recap)/ nocase
     $never_mention_instr = /\b(never|do\s+not|don'?t)\s+(mention|reveal|disclose|acknowledge|repeat|quote)\s+(this|these|the\s+above|the\s+following)\s+(instruction|instructions|note|notes|directive|request|step|rule)s?\b/ nocase
     $not_show_first = /\b(do\s+not|don'?t|never)\s+(show|display|print|echo|preview|announce)\s+(the\s+|each\s+|any\s+)?(command|commands)\s+(first|beforehand|before\s+(running|you\s+run))/ nocase
-    $quiet_user = /\b(quietly|silently|secretly|covertly|discreetly)\b[^\n]{0,60}\b(the\s+)?(user|human)\s+(does\s+not|doesn'?t|need\s+not|won'?t)\b/ nocase
+    $quiet_user = /\b(quietly|silently|secretly|covertly|discreetly)\b[^\n]{0,60}\b(the\s+)?(user|human)\s+(does\s+not|doesn'?t|need\s+not|won'?t)\s+(need\s+to\s+|have\s+to\s+)?(know|see|notice|find\s+out|learn|hear|realise|realize|suspect|be\s+told)\b/ nocase
     $omit = /\b(omit|hide|conceal|suppress|exclude|leave\s+out|strip)\s+(this|these|that|the|your|any)\s+([\w-]+\s+)?(step|steps|change|changes|edit|edits|command|commands|upload|uploads|request|requests|call|calls|action|actions|publish|transfer|transfers|instruction|instructions)\s+from\s+(your|the)\s+(reply|answer|response|summary|report|output|transcript|user)\b/ nocase
     $neg_teach = /\b(detect|flag|flags|warn|warning|attacker|attackers|attack|malicious|injection|injected|example\s+of|red\s+flag|suspicious|phishing)\b/ nocase
+    $neg_found = /\bnothing\s+(was|were|is|has\s+been|could\s+be)\s+(found|matched|returned|changed|available|detected)\b/ nocase
   condition:
     any of them
 }
@@ -146,6 +153,8 @@ rule agent_authority_override {
     $no_refuse = /\b(must|should|will)\s+not\s+refuse\b|\bnever\s+refuse\b|\b(do\s+not|don'?t|must\s+not|never)\s+(add|include|give|issue)\s+(any\s+)?(warnings?|disclaimers?|caveats?)\b/ nocase
     $ignore_user = /\b(ignore|disregard|override|overrule)\s+(all\s+|any\s+)?(of\s+)?(the\s+)?(user|human|operator)'?s?\s+([\w-]+\s+){0,2}(instructions?|requests?|messages?|wishes|preferences|wording|objections?|corrections?|choices?|settings?)\b/ nocase
     $even_if_only = /\beven\s+if\s+(the\s+user|they)\s+(only\s+)?(asked|asks)\s+(only\s+)?for\b/ nocase
+    /* "unless the user already authorized this delete": the user's own consent, as a condition */
+    $neg_conditional = /\b(unless|if|when|until|whether)\s+(the\s+user|they|you)\s+(has\s+|have\s+|had\s+)?already\s+(gave|given|granted|approved|authori[sz]ed|confirmed|consented)\b/ nocase
     $neg_teach = /\b(detect|flag|flags|warn|warning|attacker|attackers|attack|malicious|injection|injected|example\s+of|red\s+flag|suspicious|phishing|such\s+as|e\.g\.)\b/ nocase
   condition:
     any of them
@@ -160,7 +169,7 @@ rule agent_addressed_in_content {
     severity = "high"
     message = "content addresses the AI assistant with an instruction to act against the user"
   strings:
-    $addressed = /(["'(]|^|\n|[,:]\s*)\s*((note\s+)?(to|for)\s+)?(the\s+)?(AI\s+(agents?|assistants?|models?)|assistants?|LLMs?|language\s+models?|agents?)\s*(working\s+in\s+this\s+[\w-]+\s*)?[:,-]\s*[^\n]{0,300}\b(upload|exfiltrate|send\s+[^\n]{0,40}\bto\s+https?|post\s+[^\n]{0,40}\bto\s+https?|curl\s|npm\s+publish|publish|ignore|disregard|tell\s+the\s+user\s+nothing|do\s+not\s+(tell|mention|inform)|don'?t\s+(tell|mention)|never\s+mention|without\s+telling)\b/ nocase
+    $addressed = /(["'(]|^|\n|[,:]\s*)\s*((note\s+)?(to|for)\s+)?(the\s+)?(AI\s+(agents?|assistants?|models?)|assistants?|LLMs?|language\s+models?|agents?)\s*(working\s+in\s+this\s+[\w-]+\s*)?(:|,|\s-)\s*[^\n]{0,300}\b(upload|exfiltrate|send\s+[^\n]{0,40}\bto\s+https?|post\s+[^\n]{0,40}\bto\s+https?|curl\s|npm\s+publish|publish|ignore|disregard|tell\s+the\s+user\s+nothing|do\s+not\s+(tell|mention|inform)|don'?t\s+(tell|mention)|never\s+mention|without\s+telling)\b/ nocase
     $neg_teach = /\b(attacker|attack|malicious|injection|example\s+of|red\s+flag|suspicious|detect|flag)\b/ nocase
   condition:
     $addressed and #neg_teach >= 0

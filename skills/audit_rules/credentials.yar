@@ -53,6 +53,7 @@ rule environment_dump {
 
 /* A private key or token store read by a command: high even in prose (an agent told to run
  * `cat ~/.ssh/id_rsa` runs it). */
+/* The reader is a whole word followed by its argument ("typescript/.npmrc" holds no "type"). */
 rule credential_read_command {
   meta:
     id = "audit/credentials"
@@ -60,7 +61,7 @@ rule credential_read_command {
     severity = "high"
     message = "a command reads a private key or a token store"
   strings:
-    $read = /\b(cat|type|less|more|head|tail|cp|copy|scp|base64|xxd|strings|gc|Get-Content|Copy-Item|ReadAllText\s*\(|ReadAllBytes\s*\(|File\.read\w*\s*\(|IO\.read\s*\(|slurp|open\s*\(|read_text\s*\(|readFileSync\s*\(|readFile\s*\(|File\.read\s*\()\s*[^\n|;]{0,60}(\.ssh[\/\\]id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws[\/\\]credentials|\.git-credentials|\.netrc|\.pypirc|\.npmrc|\/etc\/shadow|\.docker[\/\\]config\.json|\.kube[\/\\]config|\.gnupg[\/\\]private|\.azure[\/\\](accessTokens|msal_token_cache)|application_default_credentials\.json)/
+    $read = /(\b(cat|type|less|more|head|tail|cp|copy|scp|base64|xxd|strings|gc|Get-Content|Copy-Item|slurp)\s+|\b(ReadAllText|ReadAllBytes|File\.read\w*|IO\.read|slurp|open|read_text|readFileSync|readFile)\s*\(\s*)[^\n|;]{0,60}(\.ssh[\/\\]id_[a-z0-9]+\b([^.]|\.[^p])|\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.[^p])|\.aws[\/\\]credentials|\.git-credentials|\.netrc|\.pypirc|\.npmrc|\/etc\/shadow|\.docker[\/\\]config\.json|\.kube[\/\\]config|\.gnupg[\/\\]private|\.azure[\/\\](accessTokens|msal_token_cache)|application_default_credentials\.json)/
   condition:
     any of them
 }

@@ -52,7 +52,10 @@ rule secrets_sent {
     any of ($send*) and any of ($ctx*)
 }
 
-/* On one line, or over DNS, or to a collection service: high wherever it stands. */
+/* On one line, or over DNS, or to a collection service: high wherever it stands. A backtick
+ * substitution holds its command whole ("`http_proxy` env var" is two code spans). A DNS
+ * lookup's name is its first argument after options: in prose "host" is a word and two Markdown
+ * code spans on a line are no command substitution. */
 rule secrets_sent_inline {
   meta:
     id = "audit/exfiltration"
@@ -62,12 +65,12 @@ rule secrets_sent_inline {
   strings:
     $cat_pipe = /\b(cat|type|gc|Get-Content|tar|zip)\s+[^\n|]{0,120}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|credentials|id_rsa|id_ed25519|\/etc\/passwd|\/etc\/shadow|\.kube|\.docker|\.gnupg|keychain)[^\n]{0,200}\|\s*(base64\s*(-\w+\s*)*\|\s*)?(curl|wget|nc|ncat|netcat|socat|openssl|iwr|irm|invoke-restmethod|invoke-webrequest)\b/ nocase
     $env_pipe = /\b(env|printenv|set|export\s+-p)\s*\|\s*(base64\s*(-\w+\s*)*\|\s*|gzip\s*\|\s*)?(curl|wget|nc|ncat|netcat|socat)\b/
-    $env_subst = /\b(curl|wget)\b[^\n]{0,300}(\$\(|`)\s*(env|printenv|cat\s+[^\n)]{0,60}(\.ssh|\.aws|\.netrc|\.env\b|id_rsa|credentials))/
+    $env_subst = /\b(curl|wget)\b[^\n]{0,300}(\$\(\s*(env|printenv|cat\s+[^\n)]{0,60}(\.ssh|\.aws|\.netrc|\.env\b|id_rsa|credentials))|`(env|printenv)`|`cat\s+[^`\n]{0,60}(\.ssh|\.aws|\.netrc|\.env\b|id_rsa|credentials))/
     $file_upload = /\bcurl\b[^\n]{0,200}(-d|--data[a-z-]*|-F|--form|-T|--upload-file)\s*["']?[\w-]*=?@["']?((~|\$HOME|\$\{HOME\}|\/etc)\/[^\n]{0,40}(\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.env\b|passwd|shadow|\.kube|\.docker|\.gnupg|_history)|(\.\/)?(\.env|\.npmrc|\.pypirc|\.netrc|\.git-credentials|id_rsa|id_ed25519|credentials\.json|service-account[\w-]*\.json)\b)/
     $env_in_request = /\b(urlopen|requests\.\w+|httpx\.\w+|fetch|axios\.\w+|https?\.(get|request)|curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b\s*\(?[^\n]{0,300}(dict\s*\(\s*os\.environ\s*\)|str\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ|JSON\.stringify\s*\(\s*process\.env\s*\)|\$\(\s*(env|printenv)\s*\)|`(env|printenv)`)/
     $py_env = /(requests|httpx)\.(post|put|get)\s*\([^\n]{0,300}(data|json|params)\s*=\s*(dict\s*\()?\s*os\.environ\b/
     $js_env = /\bfetch\s*\([^\n]{0,300}body\s*:\s*JSON\.stringify\s*\(\s*process\.env\s*\)/
-    $dns = /\b(dig|nslookup|host|drill|ping|resolvectl\s+query)\s+[^\n]{0,40}(\$\([^)\n]{0,60}\)|`[^`\n]{0,60}`|\$\{?[A-Za-z_]+\}?)[^\s]{0,100}\.[a-z0-9-]+\.[a-z]{2,}/
+    $dns = /\b(dig|nslookup|host|drill|ping|resolvectl\s+query)\s+([-+@][^\s]*\s+([0-9A-Za-z]+\s+)?){0,4}["']?(\$\([^)\n]{0,60}\)|`[^`\n]{0,60}`|\$\{?[A-Za-z_]+\}?)[^\s]{0,100}\.[a-z0-9-]+\.[a-z]{2,}/
     $dns_py = /\bgethostbyname\s*\(\s*(f["'][^\n]{0,60}\{|[^\n)]{0,80}\+\s*["']\.[a-z0-9-]+\.)/
     $dns_js = /\bdns\.(resolve|lookup)\w*\s*\(\s*(`[^\n]{0,40}\$\{|[^\n)]{0,80}\+\s*["']\.[a-z0-9-]+\.)/
     $copy_secret = /\b(scp|rsync|sftp)\s+[^\n]{0,100}(\.ssh\b|\.aws\b|\.netrc|\.git-credentials|\.gnupg|\/etc\/shadow|\.kube\/config|_history\b)[^\n]{0,100}\s[\w.-]+@[\w.-]+:/

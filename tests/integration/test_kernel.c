@@ -545,6 +545,7 @@ Test(kernel, run_plan_without_a_device) {
                hx_dump(s2));
   cr_assert_eq(json_integer_value(json_object_get(s0, "bufferSets")), 5, "one per timed launch");
   cr_assert_eq(json_integer_value(json_object_get(s0, "hashedLaunches")), 5);
+  cr_assert_eq(json_integer_value(json_object_get(s0, "inputsHashedLaunches")), 5);
   json_decref(resp);
   hx_ping(d);
   hx_finish(d, 0);

@@ -63,13 +63,18 @@ Test(kgen, host_generator_is_counter_based_and_deterministic) {
 
 /* The formula part of the device source, compiled as C: a program reading
  * one case a line ("g": a generated value, "f"/"n": a float/integer pair
- * compared, "c": an integer store) and printing the bits of its answers. */
+ * compared, "c": an integer store, "h": a word's hash term) and printing the
+ * bits of its answers. */
 static const char MAIN[] =
     "int main(void) {\n"
     "  char op;\n"
     "  while (scanf(\" %c\", &op) == 1) {\n"
     "    unsigned long long seed, i, span; double lo, hi, g, e, atol, rtol, mabs = 0, mrel = 0;\n"
-    "    long long gi, ei; int is_int, ok = 0; double v = 0;\n"
+    "    long long gi, ei; int is_int, ok = 0; double v = 0; unsigned w;\n"
+    "    if (op == 'h' && scanf(\"%u %llu\", &w, &i) == 2) {\n"
+    "      printf(\"%llu\\n\", upk_hash_word(w, i));\n"
+    "      continue;\n"
+    "    }\n"
     "    if (op == 'g' && scanf(\"%llu %llu %la %la %llu %d\", &seed, &i, &lo, &hi, &span,\n"
     "                           &is_int) == 6)\n"
     "      v = upk_gen_value(seed, lo, hi, span, is_int, 0, i);\n"
@@ -218,5 +223,32 @@ Test(kgen, device_integer_store_matches_upk_elem_set) {
       cr_assert_eq(got, upk_elem_get(&buf, T[t], 0), "%s of %g: device %g, host %g",
                    upk_dtype_name(T[t]), V[i], got, upk_elem_get(&buf, T[t], 0));
     }
+  drop(&d, f);
+}
+
+/* The device hash's word term: a changed word always changes both 32-bit
+ * lanes of the sum, and the same word elsewhere adds something else (a
+ * kernel that moves or swaps words is seen). */
+Test(kgen, hash_word_term_sees_every_changed_or_moved_word) {
+  kdir d;
+  build_formula(&d);
+  enum { N = 2000 };
+  unsigned w[N], w2[N];
+  unsigned long long j[N];
+  uint64_t x = 0x1234;
+  for (int c = 0; c < N; c++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    w[c] = (unsigned)(x >> 32), w2[c] = w[c] ^ (1u << (c % 32));
+    j[c] = c < N / 2 ? (unsigned long long)c : x >> (c % 40);
+    fprintf(d.cases, "h %u %llu\nh %u %llu\nh %u %llu\n", w[c], j[c], w2[c], j[c], w[c], j[c] + 1);
+  }
+  FILE *f = run_formula(&d);
+  for (int c = 0; c < N; c++) {
+    unsigned long long a, b, moved;
+    cr_assert_eq(fscanf(f, "%llu %llu %llu", &a, &b, &moved), 3);
+    cr_assert((uint32_t)a != (uint32_t)b && a >> 32 != b >> 32, "word %u vs %u at %llu: %llx %llx",
+              w[c], w2[c], j[c], a, b);
+    cr_assert_neq(a, moved, "word %u at %llu and at the next index", w[c], j[c]);
+  }
   drop(&d, f);
 }

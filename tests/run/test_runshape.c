@@ -309,6 +309,7 @@ Test(runshape, rotation_plan) {
   cr_assert_eq(json_integer_value(json_object_get(s1, "bufferSets")), 6,
                "1037 * 8 bytes a set: 6 fit");
   cr_assert_eq(json_integer_value(json_object_get(s1, "hashedLaunches")), 20);
+  cr_assert_eq(json_integer_value(json_object_get(s1, "inputsHashedLaunches")), 6, "one per set");
   const char *seed = json_string_value(json_object_get(json_object_get(j, "inputs"), "x"));
   char want[24];
   snprintf(want, sizeof want, "%016llx", (unsigned long long)upk_run_input_seed(&s, 42));
@@ -316,4 +317,24 @@ Test(runshape, rotation_plan) {
   cr_assert_null(json_object_get(json_object_get(j, "inputs"), "y"), "out buffers are poisoned");
   json_decref(j);
   upk_runspec_free(&s);
+}
+
+/* Inputs are hashed once per set, on its last timed launch: every set's
+ * inputs are looked at, and the launches after a kernel starts writing its
+ * inputs include each set's last. */
+Test(runshape, inputs_hashed_on_each_sets_last_launch) {
+  const unsigned cases[][2] = {{20, 6}, {50, 8}, {5, 5}, {7, 1}, {1, 1}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    unsigned timed = cases[c][0], sets = cases[c][1], per_set[8] = {0}, last[8] = {0};
+    for (unsigned n = 0; n < timed; n++) {
+      last[n % sets] = n;
+      if (upk_run_inputs_hashed_at(timed, sets, n))
+        per_set[n % sets]++;
+    }
+    for (unsigned s = 0; s < sets; s++) {
+      cr_assert_eq(per_set[s], 1, "%u launches, %u sets: set %u hashed once", timed, sets, s);
+      cr_assert(upk_run_inputs_hashed_at(timed, sets, last[s]), "set %u at its last launch", s);
+    }
+    cr_assert_not(upk_run_inputs_hashed_at(timed, sets, timed), "no launch past the last");
+  }
 }

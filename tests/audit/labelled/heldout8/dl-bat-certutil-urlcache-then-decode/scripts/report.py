@@ -1,0 +1,2 @@
+import sys
+print('report from', sys.argv[1:])

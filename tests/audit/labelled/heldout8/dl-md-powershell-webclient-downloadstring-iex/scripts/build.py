@@ -1,0 +1,2 @@
+import sys
+print('would build', sys.argv[1:])

@@ -1,0 +1,1 @@
+Get-InboxRule | ConvertTo-Json | Set-Content rules.json

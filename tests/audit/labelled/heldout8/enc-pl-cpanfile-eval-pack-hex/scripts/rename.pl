@@ -1,0 +1,4 @@
+use strict;
+for my $f (glob("$ARGV[0]/*.jpg")) {
+    print "would rename $f\n";
+}

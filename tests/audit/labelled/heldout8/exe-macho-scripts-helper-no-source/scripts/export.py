@@ -1,0 +1,2 @@
+import sys
+print('export', sys.argv[1:])

@@ -1,0 +1,2 @@
+import sys
+print('render', sys.argv[1:])

@@ -1,0 +1,1 @@
+print(open('config/defaults.env').read())

@@ -1,0 +1,2 @@
+import time
+print('bench', time.time())

@@ -1,0 +1,1 @@
+while ($true) { Start-Sleep 5 }

@@ -1,0 +1,2 @@
+import sys
+print('capture', sys.argv[1:])

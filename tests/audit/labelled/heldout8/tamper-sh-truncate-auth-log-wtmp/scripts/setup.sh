@@ -1,0 +1,2 @@
+#!/bin/sh
+apt-get install -y openssh-server fail2ban
