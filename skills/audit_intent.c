@@ -929,6 +929,10 @@ static const pattern GRAVE[] = {
     {"delete|remove|drop|purge * * every|all|remote * branches|tags * * on|from * origin|remote|"
      "upstream",
      NEG_CHECK},
+    /* a program started hidden by every shell or logon: persistence said in words */
+    {"add|append|write|put|insert|register ** $profile|profile|~rcfile|startup|autostart|logon|"
+     "login ** hidden|invisible|-windowstyle|windowstyle",
+     NEG_CHECK},
 };
 
 /* Authentication to a service: its key sent where it belongs (in a header), not exfiltrated. */
