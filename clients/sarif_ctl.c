@@ -211,6 +211,11 @@ static const struct {
      "Prose telling the agent to send sensitive data to a host, or a stored secret anywhere"},
     {"audit/intent-conceal",
      "Prose telling the agent to take a sensitive step and keep it from the user"},
+    {"audit/intent-phish",
+     "Prose telling the agent to ask the user for a password, one-time code or recovery phrase "
+     "and store or send it"},
+    {"audit/intent-context",
+     "Prose telling the agent to keep a whole store of secrets in its notes or context"},
     {"audit/intent-override",
      "Prose overriding the user's instructions or taking other content's words as theirs"},
     {"audit/intent-step",

@@ -581,12 +581,15 @@ static bool is_store(const char *w) {
                                       "print-identity-token",
                                       "my_print_defaults",
                                       "find-generic-password",
-                                      "find-internet-password"};
+                                      "find-internet-password",
+                                      "dump-keychain"};
   if (!strpbrk(w, "./-_")) /* most words: only a path, a flag or a name holds one */
     return false;
   if (has_suffix(w, ".pub") || strstr(w, ".example") || strstr(w, ".sample") ||
       strstr(w, ".template"))
     return false;
+  if (has_suffix(w, "/.ssh/")) /* the directory whole (its glob): the private keys in it */
+    return true;
   return holds_any(STORE, sizeof STORE / sizeof *STORE, w);
 }
 
@@ -611,6 +614,8 @@ static bool class_match(const char *cls, size_t n, const char *w) {
            strstr(w, "config.fish") || has_suffix(w, ".profile") || strstr(w, "profile.ps1");
   if (IS("http")) /* a URL proper, not a host or an @-path */
     return strstr(w, "://") != NULL;
+  if (IS("skillfile")) /* the skill's own instructions */
+    return has_suffix(w, "skill.md");
   if (IS("home")) /* the user's home directory, all of it */
     return !strcmp(w, "~") || !strcmp(w, "~/") || !strcmp(w, "$home") || !strcmp(w, "${home}") ||
            !strcmp(w, "home") || !strcmp(w, "/home") || !strcmp(w, "/users") ||
@@ -764,7 +769,7 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|close|conclude";
+    "decode|close|conclude|fill|ask|retain";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -782,6 +787,9 @@ static const pattern DIRECTIVE[] = {
     {"must", NEG_NONE},
     {"stop * prompts|prompt|approvals|confirmations|permission", NEG_NONE},
     {"file|open|raise the|an|a issue|ticket|bug|report", NEG_NONE},
+    {"after|before|end|close|finish each|every answer|answers|response|responses|reply|replies|"
+     "turn|message",
+     NEG_NONE},
 };
 
 /* Sensitive objects: what a user would not hand a stranger. */
@@ -840,7 +848,7 @@ static const pattern EGRESS[] = {
  * not one. */
 static const pattern UNSAID[] = {
     {"without * * mentioning|telling|bringing|informing|noting|flagging|surfacing|disclosing|"
-     "announcing|saying",
+     "announcing|saying|listing|reporting|showing",
      NEG_CHECK},
 };
 
@@ -865,10 +873,11 @@ static const pattern EGRESS_ALWAYS[] = {
 /* Put into something: a file, a config, a header, a request, a report (a secret's store read
  * and put anywhere is taken). */
 static const pattern SINK[] = {
-    {"copy|put|paste|include|insert|add|adding|attach|embed|append|dump|place|write|save|pipe|"
-     "set|store|inline ** into|in|to|inside|under|within|as|onto",
+    {"copy|copying|put|putting|paste|pasting|include|insert|add|adding|attach|embed|append|dump|"
+     "place|write|writing|save|saving|pipe|set|store|inline ** into|in|to|inside|under|within|as|"
+     "onto",
      NEG_CHECK},
-    {"write|fill|create|draft|build|generate|prepare|file|open|raise * * with", NEG_CHECK},
+    {"write|fill|filling|create|draft|build|generate|prepare|file|open|raise * * with", NEG_CHECK},
 };
 
 /* The agent's own commands, or the hosts they reach, kept from the user: concealment dressed
@@ -894,6 +903,15 @@ static const pattern HIDE[] = {
     {"delete|remove|skip|disable|comment ** test*|checks|suite ** report|tell|say|claim|answer "
      "* * that|every|all",
      NEG_CHECK},
+    /* a failure reported as a success */
+    {"fail|fails|failing|failed|broken|red ** report|tell|say|claim|state|answer|reply ** "
+     "tests|test|checks|build|suite|ci|everything|all * pass|passed|passes|passing|succeed*|"
+     "green|fine",
+     NEG_CHECK},
+    {"report|tell|say|claim|state|answer|reply * * * that * * tests|test|checks|build|suite|ci|"
+     "everything * pass|passed|passes|passing|succeed*|green|fine ** even|although|though|when|"
+     "while * * * fail|fails|failing|failed|broken",
+     NEG_CHECK},
 };
 
 /* Irreversible steps beyond the project: what others depend on, gone for good. */
@@ -910,6 +928,10 @@ static const pattern GRAVE[] = {
      NEG_CHECK},
     {"delete|remove|drop|purge * * every|all|remote * branches|tags * * on|from * origin|remote|"
      "upstream",
+     NEG_CHECK},
+    /* a program started hidden by every shell or logon: persistence said in words */
+    {"add|append|write|put|insert|register ** $profile|profile|~rcfile|startup|autostart|logon|"
+     "login ** hidden|invisible|-windowstyle|windowstyle",
      NEG_CHECK},
 };
 
@@ -1000,6 +1022,9 @@ static const pattern CONCEAL[] = {
     {"unnoticed|undetected", NEG_CHECK},
     {"encrypted|password-protected|obfuscated|packed|renamed ** so|that|to * * antivirus|av|"
      "defender|scanner|scanners|heuristics|edr|gatekeeper|smartscreen",
+     NEG_NONE},
+    {"~not need|needs|have|has * to * be mentioned|told|shown|reported|disclosed|surfaced|"
+     "explained",
      NEG_NONE},
     {"~not report|reports|mention|mentions|disclose|discloses|reveal|reveals * command|commands|"
      "step|steps|action|actions|call|calls|upload|uploads * it|you ran|did|executed|made|run|"
@@ -1099,7 +1124,7 @@ static const pattern REMOTE_FOLLOW[] = {
 };
 static const pattern RECUR[] = {
     {"every|each heartbeat|session|sessions|run|time|hour|day|morning|startup|boot|launch|"
-     "conversation|task|minute",
+     "conversation|task|minute|use",
      NEG_CHECK},
 };
 
@@ -1127,6 +1152,90 @@ static const pattern HARVEST[] = {
     {"find|read|cat|collect|gather|open|search|scan|load * every|all|each|any * ~secret|~store|"
      "secrets|credentials|keys|tokens ** under|in|across|from|below|throughout * * ~home",
      NEG_CHECK},
+};
+
+/* The user asked for a secret that no skill of good faith needs: their own account's password
+ * (a service takes a token), a one-time or two-factor code, a recovery phrase. A database's
+ * password asked for a connection string is not one. */
+#define ASK_WHO "ask|asking|prompt|request|have|get|collect|obtain * * user|users|user's|them ** "
+#define GIVE_WHO                                                                                   \
+  "user|users|they * must|should|needs|need|will|to * enter|type|provide|give|share|paste|tell "   \
+  "** "
+#define PERSONAL                                                                                   \
+  "account|login|github|gitlab|google|apple|icloud|microsoft|bank|email|gmail|sudo|windows|their|" \
+  "your password|passwords|passphrase"
+#define ONE_TIME                                                                                   \
+  "otp|totp|2fa|mfa|one-time|two-factor|2-factor|mnemonic|passcode|seed|recovery|authenticator|"   \
+  "sms"
+static const pattern SOLICIT[] = {
+    {ASK_WHO PERSONAL, NEG_CHECK},
+    {ASK_WHO ONE_TIME, NEG_CHECK},
+    {GIVE_WHO PERSONAL, NEG_CHECK},
+    {GIVE_WHO ONE_TIME, NEG_CHECK},
+};
+#undef ASK_WHO
+#undef GIVE_WHO
+#undef PERSONAL
+#undef ONE_TIME
+
+/* Output kept whole where the agent reads it again (its notes, context or memory), or read in
+ * full: with a store or a dump beside it, every secret in it is in the model's context. */
+static const pattern INGEST[] = {
+    {"keep|save|store|record|retain|hold|paste|copy|put|add|write * * * output|it|everything|"
+     "results|result|values|contents|dump|listing|lines ** notes|context|memory|scratchpad|"
+     "conversation|session|answer|reply",
+     NEG_CHECK},
+    {"read|open|load|view|consult|print|show|cat * whole|entire|full|complete", NEG_CHECK},
+    {"~not summarise|summarize|summarised|summarized|truncate|abbreviate|shorten|redact|mask",
+     NEG_NONE},
+};
+
+/* A whole store printed: the environment, a keychain with its secrets decrypted. */
+static const pattern DUMP[] = {
+    {"printenv|dump-keychain|environ", NEG_CHECK},
+};
+
+/* Something added to every file, job or workflow the agent creates or edits: the author's step
+ * carried into the user's work wherever the agent goes. */
+static const pattern SPREAD[] = {
+    {"add|insert|include|append|prepend|inject|put ** every|each|all|any * * workflow|workflows|"
+     "job|jobs|file|files|project|projects|repository|repositories|repo|repos|commit|commits|"
+     "package.json|dockerfile|readme|pipeline|pipelines|script|scripts|dependency|dependencies",
+     NEG_CHECK},
+    {"whenever|every|each|any * * you|time * create|edit|touch|modify|write|open|change ** "
+     "add|insert|include|append|prepend|inject",
+     NEG_CHECK},
+};
+
+/* The skill's own instructions replaced from a host: fetched over its own file, or followed
+ * instead of the steps it shows (the author can change them after review). */
+static const pattern REMOTE_GET[] = {
+    {"fetch|download|curl|wget|get|pull|retrieve|load|irm|iwr|invoke-webrequest * * ~http",
+     NEG_CHECK},
+};
+static const pattern OVERWRITE[] = {
+    {"overwrite|overwriting|replace|replacing * * ~skillfile", NEG_CHECK},
+    {"overwrite|overwriting|replace|replacing * * this|these|own * file|skill|instructions|steps",
+     NEG_CHECK},
+    {"over|-o|> * ~skillfile", NEG_CHECK},
+    {"over|-o|> * this|own * * file|skill", NEG_CHECK},
+};
+static const pattern INSTEAD[] = {
+    {"follow|obey|use|apply|do * * * instead", NEG_CHECK},
+};
+
+/* The agent's own actions left out of what it tells the user, even when asked: a lie by
+ * omission. Leaving a secret out of a report is redaction, not this. */
+static const pattern OMIT[] = {
+    {"leave|keep * out|off ** command|commands|change|changes|step|steps|action|actions|install|"
+     "installs|installation|setup|edit|edits|modification|modifications",
+     NEG_CHECK},
+    {"omit|exclude|hide|drop|skip * * * command|commands|change|changes|step|steps|action|"
+     "actions|install|installs|installation|setup|edits|modifications",
+     NEG_CHECK},
+};
+static const pattern ASKED[] = {
+    {"even if|when|though * * asked|asks|ask|questioned|prompted", NEG_NONE},
 };
 
 /* Words between a clause's start and its imperative verb. */
@@ -1165,11 +1274,21 @@ static void make_starts(void) {
   static const struct {
     const pattern *ps;
     size_t n;
-  } TABLES[] = {T(DIRECTIVE), T(DATA),          T(EGRESS),        T(EGRESS_ALWAYS),   T(SINK),
-                T(HIDE),      T(GRAVE),         T(AUTH),          T(ACTION),          T(CONCEAL),
-                T(UNASKED),   T(CMD),           T(OVERRIDE_WEAK), T(OVERRIDE_STRONG), T(FILED),
-                T(UNSAID),    T(REMOTE_FOLLOW), T(RECUR),         T(HARVEST),         T(BYPASS),
-                T(LASTING)};
+  } TABLES[] = {T(DIRECTIVE),     T(DATA),
+                T(EGRESS),        T(EGRESS_ALWAYS),
+                T(SINK),          T(HIDE),
+                T(GRAVE),         T(AUTH),
+                T(ACTION),        T(CONCEAL),
+                T(UNASKED),       T(CMD),
+                T(OVERRIDE_WEAK), T(OVERRIDE_STRONG),
+                T(FILED),         T(UNSAID),
+                T(REMOTE_FOLLOW), T(RECUR),
+                T(HARVEST),       T(BYPASS),
+                T(LASTING),       T(SOLICIT),
+                T(INGEST),        T(DUMP),
+                T(SPREAD),        T(REMOTE_GET),
+                T(OVERWRITE),     T(INSTEAD),
+                T(OMIT),          T(ASKED)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1204,6 +1323,32 @@ static bool maybe_foreign(const char *s, size_t n, const toks *t) {
   return en < 2;
 }
 
+bool upk__intent_ordered(const char *s, size_t n) {
+  toks *t = upk_xmalloc(sizeof *t);
+  tokenize(s, n, t);
+  bool d = directive(t);
+  free(t);
+  return d;
+}
+
+/* The fourth round's signals: a secret solicited, output kept in the context, a store dumped,
+ * a step spread to every file, the skill's instructions replaced, actions left out when
+ * asked. */
+static void score_more(const toks *t, upk__intent_signals *sig) {
+  sig->solicit |= ANY(SOLICIT, t);
+  sig->ingest = ANY(INGEST, t);
+  sig->dump = sig->store || ANY(DUMP, t);
+  sig->spread = ANY(SPREAD, t);
+  if (ANY(REMOTE_GET, t)) {
+    bool over = ANY(OVERWRITE, t), instead = ANY(INSTEAD, t);
+    sig->replace = over || instead;
+    sig->override |= sig->replace;
+    sig->strong |= over && (instead || ANY(RECUR, t)); /* replaced, then obeyed */
+  }
+  if (ANY(OMIT, t) && ANY(ASKED, t)) /* an answer shaped for when the user asks: an order */
+    sig->hide = sig->conceal = sig->directive = true;
+}
+
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   toks *t = upk_xmalloc(sizeof *t);
   tokenize(s, n, t);
@@ -1231,14 +1376,26 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   bool unsaid = ANY(UNSAID, t);
   sig->bypass = ANY(BYPASS, t);
   sig->lasting = sig->bypass && ANY(LASTING, t);
+  score_more(t, sig);
   /* an order matters only beside something sensitive: most sentences stop here */
   if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
-      unsaid) {
+      unsaid || sig->solicit || sig->ingest || sig->spread || sig->sink) {
     sig->directive |= directive(t);
     sig->teaching |= teaching_text(s, n);
   }
   sig->conceal |= unsaid && sig->directive;
   free(t);
+}
+
+/* The fourth round's high shapes (with an order): the rule id, or NULL. */
+static const char *stranger_id(const upk__intent_signals *g) {
+  if (g->solicit && (g->sink || g->egress)) /* phishing through the agent */
+    return "audit/intent-phish";
+  if (g->dump && g->ingest) /* every secret kept in the model's context */
+    return "audit/intent-context";
+  if (g->spread && g->conceal) /* the author's step in all the user's work */
+    return "audit/intent-conceal";
+  return NULL;
 }
 
 int upk__intent_severity(const upk__intent_signals *g, const char **id) {
@@ -1262,6 +1419,8 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-conceal";
     return UPK_SEV_ERROR;
   }
+  if (g->directive && (*id = stranger_id(g)) != NULL)
+    return UPK_SEV_ERROR;
   if (g->bypass && g->lasting && g->directive) { /* every later session runs unchecked */
     *id = "audit/intent-step";
     return UPK_SEV_ERROR;
@@ -1305,6 +1464,12 @@ static const char *message_of(const char *id, int sev) {
                                   "approvals, write its memory or settings, raise privileges, "
                                   "delete) and keep it from the user"
                                 : "tells the agent to keep something from the user";
+  if (!strcmp(id, "audit/intent-phish"))
+    return "tells the agent to ask the user for a password, one-time code or recovery phrase "
+           "and store or send it";
+  if (!strcmp(id, "audit/intent-context"))
+    return "tells the agent to keep a whole store of secrets (the environment, a keychain, key "
+           "files) in its notes or context";
   if (!strcmp(id, "audit/intent-override"))
     return sev == UPK_SEV_ERROR ? "tells the agent to override the user's instructions or to "
                                   "take another origin's words as the user's"
@@ -1350,7 +1515,8 @@ static bool covered_line(const upk_diags *out, size_t from, int line, int sev) {
 
 /* Whether the signals hold more than an order: something sensitive, hidden or overriding. */
 static bool content(const upk__intent_signals *g) {
-  return g->data || g->egress || g->action || g->conceal || g->unasked || g->override || g->sink;
+  return g->data || g->egress || g->action || g->conceal || g->unasked || g->override || g->sink ||
+         g->solicit || g->ingest || g->dump || g->spread;
 }
 
 void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
@@ -1369,6 +1535,11 @@ void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
   a->grave |= b->grave;
   a->bypass |= b->bypass;
   a->lasting |= b->lasting;
+  a->solicit |= b->solicit;
+  a->ingest |= b->ingest;
+  a->dump |= b->dump;
+  a->spread |= b->spread;
+  a->replace |= b->replace;
 }
 
 static void report(const char *rel, const char *data, const upk__audit_lines *l,
@@ -1387,17 +1558,65 @@ static void report(const char *rel, const char *data, const upk__audit_lines *l,
   upk_diag *d = &out->items[out->len - 1];
   d->file = upk_xstrdup(rel);
   d->category =
-      upk_xstrdup(!strcmp(id, "audit/intent-exfil") ? "exfiltration" : "agent-instructions");
+      upk_xstrdup(!strcmp(id, "audit/intent-exfil") ? "exfiltration"
+                  : !strcmp(id, "audit/intent-phish") || !strcmp(id, "audit/intent-context")
+                      ? "credentials"
+                      : "agent-instructions");
   d->evidence = evidence(data, s->at, s->end);
 }
 
-int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
-                       size_t n, size_t from, upk_diags *out) {
+/* A line of a code block that prints the whole environment: `printenv`, `env`, `export -p`,
+ * PowerShell's `Env:` drive listed, alone or piped on. */
+static bool env_dump(const toks *t) {
+  static const char *const WHOLE = "printenv|env|export|declare|set|get-childitem|gci|dir|ls";
+  int i = t->n > 0 && !strcmp(t->t[0].w, "sudo");
+  if (i >= t->n || !elem_match(WHOLE, strlen(WHOLE), t->t[i].w))
+    return false;
+  const char *next = i + 1 < t->n ? t->t[i + 1].w : "";
+  if (!strcmp(t->t[i].w, "printenv") || !strcmp(t->t[i].w, "env"))
+    return !*next || !strcmp(next, "sort") || !strcmp(next, "|") || next[0] == '>';
+  if (!strcmp(t->t[i].w, "export") || !strcmp(t->t[i].w, "declare"))
+    return !strcmp(next, "-p") || !strcmp(next, "-x");
+  return !strcmp(next, "env"); /* `Env:` and `Env:*`, trimmed */
+}
+
+bool upk__intent_gap_dump(const char *s, size_t n) {
+  toks *t = upk_xmalloc(sizeof *t);
+  bool hit = false;
+  for (size_t at = 0; at < n && !hit;) {
+    const char *nl = memchr(s + at, '\n', n - at);
+    size_t e = nl ? (size_t)(nl - s) : n;
+    tokenize(s + at, e - at, t);
+    hit = store_read(t) || env_dump(t);
+    at = e + 1;
+  }
+  free(t);
+  return hit;
+}
+
+/* Each sentence's signals: its words, what it carries hidden, and a store dumped by the code
+ * between it and its neighbour (the block a sentence introduces or comments on). */
+static upk__intent_signals *score_all(const char *data, size_t len, const upk__intent_sentence *s,
+                                      size_t n) {
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
   for (size_t i = 0; i < n; i++) {
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);
+    bool had = sig[i].data || sig[i].egress;
     upk__intent_carried(data + s[i].at, s[i].end - s[i].at, &sig[i]);
+    if (!had && (sig[i].data || sig[i].egress) && !sig[i].directive) /* scored above without */
+      sig[i].directive = upk__intent_ordered(data + s[i].at, s[i].end - s[i].at);
+    size_t gap = i > 0 ? s[i - 1].end : 0;
+    if (s[i].at > gap && upk__intent_gap_dump(data + gap, s[i].at - gap))
+      sig[i].dump = true, sig[i ? i - 1 : 0].dump = true;
   }
+  if (n && s[n - 1].end < len && upk__intent_gap_dump(data + s[n - 1].end, len - s[n - 1].end))
+    sig[n - 1].dump = true; /* a block after the last sentence */
+  return sig;
+}
+
+/* Report the findings of sentences s[0, n) with their signals sig. */
+static int report_all(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
+                      const upk__intent_signals *sig, size_t n, size_t from, upk_diags *out) {
   upk__audit_lines l;
   upk__audit_lines_make(&l, data, len);
   int high = 0, found = 0;
@@ -1427,72 +1646,26 @@ int upk__intent_report(const char *rel, const char *data, size_t len, const upk_
     }
   }
   upk__audit_lines_free(&l);
-  free(sig);
   return high;
 }
 
-/* Whether column col of the line at data[ls, le) is inside quotes ("…", “…”, `…`): a phrase
- * mentioned, not said. */
-static bool quoted_at(const char *data, size_t ls, size_t le, int col) {
-  int dq = 0, bq = 0, open = 0, units = 0;
-  for (size_t i = ls; i < le && units < col; i++) {
-    unsigned char c = (unsigned char)data[i];
-    dq += c == '"', bq += c == '`';
-    if (c == 0xE2 && i + 2 < le && (unsigned char)data[i + 1] == 0x80)
-      open += (unsigned char)data[i + 2] == 0x9C ? 1 : (unsigned char)data[i + 2] == 0x9D ? -1 : 0;
-    units += (c & 0xC0) != 0x80;
-  }
-  return dq % 2 || bq % 2 || open > 0;
-}
-
-/* Whether every sentence on `line` is teaching (a red-flag list, a detection's description). */
-static bool teaching_line(const upk__intent_sentence *s, size_t n, const upk__audit_lines *l,
-                          int line) {
-  bool any = false;
-  for (size_t i = 0; i < n; i++) {
-    int a = upk__audit_line_of(l, s[i].at), b = upk__audit_line_of(l, s[i].end ? s[i].end - 1 : 0);
-    if (a <= line && line <= b) {
-      if (!s[i].teaching)
-        return false;
-      any = true;
-    }
-  }
-  return any;
-}
-
-/* An injection phrase the rules matched ("ignore previous instructions") quoted inside a
- * passage that presents it as a red flag to look for is mentioned, not said: medium, not high
- * (a reviewer's checklist). Unquoted, or outside teaching, it stays high. Returns how many
- * high findings became medium. */
-static int mentioned(const char *data, size_t len, const upk__intent_sentence *s, size_t n,
-                     size_t from, upk_diags *out) {
-  upk__audit_lines l;
-  upk__audit_lines_make(&l, data, len);
-  int demoted = 0;
-  for (size_t i = from; i < out->len; i++) {
-    upk_diag *d = &out->items[i];
-    int line = d->range.line;
-    if (d->severity != UPK_SEV_ERROR || strcmp(d->code, "audit/agent-instructions") || line < 0 ||
-        line >= l.n || !teaching_line(s, n, &l, line))
-      continue;
-    size_t ls = l.starts[line], le = ls;
-    while (le < len && data[le] != '\n')
-      le++;
-    if (quoted_at(data, ls, le, d->range.col)) {
-      d->severity = UPK_SEV_WARNING;
-      demoted++;
-    }
-  }
-  upk__audit_lines_free(&l);
-  return demoted;
+int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
+                       size_t n, size_t from, upk_diags *out) {
+  upk__intent_signals *sig = score_all(data, len, s, n);
+  int high = report_all(rel, data, len, s, sig, n, from, out);
+  free(sig);
+  return high;
 }
 
 int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
   upk__intent_sentence *s;
   size_t n = upk__intent_sentences(data, len, &s);
-  int high = -mentioned(data, len, s, n, from, out);
-  high += upk__intent_report(rel, data, len, s, n, from, out);
+  upk__intent_signals *sig = score_all(data, len, s, n);
+  int high = upk__intent_near(data, len, s, sig, n, from, false, out);
+  high += report_all(rel, data, len, s, sig, n, from, out);
+  high += upk__intent_near(data, len, s, sig, n, from, true, out);
   high += upk__audit_front_install(rel, data, len, out);
+  free(sig);
   free(s);
   return high;
 }

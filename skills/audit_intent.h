@@ -42,6 +42,13 @@ typedef struct upk__intent_signals {
                      package unpublished */
   bool bypass;    /* the user's approvals off: prompts stopped, permissions skipped */
   bool lasting;   /* made to last: every future session, a shell's rc file, the agent's rules */
+  bool solicit;   /* the user asked for a secret no skill needs: an account password, a one-time
+                     or two-factor code, a recovery phrase */
+  bool ingest;    /* output kept whole in the agent's notes, context or memory, read in full */
+  bool dump;      /* a whole store printed: the environment, a keychain, the ssh directory
+                     (said here, or run by the code block beside the sentence) */
+  bool spread;    /* something added to every file, job or workflow the agent creates or edits */
+  bool replace;   /* the skill's own instructions overwritten from a host, or followed instead */
 } upk__intent_signals;
 
 /** Every signal of b OR-ed into a. */
@@ -84,6 +91,24 @@ void upk__intent_carried(const char *s, size_t n, upk__intent_signals *sig);
 /** The severity the signals add up to (UPK_SEV_ERROR high, WARNING medium, INFO low) and the
  * finding's rule id (audit/intent-exfil, -conceal, -override or -step); 0 when nothing. */
 int upk__intent_severity(const upk__intent_signals *sig, const char **id);
+
+/** Whether the text s[0, n) is addressed to the agent as an order. */
+bool upk__intent_ordered(const char *s, size_t n);
+
+/** Whether the code between two sentences (a fenced block the prose introduces) prints a
+ * whole store of secrets: the environment, a keychain, a key file or the ssh directory. */
+bool upk__intent_gap_dump(const char *s, size_t n);
+
+/** The command rules' findings of the file (out->items[from] on) beside its prose
+ * (audit_intent_near.c; sig[i] are the signals of s[i]). With `raise`, one at medium is raised
+ * to high when the prose that carries or introduces its line keeps it from the user ("no need
+ * to mention it", an HTML comment addressed to the agent) and no high finding is on the line
+ * yet; without, one at high is lowered to medium when it is quoted on a line whose every
+ * sentence teaches and none orders (a detection's description). Returns the change in the
+ * number of high findings. */
+int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s,
+                     const upk__intent_signals *sig, size_t n, size_t from, bool raise,
+                     upk_diags *out);
 
 /** The intent findings of a Markdown file into `out` (rel: its path in the skill), each with
  * its sentence as evidence at its line and column; none on a line where one of the file's

