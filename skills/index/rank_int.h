@@ -48,6 +48,9 @@ void upk__ix_rank_close(upk_index *ix);
 /** At the start of a lookup's read transaction: drop what is cached when
  * another connection changed the file since the last lookup. */
 int upk__ix_rank_begin(upk_index *ix);
+/** Drop what is cached when another connection changed the file or a row changed since the
+ * last look (the kept lists, the posting store, the sizes): 0, or an error, noted. */
+int upk__ix_rank_sync(upk_index *ix);
 /** One table's ranking: the best `keep` rows of table `which` (0: fts,
  * 1: fts_body) for the OR of ph[0..n), best first, scored as bm25() scores
  * the OR (head columns weighed by ix->w); all: the AND instead, and the
@@ -70,6 +73,7 @@ static inline double upk__ix_bm25(double idf, double tf, double len, double avgd
 typedef struct upk__ix_lists {
   upk__ix_postings rows[UPK_IX_MAX_PHRASES]; /* per phrase, each row's term filled */
   bool kept[UPK_IX_MAX_PHRASES];             /* borrowed from the kept lists: not ours */
+  bool stored[UPK_IX_MAX_PHRASES];           /* decoded from the posting store: ours */
   bool walked;                               /* FTS5 walked the others: offer them to the cache */
   int n;
   int64_t total_rows, tokens; /* the table's */
