@@ -575,7 +575,7 @@ int upk_index_fill(upk_index *ix) {
 }
 
 bool upk_index_fill_pending(const upk_index *ix) {
-  return !ix->job && upk__ix_store_pending(ix);
+  return !ix->job && (ix->pcache_stale || upk__ix_store_pending(ix)); /* stale: emptied next */
 }
 
 bool upk_index_merge_pending(const upk_index *ix) {

@@ -156,7 +156,11 @@ static int grow(upk__ix_store *s) {
 /* Keep an encoded list (takes data). */
 static int add_list(upk__ix_store *s, int which, const char *key, unsigned char *data,
                     size_t bytes, uint32_t n) {
-  size_t klen = strlen(key);
+  size_t klen = strlen(key), cost = bytes + klen + 2 + sizeof(slist);
+  if (s->bytes + cost > s->max_bytes) { /* past the bound with its key: not kept */
+    free(data);
+    return 0;
+  }
   if (grow(s)) {
     free(data);
     return -ENOMEM;
@@ -173,7 +177,7 @@ static int add_list(upk__ix_store *s, int which, const char *key, unsigned char 
   *e = (slist){h, k, data, (uint32_t)bytes, n};
   s->used++;
   s->rows += n;
-  s->bytes += bytes + klen + 2 + sizeof *e;
+  s->bytes += cost;
   return 0;
 }
 
@@ -229,6 +233,7 @@ void upk__ix_store_enable(upk_index *ix, bool on) {
   if (!s)
     return;
   upk__ix_store_clear(ix);
+  upk__ix_pcache_clear(ix); /* what was kept either way goes: the next lookups walk or read */
   s->state = on ? EMPTY : OFF;
 }
 
@@ -381,7 +386,11 @@ static int by_df_desc(const void *a, const void *b) {
  * table's (a lookup asks no more common one), from the df snapshot, the longest first. */
 static int choose_terms(upk_index *ix, upk__ix_store *s) {
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(ix->db, "SELECT term, head, body FROM df", -1, &st, NULL) != SQLITE_OK)
+  /* Before the first merge ends the snapshot is not taken: FTS5's own counts (slower). */
+  const char *sql = ix->df_stale ? "SELECT term, doc, 0 FROM vocab UNION ALL"
+                                   " SELECT term, 0, doc FROM vocab_body"
+                                 : "SELECT term, head, body FROM df";
+  if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
     return upk__ix_sql_fail(ix, "posting store: words");
   size_t cap = 0;
   int rc;

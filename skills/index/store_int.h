@@ -66,7 +66,7 @@ bool upk__ix_store_totals(const upk_index *ix, int which, int64_t *rows, int64_t
 /** Empty it (a row changed, another connection committed, or tests); the next fill step
  * starts over. */
 void upk__ix_store_clear(upk_index *ix);
-/** Turn it off (a daemon's environment or tests) or on again (then empty). */
+/** Turn it off (tests) or on again (then empty); the kept lists are emptied too. */
 void upk__ix_store_enable(upk_index *ix, bool on);
 /** What it holds: lists, rows and bytes (for tests and the bench's figures). */
 void upk__ix_store_size(const upk_index *ix, size_t *lists, size_t *rows, size_t *bytes);
