@@ -151,6 +151,8 @@ int upk_index_tidy(upk_index *ix, int pages);
 int upk_index_fill(upk_index *ix);
 /** Whether upk_index_fill() has work. */
 bool upk_index_fill_pending(const upk_index *ix);
+/** What the posting store holds: word lists, their rows, and its bytes. */
+void upk_index_fill_size(const upk_index *ix, size_t *lists, size_t *rows, size_t *bytes);
 
 /** Whether the first index's merge (upk_index_tidy() until 0) has not ended yet, in this
  * process or in one before it that stopped first: until it ends, every lookup seeks each

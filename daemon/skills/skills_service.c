@@ -335,8 +335,17 @@ static void tidy_step(item *it, upk_skills_svc *svc) {
   if (svc->index && it->u.tidy.merge)
     more = upk_index_tidy(svc->index, svc->tidy_pages) == 1;
   it->u.tidy.merged = it->u.tidy.merge && !more;
-  if (svc->index && !more)
-    more = upk_index_fill(svc->index) == 1;
+  if (svc->index && !more && upk_index_fill_pending(svc->index)) {
+    int rc = upk_index_fill(svc->index);
+    size_t lists, rows, bytes;
+    upk_index_fill_size(svc->index, &lists, &rows, &bytes);
+    more = rc == 1;
+    if (rc < 0) /* lookups walk FTS5 instead, as before the store */
+      upk_warn("skills: posting store: %s", upk_index_errmsg(svc->index));
+    else if (!more)
+      upk_info("skills: posting store filled: %zu word lists, %zu rows, %.1f MiB", lists, rows,
+               (double)bytes / (1 << 20));
+  }
   it->u.tidy.more = more;
 }
 

@@ -578,6 +578,10 @@ bool upk_index_fill_pending(const upk_index *ix) {
   return !ix->job && (ix->pcache_stale || upk__ix_store_pending(ix)); /* stale: emptied next */
 }
 
+void upk_index_fill_size(const upk_index *ix, size_t *lists, size_t *rows, size_t *bytes) {
+  upk__ix_store_size(ix, lists, rows, bytes);
+}
+
 bool upk_index_merge_pending(const upk_index *ix) {
   return ix->merge_pending;
 }
