@@ -59,7 +59,7 @@ static int put_varint(upk_buf *b, uint64_t v) {
   return upk_buf_append(b, tmp, (size_t)n);
 }
 
-static bool get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v) {
+static bool get_varint_long(const unsigned char **p, const unsigned char *end, uint64_t *v) {
   uint64_t x = 0;
   for (int shift = 0; *p < end && shift < 64; shift += 7) {
     unsigned char c = *(*p)++;
@@ -72,46 +72,69 @@ static bool get_varint(const unsigned char **p, const unsigned char *end, uint64
   return false;
 }
 
+/* Most deltas and counts are one byte: that case inline. */
+static inline bool get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v) {
+  if (*p < end && !(**p & 0x80)) {
+    *v = *(*p)++;
+    return true;
+  }
+  return get_varint_long(p, end, v);
+}
+
+/* A head row's counts in one byte when each is 3 or less (2 bits a column, below SHAPE_WIDE);
+ * else SHAPE_WIDE and a varint per column. */
+#define SHAPE_WIDE 0x40
+
 int upk__ix_store_encode(upk_buf *b, int which, int64_t prev, const upk__ix_srow *row) {
   if (row->rowid <= prev || prev < 0)
     return -EINVAL;
   int rc = put_varint(b, (uint64_t)(row->rowid - prev));
   if (which) /* the body: one column */
-    return rc ? rc : put_varint(b, row->count[0]);
-  unsigned char mask = 0;
+    return rc ? rc : row->count[0] ? put_varint(b, row->count[0]) : -EINVAL;
+  unsigned char shape = 0;
+  bool small = true;
+  for (int c = 0; c < UPK_IX_STORE_COLS; c++) {
+    small &= row->count[c] <= 3;
+    shape |= (unsigned char)((row->count[c] & 3) << (2 * c));
+  }
+  if (!row->count[0] && !row->count[1] && !row->count[2])
+    return -EINVAL;
+  shape = small ? shape : SHAPE_WIDE;
+  rc = rc ? rc : upk_buf_append(b, &shape, 1);
+  for (int c = 0; c < UPK_IX_STORE_COLS && !rc && !small; c++)
+    rc = put_varint(b, row->count[c]);
+  return rc;
+}
+
+/* A head row's counts after its delta. */
+static inline bool get_head(const unsigned char **p, const unsigned char *end,
+                            upk__ix_srow *row) {
+  if (*p >= end)
+    return false;
+  unsigned char shape = *(*p)++;
+  uint64_t v[UPK_IX_STORE_COLS] = {shape & 3, shape >> 2 & 3, shape >> 4 & 3};
+  if (shape > SHAPE_WIDE || !shape)
+    return false;
+  for (int c = 0; c < UPK_IX_STORE_COLS && shape == SHAPE_WIDE; c++)
+    if (!get_varint(p, end, &v[c]) || v[c] > UINT32_MAX)
+      return false;
   for (int c = 0; c < UPK_IX_STORE_COLS; c++)
-    mask |= (unsigned char)(row->count[c] ? 1u << c : 0);
-  rc = rc ? rc : upk_buf_append(b, &mask, 1);
-  for (int c = 0; c < UPK_IX_STORE_COLS && !rc; c++)
-    if (row->count[c])
-      rc = put_varint(b, row->count[c]);
-  return rc ? -ENOMEM : 0;
+    row->count[c] = (uint32_t)v[c];
+  return row->count[0] || row->count[1] || row->count[2];
 }
 
 bool upk__ix_store_decode(const unsigned char **p, const unsigned char *end, int which,
                           int64_t prev, upk__ix_srow *row) {
   uint64_t d, v;
   memset(row, 0, sizeof *row);
-  if (!get_varint(p, end, &d) || !d || d > INT64_MAX - (uint64_t)prev)
+  if (!get_varint(p, end, &d) || !d || d > (uint64_t)(INT64_MAX - prev))
     return false;
   row->rowid = prev + (int64_t)d;
-  if (which) {
-    if (!get_varint(p, end, &v) || v > UINT32_MAX)
-      return false;
-    row->count[0] = (uint32_t)v;
-    return true;
-  }
-  if (*p >= end)
+  if (!which)
+    return get_head(p, end, row);
+  if (!get_varint(p, end, &v) || !v || v > UINT32_MAX)
     return false;
-  unsigned char mask = *(*p)++;
-  if (!mask || mask >> UPK_IX_STORE_COLS)
-    return false;
-  for (int c = 0; c < UPK_IX_STORE_COLS; c++)
-    if (mask & (1u << c)) {
-      if (!get_varint(p, end, &v) || !v || v > UINT32_MAX)
-        return false;
-      row->count[c] = (uint32_t)v;
-    }
+  row->count[0] = (uint32_t)v;
   return true;
 }
 
@@ -286,21 +309,63 @@ static double weighted(const upk_index *ix, int which, const upk__ix_srow *row,
   return f;
 }
 
+/* Each one-byte head shape's weighted count and columns, for this lookup's weights. */
+typedef struct shapes {
+  double freq[SHAPE_WIDE];
+  unsigned char cols[SHAPE_WIDE];
+} shapes;
+
+static void shapes_fill(const upk_index *ix, shapes *t) {
+  for (unsigned s = 1; s < SHAPE_WIDE; s++) {
+    upk__ix_srow row = {0, {s & 3, s >> 2 & 3, s >> 4 & 3}};
+    t->freq[s] = weighted(ix, 0, &row, &t->cols[s]);
+  }
+}
+
+/* One row into *x: ~15 instructions for a one-byte delta and shape. false: malformed, or
+ * a row whose size is not known (FTS5 answers for the list then). */
+static inline bool decode_row(const upk_index *ix, int which, const shapes *t,
+                              const unsigned char **p, const unsigned char *end, int64_t prev,
+                              upk__ix_posting *x) {
+  uint64_t d, v;
+  if (!get_varint(p, end, &d) || !d || d >= (uint64_t)ix->size_cap[which])
+    return false;
+  int64_t rowid = prev + (int64_t)d;
+  if ((size_t)rowid >= ix->size_cap[which] || !ix->size[which][rowid])
+    return false;
+  x->rowid = rowid;
+  x->term = 0;
+  x->size = (int)(ix->size[which][rowid] - 1);
+  if (which) { /* each occurrence adds 1.0: the count, exactly */
+    if (!get_varint(p, end, &v) || !v || v > UINT32_MAX)
+      return false;
+    x->freq = (double)v;
+    x->cols = 1;
+    return true;
+  }
+  if (*p < end && **p && **p < SHAPE_WIDE) {
+    unsigned char s = *(*p)++;
+    x->freq = t->freq[s];
+    x->cols = t->cols[s];
+    return true;
+  }
+  upk__ix_srow row;
+  if (!get_head(p, end, &row))
+    return false;
+  x->freq = weighted(ix, 0, &row, &x->cols);
+  return true;
+}
+
 static bool decode_list(upk_index *ix, int which, const slist *e, upk__ix_postings *out) {
   const unsigned char *p = e->data, *end = e->data + e->bytes;
-  const uint32_t *size = ix->size[which];
-  size_t cap = ix->size_cap[which];
+  shapes t;
+  if (!which)
+    shapes_fill(ix, &t);
   int64_t prev = 0;
   for (uint32_t i = 0; i < e->n; i++) {
-    upk__ix_srow row;
-    if (!upk__ix_store_decode(&p, end, which, prev, &row) || (size_t)row.rowid >= cap ||
-        !size[row.rowid])
-      return false; /* a size not known: FTS5 answers for this list */
-    upk__ix_posting *x = &out->v[i];
-    x->rowid = prev = row.rowid;
-    x->freq = weighted(ix, which, &row, &x->cols);
-    x->term = 0;
-    x->size = (int)(size[row.rowid] - 1);
+    if (!decode_row(ix, which, &t, &p, end, prev, &out->v[i]))
+      return false;
+    prev = out->v[i].rowid;
   }
   out->n = e->n;
   return true;

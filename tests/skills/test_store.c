@@ -14,7 +14,8 @@
 TestSuite(store, .init = th_setup, .fini = th_teardown);
 
 Test(store, rows_round_trip) {
-  const upk__ix_srow rows[] = {{1, {1, 0, 0}},       {2, {0, 3, 1}},   {130, {0, 0, 200}},
+  /* one-byte shapes (counts of 3 or less) and wide rows (a count of 4 or more) */
+  const upk__ix_srow rows[] = {{1, {1, 0, 0}},       {2, {0, 3, 1}},   {130, {0, 0, 200}}, {131, {4, 0, 0}},
                                {70000, {5, 6, 7}},   {70001, {1, 0, 0}},
                                {INT64_C(5000000000), {0, 1, 0}}};
   for (int which = 0; which < 2; which++) {
@@ -55,20 +56,30 @@ Test(store, bad_rows_are_refused) {
   cr_assert_eq(upk__ix_store_encode(&b, 0, 5, &r), -EINVAL, "a rowid that does not grow");
   cr_assert_eq(upk__ix_store_encode(&b, 0, -1, &r), -EINVAL);
   upk_buf_free(&b);
-  static const unsigned char cut[] = {0x85};              /* a varint cut short */
-  static const unsigned char zero[] = {0x00, 0x01, 0x01}; /* a delta of 0 */
-  static const unsigned char nocol[] = {0x01, 0x00};      /* a head row in no column */
-  static const unsigned char wide[] = {0x01, 0x08, 0x01}; /* a fourth column */
-  static const unsigned char nocount[] = {0x01, 0x01, 0x00};
+  static const unsigned char cut[] = {0x85};                    /* a varint cut short */
+  static const unsigned char zero[] = {0x00, 0x01};              /* a delta of 0 */
+  static const unsigned char nocol[] = {0x01, 0x00};             /* a head row in no column */
+  static const unsigned char shape[] = {0x01, 0x41};             /* no such shape */
+  static const unsigned char wide0[] = {0x01, 0x40, 0, 0, 0};    /* wide, every count 0 */
+  static const unsigned char widecut[] = {0x01, 0x40, 0x05};     /* wide, cut short */
+  static const unsigned char body0[] = {0x01, 0x00};             /* a body row counted 0 */
   const struct {
     const unsigned char *p;
     size_t n;
-  } bad[] = {{cut, 1}, {zero, 3}, {nocol, 2}, {wide, 3}, {nocount, 3}};
+    int which;
+  } bad[] = {{cut, 1, 0},   {zero, 2, 0},    {nocol, 2, 0}, {shape, 2, 0},
+             {wide0, 5, 0}, {widecut, 3, 0}, {body0, 2, 1}, {cut, 1, 1}};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     const unsigned char *p = bad[i].p;
     upk__ix_srow x;
-    cr_assert_not(upk__ix_store_decode(&p, bad[i].p + bad[i].n, 0, 0, &x), "case %zu", i);
+    cr_assert_not(upk__ix_store_decode(&p, bad[i].p + bad[i].n, bad[i].which, 0, &x), "case %zu",
+                  i);
   }
+  upk__ix_srow none = {7, {0, 0, 0}};
+  b = (upk_buf)UPK_BUF_INIT(SIZE_MAX);
+  cr_assert_eq(upk__ix_store_encode(&b, 0, 0, &none), -EINVAL, "a head row in no column");
+  cr_assert_eq(upk__ix_store_encode(&b, 1, 0, &none), -EINVAL, "a body row counted 0");
+  upk_buf_free(&b);
 }
 
 static void skill(const char *dir, const char *desc, const char *body) {
@@ -89,7 +100,9 @@ static upk_index *corpus(void) {
     snprintf(dir, sizeof dir, "skill-%02d", i);
     for (int k = 0; i % 3 && k <= i % 4; k++)
       strcat(body, i % 3 == 1 ? " Then merge the branches again." : " Review the pages twice.");
-    skill(dir, desc[i % 3], body);
+    /* one head with a word 4 times: a row stored wide */
+    skill(dir, i == 4 ? "Merge branches: branches, branches and more branches." : desc[i % 3],
+          body);
   }
   upk_index_options o = {.db_path = th_path("cache/index.sqlite")};
   upk_index *ix;
