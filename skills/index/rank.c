@@ -165,6 +165,7 @@ typedef struct rank_ctx {
   size_t keep, n;
   upk__ix_postings *rows; /* per phrase */
   const bool *kept;       /* per phrase: its rows came from the cache, terms filled */
+  const bool *stored;     /* per phrase: decoded from the posting store, terms filled */
   double idf[UPK_IX_MAX_PHRASES], avgdl;
   int asked[UPK_IX_MAX_PHRASES], n_asked; /* the phrases the MATCH asks, see rank_by_fts5() */
   bool weighed;                           /* the head: name, description, headings weigh weight[] */
@@ -338,13 +339,10 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
  * idf as bm25() has it (from the phrase's row count), each walked row's
  * term (a kept row has its own), then the sums. */
 static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
-  r->avgdl = rows > 0 ? (double)tokens / (double)rows : 1;
+  r->avgdl = upk__ix_avgdl(rows, tokens);
   for (int i = 0; i < r->nph; i++) {
-    double hits = (double)r->rows[i].n;
-    r->idf[i] = log(((double)rows - hits + 0.5) / (hits + 0.5));
-    if (r->idf[i] <= 0.0)
-      r->idf[i] = 1e-6;
-    if (!r->kept[i])
+    r->idf[i] = upk__ix_idf(rows, r->rows[i].n);
+    if (!r->kept[i] && !r->stored[i])
       for (upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++)
         p->term = bm25_term(r->idf[i], p, r->avgdl);
   }
@@ -468,6 +466,7 @@ int upk__ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk__ix_rank_job *jo
                 .keep = job->keep,
                 .rows = lists->rows,
                 .kept = lists->kept,
+                .stored = lists->stored,
                 .weighed = job->which == 0,
                 .weight = {ix->w.name, ix->w.description, ix->w.headings}};
   if (!totals && upk__ix_store_totals(ix, job->which, &lists->total_rows, &lists->tokens)) {
@@ -477,8 +476,9 @@ int upk__ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk__ix_rank_job *jo
   for (int i = 0; i < n; i++) /* kept lists count only with the totals they were kept with */
     if (!totals || !(lists->kept[i] = upk__ix_pcache_get(ix, job->which, job->ph[i].key,
                                                          job->ph[i].key_len, &lists->rows[i])))
-      if (!totals || !(lists->stored[i] = upk__ix_store_get(ix, job->which, job->ph[i].key,
-                                                            job->ph[i].key_len, &lists->rows[i])))
+      if (!totals ||
+          !(lists->stored[i] = upk__ix_store_get(ix, job->which, &job->ph[i], lists->total_rows,
+                                                 lists->tokens, &lists->rows[i])))
         r.asked[r.n_asked++] = i;
   int rc = 0;
   if (r.n_asked)

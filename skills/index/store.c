@@ -356,31 +356,39 @@ static inline bool decode_row(const upk_index *ix, int which, const shapes *t,
   return true;
 }
 
-static bool decode_list(upk_index *ix, int which, const slist *e, upk__ix_postings *out) {
+/* Every row, each with its bm25 term (as rank.c computes a walked row's, same operands in
+ * the same order): one pass, no second one over the rows to score them. */
+static bool decode_list(upk_index *ix, int which, const slist *e, int64_t rows, int64_t tokens,
+                        upk__ix_postings *out) {
   const unsigned char *p = e->data, *end = e->data + e->bytes;
   shapes t;
   if (!which)
     shapes_fill(ix, &t);
+  double idf = upk__ix_idf(rows, e->n), avgdl = upk__ix_avgdl(rows, tokens);
   int64_t prev = 0;
   for (uint32_t i = 0; i < e->n; i++) {
-    if (!decode_row(ix, which, &t, &p, end, prev, &out->v[i]))
+    upk__ix_posting *x = &out->v[i];
+    if (!decode_row(ix, which, &t, &p, end, prev, x))
       return false;
-    prev = out->v[i].rowid;
+    x->term = upk__ix_bm25(idf, x->freq, (double)x->size, avgdl);
+    prev = x->rowid;
   }
   out->n = e->n;
   return true;
 }
 
-bool upk__ix_store_get(upk_index *ix, int which, const char *key, int key_len,
-                       upk__ix_postings *out) {
+bool upk__ix_store_get(upk_index *ix, int which, const upk__ix_phrase *ph, int64_t rows,
+                       int64_t tokens, upk__ix_postings *out) {
   upk__ix_store *s = ix->store;
+  const char *key = ph->key;
+  int key_len = ph->key_len;
   if (!s || !s->used || key_len < 2 || key[0] != '=' || memchr(key, ' ', (size_t)key_len))
     return false; /* the store holds single words; a prefix or a phrase is FTS5's */
   const slist *e = find_slot(s, key_hash(which, key, key_len), which, key, key_len);
   if (!e->hash)
     return false;
   upk__ix_postings p = {upk_xmalloc((e->n ? e->n : 1) * sizeof *p.v), 0, e->n};
-  if (!p.v || !decode_list(ix, which, e, &p)) {
+  if (!p.v || !decode_list(ix, which, e, rows, tokens, &p)) {
     free(p.v);
     return false;
   }

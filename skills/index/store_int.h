@@ -55,12 +55,13 @@ bool upk__ix_store_decode(const unsigned char **p, const unsigned char *end, int
 int upk__ix_store_step(upk_index *ix);
 /** Whether the store is not complete (a fill step has work). */
 bool upk__ix_store_pending(const upk_index *ix);
-/** A word's rows of table `which`, decoded as the ranking walks them (each row's weighted
+/** A phrase's rows of table `which`, decoded as the ranking walks them (each row's weighted
  * count as bm25() sums it, with ix->w for the head, its size from the size cache, its
- * columns; terms are left for the ranking), into *out (malloc'd, the caller frees it).
- * key is the phrase's key ("=stem"). false: not held (or a row's size unknown). */
-bool upk__ix_store_get(upk_index *ix, int which, const char *key, int key_len,
-                       upk__ix_postings *out);
+ * columns) with each row's bm25 term for the table's `rows` and `tokens`, into *out
+ * (malloc'd, the caller frees it). false: not held (a prefix, a phrase of several words,
+ * a word not copied, or a row's size not known). */
+bool upk__ix_store_get(upk_index *ix, int which, const upk__ix_phrase *ph, int64_t rows,
+                       int64_t tokens, upk__ix_postings *out);
 /** A table's row count and total size in tokens, as FTS5 had them at the fill. */
 bool upk__ix_store_totals(const upk_index *ix, int which, int64_t *rows, int64_t *tokens);
 /** Empty it (a row changed, another connection committed, or tests); the next fill step
