@@ -107,8 +107,7 @@ int upk__ix_store_encode(upk_buf *b, int which, int64_t prev, const upk__ix_srow
 }
 
 /* A head row's counts after its delta. */
-static inline bool get_head(const unsigned char **p, const unsigned char *end,
-                            upk__ix_srow *row) {
+static inline bool get_head(const unsigned char **p, const unsigned char *end, upk__ix_srow *row) {
   if (*p >= end)
     return false;
   unsigned char shape = *(*p)++;
@@ -149,9 +148,8 @@ static uint64_t key_hash(int which, const char *key, int len) {
 static slist *find_slot(const upk__ix_store *s, uint64_t h, int which, const char *key, int len) {
   for (size_t i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
     slist *e = &s->slot[i];
-    if (!e->hash || (e->hash == h && e->key[0] == '0' + which && !strncmp(e->key + 1, key,
-                                                                          (size_t)len) &&
-                     !e->key[len + 1]))
+    if (!e->hash || (e->hash == h && e->key[0] == '0' + which &&
+                     !strncmp(e->key + 1, key, (size_t)len) && !e->key[len + 1]))
       return e;
   }
 }
@@ -177,8 +175,8 @@ static int grow(upk__ix_store *s) {
 }
 
 /* Keep an encoded list (takes data). */
-static int add_list(upk__ix_store *s, int which, const char *key, unsigned char *data,
-                    size_t bytes, uint32_t n) {
+static int add_list(upk__ix_store *s, int which, const char *key, unsigned char *data, size_t bytes,
+                    uint32_t n) {
   size_t klen = strlen(key), cost = bytes + klen + 2 + sizeof(slist);
   if (s->bytes + cost > s->max_bytes) { /* past the bound with its key: not kept */
     free(data);
@@ -496,9 +494,9 @@ static int fill_begin(upk_index *ix, upk__ix_store *s) {
   static const char *const q[2] = {"SELECT doc, col FROM temp.upk_inst WHERE term = ?1",
                                    "SELECT doc, col FROM temp.upk_inst_body WHERE term = ?1"};
   for (int w = 0; w < 2; w++)
-    if (!s->inst[w] && (upk__ix_exec(ix, sql[w]) ||
-                        sqlite3_prepare_v3(ix->db, q[w], -1, SQLITE_PREPARE_PERSISTENT,
-                                           &s->inst[w], NULL) != SQLITE_OK))
+    if (!s->inst[w] &&
+        (upk__ix_exec(ix, sql[w]) || sqlite3_prepare_v3(ix->db, q[w], -1, SQLITE_PREPARE_PERSISTENT,
+                                                        &s->inst[w], NULL) != SQLITE_OK))
       return upk__ix_sql_fail(ix, "posting store: instances");
   int rc = read_totals(ix, s);
   if (!rc)
@@ -516,8 +514,7 @@ static int col_of(int which, const unsigned char *name) {
 }
 
 /* One word's rows, encoded into *b: 0, 1 when it passed the bound, or an error. */
-static int copy_term(upk_index *ix, upk__ix_store *s, const fill_term *t, upk_buf *b,
-                     uint32_t *n) {
+static int copy_term(upk_index *ix, upk__ix_store *s, const fill_term *t, upk_buf *b, uint32_t *n) {
   sqlite3_stmt *st = s->inst[t->which];
   sqlite3_bind_text(st, 1, t->stem, -1, SQLITE_STATIC);
   upk__ix_srow row = {.rowid = -1};

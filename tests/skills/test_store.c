@@ -15,8 +15,12 @@ TestSuite(store, .init = th_setup, .fini = th_teardown);
 
 Test(store, rows_round_trip) {
   /* one-byte shapes (counts of 3 or less) and wide rows (a count of 4 or more) */
-  const upk__ix_srow rows[] = {{1, {1, 0, 0}},       {2, {0, 3, 1}},   {130, {0, 0, 200}}, {131, {4, 0, 0}},
-                               {70000, {5, 6, 7}},   {70001, {1, 0, 0}},
+  const upk__ix_srow rows[] = {{1, {1, 0, 0}},
+                               {2, {0, 3, 1}},
+                               {130, {0, 0, 200}},
+                               {131, {4, 0, 0}},
+                               {70000, {5, 6, 7}},
+                               {70001, {1, 0, 0}},
                                {INT64_C(5000000000), {0, 1, 0}}};
   for (int which = 0; which < 2; which++) {
     upk_buf b = UPK_BUF_INIT(SIZE_MAX);
@@ -56,13 +60,13 @@ Test(store, bad_rows_are_refused) {
   cr_assert_eq(upk__ix_store_encode(&b, 0, 5, &r), -EINVAL, "a rowid that does not grow");
   cr_assert_eq(upk__ix_store_encode(&b, 0, -1, &r), -EINVAL);
   upk_buf_free(&b);
-  static const unsigned char cut[] = {0x85};                    /* a varint cut short */
-  static const unsigned char zero[] = {0x00, 0x01};              /* a delta of 0 */
-  static const unsigned char nocol[] = {0x01, 0x00};             /* a head row in no column */
-  static const unsigned char shape[] = {0x01, 0x41};             /* no such shape */
-  static const unsigned char wide0[] = {0x01, 0x40, 0, 0, 0};    /* wide, every count 0 */
-  static const unsigned char widecut[] = {0x01, 0x40, 0x05};     /* wide, cut short */
-  static const unsigned char body0[] = {0x01, 0x00};             /* a body row counted 0 */
+  static const unsigned char cut[] = {0x85};                  /* a varint cut short */
+  static const unsigned char zero[] = {0x00, 0x01};           /* a delta of 0 */
+  static const unsigned char nocol[] = {0x01, 0x00};          /* a head row in no column */
+  static const unsigned char shape[] = {0x01, 0x41};          /* no such shape */
+  static const unsigned char wide0[] = {0x01, 0x40, 0, 0, 0}; /* wide, every count 0 */
+  static const unsigned char widecut[] = {0x01, 0x40, 0x05};  /* wide, cut short */
+  static const unsigned char body0[] = {0x01, 0x00};          /* a body row counted 0 */
   const struct {
     const unsigned char *p;
     size_t n;
