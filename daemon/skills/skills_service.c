@@ -445,9 +445,7 @@ static void queue_tidy(upk_skills_svc *svc, bool more) {
   if (!svc->tidying) {
     svc->tidy_steps = 0;
     svc->tidy_t0 = uv_hrtime();
-  } else if (!more)
-    upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps,
-             svc->tidy_pages, (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
+  }
   item *next = more && !svc->closing ? item_new(ITEM_TIDY) : NULL;
   if (next)
     next->u.tidy.merge = svc->tidy_merge;
@@ -522,6 +520,9 @@ static void service_done(void *arg, int status) {
       it->u.work.done(it->u.work.arg, status);
     break;
   case ITEM_TIDY:
+    if (it->u.tidy.merged && svc->tidy_merge) /* the posting store's fill steps follow */
+      upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps,
+               svc->tidy_pages, (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
     if (it->u.tidy.merged)
       svc->tidy_merge = false;
     queue_tidy(svc, status == 0 && it->u.tidy.more);
@@ -691,8 +692,9 @@ json_t *upk_skills_status(upk_server *s) {
   if (!svc)
     return json_null();
   json_t *j =
-      json_pack("{s:I,s:b,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed, "scanning",
-                svc->scanning, "merging", svc->tidying, "maxDirs",
+      json_pack("{s:I,s:b,s:b,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed,
+                "scanning", svc->scanning, "merging", svc->tidying && svc->tidy_merge, "filling",
+                svc->tidying && !svc->tidy_merge, "maxDirs",
                 (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
                 "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array(),
                 "refreshes", (json_int_t)svc->refreshes, "rescans", (json_int_t)svc->rescans);

@@ -170,7 +170,8 @@ Test(lookup_rank, the_candidates_features_are_dumped_for_refitting) {
 static bool tidying(hx *d) {
   json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":\"st\",\"method\":\"upskilld/status\"}");
   json_t *skills = json_object_get(hx_assert_result(r, "\"st\""), "skills");
-  bool busy = json_is_true(json_object_get(skills, "merging"));
+  bool busy = json_is_true(json_object_get(skills, "merging")) ||
+              json_is_true(json_object_get(skills, "filling"));
   json_decref(r);
   return busy;
 }
