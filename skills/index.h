@@ -144,6 +144,16 @@ bool upk_index_scanning(const upk_index *ix, size_t *done, size_t *total);
  * negative errno. */
 int upk_index_tidy(upk_index *ix, int pages);
 
+/** One step (a few milliseconds) of copying the words' row lists from the full-text index
+ * into the posting store a lookup reads instead of FTS5 (docs/skills.md, "The posting
+ * store"): after a merge, and after any change, which empties the store. Returns 1 while
+ * more is to copy, 0 when the store is complete, or a negative errno. */
+int upk_index_fill(upk_index *ix);
+/** Whether upk_index_fill() has work. */
+bool upk_index_fill_pending(const upk_index *ix);
+/** What the posting store holds: word lists, their rows, and its bytes. */
+void upk_index_fill_size(const upk_index *ix, size_t *lists, size_t *rows, size_t *bytes);
+
 /** Whether the first index's merge (upk_index_tidy() until 0) has not ended yet, in this
  * process or in one before it that stopped first: until it ends, every lookup seeks each
  * word in each of the first index's segments, and the word statistics are not taken. */

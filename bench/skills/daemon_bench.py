@@ -105,7 +105,10 @@ class Daemon:
         """Wait (at most limit_s) for the first index's merge steps, which run between lookups
         (docs/skills.md): lookups are timed once it is done, as a session meets them."""
         t0 = time.perf_counter()
-        while self.call("upskilld/status", {}).get("skills", {}).get("merging") and \
+        def busy():  # the merge, then the posting store's fill
+            sk = self.call("upskilld/status", {}).get("skills", {})
+            return sk.get("merging") or sk.get("filling")
+        while busy() and \
                 time.perf_counter() - t0 < limit_s:
             time.sleep(0.05)
 

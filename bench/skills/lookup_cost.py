@@ -32,6 +32,11 @@ from daemon_bench import Daemon  # noqa: E402
 from rank_bench import load_tasks  # noqa: E402
 
 
+def same_path(p):
+    """A built-in skill's path is under its binary's checkout: compared by what follows."""
+    return "library:" + p.split("/skills/library/", 1)[1] if "/skills/library/" in p else p
+
+
 def run(exe, workdir, tasks, callgrind=None):
     proj = os.path.join(workdir, "proj")
     env = dict(os.environ, HOME=os.path.join(workdir, "home"),
@@ -50,18 +55,19 @@ def run(exe, workdir, tasks, callgrind=None):
     d = Daemon(cmd, proj, env, os.path.join(workdir, "log-cost"))
     d.start(proj)
     d.wait_indexed()
-    d.wait_merged(120)
+    d.wait_merged(900)  # the merge, then the posting store's fill (slow under callgrind)
     lat, lists = [], []
     cpu0 = d.cpu_s()
     for _, _, task in tasks:
         t = time.perf_counter()
         r = d.call("skills/lookup", {"task": task, "limit": 10})
         lat.append((time.perf_counter() - t) * 1e3)
-        lists.append([(h["path"], h["score"]) for h in r.get("results", [])])
+        lists.append([(same_path(h["path"]), h["score"]) for h in r.get("results", [])])
     cpu = (d.cpu_s() - cpu0) * 1e3 / max(len(tasks), 1)
+    rss = d.rss_mib()
     d.stop()
     lat.sort()
-    return lists, statistics.median(lat), lat[int(len(lat) * 0.9)], cpu
+    return lists, statistics.median(lat), lat[int(len(lat) * 0.9)], cpu, rss
 
 
 def instructions(path):
@@ -84,6 +90,7 @@ def main():
     ap.add_argument("--split", choices=("test", "dev", "all"), default="dev")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--keep", help="keep callgrind's files (before.cg, after.cg) in this directory")
     a = ap.parse_args()
     tasks = [t for t in load_tasks(a.tasks) if a.split in ("all", t[1])]
     exes = {"before": os.path.realpath(a.before), "after": os.path.realpath(a.after)}
@@ -101,24 +108,26 @@ def main():
 
     print(f"{len(tasks)} tasks ({a.split}); index: {a.workdir}; "
           f"cpus: {len(os.sched_getaffinity(0))}; load: {os.getloadavg()[0]:.1f}")
-    print(f"  {'':8} {'p50 (ms)':>9} {'p90 (ms)':>9} {'CPU/lookup (ms)':>16}")
+    print(f"  {'':8} {'p50 (ms)':>9} {'p90 (ms)':>9} {'CPU/lookup (ms)':>16} {'RSS (MiB)':>10}")
     for r in range(a.rounds):
         for name, exe in exes.items():
-            lists, p50, p90, cpu = run(exe, a.workdir, tasks)
+            lists, p50, p90, cpu, rss = run(exe, a.workdir, tasks)
             check(name, lists)
-            print(f"  {name:8} {p50:9.3f} {p90:9.3f} {cpu:16.3f}   (round {r + 1}, load "
+            print(f"  {name:8} {p50:9.3f} {p90:9.3f} {cpu:16.3f} {rss:10.0f}   (round {r + 1}, load "
                   f"{os.getloadavg()[0]:.1f})")
     if not a.no_callgrind and shutil.which("valgrind"):
-        tmp = tempfile.mkdtemp(prefix="upk-lookupcost-")
+        tmp = a.keep or tempfile.mkdtemp(prefix="upk-lookupcost-")
+        os.makedirs(tmp, exist_ok=True)
         try:
             for name, exe in exes.items():
                 out = os.path.join(tmp, name + ".cg")
-                lists, _, _, _ = run(exe, a.workdir, tasks, callgrind=out)
+                lists = run(exe, a.workdir, tasks, callgrind=out)[0]
                 check(name + ", callgrind", lists)
                 print(f"  {name:8} {instructions(out) / max(len(tasks), 1) / 1e6:9.3f} M "
                       "instructions a lookup inside upk_index_lookup (callgrind)")
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if not a.keep:
+                shutil.rmtree(tmp, ignore_errors=True)
     print("answers: " + ("the same in every run" if same else "DIFFERENT (see above)"))
     sys.exit(0 if same else 1)
 

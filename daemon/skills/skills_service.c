@@ -221,6 +221,7 @@ static void scan_batch(scan_result *out, upk_skills_svc *svc) {
     upk_info("skills: %zu found (%zu parsed, %zu unchanged%s) in %.1f ms", st.skills, st.parsed,
              st.unchanged, st.same_tree ? ", the tree as last indexed" : "", st.ms);
     out->merge = worth_merging(svc, st.parsed);
+    out->fill = upk_index_fill_pending(svc->index);
     out->truncated = truncated_roots(svc->index);
 #ifdef __GLIBC__
     malloc_trim(0); /* the scan's list of directories (MBs for a registry) is freed: give it back */
@@ -253,6 +254,7 @@ static void catch_up(scan_result *out, upk_skills_svc *svc) {
             : st.same_tree ? ", the tree as last indexed"
                            : "");
   out->merge = worth_merging(svc, st.parsed);
+  out->fill = upk_index_fill_pending(svc->index);
   if (st.same_tree) /* nothing new to watch: no second listing */
     out->watch = WATCH_ADD;
 }
@@ -279,6 +281,7 @@ static void refresh(scan_result *out, upk_skills_svc *svc, json_t *changed) {
   }
   out->rescanned = rescan;
   out->merge = worth_merging(svc, st.parsed);
+  out->fill = upk_index_fill_pending(svc->index);
   upk_debug("skills: refreshed %zu path(s) (%s%s) in %.2f ms%s", n, n ? paths[0] : "",
             n > 1 ? ", ..." : "", (double)(uv_hrtime() - t0) / 1e6,
             rescan ? " (with a rescan)" : "");
@@ -325,6 +328,27 @@ static void read_stamp(item *it, upk_skills_svc *svc) {
   it->count = it->steady ? upk_index_count(svc->index) : 0;
 }
 
+/* A merge step while the merge has work, then the posting store's fill steps: each a few
+ * milliseconds, so a lookup queued behind one waits little. */
+static void tidy_step(item *it, upk_skills_svc *svc) {
+  bool more = false;
+  if (svc->index && it->u.tidy.merge)
+    more = upk_index_tidy(svc->index, svc->tidy_pages) == 1;
+  it->u.tidy.merged = it->u.tidy.merge && !more;
+  if (svc->index && !more && upk_index_fill_pending(svc->index)) {
+    int rc = upk_index_fill(svc->index);
+    size_t lists, rows, bytes;
+    upk_index_fill_size(svc->index, &lists, &rows, &bytes);
+    more = rc == 1;
+    if (rc < 0) /* lookups walk FTS5 instead, as before the store */
+      upk_warn("skills: posting store: %s", upk_index_errmsg(svc->index));
+    else if (!more)
+      upk_info("skills: posting store filled: %zu word lists, %zu rows, %.1f MiB", lists, rows,
+               (double)bytes / (1 << 20));
+  }
+  it->u.tidy.more = more;
+}
+
 static void service_work(void *arg) {
   item *it = arg;
   upk_skills_svc *svc = it->svc;
@@ -335,7 +359,7 @@ static void service_work(void *arg) {
     it->u.work.work(svc->index, it->u.work.arg);
     break;
   case ITEM_TIDY:
-    it->u.tidy.more = svc->index && upk_index_tidy(svc->index, svc->tidy_pages) == 1;
+    tidy_step(it, svc);
     break;
   case ITEM_WATCH_LIST:
     list_watch_set(it, svc);
@@ -421,10 +445,10 @@ static void queue_tidy(upk_skills_svc *svc, bool more) {
   if (!svc->tidying) {
     svc->tidy_steps = 0;
     svc->tidy_t0 = uv_hrtime();
-  } else if (!more)
-    upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps,
-             svc->tidy_pages, (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
+  }
   item *next = more && !svc->closing ? item_new(ITEM_TIDY) : NULL;
+  if (next)
+    next->u.tidy.merge = svc->tidy_merge;
   svc->tidying = next && submit(svc, next) == 0; /* submit frees it on failure */
   svc->tidy_steps += svc->tidying;
 }
@@ -438,7 +462,8 @@ static void scan_done(upk_skills_svc *svc, item *it) {
     svc->walk_waiting = false;
     hold_start(svc);
   }
-  if (out->merge && !svc->tidying)
+  svc->tidy_merge |= out->merge;
+  if ((out->merge || out->fill) && !svc->tidying)
     queue_tidy(svc, true);
   svc->scanning = out->scanning;
   svc->scan_done = out->done_n;
@@ -495,6 +520,11 @@ static void service_done(void *arg, int status) {
       it->u.work.done(it->u.work.arg, status);
     break;
   case ITEM_TIDY:
+    if (it->u.tidy.merged && svc->tidy_merge) /* the posting store's fill steps follow */
+      upk_info("skills: index merged in %u step(s) of %d pages, %.1f ms", svc->tidy_steps,
+               svc->tidy_pages, (double)(uv_hrtime() - svc->tidy_t0) / 1e6);
+    if (it->u.tidy.merged)
+      svc->tidy_merge = false;
     queue_tidy(svc, status == 0 && it->u.tidy.more);
     break;
   case ITEM_WATCH_LIST:
@@ -662,8 +692,9 @@ json_t *upk_skills_status(upk_server *s) {
   if (!svc)
     return json_null();
   json_t *j =
-      json_pack("{s:I,s:b,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed, "scanning",
-                svc->scanning, "merging", svc->tidying, "maxDirs",
+      json_pack("{s:I,s:b,s:b,s:b,s:I,s:o,s:I,s:I}", "indexed", (json_int_t)svc->indexed,
+                "scanning", svc->scanning, "merging", svc->tidying && svc->tidy_merge, "filling",
+                svc->tidying && !svc->tidy_merge, "maxDirs",
                 (json_int_t)(svc->max_dirs > 0 ? svc->max_dirs : UPK_INDEX_MAX_DIRS),
                 "truncatedRoots", svc->truncated ? json_incref(svc->truncated) : json_array(),
                 "refreshes", (json_int_t)svc->refreshes, "rescans", (json_int_t)svc->rescans);

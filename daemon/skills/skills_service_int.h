@@ -63,7 +63,8 @@ struct upk_skills_svc {
   size_t scan_done, scan_total;
   long indexed;
   long refreshes, rescans; /* watch-driven work since start, for upskilld/status */
-  bool tidying;            /* merge steps queued (upk_index_tidy) */
+  bool tidying;            /* merge steps queued (upk_index_tidy), then fill steps */
+  bool tidy_merge;         /* the steps queued merge first (a scan wrote much) */
   unsigned tidy_steps;     /* of the merge under way, and when it began (uv_hrtime) */
   uint64_t tidy_t0;
   json_t *truncated; /* roots cut at the directory limit (array of strings) */
@@ -113,6 +114,7 @@ typedef struct scan_result {
   long indexed;
   bool rescanned;    /* a refresh that had to rescan every root */
   bool merge;        /* what was written is worth merging: queue merge steps */
+  bool fill;         /* the posting store is to be copied again (upk_index_fill) */
   bool scan_more;    /* queue the first scan's next batch */
   watch_next watch;  /* and then the watch set */
   watch_set *add;    /* WATCH_ADD: the directories (NULL: none) */
@@ -137,8 +139,10 @@ typedef struct item {
       json_t *paths; /* ITEM_REFRESH: the changed paths (object used as a set) */
       scan_result out;
     } scan;
-    struct {     /* ITEM_TIDY */
-      bool more; /* out: the merge has steps left */
+    struct {       /* ITEM_TIDY */
+      bool merge;  /* a merge step first (else the posting store's fill alone) */
+      bool merged; /* out: the merge has ended */
+      bool more;   /* out: the merge or the fill has steps left */
     } tidy;
     struct {          /* ITEM_WATCH_LIST: one item, submitted again for each page */
       watch_set *set; /* the whole set, so far */

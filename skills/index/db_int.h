@@ -85,6 +85,7 @@ struct upk_index {
   upk__ix_scratch scratch[2];    /* head / body ranking's per-row sums, see rank.c */
   struct upk__ix_pcache *pcache; /* phrases' rows kept between lookups, postings.c */
   bool pcache_stale;             /* a row changed since: drop them at the next lookup */
+  struct upk__ix_store *store;   /* single words' rows, compact, store.c */
   int64_t epoch;                 /* this open's stamp on the catalog records it builds */
   sqlite3_stmt *cat_st[3];       /* catalog.c's statements, made at first use */
   uint64_t listing_changes;      /* rows the listing reads, changed (entries.c) */

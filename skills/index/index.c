@@ -2,6 +2,7 @@
  * Scanning lives in scan.c (walk.c, refresh.c), lookup in
  * query.c. */
 #include "skills/index/db_int.h"
+#include "skills/index/store_int.h"
 #include "skills/index/catalog_int.h"
 
 #include "common/env_options.h"
@@ -569,6 +570,18 @@ int upk_index_tidy(upk_index *ix, int pages) {
  * steers which words a lookup uses (never the bm25 scores, which FTS5
  * computes from its own statistics), and a word it does not know yet is
  * matched as a prefix, which includes the word itself. */
+int upk_index_fill(upk_index *ix) {
+  return ix->job ? 0 : upk__ix_store_step(ix); /* a scan's writes would empty it again */
+}
+
+bool upk_index_fill_pending(const upk_index *ix) {
+  return !ix->job && (ix->pcache_stale || upk__ix_store_pending(ix)); /* stale: emptied next */
+}
+
+void upk_index_fill_size(const upk_index *ix, size_t *lists, size_t *rows, size_t *bytes) {
+  upk__ix_store_size(ix, lists, rows, bytes);
+}
+
 bool upk_index_merge_pending(const upk_index *ix) {
   return ix->merge_pending;
 }

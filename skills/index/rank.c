@@ -25,6 +25,7 @@
 #include "skills/index/db_int.h"
 #include "skills/index/postings_int.h"
 #include "skills/index/rank_int.h"
+#include "skills/index/store_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -119,7 +120,7 @@ static int load_sizes(upk_index *ix, int which) {
   return s == SQLITE_DONE ? 0 : upk__ix_sql_fail(ix, "lookup: row sizes");
 }
 
-int upk__ix_rank_begin(upk_index *ix) {
+int upk__ix_rank_sync(upk_index *ix) {
   sqlite3_stmt *st = ix->st[ST_DATA_VERSION];
   int rc = sqlite3_step(st);
   int64_t v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
@@ -134,9 +135,18 @@ int upk__ix_rank_begin(upk_index *ix) {
     ix->data_version = v;
     ix->pcache_stale = true;
   }
-  if (ix->pcache_stale)
+  if (ix->pcache_stale) {
     upk__ix_pcache_clear(ix);
+    upk__ix_store_clear(ix);
+  }
   ix->pcache_stale = false;
+  return 0;
+}
+
+int upk__ix_rank_begin(upk_index *ix) {
+  int rc = upk__ix_rank_sync(ix);
+  if (rc)
+    return rc;
   upk__ix_pcache_next_lookup(ix);
   rc = 0;
   for (int w = 0; w < 2 && !rc; w++)
@@ -155,6 +165,7 @@ typedef struct rank_ctx {
   size_t keep, n;
   upk__ix_postings *rows; /* per phrase */
   const bool *kept;       /* per phrase: its rows came from the cache, terms filled */
+  const bool *stored;     /* per phrase: decoded from the posting store, terms filled */
   double idf[UPK_IX_MAX_PHRASES], avgdl;
   int asked[UPK_IX_MAX_PHRASES], n_asked; /* the phrases the MATCH asks, see rank_by_fts5() */
   bool weighed;                           /* the head: name, description, headings weigh weight[] */
@@ -328,13 +339,10 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
  * idf as bm25() has it (from the phrase's row count), each walked row's
  * term (a kept row has its own), then the sums. */
 static int rank_rows(rank_ctx *r, int64_t rows, int64_t tokens) {
-  r->avgdl = rows > 0 ? (double)tokens / (double)rows : 1;
+  r->avgdl = upk__ix_avgdl(rows, tokens);
   for (int i = 0; i < r->nph; i++) {
-    double hits = (double)r->rows[i].n;
-    r->idf[i] = log(((double)rows - hits + 0.5) / (hits + 0.5));
-    if (r->idf[i] <= 0.0)
-      r->idf[i] = 1e-6;
-    if (!r->kept[i])
+    r->idf[i] = upk__ix_idf(rows, r->rows[i].n);
+    if (!r->kept[i] && !r->stored[i])
       for (upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++)
         p->term = bm25_term(r->idf[i], p, r->avgdl);
   }
@@ -384,6 +392,8 @@ static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_conte
 int upk__ix_rank_init(upk_index *ix) {
   if (ix->fts->xCreateFunction(ix->fts, "upk_rank", ix, rank_fn, NULL) != SQLITE_OK)
     return upk__ix_fail(ix, -ENOTSUP, "cannot add the upk_rank function to FTS5");
+  if (upk__ix_store_init(ix))
+    return -ENOTSUP;
   ix->data_version = -1;
   sqlite3_update_hook(ix->db, on_change, ix);
   return 0;
@@ -393,6 +403,7 @@ void upk__ix_rank_close(upk_index *ix) {
   if (ix->db)
     sqlite3_update_hook(ix->db, NULL, NULL);
   upk__ix_pcache_free(ix);
+  upk__ix_store_free(ix);
   for (int w = 0; w < 2; w++) {
     free(ix->size[w]);
     ix->size_loaded[w] = false;
@@ -455,12 +466,20 @@ int upk__ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk__ix_rank_job *jo
                 .keep = job->keep,
                 .rows = lists->rows,
                 .kept = lists->kept,
+                .stored = lists->stored,
                 .weighed = job->which == 0,
                 .weight = {ix->w.name, ix->w.description, ix->w.headings}};
+  if (!totals && upk__ix_store_totals(ix, job->which, &lists->total_rows, &lists->tokens)) {
+    upk__ix_pcache_set_totals(ix, job->which, lists->total_rows, lists->tokens);
+    totals = true; /* FTS5's, read when the store was filled, and nothing changed since */
+  }
   for (int i = 0; i < n; i++) /* kept lists count only with the totals they were kept with */
     if (!totals || !(lists->kept[i] = upk__ix_pcache_get(ix, job->which, job->ph[i].key,
                                                          job->ph[i].key_len, &lists->rows[i])))
-      r.asked[r.n_asked++] = i;
+      if (!totals ||
+          !(lists->stored[i] = upk__ix_store_get(ix, job->which, &job->ph[i], lists->total_rows,
+                                                 lists->tokens, &lists->rows[i])))
+        r.asked[r.n_asked++] = i;
   int rc = 0;
   if (r.n_asked)
     rc = rank_by_fts5(ix, st, job, &r);
@@ -483,7 +502,7 @@ void upk__ix_lists_release(upk_index *ix, const upk__ix_rank_job *job, upk__ix_l
   for (int i = 0; i < lists->n; i++) {
     if (lists->kept[i])
       continue; /* borrowed from the cache: not ours to free */
-    if (lists->walked && lists->rows[i].n >= UPK_IX_PCACHE_MIN_ROWS)
+    if (lists->walked && !lists->stored[i] && lists->rows[i].n >= UPK_IX_PCACHE_MIN_ROWS)
       upk__ix_pcache_put(ix, job->which, job->ph[i].key, job->ph[i].key_len, &lists->rows[i]);
     free(lists->rows[i].v);
   }

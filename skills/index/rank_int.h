@@ -3,6 +3,7 @@
 #ifndef UPK_SKILLS_INDEX_RANK_INT_H
 #define UPK_SKILLS_INDEX_RANK_INT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <sqlite3.h>
 #include <stdint.h>
@@ -48,6 +49,9 @@ void upk__ix_rank_close(upk_index *ix);
 /** At the start of a lookup's read transaction: drop what is cached when
  * another connection changed the file since the last lookup. */
 int upk__ix_rank_begin(upk_index *ix);
+/** Drop what is cached when another connection changed the file or a row changed since the
+ * last look (the kept lists, the posting store, the sizes): 0, or an error, noted. */
+int upk__ix_rank_sync(upk_index *ix);
 /** One table's ranking: the best `keep` rows of table `which` (0: fts,
  * 1: fts_body) for the OR of ph[0..n), best first, scored as bm25() scores
  * the OR (head columns weighed by ix->w); all: the AND instead, and the
@@ -66,10 +70,21 @@ static inline double upk__ix_bm25(double idf, double tf, double len, double avgd
   const double k1 = 1.2, b = 0.75;
   return idf * ((tf * (k1 + 1.0)) / (tf + k1 * (1 - b + b * len / avgdl)));
 }
+/** A phrase's idf as bm25() has it: from the table's rows and the phrase's (never below
+ * 1e-6: FTS5 clamps it so). */
+static inline double upk__ix_idf(int64_t rows, size_t hits) {
+  double idf = log(((double)rows - (double)hits + 0.5) / ((double)hits + 0.5));
+  return idf <= 0.0 ? 1e-6 : idf;
+}
+/** A table's average row size in tokens, as bm25() has it. */
+static inline double upk__ix_avgdl(int64_t rows, int64_t tokens) {
+  return rows > 0 ? (double)tokens / (double)rows : 1;
+}
 /** One table's row lists for a job's phrases, walked or kept. */
 typedef struct upk__ix_lists {
   upk__ix_postings rows[UPK_IX_MAX_PHRASES]; /* per phrase, each row's term filled */
   bool kept[UPK_IX_MAX_PHRASES];             /* borrowed from the kept lists: not ours */
+  bool stored[UPK_IX_MAX_PHRASES];           /* decoded from the posting store, terms filled */
   bool walked;                               /* FTS5 walked the others: offer them to the cache */
   int n;
   int64_t total_rows, tokens; /* the table's */

@@ -165,3 +165,52 @@ Test(lookup_rank, the_candidates_features_are_dumped_for_refitting) {
   free(dump);
   fsx_rm_rf(proj);
 }
+
+/* Whether the daemon's merge and posting store fill (docs/skills.md) are still under way. */
+static bool tidying(hx *d) {
+  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":\"st\",\"method\":\"upskilld/status\"}");
+  json_t *skills = json_object_get(hx_assert_result(r, "\"st\""), "skills");
+  bool busy = json_is_true(json_object_get(skills, "merging")) ||
+              json_is_true(json_object_get(skills, "filling"));
+  json_decref(r);
+  return busy;
+}
+
+/* The posting store (skills/index/store.c) serves the lookup's lists once filled; an edit
+ * that puts the task's words into one skill's body is seen by the next lookup, not answered
+ * from the lists copied before it. "review" and "pages" are in 34 of 100 bodies: lists the
+ * store keeps. */
+Test(lookup_rank, an_edit_is_seen_through_the_posting_store) {
+  char proj[64], got[4096];
+  fsx_mkdtemp(proj, "rank-store");
+  for (int i = 0; i < 100; i++) {
+    char name[32], body[512] = "Nothing to see here.";
+    snprintf(name, sizeof name, "skill-%02d", i);
+    for (int k = 0; i % 3 == 1 && k <= i % 4; k++)
+      strcat(body, " Review the pages twice.");
+    put(proj, name, i % 3 == 1 ? "Proofread documents." : "Format source files.", body);
+  }
+  put(proj, "zz-later", "Format source files.", "Nothing to see here.");
+  hx *d = session(proj);
+  json_decref(hx_lookup_settled(d, 10, "review the pages"));
+  for (int i = 0; i < 500 && tidying(d); i++)
+    hx_msleep(20);
+  cr_assert_not(tidying(d), "the store was not filled in 10 s");
+  json_t *r = hx_lookup_settled(d, 10, "review the pages");
+  names_of(r, got, sizeof got);
+  json_decref(r);
+  cr_assert(got[0] && !strstr(got, "zz-later"), "before the edit: %s", got);
+  put(proj, "zz-later", "Format source files.",
+      "Review the pages. Review the pages. Review the pages. Review the pages.");
+  bool seen = false;
+  for (int i = 0; i < 250 && !seen; i++) { /* the watcher's refresh, then the lookup */
+    hx_msleep(20);
+    r = hx_lookup_settled(d, 10, "review the pages");
+    names_of(r, got, sizeof got);
+    json_decref(r);
+    seen = !strncmp(got, "zz-later ", 9);
+  }
+  cr_expect(seen, "the edited skill should rank first: %s", got);
+  hx_finish(d, 0);
+  fsx_rm_rf(proj);
+}

@@ -1,0 +1,216 @@
+/* The posting store (skills/index/store.c): its rows encode and decode as they were, bad
+ * bytes are refused, a lookup served from it answers exactly as one that walks FTS5 (same
+ * skills, same scores to the bit), also after skills change or go away, and it keeps to its
+ * byte bound. */
+#include "tests/unit/unit.h"
+#include "tests/skills/skill_helpers.h"
+
+#include <stdint.h>
+
+#include "common/dynbuf.h"
+#include "skills/index.h"
+#include "skills/index/store_int.h"
+
+TestSuite(store, .init = th_setup, .fini = th_teardown);
+
+Test(store, rows_round_trip) {
+  /* one-byte shapes (counts of 3 or less) and wide rows (a count of 4 or more) */
+  const upk__ix_srow rows[] = {{1, {1, 0, 0}},
+                               {2, {0, 3, 1}},
+                               {130, {0, 0, 200}},
+                               {131, {4, 0, 0}},
+                               {70000, {5, 6, 7}},
+                               {70001, {1, 0, 0}},
+                               {INT64_C(5000000000), {0, 1, 0}}};
+  for (int which = 0; which < 2; which++) {
+    upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+    int64_t prev = 0;
+    size_t n = sizeof rows / sizeof *rows;
+    for (size_t i = 0; i < n; i++) {
+      upk__ix_srow r = rows[i];
+      if (which && !r.count[0])
+        r.count[0] = 9; /* the body: one column, never 0 */
+      cr_assert_eq(upk__ix_store_encode(&b, which, prev, &r), 0);
+      prev = r.rowid;
+    }
+    cr_assert_lt(b.len, n * 8, "%zu bytes for %zu rows", b.len, n);
+    const unsigned char *p = (const unsigned char *)b.data, *end = p + b.len;
+    prev = 0;
+    for (size_t i = 0; i < n; i++) {
+      upk__ix_srow got;
+      cr_assert(upk__ix_store_decode(&p, end, which, prev, &got), "row %zu", i);
+      cr_assert_eq(got.rowid, rows[i].rowid);
+      if (which)
+        cr_assert_eq(got.count[0], rows[i].count[0] ? rows[i].count[0] : 9u);
+      else
+        for (int c = 0; c < UPK_IX_STORE_COLS; c++)
+          cr_assert_eq(got.count[c], rows[i].count[c], "row %zu column %d", i, c);
+      prev = got.rowid;
+    }
+    cr_assert_eq(p, end);
+    upk__ix_srow x;
+    cr_assert_not(upk__ix_store_decode(&p, end, which, prev, &x), "read past the end");
+    upk_buf_free(&b);
+  }
+}
+
+Test(store, bad_rows_are_refused) {
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  upk__ix_srow r = {5, {1, 0, 0}};
+  cr_assert_eq(upk__ix_store_encode(&b, 0, 5, &r), -EINVAL, "a rowid that does not grow");
+  cr_assert_eq(upk__ix_store_encode(&b, 0, -1, &r), -EINVAL);
+  upk_buf_free(&b);
+  static const unsigned char cut[] = {0x85};                  /* a varint cut short */
+  static const unsigned char zero[] = {0x00, 0x01};           /* a delta of 0 */
+  static const unsigned char nocol[] = {0x01, 0x00};          /* a head row in no column */
+  static const unsigned char shape[] = {0x01, 0x41};          /* no such shape */
+  static const unsigned char wide0[] = {0x01, 0x40, 0, 0, 0}; /* wide, every count 0 */
+  static const unsigned char widecut[] = {0x01, 0x40, 0x05};  /* wide, cut short */
+  static const unsigned char body0[] = {0x01, 0x00};          /* a body row counted 0 */
+  const struct {
+    const unsigned char *p;
+    size_t n;
+    int which;
+  } bad[] = {{cut, 1, 0},   {zero, 2, 0},    {nocol, 2, 0}, {shape, 2, 0},
+             {wide0, 5, 0}, {widecut, 3, 0}, {body0, 2, 1}, {cut, 1, 1}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    const unsigned char *p = bad[i].p;
+    upk__ix_srow x;
+    cr_assert_not(upk__ix_store_decode(&p, bad[i].p + bad[i].n, bad[i].which, 0, &x), "case %zu",
+                  i);
+  }
+  upk__ix_srow none = {7, {0, 0, 0}};
+  b = (upk_buf)UPK_BUF_INIT(SIZE_MAX);
+  cr_assert_eq(upk__ix_store_encode(&b, 0, 0, &none), -EINVAL, "a head row in no column");
+  cr_assert_eq(upk__ix_store_encode(&b, 1, 0, &none), -EINVAL, "a body row counted 0");
+  upk_buf_free(&b);
+}
+
+static void skill(const char *dir, const char *desc, const char *body) {
+  char rel[256], text[8192];
+  snprintf(rel, sizeof rel, "skills/%s/SKILL.md", dir);
+  snprintf(text, sizeof text, "---\nname: %s\ndescription: %s\n---\n%s\n", dir, desc, body);
+  th_write(rel, text);
+}
+
+/* 100 skills: "branches", "review", "pdf", "pages" in 33-34 rows of each table (the store
+ * keeps words of 32 rows or more and in fewer than half), each skill's counts different. */
+static upk_index *corpus(void) {
+  static const char *const desc[] = {"Merge branches after a review.",
+                                     "Merge PDF pages into one file.",
+                                     "Format source files before a commit."};
+  for (int i = 0; i < 100; i++) {
+    char dir[32], body[1024] = "Nothing to see.";
+    snprintf(dir, sizeof dir, "skill-%02d", i);
+    for (int k = 0; i % 3 && k <= i % 4; k++)
+      strcat(body, i % 3 == 1 ? " Then merge the branches again." : " Review the pages twice.");
+    /* one head with a word 4 times: a row stored wide */
+    skill(dir, i == 4 ? "Merge branches: branches, branches and more branches." : desc[i % 3],
+          body);
+  }
+  upk_index_options o = {.db_path = th_path("cache/index.sqlite")};
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
+  upk_index_stats st;
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  return ix;
+}
+
+static void fill(upk_index *ix) {
+  int rc, steps = 0;
+  while ((rc = upk_index_fill(ix)) == 1)
+    cr_assert_lt(++steps, 1000);
+  cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
+  cr_assert_not(upk_index_fill_pending(ix));
+}
+
+static const char *const tasks[] = {"merge branches", "review the pages", "merge pdf pages",
+                                    "format source before a commit", "merging reviewed branch"};
+#define NTASKS (sizeof tasks / sizeof *tasks)
+
+/* Each task's answer: "path score;" per hit, the score's bits exact. */
+static char *answers(upk_index *ix) {
+  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
+  for (size_t t = 0; t < NTASKS; t++) {
+    upk_index_hits h;
+    cr_assert_eq(upk_index_lookup(ix, tasks[t], 20, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+    cr_assert_gt(h.len, 0, "'%s' found nothing", tasks[t]);
+    for (size_t i = 0; i < h.len; i++)
+      upk_buf_printf(&b, "%s %a;", h.items[i].e.path, h.items[i].score);
+    upk_buf_puts(&b, "\n");
+    upk_index_hits_free(&h);
+  }
+  return upk_buf_take(&b, NULL);
+}
+
+/* The answers with the store off (every list walked through FTS5) and on (filled). */
+static void same_either_way(upk_index *ix) {
+  upk__ix_store_enable(ix, false);
+  char *off = answers(ix);
+  upk__ix_store_enable(ix, true);
+  fill(ix);
+  size_t hits = upk__ix_store_hits(ix);
+  char *on = answers(ix);
+  cr_assert_gt(upk__ix_store_hits(ix), hits, "no lookup read the store");
+  cr_assert_str_eq(on, off);
+  free(on);
+  free(off);
+}
+
+Test(store, answers_are_fts5s) {
+  upk_index *ix = corpus();
+  same_either_way(ix);
+  size_t lists, rows, bytes;
+  upk__ix_store_size(ix, &lists, &rows, &bytes);
+  cr_assert_geq(lists, 8, "%zu lists", lists); /* 4 words or more in each table */
+  cr_assert_lt(bytes, rows * 8 + lists * 96, "%zu bytes for %zu rows", bytes, rows);
+  upk_index_close(ix);
+}
+
+/* An edit, a removal and a new skill: the next lookup sees them (the store is emptied as
+ * the rows change, and filled again the same as FTS5 answers). */
+Test(store, lookups_see_changes) {
+  upk_index *ix = corpus();
+  fill(ix);
+  char *before = answers(ix);
+  skill("skill-07", "Merge branches after a review.", "Merge merge merge the branches.");
+  nftw(th_path("skills/skill-08"), th_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+  skill("zz-new", "Merge release branches.", "Merge them.");
+  upk_index_stats st;
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(st.parsed, 2);
+  cr_assert(upk_index_fill_pending(ix), "the store was not emptied");
+  char *after = answers(ix); /* the store empty: every list from FTS5 */
+  cr_assert(strstr(after, "zz-new"), "the new skill is not found");
+  cr_assert_null(strstr(after, "skill-08/"), "the removed skill is still found");
+  cr_assert_str_neq(after, before);
+  same_either_way(ix); /* filled again */
+  char *refilled = answers(ix);
+  cr_assert_str_eq(refilled, after);
+  /* a refresh of one skill */
+  skill("skill-09", "Merge pages.", "Nothing else.");
+  cr_assert_eq(upk_index_refresh(ix, th_path("skills/skill-09/SKILL.md"), NULL), 1);
+  same_either_way(ix);
+  free(before);
+  free(after);
+  free(refilled);
+  upk_index_close(ix);
+}
+
+Test(store, keeps_to_its_bound) {
+  upk_index *ix = corpus();
+  upk__ix_store_set_max(ix, 600);
+  same_either_way(ix); /* some lists kept, others walked: the same answers */
+  size_t lists, rows, bytes;
+  upk__ix_store_size(ix, &lists, &rows, &bytes);
+  cr_assert_leq(bytes, 600, "%zu bytes", bytes);
+  upk__ix_store_set_max(ix, 0);
+  upk__ix_store_enable(ix, true);
+  fill(ix);
+  size_t all;
+  upk__ix_store_size(ix, &all, &rows, &bytes);
+  cr_assert_gt(all, lists, "the bound kept every list (%zu)", all);
+  upk_index_close(ix);
+}
