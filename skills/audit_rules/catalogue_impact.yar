@@ -132,9 +132,11 @@ rule download_tmp_then_run {
     (($hidden and $ctx_run_hidden) or ($script and $ctx_run_script))
 }
 
-/* The package index or registry replaced for a whole install by a host that is neither the
- * official one, a well-known public mirror nor a placeholder for the user's own: every
- * dependency resolved from a stranger's index (an extra index only adds one). */
+/* The package index or registry replaced for a whole install by a host that presents itself as
+ * a mirror or registry (its name says mirror, pypi, npm, proxy, registry, cache, index) and is
+ * neither the official one, a well-known public mirror nor a placeholder for the user's own:
+ * every dependency resolved from a stranger's index. A vendor's index for its own package
+ * (sdk.acme.dev) and an extra index (which only adds one) stay medium. */
 rule supply_index_replaced {
   meta:
     id = "audit/supply-chain"
@@ -143,8 +145,8 @@ rule supply_index_replaced {
     prose = "medium"
     message = "replaces the whole package index or registry with an unknown host: every dependency comes from it"
   strings:
-    $pip = /\b(pip[0-9.]*|uv\s+pip|python[0-9.]*\s+-m\s+pip)\s+install\b[^\n]{0,160}(--index-url|\s-i)[\s=]+["']?https?:\/\/[^\s"']+/
-    $npm = /\b(npm|pnpm|yarn)\s+(install|i|add|ci)\b[^\n]{0,160}--registry[\s=]+["']?https?:\/\/[^\s"']+/
+    $pip = /\b(pip[0-9.]*|uv\s+pip|python[0-9.]*\s+-m\s+pip)\s+install\b[^\n]{0,160}(--index-url|\s-i)[\s=]+["']?https?:\/\/[\w.-]*(mirror|pypi|npm|proxy|registry|cache|index|gems)[\w.-]*/
+    $npm = /\b(npm|pnpm|yarn)\s+(install|i|add|ci)\b[^\n]{0,160}--registry[\s=]+["']?https?:\/\/[\w.-]*(mirror|pypi|npm|proxy|registry|cache|index|gems)[\w.-]*/
     $gem = /\bgem\s+install\b[^\n]{0,160}(--clear-sources\b[^\n]{0,80}--source|--source\b[^\n]{0,80}--clear-sources)\b[^\n]{0,40}https?:\/\/[^\s"']+/
     $veto_official = /https?:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmmirror\.com|registry\.npm\.taobao\.org|npm\.pkg\.github\.com|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|test\.pypi\.org|download\.pytorch\.org|pypi\.nvidia\.com|pypi\.ngc\.nvidia\.com|data\.pyg\.org|rubygems\.org|localhost|127\.0\.0\.1|0\.0\.0\.0|pypi\.tuna\.tsinghua\.edu\.cn|mirrors\.aliyun\.com|mirrors\.cloud\.tencent\.com|pypi\.mirrors\.ustc\.edu\.cn|mirrors\.ustc\.edu\.cn|repo\.huaweicloud\.com|mirrors\.huaweicloud\.com|pypi\.douban\.com|mirror\.baidu\.com|mirrors\.bfsu\.edu\.cn|mirrors\.sjtug\.sjtu\.edu\.cn|pypi\.doubanio\.com|download\.pytorch\.org|wheels\.myhloli\.com|pypi\.fury\.io|[\w.-]*\.pkg\.dev|[\w.-]*\.jfrog\.io|[\w.-]*\.amazonaws\.com|\$|\{|<|\.\.\.)/
     $veto_placeholder = /(your[-_.]|my[-_.]?(company|org|registry|index)|internal\.|corp\.|private\.|artifactory|nexus|gitlab|azure|devpi|verdaccio)/ nocase
