@@ -131,6 +131,7 @@ typedef struct rule_meta {
   const char *id, *category, *message;
   upk_severity sev;
   bool own_service; /* drop matches that send a secret to its own service (audit_own.c) */
+  bool unset_var;   /* drop deletes under a variable the file sets or checks (audit_unset.c) */
 } rule_meta;
 
 /* The rule's meta; false when it is not a finding (no id or severity). The severity is the one
@@ -157,6 +158,8 @@ static bool read_meta(const YR_RULE *rule, const scan *s, rule_meta *m) {
       block_sev = meta->string;
     else if (!strcmp(meta->identifier, "own_service"))
       m->own_service = true;
+    else if (!strcmp(meta->identifier, "unset_var"))
+      m->unset_var = true;
     else if (!strcmp(meta->identifier, s->lang))
       lang_sev = meta->string;
   }
@@ -317,7 +320,8 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
     const YR_MATCH *p = ctx->matches[str->idx].head;
     while (n < LINES_PER_RULE && next_hit(s, &p, &h))
       if (!vetoed(s, &v, h) &&
-          !(m.own_service && upk__audit_own_service(s->data, s->len, h.at, h.len)))
+          !(m.own_service && upk__audit_own_service(s->data, s->len, h.at, h.len)) &&
+          !(m.unset_var && upk__audit_unset_var(s->data, s->len, h.at, h.len)))
         report_match(s, &m, h, lines, &n);
   }
   if (!reportable) /* a condition on the file alone */

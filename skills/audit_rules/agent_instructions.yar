@@ -45,8 +45,12 @@ rule agent_against_user {
     /* a reviewer's list of phrases to look for, each quoted ("phrases such as "ignore ...""):
      * a veto of its line, so in "any of them" only to be referenced */
     $neg_phrases = /\b(phrases?|strings?|patterns?|wordings?|keywords?|sentences?)\s+(such\s+as|like|e\.g\.)\s*:?\s*(["\x60]|\xE2\x80\x9C)|\b(e\.g\.|i\.e\.)\s*,?\s*(["\x60]|\xE2\x80\x9C)|\buser\s+(explicitly\s+)?(says|said|writes|wrote|types|typed|waived|asks|asked)\b[^\n]{0,30}(["\x60]|\xE2\x80\x9C)/ nocase
+    /* A test suite's attack strings (round 9): injections a red-team test sends to the user's
+     * own application are data in a script no agent reads as orders. The prose scan of a
+     * Markdown file still reports them. */
+    $ctx_tests = /@pytest\.mark\.parametrize\b|\bdef\s+test_\w+\s*\(|\bunittest\.TestCase\b|\b(describe|it|test)\s*\(\s*["'`][^\n]{0,80}["'`]\s*,\s*(async\s+)?(\(|function)|\bRSpec\.describe\b/
   condition:
-    any of them
+    any of them and not (is_script and $ctx_tests)
 }
 
 /* Softer shapes: each has innocent readings, so medium. */

@@ -96,11 +96,11 @@ rule catalogue_encrypt_discard_key {
     severity = "high"
     block = "medium"
     prose = "low"
-    message = "encrypts the user's files in place with a random key that is not kept, deleting the originals"
+    message = "encrypts the user's files in place with a random key that is not kept (the originals overwritten or deleted)"
   strings:
     $key = /\[(System\.)?Security\.Cryptography\.(Aes|AesManaged|RijndaelManaged|AesCryptoServiceProvider)\]::Create\s*\(|\bNew-Object\s+(System\.)?Security\.Cryptography\.(AesManaged|RijndaelManaged)\b|\bFernet\.generate_key\s*\(|\bget_random_bytes\s*\(\s*(16|24|32)\s*\)|\bos\.urandom\s*\(\s*(16|24|32)\s*\)|\bcrypto\.randomBytes\s*\(\s*(16|24|32)\s*\)|\bOpenSSL::Cipher\.new\b[^\n]{0,80}|\.random_key\b|\bGenerateKey\s*\(/
-    $walk = /\b(Get-ChildItem|gci|dir|ls)\b[^\n]{0,80}(\[Environment\]::GetFolderPath|\$env:USERPROFILE|\$HOME|~|MyDocuments|Documents|Desktop|Pictures)[^\n]{0,80}-Recurse|\bos\.walk\s*\(\s*(os\.path\.expanduser|Path\.home|str\(Path\.home)|\b(Path\.home\s*\(\s*\)|expanduser\s*\(\s*["']~)[^\n]{0,60}\.(rglob|glob)\s*\(|\bDir\.glob\s*\([^\n]{0,40}(Dir\.home|~|HOME)[^\n]{0,40}\*\*|\breaddirSync\s*\([^\n]{0,60}(homedir|Documents)/
-    $del = /\bRemove-Item\b|\bos\.(remove|unlink)\s*\(|\.unlink\s*\(|\bFile\.delete\s*\(|\bunlinkSync\s*\(|\bshred\b|\bFileUtils\.rm\b/
+    $walk = /\b(Get-ChildItem|gci|dir|ls)\b[^\n]{0,80}(\[Environment\]::GetFolderPath|\$env:USERPROFILE|\$HOME|~|MyDocuments|Documents|Desktop|Pictures)[^\n]{0,80}-Recurse|\bos\.walk\s*\(\s*(os\.path\.expanduser|Path\.home|str\(Path\.home)|\b(Path\.home\s*\(\s*\)|expanduser\s*\(\s*["']~)[^\n]{0,60}\.(rglob|glob)\s*\(|\bDir\.glob\s*\([^\n]{0,40}(Dir\.home|~|HOME)[^\n]{0,40}\*\*|\breaddirSync\s*\([^\n]{0,60}(homedir|Documents)|\b\w*(walk|Walk|traverse|crawl|visit)\w*\s*\(\s*(path\.join\s*\(\s*)?os\.homedir\s*\(/
+    $del = /\bRemove-Item\b|\bos\.(remove|unlink)\s*\(|\.unlink\s*\(|\bFile\.delete\s*\(|\bunlinkSync\s*\(|\bshred\b|\bFileUtils\.rm\b|\bwriteFileSync\s*\(\s*(\w+)\s*,\s*Buffer\.concat\s*\(\s*\[[^\n]{0,40}\.(update|final)\s*\(|\bwriteFileSync\s*\(\s*\w+\s*,\s*\w*\.?(encrypt|cipher)\w*|\bopen\s*\(\s*\w+\s*,\s*["']wb["']\s*\)\.write\s*\(\s*\w*\.?encrypt\s*\(|\.write_bytes\s*\(\s*\w*\.?encrypt\s*\(|\bWriteAllBytes\s*\(\s*\$_\.FullName\b/
     $ctx_save_key = /\b(Export-Clixml|Set-Content|Out-File|WriteAllBytes)\b[^\n]{0,60}\bkey\b|\bkey\b[^\n]{0,40}\b(write|save|store|dump)|\bkeyring\.set_password\b|\bprint\s*\(\s*key\b|\bWrite-(Host|Output)\s+[^\n]{0,20}\$key\b/ nocase
   condition:
     is_script and $key and $walk and $del and not $ctx_save_key

@@ -222,7 +222,7 @@ rule credential_stores_more {
     message = "reads stored secrets: instance-metadata tokens, a tool's saved passwords, browser cookies, a keychain password, command history, key presses"
   strings:
     $imds = /\b169\.254\.169\.254\/(latest\/meta-data\/iam\/security-credentials|latest\/api\/token|metadata\/identity\/oauth2\/token|opc\/v[12]\/identity)|\bmetadata(\.google\.internal)?\/computeMetadata\/v1\/instance\/service-accounts\/[^\s"'`]{0,60}\/(token|identity)\b|\bfd00:ec2::254\b/
-    $imds_split = /\/meta-data\/iam\/security-credentials\b|\/instance\/service-accounts\/[^\s"'`\/]{1,60}\/(token|identity)\b|\/metadata\/identity\/oauth2\/token\b|\bX-aws-ec2-metadata-token-ttl-seconds\b/
+    $imds_split = /\/(meta-data\/)?iam\/security-credentials\b|\/instance\/service-accounts\/[^\s"'`\/]{1,60}\/(token|identity)\b|\/metadata\/identity\/oauth2\/token\b|\bX-aws-ec2-metadata-token-ttl-seconds\b/
     $ctx_imds_host = /\b169\.254\.169\.254\b|\bmetadata\.google\.internal\b|\bMetadata-Flavor\b/
     $tool_reveal = /\brclone\s+reveal\b|\brclone\s+config\s+(show|dump)\b[^\n]{0,40}\|\s*(curl|nc|tee|base64)|\bnetsh(\.exe)?\s+wlan\s+show\s+profiles?\b[^\n]{0,80}\bkey\s*=\s*clear\b|\bgpg2?\s+[^\n]{0,80}--export-secret-(sub)?keys\b|\b(cp|rsync|tar|zip|scp|Copy-Item|copy)\s+(-[\w-]+\s+)*["']?(~|\$HOME|\$\{HOME\}|\$\(HOME\)|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(ssh|gnupg|aws|kube|azure|password-store|docker)[\/\\]?["']?\s/
     $cargo_split = /["']credentials(\.toml)?["']/

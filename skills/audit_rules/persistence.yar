@@ -36,11 +36,18 @@ rule persistence {
     $ctx_own_script = /\bJoin-Path\s+\$PSScriptRoot\b/ nocase
     $ctx_calendar = /\bNew-ScheduledTaskTrigger\s+-(Daily|Weekly)\b/ nocase
     $ctx_hidden = /-WindowStyle\s+Hidden|-AtLogOn\b|-AtStartup\b|-RepetitionInterval\b|https?:\/\/|DownloadString|-e(nc(odedcommand)?)?\s+[A-Za-z0-9+\/=]{20}|\bHighest\b/ nocase
+    /* Persistence the user opted into (round 9): the script schedules only when called with a
+     * flag (`--schedule`), tells the user how to remove it, and what it schedules is visible (no
+     * hidden path, no silenced output, no fetch). Still reported, at medium. */
+    $ctx_optin = /\bif\s+\[\[?\s+["']?\$\{?1(:-)?\}?["']?\s+==?\s+["']?--?[\w-]+|\bcase\s+["']?\$\{?1(:-)?\}?["']?\s+in\b|["']--[\w-]+["']\s+in\s+sys\.argv\b|\bargs\.(schedule|install|cron|enable)\b|\bprocess\.argv\.includes\s*\(\s*["']--/
+    $ctx_undo = /\b(echo|printf|print|Write-(Host|Output)|console\.log)\b[^\n]{0,120}\b(remove|undo|disable|uninstall|turn\s+(it\s+)?off)\b[^\n]{0,40}\b(with|by|run|:)|\bUnregister-ScheduledTask\b|\bcrontab\s+-e\b/ nocase
+    $ctx_cron_hidden = /(^|["'\s])([0-9*\/,-]+\s+){5}[^\n]{0,200}(\/\.[\w-]|>\s*\/dev\/null|\bcurl\b|\bwget\b|\bbase64\b|\bnohup\b)|@reboot\b/
   condition:
     #neg_query >= 0 and
-    (any of ($cron, $rc, $rc_py, $systemd, $launchd, $git_hooks, $autostart, $reboot, $crontab_var,
+    (($cron and not ($ctx_optin and $ctx_undo and not $ctx_cron_hidden)) or
+     any of ($rc, $rc_py, $systemd, $launchd, $git_hooks, $autostart, $reboot, $crontab_var,
              $vscode_task, $py_site, $ssh_keys, $agent_config) or
-     ($win_run and not ($ctx_own_action and $ctx_own_script and $ctx_calendar and not $ctx_hidden)))
+     ($win_run and not ($ctx_calendar and not $ctx_hidden and (($ctx_own_action and $ctx_own_script) or $ctx_undo))))
 }
 
 /* What is made to run again fetches or hides something: high wherever it stands. */
