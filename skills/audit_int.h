@@ -38,9 +38,9 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
  * the whole file when those hold no URL); one without a vendor word (API_KEY) only as the value
  * of an API-key query parameter (`?key=`, `&access_token=`). */
 bool upk__audit_own_service(const char *data, size_t len, size_t at, size_t n);
-/** Whether the variable a match at data[at, at + n) deletes under (`rm -rf "$X"/` and a glob) is one the
- * file sets, reads, checks or defaults, or the shell stops on unset names (`set -u`), or the
- * login or a CI runner always sets: true drops the match (audit_unset.c). */
+/** Whether the variable a match at data[at, at + n) deletes under (`rm -rf "$X"/` and a glob) is
+ * one the file sets, reads, checks or defaults, or the shell stops on unset names (`set -u`), or
+ * the login or a CI runner always sets: true drops the match (audit_unset.c). */
 bool upk__audit_unset_var(const char *data, size_t len, size_t at, size_t n);
 /* A Markdown code block: the file's bytes [at, at + len) (its content lines, whole) and the
  * language its info string names, or NULL for a detection rule (Sigma, YARA, KQL, SPL, Snort),

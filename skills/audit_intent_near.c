@@ -1,9 +1,10 @@
 /* The intent layer beside the other layers' findings. A command the rules rate medium (a
  * download run, a host sent data, a service installed) is high when the prose that carries or
  * introduces it keeps it from the user: "no need to mention it", "silently", a note to the
- * agent inside an HTML comment the rendered page does not show. A command the rules rate high
- * is medium when it is quoted on a line whose every sentence presents an attack or a detection
- * (a Falco rule's description of reverse shells): mentioned, not said. */
+ * agent inside an HTML comment the rendered page does not show; or when its line orders it
+ * beside the teaching words that lowered it ("Attackers use `…`. Run it now."). A command the rules
+ * rate high is medium when it is quoted on a line whose every sentence presents an attack or a
+ * detection (a Falco rule's description of reverse shells): mentioned, not said. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,24 @@ static bool teaching_line(const char *data, const upk__intent_sentence *s, size_
     }
   }
   return any;
+}
+
+/* Whether `line` holds both a sentence that teaches and one that is an order, not teaching:
+ * "Attackers open shells with `…`. Run it now." A rule that lowered the command for the
+ * teaching word (a one-liner in prose is medium) is answered by the order beside it. */
+static bool order_beside_teaching(const char *data, const upk__intent_sentence *s, size_t n,
+                                  const upk__audit_lines *l, int line) {
+  bool teach = false, order = false;
+  for (size_t i = 0; i < n; i++) {
+    int a = upk__audit_line_of(l, s[i].at), b = upk__audit_line_of(l, s[i].end ? s[i].end - 1 : 0);
+    if (a > line || line > b)
+      continue;
+    if (upk__intent_ordered(data + s[i].at, s[i].end - s[i].at))
+      order = true;
+    else if (s[i].teaching)
+      teach = true;
+  }
+  return teach && order;
 }
 
 /* A finding of the command rules on text (not a file's kind, size, link or characters, and
@@ -138,7 +157,9 @@ int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s
       }
     } else if (raise && d->severity == UPK_SEV_WARNING &&
                strcmp(d->code, "audit/credentials") && /* a store kept quiet: the layer's own */
-               !high_on(out, from, line) && hidden_line(data, s, sig, n, &l, line)) {
+               !high_on(out, from, line) &&
+               (hidden_line(data, s, sig, n, &l, line) ||
+                order_beside_teaching(data, s, n, &l, line))) {
       d->severity = UPK_SEV_ERROR;
       change++;
     }

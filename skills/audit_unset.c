@@ -1,7 +1,8 @@
 /* rm -rf "$X"/ and a glob, of a variable the file never sets (ShellCheck SC2115): unset, it
- * expands to rm -rf / and the glob. A rule with `unset_var = "veto"` (audit_rules/catalogue_impact.yar) drops its
- * matches whose variable the file sets, declares, reads, tests or defaults, or whose shell stops
- * on unset names (set -u), or that the login or a CI runner always sets (HOME, GITHUB_...). */
+ * expands to rm -rf / and the glob. A rule with `unset_var = "veto"`
+ * (audit_rules/catalogue_impact.yar) drops its matches whose variable the file sets, declares,
+ * reads, tests or defaults, or whose shell stops on unset names (set -u), or that the login or a CI
+ * runner always sets (HOME, GITHUB_...). */
 #include "skills/audit_int.h"
 
 #include <ctype.h>
