@@ -6,10 +6,8 @@ rule reverse_shell_oneliner {
     id = "audit/reverse-shell"
     category = "reverse-shell"
     severity = "high"
-    /* Round 9: a one-liner named in prose (a detection guide's "attackers start them with
-     * `nc -e /bin/sh`") is a mention; a step's inline command or a code block is scanned as
-     * code and stays high. */
-    prose = "medium"
+    /* High in prose too: a one-liner a detection guide quotes on a line that only teaches is
+     * lowered by the intent layer (audit_intent_near.c), not by the carrier. */
     message = "a shell is connected to a network socket (reverse or bind shell)"
   strings:
     $devtcp_shell = /\b(ba|z|k)?sh\s+-[a-z]*i[a-z]*\b[^\n]{0,40}\/dev\/(tcp|udp)\//
