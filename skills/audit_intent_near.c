@@ -26,38 +26,39 @@ static bool quoted_at(const char *data, size_t ls, size_t le, int col) {
   return dq % 2 || bq % 2 || open > 0;
 }
 
-/* Whether every sentence on `line` is teaching (a red-flag list, a detection's description)
- * and none of them is an order: "Attackers use `…`. Run it now." is not a description. */
-static bool teaching_line(const char *data, const upk__intent_sentence *s, size_t n,
-                          const upk__audit_lines *l, int line) {
-  bool any = false;
-  for (size_t i = 0; i < n; i++) {
-    int a = upk__audit_line_of(l, s[i].at), b = upk__audit_line_of(l, s[i].end ? s[i].end - 1 : 0);
-    if (a <= line && line <= b) {
-      if (!s[i].teaching || upk__intent_ordered(data + s[i].at, s[i].end - s[i].at))
-        return false;
-      any = true;
-    }
-  }
-  return any;
-}
+/* What the sentences on `line` say: an order, teaching (a red-flag list, a detection's
+ * description) that orders nothing, or plain text that is neither. */
+typedef struct line_voice {
+  bool order, teach, plain;
+} line_voice;
 
-/* Whether `line` holds both a sentence that teaches and one that is an order, not teaching:
- * "Attackers open shells with `…`. Run it now." A rule that lowered the command for the
- * teaching word (a one-liner in prose is medium) is answered by the order beside it. */
-static bool order_beside_teaching(const char *data, const upk__intent_sentence *s, size_t n,
-                                  const upk__audit_lines *l, int line) {
-  bool teach = false, order = false;
+static line_voice voice_of(const char *data, const upk__intent_sentence *s, size_t n,
+                           const upk__audit_lines *l, int line) {
+  line_voice v = {0};
   for (size_t i = 0; i < n; i++) {
     int a = upk__audit_line_of(l, s[i].at), b = upk__audit_line_of(l, s[i].end ? s[i].end - 1 : 0);
     if (a > line || line > b)
       continue;
     if (upk__intent_ordered(data + s[i].at, s[i].end - s[i].at))
-      order = true;
+      v.order = true;
     else if (s[i].teaching)
-      teach = true;
+      v.teach = true;
+    else
+      v.plain = true;
   }
-  return teach && order;
+  return v;
+}
+
+/* Every sentence on the line teaches and none is an order: "Attackers use `…`. Run it now." is
+ * not a description. */
+static bool teaching_line(line_voice v) {
+  return v.teach && !v.order && !v.plain;
+}
+
+/* An order beside the teaching words a rule lowered the command for (a one-liner in prose is
+ * medium): "Attackers open shells with `…`. Run it now." */
+static bool order_beside_teaching(line_voice v) {
+  return v.teach && v.order;
 }
 
 /* A finding of the command rules on text (not a file's kind, size, link or characters, and
@@ -147,7 +148,8 @@ int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s
     int line = d->range.line;
     if (!command_rule(d->code) || line < 0 || line >= l.n)
       continue;
-    if (!raise && d->severity == UPK_SEV_ERROR && teaching_line(data, s, n, &l, line)) {
+    line_voice v = voice_of(data, s, n, &l, line);
+    if (!raise && d->severity == UPK_SEV_ERROR && teaching_line(v)) {
       size_t ls = l.starts[line], le = ls;
       while (le < len && data[le] != '\n')
         le++;
@@ -158,8 +160,7 @@ int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s
     } else if (raise && d->severity == UPK_SEV_WARNING &&
                strcmp(d->code, "audit/credentials") && /* a store kept quiet: the layer's own */
                !high_on(out, from, line) &&
-               (hidden_line(data, s, sig, n, &l, line) ||
-                order_beside_teaching(data, s, n, &l, line))) {
+               (hidden_line(data, s, sig, n, &l, line) || order_beside_teaching(v))) {
       d->severity = UPK_SEV_ERROR;
       change++;
     }
