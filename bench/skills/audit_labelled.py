@@ -253,6 +253,23 @@ def skill_dirs(git_dir):
     return sorted({os.path.dirname(p) for p in out if os.path.basename(p) == "SKILL.md"})
 
 
+def absent_blobs(git_dir):
+    """Files of HEAD whose blobs the mirror lacks (a `fetch` snapshot leaves its largest out):
+    git archive stops at the first, so they are left out of the checkout, and counted."""
+    tree = subprocess.run(["git", "--git-dir", git_dir, "ls-tree", "-r", "-z", "HEAD"],
+                          capture_output=True, check=True).stdout.split(b"\0")
+    blobs = {}
+    for entry in tree:
+        meta, _, path = entry.partition(b"\t")
+        fields = meta.split()
+        if len(fields) == 3 and fields[1] == b"blob":
+            blobs.setdefault(fields[2], []).append(path.decode(errors="surrogateescape"))
+    check = subprocess.run(["git", "--git-dir", git_dir, "cat-file", "--batch-check"],
+                           input=b"\n".join(blobs) + b"\n", capture_output=True, check=True).stdout
+    missing = [line.split()[0] for line in check.splitlines() if line.endswith(b" missing")]
+    return [p for sha in missing for p in blobs.get(sha, [])]
+
+
 def checkout(src, tmp, sample):
     """A directory to audit: src itself, or a bare repository's HEAD written out. With sample,
     a repository holding more skills than that gives every k-th skill directory in path order
@@ -261,14 +278,24 @@ def checkout(src, tmp, sample):
         return src
     base = os.path.basename(os.path.dirname(os.path.normpath(src))) or "repo"
     dst = tempfile.mkdtemp(prefix=base + "-", dir=tmp)
-    paths = []
     dirs = skill_dirs(src) if sample else []
+    keep = None
     if len(dirs) > sample > 0:
-        paths = ["--"] + [d + "/" for d in dirs[:: len(dirs) // sample][:sample]]
-    arc = subprocess.Popen(["git", "--git-dir", src, "archive", "HEAD"] + paths, stdout=subprocess.PIPE)
-    subprocess.run(["tar", "-x", "--no-same-owner", "-C", dst], stdin=arc.stdout, check=True)
-    if arc.wait():
-        sys.exit(f"git archive {src} failed")
+        keep = tuple(d + "/" for d in dirs[:: len(dirs) // sample][:sample])
+    absent = set(absent_blobs(src))
+    if absent:
+        say(f"public {src}: {len(absent)} files absent from the mirror, left out of the checkout")
+    # git archive reads every blob of the tree, pathspec or not; checkout-index from a private
+    # index reads only the files named, so a mirror with absent blobs still checks out.
+    env = dict(os.environ, GIT_INDEX_FILE=os.path.join(dst, ".upk-index"))
+    git = ["git", "--git-dir", src, "--work-tree", dst]
+    subprocess.run(git + ["read-tree", "HEAD"], env=env, check=True)
+    files = subprocess.run(git + ["ls-files", "-z"], env=env, capture_output=True,
+                           check=True).stdout.decode(errors="surrogateescape").split("\0")
+    files = [f for f in files if f and f not in absent and (keep is None or f.startswith(keep))]
+    subprocess.run(git + ["checkout-index", "-z", "--stdin"], env=env, check=True,
+                   input="\0".join(files).encode(errors="surrogateescape"))
+    os.unlink(env["GIT_INDEX_FILE"])
     return dst
 
 
