@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 set -euo pipefail
-: "${SITE_BUCKET:?set SITE_BUCKET to your site's bucket}"
+: "${SITE_BUCKET:?set SITE_BUCKET to the bucket of your site}"
 npm run build
 extra=()
 [ "${DRYRUN:-}" = 1 ] && extra+=(--dryrun)
