@@ -58,17 +58,23 @@ static bool generic(const char *w) {
   return false;
 }
 
-/* Whether a URL's host in d[from, to) contains `word` (case-insensitively). */
+/* Whether a URL's host in d[from, to) contains `word` (case-insensitively), its dots and hyphens
+ * aside: CALCOM_API_KEY's home is api.cal.com, CLICKUP_TOKEN's api.click-up.com. */
 static bool host_has(const char *d, size_t from, size_t to, const char *word) {
   size_t wl = strlen(word);
+  char host[256];
   for (size_t i = from; i + 3 <= to; i++) {
     if (memcmp(d + i, "://", 3))
       continue;
-    size_t h = i + 3, e = h;
-    while (e < to && (isalnum((unsigned char)d[e]) || d[e] == '.' || d[e] == '-'))
-      e++;
-    for (size_t k = h; k + wl <= e; k++)
-      if (!strncasecmp(d + k, word, wl))
+    size_t hl = 0;
+    for (size_t e = i + 3; e < to && hl < sizeof host - 1; e++) {
+      if (isalnum((unsigned char)d[e]))
+        host[hl++] = d[e];
+      else if (d[e] != '.' && d[e] != '-')
+        break;
+    }
+    for (size_t k = 0; k + wl <= hl; k++)
+      if (!strncasecmp(host + k, word, wl))
         return true;
   }
   return false;

@@ -252,9 +252,12 @@ rule download_exec_insecure {
   strings:
     $add = /(^|\n)[ \t]*ADD\s+(--[\w-]+(=\S+)?\s+)*(http:\/\/|https:\/\/[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}[:\/])\S+\.(sh|bash|py|pl|rb|js|ps1|run|bin)\s/
     $ctx_run = /(^|\n)[ \t]*RUN\s[^\n]{0,200}(\b((ba|z|da)?sh|python[0-9.]*|perl|ruby|node|pwsh)\s+["']?\/[\w.\/-]+|chmod\s+(\+x|[0-7]*[1357][0-7]{2})\b)/
-    $pipe_ip = /\b(curl|wget2?|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,120}(https?:\/\/[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}|http:\/\/)[^\n|;]{0,160}\|\s*(sudo\s+)?[\w.\/-]{0,40}\b((ba|z|da)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression)\b/ nocase
+    $pipe_ip = /\b(curl|wget2?|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,120}(https?:\/\/[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}|http:\/\/)[^\n|;]{0,160}\|\s*(sudo\s+)?[\w.\/-]{0,40}\b((ba|z|da)?sh|iex|invoke-expression)\b/ nocase
+    /* An interpreter reads its code from stdin only with no program argument: `| python3 -m
+     * json.tool`, `| python3 -c "..."`, `| node script.js` read the download as data. */
+    $pipe_ip_interp = /\b(curl|wget2?|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,120}(https?:\/\/[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}|http:\/\/)[^\n|;]{0,160}\|\s*(sudo\s+)?[\w.\/-]{0,40}\b(python[0-9.]*|perl|ruby|node|php)([ \t]+-[uqIBsSwW]+)*[ \t]*(-[ \t]*)?(\n|;|&|\||\)|`|$)/ nocase
   condition:
-    ($add and $ctx_run) or $pipe_ip
+    ($add and $ctx_run) or $pipe_ip or $pipe_ip_interp
 }
 
 /* Round 5, by technique (LOLBAS download binaries, ATT&CK T1105 + T1059): code fetched and run

@@ -22,8 +22,19 @@ rule invisible_high {
     $vs_run = { EF B8 8? EF B8 8? EF B8 8? }
     $vs_sup_run = { F3 A0 (84 | 85 | 86 | 87) ?? F3 A0 (84 | 85 | 86 | 87) ?? }
     $bom_in_word = /[A-Za-z0-9]\xEF\xBB\xBF[A-Za-z0-9]/
+    /* Round 10: a zero-width space between a lower- and an upper-case letter is the break
+     * opportunity doc generators put into long camelCase names (`file\u200BUpdate`); each such
+     * place is one $zw_in_word and one $zw_after_ascii match. */
+    $ctx_zw_camel = /[a-z]\xE2\x80\x8B[A-Z]/
+    $override = { E2 80 (AD | AE) }
   condition:
-    any of them
+    $tag_ascii or $tag_after_ascii or $tag_uncancelled or $tag_run or $zw_run or $vs_run or
+    $vs_sup_run or $bom_in_word or
+    /* Round 10: in a data file (JSON, HTML, CSV: lang "other") a lone zero-width character or a
+     * direction embedding is the text's own (a cached web page, MathML's invisible operators),
+     * medium; the overrides that reorder (LRO, RLO), runs and tag characters stay high. */
+    $override or
+    (lang != "other" and ($bidi_override or #zw_in_word + #zw_after_ascii > 2 * #ctx_zw_camel))
 }
 
 /* Bidirectional isolates (U+2066-U+2069) are how localisers keep a Latin placeholder in
@@ -71,6 +82,8 @@ rule invisible_format_in_word {
   strings:
     $cf_in_word = /[A-Za-z0-9_$](\xC2\xAD|\xD8\x9C|\xE1\xA0\x8E|\xE2\x80[\x8B-\x8F]|\xE2\x81[\xA0-\xA4\xAA-\xAF]|\xEF\xBB\xBF|\xEF\xBF[\xB9-\xBB]|\xF0\x9B\xB2[\xA0-\xA3]|\xF0\x9D\x85[\xB3-\xBA])+[A-Za-z0-9_$]/
     $filler_code = /[\x21-\x2F\x3A-\x40\x5B-\x60\x7B-\x7E A-Za-z0-9_](\xE3\x85\xA4|\xE1\x85[\x9F\xA0]|\xEF\xBE\xA0)+[\x21-\x2F\x3A-\x40\x5B-\x60\x7B-\x7E A-Za-z0-9_]/
+    $ctx_zw_camel = /[a-z]\xE2\x80\x8B[A-Z]/
   condition:
-    any of them
+    /* Round 10: not in a data file's text, nor a camelCase break opportunity (invisible_high) */
+    (lang != "other" and #cf_in_word > #ctx_zw_camel) or $filler_code
 }
