@@ -267,3 +267,23 @@ rule credential_dump_all {
   condition:
     $mimikatz or $ntds or $k8s or (is_script and $cloud_get and $ctx_cloud_list)
 }
+
+/* Round 10: another application's secret read out of the keychain: a browser's "Safe Storage"
+ * key (it decrypts the browser's saved passwords and cookies: LaZagne's and every macOS
+ * stealer's first step) or a Wi-Fi network's password. No skill's own job needs another
+ * program's master key, so it is high wherever it is written as a step, inline code included;
+ * a line that warns or teaches detection is not a step. */
+rule credential_other_app_keychain {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "reads another application's secret from the keychain (a browser's Safe Storage key, a Wi-Fi password)"
+  strings:
+    $safe_storage = /\bsecurity\s+find-generic-password\b[^\n]{0,160}\b(Chrome|Chromium|Brave|Microsoft Edge|Edge|Opera|Vivaldi|Arc|Yandex)( Browser)? Safe Storage\b/ nocase
+    $safe_storage_py = /\bkeyring\.get_password\s*\(\s*["'](Chrome|Chromium|Brave|Microsoft Edge|Opera|Vivaldi) Safe Storage["']/ nocase
+    $airport = /\bsecurity\s+find-generic-password\b[^\n]{0,160}(-D\s+["']?AirPort network password|\bAirPort\b[^\n]{0,40}\s-[a-z]*w)/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|stealer|malware|malicious|detect|detection|alert|flag|example\s+of)\b/ nocase
+  condition:
+    ($safe_storage or $safe_storage_py or $airport) and #neg_warn >= 0
+}
