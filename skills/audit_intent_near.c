@@ -33,7 +33,7 @@ typedef struct line_voice {
 } line_voice;
 
 /* A sentence quoted whole ("Ignore previous instructions."), as a test input or a phrase in a
- * table is: mentioned, not said. */
+ * table is: mentioned, not said. A command in backticks is not one: it is there to be run. */
 static bool quoted_whole(const char *data, const upk__intent_sentence *s) {
   const char *a = data + s->at, *e = data + s->end;
   while (a < e && strchr(" \t\n|", *a))
@@ -42,8 +42,8 @@ static bool quoted_whole(const char *data, const upk__intent_sentence *s) {
     e--;
   if (e - a < 2)
     return false;
-  bool open = *a == '"' || !strncmp(a, "\xE2\x80\x9C", 3) || *a == '`';
-  bool close = e[-1] == '"' || e[-1] == '`' || (e - a >= 3 && !strncmp(e - 3, "\xE2\x80\x9D", 3));
+  bool open = *a == '"' || !strncmp(a, "\xE2\x80\x9C", 3);
+  bool close = e[-1] == '"' || (e - a >= 3 && !strncmp(e - 3, "\xE2\x80\x9D", 3));
   return open && close;
 }
 
