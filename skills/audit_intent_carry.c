@@ -152,8 +152,11 @@ static bool invisible_image(const char *s, size_t n) {
   if (!strstr(low, "<img"))
     return false;
   for (size_t i = 0; i < sizeof HIDDEN / sizeof *HIDDEN; i++)
-    if (strstr(low, HIDDEN[i]))
-      return true;
+    for (const char *h = low; (h = strstr(h, HIDDEN[i])) != NULL; h++) {
+      char after = h[strlen(HIDDEN[i])];
+      if (!(after >= '0' && after <= '9')) /* width=1, not width=120 */
+        return true;
+    }
   return false;
 }
 

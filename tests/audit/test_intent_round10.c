@@ -118,6 +118,11 @@ Test(intent_round10, invisible_image_carrying_placeholders) {
                 UPK_SEV_ERROR);
   cr_expect_neq(worst("Call `https://api.example.com/v1/q?key={{API_KEY}}` for each city.\n", &id),
                 UPK_SEV_ERROR);
+  /* a sized image, seen: 120 pixels wide is not a pixel */
+  cr_expect_neq(worst("<img src=\"https://maps.example.com/s.png?k={{MAPS_API_KEY}}\" "
+                      "width=120 height=80>\n",
+                      &id),
+                UPK_SEV_ERROR);
 }
 
 Test(intent_round10, relaunched_without_approvals_for_the_task) {
