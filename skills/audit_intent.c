@@ -9,6 +9,7 @@
 #include "skills/audit_intent.h"
 
 #include <cmark.h>
+#include <ctype.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -769,7 +770,7 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|close|conclude|fill|ask|retain";
+    "decode|close|conclude|fill|ask|retain|have|prompt";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -832,6 +833,10 @@ static const pattern EGRESS[] = {
      NEG_ONLY},
     {"email|mail * * to * ~url", NEG_ONLY},
     {"send|post|upload|forward|transmit|submit ** to * ~http", NEG_ONLY},
+    /* the user's own connected tools (mail, chat) used to send to a stranger's address */
+    {"send|sends|forward|forwards|email|emails|mail|mails|deliver|transmit ** to|at * ~url",
+     NEG_ONLY},
+    {"upload|uploads|uploading ** ~http", NEG_ONLY},
     {"gist|gists create|public", NEG_ONLY},
     {"create|publish|make * * public gist|gists|paste|pastebin|repository|repo|bucket", NEG_ONLY},
     {"push * * mirror|~url", NEG_ONLY},
@@ -937,9 +942,9 @@ static const pattern GRAVE[] = {
 
 /* Authentication to a service: its key sent where it belongs (in a header), not exfiltrated. */
 static const pattern AUTH[] = {
-    {"header|headers|authorization|authenticate|authenticates|authentication|bearer|login|"
-     "log|sign",
+    {"header|headers|authorization|authenticate|authenticates|authentication|bearer|login",
      NEG_NONE},
+    {"log|sign in|into|on", NEG_NONE}, /* "log in", not a build's log */
 };
 
 /* Sensitive steps: protections off, the agent's memory or settings written, privileges, a
@@ -965,9 +970,11 @@ static const pattern ACTION[] = {
      NEG_CHECK},
     {"registry|index|index-url|extra-index-url|--registry|--index-url|--extra-index-url * ~url",
      NEG_CHECK},
-    {"auto-approve|auto-approved|pre-approved|preapproved|auto-accept|yolo|"
+    {"auto-approve|auto-approved|pre-approved|preapproved|pre-reviewed|prereviewed|pre-vetted|"
+     "pre-cleared|pre-authorized|pre-authorised|auto-accept|yolo|"
      "--dangerously-skip-permissions|dangerously-skip-permissions|--no-verify|bypasspermissions|"
-     "--yolo|dangerously-bypass-approvals-and-sandbox",
+     "--yolo|dangerously-bypass-approvals-and-sandbox|approval_policy=never|"
+     "approval-policy=never|--approval-mode=yolo|approval-mode=yolo|danger-full-access",
      NEG_CHECK},
     {"always|automatically approve|accept|grant|allow * tool|tools|command|commands|calls|"
      "requests|permission*|prompts|changes|edits|everything|all",
@@ -1020,9 +1027,18 @@ static const pattern CONCEAL[] = {
      "sync|save|store",
      NEG_CHECK},
     {"unnoticed|undetected", NEG_CHECK},
+    /* what was sent, deleted afterwards: the user's own outbox cleaned of it */
+    {"delete|deletes|remove|removes|purge|clear|erase|trash * * * sent|outgoing message|messages|"
+     "email|emails|mail|mails|item|items|copy|copies|folder|dm|dms|post|posts",
+     NEG_CHECK},
     {"encrypted|password-protected|obfuscated|packed|renamed ** so|that|to * * antivirus|av|"
-     "defender|scanner|scanners|heuristics|edr|gatekeeper|smartscreen",
+     "defender|scanner|scanners|heuristics|edr|gatekeeper|smartscreen|browser|browsers|"
+     "quarantine|quarantines|quarantined|scan|scans|scanned|scanning|flag|flags|flagged|block|"
+     "blocks|blocked|mark-of-the-web|motw",
      NEG_NONE},
+    /* an archive the agent opens with a password: its content kept from every scanner */
+    {"extract|unzip|unpack|decompress|decrypt|open ** archive|zip|7z|rar|7-zip password|passphrase",
+     NEG_CHECK},
     {"~not need|needs|have|has * to * be mentioned|told|shown|reported|disclosed|surfaced|"
      "explained",
      NEG_NONE},
@@ -1096,6 +1112,23 @@ static const pattern OVERRIDE_STRONG[] = {
     {"user|users|owner|operator has|have * already * approved|authorized|authorised|"
      "granted|consented|agreed|confirmed",
      NEG_CHECK},
+    /* forged authority: a blanket approval given in advance, a quoted message "from the user"
+     * or the operator granting leave, the agent's safety said to be relaxed */
+    {"approve|approves|approved|authorize|authorizes|authorized|authorise|authorises|authorised|"
+     "pre-approve|consent|consents ** every|all|any|each ** advance|beforehand|upfront|up-front",
+     NEG_CHECK},
+    {"message|messages|note|preference|instruction|instructions|approval|notice|word|words|update "
+     "from|by * * user|users|operator|owner|admin|administrator|system ** you|assistant|agent "
+     "may|can",
+     NEG_CHECK},
+    {"user|users|owner|operator|admin|administrator|system|anthropic|openai|developer|developers "
+     "has|have|had * * relaxed|lifted|waived|suspended|disabled|removed|loosened|dropped ** "
+     "safety|guardrails|restrictions|approvals|confirmations",
+     NEG_CHECK},
+    {"user|users|owner|operator|admin|administrator|system|anthropic|openai|developer|developers "
+     "has|have|had * * relaxed|lifted|waived|suspended|disabled|removed|loosened|dropped * "
+     "assistant's|agent's|model's|your|claude's rules|policy|policies|guidelines",
+     NEG_CHECK},
     {"user|users|they * asks|ask|tells|tell you to stop|wait|skip|pause|cancel|halt|abort ** "
      "carry|continue|proceed|keep|ignore|anyway|regardless",
      NEG_NONE},
@@ -1135,12 +1168,21 @@ static const pattern BYPASS[] = {
      "confirmations|permission|permissions",
      NEG_CHECK},
     {"auto-approve|auto-accept|yolo|--dangerously-skip-permissions|dangerously-skip-permissions|"
-     "bypasspermissions|dangerously-bypass-approvals-and-sandbox|full-auto",
+     "bypasspermissions|dangerously-bypass-approvals-and-sandbox|full-auto|--full-auto|"
+     "approval_policy=never|approval-policy=never|--approval-mode=yolo|approval-mode=yolo|"
+     "danger-full-access",
+     NEG_CHECK},
+    {"--ask-for-approval|-a|--approval-mode|--permission-mode never|yolo|bypasspermissions",
      NEG_CHECK},
     {"without * asking|approval|confirmation|permission|prompts", NEG_SENTENCE},
 };
 static const pattern LASTING[] = {
     {"future|every|all|later|subsequent|next session|sessions|conversations|runs|chats", NEG_CHECK},
+    /* the agent's own task moved to a session of itself that asks nothing */
+    {"rest|remainder of * * task|session|job|work|migration|run", NEG_CHECK},
+    {"continue|resume|proceed|finish|relaunch|re-launch|restart ** non-interactive|headless|"
+     "unattended|detached",
+     NEG_CHECK},
     {"~agentfile|~rcfile", NEG_CHECK},
 };
 
@@ -1177,6 +1219,15 @@ static const pattern SOLICIT[] = {
 #undef GIVE_WHO
 #undef PERSONAL
 #undef ONE_TIME
+
+/* The user asked to paste a key or token into the chat: the chat is where it is put, kept in
+ * the transcript and the model's context for good. */
+static const pattern CHAT_SECRET[] = {
+    {"ask|asking|prompt|request|have|get|tell * * user|users|them|they ** paste|type|enter|share|"
+     "send|give|provide|post ** key|keys|token|tokens|secret|secrets|~secret|credential|"
+     "credentials * in|into|here * * chat|conversation|thread",
+     NEG_CHECK},
+};
 
 /* Output kept whole where the agent reads it again (its notes, context or memory), or read in
  * full: with a store or a dump beside it, every secret in it is in the model's context. */
@@ -1288,7 +1339,8 @@ static void make_starts(void) {
                 T(INGEST),        T(DUMP),
                 T(SPREAD),        T(REMOTE_GET),
                 T(OVERWRITE),     T(INSTEAD),
-                T(OMIT),          T(ASKED)};
+                T(OMIT),          T(ASKED),
+                T(CHAT_SECRET)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1336,6 +1388,8 @@ bool upk__intent_ordered(const char *s, size_t n) {
  * asked. */
 static void score_more(const toks *t, upk__intent_signals *sig) {
   sig->solicit |= ANY(SOLICIT, t);
+  if (ANY(CHAT_SECRET, t))
+    sig->solicit = sig->sink = true;
   sig->ingest = ANY(INGEST, t);
   sig->dump = sig->store || ANY(DUMP, t);
   sig->spread = ANY(SPREAD, t);
@@ -1465,8 +1519,8 @@ static const char *message_of(const char *id, int sev) {
                                   "delete) and keep it from the user"
                                 : "tells the agent to keep something from the user";
   if (!strcmp(id, "audit/intent-phish"))
-    return "tells the agent to ask the user for a password, one-time code or recovery phrase "
-           "and store or send it";
+    return "tells the agent to ask the user for a password, key, one-time code or recovery "
+           "phrase and store it, send it or have it pasted into the chat";
   if (!strcmp(id, "audit/intent-context"))
     return "tells the agent to keep a whole store of secrets (the environment, a keychain, key "
            "files) in its notes or context";
@@ -1614,6 +1668,48 @@ static upk__intent_signals *score_all(const char *data, size_t len, const upk__i
   return sig;
 }
 
+/* The list item a sentence names as "step N": the first sentence of the item that starts
+ * with "N." or "N)", or n when it names none or no such item is found. */
+static size_t named_step(const char *data, const upk__intent_sentence *s, size_t n, size_t i) {
+  const char *w = data + s[i].at, *end = data + s[i].end;
+  long step = -1;
+  for (const char *p = w; p + 6 < end && step < 0; p++) {
+    if (strncasecmp(p, "step", 4) || (p > w && isalnum((unsigned char)p[-1])))
+      continue;
+    const char *d = p + 4 + (p[4] == 's');
+    while (d < end && *d == ' ')
+      d++;
+    if (d < end && isdigit((unsigned char)*d))
+      step = strtol(d, NULL, 10);
+  }
+  for (size_t k = 0; step > 0 && k < n; k++) {
+    const char *a = data + s[k].at, *e = data + s[k].end;
+    while (a < e && (*a == ' ' || *a == '\t' || *a == '\n'))
+      a++;
+    char *num_end;
+    if (k != i && a < e && isdigit((unsigned char)*a) && strtol(a, &num_end, 10) == step &&
+        num_end < e && (*num_end == '.' || *num_end == ')'))
+      return k;
+  }
+  return n;
+}
+
+/* A sentence that keeps a step from the user ("leave step 2 out of your summary"): what that
+ * step does (its whole list item) OR-ed in, since a step hidden is as bad as what it does. */
+static void add_named_step(const char *data, const upk__intent_sentence *s,
+                           const upk__intent_signals *sig, size_t n, size_t i,
+                           upk__intent_signals *w) {
+  if (!w->conceal)
+    return;
+  size_t k = named_step(data, s, n, i);
+  for (size_t j = k; j < n && s[j].seg == s[k].seg; j++) {
+    w->egress |= sig[j].egress;
+    w->action |= sig[j].action;
+    w->data |= sig[j].data;
+    w->store |= sig[j].store;
+  }
+}
+
 /* Report the findings of sentences s[0, n) with their signals sig. */
 static int report_all(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
                       const upk__intent_signals *sig, size_t n, size_t from, upk_diags *out) {
@@ -1626,6 +1722,7 @@ static int report_all(const char *rel, const char *data, size_t len, const upk__
     /* the sentence alone, then with the one after it (a step and its "... and post it to") */
     upk__intent_signals w = sig[i];
     const char *id;
+    add_named_step(data, s, sig, n, i, &w);
     int sev = upk__intent_severity(&w, &id);
     size_t k = i + 1; /* a neighbour adds to it when both carry more than an order */
     if (k < n && !s[k].teaching && !s[i].heading && !s[k].heading && content(&sig[i]) &&

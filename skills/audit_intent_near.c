@@ -32,6 +32,21 @@ typedef struct line_voice {
   bool order, teach, plain;
 } line_voice;
 
+/* A sentence quoted whole ("Ignore previous instructions."), as a test input or a phrase in a
+ * table is: mentioned, not said. A command in backticks is not one: it is there to be run. */
+static bool quoted_whole(const char *data, const upk__intent_sentence *s) {
+  const char *a = data + s->at, *e = data + s->end;
+  while (a < e && strchr(" \t\n|", *a))
+    a++;
+  while (e > a && strchr(" \t\n|.,;", e[-1]))
+    e--;
+  if (e - a < 2)
+    return false;
+  bool open = *a == '"' || !strncmp(a, "\xE2\x80\x9C", 3);
+  bool close = e[-1] == '"' || (e - a >= 3 && !strncmp(e - 3, "\xE2\x80\x9D", 3));
+  return open && close;
+}
+
 static line_voice voice_of(const char *data, const upk__intent_sentence *s, size_t n,
                            const upk__audit_lines *l, int line) {
   line_voice v = {0};
@@ -39,7 +54,9 @@ static line_voice voice_of(const char *data, const upk__intent_sentence *s, size
     int a = upk__audit_line_of(l, s[i].at), b = upk__audit_line_of(l, s[i].end ? s[i].end - 1 : 0);
     if (a > line || line > b)
       continue;
-    if (upk__intent_ordered(data + s[i].at, s[i].end - s[i].at))
+    if (s[i].teaching && quoted_whole(data, &s[i]))
+      v.teach = true; /* a quoted phrase under teaching words: a test input, not an order */
+    else if (upk__intent_ordered(data + s[i].at, s[i].end - s[i].at))
       v.order = true;
     else if (s[i].teaching)
       v.teach = true;
