@@ -136,3 +136,20 @@ rule catalogue_git_credential_fill {
   condition:
     $fill and #neg >= 0
 }
+
+/* Round 10 (issue 45): a clipboard watcher, whatever the platform: every change to the clipboard
+ * (passwords copied from a manager included) handed to a program or logged, not one read on the
+ * user's request. */
+rule catalogue_clipboard_watch {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "watches the clipboard and records every change (clipboards hold passwords and tokens)"
+  strings:
+    $watch = /\bwl-paste\s+([^\n|;&]{0,30}\s)?(--watch|-w)\s|\bclipnotify\b|\bAddClipboardFormatListener\b|\bSetClipboardViewer\b|\bpyperclip\.waitForNewPaste\s*\(|\bclipboard-event\b|\bon_clipboard_change\b|\bNSPasteboard\b[^\n]{0,80}\bchangeCount\b/
+    $loop = /\b(while\s*(true|:|1|\(\s*(true|1|\$true)\s*\))|while\s+True\s*:|for\s*\(\s*;\s*;\s*\)|setInterval\s*\(|loop\s*\{)[^\x00]{0,240}(\bxclip\s+[^\n]{0,30}-o\b|\bxsel\s+[^\n]{0,20}(-o|--output|-b)\b|\bpbpaste\b|\bwl-paste\b|\bGet-Clipboard\b|\bpyperclip\.paste\s*\(|\bclipboardy\.read\w*\s*\(|\bClipboard\]?::GetText\s*\(|\bclipboard\.readText\s*\()[^\x00]{0,200}(>>|\bAdd-Content\b|\bOut-File\b[^\n]{0,40}-Append|appendFile\w*\s*\(|open\s*\([^\n)]{0,80}["']a\+?["'])/
+  condition:
+    any of them
+}

@@ -19,8 +19,9 @@ rule catalogue_download_then_start {
     $get = /\bcurl(\.exe)?\s+[^\n]{0,160}(-o|-O|--output|-\w*o)\s*["']?[^\s"']{0,120}\.(exe|msi|scr|bat|cmd|ps1|psm1|vbs|js|hta|dll|jar)\b|\b(Invoke-WebRequest|iwr|wget|curl)\b[^\n]{0,200}-OutFile\s+["']?[^\s"']{0,120}(\.(exe|msi|scr|bat|cmd|ps1|psm1|vbs|hta|dll)\b|\$\w+)|\bStart-BitsTransfer\b[^\n]{0,200}-Destination\b|\bbitsadmin(\.exe)?\s+\/transfer\b|\bcertutil(\.exe)?\s+[^\n]{0,40}-urlcache\b|\.DownloadFile\s*\(|\bDownloadFileAsync\s*\(/ nocase
     $run = /(^|\n|&|\(|;)\s*start\s+((\/\w+|"")\s+)*["']?%\w+%|\bStart-Process\b[^\n]{0,40}(\$\w+|%\w+%|\$env:)|\bInvoke-Item\b|(^|\n|;)\s*\.\s+["']?\$\w+|(^|\n|;)\s*&\s*["']?\$\w+|\bImport-Module\s+["']?\$\w+|\b(rundll32|regsvr32|msiexec|mshta|installutil|cscript|wscript)(\.exe)?\s[^\n]{0,80}(%\w+%|\$\w+|\$env:)|(^|\n|&)\s*(call\s+)?["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA|PUBLIC|USERPROFILE)%\\[^\n]{0,80}\.(exe|bat|cmd|scr)/ nocase
     $neg = /\b(never|don'?t|do\s+not|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
+    $ctx_verified = /\bGet-FileHash\b[^\x00]{0,300}(-ne|-eq|-ceq|-cne)\b[^\n]{0,160}\b(throw|exit|Write-Error|return)\b|(-ne|-eq)\s+\(?\s*Get-FileHash\b|\bGet-AuthenticodeSignature\b[^\n]{0,120}\.Status\b|\bcertutil(\.exe)?\s+-hashfile\b[^\n]{0,120}\b(find|findstr)\b/ nocase
   condition:
-    $get and $run and #neg >= 0
+    $get and $run and #neg >= 0 and not $ctx_verified
 }
 
 /* Code fetched and run by the language itself, without eval or a shell, the doors listed by
@@ -113,4 +114,47 @@ rule catalogue_package_source_redirect {
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|dependency\s+confusion|detect(s|ion)?)\b/ nocase
   condition:
     (($gem and (lang == "ruby" or lang == "sh" or lang == "other" or lang == "text")) or ($cargo and $ctx_cargo_crates) or $precommit or $go_env or (any of ($registry, $pip_extra) and not is_prose)) and #neg >= 0 and #veto_known >= 0
+}
+
+/* Round 10 (issue 45): a package installed from an archive or a git URL on a host that is not a
+ * public forge or registry: its build or install code (setup.py, install scripts) runs at
+ * install time, and nothing pins what the host serves. package.json dependencies,
+ * requirements files, pyproject dependency strings, and `pip`/`npm` run from a program. */
+rule catalogue_dependency_from_url {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "installs a package from an archive URL on an unknown host (its install code runs)"
+  strings:
+    $json_dep = /(^|\n)\s*"[@\w.\/-]+"\s*:\s*"(https?:\/\/[^"\s]+\.(tgz|tar\.gz|zip)|git\+https?:\/\/[^"\s]+)"/
+    $req = /(^|\n)\s*["']?[\w.-]+(\[[\w,.-]+\])?\s*@\s*https?:\/\/[^\s"'#]+\.(tar\.gz|tgz|zip|whl)\b/
+    $run = /\b(pip3?|npm|pnpm|yarn)["']?\s*,?\s*["']?\s*(install|add|i)\b["']?[^\n)\]]{0,120}\n?[^\n)\]]{0,120}["'\s](https?:\/\/[^\s"']+\.(tar\.gz|tgz|zip|whl)|git\+https?:\/\/[^\s"']+)/
+    $veto_known = /https?:\/\/([\w-]+\.)*(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|pypi\.org|pythonhosted\.org|npmjs\.org|npmjs\.com|download\.pytorch\.org|huggingface\.co|localhost|127\.0\.0\.1)\/|:\/\/[^\s\/]*(<|\$|\{|your[-_.])/
+  condition:
+    any of ($json_dep, $req, $run) and #veto_known >= 0
+}
+
+/* Round 10: a program fetched, written with the executable bit and started by the same file, in
+ * a language without a shell (Node's fetch + writeFileSync mode 0o755 + execFileSync, Python's
+ * urlretrieve + chmod + subprocess, Go's http.Get + Chmod + exec.Command): the prebuilt-binary
+ * downloader an npm install hook runs. */
+rule catalogue_fetch_chmod_run {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "downloads a program, makes it executable and runs it"
+  strings:
+    $chmod = /\bmode\s*:\s*0o?7[0-7]{2}\b|\bchmodSync\s*\([^\n)]{0,60}(0o?7[0-7]{2}|["']7[0-7]{2}["']|["']\+x["'])|\bos\.chmod\s*\([^\n]{0,80}(0o?7[0-7]{2}|S_IX\w+|S_IEXEC)|\bos\.Chmod\s*\([^\n)]{0,60}0o?7[0-7]{2}|\bFile\.chmod\s*\(\s*0o?7[0-7]{2}/
+    $ctx_get = /\bfetch\s*\(\s*\w+|\bhttps?\.get\s*\(|\baxios(\.get)?\s*\(|\burlretrieve\s*\(|\burlopen\s*\(|\brequests\.get\s*\(|\bhttp\.Get\s*\(|\bURI\.open\s*\(|\bNet::HTTP\.get\b/
+    $ctx_run = /\b(execFileSync|execFile|execSync|spawnSync|spawn)\s*\(\s*\w+\s*[,)]|\bsubprocess\.(run|call|check_call|check_output|Popen)\s*\(\s*\[\s*\w+\s*[,\]]|\bexec\.Command\s*\(\s*\w+\s*[,)]|\bos\.exec[lv]p?e?\s*\(\s*\w+/
+    /* Every URL of the file counted, the usual release hosts' subtracted: prebuilt binaries from
+     * GitHub releases or the registry are how many tools ship; one stranger's host is enough. */
+    $ctx_url = /https?:\/\/[\w.-]+/
+    $ctx_url_known = /https?:\/\/(github\.com|objects\.githubusercontent\.com|registry\.npmjs\.org|nodejs\.org|storage\.googleapis\.com|releases\.hashicorp\.com|dl\.google\.com|download\.docker\.com|cdn\.jsdelivr\.net|unpkg\.com|pypi\.org|files\.pythonhosted\.org)\b/
+  condition:
+    $chmod and $ctx_get and $ctx_run and #ctx_url > #ctx_url_known
 }

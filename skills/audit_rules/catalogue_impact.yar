@@ -439,3 +439,20 @@ rule secrets_dumped_clear {
   condition:
     ($keychain or $ssh_all) and #neg >= 0
 }
+
+/* Round 10 (issue 45): `cd $X` unquoted, of a variable the script never sets, then everything
+ * in the current directory removed: unset, `cd` goes to the home directory, which is emptied
+ * (the Steam-installer bug). audit_unset.c drops the match when the file sets or checks X. */
+rule scope_cd_unset_rm_star {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    unset_var = "veto"
+    message = "cd to a variable the script never sets, then rm -rf *: unset, cd goes home and the home directory is emptied"
+  strings:
+    $cd_rm = /(^|\n|;|&&)\s*cd\s+\$\{?[A-Za-z_]\w*\}?\s*(\n|;|&&)\s*(#[^\n]*\n\s*)*rm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]*\s+)*(\.\/)?(\*|\.\[)/
+  condition:
+    $cd_rm and not is_prose
+}

@@ -168,6 +168,7 @@ rule credential_prose_read {
     $read = /\b(read|open|cat|load|parse|collect|gather|copy|extract|dump|print|grab|harvest|retrieve|fetch)\s+(the\s+|all\s+|each\s+|every\s+)?([\w'-]+\s+){0,4}[`'"]?(~|\$HOME|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(aws[\/\\]credentials|config[\/\\]gcloud|azure[\/\\]|kube[\/\\]config|ssh[\/\\]id_(\*|[a-z0-9]+\b)([^.]|\.[^p])|netrc|npmrc|pypirc|git-credentials|docker[\/\\]config\.json|gnupg)/ nocase
     $read_cloud = /\b(read|open|cat|load|parse|collect|gather|copy|extract|dump|grab|harvest)\s+(the\s+|all\s+|every\s+)?(user'?s\s+)?(cloud\s+)?(credential|credentials|secret|secrets|token|tokens|key)\s+files?\b[^\n]{0,80}(~|\$HOME|\.aws|\.kube|\.ssh|gcloud|\.azure|\.netrc|\.docker)/ nocase
     $veto_not = /\b(never|not|don'?t|avoid|without|no)\s+([\w-]+\s+){0,2}(include|paste|print|output|echo|copy|put|add|append|write|quote)\b/ nocase
+    $neg_read = /\b(never|not|don'?t|avoid)\s+([\w-]+\s+){0,2}(read|open|cat|load|print|copy|dump|show|paste)\b/ nocase
     $into_answer = /(^|\n)[^\n]{0,120}\b(include|paste|print|output|echo|copy|put|add|append|write|quote)\s+[^\n]{0,40}\b(values?\s+of\s+)?(the\s+|all\s+|any\s+|every\s+)?([\w'-]+\s+){0,2}(\$?[A-Z][A-Z0-9_]*(TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY)\b|environment\s+variables|env\s+vars|api\s+keys?|access\s+tokens?|tokens|secrets|credentials|passwords|private\s+keys?)\b[^\n]{0,60}\b(in|into|to)\s+(your|the)\s+(answer|response|reply|summary|final\s+message|commit(\s+message)?|pr\s+(description|body)|pull\s+request|issue|report|comment|changelog|log\s+output)\b/ nocase
   condition:
     any of them
@@ -286,4 +287,55 @@ rule credential_other_app_keychain {
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|stealer|malware|malicious|detect|detection|alert|flag|example\s+of)\b/ nocase
   condition:
     ($safe_storage or $safe_storage_py or $airport) and #neg_warn >= 0
+}
+
+/* Round 10 (issue 45): a browser's credential store named as a file inside a browser profile
+ * that the same file names (the path in a variable, the store's name on another line): Chromium's
+ * Login Data with Local State (the key that decrypts it), Firefox's key4.db with logins.json. */
+rule credential_browser_store_by_name {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "copies or reads a browser's saved-password store (Login Data, Local State, key4.db, logins.json)"
+  strings:
+    $store = /[\/\\](Login Data|Local State|key4\.db|logins\.json)(["'\s)]|$)/
+    $ctx_profile = /(google-chrome|Google[\/\\]Chrome|[Cc]hromium|BraveSoftware|Microsoft[\/\\]Edge|microsoft-edge|\.mozilla[\/\\]firefox|Mozilla[\/\\]Firefox|vivaldi|opera)\b/ nocase
+  condition:
+    $store and $ctx_profile
+}
+
+/* Round 10: a walk of the whole home directory that keeps files named like secret stores
+ * (.env*, .npmrc, .pypirc, .netrc, SSH keys): the user's tokens for every project at once. */
+rule credential_home_walk_secrets {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "walks the home directory collecting secret files (.env, .npmrc, .pypirc, .netrc, SSH keys)"
+  strings:
+    $walk = /\b(walk|os\.walk|readdirSync|readdir|glob(\.sync|Sync)?|globby|fg|rglob|iglob|WalkDir::new|filepath\.Walk(Dir)?|Find\.find|Get-ChildItem|gci)\s*\(?\s*(os\.homedir\s*\(\s*\)|homedir\s*\(\s*\)|os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|Dir\.home\b|\$env:USERPROFILE|\$HOME\b|["']~\/?["']|home(Dir|_dir)?\s*[,)])/
+    $find = /\bfind\s+["']?(~|\$HOME|\$\{HOME\}|\/home|\/Users)\/?["']?\s[^\n]{0,80}-i?name\s+["']?(\.env|\.npmrc|\.pypirc|\.netrc|id_rsa|id_ed25519)/
+    $ctx_secret_name = /["'`](\.env(\.[\w.]+|\*)?|\.npmrc|\.pypirc|\.netrc|id_rsa|id_ed25519|\*\*\/\.env\*?)["'`]/
+  condition:
+    $find or ($walk and $ctx_secret_name)
+}
+
+/* Round 10: another application's Keychain item printed (-w): the browser's Safe Storage key
+ * (it decrypts every saved password) or a Wi-Fi password; Windows and Linux Wi-Fi keys shown in
+ * clear. A skill reading its own token by its own service name stays clean. */
+rule credential_foreign_keychain_item {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "prints another application's stored secret (a browser's Safe Storage key, a Wi-Fi password)"
+  strings:
+    $mac = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,120}(Safe Storage|AirPort|Wi-?Fi|iCloud|com\.apple\.)/ nocase
+    $win = /\bnetsh(\.exe)?\s+wlan\s+show\s+profiles?\b[^\n]{0,80}key\s*=\s*clear\b/ nocase
+    $nm = /\bnmcli\s+[^\n]{0,60}(--show-secrets|-s\s+connection\s+show)\b|\/etc\/NetworkManager\/system-connections\// nocase
+  condition:
+    any of them
 }

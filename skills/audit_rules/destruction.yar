@@ -179,3 +179,55 @@ rule destruction_teardown_unprompted {
   condition:
     any of ($iac, $flush) and #neg_attack >= 0
 }
+
+/* Round 10 (issue 45): the shared main branch overwritten by a local tree that was first reset
+ * and scrubbed (`reset --hard` and `clean -x`): local work and ignored files gone, and main
+ * force-pushed to match. One force push in a release guide stays medium. */
+rule destruction_reset_clean_force_main {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    message = "discards local work (reset --hard, clean) and force-pushes the shared main branch"
+  strings:
+    $push = /\bgit\s+push\s+[^\n]{0,40}(--force\b|-f\b|\+(HEAD:)?(main|master)\b)[^\n]{0,40}\b(main|master)\b/
+    $ctx_reset = /\bgit\s+reset\s+--hard\b/
+    $ctx_clean = /\bgit\s+clean\s+-[a-zA-Z]*[fdx][a-zA-Z]*\b/
+  condition:
+    $push and $ctx_reset and $ctx_clean
+}
+
+/* Round 10: a recursive delete of every user's profile (C:\Users\*, /home/*, /Users/*), in
+ * PowerShell, cmd, sh or Python. */
+rule destruction_all_profiles {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "deletes every user's home directory (C:\\Users\\*, /home/*, /Users/*)"
+  strings:
+    $ps = /\b(Remove-Item|ri|rm|del|rd|rmdir)\b[^\n]{0,60}["']?([A-Z]:|\$env:SystemDrive|%SystemDrive%)\\Users\\\*?["']?(\s|;|$)[^\n]{0,60}|\b(Remove-Item|ri)\b[^\n]{0,60}\s-Recurse\b[^\n]{0,60}([A-Z]:|\$env:SystemDrive)\\Users\\\*/ nocase
+    $sh = /\brm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]*\s+)*["']?\/(home|Users)\/\*?["']?(\s|;|$)/
+    $py = /\b(shutil\.rmtree|remove_tree|rmtree|rmSync|RemoveAll)\s*\(\s*(r?["'](\/home|\/Users|C:\\\\?Users)\/?\\?\\?["']|os\.path\.join\s*\(\s*["'](\/home|\/Users)["'])/
+    $neg = /\b(never|don'?t|do\s+not|dangerous|warning|example\s+of|malicious)\b/ nocase
+  condition:
+    any of ($ps, $sh, $py) and #neg >= 0
+}
+
+/* Round 10: a recursive delete of a path built from the home directory and a second variable
+ * nothing checks (`"$ENV{HOME}/$ENV{X}"`, `"$env:USERPROFILE\$env:X"`, `join(home,
+ * os.environ.get("X", ""))`): with X unset the path is the home directory, removed whole. */
+rule destruction_home_plus_unset {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "deletes a path made of the home directory and an unchecked variable: unset, the whole home directory goes"
+  strings:
+    $path = /["']\$ENV\{\s*["']?(HOME|USERPROFILE)["']?\s*\}[\/\\]\$ENV\{\s*["']?\w+["']?\s*\}["']|["']\$env:(USERPROFILE|HOME)[\/\\]\$env:\w+["']|\bos\.path\.join\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~["']\s*\)|os\.environ\s*\[\s*["']HOME["']\s*\]|Path\.home\s*\(\s*\)|home)\s*,\s*os\.environ\.get\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)|\bpath\.join\s*\(\s*os\.homedir\s*\(\s*\)\s*,\s*process\.env\.\w+\s*\|\|\s*["']["']\s*\)/
+    $ctx_delete = /\b(remove_tree|rmtree|shutil\.rmtree|Remove-Item\b[^\n]{0,80}-Recurse|rmSync|rimraf|fs\.rm)\b/
+  condition:
+    $path and $ctx_delete
+}

@@ -174,3 +174,36 @@ rule collection_uploaded {
   condition:
     $bundle or (is_script and ($clip or $screen) and $ctx_loop and $ctx_sleep and $ctx_send)
 }
+
+/* Round 10 (issue 45): a mail store (Outlook .pst/.ost, Thunderbird profiles, Apple Mail, mbox)
+ * collected and uploaded (multipart form, a file body, a POST): every message the user has. */
+rule mail_store_uploaded {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "uploads the user's mail store (Outlook .pst/.ost, Thunderbird, Apple Mail, mbox)"
+  strings:
+    $store = /\*\.(pst|ost)\b|["'][^"'\n]{0,80}\.(pst|ost)["']|\\Microsoft\\Outlook\b|Outlook Files|Thunderbird[\/\\]Profiles|Library\/Mail\/V\d+|\.thunderbird\/|\*\.mbox\b|\.emlx\b/ nocase
+    $ctx_upload = /\bMultipartFormDataContent\b|\bPostAsync\s*\(|\bUploadFile\w*\s*\(|\bInvoke-(RestMethod|WebRequest)\b[^\n]{0,120}(-InFile|-Form)\b|\bcurl\s+[^\n]{0,80}(-F\s|--form\b|-T\s|--upload-file\b|--data-binary\s+@)|\brequests\.(post|put)\s*\([^\n]{0,120}\bfiles\s*=|\bFormData\s*\(|\bscp\s|\brclone\s+(copy|sync)\b/
+  condition:
+    $store and $ctx_upload
+}
+
+/* Round 10: a chat webhook or bot API (Discord, Slack, Telegram) written in the code, and a
+ * secret file (.env, a credentials file) read by the same file: the user's secrets posted to
+ * a channel the skill's author reads. */
+rule secret_file_to_chat_webhook {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "reads a secret file (.env, credentials) and posts it to a chat webhook or bot (Discord, Slack, Telegram)"
+  strings:
+    $hook = /https:\/\/(discord(app)?\.com\/api\/webhooks\/\d+|hooks\.slack\.com\/services\/T\w+|api\.telegram\.org\/bot\d+:)/
+    $ctx_secret = /\b(open|readFileSync|readFile|read_text|read_bytes|Get-Content|gc|cat|File\.read|ReadAllText|ReadAllBytes)\s*\(?\s*\(?\s*["'][^"'\n]{0,40}(\.env(\.\w+)?|credentials(\.json)?|\.npmrc|\.pypirc|\.netrc|id_rsa|id_ed25519)["']|\bcurl\s+[^\n]{0,120}-F\s+["']?\w+=@[^\s"']{0,40}\.(env|npmrc|pypirc|netrc)\b/
+  condition:
+    $hook and $ctx_secret
+}

@@ -87,3 +87,18 @@ rule invisible_format_in_word {
     /* Round 10: not in a data file's text, nor a camelCase break opportunity (invisible_high) */
     (lang != "other" and #cf_in_word > #ctx_zw_camel) or $filler_code
 }
+
+/* Round 10 (issue 45): zero-width characters written as escapes (`\u200b`, `\u{200C}`,
+ * `&#8203;`, `&#x200c;`) in a long run: a binary code a YAML or JSON loader turns into invisible
+ * text, frontmatter included. A sanitiser's character class names each one once. */
+rule invisible_escaped_run {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "invisible-unicode"
+    severity = "high"
+    message = "a long run of escaped zero-width characters: invisible text (a binary code) once decoded"
+  strings:
+    $esc_run = /(\\u\{?200[bcdBCD]\}?|\\u2060|\\uFEFF|\\ufeff|&#x200[bcdBCD];|&#820[345];){16}/
+  condition:
+    any of them
+}

@@ -68,3 +68,21 @@ rule miner_by_options {
   condition:
     $algo and $ctx_pool
 }
+
+/* Round 10 (issue 45): the stratum protocol spoken by hand, in any language: the JSON-RPC
+ * methods a pool understands (mining.subscribe/authorize/submit, the Monero pools' login with a
+ * wallet), whatever the pool's address looks like. */
+rule miner_stratum_protocol {
+  meta:
+    id = "audit/mining"
+    category = "mining"
+    severity = "high"
+    prose = "medium"
+    message = "speaks the stratum mining protocol to a pool (a cryptocurrency miner in code)"
+  strings:
+    $methods = /["']mining\.(subscribe|authorize|submit|extranonce\.subscribe)["']/
+    $xmr_login = /["']method["']\s*:\s*["']login["'][^\n]{0,200}["']login["']\s*:/
+    $ctx_wallet = /\b4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b|\b(wallet|WALLET|payout)\w*\s*[:=]/
+  condition:
+    $methods or ($xmr_login and $ctx_wallet)
+}

@@ -105,3 +105,36 @@ rule persistence_git_alias_hidden {
   condition:
     $alias and $ctx_hidden
 }
+
+/* Round 10 (issue 45): a file or shortcut written into the Startup folder (found by
+ * GetFolderPath('Startup'), shell:startup or its path): run at every logon. */
+rule startup_folder_write {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "puts a program or shortcut in the Startup folder (runs at every logon)"
+  strings:
+    $folder = /GetFolderPath\s*\(\s*["']?(\[Environment\+SpecialFolder\]::)?(Common)?Startup["']?\s*\)|SpecialFolder\]?::(Common)?Startup\b|\bshell:(common\s)?startup\b|Start Menu[\/\\]Programs[\/\\]Startup\b|\\Startup\\/ nocase
+    $ctx_write = /\bCreateShortcut\s*\(|\.lnk\b|\b(Copy-Item|Move-Item|Set-Content|Out-File|New-Item|copy|move|mklink)\b|\bshutil\.copy\w*\s*\(|\bWriteAllText\s*\(/ nocase
+  condition:
+    $folder and $ctx_write
+}
+
+/* Round 10: authorized_keys opened for appending or written with a key the file carries, from any
+ * language (Python open(..., "a"), Node appendFileSync, PowerShell Add-Content, Go O_APPEND). */
+rule authorized_keys_append_code {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "adds an SSH key to authorized_keys (lasting remote access)"
+  strings:
+    $append = /authorized_keys["'][^\n]{0,40}["']a\+?b?["']|\b(appendFileSync|appendFile|Add-Content|AppendAllText)\s*\(?[^\n]{0,80}authorized_keys|authorized_keys[^\n]{0,80}\bO_APPEND\b/
+    $ak = /authorized_keys/
+    $ctx_key = /["']\s*(ssh-(ed25519|rsa|dss)|ecdsa-sha2-nistp\d+)\s+AAAA[A-Za-z0-9+\/]{8,}/
+  condition:
+    $append or ($ak and $ctx_key)
+}

@@ -130,25 +130,3 @@ rule supply_chain_url_dependency {
   condition:
     ($npm_dep or $req_url or $pip_argv) and #veto_host >= 0 and #neg >= 0
 }
-
-/* Round 10: a JS install helper that downloads a program, writes it executable and runs it
- * (the "prebuilt binary" downloader npm install scripts use) from a host that is not one of
- * the usual release hosts. Every URL in the file is counted; a known release host's are
- * subtracted, so one stranger's host is enough. */
-rule download_exec_js_prebuilt {
-  meta:
-    id = "audit/download-exec"
-    category = "download-exec"
-    severity = "high"
-    prose = "medium"
-    block = "medium"
-    message = "downloads a program, makes it executable and runs it, from a host that is not a known release host"
-  strings:
-    $save_exec = /\bwriteFileSync\s*\([^\n]{0,160}\bmode\s*:\s*0o?7[0-7]{2}\b|\bchmodSync\s*\([^\n]{0,80}(0o?7[0-7]{2}|["']7[0-7]{2}["']|["']\+x["'])/
-    $ctx_fetch = /\b(fetch|https?\.get|axios(\.get)?|got|download)\s*\(/
-    $ctx_run = /\b(execFileSync|execFile|spawnSync|spawn|execSync)\s*\(\s*(\w+|`\$\{\w+\}`)\s*[,)]/
-    $ctx_url = /https?:\/\/[\w.-]+/
-    $ctx_url_known = /https?:\/\/(github\.com|objects\.githubusercontent\.com|registry\.npmjs\.org|nodejs\.org|storage\.googleapis\.com|releases\.hashicorp\.com|dl\.google\.com|download\.docker\.com|cdn\.jsdelivr\.net|unpkg\.com)\b/
-  condition:
-    lang == "js" and $save_exec and $ctx_fetch and $ctx_run and #ctx_url > #ctx_url_known
-}
