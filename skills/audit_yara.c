@@ -248,13 +248,20 @@ static void report_match(scan *s, const rule_meta *m, hit h, int *lines, int *n)
   add_finding(s, m, line, col, end_col, evidence(s->data, s->len, ls, at));
 }
 
-#define VETOES_MAX 64
+/* A lock file holds hundreds of registry URLs, each a $veto match: the list grows (to YARA's
+ * own cap on a string's matches), so a match past the first few is still vetoed. */
+#define VETOES_MAX (1u << 20)
 #define NEG_LINES_MAX 1024 /* a translation file: a right-to-left letter on each line */
 
 typedef struct veto {
-  size_t at[VETOES_MAX], n;
+  size_t *at, n, cap;            /* the $veto* matches' offsets, sorted */
   int neg[NEG_LINES_MAX], n_neg; /* distinct lines holding a $neg* match, in file order */
 } veto;
+
+static int cmp_offset(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
 
 /* Matches of the rule's $veto* strings: a reported match that holds one is dropped (a
  * well-known vendor's installer inside a download piped to a shell). */
@@ -270,12 +277,15 @@ static int match_line(const scan *s, hit h) {
 static void collect_vetoes(const scan *s, YR_SCAN_CONTEXT *ctx, const YR_RULE *rule, veto *v) {
   const YR_STRING *str;
   hit h;
-  v->n = 0;
+  v->at = NULL;
+  v->n = v->cap = 0;
   v->n_neg = 0;
   yr_rule_strings_foreach(rule, str) {
     const YR_MATCH *p = ctx->matches[str->idx].head;
-    while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(s, &p, &h))
+    while (!strncmp(str->identifier, "$veto", 5) && v->n < VETOES_MAX && next_hit(s, &p, &h)) {
+      v->at = upk_xgrow(v->at, &v->cap, v->n + 1, sizeof *v->at);
       v->at[v->n++] = h.at;
+    }
     while (!strncmp(str->identifier, "$neg", 4) && v->n_neg < NEG_LINES_MAX &&
            next_hit(s, &p, &h)) {
       int line = match_line(s, h);
@@ -283,14 +293,23 @@ static void collect_vetoes(const scan *s, YR_SCAN_CONTEXT *ctx, const YR_RULE *r
         v->neg[v->n_neg++] = line;
     }
   }
+  if (v->n > 1)
+    qsort(v->at, v->n, sizeof *v->at, cmp_offset); /* two $veto strings' lists interleave */
 }
 
 /* A match holding a $veto* match, or on a line holding a $neg* match (a negation or a
  * warning: "never run curl | sh", "do not ignore the user"), is not reported. */
 static bool vetoed(const scan *s, const veto *v, hit h) {
-  for (size_t i = 0; i < v->n; i++)
-    if (v->at[i] >= h.at && v->at[i] < h.at + h.len)
-      return true;
+  size_t lo = 0, hi = v->n; /* the first veto at or after the match's start */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v->at[mid] < h.at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < v->n && v->at[lo] < h.at + h.len)
+    return true;
   int line = match_line(s, h);
   for (int i = 0; i < v->n_neg; i++)
     if (v->neg[i] == line)
@@ -324,6 +343,7 @@ static int on_match(YR_SCAN_CONTEXT *ctx, int message, void *data, void *user) {
           !(m.unset_var && upk__audit_unset_var(s->data, s->len, h.at, h.len)))
         report_match(s, &m, h, lines, &n);
   }
+  free(v.at);
   if (!reportable) /* a condition on the file alone */
     add_finding(s, &m, -1, 0, 0, NULL);
   return CALLBACK_CONTINUE;

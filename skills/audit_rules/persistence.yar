@@ -118,8 +118,10 @@ rule startup_folder_write {
   strings:
     $folder = /GetFolderPath\s*\(\s*["']?(\[Environment\+SpecialFolder\]::)?(Common)?Startup["']?\s*\)|SpecialFolder\]?::(Common)?Startup\b|\bshell:(common\s)?startup\b|Start Menu[\/\\]Programs[\/\\]Startup\b|\\Startup\\/ nocase
     $ctx_write = /\bCreateShortcut\s*\(|\.lnk\b|\b(Copy-Item|Move-Item|Set-Content|Out-File|New-Item|copy|move|mklink)\b|\bshutil\.copy\w*\s*\(|\bWriteAllText\s*\(/ nocase
+    /* the folder's contents globbed are read (a forensic triage copies them out), not written */
+    $veto_glob = /Startup["']?[\/\\]\*/ nocase
   condition:
-    $folder and $ctx_write
+    $folder and $ctx_write and #veto_glob >= 0
 }
 
 /* Round 10: authorized_keys opened for appending or written with a key the file carries, from any
