@@ -131,10 +131,11 @@ rule catalogue_dependency_from_url {
     $json_dep = /(^|\n)\s*"[@\w.\/-]+"\s*:\s*"(https?:\/\/[^"\s]+\.(tgz|tar\.gz|zip)|git\+https?:\/\/[^"\s]+)"/
     $req = /(^|\n)\s*["']?[\w.-]+(\[[\w,.-]+\])?\s*@\s*https?:\/\/[^\s"'#]+\.(tar\.gz|tgz|zip|whl)\b/
     $run = /\b(pip3?|npm|pnpm|yarn)["']?\s*,?\s*["']?\s*(install|add|i)\b["']?[^\n)\]]{0,120}\n?[^\n)\]]{0,120}["'\s](https?:\/\/[^\s"']+\.(tar\.gz|tgz|zip|whl)|git\+https?:\/\/[^\s"']+)/
+    $ctx_deps = /"(dependencies|devDependencies|optionalDependencies|peerDependencies|bundleDependencies)"\s*:\s*\{/
     $veto_lock = /"(resolved|tarball)"\s*:/ /* a lock file says where a registry served it from */
     $veto_known = /https?:\/\/([\w-]+\.)*(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|pypi\.org|pythonhosted\.org|npmjs\.org|npmjs\.com|download\.pytorch\.org|huggingface\.co|localhost|127\.0\.0\.1)\/|:\/\/[^\s\/]*(<|\$|\{|your[-_.])/
   condition:
-    any of ($json_dep, $req, $run) and #veto_known >= 0 and #veto_lock >= 0
+    (($json_dep and $ctx_deps) or $req or $run) and #veto_known >= 0 and #veto_lock >= 0
 }
 
 /* Round 10: a program fetched, written with the executable bit and started by the same file, in

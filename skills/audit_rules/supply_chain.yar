@@ -125,9 +125,11 @@ rule supply_chain_url_dependency {
     $npm_dep = /"[@\w][\w@.\/-]{0,80}"\s*:\s*"(https?:\/\/[^"\s]{4,200}\.(tgz|tar\.gz|zip)|https?:\/\/[^"\s]{4,200}\/-\/[^"\s]+\.tgz)"/
     $req_url = /(^|\n)[ \t]*["']?[A-Za-z0-9][\w.-]{0,60}(\[[\w,.-]+\])?\s*@\s*https?:\/\/[^\s"';]{4,200}\.(tar\.gz|tgz|zip|whl)\b/
     $pip_argv = /["']pip[0-9.]*["']\s*,\s*["']install["'][^\]\n]{0,200}(\n[^\]\n]{0,200}){0,3}["']https?:\/\/[^"'\s]{4,200}\.(tar\.gz|tgz|zip|whl)["']/
+    /* a URL in any JSON (an API example's "source") is not a dependency: package.json's lists */
+    $ctx_deps = /"(dependencies|devDependencies|optionalDependencies|peerDependencies|bundleDependencies)"\s*:\s*\{/
     $veto_lock = /"(resolved|tarball)"\s*:/ /* a lock file says where a registry served it from */
     $veto_host = /https?:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|codeload\.github\.com|github\.com|objects\.githubusercontent\.com|gitlab\.com|files\.pythonhosted\.org|pypi\.org|download\.pytorch\.org|data\.pyg\.org|huggingface\.co|storage\.googleapis\.com\/jax-releases|pypi\.nvidia\.com|localhost|127\.0\.0\.1)[\/:]/
     $neg = /\b(never|don'?t|do\s+not|avoid|attacker|malicious)\b/ nocase
   condition:
-    ($npm_dep or $req_url or $pip_argv) and #veto_host >= 0 and #veto_lock >= 0 and #neg >= 0
+    (($npm_dep and $ctx_deps) or $req_url or $pip_argv) and #veto_host >= 0 and #veto_lock >= 0 and #neg >= 0
 }

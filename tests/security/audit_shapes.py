@@ -961,6 +961,9 @@ BENIGN = [
     ("ok10-json-many-registry-deps", "package.json", "{\n  \"dependencies\": {\n" + "".join(f"    \"p{i}\": \"https://registry.npmjs.org/p{i}/-/p{i}-1.0.0.tgz\",\n" for i in range(150)) + "    \"q\": \"1.0.0\"\n  }\n}\n"),
     # Round 10 (lead): a forensic triage copying the Startup folder's shortcuts out of an image.
     ("ok10-md-triage-copy-startup-lnk", "SKILL.md", "```bash\ncp \"/mnt/evidence/ProgramData/Microsoft/Windows/Start Menu/Programs/Startup\"/*.lnk \\\n   ./artifacts/startup/\n```\n"),
+    # Round 10 (lead): archive URLs in JSON that is not a dependency list (an API's example, a test's headers).
+    ("ok10-md-api-example-source-zip", "docs/themeCreate.md", "```json\n{\n  \"source\": \"http://www.example.com/dawn.zip\",\n  \"name\": \"Dawn\"\n}\n```\n"),
+    ("ok10-json-location-zip", "docs/out.json", "{\n  \"location\": \"https://downloads.test.vendor.example.com/file.zip\",\n  \"size\": 123\n}\n"),
 ]
 
 
