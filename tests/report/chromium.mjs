@@ -69,9 +69,10 @@ export class Browser {
   waitFor(match, ms = 120000) { // generous: a loaded CI machine
     this.waiters ??= new Set();
     return new Promise((resolve, reject) => {
-      const w = { match, resolve };
+      // The timer is cleared on a match: a pending one keeps node (and the test) alive for `ms`.
+      const timer = setTimeout(() => { if (this.waiters.delete(w)) reject(new Error('chromium: timed out waiting')); }, ms);
+      const w = { match, resolve: (msg) => { clearTimeout(timer); resolve(msg); } };
       this.waiters.add(w);
-      setTimeout(() => { if (this.waiters.delete(w)) reject(new Error('chromium: timed out waiting')); }, ms);
     });
   }
 
@@ -89,7 +90,10 @@ export class Browser {
   }
 
   async close() {
-    try { await Promise.race([this.send('Browser.close'), new Promise((ok) => setTimeout(ok, 5000))]); } catch { /* gone */ }
+    let timer;
+    const late = new Promise((ok) => { timer = setTimeout(ok, 5000); });
+    try { await Promise.race([this.send('Browser.close'), late]); } catch { /* gone */ }
+    clearTimeout(timer);
     if (this.child.exitCode === null) this.child.kill('SIGKILL');
     await this.exited;
     /* Chromium's helpers (crashpad, the GPU process) can still be writing to the profile for a
