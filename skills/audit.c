@@ -211,6 +211,7 @@ int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out
 }
 
 #define HARDLINKS_MAX 1024
+#define LINKED_DIRS_MAX 8
 
 typedef struct hardlink {
   dev_t dev;
@@ -221,8 +222,10 @@ typedef struct hardlink {
 
 typedef struct walk {
   char root[PATH_MAX]; /* the skill directory's real path */
+  char repo[PATH_MAX]; /* the audited repository's real path (root itself for a lone skill) */
   upk_diags *out;
   int high, files;
+  int linked_dirs;       /* directories in the repository read through links (LINKED_DIRS_MAX) */
   struct timespec start; /* the scan time is the skill's, SCAN_SKILL_S in all */
   hardlink *links;       /* regular files with more than one name */
   size_t n_links;
@@ -235,30 +238,32 @@ static int seconds_left(const walk *w) {
   return left < SCAN_FILE_S ? (int)left : SCAN_FILE_S;
 }
 
-/* Whether a link that resolves to nothing points out of the skill, read from its text: an
- * absolute target outside the root, or a relative one whose `..` climb above it. */
-static bool dangling_out(const walk *w, const char *path, const char *rel) {
-  char target[PATH_MAX];
+/* Where a link leads: the skill itself, elsewhere in the audited repository, or outside it. */
+typedef enum { LINK_IN_SKILL, LINK_IN_REPO, LINK_OUT } link_place;
+
+static link_place place_of(const walk *w, const char *target) {
+  if (upk_path_under(target, w->root))
+    return LINK_IN_SKILL;
+  return upk_path_under(target, w->repo) ? LINK_IN_REPO : LINK_OUT;
+}
+
+/* Where a link that resolves to nothing would lead, read from its text against the link's own
+ * directory (`path` is spelled from real directories, so `..` climbs as the kernel would). A
+ * target too long to spell is taken as outside. */
+static link_place dangling_place(const walk *w, const char *path) {
+  char target[PATH_MAX], joined[PATH_MAX], lexical[PATH_MAX];
   ssize_t n = readlink(path, target, sizeof target - 1);
   if (n <= 0)
-    return false;
+    return LINK_IN_SKILL;
   target[n] = '\0';
-  if (target[0] == '/') {
-    size_t r = strlen(w->root);
-    return strncmp(target, w->root, r) || (target[r] != '/' && target[r] != '\0');
-  }
-  int depth = 0; /* the link's directory, below the root */
-  for (const char *p = rel; *p; p++)
-    depth += *p == '/';
-  for (char *save = NULL, *c = strtok_r(target, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-    if (!strcmp(c, ".."))
-      depth--;
-    else if (strcmp(c, "."))
-      depth++;
-    if (depth < 0)
-      return true;
-  }
-  return false;
+  const char *slash = strrchr(path, '/');
+  int len = target[0] == '/' ? snprintf(joined, sizeof joined, "%s", target)
+                             : snprintf(joined, sizeof joined, "%.*s/%s",
+                                        (int)(slash ? slash - path : 0), path, target);
+  if (len < 0 || (size_t)len >= sizeof joined)
+    return LINK_OUT;
+  upk_path_lexical(joined, lexical);
+  return place_of(w, lexical);
 }
 
 /* A regular file with more than one name: noted, and reported at the walk's end when some of
@@ -292,20 +297,38 @@ static void report_hardlinks(walk *w) {
   free(w->links);
 }
 
-/* A symbolic link: out of the skill high (an install would copy what it points at, or an
- * agent would read it), a loop medium, dangling low; inside the skill nothing (its target is
- * audited where it lies). Never followed. ELOOP is a loop or a chain of over 40 links: the
- * same for a reader, so one message for both. */
-static void audit_link(walk *w, const char *path, const char *rel) {
+static void audit_file(walk *w, const char *path, const char *rel);
+static void audit_dir(walk *w, const char *dir, const char *rel, int depth);
+
+/* What a link to elsewhere in the repository shows an agent that reads the skill where it lies:
+ * the target's text, audited under the link's name (so a risk cannot hide behind a link). A
+ * directory is walked unless it holds the skill itself (every other skill would be reported
+ * here), and at most LINKED_DIRS_MAX of them per skill. */
+static void audit_linked(walk *w, const char *real, const char *rel, int depth) {
+  struct stat st;
+  if (stat(real, &st) < 0)
+    return;
+  if (S_ISREG(st.st_mode))
+    audit_file(w, real, rel);
+  else if (S_ISDIR(st.st_mode) && !upk_path_under(w->root, real) &&
+           w->linked_dirs++ < LINKED_DIRS_MAX)
+    audit_dir(w, real, rel, depth + 1);
+}
+
+/* A symbolic link. Out of the repository high (an install would copy what it points at, or an
+ * agent would read it: anything on the machine). Elsewhere in the same repository medium: an
+ * install copies no link, an agent reading the clone reads the target, which is audited here.
+ * A loop medium, dangling low; inside the skill nothing (its target is audited where it lies).
+ * ELOOP is a loop or a chain of over 40 links: the same for a reader, so one message for both. */
+static void audit_link(walk *w, const char *path, const char *rel, int depth) {
   char real[PATH_MAX];
-  size_t n = strlen(w->root);
   if (!realpath(path, real)) {
     int err = errno;
     if (err == ELOOP) {
       finding(w->out, UPK_SEV_WARNING, "audit/link", "link", rel, -1,
               "a symbolic link that cannot be resolved (ELOOP): a loop, or a chain longer than "
               "the system follows; an install or an agent cannot read through it");
-    } else if (dangling_out(w, path, rel)) {
+    } else if (dangling_place(w, path) == LINK_OUT) {
       finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
               "a symbolic link out of the skill to a path that does not exist here (%s): it "
               "exposes that file wherever it does",
@@ -317,12 +340,23 @@ static void audit_link(walk *w, const char *path, const char *rel) {
     }
     return;
   }
-  if (!strncmp(real, w->root, n) && (real[n] == '/' || real[n] == '\0'))
+  switch (place_of(w, real)) {
+  case LINK_IN_SKILL:
     return;
-  finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
-          "a symbolic link out of the skill (to %s): it exposes or replaces a file elsewhere",
-          real);
-  w->high++;
+  case LINK_IN_REPO:
+    finding(w->out, UPK_SEV_WARNING, "audit/link", "link", rel, -1,
+            "a symbolic link out of the skill to %s in the same repository: an install does not "
+            "copy it, an agent reading the skill where it lies reads that (audited here under "
+            "this name)",
+            real + strlen(w->repo) + (real[strlen(w->repo)] == '/'));
+    audit_linked(w, real, rel, depth);
+    return;
+  case LINK_OUT:
+    finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
+            "a symbolic link out of the skill (to %s): it exposes or replaces a file elsewhere",
+            real);
+    w->high++;
+  }
 }
 
 static void audit_file(walk *w, const char *path, const char *rel) {
@@ -343,8 +377,6 @@ static void audit_file(walk *w, const char *path, const char *rel) {
   free(data);
 }
 
-static void audit_dir(walk *w, const char *dir, const char *rel, int depth);
-
 static void audit_entry(walk *w, const char *path, const char *rel, int depth) {
   struct stat st;
   if (lstat(path, &st) < 0)
@@ -361,7 +393,7 @@ static void audit_entry(walk *w, const char *path, const char *rel, int depth) {
       note_hardlink(w, &st, rel);
     audit_file(w, path, rel);
   } else if (S_ISLNK(st.st_mode))
-    audit_link(w, path, rel);
+    audit_link(w, path, rel, depth);
   else
     finding(w->out, UPK_SEV_WARNING, "audit/special-file", "special-file", rel, -1,
             "a %s, not a regular file: not read, and no skill needs one",
@@ -396,6 +428,10 @@ static void audit_dir(walk *w, const char *dir, const char *rel, int depth) {
 }
 
 int upk_audit_skill(const char *dir, upk_diags *out) {
+  return upk_audit_skill_in(dir, NULL, out);
+}
+
+int upk_audit_skill_in(const char *dir, const char *repo, upk_diags *out) {
   walk w = {.out = out};
   clock_gettime(CLOCK_MONOTONIC, &w.start);
   struct stat st;
@@ -403,6 +439,10 @@ int upk_audit_skill(const char *dir, upk_diags *out) {
     return -errno;
   if (!S_ISDIR(st.st_mode))
     return -ENOTDIR;
+  /* A repository that does not hold the skill is no repository of it: links are judged
+   * against the skill alone. */
+  if (!repo || !realpath(repo, w.repo) || !upk_path_under(w.root, w.repo))
+    memcpy(w.repo, w.root, sizeof w.repo);
   audit_dir(&w, w.root, "", 0);
   report_hardlinks(&w);
   return w.high;

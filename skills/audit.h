@@ -10,7 +10,8 @@
  *
  * What a file says is matched by YARA rules (skills/audit_rules/, embedded at build time,
  * compiled once, thread-safe); what a file is (link, FIFO, executable, size, encoding) is
- * checked in C. Blocking; reads each regular file once; no symbolic link followed.
+ * checked in C. Blocking; reads each regular file once; no symbolic link followed out of the
+ * audited repository (upk_audit_skill_in).
  */
 #ifndef UPK_AUDIT_H
 #define UPK_AUDIT_H
@@ -24,6 +25,12 @@
 /** Audit every file below skill directory `dir` into `out`. Returns the number of high
  * findings, or a negative errno when `dir` cannot be read. */
 int upk_audit_skill(const char *dir, upk_diags *out);
+
+/** The same for a skill of repository `repo` (a checkout, or the directory an audit was given;
+ * NULL or one that does not hold `dir`: the skill alone). A symbolic link out of the skill to
+ * elsewhere in `repo` is medium, and what it points at is audited under the link's name; one
+ * out of `repo` is high. */
+int upk_audit_skill_in(const char *dir, const char *repo, upk_diags *out);
 
 /** Audit one file's content (`rel`: its path in the skill, for the findings and for telling a
  * script from prose). Returns the number of high findings. */

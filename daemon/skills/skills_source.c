@@ -154,7 +154,7 @@ static bool audit_passes(src_call *sc, const bool *pick) {
   int high = 0;
   for (size_t i = 0; i < sc->found.len; i++)
     if (pick[i])
-      high += upk_audit_skill(sc->found.items[i].dir, &sc->diags);
+      high += upk_audit_skill_in(sc->found.items[i].dir, sc->dir, &sc->diags);
   bool allow = json_is_true(json_object_get(sc->c->params, "allowRisky"));
   if (high > 0 && !allow)
     fail(sc, UPK_RPC_REQUEST_FAILED,
@@ -249,7 +249,7 @@ static void audit_report(src_call *sc, const bool *pick) {
     upk_diags d = {0};
     if (sc->found.items[i].broken)
       broken_finding(&d, sc->found.items[i].broken);
-    upk_audit_skill(sc->found.items[i].dir, &d);
+    upk_audit_skill_in(sc->found.items[i].dir, sc->dir, &d);
     json_array_append_new(
         out,
         json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "name", sc->found.items[i].name, "path",
