@@ -21,6 +21,7 @@
 #include "common/fileio.h"
 #include "common/xalloc.h"
 #include "skills/audit_int.h"
+#include "skills/skill.h"
 #include "skills/unicode.h"
 
 #define OVERSIZE (1u << 20)  /* medium: larger than a skill's files usually are */
@@ -431,6 +432,25 @@ int upk_audit_skill(const char *dir, upk_diags *out) {
   return upk_audit_skill_in(dir, NULL, out);
 }
 
+/* The skill's metadata.author, from its SKILL.md (a regular file; NULL when none). */
+static char *skill_author(const char *root) {
+  char *path = upk_xasprintf("%s/SKILL.md", root), *text = NULL, *author = NULL;
+  size_t len;
+  upk_skill s = {0};
+  upk_diags d = {0};
+  if (!upk_read_in_dir(path, UPK_SKILL_MAX_BYTES, &text, &len) &&
+      !upk_skill_parse(text, len, NULL, &s, &d)) {
+    for (size_t i = 0; i < s.n_meta && !author; i++)
+      if (!strcmp(s.meta_keys[i], "author") && s.meta_values[i])
+        author = upk_xstrdup(s.meta_values[i]);
+  }
+  upk_skill_free(&s);
+  upk_diags_free(&d);
+  free(text);
+  free(path);
+  return author;
+}
+
 int upk_audit_skill_in(const char *dir, const char *repo, upk_diags *out) {
   walk w = {.out = out};
   clock_gettime(CLOCK_MONOTONIC, &w.start);
@@ -443,7 +463,11 @@ int upk_audit_skill_in(const char *dir, const char *repo, upk_diags *out) {
    * against the skill alone. */
   if (!repo || !realpath(repo, w.repo) || !upk_path_under(w.root, w.repo))
     memcpy(w.repo, w.root, sizeof w.repo);
+  size_t first = out->len;
   audit_dir(&w, w.root, "", 0);
   report_hardlinks(&w);
+  char *author = skill_author(w.root);
+  w.high -= (int)upk__audit_publisher_own(out, first, author);
+  free(author);
   return w.high;
 }
