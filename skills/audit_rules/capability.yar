@@ -6,12 +6,15 @@
  * sources are context ($ctx*), so the evidence points at the sink. */
 
 /* A secret store read (a read verb next to a key or credential file, keychains, browser profiles, a dump of the
- * whole environment) and a request to a literal host in the same script. */
+ * whole environment) and a request to a literal host in the same script. A request whose
+ * secret-named variables all go to their own service (PUSHOVER_TOKEN to api.pushover.net, read
+ * from the user's keychain item for it) is the store used as designed (audit_own.c). */
 rule capability_secret_store_egress {
   meta:
     id = "audit/exfiltration"
     category = "exfiltration"
     severity = "high"
+    own_service = "veto"
     message = "a script reads a secret store and sends requests to a remote host"
   strings:
     $ctx_store = /\b(cat|base64|xxd|od|tar|zip|7z|gzip|cp|scp|rsync|curl|open|fopen|readFile\w*|read_bytes|read_text|Get-Content|gc|File\.(read|open|binread)|IO\.read|slurp|walk|rglob|glob|listdir|scandir|readdir\w*|copy\w*|upload\w*|Compress-Archive)\b[^\n]{0,60}(\.ssh([\/\\"', +]{1,6}(id_[a-z0-9]+([^a-z0-9.]|\.[^p])|identity\b|\*)|\/?["']?(\s|\)|$))|\.(aws[\/\\"', +]{1,6}credentials|config[\/\\"', +]{1,6}gcloud\b|kube[\/\\"', +]{1,6}config\b|docker[\/\\"', +]{1,6}config\.json|netrc\b|npmrc\b|pypirc\b|git-credentials\b|pgpass\b|cargo[\/\\"', +]{1,6}credentials|gnupg\b|password-store\b))|(\.ssh([\/\\"', +]{1,6}(id_[a-z0-9]+([^a-z0-9.]|\.[^p])|identity\b|\*)|\/?["']?(\s|\)|$))|\.(aws[\/\\"', +]{1,6}credentials|config[\/\\"', +]{1,6}gcloud\b|kube[\/\\"', +]{1,6}config\b|docker[\/\\"', +]{1,6}config\.json|netrc\b|npmrc\b|pypirc\b|git-credentials\b|pgpass\b|cargo[\/\\"', +]{1,6}credentials|gnupg\b|password-store\b))[^\n]{0,40}\.(read\w*|open)\s*\(/

@@ -27,6 +27,9 @@ rule credential_files {
     $gpg = /\.gnupg\/(private-keys|secring|trustdb)|gpg\s+--export-secret-keys/
     $tokens_env = /\b(cat|type|less|more|head|tail|grep)\s+[^\n|;]{0,40}(\s|\/)\.env\b/
     $veto_pub = /\.ssh[\/\\]\*\.pub\b/
+    /* One keychain item read into a variable: the user's store used as designed (see
+     * credential_stores_more); another application's item is credential_other_app_keychain's. */
+    $neg_capture = /\b[A-Za-z_]\w*=["']?\$\(\s*security\s+find-(generic|internet)-password\b/
   condition:
     any of them
 }
@@ -104,7 +107,9 @@ rule embedded_secret {
 
 /* Commands that print a live token or a secret store's entry. Alone medium (a guide sets
  * GH_TOKEN=$(gh auth token) for the same CLI); written to a file, piped on, or printed into the
- * agent's answer high. Sent to a host: exfiltration.yar. */
+ * agent's answer high. Sent to a host: exfiltration.yar. A redirection of stderr (`2>`, `&>`)
+ * or to /dev/null writes no secret: `TOKEN=$(op read op://... 2>/dev/null)` is the store used as
+ * designed. */
 rule credential_token_cli {
   meta:
     id = "audit/credentials"
@@ -126,7 +131,7 @@ rule credential_token_saved {
     prose = "high"
     message = "a live access token or stored secret is written to a file, piped on or copied into output"
   strings:
-    $saved = /\b(gh\s+auth\s+token|gcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token|az\s+account\s+get-access-token|aws\s+configure\s+export-credentials|aws\s+sts\s+get-session-token|kubectl\s+config\s+view\s+[^\n]{0,40}--raw|docker-credential-[\w-]+\s+get|bw\s+(get\s+password|list\s+items|export)|vault\s+(kv\s+get|read)|op\s+read|pass\s+show|heroku\s+auth:token|(fly|flyctl)\s+auth\s+token|glab\s+config\s+get\s+token|git\s+credential\s+fill)\b[^\n|>;]{0,100}(>>?\s*["']?[\w$~%.\/\\-]|\|\s*(tee|base64|xxd|gzip|curl|wget|nc|ncat|openssl|clip|pbcopy|xclip|Out-File|Set-Content)\b)/
+    $saved = /\b(gh\s+auth\s+token|gcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token|az\s+account\s+get-access-token|aws\s+configure\s+export-credentials|aws\s+sts\s+get-session-token|kubectl\s+config\s+view\s+[^\n]{0,40}--raw|docker-credential-[\w-]+\s+get|bw\s+(get\s+password|list\s+items|export)|vault\s+(kv\s+get|read)|op\s+read|pass\s+show|heroku\s+auth:token|(fly|flyctl)\s+auth\s+token|glab\s+config\s+get\s+token|git\s+credential\s+fill)\b(([^\n|>;]|[0-9&]>>?&?[^\s|;>]*){0,100}[^\n|>;0-9&])?(>>?\s*["']?([\w$~%.\\-]|\/[^d\s]|\/d[^e])|\|\s*(tee|base64|xxd|gzip|curl|wget|nc|ncat|openssl|clip|pbcopy|xclip|Out-File|Set-Content)\b)/
     $prose = /\b(include|paste|print|output|copy|put|add|echo|show|write|append|report)\b[^\n]{0,200}\b(output|result|value)\s+of\s+[`'"]?(gh\s+auth\s+token|gcloud\s+auth\s+print-access-token|az\s+account\s+get-access-token|aws\s+(sts\s+get-session-token|configure\s+export-credentials)|kubectl\s+config\s+view\s+--raw)/ nocase
     $var_saved = /\b(echo|printf|print|cat)\s+[^\n|>]{0,40}\$\{?\w*(TOKEN|Token|token|SECRET|Secret|secret|PASSWORD|Password|password|CREDS?|Creds?|creds?|API_KEY|ApiKey|api_key)\w*\}?["']?\s*(>>?\s*["']?[\w$~.\/-]|\|\s*(curl|wget|nc|base64|tee)\b)|\b(Out-File|Set-Content|Add-Content)\b[^\n]{0,60}\$\w*(token|secret|password|cred)\w*/ nocase
     $var_stash = /\b(echo|printf)\s+["']?\$\{?\w+\}?["']?\s*>>?\s*["']?(~|\$HOME|\$\{HOME\}|\/tmp|\/dev\/shm|\$TMPDIR|%TEMP%|%APPDATA%)/
@@ -239,12 +244,18 @@ rule credential_stores_more {
     $keylog = /\bkeyboard\.(on_press|on_release|hook)\s*\(|\bkeyboard\.Listener\s*\(\s*on_(press|release)\b|\bGetAsyncKeyState\b|\bSetWindowsHookEx\w*\s*\([^\n]{0,40}\bWH_KEYBOARD(_LL)?\b|\bCGEventTapCreate\b[^\n]{0,120}\bkCGEventKeyDown\b|\bxinput\s+(test|test-xi2)\b|\/dev\/input\/event[0-9*]|\biohook\b[^\n]{0,40}\bkeydown\b|\buiohook\b/
     $ctx_keylog_sink = /\.(write|writelines|send|sendall|post|put|appendFileSync|appendFile)\s*\(|\bprint\s*\([^\n]{0,80}\bfile\s*=|>>\s*["']?[\w$~.\/-]/
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|malicious|detect|flag|example\s+of)\b/ nocase
+    /* A keychain item read into a variable (`TOKEN=$(security find-generic-password -s ITEM -w)`)
+     * is the user's store used as designed: the token goes where the script sends it, which the
+     * exfiltration rules judge; printed or written it is taken. Another application's item is
+     * credential_other_app_keychain's, wherever it goes. */
+    $neg_capture = /\b[A-Za-z_]\w*=["']?\$\(\s*security\s+find-(generic|internet)-password\b/
   condition:
     (($imds or ($imds_split and $ctx_imds_host)) or ($tool_store and $ctx_read) or $tool_reveal or ($vault_harvest and $ctx_vault_all) or $hunt or ($cargo_split and $ctx_cargo and $ctx_read) or
 
 
  $browser_copy or
-    $cookie_query or $keychain_print or (is_script and $keylog and $ctx_keylog_sink)) and #neg_warn >= 0
+    $cookie_query or $keychain_print or (is_script and $keylog and $ctx_keylog_sink)) and #neg_warn >= 0 and
+    #neg_capture >= 0
 }
 
 /* Credential dumping tools and whole secret stores listed and read (ATT&CK T1003, T1555,
@@ -271,7 +282,9 @@ rule credential_dump_all {
 
 /* Round 10: another application's secret read out of the keychain: a browser's "Safe Storage"
  * key (it decrypts the browser's saved passwords and cookies: LaZagne's and every macOS
- * stealer's first step) or a Wi-Fi network's password. No skill's own job needs another
+ * stealer's first step) or a Wi-Fi network's password. Round 11: any Electron application's
+ * Safe Storage key (Slack, Discord, Signal: the same scheme), and the login tokens other tools
+ * keep there (Claude Code's credentials, the GitHub CLI's gh:github.com, Docker's). No skill's own job needs another
  * program's master key, so it is high wherever it is written as a step, inline code included;
  * a line that warns or teaches detection is not a step. */
 rule credential_other_app_keychain {
@@ -281,12 +294,13 @@ rule credential_other_app_keychain {
     severity = "high"
     message = "reads another application's secret from the keychain (a browser's Safe Storage key, a Wi-Fi password)"
   strings:
-    $safe_storage = /\bsecurity\s+find-generic-password\b[^\n]{0,160}\b(Chrome|Chromium|Brave|Microsoft Edge|Edge|Opera|Vivaldi|Arc|Yandex)( Browser)? Safe Storage\b/ nocase
+    $safe_storage = /\bsecurity\s+find-generic-password\b[^\n]{0,160}\b[\w. -]{2,30} Safe Storage\b/ nocase
+    $tool_login = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,160}(["'\s]Claude[ -]Code-credentials\b|["'\s]gh:github\.com\b|["'\s]Docker Credentials\b|["'\s]Codex (Auth|CLI)\b)/ nocase
     $safe_storage_py = /\bkeyring\.get_password\s*\(\s*["'](Chrome|Chromium|Brave|Microsoft Edge|Opera|Vivaldi) Safe Storage["']/ nocase
     $airport = /\bsecurity\s+find-generic-password\b[^\n]{0,160}(-D\s+["']?AirPort network password|\bAirPort\b[^\n]{0,40}\s-[a-z]*w)/ nocase
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|stealer|malware|malicious|detect|detection|alert|flag|example\s+of)\b/ nocase
   condition:
-    ($safe_storage or $safe_storage_py or $airport) and #neg_warn >= 0
+    ($safe_storage or $safe_storage_py or $airport or $tool_login) and #neg_warn >= 0
 }
 
 /* Round 10 (issue 45): a browser's credential store named as a file inside a browser profile
