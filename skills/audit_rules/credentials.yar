@@ -295,12 +295,17 @@ rule credential_other_app_keychain {
     message = "reads another application's secret from the keychain (a browser's Safe Storage key, a Wi-Fi password)"
   strings:
     $safe_storage = /\bsecurity\s+find-generic-password\b[^\n]{0,160}\b[\w. -]{2,30} Safe Storage\b/ nocase
+    /* The item's name in a list or variable the keychain read takes (`for svc in "Chrome Safe
+     * Storage" ...; security find-generic-password -s "$svc" -w`). */
+    $safe_storage_name = /["'][\w. -]{2,30} Safe Storage["']/ nocase
+    $ctx_keychain_read = /\bsecurity\s+find-generic-password\b[^\n]{0,160}\s-[a-z]*w\b/
     $tool_login = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,160}(["'\s]Claude[ -]Code-credentials\b|["'\s]gh:github\.com\b|["'\s]Docker Credentials\b|["'\s]Codex (Auth|CLI)\b)/ nocase
     $safe_storage_py = /\bkeyring\.get_password\s*\(\s*["'](Chrome|Chromium|Brave|Microsoft Edge|Opera|Vivaldi) Safe Storage["']/ nocase
     $airport = /\bsecurity\s+find-generic-password\b[^\n]{0,160}(-D\s+["']?AirPort network password|\bAirPort\b[^\n]{0,40}\s-[a-z]*w)/ nocase
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|stealer|malware|malicious|detect|detection|alert|flag|example\s+of)\b/ nocase
   condition:
-    ($safe_storage or $safe_storage_py or $airport or $tool_login) and #neg_warn >= 0
+    ($safe_storage or $safe_storage_py or $airport or $tool_login or
+     (is_script and $safe_storage_name and $ctx_keychain_read)) and #neg_warn >= 0
 }
 
 /* Round 10 (issue 45): a browser's credential store named as a file inside a browser profile

