@@ -150,9 +150,9 @@ rule catalogue_fetch_chmod_run {
     prose = "medium"
     message = "downloads a program, makes it executable and runs it"
   strings:
-    $chmod = /\bmode\s*:\s*0o?7[0-7]{2}\b|\bchmodSync\s*\([^\n)]{0,60}(0o?7[0-7]{2}|["']7[0-7]{2}["']|["']\+x["'])|\bos\.chmod\s*\([^\n]{0,80}(0o?7[0-7]{2}|S_IX\w+|S_IEXEC)|\bos\.Chmod\s*\([^\n)]{0,60}0o?7[0-7]{2}|\bFile\.chmod\s*\(\s*0o?7[0-7]{2}/
-    $ctx_get = /\bfetch\s*\(\s*\w+|\bhttps?\.get\s*\(|\baxios(\.get)?\s*\(|\burlretrieve\s*\(|\burlopen\s*\(|\brequests\.get\s*\(|\bhttp\.Get\s*\(|\bURI\.open\s*\(|\bNet::HTTP\.get\b/
-    $ctx_run = /\b(execFileSync|execFile|execSync|spawnSync|spawn)\s*\(\s*\w+\s*[,)]|\bsubprocess\.(run|call|check_call|check_output|Popen)\s*\(\s*\[\s*\w+\s*[,\]]|\bexec\.Command\s*\(\s*\w+\s*[,)]|\bos\.exec[lv]p?e?\s*\(\s*\w+/
+    $chmod = /\bmode\s*:\s*0o?7[0-7]{2}\b|\bchmodSync\s*\([^\n)]{0,60}(0o?7[0-7]{2}|["']7[0-7]{2}["']|["']\+x["'])|\bos\.chmod\s*\([^\n]{0,80}(0o?7[0-7]{2}|S_IX\w+|S_IEXEC)|\bos\.Chmod\s*\([^\n)]{0,60}0o?7[0-7]{2}|\bFile\.chmod\s*\(\s*0o?7[0-7]{2}|\bos\.(OpenFile|WriteFile)\s*\([^\n]{0,120}\b0o?7[0-7]{2}\s*\)|\bos\.open\s*\([^\n]{0,120}\b0o7[0-7]{2}\s*\)|\b(from_mode|set_mode|\.mode)\s*\(\s*0o7[0-7]{2}\s*\)/
+    $ctx_get = /\bfetch\s*\(\s*\w+|\bhttps?\.get\s*\(|\baxios(\.get)?\s*\(|\burlretrieve\s*\(|\burlopen\s*\(|\brequests\.get\s*\(|\bhttp\.Get\s*\(|\bURI\.open\s*\(|\bNet::HTTP\.get\b|\breqwest::(blocking::)?get\s*\(|\bureq::get\s*\(/
+    $ctx_run = /\b(execFileSync|execFile|execSync|spawnSync|spawn)\s*\(\s*\w+\s*[,)]|\bsubprocess\.(run|call|check_call|check_output|Popen)\s*\(\s*\[\s*\w+\s*[,\]]|\bexec\.Command\s*\(\s*\w+\s*[,)]|\bos\.exec[lv]p?e?\s*\(\s*\w+|\bCommand::new\s*\(\s*&?\w+\s*\)/
     /* Every URL of the file counted, the usual release hosts' subtracted: prebuilt binaries from
      * GitHub releases or the registry are how many tools ship; one stranger's host is enough. */
     $ctx_url = /https?:\/\/[\w.-]+/
