@@ -86,7 +86,7 @@ rule download_saved_then_run {
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
-    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=/
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
   condition:
     not $ctx_verify and ((($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     $save_then_run or
@@ -115,7 +115,7 @@ rule download_saved_verified_then_run {
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
-    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=/
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
   condition:
     $ctx_verify and ((($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     $save_then_run or
