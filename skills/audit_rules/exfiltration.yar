@@ -219,7 +219,7 @@ rule ci_env_dump_published {
     prose = "medium"
     message = "a CI job writes the whole environment (every secret) into a published artifact"
   strings:
-    $dump = /(^|\n)\s*-?\s*["']?(env|printenv|export\s+-p|set)(\s*\|\s*(sort|cat|tee\s+-a)\b[^\n|>]{0,20})?\s*>>?\s*["']?[\w.\/${}-]+/
+    $dump = /(^|\n)\s*-?\s*(run:\s*)?["']?(env|printenv|export\s+-p|set)(\s*\|\s*(sort|cat|tee\s+-a)\b[^\n|>]{0,20})?\s*>>?\s*["']?[\w.\/${}-]+/
     $dump_secrets = /\$\{\{\s*toJSON\s*\(\s*secrets\s*\)\s*\}\}/
     $ctx_publish = /(^|\n)\s*artifacts\s*:|\bactions\/upload-artifact@|\bbuildkite-agent\s+artifact\s+upload\b|\bstore_artifacts\s*:/
   condition:
@@ -258,7 +258,7 @@ rule secret_files_to_socket {
   strings:
     $sock = /IO::Socket::(INET|IP|SSL)\b|\bTCPSocket\.(new|open)\b|\bsocket\.create_connection\s*\(|\bsocket\.socket\s*\(|\b(fsockopen|stream_socket_client)\s*\(|\bnet\.(connect|createConnection)\s*\(/
     $walk = /\bFile::Find\b|\bfind\s*\(\s*sub\b|\bos\.walk\s*\(|\.rglob\s*\(|\bglob\.glob\s*\([^\n]{0,60}recursive|\bFind\.find\b|\bDir\.glob\s*\([^\n]{0,20}\*\*|RecursiveDirectoryIterator|\breaddirSync\s*\([^\n]{0,60}recursive/
-    $secret_pat = /\\\.env\b|\^\\\.env|\.env\*|\\\.(pem|key)\$|\*\.(pem|key)\b|\(\?:?\\?\.?env|\bid_(rsa|ed25519)\b/
+    $secret_pat = /\\\.env\b|\^\\\.env|\.env\*|\\\.\(?(pem|key)\b|["']\.(pem|key|env)["']|\*\.(pem|key)\b|\(\?:?\\?\.?env|\bid_(rsa|ed25519)\b/
   condition:
     $sock and $walk and $secret_pat
 }
