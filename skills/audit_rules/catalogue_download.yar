@@ -19,7 +19,7 @@ rule catalogue_download_then_start {
     $get = /\bcurl(\.exe)?\s+[^\n]{0,160}(-o|-O|--output|-\w*o)\s*["']?[^\s"']{0,120}\.(exe|msi|scr|bat|cmd|ps1|psm1|vbs|js|hta|dll|jar)\b|\b(Invoke-WebRequest|iwr|wget|curl)\b[^\n]{0,200}-OutFile\s+["']?[^\s"']{0,120}(\.(exe|msi|scr|bat|cmd|ps1|psm1|vbs|hta|dll)\b|\$\w+)|\bStart-BitsTransfer\b[^\n]{0,200}-Destination\b|\bbitsadmin(\.exe)?\s+\/transfer\b|\bcertutil(\.exe)?\s+[^\n]{0,40}-urlcache\b|\.DownloadFile\s*\(|\bDownloadFileAsync\s*\(/ nocase
     $run = /(^|\n|&|\(|;)\s*start\s+((\/\w+|"")\s+)*["']?%\w+%|\bStart-Process\b[^\n]{0,40}(\$\w+|%\w+%|\$env:)|\bInvoke-Item\b|(^|\n|;)\s*\.\s+["']?\$\w+|(^|\n|;)\s*&\s*["']?\$\w+|\bImport-Module\s+["']?\$\w+|\b(rundll32|regsvr32|msiexec|mshta|installutil|cscript|wscript)(\.exe)?\s[^\n]{0,80}(%\w+%|\$\w+|\$env:)|(^|\n|&)\s*(call\s+)?["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA|PUBLIC|USERPROFILE)%\\[^\n]{0,80}\.(exe|bat|cmd|scr)/ nocase
     $neg = /\b(never|don'?t|do\s+not|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
-    $ctx_verified = /\bGet-FileHash\b[^\x00]{0,300}(-ne|-eq|-ceq|-cne)\b[^\n]{0,160}\b(throw|exit|Write-Error|return)\b|(-ne|-eq)\s+\(?\s*Get-FileHash\b|\bGet-AuthenticodeSignature\b[^\n]{0,120}\.Status\b|\bcertutil(\.exe)?\s+-hashfile\b[^\n]{0,120}\b(find|findstr)\b/ nocase
+    $ctx_verified = /\bGet-FileHash\b[^\x00]{0,300}(-ne|-eq|-ceq|-cne)\b[^\n]{0,160}\b(throw|exit|Write-Error|return)\b|(-ne|-eq)\s+\(?\s*Get-FileHash\b|\bGet-AuthenticodeSignature\b[^\n]{0,120}\.Status\b|\bGet-AuthenticodeSignature\b[^\n]{0,120}(\n[^\n]{0,200}){1,3}\.Status\s+-(ne|eq)\s+["']Valid["'][^\n]{0,200}(\n[^\n]{0,200}){0,3}\b(throw|exit|Write-Error|return)\b|\bcertutil(\.exe)?\s+-hashfile\b[^\n]{0,120}\b(find|findstr)\b/ nocase
   condition:
     $get and $run and #neg >= 0 and not $ctx_verified
 }
@@ -150,9 +150,9 @@ rule catalogue_fetch_chmod_run {
     prose = "medium"
     message = "downloads a program, makes it executable and runs it"
   strings:
-    $chmod = /\bmode\s*:\s*0o?7[0-7]{2}\b|\bchmodSync\s*\([^\n)]{0,60}(0o?7[0-7]{2}|["']7[0-7]{2}["']|["']\+x["'])|\bos\.chmod\s*\([^\n]{0,80}(0o?7[0-7]{2}|S_IX\w+|S_IEXEC)|\bos\.Chmod\s*\([^\n)]{0,60}0o?7[0-7]{2}|\bFile\.chmod\s*\(\s*0o?7[0-7]{2}/
-    $ctx_get = /\bfetch\s*\(\s*\w+|\bhttps?\.get\s*\(|\baxios(\.get)?\s*\(|\burlretrieve\s*\(|\burlopen\s*\(|\brequests\.get\s*\(|\bhttp\.Get\s*\(|\bURI\.open\s*\(|\bNet::HTTP\.get\b/
-    $ctx_run = /\b(execFileSync|execFile|execSync|spawnSync|spawn)\s*\(\s*\w+\s*[,)]|\bsubprocess\.(run|call|check_call|check_output|Popen)\s*\(\s*\[\s*\w+\s*[,\]]|\bexec\.Command\s*\(\s*\w+\s*[,)]|\bos\.exec[lv]p?e?\s*\(\s*\w+/
+    $chmod = /\bmode\s*:\s*0o?7[0-7]{2}\b|\bchmodSync\s*\([^\n)]{0,60}(0o?7[0-7]{2}|["']7[0-7]{2}["']|["']\+x["'])|\bos\.chmod\s*\([^\n]{0,80}(0o?7[0-7]{2}|S_IX\w+|S_IEXEC)|\bos\.Chmod\s*\([^\n)]{0,60}0o?7[0-7]{2}|\bFile\.chmod\s*\(\s*0o?7[0-7]{2}|\bos\.(OpenFile|WriteFile)\s*\([^\n]{0,120}\b0o?7[0-7]{2}\s*\)|\bos\.open\s*\([^\n]{0,120}\b0o7[0-7]{2}\s*\)|\b(from_mode|set_mode|\.mode)\s*\(\s*0o7[0-7]{2}\s*\)/
+    $ctx_get = /\bfetch\s*\(\s*\w+|\bhttps?\.get\s*\(|\baxios(\.get)?\s*\(|\burlretrieve\s*\(|\burlopen\s*\(|\brequests\.get\s*\(|\bhttp\.Get\s*\(|\bURI\.open\s*\(|\bNet::HTTP\.get\b|\breqwest::(blocking::)?get\s*\(|\bureq::get\s*\(/
+    $ctx_run = /\b(execFileSync|execFile|execSync|spawnSync|spawn)\s*\(\s*\w+\s*[,)]|\bsubprocess\.(run|call|check_call|check_output|Popen)\s*\(\s*\[\s*\w+\s*[,\]]|\bexec\.Command\s*\(\s*\w+\s*[,)]|\bos\.exec[lv]p?e?\s*\(\s*\w+|\bCommand::new\s*\(\s*&?\w+\s*\)/
     /* Every URL of the file counted, the usual release hosts' subtracted: prebuilt binaries from
      * GitHub releases or the registry are how many tools ship; one stranger's host is enough. */
     $ctx_url = /https?:\/\/[\w.-]+/

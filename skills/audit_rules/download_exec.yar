@@ -86,7 +86,7 @@ rule download_saved_then_run {
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
-    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=/
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
   condition:
     not $ctx_verify and ((($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     $save_then_run or
@@ -115,7 +115,7 @@ rule download_saved_verified_then_run {
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
-    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=/
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
   condition:
     $ctx_verify and ((($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     $save_then_run or
@@ -314,4 +314,64 @@ rule download_saved_then_installed {
     $ctx_install = /\b(dpkg\s+(-\w+\s+)*-i|apt(-get)?\s+install\s+(-\w+\s+)*\.?\/|rpm\s+(-\w+\s+)*-[iU]\w*|dnf\s+install\s+(-\w+\s+)*\.?\/|installer\s+-pkg|hdiutil\s+attach|msiexec(\.exe)?\s+[^\n]{0,20}\/i|Add-AppxPackage)\b/ nocase
   condition:
     is_script and $save and $ctx_install
+}
+
+/* Round 11 (issue 45): the pipe into a shell written over two lines (a continuation backslash,
+ * the pipe on the next line) or with the host in a variable set a few lines above: the same
+ * download-and-run the one-line rules see. The well-known vendors' installers stay medium. */
+rule download_piped_split {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "a download is piped into a shell (over a continuation line or through a host variable)"
+  strings:
+    $pipe_cont = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\\\s*\n\s*\|\s*(sudo\s+(-\S+\s+)*)?(ba|z|da|k)?sh\b/
+    $pipe_var = /\b(curl|wget)\b[^\n|;]{0,200}["'\s]\$\{?[A-Za-z_]\w*\}?\/[^\n|;]{0,120}(\|\s*|\\\s*\n\s*\|\s*)(sudo\s+(-\S+\s+)*)?(ba|z|da|k)?sh\b/
+    $ctx_var_url = /(^|\n|;|\bexport\s)\s*[A-Za-z_]\w*=["']?https?:\/\/[a-z0-9.-]+/
+    $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew|nvm-sh)\/|bun\.sh|deno\.land|get\.pnpm\.io|install\.python-poetry\.org|fnm\.vercel\.app|claude\.ai|get\.sdkman\.io|ollama\.com|pyenv\.run|tailscale\.com|install\.determinate\.systems|nixos\.org|starship\.rs|mise\.run|get\.volta\.sh|dot\.net|get\.helm\.sh|sh\.brew\.sh)/
+  condition:
+    ($pipe_cont and not $veto_vendor) or ($pipe_var and $ctx_var_url and not $veto_vendor)
+}
+
+/* Round 11: a package source added from a host the skill names, for the whole user or machine:
+ * winget's `source add --arg URL`, Chocolatey's `source add -s URL`, PowerShell's
+ * Register-PSRepository/Register-PackageSource, apt lines marked [trusted=yes], a Homebrew tap
+ * from a URL. Every later install may come from it. The vendors' own sources are vetoed. */
+rule package_source_added {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "adds a package source on an unknown host for the user or machine (later installs come from it)"
+  strings:
+    $winget = /\bwinget\s+source\s+add\b[^\n]{0,200}(--arg|-a)\s+["']?https?:\/\/[a-z0-9.-]+/ nocase
+    $choco = /\bchoco(latey)?\s+source\s+add\b[^\n]{0,200}(-s|--source)[= ]+["']?https?:\/\/[a-z0-9.-]+/ nocase
+    $psrepo = /\b(Register-PSRepository|Register-PackageSource|Register-PSResourceRepository)\b[^\n]{0,200}-(SourceLocation|Location|Uri)\s+["']?https?:\/\/[a-z0-9.-]+/ nocase
+    $apt_trusted = /\bdeb\s+\[[^\]\n]{0,80}trusted=yes[^\]\n]{0,80}\]\s+https?:\/\/[a-z0-9.-]+/
+    $brew_tap = /\bbrew\s+tap\s+[\w-]+\/[\w-]+\s+https?:\/\/[a-z0-9.-]+/
+    $veto_known = /https?:\/\/(cdn\.winget\.microsoft\.com|winget\.azureedge\.net|community\.chocolatey\.org|chocolatey\.org|www\.powershellgallery\.com|github\.com|gitlab\.com)\b/
+  condition:
+    any of ($winget, $choco, $psrepo, $apt_trusted, $brew_tap) and #veto_known == 0
+}
+
+/* Round 11: a dependency of a Python project replaced by an archive or wheel on a host the
+ * skill names, through the resolver's source table (uv's [tool.uv.sources], Poetry's and PDM's
+ * `name = { url = ... }`): `uv sync` or `poetry install` then installs that build in place of the
+ * registry's. Forges and registries are vetoed. */
+rule dependency_source_url_override {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "a project dependency is replaced by an archive on an unknown host (the resolver installs it instead of the registry's)"
+  strings:
+    $table = /\[tool\.(uv\.sources|poetry\.dependencies|poetry\.group\.[\w-]+\.dependencies|pdm\.[\w.-]+)\]/
+    $url_dep = /(^|\n)\s*["']?[A-Za-z0-9][\w.-]*["']?\s*=\s*\{[^}\n]{0,200}\burl\s*=\s*["']https?:\/\/[a-z0-9.-]+[^"'\n]*\.(whl|tar\.gz|zip|tgz)["']/
+    $veto_known = /\burl\s*=\s*["']https?:\/\/([\w-]+\.)*(github\.com|githubusercontent\.com|gitlab\.com|pypi\.org|pythonhosted\.org|download\.pytorch\.org|huggingface\.co)\//
+  condition:
+    $table and $url_dep and #url_dep > #veto_known
 }

@@ -207,3 +207,94 @@ rule secret_file_to_chat_webhook {
   condition:
     $hook and $ctx_secret
 }
+
+/* Round 11 (issue 45): the whole environment written into a CI artifact or log a pipeline
+ * publishes (GitLab `artifacts:`, GitHub's upload-artifact): every CI secret ends up in it.
+ * A filtered dump (`env | grep ^CI_COMMIT`) is not this. */
+rule ci_env_dump_published {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "a CI job writes the whole environment (every secret) into a published artifact"
+  strings:
+    $dump = /(^|\n)\s*-?\s*(run:\s*)?["']?(env|printenv|export\s+-p|set)(\s*\|\s*(sort|cat|tee\s+-a)\b[^\n|>]{0,20})?\s*>>?\s*["']?[\w.\/${}-]+/
+    $dump_secrets = /\$\{\{\s*toJSON\s*\(\s*secrets\s*\)\s*\}\}/
+    $ctx_publish = /(^|\n)\s*artifacts\s*:|\bactions\/upload-artifact@|\bbuildkite-agent\s+artifact\s+upload\b|\bstore_artifacts\s*:/
+  condition:
+    ($dump or $dump_secrets) and $ctx_publish
+}
+
+/* Round 11: the project tree or the home directory packed and uploaded in one go (curl -T /
+ * --upload-file / -F of the archive just made, or the archive streamed over ssh, nc or socat):
+ * .env, keys and history go with it. Secret folders of the home (.ssh, .aws, .gnupg) packed
+ * and piped to another machine are the same, over several lines too. */
+rule tree_archive_uploaded {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "packs the project or the home directory (secrets included) and sends the archive to a host"
+  strings:
+    $tar_tree = /\b(tar\s+([^\n]{0,80}\s)?-?[a-zA-Z]*c[a-zA-Z]*f?\s+(["']?[\w.\/$-]+["']?\s+)?(--exclude[= ]\S+\s+)*(\.|~|\$HOME|\$\{HOME\}|\$PWD|\$\(pwd\))|zip\s+(-[a-zA-Z]+\s+)*[\w.\/$-]+\s+(\.|~|\$HOME))(\s|$)/
+    $ctx_upload = /\bcurl\b[^\n]{0,200}(--upload-file|\s-T\s|\s-F\s*["']?\w+=@)/
+    $secret_dirs_piped = /\btar\s[^\n]{0,200}\.(ssh|aws|gnupg|netrc|docker|kube|password-store)\b[^\n]{0,200}(\\\s*\n)?[^\n]{0,10}\|\s*(\\\s*)?\n?\s*(ssh|nc|ncat|netcat|socat|curl)\b/
+    $secret_dirs_copied = /\b(scp|rsync)\s[^\n]{0,120}(~|\$HOME)\/\.(ssh|aws|gnupg)\b[^\n]{0,200}\s[\w.-]+@[\w.-]+:/
+  condition:
+    ($tar_tree and $ctx_upload) or $secret_dirs_piped or $secret_dirs_copied
+}
+
+/* Round 11: a program that walks the tree for secret files (.env, *.pem, *.key) and writes them
+ * into a raw socket (Perl IO::Socket, Ruby TCPSocket, Python socket, PHP fsockopen, Node net). */
+rule secret_files_to_socket {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "walks the files for secrets (.env, keys) and writes them into a network socket"
+  strings:
+    $sock = /IO::Socket::(INET|IP|SSL)\b|\bTCPSocket\.(new|open)\b|\bsocket\.create_connection\s*\(|\bsocket\.socket\s*\(|\b(fsockopen|stream_socket_client)\s*\(|\bnet\.(connect|createConnection)\s*\(/
+    $walk = /\bFile::Find\b|\bfind\s*\(\s*sub\b|\bos\.walk\s*\(|\.rglob\s*\(|\bglob\.glob\s*\([^\n]{0,60}recursive|\bFind\.find\b|\bDir\.glob\s*\([^\n]{0,20}\*\*|RecursiveDirectoryIterator|\breaddirSync\s*\([^\n]{0,60}recursive/
+    $secret_pat = /\\\.env\b|\^\\\.env|\.env\*|\\\.\(?(pem|key)\b|["']\.(pem|key|env)["']|\*\.(pem|key)\b|\(\?:?\\?\.?env|\bid_(rsa|ed25519)\b/
+  condition:
+    $sock and $walk and $secret_pat
+}
+
+/* Round 11: the user's personal folders (Documents, Desktop, Pictures) walked and each file
+ * uploaded as a form or body (Invoke-RestMethod -Form/-InFile, requests files=, curl -F). */
+rule personal_files_uploaded {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "uploads the files of the user's personal folders (Documents, Desktop) to a host"
+  strings:
+    $folder = /GetFolderPath\s*\(\s*["']?(\[Environment\+SpecialFolder\]::)?(MyDocuments|Personal|Desktop|MyPictures)|\$env:USERPROFILE[\\\/](Documents|Desktop|Pictures)|(~|\$HOME|Path\.home\(\)\s*\/)\s*\/?\s*["']?(Documents|Desktop|Pictures)\b|expanduser\s*\(\s*["']~\/(Documents|Desktop|Pictures)/
+    $upload = /\s-(Form|InFile)\s+(@\{|\$)|\b(requests|httpx)\.(post|put)\s*\([^\n]{0,200}\bfiles\s*=|\bcurl\b[^\n]{0,200}\s-F\s*["']?\w+=@|\.upload_file\s*\(/ nocase
+    $walk = /\bGet-ChildItem\b[^\n]{0,120}-Recurse|\bgci\b[^\n]{0,80}-r|\bos\.walk\s*\(|\.rglob\s*\(|\bfind\s+[^\n]{0,40}-type\s+f/ nocase
+  condition:
+    $folder and $upload and $walk
+}
+
+/* Round 11: cloud storage uploads with somebody else's access key written into the skill
+ * (boto3 with a literal AKIA key, `aws s3 cp` with the key inline, Azure's --account-key or
+ * AccountKey=): what is uploaded goes to the author's account. The AWS documentation's sample
+ * key is vetoed. */
+rule upload_with_embedded_cloud_key {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "uploads to cloud storage with an access key written into the skill (someone else's account)"
+  strings:
+    $key = /\baws_access_key_id\s*=\s*["']A(KIA|SIA)[A-Z0-9]{12,}|\bAWS_ACCESS_KEY_ID\s*=\s*["']?A(KIA|SIA)[A-Z0-9]{12,}|--account-key[= ]+["']?[A-Za-z0-9+\/]{40,}|\bAccountKey=[A-Za-z0-9+\/]{40,}|\baccessKeyId\s*:\s*["']A(KIA|SIA)[A-Z0-9]{12,}/
+    $upload = /\.(upload_file|upload_fileobj|put_object|upload_blob)\s*\(|\baws\s+s3\s+(cp|sync|mv)\s|\baz\s+storage\s+blob\s+upload(-batch)?\b|\bPutObjectCommand\b/
+    $veto_doc_key = /AKIAIOSFODNN7EXAMPLE/
+  condition:
+    $key and $upload and #key > #veto_doc_key
+}

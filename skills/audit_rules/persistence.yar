@@ -140,3 +140,44 @@ rule authorized_keys_append_code {
   condition:
     $append or ($ak and $ctx_key)
 }
+
+/* Round 11 (issue 45): a program downloaded into a hidden place of the home (a dot-file, or a
+ * dot-folder inside ~/.cache, ~/.local/share, ...) and, in the same file, made to start again:
+ * appended to a login or start-up file (.zlogin, .bash_login, .profile, ...), a systemd user
+ * unit (.service, .path, .timer), a launch agent or a crontab. An installer that puts a tool in
+ * ~/.local/bin is not hidden. */
+rule persistence_of_hidden_download {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    message = "downloads a program into a hidden place and makes it start again at login or on an event"
+  strings:
+    $dl_hidden = /\b(curl|wget)\b[^\n]{0,300}\s(-[a-zA-Z]*[oO]|--output(-document)?)[\s=]+["']?(~|\$HOME|\$\{HOME\})\/(\.[\w.-]+\/([\w.-]+\/)*\.[\w-]|\.[\w-]+(["'\s;&]|$))/
+    $ctx_startup = /\.(zlogin|bash_login|bash_profile|bashrc|zshrc|zprofile|zshenv|profile|config\/fish\/config\.fish)\b/
+    $ctx_append = />>\s*["']?[~$\w\/.{}-]+|\btee\s+-a\b/
+    $ctx_unit = /\bsystemctl\s+--user\s+(enable|start)\b|\.config\/systemd\/user\/|\bWantedBy\s*=|\bPath(Changed|Modified|Exists)\s*=|\bOnCalendar\s*=/
+    $ctx_launchd = /Library\/LaunchAgents\/|\blaunchctl\s+(load|bootstrap)\b/
+    $ctx_cron = /\bcrontab\s+-|@reboot\b/
+  condition:
+    $dl_hidden and (($ctx_startup and $ctx_append) or $ctx_unit or $ctx_launchd or $ctx_cron)
+}
+
+/* Round 11: a permanent WMI event subscription, in a MOF compiled with mofcomp or created from
+ * PowerShell (Set-WmiInstance / New-CimInstance of __EventFilter and a consumer bound to it):
+ * code that Windows runs again on a timer or an event, outside any task list. */
+rule persistence_wmi_subscription {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "registers a permanent WMI event subscription (a filter bound to a script or command consumer)"
+  strings:
+    $filter = /\b(instance\s+of\s+__EventFilter|-Class(Name)?\s+["']?__EventFilter\b)/ nocase
+    $consumer = /\b(ActiveScriptEventConsumer|CommandLineEventConsumer)\b/
+    $binding = /\b__FilterToConsumerBinding\b/
+    $neg_detect = /\b(Get-WmiObject|Get-CimInstance|Remove-WmiObject|Remove-CimInstance)\b[^\n]{0,80}__(EventFilter|FilterToConsumerBinding)/ nocase
+  condition:
+    $filter and $consumer and $binding and not $neg_detect
+}

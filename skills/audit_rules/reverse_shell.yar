@@ -144,3 +144,71 @@ rule reverse_shell_relay {
   condition:
     $relay or $relay_more or (is_script and $rpc and $ctx_rpc_run and $ctx_loop)
 }
+
+/* Round 11 (issue 45): a socket handed to a shell as its standard streams, in a program: PHP's
+ * proc_open with the socket as descriptors 0/1/2, Go's os.StartProcess or exec.Cmd with the
+ * connection's file, Rust's Command with Stdio::from_raw_fd of a TcpStream, Node's spawn with
+ * the socket in stdio. Plain variables, not the process's own streams (os.Stdin, 'pipe'). */
+rule reverse_shell_socket_as_stdio {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    prose = "medium"
+    message = "a network connection is handed to a shell as its input and output (reverse shell)"
+  strings:
+    $php_fds = /\bproc_open\s*\([^;]{0,200}(\[|array\s*\()\s*0\s*=>\s*\$\w+\s*,\s*1\s*=>\s*\$\w+/
+    $ctx_php_sock = /\b(stream_socket_client|fsockopen|pfsockopen|socket_create)\s*\(/
+    $go_files = /\bFiles\s*:\s*\[\]\*os\.File\s*\{\s*[a-z]\w*\s*,\s*[a-z]\w*/
+    $go_streams = /\.Stdin\s*,\s*\w+\.Stdout\s*(,\s*\w+\.Stderr\s*)?=\s*[a-z]\w*\s*,\s*[a-z]\w*|\.Stdin\s*=\s*(conn|c|sock|s|tlsConn|netConn)\s*\n/
+    $ctx_go_dial = /\b(net|tls)\.Dial(Timeout|er)?\b|\bnet\.Dialer\s*\{/
+    $go_shell = /\b(os\.StartProcess|exec\.Command(Context)?)\s*\(\s*(ctx\s*,\s*)?"(\/bin\/)?(ba|z|da)?sh"/
+    $rs_fd = /\bStdio::from_raw_fd\s*\(/
+    $ctx_rs_sock = /\bTcpStream::connect\s*\(/
+    $rs_shell = /\bCommand::new\s*\(\s*"(\/bin\/)?(ba|z|da)?sh"/
+    $js_stdio = /\bstdio\s*:\s*\[\s*[a-z]\w*\s*,\s*[a-z]\w*\s*,/
+    $ctx_js_sock = /\bnet\.(connect|createConnection)\s*\(|new\s+net\.Socket\s*\(|\btls\.connect\s*\(/
+    $js_shell = /\b(spawn|spawnSync)\s*\(\s*["'](\/bin\/)?((ba|z|da)?sh|cmd(\.exe)?|powershell(\.exe)?)["']/
+  condition:
+    ($php_fds and $ctx_php_sock) or
+    (any of ($go_files, $go_streams) and $ctx_go_dial and $go_shell) or
+    ($rs_fd and $ctx_rs_sock and $rs_shell) or
+    ($js_stdio and $ctx_js_sock and $js_shell)
+}
+
+/* Round 11: the fifo reverse shell written over several lines of a code block (continuation
+ * backslashes, the pipe on the next line): a fifo, an interactive shell and a socket tool within
+ * a few lines. */
+rule reverse_shell_fifo_multiline {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    message = "a fifo ties an interactive shell to a network connection (reverse shell over several lines)"
+  strings:
+    $fifo_sh_net = /\b(mkfifo|mknod)\s[^\n]{0,120}(\n[^\n]{0,200}){0,4}\b(ba|z|da)?sh\s+-i\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\b(openssl\s+s_client|ncat|netcat|nc|telnet|socat)\s/
+    $fifo_net_sh = /\b(mkfifo|mknod)\s[^\n]{0,120}(\n[^\n]{0,200}){0,4}\b(openssl\s+s_client|ncat|netcat|nc|telnet|socat)\s[^\n]{0,200}(\n[^\n]{0,200}){0,3}\b(ba|z|da)?sh\s+-i\b/
+    $sh_cont_net = /\b(ba|z|da)?sh\s+-i\b[^\n]{0,80}\\\s*\n\s*\|\s*(openssl\s+s_client|ncat|netcat|nc|telnet|socat)\s/
+  condition:
+    any of them
+}
+
+/* Round 11: a machine joined to someone else's private network with remote shell access on:
+ * Tailscale with a pre-issued auth key written into the skill (or a foreign control server)
+ * and Tailscale SSH, ZeroTier joined to a network id the skill names. The user's own key comes
+ * from a variable; a literal key is the author's. */
+rule remote_shell_foreign_network {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    prose = "medium"
+    message = "joins the machine to someone else's private network with remote shell access (Tailscale SSH with a pre-issued key, a foreign control server)"
+  strings:
+    $ts_key_ssh = /\btailscale\s+(up|login)\b([^\n]{0,200}\\\s*\n){0,3}[^\n]{0,200}--auth-?key[= ]+["']?tskey-[^\n]{0,200}(\\\s*\n[^\n]{0,200}){0,3}--ssh\b/
+    $ts_ssh_key = /\btailscale\s+(up|login)\b([^\n]{0,200}\\\s*\n){0,3}[^\n]{0,200}--ssh\b[^\n]{0,200}(\\\s*\n[^\n]{0,200}){0,3}--auth-?key[= ]+["']?tskey-/
+    $ts_server_ssh = /\btailscale\s+(up|login)\b([^\n]{0,200}\\\s*\n){0,3}[^\n]{0,200}--login-server[= ]+["']?https?:\/\/[^\n]{0,200}(\\\s*\n[^\n]{0,200}){0,3}--ssh\b/
+    $ts_ssh_server = /\btailscale\s+(up|login)\b([^\n]{0,200}\\\s*\n){0,3}[^\n]{0,200}--ssh\b[^\n]{0,200}(\\\s*\n[^\n]{0,200}){0,3}--login-server[= ]+["']?https?:\/\//
+  condition:
+    any of them
+}
