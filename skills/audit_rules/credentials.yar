@@ -374,3 +374,21 @@ rule credential_dir_walk {
   condition:
     $dir and $home and $walk
 }
+
+/* Round 11: an environment (env, printenv, a process's /proc environ, PowerShell's env: drive)
+ * or a shell history sifted for several secret words at once (KEY|TOKEN|SECRET|PASS): a harvest
+ * of every credential, not a check that one named variable is set. */
+rule secret_sweep_grep {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "sifts the environment or shell history for every key, token, secret and password"
+  strings:
+    $env = /(\b(env|printenv)|\bGet-ChildItem\s+env:|\/environ["']?)\s*(2>\s*\/dev\/null\s*)?\|\s*(tr\s+[^\n|]{1,20}\|\s*)?(grep|egrep|rg|Select-String|findstr)\s[^\n|]{0,30}(key|token|secret|pass\w*|auth\w*)\s*\|\s*(key|token|secret|pass\w*|auth\w*)/ nocase
+    $hist = /\b(grep|egrep|rg)\s[^\n]{0,30}(key|token|secret|pass\w*|auth\w*)[^\n]{0,120}(\\\n[^\n]{0,160}){0,3}(\/\.\w*_history|fish_history|ConsoleHost_history)\b/ nocase
+    $ctx_names_only = /\|\s*(cut\s+-d\s*["']?=["']?\s+-f\s*1\b|sed\s+(-E\s+)?["']s\/=\.\*\/\/|awk\s+-F\s*["']?=["']?\s+["'].\s*print\s+.1\b)/
+  condition:
+    /* the names alone (cut -d= -f1) list which variables exist, not their values */
+    $hist or #env > #ctx_names_only
+}

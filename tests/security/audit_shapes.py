@@ -672,6 +672,11 @@ RISKY = [
     ("r11a-sql-mysql-concat-drop", "scripts/r.sql", "SELECT CONCAT('DROP TABLE ', table_name, ';') FROM information_schema.tables WHERE table_schema = DATABASE();\n", "audit/destruction"),
     ("r11a-sql-mssql-foreachtable", "scripts/r.sql", "EXEC sp_MSforeachtable 'DROP TABLE ?';\n", "audit/destruction"),
     ("r11a-sql-plpgsql-info-schema-loop", "scripts/r.sql", "DO $$ DECLARE r record; BEGIN\n  FOR r IN SELECT table_name FROM information_schema.tables WHERE table_schema='public' LOOP\n    EXECUTE 'DROP TABLE ' || quote_ident(r.table_name) || ' CASCADE';\n  END LOOP;\nEND $$;\n", "audit/destruction"),
+    # Round 11 (h11-rulesA): environment or history sifted for every secret word.
+    ("r11a-sh-printenv-grep-secrets", "scripts/d.sh", "printenv | grep -iE 'token|secret|password' > /tmp/out.txt\n", "audit/credentials"),
+    ("r11a-ps-env-drive-select-string", "scripts/d.ps1", "Get-ChildItem env: | Select-String -Pattern 'KEY|TOKEN|SECRET'\n", "audit/credentials"),
+    ("r11a-md-rg-zsh-history", "SKILL.md", "```bash\nrg -i 'api_key|token|passwd' ~/.zsh_history\n```\n", "audit/credentials"),
+    ("r11a-sh-proc-environ-loop-grep", "scripts/d.sh", "for p in /proc/[0-9]*; do tr '\\0' '\\n' < \"$p/environ\" | grep -E 'SECRET|PASS'; done\n", "audit/credentials"),
 ]
 
 # Benign text that names risky tools: never high.
@@ -1013,6 +1018,9 @@ BENIGN = [
     ("ok11a-sh-find-name-delete", "scripts/c.sh", "find \"$BUILD/\" -name '*.o' -delete\n"),
     ("ok11a-sql-drop-one-table", "scripts/r.sql", "DROP TABLE IF EXISTS staging_import;\n"),
     ("ok11a-reg-latfp-zero", "assets/s.reg", "\"LocalAccountTokenFilterPolicy\"=dword:00000000\n"),
+    # Round 11 (h11-rulesA): one named variable checked; history searched for a command.
+    ("ok11a-sh-env-secret-names-awk", "scripts/c.sh", "printenv | grep -E 'TOKEN|SECRET' | awk -F= '{print $1}'\n"),
+    ("ok11a-sh-history-grep-command", "SKILL.md", "Find the last deploy: `grep 'kubectl apply' ~/.bash_history | tail -5`.\n"),
 ]
 
 
