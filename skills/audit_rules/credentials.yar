@@ -358,3 +358,56 @@ rule credential_foreign_keychain_item {
   condition:
     any of them
 }
+
+/* Round 11: the platform secret stores read whole: Windows DPAPI master keys and saved
+ * credential blobs (%APPDATA%\Microsoft\Protect, ...\Credentials, ...\Vault), every item of the
+ * desktop's Secret Service collection with its secret (secretstorage, the keyring CLI), KWallet
+ * and macOS keychain dumps. One named entry looked up by a tool for its own host is not this. */
+rule secret_store_dump {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "reads the platform's secret store whole (DPAPI keys and credential blobs, Secret Service, KWallet, keychain)"
+  strings:
+    $dpapi = /(APPDATA|LOCALAPPDATA|AppData[\\\/]+(Roaming|Local))%?\)?[\\\/]+Microsoft[\\\/]+(Protect|Credentials|Vault)\b/ nocase
+    $ss_all = /\.(get_all_items|search_items)\s*\(/
+    $ss_secret = /\.get_secret\s*\(\s*\)/
+    $secret_tool = /\bsecret-tool\s+search\s+(--\w+\s+)*--all\b|\bkwallet-query\s+[^\n]{0,40}-r\b[^\n]{0,80}\$\(|\bsecurity\s+dump-keychain\s+(-\w+\s+)*-d\b/
+  condition:
+    $dpapi or ($ss_all and $ss_secret) or $secret_tool
+}
+
+/* Round 11: a program walking the user's credential folders (~/.ssh, ~/.aws, ~/.gnupg,
+ * ~/.config/gh, ~/.kube) from the home directory: every private key and token, in any language. */
+rule credential_dir_walk {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "walks the user's credential folders (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gh) and reads every file"
+  strings:
+    $dir = /["'`]\.(ssh|aws|gnupg|kube|azure)\/?["'`]|["'`]\.config[\/\\]gh\/?["'`]/
+    $home = /\bUserHomeDir\s*\(|\bexpanduser\s*\(\s*["']~["']|\bPath\.home\s*\(|\bhomedir\s*\(\s*\)|\$env:USERPROFILE|\bDir\.home\b|\bFile::HomeDir\b|getenv\s*\(\s*["'](HOME|USERPROFILE)["']/
+    $walk = /\bfilepath\.Walk(Dir)?\s*\(|\bos\.walk\s*\(|\.rglob\s*\(|\bfs\.(readdir|readdirSync|promises\.readdir)\s*\([^\n]{0,80}recursive|\bGet-ChildItem\b[^\n]{0,80}-Recurse|\bFind\.find\s*\(|\bfind\s*\(\s*(sub|\\&)/
+  condition:
+    $dir and $home and $walk
+}
+
+/* Round 11: an environment (env, printenv, a process's /proc environ, PowerShell's env: drive)
+ * or a shell history sifted for several secret words at once (KEY|TOKEN|SECRET|PASS): a harvest
+ * of every credential, not a check that one named variable is set. */
+rule secret_sweep_grep {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "sifts the environment or shell history for every key, token, secret and password"
+  strings:
+    $env = /(\b(env|printenv)|\bGet-ChildItem\s+env:|\/environ["']?)\s*(2>\s*\/dev\/null\s*)?\|\s*(tr\s+[^\n|]{1,20}\|\s*)?(grep|egrep|rg|Select-String|findstr)\s[^\n|]{0,30}(key|token|secret|pass\w*|auth\w*)\s*\|\s*(key|token|secret|pass\w*|auth\w*)/ nocase
+    $hist = /\b(grep|egrep|rg)\s[^\n]{0,30}(key|token|secret|pass\w*|auth\w*)[^\n]{0,120}(\\\n[^\n]{0,160}){0,3}(\/\.\w*_history|fish_history|ConsoleHost_history)\b/ nocase
+    $ctx_names_only = /\|\s*(cut\s+-d\s*["']?=["']?\s+-f\s*1\b|sed\s+(-E\s+)?["']s\/=\.\*\/\/|awk\s+-F\s*["']?=["']?\s+["'].\s*print\s+.1\b)/
+  condition:
+    /* the names alone (cut -d= -f1) list which variables exist, not their values */
+    $hist or #env > #ctx_names_only
+}

@@ -231,3 +231,28 @@ rule destruction_home_plus_unset {
   condition:
     $path and $ctx_delete
 }
+
+/* Round 11: a deletion rooted at the home directory (or the profile) whose tail is a bare
+ * variable, in every language: with the variable empty or unset (an empty default, a missing
+ * environment variable, a flag defaulting to '.') the home directory itself is removed. A
+ * literal tail (~/.cache/app) is not this. Also `find "$X/" -delete` on an unguarded variable
+ * (from / when it is empty) and a loop over the catalogue dropping every table of the database. */
+rule home_rooted_variable_delete {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    message = "deletes a path built from the home directory and a variable that may be empty (the whole home), or every table of the database"
+  strings:
+    $py_join = /\bos\.path\.join\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~["']\s*\)|os\.environ\s*\[\s*["'](HOME|USERPROFILE)["']\s*\]|str\s*\(\s*Path\.home\s*\(\s*\)\s*\))\s*,\s*[A-Za-z_][\w.]*\s*\)|\bPath\.home\s*\(\s*\)\s*\/\s*[A-Za-z_][\w.]*\s*(\n|\))/
+    $py_rm = /\b(shutil\.rmtree|send2trash)\s*\(\s*[A-Za-z_]\w*\s*[,)]/
+    $js_join = /\b(path\.)?(resolve|join)\s*\(\s*(os\.)?homedir\s*\(\s*\)\s*,\s*[A-Za-z_$][\w$.]*\s*\)/
+    $js_rm = /\b(fs\.)?(rmSync|rm|rmdirSync|rmdir|removeSync|remove|rimraf(\.sync)?)\s*\(\s*[A-Za-z_$][\w$]*\s*(,\s*\{[^}\n]{0,60}recursive\s*:\s*true|\))/
+    $ps_join = /\bJoin-Path\s+(-Path\s+)?\$env:(USERPROFILE|HOME|HOMEPATH|APPDATA|LOCALAPPDATA)\s+(-ChildPath\s+)?["']?\$(env:)?\w+["']?\s*(\n|\)|;)/ nocase
+    $ps_rm = /\bRemove-Item\b[^\n]{0,80}-Recurse\b/ nocase
+    $sh_find = /\bfind\s+["']?\$\{?\w+\}?\/["']?\s+(-(mindepth|maxdepth)\s+\d+\s+)*-delete\b/
+    $sql_loop = /\bFOR\s+\w+\s+IN\s+SELECT\b[^;]{0,300}\b(pg_tables|information_schema\.tables|pg_class|sys\.tables)\b[^$]{0,400}\bEXECUTE\b[^;]{0,120}\bDROP\s+(TABLE|SCHEMA|VIEW)\b/ nocase
+    $sql_foreach = /\bsp_MSforeachtable\s+[@\w=\s]*["']\s*DROP\s+TABLE\b|\bSELECT\s+(CONCAT|GROUP_CONCAT|string_agg)\s*\(\s*["']DROP\s+TABLE\b[^\n]{0,300}\b(information_schema\.tables|pg_tables|sqlite_master)\b/ nocase
+  condition:
+    ($py_join and $py_rm) or ($js_join and $js_rm) or ($ps_join and $ps_rm) or $sh_find or $sql_loop or $sql_foreach
+}

@@ -102,3 +102,20 @@ rule invisible_escaped_run {
   condition:
     any of them
 }
+
+/* Round 11: a package name in an install line or a requirements/manifest entry that mixes Latin
+ * letters with Cyrillic, Greek or Armenian lookalikes (U+0430 a, U+0435 e, U+043E o, U+0440 p, U+0441 c,
+ * U+0443 y, U+0445 x, Greek omicron and alpha, Armenian U+0585 o, U+057D u, U+0578 n, U+0570 h): a
+ * homoglyph typosquat. Prose in those scripts is whole words of one script, not mixed. */
+rule homoglyph_package_name {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "unicode"
+    severity = "high"
+    message = "a package name mixes Latin letters with Cyrillic, Greek or Armenian lookalikes (a homoglyph typosquat)"
+  strings:
+    $install = /\b(pip3?|uv|npm|pnpm|yarn|bun|gem|cargo|go|poetry|pipx|composer|conda)\s+((pip\s+)?install|i|add|get)\s+[^\n]{0,120}([A-Za-z@\/._-](\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE[\xBF\xB1]|\xD6\x85|\xD5[\xBD\xB8\xB0])|(\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE[\xBF\xB1]|\xD6\x85|\xD5[\xBD\xB8\xB0])[A-Za-z._-])/
+    $manifest = /(^|\n)[ \t]*["']?[A-Za-z0-9@\/._-]*([A-Za-z](\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE[\xBF\xB1]|\xD6\x85|\xD5[\xBD\xB8\xB0])|(\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE[\xBF\xB1]|\xD6\x85|\xD5[\xBD\xB8\xB0])[A-Za-z])[^\s"']*["']?\s*(==|>=|~=|<=|!=|\[|["']?\s*:\s*["']\^?~?[0-9])/
+  condition:
+    any of them
+}

@@ -219,3 +219,23 @@ rule catalogue_syntax_obfuscation {
   condition:
     $perl_ee or $ps_wild or $ps_chars or $py_rev or ($ps_wild_var and $ctx_ps_invoke) or ($py_rev_lit and $ctx_py_dyn) or ($rb_pack and $ctx_rb_eval and lang == "ruby") or (#bat_caret >= 2 and lang == "batch")
 }
+
+/* Round 11: code decoded and run in other spellings of the same technique: a hex or base-n
+ * decoder of coreutils (basenc, od, xxd -p -r) piped into a shell, a Perl chr/pack list turned
+ * into code by eval, a Ruby hex literal packed and evaluated, and a Python blob decompressed or
+ * decoded on one line and compiled and executed on another. */
+rule decoded_and_executed_round11 {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    message = "decoded text is executed: the code that runs is hidden from a reader"
+  strings:
+    $basenc_pipe = /\b(basenc\s+[^\n|]{0,60}(-d|--decode)\b|xxd\s+(-\w+\s+)*-p\s+-r\b|xxd\s+-rp?\b)[^\n|]{0,100}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/
+    $pl_chr = /\beval\s*[({]?\s*(join\s*\(?\s*["']{2}\s*,\s*map\s*[({]\s*chr\b|pack\s*\(?\s*["'][CUW]\*?["'])/
+    $rb_hex = /\b(eval|instance_eval|system)\s*\(?\s*\[\s*["'][0-9a-fA-F]{16,}["']\s*\]\s*\.pack\s*\(?\s*["'](H|m)/
+    $py_decode_var = /\b\w+\s*=\s*(zlib|gzip|lzma|bz2)\.decompress\s*\(\s*(base64\.)?(b64|b32|b85|a85|urlsafe_b64)decode\s*\(|\b\w+\s*=\s*marshal\.loads\s*\(\s*(zlib\.decompress\s*\(\s*)?(base64\.)?(b64|b85)decode\s*\(/
+    $py_exec_compile = /\bexec\s*\(\s*(compile\s*\(\s*\w+\s*,|\w+\s*,\s*globals\s*\(\s*\))/
+  condition:
+    $basenc_pipe or $pl_chr or $rb_hex or ($py_decode_var and $py_exec_compile)
+}

@@ -163,3 +163,22 @@ rule privilege_admin_grants {
   condition:
     any of ($mac, $task_system) and #neg_warn >= 0
 }
+
+/* Round 11: root on the host from a container in a compose or pod file (privileged, the host's
+ * PID or network namespace, the host's / mounted), and remote UAC token filtering or the admin
+ * shares turned on through a .reg file or a registry command. */
+rule host_root_container_and_remote_uac {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    message = "gives root on the host (a privileged container with the host's namespaces or / mounted) or turns remote UAC filtering off"
+  strings:
+    $priv = /(^|\n)\s*privileged:\s*true\b/
+    $host_ns = /(^|\n)\s*(pid|network_mode|ipc|hostPID|hostNetwork):\s*["']?(host|true)\b/
+    $root_mount = /(^|\n)\s*-\s*["']?\/:\/[\w\/]*(:rw)?["']?\s*(\n|$)|(^|\n)\s*source:\s*["']?\/["']?\s*\n|(^|\n)\s*path:\s*["']?\/["']?\s*\n/
+    $latfp = /LocalAccountTokenFilterPolicy["']?\s*(=\s*dword:0*1\b|[^\n]{0,60}(\/d\s+1\b|-Value\s+1\b))/ nocase
+    $admin_share = /\bAutoShare(Wks|Server)["']?\s*(=\s*dword:0*1\b|[^\n]{0,60}(\/d\s+1\b|-Value\s+1\b))/ nocase
+  condition:
+    ($priv and ($host_ns or $root_mount)) or $latfp or $admin_share
+}
