@@ -530,6 +530,8 @@ static bool is_secret(const char *w) {
       "cookies.sqlite", "wallet.dat",     ".bash_history",    "credentials.json"};
   static const char *const SUFFIX[] = {"_key", "_token", "_secret", "_password",
                                        "_pat", "_keys",  "_tokens"};
+  if (has_suffix(w, ".pub")) /* a public key is given away on purpose */
+    return false;
   if (holds_any(SECRET_PATH, sizeof SECRET_PATH / sizeof *SECRET_PATH, w))
     return true;
   if (!strcmp(w, ".env") || has_suffix(w, "/.env") || strstr(w, ".env."))
@@ -770,7 +772,7 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|close|conclude|fill|ask|retain|have|prompt";
+    "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -846,6 +848,11 @@ static const pattern EGRESS[] = {
      "notes|description",
      NEG_ONLY},
     {"curl * -d|--data|--data-binary|--data-urlencode|--upload-file|--form|-t", NEG_ONLY},
+    /* a file's contents pasted into a web page's form (a browser tool is a sender too) */
+    {"browser|playwright|puppeteer|selenium|~http ** paste|type|enter|fill|drop|submit ** "
+     "contents|content|text|file|files|whole|full|entire ** into|in|to * * form|forms|textarea|"
+     "area|box|editor|page|site|website",
+     NEG_ONLY},
 };
 
 /* Done without a word to the user: concealment when the same sentence orders it ("add this
@@ -1005,6 +1012,19 @@ static const pattern ACTION[] = {
      "transcripts|transcript|history|logs",
      NEG_CHECK},
     {"add|use|pass|append|with * force|hard|all-namespaces", NEG_CHECK}, /* "--" is stripped */
+    /* the user's other skills, hooks or reviewers removed, or said to be superseded */
+    {"remove|removes|delete|deletes|uninstall|uninstalls|disable|disables|replace|replaces|"
+     "supersede|supersedes|overrides ** other|older|competing|existing|conflicting|installed|"
+     "previous * * skills|plugins|hooks|extensions|guards|reviewers|scanners|linters",
+     NEG_CHECK},
+    /* the account's or repository's protections turned off: 2FA, branch protection, reviews */
+    {"disable|disabling|turn|switch|remove|delete|drop|lift|relax|unprotect ** 2fa|mfa|"
+     "two-factor|two-step|enforcement|protection|protections|ruleset|rulesets|codeowners|"
+     "scanning",
+     NEG_CHECK},
+    {"2fa|mfa|two-factor|two-step|enforcement|protection|protections|ruleset|rulesets|scanning "
+     "** off|disabled|false|removed|lifted",
+     NEG_CHECK},
     {"delete|remove|wipe|erase|destroy|purge * home|~|~/|$home|entire|whole|every|all * "
      "directory|folder|files|repositories|repos|volumes|namespaces|buckets|databases|"
      "branches",
@@ -1040,7 +1060,12 @@ static const pattern CONCEAL[] = {
     {"extract|unzip|unpack|decompress|decrypt|open ** archive|zip|7z|rar|7-zip password|passphrase",
      NEG_CHECK},
     {"~not need|needs|have|has * to * be mentioned|told|shown|reported|disclosed|surfaced|"
-     "explained",
+     "explained|described",
+     NEG_NONE},
+    {"no|without need|needing * to * describe|mention|explain|report|show|narrate * * step|"
+     "steps|this|it|user|users",
+     NEG_NONE},
+    {"~not * worth reporting|mentioning|noting|flagging|surfacing|telling|raising|listing",
      NEG_NONE},
     {"~not report|reports|mention|mentions|disclose|discloses|reveal|reveals * command|commands|"
      "step|steps|action|actions|call|calls|upload|uploads * it|you ran|did|executed|made|run|"
