@@ -116,28 +116,6 @@ rule catalogue_package_source_redirect {
     (($gem and (lang == "ruby" or lang == "sh" or lang == "other" or lang == "text")) or ($cargo and $ctx_cargo_crates) or $precommit or $go_env or (any of ($registry, $pip_extra) and not is_prose)) and #neg >= 0 and #veto_known >= 0
 }
 
-/* Round 10 (issue 45): a package installed from an archive or a git URL on a host that is not a
- * public forge or registry: its build or install code (setup.py, install scripts) runs at
- * install time, and nothing pins what the host serves. package.json dependencies,
- * requirements files, pyproject dependency strings, and `pip`/`npm` run from a program. */
-rule catalogue_dependency_from_url {
-  meta:
-    id = "audit/download-exec"
-    category = "download-exec"
-    severity = "high"
-    prose = "medium"
-    message = "installs a package from an archive URL on an unknown host (its install code runs)"
-  strings:
-    $json_dep = /(^|\n)\s*"[@\w.\/-]+"\s*:\s*"(https?:\/\/[^"\s]+\.(tgz|tar\.gz|zip)|git\+https?:\/\/[^"\s]+)"/
-    $req = /(^|\n)\s*["']?[\w.-]+(\[[\w,.-]+\])?\s*@\s*https?:\/\/[^\s"'#]+\.(tar\.gz|tgz|zip|whl)\b/
-    $run = /\b(pip3?|npm|pnpm|yarn)["']?\s*,?\s*["']?\s*(install|add|i)\b["']?[^\n)\]]{0,120}\n?[^\n)\]]{0,120}["'\s](https?:\/\/[^\s"']+\.(tar\.gz|tgz|zip|whl)|git\+https?:\/\/[^\s"']+)/
-    $ctx_deps = /"(dependencies|devDependencies|optionalDependencies|peerDependencies|bundleDependencies)"\s*:\s*\{/
-    $veto_lock = /"(resolved|tarball)"\s*:/ /* a lock file says where a registry served it from */
-    $veto_known = /https?:\/\/([\w-]+\.)*(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|pypi\.org|pythonhosted\.org|npmjs\.org|npmjs\.com|download\.pytorch\.org|huggingface\.co|localhost|127\.0\.0\.1)\/|:\/\/[^\s\/]*(<|\$|\{|your[-_.])/
-  condition:
-    (($json_dep and $ctx_deps) or $req or $run) and #veto_known >= 0 and #veto_lock >= 0
-}
-
 /* Round 10: a program fetched, written with the executable bit and started by the same file, in
  * a language without a shell (Node's fetch + writeFileSync mode 0o755 + execFileSync, Python's
  * urlretrieve + chmod + subprocess, Go's http.Get + Chmod + exec.Command): the prebuilt-binary

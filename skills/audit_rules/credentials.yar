@@ -284,7 +284,8 @@ rule credential_dump_all {
  * key (it decrypts the browser's saved passwords and cookies: LaZagne's and every macOS
  * stealer's first step) or a Wi-Fi network's password. Round 11: any Electron application's
  * Safe Storage key (Slack, Discord, Signal: the same scheme), and the login tokens other tools
- * keep there (Claude Code's credentials, the GitHub CLI's gh:github.com, Docker's). No skill's own job needs another
+ * keep there (Claude Code's credentials, the GitHub CLI's gh:github.com, Docker's); Windows and
+ * Linux Wi-Fi keys shown in clear, Apple system items (iCloud, com.apple.*). No skill's own job needs another
  * program's master key, so it is high wherever it is written as a step, inline code included;
  * a line that warns or teaches detection is not a step. */
 rule credential_other_app_keychain {
@@ -292,7 +293,7 @@ rule credential_other_app_keychain {
     id = "audit/credentials"
     category = "credentials"
     severity = "high"
-    message = "reads another application's secret from the keychain (a browser's Safe Storage key, a Wi-Fi password)"
+    message = "reads another application's stored secret (a browser's Safe Storage key, a Wi-Fi password, another tool's login)"
   strings:
     $safe_storage = /\bsecurity\s+find-generic-password\b[^\n]{0,160}\b[\w. -]{2,30} Safe Storage\b/ nocase
     /* The item's name in a list or variable the keychain read takes (`for svc in "Chrome Safe
@@ -302,9 +303,12 @@ rule credential_other_app_keychain {
     $tool_login = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,160}(["'\s]Claude[ -]Code-credentials\b|["'\s]gh:github\.com\b|["'\s]Docker Credentials\b|["'\s]Codex (Auth|CLI)\b)/ nocase
     $safe_storage_py = /\bkeyring\.get_password\s*\(\s*["'](Chrome|Chromium|Brave|Microsoft Edge|Opera|Vivaldi) Safe Storage["']/ nocase
     $airport = /\bsecurity\s+find-generic-password\b[^\n]{0,160}(-D\s+["']?AirPort network password|\bAirPort\b[^\n]{0,40}\s-[a-z]*w)/ nocase
+    $mac_system = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,120}(Wi-?Fi|iCloud|com\.apple\.)/ nocase
+    $win_wifi = /\bnetsh(\.exe)?\s+wlan\s+show\s+profiles?\b[^\n]{0,80}key\s*=\s*clear\b/ nocase
+    $nm_wifi = /\bnmcli\s+[^\n]{0,60}(--show-secrets|-s\s+connection\s+show)\b|\/etc\/NetworkManager\/system-connections\// nocase
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|warning|attacker|stealer|malware|malicious|detect|detection|alert|flag|example\s+of)\b/ nocase
   condition:
-    ($safe_storage or $safe_storage_py or $airport or $tool_login or
+    ($safe_storage or $safe_storage_py or $airport or $mac_system or $win_wifi or $nm_wifi or $tool_login or
      (is_script and $safe_storage_name and $ctx_keychain_read)) and #neg_warn >= 0
 }
 
@@ -340,23 +344,6 @@ rule credential_home_walk_secrets {
     $ctx_secret_name = /["'`](\.env(\.[\w.]+|\*)?|\.npmrc|\.pypirc|\.netrc|id_rsa|id_ed25519|\*\*\/\.env\*?)["'`]/
   condition:
     $find or ($walk and $ctx_secret_name)
-}
-
-/* Round 10: another application's Keychain item printed (-w): the browser's Safe Storage key
- * (it decrypts every saved password) or a Wi-Fi password; Windows and Linux Wi-Fi keys shown in
- * clear. A skill reading its own token by its own service name stays clean. */
-rule credential_foreign_keychain_item {
-  meta:
-    id = "audit/credentials"
-    category = "credentials"
-    severity = "high"
-    message = "prints another application's stored secret (a browser's Safe Storage key, a Wi-Fi password)"
-  strings:
-    $mac = /\bsecurity\s+find-(generic|internet)-password\b[^\n]{0,120}(Safe Storage|AirPort|Wi-?Fi|iCloud|com\.apple\.)/ nocase
-    $win = /\bnetsh(\.exe)?\s+wlan\s+show\s+profiles?\b[^\n]{0,80}key\s*=\s*clear\b/ nocase
-    $nm = /\bnmcli\s+[^\n]{0,60}(--show-secrets|-s\s+connection\s+show)\b|\/etc\/NetworkManager\/system-connections\// nocase
-  condition:
-    any of them
 }
 
 /* Round 11: the platform secret stores read whole: Windows DPAPI master keys and saved

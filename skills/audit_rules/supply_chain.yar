@@ -109,8 +109,9 @@ rule supply_chain_ci_privilege {
 }
 
 /* Round 10: a package whose code comes from a URL instead of its registry: a package.json
- * dependency given as a tarball URL, a requirement `name @ https://...`, or pip run from a
- * program on an archive URL. Whoever serves the archive writes the install scripts (npm's
+ * dependency given as a tarball or git+https URL, a requirement `name @ https://...`, or pip,
+ * npm, pnpm or yarn run from a program or a script on such a URL (one rule since round 11: the
+ * catalogue's twin of it was folded in). Whoever serves the archive writes the install scripts (npm's
  * lifecycle hooks, setup.py) that run with the user's rights. The registries, GitHub and the
  * well-known wheel hosts are vetoed (a pinned release there is how projects ship fixes). */
 rule supply_chain_url_dependency {
@@ -122,14 +123,15 @@ rule supply_chain_url_dependency {
     text = "high" /* requirements.txt is a manifest, not prose */
     message = "installs a package from an archive URL on a host that is not a registry: its install scripts are that host's"
   strings:
-    $npm_dep = /"[@\w][\w@.\/-]{0,80}"\s*:\s*"(https?:\/\/[^"\s]{4,200}\.(tgz|tar\.gz|zip)|https?:\/\/[^"\s]{4,200}\/-\/[^"\s]+\.tgz)"/
+    $npm_dep = /"[@\w][\w@.\/-]{0,80}"\s*:\s*"(https?:\/\/[^"\s]{4,200}\.(tgz|tar\.gz|zip)|https?:\/\/[^"\s]{4,200}\/-\/[^"\s]+\.tgz|git\+https?:\/\/[^"\s]{4,200})"/
     $req_url = /(^|\n)[ \t]*["']?[A-Za-z0-9][\w.-]{0,60}(\[[\w,.-]+\])?\s*@\s*https?:\/\/[^\s"';]{4,200}\.(tar\.gz|tgz|zip|whl)\b/
+    $run = /\b(pip3?|npm|pnpm|yarn)["']?\s*,?\s*["']?\s*(install|add|i)\b["']?[^\n)\]]{0,120}\n?[^\n)\]]{0,120}["'\s](https?:\/\/[^\s"']+\.(tar\.gz|tgz|zip|whl)|git\+https?:\/\/[^\s"']+)/
     $pip_argv = /["']pip[0-9.]*["']\s*,\s*["']install["'][^\]\n]{0,200}(\n[^\]\n]{0,200}){0,3}["']https?:\/\/[^"'\s]{4,200}\.(tar\.gz|tgz|zip|whl)["']/
     /* a URL in any JSON (an API example's "source") is not a dependency: package.json's lists */
     $ctx_deps = /"(dependencies|devDependencies|optionalDependencies|peerDependencies|bundleDependencies)"\s*:\s*\{/
     $veto_lock = /"(resolved|tarball)"\s*:/ /* a lock file says where a registry served it from */
-    $veto_host = /https?:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|codeload\.github\.com|github\.com|objects\.githubusercontent\.com|gitlab\.com|files\.pythonhosted\.org|pypi\.org|download\.pytorch\.org|data\.pyg\.org|huggingface\.co|storage\.googleapis\.com\/jax-releases|pypi\.nvidia\.com|localhost|127\.0\.0\.1)[\/:]/
+    $veto_host = /https?:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|codeload\.github\.com|github\.com|objects\.githubusercontent\.com|gitlab\.com|files\.pythonhosted\.org|pypi\.org|download\.pytorch\.org|data\.pyg\.org|huggingface\.co|storage\.googleapis\.com\/jax-releases|pypi\.nvidia\.com|localhost|127\.0\.0\.1)[\/:]|https?:\/\/([\w-]+\.)*(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|pypi\.org|pythonhosted\.org|npmjs\.org|npmjs\.com)\/|:\/\/[^\s\/]*(<|\$|\{|your[-_.])/
     $neg = /\b(never|don'?t|do\s+not|avoid|attacker|malicious)\b/ nocase
   condition:
-    (($npm_dep and $ctx_deps) or $req_url or $pip_argv) and #veto_host >= 0 and #veto_lock >= 0 and #neg >= 0
+    (($npm_dep and $ctx_deps) or $req_url or $pip_argv or $run) and #veto_host >= 0 and #veto_lock >= 0 and #neg >= 0
 }
