@@ -3,8 +3,10 @@
 #define UPK_TESTS_AUDIT_INTENT_WORST_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "common/diag.h"
+#include "skills/audit_intent.h"
 
 /* The most severe of `d`'s findings (0 when none), its rule id into *id (a static buffer);
  * frees `d`. */
@@ -20,6 +22,13 @@ static inline int worst_of(upk_diags *d, const char **id) {
   *id = code;
   upk_diags_free(d);
   return w;
+}
+
+/* The most severe intent finding of a Markdown file (0 when none); its rule id into *id. */
+static inline int worst_md(const char *text, const char **id) {
+  upk_diags d = {0};
+  upk__audit_intent("SKILL.md", text, strlen(text), 0, &d);
+  return worst_of(&d, id);
 }
 
 #endif
