@@ -21,7 +21,6 @@
 #include "common/fileio.h"
 #include "common/xalloc.h"
 #include "skills/audit_int.h"
-#include "skills/skill.h"
 #include "skills/unicode.h"
 
 #define OVERSIZE (1u << 20)  /* medium: larger than a skill's files usually are */
@@ -226,7 +225,8 @@ typedef struct walk {
   char repo[PATH_MAX]; /* the audited repository's real path (root itself for a lone skill) */
   upk_diags *out;
   int high, files;
-  int linked_dirs;       /* directories in the repository read through links (LINKED_DIRS_MAX) */
+  char *linked[LINKED_DIRS_MAX]; /* real paths of the directories walked through links */
+  size_t n_linked;
   struct timespec start; /* the scan time is the skill's, SCAN_SKILL_S in all */
   hardlink *links;       /* regular files with more than one name */
   size_t n_links;
@@ -301,19 +301,35 @@ static void report_hardlinks(walk *w) {
 static void audit_file(walk *w, const char *path, const char *rel);
 static void audit_dir(walk *w, const char *dir, const char *rel, int depth);
 
+/* Whether directory `real` was walked through a link already (directories linking to each
+ * other would spend the budget going round). */
+static bool linked_seen(const walk *w, const char *real) {
+  for (size_t i = 0; i < w->n_linked; i++)
+    if (!strcmp(w->linked[i], real))
+      return true;
+  return false;
+}
+
 /* What a link to elsewhere in the repository shows an agent that reads the skill where it lies:
  * the target's text, audited under the link's name (so a risk cannot hide behind a link). A
- * directory is walked unless it holds the skill itself (every other skill would be reported
- * here), and at most LINKED_DIRS_MAX of them per skill. */
+ * directory is walked once, unless it holds the skill itself (every other skill would be
+ * reported here); past LINKED_DIRS_MAX of them the rest are named, not walked. A FIFO or device
+ * behind a link is not opened. */
 static void audit_linked(walk *w, const char *real, const char *rel, int depth) {
   struct stat st;
   if (stat(real, &st) < 0)
     return;
-  if (S_ISREG(st.st_mode))
+  if (S_ISREG(st.st_mode)) {
     audit_file(w, real, rel);
-  else if (S_ISDIR(st.st_mode) && !upk_path_under(w->root, real) &&
-           w->linked_dirs++ < LINKED_DIRS_MAX)
+  } else if (S_ISDIR(st.st_mode) && !upk_path_under(w->root, real) && !linked_seen(w, real)) {
+    if (w->n_linked == LINKED_DIRS_MAX) {
+      finding(w->out, UPK_SEV_WARNING, "audit/link", "link", rel, -1,
+              "over %d directories behind links: this one is not reviewed", LINKED_DIRS_MAX);
+      return;
+    }
+    w->linked[w->n_linked++] = upk_xstrdup(real);
     audit_dir(w, real, rel, depth + 1);
+  }
 }
 
 /* A symbolic link. Out of the repository high (an install would copy what it points at, or an
@@ -432,25 +448,6 @@ int upk_audit_skill(const char *dir, upk_diags *out) {
   return upk_audit_skill_in(dir, NULL, out);
 }
 
-/* The skill's metadata.author, from its SKILL.md (a regular file; NULL when none). */
-static char *skill_author(const char *root) {
-  char *path = upk_xasprintf("%s/SKILL.md", root), *text = NULL, *author = NULL;
-  size_t len;
-  upk_skill s = {0};
-  upk_diags d = {0};
-  if (!upk_read_in_dir(path, UPK_SKILL_MAX_BYTES, &text, &len) &&
-      !upk_skill_parse(text, len, NULL, &s, &d)) {
-    for (size_t i = 0; i < s.n_meta && !author; i++)
-      if (!strcmp(s.meta_keys[i], "author") && s.meta_values[i])
-        author = upk_xstrdup(s.meta_values[i]);
-  }
-  upk_skill_free(&s);
-  upk_diags_free(&d);
-  free(text);
-  free(path);
-  return author;
-}
-
 int upk_audit_skill_in(const char *dir, const char *repo, upk_diags *out) {
   walk w = {.out = out};
   clock_gettime(CLOCK_MONOTONIC, &w.start);
@@ -466,8 +463,8 @@ int upk_audit_skill_in(const char *dir, const char *repo, upk_diags *out) {
   size_t first = out->len;
   audit_dir(&w, w.root, "", 0);
   report_hardlinks(&w);
-  char *author = skill_author(w.root);
-  w.high -= (int)upk__audit_publisher_own(out, first, author);
-  free(author);
+  w.high -= (int)upk__audit_publisher_own(out, first, w.root);
+  for (size_t i = 0; i < w.n_linked; i++)
+    free(w.linked[i]);
   return w.high;
 }

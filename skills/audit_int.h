@@ -39,9 +39,10 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
  * of an API-key query parameter (`?key=`, `&access_token=`). */
 bool upk__audit_own_service(const char *data, size_t len, size_t at, size_t n);
 /** Lower to medium each high audit/download-exec finding of out->items[from..] whose evidence
- * names URLs that all belong to `author` (the skill's metadata.author): the owner on a code
- * host, or a label of the host. Returns how many were lowered. */
-size_t upk__audit_publisher_own(upk_diags *out, size_t from, const char *author);
+ * names URLs that all belong to the metadata.author of the skill at `skill_root` (read only
+ * when there is such a finding): the owner on a code host, or a label of the host. Returns how
+ * many were lowered. */
+size_t upk__audit_publisher_own(upk_diags *out, size_t from, const char *skill_root);
 /** Whether the variable a match at data[at, at + n) deletes under (`rm -rf "$X"/` and a glob) is
  * one the file sets, reads, checks or defaults, or the shell stops on unset names (`set -u`), or
  * the login or a CI runner always sets: true drops the match (audit_unset.c). */

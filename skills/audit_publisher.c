@@ -13,7 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/fileio.h"
 #include "common/xalloc.h"
+#include "skills/skill.h"
 
 #define NAME_MIN 4 /* shorter names ("ai", "dev") would match too many hosts */
 #define NAME_MAX_LEN 64
@@ -95,15 +97,46 @@ static bool all_urls_owned(const char *ev, const char *author) {
   return urls > 0;
 }
 
-size_t upk__audit_publisher_own(upk_diags *out, size_t from, const char *author_text) {
-  char author[NAME_MAX_LEN];
-  if (!author_text || squeeze(author_text, strlen(author_text), author) < NAME_MIN)
-    return 0;
+/* The skill's metadata.author, from its SKILL.md (a regular file; NULL when none). */
+static char *skill_author(const char *root) {
+  char *path = upk_xasprintf("%s/SKILL.md", root), *text = NULL, *author = NULL;
+  size_t len;
+  upk_skill s = {0};
+  upk_diags d = {0};
+  if (!upk_read_in_dir(path, UPK_SKILL_MAX_BYTES, &text, &len) &&
+      !upk_skill_parse(text, len, NULL, &s, &d)) {
+    for (size_t i = 0; i < s.n_meta && !author; i++)
+      if (!strcmp(s.meta_keys[i], "author") && s.meta_values[i])
+        author = upk_xstrdup(s.meta_values[i]);
+  }
+  upk_skill_free(&s);
+  upk_diags_free(&d);
+  free(text);
+  free(path);
+  return author;
+}
+
+/* Whether out->items[i] is a high download-and-run finding: the only kind this lowers. */
+static bool candidate(const upk_diag *f) {
+  return f->severity == UPK_SEV_ERROR && f->code && !strcmp(f->code, "audit/download-exec") &&
+         f->evidence;
+}
+
+size_t upk__audit_publisher_own(upk_diags *out, size_t from, const char *skill_root) {
+  size_t i = from;
+  while (i < out->len && !candidate(&out->items[i]))
+    i++;
+  if (i == out->len)
+    return 0; /* the common case: SKILL.md is not read again */
+  char *author_text = skill_author(skill_root), author[NAME_MAX_LEN];
   size_t lowered = 0;
-  for (size_t i = from; i < out->len; i++) {
+  if (!author_text || squeeze(author_text, strlen(author_text), author) < NAME_MIN) {
+    free(author_text);
+    return 0;
+  }
+  for (; i < out->len; i++) {
     upk_diag *f = &out->items[i];
-    if (f->severity != UPK_SEV_ERROR || !f->code || strcmp(f->code, "audit/download-exec") ||
-        !f->evidence || !all_urls_owned(f->evidence, author))
+    if (!candidate(f) || !all_urls_owned(f->evidence, author))
       continue;
     char *msg = upk_xasprintf("%s It comes from the skill's own publisher (metadata.author "
                               "\"%.64s\"): medium, as a script shipped in the skill would be, but "
@@ -114,5 +147,6 @@ size_t upk__audit_publisher_own(upk_diags *out, size_t from, const char *author_
     f->severity = UPK_SEV_WARNING;
     lowered++;
   }
+  free(author_text);
   return lowered;
 }

@@ -1336,7 +1336,17 @@ def repo_links(root, ok):
     os.symlink("../../tools/bin", os.path.join(d, "bin"))
     os.symlink("../..", os.path.join(d, "repo"))
     os.symlink("../../gone.md", os.path.join(d, "gone.md"))
+    # hostile: two directories of the repository linking to each other, and a FIFO behind a link
+    os.makedirs(os.path.join(top, "ring", "a"))
+    os.makedirs(os.path.join(top, "ring", "b"))
+    os.symlink("../b", os.path.join(top, "ring", "a", "to-b"))
+    os.symlink("../a", os.path.join(top, "ring", "b", "to-a"))
+    os.symlink("../../ring/a", os.path.join(d, "ring"))
+    os.mkfifo(os.path.join(top, "pipe"))
+    os.symlink("../../pipe", os.path.join(d, "pipe"))
+    t = time.monotonic()
     rc, r, err = audit(top)
+    took = time.monotonic() - t
     got = {s["path"]: s for s in r.get("skills", [])}
     fs = lambda p: got.get(p, {}).get("findings", [])
     link = {f["file"]: f for f in fs("skills/writer/SKILL.md") if f["code"] == "audit/link"}
@@ -1344,6 +1354,9 @@ def repo_links(root, ok):
        link.get("repo", {}).get("severity") == 2 and link.get("gone.md", {}).get("severity") == 3,
        "a link to elsewhere in the repository is medium, naming its target; to the repository medium; to nothing low",
        json.dumps(fs("skills/writer/SKILL.md"), indent=1) + err)
+    ok(link.get("pipe", {}).get("severity") == 2 and link.get("ring", {}).get("severity") == 2 and took < 30,
+       f"a ring of linked directories and a FIFO behind a link: medium, nothing read or hung on ({took:.1f} s)",
+       json.dumps({k: link.get(k) for k in ("pipe", "ring")}) + err)
     high = {(f["file"], f["code"]) for f in fs("skills/writer/SKILL.md") if f["severity"] == 1}
     ok(high == {("bin/sync.sh", "audit/exfiltration")},
        "a linked directory is audited under the link's name; the repository behind a link is not walked",
