@@ -31,7 +31,9 @@ tests/agents/setup.sh >/dev/null ||
 step "build (release-ish) and test"
 # -Werror: a warning fails CI as an error would.
 scripts/build.sh build -Dwerror=true || die "build failed"
-meson test -C build --print-errorlogs --num-processes 2 --timeout-multiplier 2 </dev/null
+# Suite 'agent-clis' (tests/meson.build: Claude Code and Codex driving the daemon) runs below,
+# once, under the sanitizers.
+meson test -C build --print-errorlogs --num-processes 2 --timeout-multiplier 2 --no-suite agent-clis </dev/null
 logs=(build/meson-logs/testlog.json)
 
 step "build with ASan+UBSan and test"
