@@ -16,7 +16,7 @@ rule download_piped_to_interpreter {
     $pipe_exec_stdin = /\b(curl|wget)\b[^\n|;]{0,300}\|\s*(python[0-9.]*\s+-c|node\s+-e|ruby\s+-e|perl\s+-e)\s+["'][^\n]{0,200}\b(exec|eval)\s*\([^\n]{0,60}(stdin|readFileSync\s*\(\s*(0|["']\/dev\/stdin))/
     $pipe_2hop = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(tee|cat|gunzip|zcat|bunzip2|xz\s+-d|tar\s+-?xO)\b[^\n|;]{0,100}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?(ba|z|da|k)?sh\b/
     $subst = /\b((ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php)\s+<\(\s*(curl|wget)\b/ nocase
-    $dash_c = /\b((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s+-(c|e)\s+["']?\$\(\s*(curl|wget)\b/ nocase
+    $dash_c = /\b((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s+-(c|e)\s+(\\?["'])?\$\(\s*(curl|wget)\b/ nocase
     $eval = /\beval\s+["']?(\$\(|`)\s*(curl|wget)\b/ nocase
     $ps_iex_first = /\b(iex|invoke-expression)\b[^\n]{0,200}\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloaddata|net\.webclient)\b/ nocase
     $ps_dl_first = /\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]{0,300}\|\s*(iex|invoke-expression)\b/ nocase
@@ -86,7 +86,7 @@ rule download_saved_then_run {
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
-    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(\n[^\n]{0,200}){0,3}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
   condition:
     not $ctx_verify and ((($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     $save_then_run or
@@ -115,7 +115,7 @@ rule download_saved_verified_then_run {
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
-    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(\n[^\n]{0,200}){0,3}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
   condition:
     $ctx_verify and ((($save or $save_redirect) and any of ($ctx_chmod, $ctx_run_tmp, $ctx_interp_tmp, $ctx_run_var)) or
     $save_then_run or
@@ -300,7 +300,9 @@ rule download_exec_other_doors {
 
 /* A package downloaded and installed at once (its maintainer scripts run as root): the same
  * technique as a binary saved and run. High in a script; medium in a code block, as release
- * install guides show it. */
+ * install guides show it. Round 12: with its checksum or signature checked against a value the
+ * script pins (Get-FileHash compared, sha256sum -c), it is what download_saved_verified_then_run
+ * says (medium), not this. */
 rule download_saved_then_installed {
   meta:
     id = "audit/download-exec"
@@ -312,8 +314,9 @@ rule download_saved_then_installed {
   strings:
     $save = /\b(curl|wget2?)\b[^\n]{0,200}https?:\/\/[^\s"']+\.(deb|rpm|pkg|msi|msix|appx|dmg)\b|\b(iwr|Invoke-WebRequest|Start-BitsTransfer)\b[^\n]{0,200}https?:\/\/[^\s"']+\.(msi|msix|appx|exe)\b/ nocase
     $ctx_install = /\b(dpkg\s+(-\w+\s+)*-i|apt(-get)?\s+install\s+(-\w+\s+)*\.?\/|rpm\s+(-\w+\s+)*-[iU]\w*|dnf\s+install\s+(-\w+\s+)*\.?\/|installer\s+-pkg|hdiutil\s+attach|msiexec(\.exe)?\s+[^\n]{0,20}\/i|Add-AppxPackage)\b/ nocase
+    $ctx_verify = /\b(sha(1|224|256|384|512)sum|shasum|b2sum)\b[^\n]{0,80}(\s-c\b|--check\b)|\bGet-FileHash\b[^\n]{0,120}(\n[^\n]{0,200}){0,3}(-ne|-eq|-not|!=)|\bgpg2?\s+(--\S+\s+)*--verify\b|\bcosign\s+verify(-blob)?\b|\bslsa-verifier\b|\bminisign\s+-V\b|\bgh\s+attestation\s+verify\b|\bopenssl\s+dgst\b[^\n]{0,80}\s-verify\b|\bhashlib\.sha(256|512)\s*\([^\n]{0,120}hexdigest\s*\(\s*\)\s*[!=]=|\bGet-AuthenticodeSignature\b[^\n]{0,200}(\n[^\n]{0,200}){0,3}\.Status\s+-(ne|eq)\s+["']Valid["']|\bsigntool(\.exe)?\s+verify\s+\/pa\b/
   condition:
-    is_script and $save and $ctx_install
+    is_script and $save and $ctx_install and not $ctx_verify
 }
 
 /* Round 11 (issue 45): the pipe into a shell written over two lines (a continuation backslash,
@@ -374,4 +377,28 @@ rule dependency_source_url_override {
     $veto_known = /\burl\s*=\s*["']https?:\/\/([\w-]+\.)*(github\.com|githubusercontent\.com|gitlab\.com|pypi\.org|pythonhosted\.org|download\.pytorch\.org|huggingface\.co)\//
   condition:
     $table and $url_dep and #url_dep > #veto_known
+}
+
+/* Round 12 (issue 45): code imported from a URL at run time: an ES/Deno `import()` of an
+ * http(s) URL (often built from a host and a `latest` tag), a remote script run by a runtime
+ * that fetches it (`deno run -A https://...`, `uv run https://...`, `jbang https://...`, `bun
+ * https://...`). Whatever the server sends next time runs with the
+ * program's rights. A pinned version on a well-known module CDN (esm.sh, jsDelivr, unpkg,
+ * deno.land, jsr) is vetoed. Static `import ... from "https://..."` (Deno's usual pinned form) is
+ * not this. */
+rule download_import_remote_module {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    prose = "medium"
+    message = "imports or runs code from a URL at run time: whatever the server sends runs"
+  strings:
+    $import_url = /\bimport\s*\(\s*["'`]https?:\/\//
+    $import_var = /\bimport\s*\(\s*(`\$\{\w*(host|url|base|origin|cdn|server)\w*\}|\w*(url|URL|Url)\w*\s*[,)]|["'`][^"'`\n]{0,10}["'`]?\s*\+)/
+    $run_url = /\b(deno\s+run|uv\s+run|pipx\s+run|jbang|bun(\s+run)?|npx\s+-y|tsx|ts-node)\s+(-[-\w=,.:\/]+\s+)*["']?https?:\/\/[^\s"'`]+\.(ts|js|mjs|py|java|kts)\b/
+    $ctx_url_var = /\b(const|let|var)\s+(remote|module|plugin|cdn|base)?_?[uU](rl|RL)\w*\s*=\s*[`"']https?:\/\/|\b(const|let|var)\s+\w*(host|url|base|origin|cdn|server)\w*\s*=\s*["'`][\w-]+(\.[\w-]+)+/
+    $veto_cdn = /https?:\/\/(esm\.sh|cdn\.jsdelivr\.net|unpkg\.com|deno\.land|jsr\.io|cdn\.skypack\.dev|ga\.jspm\.io|esm\.run)\/[^\s"'`]*@v?[0-9]+\.[0-9]+/
+  condition:
+    #veto_cdn >= 0 and ($run_url or (lang == "js" and ($import_url or ($import_var and $ctx_url_var))))
 }

@@ -1,5 +1,6 @@
 /* Data sent to a host. Alone medium in a script (many skills call an API), low in prose; with
- * credentials or the whole environment read in the same file, or on one line, high. */
+ * credentials or the whole environment read in the same file, or on one line, high. `env |`
+ * is the command, not a dotenv file (`export $(cat .env | xargs)` loads it; round 12). */
 
 rule data_sent {
   meta:
@@ -21,7 +22,7 @@ rule data_sent {
     $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
     $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|\bgh\s+auth\s+token\b|print-access-token|get-access-token|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
-    $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
+    $ctx_env = /(^|[^.\w\/-])(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
   condition:
     any of ($send*) and not any of ($ctx*)
 }
@@ -47,7 +48,7 @@ rule secrets_sent {
     $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
     $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|\bgh\s+auth\s+token\b|print-access-token|get-access-token|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
-    $ctx_env = /\b(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
+    $ctx_env = /(^|[^.\w\/-])(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
   condition:
     any of ($send*) and any of ($ctx*)
 }
@@ -204,8 +205,30 @@ rule secret_file_to_chat_webhook {
   strings:
     $hook = /https:\/\/(discord(app)?\.com\/api\/webhooks\/\d+|hooks\.slack\.com\/services\/T\w+|api\.telegram\.org\/bot\d+:)/
     $ctx_secret = /\b(open|readFileSync|readFile|read_text|read_bytes|Get-Content|gc|cat|File\.read|ReadAllText|ReadAllBytes)\s*\(?\s*\(?\s*["'][^"'\n]{0,40}(\.env(\.\w+)?|credentials(\.json)?|\.npmrc|\.pypirc|\.netrc|id_rsa|id_ed25519)["']|\bcurl\s+[^\n]{0,120}-F\s+["']?\w+=@[^\s"']{0,40}\.(env|npmrc|pypirc|netrc)\b/
+    /* Round 12: the secret file named elsewhere (a loop over the history files, a variable)
+     * and uploaded as a document or attachment to the bot or webhook. */
+    $ctx_home_secret = /(~|\$HOME|\$\{HOME\}|homedir\s*\(\s*\)|Path\.home\s*\(\s*\)|expanduser\s*\(\s*["']~)[^\n]{0,20}\/?\.(bash_history|zsh_history|python_history|psql_history|ssh\/id_\w+|aws\/credentials|netrc|git-credentials|npmrc|pypirc|env)\b/
+    $ctx_upload_doc = /\bsend(Document|Photo|Audio|Video)\b|\s-F\s*["']?(document|file|attachment|files\[\d*\])=@|\bfiles\s*=\s*\{|\bFormData\s*\(|\s-Form\s/
   condition:
-    $hook and $ctx_secret
+    $hook and ($ctx_secret or ($ctx_home_secret and $ctx_upload_doc))
+}
+
+/* Round 12: the whole of a dotenv file read into a request's body: a command substitution
+ * (`"$(cat .env)"`) or jq's --rawfile/--arg that carries it into JSON, then a POST with curl
+ * in the same file or block. Reading one key (`$(grep KEY .env | cut ...)`) or loading it into
+ * the environment (`export $(cat .env | xargs)`) is not this. */
+rule env_file_content_sent {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "a dotenv file's whole content is put into a request body and sent to a host"
+  strings:
+    $env_body = /(--arg\s+\w+\s+|\w=|-d\s+|--data[\w-]*\s+)["']?\$\(\s*(cat\s+|<\s*)["']?(\.\/)?\.env(\.local|\.production)?["']?\s*(2>\s*\/dev\/null\s*)?\)|--rawfile\s+\w+\s+["']?(\.\/)?\.env(\.local|\.production)?\b|-Body\s+\(?\s*(Get-Content|gc|cat)\s+(-Raw\s+)?["']?(\.[\/\\])?\.env["'\s)]/
+    $ctx_send = /\bcurl\b[^\n]{0,300}(\s-d\s|\s--data[\w-]*\s|\s-X\s*(POST|PUT)\b|\s-F\s)|\bhttp\s+(POST|PUT)\s|\b(Invoke-RestMethod|irm)\b[^\n]{0,200}-Body\b/
+  condition:
+    $env_body and $ctx_send
 }
 
 /* Round 11 (issue 45): the whole environment written into a CI artifact or log a pipeline
@@ -242,8 +265,13 @@ rule tree_archive_uploaded {
     $ctx_upload = /\bcurl\b[^\n]{0,200}(--upload-file|\s-T\s|\s-F\s*["']?\w+=@)/
     $secret_dirs_piped = /\btar\s[^\n]{0,200}\.(ssh|aws|gnupg|netrc|docker|kube|password-store)\b[^\n]{0,200}(\\\s*\n)?[^\n]{0,10}\|\s*(\\\s*)?\n?\s*(ssh|nc|ncat|netcat|socat|curl)\b/
     $secret_dirs_copied = /\b(scp|rsync)\s[^\n]{0,120}(~|\$HOME)\/\.(ssh|aws|gnupg)\b[^\n]{0,200}\s[\w.-]+@[\w.-]+:/
+    /* Round 12: the home folder itself, whole, copied to another machine (rsync, scp -r,
+     * rclone to a remote, tar of it streamed over ssh/nc): keys, tokens and history go with
+     * it. A copy to a local disk, or of a project folder under home, is not this. */
+    $home_copied = /\b(rsync|scp)\s+(-[-\w=.*\/]+\s+|--exclude[= ]+["']?[^\s"']+["']?\s+)*["']?(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|\/home\/[\w.-]+|\/Users\/[\w.-]+)\/?["']?\s+(-\S+\s+)*["']?[\w.-]+@[\w.-]+:|\brclone\s+(copy|sync|move)\s+(-\S+\s+)*["']?(~|\$HOME|\$\{HOME\})\/?["']?\s+(-\S+\s+)*["']?[\w-]+:/
+    $home_streamed = /\btar\s+(-\w+\s+)*-?[a-zA-Z]*c[a-zA-Z]*\s+(-\S*\s+)*["']?(~|\$HOME|\$\{HOME\})\/?["']?\s+[^\n|]{0,60}\|\s*(ssh|nc|ncat|netcat|socat)\b/
   condition:
-    ($tar_tree and $ctx_upload) or $secret_dirs_piped or $secret_dirs_copied
+    ($tar_tree and $ctx_upload) or $secret_dirs_piped or $secret_dirs_copied or $home_copied or $home_streamed
 }
 
 /* Round 11: a program that walks the tree for secret files (.env, *.pem, *.key) and writes them

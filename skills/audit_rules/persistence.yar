@@ -181,3 +181,61 @@ rule persistence_wmi_subscription {
   condition:
     $filter and $consumer and $binding and not $neg_detect
 }
+
+/* Round 12 (issue 45): git's global or system settings that make every repository run the
+ * skill's code: `core.hooksPath` pointed at a folder outside the repository (every commit,
+ * merge and push of every repository runs its hooks, and each repository's own hooks stop
+ * running), `init.templateDir` (hooks copied into every new clone), `core.fsmonitor` set to a
+ * program (run by every `git status`). A repository's own `core.hooksPath .githooks`, or
+ * `core.fsmonitor true` (git's built-in daemon), is not this. */
+rule persistence_git_global_hooks {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "git's global settings make every repository run the skill's hooks or program"
+  strings:
+    $hooks = /\bgit\s+config\s+(-\S+\s+)*--(global|system)\s+(-\S+\s+)*(core\.hooksPath|init\.templateDir)\s+["']?(~|\$HOME|\$\{HOME\}|\$XDG_\w+|\/|[A-Za-z]:\\|%\w+%|\$env:)/
+    $fsmonitor = /\bgit\s+config\s+(-\S+\s+)*--(global|system)\s+(-\S+\s+)*core\.fsmonitor\s+["']?(~|\$HOME|\$\{HOME\}|\/|\.\/|[\w-]+\.(sh|py|js|pl|rb|exe)\b)/
+    $file = /(^|\n)\s*\[core\][^\[]{0,200}\bhooksPath\s*=\s*["']?(~|\/|\$HOME)|(^|\n)\s*\[init\][^\[]{0,200}\btemplateDir\s*=\s*["']?(~|\/|\$HOME)/
+    $ctx_global = /\.gitconfig\b|\.config\/git\/config\b|\/etc\/gitconfig\b/
+  condition:
+    $hooks or $fsmonitor or ($file and $ctx_global)
+}
+
+/* Round 12: macOS login-time persistence that hides itself or runs as root: a login item made
+ * hidden with osascript (no Dock icon, no window at login), the loginwindow LoginHook /
+ * LogoutHook (a script run as root at every login) or its AutoLaunchedApplicationDictionary.
+ * A visible login item a menu-bar app asks for stays the older rules' medium. */
+rule persistence_login_item_hidden {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "adds a hidden login item or a login hook that runs at every login"
+  strings:
+    $hidden_item = /\bmake\s+(new\s+)?login\s+item\b[^\n]{0,300}\bhidden\s*:\s*true\b/ nocase
+    $login_hook = /\bdefaults\s+write\s+[^\n]{0,80}\bloginwindow\s+(LoginHook|LogoutHook|AutoLaunchedApplicationDictionary)\b/
+    $jxa_hidden = /\bloginItems\.push\s*\([^\n]{0,200}hidden\s*:\s*true\b/
+  condition:
+    any of them
+}
+
+/* Round 12: a global shell-environment hook that fetches code: direnv's user-wide `direnvrc`
+ * (run for every project with an .envrc) made to `source_url` a script, or to `curl`/`wget`
+ * one: a stranger's script runs on every `cd` into any project. */
+rule persistence_direnv_global_fetch {
+  meta:
+    id = "audit/persistence"
+    category = "persistence"
+    severity = "high"
+    prose = "medium"
+    message = "makes direnv's global direnvrc fetch and run a script in every project"
+  strings:
+    $write = /(>>?|\btee\s+(-a\s+)?)\s*["']?(~|\$HOME|\$\{HOME\}|\$XDG_CONFIG_HOME)\/(\.config\/)?direnv\/direnvrc\b|\.direnvrc\b/
+    $ctx_fetch = /\bsource_url\s+["']?https?:|\beval\s+["']?\$\(\s*(curl|wget)\b|\b(curl|wget)\b[^\n]{0,200}\|\s*(ba)?sh\b|\bsource\s+<\(\s*(curl|wget)\b/
+  condition:
+    $write and $ctx_fetch
+}
