@@ -33,6 +33,8 @@ rule credential_files {
     $neg_ssh_use = /\b(ssh|scp|sftp|autossh|mosh)\s+([^\n|;&]{0,80}\s)?-i\s*["']?(~|\$HOME|\$\{HOME\})\/\.ssh\/id_[\w.-]+["']?(\s|$)|\bssh-(add|copy-id)\s+(-\w+\s+)*["']?(~|\$HOME|\$\{HOME\})\/\.ssh\/id_[\w.-]+["']?(\s|$)|\bssh-keygen\b[^\n|;&]{0,80}\s-f\s*["']?(~|\$HOME|\$\{HOME\})\/\.ssh\/id_[\w.-]+["']?(\s|$)/
     /* `grep -q KEY ~/.app/.env` asks whether a key is set and prints nothing. */
     $neg_grep_quiet = /\bgrep\s+(-[a-zA-Z]*[qc][a-zA-Z]*\s+)+[^\n|;&>]{0,80}\.env\b/
+    /* A hardening script's permissions on /etc/shadow (chmod, stat, a path-to-mode table). */
+    $neg_shadow_mode = /\b(chmod|chown|chgrp|stat|setfacl|getfacl)\b[^\n|;&]{0,40}\/etc\/g?shadow\b|["']\/etc\/g?shadow["']\s*:\s*["']?(0?[0-7]{3}|root:\w+)["']?\s*[,}]/
     $neg_keyscan = /\bssh-keyscan\b[^\n|;&]{0,120}>>\s*["']?(~|\$HOME|\$\{HOME\})\/\.ssh\/known_hosts["']?[ \t]*(\n|$)/
     $neg_usage = /(^|\n)[ \t]*(echo|printf|log_\w+|info|warn)\s+["']([^\n`$]|\$[^(]){0,160}(\$0\b|\busage\b|\bexample\b|\be\.g\.|\badd\s+this\b)([^\n`$]|\$[^(]){0,160}\.ssh\/(id_\w+|config)\b[^\n`$]{0,80}["']|(^|\n)[ \t]*\$0\s[^\n|;&`$]{0,120}\.ssh\/id_\w+/ nocase
     /* One keychain item read into a variable: the user's store used as designed (see
