@@ -9,7 +9,10 @@ rule download_piped_to_interpreter {
     dockerfile = "medium"
     message = "a download is piped into a shell or interpreter: whatever the server sends runs"
   strings:
-    $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com)/
+    /* `curl | bash` with nothing between the fetcher and the pipe names the technique (a
+     * checklist, a "we never use `curl|sh`"): no command runs with no URL. */
+    $veto_bare = /\b(curl|wget2?|iwr|irm|fetch)\s*\|/ nocase
+    $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com|sentry\.io\/get-cli\/?|fly\.io\/install\.sh|openclaw\.ai\/install(-cli)?\.sh)/
     $neg_warn = /(^|\n)[^\n]{0,40}\b(never|don'?t|do\s+not|avoid)\s+(run|running|pipe|piping|use|using|execute|paste|copy)\b/ nocase
     $pipe = /\b(curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|lwp-request)\b[^\n|;]{0,300}\|\s*(sudo\s+(-\S+\s+)*)?(env\s+\S+\s+)?((\/usr)?\/bin\/)?(ba|z|da|k|fi|c|tc)?sh\b/ nocase
     $pipe_interp = /\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(pwsh|powershell(\.exe)?|iex|invoke-expression|cmd(\.exe)?)\b/ nocase
@@ -82,7 +85,7 @@ rule download_saved_then_run {
     $py_save = /\burlretrieve\s*\(/
     $ctx_chmod = /\bchmod\s+(-\w+\s+)*(\+x|[ugoa]*\+[rw]*x|0?[0-7]?[1357][0-7]{2})\b/
     $ctx_ps_run = /(\b(start-process|invoke-item|saps)\b|&\s*["']?\$env:(temp|tmp|appdata))|\bstart\s+(\/b\s+)?["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA)%/ nocase
-    $ctx_run_tmp = /[;&|\s](\.\/|\/tmp\/|\/dev\/shm\/|\$TMPDIR\/|%TEMP%\\)[\w.-]+(\s|;|&|"|')/
+    $ctx_run_tmp = /(^|\n|[;&|]|\$\(|\b(sudo|nohup|exec|then|do|else|time|setsid|env|run|start)\s)[ \t]*["']?(\.\/|\/tmp\/|\/dev\/shm\/|\$TMPDIR\/|%TEMP%\\)[\w.-]+(\s|;|&|"|'|\n)/
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
@@ -111,7 +114,7 @@ rule download_saved_verified_then_run {
     $py_save = /\burlretrieve\s*\(/
     $ctx_chmod = /\bchmod\s+(-\w+\s+)*(\+x|[ugoa]*\+[rw]*x|0?[0-7]?[1357][0-7]{2})\b/
     $ctx_ps_run = /(\b(start-process|invoke-item|saps)\b|&\s*["']?\$env:(temp|tmp|appdata))|\bstart\s+(\/b\s+)?["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA)%/ nocase
-    $ctx_run_tmp = /[;&|\s](\.\/|\/tmp\/|\/dev\/shm\/|\$TMPDIR\/|%TEMP%\\)[\w.-]+(\s|;|&|"|')/
+    $ctx_run_tmp = /(^|\n|[;&|]|\$\(|\b(sudo|nohup|exec|then|do|else|time|setsid|env|run|start)\s)[ \t]*["']?(\.\/|\/tmp\/|\/dev\/shm\/|\$TMPDIR\/|%TEMP%\\)[\w.-]+(\s|;|&|"|'|\n)/
     $ctx_interp_tmp = /\b((ba)?sh|python[0-9.]*|node|perl|ruby)\s+(\/tmp|\/dev\/shm|\$TMPDIR)\/[\w.-]+/
     $ctx_run_var = /\b(source|sh|bash|zsh|python[0-9.]*|node|perl|ruby)\s+["']?\$\{?\w+\}?["']?\s*[\n;&|]/
     $ctx_py_run = /\b(os\.system|subprocess\.\w+|os\.exec\w*|os\.chmod)\s*\(/
@@ -168,7 +171,7 @@ rule download_piped_vendor_installer {
     message = "a well-known vendor's installer is piped into a shell"
   strings:
     $pipe = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(ba|z|da)?sh\b|\b(irm|iwr)\b[^\n|;]{0,300}\|\s*iex\b/ nocase
-    $ctx_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com)/
+    $ctx_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com|sentry\.io\/get-cli\/?|fly\.io\/install\.sh|openclaw\.ai\/install(-cli)?\.sh)/
   condition:
     $pipe and $ctx_vendor
 }
@@ -186,7 +189,10 @@ rule download_piped_any_interpreter {
     dockerfile = "medium"
     message = "a download is piped into an interpreter that runs it: whatever the server sends runs"
   strings:
-    $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com|bootstrap\.pypa\.io\/get-pip\.py)/
+    /* `curl | bash` with nothing between the fetcher and the pipe names the technique (a
+     * checklist, a "we never use `curl|sh`"): no command runs with no URL. */
+    $veto_bare = /\b(curl|wget2?|iwr|irm|fetch)\s*\|/ nocase
+    $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com|sentry\.io\/get-cli\/?|fly\.io\/install\.sh|openclaw\.ai\/install(-cli)?\.sh|bootstrap\.pypa\.io\/get-pip\.py)/
     $pipe = /\b(curl|wget2?|fetch|http|https|xh|curlie|lwp-request|GET|tftp|ftp)\b[^\n|;]{0,200}\|\s*(sudo\s+(-\S+\s+)*)?(env\s+(\w+=\S*\s+)*)?[\w.~$(){}\/-]{0,60}\/(python[0-9.]*|perl|ruby|node|php|lua[0-9.]*|Rscript|tclsh|osascript|(ba|z|da|k)?sh|pwsh)(\s+-(\s|$)|\s+\/dev\/stdin\b|\s*(\n|$|;|&|\)|["'`]))/
     $pipe_stdin = /\b(curl|wget2?|fetch|http|https|xh|curlie|lwp-request|GET)\b[^\n|;]{0,200}\|\s*(sudo\s+(-\S+\s+)*)?(python[0-9.]*|perl|ruby|node|php|lua[0-9.]*|Rscript|tclsh|osascript|deno\s+run|bun)(\s+-(\s|$)|\s+\/dev\/stdin\b|\s+-\s*-|\s*(\n|$|;|&|\)|["'`]))/
   condition:

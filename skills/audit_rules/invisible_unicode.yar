@@ -26,6 +26,9 @@ rule invisible_high {
      * opportunity doc generators put into long camelCase names (`file\u200BUpdate`); each such
      * place is one $zw_in_word and one $zw_after_ascii match. */
     $ctx_zw_camel = /[a-z]\xE2\x80\x8B[A-Z]/
+    /* Round 12: a zero-width character alone between quotes is a character constant (a
+     * sanitiser's or a detector's test: `const zwsp = '\u200B'` written raw); it hides nothing. */
+    $ctx_zw_literal = /['"`]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])['"`]/
     $override = { E2 80 (AD | AE) }
   condition:
     $tag_ascii or $tag_after_ascii or $tag_uncancelled or $tag_run or $zw_run or $vs_run or
@@ -34,7 +37,8 @@ rule invisible_high {
      * direction embedding is the text's own (a cached web page, MathML's invisible operators),
      * medium; the overrides that reorder (LRO, RLO), runs and tag characters stay high. */
     $override or
-    (lang != "other" and ($bidi_override or #zw_in_word + #zw_after_ascii > 2 * #ctx_zw_camel))
+    (lang != "other" and ($bidi_override or
+                           #zw_in_word + #zw_after_ascii - #ctx_zw_literal > 2 * #ctx_zw_camel))
 }
 
 /* Bidirectional isolates (U+2066-U+2069) are how localisers keep a Latin placeholder in
