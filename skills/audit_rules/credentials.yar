@@ -459,8 +459,8 @@ rule credential_dump_to_public {
   strings:
     $pipe = /\b(terraform\s+state\s+pull|terraform\s+show\s+-json|pulumi\s+stack\s+export\s+[^\n|]{0,40}--show-secrets|kubectl\s+get\s+secrets?\b[^\n|]{0,60}-o\s*(yaml|json)|vault\s+(kv\s+get|read)\s[^\n|]{0,60}|heroku\s+config\b[^\n|]{0,30}|doppler\s+secrets\s+download\b[^\n|]{0,40})\s*\|\s*(gh\s+(issue|gist|pr)\s|pastebinit\b|termbin\b|nc\s+termbin|curl\s[^\n]{0,60}(paste|gist|hastebin|termbin|dpaste))/
     $ctx_dump = /\b(terraform\s+state\s+pull|pulumi\s+stack\s+export\s+[^\n]{0,40}--show-secrets|kubectl\s+get\s+secrets?\b[^\n]{0,60}-o\s*(yaml|json)|vault\s+kv\s+get\b|heroku\s+config\s+(-s|--shell)\b|doppler\s+secrets\s+download\b)/
-    $share = /\b(issue|gist|pastebin|pull\s+request|PR|discussion|forum|Slack|Discord|channel|ticket)\b[^\n]{0,160}\b(paste|attach|include|post|upload|put|add)\b[^\n]{0,60}(\b[\w.-]+\.(json|ya?ml|tfstate|env|txt)\b|\bthe\s+(whole\s+|full\s+|entire\s+)?(output|state|dump|file)\b)|\b(paste|attach|include|post|upload)\b[^\n]{0,60}(\b[\w.-]+\.(json|ya?ml|tfstate|env)\b|\bthe\s+(whole\s+|full\s+|entire\s+)?(output|state|dump)\b)[^\n]{0,120}\b(issue|gist|pastebin|pull\s+request|discussion|forum|Slack|Discord|channel|ticket)\b|\bgh\s+(issue|gist)\s+create\b[^\n]{0,120}(\.tfstate|state\.json|secrets?\.(ya?ml|json))/ nocase
-    $neg_warn = /\b(never|don'?t|do\s+not|without|redact\w*|scrub\w*|mask\w*|sanitiz\w*|remove\s+(the\s+)?secrets?)\b/ nocase
+    $share = /\b(issue|gist|pastebin|pull request|discussion|forum|Slack|Discord|ticket)\b[^\n]{0,160}\b(paste|attach|include|post|upload|put|add)\b[^\n]{0,60}(\b[\w.-]+\.(json|ya?ml|tfstate|env|txt)\b|\bthe\s+(whole\s+|full\s+|entire\s+)?(output|state|dump|file)\b)|\b(paste|attach|upload)\b[^\n]{0,60}(\b[\w.-]+\.(json|ya?ml|tfstate|env)\b|\bthe\s+(whole\s+|full\s+|entire\s+)?(output|state|dump)\b)[^\n]{0,120}\b(issue|gist|pastebin|pull request|discussion|forum|Slack|Discord|ticket)\b|\bgh\s+(issue|gist)\s+create\b[^\n]{0,120}(\.tfstate|state\.json|secrets?\.(ya?ml|json))/
+    $neg_warn = /\b(never|don'?t|do not|redact\w*|scrub\w*|sanitiz\w*)\b/
   condition:
     ($pipe or ($ctx_dump and $share)) and #neg_warn >= 0
 }

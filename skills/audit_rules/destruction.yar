@@ -281,9 +281,9 @@ rule destruction_default_root {
 }
 
 /* Round 12: a glob deleted under a variable that defaults to the empty string (`process.env.OUT
- * ?? ""`, `os.environ.get("OUT", "")`, `${OUT:-}`, `ENV.fetch("OUT", "")`), through a template or
- * an f-string (`rm -rf ${out}/*`, Bun's and zx's shells, `f"rm -rf {out}/*"`): empty, it is
- * rm -rf /*. */
+ * ?? ""`, `os.environ.get("OUT", "")`, `ENV.fetch("OUT", "")`), through a template or an f-string
+ * (`rm -rf ${out}/*`, Bun's and zx's shells, `f"rm -rf {out}/*"`): empty, it is rm -rf /*. A
+ * shell script's own `${X:-}` is scope_rm_unset_var's (a guard as often as a default). */
 rule destruction_empty_default_glob {
   meta:
     id = "audit/destruction"
@@ -293,7 +293,7 @@ rule destruction_empty_default_glob {
     message = "deletes a glob under a variable whose default is empty: empty, it deletes from the root (rm -rf ${out}/*)"
   strings:
     $rm = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*(--\s+)?["']?(\$\{[A-Za-z_]\w*\}|\{[A-Za-z_]\w*\}|#\{[A-Za-z_]\w*\})["']?\/["']?\*/
-    $ctx_empty = /(process\.env\.\w+|process\.env\[\s*["']\w+["']\s*\]|Bun\.env\.\w+|Deno\.env\.get\s*\(\s*["']\w+["']\s*\))\s*(\?\?|\|\|)\s*(["']["']|``)|\bos\.(environ\.get|getenv)\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)|\bENV\.fetch\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)|\$\{\w+:-\}/
+    $ctx_empty = /(process\.env\.\w+|process\.env\[\s*["']\w+["']\s*\]|Bun\.env\.\w+|Deno\.env\.get\s*\(\s*["']\w+["']\s*\))\s*(\?\?|\|\|)\s*(["']["']|``)|\bos\.(environ\.get|getenv)\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)|\bENV\.fetch\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)/
   condition:
     not is_prose and $rm and $ctx_empty
 }
@@ -334,7 +334,7 @@ rule destruction_bulk_unchecked {
     message = "wipes a whole project, stack or database with the prompt off, and tells the agent not to check which one (or does every one)"
   strings:
     $near = /(\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bcdk\s+destroy\b[^\n]{0,80}--force\b|\bfirebase\s+firestore:delete\b[^\n]{0,80}(--all-collections|--recursive)|\bFLUSHALL\b|\bdropDatabase\s*\(|\bDROP\s+DATABASE\b|\bgcloud\s+projects\s+delete\b|\baz\s+group\s+delete\b)[^\n]{0,160}(\n[^\n]{0,200}){0,4}\b(no\s+need\s+to\s+(check|confirm|switch|verify|select|review|ask|look)|no\s+confirmation\s+(is\s+)?(needed|required)|(check|confirmation|backup|review)\s+is\s+(not\s+needed|unnecessary)|without\s+(asking|confirming|checking|a\s+backup)|the\s+default\s+(one|project|alias|workspace|stack)\s+is\s+fine)/ nocase
-    $before = /\b(no\s+need\s+to\s+(check|confirm|switch|verify|select|review|ask|look)|no\s+confirmation\s+(is\s+)?(needed|required)|without\s+(asking|confirming|checking|a\s+backup))[^\n]{0,200}(\n[^\n]{0,200}){0,4}(\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bfirebase\s+firestore:delete\b[^\n]{0,80}(--all-collections|--recursive)|\bFLUSHALL\b|\bdropDatabase\s*\(|\bgcloud\s+projects\s+delete\b|\baz\s+group\s+delete\b)/ nocase
+    $before = /\b(no\s+need\s+to\s+(check|confirm|switch|verify|select|review|ask|look)|no\s+confirmation\s+(is\s+)?(needed|required))[^\n]{0,200}(\n[^\n]{0,200}){0,4}(\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bfirebase\s+firestore:delete\b[^\n]{0,80}(--all-collections|--recursive)|\bFLUSHALL\b|\bdropDatabase\s*\(|\bgcloud\s+projects\s+delete\b|\baz\s+group\s+delete\b)/ nocase
     $every = /\b(pulumi\s+stack\s+ls|terraform\s+workspace\s+list|gcloud\s+projects\s+list|firebase\s+projects:list|az\s+group\s+list|heroku\s+apps\b)[^\n]{0,120}(\n[^\n]{0,200}){0,2}\b(pulumi\s+(destroy|stack\s+rm)\b[^\n]{0,80}(--yes|-y|--force|-f)\b|terraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|gcloud\s+projects\s+delete\b|az\s+group\s+delete\b[^\n]{0,80}(--yes|-y)\b|heroku\s+apps:destroy\b)/
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|dangerous|careful|caution|attacker|malicious)\b/ nocase
   condition:

@@ -198,9 +198,10 @@ rule privilege_control_plane_open {
   strings:
     $docker_tcp = /(["']hosts["']\s*:\s*\[[^\]\n]{0,120}|\bdockerd\b[^\n]{0,120}(\s-H|--host)[= ]?|DOCKER_OPTS\s*=[^\n]{0,80}(\s-H|--host)[= ]?)["']?tcp:\/\/(0\.0\.0\.0|\*|\[::\]|::)?:2375\b/
     $sock_mode = /SocketMode\s*=\s*0?[0-7]{2}[2367]\b/
-    $ctx_docker = /\bdocker\b/
+    $ctx_docker = /docker\.sock(et)?\b|\bdockerd\b/
     $sock_acl = /\bsetfacl\s+[^\n]{0,40}-m\s+["']?o(ther)?::?[r-]?w[^\n]{0,60}docker\.sock\b/
-    $k8s_group = /(^|\n)\s*-?\s*["']?name["']?\s*:\s*["']?system:(serviceaccounts|authenticated|unauthenticated|anonymous)["']?\s*,?\s*(\n|$)/
+    $k8s_group = /:\s*["']?system:(serviceaccounts|authenticated|unauthenticated|anonymous)["']?\s*,?\s*(\n|$)/
+    $ctx_k8s_kind_group = /\bkind["']?\s*:\s*["']?Group\b/
     $ctx_k8s_crb = /\bkind["']?\s*:\s*["']?ClusterRoleBinding\b/
     $ctx_k8s_admin = /["']?name["']?\s*:\s*["']?cluster-admin\b/
     $smb = /\bNew-SmbShare\b[^\n]{0,200}-Path\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE|HOMEDRIVE)\\?|[A-Z]:\\Users\\?)["']?\s[^\n]{0,200}-(FullAccess|ChangeAccess)\s+["']?(Everyone|Jeder|\*S-1-1-0|Guests?|Authenticated Users)\b|\bNew-SmbShare\b[^\n]{0,200}-(FullAccess|ChangeAccess)\s+["']?(Everyone|Jeder|\*S-1-1-0|Guests?)\b[^\n]{0,200}-Path\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE)\\?)["']?(\s|$)/ nocase
@@ -208,7 +209,7 @@ rule privilege_control_plane_open {
     $icacls = /\bicacls(\.exe)?\s+["']?([A-Z]:\\?|%SystemDrive%\\?|\$env:SystemDrive\\?|%USERPROFILE%|\$env:USERPROFILE)["']?\s[^\n]{0,60}\/grant(:r)?\s+["']?(Everyone|\*S-1-1-0|Users|Authenticated Users):(\(OI\)\(CI\))?\(?(F|M)\)?/ nocase
     $neg_warn = /\b(never|don'?t|do\s+not|avoid|insecure|attacker|malicious|detect\w*|exposed?\s+to\s+the\s+internet\s+is)\b/ nocase
   condition:
-    ($docker_tcp or ($sock_mode and $ctx_docker) or $sock_acl or ($k8s_group and $ctx_k8s_crb and $ctx_k8s_admin) or
+    ($docker_tcp or ($sock_mode and $ctx_docker) or $sock_acl or ($k8s_group and $ctx_k8s_kind_group and $ctx_k8s_crb and $ctx_k8s_admin) or
      $smb or $net_share or $icacls) and #neg_warn >= 0
 }
 
