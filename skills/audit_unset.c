@@ -1,5 +1,6 @@
 /* rm -rf "$X"/ and a glob, of a variable the file never sets (ShellCheck SC2115): unset, it
- * expands to rm -rf / and the glob. A rule with `unset_var = "veto"`
+ * expands to rm -rf / and the glob; Make's $(X) and ${X} alike (an undefined Make variable is
+ * empty). A rule with `unset_var = "veto"`
  * (audit_rules/catalogue_impact.yar) drops its matches whose variable the file sets, declares,
  * reads, tests or defaults, or whose shell stops on unset names (set -u), or that the login or a CI
  * runner always sets (HOME, GITHUB_...). */
@@ -10,19 +11,21 @@
 
 #define NAME_LEN_MAX 64
 
-static const char *const ALWAYS[] = {"HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "PATH"};
+/* CURDIR: Make sets it to the directory it runs in */
+static const char *const ALWAYS[] = {"HOME",    "PWD",   "OLDPWD", "USER",
+                                     "LOGNAME", "SHELL", "PATH",   "CURDIR"};
 static const char *const RUNNER_PREFIX[] = {"GITHUB_", "RUNNER_", "CI_"};
 
 static bool word_char(char c) {
   return isalnum((unsigned char)c) || c == '_';
 }
 
-/* The first variable named in d[at, at + n): `$NAME` or `${NAME`; 0 when none. */
+/* The first variable named in d[at, at + n): `$NAME`, `${NAME` or Make's `$(NAME`; 0 when none. */
 static size_t var_name(const char *d, size_t at, size_t n, char *name) {
   for (size_t i = at; i + 1 < at + n; i++) {
     if (d[i] != '$')
       continue;
-    size_t j = i + 1 + (d[i + 1] == '{'), k = 0;
+    size_t j = i + 1 + (d[i + 1] == '{' || d[i + 1] == '('), k = 0;
     while (j < at + n && word_char(d[j]) && k + 1 < NAME_LEN_MAX)
       name[k++] = d[j++];
     name[k] = '\0';
@@ -53,7 +56,7 @@ static bool set_or_checked(const char *d, size_t len, const char *name, size_t k
     size_t at = (size_t)(p - d);
     if ((at && word_char(d[at - 1])) || (at + k < len && word_char(d[at + k])))
       continue;
-    bool braced = at >= 2 && d[at - 1] == '{' && d[at - 2] == '$';
+    bool braced = at >= 2 && (d[at - 1] == '{' || d[at - 1] == '(') && d[at - 2] == '$';
     if (!(at && d[at - 1] == '$') && !braced)
       return true; /* NAME=..., export NAME, read NAME, for NAME in */
     if (braced && at + k + 1 < len &&

@@ -52,8 +52,8 @@ rule controls_agent_approvals_off {
     prose = "medium"
     message = "writes the agent's approvals or sandbox off in its settings, or installs a hook that approves every call"
   strings:
-    $write_cfg = /(>>?|\btee\b|\bcat\s*>|\bsed\s+-i\b|\bjq\b|writeFile\w*|write_text|json\.dump|Set-Content|Add-Content|Out-File|\bopen\s*\()[^\n]{0,120}(\.claude\/settings(\.local)?\.json|\.codex\/config\.toml|\.gemini\/settings\.json|\.cursor\/cli(-config)?\.json|\.claude\.json)/
-    $keys = /["']?defaultMode["']?\s*[:=]\s*["']bypassPermissions["']|\bapproval_policy\s*=\s*["']never["']|\bsandbox_mode\s*=\s*["']danger-full-access["']|["']?skipDangerousModePermissionPrompt["']?\s*[:=]\s*true|["']?autoApprove["']?\s*:\s*\[\s*["']\*["']|["']allow["']\s*:\s*\[\s*["'](Bash(\(\*\))?|\*)["']\s*[,\]]/
+    $write_cfg = /(>>?|\btee\b|\bcat\s*>|\bsed\s+-i\b|\bjq\b|writeFile\w*|write_text|json\.dump|Set-Content|Add-Content|Out-File|\bopen\s*\()[^\n]{0,120}(\.claude[\/\\"' ,]+settings(\.local)?\.json|\.codex[\/\\"' ,]+config\.toml|\.gemini[\/\\"' ,]+settings\.json|\.cursor[\/\\"' ,]+cli(-config)?\.json|\.claude\.json)/
+    $keys = /["']?defaultMode["']?\s*[:=]\s*["']bypassPermissions["']|\bapproval_policy\s*=\s*["']never["']|\bsandbox_mode\s*=\s*["']danger-full-access["']|["']?skipDangerousModePermissionPrompt["']?\s*[:=]\s*true|["']?autoApprove["']?\s*:\s*\[\s*["']\*["']|["']allow["']\s*:\s*\[\s*["'](Bash(\(\*\))?|\*)["']\s*[,\]]|["']?autoAccept["']?\s*:\s*true\b|["']?approvalMode["']?\s*[:=]\s*\\?["']yolo\\?["']|["']?yolo(Mode)?["']?\s*:\s*true\b|["']allowed["']\s*:\s*\[[^\]\n]{0,80}["'](run_shell_command|ShellTool)["']\s*[,\]]|["'](Shell|Bash)\(\*\)["']/
     $hook_allow = /["']?permissionDecision["']?\s*:\s*["']allow["']|["']decision["']\s*:\s*["']approve["']/
     $alias = /\balias\s+(claude|codex|gemini)=["']?(claude|codex|gemini)\s+[^\n]{0,40}(--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--full-auto\b)/
   condition:

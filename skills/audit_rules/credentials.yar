@@ -40,6 +40,9 @@ rule credential_files {
     /* One keychain item read into a variable: the user's store used as designed (see
      * credential_stores_more); another application's item is credential_other_app_keychain's. */
     $neg_capture = /\b[A-Za-z_]\w*=["']?\$\(\s*security\s+find-(generic|internet)-password\b/
+    /* Round 12: the file named in a message to the user (`no ~/.netrc entry for HOST`, `add a
+     * line to ~/.pgpass`): it says where the user keeps the secret, it reads nothing. */
+    $neg_message = /\b(no|missing|add\s+(an?\s+)?(entry|line|machine)\s+(to|in)|create|not\s+found\s+in)\s+(an?\s+)?["'`]?(~|\$HOME)\/\.(netrc|npmrc|pypirc|pgpass)\s+(entry|entries|line|file|for)\b/
   condition:
     any of them
 }
@@ -407,4 +410,67 @@ rule secret_sweep_grep {
   condition:
     /* the names alone (cut -d= -f1) list which variables exist, not their values */
     $hist or #env > #ctx_names_only
+}
+
+/* Round 12 (issue 45): the Windows account hives (SAM, SECURITY, SYSTEM: the local password
+ * hashes and the key that opens them) or the AD database copied by any copier, locked files
+ * included: esentutl's /vss copy, a shadow copy's device path, robocopy /b, a plain copy out of
+ * System32\config, in any language. A backup tool's own job never copies the hives one by one. */
+rule credential_hive_copy {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "copies the Windows account hives (SAM, SECURITY, SYSTEM) or the AD database: every local password hash"
+  strings:
+    $esentutl = /\besentutl(\.exe)?\s+\/y\b[^\n]{0,120}(\\config\\(SAM|SECURITY|SYSTEM)\b|ntds\.dit\b)/ nocase
+    $shadow = /HarddiskVolumeShadowCopy\d*[\\\/]+[^\n]{0,80}(config[\\\/]+(SAM|SECURITY|SYSTEM)\b|ntds\.dit\b)/ nocase
+    $copy = /\b(copy|xcopy|robocopy|Copy-Item|cpi|cp|shutil\.copy\w*|File\.Copy|copyFileSync|CopyFile\w*|esentutl)\b[^\n]{0,80}System32[\\\/]+config[\\\/]+(SAM|SECURITY|SYSTEM)\b/ nocase
+    $robocopy = /\brobocopy(\.exe)?\s+[^\n]{0,60}System32[\\\/]+config\b[^\n]{0,60}\b(SAM|SECURITY|SYSTEM)\b[^\n]{0,40}\/b\b/ nocase
+    $reg_save = /\breg(\.exe)?\s+(save|export)\s+["']?(HKLM|HKEY_LOCAL_MACHINE)\\(SAM|SECURITY|SYSTEM)["']?\s/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|detect\w*|alert|attacker|malicious|sigma|red\s+team)\b/ nocase
+  condition:
+    any of ($esentutl, $shadow, $copy, $robocopy, $reg_save) and #neg_warn >= 0
+}
+
+/* Round 12: the cloud CLIs' own credential databases named as files inside their folder, the
+ * path built in pieces (Join, os.path.join, Path /): gcloud's credentials.db and
+ * access_tokens.db, the Azure CLI's MSAL token cache, the AWS CLI's SSO cache. A script that
+ * needs a token asks the CLI (gcloud auth print-access-token), never opens its database. */
+rule credential_cloud_cli_db {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "opens a cloud CLI's credential database (gcloud credentials.db, access_tokens.db, Azure's MSAL token cache, the AWS SSO cache)"
+  strings:
+    $gcloud_db = /["'`](credentials|access_tokens)\.db["'`]/
+    $ctx_gcloud = /["'`]gcloud["'`]|[\/\\]gcloud[\/\\"'`]|CLOUDSDK_CONFIG/
+    $msal = /["'`]msal_token_cache\.(json|bin)["'`]|["'`]msal_token_cache["'`]/
+    $ctx_azure = /["'`]\.azure["'`]|[\/\\]\.azure\b|AZURE_CONFIG_DIR/
+    $aws_sso = /["'`]sso["'`]\s*[,\/+]\s*["'`]cache["'`]|["'`]sso[\/\\]cache["'`]/
+    $ctx_aws = /["'`]\.aws["'`]|[\/\\]\.aws\b|AWS_CONFIG_FILE/
+  condition:
+    not is_prose and (($gcloud_db and $ctx_gcloud) or ($msal and $ctx_azure) or ($aws_sso and $ctx_aws))
+}
+
+/* Round 12: a whole state or secret dump (terraform state pull, pulumi stack export
+ * --show-secrets, kubectl get secret -o yaml, vault kv get, heroku config) posted where others
+ * read it: an issue, a gist, a pastebin, a pull request, a chat channel. The dump piped straight
+ * there, or saved and the saved file (or "the output") pasted into the public place. */
+rule credential_dump_to_public {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "puts a whole state or secret dump (terraform state, kubectl secrets, vault, pulumi --show-secrets) into an issue, gist or public channel"
+  strings:
+    $pipe = /\b(terraform\s+state\s+pull|terraform\s+show\s+-json|pulumi\s+stack\s+export\s+[^\n|]{0,40}--show-secrets|kubectl\s+get\s+secrets?\b[^\n|]{0,60}-o\s*(yaml|json)|vault\s+(kv\s+get|read)\s[^\n|]{0,60}|heroku\s+config\b[^\n|]{0,30}|doppler\s+secrets\s+download\b[^\n|]{0,40})\s*\|\s*(gh\s+(issue|gist|pr)\s|pastebinit\b|termbin\b|nc\s+termbin|curl\s[^\n]{0,60}(paste|gist|hastebin|termbin|dpaste))/
+    $ctx_dump = /\b(terraform\s+state\s+pull|pulumi\s+stack\s+export\s+[^\n]{0,40}--show-secrets|kubectl\s+get\s+secrets?\b[^\n]{0,60}-o\s*(yaml|json)|vault\s+kv\s+get\b|heroku\s+config\s+(-s|--shell)\b|doppler\s+secrets\s+download\b)/
+    $share = /\b(issue|gist|pastebin|pull request|discussion|forum|Slack|Discord|ticket)\b[^\n]{0,160}\b(paste|attach|include|post|upload|put|add)\b[^\n]{0,60}(\b[\w.-]+\.(json|ya?ml|tfstate|env|txt)\b|\bthe\s+(whole\s+|full\s+|entire\s+)?(output|state|dump|file)\b)|\b(paste|attach|upload)\b[^\n]{0,60}(\b[\w.-]+\.(json|ya?ml|tfstate|env)\b|\bthe\s+(whole\s+|full\s+|entire\s+)?(output|state|dump)\b)[^\n]{0,120}\b(issue|gist|pastebin|pull request|discussion|forum|Slack|Discord|ticket)\b|\bgh\s+(issue|gist)\s+create\b[^\n]{0,120}(\.tfstate|state\.json|secrets?\.(ya?ml|json))/
+    $neg_warn = /\b(never|don'?t|do not|redact\w*|scrub\w*|sanitiz\w*)\b/
+  condition:
+    ($pipe or ($ctx_dump and $share)) and #neg_warn >= 0
 }

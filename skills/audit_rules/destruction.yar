@@ -135,10 +135,13 @@ rule destruction_unconfirmed_bulk {
     $neg_attack = /\b(attacker|malicious|injection|injected|exploit|payload|vulnerable|untrusted)\b/ nocase
     /* a database the command names on this machine is the skill's own test one (round 8) */
     $veto_local_db = /\s(-h|--host)[= ]?["']?(localhost|127\.0\.0\.1|::1)\b/
+    /* Round 12: a database client run inside a container the line names (`docker exec pg-test
+     * psql -c 'DROP DATABASE ...'`): the skill's own throwaway database, as localhost is */
+    $neg_container_db = /\b(docker|podman)\s+(compose\s+)?exec\s+[^\n]{0,60}\b(psql|mysql|mariadb|mongosh?|sqlcmd|clickhouse-client|dropdb)\b/
   condition:
     (any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root,
              $home_glob, $keys_wiped, $disk_more) or ($diskpart_script and $ctx_dp_destroy)) and #neg_attack >= 0 and
-    #veto_local_db >= 0
+    #veto_local_db >= 0 and #neg_container_db >= 0
 }
 
 /* The home directory walked (glob, Find, Get-ChildItem) with each entry deleted, in any
@@ -255,4 +258,103 @@ rule home_rooted_variable_delete {
     $sql_foreach = /\bsp_MSforeachtable\s+[@\w=\s]*["']\s*DROP\s+TABLE\b|\bSELECT\s+(CONCAT|GROUP_CONCAT|string_agg)\s*\(\s*["']DROP\s+TABLE\b[^\n]{0,300}\b(information_schema\.tables|pg_tables|sqlite_master)\b/ nocase
   condition:
     ($py_join and $py_rm) or ($js_join and $js_rm) or ($ps_join and $ps_rm) or $sh_find or $sql_loop or $sql_foreach
+}
+
+/* Round 12 (issue 45): a recursive delete whose root falls back to the home directory or the
+ * root when a variable is unset (`rm -rf "${X:-$HOME}"/*`, `${X:-/}`, `${X:-}`), or whose call
+ * takes the home directory as the default of an environment lookup (`rmtree(os.environ.get("X",
+ * Path.home()))`, `rmSync(process.env.X ?? os.homedir())`): the skill never sets X, so the
+ * default is what goes. */
+rule destruction_default_root {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "deletes recursively from a path that falls back to the home directory or / when a variable is unset"
+  strings:
+    $sh = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*(--\s+)?["']?\$\{[A-Za-z_]\w*:?-(\$HOME|\$\{HOME\}|~|\/|\$USERPROFILE)?\}["']?\/?["']?\*?["']?(\s|;|&|\||\)|$)/
+    $call = /\b(shutil\.rmtree|rmtree|send2trash|rmSync|rmdirSync|rimraf(\.sync)?|removeSync|os\.RemoveAll|FileUtils\.rm_r\w*)\s*\(\s*(os\.environ\.get|os\.getenv|ENV\.fetch|process\.env\.\w+\s*(\?\?|\|\|)|Bun\.env\.\w+\s*(\?\?|\|\|))[^\n]{0,60}(expanduser\s*\(\s*["']~|Path\.home\s*\(|homedir\s*\(|Dir\.home\b|["']\/["']|["']~\/?["']|["']["'])/
+    $neg = /\b(never|don'?t|do\s+not|SC2115|wrong|bad|example\s+of)\b/ nocase
+  condition:
+    any of ($sh, $call) and #neg >= 0
+}
+
+/* Round 12: a glob deleted under a variable that defaults to the empty string (`process.env.OUT
+ * ?? ""`, `os.environ.get("OUT", "")`, `ENV.fetch("OUT", "")`), through a template or an f-string
+ * (`rm -rf ${out}/*`, Bun's and zx's shells, `f"rm -rf {out}/*"`): empty, it is rm -rf /*. A
+ * shell script's own `${X:-}` is scope_rm_unset_var's (a guard as often as a default). */
+rule destruction_empty_default_glob {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "deletes a glob under a variable whose default is empty: empty, it deletes from the root (rm -rf ${out}/*)"
+  strings:
+    $rm = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*(--\s+)?["']?(\$\{[A-Za-z_]\w*\}|\{[A-Za-z_]\w*\}|#\{[A-Za-z_]\w*\})["']?\/["']?\*/
+    $ctx_empty = /(process\.env\.\w+|process\.env\[\s*["']\w+["']\s*\]|Bun\.env\.\w+|Deno\.env\.get\s*\(\s*["']\w+["']\s*\))\s*(\?\?|\|\|)\s*(["']["']|``)|\bos\.(environ\.get|getenv)\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)|\bENV\.fetch\s*\(\s*["']\w+["']\s*,\s*["']["']\s*\)/
+  condition:
+    not is_prose and $rm and $ctx_empty
+}
+
+/* Round 12: the home directory's own entries listed and each deleted, in any language (Python's
+ * Path.home().iterdir(), os.listdir(home), Node's readdirSync(homedir()), Go's os.ReadDir,
+ * Ruby's Dir.children, PowerShell's Get-ChildItem $HOME, a shell loop over ~/*): a keep list
+ * (Documents, Downloads) spares a few and every other folder, .ssh and .gnupg included, goes. */
+rule destruction_home_entries_delete {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "lists the home directory's entries and deletes them (every folder not on a short keep list)"
+  strings:
+    $py = /\b(Path\.home\s*\(\s*\)|Path\s*\(\s*["']~["']\s*\)\.expanduser\s*\(\s*\))\.(iterdir\s*\(|glob\s*\(\s*["']\*["'])|\bos\.(listdir|scandir)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|os\.environ\s*\[\s*["']HOME["']\s*\]|os\.getenv\s*\(\s*["']HOME["']\s*\)|str\s*\(\s*Path\.home\s*\(\s*\)\s*\)|Path\.home\s*\(\s*\))\s*\)/
+    $js = /\b(fs\.)?(readdirSync|readdir|promises\.readdir)\s*\(\s*(os\.)?homedir\s*\(\s*\)\s*[,)]/
+    $go = /\bos\.ReadDir\s*\(\s*(home(Dir)?|os\.Getenv\s*\(\s*["']HOME["']\s*\))\s*\)/
+    $rb = /\bDir\.(children|entries|each_child)\s*\(\s*(Dir\.home|ENV\s*\[\s*["']HOME["']\s*\])\s*\)/
+    $ps = /\b(Get-ChildItem|gci|ls|dir)\s+(-Path\s+)?["']?(\$HOME|\$env:USERPROFILE|~)["']?\\?(\s+-Force)?\s*\|/ nocase
+    $sh = /\bfor\s+\w+\s+in\s+["']?(~|\$HOME|\$\{HOME\})["']?\/["']?(\*|\.\[)/
+    $ctx_delete = /\bshutil\.rmtree\s*\(|\.unlink\s*\(|\bos\.(remove|unlink|RemoveAll)\s*\(|\b(rmSync|unlinkSync|rmdirSync)\s*\(|\bfs\.(rm|unlink)\s*\(|\bFileUtils\.(rm_rf|rm_r|remove_entry)\b|\bRemove-Item\b|\bsend2trash\b|\brm\s+-[a-zA-Z]*[rR]/
+  condition:
+    is_script and any of ($py, $js, $go, $rb, $ps, $sh) and $ctx_delete
+}
+
+/* Round 12: a whole project, stack or database wiped with its prompt off (terraform or pulumi
+ * destroy, firestore:delete --all-collections, FLUSHALL, dropDatabase, DROP DATABASE) where the
+ * text beside it waves the check away ("no need to switch projects", "no confirmation is
+ * needed"), or in a loop over every stack, workspace or project: a careful guide names the
+ * target and asks. High in prose and code blocks, which is where such a step is written. */
+rule destruction_bulk_unchecked {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    message = "wipes a whole project, stack or database with the prompt off, and tells the agent not to check which one (or does every one)"
+  strings:
+    $near = /(\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bcdk\s+destroy\b[^\n]{0,80}--force\b|\bfirebase\s+firestore:delete\b[^\n]{0,80}(--all-collections|--recursive)|\bFLUSHALL\b|\bdropDatabase\s*\(|\bDROP\s+DATABASE\b|\bgcloud\s+projects\s+delete\b|\baz\s+group\s+delete\b)[^\n]{0,160}(\n[^\n]{0,200}){0,4}\b(no\s+need\s+to\s+(check|confirm|switch|verify|select|review|ask|look)|no\s+confirmation\s+(is\s+)?(needed|required)|(check|confirmation|backup|review)\s+is\s+(not\s+needed|unnecessary)|without\s+(asking|confirming|checking|a\s+backup)|the\s+default\s+(one|project|alias|workspace|stack)\s+is\s+fine)/ nocase
+    $before = /\b(no\s+need\s+to\s+(check|confirm|switch|verify|select|review|ask|look)|no\s+confirmation\s+(is\s+)?(needed|required))[^\n]{0,200}(\n[^\n]{0,200}){0,4}(\bterraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|\bpulumi\s+destroy\b[^\n]{0,80}(--yes|-y)\b|\bfirebase\s+firestore:delete\b[^\n]{0,80}(--all-collections|--recursive)|\bFLUSHALL\b|\bdropDatabase\s*\(|\bgcloud\s+projects\s+delete\b|\baz\s+group\s+delete\b)/ nocase
+    $every = /\b(pulumi\s+stack\s+ls|terraform\s+workspace\s+list|gcloud\s+projects\s+list|firebase\s+projects:list|az\s+group\s+list|heroku\s+apps\b)[^\n]{0,120}(\n[^\n]{0,200}){0,2}\b(pulumi\s+(destroy|stack\s+rm)\b[^\n]{0,80}(--yes|-y|--force|-f)\b|terraform\s+(destroy|apply\s+-destroy)\b[^\n]{0,80}-auto-approve\b|gcloud\s+projects\s+delete\b|az\s+group\s+delete\b[^\n]{0,80}(--yes|-y)\b|heroku\s+apps:destroy\b)/
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|dangerous|careful|caution|attacker|malicious)\b/ nocase
+  condition:
+    any of ($near, $before, $every) and #neg_warn >= 0
+}
+
+/* Round 12: a Makefile recipe deleting a glob under a Make variable the Makefile never defines
+ * (`rm -rf $(BUILDDIR)/*` beside `BUILD_DIR ?= build`): an undefined variable is empty, so the
+ * recipe is rm -rf /*. audit_unset.c drops the match when the file defines, tests (ifdef) or
+ * exports the name; a Makefile that includes another may define it there. */
+rule destruction_make_undefined_var {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    unset_var = "veto"
+    message = "deletes a glob under a Make variable the Makefile never defines: empty, it is rm -rf /*"
+  strings:
+    $rm = /\brm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z]*\s+)*["']?\$[({][A-Za-z_]\w*[)}]["']?\/["']?\*/
+    $ctx_include = /(^|\n)\s*-?s?include\s/
+  condition:
+    lang == "make" and $rm and not $ctx_include
 }

@@ -87,9 +87,15 @@ rule invisible_format_in_word {
     $cf_in_word = /[A-Za-z0-9_$](\xC2\xAD|\xD8\x9C|\xE1\xA0\x8E|\xE2\x80[\x8B-\x8F]|\xE2\x81[\xA0-\xA4\xAA-\xAF]|\xEF\xBB\xBF|\xEF\xBF[\xB9-\xBB]|\xF0\x9B\xB2[\xA0-\xA3]|\xF0\x9D\x85[\xB3-\xBA])+[A-Za-z0-9_$]/
     $filler_code = /[\x21-\x2F\x3A-\x40\x5B-\x60\x7B-\x7E A-Za-z0-9_](\xE3\x85\xA4|\xE1\x85[\x9F\xA0]|\xEF\xBE\xA0)+[\x21-\x2F\x3A-\x40\x5B-\x60\x7B-\x7E A-Za-z0-9_]/
     $ctx_zw_camel = /[a-z]\xE2\x80\x8B[A-Z]/
+    /* Round 12: a soft hyphen inside a long word, five letters or more before it and four or
+     * more after, is a hyphenation point in prose (German compounds set for narrow columns:
+     * Rechnungs-nummer); one that splits short words (Up-load, ig-nore) hides them from a reader's
+     * search and stays high, as it does anywhere in code. */
+    $ctx_shy_prose = /([A-Za-z]|\xC3[\x80-\xBF]){4}[A-Za-z]\xC2\xAD[a-z]([a-z]|\xC3[\x80-\xBF]){3}/
   condition:
     /* Round 10: not in a data file's text, nor a camelCase break opportunity (invisible_high) */
-    (lang != "other" and #cf_in_word > #ctx_zw_camel) or $filler_code
+    (lang != "other" and not is_prose and #cf_in_word > #ctx_zw_camel) or
+    (is_prose and #cf_in_word > #ctx_zw_camel + #ctx_shy_prose) or $filler_code
 }
 
 /* Round 10 (issue 45): zero-width characters written as escapes (`\u200b`, `\u{200C}`,

@@ -239,3 +239,34 @@ rule decoded_and_executed_round11 {
   condition:
     $basenc_pipe or $pl_chr or $rb_hex or ($py_decode_var and $py_exec_compile)
 }
+
+/* Round 12 (issue 45): code hidden by encryption rather than encoding, decrypted with a key the
+ * file carries and run: PowerShell's ConvertTo-SecureString -Key read back through
+ * SecureStringToBSTR (or an AES decryptor) into a script block or Invoke-Expression; Python's
+ * Fernet, AES or a XOR loop into exec; Node's createDecipheriv or a XOR of char codes into eval,
+ * new Function or vm; Ruby's OpenSSL::Cipher into eval; gpg or age decrypting into a shell. No
+ * skill ships its own code encrypted except to hide what it does. */
+rule decrypted_then_executed {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    prose = "medium"
+    message = "decrypts an embedded payload with a key it carries and executes it: the code that runs is hidden from a reader"
+  strings:
+    $ps_decrypt = /\bConvertTo-SecureString\b[^\n]{0,160}\s-(Key|SecureKey)\b|\.CreateDecryptor\s*\(|\[System\.Security\.Cryptography\.(Aes|AesManaged|RijndaelManaged|TripleDES)\w*\]|\bProtectedData\]::Unprotect\s*\(/ nocase
+    $ctx_ps_text = /\b(SecureStringToBSTR|SecureStringToGlobalAllocUnicode|PtrToStringAuto|PtrToStringBSTR|PtrToStringUni)\b|\.GetNetworkCredential\s*\(\s*\)\.Password\b|\bTransformFinalBlock\s*\(|\bCryptoStream\b|\bGetString\s*\(/ nocase
+    $ps_sink = /\[scriptblock\]::Create\s*\(|\b(iex|Invoke-Expression)\b|\bInvoke-Command\b[^\n]{0,60}-ScriptBlock\b|\.InvokeCommand\.(InvokeScript|NewScriptBlock)\s*\(|\.AddScript\s*\(/ nocase
+    $py_decrypt = /\b(AES|ChaCha20|DES3|Blowfish|ARC4|Salsa20)\.new\s*\(|\bFernet\s*\(|\bCipher\s*\(\s*algorithms\.|\bAESGCM\s*\(|\bbytes\s*\(\s*\w+\s*\^\s*\w+(\s*\[[^\]\n]{1,40}\])?\s+for\s|\bchr\s*\(\s*ord\s*\(\s*\w+\s*\)\s*\^/
+    $py_sink = /(^|[^\w.])(exec|eval)\s*\(|\bmarshal\.loads\s*\(|\bruntime\.run\w*\(|\bimportlib\.util\.spec_from_loader\b/
+    $js_decrypt = /\bcreateDecipheriv?\s*\(|\bcrypto\.subtle\.decrypt\s*\(|\bCryptoJS\.(AES|TripleDES|Rabbit|RC4)\.decrypt\s*\(|\.charCodeAt\s*\([^\n)]{0,30}\)\s*\^/
+    $js_sink = /(^|[^\w.$])(eval|new\s+Function|Function)\s*\(|\bvm\.(runIn\w+|Script|compileFunction)\b|\brequireFromString\b|\bmodule\._compile\s*\(/
+    $rb_decrypt = /\bOpenSSL::Cipher(::\w+)?\.new\b[^\n]{0,80}|\.decrypt\b[^\n]{0,40}\n[^\n]{0,80}\.(key|iv)\s*=/
+    $rb_sink = /\b(eval|instance_eval|class_eval)\s*\(?\s*\w+/
+    $sh_pipe = /\b(gpg2?|age)\s+[^\n|]{0,80}(\s-d\b|--decrypt\b)[^\n|]{0,120}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|pwsh|iex)\b(\s*(\n|;|&|\||\))|\s+-\s*\n|\s+-s\b|\s*$)/
+  condition:
+    (lang == "powershell" and $ps_decrypt and $ctx_ps_text and $ps_sink) or
+    (lang == "python" and $py_decrypt and $py_sink) or
+    (lang == "js" and $js_decrypt and $js_sink) or
+    (lang == "ruby" and $rb_decrypt and $rb_sink) or $sh_pipe
+}

@@ -182,3 +182,50 @@ rule host_root_container_and_remote_uac {
   condition:
     ($priv and ($host_ns or $root_mount)) or $latfp or $admin_share
 }
+
+/* Round 12 (issue 45): control planes opened to everyone. The Docker API on TCP with no TLS
+ * (port 2375 on every interface, in daemon.json's hosts, dockerd -H, DOCKER_OPTS or a unit's
+ * ExecStart: root on the host for whoever reaches the port); the Docker socket made
+ * world-writable by systemd's SocketMode or an ACL; cluster-admin bound to every service account
+ * or every authenticated (or anonymous) user; a whole drive or profile shared, or its ACL opened,
+ * to Everyone. A client's DOCKER_HOST=tcp://...:2375 is not matched (CI's docker-in-docker). */
+rule privilege_control_plane_open {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    message = "opens a control plane to everyone: the Docker API without TLS, a world-writable Docker socket, cluster-admin to every account, a drive shared to Everyone"
+  strings:
+    $docker_tcp = /(["']hosts["']\s*:\s*\[[^\]\n]{0,120}|\bdockerd\b[^\n]{0,120}(\s-H|--host)[= ]?|DOCKER_OPTS\s*=[^\n]{0,80}(\s-H|--host)[= ]?)["']?tcp:\/\/(0\.0\.0\.0|\*|\[::\]|::)?:2375\b/
+    $sock_mode = /SocketMode\s*=\s*0?[0-7]{2}[2367]\b/
+    $ctx_docker = /docker\.sock(et)?\b|\bdockerd\b/
+    $sock_acl = /\bsetfacl\s+[^\n]{0,40}-m\s+["']?o(ther)?::?[r-]?w[^\n]{0,60}docker\.sock\b/
+    $k8s_group = /:\s*["']?system:(serviceaccounts|authenticated|unauthenticated|anonymous)["']?\s*,?\s*(\n|$)/
+    $ctx_k8s_kind_group = /\bkind["']?\s*:\s*["']?Group\b/
+    $ctx_k8s_crb = /\bkind["']?\s*:\s*["']?ClusterRoleBinding\b/
+    $ctx_k8s_admin = /["']?name["']?\s*:\s*["']?cluster-admin\b/
+    $smb = /\bNew-SmbShare\b[^\n]{0,200}-Path\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE|HOMEDRIVE)\\?|[A-Z]:\\Users\\?)["']?\s[^\n]{0,200}-(FullAccess|ChangeAccess)\s+["']?(Everyone|Jeder|\*S-1-1-0|Guests?|Authenticated Users)\b|\bNew-SmbShare\b[^\n]{0,200}-(FullAccess|ChangeAccess)\s+["']?(Everyone|Jeder|\*S-1-1-0|Guests?)\b[^\n]{0,200}-Path\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE)\\?)["']?(\s|$)/ nocase
+    $net_share = /\bnet\s+share\s+["']?[\w$ -]{1,40}=["']?[A-Z]:\\?["']?\s[^\n]{0,80}\/grant:["']?(Everyone|Jeder)["']?,(full|change)\b/ nocase
+    $icacls = /\bicacls(\.exe)?\s+["']?([A-Z]:\\?|%SystemDrive%\\?|\$env:SystemDrive\\?|%USERPROFILE%|\$env:USERPROFILE)["']?\s[^\n]{0,60}\/grant(:r)?\s+["']?(Everyone|\*S-1-1-0|Users|Authenticated Users):(\(OI\)\(CI\))?\(?(F|M)\)?/ nocase
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|insecure|attacker|malicious|detect\w*|exposed?\s+to\s+the\s+internet\s+is)\b/ nocase
+  condition:
+    ($docker_tcp or ($sock_mode and $ctx_docker) or $sock_acl or ($k8s_group and $ctx_k8s_kind_group and $ctx_k8s_crb and $ctx_k8s_admin) or
+     $smb or $net_share or $icacls) and #neg_warn >= 0
+}
+
+/* Round 12: macOS System Integrity Protection switched off (csrutil disable, or the sealed
+ * system volume's authenticated-root): every protection of the system files and kernel gone until
+ * someone turns it back on. A step that tells the user to do it is high; a line warning against
+ * it, or saying how to turn it back on, is not a step. */
+rule privilege_sip_off {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    message = "turns macOS System Integrity Protection off (csrutil disable)"
+  strings:
+    $csrutil = /\bcsrutil\s+(authenticated-root\s+)?disable\b/
+    $neg_warn = /\b(never|don'?t|do\s+not|avoid|not\s+recommended|re-?enable|csrutil\s+enable|attacker|malicious|malware|detect\w*|check\s+(whether|if))\b/ nocase
+  condition:
+    $csrutil and #neg_warn >= 0
+}
