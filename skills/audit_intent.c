@@ -1079,8 +1079,9 @@ static const pattern GRAVE[] = {
      "fail|missing|pending|blocked|absent|unapproved|outstanding",
      NEG_CHECK},
     {"pr|request merge ** admin", NEG_CHECK}, /* `gh pr merge --admin`: "--" is stripped */
-    {"approve|approves|merge|merges|accept * ** without * reading|reviewing|looking|checking|"
-     "inspecting|opening|review|reading",
+    {"approve|approves|merge|merges|accept ** pr|prs|pull|mr|mrs|diff|diffs|change|changes|"
+     "commit|commits|it|them|each|every|all ** without * reading|reviewing|looking|checking|"
+     "inspecting|review|reading",
      NEG_CHECK},
     {"dismiss|dismisses|dismissing * * every|all|each|existing|blocking * review|reviews|approval|"
      "approvals",
@@ -1113,6 +1114,9 @@ static const pattern ACTION[] = {
      "suspend|waive|relax|lift|silence * confirm*|approval|approvals|sandbox*|verification|verify|"
      "signature*|permission*|prompts|hooks|safety|guardrail*|review|reviews|2fa|mfa|"
      "certificate*|ssl|tls|integrity|antivirus|defender|firewall|sip|gatekeeper",
+     NEG_CHECK},
+    {"approve|merge|accept * ** without * reading|reviewing|looking|checking|inspecting|"
+     "opening|review|reading",
      NEG_CHECK},
     {"copy|paste|include|insert|inject|prepend|append|add ** into|in|to * every|each|all|any * "
      "sub-agent|subagent|sub-agent's|subagent's|child|spawned|delegated|worker prompt|prompts|"
