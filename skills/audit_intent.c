@@ -39,6 +39,7 @@ typedef struct prose {
   upk__intent_sentence *out;
   size_t n, cap;
   int seg;
+  bool rules; /* the sentences being added are written into the agent's rules */
 } prose;
 
 /* Words that present a passage as an attack, a red flag or a detection: what it quotes is
@@ -87,7 +88,7 @@ static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool he
     return;
   if (p->n == p->cap)
     p->out = upk_xrealloc(p->out, (p->cap = p->cap ? p->cap * 2 : 32) * sizeof *p->out);
-  p->out[p->n++] = (upk__intent_sentence){at, end, p->seg, teaching, heading};
+  p->out[p->n++] = (upk__intent_sentence){at, end, p->seg, teaching, heading, p->rules};
 }
 
 /* Words a full stop follows without ending a sentence. */
@@ -190,10 +191,12 @@ static void add_leftovers(prose *p) {
  * memory or rules is read as orders too. */
 static bool prose_block(cmark_node *n) {
   static const char *const PROSE[] = {
-      "text",     "txt",   "markdown", "md",   "prompt", "plaintext", "plain",
-      "mermaid",  "latex", "tex",      "math", "katex",  "plantuml",  "dot",
-      "graphviz", "html",  "xml",      "svg"}; /* and what renders as a picture: its words are not
-                                                  shown as words */
+      "text",     "txt",       "markdown",  "md",           "prompt",     "plaintext", "plain",
+      "mermaid",  "latex",     "tex",       "math",         "katex",      "plantuml",  "dot",
+      "graphviz", "html",      "xml",       "svg", /* and what renders as a picture: its words are
+                                                      not shown as words */
+      "system",   "assistant", "developer", "instructions", "instruction"}; /* a chat role's
+                                                 label: a forged system message */
   const char *info = cmark_node_get_fence_info(n);
   size_t k = info ? strcspn(info, " \t{,") : 0;
   for (size_t i = 0; k && i < sizeof PROSE / sizeof *PROSE; i++)
@@ -236,6 +239,126 @@ static void mark_code(prose *p, cmark_node *doc) {
         p->covered[l] = 2;
   }
   cmark_iter_free(it);
+}
+
+/* The paragraph just before a code block names one of the agent's rule or memory files: the
+ * block is what gets written there ("Add these lines to ~/.codex/AGENTS.md:"). */
+static const char *const AGENT_FILES[] = {"claude.md",        "agents.md",
+                                          "gemini.md",        "/memories/",
+                                          "memory.md",        ".cursorrules",
+                                          ".windsurfrules",   "global_rules",
+                                          ".cursor/rules",    "copilot-instructions",
+                                          ".claude/settings", ".codex/config",
+                                          ".gemini/settings", "heartbeat.md",
+                                          "soul.md"};
+
+static bool rules_block(const prose *p, cmark_node *n) {
+  cmark_node *intro = cmark_node_previous(n);
+  if (!intro || cmark_node_get_type(intro) != CMARK_NODE_PARAGRAPH)
+    return false;
+  int first = cmark_node_get_start_line(intro) - 1, last = cmark_node_get_end_line(intro) - 1;
+  if (first < 0 || last >= p->lines.n || last < first)
+    return false;
+  size_t at = p->lines.starts[first];
+  size_t e = last + 1 < p->lines.n ? p->lines.starts[last + 1] : p->len;
+  return holds_phrase(p->data + at, e - at, AGENT_FILES, sizeof AGENT_FILES / sizeof *AGENT_FILES);
+}
+
+/* The agent named as the one spoken to at d[i]: "assistant:", "AI assistant reading this:",
+ * "note for the AI", "Claude, ...". */
+static bool addressee_at(const char *d, size_t i, size_t e) {
+  static const char *const WHO[] = {"assistant", "ai",     "agent",   "claude",  "llm",
+                                    "codex",     "gemini", "chatgpt", "copilot", "model"};
+  static const char *const TO[] = {"for the ", "to the ", "for any ",
+                                   "dear ",    "hey ",    "attention "};
+  if (i > 0 && isalnum((unsigned char)d[i - 1]))
+    return false;
+  for (size_t k = 0; k < sizeof WHO / sizeof *WHO; k++) {
+    size_t wl = strlen(WHO[k]);
+    if (e - i < wl || strncasecmp(d + i, WHO[k], wl) ||
+        (i + wl < e && isalnum((unsigned char)d[i + wl])))
+      continue;
+    for (size_t j = i + wl; j < e && j < i + wl + 24; j++) { /* a colon after a few words */
+      if (d[j] == ':' || d[j] == ',')
+        return d[j] == ':' || j == i + wl;
+      if (!isalpha((unsigned char)d[j]) && d[j] != ' ')
+        break;
+    }
+    for (size_t t = 0; t < sizeof TO / sizeof *TO; t++) {
+      size_t tl = strlen(TO[t]);
+      if (i >= tl && !strncasecmp(d + i - tl, TO[t], tl))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* The line [at, e) speaks to the agent. */
+static bool addressed_line(const char *d, size_t at, size_t e) {
+  for (size_t i = at; i < e; i++)
+    if (addressee_at(d, i, e))
+      return true;
+  return false;
+}
+
+/* A line of a code block that is a comment (#, //, --, ;, *): an order spread over several
+ * of them is one passage. */
+static bool comment_line(const char *d, size_t at, size_t e) {
+  while (at < e && (d[at] == ' ' || d[at] == '\t'))
+    at++;
+  return at < e && (d[at] == '#' || d[at] == ';' || d[at] == '*' ||
+                    (e - at >= 2 && (!strncmp(d + at, "//", 2) || !strncmp(d + at, "--", 2))));
+}
+
+/* The bytes [at, end) as one segment of its own. */
+static void add_range(prose *p, size_t at, size_t end, bool teaching) {
+  p->seg++;
+  for (size_t i = at; i < end;) {
+    size_t e = sentence_end(p->data, i, end);
+    add_sentence(p, i, e, teaching, false);
+    i = e > i ? e : i + 1;
+  }
+}
+
+/* The lines of a script block that speak to the agent (a comment or a string value that
+ * names it as the one addressed), each with the comment lines that follow it: an order
+ * hidden where the user sees code. */
+static void add_addressed(prose *p, cmark_node *n, bool teaching) {
+  int first = cmark_node_get_start_line(n), last = cmark_node_get_end_line(n) - 2;
+  for (int l = first; l <= last && l < p->lines.n;) {
+    size_t at = p->lines.starts[l], e = l + 1 < p->lines.n ? p->lines.starts[l + 1] : p->len;
+    if (l < 0 || !addressed_line(p->data, at, e)) {
+      l++;
+      continue;
+    }
+    bool comment = comment_line(p->data, at, e);
+    int k = l + 1;
+    while (comment && k <= last && k < p->lines.n) {
+      size_t ka = p->lines.starts[k], ke = k + 1 < p->lines.n ? p->lines.starts[k + 1] : p->len;
+      if (!comment_line(p->data, ka, ke))
+        break;
+      e = ke, k++;
+    }
+    add_range(p, at, e, teaching);
+    l = k;
+  }
+}
+
+/* A script block's info string, and what in it speaks to the agent: the whole block when the
+ * prose writes it into the agent's rules, else its lines addressed to the agent. */
+static void add_script_block(prose *p, cmark_node *n, bool teaching) {
+  add_info(p, n, teaching);
+  if (!rules_block(p, n)) {
+    add_addressed(p, n, teaching);
+    return;
+  }
+  int first = cmark_node_get_start_line(n), close = cmark_node_get_end_line(n) - 1;
+  if (first < 0 || first >= p->lines.n || close < first)
+    return;
+  p->rules = true; /* read whole: what the agent is told to obey later */
+  add_range(p, p->lines.starts[first], close < p->lines.n ? p->lines.starts[close] : p->len,
+            teaching);
+  p->rules = false;
 }
 
 /* A paragraph that ends in a prohibition opening a list ("The agent must **NOT**:"): the items
@@ -287,7 +410,7 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
     cmark_node *n = cmark_iter_get_node(it);
     cmark_node_type t = cmark_node_get_type(n);
     if (ev == CMARK_EVENT_ENTER && t == CMARK_NODE_CODE_BLOCK && !prose_block(n))
-      add_info(&p, n, heading_teaching);
+      add_script_block(&p, n, heading_teaching);
     if (ev != CMARK_EVENT_ENTER ||
         (t != CMARK_NODE_PARAGRAPH && t != CMARK_NODE_HEADING && t != CMARK_NODE_HTML_BLOCK &&
          (t != CMARK_NODE_CODE_BLOCK || !prose_block(n))))
@@ -304,7 +427,9 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
       add_segment(&p, first, last, false, true);
       continue;
     }
+    p.rules = t == CMARK_NODE_CODE_BLOCK && rules_block(&p, n);
     add_segment(&p, first, last, heading_teaching || list_context(&p, n), false);
+    p.rules = false;
   }
   cmark_iter_free(it);
   cmark_node_free(doc);
@@ -504,15 +629,7 @@ static bool is_remote(const char *w) {
 
 /* The agent's memory, rules or settings. */
 static bool is_agent_file(const char *w) {
-  static const char *const AGENT[] = {"claude.md",        "agents.md",
-                                      "gemini.md",        "/memories/",
-                                      "memory.md",        ".cursorrules",
-                                      ".windsurfrules",   "global_rules",
-                                      ".cursor/rules",    "copilot-instructions",
-                                      ".claude/settings", ".codex/config",
-                                      ".gemini/settings", "heartbeat.md",
-                                      "soul.md"};
-  return holds_any(AGENT, sizeof AGENT / sizeof *AGENT, w);
+  return holds_any(AGENT_FILES, sizeof AGENT_FILES / sizeof *AGENT_FILES, w);
 }
 
 static bool is_binary(const char *w) {
@@ -596,6 +713,15 @@ static bool is_store(const char *w) {
   return holds_any(STORE, sizeof STORE / sizeof *STORE, w);
 }
 
+/* A consent link's scope asking for a whole mailbox or drive (its client named beside it). */
+static bool is_broad_scope(const char *w) {
+  static const char *const BROAD[] = {
+      "auth%2fdrive",   "auth/drive",     "gmail.",          "mail.google",
+      "mail.readwrite", "mail.send",      "files.readwrite", "admin%3a",
+      "admin:",         "cloud-platform", "offline_access",  "directory.readwrite"};
+  return !strncmp(w, "scope=", 6) && holds_any(BROAD, sizeof BROAD / sizeof *BROAD, w);
+}
+
 static bool class_match(const char *cls, size_t n, const char *w) {
 #define IS(name) (n == sizeof name - 1 && !strncmp(cls, name, n))
   if (IS("neg"))
@@ -612,6 +738,10 @@ static bool class_match(const char *cls, size_t n, const char *w) {
     return is_secret(w);
   if (IS("store"))
     return is_store(w);
+  if (IS("scope"))
+    return is_broad_scope(w);
+  if (IS("grant")) /* a key added here is a login handed out */
+    return strstr(w, "authorized_keys") != NULL;
   if (IS("rcfile")) /* a shell's startup file: read by every later shell */
     return strstr(w, ".bashrc") || strstr(w, ".zshrc") || strstr(w, ".bash_profile") ||
            strstr(w, "config.fish") || has_suffix(w, ".profile") || strstr(w, "profile.ps1");
@@ -772,7 +902,7 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop";
+    "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -839,6 +969,9 @@ static const pattern EGRESS[] = {
     {"send|sends|forward|forwards|email|emails|mail|mails|deliver|transmit ** to|at * ~url",
      NEG_ONLY},
     {"upload|uploads|uploading ** ~http", NEG_ONLY},
+    /* a rule that says what is done to each message: "is forwarded to archive@host" */
+    {"forwarded|sent|copied|relayed|mailed|emailed|bcc'd|cc'd|redirected ** to|at * ~url",
+     NEG_ONLY},
     {"gist|gists create|public", NEG_ONLY},
     {"create|publish|make * * public gist|gists|paste|pastebin|repository|repo|bucket", NEG_ONLY},
     {"push * * mirror|~url", NEG_ONLY},
@@ -879,6 +1012,12 @@ static const pattern EGRESS_ALWAYS[] = {
      NEG_ONLY},
     {"~url ** where|with|holds|holding|contains * * base64|encoded|urlencoded|url-encoded|"
      "hex-encoded",
+     NEG_ONLY},
+    /* a reply others read (a ticket's, a forum's, a public comment): a login beside it is the
+     * problem reported, not a key sent where it belongs */
+    {"include|paste|attach|embed|append|add|put|copy|quote ** public|customer|customer's|"
+     "ticket|forum|community|support reply|replies|response|responses|thread|answer|comment|"
+     "comments|post",
      NEG_ONLY},
 };
 
@@ -933,6 +1072,20 @@ static const pattern GRAVE[] = {
      "maintainers|support",
      NEG_CHECK},
     {"unpublish ** --force|-f|all|every|whole|entire", NEG_CHECK},
+    /* a review or a required check bypassed: what the repository's owners set up to stop
+     * unreviewed code landing */
+    {"merge|merges|merged|land|lands|push|pushes ** even|regardless|despite|although|when|if ** "
+     "checks|check|ci|reviews|review|approvals|approval|tests|protection * * red|failing|failed|"
+     "fail|missing|pending|blocked|absent|unapproved|outstanding",
+     NEG_CHECK},
+    {"pr|request merge ** admin", NEG_CHECK}, /* `gh pr merge --admin`: "--" is stripped */
+    {"approve|approves|merge|merges|accept ** pr|prs|pull|mr|mrs|diff|diffs|change|changes|"
+     "commit|commits|it|them|each|every|all ** without * reading|reviewing|looking|checking|"
+     "inspecting|review|reading",
+     NEG_CHECK},
+    {"dismiss|dismisses|dismissing * * every|all|each|existing|blocking * review|reviews|approval|"
+     "approvals",
+     NEG_CHECK},
     {"repo delete", NEG_CHECK},
     {"delete|remove|destroy * * github|gitlab|hosted|remote * repository|repo", NEG_CHECK},
     {"delete|remove|prune|drop|purge * * every|all * remote|origin|upstream * branch|branches|"
@@ -979,7 +1132,8 @@ static const pattern ACTION[] = {
      NEG_CHECK},
     {"auto-approve|auto-approved|pre-approved|preapproved|pre-reviewed|prereviewed|pre-vetted|"
      "pre-cleared|pre-authorized|pre-authorised|auto-accept|yolo|"
-     "--dangerously-skip-permissions|dangerously-skip-permissions|--no-verify|bypasspermissions|"
+     "--dangerously-skip-permissions|dangerously-skip-permissions|--no-verify|no-verify|"
+     "bypasspermissions|"
      "--yolo|dangerously-bypass-approvals-and-sandbox|approval_policy=never|"
      "approval-policy=never|--approval-mode=yolo|approval-mode=yolo|danger-full-access",
      NEG_CHECK},
@@ -1000,6 +1154,27 @@ static const pattern ACTION[] = {
      "agent's|your rules|instructions|preferences|memory|settings|config|configuration",
      NEG_CHECK},
     {"run|execute|launch|start|invoke|open * * ~bin", NEG_CHECK},
+    /* access to the user's accounts handed to an address: a delegate, a sharing role, a key */
+    {"share|shares|grant|grants|give|gives|add|adds|invite|invites ** ~url ** delegate|"
+     "delegates|editor|owner|co-owner|admin|administrator|manage|manager|writer|collaborator|"
+     "role|full",
+     NEG_CHECK},
+    {"mail|mailbox|calendar|inbox|account|gmail|outlook|email|drive delegate|delegates|"
+     "delegation|delegated|co-owner",
+     NEG_CHECK},
+    {"manage sharing|delegation|delegates", NEG_CHECK},
+    {"~grant", NEG_CHECK},
+    {"client_id=* ** ~scope", NEG_CHECK},
+    /* a stranger's consent screen approved: every screen allowed, its warning waved away */
+    {"press|click|tap|hit|choose|select allow|accept|approve|yes|continue|grant ** every|each|"
+     "all|any screen|screens|prompt|prompts|dialog|dialogs|page|pages|step|steps|box|boxes",
+     NEG_CHECK},
+    {"warning|warnings|screen|notice * * unverified|untrusted|unknown|unsigned ** ignore|ignored|"
+     "dismiss|dismissed|skip|skipped|bypass|bypassed|clicked",
+     NEG_CHECK},
+    {"ignore|dismiss|skip|bypass|click * * unverified|untrusted|unsigned|security|certificate ** "
+     "warning|warnings|screen|prompt",
+     NEG_CHECK},
     {"prebuilt|precompiled|bundled|included binary|executable", NEG_CHECK},
     {"sudo|administrator|elevated|setuid|sudoers|nopasswd", NEG_CHECK},
     {"as|root root|access|shell|privileges|user|password", NEG_CHECK},
@@ -1018,7 +1193,8 @@ static const pattern ACTION[] = {
      "previous * * skills|plugins|hooks|extensions|guards|reviewers|scanners|linters",
      NEG_CHECK},
     /* the account's or repository's protections turned off: 2FA, branch protection, reviews */
-    {"disable|disabling|turn|switch|remove|delete|drop|lift|relax|unprotect ** 2fa|mfa|"
+    {"disable|disabling|turn|switch|remove|removing|delete|deleting|drop|lift|relax|unprotect ** "
+     "2fa|mfa|"
      "two-factor|two-step|enforcement|protection|protections|ruleset|rulesets|codeowners|"
      "scanning",
      NEG_CHECK},
@@ -1067,6 +1243,16 @@ static const pattern CONCEAL[] = {
      NEG_NONE},
     {"~not * worth reporting|mentioning|noting|flagging|surfacing|telling|raising|listing",
      NEG_NONE},
+    {"need|needs|needing|require|requires|deserve|deserves|warrant|warrants no|not mention|"
+     "mentioning|comment|note|explanation|reporting",
+     NEG_NONE},
+    {"no mention * * * summary|summaries|reply|replies|answer|answers|report|output|response|"
+     "user",
+     NEG_NONE},
+    {"nobody needs|need|has|have to know|be", NEG_NONE},
+    {"no one needs|need|has|have to know|be", NEG_NONE},
+    /* what a consent grants kept from the one who grants it */
+    {"~not explain*|describe|mention*|list|show|read * * scope|scopes|permissions", NEG_NONE},
     {"~not report|reports|mention|mentions|disclose|discloses|reveal|reveals * command|commands|"
      "step|steps|action|actions|call|calls|upload|uploads * it|you ran|did|executed|made|run|"
      "sent",
@@ -1310,6 +1496,19 @@ static const pattern OMIT[] = {
      "actions|install|installs|installation|setup|edits|modifications",
      NEG_CHECK},
 };
+/* A one-time code, a sign-in or reset link: with it, whoever receives it owns the account.
+ * Forwarded to an address, the account is taken over. */
+static const pattern ONE_TIME[] = {
+    {"verification|one-time|2fa|mfa|otp|two-factor|sign-in|signin|login|magic|password-reset|"
+     "reset|recovery|backup|security|authentication code|codes|link|links|token|tokens",
+     NEG_CHECK},
+    {"two-factor|2fa|otp|mfa|totp", NEG_CHECK},
+};
+static const pattern FORWARD[] = {
+    {"forward|forwards|forwarded|forwarding|redirect|redirected|relay|relayed|copy|copied|bcc|"
+     "cc ** ~url",
+     NEG_ONLY},
+};
 static const pattern ASKED[] = {
     {"even if|when|though * * asked|asks|ask|questioned|prompted", NEG_NONE},
 };
@@ -1365,7 +1564,8 @@ static void make_starts(void) {
                 T(SPREAD),        T(REMOTE_GET),
                 T(OVERWRITE),     T(INSTEAD),
                 T(OMIT),          T(ASKED),
-                T(CHAT_SECRET)};
+                T(CHAT_SECRET),   T(ONE_TIME),
+                T(FORWARD)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1426,6 +1626,8 @@ static void score_more(const toks *t, upk__intent_signals *sig) {
   }
   if (ANY(OMIT, t) && ANY(ASKED, t)) /* an answer shaped for when the user asks: an order */
     sig->hide = sig->conceal = sig->directive = true;
+  if (ANY(FORWARD, t) && ANY(ONE_TIME, t)) /* one-time codes forwarded: the account taken */
+    sig->data = sig->egress = sig->sink = true;
 }
 
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
@@ -1437,7 +1639,7 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   sig->data |= ANY(DATA, t);
   sig->conceal |= ANY(CONCEAL, t);
   sig->egress = (sig->egress || ANY(EGRESS, t)) && !(sig->conceal ? false : ANY(AUTH, t));
-  sig->action = ANY(ACTION, t);
+  sig->action |= ANY(ACTION, t);
   sig->unasked |= ANY(UNASKED, t);
   sig->strong |= ANY(OVERRIDE_STRONG, t);
   sig->override |= sig->strong || ANY(OVERRIDE_WEAK, t);
@@ -1680,6 +1882,7 @@ static upk__intent_signals *score_all(const char *data, size_t len, const upk__i
   upk__intent_signals *sig = upk_xcalloc(n ? n : 1, sizeof *sig);
   for (size_t i = 0; i < n; i++) {
     upk__intent_score(data + s[i].at, s[i].end - s[i].at, &sig[i]);
+    sig[i].lasting |= s[i].rules && sig[i].bypass; /* approvals off in the agent's own rules */
     bool had = sig[i].data || sig[i].egress;
     upk__intent_carried(data + s[i].at, s[i].end - s[i].at, &sig[i]);
     if (!had && (sig[i].data || sig[i].egress) && !sig[i].directive) /* scored above without */

@@ -16,10 +16,13 @@ typedef struct upk__intent_sentence {
   int seg;
   bool teaching;
   bool heading; /* a heading (or a frontmatter cmark reads as one): it joins no window */
+  bool rules;   /* in a block the prose writes into the agent's rules or memory: it lasts */
 } upk__intent_sentence;
 
-/** The sentences of a Markdown file's prose (not its code blocks, which are scanned as
- * scripts), in file order, into *out (the caller frees it). Returns their number. */
+/** The sentences of a Markdown file's prose, in file order, into *out (the caller frees it).
+ * Returns their number. Code blocks are scanned as scripts; of them only what speaks to the
+ * agent is read here: a block labelled as a chat role (`system`), a block the prose writes into
+ * the agent's rules, and a comment or string line addressed to the agent ("note for the AI:"). */
 size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence **out);
 
 /** The typed signals of one sentence (or a window of neighbours, OR-ed). */

@@ -33,6 +33,8 @@ typedef struct lang_table {
   const char *const *neg_after; /* negations after it (German, Japanese, Korean) */
   const char *const *teaching;  /* attack, malicious, injection */
   const char *const *solicit;   /* the user asked for their password or a one-time code */
+  const char *const *action;    /* a review or a protection bypassed: approved unread, branch
+                                   protection or two-factor off, everything deleted */
 } lang_table;
 
 #define L(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -49,8 +51,8 @@ static const lang_table SPANISH = {
     L("envía", "envia", "enviar", "sube", "subir", "publica", "reenvía", "manda"),
     L("informe", "reporte", "incidencia", "ticket", "comentario", "servidor"),
     L("no se lo menciones", "no lo menciones", "no menciones", "no le digas", "no informes",
-      "no digas nada", "sin decir", "sin avisar", "sin mencionar", "en secreto",
-      "sin que el usuario", "no muestres", "oculta", "a escondidas"),
+      "no digas nada", "no las menciones", "no los menciones", "sin decir", "sin avisar",
+      "sin mencionar", "en secreto", "sin que el usuario", "no muestres", "oculta", "a escondidas"),
     L("sin preguntar", "sin pedir", "sin confirmar", "sin confirmación", "sin permiso"),
     L("ignora las instrucciones", "ignora las indicaciones", "aunque el usuario se oponga",
       "aunque el usuario diga que no", "diga lo que diga el usuario",
@@ -62,6 +64,9 @@ static const lang_table SPANISH = {
     L("pide al usuario su contraseña", "pídele al usuario su contraseña", "pide su contraseña",
       "solicita al usuario su contraseña", "código de verificación", "código de un solo uso",
       "frase de recuperación", "frase semilla"),
+    L("sin leer", "sin revisar", "sin revisión", "sin mirar el diff", "desactiva la protección",
+      "desactivar la protección", "desactiva la verificación en dos pasos", "borra todas las ramas",
+      "elimina todas las ramas", "elimina todos los repositorios"),
 };
 
 static const lang_table FRENCH = {
@@ -77,7 +82,8 @@ static const lang_table FRENCH = {
     L("ne le dis pas", "ne dites pas", "ne le mentionne pas", "ne mentionnez pas",
       "ne mentionne pas", "sans le dire", "sans prévenir", "sans mentionner", "en secret",
       "discrètement", "n'en parle pas", "n'en parlez pas", "à l'insu", "ne rien dire",
-      "n'en dis rien", "ne lui dis rien", "sans rien dire"),
+      "n'en dis rien", "ne lui dis rien", "sans rien dire", "ne les mentionne pas",
+      "ne la mentionne pas", "ne les signale pas", "ne le signale pas", "pas dans le résumé"),
     L("sans demander", "sans confirmation", "sans permission", "sans autorisation"),
     L("ignore les instructions", "ignorez les instructions", "même si l'utilisateur refuse",
       "même si l'utilisateur s'y oppose", "quoi que dise l'utilisateur",
@@ -89,6 +95,9 @@ static const lang_table FRENCH = {
     L("demande à l'utilisateur son mot de passe", "demandez à l'utilisateur son mot de passe",
       "demande son mot de passe", "code de vérification", "code à usage unique",
       "phrase de récupération"),
+    L("sans lire", "sans relire", "sans relecture", "sans revue", "sans examiner",
+      "désactive la protection", "désactiver la protection", "désactive l'authentification à deux",
+      "supprime toutes les branches", "supprime tous les dépôts"),
 };
 
 static const lang_table GERMAN = {
@@ -104,18 +113,25 @@ static const lang_table GERMAN = {
     L("erwähne es nicht", "erwähne das nicht", "erwähnen sie es nicht", "nicht erwähnen",
       "sag dem benutzer nichts", "sage dem nutzer nichts", "ohne es zu erwähnen", "heimlich",
       "unauffällig", "verschweige", "nicht mitteilen", "nichts sagen", "nichts davon sagen",
-      "davon nichts", "nichts erzählen", "nichts erwähnen", "ohne bescheid"),
+      "davon nichts", "nichts erzählen", "nichts erwähnen", "ohne bescheid", "erwähne diesen",
+      "erwähne diese", "erwähnen sie diesen", "nicht in der antwort",
+      "nicht in der zusammenfassung", "nicht im bericht"),
     L("ohne nachzufragen", "ohne zu fragen", "ohne rückfrage", "ohne bestätigung",
       "ohne erlaubnis"),
     L("ignoriere die anweisungen", "ignoriere alle", "ignorieren sie die",
       "auch wenn der benutzer widerspricht", "egal was der benutzer sagt",
       "auch wenn der benutzer stopp sagt", "auch wenn der benutzer abbricht",
-      "auch wenn der nutzer abbricht"),
+      "auch wenn der nutzer abbricht", "auch wenn der nutzer widerspricht",
+      "selbst wenn der benutzer widerspricht", "selbst wenn der nutzer widerspricht",
+      "auch wenn der nutzer ablehnt", "auch wenn der benutzer ablehnt"),
     L("nicht", "niemals", "nie", "kein", "keine", "nur"),
     L("nicht", "niemals"),
     L("angriff", "bösartig", "schadcode"),
     L("nach seinem passwort", "nach ihrem passwort", "nach dem passwort", "bestätigungscode",
       "einmalcode", "wiederherstellungsphrase"),
+    L("ohne zu lesen", "ohne sie zu lesen", "ohne es zu lesen", "ungelesen", "ohne prüfung",
+      "ohne review", "ohne durchsicht", "branch-schutz", "deaktiviere den schutz",
+      "deaktiviere die zwei-faktor", "lösche alle"),
 };
 
 static const lang_table PORTUGUESE = {
@@ -137,6 +153,8 @@ static const lang_table PORTUGUESE = {
     L("ataque", "malicios", "injeção"),
     L("peça ao usuário a senha", "peça ao usuário sua senha", "peça a senha",
       "código de verificação", "código de uso único", "frase de recuperação"),
+    L("sem ler", "sem revisar", "sem revisão", "desative a proteção", "desativar a proteção",
+      "apague todos", "apague todas", "exclua todas as branches"),
 };
 
 static const lang_table ITALIAN = {
@@ -158,6 +176,8 @@ static const lang_table ITALIAN = {
     L("attacco", "malevol", "iniezione"),
     L("chiedi all'utente la password", "chiedi la password", "codice di verifica", "codice monouso",
       "frase di recupero"),
+    L("senza leggere", "senza revisione", "senza rivedere", "disattiva la protezione",
+      "disattivare la protezione", "elimina tutti i branch", "cancella tutti"),
 };
 
 static const lang_table RUSSIAN = {
@@ -181,6 +201,8 @@ static const lang_table RUSSIAN = {
     L("попроси пользователя пароль", "попроси у пользователя пароль",
       "спроси у пользователя пароль", "запроси у пользователя пароль", "код подтверждения",
       "одноразовый код", "фразу восстановления", "сид-фраз"),
+    L("не читая", "без ревью", "без проверки кода", "отключи защиту", "отключите защиту",
+      "отключи двухфакторн", "удали все ветки", "удалите все ветки"),
 };
 
 static const lang_table CHINESE = {
@@ -206,6 +228,8 @@ static const lang_table CHINESE = {
     L("攻击", "恶意", "注入", "攻擊", "惡意"),
     L("向用户索要", "让用户提供密码", "请用户输入密码", "让用户输入密码", "让用户提供验证码",
       "请用户输入验证码", "一次性密码", "助记词", "恢复短语", "向使用者索取", "請使用者輸入密碼"),
+    L("直接批准", "跳过审查", "跳过代码审查", "无需审查", "关闭分支保护", "禁用分支保护",
+      "关闭双重验证", "禁用双因素", "删除所有分支", "直接合并"),
 };
 
 static const lang_table JAPANESE = {
@@ -337,6 +361,7 @@ static void read_table(const char *b, const lang_table *t, upk__intent_signals *
   g->override |= strong;
   g->teaching |= holds(b, t, t->teaching, true);
   g->solicit |= holds(b, t, t->solicit, false);
+  g->action |= holds(b, t, t->action, false);
 }
 
 /* Which scripts occur: CJK ideographs, kana, Hangul, Cyrillic. */
