@@ -96,3 +96,23 @@ rule project_pushed_as_image {
   condition:
     $scratch_copy and $ctx_push
 }
+
+/* The user's credential folders put into a backup that the skill itself points at a remote
+ * repository (restic's rest:/s3:/sftp: repositories, borg over SSH, duplicity, kopia, rclone
+ * remotes): the keys leave in a snapshot, however the paths reach the tool (here a function's
+ * arguments). A backup to the repository the user configured (an unset RESTIC_REPOSITORY) is
+ * not matched: the remote must be written in the skill. */
+rule credentials_backed_up_to_remote {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "backs up the user's credential folders (~/.ssh, ~/.gnupg, ~/.aws) to a remote repository the skill names"
+  strings:
+    $cred_arg = /["'\s=](~|\$HOME|\$\{HOME\}|\$\(HOME\))\/\.(ssh|gnupg|aws|kube|azure|password-store|docker|config\/gcloud|config\/gh)\b["'\/]?/
+    $ctx_tool = /\brestic\s+(-\S+\s+)*backup\b|\bborg\s+create\b|\bduplicity\s|\bkopia\s+snapshot\s+create\b|\btarsnap\s+-c\b|\bbupstash\s+put\b|\brclone\s+(copy|sync|move)\b/
+    $ctx_remote = /\b(RESTIC_REPOSITORY|BORG_REPO|KOPIA_REPOSITORY)\s*=\s*["']?(rest:https?|s3:|sftp:|b2:|azure:|gs:|swift:|rclone:|ssh:\/\/|[\w.-]+@[\w.-]+:)|\s(-r|--repo)[=\s]+["']?(rest:https?|s3:|sftp:|b2:|azure:|gs:|rclone:)|\bborg\s+create\s+[^\n]{0,80}(ssh:\/\/|[\w.-]+@[\w.-]+:)|\bduplicity\b[^\n]{0,200}\s(sftp|scp|s3|b2|ftp|rsync|webdavs?|gs|azure|pexpect\+\w+):\/\/|\brclone\s+(copy|sync|move)\b[^\n]{0,200}\s["']?[\w-]+:[^\s\/]/
+  condition:
+    $cred_arg and $ctx_tool and $ctx_remote
+}
