@@ -1347,6 +1347,7 @@ BENIGN = [
     ("ok12-sh-chmod-shadow", "scripts/harden.sh", "#!/bin/sh\nchmod 000 /etc/shadow /etc/gshadow\nstat -c '%a' /etc/shadow\n"),
     ("ok12-js-zwsp-constants-in-test", "detector/patterns.test.js", "const zwsp = '\u200b';\ntest('strips', () => expect(clean('a' + zwsp + 'b')).toBe('ab'));\nconst zwj = \"\u200d\";\nconst wj = '\u2060';\n"),
     ("ok12-sh-restic-users-own-repo", "scripts/bk.sh", "#!/bin/bash\n: \"${RESTIC_REPOSITORY:?set your restic repository first}\"\nrestic backup \"$HOME/notes\" \"$HOME/.ssh\"\n"),
+    ("ok12-md-zh-requests-sent-with-bearer", "SKILL.md", "## API\n\n\u6240\u6709\u8bf7\u6c42\u5747\u53d1\u9001\u5230`https://dashboard.example.com/api/v1/`\uff0c\u5e76\u91c7\u7528Bearer\u4ee4\u724c\u8fdb\u884c\u8eab\u4efd\u9a8c\u8bc1\u3002\n"),
     ("ok12-sh-json-to-tmp-read", "scripts/x.sh", "#!/bin/bash\ncurl -s \"https://api.example.com/status/${ID}\" -o /tmp/status.json\nif [ ! -s /tmp/status.json ]; then exit 1; fi\npython3 -c 'import json; print(json.load(open(\"/tmp/status.json\"))[\"ok\"])'\n"),
     # Round 12 (h12-rulesA): the benign twins. A hive queried, not copied; an app's own
     # credentials.db; an error pasted into an issue and a dump redacted; a default under the
