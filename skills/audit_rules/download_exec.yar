@@ -18,8 +18,10 @@ rule download_piped_to_interpreter {
     $pipe_interp = /\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(pwsh|powershell(\.exe)?|iex|invoke-expression|cmd(\.exe)?)\b/ nocase
     $pipe_exec_stdin = /\b(curl|wget)\b[^\n|;]{0,300}\|\s*(python[0-9.]*\s+-c|node\s+-e|ruby\s+-e|perl\s+-e)\s+["'][^\n]{0,200}\b(exec|eval)\s*\([^\n]{0,60}(stdin|readFileSync\s*\(\s*(0|["']\/dev\/stdin))/
     $pipe_2hop = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(tee|cat|gunzip|zcat|bunzip2|xz\s+-d|tar\s+-?xO)\b[^\n|;]{0,100}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?(ba|z|da|k)?sh\b/
-    $subst = /\b((ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php)\s+<\(\s*(curl|wget)\b/ nocase
-    $dash_c = /\b((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s+-(c|e)\s+(\\?["'])?\$\(\s*(curl|wget)\b/ nocase
+    /* The fetcher's arguments are part of the match, so a well-known vendor's URL vetoes it
+     * (Homebrew's own `bash -c "$(curl ...install.sh)"`) as it does a pipe. */
+    $subst = /\b((ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php)\s+<\(\s*(curl|wget)\b[^\n)]{0,200}/ nocase
+    $dash_c = /\b((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s+-(c|e)\s+(\\?["'])?\$\(\s*(curl|wget)\b[^\n)]{0,200}/ nocase
     $eval = /\beval\s+["']?(\$\(|`)\s*(curl|wget)\b/ nocase
     $ps_iex_first = /\b(iex|invoke-expression)\b[^\n]{0,200}\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloaddata|net\.webclient)\b/ nocase
     $ps_dl_first = /\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]{0,300}\|\s*(iex|invoke-expression)\b/ nocase
@@ -170,7 +172,7 @@ rule download_piped_vendor_installer {
     prose = "low"
     message = "a well-known vendor's installer is piped into a shell"
   strings:
-    $pipe = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(ba|z|da)?sh\b|\b(irm|iwr)\b[^\n|;]{0,300}\|\s*iex\b/ nocase
+    $pipe = /\b(curl|wget|iwr|irm)\b[^\n|;]{0,300}\|\s*(sudo\s+)?(ba|z|da)?sh\b|\b(irm|iwr)\b[^\n|;]{0,300}\|\s*iex\b|\b(ba|z|da)?sh\s+(-c\s+(\\?["'])?\$\(|<\()\s*(curl|wget)\b/ nocase
     $ctx_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deno\.land\/(x\/)?install|get\.pnpm\.io\/install|install\.python-poetry\.org|fnm\.vercel\.app\/install|claude\.ai\/install|get\.sdkman\.io|ollama\.com\/install|pyenv\.run|tailscale\.com\/install|install\.determinate\.systems\/nix|nixos\.org\/nix\/install|starship\.rs\/install|mise\.run|get\.volta\.sh|dot\.net\/v1\/dotnet-install|foundry\.paradigm\.xyz|cli\.moonbitlang\.com|get\.helm\.sh|sh\.brew\.sh|opencode\.ai\/install|cursor\.com\/install|code-server\.dev\/install|pixi\.sh\/install|micro\.mamba\.pm\/install|get\.jetify\.com|sentry\.io\/get-cli\/?|fly\.io\/install\.sh|openclaw\.ai\/install(-cli)?\.sh)/
   condition:
     $pipe and $ctx_vendor
