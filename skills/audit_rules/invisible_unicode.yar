@@ -28,7 +28,7 @@ rule invisible_high {
     $ctx_zw_camel = /[a-z]\xE2\x80\x8B[A-Z]/
     /* Round 12: a zero-width character alone between quotes is a character constant (a
      * sanitiser's or a detector's test: `const zwsp = '\u200B'` written raw); it hides nothing. */
-    $ctx_zw_literal = /['"`]\xE2(\x80[\x8B-\x8D]|\x81[\xA0-\xA4])['"`]/
+    $ctx_zw_literal = { (22 | 27 | 60) E2 (80 (8B | 8C | 8D) | 81 (A0 | A1 | A2 | A3 | A4)) (22 | 27 | 60) }
     $override = { E2 80 (AD | AE) }
   condition:
     $tag_ascii or $tag_after_ascii or $tag_uncancelled or $tag_run or $zw_run or $vs_run or
