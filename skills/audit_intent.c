@@ -1267,7 +1267,9 @@ static const pattern CONCEAL[] = {
     {"internal|transparent|invisible plumbing|detail|details|mechanism|step * * leave|keep|omit|"
      "don't|not",
      NEG_NONE},
-    {"keep|leave|stay|stays * * out|from|secret|hidden|private * * user|users|summary|"
+    /* one gap after "out|from": "out of version control unless the user asks" names a place,
+       not the one kept in the dark */
+    {"keep|leave|stay|stays * * out|from|secret|hidden|private * user|users|summary|"
      "summaries|reply|response|output|report",
      NEG_CHECK},
 };

@@ -14,7 +14,7 @@ flagged high / total, named. With --check, exits 1 when a half's risky figure is
 --min-risky, a public figure is over --max-public, or bad input was not handled.
 
 Usage: audit_labelled.py UPSKILLCTL [--half DIR]... [--public REPO_OR_DIR]... [--check]
-       [--min-risky PCT] [--max-public PCT] [--jobs N] [--timeout S] [--sample N]
+       [--min-risky PCT] [--max-public PCT] [--jobs N] [--timeout S] [--sample N [--sample-from K]]
 (a bare repository, such as the `fetch` tool's mirror, has its HEAD written to a temp dir)
 """
 import argparse
@@ -270,10 +270,11 @@ def absent_blobs(git_dir):
     return [p for sha in missing for p in blobs.get(sha, [])]
 
 
-def checkout(src, tmp, sample):
+def checkout(src, tmp, sample, sample_from=0):
     """A directory to audit: src itself, or a bare repository's HEAD written out. With sample,
-    a repository holding more skills than that gives every k-th skill directory in path order
-    (deterministic, so a rerun audits the same skills)."""
+    a repository holding more skills than that gives every k-th skill directory in path order,
+    starting at the sample_from-th (deterministic, so a rerun audits the same skills; another
+    start gives a sample disjoint from the first, to measure what was tuned on another)."""
     if not os.path.isdir(os.path.join(src, "objects")):
         return src
     base = os.path.basename(os.path.dirname(os.path.normpath(src))) or "repo"
@@ -281,7 +282,8 @@ def checkout(src, tmp, sample):
     dirs = skill_dirs(src) if sample else []
     keep = None
     if len(dirs) > sample > 0:
-        keep = tuple(d + "/" for d in dirs[:: len(dirs) // sample][:sample])
+        stride = len(dirs) // sample
+        keep = tuple(d + "/" for d in dirs[sample_from % stride :: stride][:sample])
     absent = set(absent_blobs(src))
     if absent:
         say(f"public {src}: {len(absent)} files absent from the mirror, left out of the checkout")
@@ -299,10 +301,10 @@ def checkout(src, tmp, sample):
     return dst
 
 
-def report_public(ctl, sources, tmp, env, timeout, max_public, sample):
+def report_public(ctl, sources, tmp, env, timeout, max_public, sample, sample_from):
     total, flagged = 0, []
     for src in sources:
-        skills, err = audit(ctl, checkout(src, tmp, sample), env, timeout)
+        skills, err = audit(ctl, checkout(src, tmp, sample, sample_from), env, timeout)
         if err:
             say(f"public {src}: audit failed: {err}")
             return gate(False, f"public {src} audited")
@@ -334,6 +336,8 @@ def main():
     ap.add_argument("--max-benign", type=float, default=None, help="fail above this %% of benign flagged high")
     ap.add_argument("--tap", action="store_true", help="gates as TAP test points, the report as comments")
     ap.add_argument("--sample", type=int, default=0, help="at most N skills of a larger bare repository")
+    ap.add_argument("--sample-from", type=int, default=0,
+                    help="with --sample: start at the K-th skill of each stride (another K, another sample)")
     a = ap.parse_args()
     global OPTS
     OPTS = a
@@ -346,7 +350,8 @@ def main():
         for half in halves:
             ok &= report_half(*run_half(a.ctl, half, tmp, env, a.jobs, a.timeout), a.min_risky, a.max_benign)
         if a.public:
-            ok &= report_public(a.ctl, a.public, tmp, env, a.timeout, a.max_public, a.sample)
+            ok &= report_public(a.ctl, a.public, tmp, env, a.timeout, a.max_public, a.sample,
+                                    a.sample_from)
     ok &= all(p for p, _ in TAP)
     if a.tap:
         print(f"1..{len(TAP)}")
