@@ -43,14 +43,17 @@ rule catalogue_web_shell {
     message = "a server runs commands taken from HTTP requests (a web shell)"
   strings:
     $py_run = /\b(subprocess\.(run|Popen|check_output|getoutput|call)|os\.(popen|system))\s*\([^\n]{0,80}\b(cmd|command|q|qs|params?|query|body|data|args|request\.(args|form|values|json|get_json)|self\.path|parse_qs)\b/
-    $ctx_py_srv = /\b(BaseHTTPRequestHandler|SimpleHTTPRequestHandler|HTTPServer|ThreadingHTTPServer|socketserver\.|Flask\s*\(|FastAPI\s*\(|web\.Application\s*\(|@app\.(route|get|post))\b|\bparse_qs\s*\(|\brequest\.(args|form|values)\b/
+    $ctx_py_srv = /\b(BaseHTTPRequestHandler|SimpleHTTPRequestHandler|HTTPServer|ThreadingHTTPServer|socketserver\.|Flask\s*\(|FastAPI\s*\(|web\.Application\s*\(|@app\.(route|get|post))\b|\brequest\.(args|form|values)\b/
+    /* parse_qs alone is any URL's query (an OAuth client reads its callback so): a server, or a
+       CGI script's own query, makes a command built from it a web shell's */
+    $ctx_py_cgi = /\b(QUERY_STRING|cgi\.FieldStorage)\b/
     $js_run = /\b(exec|execSync|spawn|spawnSync|execFile)\s*\(\s*(req|request|ctx\.request)\.(body|query|params|headers)\b|\b(exec|execSync)\s*\([^\n]{0,60}\b(req|request)\.(body|query|params)\b|\b(exec|execSync)\s*\(\s*(cmd|command|body|data)\b/
     $ctx_js_srv = /\b(express\s*\(\s*\)|http\.createServer\s*\(|fastify\s*\(|new\s+Koa\s*\(|app\.(post|get|all|use)\s*\(\s*["'])/
     $ctx_js_req = /\b(req|request)\.(body|query|params)\b/
     $rb_run = /(`#\{[^\n}]{0,40}(params|req\.query|query)|\b(system|spawn|IO\.popen|Open3\.\w+|%x)\s*\(?[^\n]{0,40}\b(params|req\.query|request\.query)\b)/
     $neg = /\b(never|don'?t|do\s+not|vulnerab\w+|attackers?|malicious|insecure\s+example|detect(s|ion)?)\b/ nocase
   condition:
-    is_script and (($py_run and $ctx_py_srv) or ($js_run and $ctx_js_srv and $ctx_js_req) or $rb_run) and #neg >= 0
+    is_script and (($py_run and ($ctx_py_srv or $ctx_py_cgi)) or ($js_run and $ctx_js_srv and $ctx_js_req) or $rb_run) and #neg >= 0
 }
 
 /* The machine handed over through an editor or service tunnel whose name is sent out, or started

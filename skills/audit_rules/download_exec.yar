@@ -59,7 +59,10 @@ rule download_lolbin {
     $plain_http_pkg = /\bpip[0-9.]*\s+install\s+[^\n]{0,100}((--index-url|--extra-index-url|-i)\s+|\s)http:\/\//
     $msiexec = /\bmsiexec(\.exe)?\s[^\n]{0,40}\/(i|package)\s*["']?https?:/ nocase
     $rundll_url = /\brundll32(\.exe)?\s[^\n]{0,40}(url\.dll|ieframe\.dll|shdocvw\.dll)\s*,\s*(FileProtocolHandler|OpenURL)\w*\s+["']?https?:/ nocase
-    $script_host_url = /\b(cscript|wscript|msbuild|installutil|regasm|regsvcs|odbcconf|cmstp|msxsl|pubprn\.vbs)(\.exe)?\s[^\n]{0,80}\b(https?|\\\\\\\\[\w.-]+\\)/ nocase
+    $script_host_url = /\b(cscript|wscript|installutil|regasm|regsvcs|odbcconf|cmstp|msxsl|pubprn\.vbs)(\.exe)?\s[^\n]{0,80}\b(https?|\\\\\\\\[\w.-]+\\)/ nocase
+    /* MSBuild runs the project it is handed: a URL or share in that place, not in a property
+       (`/p:RestoreSources=https://...` names a package feed) */
+    $msbuild_remote = /\bmsbuild(\.exe)?(\s+[-\/]\S+)*\s+["']?(https?:\/\/|\\{1,4}[\w.-]+\\)/ nocase
     $regsvr32_scrobj = /\bregsvr32(\.exe)?\s[^\n]{0,80}scrobj\.dll/ nocase
     $curl_exe_start = /\bcurl(\.exe)?\s[^\n]{0,200}-o\s+["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA|PUBLIC)%[^\n]{0,100}(&&?|\|\|)\s*(start|call|cmd\s+\/c)\b/ nocase
     $ps_bits_run = /\bStart-BitsTransfer\b[^\n]{0,300}(;|\|)\s*(Start-Process|saps|&|\.\\|Invoke-Item)/ nocase

@@ -21,10 +21,16 @@ rule data_sent {
     $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$\w+->(post|put|post_form|request)\s*\(\s*["'$]|\bHTTP::Request->new\s*\(\s*["']?(POST|PUT)\b|\bHTTP::Tiny\b[^\n]{0,100}->(post|put|post_form|request)\b|\bPOST\s*\(\s*["']https?:/
     $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
-    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|\bgh\s+auth\s+token\b|print-access-token|get-access-token|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
+    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
     $ctx_env = /(^|[^.\w\/-])(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
+    /* a cloud CLI's own token (gh auth token, gcloud auth print-access-token, az account
+       get-access-token) is a credential read unless every URL the file names is that vendor's
+       API: a Tag Manager wrapper authenticating to googleapis.com sends its token home */
+    $ctx_vendor_token = /\bgh\s+auth\s+token\b|print-access-token|get-access-token/
+    $ctx_url = /https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)+/ nocase
+    $ctx_url_vendor = /https?:\/\/([a-z0-9-]+\.)*(googleapis\.com|google\.com|github\.com|githubusercontent\.com|azure\.com|azure\.net|microsoft\.com|microsoftonline\.com|windows\.net)\b/ nocase
   condition:
-    any of ($send*) and not any of ($ctx*)
+    any of ($send*) and not ($ctx_cred or $ctx_env or ($ctx_vendor_token and (#ctx_url == 0 or #ctx_url > #ctx_url_vendor)))
 }
 
 rule secrets_sent {
@@ -47,10 +53,16 @@ rule secrets_sent {
     $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$\w+->(post|put|post_form|request)\s*\(\s*["'$]|\bHTTP::Request->new\s*\(\s*["']?(POST|PUT)\b|\bHTTP::Tiny\b[^\n]{0,100}->(post|put|post_form|request)\b|\bPOST\s*\(\s*["']https?:/
     $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
-    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|\bgh\s+auth\s+token\b|print-access-token|get-access-token|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
+    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
     $ctx_env = /(^|[^.\w\/-])(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
+    /* a cloud CLI's own token (gh auth token, gcloud auth print-access-token, az account
+       get-access-token) is a credential read unless every URL the file names is that vendor's
+       API: a Tag Manager wrapper authenticating to googleapis.com sends its token home */
+    $ctx_vendor_token = /\bgh\s+auth\s+token\b|print-access-token|get-access-token/
+    $ctx_url = /https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)+/ nocase
+    $ctx_url_vendor = /https?:\/\/([a-z0-9-]+\.)*(googleapis\.com|google\.com|github\.com|githubusercontent\.com|azure\.com|azure\.net|microsoft\.com|microsoftonline\.com|windows\.net)\b/ nocase
   condition:
-    any of ($send*) and any of ($ctx*)
+    any of ($send*) and ($ctx_cred or $ctx_env or ($ctx_vendor_token and (#ctx_url == 0 or #ctx_url > #ctx_url_vendor)))
 }
 
 /* On one line, or over DNS, or to a collection service: high wherever it stands. A backtick
@@ -96,8 +108,10 @@ rule data_in_url {
   strings:
     $img = /!?\[[^\]\n]{0,100}\]\(\s*https?:\/\/[^)\s]{1,200}[?&][\w-]{1,40}=(DATA|[A-Z_]{3,}|\{[^}\n]{1,40}\}|\$\{?\w+\}?|<[^>\n]{1,40}>|\[[^\]\n]{1,40}\]|%s)[)&\s]/
     $ctx_secret = /(\.env\b|secrets?\b|tokens?\b|api[ _-]?keys?|credentials|passwords?|ssh\s+keys?|private\s+keys?|conversation|chat\s+history|environment\s+variables)/ nocase
+    /* a template field that is public by its name: a search link for `{Token Symbol}` */
+    $veto_public_field = /[?&][\w-]{1,40}=\{\s*([A-Za-z]+[ _-])?(symbol|ticker|title|query|search[ _-]?terms?|keywords?|slug|city|topic|hashtag)\s*\}/ nocase
   condition:
-    $img and $ctx_secret
+    $img and $ctx_secret and #veto_public_field >= 0
 }
 
 /* Prose that has the agent fetch or render a URL carrying the user's files or secrets: the
