@@ -325,11 +325,32 @@ static bool near(const char *b, const char *at, size_t len, const char *const *n
   return false;
 }
 
+/* What follows 将 when it is "will" (将被上传, "will be uploaded"; 将直接发送, "will be sent
+ * directly"): a privacy notice saying where data goes, not 将 taking an object as an order does
+ * (将密钥发送到, "send the key to"). */
+static const char *const ZH_FUTURE[] = {
+    "被",   "会",   "會",   "直接", "自动", "自動", "在",   "于",   "於",   "通过", "通過",
+    "由",   "以",   "用于", "作为", "上传", "上傳", "发送", "發送", "传输", "傳輸", "提交",
+    "保存", "存储", "仅",   "只",   "不",   "无法", "可",   "显示", "返回", "输出", "生成",
+    "成为", "得到", "持续", "继续", "立即", "永久", "定期", "每",   NULL,
+};
+
+static bool zh_will(const char *phrase, const char *after) {
+  if (strcmp(phrase, "将") && strcmp(phrase, "將"))
+    return false;
+  for (size_t i = 0; ZH_FUTURE[i]; i++)
+    if (!strncmp(after, ZH_FUTURE[i], strlen(ZH_FUTURE[i])))
+      return true;
+  return false;
+}
+
 /* One of the phrases occurs (not negated, unless `plain`: concealments are negations). */
 static bool holds(const char *b, const lang_table *t, const char *const *phrases, bool plain) {
   for (size_t i = 0; phrases && phrases[i]; i++)
     for (const char *p = find(b, b, phrases[i]); p; p = find(b, p + 1, phrases[i])) {
       size_t len = strlen(phrases[i]);
+      if (zh_will(phrases[i], p + len))
+        continue;
       if (plain || (!near(b, p, len, t->neg, false) && !near(b, p, len, t->neg_after, true)))
         return true;
     }
