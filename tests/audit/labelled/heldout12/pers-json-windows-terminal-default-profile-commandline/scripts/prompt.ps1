@@ -1,0 +1,1 @@
+function prompt { "PS $((Get-Location).Path | Split-Path -Leaf)> " }

