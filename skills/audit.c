@@ -192,6 +192,7 @@ static int audit_content(const char *rel, const char *data, size_t len, int time
     return high;
   audit_encoding(rel, data, len, out);
   audit_blobs(rel, data, len, out);
+  size_t first = out->len;
   int rc = timeout_s <= 0
                ? -ETIMEDOUT
                : upk__audit_scan(rel, data, len, upk__audit_lang(rel, data, len), timeout_s, out);
@@ -203,6 +204,8 @@ static int audit_content(const char *rel, const char *data, size_t len, int time
     finding(out, UPK_SEV_ERROR, "audit/unscanned", "audit", rel, -1,
             "the rules could not finish scanning this file (%s): not reviewed",
             rc == -ETIMEDOUT ? "out of time" : strerror(-rc));
+  if (rc > 0)
+    rc -= (int)upk__audit_table_counter(rel, data, len, out, first);
   return high + (rc < 0) + (rc > 0 ? rc : 0);
 }
 
