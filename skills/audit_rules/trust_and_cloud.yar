@@ -71,8 +71,8 @@ rule privilege_owner_role_to_outsider {
 
 /* Kubernetes RBAC that lets its subject make itself cluster-admin: the escalate, bind or
  * impersonate verbs on every resource (or on roles, users, groups, service accounts), in a
- * manifest or a `kubectl create clusterrole`; or every verb on every resource, or cluster-admin,
- * bound to a namespace's `default` service account (every pod there then holds it). */
+ * manifest or a `kubectl create clusterrole`; or every verb on every resource, cluster-admin or
+ * every secret, bound to a namespace's `default` service account (every pod there then holds it). */
 rule privilege_k8s_rbac_escalation {
   meta:
     id = "audit/privilege"
@@ -86,7 +86,7 @@ rule privilege_k8s_rbac_escalation {
     $kubectl_role = /\bkubectl\s+create\s+(cluster)?role\b[^\n]{0,200}--verb[= ]["']?[^\s"']{0,80}\b(escalate|impersonate|bind)\b|\bkubectl\s+create\s+(cluster)?role\b[^\n]{0,200}--verb[= ]["']?\*["']?[^\n]{0,120}--resource[= ]["']?\*|\bkubectl\s+create\s+(cluster)?role\b[^\n]{0,200}--resource[= ]["']?\*["']?[^\n]{0,120}--verb[= ]["']?\*/
     $kubectl_bind = /\bkubectl\s+create\s+(cluster)?rolebinding\b[^\n]{0,200}--clusterrole[= ]["']?(cluster-admin|admin)\b[^\n]{0,200}--serviceaccount[= ]["']?[\w$.{}-]+:default\b|\bkubectl\s+create\s+(cluster)?rolebinding\b[^\n]{0,200}--serviceaccount[= ]["']?[\w$.{}-]+:default\b[^\n]{0,200}--clusterrole[= ]["']?(cluster-admin|admin)\b/
     $default_sa = /\bkind["']?\s*:\s*["']?ServiceAccount["']?\s*\n\s*name["']?\s*:\s*["']?default["']?\s*(\n|$)|\bname["']?\s*:\s*["']?default["']?\s*\n\s*(namespace["']?\s*:[^\n]{0,60}\n\s*)?kind["']?\s*:\s*["']?ServiceAccount\b/
-    $ctx_wild = /\bverbs["']?\s*:\s*\[\s*["']\*["']\s*\]|\bname["']?\s*:\s*["']?cluster-admin["']?\s*(\n|$)/
+    $ctx_wild = /\bverbs["']?\s*:\s*\[\s*["']\*["']\s*\]|\bname["']?\s*:\s*["']?cluster-admin["']?\s*(\n|$)|\bresources["']?\s*:\s*\[[^\]\n]{0,60}["']secrets["']/
     $ctx_binding = /\bkind["']?\s*:\s*["']?(ClusterRoleBinding|RoleBinding)\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure|dangerous)\b/ nocase
   condition:
@@ -96,7 +96,7 @@ rule privilege_k8s_rbac_escalation {
 
 /* A root certificate the skill ships (a path inside the skill: $SKILL_DIR, $PSScriptRoot, %~dp0,
  * ./, assets/, certs/, ...), trusted system-wide or by a tool: whoever holds its key can read and
- * change the user's TLS traffic. A CA the skill makes on the user's machine (openssl req, mkcert)
+ * change the user's TLS traffic; or a CA downloaded straight into the anchors. A CA the skill makes on the user's machine (openssl req, mkcert)
  * keeps its key there and is not matched. */
 rule privilege_skill_root_ca_trusted {
   meta:
@@ -110,10 +110,11 @@ rule privilege_skill_root_ca_trusted {
     $win = /\bcertutil(\.exe)?\s+[^\n]{0,60}-addstore\s+(-f\s+)?["']?(Root|AuthRoot|CA|TrustedPublisher)["']?\s+["']?(\$\{?(SKILL_DIR|CLAUDE_SKILL_DIR|SKILL_ROOT|SKILL_PATH|SCRIPT_DIR|SCRIPTDIR|HERE|ROOT|BASE_DIR)\}?[\/\\]|\$PSScriptRoot[\/\\]|%~dp0|(^|[\s"'=(`])\.\.?[\/\\]|(^|[\s"'=(`])(assets|certs?|references|scripts|resources|files|data|ca|tls|ssl)[\/\\])[^\s"'`;|&)]{0,120}\.(pem|crt|cer|der|p7b)\b|\bImport-Certificate\b[^\n]{0,200}(\$\{?(SKILL_DIR|CLAUDE_SKILL_DIR|SKILL_ROOT|SKILL_PATH|SCRIPT_DIR|SCRIPTDIR|HERE|ROOT|BASE_DIR)\}?[\/\\]|\$PSScriptRoot[\/\\]|%~dp0|(^|[\s"'=(`])\.\.?[\/\\]|(^|[\s"'=(`])(assets|certs?|references|scripts|resources|files|data|ca|tls|ssl)[\/\\])[^\s"'`;|&)]{0,120}\.(pem|crt|cer|der|p7b)\b[^\n]{0,200}Cert:\\(LocalMachine|CurrentUser)\\(Root|AuthRoot|TrustedPublisher)\b|\bImport-Certificate\b[^\n]{0,200}Cert:\\(LocalMachine|CurrentUser)\\(Root|AuthRoot|TrustedPublisher)\b[^\n]{0,200}(\$\{?(SKILL_DIR|CLAUDE_SKILL_DIR|SKILL_ROOT|SKILL_PATH|SCRIPT_DIR|SCRIPTDIR|HERE|ROOT|BASE_DIR)\}?[\/\\]|\$PSScriptRoot[\/\\]|%~dp0|(^|[\s"'=(`])\.\.?[\/\\]|(^|[\s"'=(`])(assets|certs?|references|scripts|resources|files|data|ca|tls|ssl)[\/\\])[^\s"'`;|&)]{0,120}\.(pem|crt|cer|der|p7b)\b/
     $nss_java = /\bcertutil\s+[^\n]{0,80}-A\b[^\n]{0,80}-t\s+["']?C[^\n]{0,200}(\$\{?(SKILL_DIR|CLAUDE_SKILL_DIR|SKILL_ROOT|SKILL_PATH|SCRIPT_DIR|SCRIPTDIR|HERE|ROOT|BASE_DIR)\}?[\/\\]|\$PSScriptRoot[\/\\]|%~dp0|(^|[\s"'=(`])\.\.?[\/\\]|(^|[\s"'=(`])(assets|certs?|references|scripts|resources|files|data|ca|tls|ssl)[\/\\])[^\s"'`;|&)]{0,120}\.(pem|crt|cer|der|p7b)\b|\bkeytool\b[^\n]{0,40}-import(cert)?\b[^\n]{0,200}(\$\{?(SKILL_DIR|CLAUDE_SKILL_DIR|SKILL_ROOT|SKILL_PATH|SCRIPT_DIR|SCRIPTDIR|HERE|ROOT|BASE_DIR)\}?[\/\\]|\$PSScriptRoot[\/\\]|%~dp0|(^|[\s"'=(`])\.\.?[\/\\]|(^|[\s"'=(`])(assets|certs?|references|scripts|resources|files|data|ca|tls|ssl)[\/\\])[^\s"'`;|&)]{0,120}\.(pem|crt|cer|der|p7b)\b/
     $env = /\b(NODE_EXTRA_CA_CERTS|REQUESTS_CA_BUNDLE|SSL_CERT_FILE|CURL_CA_BUNDLE|GIT_SSL_CAINFO|AWS_CA_BUNDLE|PIP_CERT)["']?\s*(=|:)\s*["']?(\$\{?(SKILL_DIR|CLAUDE_SKILL_DIR|SKILL_ROOT|SKILL_PATH|SCRIPT_DIR|SCRIPTDIR|HERE|ROOT|BASE_DIR)\}?[\/\\]|\$PSScriptRoot[\/\\]|%~dp0|(^|[\s"'=(`])\.\.?[\/\\]|(^|[\s"'=(`])(assets|certs?|references|scripts|resources|files|data|ca|tls|ssl)[\/\\])[^\s"'`;|&)]{0,120}\.(pem|crt|cer|der|p7b)\b|\b(git\s+config\s+(--global\s+|--system\s+)?http\.sslCAInfo|npm\s+config\s+set\s+cafile|pip[0-9.]*\s+config\s+set\s+global\.cert|yarn\s+config\s+set\s+cafile)\s+["']?(\$\{?(SKILL_DIR|CLAUDE_SKILL_DIR|SKILL_ROOT|SKILL_PATH|SCRIPT_DIR|SCRIPTDIR|HERE|ROOT|BASE_DIR)\}?[\/\\]|\$PSScriptRoot[\/\\]|%~dp0|(^|[\s"'=(`])\.\.?[\/\\]|(^|[\s"'=(`])(assets|certs?|references|scripts|resources|files|data|ca|tls|ssl)[\/\\])[^\s"'`;|&)]{0,120}\.(pem|crt|cer|der|p7b)\b/
+    $fetched_anchor = /\b(curl|wget|Invoke-WebRequest|iwr)\b[^\n]{0,200}(-o|-O|--output|-OutFile|>)\s*["']?(\/usr\/local\/share\/ca-certificates|\/etc\/pki\/ca-trust\/source\/anchors|\/etc\/ca-certificates\/trust-source\/anchors|\/usr\/share\/pki\/trust\/anchors)\/|\bsecurity\s+add-trusted-cert\b[^\n]{0,200}<\(\s*(curl|wget)\b/
     $ctx_generated = /\bopenssl\s+(req|x509|genrsa|genpkey|ecparam)\b|\bmkcert\b|\bstep\s+certificate\s+create\b|\bcfssl\s+gencert\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure|untrusted)\b/ nocase
   condition:
-    any of ($mac, $anchor, $win, $nss_java, $env) and not $ctx_generated and #neg >= 0
+    (any of ($mac, $anchor, $win, $nss_java, $env) and not $ctx_generated or $fetched_anchor) and #neg >= 0
 }
 
 /* The operating system's code-signing and reputation checks switched off for every process:
@@ -153,4 +154,27 @@ rule privilege_execution_policy_machine {
     $neg = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attackers?|malicious)\b/ nocase
   condition:
     any of ($machine, $registry) and #neg >= 0
+}
+
+/* Remote administration and database ports opened to the whole internet (0.0.0.0/0, ::/0, "*"):
+ * SSH, RDP, VNC, the Docker API and the usual databases, in an AWS security group, a GCP
+ * firewall rule, an Azure NSG rule, or Terraform. High in a script or an IaC file, medium in a
+ * Markdown code block or prose, where a quick-start shows it. */
+rule privilege_admin_port_open_to_internet {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "opens a remote-administration or database port to the whole internet (0.0.0.0/0)"
+  strings:
+    $aws = /\bauthorize-security-group-ingress\b[^\n]{0,200}--port\s+["']?(22|3389|5900|2375|2376|3306|5432|6379|9200|27017|11211)\b[^\n]{0,200}--cidr\s+["']?(0\.0\.0\.0\/0|::\/0)|\bauthorize-security-group-ingress\b[^\n]{0,200}--cidr\s+["']?(0\.0\.0\.0\/0|::\/0)["']?[^\n]{0,200}--port\s+["']?(22|3389|5900|2375|2376|3306|5432|6379|9200|27017|11211)\b|\bauthorize-security-group-ingress\b[^\n]{0,300}FromPort=(22|3389|5900|2375|3306|5432|6379|9200|27017)\b[^\n]{0,200}CidrIp=0\.0\.0\.0\/0/
+    $gcp = /\bfirewall-rules\s+create\b(\\\r?\n|[^\n]){0,300}--allow[= ]["']?[^\n]{0,40}tcp:(22|3389|5900|2375|3306|5432|6379|9200|27017)\b(\\\r?\n|[^\n]){0,300}--source-ranges[= ]["']?0\.0\.0\.0\/0|\bfirewall-rules\s+create\b(\\\r?\n|[^\n]){0,300}--source-ranges[= ]["']?0\.0\.0\.0\/0(\\\r?\n|[^\n]){0,300}--allow[= ]["']?[^\n]{0,40}tcp:(22|3389|5900|2375|3306|5432|6379|9200|27017)\b/
+    $azure = /\baz\s+network\s+nsg\s+rule\s+create\b(\\\r?\n|[^\n]){0,300}--source-address-prefix(es)?\s+["']?(\*|0\.0\.0\.0\/0|Internet)["']?(\\\r?\n|[^\n]){0,300}--destination-port-ranges?\s+["']?(22|3389|5900|3306|5432|1433|6379)\b|\baz\s+network\s+nsg\s+rule\s+create\b(\\\r?\n|[^\n]){0,300}--destination-port-ranges?\s+["']?(22|3389|5900|3306|5432|1433|6379)\b(\\\r?\n|[^\n]){0,300}--source-address-prefix(es)?\s+["']?(\*|0\.0\.0\.0\/0|Internet)\b/
+    $tf_port = /\b(from_port|to_port|FromPort)["']?\s*[:=]\s*["']?(22|3389|5900|2375|3306|5432|6379|9200|27017)\b/
+    $ctx_tf_world = /\b(cidr_blocks|ipv6_cidr_blocks|CidrIp|source_ranges)["']?\s*[:=]\s*\[?\s*["'](0\.0\.0\.0\/0|::\/0)["']/
+    $neg = /\b(never|don'?t|do\s+not|avoid|insecure|attackers?|malicious|detect\w*|restrict)\b/ nocase
+  condition:
+    (any of ($aws, $gcp, $azure) or ($tf_port and $ctx_tf_world and not is_prose)) and #neg >= 0
 }

@@ -973,6 +973,15 @@ RISKY = [
     ("r13c-sh-autosquash-expire-unreachable", "scripts/h.sh", "git rebase -q -i --autosquash \"$BASE\"\ngit reflog expire --expire-unreachable=now --all\n", "audit/tampering"),
     ("r13c-sh-gh-delete-branch-protection", "scripts/p.sh", "gh api -X DELETE \"repos/$REPO/branches/main/protection\"\ngit push --force origin main\n", "audit/tampering"),
     ("r13c-md-visudo-edit-file", "SKILL.md", "```bash\nsudo visudo -f /etc/sudoers.d/agent\n```\n", "audit/privilege"),
+    ("r13c-sh-sg-ssh-world", "scripts/sg.sh", "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp --port 22 --cidr 0.0.0.0/0\n", "audit/privilege"),
+    ("r13c-sh-gcloud-fw-rdp-world", "scripts/fw.sh", "gcloud compute firewall-rules create allow-rdp --network default \\\n  --allow tcp:3389 --source-ranges 0.0.0.0/0\n", "audit/privilege"),
+    ("r13c-sh-az-nsg-postgres-any", "scripts/nsg.sh", "az network nsg rule create -g rg --nsg-name web --name db --priority 100 --source-address-prefixes '*' --destination-port-ranges 5432 --access Allow\n", "audit/privilege"),
+    ("r13c-tf-sg-redis-world", "infra/sg.tf", "resource \"aws_security_group_rule\" \"cache\" {\n  type        = \"ingress\"\n  from_port   = 6379\n  to_port     = 6379\n  protocol    = \"tcp\"\n  cidr_blocks = [\"0.0.0.0/0\"]\n}\n", "audit/privilege"),
+    ("r13c-sh-curl-ca-into-anchors", "scripts/ca.sh", "sudo curl -fsSL https://pki.ops-relay.example.net/root.crt -o /usr/local/share/ca-certificates/relay.crt\nsudo update-ca-certificates\n", "audit/privilege"),
+    ("r13c-yaml-secrets-reader-default-sa", "k8s/reader.yaml", "kind: ClusterRole\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: cfg-reader\nrules:\n- apiGroups: [\"\"]\n  resources: [\"secrets\", \"configmaps\"]\n  verbs: [\"get\", \"list\"]\n---\nkind: ClusterRoleBinding\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: cfg-reader\nroleRef:\n  kind: ClusterRole\n  name: cfg-reader\n  apiGroup: rbac.authorization.k8s.io\nsubjects:\n- kind: ServiceAccount\n  name: default\n  namespace: tools\n", "audit/privilege"),
+    ("r13c-bat-auditpol-clear", "scripts/a.bat", "auditpol /clear /y\n", "audit/tampering"),
+    ("r13c-ps1-wevtutil-disable-log", "scripts/l.ps1", "wevtutil sl Microsoft-Windows-PowerShell/Operational /e:false\n", "audit/tampering"),
+    ("r13c-sh-unset-histfile", "scripts/setup.sh", "#!/bin/bash\nunset HISTFILE\nexport API_URL=https://api.example.com\n", "audit/tampering"),
 ]
 
 # Benign text that names risky tools: never high.
@@ -1469,6 +1478,11 @@ BENIGN = [
     ("ok13c-sh-fixup-autosquash", "scripts/tidy.sh", "git commit --fixup HEAD~1\ngit rebase -i --autosquash origin/main\n"),
     ("ok13c-sh-gh-read-protection", "scripts/prot.sh", "gh api \"repos/$REPO/branches/main/protection\" --jq .required_status_checks\n"),
     ("ok13c-md-visudo-check-only", "SKILL.md", "Check the drop-in with `sudo visudo -cf /etc/sudoers.d/90-team` or `visudo --check`.\n"),
+    ("ok13c-sh-sg-https-world-ssh-own", "scripts/sg.sh", "aws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp --port 443 --cidr 0.0.0.0/0\naws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp --port 22 --cidr \"$MY_IP/32\"\n"),
+    ("ok13c-md-quickstart-ssh-world-medium", "SKILL.md", "```bash\naws ec2 authorize-security-group-ingress --group-id \"$SG\" --protocol tcp --port 22 --cidr 0.0.0.0/0\n```\n"),
+    ("ok13c-yaml-secrets-own-sa-namespace", "k8s/role.yaml", "kind: Role\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: app-secrets\n  namespace: app\nrules:\n- apiGroups: [\"\"]\n  resources: [\"secrets\"]\n  resourceNames: [\"app-tls\"]\n  verbs: [\"get\"]\n---\nkind: RoleBinding\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: app-secrets\n  namespace: app\nroleRef:\n  kind: Role\n  name: app-secrets\n  apiGroup: rbac.authorization.k8s.io\nsubjects:\n- kind: ServiceAccount\n  name: app\n  namespace: app\n"),
+    ("ok13c-bat-auditpol-get", "scripts/a.bat", "auditpol /get /category:*\n"),
+    ("ok13c-md-history-privacy-medium", "SKILL.md", "Before pasting a token into the terminal you may run `set +o history`, then `set -o history` after.\n"),
 ]
 
 
