@@ -9,12 +9,14 @@
 /* An IAM role an outside account (a literal account id) may assume, in a file that gives a role
  * administrator rights, with no external id or organisation condition; or a role anyone may
  * assume ("AWS": "*"). Terraform (jsonencode, aws_iam_policy_document), CloudFormation, CDK,
- * plain JSON for `aws iam create-role`. */
+ * plain JSON for `aws iam create-role`. Medium in Markdown, where a guide may show it. */
 rule privilege_cloud_role_for_outsider {
   meta:
     id = "audit/privilege"
     category = "privilege"
     severity = "high"
+    block = "medium"
+    prose = "medium"
     message = "lets an outside account assume an administrator role (a literal account id or \"*\" trusted, no external id)"
   strings:
     $trust_account = /["']?(AWS|identifiers)["']?\s*[:=]\s*\[?\s*["']?(arn:aws:iam::[0-9]{12}:(root|user\/[\w+=,.@-]+|role\/[\w+=,.@\/-]+)|[0-9]{12})["']?\s*([,\]}]|\n)/
@@ -29,23 +31,40 @@ rule privilege_cloud_role_for_outsider {
 
 /* A resource policy open to everyone with write or decrypt access, and no condition to narrow it
  * (a public website's s3:GetObject is read-only and not matched); a public-write ACL; a GCS
- * bucket or a project role given to allUsers / allAuthenticatedUsers with more than read. */
+ * bucket or a project role given to allUsers / allAuthenticatedUsers with more than read. The
+ * commands are high wherever they stand; the policy documents are medium in Markdown. */
 rule privilege_resource_open_to_everyone {
   meta:
     id = "audit/privilege"
     category = "privilege"
     severity = "high"
-    message = "opens a bucket, key or project to everyone with write access (Principal \"*\", public-read-write, allUsers)"
+    message = "opens a bucket or project to everyone with write access (public-read-write, allUsers)"
   strings:
-    $principal_star = /["']?Principal["']?\s*[:=]\s*(["']\*["']|\{\s*["']?AWS["']?\s*[:=]\s*\[?\s*["']\*["'])/
-    $ctx_write = /\b(s3:(Put\w*|Delete\w*|\*)|kms:(Decrypt|\*)|secretsmanager:(GetSecretValue|\*)|dynamodb:\*|sqs:\*|sns:\*)["']|["']?Action["']?\s*[:=]\s*["']\*["']/
-    $ctx_condition = /["']?Condition["']?\s*[:=]|\bcondition\s*\{/
     $acl = /(--acl\s+|\bacl\s*[:=]\s*["']|x-amz-acl["']?\s*:\s*["']?|\bACL\s*=\s*["']|CannedACL\s*[:=]\s*["']?)public-read-write\b|--grant-(write|full-control)\s+[^\n]{0,80}\bgroups\/global\/(AllUsers|AuthenticatedUsers)\b/
     $gcs_acl = /\bgsutil\s+(-m\s+)?(iam|acl|defacl)\s+ch\s+[^\n]{0,80}\b(allUsers|allAuthenticatedUsers|AllUsers|AllAuthenticatedUsers):(W|O|FC|OWNER|WRITER|objectAdmin|objectCreator|admin|legacyBucketWriter|legacyBucketOwner)\b/
     $all_users_role = /--member[= ]["']?(allUsers|allAuthenticatedUsers)["']?(\\\r?\n|[^\n]){0,300}--role[= ]["']?roles\/(owner|editor|storage\.(admin|objectAdmin|objectCreator|legacyBucketWriter|legacyBucketOwner)|[\w.]*\.admin)\b|--role[= ]["']?roles\/(owner|editor|storage\.(admin|objectAdmin|objectCreator|legacyBucketWriter|legacyBucketOwner)|[\w.]*\.admin)["']?(\\\r?\n|[^\n]){0,300}--member[= ]["']?(allUsers|allAuthenticatedUsers)\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure|vulnerable|misconfigur\w+)\b/ nocase
   condition:
-    (($principal_star and $ctx_write and not $ctx_condition) or $acl or $gcs_acl or $all_users_role) and #neg >= 0
+    any of ($acl, $gcs_acl, $all_users_role) and #neg >= 0
+}
+
+/* The same in a policy document: medium in Markdown (prose or a code block), where a guide may
+ * show the policy it warns about a few lines away. */
+rule privilege_policy_open_to_everyone {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "a bucket or key policy open to everyone (Principal \"*\") with write or decrypt access and no condition"
+  strings:
+    $principal_star = /["']?Principal["']?\s*[:=]\s*(["']\*["']|\{\s*["']?AWS["']?\s*[:=]\s*\[?\s*["']\*["'])/
+    $ctx_write = /\b(s3:(Put\w*|Delete\w*|\*)|kms:(Decrypt|\*)|secretsmanager:(GetSecretValue|\*)|dynamodb:\*|sqs:\*|sns:\*)["']|["']?Action["']?\s*[:=]\s*["']\*["']/
+    $ctx_condition = /["']?Condition["']?\s*[:=]|\bcondition\s*\{/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure|vulnerable|misconfigur\w+)\b/ nocase
+  condition:
+    $principal_star and $ctx_write and not $ctx_condition and #neg >= 0
 }
 
 /* A project, subscription or organisation's owner (or IAM-admin) role granted to a literal outside
@@ -61,43 +80,74 @@ rule privilege_owner_role_to_outsider {
     $gcloud = /\badd-iam-policy-binding\b(\\\r?\n|[^\n]){0,300}--member[= ]["']?(user|group|domain|serviceAccount):[^\s"'$<{]{3,}(\\\r?\n|[^\n]){0,300}--role[= ]["']?roles\/(owner|editor|iam\.securityAdmin|iam\.serviceAccountTokenCreator|iam\.serviceAccountKeyAdmin|iam\.roleAdmin|resourcemanager\.\w*(Admin|Owner))\b|\badd-iam-policy-binding\b(\\\r?\n|[^\n]){0,300}--role[= ]["']?roles\/(owner|editor|iam\.securityAdmin|iam\.serviceAccountTokenCreator|iam\.serviceAccountKeyAdmin|iam\.roleAdmin|resourcemanager\.\w*(Admin|Owner))["']?(\\\r?\n|[^\n]){0,300}--member[= ]["']?(user|group|domain|serviceAccount):[^\s"'$<{]{3,}/
     $az = /\baz\s+role\s+assignment\s+create\b(\\\r?\n|`\r?\n|[^\n]){0,300}--role\s+["']?(Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)\b(\\\r?\n|`\r?\n|[^\n]){0,300}--assignee(-object-id)?\s+["']?([\w.+-]+@[\w-]+\.[\w.-]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})|\baz\s+role\s+assignment\s+create\b(\\\r?\n|`\r?\n|[^\n]){0,300}--assignee(-object-id)?\s+["']?([\w.+-]+@[\w-]+\.[\w.-]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})["']?(\\\r?\n|`\r?\n|[^\n]){0,300}--role\s+["']?(Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)\b/
     $az_ps = /\bNew-AzRoleAssignment\b[^\n]{0,200}-(SignInName|ObjectId)\s+["']?([\w.+-]+@[\w-]+\.[\w.-]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})[^\n]{0,200}-RoleDefinitionName\s+["']?(Owner|Contributor|User Access Administrator)\b|\bNew-AzRoleAssignment\b[^\n]{0,200}-RoleDefinitionName\s+["']?(Owner|Contributor|User Access Administrator)["']?[^\n]{0,200}-(SignInName|ObjectId)\s+["']?([\w.+-]+@[\w-]+\.[\w.-]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/
-    $iac_role = /\brole(_definition_name)?["']?\s*[:=]\s*["'](roles\/(owner|editor|iam\.securityAdmin|resourcemanager\.\w*Admin)|Owner|User Access Administrator)["']/
-    $ctx_iac_member = /\bmembers?["']?\s*[:=]\s*\[?\s*["'](user|group|domain|serviceAccount):[^"'$<{\s]{3,}["']|\bprincipal_id["']?\s*[:=]\s*["'][0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}["']/
     $veto_placeholder = /[:\s"'](you|your[\w.-]*|me|name|user|someone|email|first\.last|jane|john)@|\b(YOUR_?\w*|USER_EMAIL|EMAIL)\b|00000000-0000-0000-0000-000000000000|xxxxxxxx/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure)\b/ nocase
   condition:
-    (any of ($gcloud, $az, $az_ps) or ($iac_role and $ctx_iac_member)) and #veto_placeholder >= 0 and #neg >= 0
+    any of ($gcloud, $az, $az_ps) and #veto_placeholder >= 0 and #neg >= 0
+}
+
+/* The same grant in Terraform or Pulumi (a role and a literal member in one file): medium in
+ * Markdown. */
+rule privilege_owner_role_to_outsider_iac {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "grants an outside account the owner or IAM-admin role on the user's project or subscription"
+  strings:
+    $iac_role = /\brole(_definition_name)?["']?\s*[:=]\s*["'](roles\/(owner|editor|iam\.securityAdmin|resourcemanager\.\w*Admin)|Owner|User Access Administrator)["']/
+    $ctx_iac_member = /\bmembers?["']?\s*[:=]\s*\[?\s*["'](user|group|domain|serviceAccount):[^"'$<{\s]{3,}["']|\bprincipal_id["']?\s*[:=]\s*["'][0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}["']/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure)\b/ nocase
+  condition:
+    $iac_role and $ctx_iac_member and #neg >= 0
 }
 
 /* Kubernetes RBAC that lets its subject make itself cluster-admin: the escalate, bind or
  * impersonate verbs on every resource (or on roles, users, groups, service accounts), in a
  * manifest or a `kubectl create clusterrole`; or every verb on every resource, cluster-admin or
- * every secret, bound to a namespace's `default` service account (every pod there then holds it). */
+ * every secret, bound to a namespace's `default` service account (every pod there then holds it).
+ * A manifest is medium in Markdown (a guide shows the role it warns about). */
 rule privilege_k8s_rbac_escalation {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    block = "medium"
+    prose = "medium"
+    message = "Kubernetes RBAC that lets its subject make itself cluster-admin (escalate, bind, impersonate on everything; cluster-admin to a default service account)"
+  strings:
+    $esc_verbs = /\bverbs["']?\s*:\s*\[[^\]\n]{0,120}["']?\b(escalate|impersonate|bind)\b["']?|(^|\n)\s*-\s*["']?(escalate|impersonate)["']?\s*(\n|$)/
+    $ctx_rbac_kind = /\bkind["']?\s*:\s*["']?(ClusterRole|Role)["']?\s*(\n|$|,)/
+    $ctx_broad = /\bresources["']?\s*:\s*\[\s*["']\*["']|\bresources["']?\s*:\s*\n\s*-\s*["']?\*["']?\s*\n|\bresources["']?\s*:\s*\[[^\]\n]{0,120}\b(clusterroles|roles|users|groups|serviceaccounts)\b/
+    $default_sa = /\bkind["']?\s*:\s*["']?ServiceAccount["']?\s*\n\s*name["']?\s*:\s*["']?default["']?\s*(\n|$)|\bname["']?\s*:\s*["']?default["']?\s*\n\s*(namespace["']?\s*:[^\n]{0,60}\n\s*)?kind["']?\s*:\s*["']?ServiceAccount\b/
+    $ctx_wild = /\bverbs["']?\s*:\s*\[\s*["']\*["']\s*\]|\bname["']?\s*:\s*["']?cluster-admin["']?\s*(\n|$)|\bresources["']?\s*:\s*\[[^\]\n]{0,60}["']secrets["']/
+    $ctx_binding = /\bkind["']?\s*:\s*["']?(ClusterRoleBinding|RoleBinding)\b/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure|dangerous)\b/ nocase
+  condition:
+    (($esc_verbs and $ctx_rbac_kind and $ctx_broad) or ($default_sa and $ctx_wild and $ctx_binding)) and #neg >= 0
+}
+
+/* The same given with kubectl: high wherever it stands. */
+rule privilege_k8s_rbac_escalation_kubectl {
   meta:
     id = "audit/privilege"
     category = "privilege"
     severity = "high"
     message = "Kubernetes RBAC that lets its subject make itself cluster-admin (escalate, bind, impersonate on everything; cluster-admin to a default service account)"
   strings:
-    $esc_verbs = /\bverbs["']?\s*:\s*\[[^\]\n]{0,120}["']?\b(escalate|impersonate|bind)\b["']?|(^|\n)\s*-\s*["']?(escalate|impersonate)["']?\s*(\n|$)/
-    $ctx_rbac_kind = /\bkind["']?\s*:\s*["']?(ClusterRole|Role)["']?\s*(\n|$|,)/
-    $ctx_broad = /\bresources["']?\s*:\s*\[\s*["']\*["']|\bresources["']?\s*:\s*\n\s*-\s*["']?\*["']?\s*\n|\bresources["']?\s*:\s*\[[^\]\n]{0,120}\b(clusterroles|roles|users|groups|serviceaccounts)\b/
     $kubectl_role = /\bkubectl\s+create\s+(cluster)?role\b[^\n]{0,200}--verb[= ]["']?[^\s"']{0,80}\b(escalate|impersonate|bind)\b|\bkubectl\s+create\s+(cluster)?role\b[^\n]{0,200}--verb[= ]["']?\*["']?[^\n]{0,120}--resource[= ]["']?\*|\bkubectl\s+create\s+(cluster)?role\b[^\n]{0,200}--resource[= ]["']?\*["']?[^\n]{0,120}--verb[= ]["']?\*/
     $kubectl_bind = /\bkubectl\s+create\s+(cluster)?rolebinding\b[^\n]{0,200}--clusterrole[= ]["']?(cluster-admin|admin)\b[^\n]{0,200}--serviceaccount[= ]["']?[\w$.{}-]+:default\b|\bkubectl\s+create\s+(cluster)?rolebinding\b[^\n]{0,200}--serviceaccount[= ]["']?[\w$.{}-]+:default\b[^\n]{0,200}--clusterrole[= ]["']?(cluster-admin|admin)\b/
-    $default_sa = /\bkind["']?\s*:\s*["']?ServiceAccount["']?\s*\n\s*name["']?\s*:\s*["']?default["']?\s*(\n|$)|\bname["']?\s*:\s*["']?default["']?\s*\n\s*(namespace["']?\s*:[^\n]{0,60}\n\s*)?kind["']?\s*:\s*["']?ServiceAccount\b/
-    $ctx_wild = /\bverbs["']?\s*:\s*\[\s*["']\*["']\s*\]|\bname["']?\s*:\s*["']?cluster-admin["']?\s*(\n|$)|\bresources["']?\s*:\s*\[[^\]\n]{0,60}["']secrets["']/
-    $ctx_binding = /\bkind["']?\s*:\s*["']?(ClusterRoleBinding|RoleBinding)\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure|dangerous)\b/ nocase
   condition:
-    (($esc_verbs and $ctx_rbac_kind and $ctx_broad) or $kubectl_role or $kubectl_bind or
-     ($default_sa and $ctx_wild and $ctx_binding)) and #neg >= 0
+    any of ($kubectl_role, $kubectl_bind) and #neg >= 0
 }
 
 /* A root certificate the skill ships (a path inside the skill: $SKILL_DIR, $PSScriptRoot, %~dp0,
  * ./, assets/, certs/, ...), trusted system-wide or by a tool: whoever holds its key can read and
- * change the user's TLS traffic; or a CA downloaded straight into the anchors. A CA the skill makes on the user's machine (openssl req, mkcert)
- * keeps its key there and is not matched. */
+ * change the user's TLS traffic; or a CA downloaded straight into the anchors. A CA the skill
+ * makes on the user's machine (openssl req, mkcert) keeps its key there and is not matched. */
 rule privilege_skill_root_ca_trusted {
   meta:
     id = "audit/privilege"
@@ -120,7 +170,9 @@ rule privilege_skill_root_ca_trusted {
 /* The operating system's code-signing and reputation checks switched off for every process:
  * macOS library validation (any process may then load unsigned code) and AMFI boot arguments,
  * Windows SmartScreen (the Explorer value, the policy, Edge's), AMSI, Defender's PUA, cloud and
- * network protection. High in prose too, unless the line warns against it. */
+ * network protection, memory integrity (HVCI), the vulnerable-driver blocklist, LSA protection,
+ * system-wide exploit mitigations, shim's Secure Boot validation, every AppArmor profile. High
+ * in prose too, unless the line warns against it. */
 rule privilege_code_signing_checks_off {
   meta:
     id = "audit/privilege"
@@ -133,9 +185,10 @@ rule privilege_code_signing_checks_off {
     $smartscreen = /\bSmartScreenEnabled\b["']?[^\n]{0,80}(["']Off["']|\/d\s+["']?Off\b|=\s*["']?Off\b|=\s*dword:0+\b|\/d\s+0\b|-Value\s+["']?0\b)|\b(EnableSmartScreen|EnableWebContentEvaluation|SmartScreenPuaEnabled|EnabledV9)\b["']?[^\n]{0,80}(=\s*dword:0+\b|\/d\s+0\b|-Value\s+["']?0\b|,\s*0\s*\)|REG_DWORD\s*,\s*0\s*\))/ nocase
     $amsi = /\bAmsiEnable\b["']?[^\n]{0,60}(=\s*dword:0+\b|\/d\s+0\b|-Value\s+["']?0\b)|\bamsiInitFailed\b|\bAmsiScanBuffer\b[^\n]{0,160}\b(VirtualProtect|WriteProcessMemory|Marshal\]?::Copy)/ nocase
     $defender = /\bSet-MpPreference\b[^\n]{0,80}-(PUAProtection|EnableNetworkProtection|EnableControlledFolderAccess|MAPSReporting)\s+["']?(0|Disabled?)\b|\bSet-MpPreference\b[^\n]{0,80}-SubmitSamplesConsent\s+["']?(2|NeverSend)\b/ nocase
+    $kernel_integrity = /\bHypervisorEnforcedCodeIntegrity\]?\s*\n\s*"Enabled"=dword:0+\b|\bHypervisorEnforcedCodeIntegrity\b[^\n]{0,160}(Enabled["']?\s*=\s*dword:0+\b|\/v\s+["']?Enabled["']?\s+[^\n]{0,40}\/d\s+0\b|-Name\s+["']?Enabled["']?\s+[^\n]{0,20}-Value\s+0\b)|\bVulnerableDriverBlocklistEnable\b[^\n]{0,60}(=\s*dword:0+\b|\/d\s+0\b|-Value\s+0\b)|\bRunAsPPL\b[^\n]{0,60}(=\s*dword:0+\b|\/d\s+0\b|-Value\s+0\b)|\bSet-ProcessMitigation\s+-System\s+-Disable\b|\bmokutil\s+--disable-validation\b|\baa-(complain|disable)\s+[^\n]{0,40}\/etc\/apparmor\.d\/\*/ nocase
     $neg = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attackers?|malicious|malware|detect\w*|re-?enable|check\s+(whether|if))\b/ nocase
   condition:
-    any of ($libval, $amfi, $smartscreen, $amsi, $defender) and #neg >= 0
+    any of ($libval, $amfi, $smartscreen, $amsi, $defender, $kernel_integrity) and #neg >= 0
 }
 
 /* PowerShell's execution policy opened for the whole machine (Unrestricted or Bypass at the

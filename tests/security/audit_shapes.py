@@ -982,6 +982,11 @@ RISKY = [
     ("r13c-bat-auditpol-clear", "scripts/a.bat", "auditpol /clear /y\n", "audit/tampering"),
     ("r13c-ps1-wevtutil-disable-log", "scripts/l.ps1", "wevtutil sl Microsoft-Windows-PowerShell/Operational /e:false\n", "audit/tampering"),
     ("r13c-sh-unset-histfile", "scripts/setup.sh", "#!/bin/bash\nunset HISTFILE\nexport API_URL=https://api.example.com\n", "audit/tampering"),
+    ("r13c-reg-hvci-off", "config/perf.reg", "Windows Registry Editor Version 5.00\n\n[HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\DeviceGuard\\Scenarios\\HypervisorEnforcedCodeIntegrity]\n\"Enabled\"=dword:00000000\n", "audit/privilege"),
+    ("r13c-sh-mokutil-disable-validation", "scripts/dkms.sh", "sudo mokutil --disable-validation\n", "audit/privilege"),
+    ("r13c-md-log-erase-all", "SKILL.md", "```bash\nsudo log erase --all\n```\n", "audit/tampering"),
+    ("r13c-sh-gh-protection-force-push", "scripts/bp.sh", "gh api -X PUT \"repos/$REPO/branches/main/protection\" -F allow_force_pushes=true -F enforce_admins=false\n", "audit/tampering"),
+    ("r13c-ps1-remove-psreadline-history", "scripts/c.ps1", "Remove-Item \"$env:APPDATA\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history.txt\" -Force\n", "audit/tampering"),
 ]
 
 # Benign text that names risky tools: never high.
@@ -1483,6 +1488,9 @@ BENIGN = [
     ("ok13c-yaml-secrets-own-sa-namespace", "k8s/role.yaml", "kind: Role\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: app-secrets\n  namespace: app\nrules:\n- apiGroups: [\"\"]\n  resources: [\"secrets\"]\n  resourceNames: [\"app-tls\"]\n  verbs: [\"get\"]\n---\nkind: RoleBinding\napiVersion: rbac.authorization.k8s.io/v1\nmetadata:\n  name: app-secrets\n  namespace: app\nroleRef:\n  kind: Role\n  name: app-secrets\n  apiGroup: rbac.authorization.k8s.io\nsubjects:\n- kind: ServiceAccount\n  name: app\n  namespace: app\n"),
     ("ok13c-bat-auditpol-get", "scripts/a.bat", "auditpol /get /category:*\n"),
     ("ok13c-md-history-privacy-medium", "SKILL.md", "Before pasting a token into the terminal you may run `set +o history`, then `set -o history` after.\n"),
+    ("ok13c-md-teaching-role-in-block", "references/rbac.md", "A role like this one lets its holder grant itself anything:\n\n```yaml\nkind: ClusterRole\nrules:\n- apiGroups: [\"*\"]\n  resources: [\"*\"]\n  verbs: [\"escalate\", \"bind\"]\n```\n"),
+    ("ok13c-md-teaching-policy-in-block", "references/s3.md", "The misconfiguration to look for:\n\n```json\n{\"Effect\": \"Allow\", \"Principal\": \"*\", \"Action\": \"s3:PutObject\"}\n```\n"),
+    ("ok13c-sh-log-show-last-hour", "scripts/l.sh", "log show --last 1h --predicate 'process == \"sshd\"'\n"),
 ]
 
 
