@@ -59,3 +59,25 @@ rule controls_agent_approvals_off {
   condition:
     ($write_cfg and ($keys or $hook_allow)) or $alias
 }
+
+/* Round 13 (issue 45): the approvals switched off in a settings file the skill ships or writes
+ * whole (a template .vscode/settings.json, .claude/settings.json, .codex/config.toml), not only
+ * through a command that edits one: VS Code's chat.tools.autoApprove (Copilot's agent runs every
+ * tool and terminal command unasked), Claude Code's bypassPermissions mode or every shell command
+ * allowed, Codex with no approvals and no sandbox. VS Code's key is high in prose too (a step
+ * that tells the agent to set it); a line that warns against it is left out. */
+rule controls_agent_approvals_in_settings {
+  meta:
+    id = "audit/controls-off"
+    category = "controls-off"
+    severity = "high"
+    message = "a settings file that lets the agent run every tool and command without asking (chat.tools.autoApprove, bypassPermissions, Bash(*), approval_policy never with full access)"
+  strings:
+    $vscode = /["'`]?chat\.tools\.(global\.)?autoApprove["'`]?\s*:\s*true\b|["']chat\.tools\.terminal\.autoApprove["']\s*:\s*\{[^}\n]{0,120}["']\/\.\*\/["']\s*:\s*true\b/
+    $claude = /["']defaultMode["']\s*:\s*["']bypassPermissions["']|["']allow["']\s*:\s*\[[^\]\n]{0,200}["'](Bash|Bash\(\*\)|Bash\(:\*\)|\*)["']\s*[,\]]/
+    $codex_full = /\bsandbox_mode\s*=\s*["']danger-full-access["']/
+    $ctx_codex_never = /\bapproval_policy\s*=\s*["']never["']/
+    $neg = /\b(never|don'?t|do\s+not|avoid|warning|dangerous|insecure|attackers?|malicious|detect\w*)\b/ nocase
+  condition:
+    ($vscode or ((not is_prose) and ($claude or ($codex_full and $ctx_codex_never)))) and #neg >= 0
+}

@@ -1,4 +1,5 @@
-/* Privilege: gaining root, keeping it, or turning protections off. */
+/* Privilege: gaining root, keeping it, or turning protections off. visudo is matched unless its
+ * options ask only to check the syntax (-c, -cf FILE, --check): a check edits nothing. */
 
 rule privilege_escalation {
   meta:
@@ -8,7 +9,7 @@ rule privilege_escalation {
     message = "gains or keeps root without asking (setuid, sudoers, a piped sudo password, capabilities)"
   strings:
     $setuid = /\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwx]*s|[2467][0-7]{3})\b/
-    $sudoers = /\bNOPASSWD\s*:|(>>?|\btee\s+(-a\s+)?)\s*\/etc\/sudoers|\bvisudo\b/
+    $sudoers = /\bNOPASSWD\s*:|(>>?|\btee\s+(-a\s+)?)\s*\/etc\/sudoers|\bvisudo(\s+(-[abd-z]\w*|--[abd-z][\w-]*))*(\s*(\n|$|[;&|)`'\x22])|\s+[^-\s])/
     $sudo_pw = /\b(echo|printf)\s+[^\n|]{1,80}\|\s*sudo\s+(-\w+\s+)*-S\b/
     $sudo_herestring = /\bsudo\s+(-\w+\s+)*-S\b[^\n]{0,60}<<<|\bchpasswd\b|\bpasswd\s+-d\s+root\b/
     $setuid_prog = /\bS_ISUID\b|\bS_ISGID\b|\bchmod\s*\(\s*[^\n]{0,80}\b0o?[2467][0-7]{3}\b|\bFile\.chmod\s*\(\s*0?[2467][0-7]{3}\b|\bchmod\s*\(\s*0?[2467][0-7]{3}\s*,|\bos\.Chmod\s*\([^\n]{0,80}(0o?[2467][0-7]{3}|ModeSetuid|ModeSetgid)|\bchmodSync\s*\([^\n]{0,80}0o[2467][0-7]{3}\b/

@@ -39,7 +39,9 @@ rule world_writable_system {
 }
 
 /* The shell's history erased or switched off by a script: what the user (or the agent) ran is
- * gone. High in a script; in prose medium (privacy advice names the same commands). */
+ * gone (round 13: also `unset HISTFILE`, `history -c` on its own, PSReadLine saving nothing;
+ * not `set +o history` before a secret is typed). High in a script; in prose medium (privacy
+ * advice names the same commands). */
 rule history_wiping {
   meta:
     id = "audit/tampering"
@@ -51,6 +53,7 @@ rule history_wiping {
     $rm = /\b(rm|shred|unlink|truncate\s+-s\s*0)\s+(-\w+\s+)*["']?(~|\$HOME|\$\{HOME\})\/\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b/
     $null = /\bln\s+-\w*s\w*\s+\/dev\/null\s+["']?(~|\$HOME|\$\{HOME\})\/\.\w*_?history\b|(^|[\s;&])(export\s+)?HISTFILE=\/dev\/null\b|(^|[\s;&])(export\s+)?HISTSIZE=0\b/
     $clear = /(^|[;&|\n])\s*history\s+-c\b[^\n]{0,40}(&&|;)\s*history\s+-w\b|\bRemove-Item\s+[^\n]{0,40}\(Get-PSReadlineOption\)\.HistorySavePath/ nocase
+    $off = /(^|[;&|\n])\s*(unset\s+HISTFILE\b|history\s+-c\s*($|[;&\n])|Set-PSReadLineOption\s+[^\n]{0,40}-HistorySaveStyle\s+SaveNothing\b)|\b(Remove-Item|del|rm|Clear-Content)\s+[^\n]{0,120}PSReadLine[\\\/]ConsoleHost_history\.txt\b/ nocase
   condition:
     any of them
 }
@@ -71,4 +74,52 @@ rule hooks_disabled {
     $neg_not = /\b(never|not|don'?t|avoid|instead\s+of|attackers?|malware|adversar\w+)\b/ nocase
   condition:
     any of ($hooks_null, $alias_no_verify) and #neg_not >= 0
+}
+
+/* Round 13 (issue 45, ATT&CK T1562.008, T1070): the audit trail of a cloud account or of a host
+ * turned off or edited rather than wiped. A cloud's own audit log stopped or deleted (CloudTrail
+ * stop-logging and delete-trail, Terraform's enable_logging = false, GuardDuty's detector and
+ * Config's recorder removed, a GCP log sink or an Azure diagnostic setting deleted), the
+ * trail's log objects (AWSLogs/) removed; a system log edited in place to drop some lines (sed
+ * or perl -i, grep -v written back over it); journald vacuumed down to nothing; Windows' audit
+ * policy cleared or an event log disabled. Disk-space
+ * housekeeping (journalctl --vacuum-time=2weeks) is not matched. macOS's unified log erased. */
+rule audit_trail_disabled_or_edited {
+  meta:
+    id = "audit/tampering"
+    category = "tampering"
+    severity = "high"
+    message = "turns off or edits the audit trail (CloudTrail stopped, log lines deleted in place, journald emptied)"
+  strings:
+    $cloud = /\baws\s+cloudtrail\s+(stop-logging|delete-trail)\b|\baws\s+guardduty\s+(delete-detector|update-detector\b[^\n]{0,120}--no-enable)\b|\baws\s+configservice\s+(stop-configuration-recorder|delete-configuration-recorder|delete-delivery-channel)\b|\bgcloud\s+logging\s+sinks\s+delete\b|\bgcloud\s+logging\s+buckets\s+update\b[^\n]{0,120}--retention-days[= ]1\b|\baz\s+monitor\s+diagnostic-settings\s+delete\b|\b(stop_logging|StopLogging|delete_trail|DeleteTrail)\s*\(\s*(Name\s*=)?|\baws\s+logs\s+delete-log-group\b[^\n]{0,80}(cloudtrail|audit)|(^|[;&|\n]|sudo\s+)\s*log\s+erase\s+--all\b/
+    $cloud_tf = /\benable_logging\s*=\s*false\b|\bIsLogging["']?\s*:\s*false\b/
+    $ctx_trail = /\baws_cloudtrail\b|AWS::CloudTrail::Trail/
+    $trail_objects = /\b(aws\s+s3\s+rm|aws\s+s3api\s+delete-objects?|gsutil\s+(-m\s+)?rm)\b[^\n]{0,200}\/(AWSLogs|cloudtrail|CloudTrail)\b/
+    $edit = /\b(sed|perl)\s+(-\w+\s+)*-(i|pi|ni)\w*\b[^\n]{0,200}\/var\/log\/(auth\.log|secure|syslog|messages|audit\/audit\.log|wtmp|btmp|lastlog|kern\.log|nginx\/access\.log|apache2\/access\.log|httpd\/access_log)\b|\bgrep\s+-v\b[^\n]{0,160}\/var\/log\/[\w\/.-]+[^\n]{0,80}(>\s*["']?\S+[^\n]{0,40}&&\s*(sudo\s+)?(mv|cp|cat)\b[^\n]{0,80}\/var\/log\/|\|\s*(sudo\s+)?tee\s+["']?\/var\/log\/|\bsponge\s+["']?\/var\/log\/)/
+    $vacuum = /\bjournalctl\s+[^\n]{0,60}--vacuum-time[= ]["']?[0-9]+(s|sec|m|min|ms|us)?["']?(\s|$|;|&|\|)|\bjournalctl\s+[^\n]{0,60}--vacuum-size[= ]["']?[0-9]{1,4}[KkBb]?["']?(\s|$|;|&|\|)|\bjournalctl\s+[^\n]{0,60}--vacuum-files[= ]["']?1\b/
+    $win_policy = /\bauditpol(\.exe)?\s+\/(clear\b|remove\b|set\b[^\n]{0,120}\/success:disable\b[^\n]{0,40}\/failure:disable\b)|\bwevtutil(\.exe)?\s+(sl|set-log)\s+[^\n]{0,80}\/(e|enabled):false\b|\bLimit-EventLog\b[^\n]{0,80}-MaximumSize\s+(64|68|1)\s*KB\b/ nocase
+    $neg = /\b(never|not|don'?t|avoid|instead\s+of|attackers?|malware|adversar\w+|detect\w*|alert\w*)\b/ nocase
+  condition:
+    (any of ($cloud, $trail_objects, $edit, $vacuum, $win_policy) or ($cloud_tf and $ctx_trail)) and #neg >= 0
+}
+
+/* History rewritten so a change cannot be traced: a commit folded into an old one or back-dated
+ * (fixup and autosquash onto an old commit, a committer or author date set by hand, amend with
+ * --date), then the reflog expired and the unreachable objects pruned, or the branch's protection
+ * deleted or opened to force-pushes to push over it. Removing a leaked secret (filter-repo, BFG, filter-branch)
+ * expires and prunes too, and is not matched. */
+rule history_rewrite_hidden {
+  meta:
+    id = "audit/tampering"
+    category = "tampering"
+    severity = "high"
+    message = "rewrites git history so a change cannot be traced (folded into or dated as an old commit, reflog expired and pruned)"
+  strings:
+    $expire = /\bgit\s+reflog\s+expire\b[^\n]{0,80}--expire(-unreachable)?[= ]["']?(now|all|0)\b/
+    $ctx_fold = /--fixup[= ]|--squash[= ]|--autosquash\b|\bGIT_(COMMITTER|AUTHOR)_DATE\s*=|\bcommit\b[^\n]{0,80}--date[= ]|--committer-date-is-author-date\b|--ignore-date\b/
+    $ctx_secret_removal = /\bgit\s+filter-(repo|branch)\b|\bbfg\b|\bgit-filter-repo\b|\bgitleaks\b|\btrufflehog\b/ nocase
+    $protection = /\b(gh\s+api|curl)\b[^\n]{0,120}(-X|--method)\s+DELETE\b[^\n]{0,200}\/branches\/[^\/\s"']+\/protection\b|\/branches\/[^\/\s"']+\/protection\b[^\n]{0,200}(-X|--method)\s+DELETE\b|\/branches\/[^\/\s"']+\/protection\b[^\n]{0,200}\ballow_force_pushes["']?\s*[=:]\s*["']?true\b/
+    $neg = /\b(never|not|don'?t|avoid|instead\s+of|attackers?|malware|adversar\w+|detect\w*)\b/ nocase
+  condition:
+    (($expire and $ctx_fold and not $ctx_secret_removal) or $protection) and #neg >= 0
 }
