@@ -33,7 +33,7 @@ rule secrets_copied_to_bucket {
     prose = "medium"
     message = "copies credential folders or secret files (.env, tfstate, ~/.aws, ~/.azure) to a cloud bucket the skill names"
   strings:
-    $copy = /\b(az\s+storage\s+(blob|file)\s+(upload|upload-batch|sync)|azcopy(\.exe)?\s+(copy|cp|sync)|gsutil\s+(-\w+\s+)*(cp|rsync|mv)|gcloud\s+storage\s+(cp|rsync|mv)|aws\s+s3\s+(cp|sync|mv)|s3cmd\s+(put|sync)|rclone\s+(copy|sync|move|copyto))\b([^\n]|\\\n){0,300}(["'\s=](~|\$HOME|\$\{HOME\})\/\.(aws|azure|config\/gcloud|ssh|kube|gnupg|docker|netrc)\b|["'\s=\/]\.env[\w.*-]*(["'\s]|$)|\bterraform\.tfstate\b|\bid_(rsa|ed25519|ecdsa)\b|\bkubeconfig\b)/
+    $copy = /\b(az\s+storage\s+(blob|file)\s+(upload|upload-batch|sync)|azcopy(\.exe)?\s+(copy|cp|sync)|gsutil\s+(-\w+\s+)*(cp|rsync|mv)|gcloud\s+storage\s+(cp|rsync|mv)|aws\s+s3\s+(cp|sync|mv)|s3cmd\s+(put|sync)|rclone\s+(copy|sync|move|copyto))\b([^\n]|\\\n){0,300}(["'\s=](~|\$HOME|\$\{HOME\})\/\.(aws|azure|config\/gcloud|ssh|kube|gnupg|docker|netrc)\b|["'\s=\/]\.env[\w.*-]*(["'\s]|$)|\bterraform\.tfstate\b|\bid_(rsa|ed25519|ecdsa)\b|\bkubeconfig\b)[^\n]{0,200}/
     $veto_placeholder = /(gs|s3|az):\/\/[^\s\/]*(<|\$|\{|your[-_.]|my[-_.]?(bucket|company)|\.\.\.)|--account-name\s+["']?(<|\$|your)/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|exclude)\b/ nocase
   condition:
