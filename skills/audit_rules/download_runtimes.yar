@@ -149,3 +149,23 @@ rule fetched_archive_imported {
      ($ctx_js_dl and $ctx_js_write and $js_load) or
      ($ctx_rb_dl and $ctx_rb_write and $rb_load))
 }
+
+/* A Dockerfile's ONBUILD trigger that downloads and runs a script: it runs in every image
+ * built FROM this one, in someone else's build, where nobody reads the base image's
+ * Dockerfile. What a Dockerfile's own RUN fetches is medium (download_piped_to_interpreter's
+ * `dockerfile` meta); handed on to downstream builds it is high. */
+rule dockerfile_onbuild_fetch_run {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    message = "a Dockerfile ONBUILD trigger downloads and runs a script in every image built from this one"
+  strings:
+    $pipe = /(^|\n)[ \t]*ONBUILD[ \t]+RUN\b[^\n]{0,300}\b(curl|wget2?)\b[^\n|;]{0,300}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby)\b/
+    $add_url = /(^|\n)[ \t]*ONBUILD[ \t]+ADD\s+(--\S+\s+)*["']?https?:\/\/[^\s"']+\.(sh|py|pl|rb|js)["']?\s/
+    $run_saved = /(^|\n)[ \t]*ONBUILD[ \t]+RUN\b[^\n]{0,300}\b(curl|wget2?)\b[^\n]{0,300}(&&|;)\s*[^\n]{0,100}\b((ba|z)?sh|python[0-9.]*|node|perl|ruby|chmod\s+\+x)\s/
+    $ctx_onbuild_run = /(^|\n)[ \t]*ONBUILD[ \t]+RUN\b/
+    $veto_vendor = /https?:\/\/(sh\.rustup\.rs|astral\.sh\/(uv|ruff)\/|get\.docker\.com|raw\.githubusercontent\.com\/(Homebrew\/install|nvm-sh\/nvm)\/|bun\.sh\/install|deb\.nodesource\.com|install\.python-poetry\.org|get\.pnpm\.io\/install)/
+  condition:
+    lang == "dockerfile" and (($pipe or $run_saved) or ($add_url and $ctx_onbuild_run)) and #veto_vendor >= 0
+}
