@@ -78,7 +78,7 @@ rule catalogue_install_from_unknown_host {
   strings:
     $pip = /\b(pip3?|uv\s+pip|pipx|poetry|pdm)\b[^\n]{0,40}\s(install|add)\s[^\n]{0,60}["']?(git\+(https?|ssh):\/\/[a-z0-9.-]+[^\s"']{0,120}|https?:\/\/[a-z0-9.-]+\/[^\s"']{0,160}\.(whl|tar\.gz|tgz|zip)\b)/
     $pipx = /\bpipx\s+run\s+--spec\s+["']?(git\+)?https?:\/\/[a-z0-9.-]+|\buvx\s+--from\s+["']?(git\+)?https?:\/\/[a-z0-9.-]+|\buv\s+tool\s+(run|install)\s+[^\n]{0,40}(git\+https?:\/\/[a-z0-9.-]+|https?:\/\/[a-z0-9.-]+\/[^\s"']{0,160}\.(whl|tar\.gz|zip)\b)/
-    $npx = /\b(npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+(-[\w-]+\s+)*["']?(github:|gitlab:|bitbucket:|git\+|https?:\/\/)[^\s"']+/
+    $npx = /\b(npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+(-[\w-]+\s+)*["']?(github:|gitlab:|bitbucket:|git\+|https?:\/\/)[^\s"']+|\b(npm\s+(exec|x)|npx|pnpm(\s+dlx)?|yarn\s+dlx|bunx)\s+[^\n|;&]{0,80}(--package|-p)[=\s]+["']?(github:|gitlab:|bitbucket:|git\+|https?:\/\/)[^\s"']+/
     $brew = /\bbrew\s+tap\s+[\w.-]+\/[\w.-]+\s+["']?(https?|git|ssh):\/\/[a-z0-9.-]+/
     $go = /\bgo\s+(install|get|run)\s+[^\n]{0,20}\b[a-z0-9-]+(\.[a-z0-9-]+)+\/[\w.\/-]+@(latest|main|master|HEAD)\b/
     $clone = /\bgit\s+clone\s+(-[\w-]+(\s+\d+)?\s+)*["']?(https?|git|ssh):\/\/[a-z0-9.-]+/

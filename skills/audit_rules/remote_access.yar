@@ -13,10 +13,12 @@ rule remote_access_tunnel {
     $ssh_r = /\bssh\b[^\n]{0,200}\s-[a-zA-Z]*R\s*["']?(\d+:)?(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])?:?(22|3389|5900|5901)\b|\bssh\b[^\n]{0,200}\bRemoteForward\b[^\n]{0,40}:(22|3389|5900)\b/
     $ssh_r_cont = /\s-R\s*["']?([\w.*\[\]:-]{1,40}:)?[\w${}]{1,12}:(localhost|127\.0\.0\.1|\[::1\]):(22|3389|5900|5901)\b/
     $tunnel = /\b(ngrok|bore|pinggy|localtunnel|lt)\s+(tcp\s+|local\s+)?(-\w+\s+)*(22|3389|5900)\b|\bcloudflared\s+(access\s+)?tunnel\b[^\n]{0,80}--url\s+(tcp|ssh|rdp):\/\/(localhost|127\.0\.0\.1):(22|3389|5900)\b|\bchisel\s+client\b[^\n]{0,120}\bR:/
+    /* frp's client config: a proxy whose local port is sshd, RDP or VNC, relayed by frps. */
+    $frp = /(^|\n)[ \t]*(localPort|local_port)[ \t]*=[ \t]*["']?(22|3389|5900|5901)\b[^\n]*(\n[^\n]*){0,4}\n[ \t]*(remotePort|remote_port)[ \t]*=|(^|\n)[ \t]*(remotePort|remote_port)[ \t]*=[ \t]*["']?\d+[^\n]*(\n[^\n]*){0,4}\n[ \t]*(localPort|local_port)[ \t]*=[ \t]*["']?(22|3389|5900|5901)\b/
     $tmate = /\btmate\b[^\n]{0,80}(tmate_ssh|tmate_web|new-session\s+-d|display\s+-p)|\bupterm\s+host\b|\bsshx\b[^\n]{0,40}(\||>|\$\()/
     $neg = /\b(never|don'?t|do\s+not|avoid|attacker|malicious|detect)\b/ nocase
   condition:
-    any of ($ssh_r, $ssh_r_cont, $tunnel, $tmate) and #neg >= 0
+    any of ($ssh_r, $ssh_r_cont, $tunnel, $tmate, $frp) and #neg >= 0
 }
 
 /* Remote login opened wide: root logins or password logins turned on in sshd's config, the
