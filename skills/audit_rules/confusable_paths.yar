@@ -1,0 +1,16 @@
+/* Round 13 (issue 45): a module path, replace directive, import, URL or git remote whose name
+ * mixes Latin letters with a look-alike from another script (dotless i U+0131, Cyrillic a/e/o/p/c/
+ * y/x/i/j/s, Greek omicron/alpha/nu, Armenian o/u/n/h): the dependency reads as the real one at
+ * a glance and resolves to a stranger's. Prose in those scripts is whole words of one script. */
+rule confusable_module_path {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "unicode"
+    severity = "high"
+    message = "a module path, URL or remote mixes Latin letters with look-alikes from another script (a homoglyph swap)"
+  strings:
+    $path = /\b[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(:\d+)?[\/:][\x21-\x7e]{0,80}([A-Za-z](\xC4\xB1|\xC9\xA1|\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE[\xBF\xB1\xBD]|\xD6\x85|\xD5[\xBD\xB8\xB0])|(\xC4\xB1|\xC9\xA1|\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE[\xBF\xB1\xBD]|\xD6\x85|\xD5[\xBD\xB8\xB0])[A-Za-z])/
+    $host = /\b(https?|git|ssh):\/\/([\w.-]*[A-Za-z](\xC4\xB1|\xC9\xA1|\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE[\xBF\xB1\xBD]|\xD6\x85|\xD5[\xBD\xB8\xB0])|[\w.-]*(\xC4\xB1|\xC9\xA1|\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE[\xBF\xB1\xBD]|\xD6\x85|\xD5[\xBD\xB8\xB0])[A-Za-z])/
+  condition:
+    any of them
+}
