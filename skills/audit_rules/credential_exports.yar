@@ -14,7 +14,7 @@ rule secret_store_export_all {
     severity = "high"
     message = "exports a whole password manager or secret store, or reads every entry in a loop, into plaintext"
   strings:
-    $export = /\b(bw|bitwarden)\s+export\b|\blpass\s+export\b|\bkeepassxc-cli\s+export\b|\b(gopass|pass)\s+export\b|\bsecurity\s+dump-keychain\s+(-\w+\s+)*-d\b|\bsecret-tool\s+search\s+(-\w+\s+)*--all\b|\bop\s+(item\s+list|export)\b[^\n]{0,80}\|\s*(xargs\s+)?[^\n]{0,40}\bop\s+item\s+get\b[^\n]{0,80}--reveal\b|\bExport-SecretVault\w*\b|\bGet-Secret\s+[^\n]{0,40}-Vault\s+\S+\s+[^\n]{0,20}-AsPlainText\b[^\n]{0,40}\*/
+    $export = /(\b(bw|bitwarden)\s+export\b|\blpass\s+export\b|\bkeepassxc-cli\s+export\b|\b(gopass|pass)\s+export\b|\bsecurity\s+dump-keychain\s+(-\w+\s+)*-d\b|\bsecret-tool\s+search\s+(-\w+\s+)*--all\b|\bop\s+(item\s+list|export)\b[^\n]{0,80}\|\s*(xargs\s+)?[^\n]{0,40}\bop\s+item\s+get\b[^\n]{0,80}--reveal\b|\bExport-SecretVault\w*\b|\bGet-Secret\s+[^\n]{0,40}-Vault\s+\S+\s+[^\n]{0,20}-AsPlainText\b[^\n]{0,40}\*)[^\n]*/
     $loop = /\bfor\s+\w+\s+in\s+\$\(\s*(kwallet-query\s+[^\n)]*-l\b|(pass|gopass)\s+(ls|list)\b|lpass\s+ls\b|bw\s+list\s+items\b|op\s+item\s+list\b|keepassxc-cli\s+ls\b|secret-tool\s+search\b)[^\n]*\n([^\n]*\n){0,4}[^\n]*\b(kwallet-query\s+[^\n]*-r\b|(pass|gopass)\s+show\b|lpass\s+show\b|bw\s+get\b|op\s+item\s+get\b|keepassxc-cli\s+show\b)/
     $veto_encrypted = /--format\s+["']?encrypted_json|--password\s/
   condition:
@@ -32,11 +32,12 @@ rule chat_app_key_store {
     prose = "high"
     message = "copies or reads a chat app's message store or its key file (Signal, Telegram, Discord, Slack, WhatsApp)"
   strings:
-    $copy = /\b(cp|copy|Copy-Item|rsync|tar|zip|7z|robocopy|xcopy|back\s+up|sqlite3|upload|read|open|include|archive)\b[^\n]{0,80}(\bsql[\/\\]db\.sqlite\b|\bSignal[\/\\]+(config\.json|sql\b)|Telegram( Desktop)?[\/\\]+tdata\b|\btdata[\/\\]+(key_data|D877F783D5D3EF8C)|\b(discord|discordcanary|discordptb|Slack|WhatsApp)[\/\\]+(Local Storage[\/\\]+leveldb|Cookies|storage[\/\\]+|IndexedDB)|\bChatStorage\.sqlite\b|\bmsgstore\.db\b)/ nocase
+    $copy = /\b(cp|copy|Copy-Item|rsync|tar|zip|7z|robocopy|xcopy|back\s+up|sqlite3|upload|read|open|include|archive)\b[^\n]{0,80}(\bsql[\/\\]db\.sqlite\b|\bSignal[\/\\]+(config\.json|sql\b)|Telegram ?(Desktop)?[\/\\]+tdata\b|\btdata[\/\\]+(key_data|D877F783D5D3EF8C)|\b(discord|discordcanary|discordptb|Slack|WhatsApp)[\/\\]+(Local Storage[\/\\]+leveldb|Cookies|storage[\/\\]+|IndexedDB)|\bChatStorage\.sqlite\b|\bmsgstore\.db\b)/ nocase
+    $path = /(\bsql[\/\\]db\.sqlite\b|\bSignal[\/\\]+(config\.json|sql\b)|Telegram ?(Desktop)?[\/\\]+tdata\b|\btdata[\/\\]+(key_data|D877F783D5D3EF8C)|\b(discord|discordcanary|discordptb|Slack|WhatsApp)[\/\\]+(Local Storage[\/\\]+leveldb|Cookies|storage[\/\\]+|IndexedDB)|\bChatStorage\.sqlite\b|\bmsgstore\.db\b)/ nocase
     $key_beside = /\bconfig\.json\b[^\n]{0,120}\b(key|decrypt|opens?)\b[^\n]{0,80}\b(database|db|messages)\b/ nocase
     $ctx_signal = /\bSignal\b[^\n]{0,40}(Desktop|data|folder)|\bsql[\/\\]db\.sqlite\b/
   condition:
-    $copy or ($key_beside and $ctx_signal)
+    $copy or ($path and is_script) or ($key_beside and $ctx_signal)
 }
 
 /* A CLI's token file (ngrok, doctl, hub, gh, glab, vercel, netlify, fly, railway, firebase,

@@ -48,7 +48,7 @@ rule list_all_into_delete {
   strings:
     $xargs = /\b(gh\s+(release|repo|run|secret|variable)\s+list|glab\s+(release|repo)\s+list|restic\s+snapshots|borg\s+list|kubectl\s+get\s+(ns|namespaces?|all)\b|psql\s[^\n|]*-l\b|gcloud\s+[\w-]+(\s+[\w-]+)?\s+list|aws\s+s3\s+ls|doctl\s[^\n|]*\blist|heroku\s+apps\b|vercel\s+(ls|list)|docker\s+volume\s+ls)([^\n|(]|\\\n)*(\|([^\n|(]|\\\n)*)?(\|([^\n|(]|\\\n)*)?\|\s*(\\\n)?\s*xargs\b([^\n]|\\\n){0,80}\b(gh\s+(release|repo|run|secret|variable)\s+delete|glab\s+(release|repo)\s+delete|restic\s+forget|borg\s+delete|kubectl\s+delete|dropdb|gcloud\s+[\w-]+(\s+[\w-]+)?\s+delete|aws\s+s3\s+rb|doctl\s[^\n]*\bdelete|heroku\s+apps:destroy|vercel\s+(rm|remove)|docker\s+volume\s+rm)\b/
     $veto_filter = /\|\s*(grep|awk\s+['"][^'"]*[~=]|head|jq\s+[^|\n]*select)\b/
-    $loop = /\bfor\s+\w+\s+in\s+\$\(\s*(gh\s+(release|repo)\s+list|restic\s+snapshots|borg\s+list|kubectl\s+get\s+(ns|namespaces?)|gcloud\s+projects\s+list|aws\s+s3\s+ls)\b[^\n)]*\)\s*;?\s*(do)?\b[^\n]*\n?[^\n]{0,120}\b(gh\s+(release|repo)\s+delete|restic\s+forget|borg\s+delete|kubectl\s+delete|gcloud\s+projects\s+delete|aws\s+s3\s+rb)\b/
+    $loop = /\bfor\s+\w+\s+in\s+\$\(\s*(gh\s+(release|repo)\s+list|restic\s+snapshots|borg\s+list|kubectl\s+get\s+(ns|namespaces?)|gcloud\s+projects\s+list|aws\s+s3\s+ls)\b[^\n]*(\n[^\n]*){0,2}\b(gh\s+(release|repo)\s+delete|restic\s+forget|borg\s+delete|kubectl\s+delete|gcloud\s+projects\s+delete|aws\s+s3\s+rb)\b/
     $all_flag = /\bkubectl\s+delete\s+(ns|namespaces?|all)\s+(-\S+\s+)*--all\b|\bkubectl\s+delete\s+(ns|namespaces?)\s+[^\n]*--all-namespaces\b|\brestic\s+forget\s+[^\n]*--keep-last\s+0\b/
   condition:
     any of them

@@ -62,9 +62,10 @@ rule uudecode_then_run {
     message = "decodes a uuencoded payload and runs it"
   strings:
     $uudecode = /\buudecode\b/
+    $pipe = /\buudecode\b[^\n|]*\|\s*(sudo\s+)?(ba|z|da)?sh\b/
     $ctx_body = /(^|\n)begin(-base64)?\s+[0-7]{3,4}\s+\S+[ \t]*\r?\n[!-`]/
     $ctx_run = /\b(chmod\s+(\+x|[0-7]*[157]\b|u\+x)|(ba|z|da)?sh\s|source\s|\.\s+\/|\/tmp\/|exec\s)/
     $py = /\b(exec|eval|compile)\s*\([^\n]{0,60}\b(a2b_uu|uu_codec|["']uu["'])/
   condition:
-    ($uudecode and $ctx_body and $ctx_run) or $py
+    ($uudecode and $ctx_body and $ctx_run) or $pipe or $py
 }
