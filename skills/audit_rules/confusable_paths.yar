@@ -15,3 +15,20 @@ rule confusable_module_path {
   condition:
     any of them
 }
+
+/* Round 13: format characters no text needs between ASCII. Interlinear annotation marks (U+FFF9
+ * to U+FFFB) wrap text a renderer may drop: an instruction hidden in plain sight. The Arabic
+ * letter mark (U+061C) is a bidi control; between Latin characters (a command, a path) it only
+ * reorders what is displayed. */
+rule format_char_between_ascii {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "unicode"
+    severity = "high"
+    message = "an interlinear annotation or a bidi mark among ASCII text: what is displayed differs from what runs"
+  strings:
+    $interlinear = { EF BF (B9 | BA | BB) }
+    $alm = /[\x21-\x7E]\xD8\x9C[\x20-\x7E]|[\x20-\x7E]\xD8\x9C[\x21-\x7E]/
+  condition:
+    any of them
+}
