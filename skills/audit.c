@@ -397,10 +397,28 @@ static void audit_file(walk *w, const char *path, const char *rel) {
   free(data);
 }
 
+/* A bidirectional control in a file name (RLO, LRO, the embeddings and isolates, the marks,
+ * U+061C): `invoice_\u202Efdp.sh` displays as `invoice_hs.pdf`. No file name needs one. */
+static bool name_reorders(const char *rel) {
+  for (const unsigned char *p = (const unsigned char *)rel; *p; p++) {
+    if (p[0] == 0xD8 && p[1] == 0x9C)
+      return true;
+    if (p[0] == 0xE2 && p[1] == 0x80 && p[2] &&
+        ((p[2] >= 0xAA && p[2] <= 0xAE) || p[2] == 0x8E || p[2] == 0x8F))
+      return true;
+    if (p[0] == 0xE2 && p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9)
+      return true;
+  }
+  return false;
+}
+
 static void audit_entry(walk *w, const char *path, const char *rel, int depth) {
   struct stat st;
   if (lstat(path, &st) < 0)
     return;
+  if (name_reorders(rel))
+    finding(w->out, UPK_SEV_ERROR, "audit/invisible-unicode", "unicode", rel, -1,
+            "a bidirectional control in the file name: the name displayed is not the real one");
   if (++w->files == FILES_MAX)
     finding(w->out, UPK_SEV_WARNING, "audit/too-many-files", "oversize", rel, -1,
             "over %d files: the rest are not reviewed", FILES_MAX);
