@@ -1417,7 +1417,7 @@ static const pattern HARVEST[] = {
   "** "
 #define PERSONAL                                                                                   \
   "account|login|github|gitlab|google|apple|icloud|microsoft|bank|email|gmail|sudo|windows|their|" \
-  "your|sso|okta|vpn|corporate|work|domain|company|network|entra|ldap|single-sign-on "           \
+  "your|sso|okta|vpn|corporate|work|domain|company|network|entra|ldap|single-sign-on "             \
   "password|passwords|passphrase"
 #define ONE_TIME                                                                                   \
   "otp|totp|2fa|mfa|one-time|two-factor|2-factor|mnemonic|passcode|seed|recovery|authenticator|"   \
@@ -1609,9 +1609,15 @@ static const pattern SKIPPED[] = {
  * said in a tool's own syntax, which the tokens drop. Where the sentence says so, the offset of
  * the phrase, else n. */
 static size_t wide_allow_at(const char *s, size_t n) {
-  static const char *const WIDE[] = {"bash(*)",         "bash(*:*)",         "bash(:*)",
-                                     "shell(*)",        "powershell(*)",     "terminal(*)",
-                                     "autoapprove\": true", "autoapprove: true", "autoapprove = true"};
+  static const char *const WIDE[] = {"bash(*)",
+                                     "bash(*:*)",
+                                     "bash(:*)",
+                                     "shell(*)",
+                                     "powershell(*)",
+                                     "terminal(*)",
+                                     "autoapprove\": true",
+                                     "autoapprove: true",
+                                     "autoapprove = true"};
   char buf[1024];
   n = n < sizeof buf - 1 ? n : sizeof buf - 1;
   for (size_t i = 0; i < n; i++)

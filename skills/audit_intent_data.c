@@ -117,8 +117,8 @@ static size_t config_ranges(const char *data, size_t len, size_t (**out)[2]) {
   for (size_t at = 0; at < len && n < RANGES_MAX;) {
     const char *nl = memchr(data + at, '\n', len - at);
     size_t e = nl ? (size_t)(nl - data) : len, v = value_start(data, at, e), end = e;
-    if (v + TRIPLE <= e && (!strncmp(data + v, "\"\"\"", TRIPLE) ||
-                            !strncmp(data + v, "'''", TRIPLE))) {
+    if (v + TRIPLE <= e &&
+        (!strncmp(data + v, "\"\"\"", TRIPLE) || !strncmp(data + v, "'''", TRIPLE))) {
       const char *close = memmem(data + v + TRIPLE, len - v - TRIPLE, data + v, TRIPLE);
       end = close ? (size_t)(close - data) : len;
       v += TRIPLE;

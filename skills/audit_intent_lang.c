@@ -252,7 +252,8 @@ static const lang_table CHINESE = {
       "请用户输入验证码", "一次性密码", "助记词", "恢复短语", "向使用者索取", "請使用者輸入密碼"),
     L("直接批准", "跳过审查", "跳过代码审查", "无需审查", "关闭分支保护", "禁用分支保护",
       "关闭双重验证", "禁用双因素", "删除所有分支", "直接合并"),
-    L("所有测试通过", "全部测试通过", "测试全部通过", "所有測試通過", "全部測試通過", "测试全部成功"),
+    L("所有测试通过", "全部测试通过", "测试全部通过", "所有測試通過", "全部測試通過",
+      "测试全部成功"),
 };
 
 static const lang_table JAPANESE = {
@@ -274,8 +275,8 @@ static const lang_table JAPANESE = {
     L("ユーザーにパスワードを", "認証コードを入力してもら", "ワンタイムパスワード",
       "リカバリーフレーズ"),
     NULL,
-    L("全テスト成功", "すべてのテストが成功", "全てのテストが成功", "すべてのテストが通", "全テストが通",
-      "全テスト合格", "オールグリーン", "テストはすべて成功"),
+    L("全テスト成功", "すべてのテストが成功", "全てのテストが成功", "すべてのテストが通",
+      "全テストが通", "全テスト合格", "オールグリーン", "テストはすべて成功"),
 };
 
 static const lang_table KOREAN = {
@@ -435,8 +436,8 @@ void upk__intent_foreign(const char *s, size_t n, upk__intent_signals *sig) {
   bool han = false, kana = false, hangul = false, cyr = false;
   char *b = lower(s, n);
   scripts((const unsigned char *)b, n, &han, &kana, &hangul, &cyr);
-  static const lang_table *const LATIN[] = {&SPANISH, &FRENCH, &GERMAN, &PORTUGUESE, &ITALIAN,
-                                            &TURKISH};
+  static const lang_table *const LATIN[] = {&SPANISH,    &FRENCH,  &GERMAN,
+                                            &PORTUGUESE, &ITALIAN, &TURKISH};
   for (size_t i = 0; i < sizeof LATIN / sizeof *LATIN; i++)
     if (speaks(b, LATIN[i]))
       read_table(b, LATIN[i], sig);
