@@ -1587,10 +1587,10 @@ static const pattern HANDOVER[] = {
 /* The user's own mail, messages or contacts: personal data a sender to an outside address
  * takes whole. */
 static const pattern MAILBOX[] = {
-    {"user's|users'|their|his|her * * * messages|emails|mails|inbox|mailbox|dms|contacts|"
-     "conversations|threads|correspondence",
+    {"user's|users'|their|his|her * * recent|latest|last|newest|unread|archived|entire|whole * "
+     "messages|emails|mails|dms|contacts|conversations|threads|correspondence",
      NEG_CHECK},
-    {"inbox|mailbox|mailboxes|correspondence|dms", NEG_CHECK},
+    {"whole|entire|full|complete inbox|mailbox|mailboxes|correspondence", NEG_CHECK},
 };
 
 /* Every test said to pass: with a concealment in the same sentence ("tell the user all tests
