@@ -902,7 +902,8 @@ static const char *const IMPERATIVE =
     "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land";
+    "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land|"
+    "generate|register|mark|transfer|subscribe";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -1418,7 +1419,8 @@ static const pattern HARVEST[] = {
   "** "
 #define PERSONAL                                                                                   \
   "account|login|github|gitlab|google|apple|icloud|microsoft|bank|email|gmail|sudo|windows|their|" \
-  "your password|passwords|passphrase"
+  "your|sso|okta|vpn|corporate|work|domain|company|network|entra|ldap|single-sign-on "             \
+  "password|passwords|passphrase"
 #define ONE_TIME                                                                                   \
   "otp|totp|2fa|mfa|one-time|two-factor|2-factor|mnemonic|passcode|seed|recovery|authenticator|"   \
   "sms"
@@ -1438,7 +1440,7 @@ static const pattern SOLICIT[] = {
 static const pattern CHAT_SECRET[] = {
     {"ask|asking|prompt|request|have|get|tell * * user|users|them|they ** paste|type|enter|share|"
      "send|give|provide|post ** key|keys|token|tokens|secret|secrets|~secret|credential|"
-     "credentials * in|into|here * * chat|conversation|thread",
+     "credentials|password|passwords|passphrase * in|into|here * * chat|conversation|thread",
      NEG_CHECK},
 };
 
@@ -1515,6 +1517,122 @@ static const pattern ASKED[] = {
     {"even if|when|though * * asked|asks|ask|questioned|prompted", NEG_NONE},
 };
 
+/* Account and data takeover through the agent's own tools: the account's recovery address made
+ * an outsider's, ownership handed to an address, an outsider's key given push rights, every
+ * event of a repository sent to a host, a device sign-in code entered by the agent's browser.
+ * With an order each is high: the stranger owns the account, the data or the code after it. */
+static const pattern TAKEOVER[] = {
+    {"add|set|make|change|update|use|register|replace|switch ** ~url ** recovery|backup|"
+     "secondary|fallback|alternate|alternative email|e-mail|address|phone|contact|number",
+     NEG_CHECK},
+    {"recovery|backup|secondary|fallback email|e-mail|address|phone|contact ** to|as|with * "
+     "~url",
+     NEG_CHECK},
+    {"transfer|transfers|transferring|change|changes|hand|give|move|reassign|assign ** owner|"
+     "ownership|owners ** to|of * ~url",
+     NEG_CHECK},
+    {"~url ** new|sole|primary|only * owner|owners|administrator|admin", NEG_CHECK},
+    {"deploy-key|deploy-keys|key|keys add|register|upload ** references/*|assets/*|scripts/*|"
+     "ssh-ed25519|ssh-rsa|bundled|shipped|skill's|our|vendor's|mirror's|partner's ** allow-write|"
+     "write|read-write|push",
+     NEG_CHECK},
+    {"register|add|install|upload|trust ** vendor's|our|mirror's|service's|partner's|bundled|"
+     "shipped|skill's|relay's * * key|keys ** push|write|allow-write|read-write",
+     NEG_CHECK},
+    {"webhook|webhooks|hook|hooks ** every|all|each event|events ** ~http", NEG_CHECK},
+    {"~http ** every|all|each event|events|activity", NEG_CHECK},
+    {"subscribe|subscribed|send|sends|forward|deliver ** every|all|each event|events ** ~http",
+     NEG_CHECK},
+    {"device-login|devicelogin|device|activation|sign-in|login|verification page|pages|screen|"
+     "url|link|site ** tool|tools|yourself|playwright|puppeteer|behalf ** enter|type|submit|"
+     "input|paste * * code|codes",
+     NEG_CHECK},
+    {"tool|tools|yourself|playwright|puppeteer|behalf ** enter|type|submit|input|paste * * code|"
+     "codes ** device|activation|sign-in|login|verification page|screen|prompt|flow",
+     NEG_CHECK},
+    {"tool|tools|playwright|puppeteer ** device|activation|device-login|devicelogin ** enter|type|"
+     "submit|input|paste * * code|codes",
+     NEG_CHECK},
+};
+
+/* Impersonation: the agent's commits or messages made under someone else's name, so reviews,
+ * owners' rules or a recipient's trust take them for that person's. */
+static const pattern IMPERSONATE[] = {
+    {"commit|commits|committing|author|push|pushes|send|reply|email|post * as|under the|a|an|"
+     "our|their|his|her|its|one|some * maintainer|maintainer's|maintainers|owner|owner's|ceo|cfo|"
+     "cto|colleague|colleague's|manager|boss|director|reviewer|approver",
+     NEG_CHECK},
+    {"commit|commits|committing|author|push|pushes|send|reply|email|post * as|under someone|"
+     "another|somebody",
+     NEG_CHECK},
+    {"commit|commits|committing|author|push|send|post * * under|with|using * * * maintainer's|"
+     "owner's|someone's|another's|colleague's|reviewer's|ceo's|manager's name|identity|email|"
+     "account|key",
+     NEG_CHECK},
+    {"impersonate|impersonating|masquerade|masquerading|pose|posing|pretend|pretending ** as|to "
+     "* * maintainer|owner|user|ceo|admin|colleague|someone|reviewer|manager|support|bank",
+     NEG_CHECK},
+};
+
+/* A new token minted with every scope or no expiry: made to be handed over, and handed over
+ * when the sentence pastes, sends or gives it to a form, a host or a vendor. */
+static const pattern MINT[] = {
+    {"all|every|full|admin|unrestricted|maximum * scopes|scope|permissions|permission", NEG_CHECK},
+    {"no|never expiration|expiry|expires|expire|expiring", NEG_NONE},
+};
+static const pattern HANDOVER[] = {
+    {"paste|type|enter|submit|fill|send|share|give|post|put|email|forward|upload ** ~url|form|"
+     "forms|vendor|support|team|us|we",
+     NEG_ONLY},
+};
+
+/* The user's own mail, messages or contacts: personal data a sender to an outside address
+ * takes whole. */
+static const pattern MAILBOX[] = {
+    {"user's|users'|their|his|her * * recent|latest|last|newest|unread|archived|entire|whole * "
+     "messages|emails|mails|dms|contacts|conversations|threads|correspondence",
+     NEG_CHECK},
+    {"whole|entire|full|complete inbox|mailbox|mailboxes|correspondence", NEG_CHECK},
+};
+
+/* Every test said to pass: with a concealment in the same sentence ("tell the user all tests
+ * pass and leave the skips out"), a lie about the agent's work. */
+static const pattern CLAIM[] = {
+    {"report|reports|tell|say|claim|state|answer|reply|confirm * * * all|every|whole|entire * "
+     "tests|test|checks|suite|build ** pass|passed|passes|passing|green|succeeded|succeed|ok",
+     NEG_CHECK},
+};
+
+static const pattern SKIPPED[] = {
+    {"skip|skipped|skips|xfail|xfailed|disable|disabled|quarantine|quarantined", NEG_CHECK},
+};
+
+/* Every command pre-approved in the agent's settings ("add `Bash(*)` to permissions.allow"):
+ * said in a tool's own syntax, which the tokens drop. Where the sentence says so, the offset of
+ * the phrase, else n. */
+static size_t wide_allow_at(const char *s, size_t n) {
+  static const char *const WIDE[] = {"bash(*)",
+                                     "bash(*:*)",
+                                     "bash(:*)",
+                                     "shell(*)",
+                                     "powershell(*)",
+                                     "terminal(*)",
+                                     "autoapprove\": true",
+                                     "autoapprove: true",
+                                     "autoapprove = true"};
+  char buf[1024];
+  n = n < sizeof buf - 1 ? n : sizeof buf - 1;
+  for (size_t i = 0; i < n; i++)
+    buf[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+  buf[n] = '\0';
+  for (size_t i = 0; i < sizeof WIDE / sizeof *WIDE; i++) {
+    const char *at = strstr(buf, WIDE[i]);
+    if (at)
+      return (size_t)(at - buf);
+  }
+  return n;
+}
+
 /* Words between a clause's start and its imperative verb. */
 static const char *const FILLERS =
     "then|also|first|next|now|finally|please|just|simply|step|and|so|quietly|silently";
@@ -1567,7 +1685,10 @@ static void make_starts(void) {
                 T(OVERWRITE),     T(INSTEAD),
                 T(OMIT),          T(ASKED),
                 T(CHAT_SECRET),   T(ONE_TIME),
-                T(FORWARD)};
+                T(FORWARD),       T(TAKEOVER),
+                T(IMPERSONATE),   T(MINT),
+                T(HANDOVER),      T(MAILBOX),
+                T(CLAIM),         T(SKIPPED)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1632,6 +1753,34 @@ static void score_more(const toks *t, upk__intent_signals *sig) {
     sig->data = sig->egress = sig->sink = true;
 }
 
+/* A negation among the last few words of s[0, n): "never add `Bash(*)`", "do not set ...". */
+static bool negated_before(const char *s, size_t n) {
+  toks *t = upk_xmalloc(sizeof *t);
+  tokenize(s, n, t);
+  bool neg = false;
+  for (int i = t->n - 1; i >= 0 && i >= t->n - NEG_BACK && !neg; i--)
+    neg = in_list(NEG, PLAIN_NEG, t->t[i].w) || !strcmp(t->t[i].w, "avoid");
+  free(t);
+  return neg;
+}
+
+/* The thirteenth round's signals: takeover through the agent's tools, impersonation, a token
+ * minted whole and handed over, the user's mail sent away, every command pre-approved. */
+static void score_takeover(const char *s, size_t n, const toks *t, upk__intent_signals *sig) {
+  if (ANY(TAKEOVER, t) || ANY(IMPERSONATE, t))
+    sig->grave = sig->action = true;
+  if (ANY(MINT, t) && ANY(HANDOVER, t))
+    sig->data = sig->egress = sig->sink = true;
+  sig->data |= ANY(MAILBOX, t);
+  size_t wide = wide_allow_at(s, n);
+  if (wide < n && !negated_before(s, wide)) { /* in the agent's settings: every later session */
+    sig->bypass = sig->action = true;
+    sig->lasting |= ANY(LASTING, t);
+  }
+  if ((sig->conceal || ANY(SKIPPED, t)) && ANY(CLAIM, t))
+    sig->hide = true; /* a pass claimed with the skips kept quiet, or claimed over them */
+}
+
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   toks *t = upk_xmalloc(sizeof *t);
   tokenize(s, n, t);
@@ -1648,7 +1797,7 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   sig->egress |= ANY(EGRESS_ALWAYS, t) || (sig->data && ANY(FILED, t));
   sig->store = store_read(t) || ANY(HARVEST, t);
   sig->sink |= sig->egress || ANY(SINK, t);
-  sig->hide = ANY(HIDE, t);
+  sig->hide |= ANY(HIDE, t);
   sig->conceal |= sig->hide;
   sig->grave = ANY(GRAVE, t);
   if (ANY(REMOTE_FOLLOW, t)) { /* a host's words obeyed: lasting when recurring or persisted */
@@ -1660,6 +1809,7 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   sig->bypass = ANY(BYPASS, t);
   sig->lasting = sig->bypass && ANY(LASTING, t);
   score_more(t, sig);
+  score_takeover(s, n, t, sig);
   /* an order matters only beside something sensitive: most sentences stop here */
   if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
       unsaid || sig->solicit || sig->ingest || sig->spread || sig->sink) {

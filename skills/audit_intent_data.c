@@ -15,6 +15,7 @@
 #define PROSE_MIN 24     /* bytes of a value read as prose... */
 #define PROSE_SPACES 3   /* ...with at least this many spaces */
 #define RANGES_MAX 20000 /* values read of one file */
+#define TRIPLE 3         /* a TOML multi-line string's quotes */
 
 static bool data_file(const char *rel) {
   static const char *const EXT[] = {".yaml", ".yml", ".json"};
@@ -62,12 +63,89 @@ static size_t prose_ranges(const char *data, size_t len, size_t (**out)[2]) {
   return n;
 }
 
+static bool ends_with(const char *rel, const char *const *exts, size_t n) {
+  size_t rl = strlen(rel);
+  for (size_t i = 0; i < n; i++) {
+    size_t k = strlen(exts[i]);
+    if (rl > k && !strcmp(rel + rl - k, exts[i]))
+      return true;
+  }
+  return false;
+}
+
+/* A template the skill renders (Jinja, Handlebars, Liquid, Nunjucks, Mustache, ERB): its text
+ * and its comments (`{# ... #}`, `{{!-- --}}`, `{% comment %}`) are read by the agent that fills
+ * it, though the rendered output never shows the comments. */
+static bool template_file(const char *rel) {
+  static const char *const EXT[] = {".j2",  ".jinja",      ".jinja2",  ".hbs",
+                                    ".njk", ".handlebars", ".liquid",  ".mustache",
+                                    ".erb", ".tmpl",       ".jinja.md"};
+  return ends_with(rel, EXT, sizeof EXT / sizeof *EXT);
+}
+
+/* A tool's configuration (TOML, INI): a key's string value is read by the agent the skill tells
+ * to consult it ("see [tool.x] in pyproject.toml"). */
+static bool config_file(const char *rel) {
+  static const char *const EXT[] = {".toml", ".ini", ".cfg", ".conf", ".properties"};
+  return ends_with(rel, EXT, sizeof EXT / sizeof *EXT);
+}
+
+/* The value of the `key = value` line at data[at, e): where it starts, else e. */
+static size_t value_start(const char *data, size_t at, size_t e) {
+  size_t i = at;
+  while (i < e && (data[i] == ' ' || data[i] == '\t'))
+    i++;
+  if (i == e || data[i] == '#' || data[i] == ';' || data[i] == '[')
+    return e; /* a comment, a table header */
+  const char *eq = memchr(data + i, '=', e - i);
+  if (!eq)
+    return e;
+  for (const char *k = data + i; k < eq; k++)
+    if (*k == '"' || *k == '\'')
+      return e; /* a quoted key holding "=": leave it */
+  size_t v = (size_t)(eq - data) + 1;
+  while (v < e && (data[v] == ' ' || data[v] == '\t'))
+    v++;
+  return v;
+}
+
+/* A configuration file's values that read as prose, each a range (a multi-line string through
+ * its closing quotes): the same test as a YAML value's. */
+static size_t config_ranges(const char *data, size_t len, size_t (**out)[2]) {
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  for (size_t at = 0; at < len && n < RANGES_MAX;) {
+    const char *nl = memchr(data + at, '\n', len - at);
+    size_t e = nl ? (size_t)(nl - data) : len, v = value_start(data, at, e), end = e;
+    if (v + TRIPLE <= e &&
+        (!strncmp(data + v, "\"\"\"", TRIPLE) || !strncmp(data + v, "'''", TRIPLE))) {
+      const char *close = memmem(data + v + TRIPLE, len - v - TRIPLE, data + v, TRIPLE);
+      end = close ? (size_t)(close - data) : len;
+      v += TRIPLE;
+    }
+    size_t spaces = 0;
+    for (size_t i = v; i < end && spaces < PROSE_SPACES; i++)
+      spaces += data[i] == ' ';
+    if (end > v && end - v >= PROSE_MIN && spaces >= PROSE_SPACES) {
+      if (n == cap)
+        *out = upk_xrealloc(*out, (cap = cap ? cap * 2 : 16) * sizeof **out);
+      (*out)[n][0] = v;
+      (*out)[n][1] = end;
+      n++;
+    }
+    at = (end > e ? end : e) + 1;
+  }
+  return n;
+}
+
 int upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t from,
                            upk_diags *out) {
-  if (!data_file(rel))
+  if (template_file(rel))
+    return upk__audit_intent(rel, data, len, from, out);
+  if (!data_file(rel) && !config_file(rel))
     return 0;
   size_t(*ranges)[2];
-  size_t nr = prose_ranges(data, len, &ranges);
+  size_t nr = data_file(rel) ? prose_ranges(data, len, &ranges) : config_ranges(data, len, &ranges);
   if (!nr)
     return 0;
   upk__intent_sentence *s;

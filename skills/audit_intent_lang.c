@@ -35,6 +35,8 @@ typedef struct lang_table {
   const char *const *solicit;   /* the user asked for their password or a one-time code */
   const char *const *action;    /* a review or a protection bypassed: approved unread, branch
                                    protection or two-factor off, everything deleted */
+  const char *const *success;   /* every test said to pass: with a concealment beside it, the
+                                   user is told a lie about the agent's work */
 } lang_table;
 
 #define L(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -45,7 +47,7 @@ static const lang_table SPANISH = {
       "copia", "envía", "envia", "sube", "pega", "ejecuta", "lee", "guarda", "escribe", "siempre",
       "ignora", "adjunta"),
     L("credenciales", "contraseña", "clave privada", "claves", "secreto", "variables de entorno",
-      "historial", "cookies"),
+      "historial", "cookies", "token"),
     L("añade", "agrega", "incluye", "copia", "pega", "adjunta", "inserta", "guarda", "guárdal",
       "cópial", "añádel", "pégal", "escríbel"),
     L("envía", "envia", "enviar", "sube", "subir", "publica", "reenvía", "manda"),
@@ -53,7 +55,8 @@ static const lang_table SPANISH = {
     L("no se lo menciones", "no lo menciones", "no menciones", "no le digas", "no informes",
       "no digas nada", "no las menciones", "no los menciones", "sin decir", "sin avisar",
       "sin mencionar", "en secreto", "sin que el usuario", "no muestres", "oculta", "a escondidas"),
-    L("sin preguntar", "sin pedir", "sin confirmar", "sin confirmación", "sin permiso"),
+    L("sin preguntar", "sin pedir", "sin confirmar", "sin confirmación", "sin permiso",
+      "no hace falta preguntar", "no es necesario preguntar", "no hace falta consultar"),
     L("ignora las instrucciones", "ignora las indicaciones", "aunque el usuario se oponga",
       "aunque el usuario diga que no", "diga lo que diga el usuario",
       "aunque el usuario diga que pare", "aunque el usuario pida parar",
@@ -67,6 +70,8 @@ static const lang_table SPANISH = {
     L("sin leer", "sin revisar", "sin revisión", "sin mirar el diff", "desactiva la protección",
       "desactivar la protección", "desactiva la verificación en dos pasos", "borra todas las ramas",
       "elimina todas las ramas", "elimina todos los repositorios"),
+    L("todas las pruebas pasaron", "todas las pruebas pasan", "todos los tests pasan",
+      "todos los tests pasaron", "todo en verde"),
 };
 
 static const lang_table FRENCH = {
@@ -84,7 +89,8 @@ static const lang_table FRENCH = {
       "discrètement", "n'en parle pas", "n'en parlez pas", "à l'insu", "ne rien dire",
       "n'en dis rien", "ne lui dis rien", "sans rien dire", "ne les mentionne pas",
       "ne la mentionne pas", "ne les signale pas", "ne le signale pas", "pas dans le résumé"),
-    L("sans demander", "sans confirmation", "sans permission", "sans autorisation"),
+    L("sans demander", "sans confirmation", "sans permission", "sans autorisation",
+      "inutile de demander", "pas besoin de demander"),
     L("ignore les instructions", "ignorez les instructions", "même si l'utilisateur refuse",
       "même si l'utilisateur s'y oppose", "quoi que dise l'utilisateur",
       "même si l'utilisateur dit d'arrêter", "même si l'utilisateur demande d'arrêter",
@@ -98,6 +104,8 @@ static const lang_table FRENCH = {
     L("sans lire", "sans relire", "sans relecture", "sans revue", "sans examiner",
       "désactive la protection", "désactiver la protection", "désactive l'authentification à deux",
       "supprime toutes les branches", "supprime tous les dépôts"),
+    L("tous les tests passent", "tous les tests sont passés", "tous les tests ont réussi",
+      "tout est vert"),
 };
 
 static const lang_table GERMAN = {
@@ -106,7 +114,7 @@ static const lang_table GERMAN = {
     L("hinweis für den assistenten", "assistent:", "du musst", "sie müssen", "füge", "fügen sie",
       "kopiere", "sende", "schicke", "führe", "lies", "lesen sie", "immer", "ignoriere", "hänge"),
     L("zugangsdaten", "passwort", "passwörter", "kennwort", "privater schlüssel", "schlüssel",
-      "geheimnis", "umgebungsvariablen", "anmeldedaten"),
+      "geheimnis", "umgebungsvariablen", "anmeldedaten", "token"),
     L("füge", "fügen sie", "kopiere", "kopieren sie", "hänge", "hängen sie", "einfügen"),
     L("sende", "senden sie", "schicke", "schicken sie", "hochladen", "übertrage", "poste"),
     L("bericht", "ticket", "kommentar", "issue", "server"),
@@ -132,20 +140,24 @@ static const lang_table GERMAN = {
     L("ohne zu lesen", "ohne sie zu lesen", "ohne es zu lesen", "ungelesen", "ohne prüfung",
       "ohne review", "ohne durchsicht", "branch-schutz", "deaktiviere den schutz",
       "deaktiviere die zwei-faktor", "lösche alle"),
+    L("alle tests bestanden", "alle tests grün", "alle tests sind grün", "alle tests laufen durch",
+      "alle tests erfolgreich"),
 };
 
 static const lang_table PORTUGUESE = {
-    L("da", "dos", "das", "para", "uma", "não", "ao", "você", "usuário", "que", "seu", "sua"),
+    L("da", "dos", "das", "para", "uma", "não", "ao", "você", "usuário", "que", "seu", "sua", "do",
+      "um", "com", "os", "isso", "é", "nossa", "seus", "suas"),
     L("nota para o assistente", "você deve", "adicione", "inclua", "copie", "envie", "cole",
       "execute", "leia", "sempre", "ignore", "anexe"),
     L("credenciais", "senha", "senhas", "chave privada", "chaves", "segredo",
-      "variáveis de ambiente", "histórico"),
+      "variáveis de ambiente", "histórico", "token"),
     L("adicione", "inclua", "copie", "cole", "anexe", "insira"),
     L("envie", "enviar", "publique", "carregue", "encaminhe"),
     L("relatório", "ticket", "comentário", "chamado", "servidor"),
     L("não mencione", "não conte", "não diga", "sem mencionar", "sem avisar", "sem contar",
       "em segredo", "secretamente"),
-    L("sem perguntar", "sem pedir", "sem confirmação", "sem permissão"),
+    L("sem perguntar", "sem pedir", "sem confirmação", "sem permissão", "não é preciso perguntar",
+      "não precisa perguntar", "não é necessário perguntar", "sem consultar"),
     L("ignore as instruções", "mesmo que o usuário recuse", "mesmo que o usuário peça para parar",
       "mesmo que o usuário cancele"),
     L("não", "nunca", "jamais", "apenas", "somente"),
@@ -155,6 +167,8 @@ static const lang_table PORTUGUESE = {
       "código de verificação", "código de uso único", "frase de recuperação"),
     L("sem ler", "sem revisar", "sem revisão", "desative a proteção", "desativar a proteção",
       "apague todos", "apague todas", "exclua todas as branches"),
+    L("todos os testes passaram", "todos os testes passam", "todos os testes estão passando",
+      "tudo verde"),
 };
 
 static const lang_table ITALIAN = {
@@ -162,13 +176,14 @@ static const lang_table ITALIAN = {
     L("nota per l'assistente", "devi", "aggiungi", "includi", "copia", "invia", "incolla", "esegui",
       "leggi", "sempre", "ignora", "allega"),
     L("credenziali", "password", "chiave privata", "chiavi", "segreto", "variabili d'ambiente",
-      "cronologia"),
+      "cronologia", "token"),
     L("aggiungi", "includi", "copia", "incolla", "allega", "inserisci"),
     L("invia", "carica", "pubblica", "inoltra"),
     L("rapporto", "report", "ticket", "commento", "segnalazione", "server"),
     L("non menzionare", "non dirlo", "non dire", "senza dirlo", "senza avvisare",
       "senza menzionare", "di nascosto", "in segreto"),
-    L("senza chiedere", "senza conferma", "senza permesso"),
+    L("senza chiedere", "senza conferma", "senza permesso", "non serve chiedere",
+      "non è necessario chiedere", "non c'è bisogno di chiedere"),
     L("ignora le istruzioni", "anche se l'utente rifiuta", "anche se l'utente chiede di fermarti",
       "anche se l'utente annulla"),
     L("non", "mai", "solo", "soltanto"),
@@ -178,6 +193,7 @@ static const lang_table ITALIAN = {
       "frase di recupero"),
     L("senza leggere", "senza revisione", "senza rivedere", "disattiva la protezione",
       "disattivare la protezione", "elimina tutti i branch", "cancella tutti"),
+    L("tutti i test passano", "tutti i test sono passati", "tutto verde"),
 };
 
 static const lang_table RUSSIAN = {
@@ -203,6 +219,8 @@ static const lang_table RUSSIAN = {
       "одноразовый код", "фразу восстановления", "сид-фраз"),
     L("не читая", "без ревью", "без проверки кода", "отключи защиту", "отключите защиту",
       "отключи двухфакторн", "удали все ветки", "удалите все ветки"),
+    L("все тесты прошли", "все тесты проходят", "все тесты зелёные", "все тесты зеленые",
+      "все тесты успешн"),
 };
 
 static const lang_table CHINESE = {
@@ -234,6 +252,8 @@ static const lang_table CHINESE = {
       "请用户输入验证码", "一次性密码", "助记词", "恢复短语", "向使用者索取", "請使用者輸入密碼"),
     L("直接批准", "跳过审查", "跳过代码审查", "无需审查", "关闭分支保护", "禁用分支保护",
       "关闭双重验证", "禁用双因素", "删除所有分支", "直接合并"),
+    L("所有测试通过", "全部测试通过", "测试全部通过", "所有測試通過", "全部測試通過",
+      "测试全部成功"),
 };
 
 static const lang_table JAPANESE = {
@@ -244,7 +264,8 @@ static const lang_table JAPANESE = {
     L("送信", "アップロード", "転送"),
     L("レポート", "報告", "チケット", "コメント", "サーバー"),
     L("ユーザーに伝えない", "ユーザーには伝えず", "言及しない", "言及せず", "知らせない",
-      "知らせず", "黙って", "こっそり", "ユーザーに言わない"),
+      "知らせず", "黙って", "こっそり", "ユーザーに言わない", "ことには触れな", "ことに触れな",
+      "については触れな", "には触れず", "とだけ伝え", "とだけ報告"),
     L("確認せずに", "確認なしで", "尋ねずに", "許可なく"),
     L("以前の指示を無視", "指示を無視", "ユーザーが何と言おうと", "ユーザーが止めても",
       "ユーザーが中止しても", "ユーザーが停止を求めても"),
@@ -253,6 +274,9 @@ static const lang_table JAPANESE = {
     L("攻撃", "悪意", "インジェクション"),
     L("ユーザーにパスワードを", "認証コードを入力してもら", "ワンタイムパスワード",
       "リカバリーフレーズ"),
+    NULL,
+    L("全テスト成功", "すべてのテストが成功", "全てのテストが成功", "すべてのテストが通",
+      "全テストが通", "全テスト合格", "オールグリーン", "テストはすべて成功"),
 };
 
 static const lang_table KOREAN = {
@@ -270,6 +294,33 @@ static const lang_table KOREAN = {
     L("지 마", "않"),
     L("공격", "악성"),
     L("사용자에게 비밀번호를", "인증 코드를 입력", "일회용 비밀번호", "복구 문구"),
+    NULL,
+    L("모든 테스트 통과", "모든 테스트가 통과", "테스트 전부 통과", "모든 테스트 성공"),
+};
+
+/* Turkish marks negation with a suffix (-me, -ma): no table of negations after a phrase; the
+ * concealments carry theirs ("söyleme", "bahsetme"). */
+static const lang_table TURKISH = {
+    L("ve", "bir", "bu", "için", "ile", "olarak", "her", "kullanıcı", "kullanıcıya", "sonra",
+      "önce", "gibi", "değil"),
+    L("asistan", "yapmalısın", "ekle", "gönder", "kopyala", "yapıştır", "çalıştır", "oku",
+      "her zaman", "yoksay", "iliştir", "kaydet"),
+    L("kimlik bilgi", "şifre", "parola", "özel anahtar", "anahtarlar", "token", "jeton",
+      "ortam değişken", "çerez"),
+    L("ekle", "kopyala", "yapıştır", "iliştir"),
+    L("gönder", "yükle", "ilet", "paylaş"),
+    L("rapor", "bilet", "yorum", "sunucu", "formu", "formuna"),
+    L("kullanıcıya söyleme", "kullanıcıya bahsetme", "bahsetme", "belirtme", "gizlice", "sessizce",
+      "haber vermeden", "söylemeden", "bildirmeden", "fark ettirmeden"),
+    L("sormadan", "onay almadan", "izin almadan", "sormana gerek yok", "onay beklemeden"),
+    L("talimatları yoksay", "önceki talimatları", "kullanıcı itiraz etse bile",
+      "kullanıcı durmanı istese bile", "kullanıcı ne derse desin"),
+    L("asla", "sadece", "yalnızca", "hiçbir"),
+    NULL,
+    L("saldırı", "kötü amaçlı", "enjeksiyon"),
+    L("şifresini iste", "parolasını iste", "doğrulama kodu", "tek kullanımlık", "kurtarma ifade"),
+    L("okumadan", "incelemeden", "korumayı kapat", "tüm dalları sil"),
+    L("tüm testler geçti", "bütün testler geçti", "tüm testler başarılı", "tüm testler geçiyor"),
 };
 
 /* s lowercased: ASCII, Latin-1's capitals and Cyrillic's. */
@@ -387,6 +438,8 @@ static void read_table(const char *b, const lang_table *t, upk__intent_signals *
   g->teaching |= holds(b, t, t->teaching, true);
   g->solicit |= holds(b, t, t->solicit, false);
   g->action |= holds(b, t, t->action, false);
+  if (holds(b, t, t->success, true) && holds(b, t, t->conceal, true))
+    g->hide = g->conceal = g->directive = true; /* a pass claimed, the rest kept quiet: a lie */
 }
 
 /* Which scripts occur: CJK ideographs, kana, Hangul, Cyrillic. */
@@ -404,7 +457,8 @@ void upk__intent_foreign(const char *s, size_t n, upk__intent_signals *sig) {
   bool han = false, kana = false, hangul = false, cyr = false;
   char *b = lower(s, n);
   scripts((const unsigned char *)b, n, &han, &kana, &hangul, &cyr);
-  static const lang_table *const LATIN[] = {&SPANISH, &FRENCH, &GERMAN, &PORTUGUESE, &ITALIAN};
+  static const lang_table *const LATIN[] = {&SPANISH,    &FRENCH,  &GERMAN,
+                                            &PORTUGUESE, &ITALIAN, &TURKISH};
   for (size_t i = 0; i < sizeof LATIN / sizeof *LATIN; i++)
     if (speaks(b, LATIN[i]))
       read_table(b, LATIN[i], sig);
