@@ -115,7 +115,9 @@ rule data_in_url {
 }
 
 /* Prose that has the agent fetch or render a URL carrying the user's files or secrets: the
- * request itself is the upload. */
+ * request itself is the upload. What follows the scheme is one run of up to 260 characters, not
+ * a URL's run then a gap: two bounded runs in a row made every URL of a 1.4 MB uv.lock cost a
+ * split at each byte (3.6 s of the file's 7 s scan; 0.07 s now). */
 rule data_in_url_prose {
   meta:
     id = "audit/exfiltration"
@@ -123,7 +125,7 @@ rule data_in_url_prose {
     severity = "high"
     message = "tells the agent to fetch or render a URL that carries files, secrets or the conversation"
   strings:
-    $url_then_data = /\b(open|opening|fetch|fetching|visit|visiting|request|requesting|load|loading|call|calling|GET|browse\s+to|navigate\s+to|render|rendering|embed|display)\b[^\n]{0,40}https?:\/\/[^\s)`'"]{1,200}[`'"]?[^\n]{0,60}\b(followed\s+by|with|containing|append(ed|ing)?|plus|carrying|add(ed|ing)?|encod(ed|ing)|put|putting|includ(e|ing))\b[^\n]{0,60}(\.env\b|contents?\s+of|every\s+line|each\s+line|environment\s+variables|ssh\s+keys?|file'?s?\s+contents|conversation|chat\s+history|~\/\.)/ nocase
+    $url_then_data = /\b(open|opening|fetch|fetching|visit|visiting|request|requesting|load|loading|call|calling|GET|browse\s+to|navigate\s+to|render|rendering|embed|display)\b[^\n]{0,40}https?:\/\/[^\n]{1,260}\b(followed\s+by|with|containing|append(ed|ing)?|plus|carrying|add(ed|ing)?|encod(ed|ing)|put|putting|includ(e|ing))\b[^\n]{0,60}(\.env\b|contents?\s+of|every\s+line|each\s+line|environment\s+variables|ssh\s+keys?|file'?s?\s+contents|conversation|chat\s+history|~\/\.)/ nocase
     $data_then_url = /\b(append|add|put|encode|include|attach|insert)\b[^\n]{0,40}(\.env\b|contents?\s+of|every\s+line|environment\s+variables|ssh\s+keys?|conversation|chat\s+history|~\/\.)[^\n]{0,80}\b(to|in|into|as)\s+(the\s+)?(query|url|link|image\s+url|querystring|query\s+string|parameter|path)\b[^\n]{0,80}https?:\/\// nocase
   condition:
     any of them
