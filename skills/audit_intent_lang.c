@@ -386,9 +386,18 @@ static const char *const ZH_FUTURE[] = {
     "成为", "得到", "持续", "继续", "立即", "永久", "定期", "每",   NULL,
 };
 
-static bool zh_will(const char *phrase, const char *after) {
+/* ...or after an aspect word: 会将 ("this command will send"), 已将 ("has sent"), 即将 ("is
+ * about to"): what a command does, described; 请将 and 务必将 stay orders by their own words. */
+static const char *const ZH_ASPECT[] = {"会", "會", "已", "即", NULL};
+
+static bool zh_will(const char *b, const char *at, const char *phrase, const char *after) {
   if (strcmp(phrase, "将") && strcmp(phrase, "將"))
     return false;
+  for (size_t i = 0; ZH_ASPECT[i]; i++) {
+    size_t n = strlen(ZH_ASPECT[i]);
+    if ((size_t)(at - b) >= n && !strncmp(at - n, ZH_ASPECT[i], n))
+      return true;
+  }
   for (size_t i = 0; ZH_FUTURE[i]; i++)
     if (!strncmp(after, ZH_FUTURE[i], strlen(ZH_FUTURE[i])))
       return true;
@@ -400,7 +409,7 @@ static bool holds(const char *b, const lang_table *t, const char *const *phrases
   for (size_t i = 0; phrases && phrases[i]; i++)
     for (const char *p = find(b, b, phrases[i]); p; p = find(b, p + 1, phrases[i])) {
       size_t len = strlen(phrases[i]);
-      if (zh_will(phrases[i], p + len))
+      if (zh_will(b, p, phrases[i], p + len))
         continue;
       if (plain || (!near(b, p, len, t->neg, false) && !near(b, p, len, t->neg_after, true)))
         return true;
