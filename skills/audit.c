@@ -193,9 +193,8 @@ static int audit_content(const char *rel, const char *data, size_t len, int time
   audit_encoding(rel, data, len, out);
   audit_blobs(rel, data, len, out);
   size_t first = out->len;
-  int rc = timeout_s <= 0
-               ? -ETIMEDOUT
-               : upk__audit_scan(rel, data, len, upk__audit_lang(rel, data, len), timeout_s, out);
+  const char *lang = upk__audit_lang(rel, data, len);
+  int rc = timeout_s <= 0 ? -ETIMEDOUT : upk__audit_scan(rel, data, len, lang, timeout_s, out);
   if (rc == -EINVAL)
     finding(out, UPK_SEV_ERROR, "audit/rules", "audit", rel, -1,
             "the audit's rules did not compile (%s): this build cannot audit",
@@ -205,7 +204,7 @@ static int audit_content(const char *rel, const char *data, size_t len, int time
             "the rules could not finish scanning this file (%s): not reviewed",
             rc == -ETIMEDOUT ? "out of time" : strerror(-rc));
   if (rc > 0)
-    rc -= (int)upk__audit_table_counter(rel, data, len, out, first);
+    rc -= (int)upk__audit_table_counter(rel, lang, data, len, out, first);
   return high + (rc < 0) + (rc > 0 ? rc : 0);
 }
 

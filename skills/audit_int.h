@@ -44,10 +44,11 @@ bool upk__audit_own_service(const char *data, size_t len, size_t at, size_t n);
  * many were lowered. */
 size_t upk__audit_publisher_own(upk_diags *out, size_t from, const char *skill_root);
 
-/* High findings [from, out->len) of file `rel` that sit in a table's column of what not to do
- * (a CSV's or a Markdown table's "Don't", "Avoid", "Bad" column) lowered to medium; how many. */
-size_t upk__audit_table_counter(const char *rel, const char *data, size_t len, upk_diags *out,
-                                size_t from);
+/* High findings [from, out->len) of file `rel` (of language `lang`, upk__audit_lang's) that sit
+ * in a table's column of what not to do (a CSV's or a Markdown table's "Don't", "Avoid", "Bad"
+ * column) lowered to medium; how many. */
+size_t upk__audit_table_counter(const char *rel, const char *lang, const char *data, size_t len,
+                                upk_diags *out, size_t from);
 /** Whether the variable a match at data[at, at + n) deletes under (`rm -rf "$X"/` and a glob) is
  * one the file sets, reads, checks or defaults, or the shell stops on unset names (`set -u`), or
  * the login or a CI runner always sets: true drops the match (audit_unset.c). */

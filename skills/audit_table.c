@@ -126,14 +126,14 @@ static bool in_counter_cell(const table_file *t, const upk_diag *f) {
   return counter_header(head);
 }
 
-size_t upk__audit_table_counter(const char *rel, const char *data, size_t len, upk_diags *out,
-                                size_t from) {
+size_t upk__audit_table_counter(const char *rel, const char *lang, const char *data, size_t len,
+                                upk_diags *out, size_t from) {
   table_file t = {.data = data, .len = len};
-  if (ends_with(rel, ".csv"))
+  if (ends_with(rel, ".csv")) /* data, not a language the rules tell apart */
     t.delim = ',';
   else if (ends_with(rel, ".tsv"))
     t.delim = '\t';
-  else if (ends_with(rel, ".md") || ends_with(rel, ".markdown"))
+  else if (lang && !strcmp(lang, "markdown"))
     t.delim = '|';
   else
     return 0;

@@ -2,37 +2,6 @@
  * credentials or the whole environment read in the same file, or on one line, high. `env |`
  * is the command, not a dotenv file (`export $(cat .env | xargs)` loads it; round 12). */
 
-rule data_sent {
-  meta:
-    id = "audit/exfiltration"
-    category = "exfiltration"
-    severity = "medium"
-    prose = "low"
-    message = "sends data to a host"
-  strings:
-    $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/
-    $send_wget = /\b(wget|wget2)\b[^\n|;]{0,300}--(post|body)-(data|file)|\bhttp(ie)?\s+(-\w+\s+)*(POST|PUT)\s+https?:|\bInvoke-(RestMethod|WebRequest)\b[^\n]{0,200}-InFile\b|\bStart-BitsTransfer\b[^\n]{0,200}-TransferType\s+Upload/
-    $send_nc = /\|\s*(nc|ncat|netcat|socat|telnet)\s+(-\w+\s+)*[a-z0-9.-]+\s+[0-9]{2,5}\b/ nocase
-    $send_nc_host = /\b(nc|ncat|netcat)\s+(-\w+\s+)*[a-z0-9-]+\.[a-z0-9.-]*[a-z]\s+[0-9]{2,5}\s*(<|\n|;|&)/
-    $send_py = /\b(requests|httpx|session|client)\.(post|put|patch)\s*\(|\burlopen\s*\([^\n)]{0,200}data\s*=|urllib\.request\.Request\s*\([^\n]{0,200}data\s*=|\.sendall\s*\(|\.sendto\s*\(|smtplib\.SMTP|ftplib\.FTP/
-    $send_js = /\bmethod\s*:\s*["'](POST|PUT)["']|\baxios\.(post|put)\s*\(|navigator\.sendBeacon\s*\(|\.write\s*\([^\n]{0,60}\)\s*;?\s*\S*\.end\s*\(/ nocase
-    $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
-    $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.(post|put)\b|\bRestClient\.(post|put)\b|\bFaraday\.(post|put)\b|Net::HTTP::Post\.new\b|\.post\s*\(\s*["']https?:/
-    $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$\w+->(post|put|post_form|request)\s*\(\s*["'$]|\bHTTP::Request->new\s*\(\s*["']?(POST|PUT)\b|\bHTTP::Tiny\b[^\n]{0,100}->(post|put|post_form|request)\b|\bPOST\s*\(\s*["']https?:/
-    $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
-    $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
-    $ctx_cred = /\.ssh\/(id_|authorized_keys|config\b)|\bid_(rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\/etc\/(shadow|passwd)\b|\.config\/gcloud|\.gnupg\/|\.(bash|zsh|sh|python|psql|mysql|node_repl)_history\b|login\.keychain|find-(generic|internet)-password|Login Data|logins\.json|cookies\.sqlite|wallet\.dat|export-credentials|get-session-token|config\s+view\s+--raw|\.ssh\\|\.aws\\credentials|\.kube\\config/
-    $ctx_env = /(^|[^.\w\/-])(printenv|env)\s*[|>]|\$\(\s*(printenv|env)\s*\)|dict\s*\(\s*os\.environ\s*\)|json\.dumps\s*\(\s*(dict\s*\()?\s*os\.environ\b|os\.environ\.(items|copy)\s*\(|str\s*\(\s*os\.environ\s*\)|JSON\.stringify\s*\(\s*process\.env\s*[,)]|Object\.(entries|keys)\s*\(\s*process\.env\s*\)|\bENV\.to_(h|a|s)\b|(gci|Get-ChildItem|dir|ls)\s+env:|[\[(]\s*%ENV\b|\\%ENV\b|\bkeys\s*%ENV\b|\bos\.environ\s*[,)}]|\bprocess\.env\s*[,)}]/
-    /* a cloud CLI's own token (gh auth token, gcloud auth print-access-token, az account
-       get-access-token) is a credential read unless every URL the file names is that vendor's
-       API: a Tag Manager wrapper authenticating to googleapis.com sends its token home */
-    $ctx_vendor_token = /\bgh\s+auth\s+token\b|print-access-token|get-access-token/
-    $ctx_url = /https?:\/\/[a-z0-9-]+(\.[a-z0-9-]+)+/ nocase
-    $ctx_url_vendor = /https?:\/\/([a-z0-9-]+\.)*(googleapis\.com|google\.com|github\.com|githubusercontent\.com|azure\.com|azure\.net|microsoft\.com|microsoftonline\.com|windows\.net)\b/ nocase
-  condition:
-    any of ($send*) and not ($ctx_cred or $ctx_env or ($ctx_vendor_token and (#ctx_url == 0 or #ctx_url > #ctx_url_vendor)))
-}
-
 rule secrets_sent {
   meta:
     id = "audit/exfiltration"
@@ -63,6 +32,29 @@ rule secrets_sent {
     $ctx_url_vendor = /https?:\/\/([a-z0-9-]+\.)*(googleapis\.com|google\.com|github\.com|githubusercontent\.com|azure\.com|azure\.net|microsoft\.com|microsoftonline\.com|windows\.net)\b/ nocase
   condition:
     any of ($send*) and ($ctx_cred or $ctx_env or ($ctx_vendor_token and (#ctx_url == 0 or #ctx_url > #ctx_url_vendor)))
+}
+
+rule data_sent {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "medium"
+    prose = "low"
+    message = "sends data to a host"
+  strings:
+    $send_curl = /\bcurl\b[^\n|;]{0,300}\s(-d|--data[a-z-]*|-F|--form|-T|--upload-file|-X\s*(POST|PUT))[\s=@"']/
+    $send_wget = /\b(wget|wget2)\b[^\n|;]{0,300}--(post|body)-(data|file)|\bhttp(ie)?\s+(-\w+\s+)*(POST|PUT)\s+https?:|\bInvoke-(RestMethod|WebRequest)\b[^\n]{0,200}-InFile\b|\bStart-BitsTransfer\b[^\n]{0,200}-TransferType\s+Upload/
+    $send_nc = /\|\s*(nc|ncat|netcat|socat|telnet)\s+(-\w+\s+)*[a-z0-9.-]+\s+[0-9]{2,5}\b/ nocase
+    $send_nc_host = /\b(nc|ncat|netcat)\s+(-\w+\s+)*[a-z0-9-]+\.[a-z0-9.-]*[a-z]\s+[0-9]{2,5}\s*(<|\n|;|&)/
+    $send_py = /\b(requests|httpx|session|client)\.(post|put|patch)\s*\(|\burlopen\s*\([^\n)]{0,200}data\s*=|urllib\.request\.Request\s*\([^\n]{0,200}data\s*=|\.sendall\s*\(|\.sendto\s*\(|smtplib\.SMTP|ftplib\.FTP/
+    $send_js = /\bmethod\s*:\s*["'](POST|PUT)["']|\baxios\.(post|put)\s*\(|navigator\.sendBeacon\s*\(|\.write\s*\([^\n]{0,60}\)\s*;?\s*\S*\.end\s*\(/ nocase
+    $send_ps = /\b(Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}-(Method\s+(Post|Put)|Body|InFile)\b|\.Upload(String|File|Data)\s*\(/ nocase
+    $send_rb = /Net::HTTP\.post(_form)?\s*\(|\bHTTParty\.(post|put)\b|\bRestClient\.(post|put)\b|\bFaraday\.(post|put)\b|Net::HTTP::Post\.new\b|\.post\s*\(\s*["']https?:/
+    $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$\w+->(post|put|post_form|request)\s*\(\s*["'$]|\bHTTP::Request->new\s*\(\s*["']?(POST|PUT)\b|\bHTTP::Tiny\b[^\n]{0,100}->(post|put|post_form|request)\b|\bPOST\s*\(\s*["']https?:/
+    $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
+    $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
+  condition:
+    any of ($send*) and not secrets_sent /* the same sends with no credential read beside them */
 }
 
 /* On one line, or over DNS, or to a collection service: high wherever it stands. A backtick
