@@ -1,0 +1,3 @@
+module GemauditHelper
+  VERSION = '0.3.0'
+end
