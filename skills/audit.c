@@ -334,6 +334,24 @@ static void audit_linked(walk *w, const char *real, const char *rel, int depth) 
   }
 }
 
+/* A link out of the repository: high. The message names the link's own text too where it
+ * differs from the resolved path, since that is what an install or an agent on another machine
+ * follows (`/proc/self/mem` resolves to the auditing process's own pid here). */
+static void link_out(walk *w, const char *path, const char *rel, const char *real) {
+  char text[PATH_MAX];
+  ssize_t n = readlink(path, text, sizeof text - 1);
+  if (n > 0 && (text[n] = '\0', strcmp(text, real)))
+    finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
+            "a symbolic link out of the skill (to %s, %s here): it exposes or replaces a file "
+            "elsewhere",
+            text, real);
+  else
+    finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
+            "a symbolic link out of the skill (to %s): it exposes or replaces a file elsewhere",
+            real);
+  w->high++;
+}
+
 /* A symbolic link. Out of the repository high (an install would copy what it points at, or an
  * agent would read it: anything on the machine). Elsewhere in the same repository medium: an
  * install copies no link, an agent reading the clone reads the target, which is audited here.
@@ -371,10 +389,7 @@ static void audit_link(walk *w, const char *path, const char *rel, int depth) {
     audit_linked(w, real, rel, depth);
     return;
   case LINK_OUT:
-    finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
-            "a symbolic link out of the skill (to %s): it exposes or replaces a file elsewhere",
-            real);
-    w->high++;
+    link_out(w, path, rel, real);
   }
 }
 
