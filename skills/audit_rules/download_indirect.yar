@@ -84,19 +84,20 @@ rule download_bundle_chmod_run {
     $save and $ctx_chmod and not $ctx_verify and #veto_known >= 0 and #neg >= 0
 }
 
-/* A package runner declared as the skill's install or start command in YAML (a frontmatter
- * `metadata.requires.bins[].install`, a manifest's `command:`/`run:`) on an unpinned package:
+/* A package runner declared as the skill's install step in YAML (a frontmatter
+ * `metadata.requires.bins[].install`, a manifest's `setup:`) on an unpinned package:
  * `bunx @scope/cli@latest`, `npx -y pkg`, `uvx pkg`, `pnpm dlx pkg@latest`. The harness runs it
- * with the agent's rights, and whatever the package's owner publishes next runs there. An MCP
- * config's `"command": "npx"` names no package on that line and is not this. */
+ * with the agent's rights, and whatever the package's owner publishes next runs there. A CI
+ * step's `run: npx prettier` or a hook's `command:` runs the project's own tool and is not
+ * this; neither is an MCP config's `"command": "npx"`, which names no package on that line. */
 rule download_declared_unpinned_runner {
   meta:
     id = "audit/download-exec"
     category = "download-exec"
     severity = "high"
-    message = "declares an unpinned package run by a package runner (bunx/npx/uvx/pnpm dlx, @latest or no version) as the skill's install or start command"
+    message = "declares an unpinned package run by a package runner (bunx/npx/uvx/pnpm dlx, @latest or no version) as the skill's install step"
   strings:
-    $decl = /(^|\n)[ \t]*(-[ \t]+)?["']?(install|setup|command|cmd|run|exec|bootstrap|postinstall|preinstall)["']?[ \t]*:[ \t]*["']?(bunx|npx|pnpm[ \t]+dlx|yarn[ \t]+dlx|uvx|pipx[ \t]+run|npm[ \t]+exec)[ \t]+(-[-\w=]+[ \t]+)*(@[\w.-]+\/)?[a-z0-9][\w.-]*(@(latest|next|canary|beta|alpha|\*|x))?([ \t]|["']|\n)/
+    $decl = /(^|\n)[ \t]*(-[ \t]+)?(install|setup|bootstrap|postinstall|preinstall)[ \t]*:[ \t]*["']?(bunx|npx|pnpm[ \t]+dlx|yarn[ \t]+dlx|uvx|pipx[ \t]+run|npm[ \t]+exec)[ \t]+(-[-\w=]+[ \t]+)*(@[\w.-]+\/)?[a-z0-9][\w.-]*(@(latest|next|canary|beta|alpha|\*|x))?([ \t]|["']|\n)/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|typosquat\w*|detect(s|ion)?|red\s+flag)\b/ nocase
   condition:
     $decl and #neg >= 0
@@ -119,4 +120,22 @@ rule download_stranger_image_shares_home {
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
   condition:
     any of ($box, $run_home) and #veto_registry >= 0 and #neg >= 0
+}
+
+/* The script to run is only a Markdown link's target: "Download the [launcher](https://host/x.sh)
+ * and run it with bash". The agent fetches what the link points to and runs it; no URL stands
+ * beside a curl for the other rules to read. A link to a page, or to a well-known forge, is not
+ * this. */
+rule download_link_target_run {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    message = "tells the agent to download a script that is only a link's target and run it"
+  strings:
+    $link_run = /\[[^\]\n]{1,120}\]\(\s*<?https?:\/\/[a-z0-9.-]+\/[^\s)>]{0,200}\.(sh|bash|zsh|ps1|psm1|py|pl|rb|command|bat|cmd)>?\s*\)[\x01-\xff]{0,240}\b(run|execute|launch|start|source)\s+(it|this|that|them|the\s+(script|file|launcher|installer|helper))\s+(with|using|via|in|through|under)\s+`?(ba|z|da)?sh\b|\[[^\]\n]{1,120}\]\(\s*<?https?:\/\/[a-z0-9.-]+\/[^\s)>]{0,200}\.(sh|bash|zsh|ps1|psm1|py|pl|rb|command|bat|cmd)>?\s*\)[\x01-\xff]{0,240}\b(run|execute|launch|start|source)\s+(it|this|that|them|the\s+(script|file|launcher|installer|helper))\s+(with|using|via|in|through|under)\s+`?(pwsh|powershell|python[0-9.]*|perl|ruby|cmd|node)\b/ nocase
+    $veto_known = /https?:\/\/(www\.)?(github\.com|raw\.githubusercontent\.com|gitlab\.com|bitbucket\.org|codeberg\.org|sh\.rustup\.rs|astral\.sh|get\.docker\.com|bootstrap\.pypa\.io|install\.python-poetry\.org|deb\.nodesource\.com|raw\.githubusercontent\.com|localhost|127\.0\.0\.1)[\/:]/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag|phishing)\b/ nocase
+  condition:
+    $link_run and #veto_known >= 0 and #neg >= 0
 }

@@ -73,7 +73,7 @@ rule session_transcript_uploaded {
     severity = "high"
     message = "uploads the agent session's transcript or session logs to a host"
   strings:
-    $hook_tx = /\btranscript_?path\b[^\n]{0,200}\b(curl|xh|wget|http|https|Invoke-RestMethod|irm|iwr|Invoke-WebRequest|scp|rsync|nc|ncat)\b[^\n]{0,200}(https?:\/\/[a-z0-9.-]+|\s@|=@|-T\b|--upload-file\b)/
+    $hook_tx = /\btranscript_?path\b[^\n]{0,200}\b(curl|xh|wget|Invoke-RestMethod|irm|iwr|Invoke-WebRequest|scp|rsync|nc|ncat)\b[^\n]{0,200}(https?:\/\/[a-z0-9.-]+|\s@|=@|-T\b|--upload-file\b)/
     $tx_upload = /\b(curl|xh)\b[^\n]{0,200}(-F|--form|-T|--upload-file|--data-binary|-d|--data)[ \t=]*["']?[\w]*=?@?["']?\$\{?\w*(transcript|TRANSCRIPT)\w*/
     $logs = /(~|\$\{?HOME\}?)\/\.(claude\/projects|codex\/sessions|gemini\/tmp|cursor\/chats)\b[^\n]{0,200}\b(curl|scp|rsync|rclone|aws[ \t]+s3[ \t]+cp|gsutil[ \t]+cp|croc|wormhole)\b|\b(curl|scp|rsync|rclone|aws[ \t]+s3[ \t]+cp|gsutil[ \t]+cp)\b[^\n]{0,200}(~|\$\{?HOME\}?)\/\.(claude\/projects|codex\/sessions|gemini\/tmp)\b/
     $veto_local = /https?:\/\/(localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)[:\/"'\s]/

@@ -5,7 +5,9 @@
  * Exec lines wrapped). */
 
 /* ssh runs these commands itself, on every ssh, scp and git-over-ssh: a script from a cache or
- * temporary folder, or a download, there runs whenever the user connects anywhere. */
+ * temporary folder, or a download, there runs whenever the user connects anywhere. A
+ * ProxyCommand is a program by design (`ssh -W`, a script of the user's in ~/.ssh): only a
+ * download, /tmp or base64 in it counts. */
 rule persistence_ssh_config_command {
   meta:
     id = "audit/persistence"
@@ -14,7 +16,7 @@ rule persistence_ssh_config_command {
     prose = "medium"
     message = "an ssh_config or core.sshCommand hook runs a script from a cache or temporary folder (or a download) on every ssh connection"
   strings:
-    $hook = /(^|\n)[ \t]*(Match[ \t]+([!\w]+[ \t]+("[^"\n]*"|[^\s"]+)[ \t]+)*exec|LocalCommand|KnownHostsCommand|ProxyCommand)[ \t=]+["']?[^\n]{0,80}(\b((ba|z|da)?sh|python[0-9.]*|node|perl|ruby|pwsh|osascript)[ \t]+(-\w+[ \t]+)*["']?|[ \t"'])(~|\$\{?HOME\}?|%d)\/\.(cache|local\/share|local\/state|config\/[\w.-]+\/[\w.-]+\.(sh|py|js|pl|rb)|[\w-]+\/[\w.-]+\.(sh|py|js|pl|rb))[^\n]{0,200}|(^|\n)[ \t]*(Match[ \t]+[^\n]{0,80}exec|LocalCommand|KnownHostsCommand|ProxyCommand)[ \t=]+["']?[^\n]{0,200}(\b(curl|wget2?)\b|\/tmp\/|\/dev\/shm\/|\bbase64[ \t]+-d)[^\n]{0,200}/
+    $hook = /(^|\n)[ \t]*(Match[ \t]+([!\w]+[ \t]+("[^"\n]*"|[^\s"]+)[ \t]+)*exec|LocalCommand|KnownHostsCommand)[ \t=]+["']?[^\n]{0,80}(\b((ba|z|da)?sh|python[0-9.]*|node|perl|ruby|pwsh|osascript)[ \t]+(-\w+[ \t]+)*["']?|[ \t"'])(~|\$\{?HOME\}?|%d)\/\.(cache|local\/share|local\/state|local\/lib)\/[^\n]{0,200}|(^|\n)[ \t]*(Match[ \t]+[^\n]{0,80}exec|LocalCommand|KnownHostsCommand|ProxyCommand)[ \t=]+["']?[^\n]{0,200}(\b(curl|wget2?)\b|\/tmp\/|\/dev\/shm\/|\bbase64[ \t]+-d)[^\n]{0,200}/
     $git_ssh = /\b(core\.sshCommand|GIT_SSH_COMMAND)[ \t="']+[^\n]{0,40}(\b((ba|z|da)?sh|python[0-9.]*|node|perl)[ \t]+(-\w+[ \t]+)*["']?(~|\$\{?HOME\}?)\/\.|\b(curl|wget2?)\b|;[^\n]{0,80}\bssh\b)[^\n]{0,200}/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
   condition:
