@@ -67,9 +67,9 @@ rule catalogue_remote_tunnel_handed_out {
     prose = "medium"
     message = "opens a remote-access tunnel to this machine and sends its name or link to a host"
   strings:
-    $tunnel = /\bcode(-insiders)?(\.exe)?\s+tunnel\b(\s+--[\w-]+(\s+["']?[\w.-]+["']?)?)*|\bdevtunnel\s+(host|create)\b[^\n]{0,80}(--allow-anonymous|-a\b)|\btmate\s+[^\n]{0,60}display\s+-p\s+["']?#\{tmate_(ssh|web)\}/
+    $tunnel = /\bcode(-insiders)?(\.exe)?\s+tunnel\b(\s+--[\w-]+(\s+["']?[\w.-]+["']?)?)*|\bdevtunnel\s+(host|create)\b[^\n]{0,80}(--allow-anonymous|-a\b)|\btmate\s+[^\n]{0,60}display\s+-p\s+["']?#\{tmate_(ssh|web)\}|\btty-share\b[^\n]{0,120}--public\b[^\n]{0,160}|\bteleconsole\b[^\n]{0,80}|\bupterm\s+host\b[^\n]{0,160}|\bsshx(\s+-[-\w]+)*\s*(&|;|\n)/
     $ctx_send = /\bcurl\s+[^\n]{0,120}(-d\b|--data[\w-]*|-F\b|--form|-X\s*POST)|\b(requests|httpx)\.post\s*\(|\bInvoke-RestMethod\b[^\n]{0,120}-Body\b|\bfetch\s*\([^\n]{0,120}POST|\bwebhook\b|\bgh\s+(issue|gist|api)\b/ nocase
-    $veto_help = /\btunnel\s+(--help|-h|help|status|user\s+(login|show)|kill|prune|unregister)\b/
+    $veto_help = /\btunnel\s+(--help|-h|help|status|user\s+(login|show)|kill|prune|unregister)\b|--readonly(=true)?[ \t\n"'&;|]/
   condition:
     $tunnel and $ctx_send and #veto_help >= 0
 }

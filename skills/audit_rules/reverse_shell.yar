@@ -12,7 +12,7 @@ rule reverse_shell_oneliner {
   strings:
     $devtcp_shell = /\b(ba|z|k)?sh\s+-[a-z]*i[a-z]*\b[^\n]{0,40}\/dev\/(tcp|udp)\//
     $devtcp_redir = /\/dev\/(tcp|udp)\/[^\s\/]{1,100}\/[0-9$][^\n]{0,40}(0>&1|<&\s*[0-9]|>&\s*[0-9]|2>&1)/
-    $devtcp_exec = /\bexec\s+[0-9]+\s*<>\s*\/dev\/(tcp|udp)\//
+    $devtcp_exec = /\bexec\s+([0-9]+|\{\w+\})\s*<>\s*["']?\/dev\/(tcp|udp)\//
     $nc_exec = /\b(nc|ncat|netcat|nc\.traditional|nc\.openbsd)(\.exe)?(\s[^\n|;]{0,100})?(\s-[a-z]*[ec]\s*["']?\S*(sh|cmd(\.exe)?|powershell(\.exe)?)\b|--(sh-)?exec[\s=])/ nocase
     $fifo = /\b(mkfifo|mknod)\s[^\n]{0,200}\b(nc|ncat|netcat|telnet|openssl\s+s_client)\b/
     $pipe_to_sock = /\b(ba|z)?sh\s+-i\s*(2>&1\s*)?\|\s*(nc|ncat|netcat|telnet|openssl\s+s_client)\b/
@@ -81,9 +81,9 @@ rule reverse_shell_socket_exec {
     prose = "medium"
     message = "a program reads commands from a network socket and runs them (reverse shell)"
   strings:
-    $sock = /\bTCPSocket\.(new|open)\s*\(|\bIO::Socket::(INET|IP)\b|\bsocket\.socket\s*\(|\bsocket\.create_connection\s*\(|\bnew\s+net\.Socket\s*\(|\bnet\.(connect|createConnection)\s*\(|\bnet\.Dial(TCP|Timeout)?\s*\(|\b(fsockopen|pfsockopen|stream_socket_client)\s*\(|\bsocket\.(tcp|connect)\s*\(|\bnew\s+Socket\s*\(\s*["'\w]|\bNet\.Sockets\.TCPClient\b|\bTcpClient\s*\(|\bWebSocket\s*\(\s*["'`]wss?:|\bsocketConnection\s*\(|\bmake\.socket\s*\(|\[\s*socket\s+(-\w+\s+)*[\w$."-]+\s+[\w$-]+\s*\]|\bSockets\.connect\s*\(|=\s*connect\s*\(\s*["'][\w.-]+["']\s*,\s*\d+\s*\)/ nocase
-    $ctx_read = /[.:](gets|recv|readline|read|ReadString|getInputStream|GetStream|receive)\b|\.on\s*\(\s*["']data["']|\.Std(in|out)\s*(,[^=\n]{0,40})?=\s*(c|conn|sock|s|socket|client)\b|\bwhile\s*\(\s*<\s*\$\w+\s*>|\bfgets\s*\(|\bbufio\.NewReader\s*\(|\bsocket_read\b|\breadLines\s*\(\s*\w+\s*,\s*n\s*=|\bread\.socket\s*\(|\bgets\s+\$\w+\s+\w+|\breadline\s*\(\s*\w+\s*\)/
-    $ctx_run = /\bIO\.popen\b|\bOpen3\.\w+|\bexec\s*\(\s*["'](\/bin\/)?((ba|z)?sh|cmd)|\b(system|exec|spawn)\s*[\s(]\s*\w+\s*[\s)]|\bsubprocess\.\w+\s*\(|\bos\.(system|popen|dup2)\s*\(|\bpty\.spawn\b|\bchild_process\b|\bexec\.Command\s*\(|\b(shell_exec|passthru|proc_open|popen)\s*\(|\bio\.popen\s*\(|\bos\.execute\s*\(|Runtime\.getRuntime\(\)\.exec|\bProcessBuilder\s*\(|\b(iex|Invoke-Expression)\b|\bProcess\.Start\b|\bqx\s*[({\/]|`\s*\$\w+\s*`|\bopen\s*\(\s*\*?STD(IN|OUT)\s*,\s*["']?[<>+]*&|\bsystem2?\s*\(\s*\w+\s*,\s*intern\s*=|\bsystem2\s*\(\s*["'](ba|z)?sh["']|\[\s*exec\s+(\/bin\/)?(ba|z)?sh\s+-c\s+\$\w+|\bread\s*\(\s*`(ba|z)?sh\s+-c\s+\$\w+`|\brun\s*\(\s*`(ba|z)?sh\s+-c\s+\$\w+`/
+    $sock = /\bTCPSocket\.(new|open)\s*\(|\bIO::Socket::(INET|IP)\b|\bsocket\.socket\s*\(|\bsocket\.create_connection\s*\(|\bnew\s+net\.Socket\s*\(|\bnet\.(connect|createConnection)\s*\(|\bnet\.Dial(TCP|Timeout)?\s*\(|\b(fsockopen|pfsockopen|stream_socket_client)\s*\(|\bsocket\.(tcp|connect)\s*\(|\bnew\s+Socket\s*\(\s*["'\w]|\bNet\.Sockets\.TCPClient\b|\bTcpClient\s*\(|\bWebSocket\s*\(\s*["'`]wss?:|\bsocketConnection\s*\(|\bmake\.socket\s*\(|\[\s*socket\s+(-\w+\s+)*[\w$."-]+\s+[\w$-]+\s*\]|\bSockets\.connect\s*\(|=\s*connect\s*\(\s*["'][\w.-]+["']\s*,\s*\d+\s*\)|=\s*(java\.net\.)?Socket\s*\(\s*["'][\w.-]+["']\s*,\s*\d+/ nocase
+    $ctx_read = /[.:](gets|recv|readline|read|ReadString|getInputStream|GetStream|receive|inputStream|InputStream)\b|\.on\s*\(\s*["']data["']|\.Std(in|out)\s*(,[^=\n]{0,40})?=\s*(c|conn|sock|s|socket|client)\b|\bwhile\s*\(\s*<\s*\$\w+\s*>|\bfgets\s*\(|\bbufio\.NewReader\s*\(|\bsocket_read\b|\breadLines\s*\(\s*\w+\s*,\s*n\s*=|\bread\.socket\s*\(|\bgets\s+\$\w+\s+\w+|\breadline\s*\(\s*\w+\s*\)/
+    $ctx_run = /\bIO\.popen\b|\bOpen3\.\w+|\bexec\s*\(\s*["'](\/bin\/)?((ba|z)?sh|cmd)|\b(system|exec|spawn)\s*[\s(]\s*\w+\s*[\s)]|\bsubprocess\.\w+\s*\(|\bos\.(system|popen|dup2)\s*\(|\bpty\.spawn\b|\bchild_process\b|\bexec\.Command\s*\(|\b(shell_exec|passthru|proc_open|popen)\s*\(|\bio\.popen\s*\(|\bos\.execute\s*\(|Runtime\.getRuntime\(\)\.exec|\bProcessBuilder\s*\(|\b(iex|Invoke-Expression)\b|\bProcess\.Start\b|\bqx\s*[({\/]|`\s*\$\w+\s*`|\bopen\s*\(\s*\*?STD(IN|OUT)\s*,\s*["']?[<>+]*&|\bsystem2?\s*\(\s*\w+\s*,\s*intern\s*=|\bsystem2\s*\(\s*["'](ba|z)?sh["']|\[\s*exec\s+(\/bin\/)?(ba|z)?sh\s+-c\s+\$\w+|\bread\s*\(\s*`(ba|z)?sh\s+-c\s+\$\w+`|\brun\s*\(\s*`(ba|z)?sh\s+-c\s+\$\w+`|\bnew\s+Process\s*(\{|\(\s*\))|\bnew\s+ProcessStartInfo\s*\(|\bRedirectStandardInput\s*=\s*true\b|[\]"']\s*\.execute\s*\(\s*\)|\bconsumeProcessOutput\s*\(|\bsys\.process\b|\bnew\s+ProcessIO\s*\(/
     $ctx_shell = /["'`](\/bin\/)?(ba|z|k|da)?sh["'`]|["'`](\/bin\/)?(ba|z)?sh\s+-i|["']cmd(\.exe)?["']|["']powershell(\.exe)?["']|\bpty\.spawn\b|\bshell\s*(=|:)\s*(True|true)\b|\b(sh|bash)\s+-c\b|\bos\.dup2\b|\bIO\.popen\b|\bproc_open\b|\bio\.popen\b|\bos\.execute\b|\b(system|exec)\s*\(\s*\$\w+|\bexec\.Command\s*\(\s*["'](\/bin\/)?(ba|z)?sh|\b(iex|Invoke-Expression)\b|\bshell_exec\b|\bRuntime\.getRuntime\(\)\.exec|\b(execSync|exec)\s*\(\s*[a-z_]\w*(\.toString\(\s*\))?\s*[,)]|`\s*\$\w+\s*`|\bqx\s*[({\/]\s*\$|\bsystem2?\s*\(\s*\w+\s*,\s*intern\s*=|\bsystem2\s*\(\s*["'](ba|z)?sh["']|\bexec\s+(\/bin\/)?(ba|z)?sh\s+-c\s+\$\w+|`(ba|z)?sh\s+-c\s+\$\w+`/ nocase
   condition:
     $sock and $ctx_read and $ctx_run and $ctx_shell
@@ -211,4 +211,23 @@ rule remote_shell_foreign_network {
     $ts_ssh_server = /\btailscale\s+(up|login)\b([^\n]{0,200}\\\s*\n){0,3}[^\n]{0,200}--ssh\b[^\n]{0,200}(\\\s*\n[^\n]{0,200}){0,3}--login-server[= ]+["']?https?:\/\//
   condition:
     any of them
+}
+
+/* Round 14: a read-and-eval loop fed by a network connection in the shell, without `bash -i`: a
+ * `/dev/tcp` descriptor read line by line (`read -r cmd <&7`, `read -u 7`) or a socket tool's
+ * output piped into `while read`, each line handed to eval or `sh -c`. */
+rule reverse_shell_read_eval_loop {
+  meta:
+    id = "audit/reverse-shell"
+    category = "reverse-shell"
+    severity = "high"
+    prose = "medium"
+    message = "a shell loop reads lines from a network connection and runs each with eval (a command channel)"
+  strings:
+    $fd_read = /\bwhile\s+(IFS=\S*\s+)?read\s+(-\w+\s+)*(-u\s*["']?(\d+|\$\{?\w+\}?)["']?\s+)?\w+[^\n]{0,40}(<\s*&\s*["']?(\d+|\$\{?\w+\}?)|-u\s*["']?(\d+|\$\{?\w+\}?))/
+    $net_pipe = /\b(nc|ncat|netcat|socat|telnet|openssl\s+s_client|websocat|ztcp)\b[^\n|]{0,160}\|\s*while\s+(IFS=\S*\s+)?read\b|\bdone\s*<\s*<\(\s*(nc|ncat|netcat|socat|telnet|openssl\s+s_client|websocat)\b[^\n]{0,120}/
+    $ctx_net = /\/dev\/(tcp|udp)\/|\b(ztcp|zsocket)\s/
+    $ctx_eval = /\beval\s+["']?\$\{?\w+|\b(ba|z|da)?sh\s+-c\s+["']?\$\{?\w+|\bsource\s+<\(\s*(echo|printf)\s[^\n]{0,20}\$\{?\w+/
+  condition:
+    (($fd_read and $ctx_net) or $net_pipe) and $ctx_eval
 }
