@@ -1196,6 +1196,11 @@ RISKY = [
     ("r14a-js-identifier-cyrillic-p", "src/s.js", "const input = req.query.q;\nconst in\u0440ut = escape(input);\nres.send(input);\n", "audit/invisible-unicode"),
     ("r14a-sh-pip-index-greek-omicron", "scripts/i.sh", "pip install --index-url https://pypi.example.org/simple t\u03bfrch\n", "audit/invisible-unicode"),
     ("r14a-dockerfile-from-cyrillic-c", "Dockerfile", "FROM \u0441ircleci/node:20\n", "audit/invisible-unicode"),
+    # Round 14 (h14-rulesA): an archive of compiled code run by the skill (a zipapp of bytecode
+    # only, a zip of a native library, a WebAssembly module in a data file).
+    ("r14a-pyz-bytecode-only", "tools/t.pyz", "#!/usr/bin/env python3\nPK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0c\x00\x00\x00__main__.pyc\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
+    ("r14a-zip-native-library", "lib/plugin.zip", "PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x11\x00\x00\x00native/libhook.so\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
+    ("r14a-dat-wasm-member", "tools/fmt.dat", "PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00README.txt\x00\x00\x00\x00\x00\x00\x00\x00PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x08\x00\x00\x00fmt.wasm\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
 ]
 
 # Benign text that names risky tools: never high.
@@ -1793,6 +1798,7 @@ BENIGN = [
     ("ok14a-md-russian-prose-with-english", "SKILL.md", "\u0417\u0430\u043f\u0443\u0441\u0442\u0438\u0442\u0435 `npm test` \u0438 \u043f\u0440\u043e\u0432\u0435\u0440\u044c\u0442\u0435 \u043e\u0442\u0447\u0451\u0442 Jest.\n"),
     ("ok14a-py-science-greek", "scripts/p.py", "# distance between C\u03b1 atoms, in \u00c5\nd = dist(ca_i, ca_j)\n"),
     ("ok14a-py-homoglyph-fixture", "tests/gen.py", "CASES = ['\u0430pple',  # Cyrillic a: a homoglyph fixture\n]\n"),
+    ("ok14a-docx-template-xml-only", "templates/report.docx", "PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x11\x00\x00\x00word/document.xml\x00\x00\x00\x00\x00\x00\x00\x00PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x1d\x00\x00\x00docProps/printerSettings1.bin\x00\x00\x00\x00\x00\x00\x00\x00"),
 ]
 
 
