@@ -1196,11 +1196,6 @@ RISKY = [
     ("r14a-js-identifier-cyrillic-p", "src/s.js", "const input = req.query.q;\nconst in\u0440ut = escape(input);\nres.send(input);\n", "audit/invisible-unicode"),
     ("r14a-sh-pip-index-greek-omicron", "scripts/i.sh", "pip install --index-url https://pypi.example.org/simple t\u03bfrch\n", "audit/invisible-unicode"),
     ("r14a-dockerfile-from-cyrillic-c", "Dockerfile", "FROM \u0441ircleci/node:20\n", "audit/invisible-unicode"),
-    # Round 14 (h14-rulesA): an archive of compiled code run by the skill (a zipapp of bytecode
-    # only, a zip of a native library, a WebAssembly module in a data file).
-    ("r14a-pyz-bytecode-only", "tools/t.pyz", "#!/usr/bin/env python3\nPK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0c\x00\x00\x00__main__.pyc\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
-    ("r14a-zip-native-library", "lib/plugin.zip", "PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x11\x00\x00\x00native/libhook.so\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
-    ("r14a-dat-wasm-member", "tools/fmt.dat", "PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00README.txt\x00\x00\x00\x00\x00\x00\x00\x00PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x08\x00\x00\x00fmt.wasm\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
 ]
 
 # Benign text that names risky tools: never high.
@@ -2100,6 +2095,26 @@ def publisher(root, ok):
            json.dumps(got.get(n), indent=1))
 
 
+def zip_archives(root, ok):
+    """Round 14 (h14-rulesA): an archive of compiled code run by the skill (a zipapp of bytecode
+    only, a zip of a native library, a WebAssembly module inside a data file) is an executable,
+    a whole-file finding (no line to quote); a document archive of XML parts is not."""
+    top = os.path.join(root, "zips")
+    cases = [
+        ("r14a-pyz-bytecode-only", "tools/t.pyz", "#!/usr/bin/env python3\nPK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0c\x00\x00\x00__main__.pyc\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
+        ("r14a-zip-native-library", "lib/plugin.zip", "PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x11\x00\x00\x00native/libhook.so\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
+        ("r14a-dat-wasm-member", "tools/fmt.dat", "PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00README.txt\x00\x00\x00\x00\x00\x00\x00\x00PK\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x08\x00\x00\x00fmt.wasm\x00\x00\x00\x00\x00\x00\x00\x00", "audit/executable"),
+    ]
+    for case, rel, content, _ in cases:
+        write(top, case, rel, content)
+    rc, r, err = audit(top)
+    got = {s["name"]: s for s in r.get("skills", [])}
+    for case, rel, _, code in cases:
+        high = [f for f in got.get(case, {}).get("findings", [])
+                if f["code"] == code and f["severity"] == 1 and f["file"] == rel]
+        ok(bool(high), f"{case}: {code} high in {rel}", json.dumps(got.get(case), indent=1))
+
+
 def main():
     n = 0
     fails = 0
@@ -2153,6 +2168,7 @@ def main():
         md_blocks(root, ok)
         repo_links(root, ok)
         publisher(root, ok)
+        zip_archives(root, ok)
     print(f"1..{n}")
     return 1 if fails else 0
 
