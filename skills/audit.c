@@ -145,6 +145,36 @@ static size_t embedded_executable(const char *d, size_t len) {
   return 0;
 }
 
+/* A zip archive (a Python zipapp, a self-running archive behind a `#!` line) holding compiled
+ * code: bytecode or native libraries whose source is not in the skill. Names are read from the
+ * local headers; Office documents' .bin parts (printer settings) are not code. */
+static bool zip_holds_compiled(const char *d, size_t len) {
+  static const char *const CODE[] = {".pyc",   ".pyo", ".class", ".so",  ".dll",
+                                     ".dylib", ".exe", ".wasm",  ".node"};
+  const char *p = d;
+  if (starts_with(d, len, "#!", 2) && (p = memchr(d, '\n', len)) != NULL)
+    p++;
+  if (!p || !starts_with(p, len - (size_t)(p - d), "PK\x03\x04", 4))
+    return false;
+  for (; (p = memmem(p, len - (size_t)(p - d), "PK\x03\x04", 4)) != NULL; p += 4) {
+    size_t left = len - (size_t)(p - d);
+    if (left < 30)
+      break;
+    const unsigned char *u = (const unsigned char *)p;
+    size_t n = (size_t)u[26] | (size_t)u[27] << 8;
+    if (n == 0 || n > 255 || 30 + n > left)
+      continue;
+    char name[256];
+    memcpy(name, p + 30, n);
+    name[n] = '\0';
+    const char *dot = strrchr(name, '.');
+    for (size_t i = 0; dot && i < sizeof CODE / sizeof *CODE; i++)
+      if (!strcasecmp(dot, CODE[i]))
+        return true;
+  }
+  return false;
+}
+
 /* Executables and other binary content: whole-file findings. True when it is binary. */
 static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *out, int *high) {
   if (starts_with(d, len,
@@ -166,6 +196,12 @@ static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *
             "an executable program inside the file (at byte %zu, after other content): what it "
             "does cannot be read",
             at);
+    (*high)++;
+    return true;
+  }
+  if (memchr(d, '\0', len < 8192 ? len : 8192) && zip_holds_compiled(d, len)) {
+    finding(out, UPK_SEV_ERROR, "audit/executable", "executable", rel, -1,
+            "an archive of compiled code (a zipapp or a jar): what it runs cannot be read");
     (*high)++;
     return true;
   }

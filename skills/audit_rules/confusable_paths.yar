@@ -32,3 +32,23 @@ rule format_char_between_ascii {
   condition:
     any of them
 }
+
+/* Round 14 (issue 45): any word of code or of a command that mixes Latin letters with a Cyrillic
+ * or Greek look-alike (an image namespace, a crate or package name, an identifier that shadows
+ * the sanitised variable, a flag): it reads as the real name and resolves to another. Real words
+ * of those scripts are whole words of one script; Turkish dotless i and the Greek letters of
+ * science (C-alpha, a beta) are left out. A line that names the trick (a homoglyph fixture, a
+ * lesson on spoofing) only shows it. */
+rule mixed_script_word {
+  meta:
+    id = "audit/invisible-unicode"
+    category = "unicode"
+    severity = "high"
+    prose = "medium"
+    message = "a name mixes Latin letters with look-alike Cyrillic or Greek letters (it reads as one name and resolves to another)"
+  strings:
+    $mixed = /[A-Za-z_](\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE\xBF)|(\xD0[\xB0\xB5\xBE\x90\x92\x95\x9A\x9C\x9D\x9E\xA0\xA1\xA2\xA5]|\xD1[\x80\x81\x83\x85\x95\x96\x98]|\xCE\xBF)[A-Za-z_]/
+    $neg = /cyrillic|greek|homoglyph|look-?alike|confusable|spoof|\xD0\xBA\xD0\xB8\xD1\x80\xD0\xB8\xD0\xBB/ nocase
+  condition:
+    $mixed and #neg >= 0
+}

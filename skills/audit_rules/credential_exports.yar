@@ -73,3 +73,41 @@ rule credential_path_pieces {
   condition:
     any of them
 }
+
+/* Round 14 (issue 45): a CLI's own token store (circleci, doctl, supabase, wrangler, the MinIO
+ * client, fly, railway, netlify, vercel, terraform, pulumi, huggingface, rclone, s3cmd, stripe,
+ * hcloud, sentry, databricks) read by a command that prints or extracts it, or its token value
+ * taken out of it in prose ("the `token:` value from ~/.circleci/cli.yml", "the access-token
+ * line from ~/.config/doctl/config.yaml"): the login leaves the tool that owns it, whatever the
+ * sink (a doc, an issue, a bundle, .dev.vars). The tool using its own file says nothing of this. */
+rule cli_token_store_read {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    message = "reads a CLI's stored login token out of its token file (printed, copied or written elsewhere)"
+  strings:
+    $cmd = /\b(cat|type|less|more|head|tail|sed|awk|grep|jq|yq|tomlq|dasel|cut|base64|xxd|cp|scp|Get-Content|gc|Copy-Item)\s+([^\n|;&'"]|'[^'\n]{0,200}'|"[^"\n]{0,200}"|\\\n){0,40}(\.circleci[\/\\]cli\.yml|doctl[\/\\]config\.yaml|\.supabase[\/\\]access-token|wrangler[\/\\]config[\/\\]default\.toml|\.mc[\/\\]config\.json|credentials\.tfrc\.json|\.fly[\/\\]config\.yml|railway[\/\\]config\.json|netlify[\/\\]config\.json|com\.vercel\.cli[\/\\]auth\.json|huggingface[\/\\]token\b|\.pulumi[\/\\]credentials\.json|\.databrickscfg|rclone[\/\\]rclone\.conf|\.s3cfg|hcloud[\/\\]cli\.toml|stripe[\/\\]config\.toml|\.sentryclirc|firebase-tools\.json)/
+    $prose = /\b(take|taking|read|copy|grab|extract|pull|include|including|holding|containing|paste|put|insert|embed|attach|print|show)\b[^\n]{0,80}\b[\w-]*(token|tokens|secret|secrets|secret_?key|access_?key|api[_ -]?key|credential|credentials|password)\b[^\n]{0,60}\b(from|in|of)\b\s*\n?[^\n]{0,40}(\.circleci[\/\\]cli\.yml|doctl[\/\\]config\.yaml|\.supabase[\/\\]access-token|wrangler[\/\\]config[\/\\]default\.toml|\.mc[\/\\]config\.json|credentials\.tfrc\.json|\.fly[\/\\]config\.yml|railway[\/\\]config\.json|netlify[\/\\]config\.json|com\.vercel\.cli[\/\\]auth\.json|huggingface[\/\\]token\b|\.pulumi[\/\\]credentials\.json|\.databrickscfg|rclone[\/\\]rclone\.conf|\.s3cfg|hcloud[\/\\]cli\.toml|stripe[\/\\]config\.toml|\.sentryclirc|firebase-tools\.json)/ nocase
+    /* `grep -q token ~/.circleci/cli.yml` asks whether the user is logged in and prints nothing. */
+    $neg = /\b(never|don'?t|do\s+not|must\s+not|avoid|redact\w*|mask\w*)\b|\bgrep\s+(-[a-zA-Z]*[qc][a-zA-Z]*\s+)+/ nocase
+  condition:
+    any of ($cmd, $prose) and #neg >= 0
+}
+
+/* Round 14: a program that loads a CLI's credential store by path pieces and prints the secret
+ * fields it holds (`fmt.Printf(... a.SecretKey)`, `print(cfg["token"])`): a status table or a
+ * log line that shows the user's keys. */
+rule cli_store_pieces_printed {
+  meta:
+    id = "audit/credentials"
+    category = "credentials"
+    severity = "high"
+    prose = "medium"
+    message = "loads a CLI's credential store and prints the secret keys or tokens it holds"
+  strings:
+    $store = /["']\.(mc|circleci|supabase|fly|netlify|pulumi|wrangler|s3cfg|databrickscfg|sentryclirc)["']\s*(,|\)\s*\.\s*join\s*\(|\/)\s*["']?(config\.json|cli\.yml|access-token|config\.yml|credentials\.json|config)?|["']\.config["']\s*(,|\/)\s*["'](doctl|\.wrangler|netlify|railway|stripe|hcloud|rclone)["']/
+    $print = /\b(fmt\.(Print|Fprint|Sprint)\w*|print|println|printf|puts|console\.(log|table|info)|log\.\w+|echo|Write-Host|writeln)\s*\(?[^\n]{0,160}(\.|\[\s*["'])(SecretKey|secretKey|secret_key|SecretAccessKey|AccessToken|accessToken|access_token|oauth_token|Token|token|refresh_token|password|Password)\b/
+  condition:
+    not is_prose and $store and $print
+}

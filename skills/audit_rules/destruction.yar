@@ -255,9 +255,12 @@ rule home_rooted_variable_delete {
     $ps_rm = /\bRemove-Item\b[^\n]{0,80}-Recurse\b/ nocase
     $sh_find = /\bfind\s+["']?\$\{?\w+\}?\/["']?\s+(-(mindepth|maxdepth)\s+\d+\s+)*-delete\b/
     $sql_loop = /\bFOR\s+\w+\s+IN\s+SELECT\b[^;]{0,300}\b(pg_tables|information_schema\.tables|pg_class|sys\.tables)\b[^$]{0,400}\bEXECUTE\b[^;]{0,120}\bDROP\s+(TABLE|SCHEMA|VIEW)\b/ nocase
+    /* Round 14: the sub-path checked for emptiness before the join (IsNullOrWhiteSpace, a
+     * ValidateNotNullOrEmpty parameter) cannot resolve to the profile itself. */
+    $ctx_ps_guard = /\[string\]::IsNullOr(Empty|WhiteSpace)\s*\(\s*\$\w+\s*\)|\bValidateNotNullOrEmpty\b/ nocase
     $sql_foreach = /\bsp_MSforeachtable\s+[@\w=\s]*["']\s*DROP\s+TABLE\b|\bSELECT\s+(CONCAT|GROUP_CONCAT|string_agg)\s*\(\s*["']DROP\s+TABLE\b[^\n]{0,300}\b(information_schema\.tables|pg_tables|sqlite_master)\b/ nocase
   condition:
-    ($py_join and $py_rm) or ($js_join and $js_rm) or ($ps_join and $ps_rm) or $sh_find or $sql_loop or $sql_foreach
+    ($py_join and $py_rm) or ($js_join and $js_rm) or ($ps_join and $ps_rm and not $ctx_ps_guard) or $sh_find or $sql_loop or $sql_foreach
 }
 
 /* Round 12 (issue 45): a recursive delete whose root falls back to the home directory or the

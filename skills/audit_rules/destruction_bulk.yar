@@ -120,3 +120,65 @@ rule home_join_empty_default_removed {
   condition:
     $join and $ctx_empty and $ctx_delete and not $ctx_guard
 }
+
+/* Round 14 (issue 45): every resource a client can list, deleted one by one through an SDK in a
+ * loop: Google Cloud Storage's getBuckets / list_buckets into bucket.deleteFiles or
+ * bucket.delete(force), Azure's list_containers into delete_container, an ORM's list of every
+ * table dropped (ActiveRecord's connection.tables, Django's introspection, SQLAlchemy's
+ * inspector). A listing narrowed by a prefix or a match is a scoped cleanup. */
+rule sdk_list_all_delete_each {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "lists every bucket, container or table the client can reach and deletes each one"
+  strings:
+    $buckets = /\b(getBuckets|listBuckets|list_buckets|list_containers|listContainers|getDatasets|list_datasets|listDatabases|list_databases|getInstances|list_instances|listTables|list_tables|get_table_names|table_names)\s*\([^\n]{0,40}\)[\s\S]{0,240}\b(for|forEach|each|map)\b[\s\S]{0,200}\.(deleteFiles|delete_blobs|delete_container|deleteContainer|delete_dataset|deleteDataset|dropDatabase|drop_database|delete_table|deleteTable|drop_table)\s*\(|\b(getBuckets|listBuckets|list_buckets|getDatasets|list_datasets)\s*\([^\n]{0,40}\)[\s\S]{0,240}\b(for|forEach|each|map)\b[\s\S]{0,200}\.delete\s*\(\s*(\{\s*)?force\s*[:=]\s*(true|True)/
+    $loop_over = /\b(for|foreach)\b[^\n]{0,80}\b(getBuckets|listBuckets|list_buckets|list_containers|listContainers|getDatasets|list_datasets|listDatabases|list_databases|list_instances|listTables|list_tables|get_table_names|table_names)\s*\([^\n]{0,40}\)[\s\S]{0,200}\.(deleteFiles|delete_blobs|delete_container|deleteContainer|delete_dataset|deleteDataset|dropDatabase|drop_database|delete_table|deleteTable|drop_table)\s*\(|\b(for|foreach)\b[^\n]{0,80}\b(getBuckets|listBuckets|list_buckets|getDatasets|list_datasets)\s*\([^\n]{0,40}\)[\s\S]{0,200}\.delete\s*\(\s*(\{\s*)?force\s*[:=]\s*(true|True)/
+    $rb_tables = /\b(connection|conn|c)\.(tables|data_sources)\.each\b[\s\S]{0,160}\bdrop_table\s*\(/
+    $py_tables = /\b(introspection\.table_names|inspect\s*\(\s*\w+\s*\)\.get_table_names|get_table_names)\s*\([^\n]{0,40}\)[\s\S]{0,200}\bDROP\s+TABLE\b/ nocase
+    $ctx_filter = /\.(startswith|startsWith|HasPrefix|start_with\?|match|test)\s*\(\s*["'\/][\w.^-]{2,}|\bprefix\s*[:=]\s*["'][\w-]{2,}["']|\bfilter\s*\(\s*\(?\s*\w+\s*\)?\s*=>[^\n]{0,60}(===|startsWith|includes)/
+    $ctx_env_guard = /\bRails\.env\.(production|development|test)\?|\bRAILS_ENV\b|\bDEBUG\s*(is\s+True|==)|\bsettings\.DEBUG\b|\bNODE_ENV\s*[!=]==?\s*["']/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious)\b/ nocase
+  condition:
+    not is_prose and ((($buckets or $loop_over or $py_tables) and not $ctx_filter) or ($rb_tables and not $ctx_env_guard)) and #neg >= 0
+}
+
+/* Round 14: a database deleted together with its backups: RDS's --skip-final-snapshot with
+ * --delete-automated-backups (or the SDK's SkipFinalSnapshot with DeleteAutomatedBackups), a
+ * secret deleted with no recovery window, a key vault purged, a backup vault emptied. A
+ * deletion that keeps a final snapshot can be undone; these cannot. */
+rule delete_with_backups {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "deletes a database or a secret together with its backups or recovery window (no way back)"
+  strings:
+    $rds = /\baws\s+rds\s+delete-db-(instance|cluster)\b([^\n]|\\\n){0,240}(--skip-final-snapshot\b([^\n]|\\\n){0,160}--delete-automated-backups\b|--delete-automated-backups\b([^\n]|\\\n){0,160}--skip-final-snapshot\b)/
+    $sdk = /\bdelete_db_(instance|cluster)\s*\([^)]{0,240}SkipFinalSnapshot\s*=\s*True[^)]{0,160}DeleteAutomatedBackups\s*=\s*True|\bDeleteDBInstance(Command)?\s*\(\s*\{[^}]{0,240}SkipFinalSnapshot\s*:\s*true[^}]{0,160}DeleteAutomatedBackups\s*:\s*true/
+    $purge = /\baws\s+secretsmanager\s+delete-secret\b([^\n]|\\\n){0,200}--force-delete-without-recovery\b|\baz\s+keyvault\s+purge\b|\baws\s+backup\s+delete-recovery-point\b([^\n]|\\\n){0,200}\$\(|\baz\s+keyvault\s+delete\b([^\n]|\\\n){0,120}&&\s*az\s+keyvault\s+purge\b/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?)\b/ nocase
+  condition:
+    any of ($rds, $sdk, $purge) and #neg >= 0
+}
+
+/* Round 14: file contents destroyed in place over the user's folders, the files kept: holes
+ * punched or ranges zeroed over their whole length (fallocate -p / -z), shred, truncate to zero
+ * or dd from /dev/zero onto each file a walk of the home or its Documents or Pictures yields. */
+rule contents_zeroed_over_tree {
+  meta:
+    id = "audit/destruction"
+    category = "destruction"
+    severity = "high"
+    prose = "medium"
+    message = "zeroes or shreds the contents of every file under the user's folders (the files stay, their data is gone)"
+  strings:
+    $zero = /\b(fallocate\s+([^\n|;]{0,60}\s)?(--punch-hole|-p|--zero-range|-z)\b|shred\s+([^\n|;]{0,40}\s)?(-[a-zA-Z]*[uzn][a-zA-Z]*|--remove|--zero|--iterations)\b|truncate\s+(-s\s*|--size[= ])0\b)[^\n|;]{0,120}["']?(\$\{?\w+\}?|\{\})["']?[ \t]*(;|\n|$|\+|\\|&|\))|\bdd\s+[^\n|;]{0,40}\bif=\/dev\/(zero|urandom)\b[^\n|;]{0,80}\bof=["']?(\$\{?\w+\}?|\{\})/
+    $ctx_tree = /(\$HOME|\$\{HOME\}|~|\$USERPROFILE)\/(Documents|Pictures|Desktop|Downloads|Music|Videos|Photos|Movies)\b|\bfind\s+["']?(\$HOME|\$\{HOME\}|~)["']?\/?\s/
+    $ctx_walk = /\bfind\s[^\n]{0,120}(-type\s+f|-print0)\b/
+  condition:
+    not is_prose and $zero and $ctx_tree and $ctx_walk
+}

@@ -69,3 +69,45 @@ rule uudecode_then_run {
   condition:
     ($uudecode and $ctx_body and $ctx_run) or $pipe or $py
 }
+
+/* Round 14 (issue 45): code kept as shifted or xored character codes (a Caesar shift, a XOR
+ * with a constant) and decoded into a code sink in the same file: JavaScript's
+ * String.fromCharCode(c - 3) into eval, an indirect (0, eval) or a Function constructor;
+ * Python's chr(c ^ 7) into exec; Ruby's (c - 3).chr into eval. A cipher exercise decodes text
+ * to print it, never to run it. */
+rule shifted_char_codes_run {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    prose = "medium"
+    message = "decodes character codes shifted or xored by a constant and runs the result as code"
+  strings:
+    $js_shift = /\bString\.fromCharCode\s*\(\s*[\w$.\[\]]{1,40}\s*[-+^]\s*(0x[0-9a-fA-F]+|\d+|[\w$]+)\s*\)|\.charCodeAt\s*\([^\n)]{0,30}\)\s*[-+]\s*\d+/
+    $js_sink = /(^|[^\w.$])(eval|Function)\s*\(|\bnew\s+Function\s*\(|\(\s*0\s*,\s*eval\s*\)\s*\(|\b(globalThis|window|global)\s*(\.|\[\s*["'])eval\b|\bvm\.(runIn\w+|Script|compileFunction)\b/
+    $py_shift = /\bchr\s*\(\s*(ord\s*\(\s*\w+\s*\)|\w+)\s*[-+^]\s*(0x[0-9a-fA-F]+|\d+|\w+)\s*\)/
+    $py_sink = /(^|[^\w.])(exec|eval|compile)\s*\(/
+    $rb_shift = /\(\s*\w+\s*[-+^]\s*\d+\s*\)\.chr\b/
+    $rb_sink = /\b(eval|instance_eval|class_eval)\s*\(?\s*[\w(]/
+  condition:
+    (lang == "js" and $js_shift and $js_sink) or (lang == "python" and $py_shift and $py_sink) or
+    (lang == "ruby" and $rb_shift and $rb_sink)
+}
+
+/* Round 14: decoded or inflated text run in the current shell without a pipe into sh:
+ * `source /dev/stdin <<< "$(base64 -d <<EOF | gunzip ...)"`, `. <(xxd -r -p blob)`, a decoder
+ * piped into `source /dev/stdin`. The shell reads code nobody can read in the file. */
+rule decoded_sourced_in_shell {
+  meta:
+    id = "audit/obfuscated"
+    category = "encoded-exec"
+    severity = "high"
+    prose = "medium"
+    message = "decodes or inflates an embedded payload and sources it into the running shell"
+  strings:
+    $stdin_then = /(^|[;&|\s({])(source|\.)\s+["']?(\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)\b[\s\S]{0,200}(\bbase64\s+(-[a-zA-Z]*d|--decode|-D)\b|\b(gunzip|zcat|unxz|unzstd|bunzip2|uudecode)\b|\b(xz|zstd|gzip|bzip2|brotli)\s+(-[a-zA-Z]*d|--decompress)\b|\bxxd\s+-r\b|\bopenssl\s+(enc|base64)\b)/
+    $proc = /(^|[;&|\s({])(source|\.)\s+<\(\s*[^)\n]{0,160}(\bbase64\s+(-[a-zA-Z]*d|--decode|-D)\b|\b(gunzip|zcat|unxz|unzstd|bunzip2)\b|\b(xz|zstd|gzip|bzip2)\s+(-[a-zA-Z]*d|--decompress)\b|\bxxd\s+-r\b|\bopenssl\s+enc\b|\b(age|gpg2?)\s)/
+    $pipe = /(\bbase64\s+(-[a-zA-Z]*d|--decode|-D)\b|\b(gunzip|zcat|unxz|unzstd|bunzip2)\b|\b(xz|zstd|gzip)\s+(-[a-zA-Z]*d|--decompress)\b|\bxxd\s+-r\b)[^\n]{0,160}\|\s*(source|\.)\s+["']?(\/dev\/stdin|\/dev\/fd\/0)\b/
+  condition:
+    any of them
+}

@@ -263,7 +263,7 @@ rule decrypted_then_executed {
     $js_sink = /(^|[^\w.$])(eval|new\s+Function|Function)\s*\(|\bvm\.(runIn\w+|Script|compileFunction)\b|\brequireFromString\b|\bmodule\._compile\s*\(/
     $rb_decrypt = /\bOpenSSL::Cipher(::\w+)?\.new\b[^\n]{0,80}|\.decrypt\b[^\n]{0,40}\n[^\n]{0,80}\.(key|iv)\s*=/
     $rb_sink = /\b(eval|instance_eval|class_eval)\s*\(?\s*\w+/
-    $sh_pipe = /\b(gpg2?|age)\s+[^\n|]{0,80}(\s-d\b|--decrypt\b)[^\n|]{0,120}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|pwsh|iex)\b(\s*(\n|;|&|\||\))|\s+-\s*\n|\s+-s\b|\s*$)/
+    $sh_pipe = /\b(gpg2?|age|openssl\s+(enc|aes-?\w*|des\w*|chacha20|bf\w*))\b[^\n|]{0,80}(\s-d\b|--decrypt\b)[^\n|]{0,120}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|pwsh|iex)\b(\s*(\n|;|&|\||\))|\s+-\s*\n|\s+-s\b|\s*$)/
   condition:
     (lang == "powershell" and $ps_decrypt and $ctx_ps_text and $ps_sink) or
     (lang == "python" and $py_decrypt and $py_sink) or
