@@ -34,7 +34,7 @@ rule privilege_access_to_outsider {
     $snapshot_shared = /\baws\s+ec2\s+modify-snapshot-attribute\b(\\\r?\n|[^\n]){0,300}(Group=all|["']Group["']\s*:\s*["']all["']|--group-names\s+all\b|UserId=["']?[0-9]{12}\b|["']UserId["']\s*:\s*["'][0-9]{12}|--user-ids\s+["']?[0-9]{12}\b)|\baws\s+rds\s+modify-db(-cluster)?-snapshot-attribute\b(\\\r?\n|[^\n]){0,300}--values-to-add\s+["']?\[?["']?(all|[0-9]{12})\b/
     $k8s_anonymous = /\bkubectl\s+create\s+(cluster)?rolebinding\b(\\\r?\n|[^\n]){0,300}--clusterrole[= ]["']?(cluster-admin|admin|edit)\b(\\\r?\n|[^\n]){0,300}--(user|group)[= ]["']?system:(anonymous|unauthenticated|authenticated|serviceaccounts)\b|\bkubectl\s+create\s+(cluster)?rolebinding\b(\\\r?\n|[^\n]){0,300}--(user|group)[= ]["']?system:(anonymous|unauthenticated|authenticated|serviceaccounts)\b(\\\r?\n|[^\n]){0,300}--clusterrole[= ]["']?(cluster-admin|admin|edit)\b|--authorization-mode[= ]["']?AlwaysAllow\b/
     $allowance = /\b(approve|increaseAllowance)\s*\(\s*["']?0x[0-9a-fA-F]{40}["']?\s*,\s*(MAX_UINT(256)?|UINT256_MAX|MaxUint256|maxUint256|(ethers\.)?(constants\.)?MaxUint256|ethers\.MaxUint256|type\s*\(\s*uint256\s*\)\s*\.\s*max|\(?\s*2n?\s*\*\*\s*256n?\s*\)?\s*-\s*1n?|uint256\s*\(\s*-\s*1\s*\)|~\s*uint256\s*\(\s*0\s*\)|U256::MAX|0x[fF]{64}|115792089237316195423570985008687907853269984665640564039457584007913129639935)|\bsetApprovalForAll\s*\(\s*["']?0x[0-9a-fA-F]{40}["']?\s*,\s*(true|True|1)\b|["']approve\(address,\s*uint256\)["']\s+["']?0x[0-9a-fA-F]{40}["']?\s+["']?(\$\(cast\s+max-uint\)|max|2\*\*256-1|0x[fF]{64}|115792089237316195423570985008687907853269984665640564039457584007913129639935)/
-    $veto_placeholder = /[\s"'`(<:=,\/](you|your[\w.-]*|me|name|user|username|someone|email|first\.last|firstname|jane|john|alice|bob|teammate|colleague)@|@(example\.com|company\.com|domain\.com|your[\w-]*\.[\w.]+|yourcompany\.\w+)\b|(new_owner|namespace)["']?\s*[=:]\s*["']?(my|your)[-_]|(new_owner|namespace)["']?\s*[=:]\s*["']?[A-Z][A-Z0-9_]+\b|\/collaborators\/[A-Z][A-Z0-9_]+\b/
+    $veto_placeholder = /[\s"'`(<:=,\/](you|your[\w.-]*|me|name|user|username|someone|email|first\.last|firstname|jane|john|alice|bob|teammate|colleague)@|@(example\.com|company\.com|domain\.com|your[\w-]*\.[\w.]+|yourcompany\.\w+)\b|(new_owner|namespace)["']?\s*[=:]\s*["']?(my|your)[-_]|(new_owner|namespace)["']?\s*[=:]\s*["']?([A-Z][A-Z0-9_]+|octocat|octo-org|monalisa|hubot)\b|\/collaborators\/([A-Z][A-Z0-9_]+|octocat|monalisa|hubot|username|user|login)\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|phishing|scam\w*|drainer|revoke\w*|red\s+flag)\b/ nocase
   condition:
     (any of ($vault, $transfer, $collaborator, $snapshot_shared, $k8s_anonymous, $allowance) or
@@ -49,7 +49,8 @@ rule privilege_access_to_outsider {
  * write token by default, workflows allowed to approve their own pull requests (the review rule
  * then passes without a person), the two-factor requirement dropped. Whatever reason the skill
  * gives (an import trips it, bots need it), the user's guard against leaks and unreviewed code is
- * gone. */
+ * gone. The settings count only beside a write (PATCH, PUT, POST, a Terraform resource): an API
+ * answer quoted by an audit skill holds the same keys. */
 rule controls_org_protection_off {
   meta:
     id = "audit/controls-off"
@@ -65,10 +66,12 @@ rule controls_org_protection_off {
     $write_default = /\bdefault_workflow_permissions["']?\s*[:=]\s*["']?write\b/
     $ctx_all_actions = /\ballowed_actions["']?\s*[:=]\s*["']?all\b/
     $two_factor_off = /\brequire_two_factor_authentication["']?\s*[:=]\s*["']?false\b/
+    $ctx_write = /(-X|--method)\s+["']?(PATCH|PUT|POST)\b|\brequests\.(patch|put|post)\s*\(|\.(patch|put)\s*\(|\bmethod["']?\s*[:=]\s*["'](PATCH|PUT|POST)["']|\bresource\s+["']github_\w+["']|\bsecurity_and_analysis\s*\{/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|insecure|dangerous|re-?enable\w*)\b/ nocase
   condition:
-    (any of ($scanning_off, $new_repos_off, $disable_all, $rules_deleted, $self_approve, $two_factor_off) or
-     ($write_default and $ctx_all_actions)) and #neg >= 0
+    ($disable_all or $rules_deleted or
+     ($ctx_write and (any of ($scanning_off, $new_repos_off, $self_approve, $two_factor_off) or
+                      ($write_default and $ctx_all_actions)))) and #neg >= 0
 }
 
 /* Secrets printed into a CI log in a form the log masker does not recognise: a secret (or every

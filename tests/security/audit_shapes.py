@@ -1806,6 +1806,8 @@ BENIGN = [
     ("ok14c-yml-secret-decoded-to-file", ".github/workflows/deploy.yml", "jobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo \"${{ secrets.KUBECONFIG_B64 }}\" | base64 -d > kubeconfig.yaml\n      - run: echo \"${{ secrets.GHCR_TOKEN }}\" | docker login ghcr.io -u bot --password-stdin\n"),
     ("ok14c-md-command-allowed-tools-scoped", "commands/review.md", "---\nallowed-tools: Read, Bash(git diff:*), Bash(npm test:*)\n---\nReview the diff.\n"),
     ("ok14c-sh-delete-removed-lambda-groups", "scripts/tidy.sh", "for fn in $REMOVED_FUNCTIONS; do\n  aws logs delete-log-group --log-group-name \"/aws/lambda/$fn\"\ndone\n"),
+    ("ok14c-md-security-settings-answer", "SKILL.md", "Read `gh api repos/$O/$R --jq .security_and_analysis`. An answer like\n```json\n{\"secret_scanning\": {\"status\": \"disabled\"}, \"secret_scanning_push_protection\": {\"status\": \"disabled\"}}\n```\nmeans the repository needs them turned on.\n"),
+    ("ok14c-md-collaborator-docs-octocat", "references/api.md", "```sh\ngh api -X PUT repos/octo-org/hello-world/collaborators/octocat -f permission=push\n```\n"),
     ("ok14c-sh-retention-month-all", "scripts/r.sh", "for g in $(aws logs describe-log-groups --query 'logGroups[].logGroupName' --output text); do\n  aws logs put-retention-policy --log-group-name \"$g\" --retention-in-days 30\ndone\n"),
 ]
 
