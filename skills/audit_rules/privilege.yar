@@ -202,7 +202,7 @@ rule privilege_control_plane_open {
     $ctx_docker = /docker\.sock(et)?\b|\bdockerd\b/
     $sock_acl = /\bsetfacl\s+[^\n]{0,40}-m\s+["']?o(ther)?::?[r-]?w[^\n]{0,60}docker\.sock\b/
     $k8s_group = /:\s*["']?system:(serviceaccounts|authenticated|unauthenticated|anonymous)["']?\s*,?\s*(\n|$)/
-    $ctx_k8s_kind_group = /\bkind["']?\s*:\s*["']?Group\b/
+    $ctx_k8s_kind_group = /\bkind["']?\s*:\s*["']?(Group|User)\b/
     $ctx_k8s_crb = /\bkind["']?\s*:\s*["']?ClusterRoleBinding\b/
     $ctx_k8s_admin = /["']?name["']?\s*:\s*["']?cluster-admin\b/
     $smb = /\bNew-SmbShare\b[^\n]{0,200}-Path\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE|HOMEDRIVE)\\?|[A-Z]:\\Users\\?)["']?\s[^\n]{0,200}-(FullAccess|ChangeAccess)\s+["']?(Everyone|Jeder|\*S-1-1-0|Guests?|Authenticated Users)\b|\bNew-SmbShare\b[^\n]{0,200}-(FullAccess|ChangeAccess)\s+["']?(Everyone|Jeder|\*S-1-1-0|Guests?)\b[^\n]{0,200}-Path\s+["']?([A-Z]:\\?|\$env:(SystemDrive|USERPROFILE)\\?)["']?(\s|$)/ nocase

@@ -92,7 +92,8 @@ rule supply_chain_cloud_metadata_address {
 }
 
 /* CI that runs a stranger's code with the repository's privileges: a pull_request_target
- * workflow that checks out the pull request's head, or secrets printed past the log masking. */
+ * workflow that checks out the pull request's head, or secrets printed past the log masking (a
+ * secret decoded with `base64 -d` into a file or a login is not printed). */
 rule supply_chain_ci_privilege {
   meta:
     id = "audit/privilege"
@@ -103,7 +104,7 @@ rule supply_chain_ci_privilege {
   strings:
     $ctx_prt = /(^|\n)\s*(on:\s*)?\[?\s*pull_request_target\b|\bon:\s*\[[^\]\n]{0,60}\bpull_request_target\b/
     $head = /\bref:\s*["']?\$\{\{\s*github\.event\.pull_request\.head\.(sha|ref)\s*\}\}|\bref:\s*["']?refs\/pull\/\$\{\{[^\n]{0,60}\}\}\/(head|merge)/
-    $leak = /\b(echo|printf|cat|Write-Output|Write-Host)\b[^\n]{0,80}\$\{\{\s*(secrets\.[A-Za-z_]\w*|toJSON\(\s*secrets\s*\))\s*\}\}[^\n]{0,80}\|\s*(base64|xxd|od|rev|sed\s+['"]s\/\.\/|tr\b|openssl\s+enc|gzip)|\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}\}/
+    $leak = /\b(echo|printf|cat|Write-Output|Write-Host)\b[^\n]{0,80}\$\{\{\s*(secrets\.[A-Za-z_]\w*|toJSON\(\s*secrets\s*\))\s*\}\}[^\n]{0,80}\|\s*(base64(\s+(-w\s*0|--wrap[= ]0|-i))?\s*([|;)'"`]|\n|$)|xxd|od|rev|sed\s+['"]s\/\.\/|tr\b|openssl\s+enc|gzip)|\$\{\{\s*toJSON\(\s*secrets\s*\)\s*\}\}/
   condition:
     ($ctx_prt and $head) or $leak
 }

@@ -123,3 +123,30 @@ rule history_rewrite_hidden {
   condition:
     (($expire and $ctx_fold and not $ctx_secret_removal) or $protection) and #neg >= 0
 }
+
+/* Round 14 (issue 45): the cloud's security logs destroyed or their collectors switched off,
+ * whatever the reason given (a cost cut, tidying): CloudWatch log groups that hold CloudTrail, VPC
+ * flow logs, GuardDuty, WAF or audit records deleted (by name, or a loop's pattern a few lines
+ * above the delete), every log group's retention cut to a day, flow logs deleted or turned off,
+ * Security Hub, Macie, Inspector or an access analyzer disabled, GCP's audit log deleted, a
+ * Log Analytics workspace force-deleted, Defender for Cloud set to the free tier. Deleting the
+ * log groups of a Lambda function the user removed is not matched. */
+rule security_logs_destroyed {
+  meta:
+    id = "audit/tampering"
+    category = "tampering"
+    severity = "high"
+    message = "destroys the cloud's security logs or switches their collection off (CloudTrail, flow log or GuardDuty log groups deleted, retention cut to a day, Security Hub disabled)"
+  strings:
+    $group_named = /\b(aws\s+logs\s+delete-log-group\b|delete_log_group\s*\(|DeleteLogGroup(Command)?\b)[^\n]{0,160}(flow|cloudtrail|guardduty|securityhub|waf|audit|vpc)/ nocase
+    $group_deleted = /\baws\s+logs\s+delete-log-group\b|\.delete_log_group\s*\(|\bnew\s+DeleteLogGroupCommand\b/
+    $ctx_near = /(flow|cloudtrail|guardduty|securityhub|aws-waf-logs|audit)[^\n]{0,200}\n([^\n]{0,200}\n){0,3}[^\n]{0,200}(\baws\s+logs\s+delete-log-group\b|\.delete_log_group\s*\(|\bDeleteLogGroupCommand\b)/ nocase
+    $retention_named = /\baws\s+logs\s+put-retention-policy\b[^\n]{0,200}(flow|cloudtrail|guardduty|audit)[^\n]{0,200}--retention-in-days[= ]["']?1\b|\baws\s+logs\s+put-retention-policy\b[^\n]{0,200}--retention-in-days[= ]["']?1\b[^\n]{0,200}(flow|cloudtrail|guardduty|audit)/ nocase
+    $retention_day = /\baws\s+logs\s+put-retention-policy\b[^\n]{0,200}--retention-in-days[= ]["']?1\b|\bput_retention_policy\s*\([^\n]{0,200}retentionInDays\s*=\s*1\b/
+    $ctx_every_group = /\bdescribe-log-groups\b|\bdescribe_log_groups\b|\bDescribeLogGroupsCommand\b/
+    $collectors_off = /\baws\s+ec2\s+delete-flow-logs\b|\bdelete_flow_logs\s*\(|\baws\s+securityhub\s+disable-security-hub\b|\bdisable_security_hub\s*\(|\baws\s+macie2\s+disable-macie\b|\baws\s+inspector2\s+disable\b|\baws\s+access-analyzer\s+delete-analyzer\b|\bgcloud\s+logging\s+logs\s+delete\b[^\n]{0,120}cloudaudit|\bgcloud\s+compute\s+networks\s+subnets\s+update\b[^\n]{0,200}--no-enable-flow-logs\b|\baz\s+monitor\s+log-analytics\s+workspace\s+delete\b[^\n]{0,200}--force\b|\baz\s+security\s+pricing\s+create\b[^\n]{0,200}--tier\s+["']?free\b/ nocase
+    $neg = /\b(never|not|don'?t|avoid|instead\s+of|attackers?|malware|adversar\w+|detect\w*|alert\w*)\b/ nocase
+  condition:
+    (any of ($group_named, $retention_named, $collectors_off) or ($group_deleted and $ctx_near) or
+     ($retention_day and $ctx_every_group)) and #neg >= 0
+}
