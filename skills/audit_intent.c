@@ -595,7 +595,7 @@ static void tokenize(const char *s, size_t n, toks *t) {
     else if (c >= 0x80)
       c = ' '; /* a dash or a typographic quote */
     if (!word_char(c) || c == '*') {
-      if (c == ',' || c == ';' || c == '(' || c == ')' || c == '*')
+      if (c == ',' || c == ';' || c == '(' || c == ')' || c == '*' || c == '>')
         clause = c != '*' ? true : clause;
       i++;
       continue;
@@ -960,7 +960,8 @@ static const char *const IMPERATIVE =
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
     "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land|"
-    "generate|register|mark|transfer|subscribe";
+    "generate|register|mark|transfer|subscribe|apply|deploy|migrate|dismiss|resolve|show|"
+    "display|reveal|disclose|say|surface";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -1102,6 +1103,7 @@ static const pattern HIDE[] = {
     {"~not mention|reveal|disclose|tell|discuss * * network|outbound|upload|uploads|remote "
      "activity|traffic|requests|connections|calls|transfers|uploads",
      NEG_NONE},
+    {"~not mention|reveal|disclose|discuss * * uploads|transfers|downloads|connections", NEG_NONE},
     /* a lie about the agent's own state: "reply that it has been removed, but leave it" */
     {"say|reply|tell|answer|claim|report|confirm|respond * * that|it|this ** removed|deleted|"
      "uninstalled|disabled|done|complete|completed|finished|stopped|cancelled|canceled|off ** "
@@ -1351,7 +1353,7 @@ static const pattern UNASKED[] = {
      NEG_SENTENCE},
     {"~not need|needs * to * ask|confirm|mention|tell|inform|know", NEG_NONE},
     {"stop|no asking|prompting|confirming", NEG_NONE},
-    {"~not stop|wait|pause * ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
+    {"~not stop|wait|pause ** ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
     {"~not ask|asks|asking * user|them|anyone|permission|confirmation|approval|first", NEG_NONE},
     {"rather|instead than|of prompting|asking|confirming|prompts|confirmations", NEG_NONE},
 };
@@ -1719,6 +1721,11 @@ static const pattern PUBLISH[] = {
      NEG_CHECK},
 };
 
+/* A file kept out of git: "add .env to .gitignore; never commit it" sends nothing anywhere. */
+static const pattern IGNORED[] = {
+    {"add|put|append|list|keep * * * to|in|into * .gitignore|.dockerignore|.npmignore", NEG_CHECK},
+};
+
 /* The skill claims every request of the user: loaded into each session, whatever it is. */
 static const pattern CLAIM_ALL[] = {
     {"always ** use|invoke|load|activate|apply|trigger * * skill|it ** every|all|any * request|"
@@ -1910,6 +1917,8 @@ static void score_takeover(const char *s, size_t n, const toks *t, upk__intent_s
   sig->claim = ANY(CLAIM_ALL, t);
   if (ANY(PUBLISH, t)) /* secrets committed for the remote to serve */
     sig->data = sig->egress = sig->sink = true;
+  else if (ANY(IGNORED, t)) /* kept out of the repository: the opposite of sending */
+    sig->egress = sig->sink = false;
 }
 
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
@@ -2176,6 +2185,16 @@ bool upk__intent_gap_dump(const char *s, size_t n) {
   return any_line(s, n, dump_line);
 }
 
+/* A code block force-adds secrets to git: the prose around it (the three sentences before
+ * `end`, one of them the block's info string) sends them to the remote, as ordered. */
+static void mark_published(const char *data, const upk__intent_sentence *s,
+                           upk__intent_signals *sig, size_t end) {
+  for (size_t k = end > 3 ? end - 3 : 0; k < end; k++) {
+    sig[k].data = sig[k].egress = sig[k].sink = true;
+    sig[k].directive |= upk__intent_ordered(data + s[k].at, s[k].end - s[k].at);
+  }
+}
+
 /* Each sentence's signals: its words, what it carries hidden, and a store dumped by the code
  * between it and its neighbour (the block a sentence introduces or comments on). */
 static upk__intent_signals *score_all(const char *data, size_t len, const upk__intent_sentence *s,
@@ -2193,11 +2212,12 @@ static upk__intent_signals *score_all(const char *data, size_t len, const upk__i
       sig[i].dump = true, sig[i ? i - 1 : 0].dump = true;
     /* the block force-adds secrets to git: the prose around it sends them to the remote */
     if (s[i].at > gap && any_line(data + gap, s[i].at - gap, publish_line))
-      for (size_t k = i ? i - 1 : 0; k <= i; k++)
-        sig[k].data = sig[k].egress = sig[k].sink = true;
+      mark_published(data, s, sig, i + 1);
   }
   if (n && s[n - 1].end < len && upk__intent_gap_dump(data + s[n - 1].end, len - s[n - 1].end))
     sig[n - 1].dump = true; /* a block after the last sentence */
+  if (n && s[n - 1].end < len && any_line(data + s[n - 1].end, len - s[n - 1].end, publish_line))
+    mark_published(data, s, sig, n);
   return sig;
 }
 

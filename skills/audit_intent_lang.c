@@ -379,7 +379,7 @@ static const lang_table CZECH = {
 
 static const lang_table DUTCH = {
     L("het", "een", "niet", "voor", "met", "dat", "van", "gebruiker", "zonder", "altijd", "naar",
-      "wordt", "deze"),
+      "wordt", "deze", "de", "te", "uit", "op", "om", "ze"),
     L("assistent", "je moet", "u moet", "altijd", "voer", "draai", "voeg", "stuur", "kopieer",
       "plak", "lees", "sla", "schrijf", "negeer", "nooit", "zeg"),
     L("inloggegevens", "wachtwoord", "privésleutel", "sleutels", "token", "geheim",
