@@ -1761,6 +1761,10 @@ static size_t wide_allow_at(const char *s, size_t n) {
   return n;
 }
 
+/* Verbs of telling, which a prohibition turns into concealment. */
+static const char *const TELLING = "mention|tell|show|display|reveal|disclose|say|report|surface|"
+                                   "list|explain|bring|log|print|include|output|share|discuss";
+
 /* Words between a clause's start and its imperative verb. */
 static const char *const FILLERS =
     "then|also|first|next|now|finally|please|just|simply|step|and|so|quietly|silently";
@@ -1777,11 +1781,13 @@ static bool directive(const toks *t) {
            (elem_match(FILLERS, strlen(FILLERS), t->t[k].w) ||
             (t->t[k].w[0] >= '0' && t->t[k].w[0] <= '9') || !t->t[k].w[1]))
       k++;
-    /* a prohibition is an order too: "do not mention ...", "don't tell ..." */
-    if (k + 1 < t->n && !strcmp(t->t[k].w, "do") && !strcmp(t->t[k + 1].w, "not"))
-      k += 2;
-    else if (k < t->n && (!strcmp(t->t[k].w, "don't") || !strcmp(t->t[k].w, "dont")))
-      k++;
+    /* a prohibition of telling is an order to keep quiet: "do not mention ...", "don't show
+     * ..." ("do not ask" is quoted as often as ordered: UNASKED weighs it) */
+    int after = k + 1 < t->n && !strcmp(t->t[k].w, "do") && !strcmp(t->t[k + 1].w, "not") ? k + 2
+                : k < t->n && (!strcmp(t->t[k].w, "don't") || !strcmp(t->t[k].w, "dont")) ? k + 1
+                                                                                          : -1;
+    if (after >= 0 && after < t->n && elem_match(TELLING, strlen(TELLING), t->t[after].w))
+      return true;
     if (k < t->n && elem_match(IMPERATIVE, strlen(IMPERATIVE), t->t[k].w))
       return true;
   }
