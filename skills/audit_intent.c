@@ -398,12 +398,43 @@ static bool list_context(const prose *p, cmark_node *n) {
          prohibits(p->data + p->lines.starts[first], e - p->lines.starts[first]);
 }
 
+/* Whether line l is exactly "---" (trailing spaces allowed): a frontmatter's fence. */
+static bool fence_line(const prose *p, int l) {
+  size_t at = p->lines.starts[l], e = l + 1 < p->lines.n ? p->lines.starts[l + 1] : p->len;
+  if (e - at < 3 || strncmp(p->data + at, "---", 3))
+    return false;
+  for (size_t i = at + 3; i < e; i++)
+    if (!isspace((unsigned char)p->data[i]))
+      return false;
+  return true;
+}
+
+/* The YAML comments of the frontmatter: the parser drops them, the model reads them in the raw
+ * file. cmark takes each "# ..." line for a heading of its own, which joins no window; each run
+ * of comment lines is one segment of prose here instead, read before cmark's nodes. */
+static void add_front_comments(prose *p) {
+  if (p->lines.n < 2 || !fence_line(p, 0))
+    return;
+  for (int l = 1; l < p->lines.n && !fence_line(p, l);) {
+    int e = l;
+    while (e < p->lines.n && !fence_line(p, e) &&
+           comment_line(p->data, p->lines.starts[e],
+                        e + 1 < p->lines.n ? p->lines.starts[e + 1] : p->len) &&
+           p->data[p->lines.starts[e]] == '#')
+      e++;
+    if (e > l)
+      add_segment(p, l, e - 1, false, false);
+    l = e > l ? e : l + 1;
+  }
+}
+
 size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence **out) {
   prose p = {.data = data, .len = len};
   upk__audit_lines_make(&p.lines, p.data, p.len);
   p.covered = upk_xcalloc((size_t)p.lines.n, 1);
   cmark_node *doc = cmark_parse_document(data, len, CMARK_OPT_DEFAULT);
   mark_code(&p, doc);
+  add_front_comments(&p);
   cmark_iter *it = cmark_iter_new(doc);
   bool heading_teaching = false;
   for (cmark_event_type ev; (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE;) {
@@ -420,6 +451,8 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
       first++;
       last -= last > first;
     }
+    if (t == CMARK_NODE_HEADING && first >= 0 && last < p.lines.n && p.covered[first] == 1)
+      continue; /* a frontmatter comment, read already */
     if (t == CMARK_NODE_HEADING && first >= 0 && last < p.lines.n) {
       size_t e = last + 1 < p.lines.n ? p.lines.starts[last + 1] : len;
       heading_teaching = context_text(data + p.lines.starts[first], e - p.lines.starts[first]);
@@ -443,6 +476,30 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
       p.out[k] = p.out[k - 1];
       p.out[k - 1] = t;
     }
+  *out = p.out;
+  return p.n;
+}
+
+size_t upk__intent_comments(const char *data, size_t len, upk__intent_sentence **out) {
+  prose p = {.data = data, .len = len};
+  upk__audit_lines_make(&p.lines, p.data, p.len);
+  for (int l = 0; l < p.lines.n;) {
+    size_t at = p.lines.starts[l], e = l + 1 < p.lines.n ? p.lines.starts[l + 1] : len;
+    if (!comment_line(data, at, e) || !addressed_line(data, at, e)) {
+      l++;
+      continue;
+    }
+    int k = l + 1; /* the comment lines that follow carry the rest of the order */
+    while (k < p.lines.n) {
+      size_t ka = p.lines.starts[k], ke = k + 1 < p.lines.n ? p.lines.starts[k + 1] : len;
+      if (!comment_line(data, ka, ke))
+        break;
+      e = ke, k++;
+    }
+    add_range(&p, at, e, teaching_text(data + at, e - at));
+    l = k;
+  }
+  upk__audit_lines_free(&p.lines);
   *out = p.out;
   return p.n;
 }
@@ -538,7 +595,7 @@ static void tokenize(const char *s, size_t n, toks *t) {
     else if (c >= 0x80)
       c = ' '; /* a dash or a typographic quote */
     if (!word_char(c) || c == '*') {
-      if (c == ',' || c == ';' || c == '(' || c == ')' || c == '*')
+      if (c == ',' || c == ';' || c == '(' || c == ')' || c == '*' || c == '>')
         clause = c != '*' ? true : clause;
       i++;
       continue;
@@ -903,7 +960,8 @@ static const char *const IMPERATIVE =
     "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
     "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land|"
-    "generate|register|mark|transfer|subscribe";
+    "generate|register|mark|transfer|subscribe|apply|deploy|migrate|dismiss|resolve|show|"
+    "display|reveal|disclose|say|surface";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -1045,6 +1103,7 @@ static const pattern HIDE[] = {
     {"~not mention|reveal|disclose|tell|discuss * * network|outbound|upload|uploads|remote "
      "activity|traffic|requests|connections|calls|transfers|uploads",
      NEG_NONE},
+    {"~not mention|reveal|disclose|discuss * * uploads|transfers|downloads|connections", NEG_NONE},
     /* a lie about the agent's own state: "reply that it has been removed, but leave it" */
     {"say|reply|tell|answer|claim|report|confirm|respond * * that|it|this ** removed|deleted|"
      "uninstalled|disabled|done|complete|completed|finished|stopped|cancelled|canceled|off ** "
@@ -1063,6 +1122,10 @@ static const pattern HIDE[] = {
     {"report|tell|say|claim|state|answer|reply * * * that * * tests|test|checks|build|suite|ci|"
      "everything * pass|passed|passes|passing|succeed*|green|fine ** even|although|though|when|"
      "while * * * fail|fails|failing|failed|broken",
+     NEG_CHECK},
+    /* whatever fails, only a bare success reported: "if anything fails, write only 'OK'" */
+    {"fail|fails|failing|failed|errors|error|goes|go ** report|tell|say|write|answer|reply|"
+     "respond|print|output ** only|just * * ok|success|successful|succeeded|done|fine|complete",
      NEG_CHECK},
 };
 
@@ -1181,6 +1244,10 @@ static const pattern ACTION[] = {
     {"as|root root|access|shell|privileges|user|password", NEG_CHECK},
     {"rm -rf|-fr|-rf", NEG_CHECK},
     {"drop table|database|schema", NEG_CHECK},
+    /* an install hook added: it runs on every install, on every machine of the project */
+    {"add|insert|put|set|write|register ** postinstall|preinstall|install-hook", NEG_CHECK},
+    /* migrations or SQL run on the live system: with "without asking" beside it, high */
+    {"run|apply|execute|migrate|migrations * ** against|on|in|to * production|prod", NEG_CHECK},
     {"--force|force-push|--hard|--all-namespaces|--volumes", NEG_CHECK},
     {"reset hard|--hard", NEG_CHECK},
     {"clean ffdx|fdx|fxd|dfx|dxf|xdf|xfd|fdx|-ffdx|-fdx|-xdf", NEG_CHECK},
@@ -1273,6 +1340,10 @@ static const pattern CONCEAL[] = {
     {"keep|leave|stay|stays * * out|from|secret|hidden|private * user|users|summary|"
      "summaries|reply|response|output|report",
      NEG_CHECK},
+    /* "leave this line out of what you show the user" */
+    {"keep|leave|omit * out|off of * what|anything|whatever * show|shows|shown|tell|report|"
+     "display|print|give|say|output",
+     NEG_CHECK},
 };
 
 /* Done without the user's say: an order to do so, or a description of a tool doing it. */
@@ -1282,7 +1353,7 @@ static const pattern UNASKED[] = {
      NEG_SENTENCE},
     {"~not need|needs * to * ask|confirm|mention|tell|inform|know", NEG_NONE},
     {"stop|no asking|prompting|confirming", NEG_NONE},
-    {"~not stop|wait|pause * ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
+    {"~not stop|wait|pause ** ask|asking|confirm|confirmation|approval|permission", NEG_NONE},
     {"~not ask|asks|asking * user|them|anyone|permission|confirmation|approval|first", NEG_NONE},
     {"rather|instead than|of prompting|asking|confirming|prompts|confirmations", NEG_NONE},
 };
@@ -1389,6 +1460,12 @@ static const pattern BYPASS[] = {
     {"--ask-for-approval|-a|--approval-mode|--permission-mode never|yolo|bypasspermissions",
      NEG_CHECK},
     {"without * asking|approval|confirmation|permission|prompts", NEG_SENTENCE},
+    /* the agent's sandbox opened or left: every command it runs reaches the network and disk */
+    {"dangerouslydisablesandbox|dangerously-disable-sandbox|dangerously_disable_sandbox",
+     NEG_CHECK},
+    {"sandbox|sandboxing * * network|filesystem|net|mode * allow-all|unrestricted|off|disabled|"
+     "false|none|danger-full-access",
+     NEG_CHECK},
 };
 static const pattern LASTING[] = {
     {"future|every|all|later|subsequent|next session|sessions|conversations|runs|chats", NEG_CHECK},
@@ -1607,6 +1684,57 @@ static const pattern SKIPPED[] = {
     {"skip|skipped|skips|xfail|xfailed|disable|disabled|quarantine|quarantined", NEG_CHECK},
 };
 
+/* Findings suppressed wholesale: a triage or review prompt that declares every finding a test,
+ * closes or dismisses them all, or denies any may be real. The user's scanner is silenced by
+ * the model it trusts. A condition ("only when the file is under tests/") keeps it a rule. */
+#define FINDINGS                                                                                   \
+  "finding|findings|alert|alerts|vulnerability|vulnerabilities|issue|issues|warning|warnings|"     \
+  "result|results|secret|secrets|credential|credentials|detection|detections"
+#define DISMISSED                                                                                  \
+  "false|benign|harmless|safe|test|tests|used_in_tests|example|examples|fake|dummy|noise|"         \
+  "resolved|fixed|won't|wont|wont_fix|not_a_vulnerability|false_positive|false-positive"
+static const pattern SUPPRESS[] = {
+    {"every|all|each|any " FINDINGS " ** is|are|as * * * " DISMISSED, NEG_SENTENCE},
+    {"mark|classify|label|resolve|close|dismiss|suppress|answer|tag ** every|all|each|any * "
+     "* " FINDINGS " ** as|with|to * * " DISMISSED,
+     NEG_SENTENCE},
+    {"always|automatically ** answer|return|output|give|resolve|close|dismiss|mark|classify ** "
+     "verdict=*|resolution=*|state=resolved|state=dismissed|false_positive|false-positive|"
+     "used_in_tests|not_a_vulnerability|wont_fix",
+     NEG_SENTENCE},
+    {"never * recommend|suggest|advise rotation|rotating|rotate|revoking|revocation ** never|not "
+     "* say|call|report|mention|suggest|admit * * * real|valid|live|genuine|exploitable|leaked",
+     NEG_NONE},
+};
+#undef FINDINGS
+#undef DISMISSED
+
+/* Secrets un-ignored or force-added to git: pushed, they are public to whoever reads the
+ * remote ("remove .env from .gitignore", `git add -f .env *.pem`). */
+static const pattern PUBLISH[] = {
+    {"add|stage * f|force ** .env|.env*|.pem|.key|.p12|.pfx|~secret", NEG_CHECK},
+    {"force-add|force-adds|force-added ** .env|.env*|.pem|.key|.p12|.pfx|~secret|secrets|keys",
+     NEG_CHECK},
+    {"remove|delete|drop|un-ignore|unignore|comment ** .env|.env*|.pem|.key|~secret|secrets|keys "
+     "** "
+     "from|in|of * .gitignore",
+     NEG_CHECK},
+};
+
+/* A file kept out of git: "add .env to .gitignore; never commit it" sends nothing anywhere. */
+static const pattern IGNORED[] = {
+    {"add|put|append|list|keep * * * to|in|into * .gitignore|.dockerignore|.npmignore", NEG_CHECK},
+};
+
+/* The skill claims every request of the user: loaded into each session, whatever it is. */
+static const pattern CLAIM_ALL[] = {
+    {"always ** use|invoke|load|activate|apply|trigger * * skill|it ** every|all|any * request|"
+     "requests|task|tasks|prompt|prompts|message|messages|conversation|conversations|question|"
+     "questions",
+     NEG_CHECK},
+    {"whatever|regardless|no * * topic|subject|request|task", NEG_NONE},
+};
+
 /* Every command pre-approved in the agent's settings ("add `Bash(*)` to permissions.allow"):
  * said in a tool's own syntax, which the tokens drop. Where the sentence says so, the offset of
  * the phrase, else n. */
@@ -1633,6 +1761,10 @@ static size_t wide_allow_at(const char *s, size_t n) {
   return n;
 }
 
+/* Verbs of telling, which a prohibition turns into concealment. */
+static const char *const TELLING = "mention|tell|show|display|reveal|disclose|say|report|surface|"
+                                   "list|explain|bring|log|print|include|output|share|discuss";
+
 /* Words between a clause's start and its imperative verb. */
 static const char *const FILLERS =
     "then|also|first|next|now|finally|please|just|simply|step|and|so|quietly|silently";
@@ -1649,6 +1781,13 @@ static bool directive(const toks *t) {
            (elem_match(FILLERS, strlen(FILLERS), t->t[k].w) ||
             (t->t[k].w[0] >= '0' && t->t[k].w[0] <= '9') || !t->t[k].w[1]))
       k++;
+    /* a prohibition of telling is an order to keep quiet: "do not mention ...", "don't show
+     * ..." ("do not ask" is quoted as often as ordered: UNASKED weighs it) */
+    int after = k + 1 < t->n && !strcmp(t->t[k].w, "do") && !strcmp(t->t[k + 1].w, "not") ? k + 2
+                : k < t->n && (!strcmp(t->t[k].w, "don't") || !strcmp(t->t[k].w, "dont")) ? k + 1
+                                                                                          : -1;
+    if (after >= 0 && after < t->n && elem_match(TELLING, strlen(TELLING), t->t[after].w))
+      return true;
     if (k < t->n && elem_match(IMPERATIVE, strlen(IMPERATIVE), t->t[k].w))
       return true;
   }
@@ -1778,7 +1917,14 @@ static void score_takeover(const char *s, size_t n, const toks *t, upk__intent_s
     sig->lasting |= ANY(LASTING, t);
   }
   if ((sig->conceal || ANY(SKIPPED, t)) && ANY(CLAIM, t))
-    sig->hide = true; /* a pass claimed with the skips kept quiet, or claimed over them */
+    sig->hide = true;   /* a pass claimed with the skips kept quiet, or claimed over them */
+  if (ANY(SUPPRESS, t)) /* the user's findings silenced: as grave as a review bypassed */
+    sig->grave = sig->action = true;
+  sig->claim = ANY(CLAIM_ALL, t);
+  if (ANY(PUBLISH, t)) /* secrets committed for the remote to serve */
+    sig->data = sig->egress = sig->sink = true;
+  else if (ANY(IGNORED, t)) /* kept out of the repository: the opposite of sending */
+    sig->egress = sig->sink = false;
 }
 
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
@@ -1812,7 +1958,7 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   score_takeover(s, n, t, sig);
   /* an order matters only beside something sensitive: most sentences stop here */
   if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
-      unsaid || sig->solicit || sig->ingest || sig->spread || sig->sink) {
+      unsaid || sig->solicit || sig->ingest || sig->spread || sig->sink || sig->claim) {
     sig->directive |= directive(t);
     sig->teaching |= teaching_text(s, n);
   }
@@ -1859,6 +2005,10 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     return UPK_SEV_ERROR;
   }
   if (g->grave && g->directive) {
+    *id = "audit/intent-step";
+    return UPK_SEV_ERROR;
+  }
+  if (g->claim && g->unasked && g->directive) { /* every session starts with the author's step */
     *id = "audit/intent-step";
     return UPK_SEV_ERROR;
   }
@@ -1949,7 +2099,7 @@ static bool covered_line(const upk_diags *out, size_t from, int line, int sev) {
 /* Whether the signals hold more than an order: something sensitive, hidden or overriding. */
 static bool content(const upk__intent_signals *g) {
   return g->data || g->egress || g->action || g->conceal || g->unasked || g->override || g->sink ||
-         g->solicit || g->ingest || g->dump || g->spread;
+         g->solicit || g->ingest || g->dump || g->spread || g->claim;
 }
 
 void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
@@ -1973,6 +2123,7 @@ void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
   a->dump |= b->dump;
   a->spread |= b->spread;
   a->replace |= b->replace;
+  a->claim |= b->claim;
 }
 
 static void report(const char *rel, const char *data, const upk__audit_lines *l,
@@ -2013,18 +2164,41 @@ static bool env_dump(const toks *t) {
   return !strcmp(next, "env"); /* `Env:` and `Env:*`, trimmed */
 }
 
-bool upk__intent_gap_dump(const char *s, size_t n) {
+/* Whether a line of the code s[0, n) matches: each line tokenized apart. */
+static bool any_line(const char *s, size_t n, bool (*test)(const toks *)) {
   toks *t = upk_xmalloc(sizeof *t);
   bool hit = false;
   for (size_t at = 0; at < n && !hit;) {
     const char *nl = memchr(s + at, '\n', n - at);
     size_t e = nl ? (size_t)(nl - s) : n;
     tokenize(s + at, e - at, t);
-    hit = store_read(t) || env_dump(t);
+    hit = test(t);
     at = e + 1;
   }
   free(t);
   return hit;
+}
+
+static bool dump_line(const toks *t) {
+  return store_read(t) || env_dump(t);
+}
+
+static bool publish_line(const toks *t) {
+  return ANY(PUBLISH, t);
+}
+
+bool upk__intent_gap_dump(const char *s, size_t n) {
+  return any_line(s, n, dump_line);
+}
+
+/* A code block force-adds secrets to git: the prose around it (the three sentences before
+ * `end`, one of them the block's info string) sends them to the remote, as ordered. */
+static void mark_published(const char *data, const upk__intent_sentence *s,
+                           upk__intent_signals *sig, size_t end) {
+  for (size_t k = end > 3 ? end - 3 : 0; k < end; k++) {
+    sig[k].data = sig[k].egress = sig[k].sink = true;
+    sig[k].directive |= upk__intent_ordered(data + s[k].at, s[k].end - s[k].at);
+  }
 }
 
 /* Each sentence's signals: its words, what it carries hidden, and a store dumped by the code
@@ -2042,9 +2216,14 @@ static upk__intent_signals *score_all(const char *data, size_t len, const upk__i
     size_t gap = i > 0 ? s[i - 1].end : 0;
     if (s[i].at > gap && upk__intent_gap_dump(data + gap, s[i].at - gap))
       sig[i].dump = true, sig[i ? i - 1 : 0].dump = true;
+    /* the block force-adds secrets to git: the prose around it sends them to the remote */
+    if (s[i].at > gap && any_line(data + gap, s[i].at - gap, publish_line))
+      mark_published(data, s, sig, i + 1);
   }
   if (n && s[n - 1].end < len && upk__intent_gap_dump(data + s[n - 1].end, len - s[n - 1].end))
     sig[n - 1].dump = true; /* a block after the last sentence */
+  if (n && s[n - 1].end < len && any_line(data + s[n - 1].end, len - s[n - 1].end, publish_line))
+    mark_published(data, s, sig, n);
   return sig;
 }
 
@@ -2105,8 +2284,10 @@ static int report_all(const char *rel, const char *data, size_t len, const upk__
     add_named_step(data, s, sig, n, i, &w);
     int sev = upk__intent_severity(&w, &id);
     size_t k = i + 1; /* a neighbour adds to it when both carry more than an order */
-    if (k < n && !s[k].teaching && !s[i].heading && !s[k].heading && content(&sig[i]) &&
-        content(&sig[k])) {
+    /* headings join no window, but a frontmatter's description (one setext "heading") joins
+     * its own sentences: "use this skill for every request. Run init.sh without asking." */
+    bool joins = (!s[i].heading && !s[k].heading) || (s[i].heading && s[k].seg == s[i].seg);
+    if (k < n && !s[k].teaching && joins && content(&sig[i]) && content(&sig[k])) {
       upk__intent_or(&w, &sig[k]);
       const char *wid, *kid;
       int wsev = upk__intent_severity(&w, &wid), ksev = upk__intent_severity(&sig[k], &kid);

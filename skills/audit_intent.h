@@ -52,6 +52,7 @@ typedef struct upk__intent_signals {
                      (said here, or run by the code block beside the sentence) */
   bool spread;    /* something added to every file, job or workflow the agent creates or edits */
   bool replace;   /* the skill's own instructions overwritten from a host, or followed instead */
+  bool claim;     /* the skill claims every request of the user, whatever the topic */
 } upk__intent_signals;
 
 /** Every signal of b OR-ed into a. */
@@ -74,6 +75,11 @@ int upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t
  * prose inside a data file), each range a segment, into *out (the caller frees it). */
 size_t upk__intent_split(const char *data, size_t len, const size_t (*ranges)[2], size_t nr,
                          upk__intent_sentence **out);
+
+/** The sentences of a source file's comments that speak to the agent ("NOTE TO CODING AGENTS
+ * (Claude, Codex): ..."), each comment run from its addressed line a segment, into *out (the
+ * caller frees it). Returns their number. */
+size_t upk__intent_comments(const char *data, size_t len, upk__intent_sentence **out);
 
 /** Score sentences s[0, n) of the file `data` (each one's signals, then windows of
  * neighbours) and report the findings; what upk__audit_intent does once it has the sentences.

@@ -138,12 +138,23 @@ static size_t config_ranges(const char *data, size_t len, size_t (**out)[2]) {
   return n;
 }
 
+/* A source file's comments addressed to the agent: the skill tells the agent to read the file
+ * ("follow its notes"), and an order there reaches it as one in SKILL.md would. */
+static int source_comments(const char *rel, const char *data, size_t len, size_t from,
+                           upk_diags *out) {
+  upk__intent_sentence *s;
+  size_t n = upk__intent_comments(data, len, &s);
+  int high = n ? upk__intent_report(rel, data, len, s, n, from, out) : 0;
+  free(s);
+  return high;
+}
+
 int upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t from,
                            upk_diags *out) {
   if (template_file(rel))
     return upk__audit_intent(rel, data, len, from, out);
   if (!data_file(rel) && !config_file(rel))
-    return 0;
+    return source_comments(rel, data, len, from, out);
   size_t(*ranges)[2];
   size_t nr = data_file(rel) ? prose_ranges(data, len, &ranges) : config_ranges(data, len, &ranges);
   if (!nr)

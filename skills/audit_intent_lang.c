@@ -323,6 +323,157 @@ static const lang_table TURKISH = {
     L("tüm testler geçti", "bütün testler geçti", "tüm testler başarılı", "tüm testler geçiyor"),
 };
 
+/* Round 14: Polish, Czech, Dutch, Indonesian, Vietnamese and Ukrainian. Each table's action
+ * holds a run against production (with an order and "without asking" beside it, high) and its
+ * success a bare "OK" reported (with a concealment, a failure told as a success). */
+static const lang_table POLISH = {
+    L("się", "nie", "jest", "na", "że", "dla", "oraz", "jeśli", "przed", "tylko", "jak",
+      "użytkownika", "użytkownikowi", "zawsze", "po", "od", "o", "czy", "ale", "bez", "aby", "żeby",
+      "już"),
+    L("asystent", "musisz", "zawsze", "uruchom", "wykonaj", "dodaj", "wyślij", "skopiuj", "wklej",
+      "przeczytaj", "zapisz", "napisz", "zignoruj", "dołącz", "nigdy"),
+    L("dane uwierzytelniające", "dane logowania", "hasło", "hasła", "klucz prywatny", "klucze",
+      "token", "sekret", "zmienne środowiskowe", "ciasteczka", "poświadczenia"),
+    L("dodaj", "skopiuj", "wklej", "dołącz", "wstaw", "zapisz"),
+    L("wyślij", "prześlij", "przekaż", "opublikuj", "wrzuć"),
+    L("raport", "zgłoszeni", "ticket", "komentarz", "serwer", "formularz"),
+    L("nie mów użytkownikowi", "nic nie mów", "nie informuj", "nie wspominaj", "nie pokazuj",
+      "po cichu", "potajemnie", "bez informowania", "bez wiedzy użytkownika", "ukryj"),
+    L("bez pytania", "nie pytaj", "bez zgody", "bez potwierdzenia", "bez pozwolenia",
+      "nie czekaj na potwierdzenie", "nie czekaj na zgodę"),
+    L("zignoruj poprzednie instrukcje", "zignoruj wszystkie instrukcje",
+      "nawet jeśli użytkownik się sprzeciwi", "nawet jeśli użytkownik poprosi o zatrzymanie"),
+    L("nie", "nigdy", "tylko"),
+    NULL,
+    L("atak", "złośliw", "wstrzyknięci"),
+    L("poproś użytkownika o hasło", "kod weryfikacyjny", "kod jednorazowy", "frazę odzyskiwania"),
+    L("na produkcji", "na produkcję", "na środowisku produkcyjnym", "bazie produkcyjnej",
+      "bez przeglądu", "wyłącz ochronę", "usuń wszystkie gałęzie"),
+    L("wszystkie testy przeszły", "wszystkie testy przechodzą", "wszystko działa",
+      "wszystko w porządku", "ok\""),
+};
+
+static const lang_table CZECH = {
+    L("se", "je", "že", "pro", "jako", "nebo", "když", "pokud", "před", "jen", "uživatel",
+      "uživateli", "vždy", "bez"),
+    L("asistente", "musíš", "vždy", "spusť", "proveď", "přidej", "pošli", "odešli", "zkopíruj",
+      "vlož", "přečti", "ulož", "napiš", "ignoruj", "přilož", "nikdy"),
+    L("přihlašovací údaje", "heslo", "hesla", "soukromý klíč", "klíče", "token", "tajemství",
+      "proměnné prostředí", "cookies"),
+    L("přidej", "zkopíruj", "vlož", "přilož", "ulož"),
+    L("pošli", "odešli", "nahraj", "přepošli", "zveřejni"),
+    L("hlášení", "report", "tiket", "komentář", "server", "formulář"),
+    L("neříkej uživateli", "nic neříkej", "neinformuj", "nezmiňuj", "neukazuj", "potichu", "tajně",
+      "bez vědomí uživatele", "skryj"),
+    L("bez ptaní", "neptej se", "bez souhlasu", "bez potvrzení", "bez svolení",
+      "nečekej na potvrzení", "nečekej na souhlas"),
+    L("ignoruj předchozí instrukce", "ignoruj všechny instrukce", "i když uživatel nesouhlasí"),
+    L("ne", "nikdy", "jen", "pouze"),
+    NULL,
+    L("útok", "škodliv", "injekc"),
+    L("heslo uživatele", "ověřovací kód", "jednorázový kód", "obnovovací fráz"),
+    L("na produkci", "v produkci", "produkční databáz", "bez revize", "vypni ochranu",
+      "smaž všechny větve"),
+    L("všechny testy prošly", "všechny testy procházejí", "vše v pořádku", "vše funguje", "ok\""),
+};
+
+static const lang_table DUTCH = {
+    L("het", "een", "niet", "voor", "met", "dat", "van", "gebruiker", "zonder", "altijd", "naar",
+      "wordt", "deze", "de", "te", "uit", "op", "om", "ze"),
+    L("assistent", "je moet", "u moet", "altijd", "voer", "draai", "voeg", "stuur", "kopieer",
+      "plak", "lees", "sla", "schrijf", "negeer", "nooit", "zeg"),
+    L("inloggegevens", "wachtwoord", "privésleutel", "sleutels", "token", "geheim",
+      "omgevingsvariabelen", "cookies"),
+    L("voeg", "kopieer", "plak", "sla", "zet"),
+    L("stuur", "verstuur", "upload", "post", "publiceer"),
+    L("rapport", "issue", "ticket", "opmerking", "server", "formulier"),
+    L("vertel de gebruiker niet", "zeg niets", "niet vermelden", "vermeld niet", "meld niet",
+      "laat niet zien", "toon niet", "stilletjes", "in het geheim", "zonder dat de gebruiker",
+      "verberg"),
+    L("zonder te vragen", "zonder toestemming", "zonder bevestiging", "vraag niet", "niet vragen",
+      "wacht niet op bevestiging", "vraag de gebruiker niet"),
+    L("negeer de vorige instructies", "negeer alle instructies",
+      "ook als de gebruiker bezwaar maakt"),
+    L("nooit", "alleen", "geen"),
+    L("niet"),
+    L("aanval", "kwaadaardig", "injectie"),
+    L("vraag de gebruiker om zijn wachtwoord", "verificatiecode", "eenmalige code", "herstelzin"),
+    L("op productie", "in productie", "productiedatabase", "zonder review",
+      "zet de beveiliging uit", "verwijder alle branches"),
+    L("alle tests geslaagd", "alle tests slagen", "alles in orde", "alles werkt", "ok\""),
+};
+
+static const lang_table INDONESIAN = {
+    L("dan", "yang", "untuk", "dengan", "ini", "itu", "tidak", "jangan", "dari", "pengguna",
+      "tanpa", "jika", "selalu"),
+    L("asisten", "kamu harus", "anda harus", "selalu", "jalankan", "tambahkan", "kirim", "salin",
+      "tempel", "baca", "simpan", "tulis", "abaikan", "lampirkan", "jangan pernah"),
+    L("kredensial", "kata sandi", "kunci privat", "kunci pribadi", "token", "rahasia",
+      "variabel lingkungan", "cookie"),
+    L("tambahkan", "salin", "tempel", "lampirkan", "simpan", "masukkan"),
+    L("kirim", "unggah", "teruskan", "publikasikan"),
+    L("laporan", "tiket", "komentar", "server", "formulir", "issue"),
+    L("jangan beri tahu pengguna", "jangan memberi tahu", "jangan sebutkan", "jangan menyebutkan",
+      "jangan tampilkan", "diam-diam", "secara rahasia", "tanpa sepengetahuan", "sembunyikan"),
+    L("tanpa bertanya", "tanpa izin", "tanpa konfirmasi", "jangan tanya", "jangan bertanya",
+      "tidak perlu bertanya", "tidak perlu konfirmasi", "jangan menunggu konfirmasi"),
+    L("abaikan instruksi sebelumnya", "abaikan semua instruksi", "meskipun pengguna menolak"),
+    L("jangan", "tidak", "bukan", "hanya"),
+    NULL,
+    L("serangan", "berbahaya", "injeksi"),
+    L("minta kata sandi", "kode verifikasi", "kode sekali pakai", "frasa pemulihan"),
+    L("di produksi", "ke produksi", "database produksi", "tanpa review", "matikan proteksi",
+      "hapus semua branch"),
+    L("semua tes lulus", "semua test lulus", "semua pengujian lulus", "semuanya baik", "ok\""),
+};
+
+static const lang_table VIETNAMESE = {
+    L("và", "của", "là", "cho", "không", "với", "người", "này", "các", "được", "khi", "để"),
+    L("trợ lý", "bạn phải", "luôn", "hãy", "chạy", "thêm", "gửi", "sao chép", "dán", "đọc", "lưu",
+      "đính kèm"),
+    L("thông tin đăng nhập", "mật khẩu", "khóa riêng", "khóa bí mật", "token", "biến môi trường",
+      "cookie"),
+    L("thêm", "sao chép", "dán", "đính kèm", "lưu"),
+    L("gửi", "tải lên", "chuyển tiếp"),
+    L("báo cáo", "ticket", "bình luận", "máy chủ", "biểu mẫu", "issue"),
+    L("đừng nói với người dùng", "không nói với người dùng", "đừng đề cập", "không đề cập",
+      "đừng nhắc", "không nhắc", "đừng tiết lộ", "âm thầm", "lặng lẽ", "che giấu", "giấu"),
+    L("không cần hỏi", "đừng hỏi", "không hỏi", "không cần xác nhận", "không chờ xác nhận",
+      "không cần sự đồng ý"),
+    L("bỏ qua các hướng dẫn trước", "bỏ qua mọi hướng dẫn", "ngay cả khi người dùng phản đối"),
+    L("không", "đừng", "chỉ", "chớ"),
+    NULL,
+    L("tấn công", "độc hại", "chèn mã"),
+    L("hỏi mật khẩu", "mã xác minh", "mã otp", "mã một lần", "cụm từ khôi phục"),
+    L("trên production", "trên môi trường production", "trên môi trường sản xuất",
+      "không cần review", "tắt bảo vệ", "xóa tất cả các nhánh"),
+    L("tất cả các bài kiểm tra đều đạt", "mọi test đều pass", "tất cả test đều qua",
+      "mọi thứ đều ổn", "ok\""),
+};
+
+static const lang_table UKRAINIAN = {
+    NULL,
+    L("асистент", "ти повинен", "ви повинні", "завжди", "запусти", "виконай", "додай", "надішли",
+      "скопіюй", "встав", "прочитай", "збережи", "напиши", "ігноруй", "ніколи"),
+    L("облікові дані", "пароль", "паролі", "приватний ключ", "ключі", "токен", "секрет",
+      "змінні середовища"),
+    L("додай", "скопіюй", "встав"),
+    L("надішли", "завантаж", "перешли", "опублікуй"),
+    L("звіт", "тікет", "коментар", "сервер", "форму"),
+    L("не кажи користувач", "нічого не кажи", "не повідомляй", "не згадуй", "не показуй", "таємно",
+      "непомітно", "без повідомлення", "приховай"),
+    L("не питаючи", "без підтвердження", "без дозволу", "не питай", "без запиту",
+      "не чекай підтвердження"),
+    L("ігноруй попередні", "ігноруй усі інструкції", "навіть якщо користувач проти"),
+    L("не", "ніколи", "лише", "тільки"),
+    NULL,
+    L("атак", "шкідлив", "ін'єкц"),
+    L("попроси у користувача пароль", "код підтвердження", "одноразовий код", "фразу відновлення"),
+    L("на продакшн", "на продакшені", "на production", "у продакшн", "вимкни захист",
+      "видали всі гілки"),
+    L("усі тести пройшли", "всі тести пройшли", "все гаразд", "все працює", "ok\""),
+};
+
 /* s lowercased: ASCII, Latin-1's capitals and Cyrillic's. */
 static char *lower(const char *s, size_t n) {
   unsigned char *b = upk_xmalloc(n + 1);
@@ -466,13 +617,16 @@ void upk__intent_foreign(const char *s, size_t n, upk__intent_signals *sig) {
   bool han = false, kana = false, hangul = false, cyr = false;
   char *b = lower(s, n);
   scripts((const unsigned char *)b, n, &han, &kana, &hangul, &cyr);
-  static const lang_table *const LATIN[] = {&SPANISH,    &FRENCH,  &GERMAN,
-                                            &PORTUGUESE, &ITALIAN, &TURKISH};
+  static const lang_table *const LATIN[] = {&SPANISH, &FRENCH,     &GERMAN,    &PORTUGUESE,
+                                            &ITALIAN, &TURKISH,    &POLISH,    &CZECH,
+                                            &DUTCH,   &INDONESIAN, &VIETNAMESE};
   for (size_t i = 0; i < sizeof LATIN / sizeof *LATIN; i++)
     if (speaks(b, LATIN[i]))
       read_table(b, LATIN[i], sig);
-  if (cyr)
+  if (cyr) {
     read_table(b, &RUSSIAN, sig);
+    read_table(b, &UKRAINIAN, sig);
+  }
   if (han || kana)
     read_table(b, &CHINESE, sig);
   if (kana)
