@@ -252,6 +252,39 @@ static const char *const AGENT_FILES[] = {"claude.md",        "agents.md",
                                           ".gemini/settings", "heartbeat.md",
                                           "soul.md"};
 
+/* Whether a paragraph naming an agent file hands the block after it to that file: it ends in a
+ * colon ("Add to CLAUDE.md:") or says to write ("append this to AGENTS.md"). A paragraph that only
+ * names the file ("monitor drift from the persona in SOUL.md.") leaves the block a script. */
+static bool presents_block(const char *s, size_t n) {
+  static const char *const WRITE[] = {"add",
+                                      "append",
+                                      "writ",
+                                      "save",
+                                      "paste",
+                                      "insert",
+                                      "put ",
+                                      "copy",
+                                      "includ",
+                                      "updat",
+                                      "place",
+                                      "stor",
+                                      "remember",
+                                      "contain",
+                                      "follow",
+                                      "rule",
+                                      "\xE5\x86\x99" /* 写 */,
+                                      "\xE6\xB7\xBB\xE5\x8A\xA0" /* 添加 */,
+                                      "\xE4\xBF\x9D\xE5\xAD\x98" /* 保存 */,
+                                      "\xE8\xBF\xBD\xE5\x8A\xA0" /* 追加 */};
+  while (n > 0 && isspace((unsigned char)s[n - 1]))
+    n--;
+  if (n > 0 && s[n - 1] == ':')
+    return true;
+  if (n >= 3 && !memcmp(s + n - 3, "\xEF\xBC\x9A", 3)) /* a fullwidth colon */
+    return true;
+  return holds_phrase(s, n, WRITE, sizeof WRITE / sizeof *WRITE);
+}
+
 static bool rules_block(const prose *p, cmark_node *n) {
   cmark_node *intro = cmark_node_previous(n);
   if (!intro || cmark_node_get_type(intro) != CMARK_NODE_PARAGRAPH)
@@ -261,7 +294,9 @@ static bool rules_block(const prose *p, cmark_node *n) {
     return false;
   size_t at = p->lines.starts[first];
   size_t e = last + 1 < p->lines.n ? p->lines.starts[last + 1] : p->len;
-  return holds_phrase(p->data + at, e - at, AGENT_FILES, sizeof AGENT_FILES / sizeof *AGENT_FILES);
+  return holds_phrase(p->data + at, e - at, AGENT_FILES,
+                      sizeof AGENT_FILES / sizeof *AGENT_FILES) &&
+         presents_block(p->data + at, e - at);
 }
 
 /* The agent named as the one spoken to at d[i]: "assistant:", "AI assistant reading this:",

@@ -38,9 +38,12 @@ rule download_helper_eval {
     $source_sub = /(\bsource|(^|[\s;&|])\.)\s+<\(\s*(\$\{?[A-Za-z_]\w*\}?|[a-z_][\w-]*)\s+[^)\n]{0,160}(https?:\/\/|\$\{?[A-Za-z_]\w*\}?\/)/
     $sh_sub = /\b(ba|z|da)?sh\s+-c\s+["']\$\(\s*(\$\{?[A-Za-z_]\w*\}?|[a-z_][\w-]*)\s+[^)\n]{0,160}(https?:\/\/|\$\{?[A-Za-z_]\w*\}?\/)/
     $ctx_helper = /(^|\n)[ \t]*(function[ \t]+)?[a-z_][\w-]*[ \t]*\([ \t]*\)[ \t]*\{?[^}]{0,200}\b(curl|wget2?|aria2c)\b|(^|\n)[ \t]*function[ \t]+[a-z_][\w-]*[ \t]*\{[^}]{0,200}\b(curl|wget2?)\b|\balias[ \t]+[\w-]+=["']?(curl|wget2?)\b|(^|\n)[ \t]*(local[ \t]+|export[ \t]+|readonly[ \t]+)?[A-Za-z_]\w*=["']?(curl|wget2?)[ \t]/
+    /* curl or wget itself in the substitution is a plain download-and-run, which the download
+     * rules judge with their vendor list (Homebrew's `bash -c "$(curl ...)"`): not a helper. */
+    $veto_direct = /[$<]\(\s*(curl|wget2?|aria2c)\s/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag)\b/ nocase
   condition:
-    any of ($eval_sub, $source_sub, $sh_sub) and $ctx_helper and #neg >= 0
+    any of ($eval_sub, $source_sub, $sh_sub) and $ctx_helper and #veto_direct >= 0 and #neg >= 0
 }
 
 /* PowerShell code downloaded to a file and loaded into the session: a .psm1/.ps1 imported with
