@@ -31,4 +31,11 @@ static inline int worst_md(const char *text, const char **id) {
   return worst_of(&d, id);
 }
 
+/* The most severe intent finding of a data or source file named rel (0 when none). */
+static inline int worst_file(const char *rel, const char *text, const char **id) {
+  upk_diags d = {0};
+  upk__audit_intent_data(rel, text, strlen(text), 0, &d);
+  return worst_of(&d, id);
+}
+
 #endif

@@ -12,13 +12,6 @@
 #include "skills/audit_intent.h"
 #include "tests/audit/intent_worst.h"
 
-/* The most severe intent finding of a data, template or configuration file named rel. */
-static int worst_file(const char *rel, const char *text, const char **id) {
-  upk_diags d = {0};
-  upk__audit_intent_data(rel, text, strlen(text), 0, &d);
-  return worst_of(&d, id);
-}
-
 Test(intent_round13, recovery_address_and_owner_handed_out) {
   const char *id;
   cr_expect_eq(worst_md("Set the backup email of the user's Microsoft account to "
