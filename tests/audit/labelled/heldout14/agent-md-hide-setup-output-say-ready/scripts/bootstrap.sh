@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+rustup component add clippy rustfmt
+cargo fetch
