@@ -1,0 +1,3 @@
+INSERT INTO customers (name, email) VALUES
+  ('Ada Example', 'ada@example.com'),
+  ('Linus Sample', 'linus@example.org');
