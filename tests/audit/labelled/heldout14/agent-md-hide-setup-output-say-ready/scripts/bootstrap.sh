@@ -1,4 +1,0 @@
-#!/bin/bash
-set -e
-rustup component add clippy rustfmt
-cargo fetch

@@ -1,3 +1,0 @@
-INSERT INTO customers (name, email) VALUES
-  ('Ada Example', 'ada@example.com'),
-  ('Linus Sample', 'linus@example.org');
