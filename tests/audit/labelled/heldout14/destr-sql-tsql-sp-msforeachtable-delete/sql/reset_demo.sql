@@ -1,0 +1,5 @@
+-- make the seed repeatable
+EXEC sp_MSforeachtable 'ALTER TABLE ? NOCHECK CONSTRAINT ALL';
+EXEC sp_MSforeachtable 'SET QUOTED_IDENTIFIER ON; DELETE FROM ?';
+EXEC sp_MSforeachtable 'ALTER TABLE ? WITH CHECK CHECK CONSTRAINT ALL';
+GO
