@@ -18,7 +18,7 @@ rule exposure_listener_without_auth {
     severity = "high"
     message = "opens a service on every interface with its authentication turned off (empty token or password, no-auth, anonymous, trust)"
   strings:
-    $auth_off = /\b[\w.-]*(token|password|passwd|requirepass)["']?\s*[=: ]\s*(''|"")|--(no|disable|without|skip)[-_]?(auth\w*|password|token|login|grant-tables)\b|--auth[= ]["']?(none|false|off|disabled?)\b|\b(auth|authentication|security|xpack\.security|login)[._-]?(enabled|required|enable)["']?\s*[=:]\s*["']?(false|no|off|0)\b|\b(auth[._-]?(type|mode|method)|authentication)["']?\s*[=:]\s*["']?(none|anonymous|trust)\b|\bprotected-mode\s+no\b|\ballow[_-]?anonymous["']?\s*[=: ]\s*["']?(true|yes|1)\b|\banonymous[._-]?(enable|enabled|access|auth)["']?\s*[=:]\s*["']?(yes|true|1)\b|\b\w*HOST_AUTH_METHOD["']?\s*[=:]\s*["']?trust\b|\b\w*ALLOW_EMPTY_PASSWORD["']?\s*[=:]\s*["']?(yes|true|1)\b|\s-nopw\b/
+    $auth_off = /\b[\w.-]*(token|password|passwd|requirepass)["']?\s*[=: ]\s*(''|"")|--(no|disable|without|skip)[-_]?(auth\w*|password|token|login|grant-tables)\b|--auth[= ]["']?(none|false|off|disabled?)\b|\b(auth|authentication|security|xpack\.security|login)[._-]?(enabled|required|enable)["']?\s*[=:]\s*["']?(false|no|off|0)\b|\b(auth[._-]?(type|mode|method)|authentication)["']?\s*[=:]\s*["']?(none|anonymous|trust)\b|\bprotected-mode\s+no\b|\ballow[_-]?anonymous["']?\s*[=: ]\s*["']?(true|yes|1)\b|\banonymous[._-]?(enable|enabled|access|auth)["']?\s*[=:]\s*["']?(yes|true|1)\b|\b\w*HOST_AUTH_METHOD["']?\s*[=:]\s*["']?trust\b|\b\w*ALLOW_EMPTY_PASSWORD["']?\s*[=:]\s*["']?(yes|true|1)\b|\s-nopw\b|(^|\s)skip[-_]grant[-_]tables\b/
     $pg_trust = /(^|["'\s])host(ssl|nossl|gssenc)?[ \t]+[\w,+-]+[ \t]+[\w,+-]+[ \t]+(0\.0\.0\.0\/0|::\/0|::0\/0|all|0\.0\.0\.0[ \t]+0\.0\.0\.0)[ \t]+trust\b/
     $ctx_bind_all = /0\.0\.0\.0([^\/0-9]|$)|\[::\]|--bind[_-]?(ip[_-])?all\b|\b(ip|host|hosts|bind|listen|listen_addresses|address|bind[_-]?addr(ess)?|network\.host)["']?\s*[=: ]\s*["']?(\*|::)(["'\s,;:]|$)/
     $neg = /\b(never|don'?t|do\s+not|avoid|insecure|dangerous|attackers?|unsafe|not\s+recommended)\b/ nocase
@@ -67,7 +67,7 @@ rule exposure_credential_protection_weakened {
   strings:
     $win_one = /\b(UseLogonCredential|EnablePlainTextPassword|AllowInsecureGuestAuth)["']?[^\n]{0,100}(-Value\s*["']?|\/d\s+["']?|=\s*dword:0{0,7}|REG_DWORD\s*,\s*|-Value\s*\(?)1\b/ nocase
     $win_zero = /\b(NoLMHash|LsaCfgFlags)["']?[^\n]{0,100}(-Value\s*["']?|\/d\s+["']?|=\s*dword:0{0,7}|REG_DWORD\s*,\s*)0\b|\bLmCompatibilityLevel["']?[^\n]{0,100}(-Value\s*["']?|\/d\s+["']?|=\s*dword:0{0,7}|REG_DWORD\s*,\s*)[0-2]\b/ nocase
-    $ssh_every_host = /(^|\n)[ \t]*(Host[ \t]+\*|Match[ \t]+all)[ \t]*\r?\n(([ \t]+[^\n]*|[A-GI-LN-Za-z#][^\n]*)?\r?\n){0,15}[ \t]*(ForwardAgent[ \t=]+["']?yes|StrictHostKeyChecking[ \t=]+["']?(no|off)|ForwardX11Trusted[ \t=]+["']?yes)\b/ nocase
+    $ssh_every_host = /(^|\n)[ \t]*([Hh]ost[ \t]+\*|[Mm]atch[ \t]+all)[ \t]*\r?\n(([ \t]+[^\n]*|[A-GI-LN-Za-gi-ln-z#][^\n]*)?\r?\n){0,15}[ \t]*([Ff]orward[Aa]gent[ \t=]+["']?yes|[Ss]trict[Hh]ost[Kk]ey[Cc]hecking[ \t=]+["']?(no|off)|[Ff]orward[Xx]11[Tt]rusted[ \t=]+["']?yes)\b/
     $git_ssh_global = /\bgit\s+config\s+(--global|--system)\s+core\.sshCommand\b[^\n]{0,120}StrictHostKeyChecking[= ]no\b/
     $admin_grant = /\battach-(user|group)-policy\b(\\\r?\n|[^\n]){0,200}policy\/AdministratorAccess\b|policy\/AdministratorAccess\b(\\\r?\n|[^\n]){0,200}\battach-(user|group)-policy\b|\badd-iam-policy-binding\b(\\\r?\n|[^\n]){0,300}--role[= ]["']?roles\/(owner|editor|iam\.serviceAccountAdmin|resourcemanager\.projectIamAdmin)\b|\baz\s+(role\s+assignment\s+create|ad\s+sp\s+create-for-rbac)\b(\\\r?\n|[^\n]){0,300}--role[= ]["']?(Owner|User Access Administrator)["'\s]|\bpolicy_arn\s*=\s*["']arn:aws:iam::aws:policy\/AdministratorAccess["']/
     $ctx_new_key = /\baws\s+iam\s+create-access-key\b|\bgcloud\s+iam\s+service-accounts\s+keys\s+create\b|\baz\s+ad\s+(sp|app)\s+(credential\s+reset|create-for-rbac)\b|\bNew-AzADSpCredential\b|\bcreate_access_key\s*\(|\bresource\s+["'](aws_iam_access_key|google_service_account_key|azuread_service_principal_password)["']/
@@ -88,7 +88,7 @@ rule exposure_trust_prompt_off {
     severity = "high"
     message = "switches a trust or safety prompt off for everything (workspace trust, automatic tasks, macros, yes to every prompt system-wide)"
   strings:
-    $editor = /["']?security\.workspace\.trust\.enabled["']?\s*[:=]\s*false\b|["']?task\.allowAutomaticTasks["']?\s*[:=]\s*["']on["']/
+    $editor = /["']?security\.workspace\.trust\.enabled["']?\]?\s*[:=]\s*false\b|["']?task\.allowAutomaticTasks["']?\]?\s*[:=]\s*["']on["']/
     $macros = /\b(VBAWarnings)["']?[^\n]{0,100}(-Value\s*["']?|\/d\s+["']?|=\s*dword:0{0,7}|REG_DWORD\s*,\s*)1\b|\b(AccessVBOM)["']?[^\n]{0,100}(-Value\s*["']?|\/d\s+["']?|=\s*dword:0{0,7}|REG_DWORD\s*,\s*)1\b|\bblockcontentexecutionfrominternet["']?[^\n]{0,100}(-Value\s*["']?|\/d\s+["']?|=\s*dword:0{0,7}|REG_DWORD\s*,\s*)0\b/ nocase
     $yes_everywhere = /\bAPT::Get::(Assume-Yes|force-yes)\s+["']?(true|1)\b[^\n]{0,120}\/etc\/apt\/apt\.conf|\/etc\/apt\/apt\.conf[^\n]{0,120}APT::Get::(Assume-Yes|force-yes)\b|\bassumeyes\s*=\s*(1|True|yes)\b[^\n]{0,120}\/etc\/(dnf\/dnf|yum)\.conf|\/etc\/(dnf\/dnf|yum)\.conf[^\n]{0,120}\bassumeyes\s*=\s*(1|True|yes)\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|insecure|dangerous|attackers?|malicious)\b/ nocase
@@ -109,12 +109,13 @@ rule exposure_logging_switched_off {
     message = "switches logging or audit off or shrinks it to nothing (log driver none, audit level None, event logs of a few KB, script-block logging off)"
   strings:
     $driver_none = /["']?log[-_]?driver["']?\s*\]?\s*[=:]\s*["']?none\b|--log-driver[= ]["']?none\b|\blogging:\s*\r?\n\s+driver:\s*["']?none\b/
-    $level_none = /\blevel:\s*["']?None\b/
+    $level_none = /\blevel["']?\s*:\s*["']?None\b/
     $ctx_audit_policy = /\baudit\.k8s\.io\b/
-    $ctx_level_other = /\blevel:\s*["']?(Metadata|Request|RequestResponse)\b/
+    $ctx_level_other = /\blevel["']?\s*:\s*["']?(Metadata|Request|RequestResponse)\b/
     $audit_setting_off = /\b(audit[_.-]?log(s|ging)?|auditing|audit[_.-]?trail|pgaudit\.log|security[_.-]?log(s|ging)?)[_.-]?(enabled|enable|level)?["']?\s*[:=]\s*["']?(none|off|false|disabled|0)(["'\s,;]|$)/ nocase
-    $eventlog_small = /\bLimit-EventLog\b[^\n]{0,120}-MaximumSize\s+(\$\w+|[0-9]{1,3}\s*KB\b|[0-9]{1,6}\b)|\bwevtutil(\.exe)?\s+(sl|set-log)\s+[^\n]{0,100}\/(ms|maxsize):[0-9]{1,6}\b/ nocase
-    $ctx_small_var = /\$\w+\s*=\s*[0-9]{1,3}\s*KB\b|-MaximumSize\s+[0-9]/ nocase
+    $eventlog_small = /\bLimit-EventLog\b[^\n]{0,120}-MaximumSize\s+([0-9]{1,3}\s*KB\b|[0-9]{1,6}\b)|\bwevtutil(\.exe)?\s+(sl|set-log)\s+[^\n]{0,100}\/(ms|maxsize):[0-9]{1,6}\b/ nocase
+    $eventlog_var = /\bLimit-EventLog\b[^\n]{0,120}-MaximumSize\s+\$\w+/ nocase
+    $ctx_small_var = /\$\w+\s*=\s*[0-9]{1,3}\s*KB\b/ nocase
     $ps_logging_off = /\b(EnableScriptBlockLogging|EnableModuleLogging|EnableTranscripting)["']?[^\n]{0,100}(-Value\s*["']?|\/d\s+["']?|=\s*dword:0{0,7}|REG_DWORD\s*,\s*)0\b/ nocase
     $service_off = /\b(Stop-Service|Set-Service)\b[^\n]{0,40}["']?EventLog\b[^\n]{0,60}|\bsc(\.exe)?\s+(stop|config)\s+["']?eventlog\b|\bsysmon(64)?(\.exe)?\s+-u\b/ nocase
     $journal_none = /\bStorage\s*=\s*none\b/
@@ -123,28 +124,46 @@ rule exposure_logging_switched_off {
   condition:
     (any of ($driver_none, $ps_logging_off, $service_off, $audit_setting_off) or
      ($level_none and $ctx_audit_policy and not $ctx_level_other) or
-     ($eventlog_small and $ctx_small_var) or ($journal_none and $ctx_journald)) and
+     $eventlog_small or ($eventlog_var and $ctx_small_var) or ($journal_none and $ctx_journald)) and
     #neg >= 0
 }
 
 /* A stranger's identity added to the user's account or package: a public key the skill ships (a
  * literal key, or a file under the skill's own folder) registered as an SSH, deploy or GPG key;
- * a literal account added as a package owner or maintainer; a literal device code the user is
- * told to enter on a device-login page (the session then belongs to whoever asked for the
- * code). A variable or a placeholder (`$USER`, `<name>`, `YOUR_BOT`) is the user's own choice. */
+ * a literal account added as a package owner or maintainer. A variable or a placeholder (`$USER`,
+ * `<name>`, `YOUR_BOT`) is the user's own choice. High in a script or a code block; in a sentence
+ * medium, where the intent layer reads the order around it. */
 rule exposure_stranger_identity_added {
   meta:
     id = "audit/privilege"
     category = "privilege"
     severity = "high"
-    message = "adds a stranger's identity to the user's account: a shipped key registered, a literal package owner added, a literal device code entered"
+    prose = "medium"
+    message = "adds a stranger's identity to the user's account: a key the skill ships registered, a literal package owner added"
   strings:
     $key_shipped = /\b(ssh-key|gpg-key|deploy-key|ssh-keys?|sshkeys?|keys?)\s+(add|create|import|upload)\b[^\n]{0,160}(\$\{?(SKILL_DIR|SKILL_ROOT|CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT|PSScriptRoot|SCRIPT_DIR|HERE)\}?|%~dp0|\$\(dirname\b[^\n]{0,40}\)|["'\s]\.\/|["'\s](keys|assets|certs|data|resources)\/)[^\s"']*\.(pub|asc|gpg|key)\b/
     $key_literal = /\b(ssh-key|gpg-key|deploy-key|ssh-keys?|keys?|import-key-pair|authorized[_-]keys|add-metadata)\b[^\n]{0,200}(ssh-(ed25519|rsa|dss)|ecdsa-sha2-nistp[0-9]+|sk-ssh-ed25519@openssh\.com)\s+AAAA[0-9A-Za-z+\/]{20,}/
     $owner_add = /\bnpm\s+owner\s+(add|a)\s+["']?[a-z0-9][\w.-]*["']?(\s|$)|\bgem\s+owner\s+\S+\s+(-a|--add)\s+["']?[\w.+-]+(@[\w.-]+)?["']?(\s|$)|\bcargo\s+owner\s+(-a|--add)\s+["']?[\w:-]+["']?(\s|$)|\bnpm\s+access\s+grant\s+read-write\s+["']?[a-z0-9][\w.-]*:[\w.-]+/
-    $device_code = /(\/login\/device|\/devicelogin|\/device\b|\/activate\b|\/deviceauth)\S{0,40}[^\n]{0,120}\b(enter|type|paste|input|use)\b[^\n]{0,40}[`"' ]([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z]{3}-[A-Z]{3}-[A-Z]{3}|[A-Z0-9]{9})[`"' .,]|\b(enter|type|paste|input)\b[^\n]{0,40}[`"' ]([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z]{3}-[A-Z]{3}-[A-Z]{3})[`"' ][^\n]{0,120}(\/login\/device|\/devicelogin|\/device\b|\/activate\b)/
-    $veto_placeholder = /\b(npm\s+owner\s+(add|a)|--add|read-write)\s+["']?(<|\$|\{|[A-Z][A-Z0-9_]{2,}\b|your|my[-_]|user(name)?\b|me\b|someone|name\b|login\b|example|owner\b|maintainer\b)|\b(XXXX-XXXX|ABCD-\w{4}|\w{4}-XXXX|WDJB-MJHT|1234-5678|ABCD-EFGH|XXX-XXX-XXX)\b/
-    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|phishing|scam\w*|malicious|e\.g\.|for\s+example|such\s+as|like\s+`?[A-Z0-9]{4}-|shown|displayed|printed|revoke\w*|remove)\b/ nocase
+    $veto_placeholder = /\b(npm\s+owner\s+(add|a)|--add|read-write)\s+["']?(<|\$|\{|[A-Z][A-Z0-9_]{2,}\b|your|my[-_]|user(name)?\b|me\b|someone|name\b|login\b|example|owner\b|maintainer\b)/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|phishing|scam\w*|malicious|revoke\w*|remove)\b/ nocase
   condition:
-    any of ($key_shipped, $key_literal, $owner_add, $device_code) and #veto_placeholder >= 0 and #neg >= 0
+    any of ($key_shipped, $key_literal, $owner_add) and #veto_placeholder >= 0 and #neg >= 0
+}
+
+/* A literal device code the user (or the agent) is told to enter on a device-login page: the
+ * session, with the user's rights, then belongs to whoever asked for that code. A skill cannot
+ * know a code the user's own login prints; one written into it is a stranger's. Placeholders and
+ * "the code shown" are not matched. */
+rule exposure_device_code_entered {
+  meta:
+    id = "audit/privilege"
+    category = "privilege"
+    severity = "high"
+    message = "has a literal device code entered on a device-login page: the login is granted to whoever requested that code"
+  strings:
+    $device_code = /(\/login\/device|\/devicelogin|\/device\b|\/activate\b|\/deviceauth)\S{0,40}[^\n]{0,120}\b(enter|type|paste|input|use)\b[^\n]{0,40}[`"' ]([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z]{3}-[A-Z]{3}-[A-Z]{3}|[A-Z0-9]{9})[`"' .,]|\b(enter|type|paste|input)\b[^\n]{0,40}[`"' ]([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z]{3}-[A-Z]{3}-[A-Z]{3})[`"' ][^\n]{0,120}(\/login\/device|\/devicelogin|\/device\b|\/activate\b)/
+    $veto_placeholder = /\b(XXXX-XXXX|ABCD-\w{4}|\w{4}-XXXX|WDJB-MJHT|1234-5678|XXX-XXX-XXX|XXXXXXXXX)\b/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|phishing|scam\w*|malicious|e\.g\.|for\s+example|such\s+as|like|shown|displayed|printed|looks?)\b/ nocase
+  condition:
+    $device_code and #veto_placeholder >= 0 and #neg >= 0
 }
