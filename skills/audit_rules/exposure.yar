@@ -143,8 +143,8 @@ rule exposure_stranger_identity_added {
   strings:
     $key_shipped = /\b(ssh-key|gpg-key|deploy-key|ssh-keys?|sshkeys?|keys?)\s+(add|create|import|upload)\b[^\n]{0,160}(\$\{?(SKILL_DIR|SKILL_ROOT|CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT|PSScriptRoot|SCRIPT_DIR|HERE)\}?|%~dp0|\$\(dirname\b[^\n]{0,40}\)|["'\s]\.\/|["'\s](keys|assets|certs|data|resources)\/)[^\s"']*\.(pub|asc|gpg|key)\b/
     $key_literal = /\b(ssh-key|gpg-key|deploy-key|ssh-keys?|keys?|import-key-pair|authorized[_-]keys|add-metadata)\b[^\n]{0,200}(ssh-(ed25519|rsa|dss)|ecdsa-sha2-nistp[0-9]+|sk-ssh-ed25519@openssh\.com)\s+AAAA[0-9A-Za-z+\/]{20,}/
-    $owner_add = /\bnpm\s+owner\s+(add|a)\s+["']?[a-z0-9][\w.-]*["']?(\s|$)|\bgem\s+owner\s+\S+\s+(-a|--add)\s+["']?[\w.+-]+(@[\w.-]+)?["']?(\s|$)|\bcargo\s+owner\s+(-a|--add)\s+["']?[\w:-]+["']?(\s|$)|\bnpm\s+access\s+grant\s+read-write\s+["']?[a-z0-9][\w.-]*:[\w.-]+/
-    $veto_placeholder = /\b(npm\s+owner\s+(add|a)|--add|read-write)\s+["']?(<|\$|\{|[A-Z][A-Z0-9_]{2,}\b|your|my[-_]|user(name)?\b|me\b|someone|name\b|login\b|example|owner\b|maintainer\b)/
+    $owner_add = /\bnpm\s+owner\s+(add|a)\s+["']?[a-z0-9][\w.-]*["']?(\s|$)|\bgem\s+owner\s+\S+\s+(-a|--add)\s+["']?[\w.+-]+(@[\w.-]+)?["']?(\s|$)|\bcargo\s+owner\s+(-a|--add)\s+["']?[\w:-]+["']?(\s|$)|\bnpm\s+access\s+grant\s+read-write\s+["']?[a-z0-9][\w.-]*:[\w.-]+|\/memberships\/[a-z0-9][\w-]*["']?[^\n]{0,160}\brole["']?\s*[=:]\s*["']?(admin|maintainer)\b/
+    $veto_placeholder = /(\b(npm\s+owner\s+(add|a)|--add|read-write)\s+["']?|\/memberships\/)(<|\$|\{|[A-Z][A-Z0-9_]{2,}\b|your|my[-_]|user(name)?\b|me\b|someone|name\b|login\b|example|owner\b|maintainer\b)/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|phishing|scam\w*|malicious|revoke\w*|remove)\b/ nocase
   condition:
     any of ($key_shipped, $key_literal, $owner_add) and #veto_placeholder >= 0 and #neg >= 0
