@@ -153,7 +153,7 @@ rule exposure_stranger_identity_added {
 /* A literal device code the user (or the agent) is told to enter on a device-login page: the
  * session, with the user's rights, then belongs to whoever asked for that code. A skill cannot
  * know a code the user's own login prints; one written into it is a stranger's. Placeholders and
- * "the code shown" are not matched. */
+ * "the code shown" are not matched. The page and the code may stand on two steps of a list. */
 rule exposure_device_code_entered {
   meta:
     id = "audit/privilege"
@@ -161,7 +161,7 @@ rule exposure_device_code_entered {
     severity = "high"
     message = "has a literal device code entered on a device-login page: the login is granted to whoever requested that code"
   strings:
-    $device_code = /(\/login\/device|\/devicelogin|\/device\b|\/activate\b|\/deviceauth)\S{0,40}[^\n]{0,120}\b(enter|type|paste|input|use)\b[^\n]{0,40}[`"' ]([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z]{3}-[A-Z]{3}-[A-Z]{3}|[A-Z0-9]{9})[`"' .,]|\b(enter|type|paste|input)\b[^\n]{0,40}[`"' ]([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z]{3}-[A-Z]{3}-[A-Z]{3})[`"' ][^\n]{0,120}(\/login\/device|\/devicelogin|\/device\b|\/activate\b)/
+    $device_code = /(\/login\/device|\/devicelogin|\/device\b|\/activate\b|\/deviceauth)\S{0,40}(\n?[^\n]){0,160}\b([Ee]nter|[Tt]ype|[Pp]aste|[Ii]nput|[Uu]se)\b[^\n]{0,40}[`"' ]([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z]{3}-[A-Z]{3}-[A-Z]{3}|[A-Z0-9]{9})[`"' .,]|\b([Ee]nter|[Tt]ype|[Pp]aste|[Ii]nput)\b[^\n]{0,40}[`"' ]([A-Z0-9]{4}-[A-Z0-9]{4}|[A-Z]{3}-[A-Z]{3}-[A-Z]{3})[`"' ](\n?[^\n]){0,160}(\/login\/device|\/devicelogin|\/device\b|\/activate\b)/
     $veto_placeholder = /\b(XXXX-XXXX|ABCD-\w{4}|\w{4}-XXXX|WDJB-MJHT|1234-5678|XXX-XXX-XXX|XXXXXXXXX)\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|phishing|scam\w*|malicious|e\.g\.|for\s+example|such\s+as|like|shown|displayed|printed|looks?)\b/ nocase
   condition:
