@@ -23,7 +23,8 @@ rule secret_file_shown {
     /* copy verbs with the file as a source (something follows it on the line), archive verbs */
     $copy = /\b(cp|copy|xcopy|Copy-Item|rsync)\s+([^\n|;&<>`]{0,160}\s)?["']?(~|\$HOME|\$\{HOME\}|\$env:(USERPROFILE|HOME)|%USERPROFILE%)["']?[\/\\](\.[\w.-]{1,40}[\/\\]([\w.@-]{1,60}[\/\\]){0,4}|\.)([\w-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|id_[a-z0-9]{2,10}|(profiles|hosts|connections)\.(ya?ml|json|toml))["']?[ \t]+["']?[^\s\\-]/
     $archive = /\b(tar|zip|7z|Compress-Archive)\s+([^\n|;&<>`]{0,160}\s)?["']?(~|\$HOME|\$\{HOME\}|\$env:(USERPROFILE|HOME)|%USERPROFILE%)["']?[\/\\](\.[\w.-]{1,40}[\/\\]([\w.@-]{1,60}[\/\\]){0,4}|\.)([\w-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|id_[a-z0-9]{2,10}|(profiles|hosts|connections)\.(ya?ml|json|toml))(["'`)\s;|&>,]|$)/
-    $neg = /\b(never|don'?t|do\s+not|must\s+not|avoid)\b/ nocase
+    /* the secret handed to the tool that consumes it (a CI secret store, a login, the agent) */
+    $neg = /\b(never|don'?t|do\s+not|must\s+not|avoid)\b|--password-stdin|\bsecret\s+set\b|\bcreate\s+secret\b|\bssh-add\b|\bgpg\s+--import\b/ nocase
   condition:
     any of ($show, $show_cfg, $copy, $archive) and #neg >= 0
 }
@@ -49,7 +50,8 @@ rule secret_file_prose_shared {
  * folder and a piece that names a key, token, credential, password or certificate) and puts
  * what it read into its output: printed inline (`puts File.read(...)`, `print(p.read_text())`),
  * as a field of a report it prints (`{cert: fs.readFileSync(...)}` then JSON.stringify), or
- * the raw bytes printed (`fmt.Println(string(b))`). Reading it to present it to its service
+ * the raw bytes printed (`fmt.Println(string(b))`); or added to an archive or copied out
+ * (`tar.add(...)`, `zip.write(...)`, `shutil.copy(...)`). Reading it to present it to its service
  * (a header) prints nothing of it. */
 rule secret_file_read_printed {
   meta:
@@ -63,11 +65,13 @@ rule secret_file_read_printed {
     $ctx_piece = /(,|\/|\(|\+)\s*["']([\w.-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|id_[a-z0-9]{2,10}|(profiles|hosts|connections)\.(ya?ml|json|toml))["']/
     $inline = /\b(print|println|puts|pp|console\.(log|info|error|dir)|fmt\.(Print|Println|Printf|Fprint|Fprintln|Fprintf)|Write-Output|Write-Host|echo|say|System\.out\.print\w*)\s*\(?[^\n]{0,160}\b(readFileSync|read_text|read_bytes|ReadFile|ReadAllText|File\.read|IO\.read|Get-Content|slurp|read_to_string)\s*\(/
     $field = /["']?\w+["']?\s*[:=]>?\s*[^;{}\n]{0,160}(\n[^;{}\n]{0,160}){0,2}\b(readFileSync|read_text|read_bytes|ReadAllText|File\.read|IO\.read)\s*\([^\n]{0,100}["']([\w.-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx))?|[\w-]{1,40}\.(pem|p12|pfx|key)|(profiles|hosts|connections)\.(ya?ml|json|toml))["']/
+    /* put into an archive or copied out by the program (a tarball's add, a zip's write, a copy) */
+    $bundle = /\b(\w+\.add|\w+\.write|archive\.(file|append)|shutil\.copy\w*|copyFileSync|copyFile|cpSync|FileUtils\.cp\w*|File\.Copy|Copy-Item)\s*\([^\n]{0,160}([\/\\,(+]\s*["']|["'][^"'\n]{0,80}[\/\\])([\w.-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx))?|[\w-]{1,40}\.(pem|p12|pfx|key)|id_[a-z0-9]{2,10}|(profiles|hosts|connections)\.(ya?ml|json|toml))["']/
     $ctx_report = /\b(JSON\.stringify|json\.dumps?|to_json|ConvertTo-Json|yaml\.(safe_)?dump|console\.(log|dir))\s*\(/
     $raw = /\bfmt\.(Print|Println|Printf|Fprint|Fprintln|Fprintf)\s*\([^\n]{0,40}\bstring\s*\(\s*\w+\s*\)\s*\)/
     $ctx_read_piece = /\b(ReadFile|readFileSync|read_text|read_bytes|ReadAllText)\s*\([^\n]{0,120}["']([\w.-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx))?|[\w-]{1,40}\.(pem|p12|pfx|key)|(profiles|hosts|connections)\.(ya?ml|json|toml))["']/
   condition:
-    not is_prose and $ctx_home and (($inline and $ctx_piece) or ($field and $ctx_report) or ($raw and $ctx_read_piece))
+    not is_prose and $ctx_home and (($inline and $ctx_piece) or $bundle or ($field and $ctx_report) or ($raw and $ctx_read_piece))
 }
 
 /* Any CLI's token verbs (`X auth token`, `X auth print-access-token`, `X token show`,
