@@ -23,8 +23,9 @@ rule secret_file_shown {
     /* copy verbs with the file as a source (something follows it on the line), archive verbs */
     $copy = /\b(cp|copy|xcopy|Copy-Item|rsync)\s+([^\n|;&<>`]{0,160}\s)?["']?(~|\$HOME|\$\{HOME\}|\$env:(USERPROFILE|HOME)|%USERPROFILE%)["']?[\/\\](\.[\w.-]{1,40}[\/\\]([\w.@-]{1,60}[\/\\]){0,4}|\.)([\w-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|id_[a-z0-9]{2,10}|(profiles|hosts|connections)\.(ya?ml|json|toml))["']?[ \t]+["']?[^\s\\-]/
     $archive = /\b(tar|zip|7z|Compress-Archive)\s+([^\n|;&<>`]{0,160}\s)?["']?(~|\$HOME|\$\{HOME\}|\$env:(USERPROFILE|HOME)|%USERPROFILE%)["']?[\/\\](\.[\w.-]{1,40}[\/\\]([\w.@-]{1,60}[\/\\]){0,4}|\.)([\w-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|id_[a-z0-9]{2,10}|(profiles|hosts|connections)\.(ya?ml|json|toml))(["'`)\s;|&>,]|$)/
-    /* the secret handed to the tool that consumes it (a CI secret store, a login, the agent) */
-    $neg = /\b(never|don'?t|do\s+not|must\s+not|avoid)\b|--password-stdin|\bsecret\s+set\b|\bcreate\s+secret\b|\bssh-add\b|\bgpg\s+--import\b/ nocase
+    /* the secret handed to what consumes it: a CI secret store, a login, an environment
+     * variable of the command that needs it (`TOKEN="$(cat ~/.x/token)" cmd`, mise's exec) */
+    $neg = /\b(never|don'?t|do\s+not|must\s+not|avoid)\b|--password-stdin|\bsecret\s+set\b|\bcreate\s+secret\b|\bssh-add\b|\bgpg\s+--import\b|\b[A-Za-z_]\w*=["']?\$\(\s*(cat|head|tail|type|Get-Content)\s|\bexec\s*\(\s*command\s*=/ nocase
   condition:
     any of ($show, $show_cfg, $copy, $archive) and #neg >= 0
 }

@@ -2078,6 +2078,7 @@ BENIGN = [
     ("ok15s-md-prose-token-file-never-share", "SKILL.md", "Never paste `~/.config/cosign/cosign.key` into a ticket or the chat; only its public half.\n"),
     ("ok15s-sh-key-into-ci-secret", "scripts/ci.sh", "base64 -w0 ~/.config/gcloud-sa/deploy-key.json | gh secret set GCP_KEY\n"),
     ("ok15s-py-tar-adds-project-logs", "scripts/bundle.py", "import os, tarfile\nwith tarfile.open('report.tgz', 'w:gz') as tar:\n    tar.add('logs')\n    tar.add(os.path.expanduser('~/.config/mytool/settings.toml'))\n"),
+    ("ok15s-sh-token-file-into-env", "scripts/run.sh", "OP_TOKEN=\"$(cat ~/.config/opx/service-token)\" opx run -- make deploy\n"),
     ("ok15s-sh-cli-token-to-login", "scripts/l.sh", "acme auth print-access-token | docker login -u oauth2accesstoken --password-stdin registry.example.com\nexport TOKEN=$(cloudctl token show)\n"),
     ("ok15s-sh-delete-one-index", "scripts/drop.sh", "curl -s -X DELETE \"$ES_URL/logs-2024.01.01\"\n"),
     ("ok15s-py-delete-one-version", "scripts/v.py", "s3.delete_object(Bucket=bucket, Key=key, VersionId=args.version)\n"),
