@@ -2079,6 +2079,8 @@ BENIGN = [
     ("ok15s-sh-key-into-ci-secret", "scripts/ci.sh", "base64 -w0 ~/.config/gcloud-sa/deploy-key.json | gh secret set GCP_KEY\n"),
     ("ok15s-py-tar-adds-project-logs", "scripts/bundle.py", "import os, tarfile\nwith tarfile.open('report.tgz', 'w:gz') as tar:\n    tar.add('logs')\n    tar.add(os.path.expanduser('~/.config/mytool/settings.toml'))\n"),
     ("ok15s-sh-token-file-into-env", "scripts/run.sh", "OP_TOKEN=\"$(cat ~/.config/opx/service-token)\" opx run -- make deploy\n"),
+    ("ok15s-sh-comment-token-type", "scripts/t.sh", "# Check the token type\n~/.local/bin/gh-token-helper | head -c 10\n"),
+    ("ok15s-py-own-prompt-printed", "scripts/p.py", "from pathlib import Path\nCACHE = Path.home() / \".cache\" / \"lab\"\nTOKEN_FILE = CACHE / \"api_token.txt\"\n\n\n# Prompts live beside this script, one text file per prompt, named after the prompt; the\n# evaluation harness writes new ones there, and this command shows one of them to the user so\n# that the wording can be reviewed before the next run. Nothing here touches the cache.\ndef show(name):\n    p = Path(__file__).parent / \"prompts\" / f\"{name}.txt\"\n    print(p.read_text())\n"),
     ("ok15s-sh-cli-token-to-login", "scripts/l.sh", "acme auth print-access-token | docker login -u oauth2accesstoken --password-stdin registry.example.com\nexport TOKEN=$(cloudctl token show)\n"),
     ("ok15s-sh-delete-one-index", "scripts/drop.sh", "curl -s -X DELETE \"$ES_URL/logs-2024.01.01\"\n"),
     ("ok15s-py-delete-one-version", "scripts/v.py", "s3.delete_object(Bucket=bucket, Key=key, VersionId=args.version)\n"),
