@@ -12,7 +12,7 @@ rule destruction {
     $rm = /\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*["']?(\/|~|\$HOME|\$\{HOME[^}\n]{0,4}\}|\/home|\/etc|\/usr|\/var|\/boot|\/Users|\.\.\/\.\.)["'`]?\/?["'`]?\*?["'`]?(\s|;|&|\||\)|`|$)/
     $rm_root = /--no-preserve-root/
     $find = /\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,100}(-delete\b|-exec\s+rm\b)/
-    $disk = /\bdd\s+[^\n]{0,60}of=\/dev\/(sd[a-z]|nvme|disk|hd[a-z]|mmcblk)|\bmkfs(\.\w+)?\s+\/dev\/|>\s*\/dev\/(sd[a-z]|nvme\d)|\bshred\s+[^\n]{0,40}\/dev\/|\bwipefs\s+-a\b/
+    $disk = /\bdd\s+[^\n]{0,60}of=\/dev\/(sd[a-z]|nvme|disk|hd[a-z]|mmcblk)|\bmkfs(\.\w+)?\s+\/dev\/|>\s*\/dev\/(sd[a-z]|nvme\d)|\bshred\s+[^\n]{0,40}\/dev\/(sd|nvme|hd|vd|xvd|disk|mmcblk|md|dm-|mapper|loop|rdisk)|\bwipefs\s+-a\b/
     $forkbomb = ":(){ :|:& };:"
     $forkbomb2 = ":() { :|:& };:"
     $chmod_root = /\bch(mod|own)\s+-R\s+\S+\s+(\/|~\/?|\$HOME\/?)(\s|$|;)/
@@ -58,7 +58,7 @@ rule destruction_prose_step {
   strings:
     $rm = /(^|\n)[^\n]{0,120}\brm\s+(-[a-zA-Z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*["']?(\/|~|\$HOME|\$\{HOME[^}\n]{0,4}\}|\/home|\/etc|\/usr|\/var|\/boot|\/Users|\.\.\/\.\.)["'`]?\/?["'`]?\*?["'`]?(\s|;|&|\||\)|`|$)[^\n]{0,80}/
     $find = /(^|\n)[^\n]{0,120}\bfind\s+["']?(\/|~|\$HOME|\$\{HOME\})["']?\/?\s[^\n]{0,100}(-delete\b|-exec\s+rm\b)[^\n]{0,80}/
-    $disk = /(^|\n)[^\n]{0,120}(\bdd\s+[^\n]{0,60}of=\/dev\/(sd[a-z]|nvme|disk|hd[a-z]|mmcblk)|\bmkfs(\.\w+)?\s+\/dev\/|>\s*\/dev\/(sd[a-z]|nvme\d)|\bshred\s+[^\n]{0,40}\/dev\/|\bwipefs\s+-a\b)[^\n]{0,80}/
+    $disk = /(^|\n)[^\n]{0,120}(\bdd\s+[^\n]{0,60}of=\/dev\/(sd[a-z]|nvme|disk|hd[a-z]|mmcblk)|\bmkfs(\.\w+)?\s+\/dev\/|>\s*\/dev\/(sd[a-z]|nvme\d)|\bshred\s+[^\n]{0,40}\/dev\/(sd|nvme|hd|vd|xvd|disk|mmcblk|md|dm-|mapper|loop|rdisk)|\bwipefs\s+-a\b)[^\n]{0,80}/
     $py = /(^|\n)[^\n]{0,120}\b(shutil\.rmtree|os\.removedirs)\s*\(\s*(os\.path\.expanduser\s*\(\s*["']~\/?["']\s*\)|Path\.home\s*\(\s*\)|["']\/["']|["']~\/?["']|os\.environ\s*\[\s*["']HOME["']\s*\])\s*[,)][^\n]{0,80}/
     $ps = /(^|\n)[^\n]{0,120}(\b(Remove-Item|rmdir|del|ri)\b[^\n]{0,80}\s["']?([A-Z]:\\?|\$env:(USERPROFILE|HOMEDRIVE|HOMEPATH|SystemRoot|windir|ProgramFiles)|\$HOME|~)["']?(\s|;|\)|$))[^\n]{0,80}/ nocase
     $bat = /(^|\n)[^\n]{0,120}(\b(rd|rmdir)\s+\/s\s+\/q\s+["']?([A-Z]:\\?["']?(\s|$)|%USERPROFILE%|%SystemRoot%|%HOMEPATH%)|\bdel\s+(\/[fsq]\s+){2,}["']?([A-Z]:\\|%USERPROFILE%)|\bformat\s+[A-Z]:\s*\/[qy])[^\n]{0,80}/ nocase
