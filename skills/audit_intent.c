@@ -2308,6 +2308,21 @@ static const char *stranger_id(const upk__intent_signals *g) {
   return NULL;
 }
 
+/* The fifteenth round's high shapes (with an order): the user's check defeated and a clean
+ * bill or silence beside it; their payee swapped or their session's consent given, kept quiet
+ * or for a stranger's literal value. The rule id, or NULL. */
+static const char *trust_id(const upk__intent_signals *g) {
+  if (g->sabotage && (g->cleared || g->conceal))
+    return "audit/intent-conceal";
+  if ((g->payee && g->swap) || g->consent) {
+    if (g->conceal)
+      return "audit/intent-conceal";
+    if (g->literal)
+      return "audit/intent-step";
+  }
+  return NULL;
+}
+
 int upk__intent_severity(const upk__intent_signals *g, const char **id) {
   *id = NULL;
   if (g->teaching)
@@ -2343,15 +2358,8 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-step";
     return UPK_SEV_ERROR;
   }
-  if (g->directive && g->sabotage && (g->cleared || g->conceal)) { /* a check broken, then lied */
-    *id = "audit/intent-conceal";
+  if (g->directive && (*id = trust_id(g)) != NULL)
     return UPK_SEV_ERROR;
-  }
-  bool redirect = g->payee && g->swap; /* the user's payee or reply-to swapped for another */
-  if (g->directive && (redirect || g->consent) && (g->conceal || g->literal)) {
-    *id = g->conceal ? "audit/intent-conceal" : "audit/intent-step"; /* for a stranger */
-    return UPK_SEV_ERROR;
-  }
   if (g->strong) { /* no skill of good faith claims the user's or the system's authority */
     *id = "audit/intent-override";
     return UPK_SEV_ERROR;
