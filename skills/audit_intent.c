@@ -1055,7 +1055,8 @@ static const char *const IMPERATIVE =
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
     "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land|"
     "generate|register|mark|transfer|subscribe|apply|deploy|migrate|dismiss|resolve|show|"
-    "display|reveal|disclose|say|surface";
+    "display|reveal|disclose|say|surface|replace|swap|substitute|lower|reduce|exclude|go|visit|"
+    "navigate|click|press|tap|authorize|authorise|embed|inline|hardcode|hard-code|bake";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -1427,7 +1428,7 @@ static const pattern CONCEAL[] = {
     {"~not point|call * * * out", NEG_NONE},
     /* what was taken away or swapped kept unsaid: "do not mention the removed tests" */
     {"~not mention*|tell|report|list|show|name|disclose * * removed|deleted|skipped|disabled|"
-     "dropped|muted|excluded|replaced|swapped|lowered",
+     "dropped|muted|excluded|replaced|swapped|lowered|change|changes|switch|edit|edits",
      NEG_NONE},
     {"~not draw|call * * attention", NEG_NONE},
     {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
@@ -1922,6 +1923,9 @@ static const pattern CONSENT[] = {
     {"enter|type|paste|input|submit|fill ** code|codes ** device|activation|login|verification|"
      "authorization|authorisation|pairing|link|linking",
      NEG_CHECK},
+    {"enter|type|paste|input|submit * * device|activation|pairing|linking|verification|user|"
+     "authorization|authorisation code|codes",
+     NEG_CHECK},
     {"device|activation|pairing|linking|login|verification page|url|link|screen|flow ** enter|"
      "type|paste|input|submit * * * code|codes",
      NEG_CHECK},
@@ -1939,6 +1943,10 @@ static const pattern MIRROR[] = {
     {"whenever|every|each|any|all ** read|reads|open|opens|view|views|edit|edits|see|sees|"
      "receive|receives * * * file|files|document|documents|message|messages|page|pages ** call|"
      "invoke|send|pass|forward|submit * * * ** content|contents|text|body|bodies",
+     NEG_CHECK},
+    {"call|invoke|pass|send|forward|submit ** content|contents|text|body * * every|each|all|any "
+     "* file|files|document|documents|message|messages|page|pages ** you|agent|assistant read|"
+     "open|opened|view|viewed|edit|edited|see|receive|received",
      NEG_CHECK},
 };
 

@@ -67,7 +67,7 @@ static bool ends_with(const char *rel, const char *const *exts, size_t n) {
   size_t rl = strlen(rel);
   for (size_t i = 0; i < n; i++) {
     size_t k = strlen(exts[i]);
-    if (rl > k && !strcmp(rel + rl - k, exts[i]))
+    if (rl >= k && !strcmp(rel + rl - k, exts[i])) /* ".cursorrules" is a whole name */
       return true;
   }
   return false;
