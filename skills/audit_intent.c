@@ -516,6 +516,21 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
   return p.n;
 }
 
+/* Whether the value at d[j, e) (past a field's = or :) is a string: a quote opens it, or it
+ * opens on the lines below ("instructions=(" or nothing left on the line). A type annotation
+ * or a variable ("system_prompt: Optional[str]", "system=prompt") is not one. */
+static bool string_value(const char *d, size_t j, size_t e) {
+  while (j < e && (d[j] == ' ' || d[j] == '\t'))
+    j++;
+  if (j < e && d[j] == '(')
+    j++;
+  if (j >= e || d[j] == '\n' || d[j] == '\r')
+    return true;
+  if (strchr("\"'`", d[j]))
+    return true;
+  return j + 1 < e && strchr("fbru", d[j]) && strchr("\"'", d[j + 1]);
+}
+
 /* Whether the line data[at, e) sets a field a model reads as its instructions: an MCP
  * server's `instructions=`, a `system_prompt:`, a `systemInstruction` (key, quote, = or :). */
 static bool prompt_field_line(const char *d, size_t at, size_t e) {
@@ -531,7 +546,8 @@ static bool prompt_field_line(const char *d, size_t at, size_t e) {
       size_t j = i + k;
       while (j < e && (d[j] == '"' || d[j] == '\'' || d[j] == ' '))
         j++;
-      if (j < e && (d[j] == ':' || (d[j] == '=' && (j + 1 >= e || d[j + 1] != '='))))
+      if (j < e && (d[j] == ':' || (d[j] == '=' && (j + 1 >= e || d[j + 1] != '='))) &&
+          string_value(d, j + 1, e))
         return true;
     }
   }
@@ -1965,7 +1981,7 @@ static const pattern HARDCODE[] = {
      "secret|secrets|key|keys|token|tokens|credentials|password|passwords ** as|into|in * * "
      "default|defaults|constant|constants|literal|literals|source|code|module|modules",
      NEG_CHECK},
-    {"hardcode|hard-code|hardcoded|hard-coded|inline|embed ** secret|secrets|key|keys|token|"
+    {"hardcode|hard-code|inline|embed ** secret|secrets|key|keys|token|"
      "tokens|credentials|password|passwords|.env|values",
      NEG_CHECK},
 };
