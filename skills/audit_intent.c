@@ -1980,10 +1980,10 @@ static const pattern HARDCODE[] = {
     {"write|writes|put|embed|inline|copy|insert|paste|bake|set|use ** value|values|contents|"
      "secret|secrets|key|keys|token|tokens|credentials|password|passwords ** as|into|in * * "
      "default|defaults|constant|constants|literal|literals|source|code|module|modules",
-     NEG_CHECK},
-    {"hardcode|hard-code|inline|embed ** secret|secrets|key|keys|token|"
+     NEG_SENTENCE},
+    {"hardcode|hard-code|embed * * secret|secrets|key|keys|token|"
      "tokens|credentials|password|passwords|.env|values",
-     NEG_CHECK},
+     NEG_SENTENCE},
 };
 
 /* Whether the bytes before `at` (a few words) present what follows as an example. */
