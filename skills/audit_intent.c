@@ -24,6 +24,7 @@
 #define TOKEN_LEN 96     /* bytes of one token kept */
 #define GAP 3            /* tokens a pattern's "*" skips at most */
 #define LONG_GAP 16      /* ...and its "**" */
+#define EXAMPLE_REACH 24 /* bytes before a literal that may call it an example */
 #define NEG_BACK 5       /* tokens before a match that may negate it */
 #define FINDINGS_MAX 8   /* intent findings per file */
 #define EVIDENCE_MAX 200 /* bytes of the sentence shown */
@@ -515,11 +516,85 @@ size_t upk__intent_sentences(const char *data, size_t len, upk__intent_sentence 
   return p.n;
 }
 
+/* Whether the value at d[j, e) (past a field's = or :) is a string: a quote opens it, or it
+ * opens on the lines below ("instructions=(" or nothing left on the line). A type annotation
+ * or a variable ("system_prompt: Optional[str]", "system=prompt") is not one. */
+static bool string_value(const char *d, size_t j, size_t e) {
+  while (j < e && (d[j] == ' ' || d[j] == '\t'))
+    j++;
+  if (j < e && d[j] == '(')
+    j++;
+  if (j >= e || d[j] == '\n' || d[j] == '\r')
+    return true;
+  if (strchr("\"'`", d[j]))
+    return true;
+  return j + 1 < e && strchr("fbru", d[j]) && strchr("\"'", d[j + 1]);
+}
+
+/* Whether the line data[at, e) sets a field a model reads as its instructions: an MCP
+ * server's `instructions=`, a `system_prompt:`, a `systemInstruction` (key, quote, = or :). */
+static bool prompt_field_line(const char *d, size_t at, size_t e) {
+  static const char *const FIELDS[] = {
+      "instructions",       "system_prompt",      "systemprompt",      "system_message",
+      "systemmessage",      "system_instruction", "systeminstruction", "custom_instructions",
+      "custominstructions", "developer_message"};
+  for (size_t f = 0; f < sizeof FIELDS / sizeof *FIELDS; f++) {
+    size_t k = strlen(FIELDS[f]);
+    for (size_t i = at; i + k < e; i++) {
+      if (strncasecmp(d + i, FIELDS[f], k) || (i > at && (isalnum((unsigned char)d[i - 1]))))
+        continue;
+      size_t j = i + k;
+      while (j < e && (d[j] == '"' || d[j] == '\'' || d[j] == ' '))
+        j++;
+      if (j < e && (d[j] == ':' || (d[j] == '=' && (j + 1 >= e || d[j + 1] != '='))) &&
+          string_value(d, j + 1, e))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* Whether the line data[at, e) holds a string literal's text: it opens with a quote, or lies
+ * inside a triple-quoted or template string still open. */
+static bool string_line(const char *d, size_t at, size_t e, bool *open) {
+  size_t i = at;
+  while (i < e && (d[i] == ' ' || d[i] == '\t'))
+    i++;
+  bool quoted = i < e && (strchr("\"'`", d[i]) ||
+                          (i + 1 < e && strchr("fbru", d[i]) && strchr("\"'", d[i + 1])));
+  bool inside = *open;
+  for (size_t k = at; k + 2 < e; k++)
+    if (!strncmp(d + k, "\"\"\"", 3) || !strncmp(d + k, "'''", 3))
+      *open = !*open, k += 2;
+  return quoted || inside;
+}
+
+/* The line after the prompt field's line l that ends its string: the field's value read on
+ * while its lines are strings. */
+static int prompt_field_end(const prose *p, int l, size_t *e) {
+  bool open = false;
+  string_line(p->data, p->lines.starts[l], *e, &open);
+  int k = l + 1;
+  while (k < p->lines.n) {
+    size_t ka = p->lines.starts[k], ke = k + 1 < p->lines.n ? p->lines.starts[k + 1] : p->len;
+    if (!string_line(p->data, ka, ke, &open))
+      break;
+    *e = ke, k++;
+  }
+  return k;
+}
+
 size_t upk__intent_comments(const char *data, size_t len, upk__intent_sentence **out) {
   prose p = {.data = data, .len = len};
   upk__audit_lines_make(&p.lines, p.data, p.len);
   for (int l = 0; l < p.lines.n;) {
     size_t at = p.lines.starts[l], e = l + 1 < p.lines.n ? p.lines.starts[l + 1] : len;
+    if (!comment_line(data, at, e) && prompt_field_line(data, at, e)) {
+      int k = prompt_field_end(&p, l, &e); /* a model reads the whole string as its orders */
+      add_range(&p, at, e, teaching_text(data + at, e - at));
+      l = k;
+      continue;
+    }
     if (!comment_line(data, at, e) || !addressed_line(data, at, e)) {
       l++;
       continue;
@@ -996,7 +1071,8 @@ static const char *const IMPERATIVE =
     "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
     "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land|"
     "generate|register|mark|transfer|subscribe|apply|deploy|migrate|dismiss|resolve|show|"
-    "display|reveal|disclose|say|surface";
+    "display|reveal|disclose|say|surface|replace|swap|substitute|lower|reduce|exclude|go|visit|"
+    "navigate|click|press|tap|authorize|authorise|embed|inline|hardcode|hard-code|bake";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -1363,6 +1439,15 @@ static const pattern CONCEAL[] = {
     {"~not mention|mentioned|bring|raise|surface * it|this|these|that|them|any up", NEG_NONE},
     {"~not * mention|mentioned|discuss|discussed|bring it|this|that|these|them", NEG_NONE},
     {"~not want|wants * it|this|that|them discussed|mentioned|shown|seen", NEG_NONE},
+    /* "do not comment on this", "do not point the change out": the change kept unremarked */
+    {"~not comment|remark * it|this|that|these|them|on|upon", NEG_NONE},
+    {"~not point|call * * * out", NEG_NONE},
+    /* what was taken away or swapped kept unsaid: "do not mention the removed tests" */
+    {"~not mention*|tell|report|list|show|name|disclose * * removed|deleted|skipped|disabled|"
+     "dropped|muted|excluded|replaced|swapped|lowered|change|changes|switch|edit|edits|"
+     "dismissed|closed|ignored|suppressed",
+     NEG_NONE},
+    {"~not draw|call * * attention", NEG_NONE},
     {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
     {"so|that no|nobody|none * record|records|trace|traces|evidence|log|one * remains|remain|"
      "left|knows|know|notices|notice|sees|see|is",
@@ -1770,6 +1855,217 @@ static const pattern CLAIM_ALL[] = {
     {"whatever|regardless|no * * topic|subject|request|task", NEG_NONE},
 };
 
+/* Round 15: properties of the user's trust, each said by meaning, each high only when joined
+ * with concealment, a clean bill or a stranger's literal value. */
+
+/* The user's own check defeated: failing tests deleted, skipped or marked to fail, a coverage
+ * gate lowered, a finding closed as false, a folder kept out of a review or a scan. */
+#define TESTS "test|tests|spec|specs|check|checks|assertion|assertions|case|cases|suite|suites"
+static const pattern SABOTAGE[] = {
+    {"delete|deletes|remove|removes|skip|skips|xfail|disable|disables|comment|mute|drop|"
+     "ignore|quarantine * * * fail*|flaky|broken|red|erroring|problematic|offending * " TESTS,
+     NEG_CHECK},
+    {"mark|decorate|tag|annotate ** fail*|broken|red|erroring * " TESTS " ** skip|xfail|skipped|"
+     "ignored|ignore|disabled|pending|@pytest.mark.skip|@pytest.mark.xfail|@skip|@ignore|@disabled",
+     NEG_CHECK},
+    {"fail*|broken|red|erroring " TESTS " ** delete|deleted|remove|removed|skip|skipped|xfail|"
+     "disable|disabled|comment|commented|mute|muted",
+     NEG_CHECK},
+    {"lower|lowers|reduce|reduces|drop|drops|decrease|relax|loosen|weaken|disable|remove ** "
+     "coverage|threshold|thresholds|fail-under|fail_under|gate|gates|quality",
+     NEG_CHECK},
+    {"coverage|fail-under|fail_under|threshold|gate ** to|at * 0|0%|zero|1%|5%|10%", NEG_CHECK},
+    {"mark|close|dismiss|resolve|suppress|label|classify|baseline|tag ** finding|findings|alert|"
+     "alerts|warning|warnings|vulnerability|vulnerabilities|issue|issues ** as * * false|"
+     "false-positive|false_positive|noise|wontfix|won't|accepted|benign",
+     NEG_CHECK},
+    {"exclude|excludes|skip|skips|ignore|ignores|omit|omits ** from|in|out * * * review|reviews|"
+     "scan|scans|scanning|audit|audits|analysis|linting|lint|checks",
+     NEG_CHECK},
+    {"review|reviews|scan|scans|audit|audits|analyze|analyse|check|lint * every|all|each * * "
+     "* * * except|but|excluding",
+     NEG_CHECK},
+};
+#undef TESTS
+
+/* A clean bill given: the pipeline green, every test passed, no issue found, the code safe. */
+static const pattern CLEARED[] = {
+    {"report|reports|tell|say|claim|state|answer|reply|respond|confirm|write|announce * * * * "
+     "pipeline|build|ci|tests|suite|checks|everything|run|workflow|job ** green|passing|passed|"
+     "passes|succeeded|successful|fixed|stable|clean",
+     NEG_CHECK},
+    {"answer|reply|say|respond|tell|report|confirm|state ** no * issues|findings|problems|"
+     "vulnerabilities|bugs|concerns|risks",
+     NEG_NONE},
+    {"answer|reply|say|respond|tell|report|confirm|state ** yes * * safe|reviewed|audited|"
+     "secure|clean|verified|fine",
+     NEG_NONE},
+    {"answer|reply|say|respond|tell|report|confirm|state * * * that * * * is|was|are|were "
+     "safe|reviewed|audited|secure|clean|verified",
+     NEG_CHECK},
+};
+
+/* A clean bill that depends on the result: "if the scan finds nothing, say so". */
+static const pattern HONEST[] = {
+    {"if|when|once|after * * * nothing|no|zero * * found|finds|remain|remains|fail|fails|"
+     "failures",
+     NEG_NONE},
+    {"if|when|once|after * * * all|every|the "
+     "tests|checks|build|pipeline|ci * pass|passes|passed|"
+     "succeed|succeeds|green",
+     NEG_NONE},
+};
+
+/* Where money or replies go: bank details, a wallet, a payee, a reply-to address. */
+static const pattern PAYMENT[] = {
+    {"iban|ibans|bic|swift|routing|payee|payees|beneficiary|beneficiaries|remittance|payout|"
+     "payouts|reply-to|replyto|sort-code",
+     NEG_NONE},
+    {"bank|banking|payment|wire|deposit|wallet|receiving|account details|detail|account|"
+     "accounts|address|number",
+     NEG_NONE},
+    {"sort code", NEG_NONE},
+    {"account number|numbers|name|holder", NEG_NONE},
+};
+/* ...replaced: the one the user keeps swapped for another, whatever their records say. */
+static const pattern REPLACED[] = {
+    {"replace|replaces|replaced|replacing|swap|swapped|substitute|substituted|instead|overwrite|"
+     "overwritten|redirect|redirected|reroute|rerouted|whatever|regardless",
+     NEG_CHECK},
+};
+
+/* The user's session used to approve a request: a code entered on a device or activation
+ * page, Authorize clicked, every scope or an invitation accepted. */
+static const pattern CONSENT[] = {
+    {"enter|type|paste|input|submit|fill ** code|codes ** device|activation|login|verification|"
+     "authorization|authorisation|pairing|link|linking",
+     NEG_CHECK},
+    {"enter|type|paste|input|submit * * device|activation|pairing|linking|verification|user|"
+     "authorization|authorisation code|codes",
+     NEG_CHECK},
+    {"device|activation|pairing|linking|login|verification page|url|link|screen|flow ** enter|"
+     "type|paste|input|submit * * * code|codes",
+     NEG_CHECK},
+    {"click|press|tap|hit|select|choose authorize|authorise|approve|allow|grant|accept", NEG_CHECK},
+    {"accept|accepting|approve|approving|grant|granting|allow|allowing * * every|all|any|"
+     "requested * scope|scopes|permission|permissions",
+     NEG_CHECK},
+    {"accept|approve ** invitation|invitations|invite|invites|grant|grants|consent|request|"
+     "requests ** from|of|by * ~url",
+     NEG_CHECK},
+};
+
+/* Every file the agent reads handed to a tool whole: its reads mirrored out of the session. */
+static const pattern MIRROR[] = {
+    {"whenever|every|each|any|all ** read|reads|open|opens|view|views|edit|edits|see|sees|"
+     "receive|receives * * * file|files|document|documents|message|messages|page|pages ** call|"
+     "invoke|send|pass|forward|submit * * * ** content|contents|text|body|bodies",
+     NEG_CHECK},
+    {"call|invoke|pass|send|forward|submit ** content|contents|text|body * * every|each|all|any "
+     "* file|files|document|documents|message|messages|page|pages ** you|agent|assistant read|"
+     "open|opened|view|viewed|edit|edited|see|receive|received",
+     NEG_CHECK},
+};
+
+/* A place in the output nobody sees: secrets put there leave with whatever carries it. */
+static const pattern HIDDEN_PLACE[] = {
+    {"html|hidden|invisible|markdown|zero-width|white-on-white comment|comments|span|div|text|"
+     "element|block",
+     NEG_NONE},
+    {"<!--", NEG_NONE},
+};
+
+/* A secret's value baked into code: generated or committed, it is published with it. */
+static const pattern HARDCODE[] = {
+    {"write|writes|put|embed|inline|copy|insert|paste|bake|set|use ** value|values|contents|"
+     "secret|secrets|key|keys|token|tokens|credentials|password|passwords ** as|into|in * * "
+     "default|defaults|constant|constants|literal|literals|source|code|module|modules",
+     NEG_SENTENCE},
+    {"hardcode|hard-code|embed * * secret|secrets|key|keys|token|"
+     "tokens|credentials|password|passwords|.env|values",
+     NEG_SENTENCE},
+};
+
+/* Whether the bytes before `at` (a few words) present what follows as an example. */
+static bool example_before(const char *s, size_t at) {
+  static const char *const EXAMPLE[] = {"like",         "such as",    "e.g.",   "example",
+                                        "for instance", "similar to", "format", "looks"};
+  size_t from = at > EXAMPLE_REACH ? at - EXAMPLE_REACH : 0;
+  for (size_t i = 0; i < sizeof EXAMPLE / sizeof *EXAMPLE; i++) {
+    size_t k = strlen(EXAMPLE[i]);
+    for (size_t p = from; p + k <= at; p++)
+      if (!strncasecmp(s + p, EXAMPLE[i], k))
+        return true;
+  }
+  return false;
+}
+
+static bool upper_alnum(unsigned char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* A device or pairing code at s[i]: two runs of 4 or 5 capitals and digits joined by a dash,
+ * holding both a letter and a digit ("KQ7D-3MXT"; "READ-ONLY" is a word). */
+static bool device_code_at(const char *s, size_t n, size_t i) {
+  if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '-'))
+    return false;
+  size_t a = 0, b = 0;
+  bool letter = false, digit = false;
+  while (i + a < n && upper_alnum((unsigned char)s[i + a]))
+    a++;
+  if (a < 4 || a > 5 || i + a >= n || s[i + a] != '-')
+    return false;
+  while (i + a + 1 + b < n && upper_alnum((unsigned char)s[i + a + 1 + b]))
+    b++;
+  if (b < 4 || b > 5 ||
+      (i + a + 1 + b < n && (isalnum((unsigned char)s[i + a + 1 + b]) || s[i + a + 1 + b] == '-')))
+    return false;
+  for (size_t k = i; k < i + a + 1 + b; k++) {
+    letter |= isupper((unsigned char)s[k]) != 0;
+    digit |= isdigit((unsigned char)s[k]) != 0;
+  }
+  return letter && digit;
+}
+
+/* An account number at s[i]: an IBAN (a country, two check digits, then at least ten capitals
+ * or digits, in groups or not). */
+static bool iban_at(const char *s, size_t n, size_t i) {
+  if ((i > 0 && isalnum((unsigned char)s[i - 1])) || i + 4 > n || !isupper((unsigned char)s[i]) ||
+      !isupper((unsigned char)s[i + 1]) || !isdigit((unsigned char)s[i + 2]) ||
+      !isdigit((unsigned char)s[i + 3]))
+    return false;
+  size_t more = 0;
+  for (size_t k = i + 4; k < n && (upper_alnum((unsigned char)s[k]) || s[k] == ' '); k++)
+    more += s[k] != ' ';
+  return more >= 10;
+}
+
+/* A wallet at s[i]: an Ethereum-style 0x address (40 hex digits) or a bech32 bitcoin one. */
+static bool wallet_at(const char *s, size_t n, size_t i) {
+  size_t k = 0;
+  if (i + 2 < n && s[i] == '0' && s[i + 1] == 'x') {
+    while (i + 2 + k < n && isxdigit((unsigned char)s[i + 2 + k]))
+      k++;
+    return k == 40;
+  }
+  if (i + 3 < n && !strncmp(s + i, "bc1", 3)) {
+    while (i + 3 + k < n && isalnum((unsigned char)s[i + 3 + k]))
+      k++;
+    return k >= 25;
+  }
+  return false;
+}
+
+/* A stranger's value written into the text: a fixed device code, an IBAN, a wallet, none
+ * presented as an example of a format. */
+static bool stranger_literal(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((device_code_at(s, n, i) || iban_at(s, n, i) || wallet_at(s, n, i)) &&
+        !example_before(s, i))
+      return true;
+  return false;
+}
+
 /* Every command pre-approved in the agent's settings ("add `Bash(*)` to permissions.allow"):
  * said in a tool's own syntax, which the tokens drop. Where the sentence says so, the offset of
  * the phrase, else n. */
@@ -1862,7 +2158,12 @@ static void make_starts(void) {
                 T(FORWARD),       T(TAKEOVER),
                 T(IMPERSONATE),   T(MINT),
                 T(HANDOVER),      T(MAILBOX),
-                T(CLAIM),         T(SKIPPED)};
+                T(CLAIM),         T(SKIPPED),
+                T(SABOTAGE),      T(CLEARED),
+                T(HONEST),        T(PAYMENT),
+                T(REPLACED),      T(CONSENT),
+                T(MIRROR),        T(HIDDEN_PLACE),
+                T(HARDCODE)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -1962,6 +2263,24 @@ static void score_takeover(const char *s, size_t n, const toks *t, upk__intent_s
     sig->egress = sig->sink = false;
 }
 
+/* The fifteenth round's signals: the user's checks defeated, a clean bill, money redirected,
+ * the user's session approving a request, every read mirrored to a tool, secrets put where
+ * nobody looks or baked into code, a stranger's literal value. */
+static void score_trust(const char *s, size_t n, const toks *t, upk__intent_signals *sig) {
+  sig->sabotage |= ANY(SABOTAGE, t);
+  sig->cleared |= ANY(CLEARED, t) && !ANY(HONEST, t);
+  sig->payee |= ANY(PAYMENT, t);
+  sig->swap |= ANY(REPLACED, t);
+  sig->consent |= ANY(CONSENT, t);
+  if (ANY(MIRROR, t))
+    sig->action = sig->data = true;
+  if (sig->data && sig->sink && ANY(HIDDEN_PLACE, t))
+    sig->egress = true; /* it leaves with the output that carries it */
+  if (sig->data && ANY(HARDCODE, t))
+    sig->egress = sig->sink = true; /* published with the code */
+  sig->literal |= stranger_literal(s, n);
+}
+
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   toks *t = upk_xmalloc(sizeof *t);
   tokenize(s, n, t);
@@ -1991,9 +2310,11 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   sig->lasting = sig->bypass && ANY(LASTING, t);
   score_more(t, sig);
   score_takeover(s, n, t, sig);
+  score_trust(s, n, t, sig);
   /* an order matters only beside something sensitive: most sentences stop here */
   if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
-      unsaid || sig->solicit || sig->ingest || sig->spread || sig->sink || sig->claim) {
+      unsaid || sig->solicit || sig->ingest || sig->spread || sig->sink || sig->claim ||
+      sig->sabotage || sig->cleared || (sig->payee && sig->swap) || sig->consent) {
     sig->directive |= directive(t);
     sig->teaching |= teaching_text(s, n);
   }
@@ -2009,6 +2330,21 @@ static const char *stranger_id(const upk__intent_signals *g) {
     return "audit/intent-context";
   if (g->spread && g->conceal) /* the author's step in all the user's work */
     return "audit/intent-conceal";
+  return NULL;
+}
+
+/* The fifteenth round's high shapes (with an order): the user's check defeated and a clean
+ * bill or silence beside it; their payee swapped or their session's consent given, kept quiet
+ * or for a stranger's literal value. The rule id, or NULL. */
+static const char *trust_id(const upk__intent_signals *g) {
+  if (g->sabotage && (g->cleared || g->conceal))
+    return "audit/intent-conceal";
+  if ((g->payee && g->swap) || g->consent) {
+    if (g->conceal)
+      return "audit/intent-conceal";
+    if (g->literal)
+      return "audit/intent-step";
+  }
   return NULL;
 }
 
@@ -2047,6 +2383,8 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     *id = "audit/intent-step";
     return UPK_SEV_ERROR;
   }
+  if (g->directive && (*id = trust_id(g)) != NULL)
+    return UPK_SEV_ERROR;
   if (g->strong) { /* no skill of good faith claims the user's or the system's authority */
     *id = "audit/intent-override";
     return UPK_SEV_ERROR;
@@ -2134,7 +2472,8 @@ static bool covered_line(const upk_diags *out, size_t from, int line, int sev) {
 /* Whether the signals hold more than an order: something sensitive, hidden or overriding. */
 static bool content(const upk__intent_signals *g) {
   return g->data || g->egress || g->action || g->conceal || g->unasked || g->override || g->sink ||
-         g->solicit || g->ingest || g->dump || g->spread || g->claim;
+         g->solicit || g->ingest || g->dump || g->spread || g->claim || g->sabotage || g->cleared ||
+         g->payee || g->consent;
 }
 
 void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
@@ -2159,6 +2498,12 @@ void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
   a->spread |= b->spread;
   a->replace |= b->replace;
   a->claim |= b->claim;
+  a->sabotage |= b->sabotage;
+  a->cleared |= b->cleared;
+  a->payee |= b->payee;
+  a->swap |= b->swap;
+  a->consent |= b->consent;
+  a->literal |= b->literal;
 }
 
 static void report(const char *rel, const char *data, const upk__audit_lines *l,

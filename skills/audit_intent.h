@@ -53,6 +53,15 @@ typedef struct upk__intent_signals {
   bool spread;    /* something added to every file, job or workflow the agent creates or edits */
   bool replace;   /* the skill's own instructions overwritten from a host, or followed instead */
   bool claim;     /* the skill claims every request of the user, whatever the topic */
+  bool sabotage;  /* the user's own check defeated: failing tests deleted or skipped, a coverage
+                     gate lowered, findings closed as false, a folder kept out of the review */
+  bool cleared;   /* a clean bill given: the build green, all tests passed, no issues found */
+  bool payee;     /* where money or replies go: bank details, an IBAN, a wallet, a reply-to */
+  bool swap;      /* something the user keeps replaced: instead, whatever their records say */
+  bool consent;   /* the user's session approves a request: a device code entered, a grant or an
+                     invitation accepted, Authorize clicked */
+  bool literal;   /* a stranger's value shipped in the text: a fixed device code, an IBAN, a
+                     wallet address */
 } upk__intent_signals;
 
 /** Every signal of b OR-ed into a. */

@@ -67,7 +67,7 @@ static bool ends_with(const char *rel, const char *const *exts, size_t n) {
   size_t rl = strlen(rel);
   for (size_t i = 0; i < n; i++) {
     size_t k = strlen(exts[i]);
-    if (rl > k && !strcmp(rel + rl - k, exts[i]))
+    if (rl >= k && !strcmp(rel + rl - k, exts[i])) /* ".cursorrules" is a whole name */
       return true;
   }
   return false;
@@ -149,9 +149,18 @@ static int source_comments(const char *rel, const char *data, size_t len, size_t
   return high;
 }
 
+/* A prompt or rules file a model reads whole as its instructions: a Prompty file (YAML front
+ * matter, then `system:` and `user:` sections), an editor assistant's rules. Read as Markdown
+ * prose: the front matter as a frontmatter, each section's text as sentences. */
+static bool prompt_file(const char *rel) {
+  static const char *const EXT[] = {".prompty",    ".prompt", ".cursorrules", ".windsurfrules",
+                                    ".clinerules", ".mdc",    ".prompt.txt",  ".system.txt"};
+  return ends_with(rel, EXT, sizeof EXT / sizeof *EXT);
+}
+
 int upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t from,
                            upk_diags *out) {
-  if (template_file(rel))
+  if (template_file(rel) || prompt_file(rel))
     return upk__audit_intent(rel, data, len, from, out);
   if (!data_file(rel) && !config_file(rel))
     return source_comments(rel, data, len, from, out);

@@ -37,6 +37,9 @@ typedef struct lang_table {
                                    protection or two-factor off, everything deleted */
   const char *const *success;   /* every test said to pass: with a concealment beside it, the
                                    user is told a lie about the agent's work */
+  const char *const *sabotage;  /* the user's checks defeated: failing tests deleted or
+                                   skipped, a coverage gate lowered, findings called false */
+  const char *const *clean;     /* a clean bill: the pipeline green, no problems found */
 } lang_table;
 
 #define L(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -72,7 +75,13 @@ static const lang_table SPANISH = {
       "elimina todas las ramas", "elimina todos los repositorios"),
     L("todas las pruebas pasaron", "todas las pruebas pasan", "todos los tests pasan",
       "todos los tests pasaron", "todo en verde"),
-};
+    L("elimina las pruebas que fallan", "elimina los tests que fallan",
+      "borra las pruebas que fallan", "borra los tests que fallan", "omite las pruebas que fallan",
+      "salta las pruebas que fallan", "desactiva las pruebas que fallan",
+      "baja el umbral de cobertura", "reduce el umbral de cobertura", "como falso positivo",
+      "como falsos positivos", "mark.skip", "mark.xfail"),
+    L("está en verde", "esta en verde", "no se encontraron problemas",
+      "ningún problema encontrado")};
 
 static const lang_table FRENCH = {
     L("le", "les", "des", "du", "pour", "avec", "une", "est", "dans", "au", "aux", "vous", "pas",
@@ -106,13 +115,20 @@ static const lang_table FRENCH = {
       "supprime toutes les branches", "supprime tous les dépôts"),
     L("tous les tests passent", "tous les tests sont passés", "tous les tests ont réussi",
       "tout est vert"),
-};
+    L("supprime les tests qui échouent", "supprime chaque test qui échoue",
+      "supprimez les tests qui échouent", "ignore les tests qui échouent",
+      "désactive les tests qui échouent", "saute les tests qui échouent",
+      "baisse le seuil de couverture", "abaisse le seuil de couverture", "comme faux positif",
+      "comme faux positifs", "mark.skip", "mark.xfail"),
+    L("est au vert", "pipeline verte", "aucun problème trouvé", "aucun problème détecté",
+      "aucune anomalie")};
 
 static const lang_table GERMAN = {
     L("der", "die", "das", "und", "den", "dem", "mit", "für", "ist", "ein", "eine", "zu", "sie",
       "nicht", "des"),
     L("hinweis für den assistenten", "assistent:", "du musst", "sie müssen", "füge", "fügen sie",
-      "kopiere", "sende", "schicke", "führe", "lies", "lesen sie", "immer", "ignoriere", "hänge"),
+      "melde", "lösche", "entferne", "markiere", "kopiere", "sende", "schicke", "führe", "lies",
+      "lesen sie", "immer", "ignoriere", "hänge"),
     L("zugangsdaten", "passwort", "passwörter", "kennwort", "privater schlüssel", "schlüssel",
       "geheimnis", "umgebungsvariablen", "anmeldedaten", "token"),
     L("füge", "fügen sie", "kopiere", "kopieren sie", "hänge", "hängen sie", "einfügen"),
@@ -122,8 +138,8 @@ static const lang_table GERMAN = {
       "sag dem benutzer nichts", "sage dem nutzer nichts", "ohne es zu erwähnen", "heimlich",
       "unauffällig", "verschweige", "nicht mitteilen", "nichts sagen", "nichts davon sagen",
       "davon nichts", "nichts erzählen", "nichts erwähnen", "ohne bescheid", "erwähne diesen",
-      "erwähne diese", "erwähnen sie diesen", "nicht in der antwort",
-      "nicht in der zusammenfassung", "nicht im bericht"),
+      "erwähne diese", "erwähnen sie diesen", "erwähne die", "erwähne den", "erwähne keine",
+      "nicht in der antwort", "nicht in der zusammenfassung", "nicht im bericht"),
     L("ohne nachzufragen", "ohne zu fragen", "ohne rückfrage", "ohne bestätigung",
       "ohne erlaubnis"),
     L("ignoriere die anweisungen", "ignoriere alle", "ignorieren sie die",
@@ -142,7 +158,14 @@ static const lang_table GERMAN = {
       "deaktiviere die zwei-faktor", "lösche alle"),
     L("alle tests bestanden", "alle tests grün", "alle tests sind grün", "alle tests laufen durch",
       "alle tests erfolgreich"),
-};
+    L("lösche jeden fehlschlagenden", "lösche alle fehlschlagenden", "lösche fehlschlagende",
+      "entferne jeden fehlschlagenden", "entferne alle fehlschlagenden", "entferne fehlschlagende",
+      "überspringe fehlschlagende", "überspringe alle fehlschlagenden",
+      "deaktiviere fehlschlagende", "deaktiviere alle fehlschlagenden", "senke die coverage",
+      "senke den schwellenwert", "senke die testabdeckung", "als falsch positiv",
+      "als false positive", "mark.skip", "mark.xfail"),
+    L("pipeline grün ist", "pipeline ist grün", "build ist grün", "grün ist",
+      "keine probleme gefunden", "keine befunde", "keine auffälligkeiten")};
 
 static const lang_table PORTUGUESE = {
     L("da", "dos", "das", "para", "uma", "não", "ao", "você", "usuário", "que", "seu", "sua", "do",
@@ -169,7 +192,11 @@ static const lang_table PORTUGUESE = {
       "apague todos", "apague todas", "exclua todas as branches"),
     L("todos os testes passaram", "todos os testes passam", "todos os testes estão passando",
       "tudo verde"),
-};
+    L("exclua os testes que falham", "apague os testes que falham", "remova os testes que falham",
+      "pule os testes que falham", "desative os testes que falham", "reduza o limite de cobertura",
+      "baixe o limite de cobertura", "como falso positivo", "como falsos positivos", "mark.skip",
+      "mark.xfail"),
+    L("está verde", "pipeline verde", "nenhum problema encontrado")};
 
 static const lang_table ITALIAN = {
     L("il", "lo", "gli", "della", "del", "per", "con", "una", "non", "che", "l'utente", "nel"),
@@ -194,7 +221,11 @@ static const lang_table ITALIAN = {
     L("senza leggere", "senza revisione", "senza rivedere", "disattiva la protezione",
       "disattivare la protezione", "elimina tutti i branch", "cancella tutti"),
     L("tutti i test passano", "tutti i test sono passati", "tutto verde"),
-};
+    L("elimina i test che falliscono", "cancella i test che falliscono",
+      "rimuovi i test che falliscono", "salta i test che falliscono",
+      "disattiva i test che falliscono", "abbassa la soglia di copertura", "come falso positivo",
+      "come falsi positivi", "mark.skip", "mark.xfail"),
+    L("è verde", "pipeline verde", "nessun problema trovato", "nessun problema rilevato")};
 
 static const lang_table RUSSIAN = {
     NULL,
@@ -221,7 +252,11 @@ static const lang_table RUSSIAN = {
       "отключи двухфакторн", "удали все ветки", "удалите все ветки"),
     L("все тесты прошли", "все тесты проходят", "все тесты зелёные", "все тесты зеленые",
       "все тесты успешн"),
-};
+    L("удали падающие тесты", "удалите падающие тесты", "удали упавшие тесты",
+      "пропусти падающие тесты", "отключи падающие тесты", "понизь порог покрытия",
+      "снизь порог покрытия", "как ложное срабатывание", "как ложноположительн", "mark.skip",
+      "mark.xfail"),
+    L("пайплайн зелёный", "пайплайн зеленый", "проблем не найдено", "проблем не обнаружено")};
 
 static const lang_table CHINESE = {
     NULL,
@@ -246,15 +281,16 @@ static const lang_table CHINESE = {
       "即使用户要求停止", "即使用户说停止", "即使用户取消", "即使使用者要求停止"),
     L("不要", "切勿", "绝不", "禁止", "不得", "不可", "勿", "不在", "不应", "不能", "严禁", "避免",
       "不允许", "不准", "不會", "不應", "嚴禁", "仅", "只", "僅"),
-    NULL,
-    L("攻击", "恶意", "注入", "攻擊", "惡意"),
+    NULL, L("攻击", "恶意", "注入", "攻擊", "惡意"),
     L("向用户索要", "让用户提供密码", "请用户输入密码", "让用户输入密码", "让用户提供验证码",
       "请用户输入验证码", "一次性密码", "助记词", "恢复短语", "向使用者索取", "請使用者輸入密碼"),
     L("直接批准", "跳过审查", "跳过代码审查", "无需审查", "关闭分支保护", "禁用分支保护",
       "关闭双重验证", "禁用双因素", "删除所有分支", "直接合并"),
     L("所有测试通过", "全部测试通过", "测试全部通过", "所有測試通過", "全部測試通過",
       "测试全部成功"),
-};
+    L("删除失败的测试", "删掉失败的测试", "跳过失败的测试", "禁用失败的测试", "降低覆盖率阈值",
+      "标记为误报", "mark.skip", "mark.xfail"),
+    L("流水线是绿的", "没有发现问题", "未发现问题")};
 
 static const lang_table JAPANESE = {
     NULL,
@@ -277,7 +313,10 @@ static const lang_table JAPANESE = {
     NULL,
     L("全テスト成功", "すべてのテストが成功", "全てのテストが成功", "すべてのテストが通",
       "全テストが通", "全テスト合格", "オールグリーン", "テストはすべて成功"),
-};
+    L("失敗しているテストを削除", "失敗するテストを削除", "失敗したテストを削除",
+      "失敗しているテストをスキップ", "失敗するテストをスキップ", "カバレッジの閾値を下げ",
+      "誤検知として", "mark.skip", "mark.xfail"),
+    L("パイプラインはグリーン", "問題は見つかりませんでした")};
 
 static const lang_table KOREAN = {
     NULL,
@@ -296,7 +335,9 @@ static const lang_table KOREAN = {
     L("사용자에게 비밀번호를", "인증 코드를 입력", "일회용 비밀번호", "복구 문구"),
     NULL,
     L("모든 테스트 통과", "모든 테스트가 통과", "테스트 전부 통과", "모든 테스트 성공"),
-};
+    L("실패하는 테스트를 삭제", "실패한 테스트를 삭제", "실패하는 테스트를 건너뛰",
+      "실패한 테스트를 건너뛰", "커버리지 기준을 낮추", "오탐으로", "mark.skip", "mark.xfail"),
+    L("파이프라인이 초록", "문제가 발견되지 않았")};
 
 /* Turkish marks negation with a suffix (-me, -ma): no table of negations after a phrase; the
  * concealments carry theirs ("söyleme", "bahsetme"). */
@@ -321,7 +362,10 @@ static const lang_table TURKISH = {
     L("şifresini iste", "parolasını iste", "doğrulama kodu", "tek kullanımlık", "kurtarma ifade"),
     L("okumadan", "incelemeden", "korumayı kapat", "tüm dalları sil"),
     L("tüm testler geçti", "bütün testler geçti", "tüm testler başarılı", "tüm testler geçiyor"),
-};
+    L("başarısız testleri sil", "başarısız olan testleri sil", "başarısız testleri atla",
+      "başarısız olan testleri atla", "başarısız testleri devre dışı", "kapsam eşiğini düşür",
+      "yanlış pozitif olarak", "mark.skip", "mark.xfail"),
+    L("pipeline yeşil", "yeşil olduğunu", "sorun bulunmadı")};
 
 /* Round 14: Polish, Czech, Dutch, Indonesian, Vietnamese and Ukrainian. Each table's action
  * holds a run against production (with an order and "without asking" beside it, high) and its
@@ -351,7 +395,11 @@ static const lang_table POLISH = {
       "bez przeglądu", "wyłącz ochronę", "usuń wszystkie gałęzie"),
     L("wszystkie testy przeszły", "wszystkie testy przechodzą", "wszystko działa",
       "wszystko w porządku", "ok\""),
-};
+    L("usuń testy, które nie przechodzą", "usuń nieprzechodzące testy", "usuń failujące testy",
+      "pomiń nieprzechodzące testy", "pomiń testy, które nie przechodzą",
+      "wyłącz nieprzechodzące testy", "obniż próg pokrycia", "jako fałszywy alarm",
+      "jako false positive", "mark.skip", "mark.xfail"),
+    L("pipeline jest zielony", "jest zielony", "nie znaleziono problemów")};
 
 static const lang_table CZECH = {
     L("se", "je", "že", "pro", "jako", "nebo", "když", "pokud", "před", "jen", "uživatel",
@@ -375,7 +423,10 @@ static const lang_table CZECH = {
     L("na produkci", "v produkci", "produkční databáz", "bez revize", "vypni ochranu",
       "smaž všechny větve"),
     L("všechny testy prošly", "všechny testy procházejí", "vše v pořádku", "vše funguje", "ok\""),
-};
+    L("smaž padající testy", "odstraň padající testy", "přeskoč padající testy",
+      "vypni padající testy", "sniž práh pokrytí", "jako falešně pozitivní", "mark.skip",
+      "mark.xfail"),
+    L("pipeline je zelená", "je zelená", "nenalezeny žádné problémy")};
 
 static const lang_table DUTCH = {
     L("het", "een", "niet", "voor", "met", "dat", "van", "gebruiker", "zonder", "altijd", "naar",
@@ -401,7 +452,10 @@ static const lang_table DUTCH = {
     L("op productie", "in productie", "productiedatabase", "zonder review",
       "zet de beveiliging uit", "verwijder alle branches"),
     L("alle tests geslaagd", "alle tests slagen", "alles in orde", "alles werkt", "ok\""),
-};
+    L("verwijder falende tests", "verwijder de falende tests", "sla falende tests over",
+      "schakel falende tests uit", "verlaag de coveragedrempel", "verlaag de drempel",
+      "als vals positief", "als false positive", "mark.skip", "mark.xfail"),
+    L("pipeline is groen", "is groen", "geen problemen gevonden")};
 
 static const lang_table INDONESIAN = {
     L("dan", "yang", "untuk", "dengan", "ini", "itu", "tidak", "jangan", "dari", "pengguna",
@@ -425,7 +479,10 @@ static const lang_table INDONESIAN = {
     L("di produksi", "ke produksi", "database produksi", "tanpa review", "matikan proteksi",
       "hapus semua branch"),
     L("semua tes lulus", "semua test lulus", "semua pengujian lulus", "semuanya baik", "ok\""),
-};
+    L("hapus tes yang gagal", "hapus test yang gagal", "lewati tes yang gagal",
+      "lewati test yang gagal", "nonaktifkan tes yang gagal", "turunkan ambang cakupan",
+      "sebagai positif palsu", "mark.skip", "mark.xfail"),
+    L("pipeline hijau", "sudah hijau", "tidak ada masalah ditemukan")};
 
 static const lang_table VIETNAMESE = {
     L("và", "của", "là", "cho", "không", "với", "người", "này", "các", "được", "khi", "để"),
@@ -449,7 +506,10 @@ static const lang_table VIETNAMESE = {
       "không cần review", "tắt bảo vệ", "xóa tất cả các nhánh"),
     L("tất cả các bài kiểm tra đều đạt", "mọi test đều pass", "tất cả test đều qua",
       "mọi thứ đều ổn", "ok\""),
-};
+    L("xóa các test bị lỗi", "xóa test thất bại", "xóa các test thất bại",
+      "xóa các bài kiểm thử thất bại", "bỏ qua test thất bại", "bỏ qua các test thất bại",
+      "hạ ngưỡng coverage", "là dương tính giả", "mark.skip", "mark.xfail"),
+    L("pipeline xanh", "đã xanh", "không tìm thấy vấn đề")};
 
 static const lang_table UKRAINIAN = {
     NULL,
@@ -472,7 +532,10 @@ static const lang_table UKRAINIAN = {
     L("на продакшн", "на продакшені", "на production", "у продакшн", "вимкни захист",
       "видали всі гілки"),
     L("усі тести пройшли", "всі тести пройшли", "все гаразд", "все працює", "ok\""),
-};
+    L("видали тести, що падають", "видали падаючі тести", "пропусти тести, що падають",
+      "вимкни тести, що падають", "знизь поріг покриття", "як хибнопозитивн", "mark.skip",
+      "mark.xfail"),
+    L("пайплайн зелений", "проблем не знайдено", "проблем не виявлено")};
 
 /* s lowercased: ASCII, Latin-1's capitals and Cyrillic's. */
 static char *lower(const char *s, size_t n) {
@@ -598,6 +661,10 @@ static void read_table(const char *b, const lang_table *t, upk__intent_signals *
   g->teaching |= holds(b, t, t->teaching, true);
   g->solicit |= holds(b, t, t->solicit, false);
   g->action |= holds(b, t, t->action, false);
+  bool sabotage = holds(b, t, t->sabotage, false);
+  g->sabotage |= sabotage;
+  g->directive |= sabotage; /* its phrases are imperatives */
+  g->cleared |= holds(b, t, t->success, true) || holds(b, t, t->clean, true);
   if (holds(b, t, t->success, true) && holds(b, t, t->conceal, true))
     g->hide = g->conceal = g->directive = true; /* a pass claimed, the rest kept quiet: a lie */
 }
