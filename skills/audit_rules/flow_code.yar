@@ -21,7 +21,7 @@ rule flow_fetched_code_loaded {
     $sink_native = /\bdlopen\s*\(\s*[a-zA-Z_]\w*\s*[,)]|\bctypes\.(CDLL|WinDLL|cdll\.LoadLibrary|windll\.LoadLibrary)\s*\(\s*[a-zA-Z_]|\blibloading::Library::new\s*\(\s*&?[a-z_]|\bsyscall\.(LoadDLL|LoadLibrary)\s*\(\s*[a-z_]/
     $sink_assembly = /(\[(System\.)?Reflection\.Assembly\]::|\bAssembly\.)Load(From|File)?\s*\(\s*\$?[a-zA-Z_]/
     $sink_addtype = /\bAdd-Type\b[^\n]{0,120}-(TypeDefinition|MemberDefinition)\s+\$[\w:]+/ nocase
-    $sink_pl_eval = /(^|[;{}\s])eval\s*\(?\s*\$\w+(->\{\w+\}|->(decoded_)?content\b|\{\w+\})?\s*\)?\s*;/
+    $sink_pl_eval = /(^|[;{}\s])eval\s*\(?\s*\$\w+(->\{\w+\}|->(decoded_)?content\b|\{\w+\})?\s*\)?\s*(;|\b(if|unless)\b)/
     $sink_rb_eval = /\b(eval|instance_eval|class_eval|module_eval|binding\.eval)\s*\(?\s*[a-z_@]\w*(\.(body|read|to_s))?\s*[),\n]/
     $sink_lua = /\b(loadstring|load)\s*\(\s*[a-z_]\w*(\.body)?\s*\)\s*\(/
   condition:
@@ -85,4 +85,22 @@ rule flow_escapes_decoded_to_shell {
     $piped = /\b(printf|echo\s+-[en]+)\s+["'](\\0?[0-7]{3}|\\x[0-9a-fA-F]{2}){4}[^\n]{0,400}\|\s*(sudo\s+)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|python[0-9.]*|perl|ruby)\b/
   condition:
     any of them
+}
+
+/* A program downloaded from a bare public IP address (no name, nothing a reader can recognise)
+ * and made executable or run, in one script or over a step list: `curl -o /tmp/x http://IP/...`,
+ * `chmod +x`, `sudo /tmp/x install`. Splitting the steps into numbered blocks changes nothing.
+ * Private and loopback addresses (an appliance on the user's own network) are not this. */
+rule flow_download_from_address_run {
+  meta:
+    id = "audit/download-exec"
+    category = "download-exec"
+    severity = "high"
+    message = "downloads a program from a bare IP address and makes it executable or runs it"
+  strings:
+    $save_ip = /\b(curl|wget2?|iwr|Invoke-WebRequest|Start-BitsTransfer|certutil(\.exe)?|bitsadmin(\.exe)?|aria2c|DownloadFile)\b[^\n]{0,200}https?:\/\/\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b/ nocase
+    $save_private = /\b(curl|wget2?|iwr|Invoke-WebRequest|Start-BitsTransfer|certutil(\.exe)?|bitsadmin(\.exe)?|aria2c|DownloadFile)\b[^\n]{0,200}https?:\/\/(10\.|127\.|0\.0\.0\.0|169\.254\.|192\.168\.|172\.(1[6-9]|2[0-9]|3[01])\.)/ nocase
+    $ctx_run = /\bchmod\s+(-\w+\s+)*(\+x|[ugoa]*\+[rw]*x|0?[0-7]?[1357][0-7]{2})\b|(^|\n|[;&|`]|\b(sudo|nohup|exec|then|do)\s)[ \t]*["']?(\.\/|\/tmp\/|\/dev\/shm\/|\/var\/tmp\/)[\w.-]+|\b(Start-Process|saps|Invoke-Item)\b|&\s*["']?\$env:(TEMP|TMP|APPDATA)|\bstart\s+(\/b\s+)?["']?%(TEMP|TMP|APPDATA|LOCALAPPDATA)%/ nocase
+  condition:
+    #save_ip > #save_private and $ctx_run
 }
