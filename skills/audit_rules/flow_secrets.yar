@@ -77,3 +77,23 @@ rule flow_env_files_posted {
   condition:
     is_script and $ctx_all_env and $ctx_read and $send
 }
+
+/* A file under a home dot-folder whose name says it is a secret (key, token, cred, secret, auth,
+ * pass, vault, a .pem/.p12/.pfx) given to a network sink as what it sends: an upload or form
+ * field of curl or PowerShell, a copy to another host, a pipe into a sender. Whatever tool keeps
+ * it there, its secret leaves. TLS options (--cacert, --key, --cert) name such files to use them,
+ * not to send them, and are not this. */
+rule flow_secret_file_uploaded {
+  meta:
+    id = "audit/exfiltration"
+    category = "exfiltration"
+    severity = "high"
+    prose = "medium"
+    message = "sends a secret file from the home's dot-folders (key, token, credential) to a network service"
+  strings:
+    $upload = /\b(curl|http|xh|Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\b[^\n]{0,200}(\s-F\s*["']?[\w-]+=@|--form\s+["']?[\w-]+=@|--data(-binary|-raw|-urlencode)?[\s=]+["']?@|\s-d\s*["']?@|\s-T\s+|--upload-file\s+|-InFile\s+)["']?(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.[\w.-]+([\/\\][\w.-]+){0,3}[\/\\][\w.-]*(key|token|cred|secret|auth|passw|vault|\.pem|\.p12|\.pfx)[\w.-]*/ nocase
+    $copy = /\b(scp|rsync|sftp)\s[^\n]{0,120}\s["']?(~|\$HOME|\$\{HOME\})[\/\\]\.[\w.-]+([\/\\][\w.-]+){0,3}[\/\\][\w.-]*(token|cred|secret|passw|vault|\.p12|\.pfx)[\w.-]*["']?\s[^\n]{0,80}\s["']?([\w.-]+@)?[\w.-]+:/ nocase
+    $pipe = /\b(cat|type|Get-Content|gc)\s+["']?(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.[\w.-]+([\/\\][\w.-]+){0,3}[\/\\][\w.-]*(key|token|cred|secret|auth|passw|vault|\.pem|\.p12|\.pfx)[\w.-]*["']?\s*(\|[^\n|]{1,60})?\|\s*(curl|nc|ncat|netcat|socat|http|xh|Invoke-RestMethod|irm)\b/ nocase
+  condition:
+    any of them
+}
