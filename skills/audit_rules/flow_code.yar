@@ -22,11 +22,13 @@ rule flow_fetched_code_loaded {
     $sink_assembly = /(\[(System\.)?Reflection\.Assembly\]::|\bAssembly\.)Load(From|File)?\s*\(\s*\$?[a-zA-Z_]/
     $sink_addtype = /\bAdd-Type\b[^\n]{0,120}-(TypeDefinition|MemberDefinition)\s+\$[\w:]+/ nocase
     $sink_pl_eval = /(^|[;{}\s])eval\s*\(?\s*\$\w+(->\{\w+\}|->(decoded_)?content\b|\{\w+\})?\s*\)?\s*(;|\b(if|unless)\b)/
-    $sink_rb_eval = /\b(eval|instance_eval|class_eval|module_eval|binding\.eval)\s*\(?\s*[a-z_@]\w*(\.(body|read|to_s))?\s*[),\n]/
+    /* `class_eval do` is a block, not a string */
+    $ctx_rb_do = /\b(instance_eval|class_eval|module_eval)\s+do\b/
+    $sink_rb_eval = /\b(eval|instance_eval|class_eval|module_eval|binding\.eval)(\s*\(\s*|\s+)[a-z_@]\w*(\.(body|read|to_s))?\s*[),\n]/
     $sink_lua = /\b(loadstring|load)\s*\(\s*[a-z_]\w*(\.body)?\s*\)\s*\(/
   condition:
     is_script and $ctx_net and (any of ($sink_plugin, $sink_native, $sink_assembly, $sink_addtype) or
-      (lang == "perl" and $sink_pl_eval) or (lang == "ruby" and $sink_rb_eval) or (lang == "lua" and $sink_lua))
+      (lang == "perl" and $sink_pl_eval) or (lang == "ruby" and #sink_rb_eval > #ctx_rb_do) or (lang == "lua" and $sink_lua))
 }
 
 /* A script that downloads an archive or a file, unpacks or writes it, and loads a module from a
@@ -61,11 +63,12 @@ rule flow_network_text_piped_to_shell {
     prose = "medium"
     message = "a command that reads from a network address is piped into a command interpreter (whatever the peer sends runs)"
   strings:
-    $pipe = /(^|\n|[;&(]\s*|\b(do|then)\s+)[ \t]*[a-zA-Z][\w.-]*(\.exe)?\s[^\n|;&]{0,160}(https?:\/\/[\w.-]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b)[^\n|;&]{0,80}(\|[^\n|;&]{1,60}){0,3}\|\s*(sudo\s+(-\S+\s+)*)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh|iex|Invoke-Expression)[ \t]*(-s\b[^\n]{0,40})?(\r?\n|["'`;)&])/ nocase
+    $pipe = /(^|\n|[;&(][ \t]*|\b(do|then)[ \t]+)[ \t]*[a-zA-Z][\w.-]*(\.exe)?[ \t][^\n|;&]{0,160}(https?:\/\/[\w.-]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b)[^\n|;&]{0,80}(\|[^\n|;&]{1,60}){0,3}\|\s*(sudo\s+(-\S+\s+)*)?((\/usr)?\/bin\/)?((ba|z|da|k)?sh|cmd(\.exe)?|powershell(\.exe)?|pwsh|iex|Invoke-Expression)[ \t]*(-s\b[^\n]{0,40})?(\r?\n|["'`;)&])/ nocase
     /* the shell at the end of an ssh or exec runs on the other side, with the user's own text;
-     * curl, wget and PowerShell's fetchers are download_piped_to_interpreter's (its vendor list) */
+     * curl, wget and PowerShell's fetchers are download_piped_to_interpreter's (its vendor list);
+     * a pipe inside an echo is text printed for the user ("install with: ... | sh") */
     $remote_side = /\b(ssh|docker\s+exec|kubectl\s+exec)\s[^\n|]{0,200}\|/
-    $fetcher = /(^|\n|[;&(]\s*|\b(do|then)\s+)[^\n|;&]{0,160}\b(curl|wget2?|irm|iwr|Invoke-WebRequest|Invoke-RestMethod|fetch|lwp-request|DownloadString)\b[^\n|;&]{0,300}\|/ nocase
+    $fetcher = /(^|\n|[;&(][ \t]*|\b(do|then)[ \t]+)[^\n|;&]{0,160}\b(curl|wget2?|irm|iwr|Invoke-WebRequest|Invoke-RestMethod|fetch|lwp-request|DownloadString|echo|printf|Write-Host|Write-Output)\b[^\n|;&]{0,300}\|/ nocase
   condition:
     #pipe > #remote_side + #fetcher
 }

@@ -2108,6 +2108,9 @@ BENIGN = [
     ("ok15f-md-router-private-ip", "SKILL.md", "1. Save the router's config: `curl -o router.cfg http://192.168.1.1/cgi/backup`\n2. Run the checker on it:\n   ```bash\n   chmod +x ./check-cfg.sh\n   ./check-cfg.sh router.cfg\n   ```\n"),
     ("ok15f-js-dotenv-one-file-post", "scripts/notify.mjs", "import 'dotenv/config';\nconst res = await fetch('https://api.example.com/v1/notify', {\n  method: 'POST',\n  headers: { authorization: `Bearer ${process.env.API_TOKEN}` },\n  body: JSON.stringify({ text: 'done' }),\n});\n"),
     ("ok15f-sh-curl-tls-options", "scripts/api.sh", "curl --cacert ~/.config/corp/ca-cert.pem --key ~/.config/corp/client-key.pem --cert ~/.config/corp/client.pem https://api.example.com/v1/ping\n"),
+    ("ok15f-sh-echo-install-hint", "scripts/run.sh", "if ! command -v uv &>/dev/null; then\n    echo \"uv missing, install with: curl -LsSf https://astral.sh/uv/install.sh | sh\"\n    exit 1\nfi\n"),
+    ("ok15f-py-wait-port-shell-server", "scripts/serve.py", "import socket, subprocess, time\nproc = subprocess.Popen(cmd, shell=True)\nwhile True:\n    try:\n        socket.create_connection(('localhost', port), timeout=1).close()\n        break\n    except OSError:\n        time.sleep(0.5)\n"),
+    ("ok15f-rb-class-eval-block-http", "scripts/client.rb", "require 'net/http'\nClient.class_eval do\n  def ping\n    Net::HTTP.get(URI('https://api.example.com/ping'))\n  end\nend\n"),
 ]
 
 
