@@ -417,21 +417,67 @@ static bool prohibits(const char *s, size_t n) {
   return false;
 }
 
+/* A heading that names what follows as things not to do ("### ❌ DON'T", "## Pitfalls to
+ * avoid"): by its last words, markup, emoji and punctuation left out, so that "Don't worry"
+ * or "Never lose work" still heads orders. */
+static bool prohibits_heading(const char *s, size_t n) {
+  static const char *const NO[] = {"don't",
+                                   "dont",
+                                   "do not",
+                                   "don'ts",
+                                   "donts",
+                                   "avoid",
+                                   "never",
+                                   "never do",
+                                   "pitfalls",
+                                   "common mistakes",
+                                   "mistakes to avoid",
+                                   "bad practices",
+                                   "what not to do",
+                                   "things to avoid",
+                                   "anti-patterns",
+                                   "antipatterns"};
+  char buf[256];
+  size_t k = 0;
+  for (size_t i = 0; i < n && k < sizeof buf - 1; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 'A' && c <= 'Z')
+      c = (unsigned char)(c + 32);
+    if ((c >= 'a' && c <= 'z') || c == '\'' || c == '-')
+      buf[k++] = (char)c;
+    else if (k && buf[k - 1] != ' ' && (c == ' ' || c == '\t'))
+      buf[k++] = ' ';
+  }
+  while (k && (buf[k - 1] == ' ' || buf[k - 1] == '-'))
+    k--;
+  buf[k] = '\0';
+  for (size_t i = 0; i < sizeof NO / sizeof *NO; i++) {
+    size_t m = strlen(NO[i]);
+    if (k >= m && !strcmp(buf + k - m, NO[i]) && (k == m || buf[k - m - 1] == ' '))
+      return true;
+  }
+  return false;
+}
+
 /* A list item's paragraph whose list follows a paragraph that presents it as things to look
- * for ("what a reviewer looks for:"). */
+ * for ("what a reviewer looks for:"), or things forbidden ("must not:", a "Don't" heading). */
 static bool list_context(const prose *p, cmark_node *n) {
   cmark_node *item = cmark_node_parent(n);
   if (!item || cmark_node_get_type(item) != CMARK_NODE_ITEM)
     return false;
   cmark_node *intro = cmark_node_previous(cmark_node_parent(item));
-  if (!intro || cmark_node_get_type(intro) != CMARK_NODE_PARAGRAPH)
+  if (!intro || (cmark_node_get_type(intro) != CMARK_NODE_PARAGRAPH &&
+                 cmark_node_get_type(intro) != CMARK_NODE_HEADING))
     return false;
   int first = cmark_node_get_start_line(intro) - 1, last = cmark_node_get_end_line(intro) - 1;
   if (first < 0 || last >= p->lines.n || last < first)
     return false;
   size_t e = last + 1 < p->lines.n ? p->lines.starts[last + 1] : p->len;
-  return context_text(p->data + p->lines.starts[first], e - p->lines.starts[first]) ||
-         prohibits(p->data + p->lines.starts[first], e - p->lines.starts[first]);
+  const char *at = p->data + p->lines.starts[first];
+  size_t len = e - p->lines.starts[first];
+  if (cmark_node_get_type(intro) == CMARK_NODE_HEADING)
+    return prohibits_heading(at, len);
+  return context_text(at, len) || prohibits(at, len);
 }
 
 /* Whether line l is exactly "---" (trailing spaces allowed): a frontmatter's fence. */

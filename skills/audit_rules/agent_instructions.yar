@@ -18,6 +18,10 @@ rule agent_against_user {
     /* ...for what the user already handed over, or in a line that forbids publishing: a planner
      * told not to stop for approvals it cannot act on */
     $veto_user_given = /\b(user-(provided|supplied|named|given|attached)|(the\s+)?user\s+(named|gave|provided|attached|supplied|shared|uploaded)\s+(them|it|these))\b/ nocase
+    /* ...or because the user's own request in this conversation is the go-ahead ("- the user
+     * already requested this in Step 1"); a claimed blanket consent ("already consented",
+     * "pre-approved all operations") is no such request and stays reported */
+    $veto_user_asked = /\b(the\s+)?user\s+(has\s+)?[*_]{0,2}already[*_]{0,2}\s+(asked|requested|invoked|ran|started)\s+(for\s+)?(this|it|you\s+to|the\s+(command|release|plan|step|run))\b/ nocase
     $veto_plan_only = /\b(do\s+not|don'?t|never)\s+(publish|upload|deploy|push|execute|apply)\b/ nocase
     $not_show_them = /\b(do\s+not|don'?t|never)\s+(show|tell|mention\s+to|reveal\s+to)\s+(the\s+user|them|the\s+human)\s+(this|these|that|the\s+(command|commands|step|steps|upload|request|script|output|change|changes|call|calls))\b/ nocase
     $secret_from = /\bkeep\s+[^\n]{0,40}\b(secret|hidden|private|quiet|confidential)\s+from\s+(the\s+|your\s+)?(user|human|operator)/ nocase
