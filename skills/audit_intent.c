@@ -2023,13 +2023,22 @@ static const pattern HIDDEN_PLACE[] = {
 
 /* A secret's value baked into code: generated or committed, it is published with it. */
 static const pattern HARDCODE[] = {
-    {"write|writes|put|embed|inline|copy|insert|paste|bake|set|use ** value|values|contents|"
+    /* not "use" or "set": "use env vars with the original values as defaults" keeps them out */
+    {"write|writes|put|embed|inline|copy|insert|paste|bake ** value|values|contents|"
      "secret|secrets|key|keys|token|tokens|credentials|password|passwords ** as|into|in * * "
      "default|defaults|constant|constants|literal|literals|source|code|module|modules",
      NEG_SENTENCE},
     {"hardcode|hard-code|embed * * secret|secrets|key|keys|token|"
      "tokens|credentials|password|passwords|.env|values",
      NEG_SENTENCE},
+};
+
+/* ...unless the secret is none: "hardcode the `default` user with an empty password" for a
+ * local database publishes nothing. */
+static const pattern NO_SECRET[] = {
+    {"empty|blank|placeholder|dummy|fake|sample|no password|passwords|secret|secrets|token|"
+     "tokens|key|keys",
+     NEG_NONE},
 };
 
 /* Whether the bytes before `at` (a few words) present what follows as an example. */
@@ -2209,7 +2218,7 @@ static void make_starts(void) {
                 T(HONEST),        T(PAYMENT),
                 T(REPLACED),      T(CONSENT),
                 T(MIRROR),        T(HIDDEN_PLACE),
-                T(HARDCODE)};
+                T(HARDCODE),      T(NO_SECRET)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -2322,7 +2331,7 @@ static void score_trust(const char *s, size_t n, const toks *t, upk__intent_sign
     sig->action = sig->data = true;
   if (sig->data && sig->sink && ANY(HIDDEN_PLACE, t))
     sig->egress = true; /* it leaves with the output that carries it */
-  if (sig->data && ANY(HARDCODE, t))
+  if (sig->data && ANY(HARDCODE, t) && !ANY(NO_SECRET, t))
     sig->egress = sig->sink = true; /* published with the code */
   sig->literal |= stranger_literal(s, n);
 }

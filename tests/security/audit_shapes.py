@@ -2303,6 +2303,10 @@ BENIGN = [
     # user's own request in the conversation backs.
     ("ok15l-md-dont-heading-hardcode", "SKILL.md", "### \u2705 DO\n\n- Use official SDKs\n- Verify webhook signatures\n\n### \u274c DON'T\n\n- Log card numbers\n- Hardcode API keys\n- Ignore webhook events\n"),
     ("ok15l-md-pitfalls-heading-hardcode", "SKILL.md", "## Common pitfalls to avoid\n\n- Hard-coding secrets or tokens in source files\n- Committing `.env`\n"),
+    # An empty password hard-coded for a local database, and env vars that keep the old values
+    # as defaults: no secret is published with the code.
+    ("ok15l-md-local-empty-password", "SKILL.md", "## Credential handling\n\n| Mode | Approach |\n| --- | --- |\n| **Local** | Hardcode `default` user, empty password |\n| **Cloud** | Read `CLICKHOUSE_PASSWORD` from `.env` |\n"),
+    ("ok15l-md-env-vars-values-defaults", "SKILL.md", "## Steps\n\n1. **Identify hardcoded values** - timeouts, paths, thresholds\n2. **Update scripts** - use env vars with original values as defaults\n"),
     ("ok15l-md-no-permission-user-asked", "SKILL.md", "### Step 2: Write the file\n\n**Do not ask for permission** - the user already requested this in Step 1.\n"),
 ]
 
