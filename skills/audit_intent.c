@@ -459,6 +459,17 @@ static bool prohibits_heading(const char *s, size_t n) {
   return false;
 }
 
+/* Whether paragraph n quotes code (a backtick): a quoted command on a teaching line loses its
+ * high, and a heading is the stranger's to choose ("### Don't" over "- forget to run `curl
+ * ...`"), so under a heading only plain words are read as prohibitions. */
+static bool item_quotes(const prose *p, cmark_node *n) {
+  int first = cmark_node_get_start_line(n) - 1, last = cmark_node_get_end_line(n) - 1;
+  if (first < 0 || last >= p->lines.n || last < first)
+    return true;
+  size_t e = last + 1 < p->lines.n ? p->lines.starts[last + 1] : p->len;
+  return memchr(p->data + p->lines.starts[first], '`', e - p->lines.starts[first]) != NULL;
+}
+
 /* A list item's paragraph whose list follows a paragraph that presents it as things to look
  * for ("what a reviewer looks for:"), or things forbidden ("must not:", a "Don't" heading). */
 static bool list_context(const prose *p, cmark_node *n) {
@@ -475,8 +486,8 @@ static bool list_context(const prose *p, cmark_node *n) {
   size_t e = last + 1 < p->lines.n ? p->lines.starts[last + 1] : p->len;
   const char *at = p->data + p->lines.starts[first];
   size_t len = e - p->lines.starts[first];
-  if (cmark_node_get_type(intro) == CMARK_NODE_HEADING)
-    return prohibits_heading(at, len);
+  if (cmark_node_get_type(intro) == CMARK_NODE_HEADING) /* see item_quotes */
+    return prohibits_heading(at, len) && !item_quotes(p, n);
   return context_text(at, len) || prohibits(at, len);
 }
 
@@ -867,6 +878,14 @@ static bool is_secret(const char *w) {
   if (!strcmp(w, ".env") || has_suffix(w, "/.env") || strstr(w, ".env."))
     return true;
   if (w[0] != '$' && !strchr(w, '_'))
+    return false;
+  /* a key that names a record, not a lock: `citation_key`, `sort_key`, `idempotency_key` */
+  static const char *const RECORD_KEY[] = {
+      "citation_key",    "cite_key",      "sort_key",  "primary_key",   "foreign_key", "cache_key",
+      "idempotency_key", "partition_key", "row_key",   "lookup_key",    "map_key",     "dict_key",
+      "object_key",      "bibtex_key",    "ref_key",   "composite_key", "unique_key",  "hash_key",
+      "range_key",       "group_key",     "dedup_key", "dedupe_key"};
+  if (ends_any(RECORD_KEY, sizeof RECORD_KEY / sizeof *RECORD_KEY, w))
     return false;
   return ends_any(SUFFIX, sizeof SUFFIX / sizeof *SUFFIX, w);
 }
