@@ -397,6 +397,17 @@ static void add_script_block(prose *p, cmark_node *n, bool teaching) {
   p->rules = false;
 }
 
+/* buf[0..k) (lowercased) ends in one of the phrases, as whole words. */
+static bool ends_with_phrase(const char *buf, size_t k, const char *const *phrases, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    size_t m = strlen(phrases[i]);
+    if (k >= m && !memcmp(buf + k - m, phrases[i], m) &&
+        (k == m || !(buf[k - m - 1] >= 'a' && buf[k - m - 1] <= 'z')))
+      return true;
+  }
+  return false;
+}
+
 /* A paragraph that ends in a prohibition opening a list ("The agent must **NOT**:"): the items
  * are what it forbids. */
 static bool prohibits(const char *s, size_t n) {
@@ -411,10 +422,7 @@ static bool prohibits(const char *s, size_t n) {
     if (s[i] != '*' && s[i] != '_')
       buf[k++] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
   buf[k] = '\0';
-  for (size_t i = 0; i < sizeof NO / sizeof *NO; i++)
-    if (k >= strlen(NO[i]) && !strcmp(buf + k - strlen(NO[i]), NO[i]))
-      return true;
-  return false;
+  return ends_with_phrase(buf, k, NO, sizeof NO / sizeof *NO);
 }
 
 /* A heading that names what follows as things not to do ("### ❌ DON'T", "## Pitfalls to
@@ -450,13 +458,7 @@ static bool prohibits_heading(const char *s, size_t n) {
   }
   while (k && (buf[k - 1] == ' ' || buf[k - 1] == '-'))
     k--;
-  buf[k] = '\0';
-  for (size_t i = 0; i < sizeof NO / sizeof *NO; i++) {
-    size_t m = strlen(NO[i]);
-    if (k >= m && !strcmp(buf + k - m, NO[i]) && (k == m || buf[k - m - 1] == ' '))
-      return true;
-  }
-  return false;
+  return ends_with_phrase(buf, k, NO, sizeof NO / sizeof *NO);
 }
 
 /* Whether paragraph n quotes code (a backtick): a quoted command on a teaching line loses its
@@ -2065,13 +2067,7 @@ static bool example_before(const char *s, size_t at) {
   static const char *const EXAMPLE[] = {"like",         "such as",    "e.g.",   "example",
                                         "for instance", "similar to", "format", "looks"};
   size_t from = at > EXAMPLE_REACH ? at - EXAMPLE_REACH : 0;
-  for (size_t i = 0; i < sizeof EXAMPLE / sizeof *EXAMPLE; i++) {
-    size_t k = strlen(EXAMPLE[i]);
-    for (size_t p = from; p + k <= at; p++)
-      if (!strncasecmp(s + p, EXAMPLE[i], k))
-        return true;
-  }
-  return false;
+  return holds_phrase(s + from, at - from, EXAMPLE, sizeof EXAMPLE / sizeof *EXAMPLE);
 }
 
 static bool upper_alnum(unsigned char c) {
