@@ -46,7 +46,7 @@ logs+=(build-asan/meson-logs/testlog.json)
 
 step "fuzz every parser of outside input (tests/fuzz: 12 targets, seconds each)"
 fuzz=fuzz=ok
-tests/fuzz/run.sh "${UPK_FUZZ_SECONDS:-10}" </dev/null || fuzz=fuzz=fail
+FUZZ_PARALLEL=${FUZZ_PARALLEL:-2} tests/fuzz/run.sh "${UPK_FUZZ_SECONDS:-10}" </dev/null || fuzz=fuzz=fail
 
 step "totals"
 python3 scripts/tap_totals.py "${logs[@]}" "$fuzz"

@@ -10,6 +10,8 @@
 #                                             target starts (to pause it: kill -STOP/-CONT)
 #   FUZZ_MAX_LEN=N                            one -max_len for all targets instead of the
 #                                             per-target lengths below
+#   FUZZ_PARALLEL=N                           run N targets side by side (default 1; the
+#                                             summary lines still come in target order)
 #   FUZZ_TIMEOUT=S                            libFuzzer's -timeout (default 10): it counts
 #                                             wall time, so a paused fuzzer reports a timeout
 #
@@ -61,11 +63,13 @@ for t in "${targets[@]}"; do bins+=("tests/fuzz/fuzz_$t"); done
 ninja -C "$out" -j"${FUZZ_JOBS:-2}" "${bins[@]}" >"$out/fuzz-build.log" 2>&1 ||
   { tail -n 40 "$out/fuzz-build.log" >&2; fail "build failed (see $out/fuzz-build.log)"; }
 
-status=0
-for t in "${targets[@]}"; do
-  dir=$out/fuzz/$t
+# One target: run it, then write its summary line to $dir/summary and its verdict to $dir/rc
+# (targets may run side by side; the lines are printed in order once all are done).
+fuzz_one() {
+  local t=$1 dir=$out/fuzz/$1 pid rc n cov secs artifact line
   mkdir -p "$dir/corpus" "$dir/artifacts"
-  log=$dir/fuzz.log
+  rm -f "$dir/summary" "$dir/rc"
+  local log=$dir/fuzz.log
   # The first corpus directory receives new inputs; the committed seeds are read only.
   # A 16 MiB quarantine (ASan's default: 256) is still many times what one input of these
   # sizes allocates, so a use after free inside a run is still caught; the default one makes
@@ -84,16 +88,31 @@ for t in "${targets[@]}"; do
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n1 | cut -d' ' -f2)
   secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n1)
   if [[ $rc -ne 0 ]]; then
-    tail -n 60 "$log" >&2
     artifact=$(grep -o "Test unit written to [^ ]*" "$log" | tail -n1 | sed 's/Test unit written to //')
-    echo "fuzz_$t: FAIL: rc=$rc after ${n:-?} runs; input: ${artifact:-none}; log: $log"
-    status=1
+    line="$(tail -n 60 "$log")"$'\n'"fuzz_$t: FAIL: rc=$rc after ${n:-?} runs; input: ${artifact:-none}; log: $log"
   elif [[ -z $n ]]; then
-    tail -n 30 "$log" >&2
-    echo "fuzz_$t: FAIL: no run count in $log"
-    status=1
+    rc=1
+    line="$(tail -n 30 "$log")"$'\n'"fuzz_$t: FAIL: no run count in $log"
   else
-    echo "fuzz_$t: ok: $n runs in ${secs:-$seconds}s, coverage ${cov:-?} edges, corpus $(ls "$dir/corpus" | wc -l) + $(ls "$here/corpus/$t" | wc -l) seeds, no crash (log: $log)"
+    line="fuzz_$t: ok: $n runs in ${secs:-$seconds}s, coverage ${cov:-?} edges, corpus $(ls "$dir/corpus" | wc -l) + $(ls "$here/corpus/$t" | wc -l) seeds, no crash (log: $log)"
   fi
+  printf '%s\n' "$line" >"$dir/summary"
+  echo "$rc" >"$dir/rc"
+}
+
+# FUZZ_PARALLEL targets at a time (default 1): scripts/test.sh runs two on CI's two cores.
+parallel=${FUZZ_PARALLEL:-1}
+[[ $parallel =~ ^[1-9][0-9]*$ ]] || fail "FUZZ_PARALLEL must be a positive integer, not '$parallel'"
+[[ -z ${FUZZ_PIDFILE:-} || $parallel -eq 1 ]] || fail "FUZZ_PIDFILE names one fuzzer: use FUZZ_PARALLEL=1"
+for t in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= parallel)); do wait -n; done
+  fuzz_one "$t" &
+done
+wait
+status=0
+for t in "${targets[@]}"; do
+  dir=$out/fuzz/$t
+  if [[ -f $dir/summary ]]; then cat "$dir/summary"; else echo "fuzz_$t: FAIL: no summary in $dir"; fi
+  [[ $(cat "$dir/rc" 2>/dev/null) == 0 ]] || status=1
 done
 exit $status
