@@ -168,8 +168,10 @@ rule secret_file_in_request_body {
 
 /* Private user data sent out: an application's own database or store under the user's
  * app-data folders (a browser's history, cookies or places database, notes, mail and chat
- * stores, any *.sqlite or *.db there) or a crash or core dump (process memory with whatever it
- * held) given to a network upload in the same script or step. */
+ * stores, any *.sqlite or *.db there) or the system's store of every program's crash and core
+ * dumps (process memory with whatever it held: /var/crash, systemd's coredump folder,
+ * DiagnosticReports, CrashDumps) given to a network upload in the same script or step. One
+ * application's own pending crash report sent to its crash server is not this (round 12). */
 rule private_data_uploaded {
   meta:
     id = "audit/exfiltration"
@@ -179,7 +181,7 @@ rule private_data_uploaded {
     message = "sends the user's private data (browser history or cookies, notes, mail, chat, crash dumps) to a host"
   strings:
     $send = /\bcurl\b[^\n]{0,200}(\s-F\s*["']?[\w-]+=@|--form\s+["']?[\w-]+=@|--data-binary\s+["']?@|\s-T\s+|--upload-file\s+)|\bInvoke-(RestMethod|WebRequest)\b[^\n]{0,200}-(InFile|Body|Form)\b|\b(irm|iwr)\b[^\n]{0,200}-(InFile|Body|Form)\b|\b(requests|httpx)\.(post|put)\s*\([^\n]{0,200}\b(files|data)\s*=|\bhttp\.(Post|NewRequest)\b|\b(scp|rsync|rclone\s+(copy|sync))\s[^\n]{0,200}\s["']?([\w.-]+@)?[\w.-]+:/ nocase
-    $ctx_data = /(\.mozilla|Firefox|[Cc]hrom(e|ium)|google-chrome|BraveSoftware|Microsoft[\/\\]Edge|Safari)[^\n]{0,120}[\/\\](places\.sqlite|cookies\.sqlite|formhistory\.sqlite|History|Cookies|Login Data|Web Data|Bookmarks|Top Sites|Visited Links)\b|\b(places|cookies|formhistory)\.sqlite\b|(LOCALAPPDATA|APPDATA|AppData|Application Support|Group Containers|Library[\/\\]Containers|\.local[\/\\]share|\.config)[^\n'"]{0,160}\.(sqlite3?|db)\b|\b(LOCALAPPDATA|APPDATA)\b[^\n]{0,20}["'][^\n'"]{0,160}\.(sqlite3?|db)["']|\.(pst|ost|mbox)\b|\bLibrary[\/\\](Mail|Messages)\b|\/var\/lib\/systemd\/coredump\b|\/var\/crash\b|DiagnosticReports\b|CrashDumps\b|\bcoredumpctl\s+dump\b|\bcore\.\d+\b|[\w*-]\.dmp\b/
+    $ctx_data = /(\.mozilla|Firefox|[Cc]hrom(e|ium)|google-chrome|BraveSoftware|Microsoft[\/\\]Edge|Safari)[^\n]{0,120}[\/\\](places\.sqlite|cookies\.sqlite|formhistory\.sqlite|History|Cookies|Login Data|Web Data|Bookmarks|Top Sites|Visited Links)\b|\b(places|cookies|formhistory)\.sqlite\b|(LOCALAPPDATA|APPDATA|AppData|Application Support|Group Containers|Library[\/\\]Containers|\.local[\/\\]share|\.config)[^\n'"]{0,160}\.(sqlite3?|db)\b|\b(LOCALAPPDATA|APPDATA)\b[^\n]{0,20}["'][^\n'"]{0,160}\.(sqlite3?|db)["']|\.(pst|ost|mbox)\b|\bLibrary[\/\\](Mail|Messages)\b|\/var\/lib\/systemd\/coredump\b|\/var\/crash\b|DiagnosticReports\b|CrashDumps\b|\bcoredumpctl\s+dump\b/
   condition:
     for any i in (1..#send) : (for any j in (1..#ctx_data) : (@ctx_data[j] < @send[i] + 300 and @send[i] < @ctx_data[j] + 700))
 }
