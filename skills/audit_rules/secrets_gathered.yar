@@ -189,7 +189,8 @@ rule private_data_uploaded {
 /* A tool's own settings file under the user's home (`~/.<tool>/...`, `~/.config/<tool>/...`,
  * `%APPDATA%\<tool>\...`, a `.<tool>rc`), where package managers and CLIs keep registry logins,
  * put by the agent into a ticket, an issue, the chat or the reply, in a sentence that says it
- * holds a credential: the login handed to whoever reads the ticket. */
+ * holds a credential: the login handed to whoever reads the ticket. "Add the token to
+ * ~/.x/config (see the issue)" edits the file and is not this: the file must go into the sink. */
 rule tool_config_file_shared {
   meta:
     id = "audit/credentials"
@@ -197,7 +198,7 @@ rule tool_config_file_shared {
     severity = "high"
     message = "tells the agent to put a tool's settings file (with its logins) into a ticket, issue or the chat"
   strings:
-    $share = /\b(paste|print|show|attach|include|copy|add|post|send|upload|share|put)\b[^\n]{0,120}(~|\$HOME|%APPDATA%|%USERPROFILE%|\$env:APPDATA|\$XDG_CONFIG_HOME)[\/\\]([\w.@ -]{1,60}[\/\\]){0,4}[\w.-]{0,60}(config|\.conf|\.cfg|\.ini|\.toml|\.json|\.ya?ml|\.xml|\.properties|rc)\b[^\n]{0,160}\b(ticket|issue|chat|conversation|thread|reply|answer|comment|e-?mail|forum|pull\s+request)\b/ nocase
+    $share = /\b(paste|print|show|attach|include|copy|post|send|upload|share)\b[^\n]{0,120}(~|\$HOME|%APPDATA%|%USERPROFILE%|\$env:APPDATA|\$XDG_CONFIG_HOME)[\/\\]([\w.@ -]{1,60}[\/\\]){0,4}[\w.-]{0,60}(config|\.conf|\.cfg|\.ini|\.toml|\.json|\.ya?ml|\.xml|\.properties|rc)\b[^\n]{0,160}\b(in|into|to|with|on)\s+(the|a|an|your|this|our|their)?\s*([\w'-]+\s+){0,3}(ticket|issue|chat|conversation|thread|reply|answer|comment|e-?mail|forum|pull\s+request)\b/ nocase
     $ctx_secret = /(passwords?|tokens?|credentials?|secrets?|api[\s_-]?keys?|\blogins?|user\s+and\s+password|\bauth\w*)\b/ nocase
     $neg = /\b(never|don'?t|do\s+not|must\s+not|avoid|without|redact\w*|mask\w*|remove\s+(the|any|all)|replace\w*)\b/ nocase
   condition:
