@@ -41,7 +41,7 @@ rule secret_value_written {
     message = "writes a secret's value, read by a get-secret command, into a file or report"
   strings:
     $subst = /\$\(\s*[a-z][\w-]{1,30}\s[^\n)]{0,80}\b(configure\s+get\s+[\w.-]*(secret|token|password|passwd)|secrets?\s+(versions\s+)?(access|show|get|reveal|read|view)|get-secret-value|get-parameters?\b[^\n)]{0,60}--with-decryption|kv\s+get|--reveal\b|--show-secrets?\b|(config|settings)\s+get\s+[\w.-]*(token|secret|password|passwd|api[_-]?key))[^\n)]{0,80}\)/
-    $ctx_write = /\becho\b[^\n]{0,200}>>?\s*["']?[\w$~.\/{-]|\bprintf\b[^\n]{0,200}>>?\s*["']?[\w$~.\/{-]|(^|\n)\s*\}\s*>>?\s*["']?[\w$~.\/{-]/
+    $ctx_write = /\becho\b[^\n]{0,200}>>?\s*["']?[\w$~.\/{-]|\bprintf\b[^\n]{0,200}>>?\s*["']?[\w$~.\/{-]|\}[ ]?>>?[ \t]*["']?[\w$~.\/{-]/
     $prose = /[`'"][a-z][\w-]{1,30}\s[^`'"\n]{0,60}\b(configure\s+get\s+[\w.-]*(secret|token|password|passwd)|secrets?\s+(versions\s+)?(access|show|get|reveal|read|view)|get-secret-value|kv\s+get)[^`'"\n]{0,80}[`'"][^\n]{0,120}\b(record|write|add|put|paste|include|save|append|copy|note)\b[^\n]{0,120}\b(report|summary|table|notes|README|ticket|[\w-]+\.(md|txt|log|json|csv))\b/ nocase
     $neg = /\b(never|don'?t|do\s+not|must\s+not)\b/ nocase
   condition:
