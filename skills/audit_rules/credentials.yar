@@ -10,7 +10,11 @@ rule credential_files {
     block = "medium"
     message = "reads credentials: SSH keys, cloud, git or package-registry tokens, keychains"
   strings:
-    $ssh = /\.ssh[\/\\](id_[a-z0-9_]+|authorized_keys|known_hosts|config\b|\*)/
+    $ssh = /\.ssh[\/\\](id_[a-z0-9_]+|authorized_keys|known_hosts|\*)/
+    /* Round 16: `.ssh/config` names hosts, not keys: a settings copy that leaves the keys out
+     * (`--exclude 'id_*'`) moves the user's settings, not their logins. */
+    $ssh_cfg = /\.ssh[\/\\]config\b/
+    $ctx_keys_left_out = /--exclude[= ]+["']?(\.ssh\/)?(id_\*|\*\.pem|\*\.key)\b|!\s+-name\s+["']?id_\*/
     $ssh_key = /\bid_(rsa|dsa|ed25519|ecdsa)\b([^.]|\.pub\b)/
     $cloud = /\.aws[\/\\](credentials|config)|\.config[\/\\]gcloud[\/\\]|application_default_credentials\.json|\.azure[\/\\](accessTokens|msal_token_cache|azureProfile)|\.kube[\/\\]config|\.oci[\/\\]config|%APPDATA%\\gcloud\\|AppData\\Roaming\\gcloud\\/
     $git = /\.git-credentials|\.config\/gh\/hosts\.yml|\.config\/hub\b|git\s+credential\s+fill/
@@ -44,7 +48,10 @@ rule credential_files {
      * line to ~/.pgpass`): it says where the user keeps the secret, it reads nothing. */
     $neg_message = /\b(no|missing|add\s+(an?\s+)?(entry|line|machine)\s+(to|in)|create|not\s+found\s+in)\s+(an?\s+)?["'`]?(~|\$HOME)\/\.(netrc|npmrc|pypirc|pgpass)\s+(entry|entries|line|file|for)\b/
   condition:
-    any of them
+    any of ($ssh, $ssh_key, $cloud, $git, $registry, $system, $keychain, $windows, $aws_get,
+            $proc_environ, $browser, $browser_store, $history, $wallet, $gpg, $tokens_env,
+            $veto_pub, $neg_*) or
+    ($ssh_cfg and not $ctx_keys_left_out)
 }
 
 /* The whole environment dumped (not one variable read to call an API, which many good skills

@@ -15,7 +15,7 @@ rule flow_credential_dir_leaves {
     prose = "medium"
     message = "copies or packs the home's credential folders (keys, cloud and cluster logins) and sends them to another host"
   strings:
-    $copy = /\b(scp|rsync|sftp|rclone\s+(copy|sync|move))\s(\\\r?\n|[^\n]){0,200}(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|\/root|\/home\/[\w.-]+|\/Users\/[\w.-]+)[\/\\]\.(ssh|gnupg|aws|azure|kube|docker|oci|config[\/\\][\w.-]+|[\w-]*(key|token|cred|secret|auth|pass|cert|vault)[\w-]*)\b(\\\r?\n|[^\n]){0,200}\s["']?([\w.-]+@)?[\w.-]+:([\/~\w."']|\s|$)/
+    $copy = /\b(scp|rsync|sftp|rclone\s+(copy|sync|move))\s(\\\r?\n|[^\n]){0,200}(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|\/root|\/home\/[\w.-]+|\/Users\/[\w.-]+)[\/\\]\.(ssh|gnupg|aws|azure|kube|docker|oci|config([\/\\]?["']?\s|[\/\\](gcloud|gh|doctl|op|hub)\b|[\/\\][\w.-]*(key|token|cred|secret|auth|pass|cert|vault))|[\w-]*(key|token|cred|secret|auth|pass|cert|vault)[\w-]*)\b(\\\r?\n|[^\n]){0,200}\s["']?([\w.-]+@)?[\w.-]+:([\/~\w."']|\s|$)/
     /* a public key copied out is how ssh access is granted, not a leak */
     $copy_pub = /\b(scp|rsync|sftp|rclone\s+(copy|sync|move))\s(\\\r?\n|[^\n]){0,200}(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|\/root|\/home\/[\w.-]+|\/Users\/[\w.-]+)[\/\\]\.ssh[\/\\][\w.-]+\.pub\b/
     $pack = /\b(tar|zip|7z|7za|Compress-Archive|gpg|age)\b[^\n]{0,200}(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(ssh|gnupg|aws|azure|kube|docker|oci|config[\/\\](gcloud|gh|doctl|op|hub)|[\w-]*(key|token|cred|secret|auth|pass|cert|vault)[\w-]*)\b/

@@ -19,6 +19,8 @@ rule secret_file_shown {
      * bundle or another file (a write into the store, `cat > ~/.x/token`, is not this: a
      * redirection ends the reach) */
     $show = /\b(cat|type|more|less|head|tail|bat|strings|xxd|od|base64|Get-Content|gc)[ \t]+([^\n|;&<>`]{0,160}\s)?["']?(~|\$HOME|\$\{HOME\}|\$env:(USERPROFILE|HOME)|%USERPROFILE%)["']?[\/\\](\.[\w.-]{1,40}[\/\\]([\w.@-]{1,60}[\/\\]){0,4}|\.)([\w-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|id_[a-z0-9]{2,10}|(profiles|hosts|connections)\.(ya?ml|json|toml))(["'`)\s;|&>,]|$)/
+    /* the folder a tool reports for itself: `cat "$(composer config --global home)/auth.json"` */
+    $show_sub = /\b(cat|type|more|less|head|tail|bat|strings|xxd|od|base64|Get-Content|gc)[ \t]+([^\n|;&<>`]{0,160}\s)?["']?\$\([^)\n]{0,60}\b(home|dir|config)\b[^)\n]{0,40}\)["']?[\/\\]([\w.@-]{1,60}[\/\\]){0,4}([\w-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|(profiles|hosts|connections)\.(ya?ml|json|toml))(["'`)\s;|&>,]|$)/
     $show_cfg = /\b(cat|type|more|less|head|tail|bat|strings|xxd|od|base64|Get-Content|gc)[ \t]+([^\n|;&<>`]{0,160}\s)?["']?(\$XDG_CONFIG_HOME|\$\{XDG_CONFIG_HOME[^}\n]{0,40}\}|%APPDATA%|%LOCALAPPDATA%|\$env:(APPDATA|LOCALAPPDATA))["']?[\/\\]([\w.@-]{1,60}[\/\\]){0,4}([\w-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|(profiles|hosts|connections)\.(ya?ml|json|toml))(["'`)\s;|&>,]|$)/
     /* copy verbs with the file as a source (something follows it on the line), archive verbs */
     $copy = /\b(cp|copy|xcopy|Copy-Item|rsync)[ \t]+([^\n|;&<>`]{0,160}\s)?["']?(~|\$HOME|\$\{HOME\}|\$env:(USERPROFILE|HOME)|%USERPROFILE%)["']?[\/\\](\.[\w.-]{1,40}[\/\\]([\w.@-]{1,60}[\/\\]){0,4}|\.)([\w-]{0,40}(key|token|cred|credential|secret|auth|pass|passwd|password|passfile|passphrase|vault|cert|certificate)s?([_-][\w-]{0,30})?(\.(tfrc|age|vault))?(\.(txt|json|ya?ml|toml|pem|conf|cfg|ini|xml|db|key|env|p12|pfx|asc|gpg|enc))?|[\w-]{1,40}\.(pem|p12|pfx|key)|id_[a-z0-9]{2,10}|(profiles|hosts|connections)\.(ya?ml|json|toml))["']?[ \t]+["']?[^\s\\-]/
@@ -27,7 +29,7 @@ rule secret_file_shown {
      * variable of the command that needs it (`TOKEN="$(cat ~/.x/token)" cmd`, mise's exec) */
     $neg = /\b(never|don'?t|do\s+not|must\s+not|avoid)\b|--password-stdin|\bsecret\s+set\b|\bcreate\s+secret\b|\bssh-add\b|\bgpg\s+--import\b|\b[A-Za-z_]\w*=["']?\$\(\s*(cat|head|tail|type|Get-Content)\s|\bexec\s*\(\s*command\s*=/ nocase
   condition:
-    any of ($show, $show_cfg, $copy, $archive) and #neg >= 0
+    any of ($show, $show_cfg, $show_sub, $copy, $archive) and #neg >= 0
 }
 
 /* The same in prose: the file named in a line that has the agent put it where others read it
