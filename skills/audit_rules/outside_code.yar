@@ -165,7 +165,7 @@ rule outside_relay_exec_shell {
     $relay_shell = /(^|[^A-Za-z_-])(nc|ncat|netcat|nc64|nc32|ncat64|pwncat|socat)(\.exe)?["']?[ \t][^\n]{0,200}(\s-e|\s--exec|\s--sh-exec|\s-c)[ \t]+["']?([A-Za-z]:)?[^\s"']*\b(cmd|powershell|pwsh|sh|bash|zsh|ksh|dash)(\.exe)?\b/ nocase
     $relay_shell_first = /(^|[^A-Za-z_-])(nc|ncat|netcat|nc64|nc32|ncat64)(\.exe)?["']?[ \t]+(-\w+[ \t]+)*(-e|--exec)[ \t]+["']?([A-Za-z]:)?[^\s"']*\b(cmd|powershell|pwsh|sh|bash|zsh)(\.exe)?\b/ nocase
     /* the same command names the peer: a host, an address or a variable, then a port */
-    $peer = /(^|[^A-Za-z_-])(nc|ncat|netcat|nc64|nc32|ncat64|pwncat|socat)(\.exe)?["']?[^\n]{0,200}[ \t]["']?(\d{1,3}(\.\d{1,3}){3}|[A-Za-z][\w-]*(\.[\w-]+)+|%\w+%|\$\{?\w+\}?)["']?[ \t]+["']?(\d{2,5}|%\w+%|\$\{?\w+\}?)\b/ nocase
+    $peer = /(^|[^A-Za-z_-])(nc|ncat|netcat|nc64|nc32|ncat64|pwncat|socat)(\.exe)?["']?[^\n]{0,200}[ \t]["']?(\d{1,3}(\.\d{1,3}){3}|[A-Za-z][\w-]*(\.[\w-]+)+|%\w+%|\$\{?\w+\}?)["']?[ \t]+["']?(\d{2,5}|%\w+%|\$\{?\w+\}?)([ \t"']|\r?\n|$)/ nocase
   condition:
     for any i in (1..#peer) : (
       for any j in (1..#relay_shell) : (@relay_shell[j] == @peer[i]) or
