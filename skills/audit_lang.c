@@ -25,6 +25,9 @@ static const struct {
     {".yara", "text"},       {".dockerfile", "dockerfile"},
     {".php", "php"},         {".lua", "lua"},
     {".awk", "awk"},         {".go", "go"},
+    {".cmake", "cmake"},     {".vbs", "vbscript"}, /* code a build tool or Windows runs */
+    {".vbe", "vbscript"},    {".kts", "kotlin"},
+    {".kt", "kotlin"},       {".fish", "sh"},
 };
 
 static const struct {
@@ -64,6 +67,8 @@ static const char *shebang(const char *d, size_t len, char *buf, size_t cap) {
 
 const char *upk__audit_lang(const char *rel, const char *data, size_t len) {
   const char *base = strrchr(rel, '/'), *dot = strrchr(base ? base : rel, '.');
+  if (!strcasecmp(base ? base + 1 : rel, "CMakeLists.txt"))
+    return "cmake"; /* code run at every configure, though its .txt says prose */
   for (size_t i = 0; dot && i < sizeof EXTS / sizeof *EXTS; i++)
     if (!strcasecmp(dot, EXTS[i].ext))
       return EXTS[i].lang;

@@ -301,7 +301,7 @@ rule download_exec_other_doors {
     $pl_getstore = /\b(getstore|mirror)\s*\(\s*["']https?:[^\n]{0,200}\.p[ml]["']/
     $ctx_pl_load = /\bunshift\s+@INC\b|\bpush\s+@INC\b|\buse\s+lib\b|\b(require|do)\s+["']?\$\w+/
     $make_remote = /\n\t@?-?(curl|wget)\b[^\n]{0,200}(-o\s*\$@|-O\s*\$@|>\s*\$@|-O\s+\S+\.mk\b|-o\s*\S+\.mk\b)/
-    $ctx_make_include = /(^|\n)-?s?include\s+[^\n]{0,60}\.mk\b/
+    $ctx_make_include = /(^|\n)-?s?include\s+([^\n]{0,60}\.mk\b|\$[({]\w+[)}][ \t]*(\n|$))/
   condition:
     ($lolbas or $lolbas_more or $unc_exec or $webdav or $certutil_vctl or $ps_http or $zsh_tmpsub or $pip_archive_url or
      ($then_eval and $ctx_fetch) or ($data_import and $ctx_fetch) or $stdin_shell or
