@@ -82,3 +82,19 @@ rule k8s_power_bound_to_everyone {
   condition:
     ($everyone and $ctx_power) and #neg >= 0
 }
+
+/* The same allow-everything setting shown as a block in Markdown (data, so medium by itself)
+ * with the order to write it to the user's global config (`~/.config/<agent>/`, `~/.<agent>`):
+ * a second property, the scope, since every project the user opens then runs unasked. */
+rule agent_confirmation_off_globally {
+  meta:
+    id = "audit/controls-off"
+    category = "controls-off"
+    severity = "high"
+    message = "tells the agent to write a global config that accepts every command and edit without asking"
+  strings:
+    $global_then_key = /(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(config[\/\\])?[\w.-]+[\/\\]?[^\n]{0,200}\n([^\n]{0,200}\n){0,12}[^\n]{0,80}(["']?(yes[-_]?always|always[-_]?(yes|approve|allow|accept)|auto[-_]?(approve|approval|accept|confirm)(_all|-all|All)?|approve[-_]?all|skip[-_]?(permissions?|confirmations?|approvals?)|bypass[-_]?permissions)["']?\s*[:=]\s*(["']?(true|yes|on|always|all)["']?|\[\s*["']\*["']\s*\])|["']?permissions?["']?\s*[:=]\s*\{[^}]{0,200}["']?(\*|bash|shell|exec|command|run_shell_command)["']?\s*[:=]\s*["'](allow|always|auto)["'])/ nocase
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|insecure|dangerous)\b/ nocase
+  condition:
+    $global_then_key and #neg >= 0
+}
