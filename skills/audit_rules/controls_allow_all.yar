@@ -36,7 +36,7 @@ rule agent_confirmation_off_everything {
     prose = "medium"
     message = "configures an agent to accept every command and edit without asking (yes-always, auto-approve everything, permission allow for *)"
   strings:
-    $key = /(^|\n|[{,])[ \t]*["']?(yes[-_]?always|always[-_]?(yes|approve|allow|accept)|auto[-_]?(approve|approval|accept|confirm)(_all|-all|All)?|approve[-_]?all|skip[-_]?(permissions?|confirmations?|approvals?)|dangerously[-_]?skip[-_]?permissions|bypass[-_]?permissions)["']?\s*[:=]\s*(["']?(true|yes|on|always|all)["']?|\[\s*["']\*["']\s*\])[ \t]*(,|\r?\n|$|\}|#)/ nocase
+    $key = /(^|\n|[{,])[ \t]*["']?((yes[-_]?always|always[-_]?(yes|approve|allow|accept)|auto[-_]?(approve|approval|accept|confirm)[-_]?(all|everything|commands|shell|tools)|approve[-_]?all|skip[-_]?permissions?|dangerously[-_]?skip[-_]?permissions|bypass[-_]?permissions)["']?\s*[:=]\s*(["']?(true|yes|on|always|all)["']?|\[\s*["']\*["']\s*\])|auto[-_]?(approve|approval|accept|confirm)["']?\s*[:=]\s*\[\s*["']\*["']\s*\])[ \t]*(,|\r?\n|$|\}|#)/ nocase
     $perm = /["']?permissions?["']?\s*[:=]\s*\{[^}]{0,200}["']?(\*|bash|shell|exec|command|run_shell_command)["']?\s*[:=]\s*["'](allow|always|auto)["']|["']permissions?["']\s*:\s*["']allow["']/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious)\b/ nocase
   condition:
@@ -93,7 +93,7 @@ rule agent_confirmation_off_globally {
     severity = "high"
     message = "tells the agent to write a global config that accepts every command and edit without asking"
   strings:
-    $global_then_key = /(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(config[\/\\])?[\w.-]+[\/\\]?[^\n]{0,200}\n([^\n]{0,200}\n){0,12}[^\n]{0,80}(["']?(yes[-_]?always|always[-_]?(yes|approve|allow|accept)|auto[-_]?(approve|approval|accept|confirm)(_all|-all|All)?|approve[-_]?all|skip[-_]?(permissions?|confirmations?|approvals?)|bypass[-_]?permissions)["']?\s*[:=]\s*(["']?(true|yes|on|always|all)["']?|\[\s*["']\*["']\s*\])|["']?permissions?["']?\s*[:=]\s*\{[^}]{0,200}["']?(\*|bash|shell|exec|command|run_shell_command)["']?\s*[:=]\s*["'](allow|always|auto)["'])/ nocase
+    $global_then_key = /(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)[\/\\]\.(config[\/\\])?[\w.-]+[\/\\]?[^\n]{0,200}\n([^\n]{0,200}\n){0,12}[^\n]{0,80}(["']?((yes[-_]?always|always[-_]?(yes|approve|allow|accept)|auto[-_]?(approve|approval|accept|confirm)[-_]?(all|everything|commands|shell|tools)|approve[-_]?all|skip[-_]?permissions?|dangerously[-_]?skip[-_]?permissions|bypass[-_]?permissions)["']?\s*[:=]\s*(["']?(true|yes|on|always|all)["']?|\[\s*["']\*["']\s*\])|auto[-_]?(approve|approval|accept|confirm)["']?\s*[:=]\s*\[\s*["']\*["']\s*\])|["']?permissions?["']?\s*[:=]\s*\{[^}]{0,200}["']?(\*|bash|shell|exec|command|run_shell_command)["']?\s*[:=]\s*["'](allow|always|auto)["'])/ nocase
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|insecure|dangerous)\b/ nocase
   condition:
     $global_then_key and #neg >= 0
