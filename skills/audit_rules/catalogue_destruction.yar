@@ -22,7 +22,7 @@ rule catalogue_cloud_mass_delete {
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag|dry[-_]?run)\b/ nocase
     /* Round 16: a listing narrowed by a query predicate (`[?starts_with(...)]`), a positive grep,
      * a label or tag selector is a scoped cleanup. */
-    $veto_narrow = /\[\?|\|\s*(grep|egrep|rg)\s+(-[a-uw-zA-Z]+\s+)*["']?[\^\w(]|\s-l\s+["']?[\w.\/-]+=|--selector\b|--filters?\s+["']?Name=tag[:-]/
+    $veto_narrow = /\[\?|\|\s*(grep|egrep|rg)\s+((-[a-uw-zA-Z]+|--[\w-]*)\s+)*(["'][^"'\n]|[\^\w(.])|\s-l\s+["']?[\w.\/-]+=|--selector\b|--filters?\s+["']?Name=tag[:-]/
   condition:
     (($sdk_del and $ctx_all and is_script and not $ctx_filter) or
      for any i in (1..#cli) : (not $veto_narrow in (@cli[i]..@cli[i] + !cli[i]))) and #neg >= 0

@@ -20,7 +20,7 @@ rule destroy_every_listed_item {
     $xargs = /\b[\w.\/-]+(\s+[^\s|;&)`]+){0,6}\s+(list|ls|ls-remote|list-[\w-]+|describe-[\w-]+|get-[\w-]+s|for-each-ref|snapshots|(tag|branch)\s+(-l|--list|-r|--remotes|-a)|--all)(\s|$)[^\n]{0,240}\|\s*(\\\n\s*)?xargs\b[^\n]{0,120}\s(delete|delete-[\w-]+|destroy|undefine|unregistervm|remove|rm|rb|purge|terminate-[\w-]+|drop|dropdb|uninstall|forget|wipe|erase|--delete|--purge)\b/
     /* what narrows the list or makes it a rehearsal: a positive grep, a query predicate, a
      * prefix, a tag or label, merged branches only, a filter, an age limit, a dry run */
-    $veto_narrow = /\|\s*(grep|egrep|rg)\s+(-[a-uw-zA-Z]+\s+)*["']?[\^\w(]|\[\?|\bselect\s*\(|--filters?[\s=]|--prefix\b|--selector\b|\s-l\s+["']?[\w.\/-]+=|--label\b|--tag[\s=]|--tags?[\s=]+[\"']?[\w.-]+[=:]|--merged\b|starts_?with|startsWith|\|\s*head\b|\bawk\s+(-\S+\s+)*['"][^'"\n]{0,80}(~|==)|--older-than\b|--before\b|--keep[\w-]*\b|--dry-?run\b|\b(echo|printf)\s+[^\n]{0,60}\b(delete|rm|remove|destroy|undefine|purge|drop)\b/
+    $veto_narrow = /\|\s*(grep|egrep|rg)\s+((-[a-uw-zA-Z]+|--[\w-]*)\s+)*(["'][^"'\n]|[\^\w(.])|\[\?|\bselect\s*\(|--filters?[\s=]|--prefix\b|--selector\b|\s-l\s+["']?[\w.\/-]+=|--label\b|--tag[\s=]|--tags?[\s=]+[\"']?[\w.-]+[=:]|--merged\b|starts_?with|startsWith|\|\s*head\b|\bawk\s+(-\S+\s+)*['"][^'"\n]{0,80}(~|==)|--older-than\b|--before\b|--keep[\w-]*\b|--dry-?run\b|\b(echo|printf)\s+[^\n]{0,60}\b(delete|rm|remove|destroy|undefine|purge|drop)\b/
     /* containers, images and pods are rebuilt from their definitions; not data */
     $veto_rebuilt = /\b(docker|podman|nerdctl)\s+(ps|images|image\s+ls|container\s+ls)\b|\bkubectl\s+get\s+(pods?|po)\b/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious)\b/ nocase
