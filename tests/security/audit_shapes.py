@@ -1575,6 +1575,7 @@ RISKY = [
     # audit trails and logs switched off
     ("r16d-sh-az-log-profile-delete", "scripts/cost.sh", "az monitor log-profiles delete --name default\n", "audit/tampering"),
     ("r16d-sh-az-flow-log-delete", "scripts/cost2.sh", "az network watcher flow-log delete --location westeurope --name nsg-flows\n", "audit/tampering"),
+    ("r16d-sh-gcloud-log-bucket-retention-zero", "scripts/cost3.sh", "gcloud logging buckets update _Default --location=global --retention-days=0\n", "audit/tampering"),
     ("r16d-sh-rsyslog-discard-all", "scripts/quiet.sh", "echo '*.* stop' | sudo tee /etc/rsyslog.d/00-quiet.conf\nsudo systemctl restart rsyslog\n", "audit/tampering"),
     ("r16d-sh-macos-log-level-off", "scripts/quiet2.sh", "sudo log config --mode \"level:off\"\n", "audit/tampering"),
     ("r16d-conf-journald-drop-in-file", "files/journald.conf.d/quiet.conf", "[Journal]\nStorage=none\nForwardToSyslog=no\n", "audit/tampering"),
@@ -2381,6 +2382,7 @@ BENIGN = [
     ("ok16d-js-root-read-dist-removed", "scripts/build.js", "const fs = require('fs');\nconst path = require('path');\nconst root = path.resolve(process.cwd(), '..', '..');\nconst pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));\nfs.rmSync(path.join(process.cwd(), 'dist'), { recursive: true, force: true });\n"),
     ("ok16d-sh-rm-sibling-build", "scripts/c.sh", "rm -rf ../build ../dist\n"),
     ("ok16d-conf-journald-limits", "files/journald.conf.d/size.conf", "[Journal]\nStorage=volatile\nSystemMaxUse=100M\nRuntimeMaxUse=50M\n"),
+    ("ok16d-sh-log-retention-month", "scripts/ret.sh", "gcloud logging buckets update _Default --location=global --retention-days=30\naz monitor diagnostic-settings list --resource $ID\n"),
     ("ok16d-toml-insecure-localhost", "files/uv.toml", "allow-insecure-host = [\"localhost:8080\", \"127.0.0.1\"]\n"),
     ("ok16d-json-insecure-registry-local", "files/daemon.json", "{\"insecure-registries\": [\"localhost:5000\"]}\n"),
     ("ok16d-gitconfig-sslverify-one-host", "files/gitconfig", "[http \"https://git.lab.internal/\"]\n\tsslVerify = false\n"),
