@@ -42,10 +42,10 @@ rule destroy_every_listed_item_ps {
     prose = "medium"
     message = "removes every object a Get- cmdlet returns (unfiltered, or a filter that defaults to `*`) without confirmation"
   strings:
-    $ctx_get_part = /\bGet-[A-Za-z]\w+\b[^\n|]{0,160}\|/ nocase
-    $pipe = /\bGet-[A-Za-z]\w+\b[^\n|]{0,160}\|\s*((ForEach-Object|foreach|%)\s*\{[^}]{0,200})?\bRemove-[A-Za-z]\w+\b[^\n}]{0,200}(-Force\b|-Confirm:\s*\$false\b)/ nocase
+    $ctx_get_part = /\bGet-[A-Za-z]\w+\b[^\n|)}]{0,160}\|/ nocase
+    $pipe = /\bGet-[A-Za-z]\w+\b[^\n|)}]{0,160}\|\s*((ForEach-Object|foreach|%)\s*\{[^}]{0,200})?\bRemove-[A-Za-z]\w+\b[^\n}]{0,200}(-Force\b|-Confirm:\s*\$false\b)/ nocase
     $ctx_narrow = /-(Name|Filter|Id|ResourceGroupName|Include)\s+["'][^"'*\n]*[A-Za-z0-9][^"'\n]*["']|\s-Tag\b|\bWhere-Object\b|\?\s*\{|\s-(like|match|eq)\s|-WhatIf\b|\s-Name\s+\$|\s-Filter\s+\$/ nocase
-    $ctx_local_noun = /\bGet-(ChildItem|Item|Content|Job|PSSession|Module|Variable|PSDrive|Alias|Event|EventSubscriber|CimSession|Runspace|Process|ItemProperty|Location|PrintJob|ScheduledJob|PSBreakpoint|TypeData|FormatData|PSRepository)\b/ nocase
+    $ctx_local_noun = /\bGet-(ChildItem|Item|Content|Date|Job|PSSession|Module|Variable|PSDrive|Alias|Event|EventSubscriber|CimSession|Runspace|Process|ItemProperty|Location|PrintJob|ScheduledJob|PSBreakpoint|TypeData|FormatData|PSRepository)\b/ nocase
     $ctx_star_default = /\$\w+\s*=\s*["']\*["']/
     $ctx_get_var = /\bGet-[A-Za-z]\w+\s+[^\n|]{0,80}-(Name|Filter)\s+\$\w+/ nocase
     $remove_forced = /\bRemove-[A-Za-z]\w+\b[^\n]{0,200}(-Force\b|-Confirm:\s*\$false\b)/ nocase

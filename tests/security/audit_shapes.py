@@ -2371,6 +2371,7 @@ BENIGN = [
     # pipelines, an upward path read and not deleted, journald limits, TLS off for localhost,
     # read-only auto-approval, a role bound to one service account, dind without the socket.
     ("ok16d-sh-rotate-keep-last-n", "scripts/rotate.sh", "# keep the last N logs\nls -t \"${log}.\"* | tail -n +$((keep + 1)) | xargs rm -f\n"),
+    ("ok16d-ps-age-filter-multiline", "scripts/trim.ps1", "Get-ChildItem -Path $dir -File |\n    Where-Object { $_.LastWriteTime -lt (Get-Date).AddDays(-7) } |\n    Remove-Item -Force\n"),
     ("ok16d-sh-merged-branches-d", "scripts/tidy.sh", "git branch --merged main | grep -v '^\\*\\|main' | xargs -n1 git branch -d\n"),
     ("ok16d-sh-stacks-prefix-query", "scripts/ci.sh", "aws cloudformation list-stacks --query \"StackSummaries[?starts_with(StackName,'ci-tmp-')].StackName\" --output text | xargs -n1 aws cloudformation delete-stack --stack-name\n"),
     ("ok16d-sh-virsh-grep-prefix", "scripts/vm.sh", "for vm in $(virsh list --all --name | grep '^skilltest-'); do virsh undefine \"$vm\"; done\n"),
