@@ -20,8 +20,12 @@ rule catalogue_cloud_mass_delete {
     /* Round 14: a listing narrowed by a name prefix (`n.startswith("dev-")`) is a scoped reset. */
     $ctx_filter = /\.(startswith|startsWith|HasPrefix|start_with\?)\s*\(\s*["'][\w.-]{2,}["']|\bFilters\s*=\s*\[[^\n]{0,80}["']tag[:-]|\bTagFilters\b|--filters?\s+["']?Name=tag[:-]|\blabels\.\w+\s*=|--filter[= ]["']?labels\./
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect(s|ion)?|red\s+flag|dry[-_]?run)\b/ nocase
+    /* Round 16: a listing narrowed by a query predicate (`[?starts_with(...)]`), a positive grep,
+     * a label or tag selector is a scoped cleanup. */
+    $veto_narrow = /\[\?|\|\s*(grep|egrep|rg)\s+((-[a-uw-zA-Z]+|--[\w-]*)\s+)*(["'][^"'\n]|[\^\w(.])|\s-l\s+["']?[\w.\/-]+=|--selector\b|--filters?\s+["']?Name=tag[:-]/
   condition:
-    (($sdk_del and $ctx_all and is_script and not $ctx_filter) or $cli) and #neg >= 0
+    (($sdk_del and $ctx_all and is_script and not $ctx_filter) or
+     for any i in (1..#cli) : (not $veto_narrow in (@cli[i]..@cli[i] + !cli[i]))) and #neg >= 0
 }
 
 /* Data everyone relies on removed from a shared service: every branch of a remote deleted in a

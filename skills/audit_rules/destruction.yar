@@ -118,7 +118,10 @@ rule destruction_unconfirmed_bulk {
   strings:
     $s3 = /\baws\s+s3\s+rb\s+[^\n]{0,120}--force\b|\b(aws\s+s3\s+rm|gcloud\s+storage\s+rm)\s+[^\n]{0,40}["']?(s3|gs):\/\/[^\/\s"']+\/?["']?\s[^\n]{0,60}--recursive\b|\bgsutil\s+(-m\s+)?rm\s+-[a-zA-Z]*r[a-zA-Z]*\s+["']?gs:\/\/[^\/\s"']+\/?["']?(\s|$)|\baz\s+storage\s+(container|blob)\s+delete-batch\b/
     $cloud = /\bgcloud\s+[^\n]{0,80}\bdelete\b[^\n]{0,120}(--quiet\b|\s-q\b)|\bgcloud\s+(--quiet|-q)\s+[^\n]{0,80}\bdelete\b|\baz\s+(group|resource|vm|aks|sql\s+server|storage\s+account|keyvault)\s+delete\b[^\n]{0,120}(--yes\b|\s-y\b)|\bdoctl\s+[^\n]{0,60}\bdelete\b[^\n]{0,80}(--force|-f)\b|\bheroku\s+(apps:destroy|pg:reset)\b[^\n]{0,80}--confirm\b|\bfirebase\s+firestore:delete\b[^\n]{0,80}(--all-collections|\s-r\b|--recursive)[^\n]{0,80}(--force|\s-f\b|\s-y\b)|\bsupabase\s+db\s+reset\s+[^\n]{0,40}--linked\b/
-    $k8s = /\bkubectl\s+delete\s+[^\n]{0,80}(--all-namespaces\b|\s-A\b)|\bkubectl\s+delete\s+(ns|namespaces?|pvc|pv|persistentvolumeclaims?|persistentvolumes?|secrets?)\s+[^\n]{0,40}--all\b|\bxargs\s+(-\w+\s+)*kubectl\s+delete\b|\bhelm\s+(uninstall|delete)\s+[^\n]{0,40}--all\b/
+    $k8s = /\bkubectl\s+delete\s+[^\n]{0,80}(--all-namespaces\b|\s-A\b)|\bkubectl\s+delete\s+(ns|namespaces?|pvc|pv|persistentvolumeclaims?|persistentvolumes?|secrets?)\s+[^\n]{0,40}--all\b|\bhelm\s+(uninstall|delete)\s+[^\n]{0,40}--all\b/
+    /* a listing narrowed by a label or field selector is one app's objects (round 16) */
+    $k8s_xargs = /\bxargs\s+(-\w+\s+)*kubectl\s+delete\b/
+    $ctx_k8s_selected = /\bkubectl\s+get\s+[^\n|]{0,80}(\s-l\s*["']?[\w.\/-]+(=|!=|\s+in\s)|--selector[= ]|--field-selector[= ])[^\n|]{0,120}\|\s*xargs\s+(-\w+\s+)*kubectl\s+delete\b/
     $db = /\b(psql|mysql|mariadb|sqlcmd|sqlite3|mongo|mongosh|clickhouse-client|cockroach\s+sql)\b[^\n]{0,200}\bDROP\s+(DATABASE|SCHEMA)\b|\bdropdb\s+[^\n]{0,60}(--if-exists|-f|--force|\$)|\bdb\.dropDatabase\s*\(/ nocase
     $gh = /\bgh\s+repo\s+delete\s+["']?(\$\{?\w+|\{\w*\}|%\w)[^\n]{0,120}(--yes|--confirm)\b|\bxargs\b[^\n]{0,60}\bgh\s+repo\s+delete\b|\bgh\s+api\s+[^\n]{0,40}(-X|--method)\s*DELETE\s+[^\n]{0,20}\/?(repos|orgs)\//
     $api_delete = /\b(requests|httpx|session|client|axios)\.delete\s*\(\s*(f["'][^"'\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^"'\n]{0,40}\{|["'`][^"'`\n]{0,60}\/(repos|orgs|projects|buckets|databases|teams|users|accounts)\/[^"'`\n]{0,40}(\$\{|%s|["'`]\s*\+))|\bcurl\s+[^\n]{0,60}-X\s*DELETE\s+[^\n]{0,60}\/(repos|orgs)\/[^\s\/]*\$/
@@ -139,7 +142,9 @@ rule destruction_unconfirmed_bulk {
      * psql -c 'DROP DATABASE ...'`): the skill's own throwaway database, as localhost is */
     $neg_container_db = /\b(docker|podman)\s+(compose\s+)?exec\s+[^\n]{0,60}\b(psql|mysql|mariadb|mongosh?|sqlcmd|clickhouse-client|dropdb)\b/
   condition:
-    (any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root,
+    (for any i in (1..#k8s_xargs) : (not for any j in (1..#ctx_k8s_selected) :
+       (@ctx_k8s_selected[j] + !ctx_k8s_selected[j] == @k8s_xargs[i] + !k8s_xargs[i])) or
+     any of ($s3, $cloud, $k8s, $db, $gh, $api_delete, $docker, $every_repo, $mirror_empty, $hive, $rm_lone_root,
              $home_glob, $keys_wiped, $disk_more) or ($diskpart_script and $ctx_dp_destroy)) and #neg_attack >= 0 and
     #veto_local_db >= 0 and #neg_container_db >= 0
 }

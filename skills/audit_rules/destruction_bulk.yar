@@ -47,11 +47,13 @@ rule list_all_into_delete {
     message = "feeds a list of every release, repository, snapshot, namespace, database or bucket into a delete"
   strings:
     $xargs = /\b(gh\s+(release|repo|run|secret|variable)\s+list|glab\s+(release|repo)\s+list|restic\s+snapshots|borg\s+list|kubectl\s+get\s+(ns|namespaces?|all)\b|psql\s[^\n|]*-l\b|gcloud\s+[\w-]+(\s+[\w-]+)?\s+list|aws\s+s3\s+ls|doctl\s[^\n|]*\blist|heroku\s+apps\b|vercel\s+(ls|list)|docker\s+volume\s+ls)([^\n|(]|\\\n)*(\|([^\n|(]|\\\n)*)?(\|([^\n|(]|\\\n)*)?\|\s*(\\\n)?\s*xargs\b([^\n]|\\\n){0,80}\b(gh\s+(release|repo|run|secret|variable)\s+delete|glab\s+(release|repo)\s+delete|restic\s+forget|borg\s+delete|kubectl\s+delete|dropdb|gcloud\s+[\w-]+(\s+[\w-]+)?\s+delete|aws\s+s3\s+rb|doctl\s[^\n]*\bdelete|heroku\s+apps:destroy|vercel\s+(rm|remove)|docker\s+volume\s+rm)\b/
-    $veto_filter = /\|\s*(grep|awk\s+['"][^'"]*[~=]|head|jq\s+[^|\n]*select)\b/
+    $veto_filter = /\|\s*(grep|awk\s+['"][^'"]*[~=]|head|jq\s+[^|\n]*select)\b|\s-l\s+["']?[\w.\/-]+=|--selector\b/
     $loop = /\bfor\s+\w+\s+in\s+\$\(\s*(gh\s+(release|repo)\s+list|restic\s+snapshots|borg\s+list|kubectl\s+get\s+(ns|namespaces?)|gcloud\s+projects\s+list|aws\s+s3\s+ls)\b[^\n]*(\n[^\n]*){0,2}\b(gh\s+(release|repo)\s+delete|restic\s+forget|borg\s+delete|kubectl\s+delete|gcloud\s+projects\s+delete|aws\s+s3\s+rb)\b/
+    /* Round 16: a loop that only prints what it would delete is a dry run */
+    $veto_dry = /\b(echo|printf)\s+[^\n]{0,60}\b(delete|forget|rb|rm)\b|--dry-?run\b/
     $all_flag = /\bkubectl\s+delete\s+(ns|namespaces?|all)\s+(-\S+\s+)*--all\b|\bkubectl\s+delete\s+(ns|namespaces?)\s+[^\n]*--all-namespaces\b|\brestic\s+forget\s+[^\n]*--keep-last\s+0\b/
   condition:
-    any of them
+    (any of ($xargs, $all_flag) or for any i in (1..#loop) : (not $veto_dry in (@loop[i]..@loop[i] + !loop[i]))) and #veto_filter >= 0
 }
 
 /* Every object version and delete marker of a bucket removed: versioning, the user's guard

@@ -118,13 +118,19 @@ rule exposure_logging_switched_off {
     $ctx_small_var = /\$\w+\s*=\s*[0-9]{1,3}\s*KB\b/ nocase
     $ps_logging_off = /\b(EnableScriptBlockLogging|EnableModuleLogging|EnableTranscripting)["']?[^\n]{0,100}(-Value\s*["']?|\/d\s+["']?|=\s*dword:0{0,7}|REG_DWORD\s*,\s*)0\b/ nocase
     $service_off = /\b(Stop-Service|Set-Service)\b[^\n]{0,40}["']?EventLog\b[^\n]{0,60}|\bsc(\.exe)?\s+(stop|config)\s+["']?eventlog\b|\bsysmon(64)?(\.exe)?\s+-u\b/ nocase
-    $journal_none = /\bStorage\s*=\s*none\b/
-    $ctx_journald = /journald/
+    /* `\n` before the key: the drop-in written with printf or echo -e on one line */
+    $journal_none = /(\\n|\b)Storage\s*=\s*["']?none\b/
+    /* Round 16: rsyslog told to discard every message, macOS's unified log turned off */
+    $rsyslog_discard = /(^|\n|["'])[ \t]*\*\.\*\s+(stop|~)[ \t]*(["']|\r?\n|$)/
+    $ctx_rsyslog = /rsyslog/
+    $unified_off = /\blog\s+config\s+[^\n]{0,40}--mode\s+["']?level:off\b/
+    $ctx_journald = /journald|\[Journal\]/
     $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malware|adversar\w+|detect\w*|alert\w*)\b/ nocase
   condition:
     (any of ($driver_none, $ps_logging_off, $service_off, $audit_setting_off) or
      ($level_none and $ctx_audit_policy and not $ctx_level_other) or
-     $eventlog_small or ($eventlog_var and $ctx_small_var) or ($journal_none and $ctx_journald)) and
+     $eventlog_small or ($eventlog_var and $ctx_small_var) or ($journal_none and $ctx_journald) or
+     ($rsyslog_discard and $ctx_rsyslog) or $unified_off) and
     #neg >= 0
 }
 

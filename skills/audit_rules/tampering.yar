@@ -150,3 +150,23 @@ rule security_logs_destroyed {
     (any of ($group_named, $retention_named, $collectors_off) or ($group_deleted and $ctx_near) or
      ($retention_day and $ctx_every_group)) and #neg >= 0
 }
+
+/* Round 16 (issue 45): a cloud's audit export, trail, activity-log profile, flow log or log
+ * sink deleted, stopped or disabled by any cloud CLI, whatever the resource's exact command
+ * path (`az monitor diagnostic-settings subscription delete`, `az network watcher flow-log
+ * delete`, `az monitor log-profiles delete`): the property is the audit resource and the verb. */
+rule cloud_audit_export_removed {
+  meta:
+    id = "audit/tampering"
+    category = "tampering"
+    severity = "high"
+    prose = "medium"
+    message = "deletes or stops a cloud audit export, trail, activity-log profile, flow log or log sink"
+  strings:
+    $cli = /\b(az|aws|gcloud|oci|ibmcloud|doctl)\s+[^\n|;&]{0,100}\b(diagnostic-settings?|activity-log\w*|log-profiles?|cloudtrail|trails?|audit[\w-]*|flow-logs?|sinks?|atracker|log-exports?)\b[^\n|;&]{0,100}\s(delete|delete-[\w-]+|rm|remove|stop|stop-[\w-]+|disable|disable-[\w-]+)\b/
+    /* a log or audit store's retention set to zero: every record dropped as it arrives */
+    $retention_zero = /\b(az|aws|gcloud|oci|ibmcloud)\s+[^\n|;&]{0,100}\b(logs?|logging|audit[\w-]*|trails?|workspace|log-analytics)\b[^\n|;&]{0,160}--retention(-in)?(-days|-period(-days)?|-time)?[= ]["']?0\b/
+    $neg = /\b(never|don'?t|do\s+not|avoid|attackers?|malicious|detect\w*|alert\w*)\b/ nocase
+  condition:
+    any of ($cli, $retention_zero) and #neg >= 0
+}
