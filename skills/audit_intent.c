@@ -1156,7 +1156,8 @@ static const char *const IMPERATIVE =
     "generate|register|mark|transfer|subscribe|apply|deploy|migrate|dismiss|resolve|show|"
     "display|reveal|disclose|say|surface|replace|swap|substitute|lower|reduce|exclude|go|visit|"
     "navigate|click|press|tap|authorize|authorise|embed|inline|hardcode|hard-code|bake|rate|"
-    "classify|describe|score|grade|point|bcc|invite|present|allowlist|baseline|suppress";
+    "classify|describe|score|grade|point|bcc|invite|present|allowlist|baseline|suppress|"
+    "adjust|raise|rewrite|tweak|sign";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -2710,21 +2711,6 @@ static const char *stranger_id(const upk__intent_signals *g) {
   return NULL;
 }
 
-/* The fifteenth round's high shapes (with an order): the user's check defeated and a clean
- * bill or silence beside it; their payee swapped or their session's consent given, kept quiet
- * or for a stranger's literal value. The rule id, or NULL. */
-static const char *trust_id(const upk__intent_signals *g) {
-  if (g->sabotage && (g->cleared || g->conceal))
-    return "audit/intent-conceal";
-  if ((g->payee && g->swap) || g->consent) {
-    if (g->conceal)
-      return "audit/intent-conceal";
-    if (g->literal)
-      return "audit/intent-step";
-  }
-  return NULL;
-}
-
 /* The sixteenth round's high shapes (with an order): the user's security signal suppressed
  * wholesale, beside a clean bill or kept quiet; approval without review; the user's guards
  * removed on a pretext, unasked, quietly or all of them; download links diverted quietly or to
@@ -2739,6 +2725,21 @@ static const char *signal_id(const upk__intent_signals *g) {
   if (g->divert && (g->conceal || (g->mirror && g->remote)))
     return "audit/intent-conceal";
   return NULL;
+}
+
+/* The fifteenth round's high shapes (with an order): the user's check defeated and a clean
+ * bill or silence beside it; their payee swapped or their session's consent given, kept quiet
+ * or for a stranger's literal value. The rule id, or NULL. */
+static const char *trust_id(const upk__intent_signals *g) {
+  if (g->sabotage && (g->cleared || g->conceal))
+    return "audit/intent-conceal";
+  if ((g->payee && g->swap) || g->consent) {
+    if (g->conceal)
+      return "audit/intent-conceal";
+    if (g->literal)
+      return "audit/intent-step";
+  }
+  return signal_id(g);
 }
 
 int upk__intent_severity(const upk__intent_signals *g, const char **id) {
@@ -2777,8 +2778,6 @@ int upk__intent_severity(const upk__intent_signals *g, const char **id) {
     return UPK_SEV_ERROR;
   }
   if (g->directive && (*id = trust_id(g)) != NULL)
-    return UPK_SEV_ERROR;
-  if (g->directive && (*id = signal_id(g)) != NULL)
     return UPK_SEV_ERROR;
   if (g->strong) { /* no skill of good faith claims the user's or the system's authority */
     *id = "audit/intent-override";
