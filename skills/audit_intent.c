@@ -959,7 +959,7 @@ static bool is_broad_scope(const char *w) {
   return !strncmp(w, "scope=", 6) && holds_any(BROAD, sizeof BROAD / sizeof *BROAD, w);
 }
 
-static const char *const GUARD[] = {"scan",     "audit",    "guard", "secur",  "antivirus",
+static const char *const GUARD[] = {"scanner",  "audit",    "guard", "secur",  "antivirus",
                                     "firewall", "defender", "sast",  "malware"};
 static const char *const IGNORE_FILE[] = {"allowlist",  "whitelist",  "baseline", "suppress",
                                           "ignorelist", "exclusions", ".snyk",    "nsprc"};
@@ -2110,7 +2110,9 @@ static const pattern NO_SECRET[] = {
 /* The user's security signal suppressed: left out of a report, allowlisted wholesale, a
  * security report closed or erased. */
 static const pattern SILENCE[] = {
-    {"~not mention|list|include|show|report|name|surface|print * * * " SIGNAL, NEG_NONE},
+    {"~not mention|list|include|show|report|name|surface|print * * * advisory|advisories|cve|"
+     "cves|cve-*|ghsa|ghsa-*|vulnerability|vulnerabilities|vuln|vulns",
+     NEG_NONE},
     {"every|all|each|any * * * " SIGNAL " ** add|adds|append|appends|put|write|copy|move|"
      "record|paste ** ~ignorefile",
      NEG_CHECK},
@@ -2120,8 +2122,7 @@ static const pattern SILENCE[] = {
      NEG_CHECK},
     {"leave|leaves|omit|omits|drop|drops|remove|removes|strip|strips|hide|hides|exclude|"
      "excludes|filter|cut|delete|deletes|skip|skips * * * * " SIGNAL " ** report|reports|"
-     "summary|summaries|table|overview|digest|changelog|dashboard|description|update|email|"
-     "output|findings|results",
+     "summary|summaries|table|overview|digest|changelog|dashboard|description|email",
      NEG_CHECK},
     {"add|adds|append|appends|put|write|copy|move|record|commit|paste * * every|all|each|any * * "
      "* " SIGNAL "|secret|secrets|result|results ** ~ignorefile",
@@ -2222,11 +2223,10 @@ static const pattern APPROVE[] = {
      NEG_CHECK},
 };
 static const pattern NOREAD[] = {
-    {"~not * open|read|fetch|review|look|inspect|view|check * * * diff|diffs|changes|code|patch|"
-     "contents",
+    {"~not * open|read|fetch|review|look|inspect|view|check * * * diff|diffs|changes|patch",
      NEG_NONE},
     {"without * * opening|reading|reviewing|looking|inspecting|checking|examining|viewing|"
-     "review|reading",
+     "review * * * diff|diffs|change|changes|code|patch|patches|it|them|commits|contents",
      NEG_NONE},
     {"no need|necessary * to * read|review|open|look|inspect|check|examine", NEG_NONE},
     {"pre-vetted|prevetted|pre-approved|preapproved|pre-reviewed|prereviewed", NEG_NONE},
@@ -2235,8 +2235,8 @@ static const pattern NOREAD[] = {
 /* The user's guards removed: a security scanner, hook, server, antivirus or firewall. */
 static const pattern UNGUARD[] = {
     {"delete|deletes|remove|removes|uninstall|uninstalls|disable|disables|drop|drops|strip|"
-     "comment|unregister|kill|stop|purge|deregister|unload ** security*|scanner|scanners|"
-     "scanning|scan|scans|audit|auditing|guard|guards|guardrail|guardrails|antivirus|anti-virus|"
+     "comment|unregister|purge|deregister|unload * * security*|scanner|scanners|"
+     "audit|auditing|guard|guards|guardrail|guardrails|antivirus|anti-virus|"
      "edr|defender|firewall|sast|malware|~guard",
      NEG_CHECK},
 };
@@ -2644,7 +2644,8 @@ static void score_signal(const toks *t, upk__intent_signals *sig) {
   sig->divert |= ANY(DIVERT, t);
   sig->mirror |= ANY(MIRROR_HOST, t);
   sig->remote |= names_remote(t);
-  sig->every |= ANY(EVERY, t);
+  /* the whole scope of what is silenced or removed, said in the same sentence */
+  sig->every |= (sig->silence || sig->unguard) && ANY(EVERY, t);
   if (sig->silence && ANY(ERASED, t)) /* the report itself erased: nobody can read it again */
     sig->conceal = true;
   if (ANY(COPY_ALL, t) || (sig->every && ANY(FORWARD_ADDR, t)))
