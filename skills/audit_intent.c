@@ -89,7 +89,7 @@ static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool he
     return;
   if (p->n == p->cap)
     p->out = upk_xrealloc(p->out, (p->cap = p->cap ? p->cap * 2 : 32) * sizeof *p->out);
-  p->out[p->n++] = (upk__intent_sentence){at, end, p->seg, teaching, heading, p->rules};
+  p->out[p->n++] = (upk__intent_sentence){at, end, p->seg, teaching, teaching, heading, p->rules};
 }
 
 /* Words a full stop follows without ending a sentence. */
@@ -159,7 +159,10 @@ static void add_segment(prose *p, int first, int last, bool heading_teaching, bo
   p->seg++;
   for (size_t i = at; i < end;) {
     size_t e = sentence_end(p->data, i, end);
+    size_t before = p->n;
     add_sentence(p, i, e, teaching, heading);
+    if (p->n > before)
+      p->out[p->n - 1].lesson = heading_teaching;
     i = e > i ? e : i + 1;
   }
 }
@@ -956,6 +959,11 @@ static bool is_broad_scope(const char *w) {
   return !strncmp(w, "scope=", 6) && holds_any(BROAD, sizeof BROAD / sizeof *BROAD, w);
 }
 
+static const char *const GUARD[] = {"scanner",  "audit",    "guard", "secur",  "antivirus",
+                                    "firewall", "defender", "sast",  "malware"};
+static const char *const IGNORE_FILE[] = {"allowlist",  "whitelist",  "baseline", "suppress",
+                                          "ignorelist", "exclusions", ".snyk",    "nsprc"};
+
 static bool class_match(const char *cls, size_t n, const char *w) {
 #define IS(name) (n == sizeof name - 1 && !strncmp(cls, name, n))
   if (IS("neg"))
@@ -983,6 +991,14 @@ static bool class_match(const char *cls, size_t n, const char *w) {
     return strstr(w, "://") != NULL;
   if (IS("skillfile")) /* the skill's own instructions */
     return has_suffix(w, "skill.md");
+  if (IS("homefile")) /* a file in the user's home: a setting for every project */
+    return (!strncmp(w, "~/", 2) && w[2]) || !strncmp(w, "$home/", 6) ||
+           !strncmp(w, "%appdata%", 9) || !strncmp(w, "%userprofile%", 13);
+  if (IS("guard")) /* a tool named for guarding: `security-scan`, `mcp-guard`, `audit-hook` */
+    return holds_any(GUARD, sizeof GUARD / sizeof *GUARD, w);
+  if (IS("ignorefile")) /* where a scanner's findings are silenced: `.gitleaksignore`, a baseline */
+    return has_suffix(w, "ignore") ||
+           holds_any(IGNORE_FILE, sizeof IGNORE_FILE / sizeof *IGNORE_FILE, w);
   if (IS("home")) /* the user's home directory, all of it */
     return !strcmp(w, "~") || !strcmp(w, "~/") || !strcmp(w, "$home") || !strcmp(w, "${home}") ||
            !strcmp(w, "home") || !strcmp(w, "/home") || !strcmp(w, "/users") ||
@@ -1139,7 +1155,9 @@ static const char *const IMPERATIVE =
     "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land|"
     "generate|register|mark|transfer|subscribe|apply|deploy|migrate|dismiss|resolve|show|"
     "display|reveal|disclose|say|surface|replace|swap|substitute|lower|reduce|exclude|go|visit|"
-    "navigate|click|press|tap|authorize|authorise|embed|inline|hardcode|hard-code|bake";
+    "navigate|click|press|tap|authorize|authorise|embed|inline|hardcode|hard-code|bake|rate|"
+    "classify|describe|score|grade|point|bcc|invite|present|allowlist|baseline|suppress|"
+    "adjust|raise|rewrite|tweak|sign";
 
 static const pattern DIRECTIVE[] = {
     {"you must|should|need|will|shall", NEG_NONE},
@@ -1485,7 +1503,7 @@ static const pattern CONCEAL[] = {
      "explained|described",
      NEG_NONE},
     {"no|without need|needing * to * describe|mention|explain|report|show|narrate * * step|"
-     "steps|this|it|user|users",
+     "steps|this|it|user|users|edit|edits|change|changes|switch|patch",
      NEG_NONE},
     {"~not * worth reporting|mentioning|noting|flagging|surfacing|telling|raising|listing",
      NEG_NONE},
@@ -1515,6 +1533,10 @@ static const pattern CONCEAL[] = {
      "dismissed|closed|ignored|suppressed",
      NEG_NONE},
     {"~not draw|call * * attention", NEG_NONE},
+    /* "do not mention the settlement account to the customer" */
+    {"~not mention|mentioning|reveal|disclose|show|tell ** to * customer|customers|client|"
+     "clients|user|users|buyer|buyers|requester|recipient|tenant|member|members",
+     NEG_NONE},
     {"hide|conceal|mask|obscure * * from|so", NEG_CHECK},
     {"so|that no|nobody|none * record|records|trace|traces|evidence|log|one * remains|remain|"
      "left|knows|know|notices|notice|sees|see|is",
@@ -1652,6 +1674,10 @@ static const pattern BYPASS[] = {
      NEG_CHECK},
     {"sandbox|sandboxing * * network|filesystem|net|mode * allow-all|unrestricted|off|disabled|"
      "false|none|danger-full-access",
+     NEG_CHECK}, /* another agent's permissions set to allow: edit, bash, fetch run without asking
+                  */
+    {"permission|permissions ** edit|bash|shell|write|webfetch|fetch|exec|execute|tools|commands "
+     "** to|=|as * allow|allowed|allow-all|always",
      NEG_CHECK},
 };
 static const pattern LASTING[] = {
@@ -1662,6 +1688,10 @@ static const pattern LASTING[] = {
      "unattended|detached",
      NEG_CHECK},
     {"~agentfile|~rcfile", NEG_CHECK},
+    /* a user-level setting: read in every project */
+    {"global|globally|user-level|user-wide|~homefile", NEG_CHECK},
+    {"every|all project|projects|repository|repositories|repo|repos|workspace|workspaces",
+     NEG_CHECK},
 };
 
 /* A sweep of the user's home for secrets: every store read at once. */
@@ -1992,13 +2022,19 @@ static const pattern PAYMENT[] = {
      "accounts|address|number",
      NEG_NONE},
     {"sort code", NEG_NONE},
+    /* where a refund or payout lands */
+    {"settlement|connected|destination|escrow|holding account|accounts", NEG_NONE},
+    {"refund|refunds|payout|payouts|money|funds ** through|via|into|to * * * account|accounts|"
+     "wallet|wallets",
+     NEG_NONE},
     {"account number|numbers|name|holder", NEG_NONE},
 };
 /* ...replaced: the one the user keeps swapped for another, whatever their records say. */
 static const pattern REPLACED[] = {
     {"replace|replaces|replaced|replacing|swap|swapped|substitute|substituted|instead|overwrite|"
-     "overwritten|redirect|redirected|reroute|rerouted|whatever|regardless",
+     "overwritten|redirect|redirected|reroute|rerouted|whatever|regardless|rather",
      NEG_CHECK},
+    {"not|never back", NEG_NONE},
 };
 
 /* The user's session used to approve a request: a code entered on a device or activation
@@ -2061,6 +2097,209 @@ static const pattern NO_SECRET[] = {
      "tokens|key|keys",
      NEG_NONE},
 };
+
+/* Round 16: the user's security signal, their reviews, their guards and their links, each a
+ * class of meaning; high only when joined with concealment, a clean bill, a pretext, the whole
+ * scope or a host written into the text. */
+
+/* What tells the user of a risk: findings, advisories, CVEs, leaks, security reports. */
+#define SIGNAL                                                                                     \
+  "advisory|advisories|cve|cves|cve-*|ghsa|ghsa-*|vulnerability|vulnerabilities|vuln|vulns|"       \
+  "finding|findings|alert|alerts|leak|leaks|exploit|exploits|detection|detections|fingerprint|"    \
+  "fingerprints"
+/* The user's security signal suppressed: left out of a report, allowlisted wholesale, a
+ * security report closed or erased. */
+static const pattern SILENCE[] = {
+    {"~not mention|list|include|show|report|name|surface|print * * * advisory|advisories|cve|"
+     "cves|cve-*|ghsa|ghsa-*|vulnerability|vulnerabilities|vuln|vulns",
+     NEG_NONE},
+    {"every|all|each|any * * * " SIGNAL " ** add|adds|append|appends|put|write|copy|move|"
+     "record|paste ** ~ignorefile",
+     NEG_CHECK},
+    {"issue|issues|report|reports|ticket|tickets ** mention*|about|contain*|referenc*|describ*|"
+     "disclos*|nam* * * * vulnerability|vulnerabilities|cve|cves|exploit|exploits|security|"
+     "advisory ** are|is * * duplicate|duplicates|invalid|spam|noise|stale|off-topic",
+     NEG_CHECK},
+    {"leave|leaves|omit|omits|drop|drops|remove|removes|strip|strips|hide|hides|exclude|"
+     "excludes|filter|cut|delete|deletes|skip|skips * * * * " SIGNAL " ** report|reports|"
+     "summary|summaries|table|overview|digest|changelog|dashboard|description|email",
+     NEG_CHECK},
+    {"add|adds|append|appends|put|write|copy|move|record|commit|paste * * every|all|each|any * * "
+     "* " SIGNAL "|secret|secrets|result|results ** ~ignorefile",
+     NEG_CHECK},
+    {"baseline|baselines|allowlist|allowlists|whitelist|whitelists|suppress|suppresses|snooze|"
+     "mute|silence * every|all|each|any * * " SIGNAL,
+     NEG_CHECK},
+    {"close|closes|delete|deletes|remove|removes|lock|locks|hide|hides|wipe|erase|clear|"
+     "dismiss|dismisses|blank|empty ** issue|issues|report|reports|ticket|tickets|body|"
+     "bodies|discussion|discussions|post|posts ** mention*|about|contain*|referenc*|report*|"
+     "describ*|disclos*|nam* * * * vulnerability|vulnerabilities|cve|cves|exploit|exploits|"
+     "security|advisory|rce|injection",
+     NEG_CHECK},
+    {"issue|issues|report|reports|ticket|tickets|discussion|discussions ** mention*|about|"
+     "contain*|referenc*|describ*|disclos*|nam* * * * vulnerability|vulnerabilities|cve|cves|"
+     "exploit|exploits|security|advisory|rce|injection ** close|delete|lock|hide|wipe|erase|"
+     "clear|dismiss|blank|empty",
+     NEG_CHECK},
+};
+
+/* ...and the report's own text erased, so nobody can read it again. */
+static const pattern ERASED[] = {
+    {"delete|deletes|clear|clears|erase|erases|wipe|wipes|blank|blanks|empty|empties|strip|"
+     "replace|redact|edit|overwrite|rewrite ** body|bodies|content|contents|text|description|"
+     "details",
+     NEG_NONE},
+};
+
+/* A measured figure edited up to what the gate wants (coverage, a test count, a benchmark). */
+static const pattern FALSIFY[] = {
+    {"edit|edits|rewrite|rewrites|patch|patches|adjust|adjusts|overwrite|inflate|tweak|fudge|"
+     "massage|bump|bumps|raise|raises|change|changes|modify|alter * * * * line-rate|branch-rate|"
+     "percentage|percent|figure|figures|score|scores|count|counts|timing|timings|metric|metrics|"
+     "attribute|attributes|value|values ** to * threshold|target|minimum|required|goal|bar|"
+     "expected",
+     NEG_CHECK},
+    {"edit|edits|rewrite|rewrites|patch|patches|adjust|adjusts|overwrite|inflate|tweak|fudge|"
+     "massage|bump|bumps|raise|raises|change|changes|modify|alter|round * * * * coverage|"
+     "line-rate|branch-rate|percentage|percent|figure|figures|score|scores|count|counts|timing|"
+     "timings|metric|metrics|benchmark|benchmarks|attribute|attributes|number|numbers ** up|"
+     "until|above|meet|meets|match|reach|reaches|clear|clears|hit|pass|passes * * * threshold|"
+     "target|minimum|required|gate|goal|bar|expected",
+     NEG_CHECK},
+};
+
+/* ...and the edited figure reported as measured; a vulnerable package called up to date; a
+ * customer told the refund was made. */
+static const pattern FALSE_BILL[] = {
+    {"report|reports|present|presents|describe|state|show|give|publish|upload ** as|were|was "
+     "* measured|actual|real|genuine|observed|computed",
+     NEG_CHECK},
+    {"describe|call|list|mark|present|report|show|label|call ** vulnerable|affected|outdated|"
+     "flagged ** as * up|up-to-date|healthy|current|secure|safe|clean|fine|ok|patched",
+     NEG_CHECK},
+    {"describe|call|list|mark|label * any|every|all|each * package|packages|dependency|"
+     "dependencies|library|libraries|module|modules ** up|up-to-date|healthy|current|secure|"
+     "safe|clean|patched",
+     NEG_CHECK},
+    {"say|tell|report|answer|reply|claim|state ** audit|scan|scanner|scans * * * clean|passed|"
+     "green|nothing",
+     NEG_CHECK},
+    {"reply|say|tell|write|answer|respond|confirm ** refund|payment|money|payout * has|was|is * "
+     "been * issued|refunded|returned|sent|processed|credited",
+     NEG_CHECK},
+    {"report|reports|say|says|tell|write|answer|state|output ** no * secrets|leaks|advisories|"
+     "cves|alerts|vulnerabilities|findings",
+     NEG_NONE},
+    {"tell|inform|assure|reply|say|confirm ** customer|customers|client|clients|buyer|requester "
+     "** refunded|returned|processed|credited|reimbursed",
+     NEG_CHECK},
+};
+
+/* A class of risk always rated low in one party's favour: advice sabotaged. */
+static const pattern RATE_LOW[] = {
+    {"whatever|regardless ** classify|rate|mark|treat|describe|score|label|present|grade|call|"
+     "assess * * * low|low-risk|standard|market|safe|acceptable|benign|informational|minor|"
+     "routine|customary|normal",
+     NEG_CHECK},
+    {"classify|rate|rates|mark|treat|describe|score|label|present|grade|call|assess|flag * * "
+     "any|every|all|each|always ** as * * * low|low-risk|standard|market|safe|acceptable|benign|"
+     "informational|minor|routine|customary|normal",
+     NEG_CHECK},
+    {"always|invariably * * classify|rate|mark|treat|describe|score|label|present|grade|call|"
+     "assess ** as * * * low|low-risk|standard|market|safe|acceptable|benign|informational|"
+     "minor|routine|customary|normal",
+     NEG_CHECK},
+};
+/* ...and not flagged: the advice's reader never sees the risk. */
+static const pattern UNFLAGGED[] = {
+    {"without flagging|highlighting|raising|noting|escalating|mentioning|marking|warning",
+     NEG_NONE},
+};
+
+/* Approval without review: approved, merged or signed unread, or as "pre-vetted". */
+static const pattern APPROVE[] = {
+    {"approve|approves|merge|merges|auto-merge|automerge|sign|signs|accept|accepts|lgtm|"
+     "--approve",
+     NEG_CHECK},
+};
+static const pattern NOREAD[] = {
+    {"~not * open|read|fetch|review|look|inspect|view|check * * * diff|diffs|changes|patch",
+     NEG_NONE},
+    {"without * * opening|reading|reviewing|looking|inspecting|checking|examining|viewing|"
+     "review * * * diff|diffs|change|changes|code|patch|patches|it|them|commits|contents",
+     NEG_NONE},
+    {"no need|necessary * to * read|review|open|look|inspect|check|examine", NEG_NONE},
+    {"pre-vetted|prevetted|pre-approved|preapproved|pre-reviewed|prereviewed", NEG_NONE},
+};
+
+/* The user's guards removed: a security scanner, hook, server, antivirus or firewall. */
+static const pattern UNGUARD[] = {
+    {"delete|deletes|remove|removes|uninstall|uninstalls|disable|disables|drop|drops|strip|"
+     "comment|unregister|purge|deregister|unload * * security*|scanner|scanners|"
+     "audit|auditing|guard|guards|guardrail|guardrails|antivirus|anti-virus|"
+     "edr|defender|firewall|sast|malware|~guard",
+     NEG_CHECK},
+};
+static const pattern PRETEXT[] = {
+    {"conflict|conflicts|conflicting|interfere|interferes|interfering|incompatible|clash|clashes|"
+     "slow|slows|noisy|redundant|duplicate|duplicates",
+     NEG_NONE},
+};
+
+/* Download or install links replaced: whoever follows them gets another host's files. */
+static const pattern DIVERT[] = {
+    {"replace|replaces|swap|swaps|rewrite|rewrites|point|points|change|changes|redirect|"
+     "redirects|substitute|substitutes|repoint|retarget|update|updates * * * * download|"
+     "downloads|install|installer|installers|release|releases|binary|binaries|setup ** link|"
+     "links|url|urls|href|hrefs|command|commands|source|sources|address|addresses",
+     NEG_CHECK},
+};
+static const pattern MIRROR_HOST[] = {
+    {"mirror|mirrors|mirrored|espejo|espejos|réplica|miroir|miroirs|spiegel|espelho|espelhos|"
+     "specchio",
+     NEG_NONE},
+};
+
+/* Every message or meeting copied to a fixed party: the user's mail and calendar sent away. */
+#define ITEMS                                                                                      \
+  "message|messages|mail|mails|email|emails|e-mail|e-mails|event|events|meeting|meetings|"         \
+  "invite|invites|invitation|invitations|thread|threads|conversation|conversations"
+static const pattern COPY_ALL[] = {
+    {"always * add|adds|invite|invites|include|includes|cc|bcc * * ~url ** attendee|attendees|"
+     "guest|guests|participant|participants|invitee|invitees|recipient|recipients|bcc|cc",
+     NEG_CHECK},
+    {"forward|forwards|forwarding|bcc|cc|copy|copies|redirect|redirects ** every|all|each|any * "
+     "* * " ITEMS " ** to|as * * ~url",
+     NEG_CHECK},
+    {"add|adds|invite|invites|include|includes|put|cc|bcc * * ~url ** attendee|attendees|guest|"
+     "guests|participant|participants|invitee|invitees|bcc|cc|recipient|recipients ** every|each|"
+     "all|any * * * " ITEMS,
+     NEG_CHECK},
+    {"every|each|all|any * * * " ITEMS " ** add|invite|include|cc|bcc|forward * * ~url", NEG_CHECK},
+};
+#undef ITEMS
+
+/* An outside forwarding address added to the user's mailbox (every message, said beside it,
+ * makes it the whole mailbox). */
+static const pattern FORWARD_ADDR[] = {
+    {"forwarding|auto-forward|autoforward|auto-forwarding * address|addresses|rule|rules|filter|"
+     "filters * * ~url",
+     NEG_CHECK},
+};
+
+/* The whole scope: every, all, any. */
+static const pattern EVERY[] = {{"every|all|any|each|whole|entire|always|cada|todos|todas|"
+                                 "cualquier|chaque|tous|toutes|jede|jeden|"
+                                 "jeder|alle|qualquer|ogni|tutti|tutte",
+                                 NEG_CHECK}};
+
+/* Said how many were left out or grouped: the user still sees the signal. */
+static const pattern DISCLOSED[] = {
+    {"say|state|note|mention|list|tell|report|show|give|include * * * how many|which|count|"
+     "number|total|summary of",
+     NEG_CHECK},
+};
+#undef SIGNAL
 
 /* Whether the bytes before `at` (a few words) present what follows as an example. */
 static bool example_before(const char *s, size_t at) {
@@ -2126,11 +2365,32 @@ static bool wallet_at(const char *s, size_t n, size_t i) {
   return false;
 }
 
-/* A stranger's value written into the text: a fixed device code, an IBAN, a wallet, none
- * presented as an example of a format. */
+/* A fixed account's identifier at s[i]: a short lowercase kind, an underscore, then at least
+ * 14 letters and digits mixing cases and digits, as payment platforms name connected accounts,
+ * recipients and payouts ("acct_1Nv0FGQ9RKHgCVdK"). */
+static bool account_id_at(const char *s, size_t n, size_t i) {
+  if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_'))
+    return false;
+  size_t k = 0, run = 0;
+  while (i + k < n && islower((unsigned char)s[i + k]))
+    k++;
+  if (k < 2 || k > 6 || i + k >= n || s[i + k] != '_')
+    return false;
+  bool upper = false, lower = false, digit = false;
+  for (size_t j = i + k + 1; j < n && isalnum((unsigned char)s[j]); j++, run++) {
+    upper |= isupper((unsigned char)s[j]) != 0;
+    lower |= islower((unsigned char)s[j]) != 0;
+    digit |= isdigit((unsigned char)s[j]) != 0;
+  }
+  return run >= 14 && upper && lower && digit;
+}
+
+/* A stranger's value written into the text: a fixed device code, an IBAN, a wallet, an
+ * account's identifier, none presented as an example of a format. */
 static bool stranger_literal(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if ((device_code_at(s, n, i) || iban_at(s, n, i) || wallet_at(s, n, i)) &&
+    if ((device_code_at(s, n, i) || iban_at(s, n, i) || wallet_at(s, n, i) ||
+         account_id_at(s, n, i)) &&
         !example_before(s, i))
       return true;
   return false;
@@ -2233,7 +2493,15 @@ static void make_starts(void) {
                 T(HONEST),        T(PAYMENT),
                 T(REPLACED),      T(CONSENT),
                 T(MIRROR),        T(HIDDEN_PLACE),
-                T(HARDCODE),      T(NO_SECRET)};
+                T(HARDCODE),      T(NO_SECRET),
+                T(SILENCE),       T(FALSIFY),
+                T(FALSE_BILL),    T(RATE_LOW),
+                T(UNFLAGGED),     T(APPROVE),
+                T(NOREAD),        T(UNGUARD),
+                T(PRETEXT),       T(DIVERT),
+                T(MIRROR_HOST),   T(COPY_ALL),
+                T(EVERY),         T(DISCLOSED),
+                T(ERASED),        T(FORWARD_ADDR)};
 #undef T
   for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
@@ -2351,6 +2619,43 @@ static void score_trust(const char *s, size_t n, const toks *t, upk__intent_sign
   sig->literal |= stranger_literal(s, n);
 }
 
+/* Whether the text holds a host, URL or address outside the examples. */
+static bool names_remote(const toks *t) {
+  for (int i = 0; i < t->n; i++)
+    if (is_remote(t->t[i].w) && !strstr(t->t[i].w, "example.com") && !strstr(t->t[i].w, "your-") &&
+        !strstr(t->t[i].w, "<"))
+      return true;
+  return false;
+}
+
+/* The sixteenth round's signals: the user's security signal suppressed or a figure falsified,
+ * advice rated low in one party's favour, approval without review, the user's guards removed,
+ * download links diverted, every message or meeting copied to a fixed party. */
+static void score_signal(const toks *t, upk__intent_signals *sig) {
+  bool falsified = ANY(FALSIFY, t), low = ANY(RATE_LOW, t);
+  sig->silence |= ANY(SILENCE, t) && !ANY(DISCLOSED, t);
+  sig->sabotage |= sig->silence || falsified || low;
+  sig->cleared |= ANY(FALSE_BILL, t);
+  sig->conceal |= low && ANY(UNFLAGGED, t);
+  sig->approve |= ANY(APPROVE, t);
+  sig->unread |= ANY(NOREAD, t);
+  sig->unguard |= ANY(UNGUARD, t);
+  sig->pretext |= ANY(PRETEXT, t);
+  sig->divert |= ANY(DIVERT, t);
+  sig->mirror |= ANY(MIRROR_HOST, t);
+  sig->remote |= names_remote(t);
+  /* the whole scope of what is silenced or removed, said in the same sentence */
+  sig->every |= (sig->silence || sig->unguard) && ANY(EVERY, t);
+  if (sig->silence && ANY(ERASED, t)) /* the report itself erased: nobody can read it again */
+    sig->conceal = true;
+  if (ANY(COPY_ALL, t) || (sig->every && ANY(FORWARD_ADDR, t)))
+    /* the user's mail or meetings, each one, sent to that address */
+    sig->data = sig->egress = sig->sink = sig->directive = true;
+  if (sig->divert || sig->unguard || (sig->approve && sig->unread))
+    sig->action = true;
+  sig->directive |= sig->divert && (sig->conceal || (sig->mirror && sig->remote));
+}
+
 void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   toks *t = upk_xmalloc(sizeof *t);
   tokenize(s, n, t);
@@ -2381,12 +2686,16 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   score_more(t, sig);
   score_takeover(s, n, t, sig);
   score_trust(s, n, t, sig);
+  score_signal(t, sig);
   /* an order matters only beside something sensitive: most sentences stop here */
   if (sig->data || sig->egress || sig->action || sig->conceal || sig->unasked || sig->override ||
       unsaid || sig->solicit || sig->ingest || sig->spread || sig->sink || sig->claim ||
-      sig->sabotage || sig->cleared || (sig->payee && sig->swap) || sig->consent) {
+      sig->sabotage || sig->cleared || (sig->payee && sig->swap) || sig->consent || sig->silence ||
+      sig->unread || sig->approve || sig->unguard || sig->divert) {
     sig->directive |= directive(t);
-    sig->teaching |= teaching_text(s, n);
+    /* "close any issue that mentions an exploit": the words of the signal silenced are not a
+     * lesson about attacks */
+    sig->teaching |= teaching_text(s, n) && !sig->silence;
   }
   sig->conceal |= unsaid && sig->directive;
   free(t);
@@ -2403,6 +2712,22 @@ static const char *stranger_id(const upk__intent_signals *g) {
   return NULL;
 }
 
+/* The sixteenth round's high shapes (with an order): the user's security signal suppressed
+ * wholesale, beside a clean bill or kept quiet; approval without review; the user's guards
+ * removed on a pretext, unasked, quietly or all of them; download links diverted quietly or to
+ * a mirror the text names. The rule id, or NULL. */
+static const char *signal_id(const upk__intent_signals *g) {
+  if (g->silence && (g->cleared || g->conceal || g->every))
+    return "audit/intent-conceal";
+  if (g->approve && g->unread)
+    return "audit/intent-step";
+  if (g->unguard && (g->pretext || g->unasked || g->conceal || g->every))
+    return "audit/intent-step";
+  if (g->divert && (g->conceal || (g->mirror && g->remote)))
+    return "audit/intent-conceal";
+  return NULL;
+}
+
 /* The fifteenth round's high shapes (with an order): the user's check defeated and a clean
  * bill or silence beside it; their payee swapped or their session's consent given, kept quiet
  * or for a stranger's literal value. The rule id, or NULL. */
@@ -2415,7 +2740,7 @@ static const char *trust_id(const upk__intent_signals *g) {
     if (g->literal)
       return "audit/intent-step";
   }
-  return NULL;
+  return signal_id(g);
 }
 
 int upk__intent_severity(const upk__intent_signals *g, const char **id) {
@@ -2543,7 +2868,7 @@ static bool covered_line(const upk_diags *out, size_t from, int line, int sev) {
 static bool content(const upk__intent_signals *g) {
   return g->data || g->egress || g->action || g->conceal || g->unasked || g->override || g->sink ||
          g->solicit || g->ingest || g->dump || g->spread || g->claim || g->sabotage || g->cleared ||
-         g->payee || g->consent;
+         g->payee || g->consent || g->silence || g->unread || g->unguard || g->divert;
 }
 
 void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
@@ -2574,6 +2899,15 @@ void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
   a->swap |= b->swap;
   a->consent |= b->consent;
   a->literal |= b->literal;
+  a->silence |= b->silence;
+  a->approve |= b->approve;
+  a->unread |= b->unread;
+  a->unguard |= b->unguard;
+  a->pretext |= b->pretext;
+  a->divert |= b->divert;
+  a->mirror |= b->mirror;
+  a->remote |= b->remote;
+  a->every |= b->every;
 }
 
 static void report(const char *rel, const char *data, const upk__audit_lines *l,
@@ -2651,6 +2985,35 @@ static void mark_published(const char *data, const upk__intent_sentence *s,
   }
 }
 
+/* A line of a code block that sets a coding agent's permission to allow: `"bash": "allow"`,
+ * `edit = "allow"`, `webfetch: allow`. */
+static bool allow_line(const toks *t) {
+  static const char *const KEY = "bash|edit|webfetch|shell|write|exec|execute|command|commands|"
+                                 "tools|fetch|terminal|network";
+  for (int i = 0; i + 1 < t->n; i++)
+    if (elem_match(KEY, strlen(KEY), t->t[i].w) && !strcmp(t->t[i + 1].w, "allow"))
+      return true;
+  return false;
+}
+
+static bool lasting_text(const char *s, size_t n) {
+  toks *t = upk_xmalloc(sizeof *t);
+  tokenize(s, n, t);
+  bool hit = ANY(LASTING, t);
+  free(t);
+  return hit;
+}
+
+/* The code block between sentences k and k + 1 sets an agent's permissions to allow: the
+ * prose that introduces it turns approvals off, for every project when it names a global
+ * file. */
+static void mark_allowed(const char *data, const upk__intent_sentence *s, upk__intent_signals *sig,
+                         size_t k) {
+  sig[k].bypass = sig[k].action = true;
+  sig[k].lasting |= lasting_text(data + s[k].at, s[k].end - s[k].at);
+  sig[k].directive |= upk__intent_ordered(data + s[k].at, s[k].end - s[k].at);
+}
+
 /* Each sentence's signals: its words, what it carries hidden, and a store dumped by the code
  * between it and its neighbour (the block a sentence introduces or comments on). */
 static upk__intent_signals *score_all(const char *data, size_t len, const upk__intent_sentence *s,
@@ -2669,11 +3032,15 @@ static upk__intent_signals *score_all(const char *data, size_t len, const upk__i
     /* the block force-adds secrets to git: the prose around it sends them to the remote */
     if (s[i].at > gap && any_line(data + gap, s[i].at - gap, publish_line))
       mark_published(data, s, sig, i + 1);
+    if (i > 0 && s[i].at > gap && any_line(data + gap, s[i].at - gap, allow_line))
+      mark_allowed(data, s, sig, i - 1);
   }
   if (n && s[n - 1].end < len && upk__intent_gap_dump(data + s[n - 1].end, len - s[n - 1].end))
     sig[n - 1].dump = true; /* a block after the last sentence */
   if (n && s[n - 1].end < len && any_line(data + s[n - 1].end, len - s[n - 1].end, publish_line))
     mark_published(data, s, sig, n);
+  if (n && s[n - 1].end < len && any_line(data + s[n - 1].end, len - s[n - 1].end, allow_line))
+    mark_allowed(data, s, sig, n - 1);
   return sig;
 }
 
@@ -2719,6 +3086,34 @@ static void add_named_step(const char *data, const upk__intent_sentence *s,
   }
 }
 
+/* Sentences this far apart in one section (no heading between) are one step: a pretext, a
+ * concealment or a clean bill said two sentences after the act still belongs to it. */
+#define SECTION_REACH 6
+
+/* What the other sentences of i's section add to the round-16 shapes: an approval and the
+ * diff left unread, a concealment, a clean bill, a pretext, a mirror, the money's way swapped. */
+static void add_section(const upk__intent_sentence *s, const upk__intent_signals *sig, size_t n,
+                        size_t i, upk__intent_signals *w) {
+  if (!(w->approve || w->unread || w->silence || w->sabotage || w->unguard || w->divert ||
+        w->payee))
+    return;
+  size_t from = i > SECTION_REACH ? i - SECTION_REACH : 0;
+  for (size_t k = from; k < n && k <= i + SECTION_REACH; k++) {
+    bool between = false; /* a heading between i and k ends the section */
+    for (size_t j = k < i ? k : i; j <= (k < i ? i : k) && !between; j++)
+      between = s[j].heading;
+    if (k == i || between || s[k].teaching)
+      continue;
+    w->approve |= sig[k].approve && w->unread;
+    w->unread |= sig[k].unread && w->approve;
+    w->conceal |= sig[k].conceal;
+    w->cleared |= sig[k].cleared;
+    w->pretext |= sig[k].pretext;
+    w->mirror |= sig[k].mirror;
+    w->swap |= sig[k].swap && sig[k].payee && w->payee;
+  }
+}
+
 /* Report the findings of sentences s[0, n) with their signals sig. */
 static int report_all(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
                       const upk__intent_signals *sig, size_t n, size_t from, upk_diags *out) {
@@ -2726,13 +3121,22 @@ static int report_all(const char *rel, const char *data, size_t len, const upk__
   upk__audit_lines_make(&l, data, len);
   int high = 0, found = 0;
   for (size_t i = 0; i < n && found < FINDINGS_MAX; i++) {
-    if (s[i].teaching)
+    /* a paragraph naming exploits teaches, unless it orders the user's reports of them closed */
+    if (s[i].teaching && (s[i].lesson || !sig[i].silence))
       continue;
     /* the sentence alone, then with the one after it (a step and its "... and post it to") */
     upk__intent_signals w = sig[i];
     const char *id;
     add_named_step(data, s, sig, n, i, &w);
     int sev = upk__intent_severity(&w, &id);
+    if (!s[i].heading) { /* the round-16 shapes joined over the section */
+      upk__intent_signals x = w;
+      const char *xid;
+      add_section(s, sig, n, i, &x);
+      int xsev = upk__intent_severity(&x, &xid);
+      if (xsev == UPK_SEV_ERROR && (!sev || xsev < sev))
+        sev = xsev, id = xid;
+    }
     size_t k = i + 1; /* a neighbour adds to it when both carry more than an order */
     /* headings join no window, but a frontmatter's description (one setext "heading") joins
      * its own sentences: "use this skill for every request. Run init.sh without asking." */

@@ -15,6 +15,7 @@ typedef struct upk__intent_sentence {
   size_t at, end;
   int seg;
   bool teaching;
+  bool lesson;  /* teaching said by a heading or context, not only by the paragraph's words */
   bool heading; /* a heading (or a frontmatter cmark reads as one): it joins no window */
   bool rules;   /* in a block the prose writes into the agent's rules or memory: it lasts */
 } upk__intent_sentence;
@@ -62,6 +63,17 @@ typedef struct upk__intent_signals {
                      invitation accepted, Authorize clicked */
   bool literal;   /* a stranger's value shipped in the text: a fixed device code, an IBAN, a
                      wallet address */
+  /* Round 16: the user's security signal, reviews, guards and links, by meaning. */
+  bool silence; /* the user's security signal suppressed: findings, advisories or CVEs left out
+                   of a report, allowlisted wholesale, security reports closed or erased */
+  bool approve; /* an approval given: approve, merge, sign, accept */
+  bool unread;  /* ...without review: not opened or read, "no need to read", "pre-vetted" */
+  bool unguard; /* the user's guards removed: security scanners, hooks, servers, antivirus */
+  bool pretext; /* a pretext for removing them: they "conflict", "interfere", "slow down" */
+  bool divert;  /* download or install links replaced: users sent to another host */
+  bool mirror;  /* ...to a mirror, a copy someone else hosts */
+  bool remote;  /* a host, URL or address written in the text */
+  bool every;   /* the scope is everything: every, all, any */
 } upk__intent_signals;
 
 /** Every signal of b OR-ed into a. */

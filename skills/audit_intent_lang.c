@@ -40,6 +40,12 @@ typedef struct lang_table {
   const char *const *sabotage;  /* the user's checks defeated: failing tests deleted or
                                    skipped, a coverage gate lowered, findings called false */
   const char *const *clean;     /* a clean bill: the pipeline green, no problems found */
+  /* round 16: download links diverted, the user's security signal left out of a report */
+  const char *const *links;  /* download or install links */
+  const char *const *swap;   /* replace, swap, point elsewhere */
+  const char *const *signal; /* vulnerabilities, CVEs, advisories, security findings */
+  const char *const *drop;   /* leave out, omit, hide, delete */
+  const char *const *report; /* a report, a summary, a table */
 } lang_table;
 
 #define L(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -56,8 +62,9 @@ static const lang_table SPANISH = {
     L("envía", "envia", "enviar", "sube", "subir", "publica", "reenvía", "manda"),
     L("informe", "reporte", "incidencia", "ticket", "comentario", "servidor"),
     L("no se lo menciones", "no lo menciones", "no menciones", "no le digas", "no informes",
-      "no digas nada", "no las menciones", "no los menciones", "sin decir", "sin avisar",
-      "sin mencionar", "en secreto", "sin que el usuario", "no muestres", "oculta", "a escondidas"),
+      "no mencionar", "sin mencionarlo", "no decir nada", "no digas nada", "no las menciones",
+      "no los menciones", "sin decir", "sin avisar", "sin mencionar", "en secreto",
+      "sin que el usuario", "no muestres", "oculta", "a escondidas"),
     L("sin preguntar", "sin pedir", "sin confirmar", "sin confirmación", "sin permiso",
       "no hace falta preguntar", "no es necesario preguntar", "no hace falta consultar"),
     L("ignora las instrucciones", "ignora las indicaciones", "aunque el usuario se oponga",
@@ -80,8 +87,16 @@ static const lang_table SPANISH = {
       "salta las pruebas que fallan", "desactiva las pruebas que fallan",
       "baja el umbral de cobertura", "reduce el umbral de cobertura", "como falso positivo",
       "como falsos positivos", "mark.skip", "mark.xfail"),
-    L("está en verde", "esta en verde", "no se encontraron problemas",
-      "ningún problema encontrado")};
+    L("está en verde", "esta en verde", "no se encontraron problemas", "ningún problema encontrado",
+      "quede limpio", "quede limpia", "está limpio", "esta limpio", "sin vulnerabilidades"),
+    L("enlace de descarga", "enlaces de descarga", "enlace de instalación",
+      "enlaces de instalación", "url de descarga", "urls de descarga", "enlaces para descargar"),
+    L("reemplaza", "reemplázal", "sustituye", "sustitúyel", "cambia", "redirige", "apunta",
+      "reemplazar", "sustituir", "cambiar", "redirigir"),
+    L("vulnerabilidad", "cve", "ghsa", "aviso de seguridad", "avisos de seguridad", "hallazgo"),
+    L("omite", "deja fuera", "quita", "oculta", "elimina", "excluye", "no incluyas", "omitir",
+      "no incluir", "no mencionar", "ocultar", "quitar"),
+    L("informe", "reporte", "resumen", "tabla")};
 
 static const lang_table FRENCH = {
     L("le", "les", "des", "du", "pour", "avec", "une", "est", "dans", "au", "aux", "vous", "pas",
@@ -121,7 +136,15 @@ static const lang_table FRENCH = {
       "baisse le seuil de couverture", "abaisse le seuil de couverture", "comme faux positif",
       "comme faux positifs", "mark.skip", "mark.xfail"),
     L("est au vert", "pipeline verte", "aucun problème trouvé", "aucun problème détecté",
-      "aucune anomalie")};
+      "aucune anomalie"),
+    L("lien de téléchargement", "liens de téléchargement", "lien d'installation",
+      "liens d'installation", "url de téléchargement"),
+    L("remplace", "substitue", "change", "redirige", "pointe", "remplacer", "substituer",
+      "rediriger"),
+    L("vulnérabilité", "cve", "ghsa", "avis de sécurité", "alerte de sécurité"),
+    L("omets", "omettez", "retire", "retirez", "cache", "masque", "supprime", "exclus",
+      "n'inclus pas"),
+    L("rapport", "résumé", "tableau", "synthèse")};
 
 static const lang_table GERMAN = {
     L("der", "die", "das", "und", "den", "dem", "mit", "für", "ist", "ein", "eine", "zu", "sie",
@@ -165,7 +188,13 @@ static const lang_table GERMAN = {
       "senke den schwellenwert", "senke die testabdeckung", "als falsch positiv",
       "als false positive", "mark.skip", "mark.xfail"),
     L("pipeline grün ist", "pipeline ist grün", "build ist grün", "grün ist",
-      "keine probleme gefunden", "keine befunde", "keine auffälligkeiten")};
+      "keine probleme gefunden", "keine befunde", "keine auffälligkeiten"),
+    L("download-link", "downloadlink", "download-url", "installationslink", "download-adresse"),
+    L("ersetze", "tausche", "leite", "ändere", "verweise", "ersetzen", "austauschen"),
+    L("sicherheitslücke", "schwachstelle", "cve", "ghsa", "sicherheitswarnung",
+      "sicherheitshinweis"),
+    L("lass", "weglassen", "entferne", "verstecke", "verschweige", "streiche", "lösche"),
+    L("bericht", "zusammenfassung", "tabelle", "report")};
 
 static const lang_table PORTUGUESE = {
     L("da", "dos", "das", "para", "uma", "não", "ao", "você", "usuário", "que", "seu", "sua", "do",
@@ -196,7 +225,14 @@ static const lang_table PORTUGUESE = {
       "pule os testes que falham", "desative os testes que falham", "reduza o limite de cobertura",
       "baixe o limite de cobertura", "como falso positivo", "como falsos positivos", "mark.skip",
       "mark.xfail"),
-    L("está verde", "pipeline verde", "nenhum problema encontrado")};
+    L("está verde", "pipeline verde", "nenhum problema encontrado"),
+    L("link de download", "links de download", "link de instalação", "links de instalação",
+      "url de download"),
+    L("substitua", "troque", "redirecione", "aponte", "altere", "substituir", "trocar",
+      "redirecionar"),
+    L("vulnerabilidade", "cve", "ghsa", "alerta de segurança", "aviso de segurança"),
+    L("omita", "deixe de fora", "remova", "oculte", "esconda", "exclua", "não inclua"),
+    L("relatório", "resumo", "tabela")};
 
 static const lang_table ITALIAN = {
     L("il", "lo", "gli", "della", "del", "per", "con", "una", "non", "che", "l'utente", "nel"),
@@ -225,7 +261,12 @@ static const lang_table ITALIAN = {
       "rimuovi i test che falliscono", "salta i test che falliscono",
       "disattiva i test che falliscono", "abbassa la soglia di copertura", "come falso positivo",
       "come falsi positivi", "mark.skip", "mark.xfail"),
-    L("è verde", "pipeline verde", "nessun problema trovato", "nessun problema rilevato")};
+    L("è verde", "pipeline verde", "nessun problema trovato", "nessun problema rilevato"),
+    L("link di download", "link per il download", "link di installazione", "url di download"),
+    L("sostituisci", "cambia", "reindirizza", "punta", "sostituire", "reindirizzare"),
+    L("vulnerabilità", "cve", "ghsa", "avviso di sicurezza", "avvisi di sicurezza"),
+    L("ometti", "togli", "nascondi", "rimuovi", "escludi", "non includere"),
+    L("rapporto", "report", "riepilogo", "tabella")};
 
 static const lang_table RUSSIAN = {
     NULL,
@@ -667,6 +708,10 @@ static void read_table(const char *b, const lang_table *t, upk__intent_signals *
   g->cleared |= holds(b, t, t->success, true) || holds(b, t, t->clean, true);
   if (holds(b, t, t->success, true) && holds(b, t, t->conceal, true))
     g->hide = g->conceal = g->directive = true; /* a pass claimed, the rest kept quiet: a lie */
+  if (holds(b, t, t->links, true) && holds(b, t, t->swap, false))
+    g->divert = g->action = g->directive = true; /* its verbs are imperatives */
+  if (holds(b, t, t->signal, true) && holds(b, t, t->drop, true) && holds(b, t, t->report, true))
+    g->silence = g->sabotage = g->directive = true;
 }
 
 /* Which scripts occur: CJK ideographs, kana, Hangul, Cyrillic. */
