@@ -959,8 +959,8 @@ static bool is_broad_scope(const char *w) {
   return !strncmp(w, "scope=", 6) && holds_any(BROAD, sizeof BROAD / sizeof *BROAD, w);
 }
 
-static const char *const GUARD[] = {"scanner",  "audit",    "guard", "secur",  "antivirus",
-                                    "firewall", "defender", "sast",  "malware"};
+static const char *const GUARD[] = {"scanner",   "-scanning", "audit",    "guard", "secur",
+                                    "antivirus", "firewall",  "defender", "sast",  "malware"};
 static const char *const IGNORE_FILE[] = {"allowlist",  "whitelist",  "baseline", "suppress",
                                           "ignorelist", "exclusions", ".snyk",    "nsprc"};
 
