@@ -1688,8 +1688,10 @@ static const pattern LASTING[] = {
      "unattended|detached",
      NEG_CHECK},
     {"~agentfile|~rcfile", NEG_CHECK},
-    /* a user-level setting: read in every project */
-    {"global|globally|user-level|user-wide|~homefile", NEG_CHECK},
+    /* a user-level setting: read in every project ("global state" of an app is not one) */
+    {"global ** config|configuration|configs|settings|setting|file|files|profile|scope|level",
+     NEG_CHECK},
+    {"globally|user-level|user-wide|~homefile", NEG_CHECK},
     {"every|all project|projects|repository|repositories|repo|repos|workspace|workspaces",
      NEG_CHECK},
 };

@@ -185,13 +185,19 @@ rule outside_session_server_no_auth {
     prose = "medium"
     message = "starts a desktop, terminal or editor server with its authentication off and not bound to loopback (anyone who reaches the port takes the session)"
   strings:
-    $no_auth = /[ \t]-nopw\b|--without-connection-token\b|--auth[ \t=]+["']?none\b|-SecurityTypes[ \t=]+["']?None\b|--(NotebookApp|ServerApp|IdentityProvider)\.token[ \t]*=[ \t]*(''|""|[ \t]|\r?\n|$)|--disable-(auth|login|password)\b/
+    $no_auth = /[ \t]-nopw\b|--without-connection-token\b|-SecurityTypes[ \t=]+["']?None\b|--(NotebookApp|ServerApp|IdentityProvider)\.token[ \t]*=[ \t]*(''|""|[ \t]|\r?\n|$)/
+    // `--auth none` and `--disable-auth` are also a client's flags (`fastmcp call URL --auth
+    // none` calls a server without credentials): they count on a line that starts a server.
+    $no_auth_served = /([ \t](serve|server|serve-web|listen|daemon|tunnel)([ \t]|$)|--(host|bind|bind-addr|ip|listen|port)\b|0\.0\.0\.0)[^\n]{0,200}(--auth[ \t=]+["']?none\b|--disable-(auth|login|password)\b)|(--auth[ \t=]+["']?none\b|--disable-(auth|login|password)\b)[^\n]{0,200}([ \t](serve|server|serve-web|listen|daemon|tunnel)([ \t]|$)|--(host|bind|bind-addr|ip|listen|port)\b|0\.0\.0\.0)/
     $loopback = /[ \t]-localhost([ \t]+(yes|1)\b|[ \t]*(\r?\n|$)|[ \t]+-)|127\.0\.0\.1|(^|[^\w-])localhost\b|\[?::1\]?[ \t:]/
     $neg = /\b(never|don'?t|do\s+not|avoid|insecure|dangerous|attackers?|unsafe)\b/ nocase
   condition:
-    for any i in (1..#no_auth) : (
+    (for any i in (1..#no_auth) : (
       #loopback == 0 or
-      not (for any j in (1..#loopback) : (@loopback[j] + 300 > @no_auth[i] and @loopback[j] < @no_auth[i] + 300))) and
+      not (for any j in (1..#loopback) : (@loopback[j] + 300 > @no_auth[i] and @loopback[j] < @no_auth[i] + 300))) or
+     for any i in (1..#no_auth_served) : (
+      #loopback == 0 or
+      not (for any j in (1..#loopback) : (@loopback[j] + 300 > @no_auth_served[i] and @loopback[j] < @no_auth_served[i] + 500)))) and
     #neg >= 0
 }
 
