@@ -43,17 +43,16 @@ int upk__audit_rules_load(const unsigned char *at, const unsigned char *end, YR_
   YR_STREAM stream = {.user_data = &b, .read = read_blob};
   *out = NULL;
   if (!at || end <= at || yr_rules_load_stream(&stream, out) != ERROR_SUCCESS) {
-    *out = NULL;
+    *out = NULL; /* libyara may leave it set on failure */
     return -1;
   }
   /* libyara reads the relocations until a read comes back short, so a form cut inside them
    * loads: a whole one is read to its last byte. */
-  if (b.at != b.end) {
-    yr_rules_destroy(*out);
-    *out = NULL;
-    return -1;
-  }
-  return 0;
+  if (b.at == b.end)
+    return 0;
+  yr_rules_destroy(*out);
+  *out = NULL;
+  return -1;
 }
 
 /* Once per process: libyara's state and the rules live until exit (yr_finalize would race a

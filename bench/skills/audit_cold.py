@@ -45,9 +45,9 @@ def main():
             answers.setdefault(name, text)
     print(f"skill: {skill}; {a.runs} runs each, alternating; load {os.getloadavg()[0]:.1f}")
     print(f"{'':24}{'reference':>12}{'new':>12}")
-    for label, i in (("wall p50 (s)", 0), ("CPU a run, mean (s)", 1)):
-        ref = statistics.median(r[i] for r in runs["ref"]) if i == 0 else statistics.mean(r[i] for r in runs["ref"])
-        new = statistics.median(r[i] for r in runs["new"]) if i == 0 else statistics.mean(r[i] for r in runs["new"])
+    for label, i, stat in (("wall p50 (s)", 0, statistics.median),
+                           ("CPU a run, mean (s)", 1, statistics.mean)):
+        ref, new = (stat(r[i] for r in runs[name]) for name in ("ref", "new"))
         print(f"{label:24}{ref:12.3f}{new:12.3f}")
     same = answers["ref"] == answers["new"]
     print("findings: " + ("the same JSON from both" if same else "DIFFERENT (see --json of each)"))
