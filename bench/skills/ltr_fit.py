@@ -2,7 +2,7 @@
 """Fit the learned order of lookup (skills/index/ltr.c) from a feature dump.
 
     rank_bench.py build/daemon/upskilld --corpus REG --split dev --dump DUMP
-    ltr_fit.py DUMP [--tasks dev_tasks.tsv] [--pairwise]
+    ltr_fit.py DUMP [--tasks dev_tasks.tsv] [--pairwise] [--ceiling]
 
 DUMP holds, for each lookup, "Q<TAB>task" then one "C<TAB>path<TAB>place<TAB>
 features..." line per pooled candidate (UPK_LTR_POOL of them, the tables'
@@ -17,6 +17,11 @@ best kept, until a pass changes nothing. Printed: a two-fold check (fit on
 dev+held, scored on held2+held3, and the other way round; a fit that only
 learns its own tasks shows here), the fit on the whole dev half, and the C
 table to paste into skills/index/ltr.c.
+
+--ceiling reads the test half instead (a dump of `--split test`) and fits on
+the very tasks it scores: an upper bound on what any weighing of these
+features can reach there, never a table to ship (none is printed). Each part
+(held4, held5, held6) is also scored by a fit on the other two.
 """
 import argparse
 import math
@@ -117,6 +122,8 @@ def main():
     ap.add_argument("--tasks", default=os.path.join(here, "dev_tasks.tsv"))
     ap.add_argument("--pairwise", action="store_true",
                     help="fit by pairwise logistic regression instead (slow: a minute)")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="fit on the test half itself: the features' upper bound there")
     a = ap.parse_args()
     learn = (lambda qs, nf: (pairwise(qs, nf), None)) if a.pairwise else fit
     part = {}
@@ -124,7 +131,8 @@ def main():
         if line.strip() and not line.startswith("#"):
             d, p, t = line.rstrip("\n").split("\t")
             part[t] = (d, p)
-    dev = {t: v for t, v in part.items() if v[1] in ("dev", "held", "held2", "held3")}
+    parts = ("held4", "held5", "held6") if a.ceiling else ("dev", "held", "held2", "held3")
+    dev = {t: v for t, v in part.items() if v[1] in parts}
     pools = read_dump(a.dump, dev)
     nf = len(NAMES)
     qs = {}
@@ -133,10 +141,13 @@ def main():
         idx = next((k for k, (x, _) in enumerate(rows) if x == d), -1)
         qs.setdefault(p, []).append((idx, [r[:nf] for _, r in rows]))
     every = [q for v in qs.values() for q in v]
-    print(f"dev tasks: {len(dev)}, dumped: {len(pools)}, right skill in the pool: "
+    half = "test" if a.ceiling else "dev"
+    print(f"{half} tasks: {len(dev)}, dumped: {len(pools)}, right skill in the pool: "
           f"{sum(i >= 0 for i, _ in every)}")
     start = [1.0, 1.0, 10.0] + [0.0] * (nf - 3)
     folds = [(("dev", "held"), ("held2", "held3")), (("held2", "held3"), ("dev", "held"))]
+    if a.ceiling:
+        folds = [(tuple(x for x in parts if x != p), (p,)) for p in parts]
     for fa, fb in folds:
         tr = [q for p in fa for q in qs.get(p, [])]
         te = [q for p in fb for q in qs.get(p, [])]
@@ -145,8 +156,10 @@ def main():
               f"learned {fmt(evaluate(te, w))}")
     w, _ = learn(every, nf)
     e = evaluate(every, w)
-    print(f"whole dev half ({len(every)}): tables {fmt(evaluate(every, start))} -> "
-          f"learned {fmt(e)}")
+    print(f"whole {half} half ({len(every)}){', fitted on itself' if a.ceiling else ''}: "
+          f"tables {fmt(evaluate(every, start))} -> learned {fmt(e)}")
+    if a.ceiling:
+        return
     print("static const double weights[UPK_LTR_N] = {")
     for k in range(nf):
         if w[k]:
