@@ -44,6 +44,11 @@
 #define BODY_BUDGET 20000 /* the body's middling words tell near-duplicates apart */
 #define MAX_BODY_TERMS 16 /* a body row's cost grows with the words asked of it */
 #define CANDIDATES 64     /* best rows taken from each table */
+/* Words a table has no row of, asked of it anyway (as prefixes where no skill has them: an
+ * abbreviation, "kube"; or for their other forms: "k8s", a camelCase name). Sorted rarest,
+ * they came first, and a pasted log's hashes and identifiers took every place: 40 of them
+ * beside "CUDA kernel illegal memory access" and the lookup found nothing. */
+#define MAX_UNKNOWN 4
 
 static fts5_api *get_fts5_api(sqlite3 *db) {
   fts5_api *api = NULL;
@@ -202,9 +207,11 @@ static bool mark_within_budget(query *q, int which, long budget, int max_terms,
       ix[k] = ix[k - 1];
     }
   long sum = 0;
-  int used = 0;
-  for (int k = 0; k < q->n && k < max_terms; k++) {
+  int used = 0, unknown = 0;
+  for (int k = 0; k < q->n && used < max_terms; k++) {
     term *t = &q->t[ix[k]];
+    if (!t->df[which] && unknown++ >= MAX_UNKNOWN)
+      continue; /* the first ones, in the task's order (the sort is stable) */
     if (t->df[which] >= weightless_df || (used >= 2 && sum + t->df[which] > budget))
       break; /* in df order: the rest are as common */
     sum += t->df[which];
@@ -222,7 +229,8 @@ static bool mark_within_budget(query *q, int which, long budget, int max_terms,
  *    rare they weigh much (a common one, "10", weighs little: its idf);
  *  - in a large index, only as many as the budgets allow, rarest first;
  *  - at most MAX_TERMS of the head and MAX_BODY_TERMS of the body, the
- *    rarest: a long task's rare words are its subject. */
+ *    rarest: a long task's rare words are its subject; of the words a table
+ *    has no row of, only the first MAX_UNKNOWN. */
 static void choose_terms(upk_index *ix, query *q) {
   int kept = 0;
   for (int i = 0; i < q->n; i++) {

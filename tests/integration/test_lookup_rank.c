@@ -101,6 +101,29 @@ Test(lookup_rank, same_text_skills_collapse_into_one_hit) {
   fsx_rm_rf(proj);
 }
 
+/* A pasted log: the task's few real words among 60 identifiers no skill has. Those words are
+ * the rarest there are (in no row at all), and they took every place a lookup asks: the answer
+ * was empty. Only the first few of them are asked now. */
+Test(lookup_rank, a_log_full_of_identifiers_still_finds_its_skill) {
+  char proj[64], got[1024], task[2048] = "terraform plan hangs on the state lock:";
+  fsx_mkdtemp(proj, "rank-log");
+  put(proj, "terraform-state", "Fix Terraform state: a stuck lock, drift, moved resources.",
+      "Find who holds the lock before forcing it.");
+  put(proj, "release-notes", "Draft release notes from merged pull requests.", "Group by kind.");
+  for (int i = 0; i < 60; i++) {
+    size_t n = strlen(task);
+    snprintf(task + n, sizeof task - n, " zq%03dxv", i);
+  }
+  hx *d = session(proj);
+  json_t *r = hx_lookup_settled(d, 10, task);
+  names_of(r, got, sizeof got);
+  json_decref(r);
+  cr_expect(!strncmp(got, "terraform-state", 15), "the Terraform skill should rank first: '%s'",
+            got);
+  hx_finish(d, 0);
+  fsx_rm_rf(proj);
+}
+
 /* The columns of a dumped candidate's line "C<TAB>path<TAB>place<TAB>features..." after
  * `path_end` in the last lookup's block of `dump`; 0 when the skill is not there. */
 static int dumped(const char *dump, const char *path_end, double *f, int cap) {
