@@ -53,6 +53,18 @@ TARGETS = {
 }
 
 
+def bench_env(home, cache, dump=None):
+    """The environment of a benched daemon: its own HOME and cache, none of the user's
+    index, agent or dump settings (a dump file only when asked)."""
+    env = dict(os.environ, HOME=home, XDG_CACHE_HOME=cache)
+    for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
+              "UPSKILLD_RANK_DUMP"):
+        env.pop(k, None)
+    if dump:
+        env["UPSKILLD_RANK_DUMP"] = os.path.abspath(dump)
+    return env
+
+
 class Daemon:
     def __init__(self, exe, proj, env, log):
         self.p = subprocess.Popen([exe, "--lsp", "-vv", "--log-file=" + log], cwd=proj, env=env,
@@ -228,10 +240,7 @@ def run_size(exe, corpus, n, tmp, rows, tasks=()):
         n = place(corpus, root, n)
     else:
         gen_corpus(root, n)
-    env = dict(os.environ, HOME=os.path.join(tmp, f"home-{n}"),
-               XDG_CACHE_HOME=os.path.join(tmp, f"cache-{n}"))
-    for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
-        env.pop(k, None)
+    env = bench_env(os.path.join(tmp, f"home-{n}"), os.path.join(tmp, f"cache-{n}"))
     os.makedirs(env["HOME"], exist_ok=True)
     ref_db, ref_first = reference_index(root, os.path.join(tmp, f"reference-{n}.sqlite"))
     log = os.path.join(tmp, f"daemon-{n}.log")

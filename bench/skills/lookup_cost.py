@@ -28,7 +28,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_bench import Daemon  # noqa: E402
+from daemon_bench import Daemon, bench_env  # noqa: E402
 from rank_bench import load_tasks  # noqa: E402
 
 
@@ -39,11 +39,7 @@ def same_path(p):
 
 def run(exe, workdir, tasks, callgrind=None):
     proj = os.path.join(workdir, "proj")
-    env = dict(os.environ, HOME=os.path.join(workdir, "home"),
-               XDG_CACHE_HOME=os.path.join(workdir, "c"))
-    for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
-              "UPSKILLD_RANK_DUMP"):
-        env.pop(k, None)
+    env = bench_env(os.path.join(workdir, "home"), os.path.join(workdir, "c"))
     cmd = exe
     if callgrind:  # a wrapper: Daemon runs one executable with the daemon's own arguments
         cmd = os.path.join(os.path.dirname(callgrind), "callgrind.sh")

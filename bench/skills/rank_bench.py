@@ -41,7 +41,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_bench import Daemon  # noqa: E402
+from daemon_bench import Daemon, bench_env  # noqa: E402
 from ranking_eval import baseline_query, frontmatter  # noqa: E402
 
 SPLIT = {"dev": "dev", "held": "dev", "held2": "dev", "held3": "dev",
@@ -119,13 +119,9 @@ def run_daemon(exe, skills, corpus, tmp, tasks, verbose, dump=None):
         if not os.path.isdir(os.path.join(root, x)):  # --workdir: already there
             os.makedirs(os.path.join(root, x))
             os.link(os.path.join(corpus, x, "SKILL.md"), os.path.join(root, x, "SKILL.md"))
-    env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "c"))
-    for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME"):
-        env.pop(k, None)
+    # dump: each lookup's pool and features (skills/index/ltr.c), for ltr_fit.py
+    env = bench_env(os.path.join(tmp, "home"), os.path.join(tmp, "c"), dump)
     os.makedirs(env["HOME"], exist_ok=True)
-    env.pop("UPSKILLD_RANK_DUMP", None)
-    if dump:  # each lookup's pool and features (skills/index/ltr.c), for ltr_fit.py
-        env["UPSKILLD_RANK_DUMP"] = os.path.abspath(dump)
     d = Daemon(exe, proj, env, os.path.join(tmp, "log"))
     t0 = time.perf_counter()
     d.start(proj)

@@ -32,7 +32,7 @@ import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_bench import Daemon  # noqa: E402
+from daemon_bench import Daemon, bench_env  # noqa: E402
 from rank_bench import choose, load_tasks, twins  # noqa: E402
 from ranking_eval import frontmatter  # noqa: E402
 
@@ -51,11 +51,7 @@ def words(text):
 def ask(exe, workdir, tasks, pool):
     """Each task's (dir, score, path) list from a daemon on rank_bench.py's kept index."""
     proj = os.path.join(workdir, "proj")
-    env = dict(os.environ, HOME=os.path.join(workdir, "home"),
-               XDG_CACHE_HOME=os.path.join(workdir, "c"))
-    for k in ("UPSKILLD_INDEX", "UPSKILLD_MAX_DIRS", "CLAUDE_CONFIG_DIR", "CODEX_HOME",
-              "UPSKILLD_RANK_DUMP"):
-        env.pop(k, None)
+    env = bench_env(os.path.join(workdir, "home"), os.path.join(workdir, "c"))
     d = Daemon(exe, proj, env, os.path.join(workdir, "log"))
     d.start(proj)
     d.wait_indexed()
