@@ -33,7 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from daemon_bench import Daemon, bench_env  # noqa: E402
-from rank_bench import choose, load_tasks, twins  # noqa: E402
+from rank_bench import choose, load_tasks, scores, twins  # noqa: E402
 from ranking_eval import frontmatter  # noqa: E402
 
 STOP = set("a an the and or of to in on for with from by at as is are be it its this that my "
@@ -126,18 +126,14 @@ class Soft:
 
 
 def measure(rows, tasks, eq, key, pool):
-    """{half: (r@1, r@5, MRR)} with each pool's first `pool` ordered by key."""
-    acc = {}
-    for (x, half, _), cands in zip(tasks, rows):
-        ok = eq.get(x, {x})
-        order = sorted(cands[:pool], key=lambda c: -key(c))
-        rank = next((k + 1 for k, c in enumerate(order) if c["dir"] in ok), 0)
-        a = acc.setdefault(half, [0, 0, 0.0, 0])
-        a[0] += rank == 1
-        a[1] += 0 < rank <= 5
-        a[2] += 1.0 / rank if 0 < rank <= 10 else 0.0
-        a[3] += 1
-    return {h: (a[0], a[1], a[2] / a[3]) for h, a in acc.items()}
+    """{half: (r@1, r@5, MRR)}, r@k as tasks, with each pool's first `pool` ordered by key."""
+    out = {}
+    for half in {t[1] for t in tasks}:
+        ix = [i for i, t in enumerate(tasks) if t[1] == half]
+        ranked = [[c["dir"] for c in sorted(rows[i][:pool], key=lambda c: -key(c))] for i in ix]
+        r1, r5, mrr = scores(ranked, [tasks[i][0] for i in ix], eq)
+        out[half] = (round(r1 * len(ix) / 100), round(r5 * len(ix) / 100), mrr)
+    return out
 
 
 def main():
