@@ -1,0 +1,66 @@
+/* "Did you mean": optimal string alignment distance and the nearest close candidate. */
+#include "common/suggest.h"
+
+#include <string.h>
+
+enum { SUGGEST_MAX = 64 };
+
+static unsigned char lower(unsigned char c) {
+  return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+static size_t min3(size_t a, size_t b, size_t c) {
+  size_t m = a < b ? a : b;
+  return m < c ? m : c;
+}
+
+size_t upk_edit_distance(const char *a, const char *b) {
+  size_t n = strnlen(a, SUGGEST_MAX), m = strnlen(b, SUGGEST_MAX);
+  /* three rows of the dynamic programme: two back (for a transposition), one back, this one */
+  size_t rows[3][SUGGEST_MAX + 1];
+  size_t *pp = rows[0], *prev = rows[1], *cur = rows[2];
+  for (size_t j = 0; j <= m; j++)
+    prev[j] = j;
+  for (size_t i = 1; i <= n; i++) {
+    cur[0] = i;
+    unsigned char ca = lower((unsigned char)a[i - 1]);
+    for (size_t j = 1; j <= m; j++) {
+      unsigned char cb = lower((unsigned char)b[j - 1]);
+      size_t cost = ca != cb;
+      cur[j] = min3(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && ca == lower((unsigned char)b[j - 2]) &&
+          lower((unsigned char)a[i - 2]) == cb && pp[j - 2] + 1 < cur[j])
+        cur[j] = pp[j - 2] + 1;
+    }
+    size_t *t = pp;
+    pp = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[m];
+}
+
+const char *upk_suggest(const char *word, const char *const *cands, size_t n) {
+  if (!word || !*word)
+    return NULL;
+  const char *best = NULL;
+  size_t best_d = (size_t)-1;
+  for (size_t i = 0; i < n; i++) {
+    if (!cands[i] || !*cands[i])
+      continue;
+    size_t d = upk_edit_distance(word, cands[i]);
+    if (d == 0)
+      return NULL; /* the word is known: nothing to suggest */
+    size_t len = strnlen(word, SUGGEST_MAX), cl = strnlen(cands[i], SUGGEST_MAX);
+    size_t cut = (len > cl ? len : cl) / 3;
+    if (cut < 1)
+      cut = 1;
+    if (cut > 3)
+      cut = 3;
+    if (d <= cut && d < best_d) {
+      best = cands[i];
+      best_d = d;
+    }
+  }
+  return best;
+}
