@@ -186,6 +186,12 @@ const ctl_cmd ctl_commands[] = {
       {"html", 0, 'H', "FILE", "also write the check as one HTML file"},
       {"junit", 0, 'J', "FILE", "also write the check as JUnit XML (a test per file and kernel)"},
       {"sarif", 0, 'S', "FILE", "also write the diagnostics as SARIF 2.1.0 (for code scanning)"},
+      {"python", 0, CTL_OPT_PYTHON, "PATH",
+       "the python3 (with torch) that runs a PyTorch reference (--against, --run)"},
+      {"allow-kernel-option", 0, CTL_OPT_ALLOW_OPTION, "GLOB",
+       "allow a compiler option that a project's build.toml or a run spec names (a glob on "
+       "NAME=VALUE)",
+       NULL, 1},
       {0}}},
     {"generate",
      "TASK",

@@ -22,6 +22,9 @@ typedef struct ctl_opt {
 
 enum { CTL_MAX_OPTS = 24 }; /* the most options one command has, and the end */
 
+/* getopt values of options with no letter that other files act on (clients/grant.c). */
+enum { CTL_OPT_PYTHON = 0x100, CTL_OPT_ALLOW_OPTION };
+
 typedef struct ctl_cmd {
   const char *name;
   const char *args;        /* positional arguments, as in the synopsis */

@@ -141,6 +141,9 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
     case 'H':
       o->html = optarg;
       break;
+    case CTL_OPT_PYTHON:
+    case CTL_OPT_ALLOW_OPTION:
+      break; /* the daemon's own arguments (clients/grant.c) */
     case 'J':
     case 'S':
       if (report_opt(o, ch, optarg))

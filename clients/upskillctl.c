@@ -17,6 +17,7 @@
 #include "protocol/jsonrpc.h"
 #include "clients/commands.h"
 #include "clients/ctl.h"
+#include "clients/grant.h"
 #include "clients/rpc_client.h"
 #include "upk_config.h"
 #include "common/xalloc.h"
@@ -111,12 +112,48 @@ static void on_tick(void *ud) {
     ctl_progress(c, c->title[0] ? c->title : NULL, -1, NULL);
 }
 
-static int start(ctl *c, const char *server_cmd, int timeout_ms, int warm_kernels) {
-  char *def = server_cmd ? NULL : default_server();
-  char *argv_default[] = {def, "--lsp", c->verbose ? "-vv" : NULL, NULL};
-  char *argv_shell[] = {"/bin/sh", "-c", (char *)server_cmd, NULL};
-  int rc = upk_client_spawn(&c->client, server_cmd ? argv_shell : argv_default, timeout_ms);
+/* `cmd` and then each of `grants` as a word of the shell (single-quoted). */
+static char *shell_line(const char *cmd, json_t *grants) {
+  char *line = NULL;
+  size_t len = 0, i;
+  json_t *g;
+  FILE *f = upk_xmemstream(&line, &len);
+  fputs(cmd, f);
+  json_array_foreach(grants, i, g) {
+    fputs(" '", f);
+    for (const char *s = json_string_value(g); *s; s++)
+      *s == '\'' ? fputs("'\\''", f) : fputc(*s, f);
+    fputc('\'', f);
+  }
+  fclose(f);
+  return line;
+}
+
+/* The daemon, spawned with the user's grants as its own arguments (clients/grant.h). */
+static int spawn(ctl *c, const char *server_cmd, int timeout_ms, json_t *grants) {
+  size_t n = json_array_size(grants), k = 0;
+  char **argv = upk_xcalloc(n + 8, sizeof *argv);
+  char *def = NULL, *line = NULL;
+  if (server_cmd) {
+    line = shell_line(server_cmd, grants);
+    argv[k++] = "/bin/sh", argv[k++] = "-c", argv[k++] = line;
+  } else {
+    argv[k++] = def = default_server();
+    argv[k++] = "--lsp";
+    if (c->verbose)
+      argv[k++] = "-vv";
+    for (size_t i = 0; i < n; i++)
+      argv[k++] = (char *)json_string_value(json_array_get(grants, i));
+  }
+  int rc = upk_client_spawn(&c->client, argv, timeout_ms);
   free(def);
+  free(line);
+  free(argv);
+  return rc;
+}
+
+static int start(ctl *c, const char *server_cmd, int timeout_ms, int warm_kernels, json_t *grants) {
+  int rc = spawn(c, server_cmd, timeout_ms, grants);
   if (rc)
     return rc;
   c->client.on_notify = on_notify;
@@ -513,7 +550,10 @@ static int daemon_command(ctl *c, cmdline *l, char **args) {
       l->timeout_s = AGENT_TIMEOUT_S; /* agent runs take minutes each, not seconds */
   int warm =
       cmd->kernels || (!strcmp(cmd->name, "raw") && n >= 2 && !strncmp(args[1], "kernel/", 7));
-  if (start(c, l->server, (int)(l->timeout_s * 1000), warm)) {
+  json_t *grants = ctl_grants(cmd, n, args);
+  int failed = start(c, l->server, (int)(l->timeout_s * 1000), warm, grants);
+  json_decref(grants);
+  if (failed) {
     fprintf(stderr, "upskillctl: cannot start the server: %s\n",
             c->client.error[0] ? c->client.error : "initialize failed");
     if (c->client.pid > 0)

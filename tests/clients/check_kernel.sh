@@ -12,7 +12,7 @@ export UPSKILLD=$daemon
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 TAP_CAPTURE=$tmp/check
 
-tap_plan 19
+tap_plan 20
 ctl_need_toolkit
 
 # Usage errors need no toolkit (TAP_SKIP= runs them regardless).
@@ -57,6 +57,14 @@ printf '#include "myhdr.h"\n#ifndef FACTOR\n#error FACTOR is not defined\n#endif
 tap_check "without -I the header is not found" eval 'rc 1 && has "cannot open source file \"myhdr.h\"" o'
 [ -z "$TAP_SKIP" ] && run check-kernel "$tmp/kern.cu" -I "$tmp/inc" --define FACTOR=3
 tap_check "-I DIR and -D NAME=V reach kernel/validate" eval 'rc 0 && has "^k  *[0-9]" o && has "^0 errors" o'
+# What the person types is the user's: a header directory outside the file's and the current
+# one (its name a glob: unescaped it would not match itself), and --python, reach the daemon as its own arguments.
+mkdir -p "$tmp/proj" "$tmp/common [1]*"
+printf '#define SCALE 2.0f\n' >"$tmp/common [1]*/gain.h"
+printf '#include "gain.h"\n__global__ void g(float *x) { x[threadIdx.x] *= SCALE; }\n' >"$tmp/proj/gain.cu"
+[ -z "$TAP_SKIP" ] && (cd "$tmp/proj" && run check-kernel gain.cu -I "../common [1]*" --python /bin/false)
+tap_check "-I DIR outside the project, typed by the user: compiled, not refused" \
+  eval 'rc 0 && has "^g  *[0-9]" o && ! has refused o e'
 printf '__global__ void a(float *x) { x[0] = 1; }\n' >"$tmp/cus/a.cu"
 printf '__global__ void b(float *x) { x[0] = 1 }\n' >"$tmp/cus/b.cu"
 [ -z "$TAP_SKIP" ] && run check-kernel "$tmp/cus"

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/xalloc.h"
 #include "tests/integration/fsx.h"
 #include "tests/integration/harness.h"
 
@@ -292,5 +293,102 @@ Test(agent, agent_path_is_an_include_root) {
             "%s", hx_dump(r));
   json_decref(r);
   free(inc);
+  hx_finish(d, 0);
+}
+
+/* The refusal's text of a validate_kernel call that pulls `inc` in as an include directory. */
+static char *include_refusal(hx *d, const char *inc, const char *more, const char *meta) {
+  char *p = jstr(inc);
+  json_t *r =
+      hx_callf(d,
+               "{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"tools/call\",\"params\":{\"name\":"
+               "\"validate_kernel\",\"arguments\":{\"source\":\"#include \\\"secret.h\\\"\\n\","
+               "\"includes\":[%s]%s},\"_meta\":%s}}",
+               p, more, meta);
+  free(p);
+  refused(r, "trust/read", "upskilld --agent-path=DIR");
+  char *text = upk_xstrdup(json_string_value(json_object_get(
+      json_array_get(json_object_get(json_object_get(r, "result"), "content"), 0), "text")));
+  json_decref(r);
+  return text;
+}
+
+/* upskillctl gives what a person typed (-I DIR) the user's authority as the spawned daemon's own
+ * arguments, never inside a message: an agent that sends anything like that grant, in
+ * initialize (as upskillctl, with its options), in _meta or in the arguments, is refused word
+ * for word as one that does not, and the refusal says what the user can do. */
+Test(agent, the_users_command_line_grant_cannot_be_claimed) {
+  char inc[PATH_MAX], grant[PATH_MAX + 64];
+  snprintf(inc, sizeof inc, "%s", at(P.out, "inc"));
+  snprintf(grant, sizeof grant, "\"--allow-kernel-option=-I%s\"", inc);
+  hx *plain = hx_mcp_session(HX_NOARGS);
+  char *before = include_refusal(plain, inc, "", "{}");
+  hx_finish(plain, 0);
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_MCP, HX_NOARGS);
+  json_decref(hx_callf(
+      d,
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+      "\"2025-11-25\",\"clientInfo\":{\"name\":\"upskillctl\",\"version\":\"1\"},\"capabilities\":"
+      "{\"experimental\":{\"upskillctl\":{\"grants\":[%s]}}},\"initializationOptions\":{\"cli\":"
+      "true,\"userSession\":true,\"allowKernelOptions\":[\"-I*\"],\"allow-kernel-option\":[%s]},"
+      "\"argv\":[%s]}}",
+      grant, grant, grant));
+  hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+  char meta[3 * PATH_MAX];
+  snprintf(meta, sizeof meta,
+           "{\"upskillctl\":true,\"cli\":true,\"grants\":[%s],\"allowKernelOption\":[\"-I*\"]}",
+           grant);
+  char *forged = include_refusal(d, inc, "", meta);
+  cr_assert_str_eq(forged, before, "a claimed grant changed the refusal");
+  /* In the arguments: an unknown parameter, still refused, the secret still unread. */
+  char *p = jstr(inc);
+  char args[4 * PATH_MAX];
+  snprintf(args, sizeof args,
+           "{\"source\":\"#include \\\"secret.h\\\"\\n\",\"includes\":[%s],\"allowKernelOption\":"
+           "[\"-I*\"],\"cli\":true}",
+           p);
+  json_t *r = tool(d, "validate_kernel", args);
+  cr_assert(json_is_true(json_object_get(json_object_get(r, "result"), "isError")), "%s",
+            hx_dump(r));
+  cr_assert_null(strstr(hx_dump(r), SECRET), "%s", hx_dump(r));
+  json_decref(r);
+  /* The daemon's flag as a compiler option: refused, not obeyed. */
+  snprintf(args, sizeof args, "{\"source\":\"#include \\\"secret.h\\\"\\n\",\"options\":[%s]}",
+           grant);
+  r = tool(d, "validate_kernel", args);
+  json_t *sc = json_object_get(json_object_get(r, "result"), "structuredContent");
+  cr_assert(json_is_false(json_object_get(sc, "ok")) &&
+                strstr(hx_dump(r), "kernel/option-refused") && !strstr(hx_dump(r), SECRET),
+            "%s", hx_dump(r));
+  json_decref(r);
+  free(p);
+  free(forged);
+  free(before);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* Over LSP too (upskillctl's own face): an editor's or a client's `includes` are not the user's
+ * command line, whatever its initialize says; only upskilld's own arguments are. */
+Test(agent, an_lsp_client_naming_itself_upskillctl_gains_nothing) {
+  char inc[PATH_MAX];
+  snprintf(inc, sizeof inc, "%s", at(P.out, "inc"));
+  hx *d = hx_spawn(HX_PIPE, UPK_FRAMING_LSP, HX_NOARGS);
+  char *p = jstr(inc);
+  json_decref(
+      hx_callf(d, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+                  "\"clientInfo\":{\"name\":\"upskillctl\"},\"capabilities\":{},"
+                  "\"initializationOptions\":{\"cli\":true,\"allowKernelOptions\":[\"-I*\"]}}}"));
+  hx_send(d, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
+  json_t *r = hx_callf(d,
+                       "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"kernel/validate\",\"params\":{"
+                       "\"source\":\"#include \\\"secret.h\\\"\\n\",\"includes\":[%s]}}",
+                       p);
+  free(p);
+  const char *all = hx_dump(r);
+  cr_assert(strstr(all, "kernel/option-refused") && strstr(all, "--allow-kernel-option="), "%s",
+            all);
+  cr_assert_null(strstr(all, SECRET), "%s", all);
+  json_decref(r);
   hx_finish(d, 0);
 }
