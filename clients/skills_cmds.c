@@ -11,6 +11,7 @@
 
 #include "clients/commands.h"
 #include "clients/ctl.h"
+#include "clients/voice.h"
 #include "clients/junit_ctl.h"
 #include "clients/sarif_ctl.h"
 #include "common/xalloc.h"
@@ -569,6 +570,8 @@ static int install_verb(ctl *c, size_t k, const char *verb, const char *arg, con
     json_object_set_new(p, "name", json_string(arg));
   }
   int rc = cmd_install(c, verb, p);
+  if (rc && k == 4 && !c->json)
+    ctl_suggest_skill(c, arg);
   c->diag_file = NULL;
   free(abs);
   return rc;

@@ -18,6 +18,7 @@
 #include "clients/commands.h"
 #include "clients/ctl.h"
 #include "clients/grant.h"
+#include "clients/voice.h"
 #include "clients/rpc_client.h"
 #include "upk_config.h"
 #include "common/xalloc.h"
@@ -215,12 +216,12 @@ void ctl_print_diags(FILE *f, const char *file, json_t *diags, int *errors, int 
       snprintf(codebuf, sizeof codebuf, " [%lld]", (long long)json_integer_value(code));
     long long line = json_integer_value(json_object_get(start, "line"));
     long long col = json_integer_value(json_object_get(start, "character"));
-    fprintf(f, "%s:%lld:%lld: %s: %s%s\n",
-            df     ? df
-            : file ? file
-                   : "-",
-            line >= 0 ? line + 1 : 0, col >= 0 ? col + 1 : 0, s >= 1 && s <= 4 ? sev[s] : "note",
-            msg ? msg : "", codebuf);
+    char *text = ctl_cli_text(msg);
+    if (df || file) /* else about no file: no made-up "-:1:1:" */
+      fprintf(f, "%s:%lld:%lld: ", df ? df : file, line >= 0 ? line + 1 : 0,
+              col >= 0 ? col + 1 : 0);
+    fprintf(f, "%s: %s%s\n", s >= 1 && s <= 4 ? sev[s] : "note", text, codebuf);
+    free(text);
     if (errors)
       *errors += s == 1;
     if (warnings)
@@ -233,9 +234,14 @@ void ctl_print_error(ctl *c, json_t *err) {
     ctl_print_json(err);
     return;
   }
-  fprintf(stderr, "upskillctl: error %lld: %s\n",
-          (long long)json_integer_value(json_object_get(err, "code")),
-          json_string_value(json_object_get(err, "message")));
+  /* The reason, in the command line's words; the JSON-RPC code only for -v. */
+  char *text = ctl_cli_text(json_string_value(json_object_get(err, "message")));
+  if (c->verbose)
+    fprintf(stderr, "upskillctl: error %lld: %s\n",
+            (long long)json_integer_value(json_object_get(err, "code")), text);
+  else
+    fprintf(stderr, "upskillctl: %s\n", text);
+  free(text);
   /* A refusal says why in its data: the diagnostics, file:line:col. */
   ctl_print_diags(stderr, c->diag_file,
                   json_object_get(json_object_get(err, "data"), "diagnostics"), NULL, NULL);
@@ -288,6 +294,23 @@ static const char *str(json_t *o, const char *k) {
   return s ? s : "-";
 }
 
+/* What a person sets so that a provider is configured. */
+static const char *provider_hint(const char *name) {
+  if (!strcmp(name, "anthropic"))
+    return "set ANTHROPIC_API_KEY";
+  if (!strcmp(name, "openai"))
+    return "set OPENAI_API_KEY";
+  if (!strcmp(name, "generic"))
+    return "set GENERIC_BASE_URL to a local OpenAI-compatible server (e.g. "
+           "http://localhost:11434/v1)";
+  return "set its key in the environment";
+}
+
+#define NO_MODEL_HINT                                                                              \
+  "none: set ANTHROPIC_API_KEY or OPENAI_API_KEY, GENERIC_BASE_URL for a local "                   \
+  "OpenAI-compatible server, or use an agent CLI you are logged in to (eval --model "              \
+  "agent:claude-code, generate --teacher agent:codex)"
+
 static void print_status(json_t *r) {
   printf("%s %s (pid %lld, up %.1f ms, %s)\n", str(r, "name"), str(r, "version"),
          (long long)json_integer_value(json_object_get(r, "pid")),
@@ -301,20 +324,26 @@ static void print_status(json_t *r) {
     row("CUDA toolkit", "%s at %s (NVRTC%s)", str(tk, "version"), str(tk, "path"),
         json_is_true(json_object_get(tk, "nvJitLink")) ? ", nvJitLink" : "");
   else
-    row("CUDA toolkit", "not available: %s", str(tk, "reason"));
+    row("CUDA toolkit", "not available: %s (set CUDA_PATH to the toolkit's directory)",
+        str(tk, "reason"));
   if (json_is_true(json_object_get(drv, "available")))
     row("GPU driver", "CUDA %s", str(drv, "cudaVersion"));
   else
     row("GPU driver", "not available: %s", str(drv, "reason"));
   const char *name;
   json_t *p;
+  int any = 0;
   json_object_foreach(json_object_get(r, "providers"), name, p) {
     char label[64];
     snprintf(label, sizeof label, "provider %s", name);
-    row(label, "%s (%s)",
-        json_is_true(json_object_get(p, "configured")) ? "configured" : "not configured",
-        str(p, "baseUrl"));
+    if (json_is_true(json_object_get(p, "configured")))
+      row(label, "configured (%s)", str(p, "baseUrl"));
+    else
+      row(label, "not configured: %s", provider_hint(name));
+    any += json_is_true(json_object_get(p, "configured"));
   }
+  if (!any)
+    row("models", "%s", NO_MODEL_HINT);
   json_t *wt = json_object_get(r, "workspaceTrust"), *k;
   size_t i;
   if (!wt)
@@ -399,6 +428,8 @@ static int local_command(int argc, char **argv) {
     if (argc > 2 || (argc == 2 && !c)) {
       fprintf(stderr, "upskillctl help: unknown command '%s'; see upskillctl --help\n",
               argc == 2 ? argv[1] : argv[2]);
+      if (argc == 2)
+        ctl_suggest_command(argv[1]);
       return 2;
     }
     c ? ctl_command_help(c, stdout) : ctl_usage(stdout);
@@ -580,6 +611,7 @@ static int ctl_main(int argc, char **argv, char **args) {
   const ctl_cmd *cmd = l.cmd;
   if (l.cmd_name && !cmd) {
     fprintf(stderr, "upskillctl: unknown command '%s'; see upskillctl --help\n", l.cmd_name);
+    ctl_suggest_command(l.cmd_name);
     return 2;
   }
   if (l.help) {
@@ -590,6 +622,8 @@ static int ctl_main(int argc, char **argv, char **args) {
     ctl_usage(stderr);
     return 2;
   }
+  if (ctl_check_options(cmd, l.n, args))
+    return 2;
   if (!strcmp(cmd->name, "trust") || !strcmp(cmd->name, "untrust"))
     return ctl_trust_command(l.n, args, c.json); /* the user's own process; never the daemon */
   if (cmd->local)

@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 TAP_CAPTURE=$tmp/check
 
-tap_plan 38
+tap_plan 43
 export UPSKILLD=$daemon
 run ping
 tap_check "ping answers" eval 'rc 0 && has "^pong in [0-9.]* ms$" o'
@@ -26,7 +26,10 @@ assert d[\"name\"] == \"upskilld\" and d[\"protocol\"] == \"lsp\" and \"toolkit\
 run raw upskilld/status '{}'
 tap_check "raw prints the result" eval 'rc 0 && has "\"name\": \"upskilld\"" o'
 run raw no/such/method
-tap_check "raw: unknown method exits 1 with the error" eval 'rc 1 && has "error -32601: method not found: no/such/method" e'
+tap_check "raw: unknown method exits 1 with the reason, no JSON-RPC code" \
+  eval 'rc 1 && has "^upskillctl: method not found: no/such/method$" e && ! has "32601" e'
+run -v raw no/such/method
+tap_check "... -v keeps the code" eval 'rc 1 && has "^upskillctl: error -32601: method not found" e'
 run raw upskilld/status '[1'
 tap_check "raw: bad JSON params exits 2" eval 'rc 2 && has "params must be a JSON object" e'
 run frobnicate
@@ -66,6 +69,17 @@ run help check-kernel
 tap_check "help COMMAND is COMMAND --help" eval 'rc 0 && cmp -s "$tmp/o" "$tmp/help-check-kernel"'
 run list --bogus
 tap_check "an unknown option points at the command's help" eval 'rc 2 && has "see .upskillctl list --help." e'
+run lokup "a task"
+tap_check "a mistyped command: did you mean, status 2" eval 'rc 2 && has "^did you mean .upskillctl lookup.?$" e'
+run check-kernal k.cu
+tap_check "... check-kernal" eval 'rc 2 && has "did you mean .upskillctl check-kernel.?" e'
+run lookup --limt 3 "a task"
+tap_check "a mistyped option: the command's nearest, before the daemon starts" \
+  eval 'rc 2 && has "^upskillctl lookup: unknown option .--limt.; did you mean .--limit.?$" e'
+env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u GENERIC_BASE_URL "$ctl" status >"$tmp/o" 2>"$tmp/e" </dev/null
+tap_check "status says how to configure each missing provider, and every way to a model" eval '
+  has "provider anthropic *not configured: set ANTHROPIC_API_KEY$" o && has "provider openai *not configured: set OPENAI_API_KEY$" o &&
+  has "^  models *none: set ANTHROPIC_API_KEY or OPENAI_API_KEY, GENERIC_BASE_URL for a local OpenAI-compatible server, or use an agent CLI .*agent:claude-code" o'
 "$ctl" completion bash >"$tmp/comp.bash"
 # complete_words WORDS...: what bash completion offers for the line "upskillctl WORDS..." (last word: the one completed)
 cat >"$tmp/complete.sh" <<'SH'
