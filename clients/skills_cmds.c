@@ -457,7 +457,9 @@ static int lock_command(ctl *c, int argc, char **argv) {
   if (!strcmp(verb, "update"))
     json_object_set_new(p, "update", json_true());
   int err = 0, rc = 0;
+  c->diag_file = "skills-lock.json"; /* a refusal's diagnostics are about the lock */
   json_t *r = ctl_call(c, restore ? "skills/restore" : "skills/check", p, &err), *e;
+  c->diag_file = NULL;
   if (!r)
     return 1;
   size_t i;

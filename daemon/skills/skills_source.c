@@ -116,6 +116,45 @@ static bool choose(src_call *sc, bool *pick) {
   return true;
 }
 
+/* Diagnostics d[from..] name their file as it lies in the source (skills/NAME/SKILL.md, beside
+ * f's SKILL.md), never a bare SKILL.md or the fetched copy: a person reads which skill. */
+static void name_files(upk_diags *d, size_t from, const upk_found_skill *f) {
+  const char *slash = strrchr(f->skill_path, '/');
+  int dir = slash ? (int)(slash - f->skill_path) : 0;
+  size_t root = strlen(f->dir);
+  for (size_t i = from; i < d->len; i++) {
+    const char *file = d->items[i].file ? d->items[i].file : "SKILL.md";
+    if (!strncmp(file, f->dir, root) && file[root] == '/')
+      file += root + 1; /* the fetched copy's path */
+    char *named = dir ? upk_xasprintf("%.*s/%s", dir, f->skill_path, file) : upk_xstrdup(file);
+    free(d->items[i].file);
+    d->items[i].file = named;
+  }
+}
+
+/* Whether d holds a diagnostic like x: the same code, place and words. */
+static bool holds(const upk_diags *d, const upk_diag *x) {
+  for (size_t i = 0; i < d->len; i++)
+    if (d->items[i].range.line == x->range.line && d->items[i].code && x->code &&
+        !strcmp(d->items[i].code, x->code) && !strcmp(d->items[i].message, x->message))
+      return true;
+  return false;
+}
+
+/* Drop from d what `said` holds already (kept in order, the dropped freed). */
+static void drop_said(upk_diags *d, const upk_diags *said) {
+  upk_diags gone = {.items = upk_xcalloc(d->len + 1, sizeof *d->items), .cap = d->len + 1};
+  size_t keep = 0;
+  for (size_t i = 0; i < d->len; i++) {
+    if (holds(said, &d->items[i]))
+      gone.items[gone.len++] = d->items[i];
+    else
+      d->items[keep++] = d->items[i];
+  }
+  d->len = keep;
+  upk_diags_free(&gone);
+}
+
 /* A found skill valid as agents load skills (a source's are others', with their conventions:
  * extra frontmatter fields, long bodies) and with a name every agent loads: its errors. */
 static size_t errors_of(src_call *sc, const upk_found_skill *f) {
@@ -126,6 +165,7 @@ static size_t errors_of(src_call *sc, const upk_found_skill *f) {
                   (upk_range){-1, 0, -1, 0}, "%s cannot be reached in the source without a link",
                   f->skill_path);
   upk_source_check_tree(f->dir, sc->dir, &d);
+  name_files(&d, 0, f);
   size_t errors = upk_diags_count(&d, UPK_SEV_ERROR);
   upk_diags_take(&sc->diags, &d);
   upk_diags_free(&d);
@@ -153,8 +193,11 @@ static bool audit_passes(src_call *sc, const bool *pick) {
     return true;
   int high = 0;
   for (size_t i = 0; i < sc->found.len; i++)
-    if (pick[i])
+    if (pick[i]) {
+      size_t first = sc->diags.len;
       high += upk_audit_skill_in(sc->found.items[i].dir, sc->dir, &sc->diags);
+      name_files(&sc->diags, first, &sc->found.items[i]);
+    }
   bool allow = json_is_true(json_object_get(sc->c->params, "allowRisky"));
   if (high > 0 && !allow)
     fail(sc, UPK_RPC_REQUEST_FAILED,
@@ -201,6 +244,9 @@ static int install_one(src_call *sc, const upk_found_skill *f) {
   json_array_append_new(sc->installed, json_pack("{s:s,s:s,s:s,s:o}", "name", f->name, "hash",
                                                  res.hash, "skillPath", f->skill_path, "targets",
                                                  upk_install_targets_json(&res)));
+  /* The install validates the skill again: what errors_of reported already is said once. */
+  name_files(&res.diags, 0, f);
+  drop_said(&res.diags, &sc->diags);
   upk_diags_take(&sc->diags, &res.diags);
   upk_install_result_free(&res);
   free(source);

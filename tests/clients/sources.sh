@@ -41,7 +41,7 @@ if ! command -v git >/dev/null; then
   echo "1..0 # SKIP no git"
   exit 0
 fi
-tap_plan 28
+tap_plan 29
 
 # acme/skills: as anthropics/skills (skills/<name>/ with a reference and a script).
 w=$tmp/work/acme/skills
@@ -145,6 +145,9 @@ check "audit: the finding on its file and line, high (exit 1)" \
 run install acme/risky
 check "install from a stranger's repository with a high finding: refused, nothing installed" \
   'rc 1 && grep -q "audit of .* found 1 high risk" "$tmp/e" && [[ ! -e .claude/skills/setup ]] && cmp -s skills-lock.json "$tmp/lock.before"'
+check "... the reason first, in the CLI's words, each finding once on the skill's own file" \
+  'head -1 "$tmp/e" | grep -q "^upskillctl: install refused: .*; --allow-risky installs it anyway$" && ! grep -q "allowRisky\|-32803" "$tmp/e" &&
+   [[ $(grep -c "^skills/setup/scripts/install.sh:3:[0-9]*: error: .*\[audit/download-exec\]$" "$tmp/e") == 1 ]]'
 run install acme/risky --allow-risky
 check "--allow-risky installs it and the lock records that it was allowed" \
   'rc 0 && [[ -f .claude/skills/setup/scripts/install.sh ]] && python3 -c "import json; assert json.load(open(\"skills-lock.json\"))[\"skills\"][\"setup\"][\"allowRisky\"] is True"'
