@@ -220,7 +220,8 @@ void ctl_print_diags(FILE *f, const char *file, json_t *diags, int *errors, int 
     if (df || file) /* else about no file: no made-up "-:1:1:" */
       fprintf(f, "%s:%lld:%lld: ", df ? df : file, line >= 0 ? line + 1 : 0,
               col >= 0 ? col + 1 : 0);
-    fprintf(f, "%s: %s%s\n", s >= 1 && s <= 4 ? sev[s] : "note", text, codebuf);
+    fprintf(f, "%s: %s%s%s\n", s >= 1 && s <= 4 ? sev[s] : "note", text,
+            ctl_cli_more(json_string_value(code), msg), codebuf);
     free(text);
     if (errors)
       *errors += s == 1;

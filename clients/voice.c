@@ -157,3 +157,9 @@ char *ctl_cli_text(const char *msg) {
   fclose(f);
   return out;
 }
+
+const char *ctl_cli_more(const char *code, const char *msg) {
+  if (code && msg && !strcmp(code, "nvrtc/error") && !strncmp(msg, "cannot open source file", 23))
+    return " (add the directory that holds it with -I DIR)";
+  return "";
+}

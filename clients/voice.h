@@ -18,5 +18,8 @@ void ctl_suggest_skill(ctl *c, const char *name);
 /** `msg` (a daemon's message; NULL: "") with its hints in upskillctl's words: a request's
  * parameter or upskilld's flag becomes the command-line option that sets it (malloc'd). */
 char *ctl_cli_text(const char *msg);
+/** What a diagnostic of `code` saying `msg` leaves out for a person on the command line (the
+ * compiler's missing header: -I DIR), or "". */
+const char *ctl_cli_more(const char *code, const char *msg);
 
 #endif

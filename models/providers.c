@@ -157,7 +157,11 @@ static int request_target(const upk_model *m, upk_wire *w, char *err, size_t err
     return -EDESTADDRREQ;
   }
   if (!w->key && !m->generic) {
-    snprintf(err, errlen, "%s: no API key: set %s", m->name, p->key_env);
+    snprintf(err, errlen,
+             "%s: no API key: set %s, or use another model: ANTHROPIC_API_KEY or OPENAI_API_KEY, "
+             "GENERIC_BASE_URL for a local OpenAI-compatible server, or an agent CLI you are "
+             "logged in to (agent:claude-code, agent:codex)",
+             m->name, p->key_env);
     return -ENOKEY;
   }
   const char *path = "/chat/completions";

@@ -54,7 +54,8 @@ mkdir -p "$tmp/inc" "$tmp/cus"
 printf '#define SCALE 2.0f\n' >"$tmp/inc/myhdr.h"
 printf '#include "myhdr.h"\n#ifndef FACTOR\n#error FACTOR is not defined\n#endif\n__global__ void k(float *x) { x[threadIdx.x] *= SCALE * FACTOR; }\n' >"$tmp/kern.cu"
 [ -z "$TAP_SKIP" ] && run check-kernel "$tmp/kern.cu"
-tap_check "without -I the header is not found" eval 'rc 1 && has "cannot open source file \"myhdr.h\"" o'
+tap_check "without -I the header is not found, and the fix is -I DIR" \
+  eval 'rc 1 && has "cannot open source file \"myhdr.h\" (add the directory that holds it with -I DIR)" o'
 [ -z "$TAP_SKIP" ] && run check-kernel "$tmp/kern.cu" -I "$tmp/inc" --define FACTOR=3
 tap_check "-I DIR and -D NAME=V reach kernel/validate" eval 'rc 0 && has "^k  *[0-9]" o && has "^0 errors" o'
 # What the person types is the user's: a header directory outside the file's and the current

@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 TAP_CAPTURE=$tmp/check
 
-tap_plan 43
+tap_plan 44
 export UPSKILLD=$daemon
 run ping
 tap_check "ping answers" eval 'rc 0 && has "^pong in [0-9.]* ms$" o'
@@ -76,6 +76,9 @@ tap_check "... check-kernal" eval 'rc 2 && has "did you mean .upskillctl check-k
 run lookup --limt 3 "a task"
 tap_check "a mistyped option: the command's nearest, before the daemon starts" \
   eval 'rc 2 && has "^upskillctl lookup: unknown option .--limt.; did you mean .--limit.?$" e'
+env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u GENERIC_BASE_URL "$ctl" generate "convert a PDF to text" >"$tmp/o" 2>"$tmp/e" </dev/null
+tap_check "generate with no key: the reason first, and every way to get a model" eval '
+  head -1 "$tmp/e" | grep -q "^upskillctl: .*no API key: set ANTHROPIC_API_KEY, .*OPENAI_API_KEY.*GENERIC_BASE_URL for a local OpenAI-compatible server.*agent:claude-code"'
 env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u GENERIC_BASE_URL "$ctl" status >"$tmp/o" 2>"$tmp/e" </dev/null
 tap_check "status says how to configure each missing provider, and every way to a model" eval '
   has "provider anthropic *not configured: set ANTHROPIC_API_KEY$" o && has "provider openai *not configured: set OPENAI_API_KEY$" o &&
