@@ -687,6 +687,44 @@ static const char *const EXIT_STATUS =
     "the severity; eval or generate stopped at --max-calls or --max-cost-usd (the result is "
     "partial and says why).";
 
+static const char *const MESSAGES =
+    "Errors go to stderr with the reason first, on one line (upskillctl: REASON), then the "
+    "diagnostics it is about, FILE:LINE:COL: severity: message [code], each once and on the "
+    "file it is about (a skill's file from a git source by its path in the source, a restore's "
+    "by skills-lock.json). A hint names what to type to upskillctl: its own options, never a "
+    "request's parameter or a daemon flag. JSON-RPC error codes show only with -v; --json "
+    "prints the daemon's error as it is. A mistyped command or option, or a skill remove does "
+    "not find, gets the nearest that exists. What you type is yours: check-kernel's -I DIR, "
+    "--python and --allow-kernel-option are allowed for that command as if given to upskilld "
+    "itself, on the command line of the daemon upskillctl starts (docs/security.md, \"The "
+    "user's command line\"); nothing a project's files or an agent says can do that.";
+
+static const char *const MESSAGES_EXAMPLE =
+    "$ upskillctl lokup \"convert a PDF\"\n"
+    "upskillctl: unknown command 'lokup'; see upskillctl --help\n"
+    "did you mean 'upskillctl lookup'?\n"
+    "$ upskillctl lookup --limt 3 \"convert a PDF\"\n"
+    "upskillctl lookup: unknown option '--limt'; did you mean '--limit'?\n"
+    "see 'upskillctl lookup --help'\n"
+    "$ upskillctl remove pdff\n"
+    "upskillctl: no installed skill named 'pdff' in project scope\n"
+    "did you mean 'pdf'? (upskillctl list shows the installed skills)\n"
+    "$ upskillctl install acme/risky\n"
+    "upskillctl: install refused: the audit of acme/risky found 1 high risk(s) (diagnostics); "
+    "--allow-risky installs it anyway\n"
+    "skills/setup/scripts/install.sh:3:1: error: a download is piped into a shell or "
+    "interpreter: whatever the server sends runs [audit/download-exec]\n"
+    "$ upskillctl check-kernel gain.cu\n"
+    "gain.cu:1:18: error: cannot open source file \"gain.h\" (add the directory that holds it "
+    "with -I DIR) [nvrtc/error]\n"
+    "$ upskillctl check-kernel gain.cu -I ~/src/common\n"
+    "sm_90a, nvrtc 13.0, compiled in 393.4 ms\n"
+    "$ upskillctl status\n"
+    "  provider anthropic   not configured: set ANTHROPIC_API_KEY\n"
+    "  models               none: set ANTHROPIC_API_KEY or OPENAI_API_KEY, GENERIC_BASE_URL for "
+    "a local OpenAI-compatible server, or use an agent CLI you are logged in to (eval --model "
+    "agent:claude-code, generate --teacher agent:codex)\n";
+
 static const char *const ENVIRONMENT =
     "UPSKILLD: the daemon to start. NO_COLOR: upskillctl prints no colour in any case. HOME, "
     "XDG_CONFIG_HOME, XDG_CACHE_HOME: where the daemon finds user skills, configuration and "
@@ -754,7 +792,9 @@ void ctl_man(FILE *f) {
     }
     roff_opts(c->opts, f);
   }
-  fputs(".SH EXIT STATUS\n", f);
+  fputs(".SH MESSAGES\n", f);
+  roff(MESSAGES, f);
+  fputs("\n.SH EXIT STATUS\n", f);
   roff(EXIT_STATUS, f);
   fputs("\n.SH ENVIRONMENT\n", f);
   roff(ENVIRONMENT, f);
@@ -798,6 +838,9 @@ void ctl_markdown(FILE *f) {
       md_opts(c->opts, f);
     }
   }
+  fputs("\n## Messages\n\n", f);
+  wrap(MESSAGES, 0, f);
+  fprintf(f, "\n```\n%s```\n", MESSAGES_EXAMPLE);
   fputs("\n## Exit status\n\n", f);
   wrap(EXIT_STATUS, 0, f);
   fputs("\n## Environment\n\n", f);

@@ -81,8 +81,8 @@ def main():
         for s in strings(path):
             for m in re.finditer(r"upskillctl (?:%s )?([a-z][a-z-]*)((?:[^.;,)`'\"]|\.[a-z/])*)", s):
                 cmd, tail = m.group(1), m.group(2)
-                if cmd in PROSE:
-                    continue
+                if cmd in PROSE or s[max(0, m.start() - 2):m.start()] == "$ ":
+                    continue  # prose, or what a person typed in an example (typos included)
                 hints += 1
                 if cmd not in commands:
                     bad.append(f"{rel}: 'upskillctl {cmd}': no such command")
