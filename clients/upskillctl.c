@@ -230,22 +230,42 @@ void ctl_print_diags(FILE *f, const char *file, json_t *diags, int *errors, int 
   }
 }
 
+/* The diagnostics of `err` that say more than its reason (caller decrefs); the codes of those
+ * that only repeat it, " [code]" each, into `codes`. */
+static json_t *beyond_reason(json_t *err, char *codes, size_t len) {
+  const char *reason = json_string_value(json_object_get(err, "message"));
+  json_t *diags = json_array(), *d;
+  size_t i, used = 0;
+  codes[0] = '\0';
+  json_array_foreach(json_object_get(json_object_get(err, "data"), "diagnostics"), i, d) {
+    const char *m = json_string_value(json_object_get(d, "message"));
+    const char *code = json_string_value(json_object_get(d, "code"));
+    if (!m || !reason || strlen(m) < 16 || !strstr(reason, m))
+      json_array_append(diags, d);
+    else if (code && used < len)
+      used += (size_t)snprintf(codes + used, len - used, " [%s]", code);
+  }
+  return diags;
+}
+
 void ctl_print_error(ctl *c, json_t *err) {
   if (c->json) {
     ctl_print_json(err);
     return;
   }
-  /* The reason, in the command line's words; the JSON-RPC code only for -v. */
+  /* The reason, in the command line's words (the JSON-RPC code only for -v), then what the
+   * diagnostics add, each once: one that repeats the reason gives it only its code. */
+  char codes[256];
+  json_t *diags = beyond_reason(err, codes, sizeof codes);
   char *text = ctl_cli_text(json_string_value(json_object_get(err, "message")));
   if (c->verbose)
-    fprintf(stderr, "upskillctl: error %lld: %s\n",
-            (long long)json_integer_value(json_object_get(err, "code")), text);
+    fprintf(stderr, "upskillctl: error %lld: %s%s\n",
+            (long long)json_integer_value(json_object_get(err, "code")), text, codes);
   else
-    fprintf(stderr, "upskillctl: %s\n", text);
+    fprintf(stderr, "upskillctl: %s%s\n", text, codes);
   free(text);
-  /* A refusal says why in its data: the diagnostics, file:line:col. */
-  ctl_print_diags(stderr, c->diag_file,
-                  json_object_get(json_object_get(err, "data"), "diagnostics"), NULL, NULL);
+  ctl_print_diags(stderr, c->diag_file, diags, NULL, NULL);
+  json_decref(diags);
   ctl_print_refused(json_object_get(err, "data"));
 }
 
