@@ -2,6 +2,7 @@
  * daemon's hints put in the words a person can type to upskillctl. */
 #include "clients/voice.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,4 +163,83 @@ const char *ctl_cli_more(const char *code, const char *msg) {
   if (code && msg && !strcmp(code, "nvrtc/error") && !strncmp(msg, "cannot open source file", 23))
     return " (add the directory that holds it with -I DIR)";
   return "";
+}
+
+/* ---- status: what is there, and how to configure what is not ---- */
+
+static void row(const char *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void row(const char *k, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  printf("  %-20s ", k);
+  vprintf(fmt, ap);
+  putchar('\n');
+  va_end(ap);
+}
+
+static const char *str(json_t *o, const char *k) {
+  const char *s = json_string_value(json_object_get(o, k));
+  return s ? s : "-";
+}
+
+/* What a person sets so that a provider is configured. */
+static const char *provider_hint(const char *name) {
+  if (!strcmp(name, "anthropic"))
+    return "set ANTHROPIC_API_KEY";
+  if (!strcmp(name, "openai"))
+    return "set OPENAI_API_KEY";
+  if (!strcmp(name, "generic"))
+    return "set GENERIC_BASE_URL to a local OpenAI-compatible server (e.g. "
+           "http://localhost:11434/v1)";
+  return "set its key in the environment";
+}
+
+#define NO_MODEL_HINT                                                                              \
+  "none: set ANTHROPIC_API_KEY or OPENAI_API_KEY, GENERIC_BASE_URL for a local "                   \
+  "OpenAI-compatible server, or use an agent CLI you are logged in to (eval --model "              \
+  "agent:claude-code, generate --teacher agent:codex)"
+
+void ctl_print_status(json_t *r) {
+  printf("%s %s (pid %lld, up %.1f ms, %s)\n", str(r, "name"), str(r, "version"),
+         (long long)json_integer_value(json_object_get(r, "pid")),
+         json_number_value(json_object_get(r, "uptimeMs")), str(r, "protocol"));
+  row("requests in flight", "%lld", (long long)json_integer_value(json_object_get(r, "inFlight")));
+  row("workspace", "%s", str(r, "workspace"));
+  row("memory", "%lld KiB resident", (long long)json_integer_value(json_object_get(r, "rssKiB")));
+  json_t *cuda = json_object_get(r, "cuda");
+  json_t *tk = json_object_get(cuda, "toolkit"), *drv = json_object_get(cuda, "driver");
+  if (json_is_true(json_object_get(tk, "available")))
+    row("CUDA toolkit", "%s at %s (NVRTC%s)", str(tk, "version"), str(tk, "path"),
+        json_is_true(json_object_get(tk, "nvJitLink")) ? ", nvJitLink" : "");
+  else
+    row("CUDA toolkit", "not available: %s (set CUDA_PATH to the toolkit's directory)",
+        str(tk, "reason"));
+  if (json_is_true(json_object_get(drv, "available")))
+    row("GPU driver", "CUDA %s", str(drv, "cudaVersion"));
+  else
+    row("GPU driver", "not available: %s", str(drv, "reason"));
+  const char *name;
+  json_t *p;
+  int any = 0;
+  json_object_foreach(json_object_get(r, "providers"), name, p) {
+    char label[64];
+    snprintf(label, sizeof label, "provider %s", name);
+    if (json_is_true(json_object_get(p, "configured")))
+      row(label, "configured (%s)", str(p, "baseUrl"));
+    else
+      row(label, "not configured: %s", provider_hint(name));
+    any += json_is_true(json_object_get(p, "configured"));
+  }
+  if (!any)
+    row("models", "%s", NO_MODEL_HINT);
+  json_t *wt = json_object_get(r, "workspaceTrust"), *k;
+  size_t i;
+  if (!wt)
+    return;
+  row("workspace trust", "%s", str(wt, "state"));
+  json_array_foreach(json_object_get(wt, "refused"), i, k) {
+    row(i ? "" : "refused keys", "%s (%s)", str(k, "key"), str(k, "rule"));
+  }
+  if (json_object_get(wt, "hint"))
+    row("", "%s", str(wt, "hint"));
 }

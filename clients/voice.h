@@ -22,4 +22,8 @@ char *ctl_cli_text(const char *msg);
  * compiler's missing header: -I DIR), or "". */
 const char *ctl_cli_more(const char *code, const char *msg);
 
+/** `upskillctl status` as a table: each provider or toolkit not configured says how to
+ * configure it, and with no model at all, every way to get one. */
+void ctl_print_status(json_t *r);
+
 #endif
