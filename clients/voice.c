@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/suggest.h"
 #include "common/xalloc.h"
@@ -121,7 +122,7 @@ void ctl_suggest_skill(ctl *c, const char *name) {
       names[i] = json_string_value(json_object_get(s, "name"));
   }
   const char *hit = upk_suggest(name, names, n);
-  if (hit)
+  if (hit && strcasecmp(hit, name)) /* the name is there: it failed for another reason */
     fprintf(stderr, "did you mean '%s'? (upskillctl list shows the installed skills)\n", hit);
   free(names);
   json_decref(r);

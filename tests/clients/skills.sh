@@ -23,7 +23,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-tap_plan 22
+tap_plan 23
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -65,6 +65,9 @@ run list --all
 check "list --all: one row per placement" 'rc 0 && [[ $(grep -c "^team-notes " "$tmp/o") -ge 2 ]] && grep -q "^team-notes .*(shadowed)$" "$tmp/o" && grep -q "skill placement(s)$" "$tmp/o"'
 run prompt --agent claude
 check "prompt renders the <available_skills> block" 'rc 0 && head -1 "$tmp/o" | grep -qx "<available_skills>" && grep -qx "team-notes" "$tmp/o"'
+run remove cuda-kernel-debuging --agent claude
+check "remove of a mistyped name: not installed, and the nearest installed skill" \
+  'rc 1 && grep -q "no installed skill named" "$tmp/e" && grep -q "^did you mean .cuda-kernel-debugging.?" "$tmp/e"'
 run remove cuda-kernel-debugging --agent claude
 check "remove deletes the skill and leaves nothing of upskilld's behind" 'rc 0 && [[ ! -e .claude/skills/cuda-kernel-debugging && -z $(ls -A .claude/skills | grep "^\.") ]] && ! grep -qs "\"cuda-kernel-debugging\"" "$XDG_STATE_HOME"/upskilld/installs/*.json'
 run remove cuda-kernel-debugging --agent claude
