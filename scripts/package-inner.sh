@@ -177,7 +177,21 @@ inner_checks() {
   done
   check "the bash completion loads in bash" in_root bash -c \
     '. /usr/share/bash-completion/completions/upskillctl && complete -p upskillctl >/dev/null'
+  readme_commands
   missing_messages
+}
+
+# The README's quick start as written: its upskillctl lines (check-kernel needs the toolkit,
+# which this root has not: missing_messages covers it).
+readme_commands() {
+  local line out rc
+  while read -r line; do
+    out=$(CWD=/home/u/w as_user sh -c "$line" 2>&1)
+    rc=$?
+    check "README: $line (exit $rc)" test $rc -eq 0
+    [[ $rc -eq 0 ]] || echo "$out" | head -5 | sed 's/^/# /'
+  done < <(sed -n '/^## Quick start/,/^```$/p' "$root_dir/README.md" |
+    sed -n 's/ *#.*//; /^upskillctl \(lookup\|install\) /p')
 }
 
 # What the installed programs say without CUDA, without git, with a read-only HOME.
