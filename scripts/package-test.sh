@@ -47,6 +47,7 @@ if [[ -z "$deb" ]]; then
     command -v "$t" >/dev/null || skip "no $t (apt-get install dpkg-dev debhelper)"
   done
 fi
+unshare --mount true 2>/dev/null || skip "no mount namespace here (unshare --mount failed: a container?)"
 mkdir -p "$cache/archives/partial"
 
 # The package: a copy of the tree (tracked and new files, not ignored ones) at a stable place.
