@@ -19,8 +19,8 @@ static const upk_env_entry TABLE[UPK_ENV_COUNT] = {
                         "`upskilld` beside upskillctl (or in its build tree), else on `PATH`",
                         "upskillctl", "the daemon upskillctl starts when it has no `--server`"},
     [UPK_ENV_WORKER] = {"UPSKILLD_WORKER", UPK_ENV_TEXT, F(worker), 0, 0,
-                        "`upskilld-worker` beside upskilld (or in its build tree); the sanitizer: "
-                        "the running worker",
+                        "`<libexecdir>/upskilld/upskilld-worker` (or the build tree's); "
+                        "the sanitizer: the running worker",
                         "upskilld, upskilld-worker",
                         "the worker program: the daemon's kernel workers, and the fresh worker the "
                         "sanitizer runs a kernel in"},

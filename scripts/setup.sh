@@ -2,6 +2,7 @@
 # Install what upskilld needs on Debian 12, skipping apt when everything is there.
 #   scripts/setup.sh          build dependencies
 #   scripts/setup.sh --test   plus what the test suite uses (node, valgrind, clang, neovim, emacs + eglot,
+#                             debhelper and mmdebstrap for scripts/package-test.sh,
 #                             chromium for the HTML reports in tests/report and for code-server,
 #                             what code-server's npm install compiles against, Slurm)
 set -euo pipefail
@@ -14,6 +15,7 @@ if [[ "${1:-}" == "--test" ]]; then
          munge # munge + slurm: tests/slurm
          libxml2-utils # xmllint: tests/junit checks --junit files against a JUnit schema
          clang-format-14 # tests/style: scripts/check-format.sh
+         debhelper mmdebstrap # scripts/package-test.sh: dpkg-buildpackage, a fresh Debian 12 root
          make python3 libkrb5-dev libxkbfile-dev libsecret-1-dev) # code-server's native modules
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)
 fi

@@ -2,7 +2,7 @@
 """Add up the suite's test cases from meson testlog.json files (TAP output of
 each test program) and print the one closing line: 'N passed, N failed, N skipped'.
 
-Extra results can be given as NAME=ok|fail arguments (e.g. the fuzz run)."""
+Extra results can be given as NAME=ok|fail|skip arguments (e.g. the fuzz run)."""
 import json
 import re
 import sys
@@ -70,7 +70,8 @@ def main(args):
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     for a in args:
         if "=" in a:
-            totals["passed" if a.split("=", 1)[1] == "ok" else "failed"] += 1
+            verdict = a.split("=", 1)[1]
+            totals[{"ok": "passed", "skip": "skipped"}.get(verdict, "failed")] += 1
         else:
             count_log(a, totals)
     line = f"{totals['passed']} passed, {totals['failed']} failed"

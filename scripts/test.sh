@@ -36,6 +36,17 @@ scripts/build.sh build -Dwerror=true || die "build failed"
 meson test -C build --print-errorlogs --num-processes 2 --timeout-multiplier 2 --no-suite agent-clis </dev/null
 logs=(build/meson-logs/testlog.json)
 
+step "the Debian package in a fresh Debian 12 root (scripts/package-test.sh)"
+# dpkg-buildpackage (-Dtests=false, ccache, the build directory kept under .cache/package), then
+# install, use and purge in a cached Debian 12 root; skipped, saying why, without root or network.
+as_root=()
+[[ $(id -u) -ne 0 ]] && sudo -n true 2>/dev/null && as_root=(sudo -n -E) # else it skips, saying so
+"${as_root[@]}" scripts/package-test.sh </dev/null | tee build/package-test.tap
+pkg_rc=${PIPESTATUS[0]}
+package=package=ok
+if grep -q '^1\.\.0 # SKIP' build/package-test.tap; then package=package=skip
+elif [[ $pkg_rc -ne 0 ]]; then package=package=fail; fi
+
 step "build with ASan+UBSan and test"
 scripts/build.sh build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
   || die "sanitizer build failed"
@@ -49,4 +60,4 @@ fuzz=fuzz=ok
 FUZZ_PARALLEL=${FUZZ_PARALLEL:-2} tests/fuzz/run.sh "${UPK_FUZZ_SECONDS:-10}" </dev/null || fuzz=fuzz=fail
 
 step "totals"
-python3 scripts/tap_totals.py "${logs[@]}" "$fuzz"
+python3 scripts/tap_totals.py "${logs[@]}" "$fuzz" "$package"

@@ -386,7 +386,8 @@ static int git(fetch_ctx *f, const char *dir, const char *const *args, char **ou
                                        f->cancel_fd, &r);
   const upk_source *s = f->s;
   if (rc == -ENOENT) {
-    sdiag(f->d, "source/git-missing", "git is not installed (needed to fetch %s)", s->url);
+    sdiag(f->d, "source/git-missing",
+          "git is not installed (needed to fetch %s): sudo apt install git", s->url);
     return rc;
   }
   if (rc < 0) {

@@ -15,6 +15,7 @@
 #include "common/diag_json.h"
 #include "common/env_options.h"
 #include "common/fileio.h"
+#include "common/install_path.h"
 #include "common/map.h"
 #include "common/trust.h"
 #include "gpu/compile/cache.h"
@@ -76,12 +77,8 @@ static void worker_path(char *buf, size_t len) {
     snprintf(buf, len, "%s", env);
     return;
   }
-  char exe[PATH_MAX];
-  upk_exe_dir(exe, sizeof exe);
-  /* Installed side by side; in a build tree the worker lives in gpu/. */
-  snprintf(buf, len, "%s/upskilld-worker", exe);
-  if (access(buf, X_OK))
-    snprintf(buf, len, "%s/../gpu/upskilld-worker", exe);
+  /* installed: <libexecdir>/upskilld/upskilld-worker; in the build tree: gpu/ */
+  upk_install_path(UPK_INST_LIBEXEC, "upskilld-worker", "gpu/upskilld-worker", buf, len);
 }
 
 /* The configured launch prefix (--worker-command, else $UPSKILLD_WORKER_COMMAND),

@@ -20,6 +20,7 @@
 #include "common/env_options.h"
 #include "common/fault.h"
 #include "common/fileio.h"
+#include "common/install_path.h"
 #include "common/xalloc.h"
 #include "upk_config.h"
 
@@ -32,15 +33,8 @@ const char *upk_skills_library_dir(void) {
     snprintf(dir, sizeof dir, "%s", env);
     return dir;
   }
-  char exe[PATH_MAX];
-  /* installed: <prefix>/bin/upskilld -> <prefix>/share/upskilld/library */
-  if (upk_exe_dir(exe, sizeof exe)) {
-    snprintf(dir, sizeof dir, "%s/../share/upskilld/library", exe);
-    if (access(dir, R_OK) == 0)
-      return dir;
-  }
-  snprintf(dir, sizeof dir, "%s", UPK_LIBRARY_DIR);
-  return dir;
+  /* installed: <datadir>/upskilld/library; from the build tree: the source tree's */
+  return upk_install_path(UPK_INST_DATA, "library", UPK_LIBRARY_DIR, dir, sizeof dir);
 }
 
 static const char *keep_string(upk_skills_svc *svc, const char *s) {

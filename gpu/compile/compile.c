@@ -454,7 +454,10 @@ int upk_compile(const upk_compile_req *req, upk_compile_result *out) {
   int rc = upk_nvrtc_get(root, &nv, reason, sizeof reason);
   if (rc) {
     upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/no-toolkit", "upskilld", AT_TOP,
-                  "%s; kernels need the CUDA toolkit's NVRTC (set CUDA_PATH or --cuda-path)",
+                  "%s; kernels need the CUDA toolkit's NVRTC: install NVIDIA's CUDA toolkit (its "
+                  "apt repository's cuda-toolkit, or the runfile from "
+                  "https://developer.nvidia.com/cuda-downloads), then set CUDA_PATH or "
+                  "--cuda-path where it is not /usr/local/cuda",
                   rc == -ENOMEM ? "out of memory loading NVRTC" : reason);
     return rc;
   }

@@ -29,11 +29,32 @@ timeout 300 nvim --headless -u NONE -i NONE --noplugin \
   -c "luafile $root/tests/clients/nvim_test.lua" >"$tmp/nvim.out" 2>&1
 rc=$?
 set -e
-if [ -s "$tmp/tap" ]; then
-  cat "$tmp/tap"
-else
-  echo "1..1"
-  echo "not ok 1 - nvim wrote no TAP (exit $rc)"
-fi
-[ $rc -eq 0 ] || sed 's/^/# nvim: /' "$tmp/nvim.out" | head -40
+[ -s "$tmp/tap" ] || echo "not ok 1 - nvim wrote no TAP (exit $rc)" >"$tmp/tap"
+[ $rc -eq 0 ] || sed 's/^/# nvim: /' "$tmp/nvim.out" | head -40 >>"$tmp/tap"
+
+# The docs' lua snippets as written, each as init.lua, the plugin where an install puts it
+# (<prefix>/share/nvim/site/pack/upskilld/start/upskilld, found through XDG_DATA_DIRS).
+mkdir -p "$tmp/share/nvim/site/pack/upskilld/start" "$tmp/bin" "$tmp/snip"
+ln -s "$root/clients/nvim" "$tmp/share/nvim/site/pack/upskilld/start/upskilld"
+ln -s "$(cd "$(dirname "$daemon")" && pwd)/$(basename "$daemon")" "$tmp/bin/upskilld"
+python3 - "$tmp/snip" "$root/README.md" "$root/docs/editors.md" <<'PY'
+import re, sys, os
+for doc in sys.argv[2:]:
+    blocks = re.findall(r"```lua\n(.*?)```", open(doc).read(), re.S)
+    for i, b in enumerate(b for b in blocks if "require('upskilld').setup" in b):
+        open(os.path.join(sys.argv[1], f"{os.path.basename(doc)}-{i + 1}.lua"), "w").write(b)
+PY
+# No upskilld to be found: only where none is installed here.
+not_found=1
+for p in /usr/local/bin/upskilld /usr/bin/upskilld; do [ -x "$p" ] && not_found=0; done
+for snip in "$tmp"/snip/*.lua; do
+  XDG_DATA_DIRS="$tmp/share" UPK_SNIPPET=$(basename "$snip") UPK_TAP_OUT="$tmp/tap.snip" \
+    UPK_NOT_FOUND=$not_found UPK_BIN="$tmp/bin" PATH=/usr/bin:/bin \
+    timeout 60 "$(command -v nvim)" --headless -i NONE -u "$snip" \
+    -c "luafile $root/tests/clients/nvim_snippet.lua" >"$tmp/nvim.out" 2>&1 || rc=1
+  cat "$tmp/tap.snip" >>"$tmp/tap" 2>/dev/null || echo "not ok 1 - $snip: no TAP" >>"$tmp/tap"
+done
+# One plan for both parts: number the results again.
+awk '/^(not )?ok [0-9]+/ { k++; sub(/ok [0-9]+/, "ok " k) } !/^1\.\./ { print } END { print "1.." k }' \
+  "$tmp/tap"
 exit $rc

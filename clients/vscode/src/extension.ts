@@ -22,7 +22,15 @@ function settings() {
   };
 }
 
-/** The daemon's executable: `p` itself when it holds a slash, else the first match on PATH. */
+/** Where the Debian package or `meson install` puts the daemon (an editor started from a desktop
+ *  may have a short PATH). */
+const INSTALL_PLACES = ['/usr/local/bin/upskilld', '/usr/bin/upskilld'];
+
+const INSTALL_HINT = 'Install it: sudo apt install ./upskilld_*.deb (the Debian package), or from source: ' +
+  'meson setup build -Dtests=false && ninja -C build && sudo meson install -C build.';
+
+/** The daemon's executable: `p` itself when it holds a slash, else the first match on PATH, else
+ *  (for the default name) where an install puts it. */
 function findExecutable(p: string): string | undefined {
   const canRun = (f: string) => {
     try {
@@ -36,7 +44,7 @@ function findExecutable(p: string): string | undefined {
   for (const dir of (process.env.PATH || '').split(path.delimiter)) {
     if (dir && canRun(path.join(dir, p))) return path.join(dir, p);
   }
-  return undefined;
+  return p === 'upskilld' ? INSTALL_PLACES.find(canRun) : undefined;
 }
 
 async function request<T>(method: string, params: object): Promise<T> {
@@ -174,7 +182,8 @@ async function start(): Promise<void> {
   if (!exe) {
     status.notFound(s.path);
     const pick = await vscode.window.showErrorMessage(
-      `upskilld not found: "${s.path}" is not an executable file (setting upskilld.path)`, 'Open the setting');
+      `upskilld not found: "${s.path}" is not on PATH or an executable file (setting upskilld.path). ${INSTALL_HINT}`,
+      'Open the setting');
     if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', 'upskilld.path');
     return;
   }

@@ -7,6 +7,7 @@
 const Module = require('module');
 const path = require('path');
 const fs = require('fs');
+const os = require('os');
 
 const standin = path.join(__dirname, 'vscode-standin.js');
 const resolve = Module._resolveFilename;
@@ -152,7 +153,25 @@ async function main() {
     /upskilld not found — set upskilld\.path/.test(bar.text) &&
     bar.command?.command === 'workbench.action.openSettings' && bar.command.arguments[0] === 'upskilld.path',
     JSON.stringify(bar));
+  const notFound = vscode.calls.filter((c) => c.name === 'window.showErrorMessage').pop()?.args || [];
+  check('a daemon not found: the message says how to install it (the package, or meson install)',
+    /sudo apt install \.\/upskilld_\*\.deb/.test(notFound[0]) && /sudo meson install/.test(notFound[0]),
+    JSON.stringify(notFound));
   await ext.deactivate();
+
+  // The default setting: the daemon found on PATH, as an installed one is.
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'upk-path-'));
+  fs.symlinkSync(path.resolve(daemon), path.join(bin, 'upskilld'));
+  const oldPath = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${oldPath}`;
+  vscode.configuration['upskilld.path'] = '';
+  await ext.activate({ subscriptions: [] });
+  const onPath = await vscode.commands.executeCommand('upskilld.status');
+  check('the default upskilld.path: the daemon on PATH starts and answers its status',
+    onPath && onPath.name === 'upskilld', JSON.stringify(onPath));
+  await ext.deactivate();
+  process.env.PATH = oldPath;
+  fs.rmSync(bin, { recursive: true, force: true });
 }
 
 main().catch((e) => check('the test ran to the end', false, e.stack)).finally(() => {

@@ -51,8 +51,43 @@ local function refresh_lenses(bufnr)
   end
 end
 
+-- Where a package or `meson install` puts the daemon, for an editor started with a short PATH.
+local install_places = { '/usr/local/bin/upskilld', '/usr/bin/upskilld' }
+
+M.install_hint = 'install it: sudo apt install ./upskilld_*.deb (the Debian package), or from '
+  .. 'source: meson setup build -Dtests=false && ninja -C build && sudo meson install -C build; '
+  .. "or set its path: require('upskilld').setup{ cmd = { '/path/to/upskilld', '--lsp' } }"
+
+-- The daemon's executable: cmd[1] on PATH (or as a path), else where an install puts it.
+local function find_daemon(name)
+  local found = vim.fn.exepath(name)
+  if found ~= '' then
+    return found
+  end
+  if name == 'upskilld' then
+    for _, p in ipairs(install_places) do
+      if vim.fn.executable(p) == 1 then
+        return p
+      end
+    end
+  end
+  return nil
+end
+
+local warned = false
+
 local function cmd_line()
   local cmd = vim.deepcopy(M.config.cmd)
+  local exe = find_daemon(cmd[1])
+  if not exe then
+    if not warned then
+      warned = true
+      notify(string.format('%s not found (not on PATH, not in /usr/local/bin or /usr/bin); %s',
+        cmd[1], M.install_hint), vim.log.levels.ERROR)
+    end
+    return nil
+  end
+  cmd[1] = exe
   if M.config.worker_command then
     table.insert(cmd, '--worker-command=' .. M.config.worker_command)
   end
@@ -86,10 +121,14 @@ local function start()
   if M.client_id and vim.lsp.get_client_by_id(M.client_id) then
     return M.client_id
   end
+  local cmd = cmd_line()
+  if not cmd then
+    return nil
+  end
   local root = root_of(vim.api.nvim_buf_get_name(0))
   M.client_id = vim.lsp.start_client({
     name = 'upskilld',
-    cmd = cmd_line(),
+    cmd = cmd,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     init_options = M.config.settings,
@@ -128,7 +167,8 @@ end
 local function request(method, params, done)
   local c = client()
   if not c then
-    return notify('the daemon is not running (' .. table.concat(M.config.cmd, ' ') .. ')',
+    return notify('the daemon is not running (' .. table.concat(M.config.cmd, ' ') .. '); '
+      .. (find_daemon(M.config.cmd[1]) and ':LspInfo and :messages say why' or M.install_hint),
       vim.log.levels.ERROR)
   end
   c.request(method, params, function(err, result)
