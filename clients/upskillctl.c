@@ -269,6 +269,10 @@ static void print_status(json_t *r) {
     row("GPU driver", "CUDA %s", str(drv, "cudaVersion"));
   else
     row("GPU driver", "not available: %s", str(drv, "reason"));
+  json_t *box = json_object_get(r, "sandbox");
+  row("sandbox", "%s", str(box, "what"));
+  if (box && !json_is_true(json_object_get(box, "available")))
+    row("", "%s", str(box, "without"));
   const char *name;
   json_t *p;
   json_object_foreach(json_object_get(r, "providers"), name, p) {
