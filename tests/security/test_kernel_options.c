@@ -40,6 +40,15 @@ static bool have_nvcc(void) {
       cr_skip_test("no nvcc in the CUDA toolkit on this machine");                                 \
   } while (0)
 
+/* nvcc with options an agent or an untrusted project wrote runs only in the sandbox
+ * (docs/security.md "Sandbox"); where there is none it is refused (kernel/no-sandbox). */
+#define NEED_SANDBOX()                                                                             \
+  do {                                                                                             \
+    char why_[600];                                                                                \
+    if (!upk_sandbox_available(why_, sizeof why_))                                                 \
+      cr_skip_test("no sandbox here, so nvcc runs no agent's options: %s", why_);                  \
+  } while (0)
+
 static void write_file(const char *path, const char *text, mode_t mode) {
   FILE *f = fopen(path, "wb");
   cr_assert(f, "cannot write %s", path);
@@ -550,9 +559,7 @@ Test(kopts, host_option_shell_syntax_in_build_toml_runs_nothing_in_the_editor) {
  * file in HOME or write outside nvcc's scratch directory. */
 Test(kopts, the_sandbox_holds_an_injection_past_the_check) {
   NEED_NVCC();
-  char why[600];
-  if (!upk_sandbox_available(why, sizeof why))
-    cr_skip_test("no sandbox here: %s", why);
+  NEED_SANDBOX();
   char *dir = make_tmp(), secret[PATH_MAX], payload[PATH_MAX * 3];
   setenv("UPK_TEST_UNCHECKED_OPTIONS", "1", 1);
   hx *d = hx_mcp_session(HX_NOARGS);
@@ -727,7 +734,9 @@ Test(kopts, allowed_options_still_compile) {
   HX_NEED_TOOLKIT();
   hx *d = hx_mcp_session(HX_NOARGS);
   const char *backends[] = {"nvrtc", "nvcc"};
-  for (int b = 0; b < (have_nvcc() ? 2 : 1); b++) {
+  char why[600];
+  int backends_here = have_nvcc() && upk_sandbox_available(why, sizeof why) ? 2 : 1;
+  for (int b = 0; b < backends_here; b++) {
     json_t *resp;
     json_t *opts = strs(13, "-maxrregcount=32", "-DX=1", "--use_fast_math", "-std=c++17", "-Xptxas",
                         "-v", "--ptxas-options=-v", "-lineinfo", "-UNDEBUG", "--define-macro",
@@ -756,6 +765,7 @@ Test(kopts, allowed_options_still_compile) {
  * refused, or trusting a project would be the only way to check a real one. */
 Test(kopts, real_projects_flags_pass) {
   NEED_NVCC();
+  NEED_SANDBOX();
   hx *d = hx_mcp_session(HX_NOARGS);
   json_t *resp;
   json_t *opts = strs(
@@ -783,6 +793,7 @@ Test(kopts, real_projects_flags_pass) {
 /* The user's own flag allows an option from anyone: the query-driver model. */
 Test(kopts, the_users_flag_allows_a_host_compiler) {
   NEED_NVCC();
+  NEED_SANDBOX();
   char *dir = make_tmp(), cc[PATH_MAX], flag[PATH_MAX + 64];
   plant_compiler(dir);
   snprintf(cc, sizeof cc, "%s/tools/gcc", dir);
