@@ -722,6 +722,14 @@ Test(kopts, headers_found_through_option_dirs_are_checked) {
   cr_expect(has_code(r, "kernel/include-outside"), "%s", hx_dump(r));
   cr_expect(!has_code(r, "kernel/option-refused"), "-I under the file's directory: %s", hx_dump(r));
   json_decref(resp);
+  /* nvcc reads "-I/a,/b" as two directories: the allowed one cannot carry /etc in with it. */
+  char comma[PATH_MAX + 16];
+  snprintf(comma, sizeof comma, "%s,/etc", inc);
+  r = tool(d, &resp,
+           json_pack("{s:s,s:[s],s:s,s:b}", "path", p, "options", comma, "backend", "nvrtc",
+                     "cache", 0));
+  cr_expect(refused(r, ",/etc"), "%s", hx_dump(r));
+  json_decref(resp);
   hx_ping(d);
   hx_finish(d, 0);
   rm_tree(dir);
