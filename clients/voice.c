@@ -219,6 +219,10 @@ void ctl_print_status(json_t *r) {
     row("GPU driver", "CUDA %s", str(drv, "cudaVersion"));
   else
     row("GPU driver", "not available: %s", str(drv, "reason"));
+  json_t *box = json_object_get(r, "sandbox");
+  row("sandbox", "%s", str(box, "what"));
+  if (box && !json_is_true(json_object_get(box, "available")))
+    row("", "%s", str(box, "without"));
   const char *name;
   json_t *p;
   int any = 0;

@@ -13,6 +13,7 @@
 
 #include "common/fileio.h"
 #include "common/sha256.h"
+#include "common/xalloc.h"
 
 enum { STORE_MAX = 4 << 20, CONFIG_MAX = 1 << 20 };
 
@@ -106,10 +107,14 @@ bool upk_trust_store_path(char *buf, size_t len) {
 
 /* Feed one config file into the hash: its name, then "-" when absent or its size and bytes.
  * A file that is there but unreadable (a link, a FIFO, too big) fails the hash. */
-static int hash_file(upk_sha256_ctx *c, int dfd, const char *name) {
+static int hash_file(upk_sha256_ctx *c, int dfd, const char *name, const upk_trust_bytes *given) {
   char *data = NULL, head[64];
   size_t len = 0;
-  int rc = upk_read_file_at(dfd, name, CONFIG_MAX, &data, &len);
+  int rc = 0;
+  if (given && !strcmp(given->name, name)) /* what a parser read: hashed, not read again */
+    data = upk_xmalloc(given->len + 1), memcpy(data, given->text, given->len), len = given->len;
+  else
+    rc = upk_read_file_at(dfd, name, CONFIG_MAX, &data, &len);
   if (rc == -ENOENT) {
     snprintf(head, sizeof head, "-");
     rc = 0;
@@ -127,13 +132,17 @@ static int hash_file(upk_sha256_ctx *c, int dfd, const char *name) {
 }
 
 int upk_trust_hash(const char *real_dir, char hex[65]) {
+  return upk_trust_hash_with(real_dir, NULL, hex);
+}
+
+int upk_trust_hash_with(const char *real_dir, const upk_trust_bytes *given, char hex[65]) {
   int dfd = open(real_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd < 0)
     return -errno;
   upk_sha256_ctx c;
   int rc = upk_sha256_init(&c);
   for (size_t i = 0; !rc && upk_trust_files[i]; i++)
-    rc = hash_file(&c, dfd, upk_trust_files[i]);
+    rc = hash_file(&c, dfd, upk_trust_files[i], given);
   unsigned char md[32];
   if (!rc)
     rc = upk_sha256_final(&c, md);
@@ -195,6 +204,18 @@ upk_trust upk_trust_check(const char *dir) {
     t = !strcmp(hex, want) ? UPK_TRUST_YES : UPK_TRUST_CHANGED;
   json_decref(store);
   return t;
+}
+
+bool upk_trust_matches(const char *dir, const char hex[65]) {
+  char store_path[PATH_MAX], real[PATH_MAX];
+  if (!dir || !upk_trust_store_path(store_path, sizeof store_path) || !realpath(dir, real))
+    return false;
+  json_t *store = store_load(store_path);
+  json_t *entry = json_object_get(json_object_get(store, "projects"), real);
+  const char *want = json_string_value(json_object_get(entry, "sha256"));
+  bool yes = want && !strcmp(want, hex);
+  json_decref(store);
+  return yes;
 }
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, const char *arg) {

@@ -88,4 +88,16 @@ json_t *upk_trust_list(void);
  * for a hint that shows what changed. 0 or a negative errno. */
 int upk_trust_hash(const char *real_dir, char hex[65]);
 
+/** One config file's bytes as a parser read them (name: "build.toml"). */
+typedef struct upk_trust_bytes {
+  const char *name;
+  const char *text;
+  size_t len;
+} upk_trust_bytes;
+/** upk_trust_hash with `given`'s file hashed from its bytes, not read again (NULL: read all),
+ * so that what is judged trusted is what was parsed. */
+int upk_trust_hash_with(const char *real_dir, const upk_trust_bytes *given, char hex[65]);
+/** Whether the store trusts the project at `dir` with exactly the config hash `hex`. */
+bool upk_trust_matches(const char *dir, const char hex[65]);
+
 #endif

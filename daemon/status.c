@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "common/sandbox.h"
 #include "common/trust.h"
 #include "models/config.h"
 #include "daemon/core/jobs.h"
@@ -25,6 +26,8 @@ typedef struct status_work {
   upk_cuda_driver driver;
   char *workspace; /* copied on the loop; NULL: none */
   json_t *trust;   /* the workspace's standing, built on the thread pool */
+  bool sandbox;    /* common/sandbox.h: whether untrusted compiles can be sandboxed */
+  char sandbox_what[640];
 } status_work;
 
 /* The workspace's standing with the user (common/trust.h) and the keys of its
@@ -57,6 +60,8 @@ static void probe(uv_work_t *req) {
   status_work *w = req->data;
   upk_cuda_toolkit_probe(w->cuda_path, &w->toolkit);
   upk_cuda_driver_probe(&w->driver);
+  w->sandbox = upk_sandbox_available(NULL, 0);
+  upk_sandbox_describe(w->sandbox_what, sizeof w->sandbox_what);
   if (w->workspace)
     w->trust = workspace_trust(w->workspace);
 }
@@ -124,6 +129,12 @@ static json_t *status_json(upk_server *s, const status_work *w) {
                       json_pack("{s:o,s:o,s:b}", "toolkit", toolkit_json(&w->toolkit), "driver",
                                 driver_json(&w->driver), "builtWithNvrtc", UPK_HAVE_NVRTC));
   json_object_set_new(r, "kernels", upk_kernels_status(s));
+  json_object_set_new(r, "sandbox",
+                      json_pack("{s:b,s:s,s:s}", "available", w->sandbox, "what", w->sandbox_what,
+                                "without",
+                                "nvcc compiles carrying a project's or an agent's options are "
+                                "refused (kernel/no-sandbox); install bubblewrap or trust the "
+                                "project"));
   json_object_set_new(r, "skills", upk_skills_status(s));
   json_object_set_new(r, "providers", providers_json());
   if (w->trust)

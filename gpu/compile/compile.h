@@ -42,6 +42,10 @@ typedef struct upk_compile_req {
                             that name nor in the process's directory, where the include policy
                             did not look (NVRTC names the program under /dev/null, nvcc compiles
                             a copy in its private directory) */
+  upk_strv readable;     /* nvcc: more directories its sandbox shows read-only (the project);
+                            the file's, the include directories and the toolkit are shown anyway */
+  bool sandbox_required; /* nvcc: options a project or an agent wrote are on the line: refuse
+                            ("kernel/no-sandbox") rather than run nvcc without the sandbox */
 } upk_compile_req;
 
 typedef struct upk_compile_result {

@@ -47,5 +47,8 @@ bool upk_nvcc_supports(const char *cuda_path, const char *arch);
  * Returns 0, -errno when it could not be started, -ENOMEM. */
 int upk_child_run(const char *const *argv, const char *cwd, char **output, size_t *len,
                   int *status);
+/** The same with `env` as the child's whole environment (upk_child_run: ours, PATH cleaned). */
+int upk_child_run_env(const char *const *argv, const char *cwd, char **env, char **output,
+                      size_t *len, int *status);
 
 #endif

@@ -125,21 +125,27 @@ static int read_all(int fd, char **out, size_t *len) {
 
 int upk_child_run(const char *const *argv, const char *cwd, char **output, size_t *len,
                   int *status) {
+  char *path = NULL, **env = child_env(&path);
+  int rc = upk_child_run_env(argv, cwd, env, output, len, status);
+  free(env);
+  free(path);
+  return rc;
+}
+
+int upk_child_run_env(const char *const *argv, const char *cwd, char **env, char **output,
+                      size_t *len, int *status) {
   int p[2];
   *output = NULL;
   *len = 0;
   *status = -1;
   if (pipe2(p, O_CLOEXEC))
     return -errno;
-  char *path = NULL, **env = child_env(&path);
   pid_t starter = getpid(), pid = fork();
   if (pid == 0) {
     close(p[0]);
     guard_main(p[1], argv, cwd, env, starter);
   }
   int err = pid < 0 ? -errno : 0;
-  free(env);
-  free(path);
   close(p[1]);
   int rc = err ? err : read_all(p[0], output, len);
   close(p[0]);

@@ -326,23 +326,70 @@ static bool fatbin_one(const char *s, size_t n) {
   return in_list(FATBIN_OK, s, n);
 }
 
+/* The language standards -std names (gcc's and nvcc's), each checked whole. */
+/* clang-format off */
+static const char *const STDS[] = {
+    "c++98", "c++03", "c++11", "c++14", "c++17", "c++20", "c++23", "c++26", "c++0x", "c++1y",
+    "c++1z", "c++2a", "c++2b", "c++2c", "gnu++98", "gnu++03", "gnu++11", "gnu++14", "gnu++17",
+    "gnu++20", "gnu++23", "gnu++26", "gnu++0x", "gnu++1y", "gnu++1z", "gnu++2a", "gnu++2b",
+    "gnu++2c", "c89", "c90", "c99", "c11", "c17", "c18", "c23", "gnu89", "gnu90", "gnu99",
+    "gnu11", "gnu17", "gnu18", "gnu23", NULL};
+/* clang-format on */
+
+#define LOWER "abcdefghijklmnopqrstuvwxyz"
+#define DIGITS "0123456789"
+/* What a macro's value may hold on the host compiler's line: characters nvcc's `sh -c` reads as
+ * themselves, outside any quoting (no blank, quote, `$`, `;`, `|`, `&`, `<`, `>`, `(`, `*`...). */
+#define SH_LITERAL ALNUM "_.+-:/@%="
+
+static bool is_ident(const char *s, size_t n) {
+  if (!n || !strchr("_" ALNUM, s[0]) || (s[0] >= '0' && s[0] <= '9'))
+    return false;
+  for (size_t i = 1; i < n; i++)
+    if (!strchr("_" ALNUM, s[i]) || !s[i])
+      return false;
+  return true;
+}
+
+static bool chars_in(const char *s, size_t n, const char *set) {
+  for (size_t i = 0; i < n; i++)
+    if (!s[i] || !strchr(set, s[i]))
+      return false;
+  return true;
+}
+
+/* -DNAME, -DNAME=VALUE (VALUE of SH_LITERAL characters), -UNAME. */
+static bool host_macro(const char *s, size_t n) {
+  const char *eq = memchr(s, '=', n);
+  size_t name = eq ? (size_t)(eq - s) - 2 : n - 2;
+  if (!is_ident(s + 2, name))
+    return false;
+  return !eq || (s[1] == 'D' && chars_in(eq + 1, n - name - 3, SH_LITERAL));
+}
+
+/* -W warnings: lower-case words and dashes, `=` and a number; never -Wl, -Wa, -Wp (they pass
+ * options on to the linker, assembler and preprocessor). */
+static bool host_warning(const char *s, size_t n) {
+  if (n < 3 || ((s[2] == 'l' || s[2] == 'a' || s[2] == 'p') && (n == 3 || s[3] == ',')))
+    return false;
+  const char *eq = memchr(s, '=', n);
+  size_t word = eq ? (size_t)(eq - s) : n;
+  return chars_in(s + 2, word - 2, LOWER DIGITS "-+") && s[2] != '-' &&
+         (!eq || chars_in(eq + 1, n - word - 1, DIGITS)) && (!eq || n > word + 1);
+}
+
+/* A host-compiler option (one item of -Xcompiler's comma list), by type: a switch on HOST_OK,
+ * -std= a known standard, a macro, a warning. Checked whole; nvcc pastes it into its `sh -c`
+ * line unquoted, so every form here is made of characters the shell reads as themselves. */
 static bool host_one(const char *s, size_t n) {
   if (in_list(HOST_OK, s, n))
     return true;
-  if (n > 2 && s[0] == '-' && (s[1] == 'D' || s[1] == 'U')) /* macros */
-    return memchr(s, ' ', n) == NULL && shell_safe(s, n);
-  if (n > 5 && !memcmp(s, "-std=", 5)) {
-    char v[32];
-    snprintf(v, sizeof v, "%.*s", (int)(n - 5), s + 5);
-    return all_of(v, ALNUM "+");
-  }
-  if (n > 2 && s[0] == '-' && s[1] == 'W') { /* warnings, not -Wl/-Wa/-Wp */
-    bool pass_on = n == 3 && (s[2] == 'l' || s[2] == 'a' || s[2] == 'p');
-    for (size_t i = 2; i < n; i++)
-      if (!strchr(ALNUM "-_", s[i]))
-        return false;
-    return !pass_on;
-  }
+  if (n > 2 && s[0] == '-' && (s[1] == 'D' || s[1] == 'U'))
+    return host_macro(s, n);
+  if (n > 5 && !memcmp(s, "-std=", 5))
+    return in_list(STDS, s + 5, n - 5);
+  if (n > 2 && s[0] == '-' && s[1] == 'W')
+    return host_warning(s, n);
   return false;
 }
 
@@ -367,6 +414,19 @@ static bool dir_ok(const char *v, const upk_kopts_policy *p) {
   return lex_in && real_in;
 }
 
+/* nvcc's own -D/-U value: a macro name (function-like too) and a value nvcc's double quotes
+ * hold (shell_safe). */
+static bool nvcc_macro(const char *v) {
+  size_t name = strcspn(v, "(=");
+  if (!is_ident(v, name) || !shell_safe(v, strlen(v)))
+    return false;
+  if (v[name] != '(')
+    return true;
+  const char *close = strchr(v + name, ')');
+  return close && chars_in(v + name + 1, (size_t)(close - v - name - 1), "_, " ALNUM) &&
+         (!close[1] || close[1] == '=');
+}
+
 static bool value_ok(vkind k, const char *v, const upk_kopts_policy *p) {
   switch (k) {
   case V_NONE:
@@ -378,23 +438,23 @@ static bool value_ok(vkind k, const char *v, const upk_kopts_policy *p) {
   case V_OPT:
     return strlen(v) == 1 && v[0] >= '0' && v[0] <= '3';
   case V_STD:
-    return all_of(v, ALNUM "+");
+    return in_list(STDS, v, strlen(v));
   case V_NUM:
     return all_of(v, "0123456789");
   case V_BOOL:
     return !strcmp(v, "true") || !strcmp(v, "false");
   case V_WORDS:
     return all_of(v, ALNUM "_,-");
-  case V_MACRO:
-    return *v && shell_safe(v, strlen(v));
+  case V_MACRO: /* NAME, NAME=VALUE, NAME(ARGS)=VALUE; nvcc quotes it, so only what ends */
+    return nvcc_macro(v); /* or expands inside double quotes is kept out of VALUE */
   case V_PTXAS:
     return each_item(v, ptxas_one);
   case V_HOST:
     return each_item(v, host_one);
   case V_FATBIN:
     return each_item(v, fatbin_one);
-  case V_DIR:
-    return shell_safe(v, strlen(v)) && dir_ok(v, p);
+  case V_DIR: /* nvcc reads "/a,/b" as two directories: one is checked, one is meant */
+    return shell_safe(v, strlen(v)) && !strchr(v, ',') && dir_ok(v, p);
   case V_ANY:
     return false;
   }

@@ -89,6 +89,28 @@ static int check_includes(const upk_kvalidate_req *req, const char *const *searc
   return rc;
 }
 
+/* UPK_TEST_UNCHECKED_OPTIONS=1 (set only by tests/security's sandbox test, in its daemon's
+ * environment) passes every option unchecked, to show what the sandbox alone stops. */
+static bool unchecked_for_tests(upk_strv o, upk_kopts *opts) {
+  const char *off = getenv("UPK_TEST_UNCHECKED_OPTIONS");
+  if (!off || strcmp(off, "1"))
+    return false;
+  for (size_t i = 0; i < o.n; i++) {
+    UPK_GROW(opts->v, opts->cap, opts->n + 2);
+    opts->v[opts->n++] = upk_xstrdup(o.v[i] ? o.v[i] : "");
+    opts->v[opts->n] = NULL;
+  }
+  return true;
+}
+
+/* Whether options a project the user does not trust, or an agent, wrote are on the line: then
+ * nvcc runs only in the sandbox (compile.h, sandbox_required). */
+static bool untrusted_options(const upk_kvalidate_req *req) {
+  size_t n = req->compile.options.n;
+  size_t np = req->n_project_options < n ? req->n_project_options : n;
+  return n > np || (np && !req->project_trusted);
+}
+
 /* The allowlist (options.h) over every option and include directory: a build.toml's as its
  * project's (trusted or not), the rest as the request's. Allowed options land in `opts`,
  * normalized; each refused one is an error diagnostic. Include directories must lie under the
@@ -112,6 +134,10 @@ static void check_options(const upk_kvalidate_req *req, upk_kopts *opts, upk_dia
   upk_kopts_from request = {UPK_ORIGIN_AGENT, false, NULL, "the request's options"};
   upk_strv o = req->compile.options, in = req->compile.includes;
   size_t np = req->n_project_options < o.n ? req->n_project_options : o.n;
+  if (unchecked_for_tests(o, opts)) {
+    free(roots);
+    return;
+  }
   upk_kopts_check((upk_strv){o.v, np}, &project, &p, opts, d);
   upk_kopts_check((upk_strv){o.v + np, o.n - np}, &request, &p, opts, d);
   /* An include directory is an -I too. */
@@ -206,7 +232,9 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
   creq.includes.n = n;
   creq.options = upk_kopts_strv(opts);
   creq.detached = !req->file_dir; /* inline source: no "..." include beside its given name */
-  upk_diags pre = out->c.diags;   /* include findings, kept ahead of the compiler's */
+  creq.readable = (upk_strv){&req->project_root, req->project_root ? 1 : 0};
+  creq.sandbox_required = untrusted_options(req);
+  upk_diags pre = out->c.diags; /* include findings, kept ahead of the compiler's */
   memset(&out->c.diags, 0, sizeof out->c.diags);
   bool nvcc = wants_nvcc(req, facts);
   out->backend = nvcc ? "nvcc" : "nvrtc";

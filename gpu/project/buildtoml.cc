@@ -8,6 +8,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <sys/stat.h>
@@ -16,6 +17,9 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
+extern "C" {
+#include "common/trust.h"
+}
 
 namespace {
 
@@ -481,6 +485,14 @@ extern "C" int upk_buildtoml_load(const char *path, upk_buildtoml *out) {
   int rc = upk_read_in_dir(p.c_str(), BUILDTOML_MAX, &text, &len);
   if (rc == 0) {
     rc = upk_buildtoml_parse(text, len, p.c_str(), out);
+    /* What trust judges is what was parsed: the hash takes these bytes, not a second read. */
+    char real[PATH_MAX];
+    std::string dir = p.substr(0, p.rfind('/') == std::string::npos ? 0 : p.rfind('/'));
+    upk_trust_bytes given = {"build.toml", text, len};
+    if (rc == 0 && p.size() >= 10 && !p.compare(p.size() - 10, 10, "build.toml") &&
+        realpath(dir.empty() ? "." : dir.c_str(), real) &&
+        upk_trust_hash_with(real, &given, out->trust_hash))
+      out->trust_hash[0] = '\0';
     std::free(text);
     return rc;
   }

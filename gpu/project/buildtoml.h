@@ -65,7 +65,9 @@ typedef struct upk_buildtoml {
   upk_bt_list backends, torch_src, torch_include;
   upk_bt_kernel *kernels; /* in file order */
   size_t n_kernels;
-  upk_diags diags; /* codes "buildtoml/..." (docs/diagnostics.md) */
+  upk_diags diags;     /* codes "buildtoml/..." (docs/diagnostics.md) */
+  char trust_hash[65]; /* upk_buildtoml_load: the project's config hash (common/trust.h) over
+                          the very bytes parsed here; "" when it could not be made */
 } upk_buildtoml;
 
 /** Parse `len` bytes of `text` as the build.toml at `path` (used for the

@@ -19,6 +19,7 @@
 #include "gpu/compile/toolkit.h"
 #include "gpu/worker/wire.h"
 #include "common/fileio.h"
+#include "common/trust.h"
 #include "common/xalloc.h"
 
 enum { SOURCE_CAP = 16 << 20 }; /* larger sources are refused with a diagnostic */
@@ -36,14 +37,16 @@ typedef struct wire {
 } wire;
 
 /* Whether the daemon found the project at `dir` trusted (upk_trust_check there, as the user's
- * store says: docs/security.md). */
-static bool trusted_project(const wire *w, const char *dir) {
+ * store says: docs/security.md), and the store trusts exactly the build.toml parsed here
+ * (`hash`, over the bytes parsed): a config changed between the daemon's check and this
+ * parse is not trusted. */
+static bool trusted_project(const wire *w, const char *dir, const char *hash) {
   char real[PATH_MAX];
-  if (!dir || !realpath(dir, real))
+  if (!dir || !realpath(dir, real) || !hash || !hash[0])
     return false;
   for (size_t i = 0; i < w->trusted.n; i++)
     if (!strcmp(w->trusted.v[i], real))
-      return true;
+      return upk_trust_matches(real, hash);
   return false;
 }
 
@@ -296,7 +299,8 @@ static json_t *validate_now(json_t *params, char *err, size_t err_len) {
     bool as_project = w.daemon.project_aware && w.pre.len == 0;
     int rc =
         as_project ? upk_project_hint_apply(&w.req, opt_str(params, "arch") != NULL, &hint) : 0;
-    w.req.project_trusted = trusted_project(&w, w.req.options_project);
+    w.req.project_trusted =
+        hint.found && trusted_project(&w, w.req.options_project, hint.project.bt.trust_hash);
     if (!rc && w.pre.len == 0)
       rc = upk_kernel_validate(&w.req, &r);
     if (!rc)
@@ -379,7 +383,7 @@ static json_t *validate_project(json_t *params, char *err, size_t err_len) {
     return NULL;
   }
   int rc = upk_project_load(opt_str(params, "project"), w.req.compile.cuda_path, &p);
-  w.req.project_trusted = !rc && trusted_project(&w, p.root);
+  w.req.project_trusted = !rc && trusted_project(&w, p.root, p.bt.trust_hash);
   upk_kvalidate_result *rs = upk_xcalloc(p.n_jobs + 1, sizeof *rs);
   int *rcs = upk_xcalloc(p.n_jobs + 1, sizeof *rcs);
   if (!rc && rs && rcs && upk_project_validate(&p, &w.req, 0, rs, rcs) == 0)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/sandbox.h"
 #include "common/trust.h"
 #include "tests/integration/harness.h"
 
@@ -37,6 +38,15 @@ static bool have_nvcc(void) {
     HX_NEED_TOOLKIT();                                                                             \
     if (!have_nvcc())                                                                              \
       cr_skip_test("no nvcc in the CUDA toolkit on this machine");                                 \
+  } while (0)
+
+/* nvcc with options an agent or an untrusted project wrote runs only in the sandbox
+ * (docs/security.md "Sandbox"); where there is none it is refused (kernel/no-sandbox). */
+#define NEED_SANDBOX()                                                                             \
+  do {                                                                                             \
+    char why_[600];                                                                                \
+    if (!upk_sandbox_available(why_, sizeof why_))                                                 \
+      cr_skip_test("no sandbox here, so nvcc runs no agent's options: %s", why_);                  \
   } while (0)
 
 static void write_file(const char *path, const char *text, mode_t mode) {
@@ -71,15 +81,23 @@ static hx *agent_in(const char *dir) {
   return hx_mcp_session(HX_ARGS(flag));
 }
 
-/* A host "compiler" at dir/tools/gcc that leaves dir/MARKER and then compiles with gcc. */
+/* A host "compiler" at dir/tools/gcc that leaves dir/MARKER and then compiles with gcc,
+ * defining PLANTED_RAN (seen by the device compile too: it runs inside the sandbox, where
+ * the marker cannot be written). */
 static void plant_compiler(const char *dir) {
   char p[PATH_MAX], script[PATH_MAX * 2];
   snprintf(p, sizeof p, "%s/tools", dir);
   cr_assert_eq(mkdir(p, 0755), 0);
   snprintf(p, sizeof p, "%s/tools/gcc", dir);
-  snprintf(script, sizeof script, "#!/bin/sh\ntouch '%s/MARKER'\nexec /usr/bin/gcc \"$@\"\n", dir);
+  snprintf(script, sizeof script,
+           "#!/bin/sh\ntouch '%s/MARKER' 2>/dev/null\nexec /usr/bin/gcc \"$@\" -DPLANTED_RAN\n",
+           dir);
   write_file(p, script, 0755);
 }
+
+/* A kernel that compiles only through the planted compiler. */
+static const char *PLANTED_KERNEL = "#ifndef PLANTED_RAN\n#error the planted compiler did not run\n"
+                                    "#endif\n__global__ void k(float *y) { y[0] = 1.f; }\n";
 
 static bool marker(const char *dir) {
   char p[PATH_MAX];
@@ -258,6 +276,8 @@ Test(kopts, trusted_project_may_name_its_host_compiler) {
   plant_compiler(dir);
   snprintf(flags, sizeof flags, "[\"-ccbin\", \"%s/tools/gcc\"]", dir);
   plant_project(dir, flags);
+  snprintf(p, sizeof p, "%s/kernel_src/k.cu", dir);
+  write_file(p, PLANTED_KERNEL, 0644); /* compiles only through the planted compiler */
   setenv("XDG_STATE_HOME", state, 1);
   setenv("UPK_TEST_STATE_HOME", state, 1); /* the daemon reads the same store */
   char real[PATH_MAX], hex[65], err[256];
@@ -266,7 +286,6 @@ Test(kopts, trusted_project_may_name_its_host_compiler) {
   json_t *resp;
   json_t *r = tool(d, &resp, json_pack("{s:s,s:b}", "project", dir, "cache", 0));
   cr_expect(!has_code(r, "kernel/option-refused"), "a trusted project was refused: %s", hx_dump(r));
-  cr_expect(marker(dir), "the trusted project's compiler did not run: %s", hx_dump(r));
   json_t *row = json_array_get(json_object_get(r, "rows"), 0); /* build.toml has notes of its own */
   cr_expect(json_is_true(json_object_get(row, "ok")), "%s", hx_dump(r));
   json_decref(resp);
@@ -474,6 +493,135 @@ Test(kopts, nvcc_shell_cannot_be_reached) {
   free(dir);
 }
 
+/* nvcc pastes -Xcompiler values into its `sh -c` line unquoted: a -std= past its first 31
+ * characters, or a macro holding `>`, reached that shell. Each host option is typed now (a known
+ * standard checked whole, an identifier and a value of characters the shell reads as
+ * themselves), through MCP options and through a project's build.toml opened in an editor. */
+static const char *STD_PAD = "-std=c++17aaaaaaaaaaaaaaaaaaaaaaaaaa;touch %s/MARKER;";
+
+Test(kopts, host_option_shell_syntax_is_refused) {
+  NEED_NVCC();
+  char *dir = make_tmp(), std[PATH_MAX + 64], redir[PATH_MAX + 32], out[PATH_MAX];
+  snprintf(std, sizeof std, STD_PAD, dir);
+  snprintf(out, sizeof out, "%s/FILE", dir);
+  snprintf(redir, sizeof redir, "-D_X>%s", out);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", std), "-Xcompiler", NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", redir), "-Xcompiler", NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-fPIC,-DX=1|true"), "-Xcompiler", NULL);
+  expect_refused(d, "nvcc", strs(2, "-Xcompiler", "-std=c++17 -fplugin=x"), "-Xcompiler", NULL);
+  expect_refused(d, "nvcc", strs(1, "-std=c++17;true"), "-std", NULL);
+  cr_expect(!marker(dir), "nvcc's shell ran the -std= payload");
+  cr_expect(!exists(out), "nvcc's shell created %s", out);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+Test(kopts, host_option_shell_syntax_in_build_toml_runs_nothing_in_the_editor) {
+  NEED_NVCC();
+  char *dir = make_tmp(), flags[PATH_MAX * 2], std[PATH_MAX + 64], out[PATH_MAX],
+       uri[PATH_MAX + 16], p[PATH_MAX];
+  snprintf(std, sizeof std, STD_PAD, dir);
+  snprintf(out, sizeof out, "%s/FILE", dir);
+  snprintf(flags, sizeof flags, "[\"-Xcompiler\", \"%s\", \"-Xcompiler\", \"-D_X>%s\"]", std, out);
+  plant_project(dir, flags);
+  /* host code: the editor's check takes nvcc */
+  const char *text = "__global__ void k(float *y) { y[0] = 1.f; }\n"
+                     "void launch(float *y) { k<<<1, 1>>>(y); }\n";
+  snprintf(p, sizeof p, "%s/kernel_src/k.cu", dir);
+  write_file(p, text, 0644);
+  snprintf(uri, sizeof uri, "file://%s", p);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *open = json_pack("{s:s,s:s,s:{s:{s:s,s:s,s:i,s:s}}}", "jsonrpc", "2.0", "method",
+                           "textDocument/didOpen", "params", "textDocument", "uri", uri,
+                           "languageId", "cuda-cpp", "version", 1, "text", text);
+  char *msg = json_dumps(open, JSON_COMPACT);
+  json_decref(open);
+  hx_send(d, msg);
+  free(msg);
+  json_t *m = hx_next_publish(d, uri, 120000);
+  cr_assert(m, "no publishDiagnostics after didOpen");
+  cr_expect(!marker(dir), "opening k.cu ran the build.toml's -std= payload");
+  cr_expect(!exists(out), "opening k.cu created %s", out);
+  cr_expect(strstr(hx_dump(m), "kernel/option-refused") && strstr(hx_dump(m), "-Xcompiler"), "%s",
+            hx_dump(m));
+  json_decref(m);
+  hx_ping(d); /* answers at once */
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* The sandbox alone: with the option check turned off (UPK_TEST_UNCHECKED_OPTIONS=1 in this
+ * daemon's environment only), a payload reaches nvcc's shell and runs, and still cannot read a
+ * file in HOME or write outside nvcc's scratch directory. */
+Test(kopts, the_sandbox_holds_an_injection_past_the_check) {
+  NEED_NVCC();
+  NEED_SANDBOX();
+  char *dir = make_tmp(), secret[PATH_MAX], payload[PATH_MAX * 3];
+  setenv("UPK_TEST_UNCHECKED_OPTIONS", "1", 1);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  unsetenv("UPK_TEST_UNCHECKED_OPTIONS");
+  snprintf(secret, sizeof secret, "%s/.ssh", hx_home(d));
+  mkdir(secret, 0700);
+  snprintf(secret, sizeof secret, "%s/.ssh/id_upk", hx_home(d));
+  write_file(secret, "SECRET_in_home_upk\n", 0600);
+  snprintf(payload, sizeof payload,
+           "-std=c++17;echo injected_ran_upk|tr a-z A-Z;cat %s;touch %s/MARKER;echo x "
+           ">%s/.bashrc;exit 1;",
+           secret, dir, hx_home(d));
+  json_t *resp;
+  json_t *r = tool(d, &resp,
+                   json_pack("{s:s,s:s,s:[s,s],s:b}", "source", KERNEL, "backend", "nvcc",
+                             "options", "-Xcompiler", payload, "cache", 0));
+  /* upper-cased by the payload: the answer quoting the option back would not match */
+  cr_expect(strstr(hx_dump(resp), "INJECTED_RAN_UPK"), "the payload did not run: %s",
+            hx_dump(resp));
+  cr_expect(!has_code(r, "kernel/option-refused"), "%s", hx_dump(r));
+  cr_expect(!strstr(hx_dump(resp), "SECRET_in_home_upk"), "HOME was read: %s", hx_dump(resp));
+  cr_expect(!marker(dir), "the payload wrote outside the scratch directory");
+  char rc[PATH_MAX];
+  snprintf(rc, sizeof rc, "%s/.bashrc", hx_home(d));
+  cr_expect(!exists(rc), "the payload wrote into HOME");
+  cr_expect(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* Without a sandbox (UPK_TEST_NO_SANDBOX=1 makes the probe say none) nvcc never runs options an
+ * agent wrote: refused with what to do; the user's own compile (no options) still runs, and
+ * status says why. */
+Test(kopts, without_a_sandbox_agent_options_are_refused) {
+  NEED_NVCC();
+  setenv("UPK_TEST_NO_SANDBOX", "1", 1);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  unsetenv("UPK_TEST_NO_SANDBOX");
+  json_t *resp;
+  json_t *r = tool(d, &resp,
+                   json_pack("{s:s,s:s,s:[s],s:b}", "source", KERNEL, "backend", "nvcc", "options",
+                             "-DX=1", "cache", 0));
+  cr_expect(has_code(r, "kernel/no-sandbox"), "%s", hx_dump(r));
+  cr_expect(strstr(hx_dump(r), "bubblewrap") && strstr(hx_dump(r), "upskillctl trust"), "%s",
+            hx_dump(r));
+  cr_expect(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_decref(resp);
+  r = tool(d, &resp, json_pack("{s:s,s:s,s:b}", "source", KERNEL, "backend", "nvcc", "cache", 0));
+  cr_expect(json_is_true(json_object_get(r, "ok")), "no options, no sandbox needed: %s",
+            hx_dump(r));
+  json_decref(resp);
+  resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":90,\"method\":\"upskilld/status\"}");
+  json_t *box = json_object_get(hx_assert_result(resp, "90"), "sandbox");
+  cr_expect(json_is_false(json_object_get(box, "available")), "%s", hx_dump(resp));
+  cr_expect(strstr(hx_dump(box), "UPK_TEST_NO_SANDBOX"), "%s", hx_dump(box));
+  json_decref(resp);
+  hx_finish(d, 0);
+}
+
 /* __has_include cannot probe for a file outside: refused whether it exists or not. */
 Test(kopts, has_include_cannot_probe_outside) {
   HX_NEED_TOOLKIT();
@@ -574,6 +722,14 @@ Test(kopts, headers_found_through_option_dirs_are_checked) {
   cr_expect(has_code(r, "kernel/include-outside"), "%s", hx_dump(r));
   cr_expect(!has_code(r, "kernel/option-refused"), "-I under the file's directory: %s", hx_dump(r));
   json_decref(resp);
+  /* nvcc reads "-I/a,/b" as two directories: the allowed one cannot carry /etc in with it. */
+  char comma[PATH_MAX + 16];
+  snprintf(comma, sizeof comma, "%s,/etc", inc);
+  r = tool(d, &resp,
+           json_pack("{s:s,s:[s],s:s,s:b}", "path", p, "options", comma, "backend", "nvrtc",
+                     "cache", 0));
+  cr_expect(refused(r, ",/etc"), "%s", hx_dump(r));
+  json_decref(resp);
   hx_ping(d);
   hx_finish(d, 0);
   rm_tree(dir);
@@ -586,7 +742,9 @@ Test(kopts, allowed_options_still_compile) {
   HX_NEED_TOOLKIT();
   hx *d = hx_mcp_session(HX_NOARGS);
   const char *backends[] = {"nvrtc", "nvcc"};
-  for (int b = 0; b < (have_nvcc() ? 2 : 1); b++) {
+  char why[600];
+  int backends_here = have_nvcc() && upk_sandbox_available(why, sizeof why) ? 2 : 1;
+  for (int b = 0; b < backends_here; b++) {
     json_t *resp;
     json_t *opts = strs(13, "-maxrregcount=32", "-DX=1", "--use_fast_math", "-std=c++17", "-Xptxas",
                         "-v", "--ptxas-options=-v", "-lineinfo", "-UNDEBUG", "--define-macro",
@@ -615,6 +773,7 @@ Test(kopts, allowed_options_still_compile) {
  * refused, or trusting a project would be the only way to check a real one. */
 Test(kopts, real_projects_flags_pass) {
   NEED_NVCC();
+  NEED_SANDBOX();
   hx *d = hx_mcp_session(HX_NOARGS);
   json_t *resp;
   json_t *opts = strs(
@@ -642,6 +801,7 @@ Test(kopts, real_projects_flags_pass) {
 /* The user's own flag allows an option from anyone: the query-driver model. */
 Test(kopts, the_users_flag_allows_a_host_compiler) {
   NEED_NVCC();
+  NEED_SANDBOX();
   char *dir = make_tmp(), cc[PATH_MAX], flag[PATH_MAX + 64];
   plant_compiler(dir);
   snprintf(cc, sizeof cc, "%s/tools/gcc", dir);
@@ -649,10 +809,10 @@ Test(kopts, the_users_flag_allows_a_host_compiler) {
   hx *d = hx_mcp_session(HX_ARGS(flag));
   json_t *resp;
   json_t *r = tool(d, &resp,
-                   json_pack("{s:s,s:s,s:[s,s],s:b}", "source", KERNEL, "backend", "nvcc",
+                   json_pack("{s:s,s:s,s:[s,s],s:b}", "source", PLANTED_KERNEL, "backend", "nvcc",
                              "options", "-ccbin", cc, "cache", 0));
-  cr_expect(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
-  cr_expect(marker(dir), "the allowed compiler did not run: %s", hx_dump(r));
+  cr_expect(json_is_true(json_object_get(r, "ok")), "the allowed compiler did not run: %s",
+            hx_dump(r));
   json_decref(resp);
   /* Another compiler is still refused. */
   expect_refused(d, "nvcc", strs(2, "-ccbin", "/usr/bin/gcc"), "-ccbin", NULL);

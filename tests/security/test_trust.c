@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/trust.h"
+#include "gpu/project/buildtoml.h"
 #include "tests/integration/harness.h"
 
 static char root[PATH_MAX], proj[PATH_MAX + 16], state[PATH_MAX + 16];
@@ -83,6 +84,37 @@ Test(trust, grant_check_revoke) {
   cr_assert_eq(upk_trust_check(proj), UPK_TRUST_NO);
   /* revoking what is not trusted is no error */
   cr_assert_eq(upk_trust_revoke(proj, err, sizeof err), 0, "%s", err);
+}
+
+/* What is judged trusted is what was parsed: build.toml's trust hash is taken over the bytes
+ * its parser read (upk_buildtoml_load), and the store is asked about exactly that hash, so a
+ * build.toml swapped between the daemon's check and the worker's parse is not trusted. */
+Test(trust, the_hash_is_of_the_bytes_parsed) {
+  char p[PATH_MAX * 2], hex[65];
+  const char *toml = "[general]\nname = \"t\"\nbackends = [\"cuda\"]\n";
+  snprintf(p, sizeof p, "%s/build.toml", proj);
+  put(p, toml);
+  grant_ok();
+  upk_buildtoml bt;
+  cr_assert_eq(upk_buildtoml_load(p, &bt), 0);
+  cr_expect_str_not_empty(bt.trust_hash);
+  cr_expect(upk_trust_matches(proj, bt.trust_hash), "the parsed bytes are the trusted ones");
+  upk_buildtoml_free(&bt);
+  /* A parser that read other bytes (the file swapped after the check) gets another hash. */
+  const char *evil = "[general]\nname = \"t\"\nbackends = [\"cuda\"]\n# -ccbin tools\n";
+  upk_trust_bytes given = {"build.toml", evil, strlen(evil)};
+  char real[PATH_MAX];
+  cr_assert(realpath(proj, real));
+  cr_assert_eq(upk_trust_hash_with(real, &given, hex), 0);
+  cr_expect(!upk_trust_matches(proj, hex), "other bytes than the trusted ones matched");
+  given.text = toml, given.len = strlen(toml);
+  cr_assert_eq(upk_trust_hash_with(real, &given, hex), 0);
+  cr_expect(upk_trust_matches(proj, hex));
+  /* And the file on disk changed: the store's standing says so too. */
+  put(p, evil);
+  cr_assert_eq(upk_buildtoml_load(p, &bt), 0);
+  cr_expect(!upk_trust_matches(proj, bt.trust_hash));
+  upk_buildtoml_free(&bt);
 }
 
 Test(trust, store_is_the_users_alone) {
