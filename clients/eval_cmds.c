@@ -311,6 +311,7 @@ static void print_plan(json_t *answer) {
   printf("\n(tokens: prompts as bytes/4, answers as %lld each; cost - where a model has no "
          "price)\n",
          (long long)json_integer_value(json_object_get(r, "outputTokensPerCall")));
+  ctl_print_refused(answer);
 }
 
 /* Why a run stopped early, on stderr: the result above is partial. */

@@ -578,6 +578,7 @@ static bool scripts_allowed(ecall *c) {
 static void eval_run(ecall *c) {
   if (c->dry_run) { /* the plan, and nothing called */
     json_t *plan = upk__em_eval_plan(c);
+    upk__em_config_note(c, plan);
     plan ? upk_job_reply(c->job, plan)
          : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
     upk__em_free(c);
