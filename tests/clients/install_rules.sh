@@ -45,7 +45,7 @@ if ! command -v git >/dev/null; then
   echo "1..0 # SKIP no git"
   exit 0
 fi
-tap_plan 21
+tap_plan 22
 
 mkdir -p "$tmp/proj" && cd "$tmp/proj" && g init -q .
 # A project that already has a skill from a source: a lock and agent directories to keep.
@@ -217,4 +217,18 @@ rm -rf .claude/skills/piped .agents/skills/piped
 before=$(state)
 run restore
 check "restore of a lock entry without allowRisky: the audit refuses it" 'rc 1 && said "install/audit" && same'
+# A collection as publishers lay it out (skills/ plus a marketplace whose plugins share the
+# root) is audited once per skill: text and JSON.
+mkdir -p "$tmp/pub/.claude-plugin"
+skill "$tmp/pub/skills/alpha" alpha "Alpha. Use when testing collections."
+skill "$tmp/pub/skills/beta" beta "Beta. Use when testing collections."
+printf '{"name":"m","plugins":[{"name":"p1","source":"./","skills":["./skills/alpha","./skills/beta"]},{"name":"p2","source":"./"}]}\n' \
+  >"$tmp/pub/.claude-plugin/marketplace.json"
+run audit "$tmp/pub"
+a=$(grep -c "^alpha (skills/alpha/SKILL.md)" "$tmp/o")
+run --json audit "$tmp/pub"
+check "a collection with a marketplace sharing its root: each skill audited once" \
+  '[[ $a == 1 ]] && python3 -c "
+import json; d = json.load(open(\"$tmp/o\"))
+assert sorted(s[\"name\"] for s in d[\"skills\"]) == [\"alpha\", \"beta\"], d"'
 tap_finish
