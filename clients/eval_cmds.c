@@ -505,12 +505,20 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
   json_t *p = eval_params(argc, argv, &ci);
   if (!p || (!ci.junit && ci.fail_under < 0))
     return send_request(c, argv, "skills/eval", p, print_eval);
-  int err = 0;
-  json_t *r = ctl_call(c, "skills/eval", p, &err);
+  json_t *resp = ctl_request(c, "skills/eval", p), *err = json_object_get(resp, "error");
+  json_t *r = json_incref(json_object_get(resp, "result"));
+  /* A run in which every trial of a model errored fails, its results in the error's data:
+   * the JUnit file still holds them (as errors), and the exit status is 1. */
+  json_t *failed = json_object_get(json_object_get(err, "data"), "results")
+                       ? json_object_get(err, "data")
+                       : NULL;
+  if (err)
+    ctl_print_error(c, err);
   /* The results first, then what they mean: 1 no answer, 3 a cost limit stopped the run. */
-  int rc = finish(c, json_incref(r), print_eval);
-  if (r && ci.junit && ctl_junit_eval(r, ci.junit, started))
+  int rc = r ? finish(c, json_incref(r), print_eval) : 1;
+  if ((r || failed) && ci.junit && ctl_junit_eval(r ? r : failed, ci.junit, started))
     rc = 1;
+  json_decref(resp);
   if (!rc && r)
     rc = ctl_fail_under(r, ci.fail_under);
   json_decref(r);
