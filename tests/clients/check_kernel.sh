@@ -12,7 +12,7 @@ export UPSKILLD=$daemon
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 TAP_CAPTURE=$tmp/check
 
-tap_plan 23
+tap_plan 24
 ctl_need_toolkit
 
 # Usage errors need no toolkit (TAP_SKIP= runs them regardless).
@@ -80,6 +80,13 @@ ln -s .. "$tmp/repo/src/loop"
 tap_check "a repository: .cu files in subdirectories, one row each, what was skipped said" eval 'rc 0 &&
   has "^== .*repo/src/deep/a.cu$" o && has "^src/deep/a.cu  *ok$" o && has "^1 file checked, 0 with errors$" o &&
   has "^skipped: 1 build output directory, 1 .cu file .gitignore ignores, 1 link not followed$" o && ! has "out.cu\|made.cu\|hook.cu" o'
+# The same tree as a git work tree whose config names an fsmonitor hook: git check-ignore
+# decides what is ignored, and the hook never runs.
+rm -rf "$tmp/repo/.git" && git -C "$tmp/repo" init -q && git -C "$tmp/repo" config core.fsmonitor "touch $tmp/pwned"
+printf '/src/deep/skip.cu\n' >>"$tmp/repo/.gitignore" && cp "$tmp/cus/b.cu" "$tmp/repo/src/deep/skip.cu"
+[ -z "$TAP_SKIP" ] && run check-kernel "$tmp/repo"
+tap_check "a git work tree: .gitignore as git reads it (anchored paths too), no hook run" eval 'rc 0 &&
+  has "^src/deep/a.cu  *ok$" o && ! has "skip.cu\|made.cu" o && has "2 .cu files .gitignore ignores" o && [ ! -e "$tmp/pwned" ]'
 echo '# no kernels' >"$tmp/nocu/docs/README.md"
 ln -s "$tmp/nocu" "$tmp/nocu/docs/loop"
 run check-kernel "$tmp/nocu"
