@@ -17,6 +17,9 @@ const ctl_opt ctl_globals[] = {
      "an agent: target is named)"},
     {"verbose", 'v', 'v', NULL, "the daemon logs in detail on stderr"},
     {"server", 0, 's', "CMD", "run CMD (through /bin/sh) as the daemon instead of upskilld --lsp"},
+    {"extra-dir", 0, 'X', "DIR",
+     "also index the skills in DIR, a collection (repeatable; as skills.extraDirs in "
+     "~/.config/upskilld/config.yaml)"},
     {"version", 0, 'V', NULL, "print the version and exit"},
     {"help", 'h', 'h', NULL, "this help; COMMAND --help for one command's"},
     {0},
@@ -166,7 +169,9 @@ const ctl_cmd ctl_commands[] = {
      "compile CUDA for H100: diagnostics, registers, spills, occupancy",
      "FILE.cu is compiled with NVRTC (nvcc for host code); a kernel-builder project (a "
      "directory with build.toml, or the build.toml) gets a row per kernel and capability; a "
-     "directory of .cu files without build.toml has each file checked. --run also runs the "
+     "directory without build.toml has every .cu file in its tree checked (not build output, "
+     ".git or what .gitignore ignores; links not followed; at most 10,000 entries), one row per "
+     "file and a summary line. --run also runs the "
      "kernel on the GPU and checks it against a reference (docs/gpu.md); --against PROBLEM.py "
      "makes the reference a PyTorch (KernelBench) problem, and --against DIR [KERNEL_DIR] "
      "checks each DIR/P.py with KERNEL_DIR/P.cu and P.json, then prints fast_0, fast_1 and "

@@ -16,6 +16,7 @@ typedef struct ctl {
   double call_start;     /* when the current request was sent (ms, monotonic) */
   const char *diag_file; /* the file a refusal's diagnostics are about, or NULL */
   json_t *collect;       /* check-kernel DIR --json: results gathered here, printed once */
+  json_t *extra_dirs;    /* --extra-dir DIR...: initializationOptions.skills.extraDirs */
 } ctl;
 
 /** Not a command this module knows. */

@@ -46,7 +46,24 @@ static void bar(const char *label, json_t *cond) {
   long skipped = (long)json_integer_value(json_object_get(cond, "skipped"));
   if (skipped)
     printf("  (%ld skipped)", skipped);
+  long errored = (long)json_integer_value(json_object_get(cond, "callFailures"));
+  if (errored)
+    printf("  (%ld errored, not counted)", errored);
   putchar('\n');
+}
+
+/* Trials whose call failed: how many and the main reasons, beside the bars. */
+static void print_errored(json_t *r) {
+  json_t *e = json_object_get(r, "errored"), *why;
+  size_t i;
+  if (json_integer_value(json_object_get(e, "trials")) <= 0)
+    return;
+  printf("\n%lld of %lld trials errored (left out of the rates); main reasons:\n",
+         (long long)json_integer_value(json_object_get(e, "trials")),
+         (long long)json_integer_value(json_object_get(r, "trials")));
+  json_array_foreach(json_object_get(e, "reasons"), i, why)
+      printf("  %4lldx %s\n", (long long)json_integer_value(json_object_get(why, "count")),
+             sv(why, "reason"));
 }
 
 static void fmt_pct(char *buf, size_t len, double v, bool sign) {
@@ -194,6 +211,7 @@ static void print_eval(json_t *r) {
     printf("%lld trials not run (a cost limit was reached)\n",
            (long long)json_integer_value(json_object_get(r, "notRun")));
   print_models(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
+  print_errored(r);
   ctl_print_pass_k(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   print_agents(json_object_get(r, "agents"));
   const char *id = sv(r, "runId");
@@ -293,6 +311,7 @@ static void print_plan(json_t *answer) {
   printf("\n(tokens: prompts as bytes/4, answers as %lld each; cost - where a model has no "
          "price)\n",
          (long long)json_integer_value(json_object_get(r, "outputTokensPerCall")));
+  ctl_print_refused(answer);
 }
 
 /* Why a run stopped early, on stderr: the result above is partial. */
@@ -486,12 +505,20 @@ static int cmd_eval(ctl *c, int argc, char **argv) {
   json_t *p = eval_params(argc, argv, &ci);
   if (!p || (!ci.junit && ci.fail_under < 0))
     return send_request(c, argv, "skills/eval", p, print_eval);
-  int err = 0;
-  json_t *r = ctl_call(c, "skills/eval", p, &err);
+  json_t *resp = ctl_request(c, "skills/eval", p), *err = json_object_get(resp, "error");
+  json_t *r = json_incref(json_object_get(resp, "result"));
+  /* A run in which every trial of a model errored fails, its results in the error's data:
+   * the JUnit file still holds them (as errors), and the exit status is 1. */
+  json_t *failed = json_object_get(json_object_get(err, "data"), "results")
+                       ? json_object_get(err, "data")
+                       : NULL;
+  if (err)
+    ctl_print_error(c, err);
   /* The results first, then what they mean: 1 no answer, 3 a cost limit stopped the run. */
-  int rc = finish(c, json_incref(r), print_eval);
-  if (r && ci.junit && ctl_junit_eval(r, ci.junit, started))
+  int rc = r ? finish(c, json_incref(r), print_eval) : 1;
+  if ((r || failed) && ci.junit && ctl_junit_eval(r ? r : failed, ci.junit, started))
     rc = 1;
+  json_decref(resp);
   if (!rc && r)
     rc = ctl_fail_under(r, ci.fail_under);
   json_decref(r);
@@ -550,10 +577,10 @@ static int cmd_generate(ctl *c, int argc, char **argv) {
 static void print_runs(json_t *r) {
   json_t *x;
   size_t i;
-  printf("%-26s %-9s %-24s %6s  %s\n", "id", "kind", "skill", "trials", "models");
+  printf("%-26s %-9s %-24s %6s %-6s  %s\n", "id", "kind", "skill", "trials", "status", "models");
   json_array_foreach(json_object_get(r, "runs"), i, x) {
-    printf("%-26s %-9s %-24.24s %6lld  ", sv(x, "id"), sv(x, "kind"), sv(x, "skill"),
-           (long long)json_integer_value(json_object_get(x, "transcripts")));
+    printf("%-26s %-9s %-24.24s %6lld %-6s  ", sv(x, "id"), sv(x, "kind"), sv(x, "skill"),
+           (long long)json_integer_value(json_object_get(x, "transcripts")), sv(x, "status"));
     json_t *m;
     size_t k;
     json_array_foreach(json_object_get(x, "models"), k, m)

@@ -1,8 +1,9 @@
 /* upskillctl's kernel verb: check-kernel FILE.cu compiles a CUDA file through
  * kernel/validate and prints gcc-style diagnostics, a resources table and a
  * count line; check-kernel DIR (a kernel-builder project, or its build.toml)
- * prints one row per kernel and capability, then the diagnostics; --json
- * prints the raw result. */
+ * prints one row per kernel and capability, then the diagnostics; check-kernel DIR
+ * without build.toml checks every .cu file in the tree (kernel_tree.c), one row per file and a
+ * summary line; --json prints the raw result. */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include "clients/commands.h"
 #include "clients/ctl.h"
 #include "clients/junit_ctl.h"
+#include "clients/kernel_tree.h"
 #include "clients/sarif_ctl.h"
 #include "common/xalloc.h"
 
@@ -384,57 +386,80 @@ static int check_kernel(ctl *c, const char *path, const kopts *o) {
   return report(c, path, project, r, o, p); /* p: the params again, for --html */
 }
 
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+/* What the walk left out, on one line; unreadable directories and a cut walk on stderr. */
+static int print_skipped(const char *path, const ctl_cu_tree *t) {
+  char line[256] = "";
+  size_t len = 0;
+  const struct {
+    size_t n;
+    const char *one, *many;
+  } parts[] = {{t->build_dirs, "build output directory", "build output directories"},
+               {t->ignored, ".cu file .gitignore ignores", ".cu files .gitignore ignores"},
+               {t->links, "link not followed", "links not followed"}};
+  for (size_t i = 0; i < 3; i++) {
+    if (!parts[i].n)
+      continue;
+    int w = snprintf(line + len, sizeof line - len, "%s%zu %s", len ? ", " : "", parts[i].n,
+                     parts[i].n == 1 ? parts[i].one : parts[i].many);
+    len = w > 0 && (size_t)w < sizeof line - len ? len + (size_t)w : len;
+  }
+  if (len)
+    printf("skipped: %s\n", line);
+  for (size_t i = 0; i < t->n_unreadable; i++)
+    fprintf(stderr, "upskillctl check-kernel: %s: cannot read %s\n", path, t->unreadable[i]);
+  if (t->truncated)
+    fprintf(stderr,
+            "upskillctl check-kernel: %s: stopped after %d entries: the files past them were not "
+            "checked; name a smaller directory\n",
+            path, TREE_MAX_ENTRIES);
+  return t->truncated || t->n_unreadable ? 1 : 0;
 }
 
-/* A directory of .cu files without build.toml: each file is checked, in name order. */
+/* One row per file checked: its path and how it went. */
+static void print_tree_rows(const ctl_cu_tree *t, const int *rcs) {
+  printf("\n%-48s %s\n", "FILE", "RESULT");
+  for (size_t i = 0; i < t->n; i++)
+    printf("%-48s %s\n", t->files[i], rcs[i] == 0 ? "ok" : rcs[i] == 1 ? "errors" : "not checked");
+}
+
+/* A directory without build.toml: every .cu file beneath it (kernel_tree.c), in path order. */
 static int check_dir(ctl *c, const char *path, const char *abs, const kopts *o) {
-  DIR *d = opendir(abs);
-  if (!d) {
-    fprintf(stderr, "upskillctl check-kernel: cannot open %s: %s\n", path, strerror(errno));
-    return 2;
-  }
-  char **files = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    if (len < 4 || strcmp(e->d_name + len - 3, ".cu") || e->d_name[0] == '.')
-      continue;
-    UPK_GROW(files, cap, n + 1);
-    files[n++] = upk_xstrdup(e->d_name);
-  }
-  closedir(d);
-  if (!n) {
+  ctl_cu_tree t;
+  ctl_cu_tree_walk(abs, &t);
+  if (!t.n) {
     fprintf(stderr,
-            "upskillctl check-kernel: %s has no build.toml and no .cu files: nothing to check\n",
-            path);
+            "upskillctl check-kernel: %s has no build.toml and no .cu file in its tree (%zu "
+            "entries looked at): nothing to check\n",
+            path, t.seen);
+    print_skipped(path, &t);
+    ctl_cu_tree_free(&t);
     return 2;
   }
-  qsort(files, n, sizeof *files, by_name);
-  int rc = 0, failed = 0;
+  int rc = 0, failed = 0, *rcs = upk_xcalloc(t.n, sizeof *rcs);
   if (c->json)
     c->collect = json_array();
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < t.n; i++) {
     char file[PATH_MAX + 256];
-    snprintf(file, sizeof file, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", files[i]);
+    snprintf(file, sizeof file, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/",
+             t.files[i]);
     if (!c->json)
       printf("%s== %s\n", i ? "\n" : "", file);
-    int one = check_kernel(c, file, o);
-    failed += one != 0;
-    if (one > rc)
-      rc = one;
-    free(files[i]);
+    rcs[i] = check_kernel(c, file, o);
+    failed += rcs[i] != 0;
+    rc = rcs[i] > rc ? rcs[i] : rc;
   }
-  free(files);
   if (c->json) {
     ctl_print_json(c->collect);
     json_decref(c->collect);
     c->collect = NULL;
   } else {
-    printf("\n%zu file%s checked, %d with errors\n", n, n == 1 ? "" : "s", failed);
+    print_tree_rows(&t, rcs);
+    printf("%zu file%s checked, %d with errors\n", t.n, t.n == 1 ? "" : "s", failed);
   }
+  int partial = print_skipped(path, &t);
+  rc = partial > rc ? partial : rc;
+  free(rcs);
+  ctl_cu_tree_free(&t);
   return rc;
 }
 

@@ -1,6 +1,7 @@
 /* upskillctl: the command-line client for people. It spawns upskilld (or the
  * --server command), speaks LSP-framed JSON-RPC to it, and prints human
  * output (tables, a progress bar on a TTY) or --json. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -165,8 +166,13 @@ static int start(ctl *c, const char *server_cmd, int timeout_ms, int warm_kernel
                              "rootUri", "capabilities", "window", "workDoneProgress", 1,
                              "clientInfo", "name", "upskillctl", "version", UPK_VERSION);
   /* A command that compiles nothing has no use for the daemon's kernel workers. */
+  json_t *init = json_object();
   if (!warm_kernels)
-    json_object_set_new(params, "initializationOptions", json_pack("{s:b}", "warmKernels", 0));
+    json_object_set_new(init, "warmKernels", json_false());
+  if (c->extra_dirs)
+    json_object_set_new(init, "skills", json_pack("{s:O}", "extraDirs", c->extra_dirs));
+  json_object_size(init) ? json_object_set_new(params, "initializationOptions", init)
+                         : json_decref(init);
   if (getcwd(cwd, sizeof cwd)) {
     char uri[PATH_MAX + 8];
     snprintf(uri, sizeof uri, "file://%s", cwd);
@@ -465,6 +471,17 @@ static int global_opt(const ctl_opt *g, const char *value, ctl *c, cmdline *l) {
   case 'v':
     c->verbose = 1;
     break;
+  case 'X': {
+    char real[PATH_MAX];
+    if (!realpath(value, real)) {
+      fprintf(stderr, "upskillctl: --extra-dir %s: %s\n", value, strerror(errno));
+      return 2;
+    }
+    if (!c->extra_dirs)
+      c->extra_dirs = json_array();
+    json_array_append_new(c->extra_dirs, json_string(real));
+    break;
+  }
   case 'V':
     printf("upskillctl %s\n", UPK_VERSION);
     return 0;
@@ -546,10 +563,9 @@ static int daemon_command(ctl *c, cmdline *l, char **args) {
   return rc;
 }
 
-static int ctl_main(int argc, char **argv, char **args) {
-  ctl c = {0};
+static int ctl_dispatch(ctl *c, int argc, char **argv, char **args) {
   cmdline l = {.timeout_s = 120};
-  int rc = split_args(argc, argv, args, &c, &l);
+  int rc = split_args(argc, argv, args, c, &l);
   if (rc >= 0)
     return rc;
   const ctl_cmd *cmd = l.cmd;
@@ -569,10 +585,17 @@ static int ctl_main(int argc, char **argv, char **args) {
   if (ctl_check_options(cmd, l.n, args))
     return 2;
   if (!strcmp(cmd->name, "trust") || !strcmp(cmd->name, "untrust"))
-    return ctl_trust_command(l.n, args, c.json); /* the user's own process; never the daemon */
+    return ctl_trust_command(l.n, args, c->json); /* the user's own process; never the daemon */
   if (cmd->local)
     return local_command(l.n, args);
-  return daemon_command(&c, &l, args);
+  return daemon_command(c, &l, args);
+}
+
+static int ctl_main(int argc, char **argv, char **args) {
+  ctl c = {0};
+  int rc = ctl_dispatch(&c, argc, argv, args);
+  json_decref(c.extra_dirs);
+  return rc;
 }
 
 int main(int argc, char **argv) {

@@ -243,7 +243,10 @@ void ctl_print_status(json_t *r) {
     return;
   row("workspace trust", "%s", str(wt, "state"));
   json_array_foreach(json_object_get(wt, "refused"), i, k) {
-    row(i ? "" : "refused keys", "%s (%s)", str(k, "key"), str(k, "rule"));
+    if (!strncmp(str(k, "rule"), "config/", 7)) /* a config file's unknown key or bad value */
+      row(i ? "" : "config", "%s", str(k, "message"));
+    else
+      row(i ? "" : "refused keys", "%s (%s)", str(k, "key"), str(k, "rule"));
   }
   if (json_object_get(wt, "hint"))
     row("", "%s", str(wt, "hint"));

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "common/fileio.h"
+#include "common/suggest.h"
 #include "common/log.h"
 #include "common/trust.h"
 #include "common/xalloc.h"
@@ -378,6 +379,123 @@ static int apply_one(upk_config *c, const char *k, const json_t *v, const char *
   return 0; /* upskill's other keys (auto_eval, fastagent_config, ...) and editor settings */
 }
 
+/* ---- a config file checked key by key ---- */
+
+/* Every key a config file may hold: upskilld's, upskill's own (auto_eval, fastagent_config are
+ * upskill's and read by no one), and the editor settings the daemon reads from any layer. */
+static const char *const KNOWN_KEYS[] = {"skill_generation_model",
+                                         "model",
+                                         "eval_model",
+                                         "test_gen_model",
+                                         "grader_model",
+                                         "skills_dir",
+                                         "runs_dir",
+                                         "skills",
+                                         "model_aliases",
+                                         "agents",
+                                         "prices",
+                                         "max_parallel",
+                                         "max_refine_attempts",
+                                         "max_attempts",
+                                         "request_timeout_ms",
+                                         "connect_timeout_ms",
+                                         "retry_backoff_ms",
+                                         "auto_eval",
+                                         "fastagent_config",
+                                         "condense",
+                                         "warmKernels"};
+static const char *const SKILLS_KEYS[] = {"gitHost", "extraDirs", "maxDirs"};
+#define NKEYS(a) (sizeof(a) / sizeof *(a))
+
+static bool is_known(const char *k, const char *const *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(k, v[i]))
+      return true;
+  return false;
+}
+
+/* Each scalar key of mapping node m and its line, as PREFIX + key. */
+static void mapping_lines(yaml_document_t *doc, yaml_node_t *m, const char *prefix, json_t *out) {
+  if (!m || m->type != YAML_MAPPING_NODE)
+    return;
+  for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top; pr++) {
+    yaml_node_t *k = yaml_document_get_node(doc, pr->key);
+    if (!k || k->type != YAML_SCALAR_NODE)
+      continue;
+    char name[256];
+    snprintf(name, sizeof name, "%s%s", prefix, (const char *)k->data.scalar.value);
+    json_object_set_new(out, name, json_integer((json_int_t)k->start_mark.line + 1));
+    if (!*prefix && !strcmp(name, "skills"))
+      mapping_lines(doc, yaml_document_get_node(doc, pr->value), "skills.", out);
+  }
+}
+
+/* The line of each top-level key of a YAML document (and of skills.*, as "skills.K"). */
+static json_t *key_lines(const char *text, size_t len) {
+  yaml_parser_t p;
+  yaml_document_t doc;
+  json_t *out = json_object();
+  if (!yaml_parser_initialize(&p))
+    return out;
+  yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+  if (yaml_parser_load(&p, &doc)) {
+    mapping_lines(&doc, yaml_document_get_root_node(&doc), "", out);
+    yaml_document_delete(&doc);
+  }
+  yaml_parser_delete(&p);
+  return out;
+}
+
+/* A problem with one key of a config file, recorded (c->refused, rule `rule`) and logged: the
+ * rest of the file still applies. */
+static void key_problem(upk_config *c, const char *path, const json_t *lines, const char *key,
+                        const char *rule, const char *what) {
+  char msg[1024];
+  json_int_t line = json_integer_value(json_object_get(lines, key));
+  snprintf(msg, sizeof msg, "%s:%lld: %s", path, (long long)(line ? line : 1), what);
+  json_array_append_new(c->refused,
+                        json_pack("{s:s,s:s,s:s,s:s,s:I}", "key", key, "rule", rule, "message", msg,
+                                  "file", path, "line", line ? line : 1));
+  upk_log(UPK_LOG_WARN, "%s", msg);
+}
+
+static void unknown_key(upk_config *c, const char *path, const json_t *lines, const char *key,
+                        const char *const *known, size_t n) {
+  const char *base = strchr(key, '.') ? strchr(key, '.') + 1 : key;
+  const char *near = upk_suggest(base, known, n);
+  char what[512];
+  snprintf(what, sizeof what, "unknown key '%s'%s%s%s: ignored", key,
+           near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+  key_problem(c, path, lines, key, "config/unknown-key", what);
+}
+
+/* A config file's layer: each key applied on its own; an unknown key or a value of the wrong
+ * type is reported with its line, and the rest still applies. -ENOMEM only. */
+static int apply_file(upk_config *c, const json_t *layer, const char *path, const json_t *lines) {
+  const char *k, *sk;
+  json_t *v, *sv;
+  char err[512];
+  json_object_foreach((json_t *)layer, k, v) {
+    if (!is_known(k, KNOWN_KEYS, NKEYS(KNOWN_KEYS))) {
+      unknown_key(c, path, lines, k, KNOWN_KEYS, NKEYS(KNOWN_KEYS));
+      continue;
+    }
+    json_object_foreach(!strcmp(k, "skills") ? v : NULL, sk, sv) {
+      char full[300];
+      snprintf(full, sizeof full, "skills.%s", sk);
+      if (!is_known(sk, SKILLS_KEYS, NKEYS(SKILLS_KEYS)))
+        unknown_key(c, path, lines, full, SKILLS_KEYS, NKEYS(SKILLS_KEYS));
+    }
+    int rc = apply_one(c, k, v, path, err, sizeof err);
+    if (rc == -ENOMEM)
+      return rc;
+    if (rc) /* "PATH: KEY: what": the key and what is wrong, after the line */
+      key_problem(c, path, lines, k, "config/bad-value",
+                  strstr(err, ": ") ? strstr(err, ": ") + 2 : err);
+  }
+  return 0;
+}
+
 int upk_config_apply(upk_config *c, const json_t *layer, const char *where, char *err,
                      size_t errlen) {
   const char *k;
@@ -543,6 +661,7 @@ static int load_file(upk_config *c, const char *path, const char *project_dir, c
     return rc;
   }
   json_t *layer = upk_yaml_to_json(text, len, yerr, sizeof yerr);
+  json_t *lines = layer ? key_lines(text, len) : NULL;
   free(text);
   if (!layer) {
     snprintf(err, errlen, "%s:%s", path, yerr);
@@ -556,7 +675,12 @@ static int load_file(upk_config *c, const char *path, const char *project_dir, c
     if (json_is_object(layer))
       keep_user_prices(c, layer);
   }
-  rc = json_is_null(layer) ? 0 : upk_config_apply(c, layer, path, err, errlen);
+  rc = json_is_null(layer)      ? 0
+       : !json_is_object(layer) ? upk_config_apply(c, layer, path, err, errlen)
+                                : apply_file(c, layer, path, lines);
+  if (rc == -ENOMEM)
+    snprintf(err, errlen, "%s: out of memory", path);
+  json_decref(lines);
   json_decref(layer);
   if (!rc)
     json_array_append_new(c->sources, json_string(path));

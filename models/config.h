@@ -58,7 +58,10 @@ typedef struct upk_config {
   json_t *sources;         /* array of the files that were read */
   /* The project layer's standing (common/trust.h upk_trust), or -1 when there was no project
    * config to judge; and the keys it set that were refused because the project is not trusted:
-   * [{key, rule, message}], in the order met (docs/security.md, "Project config"). */
+   * [{key, rule, message}], in the order met (docs/security.md, "Project config"); also, from
+   * either config file, an unknown key (rule config/unknown-key, the nearest known key in its
+   * message) and a value of the wrong type (config/bad-value), each with file and line: the
+   * rest of the file still applies. */
   int trust;
   json_t *refused;
 } upk_config;
@@ -70,10 +73,11 @@ void upk_config_defaults(upk_config *c);
  * agents.*.command, modelArgs, env, loginFiles and stripEnv, skills.gitHost, and runs_dir or
  * skills_dir leaving the project are refused (left out, the rest applied) and listed in
  * c->refused; c->trust says the standing. The user's file and `init_options` are the user's
- * own: never gated. Missing files are skipped; an unreadable or malformed file, or a value of the
- * wrong type, is an error (-EINVAL, or the errno) with "PATH:LINE: what" in `err`. Reads files:
- * call it off the loop. On error `c` holds the defaults and nothing to free
- * beyond upk_config_free. */
+ * own: never gated. Missing files are skipped; an unreadable or malformed file is an error
+ * (-EINVAL, or the errno) with "PATH:LINE: what" in `err`; a file's unknown key or value of the
+ * wrong type is listed in c->refused (above), the rest applied; in init_options it is an error.
+ * Reads files: call it off the loop. On error `c` holds the defaults and nothing to free beyond
+ * upk_config_free. */
 int upk_config_load(upk_config *c, const char *project_dir, const json_t *init_options, char *err,
                     size_t errlen);
 /** Merge one layer: a JSON object of the keys above (`where` names it in errors). */

@@ -17,6 +17,7 @@
 #include "skills/fsutil.h"
 #include "skills/install_root.h"
 #include "skills/skill.h"
+#include "skills/audit.h"
 #include "skills/validate.h"
 #include "skills/vcs.h"
 #include "common/xalloc.h"
@@ -32,7 +33,7 @@ typedef struct job {
   upk_tree tree;
   upk_diags vdiags; /* validation results: reported before everything else */
   char *source;
-  bool inline_src, staged_validated;
+  bool inline_src, staged_validated, audited;
 } job;
 
 static upk_validate_mode mode_of(const job *j) {
@@ -329,6 +330,32 @@ static int validate_staged(job *j, const char *root, const char *tmp, const char
   return errors ? refuse_invalid(j, errors) : 0;
 }
 
+/* req->audit: the copy about to be placed (staged in tmp, or tmp NULL: the identical one at
+ * final) is audited once, whatever its source; high findings refuse it unless allow_risky. */
+static int audit_staged(job *j, const char *root, const char *tmp, const char *final) {
+  if (!j->req->audit || j->audited)
+    return 0;
+  j->audited = true;
+  char *path = tmp ? upk_xasprintf("%s/%s/%s", root, tmp, j->res->name) : upk_xstrdup(final);
+  upk_diags ad = {0};
+  int high = upk_audit_skill(path, &ad);
+  rebase_files(&ad, path, final);
+  free(path);
+  upk_diags_take(&j->vdiags, &ad);
+  upk_diags_free(&ad);
+  j->res->high = high > 0 ? high : 0;
+  if (high < 0 || (high > 0 && !j->req->allow_risky)) {
+    upk_fs_diag(&j->res->diags, UPK_SEV_ERROR, "install/audit", NULL,
+                high < 0 ? "the skill could not be audited (%s); nothing was installed"
+                         : "the audit of %s found %d high risk(s) (diagnostics); nothing was "
+                           "installed; allowRisky (upskillctl install --allow-risky) installs it "
+                           "anyway",
+                high < 0 ? strerror(-high) : j->res->name, high);
+    return -EINVAL;
+  }
+  return 0;
+}
+
 /* Write the staged copy and the intent (its manifest entry) into tmp. */
 static int stage(job *j, size_t i, int tfd, const char *tmp) {
   const char *name = j->res->name;
@@ -341,6 +368,8 @@ static int stage(job *j, size_t i, int tfd, const char *tmp) {
   close(sfd);
   if (!rc && j->inline_src && !j->staged_validated)
     rc = validate_staged(j, j->res->targets[i].root, tmp, j->res->targets[i].path);
+  if (!rc)
+    rc = audit_staged(j, j->res->targets[i].root, tmp, j->res->targets[i].path);
   json_t *intent = rc ? NULL
                       : json_pack("{s:s, s:s, s:o}", "name", name, "hash", j->res->hash, "entry",
                                   make_entry(j, &j->res->targets[i]));
@@ -428,6 +457,7 @@ static int place(job *j, size_t i, int rfd) {
     int rc = 0;
     if (j->inline_src && !j->staged_validated)
       rc = validate_staged(j, t->root, NULL, t->path);
+    rc = rc ? rc : audit_staged(j, t->root, NULL, t->path);
     return rc ? rc : record(j, t, rfd);
   }
   if (k == UPK_ENTRY_OTHER || (k != UPK_ENTRY_NONE && !j->req->force))

@@ -103,6 +103,9 @@ typedef struct upk_install_req {
   bool keep_links;    /* leave a symbolic link in place that resolves to another target of this
                          install (the skills CLI's symlink mode: update keeps it) */
   const char *source; /* recorded in the manifest; NULL: from_path or "inline" */
+  bool audit;         /* audit the copy before it is placed (audit.h): high findings refuse the
+                         install (-EINVAL, diagnostic install/audit) unless allow_risky */
+  bool allow_risky;
 } upk_install_req;
 
 /** One skills directory an install or remove touched. */
@@ -124,6 +127,7 @@ typedef struct upk_install_result {
   upk_install_target *targets;
   size_t n_targets;
   upk_diags diags; /* validation warnings, refusals, recoveries */
+  int high;        /* req.audit: the audit's high findings (installed only with allow_risky) */
 } upk_install_result;
 
 /** Validate (strict) and install. Returns 0 when every target succeeded,

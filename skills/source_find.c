@@ -164,7 +164,12 @@ static void found(finder *fd, const char *dir, const char *md, const upk_skill *
   const char *name = s ? s->name : base + 1;
   upk_found_skill f = {upk_xstrdup(name), upk_xstrdup(s ? s->description : ""), upk_xstrdup(dir),
                        upk_xstrdup(md[n] == '/' ? md + n + 1 : md), s ? NULL : upk_xstrdup(err)};
-  if (!f.name || !f.description || !f.dir || !f.skill_path || (!s && !f.broken) ||
+  /* One SKILL.md is one skill, however many ways reach it (skills/ and a marketplace's plugins
+   * that share the root): an audit audits it once. */
+  bool again = false;
+  for (size_t i = 0; f.skill_path && i < fd->out->len && !again; i++)
+    again = !strcmp(fd->out->items[i].skill_path, f.skill_path);
+  if (again || !f.name || !f.description || !f.dir || !f.skill_path || (!s && !f.broken) ||
       push(fd->out, f)) {
     free(f.name);
     free(f.description);

@@ -142,3 +142,65 @@ void upk__eval_cancel_grades(eval_trial *x) {
     x->gslots[i].comp = NULL;
   }
 }
+
+/* ---- trials that errored ---- */
+
+enum { REASONS_SHOWN = 3, REASON_CHARS = 160 };
+
+static void count_reason(json_t *reasons, const char *error) {
+  char key[REASON_CHARS + 1];
+  snprintf(key, sizeof key, "%s", error);
+  json_t *r;
+  size_t i;
+  json_array_foreach(reasons, i, r) {
+    if (!strcmp(json_string_value(json_object_get(r, "reason")), key)) {
+      json_t *n = json_object_get(r, "count");
+      json_integer_set(n, json_integer_value(n) + 1);
+      return;
+    }
+  }
+  json_array_append_new(reasons, json_pack("{s:s,s:i}", "reason", key, "count", 1));
+}
+
+static int by_count(const void *a, const void *b) {
+  json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "count"));
+  json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "count"));
+  return (y > x) - (y < x);
+}
+
+/* The most frequent reasons first, at most REASONS_SHOWN of them. */
+static json_t *top_reasons(json_t *reasons) {
+  size_t n = json_array_size(reasons);
+  json_t **v = upk_xcalloc(n ? n : 1, sizeof *v), *out = json_array();
+  for (size_t i = 0; i < n; i++)
+    v[i] = json_array_get(reasons, i);
+  qsort(v, n, sizeof *v, by_count);
+  for (size_t i = 0; i < n && i < REASONS_SHOWN; i++)
+    json_array_append(out, v[i]);
+  free(v);
+  json_decref(reasons);
+  return out;
+}
+
+json_t *upk__eval_errors_json(const upk_eval *e) {
+  json_t *reasons = json_array(), *failed = json_array();
+  size_t errored = 0;
+  for (size_t m = 0; m < e->spec.n_models; m++) {
+    size_t ran = 0, bad = 0;
+    for (size_t i = 0; i < e->n; i++) {
+      const upk_eval_trial *t = &e->trials[i].t;
+      if (t->not_run || t->model != &e->spec.models[m])
+        continue;
+      ran++;
+      if (t->error) {
+        bad++;
+        count_reason(reasons, t->error);
+      }
+    }
+    errored += bad;
+    if (ran && bad == ran)
+      json_array_append_new(failed, json_string(e->spec.models[m].name));
+  }
+  return json_pack("{s:I,s:o,s:o}", "trials", (json_int_t)errored, "reasons", top_reasons(reasons),
+                   "failedModels", failed);
+}

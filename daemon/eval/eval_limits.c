@@ -38,6 +38,8 @@ int upk__em_limits_load(ecall *c, const upk_model *const *extra) {
   json_t *cost = json_object_get(c->params, "maxCostUsd");
   c->dry_run = json_is_true(json_object_get(c->params, "dryRun"));
   c->budget.prices = c->cfg.prices;
+  if (upk__em_ready(c, extra))
+    return -1;
   if (calls && json_integer_value(calls) <= 0)
     return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "params.maxCalls must be > 0, got %lld",
                         (long long)json_integer_value(calls));

@@ -463,13 +463,37 @@ json_t *upk__em_eval_result(ecall *c, const upk_eval_outcome *o) {
   return r;
 }
 
+/* Every trial of a model errored: no result, an error naming the models and the main reason,
+ * with the whole result as its data (the run is stored, marked failed). */
+static bool failed_run(ecall *c, json_t *r) {
+  json_t *err = json_object_get(r, "errored"), *models = json_object_get(err, "failedModels");
+  if (!json_array_size(models))
+    return false;
+  char names[300] = "";
+  json_t *m;
+  size_t i, len = 0;
+  json_array_foreach(models, i, m) {
+    int n = snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", json_string_value(m));
+    len = n > 0 && (size_t)n < sizeof names - len ? len + (size_t)n : sizeof names - 1;
+  }
+  json_t *why = json_array_get(json_object_get(err, "reasons"), 0);
+  const char *id = json_string_value(json_object_get(r, "runId"));
+  upk_job_fail_data(c->job, UPK_RPC_REQUEST_FAILED, r,
+                    "every trial of %s errored (%lld trials errored in all): %s%s%s%s", names,
+                    (long long)json_integer_value(json_object_get(err, "trials")),
+                    why ? json_string_value(json_object_get(why, "reason")) : "no reason given",
+                    id && *id ? "; stored as failed run " : "", id && *id ? id : "",
+                    id && *id ? " (upskillctl runs)" : "");
+  return true;
+}
+
 static void eval_done(void *arg, const upk_eval_outcome *o) {
   ecall *c = arg;
   c->eval = NULL;
   json_t *r = upk__em_eval_result(c, o);
-  if (r)
+  if (r && !failed_run(c, r))
     upk_job_reply(c->job, r);
-  else
+  else if (!r)
     upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "%s",
                  o->store_error ? o->store_error : "no summary");
   upk__em_free(c);
@@ -554,6 +578,7 @@ static bool scripts_allowed(ecall *c) {
 static void eval_run(ecall *c) {
   if (c->dry_run) { /* the plan, and nothing called */
     json_t *plan = upk__em_eval_plan(c);
+    upk__em_config_note(c, plan);
     plan ? upk_job_reply(c->job, plan)
          : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
     upk__em_free(c);
@@ -721,11 +746,11 @@ static void list_load(ecall *c) {
     json_t *models = json_array();
     for (size_t k = 0; k < runs[i].n_models; k++)
       json_array_append_new(models, json_string(runs[i].models[k]));
-    json_array_append_new(a, json_pack("{s:s,s:s?,s:s?,s:s?,s:o,s:I,s:b}", "id", runs[i].id, "kind",
-                                       runs[i].kind, "skill", runs[i].skill, "createdAt",
-                                       runs[i].created_at, "models", models, "transcripts",
-                                       (json_int_t)runs[i].n_transcripts, "hasSummary",
-                                       runs[i].has_summary));
+    json_array_append_new(
+        a, json_pack("{s:s,s:s?,s:s?,s:s?,s:o,s:I,s:b,s:s}", "id", runs[i].id, "kind", runs[i].kind,
+                     "skill", runs[i].skill, "createdAt", runs[i].created_at, "models", models,
+                     "transcripts", (json_int_t)runs[i].n_transcripts, "hasSummary",
+                     runs[i].has_summary, "status", runs[i].failed ? "failed" : "ok"));
   }
   upk_run_infos_free(runs, n);
   c->result = json_pack("{s:s,s:o}", "runsDir", c->runs_dir, "runs", a);

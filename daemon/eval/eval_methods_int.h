@@ -130,6 +130,9 @@ void upk__tr_free(ecall *c);
 int upk__em_limits_load(ecall *c, const upk_model *const *extra);
 /* The plan of a dry run (loop): what would run and what it would cost. New reference. */
 json_t *upk__em_eval_plan(ecall *c);
+/* eval_ready.c: every model to be called (the targets, the grader, `extra`) has its key, its
+ * server answers, its agent CLI is on PATH; -1 after upk__em_fail naming every way to a model. */
+int upk__em_ready(ecall *c, const upk_model *const *extra);
 json_t *upk__em_gen_plan(ecall *c);
 /* Put the limits (and why a run stopped, if it did) into a result. */
 void upk__em_limits_note(const ecall *c, json_t *r);

@@ -357,6 +357,11 @@ static json_t *build_summary(upk_eval *e) {
   json_object_set_new(s, "baselineSkill", json_boolean(e->spec.baseline_md != NULL));
   json_object_set_new(s, "concurrency", json_integer(e->spec.concurrency));
   json_object_set_new(s, "elapsedMs", json_real(upk__eval_ms_since(e->started)));
+  json_t *errored = upk__eval_errors_json(e);
+  json_object_set_new(
+      s, "status",
+      json_string(json_array_size(json_object_get(errored, "failedModels")) ? "failed" : "ok"));
+  json_object_set_new(s, "errored", errored);
   upk_eval_trial *flat = upk__eval_flat_trials(e);
   size_t ran = 0;
   for (size_t i = 0; flat && i < e->n; i++)

@@ -105,6 +105,7 @@ static void gen_done(void *arg, int code, const char *message, json_t *result) {
 static void gen_run(ecall *c) {
   if (c->dry_run) { /* the plan, and nothing called */
     json_t *plan = upk__em_gen_plan(c);
+    upk__em_config_note(c, plan);
     plan ? upk_job_reply(c->job, plan)
          : upk_job_fail(c->job, UPK_RPC_INTERNAL_ERROR, "out of memory");
     upk__em_free(c);

@@ -99,7 +99,8 @@ static const upk_param install_params[] = {
     {"list", UPK_T_BOOLEAN, 0, "Only list the skills the source holds (found), install nothing.",
      .def = "false"},
     {"allowRisky", UPK_T_BOOLEAN, 0,
-     "Install from a git source even when its audit finds high risks (recorded in the lock).",
+     "Install even when the audit (of every install, whatever its source) finds high risks "
+     "(recorded in the lock).",
      .def = "false"},
     {"agents", UPK_T_ARRAY, 0, "Agents to install for (default: agents and claude).", STRINGS},
     {"scope", UPK_T_STRING, 0, "project: the workspace; user: the home directory.",
@@ -426,6 +427,8 @@ static void do_install(upk_call *c, upk_index *ix) {
   req.scope = scope_of(c);
   req.project_root = upk_session_workspace(c->server);
   req.force = json_is_true(json_object_get(c->params, "force"));
+  req.audit = true; /* whatever the source: a path, the text itself (a source: audit_passes) */
+  req.allow_risky = json_is_true(json_object_get(c->params, "allowRisky"));
   file_list fl = {0};
   char *path = NULL;
   if (json_is_string(from)) {
@@ -450,6 +453,8 @@ static void do_install(upk_call *c, upk_index *ix) {
   }
   upk_install_result res;
   int rc = upk_install(&req, &res);
+  if (!rc && path && req.scope == UPK_SCOPE_PROJECT) /* every install is locked, or says why */
+    upk_install_lock_path(&req, res.name, path, res.high > 0, &res.diags);
   finish_install(c, ix, rc, &res, "install");
   upk_install_result_free(&res);
   free(fl.items);

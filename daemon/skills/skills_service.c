@@ -21,6 +21,7 @@
 #include "common/fault.h"
 #include "common/fileio.h"
 #include "common/install_path.h"
+#include "models/config.h"
 #include "common/xalloc.h"
 #include "upk_config.h"
 
@@ -73,8 +74,12 @@ static void build_roots(upk_skills_svc *svc, const char *workspace, json_t *extr
   json_t *v;
   json_array_foreach(extra, i, v) { /* collections, such as a clone of a skills repository:
                                      * skills are wherever in it they sit, a few levels down */
-    if (json_is_string(v))
-      add_root(svc, json_string_value(v), NULL, UPK_INDEX_EXTRA, 5, UPK_INDEX_MAX_DEPTH);
+    const char *dir = json_string_value(v), *home = getenv("HOME");
+    char *full =
+        dir && !strncmp(dir, "~/", 2) && home ? upk_xasprintf("%s%s", home, dir + 1) : NULL;
+    if (dir)
+      add_root(svc, full ? full : dir, NULL, UPK_INDEX_EXTRA, 5, UPK_INDEX_MAX_DEPTH);
+    free(full);
   }
   add_root(svc, upk_skills_library_dir(), NULL, UPK_INDEX_BUILTIN, 0, 1);
 }
@@ -650,7 +655,11 @@ int upk_skills_start(upk_server *s) {
   svc->hold_timer.data = svc;
   svc->open_handles = 3;
   json_t *opts = json_object_get(upk_session_init_options(s), "skills");
-  build_roots(svc, upk_session_workspace(s), json_object_get(opts, "extraDirs"));
+  /* skills.extraDirs: the user's config.yaml's, then initializationOptions' (upskillctl
+   * --extra-dir) */
+  json_t *extra = upk_config_user_list(upk_session_init_options(s), "skills", "extraDirs");
+  build_roots(svc, upk_session_workspace(s), extra);
+  json_decref(extra);
   svc->max_dirs = json_is_integer(json_object_get(opts, "maxDirs"))
                       ? (int)json_integer_value(json_object_get(opts, "maxDirs"))
                       : upk_env_opts()->max_dirs;

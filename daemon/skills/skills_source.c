@@ -45,6 +45,7 @@ typedef struct src_call {
   json_t *installed; /* [{name, hash, skillPath, targets}] */
   bool keep_lock;    /* restore --frozen: the lock is the truth, never rewritten */
   bool risky;        /* the audit found high risks and allowRisky let them in */
+  bool audited;      /* audit_passes ran: install_one need not audit again */
 } src_call;
 
 static json_t *source_json(const src_call *sc) {
@@ -186,12 +187,12 @@ static bool all_valid(src_call *sc, const bool *pick) {
   return errors == 0;
 }
 
-/* A stranger's skills are audited before install (the user's own directories are not): high
- * findings refuse the install unless allowRisky, which the lock then records. */
+/* Every source's skills are audited before install (a local directory too: what it holds may
+ * be a stranger's, copied in): high findings refuse the install unless allowRisky, which the
+ * lock then records. */
 static bool audit_passes(src_call *sc, const bool *pick) {
-  if (sc->src.kind == UPK_SOURCE_PATH)
-    return true;
   int high = 0;
+  sc->audited = true;
   for (size_t i = 0; i < sc->found.len; i++)
     if (pick[i]) {
       size_t first = sc->diags.len;
@@ -229,9 +230,56 @@ static json_t *lock_entry(const src_call *sc, const upk_found_skill *f) {
   return e;
 }
 
+/* A local directory as skills-lock.json names it: relative to the project when inside it (so a
+ * teammate's restore finds it in their checkout), else NULL: no one else could restore it. */
+static char *local_lock_source(const char *project, const char *dir) {
+  char real[PATH_MAX], root[PATH_MAX];
+  if (!project || !realpath(dir, real) || !realpath(project, root))
+    return NULL;
+  size_t n = strlen(root);
+  if (strncmp(real, root, n) || (real[n] != '/' && real[n]))
+    return NULL;
+  return upk_xstrdup(real[n] ? real + n + 1 : ".");
+}
+
+static void not_locked(upk_diags *d, const char *name, const char *dir) {
+  upk_diags_add(d, UPK_SEV_WARNING, "source/not-locked", "upskilld-source",
+                (upk_range){-1, 0, -1, 0},
+                "%s is not recorded in skills-lock.json: %s is outside the project, so a "
+                "teammate's `upskillctl restore` could not find it; copy it into the project, or "
+                "install it from a git source",
+                name, dir);
+}
+
+void upk_install_lock_path(const upk_install_req *req, const char *name, const char *from,
+                           bool risky, upk_diags *diags) {
+  char hex[65], err[512];
+  struct stat st;
+  char *dir = stat(from, &st) == 0 && !S_ISDIR(st.st_mode) ? upk_xstrdup(from) : NULL;
+  if (dir && strrchr(dir, '/'))
+    *strrchr(dir, '/') = '\0';
+  const char *skill = dir ? dir : from;
+  char *rel = local_lock_source(req->project_root, skill);
+  if (!rel) {
+    not_locked(diags, name, skill);
+  } else if (!upk_skills_lock_hash(skill, hex)) {
+    json_t *e =
+        json_pack("{s:s,s:s,s:s}", "source", rel, "sourceType", "local", "computedHash", hex);
+    if (risky)
+      json_object_set_new(e, "allowRisky", json_true());
+    if (upk_skills_lock_set(req->project_root, name, e, err, sizeof err))
+      upk_diags_add(diags, UPK_SEV_WARNING, "source/lock-write", "upskilld-source",
+                    (upk_range){-1, 0, -1, 0}, "%s", err);
+  }
+  free(rel);
+  free(dir);
+}
+
 static int install_one(src_call *sc, const upk_found_skill *f) {
   upk_install_req req = *sc->base;
-  req.lenient = true; /* others' skills: as their agents load them */
+  req.lenient = true;       /* others' skills: as their agents load them */
+  req.audit = !sc->audited; /* restore and check --update: the copy is audited as it is placed */
+  req.allow_risky = sc->risky;
   char *source = upk_xasprintf("%s%s%s", sc->src.lock_source, sc->commit ? "@" : "",
                                sc->commit ? sc->commit : "");
   req.from_path = f->dir;
@@ -251,6 +299,14 @@ static int install_one(src_call *sc, const upk_found_skill *f) {
   upk_install_result_free(&res);
   free(source);
   char err[512];
+  char *rel = sc->src.kind == UPK_SOURCE_PATH ? local_lock_source(req.project_root, sc->dir) : NULL;
+  if (rel) { /* the lock names a local source as others find it: relative to the project */
+    free(sc->src.lock_source);
+    sc->src.lock_source = rel;
+  } else if (!rc && sc->src.kind == UPK_SOURCE_PATH && req.scope == UPK_SCOPE_PROJECT) {
+    not_locked(&sc->diags, f->name, sc->dir);
+    return rc;
+  }
   if (!rc && req.scope == UPK_SCOPE_PROJECT && !sc->keep_lock &&
       upk_skills_lock_set(req.project_root, f->name, lock_entry(sc, f), err, sizeof err))
     upk_diags_add(&sc->diags, UPK_SEV_WARNING, "source/lock-write", "upskilld-source",
@@ -703,13 +759,35 @@ static void lock_pass_start(upk_call *c, upk_index *ix, const upk_install_req *b
   upk_call_then(c, lock_fetch, next);
 }
 
+/* A restore audits each entry's skill before anything moves: high findings refuse the restore
+ * unless the entry records allowRisky. The findings are kept only when they refuse. */
+static bool lock_audit(locked *l) {
+  src_call *sc = &l->sc;
+  upk_diags d = {0};
+  sc->risky = json_is_true(json_object_get(l->entry, "allowRisky"));
+  sc->audited = true;
+  int high = upk_audit_skill_in(sc->found.items[l->found].dir, sc->dir, &d);
+  bool ok = high == 0 || (high > 0 && sc->risky);
+  if (!ok) {
+    upk_diags_take(&sc->diags, &d);
+    upk_diags_add(&sc->diags, UPK_SEV_ERROR, "install/audit", "upskilld-source",
+                  (upk_range){-1, 0, -1, 0},
+                  "skills-lock.json: the audit of %s found %d high risk(s) (diagnostics) and its "
+                  "entry has no allowRisky; `upskillctl install SOURCE --allow-risky` accepts them",
+                  l->name, high > 0 ? high : 0);
+  }
+  upk_diags_free(&d);
+  return ok;
+}
+
 static void restore_after_fetch(upk_call *c, upk_index *ix) {
   lock_pass *p = c->state;
   bool ok = true, frozen = p->frozen;
   for (size_t i = 0; i < p->n; i++) { /* everything fetched and checked before anything moves */
     p->ls[i].sc.ix = ix;
     ok &= locate_find(&p->ls[i]) && (!frozen || same_hash(&p->ls[i])) &&
-          errors_of(&p->ls[i].sc, &p->ls[i].sc.found.items[p->ls[i].found]) == 0;
+          errors_of(&p->ls[i].sc, &p->ls[i].sc.found.items[p->ls[i].found]) == 0 &&
+          lock_audit(&p->ls[i]);
     upk_diags_take(&p->all, &p->ls[i].sc.diags);
   }
   json_t *restored = json_array();
@@ -756,6 +834,7 @@ static void check_after_fetch(upk_call *c, upk_index *ix) {
                             l->sc.commit, "outdated", outdated);
     if (outdated && p->update) {
       l->sc.installed = json_array();
+      l->sc.risky = json_is_true(json_object_get(l->entry, "allowRisky"));
       json_object_set_new(row, "updated",
                           json_boolean(install_one(&l->sc, &l->sc.found.items[l->found]) == 0));
     }

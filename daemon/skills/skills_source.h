@@ -33,6 +33,12 @@ void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, b
  * with no source options in params? */
 bool upk_install_is_one_skill(const char *path, const json_t *params);
 
+/** After a plain install of one skill from `from` (its directory or SKILL.md) into the project:
+ * its skills-lock.json entry (source relative to the project, sourceType local), or, for a
+ * path outside the project, a warning in diags that it is not recorded and why. */
+void upk_install_lock_path(const upk_install_req *req, const char *name, const char *from,
+                           bool risky, upk_diags *diags);
+
 /** An install or remove's targets as the methods answer them (skills_methods.c). */
 json_t *upk_install_targets_json(const upk_install_result *res);
 

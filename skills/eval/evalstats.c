@@ -136,10 +136,12 @@ static int add_trial(acc *a, const upk_trial *t) {
   }
   a->assert_passed += (double)t->assertions_passed;
   a->assert_total += (double)t->assertions_total;
-  upk_assert_status v = t->call_failed ? UPK_ASSERT_ERROR : t->verdict;
+  upk_assert_status v = t->verdict;
   upk_case_count *c = case_of(a, t->case_idx);
   c->trials++;
   a->s.max_k = c->trials > a->s.max_k ? c->trials : a->s.max_k;
+  if (t->call_failed) /* no answer: an error with its reason (callFailures), not a failure */
+    return 0;
   if (v == UPK_ASSERT_SKIPPED || v == UPK_ASSERT_PENDING) {
     a->s.skipped++; /* inconclusive: neither passed nor failed */
     return 0;

@@ -82,6 +82,7 @@ typedef struct upk_run_info {
   size_t n_models;
   size_t n_transcripts;
   bool has_summary;
+  bool failed; /* summary.json's status is "failed": every trial of a model errored */
 } upk_run_info;
 
 /** Every run under runs_dir, newest first. A missing runs_dir is no runs.

@@ -83,6 +83,7 @@ static int info_of(const char *runs_dir, const char *id, upk_run_info *info) {
   char *dir = upk_xasprintf("%s/%s", runs_dir, id);
   json_t *meta = load(dir, "run.json"), *summary = load(dir, "summary.json");
   info->has_summary = summary != NULL;
+  info->failed = !strcmp(json_string_value(json_object_get(summary, "status")) ?: "", "failed");
   info->kind = dup_str(meta, "kind");
   info->skill = dup_str(meta, "skill");
   info->created_at = dup_str(meta, "createdAt");

@@ -419,11 +419,19 @@ agents:
 
   it('one clear error per run for an agent that is missing, fails to start, hangs or prints no JSON; the rest complete', async () => {
     rmSync(join(box, 'pids-hang'), { force: true }); // the MCP test ran it too
-    const r = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '-m', 'agent:ghost', '-m', 'agent:hang',
+    // A program that is not there is refused before any trial (eval_ready.c), naming it.
+    const ghost = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '-m', 'agent:ghost', '--tests', 'tests.json']);
+    assert.equal(ghost.code, -32803, JSON.stringify(ghost));
+    assert.match(ghost.message, /^agent:ghost: its program '.*no-such-agent' is not on PATH: install it, or set agents\.ghost\.command/);
+    // Every run of four agents errored: the evaluation fails (stored as failed), its result the data.
+    const failed = await run(['eval', 'skills/house-rules', '-m', 'agent:claude-code', '-m', 'agent:hang',
       '-m', 'agent:garbage', '-m', 'agent:broken', '-m', 'agent:failtext', '--tests', 'tests.json', '--no-baseline']);
+    assert.equal(failed.code, -32803, JSON.stringify(failed).slice(0, 400));
+    assert.match(failed.message, /^every trial of agent:hang, agent:garbage, agent:broken, agent:failtext errored \(8 trials errored in all\)/);
+    const r = failed.data;
+    assert.equal(r.status, 'failed');
     const by = (m) => r.results.filter((t) => t.model === m);
     assert.ok(by('agent:claude-code').every((t) => t.verdict === 'pass' && !t.error));
-    for (const t of by('agent:ghost')) assert.match(t.error, /cannot start the agent .*no-such-agent.*agents\.ghost\.command/);
     for (const t of by('agent:hang')) assert.match(t.error, /ran past its timeout of 1 s and was stopped/);
     for (const t of by('agent:garbage')) assert.match(t.error, /printed no JSON: Welcome! Please log in first\./);
     for (const t of by('agent:broken'))
@@ -432,7 +440,7 @@ agents:
     // Half an answer on stdout does not make a failed run a trial: any failure status is an error.
     for (const t of by('agent:failtext'))
       assert.equal(t.error, 'the agent exited with status 3: error: quota exceeded for this account');
-    assert.equal(r.results.length, 12, 'every run of every agent is reported');
+    assert.equal(r.results.length, 10, 'every run of every agent is reported');
     // SIGKILL is delivered, not awaited: on a loaded machine the group may take a moment to go.
     const hung = groupsIn(join(box, 'pids-hang'));
     assert.equal(hung.length, 2, 'both runs of the hanging agent started');

@@ -295,7 +295,7 @@ agents:
     assert.equal(slow.message, 'write: the teacher agent failed: the agent ran past its timeout of 1 s and was stopped');
     const g = await run(['generate', 'the reduction house rules', '--teacher', 'agent:ghost', '-o', 'skills/g']);
     assert.equal(g.code, -32803, JSON.stringify(g));
-    assert.match(g.message, /^write: the teacher agent failed: cannot start the agent .*no-such-agent.*agents\.ghost\.command/);
+    assert.match(g.message, /^agent:ghost: its program '.*no-such-agent' is not on PATH: install it, or set agents\.ghost\.command/);
     const u = await run(['generate', 'the reduction house rules', '--teacher', 'agent:nobody']);
     assert.equal(u.code, -32602, JSON.stringify(u));
     assert.match(u.message, /^params\.model: no agent 'nobody'/);

@@ -12,7 +12,7 @@ export UPSKILLD=$daemon
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/ctl.sh"
 TAP_CAPTURE=$tmp/check
 
-tap_plan 20
+tap_plan 25
 ctl_need_toolkit
 
 # Usage errors need no toolkit (TAP_SKIP= runs them regardless).
@@ -70,11 +70,50 @@ printf '__global__ void a(float *x) { x[0] = 1; }\n' >"$tmp/cus/a.cu"
 printf '__global__ void b(float *x) { x[0] = 1 }\n' >"$tmp/cus/b.cu"
 [ -z "$TAP_SKIP" ] && run check-kernel "$tmp/cus"
 tap_check "a directory of .cu files without build.toml: each file checked" eval 'rc 1 && has "^== .*cus/a.cu$" o && has "^== .*cus/b.cu$" o &&
-  has "cus/b.cu:1:[0-9]*: error: expected a \";\"" o && has "^2 files checked, 1 with errors$" o && ! has build.toml o e'
+  has "cus/b.cu:1:[0-9]*: error: expected a \";\"" o && has "^2 files checked, 1 with errors$" o && ! has build.toml o e &&
+  has "^a.cu  *ok$" o && has "^b.cu  *errors$" o'
 [ -z "$TAP_SKIP" ] && run check-kernel "$tmp/cus" --json
 tap_check "... and with --json, one array" eval 'rc 1 && python3 -c "
 import json; d=json.load(open(\"$tmp/o\"))
 assert [x[\"result\"][\"ok\"] for x in d] == [True, False], d"'
+# check-kernel DIR walks the tree: subdirectories, not build output, .git, .gitignore'd files or
+# links (a loop is not followed); a tree with no .cu says so; the walk is bounded.
+mkdir -p "$tmp/repo/src/deep" "$tmp/repo/build" "$tmp/repo/gen" "$tmp/repo/.git" "$tmp/nocu/docs"
+cp "$tmp/cus/a.cu" "$tmp/repo/src/deep/a.cu"
+cp "$tmp/cus/a.cu" "$tmp/repo/build/out.cu"
+cp "$tmp/cus/b.cu" "$tmp/repo/gen/made.cu"
+cp "$tmp/cus/b.cu" "$tmp/repo/.git/hook.cu"
+echo 'gen/' >"$tmp/repo/.gitignore"
+ln -s .. "$tmp/repo/src/loop"
+[ -z "$TAP_SKIP" ] && run check-kernel "$tmp/repo"
+tap_check "a repository: .cu files in subdirectories, one row each, what was skipped said" eval 'rc 0 &&
+  has "^== .*repo/src/deep/a.cu$" o && has "^src/deep/a.cu  *ok$" o && has "^1 file checked, 0 with errors$" o &&
+  has "^skipped: 1 build output directory, 1 .cu file .gitignore ignores, 1 link not followed$" o && ! has "out.cu\|made.cu\|hook.cu" o'
+# The same tree as a git work tree whose config names an fsmonitor hook: git check-ignore
+# decides what is ignored, and the hook never runs.
+rm -rf "$tmp/repo/.git" && git -C "$tmp/repo" init -q && git -C "$tmp/repo" config core.fsmonitor "touch $tmp/pwned"
+printf '/src/deep/skip.cu\n' >>"$tmp/repo/.gitignore" && cp "$tmp/cus/b.cu" "$tmp/repo/src/deep/skip.cu"
+[ -z "$TAP_SKIP" ] && run check-kernel "$tmp/repo"
+tap_check "a git work tree: .gitignore as git reads it (anchored paths too), no hook run" eval 'rc 0 &&
+  has "^src/deep/a.cu  *ok$" o && ! has "skip.cu\|made.cu" o && has "2 .cu files .gitignore ignores" o && [ ! -e "$tmp/pwned" ]'
+echo '# no kernels' >"$tmp/nocu/docs/README.md"
+ln -s "$tmp/nocu" "$tmp/nocu/docs/loop"
+run check-kernel "$tmp/nocu"
+TAP_SKIP= tap_check "a tree with no .cu (and a link loop): says so, status 2" eval 'rc 2 &&
+  has "nocu has no build.toml and no .cu file in its tree (3 entries looked at): nothing to check" e && has "1 link not followed" o'
+mkdir -p "$tmp/big/d"
+(cd "$tmp/big/d" && seq 1 10050 | xargs touch)
+run check-kernel "$tmp/big"
+TAP_SKIP= tap_check "10,050 files: stops at 10,000 entries and says so" eval 'rc 2 && has "stopped after 10000 entries" e'
+rm -rf "$tmp/big"
+if [ "$(id -u)" = 0 ]; then
+  TAP_SKIP="root reads every directory" tap_check "an unreadable directory is reported" true
+else
+  mkdir -p "$tmp/shut/locked" && cp "$tmp/cus/a.cu" "$tmp/shut/" && chmod 000 "$tmp/shut/locked"
+  [ -z "$TAP_SKIP" ] && run check-kernel "$tmp/shut"
+  tap_check "an unreadable directory is reported, the rest checked, status 1" eval 'rc 1 && has "cannot read locked: Permission denied" e && has "^a.cu  *ok$" o'
+  chmod 755 "$tmp/shut/locked"
+fi
 printf '{bad' >"$tmp/bad.json"
 run check-kernel "$corpus/saxpy.cu" --run "$tmp/bad.json"
 TAP_SKIP= tap_check "--run with a bad spec file: status 2, where it broke" eval 'rc 2 && has "bad.json:1:" e'

@@ -23,7 +23,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-tap_plan 23
+tap_plan 27
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -135,4 +135,29 @@ await "tune postgresql autovacuum" pg-vacuum-tuning found
 check "a root created under \$HOME (~/.agents/skills) is found within 1 s" '[[ $seen == 1 ]]'
 exec {MCP[1]}>&-
 wait "$mcp_pid" 2>/dev/null
+# The user's config.yaml is read in full: skills.extraDirs indexes a collection (as
+# --extra-dir does), an unknown key is reported by name with the nearest known one, a value of
+# the wrong type names its key and line, and the rest of the file still applies.
+skill "$tmp/coll/skills/coll-one" coll-one "Collected. Use when testing extra directories."
+skill "$tmp/coll2/deep/coll-two" coll-two "Collected too. Use when testing --extra-dir."
+mkdir -p "$XDG_CONFIG_HOME/upskilld"
+printf 'skills:\n  extraDirs: ["%s"]\n  extraDir: x\neval_modle: sonnet\nmax_attempts: many\nmodel_aliases: {quick: anthropic.claude-quick}\n' \
+  "$tmp/coll" >"$XDG_CONFIG_HOME/upskilld/config.yaml"
+run --json list
+check "skills.extraDirs in config.yaml: its collection is listed" 'rc 0 && py "assert \"coll-one\" in [s[\"name\"] for s in d[\"skills\"]], d"'
+run --extra-dir "$tmp/coll2" --json list
+check "upskillctl --extra-dir DIR: that collection too" 'rc 0 && py "
+n=[s[\"name\"] for s in d[\"skills\"]]; assert \"coll-two\" in n and \"coll-one\" in n, n"'
+run status
+check "status names the unknown keys (with the nearest known one) and the bad value with its line" \
+  'rc 0 && grep -q "config.yaml:4: unknown key .eval_modle. (did you mean .eval_model.?): ignored" "$tmp/o" &&
+   grep -q "config.yaml:3: unknown key .skills.extraDir. (did you mean .extraDirs.?)" "$tmp/o" &&
+   grep -q "config.yaml:5: max_attempts: expected an integer from 1 to 20" "$tmp/o"'
+ANTHROPIC_API_KEY=sk-ant-dummy run --json eval "$repo/skills/library/cuda-kernel-debugging" -m quick --dry-run
+check "... and the rest of the file applies (its model alias), the problems beside the result" \
+  'rc 0 && py "
+assert d[\"plan\"][\"models\"][0][\"model\"] == \"anthropic.claude-quick\", d
+assert {k[\"rule\"] for k in d[\"configRefused\"]} == {\"config/unknown-key\", \"config/bad-value\"}, d"' 
+rm "$XDG_CONFIG_HOME/upskilld/config.yaml"
+
 tap_finish

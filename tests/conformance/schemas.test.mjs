@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { daemon, requireFromCache, within } from './common.mjs';
 
 const req = requireFromCache('@modelcontextprotocol/sdk');
@@ -26,6 +27,11 @@ const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(ws, 'cache'),
   XDG_CONFIG_HOME: join(ws, 'config'), XDG_STATE_HOME: join(ws, 'state') };
 for (const k of Object.keys(env))
   if (/_API_KEY$|_BASE_URL$/.test(k)) delete env[k];
+// A local OpenAI-compatible server that accepts connections (a dry run checks it is there).
+const listener = createServer((s) => s.destroy());
+await new Promise((ok) => listener.listen(0, '127.0.0.1', ok));
+listener.unref();
+env.GENERIC_BASE_URL = `http://127.0.0.1:${listener.address().port}/v1`;
 after(() => rmSync(ws, { recursive: true, force: true }));
 
 const BAD_SKILL = '---\nname: Bad_Name\n---\nbody\n';

@@ -36,6 +36,9 @@ agents:
   nevers:
     command: ["sh", "${script}"]
     output: claude
+  gone:
+    command: ["upk-no-such-agent-cli", "{prompt}"]
+    output: claude
   picky:
     command: ["sh", "${script.replace('agent.sh', 'picky.sh')}", "{prompt}"]
     output: claude
@@ -300,6 +303,76 @@ describe('generate', () => {
     assert.match(out.stdout, /gen-limits -> .*gen-ctl/);
     assert.match(out.stdout, /not scored on held-out cases: a cost limit was reached/);
     assert.match(out.stderr, /stopped: --max-calls reached \(limit 4, .* in 4 calls\)/);
+  });
+});
+
+// What a run needs is checked before anything is spent; trials that error are counted as errors
+// with their reasons, never as a 0 % result.
+describe('a run without a model', () => {
+  const WAYS = [/ANTHROPIC_API_KEY/, /OPENAI_API_KEY/, /GENERIC_BASE_URL/, /agent:claude-code/, /agent:codex/];
+  const noKey = (args) => new Promise((done) => execFile(ctl, args, { cwd: box.project, encoding: 'utf8', timeout: 120000,
+    env: daemonEnv(box, { UPSKILLD: process.env.UPSKILLD }) }, (err, stdout, stderr) => done({ status: err ? err.code ?? 1 : 0, stdout, stderr })));
+  const stored = async () => ok(await call('runs/list', {})).runs.length;
+
+  it('upskillctl eval with no API key is refused before any trial, naming every way, in a dry run too', { skip }, async () => {
+    const before = await stored();
+    for (const extra of [[], ['--dry-run']]) {
+      const out = await noKey(['eval', 'skills/demo-rules', '-m', 'sonnet', '--tests', 'tests.json', ...extra]);
+      assert.equal(out.status, 1, out.stdout);
+      assert.match(out.stderr, /anthropic\.claude-sonnet.* needs ANTHROPIC_API_KEY, which is not set/);
+      for (const w of WAYS) assert.match(out.stderr, w);
+      assert.doesNotMatch(out.stdout, /0%/);
+    }
+    assert.equal(await stored(), before, 'no run stored');
+  });
+
+  it('a server that is down, and an agent CLI not on PATH, are refused before any trial', { skip }, async () => {
+    const down = await startServer();
+    const url = down.url;
+    await down.close();
+    const out = await new Promise((done) => execFile(ctl, ['eval', 'skills/demo-rules', '-m', 'anthropic.claude-a', '--tests', 'tests.json'],
+      { cwd: box.project, encoding: 'utf8', timeout: 120000, env: daemonEnv(box, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, UPSKILLD: process.env.UPSKILLD }) },
+      (err, stdout, stderr) => done({ status: err ? err.code ?? 1 : 0, stdout, stderr })));
+    assert.equal(out.status, 1, out.stdout);
+    assert.match(out.stderr, /ANTHROPIC_BASE_URL=.*nothing answers at/);
+    const agent = await run(['eval', 'skills/demo-rules', '-m', 'agent:gone', '--tests', 'tests.json']);
+    assert.equal(agent.status, 1, agent.stdout);
+    assert.match(agent.stderr, /agent:gone: its program 'upk-no-such-agent-cli' is not on PATH/);
+  });
+
+  it('over the protocol: an error result (and isError for a tool), no calls made', async () => {
+    const [r, reqs] = await counted(() => call('skills/eval', { skill: 'demo-rules', models: ['openai.gpt-x'], cases }));
+    assert.equal(r.error?.code, -32803, JSON.stringify(r));
+    assert.match(r.error.message, /openai\.gpt-x needs OPENAI_API_KEY/);
+    const g = await call('skills/generate', { task: 'demo', model: 'openai.gpt-teacher', dryRun: true });
+    assert.match(g.error?.message ?? '', /needs OPENAI_API_KEY/);
+    const t = ok(await call('tools/call', { name: 'eval_skill', arguments: { skill: 'demo-rules', models: ['openai.gpt-x'], cases } }));
+    assert.equal(t.isError, true, JSON.stringify(t));
+    assert.equal(reqs.length, 0);
+  });
+
+  it('trials that error are errors with their reason; the rest count', { skip }, async () => {
+    srv.plan('claude-part', ['400', 'ok', 'ok', '400']);
+    const out = await run(['eval', 'skills/demo-rules', '-m', 'anthropic.claude-part', '--tests', 'tests.json', '--concurrency', '1']);
+    assert.equal(out.status, 0, out.stderr);
+    assert.match(out.stdout, /2 of 10 trials errored \(left out of the rates\); main reasons:\n\s+2x .*400/);
+    assert.match(out.stdout, /with skill .* 4\/4\s+\(1 errored, not counted\)/);
+    assert.match(out.stdout, /baseline .* 0\/4\s+\(1 errored, not counted\)/);
+  });
+
+  it('a model all of whose trials errored fails the run: non-zero, stored as failed, never 0 %', { skip }, async () => {
+    srv.plan('claude-dead', Array(10).fill('400'));
+    const out = await run(['eval', 'skills/demo-rules', '-m', 'anthropic.claude-dead', '--tests', 'tests.json']);
+    assert.equal(out.status, 1, out.stdout);
+    assert.match(out.stderr, /every trial of anthropic\.claude-dead errored \(10 trials errored in all\): .*400.*stored as failed run/);
+    assert.doesNotMatch(out.stdout, /0%/);
+    const runs = await run(['runs']);
+    assert.match(runs.stdout, /demo-rules\s+10 failed\s+anthropic\.claude-dead/);
+    srv.plan('claude-dead', Array(10).fill('400'));
+    const r = await call('skills/eval', { skill: 'demo-rules', models: ['anthropic.claude-dead'], cases });
+    assert.equal(r.error?.code, -32803);
+    assert.equal(r.error.data.status, 'failed');
+    assert.deepEqual(r.error.data.errored.failedModels, ['anthropic.claude-dead']);
   });
 });
 

@@ -109,8 +109,12 @@ describe('eval --junit', () => {
     if (noReader) return t.skip(noReader);
     const file = join(tmp, 'eval.xml');
     const js = await run(['--json', 'eval', 'skills/junit-demo', ...models, '--runs', '2', '--tests', 'tests.json', '--junit', file], noCuda());
-    assert.equal(js.status, 0, js.stderr);
-    const r = JSON.parse(js.stdout);
+    // Every trial of the model that is not served errored: the run fails (exit 1), its results
+    // in the error's data and in the JUnit file all the same.
+    assert.equal(js.status, 1, js.stderr);
+    const failed = JSON.parse(js.stdout);
+    assert.match(failed.message, /^every trial of anthropic\.nope-junit errored/);
+    const r = failed.data;
     const doc = await readJunit(t, file);
     const tcs = allCases(doc);
     assert.equal(tcs.length, r.results.length);
@@ -186,10 +190,13 @@ describe('eval --junit of agent runs', () => {
 describe('eval --fail-under', () => {
   const noCuda = () => ({ CUDA_PATH: mkdtempSync(join(tmp, 'nocuda-')) });
   it('below: exit 3 naming each model below the rate; at or above: 0', async () => {
-    const below = await run(['eval', 'junit-demo', '-m', 'anthropic.claude-junit', '-m', 'anthropic.nope-junit', '--tests', 'tests.json', '--no-baseline', '--fail-under', '0.9'], noCuda());
+    const below = await run(['eval', 'junit-demo', '-m', 'anthropic.claude-junit', '--tests', 'tests.json', '--no-baseline', '--fail-under', '0.9'], noCuda());
     assert.equal(below.status, 3, below.stderr);
     assert.match(below.stderr, /anthropic\.claude-junit: with-skill pass rate 50\.0% is below --fail-under 0\.9/);
-    assert.match(below.stderr, /anthropic\.nope-junit: with-skill pass rate 0\.0% is below/); // errors count as not passing
+    // A model all of whose trials errored has no rate: the run fails (exit 1), never a 0 %.
+    const dead = await run(['eval', 'junit-demo', '-m', 'anthropic.claude-junit', '-m', 'anthropic.nope-junit', '--tests', 'tests.json', '--no-baseline', '--fail-under', '0.9'], noCuda());
+    assert.equal(dead.status, 1, dead.stderr);
+    assert.match(dead.stderr, /every trial of anthropic\.nope-junit errored/);
     assert.match(below.stdout, /with skill/); // the results are printed all the same
     const above = await run(['eval', 'junit-demo', '-m', 'anthropic.claude-junit', '--tests', 'tests.json', '--no-baseline', '--fail-under', '0.5'], noCuda());
     assert.equal(above.status, 0, above.stderr);

@@ -333,11 +333,18 @@ UTest(models, config_layers_later_wins) {
   cr_assert_str_eq(upk_config_alias(&c, "sonnet"), "anthropic.claude-sonnet-4-5");
   cr_assert_eq(json_array_size(c.sources), 2);
   upk_config_free(&c);
-  write_file(path, "max_refine_attempts: many\n");
-  cr_assert_eq(upk_config_load(&c, dir, NULL, err, sizeof err), -EINVAL);
-  cr_assert(strstr(err, "upskill.config.yaml: max_refine_attempts: expected an integer"), "%s",
-            err);
-  cr_assert_str_eq(c.skill_generation_model, "sonnet"); /* defaults left on error */
+  /* A value of the wrong type and an unknown key: each named with its line, the rest applied. */
+  write_file(path, "max_refine_attempts: many\nrequest_timeout_ms: 5000\neval_modle: x\n");
+  cr_assert_eq(upk_config_load(&c, dir, NULL, err, sizeof err), 0, "%s", err);
+  const char *m0 = json_string_value(json_object_get(json_array_get(c.refused, 0), "message"));
+  const char *m1 = json_string_value(json_object_get(json_array_get(c.refused, 1), "message"));
+  cr_assert(m0 && strstr(m0, "upskill.config.yaml:1: max_refine_attempts: expected an integer"),
+            "%s", m0);
+  cr_assert(m1 && strstr(m1, "upskill.config.yaml:3: unknown key 'eval_modle' (did you mean "
+                             "'eval_model'?): ignored"),
+            "%s", m1);
+  cr_assert_eq(c.request_timeout_ms, 5000, "the rest of the file still applies");
+  cr_assert_eq(c.max_refine_attempts, 5, "the user's value stays");
   upk_config_free(&c);
   json_decref(init);
   unlink(path);
