@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Debian package, built the Debian way and installed into a fresh Debian 12 root:
-#   scripts/package-test.sh [--deb FILE] [--lintian]
+#   scripts/package-test.sh [--deb FILE] [--lintian] [--root-only]
 # 1. dpkg-buildpackage -us -uc -b (debian/: -Dtests=false) in a copy of the tree under
 #    .cache/package/src (a stable place: ccache and the kept build directory make a rebuild cheap);
 #    --deb FILE tests a package built already instead; --lintian runs lintian on it too.
@@ -26,12 +26,13 @@ if [[ "${1:-}" == "--inner" ]]; then
   exit $?
 fi
 
-deb="" lintian=0
+deb="" lintian=0 root_only=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --deb) deb=$(realpath "$2"); shift 2 ;;
     --lintian) lintian=1; shift ;;
-    *) echo "usage: scripts/package-test.sh [--deb FILE] [--lintian]" >&2; exit 2 ;;
+    --root-only) root_only=1; shift ;; # make (or keep) the cached root, nothing else
+    *) echo "usage: scripts/package-test.sh [--deb FILE] [--lintian] [--root-only]" >&2; exit 2 ;;
   esac
 done
 
@@ -78,6 +79,11 @@ make_root() {
   mmdebstrap --variant=minbase --skip=cleanup/apt/lists --format=tar bookworm "$tar.tmp" \
     http://deb.debian.org/debian >"$cache/mmdebstrap.log" 2>&1 && mv "$tar.tmp" "$tar"
 }
+
+if [[ $root_only -eq 1 ]]; then
+  make_root || { rm -f "$cache/debian12-root.tar.tmp"; tail -3 "$cache/mmdebstrap.log"; exit 1; }
+  exit 0
+fi
 
 t_start=$SECONDS
 if [[ -z "$deb" ]]; then
