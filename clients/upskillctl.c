@@ -21,6 +21,7 @@
 #include "clients/grant.h"
 #include "clients/voice.h"
 #include "clients/rpc_client.h"
+#include "clients/term.h"
 #include "upk_config.h"
 #include "common/xalloc.h"
 
@@ -50,8 +51,7 @@ static int bar_fraction; /* the line on stderr shows a fraction, not just time s
 
 void ctl_progress_done(ctl *c) {
   if (c->bar_shown) {
-    fputs("\r\033[K", stderr);
-    fflush(stderr);
+    ctl_term_raw(stderr, "\r\033[K");
   }
   c->bar_shown = bar_fraction = 0;
 }
@@ -76,7 +76,8 @@ void ctl_progress(ctl *c, const char *title, double fraction, const char *detail
   int cols = ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 ? ws.ws_col : 80;
   if (n >= cols) /* one line: a wrapped one would not be erased by \r */
     line[cols - 1] = '\0';
-  fprintf(stderr, "\r\033[K%s", line);
+  ctl_term_raw(stderr, "\r\033[K");
+  fputs(line, stderr); /* the daemon's words: escaped on the way (term.h) */
   fflush(stderr);
   c->bar_shown = 1;
   bar_fraction = fraction >= 0;
@@ -600,6 +601,7 @@ static int ctl_main(int argc, char **argv, char **args) {
 
 int main(int argc, char **argv) {
   upk_xalloc_install(); /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
+  ctl_term_guard();     /* no control character of a stranger's text reaches the terminal */
   char **args = upk_xcalloc((size_t)argc + 1, sizeof *args);
   int rc = ctl_main(argc, argv, args);
   free(args);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -45,6 +46,8 @@ static void usage(FILE *f) {
         "                          user-skills (install into your own skill directories),\n"
         "                          scripts (run the `script` assertions of its eval cases)\n"
         "  --agent-path=DIR        a directory agents may also read and write (repeatable)\n"
+        "  --workspace=DIR         the project of an MCP session (default: the working directory,\n"
+        "                          but never your home directory or /)\n"
         "  --shutdown-grace=S      how long shutdown, EOF and SIGTERM wait for requests in flight\n"
         "                          before cancelling them with an error (default 30; 0: at once)\n"
         "  --log-file=PATH         also append logs to PATH\n"
@@ -190,6 +193,16 @@ static int add_agent_path(args_state *a, const char *arg) {
   return -1;
 }
 
+static int set_workspace(args_state *a, const char *arg) {
+  struct stat st;
+  if (arg[0] == '/' && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+    a->o->workspace = arg;
+    return -1;
+  }
+  fprintf(stderr, "upskilld: --workspace: '%s' is not an absolute path to a directory\n", arg);
+  return 2;
+}
+
 static int set_grace(args_state *a, const char *arg) {
   if (!parse_seconds(arg, &a->o->shutdown_grace_ms))
     return -1;
@@ -228,6 +241,7 @@ static const struct {
     {"python", required_argument, 0, set_python},
     {"agent-allow", required_argument, 0, set_agent_allow},
     {"agent-path", required_argument, 0, add_agent_path},
+    {"workspace", required_argument, 0, set_workspace},
     {"shutdown-grace", required_argument, 0, set_grace},
     {"allow-kernel-option", required_argument, 0, add_kernel_option},
     {"log-file", required_argument, 0, set_log_file},

@@ -8,6 +8,7 @@
 #include "skills/catalog.h"
 #include "daemon/lsp/documents.h"
 #include "daemon/mcp/face_jobs.h"
+#include "daemon/core/guard.h"
 #include "daemon/core/jobs.h"
 #include "protocol/jsonrpc.h"
 #include "daemon/kernels/kernel_service.h"
@@ -606,7 +607,10 @@ static bool session__ready(upk_server *s, const upk_session_hello *h) {
   s->begun = true;
   if (!h->initialized && !s->client_info && json_is_object(h->client_info))
     s->client_info = json_incref(h->client_info);
-  s->workspace = h->workspace ? h->workspace : getcwd(NULL, 0);
+  s->workspace =
+      h->workspace
+          ? h->workspace
+          : upk_guard_default_workspace(&s->opts, upk_framer_mode(&s->framer) == UPK_FRAMING_MCP);
   upk_skills_start(s);
   return true;
 }

@@ -15,6 +15,7 @@
 #include "common/xalloc.h"
 
 #define CELL_MAX 128 /* bytes of a header cell compared */
+#define ROW_SCAN_S 2 /* seconds a row scanned again may take (one line: microseconds) */
 
 /* Header words that present a column as what not to do. */
 static const char *const COUNTER[] = {
@@ -126,6 +127,58 @@ static bool in_counter_cell(const table_file *t, const upk_diag *f) {
   return counter_header(head);
 }
 
+/* Row [a, b) with every cell under a counter column (header [ha, hb)) blanked, malloc'd; its
+ * cells counted as cell_of counts them. */
+static char *row_without_counter(const table_file *t, size_t a, size_t b, size_t ha, size_t hb) {
+  char *row = upk_xstrndup(t->data + a, b - a), head[CELL_MAX];
+  int cell = 0;
+  bool quoted = false, counter;
+  cell_text(t, ha, hb, 0, head);
+  counter = counter_header(head);
+  for (size_t i = 0; i < b - a; i++) {
+    char c = row[i];
+    if (t->delim != '|' && c == '"')
+      quoted = !quoted;
+    if (c == t->delim && !quoted) { /* the next cell begins: a counter-example's column? */
+      cell_text(t, ha, hb, ++cell, head);
+      counter = counter_header(head);
+      continue;
+    }
+    if (counter)
+      row[i] = ' ';
+    if (t->delim == '|' && c == '\\' && i + 1 < b - a && counter)
+      row[++i] = ' '; /* an escaped bar is the cell's own */
+    else if (t->delim == '|' && c == '\\')
+      i++;
+  }
+  return row;
+}
+
+/* The rules match once per line: a counter-example cell may hide, behind its own lowered
+ * finding, a payload of the same rule in another cell of the row (`| curl … \| sh | curl … \| sh
+ * |`). The row is scanned again with its counter cells blanked; a high finding of f's rule
+ * there moves f's columns to it, and f stays high. */
+static bool payload_beside(const table_file *t, const char *rel, const char *lang, upk_diag *f) {
+  size_t a, b, ha, hb;
+  line_span(t, f->range.line, &a, &b);
+  line_span(t, header_of(t, f->range.line), &ha, &hb);
+  char *row = row_without_counter(t, a, b, ha, hb);
+  upk_diags again = {0};
+  bool found = false;
+  if (upk__audit_scan(rel, row, b - a, lang, ROW_SCAN_S, &again) > 0)
+    for (size_t i = 0; i < again.len && !found; i++) {
+      const upk_diag *g = &again.items[i];
+      found = g->severity == UPK_SEV_ERROR && g->code && f->code && !strcmp(g->code, f->code);
+      if (found) {
+        f->range.col = g->range.col;
+        f->range.end_col = g->range.end_line == g->range.line ? g->range.end_col : (int)(b - a);
+      } /* its evidence stays the row as written: the blanked copy is the audit's own */
+    }
+  upk_diags_free(&again);
+  free(row);
+  return found;
+}
+
 size_t upk__audit_table_counter(const char *rel, const char *lang, const char *data, size_t len,
                                 upk_diags *out, size_t from) {
   table_file t = {.data = data, .len = len};
@@ -146,7 +199,7 @@ size_t upk__audit_table_counter(const char *rel, const char *lang, const char *d
   size_t lowered = 0;
   for (; i < out->len; i++) {
     upk_diag *f = &out->items[i];
-    if (f->severity != UPK_SEV_ERROR || !in_counter_cell(&t, f))
+    if (f->severity != UPK_SEV_ERROR || !in_counter_cell(&t, f) || payload_beside(&t, rel, lang, f))
       continue;
     char *msg = upk_xasprintf("%s (in a table's column of what not to do: a counter-example, "
                               "medium)",

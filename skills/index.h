@@ -83,6 +83,10 @@ typedef struct upk_index_options {
   /* Lookup returns each of several skills of the same text (description, size, body) under
    * different names; false: the best ranked one stands for them (registries copy skills). */
   bool keep_twins;
+  /* The workspace: a project root's skill directory (or the root itself) that is a link
+   * leading out of it is not indexed (index/link-outside), as a cloned project may plant one
+   * at the user's files. NULL: not checked (no project roots). */
+  const char *project_dir;
 } upk_index_options;
 
 typedef struct upk_index upk_index;

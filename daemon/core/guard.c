@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/diag.h"
 #include "common/diag_json.h"
 #include "common/fileio.h"
+#include "common/log.h"
 #include "common/xalloc.h"
 #include "daemon/skills/skills_service.h"
 #include "models/config.h"
@@ -144,47 +146,114 @@ json_t *upk_guard_places(const char *workspace, const upk_options *o, const json
 }
 
 /* Fail the job with one diagnostic coded `rule` that says `msg`. */
+/* Fail the job with one diagnostic coded `rule` that says `msg`. */
 void upk_guard_refuse(upk_job *job, const char *rule, const char *msg) {
+  upk_job_fail_data(job, UPK_RPC_INVALID_PARAMS, upk_guard_refusal_data(rule, msg), "%s", msg);
+}
+
+bool upk_guard_within(const char *workspace, const upk_options *o, const json_t *init_options,
+                      const char *path, bool write) {
+  char abs[PATH_MAX], real[PATH_MAX];
+  if (path[0] != '/' && !workspace)
+    return false; /* relative to nothing: no workspace */
+  int n = path[0] == '/' ? snprintf(abs, sizeof abs, "%s", path)
+                         : snprintf(abs, sizeof abs, "%s/%s", workspace, path);
+  if (n <= 0 || n >= (int)sizeof abs || !real_of(abs, real))
+    return false;
+  json_t *places = upk_guard_places(workspace, o, init_options, write), *v;
+  size_t i;
+  bool in = false;
+  json_array_foreach(places, i, v) in = in || under(real, json_string_value(v));
+  json_decref(places);
+  return in;
+}
+
+/* How to give a session a workspace when it has none (upk_guard_default_workspace). */
+#define NO_WORKSPACE                                                                               \
+  "upskilld has no workspace: it was started in your home directory or in / with no "              \
+  "--workspace, so an agent reaches no project; start it in the project's directory or add "       \
+  "--workspace=DIR where you register it (claude mcp add upskilld -- upskilld --mcp "              \
+  "--workspace=$PWD)"
+
+void upk_guard_refusal_text(char *msg, size_t len, const char *path, bool write, const char *what,
+                            bool no_workspace) {
+  char label[PATH_MAX + 64], why[PATH_MAX + 512];
+  upk_power power = write ? UPK_POWER_WRITE : UPK_POWER_READ;
+  snprintf(label, sizeof label, "%s '%s'", what, path);
+  upk_policy_refusal(why, sizeof why, UPK_ORIGIN_AGENT, power, label, NULL);
+  int n = snprintf(msg, len,
+                   "%s. An agent %s only inside the workspace%s; upskilld --agent-path=DIR adds a "
+                   "directory%s",
+                   why, write ? "writes" : "reads",
+                   write ? "" : ", the agents' skills and session logs",
+                   write ? "" : " (to read, so does condense.allowPaths in your own config)");
+  if (no_workspace && n > 0 && (size_t)n < len)
+    snprintf(msg + n, len - (size_t)n, ". %s", NO_WORKSPACE);
+}
+
+json_t *upk_guard_refusal_data(const char *rule, const char *msg) {
   upk_diags d = {0};
   upk_diags_add(&d, UPK_SEV_ERROR, rule, "upskilld", upk_range_line(0, 0, 0), "%s", msg);
-  upk_job_fail_data(job, UPK_RPC_INVALID_PARAMS,
-                    json_pack("{s:o}", "diagnostics", upk_diags_json(&d)), "%s", msg);
+  json_t *data = json_pack("{s:o}", "diagnostics", upk_diags_json(&d));
   upk_diags_free(&d);
+  return data;
+}
+
+void upk_guard_refuse_path(upk_job *job, const char *path, bool write, const char *what) {
+  char msg[PATH_MAX + 1024];
+  upk_guard_refusal_text(msg, sizeof msg, path, write, what, !upk_session_workspace(job->server));
+  upk_guard_refuse(job, upk_power_rule(write ? UPK_POWER_WRITE : UPK_POWER_READ), msg);
 }
 
 bool upk_guard_path(upk_job *job, const char *path, bool write, const char *what) {
   const upk_server *s = job->server;
-  if (upk_guard_origin(s) == UPK_ORIGIN_USER)
+  if (upk_guard_origin(s) == UPK_ORIGIN_USER ||
+      upk_guard_within(upk_session_workspace(s), upk_session_options(s),
+                       upk_session_init_options(s), path, write))
     return true;
-  char cwd[PATH_MAX], abs[PATH_MAX], real[PATH_MAX];
-  const char *ws = upk_session_workspace(s);
-  if (!ws)
-    ws = getcwd(cwd, sizeof cwd);
-  int n = path[0] == '/' ? snprintf(abs, sizeof abs, "%s", path)
-                         : snprintf(abs, sizeof abs, "%s/%s", ws ? ws : ".", path);
-  bool ok = n > 0 && n < (int)sizeof abs && real_of(abs, real);
-  if (ok) {
-    json_t *places =
-               upk_guard_places(ws, upk_session_options(s), upk_session_init_options(s), write),
-           *v;
-    size_t i;
-    bool in = false;
-    json_array_foreach(places, i, v) in = in || under(real, json_string_value(v));
-    json_decref(places);
-    if (in)
-      return true;
-  }
-  char label[PATH_MAX + 64], why[PATH_MAX + 512], msg[PATH_MAX + 768];
-  upk_power power = write ? UPK_POWER_WRITE : UPK_POWER_READ;
-  snprintf(label, sizeof label, "%s '%s'", what, path);
-  upk_policy_refusal(why, sizeof why, UPK_ORIGIN_AGENT, power, label, NULL);
-  snprintf(msg, sizeof msg,
-           "%s. An agent %s only inside the workspace%s; upskilld --agent-path=DIR adds a "
-           "directory%s",
-           why, write ? "writes" : "reads", write ? "" : ", the agents' skills and session logs",
-           write ? "" : " (to read, so does condense.allowPaths in your own config)");
-  upk_guard_refuse(job, upk_power_rule(power), msg);
+  upk_guard_refuse_path(job, path, write, what);
   return false;
+}
+
+bool upk_guard_workspace(upk_job *job, const char *what) {
+  if (upk_guard_origin(job->server) == UPK_ORIGIN_USER || upk_session_workspace(job->server))
+    return true;
+  char msg[1024];
+  snprintf(msg, sizeof msg, "%s needs a project. %s", what, NO_WORKSPACE);
+  upk_guard_refuse(job, upk_power_rule(UPK_POWER_WRITE), msg);
+  return false;
+}
+
+char *upk_guard_default_workspace(const upk_options *o, bool agent) {
+  if (o->workspace)
+    return upk_xstrdup(o->workspace);
+  char *cwd = getcwd(NULL, 0), real[PATH_MAX];
+  const char *home = getenv("HOME");
+  if (!agent || !cwd)
+    return cwd;
+  bool accidental =
+      !strcmp(cwd, "/") || (home && *home == '/' && realpath(home, real) && !strcmp(cwd, real));
+  if (!accidental)
+    return cwd;
+  upk_warn("%s; it serves your own skills only", NO_WORKSPACE);
+  free(cwd);
+  return NULL;
+}
+
+/* What upk_source_parse reads as a directory: a path spelled as one, or any other spec that
+ * names an existing entry of the workspace (a bare "vendor", even "owner/repo" when that
+ * directory exists); everything else is a git source, read from its host. */
+static bool source_is_local(const upk_server *s, const char *from) {
+  if (from[0] == '/' || !strncmp(from, "./", 2) || !strncmp(from, "../", 3) || !strcmp(from, ".") ||
+      !strcmp(from, "..") || strstr(from, "/../") ||
+      (strlen(from) >= 3 && !strcmp(from + strlen(from) - 3, "/..")))
+    return true;
+  const char *ws = upk_session_workspace(s);
+  char cwd[PATH_MAX], p[PATH_MAX];
+  if (!ws) /* none: the parser reads it beside the daemon */
+    ws = getcwd(cwd, sizeof cwd);
+  struct stat st;
+  return !ws || snprintf(p, sizeof p, "%s/%s", ws, from) >= (int)sizeof p || !lstat(p, &st);
 }
 
 bool upk_guard_source(upk_job *job, const char *from, const char *what) {
@@ -196,10 +265,8 @@ bool upk_guard_source(upk_job *job, const char *from, const char *what) {
     snprintf(p, sizeof p, "%s%s", home ? home : "", from + 1);
     return upk_guard_path(job, p, false, what);
   }
-  bool local = from[0] == '/' || !strncmp(from, "./", 2) || !strncmp(from, "../", 3) ||
-               !strcmp(from, ".") || !strcmp(from, "..") || strstr(from, "/../") ||
-               (strlen(from) >= 3 && !strcmp(from + strlen(from) - 3, "/.."));
-  return !local || upk_guard_path(job, from, false, what);
+  return upk_guard_origin(job->server) == UPK_ORIGIN_USER || !source_is_local(job->server, from) ||
+         upk_guard_path(job, from, false, what);
 }
 
 bool upk_guard_allow(upk_job *job, unsigned bit, const char *what) {

@@ -49,8 +49,36 @@ upk_origin upk_guard_origin(const upk_server *s);
  * trust/write naming `what`, the path and the flag that widens it). Blocking: a realpath. */
 bool upk_guard_path(upk_job *job, const char *path, bool write, const char *what);
 
-/** A source of skills (`owner/repo`, a URL, a directory): the local paths among them
- * (a path, `~`, `file://`) go through upk_guard_path for reading; hosts are not paths. */
+/** Whether `path` (absolute, or relative to `workspace`; NULL: none, so relative is refused),
+ * made real, lies inside the agent's places (upk_guard_places). Pure: safe on a pool thread. */
+bool upk_guard_within(const char *workspace, const upk_options *o, const json_t *init_options,
+                      const char *path, bool write);
+
+/** The words of upk_guard_path's refusal of `path` (named `what`, e.g. "params.skill") into
+ * msg; no_workspace: the session has none, and the words say how to give one. */
+void upk_guard_refusal_text(char *msg, size_t len, const char *path, bool write, const char *what,
+                            bool no_workspace);
+
+/** A refusal's error data: {"diagnostics": [one error coded `rule` saying `msg`]}. New. */
+json_t *upk_guard_refusal_data(const char *rule, const char *msg);
+
+/** Fail the job with the refusal upk_guard_path gives for `path`. */
+void upk_guard_refuse_path(upk_job *job, const char *path, bool write, const char *what);
+
+/** A tool that works on the project (`what`: e.g. "scope 'project'"): the user always may; an
+ * agent when the session has a workspace, else the job fails saying how to give one. */
+bool upk_guard_workspace(upk_job *job, const char *what);
+
+/** The workspace of a session whose client named none: --workspace's, else the working
+ * directory, except for an agent (MCP) started in the user's home or in `/`: then none (NULL,
+ * logged with how to give one), so that an agent is never given all of HOME by accident.
+ * Malloc'd. */
+char *upk_guard_default_workspace(const upk_options *o, bool agent);
+
+/** A source of skills (`owner/repo`, a URL, a directory): the local paths among them (a path,
+ * `~`, `file://`, and any other spelling that names an existing entry of the workspace, as
+ * upk_source_parse reads it: a bare `vendor`) go through upk_guard_path for reading; hosts are
+ * not paths. */
 bool upk_guard_source(upk_job *job, const char *from, const char *what);
 
 /** Fail the job with a refusal: -32602 with one diagnostic coded `rule` (trust/...) saying

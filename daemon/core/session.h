@@ -39,6 +39,9 @@ typedef struct upk_options {
   unsigned agent_allow;
   const char **agent_paths;
   size_t n_agent_paths;
+  /* --workspace: the workspace of a session whose client names none (an MCP client); NULL: the
+   * working directory, unless an agent's is the user's home or / (guard.h). */
+  const char *workspace;
 } upk_options;
 
 typedef enum { UPK_S_UNINIT, UPK_S_READY, UPK_S_SHUTDOWN, UPK_S_CLOSING } upk_state;

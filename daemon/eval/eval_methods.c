@@ -177,10 +177,20 @@ int upk__em_read_text(ecall *c, const char *path, size_t max, char **out) {
 static int load_skill(ecall *c, const char *given) {
   char *path = upk__em_abs(c->workspace, given);
   struct stat st;
-  if (path && stat(path, &st) && !strchr(given, '/')) {
+  bool indexed = false; /* the index's roots are the user's, and its copy is what list shows */
+  /* with no workspace a bare name is no path: it would be read beside the daemon */
+  if (path && !strchr(given, '/') && (stat(path, &st) || (c->agent && !c->workspace))) {
     free(path);
-    path =
-        c->indexed_dir ? upk_xstrdup(c->indexed_dir) : upk_xasprintf("%s/%s", c->skills_dir, given);
+    indexed = c->indexed_dir != NULL;
+    path = indexed ? upk_xstrdup(c->indexed_dir) : upk_xasprintf("%s/%s", c->skills_dir, given);
+  }
+  if (path && c->agent && !indexed &&
+      !upk_guard_within(c->workspace, c->opts, c->init_options, path, false)) {
+    char why[PATH_MAX + 1024]; /* a link in the workspace or in skills_dir that leads out */
+    upk_guard_refusal_text(why, sizeof why, given, false, "params.skill", !c->workspace);
+    c->data = upk_guard_refusal_data(upk_power_rule(UPK_POWER_READ), why);
+    free(path);
+    return upk__em_fail(c, UPK_RPC_INVALID_PARAMS, "%s", why);
   }
   upk_skill sk = {0};
   upk_diags d = {0};
@@ -671,6 +681,13 @@ static void find_done(void *arg, int status) {
   free(f);
 }
 
+/* Whether `name` is an entry (a link included) of the workspace ws (NULL: none). */
+static bool exists_in(const char *ws, const char *name) {
+  char p[PATH_MAX];
+  struct stat st;
+  return ws && snprintf(p, sizeof p, "%s/%s", ws, name) < (int)sizeof p && lstat(p, &st) == 0;
+}
+
 static void eval_handler(upk_job *job, json_t *params) {
   if (json_array_size(json_object_get(params, "models")) > MAX_MODELS) {
     upk__em_bad(job, "params.models: at most 32");
@@ -689,7 +706,9 @@ static void eval_handler(upk_job *job, json_t *params) {
     if (p && !upk_guard_path(job, p, false, what))
       return;
   }
-  if (skill && strchr(skill, '/') && !upk_guard_path(job, skill, false, "params.skill"))
+  /* a path, or a bare name that is one in the workspace (a link there may lead out) */
+  if (skill && (strchr(skill, '/') || exists_in(upk_session_workspace(job->server), skill)) &&
+      !upk_guard_path(job, skill, false, "params.skill"))
     return;
   eval_find *f = skill && !strchr(skill, '/') ? upk_xcalloc(1, sizeof *f) : NULL;
   if (!f) {

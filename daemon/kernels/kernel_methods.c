@@ -208,11 +208,50 @@ static unsigned run_timeout_ms(json_t *run) {
   return ms;
 }
 
+/* A run's files, each read by the worker: a reference kernel's source (reference.path), the
+ * expected output (reference.file) and inputs (args[i].init.file). fn(arg, key's holder, key,
+ * what) for each that is a string; false stops. */
+static bool each_run_file(json_t *run, bool (*fn)(void *, json_t *, const char *, const char *),
+                          void *arg) {
+  json_t *ref = json_object_get(run, "reference"), *a;
+  static const char *const keys[] = {"path", "file"};
+  for (size_t k = 0; k < 2; k++)
+    if (json_is_string(json_object_get(ref, keys[k])) &&
+        !fn(arg, ref, keys[k], k ? "run.reference.file" : "run.reference.path"))
+      return false;
+  size_t i;
+  json_array_foreach(json_object_get(run, "args"), i, a) {
+    json_t *init = json_object_get(a, "init");
+    char what[64];
+    snprintf(what, sizeof what, "run.args[%zu].init.file", i);
+    if (json_is_string(json_object_get(init, "file")) && !fn(arg, init, "file", what))
+      return false;
+  }
+  return true;
+}
+
+static bool guard_run_file(void *job, json_t *holder, const char *key, const char *what) {
+  return upk_guard_path(job, json_string_value(json_object_get(holder, key)), false, what);
+}
+
+/* An agent's run reads only files in its places, as eval_skill's guard has it (guard.h). */
+static bool run_files_guarded(upk_job *job, json_t *run) {
+  return each_run_file(run, guard_run_file, job);
+}
+
+/* The worker reads a run's files where the guard looked: relative ones in the workspace. */
+static bool absolute_run_file(void *server, json_t *holder, const char *key, const char *what) {
+  json_object_set_new(holder, key,
+                      abs_path(server, json_string_value(json_object_get(holder, key))));
+  return true;
+}
+
 /* The run as the worker gets it: a PyTorch problem's path resolved against
  * the workspace, and the python3 to run its helper with. */
 static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
   const upk_server *s = job->server;
   json_t *copy = json_deep_copy(run);
+  each_run_file(copy, absolute_run_file, (void *)s);
   json_t *py = json_object_get(json_object_get(copy, "reference"), "pytorch");
   const char *path = json_string_value(json_object_get(py, "path"));
   const char *python =
@@ -244,6 +283,8 @@ static bool guarded(upk_job *job, json_t *params) {
     if (!upk_guard_path(job, json_string_value(x), false, "params.includes"))
       return false;
   }
+  if (!run_files_guarded(job, json_object_get(params, "run")))
+    return false;
   json_t *py =
       json_object_get(json_object_get(json_object_get(params, "run"), "reference"), "pytorch");
   if (!py)

@@ -468,8 +468,9 @@ static bool install_guarded(upk_job *job, json_t *params) {
   const char *from = json_string_value(json_object_get(params, "from"));
   if (from && !upk_guard_source(job, from, "params.from"))
     return false;
-  return strcmp(json_string_value(json_object_get(params, "scope")), "user") ||
-         upk_guard_allow(job, UPK_AGENT_ALLOW_USER_SKILLS,
+  if (strcmp(json_string_value(json_object_get(params, "scope")), "user"))
+    return upk_guard_workspace(job, "scope 'project'");
+  return upk_guard_allow(job, UPK_AGENT_ALLOW_USER_SKILLS,
                          "scope 'user' (the skill directories every project of yours reads)");
 }
 
@@ -566,11 +567,13 @@ static void do_check(upk_call *c, upk_index *ix) {
 }
 
 static void restore_handler(upk_job *job, json_t *params) {
-  upk_call_start(job, params, do_restore);
+  if (upk_guard_workspace(job, "restoring the project's skills-lock.json"))
+    upk_call_start(job, params, do_restore);
 }
 
 static void check_handler(upk_job *job, json_t *params) {
-  upk_call_start(job, params, do_check);
+  if (upk_guard_workspace(job, "checking the project's skills-lock.json"))
+    upk_call_start(job, params, do_check);
 }
 
 static void remove_handler(upk_job *job, json_t *params) {

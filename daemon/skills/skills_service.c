@@ -139,7 +139,8 @@ static json_t *truncated_roots(upk_index *ix) {
  * only; batches follow). 0, or a negative errno with a sentence naming the file in `why` and no
  * index open. */
 static int open_begin_at(upk_skills_svc *svc, const char *db, char *why, size_t len) {
-  upk_index_options opt = {.db_path = db, .max_dirs = svc->max_dirs};
+  upk_index_options opt = {
+      .db_path = db, .max_dirs = svc->max_dirs, .project_dir = upk_session_workspace(svc->server)};
   int rc = upk_index_open(&svc->index, &opt);
   if (!rc) {
     upk_index_set_roots(svc->index, svc->roots, svc->n_roots);

@@ -19,6 +19,11 @@
 #include "common/xalloc.h"
 
 /* Write a JSON value (stolen) atomically, indent 2, final newline. */
+/* Runs are the user's own, like the trust store: prompts, answers, transcripts and what the
+ * agents did, readable by no one else (0700 directories, 0600 files). */
+#define RUN_DIR_MODE 0700
+#define RUN_FILE_MODE 0600
+
 static int write_json(const char *path, json_t *v) {
   char *text = v ? json_dumps(v, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
   json_decref(v);
@@ -28,8 +33,8 @@ static int write_json(const char *path, json_t *v) {
   char *out = upk_xrealloc(text, n + 2);
   memcpy(out + n, "\n", 2);
   int rc = upk_write_file_atomic(path, out, n + 1);
-  free(out);
-  return rc;
+  free(out); /* private, as its directory is: a transcript holds prompts and answers */
+  return rc ? rc : chmod(path, RUN_FILE_MODE) ? -errno : 0;
 }
 
 /* ---- ids ----------------------------------------------------------------- */
@@ -71,7 +76,7 @@ static int make_run_dir(const char *runs_dir, upk_run *out) {
     snprintf(out->id, sizeof out->id, "%s-%s", stamp, suffix);
     free(out->dir);
     out->dir = upk_xasprintf("%s/%s", runs_dir, out->id);
-    if (mkdir(out->dir, 0755) == 0)
+    if (mkdir(out->dir, RUN_DIR_MODE) == 0)
       return 0;
     if (errno != EEXIST)
       return -errno;
@@ -103,7 +108,7 @@ static json_t *meta_json(const upk_run *run, const upk_run_meta *m) {
 
 int upk_run_create(const char *runs_dir, const upk_run_meta *meta, upk_run *out) {
   memset(out, 0, sizeof *out);
-  int rc = upk_mkdir_p(runs_dir, 0755);
+  int rc = upk_mkdir_p(runs_dir, RUN_DIR_MODE);
   rc = rc ? rc : make_run_dir(runs_dir, out);
   bool made = rc == 0; /* ours to delete again if the rest fails */
   char *path = NULL, *tdir = NULL;
@@ -111,7 +116,7 @@ int upk_run_create(const char *runs_dir, const upk_run_meta *meta, upk_run *out)
     path = upk_xasprintf("%s/run.json", out->dir);
     tdir = upk_xasprintf("%s/transcripts", out->dir);
   }
-  if (rc == 0 && mkdir(tdir, 0755) != 0)
+  if (rc == 0 && mkdir(tdir, RUN_DIR_MODE) != 0)
     rc = -errno;
   rc = rc ? rc : write_json(path, meta_json(out, meta));
   free(path);
@@ -230,7 +235,7 @@ int upk_run_write_transcript(const upk_run *run, const upk_transcript *t) {
   char comp[160], *path = NULL;
   upk_run_model_component(t->model, comp, sizeof comp);
   char *dir = upk_xasprintf("%s/transcripts/%s", run->dir, comp);
-  int rc = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
+  int rc = mkdir(dir, RUN_DIR_MODE) == 0 || errno == EEXIST ? 0 : -errno;
   if (rc == 0)
     path = upk_xasprintf("%s/%s-r%u-c%zu.json", dir, t->with_skill ? "with_skill" : "baseline",
                          t->run, t->case_idx);

@@ -76,6 +76,7 @@ struct upk_index {
   bool keep_twins;            /* upk_index_options' */
   bool learned;               /* the default weights: the best candidates' learned order */
   char *rank_dump;            /* UPSKILLD_RANK_DUMP at open: the pool's features go there */
+  char *project_real;         /* upk_index_options' project_dir made real, or NULL */
   bool merge_pending;         /* the first index's merge has not ended (its snapshot with it) */
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), rank.c */

@@ -372,6 +372,7 @@ int upk_index_open(upk_index **out, const upk_index_options *opt) {
   /* Read once: lookups run on the thread pool, and getenv there races a setenv. */
   const char *dump = upk_env_opts()->rank_dump;
   ix->rank_dump = dump ? upk_xstrdup(dump) : NULL;
+  ix->project_real = o.project_dir ? realpath(o.project_dir, NULL) : NULL;
   int rc = -ENOMEM;
   if (!is_memory(o.db_path)) {
     ix->db_path = upk_xstrdup(o.db_path);
@@ -418,6 +419,7 @@ void upk_index_close(upk_index *ix) {
   sqlite3_close(ix->db);
   free(ix->db_path);
   free(ix->rank_dump);
+  free(ix->project_real);
   free(ix);
 }
 

@@ -76,7 +76,8 @@ static int refresh_root(scan *sc, sqlite3_stmt *roots, const char *path, done_se
  * symlinked skill directory): refresh the placements of that document. */
 static int refresh_linked(upk_index *ix, const char *path, upk_diags *diags) {
   static const char sql[] =
-      "SELECT r.id, r.dir, r.real, r.max_depth, p.dir FROM place p JOIN doc d ON d.id = p.doc"
+      "SELECT r.id, r.dir, r.real, r.max_depth, r.scope, p.dir FROM place p"
+      " JOIN doc d ON d.id = p.doc"
       " JOIN root r ON r.id = p.root WHERE d.path = ?1 || '/SKILL.md' OR d.path = ?1 ||"
       " '/skill.md'";
   sqlite3_stmt *st;
@@ -91,7 +92,7 @@ static int refresh_linked(upk_index *ix, const char *path, upk_diags *diags) {
       scan sc;
       upk__ix_init_scan(&sc, ix, st, diags, NULL);
       rc = upk__ix_scan_root(&sc, (const char *)sqlite3_column_text(st, 1),
-                             (const char *)sqlite3_column_text(st, 4));
+                             (const char *)sqlite3_column_text(st, 5));
       count++;
     }
     sqlite3_reset(st);

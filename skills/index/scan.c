@@ -23,6 +23,7 @@ void upk__ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *
   sc->st = st;
   sc->root = sqlite3_column_int64(roots, 0);
   sc->max_depth = sqlite3_column_int(roots, 3);
+  sc->within = sqlite3_column_int(roots, 4) == UPK_INDEX_PROJECT ? ix->project_real : NULL;
   sc->gen = ix->gen;
 }
 
@@ -101,7 +102,7 @@ static void report_shadows(upk_index *ix, upk_diags *diags) {
   upk_index_shadows_free(sh, n);
 }
 
-const char upk__ix_roots_sql[] = "SELECT id, dir, real, max_depth FROM root ORDER BY ord";
+const char upk__ix_roots_sql[] = "SELECT id, dir, real, max_depth, scope FROM root ORDER BY ord";
 
 void upk__ix_job_free(upk_index *ix) {
   upk__ix_forget_parent(ix);
@@ -156,8 +157,8 @@ static int remember_root(struct upk__ix_job *j, const char *real, const scan *sc
                          size_t first) {
   job_root *p = upk_xrealloc(j->roots, (j->n_roots + 1) * sizeof *p);
   j->roots = p;
-  p[j->n_roots] = (job_root){upk_xstrdup(real), sc->max_depth, upk_xstrdup(dir), first,
-                             j->n - first,      sc->limit_hit};
+  p[j->n_roots] = (job_root){upk_xstrdup(real), sc->max_depth, upk_xstrdup(dir),  first,
+                             j->n - first,      sc->limit_hit, sc->within != NULL};
   if (!p[j->n_roots].real || !p[j->n_roots].dir)
     return -ENOMEM;
   j->n_roots++;
@@ -172,7 +173,8 @@ static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
   real = real ? real : dir;
   const job_root *seen = NULL;
   for (size_t i = 0; i < j->n_roots && !seen; i++)
-    if (!strcmp(j->roots[i].real, real) && j->roots[i].max_depth == sc->max_depth)
+    if (!strcmp(j->roots[i].real, real) && j->roots[i].max_depth == sc->max_depth &&
+        j->roots[i].within == (sc->within != NULL))
       seen = &j->roots[i];
   size_t first = j->n;
   int64_t key[3] = {sc->root, sc->max_depth, sc->ix->max_dirs};

@@ -39,6 +39,7 @@ typedef struct job_root {
   char *dir; /* as the items' paths begin */
   size_t first, count;
   bool limit_hit;
+  bool within; /* walked as a project root: links out of the workspace left out */
 } job_root;
 
 struct upk__ix_job {
@@ -78,6 +79,7 @@ typedef struct scan {
   int64_t gen;                 /* stamp of the placements this pass finds */
   int64_t root;
   int max_depth;
+  const char *within; /* a project root's: the workspace, made real; links out of it are skipped */
   size_t dirs;
   bool limit_hit;
   bool full;          /* a first index: shadowing is done for every name at the end */
@@ -96,7 +98,7 @@ typedef struct probe {
   int64_t id; /* the stored document (0: none) */
 } probe;
 
-/** The statement listing the index's roots, in order: id, dir, real, max_depth. */
+/** The statement listing the index's roots, in order: id, dir, real, max_depth, scope. */
 extern const char upk__ix_roots_sql[];
 
 /** A pass over one root (roots: a row of upk__ix_roots_sql). */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 #define PREFETCH_MIN 256 /* children of a folder worth a second thread's stats */
@@ -380,6 +381,22 @@ static void digest_skill(scan *sc, const char *dir, const char *md, const found_
     digest_real(sc, dir);
 }
 
+/* A project root's directory that is (or passes through) a link leading out of the workspace:
+ * reported and left out, so that a cloned project cannot make its skill folder the user's
+ * files (`.claude/skills/x -> ~/secrets`). Roots of other scopes are the user's own choice. */
+static bool leads_out(scan *sc, const char *path) {
+  if (!sc->within)
+    return false;
+  char *real = realpath(path, NULL); /* none: nothing there to read (a root not made yet) */
+  bool out = real && !upk_path_under(real, sc->within);
+  free(real);
+  if (out)
+    scan_diag(sc, UPK_SEV_WARNING, "index/link-outside", path,
+              "a project's skill directory that is a link out of the workspace is not indexed",
+              NULL);
+  return out;
+}
+
 /* One child directory: a skill, or (within the depth limit) a folder of skills. */
 /* `type`: readdir's word on path (DT_UNKNOWN: none). A directory readdir vouches for needs no
  * stat unless it is descended into; a file is none of ours. */
@@ -394,7 +411,7 @@ static int visit(scan *sc, const char *path, int depth, unsigned char type, cons
                 NULL);
     return 0;
   }
-  if (!real_dir && !S_ISDIR(sb.st_mode))
+  if (!real_dir && (!S_ISDIR(sb.st_mode) || leads_out(sc, path)))
     return 0;
   if (++sc->dirs > (size_t)sc->ix->max_dirs) {
     if (!sc->limit_hit)
@@ -475,6 +492,8 @@ static pre_stat *prefetch_skill_files(const char *dir, const dent *names, size_t
 /* dir's children sit at depth + 1. */
 int upk__ix_walk(scan *sc, const char *dir, int depth) {
   size_t n;
+  if (depth == 0 && leads_out(sc, dir))
+    return 0; /* the root itself: `.claude/skills -> /elsewhere` */
   if (sc->collect)
     digest_real(sc, dir);
   dent *names = read_names(sc, dir, depth == 0, &n);

@@ -65,6 +65,18 @@ Test(runs, create_names_and_describes_the_run) {
   cr_assert_eq(json_array_size(json_object_get(j, "models")), 2);
   cr_assert(json_is_true(json_object_get(j, "baseline")));
   json_decref(j);
+  /* private to the user, like the trust store: prompts, answers and transcripts live here */
+  const char *const dirs[] = {runs_dir(), r.dir, "transcripts"};
+  for (size_t i = 0; i < 3; i++) {
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", r.dir, dirs[i]);
+    cr_assert_eq(stat(i < 2 ? dirs[i] : path, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0700, "%s: %o", dirs[i], st.st_mode & 0777);
+  }
+  struct stat st;
+  snprintf(path, sizeof path, "%s/run.json", r.dir);
+  cr_assert_eq(stat(path, &st), 0);
+  cr_assert_eq(st.st_mode & 0777, 0600, "run.json: %o", st.st_mode & 0777);
   upk_run_free(&r);
   const char *bad[] = {
       "..", "../x", "20260101T000000Z-zz", "20260101T000000Z", "a/b", "20260101X000000Z-00000000"};
@@ -177,6 +189,14 @@ Test(runs, transcripts_summary_and_show) {
   cr_assert_eq(upk_run_write_summary(&r, "{\"models\": []}"), 0);
   cr_assert_eq(upk_run_write_summary(&r, "{not json"), -EINVAL);
   cr_assert_eq(count_tmp(r.dir), 0);
+  char sp[300];
+  struct stat st;
+  snprintf(sp, sizeof sp, "%s/transcripts/a_b", r.dir);
+  cr_assert_eq(stat(sp, &st), 0, "%s", sp);
+  cr_assert_eq(st.st_mode & 0777, 0700, "%s: %o", sp, st.st_mode & 0777);
+  snprintf(sp, sizeof sp, "%s/summary.json", r.dir);
+  cr_assert_eq(stat(sp, &st), 0);
+  cr_assert_eq(st.st_mode & 0777, 0600, "summary.json: %o", st.st_mode & 0777);
   char *text;
   cr_assert_eq(upk_runs_show(runs_dir(), r.id, true, &text), 0);
   json_t *j = json_loads(text, 0, NULL);

@@ -107,6 +107,10 @@ static void child(hx_stdin kind, int in_fd, const char *pty_name, int out_fd, in
   snprintf(state, sizeof state, "%s/.local/state", home);
   setenv("HOME", home, 1);
   setenv("XDG_CACHE_HOME", cache, 1);
+  /* A test of a daemon started in its user's home, as a host may start an MCP server. */
+  const char *in_home = getenv("UPK_TEST_CWD_HOME");
+  if (in_home && !strcmp(in_home, "1") && chdir(home))
+    _exit(126);
   setenv("XDG_STATE_HOME", keep_state && *keep_state ? keep_state : state, 1);
   if (kind == HX_PTY) {
     in_fd = open(pty_name, O_RDWR | O_NOCTTY);

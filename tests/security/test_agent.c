@@ -5,6 +5,7 @@
  * user (LSP: an editor, upskillctl) are not refused. Each refusal is a trust/... diagnostic that
  * says how the user allows it, and the secret it guards never appears in the answer. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -80,6 +81,18 @@ static void refused(json_t *r, const char *rule, const char *hint) {
 static void not_refused(json_t *r) {
   const char *all = hx_dump(r);
   cr_assert_null(strstr(all, "trust/"), "refused: %s", all);
+}
+
+/* A link at ws/rel (its parent made) to target. */
+static void sp_link_at(const char *target, const char *rel) {
+  char link[PATH_MAX], t[PATH_MAX];
+  snprintf(t, sizeof t, "%s", target); /* at() reuses its buffer */
+  snprintf(link, sizeof link, "%s/%s", P.ws, rel);
+  char keep[PATH_MAX + 8];
+  snprintf(keep, sizeof keep, "%s.keep", link); /* fsx_write makes the parents */
+  fsx_write(keep, "");
+  unlink(keep);
+  cr_assert_eq(symlink(t, link), 0, "symlink %s: %s", link, strerror(errno));
 }
 
 static char *jstr(const char *s) {
@@ -389,6 +402,149 @@ Test(agent, an_lsp_client_naming_itself_upskillctl_gains_nothing) {
   cr_assert(strstr(all, "kernel/option-refused") && strstr(all, "--allow-kernel-option="), "%s",
             all);
   cr_assert_null(strstr(all, SECRET), "%s", all);
+  json_decref(r);
+  hx_finish(d, 0);
+}
+
+/* A bare relative name is a path when it names something in the workspace, as the source
+ * parser and eval_skill read it: `vendor` is guarded as `./vendor` is, and a link there (or in
+ * skills_dir) that leads out is refused; `owner/repo` that names nothing stays a git source. */
+Test(agent, bare_names_are_guarded_as_paths) {
+  sp_link_at(at(P.out, "skill"), "vendor");
+  sp_link_at(P.out, "payroll");
+  sp_link_at(at(P.out, "skill"), "skills/ledger");
+  hx *d = hx_mcp_session(HX_NOARGS);
+  static const char *const calls[][2] = {
+      {"install_skill", "{\"from\":\"vendor\"}"},
+      {"audit_skill", "{\"from\":\"vendor\"}"},
+      {"audit_skill", "{\"from\":\"payroll\"}"},
+      {"install_skill", "{\"from\":\"payroll/skill\"}"},
+      {"eval_skill", "{\"skill\":\"vendor\",\"models\":[\"haiku\"]}"},
+      {"eval_skill", "{\"skill\":\"ledger\",\"models\":[\"haiku\"]}"}, /* skills_dir/ledger */
+      {"validate_skill", "{\"path\":\"vendor\"}"},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+    json_t *r = tool(d, calls[i][0], calls[i][1]);
+    refused(r, "trust/read", "--agent-path");
+    json_decref(r);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* A run's files are read by the worker: each is guarded as a path the agent names. */
+Test(agent, a_runs_files_outside_are_refused) {
+  static const char *const runs[] = {
+      "\"reference\":{\"file\":\"/etc/passwd\"}",
+      "\"reference\":{\"name\":\"k\",\"path\":\"outside/secret.cu\"}",
+      "\"reference\":{\"file\":\"vendor/SKILL.md\"}",
+      "\"args\":[{\"name\":\"x\",\"dtype\":\"f32\",\"count\":4,\"init\":{\"file\":\"link.cu\"}}]",
+  };
+  sp_link_at(at(P.out, "skill"), "vendor");
+  hx *d = hx_mcp_session(HX_NOARGS);
+  for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+    char args[512];
+    snprintf(args, sizeof args,
+             "{\"path\":\"k.cu\",\"run\":{\"kernel\":\"k\",\"grid\":[1],\"block\":[32],%s}}",
+             runs[i]);
+    json_t *r = tool(d, "validate_kernel", args);
+    refused(r, "trust/read", "--agent-path");
+    json_decref(r);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
+/* A project's skill folder that is a link out of the workspace is neither indexed nor served:
+ * not listed, not found, not read by name or URI. Its neighbour inside is. */
+Test(agent, a_linked_skill_folder_out_of_the_project_is_not_served) {
+  fsx_write(at(P.out, "linked/SKILL.md"),
+            "---\nname: linked\ndescription: Use when tuning frobnitz " SECRET "\n---\n# L\n");
+  fsx_write(at(P.ws, ".claude/skills/inside/SKILL.md"),
+            "---\nname: inside\ndescription: Use when tuning frobnitz inside.\n---\n# I\n");
+  sp_link_at(at(P.out, "linked"), ".claude/skills/linked");
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *r = NULL;
+  for (int tries = 0; tries < 300; tries++) { /* until the first scan is done */
+    json_decref(r);
+    r = tool(d, "list_skills", "{\"scope\":\"project\"}");
+    if (!strstr(hx_dump(r), "\"indexing\""))
+      break;
+    hx_msleep(100);
+  }
+  cr_assert(strstr(hx_dump(r), "inside"), "the project's own skill is not listed: %s", hx_dump(r));
+  cr_assert_null(strstr(hx_dump(r), SECRET), "listed: %s", hx_dump(r));
+  json_decref(r);
+  static const char *const calls[][2] = {
+      {"find_skill", "{\"task\":\"tuning frobnitz\"}"},
+      {"get_skill", "{\"name\":\"linked\"}"},
+      {"skills_prompt", "{}"},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+    r = tool(d, calls[i][0], calls[i][1]);
+    cr_assert_null(strstr(hx_dump(r), SECRET), "%s served it: %s", calls[i][0], hx_dump(r));
+    json_decref(r);
+  }
+  static const char *const reads[] = {
+      "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"resources/list\",\"params\":{}}",
+      "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"resources/read\","
+      "\"params\":{\"uri\":\"skill://linked/SKILL.md\"}}",
+  };
+  for (size_t i = 0; i < 2; i++) {
+    r = hx_callf(d, "%s", reads[i]);
+    cr_assert_null(strstr(hx_dump(r), SECRET), "%s", hx_dump(r));
+    cr_assert_null(strstr(hx_dump(r), "linked/SKILL.md\",\"mimeType"), "%s", hx_dump(r));
+    json_decref(r);
+  }
+  hx_finish(d, 0);
+}
+
+/* Started in the user's home (or in /) with no --workspace, an MCP server has no workspace:
+ * an agent reaches none of HOME's files, and the refusal says how to give one. */
+Test(agent, a_server_started_in_home_serves_no_home_files) {
+  setenv("UPK_TEST_CWD_HOME", "1", 1);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  unsetenv("UPK_TEST_CWD_HOME");
+  char abs[PATH_MAX + 64];
+  snprintf(abs, sizeof abs, "%s/notes/k.cu", hx_home(d));
+  fsx_write(abs, SECRET "\n");
+  fsx_write(at(hx_home(d), "ledger/SKILL.md"), "---\nname: ledger\ndescription: " SECRET "\n---\n");
+  char args[PATH_MAX + 128];
+  snprintf(args, sizeof args, "{\"path\":\"%s\"}", abs);
+  static const char *const calls[][2] = {
+      {"validate_kernel", "{\"path\":\"notes/k.cu\"}"},
+      {"validate_kernel", NULL},
+      {"validate_skill", "{\"path\":\"ledger\"}"},
+      {"audit_skill", "{\"from\":\"ledger\"}"},
+      {"eval_skill", "{\"skill\":\"ledger\",\"models\":[\"haiku\"]}"},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+    json_t *r = tool(d, calls[i][0], calls[i][1] ? calls[i][1] : args);
+    refused(r, "trust/read", "--workspace=");
+    json_decref(r);
+  }
+  json_t *r = tool(d, "install_skill",
+                   "{\"from\":{\"markdown\":\"---\\nname: s\\ndescription: d\\n---\\n# S\\n\"}}");
+  refused(r, "trust/write", "--workspace=");
+  json_decref(r);
+  cr_assert_not(fsx_exists(at(hx_home(d), ".claude/skills/s")), "installed into the user's scope");
+  hx_finish(d, 0);
+  /* The user's --workspace names the project: it is the agent's again. */
+  char flag[PATH_MAX];
+  snprintf(flag, sizeof flag, "--workspace=%s", P.ws);
+  setenv("UPK_TEST_CWD_HOME", "1", 1);
+  d = hx_mcp_session(HX_ARGS(flag));
+  unsetenv("UPK_TEST_CWD_HOME");
+  r = tool(d, "condense_trace", "{\"trace\":\"trace.md\"}");
+  not_refused(r);
+  json_decref(r);
+  hx_finish(d, 0);
+  /* And in / : nothing of the file system is the workspace. */
+  cr_assert_eq(chdir("/"), 0);
+  d = hx_mcp_session(HX_NOARGS);
+  snprintf(args, sizeof args, "{\"path\":\"%s\"}", at(P.out, "secret.cu"));
+  r = tool(d, "validate_kernel", args);
+  refused(r, "trust/read", "--workspace=");
   json_decref(r);
   hx_finish(d, 0);
 }
