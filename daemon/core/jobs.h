@@ -48,6 +48,8 @@ struct upk_method {
    * carries where that differs (both are structuredContent that clients validate). */
   const upk_param *result;
   const upk_param *refusal;
+  /* A parameter this tool does not take that another does: {name, what to call instead}. */
+  const char *moved[2];
 };
 
 /** What the face that starts a job hands it (face_jobs.h has the faces' tables): how its
