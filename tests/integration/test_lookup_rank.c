@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/integration/fsx.h"
 #include "tests/integration/harness.h"
@@ -234,6 +235,116 @@ Test(lookup_rank, an_edit_is_seen_through_the_posting_store) {
     seen = !strncmp(got, "zz-later ", 9);
   }
   cr_expect(seen, "the edited skill should rank first: %s", got);
+  hx_finish(d, 0);
+  fsx_rm_rf(proj);
+}
+
+/* ---- MCP answers within a model's context budget (docs/protocol.md) ---- */
+
+static const char *const TOPICS[] = {
+    "pdf",   "docx",      "xlsx",  "pptx",     "canvas",   "brand", "frontend", "webapp", "mcp",
+    "slack", "algorithm", "theme", "artifact", "internal", "skill", "design",   "poster", "gif"};
+enum { N_TOPICS = sizeof TOPICS / sizeof *TOPICS };
+
+/* One skill with a description as long as public ones (~900 bytes), in two agents' dirs. */
+static void put_public(const char *proj, int i) {
+  char desc[1200], text[2048], path[256];
+  snprintf(desc, sizeof desc,
+           "Toolkit for %s-%02d work: create, edit and analyse %s files with formatting, "
+           "formulas, charts and layout. Use when Claude needs to work with %s documents for: "
+           "(1) creating new ones, (2) modifying or editing content, (3) working with tracked "
+           "changes, (4) adding comments, or any other %s task.%0600d",
+           TOPICS[i], i, TOPICS[i], TOPICS[i], TOPICS[i], 0);
+  snprintf(text, sizeof text, "---\nname: %s-%02d\ndescription: \"%s\"\n---\n# %s\n\nSteps.\n",
+           TOPICS[i], i, desc, TOPICS[i]);
+  const char *dirs[] = {".claude/skills", ".agents/skills"};
+  for (size_t k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s/%s-%02d/SKILL.md", proj, dirs[k], TOPICS[i], i);
+    fsx_write(path, text);
+  }
+}
+
+static int tool_id = 100;
+
+/* tools/call `name` with `args` (JSON text): the result (caller owns the response). */
+static json_t *call_tool(hx *d, const char *name, const char *args, json_t **result) {
+  char id[16];
+  snprintf(id, sizeof id, "%d", ++tool_id);
+  json_t *r = hx_callf(d,
+                       "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
+                       "{\"name\":\"%s\",\"arguments\":%s}}",
+                       tool_id, name, args);
+  *result = hx_assert_result(r, id);
+  return r;
+}
+
+static size_t text_bytes(json_t *result) {
+  size_t n = 0, i;
+  json_t *c;
+  json_array_foreach(json_object_get(result, "content"), i, c) n +=
+      strlen(json_string_value(json_object_get(c, "text")) ?: "");
+  return n;
+}
+
+#define SC(res, key) json_object_get(json_object_get(res, "structuredContent"), key)
+
+Test(lookup_rank, mcp_answers_fit_their_budgets) {
+  char proj[64];
+  fsx_mkdtemp(proj, "rank-budget");
+  for (int i = 0; i < N_TOPICS; i++)
+    put_public(proj, i);
+  cr_assert_eq(chdir(proj), 0); /* the MCP daemon's workspace is its cwd */
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *res, *r = call_tool(d, "list_skills", "{\"waitMs\":30000}", &res);
+  size_t total = (size_t)json_integer_value(SC(res, "total"));
+  cr_expect_leq(text_bytes(res), 16384, "list_skills: %zu bytes", text_bytes(res));
+  cr_expect_eq(total, json_array_size(SC(res, "skills")), "%s", hx_dump(res));
+  cr_expect_geq(total, N_TOPICS + 1, "%zu", total); /* the skills once each, and built-ins */
+  cr_expect_eq(
+      json_integer_value(json_object_get(json_array_get(SC(res, "skills"), 0), "placements")), 2,
+      "%s", hx_dump(res));
+  json_decref(r);
+  /* pages by cursor; a cursor altered or from another listing is refused by name */
+  r = call_tool(d, "list_skills", "{\"limit\":5}", &res);
+  const char *cur = json_string_value(SC(res, "nextCursor"));
+  cr_assert(cur, "%s", hx_dump(res));
+  char args[256], bad[256];
+  snprintf(args, sizeof args, "{\"limit\":5,\"cursor\":\"%s\"}", cur);
+  snprintf(bad, sizeof bad, "{\"limit\":5,\"cursor\":\"%.*s9\"}", (int)strlen(cur) - 1, cur);
+  json_t *res2, *r2 = call_tool(d, "list_skills", args, &res2);
+  cr_expect_eq(json_integer_value(SC(res2, "offset")), 5, "%s", hx_dump(res2));
+  json_decref(r2);
+  static const char *const refused[] = {"{\"fold\":false,\"cursor\":\"%s\"}",
+                                        "{\"cursor\":\"x\"}",
+                                        "{\"limit\":0}",
+                                        "{\"limit\":1000000000}",
+                                        "{\"limit\":\"5\"}",
+                                        NULL};
+  for (size_t i = 0; refused[i]; i++) {
+    snprintf(args, sizeof args, refused[i], cur);
+    r2 = call_tool(d, "list_skills", args, &res2);
+    cr_expect(json_is_true(json_object_get(res2, "isError")), "%s: %s", args, hx_dump(res2));
+    cr_expect(strstr(hx_dump(res2), "params."), "%s: %s", args, hx_dump(res2));
+    json_decref(r2);
+  }
+  r2 = call_tool(d, "list_skills", bad, &res2);
+  cr_expect(strstr(hx_dump(res2), "not a cursor of this listing"), "%s", hx_dump(res2));
+  json_decref(r2);
+  json_decref(r);
+  /* find_skill: short descriptions, a relevance in [0, 1], and "nothing fits" said */
+  r = call_tool(d, "find_skill", "{\"task\":\"edit the tracked changes of xlsx-02 files\"}", &res);
+  cr_expect_leq(text_bytes(res), 4096, "find_skill: %zu bytes", text_bytes(res));
+  json_t *top = json_array_get(SC(res, "results"), 0);
+  cr_expect_str_eq(json_string_value(json_object_get(top, "name")), "xlsx-02", "%s", hx_dump(res));
+  double rel = json_number_value(json_object_get(top, "relevance"));
+  cr_expect(rel >= 0.4 && rel <= 1, "%s", hx_dump(res));
+  cr_expect(json_is_false(SC(res, "noMatch")), "%s", hx_dump(res));
+  json_decref(r);
+  r = call_tool(d, "find_skill", "{\"task\":\"book a table for four at an italian restaurant\"}",
+                &res);
+  cr_expect(json_is_true(SC(res, "noMatch")), "%s", hx_dump(res));
+  cr_expect_leq(json_array_size(SC(res, "results")), 3, "%s", hx_dump(res));
+  json_decref(r);
   hx_finish(d, 0);
   fsx_rm_rf(proj);
 }
