@@ -316,6 +316,44 @@ json_t *upk_params_schema(const upk_param *spec) {
   return object_schema(spec, true, false);
 }
 
+/* Each description in schema `s` cut to its first sentence, nested ones too; an empty one
+ * dropped. */
+static void first_sentences(json_t *s) {
+  const char *key;
+  json_t *v;
+  json_object_foreach(s, key, v) {
+    if (!strcmp(key, "description") && json_is_string(v)) {
+      const char *d = json_string_value(v), *stop = strstr(d, ". ");
+      if (stop)
+        json_object_set_new(s, key, json_stringn(d, (size_t)(stop - d) + 1));
+    } else if (json_is_object(v)) {
+      first_sentences(v);
+    } else if (json_is_array(v)) {
+      size_t i;
+      json_t *x;
+      json_array_foreach(v, i, x) if (json_is_object(x)) first_sentences(x);
+    }
+  }
+  json_t *d = json_object_get(s, "description");
+  if (json_is_string(d) && !json_string_length(d))
+    json_object_del(s, "description");
+}
+
+json_t *upk_params_tool_schema(const upk_param *spec) {
+  json_t *s = upk_params_schema(spec), *props = json_object_get(s, "properties");
+  for (const upk_param *p = spec; p && p->name; p++) {
+    json_t *prop = json_object_get(props, p->name);
+    if (p->expert && !p->required) {
+      json_object_del(props, p->name);
+      continue;
+    }
+    if (p->tool_def)
+      json_object_set_new(prop, "default", default_text_json(p, p->tool_def));
+  }
+  first_sentences(props);
+  return s;
+}
+
 json_t *upk_result_schema(const upk_param *fields, const upk_param *refusal) {
   if (!refusal)
     return object_schema(fields, false, true);

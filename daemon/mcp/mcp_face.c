@@ -14,12 +14,17 @@
 #include "daemon/methods.h"
 #include "daemon/mcp/mcp_face.h"
 #include "daemon/mcp/skills_ext.h"
+#include "models/config.h"
 #include "daemon/skills/skills_service.h"
 #include "upk_config.h"
 
 static const char instructions[] =
-    "upskilld finds, validates, installs and generates agent skills (SKILL.md) and validates "
-    "CUDA kernels for H100. Call `status` to see what this machine offers.";
+    "upskilld: agent skills (SKILL.md) and CUDA kernels for H100.\n"
+    "- Before a task, call find_skill with the task in plain words; noMatch: true means no "
+    "installed skill fits. get_skill reads one in full.\n"
+    "- After writing CUDA code, call validate_kernel (a compile: read-only); run_kernel runs it "
+    "on the GPU.\n"
+    "- list_skills shows what is installed; status shows what this machine offers.";
 
 static void reply(upk_server *s, upk_batch *b, json_t *id, json_t *result) {
   upk_session_answer(s, b, upk_rpc_result(id, result));
@@ -111,13 +116,24 @@ static int by_tool_name(const void *a, const void *b) {
 
 enum { TOOLS_MAX = 128 };
 
-/* The tools this session lists, sorted by name; their count. */
+/* Whether a model can be called: a provider's key or URL is set (models/config.h). The
+ * environment is the process's, so the answer holds for the session: the list never changes. */
+static bool have_model(void) {
+  for (const upk_provider_def *p = upk_provider_defs; p->name; p++)
+    if (upk_provider_configured(p))
+      return true;
+  return false;
+}
+
+/* The tools this session lists, sorted by name; their count. A tool that needs a model is left
+ * out where none is configured: it could only fail, and its schema costs every conversation. */
 static size_t listed_tools(upk_server *s, const upk_method **found) {
   const upk_method *m;
   size_t n = 0;
+  bool model = have_model();
   for (size_t i = 0; (m = upk_method_at(i, upk_session_options(s)->test_methods)) && n < TOOLS_MAX;
        i++)
-    if (m->tool)
+    if (m->tool && (model || !(m->flags & UPK_METHOD_NEEDS_MODEL)))
       found[n++] = m;
   qsort(found, n, sizeof *found, by_tool_name);
   return n;

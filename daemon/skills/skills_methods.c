@@ -59,14 +59,15 @@ static const upk_param lookup_params[] = {
      "While the first index of the skills is built, wait up to this long for it, then answer "
      "partially, with indexing (default 30000 as an MCP tool, else "
      "initializationOptions.skills.lookupWaitMs, 2000 unless set).",
-     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .tool_def = UPK_STRINGIFY(LOOKUP_TOOL_WAIT_MS)},
+     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .tool_def = UPK_STRINGIFY(LOOKUP_TOOL_WAIT_MS), .expert = 1},
     {0},
 };
 static const upk_param list_params[] = {
     {"agent", UPK_T_STRING, 0, "Only skills this agent sees."},
     {"scope", UPK_T_STRING, 0, "Only skills of this scope.",
      UPK_ONE_OF("project", "user", "builtin", "extra")},
-    {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging).", UPK_MIN(0), .def = "0"},
+    {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging).", UPK_MIN(0), .def = "0",
+     .expert = 1},
     {"cursor", UPK_T_STRING, 0, "The nextCursor of the page before (instead of offset)."},
     {"limit", UPK_T_INTEGER, 0, "At most this many entries.", UPK_RANGE(1, 10000), .def = "1000",
      .tool_def = "50"},
@@ -79,7 +80,7 @@ static const upk_param list_params[] = {
     {"waitMs", UPK_T_INTEGER, 0,
      "While the first index of the skills is built, wait up to this long for it (default 0: "
      "answer at once, partial, with indexing).",
-     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .def = "0"},
+     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .def = "0", .expert = 1},
     {0},
 };
 static const upk_param get_params[] = {
@@ -116,11 +117,12 @@ static const upk_param install_params[] = {
      .def = "false"},
     {"allowRisky", UPK_T_BOOLEAN, 0,
      "Install from a git source even when its audit finds high risks (recorded in the lock).",
-     .def = "false"},
+     .def = "false", .expert = 1},
     {"agents", UPK_T_ARRAY, 0, "Agents to install for (default: agents and claude).", STRINGS},
     {"scope", UPK_T_STRING, 0, "project: the workspace; user: the home directory.",
      UPK_ONE_OF("project", "user"), .def = "project"},
-    {"force", UPK_T_BOOLEAN, 0, "Replace a different skill of the same name.", .def = "false"},
+    {"force", UPK_T_BOOLEAN, 0, "Replace a different skill of the same name.", .def = "false",
+     .expert = 1},
     {0},
 };
 static const upk_param remove_params[] = {
@@ -662,50 +664,49 @@ static void remove_handler(upk_job *job, json_t *params) {
 
 const upk_method upk_skills_methods[] = {
     {"skills/lookup", "find_skill", "Find the skill for a task",
-     "Rank the agent skills installed for this project and user (and upskilld's built-in "
-     "library) by how well they fit a task; each result says why it matched.",
+     "Call first when starting a task: which installed skill fits it, best first, each with a "
+     "relevance from 0 to 1 and why it matched; noMatch: true when none fits.",
      lookup_params, lookup_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_find_skill},
     {"skills/list", "list_skills", "List skills",
-     "List every skill an agent can see, with scope, shadowing and load warnings.", list_params,
-     list_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_list_skills},
+     "Call to see which skills are installed: one entry per skill (its scope, agents, "
+     "problems), paged.",
+     list_params, list_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     .result = upk_result_list_skills},
     {"skills/get", "get_skill", "Read a skill",
-     "Return a skill's SKILL.md text, its files and its skill_meta.json.", get_params, get_handler,
-     UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_get_skill},
+     "Call to read a skill found by find_skill: its SKILL.md, files and metadata.", get_params,
+     get_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_get_skill},
     {"skills/prompt", "skills_prompt", "Skills prompt block",
-     "The <available_skills> XML block agents put in their system prompt.", prompt_params,
-     prompt_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
-     .result = upk_result_skills_prompt},
+     "Call to get the <available_skills> block for a system prompt.", prompt_params, prompt_handler,
+     UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_skills_prompt},
     {"skills/validate", "validate_skill", "Validate a skill",
-     "Check a SKILL.md against the Agent Skills specification; diagnostics with line/column.",
+     "Call after writing or editing a SKILL.md: errors and warnings with line and column.",
      validate_params, validate_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_validate_skill},
     {"skills/audit", "audit_skill", "Audit skills before installing them",
-     "Static findings, with file, line and severity, for what matters in a stranger's skill: "
-     "downloads piped to a shell, credentials read, data sent out, obfuscated or invisible "
-     "text, instructions to ignore the user, executables.",
+     "Call before installing a skill from elsewhere: risky lines (downloads piped to a shell, "
+     "credentials read, data sent out, hidden text) with file, line and severity.",
      audit_params, audit_handler,
      UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_audit},
     {"skills/restore", "restore_skills", "Restore the project's locked skills",
-     "Install exactly what the project's skills-lock.json names, each from its source at its "
-     "recorded commit; frozen refuses on any drift.",
+     "Call to install what the project's skills-lock.json names, each at its locked commit.",
      restore_params, restore_handler,
      UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_restore},
     {"skills/check", "check_skills", "Check locked skills for updates",
-     "For each skill in the project's skills-lock.json, whether its source holds a different "
-     "version now; update installs those again.",
-     check_params, check_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD, /* update */
+     "Call to learn which locked skills have newer versions at their source.", check_params,
+     check_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD, /* update */
      .result = upk_result_check},
     {"skills/install", "install_skill", "Install a skill",
-     "Validate, then install a skill atomically where the chosen agents read skills.",
+     "Call when the user asks to install a skill (a path, owner/repo or its text): validated, "
+     "audited, then placed where the agents read skills.",
      install_params, install_handler,
      UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_install},
     {"skills/remove", "remove_skill", "Remove a skill",
-     "Remove an installed skill from the chosen agents' directories.", remove_params,
-     remove_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT, .result = upk_result_install},
+     "Call when the user asks to remove an installed skill.", remove_params, remove_handler,
+     UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT, .result = upk_result_install},
 };
 
 const size_t upk_skills_methods_count = sizeof upk_skills_methods / sizeof *upk_skills_methods;
