@@ -343,8 +343,9 @@ json_t *upk_params_tool_schema(const upk_param *spec) {
   json_t *s = upk_params_schema(spec), *props = json_object_get(s, "properties");
   for (const upk_param *p = spec; p && p->name; p++) {
     json_t *prop = json_object_get(props, p->name);
-    if (p->expert && !p->required) {
+    if (p->expert && !p->required) { /* still accepted: the schema no longer says closed */
       json_object_del(props, p->name);
+      json_object_del(s, "additionalProperties");
       continue;
     }
     if (p->tool_def)

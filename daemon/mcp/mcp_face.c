@@ -130,7 +130,7 @@ static bool have_model(void) {
 static size_t listed_tools(upk_server *s, const upk_method **found) {
   const upk_method *m;
   size_t n = 0;
-  bool model = have_model();
+  bool model = have_model() || upk_session_options(s)->test_methods; /* tests list them all */
   for (size_t i = 0; (m = upk_method_at(i, upk_session_options(s)->test_methods)) && n < TOOLS_MAX;
        i++)
     if (m->tool && (model || !(m->flags & UPK_METHOD_NEEDS_MODEL)))

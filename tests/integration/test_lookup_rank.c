@@ -294,7 +294,27 @@ Test(lookup_rank, mcp_answers_fit_their_budgets) {
   for (int i = 0; i < N_TOPICS; i++)
     put_public(proj, i);
   cr_assert_eq(chdir(proj), 0); /* the MCP daemon's workspace is its cwd */
+  static const char *const model_env[] = {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GENERIC_API_KEY",
+                                          "GENERIC_BASE_URL"};
+  for (size_t k = 0; k < 4; k++) /* no model provider (criterion forks: only this test's) */
+    unsetenv(model_env[k]);
   hx *d = hx_mcp_session(HX_NOARGS);
+  /* the tool list: no tool that needs a model where none is configured, and small */
+  json_t *tl = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\"}");
+  json_t *tools = json_object_get(hx_assert_result(tl, "99"), "tools"), *t;
+  size_t i, listed = 0;
+  json_array_foreach(tools, i, t) {
+    json_t *seen = json_pack("{s:O,s:O,s:O}", "name", json_object_get(t, "name"), "description",
+                             json_object_get(t, "description"), "inputSchema",
+                             json_object_get(t, "inputSchema"));
+    char *text = json_dumps(seen, JSON_COMPACT);
+    listed += strlen(text);
+    free(text);
+    json_decref(seen);
+    cr_expect(strcmp(json_string_value(json_object_get(t, "name")), "complete"), "listed");
+  }
+  cr_expect_leq(listed, 10240, "names, descriptions and input schemas: %zu bytes", listed);
+  json_decref(tl);
   json_t *res, *r = call_tool(d, "list_skills", "{\"waitMs\":30000}", &res);
   size_t total = (size_t)json_integer_value(SC(res, "total"));
   cr_expect_leq(text_bytes(res), 16384, "list_skills: %zu bytes", text_bytes(res));
