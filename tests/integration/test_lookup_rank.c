@@ -368,3 +368,36 @@ Test(lookup_rank, mcp_answers_fit_their_budgets) {
   hx_finish(d, 0);
   fsx_rm_rf(proj);
 }
+
+/* Ten agents start in one project at once: every daemon uses the one index file (none falls
+ * back to an index in memory) and answers a lookup from it. */
+Test(lookup_rank, ten_daemons_share_one_index) {
+  char proj[64], db[128];
+  fsx_mkdtemp(proj, "rank-ten");
+  for (int i = 0; i < 3; i++)
+    put_public(proj, i);
+  snprintf(db, sizeof db, "%s/shared-index.sqlite", proj);
+  setenv("UPSKILLD_INDEX", db, 1); /* one file for all, whatever each one's HOME */
+  cr_assert_eq(chdir(proj), 0);
+  enum { N = 10 };
+  hx *d[N];
+  for (int i = 0; i < N; i++)
+    d[i] = hx_spawn(HX_PIPE, UPK_FRAMING_MCP, HX_NOARGS);
+  for (int i = 0; i < N; i++)
+    hx_mcp_init(d[i], "2025-11-25");
+  for (int i = 0; i < N; i++) {
+    json_t *res, *r = call_tool(d[i], "find_skill", "{\"task\":\"docx tracked changes\"}", &res);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(json_array_get(SC(res, "results"), 0), "name")),
+        "docx-01", "daemon %d: %s", i, hx_dump(res));
+    json_decref(r);
+  }
+  for (int i = 0; i < N; i++) {
+    char *err = hx_stderr(d[i]);
+    cr_expect_null(strstr(err, "in-memory"), "daemon %d: %s", i, err);
+    cr_expect_null(strstr(err, "locked"), "daemon %d: %s", i, err);
+    free(err);
+    hx_finish(d[i], 0);
+  }
+  fsx_rm_rf(proj);
+}
