@@ -65,7 +65,9 @@ const ctl_cmd ctl_commands[] = {
      "TASK",
      "the skills that fit a task, best first, with why they matched",
      "While the daemon's first scan of the skill directories runs, lookup waits for it "
-     "(a progress bar on a terminal) rather than answer from a partial index.",
+     "(a progress bar on a terminal) rather than answer from a partial index. Each skill shows "
+     "its relevance (0 to 1, comparable across tasks); when none reaches the cut, lookup says "
+     "that no skill fits, lists the nearest and exits 1.",
      0,
      0,
      NULL,

@@ -338,21 +338,26 @@ static int cmd_lookup(ctl *c, json_t *params) {
     return 1;
   warn_truncated(r);
   json_t *res = json_object_get(r, "results");
+  bool none = json_is_true(json_object_get(r, "noMatch"));
   if (c->json) {
     ctl_print_json(r);
   } else if (json_array_size(res) == 0) {
-    printf("no skill matches\n");
+    printf("no skill fits this task: no skill shares a word with it\n");
   } else {
+    if (none)
+      printf("no skill fits this task (none reaches relevance %.2f); the nearest:\n",
+             json_number_value(json_object_get(r, "relevanceCut")));
     size_t i;
     json_t *e;
     json_array_foreach(res, i, e) {
-      printf("%zu. %-32s score %-8.3g %s (%s)\n   why: %s\n   %s\n", i + 1, s_(e, "name"),
-             json_number_value(json_object_get(e, "score")), s_(e, "scope"), s_(e, "agent"),
+      printf("%zu. %-32s relevance %.2f %s (%s)\n   why: %s\n   %s\n", i + 1, s_(e, "name"),
+             json_number_value(json_object_get(e, "relevance")), s_(e, "scope"), s_(e, "agent"),
              s_(e, "why"), s_(e, "path"));
     }
   }
+  int rc = none || json_array_size(res) == 0;
   json_decref(r);
-  return 0;
+  return rc;
 }
 
 static int cmd_validate(ctl *c, const char *path, json_t *params) {

@@ -89,8 +89,8 @@ static void sleep_handler(upk_job *job, json_t *params) {
 
 static const upk_method table[] = {
     {"upskilld/status", "status", "Daemon status",
-     "Report the daemon's version, uptime, requests in flight and what this machine offers: CUDA "
-     "toolkit (NVRTC, nvJitLink), GPU driver, and configured model providers.",
+     "Call when a tool says something is missing: the CUDA toolkit, GPU driver and model "
+     "providers this machine offers, and the daemon's version.",
      NULL, upk_status_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_status},
     {"upskilld/sleep", "sleep", "Sleep (test aid)",
@@ -162,7 +162,7 @@ static json_t *annotations(unsigned f) {
 
 json_t *upk_method_tool_json(const upk_method *m) {
   json_t *t = json_pack("{s:s,s:s,s:s,s:o}", "name", m->tool, "title", m->title, "description",
-                        m->description, "inputSchema", upk_params_schema(m->params));
+                        m->description, "inputSchema", upk_params_tool_schema(m->params));
   if (m->result)
     json_object_set_new(t, "outputSchema", upk_result_schema(m->result, m->refusal));
   json_object_set_new(t, "annotations", annotations(m->flags));

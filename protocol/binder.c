@@ -1,6 +1,7 @@
 #include "protocol/binder.h"
 
 #include "protocol/jsonrpc.h"
+#include "common/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,11 +161,43 @@ static int check_value(const json_t *v, const upk_param *p, const char *path, ch
   return 0;
 }
 
+/* "params.query: unknown parameter; did you mean ...?" or, when none is near, the names it
+ * takes: a caller (often a model) learns what to send instead. */
+static void unknown_key(const char *key, const upk_param *spec, const char *path, char *err,
+                        size_t errlen) {
+  const char *names[64];
+  size_t n = 0;
+  for (const upk_param *p = spec; p && p->name && n < 64; p++)
+    names[n++] = p->name;
+  const char *near = upk_suggest(key, names, n);
+  int w =
+      snprintf(err, errlen, "%s.%.*s: unknown parameter", path, (int)upk_utf8_prefix(key, 64), key);
+  if (w < 0 || (size_t)w >= errlen)
+    return;
+  if (near) {
+    snprintf(err + w, errlen - (size_t)w, "; did you mean '%s'?", near);
+    return;
+  }
+  for (size_t i = 0; i < n && w > 0 && (size_t)w < errlen; i++)
+    w += snprintf(err + w, errlen - (size_t)w, "%s%s", i ? ", " : "; it takes ", names[i]);
+  if (!n)
+    snprintf(err + w, errlen - (size_t)w, "; it takes none");
+}
+
 static int check_fields(const json_t *obj, const upk_param *spec, const char *path, bool open,
                         bool top, char *err, size_t errlen) {
   char sub[256], buf[64];
+  const char *key;
+  json_t *v;
+  /* Unknown names first: {query} for {task} is told about query, not that task is missing. */
+  json_object_foreach((json_t *)obj, key, v) {
+    if (!open && !(top && is_protocol_key(key)) && !upk_param_find(spec, key)) {
+      unknown_key(key, spec, path, err, errlen);
+      return -1;
+    }
+  }
   for (const upk_param *p = spec; p && p->name; p++) {
-    json_t *v = obj ? json_object_get(obj, p->name) : NULL;
+    v = obj ? json_object_get(obj, p->name) : NULL;
     snprintf(sub, sizeof sub, "%s.%s", path, p->name);
     if (!v && p->required) {
       snprintf(err, errlen, "%s: required %s is missing", sub, type_desc(p, buf, sizeof buf));
@@ -172,14 +205,6 @@ static int check_fields(const json_t *obj, const upk_param *spec, const char *pa
     }
     if (v && check_value(v, p, sub, err, errlen))
       return -1;
-  }
-  const char *key;
-  json_t *v;
-  json_object_foreach((json_t *)obj, key, v) {
-    if (!open && !(top && is_protocol_key(key)) && !upk_param_find(spec, key)) {
-      snprintf(err, errlen, "%s.%.*s: unknown parameter", path, (int)upk_utf8_prefix(key, 64), key);
-      return -1;
-    }
   }
   return 0;
 }
@@ -289,6 +314,45 @@ static json_t *object_schema(const upk_param *spec, bool closed, bool result) {
 
 json_t *upk_params_schema(const upk_param *spec) {
   return object_schema(spec, true, false);
+}
+
+/* Each description in schema `s` cut to its first sentence, nested ones too; an empty one
+ * dropped. */
+static void first_sentences(json_t *s) {
+  const char *key;
+  json_t *v;
+  json_object_foreach(s, key, v) {
+    if (!strcmp(key, "description") && json_is_string(v)) {
+      const char *d = json_string_value(v), *stop = strstr(d, ". ");
+      if (stop)
+        json_object_set_new(s, key, json_stringn(d, (size_t)(stop - d) + 1));
+    } else if (json_is_object(v)) {
+      first_sentences(v);
+    } else if (json_is_array(v)) {
+      size_t i;
+      json_t *x;
+      json_array_foreach(v, i, x) if (json_is_object(x)) first_sentences(x);
+    }
+  }
+  json_t *d = json_object_get(s, "description");
+  if (json_is_string(d) && !json_string_length(d))
+    json_object_del(s, "description");
+}
+
+json_t *upk_params_tool_schema(const upk_param *spec) {
+  json_t *s = upk_params_schema(spec), *props = json_object_get(s, "properties");
+  for (const upk_param *p = spec; p && p->name; p++) {
+    json_t *prop = json_object_get(props, p->name);
+    if (p->expert && !p->required) { /* still accepted: the schema no longer says closed */
+      json_object_del(props, p->name);
+      json_object_del(s, "additionalProperties");
+      continue;
+    }
+    if (p->tool_def)
+      json_object_set_new(prop, "default", default_text_json(p, p->tool_def));
+  }
+  first_sentences(props);
+  return s;
 }
 
 json_t *upk_result_schema(const upk_param *fields, const upk_param *refusal) {

@@ -53,6 +53,8 @@ struct upk_param {
   const char *tool_def;
   bool nullable; /* results: null is a value too */
   bool open;     /* objects with props: other keys are allowed (results always allow them) */
+  bool expert;   /* accepted, but left out of an MCP tool's listed schema (its tokens are paid in
+                  * every conversation; docs/protocol.md lists every argument) */
 };
 
 /* Compound literals in macros: clang-format would spread each over four lines. */
@@ -89,6 +91,10 @@ int upk_params_check(const json_t *params, const upk_param *spec, char *err, siz
 
 /** A JSON Schema object (`type: object`, no other keys) describing `spec`: MCP's inputSchema. */
 json_t *upk_params_schema(const upk_param *spec);
+/** The schema an MCP tool lists: as upk_params_schema, with the tool's defaults, each
+ * description cut to its first sentence, and expert arguments left out (the schema then leaves
+ * other properties open: they are still accepted, and a name that is none gets an error). */
+json_t *upk_params_tool_schema(const upk_param *spec);
 
 /** A JSON Schema for a result: `fields` describes a success; `refusal`, when not NULL, the
  * data a failure carries (an MCP isError result's structuredContent), and the schema is then

@@ -58,7 +58,12 @@ static void job__finish(upk_job *job, json_t *response) {
 
 void upk_job_start(upk_server *s, upk_batch *batch, const upk_method *method, json_t *id,
                    json_t *envelope, json_t *args, const upk_job_face *face) {
-  char err[256];
+  char err[512];
+  if (method->moved[0] && json_object_get(args, method->moved[0])) {
+    snprintf(err, sizeof err, "params.%s: %s", method->moved[0], method->moved[1]);
+    upk_session_answer(s, batch, face->fail(method, id, UPK_RPC_INVALID_PARAMS, err, NULL));
+    return;
+  }
   if (upk_params_check(args, method->params, err, sizeof err)) {
     upk_session_answer(s, batch, face->fail(method, id, UPK_RPC_INVALID_PARAMS, err, NULL));
     return;

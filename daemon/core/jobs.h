@@ -34,6 +34,7 @@ enum {
   UPK_METHOD_DESTRUCTIVE = 4, /* destructiveHint: may delete or overwrite, or run code that may */
   UPK_METHOD_IDEMPOTENT = 8,  /* idempotentHint: the same call again adds no further effect */
   UPK_METHOD_OPEN_WORLD = 16, /* openWorldHint: reaches beyond this machine (a model, a git host) */
+  UPK_METHOD_NEEDS_MODEL = 32, /* a tool listed only when a model provider is configured */
 };
 
 struct upk_method {
@@ -48,6 +49,8 @@ struct upk_method {
    * carries where that differs (both are structuredContent that clients validate). */
   const upk_param *result;
   const upk_param *refusal;
+  /* A parameter this tool does not take that another does: {name, what to call instead}. */
+  const char *moved[2];
 };
 
 /** What the face that starts a job hands it (face_jobs.h has the faces' tables): how its

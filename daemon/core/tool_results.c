@@ -111,13 +111,17 @@ static const upk_param hit_f[] = {
     {"path", UPK_T_STRING, 1, "Its SKILL.md."},
     {"agent", UPK_T_STRING, 1, "The agent whose directory holds it.", .nullable = 1},
     {"scope", UPK_T_STRING, 1, "project, user, builtin or extra."},
-    {"score", UPK_T_NUMBER, 1, "Higher is better."},
+    {"relevance", UPK_T_NUMBER, 1,
+     "0 to 1, comparable across tasks: how well it fits; under relevanceCut it does not."},
+    {"score", UPK_T_NUMBER, 1, "The ranking's own score: orders one answer's hits only."},
     {"why", UPK_T_STRING, 1, "The task's words and the fields they matched in."},
     {0},
 };
 
 const upk_param upk_result_find_skill[] = {
     {"results", UPK_T_ARRAY, 1, "Best first.", UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = hit_f)},
+    {"noMatch", UPK_T_BOOLEAN, 1, "No skill fits the task: results are only the nearest."},
+    {"relevanceCut", UPK_T_NUMBER, 1, "The relevance a fitting skill reaches."},
     INDEX_STATE,
     {0},
 };
@@ -135,7 +139,13 @@ const upk_param upk_result_find_skill[] = {
       DIAGNOSTICS(0, "Why it loads badly or not at all.")
 /* clang-format on */
 
-static const upk_param entry_f[] = {ENTRY_FIELDS, {0}};
+static const upk_param entry_f[] = {
+    ENTRY_FIELDS,
+    {"agents", UPK_T_ARRAY, 0, "fold: the agents whose directories hold it.", STRINGS},
+    {"placements", UPK_T_INTEGER, 0, "fold: the places it is installed (fold: false lists each)."},
+    {"problems", UPK_T_INTEGER, 0, "fold: diagnostics of its placements (fold: false has them)."},
+    {0},
+};
 static const upk_param shadow_f[] = {
     {"name", UPK_T_STRING, 1, NULL},
     {"agent", UPK_T_STRING, 1, NULL, .nullable = 1},
@@ -151,6 +161,8 @@ const upk_param upk_result_list_skills[] = {
     {"total", UPK_T_INTEGER, 1, NULL},
     {"offset", UPK_T_INTEGER, 1, NULL},
     {"nextOffset", UPK_T_INTEGER, 1, "The next page's offset; null on the last page.",
+     .nullable = 1},
+    {"nextCursor", UPK_T_STRING, 1, "The next page's cursor; null on the last page.",
      .nullable = 1},
     INDEX_STATE,
     {0},

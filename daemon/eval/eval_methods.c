@@ -854,32 +854,30 @@ static const upk_param report_params[] = {
 
 const upk_method upk_eval_methods[] = {
     {"skills/eval", "eval_skill", "Evaluate a skill",
-     "Run test cases on models with the skill and without it; report pass rates with Wilson "
-     "intervals, lift and token savings per model, and store the run.",
-     eval_params, eval_handler, UPK_METHOD_OPEN_WORLD, .result = upk_result_eval,
-     .refusal = upk_refusal_eval},
+     "Call to measure whether a skill helps: test cases on models with and without it; pass "
+     "rates, lift and tokens per model.",
+     eval_params, eval_handler, UPK_METHOD_OPEN_WORLD | UPK_METHOD_NEEDS_MODEL,
+     .result = upk_result_eval, .refusal = upk_refusal_eval},
     {"skills/generate", "generate_skill", "Generate a skill",
-     "Write a skill for a task (or from an agent trace) with a teacher model, validate it, test "
-     "and refine it on student models, keep the best attempt, save (and optionally install) it.",
-     upk_gen_params, upk_gen_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD,
+     "Call to write a new skill for a task (or from an agent trace) with a model, tested and "
+     "refined on student models.",
+     upk_gen_params, upk_gen_handler,
+     UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD | UPK_METHOD_NEEDS_MODEL,
      .result = upk_result_generate},
     {"skills/condense", "condense_trace", "Condense an agent trace",
-     "Condense an agent trace to a token budget the way skills/generate gives it to the teacher: "
-     "the task, every error with its context and what followed it (edits as diffs, the command "
-     "that then succeeded, the agent's explanation), changed files, stated facts and the closing "
-     "summary; returns the text and what was left out.",
-     upk_condense_params, upk_condense_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     "Call to shorten an agent trace to a token budget as generate_skill does: the task, "
+     "errors and their fixes, changed files, the summary.",
+     upk_condense_params, upk_condense_handler,
+     UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT | UPK_METHOD_NEEDS_MODEL,
      .result = upk_result_condense, .refusal = upk_refusal_condense},
     {"runs/list", "list_runs", "List evaluation runs",
-     "List stored evaluation runs, newest first; optionally every trial as CSV.", list_params,
-     list_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_list_runs},
+     "Call to find stored evaluation runs, newest first.", list_params, list_handler,
+     UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_list_runs},
     {"runs/show", "show_run", "Show an evaluation run",
-     "One stored run: what was run, its summary and its transcripts.", show_params, show_handler,
+     "Call to read one stored run: its summary and transcripts.", show_params, show_handler,
      UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_show_run},
     {"runs/report", "report_run", "Report an evaluation run as HTML",
-     "One self-contained HTML file (inline SVG, no script) for a stored run: pass rates with 95 % "
-     "intervals, lift and tokens per model, a case x model grid opening the transcripts; or two "
-     "runs side by side; or a generation's pass rate by attempt.",
+     "Call to make one HTML report of a stored run (or two side by side) for the user.",
      report_params, report_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_report_run},
 };

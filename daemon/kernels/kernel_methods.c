@@ -28,38 +28,49 @@ enum {
 
 #define STRINGS UPK_ITEMS(UPK_T_STRING)
 
-static const upk_param validate_params[] = {
-    {"source", UPK_T_TEXT, 0, "CUDA source text (device code, or a whole file with host code)."},
-    {"path", UPK_T_STRING, 0, "A .cu file instead of source (relative to the workspace)."},
-    {"project", UPK_T_STRING, 0,
-     "A kernel-builder project directory (build.toml): every [kernel.*] source for each of "
-     "its cuda-capabilities."},
-    {"backend", UPK_T_STRING, 0,
-     "auto: nvcc for files with host code, else NVRTC; or nvrtc, or nvcc.",
-     UPK_ONE_OF("auto", "nvrtc", "nvcc"), .def = "auto"},
-    {"fileName", UPK_T_STRING, 0, "Name for inline source in diagnostics.", .def = "kernel.cu"},
-    {"names", UPK_T_ARRAY, 0, "Kernels to report, e.g. [\"scale<float>\"] (default: all).",
-     STRINGS},
-    {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value."},
-    {"std", UPK_T_STRING, 0, "C++ dialect, default c++17."},
-    {"defines", UPK_T_ARRAY, 0, "Macros: [\"N=128\", \"USE_TMA\"].", STRINGS},
-    {"includes", UPK_T_ARRAY, 0, "Extra include directories (relative to the workspace).", STRINGS},
-    {"options", UPK_T_ARRAY, 0, "Extra NVRTC options, e.g. [\"-maxrregcount=64\"].", STRINGS},
-    {"blockSize", UPK_T_INTEGER, 0, "Threads per block for occupancy.", UPK_RANGE(1, 1024)},
-    {"blockSizes", UPK_T_ARRAY, 0, "Several block sizes: occupancy for each.",
-     UPK_ITEMS_OF(.type = UPK_T_INTEGER, UPK_RANGE(1, 1024))},
-    {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes.", UPK_MIN(0)},
-    {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile.", UPK_RANGE(1, TIMEOUT_MAX),
-     .def = "60000"},
-    {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached.",
-     .def = "true"},
-    {"run", UPK_T_OBJECT, 0,
-     "Run the kernel on the GPU and check it: {kernel, grid, block, sharedBytes, args, reference, "
-     "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer}; reference {pytorch: {path | "
-     "source}} checks it against a KernelBench-style PyTorch problem, {pytorch: {op, args, "
-     "project?}} against a torch op of a kernel-builder project's torch-ext/ (docs/gpu.md)."},
-    {0},
-};
+/* clang-format off */
+/* What a compile takes: validate_kernel's params, and run_kernel's with its `run`. Expert ones
+ * are accepted but not listed in the tool's schema (x: listed for validate_kernel, not for
+ * run_kernel, whose listing would repeat validate_kernel's). */
+#define COMPILE_PARAMS(x)                                                                             \
+  {"source", UPK_T_TEXT, 0, "CUDA source text (device code, or a whole file with host code)."},   \
+  {"path", UPK_T_STRING, 0, "A .cu file instead of source (relative to the workspace)."},         \
+  {"project", UPK_T_STRING, 0,                                                                     \
+   "A kernel-builder project directory (build.toml): every [kernel.*] source for each of "       \
+   "its cuda-capabilities."},                                                                      \
+  {"backend", UPK_T_STRING, 0,                                                                     \
+   "auto: nvcc for files with host code, else NVRTC; or nvrtc, or nvcc.",                          \
+   UPK_ONE_OF("auto", "nvrtc", "nvcc"), .def = "auto", .expert = x},                                            \
+  {"fileName", UPK_T_STRING, 0, "Name for inline source in diagnostics.", .def = "kernel.cu", .expert = 1},     \
+  {"names", UPK_T_ARRAY, 0, "Kernels to report, e.g. [\"scale<float>\"] (default: all).",         \
+   STRINGS, .expert = x},                                                                                       \
+  {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value.", .expert = x},             \
+  {"std", UPK_T_STRING, 0, "C++ dialect, default c++17.", .expert = 1},                                         \
+  {"defines", UPK_T_ARRAY, 0, "Macros: [\"N=128\", \"USE_TMA\"].", STRINGS, .expert = x},                       \
+  {"includes", UPK_T_ARRAY, 0, "Extra include directories (relative to the workspace).", STRINGS, .expert = x}, \
+  {"options", UPK_T_ARRAY, 0, "Extra NVRTC options, e.g. [\"-maxrregcount=64\"].", STRINGS, .expert = x},      \
+  {"blockSize", UPK_T_INTEGER, 0, "Threads per block for occupancy.", UPK_RANGE(1, 1024), .expert = 1},        \
+  {"blockSizes", UPK_T_ARRAY, 0, "Several block sizes: occupancy for each.",                       \
+   UPK_ITEMS_OF(.type = UPK_T_INTEGER, UPK_RANGE(1, 1024)), .expert = x},                                       \
+  {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes.", UPK_MIN(0), .expert = 1}, \
+  {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile.", UPK_RANGE(1, TIMEOUT_MAX),        \
+   .def = "60000", .expert = 1},                                                                                \
+  {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached.",     \
+   .def = "true", .expert = 1}
+#define RUN_PARAM(required)                                                                        \
+  {"run", UPK_T_OBJECT, required,                                                                  \
+   "The launch and its check: {kernel, grid, block, sharedBytes, args, reference, "  \
+   "atol, rtol, trials, warmup, iterations, timeoutMs, sanitizer}. A reference {pytorch: {path | "   \
+   "source}} checks it against a KernelBench-style PyTorch problem, {pytorch: {op, args, "         \
+   "project?}} against a torch op of a kernel-builder project's torch-ext/ (docs/gpu.md)."}
+/* clang-format on */
+
+/* kernel/validate (LSP, upskillctl): a compile, and a run when `run` is given. */
+static const upk_param validate_params[] = {COMPILE_PARAMS(0), RUN_PARAM(0), {0}};
+/* validate_kernel: a compile only, so that agents may approve it as read-only. */
+static const upk_param compile_params[] = {COMPILE_PARAMS(0), {0}};
+/* run_kernel: a compile and a run. */
+static const upk_param run_params[] = {COMPILE_PARAMS(1), RUN_PARAM(1), {0}};
 
 static int bad(upk_job *job, const char *fmt, const char *what) {
   upk_job_fail(job, UPK_RPC_INVALID_PARAMS, fmt, what);
@@ -374,15 +385,28 @@ static const upk_param worker_params[] = {
 };
 
 const upk_method upk_kernel_methods[] = {
-    {"kernel/validate", "validate_kernel", "Validate a CUDA kernel for H100",
-     "Compile CUDA code for sm_90a (or any arch) without a GPU — device code with NVRTC, whole "
-     "files with host code with nvcc, or a kernel-builder project (build.toml) per capability: "
-     "diagnostics with line and column, per-kernel registers, spills, shared memory and "
-     "occupancy, and H100 lint (Hopper-only features, shared-memory limits, clusters, deprecated "
-     "intrinsics).",
-     /* Not read-only: it runs nvcc, and `run` runs the kernel on the GPU and a PyTorch
-      * reference, Python code that may do anything the user could (gpu/reference/pyref.h). */
+    /* The editor's and upskillctl's method: a compile, or with `run` a run. Not a tool: an
+     * agent gets the two halves below, each with its honest annotations. */
+    {"kernel/validate", NULL, "Validate a CUDA kernel for H100",
+     "Compile CUDA code (and with `run`, run it on the GPU): diagnostics, resources, occupancy "
+     "and H100 lint.",
      validate_params, validate_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD,
+     .result = upk_result_validate_kernel},
+    /* Read-only: a compile runs no code of the kernel's (nvcc runs the host compiler on it, and
+     * writes only the daemon's compile cache), so a client may approve it without asking. */
+    {"kernel/compile", "validate_kernel", "Compile a CUDA kernel for H100",
+     "Call after writing or editing CUDA code: compiles it for H100 (no GPU needed) and returns "
+     "errors with line and column, registers, spills, shared memory, occupancy and H100 lint.",
+     compile_params, validate_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     .result = upk_result_validate_kernel,
+     .moved = {"run", "validate_kernel only compiles; to run the kernel, call run_kernel with the "
+                      "same arguments and run"}},
+    /* Not read-only: it runs the kernel on the GPU and a PyTorch reference, Python code that
+     * may do anything the user could (gpu/reference/pyref.h). */
+    {"kernel/run", "run_kernel", "Run a CUDA kernel on the GPU and check it",
+     "Call to run a compiled kernel on the GPU: checks its results against a reference and "
+     "times it.",
+     run_params, validate_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_validate_kernel},
     {"upskilld/worker", NULL, "Worker op (test only)",
      "Send one op to the worker pool; for fault-injection tests.", worker_params, worker_handler,

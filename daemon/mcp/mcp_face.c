@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "daemon/mcp/face_jobs.h"
+#include "common/dynbuf.h"
+#include "common/suggest.h"
 #include "daemon/core/jobs.h"
 #include "protocol/jsonrpc.h"
 #include "common/log.h"
@@ -12,12 +14,17 @@
 #include "daemon/methods.h"
 #include "daemon/mcp/mcp_face.h"
 #include "daemon/mcp/skills_ext.h"
+#include "models/config.h"
 #include "daemon/skills/skills_service.h"
 #include "upk_config.h"
 
 static const char instructions[] =
-    "upskilld finds, validates, installs and generates agent skills (SKILL.md) and validates "
-    "CUDA kernels for H100. Call `status` to see what this machine offers.";
+    "upskilld: agent skills (SKILL.md) and CUDA kernels for H100.\n"
+    "- Before a task, call find_skill with the task in plain words; noMatch: true means no "
+    "installed skill fits. get_skill reads one in full.\n"
+    "- After writing CUDA code, call validate_kernel (a compile: read-only); run_kernel runs it "
+    "on the GPU.\n"
+    "- list_skills shows what is installed; status shows what this machine offers.";
 
 static void reply(upk_server *s, upk_batch *b, json_t *id, json_t *result) {
   upk_session_answer(s, b, upk_rpc_result(id, result));
@@ -107,21 +114,62 @@ static int by_tool_name(const void *a, const void *b) {
   return strcmp((*(const upk_method *const *)a)->tool, (*(const upk_method *const *)b)->tool);
 }
 
+enum { TOOLS_MAX = 128 };
+
+/* Whether a model can be called: a provider's key or URL is set (models/config.h). The
+ * environment is the process's, so the answer holds for the session: the list never changes. */
+static bool have_model(void) {
+  for (const upk_provider_def *p = upk_provider_defs; p->name; p++)
+    if (upk_provider_configured(p))
+      return true;
+  return false;
+}
+
+/* The tools this session lists, sorted by name; their count. A tool that needs a model is left
+ * out where none is configured: it could only fail, and its schema costs every conversation. */
+static size_t listed_tools(upk_server *s, const upk_method **found) {
+  const upk_method *m;
+  size_t n = 0;
+  bool model = have_model() || upk_session_options(s)->test_methods; /* tests list them all */
+  for (size_t i = 0; (m = upk_method_at(i, upk_session_options(s)->test_methods)) && n < TOOLS_MAX;
+       i++)
+    if (m->tool && (model || !(m->flags & UPK_METHOD_NEEDS_MODEL)))
+      found[n++] = m;
+  qsort(found, n, sizeof *found, by_tool_name);
+  return n;
+}
+
 /* Sorted by name: the same list in the same order for every client and every build, so a
  * host's cache of it (ttlMs) and a diff of two daemons' tools mean something. */
 static void tools_list(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
   if (bad_cursor(s, b, id, params))
     return;
-  const upk_method *m, *found[128];
-  size_t n = 0;
-  for (size_t i = 0; (m = upk_method_at(i, upk_session_options(s)->test_methods)) && n < 128; i++)
-    if (m->tool)
-      found[n++] = m;
-  qsort(found, n, sizeof *found, by_tool_name);
+  const upk_method *found[TOOLS_MAX];
+  size_t n = listed_tools(s, found);
   json_t *tools = json_array();
   for (size_t i = 0; i < n; i++)
     json_array_append_new(tools, upk_method_tool_json(found[i]));
   reply(s, b, id, json_pack("{s:o}", "tools", tools));
+}
+
+/* "unknown tool: X; did you mean Y?" and the names there are: a model recovers in one call. */
+static void unknown_tool(upk_server *s, upk_batch *b, json_t *id, const char *tool) {
+  const upk_method *found[TOOLS_MAX];
+  const char *names[TOOLS_MAX];
+  size_t n = listed_tools(s, found);
+  for (size_t i = 0; i < n; i++)
+    names[i] = found[i]->tool;
+  const char *near = upk_suggest(tool, names, n);
+  upk_buf msg;
+  upk_buf_init(&msg, 4096);
+  upk_buf_printf(&msg, "unknown tool: %.*s", (int)upk_utf8_prefix(tool, 200), tool);
+  if (near)
+    upk_buf_printf(&msg, "; did you mean %s?", near);
+  for (size_t i = 0; i < n; i++)
+    upk_buf_printf(&msg, "%s%s", i ? ", " : "; the tools are ", names[i]);
+  char *text = upk_buf_take(&msg, NULL);
+  fail(s, b, id, UPK_RPC_INVALID_PARAMS, text);
+  free(text);
 }
 
 static void tools_call(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
@@ -138,10 +186,7 @@ static void tools_call(upk_server *s, upk_batch *b, json_t *id, json_t *params) 
   const upk_method *m =
       upk_method_find_tool(json_string_value(name), upk_session_options(s)->test_methods);
   if (!m) {
-    char msg[256];
-    const char *tool = json_string_value(name);
-    snprintf(msg, sizeof msg, "unknown tool: %.*s", (int)upk_utf8_prefix(tool, 200), tool);
-    fail(s, b, id, UPK_RPC_INVALID_PARAMS, msg);
+    unknown_tool(s, b, id, json_string_value(name));
     return;
   }
   upk_job_start(s, b, m, id, params, json_is_object(args) ? args : NULL, &upk_face_job_tool);

@@ -217,9 +217,9 @@ static const upk_param complete_params[] = {
 
 const upk_method upk_models_methods[] = {
     {"models/complete", "complete", "Complete with a model",
-     "Send a prompt to a model (Anthropic, OpenAI or an OpenAI-compatible server) and return its "
-     "answer with token usage; retries rate limits and server errors with backoff.",
-     complete_params, complete_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_OPEN_WORLD,
+     "Call to ask a configured model (Anthropic, OpenAI or a compatible server) one prompt.",
+     complete_params, complete_handler,
+     UPK_METHOD_READ_ONLY | UPK_METHOD_OPEN_WORLD | UPK_METHOD_NEEDS_MODEL,
      .result = upk_result_complete, .refusal = upk_refusal_complete},
 };
 const size_t upk_models_methods_count = sizeof upk_models_methods / sizeof *upk_models_methods;

@@ -4,6 +4,7 @@
  * (index.h / install.h / validate.h are blocking and not thread-safe) and
  * answers from the loop. */
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +19,10 @@
 #include "daemon/core/session.h"
 #include "common/log.h"
 #include "skills/prompt.h"
+#include "skills/relevance.h"
 #include "daemon/core/guard.h"
 #include "daemon/skills/skills_call.h"
+#include "daemon/skills/skills_fold.h"
 #include "daemon/skills/skills_methods.h"
 #include "daemon/skills/skills_service.h"
 #include "daemon/core/tool_results.h"
@@ -32,6 +35,8 @@
  * directories index in well under 100 ms, a registry of 40,000 in ~10 s. */
 #define LOOKUP_WAIT_MS 2000
 #define STRINGS UPK_ITEMS(UPK_T_STRING)
+#define DESC_SHORT 200 /* bytes of a hit's description unless full */
+#define NEAREST_MAX 3  /* hits kept when none fits */
 
 /* ---- parameter specs: types, ranges, choices and defaults, checked before a handler runs ---- */
 
@@ -44,26 +49,38 @@ static const upk_param validate_params[] = {
 };
 static const upk_param lookup_params[] = {
     {"task", UPK_T_STRING, 1, "What the agent is about to do, in plain words."},
-    {"limit", UPK_T_INTEGER, 0, "How many skills to return.", UPK_RANGE(1, 100), .def = "10"},
+    {"limit", UPK_T_INTEGER, 0, "How many skills to return.", UPK_RANGE(1, 100), .def = "10",
+     .tool_def = "5"},
+    {"full", UPK_T_BOOLEAN, 0, "Whole descriptions (default: the first sentence, 200 bytes).",
+     .def = "true", .tool_def = "false"},
     {"agents", UPK_T_ARRAY, 0, "Only skills these agents see (claude, codex, cursor, ...).",
      STRINGS},
     {"waitMs", UPK_T_INTEGER, 0,
      "While the first index of the skills is built, wait up to this long for it, then answer "
      "partially, with indexing (default 30000 as an MCP tool, else "
      "initializationOptions.skills.lookupWaitMs, 2000 unless set).",
-     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .tool_def = UPK_STRINGIFY(LOOKUP_TOOL_WAIT_MS)},
+     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .tool_def = UPK_STRINGIFY(LOOKUP_TOOL_WAIT_MS), .expert = 1},
     {0},
 };
 static const upk_param list_params[] = {
     {"agent", UPK_T_STRING, 0, "Only skills this agent sees."},
     {"scope", UPK_T_STRING, 0, "Only skills of this scope.",
      UPK_ONE_OF("project", "user", "builtin", "extra")},
-    {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging).", UPK_MIN(0), .def = "0"},
-    {"limit", UPK_T_INTEGER, 0, "At most this many entries.", UPK_RANGE(1, 10000), .def = "1000"},
+    {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging).", UPK_MIN(0), .def = "0",
+     .expert = 1},
+    {"cursor", UPK_T_STRING, 0, "The nextCursor of the page before (instead of offset)."},
+    {"limit", UPK_T_INTEGER, 0, "At most this many entries.", UPK_RANGE(1, 10000), .def = "1000",
+     .tool_def = "50"},
+    {"fold", UPK_T_BOOLEAN, 0,
+     "One entry per skill, its placements (agents' directories) folded; false: one per "
+     "placement.",
+     .def = "false", .tool_def = "true"},
+    {"full", UPK_T_BOOLEAN, 0, "Whole descriptions (default: the first sentence, 200 bytes).",
+     .def = "true", .tool_def = "false"},
     {"waitMs", UPK_T_INTEGER, 0,
      "While the first index of the skills is built, wait up to this long for it (default 0: "
      "answer at once, partial, with indexing).",
-     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .def = "0"},
+     UPK_RANGE(0, LOOKUP_MAX_WAIT_MS), .def = "0", .expert = 1},
     {0},
 };
 static const upk_param get_params[] = {
@@ -101,11 +118,12 @@ static const upk_param install_params[] = {
     {"allowRisky", UPK_T_BOOLEAN, 0,
      "Install even when the audit (of every install, whatever its source) finds high risks "
      "(recorded in the lock).",
-     .def = "false"},
+     .def = "false", .expert = 1},
     {"agents", UPK_T_ARRAY, 0, "Agents to install for (default: agents and claude).", STRINGS},
     {"scope", UPK_T_STRING, 0, "project: the workspace; user: the home directory.",
      UPK_ONE_OF("project", "user"), .def = "project"},
-    {"force", UPK_T_BOOLEAN, 0, "Replace a different skill of the same name.", .def = "false"},
+    {"force", UPK_T_BOOLEAN, 0, "Replace a different skill of the same name.", .def = "false",
+     .expert = 1},
     {0},
 };
 static const upk_param remove_params[] = {
@@ -189,6 +207,36 @@ static size_t agents_param(json_t *arr, const char **out, size_t cap) {
   return n;
 }
 
+/* The hits as the answer lists them: each with its relevance (skills/relevance.h), best first.
+ * When the best is under the cut, no skill fits: the answer says noMatch. A tool's answer
+ * (full: false) has short descriptions, and when none fits only the nearest few. */
+static json_t *hits_json(upk_call *c, const upk_index_hits *hits) {
+  const char *task = upk_call_str(c, "task");
+  bool full = json_is_true(json_object_get(c->params, "full"));
+  double *rel = upk_xcalloc(hits->len + 1, sizeof *rel), best = 0;
+  for (size_t i = 0; i < hits->len; i++) {
+    rel[i] = upk_hit_relevance(task, &hits->items[i]);
+    best = rel[i] > best ? rel[i] : best;
+  }
+  bool none = best < UPK_RELEVANCE_CUT;
+  size_t n = none && !full && hits->len > NEAREST_MAX ? NEAREST_MAX : hits->len;
+  json_t *results = json_array();
+  for (size_t i = 0; i < n; i++) {
+    const upk_index_hit *h = &hits->items[i];
+    const char *d = h->e.description ? h->e.description : "";
+    json_array_append_new(
+        results,
+        json_pack("{s:s,s:o,s:s,s:s?,s:s,s:f,s:f,s:s}", "name", h->e.name, "description",
+                  full ? json_string(d) : upk_skills_short_description(d, DESC_SHORT), "path",
+                  h->e.path, "agent", h->e.agent, "scope", upk_index_scope_name(h->e.scope),
+                  "relevance", round(rel[i] * 1000) / 1000, "score", h->score, "why",
+                  h->why ? h->why : ""));
+  }
+  free(rel);
+  return json_pack("{s:o,s:b,s:f}", "results", results, "noMatch", none, "relevanceCut",
+                   UPK_RELEVANCE_CUT);
+}
+
 static void do_lookup(upk_call *c, upk_index *ix) {
   if (!upk_call_need_index(c, ix))
     return;
@@ -204,17 +252,8 @@ static void do_lookup(upk_call *c, upk_index *ix) {
                   rc == -EINVAL ? "params.task: describe the task in words" : upk_index_errmsg(ix));
     return;
   }
-  json_t *results = json_array();
-  for (size_t i = 0; i < hits.len; i++) {
-    upk_index_hit *h = &hits.items[i];
-    json_array_append_new(
-        results, json_pack("{s:s,s:s,s:s,s:s?,s:s,s:f,s:s}", "name", h->e.name, "description",
-                           h->e.description ? h->e.description : "", "path", h->e.path, "agent",
-                           h->e.agent, "scope", upk_index_scope_name(h->e.scope), "score", h->score,
-                           "why", h->why ? h->why : ""));
-  }
+  c->result = hits_json(c, &hits);
   upk_index_hits_free(&hits);
-  c->result = json_pack("{s:o}", "results", results);
   add_index_state(ix, c->result);
 }
 
@@ -273,29 +312,77 @@ static json_t *page_shadows(upk_index *ix, const upk_index_entries *page) {
   return shadows;
 }
 
+/* What a cursor belongs to: the listing's filters and shape. */
+static char *listing_key(upk_call *c) {
+  const char *agent = upk_call_str(c, "agent"), *scope = upk_call_str(c, "scope");
+  return upk_xasprintf("list|%s|%s|%d", agent ? agent : "", scope ? scope : "",
+                       json_is_true(json_object_get(c->params, "fold")));
+}
+
+/* The page's offset: the cursor's, else offset; -1 (the call failed) for a bad cursor. */
+static long long list_offset(upk_call *c, const char *key) {
+  const char *cursor = upk_call_str(c, "cursor");
+  if (!cursor)
+    return json_integer_value(json_object_get(c->params, "offset"));
+  long long off = upk_skills_cursor_offset(cursor, key);
+  if (off < 0)
+    upk_call_fail(c, UPK_RPC_INVALID_PARAMS, NULL,
+                  "params.cursor: not a cursor of this listing (altered, or from a listing with "
+                  "other agent, scope or fold): list again without a cursor");
+  return off;
+}
+
+/* Every placement (fold false), or one entry per skill: the page of either. */
+static json_t *list_page(upk_call *c, upk_index *ix, const char *agent, const upk_index_scope *sc,
+                         size_t offset, size_t limit, size_t *total, json_t **shadows) {
+  upk_index_entries page = {0};
+  bool fold = json_is_true(json_object_get(c->params, "fold"));
+  int rc = fold ? upk_index_list(ix, agent, sc, &page)
+                : upk_index_list_page(ix, agent, sc, offset, limit, &page, total);
+  if (rc) {
+    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+    return NULL;
+  }
+  json_t *skills;
+  if (fold) {
+    skills = upk_skills_fold(&page, json_is_true(json_object_get(c->params, "full")), offset, limit,
+                             total);
+    *shadows = json_array(); /* each entry says whether it is shadowed */
+  } else {
+    skills = json_array();
+    for (size_t i = 0; i < page.len; i++)
+      json_array_append_new(skills, entry_json(&page.items[i]));
+    *shadows = page_shadows(ix, &page);
+  }
+  upk_index_entries_free(&page);
+  return skills;
+}
+
 static void do_list(upk_call *c, upk_index *ix) {
   upk_index_scope sc;
   const char *scope = upk_call_str(c, "scope"); /* one of the table's choices */
   if (!upk_call_need_index(c, ix) || upk_call_wait_scan(c, ix))
     return;
   bool by_scope = scope && upk_index_scope_parse(scope, &sc) == 0;
-  size_t offset = (size_t)json_integer_value(json_object_get(c->params, "offset"));
+  char *key = listing_key(c);
+  long long off = list_offset(c, key);
   size_t limit = (size_t)json_integer_value(json_object_get(c->params, "limit")), total = 0;
-  upk_index_entries page = {0};
-  if (upk_index_list_page(ix, upk_call_str(c, "agent"), by_scope ? &sc : NULL, offset, limit, &page,
-                          &total) != 0) {
-    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
+  json_t *shadows = NULL, *skills = NULL;
+  if (off >= 0)
+    skills = list_page(c, ix, upk_call_str(c, "agent"), by_scope ? &sc : NULL, (size_t)off, limit,
+                       &total, &shadows);
+  if (!skills) {
+    free(key);
     return;
   }
-  json_t *skills = json_array();
-  for (size_t i = 0; i < page.len; i++)
-    json_array_append_new(skills, entry_json(&page.items[i]));
-  json_t *shadows = page_shadows(ix, &page);
-  size_t next = offset + page.len;
-  upk_index_entries_free(&page);
-  c->result = json_pack("{s:o,s:o,s:I,s:I,s:o}", "skills", skills, "shadows", shadows, "total",
-                        (json_int_t)total, "offset", (json_int_t)offset, "nextOffset",
-                        next < total ? json_integer((json_int_t)next) : json_null());
+  size_t next = (size_t)off + json_array_size(skills);
+  char *cursor = next < total ? upk_skills_cursor(next, key) : NULL;
+  free(key);
+  c->result =
+      json_pack("{s:o,s:o,s:I,s:I,s:o,s:s?}", "skills", skills, "shadows", shadows, "total",
+                (json_int_t)total, "offset", (json_int_t)off, "nextOffset",
+                next < total ? json_integer((json_int_t)next) : json_null(), "nextCursor", cursor);
+  free(cursor);
   add_index_state(ix, c->result);
 }
 
@@ -585,50 +672,49 @@ static void remove_handler(upk_job *job, json_t *params) {
 
 const upk_method upk_skills_methods[] = {
     {"skills/lookup", "find_skill", "Find the skill for a task",
-     "Rank the agent skills installed for this project and user (and upskilld's built-in "
-     "library) by how well they fit a task; each result says why it matched.",
+     "Call first when starting a task: which installed skill fits it, best first, each with a "
+     "relevance from 0 to 1 and why it matched; noMatch: true when none fits.",
      lookup_params, lookup_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_find_skill},
     {"skills/list", "list_skills", "List skills",
-     "List every skill an agent can see, with scope, shadowing and load warnings.", list_params,
-     list_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_list_skills},
+     "Call to see which skills are installed: one entry per skill (its scope, agents, "
+     "problems), paged.",
+     list_params, list_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
+     .result = upk_result_list_skills},
     {"skills/get", "get_skill", "Read a skill",
-     "Return a skill's SKILL.md text, its files and its skill_meta.json.", get_params, get_handler,
-     UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_get_skill},
+     "Call to read a skill found by find_skill: its SKILL.md, files and metadata.", get_params,
+     get_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_get_skill},
     {"skills/prompt", "skills_prompt", "Skills prompt block",
-     "The <available_skills> XML block agents put in their system prompt.", prompt_params,
-     prompt_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
-     .result = upk_result_skills_prompt},
+     "Call to get the <available_skills> block for a system prompt.", prompt_params, prompt_handler,
+     UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_skills_prompt},
     {"skills/validate", "validate_skill", "Validate a skill",
-     "Check a SKILL.md against the Agent Skills specification; diagnostics with line/column.",
+     "Call after writing or editing a SKILL.md: errors and warnings with line and column.",
      validate_params, validate_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_validate_skill},
     {"skills/audit", "audit_skill", "Audit skills before installing them",
-     "Static findings, with file, line and severity, for what matters in a stranger's skill: "
-     "downloads piped to a shell, credentials read, data sent out, obfuscated or invisible "
-     "text, instructions to ignore the user, executables.",
+     "Call before installing a skill from elsewhere: risky lines (downloads piped to a shell, "
+     "credentials read, data sent out, hidden text) with file, line and severity.",
      audit_params, audit_handler,
      UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_audit},
     {"skills/restore", "restore_skills", "Restore the project's locked skills",
-     "Install exactly what the project's skills-lock.json names, each from its source at its "
-     "recorded commit; frozen refuses on any drift.",
+     "Call to install what the project's skills-lock.json names, each at its locked commit.",
      restore_params, restore_handler,
      UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_restore},
     {"skills/check", "check_skills", "Check locked skills for updates",
-     "For each skill in the project's skills-lock.json, whether its source holds a different "
-     "version now; update installs those again.",
-     check_params, check_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD, /* update */
+     "Call to learn which locked skills have newer versions at their source.", check_params,
+     check_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD, /* update */
      .result = upk_result_check},
     {"skills/install", "install_skill", "Install a skill",
-     "Validate, then install a skill atomically where the chosen agents read skills.",
+     "Call when the user asks to install a skill (a path, owner/repo or its text): validated, "
+     "audited, then placed where the agents read skills.",
      install_params, install_handler,
      UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_install},
     {"skills/remove", "remove_skill", "Remove a skill",
-     "Remove an installed skill from the chosen agents' directories.", remove_params,
-     remove_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT, .result = upk_result_install},
+     "Call when the user asks to remove an installed skill.", remove_params, remove_handler,
+     UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT, .result = upk_result_install},
 };
 
 const size_t upk_skills_methods_count = sizeof upk_skills_methods / sizeof *upk_skills_methods;

@@ -256,11 +256,15 @@ static int mkdirs(const char *path) {
  * worth keeping: it only holds what a scan rebuilds. */
 static bool cache_usable(sqlite3 *db) {
   sqlite3_stmt *st;
+  /* Another daemon of this project may hold the file (creating it, or writing): what cannot be
+   * read now is not known to be another's, and deleting it would pull the index from under
+   * that daemon. It is kept; setup_db then waits for it or fails saying why. */
   if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-    return false;
-  int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    return sqlite3_errcode(db) == SQLITE_BUSY || sqlite3_errcode(db) == SQLITE_LOCKED;
+  int rc = sqlite3_step(st);
+  int v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
   sqlite3_finalize(st);
-  if (v == UPK_INDEX_SCHEMA)
+  if (v == UPK_INDEX_SCHEMA || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
     return true;
   if (v != 0)
     return false;
@@ -285,7 +289,10 @@ static int open_db(upk_index *ix) {
   const char *path = is_memory(ix->db_path) ? ":memory:" : ix->db_path;
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   for (int attempt = 0; attempt < 2; attempt++) {
-    if (sqlite3_open_v2(path, &ix->db, flags, NULL) != SQLITE_OK) {
+    int opened = sqlite3_open_v2(path, &ix->db, flags, NULL);
+    if (ix->db) /* daemons of one project share the file: wait for one another's locks */
+      sqlite3_busy_timeout(ix->db, 5000);
+    if (opened != SQLITE_OK) {
       int rc = upk__ix_fail(ix, -EIO, "cannot open the index database %s: %s", path,
                             ix->db ? sqlite3_errmsg(ix->db) : "out of memory");
       sqlite3_close(ix->db);
@@ -318,7 +325,9 @@ static int setup_db(upk_index *ix) {
   if (upk__ix_exec(ix, "PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
                        "PRAGMA cache_size=" UPK_IX_CACHE_KIB))
     return -EIO;
-  if (upk__ix_exec(ix, "BEGIN") || upk__ix_exec(ix, schema_sql)) {
+  /* IMMEDIATE: the write lock first, waited for (busy timeout), rather than a read lock that
+   * another daemon's write makes fail at once when it would be upgraded. */
+  if (upk__ix_exec(ix, "BEGIN IMMEDIATE") || upk__ix_exec(ix, schema_sql)) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     if (strstr(ix->err, "fts5"))
       return upk__ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5: %s", ix->err);
@@ -484,8 +493,8 @@ int upk_index_set_roots(upk_index *ix, const upk_index_root *roots, size_t n) {
       " real = excluded.real, scope = excluded.scope, priority = excluded.priority,"
       " ord = excluded.ord, max_depth = excluded.max_depth";
   sqlite3_stmt *st = NULL;
-  upk__ix_job_free(ix); /* its roots may be gone */
-  if (upk__ix_exec(ix, "BEGIN"))
+  upk__ix_job_free(ix);                    /* its roots may be gone */
+  if (upk__ix_exec(ix, "BEGIN IMMEDIATE")) /* it writes: wait for another daemon's write */
     return -EIO;
   char *was = roots_signature(ix);
   if (upk__ix_exec(ix, "UPDATE root SET ord = -1")) {

@@ -27,6 +27,8 @@ void upk__ix_init_scan(scan *sc, upk_index *ix, sqlite3_stmt *roots, upk_diags *
   sc->gen = ix->gen;
 }
 
+enum { ROOTS_MAX = 256 }; /* roots whose directory limit is noted (there are a few dozen) */
+
 int upk__ix_begin(upk_index *ix) {
   upk__ix_forget_parent(ix);
   if (ix->job) {
@@ -197,7 +199,33 @@ static int collect_root(scan *sc, sqlite3_stmt *roots, sqlite3_stmt *mark) {
   upk__ix_digest(&j->digest, &sc->limit_hit, sizeof sc->limit_hit);
   sqlite3_bind_int(mark, 1, sc->limit_hit);
   sqlite3_bind_int64(mark, 2, sc->root);
-  return rc ? rc : upk__ix_step_done(sc->ix, mark, "note the directory limit");
+  return rc;
+}
+
+/* The roots' directory limits, written after the walk (the reading statement finalized) in one
+ * write transaction that waits for another daemon's: a write from inside a read of the roots
+ * could not wait (SQLite answers "database is locked" at once), and a walk may be long. */
+static int mark_roots(upk_index *ix, const int64_t *ids, const int *hit, size_t n) {
+  if (!n)
+    return 0;
+  sqlite3_stmt *mark = NULL;
+  if (upk__ix_exec(ix, "BEGIN IMMEDIATE"))
+    return -EIO;
+  int rc =
+      sqlite3_prepare_v2(ix->db, "UPDATE root SET truncated = ?1 WHERE id = ?2", -1, &mark, NULL)
+          ? upk__ix_sql_fail(ix, "scan")
+          : 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    sqlite3_bind_int(mark, 1, hit[i]);
+    sqlite3_bind_int64(mark, 2, ids[i]);
+    rc = upk__ix_step_done(ix, mark, "note the directory limit");
+  }
+  sqlite3_finalize(mark);
+  if (rc || upk__ix_exec(ix, "COMMIT")) {
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc ? rc : -EIO;
+  }
+  return 0;
 }
 
 /* Whether the last complete full scan walked what this one did (upk__ix_job.digest). */
@@ -225,14 +253,23 @@ int upk_index_scan_begin(upk_index *ix, size_t *total, upk_diags *diags) {
                                       &mark, NULL)
                ? upk__ix_sql_fail(ix, "scan")
                : 0;
+  int64_t ids[ROOTS_MAX];
+  int hit[ROOTS_MAX];
+  size_t n = 0;
   while (!rc && sqlite3_step(roots) == SQLITE_ROW) {
     scan sc;
     upk__ix_init_scan(&sc, ix, roots, diags, &j->st);
     sc.collect = j;
     rc = collect_root(&sc, roots, mark);
+    if (!rc && n < ROOTS_MAX) {
+      ids[n] = sc.root;
+      hit[n++] = sc.limit_hit;
+    }
   }
   sqlite3_finalize(roots);
   sqlite3_finalize(mark);
+  if (!rc)
+    rc = mark_roots(ix, ids, hit, n);
   if (!rc) {
     j->unchanged = !j->bulk && same_digest(ix, j->digest);
     if (!j->unchanged)

@@ -85,7 +85,7 @@ describe('tool schemas', () => {
 
   test('ranges, choices and defaults are published', () => {
     const find = tools.find((t) => t.name === 'find_skill').inputSchema.properties;
-    assert.deepEqual([find.limit.minimum, find.limit.maximum, find.limit.default], [1, 100, 10]);
+    assert.deepEqual([find.limit.minimum, find.limit.maximum, find.limit.default], [1, 100, 5]);
     assert.deepEqual(find.agents.items, { type: 'string' });
     const validate = tools.find((t) => t.name === 'validate_skill').inputSchema.properties;
     assert.deepEqual(validate.mode.enum, ['strict', 'lenient']);

@@ -157,6 +157,28 @@ Test(bad, wrong_param_types_name_the_field) {
   hx_finish(d, 0);
 }
 
+/* A mistake a model can recover from in one more call: the tool's nearest name and the list,
+ * an argument's nearest name or the names the tool takes. */
+Test(bad, unknown_names_say_what_exists) {
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *tool = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                     "{\"name\":\"find_skil\",\"arguments\":{\"task\":\"x\"}}}";
+  expect_line(d, tool, "1", -32602, "did you mean find_skill?");
+  expect_line(d, tool, "1", -32602, "validate_kernel");
+  json_t *r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                         "{\"name\":\"find_skill\",\"arguments\":{\"query\":\"csv\"}}}");
+  const char *text = json_string_value(json_object_get(
+      json_array_get(json_object_get(hx_assert_result(r, "2"), "content"), 0), "text"));
+  cr_assert(text && strstr(text, "params.query: unknown parameter; it takes task"), "%s",
+            hx_dump(r));
+  json_decref(r);
+  r = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":"
+                 "{\"name\":\"find_skill\",\"arguments\":{\"task\":\"csv\",\"limt\":2}}}");
+  cr_assert(strstr(hx_dump(r), "did you mean 'limit'?"), "%s", hx_dump(r));
+  json_decref(r);
+  hx_finish(d, 0);
+}
+
 Test(bad, invalid_utf8) {
   hx *d = hx_mcp_session(HX_NOARGS);
   expect_line(d, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffng\"}", "null", -32700, NULL);

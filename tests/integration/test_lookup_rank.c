@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/integration/fsx.h"
 #include "tests/integration/harness.h"
@@ -235,5 +236,168 @@ Test(lookup_rank, an_edit_is_seen_through_the_posting_store) {
   }
   cr_expect(seen, "the edited skill should rank first: %s", got);
   hx_finish(d, 0);
+  fsx_rm_rf(proj);
+}
+
+/* ---- MCP answers within a model's context budget (docs/protocol.md) ---- */
+
+static const char *const TOPICS[] = {
+    "pdf",   "docx",      "xlsx",  "pptx",     "canvas",   "brand", "frontend", "webapp", "mcp",
+    "slack", "algorithm", "theme", "artifact", "internal", "skill", "design",   "poster", "gif"};
+enum { N_TOPICS = sizeof TOPICS / sizeof *TOPICS };
+
+/* One skill with a description as long as public ones (~900 bytes), in two agents' dirs. */
+static void put_public(const char *proj, int i) {
+  char desc[1200], text[2048], path[256];
+  snprintf(desc, sizeof desc,
+           "Toolkit for %s-%02d work: create, edit and analyse %s files with formatting, "
+           "formulas, charts and layout. Use when Claude needs to work with %s documents for: "
+           "(1) creating new ones, (2) modifying or editing content, (3) working with tracked "
+           "changes, (4) adding comments, or any other %s task.%0600d",
+           TOPICS[i], i, TOPICS[i], TOPICS[i], TOPICS[i], 0);
+  snprintf(text, sizeof text, "---\nname: %s-%02d\ndescription: \"%s\"\n---\n# %s\n\nSteps.\n",
+           TOPICS[i], i, desc, TOPICS[i]);
+  const char *dirs[] = {".claude/skills", ".agents/skills"};
+  for (size_t k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s/%s-%02d/SKILL.md", proj, dirs[k], TOPICS[i], i);
+    fsx_write(path, text);
+  }
+}
+
+static int tool_id = 100;
+
+/* tools/call `name` with `args` (JSON text): the result (caller owns the response). */
+static json_t *call_tool(hx *d, const char *name, const char *args, json_t **result) {
+  char id[16];
+  snprintf(id, sizeof id, "%d", ++tool_id);
+  json_t *r = hx_callf(d,
+                       "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":"
+                       "{\"name\":\"%s\",\"arguments\":%s}}",
+                       tool_id, name, args);
+  *result = hx_assert_result(r, id);
+  return r;
+}
+
+static size_t text_bytes(json_t *result) {
+  size_t n = 0, i;
+  json_t *c;
+  json_array_foreach(json_object_get(result, "content"), i, c) n +=
+      strlen(json_string_value(json_object_get(c, "text")) ?: "");
+  return n;
+}
+
+#define SC(res, key) json_object_get(json_object_get(res, "structuredContent"), key)
+
+Test(lookup_rank, mcp_answers_fit_their_budgets) {
+  char proj[64];
+  fsx_mkdtemp(proj, "rank-budget");
+  for (int i = 0; i < N_TOPICS; i++)
+    put_public(proj, i);
+  cr_assert_eq(chdir(proj), 0); /* the MCP daemon's workspace is its cwd */
+  static const char *const model_env[] = {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GENERIC_API_KEY",
+                                          "GENERIC_BASE_URL"};
+  for (size_t k = 0; k < 4; k++) /* no model provider (criterion forks: only this test's) */
+    unsetenv(model_env[k]);
+  hx *d = hx_mcp_session(HX_NOARGS);
+  /* the tool list: no tool that needs a model where none is configured, and small */
+  json_t *tl = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/list\"}");
+  json_t *tools = json_object_get(hx_assert_result(tl, "99"), "tools"), *t;
+  size_t i, listed = 0;
+  json_array_foreach(tools, i, t) {
+    json_t *seen = json_pack("{s:O,s:O,s:O}", "name", json_object_get(t, "name"), "description",
+                             json_object_get(t, "description"), "inputSchema",
+                             json_object_get(t, "inputSchema"));
+    char *text = json_dumps(seen, JSON_COMPACT);
+    listed += strlen(text);
+    free(text);
+    json_decref(seen);
+    cr_expect(strcmp(json_string_value(json_object_get(t, "name")), "complete"), "listed");
+  }
+  cr_expect_leq(listed, 10240, "names, descriptions and input schemas: %zu bytes", listed);
+  json_decref(tl);
+  json_t *res, *r = call_tool(d, "list_skills", "{\"waitMs\":30000}", &res);
+  size_t total = (size_t)json_integer_value(SC(res, "total"));
+  cr_expect_leq(text_bytes(res), 16384, "list_skills: %zu bytes", text_bytes(res));
+  cr_expect_eq(total, json_array_size(SC(res, "skills")), "%s", hx_dump(res));
+  cr_expect_geq(total, N_TOPICS + 1, "%zu", total); /* the skills once each, and built-ins */
+  cr_expect_eq(
+      json_integer_value(json_object_get(json_array_get(SC(res, "skills"), 0), "placements")), 2,
+      "%s", hx_dump(res));
+  json_decref(r);
+  /* pages by cursor; a cursor altered or from another listing is refused by name */
+  r = call_tool(d, "list_skills", "{\"limit\":5}", &res);
+  const char *cur = json_string_value(SC(res, "nextCursor"));
+  cr_assert(cur, "%s", hx_dump(res));
+  char args[256], bad[256];
+  snprintf(args, sizeof args, "{\"limit\":5,\"cursor\":\"%s\"}", cur);
+  snprintf(bad, sizeof bad, "{\"limit\":5,\"cursor\":\"%.*s9\"}", (int)strlen(cur) - 1, cur);
+  json_t *res2, *r2 = call_tool(d, "list_skills", args, &res2);
+  cr_expect_eq(json_integer_value(SC(res2, "offset")), 5, "%s", hx_dump(res2));
+  json_decref(r2);
+  static const char *const refused[] = {"{\"fold\":false,\"cursor\":\"%s\"}",
+                                        "{\"cursor\":\"x\"}",
+                                        "{\"limit\":0}",
+                                        "{\"limit\":1000000000}",
+                                        "{\"limit\":\"5\"}",
+                                        NULL};
+  for (size_t i = 0; refused[i]; i++) {
+    snprintf(args, sizeof args, refused[i], cur);
+    r2 = call_tool(d, "list_skills", args, &res2);
+    cr_expect(json_is_true(json_object_get(res2, "isError")), "%s: %s", args, hx_dump(res2));
+    cr_expect(strstr(hx_dump(res2), "params."), "%s: %s", args, hx_dump(res2));
+    json_decref(r2);
+  }
+  r2 = call_tool(d, "list_skills", bad, &res2);
+  cr_expect(strstr(hx_dump(res2), "not a cursor of this listing"), "%s", hx_dump(res2));
+  json_decref(r2);
+  json_decref(r);
+  /* find_skill: short descriptions, a relevance in [0, 1], and "nothing fits" said */
+  r = call_tool(d, "find_skill", "{\"task\":\"edit the tracked changes of xlsx-02 files\"}", &res);
+  cr_expect_leq(text_bytes(res), 4096, "find_skill: %zu bytes", text_bytes(res));
+  json_t *top = json_array_get(SC(res, "results"), 0);
+  cr_expect_str_eq(json_string_value(json_object_get(top, "name")), "xlsx-02", "%s", hx_dump(res));
+  double rel = json_number_value(json_object_get(top, "relevance"));
+  cr_expect(rel >= 0.4 && rel <= 1, "%s", hx_dump(res));
+  cr_expect(json_is_false(SC(res, "noMatch")), "%s", hx_dump(res));
+  json_decref(r);
+  r = call_tool(d, "find_skill", "{\"task\":\"book a table for four at an italian restaurant\"}",
+                &res);
+  cr_expect(json_is_true(SC(res, "noMatch")), "%s", hx_dump(res));
+  cr_expect_leq(json_array_size(SC(res, "results")), 3, "%s", hx_dump(res));
+  json_decref(r);
+  hx_finish(d, 0);
+  fsx_rm_rf(proj);
+}
+
+/* Ten agents start in one project at once: every daemon uses the one index file (none falls
+ * back to an index in memory) and answers a lookup from it. */
+Test(lookup_rank, ten_daemons_share_one_index) {
+  char proj[64], db[128];
+  fsx_mkdtemp(proj, "rank-ten");
+  for (int i = 0; i < 3; i++)
+    put_public(proj, i);
+  snprintf(db, sizeof db, "%s/shared-index.sqlite", proj);
+  setenv("UPSKILLD_INDEX", db, 1); /* one file for all, whatever each one's HOME */
+  cr_assert_eq(chdir(proj), 0);
+  enum { N = 10 };
+  hx *d[N];
+  for (int i = 0; i < N; i++)
+    d[i] = hx_spawn(HX_PIPE, UPK_FRAMING_MCP, HX_NOARGS);
+  for (int i = 0; i < N; i++)
+    hx_mcp_init(d[i], "2025-11-25");
+  for (int i = 0; i < N; i++) {
+    json_t *res, *r = call_tool(d[i], "find_skill", "{\"task\":\"docx tracked changes\"}", &res);
+    cr_expect_str_eq(
+        json_string_value(json_object_get(json_array_get(SC(res, "results"), 0), "name")),
+        "docx-01", "daemon %d: %s", i, hx_dump(res));
+    json_decref(r);
+  }
+  for (int i = 0; i < N; i++) {
+    char *err = hx_stderr(d[i]);
+    cr_expect_null(strstr(err, "in-memory"), "daemon %d: %s", i, err);
+    cr_expect_null(strstr(err, "locked"), "daemon %d: %s", i, err);
+    free(err);
+    hx_finish(d[i], 0);
+  }
   fsx_rm_rf(proj);
 }

@@ -256,13 +256,13 @@ Test(agent, a_pytorch_reference_needs_agent_allow_python) {
       "{\"path\":\"k.cu\",\"run\":{\"kernel\":\"k\",\"grid\":[1],\"block\":[32],"
       "\"args\":[{\"from\":\"input:0\"}],\"reference\":{\"pytorch\":{\"path\":\"p.py\"}}}}";
   hx *d = hx_mcp_session(HX_NOARGS);
-  json_t *r = tool(d, "validate_kernel", run);
+  json_t *r = tool(d, "run_kernel", run);
   refused(r, "trust/run", "--agent-allow=python");
   json_decref(r);
   hx_finish(d, 0);
   cr_assert_not(fsx_exists(at(P.ws, SECRET)), "the reference ran");
   d = hx_mcp_session(HX_ARGS("--agent-allow=python"));
-  r = tool(d, "validate_kernel", run);
+  r = tool(d, "run_kernel", run);
   cr_assert_null(strstr(hx_dump(r), "trust/run"), "%s", hx_dump(r));
   json_decref(r);
   hx_finish(d, 0);

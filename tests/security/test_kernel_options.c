@@ -821,25 +821,37 @@ Test(kopts, the_users_flag_allows_a_host_compiler) {
   free(dir);
 }
 
-/* validate_kernel may run code (run, a PyTorch reference, nvcc) and writes its cache: it does
- * not say it is read-only. */
-Test(kopts, validate_kernel_is_not_read_only) {
+/* A compile runs no code of the kernel's, so validate_kernel says it is read-only (agents may
+ * approve it without asking); running one is run_kernel, which says it is not. */
+Test(kopts, only_run_kernel_is_not_read_only) {
   hx *d = hx_mcp_session(HX_NOARGS);
   json_t *resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}");
   json_t *tools = json_object_get(hx_assert_result(resp, "5"), "tools"), *t;
   size_t i;
-  bool seen = false;
+  int seen = 0;
   json_array_foreach(tools, i, t) {
-    if (strcmp(json_string_value(json_object_get(t, "name")), "validate_kernel"))
-      continue;
-    seen = true;
+    const char *name = json_string_value(json_object_get(t, "name"));
     json_t *a = json_object_get(t, "annotations");
-    cr_expect(!json_is_true(json_object_get(a, "readOnlyHint")), "%s", hx_dump(a));
-    cr_expect(json_is_true(json_object_get(a, "openWorldHint")) ||
-                  json_is_false(json_object_get(a, "openWorldHint")),
-              "%s", hx_dump(a));
+    if (!strcmp(name, "validate_kernel")) {
+      seen++;
+      cr_expect(json_is_true(json_object_get(a, "readOnlyHint")), "%s", hx_dump(a));
+      cr_expect(json_is_false(json_object_get(a, "destructiveHint")), "%s", hx_dump(a));
+      cr_expect_null(
+          json_object_get(json_object_get(json_object_get(t, "inputSchema"), "properties"), "run"));
+    } else if (!strcmp(name, "run_kernel")) {
+      seen++;
+      cr_expect(json_is_false(json_object_get(a, "readOnlyHint")), "%s", hx_dump(a));
+      cr_expect(json_is_true(json_object_get(a, "destructiveHint")), "%s", hx_dump(a));
+    }
   }
-  cr_expect(seen);
+  cr_expect_eq(seen, 2);
+  json_decref(resp);
+  /* validate_kernel with a run says where runs went. */
+  resp = hx_call(d, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{"
+                    "\"name\":\"validate_kernel\",\"arguments\":{\"path\":\"k.cu\",\"run\":{}}}}");
+  json_t *r = hx_assert_result(resp, "6");
+  cr_expect(json_is_true(json_object_get(r, "isError")), "%s", hx_dump(r));
+  cr_expect(strstr(hx_dump(r), "call run_kernel"), "%s", hx_dump(r));
   json_decref(resp);
   hx_finish(d, 0);
 }

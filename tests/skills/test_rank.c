@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "skills/index.h"
+#include "skills/relevance.h"
 #include "skills/index/postings_int.h"
 #include "skills/index/words_int.h"
 
@@ -254,6 +255,37 @@ Test(rank, stopwords_are_sorted) {
   cr_assert(upk__ix_stopwords_sorted());
   cr_assert(upk__ix_is_stopword("please") && upk__ix_is_stopword("a") &&
             upk__ix_is_stopword("yourself") && !upk__ix_is_stopword("merge"));
+}
+
+/* Relevance (skills/relevance.h): in [0, 1]; generic words alone are no match; a sentence's
+ * words in a skill's name and description are; a one-word task in the name is. */
+static double rel_of(const char *task, const char *const *terms, const unsigned *fields, size_t n) {
+  upk_index_match m[8];
+  for (size_t i = 0; i < n; i++)
+    m[i] = (upk_index_match){.term = (char *)terms[i], .fields = fields[i]};
+  upk_index_hit h = {.matches = m, .n_matches = n};
+  return upk_hit_relevance(task, &h);
+}
+
+Test(rank, relevance_in_0_1_and_generic_words_never_match) {
+  cr_assert(upk_relevance_generic_sorted());
+  enum { N = UPK_FIELD_NAME, D = UPK_FIELD_DESCRIPTION, B = UPK_FIELD_BODY };
+  const char *poem[] = {"write", "first", "snow"};
+  const unsigned poem_f[] = {N | D, N | D, B};
+  double r = rel_of("write a poem about the first snow", poem, poem_f, 3);
+  cr_assert(r >= 0 && r < UPK_RELEVANCE_CUT, "%g", r);
+  const char *generic[] = {"make", "table", "use", "fix"};
+  const unsigned generic_f[] = {N, N | D, N, D};
+  cr_assert_eq(rel_of("make a table, use it, fix it", generic, generic_f, 4), 0);
+  const char *csv[] = {"merge", "csv", "columns", "pandas"};
+  const unsigned csv_f[] = {N | D, N | D, D, B};
+  r = rel_of("merge two csv files on shared columns with pandas", csv, csv_f, 4);
+  cr_assert(r >= UPK_RELEVANCE_CUT && r <= 1, "%g", r);
+  const char *pdf[] = {"pdf"};
+  const unsigned pdf_f[] = {N | D};
+  r = rel_of("pdf", pdf, pdf_f, 1);
+  cr_assert(r >= UPK_RELEVANCE_CUT && r <= 1, "%g", r);
+  cr_assert_eq(rel_of("", NULL, NULL, 0), 0);
 }
 
 /* With `joint` weighed, each hit's score is the two tables' bm25 plus one

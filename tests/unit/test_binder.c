@@ -69,15 +69,26 @@ UTest(binder, params_must_be_an_object) {
 }
 
 UTest(binder, unknown_parameter_named) {
-  check(spec, "{\"ms\":1,\"msec\":2}", "params.msec: unknown parameter");
-  check(NULL, "{\"a\":1}", "params.a: unknown parameter");
+  check(spec, "{\"ms\":1,\"msec\":2}",
+        "params.msec: unknown parameter; it takes ms, label, ratio, flag, opts, items");
+  check(NULL, "{\"a\":1}", "params.a: unknown parameter; it takes none");
+}
+
+/* A model that sends a name the tool does not take learns the nearest, else every name; and
+ * an unknown name is told before a missing one ({query} for {task}). */
+UTest(binder, unknown_parameter_suggests) {
+  check(spec, "{\"ms\":1,\"lable\":\"x\"}",
+        "params.lable: unknown parameter; did you mean 'label'?");
+  check(spec, "{\"query\":\"x\"}",
+        "params.query: unknown parameter; it takes ms, label, ratio, flag, opts, items");
 }
 
 UTest(binder, protocol_keys_allowed) {
   check(spec, "{\"ms\":1,\"_meta\":{\"progressToken\":3}}", NULL);
   check(spec, "{\"ms\":1,\"workDoneToken\":\"w\",\"partialResultToken\":1}", NULL);
   check(NULL, "{\"_meta\":{}}", NULL);
-  check(spec, "{\"ms\":1,\"_Meta\":{}}", "params._Meta: unknown parameter");
+  check(spec, "{\"ms\":1,\"_Meta\":{}}",
+        "params._Meta: unknown parameter; it takes ms, label, ratio, flag, opts, items");
 }
 
 UTest(binder, long_unknown_key_truncated_on_a_character_boundary) {
@@ -87,7 +98,7 @@ UTest(binder, long_unknown_key_truncated_on_a_character_boundary) {
   strcat(json, "\":1}");
   for (int i = 0; i < 64; i++)
     strcat(want, "k");
-  strcat(want, ": unknown parameter");
+  strcat(want, ": unknown parameter; it takes ms, label, ratio, flag, opts, items");
   check(spec, json, want);
   /* "é" is 2 bytes: after one ASCII byte, byte 64 falls inside a character */
   strcpy(json, "{\"ms\":1,\"x");
@@ -97,7 +108,7 @@ UTest(binder, long_unknown_key_truncated_on_a_character_boundary) {
   for (int i = 0; i < 31; i++)
     strcat(want, "\xc3\xa9");
   strcat(json, "\":1}");
-  strcat(want, ": unknown parameter");
+  strcat(want, ": unknown parameter; it takes ms, label, ratio, flag, opts, items");
   check(spec, json, want);
 }
 
@@ -221,11 +232,11 @@ UTest(binder, array_items_are_checked_with_their_index) {
   check(rich, "{\"messages\":[{\"role\":\"user\"}]}",
         "params.messages[0].content: required string is missing");
   check(rich, "{\"messages\":[{\"role\":\"user\",\"content\":\"x\",\"name\":\"n\"}]}",
-        "params.messages[0].name: unknown parameter");
+        "params.messages[0].name: unknown parameter; it takes role, content");
   check(rich, "{\"messages\":[\"hi\"]}", "params.messages[0]: expected object, got string");
   /* protocol keys are allowed at the top only */
   check(rich, "{\"messages\":[{\"role\":\"user\",\"content\":\"x\",\"_meta\":{}}]}",
-        "params.messages[0]._meta: unknown parameter");
+        "params.messages[0]._meta: unknown parameter; it takes role, content");
 }
 
 static const upk_param need_from[] = {

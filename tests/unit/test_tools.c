@@ -159,13 +159,14 @@ static const struct {
   const char *tool;
   bool read_only, destructive, open_world;
 } HONEST[] = {
-    {"validate_kernel", false, true, true}, /* nvcc; run: the GPU and a Python reference */
-    {"install_skill", false, true, true},   {"remove_skill", false, true, false},
-    {"restore_skills", false, true, true},  {"check_skills", false, true, true},
-    {"generate_skill", false, true, true},  {"eval_skill", false, false, true},
-    {"condense_trace", true, false, false}, {"find_skill", true, false, false},
-    {"get_skill", true, false, false},      {"audit_skill", true, false, true},
-    {"complete", true, false, true},        {"status", true, false, false},
+    {"validate_kernel", true, false, false}, /* a compile: no code of the kernel's runs */
+    {"run_kernel", false, true, true},       /* the GPU and a Python reference */
+    {"install_skill", false, true, true},    {"remove_skill", false, true, false},
+    {"restore_skills", false, true, true},   {"check_skills", false, true, true},
+    {"generate_skill", false, true, true},   {"eval_skill", false, false, true},
+    {"condense_trace", true, false, false},  {"find_skill", true, false, false},
+    {"get_skill", true, false, false},       {"audit_skill", true, false, true},
+    {"complete", true, false, true},         {"status", true, false, false},
 };
 
 static void method_honest(const upk_method *m) {
