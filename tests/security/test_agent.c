@@ -447,7 +447,7 @@ Test(agent, a_runs_files_outside_are_refused) {
     snprintf(args, sizeof args,
              "{\"path\":\"k.cu\",\"run\":{\"kernel\":\"k\",\"grid\":[1],\"block\":[32],%s}}",
              runs[i]);
-    json_t *r = tool(d, "validate_kernel", args);
+    json_t *r = tool(d, "run_kernel", args);
     refused(r, "trust/read", "--agent-path");
     json_decref(r);
   }
