@@ -239,7 +239,8 @@ int upk_lint_kernels(const upk_kernel_info *k, size_t n, const upk_src_facts *fa
   for (size_t i = 0; i < n; i++) {
     if (!k[i].name)
       continue;
-    klint c = {&k[i], facts ? facts : &none, dynamic_smem > 0 ? dynamic_smem : 0};
+    long dyn = k[i].occupancy.dynamic_smem > 0 ? k[i].occupancy.dynamic_smem : dynamic_smem;
+    klint c = {&k[i], facts ? facts : &none, dyn > 0 ? dyn : 0};
     upk_range r = name_range(&k[i]);
     for (size_t j = 0; j < sizeof RULES / sizeof *RULES; j++) {
       char msg[768];

@@ -11,12 +11,11 @@
 #include "gpu/compile/options.h"
 #include "gpu/compile/lint.h"
 #include "gpu/compile/nvcc.h"
+#include "gpu/compile/launchocc.h"
 #include "gpu/compile/occupancy.h"
 #include "gpu/compile/srcscan.h"
 #include "gpu/compile/toolkit.h"
 #include "common/xalloc.h"
-
-enum { DEFAULT_BLOCK = 256 };
 
 int upk_backend_parse(const char *s, upk_backend *out) {
   static const char *const names[] = {"auto", "nvrtc", "nvcc"};
@@ -163,23 +162,12 @@ static void attach_source_facts(upk_compile_result *c, const upk_src_facts *fact
   }
 }
 
-/* The block size a kernel is judged at: the request's first, else its
- * __launch_bounds__, else a common default (marked as assumed). */
-static int occupancy_for(upk_kernel_info *k, const upk_kvalidate_req *req) {
-  int threads = req->n_block_sizes ? req->block_sizes[0] : k->max_threads;
-  bool assumed = threads <= 0;
-  if (assumed)
-    threads = DEFAULT_BLOCK;
-  int rc =
-      upk_occupancy_sm90(threads, k->registers, k->smem_static + req->dynamic_smem, &k->occupancy);
-  k->occupancy.assumed = assumed;
-  return rc;
-}
-
-static int fill_occupancy(const upk_kvalidate_req *req, upk_kvalidate_result *out) {
+/* Each kernel at its launches (launchocc.h), and at every size the request lists. */
+static int fill_occupancy(const upk_kvalidate_req *req, const upk_launches *launches,
+                          upk_kvalidate_result *out) {
   size_t nk = out->c.n_kernels, ns = req->n_block_sizes;
-  for (size_t i = 0; i < nk; i++)
-    occupancy_for(&out->c.kernels[i], req);
+  if (upk_launch_judge(out->c.kernels, nk, launches, req))
+    return -ENOMEM;
   if (ns < 2 || !nk)
     return 0;
   out->occ = upk_xcalloc(nk * ns, sizeof *out->occ);
@@ -200,7 +188,7 @@ static const char *arch_of(const upk_kvalidate_req *req) {
  * what the source and the resources tell. */
 static int compile_and_lint(const upk_kvalidate_req *req, const char *const *search, size_t n,
                             const upk_kopts *opts, const upk_src_facts *facts,
-                            upk_kvalidate_result *out) {
+                            const upk_launches *launches, upk_kvalidate_result *out) {
   upk_compile_req creq = req->compile;
   creq.includes.v = search;
   creq.includes.n = n;
@@ -218,7 +206,7 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
     return rc;
   drop_ptxas_duplicates(&out->c.diags);
   attach_source_facts(&out->c, facts);
-  if (fill_occupancy(req, out))
+  if (fill_occupancy(req, launches, out))
     return -ENOMEM;
   const char *arch = arch_of(req);
   size_t linted = out->c.diags.len; /* lint counts bytes; the compiler's columns are UTF-16 */
@@ -234,9 +222,12 @@ int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out)
   size_t n_search = 0;
   const char **search = search_dirs(req, &n_search);
   upk_src_facts facts = {0};
+  upk_launches launches = {0};
   upk_kopts opts = {0};
   int rc = -ENOMEM;
-  if (!search || upk_src_scan(req->compile.source, req->compile.source_len, &facts))
+  if (!search || upk_src_scan(req->compile.source, req->compile.source_len, &facts) ||
+      upk_launches_scan(req->compile.source, req->compile.source_len, req->compile.defines.v,
+                        req->compile.defines.n, &launches))
     goto done;
   check_options(req, &opts, &out->c.diags);
   /* The include dirs the allowlist let through in the options: the policy searches them too,
@@ -257,8 +248,15 @@ int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out)
     out->c.ok = false;
     goto done;
   }
-  rc = compile_and_lint(req, search, n_search, &opts, &facts, out);
+  rc = compile_and_lint(req, search, n_search, &opts, &facts, &launches, out);
+  if (!rc && launches.truncated)
+    upk_diags_add(&out->c.diags, UPK_SEV_INFO, "kernel/launches-truncated", "upskilld",
+                  (upk_range){-1, 0, -1, 0},
+                  "the file has more launch sites than the %d read (or is too large to read them "
+                  "all): the later ones are not listed",
+                  UPK_MAX_LAUNCHES);
 done:
+  upk_launches_free(&launches);
   upk_kopts_free(&opts);
   upk_src_facts_free(&facts);
   free(search);

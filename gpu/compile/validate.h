@@ -21,6 +21,13 @@ typedef enum { UPK_BACKEND_AUTO, UPK_BACKEND_NVRTC, UPK_BACKEND_NVCC } upk_backe
 /** "auto", "nvrtc" or "nvcc" -> the enum; -EINVAL for anything else. */
 int upk_backend_parse(const char *s, upk_backend *out);
 
+/** A block size or dynamic shared memory the request gives one kernel (`perKernel`). */
+typedef struct upk_kernel_given {
+  const char *name;  /* "matrixMul" (every instantiation) or "reduce4<int, 256>" */
+  int block;         /* threads per block; 0: not given */
+  long dynamic_smem; /* bytes; -1: not given */
+} upk_kernel_given;
+
 typedef struct upk_kvalidate_req {
   upk_compile_req compile;
   const char *file_dir;     /* the file's directory (searched first, allowed); NULL inline */
@@ -28,7 +35,10 @@ typedef struct upk_kvalidate_req {
   const char *project_root; /* the file's project (projroot.h), allowed too; NULL inline */
   const int *block_sizes;   /* occupancy at these sizes; none: __launch_bounds__ or 256 */
   size_t n_block_sizes;
-  long dynamic_smem;   /* bytes of dynamic shared memory per block */
+  long dynamic_smem; /* bytes of dynamic shared memory per block (has_dynamic_smem) */
+  bool has_dynamic_smem;
+  const upk_kernel_given *given; /* per kernel, ahead of the above */
+  size_t n_given;
   upk_backend backend; /* AUTO (0) unless asked */
   /* Where compile.options and compile.includes come from (gpu/compile/options.h checks them all):
    * the first n_project_options / n_project_includes are a build.toml's (its cuda-flags, its
