@@ -143,15 +143,27 @@ static void lines_cell(json_t *l, char *buf, size_t len) {
     snprintf(buf + n, len - n, " (+%lld)", iv(l, "count") - 3);
 }
 
+static bool in_array(json_t *a, json_t *x) {
+  size_t i;
+  json_t *y;
+  json_array_foreach(a, i, y) if (y == x) return true;
+  return false;
+}
+
 static int by_line(const void *a, const void *b) {
   long long x = iv(*(json_t *const *)a, "line"), y = iv(*(json_t *const *)b, "line");
   return (x > y) - (x < y);
 }
 
 /* Each launch site once (per instantiation with --all-instantiations): the lowest occupancy. */
-static void print_launches(json_t *kernels, bool all) {
+static void print_launches(json_t *kernels, json_t *unmatched, bool all) {
   json_t *seen = json_object(), *k, *l;
   size_t i, j;
+  json_array_foreach(unmatched, i, l) {
+    char key[64];
+    snprintf(key, sizeof key, "%lld unmatched", iv(l, "line"));
+    json_object_set(seen, key, l);
+  }
   json_array_foreach(kernels, i, k) {
     json_array_foreach(json_object_get(k, "launches"), j, l) {
       char key[200];
@@ -192,6 +204,8 @@ static void print_launches(json_t *kernels, bool all) {
     printf("%-28s %-12s %-16s %-10s %s", sv(l, "kernel"), lines, block, smem, occ);
     if (json_is_string(json_object_get(l, "unknown")))
       printf("  (%s)", sv(l, "unknown"));
+    if (json_array_size(unmatched) && in_array(unmatched, l))
+      printf("  (matches no kernel compiled here)");
     if (json_is_integer(json_object_get(l, "underIf")))
       printf("  [under the #if on line %lld]", iv(l, "underIf") + 1);
     printf("\n");
@@ -200,7 +214,8 @@ static void print_launches(json_t *kernels, bool all) {
   json_decref(seen);
 }
 
-void ctl_print_kernels(json_t *kernels, bool all) {
+void ctl_print_kernels(json_t *result, bool all) {
+  json_t *kernels = json_object_get(result, "kernels");
   size_t n = json_array_size(kernels), w = 6;
   row *rows = upk_xcalloc(n + 1, sizeof *rows);
   size_t nr = rows_of(kernels, all, rows);
@@ -222,6 +237,6 @@ void ctl_print_kernels(json_t *kernels, bool all) {
   if (folded)
     printf("(templates: one row each, the largest figures and the lowest occupancy of their "
            "instantiations; --all-instantiations lists each)\n");
-  print_launches(kernels, all);
+  print_launches(kernels, json_object_get(result, "unmatchedLaunches"), all);
   free(rows);
 }

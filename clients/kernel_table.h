@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* `kernels` of a kernel/validate result. */
-void ctl_print_kernels(json_t *kernels, bool all_instantiations);
+/* The `kernels` and `unmatchedLaunches` of a kernel/validate result. */
+void ctl_print_kernels(json_t *result, bool all_instantiations);
 
 #endif

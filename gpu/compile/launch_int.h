@@ -32,7 +32,10 @@ typedef struct binding {
 } binding;
 
 typedef struct lscan {
-  upk_src_lexer lx, pre;   /* the file; the request's defines as #define lines */
+  upk_src_lexer lx, pre; /* the file; the request's defines as #define lines */
+  upk_src_lexer *hx;     /* the headers' */
+  size_t n_hx;
+  size_t *ends;            /* where each prelude part's tokens end (the defines', each header's) */
   upk_src_token *t;        /* every token, the defines' first */
   size_t nt, cap_t, n_pre; /* tokens [0, n_pre) are the defines' */
   binding *b;              /* the scoped names, a stack; macros at depth -1 */

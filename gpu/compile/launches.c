@@ -27,8 +27,27 @@ static int lex_into(lscan *s, upk_src_lexer *lx) {
   return 0;
 }
 
-/* The request's defines as `#define N 128` lines, lexed ahead of the file. */
-static int lex_all(lscan *s, const char *src, size_t len, const char *const *defs, size_t nd) {
+/* The headers' tokens, each part's end noted (the pass forgets open #ifs at each). */
+static int lex_headers(lscan *s, const upk_launch_prelude *p) {
+  s->hx = upk_xcalloc(p->n_headers + 1, sizeof *s->hx);
+  s->ends = upk_xcalloc(p->n_headers + 2, sizeof *s->ends);
+  s->ends[0] = s->nt;
+  int rc = 0;
+  for (size_t i = 0; i < p->n_headers && !rc; i++) {
+    rc = upk_src_lex_open(&s->hx[s->n_hx], p->headers[i], p->header_lens[i]);
+    if (!rc)
+      rc = lex_into(s, &s->hx[s->n_hx++]);
+    s->ends[i + 1] = s->nt;
+  }
+  return rc;
+}
+
+/* The request's defines as `#define N 128` lines, lexed ahead of the headers and the file. */
+static int lex_all(lscan *s, const char *src, size_t len, const upk_launch_prelude *p) {
+  static const upk_launch_prelude none;
+  p = p ? p : &none;
+  const char *const *defs = p->defines;
+  size_t nd = p->n_defines;
   size_t cap = 1;
   for (size_t i = 0; i < nd; i++)
     cap += strlen(defs[i]) + 16;
@@ -44,6 +63,8 @@ static int lex_all(lscan *s, const char *src, size_t len, const char *const *def
   free(pre);
   if (!rc)
     rc = lex_into(s, &s->pre);
+  if (!rc)
+    rc = lex_headers(s, p);
   s->n_pre = s->nt;
   if (!rc)
     rc = upk_src_lex_open(&s->lx, src, len);
@@ -194,11 +215,11 @@ static void find_mutated(lscan *s) {
 
 /* ---- the scan ---- */
 
-int upk_launches_scan(const char *src, size_t len, const char *const *defines, size_t n_defines,
+int upk_launches_scan(const char *src, size_t len, const upk_launch_prelude *pre,
                       upk_launches *out) {
   memset(out, 0, sizeof *out);
   lscan s = {0};
-  int rc = lex_all(&s, src, len, defines, n_defines);
+  int rc = lex_all(&s, src, len, pre);
   if (rc == -E2BIG) {
     out->truncated = true;
     rc = 0;
@@ -215,6 +236,10 @@ int upk_launches_scan(const char *src, size_t len, const char *const *defines, s
   free(s.t);
   upk_src_lex_close(&s.lx);
   upk_src_lex_close(&s.pre);
+  for (size_t i = 0; i < s.n_hx; i++)
+    upk_src_lex_close(&s.hx[i]);
+  free(s.hx);
+  free(s.ends);
   if (rc)
     upk_launches_free(out);
   return rc;

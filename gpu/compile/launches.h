@@ -40,9 +40,18 @@ typedef struct upk_launches {
 
 enum { UPK_MAX_LAUNCHES = 1000 };
 
-/** Scan `len` bytes of `src`; `defines` ("N=128", "X") are the request's -D. Returns 0 or
- * -ENOMEM. */
-int upk_launches_scan(const char *src, size_t len, const char *const *defines, size_t n_defines,
+/** The text ahead of the file: the request's -D ("N=128", "X") and the headers it includes
+ * (their #defines and conditionals are read, their code is not). */
+typedef struct upk_launch_prelude {
+  const char *const *defines;
+  size_t n_defines;
+  const char *const *headers; /* texts */
+  const size_t *header_lens;
+  size_t n_headers;
+} upk_launch_prelude;
+
+/** Scan `len` bytes of `src` after `pre` (NULL: none). Returns 0 or -ENOMEM. */
+int upk_launches_scan(const char *src, size_t len, const upk_launch_prelude *pre,
                       upk_launches *out);
 void upk_launches_free(upk_launches *l);
 

@@ -526,12 +526,19 @@ int upk_lpass_run(lscan *s, upk_launches *out) {
              .state = 1,
              .cond_line = -1,
              .kname = SIZE_MAX};
+  size_t part = 0;
   for (size_t i = 0; i < s->nt;) {
+    if (s->ends && part <= s->n_hx && i >= s->ends[part]) { /* a header ends: its #ifs too */
+      p.nfr = p.fr_over = 0;
+      region(&p);
+      while (part <= s->n_hx && i >= s->ends[part])
+        part++;
+    }
     if (s->t[i].kind == UPK_TOK_HASH) {
       i = directive(&p, i);
       continue;
     }
-    if (s->t[i].directive || p.state == 0) {
+    if (s->t[i].directive || p.state == 0 || i < s->n_pre) {
       i++;
       continue;
     }

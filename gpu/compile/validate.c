@@ -15,6 +15,7 @@
 #include "gpu/compile/occupancy.h"
 #include "gpu/compile/srcscan.h"
 #include "gpu/compile/toolkit.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 int upk_backend_parse(const char *s, upk_backend *out) {
@@ -217,17 +218,34 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
   return 0;
 }
 
+/* The launches, after the request's defines and the macros of the headers the include policy
+ * let through (their paths are the result's dependencies, read here with a bound). */
+static int scan_launches(const upk_kvalidate_req *req, const upk_include_deps *deps,
+                         upk_launches *out) {
+  enum { HEADER_CAP = 1 << 20, HEADERS_CAP = 8 << 20 };
+  char **texts = upk_xcalloc(deps->n + 1, sizeof *texts);
+  size_t *lens = upk_xcalloc(deps->n + 1, sizeof *lens), n = 0, total = 0;
+  for (size_t i = 0; i < deps->n && total < HEADERS_CAP; i++)
+    if ((texts[n] = upk_read_file(deps->paths[i], HEADER_CAP, &lens[n])))
+      total += lens[n++];
+  upk_launch_prelude pre = {req->compile.defines.v, req->compile.defines.n,
+                            (const char *const *)texts, lens, n};
+  int rc = upk_launches_scan(req->compile.source, req->compile.source_len, &pre, out);
+  for (size_t i = 0; i < n; i++)
+    free(texts[i]);
+  free(texts);
+  free(lens);
+  return rc;
+}
+
 int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out) {
   memset(out, 0, sizeof *out);
   size_t n_search = 0;
   const char **search = search_dirs(req, &n_search);
   upk_src_facts facts = {0};
-  upk_launches launches = {0};
   upk_kopts opts = {0};
   int rc = -ENOMEM;
-  if (!search || upk_src_scan(req->compile.source, req->compile.source_len, &facts) ||
-      upk_launches_scan(req->compile.source, req->compile.source_len, req->compile.defines.v,
-                        req->compile.defines.n, &launches))
+  if (!search || upk_src_scan(req->compile.source, req->compile.source_len, &facts))
     goto done;
   check_options(req, &opts, &out->c.diags);
   /* The include dirs the allowlist let through in the options: the policy searches them too,
@@ -248,15 +266,16 @@ int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out)
     out->c.ok = false;
     goto done;
   }
-  rc = compile_and_lint(req, search, n_search, &opts, &facts, &launches, out);
-  if (!rc && launches.truncated)
+  if ((rc = scan_launches(req, &out->deps, &out->launches)))
+    goto done;
+  rc = compile_and_lint(req, search, n_search, &opts, &facts, &out->launches, out);
+  if (!rc && out->launches.truncated)
     upk_diags_add(&out->c.diags, UPK_SEV_INFO, "kernel/launches-truncated", "upskilld",
                   (upk_range){-1, 0, -1, 0},
                   "the file has more launch sites than the %d read (or is too large to read them "
                   "all): the later ones are not listed",
                   UPK_MAX_LAUNCHES);
 done:
-  upk_launches_free(&launches);
   upk_kopts_free(&opts);
   upk_src_facts_free(&facts);
   free(search);
@@ -267,5 +286,6 @@ void upk_kvalidate_result_free(upk_kvalidate_result *r) {
   upk_compile_result_free(&r->c);
   free(r->occ);
   upk_include_deps_free(&r->deps);
+  upk_launches_free(&r->launches);
   memset(r, 0, sizeof *r);
 }

@@ -12,6 +12,7 @@
 
 #include "gpu/compile/compile.h"
 #include "gpu/compile/includes.h"
+#include "gpu/compile/launches.h"
 
 /** Which compiler runs: NVRTC (device code, in-process, fast) or nvcc (whole
  * files with host code: main, <<<...>>> launches, iostream, torch bindings).
@@ -54,7 +55,8 @@ typedef struct upk_kvalidate_result {
   upk_compile_result c; /* kernels and every diagnostic (compile, include, lint) */
   upk_occupancy *occ;   /* n_kernels * n_block_sizes, row per kernel (when sizes given) */
   upk_include_deps deps;
-  const char *backend; /* static: "nvrtc" or "nvcc", what ran (NULL: nothing ran) */
+  const char *backend;   /* static: "nvrtc" or "nvcc", what ran (NULL: nothing ran) */
+  upk_launches launches; /* every launch site the file has (launches.h) */
 } upk_kvalidate_result;
 
 int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out);

@@ -279,14 +279,45 @@ static const char *backend_of(const upk_kvalidate_req *req, const upk_kvalidate_
   return r->backend ? r->backend : req->backend == UPK_BACKEND_NVCC ? "nvcc" : "nvrtc";
 }
 
+/* Launches that match no compiled kernel (through a function pointer, of a kernel defined
+ * elsewhere): listed with their figures, used for nothing. */
+static json_t *unmatched_json(const upk_kvalidate_result *r) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < r->launches.n; i++) {
+    const upk_launch *l = &r->launches.v[i];
+    bool matched = false;
+    for (size_t k = 0; k < r->c.n_kernels && !matched; k++)
+      matched = r->c.kernels[k].name && upk_launch_matches(l->kernel, r->c.kernels[k].name);
+    if (matched)
+      continue;
+    upk_kernel_launch x = {.lines = {l->line},
+                           .n_lines = 1,
+                           .col = l->col,
+                           .via = l->via,
+                           .written = l->kernel,
+                           .block_known = l->block_known,
+                           .smem_known = l->smem_known,
+                           .smem = l->smem,
+                           .block_text = l->block_text,
+                           .smem_text = l->smem_text,
+                           .why = l->why,
+                           .cond_line = l->cond_line};
+    memcpy(x.block, l->block, sizeof x.block);
+    json_array_append_new(a, launch_json(&x));
+  }
+  return a;
+}
+
 static json_t *result_json(const wire *w, const upk_kvalidate_result *r) {
   const upk_compile_req *c = &w->req.compile;
   json_t *kernels = kernels_json(r, w->req.n_block_sizes);
-  return json_pack("{s:b,s:s,s:s,s:s,s:s,s:f,s:o,s:o,s:o}", "ok", r->c.ok, "backend",
-                   backend_of(&w->req, r), "arch", c->arch ? c->arch : "sm_90a", "toolkit",
-                   r->c.nvrtc_version, "file", c->file_name, "compileMs", r->c.compile_ms,
-                   "diagnostics", upk_diags_json(&r->c.diags), "kernels", kernels, "dependencies",
-                   deps_json(&r->deps));
+  json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:s,s:f,s:o,s:o,s:o}", "ok", r->c.ok, "backend",
+                        backend_of(&w->req, r), "arch", c->arch ? c->arch : "sm_90a", "toolkit",
+                        r->c.nvrtc_version, "file", c->file_name, "compileMs", r->c.compile_ms,
+                        "diagnostics", upk_diags_json(&r->c.diags), "kernels", kernels,
+                        "dependencies", deps_json(&r->deps));
+  json_object_set_new(j, "unmatchedLaunches", unmatched_json(r));
+  return j;
 }
 
 static bool has_code(json_t *result, const char *code) {
