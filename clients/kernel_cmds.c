@@ -20,6 +20,7 @@
 #include "clients/ctl.h"
 #include "clients/junit_ctl.h"
 #include "clients/kernel_tree.h"
+#include "clients/kernel_table.h"
 #include "clients/sarif_ctl.h"
 #include "common/xalloc.h"
 
@@ -32,6 +33,9 @@ typedef struct kopts {
   json_t *includes;    /* -I DIR, repeatable (absolute) */
   json_t *defines;     /* -D NAME[=V], repeatable */
   int block;           /* 0: the daemon's choice */
+  long smem;           /* --dynamic-smem BYTES; -1: not given */
+  json_t *per_kernel; /* --block K=.. / --dynamic-smem K=..: {K: {blockSize, dynamicSharedBytes}} */
+  bool all_inst;      /* --all-instantiations */
   int nocache;
   json_t *run;         /* --run SPEC.json: run on the GPU and check (docs/gpu.md) */
   const char *against; /* --against PROBLEM.py | DIR: a PyTorch reference (kernel_against.c) */
@@ -75,14 +79,68 @@ static int include_opt(kopts *o, const char *arg) {
   return 0;
 }
 
+/* "KERNEL=VALUE" -> the kernel's entry of --block / --dynamic-smem and VALUE; else NULL. */
+static json_t *kernel_entry(kopts *o, const char *arg, const char **value) {
+  const char *eq = strchr(arg, '=');
+  *value = eq ? eq + 1 : arg;
+  if (!eq)
+    return NULL;
+  char *name = upk_xstrndup(arg, (size_t)(eq - arg));
+  json_t *e = json_object_get(o->per_kernel, name);
+  if (!e)
+    json_object_set_new(o->per_kernel, name, e = json_object());
+  free(name);
+  return e;
+}
+
+/* --block [KERNEL=]N | XxY | XxYxZ: threads per block, 1 to 1024. */
 static int block_opt(kopts *o, const char *arg) {
-  char *end;
-  long v = strtol(arg, &end, 10);
-  if (*end || v < 1 || v > 1024) {
-    fprintf(stderr, "upskillctl check-kernel: --block takes 1 to 1024, not '%s'\n", arg);
+  const char *v;
+  json_t *e = kernel_entry(o, arg, &v);
+  long total = 1;
+  int dims = 0;
+  const char *p = v;
+  for (char *end; dims < 3; p = end + 1) {
+    long d = strtol(p, &end, 10);
+    if (end == p || d < 1 || d > 1024)
+      break;
+    total *= d, dims++;
+    if (*end != 'x' || dims == 3) {
+      p = end;
+      break;
+    }
+  }
+  if (!dims || *p || total > 1024 || (e && v == arg + 1)) {
+    fprintf(stderr,
+            "upskillctl check-kernel: --block takes [KERNEL=]N or XxY[xZ] with 1 to 1024 "
+            "threads, not '%s'\n",
+            arg);
     return -1;
   }
-  o->block = (int)v;
+  if (e)
+    json_object_set_new(e, "blockSize", json_integer(total));
+  else
+    o->block = (int)total;
+  return 0;
+}
+
+/* --dynamic-smem [KERNEL=]BYTES. */
+static int smem_opt(kopts *o, const char *arg) {
+  const char *v;
+  json_t *e = kernel_entry(o, arg, &v);
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (end == v || *end || n < 0 || n > 1 << 30) {
+    fprintf(stderr,
+            "upskillctl check-kernel: --dynamic-smem takes [KERNEL=]BYTES (0 or more), not "
+            "'%s'\n",
+            arg);
+    return -1;
+  }
+  if (e)
+    json_object_set_new(e, "dynamicSharedBytes", json_integer(n));
+  else
+    o->smem = n;
   return 0;
 }
 
@@ -124,8 +182,12 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
       o->backend = optarg;
       break;
     case 'b':
-      if (block_opt(o, optarg))
+    case 'M':
+      if ((ch == 'b' ? block_opt : smem_opt)(o, optarg))
         return -1;
+      break;
+    case 'A':
+      o->all_inst = true;
       break;
     case 'n':
       json_array_append_new(o->names, json_string(optarg));
@@ -166,35 +228,6 @@ static const char *sv(json_t *o, const char *k) {
 
 static long long iv(json_t *o, const char *k) {
   return (long long)json_integer_value(json_object_get(o, k));
-}
-
-static void occupancy_cell(json_t *occ, char *buf, size_t len) {
-  if (!json_is_object(occ)) {
-    snprintf(buf, len, "-");
-    return;
-  }
-  snprintf(buf, len, "%.0f%% (%s) at block %lld%s",
-           json_number_value(json_object_get(occ, "percent")), sv(occ, "limiter"),
-           iv(occ, "blockSize"), json_is_true(json_object_get(occ, "assumed")) ? ", assumed" : "");
-}
-
-static void print_kernels(json_t *kernels) {
-  size_t i, w = 6;
-  json_t *k;
-  json_array_foreach(kernels, i, k) {
-    size_t n = strlen(sv(k, "name"));
-    if (n > w)
-      w = n;
-  }
-  printf("%-*s %5s %13s %7s %7s %6s  %s\n", (int)w, "KERNEL", "REGS", "SPILL ST/LD", "STACK",
-         "SMEM", "CMEM", "OCCUPANCY");
-  json_array_foreach(kernels, i, k) {
-    char spill[48], occ[128];
-    snprintf(spill, sizeof spill, "%lld/%lld", iv(k, "spillStores"), iv(k, "spillLoads"));
-    occupancy_cell(json_object_get(k, "occupancy"), occ, sizeof occ);
-    printf("%-*s %5lld %13s %7lld %7lld %6lld  %s\n", (int)w, sv(k, "name"), iv(k, "registers"),
-           spill, iv(k, "stackFrame"), iv(k, "sharedStatic"), iv(k, "constant"), occ);
-  }
 }
 
 /* ---- projects: one row per kernel and capability, then the diagnostics ---- */
@@ -472,6 +505,10 @@ static json_t *base_params(const kopts *o) {
     json_object_set_new(p, "arch", json_string(o->arch));
   if (o->block)
     json_object_set_new(p, "blockSize", json_integer(o->block));
+  if (o->smem >= 0)
+    json_object_set_new(p, "dynamicSharedBytes", json_integer(o->smem));
+  if (json_object_size(o->per_kernel))
+    json_object_set(p, "perKernel", o->per_kernel);
   if (json_array_size(o->names))
     json_object_set(p, "names", o->names);
   if (json_array_size(o->includes))
@@ -505,7 +542,7 @@ static int report(ctl *c, const char *path, bool project, json_t *r, const kopts
       printf("%s%s, %s %s, compiled in %.1f ms%s\n", errors + warnings ? "\n" : "", sv(r, "arch"),
              sv(r, "backend"), sv(r, "toolkit"), json_number_value(json_object_get(r, "compileMs")),
              json_is_true(json_object_get(r, "cached")) ? " (cached)" : "");
-      print_kernels(kernels);
+      ctl_print_kernels(r, o->all_inst);
     }
     print_run(json_object_get(r, "run"));
     printf("%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,
@@ -555,7 +592,11 @@ static int against(ctl *c, const char *kernel, int n_args, kopts *o) {
 int ctl_kernel_command(ctl *c, int argc, char **argv) {
   if (strcmp(argv[0], "check-kernel"))
     return CTL_UNKNOWN;
-  kopts o = {.names = json_array(), .includes = json_array(), .defines = json_array()};
+  kopts o = {.names = json_array(),
+             .includes = json_array(),
+             .defines = json_array(),
+             .smem = -1,
+             .per_kernel = json_object()};
   int rc = 2;
   double started = ctl_now();
   if (parse_kopts(c, argc, argv, &o) == 0) {
@@ -582,6 +623,7 @@ int ctl_kernel_command(ctl *c, int argc, char **argv) {
   json_decref(o.names);
   json_decref(o.includes);
   json_decref(o.defines);
+  json_decref(o.per_kernel);
   json_decref(o.run);
   return rc;
 }

@@ -53,6 +53,9 @@ enum {
   {"blockSizes", UPK_T_ARRAY, 0, "Several block sizes: occupancy for each.",                       \
    UPK_ITEMS_OF(.type = UPK_T_INTEGER, UPK_RANGE(1, 1024)), .expert = x},                                       \
   {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes.", UPK_MIN(0), .expert = 1}, \
+  {"perKernel", UPK_T_OBJECT, 0,                                                                   \
+   "Per kernel (a name, or one instantiation): {\"matrixMul\": {\"blockSize\": 1024, "             \
+   "\"dynamicSharedBytes\": 4096}}; ahead of blockSize and dynamicSharedBytes.", .expert = 1},     \
   {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile.", UPK_RANGE(1, TIMEOUT_MAX),        \
    .def = "60000", .expert = 1},                                                                                \
   {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached.",     \
@@ -126,11 +129,35 @@ static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
   return 0;
 }
 
+/* perKernel: each value an object of blockSize (1..1024) and dynamicSharedBytes (>= 0). */
+static int per_kernel(upk_job *job, json_t *params, json_t *wire) {
+  json_t *per = json_object_get(params, "perKernel"), *v, *x;
+  const char *name, *key;
+  if (!per)
+    return 0;
+  json_object_foreach(per, name, v) {
+    if (!json_is_object(v) || !*name)
+      return bad(job, "params.perKernel.%s must be {blockSize?, dynamicSharedBytes?}", name);
+    json_object_foreach(v, key, x) {
+      bool block = !strcmp(key, "blockSize"), smem = !strcmp(key, "dynamicSharedBytes");
+      json_int_t n = json_integer_value(x);
+      if (!(block || smem) || !json_is_integer(x) || n < (block ? 1 : 0) ||
+          n > (block ? 1024 : 1 << 30))
+        return bad(job,
+                   "params.perKernel.%s: blockSize is 1 to 1024, dynamicSharedBytes 0 or more "
+                   "bytes; nothing else",
+                   name);
+    }
+  }
+  json_object_set(wire, "perKernel", per);
+  return 0;
+}
+
 /* The worker's params: everything resolved, nothing left to the worker's cwd. */
 static json_t *wire_params(upk_job *job, json_t *params) {
   upk_server *s = job->server;
   json_t *w = json_object();
-  if (source_or_path(job, params, w)) {
+  if (source_or_path(job, params, w) || per_kernel(job, params, w)) {
     json_decref(w);
     return NULL;
   }

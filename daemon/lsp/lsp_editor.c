@@ -99,8 +99,42 @@ static void stale_lenses(const upk_doc_view *v, json_t *out) {
   upk_src_facts_free(&f);
 }
 
+/* A lens on each launch line: the figures there ("launch: 16x16 = 256 threads, 100% (warps)"),
+ * once per line (a template's instantiations share it). */
+static void launch_lenses(json_t *kernel, json_t *seen, json_t *out) {
+  json_t *l;
+  size_t i;
+  json_array_foreach(json_object_get(kernel, "launches"), i, l) {
+    json_t *x, *o = json_object_get(l, "occupancy"), *b = json_object_get(l, "block");
+    size_t j;
+    json_array_foreach(json_object_get(l, "lines"), j, x) {
+      char key[32], *title;
+      snprintf(key, sizeof key, "%lld", (long long)json_integer_value(x));
+      if (json_object_get(seen, key))
+        continue;
+      json_object_set_new(seen, key, json_true());
+      json_t *smem = json_object_get(l, "dynamicSharedBytes");
+      if (json_is_object(o))
+        title = upk_xasprintf("launch: %lldx%lldx%lld = %lld threads, %lld B dynamic smem: %.0f%% "
+                              "occupancy (%s)",
+                              (long long)json_integer_value(json_array_get(b, 0)),
+                              (long long)json_integer_value(json_array_get(b, 1)),
+                              (long long)json_integer_value(json_array_get(b, 2)),
+                              (long long)json_integer_value(json_object_get(l, "blockSize")),
+                              (long long)json_integer_value(smem),
+                              json_number_value(json_object_get(o, "percent")),
+                              json_string_value(json_object_get(o, "limiter")));
+      else
+        title = upk_xasprintf("launch: %s", json_string_value(json_object_get(l, "unknown"))
+                                                ? json_string_value(json_object_get(l, "unknown"))
+                                                : "figures unknown");
+      json_array_append_new(out, lens((int)json_integer_value(x), title, "", json_array()));
+    }
+  }
+}
+
 static json_t *code_lenses(const upk_doc_view *v) {
-  json_t *out = json_array(), *k;
+  json_t *out = json_array(), *k, *seen = json_object();
   size_t i;
   if (v->is_skill) {
     json_array_append_new(out, lens(0, upk_skill_tokens_title(v->text, v->len), "", json_array()));
@@ -118,7 +152,9 @@ static json_t *code_lenses(const upk_doc_view *v) {
     json_t *run = v->runs ? json_object_get(v->runs, name) : NULL;
     json_array_append_new(out, lens(line, upk_kernel_lens_title(k, run), "upskilld.kernelInfo",
                                     json_pack("[s,s]", v->uri, name)));
+    launch_lenses(k, seen, out);
   }
+  json_decref(seen);
   return out;
 }
 

@@ -15,7 +15,26 @@ typedef struct upk_occupancy {
   double percent;      /* active_warps / max warps per SM * 100 */
   const char *limiter; /* static string: "warps", "registers", "shared memory", "blocks" */
   bool assumed;        /* block size not given: a default was used */
+  const char *from;  /* static: "request", "launch", "launchBounds", "default" (NULL: not judged) */
+  int line;          /* from "launch": the launch's zero-based line; else -1 */
+  long dynamic_smem; /* dynamic shared memory counted, bytes */
+  bool smem_unknown; /* the kernel may use dynamic shared memory of a size not known here */
 } upk_occupancy;
+
+/** One distinct launch of a kernel (same block and dynamic shared memory), at its lines. */
+typedef struct upk_kernel_launch {
+  int lines[8];    /* zero-based, the first 8 */
+  size_t n_lines;  /* how many launch sites share these figures */
+  int col;         /* of the first */
+  const char *via; /* static: "<<<>>>", "cudaLaunchKernel", ... */
+  char *written;   /* the kernel as the launch writes it */
+  int block[3];    /* when block_known */
+  bool block_known, smem_known;
+  long smem; /* when smem_known */
+  char *block_text, *smem_text, *why;
+  int cond_line;     /* under an #if the scan cannot decide: its zero-based line; else -1 */
+  upk_occupancy occ; /* at this launch when its block is known (block_size 0: not computed) */
+} upk_kernel_launch;
 
 /** One kernel as the compiler and the source describe it. */
 typedef struct upk_kernel_info {
@@ -30,6 +49,8 @@ typedef struct upk_kernel_info {
   int max_threads, min_blocks; /* __launch_bounds__; 0 when absent */
   int cluster[3];              /* __cluster_dims__; zeros when absent */
   upk_occupancy occupancy;
+  upk_kernel_launch *launches; /* distinct launches in the file (launchocc.c) */
+  size_t n_launches;
 } upk_kernel_info;
 
 void upk_kernel_info_free(upk_kernel_info *k);

@@ -183,15 +183,30 @@ static bool judged(const klint *c) {
          c->k->smem_static + c->dynamic_smem <= SMEM_BLOCK_MAX;
 }
 
+/* Where the block size came from, for the message: a launch's line, or assumed. */
+static const char *judged_where(const upk_occupancy *o, char *buf, size_t n) {
+  if (o->from && !strcmp(o->from, "launch") && o->line >= 0)
+    snprintf(buf, n, ", as launched on line %d", o->line + 1);
+  else if (o->from && !strcmp(o->from, "request"))
+    snprintf(buf, n, ", as given");
+  else
+    snprintf(buf, n, "%s", o->assumed ? " (no block size given: assumed)" : "");
+  if (o->smem_unknown && strlen(buf) + 1 < n)
+    snprintf(buf + strlen(buf), n - strlen(buf), "%s",
+             ", dynamic shared memory unknown: 0 counted");
+  return buf;
+}
+
 static bool block_fit(const klint *c, upk_severity *sev, char *msg, size_t n) {
   const upk_occupancy *o = &c->k->occupancy;
   if (!judged(c) || o->blocks_per_sm != 0)
     return false;
+  char where[128];
   snprintf(msg, n,
            "cannot launch with %d threads per block%s: its %s do not fit an SM (%d registers per "
            "thread, %ld bytes of shared memory per block)",
-           o->block_size, o->assumed ? " (no block size given: assumed)" : "", o->limiter,
-           c->k->registers, c->k->smem_static + c->dynamic_smem);
+           o->block_size, judged_where(o, where, sizeof where), o->limiter, c->k->registers,
+           c->k->smem_static + c->dynamic_smem);
   return true;
 }
 
@@ -205,11 +220,12 @@ static bool low_occupancy(const klint *c, upk_severity *sev, char *msg, size_t n
   advice(k, k->smem_static + c->dynamic_smem, fix, sizeof fix);
   if (k->min_blocks > 0 && o->blocks_per_sm >= k->min_blocks)
     *sev = UPK_SEV_INFO;
+  char where[128];
   snprintf(msg, n,
            "reaches %.1f%% theoretical occupancy (%d of 64 warps, %d blocks of %d threads%s), "
            "limited by %s: %s",
            o->percent, o->active_warps, o->blocks_per_sm, o->block_size,
-           o->assumed ? " (no block size given: assumed)" : "", o->limiter, fix);
+           judged_where(o, where, sizeof where), o->limiter, fix);
   return true;
 }
 
@@ -239,7 +255,8 @@ int upk_lint_kernels(const upk_kernel_info *k, size_t n, const upk_src_facts *fa
   for (size_t i = 0; i < n; i++) {
     if (!k[i].name)
       continue;
-    klint c = {&k[i], facts ? facts : &none, dynamic_smem > 0 ? dynamic_smem : 0};
+    long dyn = k[i].occupancy.dynamic_smem > 0 ? k[i].occupancy.dynamic_smem : dynamic_smem;
+    klint c = {&k[i], facts ? facts : &none, dyn > 0 ? dyn : 0};
     upk_range r = name_range(&k[i]);
     for (size_t j = 0; j < sizeof RULES / sizeof *RULES; j++) {
       char msg[768];

@@ -11,12 +11,12 @@
 #include "gpu/compile/options.h"
 #include "gpu/compile/lint.h"
 #include "gpu/compile/nvcc.h"
+#include "gpu/compile/launchocc.h"
 #include "gpu/compile/occupancy.h"
 #include "gpu/compile/srcscan.h"
 #include "gpu/compile/toolkit.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
-
-enum { DEFAULT_BLOCK = 256 };
 
 int upk_backend_parse(const char *s, upk_backend *out) {
   static const char *const names[] = {"auto", "nvrtc", "nvcc"};
@@ -189,23 +189,12 @@ static void attach_source_facts(upk_compile_result *c, const upk_src_facts *fact
   }
 }
 
-/* The block size a kernel is judged at: the request's first, else its
- * __launch_bounds__, else a common default (marked as assumed). */
-static int occupancy_for(upk_kernel_info *k, const upk_kvalidate_req *req) {
-  int threads = req->n_block_sizes ? req->block_sizes[0] : k->max_threads;
-  bool assumed = threads <= 0;
-  if (assumed)
-    threads = DEFAULT_BLOCK;
-  int rc =
-      upk_occupancy_sm90(threads, k->registers, k->smem_static + req->dynamic_smem, &k->occupancy);
-  k->occupancy.assumed = assumed;
-  return rc;
-}
-
-static int fill_occupancy(const upk_kvalidate_req *req, upk_kvalidate_result *out) {
+/* Each kernel at its launches (launchocc.h), and at every size the request lists. */
+static int fill_occupancy(const upk_kvalidate_req *req, const upk_launches *launches,
+                          upk_kvalidate_result *out) {
   size_t nk = out->c.n_kernels, ns = req->n_block_sizes;
-  for (size_t i = 0; i < nk; i++)
-    occupancy_for(&out->c.kernels[i], req);
+  if (upk_launch_judge(out->c.kernels, nk, launches, req))
+    return -ENOMEM;
   if (ns < 2 || !nk)
     return 0;
   out->occ = upk_xcalloc(nk * ns, sizeof *out->occ);
@@ -226,7 +215,7 @@ static const char *arch_of(const upk_kvalidate_req *req) {
  * what the source and the resources tell. */
 static int compile_and_lint(const upk_kvalidate_req *req, const char *const *search, size_t n,
                             const upk_kopts *opts, const upk_src_facts *facts,
-                            upk_kvalidate_result *out) {
+                            const upk_launches *launches, upk_kvalidate_result *out) {
   upk_compile_req creq = req->compile;
   creq.includes.v = search;
   creq.includes.n = n;
@@ -246,7 +235,7 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
     return rc;
   drop_ptxas_duplicates(&out->c.diags);
   attach_source_facts(&out->c, facts);
-  if (fill_occupancy(req, out))
+  if (fill_occupancy(req, launches, out))
     return -ENOMEM;
   const char *arch = arch_of(req);
   size_t linted = out->c.diags.len; /* lint counts bytes; the compiler's columns are UTF-16 */
@@ -255,6 +244,26 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
   upk_diags_utf16_columns(&out->c.diags, linted, req->compile.source, req->compile.source_len);
   out->c.ok = out->c.ok && upk_diags_count(&out->c.diags, UPK_SEV_ERROR) == 0;
   return 0;
+}
+
+/* The launches, after the request's defines and the macros of the headers the include policy
+ * let through (their paths are the result's dependencies, read here with a bound). */
+static int scan_launches(const upk_kvalidate_req *req, const upk_include_deps *deps,
+                         upk_launches *out) {
+  enum { HEADER_CAP = 1 << 20, HEADERS_CAP = 8 << 20 };
+  char **texts = upk_xcalloc(deps->n + 1, sizeof *texts);
+  size_t *lens = upk_xcalloc(deps->n + 1, sizeof *lens), n = 0, total = 0;
+  for (size_t i = 0; i < deps->n && total < HEADERS_CAP; i++)
+    if ((texts[n] = upk_read_file(deps->paths[i], HEADER_CAP, &lens[n])))
+      total += lens[n++];
+  upk_launch_prelude pre = {req->compile.defines.v, req->compile.defines.n,
+                            (const char *const *)texts, lens, n};
+  int rc = upk_launches_scan(req->compile.source, req->compile.source_len, &pre, out);
+  for (size_t i = 0; i < n; i++)
+    free(texts[i]);
+  free(texts);
+  free(lens);
+  return rc;
 }
 
 int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out) {
@@ -285,7 +294,15 @@ int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out)
     out->c.ok = false;
     goto done;
   }
-  rc = compile_and_lint(req, search, n_search, &opts, &facts, out);
+  if ((rc = scan_launches(req, &out->deps, &out->launches)))
+    goto done;
+  rc = compile_and_lint(req, search, n_search, &opts, &facts, &out->launches, out);
+  if (!rc && out->launches.truncated)
+    upk_diags_add(&out->c.diags, UPK_SEV_INFO, "kernel/launches-truncated", "upskilld",
+                  (upk_range){-1, 0, -1, 0},
+                  "the file has more launch sites than the %d read (or is too large to read them "
+                  "all): the later ones are not listed",
+                  UPK_MAX_LAUNCHES);
 done:
   upk_kopts_free(&opts);
   upk_src_facts_free(&facts);
@@ -297,5 +314,6 @@ void upk_kvalidate_result_free(upk_kvalidate_result *r) {
   upk_compile_result_free(&r->c);
   free(r->occ);
   upk_include_deps_free(&r->deps);
+  upk_launches_free(&r->launches);
   memset(r, 0, sizeof *r);
 }

@@ -185,7 +185,9 @@ static int helper_failed(upk_pyref *p, const char *python, int st) {
   if (code == EXIT_NO_CUDA)
     return diag(p, "run/no-device",
                 "no CUDA device for the PyTorch reference: %s; the compile checks still ran, the "
-                "kernel did not",
+                "kernel did not. A cluster's GPU can run it: UPSKILLD_WORKER_COMMAND=\"srun "
+                "--gres=gpu:1 --time=00:05:00\" upskillctl check-kernel ... (docs/gpu.md, \"On a "
+                "cluster\")",
                 tail);
   if (code == EXIT_OP_UNAVAILABLE)
     return diag(p, "run/pytorch-op-unavailable",

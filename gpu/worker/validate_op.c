@@ -28,12 +28,13 @@ typedef struct wire {
   upk_kvalidate_req req;
   const char **strs; /* one allocation holding every string-array's pointers */
   int *sizes;
-  char *file_text;     /* read from params.path */
-  char *dir;           /* dirname of params.path */
-  char root[PATH_MAX]; /* the file's project root (projectIncludes) */
-  upk_diags pre;       /* problems found before compiling (unreadable file, too large) */
-  upk_strv trusted;    /* the projects the daemon found trusted (real paths) */
-  upk_wire_req daemon; /* the daemon's keys (wire.h) */
+  char *file_text;         /* read from params.path */
+  char *dir;               /* dirname of params.path */
+  char root[PATH_MAX];     /* the file's project root (projectIncludes) */
+  upk_diags pre;           /* problems found before compiling (unreadable file, too large) */
+  upk_strv trusted;        /* the projects the daemon found trusted (real paths) */
+  upk_wire_req daemon;     /* the daemon's keys (wire.h) */
+  upk_kernel_given *given; /* perKernel */
 } wire;
 
 /* Whether the daemon found the project at `dir` trusted (upk_trust_check there, as the user's
@@ -111,6 +112,23 @@ static int parse_sizes(wire *w, json_t *p) {
   return 0;
 }
 
+/* perKernel: {"matrixMul": {"blockSize": 1024, "dynamicSharedBytes": 4096}} (the daemon checked
+ * the types and ranges). */
+static void parse_given(wire *w, json_t *per) {
+  const char *name;
+  json_t *v;
+  if (!json_is_object(per) || !json_object_size(per))
+    return;
+  w->given = upk_xcalloc(json_object_size(per), sizeof *w->given);
+  json_object_foreach(per, name, v) {
+    json_t *b = json_object_get(v, "blockSize"), *d = json_object_get(v, "dynamicSharedBytes");
+    w->given[w->req.n_given++] =
+        (upk_kernel_given){name, json_is_integer(b) ? (int)json_integer_value(b) : 0,
+                           json_is_integer(d) ? (long)json_integer_value(d) : -1};
+  }
+  w->req.given = w->given;
+}
+
 static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
   static const char *const lists[] = {"defines", "includes", "options", "names"};
   size_t total = 0;
@@ -139,6 +157,8 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
   if (backend && upk_backend_parse(backend, &w->req.backend))
     return snprintf(err, err_len, "params.backend must be auto, nvrtc or nvcc"), -EINVAL;
   w->req.dynamic_smem = (long)json_integer_value(json_object_get(p, "dynamicSharedBytes"));
+  w->req.has_dynamic_smem = json_is_integer(json_object_get(p, "dynamicSharedBytes"));
+  parse_given(w, json_object_get(p, "perKernel"));
   const char *path = opt_str(p, "path"), *src = opt_str(p, "source");
   c->file_name = opt_str(p, "fileName") ? opt_str(p, "fileName") : path ? path : "kernel.cu";
   if (path) {
@@ -157,9 +177,47 @@ static int parse_wire(json_t *p, wire *w, char *err, size_t err_len) {
 }
 
 static json_t *occupancy_json(const upk_occupancy *o) {
-  return json_pack("{s:i,s:i,s:i,s:f,s:s,s:b}", "blockSize", o->block_size, "blocksPerSM",
-                   o->blocks_per_sm, "activeWarps", o->active_warps, "percent", o->percent,
-                   "limiter", o->limiter ? o->limiter : "none", "assumed", o->assumed);
+  json_t *j = json_pack("{s:i,s:i,s:i,s:f,s:s,s:b}", "blockSize", o->block_size, "blocksPerSM",
+                        o->blocks_per_sm, "activeWarps", o->active_warps, "percent", o->percent,
+                        "limiter", o->limiter ? o->limiter : "none", "assumed", o->assumed);
+  if (o->from) { /* the judged occupancy and the launches' (not the blockSizes sweep) */
+    json_object_set_new(j, "from", json_string(o->from));
+    if (o->line >= 0)
+      json_object_set_new(j, "line", json_integer(o->line));
+    json_object_set_new(j, "dynamicSharedBytes", json_integer(o->dynamic_smem));
+    json_object_set_new(j, "dynamicSharedKnown", json_boolean(!o->smem_unknown));
+  }
+  return j;
+}
+
+static json_t *nullable_text(const char *s) {
+  return s ? json_string(s) : json_null();
+}
+
+/* One distinct launch: where, what the source says, and the occupancy there when known. */
+static json_t *launch_json(const upk_kernel_launch *x) {
+  json_t *lines = json_array();
+  for (size_t i = 0; i < x->n_lines && i < 8; i++)
+    json_array_append_new(lines, json_integer(x->lines[i]));
+  json_t *j =
+      json_pack("{s:i,s:i,s:o,s:I,s:s,s:s?}", "line", x->lines[0], "col", x->col, "lines", lines,
+                "count", (json_int_t)x->n_lines, "via", x->via, "kernel", x->written);
+  json_object_set_new(j, "block",
+                      x->block_known ? json_pack("[i,i,i]", x->block[0], x->block[1], x->block[2])
+                                     : json_null());
+  json_object_set_new(j, "blockSize",
+                      x->block_known
+                          ? json_integer((json_int_t)x->block[0] * x->block[1] * x->block[2])
+                          : json_null());
+  json_object_set_new(j, "blockText", nullable_text(x->block_text));
+  json_object_set_new(j, "dynamicSharedBytes", x->smem_known ? json_integer(x->smem) : json_null());
+  json_object_set_new(j, "dynamicSharedText", nullable_text(x->smem_text));
+  json_object_set_new(j, "occupancy", x->occ.block_size ? occupancy_json(&x->occ) : json_null());
+  if (x->why)
+    json_object_set_new(j, "unknown", json_string(x->why));
+  if (x->cond_line >= 0)
+    json_object_set_new(j, "underIf", json_integer(x->cond_line));
+  return j;
 }
 
 static json_t *kernel_json(const upk_kernel_info *k, const upk_occupancy *by_size, size_t n_sizes) {
@@ -178,6 +236,10 @@ static json_t *kernel_json(const upk_kernel_info *k, const upk_occupancy *by_siz
                           ? json_pack("[i,i,i]", k->cluster[0], k->cluster[1] ? k->cluster[1] : 1,
                                       k->cluster[2] ? k->cluster[2] : 1)
                           : json_null());
+  json_t *launches = json_array();
+  for (size_t i = 0; i < k->n_launches; i++)
+    json_array_append_new(launches, launch_json(&k->launches[i]));
+  json_object_set_new(j, "launches", launches);
   if (by_size) {
     json_t *a = json_array();
     for (size_t i = 0; i < n_sizes; i++)
@@ -220,14 +282,45 @@ static const char *backend_of(const upk_kvalidate_req *req, const upk_kvalidate_
   return r->backend ? r->backend : req->backend == UPK_BACKEND_NVCC ? "nvcc" : "nvrtc";
 }
 
+/* Launches that match no compiled kernel (through a function pointer, of a kernel defined
+ * elsewhere): listed with their figures, used for nothing. */
+static json_t *unmatched_json(const upk_kvalidate_result *r) {
+  json_t *a = json_array();
+  for (size_t i = 0; i < r->launches.n; i++) {
+    const upk_launch *l = &r->launches.v[i];
+    bool matched = false;
+    for (size_t k = 0; k < r->c.n_kernels && !matched; k++)
+      matched = r->c.kernels[k].name && upk_launch_matches(l->kernel, r->c.kernels[k].name);
+    if (matched)
+      continue;
+    upk_kernel_launch x = {.lines = {l->line},
+                           .n_lines = 1,
+                           .col = l->col,
+                           .via = l->via,
+                           .written = l->kernel,
+                           .block_known = l->block_known,
+                           .smem_known = l->smem_known,
+                           .smem = l->smem,
+                           .block_text = l->block_text,
+                           .smem_text = l->smem_text,
+                           .why = l->why,
+                           .cond_line = l->cond_line};
+    memcpy(x.block, l->block, sizeof x.block);
+    json_array_append_new(a, launch_json(&x));
+  }
+  return a;
+}
+
 static json_t *result_json(const wire *w, const upk_kvalidate_result *r) {
   const upk_compile_req *c = &w->req.compile;
   json_t *kernels = kernels_json(r, w->req.n_block_sizes);
-  return json_pack("{s:b,s:s,s:s,s:s,s:s,s:f,s:o,s:o,s:o}", "ok", r->c.ok, "backend",
-                   backend_of(&w->req, r), "arch", c->arch ? c->arch : "sm_90a", "toolkit",
-                   r->c.nvrtc_version, "file", c->file_name, "compileMs", r->c.compile_ms,
-                   "diagnostics", upk_diags_json(&r->c.diags), "kernels", kernels, "dependencies",
-                   deps_json(&r->deps));
+  json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:s,s:f,s:o,s:o,s:o}", "ok", r->c.ok, "backend",
+                        backend_of(&w->req, r), "arch", c->arch ? c->arch : "sm_90a", "toolkit",
+                        r->c.nvrtc_version, "file", c->file_name, "compileMs", r->c.compile_ms,
+                        "diagnostics", upk_diags_json(&r->c.diags), "kernels", kernels,
+                        "dependencies", deps_json(&r->deps));
+  json_object_set_new(j, "unmatchedLaunches", unmatched_json(r));
+  return j;
 }
 
 static bool has_code(json_t *result, const char *code) {
@@ -284,6 +377,7 @@ static void wire_free(wire *w) {
   upk_diags_free(&w->pre);
   free(w->strs);
   free(w->sizes);
+  free(w->given);
   free(w->file_text);
   free(w->dir);
   upk_wire_req_free(&w->daemon);
