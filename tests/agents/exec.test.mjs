@@ -113,6 +113,8 @@ describe('executable assertions: script, diff and kernel after an agent run', ()
       PATH: '/usr/local/bin:/usr/bin:/bin', HOME: join(box, 'home'), TMPDIR: join(box, 'tmp'),
       XDG_STATE_HOME: join(box, 'state'), ANTHROPIC_API_KEY: 'sk-must-not-reach-scripts',
       UPK_EXEC_TEST_TOKEN: 'secret', UPK_EXEC_REAL_HOME: join(box, 'home'),
+      // UPK_TEST_NO_SANDBOX=1 passed on: the refusals where no sandbox can be had
+      ...(process.env.UPK_TEST_NO_SANDBOX ? { UPK_TEST_NO_SANDBOX: process.env.UPK_TEST_NO_SANDBOX } : {}),
     };
     const trusted = spawnSync(ctl, ['trust', join(box, 'proj')], { env, encoding: 'utf8' });
     assert.equal(trusted.status, 0, trusted.stderr);
