@@ -146,10 +146,12 @@ static char **child_env(const upk_sandbox_spec *s) {
   }
   put(&e, clean);
   free(clean);
-  char *home = upk_xasprintf("HOME=%s", s->scratch);
+  char *home = upk_xasprintf("HOME=%s", s->home ? s->home : s->scratch);
   put(&e, home);
   free(home);
-  put(&e, "TMPDIR=/tmp");
+  char *tmp = upk_xasprintf("TMPDIR=%s", s->tmp ? s->tmp : "/tmp");
+  put(&e, tmp);
+  free(tmp);
   for (size_t i = 0; i < s->n_env_keep; i++) {
     const char *v = getenv(s->env_keep[i]);
     if (!v)
@@ -172,6 +174,9 @@ static char **wrap(const char *bwrap, const upk_sandbox_spec *s, const char *con
     if (s->ro[i] && s->ro[i][0] == '/' && !too_wide(s->ro[i]))
       bind_ro(&a, s->ro[i]);
   put3(&a, "--bind", s->scratch, s->scratch);
+  for (size_t i = 0; i < s->n_rw; i++)
+    if (s->rw[i] && s->rw[i][0] == '/')
+      put3(&a, "--bind-try", s->rw[i], s->rw[i]);
   put3(&a, "--chdir", s->scratch, NULL);
   put3(&a, "--", PRLIMIT, NULL);
   for (size_t i = 0; LIMITS[i]; i++)

@@ -23,6 +23,10 @@ typedef struct upk_sandbox_spec {
   const char *const *env_keep; /* NAME of our variables passed in (PATH, HOME, TMPDIR are set) */
   size_t n_env_keep;
   bool gpu; /* bind the /dev/nvidia* devices and /sys read-only, for a program that runs kernels */
+  const char *const *rw; /* more writable directories, at the same path (missing ones skipped) */
+  size_t n_rw;
+  const char *home; /* HOME inside; NULL: the scratch directory */
+  const char *tmp;  /* TMPDIR inside; NULL: /tmp, a fresh empty one */
 } upk_sandbox_spec;
 
 /** Whether a sandbox can be had: true, or false with `why` (may be NULL) saying what is missing

@@ -133,8 +133,9 @@ static json_t *status_json(upk_server *s, const status_work *w) {
                       json_pack("{s:b,s:s,s:s}", "available", w->sandbox, "what", w->sandbox_what,
                                 "without",
                                 "nvcc compiles carrying a project's or an agent's options are "
-                                "refused (kernel/no-sandbox); install bubblewrap or trust the "
-                                "project"));
+                                "refused (kernel/no-sandbox), and eval `script` assertions the "
+                                "user did not write (trust/run); install bubblewrap, or trust "
+                                "the project"));
   json_object_set_new(r, "skills", upk_skills_status(s));
   json_object_set_new(r, "providers", providers_json());
   if (w->trust)

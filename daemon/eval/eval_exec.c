@@ -16,6 +16,7 @@
 #include "common/fileio.h"
 #include "common/log.h"
 #include "common/run.h"
+#include "common/sandbox.h"
 #include "common/xalloc.h"
 #include "daemon/eval/agent_git.h"
 #include "daemon/eval/eval_service_int.h"
@@ -50,6 +51,7 @@ struct exec_job {
   eval_trial *trial; /* NULL once the eval is cancelled */
   char *dir, *ws;
   char **env;
+  bool sandbox;  /* the scripts are not the user's: they run in the sandbox */
   int cancel[2]; /* a byte written to cancel[1] kills a running script or git */
   exec_item *items;
   size_t n, checks_out;
@@ -74,14 +76,52 @@ static void decide(exec_item *it, upk_assert_status s, char *reason) {
   it->reason = reason;
 }
 
+/* The script's command line and environment in the sandbox: the workspace writable (the
+ * working directory) with the trial's home/ and tmp/, nothing else of the user's. Whether one
+ * can be had was asked before the eval started; false (and `it` decided) when it is gone. */
+static bool sandboxed(exec_job *j, exec_item *it, const char *const *argv, char ***av, char ***ev) {
+  static const char *const keep[] = {"LANG", "LC_ALL", "LC_CTYPE", "TERM"};
+  char *home = upk_xasprintf("%s/home", j->dir), *tmp = upk_xasprintf("%s/tmp", j->dir);
+  const char *rw[] = {home, tmp};
+  upk_sandbox_spec s = {.scratch = j->ws,
+                        .env_keep = keep,
+                        .n_env_keep = sizeof keep / sizeof *keep,
+                        .rw = rw,
+                        .n_rw = 2,
+                        .home = home,
+                        .tmp = tmp};
+  *av = upk_sandbox_wrap(&s, argv, ev);
+  free(home);
+  free(tmp);
+  if (*av)
+    return true;
+  char why[512] = "";
+  upk_sandbox_available(why, sizeof why);
+  decide(it, UPK_ASSERT_ERROR,
+         upk_xasprintf("the script was not run: a script the user did not write runs only in a "
+                       "sandbox, and there is none: %s",
+                       why));
+  return false;
+}
+
 static void run_script(exec_job *j, exec_item *it) {
   const char *argv[] = {"/bin/sh", "-c", it->a.values[0], NULL};
   long timeout = it->a.timeout_ms ? it->a.timeout_ms : UPK_ASSERT_SCRIPT_TIMEOUT_MS;
-  upk_run_opts o = {argv,         j->ws,        (const char *const *)j->env,
-                    true,         (int)timeout, OUTPUT_TAIL,
-                    j->cancel[0], true};
+  char **av = NULL, **ev = NULL;
+  if (j->sandbox && !sandboxed(j, it, argv, &av, &ev))
+    return;
+  upk_run_opts o = {av ? (const char *const *)av : argv,
+                    j->ws,
+                    (const char *const *)(ev ? ev : j->env),
+                    true,
+                    (int)timeout,
+                    OUTPUT_TAIL,
+                    j->cancel[0],
+                    true};
   upk_run_result res;
   int rc = upk_run_program_opts(&o, &res);
+  upk_sandbox_free(av);
+  upk_sandbox_free(ev);
   if (rc) {
     decide(it, UPK_ASSERT_ERROR, upk_xasprintf("cannot run /bin/sh: %s", strerror(-rc)));
     return;
@@ -450,6 +490,7 @@ void upk__eval_exec(eval_trial *x, const char *ws) {
     j->dir = upk_xstrdup(x->dir);
     j->ws = upk_xstrdup(ws);
     j->env = upk_git_script_env(environ, x->dir);
+    j->sandbox = x->e->spec.sandbox_scripts;
     j->items = upk_xcalloc(n, sizeof *j->items);
     rc = j->dir && j->ws && j->env && j->items && pipe2(j->cancel, O_CLOEXEC) == 0 ? 0 : -ENOMEM;
   }

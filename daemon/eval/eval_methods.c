@@ -29,6 +29,7 @@
 
 #include "daemon/eval/eval_methods_int.h"
 #include "common/fileio.h"
+#include "common/sandbox.h"
 #include "skills/agents.h"
 #include "common/xalloc.h"
 
@@ -563,12 +564,30 @@ static const upk_param eval_params[] = {
     {0},
 };
 
+/* Scripts the user did not write run only in the sandbox; where there is none they are refused
+ * (fail closed), saying why and what the user can do. */
+static bool sandbox_or_refuse(ecall *c, size_t n, bool own) {
+  char why[512], msg[1200];
+  if (upk_sandbox_available(why, sizeof why))
+    return true;
+  snprintf(msg, sizeof msg,
+           "%zu `script` assertion%s from %s refused: a script the user did not write runs only "
+           "in a sandbox, and there is none here (%s). Install bubblewrap where user namespaces "
+           "are allowed (see upskillctl status), or give the cases as your own "
+           "(upskillctl eval --tests FILE) after reading them",
+           n, n == 1 ? "" : "s", own ? "the skill's own test cases" : "an agent's call", why);
+  upk_guard_refuse(c->job, "trust/run", msg);
+  return false;
+}
+
 /* A `script` assertion runs a program (docs/security.md "Eval scripts"). The user's own cases
- * (params.cases, params.tests from an LSP client or upskillctl) may; the skill's own files are
- * a stranger's until the user says otherwise (allowScripts); an agent's call only when the
- * user's --agent-allow names scripts. False when refused: the job has failed. */
-static bool scripts_allowed(ecall *c) {
+ * (params.cases, params.tests from an LSP client or upskillctl) may, as the user; the skill's
+ * own files are a stranger's until the user says otherwise (allowScripts); an agent's call only
+ * when the user's --agent-allow names scripts. Those two run in the sandbox (`*sandbox`). False
+ * when refused: the job has failed. */
+static bool scripts_allowed(ecall *c, bool *sandbox) {
   size_t n = upk_evalcases_count_kind(&c->cases, UPK_ASSERT_SCRIPT);
+  *sandbox = false;
   if (!n)
     return true;
   bool own = !json_object_get(c->params, "cases") && !upk__em_str(c, "tests");
@@ -582,7 +601,10 @@ static bool scripts_allowed(ecall *c) {
     upk_guard_refuse(c->job, "trust/run", msg);
     return false;
   }
-  return upk_guard_allow(c->job, UPK_AGENT_ALLOW_SCRIPTS, "a `script` assertion in the cases");
+  if (!upk_guard_allow(c->job, UPK_AGENT_ALLOW_SCRIPTS, "a `script` assertion in the cases"))
+    return false;
+  *sandbox = own || upk_guard_origin(c->job->server) != UPK_ORIGIN_USER;
+  return !*sandbox || sandbox_or_refuse(c, n, own);
 }
 
 static void eval_run(ecall *c) {
@@ -598,7 +620,8 @@ static void eval_run(ecall *c) {
     upk__tr_run(c);
     return;
   }
-  if (!scripts_allowed(c)) {
+  bool sandbox;
+  if (!scripts_allowed(c, &sandbox)) {
     upk__em_free(c);
     return;
   }
@@ -624,6 +647,7 @@ static void eval_run(ecall *c) {
                          ? json_number_value(json_object_get(c->params, "temperature"))
                          : -1,
       .runs_dir = c->runs_dir,
+      .sandbox_scripts = sandbox,
       .kind = c->n_models > 1 || upk__em_uint(c, "runs", 1) > 1 ? "benchmark" : "eval",
       .budget = &c->budget};
   char err[256];

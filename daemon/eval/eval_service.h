@@ -58,6 +58,8 @@ typedef struct upk_eval_spec {
   unsigned kernel_timeout_ms; /* per kernel check; 0: 60000 */
   const char *runs_dir;       /* NULL: the run is not stored */
   const char *kind;           /* run.json kind: "eval", "benchmark", "generate" */
+  bool sandbox_scripts;       /* `script` assertions run in the sandbox (common/sandbox.h): the
+                                 user did not write the cases (docs/security.md "Eval scripts") */
   upk_budget *budget;         /* cost limits, shared with the caller's other calls (borrowed;
                                  NULL: none): once reached, the trials not started are not run */
 } upk_eval_spec;

@@ -113,6 +113,8 @@ describe('executable assertions: script, diff and kernel after an agent run', ()
       PATH: '/usr/local/bin:/usr/bin:/bin', HOME: join(box, 'home'), TMPDIR: join(box, 'tmp'),
       XDG_STATE_HOME: join(box, 'state'), ANTHROPIC_API_KEY: 'sk-must-not-reach-scripts',
       UPK_EXEC_TEST_TOKEN: 'secret', UPK_EXEC_REAL_HOME: join(box, 'home'),
+      // UPK_TEST_NO_SANDBOX=1 passed on: the refusals where no sandbox can be had
+      ...(process.env.UPK_TEST_NO_SANDBOX ? { UPK_TEST_NO_SANDBOX: process.env.UPK_TEST_NO_SANDBOX } : {}),
     };
     const trusted = spawnSync(ctl, ['trust', join(box, 'proj')], { env, encoding: 'utf8' });
     assert.equal(trusted.status, 0, trusted.stderr);
@@ -304,18 +306,28 @@ describe('executable assertions on real Claude Code and Codex runs', {
   });
 });
 
-// Who may run a `script` (docs/security.md "Eval scripts"): the user's own cases may; the
-// skill's own evals.json only once the user allows it (a stranger wrote them); an agent's
-// call over MCP only when upskilld's command line gives agents `scripts`.
+// Who may run a `script` (docs/security.md "Eval scripts"): the user's own cases may, as the
+// user; the skill's own evals.json only once the user allows it (a stranger wrote them), and
+// then in the sandbox; an agent's call over MCP only when upskilld's command line gives agents
+// `scripts`, and then in the sandbox too. Without a sandbox those two are refused.
 describe('executable assertions: who may run a script', () => {
   const mark = () => join(box, 'STRANGER_RAN');
-  before(() => {
+  const secret = () => join(box, 'home/secret.txt');
+  // Reads the HOME's secret, writes outside the workspace, then writes in it (its exit status).
+  const hostile = () => `cat ${secret()}; touch ${mark()}; echo inside > in-ws.txt && cat in-ws.txt`;
+  let sandbox;
+  before(async () => {
     const dir = join(box, 'proj/skills/stranger');
     mkdirSync(join(dir, 'evals'), { recursive: true });
     writeFileSync(join(dir, 'SKILL.md'), SKILL.replace('name: kernel-rules', 'name: stranger'));
     writeFileSync(join(dir, 'evals/evals.json'), JSON.stringify({ skill_name: 'stranger', evals: [
-      { id: 1, prompt: 'GOOD: write it', expected: { script: `touch ${mark()}` } }] }));
+      { id: 1, prompt: 'GOOD: write it', expected: { script: hostile() } }] }));
+    writeFileSync(secret(), 'TOPSECRET-upk-exec\n');
+    writeFileSync(join(box, 'proj/own-hostile.json'), JSON.stringify({ cases: [
+      { input: 'GOOD: write it', expected: { script: hostile() } }] }));
+    sandbox = (await run(['status'])).sandbox;
   });
+  const scriptOf = (r) => transcripts(r.runDir)[0].assertions.find((a) => a.type === 'script');
 
   it("the skill's own evals.json: refused (trust/run) until --allow-scripts; nothing ran", async () => {
     rmSync(mark(), { force: true });
@@ -324,9 +336,32 @@ describe('executable assertions: who may run a script', () => {
       JSON.stringify(r));
     assert.equal(r.data?.diagnostics?.[0]?.code, 'trust/run');
     assert.ok(!existsSync(mark()), 'the refused script did not run');
+  });
+
+  it("the skill's own evals.json, allowed: runs in the sandbox, the HOME's secret and the world outside unreachable", async (t) => {
+    rmSync(mark(), { force: true });
     const ok = await run(['eval', 'skills/stranger', '-m', 'agent:writer', '--no-baseline', '--allow-scripts']);
+    if (!sandbox?.available) {
+      assert.match(ok.message ?? '', /script` assertion from the skill's own test cases refused: .*runs only in a sandbox.*bubblewrap/,
+        JSON.stringify(ok));
+      assert.ok(!existsSync(mark()), 'without a sandbox it did not run');
+      t.skip(`no sandbox here: ${sandbox?.what}`);
+      return;
+    }
     assert.equal(ok.results?.[0]?.verdict, 'pass', JSON.stringify(ok).slice(0, 600));
-    assert.ok(existsSync(mark()), 'allowed, it ran');
+    const s = scriptOf(ok);
+    assert.match(s.reason, /inside/, 'it ran, writing in its workspace');
+    assert.doesNotMatch(s.reason, /TOPSECRET/, "the HOME's secret was not read");
+    assert.match(s.reason, /secret\.txt: No such file/);
+    assert.ok(!existsSync(mark()), 'nothing was written outside the workspace');
+  });
+
+  it('the same script as the user\'s own case runs as the user', async () => {
+    rmSync(mark(), { force: true });
+    const own = await run(['eval', 'skills/kernel-rules', '-m', 'agent:writer', '--no-baseline', '--tests', 'own-hostile.json']);
+    assert.equal(own.results?.[0]?.verdict, 'pass', JSON.stringify(own).slice(0, 600));
+    assert.match(scriptOf(own).reason, /TOPSECRET-upk-exec[\s\S]*inside/);
+    assert.ok(existsSync(mark()), 'the user\'s own script wrote where the user can');
   });
 
   // One MCP session on the daemon (JSON lines on stdio): initialize, then one eval_skill call.
@@ -352,17 +387,22 @@ describe('executable assertions: who may run a script', () => {
     });
   }
 
-  it("an agent's cases over MCP: refused unless upskilld --agent-allow=scripts", async () => {
+  it("an agent's cases over MCP: refused unless upskilld --agent-allow=scripts, then sandboxed", async () => {
     rmSync(mark(), { force: true });
     const args = { skill: join(box, 'proj/skills/kernel-rules'), models: ['agent:writer'], baseline: false,
-      cases: [{ input: 'GOOD: write it', expected: { script: `touch ${mark()}` } }] };
+      cases: [{ input: 'GOOD: write it', expected: { script: hostile() } }] };
     const no = await mcpEval([], args);
     assert.equal(no.isError, true, JSON.stringify(no));
     assert.match(no.content[0].text, /`script` assertion in the cases refused: .*rule trust\/run.*--agent-allow=scripts/);
     assert.ok(!existsSync(mark()), 'the refused script did not run');
     const yes = await mcpEval(['--agent-allow=scripts'], args);
-    assert.equal(yes.isError, undefined, JSON.stringify(yes).slice(0, 600));
-    assert.equal(yes.structuredContent.results[0].verdict, 'pass');
-    assert.ok(existsSync(mark()), 'allowed by the user, it ran');
+    if (!sandbox?.available) {
+      assert.equal(yes.isError, true, JSON.stringify(yes));
+      assert.match(yes.content[0].text, /from an agent's call refused: .*runs only in a sandbox/);
+    } else {
+      assert.equal(yes.isError, undefined, JSON.stringify(yes).slice(0, 600));
+      assert.equal(yes.structuredContent.results[0].verdict, 'pass');
+    }
+    assert.ok(!existsSync(mark()), 'allowed by the user, it ran in the sandbox: nothing written outside');
   });
 });
