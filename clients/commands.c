@@ -190,7 +190,7 @@ const ctl_cmd ctl_commands[] = {
        "(repeatable), instead of the launches the file makes",
        NULL, 1},
       {"dynamic-smem", 0, 'M', "[KERNEL=]BYTES",
-       "dynamic shared memory per block, of every kernel or of KERNEL (repeatable)", NULL, 1},
+       "dynamic shared memory per block, of every kernel or of KERNEL", NULL, 1},
       {"all-instantiations", 0, 'A', NULL,
        "list each template instantiation (default: one row per template, worst figures)"},
       {"name", 0, 'n', "KERNEL", "report this kernel (instantiates templates)", NULL, 1},
