@@ -542,7 +542,7 @@ static int report(ctl *c, const char *path, bool project, json_t *r, const kopts
       printf("%s%s, %s %s, compiled in %.1f ms%s\n", errors + warnings ? "\n" : "", sv(r, "arch"),
              sv(r, "backend"), sv(r, "toolkit"), json_number_value(json_object_get(r, "compileMs")),
              json_is_true(json_object_get(r, "cached")) ? " (cached)" : "");
-      ctl_print_kernels(r, o->all_inst);
+      ctl_print_kernels(r, o->all_inst || json_array_size(o->names)); /* named: each as asked */
     }
     print_run(json_object_get(r, "run"));
     printf("%d error%s, %d warning%s\n", errors, errors == 1 ? "" : "s", warnings,

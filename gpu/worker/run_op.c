@@ -614,8 +614,8 @@ static json_t *run_on_device(json_t *p, upk_run_spec *s, const char *symbol, upk
     upk_diags_add(diags, UPK_SEV_ERROR, "run/no-device", "upskilld-run", at,
                   "no CUDA device: %s; the compile checks still ran, the kernel did not. A "
                   "cluster's GPU can run it: UPSKILLD_WORKER_COMMAND=\"srun --gres=gpu:1 "
-                  "--time=00:05:00\" upskillctl check-kernel ... (or upskilld "
-                  "--worker-command=...; docs/gpu.md, \"On a cluster\")",
+                  "--time=00:05:00\" upskillctl check-kernel ... (the variable is read where the "
+                  "daemon starts; docs/gpu.md, \"On a cluster\")",
                   why);
     upk_cudrv_close(&d->drv);
     return not_run(d, &py, s);

@@ -78,7 +78,7 @@ tap_check "a mistyped option: the command's nearest, before the daemon starts" \
   eval 'rc 2 && has "^upskillctl lookup: unknown option .--limt.; did you mean .--limit.?$" e'
 env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u GENERIC_BASE_URL "$ctl" generate "convert a PDF to text" >"$tmp/o" 2>"$tmp/e" </dev/null
 tap_check "generate with no key: the reason first, and every way to get a model" eval '
-  head -1 "$tmp/e" | grep -q "^upskillctl: .*no API key: set ANTHROPIC_API_KEY, .*OPENAI_API_KEY.*GENERIC_BASE_URL for a local OpenAI-compatible server.*agent:claude-code"'
+  head -1 "$tmp/e" | grep -q "^upskillctl: .*needs ANTHROPIC_API_KEY, which is not set; .*OPENAI_API_KEY.*GENERIC_BASE_URL.*agent:claude-code.*agent:codex"'
 env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u GENERIC_BASE_URL "$ctl" status >"$tmp/o" 2>"$tmp/e" </dev/null
 tap_check "status says how to configure each missing provider, and every way to a model" eval '
   has "provider anthropic *not configured: set ANTHROPIC_API_KEY$" o && has "provider openai *not configured: set OPENAI_API_KEY$" o &&
