@@ -157,6 +157,16 @@ static int report_opt(kopts *o, int ch, const char *arg) {
   return 0;
 }
 
+/* -D NAME[=VALUE]: a macro for the compile. */
+static int define_opt(kopts *o, const char *arg) {
+  if (!*arg || *arg == '=') {
+    fprintf(stderr, "upskillctl check-kernel: -D takes NAME or NAME=VALUE, not '%s'\n", arg);
+    return -1;
+  }
+  json_array_append_new(o->defines, json_string(arg));
+  return 0;
+}
+
 static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
   (void)c;
   optind = 0; /* GNU: full re-initialisation for a second getopt pass */
@@ -169,11 +179,8 @@ static int parse_kopts(ctl *c, int argc, char **argv, kopts *o) {
         return -1;
       break;
     case 'D':
-      if (!*optarg || *optarg == '=') {
-        fprintf(stderr, "upskillctl check-kernel: -D takes NAME or NAME=VALUE, not '%s'\n", optarg);
+      if (define_opt(o, optarg))
         return -1;
-      }
-      json_array_append_new(o->defines, json_string(optarg));
       break;
     case 'a':
       o->arch = optarg;
