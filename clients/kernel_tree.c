@@ -203,7 +203,8 @@ void ctl_cu_tree_walk(const char *root, ctl_cu_tree *t) {
   free(stack);
   if (t->n)
     filter_ignored(t, root);
-  qsort(t->files, t->n, sizeof *t->files, by_path);
+  if (t->n > 1)
+    qsort(t->files, t->n, sizeof *t->files, by_path);
 }
 
 void ctl_cu_tree_free(ctl_cu_tree *t) {

@@ -194,7 +194,8 @@ static void members_twice(lscan *s) {
     keys[n++] = upk_xasprintf("%.*s.%.*s", (int)(t->len > 64 ? 64 : t->len), t->text, (int)t[2].len,
                               t[2].text);
   }
-  qsort(keys, n, sizeof *keys, by_str);
+  if (n > 1)
+    qsort(keys, n, sizeof *keys, by_str);
   for (size_t i = 0; i < n; i++) { /* "cfg.blockDim=": assigned; "cfg.blockDim": twice */
     bool first = i == 0 || strcmp(keys[i - 1], keys[i]);
     UPK_GROW(s->mutated, s->cap_mutated, s->n_mutated + 2);
@@ -210,7 +211,8 @@ static void members_twice(lscan *s) {
 static void find_mutated(lscan *s) {
   upk_lmutations(s, s->n_pre, s->nt, add_name, s);
   members_twice(s);
-  qsort(s->mutated, s->n_mutated, sizeof *s->mutated, by_str);
+  if (s->n_mutated > 1)
+    qsort(s->mutated, s->n_mutated, sizeof *s->mutated, by_str);
 }
 
 /* ---- the scan ---- */
