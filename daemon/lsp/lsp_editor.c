@@ -134,7 +134,7 @@ static void launch_lenses(json_t *kernel, json_t *seen, json_t *out) {
 }
 
 static json_t *code_lenses(const upk_doc_view *v) {
-  json_t *out = json_array(), *k, *seen = json_object();
+  json_t *out = json_array(), *k, *seen;
   size_t i;
   if (v->is_skill) {
     json_array_append_new(out, lens(0, upk_skill_tokens_title(v->text, v->len), "", json_array()));
@@ -144,6 +144,7 @@ static json_t *code_lenses(const upk_doc_view *v) {
     stale_lenses(v, out);
     return out;
   }
+  seen = json_object(); /* launch lines already given a lens */
   json_array_foreach(json_object_get(v->result, "kernels"), i, k) {
     int line = (int)json_integer_value(json_object_get(k, "line"));
     const char *name = json_string_value(json_object_get(k, "name"));

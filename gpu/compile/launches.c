@@ -203,8 +203,9 @@ static void members_twice(lscan *s) {
       s->mutated[s->n_mutated++] = upk_xasprintf("%s=", keys[i]);
     if (first && i + 1 < n && !strcmp(keys[i], keys[i + 1]))
       s->mutated[s->n_mutated++] = upk_xstrdup(keys[i]);
-    free(keys[i]);
   }
+  for (size_t i = 0; i < n; i++) /* freed after: each is compared with the one before it */
+    free(keys[i]);
   free(keys);
 }
 
