@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/fault.h"
@@ -86,7 +87,9 @@ int upk__ix_exec(upk_index *ix, const char *sql) {
   char *msg = NULL;
   if (sqlite3_exec(ix->db, sql, NULL, NULL, &msg) == SQLITE_OK)
     return 0;
-  int rc = upk__ix_fail(ix, -EIO, "index database: %s", msg ? msg : "error");
+  int code = sqlite3_errcode(ix->db) & 0xff;
+  int rc = upk__ix_fail(ix, code == SQLITE_BUSY || code == SQLITE_LOCKED ? -EBUSY : -EIO,
+                        "index database: %s", msg ? msg : "error");
   sqlite3_free(msg);
   return rc;
 }
@@ -308,30 +311,30 @@ static int open_db(upk_index *ix) {
   return upk__ix_fail(ix, -EIO, "the index cache %s cannot be rebuilt", path);
 }
 
-static int setup_db(upk_index *ix) {
-  sqlite3_busy_timeout(ix->db, 5000);
+static int setup_db_once(upk_index *ix) {
   /* 16 KiB pages rather than 4 (it takes effect when the file is created): a first index
    * writes every page to the WAL and again at each checkpoint, a header and a page per
    * frame. 60,000 skills: 20-24 -> 16-17 s, daemon CPU 33 -> 28 s; lookups and
    * one-skill refreshes took the same time. */
-  if (upk__ix_exec(ix, "PRAGMA page_size=16384"))
-    return -EIO;
+  int rc;
+  if ((rc = upk__ix_exec(ix, "PRAGMA page_size=16384")))
+    return rc;
   /* A cache: losing it on a crash costs one rescan, so no fsyncs. */
-  if (!is_memory(ix->db_path) && upk__ix_exec(ix, "PRAGMA journal_mode=WAL"))
-    return -EIO;
+  if (!is_memory(ix->db_path) && (rc = upk__ix_exec(ix, "PRAGMA journal_mode=WAL")))
+    return rc;
   /* 32 MiB of page cache: a lookup's pages (the words' doclists, the hits'
    * rows) stay in it from one lookup to the next; with 8 MiB a lookup at
    * 10,000 skills read 36 pages back from the file (0.95 -> 0.79 ms). */
-  if (upk__ix_exec(ix, "PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
-                       "PRAGMA cache_size=" UPK_IX_CACHE_KIB))
-    return -EIO;
+  if ((rc = upk__ix_exec(ix, "PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;"
+                             "PRAGMA cache_size=" UPK_IX_CACHE_KIB)))
+    return rc;
   /* IMMEDIATE: the write lock first, waited for (busy timeout), rather than a read lock that
    * another daemon's write makes fail at once when it would be upgraded. */
-  if (upk__ix_exec(ix, "BEGIN IMMEDIATE") || upk__ix_exec(ix, schema_sql)) {
+  if ((rc = upk__ix_exec(ix, "BEGIN IMMEDIATE")) || (rc = upk__ix_exec(ix, schema_sql))) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     if (strstr(ix->err, "fts5"))
       return upk__ix_fail(ix, -ENOTSUP, "this SQLite has no FTS5: %s", ix->err);
-    return -EIO;
+    return rc;
   }
   /* Merge FTS5 segments a little on every write (automerge 2) rather than
    * rarely and a lot: with the default (4) an occasional refresh of one skill
@@ -344,13 +347,39 @@ static int setup_db(upk_index *ix) {
   }
   char v[64];
   snprintf(v, sizeof v, "PRAGMA user_version=%d; COMMIT", UPK_INDEX_SCHEMA);
-  if (upk__ix_exec(ix, v))
-    return -EIO;
+  if ((rc = upk__ix_exec(ix, v)))
+    return rc;
   for (int i = 0; i < ST_COUNT; i++)
     if (sqlite3_prepare_v3(ix->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &ix->st[i], NULL) !=
         SQLITE_OK)
       return upk__ix_sql_fail(ix, "prepare");
   return 0;
+}
+
+/* SQLite returns "database is locked" at once, without waiting, where waiting could deadlock:
+ * ten daemons of one project creating the shared file together, one of them holding a read lock
+ * while it asks to turn on WAL as another commits the schema. The one told so lets go of its
+ * locks (the rollback) and starts again a little later; the others finish meanwhile. */
+static int setup_db(upk_index *ix) {
+  sqlite3_busy_timeout(ix->db, 5000);
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (;;) {
+    int rc = setup_db_once(ix);
+    if (rc == -EIO && (sqlite3_errcode(ix->db) & 0xff) == SQLITE_BUSY)
+      rc = -EBUSY; /* a statement that could not be prepared under another's lock */
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (rc != -EBUSY || t.tv_sec - t0.tv_sec >= 10)
+      return rc;
+    if (sqlite3_get_autocommit(ix->db) == 0)
+      sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+    for (int i = 0; i < ST_COUNT; i++) {
+      sqlite3_finalize(ix->st[i]);
+      ix->st[i] = NULL;
+    }
+    /* 10-50 ms, for up to 10 s */
+    usleep(10000 + (unsigned)((getpid() + t.tv_nsec / 1000) % 40) * 1000);
+  }
 }
 
 char *upk_index_default_path(const char *workspace) {
