@@ -220,9 +220,10 @@ describe('agents as MCP clients: real Claude Code, Codex (and Gemini CLI) call u
     it(`${agent}: two runs find and check through tool search, bad calls are tool errors, one worker server`, async () => {
       const go = RUNNERS[agent];
       const api = API[agent];
-      const first = await go(`${agent}-1`, 60, steps(api));
+      // The server's idle time outlasts both runs however slow the machine (after() kills it).
+      const first = await go(`${agent}-1`, 600, steps(api));
       const a = checkRun(first, `${agent} run 1`);
-      const second = await go(`${agent}-2`, 60, steps(api, { huge: false, status: true }));
+      const second = await go(`${agent}-2`, 600, steps(api, { huge: false, status: true }));
       const b = checkRun(second, `${agent} run 2`, { huge: false });
       assert.equal(sockets(agent).length, 1, `${agent}: not one worker server for both runs: ${sockets(agent).join(', ')}`);
       const w = b.status?.kernels?.workers;
