@@ -297,8 +297,33 @@ static int check_one(walk *w, const upk_src_include *inc, const char *dir, const
   return rc ? (rc < 0 ? rc : 0) : follow(w, inc, file, cand, real, depth);
 }
 
+/* Before C++17 `??=` is `#` and `??/` a backslash (a line splice): the scan does not read
+ * trigraphs, so a text that has one is refused rather than judged by a different reading. */
+static int trigraphs(walk *w, const char *src, size_t len, const char *file) {
+  size_t line = 0, bol = 0;
+  for (size_t i = 0; i + 2 < len; i++) {
+    if (src[i] == '\n')
+      line++, bol = i + 1;
+    if (src[i] != '?' || src[i + 1] != '?' || (src[i + 2] != '=' && src[i + 2] != '/'))
+      continue;
+    char tg[4] = {'?', '?', src[i + 2], '\0'};
+    const char *as = src[i + 2] == '=' ? "#" : "\\";
+    upk_src_include at = {.target = tg, .line = (int)line, .col = (int)(i - bol)};
+    at.end_col = at.col + 3;
+    int rc = add_diag(w, &at, file, "kernel/include-unchecked",
+                      "%c%s%c is a trigraph, which C++ before C++17 reads as %s: the include "
+                      "policy does not read trigraphs, so the compile is refused; write %s",
+                      as, as);
+    return rc ? rc : 1;
+  }
+  return 0;
+}
+
 static int check_source(walk *w, const char *src, size_t len, const char *dir, const char *file,
                         int depth) {
+  int t = trigraphs(w, src, len, file);
+  if (t)
+    return t < 0 ? t : 0;
   upk_src_facts f;
   int rc = upk_src_scan(src, len, &f);
   for (size_t i = 0; !rc && i < f.n_includes; i++)

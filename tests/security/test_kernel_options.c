@@ -671,6 +671,31 @@ Test(kopts, computed_includes_read_nothing) {
   hx_finish(d, 0);
 }
 
+/* Spellings of #include the compiler reads and a plain lexer would not: the digraph `%:`
+ * (every standard), the trigraphs `??=` (#) and `??/` (a line splice) before C++17. NVRTC opens
+ * an absolute name itself, so each must be seen (refused) or the file's text shows in errors. */
+Test(kopts, other_spellings_of_include_read_nothing) {
+  HX_NEED_TOOLKIT();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *srcs[] = {"%:include \"/etc/hostname\"\n", "  %:  include </etc/hostname>\n",
+                        "?\?=include \"/etc/hostname\"\n", "// ?\?/\n#include \"/etc/hostname\"\n"};
+  const char *codes[] = {"kernel/include-outside", "kernel/include-outside",
+                         "kernel/include-unchecked", "kernel/include-unchecked"};
+  for (size_t i = 0; i < sizeof srcs / sizeof *srcs; i++) {
+    json_t *resp;
+    char src[512];
+    snprintf(src, sizeof src, "%s%s", srcs[i], KERNEL);
+    json_t *r = tool(
+        d, &resp, json_pack("{s:s,s:[s],s:b}", "source", src, "options", "-std=c++14", "cache", 0));
+    cr_expect(has_code(r, codes[i]), "%zu: %s", i, hx_dump(r));
+    cr_expect(!strstr(hx_dump(r), "\"file\":\"/etc/"), "%zu: NVRTC read it: %s", i, hx_dump(r));
+    cr_expect(json_is_false(json_object_get(r, "ok")), "%zu: %s", i, hx_dump(r));
+    json_decref(resp);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
 /* An agent names inline source after a file elsewhere: NVRTC would look for its "..." includes
  * beside that name (and nvcc would compile there); the include policy never looked there. */
 Test(kopts, a_chosen_file_name_opens_nothing_beside_it) {
