@@ -36,7 +36,8 @@ typedef struct job {
   char *detached_name; /* /dev/null/upskilld/<base>: no "..." include resolves beside it */
   char **opts;         /* owned, NULL-terminated; opts[verbose_at] is --ptxas-options=-v */
   int n_opts, verbose_at;
-  bool *bad; /* per name: NVRTC could not parse it as a name expression */
+  bool *bad;                     /* per name: NVRTC could not parse it as a name expression */
+  const char **h_text, **h_name; /* req->headers for nvrtcCreateProgram */
   double ms;
 } job;
 
@@ -144,6 +145,9 @@ static int add_opt(job *j, const char *fmt, ...) {
 /* Whether `#include <name>` finds the toolkit's copy first. */
 static bool toolkit_header(const job *j, const char *name) {
   char p[1200];
+  for (size_t i = 0; i < j->req->n_headers; i++)
+    if (!strcmp(j->req->headers[i].name, name))
+      return false;
   for (size_t i = 0; i < j->req->includes.n; i++) {
     snprintf(p, sizeof p, "%s/%s", j->req->includes.v[i], name);
     if (access(p, F_OK) == 0)
@@ -225,6 +229,33 @@ static int build_options(job *j) {
   return rc ? -ENOMEM : 0;
 }
 
+/* The checked headers as NVRTC takes them. A name the policy found nowhere (text NULL: an
+ * absolute path) stands for a file that cannot be opened: it may exist by the time NVRTC
+ * would look. */
+static void memory_headers(job *j) {
+  static const char MISSING[] = "#error cannot open this header: it did not exist when the "
+                                "include policy checked the kernel\n";
+  size_t n = j->req->n_headers;
+  j->h_text = upk_xcalloc(n + 1, sizeof *j->h_text);
+  j->h_name = upk_xcalloc(n + 1, sizeof *j->h_name);
+  for (size_t i = 0; i < n; i++) {
+    j->h_text[i] = j->req->headers[i].text ? j->req->headers[i].text : MISSING;
+    j->h_name[i] = j->req->headers[i].name;
+  }
+}
+
+/* NVRTC names an in-memory header by its include name: diagnostics name the file it was read
+ * from. */
+static void header_paths(const job *j, upk_diags *d, size_t from) {
+  for (size_t i = from; i < d->len; i++)
+    for (size_t k = 0; d->items[i].file && k < j->req->n_headers; k++)
+      if (!strcmp(d->items[i].file, j->req->headers[k].name)) {
+        free(d->items[i].file);
+        d->items[i].file = upk_xstrdup(j->req->headers[k].path);
+        break;
+      }
+}
+
 /* ---- one compile ---- */
 
 static void attempt_free(attempt *a, size_t n_names) {
@@ -273,7 +304,7 @@ static int run_once(job *j, bool verbose, const char *arch_opt, attempt *a) {
   memset(a, 0, sizeof *a);
   upk_nvrtc_prog p = NULL;
   double t0 = now_ms();
-  if ((a->rc = nv->create(&p, j->src, j->name, 0, NULL, NULL)))
+  if ((a->rc = nv->create(&p, j->src, j->name, (int)j->req->n_headers, j->h_text, j->h_name)))
     return 0; /* diagnose() names the failure */
   for (size_t i = 0; i < j->req->names.n; i++)
     if (!j->bad[i])
@@ -402,8 +433,10 @@ static int diagnose(job *j, attempt *a, upk_compile_result *out) {
     return -ENOMEM;
   upk_nvlog_ctx ctx = {
       .main_file = j->name, .source = j->src, .source_len = j->req->source_len, .ptx = a->ptx};
+  size_t from = out->diags.len;
   if (upk_nvlog_frontend(a->log, &ctx, &out->diags) || upk_nvlog_ptxas(a->log, &ctx, &out->diags))
     return -ENOMEM;
+  header_paths(j, &out->diags, from);
   if (a->rc != UPK_NVRTC_SUCCESS && !upk_diags_count(&out->diags, UPK_SEV_ERROR))
     return upk_diags_add(&out->diags, UPK_SEV_ERROR, "nvrtc/error", "nvrtc", AT_TOP,
                          "NVRTC failed (%s) without saying why", j->nv->error_string(a->rc));
@@ -438,6 +471,8 @@ static int compile_job(job *j, upk_compile_result *out) {
 }
 
 static void job_free(job *j) {
+  free(j->h_text);
+  free(j->h_name);
   free(j->detached_name);
   for (int i = 0; j->opts && i < j->n_opts; i++)
     free(j->opts[i]);
@@ -474,6 +509,7 @@ int upk_compile(const upk_compile_req *req, upk_compile_result *out) {
   }
   j.src = upk_xstrndup(req->source, req->source_len);
   j.bad = upk_xcalloc(req->names.n + 1, sizeof *j.bad);
+  memory_headers(&j);
   rc = j.src && j.bad ? build_options(&j) : -ENOMEM;
   if (!rc)
     rc = compile_job(&j, out);

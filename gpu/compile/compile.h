@@ -24,6 +24,13 @@ typedef struct upk_strv {
   size_t n;
 } upk_strv;
 
+/** A header handed to NVRTC as bytes, not opened by it: the include policy read `text` once,
+ * through a descriptor that follows no link, and checked it; NVRTC takes it wherever an
+ * `#include` spells `name`. `path` is the file it was read from (diagnostics name it). */
+typedef struct upk_src_header {
+  const char *name, *path, *text;
+} upk_src_header;
+
 typedef struct upk_compile_req {
   const char *source; /* not necessarily NUL-terminated at source_len: use the length */
   size_t source_len;
@@ -44,6 +51,8 @@ typedef struct upk_compile_req {
                             a copy in its private directory) */
   upk_strv readable;     /* nvcc: more directories its sandbox shows read-only (the project);
                             the file's, the include directories and the toolkit are shown anyway */
+  const upk_src_header *headers; /* NVRTC: the checked headers, served from memory */
+  size_t n_headers;
   bool sandbox_required; /* nvcc: options a project or an agent wrote are on the line: refuse
                             ("kernel/no-sandbox") rather than run nvcc without the sandbox */
 } upk_compile_req;

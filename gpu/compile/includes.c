@@ -1,6 +1,8 @@
 /* The include policy: every #include of the source and of the non-toolkit
  * headers it reaches is resolved the way the compiler would, made real
- * (realpath: `..` and symlinks cannot escape) and checked against the roots. */
+ * (realpath: `..` and symlinks cannot escape) and checked against the roots.
+ * Each header is read beneath the root it lies under with no link followed,
+ * and its bytes are kept: they are what NVRTC compiles. */
 #include "gpu/compile/includes.h"
 
 #include <errno.h>
@@ -14,7 +16,7 @@
 #include "gpu/compile/srcscan.h"
 #include "common/xalloc.h"
 
-enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20 };
+enum { MAX_DEPTH = 32, MAX_FILES = 4096, MAX_HEADER_BYTES = 16 << 20, MAX_HELD = 64 << 20 };
 
 static const char SOURCE[] = "upskilld";
 
@@ -23,7 +25,10 @@ typedef struct walk {
   char **allowed, **toolkit; /* real paths of the roots */
   size_t n_allowed, n_toolkit;
   char **seen; /* "<real dir>/<name>" of each header followed */
-  size_t n_seen, cap_seen, cap_deps;
+  size_t n_seen, cap_seen, cap_deps, cap_headers;
+  char **toolkit_names; /* names that resolved to a toolkit header */
+  size_t n_toolkit_names, cap_toolkit_names;
+  size_t held; /* bytes of header text kept */
   upk_diags *out;
   upk_include_deps *deps;
 } walk;
@@ -159,8 +164,68 @@ static int first_visit(walk *w, const char *key) {
   return 1;
 }
 
-/* An allowed header: recorded, and its own includes checked, once per place
- * it is looked up from (its real directory; that is where "..." includes start). */
+/* The real root `real` lies under (the policy allowed it), or NULL. */
+static const char *root_of(const walk *w, const char *real) {
+  for (size_t i = 0; i < w->n_allowed; i++)
+    if (upk_path_under(real, w->allowed[i]))
+      return w->allowed[i];
+  return NULL;
+}
+
+static upk_include_header *header_named(const walk *w, const char *name) {
+  for (size_t i = 0; i < w->deps->n_headers; i++)
+    if (!strcmp(w->deps->headers[i].name, name))
+      return &w->deps->headers[i];
+  return NULL;
+}
+
+static bool toolkit_named(const walk *w, const char *name) {
+  for (size_t i = 0; i < w->n_toolkit_names; i++)
+    if (!strcmp(w->toolkit_names[i], name))
+      return true;
+  return false;
+}
+
+/* NVRTC takes a header wherever an #include spells its name, so one name must stand for one
+ * file everywhere it is reached (`real`; NULL: the toolkit's). 1 when it does not (diagnosed),
+ * 0, or <0. */
+static int one_name(walk *w, const upk_src_include *inc, const char *file, const char *real) {
+  const upk_include_header *h = header_named(w, inc->target);
+  if (!real && !h) {
+    if (toolkit_named(w, inc->target))
+      return 0;
+    UPK_GROW(w->toolkit_names, w->cap_toolkit_names, w->n_toolkit_names + 1);
+    w->toolkit_names[w->n_toolkit_names++] = upk_xstrdup(inc->target);
+    return 0;
+  }
+  if (real && (h ? h->path && !strcmp(h->path, real) : !toolkit_named(w, inc->target)))
+    return 0;
+  const char *other = h ? (h->text ? h->path : "no file") : "the toolkit's header";
+  int rc = add_diag(w, inc, file, "kernel/include-unchecked",
+                    "#include %c%s%c stands for %s here and for %s elsewhere: NVRTC takes a "
+                    "header by the name an #include spells, so one name cannot stand for two "
+                    "files; rename one of them",
+                    real ? real : "the toolkit's header", other);
+  return rc ? rc : 1;
+}
+
+/* Keep `text` (owned) as what NVRTC gets for `name`: the first read of a name stands. */
+static int hold(walk *w, const char *name, const char *path, char *text, size_t len) {
+  upk_include_deps *d = w->deps;
+  if (header_named(w, name)) {
+    free(text);
+    return 0;
+  }
+  UPK_GROW(d->headers, w->cap_headers, d->n_headers + 1);
+  d->headers[d->n_headers++] = (upk_include_header){
+      .name = upk_xstrdup(name), .path = upk_xstrdup(path), .text = text, .len = len};
+  w->held += len;
+  return 0;
+}
+
+/* An allowed header: recorded, read once (beneath its root, no link followed: what is checked
+ * is what NVRTC gets), and its own includes checked, once per place it is looked up from (its
+ * real directory; that is where "..." includes start). */
 static int follow(walk *w, const upk_src_include *inc, const char *file, const char *cand,
                   const char *real, int depth) {
   char dir[PATH_MAX], rdir[PATH_MAX], key[PATH_MAX];
@@ -179,17 +244,24 @@ static int follow(walk *w, const upk_src_include *inc, const char *file, const c
                     "than %s files, so the compile is refused",
                     "32", "4096");
   size_t len = 0;
-  /* The header the policy allowed, by its real path (no link left to follow), never a FIFO. */
   char *src = NULL;
-  if (upk_read_in_dir(real, MAX_HEADER_BYTES, &src, &len))
-    src = NULL;
-  if (!src)
+  const char *root = root_of(w, real);
+  int e = root ? upk_read_beneath(root, real, MAX_HEADER_BYTES, &src, &len) : -EXDEV;
+  if (!e && w->held + len > MAX_HELD)
+    e = -EFBIG;
+  if (e) {
+    free(src);
     return add_diag(w, inc, file, "kernel/include-unchecked",
-                    "#include %c%s%c was not checked: %s cannot be read or is larger than %s", key,
-                    "16 MB");
+                    "#include %c%s%c was not checked: %s cannot be read (%s), so the compile is "
+                    "refused",
+                    key, upk_read_error(e));
+  }
   rc = check_source(w, src, len, rdir, key, depth + 1);
-  free(src);
-  return rc;
+  if (rc) {
+    free(src);
+    return rc;
+  }
+  return hold(w, inc->target, real, src, len);
 }
 
 static int check_one(walk *w, const upk_src_include *inc, const char *dir, const char *file,
@@ -209,17 +281,49 @@ static int check_one(walk *w, const upk_src_include *inc, const char *dir, const
   }
   if (escapes(w, inc, dir, cand))
     return refuse(w, inc, file, cand);
-  if (!resolve(w, inc, dir, cand) || !realpath(cand, real))
-    return 0; /* found nowhere: the compiler reports it */
-  if (under_any(real, w->toolkit, w->n_toolkit))
-    return 0;
+  if (!resolve(w, inc, dir, cand) || !realpath(cand, real)) {
+    /* found nowhere: the compiler reports it; NVRTC must not open an absolute name later */
+    if (inc->target[0] != '/' || header_named(w, inc->target))
+      return 0;
+    return hold(w, inc->target, inc->target, NULL, 0);
+  }
+  int rc = under_any(real, w->toolkit, w->n_toolkit) ? one_name(w, inc, file, NULL) : 0;
+  if (rc || under_any(real, w->toolkit, w->n_toolkit))
+    return rc < 0 ? rc : 0;
   if (!under_any(real, w->allowed, w->n_allowed))
     return refuse(w, inc, file, real);
-  return inc->probe ? 0 : follow(w, inc, file, cand, real, depth); /* a probe reads nothing */
+  /* a probe of an allowed header reads it too: NVRTC answers __has_include from memory */
+  rc = one_name(w, inc, file, real);
+  return rc ? (rc < 0 ? rc : 0) : follow(w, inc, file, cand, real, depth);
+}
+
+/* Before C++17 `??=` is `#` and `??/` a backslash (a line splice): the scan does not read
+ * trigraphs, so a text that has one is refused rather than judged by a different reading. */
+static int trigraphs(walk *w, const char *src, size_t len, const char *file) {
+  size_t line = 0, bol = 0;
+  for (size_t i = 0; i + 2 < len; i++) {
+    if (src[i] == '\n')
+      line++, bol = i + 1;
+    if (src[i] != '?' || src[i + 1] != '?' || (src[i + 2] != '=' && src[i + 2] != '/'))
+      continue;
+    char tg[4] = {'?', '?', src[i + 2], '\0'};
+    const char *as = src[i + 2] == '=' ? "#" : "\\";
+    upk_src_include at = {.target = tg, .line = (int)line, .col = (int)(i - bol)};
+    at.end_col = at.col + 3;
+    int rc = add_diag(w, &at, file, "kernel/include-unchecked",
+                      "%c%s%c is a trigraph, which C++ before C++17 reads as %s: the include "
+                      "policy does not read trigraphs, so the compile is refused; write %s",
+                      as, as);
+    return rc ? rc : 1;
+  }
+  return 0;
 }
 
 static int check_source(walk *w, const char *src, size_t len, const char *dir, const char *file,
                         int depth) {
+  int t = trigraphs(w, src, len, file);
+  if (t)
+    return t < 0 ? t : 0;
   upk_src_facts f;
   int rc = upk_src_scan(src, len, &f);
   for (size_t i = 0; !rc && i < f.n_includes; i++)
@@ -240,6 +344,7 @@ int upk_includes_check(const char *src, size_t len, const upk_include_policy *p,
   free_list(w.allowed, w.allowed ? w.n_allowed : 0);
   free_list(w.toolkit, w.toolkit ? w.n_toolkit : 0);
   free_list(w.seen, w.n_seen);
+  free_list(w.toolkit_names, w.n_toolkit_names);
   if (rc)
     upk_include_deps_free(deps);
   return rc;
@@ -247,6 +352,11 @@ int upk_includes_check(const char *src, size_t len, const upk_include_policy *p,
 
 void upk_include_deps_free(upk_include_deps *d) {
   free_list(d->paths, d->n);
-  d->paths = NULL;
-  d->n = 0;
+  for (size_t i = 0; i < d->n_headers; i++) {
+    free(d->headers[i].name);
+    free(d->headers[i].path);
+    free(d->headers[i].text);
+  }
+  free(d->headers);
+  memset(d, 0, sizeof *d);
 }

@@ -254,12 +254,14 @@ bool upk_src_lex_next(upk_src_lexer *lx, upk_src_token *t) {
   lx->bol = false;
   t->off = start;
   t->text = b + start;
-  if (bol && c == '#') {
-    lx->pos++;
+  /* `%:` is C++'s other spelling of `#` (a digraph): `%:include` is an #include too */
+  size_t hash = c == '#' ? 1 : c == '%' && lx->pos + 1 < lx->len && b[lx->pos + 1] == ':' ? 2 : 0;
+  if (bol && hash) {
+    lx->pos += hash;
     lx->directive = ++lx->n_directives;
     lx->dir_state = 1;
     t->kind = UPK_TOK_HASH;
-    t->len = 1;
+    t->len = hash;
     t->directive = lx->directive;
     return true;
   }

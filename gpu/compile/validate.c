@@ -15,7 +15,7 @@
 #include "gpu/compile/occupancy.h"
 #include "gpu/compile/srcscan.h"
 #include "gpu/compile/toolkit.h"
-#include "common/fileio.h"
+#include "common/fault.h"
 #include "common/xalloc.h"
 
 int upk_backend_parse(const char *s, upk_backend *out) {
@@ -211,8 +211,32 @@ static const char *arch_of(const upk_kvalidate_req *req) {
   return req->compile.arch ? req->compile.arch : "sm_90a";
 }
 
-/* Compile with the file's dir ahead of the user's include dirs, then add
- * what the source and the resources tell. */
+/* NVRTC compiles from memory: the headers the include policy read and checked, by the names the
+ * #includes spell; no directory but the toolkit's is searched (no -I of the request or of its
+ * options) and nothing is looked up beside the file's name, so a header swapped for a link after
+ * the check is never opened. The option list is filtered into `keep` (borrowed strings). */
+static void nvrtc_from_memory(upk_compile_req *creq, const upk_include_deps *deps,
+                              upk_src_header *hs, const char **keep) {
+  static const char *const dir_opts[] = {"-I", "--include-path=", "-isystem=", "--system-include="};
+  for (size_t i = 0; i < deps->n_headers; i++)
+    hs[i] = (upk_src_header){deps->headers[i].name, deps->headers[i].path, deps->headers[i].text};
+  creq->headers = hs;
+  creq->n_headers = deps->n_headers;
+  creq->includes = (upk_strv){NULL, 0};
+  creq->detached = true;
+  size_t n = 0;
+  for (size_t i = 0; i < creq->options.n; i++) {
+    bool dir = false;
+    for (size_t k = 0; k < 4 && !dir; k++)
+      dir = !strncmp(creq->options.v[i], dir_opts[k], strlen(dir_opts[k]));
+    if (!dir)
+      keep[n++] = creq->options.v[i];
+  }
+  creq->options = (upk_strv){keep, n};
+}
+
+/* Compile (nvcc with the file's dir ahead of the user's include dirs; NVRTC from memory), then
+ * add what the source and the resources tell. */
 static int compile_and_lint(const upk_kvalidate_req *req, const char *const *search, size_t n,
                             const upk_kopts *opts, const upk_src_facts *facts,
                             const upk_launches *launches, upk_kvalidate_result *out) {
@@ -223,11 +247,17 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
   creq.detached = !req->file_dir; /* inline source: no "..." include beside its given name */
   creq.readable = (upk_strv){&req->project_root, req->project_root ? 1 : 0};
   creq.sandbox_required = untrusted_options(req);
+  bool nvcc = wants_nvcc(req, facts);
+  upk_src_header *hs = upk_xcalloc(out->deps.n_headers + 1, sizeof *hs);
+  const char **keep = upk_xcalloc(creq.options.n + 1, sizeof *keep);
+  if (!nvcc)
+    nvrtc_from_memory(&creq, &out->deps, hs, keep);
   upk_diags pre = out->c.diags; /* include findings, kept ahead of the compiler's */
   memset(&out->c.diags, 0, sizeof out->c.diags);
-  bool nvcc = wants_nvcc(req, facts);
   out->backend = nvcc ? "nvcc" : "nvrtc";
   int rc = nvcc ? upk_nvcc_compile(&creq, &out->c) : upk_compile(&creq, &out->c);
+  free(hs);
+  free(keep);
   upk_diags mine = out->c.diags;
   out->c.diags = pre;
   upk_diags_take(&out->c.diags, &mine);
@@ -247,20 +277,20 @@ static int compile_and_lint(const upk_kvalidate_req *req, const char *const *sea
 }
 
 /* The launches, after the request's defines and the macros of the headers the include policy
- * let through (their paths are the result's dependencies, read here with a bound). */
+ * let through (the bytes it checked, at most 1 MiB of each and 8 MiB in all). */
 static int scan_launches(const upk_kvalidate_req *req, const upk_include_deps *deps,
                          upk_launches *out) {
   enum { HEADER_CAP = 1 << 20, HEADERS_CAP = 8 << 20 };
-  char **texts = upk_xcalloc(deps->n + 1, sizeof *texts);
-  size_t *lens = upk_xcalloc(deps->n + 1, sizeof *lens), n = 0, total = 0;
-  for (size_t i = 0; i < deps->n && total < HEADERS_CAP; i++)
-    if ((texts[n] = upk_read_file(deps->paths[i], HEADER_CAP, &lens[n])))
-      total += lens[n++];
-  upk_launch_prelude pre = {req->compile.defines.v, req->compile.defines.n,
-                            (const char *const *)texts, lens, n};
+  const char **texts = upk_xcalloc(deps->n_headers + 1, sizeof *texts);
+  size_t *lens = upk_xcalloc(deps->n_headers + 1, sizeof *lens), n = 0, total = 0;
+  for (size_t i = 0; i < deps->n_headers && total < HEADERS_CAP; i++) {
+    const char *t = deps->headers[i].text;
+    size_t len = deps->headers[i].len;
+    if (t && len <= HEADER_CAP)
+      texts[n] = t, lens[n++] = len, total += len;
+  }
+  upk_launch_prelude pre = {req->compile.defines.v, req->compile.defines.n, texts, lens, n};
   int rc = upk_launches_scan(req->compile.source, req->compile.source_len, &pre, out);
-  for (size_t i = 0; i < n; i++)
-    free(texts[i]);
   free(texts);
   free(lens);
   return rc;
@@ -295,6 +325,8 @@ int upk_kernel_validate(const upk_kvalidate_req *req, upk_kvalidate_result *out)
     goto done;
   }
   if ((rc = scan_launches(req, &out->deps, &out->launches)))
+    goto done;
+  if ((rc = upk_fault("kernel.compile")) < 0) /* sleepMS: a test swaps a header here */
     goto done;
   rc = compile_and_lint(req, search, n_search, &opts, &facts, &out->launches, out);
   if (!rc && out->launches.truncated)

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/sandbox.h"
@@ -669,6 +671,31 @@ Test(kopts, computed_includes_read_nothing) {
   hx_finish(d, 0);
 }
 
+/* Spellings of #include the compiler reads and a plain lexer would not: the digraph `%:`
+ * (every standard), the trigraphs `??=` (#) and `??/` (a line splice) before C++17. NVRTC opens
+ * an absolute name itself, so each must be seen (refused) or the file's text shows in errors. */
+Test(kopts, other_spellings_of_include_read_nothing) {
+  HX_NEED_TOOLKIT();
+  hx *d = hx_mcp_session(HX_NOARGS);
+  const char *srcs[] = {"%:include \"/etc/hostname\"\n", "  %:  include </etc/hostname>\n",
+                        "?\?=include \"/etc/hostname\"\n", "// ?\?/\n#include \"/etc/hostname\"\n"};
+  const char *codes[] = {"kernel/include-outside", "kernel/include-outside",
+                         "kernel/include-unchecked", "kernel/include-unchecked"};
+  for (size_t i = 0; i < sizeof srcs / sizeof *srcs; i++) {
+    json_t *resp;
+    char src[512];
+    snprintf(src, sizeof src, "%s%s", srcs[i], KERNEL);
+    json_t *r = tool(
+        d, &resp, json_pack("{s:s,s:[s],s:b}", "source", src, "options", "-std=c++14", "cache", 0));
+    cr_expect(has_code(r, codes[i]), "%zu: %s", i, hx_dump(r));
+    cr_expect(!strstr(hx_dump(r), "\"file\":\"/etc/"), "%zu: NVRTC read it: %s", i, hx_dump(r));
+    cr_expect(json_is_false(json_object_get(r, "ok")), "%zu: %s", i, hx_dump(r));
+    json_decref(resp);
+  }
+  hx_ping(d);
+  hx_finish(d, 0);
+}
+
 /* An agent names inline source after a file elsewhere: NVRTC would look for its "..." includes
  * beside that name (and nvcc would compile there); the include policy never looked there. */
 Test(kopts, a_chosen_file_name_opens_nothing_beside_it) {
@@ -692,6 +719,87 @@ Test(kopts, a_chosen_file_name_opens_nothing_beside_it) {
     cr_expect(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
     json_decref(resp);
   }
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  free(dir);
+}
+
+/* A header swapped for a link to a file outside after the include policy read it: NVRTC gets the
+ * bytes that were checked, never the file the link names. The worker pauses between the check
+ * and the compile (fault point kernel.compile, its second hit: the first request starts the
+ * worker) while a child process swaps the header. */
+static void swap_later(const char *link, const char *target, int ms) {
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid)
+    return;
+  char tmp[PATH_MAX];
+  usleep((useconds_t)ms * 1000);
+  snprintf(tmp, sizeof tmp, "%s.swap", link);
+  _exit(symlink(target, tmp) || rename(tmp, link) ? 1 : 0);
+}
+
+Test(kopts, a_header_swapped_after_the_check_is_not_compiled) {
+  HX_NEED_TOOLKIT();
+  char *dir = make_tmp(), *away = make_tmp(), p[PATH_MAX], h[PATH_MAX], secret[PATH_MAX];
+  snprintf(secret, sizeof secret, "%s/secret.h", away);
+  write_file(secret, "#error SECRET_TOKEN_swapped\n", 0644);
+  snprintf(h, sizeof h, "%s/h.h", dir);
+  write_file(h, "#define SCALE 2.f\n", 0644);
+  snprintf(p, sizeof p, "%s/k.cu", dir);
+  write_file(p, "#include \"h.h\"\n__global__ void k(float *y) { y[0] = SCALE; }\n", 0644);
+  setenv("UPSKILLD_FAULT", "kernel.compile:2:sleep3000", 1);
+  hx *d = agent_in(dir);
+  unsetenv("UPSKILLD_FAULT");
+  json_t *resp, *args = json_pack("{s:s,s:s,s:b}", "path", p, "backend", "nvrtc", "cache", 0);
+  json_t *r = tool(d, &resp, json_deep_copy(args));
+  cr_assert(json_is_true(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_decref(resp);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  swap_later(h, secret, 1000);
+  r = tool(d, &resp, args);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  int status = -1;
+  cr_assert(wait(&status) > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  cr_assert(t1.tv_sec - t0.tv_sec >= 2, "the worker did not pause at kernel.compile");
+  cr_expect(!strstr(hx_dump(resp), "SECRET_TOKEN_swapped"), "NVRTC read %s: %s", secret,
+            hx_dump(resp));
+  cr_expect(json_is_true(json_object_get(r, "ok")), "the checked header compiles: %s", hx_dump(r));
+  json_decref(resp);
+  hx_ping(d);
+  hx_finish(d, 0);
+  rm_tree(dir);
+  rm_tree(away);
+  free(dir);
+  free(away);
+}
+
+/* NVRTC takes headers by the name an #include spells: one name for two files is refused, not
+ * compiled with either. */
+Test(kopts, one_header_name_for_two_files_is_refused) {
+  HX_NEED_TOOLKIT();
+  char *dir = make_tmp(), p[PATH_MAX];
+  snprintf(p, sizeof p, "%s/sub", dir);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "%s/util.h", dir);
+  write_file(p, "#define A 1\n", 0644);
+  snprintf(p, sizeof p, "%s/sub/util.h", dir);
+  write_file(p, "#define B 1\n", 0644);
+  snprintf(p, sizeof p, "%s/sub/b.h", dir);
+  write_file(p, "#include \"util.h\"\n", 0644);
+  snprintf(p, sizeof p, "%s/k.cu", dir);
+  char src[256];
+  snprintf(src, sizeof src, "#include \"util.h\"\n#include \"sub/b.h\"\n%s", KERNEL);
+  write_file(p, src, 0644);
+  hx *d = agent_in(dir);
+  json_t *resp;
+  json_t *r = tool(d, &resp, json_pack("{s:s,s:s,s:b}", "path", p, "backend", "nvrtc", "cache", 0));
+  cr_expect(has_code(r, "kernel/include-unchecked"), "%s", hx_dump(r));
+  cr_expect(strstr(hx_dump(r), "one name cannot stand for two files"), "%s", hx_dump(r));
+  cr_expect(json_is_false(json_object_get(r, "ok")), "%s", hx_dump(r));
+  json_decref(resp);
   hx_ping(d);
   hx_finish(d, 0);
   rm_tree(dir);

@@ -42,6 +42,26 @@ local ok, err = xpcall(function()
   vim.cmd('write')
   vim.wait(3000, function() return false end, 100)
   check('the project\'s host compiler never ran', vim.fn.filereadable(marker) == 0, marker)
+  -- A second clone: -Xcompiler values nvcc's shell would re-read (`;touch`, `>FILE`).
+  local marker2, file2 = os.getenv('UPK_MARKER2'), os.getenv('UPK_FILE2')
+  vim.cmd('edit ' .. os.getenv('UPK_PROJECT2') .. '/kernel_src/k.cu')
+  local refused
+  vim.wait(TIMEOUT, function()
+    for _, d in ipairs(vim.diagnostic.get(0)) do
+      if d.message:find('-Xcompiler', 1, true) then
+        refused = d
+      end
+    end
+    return refused ~= nil
+  end, 100)
+  check('a build.toml\'s -Xcompiler shell payload is refused with a diagnostic naming it',
+    refused and refused.message:find('upskillctl trust', 1, true), vim.inspect(vim.diagnostic.get(0)))
+  check('the payload ran nothing and wrote nothing',
+    vim.fn.filereadable(marker2) == 0 and vim.fn.filereadable(file2) == 0, marker2 .. ' ' .. file2)
+  local res = vim.lsp.buf_request_sync(0, 'textDocument/hover', vim.lsp.util.make_position_params(),
+    10000)
+  check('the daemon answers the next request at once', res ~= nil and next(res) ~= nil,
+    vim.inspect(res))
 end, debug.traceback)
 if not ok then
   check('the test ran to the end', false, err)
