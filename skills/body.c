@@ -263,8 +263,9 @@ static char *url_target(const char *u) {
     }
   }
   *o = '\0';
-  if (strncmp(t, "./", 2) == 0)
-    memmove(t, t + 2, strlen(t + 2) + 1);
+  size_t n = (size_t)(o - t); /* its length, known: GCC -O1 misreads a strlen of t + 2 */
+  if (n >= 2 && t[0] == '.' && t[1] == '/')
+    memmove(t, t + 2, n - 1);
   return t;
 }
 

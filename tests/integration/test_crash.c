@@ -77,7 +77,9 @@ static void world_init(world *w) {
   snprintf(w->state, sizeof w->state, "%s/state", w->dir);
   setenv("UPK_TEST_STATE_HOME", w->state, 1); /* manifests outlive each daemon's HOME */
   for (int v = 1; v <= 2; v++) {
-    snprintf(w->src[v], sizeof w->src[v], "%s/v%d/" NAME, w->dir, v);
+    char src[sizeof w->src[v]]; /* not into w directly: GCC -O1 sees w->dir as a maybe-overlap */
+    snprintf(src, sizeof src, "%s/v%d/" NAME, w->dir, v);
+    memcpy(w->src[v], src, sizeof src);
     for (size_t i = 0; versions[v].files[i][0]; i++) {
       char p[512];
       snprintf(p, sizeof p, "%s/%s", w->src[v], versions[v].files[i][0]);

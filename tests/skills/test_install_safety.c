@@ -92,7 +92,9 @@ UTest(safety, symlinked_lock_and_manifest_not_written_through) {
   write_file(out, "lock", "outside lock\n");
   char *root = path_of(p, ".claude/skills"), *m = manifest_path(root);
   mkdirs(root);
-  mkdirs(fmt("%.*s", (int)(strrchr(m, '/') - m), m));
+  const char *slash = m ? strrchr(m, '/') : NULL;
+  cr_assert_not_null(slash, "no manifest path under %s", root);
+  mkdirs(fmt("%.*s", (int)(slash - m), m ? m : ""));
   cr_assert_eq(symlink(path_of(out, "manifest"), m), 0);
   cr_assert_eq(symlink(path_of(out, "tmp"), fmt("%s.tmp", m)), 0);
   /* An older upskilld's names in the directory, planted as links: removed, never followed. */
