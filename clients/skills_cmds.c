@@ -40,6 +40,19 @@ static int limit_value(const char *verb, const char *arg, int *limit) {
   return 0;
 }
 
+/* audit's --judge flags: whether `ch` was one. */
+static bool judge_opt(int ch, opts *o) {
+  if (ch == 'j')
+    o->judge = optarg;
+  else if (ch == 'W')
+    o->judge_failure = optarg;
+  else if (ch == 'T')
+    o->judge_timeout = optarg;
+  else if (ch == 'D')
+    o->dry_run = 1;
+  return ch == 'j' || ch == 'W' || ch == 'T' || ch == 'D';
+}
+
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
 static int parse_opts(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
@@ -92,19 +105,9 @@ static int parse_opts(int argc, char **argv, opts *o) {
       if (ctl_fail_on_parse(optarg, &o->fail_on))
         return -1;
       break;
-    case 'j':
-      o->judge = optarg;
-      break;
-    case 'W':
-      o->judge_failure = optarg;
-      break;
-    case 'T':
-      o->judge_timeout = optarg;
-      break;
-    case 'D':
-      o->dry_run = 1;
-      break;
     default:
+      if (judge_opt(ch, o))
+        break;
       ctl_usage_hint(argv[0]);
       return -1;
     }
