@@ -528,8 +528,9 @@ static void print_judge(json_t *j) {
     printf("  judge %s: dry run, would read %lld bytes; nothing was sent\n", s_(j, "judge"),
            (long long)json_integer_value(json_object_get(j, "promptBytes")));
   else
-    printf("  judge %s: verdict %s, %lld finding(s) verified\n", s_(j, "judge"), s_(j, "verdict"),
-           (long long)json_integer_value(json_object_get(j, "findings")));
+    printf("  judge %s: verdict %s, %lld finding(s) verified%s\n", s_(j, "judge"), s_(j, "verdict"),
+           (long long)json_integer_value(json_object_get(j, "findings")),
+           json_is_true(json_object_get(j, "cached")) ? " (cached: no model call)" : "");
   json_array_foreach(json_object_get(j, "notes"), k, v)
       printf("  note: %s\n", json_string_value(v));
   json_array_foreach(json_object_get(j, "unverified"), k, v) printf(

@@ -9,11 +9,14 @@
 #include <uv.h>
 
 #include "common/diag_json.h"
+#include "common/fileio.h"
 #include "common/log.h"
+#include "common/sha256.h"
 #include "common/xalloc.h"
 #include "models/config.h"
 #include "models/models.h"
 #include "models/providers.h"
+#include "skills/agents.h"
 #include "skills/audit_judge.h"
 
 enum { DEFAULT_TIMEOUT_MS = 120000, ANSWER_TOKENS = 4096 };
@@ -23,6 +26,7 @@ typedef struct judged {
   json_t *entry;
   char *answer;
   char error[512]; /* "" when the judge answered */
+  bool cached;     /* the answer came from the cache: no model call */
 } judged;
 
 struct upk_audit_judge {
@@ -118,6 +122,49 @@ static void ask_one(const upk_audit_judge *j, const upk_model *m, judged *x, int
     upk_warn("judge: a handle of the model client was left open");
 }
 
+/* ---- the cache: a valid answer kept by (skill content, judge, rubric version) ---- */
+
+/* $XDG_CACHE_HOME/upskilld/judge/<sha256 of the key>.json (malloc'd). */
+static char *cache_path(const upk_audit_judge *j, const judged *x) {
+  char *key = upk_xasprintf("%s\n%s\n%s", x->in.hash, j->name, UPK_JUDGE_RUBRIC_VERSION);
+  unsigned char md[32];
+  char hex[65];
+  upk_sha256(key, strlen(key), md);
+  for (int i = 0; i < 32; i++)
+    snprintf(hex + 2 * i, 3, "%02x", md[i]);
+  free(key);
+  char *dir = upk_env_xdg_dir(NULL, "XDG_CACHE_HOME", ".cache", "upskilld/judge");
+  char *path = upk_xasprintf("%s/%s.json", dir, hex);
+  free(dir);
+  return path;
+}
+
+static bool cache_read(const upk_audit_judge *j, judged *x) {
+  char *path = cache_path(j, x);
+  size_t len;
+  x->answer = upk_read_file(path, 1u << 20, &len);
+  free(path);
+  return x->cached = x->answer != NULL;
+}
+
+/* Only an answer that validates is kept: a failure is asked again next time. */
+static void cache_write(const upk_audit_judge *j, const judged *x) {
+  json_t *ok = NULL;
+  char why[256];
+  if (!x->answer || upk_judge_parse(x->answer, &ok, why, sizeof why))
+    return;
+  json_decref(ok);
+  char *path = cache_path(j, x), *slash = strrchr(path, '/');
+  *slash = '\0';
+  int rc = upk_mkdir_p(path, 0700);
+  *slash = '/';
+  if (!rc)
+    rc = upk_write_file_atomic(path, x->answer, strlen(x->answer));
+  if (rc)
+    upk_warn("judge: cannot cache the answer in %s: %s", path, strerror(-rc));
+  free(path);
+}
+
 void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
   upk_config cfg;
   upk_model m;
@@ -131,12 +178,14 @@ void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
     rc = upk_model_resolve(&cfg, j->name, &m, err, sizeof err);
   for (size_t i = 0; i < j->n; i++) {
     judged *x = &j->items[i];
-    if (x->error[0] || j->dry_run)
+    if (x->error[0] || j->dry_run || cache_read(j, x))
       continue;
-    if (rc)
+    if (rc) {
       snprintf(x->error, sizeof x->error, "%s", err);
-    else
-      ask_one(j, &m, x, cancel_fd);
+      continue;
+    }
+    ask_one(j, &m, x, cancel_fd);
+    cache_write(j, x);
   }
   upk_config_free(&cfg);
 }
@@ -192,6 +241,7 @@ static void merge_one(const upk_audit_judge *j, judged *x) {
       json_array_append_new(fs, upk_diag_json(&d.items[i]));
     json_object_set(report, "verdict", json_object_get(answer, "verdict"));
     json_object_set_new(report, "findings", json_integer((json_int_t)d.len));
+    json_object_set_new(report, "cached", json_boolean(x->cached));
     upk_diags_free(&d);
     json_decref(answer);
   } else if (x->error[0]) {

@@ -99,6 +99,20 @@ describe('audit --judge', () => {
     });
   }
 
+  it('a re-audit of an unchanged skill is answered from the cache: no model call', async () => {
+    const n = srv.requests.length;
+    let out = await run([skillDir('quotes'), '--judge', 'anthropic.judge-good']);
+    assert.equal(srv.requests.length, n, 'no model call');
+    assert.equal(out.status, 1, out.stdout + out.stderr);
+    assert.match(out.stdout, /  SKILL\.md:8: high: the judge: sends every quote to an outsider \[judge\/exfiltration\]/);
+    assert.match(out.stdout, /verified \(cached: no model call\)/);
+    // a changed skill is read again
+    writeFileSync(join(skillDir('quotes'), 'notes.md'), 'Prices change on Mondays.\n');
+    out = await run([skillDir('quotes'), '--judge', 'anthropic.judge-good']);
+    assert.equal(srv.requests.length, n + 1);
+    assert.doesNotMatch(out.stdout, /cached/);
+  });
+
   it('the boundary is drawn per request', () => {
     assert.equal(boundaries.length, 2);
     assert.notEqual(boundaries[0], boundaries[1]);
