@@ -98,8 +98,13 @@ static void on_cancel(uv_poll_t *p, int status, int events) {
 static void ask_one(const upk_audit_judge *j, const upk_model *m, judged *x, int cancel_fd) {
   uv_loop_t loop;
   upk_models *models = NULL;
-  if (uv_loop_init(&loop) || upk_models_new(&loop, &models)) {
+  if (uv_loop_init(&loop)) {
     snprintf(x->error, sizeof x->error, "cannot start the model client");
+    return;
+  }
+  if (upk_models_new(&loop, &models)) {
+    snprintf(x->error, sizeof x->error, "cannot start the model client");
+    uv_loop_close(&loop);
     return;
   }
   asking a = {.x = x};
