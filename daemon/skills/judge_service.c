@@ -220,7 +220,7 @@ static void failed(const upk_audit_judge *j, judged *x, json_t *report) {
     return;
   upk_diags d = {0};
   upk_diags_add(&d, UPK_SEV_ERROR, "audit/judge-failed", UPK_JUDGE_SOURCE,
-                (upk_range){-1, 0, -1, 0}, "%s (audit.judgeFailure is fail)", why);
+                (upk_range){-1, 0, -1, 0}, "%s (--judge-failure fail)", why);
   d.items[0].file = upk_xstrdup("SKILL.md");
   json_array_append_new(json_object_get(x->entry, "findings"), upk_diag_json(&d.items[0]));
   upk_diags_free(&d);

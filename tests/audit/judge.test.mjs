@@ -140,7 +140,7 @@ describe('audit --judge', () => {
         return;
       out = await run([skillDir('quotes'), '--judge', `anthropic.judge-${model}`, '--judge-failure', 'fail']);
       assert.equal(out.status, 1, out.stdout + out.stderr);
-      assert.match(out.stdout, /high: judge failed: .* \(audit\.judgeFailure is fail\) \[audit\/judge-failed\]/);
+      assert.match(out.stdout, /high: judge failed: .* \(--judge-failure fail\) \[audit\/judge-failed\]/);
     });
   }
 
