@@ -283,6 +283,8 @@ static void audit_finding(sarif_doc *d, json_t *sk, const char *root, const char
                 "skill", sv(sk, "name"));
   if (evidence) /* valid UTF-8: line_text scrubs, and the daemon's came as a JSON string */
     json_object_set_new(r->properties, "evidence", json_string(evidence));
+  if (!strcmp(sv(f, "source"), "upskilld-judge")) /* audit --judge: the model's, not a rule's */
+    json_object_set_new(r->properties, "source", json_string("judge"));
 }
 
 int ctl_sarif_audit(json_t *r, const char *file) {

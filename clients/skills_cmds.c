@@ -24,6 +24,8 @@ typedef struct opts {
   const char *junit; /* audit --junit FILE */
   const char *sarif; /* audit --sarif FILE */
   int fail_on;       /* audit --fail-on: 1 high, 2 medium, 3 low; 0: off */
+  const char *judge, *judge_failure, *judge_timeout; /* audit --judge and its settings */
+  int dry_run;
 } opts;
 
 /* --limit N: 1 to 100. */
@@ -36,6 +38,19 @@ static int limit_value(const char *verb, const char *arg, int *limit) {
   }
   *limit = (int)v;
   return 0;
+}
+
+/* audit's --judge flags: whether `ch` was one. */
+static bool judge_opt(int ch, opts *o) {
+  if (ch == 'j')
+    o->judge = optarg;
+  else if (ch == 'W')
+    o->judge_failure = optarg;
+  else if (ch == 'T')
+    o->judge_timeout = optarg;
+  else if (ch == 'D')
+    o->dry_run = 1;
+  return ch == 'j' || ch == 'W' || ch == 'T' || ch == 'D';
 }
 
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
@@ -91,6 +106,8 @@ static int parse_opts(int argc, char **argv, opts *o) {
         return -1;
       break;
     default:
+      if (judge_opt(ch, o))
+        break;
       ctl_usage_hint(argv[0]);
       return -1;
     }
@@ -487,6 +504,41 @@ static int lock_command(ctl *c, int argc, char **argv) {
   return rc;
 }
 
+/* audit --judge MODEL [--judge-failure warn|fail] [--judge-timeout-ms MS] [--dry-run]. */
+static void judge_params(json_t *p, const opts *o) {
+  if (o->judge)
+    json_object_set_new(p, "judge", json_string(o->judge));
+  if (o->judge_failure)
+    json_object_set_new(p, "judgeFailure", json_string(o->judge_failure));
+  if (o->judge_timeout)
+    json_object_set_new(p, "judgeTimeoutMs", json_integer(strtol(o->judge_timeout, NULL, 10)));
+  if (o->dry_run)
+    json_object_set_new(p, "dryRun", json_true());
+}
+
+/* What the judge said of one skill: its failure, notes, unverified findings, what it missed. */
+static void print_judge(json_t *j) {
+  size_t k;
+  json_t *v;
+  if (!j)
+    return;
+  if (json_object_get(j, "error"))
+    printf("  %s (the rules' verdict stands)\n", s_(j, "error"));
+  else if (json_is_true(json_object_get(j, "dryRun")))
+    printf("  judge %s: dry run, would read %lld bytes; nothing was sent\n", s_(j, "judge"),
+           (long long)json_integer_value(json_object_get(j, "promptBytes")));
+  else
+    printf("  judge %s: verdict %s, %lld finding(s) verified%s\n", s_(j, "judge"), s_(j, "verdict"),
+           (long long)json_integer_value(json_object_get(j, "findings")),
+           json_is_true(json_object_get(j, "cached")) ? " (cached: no model call)" : "");
+  json_array_foreach(json_object_get(j, "notes"), k, v)
+      printf("  note: %s\n", json_string_value(v));
+  json_array_foreach(json_object_get(j, "unverified"), k, v) printf(
+      "  unverified (not counted): %s: %s: %s\n", s_(v, "file"), s_(v, "why"), s_(v, "reason"));
+  json_array_foreach(json_object_get(j, "leftOut"), k, v)
+      printf("  not read by the judge: %s (%s)\n", s_(v, "file"), s_(v, "why"));
+}
+
 /* audit PATH|SOURCE [--skill NAME]: findings per skill, worst first within each. */
 static int audit_command(ctl *c, int argc, char **argv) {
   opts o;
@@ -503,6 +555,7 @@ static int audit_command(ctl *c, int argc, char **argv) {
   json_t *p = json_pack("{s:s}", "from", from), *sk, *f;
   if (json_array_size(o.skills))
     json_object_set(p, "skills", o.skills);
+  judge_params(p, &o);
   int err = 0, high = 0;
   double started = ctl_now();
   json_t *r = ctl_call(c, "skills/audit", p, &err);
@@ -525,6 +578,7 @@ static int audit_command(ctl *c, int argc, char **argv) {
       printf("  %s:%lld: %s: %s [%s]\n", s_(f, "file"), (long long)line + 1,
              sev[s >= 1 && s <= 4 ? s : 0], s_(f, "message"), s_(f, "code"));
     }
+    print_judge(json_object_get(sk, "judge"));
   }
   int wrote = r && o.junit ? ctl_junit_audit(r, o.junit, started) : 0;
   wrote |= r && o.sarif ? ctl_sarif_audit(r, o.sarif) : 0;

@@ -604,6 +604,16 @@ static const upk_param audit_params[] = {
     {"from", UPK_T_STRING, 1,
      "A skill directory, or a source: owner/repo[/path][@ref], a git URL (#ref), a directory."},
     {"skills", UPK_T_ARRAY, 0, "Only these skills of the source (default: all).", STRINGS},
+    {"judge", UPK_T_STRING, 0,
+     "Also have this model read each skill; its findings count only with their quote in the "
+     "file."},
+    {"judgeFailure", UPK_T_STRING, 0,
+     "When the judge fails: warn (the rules' verdict stands) or fail (a high finding).",
+     UPK_ONE_OF("warn", "fail"), .def = "warn", .expert = true},
+    {"judgeTimeoutMs", UPK_T_INTEGER, 0, "The judge's deadline per skill.", UPK_RANGE(100, 600000),
+     .def = "120000", .expert = true},
+    {"dryRun", UPK_T_BOOLEAN, 0, "With judge: say what the judge would read; call nothing.",
+     .def = "false", .expert = true},
     {0},
 };
 

@@ -23,6 +23,7 @@
 #include "skills/audit.h"
 #include "skills/install.h"
 #include "skills/skills_lock.h"
+#include "daemon/skills/judge_service.h"
 #include "daemon/skills/skills_service.h"
 #include "skills/source.h"
 #include "skills/validate.h"
@@ -42,10 +43,12 @@ typedef struct src_call {
   char *dir, *commit; /* the checkout (or the directory) and its commit */
   upk_found_skills found;
   upk_diags diags;
-  json_t *installed; /* [{name, hash, skillPath, targets}] */
-  bool keep_lock;    /* restore --frozen: the lock is the truth, never rewritten */
-  bool risky;        /* the audit found high risks and allowRisky let them in */
-  bool audited;      /* audit_passes ran: install_one need not audit again */
+  json_t *installed;      /* [{name, hash, skillPath, targets}] */
+  bool keep_lock;         /* restore --frozen: the lock is the truth, never rewritten */
+  bool risky;             /* the audit found high risks and allowRisky let them in */
+  bool audited;           /* audit_passes ran: install_one need not audit again */
+  upk_audit_judge *judge; /* params.judge: the audit's second reader (judge_service.h) */
+  json_t *judged;         /* the audit's answer while the judge reads */
 } src_call;
 
 static json_t *source_json(const src_call *sc) {
@@ -343,8 +346,22 @@ static void broken_finding(upk_diags *d, const char *why) {
   d->items[d->len - 1].category = upk_xstrdup("frontmatter");
 }
 
+/* The judge reads beside the queue (judge_service.h), then its findings join the rules'. */
+static void judge_ask(upk_call *c, int cancel_fd) {
+  upk_audit_judge_ask(((src_call *)c->state)->judge, cancel_fd);
+}
+
+static void judge_done(upk_call *c, upk_index *ix) {
+  (void)ix;
+  src_call *sc = c->state; /* src_state's first member */
+  upk_audit_judge_finish(sc->judge);
+  c->result = sc->judged;
+  sc->judged = NULL;
+}
+
 static void audit_report(src_call *sc, const bool *pick) {
   json_t *out = json_array();
+  sc->judge = upk_audit_judge_new(sc->c->params, upk_session_workspace(sc->c->server));
   for (size_t i = 0; i < sc->found.len; i++) {
     if (!pick[i])
       continue;
@@ -352,16 +369,24 @@ static void audit_report(src_call *sc, const bool *pick) {
     if (sc->found.items[i].broken)
       broken_finding(&d, sc->found.items[i].broken);
     upk_audit_skill_in(sc->found.items[i].dir, sc->dir, &d);
-    json_array_append_new(
-        out,
+    json_t *entry =
         json_pack("{s:s,s:s,s:i,s:i,s:i,s:o}", "name", sc->found.items[i].name, "path",
                   sc->found.items[i].skill_path, "high", (int)upk_diags_count(&d, UPK_SEV_ERROR),
                   "medium", (int)upk_diags_count(&d, UPK_SEV_WARNING), "low",
-                  (int)upk_diags_count(&d, UPK_SEV_INFO), "findings", upk_diags_json(&d)));
+                  (int)upk_diags_count(&d, UPK_SEV_INFO), "findings", upk_diags_json(&d));
+    if (sc->judge)
+      upk_audit_judge_add(sc->judge, sc->found.items[i].dir, &d, entry);
+    json_array_append_new(out, entry);
     upk_diags_free(&d);
   }
-  sc->c->result = json_pack("{s:o,s:o,s:o}", "skills", out, "source", source_json(sc),
-                            "diagnostics", upk_diags_json(&sc->diags));
+  json_t *r = json_pack("{s:o,s:o,s:o}", "skills", out, "source", source_json(sc), "diagnostics",
+                        upk_diags_json(&sc->diags));
+  if (!sc->judge) {
+    sc->c->result = r;
+    return;
+  }
+  sc->judged = r;
+  upk_call_then(sc->c, judge_ask, judge_done);
 }
 
 /* A project lock this version cannot rewrite stops the install before anything is placed. */
@@ -466,6 +491,8 @@ static void src_call_free(src_call *sc) {
   upk_found_skills_free(&sc->found);
   upk_diags_free(&sc->diags);
   json_decref(sc->installed);
+  json_decref(sc->judged);
+  upk_audit_judge_free(sc->judge);
   free(sc->dir);
   free(sc->commit);
 }

@@ -1,0 +1,276 @@
+/* The audit's judge in the daemon: prepared and merged on the queue, asked beside it
+ * (judge_service.h). */
+#include "daemon/skills/judge_service.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "common/diag_json.h"
+#include "common/fileio.h"
+#include "common/log.h"
+#include "common/sha256.h"
+#include "common/xalloc.h"
+#include "models/config.h"
+#include "models/models.h"
+#include "models/providers.h"
+#include "skills/agents.h"
+#include "skills/audit_judge.h"
+
+enum { DEFAULT_TIMEOUT_MS = 120000, ANSWER_TOKENS = 4096 };
+
+typedef struct judged {
+  upk_judge_input in;
+  json_t *entry;
+  char *answer;
+  char error[512]; /* "" when the judge answered */
+  bool cached;     /* the answer came from the cache: no model call */
+} judged;
+
+struct upk_audit_judge {
+  char *name, *workspace;
+  bool fail_hard, dry_run;
+  long timeout_ms;
+  judged *items;
+  size_t n, cap;
+};
+
+upk_audit_judge *upk_audit_judge_new(const json_t *params, const char *workspace) {
+  const char *name = json_string_value(json_object_get(params, "judge"));
+  if (!name || !*name)
+    return NULL;
+  upk_audit_judge *j = upk_xcalloc(1, sizeof *j);
+  j->name = upk_xstrdup(name);
+  j->workspace = workspace ? upk_xstrdup(workspace) : NULL;
+  const char *fail = json_string_value(json_object_get(params, "judgeFailure"));
+  j->fail_hard = fail && !strcmp(fail, "fail");
+  j->dry_run = json_is_true(json_object_get(params, "dryRun"));
+  json_int_t ms = json_integer_value(json_object_get(params, "judgeTimeoutMs"));
+  j->timeout_ms = ms > 0 ? (long)ms : DEFAULT_TIMEOUT_MS;
+  return j;
+}
+
+void upk_audit_judge_add(upk_audit_judge *j, const char *dir, const upk_diags *rules,
+                         json_t *entry) {
+  if (j->n == j->cap) {
+    j->cap = j->cap ? 2 * j->cap : 4;
+    j->items = upk_xrealloc(j->items, j->cap * sizeof *j->items);
+  }
+  judged *x = &j->items[j->n++];
+  *x = (judged){.entry = json_incref(entry)};
+  int rc = upk_judge_prepare(dir, rules, UPK_JUDGE_BUDGET, &x->in);
+  if (rc)
+    snprintf(x->error, sizeof x->error, "the skill's files cannot be read: %s", strerror(-rc));
+}
+
+/* ---- one model call on a loop of its own, beside the queue ---- */
+
+typedef struct asking {
+  judged *x;
+  upk_completion *comp;
+  uv_poll_t cancel;
+  bool done;
+} asking;
+
+static void on_answer(void *arg, const upk_completion_result *r) {
+  asking *a = arg;
+  a->comp = NULL;
+  a->done = true;
+  if (r->error)
+    snprintf(a->x->error, sizeof a->x->error, "%s", r->message);
+  else
+    a->x->answer = upk_xstrdup(r->answer->text ? r->answer->text : "");
+}
+
+static void on_cancel(uv_poll_t *p, int status, int events) {
+  (void)status;
+  (void)events;
+  asking *a = p->data;
+  upk_completion_cancel(a->comp);
+  a->comp = NULL;
+  a->done = true;
+  snprintf(a->x->error, sizeof a->x->error, "cancelled");
+}
+
+/* Ask model `m` about x; blocks until it answers, fails, or the call is cancelled. */
+static void ask_one(const upk_audit_judge *j, const upk_model *m, judged *x, int cancel_fd) {
+  uv_loop_t loop;
+  upk_models *models = NULL;
+  if (uv_loop_init(&loop)) {
+    snprintf(x->error, sizeof x->error, "cannot start the model client");
+    return;
+  }
+  if (upk_models_new(&loop, &models)) {
+    snprintf(x->error, sizeof x->error, "cannot start the model client");
+    uv_loop_close(&loop);
+    return;
+  }
+  asking a = {.x = x};
+  json_t *msgs = json_pack("[{s:s,s:s}]", "role", "user", "content", x->in.prompt);
+  upk_chat chat = {x->in.system, msgs, ANSWER_TOKENS, -1};
+  upk_retry_policy pol = {.max_attempts = 2, .timeout_ms = j->timeout_ms};
+  uv_poll_init(&loop, &a.cancel, cancel_fd);
+  a.cancel.data = &a;
+  uv_poll_start(&a.cancel, UV_READABLE, on_cancel);
+  if (upk_complete(models, m, &chat, &pol, on_answer, NULL, &a, &a.comp, x->error,
+                   sizeof x->error) == 0)
+    while (!a.done)
+      uv_run(&loop, UV_RUN_ONCE);
+  json_decref(msgs);
+  upk_completion_cancel(a.comp);
+  upk_models_free(models);
+  uv_close((uv_handle_t *)&a.cancel, NULL);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  if (uv_loop_close(&loop))
+    upk_warn("judge: a handle of the model client was left open");
+}
+
+/* ---- the cache: a valid answer kept by (skill content, judge, rubric version) ---- */
+
+/* $XDG_CACHE_HOME/upskilld/judge/<sha256 of the key>.json (malloc'd). */
+static char *cache_path(const upk_audit_judge *j, const judged *x) {
+  char *key = upk_xasprintf("%s\n%s\n%s", x->in.hash, j->name, UPK_JUDGE_RUBRIC_VERSION);
+  unsigned char md[32];
+  char hex[65];
+  upk_sha256(key, strlen(key), md);
+  for (int i = 0; i < 32; i++)
+    snprintf(hex + 2 * i, 3, "%02x", md[i]);
+  free(key);
+  char *dir = upk_env_xdg_dir(NULL, "XDG_CACHE_HOME", ".cache", "upskilld/judge");
+  char *path = upk_xasprintf("%s/%s.json", dir, hex);
+  free(dir);
+  return path;
+}
+
+static bool cache_read(const upk_audit_judge *j, judged *x) {
+  char *path = cache_path(j, x);
+  size_t len;
+  x->answer = upk_read_file(path, 1u << 20, &len);
+  free(path);
+  return x->cached = x->answer != NULL;
+}
+
+/* Only an answer that validates is kept: a failure is asked again next time. */
+static void cache_write(const upk_audit_judge *j, const judged *x) {
+  json_t *ok = NULL;
+  char why[256];
+  if (!x->answer || upk_judge_parse(x->answer, &ok, why, sizeof why))
+    return;
+  json_decref(ok);
+  char *path = cache_path(j, x), *slash = strrchr(path, '/');
+  *slash = '\0';
+  int rc = upk_mkdir_p(path, 0700);
+  *slash = '/';
+  if (!rc)
+    rc = upk_write_file_atomic(path, x->answer, strlen(x->answer));
+  if (rc)
+    upk_warn("judge: cannot cache the answer in %s: %s", path, strerror(-rc));
+  free(path);
+}
+
+void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
+  upk_config cfg;
+  upk_model m;
+  char err[512] = "";
+  int rc = upk_config_load(&cfg, j->workspace, NULL, err, sizeof err);
+  if (!rc && !strncmp(j->name, "agent:", 6)) {
+    snprintf(err, sizeof err, "an agent judge (%s) is not supported yet: name a model", j->name);
+    rc = -1;
+  }
+  if (!rc)
+    rc = upk_model_resolve(&cfg, j->name, &m, err, sizeof err);
+  for (size_t i = 0; i < j->n; i++) {
+    judged *x = &j->items[i];
+    if (x->error[0] || j->dry_run || cache_read(j, x))
+      continue;
+    if (rc) {
+      snprintf(x->error, sizeof x->error, "%s", err);
+      continue;
+    }
+    ask_one(j, &m, x, cancel_fd);
+    cache_write(j, x);
+  }
+  upk_config_free(&cfg);
+}
+
+/* ---- the answers merged ---- */
+
+static void recount(json_t *entry) {
+  static const char *const keys[] = {NULL, "high", "medium", "low", "low"};
+  json_int_t n[5] = {0};
+  size_t i;
+  json_t *f;
+  json_array_foreach(json_object_get(entry, "findings"), i, f) {
+    json_int_t s = json_integer_value(json_object_get(f, "severity"));
+    n[s >= 1 && s <= 4 ? s : 3]++;
+  }
+  for (int s = 1; s <= 3; s++)
+    json_object_set_new(entry, keys[s], json_integer(n[s] + (s == 3 ? n[4] : 0)));
+}
+
+/* A failed judge: the rules' verdict stands; with judgeFailure "fail" the failure is a high
+ * finding of its own, so --fail-on and install refuse. */
+static void failed(const upk_audit_judge *j, judged *x, json_t *report) {
+  char why[600];
+  snprintf(why, sizeof why, "judge failed: %s", x->error);
+  json_object_set_new(report, "error", json_string(why));
+  if (!j->fail_hard)
+    return;
+  upk_diags d = {0};
+  upk_diags_add(&d, UPK_SEV_ERROR, "audit/judge-failed", UPK_JUDGE_SOURCE,
+                (upk_range){-1, 0, -1, 0}, "%s (--judge-failure fail)", why);
+  d.items[0].file = upk_xstrdup("SKILL.md");
+  json_array_append_new(json_object_get(x->entry, "findings"), upk_diag_json(&d.items[0]));
+  upk_diags_free(&d);
+}
+
+static void merge_one(const upk_audit_judge *j, judged *x) {
+  json_t *report = json_pack("{s:s,s:O,s:[],s:[]}", "judge", j->name, "leftOut", x->in.left_out,
+                             "unverified", "notes");
+  json_t *answer = NULL;
+  if (j->dry_run && !x->error[0]) {
+    json_object_set_new(report, "dryRun", json_true());
+    json_object_set_new(report, "promptBytes",
+                        json_integer((json_int_t)(strlen(x->in.prompt) + strlen(x->in.system))));
+  } else if (!x->error[0] && upk_judge_parse(x->answer, &answer, x->error, sizeof x->error)) {
+    answer = NULL;
+  }
+  if (answer) {
+    upk_diags d = {0};
+    upk_judge_merge(answer, &x->in, &d, json_object_get(report, "unverified"),
+                    json_object_get(report, "notes"));
+    json_t *fs = json_object_get(x->entry, "findings");
+    for (size_t i = 0; i < d.len; i++)
+      json_array_append_new(fs, upk_diag_json(&d.items[i]));
+    json_object_set(report, "verdict", json_object_get(answer, "verdict"));
+    json_object_set_new(report, "findings", json_integer((json_int_t)d.len));
+    json_object_set_new(report, "cached", json_boolean(x->cached));
+    upk_diags_free(&d);
+    json_decref(answer);
+  } else if (x->error[0]) {
+    failed(j, x, report);
+  }
+  json_object_set_new(x->entry, "judge", report);
+  recount(x->entry);
+}
+
+void upk_audit_judge_finish(upk_audit_judge *j) {
+  for (size_t i = 0; i < j->n; i++)
+    merge_one(j, &j->items[i]);
+}
+
+void upk_audit_judge_free(upk_audit_judge *j) {
+  if (!j)
+    return;
+  for (size_t i = 0; i < j->n; i++) {
+    upk_judge_input_free(&j->items[i].in);
+    json_decref(j->items[i].entry);
+    free(j->items[i].answer);
+  }
+  free(j->items);
+  free(j->name);
+  free(j->workspace);
+  free(j);
+}
