@@ -94,8 +94,8 @@ static const upk_env_entry TABLE[UPK_ENV_COUNT] = {
                            "upskilld",
                            "bench-only: a file each `skills/lookup` appends its task and its 24 "
                            "best candidates' ranking features to (`bench/skills/ltr_fit.py` "
-                           "refits the learned order from it; docs/skills.md \"Learning to "
-                           "rank\"); slow, never for a daemon in use"},
+                           "refits the learned order from it; "
+                           "bench/skills/results/ranking.md); slow, never for a daemon in use"},
 };
 
 static upk_env_options opts;

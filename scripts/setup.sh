@@ -16,6 +16,7 @@ if [[ "${1:-}" == "--test" ]]; then
          munge # munge + slurm: tests/slurm
          libxml2-utils # xmllint: tests/junit checks --junit files against a JUnit schema
          clang-format-14 # tests/style: scripts/check-format.sh
+         clang-tidy-14 # tests/style: scripts/check-creep.py --complexity
          debhelper mmdebstrap # scripts/package-test.sh: dpkg-buildpackage, a fresh Debian 12 root
          make python3 libkrb5-dev libxkbfile-dev libsecret-1-dev) # code-server's native modules
   command -v node >/dev/null && command -v npm >/dev/null || pkgs+=(nodejs npm)

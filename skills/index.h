@@ -149,9 +149,9 @@ bool upk_index_scanning(const upk_index *ix, size_t *done, size_t *total);
 int upk_index_tidy(upk_index *ix, int pages);
 
 /** One step (a few milliseconds) of copying the words' row lists from the full-text index
- * into the posting store a lookup reads instead of FTS5 (docs/skills.md, "The posting
- * store"): after a merge, and after any change, which empties the store. Returns 1 while
- * more is to copy, 0 when the store is complete, or a negative errno. */
+ * into the posting store a lookup reads instead of FTS5 (bench/skills/results/ranking.md,
+ * "The posting store"): after a merge, and after any change, which empties the store. Returns 1
+ * while more is to copy, 0 when the store is complete, or a negative errno. */
 int upk_index_fill(upk_index *ix);
 /** Whether upk_index_fill() has work. */
 bool upk_index_fill_pending(const upk_index *ix);

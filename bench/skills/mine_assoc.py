@@ -24,7 +24,7 @@ the tokenizer stems back to the associate's stem, strength}.
 
 The lookup that asked these (commit 9633032, branch h5-rank) lost first
 places on the dev half in every setting tried and was reverted; the table
-is not in the tree. docs/skills.md, "Words mined from the registry", has the
+is not in the tree. bench/skills/results/ranking.md, "Words mined from the registry", has the
 figures; this script stays to reproduce them.
 """
 import argparse

@@ -404,9 +404,20 @@ static json_t *run_spec(const exec_item *it, char *why, size_t whylen) {
   return run;
 }
 
-static unsigned run_timeout_ms(const json_t *run) {
-  json_t *t = json_object_get(run, "timeoutMs");
-  return json_is_integer(t) ? (unsigned)json_integer_value(t) : UPK_RUN_TIMEOUT_DEFAULT_MS;
+upk_kernel_req upk__eval_kernel_req(upk_server *s, const char *code, const char *file_name,
+                                    const char *arch) {
+  /* the flags are sent empty: the cache key stays that of the same request without them */
+  static const char *none[1];
+  static const json_int_t no_blocks[1];
+  return (upk_kernel_req){.source = code,
+                          .file_name = file_name,
+                          .arch = arch ? arch : UPK_ASSERT_DEFAULT_ARCH,
+                          .includes = none,
+                          .defines = none,
+                          .options = none,
+                          .names = none,
+                          .block_sizes = no_blocks,
+                          .wire = {.cuda_path = upk_kernels_cuda_path(s), .pch = true}};
 }
 
 static void submit_kernel(exec_job *j, exec_item *it) {
@@ -419,25 +430,14 @@ static void submit_kernel(exec_job *j, exec_item *it) {
     return;
   }
   const char *base = strrchr(it->a.values[0], '/');
-  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[]}", "source", it->source, "fileName",
-                        base ? base + 1 : it->a.values[0], "arch",
-                        it->a.arch ? it->a.arch : UPK_ASSERT_DEFAULT_ARCH, "includes", "defines",
-                        "options", "names", "blockSizes");
-  /* A run is never cached; the deadline covers the compile and the run. */
-  upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(e->server), .pch = true, .no_cache = !!run};
-  unsigned limit = e->spec.kernel_timeout_ms + (run ? run_timeout_ms(run) + 1000 : 0);
-  if (p && ((run && json_object_set(p, "run", run)) || upk_wire_req_encode(&w, p))) {
-    json_decref(p);
-    p = NULL;
-  }
-  json_decref(run);
-  if (!p) {
-    decide(it, UPK_ASSERT_ERROR, upk_xstrdup("out of memory"));
-    take(j, it);
-    return;
-  }
+  upk_kernel_req r =
+      upk__eval_kernel_req(e->server, it->source, base ? base + 1 : it->a.values[0], it->a.arch);
+  /* A run is never cached; the pool's deadline covers the compile and the run. */
+  r.run = run;
+  r.wire.no_cache = !!run;
   j->checks_out++;
-  it->handle = upk_kernels_check(e->server, p, limit, !it->a.run, on_kernel, it);
+  it->handle = upk_kernels_check(e->server, &r, e->spec.kernel_timeout_ms, !run, on_kernel, it);
+  json_decref(run);
 }
 
 static void exec_done(uv_work_t *w, int status);

@@ -163,18 +163,6 @@ static int defer_check(void *ctx, const upk_kcheck_req *req, upk_kcheck_result *
   return 1;
 }
 
-static json_t *kcheck_params(upk_server *s, const upk_kcheck_req *req) {
-  json_t *p = json_pack("{s:s,s:s,s:s,s:[],s:[],s:[],s:[],s:[]}", "source", req->code, "fileName",
-                        "answer.cu", "arch", req->arch ? req->arch : UPK_ASSERT_DEFAULT_ARCH,
-                        "includes", "defines", "options", "names", "blockSizes");
-  upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(s), .pch = true};
-  if (p && upk_wire_req_encode(&w, p)) {
-    json_decref(p);
-    p = NULL;
-  }
-  return p;
-}
-
 static void submit_kernel_checks(eval_trial *x) {
   upk_assert_report *r = &x->t.report;
   x->slots = upk_xcalloc(r->n_requests ? r->n_requests : 1, sizeof *x->slots);
@@ -184,15 +172,10 @@ static void submit_kernel_checks(eval_trial *x) {
       continue;
     kslot *k = &x->slots[x->n_slots++];
     *k = (kslot){.trial = x, .id = r->requests[i].id};
-    json_t *p = x->slots ? kcheck_params(x->e->server, &r->requests[i]) : NULL;
-    if (!p) {
-      upk_kcheck_result res = {.status = UPK_ASSERT_ERROR, .reason = upk_xstrdup("out of memory")};
-      upk_assert_report_resolve(r, k->id, &res);
-      k->done = true;
-      continue;
-    }
+    upk_kernel_req kr =
+        upk__eval_kernel_req(x->e->server, r->requests[i].code, "answer.cu", r->requests[i].arch);
     k->handle =
-        upk_kernels_check(x->e->server, p, x->e->spec.kernel_timeout_ms, true, on_kcheck, k);
+        upk_kernels_check(x->e->server, &kr, x->e->spec.kernel_timeout_ms, true, on_kcheck, k);
   }
   x->submitting = false;
 }

@@ -98,6 +98,10 @@ void upk__eval_cancel_grades(eval_trial *x);
 
 /* eval_exec.c: run the trial's script, diff and kernel assertions (left PENDING by judge) in
  * its workspace `ws`; the trial finishes when they are decided. */
+/* An answer's kernel check (eval_exec.c): `code` named `file_name`, for `arch` (NULL: the
+ * assertions' default), with no flags; strings borrowed. */
+upk_kernel_req upk__eval_kernel_req(upk_server *s, const char *code, const char *file_name,
+                                    const char *arch);
 void upk__eval_exec(eval_trial *x, const char *ws);
 void upk__eval_cancel_exec(eval_trial *x);
 

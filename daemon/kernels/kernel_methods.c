@@ -89,48 +89,81 @@ static json_t *abs_path(const upk_server *s, const char *p) {
   return json_string(buf);
 }
 
-/* The table (below) checked that every item is a string. */
-static void copy_strings(upk_job *job, json_t *params, const char *key, json_t *wire, bool paths) {
-  json_t *a = json_object_get(params, key), *x, *out = json_array();
+/* What a request's wire form holds beyond the client's params, alive until the check is sent:
+ * the absolute paths made here, the vectors, the run as the worker gets it. */
+typedef struct kreq_store {
+  json_t *keep; /* the strings made here */
+  const char **v[5];
+  json_int_t *blocks;
+  json_int_t dsb;
+  json_t *places, *run;
+} kreq_store;
+
+static void kreq_store_free(kreq_store *st) {
+  for (size_t i = 0; i < 5; i++)
+    free(st->v[i]);
+  free(st->blocks);
+  json_decref(st->keep);
+  json_decref(st->places);
+  json_decref(st->run);
+}
+
+static const char *abs_str(kreq_store *st, const upk_server *s, const char *p) {
+  json_t *a = abs_path(s, p);
+  json_array_append_new(st->keep, a);
+  return json_string_value(a);
+}
+
+/* params[key]'s strings (the table checked each is one; paths made absolute) and `extra` when
+ * not NULL, in vector `slot`: never NULL, so the key is always sent. */
+static const char **strv(kreq_store *st, const upk_server *s, json_t *params, const char *key,
+                         size_t slot, const char *extra, size_t *n) {
+  json_t *a = json_object_get(params, key), *x;
+  const char **v = st->v[slot] = upk_xcalloc(json_array_size(a) + 2, sizeof *v);
   size_t i;
-  json_object_set_new(wire, key, out);
-  json_array_foreach(a, i, x) json_array_append_new(
-      out, paths ? abs_path(job->server, json_string_value(x)) : json_incref(x));
+  *n = 0;
+  json_array_foreach(a, i, x) v[(*n)++] =
+      slot == 0 ? abs_str(st, s, json_string_value(x)) : json_string_value(x);
+  if (extra)
+    v[(*n)++] = extra;
+  return v;
 }
 
 /* blockSize and blockSizes together; the table checked their range. */
-static void block_sizes(json_t *params, json_t *wire) {
+static json_int_t *block_sizes(kreq_store *st, json_t *params, size_t *n) {
   json_t *one = json_object_get(params, "blockSize"), *many = json_object_get(params, "blockSizes");
-  json_t *out = json_array(), *x;
+  json_t *x;
   size_t i;
-  json_object_set_new(wire, "blockSizes", out);
+  st->blocks = upk_xcalloc(json_array_size(many) + 2, sizeof *st->blocks);
+  *n = 0;
   if (one)
-    json_array_append(out, one);
-  json_array_foreach(many, i, x) json_array_append(out, x);
+    st->blocks[(*n)++] = json_integer_value(one);
+  json_array_foreach(many, i, x) st->blocks[(*n)++] = json_integer_value(x);
+  return st->blocks;
 }
 
-static int source_or_path(upk_job *job, json_t *params, json_t *wire) {
+static int source_or_path(upk_job *job, json_t *params, upk_kernel_req *r, kreq_store *st) {
   json_t *src = json_object_get(params, "source"), *path = json_object_get(params, "path");
   json_t *project = json_object_get(params, "project");
   if ((src != NULL) + (path != NULL) + (project != NULL) != 1)
     return bad(job, "params: give exactly one of %s", "source, path or project");
   if (project) { /* a kernel-builder project: a directory holding build.toml */
-    json_object_set_new(wire, "project", abs_path(job->server, json_string_value(project)));
+    r->project = abs_str(st, job->server, json_string_value(project));
     return 0;
   }
   if (path) {
-    json_object_set_new(wire, "path", abs_path(job->server, json_string_value(path)));
-    /* A real file may include what its project holds; inline source may not. */
-    upk_wire_req_encode(&(upk_wire_req){.project_includes = true}, wire);
+    r->path = abs_str(st, job->server, json_string_value(path));
+    r->wire.project_includes = true; /* a real file may include what its project holds */
     return 0;
   }
-  json_object_set(wire, "source", src);
-  json_object_set(wire, "fileName", json_object_get(params, "fileName"));
+  r->source = json_string_value(src);
+  r->source_len = json_string_length(src);
+  r->file_name = json_string_value(json_object_get(params, "fileName"));
   return 0;
 }
 
 /* perKernel: each value an object of blockSize (1..1024) and dynamicSharedBytes (>= 0). */
-static int per_kernel(upk_job *job, json_t *params, json_t *wire) {
+static int per_kernel(upk_job *job, json_t *params, upk_kernel_req *r) {
   json_t *per = json_object_get(params, "perKernel"), *v, *x;
   const char *name, *key;
   if (!per)
@@ -149,51 +182,48 @@ static int per_kernel(upk_job *job, json_t *params, json_t *wire) {
                    name);
     }
   }
-  json_object_set(wire, "perKernel", per);
+  r->per_kernel = per;
   return 0;
 }
 
-/* The worker's params: everything resolved, nothing left to the worker's cwd. */
-static json_t *wire_params(upk_job *job, json_t *params) {
-  upk_server *s = job->server;
-  json_t *w = json_object();
-  if (source_or_path(job, params, w) || per_kernel(job, params, w)) {
-    json_decref(w);
-    return NULL;
-  }
-  copy_strings(job, params, "includes", w, true);
-  copy_strings(job, params, "defines", w, false);
-  copy_strings(job, params, "options", w, false);
-  copy_strings(job, params, "names", w, false);
-  block_sizes(params, w);
-  static const char *const passthrough[] = {"arch", "std", "dynamicSharedBytes"};
-  for (size_t i = 0; i < 3; i++) {
-    json_t *v = json_object_get(params, passthrough[i]);
-    if (v)
-      json_object_set(w, passthrough[i], v);
-  }
-  /* auto, the table's default, is the worker's too: left out, the cache key stays that of a
-   * request that does not say (documents.c's). */
+/* The compile's flags as the worker gets them; auto, the table's default backend, is the
+ * worker's too: left out, the cache key stays that of a request that does not say
+ * (documents.c's). */
+static void flags(kreq_store *st, const upk_server *s, json_t *params, upk_kernel_req *r) {
+  r->includes = strv(st, s, params, "includes", 0, upk_session_workspace(s), &r->n_includes);
+  r->defines = strv(st, s, params, "defines", 1, NULL, &r->n_defines);
+  r->options = strv(st, s, params, "options", 2, NULL, &r->n_options);
+  r->names = strv(st, s, params, "names", 3, NULL, &r->n_names);
+  r->block_sizes = block_sizes(st, params, &r->n_block_sizes);
+  r->arch = json_string_value(json_object_get(params, "arch"));
+  r->std = json_string_value(json_object_get(params, "std"));
+  json_t *dsb = json_object_get(params, "dynamicSharedBytes");
+  st->dsb = json_integer_value(dsb);
+  r->dynamic_shared_bytes = dsb ? &st->dsb : NULL;
   const char *backend = json_string_value(json_object_get(params, "backend"));
-  if (strcmp(backend, "auto"))
-    json_object_set_new(w, "backend", json_string(backend));
-  if (upk_session_workspace(s))
-    json_array_append_new(json_object_get(w, "includes"), json_string(upk_session_workspace(s)));
+  r->backend = strcmp(backend, "auto") ? backend : NULL;
+}
+
+/* The worker's request: everything resolved, nothing left to the worker's cwd. -1 once the job
+ * has failed. */
+static int wire_req(upk_job *job, json_t *params, upk_kernel_req *r, kreq_store *st) {
+  upk_server *s = job->server;
+  st->keep = json_array();
+  if (source_or_path(job, params, r, st) || per_kernel(job, params, r))
+    return -1;
+  flags(st, s, params, r);
   /* Includes may come from the workspace and the directories the user's --agent-path gives
    * agents: the places of guard.h that need no config (those an agent may also write). */
-  json_t *places = upk_guard_places(upk_session_workspace(s), upk_session_options(s), NULL, true);
-  size_t n = json_array_size(places);
-  const char **allowed = upk_xcalloc(n + 1, sizeof *allowed);
+  st->places = upk_guard_places(upk_session_workspace(s), upk_session_options(s), NULL, true);
+  size_t n = json_array_size(st->places);
+  const char **allowed = st->v[4] = upk_xcalloc(n + 1, sizeof *allowed);
   for (size_t i = 0; i < n; i++)
-    allowed[i] = json_string_value(json_array_get(places, i));
-  upk_wire_req wr = {.allowed = n ? allowed : NULL,
-                     .n_allowed = n,
-                     .cuda_path = upk_kernels_cuda_path(s),
-                     .pch = true};
-  upk_wire_req_encode(&wr, w);
-  free(allowed);
-  json_decref(places);
-  return w;
+    allowed[i] = json_string_value(json_array_get(st->places, i));
+  r->wire.allowed = n ? allowed : NULL;
+  r->wire.n_allowed = n;
+  r->wire.cuda_path = upk_kernels_cuda_path(s);
+  r->wire.pch = true;
+  return 0;
 }
 
 /* One check in flight: the job, the check (to cancel it) and, for a run, its spec. */
@@ -232,18 +262,6 @@ static void too_large(upk_job *job, size_t len) {
   upk_job_reply(job,
                 json_pack("{s:b,s:o,s:[]}", "ok", 0, "diagnostics", upk_diags_json(&d), "kernels"));
   upk_diags_free(&d);
-}
-
-/* The run's own deadline (gpu/run/runspec.h's default when absent): the worker stops a hung kernel
- * then; the pool kills the worker one second later if it could not. */
-static unsigned run_timeout_ms(json_t *run) {
-  json_t *t = json_object_get(run, "timeoutMs");
-  json_t *py = json_object_get(json_object_get(run, "reference"), "pytorch");
-  json_t *pt = json_object_get(py, "timeoutMs");
-  unsigned ms = json_is_integer(t) ? (unsigned)json_integer_value(t) : UPK_RUN_TIMEOUT_DEFAULT_MS;
-  if (py) /* the helper runs first, under its own limit */
-    ms += json_is_integer(pt) ? (unsigned)json_integer_value(pt) : UPK_RUN_PY_TIMEOUT_DEFAULT_MS;
-  return ms;
 }
 
 /* A run's files, each read by the worker: a reference kernel's source (reference.path), the
@@ -286,7 +304,7 @@ static bool absolute_run_file(void *server, json_t *holder, const char *key, con
 
 /* The run as the worker gets it: a PyTorch problem's path resolved against
  * the workspace, and the python3 to run its helper with. */
-static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
+static json_t *wire_run(upk_job *job, json_t *run, upk_kernel_req *r) {
   const upk_server *s = job->server;
   json_t *copy = json_deep_copy(run);
   each_run_file(copy, absolute_run_file, (void *)s);
@@ -300,7 +318,7 @@ static json_t *wire_run(upk_job *job, json_t *run, json_t *w) {
   if (project) /* a torch op's kernel-builder project */
     json_object_set_new(py, "project", abs_path(s, project));
   if (py && python && *python)
-    json_object_set_new(w, "python", json_string(python));
+    r->python = python;
   return copy;
 }
 
@@ -350,23 +368,23 @@ static void validate_handler(upk_job *job, json_t *params) {
     upk_job_fail(job, UPK_RPC_INVALID_PARAMS, "params.%s", why);
     return;
   }
-  json_t *w = wire_params(job, params);
-  if (!w)
+  upk_kernel_req r = {0};
+  kreq_store st = {0};
+  if (wire_req(job, params, &r, &st)) {
+    kreq_store_free(&st);
     return;
-  unsigned limit = (unsigned)timeout;
-  if (run) { /* a run is never cached; the pool's deadline covers the compile and the run */
-    json_object_set_new(w, "run", wire_run(job, run, w));
-    limit += run_timeout_ms(run) + 1000;
   }
+  if (run) /* a run is never cached; the pool's deadline covers the compile and the run */
+    r.run = st.run = wire_run(job, run, &r);
   bool use_cache = !run && json_is_true(json_object_get(params, "cache"));
-  if (!use_cache) /* the worker's disk cache is skipped too */
-    upk_wire_req_encode(&(upk_wire_req){.no_cache = true}, w);
+  r.wire.no_cache = !use_cache; /* the worker's disk cache is skipped too */
   vcheck *v = upk_xcalloc(1, sizeof *v);
   v->job = job;
   v->run = json_incref(run);
   upk_job_on_cancel(job, on_cancel, NULL);
   /* on_result runs later, from the loop, even for a cache hit */
-  v->check = upk_kernels_check(job->server, w, limit, use_cache, on_result, v);
+  v->check = upk_kernels_check(job->server, &r, (unsigned)timeout, use_cache, on_result, v);
+  kreq_store_free(&st);
   job->data = v;
 }
 

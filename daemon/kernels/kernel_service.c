@@ -354,46 +354,47 @@ static upk_kcheck *answer_later(upk_kcheck *c, json_t *result, bool cached) {
  * project when the user trusts it (upk_trust_check: its build.toml's cuda-flags and include
  * dirs may then do what the user could). Decided here, in the daemon, from the user's store;
  * part of the cache key, so a project trusted, changed or untrusted since is checked again. */
-static void add_policy(const upk_server *s, json_t *params) {
+static json_t *with_policy(const upk_server *s, const upk_kernel_req *req) {
   const upk_options *o = upk_session_options(s);
-  upk_wire_req asked; /* what the caller filled in: projectAware */
-  bool aware = !upk_wire_req_decode(params, &asked, NULL, 0) && asked.project_aware;
-  upk_wire_req_free(&asked);
-  const char *project = json_string_value(json_object_get(params, "project"));
-  const char *file_dir = json_string_value(json_object_get(params, "fileDir"));
   static const char *const build_toml[] = {"build.toml"};
   char dir[PATH_MAX];
   struct stat st;
   bool found = false;
-  if (project && realpath(project, dir) && stat(dir, &st) == 0) {
+  if (req->project && realpath(req->project, dir) && stat(dir, &st) == 0) {
     found = true;
     if (!S_ISDIR(st.st_mode)) /* the build.toml it names */
       *strrchr(dir, '/') = '\0';
-  } else if (aware && file_dir)
-    found = upk_find_up(file_dir, build_toml, 1, 16, dir); /* as gpu/project/hint.c looks */
+  } else if (req->wire.project_aware && req->file_dir)
+    found = upk_find_up(req->file_dir, build_toml, 1, 16, dir); /* as gpu/project/hint.c looks */
   const char *trusted[1];
-  upk_wire_req policy = {.allow_options = (const char **)o->allow_kernel_options,
-                         .n_allow_options = o->n_allow_kernel_options,
-                         .trusted_projects = trusted};
-  if (!policy.allow_options) /* none given: still sent, as an empty list */
-    policy.allow_options = trusted;
+  upk_kernel_req r = *req;
+  r.wire.allow_options = (const char **)o->allow_kernel_options;
+  r.wire.n_allow_options = o->n_allow_kernel_options;
+  r.wire.trusted_projects = trusted;
+  r.wire.n_trusted_projects = 0;
+  if (!r.wire.allow_options) /* none given: still sent, as an empty list */
+    r.wire.allow_options = trusted;
   if (found && dir[0] && upk_trust_check(dir) == UPK_TRUST_YES)
-    trusted[policy.n_trusted_projects++] = dir;
-  upk_wire_req_encode(&policy, params);
+    trusted[r.wire.n_trusted_projects++] = dir;
+  return upk_kernel_req_encode(&r);
 }
 
-upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms, bool use_cache,
-                              upk_kcheck_cb cb, void *arg) {
+upk_kcheck *upk_kernels_check(upk_server *s, const upk_kernel_req *req, unsigned timeout_ms,
+                              bool use_cache, upk_kcheck_cb cb, void *arg) {
   upk_kcheck *c = upk_xcalloc(1, sizeof *c);
-  *c = (upk_kcheck){
-      .server = s, .cb = cb, .arg = arg, .timeout_ms = timeout_ms, .started = uv_hrtime()};
+  /* the pool's deadline covers the compile and a run */
+  *c = (upk_kcheck){.server = s,
+                    .cb = cb,
+                    .arg = arg,
+                    .timeout_ms = timeout_ms + upk_kernel_req_run_ms(req),
+                    .started = uv_hrtime()};
   upk_kernels *k = kernels_of(s);
-  if ((!k && upk_kernels_start(s)) || !(k = kernels_of(s))) {
-    json_decref(params);
+  if ((!k && upk_kernels_start(s)) || !(k = kernels_of(s)))
     return answer_later(
         c, failure_result("kernel/no-worker", "the kernel service is not available"), false);
-  }
-  add_policy(s, params);
+  json_t *params = with_policy(s, req);
+  if (!params)
+    return answer_later(c, failure_result("kernel/no-worker", "out of memory"), false);
   /* Runs are measurements: never answered from, nor stored in, the cache. */
   if (json_object_get(params, "run") || upk_kcache_key(params, k->toolkit, c->key))
     c->key[0] = '\0';
@@ -406,7 +407,7 @@ upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms
   }
   k->misses++;
   const char *op = json_object_get(params, "run") ? "run" : "validate";
-  c->wreq = upk_workers_submit(k->pool, op, params, timeout_ms, on_worker, c);
+  c->wreq = upk_workers_submit(k->pool, op, params, c->timeout_ms, on_worker, c);
   if (!c->wreq)
     return answer_later(c, failure_result("kernel/no-worker", "the worker pool refused the check"),
                         false);

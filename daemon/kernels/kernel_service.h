@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "daemon/core/session.h"
+#include "gpu/worker/wire.h"
 
 typedef struct upk_kcheck upk_kcheck;
 /** `result` is borrowed (json_incref to keep); always an object with `ok` and `diagnostics`. */
@@ -30,12 +31,14 @@ void upk_kernels_start_soon(upk_server *s);
 /** Kill the workers and drop queued checks (their callbacks get a cancelled result). */
 void upk_kernels_stop(upk_server *s);
 
-/** Run a check. `params` is stolen. With `use_cache`, an identical earlier result is the
- * answer. `cb` runs exactly once unless cancelled, from the loop, never from inside this call:
- * a cache hit or a refusal is answered at the loop's next turn. The returned handle (never
- * NULL) can be cancelled until the callback runs. */
-upk_kcheck *upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms, bool use_cache,
-                              upk_kcheck_cb cb, void *arg);
+/** Run a check of `req` (borrowed: encoded before this returns, with the user's compiler-option
+ * policy added). `timeout_ms` bounds the compile; a run's own time is added to it
+ * (upk_kernel_req_run_ms). With `use_cache`, an identical earlier result is the answer. `cb` runs
+ * exactly once unless cancelled, from the loop, never from inside this call: a cache hit or a
+ * refusal is answered at the loop's next turn. The returned handle (never NULL) can be cancelled
+ * until the callback runs. */
+upk_kcheck *upk_kernels_check(upk_server *s, const upk_kernel_req *req, unsigned timeout_ms,
+                              bool use_cache, upk_kcheck_cb cb, void *arg);
 /** Cancel: the callback is not called; a running compile's worker is killed. */
 void upk_kcheck_cancel(upk_kcheck *c);
 

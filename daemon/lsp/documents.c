@@ -196,34 +196,31 @@ static void on_kernel(void *arg, json_t *result) {
   kernel_checked(d, result);
 }
 
-static json_t *kernel_params(const doc *d) {
+/* projectAware: a file a build.toml builds is checked with its kernel's flags and includes;
+ * includes may come from the file's directory and the workspace (none: sent empty). `dir` holds
+ * the file's directory; `allowed` two places. */
+static void kernel_req(const doc *d, upk_kernel_req *r, char **dir, const char **allowed) {
   upk_server *s = d->s;
   const char *workspace = upk_session_workspace(s);
-  /* projectAware: a file a build.toml builds is checked with its kernel's flags and includes;
-   * includes may come from the file's directory and the workspace (none: sent empty). */
-  const char *allowed[2];
-  upk_wire_req w = {.cuda_path = upk_kernels_cuda_path(s),
-                    .pch = true,
-                    .project_aware = true,
-                    .allowed = allowed};
-  json_t *p = json_pack("{s:s%,s:s,s:[]}", "source", d->text, d->len, "fileName",
-                        d->path ? d->path : d->uri, "includes");
-  char *copy = d->path ? upk_xstrdup(d->path) : NULL;
-  if (copy) {
-    json_object_set_new(p, "fileDir", json_string(dirname(copy)));
-    w.project_includes = true; /* a file on disk, in its project */
-    allowed[w.n_allowed++] = dirname(copy);
+  *r = (upk_kernel_req){.source = d->text,
+                        .source_len = d->len,
+                        .file_name = d->path ? d->path : d->uri,
+                        .includes = allowed, /* none: sent empty */
+                        .wire = {.cuda_path = upk_kernels_cuda_path(s),
+                                 .pch = true,
+                                 .project_aware = true,
+                                 .allowed = allowed}};
+  *dir = d->path ? upk_xstrdup(d->path) : NULL;
+  if (*dir) {
+    r->file_dir = dirname(*dir);
+    r->wire.project_includes = true; /* a file on disk, in its project */
+    allowed[r->wire.n_allowed++] = r->file_dir;
   }
   if (workspace) {
-    json_array_append_new(json_object_get(p, "includes"), json_string(workspace));
-    allowed[w.n_allowed++] = workspace;
+    allowed[r->wire.n_allowed++] = workspace;
+    r->includes = &allowed[r->wire.n_allowed - 1];
+    r->n_includes = 1;
   }
-  if (upk_wire_req_encode(&w, p)) {
-    json_decref(p);
-    p = NULL;
-  }
-  free(copy);
-  return p;
 }
 
 static void run_kernel(doc *d) {
@@ -232,7 +229,12 @@ static void run_kernel(doc *d) {
     return;
   }
   d->inflight_version = d->version;
-  d->inflight = upk_kernels_check(d->s, kernel_params(d), 0, true, on_kernel, d);
+  upk_kernel_req r;
+  const char *allowed[2];
+  char *dir;
+  kernel_req(d, &r, &dir, allowed);
+  d->inflight = upk_kernels_check(d->s, &r, 0, true, on_kernel, d);
+  free(dir);
 }
 
 /* ---- skills ---- */

@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/xalloc.h"
+#include "gpu/run/runspec.h"
 
 static int set_flag(json_t *p, const char *key, bool on) {
   return on ? json_object_set_new(p, key, json_true()) : 0;
@@ -37,6 +39,73 @@ int upk_wire_req_encode(const upk_wire_req *req, json_t *params) {
   rc |= set_strv(params, "allowOptions", req->allow_options, req->n_allow_options);
   rc |= set_strv(params, "trustedProjects", req->trusted_projects, req->n_trusted_projects);
   return rc ? -ENOMEM : 0;
+}
+
+static int set_str(json_t *p, const char *key, const char *v) {
+  return v ? json_object_set_new(p, key, json_string(v)) : 0;
+}
+
+static int set_ints(json_t *p, const char *key, const json_int_t *v, size_t n) {
+  if (!v)
+    return 0;
+  json_t *a = json_array();
+  int rc = a ? 0 : -1;
+  for (size_t i = 0; a && i < n; i++)
+    rc |= json_array_append_new(a, json_integer(v[i]));
+  return rc | json_object_set_new(p, key, a);
+}
+
+/* The kernel's text, its name and where it is. */
+static int set_what(json_t *p, const upk_kernel_req *req) {
+  int rc = 0;
+  if (req->source)
+    rc |= json_object_set_new(
+        p, "source",
+        json_stringn(req->source, req->source_len ? req->source_len : strlen(req->source)));
+  rc |= set_str(p, "fileName", req->file_name);
+  rc |= set_str(p, "fileDir", req->file_dir);
+  rc |= set_str(p, "path", req->path);
+  rc |= set_str(p, "project", req->project);
+  return rc;
+}
+
+json_t *upk_kernel_req_encode(const upk_kernel_req *req) {
+  json_t *p = json_object();
+  if (!p)
+    return NULL;
+  int rc = set_what(p, req);
+  rc |= set_strv(p, "includes", req->includes, req->n_includes);
+  rc |= set_strv(p, "defines", req->defines, req->n_defines);
+  rc |= set_strv(p, "options", req->options, req->n_options);
+  rc |= set_strv(p, "names", req->names, req->n_names);
+  rc |= set_ints(p, "blockSizes", req->block_sizes, req->n_block_sizes);
+  if (req->dynamic_shared_bytes)
+    rc |= json_object_set_new(p, "dynamicSharedBytes", json_integer(*req->dynamic_shared_bytes));
+  rc |= set_str(p, "arch", req->arch);
+  rc |= set_str(p, "std", req->std);
+  rc |= set_str(p, "backend", req->backend);
+  if (req->per_kernel)
+    rc |= json_object_set(p, "perKernel", req->per_kernel);
+  if (req->run)
+    rc |= json_object_set(p, "run", req->run);
+  rc |= set_str(p, "python", req->python);
+  if (rc || upk_wire_req_encode(&req->wire, p)) {
+    json_decref(p);
+    return NULL;
+  }
+  return p;
+}
+
+unsigned upk_kernel_req_run_ms(const upk_kernel_req *req) {
+  if (!req->run)
+    return 0;
+  json_t *t = json_object_get(req->run, "timeoutMs");
+  json_t *py = json_object_get(json_object_get(req->run, "reference"), "pytorch");
+  json_t *pt = json_object_get(py, "timeoutMs");
+  unsigned ms = json_is_integer(t) ? (unsigned)json_integer_value(t) : UPK_RUN_TIMEOUT_DEFAULT_MS;
+  if (py) /* the helper runs first, under its own limit */
+    ms += json_is_integer(pt) ? (unsigned)json_integer_value(pt) : UPK_RUN_PY_TIMEOUT_DEFAULT_MS;
+  return ms + 1000;
 }
 
 static int wrong(char *err, size_t err_len, const char *key, const char *what) {

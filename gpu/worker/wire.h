@@ -41,6 +41,46 @@ int upk_wire_req_decode(const json_t *params, upk_wire_req *req, char *err, size
 /** Free what upk_wire_req_decode allocated (the string vectors; the strings and flags stay). */
 void upk_wire_req_free(upk_wire_req *req);
 
+/** A kernel request as the daemon sends it to a worker, the one place its keys are spelt
+ * (upk_kernel_req_encode): kernel/validate (kernel_methods.c), an editor's open document
+ * (documents.c) and eval's kernel checks (eval_service.c, eval_exec.c) fill one. Strings and
+ * JSON values are borrowed until the encoder returns. A pointer left NULL sends no key: a
+ * vector or `block_sizes` set (even to zero items) sends an array, so that each caller's cache
+ * key stays what it was. */
+typedef struct upk_kernel_req {
+  const char *source;    /* "source": the kernel's text (exactly one of source, path, project) */
+  size_t source_len;     /* its length; 0: up to its NUL */
+  const char *file_name; /* "fileName": the name diagnostics give an inline source */
+  const char *file_dir;  /* "fileDir": the directory of an editor's file on disk */
+  const char *path;      /* "path": a .cu file, absolute */
+  const char *project;   /* "project": a kernel-builder project (holds build.toml), absolute */
+  const char **includes; /* "includes": -I directories, absolute */
+  size_t n_includes;
+  const char **defines; /* "defines": -D NAME[=VALUE] */
+  size_t n_defines;
+  const char **options; /* "options": nvcc options (gpu/compile/options.h decides) */
+  size_t n_options;
+  const char **names; /* "names": the kernels to report; none: all */
+  size_t n_names;
+  const json_int_t *block_sizes; /* "blockSizes": the block sizes to report occupancy for */
+  size_t n_block_sizes;
+  const json_int_t *dynamic_shared_bytes; /* "dynamicSharedBytes": per block */
+  const char *arch;    /* "arch": sm_90a and the like; NULL: the worker's default */
+  const char *std;     /* "std": the C++ standard */
+  const char *backend; /* "backend": NULL for auto, the worker's default */
+  json_t *per_kernel;  /* "perKernel": {name: {blockSize?, dynamicSharedBytes?}}, checked */
+  json_t *run;         /* "run": a run spec (gpu/run/runspec.h), checked, paths absolute */
+  const char *python;  /* "python": the python3 a run's PyTorch reference runs with */
+  upk_wire_req wire;   /* the daemon's own keys */
+} upk_kernel_req;
+
+/** `req` as the worker's params object: a new reference, NULL when out of memory. */
+json_t *upk_kernel_req_encode(const upk_kernel_req *req);
+/** How long the worker may take past the compile: the run's own deadline (gpu/run/runspec.h's
+ * default when it names none), its PyTorch helper's before it, and one second for the worker to
+ * stop a hung kernel before the pool kills it. 0 without a run. */
+unsigned upk_kernel_req_run_ms(const upk_kernel_req *req);
+
 /** A worker's answer to one request: a result or an error message, never both. */
 typedef struct upk_wire_result {
   json_t *result;    /* the validation or run result (borrowed); NULL with an error */

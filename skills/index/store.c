@@ -2,7 +2,7 @@
  *
  * Why: a lookup at 40,000 skills walks ~11,600 rows through FTS5's xQueryPhrase() at ~720
  * instructions a row (the doclist stepped, every position read, a callback), 85 % of its
- * instructions (docs/skills.md, "What a lookup costs, counted"). The kept lists of
+ * instructions (bench/skills/results/ranking.md, "What a lookup costs, counted"). The kept lists of
  * postings.c hold 32 bytes a row and so only a fraction of the lists that matter; here a
  * row is 2-4 bytes and every list of a word a lookup may ask fits.
  *

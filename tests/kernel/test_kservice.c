@@ -80,9 +80,15 @@ static void stop(void) {
   cr_assert_eq(system(cmd), 0);
 }
 
-static json_t *params(const char *body) {
-  return json_pack("{s:s,s:s,s:s,s:[],s:[]}", "source", body, "fileName", "k.cu", "cudaPath",
-                   upk_kernels_cuda_path(server), "includes", "allowed");
+/* A request (encoded inside upk_kernels_check, so one static struct serves every call). */
+static const upk_kernel_req *params(const char *body) {
+  static const char *none[1];
+  static upk_kernel_req r;
+  r = (upk_kernel_req){.source = body,
+                       .file_name = "k.cu",
+                       .includes = none,
+                       .wire = {.cuda_path = upk_kernels_cuda_path(server), .allowed = none}};
+  return &r;
 }
 
 static const char KERNEL[] = "__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n";

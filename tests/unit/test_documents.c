@@ -14,7 +14,7 @@
 #include "daemon/server.h"
 #include "tests/unit/unit.h"
 
-upk_kcheck *__real_upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms,
+upk_kcheck *__real_upk_kernels_check(upk_server *s, const upk_kernel_req *req, unsigned timeout_ms,
                                      bool use_cache, upk_kcheck_cb cb, void *arg);
 
 static int in_check;   /* upk_kernels_check is on the stack */
@@ -22,11 +22,11 @@ static int n_checks;   /* calls to it */
 static char seen[512]; /* what the service reported, in order */
 static bool synchronous;
 
-upk_kcheck *__wrap_upk_kernels_check(upk_server *s, json_t *params, unsigned timeout_ms,
+upk_kcheck *__wrap_upk_kernels_check(upk_server *s, const upk_kernel_req *req, unsigned timeout_ms,
                                      bool use_cache, upk_kcheck_cb cb, void *arg) {
   in_check++;
   n_checks++;
-  upk_kcheck *c = __real_upk_kernels_check(s, params, timeout_ms, use_cache, cb, arg);
+  upk_kcheck *c = __real_upk_kernels_check(s, req, timeout_ms, use_cache, cb, arg);
   in_check--;
   return c;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpu/compile/validate.h"
+#include "gpu/run/runspec.h"
 #include "gpu/worker/wire.h"
 #include "tests/unit/unit.h"
 
@@ -132,4 +133,73 @@ UTest(worker_wire, answer_round_trip) {
   }
   json_decref(id);
   json_decref(result);
+}
+
+/* The kernel request's one encoder: every field under its key, through text; a vector left NULL
+ * sends no key and one of no items an empty array (each caller's cache key depends on which). */
+UTest(worker_wire, kernel_request_encodes_every_key) {
+  const char *inc[] = {"/w/inc"}, *def[] = {"N=4"}, *opt[] = {"-lineinfo"}, *names[] = {"k"};
+  const json_int_t blocks[] = {128, 256}, dsb = 4096;
+  json_t *per = json_pack("{s:{s:i}}", "k", "blockSize", 64);
+  json_t *run = json_pack("{s:s}", "kernel", "k");
+  upk_kernel_req r = {.source = "__global__ void k() {}\nXX",
+                      .source_len = 22, /* the text before "\nXX" */
+                      .file_name = "k.cu",
+                      .file_dir = "/w",
+                      .includes = inc,
+                      .n_includes = 1,
+                      .defines = def,
+                      .n_defines = 1,
+                      .options = opt,
+                      .n_options = 1,
+                      .names = names,
+                      .n_names = 1,
+                      .block_sizes = blocks,
+                      .n_block_sizes = 2,
+                      .dynamic_shared_bytes = &dsb,
+                      .arch = "sm_90a",
+                      .std = "c++17",
+                      .backend = "nvcc",
+                      .per_kernel = per,
+                      .run = run,
+                      .python = "/usr/bin/python3",
+                      .wire = {.cuda_path = "/opt/cuda", .pch = true}};
+  json_t *p = through_text(upk_kernel_req_encode(&r));
+  json_t *want = json_pack(
+      "{s:s,s:s,s:s,s:[s],s:[s],s:[s],s:[s],s:[i,i],s:i,s:s,s:s,s:s,s:O,s:O,s:s,s:s,s:b}", "source",
+      "__global__ void k() {}", "fileName", "k.cu", "fileDir", "/w", "includes", "/w/inc",
+      "defines", "N=4", "options", "-lineinfo", "names", "k", "blockSizes", 128, 256,
+      "dynamicSharedBytes", 4096, "arch", "sm_90a", "std", "c++17", "backend", "nvcc", "perKernel",
+      per, "run", run, "python", "/usr/bin/python3", "cudaPath", "/opt/cuda", "pch", 1);
+  char *got = json_dumps(p, JSON_SORT_KEYS | JSON_COMPACT);
+  cr_assert(json_equal(p, want), "encoded: %s", got);
+  free(got);
+  json_decref(want);
+  json_decref(p);
+
+  static const char *none[1];
+  upk_kernel_req bare = {.path = "/w/k.cu", .includes = none};
+  p = upk_kernel_req_encode(&bare);
+  want = json_pack("{s:s,s:[]}", "path", "/w/k.cu", "includes");
+  cr_assert(json_equal(p, want), "a NULL vector sent a key, or an empty one none");
+  json_decref(want);
+  json_decref(p);
+  json_decref(per);
+  json_decref(run);
+}
+
+/* A run's deadline is computed in one place: its timeoutMs (or the default), its PyTorch
+ * helper's before it (or that default), and a second for the worker to stop a hung kernel. */
+UTest(worker_wire, kernel_request_run_deadline) {
+  upk_kernel_req r = {.source = "x"};
+  cr_assert_eq(upk_kernel_req_run_ms(&r), 0, "no run, no time past the compile");
+  r.run = json_pack("{s:i}", "timeoutMs", 500);
+  cr_assert_eq(upk_kernel_req_run_ms(&r), 1500);
+  json_object_set_new(r.run, "reference", json_pack("{s:{s:i}}", "pytorch", "timeoutMs", 2000));
+  cr_assert_eq(upk_kernel_req_run_ms(&r), 3500);
+  json_object_del(r.run, "timeoutMs");
+  json_object_set_new(r.run, "reference", json_pack("{s:{}}", "pytorch"));
+  cr_assert_eq(upk_kernel_req_run_ms(&r),
+               UPK_RUN_TIMEOUT_DEFAULT_MS + UPK_RUN_PY_TIMEOUT_DEFAULT_MS + 1000);
+  json_decref(r.run);
 }
