@@ -14,6 +14,7 @@
 #include "daemon/core/guard.h"
 #include "daemon/core/jobs.h"
 #include "daemon/core/tool_results.h"
+#include "daemon/kernels/kernel_brief.h"
 #include "daemon/kernels/kernel_methods.h"
 #include "daemon/kernels/kernel_service.h"
 #include "daemon/kernels/workers.h"
@@ -59,7 +60,9 @@ enum {
   {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile.", UPK_RANGE(1, TIMEOUT_MAX),        \
    .def = "60000", .expert = 1},                                                                                \
   {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached.",     \
-   .def = "true", .expert = 1}
+   .def = "true", .expert = 1},                                                                                \
+  {"dependencies", UPK_T_BOOLEAN, 0, "List the headers reached, not only their count.",          \
+   .def = "false", .expert = x}
 #define RUN_PARAM(required)                                                                        \
   {"run", UPK_T_OBJECT, required,                                                                  \
    "The launch and its check: {kernel, grid, block, sharedBytes, args, reference, "  \
@@ -201,6 +204,7 @@ typedef struct vcheck {
   upk_job *job;
   upk_kcheck *check;
   json_t *run;
+  bool brief, deps; /* an agent's tool call: the answer within its budget (kernel_brief.h) */
 } vcheck;
 
 static void on_result(void *arg, json_t *result) {
@@ -210,9 +214,10 @@ static void on_result(void *arg, json_t *result) {
   if (v->run) /* an open document shows the run's time in its kernel's lens */
     upk_docs_note_run(job->server, json_string_value(json_object_get(result, "file")), v->run,
                       result);
+  bool brief = v->brief, deps = v->deps;
   json_decref(v->run);
   free(v);
-  upk_job_reply(job, json_incref(result));
+  upk_job_reply(job, brief ? upk_kernel_brief(result, deps) : json_incref(result));
 }
 
 static void on_cancel(upk_job *job) {
@@ -364,6 +369,8 @@ static void validate_handler(upk_job *job, json_t *params) {
   vcheck *v = upk_xcalloc(1, sizeof *v);
   v->job = job;
   v->run = json_incref(run);
+  v->brief = job->face->as_tool;
+  v->deps = json_is_true(json_object_get(params, "dependencies"));
   upk_job_on_cancel(job, on_cancel, NULL);
   /* on_result runs later, from the loop, even for a cache hit */
   v->check = upk_kernels_check(job->server, w, limit, use_cache, on_result, v);
