@@ -90,7 +90,7 @@ static void sleep_handler(upk_job *job, json_t *params) {
 static const upk_method table[] = {
     {"upskilld/status", "status", "Daemon status",
      "Call when a tool says something is missing: the CUDA toolkit, GPU driver and model "
-     "providers this machine offers, and the daemon's version.",
+     "providers here.",
      NULL, upk_status_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_status},
     {"upskilld/sleep", "sleep", "Sleep (test aid)",

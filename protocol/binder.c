@@ -316,42 +316,55 @@ json_t *upk_params_schema(const upk_param *spec) {
   return object_schema(spec, true, false);
 }
 
+/* Where the first sentence of `d` ends ("e.g. " and "i.e. " end none), or NULL. */
+static const char *sentence_end(const char *d) {
+  for (const char *stop = strstr(d, ". "); stop; stop = strstr(stop + 1, ". "))
+    if (stop - d < 3 || (strncmp(stop - 3, "e.g", 3) && strncmp(stop - 3, "i.e", 3)))
+      return stop;
+  return NULL;
+}
+
 /* Each description in schema `s` cut to its first sentence, nested ones too; an empty one
- * dropped. */
-static void first_sentences(json_t *s) {
+ * dropped, and so is each of anyOf's shapes' own (the property's says what it is). A boolean's
+ * default of false goes too (what leaving a flag out means anyway), and additionalProperties:
+ * an unknown argument is still refused, by name and with the nearest known one. */
+static void first_sentences(json_t *s, bool shape) {
   const char *key;
   json_t *v;
   json_object_foreach(s, key, v) {
     if (!strcmp(key, "description") && json_is_string(v)) {
-      const char *d = json_string_value(v), *stop = strstr(d, ". ");
+      const char *d = json_string_value(v), *stop = sentence_end(d);
       if (stop)
         json_object_set_new(s, key, json_stringn(d, (size_t)(stop - d) + 1));
     } else if (json_is_object(v)) {
-      first_sentences(v);
+      first_sentences(v, false);
     } else if (json_is_array(v)) {
       size_t i;
       json_t *x;
-      json_array_foreach(v, i, x) if (json_is_object(x)) first_sentences(x);
+      json_array_foreach(v, i, x) if (json_is_object(x)) first_sentences(x, !strcmp(key, "anyOf"));
     }
   }
   json_t *d = json_object_get(s, "description");
-  if (json_is_string(d) && !json_string_length(d))
+  if (json_is_string(d) && (!json_string_length(d) || shape))
     json_object_del(s, "description");
+  json_object_del(s, "additionalProperties"); /* still refused by name, with the nearest */
+  if (json_is_false(json_object_get(s, "default")) &&
+      !strcmp(json_string_value(json_object_get(s, "type")) ?: "", "boolean"))
+    json_object_del(s, "default");
 }
 
 json_t *upk_params_tool_schema(const upk_param *spec) {
   json_t *s = upk_params_schema(spec), *props = json_object_get(s, "properties");
   for (const upk_param *p = spec; p && p->name; p++) {
     json_t *prop = json_object_get(props, p->name);
-    if (p->expert && !p->required) { /* still accepted: the schema no longer says closed */
+    if (p->expert && !p->required) { /* still accepted */
       json_object_del(props, p->name);
-      json_object_del(s, "additionalProperties");
       continue;
     }
     if (p->tool_def)
       json_object_set_new(prop, "default", default_text_json(p, p->tool_def));
   }
-  first_sentences(props);
+  first_sentences(s, false);
   return s;
 }
 

@@ -92,8 +92,9 @@ int upk_params_check(const json_t *params, const upk_param *spec, char *err, siz
 /** A JSON Schema object (`type: object`, no other keys) describing `spec`: MCP's inputSchema. */
 json_t *upk_params_schema(const upk_param *spec);
 /** The schema an MCP tool lists: as upk_params_schema, with the tool's defaults, each
- * description cut to its first sentence, and expert arguments left out (the schema then leaves
- * other properties open: they are still accepted, and a name that is none gets an error). */
+ * description cut to its first sentence, expert arguments left out (still accepted), and no
+ * additionalProperties or boolean default of false: the list costs every conversation its
+ * tokens, and upk_params_check still refuses an unknown name, with the nearest known one. */
 json_t *upk_params_tool_schema(const upk_param *spec);
 
 /** A JSON Schema for a result: `fields` describes a success; `refusal`, when not NULL, the

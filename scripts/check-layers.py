@@ -204,7 +204,7 @@ DAEMON_ROOMS = [
     ("handlers", ["*/*_methods.c", "status.c", "eval/trigger_eval.c", "eval/eval_limits.c",
                   "eval/eval_inputs.c", "eval/eval_ready.c", "skills/skills_call.c",
                   "skills/skills_source.c", "skills/skills_fold.c",
-                  "core/tool_results.c", "mcp/tool_text.c"]),
+                  "core/tool_results.c", "mcp/tool_text.c", "kernels/kernel_brief.c"]),
     ("table", ["methods.c"]),
     ("faces", ["server.c", "main.c", "lsp/lsp_*.c", "mcp/mcp_*.c", "mcp/face_*.c",
                "mcp/skills_ext.c"]),

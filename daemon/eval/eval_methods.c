@@ -870,9 +870,8 @@ static void report_handler(upk_job *job, json_t *params) {
 /* ---- the table ---- */
 
 static const upk_param report_params[] = {
-    {"id", UPK_T_STRING, 1, "The run's id (an evaluation, a benchmark or a generation)."},
-    {"compareWith", UPK_T_STRING, 0,
-     "A second run of the same skill (B) to show beside the first (A)."},
+    {"id", UPK_T_STRING, 1, "The run's id (evaluation, benchmark or generation)."},
+    {"compareWith", UPK_T_STRING, 0, "A run of the same skill to show beside it."},
     {0},
 };
 
@@ -901,8 +900,7 @@ const upk_method upk_eval_methods[] = {
      "Call to read one stored run: its summary and transcripts.", show_params, show_handler,
      UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_show_run},
     {"runs/report", "report_run", "Report an evaluation run as HTML",
-     "Call to make one HTML report of a stored run (or two side by side) for the user.",
-     report_params, report_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
-     .result = upk_result_report_run},
+     "Call to make an HTML report of a stored run (or two side by side).", report_params,
+     report_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT, .result = upk_result_report_run},
 };
 const size_t upk_eval_methods_count = sizeof upk_eval_methods / sizeof *upk_eval_methods;

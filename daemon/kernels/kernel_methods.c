@@ -14,6 +14,7 @@
 #include "daemon/core/guard.h"
 #include "daemon/core/jobs.h"
 #include "daemon/core/tool_results.h"
+#include "daemon/kernels/kernel_brief.h"
 #include "daemon/kernels/kernel_methods.h"
 #include "daemon/kernels/kernel_service.h"
 #include "daemon/kernels/workers.h"
@@ -33,25 +34,25 @@ enum {
  * are accepted but not listed in the tool's schema (x: listed for validate_kernel, not for
  * run_kernel, whose listing would repeat validate_kernel's). */
 #define COMPILE_PARAMS(x)                                                                             \
-  {"source", UPK_T_TEXT, 0, "CUDA source text (device code, or a whole file with host code)."},   \
+  {"source", UPK_T_TEXT, 0, "CUDA source text (device code or a whole file)."},   \
   {"path", UPK_T_STRING, 0, "A .cu file instead of source (relative to the workspace)."},         \
   {"project", UPK_T_STRING, 0,                                                                     \
-   "A kernel-builder project directory (build.toml): every [kernel.*] source for each of "       \
-   "its cuda-capabilities."},                                                                      \
+   "A kernel-builder project directory (build.toml). Every [kernel.*] source is compiled for "     \
+   "each of its cuda-capabilities.", .expert = x},                                                                      \
   {"backend", UPK_T_STRING, 0,                                                                     \
-   "auto: nvcc for files with host code, else NVRTC; or nvrtc, or nvcc.",                          \
-   UPK_ONE_OF("auto", "nvrtc", "nvcc"), .def = "auto", .expert = x},                                            \
+   "auto: nvcc for files with host code, else nvrtc.",                                              \
+   UPK_ONE_OF("auto", "nvrtc", "nvcc"), .def = "auto", .expert = 1},                                            \
   {"fileName", UPK_T_STRING, 0, "Name for inline source in diagnostics.", .def = "kernel.cu", .expert = 1},     \
   {"names", UPK_T_ARRAY, 0, "Kernels to report, e.g. [\"scale<float>\"] (default: all).",         \
    STRINGS, .expert = x},                                                                                       \
-  {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value.", .expert = x},             \
+  {"arch", UPK_T_STRING, 0, "Target, default sm_90a (H100); any NVRTC -arch value.", .expert = 1},             \
   {"std", UPK_T_STRING, 0, "C++ dialect, default c++17.", .expert = 1},                                         \
   {"defines", UPK_T_ARRAY, 0, "Macros: [\"N=128\", \"USE_TMA\"].", STRINGS, .expert = x},                       \
   {"includes", UPK_T_ARRAY, 0, "Extra include directories (relative to the workspace).", STRINGS, .expert = x}, \
   {"options", UPK_T_ARRAY, 0, "Extra NVRTC options, e.g. [\"-maxrregcount=64\"].", STRINGS, .expert = x},      \
   {"blockSize", UPK_T_INTEGER, 0, "Threads per block for occupancy.", UPK_RANGE(1, 1024), .expert = 1},        \
   {"blockSizes", UPK_T_ARRAY, 0, "Several block sizes: occupancy for each.",                       \
-   UPK_ITEMS_OF(.type = UPK_T_INTEGER, UPK_RANGE(1, 1024)), .expert = x},                                       \
+   UPK_ITEMS_OF(.type = UPK_T_INTEGER, UPK_RANGE(1, 1024)), .expert = 1},                                       \
   {"dynamicSharedBytes", UPK_T_INTEGER, 0, "Dynamic shared memory per block, bytes.", UPK_MIN(0), .expert = 1}, \
   {"perKernel", UPK_T_OBJECT, 0,                                                                   \
    "Per kernel (a name, or one instantiation): {\"matrixMul\": {\"blockSize\": 1024, "             \
@@ -59,7 +60,9 @@ enum {
   {"timeoutMs", UPK_T_INTEGER, 0, "Hard limit for the compile.", UPK_RANGE(1, TIMEOUT_MAX),        \
    .def = "60000", .expert = 1},                                                                                \
   {"cache", UPK_T_BOOLEAN, 0, "false: compile again even when an identical result is cached.",     \
-   .def = "true", .expert = 1}
+   .def = "true", .expert = 1},                                                                                \
+  {"dependencies", UPK_T_BOOLEAN, 0, "List the headers reached, not only their count.",          \
+   .def = "false", .expert = x}
 #define RUN_PARAM(required)                                                                        \
   {"run", UPK_T_OBJECT, required,                                                                  \
    "The launch and its check: {kernel, grid, block, sharedBytes, args, reference, "  \
@@ -231,6 +234,7 @@ typedef struct vcheck {
   upk_job *job;
   upk_kcheck *check;
   json_t *run;
+  bool brief, deps; /* an agent's tool call: the answer within its budget (kernel_brief.h) */
 } vcheck;
 
 static void on_result(void *arg, json_t *result) {
@@ -240,9 +244,10 @@ static void on_result(void *arg, json_t *result) {
   if (v->run) /* an open document shows the run's time in its kernel's lens */
     upk_docs_note_run(job->server, json_string_value(json_object_get(result, "file")), v->run,
                       result);
+  bool brief = v->brief, deps = v->deps;
   json_decref(v->run);
   free(v);
-  upk_job_reply(job, json_incref(result));
+  upk_job_reply(job, brief ? upk_kernel_brief(result, deps) : json_incref(result));
 }
 
 static void on_cancel(upk_job *job) {
@@ -381,6 +386,8 @@ static void validate_handler(upk_job *job, json_t *params) {
   vcheck *v = upk_xcalloc(1, sizeof *v);
   v->job = job;
   v->run = json_incref(run);
+  v->brief = job->face->as_tool;
+  v->deps = json_is_true(json_object_get(params, "dependencies"));
   upk_job_on_cancel(job, on_cancel, NULL);
   /* on_result runs later, from the loop, even for a cache hit */
   v->check = upk_kernels_check(job->server, &r, (unsigned)timeout, use_cache, on_result, v);
@@ -440,8 +447,8 @@ const upk_method upk_kernel_methods[] = {
     /* Read-only: a compile runs no code of the kernel's (nvcc runs the host compiler on it, and
      * writes only the daemon's compile cache), so a client may approve it without asking. */
     {"kernel/compile", "validate_kernel", "Compile a CUDA kernel for H100",
-     "Call after writing or editing CUDA code: compiles it for H100 (no GPU needed) and returns "
-     "errors with line and column, registers, spills, shared memory, occupancy and H100 lint.",
+     "Call after writing or editing CUDA code: compiles it for H100 (no GPU needed); errors "
+     "with line and column, registers, spills, shared memory, occupancy, lint.",
      compile_params, validate_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_validate_kernel,
      .moved = {"run", "validate_kernel only compiles; to run the kernel, call run_kernel with the "

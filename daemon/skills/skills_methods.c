@@ -51,10 +51,9 @@ static const upk_param lookup_params[] = {
     {"task", UPK_T_STRING, 1, "What the agent is about to do, in plain words."},
     {"limit", UPK_T_INTEGER, 0, "How many skills to return.", UPK_RANGE(1, 100), .def = "10",
      .tool_def = "5"},
-    {"full", UPK_T_BOOLEAN, 0, "Whole descriptions (default: the first sentence, 200 bytes).",
-     .def = "true", .tool_def = "false"},
-    {"agents", UPK_T_ARRAY, 0, "Only skills these agents see (claude, codex, cursor, ...).",
-     STRINGS},
+    {"full", UPK_T_BOOLEAN, 0, "Whole descriptions, not the first sentence.", .def = "true",
+     .tool_def = "false"},
+    {"agents", UPK_T_ARRAY, 0, "Only skills these agents see (claude, codex, ...).", STRINGS},
     {"waitMs", UPK_T_INTEGER, 0,
      "While the first index of the skills is built, wait up to this long for it, then answer "
      "partially, with indexing (default 30000 as an MCP tool, else "
@@ -68,15 +67,13 @@ static const upk_param list_params[] = {
      UPK_ONE_OF("project", "user", "builtin", "extra")},
     {"offset", UPK_T_INTEGER, 0, "Skip this many entries (paging).", UPK_MIN(0), .def = "0",
      .expert = 1},
-    {"cursor", UPK_T_STRING, 0, "The nextCursor of the page before (instead of offset)."},
+    {"cursor", UPK_T_STRING, 0, "The nextCursor of the page before."},
     {"limit", UPK_T_INTEGER, 0, "At most this many entries.", UPK_RANGE(1, 10000), .def = "1000",
      .tool_def = "50"},
-    {"fold", UPK_T_BOOLEAN, 0,
-     "One entry per skill, its placements (agents' directories) folded; false: one per "
-     "placement.",
+    {"fold", UPK_T_BOOLEAN, 0, "One entry per skill; false: one per placement (agent's directory).",
      .def = "false", .tool_def = "true"},
-    {"full", UPK_T_BOOLEAN, 0, "Whole descriptions (default: the first sentence, 200 bytes).",
-     .def = "true", .tool_def = "false"},
+    {"full", UPK_T_BOOLEAN, 0, "Whole descriptions, not the first sentence.", .def = "true",
+     .tool_def = "false"},
     {"waitMs", UPK_T_INTEGER, 0,
      "While the first index of the skills is built, wait up to this long for it (default 0: "
      "answer at once, partial, with indexing).",
@@ -105,15 +102,16 @@ static const upk_param skill_text_fields[] = {
 };
 static const upk_param install_params[] = {
     {"from", UPK_T_ANY, 1,
-     "The skill: a directory (or SKILL.md) path, a source of skills, or its text and files.",
+     "A skill directory or SKILL.md path; a source of several (owner/repo[/path][@ref], a git "
+     "URL, a directory); or {markdown, files}.",
      UPK_ANY_OF(
          {.type = UPK_T_STRING,
           .description = "A skill directory or SKILL.md path; or a source of several: "
                          "owner/repo[/path][@ref], a git URL (#ref), a directory."},
          {.type = UPK_T_OBJECT, .description = "The skill itself.", .props = skill_text_fields})},
-    {"skills", UPK_T_ARRAY, 0, "From a source of several: the ones to install, by name.", STRINGS},
+    {"skills", UPK_T_ARRAY, 0, "The ones to install from a source of several.", STRINGS},
     {"all", UPK_T_BOOLEAN, 0, "From a source of several: install every skill.", .def = "false"},
-    {"list", UPK_T_BOOLEAN, 0, "Only list the skills the source holds (found), install nothing.",
+    {"list", UPK_T_BOOLEAN, 0, "List the source's skills (found); install nothing.",
      .def = "false"},
     {"allowRisky", UPK_T_BOOLEAN, 0,
      "Install even when the audit (of every install, whatever its source) finds high risks "
@@ -128,7 +126,7 @@ static const upk_param install_params[] = {
 };
 static const upk_param remove_params[] = {
     {"name", UPK_T_STRING, 1, "The skill to remove."},
-    {"agents", UPK_T_ARRAY, 0, "Only from these agents' directories (default: all).", STRINGS},
+    {"agents", UPK_T_ARRAY, 0, "Only from these agents' directories.", STRINGS},
     {"scope", UPK_T_STRING, 0, NULL, UPK_ONE_OF("project", "user"), .def = "project"},
     {0},
 };
@@ -603,10 +601,9 @@ static void do_remove(upk_call *c, upk_index *ix) {
 static const upk_param audit_params[] = {
     {"from", UPK_T_STRING, 1,
      "A skill directory, or a source: owner/repo[/path][@ref], a git URL (#ref), a directory."},
-    {"skills", UPK_T_ARRAY, 0, "Only these skills of the source (default: all).", STRINGS},
+    {"skills", UPK_T_ARRAY, 0, "Only these skills of the source.", STRINGS},
     {"judge", UPK_T_STRING, 0,
-     "Also have this model read each skill; its findings count only with their quote in the "
-     "file."},
+     "Also have this model read each skill (its findings need a quote from the file)."},
     {"judgeFailure", UPK_T_STRING, 0,
      "When the judge fails: warn (the rules' verdict stands) or fail (a high finding).",
      UPK_ONE_OF("warn", "fail"), .def = "warn", .expert = true},
@@ -639,7 +636,7 @@ static const upk_param restore_params[] = {
     {0},
 };
 static const upk_param check_params[] = {
-    {"names", UPK_T_ARRAY, 0, "Only these skills (default: every entry).", STRINGS},
+    {"names", UPK_T_ARRAY, 0, "Only these skills.", STRINGS},
     {"update", UPK_T_BOOLEAN, 0, "Install the outdated again from their sources.", .def = "false"},
     {0},
 };
@@ -682,8 +679,8 @@ static void remove_handler(upk_job *job, json_t *params) {
 
 const upk_method upk_skills_methods[] = {
     {"skills/lookup", "find_skill", "Find the skill for a task",
-     "Call first when starting a task: which installed skill fits it, best first, each with a "
-     "relevance from 0 to 1 and why it matched; noMatch: true when none fits.",
+     "Call first when starting a task: the installed skills that fit it, best first, with a "
+     "relevance in [0, 1]; noMatch: true when none fits.",
      lookup_params, lookup_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_find_skill},
     {"skills/list", "list_skills", "List skills",
@@ -702,8 +699,8 @@ const upk_method upk_skills_methods[] = {
      validate_params, validate_handler, UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT,
      .result = upk_result_validate_skill},
     {"skills/audit", "audit_skill", "Audit skills before installing them",
-     "Call before installing a skill from elsewhere: risky lines (downloads piped to a shell, "
-     "credentials read, data sent out, hidden text) with file, line and severity.",
+     "Call before installing a skill from elsewhere: its risky lines (downloads run, "
+     "credentials read, data sent out, hidden text) with file and line.",
      audit_params, audit_handler,
      UPK_METHOD_READ_ONLY | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_audit},
@@ -717,8 +714,8 @@ const upk_method upk_skills_methods[] = {
      check_handler, UPK_METHOD_DESTRUCTIVE | UPK_METHOD_OPEN_WORLD, /* update */
      .result = upk_result_check},
     {"skills/install", "install_skill", "Install a skill",
-     "Call when the user asks to install a skill (a path, owner/repo or its text): validated, "
-     "audited, then placed where the agents read skills.",
+     "Call when the user asks to install a skill (path, owner/repo or text): validated, "
+     "audited, placed where agents read skills.",
      install_params, install_handler,
      UPK_METHOD_DESTRUCTIVE | UPK_METHOD_IDEMPOTENT | UPK_METHOD_OPEN_WORLD,
      .result = upk_result_install},

@@ -355,6 +355,15 @@ Test(kernel, mcp_tool_validate_kernel) {
   json_t *sc = json_object_get(r, "structuredContent");
   cr_assert(json_is_true(json_object_get(sc, "ok")), "%s", hx_dump(r));
   cr_assert(json_is_false(json_object_get(r, "isError")) || !json_object_get(r, "isError"));
+  /* the answer a model reads (kernel_brief.h): the summary first, names only, within 2 KB */
+  const char *text =
+      json_string_value(json_object_get(json_array_get(json_object_get(r, "content"), 0), "text"));
+  cr_assert(text && !strncmp(text, "{\"summary\":\"ok: 1 kernel for ", 29), "%s", text);
+  cr_assert_leq(strlen(text), 2048, "%s", text);
+  json_t *k = json_array_get(json_object_get(sc, "kernels"), 0);
+  cr_assert_str_eq(json_string_value(json_object_get(k, "name")), "saxpy", "%s", hx_dump(sc));
+  cr_assert_null(json_object_get(k, "mangled"), "%s", hx_dump(sc));
+  cr_assert(json_is_integer(json_object_get(sc, "dependencyCount")), "%s", hx_dump(sc));
   json_decref(resp);
   hx_finish(d, 0);
 }

@@ -313,7 +313,7 @@ Test(lookup_rank, mcp_answers_fit_their_budgets) {
     json_decref(seen);
     cr_expect(strcmp(json_string_value(json_object_get(t, "name")), "complete"), "listed");
   }
-  cr_expect_leq(listed, 10240, "names, descriptions and input schemas: %zu bytes", listed);
+  cr_expect_leq(listed, 8192, "names, descriptions and input schemas: %zu bytes", listed);
   json_decref(tl);
   json_t *res, *r = call_tool(d, "list_skills", "{\"waitMs\":30000}", &res);
   size_t total = (size_t)json_integer_value(SC(res, "total"));

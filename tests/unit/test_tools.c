@@ -4,6 +4,7 @@
  * (daemon/mcp/tool_text.c). tests/conformance/schemas.test.mjs compiles the schemas with ajv. */
 #include <string.h>
 
+#include "daemon/kernels/kernel_brief.h"
 #include "daemon/methods.h"
 #include "daemon/mcp/tool_text.h"
 #include "tests/unit/unit.h"
@@ -186,4 +187,65 @@ static void method_honest(const upk_method *m) {
 
 UTest(tools, annotations_are_honest) {
   each_method(method_honest);
+}
+
+/* validate_kernel's answer (daemon/kernels/kernel_brief.c): a summary first, names without
+ * their mangled forms, dependencies counted unless asked for, and a file of 10,000 kernels
+ * (with as many warnings) folded within the budget, saying what it left out. */
+static json_t *kernel_result(size_t n) {
+  json_t *ks = json_array(), *ds = json_array();
+  for (size_t i = 0; i < n; i++) {
+    char name[32], mangled[48];
+    snprintf(name, sizeof name, "k%zu", i);
+    snprintf(mangled, sizeof mangled, "_Z%zu%sPfS_i", strlen(name), name);
+    json_array_append_new(ks, json_pack("{s:s,s:s,s:i,s:i,s:n,s:n,s:[],s:{s:i,s:f,s:s}}", "name",
+                                        name, "mangled", mangled, "line", (int)i + 1, "registers",
+                                        32, "launchBounds", "clusterDims", "launches", "occupancy",
+                                        "blockSize", 256, "percent", 100.0, "limiter", "warps"));
+    json_array_append_new(ds, json_pack("{s:i,s:s,s:s}", "severity", 2, "code", "h100/lint",
+                                        "message", "a warning of the H100 lint, ninety bytes"));
+  }
+  return json_pack("{s:b,s:s,s:s,s:o,s:o,s:[{s:s,s:i},{s:s,s:i}]}", "ok", 1, "backend", "nvrtc",
+                   "arch", "sm_90a", "kernels", ks, "diagnostics", ds, "dependencies", "path",
+                   "/usr/include/a.h", "size", 10, "path", "/usr/include/b.h", "size", 20);
+}
+
+static size_t dumped(const json_t *j) {
+  char *t = json_dumps(j, JSON_COMPACT);
+  size_t n = strlen(t);
+  free(t);
+  return n;
+}
+
+UTest(tools, kernel_answer_fits_its_budget) {
+  json_t *one = kernel_result(2), *brief = upk_kernel_brief(one, false);
+  cr_assert_leq(dumped(brief), UPK_KERNEL_BRIEF_BUDGET, "%zu", dumped(brief));
+  const char *first_key = json_object_iter_key(json_object_iter(brief));
+  cr_assert_str_eq(first_key, "summary");
+  cr_assert_str_eq(json_string_value(json_object_get(brief, "summary")),
+                   "ok: 2 kernels for sm_90a (nvrtc), 0 errors, 2 warnings.");
+  json_t *k0 = json_array_get(json_object_get(brief, "kernels"), 0);
+  cr_assert_null(json_object_get(k0, "mangled"));
+  cr_assert_null(json_object_get(k0, "launchBounds"));
+  cr_assert_eq(json_integer_value(json_object_get(brief, "dependencyCount")), 2);
+  cr_assert_null(json_object_get(brief, "dependencies"));
+  cr_assert_null(json_object_get(brief, "kernelsOmitted"));
+  cr_assert_not_null(json_object_get(json_array_get(json_object_get(one, "kernels"), 0), "mangled"),
+                     "the result itself (maybe cached) is not changed");
+  json_decref(brief);
+  brief = upk_kernel_brief(one, true);
+  cr_assert_eq(json_array_size(json_object_get(brief, "dependencies")), 2);
+  json_decref(brief);
+  json_decref(one);
+  json_t *many = kernel_result(10000);
+  brief = upk_kernel_brief(many, false);
+  cr_assert_leq(dumped(brief), UPK_KERNEL_BRIEF_BUDGET, "%zu", dumped(brief));
+  size_t shown = json_array_size(json_object_get(brief, "kernels"));
+  cr_assert_geq(shown, 1);
+  cr_assert_eq(json_integer_value(json_object_get(brief, "kernelsOmitted")), 10000 - (int)shown);
+  cr_assert_gt(json_integer_value(json_object_get(brief, "diagnosticsOmitted")), 9900);
+  cr_assert(strstr(json_string_value(json_object_get(brief, "more")), "names"));
+  cr_assert(strstr(json_string_value(json_object_get(brief, "summary")), "10000 kernels"));
+  json_decref(brief);
+  json_decref(many);
 }
