@@ -66,6 +66,21 @@ static void print_errored(json_t *r) {
              sv(why, "reason"));
 }
 
+/* Cases of the tests file refused before they ran, by their numbers there (the others keep
+ * theirs): an error row each, with why. */
+static void print_refused_cases(json_t *r) {
+  json_t *x, *a = json_object_get(r, "refusedCases");
+  size_t i;
+  if (!json_array_size(a))
+    return;
+  printf("\n%zu case%s of the tests file refused (not run; fix %s and run eval again):\n",
+         json_array_size(a), json_array_size(a) == 1 ? "" : "s",
+         json_array_size(a) == 1 ? "it" : "them");
+  json_array_foreach(a, i, x)
+      printf("  case %lld  error  %s\n",
+             (long long)json_integer_value(json_object_get(x, "case")) + 1, sv(x, "reason"));
+}
+
 static void fmt_pct(char *buf, size_t len, double v, bool sign) {
   if (isfinite(v))
     snprintf(buf, len, sign ? "%+.0f%%" : "%.0f%%", 100 * v);
@@ -212,6 +227,7 @@ static void print_eval(json_t *r) {
            (long long)json_integer_value(json_object_get(r, "notRun")));
   print_models(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   print_errored(r);
+  print_refused_cases(r);
   ctl_print_pass_k(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   print_agents(json_object_get(r, "agents"));
   const char *id = sv(r, "runId");
@@ -336,6 +352,8 @@ static int finish(ctl *c, json_t *r, void (*print)(json_t *)) {
   int rc = json_is_object(st) ? 3 : 0;
   if (rc)
     print_stopped(st);
+  else if (json_array_size(json_object_get(r, "refusedCases")))
+    rc = 1; /* a case the user wrote did not run */
   json_decref(r);
   return rc;
 }

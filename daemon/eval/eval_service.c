@@ -207,7 +207,8 @@ void upk__eval_trial_finished(eval_trial *x) {
   if (e->progress) {
     char msg[512];
     snprintf(msg, sizeof msg, "%s, run %u, case %zu, %s: %s", x->t.model->name, x->t.run + 1,
-             x->t.case_idx + 1, x->t.with_skill ? "with skill" : "baseline",
+             upk_evalcases_number(e->spec.cases, x->t.case_idx) + 1,
+             x->t.with_skill ? "with skill" : "baseline",
              x->t.answer ? upk_assert_status_name(x->t.verdict) : "no answer");
     e->progress(e->arg, e->finished, e->n, msg);
   }
@@ -324,6 +325,17 @@ upk_eval_trial *upk__eval_flat_trials(const upk_eval *e) {
   return ts;
 }
 
+/* The cases of the tests file refused before they ran, by their numbers there; NULL: none. */
+json_t *upk__eval_refused_json(const upk_evalcases *c) {
+  if (!c || !c->n_refused)
+    return NULL;
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < c->n_refused; i++)
+    json_array_append_new(a, json_pack("{s:I,s:s}", "case", (json_int_t)c->refused[i].number,
+                                       "reason", c->refused[i].reason));
+  return a;
+}
+
 static json_t *build_summary(upk_eval *e) {
   upk_trial *ts = upk_xcalloc(e->n ? e->n : 1, sizeof *ts);
   size_t n = 0;
@@ -334,7 +346,7 @@ static json_t *build_summary(upk_eval *e) {
     ts[n++] = (upk_trial){t->model->name,
                           t->with_skill,
                           t->run,
-                          t->case_idx,
+                          upk_evalcases_number(e->spec.cases, t->case_idx),
                           t->verdict,
                           t->answer == NULL,
                           t->report.passed,
@@ -362,11 +374,16 @@ static json_t *build_summary(upk_eval *e) {
       s, "status",
       json_string(json_array_size(json_object_get(errored, "failedModels")) ? "failed" : "ok"));
   json_object_set_new(s, "errored", errored);
+  json_t *refused = upk__eval_refused_json(e->spec.cases);
+  if (refused)
+    json_object_set_new(s, "refusedCases", refused);
   upk_eval_trial *flat = upk__eval_flat_trials(e);
   size_t ran = 0;
   for (size_t i = 0; flat && i < e->n; i++)
-    if (!flat[i].not_run)
-      flat[ran++] = flat[i];
+    if (!flat[i].not_run) {
+      flat[ran] = flat[i];
+      flat[ran++].case_idx = upk_evalcases_number(e->spec.cases, flat[i].case_idx);
+    }
   json_t *agents = flat ? upk_eval_agent_summary(flat, ran) : NULL;
   free(flat);
   if (agents)
@@ -408,7 +425,7 @@ static void store_work(uv_work_t *w) {
     upk_transcript tr = {t->model->name,
                          t->with_skill,
                          t->run,
-                         t->case_idx,
+                         upk_evalcases_number(e->spec.cases, t->case_idx),
                          t->agent_name   ? NULL /* the agent's own */
                          : t->with_skill ? e->system_skill
                                          : e->system_base,
