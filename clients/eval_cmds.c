@@ -273,6 +273,16 @@ static void print_generate(json_t *r) {
   json_array_foreach(json_object_get(inst, "targets"), i, t)
       printf("installed: %s%s%s\n", sv(t, "path"), json_object_get(t, "error") ? " — " : "",
              json_object_get(t, "error") ? sv(t, "error") : "");
+  if (json_is_false(json_object_get(inst, "ok"))) {
+    printf("not installed: %s\n", sv(inst, "error"));
+    json_array_foreach(json_object_get(inst, "diagnostics"), i, t) {
+      if (json_integer_value(json_object_get(t, "severity")) == 1 &&
+          strcmp(sv(t, "code"), "install/audit")) /* that one is the line above */
+        printf("  %s: %s\n", sv(t, "code"), sv(t, "message"));
+    }
+    printf("read %s, then `upskillctl install %s --allow-risky` installs it anyway\n",
+           sv(r, "path"), sv(r, "path"));
+  }
   json_t *trig = json_object_get(r, "trigger");
   if (json_is_object(trig)) {
     printf("\ntrigger eval of the description:\n");
@@ -352,8 +362,9 @@ static int finish(ctl *c, json_t *r, void (*print)(json_t *)) {
   int rc = json_is_object(st) ? 3 : 0;
   if (rc)
     print_stopped(st);
-  else if (json_array_size(json_object_get(r, "refusedCases")))
-    rc = 1; /* a case the user wrote did not run */
+  else if (json_array_size(json_object_get(r, "refusedCases")) ||
+           json_is_false(json_object_get(json_object_get(r, "install"), "ok")))
+    rc = 1; /* a case the user wrote did not run; generate's install was refused */
   json_decref(r);
   return rc;
 }
