@@ -157,8 +157,9 @@ void upk__gen_finish(upk_gen *g) {
     json_t *inst = json_pack("{s:b,s:o,s:o}", "ok", g->inst_rc == 0, "targets", t, "diagnostics",
                              upk_diags_json(d));
     if (g->inst_rc) /* why, as skills/install says it: its last diagnostic */
-      json_object_set_new(inst, "error", json_string(d->len ? d->items[d->len - 1].message
-                                                            : strerror(-g->inst_rc)));
+      json_object_set_new(
+          inst, "error",
+          json_string(d->len ? d->items[d->len - 1].message : strerror(-g->inst_rc)));
     json_object_set_new(r, "install", inst);
   }
   g->stage = "done";
