@@ -55,6 +55,9 @@ struct upk_eval {
   upk_model *model_copy;
   upk_model grader_copy;
   size_t *subset_copy;
+  size_t *numbers; /* per case of spec.cases: its number in the tests file (copied at start: the
+                      cases may be gone when a cancelled evaluation's trials drain) */
+  json_t *refused; /* the cases refused before they ran ({case, reason}), or NULL */
   char *system_skill, *system_base;
   eval_trial *trials;
   size_t n, next, inflight, finished;
