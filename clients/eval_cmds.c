@@ -66,6 +66,21 @@ static void print_errored(json_t *r) {
              sv(why, "reason"));
 }
 
+/* Cases of the tests file refused before they ran, by their numbers there (the others keep
+ * theirs): an error row each, with why. */
+static void print_refused_cases(json_t *r) {
+  json_t *x, *a = json_object_get(r, "refusedCases");
+  size_t i;
+  if (!json_array_size(a))
+    return;
+  printf("\n%zu case%s of the tests file refused (not run; fix %s and run eval again):\n",
+         json_array_size(a), json_array_size(a) == 1 ? "" : "s",
+         json_array_size(a) == 1 ? "it" : "them");
+  json_array_foreach(a, i, x)
+      printf("  case %lld  error  %s\n",
+             (long long)json_integer_value(json_object_get(x, "case")) + 1, sv(x, "reason"));
+}
+
 static void fmt_pct(char *buf, size_t len, double v, bool sign) {
   if (isfinite(v))
     snprintf(buf, len, sign ? "%+.0f%%" : "%.0f%%", 100 * v);
@@ -212,6 +227,7 @@ static void print_eval(json_t *r) {
            (long long)json_integer_value(json_object_get(r, "notRun")));
   print_models(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   print_errored(r);
+  print_refused_cases(r);
   ctl_print_pass_k(json_object_get(r, "models"), json_is_true(json_object_get(r, "baselineSkill")));
   print_agents(json_object_get(r, "agents"));
   const char *id = sv(r, "runId");
@@ -257,6 +273,16 @@ static void print_generate(json_t *r) {
   json_array_foreach(json_object_get(inst, "targets"), i, t)
       printf("installed: %s%s%s\n", sv(t, "path"), json_object_get(t, "error") ? " — " : "",
              json_object_get(t, "error") ? sv(t, "error") : "");
+  if (json_is_false(json_object_get(inst, "ok"))) {
+    printf("not installed: %s\n", sv(inst, "error"));
+    json_array_foreach(json_object_get(inst, "diagnostics"), i, t) {
+      if (json_integer_value(json_object_get(t, "severity")) == 1 &&
+          strcmp(sv(t, "code"), "install/audit")) /* that one is the line above */
+        printf("  %s: %s\n", sv(t, "code"), sv(t, "message"));
+    }
+    printf("read %s, then `upskillctl install %s --allow-risky` installs it anyway\n",
+           sv(r, "path"), sv(r, "path"));
+  }
   json_t *trig = json_object_get(r, "trigger");
   if (json_is_object(trig)) {
     printf("\ntrigger eval of the description:\n");
@@ -336,6 +362,9 @@ static int finish(ctl *c, json_t *r, void (*print)(json_t *)) {
   int rc = json_is_object(st) ? 3 : 0;
   if (rc)
     print_stopped(st);
+  else if (json_array_size(json_object_get(r, "refusedCases")) ||
+           json_is_false(json_object_get(json_object_get(r, "install"), "ok")))
+    rc = 1; /* a case the user wrote did not run; generate's install was refused */
   json_decref(r);
   return rc;
 }

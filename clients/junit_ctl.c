@@ -128,6 +128,22 @@ int ctl_junit_eval(json_t *r, const char *file, double started) {
     suites[i] = (upk_junit_suite){keep(&p, upk_xasprintf("%s: %s", sv(r, "skill"), sv(m, "model"))),
                                   cases, nc, -1, started};
   }
+  json_t *refused = json_object_get(r, "refusedCases");
+  if (json_array_size(refused)) { /* one suite more: the cases that never ran, as errors */
+    upk_junit_case *cases = upk_xcalloc(json_array_size(refused), sizeof *cases);
+    json_array_foreach(refused, k, t) {
+      cases[k] = (upk_junit_case){.classname = "refused",
+                                  .name = keep(&p, upk_xasprintf("case %lld", iv(t, "case") + 1)),
+                                  .time_s = -1,
+                                  .outcome = UPK_JUNIT_ERROR,
+                                  .type = "refused",
+                                  .message = sv(t, "reason"),
+                                  .detail = sv(t, "reason")};
+    }
+    suites = upk_xrealloc(suites, (n + 1) * sizeof *suites);
+    suites[n++] = (upk_junit_suite){keep(&p, upk_xasprintf("%s: refused cases", sv(r, "skill"))),
+                                    cases, json_array_size(refused), -1, started};
+  }
   char *name = upk_xasprintf("upskillctl eval %s", sv(r, "skill"));
   keep(&p, name);
   return finish("eval", file, name, suites, n, &p);

@@ -143,6 +143,7 @@ static int spawn(ctl *c, const char *server_cmd, int timeout_ms, json_t *grants)
   } else {
     argv[k++] = def = default_server();
     argv[k++] = "--lsp";
+    argv[k++] = "--config-problems=answers"; /* printed from the answers: once, not twice */
     if (c->verbose)
       argv[k++] = "-vv";
     for (size_t i = 0; i < n; i++)

@@ -15,6 +15,7 @@
 #include "common/xalloc.h"
 #include "daemon/core/guard.h"
 #include "daemon/server.h"
+#include "models/config.h"
 #include "upk_config.h"
 
 #define DEFAULT_MAX_MESSAGE (64u << 20)
@@ -51,6 +52,8 @@ static void usage(FILE *f) {
         "  --shutdown-grace=S      how long shutdown, EOF and SIGTERM wait for requests in flight\n"
         "                          before cancelling them with an error (default 30; 0: at once)\n"
         "  --log-file=PATH         also append logs to PATH\n"
+        "  --config-problems=WHERE log (default: a warning in the log) or answers (at info: the\n"
+        "                          client prints them from its answers; upskillctl passes this)\n"
         "  -v, --verbose           more logging on stderr (repeat for debug)\n"
         "  -q, --quiet             errors only\n"
         "  --test-methods          expose test aids such as upskilld/sleep\n"
@@ -142,6 +145,14 @@ static int set_test_methods(args_state *a, const char *arg) {
 }
 static int more_verbose(args_state *a, const char *arg) {
   a->level = a->level < UPK_LOG_DEBUG ? a->level + 1 : a->level;
+  return -1;
+}
+static int set_config_problems(args_state *a, const char *arg) {
+  if (strcmp(arg, "log") && strcmp(arg, "answers")) {
+    fprintf(stderr, "upskilld: --config-problems: '%s' is not log or answers\n", arg);
+    return 2;
+  }
+  upk_config_problems_in_answers(!strcmp(arg, "answers"));
   return -1;
 }
 static int set_quiet(args_state *a, const char *arg) {
@@ -245,6 +256,7 @@ static const struct {
     {"shutdown-grace", required_argument, 0, set_grace},
     {"allow-kernel-option", required_argument, 0, add_kernel_option},
     {"log-file", required_argument, 0, set_log_file},
+    {"config-problems", required_argument, 0, set_config_problems},
     {"test-methods", no_argument, 0, set_test_methods},
     {"verbose", no_argument, 'v', more_verbose},
     {"quiet", no_argument, 'q', set_quiet},

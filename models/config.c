@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,6 +447,12 @@ static json_t *key_lines(const char *text, size_t len) {
   return out;
 }
 
+static atomic_bool problems_in_answers;
+
+void upk_config_problems_in_answers(bool yes) {
+  atomic_store(&problems_in_answers, yes);
+}
+
 /* A problem with one key of a config file, recorded (c->refused, rule `rule`) and logged: the
  * rest of the file still applies. */
 static void key_problem(upk_config *c, const char *path, const json_t *lines, const char *key,
@@ -456,7 +463,7 @@ static void key_problem(upk_config *c, const char *path, const json_t *lines, co
   json_array_append_new(c->refused,
                         json_pack("{s:s,s:s,s:s,s:s,s:I}", "key", key, "rule", rule, "message", msg,
                                   "file", path, "line", line ? line : 1));
-  upk_log(UPK_LOG_WARN, "%s", msg);
+  upk_log(atomic_load(&problems_in_answers) ? UPK_LOG_INFO : UPK_LOG_WARN, "%s", msg);
 }
 
 static void unknown_key(upk_config *c, const char *path, const json_t *lines, const char *key,

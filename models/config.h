@@ -4,6 +4,7 @@
 #define UPK_CONFIG_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct upk_provider_def {
@@ -68,6 +69,11 @@ typedef struct upk_config {
 
 /** Fill `c` with the defaults only. */
 void upk_config_defaults(upk_config *c);
+/** How a config file's problems (an unknown key, a wrong value) are logged besides being recorded
+ * in `refused`: at warn (the default), or at info where the client prints them from the answers
+ * (configRefused, upskilld/status), so that a person reads each once (upskilld
+ * --config-problems=answers, which upskillctl passes to the daemon it spawns). */
+void upk_config_problems_in_answers(bool yes);
 /** Load every layer. `project_dir` and `init_options` may be NULL. The project's layer is data
  * until the user trusts the project (common/trust.h upk_trust_check): untrusted or changed, its
  * agents.*.command, modelArgs, env, loginFiles and stripEnv, skills.gitHost, and runs_dir or

@@ -13,7 +13,18 @@ static bool same(const char *a, const char *b) {
   return a && b && !strcmp(a, b);
 }
 
-/* The largest case index among the transcripts, + 1. */
+/* Why case c of the tests file was refused before it ran, or NULL. */
+static const char *refused_reason(const upk__rr_run *r, size_t c) {
+  json_t *x;
+  size_t i;
+  json_array_foreach(json_object_get(r->summary, "refusedCases"), i, x) {
+    if ((size_t)json_integer_value(json_object_get(x, "case")) == c)
+      return upk__rr_str(x, "reason");
+  }
+  return NULL;
+}
+
+/* The largest case index among the transcripts and the refused cases, + 1. */
 static size_t case_count(const upk__rr_run *r) {
   json_t *t;
   size_t i, n = (size_t)json_integer_value(json_object_get(r->meta, "cases"));
@@ -21,7 +32,21 @@ static size_t case_count(const upk__rr_run *r) {
     size_t c = (size_t)json_integer_value(json_object_get(t, "case")) + 1;
     n = c > n ? c : n;
   }
+  json_array_foreach(json_object_get(r->summary, "refusedCases"), i, t) {
+    size_t c = (size_t)json_integer_value(json_object_get(t, "case")) + 1;
+    n = c > n ? c : n;
+  }
   return n;
+}
+
+/* A case refused before it ran: an error row across the models, with why. */
+static void refused_row(upk_html *h, size_t c, size_t n_models, const char *why) {
+  upk_html_rawf(h,
+                "<tr data-case=\"%zu\"><th class=\"case\">%zu.</th><td class=\"cell error\" "
+                "colspan=\"%zu\">refused, not run: ",
+                c, c + 1, n_models ? n_models : 1);
+  upk_html_text(h, why);
+  upk_html_raw(h, "</td></tr>\n");
 }
 
 /* Cases that have a transcript (generation subsets leave gaps). */
@@ -198,6 +223,10 @@ void upk__rr_grid(upk_html *h, const upk__rr_run *a, const upk__rr_run *b) {
   }
   upk_html_raw(h, "</tr>\n");
   for (size_t c = 0; c < n; c++) {
+    if (refused_reason(a, c)) {
+      refused_row(h, c, json_array_size(models), refused_reason(a, c));
+      continue;
+    }
     if (!case_seen(a, c))
       continue;
     upk_html_rawf(h, "<tr data-case=\"%zu\"><th class=\"case\">%zu. <span class=\"muted\">", c,

@@ -442,6 +442,10 @@ const upk_param upk_result_eval[] = {
      UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = trial_f)},
     {"caseDiagnostics", UPK_T_ARRAY, 0, "Bad cases, left out.",
      UPK_ITEMS_OF(.type = UPK_T_OBJECT, .props = diag_f)},
+    {"refusedCases", UPK_T_ARRAY, 0,
+     "Cases of the tests file refused before they ran: {case (its 0-based place in the file, as "
+     "results[].case), reason}.",
+     UPK_ITEMS_OF(.type = UPK_T_OBJECT)},
     {"agents", UPK_T_OBJECT, 0,
      "Agent runs: byModel and byCase, with_skill and without_skill side by side (passRate, "
      "skillLoadedRate, meanTurns, meanInputTokens, meanOutputTokens, meanCostUsd, meanMs)."},

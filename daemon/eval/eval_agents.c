@@ -345,9 +345,9 @@ void upk__eval_plan_agent(upk_eval *e, eval_trial *x, size_t m) {
   upk_run_model_component(e->spec.models[m].name, comp, sizeof comp);
   x->def = &e->spec.agents[m];
   x->t.agent_name = x->def->name;
-  x->dir =
-      upk_xasprintf("%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
-                    x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1, x->t.case_idx + 1);
+  x->dir = upk_xasprintf("%s/%s/%s/run-%u/case-%zu", e->agent_root, comp,
+                         x->t.with_skill ? "with_skill" : "baseline", x->t.run + 1,
+                         upk_evalcases_number(e->spec.cases, x->t.case_idx) + 1);
 }
 
 /* A cancelled evaluation's agent runs are removed off the loop; the path is owned. */

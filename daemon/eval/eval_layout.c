@@ -72,14 +72,15 @@ static int fill(const upk_eval_layout *l, const upk_eval_trial *t, upk_as_run *r
       l->evals && t->case_idx < l->evals->n ? &l->evals->items[t->case_idx] : NULL;
   const upk_agent_result *a = t->agent;
   size_t n_tools = 0;
-  x->name = info ? upk_xstrdup(info->name) : upk_xasprintf("case-%zu", t->case_idx + 1);
+  size_t number = upk_evalcases_number(l->cases, t->case_idx); /* as the tests file has it */
+  x->name = info ? upk_xstrdup(info->name) : upk_xasprintf("case-%zu", number + 1);
   x->prompt = upk_xstrdup(l->cases->items[t->case_idx].input);
   int rc = expectations(t, info, x);
   if (!rc)
     rc = count_tools(a, x, &n_tools);
   iso(t->started_at, x->started, sizeof x->started);
   iso(t->started_at + t->duration_ms / 1000, x->ended, sizeof x->ended);
-  *run = (upk_as_run){.eval_id = info ? info->id : (int)t->case_idx + 1,
+  *run = (upk_as_run){.eval_id = info ? info->id : (int)number + 1,
                       .eval_name = info ? x->name : NULL, /* the directory is then plain eval-<n> */
                       .prompt = x->prompt,
                       .configuration = t->with_skill  ? "with_skill"

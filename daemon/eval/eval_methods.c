@@ -423,17 +423,18 @@ static json_t *unpassed_json(const upk_assert_report *r) {
   return a;
 }
 
-static json_t *trials_json(const upk_eval_outcome *o) {
+static json_t *trials_json(const ecall *c, const upk_eval_outcome *o) {
   json_t *a = json_array();
   for (size_t i = 0; i < o->n_trials; i++) {
     const upk_eval_trial *t = &o->trials[i];
-    json_t *one = json_pack(
-        "{s:s,s:s,s:i,s:i,s:s,s:I,s:I,s:I,s:I,s:s?}", "model", t->model->name, "condition",
-        t->with_skill ? "with_skill" : "baseline", "run", t->run, "case", (int)t->case_idx,
-        "verdict", t->not_run ? "not-run" : upk_assert_status_name(t->verdict), "assertionsPassed",
-        (json_int_t)t->report.passed, "assertionsSkipped", (json_int_t)t->report.skipped,
-        "inputTokens", (json_int_t)t->input_tokens, "outputTokens", (json_int_t)t->output_tokens,
-        "error", t->error);
+    json_t *one =
+        json_pack("{s:s,s:s,s:i,s:i,s:s,s:I,s:I,s:I,s:I,s:s?}", "model", t->model->name,
+                  "condition", t->with_skill ? "with_skill" : "baseline", "run", t->run, "case",
+                  (int)upk_evalcases_number(&c->cases, t->case_idx), "verdict",
+                  t->not_run ? "not-run" : upk_assert_status_name(t->verdict), "assertionsPassed",
+                  (json_int_t)t->report.passed, "assertionsSkipped", (json_int_t)t->report.skipped,
+                  "inputTokens", (json_int_t)t->input_tokens, "outputTokens",
+                  (json_int_t)t->output_tokens, "error", t->error);
     if (one) {
       json_object_set_new(one, "durationMs", json_real(t->duration_ms));
       json_object_set_new(one, "unpassed", unpassed_json(&t->report));
@@ -468,7 +469,7 @@ json_t *upk__em_eval_result(ecall *c, const upk_eval_outcome *o) {
     json_object_set_new(r, "layoutError", json_string(o->layout_error));
   else if (o->run_dir) /* one folder per model inside it: <model>/benchmark.json */
     json_object_set_new(r, "agentSkillsDir", json_sprintf("%s/agentskills", o->run_dir));
-  json_object_set_new(r, "results", trials_json(o));
+  json_object_set_new(r, "results", trials_json(c, o));
   if (c->case_diags.len)
     json_object_set_new(r, "caseDiagnostics", upk_diags_json(&c->case_diags));
   return r;

@@ -65,6 +65,8 @@ static void eval_free(upk_eval *e) {
   free(e->trials);
   free(e->model_copy);
   free(e->subset_copy);
+  free(e->numbers);
+  json_decref(e->refused);
   free(e->own_runs_dir);
   free(e->own_skill_name);
   free(e->own_kind);
@@ -190,7 +192,7 @@ void upk__eval_trial_finished(eval_trial *x) {
   if (e->progress) {
     char msg[512];
     snprintf(msg, sizeof msg, "%s, run %u, case %zu, %s: %s", x->t.model->name, x->t.run + 1,
-             x->t.case_idx + 1, x->t.with_skill ? "with skill" : "baseline",
+             e->numbers[x->t.case_idx] + 1, x->t.with_skill ? "with skill" : "baseline",
              x->t.answer ? upk_assert_status_name(x->t.verdict) : "no answer");
     e->progress(e->arg, e->finished, e->n, msg);
   }
@@ -307,6 +309,17 @@ upk_eval_trial *upk__eval_flat_trials(const upk_eval *e) {
   return ts;
 }
 
+/* The cases of the tests file refused before they ran, by their numbers there; NULL: none. */
+json_t *upk__eval_refused_json(const upk_evalcases *c) {
+  if (!c || !c->n_refused)
+    return NULL;
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < c->n_refused; i++)
+    json_array_append_new(a, json_pack("{s:I,s:s}", "case", (json_int_t)c->refused[i].number,
+                                       "reason", c->refused[i].reason));
+  return a;
+}
+
 static json_t *build_summary(upk_eval *e) {
   upk_trial *ts = upk_xcalloc(e->n ? e->n : 1, sizeof *ts);
   size_t n = 0;
@@ -317,7 +330,7 @@ static json_t *build_summary(upk_eval *e) {
     ts[n++] = (upk_trial){t->model->name,
                           t->with_skill,
                           t->run,
-                          t->case_idx,
+                          e->numbers[t->case_idx],
                           t->verdict,
                           t->answer == NULL,
                           t->report.passed,
@@ -345,11 +358,15 @@ static json_t *build_summary(upk_eval *e) {
       s, "status",
       json_string(json_array_size(json_object_get(errored, "failedModels")) ? "failed" : "ok"));
   json_object_set_new(s, "errored", errored);
+  if (e->refused)
+    json_object_set(s, "refusedCases", e->refused);
   upk_eval_trial *flat = upk__eval_flat_trials(e);
   size_t ran = 0;
   for (size_t i = 0; flat && i < e->n; i++)
-    if (!flat[i].not_run)
-      flat[ran++] = flat[i];
+    if (!flat[i].not_run) {
+      flat[ran] = flat[i];
+      flat[ran++].case_idx = e->numbers[flat[i].case_idx];
+    }
   json_t *agents = flat ? upk_eval_agent_summary(flat, ran) : NULL;
   free(flat);
   if (agents)
@@ -391,7 +408,7 @@ static void store_work(uv_work_t *w) {
     upk_transcript tr = {t->model->name,
                          t->with_skill,
                          t->run,
-                         t->case_idx,
+                         e->numbers[t->case_idx],
                          t->agent_name   ? NULL /* the agent's own */
                          : t->with_skill ? e->system_skill
                                          : e->system_base,
@@ -475,6 +492,10 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->model_copy = upk_xmalloc(spec->n_models * sizeof *e->model_copy);
   size_t n = spec->subset ? spec->n_subset : spec->cases->n;
   e->subset_copy = upk_xmalloc((n ? n : 1) * sizeof *e->subset_copy);
+  e->numbers = upk_xcalloc(spec->cases->n + 1, sizeof *e->numbers);
+  for (size_t i = 0; i < spec->cases->n; i++)
+    e->numbers[i] = upk_evalcases_number(spec->cases, i);
+  e->refused = upk__eval_refused_json(spec->cases);
   memcpy(e->model_copy, spec->models, spec->n_models * sizeof *e->model_copy);
   for (size_t i = 0; i < n; i++)
     e->subset_copy[i] = spec->subset ? spec->subset[i] : i;

@@ -55,6 +55,9 @@ struct upk_eval {
   upk_model *model_copy;
   upk_model grader_copy;
   size_t *subset_copy;
+  size_t *numbers; /* per case of spec.cases: its number in the tests file (copied at start: the
+                      cases may be gone when a cancelled evaluation's trials drain) */
+  json_t *refused; /* the cases refused before they ran ({case, reason}), or NULL */
   char *system_skill, *system_base;
   eval_trial *trials;
   size_t n, next, inflight, finished;
@@ -88,6 +91,7 @@ void upk__eval_judge(eval_trial *x);
 /* The one place that moves the queue on; the last thing every callback does. */
 void upk__eval_pump(upk_eval *e);
 upk_eval_trial *upk__eval_flat_trials(const upk_eval *e);
+json_t *upk__eval_refused_json(const upk_evalcases *c);
 /* eval_grade.c: {trials: how many errored, reasons: [{reason, count}] most frequent first,
  * failedModels: the models every trial of which errored}. */
 json_t *upk__eval_errors_json(const upk_eval *e);

@@ -153,9 +153,14 @@ void upk__gen_finish(upk_gen *g) {
       json_array_append_new(
           t, json_pack("{s:s,s:s?}", "path", g->inst.targets[i].path, "error",
                        g->inst.targets[i].status ? strerror(-g->inst.targets[i].status) : NULL));
-    json_object_set_new(r, "install",
-                        json_pack("{s:b,s:o,s:o}", "ok", g->inst_rc == 0, "targets", t,
-                                  "diagnostics", upk_diags_json(&g->inst.diags)));
+    const upk_diags *d = &g->inst.diags;
+    json_t *inst = json_pack("{s:b,s:o,s:o}", "ok", g->inst_rc == 0, "targets", t, "diagnostics",
+                             upk_diags_json(d));
+    if (g->inst_rc) /* why, as skills/install says it: its last diagnostic */
+      json_object_set_new(
+          inst, "error",
+          json_string(d->len ? d->items[d->len - 1].message : strerror(-g->inst_rc)));
+    json_object_set_new(r, "install", inst);
   }
   g->stage = "done";
   json_object_set_new(r, "stage", json_string("done"));

@@ -59,6 +59,9 @@ void upk_evalcases_free(upk_evalcases *c) {
   for (size_t i = 0; i < c->n; i++)
     upk_evalcase_free(&c->items[i]);
   free(c->items);
+  for (size_t i = 0; i < c->n_refused; i++)
+    free(c->refused[i].reason);
+  free(c->refused);
   memset(c, 0, sizeof *c);
 }
 
@@ -449,6 +452,33 @@ static int read_case(reader *r, json_t *obj, upk_evalcase *c) {
   return rc;
 }
 
+size_t upk_evalcases_number(const upk_evalcases *c, size_t i) {
+  return i < c->n && c->items[i].number ? c->items[i].number - 1 : i;
+}
+
+/* Case i of the file was read into *c, with diagnostics from `from` on: kept under its number,
+ * or (bad) freed and listed as refused with its first error. */
+static void keep_or_refuse(upk_evalcases *out, upk_evalcase *c, const reader *r, size_t i,
+                           size_t from) {
+  if (!r->bad) {
+    c->number = i + 1;
+    out->n++;
+    return;
+  }
+  upk_evalcase_free(c);
+  const char *why = "refused";
+  for (size_t k = from; k < r->diags->len; k++)
+    if (r->diags->items[k].severity == UPK_SEV_ERROR) {
+      why = r->diags->items[k].message;
+      break;
+    }
+  size_t w = strlen(r->where); /* the message starts "cases[2]: " */
+  if (!strncmp(why, r->where, w) && !strncmp(why + w, ": ", 2))
+    why += w + 2;
+  out->refused = upk_xrealloc(out->refused, (out->n_refused + 1) * sizeof *out->refused);
+  out->refused[out->n_refused++] = (upk_evalcase_refusal){i, upk_xstrdup(why)};
+}
+
 /* Read every case of a JSON list, keeping the good ones. */
 static int read_cases(json_t *list, const char *name, upk_evalcases *out, upk_diags *diags,
                       bool *bad) {
@@ -457,15 +487,13 @@ static int read_cases(json_t *list, const char *name, upk_evalcases *out, upk_di
     reader r = {.diags = diags};
     snprintf(r.where, sizeof r.where, "%s[%zu]", name, i);
     upk_evalcase *c = &out->items[out->n];
+    size_t from = diags->len;
     int rc = read_case(&r, json_array_get(list, i), c);
     if (rc) {
       upk_evalcase_free(c);
       return rc;
     }
-    if (r.bad)
-      upk_evalcase_free(c);
-    else
-      out->n++;
+    keep_or_refuse(out, c, &r, i, from);
     *bad |= r.bad;
   }
   return 0;
@@ -547,16 +575,14 @@ int upk_evalcases_from_meta(const upk_skill_meta *m, upk_evalcases *out, upk_dia
     reader r = {.diags = diags};
     snprintf(r.where, sizeof r.where, "tests[%zu]", i);
     upk_evalcase *c = &out->items[out->n];
+    size_t from = diags->len;
     int rc = case_from_meta(&r, &m->tests[i], c);
     if (rc) {
       upk_evalcase_free(c);
       upk_evalcases_free(out);
       return rc;
     }
-    if (r.bad)
-      upk_evalcase_free(c);
-    else
-      out->n++;
+    keep_or_refuse(out, c, &r, i, from);
     bad |= r.bad;
   }
   return bad ? -EINVAL : 0;

@@ -45,12 +45,25 @@ typedef struct upk_evalcase {
   char *output_file;      /* kept for upskill; NULL when absent or null */
   char *validator;        /* a foreign validator name, kept verbatim; never "upskilld" */
   char *validator_config; /* its config as compact JSON text */
+  size_t number;          /* 1 + its place in the tests file; 0: its place in the list */
 } upk_evalcase;
+
+/** A case of the tests file left out because it was refused: its place and the first reason. */
+typedef struct upk_evalcase_refusal {
+  size_t number; /* 0-based place in the tests file, as upk_evalcases_number */
+  char *reason;  /* the first error diagnostic's message */
+} upk_evalcase_refusal;
 
 typedef struct upk_evalcases {
   upk_evalcase *items;
   size_t n;
+  upk_evalcase_refusal *refused; /* the cases left out, in file order */
+  size_t n_refused;
 } upk_evalcases;
+
+/** The 0-based number the user knows case i by: its place in the tests file it was read from
+ * (cases refused before it keep their numbers), else its place in the list. */
+size_t upk_evalcases_number(const upk_evalcases *c, size_t i);
 
 /** Parse a tests document: a bare list, {"cases": [...]} or a whole
  * skill_meta.json ({"metadata", "tests"}). Returns 0 when every case was

@@ -23,7 +23,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-tap_plan 29
+tap_plan 30
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -161,6 +161,8 @@ check "status names the unknown keys (with the nearest known one) and the bad va
   'rc 0 && grep -q "config.yaml:4: unknown key .eval_modle. (did you mean .eval_model.?): ignored" "$tmp/o" &&
    grep -q "config.yaml:3: unknown key .skills.extraDir. (did you mean .extraDirs.?)" "$tmp/o" &&
    grep -q "config.yaml:5: max_attempts: expected an integer from 1 to 20" "$tmp/o"'
+check "... each problem once: the daemon upskillctl spawns does not log again what it prints" \
+  '[ "$(cat "$tmp/o" "$tmp/e" | grep -c eval_modle)" = 1 ]'
 ANTHROPIC_API_KEY=sk-ant-dummy run --json eval "$repo/skills/library/cuda-kernel-debugging" -m quick --dry-run
 check "... and the rest of the file applies (its model alias), the problems beside the result" \
   'rc 0 && py "

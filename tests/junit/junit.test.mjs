@@ -163,6 +163,46 @@ describe('eval --junit', () => {
     assert.equal(withSkill.filter((c) => outcome(c) !== 'skipped').length, Number(printed[2]));
     assert.equal(withSkill.filter((c) => outcome(c) === 'skipped').length, Number(printed[3] ?? 0));
   });
+
+  // The third case is refused before it runs (its kernel path leaves the workspace): the others
+  // keep the numbers the tests file gives them, and the third is an error row with its reason on
+  // the screen, in the result, in the JUnit file and in the stored run; the exit status says so.
+  it('a refused case keeps everyone\'s numbering and is an error row', async (t) => {
+    const file = join(tmp, 'eval-refused.xml');
+    const four = [cases[0], cases[1], { input: 'Check it.', expected: { kernel: { path: '../../outside.cu' } } },
+      { input: 'The fourth.', expected: { contains: ['TOKEN-SKILL'] } }];
+    writeFileSync(join(box.project, 'tests-refused.json'), JSON.stringify({ cases: four }));
+    const args = ['eval', 'junit-demo', '-m', 'anthropic.claude-junit', '--no-baseline', '--tests', 'tests-refused.json'];
+    const out = await run([...args, '--junit', file]);
+    assert.equal(out.status, 1, out.stdout + out.stderr);
+    assert.match(out.stdout, /1 case of the tests file refused/);
+    assert.match(out.stdout, /^ {2}case 3 {2}error {2}kernel\.path "\.\.\/\.\.\/outside\.cu" is not a file's path inside the workspace$/m);
+    const js = await run(['--json', ...args]);
+    assert.equal(js.status, 1, js.stderr);
+    const r = JSON.parse(js.stdout);
+    assert.deepEqual(r.results.map((x) => x.case).sort(), [0, 1, 3]);
+    assert.deepEqual(r.refusedCases.map((x) => x.case), [2]);
+    assert.match(r.refusedCases[0].reason, /^kernel\.path/);
+    // The fourth case is the one asking for TOKEN-SKILL: it passes under its own number.
+    assert.equal(r.results.find((x) => x.case === 3).verdict, 'pass');
+    const stored = JSON.parse(readFileSync(join(r.runDir, 'summary.json'), 'utf8'));
+    assert.deepEqual(stored.refusedCases, r.refusedCases);
+    assert.ok(existsSync(join(r.runDir, 'transcripts/anthropic.claude-junit/with_skill-r0-c3.json')),
+      readdirSync(join(r.runDir, 'transcripts/anthropic.claude-junit')).join(' '));
+    const html = join(tmp, 'refused.html');
+    const rep = await run(['report', r.runId, '-o', html]);
+    assert.equal(rep.status, 0, rep.stderr);
+    assert.match(readFileSync(html, 'utf8'), /<tr data-case="2"><th class="case">3\.<\/th><td class="cell error" colspan="1">refused, not run: kernel\.path/);
+    assert.match(readFileSync(html, 'utf8'), /<tr data-case="3"><th class="case">4\. /);
+    if (noReader) return t.skip(noReader);
+    const tcs = allCases(await readJunit(t, file));
+    assert.deepEqual(tcs.filter((c) => c.classname !== 'refused').map((c) => c.name).sort(), ['case 1 run 1', 'case 2 run 1', 'case 4 run 1']);
+    const refused = tcs.filter((c) => c.classname === 'refused');
+    assert.equal(refused.length, 1);
+    assert.equal(refused[0].name, 'case 3');
+    assert.equal(outcome(refused[0]), 'error');
+    assert.match(refused[0].error[0].message, /outside\.cu/);
+  });
 });
 
 describe('eval --junit of agent runs', () => {
