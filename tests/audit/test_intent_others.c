@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 #include "tests/audit/intent_worst.h"
 
 /* base64 of s (the test's own encoder) into a static buffer. */

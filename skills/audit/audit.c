@@ -1,5 +1,5 @@
 /* A static audit of a skill before it is installed (audit.h). What a file says is matched by
- * YARA rules (audit_yara.c, skills/audit_rules/); what a file is (a link, a FIFO, an
+ * YARA rules (audit_yara.c, skills/audit/rules/); what a file is (a link, a FIFO, an
  * executable, its size, its encoding) is checked here, through the same finding shape. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -20,7 +20,7 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 #include "skills/unicode.h"
 
 #define OVERSIZE (1u << 20)  /* medium: larger than a skill's files usually are */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_int.h"
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_int.h"
+#include "skills/audit/audit_intent.h"
 
 /* Whether column col of the line at data[ls, le) is inside quotes ("…", “…”, `…`): a phrase
  * mentioned, not said. */

@@ -10,7 +10,7 @@
 #include <yaml.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 #define PROSE_MIN 24     /* bytes of a value read as prose... */
 #define PROSE_SPACES 3   /* ...with at least this many spaces */

@@ -6,7 +6,7 @@
  * table that presents it as the wrong way is no skill a reviewer would refuse for it. The cell is
  * found by its column, counted from the finding's byte column; a finding with no column (a whole
  * line or file) is left alone. */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * step, and concealment or a change of authority. Their combination gives the severity. cmark
  * finds the prose (code blocks are scanned as scripts elsewhere); the words are matched in
  * plain C over lowercase tokens. */
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 #include <cmark.h>
 #include <ctype.h>
@@ -18,7 +18,7 @@
 
 #include "common/xalloc.h"
 #include "skills/audit.h"
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #define TOKENS_MAX 256   /* of one sentence: the rest of a run-on one says nothing new */
 #define TOKEN_LEN 96     /* bytes of one token kept */

@@ -6,7 +6,7 @@
  * skill already trusts its publisher's code, and the finding still says what runs unread. The
  * author is the skill's word for itself, so only a URL whose owner is that author is lowered;
  * a stranger's host stays high. */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* The audit's text rules: YARA rule files (skills/audit_rules/, embedded at build time) compiled
+/* The audit's text rules: YARA rule files (skills/audit/rules/, embedded at build time) compiled
  * once and scanned over each file's bytes, each match a finding on its line. */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,8 +12,8 @@
 #include <yara.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_intent.h"
-#include "skills/audit_rules.h"
+#include "skills/audit/audit_intent.h"
+#include "skills/audit/audit_rules.h"
 #include "skills/unicode.h"
 
 #define LINES_PER_RULE 5 /* findings of one rule in one file: the rest say nothing new */
