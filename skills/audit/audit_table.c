@@ -179,8 +179,8 @@ static bool payload_beside(const table_file *t, const char *rel, const char *lan
   return found;
 }
 
-size_t upk__audit_table_counter(const char *rel, const char *lang, const char *data, size_t len,
-                                upk_diags *out, size_t from) {
+void upk__audit_table_counter(const char *rel, const char *lang, const char *data, size_t len,
+                              upk_diags *out, size_t from) {
   table_file t = {.data = data, .len = len};
   if (ends_with(rel, ".csv")) /* data, not a language the rules tell apart */
     t.delim = ',';
@@ -189,14 +189,13 @@ size_t upk__audit_table_counter(const char *rel, const char *lang, const char *d
   else if (lang && !strcmp(lang, "markdown"))
     t.delim = '|';
   else
-    return 0;
+    return;
   size_t i = from;
   while (i < out->len && out->items[i].severity != UPK_SEV_ERROR)
     i++;
   if (i == out->len)
-    return 0; /* the common case: nothing high, no line table made */
+    return; /* the common case: nothing high, no line table made */
   upk__audit_lines_make(&t.lines, data, len);
-  size_t lowered = 0;
   for (; i < out->len; i++) {
     upk_diag *f = &out->items[i];
     if (f->severity != UPK_SEV_ERROR || !in_counter_cell(&t, f) || payload_beside(&t, rel, lang, f))
@@ -206,9 +205,7 @@ size_t upk__audit_table_counter(const char *rel, const char *lang, const char *d
                               f->message);
     free(f->message);
     f->message = msg;
-    f->severity = UPK_SEV_WARNING;
-    lowered++;
+    upk__audit_adjust(f, UPK_SEV_WARNING, "in a table's column of what not to do");
   }
   upk__audit_lines_free(&t.lines);
-  return lowered;
 }
