@@ -7,6 +7,7 @@
  * found by its column, counted from the finding's byte column; a finding with no column (a whole
  * line or file) is left alone. */
 #include "skills/audit/audit_int.h"
+#include "skills/audit/audit_intent.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +166,11 @@ static bool payload_beside(const table_file *t, const char *rel, const char *lan
   char *row = row_without_counter(t, a, b, ha, hb);
   upk_diags again = {0};
   bool found = false;
-  if (upk__audit_scan(rel, row, b - a, lang, ROW_SCAN_S, &again) > 0)
+  if (upk__audit_scan(rel, row, b - a, lang, ROW_SCAN_S, &again) == 0) {
+    if (!strcmp(lang, "markdown")) /* the row read as the whole file is: rules, then intent */
+      upk__audit_intent(rel, row, b - a, 0, &again);
+    else
+      upk__audit_intent_data(rel, row, b - a, 0, &again);
     for (size_t i = 0; i < again.len && !found; i++) {
       const upk_diag *g = &again.items[i];
       found = g->severity == UPK_SEV_ERROR && g->code && f->code && !strcmp(g->code, f->code);
@@ -174,6 +179,7 @@ static bool payload_beside(const table_file *t, const char *rel, const char *lan
         f->range.end_col = g->range.end_line == g->range.line ? g->range.end_col : (int)(b - a);
       } /* its evidence stays the row as written: the blanked copy is the audit's own */
     }
+  }
   upk_diags_free(&again);
   free(row);
   return found;
