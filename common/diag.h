@@ -30,8 +30,10 @@ typedef struct upk_diag {
   char *message; /* one sentence a person can act on */
   char *file;    /* path the range refers to; NULL: the file being checked */
   upk_range range;
-  char *category; /* optional (NULL): a group of codes, e.g. "reverse-shell" (the audit's) */
-  char *evidence; /* optional (NULL): the text the check matched, trimmed and escaped */
+  char *category;     /* optional (NULL): a group of codes, e.g. "reverse-shell" (the audit's) */
+  char *evidence;     /* optional (NULL): the text the check matched, trimmed and escaped */
+  const char *reason; /* optional (NULL): why the check raised or lowered the severity it first
+                         gave (a static string; the audit's adjudication, audit_int.h) */
 } upk_diag;
 
 typedef struct upk_diags {

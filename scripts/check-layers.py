@@ -32,8 +32,8 @@
    `FILE:LINE: gpu/ ROOM reaches up into ROOM (HEADER)` or
    `FILE: gpu/ ROOM reaches up into ROOM (SYMBOL, defined in DEFFILE)`.
 6. A room inside a library part with private headers of its own (PRIVATE_ROOMS:
-   skills/index/) is closed: its `*_int.h` are included only from its own folder (tests
-   aside): `FILE:LINE: only ROOM/ may include its private header (HEADER)`.
+   skills/index/, skills/audit/) is closed: its `*_int.h` (in CLOSED_ROOMS, skills/audit/,
+   every header) are included only from its own folder (tests aside): `FILE:LINE: only ROOM/ may include its private header (HEADER)`.
 
 Exits 1 on any violation, 0 when the tree is clean.
 Usage: scripts/check-layers.py [ROOT] [--links BUILD | --links-only BUILD]
@@ -268,13 +268,18 @@ def gpu_room_violation(f, g):
 
 # Rooms inside a library part with private headers of their own (docs/architecture.md): a
 # `*_int.h` in one of these folders is included only by the folder's files (and by tests).
-PRIVATE_ROOMS = ("skills/index",)
+PRIVATE_ROOMS = ("skills/index", "skills/audit")
+# Rooms whose every header is private, not only the `*_int.h` ones: the audit's API is
+# skills/audit.h, at the part's top; its detectors' headers are the room's own.
+CLOSED_ROOMS = ("skills/audit",)
 
 
 def room_private_violation(f, hdr):
     """Why part file f may not include hdr, a room's private header, or None."""
     room = os.path.dirname(hdr)
-    if hdr.endswith("_int.h") and room in PRIVATE_ROOMS and os.path.dirname(f) != room:
+    private = hdr.endswith("_int.h") or room in CLOSED_ROOMS
+    inside = os.path.dirname(f) == room or f.startswith(room + "/")
+    if private and room in PRIVATE_ROOMS and not inside:
         return f"only {room}/ may include its private header ({hdr})"
     return None
 

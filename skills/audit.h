@@ -8,7 +8,7 @@
  * audit/oversize, audit/link, audit/special-file, audit/not-utf8, ...: docs/diagnostics.md),
  * `category` its group and `evidence` the matched text (escaped, capped).
  *
- * What a file says is matched by YARA rules (skills/audit_rules/, embedded at build time,
+ * What a file says is matched by YARA rules (skills/audit/rules/, embedded at build time,
  * compiled once, thread-safe); what a file is (link, FIFO, executable, size, encoding) is
  * checked in C. Blocking; reads each regular file once; no symbolic link followed out of the
  * audited repository (upk_audit_skill_in).

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/diag.h"
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 /* The most severe of `d`'s findings (0 when none), its rule id into *id (a static buffer);
  * frees `d`. */

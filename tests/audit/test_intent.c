@@ -1,10 +1,10 @@
-/* The audit's intent layer (skills/audit_intent.c): Markdown prose split into sentences, each
+/* The audit's intent layer (skills/audit/audit_intent.c): Markdown prose split into sentences, each
  * scored for an order to the agent, a sensitive object or step, and concealment or override. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 static size_t split(const char *md, upk__intent_sentence **s) {
   return upk__intent_sentences(md, strlen(md), s);

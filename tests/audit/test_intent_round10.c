@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 #include "tests/audit/intent_worst.h"
 
 Test(intent_round10, connected_tool_sends_conversation_to_stranger) {

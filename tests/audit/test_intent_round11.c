@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 #include "tests/audit/intent_worst.h"
 
 Test(intent_round11, secret_file_pasted_into_web_form) {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 #include "tests/audit/intent_worst.h"
 
 Test(intent_round13, recovery_address_and_owner_handed_out) {

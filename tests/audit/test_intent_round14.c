@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 #include "tests/audit/intent_worst.h"
 
 Test(intent_round14, frontmatter_comments_are_read) {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 #include "tests/audit/intent_worst.h"
 
 /* A finding of another layer (code `code`, severity `sev`) on line `line` of `text`, at the

@@ -1,12 +1,12 @@
-/* The audit's YARA rules as the build saved them (skills/audit_rules/yarac.c, linked in by
+/* The audit's YARA rules as the build saved them (skills/audit/rules/yarac.c, linked in by
  * incbin.py) against the same rules compiled from their text: the daemon loads the first and
- * compiles only when they do not load (skills/audit_yara.c), so both must be the same rules,
+ * compiles only when they do not load (skills/audit/audit_yara.c), so both must be the same rules,
  * and a saved form that is cut short or not libyara's must be refused, not half loaded. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include <yara.h>
 
-#include "skills/audit_rules.h"
+#include "skills/audit/audit_rules.h"
 
 static void setup(void) {
   cr_assert_eq(yr_initialize(), ERROR_SUCCESS);

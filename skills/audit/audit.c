@@ -1,6 +1,8 @@
-/* A static audit of a skill before it is installed (audit.h). What a file says is matched by
- * YARA rules (audit_yara.c, skills/audit_rules/); what a file is (a link, a FIFO, an
- * executable, its size, its encoding) is checked here, through the same finding shape. */
+/* A static audit of a skill before it is installed (audit.h): the walk, and on each file the
+ * detectors in a fixed order, then the adjudication (adjudicate.c), which alone changes a
+ * severity once reported and counts the high findings. What a file says is matched by YARA
+ * rules (audit_yara.c, skills/audit/rules/) and read as orders (audit_intent*.c); what a file
+ * is (a link, a FIFO, an executable, its size, its encoding) is checked here. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -20,7 +22,8 @@
 
 #include "common/fileio.h"
 #include "common/xalloc.h"
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
+#include "skills/audit/audit_intent.h"
 #include "skills/unicode.h"
 
 #define OVERSIZE (1u << 20)  /* medium: larger than a skill's files usually are */
@@ -176,7 +179,7 @@ static bool zip_holds_compiled(const char *d, size_t len) {
 }
 
 /* Executables and other binary content: whole-file findings. True when it is binary. */
-static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *out, int *high) {
+static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *out) {
   if (starts_with(d, len,
                   "\x7f"
                   "ELF",
@@ -187,7 +190,6 @@ static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *
       (compiled_name(rel) && memchr(d, '\0', len < 8192 ? len : 8192))) {
     finding(out, UPK_SEV_ERROR, "audit/executable", "executable", rel, -1,
             "an executable program: what it does cannot be read");
-    (*high)++;
     return true;
   }
   size_t at = len > 1 && memchr(d, '\0', len) ? embedded_executable(d, len) : 0;
@@ -196,13 +198,11 @@ static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *
             "an executable program inside the file (at byte %zu, after other content): what it "
             "does cannot be read",
             at);
-    (*high)++;
     return true;
   }
   if (memchr(d, '\0', len < 8192 ? len : 8192) && zip_holds_compiled(d, len)) {
     finding(out, UPK_SEV_ERROR, "audit/executable", "executable", rel, -1,
             "an archive of compiled code (a zipapp or a jar): what it runs cannot be read");
-    (*high)++;
     return true;
   }
   if (memchr(d, '\0', len < 8192 ? len : 8192)) {
@@ -212,40 +212,89 @@ static bool audit_binary(const char *rel, const char *d, size_t len, upk_diags *
   return false;
 }
 
-/* The file's text, scanned for at most `timeout_s` (<= 0: the skill's time is spent). */
-static int audit_content(const char *rel, const char *data, size_t len, int timeout_s,
-                         upk_diags *out) {
-  int high = 0;
-  if (len > READ_MAX) {
-    finding(out, UPK_SEV_ERROR, "audit/oversize", "oversize", rel, -1,
-            "%zu MiB: too large to review, and larger than any skill needs", len >> 20);
-    return 1;
+/* ---- the detectors ---- */
+
+static int detect_size(const upk__audit_file *f, upk_diags *out) {
+  if (f->len > READ_MAX) {
+    finding(out, UPK_SEV_ERROR, "audit/oversize", "oversize", f->rel, -1,
+            "%zu MiB: too large to review, and larger than any skill needs", f->len >> 20);
+    return UPK__AUDIT_DONE;
   }
-  if (len > OVERSIZE)
-    finding(out, UPK_SEV_WARNING, "audit/oversize", "oversize", rel, -1,
-            "%zu KiB: larger than a skill's files usually are", len >> 10);
-  if (audit_binary(rel, data, len, out, &high))
-    return high;
-  audit_encoding(rel, data, len, out);
-  audit_blobs(rel, data, len, out);
-  size_t first = out->len;
-  const char *lang = upk__audit_lang(rel, data, len);
-  int rc = timeout_s <= 0 ? -ETIMEDOUT : upk__audit_scan(rel, data, len, lang, timeout_s, out);
+  if (f->len > OVERSIZE)
+    finding(out, UPK_SEV_WARNING, "audit/oversize", "oversize", f->rel, -1,
+            "%zu KiB: larger than a skill's files usually are", f->len >> 10);
+  return 0;
+}
+
+static int detect_binary(const upk__audit_file *f, upk_diags *out) {
+  return audit_binary(f->rel, f->data, f->len, out) ? UPK__AUDIT_DONE : 0;
+}
+
+static int detect_encoding(const upk__audit_file *f, upk_diags *out) {
+  audit_encoding(f->rel, f->data, f->len, out);
+  return 0;
+}
+
+static int detect_blobs(const upk__audit_file *f, upk_diags *out) {
+  audit_blobs(f->rel, f->data, f->len, out);
+  return 0;
+}
+
+/* The YARA rules over the text (and a Markdown file's code blocks). A scan that cannot finish
+ * is high: padding a file until the scan gives up must not hide a payload. */
+static int detect_rules(const upk__audit_file *f, upk_diags *out) {
+  int rc = f->timeout_s <= 0 ? -ETIMEDOUT
+                             : upk__audit_scan(f->rel, f->data, f->len, f->lang, f->timeout_s, out);
   if (rc == -EINVAL)
-    finding(out, UPK_SEV_ERROR, "audit/rules", "audit", rel, -1,
+    finding(out, UPK_SEV_ERROR, "audit/rules", "audit", f->rel, -1,
             "the audit's rules did not compile (%s): this build cannot audit",
             upk__audit_rules_error());
-  else if (rc < 0) /* high: padding a file until the scan gives up must not hide a payload */
-    finding(out, UPK_SEV_ERROR, "audit/unscanned", "audit", rel, -1,
+  else if (rc < 0)
+    finding(out, UPK_SEV_ERROR, "audit/unscanned", "audit", f->rel, -1,
             "the rules could not finish scanning this file (%s): not reviewed",
             rc == -ETIMEDOUT ? "out of time" : strerror(-rc));
-  if (rc > 0)
-    rc -= (int)upk__audit_table_counter(rel, lang, data, len, out, first);
-  return high + (rc < 0) + (rc > 0 ? rc : 0);
+  return rc;
+}
+
+/* A Markdown file's prose read as orders (audit_intent.c); a YAML or JSON file's prose values,
+ * a template's or a source file's comments to the agent (audit_intent_data.c). */
+static int detect_intent(const upk__audit_file *f, upk_diags *out) {
+  if (!strcmp(f->lang, "markdown"))
+    upk__audit_intent(f->rel, f->data, f->len, f->rules_from, out);
+  else
+    upk__audit_intent_data(f->rel, f->data, f->len, f->rules_from, out);
+  return 0;
+}
+
+/* In this order: the intent layer reads the rules' findings beside its prose. A model's
+ * judgement joins last: its findings are its own, and where it finds another detector's
+ * finding graver it calls upk__audit_raise, which never lowers. */
+static const upk__audit_detector DETECTORS[] = {
+    {"size", detect_size},   {"binary", detect_binary}, {"encoding", detect_encoding},
+    {"blobs", detect_blobs}, {"rules", detect_rules},   {"intent", detect_intent},
+};
+
+/* The detectors on one file's content, then its adjudication; scan time at most `timeout_s`. */
+static void audit_content(const char *rel, const char *data, size_t len, int timeout_s,
+                          upk_diags *out) {
+  upk__audit_file f = {.rel = rel, .data = data, .len = len, .timeout_s = timeout_s};
+  size_t first = out->len;
+  int rc = 0;
+  for (size_t i = 0; i < sizeof DETECTORS / sizeof *DETECTORS && !rc; i++) {
+    if (DETECTORS[i].scan == detect_rules) { /* the file is text from here on */
+      f.lang = upk__audit_lang(rel, data, len);
+      f.rules_from = out->len;
+    }
+    rc = DETECTORS[i].scan(&f, out);
+  }
+  if (!rc)
+    upk__audit_adjudicate_file(&f, out, first);
 }
 
 int upk_audit_text(const char *rel, const char *data, size_t len, upk_diags *out) {
-  return audit_content(rel, data, len, SCAN_FILE_S, out);
+  size_t first = out->len;
+  audit_content(rel, data, len, SCAN_FILE_S, out);
+  return upk__audit_highs(out, first);
 }
 
 #define HARDLINKS_MAX 1024
@@ -262,7 +311,7 @@ typedef struct walk {
   char root[PATH_MAX]; /* the skill directory's real path */
   char repo[PATH_MAX]; /* the audited repository's real path (root itself for a lone skill) */
   upk_diags *out;
-  int high, files;
+  int files;
   char *linked[LINKED_DIRS_MAX]; /* real paths of the directories walked through links */
   size_t n_linked;
   struct timespec start; /* the scan time is the skill's, SCAN_SKILL_S in all */
@@ -329,7 +378,6 @@ static void report_hardlinks(walk *w) {
               "a hard link: %lu of this file's %lu names are outside the skill, so it is the "
               "same file as one elsewhere",
               (unsigned long)(h->nlink - h->seen), (unsigned long)h->nlink);
-      w->high++;
     }
     free(h->rel);
   }
@@ -385,7 +433,6 @@ static void link_out(walk *w, const char *path, const char *rel, const char *rea
     finding(w->out, UPK_SEV_ERROR, "audit/link", "link", rel, -1,
             "a symbolic link out of the skill (to %s): it exposes or replaces a file elsewhere",
             real);
-  w->high++;
 }
 
 /* A symbolic link. Out of the repository high (an install would copy what it points at, or an
@@ -406,7 +453,6 @@ static void audit_link(walk *w, const char *path, const char *rel, int depth) {
               "a symbolic link out of the skill to a path that does not exist here (%s): it "
               "exposes that file wherever it does",
               strerror(err));
-      w->high++;
     } else {
       finding(w->out, UPK_SEV_INFO, "audit/link", "link", rel, -1,
               "a symbolic link to nothing (%s)", strerror(err));
@@ -434,12 +480,11 @@ static void audit_file(walk *w, const char *path, const char *rel) {
   char *data = NULL; /* lstat saw a regular file: a swap for a link or a FIFO is refused */
   int rc = upk_read_in_dir(path, READ_MAX, &data, &len);
   if (!rc) {
-    w->high += audit_content(rel, data, len, seconds_left(w), w->out);
+    audit_content(rel, data, len, seconds_left(w), w->out);
   } else if (rc == -EFBIG) {
     finding(w->out, UPK_SEV_ERROR, "audit/oversize", "oversize", rel, -1,
             "over %u MiB: too large to review, and larger than any skill needs; not read",
             READ_MAX >> 20);
-    w->high++;
   } else {
     finding(w->out, UPK_SEV_WARNING, "audit/unreadable", "audit", rel, -1,
             "could not be read (%s): not reviewed", strerror(-rc));
@@ -534,8 +579,8 @@ int upk_audit_skill_in(const char *dir, const char *repo, upk_diags *out) {
   size_t first = out->len;
   audit_dir(&w, w.root, "", 0);
   report_hardlinks(&w);
-  w.high -= (int)upk__audit_publisher_own(out, first, w.root);
+  upk__audit_adjudicate_skill(out, first, w.root);
   for (size_t i = 0; i < w.n_linked; i++)
     free(w.linked[i]);
-  return w.high;
+  return upk__audit_highs(out, first);
 }

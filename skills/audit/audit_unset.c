@@ -4,7 +4,7 @@
  * (audit_rules/catalogue_impact.yar) drops its matches whose variable the file sets, declares,
  * reads, tests or defaults, or whose shell stops on unset names (set -u), or that the login or a CI
  * runner always sets (HOME, GITHUB_...). */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -6,7 +6,8 @@
  * table that presents it as the wrong way is no skill a reviewer would refuse for it. The cell is
  * found by its column, counted from the finding's byte column; a finding with no column (a whole
  * line or file) is left alone. */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
+#include "skills/audit/audit_intent.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +166,11 @@ static bool payload_beside(const table_file *t, const char *rel, const char *lan
   char *row = row_without_counter(t, a, b, ha, hb);
   upk_diags again = {0};
   bool found = false;
-  if (upk__audit_scan(rel, row, b - a, lang, ROW_SCAN_S, &again) > 0)
+  if (upk__audit_scan(rel, row, b - a, lang, ROW_SCAN_S, &again) == 0) {
+    if (!strcmp(lang, "markdown")) /* the row read as the whole file is: rules, then intent */
+      upk__audit_intent(rel, row, b - a, 0, &again);
+    else
+      upk__audit_intent_data(rel, row, b - a, 0, &again);
     for (size_t i = 0; i < again.len && !found; i++) {
       const upk_diag *g = &again.items[i];
       found = g->severity == UPK_SEV_ERROR && g->code && f->code && !strcmp(g->code, f->code);
@@ -174,13 +179,14 @@ static bool payload_beside(const table_file *t, const char *rel, const char *lan
         f->range.end_col = g->range.end_line == g->range.line ? g->range.end_col : (int)(b - a);
       } /* its evidence stays the row as written: the blanked copy is the audit's own */
     }
+  }
   upk_diags_free(&again);
   free(row);
   return found;
 }
 
-size_t upk__audit_table_counter(const char *rel, const char *lang, const char *data, size_t len,
-                                upk_diags *out, size_t from) {
+void upk__audit_table_counter(const char *rel, const char *lang, const char *data, size_t len,
+                              upk_diags *out, size_t from) {
   table_file t = {.data = data, .len = len};
   if (ends_with(rel, ".csv")) /* data, not a language the rules tell apart */
     t.delim = ',';
@@ -189,14 +195,13 @@ size_t upk__audit_table_counter(const char *rel, const char *lang, const char *d
   else if (lang && !strcmp(lang, "markdown"))
     t.delim = '|';
   else
-    return 0;
+    return;
   size_t i = from;
   while (i < out->len && out->items[i].severity != UPK_SEV_ERROR)
     i++;
   if (i == out->len)
-    return 0; /* the common case: nothing high, no line table made */
+    return; /* the common case: nothing high, no line table made */
   upk__audit_lines_make(&t.lines, data, len);
-  size_t lowered = 0;
   for (; i < out->len; i++) {
     upk_diag *f = &out->items[i];
     if (f->severity != UPK_SEV_ERROR || !in_counter_cell(&t, f) || payload_beside(&t, rel, lang, f))
@@ -206,9 +211,7 @@ size_t upk__audit_table_counter(const char *rel, const char *lang, const char *d
                               f->message);
     free(f->message);
     f->message = msg;
-    f->severity = UPK_SEV_WARNING;
-    lowered++;
+    upk__audit_adjust(f, UPK_SEV_WARNING, "in a table's column of what not to do");
   }
   upk__audit_lines_free(&t.lines);
-  return lowered;
 }

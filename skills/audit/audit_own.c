@@ -4,7 +4,7 @@
  * says are at home: every secret-named variable in the match (a name holding TOKEN, SECRET,
  * KEY, PASSWORD, ...) either has a vendor word naming a host near it, or has none and is the
  * value of an API-key query parameter (`?key=$API_KEY`). */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <ctype.h>
 #include <string.h>

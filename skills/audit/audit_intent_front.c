@@ -10,7 +10,7 @@
 
 #include "common/xalloc.h"
 #include "skills/audit.h"
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 #define DEPTH_MAX 16 /* of the metadata mapping read */
 

@@ -1,7 +1,7 @@
 /* The code blocks of a Markdown file, found with cmark: what an agent copies into a shell is a
  * script, so the audit scans each block as one, in the language its info string names; and a
  * step's inline command (`1. Reset the data: \`mongosh "$URI" --eval ...\``) is one too. */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <cmark.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* A skill file's language for the audit's rules (the YARA externals lang, is_script). */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <string.h>
 #include <strings.h>

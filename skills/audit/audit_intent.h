@@ -87,10 +87,9 @@ void upk__intent_foreign(const char *s, size_t n, upk__intent_signals *sig);
 
 /** The intent findings of the prose inside a YAML or JSON file (audit_intent_data.c): every
  * string value of more than a few words (an OpenAPI description, a tool's summary) is read as
- * sentences, as Markdown prose is. rel's extension picks the files; others are left alone.
- * Returns the number of high ones. */
-int upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t from,
-                           upk_diags *out);
+ * sentences, as Markdown prose is. rel's extension picks the files; others are left alone. */
+void upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t from,
+                            upk_diags *out);
 
 /** The sentences of the byte ranges ranges[0..nr) of `data` (each [start, end), a string of
  * prose inside a data file), each range a segment, into *out (the caller frees it). */
@@ -103,10 +102,9 @@ size_t upk__intent_split(const char *data, size_t len, const size_t (*ranges)[2]
 size_t upk__intent_comments(const char *data, size_t len, upk__intent_sentence **out);
 
 /** Score sentences s[0, n) of the file `data` (each one's signals, then windows of
- * neighbours) and report the findings; what upk__audit_intent does once it has the sentences.
- * Returns the number of high ones. */
-int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
-                       size_t n, size_t from, upk_diags *out);
+ * neighbours) and report the findings; what upk__audit_intent does once it has the sentences. */
+void upk__intent_report(const char *rel, const char *data, size_t len,
+                        const upk__intent_sentence *s, size_t n, size_t from, upk_diags *out);
 
 /** Score the text s[0, n) (any case): its signals, each dropped when negated ("never send
  * credentials to ...") except the concealments that are negations themselves ("do not tell
@@ -135,21 +133,20 @@ bool upk__intent_gap_dump(const char *s, size_t n);
  * to high when the prose that carries or introduces its line keeps it from the user ("no need
  * to mention it", an HTML comment addressed to the agent) and no high finding is on the line
  * yet; without, one at high is lowered to medium when it is quoted on a line whose every
- * sentence teaches and none orders (a detection's description). Returns the change in the
- * number of high findings. */
-int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s,
-                     const upk__intent_signals *sig, size_t n, size_t from, bool raise,
-                     upk_diags *out);
+ * sentence teaches and none orders (a detection's description). Each change goes through
+ * upk__audit_adjust (audit_int.h), which records why. */
+void upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s,
+                      const upk__intent_signals *sig, size_t n, size_t from, bool raise,
+                      upk_diags *out);
 
 /** The intent findings of a Markdown file into `out` (rel: its path in the skill), each with
  * its sentence as evidence at its line and column; none on a line where one of the file's
- * findings so far (out->items[from] on) is at least as severe. Returns the number of high
- * ones. */
-int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out);
+ * findings so far (out->items[from] on) is at least as severe. */
+void upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out);
 
 /** A high finding when the frontmatter's metadata holds an install entry that downloads a
  * program from a URL (audit_intent_front.c): the agent platform runs it on install, unseen.
- * Returns the number of high findings (0 or 1). */
+ * Returns the number of findings it added (0 or 1). */
 int upk__audit_front_install(const char *rel, const char *data, size_t len, upk_diags *out);
 
 #endif

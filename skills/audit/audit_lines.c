@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 void upk__audit_lines_make(upk__audit_lines *l, const char *data, size_t len) {
   size_t n = 1;

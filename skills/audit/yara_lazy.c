@@ -5,7 +5,7 @@
  * went from 2-5 ms to 12-22 ms and idle RSS from 5 to 7-11 MiB, for sessions that mostly never
  * audit. So the skills library is built against libyara's headers only, and these definitions
  * of the functions the audit calls forward to the real libyara, opened with dlopen by the first
- * yr_initialize (skills/audit_yara.c calls it, once per process, before anything else; when
+ * yr_initialize (skills/audit/audit_yara.c calls it, once per process, before anything else; when
  * the library is missing it fails and the audit reports "libyara could not start"). Every other
  * call comes after a successful yr_initialize; each still checks, and fails cleanly, without
  * it. Thread-safe: the load runs once (pthread_once), the table is read-only after. */
@@ -85,7 +85,7 @@ int yr_initialize(void) {
   return loaded() ? fn.initialize() : ERROR_INTERNAL_FATAL_ERROR;
 }
 
-/* The library and its state stay until exit (skills/audit_yara.c never finalizes). */
+/* The library and its state stay until exit (skills/audit/audit_yara.c never finalizes). */
 int yr_finalize(void) {
   return ERROR_SUCCESS;
 }

@@ -1,4 +1,4 @@
-/* The audit's YARA rules, embedded at build time (skills/audit_rules/embed.py). Internal. */
+/* The audit's YARA rules, embedded at build time (skills/audit/rules/embed.py). Internal. */
 #ifndef UPK_AUDIT_RULES_H
 #define UPK_AUDIT_RULES_H
 
@@ -18,8 +18,8 @@ struct YR_RULES;
  * with the first error ("file:line: message") in err. */
 int upk__audit_rules_compile(struct YR_RULES **out, char *err, size_t err_cap);
 
-/** The same rules compiled at build time (skills/audit_rules/yarac.c) in libyara's saved format,
- * linked in by skills/audit_rules/incbin.py: the bytes from upk__audit_rules_yarc to
+/** The same rules compiled at build time (skills/audit/rules/yarac.c) in libyara's saved format,
+ * linked in by skills/audit/rules/incbin.py: the bytes from upk__audit_rules_yarc to
  * upk__audit_rules_yarc_end. */
 extern const unsigned char upk__audit_rules_yarc[];
 extern const unsigned char upk__audit_rules_yarc_end[];

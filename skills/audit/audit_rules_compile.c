@@ -1,7 +1,7 @@
 /* The audit's YARA rules compiled from the embedded rule text: at build time by
- * skills/audit_rules/yarac.c, which saves them for the binary, and at run time only where that
+ * skills/audit/rules/yarac.c, which saves them for the binary, and at run time only where that
  * saved form cannot be loaded. One function, so both compile the same rules the same way. */
-#include "skills/audit_rules.h"
+#include "skills/audit/audit_rules.h"
 
 #include <stdio.h>
 #include <yara.h>

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_int.h"
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_int.h"
+#include "skills/audit/audit_intent.h"
 
 /* Whether column col of the line at data[ls, le) is inside quotes ("…", “…”, `…`): a phrase
  * mentioned, not said. */
@@ -154,12 +154,11 @@ static bool high_on(const upk_diags *out, size_t from, int line) {
   return false;
 }
 
-int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s,
-                     const upk__intent_signals *sig, size_t n, size_t from, bool raise,
-                     upk_diags *out) {
+void upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s,
+                      const upk__intent_signals *sig, size_t n, size_t from, bool raise,
+                      upk_diags *out) {
   upk__audit_lines l;
   upk__audit_lines_make(&l, data, len);
-  int change = 0;
   for (size_t i = from; i < out->len; i++) {
     upk_diag *d = &out->items[i];
     int line = d->range.line;
@@ -170,18 +169,16 @@ int upk__intent_near(const char *data, size_t len, const upk__intent_sentence *s
       size_t ls = l.starts[line], le = ls;
       while (le < len && data[le] != '\n')
         le++;
-      if (quoted_at(data, ls, le, d->range.col)) {
-        d->severity = UPK_SEV_WARNING;
-        change--;
-      }
+      if (quoted_at(data, ls, le, d->range.col))
+        upk__audit_adjust(d, UPK_SEV_WARNING,
+                          "quoted on a line whose every sentence teaches and none orders");
     } else if (raise && d->severity == UPK_SEV_WARNING &&
                strcmp(d->code, "audit/credentials") && /* a store kept quiet: the layer's own */
                !high_on(out, from, line) &&
                (hidden_line(data, s, sig, n, &l, line) || order_beside_teaching(v))) {
-      d->severity = UPK_SEV_ERROR;
-      change++;
+      upk__audit_adjust(d, UPK_SEV_ERROR,
+                        "the prose that carries or introduces the line keeps it from the user");
     }
   }
   upk__audit_lines_free(&l);
-  return change;
 }

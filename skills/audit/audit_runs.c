@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #define UNIT_MAX 64   /* the longest repeated unit looked for anywhere... */
 #define LINE_MAX 4096 /* ...and at a line's start, a whole line */

@@ -2,7 +2,7 @@
  * DATABASE_URL, ...) put where a request carries data: a body, a form field, a query string,
  * stdin piped into an upload, or encoded first. Sent to its own service (GITHUB_TOKEN to
  * api.github.com) it is how an API is called; anywhere else it is the secret taken. The
- * `own_service` meta has skills/audit_own.c drop a match whose secrets' vendor word (GITHUB of
+ * `own_service` meta has skills/audit/audit_own.c drop a match whose secrets' vendor word (GITHUB of
  * GITHUB_TOKEN) names a host near it; a secret with no vendor word (API_KEY, JWT_SECRET) is
  * never at home. High in prose too: a code block in SKILL.md is what the agent runs. In an
  * Authorization header a secret is credentials presented, not data: not matched here. */

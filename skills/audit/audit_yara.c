@@ -1,6 +1,6 @@
-/* The audit's text rules: YARA rule files (skills/audit_rules/, embedded at build time) compiled
+/* The audit's text rules: YARA rule files (skills/audit/rules/, embedded at build time) compiled
  * once and scanned over each file's bytes, each match a finding on its line. */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,8 +12,7 @@
 #include <yara.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_intent.h"
-#include "skills/audit_rules.h"
+#include "skills/audit/audit_rules.h"
 #include "skills/unicode.h"
 
 #define LINES_PER_RULE 5 /* findings of one rule in one file: the rest say nothing new */
@@ -132,7 +131,6 @@ typedef struct scan {
   size_t len;
   bool prose, block; /* Markdown or text; a pass over a Markdown code block */
   upk_diags *out;
-  int high;
   upk__audit_lines lines; /* the offset of each line's start */
   upk__audit_view view;   /* what libyara scans; its offsets map to data's from base on */
   size_t base;            /* where the scanned part starts: 0, or a Markdown code block */
@@ -197,8 +195,7 @@ static bool merged(scan *s, const rule_meta *m, int line, char **ev) {
     if (d->range.line != line || strcmp(d->code, m->id))
       continue;
     if (m->sev < d->severity) {
-      s->high += m->sev == UPK_SEV_ERROR;
-      d->severity = m->sev;
+      upk__audit_adjust(d, m->sev, "a more severe rule of the same id matched this line");
       free(d->message);
       d->message = upk_xstrdup(m->message ? m->message : m->id);
       free(d->evidence);
@@ -220,7 +217,6 @@ static void add_finding(scan *s, const rule_meta *m, int line, int col, int end_
   d->file = upk_xstrdup(s->rel);
   d->category = m->category ? upk_xstrdup(m->category) : NULL;
   d->evidence = ev;
-  s->high += m->sev == UPK_SEV_ERROR;
 }
 
 /* A match, copied out of libyara's record (which may sit unaligned in its arena). */
@@ -408,10 +404,10 @@ static void demote_detection(scan *s, const upk__audit_block *b) {
       last = upk__audit_line_of(&s->lines, b->at + b->len - 1);
   for (size_t i = s->from; i < s->out->len; i++) {
     upk_diag *d = &s->out->items[i];
-    if (d->severity == UPK_SEV_ERROR && d->range.line >= first && d->range.line <= last) {
-      d->severity = UPK_SEV_WARNING;
-      s->high--;
-    }
+    if (d->severity == UPK_SEV_ERROR && d->range.line >= first && d->range.line <= last)
+      upk__audit_adjust(d, UPK_SEV_WARNING,
+                        "inside a detection rule (Sigma, YARA, KQL, SPL, Snort): what it "
+                        "searches logs for, not what it runs");
   }
 }
 
@@ -447,10 +443,6 @@ int upk__audit_scan(const char *rel, const char *data, size_t len, const char *l
   int rc = scan_part(&s, 0, len, lang, timeout_s);
   if (!rc && !strcmp(lang, "markdown"))
     rc = scan_blocks(&s, timeout_s - (int)(time(NULL) - start));
-  if (!rc && !strcmp(lang, "markdown")) /* the prose read as orders (audit_intent.c) */
-    s.high += upk__audit_intent(rel, data, len, s.from, out);
-  else if (!rc) /* a YAML or JSON file's prose values (audit_intent_data.c) */
-    s.high += upk__audit_intent_data(rel, data, len, s.from, out);
   upk__audit_lines_free(&s.lines);
-  return rc < 0 ? rc : s.high;
+  return rc;
 }

@@ -12,7 +12,7 @@
 
 #include "common/sha256.h"
 #include "common/xalloc.h"
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 #define B64_MIN 40      /* characters of a run worth decoding: shorter ones are ids and hashes */
 #define B64_MAX 8192    /* characters of a run decoded */

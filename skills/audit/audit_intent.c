@@ -6,7 +6,7 @@
  * step, and concealment or a change of authority. Their combination gives the severity. cmark
  * finds the prose (code blocks are scanned as scripts elsewhere); the words are matched in
  * plain C over lowercase tokens. */
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 #include <cmark.h>
 #include <ctype.h>
@@ -18,7 +18,7 @@
 
 #include "common/xalloc.h"
 #include "skills/audit.h"
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #define TOKENS_MAX 256   /* of one sentence: the rest of a run-on one says nothing new */
 #define TOKEN_LEN 96     /* bytes of one token kept */
@@ -3117,11 +3117,11 @@ static void add_section(const upk__intent_sentence *s, const upk__intent_signals
 }
 
 /* Report the findings of sentences s[0, n) with their signals sig. */
-static int report_all(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
-                      const upk__intent_signals *sig, size_t n, size_t from, upk_diags *out) {
+static void report_all(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
+                       const upk__intent_signals *sig, size_t n, size_t from, upk_diags *out) {
   upk__audit_lines l;
   upk__audit_lines_make(&l, data, len);
-  int high = 0, found = 0;
+  int found = 0;
   for (size_t i = 0; i < n && found < FINDINGS_MAX; i++) {
     /* a paragraph naming exploits teaches, unless it orders the user's reports of them closed */
     if (s[i].teaching && (s[i].lesson || !sig[i].silence))
@@ -3155,32 +3155,26 @@ static int report_all(const char *rel, const char *data, size_t len, const upk__
       continue;
     size_t before = out->len;
     report(rel, data, &l, &s[i], sev, id, from, out);
-    if (out->len > before) {
-      found++;
-      high += sev == UPK_SEV_ERROR;
-    }
+    found += out->len > before;
   }
   upk__audit_lines_free(&l);
-  return high;
 }
 
-int upk__intent_report(const char *rel, const char *data, size_t len, const upk__intent_sentence *s,
-                       size_t n, size_t from, upk_diags *out) {
+void upk__intent_report(const char *rel, const char *data, size_t len,
+                        const upk__intent_sentence *s, size_t n, size_t from, upk_diags *out) {
   upk__intent_signals *sig = score_all(data, len, s, n);
-  int high = report_all(rel, data, len, s, sig, n, from, out);
+  report_all(rel, data, len, s, sig, n, from, out);
   free(sig);
-  return high;
 }
 
-int upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
+void upk__audit_intent(const char *rel, const char *data, size_t len, size_t from, upk_diags *out) {
   upk__intent_sentence *s;
   size_t n = upk__intent_sentences(data, len, &s);
   upk__intent_signals *sig = score_all(data, len, s, n);
-  int high = upk__intent_near(data, len, s, sig, n, from, false, out);
-  high += report_all(rel, data, len, s, sig, n, from, out);
-  high += upk__intent_near(data, len, s, sig, n, from, true, out);
-  high += upk__audit_front_install(rel, data, len, out);
+  upk__intent_near(data, len, s, sig, n, from, false, out);
+  report_all(rel, data, len, s, sig, n, from, out);
+  upk__intent_near(data, len, s, sig, n, from, true, out);
+  upk__audit_front_install(rel, data, len, out);
   free(sig);
   free(s);
-  return high;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 #define NEG_REACH 24     /* bytes before (or after) a phrase a negation may stand in... */
 #define NEG_REACH_CJK 48 /* ...16 characters in CJK, where a verb's object follows it */

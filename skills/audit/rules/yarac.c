@@ -1,13 +1,13 @@
-/* Build tool: compile the audit's embedded YARA rules (skills/audit_rules_compile.c) and save
+/* Build tool: compile the audit's embedded YARA rules (skills/audit/audit_rules_compile.c) and save
  * them in libyara's own format to OUT, which the build then links into the binary
- * (skills/audit_rules/incbin.py): a daemon loads them in milliseconds instead of compiling the
+ * (skills/audit/rules/incbin.py): a daemon loads them in milliseconds instead of compiling the
  * rule text at its first audit (about 0.4 s of CPU per process).
  *
  *   yarac OUT */
 #include <stdio.h>
 #include <yara.h>
 
-#include "skills/audit_rules.h"
+#include "skills/audit/audit_rules.h"
 
 int main(int argc, char **argv) {
   char err[512];

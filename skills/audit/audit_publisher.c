@@ -6,7 +6,7 @@
  * skill already trusts its publisher's code, and the finding still says what runs unread. The
  * author is the skill's word for itself, so only a URL whose owner is that author is lowered;
  * a stranger's host stays high. */
-#include "skills/audit_int.h"
+#include "skills/audit/audit_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -122,17 +122,16 @@ static bool candidate(const upk_diag *f) {
          f->evidence;
 }
 
-size_t upk__audit_publisher_own(upk_diags *out, size_t from, const char *skill_root) {
+void upk__audit_publisher_own(upk_diags *out, size_t from, const char *skill_root) {
   size_t i = from;
   while (i < out->len && !candidate(&out->items[i]))
     i++;
   if (i == out->len)
-    return 0; /* the common case: SKILL.md is not read again */
+    return; /* the common case: SKILL.md is not read again */
   char *author_text = skill_author(skill_root), author[NAME_MAX_LEN];
-  size_t lowered = 0;
   if (!author_text || squeeze(author_text, strlen(author_text), author) < NAME_MIN) {
     free(author_text);
-    return 0;
+    return;
   }
   for (; i < out->len; i++) {
     upk_diag *f = &out->items[i];
@@ -144,9 +143,7 @@ size_t upk__audit_publisher_own(upk_diags *out, size_t from, const char *skill_r
                               f->message, author_text);
     free(f->message);
     f->message = msg;
-    f->severity = UPK_SEV_WARNING;
-    lowered++;
+    upk__audit_adjust(f, UPK_SEV_WARNING, "a download from the skill's own publisher");
   }
   free(author_text);
-  return lowered;
 }

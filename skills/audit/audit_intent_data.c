@@ -10,7 +10,7 @@
 #include <yaml.h>
 
 #include "common/xalloc.h"
-#include "skills/audit_intent.h"
+#include "skills/audit/audit_intent.h"
 
 #define PROSE_MIN 24     /* bytes of a value read as prose... */
 #define PROSE_SPACES 3   /* ...with at least this many spaces */
@@ -140,13 +140,13 @@ static size_t config_ranges(const char *data, size_t len, size_t (**out)[2]) {
 
 /* A source file's comments addressed to the agent: the skill tells the agent to read the file
  * ("follow its notes"), and an order there reaches it as one in SKILL.md would. */
-static int source_comments(const char *rel, const char *data, size_t len, size_t from,
-                           upk_diags *out) {
+static void source_comments(const char *rel, const char *data, size_t len, size_t from,
+                            upk_diags *out) {
   upk__intent_sentence *s;
   size_t n = upk__intent_comments(data, len, &s);
-  int high = n ? upk__intent_report(rel, data, len, s, n, from, out) : 0;
+  if (n)
+    upk__intent_report(rel, data, len, s, n, from, out);
   free(s);
-  return high;
 }
 
 /* A prompt or rules file a model reads whole as its instructions: a Prompty file (YAML front
@@ -158,20 +158,23 @@ static bool prompt_file(const char *rel) {
   return ends_with(rel, EXT, sizeof EXT / sizeof *EXT);
 }
 
-int upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t from,
-                           upk_diags *out) {
-  if (template_file(rel) || prompt_file(rel))
-    return upk__audit_intent(rel, data, len, from, out);
-  if (!data_file(rel) && !config_file(rel))
-    return source_comments(rel, data, len, from, out);
+void upk__audit_intent_data(const char *rel, const char *data, size_t len, size_t from,
+                            upk_diags *out) {
+  if (template_file(rel) || prompt_file(rel)) {
+    upk__audit_intent(rel, data, len, from, out);
+    return;
+  }
+  if (!data_file(rel) && !config_file(rel)) {
+    source_comments(rel, data, len, from, out);
+    return;
+  }
   size_t(*ranges)[2];
   size_t nr = data_file(rel) ? prose_ranges(data, len, &ranges) : config_ranges(data, len, &ranges);
   if (!nr)
-    return 0;
+    return;
   upk__intent_sentence *s;
   size_t n = upk__intent_split(data, len, (const size_t(*)[2])ranges, nr, &s);
-  int high = upk__intent_report(rel, data, len, s, n, from, out);
+  upk__intent_report(rel, data, len, s, n, from, out);
   free(s);
   free(ranges);
-  return high;
 }
