@@ -53,10 +53,11 @@ wait "$npm_pid"
 npm_rc=$?
 cat "$npm_log"
 ((npm_rc == 0)) || die "installing the npm protocol clients failed"
-# Suites 'agent-clis' (Claude Code and Codex driving the daemon) and 'outside' (tests whose time is
-# nvcc's, git's, node's: tests/meson.build) run below, once, under the sanitizers.
+# In the plain build: suites 'once' (reads the tree, more text through the same code, the soak's
+# growth check) and 'plain' (valgrind, the editor in a browser). Every other test runs below, once,
+# under the sanitizers (tests/meson.build, docs/testing.md): CI has 40 minutes on 2 cores.
 meson test -C build --print-errorlogs --num-processes 2 --timeout-multiplier 2 \
-  --no-suite agent-clis --no-suite outside </dev/null
+  --suite once --suite plain </dev/null
 logs=(build/meson-logs/testlog.json)
 
 step "build with ASan+UBSan and test"
@@ -64,9 +65,8 @@ step "build with ASan+UBSan and test"
 scripts/build.sh build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Ddebug=true \
   -Doptimization=1 \
   || die "sanitizer build failed"
-# Suite 'once' (tests/meson.build: scripts that read the tree, more text through the same audit)
-# ran above; its answer does not change with the sanitizers.
-meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite once </dev/null
+meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 \
+  --no-suite once --no-suite plain </dev/null
 logs+=(build-asan/meson-logs/testlog.json)
 
 step "fuzz every parser of outside input (tests/fuzz: 12 targets, seconds each)"
