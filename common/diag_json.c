@@ -46,3 +46,11 @@ json_t *upk_diags_json(const upk_diags *d) {
     json_array_append_new(a, upk_diag_json(&d->items[i]));
   return a;
 }
+
+size_t upk_diags_json_count(const json_t *diags, json_int_t severity) {
+  size_t i, n = 0;
+  json_t *d;
+  json_array_foreach(diags, i, d) n +=
+      json_integer_value(json_object_get(d, "severity")) == severity;
+  return n;
+}

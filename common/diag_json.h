@@ -10,5 +10,7 @@
 json_t *upk_diag_json(const upk_diag *d);
 /** An array of the above. */
 json_t *upk_diags_json(const upk_diags *d);
+/** How many of an array of the above have this severity (1 error .. 4 hint). */
+size_t upk_diags_json_count(const json_t *diags, json_int_t severity);
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/diag_json.h"
+
 enum {
   KERNELS_FIRST = 16, /* tried first; then one fewer until the answer fits */
   DIAGS_FIRST = 16,
@@ -55,18 +57,10 @@ static size_t fit(json_t *out, const char *key, const json_t *all, size_t start,
   return n - keep;
 }
 
-static size_t count(const json_t *diags, json_int_t severity) {
-  size_t i, n = 0;
-  json_t *d;
-  json_array_foreach(diags, i, d) n +=
-      json_integer_value(json_object_get(d, "severity")) == severity;
-  return n;
-}
-
 static void summarize(json_t *out, const json_t *result, size_t left_k, size_t left_d) {
   const json_t *diags = json_object_get(result, "diagnostics");
   size_t nk = json_array_size(json_object_get(result, "kernels"));
-  size_t errors = count(diags, 1), warnings = count(diags, 2);
+  size_t errors = upk_diags_json_count(diags, 1), warnings = upk_diags_json_count(diags, 2);
   char line[320];
   int n = snprintf(line, sizeof line, "%s: %zu kernel%s for %s (%s), %zu error%s, %zu warning%s.",
                    json_is_true(json_object_get(result, "ok")) ? "ok" : "not ok", nk,

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/diag_json.h"
+
 #include "common/dynbuf.h"
 
 enum {
@@ -69,22 +71,14 @@ char *upk_tool_diag_text(const json_t *structured, const char *headline, const c
   return upk_buf_take(&l.buf, NULL);
 }
 
-static size_t count(const json_t *diags, json_int_t severity) {
-  size_t i, n = 0;
-  json_t *d;
-  json_array_foreach(diags, i, d) n +=
-      json_integer_value(json_object_get(d, "severity")) == severity;
-  return n;
-}
-
 char *upk_tool_failed_check_text(const json_t *result, const char *default_file) {
   if (!json_is_false(json_object_get(result, "ok")))
     return NULL;
   json_t *diags = json_object_get(result, "diagnostics"), *row;
-  size_t errors = count(diags, 1), warnings = count(diags, 2), i;
+  size_t errors = upk_diags_json_count(diags, 1), warnings = upk_diags_json_count(diags, 2), i;
   json_array_foreach(json_object_get(result, "rows"), i, row) {
-    errors += count(json_object_get(row, "diagnostics"), 1);
-    warnings += count(json_object_get(row, "diagnostics"), 2);
+    errors += upk_diags_json_count(json_object_get(row, "diagnostics"), 1);
+    warnings += upk_diags_json_count(json_object_get(row, "diagnostics"), 2);
   }
   char headline[128];
   snprintf(headline, sizeof headline, "Not ok: %zu error%s, %zu warning%s.", errors,
