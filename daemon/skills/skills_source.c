@@ -346,14 +346,22 @@ static void broken_finding(upk_diags *d, const char *why) {
   d->items[d->len - 1].category = upk_xstrdup("frontmatter");
 }
 
+/* An install or audit from a source, across its steps (upk_call_then): c->state. */
+typedef struct src_state {
+  src_call sc;
+  upk_install_req base;
+  const char *agents[32];
+  int fetched; /* the fetch's return code */
+} src_state;
+
 /* The judge reads beside the queue (judge_service.h), then its findings join the rules'. */
 static void judge_ask(upk_call *c, int cancel_fd) {
-  upk_audit_judge_ask(((src_call *)c->state)->judge, cancel_fd);
+  upk_audit_judge_ask(((src_state *)c->state)->sc.judge, cancel_fd);
 }
 
 static void judge_done(upk_call *c, upk_index *ix) {
   (void)ix;
-  src_call *sc = c->state; /* src_state's first member */
+  src_call *sc = &((src_state *)c->state)->sc;
   upk_audit_judge_finish(sc->judge);
   c->result = sc->judged;
   sc->judged = NULL;
@@ -496,14 +504,6 @@ static void src_call_free(src_call *sc) {
   free(sc->dir);
   free(sc->commit);
 }
-
-/* An install or audit from a source, across its steps (upk_call_then): c->state. */
-typedef struct src_state {
-  src_call sc;
-  upk_install_req base;
-  const char *agents[32];
-  int fetched; /* the fetch's return code */
-} src_state;
 
 static void src_state_free(void *p) {
   src_state *st = p;

@@ -340,10 +340,10 @@ static int setup_db_once(upk_index *ix) {
    * rarely and a lot: with the default (4) an occasional refresh of one skill
    * paid for a 20-100 ms merge; with 2 the worst is ~3 ms, and a full index
    * costs about the same. */
-  if (upk__ix_exec(ix, "INSERT INTO fts(fts, rank) VALUES('automerge', 2);"
-                       "INSERT INTO fts_body(fts_body, rank) VALUES('automerge', 2)")) {
+  if ((rc = upk__ix_exec(ix, "INSERT INTO fts(fts, rank) VALUES('automerge', 2);"
+                             "INSERT INTO fts_body(fts_body, rank) VALUES('automerge', 2)"))) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-    return -EIO;
+    return rc;
   }
   char v[64];
   snprintf(v, sizeof v, "PRAGMA user_version=%d; COMMIT", UPK_INDEX_SCHEMA);
@@ -366,8 +366,6 @@ static int setup_db(upk_index *ix) {
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (;;) {
     int rc = setup_db_once(ix);
-    if (rc == -EIO && (sqlite3_errcode(ix->db) & 0xff) == SQLITE_BUSY)
-      rc = -EBUSY; /* a statement that could not be prepared under another's lock */
     clock_gettime(CLOCK_MONOTONIC, &t);
     if (rc != -EBUSY || t.tv_sec - t0.tv_sec >= 10)
       return rc;
