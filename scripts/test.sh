@@ -73,7 +73,7 @@ logs=(build/meson-logs/once.json build/meson-logs/plain.json)
 step "build with ASan+UBSan and test"
 # -O1, as ASan's own docs advise: -O0 made the sanitized pass slower by far (CI has 40 minutes).
 scripts/build.sh build-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Ddebug=true \
-  -Doptimization=1 \
+  -Doptimization=1 -Dvsix=disabled \
   || die "sanitizer build failed"
 meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 \
   --no-suite once --no-suite plain </dev/null

@@ -15,13 +15,7 @@ vsix_deps() {
   npm install --prefix "$2" --no-audit --no-fund --loglevel=error --save-exact $pins >&2
 }
 
-# vsix_build EXT_DIR CACHE_DIR WORK_DIR OUT.vsix: a clean copy of the extension (sources, no
-# build output) in WORK_DIR, type-checked, packaged without a prompt (stdin closed).
+# vsix_build EXT_DIR CACHE_DIR WORK_DIR OUT.vsix: scripts/build-vsix.sh, as meson -Dvsix builds it.
 vsix_build() {
-  rm -rf "$3" && mkdir -p "$3" &&
-    cp -r "$1/package.json" "$1/tsconfig.json" "$1/.vscodeignore" "$1/README.md" "$1/LICENSE" \
-      "$1/src" "$3/" &&
-    ln -s "$2/node_modules" "$3/node_modules" &&
-    "$2/node_modules/.bin/tsc" -p "$3" --noEmit &&
-    (cd "$3" && PATH="$2/node_modules/.bin:$PATH" vsce package --no-dependencies -o "$4" </dev/null)
+  "$(dirname "${BASH_SOURCE[0]}")/../../scripts/build-vsix.sh" "$1" "$2/node_modules" "$3" "$4"
 }
