@@ -18,23 +18,32 @@ tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_daemon tests/gpu/test_gpu_hacks
   tests/gpu/test_torchop_gpu tests/run/test_kgen tests/run/test_krun_mem tests/run/test_krun
   tests/run/test_runcheck tests/run/test_runspec)
 
-[[ -f $build/build.ninja ]] || meson setup "$build" "$root" --buildtype=release >/dev/null
-ninja -C "$build" -j"${JOBS:-2}" "${bins[@]}" "${tests[@]}" >/dev/null
+# PACK_PREBUILT=1: pack BUILD_DIR's programs as they are, building nothing (the rehearsal, run
+# by meson test inside that build, must not start ninja in it).
+if [[ ${PACK_PREBUILT:-0} != 1 ]]; then
+  [[ -f $build/build.ninja ]] || meson setup "$build" "$root" --buildtype=release >/dev/null
+  ninja -C "$build" -j"${JOBS:-2}" "${bins[@]}" "${tests[@]}" >/dev/null
+fi
 # The same programs with the run's checks switchable off (meson -Dgpu_mutants=true, never
 # released): gpu-run.sh turns each off in turn and expects the tests that name it to go red.
+# MUTANT_BUILD=none leaves them out (the rehearsal without a GPU: tests/gpu/proof_rehearsal.sh).
 mutant_build=${MUTANT_BUILD:-$build-mutant}
 mutant_tests=(tests/gpu/test_gpu_run tests/gpu/test_gpu_hacks tests/gpu/test_kernelbench)
-[[ -f $mutant_build/build.ninja ]] ||
-  meson setup "$mutant_build" "$root" --buildtype=release -Dgpu_mutants=true >/dev/null
-ninja -C "$mutant_build" -j"${JOBS:-2}" "${bins[@]}" "${mutant_tests[@]}" >/dev/null
+if [[ $mutant_build != none && ${PACK_PREBUILT:-0} != 1 ]]; then
+  [[ -f $mutant_build/build.ninja ]] ||
+    meson setup "$mutant_build" "$root" --buildtype=release -Dgpu_mutants=true >/dev/null
+  ninja -C "$mutant_build" -j"${JOBS:-2}" "${bins[@]}" "${mutant_tests[@]}" >/dev/null
+fi
 
 rm -rf "$pack"
 mkdir -p "$pack/bin" "$pack/tests" "$pack/lib" "$pack/bench"
 for b in "${bins[@]}"; do cp "$build/$b" "$pack/bin/"; done
 for t in "${tests[@]}"; do cp "$build/$t" "$pack/tests/"; done
-mkdir -p "$pack/mutant/bin" "$pack/mutant/tests"
-for b in "${bins[@]}"; do cp "$mutant_build/$b" "$pack/mutant/bin/"; done
-for t in "${mutant_tests[@]}"; do cp "$mutant_build/$t" "$pack/mutant/tests/"; done
+if [[ $mutant_build != none ]]; then
+  mkdir -p "$pack/mutant/bin" "$pack/mutant/tests"
+  for b in "${bins[@]}"; do cp "$mutant_build/$b" "$pack/mutant/bin/"; done
+  for t in "${mutant_tests[@]}"; do cp "$mutant_build/$t" "$pack/mutant/tests/"; done
+fi
 # The PyTorch reference's helper: gpu-run.sh names it (UPSKILLD_PYREF_HELPER); bin/ holds only ELF.
 mkdir -p "$pack/share"
 cp "$build/gpu/upskilld-pyref.py" "$pack/share/"
@@ -42,7 +51,7 @@ cp -r "$root/bench/gpu" "$root/bench/pytorch" "$pack/bench/"
 # The GPU tests' data (KernelBench problems, the torch-op project), read under UPK_SOURCE_ROOT.
 mkdir -p "$pack/src/tests/gpu"
 cp -r "$root/tests/gpu/kernelbench" "$root/tests/gpu/torchop" "$pack/src/tests/gpu/"
-cp "$root/scripts/gpu-run.sh" "$pack/"
+cp "$root/scripts/gpu-run.sh" "$root/scripts/proof_report.py" "$pack/"
 
 # Shared libraries: what ldd resolves, minus glibc's own, the C++ runtime, the dynamic loader
 # and the vDSO (the GPU machine has its own; copying glibc would break it).
@@ -63,7 +72,7 @@ while read -r name arrow path _; do
     continue
   fi
   is_system "$path" || cp -L "$path" "$pack/lib/"
-done < <(for f in "$pack"/bin/* "$pack"/tests/* "$pack"/mutant/*/*; do ldd "$f"; done | sort -u)
+done < <(shopt -s nullglob; for f in "$pack"/bin/* "$pack"/tests/* "$pack"/mutant/*/*; do ldd "$f"; done | sort -u)
 [[ $missing == 0 ]] || exit 1
 
 # What the binaries need from glibc, so gpu-run.sh can say so before anything fails obscurely.
@@ -74,9 +83,12 @@ need_glibc=$(objdump -T "$pack"/bin/* "$pack"/tests/* "$pack"/lib/* 2>/dev/null 
     git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), $(ldd --version | head -1)"
   echo "glibc $need_glibc"
-  (cd "$pack" && find bin tests mutant lib bench share src gpu-run.sh -type f | sort | xargs sha256sum)
+  parts=(bin tests lib bench share src gpu-run.sh proof_report.py)
+  [[ -d $pack/mutant ]] && parts+=(mutant)
+  (cd "$pack" && find "${parts[@]}" -type f | sort | xargs sha256sum)
 } >"$pack/MANIFEST"
-tar -C "$(dirname "$pack")" -czf "$pack.tar.gz" "$(basename "$pack")"
+# NO_TARBALL=1: the folder only (the device tool carries a folder; the rehearsal needs no archive).
+[[ ${NO_TARBALL:-0} == 1 ]] || tar -C "$(dirname "$pack")" -czf "$pack.tar.gz" "$(basename "$pack")"
 echo "gpu-pack: $pack ($(du -sh "$pack" | cut -f1), $(ls "$pack/lib" | wc -l) libraries;" \
-  "needs glibc >= $need_glibc) and $pack.tar.gz"
+  "needs glibc >= $need_glibc)$([[ ${NO_TARBALL:-0} == 1 ]] || echo " and $pack.tar.gz")"
 echo "on the GPU machine: tar xzf $(basename "$pack").tar.gz && $(basename "$pack")/gpu-run.sh"

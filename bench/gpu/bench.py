@@ -19,7 +19,9 @@ Rows (docs/gpu.md "Speed on the GPU"):
      alternating; target: <= 3 % extra wall time.
 Without a GPU it says so, checks only that the daemon accepts every request the bench makes
 and compiles its kernels (answering run/no-device), and measures nothing.
-Environment: UPSKILLD (the daemon), SMALL_RUNS (5), BIG_RUNS (3), RELU (1).
+Environment: UPSKILLD (the daemon), SMALL_RUNS (5), BIG_RUNS (3), RELU (1), FIGURES_JSON (a file
+to write the rows to, with the device's name: gpu-run.sh's proof.json and docs/gpu.md's table
+come from it; without a GPU it records that nothing was measured, and why).
 """
 import ctypes
 import json
@@ -251,8 +253,31 @@ def hash_overhead(mutant_bin, n, runs):
     return statistics.median(t_on), statistics.median(t_off)
 
 
+ROWS = []
+
+
 def row(name, value, ref, target):
     print(f"| {name} | {value} | {ref} | {target} |")
+    met = None if ": " not in target else target.endswith(": met")
+    ROWS.append({"measure": name, "daemon": value, "reference": ref, "target": target, "met": met})
+
+
+def device_name():
+    try:
+        cu = ctypes.CDLL("libcuda.so.1")
+        name = ctypes.create_string_buffer(256)
+        if cu.cuInit(0) == 0 and cu.cuDeviceGetName(name, 256, 0) == 0:
+            return name.value.decode()
+    except OSError:
+        pass
+    return None
+
+
+def write_figures(device, skipped=None):
+    path = os.environ.get("FIGURES_JSON")
+    if path:
+        with open(path, "w") as f:
+            json.dump({"device": device, "skipped": skipped, "rows": ROWS}, f, indent=1)
 
 
 def all_specs():
@@ -284,6 +309,7 @@ def main():
     reason = probe_gpu()
     exe = os.environ.get("UPSKILLD", "upskilld")
     if reason:
+        write_figures(None, f"no GPU here ({reason}): nothing was measured")
         return check_specs(exe, reason)
     small_runs = int(os.environ.get("SMALL_RUNS", "5"))
     big_runs = int(os.environ.get("BIG_RUNS", "3"))
@@ -359,6 +385,7 @@ def main():
     status |= not ok
     row("verdicts per minute, 32 in flight (1 Mi f32)", f"{per_min:.0f}",
         f"{passed}/64 passed in {wall32:.1f} s", "all pass: " + ("met" if ok else "MISSED"))
+    write_figures(device_name())
     return status
 
 
