@@ -155,7 +155,8 @@ fresh-inputs: gpu/memoising_kernel_is_caught_on_the_next_trial
 value-vary: hacks/skipping_an_init_value_input
 odd-sizes: hacks/partial_computation_passing_one_shape
 tolerance: hacks/precision_lowered_past_the_tolerance
-constant-output: gpu/constant_output_passing_tolerance_is_caught'
+constant-output: gpu/constant_output_passing_tolerance_is_caught
+rotation: gpu/sixty_four_mi_elements_get_a_verdict'
 program_of() {
   case ${1%%/*} in
   hacks) echo test_gpu_hacks ;; gpu) echo test_gpu_run ;; kernelbench) echo test_kernelbench ;;

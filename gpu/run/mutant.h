@@ -2,7 +2,8 @@
  * scripts/gpu-pack.sh builds beside the release pack; a normal build compiles every switch to
  * false). UPK_GPU_MUTANT=NAME[,NAME] turns the named checks off, so each GPU test can be seen
  * failing without the behaviour it names (docs/gpu.md "Seen failing"). Names: timed-hash,
- * poison, input-hash, guard, fresh-inputs, value-vary, odd-sizes, tolerance, constant-output. */
+ * poison, input-hash, guard, fresh-inputs, value-vary, odd-sizes, tolerance, constant-output,
+ * rotation. */
 #ifndef UPK_GPU_MUTANT_H
 #define UPK_GPU_MUTANT_H
 

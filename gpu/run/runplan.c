@@ -27,7 +27,8 @@ void upk_run_plan_of(const upk_run_spec *v, size_t budget, upk_run_plan *out) {
     out->sets = UPK_RUN_MAX_SETS;
   /* An expected-output file fits one set of inputs; a PyTorch reference's
    * tensors come per trial from the helper, the last trial's stay. */
-  if (out->sets < 1 || v->ref.kind == UPK_REF_FILE || v->ref.kind == UPK_REF_PYTORCH)
+  if (out->sets < 1 || v->ref.kind == UPK_REF_FILE || v->ref.kind == UPK_REF_PYTORCH ||
+      upk_mutant("rotation"))
     out->sets = 1;
   out->trials = out->sets > v->trials ? out->sets : v->trials;
   out->inputs_hashed = out->sets < v->iterations ? out->sets : v->iterations;
