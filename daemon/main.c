@@ -45,7 +45,8 @@ static void usage(FILE *f) {
         "  --agent-allow=LIST      powers agents (MCP sessions) get beyond reading and writing\n"
         "                          in the workspace: python (run a kernel's PyTorch reference),\n"
         "                          user-skills (install into your own skill directories),\n"
-        "                          scripts (run the `script` assertions of its eval cases)\n"
+        "                          scripts (run the `script` assertions of its eval cases),\n"
+        "                          judge (send skills to the audit's judge, a model you pay)\n"
         "  --agent-path=DIR        a directory agents may also read and write (repeatable)\n"
         "  --workspace=DIR         the project of an MCP session (default: the working directory,\n"
         "                          but never your home directory or /)\n"
@@ -188,7 +189,8 @@ static int set_agent_allow(args_state *a, const char *arg) {
   char bad[64];
   if (!upk_guard_parse_allow(arg, &a->o->agent_allow, bad, sizeof bad))
     return -1;
-  fprintf(stderr, "upskilld: --agent-allow: unknown power '%s' (python, user-skills, scripts)\n",
+  fprintf(stderr,
+          "upskilld: --agent-allow: unknown power '%s' (python, user-skills, scripts, judge)\n",
           bad);
   return 2;
 }

@@ -27,6 +27,7 @@ static const struct {
     {"python", UPK_AGENT_ALLOW_PYTHON},
     {"user-skills", UPK_AGENT_ALLOW_USER_SKILLS},
     {"scripts", UPK_AGENT_ALLOW_SCRIPTS},
+    {"judge", UPK_AGENT_ALLOW_JUDGE},
 };
 
 int upk_guard_parse_allow(const char *list, unsigned *bits, char *bad, size_t bad_len) {
@@ -277,7 +278,9 @@ bool upk_guard_allow(upk_job *job, unsigned bit, const char *what) {
   for (size_t i = 0; i < sizeof ALLOWS / sizeof *ALLOWS; i++)
     if (ALLOWS[i].bit == bit)
       name = ALLOWS[i].name;
-  upk_power power = bit == UPK_AGENT_ALLOW_USER_SKILLS ? UPK_POWER_WRITE : UPK_POWER_RUN;
+  upk_power power = bit == UPK_AGENT_ALLOW_USER_SKILLS ? UPK_POWER_WRITE
+                    : bit == UPK_AGENT_ALLOW_JUDGE     ? UPK_POWER_SEND
+                                                       : UPK_POWER_RUN;
   char why[1024], msg[1200];
   upk_policy_refusal(why, sizeof why, UPK_ORIGIN_AGENT, power, what, NULL);
   snprintf(msg, sizeof msg, "%s. upskilld --agent-allow=%s gives agents this power", why, name);

@@ -26,6 +26,7 @@ enum {
   UPK_AGENT_ALLOW_PYTHON = 1u << 0,      /* "python": run a kernel's PyTorch reference */
   UPK_AGENT_ALLOW_USER_SKILLS = 1u << 1, /* "user-skills": install/remove in the user's scope */
   UPK_AGENT_ALLOW_SCRIPTS = 1u << 2,     /* "scripts": eval cases' `script` assertions */
+  UPK_AGENT_ALLOW_JUDGE = 1u << 3,       /* "judge": the audit's judge, a model the user pays */
 };
 
 /** Parse `--agent-allow`'s list into bits; -1 (with the bad name in bad) for an unknown one. */

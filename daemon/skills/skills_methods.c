@@ -621,6 +621,14 @@ static void do_audit(upk_call *c, upk_index *ix) {
 static void audit_handler(upk_job *job, json_t *params) {
   if (!upk_guard_source(job, json_string_value(json_object_get(params, "from")), "params.from"))
     return;
+  /* A judge sends each skill to a model provider on the user's account: an agent (which may be
+   * prompt-injected) asks for it only with the user's --agent-allow=judge; a dry run sends
+   * nothing. */
+  const char *judge = json_string_value(json_object_get(params, "judge"));
+  if (judge && *judge && !json_is_true(json_object_get(params, "dryRun")) &&
+      !upk_guard_allow(job, UPK_AGENT_ALLOW_JUDGE,
+                       "params.judge: sending each skill to a model provider, on your account"))
+    return;
   json_t *p = json_copy(params);
   json_object_set_new(p, "auditOnly", json_true());
   upk_call_start(job, p, do_audit);

@@ -548,3 +548,25 @@ Test(agent, a_server_started_in_home_serves_no_home_files) {
   json_decref(r);
   hx_finish(d, 0);
 }
+
+/* The audit's judge sends each skill to a model provider on the user's account: an agent asks
+ * for it only with --agent-allow=judge; a dry run (which sends nothing) it may always ask. */
+Test(agent, the_audits_judge_needs_agent_allow_judge) {
+  fsx_write(at(P.ws, "sk/SKILL.md"), "---\nname: sk\ndescription: d\n---\n# S\n");
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *r = tool(d, "audit_skill", "{\"from\":\"sk\",\"judge\":\"claude-x\"}");
+  refused(r, "trust/send", "--agent-allow=judge");
+  json_decref(r);
+  r = tool(d, "audit_skill", "{\"from\":\"sk\",\"judge\":\"claude-x\",\"dryRun\":true}");
+  not_refused(r);
+  json_decref(r);
+  r = tool(d, "audit_skill", "{\"from\":\"sk\"}");
+  not_refused(r);
+  json_decref(r);
+  hx_finish(d, 0);
+  d = hx_mcp_session(HX_ARGS("--agent-allow=judge"));
+  r = tool(d, "audit_skill", "{\"from\":\"sk\",\"judge\":\"claude-x\"}");
+  not_refused(r);
+  json_decref(r);
+  hx_finish(d, 0);
+}
