@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xalloc.h"
+#include "daemon/core/guard.h"
 #include "models/config.h"
 #include "models/models.h"
 #include "models/providers.h"
@@ -36,6 +37,13 @@ struct upk_audit_judge {
   judged *items;
   size_t n, cap;
 };
+
+bool upk_audit_judge_allowed(upk_job *job, const json_t *params) {
+  const char *judge = json_string_value(json_object_get(params, "judge"));
+  return !judge || !*judge || json_is_true(json_object_get(params, "dryRun")) ||
+         upk_guard_allow(job, UPK_AGENT_ALLOW_JUDGE,
+                         "params.judge: sending each skill to a model provider, on your account");
+}
 
 upk_audit_judge *upk_audit_judge_new(const json_t *params, const char *workspace) {
   const char *name = json_string_value(json_object_get(params, "judge"));

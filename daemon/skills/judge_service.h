@@ -11,8 +11,15 @@
 #include <jansson.h>
 
 #include "common/diag.h"
+#include "daemon/core/jobs.h"
 
 typedef struct upk_audit_judge upk_audit_judge;
+
+/** Whether the job's client may have a judge read its skills: a judge sends each skill to a
+ * model provider on the user's account, so an agent (which may be prompt-injected) asks for one
+ * only with the user's --agent-allow=judge (a dry run, which sends nothing, always). Else false,
+ * and the job has failed with the refusal (trust/send). No judge asked: true. */
+bool upk_audit_judge_allowed(upk_job *job, const json_t *params);
 
 /** The judge the call asks for (params.judge, params.judgeFailure, params.dryRun,
  * params.judgeTimeoutMs), or NULL when none: the audit stays the rules'. */

@@ -1,8 +1,7 @@
-/* The skills methods: validate, lookup, list, get, prompt, install, remove,
- * and the MCP resources that serve skills as skill://<name>/<file>. Each
- * handler parses its params on the loop, does its work on the skills queue
- * (index.h / install.h / validate.h are blocking and not thread-safe) and
- * answers from the loop. */
+/* The skills methods: validate, lookup, list, get, prompt, install, remove, and the MCP
+ * resources that serve skills as skill://<name>/<file>. Each handler parses its params on the
+ * loop, does its work on the skills queue (index.h / install.h / validate.h are blocking and not
+ * thread-safe) and answers from the loop. */
 #include <errno.h>
 #include <math.h>
 #include <limits.h>
@@ -23,6 +22,7 @@
 #include "daemon/core/guard.h"
 #include "daemon/skills/skills_call.h"
 #include "daemon/skills/skills_fold.h"
+#include "daemon/skills/judge_service.h"
 #include "daemon/skills/skills_methods.h"
 #include "daemon/skills/skills_service.h"
 #include "daemon/core/tool_results.h"
@@ -546,9 +546,8 @@ static void do_install(upk_call *c, upk_index *ix) {
   free(path);
 }
 
-/* The table checked from's shape and scope's value. */
-/* An agent installs from the places it may read, into the project unless the user's
- * --agent-allow=user-skills lets it reach the user's own skill directories (guard.h). */
+/* The table checked from's shape and scope's value. An agent installs from the places it may
+ * read, into the project unless --agent-allow=user-skills lets it reach the user's (guard.h). */
 static bool install_guarded(upk_job *job, json_t *params) {
   const char *from = json_string_value(json_object_get(params, "from"));
   if (from && !upk_guard_source(job, from, "params.from"))
@@ -619,15 +618,8 @@ static void do_audit(upk_call *c, upk_index *ix) {
 }
 
 static void audit_handler(upk_job *job, json_t *params) {
-  if (!upk_guard_source(job, json_string_value(json_object_get(params, "from")), "params.from"))
-    return;
-  /* A judge sends each skill to a model provider on the user's account: an agent (which may be
-   * prompt-injected) asks for it only with the user's --agent-allow=judge; a dry run sends
-   * nothing. */
-  const char *judge = json_string_value(json_object_get(params, "judge"));
-  if (judge && *judge && !json_is_true(json_object_get(params, "dryRun")) &&
-      !upk_guard_allow(job, UPK_AGENT_ALLOW_JUDGE,
-                       "params.judge: sending each skill to a model provider, on your account"))
+  if (!upk_guard_source(job, json_string_value(json_object_get(params, "from")), "params.from") ||
+      !upk_audit_judge_allowed(job, params))
     return;
   json_t *p = json_copy(params);
   json_object_set_new(p, "auditOnly", json_true());

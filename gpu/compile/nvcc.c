@@ -19,6 +19,7 @@
 #include "common/fileio.h"
 #include "common/sandbox.h"
 #include "gpu/compile/cubin.h"
+#include "gpu/compile/nvccbox.h"
 #include "gpu/compile/nvlog.h"
 #include "gpu/compile/toolkit.h"
 #include "common/xalloc.h"
@@ -459,84 +460,11 @@ static const char *unsafe_arg(const argvec *a) {
   return NULL;
 }
 
-/* The directory an include option of nvcc's line names, or NULL. */
-static const char *option_dir(const char *o) {
-  static const char *const pre[] = {"-I", "--include-path=", "-isystem=", "--system-include="};
-  for (size_t k = 0; k < 4; k++)
-    if (!strncmp(o, pre[k], strlen(pre[k])))
-      return o + strlen(pre[k]);
-  return NULL;
-}
-
-/* A host compiler the user allowed (-ccbin, trusted or on upskilld's command line): its
- * installation, read-only (the directory above a bin/ it sits in, else its own). */
-static void compiler_dir(const char *o, char *out) {
-  static const char *const pre[] = {"-ccbin=", "--compiler-bindir="};
-  out[0] = '\0';
-  for (size_t k = 0; k < 2; k++) {
-    if (strncmp(o, pre[k], strlen(pre[k])))
-      continue;
-    struct stat st;
-    snprintf(out, PATH_MAX, "%s", o + strlen(pre[k]));
-    char *slash = strrchr(out, '/');
-    if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode) && slash && slash != out)
-      *slash = '\0'; /* the program's directory */
-    slash = strrchr(out, '/');
-    if (slash && slash != out && !strcmp(slash, "/bin"))
-      *slash = '\0';
-  }
-}
-
-/* nvcc's line inside the sandbox (common/sandbox.h), or NULL when there is none: it reads the
- * file, its include directories, the project and the toolkit; it writes only `tmp`. */
-static char **sandboxed(const upk_compile_req *req, const char *tmp, const char *file,
-                        const argvec *a, char ***env) {
-  static const char *const keep[] = {
-      "LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"};
-  const char *cuda = upk_cuda_default_path(req->cuda_path);
-  char real_cuda[PATH_MAX];
-  size_t n = 0;
-  const char **ro = upk_xcalloc(a->n + req->readable.n + 5, sizeof *ro);
-  ro[n++] = file;
-  ro[n++] = cuda;
-  if (realpath(cuda, real_cuda))
-    ro[n++] = real_cuda;
-  for (size_t i = 0; i < req->readable.n; i++)
-    ro[n++] = req->readable.v[i];
-  char cc[PATH_MAX] = "";
-  for (size_t i = 1; i < a->n; i++) {
-    if (option_dir(a->v[i]))
-      ro[n++] = option_dir(a->v[i]);
-    else if (!cc[0] && (compiler_dir(a->v[i], cc), cc[0]))
-      ro[n++] = cc;
-  }
-  upk_sandbox_spec s = {.scratch = tmp, .ro = ro, .n_ro = n, .env_keep = keep, .n_env_keep = 6};
-  char **boxed = upk_sandbox_wrap(&s, a->v, env);
-  free(ro);
-  return boxed;
-}
-
-/* Options a project or an agent wrote reach nvcc's shell only inside the sandbox. */
-static bool refuse_unboxed(const upk_compile_req *req, upk_compile_result *out) {
-  char why[600];
-  if (!req->sandbox_required || upk_sandbox_available(why, sizeof why))
-    return false;
-  upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/no-sandbox", "upskilld",
-                upk_range_line(0, 0, 0),
-                "nvcc did not run: this compile carries options a project or an agent wrote, "
-                "and nvcc runs its steps through a shell, so it runs only in a sandbox, and "
-                "there is none: %s. Install bubblewrap (apt-get install bubblewrap) and allow "
-                "user namespaces, or trust the project (upskillctl trust DIR), or drop the "
-                "options (docs/security.md, \"Sandbox\")",
-                why);
-  return true;
-}
-
 /* One nvcc run; its log replaces out->log. */
 static int invoke(const upk_compile_req *req, const char *nvcc, const char *tmp, const char *dir,
                   const char *file, bool keep, upk_compile_result *out, int *status) {
   argvec a = {0};
-  if (refuse_unboxed(req, out)) {
+  if (upk_nvcc_refuse_unboxed(req, out)) {
     *status = 1;
     free(out->log);
     out->log = upk_xstrdup("");
@@ -560,9 +488,16 @@ static int invoke(const upk_compile_req *req, const char *nvcc, const char *tmp,
   size_t len = 0;
   free(out->log);
   out->log = NULL;
-  char **env = NULL, **boxed = sandboxed(req, tmp, file, &a, &env);
-  int rc = boxed ? upk_child_run_env((const char *const *)boxed, dir, env, &out->log, &len, status)
-                 : upk_child_run(a.v, dir, &out->log, &len, status);
+  char **env = NULL, **boxed = upk_nvcc_boxed(req, tmp, file, a.v, &env);
+  /* No sandbox: what the preprocessor read is checked after (nvccbox.h) */
+  int rc = 0;
+  if (!boxed && (arg(&a, "-MD") || arg(&a, "-MF") || argf(&a, "%s/deps.d", tmp)))
+    rc = -ENOMEM;
+  if (!rc)
+    rc = boxed ? upk_child_run_env((const char *const *)boxed, dir, env, &out->log, &len, status)
+               : upk_child_run(a.v, dir, &out->log, &len, status);
+  if (!rc && !boxed && upk_nvcc_deps_check(req, tmp, dir, file, a.v, out) > 0)
+    *status = 1;
   upk_sandbox_free(boxed);
   upk_sandbox_free(env);
   argvec_free(&a);

@@ -1,0 +1,180 @@
+/* What nvcc may read (nvccbox.h): its sandbox, and without one its dependency output checked. */
+#include "gpu/compile/nvccbox.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/fileio.h"
+#include "common/sandbox.h"
+#include "common/xalloc.h"
+#include "gpu/compile/toolkit.h"
+
+enum { MAX_DEPS_BYTES = 8 << 20 };
+
+/* The directory an include option of nvcc's line names, or NULL. */
+static const char *option_dir(const char *o) {
+  static const char *const pre[] = {"-I", "--include-path=", "-isystem=", "--system-include="};
+  for (size_t k = 0; k < 4; k++)
+    if (!strncmp(o, pre[k], strlen(pre[k])))
+      return o + strlen(pre[k]);
+  return NULL;
+}
+
+/* A host compiler the user allowed (-ccbin, trusted or on upskilld's command line): its
+ * installation, read-only (the directory above a bin/ it sits in, else its own). */
+static void compiler_dir(const char *o, char *out) {
+  static const char *const pre[] = {"-ccbin=", "--compiler-bindir="};
+  out[0] = '\0';
+  for (size_t k = 0; k < 2; k++) {
+    if (strncmp(o, pre[k], strlen(pre[k])))
+      continue;
+    struct stat st;
+    snprintf(out, PATH_MAX, "%s", o + strlen(pre[k]));
+    char *slash = strrchr(out, '/');
+    if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode) && slash && slash != out)
+      *slash = '\0'; /* the program's directory */
+    slash = strrchr(out, '/');
+    if (slash && slash != out && !strcmp(slash, "/bin"))
+      *slash = '\0';
+  }
+}
+
+typedef struct places {
+  const char **ro; /* the file, the toolkit, the readable dirs, include dirs, a compiler's */
+  size_t n;
+  char real_cuda[PATH_MAX], cc[PATH_MAX];
+} places;
+
+static void places_of(const upk_compile_req *req, const char *file, const char *const *argv,
+                      places *p) {
+  const char *cuda = upk_cuda_default_path(req->cuda_path);
+  size_t argc = 0;
+  while (argv[argc])
+    argc++;
+  p->n = 0;
+  p->cc[0] = '\0';
+  p->ro = upk_xcalloc(argc + req->readable.n + 5, sizeof *p->ro);
+  p->ro[p->n++] = file;
+  p->ro[p->n++] = cuda;
+  if (realpath(cuda, p->real_cuda))
+    p->ro[p->n++] = p->real_cuda;
+  for (size_t i = 0; i < req->readable.n; i++)
+    p->ro[p->n++] = req->readable.v[i];
+  for (size_t i = 1; i < argc; i++) {
+    if (option_dir(argv[i]))
+      p->ro[p->n++] = option_dir(argv[i]);
+    else if (!p->cc[0] && (compiler_dir(argv[i], p->cc), p->cc[0]))
+      p->ro[p->n++] = p->cc;
+  }
+}
+
+char **upk_nvcc_boxed(const upk_compile_req *req, const char *tmp, const char *file,
+                      const char *const *argv, char ***env) {
+  static const char *const keep[] = {
+      "LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"};
+  places p;
+  places_of(req, file, argv, &p);
+  upk_sandbox_spec s = {.scratch = tmp, .ro = p.ro, .n_ro = p.n, .env_keep = keep, .n_env_keep = 6};
+  char **boxed = upk_sandbox_wrap(&s, argv, env);
+  free(p.ro);
+  return boxed;
+}
+
+bool upk_nvcc_refuse_unboxed(const upk_compile_req *req, upk_compile_result *out) {
+  char why[600];
+  if (!req->sandbox_required || upk_sandbox_available(why, sizeof why))
+    return false;
+  upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/no-sandbox", "upskilld",
+                upk_range_line(0, 0, 0),
+                "nvcc did not run: this compile carries options a project or an agent wrote, "
+                "and nvcc runs its steps through a shell, so it runs only in a sandbox, and "
+                "there is none: %s. Install bubblewrap (apt-get install bubblewrap) and allow "
+                "user namespaces, or trust the project (upskillctl trust DIR), or drop the "
+                "options (docs/security.md, \"Sandbox\")",
+                why);
+  return true;
+}
+
+/* `path` (relative to `dir`) made real lies under one of the places, made real. */
+static bool inside(const places *p, const char *tmp, const char *dir, const char *path) {
+  char abs[PATH_MAX], real[PATH_MAX], root[PATH_MAX];
+  if (path[0] != '/' && snprintf(abs, sizeof abs, "%s/%s", dir, path) >= (int)sizeof abs)
+    return false;
+  if (!realpath(path[0] == '/' ? path : abs, real))
+    return false; /* gone since, or never a file: not shown to have been inside */
+  if (upk_path_under(real, "/usr") || upk_path_under(real, tmp))
+    return true;
+  for (size_t i = 0; i < p->n; i++)
+    if (realpath(p->ro[i], root) && (!strcmp(real, root) || upk_path_under(real, root)))
+      return true;
+  return false;
+}
+
+/* The next file of a make rule's prerequisites ("\ " is a space, "\<newline>" goes on), or
+ * NULL at the end; *at advances past it. Writes into `word` (PATH_MAX). */
+static const char *next_dep(const char **at, char *word) {
+  const char *s = *at;
+  size_t n = 0;
+  for (;;) {
+    while (*s == ' ' || *s == '\t' || *s == '\n' || (*s == '\\' && s[1] == '\n'))
+      s += *s == '\\' ? 2 : 1;
+    if (!*s)
+      return NULL;
+    n = 0;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
+      if (*s == '\\' && (s[1] == ' ' || s[1] == '\\' || s[1] == '#'))
+        s++;
+      else if (*s == '\\' && s[1] == '\n')
+        break;
+      if (n + 1 < PATH_MAX)
+        word[n++] = *s;
+      s++;
+    }
+    word[n] = '\0';
+    *at = s;
+    if (n && word[n - 1] != ':')
+      return word; /* the target ("out.cubin" then ":" or "out.cubin:") is not read */
+  }
+}
+
+static void withhold(upk_compile_result *out, const char *bad) {
+  upk_diags_free(&out->diags); /* leaves it empty */
+  free(out->log);
+  out->log = upk_xstrdup("");
+  free(out->cubin);
+  out->cubin = NULL;
+  out->cubin_size = 0;
+  upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/include-outside", "upskilld",
+                upk_range_line(0, 0, 0),
+                "nvcc read %s, outside the allowed directories (the project, its include "
+                "directories, the toolkit, /usr): the compile is refused and nvcc's output "
+                "withheld. No sandbox here to keep it out (install bubblewrap: apt-get install "
+                "bubblewrap); or move the header under the project (docs/security.md, \"Sandbox\")",
+                bad);
+}
+
+int upk_nvcc_deps_check(const upk_compile_req *req, const char *tmp, const char *dir,
+                        const char *file, const char *const *argv, upk_compile_result *out) {
+  char path[PATH_MAX], word[PATH_MAX];
+  snprintf(path, sizeof path, "%s/deps.d", tmp);
+  size_t len = 0;
+  char *text = upk_read_file(path, MAX_DEPS_BYTES, &len); /* written by nvcc in our scratch */
+  if (!text)
+    return 0; /* the preprocessor stopped before writing it: it read nothing more */
+  places p;
+  places_of(req, file, argv, &p);
+  const char *at = strchr(text, ':') ? strchr(text, ':') + 1 : text, *dep;
+  int refused = 0;
+  while (!refused && (dep = next_dep(&at, word)))
+    if (!inside(&p, tmp, dir, dep)) {
+      withhold(out, dep);
+      refused = 1;
+    }
+  free(p.ro);
+  free(text);
+  return refused;
+}

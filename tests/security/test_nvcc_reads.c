@@ -1,0 +1,68 @@
+/* What nvcc reads where there is no sandbox (gpu/compile/nvccbox.h, docs/security.md
+ * "Sandbox"): nvcc reads what its own headers include, so a cloned project's include directory
+ * with `stdlib.h` linked to a file in HOME is reached from cuda_runtime.h, which the include
+ * check does not read, and nvcc quotes each line it cannot parse into its log. What nvcc read
+ * (-MD) is checked against the places the sandbox would show: refused, the log withheld, the
+ * file's text in no answer; the same project without the link compiles. Through the real daemon
+ * (LSP: the user's own request, on a project the user did not write). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/integration/fsx.h"
+#include "tests/integration/harness.h"
+
+TestSuite(nvccreads, .timeout = 300);
+
+static void need_nvcc(void) {
+  const char *cuda = getenv("CUDA_PATH");
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s/bin/nvcc", cuda && *cuda ? cuda : "/usr/local/cuda");
+  if (access(p, X_OK))
+    cr_skip_test("no nvcc in the CUDA toolkit on this machine");
+}
+
+Test(nvccreads, without_a_sandbox_what_nvcc_read_is_checked) {
+  HX_NEED_TOOLKIT();
+  need_nvcc();
+  char dir[64], home[64], p[PATH_MAX], link[PATH_MAX], inc[PATH_MAX];
+  fsx_mkdtemp(dir, "nvccreads");
+  fsx_mkdtemp(home, "nvccreads-home");
+  snprintf(p, sizeof p, "%s/secret.txt", home);
+  fsx_write(p, "SECRET-MARKER-4242 is the key 'abc\n");
+  snprintf(inc, sizeof inc, "%s/inc", dir);
+  cr_assert_eq(mkdir(inc, 0755), 0);
+  snprintf(link, sizeof link, "%s/stdlib.h", inc);
+  cr_assert_eq(symlink(p, link), 0);
+  snprintf(p, sizeof p, "%s/k.cu", dir);
+  fsx_write(p, "#include <cstdio>\n__global__ void k(int *x) { x[0] = 1; }\n"
+               "int main() { k<<<1, 1>>>(0); return 0; }\n");
+  setenv("UPK_TEST_NO_SANDBOX", "1", 1);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  unsetenv("UPK_TEST_NO_SANDBOX");
+  for (int round = 0; round < 2; round++) {
+    json_t *resp = hx_callf(d,
+                            "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"kernel/validate\","
+                            "\"params\":{\"path\":\"%s\",\"includes\":[\"%s\"],"
+                            "\"backend\":\"nvcc\",\"cache\":false}}",
+                            70 + round, p, inc);
+    const char *all = hx_dump(resp);
+    cr_expect_null(strstr(all, "SECRET-MARKER"), "round %d: the file's text came back: %s", round,
+                   all);
+    if (round == 0)
+      cr_expect(strstr(all, "kernel/include-outside") && strstr(all, "stdlib.h") &&
+                    strstr(all, "bubblewrap"),
+                "the link out was not refused: %s", all);
+    else
+      cr_expect(!strstr(all, "kernel/include-outside") && strstr(all, "\"ok\":true"),
+                "without the link it must compile: %s", all);
+    json_decref(resp);
+    unlink(link);
+  }
+  hx_finish(d, 0);
+  fsx_rm_rf(dir);
+  fsx_rm_rf(home);
+}
