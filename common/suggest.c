@@ -1,7 +1,15 @@
 /* "Did you mean": optimal string alignment distance and the nearest close candidate. */
 #include "common/suggest.h"
 
+#include <dirent.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "common/xalloc.h"
 
 enum { SUGGEST_MAX = 64 };
 
@@ -63,4 +71,61 @@ const char *upk_suggest(const char *word, const char *const *cands, size_t n) {
     }
   }
   return best;
+}
+
+enum { SUGGEST_DIR_MAX = 4096 };
+
+/* The entry of `dir` nearest to `name`, into out (NAME_MAX + 1); false when none is close. */
+static bool nearest_entry(const char *dir, const char *name, char *out) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return false;
+  char **cands = upk_xcalloc(SUGGEST_DIR_MAX, sizeof *cands);
+  size_t n = 0;
+  struct dirent *e;
+  while (n < SUGGEST_DIR_MAX && (e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+      cands[n++] = upk_xstrdup(e->d_name);
+  closedir(d);
+  const char *best = upk_suggest(name, (const char *const *)cands, n);
+  if (best)
+    snprintf(out, NAME_MAX + 1, "%s", best);
+  for (size_t i = 0; i < n; i++)
+    free(cands[i]);
+  free(cands);
+  return best != NULL;
+}
+
+bool upk_suggest_path(const char *path, char *out, size_t len) {
+  struct stat st;
+  if (path[0] != '/' || strlen(path) >= PATH_MAX || len < 2)
+    return false;
+  char have[PATH_MAX] = "";
+  const char *p = path;
+  bool mended = false;
+  while (*p) {
+    while (*p == '/')
+      p++;
+    size_t n = strcspn(p, "/");
+    if (!n)
+      break;
+    char name[NAME_MAX + 1], next[PATH_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)(n < NAME_MAX ? n : NAME_MAX), p);
+    p += n;
+    if (!strcmp(name, ".") || !strcmp(name, ".."))
+      return false; /* mended only below what was named, never above it */
+    snprintf(next, sizeof next, "%s/%s", have, name);
+    if (lstat(next, &st)) {
+      char fix[NAME_MAX + 1];
+      if (!nearest_entry(have[0] ? have : "/", name, fix))
+        return false;
+      snprintf(next, sizeof next, "%s/%s", have, fix);
+      mended = true;
+    }
+    snprintf(have, sizeof have, "%s", next);
+  }
+  if (!mended || lstat(have, &st) || strlen(have) >= len)
+    return false;
+  snprintf(out, len, "%s", have);
+  return true;
 }

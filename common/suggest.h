@@ -9,6 +9,7 @@
 #ifndef UPK_SUGGEST_H
 #define UPK_SUGGEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /** The edit distance between a and b (each compared on at most its first 64 bytes; longer
@@ -18,5 +19,13 @@ size_t upk_edit_distance(const char *a, const char *b);
 /** The nearest of cands[0..n) to word within the cut above, or NULL when none is close enough
  * (or word is empty, or exactly one of cands: nothing to suggest). NULL entries are skipped. */
 const char *upk_suggest(const char *word, const char *const *cands, size_t n);
+
+/** A path that does not exist, mended: from its deepest existing directory down, each missing
+ * component replaced by the nearest entry of that directory (upk_suggest's cut; at most 4096
+ * entries read a directory, none followed out of it by name: only its own entries are listed).
+ * True, with the mended path in out, when it names something that exists; else false. `path`
+ * must be absolute. Whoever shows the answer to an agent must have let the agent name `path`'s
+ * directory first (daemon/core/guard.h): the names offered are that directory's. */
+bool upk_suggest_path(const char *path, char *out, size_t len);
 
 #endif

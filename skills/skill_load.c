@@ -15,11 +15,16 @@
 #include "skills/meta.h"
 #include "skills/skill_internal.h"
 #include "common/fileio.h"
+#include "common/suggest.h"
 #include "common/xalloc.h"
 
 static int path_error(upk_diags *d, const char *path, int err) {
   upk_range all = upk_skill_whole_file();
-  if (err == ENOENT || err == ENOTDIR)
+  char fix[PATH_MAX];
+  if ((err == ENOENT || err == ENOTDIR) && upk_suggest_path(path, fix, sizeof fix))
+    upk_sdiag(d, UPK_SEV_ERROR, "skill/path-not-found", all,
+              "Path does not exist: %s (did you mean %s?)", path, fix);
+  else if (err == ENOENT || err == ENOTDIR)
     upk_sdiag(d, UPK_SEV_ERROR, "skill/path-not-found", all, "Path does not exist: %s", path);
   else if (err == ELOOP)
     upk_sdiag(d, UPK_SEV_ERROR, "skill/symlink-loop", all,

@@ -19,6 +19,7 @@
 #include "gpu/compile/toolkit.h"
 #include "gpu/worker/wire.h"
 #include "common/fileio.h"
+#include "common/suggest.h"
 #include "common/trust.h"
 #include "common/xalloc.h"
 
@@ -88,9 +89,12 @@ static void read_source(wire *w, const char *path) {
                   "%s is %.1f MB, over the %d MB limit for one kernel source", path,
                   st.st_size / 1048576.0, SOURCE_CAP >> 20);
   } else if (err) {
+    char near[PATH_MAX + 32] = "", fix[PATH_MAX];
+    if (err == ENOENT && upk_suggest_path(path, fix, sizeof fix)) /* the daemon guarded path */
+      snprintf(near, sizeof near, " (did you mean %s?)", fix);
     upk_diags_add(&w->pre, UPK_SEV_ERROR, "kernel/unreadable", "upskilld", whole,
-                  "cannot read %s: %s", path,
-                  err == EINVAL || err == EISDIR ? "not a regular file" : strerror(err));
+                  "cannot read %s: %s%s", path,
+                  err == EINVAL || err == EISDIR ? "not a regular file" : strerror(err), near);
   } else {
     w->file_text = text;
     w->req.compile.source = w->file_text;

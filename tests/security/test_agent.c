@@ -570,3 +570,21 @@ Test(agent, the_audits_judge_needs_agent_allow_judge) {
   json_decref(r);
   hx_finish(d, 0);
 }
+
+/* A file named wrong inside the workspace gets the nearest that exists; one outside is refused
+ * before anything is listed there, so no name from outside comes back. */
+Test(agent, a_missing_path_suggests_only_inside_the_workspace) {
+  fsx_write(at(P.ws, "src/saxpy.cu"), "__global__ void k(float *y) { y[0] = 1.f; }\n");
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *r = tool(d, "validate_kernel", "{\"path\":\"src/saxpi.cu\"}");
+  cr_expect(strstr(hx_dump(r), "did you mean") && strstr(hx_dump(r), "src/saxpy.cu"), "%s",
+            hx_dump(r));
+  json_decref(r);
+  char args[PATH_MAX + 64];
+  snprintf(args, sizeof args, "{\"path\":\"%s\"}", at(P.out, "secre.cu")); /* secret.cu */
+  r = tool(d, "validate_kernel", args);
+  refused(r, "trust/read", "--agent-path");
+  cr_expect_null(strstr(hx_dump(r), "secret.cu"), "a name from outside came back: %s", hx_dump(r));
+  json_decref(r);
+  hx_finish(d, 0);
+}

@@ -1,5 +1,11 @@
 /* upk_suggest: the typos people make find their word; unrelated words find nothing. */
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/suggest.h"
 #include "tests/unit/unit.h"
@@ -29,4 +35,31 @@ UTest(suggest, unrelated_or_known_words_find_nothing) {
   cr_assert_null(upk_suggest("lookup", cmds, NCMDS));
   cr_assert_null(upk_suggest("", cmds, NCMDS));
   cr_assert_null(upk_suggest("lookup", NULL, 0));
+}
+
+/* A path typed wrong is mended a component at a time, from what exists; nothing above the
+ * named path is listed, and a mend that names nothing that exists is no answer. */
+UTest(suggest, a_missing_path_is_mended_from_what_exists) {
+  char root[] = "/tmp/upk-suggest-XXXXXX", p[PATH_MAX], out[PATH_MAX];
+  cr_assert(mkdtemp(root));
+  snprintf(p, sizeof p, "%s/skills", root);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "%s/skills/my-skill", root);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "%s/skills/my-skill/SKILL.md", root);
+  fclose(fopen(p, "w"));
+  snprintf(p, sizeof p, "%s/skils/my-skil/SKILL.md", root);
+  cr_assert(upk_suggest_path(p, out, sizeof out), "%s", p);
+  snprintf(p, sizeof p, "%s/skills/my-skill/SKILL.md", root);
+  cr_assert_str_eq(out, p);
+  snprintf(p, sizeof p, "%s/skills/my-skill/README.md", root); /* nothing near: no answer */
+  cr_assert_not(upk_suggest_path(p, out, sizeof out));
+  snprintf(p, sizeof p, "%s/skills/../skils", root); /* never mended above what was named */
+  cr_assert_not(upk_suggest_path(p, out, sizeof out));
+  cr_assert_not(upk_suggest_path("relative/path", out, sizeof out));
+  snprintf(p, sizeof p, "%s/skills", root); /* it exists: nothing to mend */
+  cr_assert_not(upk_suggest_path(p, out, sizeof out));
+  char cmd[PATH_MAX + 16];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  cr_assert_eq(system(cmd), 0);
 }
