@@ -629,10 +629,9 @@ static const upk_method ext_methods[] = {
      do_directory_read_handler, UPK_METHOD_READ_ONLY},
 };
 
-/* The first digest opens its library (common/sha256.h). libcrypto, used where libmd is missing,
- * sets up per-thread state on its first digest; taken on a pool thread, it is lost when that
- * thread ends (valgrind: 904 bytes definitely lost). Taken here, on the loop thread, it lives as
- * long as the process. */
+/* libcrypto (common/sha256.h: where libmd is missing) sets up per-thread state on its first
+ * digest; taken on a pool thread, it is lost when that thread ends (valgrind: 904 bytes lost).
+ * Taken here, on the loop thread, it lives as long as the process. */
 static void crypto_on_loop_thread(void) {
   static bool done;
   unsigned char md[32];
