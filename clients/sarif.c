@@ -2,6 +2,7 @@
  * every string goes through json_string after upk_utf8_scrub, so a stranger's bytes can never
  * make the file invalid JSON. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,11 +103,43 @@ static json_t *location(const upk_sarif_run *run, const upk_sarif_result *r) {
   return json_pack("[{s:o}]", "physicalLocation", phys);
 }
 
+static bool same_component(const char *a, const char *b) {
+  return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Where rule i sits: its component (0: the driver, k: tool.extensions[k - 1], in the order the
+ * components first appear among the rules) and its index among that component's rules. */
+static void rule_place(const upk_sarif_run *run, size_t i, size_t *comp, size_t *index) {
+  const char *mine = run->rules[i].component;
+  *comp = 0, *index = 0;
+  for (size_t k = 0; k < i; k++)
+    *index += same_component(run->rules[k].component, mine);
+  for (size_t k = 0; mine && k < run->n_rules; k++) {
+    const char *c = run->rules[k].component;
+    bool first = c != NULL;
+    for (size_t j = 0; first && j < k; j++)
+      first = !same_component(run->rules[j].component, c);
+    *comp += first;
+    if (first && !strcmp(c, mine))
+      return;
+  }
+}
+
 static json_t *result(const upk_sarif_run *run, const upk_sarif_result *r) {
   const upk_sarif_rule *rule = &run->rules[r->rule];
-  json_t *o =
-      json_pack("{s:o, s:I, s:s, s:o}", "ruleId", str(rule->id), "ruleIndex", (json_int_t)r->rule,
-                "level", LEVELS[r->level], "message", text(r->message));
+  size_t comp, index;
+  rule_place(run, r->rule, &comp, &index);
+  json_t *o = json_pack("{s:s, s:o}", "level", LEVELS[r->level], "message", text(r->message));
+  if (comp) /* an extension's rule: named with its component, index counted in its rules (and
+             * then without ruleId/ruleIndex, as the SARIF Multitool asks: SARIF2004) */
+    json_object_set_new(o, "rule",
+                        json_pack("{s:o, s:I, s:{s:o, s:I}}", "id", str(rule->id), "index",
+                                  (json_int_t)index, "toolComponent", "name", str(rule->component),
+                                  "index", (json_int_t)(comp - 1)));
+  else {
+    json_object_set_new(o, "ruleId", str(rule->id));
+    json_object_set_new(o, "ruleIndex", json_integer((json_int_t)index));
+  }
   if (r->uri)
     json_object_set_new(o, "locations", location(run, r));
   json_object_set_new(o, "partialFingerprints", fingerprint(rule, r));
@@ -126,15 +159,41 @@ static json_t *rule_json(const upk_sarif_rule *r) {
   return o;
 }
 
+/* tool.extensions: one component per name the rules give, in order of first appearance. */
+static json_t *extensions(const upk_sarif_run *run) {
+  json_t *ext = json_array();
+  for (size_t i = 0; i < run->n_rules; i++) {
+    const char *c = run->rules[i].component;
+    json_t *e = NULL, *x;
+    size_t k;
+    json_array_foreach(ext, k, x) e =
+        c && !strcmp(json_string_value(json_object_get(x, "name")), c) ? x : e;
+    if (!c)
+      continue;
+    if (!e) {
+      e = json_pack("{s:o, s:s, s:[]}", "name", str(c), "informationUri", UPK_HOME, "rules");
+      json_array_append_new(ext, e);
+    }
+    json_array_append_new(json_object_get(e, "rules"), rule_json(&run->rules[i]));
+  }
+  return ext;
+}
+
 json_t *upk_sarif_log(const upk_sarif_run *run) {
   json_t *rules = json_array(), *results = json_array();
   for (size_t i = 0; i < run->n_rules; i++)
-    json_array_append_new(rules, rule_json(&run->rules[i]));
+    if (!run->rules[i].component)
+      json_array_append_new(rules, rule_json(&run->rules[i]));
   for (size_t i = 0; i < run->n_results; i++)
     json_array_append_new(results, result(run, &run->results[i]));
   json_t *one = json_pack("{s:{s:{s:s, s:s, s:s, s:o}}, s:o, s:s}", "tool", "driver", "name",
                           "upskilld", "informationUri", UPK_HOME, "version", UPK_VERSION, "rules",
                           rules, "results", results, "columnKind", "utf16CodeUnits");
+  json_t *ext = extensions(run);
+  if (json_array_size(ext))
+    json_object_set_new(json_object_get(one, "tool"), "extensions", ext);
+  else
+    json_decref(ext);
   if (run->base_id && run->base_uri)
     json_object_set_new(one, "originalUriBaseIds",
                         json_pack("{s:{s:o}}", run->base_id, "uri", str(run->base_uri)));

@@ -23,6 +23,10 @@ typedef struct upk_sarif_rule {
   const char *help_uri;    /* where the code is documented (NULL: none) */
   upk_sarif_level level;   /* defaultConfiguration.level */
   json_t *properties;      /* borrowed; NULL: none (e.g. GitHub's tags, security-severity) */
+  const char
+      *component; /* the tool component that defines it: NULL for upskilld's own
+                   * (tool.driver), else the name of a tool.extensions entry (the audit's
+                   * judge: "upskilld-judge"); its results reference it (rule.toolComponent) */
 } upk_sarif_rule;
 
 typedef struct upk_sarif_result {

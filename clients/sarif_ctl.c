@@ -83,7 +83,9 @@ static size_t rule(sarif_doc *d, const char *id, const char *description, const 
   }
   UPK_GROW(d->rules, d->cap_rules, d->n_rules + 1);
   d->rules[d->n_rules] =
-      (upk_sarif_rule){keep(d, upk_xstrdup(id)), description, help, level, properties};
+      (upk_sarif_rule){keep(d, upk_xstrdup(id)), description, help, level, properties,
+                       /* audit --judge's codes: the model's, not a rule's */
+                       .component = strncmp(id, "judge/", 6) ? NULL : "upskilld-judge"};
   return d->n_rules++;
 }
 

@@ -138,3 +138,40 @@ UTest(sarif, paths_refused_and_the_write_leaves_no_temporary) {
   unlink(p);
   rmdir(d);
 }
+
+/* The judge's findings belong to their own tool component: tool.extensions holds its rules, and
+ * each of its results names it (rule.toolComponent, the index counted in its rules); the
+ * driver keeps only upskilld's own. */
+UTest(sarif, judge_rules_are_their_own_tool_component) {
+  const upk_sarif_rule rules[] = {
+      {"audit/pipe-to-shell", NULL, NULL, UPK_SARIF_ERROR},
+      {"judge/exfiltration", NULL, NULL, UPK_SARIF_ERROR, NULL, "upskilld-judge"},
+      {"h100/spill", NULL, NULL, UPK_SARIF_WARNING},
+      {"judge/deception", NULL, NULL, UPK_SARIF_WARNING, NULL, "upskilld-judge"},
+  };
+  upk_sarif_result r[] = {
+      {3, UPK_SARIF_WARNING, "j"}, {2, UPK_SARIF_WARNING, "d"}, {1, UPK_SARIF_ERROR, "j"}};
+  upk_sarif_run run = {rules, 4, r, 3, NULL, NULL, NULL};
+  json_t *log = upk_sarif_log(&run), *run0 = json_array_get(json_object_get(log, "runs"), 0);
+  json_t *tool = json_object_get(run0, "tool");
+  cr_assert_eq(json_array_size(json_object_get(json_object_get(tool, "driver"), "rules")), 2);
+  json_t *ext = json_object_get(tool, "extensions");
+  cr_assert_eq(json_array_size(ext), 1);
+  json_t *e0 = json_array_get(ext, 0);
+  cr_expect_str_eq(json_string_value(json_object_get(e0, "name")), "upskilld-judge");
+  cr_assert_eq(json_array_size(json_object_get(e0, "rules")), 2);
+  json_t *res0 = result_at(log, 0), *ref = json_object_get(res0, "rule");
+  cr_expect_null(json_object_get(res0, "ruleId"), "rule names it (SARIF2004)");
+  cr_expect_str_eq(json_string_value(json_object_get(ref, "id")), "judge/deception");
+  cr_expect_eq(json_integer_value(json_object_get(ref, "index")), 1);
+  cr_expect_str_eq(
+      json_string_value(json_object_get(json_object_get(ref, "toolComponent"), "name")),
+      "upskilld-judge");
+  cr_expect_eq(json_integer_value(json_object_get(json_object_get(ref, "toolComponent"), "index")),
+               0);
+  cr_expect_eq(json_integer_value(json_object_get(result_at(log, 1), "ruleIndex")), 1,
+               "h100/spill");
+  cr_expect_null(json_object_get(result_at(log, 1), "rule"), "a driver rule needs no reference");
+  cr_expect_eq(json_integer_value(json_object_get(result_at(log, 2), "ruleIndex")), 0);
+  json_decref(log);
+}
