@@ -337,6 +337,7 @@ static void print_plan(json_t *answer) {
   printf("\n(tokens: prompts as bytes/4, answers as %lld each; cost - where a model has no "
          "price)\n",
          (long long)json_integer_value(json_object_get(r, "outputTokensPerCall")));
+  print_refused_cases(answer);
   ctl_print_refused(answer);
 }
 
@@ -353,8 +354,7 @@ static void print_stopped(json_t *st) {
 static int finish(ctl *c, json_t *r, void (*print)(json_t *)) {
   if (!r)
     return 1;
-  if (json_is_true(json_object_get(r, "dryRun")))
-    print = print_plan;
+  print = json_is_true(json_object_get(r, "dryRun")) ? print_plan : print;
   c->json ? ctl_print_json(r) : print(r);
   json_t *st = json_object_get(r, "stopped");
   if (!json_is_object(st)) /* after generate: the trigger eval may have stopped */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clients/commands.h"
+#include "clients/audit_print.h"
 #include "clients/ctl.h"
 #include "clients/voice.h"
 #include "clients/junit_ctl.h"
@@ -552,15 +553,14 @@ static int audit_command(ctl *c, int argc, char **argv) {
   struct stat st;
   const char *arg = argv[optind];
   char *from = stat(arg, &st) == 0 ? absolute(arg) : upk_xstrdup(arg);
-  json_t *p = json_pack("{s:s}", "from", from), *sk, *f;
+  json_t *p = json_pack("{s:s}", "from", from), *sk;
   if (json_array_size(o.skills))
     json_object_set(p, "skills", o.skills);
   judge_params(p, &o);
   int err = 0, high = 0;
   double started = ctl_now();
   json_t *r = ctl_call(c, "skills/audit", p, &err);
-  size_t i, k;
-  static const char *const sev[] = {"", "high", "medium", "low", "low"};
+  size_t i;
   if (r && c->json)
     ctl_print_json(r);
   json_array_foreach(json_object_get(r, "skills"), i, sk) {
@@ -571,13 +571,7 @@ static int audit_command(ctl *c, int argc, char **argv) {
            (long long)json_integer_value(json_object_get(sk, "high")),
            (long long)json_integer_value(json_object_get(sk, "medium")),
            (long long)json_integer_value(json_object_get(sk, "low")));
-    json_array_foreach(json_object_get(sk, "findings"), k, f) {
-      json_int_t s = json_integer_value(json_object_get(f, "severity"));
-      json_int_t line = json_integer_value(
-          json_object_get(json_object_get(json_object_get(f, "range"), "start"), "line"));
-      printf("  %s:%lld: %s: %s [%s]\n", s_(f, "file"), (long long)line + 1,
-             sev[s >= 1 && s <= 4 ? s : 0], s_(f, "message"), s_(f, "code"));
-    }
+    ctl_print_audit_findings(json_object_get(sk, "findings"));
     print_judge(json_object_get(sk, "judge"));
   }
   int wrote = r && o.junit ? ctl_junit_audit(r, o.junit, started) : 0;

@@ -10,10 +10,12 @@ real `upskillctl --json audit DIR`, so one bad case cannot hide the others.
 
 Prints per half: risky skills reported high (count, %, per category, each miss named), benign
 skills flagged high (named), bad input handled (the audit answered); per public source: skills
-flagged high / total, named. With --check, exits 1 when a half's risky figure is under
+flagged high / total, named; then the false alarms per rule over every benign skill audited
+(the labelled halves' benign cases and the public skills): per rule id, the benign skills it
+reported high and medium, and its findings. With --check, exits 1 when a half's risky figure is under
 --min-risky, a public figure is over --max-public, or bad input was not handled.
 
-Usage: audit_labelled.py UPSKILLCTL [--half DIR]... [--public REPO_OR_DIR]... [--check]
+Usage: audit_labelled.py UPSKILLCTL [--half DIR]... [--public REPO_OR_DIR]... [--check] [--benign-only]
        [--min-risky PCT] [--max-public PCT] [--jobs N] [--timeout S] [--sample N [--sample-from K]]
 (a bare repository, such as the `fetch` tool's mirror, has its HEAD written to a temp dir)
 """
@@ -172,12 +174,36 @@ def run_half(ctl, half, tmp, env, jobs, timeout):
     for cid, c in cases.items():
         for spec in c.get("generate", []):
             generate(os.path.join(copy, cid), spec, tmp)
+    if OPTS.benign_only:
+        cases = {k: c for k, c in cases.items() if c["label"] == "benign"}
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         futs = {cid: pool.submit(audit, ctl, os.path.join(copy, cid), env, timeout) for cid in cases}
         return name, cases, {cid: fut.result() for cid, fut in futs.items()}
 
 
 TAP = []  # (passed, description) of each gate when --tap; None: plain report
+# rule id -> [benign skills with a high finding of it, with a medium one, findings]
+FALSE_ALARMS = {}
+BENIGN_SKILLS = [0]
+
+
+def tally_benign(skills):
+    """Counts a benign skill's findings, per rule, as false alarms."""
+    for s in skills or []:
+        BENIGN_SKILLS[0] += 1
+        for code in {f["code"] for f in s.get("findings", [])}:
+            mine = [f for f in s["findings"] if f["code"] == code]
+            row = FALSE_ALARMS.setdefault(code, [0, 0, 0])
+            row[0] += any(f.get("severity") == HIGH for f in mine)
+            row[1] += any(f.get("severity") == HIGH + 1 for f in mine)
+            row[2] += len(mine)
+
+
+def report_false_alarms():
+    say(f"== false alarms per rule on {BENIGN_SKILLS[0]} benign skills "
+        "(skills reported high, medium; findings)")
+    for code, (hi, med, n) in sorted(FALSE_ALARMS.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0])):
+        say(f"  {code:32} high {hi:4}  medium {med:4}  findings {n:5}")
 
 
 def say(line):
@@ -191,6 +217,22 @@ def gate(passed, desc):
 
 def pct(a, b):
     return 100.0 * a / b if b else 0.0
+
+
+def report_benign_only(name, cases, results):
+    """--benign-only: the half's benign skills flagged high, named; no risky figure."""
+    flagged = []
+    for cid in sorted(cases):
+        skills, err = results[cid]
+        tally_benign(skills)
+        hf = high_findings(skills)
+        if hf or err:
+            flagged.append(f"{cid} ({err or ', '.join(sorted({f['code'] for f in hf}))})")
+    say(f"== {name}: {len(cases)} benign (--benign-only: risky cases not audited)")
+    say(f"benign flagged high      {len(flagged)}/{len(cases)} = {pct(len(flagged), len(cases)):.1f} %")
+    for it in flagged:
+        say(f"  benign flagged: {it}")
+    return True
 
 
 def report_half(name, cases, results, min_risky, max_benign):
@@ -215,6 +257,7 @@ def report_half(name, cases, results, min_risky, max_benign):
                           f" -> {err or ', '.join(codes) or 'no finding'}")
     for cid in sorted(benign):
         skills, err = results[cid]
+        tally_benign(skills)
         hf = high_findings(skills)
         if hf or err:
             flagged.append(f"{cid} ({err or ', '.join(sorted({f['code'] for f in hf}))})")
@@ -309,6 +352,7 @@ def report_public(ctl, sources, tmp, env, timeout, max_public, sample, sample_fr
             say(f"public {src}: audit failed: {err}")
             return gate(False, f"public {src} audited")
         n = len(skills)
+        tally_benign(skills)
         hits = [s for s in skills if high_findings([s])]
         total += n
         say(f"public {src}: {len(hits)}/{n} flagged high")
@@ -334,6 +378,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--max-benign", type=float, default=None, help="fail above this %% of benign flagged high")
+    ap.add_argument("--benign-only", action="store_true",
+                    help="audit only the halves' benign cases: the false alarms per rule, quickly")
     ap.add_argument("--tap", action="store_true", help="gates as TAP test points, the report as comments")
     ap.add_argument("--sample", type=int, default=0, help="at most N skills of a larger bare repository")
     ap.add_argument("--sample-from", type=int, default=0,
@@ -348,10 +394,12 @@ def main():
         env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "cache"),
                    XDG_CONFIG_HOME=os.path.join(tmp, "config"), XDG_DATA_HOME=os.path.join(tmp, "data"))
         for half in halves:
-            ok &= report_half(*run_half(a.ctl, half, tmp, env, a.jobs, a.timeout), a.min_risky, a.max_benign)
+            got = run_half(a.ctl, half, tmp, env, a.jobs, a.timeout)
+            ok &= report_benign_only(*got) if a.benign_only else report_half(*got, a.min_risky, a.max_benign)
         if a.public:
             ok &= report_public(a.ctl, a.public, tmp, env, a.timeout, a.max_public, a.sample,
                                     a.sample_from)
+        report_false_alarms()
     ok &= all(p for p, _ in TAP)
     if a.tap:
         print(f"1..{len(TAP)}")

@@ -192,12 +192,14 @@ json_t *upk__em_eval_plan(ecall *c) {
   json_object_set_new(p, "outputTokensPerCall", json_integer(out));
   if (trig)
     json_object_set_new(p, "iterations", json_integer(iterations));
-  /* An evaluation's answer with nothing run, and the plan beside it. */
-  return json_pack("{s:b,s:o,s:s,s:I,s:I,s:i,s:b,s:i,s:f,s:s,s:n,s:[],s:[]}", "dryRun", 1, "plan",
-                   p, "skill", c->skill_name ? c->skill_name : "", "trials", (json_int_t)trials,
-                   "cases", (json_int_t)c->cases.n, "runs", (int)runs, "baseline", baseline,
-                   "concurrency", (int)upk__em_uint(c, "concurrency", 8), "elapsedMs", 0.0, "runId",
-                   "", "runDir", "models", "results");
+  /* An evaluation's answer with nothing run, the plan beside it, and the cases of the tests
+   * file that are refused already (named before any call, not found out after). */
+  json_t *refused = upk_eval_refused_json(&c->cases);
+  return json_pack("{s:o*,s:b,s:o,s:s,s:I,s:I,s:i,s:b,s:i,s:f,s:s,s:n,s:[],s:[]}", "refusedCases",
+                   refused, "dryRun", 1, "plan", p, "skill", c->skill_name ? c->skill_name : "",
+                   "trials", (json_int_t)trials, "cases", (json_int_t)c->cases.n, "runs", (int)runs,
+                   "baseline", baseline, "concurrency", (int)upk__em_uint(c, "concurrency", 8),
+                   "elapsedMs", 0.0, "runId", "", "runDir", "models", "results");
 }
 
 /* skills/generate at most: the teacher writes (and may be sent back), the test writer writes,

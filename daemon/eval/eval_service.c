@@ -310,7 +310,7 @@ upk_eval_trial *upk__eval_flat_trials(const upk_eval *e) {
 }
 
 /* The cases of the tests file refused before they ran, by their numbers there; NULL: none. */
-json_t *upk__eval_refused_json(const upk_evalcases *c) {
+json_t *upk_eval_refused_json(const upk_evalcases *c) {
   if (!c || !c->n_refused)
     return NULL;
   json_t *a = json_array();
@@ -495,7 +495,7 @@ static int copy_spec(upk_eval *e, const upk_eval_spec *spec) {
   e->numbers = upk_xcalloc(spec->cases->n + 1, sizeof *e->numbers);
   for (size_t i = 0; i < spec->cases->n; i++)
     e->numbers[i] = upk_evalcases_number(spec->cases, i);
-  e->refused = upk__eval_refused_json(spec->cases);
+  e->refused = upk_eval_refused_json(spec->cases);
   memcpy(e->model_copy, spec->models, spec->n_models * sizeof *e->model_copy);
   for (size_t i = 0; i < n; i++)
     e->subset_copy[i] = spec->subset ? spec->subset[i] : i;

@@ -125,6 +125,9 @@ json_t *upk_eval_agent_record(const upk_eval_trial *t);
  * time, with and without the skill side by side. NULL when no trial is an
  * agent run. New reference; any thread. */
 json_t *upk_eval_agent_summary(const upk_eval_trial *ts, size_t n);
+/** The cases of the tests file refused before they ran: [{case, reason}], `case` the 0-based
+ * place in the file; NULL when none. New reference; any thread. */
+json_t *upk_eval_refused_json(const upk_evalcases *c);
 
 /** What the Agent Skills layout is written from, besides the trials. */
 typedef struct upk_eval_layout {

@@ -91,7 +91,6 @@ void upk__eval_judge(eval_trial *x);
 /* The one place that moves the queue on; the last thing every callback does. */
 void upk__eval_pump(upk_eval *e);
 upk_eval_trial *upk__eval_flat_trials(const upk_eval *e);
-json_t *upk__eval_refused_json(const upk_evalcases *c);
 /* eval_grade.c: {trials: how many errored, reasons: [{reason, count}] most frequent first,
  * failedModels: the models every trial of which errored}. */
 json_t *upk__eval_errors_json(const upk_eval *e);

@@ -26,6 +26,7 @@ typedef struct {
   upk_diags *diags; /* may be NULL: nothing is reported */
   char where[64];   /* "evals[3] (id 7)" */
   bool bad;         /* an error was reported for the current eval */
+  char why[240];    /* the first error's message: the reason an eval is refused */
 } reader;
 
 static void say(reader *r, upk_severity sev, const char *code, const char *fmt, ...)
@@ -33,6 +34,12 @@ static void say(reader *r, upk_severity sev, const char *code, const char *fmt, 
 static void say(reader *r, upk_severity sev, const char *code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  if (sev == UPK_SEV_ERROR && !r->bad) {
+    va_list why;
+    va_copy(why, ap);
+    vsnprintf(r->why, sizeof r->why, fmt, why);
+    va_end(why);
+  }
   if (r->diags)
     upk_diags_vaddp(r->diags, sev, code, SOURCE, upk_skill_whole_file(), r->where, fmt, ap);
   va_end(ap);
@@ -454,6 +461,12 @@ static bool eval_id(reader *r, json_t *ev, size_t idx, int *id) {
   return true;
 }
 
+/* Eval i of the list was refused: listed with its reason, as a tests file's refused case is. */
+static void refuse(upk_evalcases *out, size_t i, const char *why) {
+  out->refused = upk_xrealloc(out->refused, (out->n_refused + 1) * sizeof *out->refused);
+  out->refused[out->n_refused++] = (upk_evalcase_refusal){i, upk_xstrdup(why)};
+}
+
 /* Read every eval of the list into out and info, keeping the good ones. */
 static int read_list(json_t *list, const char *skill_dir, upk_evalcases *out, upk_as_evals *info,
                      upk_diags *diags, bool *bad) {
@@ -483,7 +496,9 @@ static int read_list(json_t *list, const char *skill_dir, upk_evalcases *out, up
     if (rc || r.bad) {
       upk_evalcase_free(c);
       eval_free(e);
+      refuse(out, i, r.why[0] ? r.why : "refused");
     } else {
+      c->number = i + 1; /* the evals after a refused one keep their places */
       out->n++;
       info->n++;
     }

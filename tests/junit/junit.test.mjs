@@ -203,6 +203,44 @@ describe('eval --junit', () => {
     assert.equal(outcome(refused[0]), 'error');
     assert.match(refused[0].error[0].message, /outside\.cu/);
   });
+
+  // A dry run names the refused case, with why, before any model call; the exit status says so.
+  it('eval --dry-run lists the refused cases (count and why) and calls no model', async () => {
+    const args = ['eval', 'junit-demo', '-m', 'anthropic.claude-junit', '--no-baseline', '--tests', 'tests-refused.json', '--dry-run'];
+    const calls = srv.requests.length;
+    const out = await run(args);
+    assert.equal(out.status, 1, out.stdout + out.stderr);
+    assert.match(out.stdout, /^dry run \(eval of junit-demo\): nothing was called$/m);
+    assert.match(out.stdout, /1 case of the tests file refused/);
+    assert.match(out.stdout, /^ {2}case 3 {2}error {2}kernel\.path "\.\.\/\.\.\/outside\.cu" is not a file's path inside the workspace$/m);
+    const r = JSON.parse((await run(['--json', ...args])).stdout);
+    assert.deepEqual(r.refusedCases.map((x) => x.case), [2]);
+    assert.equal(r.plan.cases, 3);
+    assert.equal(srv.requests.length, calls, 'a dry run sent a request');
+  });
+
+  // The skill's own evals/evals.json: an eval refused (no prompt) keeps the others' numbers, as
+  // a tests file's refused case does.
+  it('evals.json: a refused eval keeps everyone\'s numbering', async () => {
+    const dir = join(box.project, 'skills/evals-demo');
+    mkdirSync(join(dir, 'evals'), { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), SKILL.replace('name: junit-demo', 'name: evals-demo'));
+    writeFileSync(join(dir, 'evals/evals.json'), JSON.stringify({ evals: [
+      { id: 1, prompt: 'Give the marker.', expected: { contains: ['TOKEN-SKILL'] } },
+      { id: 2, expected: { contains: ['TOKEN-SKILL'] } },
+      { id: 3, prompt: 'The third.', expected: { contains: ['TOKEN-SKILL'] } },
+    ] }));
+    const args = ['eval', 'evals-demo', '-m', 'anthropic.claude-junit', '--no-baseline'];
+    const dry = await run([...args, '--dry-run']);
+    assert.equal(dry.status, 1, dry.stdout + dry.stderr);
+    assert.match(dry.stdout, /^ {2}case 2 {2}error {2}'prompt' must be a non-empty string$/m);
+    const js = await run(['--json', ...args]);
+    assert.equal(js.status, 1, js.stdout + js.stderr);
+    const r = JSON.parse(js.stdout);
+    assert.deepEqual(r.refusedCases, [{ case: 1, reason: "'prompt' must be a non-empty string" }]);
+    assert.deepEqual(r.results.map((x) => x.case).sort(), [0, 2]);
+    assert.ok(r.results.every((x) => x.verdict === 'pass'), JSON.stringify(r.results));
+  });
 });
 
 describe('eval --junit of agent runs', () => {

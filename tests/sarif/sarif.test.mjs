@@ -106,9 +106,27 @@ after(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-// "  FILE:LINE: SEV: MESSAGE [CODE]" lines of audit's output.
-const printedFindings = (stdout) => stdout.split('\n').filter((l) => /^  \S+:\d+: (high|medium|low): /.test(l))
-  .map((l) => { const [, file, line, sev, message, code] = l.match(/^  (\S+):(\d+): (\w+): (.*) \[(.+)\]$/); return { file, line: Number(line), sev, message, code }; });
+// The findings audit printed: "  FILE:LINE: SEV: MESSAGE [CODE]" for a rule found once; for a
+// rule found more often, "  SEV: MESSAGE [CODE]: N findings in K files" and its places under it
+// ("    FILE:LINE, FILE:LINE" saying what the heading says; "    FILE:LINE: SEV: MESSAGE" not).
+const printedFindings = (stdout) => {
+  const out = [];
+  let group = null;
+  for (const l of stdout.split('\n')) {
+    let m = l.match(/^  (\S+):(\d+): (high|medium|low): (.*) \[(.+)\]$/);
+    if (m) { group = null; out.push({ file: m[1], line: Number(m[2]), sev: m[3], message: m[4], code: m[5] }); continue; }
+    m = l.match(/^  (high|medium|low): (.*) \[(.+)\]: \d+ findings in \d+ files?$/);
+    if (m) { group = { sev: m[1], message: m[2], code: m[3] }; continue; }
+    if (!group || !l.startsWith('    ')) { group = null; continue; }
+    m = l.match(/^    (\S+):(\d+): (high|medium|low): (.*)$/);
+    if (m) { out.push({ file: m[1], line: Number(m[2]), sev: m[3], message: m[4], code: group.code }); continue; }
+    for (const p of l.trim().split(', ')) {
+      const [, file, line] = p.match(/^(\S+):(\d+)$/);
+      out.push({ file, line: Number(line), sev: group.sev, message: group.message, code: group.code });
+    }
+  }
+  return out;
+};
 
 describe('audit --sarif', () => {
   it('a result per finding at its repository-relative file and line, evidence and all; valid for the Multitool', async (t) => {

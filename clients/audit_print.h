@@ -1,0 +1,13 @@
+/** `upskillctl audit`'s findings for a person (audit_print.c). */
+#ifndef UPK_CTL_AUDIT_PRINT_H
+#define UPK_CTL_AUDIT_PRINT_H
+
+#include <jansson.h>
+
+/** A skill's audit findings on stdout, grouped per rule: a rule found once is one line
+ * `  FILE:LINE: SEV: MESSAGE [CODE]`; a rule found more often is a heading with its worst
+ * severity, its count and how many files, and its places under it (at most 12, then how many
+ * more). Rules in order of their worst severity. */
+void ctl_print_audit_findings(json_t *findings);
+
+#endif
