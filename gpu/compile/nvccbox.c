@@ -99,17 +99,15 @@ bool upk_nvcc_refuse_unboxed(const upk_compile_req *req, upk_compile_result *out
   return true;
 }
 
-/* `path` (relative to `dir`) made real lies under one of the places, made real. */
-static bool inside(const places *p, const char *tmp, const char *dir, const char *path) {
-  char abs[PATH_MAX], real[PATH_MAX], root[PATH_MAX];
+/* `path` (relative to `dir`) made real lies under one of `real` (the places, made real once). */
+static bool inside(char *const *real, size_t n, const char *dir, const char *path) {
+  char abs[PATH_MAX], got[PATH_MAX];
   if (path[0] != '/' && snprintf(abs, sizeof abs, "%s/%s", dir, path) >= (int)sizeof abs)
     return false;
-  if (!realpath(path[0] == '/' ? path : abs, real))
+  if (!realpath(path[0] == '/' ? path : abs, got))
     return false; /* gone since, or never a file: not shown to have been inside */
-  if (upk_path_under(real, "/usr") || upk_path_under(real, tmp))
-    return true;
-  for (size_t i = 0; i < p->n; i++)
-    if (realpath(p->ro[i], root) && (!strcmp(real, root) || upk_path_under(real, root)))
+  for (size_t i = 0; i < n; i++)
+    if (real[i] && (!strcmp(got, real[i]) || upk_path_under(got, real[i])))
       return true;
   return false;
 }
@@ -167,13 +165,24 @@ int upk_nvcc_deps_check(const upk_compile_req *req, const char *tmp, const char 
     return 0; /* the preprocessor stopped before writing it: it read nothing more */
   places p;
   places_of(req, file, argv, &p);
+  /* The places made real once (a deps file lists ~200 headers): the sandbox's binds, /usr (it
+   * binds that too) and the scratch directory. NULL where a place does not exist. */
+  size_t n = p.n + 2;
+  char **real = upk_xcalloc(n, sizeof *real);
+  for (size_t i = 0; i < p.n; i++)
+    real[i] = realpath(p.ro[i], NULL);
+  real[p.n] = realpath("/usr", NULL);
+  real[p.n + 1] = realpath(tmp, NULL);
   const char *at = strchr(text, ':') ? strchr(text, ':') + 1 : text, *dep;
   int refused = 0;
   while (!refused && (dep = next_dep(&at, word)))
-    if (!inside(&p, tmp, dir, dep)) {
+    if (!inside(real, n, dir, dep)) {
       withhold(out, dep);
       refused = 1;
     }
+  for (size_t i = 0; i < n; i++)
+    free(real[i]);
+  free(real);
   free(p.ro);
   free(text);
   return refused;
