@@ -83,13 +83,17 @@ Test(kernel, identical_revalidation_is_cached) {
   json_t *resp, *r;
   char params[2048];
   snprintf(params, sizeof params, "{\"source\":\"%s\"}", SAXPY);
-  json_decref((validate(d, &resp, params), resp));
-  double t0 = now_ms();
   r = validate(d, &resp, params);
-  double elapsed = now_ms() - t0;
+  cr_assert(json_is_false(json_object_get(r, "cached")), "%s", hx_dump(r));
+  double compiled_ms = json_real_value(json_object_get(r, "elapsedMs"));
+  json_decref(resp);
+  r = validate(d, &resp, params);
   cr_assert(json_is_true(json_object_get(r, "cached")), "%s", hx_dump(r));
-  cr_assert_lt(json_real_value(json_object_get(r, "elapsedMs")), 5.0, "%s", hx_dump(r));
-  cr_assert_lt(elapsed, 1000.0); /* generous: the machine may be loaded; bench/ measures */
+  cr_assert_str_eq(json_string_value(json_object_get(r, "cacheLevel")), "memory", "%s",
+                   hx_dump(r));
+  /* No clock bound (the machine may be loaded; bench/regress measures the cached path):
+   * the cached answer only has to be cheaper than the compile it saved. */
+  cr_assert_lt(json_real_value(json_object_get(r, "elapsedMs")), compiled_ms, "%s", hx_dump(r));
   json_decref(resp);
   /* cache:false compiles again. */
   snprintf(params, sizeof params, "{\"source\":\"%s\",\"cache\":false}", SAXPY);
