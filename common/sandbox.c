@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "common/landlock.h"
 #include "common/run.h"
 #include "common/xalloc.h"
 
@@ -259,12 +260,16 @@ bool upk_sandbox_available(char *why, size_t why_len) {
 }
 
 void upk_sandbox_describe(char *out, size_t len) {
-  char why[512];
+  char why[512], ll[96] = "; no Landlock in this kernel";
+  int abi = upk_landlock_abi();
+  if (abi > 0)
+    snprintf(ll, sizeof ll, "; Landlock ABI %d confines NVRTC and any nvcc outside bubblewrap",
+             abi);
   if (upk_sandbox_available(why, sizeof why))
-    snprintf(out, len, "bubblewrap (%s): no network, read-only toolkit, one scratch directory",
-             bwrap_path());
+    snprintf(out, len, "bubblewrap (%s): no network, read-only toolkit, one scratch directory%s",
+             bwrap_path(), ll);
   else
-    snprintf(out, len, "none: %s", why);
+    snprintf(out, len, "none: %s%s", why, ll);
 }
 
 char **upk_sandbox_wrap(const upk_sandbox_spec *s, const char *const *argv, char ***envp) {

@@ -98,6 +98,8 @@ int upk_wserver_path(char *out, size_t n, const char *worker_path, const char *c
     h = hash_tool(h, root, getenv("PATH"), tools[i]);
   h = hash_str(h, getenv("CUDA_PATH"));
   h = hash_str(h, getenv("TMPDIR"));
+  h = hash_str(h, getenv("UPK_TEST_NO_SANDBOX")); /* tests' switches: a server of their own */
+  h = hash_str(h, getenv("UPK_TEST_NO_LANDLOCK"));
   char dir[sizeof((struct sockaddr_un *)0)->sun_path];
   int rc = runtime_dir(dir, sizeof dir);
   if (rc)

@@ -63,9 +63,9 @@ const char *upk_kcache_dir(void) {
   if (!dir[0]) {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (xdg && *xdg)
-      snprintf(dir, sizeof dir, "%s/upskilld/kernels-v3", xdg);
+      snprintf(dir, sizeof dir, "%s/upskilld/kernels-v4", xdg);
     else
-      snprintf(dir, sizeof dir, "%s/.cache/upskilld/kernels-v3", home && *home ? home : "/tmp");
+      snprintf(dir, sizeof dir, "%s/.cache/upskilld/kernels-v4", home && *home ? home : "/tmp");
   }
   return dir;
 }

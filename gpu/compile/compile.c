@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gpu/compile/cubin.h"
+#include "gpu/compile/confine.h"
 #include "gpu/compile/nvlog.h"
 #include "gpu/compile/nvrtc.h"
 #include "gpu/compile/toolkit.h"
@@ -38,6 +39,7 @@ typedef struct job {
   int n_opts, verbose_at;
   bool *bad;                     /* per name: NVRTC could not parse it as a name expression */
   const char **h_text, **h_name; /* req->headers for nvrtcCreateProgram */
+  bool pch;                      /* -pch is on the line */
   double ms;
 } job;
 
@@ -225,7 +227,7 @@ static int build_options(job *j) {
   for (size_t i = 0; i < r->options.n; i++)
     rc |= add_opt(j, "%s", r->options.v[i]);
   if (r->pch && pch_safe(j))
-    rc |= add_opt(j, "-pch");
+    rc |= add_opt(j, "-pch"), j->pch = true;
   return rc ? -ENOMEM : 0;
 }
 
@@ -470,6 +472,11 @@ static int compile_job(job *j, upk_compile_result *out) {
   return rc;
 }
 
+/* compile_job as the confined thread's work (confine.h). */
+static int run_job(void *arg, upk_compile_result *out) {
+  return compile_job(arg, out);
+}
+
 static void job_free(job *j) {
   free(j->h_text);
   free(j->h_name);
@@ -512,7 +519,7 @@ int upk_compile(const upk_compile_req *req, upk_compile_result *out) {
   memory_headers(&j);
   rc = j.src && j.bad ? build_options(&j) : -ENOMEM;
   if (!rc)
-    rc = compile_job(&j, out);
+    rc = upk_nvrtc_confined(req, nv->root, j.pch, run_job, &j, out);
   out->compile_ms = j.ms;
   job_free(&j);
   return rc;

@@ -67,6 +67,7 @@ typedef struct upk_compile_result {
   char *log;              /* the last raw NVRTC log (for --verbose output) */
   void *cubin;            /* the cubin on success (for the Driver API); NULL otherwise */
   size_t cubin_size;
+  bool confined; /* the compiler could open files only in its places (Landlock or bubblewrap) */
 } upk_compile_result;
 
 /** Compile; always fills `out` (diagnostics say what went wrong). Returns 0 when

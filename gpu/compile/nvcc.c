@@ -493,9 +493,16 @@ static int invoke(const upk_compile_req *req, const char *nvcc, const char *tmp,
   int rc = 0;
   if (!boxed && (arg(&a, "-MD") || arg(&a, "-MF") || argf(&a, "%s/deps.d", tmp)))
     rc = -ENOMEM;
-  if (!rc)
-    rc = boxed ? upk_child_run_env((const char *const *)boxed, dir, env, &out->log, &len, status)
-               : upk_child_run(a.v, dir, &out->log, &len, status);
+  int ruleset = boxed || rc ? -1 : upk_nvcc_ruleset(req, tmp, file, a.v);
+  if (!rc && boxed)
+    rc = upk_child_run_env((const char *const *)boxed, dir, env, &out->log, &len, status);
+  else if (!rc && ruleset >= 0)
+    rc = upk_child_run_confined(a.v, dir, ruleset, tmp, &out->log, &len, status);
+  else if (!rc)
+    rc = upk_child_run(a.v, dir, &out->log, &len, status);
+  out->confined = boxed || ruleset >= 0;
+  if (ruleset >= 0)
+    close(ruleset);
   if (!rc && !boxed && upk_nvcc_deps_check(req, tmp, dir, file, a.v, out) > 0)
     *status = 1;
   upk_sandbox_free(boxed);
@@ -527,6 +534,8 @@ static int run_nvcc(const upk_compile_req *req, const char *nvcc, const char *tm
   logctx c = {.req = req, .main_file = file, .dir = dir, .out = &out->diags};
   if (parse_log(&c, out->log, tmp) || fill_kernels(req, out->log, tmp, out))
     return -ENOMEM;
+  if (out->confined)
+    upk_compile_explain_denied(&out->diags);
   size_t errors = upk_diags_count(&out->diags, UPK_SEV_ERROR);
   if (status && !errors && explain_failure(out, status, out->log))
     return -ENOMEM;

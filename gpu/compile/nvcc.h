@@ -26,29 +26,12 @@
 #include <stddef.h>
 
 #include "gpu/compile/compile.h"
+#include "gpu/compile/nvccrun.h"
 
 /** Compile `req` with nvcc (req->pch is ignored; names filter the kernels
  * reported). Always fills `out`: diagnostics say what went wrong. Returns 0
  * when nvcc ran (whether or not the source has errors), -ENOENT when there is
  * no nvcc under the toolkit (one "kernel/no-nvcc" diagnostic), -ENOMEM. */
 int upk_nvcc_compile(const upk_compile_req *req, upk_compile_result *out);
-
-/** `<cuda_path>/bin/nvcc` when it is executable. Returns 0 or -ENOENT. */
-int upk_nvcc_path(const char *cuda_path, char *out, size_t out_len);
-
-/** Whether the toolkit's nvcc can build `arch` ("sm_90a"), from
- * `nvcc --list-gpu-code` (asked once per toolkit, then remembered). An nvcc
- * that cannot be asked answers true: the compile itself will say. */
-bool upk_nvcc_supports(const char *cuda_path, const char *arch);
-
-/** Run `argv` (argv[0] an absolute path) in `cwd` (NULL: here) under the
- * group-killing guard, stdout and stderr together into `*output` (NUL-ended,
- * caller frees; at most 8 MB kept). `*status` is the exit code, or 128+signal.
- * Returns 0, -errno when it could not be started, -ENOMEM. */
-int upk_child_run(const char *const *argv, const char *cwd, char **output, size_t *len,
-                  int *status);
-/** The same with `env` as the child's whole environment (upk_child_run: ours, PATH cleaned). */
-int upk_child_run_env(const char *const *argv, const char *cwd, char **env, char **output,
-                      size_t *len, int *status);
 
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "common/fileio.h"
+#include "common/landlock.h"
 #include "common/sandbox.h"
 #include "common/xalloc.h"
 #include "gpu/compile/toolkit.h"
@@ -84,6 +85,31 @@ char **upk_nvcc_boxed(const upk_compile_req *req, const char *tmp, const char *f
   return boxed;
 }
 
+int upk_nvcc_ruleset(const upk_compile_req *req, const char *tmp, const char *file,
+                     const char *const *argv) {
+  static const char *const sys[] = {"/usr",
+                                    "/etc/ld.so.cache",
+                                    "/etc/ld.so.conf",
+                                    "/etc/ld.so.conf.d",
+                                    "/etc/alternatives",
+                                    "/bin",
+                                    "/lib",
+                                    "/lib64",
+                                    "/sbin"};
+  enum { N_SYS = sizeof sys / sizeof *sys };
+  places p;
+  places_of(req, file, argv, &p);
+  const char **ro = upk_xcalloc(p.n + N_SYS, sizeof *ro);
+  memcpy(ro, p.ro, p.n * sizeof *ro);
+  memcpy(ro + p.n, sys, sizeof sys);
+  const char *rw[] = {tmp, "/dev/null"};
+  upk_landlock_spec s = {.ro = ro, .n_ro = p.n + N_SYS, .rw = rw, .n_rw = 2};
+  int fd = upk_landlock_ruleset(&s);
+  free(ro);
+  free(p.ro);
+  return fd;
+}
+
 bool upk_nvcc_refuse_unboxed(const upk_compile_req *req, upk_compile_result *out) {
   char why[600];
   if (!req->sandbox_required || upk_sandbox_available(why, sizeof why))
@@ -140,6 +166,19 @@ static const char *next_dep(const char **at, char *word) {
 }
 
 static void withhold(upk_compile_result *out, const char *bad) {
+  if (!bad) {
+    upk_diags_free(&out->diags);
+    free(out->log);
+    out->log = upk_xstrdup("");
+    upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/include-outside", "upskilld",
+                  upk_range_line(0, 0, 0),
+                  "nvcc's preprocessor stopped before it listed the files it read, and nothing "
+                  "here confines it (no bubblewrap, no Landlock): its output is withheld, as it "
+                  "may quote a file outside the project. Install bubblewrap (apt-get install "
+                  "bubblewrap), or check the file with backend nvrtc (docs/security.md, "
+                  "\"Sandbox\")");
+    return;
+  }
   upk_diags_free(&out->diags); /* leaves it empty */
   free(out->log);
   out->log = upk_xstrdup("");
@@ -161,8 +200,13 @@ int upk_nvcc_deps_check(const upk_compile_req *req, const char *tmp, const char 
   snprintf(path, sizeof path, "%s/deps.d", tmp);
   size_t len = 0;
   char *text = upk_read_file(path, MAX_DEPS_BYTES, &len); /* written by nvcc in our scratch */
-  if (!text)
-    return 0; /* the preprocessor stopped before writing it: it read nothing more */
+  if (!text && out->confined)
+    return 0;  /* the preprocessor stopped first; Landlock kept it to its places */
+  if (!text) { /* it stopped first, and nothing confined it: what it read is unknown, and a
+                  file it read may be quoted (`#pragma message` of a macro it defined) */
+    withhold(out, NULL);
+    return 1;
+  }
   places p;
   places_of(req, file, argv, &p);
   /* The places made real once (a deps file lists ~200 headers): the sandbox's binds, /usr (it
@@ -186,4 +230,37 @@ int upk_nvcc_deps_check(const upk_compile_req *req, const char *tmp, const char 
   free(p.ro);
   free(text);
   return refused;
+}
+
+/* The file a "Permission denied" message names: NVRTC's `cannot open source file "X": ...`, the
+ * preprocessor's `X: Permission denied`. Its length in *len; NULL when there is none. */
+static const char *denied_name(const char *m, int *len) {
+  static const char OPEN[] = "cannot open source file \"";
+  const char *den = strstr(m, "Permission denied"), *q = strstr(m, OPEN);
+  if (!den)
+    return NULL;
+  const char *name = q ? q + sizeof OPEN - 1 : m, *end = q ? strchr(name, '"') : NULL;
+  if (!end)
+    end = den >= m + 2 && den[-2] == ':' ? den - 2 : den;
+  *len = (int)(end - name);
+  return end > name ? name : NULL;
+}
+
+void upk_compile_explain_denied(upk_diags *d) {
+  for (size_t i = 0; i < d->len; i++) {
+    int len = 0;
+    const char *name = denied_name(d->items[i].message, &len);
+    if (!name)
+      continue;
+    char *msg = upk_xasprintf(
+        "the compile may not open %.*s: it lies outside the places a compile may read (the "
+        "project, its include directories, the toolkit, /usr), or a link leads out of them "
+        "(Landlock refused it). Move the header into the project, or name its directory "
+        "yourself: upskillctl check-kernel -I DIR FILE (docs/security.md, \"Sandbox\")",
+        len, name);
+    free(d->items[i].message);
+    free(d->items[i].code);
+    d->items[i].message = msg;
+    d->items[i].code = upk_xstrdup("kernel/include-outside");
+  }
 }

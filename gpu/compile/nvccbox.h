@@ -22,15 +22,27 @@
 char **upk_nvcc_boxed(const upk_compile_req *req, const char *tmp, const char *file,
                       const char *const *argv, char ***env);
 
+/** Without the sandbox: a Landlock rule set (common/landlock.h) that lets nvcc read its places
+ * and the system's (/usr, the dynamic linker's /etc files) and write the scratch directory
+ * `tmp` only; -ENOSYS where the kernel has no Landlock. Close it after the run. */
+int upk_nvcc_ruleset(const upk_compile_req *req, const char *tmp, const char *file,
+                     const char *const *argv);
+
 /** True (and one "kernel/no-sandbox" error in out) when the request must not run nvcc without
  * the sandbox (req->sandbox_required) and there is none. */
 bool upk_nvcc_refuse_unboxed(const upk_compile_req *req, upk_compile_result *out);
 
 /** After an unboxed run with `-MD -MF <tmp>/deps.d`: 1 when nvcc read a file outside its places
  * (out's log emptied, its diagnostics and cubin dropped, one "kernel/include-outside" error
- * naming the file), 0 when every file lies inside them or nvcc wrote no dependency file (the
- * preprocessor stopped first), -ENOMEM. `dir` is nvcc's working directory. */
+ * naming the file), 0 when every file lies inside them, -ENOMEM. No dependency file (the
+ * preprocessor stopped first) is 0 when Landlock confined nvcc (out->confined), else 1 with the
+ * output withheld: what it read is unknown. `dir` is nvcc's working directory. */
 int upk_nvcc_deps_check(const upk_compile_req *req, const char *tmp, const char *dir,
                         const char *file, const char *const *argv, upk_compile_result *out);
+
+/** After a confined compile (out->confined): each "Permission denied" of NVRTC or the
+ * preprocessor is the rule set refusing a file outside the places; said so, with what the user
+ * can do ("kernel/include-outside"). */
+void upk_compile_explain_denied(upk_diags *d);
 
 #endif

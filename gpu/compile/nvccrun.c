@@ -1,4 +1,4 @@
-/* The nvcc backend's process side (nvcc.h): a child under a guard that takes
+/* The nvcc backend's process side (nvccrun.h): a child under a guard that takes
  * its whole process group down with the thread that started it, and the
  * toolkit's nvcc and the archs it can build. */
 #include <errno.h>
@@ -15,9 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gpu/compile/nvcc.h"
+#include "gpu/compile/nvccrun.h"
 #include "gpu/compile/toolkit.h"
 #include "common/dynbuf.h"
+#include "common/landlock.h"
 #include "common/xalloc.h"
 
 enum { OUTPUT_CAP = 8 << 20 };
@@ -76,8 +77,8 @@ static void exec_child(const char *const *argv, const char *cwd, char **env) {
 
 /* The guard: leads a process group holding the compile, dies (taking the group)
  * when the thread that forked it dies, else reports the compile's status. */
-static void guard_main(int wfd, const char *const *argv, const char *cwd, char **env,
-                       pid_t starter) {
+static void guard_main(int wfd, const char *const *argv, const char *cwd, char **env, pid_t starter,
+                       int ruleset) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -89,6 +90,8 @@ static void guard_main(int wfd, const char *const *argv, const char *cwd, char *
     kill(0, SIGKILL);
   int null = open("/dev/null", O_RDONLY);
   if (null < 0 || dup2(null, 0) < 0 || dup2(wfd, 1) < 0 || dup2(wfd, 2) < 0)
+    _exit(125);
+  if (ruleset >= 0 && upk_landlock_enter(ruleset)) /* the guard and the compile, confined */
     _exit(125);
   /* Other threads' pipes must not be held open here (their readers wait for EOF). */
   close_range(3, ~0U, 0);
@@ -132,8 +135,8 @@ int upk_child_run(const char *const *argv, const char *cwd, char **output, size_
   return rc;
 }
 
-int upk_child_run_env(const char *const *argv, const char *cwd, char **env, char **output,
-                      size_t *len, int *status) {
+static int run_guarded(const char *const *argv, const char *cwd, char **env, int ruleset,
+                       char **output, size_t *len, int *status) {
   int p[2];
   *output = NULL;
   *len = 0;
@@ -143,7 +146,7 @@ int upk_child_run_env(const char *const *argv, const char *cwd, char **env, char
   pid_t starter = getpid(), pid = fork();
   if (pid == 0) {
     close(p[0]);
-    guard_main(p[1], argv, cwd, env, starter);
+    guard_main(p[1], argv, cwd, env, starter, ruleset);
   }
   int err = pid < 0 ? -errno : 0;
   close(p[1]);
@@ -156,6 +159,29 @@ int upk_child_run_env(const char *const *argv, const char *cwd, char **env, char
     *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   if (rc == 0 && *status == 127)
     rc = -ENOEXEC;
+  return rc;
+}
+
+int upk_child_run_env(const char *const *argv, const char *cwd, char **env, char **output,
+                      size_t *len, int *status) {
+  return run_guarded(argv, cwd, env, -1, output, len, status);
+}
+
+int upk_child_run_confined(const char *const *argv, const char *cwd, int ruleset,
+                           const char *tmpdir, char **output, size_t *len, int *status) {
+  char *path = NULL, **env = child_env(&path), *tmp = upk_xasprintf("TMPDIR=%s", tmpdir);
+  size_t n = 0;
+  while (env[n] && strncmp(env[n], "TMPDIR=", 7))
+    n++;
+  if (!env[n]) { /* child_env left room for one more */
+    env = upk_xrealloc(env, (n + 2) * sizeof *env);
+    env[n + 1] = NULL;
+  }
+  env[n] = tmp;
+  int rc = run_guarded(argv, cwd, env, ruleset, output, len, status);
+  free(env);
+  free(path);
+  free(tmp);
   return rc;
 }
 

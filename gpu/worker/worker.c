@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -374,8 +376,32 @@ static int main_serve(int argc, char **argv) {
   return rc == 0 ? 0 : rc == -ENAMETOOLONG ? 2 : 1;
 }
 
+/* The worker's temporary files go to a directory of the user's own, $XDG_CACHE_HOME/upskilld/tmp
+ * (else ~/.cache/...), so that a compile confined by Landlock (compile.c) may write NVRTC's
+ * precompiled-header files there and read nothing of /tmp. The same directory for every
+ * worker: what each puts there it removes (NVRTC its files, nvcc.c its directories). */
+static void make_own_tmp(void) {
+  char dir[PATH_MAX];
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (xdg && xdg[0] == '/')
+    snprintf(dir, sizeof dir, "%s/upskilld", xdg);
+  else if (home && home[0] == '/')
+    snprintf(dir, sizeof dir, "%s/.cache/upskilld", home);
+  else
+    return; /* compiles write where TMPDIR says (a confined one then builds no PCH) */
+  if (upk_mkdir_p(dir, 0700) || snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "/tmp") < 0)
+    return;
+  struct stat st;
+  if ((mkdir(dir, 0700) && errno != EEXIST) || lstat(dir, &st) || !S_ISDIR(st.st_mode) ||
+      st.st_uid != getuid())
+    return;
+  setenv("TMPDIR", dir, 1);
+}
+
 int main(int argc, char **argv) {
-  upk_xalloc_install(); /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
+  upk_xalloc_install();
+  make_own_tmp();
+  /* before any thread */ /* jansson aborts on exhaustion as the rest does (common/xalloc.h) */
   /* Belt and braces beside NVRTC's --no-cache (compile.c): the driver's
    * compute cache must never answer for ptxas, whatever loads libcuda here. */
   setenv("CUDA_CACHE_DISABLE", "1", 1);

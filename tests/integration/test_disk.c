@@ -285,7 +285,7 @@ static void cache_unusable(hx *d, const box *b, const char *errtext) {
                  "{\"source\":\"" KERNEL "\"}}");
   res = hx_assert_result(r, "31");
   const char *why = json_string_value(json_object_get(res, "diskCacheError"));
-  snprintf(cache, sizeof cache, "%s/cache/upskilld/kernels-v3", hx_home(d));
+  snprintf(cache, sizeof cache, "%s/cache/upskilld/kernels-v4", hx_home(d));
   cr_assert(why && strstr(why, cache) && strstr(why, errtext), "diskCacheError: %s", hx_dump(res));
   json_decref(r);
   hx_ping(d);
@@ -333,7 +333,7 @@ Test(disk, cache_on_a_full_disk) {
   char *dir = cache_dir(d), kc[160];
   mount_small(dir, "size=4k", 4096);
   cache_unusable(d, &b, strerror(ENOSPC));
-  snprintf(kc, sizeof kc, "%s/upskilld/kernels-v3", dir);
+  snprintf(kc, sizeof kc, "%s/upskilld/kernels-v4", dir);
   cr_assert_eq(fsx_count_prefix(kc, ""), 2, "something is left in %s", kc);
   hx_finish(d, 0);
   umount2(dir, MNT_DETACH);
@@ -353,9 +353,9 @@ Test(disk, injected_cache_errors) {
                  "{\"source\":\"" KERNEL "\"}}");
   res = hx_assert_result(r, "31");
   const char *why = json_string_value(json_object_get(res, "diskCacheError"));
-  cr_assert(why && strstr(why, strerror(ENOSPC)) && strstr(why, "kernels-v3/"), "%s", hx_dump(res));
+  cr_assert(why && strstr(why, strerror(ENOSPC)) && strstr(why, "kernels-v4/"), "%s", hx_dump(res));
   char kc[160];
-  snprintf(kc, sizeof kc, "%s/cache/upskilld/kernels-v3", hx_home(d));
+  snprintf(kc, sizeof kc, "%s/cache/upskilld/kernels-v4", hx_home(d));
   cr_assert_eq(fsx_count_prefix(kc, ""), 2, "a temporary file is left in %s", kc);
   json_decref(r);
   char *err = hx_stderr(d);
@@ -372,7 +372,7 @@ Test(disk, stale_cache_temp_files_are_swept) {
   box_init(&b, 10);
   hx *d = start(&b, NULL);
   char kc[160], p[256];
-  snprintf(kc, sizeof kc, "%s/cache/upskilld/kernels-v3", hx_home(d));
+  snprintf(kc, sizeof kc, "%s/cache/upskilld/kernels-v4", hx_home(d));
   snprintf(p, sizeof p, "%s/0123abcd.json.999999999.tmp", kc); /* no such process */
   fsx_write(p, "{\"half\":");
   init(d, &b);

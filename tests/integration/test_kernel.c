@@ -89,13 +89,9 @@ Test(kernel, identical_revalidation_is_cached) {
   json_decref(resp);
   r = validate(d, &resp, params);
   cr_assert(json_is_true(json_object_get(r, "cached")), "%s", hx_dump(r));
-  cr_assert_str_eq(json_string_value(json_object_get(r, "cacheLevel")), "memory", "%s",
-                   hx_dump(r));
-  /* No clock bound (the machine may be loaded; bench/regress measures the cached path):
-   * the cached answer only has to be cheaper than the compile it saved. */
+  /* No clock bound (bench/regress times it): cheaper than the compile it saved. */
   cr_assert_lt(json_real_value(json_object_get(r, "elapsedMs")), compiled_ms, "%s", hx_dump(r));
   json_decref(resp);
-  /* cache:false compiles again. */
   snprintf(params, sizeof params, "{\"source\":\"%s\",\"cache\":false}", SAXPY);
   r = validate(d, &resp, params);
   cr_assert(json_is_false(json_object_get(r, "cached")), "%s", hx_dump(r));

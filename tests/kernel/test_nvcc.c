@@ -18,6 +18,7 @@
 #include "gpu/compile/validate.h"
 #include "gpu/compile/nvcc.h"
 #include "gpu/compile/toolkit.h"
+#include "common/landlock.h"
 
 #define NEED_NVCC()                                                                                \
   do {                                                                                             \
@@ -426,4 +427,90 @@ Test(nvcc, child_output_and_status) {
   const char *missing[] = {"/nonexistent/nvcc", NULL};
   cr_expect_eq(upk_child_run(missing, NULL, &out, &len, &status), -ENOEXEC);
   free(out);
+}
+
+static void put_file(const char *dir, const char *name, const char *text) {
+  char p[700];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *f = fopen(p, "w");
+  cr_assert(f, "cannot write %s", p);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* A header only the compiler finds: thrust's headers build their host system's path from a
+ * macro the file may define, so `#include <thrust/copy.h>` reaches dir/out-side, outside the
+ * allowed directories, which the include policy's scan never sees. The header's text must not
+ * come back, from nvcc or NVRTC, confined by Landlock (the file cannot be opened) or not (nvcc's
+ * dependency list, or the files NVRTC's diagnostics name, refuse the compile; a preprocessor that
+ * stopped before listing what it read has its output withheld). */
+static void thrust_steered(const char *dir, bool landlock) {
+  char p[700], src[1024], file[700], proj[700];
+  snprintf(src, sizeof src,
+           "#define THRUST_HOST_SYSTEM 4\n#define __THRUST_HOST_SYSTEM_NAMESPACE "
+           "../../../../../../../../../../..%s/out-side\n#include <thrust/copy.h>\n"
+           "#pragma message(\"got \" SECRET_MACRO)\n"
+           "__global__ void k(float *y) { y[0] = 1.f; }\nint main() { return 0; }\n",
+           dir);
+  snprintf(proj, sizeof proj, "%s/proj", dir);
+  put_file(proj, "t.cu", src);
+  snprintf(file, sizeof file, "%s/t.cu", proj);
+  upk_kvalidate_req req = {.compile = {.source = src, .source_len = strlen(src), .file_name = file},
+                           .file_dir = proj,
+                           .backend = UPK_BACKEND_NVCC};
+  upk_kvalidate_result r;
+  setenv("UPK_TEST_NO_SANDBOX", "1", 1); /* the hole bubblewrap would hide */
+  if (!landlock)
+    setenv("UPK_TEST_NO_LANDLOCK", "1", 1);
+  for (int nvrtc = 0; nvrtc < 2; nvrtc++) {
+    if (nvrtc) { /* device code only */
+      *strstr(src, "int main") = '\0';
+      req.compile.source_len = strlen(src);
+      req.backend = UPK_BACKEND_NVRTC;
+    }
+    cr_assert_eq(upk_kernel_validate(&req, &r), 0);
+    const char *who = nvrtc ? "NVRTC" : "nvcc";
+    cr_expect_not(r.c.ok, "%s", who);
+    cr_expect_eq(r.c.confined, landlock, "%s confined: %d", who, r.c.confined);
+    bool refused = find_code(&r, "kernel/include-outside") ||
+                   (landlock && !nvrtc && find_code(&r, "nvcc/missing-include"));
+    cr_expect(refused, "%s (Landlock %d): no refusal: %s %s", who, landlock,
+              r.c.diags.len ? r.c.diags.items[0].code : "none",
+              r.c.diags.len ? r.c.diags.items[0].message : "");
+    for (size_t i = 0; i < r.c.diags.len; i++) {
+      const char *m = r.c.diags.items[i].message;
+      cr_expect(!strstr(m, "SECRET_TEXT_42") && !strstr(m, "SECRET_VALUE_43"),
+                "%s (Landlock %d) leaked: %s", who, landlock, m);
+    }
+    cr_expect(!r.c.log || (!strstr(r.c.log, "SECRET_TEXT_42") && !strstr(r.c.log, "SECRET_VALUE")),
+              "%s (Landlock %d): the log leaked it", who, landlock);
+    upk_kvalidate_result_free(&r);
+  }
+  unsetenv("UPK_TEST_NO_SANDBOX");
+  unsetenv("UPK_TEST_NO_LANDLOCK");
+  snprintf(p, sizeof p, "%s/proj/t.cu", dir);
+  unlink(p);
+}
+
+Test(nvcc, a_header_only_the_compiler_reaches_is_refused) {
+  NEED_NVCC();
+  char dir[] = "/tmp/upk-test-nvcc-XXXXXX", p[700];
+  cr_assert(mkdtemp(dir));
+  snprintf(p, sizeof p, "%s/proj", dir);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "%s/out-side", dir);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "%s/out-side/detail", dir);
+  cr_assert_eq(mkdir(p, 0755), 0);
+  /* The first header thrust reaches defines a macro the file quotes; the others warn. */
+  put_file(p, "execution_policy.h",
+           "#define SECRET_MACRO \"SECRET_VALUE_43\"\n#warning SECRET_TEXT_42\n");
+  put_file(p, "copy.h", "#warning SECRET_TEXT_42\n");
+  thrust_steered(dir, false);
+  if (upk_landlock_abi() > 0)
+    thrust_steered(dir, true);
+  else
+    cr_log_warn("no Landlock in this kernel: only the unconfined checks ran");
+  snprintf(p, sizeof p, "rm -rf '%s'", dir);
+  cr_assert_eq(system(p), 0);
 }
