@@ -24,6 +24,7 @@
 #include "gpu/run/device.h"
 #include "gpu/run/sanitizer.h"
 #include "gpu/worker/argsig.h"
+#include "gpu/worker/no_device.h"
 #include "gpu/run/static_checks.h"
 #include "gpu/compile/validate.h"
 #include "gpu/reference/pyref.h"
@@ -606,17 +607,14 @@ static json_t *run_on_device(json_t *p, upk_run_spec *s, const char *symbol, upk
   }
   size_t before = upk_diags_count(diags, UPK_SEV_ERROR);
   /* The reference first: without torch or python the answer says so, GPU or not. */
+  size_t mark = diags->len;
   if (s->ref.kind == UPK_REF_PYTORCH && pytorch_reference(&py, s, p, symbol, diags, at)) {
+    upk_no_device_before_no_torch(diags, mark, at);
     return not_run(d, &py, s);
   }
   d->k.feed = upk_pyref_feed, d->k.feed_ctx = &py;
   if (upk_cudrv_open(&d->drv, 0, why, sizeof why)) {
-    upk_diags_add(diags, UPK_SEV_ERROR, "run/no-device", "upskilld-run", at,
-                  "no CUDA device: %s; the compile checks still ran, the kernel did not. A "
-                  "cluster's GPU can run it: UPSKILLD_WORKER_COMMAND=\"srun --gres=gpu:1 "
-                  "--time=00:05:00\" upskillctl check-kernel ... (the variable is read where the "
-                  "daemon starts; docs/gpu.md, \"On a cluster\")",
-                  why);
+    upk_no_device(diags, at, why);
     upk_cudrv_close(&d->drv);
     return not_run(d, &py, s);
   }

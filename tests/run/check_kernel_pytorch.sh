@@ -2,7 +2,7 @@
 # upskillctl check-kernel --against through the real daemon, without torch or a GPU (forced with
 # UPSKILLD_LIBCUDA, so a GPU machine answers the same): the stand-in python3 (pyref_standin)
 # hands over the tensors and the run stops at the device step; the real helper under the real
-# python3 says torch is missing; a directory prints a row per problem and fast_0/1/2. TAP.
+# python3 says the device is missing, then torch; a directory prints a row per problem and fast_0/1/2. TAP.
 set -eu
 ctl=${UPSKILLCTL:?set UPSKILLCTL}
 standin=${PYREF_STANDIN:?set PYREF_STANDIN}
@@ -88,8 +88,9 @@ tap_check "the daemon's --python reaches the worker" eval \
 if python3 -c 'import torch' 2>/dev/null || ! command -v python3 >/dev/null; then
   tap_skip "the real helper without torch" "python3 has torch (or no python3)"
 else
-  run check-kernel --against "$tmp/p" "$tmp/k"
-  tap_check "the real helper without torch: run/no-torch on each row" eval \
-    'rc 1 && has "^twice  *ERROR .*run/no-torch: torch is not installed for " o'
+  run check-kernel "$tmp/k/twice.cu" --against "$tmp/p/twice.py" --run "$tmp/k/twice.json"
+  tap_check "the real helper without torch: the missing device first, then the missing torch" eval \
+    'rc 1 && [ "$(grep -o "\[run/no-[a-z]*\]" "$tmp/o" | tr -d "\n")" = "[run/no-device][run/no-torch]" ] &&
+     has "upskilld --worker-command=.srun .*docs/gpu.md" o && has "torch is not installed for " o'
 fi
 tap_finish

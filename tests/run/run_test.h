@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "gpu/worker/run_op.h"
@@ -88,6 +89,27 @@ static inline const char *rt_only_error(json_t *res, const char *code) {
 }
 
 /* The real helper's no-torch path needs a python3, and one without torch. */
+/* Without a device and without torch: exactly two errors, the missing device first (it names the
+ * way to a remote GPU), then the missing torch; the message of the latter. */
+static inline const char *rt_no_device_then_no_torch(json_t *res) {
+  json_t *errs = json_array(), *d;
+  size_t i;
+  json_array_foreach(json_object_get(res, "diagnostics"), i, d) {
+    if (json_integer_value(json_object_get(d, "severity")) == 1)
+      json_array_append(errs, d);
+  }
+  cr_assert_eq(json_array_size(errs), 2, "two errors expected: %s", json_dumps(res, 0));
+  const char *dev = json_string_value(json_object_get(json_array_get(errs, 0), "code"));
+  const char *msg = json_string_value(json_object_get(json_array_get(errs, 0), "message"));
+  cr_assert_str_eq(dev, "run/no-device", "the device comes first: %s", json_dumps(res, 0));
+  cr_assert(strstr(msg, "--worker-command=\"srun") && strstr(msg, "docs/gpu.md"), "%s", msg);
+  d = json_array_get(errs, 1);
+  cr_assert_str_eq(json_string_value(json_object_get(d, "code")), "run/no-torch");
+  const char *m = json_string_value(json_object_get(d, "message"));
+  json_decref(errs); /* the diagnostics stay in res */
+  return m;
+}
+
 static inline void rt_need_python_without_torch(void) {
   if (system("python3 -c '' 2>/dev/null") != 0)
     cr_skip_test("no python3");

@@ -99,6 +99,10 @@ Test(krun, no_device_answer_keeps_compile_results) {
   cr_assert_not_null(d, "%s", json_dumps(r, 0));
   const char *msg = json_string_value(json_object_get(d, "message"));
   cr_assert(!strncmp(msg, "no CUDA device: no NVIDIA driver: ", 34), "%s", msg);
+  cr_assert(strstr(msg, "UPSKILLD_WORKER_COMMAND=\"srun ") &&
+                strstr(msg, "upskilld --worker-command=\"srun ") &&
+                strstr(msg, "docs/gpu.md, \"On a cluster\""),
+            "names the ways to a remote GPU and the Slurm setup: %s", msg);
   cr_assert_eq(count_prefix(r, "run/"), 1, "exactly one run diagnostic");
   cr_assert_eq(json_integer_value(json_object_get(d, "severity")), 1);
   json_t *k = json_array_get(json_object_get(r, "kernels"), 0);

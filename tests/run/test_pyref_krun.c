@@ -1,7 +1,8 @@
 /* The run op with a PyTorch reference and no usable driver (forced, so the
  * answer is the same on a GPU machine), the reference produced by the
  * stand-in (pyref_standin.c) or by the real helper with a python3 that has
- * no torch: each way it can fail is one clear diagnostic, the compile
+ * no torch: each way it can fail is one clear diagnostic (no torch: the missing device before
+ * it, so nobody installs torch to learn there is no GPU), the compile
  * results stay intact, and a good handoff reaches the device step (then
  * "run/no-device") with its tensors resolved. */
 #include <string.h>
@@ -78,7 +79,7 @@ Test(pyref_krun, the_helper_gets_the_runs_seeds) {
 Test(pyref_krun, no_torch_no_cuda_and_failures_are_one_diagnostic_each) {
   RT_NEED_TOOLKIT();
   json_t *res = run(problem("# standin: exit 3 torch is not installed for /x/python3\n"), "", "");
-  cr_assert(strstr(only_error(res, "run/no-torch"), "torch is not installed for /x/python3"));
+  cr_assert(strstr(rt_no_device_then_no_torch(res), "torch is not installed for /x/python3"));
   json_decref(res);
   res = run(problem("# standin: exit 4 torch 2.5 sees no CUDA device\n"), "", "");
   cr_assert(strstr(only_error(res, "run/no-device"), "torch 2.5 sees no CUDA device"));
@@ -124,7 +125,7 @@ Test(pyref_krun, the_real_helper_without_torch) {
   rt_need_python_without_torch();
   setenv("UPSKILLD_PYTHON", "python3", 1);
   json_t *res = run(problem("import torch\n"), "", "");
-  const char *m = only_error(res, "run/no-torch");
+  const char *m = rt_no_device_then_no_torch(res);
   cr_assert(strstr(m, "torch is not installed for "), "%s", m);
   cr_assert(strstr(m, "UPSKILLD_PYTHON"), "says how to fix it: %s", m);
   json_decref(res);

@@ -192,7 +192,7 @@ Test(pyref_op, the_real_helper_without_torch) {
   rt_need_python_without_torch();
   setenv("UPSKILLD_PYTHON", "python3", 1);
   json_t *res = run_with(true, "\"from\":\"input0\"", OK_ARGS);
-  cr_assert(strstr(rt_only_error(res, "run/no-torch"), "torch is not installed for "));
+  cr_assert(strstr(rt_no_device_then_no_torch(res), "torch is not installed for "));
   json_decref(res);
 }
 
