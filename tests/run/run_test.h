@@ -88,7 +88,6 @@ static inline const char *rt_only_error(json_t *res, const char *code) {
   return json_string_value(json_object_get(found, "message"));
 }
 
-/* The real helper's no-torch path needs a python3, and one without torch. */
 /* Without a device and without torch: exactly two errors, the missing device first (it names the
  * way to a remote GPU), then the missing torch; the message of the latter. */
 static inline const char *rt_no_device_then_no_torch(json_t *res) {
@@ -110,6 +109,7 @@ static inline const char *rt_no_device_then_no_torch(json_t *res) {
   return m;
 }
 
+/* The real helper's no-torch path needs a python3, and one without torch. */
 static inline void rt_need_python_without_torch(void) {
   if (system("python3 -c '' 2>/dev/null") != 0)
     cr_skip_test("no python3");
