@@ -13,12 +13,13 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xalloc.h"
-#include "daemon/eval/budget.h"
 #include "models/config.h"
 #include "models/models.h"
 #include "models/providers.h"
 #include "skills/agents.h"
 #include "skills/audit_judge.h"
+
+#include "daemon/eval/budget.h" /* the evals' prices (check-layers.py: an exception) */
 
 enum { DEFAULT_TIMEOUT_MS = 120000, ANSWER_TOKENS = 4096 };
 
