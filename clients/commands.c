@@ -125,6 +125,9 @@ const ctl_cmd ctl_commands[] = {
        "warn fail"},
       {"judge-timeout-ms", 0, 'T', "MS", "the judge's deadline per skill (default 120000)"},
       {"dry-run", 0, 'D', NULL, "with --judge: show what the judge would read; call nothing"},
+      {"max-cost-usd", 0, '$', "X",
+       "with --judge: call it only while its estimated cost stays within X USD (prices: in the "
+       "config)"},
       {0}}},
     {"remove",
      "NAME",

@@ -26,6 +26,7 @@ typedef struct opts {
   const char *sarif; /* audit --sarif FILE */
   int fail_on;       /* audit --fail-on: 1 high, 2 medium, 3 low; 0: off */
   const char *judge, *judge_failure, *judge_timeout; /* audit --judge and its settings */
+  const char *max_cost;                              /* audit --max-cost-usd */
   int dry_run;
 } opts;
 
@@ -51,7 +52,9 @@ static bool judge_opt(int ch, opts *o) {
     o->judge_timeout = optarg;
   else if (ch == 'D')
     o->dry_run = 1;
-  return ch == 'j' || ch == 'W' || ch == 'T' || ch == 'D';
+  else if (ch == '$')
+    o->max_cost = optarg;
+  return ch == 'j' || ch == 'W' || ch == 'T' || ch == 'D' || ch == '$';
 }
 
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
@@ -505,7 +508,8 @@ static int lock_command(ctl *c, int argc, char **argv) {
   return rc;
 }
 
-/* audit --judge MODEL [--judge-failure warn|fail] [--judge-timeout-ms MS] [--dry-run]. */
+/* audit --judge MODEL [--judge-failure warn|fail] [--judge-timeout-ms MS] [--dry-run]
+ * [--max-cost-usd X]. */
 static void judge_params(json_t *p, const opts *o) {
   if (o->judge)
     json_object_set_new(p, "judge", json_string(o->judge));
@@ -515,6 +519,8 @@ static void judge_params(json_t *p, const opts *o) {
     json_object_set_new(p, "judgeTimeoutMs", json_integer(strtol(o->judge_timeout, NULL, 10)));
   if (o->dry_run)
     json_object_set_new(p, "dryRun", json_true());
+  if (o->max_cost)
+    json_object_set_new(p, "maxCostUsd", json_real(strtod(o->max_cost, NULL)));
 }
 
 /* What the judge said of one skill: its failure, notes, unverified findings, what it missed. */

@@ -227,6 +227,9 @@ DAEMON_ROOM_INCLUDES = {
 }
 # The includes across rooms the rule above does not allow, each with its reason.
 DAEMON_ROOM_EXCEPTIONS = {
+    ("daemon/skills/judge_service.c", "daemon/eval/budget.h"):
+        "the audit's judge prices its call as evals do (upk_budget_price, upk_budget_cost: "
+        "the config's price table, pure functions)",
     ("daemon/core/guard.c", "daemon/skills/skills_service.h"):
         "the built-in skill library is one of the places an agent may read "
         "(upk_skills_library_dir: a path, no call into the service)",

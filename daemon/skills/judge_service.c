@@ -20,6 +20,8 @@
 #include "skills/agents.h"
 #include "skills/audit_judge.h"
 
+#include "daemon/eval/budget.h" /* the evals' prices (check-layers.py: an exception) */
+
 enum { DEFAULT_TIMEOUT_MS = 120000, ANSWER_TOKENS = 4096 };
 
 typedef struct judged {
@@ -34,6 +36,8 @@ struct upk_audit_judge {
   char *name, *workspace;
   bool fail_hard, dry_run;
   long timeout_ms;
+  double max_cost_usd; /* params.maxCostUsd; 0: no limit */
+  double estimated;    /* the estimated cost of the calls made so far */
   judged *items;
   size_t n, cap;
 };
@@ -57,6 +61,8 @@ upk_audit_judge *upk_audit_judge_new(const json_t *params, const char *workspace
   j->dry_run = json_is_true(json_object_get(params, "dryRun"));
   json_int_t ms = json_integer_value(json_object_get(params, "judgeTimeoutMs"));
   j->timeout_ms = ms > 0 ? (long)ms : DEFAULT_TIMEOUT_MS;
+  double usd = json_number_value(json_object_get(params, "maxCostUsd"));
+  j->max_cost_usd = usd > 0 ? usd : 0;
   return j;
 }
 
@@ -178,6 +184,36 @@ static void cache_write(const upk_audit_judge *j, const judged *x) {
   free(path);
 }
 
+/* ---- the cost limit: each call's cost estimated before it is made ---- */
+
+/* With a limit, the model must have a price (the config's prices, as evals read them). */
+static int need_price(const upk_config *cfg, const upk_model *m, upk_price *p, char *err,
+                      size_t len) {
+  if (upk_budget_price(cfg->prices, m->name, p) == 0)
+    return 0;
+  snprintf(err, len,
+           "--max-cost-usd: the model '%s' has no price: set one in the config, e.g. "
+           "prices: {\"%s\": {input: 3.0, output: 15.0}} (USD per million tokens)",
+           m->name, m->name);
+  return -1;
+}
+
+/* Whether x's call fits the limit: its prompt at 4 bytes a token and a full answer, beside the
+ * calls made before it. Over: no call, and x says by how much. */
+static bool within_budget(upk_audit_judge *j, const upk_price *p, judged *x) {
+  if (j->max_cost_usd <= 0)
+    return true;
+  long in = (long)((strlen(x->in.prompt) + strlen(x->in.system) + 3) / 4);
+  double est = j->estimated + upk_budget_cost(p, in, ANSWER_TOKENS, -1);
+  if (est > j->max_cost_usd) {
+    snprintf(x->error, sizeof x->error, "over budget (estimated $%.4f > $%.4f)", est,
+             j->max_cost_usd);
+    return false;
+  }
+  j->estimated = est;
+  return true;
+}
+
 void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
   upk_config cfg;
   upk_model m;
@@ -189,6 +225,9 @@ void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
   }
   if (!rc)
     rc = upk_model_resolve(&cfg, j->name, &m, err, sizeof err);
+  upk_price price = {0};
+  if (!rc && j->max_cost_usd > 0)
+    rc = need_price(&cfg, &m, &price, err, sizeof err);
   for (size_t i = 0; i < j->n; i++) {
     judged *x = &j->items[i];
     if (x->error[0] || j->dry_run || cache_read(j, x))
@@ -197,6 +236,8 @@ void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
       snprintf(x->error, sizeof x->error, "%s", err);
       continue;
     }
+    if (!within_budget(j, &price, x))
+      continue;
     ask_one(j, &m, x, cancel_fd);
     cache_write(j, x);
   }

@@ -610,6 +610,8 @@ static const upk_param audit_params[] = {
      .def = "120000", .expert = true},
     {"dryRun", UPK_T_BOOLEAN, 0, "With judge: say what the judge would read; call nothing.",
      .def = "false", .expert = true},
+    {"maxCostUsd", UPK_T_NUMBER, 0, "With judge: the most USD its calls may cost (config prices).",
+     .expert = true},
     {0},
 };
 

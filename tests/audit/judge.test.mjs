@@ -161,4 +161,27 @@ describe('audit --judge', () => {
     assert.match(out.stdout, /dry run, would read \d+ bytes; nothing was sent/);
     assert.equal(srv.requests.length, n);
   });
+
+  it('--max-cost-usd: a call estimated over the limit is not made; the rules\' verdict stands', async () => {
+    writeFileSync(join(box.home, '.config/upskilld/config.yaml'),
+      'prices:\n  anthropic.judge-good: {input: 3.0, output: 15.0}\n');
+    mkdirSync(skillDir('budget'), { recursive: true });
+    writeFileSync(join(skillDir('budget'), 'SKILL.md'), QUOTES + 'Quotes are valid for a week.\n');
+    const n = srv.requests.length;
+    // a 4096-token answer at $15 per million is $0.06 alone
+    let out = await run([skillDir('budget'), '--judge', 'anthropic.judge-good', '--max-cost-usd', '0.01']);
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    assert.match(out.stdout, /judge failed: over budget \(estimated \$0\.06\d+ > \$0\.0100\) \(the rules' verdict stands\)/);
+    out = await run([skillDir('budget'), '--judge', 'anthropic.judge-good', '--max-cost-usd', '0.01', '--judge-failure', 'fail']);
+    assert.equal(out.status, 1, out.stdout + out.stderr);
+    assert.match(out.stdout, /high: judge failed: over budget/);
+    // a model with no price cannot be held to a limit: refused, saying how to give it one
+    out = await run([skillDir('budget'), '--judge', 'openai.judge-good', '--max-cost-usd', '1']);
+    assert.match(out.stdout, /judge failed: --max-cost-usd: the model 'openai\.judge-good' has no price/);
+    assert.equal(srv.requests.length, n, 'no model call');
+    out = await run([skillDir('budget'), '--judge', 'anthropic.judge-good', '--max-cost-usd', '1']);
+    assert.equal(out.status, 1, out.stdout + out.stderr);
+    assert.match(out.stdout, /judge \S+judge-good: verdict risky, 1 finding\(s\) verified/);
+    assert.equal(srv.requests.length, n + 1);
+  });
 });
