@@ -142,3 +142,31 @@ void ctl_print_audit_findings(json_t *findings) {
   }
   free(g);
 }
+
+/* What the judge said of one skill: its failure, notes, unverified findings, what it missed. */
+static const char *s_(json_t *o, const char *k) {
+  const char *v = json_string_value(json_object_get(o, k));
+  return v ? v : "-";
+}
+
+void ctl_print_judge(json_t *j) {
+  size_t k;
+  json_t *v;
+  if (!j)
+    return;
+  if (json_object_get(j, "error"))
+    printf("  %s (the rules' verdict stands)\n", s_(j, "error"));
+  else if (json_is_true(json_object_get(j, "dryRun")))
+    printf("  judge %s: dry run, would read %lld bytes; nothing was sent\n", s_(j, "judge"),
+           (long long)json_integer_value(json_object_get(j, "promptBytes")));
+  else
+    printf("  judge %s: verdict %s, %lld finding(s) verified%s\n", s_(j, "judge"), s_(j, "verdict"),
+           (long long)json_integer_value(json_object_get(j, "findings")),
+           json_is_true(json_object_get(j, "cached")) ? " (cached: no model call)" : "");
+  json_array_foreach(json_object_get(j, "notes"), k, v)
+      printf("  note: %s\n", json_string_value(v));
+  json_array_foreach(json_object_get(j, "unverified"), k, v) printf(
+      "  unverified (not counted): %s: %s: %s\n", s_(v, "file"), s_(v, "why"), s_(v, "reason"));
+  json_array_foreach(json_object_get(j, "leftOut"), k, v)
+      printf("  not read by the judge: %s (%s)\n", s_(v, "file"), s_(v, "why"));
+}

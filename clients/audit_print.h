@@ -10,4 +10,9 @@
  * more). Rules in order of their worst severity. */
 void ctl_print_audit_findings(json_t *findings);
 
+/** What the audit's judge said of one skill (its `judge` object; NULL: nothing): its failure
+ * (the rules' verdict stands), a dry run's size, or its verdict, then its notes, the findings it
+ * could not verify and the files it did not read. */
+void ctl_print_judge(json_t *j);
+
 #endif

@@ -119,15 +119,12 @@ const ctl_cmd ctl_commands[] = {
       {"fail-on", 0, 'O', "SEVERITY", "exit 3 when a finding is this severe or more",
        "high medium low"},
       {"judge", 0, 'j', "MODEL", "also have this model read each skill (docs/skills.md)"},
-      {"judge-failure", 0, 'W', "WHAT",
-       "when the judge fails: warn (default) or fail (a high "
-       "finding)",
+      {"judge-failure", 0, 'W', "WHAT", "when the judge fails: warn (default) or fail (high)",
        "warn fail"},
       {"judge-timeout-ms", 0, 'T', "MS", "the judge's deadline per skill (default 120000)"},
       {"dry-run", 0, 'D', NULL, "with --judge: show what the judge would read; call nothing"},
       {"max-cost-usd", 0, '$', "X",
-       "with --judge: call it only while its estimated cost stays within X USD (prices: in the "
-       "config)"},
+       "with --judge: no call whose estimated cost would pass X USD (config prices)"},
       {0}}},
     {"remove",
      "NAME",

@@ -42,19 +42,39 @@ static int limit_value(const char *verb, const char *arg, int *limit) {
   return 0;
 }
 
-/* audit's --judge flags: whether `ch` was one. */
-static bool judge_opt(int ch, opts *o) {
-  if (ch == 'j')
+/* A positive number, whole, or -1 with what the flag takes. */
+static int positive(const char *verb, const char *flag, const char *arg, bool integer) {
+  char *end;
+  double v = strtod(arg, &end);
+  if (end != arg && !*end && v > 0 && v < 1e9 && (!integer || v == (long)v))
+    return 0;
+  fprintf(stderr, "upskillctl %s: --%s takes a %s above 0, not '%s'\n", verb, flag,
+          integer ? "whole number" : "number", arg);
+  return -1;
+}
+
+/* audit's --judge flags: 0, or -1 for a bad value or a flag not known here (each said). */
+static int judge_opt(const char *verb, int ch, opts *o) {
+  switch (ch) {
+  case 'j':
     o->judge = optarg;
-  else if (ch == 'W')
+    return 0;
+  case 'W':
     o->judge_failure = optarg;
-  else if (ch == 'T')
-    o->judge_timeout = optarg;
-  else if (ch == 'D')
+    return 0;
+  case 'D':
     o->dry_run = 1;
-  else if (ch == '$')
+    return 0;
+  case 'T':
+    o->judge_timeout = optarg;
+    return positive(verb, "judge-timeout-ms", optarg, true);
+  case '$':
     o->max_cost = optarg;
-  return ch == 'j' || ch == 'W' || ch == 'T' || ch == 'D' || ch == '$';
+    return positive(verb, "max-cost-usd", optarg, false);
+  default:
+    ctl_usage_hint(verb);
+    return -1;
+  }
 }
 
 /* Parse the verb's own flags; positional arguments are left in argv[optind..]. */
@@ -110,10 +130,8 @@ static int parse_opts(int argc, char **argv, opts *o) {
         return -1;
       break;
     default:
-      if (judge_opt(ch, o))
-        break;
-      ctl_usage_hint(argv[0]);
-      return -1;
+      if (judge_opt(argv[0], ch, o))
+        return -1;
     }
   }
   return 0;
@@ -523,29 +541,6 @@ static void judge_params(json_t *p, const opts *o) {
     json_object_set_new(p, "maxCostUsd", json_real(strtod(o->max_cost, NULL)));
 }
 
-/* What the judge said of one skill: its failure, notes, unverified findings, what it missed. */
-static void print_judge(json_t *j) {
-  size_t k;
-  json_t *v;
-  if (!j)
-    return;
-  if (json_object_get(j, "error"))
-    printf("  %s (the rules' verdict stands)\n", s_(j, "error"));
-  else if (json_is_true(json_object_get(j, "dryRun")))
-    printf("  judge %s: dry run, would read %lld bytes; nothing was sent\n", s_(j, "judge"),
-           (long long)json_integer_value(json_object_get(j, "promptBytes")));
-  else
-    printf("  judge %s: verdict %s, %lld finding(s) verified%s\n", s_(j, "judge"), s_(j, "verdict"),
-           (long long)json_integer_value(json_object_get(j, "findings")),
-           json_is_true(json_object_get(j, "cached")) ? " (cached: no model call)" : "");
-  json_array_foreach(json_object_get(j, "notes"), k, v)
-      printf("  note: %s\n", json_string_value(v));
-  json_array_foreach(json_object_get(j, "unverified"), k, v) printf(
-      "  unverified (not counted): %s: %s: %s\n", s_(v, "file"), s_(v, "why"), s_(v, "reason"));
-  json_array_foreach(json_object_get(j, "leftOut"), k, v)
-      printf("  not read by the judge: %s (%s)\n", s_(v, "file"), s_(v, "why"));
-}
-
 /* audit PATH|SOURCE [--skill NAME]: findings per skill, worst first within each. */
 static int audit_command(ctl *c, int argc, char **argv) {
   opts o;
@@ -578,7 +573,7 @@ static int audit_command(ctl *c, int argc, char **argv) {
            (long long)json_integer_value(json_object_get(sk, "medium")),
            (long long)json_integer_value(json_object_get(sk, "low")));
     ctl_print_audit_findings(json_object_get(sk, "findings"));
-    print_judge(json_object_get(sk, "judge"));
+    ctl_print_judge(json_object_get(sk, "judge"));
   }
   int wrote = r && o.junit ? ctl_junit_audit(r, o.junit, started) : 0;
   wrote |= r && o.sarif ? ctl_sarif_audit(r, o.sarif) : 0;

@@ -36,7 +36,7 @@ struct upk_audit_judge {
   char *name, *workspace;
   bool fail_hard, dry_run;
   long timeout_ms;
-  double max_cost_usd; /* params.maxCostUsd; 0: no limit */
+  double max_cost_usd; /* params.maxCostUsd; 0: no limit; -1: given, and not above 0 */
   double estimated;    /* the estimated cost of the calls made so far */
   judged *items;
   size_t n, cap;
@@ -62,7 +62,7 @@ upk_audit_judge *upk_audit_judge_new(const json_t *params, const char *workspace
   json_int_t ms = json_integer_value(json_object_get(params, "judgeTimeoutMs"));
   j->timeout_ms = ms > 0 ? (long)ms : DEFAULT_TIMEOUT_MS;
   double usd = json_number_value(json_object_get(params, "maxCostUsd"));
-  j->max_cost_usd = usd > 0 ? usd : 0;
+  j->max_cost_usd = usd > 0 ? usd : json_object_get(params, "maxCostUsd") ? -1 : 0;
   return j;
 }
 
@@ -226,6 +226,10 @@ void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
   if (!rc)
     rc = upk_model_resolve(&cfg, j->name, &m, err, sizeof err);
   upk_price price = {0};
+  if (!rc && j->max_cost_usd < 0) {
+    snprintf(err, sizeof err, "maxCostUsd takes a number of USD above 0");
+    rc = -1;
+  }
   if (!rc && j->max_cost_usd > 0)
     rc = need_price(&cfg, &m, &price, err, sizeof err);
   for (size_t i = 0; i < j->n; i++) {

@@ -4,8 +4,6 @@
  * thread-safe) and answers from the loop. */
 #include <errno.h>
 #include <math.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

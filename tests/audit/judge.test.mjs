@@ -183,5 +183,12 @@ describe('audit --judge', () => {
     assert.equal(out.status, 1, out.stdout + out.stderr);
     assert.match(out.stdout, /judge \S+judge-good: verdict risky, 1 finding\(s\) verified/);
     assert.equal(srv.requests.length, n + 1);
+    // a limit that is not one is refused, never read as "no limit"
+    for (const bad of ['abc', '0', '-1', '']) {
+      out = await run([skillDir('budget'), '--judge', 'anthropic.judge-good', '--max-cost-usd', bad]);
+      assert.equal(out.status, 2, out.stdout + out.stderr);
+      assert.match(out.stderr, /--max-cost-usd takes a number above 0/);
+    }
+    assert.equal(srv.requests.length, n + 1, 'no model call');
   });
 });
