@@ -170,3 +170,15 @@ void ctl_print_judge(json_t *j) {
   json_array_foreach(json_object_get(j, "leftOut"), k, v)
       printf("  not read by the judge: %s (%s)\n", s_(v, "file"), s_(v, "why"));
 }
+
+/* A skill's diagnostics name files within it: shown under `dir` (the directory as the user
+ * typed it, or the skill's name), so each line says which skill it is about. */
+void ctl_diags_under(json_t *diags, const char *dir) {
+  size_t i;
+  json_t *d;
+  json_array_foreach(diags, i, d) {
+    const char *f = json_string_value(json_object_get(d, "file"));
+    if (!f || f[0] != '/')
+      json_object_set_new(d, "file", json_sprintf("%s/%s", dir, f ? f : "SKILL.md"));
+  }
+}

@@ -15,4 +15,9 @@ void ctl_print_audit_findings(json_t *findings);
  * could not verify and the files it did not read. */
 void ctl_print_judge(json_t *j);
 
+/** A skill's diagnostics name files within it (or none: its SKILL.md): each relative `file` is
+ * put under `dir` (the skill's directory as the user typed it, or its name), so a line says
+ * which skill it is about. */
+void ctl_diags_under(json_t *diags, const char *dir);
+
 #endif

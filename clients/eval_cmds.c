@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clients/args.h"
 #include "clients/commands.h"
 #include "clients/ctl.h"
 #include "clients/junit_ctl.h"
@@ -380,39 +381,26 @@ static void split_into(json_t *arr, const char *list) {
 
 static int positive(const char *verb, const char *opt, const char *arg, json_t *p,
                     const char *key) {
-  char *end;
-  long v = strtol(arg, &end, 10);
-  if (*end || v < 1) {
-    fprintf(stderr, "upskillctl %s: %s takes a positive number, not '%s'\n", verb, opt, arg);
+  double v;
+  if (ctl_arg_number(verb, opt, arg, true, 1e15, &v))
     return -1;
-  }
-  json_object_set_new(p, key, json_integer(v));
+  json_object_set_new(p, key, json_integer((json_int_t)v));
   return 0;
 }
 
 /* --max-calls N, --max-cost-usd X, --dry-run; 1 when `ch` is none of them, -1 refused. */
 static int limit_opt(const char *verb, int ch, const char *arg, json_t *p) {
-  char *end;
+  double x;
   if (ch == 'D') {
     json_object_set_new(p, "dryRun", json_true());
     return 0;
   }
-  if (ch == 'L') {
-    long v = strtol(arg, &end, 10);
-    if (end == arg || *end || v < 1) {
-      fprintf(stderr, "upskillctl %s: --max-calls must be > 0, not '%s'\n", verb, arg);
-      return -1;
-    }
-    json_object_set_new(p, "maxCalls", json_integer(v));
-    return 0;
-  }
+  if (ch == 'L')
+    return positive(verb, "--max-calls", arg, p, "maxCalls");
   if (ch != '$') /* --max-cost-usd: long only */
     return 1;
-  double x = strtod(arg, &end);
-  if (end == arg || *end || !(x > 0) || !isfinite(x)) {
-    fprintf(stderr, "upskillctl %s: --max-cost-usd must be > 0, not '%s'\n", verb, arg);
+  if (ctl_arg_number(verb, "--max-cost-usd", arg, false, 1e18, &x))
     return -1;
-  }
   json_object_set_new(p, "maxCostUsd", json_real(x));
   return 0;
 }

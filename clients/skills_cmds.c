@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clients/commands.h"
+#include "clients/args.h"
 #include "clients/audit_print.h"
 #include "clients/ctl.h"
 #include "clients/voice.h"
@@ -32,25 +33,11 @@ typedef struct opts {
 
 /* --limit N: 1 to 100. */
 static int limit_value(const char *verb, const char *arg, int *limit) {
-  char *end;
-  long v = strtol(arg, &end, 10);
-  if (*end || v < 1 || v > 100) {
-    fprintf(stderr, "upskillctl %s: --limit takes 1 to 100, not '%s'\n", verb, arg);
+  double v;
+  if (ctl_arg_number(verb, "--limit", arg, true, 100, &v))
     return -1;
-  }
   *limit = (int)v;
   return 0;
-}
-
-/* A positive number, whole, or -1 with what the flag takes. */
-static int positive(const char *verb, const char *flag, const char *arg, bool integer) {
-  char *end;
-  double v = strtod(arg, &end);
-  if (end != arg && !*end && v > 0 && v < 1e9 && (!integer || v == (long)v))
-    return 0;
-  fprintf(stderr, "upskillctl %s: --%s takes a %s above 0, not '%s'\n", verb, flag,
-          integer ? "whole number" : "number", arg);
-  return -1;
 }
 
 /* audit's --judge flags: 0, or -1 for a bad value or a flag not known here (each said). */
@@ -67,10 +54,10 @@ static int judge_opt(const char *verb, int ch, opts *o) {
     return 0;
   case 'T':
     o->judge_timeout = optarg;
-    return positive(verb, "judge-timeout-ms", optarg, true);
+    return ctl_arg_number(verb, "--judge-timeout-ms", optarg, true, 600000, &(double){0});
   case '$':
     o->max_cost = optarg;
-    return positive(verb, "max-cost-usd", optarg, false);
+    return ctl_arg_number(verb, "--max-cost-usd", optarg, false, 1e18, &(double){0});
   default:
     ctl_usage_hint(verb);
     return -1;
@@ -450,7 +437,7 @@ static void print_found(json_t *r) {
   }
 }
 
-static int cmd_install(ctl *c, const char *verb, json_t *params) {
+static int cmd_install(ctl *c, const char *verb, json_t *params, const char *dir) {
   int err = 0;
   json_t *r =
       ctl_call(c, !strcmp(verb, "install") ? "skills/install" : "skills/remove", params, &err);
@@ -459,6 +446,9 @@ static int cmd_install(ctl *c, const char *verb, json_t *params) {
   if (c->json) {
     ctl_print_json(r);
   } else {
+    const char *name = json_string_value(json_object_get(r, "name"));
+    if (dir || name)
+      ctl_diags_under(json_object_get(r, "diagnostics"), dir ? dir : name);
     ctl_print_diags(stdout, "SKILL.md", json_object_get(r, "diagnostics"), NULL, NULL);
     json_t *skills = json_object_get(r, "skills"), *sk;
     size_t i;
@@ -604,6 +594,7 @@ static int install_verb(ctl *c, size_t k, const char *verb, const char *arg, con
   if (json_array_size(o->agents))
     json_object_set(p, "agents", o->agents);
   char *abs = NULL, shown[PATH_MAX + 16];
+  bool dir = false; /* a local skill directory: its diagnostics shown under the path typed */
   if (k == 3) {
     struct stat st0;
     abs = stat(arg, &st0) == 0 ? absolute(arg) : upk_xstrdup(arg); /* else a git source */
@@ -619,13 +610,13 @@ static int install_verb(ctl *c, size_t k, const char *verb, const char *arg, con
     if (o->allow_risky)
       json_object_set_new(p, "allowRisky", json_true());
     struct stat st;
-    bool dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
+    dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
     snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
     c->diag_file = shown; /* a refusal's diagnostics are about it */
   } else {
     json_object_set_new(p, "name", json_string(arg));
   }
-  int rc = cmd_install(c, verb, p);
+  int rc = cmd_install(c, verb, p, dir ? arg : NULL);
   if (rc && k == 4 && !c->json)
     ctl_suggest_skill(c, arg);
   c->diag_file = NULL;

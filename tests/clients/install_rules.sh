@@ -189,6 +189,8 @@ check "--allow-risky installs it, and the lock records it relative to the projec
   'rc 0 && [[ -f .claude/skills/piped/SKILL.md ]] && python3 -c "
 import json; e = json.load(open(\"skills-lock.json\"))[\"skills\"][\"piped\"]
 assert (e[\"source\"], e[\"sourceType\"], e.get(\"allowRisky\")) == (\"vendor/piped\", \"local\", True), e"'
+check "each finding names the skill's file by the path typed (./vendor/piped/...), not SKILL.md or scripts/... alone" \
+  'said "^./vendor/piped/scripts/" && ! said "^scripts/" && ! said "^SKILL.md:"'
 rm -rf .claude/skills/piped .agents/skills/piped
 run restore
 check "restore brings the path install back from the lock" 'rc 0 && [[ -f .claude/skills/piped/SKILL.md ]]'

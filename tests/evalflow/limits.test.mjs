@@ -187,7 +187,7 @@ describe('maxCostUsd', () => {
   it('upskillctl refuses --max-cost-usd 0 and a missing price with one clear message', { skip }, async () => {
     const zero = await run(['eval', 'skills/demo-rules', '-m', 'anthropic.claude-a', '--tests', 'tests.json', '--max-cost-usd', '0']);
     assert.equal(zero.status, 2);
-    assert.match(zero.stderr, /--max-cost-usd must be > 0/);
+    assert.match(zero.stderr, /--max-cost-usd takes a number above 0, not .0./);
     const [none, reqs] = await counted(() => run(['eval', 'skills/demo-rules', '-m', 'anthropic.claude-free',
       '--tests', 'tests.json', '--max-cost-usd', '1']));
     assert.equal(none.status, 1);

@@ -55,7 +55,9 @@ rule credential_files {
 }
 
 /* The whole environment dumped (not one variable read to call an API, which many good skills
- * do): medium; sent somewhere it is exfiltration (exfiltration.yar). */
+ * do): medium; sent somewhere it is exfiltration (exfiltration.yar). A copy filtered to named
+ * variables (`{k: v for k, v in os.environ.items() if k in (...)}`, handed to a subprocess) is
+ * no dump: each such `.items()` is taken off the count. */
 rule environment_dump {
   meta:
     id = "audit/credentials"
@@ -70,8 +72,9 @@ rule environment_dump {
     $ps = /\b(gci|dir|ls|Get-ChildItem)\s+env:/ nocase
     $rb = /\bENV\.(to_h|to_a|each|map)\b/
     $pl = /\bkeys\s*%ENV\b|\bfor\w*\s+[^\n]{0,20}\(\s*(sort\s+)?keys\s+%ENV/
+    $py_filtered = /\bin\s+os\.environ\.items\s*\(\s*\)\s+if\s/
   condition:
-    any of them
+    any of ($sh, $js, $ps, $rb, $pl) or #py > #py_filtered
 }
 
 /* A private key or token store read by a command: high even in prose (an agent told to run

@@ -53,8 +53,12 @@ rule data_sent {
     $send_pl = /\bLWP::UserAgent\b[^\n]{0,200}->post\b|\$\w+->(post|put|post_form|request)\s*\(\s*["'$]|\bHTTP::Request->new\s*\(\s*["']?(POST|PUT)\b|\bHTTP::Tiny\b[^\n]{0,100}->(post|put|post_form|request)\b|\bPOST\s*\(\s*["']https?:/
     $send_mail = /\b(mail|mailx|sendmail|mutt)\s+(-\w+\s+[^\n<|]{0,60})*[\w.+-]+@[\w-]+\.[\w.]+[^\n]{0,40}<|\|\s*(mail|mailx|sendmail)\s/
     $send_copy = /\b(scp|rsync)\s+[^\n]{0,200}\s[\w.-]+@[\w.-]+:|\bftp\s+-[a-z]*u\b/
+    /* fetch("/api/...", {method: "POST"}): the page's own origin, not a host the skill names */
+    $same_origin = /\bfetch\s*\(\s*["'`]\/[^\/\n][^\n]{0,200}\bmethod\s*:\s*["'](POST|PUT)["']/ nocase
   condition:
-    any of ($send*) and not secrets_sent /* the same sends with no credential read beside them */
+    (any of ($send_curl, $send_wget, $send_nc, $send_nc_host, $send_py, $send_rb, $send_pl,
+             $send_ps, $send_mail, $send_copy) or #send_js > #same_origin)
+    and not secrets_sent /* the same sends with no credential read beside them */
 }
 
 /* On one line, or over DNS, or to a collection service: high wherever it stands. A backtick
