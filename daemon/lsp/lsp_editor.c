@@ -105,30 +105,16 @@ static void launch_lenses(json_t *kernel, json_t *seen, json_t *out) {
   json_t *l;
   size_t i;
   json_array_foreach(json_object_get(kernel, "launches"), i, l) {
-    json_t *x, *o = json_object_get(l, "occupancy"), *b = json_object_get(l, "block");
+    json_t *x;
     size_t j;
     json_array_foreach(json_object_get(l, "lines"), j, x) {
-      char key[32], *title;
+      char key[32];
       snprintf(key, sizeof key, "%lld", (long long)json_integer_value(x));
       if (json_object_get(seen, key))
         continue;
       json_object_set_new(seen, key, json_true());
-      json_t *smem = json_object_get(l, "dynamicSharedBytes");
-      if (json_is_object(o))
-        title = upk_xasprintf("launch: %lldx%lldx%lld = %lld threads, %lld B dynamic smem: %.0f%% "
-                              "occupancy (%s)",
-                              (long long)json_integer_value(json_array_get(b, 0)),
-                              (long long)json_integer_value(json_array_get(b, 1)),
-                              (long long)json_integer_value(json_array_get(b, 2)),
-                              (long long)json_integer_value(json_object_get(l, "blockSize")),
-                              (long long)json_integer_value(smem),
-                              json_number_value(json_object_get(o, "percent")),
-                              json_string_value(json_object_get(o, "limiter")));
-      else
-        title = upk_xasprintf("launch: %s", json_string_value(json_object_get(l, "unknown"))
-                                                ? json_string_value(json_object_get(l, "unknown"))
-                                                : "figures unknown");
-      json_array_append_new(out, lens((int)json_integer_value(x), title, "", json_array()));
+      json_array_append_new(
+          out, lens((int)json_integer_value(x), upk_launch_title(l), "", json_array()));
     }
   }
 }
@@ -196,12 +182,12 @@ static bool word_at(const upk_doc_view *v, json_t *params, char *word, size_t n,
 
 /* A kernel's table (malloc'd; NULL when the text defines no such kernel with figures): from the
  * last check, or, while the text does not compile, from the last good one, marked stale. */
-static char *kernel_markdown(const upk_doc_view *v, const char *name) {
+static char *kernel_markdown(const upk_doc_view *v, const char *name, int line) {
   if (!v->result)
     return NULL;
   if (json_is_true(json_object_get(v->result, "ok")) || !v->good)
-    return upk_kernel_hover(v->result, v->runs, name);
-  char *old = upk_kernel_hover(v->good, v->runs, name), *text = NULL;
+    return upk_kernel_hover(v->result, v->runs, name, line);
+  char *old = upk_kernel_hover(v->good, v->runs, name, line), *text = NULL;
   if (old)
     text = upk_xasprintf("*Stale: the text does not compile now; these figures are from its "
                          "last good compile.*\n\n%s",
@@ -224,7 +210,7 @@ static json_t *hover(const upk_doc_view *v, json_t *params) {
     return json_null();
   if (v->is_skill)
     return markdown(upk_skill_key_hover(v->text, v->len, line, word));
-  return markdown(kernel_markdown(v, word));
+  return markdown(kernel_markdown(v, word, line));
 }
 
 /* ---- completion (SKILL.md frontmatter keys) ---- */
@@ -301,7 +287,7 @@ static void execute(upk_server *s, upk_batch *b, json_t *id, json_t *params) {
     upk_doc_view v;
     const char *name = json_string_value(json_array_get(args, 1));
     char *text =
-        upk_docs_view(s, json_string_value(a0), &v) && name ? kernel_markdown(&v, name) : NULL;
+        upk_docs_view(s, json_string_value(a0), &v) && name ? kernel_markdown(&v, name, -1) : NULL;
     json_t *r = text ? json_pack("{s:s}", "markdown", text) : json_null();
     free(text);
     upk_session_answer(s, b, upk_rpc_result(id, r));

@@ -122,10 +122,42 @@ static void kernel_section(FILE *f, json_t *result, json_t *k, json_t *run) {
   }
 }
 
-char *upk_kernel_hover(json_t *result, json_t *runs, const char *word) {
+char *upk_launch_title(json_t *l) {
+  json_t *o = json_object_get(l, "occupancy"), *b = json_object_get(l, "block");
+  const char *unknown = str(l, "unknown", "figures unknown");
+  if (!json_is_object(o))
+    return upk_xasprintf("launch: %s", unknown);
+  return upk_xasprintf(
+      "launch: %ldx%ldx%ld = %ld threads, %ld B dynamic smem: %.0f%% occupancy (%s)",
+      (long)json_integer_value(json_array_get(b, 0)),
+      (long)json_integer_value(json_array_get(b, 1)),
+      (long)json_integer_value(json_array_get(b, 2)), num(l, "blockSize"),
+      num(l, "dynamicSharedBytes"), json_number_value(json_object_get(o, "percent")),
+      str(o, "limiter", "none"));
+}
+
+/* The launch of k at zero-based `line`, first in the hover: where the code is, its figures. */
+static bool launch_at(FILE *f, json_t *k, int line) {
+  json_t *l, *x;
+  size_t i, j;
+  json_array_foreach(json_object_get(k, "launches"), i, l) {
+    json_array_foreach(json_object_get(l, "lines"), j, x) {
+      if (json_integer_value(x) != line)
+        continue;
+      char *t = upk_launch_title(l);
+      fprintf(f, "**At this line** — %s\n\n", t);
+      free(t);
+      return true;
+    }
+  }
+  return false;
+}
+
+char *upk_kernel_hover(json_t *result, json_t *runs, const char *word, int line) {
   char *out = NULL;
   size_t n = 0, i, found = 0;
   json_t *k;
+  bool said = false; /* a template's instances share the launch line: said once */
   FILE *f = upk_xmemstream(&out, &n);
   json_array_foreach(json_object_get(result, "kernels"), i, k) {
     const char *name = str(k, "name", "");
@@ -133,6 +165,8 @@ char *upk_kernel_hover(json_t *result, json_t *runs, const char *word) {
       continue;
     if (found++)
       fputs("\n---\n\n", f);
+    if (!said && line >= 0)
+      said = launch_at(f, k, line);
     kernel_section(f, result, k, runs ? json_object_get(runs, name) : NULL);
   }
   fclose(f);

@@ -326,6 +326,9 @@ Test(editor, lenses_and_hovers_answer_from_the_last_check) {
     cr_assert(md && strstr(md, "**heavy**") && strstr(md, "| 1024 |") && strstr(md, "| 64 |") &&
                   strstr(md, "Binding limit at 256 threads") && strstr(md, "**registers**"),
               "%s", hx_dump(r));
+    /* At the launch line, that launch's own figures come first; at the definition, none. */
+    bool launch = md && strstr(md, "**At this line** — launch: 256x1x1 = 256 threads");
+    cr_assert(s ? launch : !launch, "%s", hx_dump(r));
     json_decref(resp);
   }
   r = lsp(d, &resp, "textDocument/hover", at(uri, 4, 30)); /* "threadIdx": not a kernel */

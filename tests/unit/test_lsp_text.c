@@ -50,12 +50,39 @@ Test(lsp_text, hover_covers_every_template_instance) {
   json_t *r = json_pack("{s:s,s:s,s:[o,o,o]}", "arch", "sm_90a", "backend", "nvrtc", "kernels",
                         kernel("scale<float>", 16, 0), kernel("scale<double>", 20, 0),
                         kernel("scaled", 8, 0));
-  char *md = upk_kernel_hover(r, NULL, "scale");
+  char *md = upk_kernel_hover(r, NULL, "scale", -1);
   cr_assert(md && strstr(md, "**scale<float>**") && strstr(md, "**scale<double>**"), "%s", md);
   cr_assert_null(strstr(md, "**scaled**"), "%s", md);
   cr_assert(strstr(md, "| 1024 |") && strstr(md, "| 256 (judged) |"), "%s", md);
   free(md);
-  cr_assert_null(upk_kernel_hover(r, NULL, "threadIdx"));
+  cr_assert_null(upk_kernel_hover(r, NULL, "threadIdx", -1));
+  json_decref(r);
+}
+
+/* On a launch line the hover starts with that launch's figures, once for a template's
+ * instances; on another line, or for a launch whose block is not known, it says so. */
+Test(lsp_text, hover_at_a_launch_line_gives_that_launch) {
+  json_t *k = kernel("mm<32>", 40, 0), *k2 = kernel("mm<16>", 30, 0);
+  json_t *launch = json_pack("{s:[i],s:[i,i,i],s:i,s:i,s:{s:f,s:s}}", "lines", 41, "block", 32, 32,
+                             1, "blockSize", 1024, "dynamicSharedBytes", 0, "occupancy", "percent",
+                             50.0, "limiter", "registers");
+  json_object_set_new(k, "launches", json_pack("[o]", launch));
+  json_object_set_new(k2, "launches",
+                      json_pack("[{s:[i],s:s}]", "lines", 50, "unknown", "block size not known"));
+  json_t *r =
+      json_pack("{s:s,s:s,s:[o,o]}", "arch", "sm_90a", "backend", "nvrtc", "kernels", k, k2);
+  char *md = upk_kernel_hover(r, NULL, "mm", 41);
+  cr_assert(md && strstr(md, "**At this line** — launch: 32x32x1 = 1024 threads, 0 B dynamic "
+                             "smem: 50% occupancy (registers)"),
+            "%s", md);
+  cr_assert_eq(strstr(strstr(md, "At this line") + 1, "At this line"), NULL, "once: %s", md);
+  free(md);
+  md = upk_kernel_hover(r, NULL, "mm", 50);
+  cr_assert(md && strstr(md, "**At this line** — launch: block size not known"), "%s", md);
+  free(md);
+  md = upk_kernel_hover(r, NULL, "mm", 7);
+  cr_assert(md && !strstr(md, "At this line"), "%s", md);
+  free(md);
   json_decref(r);
 }
 
