@@ -165,13 +165,20 @@ static int source_or_path(upk_job *job, json_t *params, upk_kernel_req *r, kreq_
   return 0;
 }
 
-/* perKernel: each value an object of blockSize (1..1024) and dynamicSharedBytes (>= 0). */
+/* perKernel: at most PER_KERNEL_MAX names of at most PER_KERNEL_NAME bytes (a kernel's name, not
+ * a megabyte echoed back), each value an object of blockSize (1..1024) and dynamicSharedBytes
+ * (>= 0). */
+enum { PER_KERNEL_MAX = 1024, PER_KERNEL_NAME = 512 }; /* as the messages say */
 static int per_kernel(upk_job *job, json_t *params, upk_kernel_req *r) {
   json_t *per = json_object_get(params, "perKernel"), *v, *x;
   const char *name, *key;
   if (!per)
     return 0;
+  if (json_object_size(per) > PER_KERNEL_MAX)
+    return bad(job, "params.perKernel: at most 1024 kernels%s", "");
   json_object_foreach(per, name, v) {
+    if (strlen(name) > PER_KERNEL_NAME)
+      return bad(job, "params.perKernel: a kernel's name is at most 512 bytes ('%.40s...')", name);
     if (!json_is_object(v) || !*name)
       return bad(job, "params.perKernel.%s must be {blockSize?, dynamicSharedBytes?}", name);
     json_object_foreach(v, key, x) {
