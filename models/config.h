@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "models/yaml_json.h" /* upk_yaml_to_json, which the config files are read with */
+
 typedef struct upk_provider_def {
   const char *name;        /* anthropic, openai, generic */
   const char *key_env;     /* where the API key comes from */
@@ -45,6 +47,8 @@ typedef struct upk_config {
   char *skills_dir;             /* default "./skills" */
   char *runs_dir;               /* NULL: $XDG_STATE_HOME/upskilld/runs */
   char *git_host;               /* skills.gitHost: owner/repo's host; NULL: https://github.com */
+  char *audit_judge;            /* audit.judge: the model every audit asks (the user's file only) */
+  char *audit_judge_failure;    /* audit.judgeFailure: "warn" (NULL) or "fail" */
   int max_refine_attempts;      /* default 2, as upskill */
   json_t *model_aliases;        /* object: alias -> model name */
   json_t *agents;               /* object: agent name -> settings (skills/eval/agent.h) */
@@ -89,10 +93,6 @@ int upk_config_load(upk_config *c, const char *project_dir, const json_t *init_o
 /** Merge one layer: a JSON object of the keys above (`where` names it in errors). */
 int upk_config_apply(upk_config *c, const json_t *layer, const char *where, char *err,
                      size_t errlen);
-/** Parse a YAML text into JSON (mappings, sequences, scalars typed as YAML 1.2
- * core: null, booleans, integers, floats, strings). Returns NULL with
- * "LINE:COL: problem" in `err`. */
-json_t *upk_yaml_to_json(const char *text, size_t len, char *err, size_t errlen);
 /** The model name an alias stands for, or NULL when `name` is no alias. */
 const char *upk_config_alias(const upk_config *c, const char *name);
 void upk_config_free(upk_config *c);

@@ -42,6 +42,15 @@ struct upk_audit_judge {
   size_t n, cap;
 };
 
+/* The judge's settings from the request (its timeout, dry run, cost limit). */
+static void judge_settings(upk_audit_judge *j, const json_t *params) {
+  j->dry_run = json_is_true(json_object_get(params, "dryRun"));
+  json_int_t ms = json_integer_value(json_object_get(params, "judgeTimeoutMs"));
+  j->timeout_ms = ms > 0 ? (long)ms : DEFAULT_TIMEOUT_MS;
+  double usd = json_number_value(json_object_get(params, "maxCostUsd"));
+  j->max_cost_usd = usd > 0 ? usd : json_object_get(params, "maxCostUsd") ? -1 : 0;
+}
+
 bool upk_audit_judge_allowed(upk_job *job, const json_t *params) {
   const char *judge = json_string_value(json_object_get(params, "judge"));
   return !judge || !*judge || json_is_true(json_object_get(params, "dryRun")) ||
@@ -51,18 +60,25 @@ bool upk_audit_judge_allowed(upk_job *job, const json_t *params) {
 
 upk_audit_judge *upk_audit_judge_new(const json_t *params, const char *workspace) {
   const char *name = json_string_value(json_object_get(params, "judge"));
-  if (!name || !*name)
-    return NULL;
-  upk_audit_judge *j = upk_xcalloc(1, sizeof *j);
-  j->name = upk_xstrdup(name);
-  j->workspace = workspace ? upk_xstrdup(workspace) : NULL;
   const char *fail = json_string_value(json_object_get(params, "judgeFailure"));
-  j->fail_hard = fail && !strcmp(fail, "fail");
-  j->dry_run = json_is_true(json_object_get(params, "dryRun"));
-  json_int_t ms = json_integer_value(json_object_get(params, "judgeTimeoutMs"));
-  j->timeout_ms = ms > 0 ? (long)ms : DEFAULT_TIMEOUT_MS;
-  double usd = json_number_value(json_object_get(params, "maxCostUsd"));
-  j->max_cost_usd = usd > 0 ? usd : json_object_get(params, "maxCostUsd") ? -1 : 0;
+  upk_config cfg; /* no judge asked for: the user's audit.judge, if set (a project's is not) */
+  char err[256];
+  bool from_config =
+      (!name || !*name) && upk_config_load(&cfg, workspace, NULL, err, sizeof err) == 0;
+  if (from_config && cfg.audit_judge) {
+    name = cfg.audit_judge;
+    fail = fail ? fail : cfg.audit_judge_failure;
+  }
+  upk_audit_judge *j = NULL;
+  if (name && *name) {
+    j = upk_xcalloc(1, sizeof *j);
+    j->name = upk_xstrdup(name);
+    j->workspace = workspace ? upk_xstrdup(workspace) : NULL;
+    j->fail_hard = fail && !strcmp(fail, "fail");
+    judge_settings(j, params);
+  }
+  if (from_config)
+    upk_config_free(&cfg);
   return j;
 }
 

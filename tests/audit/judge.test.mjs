@@ -69,6 +69,9 @@ const run = (args) => new Promise((done) => execFile(ctl, ['audit', ...args], {
 }, (err, stdout, stderr) => done({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })));
 
 const skillDir = (name) => join(box.project, 'skills', name);
+const status = () => new Promise((done) => execFile(ctl, ['status'], {
+  cwd: box.project, encoding: 'utf8', timeout: 60000, env: daemonEnv(box, { UPSKILLD: process.env.UPSKILLD }),
+}, (err, stdout, stderr) => done(stdout + stderr)));
 
 describe('audit --judge', () => {
   it('off by default: the rules alone, no model call', async () => {
@@ -160,6 +163,27 @@ describe('audit --judge', () => {
     assert.equal(out.status, 0, out.stdout + out.stderr);
     assert.match(out.stdout, /dry run, would read \d+ bytes; nothing was sent/);
     assert.equal(srv.requests.length, n);
+  });
+
+  it('audit.judge in the user\'s config: every audit asks it; a project\'s is ignored, and status says so', async () => {
+    const cfg = join(box.home, '.config/upskilld/config.yaml');
+    mkdirSync(dirname(cfg), { recursive: true });
+    writeFileSync(cfg, 'audit:\n  judge: anthropic.judge-good\n  judgeFailure: fail\n');
+    let out = await run([skillDir('quotes')]);
+    assert.equal(out.status, 1, out.stdout + out.stderr);
+    assert.match(out.stdout, /judge \S+judge-good: verdict risky/);
+    writeFileSync(cfg, 'audit:\n  judge: 42\n');
+    assert.match(await status(), /config.yaml:1: audit: takes judge: MODEL/);
+    writeFileSync(cfg, '');
+    const project = join(box.project, 'upskill.config.yaml');
+    writeFileSync(project, 'audit:\n  judge: anthropic.judge-good\n');
+    const n = srv.requests.length;
+    out = await run([skillDir('quotes')]);
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    assert.doesNotMatch(out.stdout, /judge/);
+    assert.equal(srv.requests.length, n, 'no model call');
+    assert.match(await status(), /the project's audit settings are ignored/);
+    writeFileSync(project, '');
   });
 
   it('--max-cost-usd: a call estimated over the limit is not made; the rules\' verdict stands', async () => {

@@ -104,3 +104,38 @@ Test(stalls, a_trace_that_is_a_fifo_is_refused_at_once) {
   hx_ping(d);
   hx_finish(d, 0);
 }
+
+/* An agent's perKernel is bounded: 2,000 kernels or a 100 KB name are refused at once, the
+ * answer small and naming the limit; a bad value names its kernel. */
+Test(stalls, a_hostile_per_kernel_is_refused_small) {
+  hx *d = hx_mcp_session(HX_NOARGS);
+  json_t *many = json_object(), *resp;
+  char name[32];
+  for (int i = 0; i < 2000; i++) {
+    snprintf(name, sizeof name, "k%d", i);
+    json_object_set_new(many, name, json_pack("{s:i}", "blockSize", 128));
+  }
+  char *huge = malloc(100001);
+  memset(huge, 'x', 100000);
+  huge[100000] = '\0';
+  json_t *cases[] = {many, json_pack("{s:{s:i}}", huge, "blockSize", 64),
+                     json_pack("{s:{s:i}}", "k", "blockSize", 4096)};
+  const char *says[] = {"at most 1024 kernels", "at most 512 bytes", "params.perKernel.k:"};
+  for (int c = 0; c < 3; c++) {
+    json_t *req =
+        json_pack("{s:s,s:i,s:s,s:{s:s,s:{s:s,s:o}}}", "jsonrpc", "2.0", "id", 90 + c, "method",
+                  "tools/call", "params", "name", "validate_kernel", "arguments", "source",
+                  "__global__ void k(float *y) { y[0] = 1.f; }\n", "perKernel", cases[c]);
+    char *text = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    resp = hx_call(d, text);
+    free(text);
+    char *all = json_dumps(resp, JSON_COMPACT);
+    cr_expect(strstr(all, says[c]) && strlen(all) < 2048, "case %d: %.300s", c, all);
+    free(all);
+    json_decref(resp);
+  }
+  free(huge);
+  hx_ping(d);
+  hx_finish(d, 0);
+}
