@@ -82,6 +82,19 @@ bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_
     upk_session_answer(s, b, upk_rpc_error(id, UPK_RPC_INVALID_PARAMS, bad, NULL));
     return true;
   }
+  /* Full text sync: CUDA files and SKILL.md are small, and a whole text is
+   * the simplest thing to validate and cache. */
+  json_t *caps = json_pack("{s:{s:b,s:i,s:{s:b}},s:{s:{s:s,s:o}}}", "textDocumentSync", "openClose",
+                           1, "change", 1, "save", "includeText", 0, "experimental", "upskilld",
+                           "version", UPK_VERSION, "methods", method_names(s));
+  json_object_update_new(caps, upk_editor_capabilities()); /* lenses, hovers, actions */
+  json_t *result = json_pack("{s:o,s:{s:s,s:s}}", "capabilities", caps, "serverInfo", "name",
+                             "upskilld", "version", UPK_VERSION);
+  upk_session_answer(s, b, upk_rpc_result(id, result));
+  /* The answer leaves now; the services start after it (every later message is read after this
+   * handler returns, so none finds them missing). */
+  if (!b)
+    upk_session_flush(s);
   json_t *init_options = json_object_get(params, "initializationOptions");
   upk_session_ready(
       s,
@@ -102,15 +115,6 @@ bool upk_lsp_face_request(upk_server *s, upk_batch *b, const char *method, json_
   upk_info("LSP client %s, workspace %s",
            json_string_value(json_object_get(upk_session_client_info(s), "name")) ?: "(unnamed)",
            upk_session_workspace(s));
-  /* Full text sync: CUDA files and SKILL.md are small, and a whole text is
-   * the simplest thing to validate and cache. */
-  json_t *caps = json_pack("{s:{s:b,s:i,s:{s:b}},s:{s:{s:s,s:o}}}", "textDocumentSync", "openClose",
-                           1, "change", 1, "save", "includeText", 0, "experimental", "upskilld",
-                           "version", UPK_VERSION, "methods", method_names(s));
-  json_object_update_new(caps, upk_editor_capabilities()); /* lenses, hovers, actions */
-  json_t *result = json_pack("{s:o,s:{s:s,s:s}}", "capabilities", caps, "serverInfo", "name",
-                             "upskilld", "version", UPK_VERSION);
-  upk_session_answer(s, b, upk_rpc_result(id, result));
   return true;
 }
 

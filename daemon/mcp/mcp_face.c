@@ -83,15 +83,19 @@ static void mcp_initialize(upk_server *s, upk_batch *b, json_t *id, json_t *para
   const char *chosen = upk_mcp_negotiate(json_string_value(ver));
   /* Logged before the services start, as always (no MCP log level can be set yet). */
   upk_info("MCP initialize: revision %s (asked %s)", chosen, json_string_value(ver));
+  reply(s, b, id,
+        json_pack("{s:s,s:o,s:O,s:s}", "protocolVersion", chosen, "capabilities",
+                  capabilities(true), "serverInfo", upk_mcp_face_server_info(), "instructions",
+                  instructions));
+  /* The answer leaves now; the services start after it (every later request is read after
+   * this handler returns, so none finds them missing). */
+  if (!b)
+    upk_session_flush(s);
   if (upk_session_ready(s,
                         &(upk_session_hello){.initialized = true,
                                              .client_info = json_object_get(params, "clientInfo"),
                                              .mcp_version = chosen}))
     mcp_begun(s, chosen);
-  reply(s, b, id,
-        json_pack("{s:s,s:o,s:O,s:s}", "protocolVersion", chosen, "capabilities",
-                  capabilities(true), "serverInfo", upk_mcp_face_server_info(), "instructions",
-                  instructions));
 }
 
 /* 2026-07-28's server/discover: what initialize answered, without a session. Answered to
