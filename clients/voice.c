@@ -139,6 +139,8 @@ static const struct {
     {"install with force to replace it", "install with --force to replace it"},
     {"allow them with allowScripts (upskillctl eval --allow-scripts)",
      "allow them with upskillctl eval --allow-scripts"},
+    {"or upskilld --worker-command=\"srun --gres=gpu:1\" for an editor's or agent's daemon",
+     "or --worker-command=\"srun --gres=gpu:1\" where an editor or agent starts its daemon"},
 };
 
 char *ctl_cli_text(const char *msg) {

@@ -91,6 +91,6 @@ else
   run check-kernel "$tmp/k/twice.cu" --against "$tmp/p/twice.py" --run "$tmp/k/twice.json"
   tap_check "the real helper without torch: the missing device first, then the missing torch" eval \
     'rc 1 && [ "$(grep -o "\[run/no-[a-z]*\]" "$tmp/o" | tr -d "\n")" = "[run/no-device][run/no-torch]" ] &&
-     has "upskilld --worker-command=.srun .*docs/gpu.md" o && has "torch is not installed for " o'
+     has "UPSKILLD_WORKER_COMMAND=.srun .*upskillctl check-kernel.* or --worker-command=.srun .* where an editor or agent starts its daemon; docs/gpu.md" o && has "torch is not installed for " o'
 fi
 tap_finish
