@@ -84,22 +84,14 @@ static void withhold_outside(const confined *c) {
   const char *bad = outside_file(c);
   if (!bad)
     return;
-  char *name = upk_xstrdup(bad);
-  upk_diags_free(&out->diags);
-  free(out->log);
-  out->log = upk_xstrdup("");
-  free(out->cubin);
-  out->cubin = NULL;
-  out->cubin_size = 0;
-  upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/include-outside", "upskilld",
-                upk_range_line(0, 0, 0),
-                "NVRTC read %s, outside the places a compile may read (the project, its include "
-                "directories, the toolkit, /usr): the compile is refused and its output "
-                "withheld. This kernel has no Landlock to keep it out; move the header into the "
-                "project (docs/security.md, \"Sandbox\")",
-                name);
-  free(name);
-  out->ok = false;
+  char msg[PATH_MAX + 512];
+  snprintf(msg, sizeof msg,
+           "NVRTC read %s, outside the places a compile may read (the project, its include "
+           "directories, the toolkit, /usr): the compile is refused and its output withheld. This "
+           "kernel has no Landlock to keep it out; move the header into the project "
+           "(docs/security.md, \"Sandbox\")",
+           bad);
+  upk_compile_withhold(out, msg);
 }
 
 static void *confined_main(void *arg) {

@@ -165,33 +165,35 @@ static const char *next_dep(const char **at, char *word) {
   }
 }
 
-static void withhold(upk_compile_result *out, const char *bad) {
-  if (!bad) {
-    upk_diags_free(&out->diags);
-    free(out->log);
-    out->log = upk_xstrdup("");
-    upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/include-outside", "upskilld",
-                  upk_range_line(0, 0, 0),
-                  "nvcc's preprocessor stopped before it listed the files it read, and nothing "
-                  "here confines it (no bubblewrap, no Landlock): its output is withheld, as it "
-                  "may quote a file outside the project. Install bubblewrap (apt-get install "
-                  "bubblewrap), or check the file with backend nvrtc (docs/security.md, "
-                  "\"Sandbox\")");
-    return;
-  }
+void upk_compile_withhold(upk_compile_result *out, const char *message) {
   upk_diags_free(&out->diags); /* leaves it empty */
   free(out->log);
   out->log = upk_xstrdup("");
   free(out->cubin);
   out->cubin = NULL;
   out->cubin_size = 0;
+  out->ok = false;
   upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/include-outside", "upskilld",
-                upk_range_line(0, 0, 0),
-                "nvcc read %s, outside the allowed directories (the project, its include "
-                "directories, the toolkit, /usr): the compile is refused and nvcc's output "
-                "withheld. No sandbox here to keep it out (install bubblewrap: apt-get install "
-                "bubblewrap); or move the header under the project (docs/security.md, \"Sandbox\")",
-                bad);
+                upk_range_line(0, 0, 0), "%s", message);
+}
+
+/* nvcc read `bad` outside its places, or (NULL) stopped before saying what it read. */
+static void withhold(upk_compile_result *out, const char *bad) {
+  char msg[PATH_MAX + 512];
+  if (!bad)
+    snprintf(msg, sizeof msg,
+             "nvcc's preprocessor stopped before it listed the files it read, and nothing here "
+             "confines it (no bubblewrap, no Landlock): its output is withheld, as it may quote "
+             "a file outside the project. Install bubblewrap (apt-get install bubblewrap), or "
+             "check the file with backend nvrtc (docs/security.md, \"Sandbox\")");
+  else
+    snprintf(msg, sizeof msg,
+             "nvcc read %s, outside the allowed directories (the project, its include "
+             "directories, the toolkit, /usr): the compile is refused and nvcc's output "
+             "withheld. No sandbox here to keep it out (install bubblewrap: apt-get install "
+             "bubblewrap); or move the header under the project (docs/security.md, \"Sandbox\")",
+             bad);
+  upk_compile_withhold(out, msg);
 }
 
 int upk_nvcc_deps_check(const upk_compile_req *req, const char *tmp, const char *dir,

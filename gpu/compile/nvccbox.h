@@ -40,6 +40,10 @@ bool upk_nvcc_refuse_unboxed(const upk_compile_req *req, upk_compile_result *out
 int upk_nvcc_deps_check(const upk_compile_req *req, const char *tmp, const char *dir,
                         const char *file, const char *const *argv, upk_compile_result *out);
 
+/** Withhold everything a compile made (its diagnostics, log and cubin: they may quote a file it
+ * should not have read) and say why: one "kernel/include-outside" error with `message`. */
+void upk_compile_withhold(upk_compile_result *out, const char *message);
+
 /** After a confined compile (out->confined): each "Permission denied" of NVRTC or the
  * preprocessor is the rule set refusing a file outside the places; said so, with what the user
  * can do ("kernel/include-outside"). */
