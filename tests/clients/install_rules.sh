@@ -45,7 +45,7 @@ if ! command -v git >/dev/null; then
   echo "1..0 # SKIP no git"
   exit 0
 fi
-tap_plan 25
+tap_plan 26
 
 mkdir -p "$tmp/proj" && cd "$tmp/proj" && g init -q .
 # A project that already has a skill from a source: a lock and agent directories to keep.
