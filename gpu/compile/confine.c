@@ -61,9 +61,12 @@ static int ruleset_of(const confined *c, bool pch) {
 /* Unconfined: the first diagnostic located in a file outside the places, or NULL. Relative
  * names are headers served from memory; /dev/null/... the detached program. */
 static const char *outside_file(const confined *c) {
-  char real[PATH_MAX], dir[PATH_MAX], got[PATH_MAX], place[PATH_MAX];
+  char real[PATH_MAX], dir[PATH_MAX], got[PATH_MAX];
   const char **ro = upk_xcalloc(c->req->includes.n + c->req->readable.n + 6, sizeof *ro);
   size_t n = places_of(c, ro, real, dir);
+  char **place = upk_xcalloc(n, sizeof *place); /* made real once; NULL where one is missing */
+  for (size_t k = 0; k < n; k++)
+    place[k] = realpath(ro[k], NULL);
   const char *bad = NULL;
   for (size_t i = 0; !bad && i < c->out->diags.len; i++) {
     const char *f = c->out->diags.items[i].file;
@@ -71,9 +74,12 @@ static const char *outside_file(const confined *c) {
       continue;
     bool in = false;
     for (size_t k = 0; !in && k < n; k++)
-      in = realpath(ro[k], place) && (!strcmp(got, place) || upk_path_under(got, place));
+      in = place[k] && (!strcmp(got, place[k]) || upk_path_under(got, place[k]));
     bad = in ? NULL : f;
   }
+  for (size_t k = 0; k < n; k++)
+    free(place[k]);
+  free(place);
   free(ro);
   return bad;
 }
