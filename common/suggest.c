@@ -96,6 +96,55 @@ static bool nearest_entry(const char *dir, const char *name, char *out) {
   return best != NULL;
 }
 
+enum { BELOW_DEPTH = 4, BELOW_DIRS = 256 };
+
+/* A directory below `dir` worth looking in: not hidden, not a link, not a build or package tree. */
+static bool worth_entering(const char *dir, const char *name, char *out) {
+  static const char *const skip[] = {"node_modules", "build", "__pycache__", NULL};
+  if (name[0] == '.')
+    return false;
+  for (size_t i = 0; skip[i]; i++)
+    if (!strcmp(name, skip[i]))
+      return false;
+  struct stat st;
+  snprintf(out, PATH_MAX, "%s/%s", dir, name);
+  return strlen(dir) + strlen(name) + 2 < PATH_MAX && !lstat(out, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The file `name` a few directories below `dir` (breadth first: the shallowest wins), as an agent
+ * names src/gain.cu by gain.cu. At most BELOW_DIRS directories and SUGGEST_DIR_MAX entries in
+ * all are read; links are never followed. True with the path in out (PATH_MAX). */
+static bool find_below(const char *dir, const char *name, char *out) {
+  char **queue = upk_xcalloc(BELOW_DIRS, sizeof *queue);
+  int depth[BELOW_DIRS];
+  size_t head = 0, tail = 0, read = 0;
+  bool found = false;
+  queue[tail] = upk_xstrdup(dir), depth[tail++] = 0;
+  while (head < tail && !found && read < SUGGEST_DIR_MAX) {
+    const char *at = queue[head];
+    int dp = depth[head++];
+    DIR *d = opendir(at);
+    struct dirent *e;
+    char sub[PATH_MAX];
+    while (d && !found && read++ < SUGGEST_DIR_MAX && (e = readdir(d))) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+        continue;
+      if (dp > 0 && !strcmp(e->d_name, name)) {
+        snprintf(out, PATH_MAX, "%s/%s", at, name);
+        found = strlen(at) + strlen(name) + 2 < PATH_MAX;
+      } else if (dp < BELOW_DEPTH && tail < BELOW_DIRS && worth_entering(at, e->d_name, sub)) {
+        queue[tail] = upk_xstrdup(sub), depth[tail++] = dp + 1;
+      }
+    }
+    if (d)
+      closedir(d);
+  }
+  for (size_t i = 0; i < tail; i++)
+    free(queue[i]);
+  free(queue);
+  return found;
+}
+
 bool upk_suggest_path(const char *path, char *out, size_t len) {
   struct stat st;
   if (path[0] != '/' || strlen(path) >= PATH_MAX || len < 2)
@@ -117,9 +166,11 @@ bool upk_suggest_path(const char *path, char *out, size_t len) {
     snprintf(next, sizeof next, "%s/%s", have, name);
     if (lstat(next, &st)) {
       char fix[NAME_MAX + 1];
-      if (!nearest_entry(have[0] ? have : "/", name, fix))
+      bool last = !p[strspn(p, "/")];
+      if (nearest_entry(have[0] ? have : "/", name, fix))
+        snprintf(next, sizeof next, "%s/%s", have, fix);
+      else if (!last || !have[0] || !find_below(have, name, next))
         return false;
-      snprintf(next, sizeof next, "%s/%s", have, fix);
       mended = true;
     }
     snprintf(have, sizeof have, "%s", next);

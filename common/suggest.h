@@ -23,6 +23,9 @@ const char *upk_suggest(const char *word, const char *const *cands, size_t n);
 /** A path that does not exist, mended: from its deepest existing directory down, each missing
  * component replaced by the nearest entry of that directory (upk_suggest's cut; at most 4096
  * entries read a directory, none followed out of it by name: only its own entries are listed).
+ * A last component that no entry is near is looked for by its exact name a few directories
+ * below (the shallowest first; hidden, build and node_modules directories and links skipped; at
+ * most 256 directories and 4096 entries read): `gain.cu` is found as `src/gain.cu`.
  * True, with the mended path in out, when it names something that exists; else false. `path`
  * must be absolute. Whoever shows the answer to an agent must have let the agent name `path`'s
  * directory first (daemon/core/guard.h): the names offered are that directory's. */

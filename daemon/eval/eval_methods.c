@@ -754,7 +754,7 @@ static void eval_handler(upk_job *job, json_t *params) {
 /* ---- runs/list and runs/show ---- */
 
 static const upk_param list_params[] = {
-    {"csv", UPK_T_BOOLEAN, 0, "Also return every trial of every run as CSV text.", .def = "false"},
+    {"csv", UPK_T_BOOLEAN, 0, "Also every trial of every run as CSV.", .def = "false"},
     {0},
 };
 

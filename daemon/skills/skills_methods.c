@@ -68,8 +68,8 @@ static const upk_param list_params[] = {
     {"cursor", UPK_T_STRING, 0, "The nextCursor of the page before."},
     {"limit", UPK_T_INTEGER, 0, "At most this many entries.", UPK_RANGE(1, 10000), .def = "1000",
      .tool_def = "50"},
-    {"fold", UPK_T_BOOLEAN, 0, "One entry per skill; false: one per placement (agent's directory).",
-     .def = "false", .tool_def = "true"},
+    {"fold", UPK_T_BOOLEAN, 0, "false: one entry per placement (agent directory).", .def = "false",
+     .tool_def = "true"},
     {"full", UPK_T_BOOLEAN, 0, "Whole descriptions, not the first sentence.", .def = "true",
      .tool_def = "false"},
     {"waitMs", UPK_T_INTEGER, 0,
@@ -88,7 +88,7 @@ static const upk_param prompt_params[] = {
     {0},
 };
 static const upk_param file_fields[] = {
-    {"path", UPK_T_STRING, 1, "Relative to the skill directory, e.g. references/api.md."},
+    {"path", UPK_T_STRING, 1, "Relative, e.g. references/api.md."},
     {"content", UPK_T_TEXT, 1, NULL},
     {0},
 };
@@ -100,17 +100,15 @@ static const upk_param skill_text_fields[] = {
 };
 static const upk_param install_params[] = {
     {"from", UPK_T_ANY, 1,
-     "A skill directory or SKILL.md path; a source of several (owner/repo[/path][@ref], a git "
-     "URL, a directory); or {markdown, files}.",
+     "A skill directory or SKILL.md; owner/repo[/path][@ref]; a git URL; or {markdown, files}.",
      UPK_ANY_OF(
          {.type = UPK_T_STRING,
           .description = "A skill directory or SKILL.md path; or a source of several: "
                          "owner/repo[/path][@ref], a git URL (#ref), a directory."},
          {.type = UPK_T_OBJECT, .description = "The skill itself.", .props = skill_text_fields})},
-    {"skills", UPK_T_ARRAY, 0, "The ones to install from a source of several.", STRINGS},
-    {"all", UPK_T_BOOLEAN, 0, "From a source of several: install every skill.", .def = "false"},
-    {"list", UPK_T_BOOLEAN, 0, "List the source's skills (found); install nothing.",
-     .def = "false"},
+    {"skills", UPK_T_ARRAY, 0, "Which of the source's skills.", STRINGS},
+    {"all", UPK_T_BOOLEAN, 0, "Every skill of the source.", .def = "false"},
+    {"list", UPK_T_BOOLEAN, 0, "List the source's skills; install nothing.", .def = "false"},
     {"allowRisky", UPK_T_BOOLEAN, 0,
      "Install even when the audit (of every install, whatever its source) finds high risks "
      "(recorded in the lock).",
@@ -596,11 +594,10 @@ static void do_remove(upk_call *c, upk_index *ix) {
 /* ---- audit ---- */
 
 static const upk_param audit_params[] = {
-    {"from", UPK_T_STRING, 1,
-     "A skill directory, or a source: owner/repo[/path][@ref], a git URL (#ref), a directory."},
+    {"from", UPK_T_STRING, 1, "A skill directory, owner/repo[/path][@ref] or a git URL (#ref)."},
     {"skills", UPK_T_ARRAY, 0, "Only these skills of the source.", STRINGS},
     {"judge", UPK_T_STRING, 0,
-     "Also have this model read each skill (its findings need a quote from the file)."},
+     "Also have this model read each skill (its findings must quote the file)."},
     {"judgeFailure", UPK_T_STRING, 0,
      "When the judge fails: warn (the rules' verdict stands) or fail (a high finding).",
      UPK_ONE_OF("warn", "fail"), .def = "warn", .expert = true},
@@ -631,13 +628,12 @@ static void audit_handler(upk_job *job, json_t *params) {
 
 static const upk_param restore_params[] = {
     {"frozen", UPK_T_BOOLEAN, 0,
-     "Refuse on any drift from the lock's hashes; never rewrite the lock (as npm ci).",
-     .def = "false"},
+     "Refuse any drift from the lock's hashes; never rewrite it (as npm ci).", .def = "false"},
     {0},
 };
 static const upk_param check_params[] = {
     {"names", UPK_T_ARRAY, 0, "Only these skills.", STRINGS},
-    {"update", UPK_T_BOOLEAN, 0, "Install the outdated again from their sources.", .def = "false"},
+    {"update", UPK_T_BOOLEAN, 0, "Reinstall the outdated from their sources.", .def = "false"},
     {0},
 };
 

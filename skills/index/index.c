@@ -261,22 +261,23 @@ static bool cache_usable(sqlite3 *db) {
   sqlite3_stmt *st;
   /* Another daemon of this project may hold the file (creating it, or writing): what cannot be
    * read now is not known to be another's, and deleting it would pull the index from under
-   * that daemon. It is kept; setup_db then waits for it or fails saying why. */
-  if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+   * that daemon. It is kept; setup_db then waits for it or fails saying why. The version and
+   * the tables are read in one statement, so from one snapshot: read apart, another daemon's
+   * schema committed between them looked like a file of tables without a version, not ours,
+   * and was deleted under the nine that had it open. */
+  if (sqlite3_prepare_v2(db,
+                         "SELECT (SELECT user_version FROM pragma_user_version),"
+                         " (SELECT count(*) FROM sqlite_master)",
+                         -1, &st, NULL) != SQLITE_OK)
     return sqlite3_errcode(db) == SQLITE_BUSY || sqlite3_errcode(db) == SQLITE_LOCKED;
   int rc = sqlite3_step(st);
   int v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+  bool empty = rc == SQLITE_ROW && sqlite3_column_int(st, 1) == 0;
   sqlite3_finalize(st);
   if (v == UPK_INDEX_SCHEMA || rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
     return true;
-  if (v != 0)
-    return false;
   /* Version 0 is a fresh, empty file: usable. With tables it is not ours. */
-  if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) != SQLITE_OK)
-    return false;
-  bool empty = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 0;
-  sqlite3_finalize(st);
-  return empty;
+  return v == 0 && empty;
 }
 
 /* SQLite's memory statistics take a global mutex on every allocation: 7 % of

@@ -111,7 +111,7 @@ async function claude(name, idle, script) {
   return { ...r, requests: srv.requests.slice(from).filter((q) => q.view) };
 }
 
-async function codex(name, idle, script) {
+async function codex(name, idle, script, { approve = true } = {}) {
   const dir = join(box, name);
   for (const d of ['ws', 'home', 'tmp']) mkdirSync(join(dir, d), { recursive: true });
   const envToml = Object.entries(serverEnv(idle, idle ? 'codex' : 'off')).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
@@ -119,8 +119,7 @@ async function codex(name, idle, script) {
 [mcp_servers.upskilld]
 command = ${JSON.stringify(upskilld)}
 args = ["--mcp"]
-default_tools_approval_mode = "approve"
-env = { ${envToml} }
+${approve ? 'default_tools_approval_mode = "approve"\n' : ''}env = { ${envToml} }
 `);
   srv.policy = policyFor(script);
   const from = srv.requests.length;
@@ -233,6 +232,25 @@ describe('agents as MCP clients: real Claude Code, Codex (and Gemini CLI) call u
       console.log(`# ${agent}: validate_kernel, run 1 (no server yet) ${ms(a.k)}, run 2 (the server's warm worker) ${ms(b.k)}`);
     });
   }
+
+  // Codex set up with no approval at all (headless `codex exec` runs with approval policy never):
+  // the read-only tools (annotated readOnlyHint) run, and only the one that runs code asks.
+  it('codex: listing, finding and compiling need no approval; running a kernel does', async () => {
+    const call = (name, input) => ({ tool: { namespace: 'mcp__upskilld', name, input } });
+    const run = await codex('codex-noapprove', 0, [
+      { toolSearch: { query: 'list_skills find_skill validate_kernel run_kernel', limit: 20 } },
+      call('list_skills', {}),
+      call('find_skill', { task: 'write a CUDA kernel for H100' }),
+      call('validate_kernel', { source: SAXPY, cache: false }),
+      call('run_kernel', { source: SAXPY, run: { kernel: 'saxpy', grid: [1], block: [32], args: [] } }),
+    ], { approve: false });
+    assert.equal(run.status, 0, `codex exited ${run.status}: ${run.out.slice(-2000)}${run.err.slice(-2000)}`);
+    const [, listed, found, checked, ran] = resultsOf(run);
+    assert.ok(payload(listed)?.total > 0, `list_skills: ${listed?.output.slice(0, 500)}`);
+    assert.ok(payload(found)?.results?.some((s) => s.name === 'h100-cuda-kernels'), `find_skill: ${found?.output.slice(0, 500)}`);
+    assert.equal(payload(checked)?.ok, true, `validate_kernel: ${checked?.output.slice(0, 500)}`);
+    assert.match(ran?.output ?? '', /requires approval/, `run_kernel ran without approval: ${ran?.output.slice(0, 500)}`);
+  });
 
   for (const agent of agents) {
     it(`${agent}: with the worker server off, nothing of upskilld outlives the agent`, async () => {

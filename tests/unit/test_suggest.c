@@ -63,3 +63,44 @@ UTest(suggest, a_missing_path_is_mended_from_what_exists) {
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
   cr_assert_eq(system(cmd), 0);
 }
+
+static void touch(const char *root, const char *rel) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s/%s", root, rel);
+  FILE *f = fopen(p, "w");
+  cr_assert(f, "%s", p);
+  fclose(f);
+}
+
+static void dir(const char *root, const char *rel) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s/%s", root, rel);
+  cr_assert_eq(mkdir(p, 0755), 0, "%s", p);
+}
+
+/* gain.cu named at the workspace's top is found where it is, src/kernels/gain.cu (the shallowest
+ * first); what sits only behind a link or in a hidden directory is never offered. */
+UTest(suggest, a_file_named_in_the_wrong_directory_is_found_below) {
+  char root[] = "/tmp/upk-suggest-XXXXXX", away[] = "/tmp/upk-suggest-away-XXXXXX";
+  char p[PATH_MAX], want[PATH_MAX], out[PATH_MAX];
+  cr_assert(mkdtemp(root) && mkdtemp(away));
+  dir(root, "src"), dir(root, "src/kernels"), dir(root, "deep"), dir(root, "deep/a");
+  dir(root, "deep/a/b"), dir(root, ".git");
+  touch(root, "src/kernels/gain.cu"), touch(root, "deep/a/b/gain.cu"), touch(root, ".git/hid.cu");
+  touch(away, "secret.cu");
+  snprintf(p, sizeof p, "%s/linked", root);
+  cr_assert_eq(symlink(away, p), 0);
+  snprintf(p, sizeof p, "%s/gain.cu", root);
+  cr_assert(upk_suggest_path(p, out, sizeof out), "%s", p);
+  snprintf(want, sizeof want, "%s/src/kernels/gain.cu", root);
+  cr_assert_str_eq(out, want);
+  snprintf(p, sizeof p, "%s/secret.cu", root); /* only behind the link: not offered */
+  cr_assert_not(upk_suggest_path(p, out, sizeof out), "%s", out);
+  snprintf(p, sizeof p, "%s/hid.cu", root); /* only in a hidden directory */
+  cr_assert_not(upk_suggest_path(p, out, sizeof out), "%s", out);
+  snprintf(p, sizeof p, "%s/nosuch/gain.cu", root); /* a missing directory: not searched below */
+  cr_assert_not(upk_suggest_path(p, out, sizeof out), "%s", out);
+  char cmd[2 * PATH_MAX];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", root, away);
+  cr_assert_eq(system(cmd), 0);
+}
