@@ -313,13 +313,28 @@ def absent_blobs(git_dir):
     return [p for sha in missing for p in blobs.get(sha, [])]
 
 
+def sample_tree(src, tmp, sample, sample_from):
+    """A plain directory of more skills than `sample`: every k-th skill directory (path order,
+    from the sample_from-th) copied into a directory of its own, links kept as links."""
+    dirs = sorted(os.path.relpath(d, src) for d, subs, files in os.walk(src)
+                  if "SKILL.md" in files and not subs.clear())  # a skill's own subdirectories: not skills
+    if len(dirs) <= sample:
+        return src
+    stride = len(dirs) // sample
+    dst = tempfile.mkdtemp(prefix=os.path.basename(os.path.normpath(src)) + "-", dir=tmp)
+    for d in dirs[sample_from % stride :: stride][:sample]:
+        shutil.copytree(os.path.join(src, d), os.path.join(dst, d.replace(os.sep, "--")), symlinks=True)
+    say(f"public {src}: {sample} of {len(dirs)} skills, every {stride}th from the {sample_from % stride}th")
+    return dst
+
+
 def checkout(src, tmp, sample, sample_from=0):
     """A directory to audit: src itself, or a bare repository's HEAD written out. With sample,
     a repository holding more skills than that gives every k-th skill directory in path order,
     starting at the sample_from-th (deterministic, so a rerun audits the same skills; another
     start gives a sample disjoint from the first, to measure what was tuned on another)."""
     if not os.path.isdir(os.path.join(src, "objects")):
-        return src
+        return sample_tree(src, tmp, sample, sample_from) if sample > 0 else src
     base = os.path.basename(os.path.dirname(os.path.normpath(src))) or "repo"
     dst = tempfile.mkdtemp(prefix=base + "-", dir=tmp)
     dirs = skill_dirs(src) if sample else []
@@ -381,7 +396,7 @@ def main():
     ap.add_argument("--benign-only", action="store_true",
                     help="audit only the halves' benign cases: the false alarms per rule, quickly")
     ap.add_argument("--tap", action="store_true", help="gates as TAP test points, the report as comments")
-    ap.add_argument("--sample", type=int, default=0, help="at most N skills of a larger bare repository")
+    ap.add_argument("--sample", type=int, default=0, help="at most N skills of a larger bare repository or directory")
     ap.add_argument("--sample-from", type=int, default=0,
                     help="with --sample: start at the K-th skill of each stride (another K, another sample)")
     a = ap.parse_args()
