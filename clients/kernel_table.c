@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "report/report.h"
 
 static const char *sv(json_t *o, const char *k) {
   const char *v = json_string_value(json_object_get(o, k));
@@ -36,17 +37,6 @@ static void occupancy_cell(json_t *occ, char *buf, size_t len) {
   snprintf(buf, len, "%.0f%% (%s) at block %lld%s%s",
            json_number_value(json_object_get(occ, "percent")), sv(occ, "limiter"),
            iv(occ, "blockSize"), where, dyn_unknown ? "; dynamic smem unknown (0 counted)" : "");
-}
-
-/* "void reduce4<int, 512u>" -> length of "reduce4" and where it starts. */
-static const char *base_of(const char *name, size_t *n) {
-  const char *lt = strchr(name, '<'), *b = name;
-  const char *end = lt ? lt : name + strlen(name);
-  for (const char *q = name; q < end; q++)
-    if (*q == ' ')
-      b = q + 1;
-  *n = (size_t)(end - b);
-  return b;
 }
 
 typedef struct row {
@@ -86,11 +76,11 @@ static size_t rows_of(json_t *kernels, bool all, row *rows) {
   json_t *k;
   json_array_foreach(kernels, i, k) {
     size_t bn, j;
-    const char *b = base_of(sv(k, "name"), &bn);
+    const char *b = upk_kernel_base_name(sv(k, "name"), &bn);
     bool templ = strchr(sv(k, "name"), '<') != NULL;
     for (j = 0; j < n && !all && templ; j++) {
       size_t rn;
-      const char *rb = base_of(rows[j].name, &rn);
+      const char *rb = upk_kernel_base_name(rows[j].name, &rn);
       if (rn == bn && !memcmp(rb, b, bn) && strchr(rows[j].name, '<'))
         break;
     }
@@ -102,7 +92,7 @@ static size_t rows_of(json_t *kernels, bool all, row *rows) {
   }
   for (i = 0; i < n; i++) {
     size_t bn;
-    const char *b = base_of(rows[i].name, &bn);
+    const char *b = upk_kernel_base_name(rows[i].name, &bn);
     if (rows[i].count > 1)
       snprintf(rows[i].label, sizeof rows[i].label, "%.*s<...> (%d)", (int)bn, b, rows[i].count);
     else

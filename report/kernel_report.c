@@ -29,24 +29,122 @@ static void meta(upk_html *h, const upk_kernel_report *r) {
   upk_html_raw(h, "</dl>\n");
 }
 
-static void table(upk_html *h, const upk_kernel_report *r) {
+const char *upk_kernel_base_name(const char *name, size_t *n) {
+  const char *lt = strchr(name, '<'), *b = name;
+  const char *end = lt ? lt : name + strlen(name);
+  for (const char *q = name; q < end; q++)
+    if (*q == ' ')
+      b = q + 1;
+  *n = (size_t)(end - b);
+  return b;
+}
+
+/* Each kernel's group: the index of the first kernel of its template (its own index when it is
+ * no template instance or the first of its template). O(n^2) at worst, once per report. */
+static size_t *groups_of(const upk_kernel_report *r) {
+  size_t *g = upk_xcalloc(r->n_kernels + 1, sizeof *g);
+  for (size_t i = 0; i < r->n_kernels; i++) {
+    const char *name = r->kernels[i].name ? r->kernels[i].name : "";
+    size_t bn, rn;
+    const char *b = upk_kernel_base_name(name, &bn);
+    g[i] = i;
+    for (size_t j = 0; j < i && strchr(name, '<'); j++) {
+      const char *other = r->kernels[j].name ? r->kernels[j].name : "";
+      const char *rb = upk_kernel_base_name(other, &rn);
+      if (g[j] == j && strchr(other, '<') && rn == bn && !memcmp(rb, b, bn)) {
+        g[i] = j;
+        break;
+      }
+    }
+  }
+  return g;
+}
+
+/* A template's instances folded: the largest figures, the lowest occupancy (its kernel). */
+typedef struct folded {
+  upk_kr_kernel max;
+  size_t worst, count;
+} folded;
+
+static folded fold_group(const upk_kernel_report *r, const size_t *grp, size_t g) {
+  folded f = {.max = r->kernels[g], .worst = g};
+  for (size_t i = g; i < r->n_kernels; i++) {
+    const upk_kr_kernel *k = &r->kernels[i];
+    if (grp[i] != g)
+      continue;
+    f.count++;
+#define MAXOF(x) f.max.x = k->x > f.max.x ? k->x : f.max.x
+    MAXOF(registers);
+    MAXOF(spill_stores);
+    MAXOF(spill_loads);
+    MAXOF(stack_frame);
+    MAXOF(smem_static);
+    MAXOF(constant);
+#undef MAXOF
+    if (k->occupancy.percent < r->kernels[f.worst].occupancy.percent)
+      f.worst = i;
+  }
+  f.max.occupancy = r->kernels[f.worst].occupancy;
+  f.max.occupancy_assumed = r->kernels[f.worst].occupancy_assumed;
+  return f;
+}
+
+static void figures(upk_html *h, const upk_kr_kernel *k) {
+  upk_html_rawf(h,
+                "</td><td class=\"num\">%d</td><td class=\"num\">%ld / %ld</td>"
+                "<td class=\"num\">%ld</td><td class=\"num\">%ld</td><td class=\"num\">%ld</td>"
+                "<td>",
+                k->registers, k->spill_stores, k->spill_loads, k->stack_frame, k->smem_static,
+                k->constant);
+  upk_html_textf(h, "%.0f%% at block %d, bound by %s%s", k->occupancy.percent,
+                 k->occupancy.block_size, k->occupancy.limiter ? k->occupancy.limiter : "-",
+                 k->occupancy_assumed ? " (block size assumed)" : "");
+  upk_html_raw(h, "</td></tr>\n");
+}
+
+/* A template's row: its name and count, its instances listed when the reader opens it. */
+static void template_cell(upk_html *h, const upk_kernel_report *r, const size_t *grp, size_t g,
+                          size_t count) {
+  size_t bn;
+  const char *b = upk_kernel_base_name(r->kernels[g].name, &bn);
+  upk_html_raw(h, "<details><summary><code>");
+  upk_html_textf(h, "%.*s<...>", (int)bn, b);
+  upk_html_raw(h, "</code>");
+  upk_html_textf(h, " (%zu instantiations: the largest figures, the lowest occupancy)", count);
+  upk_html_raw(h, "</summary><ul>");
+  for (size_t i = g; i < r->n_kernels; i++) {
+    const upk_kr_kernel *k = &r->kernels[i];
+    if (grp[i] != g)
+      continue;
+    upk_html_raw(h, "<li><code>");
+    upk_html_text(h, k->name);
+    upk_html_raw(h, "</code>: ");
+    upk_html_textf(h, "%d registers, %.0f%% at block %d", k->registers, k->occupancy.percent,
+                   k->occupancy.block_size);
+    upk_html_raw(h, "</li>");
+  }
+  upk_html_raw(h, "</ul></details>");
+}
+
+/* One row per kernel, one per template (instances folded, listed on opening it). */
+static void table(upk_html *h, const upk_kernel_report *r, const size_t *grp) {
   upk_html_raw(h, "<table class=\"kernels\"><tr><th>kernel</th><th>registers</th><th>spill "
                   "stores / loads</th><th>stack</th><th>shared</th><th>constant</th>"
                   "<th>occupancy</th></tr>\n");
   for (size_t i = 0; i < r->n_kernels; i++) {
-    const upk_kr_kernel *k = &r->kernels[i];
-    upk_html_raw(h, "<tr class=\"kernel\"><td><code>");
-    upk_html_text(h, k->name);
-    upk_html_rawf(h,
-                  "</code></td><td class=\"num\">%d</td><td class=\"num\">%ld / %ld</td>"
-                  "<td class=\"num\">%ld</td><td class=\"num\">%ld</td><td class=\"num\">%ld</td>"
-                  "<td>",
-                  k->registers, k->spill_stores, k->spill_loads, k->stack_frame, k->smem_static,
-                  k->constant);
-    upk_html_textf(h, "%.0f%% at block %d, bound by %s%s", k->occupancy.percent,
-                   k->occupancy.block_size, k->occupancy.limiter ? k->occupancy.limiter : "-",
-                   k->occupancy_assumed ? " (block size assumed)" : "");
-    upk_html_raw(h, "</td></tr>\n");
+    if (grp[i] != i)
+      continue;
+    folded f = fold_group(r, grp, i);
+    upk_html_raw(h,
+                 f.count > 1 ? "<tr class=\"kernel template\"><td>" : "<tr class=\"kernel\"><td>");
+    if (f.count > 1) {
+      template_cell(h, r, grp, i, f.count);
+    } else {
+      upk_html_raw(h, "<code>");
+      upk_html_text(h, r->kernels[i].name);
+      upk_html_raw(h, "</code>");
+    }
+    figures(h, &f.max);
   }
   upk_html_raw(h, "</table>\n");
 }
@@ -140,8 +238,9 @@ int upk_kernel_report_html(const upk_kernel_report *r, char **html, size_t *len)
   upk_html_begin(&h, title);
   meta(&h, r);
   upk_html_elem(&h, "h2", NULL, "Kernels");
+  size_t *grp = groups_of(r);
   if (r->n_kernels)
-    table(&h, r);
+    table(&h, r, grp);
   else
     upk_html_elem(&h, "p", "muted", "No kernels (see the diagnostics).");
   bool any = false;
@@ -150,10 +249,13 @@ int upk_kernel_report_html(const upk_kernel_report *r, char **html, size_t *len)
   if (any) {
     upk_html_elem(&h, "h2", NULL, "Occupancy by block size");
     limiter_legend(&h);
-    for (size_t i = 0; i < r->n_kernels; i++)
-      if (r->kernels[i].n_sizes)
-        occupancy_chart(&h, &r->kernels[i], i);
+    for (size_t i = 0; i < r->n_kernels; i++) { /* a template's chart: its worst instance's */
+      size_t w = grp[i] == i ? fold_group(r, grp, i).worst : r->n_kernels;
+      if (w < r->n_kernels && r->kernels[w].n_sizes)
+        occupancy_chart(&h, &r->kernels[w], w);
+    }
   }
+  free(grp);
   if (r->run.present)
     timing(&h, &r->run);
   upk_html_end(&h);

@@ -66,10 +66,15 @@ typedef struct upk_kernel_report {
   upk_kr_run run;
 } upk_kernel_report;
 
-/** The kernel report: the kernel table, per kernel a chart of occupancy by
- * block size with the binding limit marked, and after a GPU run the time and
- * speedup with the spread of the timed iterations. *html is malloc'd.
- * Returns 0 or -ENOMEM. */
+/** Where a kernel's name without its template arguments or return type starts, and its length
+ * in *n: "void reduce4<int, 512u>(int *)" -> "reduce4", 7. */
+const char *upk_kernel_base_name(const char *name, size_t *n);
+
+/** The kernel report: the kernel table (a template's instantiations folded into one row with
+ * the largest figures and the lowest occupancy, listed when the reader opens it), a chart of
+ * occupancy by block size per kernel or template (its worst instance) with the binding limit
+ * marked, and after a GPU run the time and speedup with the spread of the timed iterations.
+ * *html is malloc'd. Returns 0 or -ENOMEM. */
 int upk_kernel_report_html(const upk_kernel_report *r, char **html, size_t *len);
 
 #endif

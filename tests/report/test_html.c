@@ -213,6 +213,32 @@ UTest(kernel_report, table_charts_and_timing) {
   free(html);
 }
 
+/* 213 instantiations of reduce<...> read as one row and one chart: the largest figures, the
+ * lowest occupancy, each instance listed when the reader opens the row. */
+UTest(kernel_report, a_templates_instances_fold_into_one_row) {
+  upk_kr_occ by[] = {{128, 100, "warps"}, {256, 50, "registers"}};
+  upk_kr_kernel k[] = {
+      {"void reduce<float, 256u>", 30, 0, 0, 0, 1024, 0, {256, 75, "registers"}, false, by, 2},
+      {"plain", 16, 1, 2, 0, 0, 0, {128, 100, "warps"}, false, by, 2},
+      {"void reduce<double, 512u>", 48, 4, 4, 0, 2048, 0, {256, 50, "registers"}, false, by, 2},
+      {"void reduce<int, 64u>", 20, 0, 0, 0, 256, 0, {256, 100, "warps"}, false, by, 2},
+  };
+  upk_kernel_report r = {.file = "r.cu", .kernels = k, .n_kernels = 4, .run = {.speedup = NAN}};
+  char *html = NULL;
+  size_t len = 0;
+  cr_assert_eq(upk_kernel_report_html(&r, &html, &len), 0);
+  cr_assert_eq(count(html, "<tr class=\"kernel"), 2, "%s", html);
+  cr_assert_eq(count(html, "<details>"), 1);
+  cr_assert_not_null(strstr(html, "reduce&lt;...&gt;</code> (3 instantiations"), "%s", html);
+  cr_assert_eq(count(html, "<li><code>void reduce&lt;"), 3, "each instance listed");
+  cr_assert_not_null(strstr(html, "<td class=\"num\">48</td><td class=\"num\">4 / 4</td>"),
+                     "the largest figures: %s", html);
+  cr_assert_eq(count(html, "data-chart=\"occupancy-"), 2, "one chart per row");
+  cr_assert_not_null(strstr(html, "Occupancy of void reduce&lt;double, 512u&gt;"),
+                     "the template's chart is its worst instance's");
+  free(html);
+}
+
 /* ---- run report errors ---- */
 
 UTest(run_report, bad_missing_and_unfinished_runs) {
