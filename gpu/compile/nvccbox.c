@@ -48,7 +48,32 @@ typedef struct places {
   const char **ro; /* the file, the toolkit, the readable dirs, include dirs, a compiler's */
   size_t n;
   char real_cuda[PATH_MAX], cc[PATH_MAX];
+  char **split; /* include values nvcc splits at commas, copied with each comma a NUL */
+  size_t n_split;
 } places;
+
+/* An include option's directories: nvcc reads "-I/a,/b" as two, so both are places. */
+static void add_dirs(places *p, const char *v) {
+  if (!strchr(v, ',')) {
+    p->ro[p->n++] = v;
+    return;
+  }
+  char *copy = p->split[p->n_split++] = upk_xstrdup(v);
+  for (char *at = copy, *comma; at; at = comma ? comma + 1 : NULL) {
+    comma = strchr(at, ',');
+    if (comma)
+      *comma = '\0';
+    if (*at)
+      p->ro[p->n++] = at;
+  }
+}
+
+static void places_free(places *p) {
+  for (size_t i = 0; i < p->n_split; i++)
+    free(p->split[i]);
+  free(p->split);
+  free(p->ro);
+}
 
 static void places_of(const upk_compile_req *req, const char *file, const char *const *argv,
                       places *p) {
@@ -56,9 +81,14 @@ static void places_of(const upk_compile_req *req, const char *file, const char *
   size_t argc = 0;
   while (argv[argc])
     argc++;
-  p->n = 0;
+  size_t commas = 0;
+  for (size_t i = 1; i < argc; i++)
+    for (const char *c = option_dir(argv[i]); c && (c = strchr(c, ',')); c++)
+      commas++;
+  p->n = p->n_split = 0;
   p->cc[0] = '\0';
-  p->ro = upk_xcalloc(argc + req->readable.n + 5, sizeof *p->ro);
+  p->ro = upk_xcalloc(argc + commas + req->readable.n + 5, sizeof *p->ro);
+  p->split = upk_xcalloc(argc, sizeof *p->split);
   p->ro[p->n++] = file;
   p->ro[p->n++] = cuda;
   if (realpath(cuda, p->real_cuda))
@@ -67,7 +97,7 @@ static void places_of(const upk_compile_req *req, const char *file, const char *
     p->ro[p->n++] = req->readable.v[i];
   for (size_t i = 1; i < argc; i++) {
     if (option_dir(argv[i]))
-      p->ro[p->n++] = option_dir(argv[i]);
+      add_dirs(p, option_dir(argv[i]));
     else if (!p->cc[0] && (compiler_dir(argv[i], p->cc), p->cc[0]))
       p->ro[p->n++] = p->cc;
   }
@@ -81,7 +111,7 @@ char **upk_nvcc_boxed(const upk_compile_req *req, const char *tmp, const char *f
   places_of(req, file, argv, &p);
   upk_sandbox_spec s = {.scratch = tmp, .ro = p.ro, .n_ro = p.n, .env_keep = keep, .n_env_keep = 6};
   char **boxed = upk_sandbox_wrap(&s, argv, env);
-  free(p.ro);
+  places_free(&p);
   return boxed;
 }
 
@@ -106,7 +136,7 @@ int upk_nvcc_ruleset(const upk_compile_req *req, const char *tmp, const char *fi
   upk_landlock_spec s = {.ro = ro, .n_ro = p.n + N_SYS, .rw = rw, .n_rw = 2};
   int fd = upk_landlock_ruleset(&s);
   free(ro);
-  free(p.ro);
+  places_free(&p);
   return fd;
 }
 
@@ -229,7 +259,7 @@ int upk_nvcc_deps_check(const upk_compile_req *req, const char *tmp, const char 
   for (size_t i = 0; i < n; i++)
     free(real[i]);
   free(real);
-  free(p.ro);
+  places_free(&p);
   free(text);
   return refused;
 }

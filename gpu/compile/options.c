@@ -414,6 +414,24 @@ static bool dir_ok(const char *v, const upk_kopts_policy *p) {
   return lex_in && real_in;
 }
 
+/* An include option's value: nvcc reads "/a,/b" as two directories, so each is checked (an
+ * empty item, "/a,", is refused: it names nothing anyone meant). */
+static bool dirs_ok(const char *v, const upk_kopts_policy *p) {
+  char one[PATH_MAX];
+  for (const char *at = v;;) {
+    size_t n = strcspn(at, ",");
+    if (!n || n >= sizeof one || !shell_safe(at, n))
+      return false;
+    memcpy(one, at, n);
+    one[n] = '\0';
+    if (!dir_ok(one, p))
+      return false;
+    if (!at[n])
+      return true;
+    at += n + 1;
+  }
+}
+
 /* nvcc's own -D/-U value: a macro name (function-like too) and a value nvcc's double quotes
  * hold (shell_safe). */
 static bool nvcc_macro(const char *v) {
@@ -453,8 +471,8 @@ static bool value_ok(vkind k, const char *v, const upk_kopts_policy *p) {
     return each_item(v, host_one);
   case V_FATBIN:
     return each_item(v, fatbin_one);
-  case V_DIR: /* nvcc reads "/a,/b" as two directories: one is checked, one is meant */
-    return shell_safe(v, strlen(v)) && !strchr(v, ',') && dir_ok(v, p);
+  case V_DIR:
+    return dirs_ok(v, p);
   case V_ANY:
     return false;
   }
