@@ -500,6 +500,12 @@ static int lock_command(ctl *c, int argc, char **argv) {
   ctl_print_diags(stdout, "skills-lock.json", json_object_get(r, "diagnostics"), NULL, NULL);
   if (c->json) {
     ctl_print_json(r);
+  } else if (!json_array_size(json_object_get(r, restore ? "restored" : "skills")) &&
+             !json_array_size(json_object_get(r, "diagnostics"))) {
+    printf("%s: nothing to %s (upskillctl install SOURCE adds one)\n",
+           access("skills-lock.json", F_OK) ? "no skills-lock.json here"
+                                            : "skills-lock.json names no skill",
+           verb);
   } else if (restore) {
     json_array_foreach(json_object_get(r, "restored"), i, e) print_targets("install", e);
   } else {

@@ -23,7 +23,7 @@ skill() { # skill DIR NAME DESCRIPTION
   printf -- '---\nname: %s\ndescription: %s\n---\n# %s\n\nSteps.\n' "$2" "$3" "$2" >"$1/SKILL.md"
 }
 
-tap_plan 30
+tap_plan 32
 lib_ok=1
 for d in "$repo"/skills/library/*/; do
   "$ctl" validate "$d" >"$tmp/o" 2>"$tmp/e" </dev/null && grep -q "valid (0 error(s), 0 warning(s), strict mode)" "$tmp/o" || lib_ok=0
@@ -169,5 +169,15 @@ check "... and the rest of the file applies (its model alias), the problems besi
 assert d[\"plan\"][\"models\"][0][\"model\"] == \"anthropic.claude-quick\", d
 assert {k[\"rule\"] for k in d[\"configRefused\"]} == {\"config/unknown-key\", \"config/bad-value\"}, d"' 
 rm "$XDG_CONFIG_HOME/upskilld/config.yaml"
+
+# Nothing to restore is said, not a silent exit: with no lock file, and with one that names none.
+mkdir -p "$tmp/nolock" && cd "$tmp/nolock"
+run restore
+check "restore with no skills-lock.json says so" \
+  'rc 0 && grep -q "^no skills-lock.json here: nothing to restore (upskillctl install SOURCE adds one)" "$tmp/o"'
+printf '{"skills": {}, "version": 1}\n' >skills-lock.json
+run check
+check "check of a lock that names no skill says so" \
+  'rc 0 && grep -q "^skills-lock.json names no skill: nothing to check" "$tmp/o"'
 
 tap_finish
