@@ -460,6 +460,23 @@ static const char *unsafe_arg(const argvec *a) {
   return NULL;
 }
 
+/* A directory of this compile's own under TMPDIR (else /tmp), into tmp; -1 with errno set. The
+ * worker's temporary directory (worker.c) removed while it ran is made again. */
+static int make_scratch(char *tmp, size_t n) {
+  const char *base = getenv("TMPDIR");
+  base = base && *base ? base : "/tmp";
+  for (int attempt = 0; attempt < 2; attempt++) {
+    snprintf(tmp, n, "%s/upskilld-nvcc-XXXXXX", base);
+    if (mkdtemp(tmp))
+      return 0;
+    int rc = errno != ENOENT || attempt ? -errno : upk_mkdir_p(base, 0700);
+    if (rc) {
+      errno = -rc;
+      break;
+    }
+  }
+  return -1;
+}
 /* One nvcc run; its log replaces out->log. */
 static int invoke(const upk_compile_req *req, const char *nvcc, const char *tmp, const char *dir,
                   const char *file, bool keep, upk_compile_result *out, int *status) {
@@ -561,9 +578,7 @@ int upk_nvcc_compile(const upk_compile_req *req, upk_compile_result *out) {
                : -ENOENT;
   upk_cuda_toolkit_version(upk_cuda_default_path(req->cuda_path), out->nvrtc_version,
                            sizeof out->nvrtc_version);
-  const char *base = getenv("TMPDIR");
-  snprintf(tmp, sizeof tmp, "%s/upskilld-nvcc-XXXXXX", base && *base ? base : "/tmp");
-  if (!mkdtemp(tmp))
+  if (make_scratch(tmp, sizeof tmp))
     return upk_diags_add(&out->diags, UPK_SEV_ERROR, "kernel/no-nvcc", "upskilld",
                          upk_range_line(0, 0, 0), "cannot make a temporary directory: %s",
                          strerror(errno))
