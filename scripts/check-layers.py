@@ -203,7 +203,7 @@ DAEMON_ROOMS = [
                   "skills/skills_watch.c", "lsp/documents.c", "eval/budget.c", "core/guard.c"]),
     ("handlers", ["*/*_methods.c", "status.c", "eval/trigger_eval.c", "eval/eval_limits.c",
                   "eval/eval_inputs.c", "eval/eval_ready.c", "skills/skills_call.c",
-                  "skills/skills_source.c", "skills/skills_fold.c",
+                  "skills/skills_source.c", "skills/skills_fold.c", "skills/install_judge.c",
                   "core/tool_results.c", "mcp/tool_text.c", "kernels/kernel_brief.c"]),
     ("table", ["methods.c"]),
     ("faces", ["server.c", "main.c", "lsp/lsp_*.c", "mcp/mcp_*.c", "mcp/face_*.c",
