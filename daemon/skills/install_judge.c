@@ -8,11 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/diag_json.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "daemon/core/session.h"
 #include "daemon/skills/judge_service.h"
 #include "skills/audit.h"
+#include "skills/audit_judge.h"
 #include "skills/fsutil.h"
 
 typedef struct gate {
@@ -57,6 +59,52 @@ static void add_skill(gate *g, const char *dir, const char *repo, const char *pa
 
 /* ---- back on the queue: what the judge said, as the install's ---- */
 
+/* One line of the judge's report as a diagnostic of the install, on SKILL.md. */
+static void install_note(json_t *diags, upk_severity sev, const char *file, const char *msg) {
+  upk_diags d = {0};
+  upk_diags_add(&d, sev, "audit/judge", UPK_JUDGE_SOURCE, (upk_range){-1, 0, -1, 0}, "%s", msg);
+  d.items[0].file = upk_xstrdup(file);
+  json_array_append_new(diags, upk_diag_json(&d.items[0]));
+  upk_diags_free(&d);
+}
+
+/* The judge's findings in `entry` (their files under `prefix`, "": none), a warning when it
+ * failed under judgeFailure warn and a note of its unverified findings, into `diags`. Returns
+ * how many are high: those refuse the install. */
+static size_t install_diags(const json_t *entry, const char *prefix, json_t *diags) {
+  size_t i, high = 0;
+  json_t *f;
+  bool failed_hard = false;
+  json_array_foreach(json_object_get(entry, "findings"), i, f) {
+    const char *file = json_string_value(json_object_get(f, "file"));
+    json_t *c = json_deep_copy(f);
+    if (prefix && *prefix)
+      json_object_set_new(c, "file", json_sprintf("%s/%s", prefix, file ? file : "SKILL.md"));
+    high += json_integer_value(json_object_get(f, "severity")) == UPK_SEV_ERROR;
+    const char *code = json_string_value(json_object_get(c, "code"));
+    failed_hard |= code && !strcmp(code, "audit/judge-failed");
+    json_array_append_new(diags, c);
+  }
+  const json_t *report = json_object_get(entry, "judge");
+  char *md = upk_xasprintf("%s%sSKILL.md", prefix ? prefix : "", prefix && *prefix ? "/" : "");
+  const char *error = json_string_value(json_object_get(report, "error"));
+  if (error && !failed_hard) {
+    char *msg = upk_xasprintf("%s (audit.judgeFailure warn: the rules' verdict stands)", error);
+    install_note(diags, UPK_SEV_WARNING, md, msg);
+    free(msg);
+  }
+  size_t unverified = json_array_size(json_object_get(report, "unverified"));
+  if (unverified) {
+    char *msg = upk_xasprintf("the judge (%s) gave %zu finding(s) whose quote is not in the file "
+                              "named: dropped, not counted",
+                              json_string_value(json_object_get(report, "judge")), unverified);
+    install_note(diags, UPK_SEV_INFO, md, msg);
+    free(msg);
+  }
+  free(md);
+  return high;
+}
+
 /* The judge's high findings refuse the install (-1: the call has failed), unless allowRisky. */
 static int verdict(upk_call *c, gate *g, json_t *said) {
   size_t i, high = 0;
@@ -65,7 +113,7 @@ static int verdict(upk_call *c, gate *g, json_t *said) {
     const char *path = json_string_value(json_object_get(e, "path"));
     const char *slash = strrchr(path, '/');
     char *prefix = upk_xstrndup(path, slash ? (size_t)(slash - path) : 0);
-    high += upk_audit_judge_install_diags(e, prefix, said);
+    high += install_diags(e, prefix, said);
     free(prefix);
   }
   if (!high || json_is_true(json_object_get(c->params, "allowRisky")))

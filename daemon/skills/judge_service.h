@@ -36,11 +36,6 @@ void upk_audit_judge_finish(upk_audit_judge *j);
 /** The judge an install asks: the user's audit.judge (a project's config cannot set one), or
  * NULL. Never the call's params: an agent's install_skill cannot turn a judge on. */
 upk_audit_judge *upk_audit_judge_for_install(const char *workspace);
-/** After upk_audit_judge_finish, for an install: the judge's findings in `entry` (their files
- * under `prefix`, "" or NULL: none), a warning when the judge failed under
- * audit.judgeFailure warn and a note of its unverified findings, appended to `diags` (a JSON
- * array of diagnostics). Returns how many are high: those refuse the install. */
-size_t upk_audit_judge_install_diags(const json_t *entry, const char *prefix, json_t *diags);
 void upk_audit_judge_free(upk_audit_judge *j);
 
 #endif
