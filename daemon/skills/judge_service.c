@@ -196,12 +196,13 @@ static char **locked_argv(char **argv, size_t at, const char *const *ins, const 
   while (ins[m])
     m++;
   char **v = upk_xcalloc(n + m + 1, sizeof *v);
-  for (size_t i = 0; i < n; i++) {
-    if (i == at)
+  for (size_t i = 0; i <= n; i++) {
+    if (i == (at < n ? at : n)) /* a command shorter than `at`: at its end */
       for (size_t t = 0; t < m; t++)
         v[k++] = upk_xstrdup(ins[t]);
-    bool val = flag && i > 0 && !strcmp(argv[i - 1], flag);
-    v[k++] = upk_xstrdup(val ? value : argv[i]);
+    bool val = flag && i > 0 && i < n && !strcmp(argv[i - 1], flag);
+    if (i < n)
+      v[k++] = upk_xstrdup(val ? value : argv[i]);
   }
   return v;
 }

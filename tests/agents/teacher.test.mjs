@@ -355,7 +355,10 @@ describe('an agent as the audit\'s judge: real Claude Code and Codex with no too
   };
   const audit = (args) => new Promise((done) => execFile(ctl, ['--json', 'audit', ...args], {
     cwd: join(jbox, 'proj'), env: jenv, encoding: 'utf8', timeout: 120000, maxBuffer: 16 << 20,
-  }, (err, stdout, stderr) => done({ status: err ? err.code : 0, stdout, stderr })));
+  }, (err, stdout, stderr) => {
+    assert.doesNotMatch(stderr, /Sanitizer|runtime error:/, 'the daemon (its stderr is upskillctl\'s) is clean');
+    done({ status: err ? err.code : 0, stdout, stderr });
+  }));
   // Every tool the agent offered the model, by name.
   const offered = (q) => (q.body.tools ?? []).map((t) => t.name ?? t.type);
 

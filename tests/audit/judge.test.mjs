@@ -224,7 +224,10 @@ describe('install with the user\'s audit.judge', () => {
   const install = (args) => new Promise((done) => execFile(ctl, ['install', ...args], {
     cwd: box.project, encoding: 'utf8', timeout: 60000,
     env: daemonEnv(box, { UPSKILLD: process.env.UPSKILLD, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: srv.url }),
-  }, (err, stdout, stderr) => done({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })));
+  }, (err, stdout, stderr) => {
+    assert.doesNotMatch(stderr, /Sanitizer|runtime error:/, 'the daemon (its stderr is upskillctl\'s) is clean');
+    done({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+  }));
   const skill = (name, text) => {
     mkdirSync(skillDir(name), { recursive: true });
     writeFileSync(join(skillDir(name), 'SKILL.md'), text);
