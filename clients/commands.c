@@ -118,7 +118,7 @@ const ctl_cmd ctl_commands[] = {
       {"sarif", 0, 'S', "FILE", "also write the findings as SARIF 2.1.0 (for code scanning)"},
       {"fail-on", 0, 'O', "SEVERITY", "exit 3 when a finding is this severe or more",
        "high medium low"},
-      {"judge", 0, 'j', "MODEL", "also have this model read each skill (docs/skills.md)"},
+      {"judge", 0, 'j', "MODEL", "also have this model or agent:claude-code|codex read each skill"},
       {"judge-failure", 0, 'W', "WHAT", "when the judge fails: warn (default) or fail (high)",
        "warn fail"},
       {"judge-timeout-ms", 0, 'T', "MS", "the judge's deadline per skill (default 120000)"},

@@ -203,7 +203,7 @@ DAEMON_ROOMS = [
                   "skills/skills_watch.c", "lsp/documents.c", "eval/budget.c", "core/guard.c"]),
     ("handlers", ["*/*_methods.c", "status.c", "eval/trigger_eval.c", "eval/eval_limits.c",
                   "eval/eval_inputs.c", "eval/eval_ready.c", "skills/skills_call.c",
-                  "skills/skills_source.c", "skills/skills_fold.c",
+                  "skills/skills_source.c", "skills/skills_fold.c", "skills/install_judge.c",
                   "core/tool_results.c", "mcp/tool_text.c", "kernels/kernel_brief.c"]),
     ("table", ["methods.c"]),
     ("faces", ["server.c", "main.c", "lsp/lsp_*.c", "mcp/mcp_*.c", "mcp/face_*.c",
@@ -230,6 +230,9 @@ DAEMON_ROOM_EXCEPTIONS = {
     ("daemon/skills/judge_service.c", "daemon/eval/budget.h"):
         "the audit's judge prices its call as evals do (upk_budget_price, upk_budget_cost: "
         "the config's price table, pure functions)",
+    ("daemon/skills/judge_service.c", "daemon/eval/agent_runner.h"):
+        "an agent judge runs its CLI the one way agents are run (upk_agent_run_start on the "
+        "judge's own loop: the runner is core-layer, no call into the evals)",
     ("daemon/core/guard.c", "daemon/skills/skills_service.h"):
         "the built-in skill library is one of the places an agent may read "
         "(upk_skills_library_dir: a path, no call into the service)",

@@ -2,10 +2,13 @@
  * (judge_service.h). */
 #include "daemon/skills/judge_service.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "common/diag_json.h"
@@ -20,9 +23,12 @@
 #include "skills/agents.h"
 #include "skills/audit_judge.h"
 
-#include "daemon/eval/budget.h" /* the evals' prices (check-layers.py: an exception) */
+#include "daemon/eval/agent_runner.h" /* the agent CLIs as evals run them (an exception) */
+#include "daemon/eval/budget.h"       /* the evals' prices (check-layers.py: an exception) */
+#include "skills/eval/agent.h"
+#include "skills/fsutil.h"
 
-enum { DEFAULT_TIMEOUT_MS = 120000, ANSWER_TOKENS = 4096 };
+enum { DEFAULT_TIMEOUT_MS = 120000, ANSWER_TOKENS = 4096, AGENT_PROMPT_MAX = 120 * 1024 };
 
 typedef struct judged {
   upk_judge_input in;
@@ -37,7 +43,7 @@ struct upk_audit_judge {
   bool fail_hard, dry_run;
   long timeout_ms;
   double max_cost_usd; /* params.maxCostUsd; 0: no limit; -1: given, and not above 0 */
-  double estimated;    /* the estimated cost of the calls made so far */
+  double estimated;    /* the estimated cost of the calls made so far (an agent: reported) */
   judged *items;
   size_t n, cap;
 };
@@ -157,6 +163,187 @@ static void ask_one(const upk_audit_judge *j, const upk_model *m, judged *x, int
     upk_warn("judge: a handle of the model client was left open");
 }
 
+/* ---- an agent judge: its CLI run headless (agent_runner.h) with no tool it could be steered
+ * into using, in an empty private directory of its own (its own HOME and TMPDIR below it) ---- */
+
+/* Flags that take every tool away, put right after the command's first word (claude) or its
+ * subcommand (codex exec): Claude Code with no built-in tool, no MCP server and every permission
+ * prompt denied; Codex with no shell, no MCP server, no apps or web search, its sandbox
+ * read-only and no approval asked. */
+static const char *const CLAUDE_LOCK[] = {"--tools", "", "--strict-mcp-config", NULL};
+static const char *const CODEX_LOCK[] = {"-c",        "approval_policy=\"never\"",
+                                         "-c",        "mcp_servers={}",
+                                         "-c",        "web_search=\"disabled\"",
+                                         "-c",        "include_apply_patch_tool=false",
+                                         "--disable", "shell_tool",
+                                         "--disable", "unified_exec",
+                                         "--disable", "apps",
+                                         "--disable", "image_generation",
+                                         "--disable", "view_image",
+                                         "--disable", "tool_suggest",
+                                         "--disable", "skill_search",
+                                         "--disable", "goals",
+                                         "--disable", "sleep_tool",
+                                         NULL};
+
+/* argv with `ins` inserted at `at`, and the value after each `flag` (NULL: none) replaced by
+ * `value`. */
+static char **locked_argv(char **argv, size_t at, const char *const *ins, const char *flag,
+                          const char *value) {
+  size_t n = 0, k = 0, m = 0;
+  while (argv[n])
+    n++;
+  while (ins[m])
+    m++;
+  char **v = upk_xcalloc(n + m + 1, sizeof *v);
+  for (size_t i = 0; i <= n; i++) {
+    if (i == (at < n ? at : n)) /* a command shorter than `at`: at its end */
+      for (size_t t = 0; t < m; t++)
+        v[k++] = upk_xstrdup(ins[t]);
+    bool val = flag && i > 0 && i < n && !strcmp(argv[i - 1], flag);
+    if (i < n)
+      v[k++] = upk_xstrdup(val ? value : argv[i]);
+  }
+  return v;
+}
+
+/* The agent locked down, or -1 with why: only the two CLIs whose tools upskilld knows how to
+ * take away may judge. */
+static int lock_agent(upk_agent_def *d, char *err, size_t len) {
+  const char *prog = d->command && d->command[0] ? d->command[0] : "";
+  const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+  bool claude = d->format == UPK_AGENT_OUT_CLAUDE && !strcmp(base, "claude");
+  bool codex = d->format == UPK_AGENT_OUT_CODEX && !strcmp(base, "codex") && d->command[1] &&
+               !strcmp(d->command[1], "exec");
+  if (!claude && !codex) {
+    snprintf(err, len,
+             "the agent '%s' (%s) cannot judge: upskilld takes the tools away only from "
+             "claude-code and codex; name agent:claude-code, agent:codex or a model",
+             d->name, prog);
+    return -1;
+  }
+  char **v = claude ? locked_argv(d->command, 1, CLAUDE_LOCK, "--permission-mode", "dontAsk")
+                    : locked_argv(d->command, 2, CODEX_LOCK, "--sandbox", "read-only");
+  upk_strv_free(d->command);
+  d->command = v;
+  return 0;
+}
+
+typedef struct agent_ask {
+  judged *x;
+  upk_agent_run *run;
+  uv_poll_t cancel;
+  bool done;
+  double cost_usd;
+} agent_ask;
+
+static void on_agent(void *arg, const upk_agent_outcome *o) {
+  agent_ask *a = arg;
+  a->run = NULL;
+  a->done = true;
+  a->cost_usd = o->result->cost_usd;
+  if (o->result->error)
+    snprintf(a->x->error, sizeof a->x->error, "%s", o->result->error);
+  else if (!o->result->answer || !*o->result->answer)
+    snprintf(a->x->error, sizeof a->x->error, "the agent gave no final answer");
+  else
+    a->x->answer = upk_xstrdup(o->result->answer);
+}
+
+static void on_agent_cancel(uv_poll_t *p, int status, int events) {
+  (void)status;
+  (void)events;
+  agent_ask *a = p->data;
+  upk_agent_run_cancel(a->run); /* kills its process group; on_agent is not called */
+  a->run = NULL;
+  a->done = true;
+  snprintf(a->x->error, sizeof a->x->error, "cancelled");
+}
+
+/* The prompt as the agent gets it: Claude Code takes the rubric as a system prompt of its own;
+ * Codex reads it first. In argv: an agent with no tools cannot read a file. */
+static char *agent_prompt(upk_agent_def *d, const judged *x) {
+  if (d->format != UPK_AGENT_OUT_CLAUDE)
+    return upk_xasprintf("%s\n\n%s", x->in.system, x->in.prompt);
+  const char *const sys[] = {"--append-system-prompt", x->in.system, NULL};
+  char **v = locked_argv(d->command, 1, sys, NULL, NULL);
+  upk_strv_free(d->command);
+  d->command = v;
+  return upk_xstrdup(x->in.prompt);
+}
+
+/* Run agent `d` on x in directory `dir`, on a loop of this thread's own; returns its cost. */
+static double run_agent(const upk_agent_def *d, const char *model, const char *dir,
+                        const char *prompt, judged *x, int cancel_fd) {
+  uv_loop_t loop;
+  agent_ask a = {.x = x, .cost_usd = -1};
+  upk_agent_task t = {.def = d, .model = model, .dir = dir, .prompt = prompt};
+  if (uv_loop_init(&loop)) {
+    snprintf(x->error, sizeof x->error, "cannot start the agent's loop");
+    return -1;
+  }
+  uv_poll_init(&loop, &a.cancel, cancel_fd);
+  a.cancel.data = &a;
+  uv_poll_start(&a.cancel, UV_READABLE, on_agent_cancel);
+  int rc = upk_agent_run_start(&loop, &t, on_agent, &a, &a.run);
+  if (rc)
+    snprintf(x->error, sizeof x->error, "cannot start the agent: %s", uv_strerror(rc));
+  while (!rc && !a.done)
+    uv_run(&loop, UV_RUN_ONCE);
+  uv_close((uv_handle_t *)&a.cancel, NULL);
+  uv_run(&loop, UV_RUN_DEFAULT); /* the run's own handles close */
+  if (uv_loop_close(&loop))
+    upk_warn("judge: a handle of the agent's run was left open");
+  return a.cost_usd;
+}
+
+/* Ask agent `d` about x in a fresh private directory, removed afterwards. Returns what the agent
+ * reported it cost (-1: unknown). */
+static double ask_agent(const upk_agent_def *def, const char *model, judged *x, int cancel_fd) {
+  upk_agent_def d;
+  if (upk_agent_def_copy(&d, def)) {
+    snprintf(x->error, sizeof x->error, "out of memory");
+    return -1;
+  }
+  char *prompt = agent_prompt(&d, x);
+  const char *tmp = getenv("TMPDIR");
+  char *dir = upk_xasprintf("%s/upskilld-judge-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  double cost = -1;
+  if (strlen(prompt) > AGENT_PROMPT_MAX)
+    snprintf(x->error, sizeof x->error,
+             "the skill is too large for an agent judge (%zu bytes of prompt, at most %d: it "
+             "has no tool to read a file)",
+             strlen(prompt), AGENT_PROMPT_MAX);
+  else if (!mkdtemp(dir))
+    snprintf(x->error, sizeof x->error, "cannot make the judge's directory: %s", strerror(errno));
+  else
+    cost = run_agent(&d, model, dir, prompt, x, cancel_fd);
+  if (access(dir, F_OK) == 0 && upk_rmtree_at(AT_FDCWD, dir))
+    upk_warn("judge: cannot remove %s", dir);
+  free(dir);
+  free(prompt);
+  upk_agent_def_free(&d);
+  return cost;
+}
+
+/* The agent a judge names, locked down (or -1 with why). */
+static int agent_judge(const upk_audit_judge *j, const upk_config *cfg, upk_agent_def *d,
+                       char *model, size_t mlen, char *err, size_t len) {
+  char name[64];
+  if (upk_agent_parse_id(j->name, name, sizeof name, model, mlen)) {
+    snprintf(err, len, "'%s' is not an agent: agent:claude-code or agent:codex", j->name);
+    return -1;
+  }
+  int rc = upk_agent_def_get(cfg->agents, name, d, err, len);
+  if (rc == -ENOENT)
+    snprintf(err, len, "no agent named '%s': agent:claude-code or agent:codex", name);
+  if (!rc && (rc = lock_agent(d, err, len)))
+    upk_agent_def_free(d);
+  if (!rc && j->timeout_ms)
+    d->timeout_ms = j->timeout_ms;
+  return rc ? -1 : 0;
+}
+
 /* ---- the cache: a valid answer kept by (skill content, judge, rubric version) ---- */
 
 /* $XDG_CACHE_HOME/upskilld/judge/<sha256 of the key>.json (malloc'd). */
@@ -230,24 +417,55 @@ static bool within_budget(upk_audit_judge *j, const upk_price *p, judged *x) {
   return true;
 }
 
+/* With a cost limit, an agent judge must report what it costs (Claude Code does; Codex not). */
+static int agent_cost_known(const upk_agent_def *d, char *err, size_t len) {
+  if (d->format == UPK_AGENT_OUT_CLAUDE)
+    return 0;
+  snprintf(err, len,
+           "--max-cost-usd: the agent '%s' reports no cost, so it cannot be held to a limit: "
+           "drop --max-cost-usd, or judge with agent:claude-code or a priced model",
+           d->name);
+  return -1;
+}
+
+/* An agent's cost is known only once it ran: no call once the runs so far reached the limit. */
+static bool agent_within_budget(const upk_audit_judge *j, judged *x) {
+  if (j->max_cost_usd <= 0 || j->estimated < j->max_cost_usd)
+    return true;
+  snprintf(x->error, sizeof x->error, "over budget (spent $%.4f of $%.4f, as the agent reported)",
+           j->estimated, j->max_cost_usd);
+  return false;
+}
+
+/* x asked of the judge: its model, or its agent (whose reported cost is added up). */
+static void ask(upk_audit_judge *j, const upk_model *m, const upk_agent_def *agent,
+                const char *model, judged *x, int cancel_fd) {
+  if (!agent) {
+    ask_one(j, m, x, cancel_fd);
+    return;
+  }
+  double cost = ask_agent(agent, model, x, cancel_fd);
+  j->estimated += cost >= 0 ? cost : j->max_cost_usd; /* unknown: no more calls under a limit */
+}
+
 void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
   upk_config cfg;
   upk_model m;
-  char err[512] = "";
+  upk_agent_def def = {0};
+  char err[512] = "", model[128] = "";
+  bool agent = !strncmp(j->name, "agent:", 6);
   int rc = upk_config_load(&cfg, j->workspace, NULL, err, sizeof err);
-  if (!rc && !strncmp(j->name, "agent:", 6)) {
-    snprintf(err, sizeof err, "an agent judge (%s) is not supported yet: name a model", j->name);
-    rc = -1;
-  }
   if (!rc)
-    rc = upk_model_resolve(&cfg, j->name, &m, err, sizeof err);
+    rc = agent ? agent_judge(j, &cfg, &def, model, sizeof model, err, sizeof err)
+               : upk_model_resolve(&cfg, j->name, &m, err, sizeof err);
   upk_price price = {0};
   if (!rc && j->max_cost_usd < 0) {
     snprintf(err, sizeof err, "maxCostUsd takes a number of USD above 0");
     rc = -1;
   }
   if (!rc && j->max_cost_usd > 0)
-    rc = need_price(&cfg, &m, &price, err, sizeof err);
+    rc = agent ? agent_cost_known(&def, err, sizeof err)
+               : need_price(&cfg, &m, &price, err, sizeof err);
   for (size_t i = 0; i < j->n; i++) {
     judged *x = &j->items[i];
     if (x->error[0] || j->dry_run || cache_read(j, x))
@@ -256,11 +474,13 @@ void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd) {
       snprintf(x->error, sizeof x->error, "%s", err);
       continue;
     }
-    if (!within_budget(j, &price, x))
+    if (agent ? !agent_within_budget(j, x) : !within_budget(j, &price, x))
       continue;
-    ask_one(j, &m, x, cancel_fd);
+    ask(j, &m, agent ? &def : NULL, model, x, cancel_fd);
     cache_write(j, x);
   }
+  if (agent && def.name)
+    upk_agent_def_free(&def);
   upk_config_free(&cfg);
 }
 
@@ -328,6 +548,12 @@ static void merge_one(const upk_audit_judge *j, judged *x) {
 void upk_audit_judge_finish(upk_audit_judge *j) {
   for (size_t i = 0; i < j->n; i++)
     merge_one(j, &j->items[i]);
+}
+
+/* ---- an install's gate ---- */
+
+upk_audit_judge *upk_audit_judge_for_install(const char *workspace) {
+  return upk_audit_judge_new(NULL, workspace); /* no params: the user's config alone decides */
 }
 
 void upk_audit_judge_free(upk_audit_judge *j) {

@@ -33,6 +33,9 @@ void upk_audit_judge_ask(upk_audit_judge *j, int cancel_fd);
 /** Back on the queue: each entry gets its judge's checked findings and a `judge` object
  * {judge, verdict, findings, unverified, notes, leftOut, error}. */
 void upk_audit_judge_finish(upk_audit_judge *j);
+/** The judge an install asks: the user's audit.judge (a project's config cannot set one), or
+ * NULL. Never the call's params: an agent's install_skill cannot turn a judge on. */
+upk_audit_judge *upk_audit_judge_for_install(const char *workspace);
 void upk_audit_judge_free(upk_audit_judge *j);
 
 #endif

@@ -20,6 +20,7 @@
 #include "daemon/core/guard.h"
 #include "daemon/skills/skills_call.h"
 #include "daemon/skills/skills_fold.h"
+#include "daemon/skills/install_judge.h"
 #include "daemon/skills/judge_service.h"
 #include "daemon/skills/skills_methods.h"
 #include "daemon/skills/skills_service.h"
@@ -500,6 +501,8 @@ static upk_scope scope_of(upk_call *c) {
 }
 
 static void do_install(upk_call *c, upk_index *ix) {
+  if (upk_install_judge_first(c, do_install))
+    return; /* the user's audit.judge reads the skill first (install_judge.h) */
   json_t *from = json_object_get(c->params, "from");
   const char *agents[32];
   upk_install_req req = {0};
@@ -535,7 +538,7 @@ static void do_install(upk_call *c, upk_index *ix) {
   upk_install_result res;
   int rc = upk_install(&req, &res);
   if (!rc && path && req.scope == UPK_SCOPE_PROJECT) /* every install is locked, or says why */
-    upk_install_lock_path(&req, res.name, path, res.high > 0, &res.diags);
+    upk_install_lock_path(&req, res.name, path, res.high || upk_install_judge_risky(c), &res.diags);
   finish_install(c, ix, rc, &res, "install");
   upk_install_result_free(&res);
   free(fl.items);

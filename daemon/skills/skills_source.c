@@ -23,6 +23,7 @@
 #include "skills/audit.h"
 #include "skills/install.h"
 #include "skills/skills_lock.h"
+#include "daemon/skills/install_judge.h"
 #include "daemon/skills/judge_service.h"
 #include "daemon/skills/skills_service.h"
 #include "skills/source.h"
@@ -397,6 +398,17 @@ static void audit_report(src_call *sc, const bool *pick) {
   upk_call_then(sc->c, judge_ask, judge_done);
 }
 
+/* The user's judge has read the chosen skills and let them in (install_judge.h). */
+static void judged_install(upk_call *c, upk_index *ix) {
+  src_call *sc = &((src_state *)upk_install_judge_state(c))->sc;
+  bool *pick = upk_xcalloc(sc->found.len, sizeof *pick);
+  sc->ix = ix;
+  sc->risky |= upk_install_judge_risky(c);
+  if (choose(sc, pick))
+    install_chosen(sc, pick);
+  free(pick);
+}
+
 /* A project lock this version cannot rewrite stops the install before anything is placed. */
 static bool lock_writable(src_call *sc) {
   char err[512];
@@ -489,7 +501,8 @@ static void run_found(src_call *sc, int rc) {
   bool chosen = choose(sc, pick); /* else the failure is in the call */
   if (chosen && json_is_true(json_object_get(sc->c->params, "auditOnly")))
     audit_report(sc, pick);
-  else if (chosen && all_valid(sc, pick) && audit_passes(sc, pick) && lock_writable(sc))
+  else if (chosen && all_valid(sc, pick) && audit_passes(sc, pick) && lock_writable(sc) &&
+           !upk_install_judge_source(sc->c, &sc->found, pick, sc->dir, judged_install))
     install_chosen(sc, pick);
   free(pick);
 }
@@ -552,19 +565,6 @@ void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base,
 void upk_audit_source(upk_call *c, upk_index *ix, const char *spec) {
   upk_install_req none = {0};
   src_start(c, ix, &none, spec);
-}
-
-bool upk_install_is_one_skill(const char *path, const json_t *params) {
-  struct stat st;
-  if (json_object_get(params, "skills") || json_is_true(json_object_get(params, "all")) ||
-      json_is_true(json_object_get(params, "list")) || !path || stat(path, &st) < 0)
-    return false;
-  if (S_ISREG(st.st_mode))
-    return true;
-  char *md = upk_xasprintf("%s/SKILL.md", path);
-  bool one = stat(md, &st) == 0;
-  free(md);
-  return one;
 }
 
 /* ---- restore and check: what skills-lock.json names ---- */

@@ -29,10 +29,6 @@ void upk_restore_skills(upk_call *c, upk_index *ix, const upk_install_req *base,
  * install those again and rewrite their entries. */
 void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool update);
 
-/** Is `path` one skill (its SKILL.md, or a directory holding one) to install the plain way,
- * with no source options in params? */
-bool upk_install_is_one_skill(const char *path, const json_t *params);
-
 /** After a plain install of one skill from `from` (its directory or SKILL.md) into the project:
  * its skills-lock.json entry (source relative to the project, sourceType local), or, for a
  * path outside the project, a warning in diags that it is not recorded and why. */

@@ -5,11 +5,11 @@
 // file; malformed, empty and slow answers fail the judge and leave the rules' verdict.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { daemonEnv, sandbox } from '../models/daemon.mjs';
+import { Daemon, daemonEnv, sandbox } from '../models/daemon.mjs';
 import { startServer } from '../models/server.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -214,5 +214,112 @@ describe('audit --judge', () => {
       assert.match(out.stderr, /--max-cost-usd takes a number above 0/);
     }
     assert.equal(srv.requests.length, n + 1, 'no model call');
+  });
+});
+
+// install's audit asks the judge the user configured (audit.judge in their own config), never one
+// the call or the project names; a judge high finding refuses the install as a rule's does.
+describe('install with the user\'s audit.judge', () => {
+  const cfg = () => join(box.home, '.config/upskilld/config.yaml');
+  const install = (args) => new Promise((done) => execFile(ctl, ['install', ...args], {
+    cwd: box.project, encoding: 'utf8', timeout: 60000,
+    env: daemonEnv(box, { UPSKILLD: process.env.UPSKILLD, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: srv.url }),
+  }, (err, stdout, stderr) => {
+    assert.doesNotMatch(stderr, /Sanitizer|runtime error:/, 'the daemon (its stderr is upskillctl\'s) is clean');
+    done({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+  }));
+  const skill = (name, text) => {
+    mkdirSync(skillDir(name), { recursive: true });
+    writeFileSync(join(skillDir(name), 'SKILL.md'), text);
+    return skillDir(name);
+  };
+  const placed = (name) => existsSync(join(box.project, '.claude/skills', name, 'SKILL.md'));
+
+  it('a judge high finding refuses the install, with its finding; --allow-risky installs it', async () => {
+    writeFileSync(cfg(), 'audit:\n  judge: anthropic.judge-good\n');
+    const dir = skill('quotes-install', QUOTES.replace('name: quotes', 'name: quotes-install'));
+    const n = srv.requests.length;
+    let out = await install([dir]);
+    assert.notEqual(out.status, 0, out.stdout + out.stderr);
+    const all = out.stdout + out.stderr;
+    assert.match(all, /install refused: the judge \(anthropic\.judge-good\) found 1 high risk\(s\)/);
+    assert.match(all, /SKILL\.md:8:\d+: error: the judge: sends every quote to an outsider \[judge\/exfiltration\]/);
+    assert.equal(srv.requests.length, n + 1);
+    assert.ok(!placed('quotes-install'), 'nothing was installed');
+    out = await install([dir, '--allow-risky']); // the cached answer: no second model call
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    assert.match(out.stdout, /judge\/exfiltration/);
+    assert.equal(srv.requests.length, n + 1);
+    assert.ok(placed('quotes-install'));
+    assert.match(readFileSync(join(box.project, 'skills-lock.json'), 'utf8'), /"allowRisky": true/);
+  });
+
+  it('judgeFailure warn and the judge down: installed, saying judge failed', async () => {
+    writeFileSync(cfg(), 'audit:\n  judge: anthropic.judge-down\n  judgeFailure: warn\n');
+    srv.plan('judge-down', ['500', '500', '500', '500']);
+    const dir = skill('quotes-down', QUOTES.replace('name: quotes', 'name: quotes-down'));
+    let out = await install([dir]);
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    assert.match(out.stdout, /warning: judge failed: .*\(audit\.judgeFailure warn: the rules' verdict stands\)/);
+    assert.ok(placed('quotes-down'));
+    // judgeFailure fail: the same failure refuses the install
+    writeFileSync(cfg(), 'audit:\n  judge: anthropic.judge-malformed\n  judgeFailure: fail\n');
+    skill('quotes-fail', QUOTES.replace('name: quotes', 'name: quotes-fail'));
+    out = await install([skillDir('quotes-fail')]);
+    assert.notEqual(out.status, 0, out.stdout + out.stderr);
+    assert.match(out.stdout + out.stderr, /judge failed: the answer is not a JSON object \(--judge-failure fail\)/);
+    assert.ok(!placed('quotes-fail'));
+  });
+
+  it('a source of several skills: each is read, a high one refuses the install', async () => {
+    writeFileSync(cfg(), 'audit:\n  judge: anthropic.judge-good\n');
+    const src = join(box.project, 'src-several');
+    for (const [name, text] of [['plain', QUOTES.replace(/When a quote[^]*books\.\n/, '').replace('name: quotes', 'name: plain')],
+      ['leaky', QUOTES.replace('name: quotes', 'name: leaky')]]) {
+      mkdirSync(join(src, 'skills', name), { recursive: true });
+      writeFileSync(join(src, 'skills', name, 'SKILL.md'), text);
+    }
+    const out = await install([src, '--all']);
+    assert.notEqual(out.status, 0, out.stdout + out.stderr);
+    assert.match(out.stdout + out.stderr, /install refused: the judge \(anthropic\.judge-good\) found 1 high risk\(s\)/);
+    assert.match(out.stdout + out.stderr, /skills\/leaky\/SKILL\.md:8:\d+: error: .*\[judge\/exfiltration\]/);
+    assert.ok(!placed('plain') && !placed('leaky'));
+  });
+
+  it('an agent\'s install_skill (MCP, the skill\'s text): the user\'s judge reads it; the call cannot name one', async () => {
+    writeFileSync(cfg(), 'audit:\n  judge: anthropic.judge-good\n');
+    const d = new Daemon({ cwd: box.project, env: daemonEnv(box, { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: srv.url }) });
+    try {
+      await d.init();
+      const md = QUOTES.replace('name: quotes', 'name: quotes-mcp').replace('Show the customer', 'Then show the customer');
+      const n = srv.requests.length;
+      let r = await d.request('tools/call', { name: 'install_skill', arguments: { from: { markdown: md } } });
+      const text = JSON.stringify(r.result ?? r.error);
+      assert.ok(r.result?.isError || r.error, text);
+      assert.match(text, /install refused: the judge \(anthropic\.judge-good\) found 1 high risk/);
+      assert.equal(srv.requests.length, n + 1);
+      assert.ok(!placed('quotes-mcp'));
+      // a judge named by the call is refused by name: the config decides, not the agent
+      writeFileSync(cfg(), '');
+      r = await d.request('tools/call', { name: 'install_skill', arguments: { from: { markdown: md.replace('quotes-mcp', 'quotes-mcp2') }, judge: 'anthropic.judge-good' } });
+      assert.match(JSON.stringify(r.result ?? r.error), /judge/);
+      assert.ok(r.result?.isError || r.error, JSON.stringify(r));
+      assert.equal(srv.requests.length, n + 1, 'no model call');
+    } finally {
+      await d.close();
+    }
+    assert.equal(d.sanitizerReport(), null);
+  });
+
+  it('no judge configured: installed as before, no model call; a project\'s audit.judge is ignored', async () => {
+    writeFileSync(cfg(), '');
+    writeFileSync(join(box.project, 'upskill.config.yaml'), 'audit:\n  judge: anthropic.judge-good\n');
+    const n = srv.requests.length;
+    const out = await install([skill('quotes-plain', QUOTES.replace('name: quotes', 'name: quotes-plain'))]);
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    assert.doesNotMatch(out.stdout, /judge/);
+    assert.ok(placed('quotes-plain'));
+    assert.equal(srv.requests.length, n, 'no model call');
+    writeFileSync(join(box.project, 'upskill.config.yaml'), '');
   });
 });
