@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +45,11 @@ struct upk_agent_run {
   upk_agent_result result;
 };
 
-static unsigned alive_runs;
+/* Runs start and end on the daemon's loop and on the audit judge's own loop (a thread). */
+static atomic_uint alive_runs;
 
 unsigned upk_agent_runs_alive(void) {
-  return alive_runs;
+  return atomic_load(&alive_runs);
 }
 
 static void run_free(upk_agent_run *r) {
@@ -159,7 +161,7 @@ static void read_done(uv_work_t *w, int status) {
 static void on_agent_exit(uv_process_t *p, int64_t status, int sig) {
   upk_agent_run *r = p->data;
   r->alive = false;
-  alive_runs--;
+  atomic_fetch_sub(&alive_runs, 1);
   r->exit_status = status;
   r->term_signal = sig;
   r->wall_ms = (double)(uv_hrtime() - r->started) / 1e6;
@@ -236,7 +238,7 @@ static void spawn_agent(upk_agent_run *r) {
     return;
   }
   r->alive = true;
-  alive_runs++;
+  atomic_fetch_add(&alive_runs, 1);
   r->started = uv_hrtime();
   uv_timer_start(&r->timer, on_timeout, (uint64_t)r->def.timeout_ms, 0);
   upk_log(UPK_LOG_DEBUG, "agent %s: pid %d in %s", r->def.name, r->proc.pid, r->task.dir);
