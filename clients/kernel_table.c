@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "report/report.h"
+#include "report/kernel_name.h"
 
 static const char *sv(json_t *o, const char *k) {
   const char *v = json_string_value(json_object_get(o, k));

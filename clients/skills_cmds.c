@@ -15,6 +15,8 @@
 #include "clients/ctl.h"
 #include "clients/voice.h"
 #include "clients/junit_ctl.h"
+#include "clients/lock_cmds.h"
+#include "clients/skills_cmds.h"
 #include "clients/sarif_ctl.h"
 #include "common/xalloc.h"
 
@@ -414,7 +416,7 @@ static int cmd_validate(ctl *c, const char *path, json_t *params) {
 }
 
 /* "installed NAME -> PATH" for each directory an install or remove touched. */
-static void print_targets(const char *verb, json_t *r) {
+void ctl_print_targets(const char *verb, json_t *r) {
   size_t i;
   json_t *t;
   json_array_foreach(json_object_get(r, "targets"), i, t) {
@@ -455,71 +457,12 @@ static int cmd_install(ctl *c, const char *verb, json_t *params, const char *dir
     if (json_object_get(r, "found"))
       print_found(r);
     else if (skills)
-      json_array_foreach(skills, i, sk) print_targets(verb, sk);
+      json_array_foreach(skills, i, sk) ctl_print_targets(verb, sk);
     else
-      print_targets(verb, r);
+      ctl_print_targets(verb, r);
   }
   json_decref(r);
   return 0;
-}
-
-/* restore [--frozen], check [NAME...], update [NAME...]: the project's skills-lock.json. */
-static int lock_command(ctl *c, int argc, char **argv) {
-  const char *verb = argv[0];
-  int frozen = 0, ch;
-  optind = 0;
-  while ((ch = getopt_long(argc, argv, ctl_shortopts(verb), ctl_longopts(verb), NULL)) != -1) {
-    if (ch != 'F') {
-      ctl_usage_hint(verb);
-      return 2;
-    }
-    frozen = 1;
-  }
-  bool restore = !strcmp(verb, "restore");
-  if (restore && optind < argc) {
-    fprintf(stderr, "upskillctl restore: expected no arguments\n");
-    return 2;
-  }
-  json_t *p = json_object(), *names = json_array();
-  for (int i = optind; i < argc; i++)
-    json_array_append_new(names, json_string(argv[i]));
-  if (json_array_size(names))
-    json_object_set(p, "names", names);
-  json_decref(names);
-  if (frozen)
-    json_object_set_new(p, "frozen", json_true());
-  if (!strcmp(verb, "update"))
-    json_object_set_new(p, "update", json_true());
-  int err = 0, rc = 0;
-  c->diag_file = "skills-lock.json"; /* a refusal's diagnostics are about the lock */
-  json_t *r = ctl_call(c, restore ? "skills/restore" : "skills/check", p, &err), *e;
-  c->diag_file = NULL;
-  if (!r)
-    return 1;
-  size_t i;
-  ctl_print_diags(stdout, "skills-lock.json", json_object_get(r, "diagnostics"), NULL, NULL);
-  if (c->json) {
-    ctl_print_json(r);
-  } else if (!json_array_size(json_object_get(r, restore ? "restored" : "skills")) &&
-             !json_array_size(json_object_get(r, "diagnostics"))) {
-    printf("%s: nothing to %s (upskillctl install SOURCE adds one)\n",
-           access("skills-lock.json", F_OK) ? "no skills-lock.json here"
-                                            : "skills-lock.json names no skill",
-           verb);
-  } else if (restore) {
-    json_array_foreach(json_object_get(r, "restored"), i, e) print_targets("install", e);
-  } else {
-    json_array_foreach(json_object_get(r, "skills"), i, e) {
-      bool old = json_is_true(json_object_get(e, "outdated"));
-      const char *state = !old                                          ? "up to date"
-                          : json_is_true(json_object_get(e, "updated")) ? "updated"
-                                                                        : "outdated";
-      printf("%-32s %-10s %s\n", s_(e, "name"), state, s_(e, "source"));
-      rc |= old && !json_object_get(e, "updated");
-    }
-  }
-  json_decref(r);
-  return rc;
 }
 
 /* audit --judge MODEL [--judge-failure warn|fail] [--judge-timeout-ms MS] [--dry-run]
@@ -661,7 +604,7 @@ int ctl_skills_command(ctl *c, int argc, char **argv) {
   if (!strcmp(argv[0], "audit"))
     return audit_command(c, argc, argv);
   if (!strcmp(argv[0], "restore") || !strcmp(argv[0], "check") || !strcmp(argv[0], "update"))
-    return lock_command(c, argc, argv);
+    return ctl_lock_command(c, argc, argv);
   static const char *verbs[] = {"list", "lookup", "validate", "install", "remove", "prompt"};
   const char *verb = argv[0];
   size_t k = 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/chart.h"
+#include "report/kernel_name.h"
 #include "report/report.h"
 #include "common/xalloc.h"
 
@@ -27,16 +28,6 @@ static void meta(upk_html *h, const upk_kernel_report *r) {
   upk_html_elem(h, "dt", NULL, "diagnostics");
   upk_html_elem(h, "dd", NULL, buf);
   upk_html_raw(h, "</dl>\n");
-}
-
-const char *upk_kernel_base_name(const char *name, size_t *n) {
-  const char *lt = strchr(name, '<'), *b = name;
-  const char *end = lt ? lt : name + strlen(name);
-  for (const char *q = name; q < end; q++)
-    if (*q == ' ')
-      b = q + 1;
-  *n = (size_t)(end - b);
-  return b;
 }
 
 /* Each kernel's group: the index of the first kernel of its template (its own index when it is

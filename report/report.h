@@ -66,10 +66,6 @@ typedef struct upk_kernel_report {
   upk_kr_run run;
 } upk_kernel_report;
 
-/** Where a kernel's name without its template arguments or return type starts, and its length
- * in *n: "void reduce4<int, 512u>(int *)" -> "reduce4", 7. */
-const char *upk_kernel_base_name(const char *name, size_t *n);
-
 /** The kernel report: the kernel table (a template's instantiations folded into one row with
  * the largest figures and the lowest occupancy, listed when the reader opens it), a chart of
  * occupancy by block size per kernel or template (its worst instance) with the binding limit

@@ -393,42 +393,29 @@ static bool host_one(const char *s, size_t n) {
   return false;
 }
 
-/* An include directory: absolute, and under a root both as written (lexically) and as it
- * really is (links followed), so neither `..` nor a link leads out. */
+/* An include value: each of its directories (nvcc reads "/a,/b" as two; an empty item is
+ * refused) absolute and under a root both as written (lexically) and as it really is (links
+ * followed), so neither `..` nor a link leads out. */
 static bool dir_ok(const char *v, const upk_kopts_policy *p) {
-  if (v[0] != '/')
-    return false;
-  char lex[PATH_MAX], real[PATH_MAX], root[PATH_MAX];
-  upk_path_lexical(v, lex);
-  bool has_real = realpath(v, real) != NULL;
-  bool lex_in = false, real_in = !has_real;
-  for (size_t i = 0; i < p->roots.n; i++) {
-    const char *r = p->roots.v[i];
-    if (!r || r[0] != '/')
-      continue;
-    if (!realpath(r, root))
-      upk_path_lexical(r, root);
-    lex_in |= upk_path_under(lex, root) || upk_path_under(lex, r);
-    real_in |= has_real && upk_path_under(real, root);
-  }
-  return lex_in && real_in;
-}
-
-/* An include option's value: nvcc reads "/a,/b" as two directories, so each is checked (an
- * empty item, "/a,", is refused: it names nothing anyone meant). */
-static bool dirs_ok(const char *v, const upk_kopts_policy *p) {
-  char one[PATH_MAX];
-  for (const char *at = v;;) {
-    size_t n = strcspn(at, ",");
-    if (!n || n >= sizeof one || !shell_safe(at, n))
+  char one[PATH_MAX], lex[PATH_MAX], real[PATH_MAX], root[PATH_MAX];
+  for (size_t n;; v += n + 1) {
+    n = strcspn(v, ",");
+    if (!n || n >= sizeof one || v[0] != '/' || !shell_safe(v, n))
       return false;
-    memcpy(one, at, n);
-    one[n] = '\0';
-    if (!dir_ok(one, p))
-      return false;
-    if (!at[n])
-      return true;
-    at += n + 1;
+    snprintf(one, sizeof one, "%.*s", (int)n, v);
+    upk_path_lexical(one, lex);
+    bool has_real = realpath(one, real) != NULL, lex_in = false, real_in = !has_real;
+    for (size_t i = 0; i < p->roots.n; i++) {
+      const char *r = p->roots.v[i];
+      if (r && r[0] == '/') {
+        if (!realpath(r, root))
+          upk_path_lexical(r, root);
+        lex_in |= upk_path_under(lex, root) || upk_path_under(lex, r);
+        real_in |= has_real && upk_path_under(real, root);
+      }
+    }
+    if (!lex_in || !real_in || !v[n])
+      return lex_in && real_in;
   }
 }
 
@@ -472,7 +459,7 @@ static bool value_ok(vkind k, const char *v, const upk_kopts_policy *p) {
   case V_FATBIN:
     return each_item(v, fatbin_one);
   case V_DIR:
-    return dirs_ok(v, p);
+    return dir_ok(v, p);
   case V_ANY:
     return false;
   }

@@ -77,31 +77,6 @@ Test(kernel, saxpy_reports_resources_and_occupancy) {
   hx_finish(d, 0);
 }
 
-/* The worker keeps its temporary files in the user's cache (upskilld/tmp); removed while the
- * worker runs (a cache cleaner, rm -rf ~/.cache), the next nvcc compile makes it again rather
- * than failing "cannot make a temporary directory". */
-Test(kernel, a_removed_temporary_directory_is_made_again) {
-  HX_NEED_TOOLKIT();
-  const char *cuda = getenv("CUDA_PATH");
-  char nvcc[512];
-  snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", cuda && *cuda ? cuda : "/usr/local/cuda");
-  if (access(nvcc, X_OK))
-    cr_skip_test("no nvcc at %s", nvcc);
-  hx *d = hx_lsp_session(HX_NOARGS);
-  json_t *resp, *r;
-  char params[2048], cmd[512];
-  snprintf(params, sizeof params, "{\"source\":\"%s\",\"backend\":\"nvcc\",\"cache\":false}",
-           SAXPY);
-  for (int round = 0; round < 2; round++) {
-    r = validate(d, &resp, params);
-    cr_assert(json_is_true(json_object_get(r, "ok")), "round %d: %s", round, hx_dump(r));
-    json_decref(resp);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s/cache/upskilld/tmp'", hx_home(d));
-    cr_assert_eq(system(cmd), 0);
-  }
-  hx_finish(d, 0);
-}
-
 Test(kernel, identical_revalidation_is_cached) {
   HX_NEED_TOOLKIT();
   hx *d = hx_lsp_session(HX_NOARGS);

@@ -838,23 +838,6 @@ Test(kopts, headers_found_through_option_dirs_are_checked) {
                      "cache", 0));
   cr_expect(refused(r, ",/etc"), "%s", hx_dump(r));
   json_decref(resp);
-  /* ...and two allowed ones joined by a comma are two places nvcc reads, as nvcc splits them:
-   * a header in the second is found (the sandbox binds both). */
-  char why[600];
-  if (have_nvcc() && upk_sandbox_available(why, sizeof why)) {
-    snprintf(p, sizeof p, "%s/sub2", dir);
-    cr_assert_eq(mkdir(p, 0755), 0);
-    snprintf(p, sizeof p, "%s/sub2/y.h", dir);
-    write_file(p, "#define SCALE 2.0f\n", 0644);
-    snprintf(p, sizeof p, "%s/two.cu", dir);
-    write_file(p, "#include <y.h>\n__global__ void k(float *x) { x[0] *= SCALE; }\n", 0644);
-    snprintf(comma, sizeof comma, "%s,%s/sub2", inc, dir);
-    r = tool(d, &resp,
-             json_pack("{s:s,s:[s],s:s,s:b}", "path", p, "options", comma, "backend", "nvcc",
-                       "cache", 0));
-    cr_expect(json_is_true(json_object_get(r, "ok")), "-I/a,/b, both allowed: %s", hx_dump(r));
-    json_decref(resp);
-  }
   hx_ping(d);
   hx_finish(d, 0);
   rm_tree(dir);

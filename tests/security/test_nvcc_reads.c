@@ -81,3 +81,33 @@ Test(nvccreads, without_a_sandbox_what_nvcc_read_is_checked) {
   else
     cr_log_warn("no Landlock in this kernel: only the dependency check ran");
 }
+
+/* nvcc reads "-I/a,/b" as two directories: two allowed ones joined by a comma are two places,
+ * each bound into the sandbox (a header in the second is found), while an allowed one cannot
+ * carry another in with it (tests/security/test_kernel_options.c: ",/etc" refused). */
+Test(nvccreads, a_comma_joins_two_include_directories_as_nvcc_splits_them) {
+  HX_NEED_TOOLKIT();
+  need_nvcc();
+  char dir[64], p[PATH_MAX], incs[2 * PATH_MAX];
+  fsx_mkdtemp(dir, "nvccreads-comma");
+  for (int i = 0; i < 2; i++) {
+    snprintf(p, sizeof p, "%s/inc%d", dir, i);
+    cr_assert_eq(mkdir(p, 0755), 0);
+  }
+  snprintf(p, sizeof p, "%s/inc1/scale.h", dir);
+  fsx_write(p, "#define SCALE 2.0f\n");
+  snprintf(p, sizeof p, "%s/k.cu", dir);
+  fsx_write(p, "#include <scale.h>\n__global__ void k(float *x) { x[0] *= SCALE; }\n"
+               "int main() { k<<<1, 1>>>(0); return 0; }\n");
+  snprintf(incs, sizeof incs, "%s/inc0,%s/inc1", dir, dir);
+  hx *d = hx_lsp_session(HX_NOARGS);
+  json_t *resp = hx_callf(d,
+                          "{\"jsonrpc\":\"2.0\",\"id\":80,\"method\":\"kernel/validate\","
+                          "\"params\":{\"path\":\"%s\",\"includes\":[\"%s\"],"
+                          "\"backend\":\"nvcc\",\"cache\":false}}",
+                          p, incs);
+  cr_expect(strstr(hx_dump(resp), "\"ok\":true"), "-I/a,/b, both allowed: %s", hx_dump(resp));
+  json_decref(resp);
+  hx_finish(d, 0);
+  fsx_rm_rf(dir);
+}
