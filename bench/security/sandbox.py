@@ -48,7 +48,8 @@ def one(d, path):
 
 
 def session(tmp, boxed):
-    env = dict(os.environ, HOME=tmp)
+    # HOME beside the project, not it: a daemon started in its user's home has no workspace
+    env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
     env.pop("UPK_TEST_NO_SANDBOX", None)
     if not boxed:
         env["UPK_TEST_NO_SANDBOX"] = "1"
@@ -57,6 +58,7 @@ def session(tmp, boxed):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="upk-sbx-bench-")
+    os.makedirs(os.path.join(tmp, "home"))
     files = {"host code": os.path.join(tmp, "host.cu"), "device only": os.path.join(tmp, "dev.cu")}
     for (name, path), text in zip(files.items(), (HOST, DEVICE)):
         with open(path, "w") as f:
