@@ -15,6 +15,7 @@ typedef struct ctl {
   char title[96];        /* what the current wait is for ($/progress begin, else the method) */
   double call_start;     /* when the current request was sent (ms, monotonic) */
   const char *diag_file; /* the file a refusal's diagnostics are about, or NULL */
+  const char *diag_dir;  /* the directory (as typed) their relative file names sit in, or NULL */
   json_t *collect;       /* check-kernel DIR --json: results gathered here, printed once */
   json_t *extra_dirs;    /* --extra-dir DIR...: initializationOptions.skills.extraDirs */
 } ctl;

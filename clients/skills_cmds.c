@@ -561,14 +561,15 @@ static int install_verb(ctl *c, size_t k, const char *verb, const char *arg, con
     struct stat st;
     dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
     snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
-    c->diag_file = shown; /* a refusal's diagnostics are about it */
+    c->diag_file = shown;           /* a refusal's diagnostics are about it... */
+    c->diag_dir = dir ? arg : NULL; /* ...and its files, under the path typed */
   } else {
     json_object_set_new(p, "name", json_string(arg));
   }
   int rc = cmd_install(c, verb, p, dir ? arg : NULL);
   if (rc && k == 4 && !c->json)
     ctl_suggest_skill(c, arg);
-  c->diag_file = NULL;
+  c->diag_file = c->diag_dir = NULL;
   free(abs);
   return rc;
 }

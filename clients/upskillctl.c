@@ -17,6 +17,7 @@
 #include "common/fileio.h"
 #include "protocol/jsonrpc.h"
 #include "clients/commands.h"
+#include "clients/audit_print.h"
 #include "clients/ctl.h"
 #include "clients/grant.h"
 #include "clients/voice.h"
@@ -272,6 +273,8 @@ void ctl_print_error(ctl *c, json_t *err) {
   else
     fprintf(stderr, "upskillctl: %s%s\n", text, codes);
   free(text);
+  if (c->diag_dir)
+    ctl_diags_under(diags, c->diag_dir);
   ctl_print_diags(stderr, c->diag_file, diags, NULL, NULL);
   json_decref(diags);
   ctl_print_refused(json_object_get(err, "data"));

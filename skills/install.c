@@ -348,8 +348,7 @@ static int audit_staged(job *j, const char *root, const char *tmp, const char *f
     upk_fs_diag(&j->res->diags, UPK_SEV_ERROR, "install/audit", NULL,
                 high < 0 ? "the skill could not be audited (%s); nothing was installed"
                          : "the audit of %s found %d high risk(s) (diagnostics); nothing was "
-                           "installed; allowRisky (upskillctl install --allow-risky) installs it "
-                           "anyway",
+                           "installed; allowRisky (--allow-risky) installs it anyway",
                 high < 0 ? strerror(-high) : j->res->name, high);
     return -EINVAL;
   }

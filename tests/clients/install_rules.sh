@@ -45,7 +45,7 @@ if ! command -v git >/dev/null; then
   echo "1..0 # SKIP no git"
   exit 0
 fi
-tap_plan 26
+tap_plan 27
 
 mkdir -p "$tmp/proj" && cd "$tmp/proj" && g init -q .
 # A project that already has a skill from a source: a lock and agent directories to keep.
@@ -202,6 +202,8 @@ before=$(state)
 run install ./vendor/piped --force
 check "... and without --allow-risky a path install of it is refused again (the audit runs on reinstall)" \
   'rc 1 && said "install/audit" && same'
+check "... the refusal's findings under the path typed, its hint the flag alone" \
+  'said "^./vendor/piped/scripts/setup.sh:2:1: error" && ! said "^scripts/" && said "; --allow-risky installs it anyway" && ! said allowRisky'
 # A marketplace (git) and a restore of a lock naming the risky skill are refused too.
 mkdir -p "$tmp/market2/.claude-plugin"
 printf '{"name":"m2","plugins":[{"name":"p","source":"./plugins/p"}]}\n' >"$tmp/market2/.claude-plugin/marketplace.json"
