@@ -176,7 +176,7 @@ void ctl_print_judge(json_t *j) {
 void ctl_diags_under(json_t *diags, const char *dir) {
   size_t i;
   json_t *d;
-  json_array_foreach(diags, i, d) {
+  json_array_foreach(dir ? diags : NULL, i, d) {
     const char *f = json_string_value(json_object_get(d, "file"));
     if (!f || f[0] != '/')
       json_object_set_new(d, "file", json_sprintf("%s/%s", dir, f ? f : "SKILL.md"));

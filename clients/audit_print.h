@@ -17,7 +17,7 @@ void ctl_print_judge(json_t *j);
 
 /** A skill's diagnostics name files within it (or none: its SKILL.md): each relative `file` is
  * put under `dir` (the skill's directory as the user typed it, or its name), so a line says
- * which skill it is about. */
+ * which skill it is about. A NULL `dir` leaves them as they are. */
 void ctl_diags_under(json_t *diags, const char *dir);
 
 #endif

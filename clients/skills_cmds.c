@@ -561,8 +561,7 @@ static int install_verb(ctl *c, size_t k, const char *verb, const char *arg, con
     struct stat st;
     dir = stat(abs, &st) == 0 && S_ISDIR(st.st_mode);
     snprintf(shown, sizeof shown, "%s%s", abs, dir ? "/SKILL.md" : "");
-    c->diag_file = shown;           /* a refusal's diagnostics are about it... */
-    c->diag_dir = dir ? arg : NULL; /* ...and its files, under the path typed */
+    c->diag_file = shown, c->diag_dir = dir ? arg : NULL; /* a refusal's findings: under it */
   } else {
     json_object_set_new(p, "name", json_string(arg));
   }

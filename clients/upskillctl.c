@@ -1,10 +1,8 @@
-/* upskillctl: the command-line client for people. It spawns upskilld (or the
- * --server command), speaks LSP-framed JSON-RPC to it, and prints human
- * output (tables, a progress bar on a TTY) or --json. */
+/* upskillctl: the command-line client for people. It spawns upskilld (or the --server command),
+ * speaks LSP-framed JSON-RPC to it, and prints tables (a progress line on a TTY) or --json. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <limits.h>
 #include <sys/ioctl.h>
 #include <stdio.h>
@@ -273,8 +271,7 @@ void ctl_print_error(ctl *c, json_t *err) {
   else
     fprintf(stderr, "upskillctl: %s%s\n", text, codes);
   free(text);
-  if (c->diag_dir)
-    ctl_diags_under(diags, c->diag_dir);
+  ctl_diags_under(diags, c->diag_dir); /* NULL: left as they are */
   ctl_print_diags(stderr, c->diag_file, diags, NULL, NULL);
   json_decref(diags);
   ctl_print_refused(json_object_get(err, "data"));

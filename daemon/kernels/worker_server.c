@@ -97,11 +97,10 @@ int upk_wserver_path(char *out, size_t n, const char *worker_path, const char *c
   for (size_t i = 0; i < sizeof tools / sizeof *tools; i++)
     h = hash_tool(h, root, getenv("PATH"), tools[i]);
   h = hash_str(h, getenv("CUDA_PATH"));
+  /* Not HOME nor XDG_CACHE_HOME, where its workers keep their temporary files (worker.c): runs of
+   * one user with another HOME share it (an agent may give each run one), and a worker whose
+   * directory is gone makes it again (gpu/compile/nvcc.c). */
   h = hash_str(h, getenv("TMPDIR"));
-  /* ...and where its workers keep their temporary files (gpu/worker/worker.c): a server made
-   * under another cache directory (another HOME) writes there, which may be gone. */
-  h = hash_str(h, getenv("XDG_CACHE_HOME"));
-  h = hash_str(h, getenv("HOME"));
   h = hash_str(h, getenv("UPK_TEST_NO_SANDBOX")); /* tests' switches: a server of their own */
   h = hash_str(h, getenv("UPK_TEST_NO_LANDLOCK"));
   char dir[sizeof((struct sockaddr_un *)0)->sun_path];

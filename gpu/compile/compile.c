@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "gpu/compile/nvlog.h"
 #include "gpu/compile/nvrtc.h"
 #include "gpu/compile/toolkit.h"
+#include "common/fileio.h"
 #include "common/xalloc.h"
 
 static const upk_range AT_TOP = {0, 0, 0, 0};
@@ -201,6 +203,21 @@ static bool pch_safe(const job *j) {
   return any;
 }
 
+/* NVRTC's precompiled headers in a directory of this worker's own under its TMPDIR (the user's
+ * cache, gpu/worker/worker.c), made again before each compile: NVRTC's automatic one is made once
+ * per process, and once removed (a cache cleaner) every later compile failed "invalid PCH
+ * directory". False (NVRTC's own choice stands) where TMPDIR is not an absolute path: in a
+ * shared /tmp a name another user could take first is not made, nor used when it was. */
+static bool pch_dir(char *dir, size_t n) {
+  const char *tmp = getenv("TMPDIR");
+  if (!tmp || tmp[0] != '/')
+    return false;
+  int len = snprintf(dir, n, "%s/upskilld-pch-%ld", tmp, (long)getpid());
+  struct stat st; /* ours: not a link or a directory another user made first */
+  return len > 0 && (size_t)len < n && upk_mkdir_p(dir, 0700) == 0 && lstat(dir, &st) == 0 &&
+         S_ISDIR(st.st_mode) && st.st_uid == getuid();
+}
+
 /* -arch, --std, -lineinfo, the ptxas report and warnings (each its own
  * --ptxas-options: a comma-joined list reaches ptxas as one option), -I
  * (the request's, then the toolkit's include and include/cccl: NVRTC has no
@@ -226,8 +243,12 @@ static int build_options(job *j) {
     rc |= add_opt(j, "-D%s", r->defines.v[i]);
   for (size_t i = 0; i < r->options.n; i++)
     rc |= add_opt(j, "%s", r->options.v[i]);
-  if (r->pch && pch_safe(j))
+  if (r->pch && pch_safe(j)) {
+    char dir[PATH_MAX];
     rc |= add_opt(j, "-pch"), j->pch = true;
+    if (pch_dir(dir, sizeof dir))
+      rc |= add_opt(j, "--pch-dir=%s", dir);
+  }
   return rc ? -ENOMEM : 0;
 }
 
