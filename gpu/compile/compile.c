@@ -224,7 +224,8 @@ static bool pch_dir(char *dir, size_t n) {
  * default include path), -D, the user's options, -pch. */
 static int build_options(job *j) {
   const upk_compile_req *r = j->req;
-  size_t cap = 10 + r->includes.n + r->defines.n + r->options.n;
+  /* the 11 fixed options below (-pch-dir the 11th), the request's, and the terminating NULL */
+  size_t cap = 12 + r->includes.n + r->defines.n + r->options.n;
   j->opts = upk_xcalloc(cap, sizeof *j->opts);
   int rc = add_opt(j, "-arch=%s", j->arch) | add_opt(j, "--std=%s", r->std ? r->std : "c++17") |
            add_opt(j, "-lineinfo");
