@@ -83,4 +83,13 @@ root = ET.parse(sys.argv[1] + "/junit.xml").getroot()
 errors = [c.get("name") for c in root.iter("testcase") if c.find("error") is not None]
 assert errors == ["step notgpu", "step suite", "step mutants", "step e2e", "step bench", "step pytorch"], errors
 PY
+# bench/pytorch with its step's end already here (UNTIL): every problem named as cut, none
+# started (upskillctl is `false`: a started problem would read "no answer"), exit status 0.
+UNTIL=$EPOCHSECONDS UPSKILLCTL=false UPK_SOURCE_ROOT=$tmp/pack/src "$tmp/pack/bench/pytorch/run.sh" \
+  >"$tmp/pytorch.log" 2>&1
+rc=$?
+check "bench/pytorch at its deadline: each problem cut and named, none started, exit 0 (was $rc)" \
+  sh -c "test $rc = 0 && test \$(grep -c '^ok - .* # SKIP cut: ' '$tmp/pytorch.log') = \
+    \$(ls '$tmp/pack/src/tests/gpu/kernelbench/problems/'*.py | wc -l) &&
+    ! grep -q 'no answer' '$tmp/pytorch.log' && grep -q 'cut for time' '$tmp/pytorch.log'"
 echo "1..$n"
