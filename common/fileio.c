@@ -300,6 +300,21 @@ int upk_mkdir_p(const char *path, mode_t mode) {
   return rc;
 }
 
+int upk_private_tmpdir(const char *what, char *buf, size_t n) {
+  const char *base = getenv("TMPDIR");
+  base = base && *base == '/' ? base : "/tmp";
+  for (int attempt = 0; attempt < 2; attempt++) {
+    if ((size_t)snprintf(buf, n, "%s/upskilld-%s-XXXXXX", base, what) >= n)
+      return -ENAMETOOLONG;
+    if (mkdtemp(buf))
+      return 0;
+    int rc = errno != ENOENT || attempt ? -errno : upk_mkdir_p(base, 0700);
+    if (rc)
+      return rc;
+  }
+  return -EIO; /* not reached: the second attempt returns */
+}
+
 int upk_fsync_dir(int dfd) {
   /* Some file systems (and tmpfs in some kernels) refuse fsync on a
    * directory; there is nothing more durable to be had there. */

@@ -72,6 +72,11 @@ int upk_write_all(int fd, const void *p, size_t n);
  * trusted paths only). Returns 0 or a negative errno. */
 int upk_mkdir_p(const char *path, mode_t mode);
 
+/** A new directory of the caller's own (0700), `$TMPDIR/upskilld-WHAT-XXXXXX` (TMPDIR when it is an
+ * absolute path, else /tmp), into buf of n bytes. A TMPDIR removed while the process ran is made
+ * again first. 0, or -errno (-ENAMETOOLONG when buf is too small). */
+int upk_private_tmpdir(const char *what, char *buf, size_t n);
+
 /** fsync a directory fd; file systems that cannot sync directories are fine. 0 or -errno. */
 int upk_fsync_dir(int dfd);
 

@@ -208,11 +208,11 @@ static void probe(void) {
     snprintf(probe_why, sizeof probe_why, "%s is missing (Debian: util-linux)", PRLIMIT);
     return;
   }
-  const char *tmp = getenv("TMPDIR");
   char dir[PATH_MAX];
-  snprintf(dir, sizeof dir, "%s/upskilld-probe-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
-    snprintf(probe_why, sizeof probe_why, "cannot make %s: %s", dir, strerror(errno));
+  int mk = upk_private_tmpdir("probe", dir, sizeof dir);
+  if (mk) {
+    snprintf(probe_why, sizeof probe_why, "cannot make a directory under TMPDIR: %s",
+             strerror(-mk));
     return;
   }
   upk_sandbox_spec s = {.scratch = dir};

@@ -4,12 +4,14 @@
  * the reply goes to the caller. */
 #include "daemon/eval/gen_teacher.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "common/log.h"
 #include "common/xalloc.h"
 #include "daemon/eval/agent_runner.h"
@@ -149,14 +151,10 @@ static void on_agent(void *arg, const upk_agent_outcome *o) {
 
 static void mk_work(uv_work_t *w) {
   upk_ask *a = w->data;
-  const char *tmp = getenv("TMPDIR");
-  char *tpl = upk_xasprintf("%s/upskilld-teacher-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (tpl && mkdtemp(tpl)) {
-    a->dir = tpl;
-    return;
-  }
-  a->mk_rc = tpl ? -errno : -ENOMEM;
-  free(tpl);
+  char dir[PATH_MAX];
+  a->mk_rc = upk_private_tmpdir("teacher", dir, sizeof dir);
+  if (!a->mk_rc)
+    a->dir = upk_xstrdup(dir);
 }
 
 static void fail_later(upk_ask *a, const char *what, const char *detail) {

@@ -1,6 +1,7 @@
 /* The user's judge before an install (install_judge.h). */
 #include "daemon/skills/install_judge.h"
 
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "common/diag_json.h"
 #include "common/log.h"
 #include "common/xalloc.h"
@@ -178,12 +180,10 @@ bool upk_install_judge_source(upk_call *c, const upk_found_skills *found, const 
  * path the install would refuse is not written (the install says why). NULL when it cannot be
  * written: the judge then fails, saying it cannot read the skill. */
 static char *write_inline(const json_t *from) {
-  const char *tmpdir = getenv("TMPDIR");
-  char *dir = upk_xasprintf("%s/upskilld-judge-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-  if (!mkdtemp(dir)) {
-    free(dir);
+  char buf[PATH_MAX];
+  if (upk_private_tmpdir("judge", buf, sizeof buf))
     return NULL;
-  }
+  char *dir = upk_xstrdup(buf);
   upk_tree t = {0};
   const json_t *md = json_object_get(from, "markdown"), *f;
   int rc = upk_tree_add(&t, "SKILL.md", json_string_value(md), json_string_length(md), false);

@@ -2,6 +2,7 @@
  * (judge_service.h). */
 #include "daemon/skills/judge_service.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -306,21 +307,20 @@ static double ask_agent(const upk_agent_def *def, const char *model, judged *x, 
     return -1;
   }
   char *prompt = agent_prompt(&d, x);
-  const char *tmp = getenv("TMPDIR");
-  char *dir = upk_xasprintf("%s/upskilld-judge-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  char dir[PATH_MAX];
+  int mk = -1;
   double cost = -1;
   if (strlen(prompt) > AGENT_PROMPT_MAX)
     snprintf(x->error, sizeof x->error,
              "the skill is too large for an agent judge (%zu bytes of prompt, at most %d: it "
              "has no tool to read a file)",
              strlen(prompt), AGENT_PROMPT_MAX);
-  else if (!mkdtemp(dir))
-    snprintf(x->error, sizeof x->error, "cannot make the judge's directory: %s", strerror(errno));
+  else if ((mk = upk_private_tmpdir("judge", dir, sizeof dir)))
+    snprintf(x->error, sizeof x->error, "cannot make the judge's directory: %s", strerror(-mk));
   else
     cost = run_agent(&d, model, dir, prompt, x, cancel_fd);
-  if (access(dir, F_OK) == 0 && upk_rmtree_at(AT_FDCWD, dir))
+  if (!mk && access(dir, F_OK) == 0 && upk_rmtree_at(AT_FDCWD, dir))
     upk_warn("judge: cannot remove %s", dir);
-  free(dir);
   free(prompt);
   upk_agent_def_free(&d);
   return cost;

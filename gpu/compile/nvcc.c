@@ -463,19 +463,10 @@ static const char *unsafe_arg(const argvec *a) {
 /* A directory of this compile's own under TMPDIR (else /tmp), into tmp; -1 with errno set. The
  * worker's temporary directory (worker.c) removed while it ran is made again. */
 static int make_scratch(char *tmp, size_t n) {
-  const char *base = getenv("TMPDIR");
-  base = base && *base ? base : "/tmp";
-  for (int attempt = 0; attempt < 2; attempt++) {
-    snprintf(tmp, n, "%s/upskilld-nvcc-XXXXXX", base);
-    if (mkdtemp(tmp))
-      return 0;
-    int rc = errno != ENOENT || attempt ? -errno : upk_mkdir_p(base, 0700);
-    if (rc) {
-      errno = -rc;
-      break;
-    }
-  }
-  return -1;
+  int rc = upk_private_tmpdir("nvcc", tmp, n);
+  if (rc)
+    errno = -rc;
+  return rc ? -1 : 0;
 }
 /* One nvcc run; its log replaces out->log. */
 static int invoke(const upk_compile_req *req, const char *nvcc, const char *tmp, const char *dir,

@@ -205,11 +205,10 @@ static int helper_failed(upk_pyref *p, const char *python, int st) {
 }
 
 static int make_dir(upk_pyref *p) {
-  const char *tmp = getenv("TMPDIR");
-  snprintf(p->dir, sizeof p->dir, "%s/upskilld-pyref-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (mkdtemp(p->dir))
+  int rc = upk_private_tmpdir("pyref", p->dir, sizeof p->dir);
+  if (!rc)
     return 0;
-  int e = errno;
+  int e = -rc;
   diag(p, "run/pytorch-failed", "cannot make a directory for the reference's tensors (%s): %s",
        p->dir, strerror(e));
   p->dir[0] = '\0';

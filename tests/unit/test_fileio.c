@@ -204,3 +204,26 @@ UTest(fileio, read_beneath_without_openat2_answers_the_same) {
   setenv("UPSKILLD_FAULT", "fs.openat2:1:EINVAL", 1);
   contract();
 }
+
+/* The one maker of private temporary directories: 0700, named for its use, under an absolute
+ * TMPDIR only, TMPDIR made again once removed (a worker outliving its TMPDIR), a short buffer
+ * refused rather than cut. */
+UTest(fileio, private_tmpdir_is_the_callers_own_and_survives_a_removed_tmpdir) {
+  char *d = scratch(), buf[512];
+  char *gone = at(d, "gone/deeper");
+  setenv("TMPDIR", gone, 1);
+  cr_assert_eq(upk_private_tmpdir("unit", buf, sizeof buf), 0);
+  cr_assert(!strncmp(buf, gone, strlen(gone)) && strstr(buf, "/upskilld-unit-"), "%s", buf);
+  struct stat st;
+  cr_assert_eq(stat(buf, &st), 0);
+  cr_assert_eq(st.st_mode & 0777, 0700);
+  setenv("TMPDIR", "relative/dir", 1);
+  cr_assert_eq(upk_private_tmpdir("unit", buf, sizeof buf), 0);
+  cr_assert(!strncmp(buf, "/tmp/upskilld-unit-", 19), "%s", buf);
+  rmdir(buf);
+  char small[16];
+  cr_assert_eq(upk_private_tmpdir("unit", small, sizeof small), -ENAMETOOLONG);
+  unsetenv("TMPDIR");
+  rm_rf(d);
+  free(d);
+}
