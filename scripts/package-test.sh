@@ -76,8 +76,11 @@ make_root() {
     return 0
   fi
   note "making a Debian 12 root with mmdebstrap (cached in $tar)"
-  mmdebstrap --variant=minbase --skip=cleanup/apt/lists --format=tar bookworm "$tar.tmp" \
-    http://deb.debian.org/debian >"$cache/mmdebstrap.log" 2>&1 && mv "$tar.tmp" "$tar"
+  # apt downloads as root, as inside the root below: where the network answers root only (a
+  # sandboxed build machine), apt's _apt user cannot even resolve the archive's name.
+  mmdebstrap --variant=minbase --skip=cleanup/apt/lists --aptopt='APT::Sandbox::User "root"' \
+    --format=tar bookworm "$tar.tmp" http://deb.debian.org/debian >"$cache/mmdebstrap.log" 2>&1 &&
+    mv "$tar.tmp" "$tar"
 }
 
 if [[ $root_only -eq 1 ]]; then
@@ -96,7 +99,7 @@ fi
 if ! make_root; then
   rm -f "$cache/debian12-root.tar.tmp"
   tail -3 "$cache/mmdebstrap.log" | sed 's/^/# mmdebstrap: /'
-  skip "no Debian 12 root could be made (mmdebstrap from http://deb.debian.org failed: no network?)"
+  skip "no Debian 12 root could be made (mmdebstrap from http://deb.debian.org failed; its log: $cache/mmdebstrap.log)"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/upk-package.XXXXXX")
