@@ -11,8 +11,9 @@
  * skill's name, as the extension requires. Path segments are percent-encoded (RFC 3986).
  *
  * upk_catalog_entry builds an entry from disk (skills/get: a skill changed on disk has its new
- * digests at once); the listing's pages read records the index built when it indexed each
- * skill (upk_catalog_record, upk_catalog_entry_from_record), kept current by its refreshes.
+ * digests at once); the listing's pages read records the index stores (upk_catalog_record,
+ * upk_catalog_entry_from_record): the first page that lists a skill builds its record and
+ * stores it, the index's refreshes drop a record whose skill changed.
  * Nothing here knows JSON-RPC or libuv; the daemon pages through the index and calls these per
  * skill.
  */
@@ -66,13 +67,27 @@ void upk_catalog_cache_free(upk_catalog_cache *c);
 int upk_catalog_entry(upk_catalog_cache *cache, const char *dir, const char *skill_file,
                       const char *root_uri, json_t **out, char *why, size_t whylen);
 
-/** A skill's entry as the index stores it, built once (on the scan's threads) so that a page
- * of the listing is a read of stored rows, not a walk, a stat per file and a hash: the files'
- * paths, sizes and digests and SKILL.md's frontmatter as JSON, or why the skill cannot be
- * served, plus a signature of what stat says of every file (upk_catalog_record_current).
- * Returns 0 with a malloc'd JSON text in *out, or -ENOMEM; a skill that cannot be read or
- * served still gets a record (saying why). Thread-safe: no cache. */
+/** A skill's entry as the index stores it, built once so that a later page of the listing is
+ * a read of stored rows, not a walk, a stat per file and a hash: the files' paths, sizes and
+ * digests and SKILL.md's frontmatter as JSON, or why the skill cannot be served, plus a
+ * signature of what stat says of every file (upk_catalog_record_current). Returns 0 with a
+ * malloc'd JSON text in *out, or -ENOMEM; a skill that cannot be read or served still gets a
+ * record (saying why). Thread-safe: no cache. */
 int upk_catalog_record(const char *dir, const char *skill_file, char **out);
+
+/** Threads upk_catalog_records uses at most. */
+#define UPK_CATALOG_MAX_THREADS 8
+/** upk_catalog_record of n skills (dirs[i], skill_files[i]) into out[i] (NULL: out of memory)
+ * on up to `threads` threads, the caller's among them: a listing page's missing records. */
+void upk_catalog_records(const char *const *dirs, const char *const *skill_files, char **out,
+                         size_t n, unsigned threads);
+/** Give every entry of a listing page (upk_index_skills_page) a record this open of the index
+ * vouches for: none stored (indexing stores none), or another process's that stat finds
+ * stale, is built (upk_catalog_records, a thread per core) and stored
+ * (upk_index_catalog_keep); another's that stat finds current is stamped as this open's.
+ * Returns the records built from disk; *whole: every entry now has a record this open
+ * stored, so that the page may be kept whole. */
+size_t upk_catalog_own_records(upk_index *ix, upk_index_entries *page, bool *whole);
 
 /** Whether `record` still describes the files below `dir`, as stat sees them (a walk and a
  * stat per file; nothing read): true, or false when it must be built again. */

@@ -202,8 +202,9 @@ typedef struct upk_index_entry {
   size_t tokens;   /* size estimate of SKILL.md */
   upk_diags diags; /* stored parse/validation diagnostics (lenient load) */
   /* upk_index_skills_page only: the skill's MCP Skills listing record (skills/catalog.h), or
-   * NULL (build the entry from disk); catalog_ours: built by this open of the index, and kept
-   * current by its refreshes (else another process's: check it against the disk first);
+   * NULL (none stored: build it, upk_index_catalog_keep); catalog_ours: built by this open of
+   * the index, and dropped by its refreshes when stale (else another process's: check it
+   * against the disk first);
    * catalog_doc: the document's id, which keys the entries kept in memory */
   char *catalog;
   bool catalog_ours;
@@ -277,6 +278,14 @@ void upk_index_entry_free(upk_index_entry *e);
  * the first; advanced past the page). Returns 1 when the page is full (more may remain), 0 at
  * the end, or a negative errno. */
 int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_entries *out);
+
+/** Store listing records (skills/catalog.h) records[i] of documents docs[i], stamped as this
+ * open's, in one transaction: what a listing page built for skills without a record, or with
+ * another process's that it checked against the disk. Indexing stores none (hashing every
+ * file of every skill was a third of its time, for a listing few sessions ask for). NULL
+ * records are skipped. 0, or a negative errno (another daemon held the index past the busy
+ * timeout: the page still serves what it built, and the next one builds it again). */
+int upk_index_catalog_keep(upk_index *ix, const int64_t *docs, char *const *records, size_t n);
 /** A stamp of the index's content: equal stamps, nothing was written in between, by this
  * connection or another (what a page listed then it lists now). 0, or a negative errno. */
 int upk_index_stamp(upk_index *ix, uint64_t *stamp);

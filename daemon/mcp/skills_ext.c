@@ -28,8 +28,8 @@
 
 /* Skills a skills/list page holds. A host walks at most 64 pages by default
  * (@modelcontextprotocol/client's listMaxPages), so a large collection must fit in 60: at
- * 40,000 skills that is 667 a page. Each entry is read from the index (built when the skill
- * was indexed), a few microseconds a skill. */
+ * 40,000 skills that is 667 a page. Each entry is read from the index, a few microseconds a
+ * skill, once the first page that listed it built and stored it (upk_catalog_own_records). */
 #define PAGE_MIN 200
 /* Files whose digests (and SKILL.md frontmatters) are kept: a 40,000-skill collection's
  * 54,000 files fit, in about 20 MB. */
@@ -38,8 +38,10 @@
  * ~30 MB of text, ~60 MB as entries. Past either bound the memo starts again. */
 #define LISTED_ENTRIES 100000
 #define LISTED_BYTES (64u << 20)
-/* Entries a walk's first page builds a queue turn, before it answers (warm_listing). */
+/* Entries a walk's first page builds a queue turn, before it answers (warm_listing), and
+ * records it builds from disk (hashing every file) before it lets the queue's next item run. */
 #define WARM_SLICE 2000
+#define WARM_BUILD_SLICE 400
 #define PAGE_MAX 2000
 #define PAGES_PER_WALK 60
 /* How long a listing waits for the first index of the skills (a host lists once, at start). */
@@ -76,15 +78,13 @@ static json_t *entry_of(const upk_call *c, const upk_index_entry *e) {
   upk_services *sv = upk_session_services(c->server);
   if (!sv->catalog) /* made and used on the skills queue only; freed with the server */
     sv->catalog = upk_catalog_cache_new(CACHED_FILES);
-  /* a page's entries come stored (built when the skill was indexed); skills/get reads the disk.
-   * One stored by another process (before a restart) is used when stat says its files are as
-   * they were: no file is read or hashed again. */
-  bool stored = e->catalog && (e->catalog_ours || upk_catalog_record_current(e->catalog, e->dir));
-  int rc = !root    ? -ENOMEM
-           : stored ? upk_catalog_listed(sv->listed, e->catalog_doc, e->catalog, e->dir, root,
-                                         &entry, why, sizeof why)
-                    : upk_catalog_entry(sv->catalog, e->dir, base_name(e->path), root, &entry, why,
-                                        sizeof why);
+  /* a page's entries come from records (upk_catalog_own_records: stored, or built now);
+   * skills/get reads the disk. Without one (no memory to build it) the entry is read now. */
+  int rc = !root        ? -ENOMEM
+           : e->catalog ? upk_catalog_listed(sv->listed, e->catalog_doc, e->catalog, e->dir, root,
+                                             &entry, why, sizeof why)
+                        : upk_catalog_entry(sv->catalog, e->dir, base_name(e->path), root, &entry,
+                                            why, sizeof why);
   if (rc) {
     upk_debug("skills/list leaves out %s: %s", e->dir, why);
   } else if (e->shadowed) {
@@ -148,18 +148,17 @@ static uint64_t roots_of(upk_server *s) {
 }
 
 /* The page after *at, built from the index's rows (*at advanced): 1 when full, 0 at the end,
- * or a negative errno. *whole: every entry came from a record this index open built and keeps
- * current, so the page may be kept whole (another's record was checked against the disk). */
+ * or a negative errno. *whole: every entry came from a record this index open stored, so the
+ * page may be kept whole; *built: plus the records built from disk for it. */
 static int build_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per, json_t **skills,
-                      bool *whole) {
+                      bool *whole, size_t *built) {
   upk_index_entries page = {0};
   int more = upk_index_skills_page(ix, at, per, &page);
   *skills = more < 0 ? NULL : json_array();
-  *whole = true;
+  *whole = false;
+  *built += more < 0 ? 0 : upk_catalog_own_records(ix, &page, whole);
   for (size_t i = 0; more >= 0 && i < page.len; i++) {
-    const upk_index_entry *e = &page.items[i];
-    json_t *entry = entry_of(c, e);
-    *whole &= e->catalog && e->catalog_ours;
+    json_t *entry = entry_of(c, &page.items[i]);
     if (entry)
       json_array_append_new(*skills, entry);
   }
@@ -173,7 +172,7 @@ static int build_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per,
  * back. At 40,000 skills a page of 667 rows read back and built every entry: 15-30 ms of CPU,
  * 50-100 ms on this loaded machine. */
 static int listed_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per, json_t **skills,
-                       bool *kept) {
+                       bool *kept, size_t *built) {
   upk_catalog_memo *m = upk_session_services(c->server)->listed;
   uint64_t stamp = 0, roots = roots_of(c->server);
   size_t done, found;
@@ -187,7 +186,7 @@ static int listed_page(const upk_call *c, upk_index *ix, int64_t *at, size_t per
     return more;
   }
   bool whole;
-  more = build_page(c, ix, at, per, skills, &whole);
+  more = build_page(c, ix, at, per, skills, &whole, built);
   if (more >= 0 && steady && whole) {
     upk_catalog_memo_keep_page(m, stamp, roots, from, per, *skills, *at, more);
     *kept = true;
@@ -237,11 +236,11 @@ static bool warm_listing(upk_call *c, upk_index *ix, size_t per) {
     sv->listed_warm = true;
     return false;
   }
-  for (size_t rows = 0; rows < WARM_SLICE; rows += per) {
+  for (size_t rows = 0, built = 0; rows < WARM_SLICE && built < WARM_BUILD_SLICE; rows += per) {
     json_t *skills = NULL;
     bool kept;
     int64_t from = sv->listed_at;
-    int more = listed_page(c, ix, &sv->listed_at, per, &skills, &kept);
+    int more = listed_page(c, ix, &sv->listed_at, per, &skills, &kept, &built);
     if (more >= 0 && kept) /* and its text: the page's hand-out then dumps nothing */
       upk_json_text_unref(skills_text(sv->listed, from, per, skills, true));
     json_decref(skills);
@@ -280,7 +279,7 @@ static void do_skills_list(upk_call *c, upk_index *ix) {
   json_t *skills = NULL;
   int64_t from = at;
   bool kept;
-  int more = listed_page(c, ix, &at, per, &skills, &kept);
+  int more = listed_page(c, ix, &at, per, &skills, &kept, &(size_t){0});
   if (more < 0) {
     upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", upk_index_errmsg(ix));
     return;

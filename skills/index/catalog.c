@@ -1,7 +1,9 @@
-/* Each document's stored entry of the MCP Skills listing (skills/catalog.h), written beside
- * the document by the pass that parsed it. A page of the listing reads these rows and touches
- * no file: pages of 667 skills took 170-300 ms at 40,000 skills while each walked, stat'ed
- * and (the first time) hashed its skills' files. */
+/* Each document's stored entry of the MCP Skills listing (skills/catalog.h). The listing's
+ * first walk builds the entries a page lacks and stores them here (upk_index_catalog_keep); a
+ * later page reads these rows and touches no file (pages of 667 skills took 170-300 ms at
+ * 40,000 skills while each walked, stat'ed and hashed its skills' files). The scan stores none:
+ * hashing every file of every skill was a third of indexing, for a listing most sessions never
+ * ask for; it drops the entry of a skill it finds changed. */
 #include "skills/index/db_int.h"
 #include "skills/index/catalog_int.h"
 
@@ -52,29 +54,42 @@ int upk__ix_catalog_put(upk_index *ix, int64_t doc, const char *record) {
   return upk__ix_step_done(ix, st, "store a listing entry");
 }
 
-int upk__ix_catalog_check(upk_index *ix, int64_t doc, const char *dir, const char *md) {
+int upk__ix_catalog_check(upk_index *ix, int64_t doc, const char *dir) {
   sqlite3_stmt *st = stmt(ix, CAT_GET);
   if (!st)
     return -EIO;
   sqlite3_bind_int64(st, 1, doc);
   char *record = NULL;
-  bool ours = false;
-  if (sqlite3_step(st) == SQLITE_ROW) {
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 1) == ix->epoch)
     record = upk_xstrdup((const char *)sqlite3_column_text(st, 0));
-    ours = sqlite3_column_int64(st, 1) == ix->epoch;
-  }
   sqlite3_reset(st);
-  int rc = 0;
-  if (record && upk_catalog_record_current(record, dir)) {
-    if (!ours) /* looked at now: as good as built now */
-      rc = upk__ix_catalog_put(ix, doc, record);
-  } else { /* built again; when it cannot be (no memory), the listing reads the disk */
-    free(record);
-    (void)upk_catalog_record(dir, md, &record);
-    rc = upk__ix_catalog_put(ix, doc, record);
-  }
+  /* Another open's entry is checked by the page that reads it (it must be: files may have
+   * changed while no daemon watched); this open's is trusted there, so it goes when stale. */
+  int rc =
+      record && !upk_catalog_record_current(record, dir) ? upk__ix_catalog_put(ix, doc, NULL) : 0;
   free(record);
   return rc;
+}
+
+int upk_index_catalog_keep(upk_index *ix, const int64_t *docs, char *const *records, size_t n) {
+  if (!n)
+    return 0;
+  if (upk__ix_exec(ix, "BEGIN IMMEDIATE")) /* another daemon's write: waited for, then given up */
+    return -EBUSY;
+  uint64_t changes = __atomic_load_n(&ix->listing_changes, __ATOMIC_RELAXED);
+  int rc = 0;
+  for (size_t i = 0; !rc && i < n; i++)
+    if (records[i])
+      rc = upk__ix_catalog_put(ix, docs[i], records[i]);
+  if (rc || upk__ix_exec(ix, "COMMIT")) {
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc ? rc : -EIO;
+  }
+  /* Not a change of any page kept: these are the records the page being built was built
+   * from. A kept page holds only this open's records (a page with another's or none is never
+   * kept), and those are not stored again; one dropped since (a refresh) counted then. */
+  __atomic_store_n(&ix->listing_changes, changes, __ATOMIC_RELAXED);
+  return 0;
 }
 
 void upk__ix_catalog_close(upk_index *ix) {

@@ -22,7 +22,6 @@
 #include <sys/syscall.h>
 #endif
 
-#include "skills/catalog.h"
 #include "skills/skill.h"
 #include "skills/validate.h"
 #include "common/xalloc.h"
@@ -120,9 +119,6 @@ void upk__ix_parse(const char *dir, upk__ix_parsed *p) {
   p->packed = upk__ix_diags_pack(&p->d);
   p->usable = s.has_frontmatter && p->desc && *p->desc && !upk_diags_count(&p->d, UPK_SEV_ERROR);
   p->tokens = s.tokens;
-  /* Here, on a helper thread, rather than at each page of the listing: see catalog_record.c */
-  if (upk_catalog_record(dir, s.skill_file ? s.skill_file : "SKILL.md", &p->catalog))
-    p->catalog = NULL; /* out of memory: the listing builds it from disk */
   if (!p->name || !p->desc || !p->name_col || !p->body || !p->packed)
     p->rc = -ENOMEM;
   upk_skill_free(&s);
@@ -135,7 +131,6 @@ void upk__ix_parsed_free(upk__ix_parsed *p) {
   free(p->name_col);
   free(p->body);
   free(p->packed);
-  free(p->catalog);
   memset(p, 0, sizeof *p);
 }
 

@@ -14,7 +14,6 @@ typedef struct upk__ix_parsed {
   int rc;      /* upk_skill_load's: negative when the skill cannot be loaded */
   upk_diags d; /* loading and lenient validation */
   char *name, *desc, *name_col, *body, *packed;
-  char *catalog; /* the MCP Skills listing's record (skills/catalog.h); NULL: none */
   bool usable;
   size_t tokens;
 } upk__ix_parsed;

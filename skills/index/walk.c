@@ -177,8 +177,8 @@ static void report_unreadable(scan *sc, const probe *pr, upk__ix_parsed *p) {
 }
 
 /* Document id's searchable text: its head (name, description, headings) and
- * body rows, and its listing entry. */
-static int store_text(upk_index *ix, int64_t id, const upk__ix_parsed *p) {
+ * body rows; `was` (an existing document) drops its listing entry. */
+static int store_text(upk_index *ix, int64_t id, const upk__ix_parsed *p, bool was) {
   sqlite3_stmt *st = ix->st[ST_FTS_INSERT];
   sqlite3_bind_int64(st, 1, id);
   sqlite3_bind_text(st, 2, p->name, -1, SQLITE_STATIC);
@@ -189,7 +189,8 @@ static int store_text(upk_index *ix, int64_t id, const upk__ix_parsed *p) {
   st = ix->st[ST_BODY_INSERT];
   sqlite3_bind_int64(st, 1, id);
   sqlite3_bind_text(st, 2, p->body, -1, SQLITE_STATIC);
-  if (upk__ix_step_done(ix, st, "index skill text") || upk__ix_catalog_put(ix, id, p->catalog))
+  /* a changed skill's listing entry goes: the listing builds it again (catalog.c) */
+  if (upk__ix_step_done(ix, st, "index skill text") || (was && upk__ix_catalog_put(ix, id, NULL)))
     return -EIO;
   return 0;
 }
@@ -237,7 +238,7 @@ int64_t upk__ix_store_doc(scan *sc, const probe *pr, upk__ix_parsed *p, char **n
         return -EIO;
     }
   }
-  if (store_text(ix, id, p))
+  if (store_text(ix, id, p, pr->id != 0))
     return -EIO;
   *name_out = p->name;
   p->name = NULL;
@@ -253,7 +254,7 @@ static int64_t load_doc(scan *sc, const char *dir, const char *md, char **name) 
   probe pr;
   int rc = upk__ix_probe_doc(sc, dir, md, NULL, &pr, name);
   if (rc == 1) /* SKILL.md unchanged; another of its files may have been edited */
-    rc = upk__ix_catalog_check(sc->ix, pr.id, dir, md) ?: 1;
+    rc = upk__ix_catalog_check(sc->ix, pr.id, dir) ?: 1;
   if (rc != 0)
     return rc == 1 ? pr.id : rc == -1 ? 0 : rc;
   upk__ix_parsed p;

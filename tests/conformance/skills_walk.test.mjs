@@ -3,7 +3,8 @@
 // 4,800 skills, 120 of them breaking the extension's rules (not listable), indexed in small
 // batches so that the walk's first page arrives while the first index is written. Every
 // listable skill comes back exactly once, in at most 64 pages, every page but the last the
-// size the first one fixed. Then the cursor's page size, tampered with: -32602. Then a
+// size the first one fixed, each entry the one skills/get builds from disk (the first walk
+// builds what it lists: indexing stores none). Then the cursor's page size, tampered with: -32602. Then a
 // client that asks for no progress (nothing resets its request timeout): the first page
 // answers with what is indexed so far and the walk goes on through the rest. Then pages read
 // the index's stored entries, kept current by the watch: an edit shows in the next listing.
@@ -65,6 +66,13 @@ test('a fresh daemon: the default client walks every listable skill once, within
     const sizes = pages.map((p) => Number(/:(\d+)$/.exec(p.next ?? '')?.[1] ?? 0)).filter(Boolean);
     assert.equal(new Set(sizes).size, 1, `one page size for the whole walk: ${[...new Set(sizes)]}`);
     assert.ok(pages.slice(0, -1).every((p) => p.n <= sizes[0]), 'no page over it');
+    // The index stores no listing entry (building one hashes every file): this first walk built
+    // them. Each equals what skills/get reads from disk, on pages across the walk.
+    const sc = new SkillsClient(client);
+    for (let i = 0; i < skills.length; i += Math.ceil(skills.length / 12)) {
+      const { skill } = await within(10000, sc.get(skills[i].uri), 'skills/get');
+      assert.deepEqual(skills[i], skill, `${skills[i].uri}: the walk's entry is the disk's`);
+    }
     // the cursor's page size is checked: a tampered one is refused
     const cursor = pages[0].next.replace(/:\d+$/, ':5');
     const answer = new Promise((ok) => { tamperedAnswer = ok; });

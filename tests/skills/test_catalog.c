@@ -465,3 +465,74 @@ Test(catalog, ready_pages_while_the_queue_keeps_and_drops_them) {
   cr_assert_gt(atomic_load(&rr.served), 0, "the reader was handed pages");
   cr_assert_eq(atomic_load(&rr.bad), 0, "%ld pages handed out torn", atomic_load(&rr.bad));
 }
+
+/* The first page of a skill's listing finds no stored record (indexing builds none: hashing
+ * every file of every skill was a third of its time); what the page builds and keeps is read
+ * back as this open's; an edit a refresh finds drops it (the next page builds it again, with
+ * the new digest); a new open of the same file reads it as another's (checked against the
+ * disk before use); records built for many skills on threads equal those built one by one. */
+static upk_index_entries page_of(upk_index *ix) {
+  upk_index_entries page = {0};
+  int64_t at = 0;
+  cr_assert_geq(upk_index_skills_page(ix, &at, 100, &page), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(page.len, 2);
+  return page;
+}
+
+Test(catalog, listing_records_are_stored_by_the_listing_not_by_indexing) {
+  th_skill(".claude/skills/a", "name: a\ndescription: Use for a.\n");
+  th_write(".claude/skills/a/run.sh", "echo a\n");
+  th_skill(".claude/skills/b", "name: b\ndescription: Use for b.\n");
+  char db[4096];
+  snprintf(db, sizeof db, "%s", th_path("index.sqlite"));
+  upk_index_options o = {.db_path = db};
+  upk_index_root root = {.dir = th_path(".claude/skills"), .scope = UPK_INDEX_PROJECT};
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &root, 1), 0);
+  cr_assert_eq(upk_index_scan(ix, NULL, NULL), 0, "%s", upk_index_errmsg(ix));
+  upk_index_entries page = page_of(ix);
+  const char *dirs[2], *files[2] = {"SKILL.md", "SKILL.md"};
+  char *built[2], *one = NULL;
+  int64_t docs[2];
+  for (size_t i = 0; i < 2; i++) {
+    cr_assert_null(page.items[i].catalog, "indexing stored a record for %s", page.items[i].dir);
+    dirs[i] = page.items[i].dir;
+    docs[i] = page.items[i].catalog_doc;
+  }
+  upk_catalog_records(dirs, files, built, 2, 4);
+  for (size_t i = 0; i < 2; i++) {
+    cr_assert_eq(upk_catalog_record(dirs[i], "SKILL.md", &one), 0);
+    cr_assert_str_eq(built[i], one);
+    free(one);
+  }
+  cr_assert_eq(upk_index_catalog_keep(ix, docs, built, 2), 0, "%s", upk_index_errmsg(ix));
+  upk_index_entries_free(&page);
+  page = page_of(ix);
+  for (size_t i = 0; i < 2; i++) {
+    cr_assert(page.items[i].catalog_ours, "%s", page.items[i].dir);
+    cr_assert_str_eq(page.items[i].catalog, built[i]);
+  }
+  upk_index_entries_free(&page);
+  /* an edit of a's other file, found by a refresh: a's record goes, b's stays */
+  struct timespec pause = {0, 20000000};
+  nanosleep(&pause, NULL);
+  th_write(".claude/skills/a/run.sh", "echo edited\n");
+  cr_assert_geq(upk_index_refresh(ix, th_path(".claude/skills/a"), NULL), 0);
+  page = page_of(ix);
+  size_t a = strstr(page.items[0].dir, "/a") ? 0 : 1;
+  cr_assert_null(page.items[a].catalog, "a stale record of a was kept");
+  cr_assert(page.items[1 - a].catalog && page.items[1 - a].catalog_ours);
+  upk_index_entries_free(&page);
+  upk_index_close(ix);
+  /* the next open: b's record is another's now */
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  cr_assert_eq(upk_index_set_roots(ix, &root, 1), 0);
+  cr_assert_eq(upk_index_scan(ix, NULL, NULL), 0, "%s", upk_index_errmsg(ix));
+  page = page_of(ix);
+  cr_assert(page.items[1 - a].catalog && !page.items[1 - a].catalog_ours);
+  upk_index_entries_free(&page);
+  upk_index_close(ix);
+  free(built[0]);
+  free(built[1]);
+}
