@@ -63,11 +63,13 @@ int ctl_lock_command(ctl *c, int argc, char **argv) {
   } else {
     json_array_foreach(json_object_get(r, "skills"), i, e) {
       bool old = json_is_true(json_object_get(e, "outdated"));
-      const char *state = !old                                          ? "up to date"
-                          : json_is_true(json_object_get(e, "updated")) ? "updated"
-                                                                        : "outdated";
+      const json_t *updated = json_object_get(e, "updated"); /* false: refused (diagnostics) */
+      const char *state = !old                    ? "up to date"
+                          : json_is_true(updated) ? "updated"
+                          : updated               ? "not updated"
+                                                  : "outdated";
       printf("%-32s %-10s %s\n", str_of(e, "name"), state, str_of(e, "source"));
-      rc |= old && !json_object_get(e, "updated");
+      rc |= old && !json_is_true(updated);
     }
   }
   json_decref(r);

@@ -24,6 +24,7 @@ typedef struct gate {
   json_t *entries;   /* [{path, findings, judge}]: one a skill (judge_service.h) */
   int high;          /* the high findings allowRisky let in */
   char *tmp;         /* an inline skill, written out for the judge to read; removed after */
+  bool each;         /* a lock's skills: each refused or let in on its own (`place` decides) */
   upk_call_fn place; /* the install itself, on the queue */
   void *prev;        /* the caller's state, and how it is freed */
   void (*prev_free)(void *);
@@ -107,18 +108,23 @@ static size_t install_diags(const json_t *entry, const char *prefix, json_t *dia
   return high;
 }
 
-/* The judge's high findings refuse the install (-1: the call has failed), unless allowRisky. */
+/* The judge's high findings refuse the install (-1: the call has failed), unless allowRisky.
+ * A lock's skills (g->each) are refused one by one ("refused" on each entry, unless its own
+ * allowRisky): `place` says what that means for the call. */
 static int verdict(upk_call *c, gate *g, json_t *said) {
   size_t i, high = 0;
-  const json_t *e;
+  json_t *e;
   json_array_foreach(g->entries, i, e) {
     const char *path = json_string_value(json_object_get(e, "path"));
     const char *slash = strrchr(path, '/');
     char *prefix = upk_xstrndup(path, slash ? (size_t)(slash - path) : 0);
-    high += install_diags(e, prefix, said);
+    size_t h = install_diags(e, prefix, said);
+    high += h;
+    json_object_set_new(e, "refused",
+                        json_boolean(h && !json_is_true(json_object_get(e, "risky"))));
     free(prefix);
   }
-  if (!high || json_is_true(json_object_get(c->params, "allowRisky")))
+  if (!high || g->each || json_is_true(json_object_get(c->params, "allowRisky")))
     return (int)high;
   const json_t *report = json_object_get(json_array_get(g->entries, 0), "judge");
   upk_call_fail(c, UPK_RPC_REQUEST_FAILED, json_object(),
@@ -172,6 +178,29 @@ bool upk_install_judge_source(upk_call *c, const upk_found_skills *found, const 
   if (g)
     gate_start(c, g);
   return g != NULL;
+}
+
+bool upk_install_judge_lock(upk_call *c, size_t n, const upk_found_skill *const *skills,
+                            const char *const *repos, const bool *risky, upk_call_fn place) {
+  gate *g = n ? gate_new(c, place) : NULL;
+  for (size_t i = 0; g && i < n; i++) {
+    add_skill(g, skills[i]->dir, repos[i], skills[i]->skill_path);
+    json_object_set_new(json_array_get(g->entries, i), "risky", json_boolean(risky[i]));
+  }
+  if (g) {
+    g->each = true;
+    gate_start(c, g);
+  }
+  return g != NULL;
+}
+
+const char *upk_install_judge_refused(const upk_call *c, size_t i) {
+  if (c->state_free != gate_free)
+    return NULL;
+  const json_t *e = json_array_get(((const gate *)c->state)->entries, i);
+  return json_is_true(json_object_get(e, "refused"))
+             ? json_string_value(json_object_get(json_object_get(e, "judge"), "judge"))
+             : NULL;
 }
 
 /* ---- one skill ---- */

@@ -28,6 +28,15 @@ bool upk_install_judge_first(upk_call *c, upk_call_fn place);
  * read them and not refused the install. */
 bool upk_install_judge_source(upk_call *c, const upk_found_skills *found, const bool *pick,
                               const char *repo, upk_call_fn place);
+/** A lock's skills (restore, check --update): skills[i] (of checkout repos[i]), each let in
+ * despite high findings when risky[i] (its entry's allowRisky). False when no judge is
+ * configured or n is 0 (install now); else true, and `place` runs on the queue once the judge
+ * has read them, whatever it found: upk_install_judge_refused says which it refused. */
+bool upk_install_judge_lock(upk_call *c, size_t n, const upk_found_skill *const *skills,
+                            const char *const *repos, const bool *risky, upk_call_fn place);
+/** In a lock's `place`: the judge's name when it refused skill i (high findings, no
+ * allowRisky), else NULL. */
+const char *upk_install_judge_refused(const upk_call *c, size_t i);
 /** In `place`: the caller's own state (c->state before the gate). */
 void *upk_install_judge_state(const upk_call *c);
 /** In `place`: whether the judge found high risks that params.allowRisky let in. */

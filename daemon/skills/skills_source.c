@@ -5,6 +5,7 @@
  * run beside the queue on a thread of their own (upk_call_then), each with its deadline
  * (UPSKILLD_FETCH_TIMEOUT) and killed when the client cancels. */
 #include "daemon/skills/skills_source.h"
+#include "daemon/skills/skills_source_int.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -31,26 +32,10 @@
 #include "common/xalloc.h"
 
 /* The deadline of one fetch (git init, fetch, checkout together). */
-static int fetch_timeout_ms(void) {
+int upk__src_fetch_timeout_ms(void) {
   unsigned s = upk_env_opts()->fetch_timeout;
   return (int)(s ? s : upk_env_opts_entry(UPK_ENV_FETCH_TIMEOUT)->def) * 1000;
 }
-
-typedef struct src_call {
-  upk_call *c;
-  upk_index *ix;
-  const upk_install_req *base;
-  upk_source src;
-  char *dir, *commit; /* the checkout (or the directory) and its commit */
-  upk_found_skills found;
-  upk_diags diags;
-  json_t *installed;      /* [{name, hash, skillPath, targets}] */
-  bool keep_lock;         /* restore --frozen: the lock is the truth, never rewritten */
-  bool risky;             /* the audit found high risks and allowRisky let them in */
-  bool audited;           /* audit_passes ran: install_one need not audit again */
-  upk_audit_judge *judge; /* params.judge: the audit's second reader (judge_service.h) */
-  json_t *judged;         /* the audit's answer while the judge reads */
-} src_call;
 
 static json_t *source_json(const src_call *sc) {
   return json_pack("{s:s,s:s,s:s,s:s*,s:s*,s:s}", "type", sc->src.lock_type, "url", sc->src.url,
@@ -162,7 +147,7 @@ static void drop_said(upk_diags *d, const upk_diags *said) {
 
 /* A found skill valid as agents load skills (a source's are others', with their conventions:
  * extra frontmatter fields, long bodies) and with a name every agent loads: its errors. */
-static size_t errors_of(src_call *sc, const upk_found_skill *f) {
+size_t upk__src_errors_of(src_call *sc, const upk_found_skill *f) {
   upk_diags d = {0};
   upk_skill_validate_path(f->dir, UPK_VALIDATE_INSTALL, &d);
   if (!upk_source_path_clean(sc->dir, f->dir, &d) && !upk_diags_count(&d, UPK_SEV_ERROR))
@@ -177,12 +162,12 @@ static size_t errors_of(src_call *sc, const upk_found_skill *f) {
   return errors;
 }
 
-/* Every chosen skill valid (errors_of), or nothing is placed. */
+/* Every chosen skill valid (upk__src_errors_of), or nothing is placed. */
 static bool all_valid(src_call *sc, const bool *pick) {
   size_t errors = 0;
   for (size_t i = 0; i < sc->found.len; i++)
     if (pick[i])
-      errors += errors_of(sc, &sc->found.items[i]);
+      errors += upk__src_errors_of(sc, &sc->found.items[i]);
   if (errors)
     fail(sc, UPK_RPC_REQUEST_FAILED,
          "install refused: %s has skills that are not valid "
@@ -279,7 +264,7 @@ void upk_install_lock_path(const upk_install_req *req, const char *name, const c
   free(dir);
 }
 
-static int install_one(src_call *sc, const upk_found_skill *f) {
+int upk__src_install_one(src_call *sc, const upk_found_skill *f) {
   upk_install_req req = *sc->base;
   req.lenient = true;       /* others' skills: as their agents load them */
   req.audit = !sc->audited; /* restore and check --update: the copy is audited as it is placed */
@@ -296,7 +281,8 @@ static int install_one(src_call *sc, const upk_found_skill *f) {
   json_array_append_new(sc->installed, json_pack("{s:s,s:s,s:s,s:o}", "name", f->name, "hash",
                                                  res.hash, "skillPath", f->skill_path, "targets",
                                                  upk_install_targets_json(&res)));
-  /* The install validates the skill again: what errors_of reported already is said once. */
+  /* The install validates the skill again: what upk__src_errors_of reported already is said once.
+   */
   name_files(&res.diags, 0, f);
   drop_said(&res.diags, &sc->diags);
   upk_diags_take(&sc->diags, &res.diags);
@@ -321,7 +307,7 @@ static int install_one(src_call *sc, const upk_found_skill *f) {
 static void install_chosen(src_call *sc, const bool *pick) {
   sc->installed = json_array();
   for (size_t i = 0; i < sc->found.len; i++) {
-    if (pick[i] && install_one(sc, &sc->found.items[i])) {
+    if (pick[i] && upk__src_install_one(sc, &sc->found.items[i])) {
       fail(sc, UPK_RPC_REQUEST_FAILED, "install of %s refused (diagnostics)",
            sc->found.items[i].name);
       return;
@@ -423,7 +409,7 @@ static bool lock_writable(src_call *sc) {
 
 /* The git host for owner/repo sources; an untrusted project's skills.gitHost is refused by
  * the config's loader and said in `diags` (may be NULL) as a warning coded with its rule. */
-static char *git_host(const upk_call *c, upk_diags *diags) {
+char *upk__src_git_host(const upk_call *c, upk_diags *diags) {
   upk_config cfg;
   char err[256];
   char *host = NULL;
@@ -455,7 +441,7 @@ static bool run_parse(src_call *sc, const char *spec) {
       return false;
     }
   }
-  char err[512], *host = git_host(sc->c, &sc->diags);
+  char err[512], *host = upk__src_git_host(sc->c, &sc->diags);
   int rc =
       upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err, sizeof err);
   free(host);
@@ -507,7 +493,7 @@ static void run_found(src_call *sc, int rc) {
   free(pick);
 }
 
-static void src_call_free(src_call *sc) {
+void upk__src_call_free(src_call *sc) {
   upk_source_free(&sc->src);
   upk_found_skills_free(&sc->found);
   upk_diags_free(&sc->diags);
@@ -520,15 +506,15 @@ static void src_call_free(src_call *sc) {
 
 static void src_state_free(void *p) {
   src_state *st = p;
-  src_call_free(&st->sc);
+  upk__src_call_free(&st->sc);
   free(st);
 }
 
 /* Beside the queue: the fetch, which waits on the network. */
 static void src_fetch(upk_call *c, int cancel_fd) {
   src_state *st = c->state;
-  st->fetched = upk_source_fetch(&st->sc.src, NULL, fetch_timeout_ms(), cancel_fd, &st->sc.dir,
-                                 &st->sc.commit, &st->sc.diags);
+  st->fetched = upk_source_fetch(&st->sc.src, NULL, upk__src_fetch_timeout_ms(), cancel_fd,
+                                 &st->sc.dir, &st->sc.commit, &st->sc.diags);
 }
 
 /* Back on the queue with the checkout. */
@@ -565,314 +551,4 @@ void upk_install_source(upk_call *c, upk_index *ix, const upk_install_req *base,
 void upk_audit_source(upk_call *c, upk_index *ix, const char *spec) {
   upk_install_req none = {0};
   src_start(c, ix, &none, spec);
-}
-
-/* ---- restore and check: what skills-lock.json names ---- */
-
-typedef struct locked {
-  char *name;
-  json_t *entry;
-  src_call sc;
-  long found;  /* the entry's skill among sc.found; -1 when missing */
-  bool wanted; /* check: among params.names (restore: all) */
-  int rc;      /* parsing and fetching its source: 0 or a negative errno */
-} locked;
-
-/* The source an entry names, at its commit when it has one and `at_commit` (else its ref).
- * malloc'd. */
-static char *entry_spec(const json_t *e, const char *workspace, const char *host, bool at_commit) {
-  const char *type = json_string_value(json_object_get(e, "sourceType"));
-  const char *source = json_string_value(json_object_get(e, "source"));
-  const char *url = json_string_value(json_object_get(e, "sourceUrl"));
-  const char *rev = at_commit ? json_string_value(json_object_get(e, "commit")) : NULL;
-  char *spec = NULL;
-  if (!rev)
-    rev = json_string_value(json_object_get(e, "ref"));
-  if (!source || !type)
-    return NULL;
-  if (!strcmp(type, "local")) {
-    spec = upk_xasprintf("%s%s%s", source[0] == '/' ? "" : workspace, source[0] == '/' ? "" : "/",
-                         source);
-    return spec;
-  }
-  if (url)
-    source = url;
-  if (!strcmp(type, "github") && !url)
-    return upk_xasprintf("%s/%s%s%s", host ? host : "https://github.com", source, rev ? "#" : "",
-                         rev ? rev : "");
-  return upk_xasprintf("%s%s%s", source, rev ? "#" : "", rev ? rev : "");
-}
-
-/* The entry's skill in what its source holds: by skillPath, else by name. */
-static long find_entry_skill(const locked *l) {
-  const char *path = json_string_value(json_object_get(l->entry, "skillPath"));
-  for (size_t i = 0; i < l->sc.found.len; i++)
-    if (path ? !strcmp(l->sc.found.items[i].skill_path, path)
-             : !strcasecmp(l->sc.found.items[i].name, l->name))
-      return (long)i;
-  return -1;
-}
-
-/* A lock is the project's (a workspace input, docs/security.md): a source on this machine
- * outside the project (a local path, a file:// URL) is read only for a project the user
- * trusts (rule trust/read); false with the refusal in sc.diags. */
-static bool lock_source_allowed(locked *l, const char *workspace) {
-  const upk_source *src = &l->sc.src;
-  const char *path = src->kind == UPK_SOURCE_PATH       ? src->url
-                     : !strncmp(src->url, "file://", 7) ? src->url + 7
-                                                        : NULL;
-  char real[PATH_MAX], ws[PATH_MAX], why[1024], what[PATH_MAX + 128];
-  if (!path || !workspace)
-    return path == NULL;
-  if (!realpath(path, real))
-    snprintf(real, sizeof real, "%s", path);
-  if (!realpath(workspace, ws))
-    snprintf(ws, sizeof ws, "%s", workspace);
-  size_t n = strlen(ws);
-  if ((!strncmp(real, ws, n) && (real[n] == '/' || !real[n])) ||
-      upk_trust_check(workspace) == UPK_TRUST_YES)
-    return true;
-  snprintf(what, sizeof what, "skills-lock.json: %s names %s, outside the project,", l->name, path);
-  upk_diags_add(
-      &l->sc.diags, UPK_SEV_ERROR, "lock/outside-project", "upskilld-source",
-      (upk_range){-1, 0, -1, 0}, "%s",
-      upk_policy_refusal(why, sizeof why, UPK_ORIGIN_WORKSPACE, UPK_POWER_READ, what, workspace));
-  return false;
-}
-
-/* Parse what the entry names (at its recorded commit when `at_commit`): l->rc. On the queue. */
-static void locate_parse(locked *l, const char *host, bool at_commit) {
-  src_call *sc = &l->sc;
-  char err[512];
-  char *spec = entry_spec(l->entry, upk_session_workspace(sc->c->server), host, at_commit);
-  l->rc = spec ? upk_source_parse(spec, host, upk_session_workspace(sc->c->server), &sc->src, err,
-                                  sizeof err)
-               : -EINVAL;
-  if (l->rc)
-    upk_diags_add(&sc->diags, UPK_SEV_ERROR, "lock/bad-entry", "upskilld-source",
-                  (upk_range){-1, 0, -1, 0}, "skills-lock.json: %s: %s", l->name,
-                  spec ? err : "no source or sourceType");
-  free(spec);
-  if (!l->rc && !lock_source_allowed(l, upk_session_workspace(sc->c->server)))
-    l->rc = -EPERM;
-}
-
-/* Fetch it: beside the queue (it waits on the network). */
-static void locate_fetch(locked *l, int cancel_fd) {
-  src_call *sc = &l->sc;
-  if (!l->rc)
-    l->rc = upk_source_fetch(&sc->src, NULL, fetch_timeout_ms(), cancel_fd, &sc->dir, &sc->commit,
-                             &sc->diags);
-}
-
-/* Find the entry's skill in what was fetched; false with a diagnostic in sc.diags. */
-static bool locate_find(locked *l) {
-  src_call *sc = &l->sc;
-  int rc = l->rc;
-  if (!rc)
-    rc = upk_source_discover(sc->dir, sc->src.subpath, &sc->found, &sc->diags);
-  l->found = rc ? -1 : find_entry_skill(l);
-  if (!rc && l->found < 0)
-    upk_diags_add(&sc->diags, UPK_SEV_ERROR, "lock/skill-missing", "upskilld-source",
-                  (upk_range){-1, 0, -1, 0}, "skills-lock.json: %s is no longer in %s", l->name,
-                  sc->src.lock_source);
-  /* The lock keeps the ref as asked (a commit was only where to fetch). */
-  free(sc->src.ref);
-  const char *ref = json_string_value(json_object_get(l->entry, "ref"));
-  sc->src.ref = ref ? upk_xstrdup(ref) : NULL;
-  return l->found >= 0;
-}
-
-/* Whether the skill as fetched hashes (into hex) to what the lock recorded. */
-static bool hash_matches(const locked *l, char hex[65]) {
-  const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
-  if (upk_skills_lock_hash(l->sc.found.items[l->found].dir, hex))
-    snprintf(hex, 65, "(unreadable)");
-  return want && !strcmp(hex, want);
-}
-
-/* --frozen: the fetched skill's hash is the lock's, or a diagnostic says how it drifted. */
-static bool same_hash(locked *l) {
-  char hex[65];
-  const char *want = json_string_value(json_object_get(l->entry, "computedHash"));
-  if (hash_matches(l, hex))
-    return true;
-  upk_diags_add(&l->sc.diags, UPK_SEV_ERROR, "lock/drift", "upskilld-source",
-                (upk_range){-1, 0, -1, 0},
-                "skills-lock.json: %s from %s hashes to %s, the lock says %s", l->name,
-                l->sc.src.lock_source, hex, want ? want : "(none)");
-  return false;
-}
-
-static locked *load_locked(upk_call *c, upk_index *ix, const upk_install_req *base, size_t *n) {
-  char err[512];
-  json_t *lock = upk_skills_lock_read(base->project_root, err, sizeof err), *e;
-  const char *name;
-  if (!lock) {
-    upk_call_fail(c, UPK_RPC_REQUEST_FAILED, NULL, "%s", err);
-    return NULL;
-  }
-  json_t *skills = json_object_get(lock, "skills");
-  locked *ls = upk_xcalloc(json_object_size(skills) + 1, sizeof *ls);
-  *n = 0;
-  json_object_foreach(skills, name, e) {
-    locked *l = &ls[(*n)++];
-    l->name = upk_xstrdup(name);
-    l->entry = json_incref(e);
-    l->sc = (src_call){.c = c, .ix = ix, .base = base};
-    l->wanted = true;
-  }
-  json_decref(lock);
-  return ls;
-}
-
-static void free_locked(locked *ls, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    src_call_free(&ls[i].sc);
-    json_decref(ls[i].entry);
-    free(ls[i].name);
-  }
-  free(ls);
-}
-
-/* What restore and check both work through, across their steps (c->state): the lock's
- * entries, the git host to fetch them from, and the diagnostics gathered on the way. */
-typedef struct lock_pass {
-  locked *ls;
-  size_t n;
-  char *host;
-  upk_diags all;
-  upk_install_req base;
-  bool frozen, update;
-} lock_pass;
-
-static void lock_pass_free(void *arg) {
-  lock_pass *p = arg;
-  upk_diags_free(&p->all);
-  free(p->host);
-  free_locked(p->ls, p->n);
-  free(p);
-}
-
-/* Beside the queue: every wanted entry's source fetched, one after another. */
-static void lock_fetch(upk_call *c, int cancel_fd) {
-  lock_pass *p = c->state;
-  for (size_t i = 0; i < p->n; i++)
-    if (p->ls[i].wanted)
-      locate_fetch(&p->ls[i], cancel_fd);
-}
-
-/* Read the lock and parse each wanted entry's source (`at_commit`: restore's), then fetch
- * them beside the queue and go on with `next`. */
-static void lock_pass_start(upk_call *c, upk_index *ix, const upk_install_req *base, bool at_commit,
-                            upk_call_fn next) {
-  lock_pass *p = upk_xcalloc(1, sizeof *p);
-  p->base = *base;
-  c->state = p;
-  c->state_free = lock_pass_free;
-  p->ls = load_locked(c, ix, &p->base, &p->n);
-  if (!p->ls)
-    return;
-  p->host = git_host(c, NULL);
-  json_t *only = json_object_get(c->params, "names"), *nm;
-  for (size_t i = 0; i < p->n; i++) {
-    locked *l = &p->ls[i];
-    size_t k;
-    l->wanted = !only || at_commit;
-    json_array_foreach(only, k, nm) l->wanted |= !strcasecmp(json_string_value(nm), l->name);
-    if (l->wanted)
-      locate_parse(l, p->host, at_commit);
-  }
-  upk_call_then(c, lock_fetch, next);
-}
-
-/* A restore audits each entry's skill before anything moves: high findings refuse the restore
- * unless the entry records allowRisky. The findings are kept only when they refuse. */
-static bool lock_audit(locked *l) {
-  src_call *sc = &l->sc;
-  upk_diags d = {0};
-  sc->risky = json_is_true(json_object_get(l->entry, "allowRisky"));
-  sc->audited = true;
-  int high = upk_audit_skill_in(sc->found.items[l->found].dir, sc->dir, &d);
-  bool ok = high == 0 || (high > 0 && sc->risky);
-  if (!ok) {
-    upk_diags_take(&sc->diags, &d);
-    upk_diags_add(&sc->diags, UPK_SEV_ERROR, "install/audit", "upskilld-source",
-                  (upk_range){-1, 0, -1, 0},
-                  "skills-lock.json: the audit of %s found %d high risk(s) (diagnostics) and its "
-                  "entry has no allowRisky; `upskillctl install SOURCE --allow-risky` accepts them",
-                  l->name, high > 0 ? high : 0);
-  }
-  upk_diags_free(&d);
-  return ok;
-}
-
-static void restore_after_fetch(upk_call *c, upk_index *ix) {
-  lock_pass *p = c->state;
-  bool ok = true, frozen = p->frozen;
-  for (size_t i = 0; i < p->n; i++) { /* everything fetched and checked before anything moves */
-    p->ls[i].sc.ix = ix;
-    ok &= locate_find(&p->ls[i]) && (!frozen || same_hash(&p->ls[i])) &&
-          errors_of(&p->ls[i].sc, &p->ls[i].sc.found.items[p->ls[i].found]) == 0 &&
-          lock_audit(&p->ls[i]);
-    upk_diags_take(&p->all, &p->ls[i].sc.diags);
-  }
-  json_t *restored = json_array();
-  for (size_t i = 0; ok && i < p->n; i++) {
-    p->ls[i].sc.keep_lock = frozen;
-    p->ls[i].sc.installed = json_array();
-    ok = install_one(&p->ls[i].sc, &p->ls[i].sc.found.items[p->ls[i].found]) == 0;
-    json_array_extend(restored, p->ls[i].sc.installed);
-    upk_diags_take(&p->all, &p->ls[i].sc.diags);
-  }
-  if (ok)
-    c->result =
-        json_pack("{s:o,s:o}", "restored", restored, "diagnostics", upk_diags_json(&p->all));
-  else
-    upk_call_fail(
-        c, UPK_RPC_REQUEST_FAILED,
-        json_pack("{s:o,s:o}", "diagnostics", upk_diags_json(&p->all), "restored", restored),
-        "restore%s: %s", frozen ? " --frozen refused" : " failed",
-        p->all.len ? p->all.items[p->all.len - 1].message : "see diagnostics");
-}
-
-void upk_restore_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool frozen) {
-  lock_pass_start(c, ix, base, true, restore_after_fetch);
-  if (c->state)
-    ((lock_pass *)c->state)->frozen = frozen;
-}
-
-/* What each lock entry's source holds now (at its ref, not its recorded commit): outdated when
- * the skill hashes otherwise than the lock says, as the skills CLI decides. With `update`, the
- * outdated are installed again and their entries rewritten. */
-static void check_after_fetch(upk_call *c, upk_index *ix) {
-  lock_pass *p = c->state;
-  json_t *out = json_array();
-  for (size_t i = 0; i < p->n; i++) {
-    locked *l = &p->ls[i];
-    if (!l->wanted)
-      continue;
-    l->sc.ix = ix;
-    char hex[65];
-    bool located = locate_find(l), outdated = located && !hash_matches(l, hex);
-    json_t *row = json_pack("{s:s,s:s?,s:s*,s:s*,s:b}", "name", l->name, "source",
-                            json_string_value(json_object_get(l->entry, "source")), "commit",
-                            json_string_value(json_object_get(l->entry, "commit")), "latest",
-                            l->sc.commit, "outdated", outdated);
-    if (outdated && p->update) {
-      l->sc.installed = json_array();
-      l->sc.risky = json_is_true(json_object_get(l->entry, "allowRisky"));
-      json_object_set_new(row, "updated",
-                          json_boolean(install_one(&l->sc, &l->sc.found.items[l->found]) == 0));
-    }
-    json_array_append_new(out, row);
-    upk_diags_take(&p->all, &l->sc.diags);
-  }
-  c->result = json_pack("{s:o,s:o}", "skills", out, "diagnostics", upk_diags_json(&p->all));
-}
-
-void upk_check_skills(upk_call *c, upk_index *ix, const upk_install_req *base, bool update) {
-  lock_pass_start(c, ix, base, false, check_after_fetch);
-  if (c->state)
-    ((lock_pass *)c->state)->update = update;
 }

@@ -5,7 +5,7 @@
 // file; malformed, empty and slow answers fail the judge and leave the rules' verdict.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -309,6 +309,44 @@ describe('install with the user\'s audit.judge', () => {
       await d.close();
     }
     assert.equal(d.sanitizerReport(), null);
+  });
+
+  // restore and update install what the lock names: the same judge reads each skill first (its
+  // cached answer for an unchanged skill: no model call), a high finding refuses it as install does
+  it('restore and update: the judge reads the lock\'s skills; a high finding refuses them', async () => {
+    writeFileSync(cfg(), 'audit:\n  judge: anthropic.judge-good\n');
+    const ctlRun = (args) => new Promise((done) => execFile(ctl, args, {
+      cwd: box.project, encoding: 'utf8', timeout: 60000,
+      env: daemonEnv(box, { UPSKILLD: process.env.UPSKILLD, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: srv.url }),
+    }, (err, stdout, stderr) => done({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })));
+    rmSync(join(box.project, 'skills-lock.json'), { force: true }); // the skills above are not this test's
+    const plain = QUOTES.replace(/When a quote[^]*books\.\n/, '').replace('name: quotes', 'name: locked-quotes');
+    const src = skill('locked-quotes', plain);
+    const n = srv.requests.length;
+    let out = await install([src]);
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    assert.equal(srv.requests.length, n + 1, 'the judge read it once');
+    rmSync(join(box.project, '.claude/skills/locked-quotes'), { recursive: true });
+    out = await ctlRun(['restore']);
+    assert.equal(out.status, 0, out.stdout + out.stderr);
+    assert.ok(placed('locked-quotes'), 'restored');
+    assert.equal(srv.requests.length, n + 1, 'an unchanged skill: the cached answer, no model call');
+    // the source now sends every quote out: update and restore both refuse it
+    writeFileSync(join(src, 'SKILL.md'), QUOTES.replace('name: quotes', 'name: locked-quotes'));
+    out = await ctlRun(['update']);
+    assert.notEqual(out.status, 0, out.stdout + out.stderr);
+    assert.match(out.stdout, /locked-quotes\s+not updated/);
+    assert.match(out.stdout + out.stderr, /the judge \(anthropic\.judge-good\) found high risk\(s\) in locked-quotes .*--allow-risky/);
+    assert.equal(srv.requests.length, n + 2);
+    assert.doesNotMatch(readFileSync(join(box.project, '.claude/skills/locked-quotes/SKILL.md'), 'utf8'), /ledger@/, 'not updated');
+    rmSync(join(box.project, '.claude/skills/locked-quotes'), { recursive: true });
+    out = await ctlRun(['restore']);
+    assert.notEqual(out.status, 0, out.stdout + out.stderr);
+    assert.match(out.stdout + out.stderr, /restore failed: skills-lock\.json: the judge \(anthropic\.judge-good\) found high risk\(s\) in locked-quotes/);
+    assert.match(out.stdout + out.stderr, /SKILL\.md:8:\d+: error: the judge: sends every quote to an outsider \[judge\/exfiltration\]/);
+    assert.equal(srv.requests.length, n + 2, 'the same text: the cached answer');
+    assert.ok(!placed('locked-quotes'), 'nothing was restored');
+    rmSync(join(box.project, 'skills-lock.json'));
   });
 
   it('no judge configured: installed as before, no model call; a project\'s audit.judge is ignored', async () => {
