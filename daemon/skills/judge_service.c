@@ -169,16 +169,25 @@ static void ask_one(const upk_audit_judge *j, const upk_model *m, judged *x, int
 
 /* Flags that take every tool away, put right after the command's first word (claude) or its
  * subcommand (codex exec): Claude Code with no built-in tool, no MCP server and every permission
- * prompt denied; Codex with no shell, no MCP server, no apps or web search, its sandbox
- * read-only and no approval asked. */
+ * prompt denied; Codex with no shell, no MCP server, no apps, plugins, browser, computer use,
+ * hooks, sub-agents (whose tool_search they bring) or web search, its sandbox read-only and no
+ * approval asked. Codex still offers apply_patch (the model's metadata decides it; no flag of
+ * codex-cli 0.169 drops it: it meets the read-only sandbox in an empty directory) and
+ * request_user_input (headless: no one answers). A feature a Codex build does not know fails
+ * its run, and the judge with it, saying so: never a run with the tool left on. */
 static const char *const CLAUDE_LOCK[] = {"--tools", "", "--strict-mcp-config", NULL};
 static const char *const CODEX_LOCK[] = {"-c",        "approval_policy=\"never\"",
                                          "-c",        "mcp_servers={}",
                                          "-c",        "web_search=\"disabled\"",
-                                         "-c",        "include_apply_patch_tool=false",
                                          "--disable", "shell_tool",
                                          "--disable", "unified_exec",
                                          "--disable", "apps",
+                                         "--disable", "plugins",
+                                         "--disable", "browser_use",
+                                         "--disable", "computer_use",
+                                         "--disable", "code_mode_host",
+                                         "--disable", "multi_agent",
+                                         "--disable", "hooks",
                                          "--disable", "image_generation",
                                          "--disable", "view_image",
                                          "--disable", "tool_suggest",

@@ -390,8 +390,8 @@ describe('an agent as the audit\'s judge: real Claude Code and Codex with no too
       assert.ok(asked.length >= 1, 'the agent asked the model');
       for (const q of asked) {
         // Claude Code: none at all. Codex: none that runs, reads or fetches; its apply_patch
-        // meets a read-only sandbox, its tool_search finds nothing (no MCP server, no apps).
-        const allowed = api === 'anthropic' ? [] : ['request_user_input', 'apply_patch', 'tool_search'];
+        // (no flag drops it) meets a read-only sandbox, request_user_input has no one to ask.
+        const allowed = api === 'anthropic' ? [] : ['request_user_input', 'apply_patch'];
         assert.deepEqual(offered(q).filter((n) => !allowed.includes(n)), [], JSON.stringify(offered(q)));
         assert.ok(q.view.cwd?.includes('/upskilld-judge-'), q.view.cwd);
         assert.ok(!existsSync(q.view.cwd), `${q.view.cwd} removed`);
