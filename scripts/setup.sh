@@ -10,6 +10,7 @@ set -euo pipefail
 pkgs=(gcc pkg-config meson ninja-build libuv1-dev libcurl4-openssl-dev libcmark-dev
       libjansson-dev libyaml-dev libsqlite3-dev libcriterion-dev libssl-dev
       g++ libtomlplusplus-dev libxml2-dev libyara-dev
+      python3-yaml # the audit's intent patterns, YAML read with libyaml at build time
       bubblewrap) # the sandbox for nvcc (docs/security.md, "Sandbox")
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(valgrind clang libclang-rt-14-dev neovim emacs-nox elpa-eglot tmux chromium slurm-wlm
