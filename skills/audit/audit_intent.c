@@ -1556,106 +1556,13 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
   free(t);
 }
 
-/* The fourth round's high shapes (with an order): the rule id, or NULL. */
-static const char *stranger_id(const upk__intent_signals *g) {
-  if (g->solicit && (g->sink || g->egress)) /* phishing through the agent */
-    return "audit/intent-phish";
-  if (g->dump && g->ingest) /* every secret kept in the model's context */
-    return "audit/intent-context";
-  if (g->spread && g->conceal) /* the author's step in all the user's work */
-    return "audit/intent-conceal";
-  return NULL;
-}
-
-/* The sixteenth round's high shapes (with an order): the user's security signal suppressed
- * wholesale, beside a clean bill or kept quiet; approval without review; the user's guards
- * removed on a pretext, unasked, quietly or all of them; download links diverted quietly or to
- * a mirror the text names. The rule id, or NULL. */
-static const char *signal_id(const upk__intent_signals *g) {
-  if (g->silence && (g->cleared || g->conceal || g->every))
-    return "audit/intent-conceal";
-  if (g->approve && g->unread)
-    return "audit/intent-step";
-  if (g->unguard && (g->pretext || g->unasked || g->conceal || g->every))
-    return "audit/intent-step";
-  if (g->divert && (g->conceal || (g->mirror && g->remote)))
-    return "audit/intent-conceal";
-  return NULL;
-}
-
-/* The fifteenth round's high shapes (with an order): the user's check defeated and a clean
- * bill or silence beside it; their payee swapped or their session's consent given, kept quiet
- * or for a stranger's literal value. The rule id, or NULL. */
-static const char *trust_id(const upk__intent_signals *g) {
-  if (g->sabotage && (g->cleared || g->conceal))
-    return "audit/intent-conceal";
-  if ((g->payee && g->swap) || g->consent) {
-    if (g->conceal)
-      return "audit/intent-conceal";
-    if (g->literal)
-      return "audit/intent-step";
-  }
-  return signal_id(g);
-}
+/* The severity ladder: skills/audit/rules/intent/severity.yaml, its rows read in order, the
+ * first that holds giving the finding's code and severity; made into severity_rows() at build
+ * time by rules/intent_tables.py. */
+#include "skills/audit/audit_intent_severity.h"
 
 int upk__intent_severity(const upk__intent_signals *g, const char **id) {
-  *id = NULL;
-  if (g->teaching)
-    return 0;
-  if (g->data && g->egress && (g->directive || g->conceal)) {
-    *id = "audit/intent-exfil";
-    return UPK_SEV_ERROR;
-  }
-  if (g->store && g->sink && (g->directive || g->conceal)) { /* a stored secret moved */
-    *id = "audit/intent-exfil";
-    return UPK_SEV_ERROR;
-  }
-  if (g->store && g->conceal && g->directive) { /* a stored secret read and kept quiet */
-    *id = "audit/intent-conceal";
-    return UPK_SEV_ERROR;
-  }
-  if (((g->conceal || (g->unasked && g->directive)) && (g->action || g->egress)) ||
-      (g->hide && g->directive)) {
-    *id = "audit/intent-conceal";
-    return UPK_SEV_ERROR;
-  }
-  if (g->directive && (*id = stranger_id(g)) != NULL)
-    return UPK_SEV_ERROR;
-  if (g->bypass && g->lasting && g->directive) { /* every later session runs unchecked */
-    *id = "audit/intent-step";
-    return UPK_SEV_ERROR;
-  }
-  if (g->grave && g->directive) {
-    *id = "audit/intent-step";
-    return UPK_SEV_ERROR;
-  }
-  if (g->claim && g->unasked && g->directive) { /* every session starts with the author's step */
-    *id = "audit/intent-step";
-    return UPK_SEV_ERROR;
-  }
-  if (g->directive && (*id = trust_id(g)) != NULL)
-    return UPK_SEV_ERROR;
-  if (g->strong) { /* no skill of good faith claims the user's or the system's authority */
-    *id = "audit/intent-override";
-    return UPK_SEV_ERROR;
-  }
-  if (g->data && g->egress) {
-    *id = "audit/intent-exfil";
-    return UPK_SEV_WARNING;
-  }
-  if ((g->conceal || g->unasked) && (g->data || g->directive || g->action)) {
-    *id = "audit/intent-conceal";
-    return UPK_SEV_WARNING;
-  }
-  if (g->override) {
-    *id = "audit/intent-override";
-    return UPK_SEV_WARNING;
-  }
-  if (g->directive && g->action) {
-    *id = "audit/intent-step";
-    return UPK_SEV_WARNING;
-  }
-  return 0;
+  return severity_rows(g, id);
 }
 
 /* ---- findings ---- */
