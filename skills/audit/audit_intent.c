@@ -1399,7 +1399,7 @@ bool upk__intent_ordered(const char *s, size_t n) {
   return d;
 }
 
-/* The fourth round's signals: a secret solicited, output kept in the context, a store dumped,
+/* Signals of a stranger's step: a secret solicited, output kept in the context, a store dumped,
  * a step spread to every file, the skill's instructions replaced, actions left out when
  * asked. */
 static void score_more(const toks *t, upk__intent_signals *sig) {
@@ -1432,7 +1432,7 @@ static bool negated_before(const char *s, size_t n) {
   return neg;
 }
 
-/* The thirteenth round's signals: takeover through the agent's tools, impersonation, a token
+/* Signals of a takeover: through the agent's tools, impersonation, a token
  * minted whole and handed over, the user's mail sent away, every command pre-approved. */
 static void score_takeover(const char *s, size_t n, const toks *t, upk__intent_signals *sig) {
   if (ANY(TAKEOVER, t) || ANY(IMPERSONATE, t))
@@ -1456,7 +1456,7 @@ static void score_takeover(const char *s, size_t n, const toks *t, upk__intent_s
     sig->egress = sig->sink = false;
 }
 
-/* The fifteenth round's signals: the user's checks defeated, a clean bill, money redirected,
+/* Signals against the user's trust: their checks defeated, a clean bill, money redirected,
  * the user's session approving a request, every read mirrored to a tool, secrets put where
  * nobody looks or baked into code, a stranger's literal value. */
 static void score_trust(const char *s, size_t n, const toks *t, upk__intent_signals *sig) {
@@ -1483,7 +1483,7 @@ static bool names_remote(const toks *t) {
   return false;
 }
 
-/* The sixteenth round's signals: the user's security signal suppressed or a figure falsified,
+/* Signals of the user's security signal suppressed or a figure falsified,
  * advice rated low in one party's favour, approval without review, the user's guards removed,
  * download links diverted, every message or meeting copied to a fixed party. */
 static void score_signal(const toks *t, upk__intent_signals *sig) {
@@ -1852,7 +1852,8 @@ static void add_named_step(const char *data, const upk__intent_sentence *s,
  * concealment or a clean bill said two sentences after the act still belongs to it. */
 #define SECTION_REACH 6
 
-/* What the other sentences of i's section add to the round-16 shapes: an approval and the
+/* What the other sentences of i's section add to the shapes read over a whole section (the
+ * security signal silenced, an approval, guards removed, links diverted): an approval and the
  * diff left unread, a concealment, a clean bill, a pretext, a mirror, the money's way swapped. */
 static void add_section(const upk__intent_sentence *s, const upk__intent_signals *sig, size_t n,
                         size_t i, upk__intent_signals *w) {
@@ -1891,7 +1892,7 @@ static void report_all(const char *rel, const char *data, size_t len, const upk_
     const char *id;
     add_named_step(data, s, sig, n, i, &w);
     int sev = upk__intent_severity(&w, &id);
-    if (!s[i].heading) { /* the round-16 shapes joined over the section */
+    if (!s[i].heading) { /* the shapes joined over the section */
       upk__intent_signals x = w;
       const char *xid;
       add_section(s, sig, n, i, &x);

@@ -63,7 +63,7 @@ typedef struct upk__intent_signals {
                      invitation accepted, Authorize clicked */
   bool literal;   /* a stranger's value shipped in the text: a fixed device code, an IBAN, a
                      wallet address */
-  /* Round 16: the user's security signal, reviews, guards and links, by meaning. */
+  /* The user's security signal, reviews, guards and links, by meaning. */
   bool silence; /* the user's security signal suppressed: findings, advisories or CVEs left out
                    of a report, allowlisted wholesale, security reports closed or erased */
   bool approve; /* an approval given: approve, merge, sign, accept */

@@ -40,7 +40,7 @@ typedef struct lang_table {
   const char *const *sabotage;  /* the user's checks defeated: failing tests deleted or
                                    skipped, a coverage gate lowered, findings called false */
   const char *const *clean;     /* a clean bill: the pipeline green, no problems found */
-  /* round 16: download links diverted, the user's security signal left out of a report */
+  /* download links diverted, the user's security signal left out of a report */
   const char *const *links;  /* download or install links */
   const char *const *swap;   /* replace, swap, point elsewhere */
   const char *const *signal; /* vulnerabilities, CVEs, advisories, security findings */
@@ -53,13 +53,6 @@ typedef struct lang_table {
 /* Each language's phrases by signal: skills/audit/rules/intent/languages.yaml, made into C at
  * build time by rules/intent_tables.py. */
 #include "skills/audit/audit_intent_langs.h"
-
-/* Turkish marks negation with a suffix (-me, -ma): no table of negations after a phrase; the
- * concealments carry theirs ("söyleme", "bahsetme"). */
-
-/* Round 14: Polish, Czech, Dutch, Indonesian, Vietnamese and Ukrainian. Each table's action
- * holds a run against production (with an order and "without asking" beside it, high) and its
- * success a bare "OK" reported (with a concealment, a failure told as a success). */
 
 /* s lowercased: ASCII, Latin-1's capitals and Cyrillic's. */
 static char *lower(const char *s, size_t n) {
