@@ -75,10 +75,9 @@ int upk_catalog_entry(upk_catalog_cache *cache, const char *dir, const char *ski
  * record (saying why). Thread-safe: no cache. */
 int upk_catalog_record(const char *dir, const char *skill_file, char **out);
 
-/** Threads upk_catalog_records uses at most. */
-#define UPK_CATALOG_MAX_THREADS 8
 /** upk_catalog_record of n skills (dirs[i], skill_files[i]) into out[i] (NULL: out of memory)
- * on up to `threads` threads, the caller's among them: a listing page's missing records. */
+ * on up to `threads` threads (0: one a core; common/fanout.h), the caller's among them: a
+ * listing page's missing records. */
 void upk_catalog_records(const char *const *dirs, const char *const *skill_files, char **out,
                          size_t n, unsigned threads);
 /** Give every entry of a listing page (upk_index_skills_page) a record this open of the index

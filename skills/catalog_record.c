@@ -7,13 +7,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "common/fanout.h"
 #include "common/log.h"
 #include "common/sha256.h"
 #include "common/xalloc.h"
@@ -105,41 +104,21 @@ int upk_catalog_record(const char *dir, const char *skill_file, char **out) {
   return *out ? 0 : -ENOMEM;
 }
 
-/* upk_catalog_records' shared state: the next skill to build, taken by whichever thread is
- * free (a skill of 500 files beside ones of two). */
-typedef struct {
+typedef struct records_job {
   const char *const *dirs, *const *files;
   char **out;
-  size_t n, next;
-  pthread_mutex_t mu;
 } records_job;
 
-static void *records_worker(void *arg) {
+static void record_at(void *arg, size_t i) {
   records_job *j = arg;
-  for (;;) {
-    pthread_mutex_lock(&j->mu);
-    size_t i = j->next < j->n ? j->next++ : j->n;
-    pthread_mutex_unlock(&j->mu);
-    if (i == j->n)
-      return NULL;
-    if (upk_catalog_record(j->dirs[i], j->files[i], &j->out[i]))
-      j->out[i] = NULL;
-  }
+  if (upk_catalog_record(j->dirs[i], j->files[i], &j->out[i]))
+    j->out[i] = NULL;
 }
 
 void upk_catalog_records(const char *const *dirs, const char *const *skill_files, char **out,
                          size_t n, unsigned threads) {
-  records_job j = {.dirs = dirs, .files = skill_files, .out = out, .n = n};
-  pthread_mutex_init(&j.mu, NULL);
-  pthread_t tid[UPK_CATALOG_MAX_THREADS];
-  unsigned started = 0,
-           want = threads < UPK_CATALOG_MAX_THREADS ? threads : UPK_CATALOG_MAX_THREADS;
-  for (unsigned t = 1; t < want && t < n; t++) /* this thread is the first of them */
-    started += pthread_create(&tid[started], NULL, records_worker, &j) == 0;
-  records_worker(&j);
-  for (unsigned t = 0; t < started; t++)
-    pthread_join(tid[t], NULL);
-  pthread_mutex_destroy(&j.mu);
+  records_job j = {dirs, skill_files, out};
+  upk_fan_out(n, threads, record_at, &j);
 }
 
 /* Indexing builds no record (hashing every file of every skill was a third of its time): the
@@ -147,45 +126,38 @@ void upk_catalog_records(const char *const *dirs, const char *const *skill_files
  * process's record that stat finds current (files may have changed while no daemon watched)
  * is stamped as this open's; one that is not is built again. */
 size_t upk_catalog_own_records(upk_index *ix, upk_index_entries *page, bool *whole) {
-  size_t n = page->len ? page->len : 1, nb = 0, nk = 0;
+  size_t n = page->len + 1, nb = 0, ns = 0;
+  upk_index_entry **build = upk_xcalloc(n, sizeof *build), **store = upk_xcalloc(n, sizeof *store);
   const char **dirs = upk_xcalloc(n, sizeof *dirs), **files = upk_xcalloc(n, sizeof *files);
-  char **built = upk_xcalloc(n, sizeof *built), **keep = upk_xcalloc(n, sizeof *keep);
-  upk_index_entry **at = upk_xcalloc(n, sizeof *at);
-  int64_t *docs = upk_xcalloc(n, sizeof *docs);
+  char **built = upk_xcalloc(n, sizeof *built);
   for (size_t i = 0; i < page->len; i++) {
     upk_index_entry *e = &page->items[i];
     if (e->catalog && e->catalog_ours)
       continue;
-    if (e->catalog && upk_catalog_record_current(e->catalog, e->dir)) {
-      docs[nk] = e->catalog_doc;
-      keep[nk++] = e->catalog;
-      continue;
-    }
+    store[ns++] = e;
+    if (e->catalog && upk_catalog_record_current(e->catalog, e->dir))
+      continue; /* stored again as this open's */
     const char *slash = strrchr(e->path, '/');
-    at[nb] = e;
+    build[nb] = e;
     dirs[nb] = e->dir;
     files[nb++] = slash ? slash + 1 : e->path;
   }
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  upk_catalog_records(dirs, files, built, nb, cpus > 1 ? (unsigned)cpus : 1);
+  upk_catalog_records(dirs, files, built, nb, 0);
   bool missing = false;
   for (size_t i = 0; i < nb; i++) {
-    free(at[i]->catalog);
-    at[i]->catalog = built[i]; /* NULL (out of memory): the listing reads the disk */
+    free(build[i]->catalog);
+    build[i]->catalog = built[i]; /* NULL (out of memory): the listing reads the disk */
     missing |= !built[i];
-    docs[nk] = at[i]->catalog_doc;
-    keep[nk++] = built[i];
   }
-  int rc = upk_index_catalog_keep(ix, docs, keep, nk);
+  int rc = upk_index_catalog_keep(ix, store, ns);
   if (rc) /* served as built, not kept whole; the next walk's page builds them again */
     upk_debug("skills/list: listing entries not stored: %s", upk_index_errmsg(ix));
   *whole = !rc && !missing;
+  free(build);
+  free(store);
   free(dirs);
   free(files);
   free(built);
-  free(keep);
-  free(at);
-  free(docs);
   return nb;
 }
 

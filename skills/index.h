@@ -279,13 +279,14 @@ void upk_index_entry_free(upk_index_entry *e);
  * the end, or a negative errno. */
 int upk_index_skills_page(upk_index *ix, int64_t *cursor, size_t max, upk_index_entries *out);
 
-/** Store listing records (skills/catalog.h) records[i] of documents docs[i], stamped as this
- * open's, in one transaction: what a listing page built for skills without a record, or with
- * another process's that it checked against the disk. Indexing stores none (hashing every
- * file of every skill was a third of its time, for a listing few sessions ask for). NULL
- * records are skipped. 0, or a negative errno (another daemon held the index past the busy
- * timeout: the page still serves what it built, and the next one builds it again). */
-int upk_index_catalog_keep(upk_index *ix, const int64_t *docs, char *const *records, size_t n);
+/** Store the listing records (skills/catalog.h) of n entries of upk_index_skills_page (each
+ * entry's `catalog`, of its `catalog_doc`), stamped as this open's, in one transaction: what a
+ * listing page built for skills without a record, or another process's that it checked
+ * against the disk. Indexing stores none (hashing every file of every skill was a third of its
+ * time, for a listing few sessions ask for). Entries without a record are skipped. 0, or a
+ * negative errno (another daemon held the index past the busy timeout: the page still serves
+ * what it built, and the next one builds it again). */
+int upk_index_catalog_keep(upk_index *ix, upk_index_entry *const *entries, size_t n);
 /** A stamp of the index's content: equal stamps, nothing was written in between, by this
  * connection or another (what a page listed then it lists now). 0, or a negative errno. */
 int upk_index_stamp(upk_index *ix, uint64_t *stamp);

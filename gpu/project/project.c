@@ -3,20 +3,19 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fanout.h"
 #include "common/fileio.h"
 #include "gpu/compile/nvcc.h"
 #include "gpu/compile/srcscan.h"
 #include "common/xalloc.h"
 
-enum { MAX_THREADS = 8, SOURCE_CAP = 16 << 20 };
+enum { SOURCE_CAP = 16 << 20 };
 
 static bool is_cu(const char *path) {
   size_t n = strlen(path);
@@ -174,7 +173,6 @@ typedef struct pool {
   upk_kvalidate_result *results;
   int *rcs;
   size_t *order; /* jobs by estimated cost, dearest first */
-  atomic_size_t next;
 } pool;
 
 upk_strv upk_strv_concat(upk_strv a, upk_strv b, const char **buf) {
@@ -226,14 +224,11 @@ static int run_job(const pool *w, size_t i) {
   return rc;
 }
 
-static void *worker(void *arg) {
+/* The k-th job to start (upk_fan_out): the k-th dearest. */
+static void job_at(void *arg, size_t k) {
   pool *w = arg;
-  size_t k;
-  while ((k = atomic_fetch_add(&w->next, 1)) < w->p->n_jobs) {
-    size_t i = w->order ? w->order[k] : k;
-    w->rcs[i] = run_job(w, i);
-  }
-  return NULL;
+  size_t i = w->order ? w->order[k] : k;
+  w->rcs[i] = run_job(w, i);
 }
 
 /* A job's rough cost: its file's size, times ten when it goes through nvcc (host code or
@@ -273,21 +268,8 @@ static size_t *cost_order(const upk_project *p) {
 int upk_project_validate(const upk_project *p, const upk_kvalidate_req *base, int threads,
                          upk_kvalidate_result *results, int *rcs) {
   pool w = {.p = p, .base = base, .results = results, .rcs = rcs, .order = cost_order(p)};
-  atomic_init(&w.next, 0);
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  if (threads <= 0)
-    threads = cores > 0 && cores < MAX_THREADS ? (int)cores : MAX_THREADS;
-  if ((size_t)threads > p->n_jobs)
-    threads = (int)p->n_jobs;
   memset(results, 0, p->n_jobs * sizeof *results);
-  pthread_t tid[MAX_THREADS];
-  int started = 0;
-  for (; started < threads - 1 && started < MAX_THREADS; started++)
-    if (pthread_create(&tid[started], NULL, worker, &w))
-      break;
-  worker(&w); /* this thread works too (and alone when no thread could start) */
-  for (int i = 0; i < started; i++)
-    pthread_join(tid[i], NULL);
+  upk_fan_out(p->n_jobs, threads > 0 ? (unsigned)threads : 0, job_at, &w); /* 0: one a core */
   free(w.order);
   for (size_t i = 0; i < p->n_jobs; i++)
     if (rcs[i] == -ENOMEM)

@@ -71,7 +71,7 @@ int upk__ix_catalog_check(upk_index *ix, int64_t doc, const char *dir) {
   return rc;
 }
 
-int upk_index_catalog_keep(upk_index *ix, const int64_t *docs, char *const *records, size_t n) {
+int upk_index_catalog_keep(upk_index *ix, upk_index_entry *const *entries, size_t n) {
   if (!n)
     return 0;
   if (upk__ix_exec(ix, "BEGIN IMMEDIATE")) /* another daemon's write: waited for, then given up */
@@ -79,8 +79,8 @@ int upk_index_catalog_keep(upk_index *ix, const int64_t *docs, char *const *reco
   uint64_t changes = __atomic_load_n(&ix->listing_changes, __ATOMIC_RELAXED);
   int rc = 0;
   for (size_t i = 0; !rc && i < n; i++)
-    if (records[i])
-      rc = upk__ix_catalog_put(ix, docs[i], records[i]);
+    if (entries[i]->catalog)
+      rc = upk__ix_catalog_put(ix, entries[i]->catalog_doc, entries[i]->catalog);
   if (rc || upk__ix_exec(ix, "COMMIT")) {
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     return rc ? rc : -EIO;

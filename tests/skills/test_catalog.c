@@ -494,11 +494,11 @@ Test(catalog, listing_records_are_stored_by_the_listing_not_by_indexing) {
   upk_index_entries page = page_of(ix);
   const char *dirs[2], *files[2] = {"SKILL.md", "SKILL.md"};
   char *built[2], *one = NULL;
-  int64_t docs[2];
+  upk_index_entry *keep[2];
   for (size_t i = 0; i < 2; i++) {
     cr_assert_null(page.items[i].catalog, "indexing stored a record for %s", page.items[i].dir);
     dirs[i] = page.items[i].dir;
-    docs[i] = page.items[i].catalog_doc;
+    keep[i] = &page.items[i];
   }
   upk_catalog_records(dirs, files, built, 2, 4);
   for (size_t i = 0; i < 2; i++) {
@@ -506,7 +506,9 @@ Test(catalog, listing_records_are_stored_by_the_listing_not_by_indexing) {
     cr_assert_str_eq(built[i], one);
     free(one);
   }
-  cr_assert_eq(upk_index_catalog_keep(ix, docs, built, 2), 0, "%s", upk_index_errmsg(ix));
+  for (size_t i = 0; i < 2; i++)
+    page.items[i].catalog = strdup(built[i]);
+  cr_assert_eq(upk_index_catalog_keep(ix, keep, 2), 0, "%s", upk_index_errmsg(ix));
   upk_index_entries_free(&page);
   page = page_of(ix);
   for (size_t i = 0; i < 2; i++) {
