@@ -76,7 +76,8 @@ def part_of(path):
 OTHERS = ("tests", "bench")
 GENERATED = {"upk_config.h",  # made by the build: not in the source tree
              "skills/audit/audit_intent_tables.h", "skills/audit/audit_intent_langs.h",
-             "skills/audit/audit_intent_severity.h"}
+             "skills/audit/audit_intent_severity.h", "skills/audit/audit_intent_words.h",
+             "skills/audit/audit_md_words.h"}
 
 
 def sources(root):

@@ -30,6 +30,13 @@
 #define EVIDENCE_MAX 200 /* bytes of the sentence shown */
 #define SENTENCES_MAX 20000
 
+/* The word lists a token or a passage is compared with: skills/audit/rules/intent/words.yaml,
+ * each with what it means and how it is read, made into C at build time by
+ * rules/intent_tables.py. WORDS(list) passes a list with its length. */
+#include "skills/audit/audit_intent_words.h"
+#define COUNT(list) (sizeof list / sizeof *list)
+#define WORDS(list) list, COUNT(list)
+
 /* ---- prose: segments and sentences ---- */
 
 typedef struct prose {
@@ -42,20 +49,6 @@ typedef struct prose {
   int seg;
   bool rules; /* the sentences being added are written into the agent's rules */
 } prose;
-
-/* Words that present a passage as an attack, a red flag or a detection: what it quotes is
- * there to be recognised, not obeyed. */
-static const char *const TEACHING[] = {
-    "attack",  "malicious",        "malware",     "adversar",           "injection",
-    "exploit", "phishing",         "red flag",    "suspicious",         "poison",
-    "threat",  "anti-pattern",     "what not to", "bad example",        "indicator",
-    "detect",  "this skill flags", "jailbreak",   "social engineering",
-};
-
-/* ...and words that, in a heading or in the paragraph that opens a list, present what follows
- * as things to look for (a review checklist). */
-static const char *const CONTEXT[] = {"look for",      "looks for", "reviewer", "watch for",
-                                      "warning signs", "signs of",  "watch out"};
 
 /* s[0..n) lowercased (its first 1,023 bytes) holds one of the phrases. */
 static bool holds_phrase(const char *s, size_t n, const char *const *phrases, size_t count) {
@@ -71,11 +64,11 @@ static bool holds_phrase(const char *s, size_t n, const char *const *phrases, si
 }
 
 static bool teaching_text(const char *s, size_t n) {
-  return holds_phrase(s, n, TEACHING, sizeof TEACHING / sizeof *TEACHING);
+  return holds_phrase(s, n, WORDS(TEACHING));
 }
 
 static bool context_text(const char *s, size_t n) {
-  return holds_phrase(s, n, CONTEXT, sizeof CONTEXT / sizeof *CONTEXT) || teaching_text(s, n);
+  return holds_phrase(s, n, WORDS(CHECKLIST)) || teaching_text(s, n);
 }
 
 static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool heading) {
@@ -94,13 +87,12 @@ static void add_sentence(prose *p, size_t at, size_t end, bool teaching, bool he
 
 /* Words a full stop follows without ending a sentence. */
 static bool abbreviation(const char *d, size_t at, size_t from) {
-  static const char *const ABBR[] = {"e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig"};
   size_t s = at;
   while (s > from && ((d[s - 1] >= 'a' && d[s - 1] <= 'z') ||
                       (d[s - 1] >= 'A' && d[s - 1] <= 'Z') || d[s - 1] == '.'))
     s--;
-  for (size_t i = 0; i < sizeof ABBR / sizeof *ABBR; i++)
-    if (at - s == strlen(ABBR[i]) && !strncasecmp(d + s, ABBR[i], at - s))
+  for (size_t i = 0; i < COUNT(ABBREVIATION); i++)
+    if (at - s == strlen(ABBREVIATION[i]) && !strncasecmp(d + s, ABBREVIATION[i], at - s))
       return true;
   size_t dg = at; /* a list item's number, a version: "2. Do not ..." */
   while (dg > from && d[dg - 1] >= '0' && d[dg - 1] <= '9')
@@ -194,17 +186,10 @@ static void add_leftovers(prose *p) {
 /* A fenced block of prose (text, Markdown, a prompt): what an agent is told to write into its
  * memory or rules is read as orders too. */
 static bool prose_block(cmark_node *n) {
-  static const char *const PROSE[] = {
-      "text",     "txt",       "markdown",  "md",           "prompt",     "plaintext", "plain",
-      "mermaid",  "latex",     "tex",       "math",         "katex",      "plantuml",  "dot",
-      "graphviz", "html",      "xml",       "svg", /* and what renders as a picture: its words are
-                                                      not shown as words */
-      "system",   "assistant", "developer", "instructions", "instruction"}; /* a chat role's
-                                                 label: a forged system message */
   const char *info = cmark_node_get_fence_info(n);
   size_t k = info ? strcspn(info, " \t{,") : 0;
-  for (size_t i = 0; k && i < sizeof PROSE / sizeof *PROSE; i++)
-    if (strlen(PROSE[i]) == k && !strncasecmp(info, PROSE[i], k))
+  for (size_t i = 0; k && i < COUNT(PROSE_FENCE); i++)
+    if (strlen(PROSE_FENCE[i]) == k && !strncasecmp(info, PROSE_FENCE[i], k))
       return true;
   return false;
 }
@@ -245,48 +230,17 @@ static void mark_code(prose *p, cmark_node *doc) {
   cmark_iter_free(it);
 }
 
-/* The paragraph just before a code block names one of the agent's rule or memory files: the
- * block is what gets written there ("Add these lines to ~/.codex/AGENTS.md:"). */
-static const char *const AGENT_FILES[] = {"claude.md",        "agents.md",
-                                          "gemini.md",        "/memories/",
-                                          "memory.md",        ".cursorrules",
-                                          ".windsurfrules",   "global_rules",
-                                          ".cursor/rules",    "copilot-instructions",
-                                          ".claude/settings", ".codex/config",
-                                          ".gemini/settings", "heartbeat.md",
-                                          "soul.md"};
-
 /* Whether a paragraph naming an agent file hands the block after it to that file: it ends in a
  * colon ("Add to CLAUDE.md:") or says to write ("append this to AGENTS.md"). A paragraph that only
  * names the file ("monitor drift from the persona in SOUL.md.") leaves the block a script. */
 static bool presents_block(const char *s, size_t n) {
-  static const char *const WRITE[] = {"add",
-                                      "append",
-                                      "writ",
-                                      "save",
-                                      "paste",
-                                      "insert",
-                                      "put ",
-                                      "copy",
-                                      "includ",
-                                      "updat",
-                                      "place",
-                                      "stor",
-                                      "remember",
-                                      "contain",
-                                      "follow",
-                                      "rule",
-                                      "\xE5\x86\x99" /* 写 */,
-                                      "\xE6\xB7\xBB\xE5\x8A\xA0" /* 添加 */,
-                                      "\xE4\xBF\x9D\xE5\xAD\x98" /* 保存 */,
-                                      "\xE8\xBF\xBD\xE5\x8A\xA0" /* 追加 */};
   while (n > 0 && isspace((unsigned char)s[n - 1]))
     n--;
   if (n > 0 && s[n - 1] == ':')
     return true;
   if (n >= 3 && !memcmp(s + n - 3, "\xEF\xBC\x9A", 3)) /* a fullwidth colon */
     return true;
-  return holds_phrase(s, n, WRITE, sizeof WRITE / sizeof *WRITE);
+  return holds_phrase(s, n, WORDS(WRITE_VERB));
 }
 
 static bool rules_block(const prose *p, cmark_node *n) {
@@ -298,23 +252,18 @@ static bool rules_block(const prose *p, cmark_node *n) {
     return false;
   size_t at = p->lines.starts[first];
   size_t e = last + 1 < p->lines.n ? p->lines.starts[last + 1] : p->len;
-  return holds_phrase(p->data + at, e - at, AGENT_FILES,
-                      sizeof AGENT_FILES / sizeof *AGENT_FILES) &&
+  return holds_phrase(p->data + at, e - at, AGENT_FILES, COUNT(AGENT_FILES)) &&
          presents_block(p->data + at, e - at);
 }
 
 /* The agent named as the one spoken to at d[i]: "assistant:", "AI assistant reading this:",
  * "note for the AI", "Claude, ...". */
 static bool addressee_at(const char *d, size_t i, size_t e) {
-  static const char *const WHO[] = {"assistant", "ai",     "agent",   "claude",  "llm",
-                                    "codex",     "gemini", "chatgpt", "copilot", "model"};
-  static const char *const TO[] = {"for the ", "to the ", "for any ",
-                                   "dear ",    "hey ",    "attention "};
   if (i > 0 && isalnum((unsigned char)d[i - 1]))
     return false;
-  for (size_t k = 0; k < sizeof WHO / sizeof *WHO; k++) {
-    size_t wl = strlen(WHO[k]);
-    if (e - i < wl || strncasecmp(d + i, WHO[k], wl) ||
+  for (size_t k = 0; k < COUNT(ADDRESSEE); k++) {
+    size_t wl = strlen(ADDRESSEE[k]);
+    if (e - i < wl || strncasecmp(d + i, ADDRESSEE[k], wl) ||
         (i + wl < e && isalnum((unsigned char)d[i + wl])))
       continue;
     for (size_t j = i + wl; j < e && j < i + wl + 24; j++) { /* a colon after a few words */
@@ -323,9 +272,9 @@ static bool addressee_at(const char *d, size_t i, size_t e) {
       if (!isalpha((unsigned char)d[j]) && d[j] != ' ')
         break;
     }
-    for (size_t t = 0; t < sizeof TO / sizeof *TO; t++) {
-      size_t tl = strlen(TO[t]);
-      if (i >= tl && !strncasecmp(d + i - tl, TO[t], tl))
+    for (size_t t = 0; t < COUNT(ADDRESS_TO); t++) {
+      size_t tl = strlen(ADDRESS_TO[t]);
+      if (i >= tl && !strncasecmp(d + i - tl, ADDRESS_TO[t], tl))
         return true;
     }
   }
@@ -414,9 +363,6 @@ static bool ends_with_phrase(const char *buf, size_t k, const char *const *phras
 /* A paragraph that ends in a prohibition opening a list ("The agent must **NOT**:"): the items
  * are what it forbids. */
 static bool prohibits(const char *s, size_t n) {
-  static const char *const NO[] = {
-      "must not:", "must never:",  "should not:", "should never:", "do not:", "don't:",
-      "never:",    "not allowed:", "prohibited:", "forbidden:",    "avoid:"};
   char buf[256];
   size_t k = 0;
   while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r'))
@@ -425,29 +371,13 @@ static bool prohibits(const char *s, size_t n) {
     if (s[i] != '*' && s[i] != '_')
       buf[k++] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
   buf[k] = '\0';
-  return ends_with_phrase(buf, k, NO, sizeof NO / sizeof *NO);
+  return ends_with_phrase(buf, k, WORDS(PROHIBIT_END));
 }
 
 /* A heading that names what follows as things not to do ("### ❌ DON'T", "## Pitfalls to
  * avoid"): by its last words, markup, emoji and punctuation left out, so that "Don't worry"
  * or "Never lose work" still heads orders. */
 static bool prohibits_heading(const char *s, size_t n) {
-  static const char *const NO[] = {"don't",
-                                   "dont",
-                                   "do not",
-                                   "don'ts",
-                                   "donts",
-                                   "avoid",
-                                   "never",
-                                   "never do",
-                                   "pitfalls",
-                                   "common mistakes",
-                                   "mistakes to avoid",
-                                   "bad practices",
-                                   "what not to do",
-                                   "things to avoid",
-                                   "anti-patterns",
-                                   "antipatterns"};
   char buf[256];
   size_t k = 0;
   for (size_t i = 0; i < n && k < sizeof buf - 1; i++) {
@@ -461,7 +391,7 @@ static bool prohibits_heading(const char *s, size_t n) {
   }
   while (k && (buf[k - 1] == ' ' || buf[k - 1] == '-'))
     k--;
-  return ends_with_phrase(buf, k, NO, sizeof NO / sizeof *NO);
+  return ends_with_phrase(buf, k, WORDS(PROHIBIT_HEADING));
 }
 
 /* Whether paragraph n quotes code (a backtick): a quoted command on a teaching line loses its
@@ -596,14 +526,10 @@ static bool string_value(const char *d, size_t j, size_t e) {
 /* Whether the line data[at, e) sets a field a model reads as its instructions: an MCP
  * server's `instructions=`, a `system_prompt:`, a `systemInstruction` (key, quote, = or :). */
 static bool prompt_field_line(const char *d, size_t at, size_t e) {
-  static const char *const FIELDS[] = {
-      "instructions",       "system_prompt",      "systemprompt",      "system_message",
-      "systemmessage",      "system_instruction", "systeminstruction", "custom_instructions",
-      "custominstructions", "developer_message"};
-  for (size_t f = 0; f < sizeof FIELDS / sizeof *FIELDS; f++) {
-    size_t k = strlen(FIELDS[f]);
+  for (size_t f = 0; f < COUNT(PROMPT_FIELDS); f++) {
+    size_t k = strlen(PROMPT_FIELDS[f]);
     for (size_t i = at; i + k < e; i++) {
-      if (strncasecmp(d + i, FIELDS[f], k) || (i > at && (isalnum((unsigned char)d[i - 1]))))
+      if (strncasecmp(d + i, PROMPT_FIELDS[f], k) || (i > at && (isalnum((unsigned char)d[i - 1]))))
         continue;
       size_t j = i + k;
       while (j < e && (d[j] == '"' || d[j] == '\'' || d[j] == ' '))
@@ -813,14 +739,6 @@ static bool has_suffix(const char *w, const char *suf) {
   return a >= b && !strcmp(w + a - b, suf);
 }
 
-#define PLAIN_NEG 13 /* NEG's first words: negations; the rest redact or leave out */
-
-static const char *const NEG[] = {
-    "not",      "never",    "don't",  "dont",     "no",        "mustn't", "shouldn't", "cannot",
-    "can't",    "won't",    "nor",    "neither",  "avoid",     "doesn't", "isn't",     "aren't",
-    "refuse",   "nothing",  "redact", "redacted", "mask",      "masked",  "scrub",     "strip",
-    "sanitize", "sanitise", "omit",   "exclude",  "excluding", "without"};
-
 /* w is one of the first n words of list. */
 static bool in_list(const char *const *list, size_t n, const char *w) {
   for (size_t i = 0; i < n; i++)
@@ -847,99 +765,41 @@ static bool ends_any(const char *const *sufs, size_t n, const char *w) {
 
 /* A remote address: a URL, an e-mail, a host. */
 static bool is_remote(const char *w) {
-  static const char *const TLD[] = {".com",  ".net", ".io",  ".xyz", ".ru",
-                                    ".site", ".app", ".dev", ".org"};
   if (strstr(w, "://") || (strchr(w, '@') && strchr(strchr(w, '@'), '.')) || !strncmp(w, "www.", 4))
     return true;
   if (!strchr(w, '.') || strchr(w, '/'))
     return false;
-  return ends_any(TLD, sizeof TLD / sizeof *TLD, w);
+  return ends_any(WORDS(TLD), w);
 }
 
 /* The agent's memory, rules or settings. */
 static bool is_agent_file(const char *w) {
-  return holds_any(AGENT_FILES, sizeof AGENT_FILES / sizeof *AGENT_FILES, w);
+  return holds_any(WORDS(AGENT_FILES), w);
 }
 
 static bool is_binary(const char *w) {
-  static const char *const BIN[] = {".bin", ".exe", ".dll", ".so",  ".dylib", ".appimage",
-                                    ".pyc", ".jar", ".elf", ".msi", ".scr"};
-  return ends_any(BIN, sizeof BIN / sizeof *BIN, w);
+  return ends_any(WORDS(BINARY_EXT), w);
 }
 
 /* A secret's file or variable. */
 static bool is_secret(const char *w) {
-  static const char *const SECRET_PATH[] = {
-      ".ssh",           ".aws/",          ".netrc",           ".npmrc",          ".pypirc",
-      "id_rsa",         "id_ed25519",     ".git-credentials", ".gnupg",          "kubeconfig",
-      ".kube/",         ".docker/config", "_history",         "keychain",        "login.keychain",
-      "cookies.sqlite", "wallet.dat",     ".bash_history",    "credentials.json"};
-  static const char *const SUFFIX[] = {"_key", "_token", "_secret", "_password",
-                                       "_pat", "_keys",  "_tokens"};
   if (has_suffix(w, ".pub")) /* a public key is given away on purpose */
     return false;
-  if (holds_any(SECRET_PATH, sizeof SECRET_PATH / sizeof *SECRET_PATH, w))
+  if (holds_any(WORDS(SECRET_PATH), w))
     return true;
   if (!strcmp(w, ".env") || has_suffix(w, "/.env") || strstr(w, ".env."))
     return true;
   if (w[0] != '$' && !strchr(w, '_'))
     return false;
   /* a key that names a record, not a lock: `citation_key`, `sort_key`, `idempotency_key` */
-  static const char *const RECORD_KEY[] = {
-      "citation_key",    "cite_key",      "sort_key",  "primary_key",   "foreign_key", "cache_key",
-      "idempotency_key", "partition_key", "row_key",   "lookup_key",    "map_key",     "dict_key",
-      "object_key",      "bibtex_key",    "ref_key",   "composite_key", "unique_key",  "hash_key",
-      "range_key",       "group_key",     "dedup_key", "dedupe_key"};
-  if (ends_any(RECORD_KEY, sizeof RECORD_KEY / sizeof *RECORD_KEY, w))
+  if (ends_any(WORDS(RECORD_KEY), w))
     return false;
-  return ends_any(SUFFIX, sizeof SUFFIX / sizeof *SUFFIX, w);
+  return ends_any(WORDS(SECRET_SUFFIX), w);
 }
 
 /* Where a secret is kept, or a command that prints one: reading it is taking the secret (a
  * public key, an example file and a variable are not stores). */
 static bool is_store(const char *w) {
-  static const char *const STORE[] = {"id_rsa",
-                                      "id_ed25519",
-                                      "id_ecdsa",
-                                      "id_dsa",
-                                      ".aws/credentials",
-                                      ".aws/sso",
-                                      ".netrc",
-                                      ".pypirc",
-                                      ".npmrc",
-                                      ".git-credentials",
-                                      ".docker/config.json",
-                                      ".kube/config",
-                                      "/.credentials.json",
-                                      ".my.cnf",
-                                      ".mylogin.cnf",
-                                      ".pgpass",
-                                      ".gnupg",
-                                      "keychain-db",
-                                      "cookies.sqlite",
-                                      "wallet.dat",
-                                      ".bash_history",
-                                      ".zsh_history",
-                                      ".psql_history",
-                                      ".mysql_history",
-                                      "consolehost_history",
-                                      ".config/gcloud",
-                                      "application_default_credentials",
-                                      ".azure/",
-                                      "accesstokens.json",
-                                      "github-copilot/",
-                                      "state.vscdb",
-                                      "/etc/shadow",
-                                      "169.254.169.254",
-                                      "169.254.170.2",
-                                      "metadata.google.internal",
-                                      "get-access-token",
-                                      "print-access-token",
-                                      "print-identity-token",
-                                      "my_print_defaults",
-                                      "find-generic-password",
-                                      "find-internet-password",
-                                      "dump-keychain"};
   if (!strpbrk(w, "./-_")) /* most words: only a path, a flag or a name holds one */
     return false;
   if (has_suffix(w, ".pub") || strstr(w, ".example") || strstr(w, ".sample") ||
@@ -947,29 +807,20 @@ static bool is_store(const char *w) {
     return false;
   if (has_suffix(w, "/.ssh/")) /* the directory whole (its glob): the private keys in it */
     return true;
-  return holds_any(STORE, sizeof STORE / sizeof *STORE, w);
+  return holds_any(WORDS(STORE), w);
 }
 
 /* A consent link's scope asking for a whole mailbox or drive (its client named beside it). */
 static bool is_broad_scope(const char *w) {
-  static const char *const BROAD[] = {
-      "auth%2fdrive",   "auth/drive",     "gmail.",          "mail.google",
-      "mail.readwrite", "mail.send",      "files.readwrite", "admin%3a",
-      "admin:",         "cloud-platform", "offline_access",  "directory.readwrite"};
-  return !strncmp(w, "scope=", 6) && holds_any(BROAD, sizeof BROAD / sizeof *BROAD, w);
+  return !strncmp(w, "scope=", 6) && holds_any(WORDS(BROAD_SCOPE), w);
 }
-
-static const char *const GUARD[] = {"scanner",   "-scanning", "audit",    "guard", "secur",
-                                    "antivirus", "firewall",  "defender", "sast",  "malware"};
-static const char *const IGNORE_FILE[] = {"allowlist",  "whitelist",  "baseline", "suppress",
-                                          "ignorelist", "exclusions", ".snyk",    "nsprc"};
 
 static bool class_match(const char *cls, size_t n, const char *w) {
 #define IS(name) (n == sizeof name - 1 && !strncmp(cls, name, n))
   if (IS("neg"))
-    return in_list(NEG, sizeof NEG / sizeof *NEG, w);
+    return in_list(WORDS(NEG_PLAIN), w) || in_list(WORDS(NEG_MORE), w);
   if (IS("not")) /* a plain negation, as concealment says it */
-    return in_list(NEG, PLAIN_NEG, w);
+    return in_list(WORDS(NEG_PLAIN), w);
   if (IS("url"))
     return is_remote(w);
   if (IS("agentfile"))
@@ -985,8 +836,7 @@ static bool class_match(const char *cls, size_t n, const char *w) {
   if (IS("grant")) /* a key added here is a login handed out */
     return strstr(w, "authorized_keys") != NULL;
   if (IS("rcfile")) /* a shell's startup file: read by every later shell */
-    return strstr(w, ".bashrc") || strstr(w, ".zshrc") || strstr(w, ".bash_profile") ||
-           strstr(w, "config.fish") || has_suffix(w, ".profile") || strstr(w, "profile.ps1");
+    return holds_any(WORDS(RCFILE), w) || has_suffix(w, ".profile");
   if (IS("http")) /* a URL proper, not a host or an @-path */
     return strstr(w, "://") != NULL;
   if (IS("skillfile")) /* the skill's own instructions */
@@ -995,14 +845,11 @@ static bool class_match(const char *cls, size_t n, const char *w) {
     return (!strncmp(w, "~/", 2) && w[2]) || !strncmp(w, "$home/", 6) ||
            !strncmp(w, "%appdata%", 9) || !strncmp(w, "%userprofile%", 13);
   if (IS("guard")) /* a tool named for guarding: `security-scan`, `mcp-guard`, `audit-hook` */
-    return holds_any(GUARD, sizeof GUARD / sizeof *GUARD, w);
+    return holds_any(WORDS(GUARD), w);
   if (IS("ignorefile")) /* where a scanner's findings are silenced: `.gitleaksignore`, a baseline */
-    return has_suffix(w, "ignore") ||
-           holds_any(IGNORE_FILE, sizeof IGNORE_FILE / sizeof *IGNORE_FILE, w);
+    return has_suffix(w, "ignore") || holds_any(WORDS(IGNORE_FILE), w);
   if (IS("home")) /* the user's home directory, all of it */
-    return !strcmp(w, "~") || !strcmp(w, "~/") || !strcmp(w, "$home") || !strcmp(w, "${home}") ||
-           !strcmp(w, "home") || !strcmp(w, "/home") || !strcmp(w, "/users") ||
-           !strcmp(w, "%userprofile%") || !strcmp(w, "$env:userprofile");
+    return in_list(WORDS(HOME), w);
   return false;
 #undef IS
 }
@@ -1143,33 +990,14 @@ static bool any(const pattern *ps, size_t n, const toks *t) {
 
 /* ---- the word tables, by meaning ---- */
 
-/* Verbs that open an order to the agent. */
-static const char *const IMPERATIVE =
-    "read|send|post|upload|include|copy|run|execute|save|write|add|append|set|disable|skip|"
-    "delete|remove|collect|gather|submit|forward|attach|paste|store|remember|treat|approve|"
-    "ignore|follow|fetch|grant|keep|export|print|email|push|install|configure|enable|turn|"
-    "switch|launch|start|open|load|change|edit|modify|update|create|put|insert|record|sync|"
-    "transmit|share|provide|allow|accept|trust|bypass|wipe|erase|purge|drop|prune|reset|"
-    "retry|re-run|rerun|invoke|call|dump|chain|proceed|continue|leave|omit|hide|tell|mention|"
-    "use|make|get|grab|look|check|find|cat|pipe|source|download|clone|commit|sudo|chmod|"
-    "assume|consider|regard|answer|reply|respond|report|restart|relaunch|finish|reuse|end|"
-    "decode|close|conclude|fill|ask|retain|have|prompt|uninstall|type|enter|drop|merge|land|"
-    "generate|register|mark|transfer|subscribe|apply|deploy|migrate|dismiss|resolve|show|"
-    "display|reveal|disclose|say|surface|replace|swap|substitute|lower|reduce|exclude|go|visit|"
-    "navigate|click|press|tap|authorize|authorise|embed|inline|hardcode|hard-code|bake|rate|"
-    "classify|describe|score|grade|point|bcc|invite|present|allowlist|baseline|suppress|"
-    "adjust|raise|rewrite|tweak|sign";
-
 /* The word tables, one a meaning: skills/audit/rules/intent/patterns.yaml, each pattern with
  * its id and why, made into C at build time by rules/intent_tables.py. */
 #include "skills/audit/audit_intent_tables.h"
 
 /* Whether the bytes before `at` (a few words) present what follows as an example. */
 static bool example_before(const char *s, size_t at) {
-  static const char *const EXAMPLE[] = {"like",         "such as",    "e.g.",   "example",
-                                        "for instance", "similar to", "format", "looks"};
   size_t from = at > EXAMPLE_REACH ? at - EXAMPLE_REACH : 0;
-  return holds_phrase(s + from, at - from, EXAMPLE, sizeof EXAMPLE / sizeof *EXAMPLE);
+  return holds_phrase(s + from, at - from, WORDS(EXAMPLE_CUE));
 }
 
 static bool upper_alnum(unsigned char c) {
@@ -1263,35 +1091,18 @@ static bool stranger_literal(const char *s, size_t n) {
  * said in a tool's own syntax, which the tokens drop. Where the sentence says so, the offset of
  * the phrase, else n. */
 static size_t wide_allow_at(const char *s, size_t n) {
-  static const char *const WIDE[] = {"bash(*)",
-                                     "bash(*:*)",
-                                     "bash(:*)",
-                                     "shell(*)",
-                                     "powershell(*)",
-                                     "terminal(*)",
-                                     "autoapprove\": true",
-                                     "autoapprove: true",
-                                     "autoapprove = true"};
   char buf[1024];
   n = n < sizeof buf - 1 ? n : sizeof buf - 1;
   for (size_t i = 0; i < n; i++)
     buf[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
   buf[n] = '\0';
-  for (size_t i = 0; i < sizeof WIDE / sizeof *WIDE; i++) {
-    const char *at = strstr(buf, WIDE[i]);
+  for (size_t i = 0; i < COUNT(WIDE_ALLOW); i++) {
+    const char *at = strstr(buf, WIDE_ALLOW[i]);
     if (at)
       return (size_t)(at - buf);
   }
   return n;
 }
-
-/* Verbs of telling, which a prohibition turns into concealment. */
-static const char *const TELLING = "mention|tell|show|display|reveal|disclose|say|report|surface|"
-                                   "list|explain|bring|log|print|include|output|share|discuss";
-
-/* Words between a clause's start and its imperative verb. */
-static const char *const FILLERS =
-    "then|also|first|next|now|finally|please|just|simply|step|and|so|quietly|silently";
 
 static bool directive(const toks *t) {
   if (ANY(DIRECTIVE, t))
@@ -1358,19 +1169,17 @@ static void make_starts(void) {
                 T(EVERY),         T(DISCLOSED),
                 T(ERASED),        T(FORWARD_ADDR)};
 #undef T
-  for (size_t k = 0; k < sizeof TABLES / sizeof *TABLES; k++)
+  for (size_t k = 0; k < COUNT(TABLES); k++)
     for (size_t i = 0; i < TABLES[k].n; i++)
       add_letters(TABLES[k].ps[i].p);
 }
 
 static bool store_read(const toks *t) {
-  static const char *const DEST = "to|into|in|on|onto|inside|under|write|writes|edit|edits|"
-                                  "create|creates|configure|update|updates|modify|>|>>";
   for (int i = 0; i < t->n; i++) {
     if (!is_store(t->t[i].w) || negated(t, i, NEG_CHECK))
       continue;
-    if (!((i > 0 && elem_match(DEST, strlen(DEST), t->t[i - 1].w)) ||
-          (i > 1 && elem_match(DEST, strlen(DEST), t->t[i - 2].w))))
+    if (!((i > 0 && elem_match(STORE_DEST, strlen(STORE_DEST), t->t[i - 1].w)) ||
+          (i > 1 && elem_match(STORE_DEST, strlen(STORE_DEST), t->t[i - 2].w))))
       return true;
   }
   return ANY(CMD, t);
@@ -1379,15 +1188,12 @@ static bool store_read(const toks *t) {
 /* Whether the sentence may be in another language: not ASCII, or ASCII with fewer than two
  * of English's commonest words (most sentences are English: their tables are not read). */
 static bool maybe_foreign(const char *s, size_t n, const toks *t) {
-  static const char *const EN[] = {"the",  "and", "to",   "of",   "a",    "is",  "you", "your",
-                                   "with", "for", "this", "it",   "in",   "on",  "be",  "are",
-                                   "if",   "or",  "that", "from", "when", "run", "use"};
   for (size_t i = 0; i < n; i++)
     if ((unsigned char)s[i] >= 0x80)
       return true;
   int en = 0;
   for (int i = 0; i < t->n && en < 2; i++)
-    en += in_list(EN, sizeof EN / sizeof *EN, t->t[i].w);
+    en += in_list(WORDS(ENGLISH), t->t[i].w);
   return en < 2;
 }
 
@@ -1427,7 +1233,7 @@ static bool negated_before(const char *s, size_t n) {
   tokenize(s, n, t);
   bool neg = false;
   for (int i = t->n - 1; i >= 0 && i >= t->n - NEG_BACK && !neg; i--)
-    neg = in_list(NEG, PLAIN_NEG, t->t[i].w) || !strcmp(t->t[i].w, "avoid");
+    neg = in_list(WORDS(NEG_PLAIN), t->t[i].w) || !strcmp(t->t[i].w, "avoid");
   free(t);
   return neg;
 }
@@ -1698,9 +1504,8 @@ static void report(const char *rel, const char *data, const upk__audit_lines *l,
 /* A line of a code block that prints the whole environment: `printenv`, `env`, `export -p`,
  * PowerShell's `Env:` drive listed, alone or piped on. */
 static bool env_dump(const toks *t) {
-  static const char *const WHOLE = "printenv|env|export|declare|set|get-childitem|gci|dir|ls";
   int i = t->n > 0 && !strcmp(t->t[0].w, "sudo");
-  if (i >= t->n || !elem_match(WHOLE, strlen(WHOLE), t->t[i].w))
+  if (i >= t->n || !elem_match(ENV_DUMP, strlen(ENV_DUMP), t->t[i].w))
     return false;
   const char *next = i + 1 < t->n ? t->t[i + 1].w : "";
   if (!strcmp(t->t[i].w, "printenv") || !strcmp(t->t[i].w, "env"))
@@ -1750,10 +1555,8 @@ static void mark_published(const char *data, const upk__intent_sentence *s,
 /* A line of a code block that sets a coding agent's permission to allow: `"bash": "allow"`,
  * `edit = "allow"`, `webfetch: allow`. */
 static bool allow_line(const toks *t) {
-  static const char *const KEY = "bash|edit|webfetch|shell|write|exec|execute|command|commands|"
-                                 "tools|fetch|terminal|network";
   for (int i = 0; i + 1 < t->n; i++)
-    if (elem_match(KEY, strlen(KEY), t->t[i].w) && !strcmp(t->t[i + 1].w, "allow"))
+    if (elem_match(ALLOW_KEY, strlen(ALLOW_KEY), t->t[i].w) && !strcmp(t->t[i + 1].w, "allow"))
       return true;
   return false;
 }

@@ -79,10 +79,9 @@ typedef struct upk__intent_signals {
 /** Every signal of b OR-ed into a. */
 void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b);
 
-/** Signals said in another language (audit_intent_lang.c): Spanish, French, German,
- * Portuguese, Italian, Turkish, Russian, Chinese, Japanese, Korean, each from a small table of
- * phrases by meaning, OR-ed into *sig. A language's table is read only when the sentence is in it.
- */
+/** Signals said in another language (audit_intent_lang.c): sixteen of them
+ * (rules/intent/languages.yaml), each from a small table of phrases by meaning, OR-ed into
+ * *sig. A language's table is read only when the sentence is in it. */
 void upk__intent_foreign(const char *s, size_t n, upk__intent_signals *sig);
 
 /** The intent findings of the prose inside a YAML or JSON file (audit_intent_data.c): every

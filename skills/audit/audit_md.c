@@ -13,8 +13,14 @@
 #define BLOCKS_MAX 4096 /* past it, the rest of the file is still scanned as prose */
 #define CONTEXT_MAX 1024
 
+/* Which code blocks are scripts, and the words that present a block or a step as what not to do
+ * or as waiting for the user: skills/audit/rules/markdown/words.yaml, each list with what it
+ * means, made into C at build time by rules/intent_tables.py. */
+#include "skills/audit/audit_md_words.h"
+#define COUNT(list) (sizeof list / sizeof *list)
+
 /* Info strings of code an agent runs, by the audit's language names. An info string not here
- * and not in DATA is taken as shell: a block with no language is usually a command. */
+ * and not in FENCE_DATA is taken as shell: a block with no language is usually a command. */
 static const struct {
   const char *info, *lang;
 } LANGS[] = {
@@ -68,26 +74,6 @@ static const struct {
     {"make", "make"},
 };
 
-/* Info strings of data, output or languages the rules do not read as scripts: such a block
- * is left to the file's prose scan (a Sigma rule or a log quotes attacks; it runs nothing). */
-static const char *const DATA[] = {
-    "json",     "jsonc",      "json5",   "yaml",      "yml",    "toml",       "xml",    "html",
-    "css",      "scss",       "sql",     "diff",      "patch",  "text",       "txt",    "plaintext",
-    "plain",    "markdown",   "md",      "mdx",       "csv",    "tsv",        "ini",    "cfg",
-    "conf",     "log",        "output",  "yara",      "sigma",  "kql",        "spl",    "http",
-    "graphql",  "gql",        "mermaid", "dot",       "regex",  "c",          "cpp",    "c++",
-    "h",        "hpp",        "java",    "kotlin",    "swift",  "rust",       "rs",     "scala",
-    "csharp",   "cs",         "c#",      "fsharp",    "r",      "julia",      "matlab", "tex",
-    "latex",    "proto",      "hcl",     "terraform", "tf",     "nginx",      "apache", "env",
-    "dotenv",   "properties", "svg",     "jinja",     "j2",     "handlebars", "vue",    "svelte",
-    "elixir",   "haskell",    "clojure", "erlang",    "dart",   "zig",        "nim",    "ocaml",
-    "solidity", "asm",        "cuda",    "glsl",      "prisma", "xsl",        "rego",   "snort",
-    "suricata", "email",      "mail",    "prompt",
-};
-
-/* Info strings of detection rules: the attacks they quote are what they search logs for. */
-static const char *const DETECTION[] = {"sigma", "yara", "yar", "kql", "spl", "snort", "suricata"};
-
 static const char DETECT_LANG[] = "detection";
 
 /* The info string's first word ("{.python}", "bash title=x", "py3") as the audit's language;
@@ -103,14 +89,14 @@ static const char *info_lang(const char *info) {
   w[n] = '\0';
   if (!n)
     return "sh";
-  for (size_t i = 0; i < sizeof LANGS / sizeof *LANGS; i++)
+  for (size_t i = 0; i < COUNT(LANGS); i++)
     if (!strcasecmp(w, LANGS[i].info))
       return LANGS[i].lang;
-  for (size_t i = 0; i < sizeof DETECTION / sizeof *DETECTION; i++)
-    if (!strcasecmp(w, DETECTION[i]))
+  for (size_t i = 0; i < COUNT(FENCE_DETECTION); i++)
+    if (!strcasecmp(w, FENCE_DETECTION[i]))
       return DETECT_LANG;
-  for (size_t i = 0; i < sizeof DATA / sizeof *DATA; i++)
-    if (!strcasecmp(w, DATA[i]))
+  for (size_t i = 0; i < COUNT(FENCE_DATA); i++)
+    if (!strcasecmp(w, FENCE_DATA[i]))
       return !strcasecmp(w, "yaml") || !strcasecmp(w, "yml") ? "yaml" : NULL;
   return "sh";
 }
@@ -119,16 +105,6 @@ static const char *info_lang(const char *info) {
 static bool sigma_shaped(const char *lit) {
   return lit && strstr(lit, "logsource:") && strstr(lit, "detection:");
 }
-
-/* Words before a block that present it as what not to do or as an attack to recognise. */
-static const char *const QUOTED[] = {
-    "avoid",           "bad example",  "bad:",
-    "anti-pattern",    "antipattern",  "insecure",
-    "vulnerab",        "injection",    "unsafe",
-    "malicious",       "attacker",     "red flag",
-    "dangerous",       "\xE2\x9D\x8C", "detection rule",
-    "detection logic", "exploit",      "indicators of compromise",
-};
 
 /* The text under `n`, less the nodes of type `skip` (code blocks, or a paragraph's code spans:
  * a flag named --dangerously-... says nothing of how the step is presented), up to `cap`. */
@@ -146,29 +122,20 @@ static void node_text(cmark_node *n, cmark_node_type skip, char *buf, size_t cap
   buf[*len] = '\0';
 }
 
-/* A negation presents a block only when it bears on doing what follows ("never run this:",
- * "do not use the following"), not when it says what the step achieves ("so first connections
- * do not stop the run:"), which an attacker can write before any payload. */
-static const char *const NEGATIONS[] = {"don't ", "do not ", "never "};
-static const char *const NEGATED[] = {
-    "run",    "use",           "do ",  "copy",   "paste",  "execute", "this",  "these",
-    "that",   "the following", "type", "try",    "pipe",   "install", "write", "call",
-    "commit", "put",           "add",  "deploy", "follow", "allow"};
-
 static bool negation_quotes(const char *text) {
-  for (size_t i = 0; i < sizeof NEGATIONS / sizeof *NEGATIONS; i++)
-    for (const char *p = text; (p = strcasestr(p, NEGATIONS[i])); p++) {
-      const char *w = p + strlen(NEGATIONS[i]);
+  for (size_t i = 0; i < COUNT(BLOCK_NEGATION); i++)
+    for (const char *p = text; (p = strcasestr(p, BLOCK_NEGATION[i])); p++) {
+      const char *w = p + strlen(BLOCK_NEGATION[i]);
       w += strspn(w, " ");
-      for (size_t j = 0; j < sizeof NEGATED / sizeof *NEGATED; j++)
-        if (!strncasecmp(w, NEGATED[j], strlen(NEGATED[j])))
+      for (size_t j = 0; j < COUNT(NEGATED_STEP); j++)
+        if (!strncasecmp(w, NEGATED_STEP[j], strlen(NEGATED_STEP[j])))
           return true;
     }
   return false;
 }
 
 static bool quotes(const char *text) {
-  for (size_t i = 0; i < sizeof QUOTED / sizeof *QUOTED; i++)
+  for (size_t i = 0; i < COUNT(QUOTED); i++)
     if (strcasestr(text, QUOTED[i]))
       return true;
   return negation_quotes(text);
@@ -249,25 +216,11 @@ static bool block_slice(cmark_node *n, lines *l, upk__audit_block *b) {
 #define SPANS_MAX 1024 /* inline commands of one file scanned as scripts; the rest as prose */
 #define SPAN_MIN 8     /* bytes: shorter spans name a flag or a file, not a command line */
 
-/* Words in a step that make its command wait for the user's yes, or only show it. */
-static const char *const CONSENT[] = {
-    "after the user", "user confirms",    "user's confirmation", "user's explicit",
-    "ask the user",   "ask before",       "only after",          "only if the user",
-    "once the user",  "if the user asks", "when the user asks",  "with the user's",
-    "dry run",        "dry-run",          "for example",         "e.g.",
-};
-
-/* Words that make a step's inline commands what not to do, wherever they stand in it ("Do not
- * set `X=0` or `git config ...` globally"): a paragraph is short, so any of them is taken to
- * bear on its commands (the prose scan still reports them at prose severity). */
-static const char *const WARNS[] = {"do not ",     "don't ", "never ",     "must not ",
-                                    "should not ", "avoid",  "instead of", "rather than"};
-
 static bool asks_first(const char *text) {
-  for (size_t i = 0; i < sizeof CONSENT / sizeof *CONSENT; i++)
+  for (size_t i = 0; i < COUNT(CONSENT); i++)
     if (strcasestr(text, CONSENT[i]))
       return true;
-  for (size_t i = 0; i < sizeof WARNS / sizeof *WARNS; i++)
+  for (size_t i = 0; i < COUNT(WARNS); i++)
     if (strcasestr(text, WARNS[i]))
       return true;
   return false;

@@ -3,11 +3,14 @@
     intent_tables.py patterns IN.yaml OUT.h    (rules/intent/patterns.yaml: audit_intent.c)
     intent_tables.py languages IN.yaml OUT.h   (rules/intent/languages.yaml: audit_intent_lang.c)
     intent_tables.py severity IN.yaml OUT.h    (rules/intent/severity.yaml: audit_intent.c)
+    intent_tables.py words IN.yaml OUT.h       (rules/intent/words.yaml: audit_intent.c;
+                                                rules/markdown/words.yaml: audit_md.c)
 
 Reads the file with libyaml (PyYAML's C loader: python3-yaml), checks it (patterns: every
 table a C name, every pattern an id of its own, a match, a known negation; languages: every
 language a C name, every signal a list of non-empty phrases; severity: rows with an id each,
-signals by name, a known severity and a code unless none) and writes the tables as C that
+signals by name, a known severity and a code unless none; words: every list a C name, a
+known way of reading, lowercase words each once) and writes the tables as C that
 the file named includes. A mistake fails the build naming the table and the entry."""
 import json
 import re
@@ -47,6 +50,35 @@ def languages(doc, parts):
                 fail(f"{name}.{field}", "a list of non-empty phrases")
             parts.append(f"    .{field} = L({', '.join(c_string(x) for x in phrases)}),")
         parts.append("};")
+
+
+READ = {"word", "substring", "prefix", "suffix", "ending", "fence", "alternation"}
+
+
+def words(doc, parts):
+    """Each word list as a C array, or as one `|`-joined pattern element where it is read as one
+    (`read: alternation`)."""
+    for name, table in doc.items():
+        if not isinstance(name, str) or not TABLE.match(name) or not isinstance(table, dict):
+            fail(name, "a word list: an upper-case C name over a mapping")
+        if set(table) != {"about", "read", "words"}:
+            fail(name, "about, read and words, and nothing else")
+        read, ws = table["read"], table["words"]
+        if read not in READ:
+            fail(name, f"read: one of {', '.join(sorted(READ))}")
+        if not isinstance(ws, list) or not ws or \
+                not all(isinstance(w, str) and w and w == w.lower() for w in ws):
+            fail(name, "words: a list of non-empty lowercase strings")
+        dup = sorted({w for w in ws if ws.count(w) > 1})
+        if dup:
+            fail(name, f"listed twice: {', '.join(dup)}")
+        if read == "alternation":
+            if any(c in w for w in ws for c in "| "):
+                fail(name, "an alternation's words hold no '|' and no space")
+            parts.append(f"static const char *const {name} = {c_string('|'.join(ws))};")
+        else:
+            parts.append(f"static const char *const {name}[] = {{"
+                         f"{', '.join(c_string(w) for w in ws)}}};")
 
 
 SEV = {"high": "UPK_SEV_ERROR", "medium": "UPK_SEV_WARNING", "none": "0"}
@@ -99,8 +131,11 @@ def main():
     elif kind == "severity":
         severity(doc, parts)
         doc = {}
+    elif kind == "words":
+        words(doc, parts)
+        doc = {}
     elif kind != "patterns":
-        fail(kind, "the first argument is patterns, languages or severity")
+        fail(kind, "the first argument is patterns, languages, severity or words")
     for name, table in doc.items():
         if not isinstance(name, str) or not TABLE.match(name):
             fail(src, f"table {name!r}: not an upper-case C name")
