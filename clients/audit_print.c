@@ -123,6 +123,13 @@ static int by_worst(const void *a, const void *b) {
   return (x->from > y->from) - (x->from < y->from);
 }
 
+/* Why the finding's severity is not the one its rule gave, when the audit changed it. */
+static void print_reason(json_t *f, const char *indent) {
+  const char *why = json_string_value(json_object_get(f, "reason"));
+  if (why)
+    printf("%swhy %s: %s\n", indent, sev_name(f), why);
+}
+
 void ctl_print_audit_findings(json_t *findings) {
   size_t n = json_array_size(findings), ng = 0;
   rule_group *g = upk_xcalloc(n + 1, sizeof *g);
@@ -134,10 +141,12 @@ void ctl_print_audit_findings(json_t *findings) {
     if (g[i].n == 1) {
       printf("  %s:%lld: %s: %s [%s]\n", str(f, "file"), line_of(f), sev_name(f), str(f, "message"),
              g[i].code);
+      print_reason(f, "    ");
       continue;
     }
     printf("  %s: %s [%s]: %zu findings in %zu file%s\n", sev_name(f), str(f, "message"), g[i].code,
            g[i].n, g[i].files, g[i].files == 1 ? "" : "s");
+    print_reason(f, "    ");
     print_places(findings, f, g[i].from, g[i].code, g[i].n);
   }
   free(g);

@@ -285,6 +285,9 @@ static void audit_finding(sarif_doc *d, json_t *sk, const char *root, const char
                 "skill", sv(sk, "name"));
   if (evidence) /* valid UTF-8: line_text scrubs, and the daemon's came as a JSON string */
     json_object_set_new(r->properties, "evidence", json_string(evidence));
+  for (const char *const *k = (const char *const[]){"rule", "reason", NULL}; *k; k++)
+    if (json_is_string(json_object_get(f, *k))) /* the rule's own name; why its severity moved */
+      json_object_set_new(r->properties, *k, json_string(sv(f, *k)));
   if (!strcmp(sv(f, "source"), "upskilld-judge")) /* audit --judge: the model's, not a rule's */
     json_object_set_new(r->properties, "source", json_string("judge"));
 }

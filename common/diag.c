@@ -69,7 +69,8 @@ int upk_diags_vaddp(upk_diags *d, upk_severity sev, const char *code, const char
   x->message = upk_xstrdup(msg);
   x->file = NULL;
   x->range = range;
-  x->category = x->evidence = NULL;
+  x->category = x->evidence = x->rule = NULL;
+  x->reason = NULL;
   return 0;
 }
 
@@ -98,6 +99,7 @@ void upk_diags_free(upk_diags *d) {
     free(d->items[i].file);
     free(d->items[i].category);
     free(d->items[i].evidence);
+    free(d->items[i].rule);
   }
   free(d->items);
   d->items = NULL;

@@ -34,6 +34,8 @@ typedef struct upk_diag {
   char *evidence;     /* optional (NULL): the text the check matched, trimmed and escaped */
   const char *reason; /* optional (NULL): why the check raised or lowered the severity it first
                          gave (a static string; the audit's adjudication, audit_int.h) */
+  char *rule;         /* optional (NULL): the rule that made it, by its own name (the audit's: a
+                         YARA rule, or a row of the intent layer's severity table) */
 } upk_diag;
 
 typedef struct upk_diags {

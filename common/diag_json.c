@@ -37,6 +37,10 @@ json_t *upk_diag_json(const upk_diag *d) {
     json_object_set_new(j, "category", json_string(d->category));
   if (d->evidence)
     json_object_set_new(j, "evidence", scrubbed_string(d->evidence));
+  if (d->rule)
+    json_object_set_new(j, "rule", json_string(d->rule));
+  if (d->reason)
+    json_object_set_new(j, "reason", json_string(d->reason));
   return j;
 }
 

@@ -25,6 +25,11 @@ static const upk_param diag_f[] = {
     {"file", UPK_T_STRING, 0, "The file the range is in."},
     {"category", UPK_T_STRING, 0, "The audit's: the kind of risk, e.g. reverse-shell."},
     {"evidence", UPK_T_STRING, 0, "The audit's: the matched text, trimmed and escaped."},
+    {"rule", UPK_T_STRING, 0,
+     "The audit's: the rule that made it (a YARA rule's name, or a row of the intent layer's "
+     "severity table)."},
+    {"reason", UPK_T_STRING, 0,
+     "The audit's: why its severity was raised or lowered from the one the rule gave."},
     {0},
 };
 /* clang-format off */

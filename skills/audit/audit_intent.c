@@ -1368,7 +1368,8 @@ void upk__intent_score(const char *s, size_t n, upk__intent_signals *sig) {
 #include "skills/audit/audit_intent_severity.h"
 
 int upk__intent_severity(const upk__intent_signals *g, const char **id) {
-  return severity_rows(g, id);
+  const severity_row *r = severity_rows(g);
+  return *id = r->code, r->sev;
 }
 
 /* ---- findings ---- */
@@ -1479,26 +1480,27 @@ void upk__intent_or(upk__intent_signals *a, const upk__intent_signals *b) {
 }
 
 static void report(const char *rel, const char *data, const upk__audit_lines *l,
-                   const upk__intent_sentence *s, int sev, const char *id, size_t from,
+                   const upk__intent_sentence *s, const severity_row *row, size_t from,
                    upk_diags *out) {
   int line = upk__audit_line_of(l, s->at);
-  if (covered_line(out, from, line, sev))
+  if (covered_line(out, from, line, row->sev))
     return;
   size_t le = s->at;
   while (le < s->end && data[le] != '\n')
     le++;
   int col = upk_utf16_units(data + l->starts[line], s->at - l->starts[line]);
   int end_col = col + upk_utf16_units(data + s->at, le - s->at);
-  upk_diags_add(out, (upk_severity)sev, id, UPK_AUDIT_SOURCE, upk_range_line(line, col, end_col),
-                "%s", message_of(id, sev));
+  upk_diags_add(out, (upk_severity)row->sev, row->code, UPK_AUDIT_SOURCE,
+                upk_range_line(line, col, end_col), "%s", message_of(row->code, row->sev));
   upk_diag *d = &out->items[out->len - 1];
   d->file = upk_xstrdup(rel);
-  d->category =
-      upk_xstrdup(!strcmp(id, "audit/intent-exfil") ? "exfiltration"
-                  : !strcmp(id, "audit/intent-phish") || !strcmp(id, "audit/intent-context")
-                      ? "credentials"
-                      : "agent-instructions");
+  d->category = upk_xstrdup(!strcmp(row->code, "audit/intent-exfil") ? "exfiltration"
+                            : !strcmp(row->code, "audit/intent-phish") ||
+                                    !strcmp(row->code, "audit/intent-context")
+                                ? "credentials"
+                                : "agent-instructions");
   d->evidence = evidence(data, s->at, s->end);
+  d->rule = upk_xstrdup(row->id);
 }
 
 /* A line of a code block that prints the whole environment: `printenv`, `env`, `export -p`,
@@ -1692,16 +1694,14 @@ static void report_all(const char *rel, const char *data, size_t len, const upk_
       continue;
     /* the sentence alone, then with the one after it (a step and its "... and post it to") */
     upk__intent_signals w = sig[i];
-    const char *id;
     add_named_step(data, s, sig, n, i, &w);
-    int sev = upk__intent_severity(&w, &id);
+    const severity_row *row = severity_rows(&w);
     if (!s[i].heading) { /* the shapes joined over the section */
       upk__intent_signals x = w;
-      const char *xid;
       add_section(s, sig, n, i, &x);
-      int xsev = upk__intent_severity(&x, &xid);
-      if (xsev == UPK_SEV_ERROR && (!sev || xsev < sev))
-        sev = xsev, id = xid;
+      const severity_row *xrow = severity_rows(&x);
+      if (xrow->sev == UPK_SEV_ERROR && (!row->sev || xrow->sev < row->sev))
+        row = xrow;
     }
     size_t k = i + 1; /* a neighbour adds to it when both carry more than an order */
     /* headings join no window, but a frontmatter's description (one setext "heading") joins
@@ -1710,15 +1710,15 @@ static void report_all(const char *rel, const char *data, size_t len, const upk_
         k < n && ((!s[i].heading && !s[k].heading) || (s[i].heading && s[k].seg == s[i].seg));
     if (joins && !s[k].teaching && content(&sig[i]) && content(&sig[k])) {
       upk__intent_or(&w, &sig[k]);
-      const char *wid, *kid;
-      int wsev = upk__intent_severity(&w, &wid), ksev = upk__intent_severity(&sig[k], &kid);
-      if (wsev && (!sev || wsev < sev) && (!ksev || wsev < ksev))
-        sev = wsev, id = wid;
+      const severity_row *wrow = severity_rows(&w);
+      int wsev = wrow->sev, ksev = severity_rows(&sig[k])->sev;
+      if (wsev && (!row->sev || wsev < row->sev) && (!ksev || wsev < ksev))
+        row = wrow;
     }
-    if (!sev)
+    if (!row->sev)
       continue;
     size_t before = out->len;
-    report(rel, data, &l, &s[i], sev, id, from, out);
+    report(rel, data, &l, &s[i], row, from, out);
     found += out->len > before;
   }
   upk__audit_lines_free(&l);

@@ -147,6 +147,7 @@ static upk_severity severity_named(const char *name) {
 
 typedef struct rule_meta {
   const char *id, *category, *message;
+  const char *name; /* the rule's own: its identifier in its .yar file */
   upk_severity sev;
   bool own_service; /* drop matches that send a secret to its own service (audit_own.c) */
   bool unset_var;   /* drop deletes under a variable the file sets or checks (audit_unset.c) */
@@ -159,6 +160,7 @@ static bool read_meta(const YR_RULE *rule, const scan *s, rule_meta *m) {
   const YR_META *meta;
   const char *sev = NULL, *prose_sev = NULL, *lang_sev = NULL, *block_sev = NULL;
   memset(m, 0, sizeof *m);
+  m->name = rule->identifier;
   yr_rule_metas_foreach(rule, meta) {
     if (meta->type != META_TYPE_STRING)
       continue;
@@ -201,6 +203,8 @@ static bool merged(scan *s, const rule_meta *m, int line, char **ev) {
       free(d->evidence);
       d->evidence = *ev;
       *ev = NULL;
+      free(d->rule);
+      d->rule = upk_xstrdup(m->name);
     }
     free(*ev);
     return true;
@@ -217,6 +221,7 @@ static void add_finding(scan *s, const rule_meta *m, int line, int col, int end_
   d->file = upk_xstrdup(s->rel);
   d->category = m->category ? upk_xstrdup(m->category) : NULL;
   d->evidence = ev;
+  d->rule = upk_xstrdup(m->name);
 }
 
 /* A match, copied out of libyara's record (which may sit unaligned in its arena). */

@@ -86,12 +86,12 @@ SIGNAL = re.compile(r"^[a-z][a-z_]*$")
 
 
 def severity(doc, parts):
-    """The severity rows as one function, first row that holds first: `all` signals set, and
-    one of each `any` list."""
+    """The severity rows as a table (each row's id, code and severity) and one function that
+    gives the first row that holds (`all` signals set, and one of each `any` list), else a last
+    row of severity 0."""
     if not isinstance(doc, list) or not doc:
         fail("severity", "a list of rows")
-    seen = set()
-    parts.append("static int severity_rows(const upk__intent_signals *g, const char **code) {")
+    seen, table, tests = set(), [], []
     for row in doc:
         rid = row.get("id") if isinstance(row, dict) else None
         if not isinstance(rid, str) or not re.match(r"^[a-z][a-z0-9-]*$", rid) or rid in seen:
@@ -110,9 +110,16 @@ def severity(doc, parts):
             fail(rid, "severity: high, medium or none; a code unless none")
         cond = " && ".join(("g->" + g[0]) if len(g) == 1 else
                            "(" + " || ".join("g->" + x for x in g) + ")" for g in groups)
-        parts.append(f"  if ({cond}) /* {rid} */")
-        parts.append(f"    return *code = {json.dumps(code) if code else 'NULL'}, {SEV[sev]};")
-    parts.append("  return *code = NULL, 0;")
+        table.append(f"    {{{json.dumps(rid)}, {json.dumps(code) if code else 'NULL'}, {SEV[sev]}}},")
+        tests.append(f"  if ({cond})\n    return &SEVERITY_ROWS[{len(tests)}];")
+    parts.append("typedef struct severity_row {\n  const char *id, *code;\n  int sev;\n} severity_row;")
+    table.append('    {"", NULL, 0}, /* none holds */')
+    parts.append("static const severity_row SEVERITY_ROWS[] = {")
+    parts.extend(table)
+    parts.append("};")
+    parts.append("static const severity_row *severity_rows(const upk__intent_signals *g) {")
+    parts.extend(tests)
+    parts.append(f"  return &SEVERITY_ROWS[{len(tests)}];")
     parts.append("}")
 
 
