@@ -155,6 +155,10 @@ int upk_index_tidy(upk_index *ix, int pages);
 int upk_index_fill(upk_index *ix);
 /** Whether upk_index_fill() has work. */
 bool upk_index_fill_pending(const upk_index *ix);
+/** Hand the malloc arenas' free memory back to the system and, with `cache`, SQLite's page cache
+ * first (the pages a scan, a merge or a fill read or wrote): for the moment the index goes idle
+ * after them. A lookup reads its pages again as it needs them. */
+void upk_index_release_memory(upk_index *ix, bool cache);
 /** What the posting store holds: word lists, their rows, and its bytes. */
 void upk_index_fill_size(const upk_index *ix, size_t *lists, size_t *rows, size_t *bytes);
 

@@ -3,9 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,9 +220,9 @@ static void scan_batch(scan_result *out, upk_skills_svc *svc) {
     out->merge = worth_merging(svc, st.parsed);
     out->fill = upk_index_fill_pending(svc->index);
     out->truncated = truncated_roots(svc->index);
-#ifdef __GLIBC__
-    malloc_trim(0); /* the scan's list of directories (MBs for a registry) is freed: give it back */
-#endif
+    /* the scan's list of directories (MBs for a registry) is freed: give it back, and the page
+     * cache when nothing follows (else once the tidying ends) */
+    upk_index_release_memory(svc->index, !out->merge && !out->fill);
   }
 }
 
@@ -347,6 +344,8 @@ static void tidy_step(item *it, upk_skills_svc *svc) {
                (double)bytes / (1 << 20));
   }
   it->u.tidy.more = more;
+  if (svc->index && !more) /* merged and filled: idle until the next change or request */
+    upk_index_release_memory(svc->index, true);
 }
 
 static void service_work(void *arg) {

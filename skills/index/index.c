@@ -10,6 +10,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -23,26 +26,15 @@
 #include "common/fault.h"
 #include "common/fileio.h"
 #include "common/fnv1a.h"
-#include "common/env_options.h"
 #include "common/xalloc.h"
 
 /* More segments than this in a table at open: a first index's merge was never done. */
 #define MERGE_SEGMENTS 8
 
-/* Description first: a word in the description says most about what a skill
- * is for, the name (often one or two words) a little less, headings least
- * (bm25 column weights of the head table). `body` weighs the body table's
- * bm25 against the head's: 1 (0.5 before 2026-11-24) on
- * bench/skills/ranking_eval.py's 160 tuning tasks (dev, held, held2: real
- * skills, hand-written tasks), at 10,000 skills 81 first places against 77
- * and at 20,000 68 against 66; 0.75 ranked the same within a task, 1.25 and
- * 1.5 worse (docs/skills.md). `joint` weighs one bm25 over head and body as
- * one text (joint.c), added to both: 3 on the 240 tasks of dev, held,
- * held2 and held3 at 10,000 and 20,000 skills; 10 since issue 47, on the same
- * 240 tasks (bench/skills/rank_bench.py's dev half) at 40,000 skills with the
- * bigger budgets of query.c (r@1 / r@5 of 240: 3 98 / 152, 6 101 / 154,
- * 10 105 / 155, 15 104 / 156; body 0.5 104 / 156; body 2 and name 6 were no
- * better with joint 3). */
+/* bm25 column weights: description first (a word there says most about what a skill is for),
+ * the name a little less, headings least; `body` weighs the body table's bm25 against the
+ * head's, `joint` one bm25 over head and body as one text (joint.c), added to both. Chosen on
+ * bench/skills/rank_bench.py's tasks at 10,000 to 40,000 skills (bench/skills/results/). */
 static const upk_index_weights default_weights = {3.0, 6.0, 1.0, 1.0, 10.0};
 
 static const char *const scope_names[] = {"project", "user", "builtin", "extra"};
@@ -280,11 +272,12 @@ static bool cache_usable(sqlite3 *db) {
   return v == 0 && empty;
 }
 
-/* SQLite's memory statistics take a global mutex on every allocation: 7 % of
- * a lookup's time, for figures nobody reads. Only settable before SQLite is
- * initialized; if something else initialized it first, it stays on. */
+/* SQLite's memory statistics take a global mutex on every allocation: 7 % of a lookup's time,
+ * for figures nobody reads; a page cache's first slab (20 pages of 16 KiB, all touched) is 333
+ * KiB of an idle daemon. Only settable before SQLite is initialized. */
 static void no_memstatus(void) {
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
 }
 
 static int open_db(upk_index *ix) {
@@ -580,6 +573,14 @@ int upk__ix_drop_orphans(upk_index *ix, bool all) {
 /* FTS5's incremental merge with a negative page count merges segments of
  * every level (an 'optimize' in steps); a command that found nothing to do
  * changes fewer than two rows (the FTS5 documentation's test). */
+void upk_index_release_memory(upk_index *ix, bool cache) {
+  if (cache)
+    sqlite3_db_release_memory(ix->db);
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 int upk_index_tidy(upk_index *ix, int pages) {
   static const char *const table[] = {"fts", "fts_body"};
   bool more = false;
