@@ -106,27 +106,6 @@ static double size_in(const upk_index *ix, int which, int64_t rowid, const upk__
   return 0;
 }
 
-/* The first index at or after `from` whose row is not below rowid: galloping, then a binary
- * search, so a list of L rows costs ~log(L / n) steps per row asked, not L / n. */
-static size_t seek(const upk__ix_postings *l, size_t from, int64_t rowid) {
-  size_t lo = from, step = 1, hi = from;
-  while (hi < l->n && l->v[hi].rowid < rowid) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > l->n)
-    hi = l->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (l->v[mid].rowid < rowid)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /* Each row's posting in a list, for rows[0..n) in rowid order: one pass, each step a gallop
  * from the last (a binary search per row and word over the whole list was 8 % of a lookup's
  * instructions; a merge, stepping every row of the list, 4 %). */
@@ -137,7 +116,7 @@ static void find_all(const upk__ix_postings *l, const int64_t *rows, size_t n,
     out[k] = NULL;
     if (!l)
       continue;
-    i = seek(l, i, rows[k]);
+    i = upk__ix_seek(l, i, rows[k]);
     if (i < l->n && l->v[i].rowid == rows[k])
       out[k] = &l->v[i];
   }

@@ -42,6 +42,27 @@ typedef struct upk__ix_postings {
   upk__ix_posting *v; /* in rowid order */
   size_t n, cap;
 } upk__ix_postings;
+/** The first index at or after `from` whose row is not below rowid: galloping, then a binary
+ * search, so that rows asked in rowid order cost ~log(L / n) steps each over a list of L, not
+ * log(L) (a binary search over the whole list) or L / n (a merge). */
+static inline size_t upk__ix_seek(const upk__ix_postings *l, size_t from, int64_t rowid) {
+  size_t lo = from, step = 1, hi = from;
+  while (hi < l->n && l->v[hi].rowid < rowid) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > l->n)
+    hi = l->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (l->v[mid].rowid < rowid)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
 /** Adds the upk_rank() function to FTS5 and watches rows change: 0, or an error, noted. */
 int upk__ix_rank_init(upk_index *ix);
 /** Frees what the ranking keeps (its sizes, sums and kept lists). */
