@@ -82,6 +82,7 @@ struct upk_index {
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), rank.c */
   size_t size_cap[2];
   bool size_loaded[2];           /* read from %_docsize since open (or another's commit) */
+  uint32_t size_changed[2];      /* rows written since they were read, see upk__ix_rank_begin */
   int64_t data_version;          /* PRAGMA data_version when last looked */
   upk__ix_scratch scratch[2];    /* head / body ranking's per-row sums, see rank.c */
   struct upk__ix_pcache *pcache; /* phrases' rows kept between lookups, postings.c */

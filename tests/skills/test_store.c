@@ -199,6 +199,51 @@ Test(store, lookups_see_changes) {
   upk_index_close(ix);
 }
 
+/* A lookup while a first index is written (an agent asks as its session starts) reads the rows'
+ * sizes half way; the 300 rows written after it must not leave the store unread (each of its
+ * lists holds them: without their sizes every list was walked through FTS5 instead). */
+/* Skills [from, to): a third of them say "pdf" and "document" (the store keeps a word of 32
+ * rows or more and in fewer than half of them). */
+static void skills_from(int from, int to) {
+  static const char *const desc[] = {"Merge branches after a review.",
+                                     "Merge PDF pages into one document.",
+                                     "Review pages and branches."};
+  for (int i = from; i < to; i++) {
+    char dir[32];
+    snprintf(dir, sizeof dir, "skill-%03d", i);
+    skill(dir, desc[i % 3], i % 2 ? "Merge the branches again." : "Review the pages twice.");
+  }
+}
+
+/* A lookup while skills are being indexed (an agent asks as its session starts) reads the
+ * sizes of the rows so far; the 300 rows written after it must not leave the store unread:
+ * each list holds some of them, and a row without its size sent every list to FTS5. */
+Test(store, read_after_a_lookup_met_the_first_index_half_way) {
+  skills_from(0, 10);
+  upk_index_options o = {.db_path = th_path("cache/index.sqlite")};
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
+  upk_index_stats st;
+  upk_index_hits h;
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(upk_index_lookup(ix, "merge branches", 5, NULL, 0, &h), 0); /* 10 rows' sizes */
+  upk_index_hits_free(&h);
+  skills_from(10, 310);
+  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(st.parsed, 300);
+  fill(ix);
+  size_t hits = upk__ix_store_hits(ix);
+  cr_assert_eq(upk_index_lookup(ix, "pdf document", 5, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_gt(h.len, 0);
+  upk_index_hits_free(&h);
+  cr_assert_geq(upk__ix_store_hits(ix), hits + 2,
+                "the store's lists of 'pdf' and 'document' were not read (%zu reads)",
+                upk__ix_store_hits(ix) - hits);
+  upk_index_close(ix);
+}
+
 Test(store, keeps_to_its_bound) {
   upk_index *ix = corpus();
   upk__ix_store_set_max(ix, 600);
