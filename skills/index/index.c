@@ -208,7 +208,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_DOC_PLACES] =
         "SELECT r.agent, r.scope, r.priority, p.dir, r.dir, p.name, r.ord FROM place p"
         " JOIN root r ON r.id = p.root WHERE p.doc = ?1 AND p.visible",
-    [ST_DOC_INFO] = "SELECT description, path, usable, tokens, diags FROM doc WHERE id = ?1",
+    [ST_DOC_INFO] = "SELECT description, path, usable, tokens FROM doc WHERE id = ?1",
     [ST_NAME_INSTALLED] = "SELECT DISTINCT p.doc FROM place p JOIN root r ON r.id = p.root"
                           " WHERE p.name = ?1 AND p.visible AND r.scope != ?2",
     [ST_VOCAB_DF] = "SELECT head, body FROM df WHERE term = ?1",
