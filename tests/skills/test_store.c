@@ -93,6 +93,17 @@ static void skill(const char *dir, const char *desc, const char *body) {
   th_write(rel, text);
 }
 
+/* An index of skills/ as it is now, scanned once: *st says what the scan did. */
+static upk_index *indexed(upk_index_stats *st) {
+  upk_index_options o = {.db_path = th_path("cache/index.sqlite")};
+  upk_index *ix;
+  cr_assert_eq(upk_index_open(&ix, &o), 0);
+  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(upk_index_scan(ix, st, NULL), 0, "%s", upk_index_errmsg(ix));
+  return ix;
+}
+
 /* 100 skills: "branches", "review", "pdf", "pages" in 33-34 rows of each table (the store
  * keeps words of 32 rows or more and in fewer than half), each skill's counts different. */
 static upk_index *corpus(void) {
@@ -108,14 +119,8 @@ static upk_index *corpus(void) {
     skill(dir, i == 4 ? "Merge branches: branches, branches and more branches." : desc[i % 3],
           body);
   }
-  upk_index_options o = {.db_path = th_path("cache/index.sqlite")};
-  upk_index *ix;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
   upk_index_stats st;
-  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
-  return ix;
+  return indexed(&st);
 }
 
 static void fill(upk_index *ix) {
@@ -220,14 +225,9 @@ static void skills_from(int from, int to) {
  * each list holds some of them, and a row without its size sent every list to FTS5. */
 Test(store, read_after_a_lookup_met_the_first_index_half_way) {
   skills_from(0, 10);
-  upk_index_options o = {.db_path = th_path("cache/index.sqlite")};
-  upk_index *ix;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
   upk_index_stats st;
   upk_index_hits h;
-  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
+  upk_index *ix = indexed(&st);
   cr_assert_eq(upk_index_lookup(ix, "merge branches", 5, NULL, 0, &h), 0); /* 10 rows' sizes */
   upk_index_hits_free(&h);
   skills_from(10, 310);
