@@ -116,7 +116,8 @@ it('the MCP tool an agent calls gives the same names, within its declared output
     assert.ok(props.rule && props.reason, 'rule and reason are declared');
     const r = await d.request('tools/call', { name: 'audit_skill', arguments: { from: join(box.project, 'skills', 'sigma') } });
     const got = r.result.structuredContent.skills.flatMap((s) => s.findings).find((x) => x.code === 'audit/download-exec');
-    assert.deepEqual([got.rule, got.reason], [(await findings('sigma'))[0].rule, (await findings('sigma'))[0].reason]);
+    const cli = (await findings('sigma')).find((x) => x.code === 'audit/download-exec');
+    assert.deepEqual([got.rule, got.reason], [cli.rule, cli.reason]);
   } finally {
     await d.close();
   }
