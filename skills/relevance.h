@@ -12,6 +12,7 @@
 #define UPK_RELEVANCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "skills/index.h"
 
@@ -21,6 +22,11 @@
 
 /** The relevance of hit `h` to `task`, in [0, 1]. */
 double upk_hit_relevance(const char *task, const upk_index_hit *h);
+/** The task's content words, counted (the words upk_hit_relevance_of weighs a hit against):
+ * once per lookup, not once per hit. */
+size_t upk_relevance_task_words(const char *task);
+/** upk_hit_relevance() of a task with `task_words` content words. */
+double upk_hit_relevance_of(size_t task_words, const upk_index_hit *h);
 
 /** Whether `w` (lowercase) says nothing about which skill fits: a stopword or a generic
  * request word. */

@@ -209,8 +209,9 @@ static json_t *hits_json(upk_call *c, const upk_index_hits *hits) {
   const char *task = upk_call_str(c, "task");
   bool full = json_is_true(json_object_get(c->params, "full"));
   double *rel = upk_xcalloc(hits->len + 1, sizeof *rel), best = 0;
+  size_t words = upk_relevance_task_words(task);
   for (size_t i = 0; i < hits->len; i++) {
-    rel[i] = upk_hit_relevance(task, &hits->items[i]);
+    rel[i] = upk_hit_relevance_of(words, &hits->items[i]);
     best = rel[i] > best ? rel[i] : best;
   }
   bool none = best < UPK_RELEVANCE_CUT;

@@ -49,6 +49,9 @@ enum {
   ST_DATA_VERSION,
   ST_HEAD_SIZES,
   ST_BODY_SIZES,
+  ST_TRUNCATED,
+  ST_BEGIN,
+  ST_COMMIT,
   ST_COUNT
 };
 
@@ -104,6 +107,12 @@ int upk__ix_sql_fail(upk_index *ix, const char *what);
 int upk__ix_exec(upk_index *ix, const char *sql);
 /** Run `sql` and return the first column of the first row as an integer. */
 int64_t upk__ix_scalar(upk_index *ix, const char *sql);
+/** Step a prepared statement once and reset it: SQLITE_DONE, or the step's error. */
+static inline int upk__ix_step_once(sqlite3_stmt *st) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW ? SQLITE_DONE : rc;
+}
 /** Counts the stored documents (a query; upk_index_count() returns the last count). */
 long upk__ix_count_docs(upk_index *ix);
 /** Recompute which placements are visible (shadowing); all = every name,

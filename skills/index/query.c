@@ -830,7 +830,7 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
    * a lookup at 10,000 skills, 47 fcntl calls). Inside a scan's
    * transaction, that one serves. */
   bool own = sqlite3_get_autocommit(ix->db);
-  if (own && sqlite3_exec(ix->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+  if (own && upk__ix_step_once(ix->st[ST_BEGIN]) != SQLITE_DONE)
     own = false; /* the statements still work, each on its own */
   int rc = upk__ix_rank_begin(ix);
   q->text = task;
@@ -845,7 +845,7 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
   if (!rc && (q->part[HEAD].nphrase || q->part[BODY].nphrase))
     rc = run_query(ix, q, limit, agents, n_agents, out);
   if (own)
-    sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
+    upk__ix_step_once(ix->st[ST_COMMIT]);
   for (int w = HEAD; w <= BODY; w++) {
     free(q->part[w].fts.data);
     free(q->part[w].keys.data);

@@ -295,6 +295,23 @@ static inline double bm25_term(double idf, const upk__ix_posting *p, double avgd
   return upk__ix_bm25(idf, p->freq, (double)p->size, avgdl);
 }
 
+/* Each row's terms summed into acc[row], phrase after phrase, count[row] its phrases; the rows
+ * met, each once, into touched: their number. The sums are in locals the stores cannot alias
+ * (a byte store may alias anything: the loop read s->acc and s->count again at every row);
+ * a row met is noted without a branch. */
+static size_t sum_rows(const rank_ctx *r, double *restrict acc, unsigned char *restrict count,
+                       int64_t *touched) {
+  size_t nt = 0;
+  for (int i = 0; i < r->nph; i++)
+    for (const upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
+      int64_t row = p->rowid;
+      touched[nt] = row;
+      nt += !count[row]++;
+      acc[row] += p->term;
+    }
+  return nt;
+}
+
 /* Every row scored from the phrases' row lists, phrase by phrase: a row's
  * terms are summed in the phrases' order, as bm25() sums them (a phrase a
  * row lacks adds exactly 0 there). Then the best (all: the first rows, in
@@ -317,22 +334,18 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
     free(heap);
     return SQLITE_NOMEM;
   }
-  size_t nt = 0, n = 0;
-  for (int i = 0; i < r->nph; i++)
-    for (const upk__ix_posting *p = r->rows[i].v, *end = p + r->rows[i].n; p < end; p++) {
-      if (!s->count[p->rowid]++)
-        touched[nt++] = p->rowid;
-      s->acc[p->rowid] += p->term;
-    }
+  double *restrict acc = s->acc;
+  unsigned char *restrict count = s->count;
+  size_t nt = sum_rows(r, acc, count, touched), n = 0;
   if (r->all) /* every matching row is in the first phrase's list, in rowid order */
     for (size_t k = 0; k < r->rows[0].n && n < r->keep; k++) {
       int64_t row = r->rows[0].v[k].rowid;
-      if (s->count[row] == r->nph)
-        heap[n++] = (kept){row, s->acc[row]};
+      if (count[row] == r->nph)
+        heap[n++] = (kept){row, acc[row]};
     }
   else
     for (size_t k = 0; k < nt; k++) {
-      double score = s->acc[touched[k]];
+      double score = acc[touched[k]];
       /* a full heap's worst beats a lower score whatever the rowid: most rows stop here,
        * without keep_row()'s call and two compares (3 % of a lookup's instructions) */
       if (n == r->keep && n && score < heap[0].score)
@@ -340,8 +353,8 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
       keep_row(heap, &n, r->keep, (kept){touched[k], score});
     }
   for (size_t k = 0; k < nt; k++) {
-    s->acc[touched[k]] = 0;
-    s->count[touched[k]] = 0;
+    acc[touched[k]] = 0;
+    count[touched[k]] = 0;
   }
   if (!r->all) /* best first */
     for (size_t i = 1; i < n; i++)

@@ -41,7 +41,7 @@ bool upk_relevance_generic(const char *w) {
 
 /* The task's content words: ASCII letters and digits, lowercased, two or more, not generic;
  * each counted once. */
-static size_t content_words(const char *task) {
+size_t upk_relevance_task_words(const char *task) {
   char seen[TASK_WORDS_MAX][WORD_MAX];
   size_t n = 0;
   for (const char *p = task; *p && n < TASK_WORDS_MAX;) {
@@ -81,7 +81,10 @@ static double field_weight(unsigned fields) {
 static const double coef[] = {-11.114, 7.753, 1.646, -2.489};
 
 double upk_hit_relevance(const char *task, const upk_index_hit *h) {
-  size_t words = content_words(task);
+  return upk_hit_relevance_of(upk_relevance_task_words(task), h);
+}
+
+double upk_hit_relevance_of(size_t words, const upk_index_hit *h) {
   double evidence = 0;
   size_t head = 0;
   for (size_t i = 0; i < h->n_matches; i++) {

@@ -495,11 +495,7 @@ int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags) {
 int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n) {
   *dirs = NULL;
   *n = 0;
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(ix->db,
-                         "SELECT dir FROM root WHERE truncated GROUP BY dir ORDER BY min(ord)", -1,
-                         &st, NULL))
-    return upk__ix_sql_fail(ix, "truncated roots");
+  sqlite3_stmt *st = ix->st[ST_TRUNCATED];
   int rc = 0;
   while (!rc && sqlite3_step(st) == SQLITE_ROW) {
     char **p = upk_xrealloc(*dirs, (*n + 1) * sizeof *p);
@@ -510,7 +506,7 @@ int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n) {
     if (!rc)
       (*n)++;
   }
-  sqlite3_finalize(st);
+  sqlite3_reset(st);
   return rc;
 }
 
