@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""An idle daemon maps only what it used: libcmark (a skill's Markdown), libyara (the audit) and
+libcurl (a model) are opened by the first request that needs them (skills/cmark_lazy.c,
+skills/audit/yara_lazy.c, models/curl_lazy.c), never before main. A daemon whose skills an
+earlier session indexed maps none of them once idle, and answers a lookup from the index; the
+first Markdown it reads opens libcmark and reads it right (a word only a heading has finds its
+skill; a link only the Markdown parser sees is checked). TAP."""
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from first_lookup import check, lsp, names, tests  # noqa: E402  (the same daemon driver)
+
+LAZY = ("libcmark", "libyara", "libcurl")
+
+
+def skill(proj, name, heading, extra=""):
+    d = os.path.join(proj, ".claude", "skills", name)
+    os.makedirs(d)
+    with open(os.path.join(d, "SKILL.md"), "w") as f:
+        f.write(f"---\nname: {name}\ndescription: Handles {name} requests for the team.\n---\n"
+                f"Steps to follow.\n\n## {heading}\n\nMore steps.\n{extra}")
+    return d
+
+
+def mapped(pid):
+    with open(f"/proc/{pid}/maps") as f:
+        text = f.read()
+    return [lib for lib in LAZY if f"/{lib}." in text or f"/{lib}-" in text]
+
+
+def idle(d, timeout=60):
+    """Wait until the skills service has nothing left to do (scan, merge, store fill)."""
+    end = time.time() + timeout
+    while time.time() < end:
+        sk = (d.call("upskilld/status", {}) or {}).get("result", {}).get("skills", {})
+        if sk and not (sk.get("scanning") or sk.get("merging") or sk.get("filling")):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def run(tmp):
+    proj = os.path.join(tmp, "proj")
+    skill(proj, "frob-tool", "Quuxify the frobnicator")
+    skill(proj, "other-tool", "Plain steps")
+    env = dict(os.environ, HOME=os.path.join(tmp, "home"), XDG_CACHE_HOME=os.path.join(tmp, "cache"),
+               XDG_CONFIG_HOME=os.path.join(tmp, "config"), XDG_STATE_HOME=os.path.join(tmp, "state"))
+    os.makedirs(env["HOME"])
+    task = {"task": "quuxify", "limit": 3, "waitMs": 60000}
+
+    # A first session indexes the skills: it parsed their Markdown (the heading's word finds it).
+    d, _ = lsp(proj, env)
+    r = (d.call("skills/lookup", task) or {}).get("result", {})
+    check("a first session finds a skill by a word only its heading has",
+          names(r)[:1] == ["frob-tool"] and "headings" in r["results"][0].get("why", ""), r)
+    d.close("the first session")
+
+    # The next session finds the index as it was left: once idle, none of the three is mapped.
+    d, _ = lsp(proj, env)
+    check("a later session goes idle", idle(d))
+    time.sleep(0.3)
+    check("idle, with its skills indexed before, the daemon maps no libcmark, libyara, libcurl",
+          mapped(d.p.pid) == [], mapped(d.p.pid))
+    r = (d.call("skills/lookup", task) or {}).get("result", {})
+    check("its lookup answers from the index, still without them",
+          names(r)[:1] == ["frob-tool"] and mapped(d.p.pid) == [], (r, mapped(d.p.pid)))
+
+    # The first Markdown it reads opens libcmark, and reads it: a link only the parser sees.
+    new = skill(proj, "new-tool", "Zwiebel steps", "\nSee [the guide](missing-guide.md).\n")
+    r = d.call("skills/validate", {"path": new}) or {}
+    codes = [x.get("code") for x in r.get("result", {}).get("diagnostics", [])]
+    check("validating a skill opens libcmark and checks its Markdown link (skill/broken-reference)",
+          "libcmark" in mapped(d.p.pid) and "skill/broken-reference" in codes, (r, mapped(d.p.pid)))
+    d.close("the later session")
+
+
+def main():
+    if not os.path.exists("/proc/self/maps"):
+        print("1..0 # SKIP no /proc/<pid>/maps to read what the daemon mapped")
+        return 0
+    tmp = tempfile.mkdtemp()
+    try:
+        run(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"1..{len(tests)}")
+    for i, (name, ok, detail) in enumerate(tests, 1):
+        print(f"{'ok' if ok else 'not ok'} {i} - {name}")
+        for line in ([] if ok else str(detail)[:1500].splitlines()):
+            print(f"# {line}")
+    return 0 if all(ok for _, ok, _ in tests) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
