@@ -653,7 +653,7 @@ int upk_skills_start(upk_server *s) {
   svc->apply_idle.data = svc;
   uv_timer_init(upk_session_loop(s), &svc->hold_timer);
   svc->hold_timer.data = svc;
-  svc->open_handles = 3;
+  svc->open_handles = 4; /* and the queue's */
   json_t *opts = json_object_get(upk_session_init_options(s), "skills");
   /* skills.extraDirs: the user's config.yaml's, then initializationOptions' (upskillctl
    * --extra-dir) */
@@ -730,7 +730,7 @@ void upk_skills_stop(upk_server *s) {
   if (!svc || svc->closing)
     return;
   svc->closing = true;
-  upk_serial_close(&svc->queue);
+  upk_serial_close(&svc->queue, upk__skills_on_closed, svc);
   uv_close((uv_handle_t *)&svc->debounce, upk__skills_on_closed);
   uv_close((uv_handle_t *)&svc->apply_idle, upk__skills_on_closed);
   uv_close((uv_handle_t *)&svc->hold_timer, upk__skills_on_closed);
