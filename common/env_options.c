@@ -73,6 +73,12 @@ static const upk_env_entry TABLE[UPK_ENV_COUNT] = {
                             "upskilld",
                             "index pages per table merged per queue item once a scan is done (not "
                             "a positive number: the default; tests: a merge of many steps)"},
+    /* A session's lookups come in bursts: the index's page cache is kept through one. */
+    [UPK_ENV_IDLE_RELEASE] = {"UPSKILLD_IDLE_RELEASE_MS", UPK_ENV_POSITIVE, F(idle_release_ms),
+                              30000, 0, "30000", "upskilld",
+                              "milliseconds without skills work after which a large index page "
+                              "cache is handed back (not a positive number: the default; tests: "
+                              "at once)"},
     /* Half the SDKs' 60 s request timeout, which nothing resets for a client without progress. */
     [UPK_ENV_LIST_WAIT] = {"UPSKILLD_LIST_WAIT_MS", UPK_ENV_POSITIVE, F(list_wait_ms), 30000, 0,
                            "30000", "upskilld",

@@ -29,6 +29,7 @@ typedef enum upk_env_var {
   UPK_ENV_SCAN_BATCH,
   UPK_ENV_WATCH_PAGE,
   UPK_ENV_TIDY_PAGES,
+  UPK_ENV_IDLE_RELEASE,
   UPK_ENV_LIST_WAIT,
   UPK_ENV_FAULT,
   UPK_ENV_FETCH_TIMEOUT,
@@ -55,6 +56,7 @@ typedef struct upk_env_options {
   int watch_page;              /* UPSKILLD_WATCH_PAGE: watch placements listed per queue item */
   int tidy_pages;              /* UPSKILLD_TIDY_PAGES: index pages merged per queue item */
   int list_wait_ms;            /* UPSKILLD_LIST_WAIT_MS: a progress-less listing's first wait */
+  int idle_release_ms;         /* UPSKILLD_IDLE_RELEASE_MS: quiet time before the cache goes */
   const char *fault;           /* UPSKILLD_FAULT: fault-injection rules (common/fault.h) */
   unsigned fetch_timeout;      /* UPSKILLD_FETCH_TIMEOUT: seconds one git source's fetch has */
   const char *rank_dump;       /* UPSKILLD_RANK_DUMP: bench-only ranking-feature dump file */

@@ -159,6 +159,9 @@ bool upk_index_fill_pending(const upk_index *ix);
  * first (the pages a scan, a merge or a fill read or wrote): for the moment the index goes idle
  * after them. A lookup reads its pages again as it needs them. */
 void upk_index_release_memory(upk_index *ix, bool cache);
+/** Whether SQLite's page cache holds under 1 MiB (an empty or small project's): handed back,
+ * it costs the next lookups next to nothing to read again. */
+bool upk_index_cache_small(upk_index *ix);
 /** What the posting store holds: word lists, their rows, and its bytes. */
 void upk_index_fill_size(const upk_index *ix, size_t *lists, size_t *rows, size_t *bytes);
 

@@ -11,97 +11,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "skills/agents.h"
-#include "skills/install.h"
 #include "common/log.h"
 #include "common/env_options.h"
 #include "common/fault.h"
-#include "common/fileio.h"
-#include "common/install_path.h"
 #include "models/config.h"
 #include "common/xalloc.h"
-#include "upk_config.h"
-
-const char *upk_skills_library_dir(void) {
-  static char dir[PATH_MAX];
-  if (dir[0])
-    return dir;
-  const char *env = upk_env_opts()->library;
-  if (env && *env) {
-    snprintf(dir, sizeof dir, "%s", env);
-    return dir;
-  }
-  /* installed: <datadir>/upskilld/library; from the build tree: the source tree's */
-  return upk_install_path(UPK_INST_DATA, "library", UPK_LIBRARY_DIR, dir, sizeof dir);
-}
-
-static const char *keep_string(upk_skills_svc *svc, const char *s) {
-  UPK_GROW(svc->strings, svc->cap_strings, svc->n_strings + 1);
-  return svc->strings[svc->n_strings++] = upk_xstrdup(s);
-}
-
-/* depth: how far down skills are looked for (1: the directory's children, as agents read). */
-static void add_root(upk_skills_svc *svc, const char *dir, const char *agent, upk_index_scope sc,
-                     int priority, int depth) {
-  const char *kept = keep_string(svc, dir);
-  UPK_GROW(svc->roots, svc->cap_roots, svc->n_roots + 1);
-  svc->roots[svc->n_roots++] = (upk_index_root){kept, agent, sc, priority, depth};
-}
-
-static void add_spec(upk_skills_svc *svc, const upk_dirspec *d, const upk_agent *a,
-                     const char *workspace) {
-  upk_resolved_dir rd;
-  if (upk_dirspec_resolve(d, workspace, NULL, &rd) != 0)
-    return;
-  bool project = upk_dirspec_scope(d) == UPK_SCOPE_PROJECT;
-  add_root(svc, rd.path, a->id, project ? UPK_INDEX_PROJECT : UPK_INDEX_USER, project ? 20 : 10, 1);
-  upk_resolved_dir_free(&rd);
-}
-
-/* Every directory any agent reads, each tagged with that agent. */
-static void build_roots(upk_skills_svc *svc, const char *workspace, json_t *extra) {
-  for (size_t i = 0; i < upk_agents_count(); i++) {
-    const upk_agent *a = upk_agent_at(i);
-    add_spec(svc, &a->project, a, workspace);
-    add_spec(svc, &a->user, a, workspace);
-    for (size_t k = 0; k < a->n_reads; k++)
-      add_spec(svc, &a->reads[k], a, workspace);
-  }
-  size_t i;
-  json_t *v;
-  json_array_foreach(extra, i, v) { /* collections, such as a clone of a skills repository:
-                                     * skills are wherever in it they sit, a few levels down */
-    const char *dir = json_string_value(v), *home = getenv("HOME");
-    char *full =
-        dir && !strncmp(dir, "~/", 2) && home ? upk_xasprintf("%s%s", home, dir + 1) : NULL;
-    if (dir)
-      add_root(svc, full ? full : dir, NULL, UPK_INDEX_EXTRA, 5, UPK_INDEX_MAX_DEPTH);
-    free(full);
-  }
-  add_root(svc, upk_skills_library_dir(), NULL, UPK_INDEX_BUILTIN, 0, 1);
-}
-
-/* Finish or undo what a killed install or remove left in the agents' skills directories,
- * before they are scanned; each repair is logged. */
-static void repair_roots(upk_skills_svc *svc) {
-  for (size_t i = 0; i < svc->n_roots; i++) {
-    if (!svc->roots[i].agent)
-      continue; /* builtin and extra roots: upskilld never installs there */
-    size_t k = 0;
-    while (k < i && strcmp(svc->roots[k].dir, svc->roots[i].dir))
-      k++;
-    if (k < i)
-      continue; /* a directory several agents read: once is enough */
-    upk_diags d = {0};
-    int rc = upk_install_repair(svc->roots[i].dir, NULL, &d);
-    for (k = 0; k < d.len; k++)
-      upk_warn("skills: %s", d.items[k].message);
-    if (rc < 0)
-      upk_warn("skills: cannot check %s for an interrupted install: %s", svc->roots[i].dir,
-               strerror(-rc));
-    upk_diags_free(&d);
-  }
-}
 
 /* Why a cache file at `path` cannot be written, if the disk can tell: its nearest existing
  * directory is read-only or forbidden (EROFS, EACCES), or its file system is full. */
@@ -169,7 +83,7 @@ static void fall_back_to_memory(upk_skills_svc *svc, const char *why) {
 }
 
 static void open_and_begin(upk_skills_svc *svc) {
-  repair_roots(svc);
+  upk__skills_repair_roots(svc);
   svc->index_db = upk_env_opts()->index
                       ? upk_xstrdup(upk_env_opts()->index)
                       : upk_index_default_path(upk_session_workspace(svc->server));
@@ -220,9 +134,10 @@ static void scan_batch(scan_result *out, upk_skills_svc *svc) {
     out->merge = worth_merging(svc, st.parsed);
     out->fill = upk_index_fill_pending(svc->index);
     out->truncated = truncated_roots(svc->index);
-    /* the scan's list of directories (MBs for a registry) is freed: give it back, and the page
-     * cache when nothing follows (else once the tidying ends) */
-    upk_index_release_memory(svc->index, !out->merge && !out->fill);
+    /* the scan's list of directories (MBs for a registry) is freed: give it back, and a small
+     * page cache when nothing follows (a large one once the session goes quiet: release_due) */
+    upk_index_release_memory(svc->index,
+                             !out->merge && !out->fill && upk_index_cache_small(svc->index));
   }
 }
 
@@ -345,7 +260,7 @@ static void tidy_step(item *it, upk_skills_svc *svc) {
   }
   it->u.tidy.more = more;
   if (svc->index && !more) /* merged and filled: idle until the next change or request */
-    upk_index_release_memory(svc->index, true);
+    upk_index_release_memory(svc->index, upk_index_cache_small(svc->index));
 }
 
 static void service_work(void *arg) {
@@ -506,9 +421,27 @@ static void list_done(upk_skills_svc *svc, item *it) {
   item_free(it);
 }
 
+/* SQLite's page cache holds the pages lookups read (32 MiB at most). Handed back at once after a
+ * first index, the lookups that followed read them all again (10,000 skills: p50 0.79 -> 0.90
+ * ms, 29 page faults each). So a large one is kept until no skills work came for
+ * UPSKILLD_IDLE_RELEASE_MS (30 s), then handed back; a small one at once (tidy_step). */
+static void release_work(upk_index *ix, void *arg) {
+  if (ix)
+    upk_index_release_memory(ix, true);
+}
+
+static void release_due(uv_timer_t *t) {
+  upk_skills_svc *svc = t->data;
+  item *it = item_new(ITEM_WORK);
+  it->u.work.work = release_work;
+  submit(svc, it);
+}
+
 static void service_done(void *arg, int status) {
   item *it = arg;
   upk_skills_svc *svc = it->svc;
+  if (status == 0 && !svc->closing && (it->kind != ITEM_WORK || it->u.work.work != release_work))
+    uv_timer_start(&svc->release_timer, release_due, (uint64_t)upk_env_opts()->idle_release_ms, 0);
   bool live = status == 0 && !svc->closing;
   svc->lane_steady = status == 0 && it->steady;
   svc->lane_stamp = it->stamp;
@@ -653,12 +586,15 @@ int upk_skills_start(upk_server *s) {
   svc->apply_idle.data = svc;
   uv_timer_init(upk_session_loop(s), &svc->hold_timer);
   svc->hold_timer.data = svc;
-  svc->open_handles = 4; /* and the queue's */
+  uv_timer_init(upk_session_loop(s), &svc->release_timer);
+  uv_unref((uv_handle_t *)&svc->release_timer); /* keeps no loop running on its own */
+  svc->release_timer.data = svc;
+  svc->open_handles = 5; /* and the queue's */
   json_t *opts = json_object_get(upk_session_init_options(s), "skills");
   /* skills.extraDirs: the user's config.yaml's, then initializationOptions' (upskillctl
    * --extra-dir) */
   json_t *extra = upk_config_user_list(upk_session_init_options(s), "skills", "extraDirs");
-  build_roots(svc, upk_session_workspace(s), extra);
+  upk__skills_build_roots(svc, upk_session_workspace(s), extra);
   json_decref(extra);
   svc->max_dirs = json_is_integer(json_object_get(opts, "maxDirs"))
                       ? (int)json_integer_value(json_object_get(opts, "maxDirs"))
@@ -734,6 +670,7 @@ void upk_skills_stop(upk_server *s) {
   uv_close((uv_handle_t *)&svc->debounce, upk__skills_on_closed);
   uv_close((uv_handle_t *)&svc->apply_idle, upk__skills_on_closed);
   uv_close((uv_handle_t *)&svc->hold_timer, upk__skills_on_closed);
+  uv_close((uv_handle_t *)&svc->release_timer, upk__skills_on_closed);
   if (svc->held_list) {
     item_free(svc->held_list);
     svc->held_list = NULL;

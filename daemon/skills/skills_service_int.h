@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "common/map.h"
 #include "daemon/skills/skills_service.h"
 
@@ -70,6 +72,7 @@ struct upk_skills_svc {
   json_t *truncated; /* roots cut at the directory limit (array of strings) */
   /* A host walking the MCP Skills listing holds the settling work back (upk_skills_hold). */
   uv_timer_t hold_timer;
+  uv_timer_t release_timer;     /* restarted by each item: the page cache goes when it fires */
   uint64_t hold_until, hold_t0; /* uv_hrtime; 0: no hold */
   bool held_catch_up, held_tidy;
   bool walk_waiting;      /* a walk's first page waits for the first index: hold when it ends */
@@ -177,5 +180,12 @@ bool upk__watch_compute(upk_skills_svc *svc, watch_set *set, int64_t *cursor, up
 void upk__watch_add_refreshed(watch_set *set, const char *const *paths, size_t n);
 /** On the loop: apply `set` (taken), WATCH_SLICE directories per turn. */
 void upk__watch_apply(upk_skills_svc *svc, watch_set *set);
+
+/* skills_roots.c */
+/** Every directory any agent reads, each tagged with that agent, then `extra` (a JSON array of
+ * directories, "~/" for home) and the built-in library, into svc->roots. */
+void upk__skills_build_roots(upk_skills_svc *svc, const char *workspace, json_t *extra);
+/** Finish or undo what a killed install or remove left in the agents' directories (logged). */
+void upk__skills_repair_roots(upk_skills_svc *svc);
 
 #endif

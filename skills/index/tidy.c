@@ -18,6 +18,12 @@ void upk_index_release_memory(upk_index *ix, bool cache) {
 #endif
 }
 
+bool upk_index_cache_small(upk_index *ix) {
+  int used = 0, high = 0;
+  return sqlite3_db_status(ix->db, SQLITE_DBSTATUS_CACHE_USED, &used, &high, 0) != SQLITE_OK ||
+         used < (1 << 20);
+}
+
 /* FTS5's incremental merge with a negative page count merges segments of
  * every level (an 'optimize' in steps); a command that found nothing to do
  * changes fewer than two rows (the FTS5 documentation's test). */
