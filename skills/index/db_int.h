@@ -84,9 +84,15 @@ struct upk_index {
   char *parent, *parent_real; /* the last skill parent directory resolved, see resolve() */
   uint32_t *size[2];          /* rows' sizes in tokens + 1 (0: unknown), rank.c */
   size_t size_cap[2];
-  bool size_loaded[2];           /* read from %_docsize since open (or another's commit) */
-  uint32_t size_changed[2];      /* rows written since they were read, see upk__ix_rank_begin */
-  int64_t data_version;          /* PRAGMA data_version when last looked */
+  bool size_loaded[2];      /* read from %_docsize since open (or another's commit) */
+  uint32_t size_changed[2]; /* rows written since they were read, see upk__ix_rank_begin */
+  int64_t data_version;     /* PRAGMA data_version when last looked */
+  struct {                  /* upk_index_truncated's answer as last read (scan.c) */
+    bool ok;                /* not since changed here (the update hook) */
+    int64_t version;        /* data_version when read */
+    char **dirs;
+    size_t n;
+  } trunc;
   upk__ix_scratch scratch[2];    /* head / body ranking's per-row sums, see rank.c */
   struct upk__ix_pcache *pcache; /* phrases' rows kept between lookups, postings.c */
   bool pcache_stale;             /* a row changed since: drop them at the next lookup */

@@ -449,6 +449,7 @@ void upk_index_close(upk_index *ix) {
   free(ix->db_path);
   free(ix->rank_dump);
   free(ix->project_real);
+  upk_index_strings_free(ix->trunc.dirs, ix->trunc.n);
   free(ix);
 }
 
