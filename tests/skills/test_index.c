@@ -994,40 +994,6 @@ UTest(index, thousands_of_non_skill_folders) {
   upk_index_close(ix);
 }
 
-/* The truncated roots are kept between asks (a lookup's answer asks each time), and read again
- * when this connection changes a root or another connection commits: a second daemon's scan
- * that cut the root is reported by the next lookup's answer here. */
-UTest(index, truncated_roots_follow_another_connection) {
-  library(at("skills"));
-  upk_index_root r = {at("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
-  upk_index_options o = {.db_path = at("cache/index.sqlite")};
-  upk_index_stats st;
-  upk_index *ix = open_cached(&o, &r, &st);
-  char **cut;
-  size_t n;
-  upk_index_hits h;
-  cr_assert_eq(upk_index_truncated(ix, &cut, &n), 0);
-  cr_assert_eq(n, 0);
-  sqlite3 *other;
-  cr_assert_eq(sqlite3_open(o.db_path, &other), SQLITE_OK);
-  sqlite3_busy_timeout(other, 5000);
-  cr_assert_eq(sqlite3_exec(other, "UPDATE root SET truncated = 1", NULL, NULL, NULL), SQLITE_OK,
-               "%s", sqlite3_errmsg(other));
-  cr_assert_eq(upk_index_lookup(ix, "pdf forms", 3, NULL, 0, &h), 0);
-  upk_index_hits_free(&h);
-  cr_assert_eq(upk_index_truncated(ix, &cut, &n), 0);
-  cr_assert(n == 1 && !strcmp(cut[0], at("skills")), "another connection's mark not seen");
-  upk_index_strings_free(cut, n);
-  cr_assert_eq(sqlite3_exec(other, "UPDATE root SET truncated = 0", NULL, NULL, NULL), SQLITE_OK);
-  sqlite3_close(other);
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0); /* this connection writes the root's row */
-  cr_assert_eq(upk_index_lookup(ix, "pdf forms", 3, NULL, 0, &h), 0);
-  upk_index_hits_free(&h);
-  cr_assert_eq(upk_index_truncated(ix, &cut, &n), 0);
-  cr_assert_eq(n, 0, "the mark taken off is still reported");
-  upk_index_close(ix);
-}
-
 UTest(index, stepped_scan_reports_progress_and_pages) {
   char name[32];
   for (int i = 0; i < 30; i++) {

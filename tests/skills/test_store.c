@@ -1,11 +1,14 @@
 /* The posting store (skills/index/store.c): its rows encode and decode as they were, bad
  * bytes are refused, a lookup served from it answers exactly as one that walks FTS5 (same
  * skills, same scores to the bit), also after skills change or go away, and it keeps to its
- * byte bound. */
+ * byte bound. And the other state a lookup's answer keeps between lookups (the truncated
+ * roots) follows another connection's changes. */
 #include "tests/unit/unit.h"
 #include "tests/skills/skill_helpers.h"
 
+#include <sqlite3.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/dynbuf.h"
 #include "skills/index.h"
@@ -257,5 +260,34 @@ Test(store, keeps_to_its_bound) {
   size_t all;
   upk__ix_store_size(ix, &all, &rows, &bytes);
   cr_assert_gt(all, lists, "the bound kept every list (%zu)", all);
+  upk_index_close(ix);
+}
+
+/* The truncated roots are kept between asks (a lookup's answer asks each time), and read again
+ * when this connection changes a root or another connection commits: a second daemon's scan
+ * that cut the root is reported by the next lookup's answer here. */
+Test(store, truncated_roots_follow_another_connection) {
+  skill("pdf-forms", "Fill PDF forms.", "Use pypdf.");
+  upk_index_stats st;
+  upk_index *ix = indexed(&st);
+  char **cut;
+  size_t n;
+  upk_index_hits h;
+  cr_assert(upk_index_truncated(ix, &cut, &n) == 0 && n == 0);
+  sqlite3 *other;
+  cr_assert_eq(sqlite3_open(th_path("cache/index.sqlite"), &other), SQLITE_OK);
+  sqlite3_busy_timeout(other, 5000);
+  cr_assert_eq(sqlite3_exec(other, "UPDATE root SET truncated = 1", NULL, NULL, NULL), SQLITE_OK,
+               "%s", sqlite3_errmsg(other));
+  cr_assert_eq(upk_index_lookup(ix, "pdf forms", 3, NULL, 0, &h), 0);
+  upk_index_hits_free(&h);
+  cr_assert_eq(upk_index_truncated(ix, &cut, &n), 0);
+  cr_assert(n == 1 && !strcmp(cut[0], th_path("skills")), "another connection's mark not seen");
+  upk_index_strings_free(cut, n);
+  cr_assert_eq(sqlite3_exec(other, "UPDATE root SET truncated = 0", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(other);
+  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
+  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0); /* this connection writes the root's row */
+  cr_assert(upk_index_truncated(ix, &cut, &n) == 0 && n == 0, "the mark taken off is still seen");
   upk_index_close(ix);
 }
