@@ -52,8 +52,10 @@ def run(tmp):
     busy = rss_mib(d.p.pid)
     time.sleep(QUIET_MS / 1000 + 1.5)
     quiet = rss_mib(d.p.pid)
-    check("quiet for UPSKILLD_IDLE_RELEASE_MS, the daemon hands its page cache back (1 MiB or more)",
-          busy - quiet >= 1, (busy, quiet))
+    # The sanitizers' allocator quarantines what is freed and trims nothing: no drop to see there.
+    if os.environ.get("UPK_SANITIZE", "none") in ("", "none"):
+        check("quiet for UPSKILLD_IDLE_RELEASE_MS, the daemon hands its page cache back "
+              "(1 MiB or more)", busy - quiet >= 1, (busy, quiet))
     again = (d.call("skills/lookup", task) or {}).get("result", {})
     check("a lookup afterwards answers as one before it", again == settled, (again, settled))
     d.close("the session")
