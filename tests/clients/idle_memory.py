@@ -5,13 +5,11 @@ of them slower: skills_service.c, release_due), and UPSKILLD_IDLE_RELEASE_MS aft
 skills work the daemon's resident memory drops by the cache; a lookup after that still answers
 the same. An empty project's small cache goes at once. TAP."""
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from first_lookup import check, lsp, names, tests  # noqa: E402
+from first_lookup import check, lsp, names, tap  # noqa: E402
 from lazy_libs import idle  # noqa: E402
 
 QUIET_MS = 2000
@@ -62,20 +60,8 @@ def run(tmp):
 
 
 def main():
-    if not os.path.exists("/proc/self/status"):
-        print("1..0 # SKIP no /proc/<pid>/status to read the resident memory")
-        return 0
-    tmp = tempfile.mkdtemp()
-    try:
-        run(tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print(f"1..{len(tests)}")
-    for i, (name, ok, detail) in enumerate(tests, 1):
-        print(f"{'ok' if ok else 'not ok'} {i} - {name}")
-        for line in ([] if ok else str(detail)[:1500].splitlines()):
-            print(f"# {line}")
-    return 0 if all(ok for _, ok, _ in tests) else 1
+    return tap(run, None if os.path.exists("/proc/self/status")
+               else "no /proc/<pid>/status to read the resident memory")
 
 
 if __name__ == "__main__":

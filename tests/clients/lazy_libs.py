@@ -6,13 +6,11 @@ earlier session indexed maps none of them once idle, and answers a lookup from t
 first Markdown it reads opens libcmark and reads it right (a word only a heading has finds its
 skill; a link only the Markdown parser sees is checked). TAP."""
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from first_lookup import check, lsp, names, tests  # noqa: E402  (the same daemon driver)
+from first_lookup import check, lsp, names, tap  # noqa: E402  (the same daemon driver)
 
 LAZY = ("libcmark", "libyara", "libcurl")
 
@@ -79,20 +77,8 @@ def run(tmp):
 
 
 def main():
-    if not os.path.exists("/proc/self/maps"):
-        print("1..0 # SKIP no /proc/<pid>/maps to read what the daemon mapped")
-        return 0
-    tmp = tempfile.mkdtemp()
-    try:
-        run(tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print(f"1..{len(tests)}")
-    for i, (name, ok, detail) in enumerate(tests, 1):
-        print(f"{'ok' if ok else 'not ok'} {i} - {name}")
-        for line in ([] if ok else str(detail)[:1500].splitlines()):
-            print(f"# {line}")
-    return 0 if all(ok for _, ok, _ in tests) else 1
+    return tap(run, None if os.path.exists("/proc/self/maps")
+               else "no /proc/<pid>/maps to read what the daemon mapped")
 
 
 if __name__ == "__main__":
