@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "skills/cmark_lazy.h"
 #include "skills/skill_internal.h"
 #include "skills/unicode.h"
 #include "common/xalloc.h"
@@ -381,6 +382,13 @@ static int visit(scan *sc, cmark_node *n, int *in_link) {
 int upk_skill_scan_body(upk_skill *s, const upk_linemap *lm, size_t body_off) {
   size_t len = strlen(s->body);
   s->body_lines = count_lines(s->body, len);
+  const char *no_reader = upk_cmark_error();
+  if (no_reader) /* the body's links and headings unread: said, not passed over */
+    return upk_diags_add(&s->issues, UPK_SEV_ERROR, "skill/markdown-unread", UPK_SKILL_SOURCE,
+                         upk_range_line(upk_lm_line(lm, body_off), 0, 0),
+                         "The body was not read as Markdown: %s", no_reader)
+               ? -ENOMEM
+               : 0;
   cmark_node *doc = cmark_parse_document(s->body, len, CMARK_OPT_DEFAULT);
   if (!doc)
     return -ENOMEM;

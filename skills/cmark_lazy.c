@@ -6,15 +6,20 @@
  * Markdown. So the skills library is built against cmark's header only, and these definitions of
  * the functions it calls forward to the real libcmark, opened with dlopen by the first call
  * (as skills/audit/yara_lazy.c does for libyara). Without the library every call answers as
- * for an empty document (cmark_parse_document NULL, the iterator done) and the load logs why,
- * once. Thread-safe: the load runs once (pthread_once), the table is read-only after. */
+ * for an empty document (cmark_parse_document NULL, the iterator done), the load logs why, once,
+ * and upk_cmark_error() says it to the readers of Markdown (the skill body's scan, the audit).
+ * Thread-safe: the load runs once (pthread_once), the table is read-only after. */
 #include <cmark.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "common/fault.h"
 #include "common/log.h"
+#include "skills/cmark_lazy.h"
 #include "upk_config.h"
 
 /* Each function: its result type, name, parameters, arguments, and its answer without the
@@ -43,6 +48,9 @@
 
 #define FIELD(type, name, params, args, none) type(*name) params;
 #define VOID_FIELD(name, params, args) void(*name) params;
+/* Debian's package of the SONAME built against (libcmark.so.0.30.2: libcmark0.30.2). */
+#define UPK_CMARK_PACKAGE "libcmark0.30.2"
+static char why[512];
 static struct {
   void *lib;
   CMARK_CALLS(FIELD)
@@ -57,9 +65,12 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 #define VOID_RESOLVE(name, params, args) RESOLVE(void, name, params, args, 0)
 
 static void load(void) {
-  void *lib = dlopen(UPK_CMARK_SONAME, RTLD_NOW | RTLD_LOCAL);
+  int fault = upk_fault("cmark.load"); /* tests: as if the library were not installed */
+  void *lib = fault ? NULL : dlopen(UPK_CMARK_SONAME, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
-    upk_log(UPK_LOG_ERROR, "reading a skill's Markdown needs libcmark: %s", dlerror());
+    snprintf(why, sizeof why, "libcmark could not be loaded: %s; install it: sudo apt install %s",
+             fault ? strerror(-fault) : dlerror(), UPK_CMARK_PACKAGE);
+    upk_log(UPK_LOG_ERROR, "reading a skill's Markdown: %s", why);
     return;
   }
   CMARK_CALLS(RESOLVE)
@@ -67,7 +78,11 @@ static void load(void) {
   fn.lib = lib;
   return;
 missing:
-  upk_log(UPK_LOG_ERROR, "libcmark is too old or broken: %s", dlerror());
+  snprintf(why, sizeof why,
+           "libcmark is too old or broken: %s; reinstall it: sudo apt install "
+           "--reinstall %s",
+           dlerror(), UPK_CMARK_PACKAGE);
+  upk_log(UPK_LOG_ERROR, "reading a skill's Markdown: %s", why);
   dlclose(lib);
 }
 
@@ -75,6 +90,10 @@ missing:
 static bool loaded(void) {
   pthread_once(&once, load);
   return fn.lib != NULL;
+}
+
+const char *upk_cmark_error(void) {
+  return loaded() ? NULL : why;
 }
 
 #define FORWARD(type, name, params, args, none)                                                    \

@@ -16,7 +16,7 @@ static void serial__next(upk_serial *q);
 static void on_ran(uv_async_t *a);
 
 void upk_serial_init(upk_serial *q, uv_loop_t *loop, upk_defer_queue *defer) {
-  *q = (upk_serial){.loop = loop, .defer = defer};
+  *q = (upk_serial){.defer = defer};
   uv_mutex_init(&q->mu);
   uv_cond_init(&q->cv);
   uv_async_init(loop, &q->async, on_ran);

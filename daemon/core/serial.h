@@ -22,7 +22,6 @@ typedef void (*upk_serial_work)(void *arg);
 typedef void (*upk_serial_done)(void *arg, int status);
 
 typedef struct upk_serial {
-  uv_loop_t *loop;
   upk_defer_queue *defer; /* a refused item's done is called from there */
   upk_deferred refusal;
   upk_serial_item *head, *tail; /* the running item first, then the waiting ones */

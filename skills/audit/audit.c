@@ -247,8 +247,7 @@ static int detect_rules(const upk__audit_file *f, upk_diags *out) {
                              : upk__audit_scan(f->rel, f->data, f->len, f->lang, f->timeout_s, out);
   if (rc == -EINVAL)
     finding(out, UPK_SEV_ERROR, "audit/rules", "audit", f->rel, -1,
-            "the audit's rules did not compile (%s): this build cannot audit",
-            upk__audit_rules_error());
+            "the audit could not start (%s): this build cannot audit", upk__audit_rules_error());
   else if (rc < 0)
     finding(out, UPK_SEV_ERROR, "audit/unscanned", "audit", f->rel, -1,
             "the rules could not finish scanning this file (%s): not reviewed",

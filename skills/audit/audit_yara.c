@@ -12,6 +12,7 @@
 #include <yara.h>
 
 #include "common/xalloc.h"
+#include "skills/cmark_lazy.h"
 #include "skills/audit/audit_rules.h"
 #include "skills/unicode.h"
 
@@ -59,6 +60,11 @@ int upk__audit_rules_load(const unsigned char *at, const unsigned char *end, YR_
  * is compiled (about 0.4 s of CPU) only when they do not load, as when the libyara found at run
  * time saves another format version than the one the binary was built with. */
 static void load_rules(void) {
+  const char *no_markdown = upk_cmark_error(); /* the Markdown detectors would see nothing */
+  if (no_markdown) {
+    snprintf(compile_error, sizeof compile_error, "%s", no_markdown);
+    return;
+  }
   if (yr_initialize() != ERROR_SUCCESS) {
     snprintf(compile_error, sizeof compile_error, "libyara could not start");
     return;

@@ -113,11 +113,11 @@ int upk__ix_sql_fail(upk_index *ix, const char *what);
 int upk__ix_exec(upk_index *ix, const char *sql);
 /** Run `sql` and return the first column of the first row as an integer. */
 int64_t upk__ix_scalar(upk_index *ix, const char *sql);
-/** Step a prepared statement once and reset it: SQLITE_DONE, or the step's error. */
+/** Step a statement that returns no row once and reset it: SQLITE_DONE, or the step's error. */
 static inline int upk__ix_step_once(sqlite3_stmt *st) {
   int rc = sqlite3_step(st);
   sqlite3_reset(st);
-  return rc == SQLITE_ROW ? SQLITE_DONE : rc;
+  return rc;
 }
 /** Counts the stored documents (a query; upk_index_count() returns the last count). */
 long upk__ix_count_docs(upk_index *ix);

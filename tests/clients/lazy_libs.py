@@ -4,13 +4,16 @@ libcurl (a model) are opened by the first request that needs them (skills/cmark_
 skills/audit/yara_lazy.c, models/curl_lazy.c), never before main. A daemon whose skills an
 earlier session indexed maps none of them once idle, and answers a lookup from the index; the
 first Markdown it reads opens libcmark and reads it right (a word only a heading has finds its
-skill; a link only the Markdown parser sees is checked). TAP."""
+skill; a link only the Markdown parser sees is checked). Without libcmark (the cmark.load
+fault), validate says skill/markdown-unread with the package to install and the audit refuses
+(audit/rules): no body is passed over as empty. TAP."""
 import os
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from first_lookup import check, lsp, names, tap  # noqa: E402  (the same daemon driver)
+from first_lookup import CTL, check, lsp, names, tap  # noqa: E402  (the same daemon driver)
 
 LAZY = ("libcmark", "libyara", "libcurl")
 
@@ -74,6 +77,28 @@ def run(tmp):
     check("validating a skill opens libcmark and checks its Markdown link (skill/broken-reference)",
           "libcmark" in mapped(d.p.pid) and "skill/broken-reference" in codes, (r, mapped(d.p.pid)))
     d.close("the later session")
+
+    # Without libcmark (as if not installed: the cmark.load fault), nothing passes a body over as
+    # empty: validate says so with the command to install it, the audit refuses to vouch for a
+    # skill, and the daemon answers the next request.
+    broken = dict(env, UPSKILLD_FAULT="cmark.load:1:EIO")
+    d, _ = lsp(proj, broken)
+    r = d.call("skills/validate", {"path": new}) or {}
+    diags = r.get("result", {}).get("diagnostics", [])
+    unread = [x for x in diags if x.get("code") == "skill/markdown-unread"]
+    check("without libcmark, validate reports skill/markdown-unread naming the package to install",
+          len(unread) == 1 and unread[0].get("severity") in (1, "error") and
+          unread[0]["message"].startswith("The body was not read as Markdown: libcmark could "
+                                          "not be loaded: ") and
+          "sudo apt install libcmark0.30.2" in unread[0]["message"], diags)
+    r = (d.call("skills/lookup", {"task": "quuxify", "limit": 3}) or {}).get("result", {})
+    check("... and the daemon answers the next request", "results" in r, r)
+    d.close("the session without libcmark")
+    p = subprocess.run([CTL, "audit", new], cwd=proj, env=broken, capture_output=True, text=True,
+                       timeout=120)
+    check("without libcmark, upskillctl audit exits 1: the audit could not start [audit/rules]",
+          p.returncode == 1 and "the audit could not start (libcmark could not be loaded" in p.stdout
+          and "[audit/rules]" in p.stdout, (p.returncode, p.stdout, p.stderr[-500:]))
 
 
 def main():
