@@ -94,6 +94,8 @@ struct upk_index {
     size_t n;
   } trunc;
   upk__ix_scratch scratch[2];    /* head / body ranking's per-row sums, see rank.c */
+  unsigned char *slot;           /* per rowid, zero between uses: upk__ix_slots() */
+  size_t slot_cap;
   struct upk__ix_pcache *pcache; /* phrases' rows kept between lookups, postings.c */
   bool pcache_stale;             /* a row changed since: drop them at the next lookup */
   struct upk__ix_store *store;   /* single words' rows, compact, store.c */

@@ -24,13 +24,13 @@
 
 #include "common/xalloc.h"
 
-#define MARK_MAX_ROWID (1 << 24) /* a byte per row up to here: 16 MiB at most */
-
-/* The largest rowid of the lists both of whose tables are at hand, or -1. */
+/* The largest rowid of the words' lists, or -1 (none, or a rowid below 0). */
 static int64_t max_joint_rowid(const upk__ix_joint *j) {
   int64_t max = -1;
   for (int k = 0; k < j->n; k++)
-    for (int t = 0; t < 2 && j->w[k].rows[0] && j->w[k].rows[1]; t++) {
+    for (int t = 0; t < 2; t++) {
+      if (!j->w[k].rows[t])
+        continue;
       const upk__ix_postings *l = j->w[k].rows[t];
       if (l->n && l->v[0].rowid < 0)
         return -1; /* never in the index (ids from 1): the merge below copes */
@@ -77,15 +77,15 @@ static double union_count(const upk__ix_joint_word *w, double rows, unsigned cha
   return rows > 0 ? a + c - a * c / rows : a + c;
 }
 
-void upk__ix_joint_prepare(upk__ix_joint *j, int64_t rows, int64_t head_tokens,
+void upk__ix_joint_prepare(upk_index *ix, upk__ix_joint *j, int64_t rows, int64_t head_tokens,
                            int64_t body_tokens) {
   double n = (double)rows;
   j->avgdl = rows > 0 ? (double)(head_tokens + body_tokens) / n : 1;
   if (j->avgdl <= 0)
     j->avgdl = 1;
-  int64_t max = max_joint_rowid(j);
-  /* the index's ids run from 1 up, about as many as its skills; past MARK_MAX_ROWID, merge */
-  unsigned char *mark = max >= 0 && max < MARK_MAX_ROWID ? upk_xcalloc((size_t)max + 1, 1) : NULL;
+  j->max_rowid = max_joint_rowid(j);
+  /* the index's ids run from 1 up, about as many as its skills; past the slots', merge */
+  unsigned char *mark = upk__ix_slots(ix, j->max_rowid);
   for (int k = 0; k < j->n; k++) {
     upk__ix_joint_word *w = &j->w[k];
     double u = union_count(w, n, mark);
@@ -93,7 +93,6 @@ void upk__ix_joint_prepare(upk__ix_joint *j, int64_t rows, int64_t head_tokens,
      * 1e-6 there): its rows are left alone. */
     w->idf = (w->rows[0] || w->rows[1]) && u * 2 < n ? log((n - u + 0.5) / (u + 0.5)) : 0;
   }
-  free(mark);
 }
 
 /* A row's size in one table: its posting's, else the size cache's (loaded
@@ -106,30 +105,30 @@ static double size_in(const upk_index *ix, int which, int64_t rowid, const upk__
   return 0;
 }
 
-/* Each row's posting in a list, for rows[0..n) in rowid order: one pass, each step a gallop
- * from the last (a binary search per row and word over the whole list was 8 % of a lookup's
- * instructions; a merge, stepping every row of the list, 4 %). */
+/* Each row's posting in a list (NULL: none, or no list), for rows[0..n) in rowid order. */
 static void find_all(const upk__ix_postings *l, const int64_t *rows, size_t n,
-                     const upk__ix_posting **out) {
-  size_t i = 0;
-  for (size_t k = 0; k < n; k++) {
-    out[k] = NULL;
-    if (!l)
-      continue;
-    i = upk__ix_seek(l, i, rows[k]);
-    if (i < l->n && l->v[i].rowid == rows[k])
-      out[k] = &l->v[i];
-  }
+                     const unsigned char *slot, const upk__ix_posting **out) {
+  if (l)
+    upk__ix_find_rows(l, rows, n, slot, out);
+  else
+    memset(out, 0, n * sizeof *out);
 }
 
-int upk__ix_joint_scores(const upk_index *ix, const upk__ix_joint *j, const int64_t *rows, size_t n,
+int upk__ix_joint_scores(upk_index *ix, const upk__ix_joint *j, const int64_t *rows, size_t n,
                          double *score, uint64_t *in_body) {
-  const upk__ix_posting **h = upk_xmalloc(2 * n * sizeof *h), **t = h + n;
+  const upk__ix_posting **h = upk_xmalloc((2 * n + 1) * sizeof *h), **t = h + n;
   memset(in_body, 0, n * sizeof *in_body);
+  /* each row's place, for the lists walked rather than galloped (upk__ix_find_rows); a row
+   * may be in no list here (one too common to walk): the slots cover it too */
+  int64_t top = n && rows[n - 1] > j->max_rowid ? rows[n - 1] : j->max_rowid;
+  unsigned char *slot =
+      n && n <= UINT8_MAX && j->max_rowid >= 0 && rows[0] >= 0 ? upk__ix_slots(ix, top) : NULL;
+  for (size_t r = 0; slot && r < n; r++)
+    slot[rows[r]] = (unsigned char)(r + 1);
   for (int k = 0; k < j->n; k++) {
     const upk__ix_joint_word *w = &j->w[k];
-    find_all(w->rows[0], rows, n, h);
-    find_all(w->rows[1], rows, n, t);
+    find_all(w->rows[0], rows, n, slot, h);
+    find_all(w->rows[1], rows, n, slot, t);
     for (size_t r = 0; r < n; r++) {
       in_body[r] |= t[r] ? (uint64_t)1 << k : 0;
       if (!w->idf || (!h[r] && !t[r]))
@@ -139,6 +138,8 @@ int upk__ix_joint_scores(const upk_index *ix, const upk__ix_joint *j, const int6
       score[r] += upk__ix_bm25(w->idf, tf, len, j->avgdl);
     }
   }
+  for (size_t r = 0; slot && r < n; r++)
+    slot[rows[r]] = 0;
   free(h);
   return 0;
 }

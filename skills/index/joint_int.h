@@ -19,14 +19,15 @@ typedef struct upk__ix_joint_word {
 typedef struct upk__ix_joint {
   upk__ix_joint_word w[UPK_IX_JOINT_MAX];
   int n;
-  double avgdl; /* head plus body tokens, per skill */
+  double avgdl;       /* head plus body tokens, per skill */
+  int64_t max_rowid;  /* the words' lists' largest rowid; -1: none, or one below 0 */
 } upk__ix_joint;
 /** The idfs and the average size, from the head's rows and both tables' tokens. */
-void upk__ix_joint_prepare(upk__ix_joint *j, int64_t rows, int64_t head_tokens,
+void upk__ix_joint_prepare(upk_index *ix, upk__ix_joint *j, int64_t rows, int64_t head_tokens,
                            int64_t body_tokens);
 /** The joint scores of rows[0..n) (rowid order), added to score[]; in_body[r]
  * gets bit k when word k is in row r's body. -1: no memory (nothing added). */
-int upk__ix_joint_scores(const upk_index *ix, const upk__ix_joint *j, const int64_t *rows, size_t n,
+int upk__ix_joint_scores(upk_index *ix, const upk__ix_joint *j, const int64_t *rows, size_t n,
                          double *score, uint64_t *in_body);
 
 #endif

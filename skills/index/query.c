@@ -507,7 +507,7 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
       term_of[j->n++] = i;
   }
   add_joint_alternatives(q, j, term_of);
-  upk__ix_joint_prepare(j, rows, head_tokens, body_tokens);
+  upk__ix_joint_prepare(ix, j, rows, head_tokens, body_tokens);
   qsort(c->v, c->n, sizeof *c->v, by_doc); /* the lists' order */
   for (size_t i = 0; i < c->n; i++)
     doc[i] = c->v[i].doc;

@@ -269,27 +269,65 @@ static int scratch_fit(upk__ix_scratch *s, int64_t max_rowid) {
   return 0;
 }
 
+#define SLOT_MAX_ROWID (1 << 24) /* a byte per row up to here: 16 MiB at most */
+#define WALK_PER_ROW 32          /* a list this many times the rows asked, or shorter: walked */
+
+unsigned char *upk__ix_slots(upk_index *ix, int64_t max_rowid) {
+  if (max_rowid < 0 || max_rowid >= SLOT_MAX_ROWID)
+    return NULL;
+  if ((size_t)max_rowid >= ix->slot_cap) {
+    size_t cap = upk_pow2_at_least((size_t)max_rowid + 1, 4096);
+    ix->slot = upk_xrealloc(ix->slot, cap);
+    memset(ix->slot + ix->slot_cap, 0, cap - ix->slot_cap);
+    ix->slot_cap = cap;
+  }
+  return ix->slot;
+}
+
+void upk__ix_find_rows(const upk__ix_postings *l, const int64_t *rows, size_t n,
+                       const unsigned char *slot, const upk__ix_posting **out) {
+  if (slot && l->n <= WALK_PER_ROW * n) {
+    memset(out, 0, n * sizeof *out);
+    for (const upk__ix_posting *p = l->v, *end = p + l->n; p < end; p++) {
+      unsigned k = slot[p->rowid];
+      if (k)
+        out[k - 1] = p;
+    }
+    return;
+  }
+  size_t i = 0;
+  for (size_t k = 0; k < n; k++) {
+    i = upk__ix_seek(l, i, rows[k]);
+    out[k] = i < l->n && l->v[i].rowid == rows[k] ? &l->v[i] : NULL;
+  }
+}
+
 /* Which columns each kept row best[0..n) has each phrase in: the rows taken in rowid order,
- * each phrase's list galloped once (a binary search per row and phrase over the whole list
- * was a third of the ranking's time). */
-static void note_cols(const rank_ctx *r, upk__ix_ranked *best, size_t n) {
+ * each phrase's list walked or galloped once (a binary search per row and phrase over the
+ * whole list was a third of the ranking's time). max_rowid: the lists' largest. */
+static void note_cols(const rank_ctx *r, upk__ix_ranked *best, size_t n, int64_t max_rowid) {
   size_t *order = upk_xmalloc((n + 1) * sizeof *order);
+  int64_t *rows = upk_xmalloc((n + 1) * sizeof *rows);
+  const upk__ix_posting **at = upk_xmalloc((n + 1) * sizeof *at);
   for (size_t k = 0; k < n; k++) {
     size_t j = k;
     for (; j > 0 && best[order[j - 1]].rowid > best[k].rowid; j--)
       order[j] = order[j - 1];
     order[j] = k;
   }
+  for (size_t k = 0; k < n; k++)
+    rows[k] = best[order[k]].rowid;
+  unsigned char *slot = n <= UINT8_MAX ? upk__ix_slots(r->ix, max_rowid) : NULL;
+  for (size_t k = 0; slot && k < n; k++)
+    slot[rows[k]] = (unsigned char)(k + 1);
   for (int i = 0; i < r->nph; i++) {
-    const upk__ix_postings *l = &r->rows[i];
-    size_t at = 0;
-    for (size_t k = 0; k < n; k++) {
-      upk__ix_ranked *x = &best[order[k]];
-      at = upk__ix_seek(l, at, x->rowid);
-      x->cols[i] = at < l->n && l->v[at].rowid == x->rowid ? l->v[at].cols : 0;
-    }
+    upk__ix_find_rows(&r->rows[i], rows, n, slot, at);
+    for (size_t k = 0; k < n; k++)
+      best[order[k]].cols[i] = at[k] ? at[k]->cols : 0;
   }
-  free(order);
+  for (size_t k = 0; slot && k < n; k++)
+    slot[rows[k]] = 0;
+  free(order), free(rows), free(at);
 }
 
 /* One row's term of phrase i's sum, as bm25() computes it. */
@@ -366,7 +404,7 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
     r->best[k].rowid = heap[k].rowid;
     r->best[k].score = heap[k].score;
   }
-  note_cols(r, r->best, n);
+  note_cols(r, r->best, n, max_rowid);
   r->n = n;
   free(touched);
   free(heap);
@@ -451,6 +489,9 @@ void upk__ix_rank_close(upk_index *ix) {
     ix->size_cap[w] = 0;
     ix->scratch[w] = (upk__ix_scratch){0};
   }
+  free(ix->slot);
+  ix->slot = NULL;
+  ix->slot_cap = 0;
 }
 
 /* Step the job's statement once: its first row ranks them all (rank_fn).

@@ -63,6 +63,15 @@ static inline size_t upk__ix_seek(const upk__ix_postings *l, size_t from, int64_
   }
   return lo;
 }
+/** A byte per rowid 0..max_rowid, all zero, for marking a few rows while walking lists; the
+ * caller leaves it zeroed. NULL past the rowids worth a byte each (16 Mi): merge instead. */
+unsigned char *upk__ix_slots(upk_index *ix, int64_t max_rowid);
+/** Each of rows[0..n)'s posting in list l, or NULL where it has none; rows in rowid order.
+ * slot: NULL, or upk__ix_slots() with slot[rows[k]] == k + 1 for each k (n <= 255) and
+ * covering l's rowids: then a list of a few rows per row asked is walked once, each row's
+ * slot read (two loads a row), not galloped (a mispredicted branch per step). */
+void upk__ix_find_rows(const upk__ix_postings *l, const int64_t *rows, size_t n,
+                       const unsigned char *slot, const upk__ix_posting **out);
 /** Adds the upk_rank() function to FTS5 and watches rows change: 0, or an error, noted. */
 int upk__ix_rank_init(upk_index *ix);
 /** Frees what the ranking keeps (its sizes, sums and kept lists). */

@@ -47,12 +47,13 @@ UTest(joint, union_of_head_and_body_rows) {
   const int64_t rows = 100000;
   upk__ix_postings h = list_of(3, 30000, 3, 1, 10), b = list_of(2, 20000, 2, 1, 10);
   upk__ix_postings far = list_of(INT64_C(1) << 25, (INT64_C(1) << 25) + 40, 1, 1, 10);
+  upk_index ix = {0};
   upk__ix_joint j = {.n = 2};
   j.w[0].rows[0] = &h;
   j.w[0].rows[1] = &b;
   j.w[1].rows[0] = &h;
   j.w[1].rows[1] = &far;
-  upk__ix_joint_prepare(&j, rows, 100 * rows, 100 * rows);
+  upk__ix_joint_prepare(&ix, &j, rows, 100 * rows, 100 * rows);
   double u0 = union_by_hand(&h, &b), u1 = union_by_hand(&h, &far);
   cr_assert_eq(u0, 10000 + 10000 - 3333, "the hand count itself: %g", u0);
   cr_assert_eq(j.w[0].idf, idf_of((double)rows, u0), "%.17g against %.17g", j.w[0].idf,
@@ -61,10 +62,12 @@ UTest(joint, union_of_head_and_body_rows) {
   /* by marks (twice: the marks must be left clean) */
   upk__ix_joint marks = {.n = 2};
   marks.w[0] = marks.w[1] = j.w[0];
-  upk__ix_joint_prepare(&marks, rows, 100 * rows, 100 * rows);
+  upk__ix_joint_prepare(&ix, &marks, rows, 100 * rows, 100 * rows);
   cr_assert_eq(marks.w[0].idf, j.w[0].idf);
   cr_assert_eq(marks.w[1].idf, j.w[0].idf);
-  free(h.v), free(b.v), free(far.v);
+  for (size_t r = 0; r < ix.slot_cap; r++)
+    cr_assert_eq(ix.slot[r], 0, "row %zu left marked", r);
+  free(h.v), free(b.v), free(far.v), free(ix.slot);
 }
 
 /* Candidates spread over a long list, some in it and some not (before its first row, between
@@ -75,7 +78,7 @@ UTest(joint, candidates_found_in_long_lists) {
   upk__ix_joint j = {.n = 1};
   j.w[0].rows[0] = &h;
   j.w[0].rows[1] = &b;
-  upk__ix_joint_prepare(&j, 200000, 20 * 200000, 20 * 200000);
+  upk__ix_joint_prepare(&ix, &j, 200000, 20 * 200000, 20 * 200000);
   cr_assert_gt(j.w[0].idf, 0);
   const int64_t cand[] = {1, 7, 10, 11, 15, 20, 4995, 5000, 25001, 49995, 50000, 50005, 90000};
   size_t n = sizeof cand / sizeof *cand;
@@ -90,5 +93,44 @@ UTest(joint, candidates_found_in_long_lists) {
                  want);
     cr_assert_eq(in_body[k], body ? 1u : 0u, "row %lld", (long long)cand[k]);
   }
-  free(h.v), free(b.v);
+  free(h.v), free(b.v), free(ix.slot);
+}
+
+/* Short lists, walked once with each candidate's slot (upk__ix_find_rows), beside a long one
+ * galloped, and candidates past every list's last row: the same sums as row by row, and every
+ * slot left zero for the next walk. */
+UTest(joint, candidates_found_in_short_lists) {
+  upk_index ix = {0};
+  upk__ix_postings h = list_of(4, 400, 4, 1, 30), b = list_of(6, 600, 6, 3, 50),
+                   l = list_of(1, 60000, 1, 1, 20);
+  upk__ix_joint j = {.n = 2};
+  j.w[0].rows[0] = &h;
+  j.w[0].rows[1] = &b;
+  j.w[1].rows[0] = &l;
+  upk__ix_joint_prepare(&ix, &j, 400000, 20 * 400000, 20 * 400000);
+  cr_assert_gt(j.w[0].idf, 0);
+  cr_assert_gt(j.w[1].idf, 0);
+  int64_t cand[40];
+  size_t n = 0;
+  for (int64_t r = 2; r <= 800; r += 21)
+    cand[n++] = r;
+  cand[n++] = 70000;
+  for (int pass = 0; pass < 2; pass++) {
+    double score[40] = {0};
+    uint64_t in_body[40];
+    cr_assert_eq(upk__ix_joint_scores(&ix, &j, cand, n, score, in_body), 0);
+    for (size_t k = 0; k < n; k++) {
+      bool a = has(&h, cand[k]), c = has(&b, cand[k]), d = has(&l, cand[k]);
+      double w0 = a || c ? upk__ix_bm25(j.w[0].idf, (a ? 1 : 0) + (c ? 3 : 0),
+                                        (a ? 30 : 0) + (c ? 50 : 0), j.avgdl)
+                         : 0;
+      double want = w0 + (d ? upk__ix_bm25(j.w[1].idf, 1, 20, j.avgdl) : 0);
+      cr_assert_eq(score[k], want, "pass %d, row %lld: %.17g against %.17g", pass,
+                   (long long)cand[k], score[k], want);
+      cr_assert_eq(in_body[k], c ? 1u : 0u, "row %lld", (long long)cand[k]);
+    }
+  }
+  for (size_t r = 0; r < ix.slot_cap; r++)
+    cr_assert_eq(ix.slot[r], 0, "row %zu left marked", r);
+  free(h.v), free(b.v), free(l.v), free(ix.slot);
 }
