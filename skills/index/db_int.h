@@ -60,6 +60,10 @@ typedef struct upk__ix_scratch {
   double *acc;
   unsigned char *count;
   size_t cap;
+  int64_t *touched; /* the rows met, each once */
+  size_t touched_cap;
+  void *heap; /* the best rows so far */
+  size_t heap_cap;
 } upk__ix_scratch;
 
 /** An open index: its connection, statements and what every module keeps of it. */
@@ -93,8 +97,9 @@ struct upk_index {
     char **dirs;
     size_t n;
   } trunc;
-  upk__ix_scratch scratch[2];    /* head / body ranking's per-row sums, see rank.c */
-  unsigned char *slot;           /* per rowid, zero between uses: upk__ix_slots() */
+  upk__ix_scratch scratch[2];     /* head / body ranking's per-row sums, see rank.c */
+  unsigned char *slot;            /* per rowid, zero between uses: upk__ix_slots() */
+  struct upk__ix_query *lookup_q; /* a lookup's working space, kept (query.c) */
   size_t slot_cap;
   struct upk__ix_pcache *pcache; /* phrases' rows kept between lookups, postings.c */
   bool pcache_stale;             /* a row changed since: drop them at the next lookup */
@@ -161,5 +166,7 @@ void upk__ix_job_free(upk_index *ix);
 int upk__ix_query_init(upk_index *ix);
 /** Frees what upk__ix_query_init() set up (query.c). */
 void upk__ix_query_close(upk_index *ix);
+/** Frees the lookups' working space, made again by the next lookup (query.c). */
+void upk__ix_query_trim(upk_index *ix);
 
 #endif

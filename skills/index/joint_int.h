@@ -19,8 +19,8 @@ typedef struct upk__ix_joint_word {
 typedef struct upk__ix_joint {
   upk__ix_joint_word w[UPK_IX_JOINT_MAX];
   int n;
-  double avgdl;       /* head plus body tokens, per skill */
-  int64_t max_rowid;  /* the words' lists' largest rowid; -1: none, or one below 0 */
+  double avgdl;      /* head plus body tokens, per skill */
+  int64_t max_rowid; /* the words' lists' largest rowid; -1: none, or one below 0 */
 } upk__ix_joint;
 /** The idfs and the average size, from the head's rows and both tables' tokens. */
 void upk__ix_joint_prepare(upk_index *ix, upk__ix_joint *j, int64_t rows, int64_t head_tokens,

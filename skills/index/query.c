@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +74,14 @@ int upk__ix_query_init(upk_index *ix) {
   return upk__ix_rank_init(ix);
 }
 
+void upk__ix_query_trim(upk_index *ix) {
+  upk__ix_rows_trim(ix);
+  free(ix->lookup_q);
+  ix->lookup_q = NULL;
+}
+
 void upk__ix_query_close(upk_index *ix) {
+  upk__ix_query_trim(ix);
   upk__ix_rank_close(ix);
   if (ix->tok)
     ix->tok_api.xDelete(ix->tok);
@@ -118,30 +126,34 @@ typedef struct part {
   upk__ix_lists lists; /* the phrases' rows, from the ranking until the lookup ends */
 } part;
 
-typedef struct query {
-  term t[MAX_SEEN];
+/* A skill either table ranked among its best. */
+typedef struct cand {
+  int64_t doc;
+  double score[2];                     /* -bm25 in the head and the body; 0: not ranked */
+  double total;                        /* what the order is by */
+  double joint;                        /* one bm25 over the whole skill */
+  unsigned char fields[2 * MAX_TERMS]; /* per term: UPK_FIELD_* bits it matched */
+  bool known[2];                       /* fields noted from the head / body ranking */
+  bool text_read;                      /* head text tokenized (head_fields) */
+  unsigned short ntok[3], hits[3];     /* name, description, headings: tokens, task words */
+  unsigned short pairs;                /* two task words side by side in name / description */
+} cand;
+
+typedef struct cands {
+  cand *v;
+  size_t n;
+} cands;
+
+/* A lookup's working space (~150 KiB), kept in the index between lookups: a calloc of it
+ * each time consolidated malloc's free small chunks first (3 % of a lookup). */
+typedef struct upk__ix_query {
   int n;
   const char *text;
   part part[2];
+  cand cand[2 * CANDIDATES]; /* both tables' best (run_query) */
+  upk__ix_joint joint;       /* their joint scores' words (add_joint) */
+  term t[MAX_SEEN];          /* last: t[0..n) each zeroed as met (on_token), the rest never read */
 } query;
-
-/* Identifiers from code and error messages ("AccessDenied", "useEffect")
- * name things skills write as words: split at lower-to-upper changes. out
- * gets the words lowercased and space-separated, or "" when there is no
- * such change. */
-static void camel_words(const char *w, int n, char out[80]) {
-  int k = 0, splits = 0;
-  for (int i = 0; i < n && k < 78; i++) {
-    unsigned char c = (unsigned char)w[i];
-    if (i > 0 && isupper(c) &&
-        (islower((unsigned char)w[i - 1]) || isdigit((unsigned char)w[i - 1]))) {
-      out[k++] = ' ';
-      splits++;
-    }
-    out[k++] = (char)tolower(c);
-  }
-  out[splits ? k : 0] = 0;
-}
 
 static int on_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
   query *q = ctx;
@@ -155,7 +167,7 @@ static int on_token(void *ctx, int flags, const char *tok, int ntok, int start, 
   memcpy(t->stem, tok, (size_t)ntok);
   for (int i = 0; i < end - start; i++)
     t->word[i] = (char)tolower((unsigned char)q->text[start + i]);
-  camel_words(q->text + start, end - start, t->camel);
+  upk__ix_camel_words(q->text + start, end - start, t->camel);
   t->order = q->n++;
   return SQLITE_OK;
 }
@@ -379,24 +391,6 @@ static void build_match(upk_index *ix, query *q, int which) {
 
 /* ---- running it ---- */
 
-/* A skill either table ranked among its best. */
-typedef struct cand {
-  int64_t doc;
-  double score[2];                     /* -bm25 in the head and the body; 0: not ranked */
-  double total;                        /* what the order is by */
-  double joint;                        /* one bm25 over the whole skill */
-  unsigned char fields[2 * MAX_TERMS]; /* per term: UPK_FIELD_* bits it matched */
-  bool known[2];                       /* fields noted from the head / body ranking */
-  bool text_read;                      /* head text tokenized (head_fields) */
-  unsigned short ntok[3], hits[3];     /* name, description, headings: tokens, task words */
-  unsigned short pairs;                /* two task words side by side in name / description */
-} cand;
-
-typedef struct cands {
-  cand *v;
-  size_t n;
-} cands;
-
 static cand *cand_of(cands *c, int64_t doc) {
   for (size_t i = 0; i < c->n; i++)
     if (c->v[i].doc == doc)
@@ -491,7 +485,7 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
   table_totals(ix, &q->part[BODY], BODY, &body_rows, &body_tokens);
   if (!rows || !c->n)
     return 0; /* no head rows known: the order stays the tables' */
-  upk__ix_joint *j = upk_xcalloc(1, sizeof *j);
+  upk__ix_joint *j = &q->joint;
   int64_t *doc = upk_xmalloc(c->n * sizeof *doc);
   double *score = upk_xcalloc(c->n, sizeof *score);
   uint64_t *in_body = upk_xmalloc(c->n * sizeof *in_body);
@@ -521,7 +515,7 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
   }
   rc = 0;
 done:
-  free(j), free(doc), free(score), free(in_body);
+  free(doc), free(score), free(in_body);
   return rc;
 }
 
@@ -764,7 +758,7 @@ static int learned_order(upk_index *ix, query *q, cands *c, const char *const *a
  * become hits. */
 static int run_query(upk_index *ix, query *q, size_t limit, const char *const *agents,
                      size_t n_agents, upk_index_hits *out) {
-  cands c = {upk_xcalloc(2 * CANDIDATES, sizeof *c.v), 0};
+  cands c = {q->cand, 0};
   out->items = upk_xcalloc(limit, sizeof *out->items);
   const cand **from = upk_xcalloc(limit, sizeof *from);
   int rc = c.v && out->items && from ? 0 : -ENOMEM;
@@ -804,7 +798,6 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
     if (out->items[i].e.scope == UPK_INDEX_BUILTIN)
       rc = upk__ix_place_at_installed_copy(ix, agents, n_agents, &out->items[i].e);
   free(from);
-  free(c.v);
   return rc;
 }
 
@@ -819,7 +812,10 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
                         "the task is empty: describe in a few words what you want to do");
   if (!limit)
     limit = 10;
-  query *q = upk_xcalloc(1, sizeof *q);
+  if (!ix->lookup_q)
+    ix->lookup_q = upk_xmalloc(sizeof *ix->lookup_q);
+  query *q = ix->lookup_q;
+  memset(q, 0, offsetof(query, t));
   for (int w = HEAD; w <= BODY; w++) {
     upk_buf_init(&q->part[w].fts, SIZE_MAX);
     upk_buf_init(&q->part[w].keys, SIZE_MAX);
@@ -850,7 +846,6 @@ int upk_index_lookup(upk_index *ix, const char *task, size_t limit, const char *
     free(q->part[w].fts.data);
     free(q->part[w].keys.data);
   }
-  free(q);
   if (rc)
     upk_index_hits_free(out);
   return rc;

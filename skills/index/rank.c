@@ -269,39 +269,6 @@ static int scratch_fit(upk__ix_scratch *s, int64_t max_rowid) {
   return 0;
 }
 
-#define SLOT_MAX_ROWID (1 << 24) /* a byte per row up to here: 16 MiB at most */
-#define WALK_PER_ROW 32          /* a list this many times the rows asked, or shorter: walked */
-
-unsigned char *upk__ix_slots(upk_index *ix, int64_t max_rowid) {
-  if (max_rowid < 0 || max_rowid >= SLOT_MAX_ROWID)
-    return NULL;
-  if ((size_t)max_rowid >= ix->slot_cap) {
-    size_t cap = upk_pow2_at_least((size_t)max_rowid + 1, 4096);
-    ix->slot = upk_xrealloc(ix->slot, cap);
-    memset(ix->slot + ix->slot_cap, 0, cap - ix->slot_cap);
-    ix->slot_cap = cap;
-  }
-  return ix->slot;
-}
-
-void upk__ix_find_rows(const upk__ix_postings *l, const int64_t *rows, size_t n,
-                       const unsigned char *slot, const upk__ix_posting **out) {
-  if (slot && l->n <= WALK_PER_ROW * n) {
-    memset(out, 0, n * sizeof *out);
-    for (const upk__ix_posting *p = l->v, *end = p + l->n; p < end; p++) {
-      unsigned k = slot[p->rowid];
-      if (k)
-        out[k - 1] = p;
-    }
-    return;
-  }
-  size_t i = 0;
-  for (size_t k = 0; k < n; k++) {
-    i = upk__ix_seek(l, i, rows[k]);
-    out[k] = i < l->n && l->v[i].rowid == rows[k] ? &l->v[i] : NULL;
-  }
-}
-
 /* Which columns each kept row best[0..n) has each phrase in: the rows taken in rowid order,
  * each phrase's list walked or galloped once (a binary search per row and phrase over the
  * whole list was a third of the ranking's time). max_rowid: the lists' largest. */
@@ -367,13 +334,20 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
       if (r->rows[i].v[r->rows[i].n - 1].rowid > max_rowid)
         max_rowid = r->rows[i].v[r->rows[i].n - 1].rowid;
     }
-  int64_t *touched = upk_xmalloc((total + 1) * sizeof *touched);
-  kept *heap = upk_xmalloc((r->keep + 1) * sizeof *heap);
-  if (!touched || !heap || scratch_fit(s, max_rowid) || max_rowid >= (int64_t)s->cap) {
-    free(touched);
-    free(heap);
-    return SQLITE_NOMEM;
+  if (s->touched_cap < total + 1) {
+    s->touched_cap = upk_pow2_at_least(total + 1, 4096);
+    free(s->touched);
+    s->touched = upk_xmalloc(s->touched_cap * sizeof *s->touched);
   }
+  if (s->heap_cap < r->keep + 1) {
+    s->heap_cap = r->keep + 1;
+    free(s->heap);
+    s->heap = upk_xmalloc(s->heap_cap * sizeof(kept));
+  }
+  int64_t *touched = s->touched;
+  kept *heap = s->heap;
+  if (scratch_fit(s, max_rowid) || max_rowid >= (int64_t)s->cap)
+    return SQLITE_NOMEM;
   double *restrict acc = s->acc;
   unsigned char *restrict count = s->count;
   size_t nt = sum_rows(r, acc, count, touched), n = 0;
@@ -406,8 +380,6 @@ static int score_rows(rank_ctx *r, upk__ix_scratch *s) {
   }
   note_cols(r, r->best, n, max_rowid);
   r->n = n;
-  free(touched);
-  free(heap);
   return 0;
 }
 
@@ -483,15 +455,10 @@ void upk__ix_rank_close(upk_index *ix) {
   for (int w = 0; w < 2; w++) {
     free(ix->size[w]);
     ix->size_loaded[w] = false;
-    free(ix->scratch[w].acc);
-    free(ix->scratch[w].count);
     ix->size[w] = NULL;
     ix->size_cap[w] = 0;
-    ix->scratch[w] = (upk__ix_scratch){0};
   }
-  free(ix->slot);
-  ix->slot = NULL;
-  ix->slot_cap = 0;
+  upk__ix_rows_trim(ix);
 }
 
 /* Step the job's statement once: its first row ranks them all (rank_fn).

@@ -63,8 +63,8 @@ static inline size_t upk__ix_seek(const upk__ix_postings *l, size_t from, int64_
   }
   return lo;
 }
-/** A byte per rowid 0..max_rowid, all zero, for marking a few rows while walking lists; the
- * caller leaves it zeroed. NULL past the rowids worth a byte each (16 Mi): merge instead. */
+/** A byte per rowid 0..max_rowid (rows.c), all zero, for marking a few rows while walking lists;
+ * the caller leaves it zeroed. NULL past the rowids worth a byte each (16 Mi): merge instead. */
 unsigned char *upk__ix_slots(upk_index *ix, int64_t max_rowid);
 /** Each of rows[0..n)'s posting in list l, or NULL where it has none; rows in rowid order.
  * slot: NULL, or upk__ix_slots() with slot[rows[k]] == k + 1 for each k (n <= 255) and
@@ -72,6 +72,8 @@ unsigned char *upk__ix_slots(upk_index *ix, int64_t max_rowid);
  * slot read (two loads a row), not galloped (a mispredicted branch per step). */
 void upk__ix_find_rows(const upk__ix_postings *l, const int64_t *rows, size_t n,
                        const unsigned char *slot, const upk__ix_posting **out);
+/** Frees the rankings' per-row arrays and the slots (rows.c), made again as needed. */
+void upk__ix_rows_trim(upk_index *ix);
 /** Adds the upk_rank() function to FTS5 and watches rows change: 0, or an error, noted. */
 int upk__ix_rank_init(upk_index *ix);
 /** Frees what the ranking keeps (its sizes, sums and kept lists). */

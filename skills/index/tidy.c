@@ -11,8 +11,10 @@
 #include <stdio.h>
 
 void upk_index_release_memory(upk_index *ix, bool cache) {
-  if (cache)
+  if (cache) {
     sqlite3_db_release_memory(ix->db);
+    upk__ix_query_trim(ix); /* made again by the next lookup */
+  }
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif

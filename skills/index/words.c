@@ -1,8 +1,9 @@
-/* The words lookup treats specially: stopwords it leaves out of a task, and
- * abbreviations it also asks by their full form. Plain data, kept apart from
- * the query code that uses it (skills/index/query.c). */
+/* The words lookup treats specially: stopwords it leaves out of a task,
+ * abbreviations it also asks by their full form, identifiers split into words. Plain data
+ * and string work, kept apart from the query code that uses it (skills/index/query.c). */
 #include "skills/index/words_int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,4 +184,22 @@ const char *upk__ix_synonym(const char *word, size_t *k) {
     if (!strcmp(word, synonyms[*k][0]))
       return synonyms[(*k)++][1];
   return NULL;
+}
+
+/* Identifiers from code and error messages ("AccessDenied", "useEffect")
+ * name things skills write as words: split at lower-to-upper changes. out
+ * gets the words lowercased and space-separated, or "" when there is no
+ * such change. */
+void upk__ix_camel_words(const char *w, int n, char out[80]) {
+  int k = 0, splits = 0;
+  for (int i = 0; i < n && k < 78; i++) {
+    unsigned char c = (unsigned char)w[i];
+    if (i > 0 && isupper(c) &&
+        (islower((unsigned char)w[i - 1]) || isdigit((unsigned char)w[i - 1]))) {
+      out[k++] = ' ';
+      splits++;
+    }
+    out[k++] = (char)tolower(c);
+  }
+  out[splits ? k : 0] = 0;
 }

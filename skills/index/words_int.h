@@ -7,6 +7,9 @@
 
 /** Whether a task is not asked by w (a stopword). */
 bool upk__ix_is_stopword(const char *w);
+/** An identifier's words ("AccessDenied": "access denied"), lowercased and space-separated,
+ * split at lower-to-upper changes; "" when it has none. */
+void upk__ix_camel_words(const char *w, int n, char out[80]);
 /** Whether the stopword list is in strcmp order, as the lookup's bsearch needs. */
 bool upk__ix_stopwords_sorted(void);
 /** The full forms of an abbreviation: *k is 0 first, then as left; NULL when there are
