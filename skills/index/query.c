@@ -573,10 +573,21 @@ static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int st
   return SQLITE_OK;
 }
 
-/* Which of the head's words a hit only the body ranked has, and in which
- * fields: its name, description and headings (a few hundred bytes) read
- * back and tokenized by the index's own tokenizer. Asking FTS5 for the one
- * row instead seeks every phrase of the query in the index. */
+/* Which of the head's words a hit only the body ranked has, and in which fields: found in the
+ * head's row lists when the ranking holds every phrase's (a seek in each), as the rows it
+ * kept were (note_fields). */
+static void head_from_lists(const part *p, cand *x) {
+  for (int k = 0; k < p->nphrase; k++) {
+    const upk__ix_postings *l = &p->lists.rows[k];
+    size_t at = upk__ix_seek(l, 0, x->doc);
+    x->fields[p->phrase_term[k]] |= at < l->n && l->v[at].rowid == x->doc ? l->v[at].cols : 0;
+  }
+  x->known[HEAD] = true;
+}
+
+/* The same when they are not all there (or for the learned order's counts): the hit's name,
+ * description and headings (a few hundred bytes) read back and tokenized by the index's own
+ * tokenizer. Asking FTS5 for the one row instead seeks every phrase of the query in it. */
 static int head_fields(upk_index *ix, query *q, cand *x) {
   part *p = &q->part[HEAD];
   if (!p->nphrase)
@@ -768,8 +779,6 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
     c.v[i].total = c.v[i].score[HEAD] + ix->w.body * c.v[i].score[BODY];
   if (!rc && ix->w.joint)
     rc = add_joint(ix, q, &c);
-  for (int w = HEAD; w <= BODY; w++) /* after both: a put may drop a list the other borrowed */
-    upk__ix_lists_release(ix, &q->part[w].job, &q->part[w].lists);
   qsort(c.v, c.n, sizeof *c.v, by_total);
   if (!rc && ix->learned)
     rc = learned_order(ix, q, &c, agents, n_agents);
@@ -788,12 +797,16 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
     }
     h->score = c.v[i].total;
     from[out->len] = &c.v[i];
-    if (!c.v[i].known[HEAD] && !c.v[i].text_read)
+    if (!c.v[i].known[HEAD] && !c.v[i].text_read && q->part[HEAD].lists.complete)
+      head_from_lists(&q->part[HEAD], &c.v[i]);
+    else if (!c.v[i].known[HEAD] && !c.v[i].text_read)
       rc = head_fields(ix, q, &c.v[i]);
     if (!rc)
       rc = fill_why(q, &c.v[i], h);
     out->len++;
   }
+  for (int w = HEAD; w <= BODY; w++) /* after both: a put may drop a list the other borrowed */
+    upk__ix_lists_release(ix, &q->part[w].job, &q->part[w].lists);
   for (size_t i = 0; !rc && i < out->len; i++)
     if (out->items[i].e.scope == UPK_INDEX_BUILTIN)
       rc = upk__ix_place_at_installed_copy(ix, agents, n_agents, &out->items[i].e);

@@ -538,6 +538,8 @@ int upk__ix_rank_run(upk_index *ix, sqlite3_stmt *st, const upk__ix_rank_job *jo
   if (!rc && !r.done && r.n_asked < n && (!r.n_asked || !job->all))
     rc = rank_kept(ix, &r, lists->total_rows, lists->tokens);
   lists->walked = !rc && r.done;
+  /* asked and not walked: an OR that met no row (each phrase has none), or an AND */
+  lists->complete = !rc && (r.done || !r.n_asked || !job->all);
   return rc ? rc : (int)r.n;
 }
 

@@ -118,6 +118,7 @@ typedef struct upk__ix_lists {
   bool kept[UPK_IX_MAX_PHRASES];             /* borrowed from the kept lists: not ours */
   bool stored[UPK_IX_MAX_PHRASES];           /* decoded from the posting store, terms filled */
   bool walked;                               /* FTS5 walked the others: offer them to the cache */
+  bool complete; /* every phrase's rows are here (an AND that met no row walked none) */
   int n;
   int64_t total_rows, tokens; /* the table's */
 } upk__ix_lists;
