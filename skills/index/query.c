@@ -12,6 +12,7 @@
 #include "skills/index/joint_int.h"
 #include "skills/index/ltr_int.h"
 #include "skills/index/postings_int.h"
+#include "skills/index/query_int.h"
 #include "skills/index/rank_int.h"
 #include "skills/index/words_int.h"
 
@@ -26,10 +27,7 @@
 
 #include "common/xalloc.h"
 
-#define MAX_TERMS 32                   /* kept words per task: the rarest ones */
-#define MAX_SEEN 256                   /* distinct words considered */
-#define MAX_TASK 8192                  /* bytes of the task that are read */
-#define MAX_PHRASES UPK_IX_MAX_PHRASES /* words plus their expansions */
+#define MAX_TASK 8192 /* bytes of the task that are read */
 /* Matched rows a lookup may rank in the head, see mark_within_budget(): 3
  * in 10 skills' worth, within [3,000, 4,500]. A head word's list grows with
  * the index, and a fixed 3,000 asked ever fewer of a task's words: at 20,000
@@ -44,7 +42,6 @@
 #define HEAD_BUDGET_MAX 12000
 #define BODY_BUDGET 20000 /* the body's middling words tell near-duplicates apart */
 #define MAX_BODY_TERMS 16 /* a body row's cost grows with the words asked of it */
-#define CANDIDATES 64     /* best rows taken from each table */
 /* Words a table has no row of, asked of it anyway (as prefixes where no skill has them: an
  * abbreviation, "kube"; or for their other forms: "k8s", a camelCase name). Sorted rarest,
  * they came first, and a pasted log's hashes and identifiers took every place: 40 of them
@@ -89,71 +86,6 @@ void upk__ix_query_close(upk_index *ix) {
 }
 
 /* ---- building the query ---- */
-
-/* The two tables a lookup asks: what a skill says it is for (name,
- * description, headings) and its body. */
-enum { HEAD, BODY };
-
-typedef struct term {
-  char word[64]; /* as written, lowercased (ASCII) */
-  char stem[64]; /* as the index stores it */
-  long df[2];    /* skills whose head / body contain the stem */
-  bool use[2];   /* asked of the head / body table */
-  bool prefix;   /* unknown word: match it as a prefix */
-  int order;
-  char camel[80]; /* "AccessDenied" as "access denied"; "" when not camel case */
-  int phrase[2];  /* the word's own phrase in the head's / body's query; -1: none */
-} term;
-
-/* A phrase of the query as the index stores it: its tokens' stems. */
-typedef struct stems {
-  char s[4][64];
-  int n;
-  bool prefix;
-} stems;
-
-typedef struct part {
-  upk_buf fts;  /* the phrases, quoted as a MATCH has them, one after another */
-  upk_buf keys; /* their kept lists' keys (upk__ix_phrase), one after another */
-  size_t key_at[MAX_PHRASES];
-  bool all_common;                /* every word in half the skills: rows with all, unranked */
-  int phrase_term[MAX_PHRASES];   /* phrase index -> t[] index */
-  size_t at[MAX_PHRASES];         /* where in fts each phrase is */
-  upk__ix_phrase ph[MAX_PHRASES]; /* as a rank job takes them */
-  stems phrase[MAX_PHRASES];      /* for matching a hit's head text (head_fields) */
-  int nphrase;
-  upk__ix_rank_job job;
-  upk__ix_lists lists; /* the phrases' rows, from the ranking until the lookup ends */
-} part;
-
-/* A skill either table ranked among its best. */
-typedef struct cand {
-  int64_t doc;
-  double score[2];                     /* -bm25 in the head and the body; 0: not ranked */
-  double total;                        /* what the order is by */
-  double joint;                        /* one bm25 over the whole skill */
-  unsigned char fields[2 * MAX_TERMS]; /* per term: UPK_FIELD_* bits it matched */
-  bool known[2];                       /* fields noted from the head / body ranking */
-  bool text_read;                      /* head text tokenized (head_fields) */
-  unsigned short ntok[3], hits[3];     /* name, description, headings: tokens, task words */
-  unsigned short pairs;                /* two task words side by side in name / description */
-} cand;
-
-typedef struct cands {
-  cand *v;
-  size_t n;
-} cands;
-
-/* A lookup's working space (~150 KiB), kept in the index between lookups: a calloc of it
- * each time consolidated malloc's free small chunks first (3 % of a lookup). */
-typedef struct upk__ix_query {
-  int n;
-  const char *text;
-  part part[2];
-  cand cand[2 * CANDIDATES]; /* both tables' best (run_query) */
-  upk__ix_joint joint;       /* their joint scores' words (add_joint) */
-  term t[MAX_SEEN];          /* last: t[0..n) each zeroed as met (on_token), the rest never read */
-} query;
 
 static int on_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
   query *q = ctx;
@@ -399,12 +331,6 @@ static cand *cand_of(cands *c, int64_t doc) {
   return &c->v[c->n++];
 }
 
-static void note_fields(const part *p, const upk__ix_ranked *x, cand *c, int which) {
-  for (int k = 0; k < p->nphrase; k++)
-    c->fields[p->phrase_term[k]] |= which == HEAD ? x->cols[k] : (x->cols[k] ? UPK_FIELD_BODY : 0);
-  c->known[which] = true;
-}
-
 /* Rank both tables' rows; their best CANDIDATES join c. The phrases' rows
  * stay in q->part[].lists for the joint score. */
 static int run_parts(upk_index *ix, query *q, cands *c) {
@@ -424,7 +350,7 @@ static int run_parts(upk_index *ix, query *q, cands *c) {
     for (int i = 0; i < found; i++) {
       cand *x = cand_of(c, best[i].rowid);
       x->score[w] = best[i].score;
-      note_fields(&q->part[w], &best[i], x, w);
+      upk__ix_note_fields(&q->part[w], &best[i], x, w);
     }
   }
   return 0;
@@ -517,124 +443,6 @@ static int add_joint(upk_index *ix, query *q, cands *c) {
 done:
   free(doc), free(score), free(in_body);
   return rc;
-}
-
-/* Which phrases one column's text holds, token by token: a phrase of
- * several words must match them in a row, a prefix phrase its stem's start. */
-typedef struct text_match {
-  part *p;
-  unsigned char bit;
-  unsigned char at[MAX_PHRASES]; /* tokens of each phrase matched in a row so far */
-  unsigned char *mask;
-  cand *x;
-  int col;
-  int prev; /* the task word the column's previous token ended, or -1 */
-} text_match;
-
-static bool same(const char *stem, const char *tok, int ntok) {
-  return (int)strlen(stem) == ntok && !memcmp(stem, tok, (size_t)ntok);
-}
-
-static int on_text_token(void *ctx, int flags, const char *tok, int ntok, int start, int end) {
-  text_match *m = ctx;
-  int hit = -1;
-  for (int k = 0; k < m->p->nphrase; k++) {
-    const stems *ps = &m->p->phrase[k];
-    if (ps->n <= 0)
-      continue;
-    if (ps->prefix) {
-      size_t n = strlen(ps->s[0]);
-      if ((size_t)ntok >= n && !memcmp(tok, ps->s[0], n)) {
-        m->mask[k] |= m->bit;
-        hit = m->p->phrase_term[k];
-      }
-      continue;
-    }
-    if (same(ps->s[m->at[k]], tok, ntok))
-      m->at[k]++;
-    else
-      m->at[k] = same(ps->s[0], tok, ntok);
-    if (m->at[k] == ps->n) {
-      m->mask[k] |= m->bit;
-      m->at[k] = 0;
-      hit = m->p->phrase_term[k];
-    }
-  }
-  /* Counted for the learned order (ltr.c): the column's size, its
-   * tokens that are task words, and task words side by side. */
-  cand *x = m->x;
-  if (x->ntok[m->col] < USHRT_MAX)
-    x->ntok[m->col]++;
-  if (hit >= 0 && x->hits[m->col] < USHRT_MAX)
-    x->hits[m->col]++;
-  if (hit >= 0 && m->prev >= 0 && hit != m->prev && m->col < 2 && x->pairs < USHRT_MAX)
-    x->pairs++;
-  m->prev = hit;
-  return SQLITE_OK;
-}
-
-/* Which of the head's words a hit only the body ranked has, and in which fields: found in the
- * head's row lists when the ranking holds every phrase's (a seek in each), as the rows it
- * kept were (note_fields). */
-static void head_from_lists(const part *p, cand *x) {
-  for (int k = 0; k < p->nphrase; k++) {
-    const upk__ix_postings *l = &p->lists.rows[k];
-    size_t at = upk__ix_seek(l, 0, x->doc);
-    x->fields[p->phrase_term[k]] |= at < l->n && l->v[at].rowid == x->doc ? l->v[at].cols : 0;
-  }
-  x->known[HEAD] = true;
-}
-
-/* The same when they are not all there (or for the learned order's counts): the hit's name,
- * description and headings (a few hundred bytes) read back and tokenized by the index's own
- * tokenizer. Asking FTS5 for the one row instead seeks every phrase of the query in it. */
-static int head_fields(upk_index *ix, query *q, cand *x) {
-  part *p = &q->part[HEAD];
-  if (!p->nphrase)
-    return 0;
-  sqlite3_stmt *st = ix->st[ST_HEAD_TEXT];
-  sqlite3_bind_int64(st, 1, x->doc);
-  int s = sqlite3_step(st);
-  unsigned char mask[MAX_PHRASES] = {0};
-  x->text_read = true;
-  for (int col = 0; s == SQLITE_ROW && col < 3; col++) {
-    text_match m = {p, (unsigned char)(1u << col), {0}, mask, x, col, -1};
-    const char *text = (const char *)sqlite3_column_text(st, col);
-    if (text)
-      ix->tok_api.xTokenize(ix->tok, &m, FTS5_TOKENIZE_DOCUMENT, text,
-                            sqlite3_column_bytes(st, col), on_text_token);
-  }
-  sqlite3_reset(st);
-  for (int k = 0; k < p->nphrase; k++)
-    x->fields[p->phrase_term[k]] |= mask[k];
-  return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : upk__ix_sql_fail(ix, "lookup: why");
-}
-
-static const char *const field_names[] = {"name", "description", "headings", "body"};
-
-static int fill_why(query *q, const cand *c, upk_index_hit *h) {
-  upk_buf b = UPK_BUF_INIT(SIZE_MAX);
-  upk_buf_puts(&b, "");
-  h->matches = upk_xcalloc((size_t)q->n + 1, sizeof *h->matches);
-  for (int i = 0; i < q->n; i++) {
-    if (!c->fields[i])
-      continue;
-    upk_index_match *m = &h->matches[h->n_matches++];
-    m->term = upk_xstrdup(q->t[i].word);
-    m->fields = c->fields[i];
-    upk_buf_puts(&b, b.len ? "; " : "");
-    upk_buf_puts(&b, q->t[i].word);
-    const char *sep = " (";
-    for (int f = 0; f < 4; f++)
-      if (c->fields[i] & (1u << f)) {
-        upk_buf_puts(&b, sep);
-        upk_buf_puts(&b, field_names[f]);
-        sep = ", ";
-      }
-    upk_buf_puts(&b, ")");
-  }
-  h->why = b.data;
-  return h->why ? 0 : -ENOMEM;
 }
 
 static int by_total(const void *a, const void *b) {
@@ -753,7 +561,7 @@ static int learned_order(upk_index *ix, query *q, cands *c, const char *const *a
   double sum = term_idfs(ix, q, idf);
   for (size_t i = 0; i < n; i++) {
     cand *x = &c->v[i];
-    int rc = x->text_read ? 0 : head_fields(ix, q, x);
+    int rc = x->text_read ? 0 : upk__ix_head_fields(ix, q, x);
     if (rc)
       return rc;
     ltr_features(ix, q, idf, sum, x, f[i]);
@@ -798,11 +606,11 @@ static int run_query(upk_index *ix, query *q, size_t limit, const char *const *a
     h->score = c.v[i].total;
     from[out->len] = &c.v[i];
     if (!c.v[i].known[HEAD] && !c.v[i].text_read && q->part[HEAD].lists.complete)
-      head_from_lists(&q->part[HEAD], &c.v[i]);
+      upk__ix_head_from_lists(&q->part[HEAD], &c.v[i]);
     else if (!c.v[i].known[HEAD] && !c.v[i].text_read)
-      rc = head_fields(ix, q, &c.v[i]);
+      rc = upk__ix_head_fields(ix, q, &c.v[i]);
     if (!rc)
-      rc = fill_why(q, &c.v[i], h);
+      rc = upk__ix_fill_why(q, &c.v[i], h);
     out->len++;
   }
   for (int w = HEAD; w <= BODY; w++) /* after both: a put may drop a list the other borrowed */
