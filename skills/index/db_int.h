@@ -37,8 +37,7 @@ enum {
   ST_TOUCH_DOC,
   ST_CAND_DOC,
   ST_SWEEP,
-  ST_DOC_PLACES,
-  ST_DOC_INFO,
+  ST_DOC_ENTRY,
   ST_NAME_INSTALLED,
   ST_VOCAB_DF,
   ST_TERM_HEAD, /* a term's document count from fts5vocab itself, while `df` is stale */

@@ -33,47 +33,47 @@ static bool place_before(place_key a, place_key b) {
   return a.scope != b.scope ? a.scope < b.scope : a.ord < b.ord;
 }
 
-/* upk__ix_fill_entry(), and the placement's key in *where (if asked). */
+/* upk__ix_fill_entry(), and the placement's key in *where (if asked). One statement: the
+ * document's row with each of its visible placements (none when it is not usable: agents skip
+ * it, so do we). */
 static int entry_at(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
                     upk_index_entry *e, place_key *where) {
-  sqlite3_stmt *info = ix->st[ST_DOC_INFO], *pl = ix->st[ST_DOC_PLACES];
-  int ok = 0;
+  sqlite3_stmt *st = ix->st[ST_DOC_ENTRY];
   memset(e, 0, sizeof *e);
-  sqlite3_bind_int64(info, 1, doc);
-  if (sqlite3_step(info) != SQLITE_ROW || !sqlite3_column_int(info, 2))
-    goto done; /* not usable: agents skip it, so do we */
-  sqlite3_bind_int64(pl, 1, doc);
+  sqlite3_bind_int64(st, 1, doc);
   bool found = false;
   place_key best = {0};
-  while (sqlite3_step(pl) == SQLITE_ROW) {
-    const char *agent = (const char *)sqlite3_column_text(pl, 0);
-    place_key k = {sqlite3_column_int(pl, 2), sqlite3_column_int(pl, 1),
-                   sqlite3_column_int64(pl, 6)};
+  int s;
+  while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *agent = (const char *)sqlite3_column_text(st, 0);
+    place_key k = {sqlite3_column_int(st, 2), sqlite3_column_int(st, 1),
+                   sqlite3_column_int64(st, 6)};
     if (!agent_ok(agent, agents, n_agents) || (found && !place_before(k, best)))
       continue;
-    free(e->agent), free(e->dir), free(e->root), free(e->name);
+    upk_index_entry_free(e);
     e->agent = agent && *agent ? upk_xstrdup(agent) : NULL;
     e->scope = (upk_index_scope)k.scope;
     e->priority = k.priority;
-    e->dir = upk_xstrdup((const char *)sqlite3_column_text(pl, 3));
-    e->root = upk_xstrdup((const char *)sqlite3_column_text(pl, 4));
-    e->name = upk_xstrdup((const char *)sqlite3_column_text(pl, 5));
+    e->dir = upk_xstrdup((const char *)sqlite3_column_text(st, 3));
+    e->root = upk_xstrdup((const char *)sqlite3_column_text(st, 4));
+    e->name = upk_xstrdup((const char *)sqlite3_column_text(st, 5));
+    e->description = upk_xstrdup((const char *)sqlite3_column_text(st, 7));
+    e->path = upk_xstrdup((const char *)sqlite3_column_text(st, 8));
+    e->usable = true;
+    e->tokens = (size_t)sqlite3_column_int64(st, 9);
     best = k;
     found = true;
   }
-  if (found) {
-    e->description = upk_xstrdup((const char *)sqlite3_column_text(info, 0));
-    e->path = upk_xstrdup((const char *)sqlite3_column_text(info, 1));
-    e->usable = true;
-    e->tokens = (size_t)sqlite3_column_int64(info, 3);
-    if (where)
-      *where = best;
-    ok = e->dir && e->root && e->name && e->description && e->path ? 1 : -ENOMEM;
+  sqlite3_reset(st);
+  if (s != SQLITE_DONE) {
+    upk_index_entry_free(e);
+    return upk__ix_sql_fail(ix, "lookup: a hit's entry");
   }
-done:
-  sqlite3_reset(info);
-  sqlite3_reset(pl);
-  return ok;
+  if (!found)
+    return 0;
+  if (where)
+    *where = best;
+  return e->dir && e->root && e->name && e->description && e->path ? 1 : -ENOMEM;
 }
 
 int upk__ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,

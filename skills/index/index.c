@@ -201,10 +201,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SWEEP] = "DELETE FROM place WHERE root = ?1 AND gen < ?3 AND " UPK_SUBTREE,
     /* No ORDER BY: a sorter for a doc's few placements cost 22,000 instructions a hit; the
      * lookup picks the best that an agent asked for reads (fill_entry). */
-    [ST_DOC_PLACES] =
-        "SELECT r.agent, r.scope, r.priority, p.dir, r.dir, p.name, r.ord FROM place p"
-        " JOIN root r ON r.id = p.root WHERE p.doc = ?1 AND p.visible",
-    [ST_DOC_INFO] = "SELECT description, path, usable, tokens FROM doc WHERE id = ?1",
+    [ST_DOC_ENTRY] =
+        "SELECT r.agent, r.scope, r.priority, p.dir, r.dir, p.name, r.ord, d.description,"
+        " d.path, d.tokens FROM doc d JOIN place p ON p.doc = d.id JOIN root r ON r.id = p.root"
+        " WHERE d.id = ?1 AND d.usable AND p.visible",
     [ST_NAME_INSTALLED] = "SELECT DISTINCT p.doc FROM place p JOIN root r ON r.id = p.root"
                           " WHERE p.name = ?1 AND p.visible AND r.scope != ?2",
     [ST_VOCAB_DF] = "SELECT head, body FROM df WHERE term = ?1",
