@@ -474,7 +474,7 @@ static int by_df_desc(const void *a, const void *b) {
   return x->df != y->df ? (x->df > y->df ? -1 : 1) : 0;
 }
 
-/* The words to copy: in at least UPK_IX_PCACHE_MIN_ROWS rows and fewer than half of the
+/* The words to copy: in at least UPK_IX_STORE_MIN_ROWS rows and fewer than half of the
  * table's (a lookup asks no more common one), from the df snapshot, the longest first. */
 static int choose_terms(upk_index *ix, upk__ix_store *s) {
   sqlite3_stmt *st = NULL;
@@ -489,7 +489,7 @@ static int choose_terms(upk_index *ix, upk__ix_store *s) {
   while ((rc = sqlite3_step(st)) == SQLITE_ROW)
     for (int w = 0; w < 2; w++) {
       long df = (long)sqlite3_column_int64(st, 1 + w);
-      if (df < UPK_IX_PCACHE_MIN_ROWS || df * 2 >= s->total_rows[w])
+      if (df < UPK_IX_STORE_MIN_ROWS || df * 2 >= s->total_rows[w])
         continue;
       if (s->nterms == cap) {
         cap = cap ? 2 * cap : 1024;

@@ -108,7 +108,7 @@ static upk_index *indexed(upk_index_stats *st) {
 }
 
 /* 100 skills: "branches", "review", "pdf", "pages" in 33-34 rows of each table (the store
- * keeps words of 32 rows or more and in fewer than half), each skill's counts different. */
+ * keeps words of 8 rows or more and in fewer than half), each skill's counts different. */
 static upk_index *corpus(void) {
   static const char *const desc[] = {"Merge branches after a review.",
                                      "Merge PDF pages into one file.",
@@ -210,7 +210,7 @@ Test(store, lookups_see_changes) {
 /* A lookup while a first index is written (an agent asks as its session starts) reads the rows'
  * sizes half way; the 300 rows written after it must not leave the store unread (each of its
  * lists holds them: without their sizes every list was walked through FTS5 instead). */
-/* Skills [from, to): a third of them say "pdf" and "document" (the store keeps a word of 32
+/* Skills [from, to): a third of them say "pdf" and "document" (the store keeps a word of 8
  * rows or more and in fewer than half of them). */
 static void skills_from(int from, int to) {
   static const char *const desc[] = {"Merge branches after a review.",
@@ -289,5 +289,35 @@ Test(store, truncated_roots_follow_another_connection) {
   upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
   cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0); /* this connection writes the root's row */
   cr_assert(upk_index_truncated(ix, &cut, &n) == 0 && n == 0, "the mark taken off is still seen");
+  upk_index_close(ix);
+}
+
+/* A word of UPK_IX_STORE_MIN_ROWS rows is read from the store, one of a row fewer is walked
+ * through FTS5; both answer every skill that has it. */
+Test(store, keeps_words_from_its_fewest_rows) {
+  for (int i = 0; i < 100; i++) {
+    char dir[32], desc[64];
+    snprintf(dir, sizeof dir, "skill-%03d", i);
+    const char *word = i < UPK_IX_STORE_MIN_ROWS           ? "Zebra"
+                       : i < 2 * UPK_IX_STORE_MIN_ROWS - 1 ? "Yak"
+                                                           : "Format";
+    snprintf(desc, sizeof desc, "%s files, number %d.", word, i); /* no two alike */
+    skill(dir, desc, "Steps.");
+  }
+  upk_index_stats st;
+  upk_index *ix = indexed(&st);
+  fill(ix);
+  const char *const task[2] = {"zebra", "yak"};
+  for (int k = 0; k < 2; k++) {
+    size_t before = upk__ix_store_hits(ix);
+    upk_index_hits h;
+    cr_assert_eq(upk_index_lookup(ix, task[k], 64, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+    cr_assert_eq(h.len, (size_t)(UPK_IX_STORE_MIN_ROWS - k), "'%s': %zu hits", task[k], h.len);
+    upk_index_hits_free(&h);
+    if (k == 0)
+      cr_assert_gt(upk__ix_store_hits(ix), before, "'%s' was not read from the store", task[k]);
+    else
+      cr_assert_eq(upk__ix_store_hits(ix), before, "'%s' was read from the store", task[k]);
+  }
   upk_index_close(ix);
 }
