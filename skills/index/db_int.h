@@ -49,6 +49,7 @@ enum {
   ST_HEAD_SIZES,
   ST_BODY_SIZES,
   ST_TRUNCATED,
+  ST_ROOTS,
   ST_BEGIN,
   ST_COMMIT,
   ST_COUNT
@@ -96,6 +97,12 @@ struct upk_index {
     char **dirs;
     size_t n;
   } trunc;
+  struct { /* the roots' rows, as hits name them (hits.c); kept as trunc is */
+    bool ok;
+    int64_t version;
+    struct upk__ix_root_row *v; /* by id */
+    size_t n;
+  } roots;
   upk__ix_scratch scratch[2];     /* head / body ranking's per-row sums, see rank.c */
   unsigned char *slot;            /* per rowid, zero between uses: upk__ix_slots() */
   struct upk__ix_query *lookup_q; /* a lookup's working space, kept (query.c) */

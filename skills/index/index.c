@@ -2,6 +2,7 @@
  * Scanning lives in scan.c (walk.c, refresh.c), lookup in
  * query.c, upkeep (merge, posting store fill) in tidy.c. */
 #include "skills/index/db_int.h"
+#include "skills/index/hits_int.h"
 #include "skills/index/store_int.h"
 #include "skills/index/catalog_int.h"
 
@@ -201,10 +202,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SWEEP] = "DELETE FROM place WHERE root = ?1 AND gen < ?3 AND " UPK_SUBTREE,
     /* No ORDER BY: a sorter for a doc's few placements cost 22,000 instructions a hit; the
      * lookup picks the best that an agent asked for reads (fill_entry). */
-    [ST_DOC_ENTRY] =
-        "SELECT r.agent, r.scope, r.priority, p.dir, r.dir, p.name, r.ord, d.description,"
-        " d.path, d.tokens FROM doc d JOIN place p ON p.doc = d.id JOIN root r ON r.id = p.root"
-        " WHERE d.id = ?1 AND d.usable AND p.visible",
+    [ST_DOC_ENTRY] = "SELECT p.root, p.dir, p.name, d.description, d.path, d.tokens FROM doc d"
+                     " JOIN place p ON p.doc = d.id WHERE d.id = ?1 AND d.usable AND p.visible",
     [ST_NAME_INSTALLED] = "SELECT DISTINCT p.doc FROM place p JOIN root r ON r.id = p.root"
                           " WHERE p.name = ?1 AND p.visible AND r.scope != ?2",
     [ST_VOCAB_DF] = "SELECT head, body FROM df WHERE term = ?1",
@@ -221,6 +220,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_HEAD_SIZES] = "SELECT id, sz FROM fts_docsize",
     [ST_BODY_SIZES] = "SELECT id, sz FROM fts_body_docsize",
     [ST_TRUNCATED] = "SELECT dir FROM root WHERE truncated GROUP BY dir ORDER BY min(ord)",
+    [ST_ROOTS] = "SELECT id, agent, scope, priority, dir, ord FROM root ORDER BY id",
     [ST_BEGIN] = "BEGIN", /* a lookup's read transaction, not parsed at each lookup */
     [ST_COMMIT] = "COMMIT",
 };
@@ -450,6 +450,7 @@ void upk_index_close(upk_index *ix) {
   free(ix->rank_dump);
   free(ix->project_real);
   upk_index_strings_free(ix->trunc.dirs, ix->trunc.n);
+  upk__ix_roots_free(ix);
   free(ix);
 }
 

@@ -12,6 +12,7 @@
 
 #include "common/dynbuf.h"
 #include "skills/index.h"
+#include "skills/index/db_int.h"
 #include "skills/index/store_int.h"
 
 TestSuite(store, .init = th_setup, .fini = th_teardown);
@@ -289,6 +290,42 @@ Test(store, truncated_roots_follow_another_connection) {
   upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
   cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0); /* this connection writes the root's row */
   cr_assert(upk_index_truncated(ix, &cut, &n) == 0 && n == 0, "the mark taken off is still seen");
+  upk_index_close(ix);
+}
+
+/* The agent a lookup's hit names, once "pdf forms" is asked. */
+static char *hit_agent(upk_index *ix) {
+  upk_index_hits h;
+  cr_assert_eq(upk_index_lookup(ix, "pdf forms", 3, NULL, 0, &h), 0, "%s", upk_index_errmsg(ix));
+  cr_assert_eq(h.len, 1);
+  char *agent = strdup(h.items[0].e.agent ? h.items[0].e.agent : "");
+  upk_index_hits_free(&h);
+  return agent;
+}
+
+/* The roots' rows a hit names are kept between lookups (hits.c), and read again when this
+ * connection changes a root row or another connection commits one. */
+Test(store, hits_follow_root_changes) {
+  skill("pdf-forms", "Fill PDF forms.", "Use pypdf.");
+  upk_index_stats st;
+  upk_index *ix = indexed(&st);
+  char *agent = hit_agent(ix);
+  cr_assert_str_eq(agent, "claude");
+  free(agent);
+  sqlite3 *other;
+  cr_assert_eq(sqlite3_open(th_path("cache/index.sqlite"), &other), SQLITE_OK);
+  sqlite3_busy_timeout(other, 5000);
+  cr_assert_eq(sqlite3_exec(other, "UPDATE root SET agent = 'codex'", NULL, NULL, NULL), SQLITE_OK,
+               "%s", sqlite3_errmsg(other));
+  sqlite3_close(other);
+  agent = hit_agent(ix);
+  cr_assert_str_eq(agent, "codex", "another connection's change not seen");
+  free(agent);
+  cr_assert_eq(sqlite3_exec(ix->db, "UPDATE root SET agent = 'cursor'", NULL, NULL, NULL),
+               SQLITE_OK);
+  agent = hit_agent(ix);
+  cr_assert_str_eq(agent, "cursor", "this connection's change not seen");
+  free(agent);
   upk_index_close(ix);
 }
 
