@@ -2,6 +2,7 @@
  * first index deferred, the posting store filled (store.c), and memory given back. Each a
  * step of a few milliseconds, on the skills queue between lookups (skills_service.c). */
 #include "skills/index/db_int.h"
+#include "skills/index/rank_int.h"
 #include "skills/index/store_int.h"
 
 #ifdef __GLIBC__
@@ -54,7 +55,12 @@ int upk_index_tidy(upk_index *ix, int pages) {
 }
 
 int upk_index_fill(upk_index *ix) {
-  return ix->job ? 0 : upk__ix_store_step(ix); /* a scan's writes would empty it again */
+  if (ix->job)
+    return 0; /* a scan's writes would empty it again */
+  int rc = upk__ix_store_step(ix);
+  /* filled: the rows' sizes read now, between requests, not by the next lookup (after a first
+   * index of 10,000 skills the first lookup took 7.5 ms, those after it ~0.9) */
+  return rc ? rc : upk__ix_rank_begin(ix);
 }
 
 bool upk_index_fill_pending(const upk_index *ix) {

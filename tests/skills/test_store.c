@@ -133,6 +133,8 @@ static void fill(upk_index *ix) {
     cr_assert_lt(++steps, 1000);
   cr_assert_eq(rc, 0, "%s", upk_index_errmsg(ix));
   cr_assert_not(upk_index_fill_pending(ix));
+  /* the rows' sizes read as the fill ends, not by the next lookup (tidy.c) */
+  cr_assert(ix->size_loaded[0] && ix->size_loaded[1], "the sizes are left to the first lookup");
 }
 
 static const char *const tasks[] = {"merge branches", "review the pages", "merge pdf pages",
