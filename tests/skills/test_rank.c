@@ -4,7 +4,7 @@
  * skills change size, go away, and a new one takes a freed row id (the
  * cache of row sizes follows every change). */
 #include "tests/unit/unit.h"
-#include "tests/skills/skill_helpers.h"
+#include "tests/skills/index_helpers.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -132,15 +132,8 @@ static upk_index *scanned_with_others(void) {
     snprintf(dir, sizeof dir, "other-%02d", i);
     skill(dir, "Format source files before a commit.", "Run the formatter on staged files.");
   }
-  upk_index_options o = {
-      .db_path = th_path("cache/index.sqlite"), .weights = W, .keep_twins = true};
-  upk_index *ix;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
   upk_index_stats st;
-  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
-  return ix;
+  return th_indexed((upk_index_options){.weights = W, .keep_twins = true}, &st);
 }
 
 UTest(rank, scores_are_fts5_bm25_and_follow_changes) {

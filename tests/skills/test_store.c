@@ -4,7 +4,7 @@
  * byte bound. And the other state a lookup's answer keeps between lookups (the truncated
  * roots) follows another connection's changes. */
 #include "tests/unit/unit.h"
-#include "tests/skills/skill_helpers.h"
+#include "tests/skills/index_helpers.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
@@ -91,21 +91,12 @@ Test(store, bad_rows_are_refused) {
 }
 
 static void skill(const char *dir, const char *desc, const char *body) {
-  char rel[256], text[8192];
-  snprintf(rel, sizeof rel, "skills/%s/SKILL.md", dir);
-  snprintf(text, sizeof text, "---\nname: %s\ndescription: %s\n---\n%s\n", dir, desc, body);
-  th_write(rel, text);
+  th_index_skill(dir, desc, body);
 }
 
 /* An index of skills/ as it is now, scanned once: *st says what the scan did. */
 static upk_index *indexed(upk_index_stats *st) {
-  upk_index_options o = {.db_path = th_path("cache/index.sqlite")};
-  upk_index *ix;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
-  cr_assert_eq(upk_index_scan(ix, st, NULL), 0, "%s", upk_index_errmsg(ix));
-  return ix;
+  return th_indexed((upk_index_options){0}, st);
 }
 
 /* 100 skills: "branches", "review", "pdf", "pages" in 33-34 rows of each table (the store

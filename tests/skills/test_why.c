@@ -4,30 +4,15 @@
  * the hit names the head field it matched in; a lookup that took the lists where they are
  * incomplete would name none. */
 #include "tests/unit/unit.h"
-#include "tests/skills/skill_helpers.h"
+#include "tests/skills/index_helpers.h"
 
 #include <string.h>
 
-#include "skills/index.h"
-
 TestSuite(why, .init = th_setup, .fini = th_teardown);
 
-static void skill(const char *dir, const char *desc, const char *body) {
-  char rel[256], text[8192];
-  snprintf(rel, sizeof rel, "skills/%s/SKILL.md", dir);
-  snprintf(text, sizeof text, "---\nname: %s\ndescription: %s\n---\n%s\n", dir, desc, body);
-  th_write(rel, text);
-}
-
 static upk_index *indexed(void) {
-  upk_index_options o = {.db_path = th_path("cache/index.sqlite")};
-  upk_index *ix;
-  cr_assert_eq(upk_index_open(&ix, &o), 0);
-  upk_index_root r = {(char *)th_path("skills"), "claude", UPK_INDEX_PROJECT, 0, 0};
-  cr_assert_eq(upk_index_set_roots(ix, &r, 1), 0, "%s", upk_index_errmsg(ix));
   upk_index_stats st;
-  cr_assert_eq(upk_index_scan(ix, &st, NULL), 0, "%s", upk_index_errmsg(ix));
-  return ix;
+  return th_indexed((upk_index_options){0}, &st);
 }
 
 /* The hit named `name` for task, its why holding want; twice (the second from kept lists). */
@@ -52,12 +37,13 @@ Test(why, a_hit_only_the_body_ranked_names_its_head_fields) {
   char dir[32];
   for (int i = 0; i < 200; i++) {
     snprintf(dir, sizeof dir, i < 80 ? "deploy-%03d" : "format-%03d", i);
-    skill(dir, i < 80 ? "Deploy services." : "Format files.", "Steps.");
+    th_index_skill(dir, i < 80 ? "Deploy services." : "Format files.", "Steps.");
   }
-  skill("zeta-notes",
-        "Notes kept by the team about many things: windows, owners, calendars, on-call, the "
-        "office, travel, budgets, hiring, and when to deploy.",
-        "Rollback. Rollback the release. Rollback again, rollback twice, rollback to the tag.");
+  th_index_skill(
+      "zeta-notes",
+      "Notes kept by the team about many things: windows, owners, calendars, on-call, the "
+      "office, travel, budgets, hiring, and when to deploy.",
+      "Rollback. Rollback the release. Rollback again, rollback twice, rollback to the tag.");
   upk_index *ix = indexed();
   expect_why(ix, "deploy rollback", "zeta-notes", "deploy (description");
   expect_why(ix, "deploy rollback", "zeta-notes", "rollback (body)");
@@ -71,7 +57,7 @@ Test(why, an_and_that_met_no_head_reads_the_text) {
   for (int i = 0; i < 100; i++) {
     snprintf(dir, sizeof dir, "tool-%02d", i);
     snprintf(desc, sizeof desc, "Works on %s data.", i < 50 ? "alpha" : "beta");
-    skill(dir, desc, i == 77 ? "Alpha and beta together." : "Steps.");
+    th_index_skill(dir, desc, i == 77 ? "Alpha and beta together." : "Steps.");
   }
   upk_index *ix = indexed();
   expect_why(ix, "alpha beta", "tool-77", "beta (description, body)");
