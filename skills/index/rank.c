@@ -148,22 +148,26 @@ int upk__ix_rank_sync(upk_index *ix) {
   return 0;
 }
 
-int upk__ix_rank_begin(upk_index *ix) {
-  int rc = upk__ix_rank_sync(ix);
-  if (rc)
-    return rc;
-  upk__ix_pcache_next_lookup(ix);
-  rc = 0;
+int upk__ix_rank_sizes(upk_index *ix) {
   /* A row written since the sizes were read has none (on_change): every kept list holding it
    * is then walked through FTS5 again, not read from the posting store. One edited skill
    * heals as its lists are walked; a first index that a lookup met half way (an agent asks
    * as the session starts) left most rows so, and lookups at 40,000 skills took p50 1.30 ms
    * / p99 5.4 ms against 1.11 / 2.1 after a restart: past SIZE_RELOAD_ROWS, all are read
    * again (~20 ms at 60,000 skills, once). */
+  int rc = 0;
   for (int w = 0; w < 2 && !rc; w++)
     if (!ix->size_loaded[w] || ix->size_changed[w] > SIZE_RELOAD_ROWS)
       rc = load_sizes(ix, w);
   return rc;
+}
+
+int upk__ix_rank_begin(upk_index *ix) {
+  int rc = upk__ix_rank_sync(ix);
+  if (rc)
+    return rc;
+  upk__ix_pcache_next_lookup(ix);
+  return upk__ix_rank_sizes(ix);
 }
 
 /* ---- scoring ---- */

@@ -81,6 +81,9 @@ void upk__ix_rank_close(upk_index *ix);
 /** At the start of a lookup's read transaction: drop what is cached when
  * another connection changed the file since the last lookup. */
 int upk__ix_rank_begin(upk_index *ix);
+/** Read the rows' sizes when not read yet, or when many rows changed since: 0, or an error,
+ * noted. upk__ix_rank_begin() does it; so does the posting store's last fill step (tidy.c). */
+int upk__ix_rank_sizes(upk_index *ix);
 /** Drop what is cached when another connection changed the file or a row changed since the
  * last look (the kept lists, the posting store, the sizes): 0, or an error, noted. */
 int upk__ix_rank_sync(upk_index *ix);
