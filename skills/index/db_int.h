@@ -48,7 +48,6 @@ enum {
   ST_DATA_VERSION,
   ST_HEAD_SIZES,
   ST_BODY_SIZES,
-  ST_TRUNCATED,
   ST_ROOTS,
   ST_BEGIN,
   ST_COMMIT,
@@ -91,13 +90,7 @@ struct upk_index {
   bool size_loaded[2];      /* read from %_docsize since open (or another's commit) */
   uint32_t size_changed[2]; /* rows written since they were read, see upk__ix_rank_begin */
   int64_t data_version;     /* PRAGMA data_version when last looked */
-  struct {                  /* upk_index_truncated's answer as last read (scan.c) */
-    bool ok;                /* not since changed here (the update hook) */
-    int64_t version;        /* data_version when read */
-    char **dirs;
-    size_t n;
-  } trunc;
-  struct { /* the roots' rows, as hits name them (hits.c); kept as trunc is */
+  struct {                  /* the roots' rows, kept (roots.c) */
     bool ok;
     int64_t version;
     struct upk__ix_root_row *v; /* by id */

@@ -4,6 +4,7 @@
  * query (query.c), which only ranks. */
 #include "skills/index/db_int.h"
 #include "skills/index/hits_int.h"
+#include "skills/index/roots_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,74 +34,13 @@ static bool place_before(place_key a, place_key b) {
   return a.scope != b.scope ? a.scope < b.scope : a.ord < b.ord;
 }
 
-/* A root's row as a hit names it. */
-typedef struct upk__ix_root_row {
-  int64_t id, ord;
-  char *agent, *dir;
-  int scope, priority;
-} root_row;
-
-void upk__ix_roots_free(upk_index *ix) {
-  for (size_t i = 0; i < ix->roots.n; i++)
-    free(ix->roots.v[i].agent), free(ix->roots.v[i].dir);
-  free(ix->roots.v);
-  ix->roots.v = NULL;
-  ix->roots.n = 0;
-  ix->roots.ok = false;
-}
-
-/* The roots' rows (a few dozen), kept: joined to each placement of each hit they were a seek
- * each (four placements a hit at 10,000 skills, as four agents read the project's skills).
- * Read again after a root row changed here (the update hook, rank.c) or another connection
- * committed (data_version, as the lookup's start read it); read each time inside a write
- * (a scan's), which may yet roll back. */
-static int roots_read(upk_index *ix) {
-  if (ix->roots.ok && ix->roots.version == ix->data_version)
-    return 0;
-  upk__ix_roots_free(ix);
-  sqlite3_stmt *st = ix->st[ST_ROOTS];
-  int s;
-  while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-    ix->roots.v = upk_xreallocarray(ix->roots.v, ix->roots.n + 1, sizeof *ix->roots.v);
-    const char *agent = (const char *)sqlite3_column_text(st, 1);
-    ix->roots.v[ix->roots.n++] = (root_row){
-        .id = sqlite3_column_int64(st, 0),
-        .ord = sqlite3_column_int64(st, 5),
-        .agent = agent && *agent ? upk_xstrdup(agent) : NULL,
-        .dir = upk_xstrdup((const char *)sqlite3_column_text(st, 4)),
-        .scope = sqlite3_column_int(st, 2),
-        .priority = sqlite3_column_int(st, 3),
-    };
-  }
-  sqlite3_reset(st);
-  if (s != SQLITE_DONE) {
-    upk__ix_roots_free(ix);
-    return upk__ix_sql_fail(ix, "lookup: the roots");
-  }
-  ix->roots.ok = sqlite3_txn_state(ix->db, "main") != SQLITE_TXN_WRITE;
-  ix->roots.version = ix->data_version;
-  return 0;
-}
-
-static const root_row *root_of(const upk_index *ix, int64_t id) {
-  size_t lo = 0, hi = ix->roots.n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (ix->roots.v[mid].id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < ix->roots.n && ix->roots.v[lo].id == id ? &ix->roots.v[lo] : NULL;
-}
-
 /* upk__ix_fill_entry(), and the placement's key in *where (if asked). One statement: the
  * document's row with each of its visible placements (none when it is not usable: agents skip
  * it, so do we), each placement's root from the rows kept. */
 static int entry_at(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
                     upk_index_entry *e, place_key *where) {
   memset(e, 0, sizeof *e);
-  int rc = roots_read(ix);
+  int rc = upk__ix_roots_read(ix);
   if (rc)
     return rc;
   sqlite3_stmt *st = ix->st[ST_DOC_ENTRY];
@@ -109,7 +49,7 @@ static int entry_at(upk_index *ix, int64_t doc, const char *const *agents, size_
   place_key best = {0};
   int s;
   while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-    const root_row *r = root_of(ix, sqlite3_column_int64(st, 0));
+    const upk__ix_root_row *r = upk__ix_root_of(ix, sqlite3_column_int64(st, 0));
     if (!r)
       continue; /* a placement of no root: the join dropped it too */
     place_key k = {r->priority, r->scope, r->ord};

@@ -11,8 +11,6 @@
  * usable (agents skip it); negative: an error (e then needs freeing). */
 int upk__ix_fill_entry(upk_index *ix, int64_t doc, const char *const *agents, size_t n_agents,
                        upk_index_entry *e);
-/** Frees the roots' rows kept for the hits. */
-void upk__ix_roots_free(upk_index *ix);
 /** A built-in hit moved to an installed copy of its name, if the agents
  * have one: that is the copy they read. Among several, the one read first,
  * whether or not it ranked. */

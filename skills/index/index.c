@@ -2,7 +2,7 @@
  * Scanning lives in scan.c (walk.c, refresh.c), lookup in
  * query.c, upkeep (merge, posting store fill) in tidy.c. */
 #include "skills/index/db_int.h"
-#include "skills/index/hits_int.h"
+#include "skills/index/roots_int.h"
 #include "skills/index/store_int.h"
 #include "skills/index/catalog_int.h"
 
@@ -219,8 +219,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* FTS5's own table of row sizes (a varint per column): see rank.c. */
     [ST_HEAD_SIZES] = "SELECT id, sz FROM fts_docsize",
     [ST_BODY_SIZES] = "SELECT id, sz FROM fts_body_docsize",
-    [ST_TRUNCATED] = "SELECT dir FROM root WHERE truncated GROUP BY dir ORDER BY min(ord)",
-    [ST_ROOTS] = "SELECT id, agent, scope, priority, dir, ord FROM root ORDER BY id",
+    [ST_ROOTS] = "SELECT id, agent, scope, priority, dir, ord, truncated FROM root ORDER BY id",
     [ST_BEGIN] = "BEGIN", /* a lookup's read transaction, not parsed at each lookup */
     [ST_COMMIT] = "COMMIT",
 };
@@ -449,7 +448,6 @@ void upk_index_close(upk_index *ix) {
   free(ix->db_path);
   free(ix->rank_dump);
   free(ix->project_real);
-  upk_index_strings_free(ix->trunc.dirs, ix->trunc.n);
   upk__ix_roots_free(ix);
   free(ix);
 }

@@ -44,8 +44,8 @@ static void on_change(void *ud, int op, const char *db, const char *table, sqlit
   upk_index *ix = ud;
   (void)op;
   (void)db;
-  if (!strcmp(table, "root")) /* upk_index_truncated and the hits read them again */
-    ix->trunc.ok = ix->roots.ok = false;
+  if (!strcmp(table, "root"))
+    ix->roots.ok = false; /* read again (roots.c) */
   for (int w = 0; w < 2; w++)
     if (!strcmp(table, docsize_table[w])) {
       ix->pcache_stale = true; /* a row's text changed: every kept list may be wrong */

@@ -492,41 +492,6 @@ int upk_index_scan(upk_index *ix, upk_index_stats *stats, upk_diags *diags) {
   return rc ? rc : upk_index_scan_step(ix, SIZE_MAX, stats, diags);
 }
 
-/* The truncated roots as last read, kept: asked after every lookup, the read was a read
- * transaction of its own (two fcntl locks and a look at the WAL). Read again after a root row
- * changed here (the update hook, rank.c) or another connection committed (data_version, as the
- * last lookup or fill step read it). */
-static int read_truncated(upk_index *ix) {
-  upk_index_strings_free(ix->trunc.dirs, ix->trunc.n);
-  ix->trunc.dirs = NULL;
-  ix->trunc.n = 0;
-  ix->trunc.ok = false;
-  sqlite3_stmt *st = ix->st[ST_TRUNCATED];
-  int s;
-  while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-    ix->trunc.dirs = upk_xrealloc(ix->trunc.dirs, (ix->trunc.n + 1) * sizeof *ix->trunc.dirs);
-    ix->trunc.dirs[ix->trunc.n++] = upk_xstrdup((const char *)sqlite3_column_text(st, 0));
-  }
-  sqlite3_reset(st);
-  if (s != SQLITE_DONE)
-    return upk__ix_sql_fail(ix, "truncated roots");
-  ix->trunc.ok = true;
-  ix->trunc.version = ix->data_version;
-  return 0;
-}
-
-int upk_index_truncated(upk_index *ix, char ***dirs, size_t *n) {
-  *dirs = NULL;
-  *n = 0;
-  int rc = ix->trunc.ok && ix->trunc.version == ix->data_version ? 0 : read_truncated(ix);
-  if (rc || !ix->trunc.n)
-    return rc;
-  *dirs = upk_xcalloc(ix->trunc.n, sizeof **dirs);
-  for (; *n < ix->trunc.n; ++*n)
-    (*dirs)[*n] = upk_xstrdup(ix->trunc.dirs[*n]);
-  return 0;
-}
-
 void upk_index_strings_free(char **v, size_t n) {
   for (size_t i = 0; i < n; i++)
     free(v[i]);

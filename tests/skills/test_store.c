@@ -286,6 +286,42 @@ Test(store, truncated_roots_follow_another_connection) {
   upk_index_close(ix);
 }
 
+/* The truncated roots, from the roots' rows kept (roots.c): each directory once (two agents'
+ * roots may share it), in the order of its first truncated root; a root not truncated
+ * counts for nothing. */
+Test(store, truncated_roots_once_each_in_root_order) {
+  th_mkdirs("a");
+  th_mkdirs("b");
+  skill("pdf-forms", "Fill PDF forms.", "Use pypdf.");
+  upk_index_stats st;
+  upk_index *ix = indexed(&st);
+  upk_index_root r[] = {{(char *)th_path("b"), "claude", UPK_INDEX_PROJECT, 0, 0},
+                        {(char *)th_path("a"), "codex", UPK_INDEX_PROJECT, 0, 0},
+                        {(char *)th_path("a"), "claude", UPK_INDEX_PROJECT, 0, 0}};
+  cr_assert_eq(upk_index_set_roots(ix, r, 3), 0, "%s", upk_index_errmsg(ix));
+  static const struct {
+    const char *sql, *want;
+  } cases[] = {
+      {"UPDATE root SET truncated = 1", "b a "},
+      {"UPDATE root SET truncated = (agent = 'claude')", "b a "},
+      {"UPDATE root SET truncated = (agent = 'codex')", "a "},
+      {"UPDATE root SET truncated = 0", ""},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    cr_assert_eq(sqlite3_exec(ix->db, cases[c].sql, NULL, NULL, NULL), SQLITE_OK);
+    char **cut, got[256] = "";
+    size_t n;
+    cr_assert_eq(upk_index_truncated(ix, &cut, &n), 0);
+    for (size_t k = 0; k < n; k++) {
+      strcat(got, strrchr(cut[k], '/') + 1);
+      strcat(got, " ");
+    }
+    upk_index_strings_free(cut, n);
+    cr_assert_str_eq(got, cases[c].want, "%s", cases[c].sql);
+  }
+  upk_index_close(ix);
+}
+
 /* The agent a lookup's hit names, once "pdf forms" is asked. */
 static char *hit_agent(upk_index *ix) {
   upk_index_hits h;
