@@ -393,59 +393,9 @@ static int run_trial(upk_krun *k, upk_krun_bufs *b, unsigned t) {
 
 /* ---- timing ------------------------------------------------------------- */
 
-/* Whether timed launch n hashes buffer a: outputs (inout too) always,
- * inputs on each set's last launch (upk_run_inputs_hashed_at). */
-static bool hashed_at(const upk_krun *k, const upk_run_arg *a, unsigned n) {
-  return a->is_buffer &&
-         (a->role != UPK_ROLE_IN || upk_run_inputs_hashed_at(k->s->iterations, k->sets, n));
-}
-
-/* After timed launch `n`: its hashed buffers' hashes queued into their slots
- * of `slots` (n_args words a launch, zeroed), read back once after the last
- * launch. The hash runs after the stop event, so it is outside the timed
- * span, and nothing waits for it, so it costs the wall time only the
- * device's read of the buffers; every launch's outputs are looked at, so
- * counting launches to cheat on the others gains nothing. */
-static int queue_launch_hashes(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr slots, unsigned n) {
-  for (size_t i = 0; i < k->s->n_args; i++) {
-    const upk_run_arg *a = &k->s->args[i];
-    upk_cu_ptr slot = slots + ((size_t)n * k->s->n_args + i) * sizeof(uint64_t);
-    upk_cu_result e =
-        hashed_at(k, a, n) ? upk_kgen_hash_into(k->gen, b->dev[i], upk_krun_arg_bytes(a), slot) : 0;
-    if (e)
-      return upk_krun_cu_fail(k, e, "hashing a timed launch's buffers");
-  }
-  return 0;
-}
-
-/* Timed launch `n` of set `set`, its hashes `got`: every output must hash as
- * that set's checked trial left it, every hashed input as it was generated. */
-static int launch_as_checked(upk_krun *k, const uint64_t *got, unsigned n, unsigned set) {
-  const uint64_t *want = &k->set_hash[(size_t)set * k->s->n_args];
-  for (size_t i = 0; i < k->s->n_args; i++) {
-    const upk_run_arg *a = &k->s->args[i];
-    uint64_t h = got[i];
-    if (!hashed_at(k, a, n) || h == want[i])
-      continue;
-    if (a->role == UPK_ROLE_IN)
-      upk_diags_add(k->diags, UPK_SEV_ERROR, "run/input-written", "upskilld-run", k->at,
-                    "'%s' wrote into input '%s' in timed launch %u (input set %u); inputs are "
-                    "read-only",
-                    k->cand.name, a->name, n + 1, set);
-    else
-      upk_diags_add(k->diags, UPK_SEV_ERROR, "run/timed-output-changed", "upskilld-run", k->at,
-                    "'%s' left output '%s' different in timed launch %u from what the same inputs "
-                    "(set %u) gave in its checked trial: a result cached across calls, work not "
-                    "finished when the launch returned, a launch that counts itself, or a race",
-                    k->cand.name, a->name, n + 1, set);
-    return -EFAULT;
-  }
-  return 0;
-}
-
 /* The trial whose inputs timed launch n gets: set n % sets; with a PyTorch
  * reference (one set) the last trial's, whose tensors the feed holds. */
-static unsigned set_of(const upk_krun *k, unsigned n) {
+unsigned upk_krun_set_of(const upk_krun *k, unsigned n) {
   return k->s->ref.kind == UPK_REF_PYTORCH ? k->trials - 1 : n % k->sets;
 }
 
@@ -453,33 +403,7 @@ static unsigned set_of(const upk_krun *k, unsigned n) {
  * each launch starts from its set's contents), outputs poisoned. Outside the
  * timed span, before the L2 flush. */
 static int prepare_launch(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr *dev, unsigned n) {
-  return prepare(k, b, dev, 0, set_of(k, n));
-}
-
-/* Every timed launch's hashes, read back at once and checked in launch order. */
-static int timed_launches_as_checked(upk_krun *k, upk_cu_ptr slots) {
-  size_t words = (size_t)k->s->iterations * k->s->n_args;
-  uint64_t *got = upk_xcalloc(words ? words : 1, sizeof *got);
-  int rc = got ? 0 : -ENOMEM;
-  upk_cu_result e = rc ? 0 : k->drv->cu.MemcpyDtoH(got, slots, words * sizeof *got);
-  if (e)
-    rc = upk_krun_cu_fail(k, e, "reading the timed launches' hashes");
-  for (unsigned n = 0; !rc && n < k->s->iterations; n++)
-    rc = launch_as_checked(k, got + (size_t)n * k->s->n_args, n, set_of(k, n));
-  free(got);
-  return rc;
-}
-
-/* Zeroed device words for every timed launch's hashes (hashed: the candidate's). */
-static int hash_slots(upk_krun *k, bool hashed, upk_cu_ptr *slots) {
-  size_t bytes = (size_t)k->s->iterations * k->s->n_args * sizeof(uint64_t);
-  *slots = 0;
-  if (!hashed || !bytes)
-    return 0;
-  upk_cu_result e = k->drv->cu.MemAlloc(slots, bytes);
-  if (!e && (e = k->drv->cu.MemsetD8(*slots, 0, bytes)))
-    k->drv->cu.MemFree(*slots), *slots = 0;
-  return e ? upk_krun_cu_fail(k, e, "allocating the timed launches' hash slots") : 0;
+  return prepare(k, b, dev, 0, upk_krun_set_of(k, n));
 }
 
 static int time_kernel(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, upk_cu_ptr *dev,
@@ -488,24 +412,26 @@ static int time_kernel(upk_krun *k, upk_krun_bufs *b, const upk_krun_launch *l, 
   bool cand = l == &k->cand && !upk_mutant("timed-hash");
   upk_cu_ptr slots = 0;
   double *ms = upk_xcalloc(k->s->iterations, sizeof *ms);
-  int rc = ms ? hash_slots(k, cand, &slots) : -ENOMEM;
+  int rc = ms ? upk_krun_hash_slots(k, cand, &slots) : -ENOMEM;
   for (unsigned w = 0; !rc && w < k->s->warmup; w++)
     if (!(rc = prepare_launch(k, b, dev, w)))
       rc = launch(k, b, l, kp, NULL);
+  if (cand)
+    k->hash_ms = 0;
   for (unsigned i = 0; !rc && i < k->s->iterations; i++) {
     float t = 0;
     upk_cu_result e = 0;
-    if ((rc = prepare_launch(k, b, dev, i)))
+    if ((rc = prepare_launch(k, b, dev, i)) || (i && cand && (rc = upk_krun_add_hash_time(k, b))))
       break;
     if (flush && (e = cu->MemsetD8Async(flush, (unsigned char)i, flush_bytes, NULL)))
       rc = upk_krun_cu_fail(k, e, "preparing a timed launch");
     else if (!(rc = launch(k, b, l, kp, &t)))
       ms[i] = t;
     if (!rc && cand)
-      rc = queue_launch_hashes(k, b, slots, i);
+      rc = upk_krun_queue_hashes(k, b, slots, i);
   }
-  if (!rc && cand)
-    rc = timed_launches_as_checked(k, slots);
+  if (!rc && cand && k->s->iterations && !(rc = upk_krun_add_hash_time(k, b)))
+    rc = upk_krun_timed_as_checked(k, slots);
   if (slots && !k->fatal)
     cu->MemFree(slots);
   /* The guard zones once after all timed launches: outside every timed region. */
@@ -540,7 +466,7 @@ static int time_all(upk_krun *k, upk_krun_bufs *b) {
   /* Re-check the last launch with tolerance too, when its set is the last
    * trial's (exp holds that trial's expected outputs); inout buffers included,
    * since each launch started from its set's contents. */
-  bool last_set = set_of(k, k->s->iterations - 1) == k->trials - 1;
+  bool last_set = upk_krun_set_of(k, k->s->iterations - 1) == k->trials - 1;
   for (size_t i = 0; !rc && has_reference(k) && last_set && i < k->s->n_args; i++)
     if (upk_krun_is_output(&k->s->args[i]))
       rc = upk_krun_compare_after_timing(k, b, i);
@@ -594,7 +520,8 @@ int upk_krun_execute(upk_krun *k) {
   if (!rc)
     rc = upk_krun_alloc(k, (UPK_KG_SLOTS + 1) * sizeof(uint64_t), "the check results", &b.res);
   upk_cu_result e = 0;
-  if (!rc && ((e = k->drv->cu.EventCreate(&b.ev0, 0)) || (e = k->drv->cu.EventCreate(&b.ev1, 0))))
+  if (!rc && ((e = k->drv->cu.EventCreate(&b.ev0, 0)) || (e = k->drv->cu.EventCreate(&b.ev1, 0)) ||
+              (e = k->drv->cu.EventCreate(&b.ev2, 0))))
     rc = upk_krun_cu_fail(k, e, "cuEventCreate");
   if (!rc)
     rc = plan_sets(k);
@@ -606,6 +533,8 @@ int upk_krun_execute(upk_krun *k) {
     k->drv->cu.EventDestroy(b.ev0);
   if (!k->fatal && b.ev1)
     k->drv->cu.EventDestroy(b.ev1);
+  if (!k->fatal && b.ev2)
+    k->drv->cu.EventDestroy(b.ev2);
   host_free(k, &b);
   free(k->set_hash);
   k->set_hash = NULL;

@@ -52,6 +52,7 @@ typedef struct upk_krun {
   size_t worst_arg;
   bool timed, ref_timed, l2_flushed;
   upk_stats tk, tr;
+  double hash_ms; /* device time of the timed launches' hashes; < 0: none ran */
 } upk_krun;
 
 /** Device and host state of one execute call; arrays are per argument. */
@@ -64,7 +65,8 @@ typedef struct upk_krun_bufs {
   uint64_t *hash;         /* in buffers' hashes as generated */
   uint64_t *scal;         /* scalar values, little-endian in the low bytes */
   void **kp, **rkp;
-  upk_cu_handle ev0, ev1;
+  upk_cu_handle ev0, ev1; /* around a launch */
+  upk_cu_handle ev2;      /* after a timed launch's hashes */
 } upk_krun_bufs;
 
 /** Trials, checks and timing. Returns 0 when everything ran (the checks'
@@ -93,6 +95,16 @@ int upk_krun_inputs_intact(upk_krun *k, upk_krun_bufs *b, unsigned t);
 int upk_krun_check_output(upk_krun *k, upk_krun_bufs *b, size_t i, unsigned t);
 /** Output i (b->dev) against b->exp after the timed launches. */
 int upk_krun_compare_after_timing(upk_krun *k, upk_krun_bufs *b, size_t i);
+/** The input set timed launch n gets (a trial's). */
+unsigned upk_krun_set_of(const upk_krun *k, unsigned n);
+/** The candidate's timed launches' hashes: zeroed device slots for all of
+ * them (none unless `hashed`); launch n's queued after its stop event with
+ * ev2 recorded after them; their device time added to k->hash_ms (before ev1
+ * is recorded again); every launch's checked once after the last. */
+int upk_krun_hash_slots(upk_krun *k, bool hashed, upk_cu_ptr *slots);
+int upk_krun_queue_hashes(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr slots, unsigned n);
+int upk_krun_add_hash_time(upk_krun *k, upk_krun_bufs *b);
+int upk_krun_timed_as_checked(upk_krun *k, upk_cu_ptr slots);
 
 /* device_mem.c: guarded device buffers. */
 

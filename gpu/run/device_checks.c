@@ -2,7 +2,8 @@
  * and their reports: a report copies back only the elements it quotes;
  * only a changed input is searched on the host, chunk by chunk against the
  * generator's values (the failure path). The verdicts and messages are the
- * ones the host-side checks of runcheck.h define. */
+ * ones the host-side checks of runcheck.h define. Last, the timed launches'
+ * hashes, queued after each launch and checked once after the last. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "gpu/run/device.h"
 #include "gpu/run/mutant.h"
+#include "gpu/run/runplan.h"
 #include "common/xalloc.h"
 
 #define CHUNK_ELEMS ((size_t)1 << 22)
@@ -213,4 +215,98 @@ int upk_krun_compare_after_timing(upk_krun *k, upk_krun_bufs *b, size_t i) {
   if (!rc)
     compared(k, i, b->dev[i], b->exp[i], res, "after timing");
   return rc;
+}
+
+/* ---- the timed launches' hashes ------------------------------------------ */
+
+/* Whether timed launch n hashes buffer a: outputs (inout too) always,
+ * inputs on each set's last launch (upk_run_inputs_hashed_at). */
+static bool hashed_at(const upk_krun *k, const upk_run_arg *a, unsigned n) {
+  return a->is_buffer &&
+         (a->role != UPK_ROLE_IN || upk_run_inputs_hashed_at(k->s->iterations, k->sets, n));
+}
+
+/* After timed launch `n`: its hashed buffers' hashes queued into their slots
+ * of `slots` (n_args words a launch, zeroed), read back once after the last
+ * launch. The hash runs after the stop event, so it is outside the timed
+ * span, and nothing waits for it, so it costs the wall time only the
+ * device's read of the buffers; every launch's outputs are looked at, so
+ * counting launches to cheat on the others gains nothing. */
+int upk_krun_queue_hashes(upk_krun *k, upk_krun_bufs *b, upk_cu_ptr slots, unsigned n) {
+  for (size_t i = 0; i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    upk_cu_ptr slot = slots + ((size_t)n * k->s->n_args + i) * sizeof(uint64_t);
+    upk_cu_result e =
+        hashed_at(k, a, n) ? upk_kgen_hash_into(k->gen, b->dev[i], upk_krun_arg_bytes(a), slot) : 0;
+    if (e)
+      return upk_krun_cu_fail(k, e, "hashing a timed launch's buffers");
+  }
+  upk_cu_result e = k->drv->cu.EventRecord(b->ev2, NULL);
+  return e ? upk_krun_cu_fail(k, e, "cuEventRecord") : 0;
+}
+
+/* Timed launch `n` of set `set`, its hashes `got`: every output must hash as
+ * that set's checked trial left it, every hashed input as it was generated. */
+static int launch_as_checked(upk_krun *k, const uint64_t *got, unsigned n, unsigned set) {
+  const uint64_t *want = &k->set_hash[(size_t)set * k->s->n_args];
+  for (size_t i = 0; i < k->s->n_args; i++) {
+    const upk_run_arg *a = &k->s->args[i];
+    uint64_t h = got[i];
+    if (!hashed_at(k, a, n) || h == want[i])
+      continue;
+    if (a->role == UPK_ROLE_IN)
+      upk_diags_add(k->diags, UPK_SEV_ERROR, "run/input-written", "upskilld-run", k->at,
+                    "'%s' wrote into input '%s' in timed launch %u (input set %u); inputs are "
+                    "read-only",
+                    k->cand.name, a->name, n + 1, set);
+    else
+      upk_diags_add(k->diags, UPK_SEV_ERROR, "run/timed-output-changed", "upskilld-run", k->at,
+                    "'%s' left output '%s' different in timed launch %u from what the same inputs "
+                    "(set %u) gave in its checked trial: a result cached across calls, work not "
+                    "finished when the launch returned, a launch that counts itself, or a race",
+                    k->cand.name, a->name, n + 1, set);
+    return -EFAULT;
+  }
+  return 0;
+}
+
+/* The device time of the last timed launch's hashes, from its stop event
+ * (ev1) to the event queued after them (ev2), into k->hash_ms: what the
+ * hashing adds to a run's wall time, measured where no other work mixes in
+ * (docs/gpu.md, "timedHashMs"). Called before ev1 is recorded again. */
+int upk_krun_add_hash_time(upk_krun *k, upk_krun_bufs *b) {
+  float ms = 0;
+  upk_cu_result e = upk_cu_wait(k->drv, b->ev2, k->deadline);
+  if (!e)
+    e = k->drv->cu.EventElapsedTime(&ms, b->ev1, b->ev2);
+  if (e)
+    return upk_krun_cu_fail(k, e, "timing a timed launch's hashes");
+  k->hash_ms += ms;
+  return 0;
+}
+
+/* Every timed launch's hashes, read back at once and checked in launch order. */
+int upk_krun_timed_as_checked(upk_krun *k, upk_cu_ptr slots) {
+  size_t words = (size_t)k->s->iterations * k->s->n_args;
+  uint64_t *got = upk_xcalloc(words ? words : 1, sizeof *got);
+  int rc = got ? 0 : -ENOMEM;
+  upk_cu_result e = rc ? 0 : k->drv->cu.MemcpyDtoH(got, slots, words * sizeof *got);
+  if (e)
+    rc = upk_krun_cu_fail(k, e, "reading the timed launches' hashes");
+  for (unsigned n = 0; !rc && n < k->s->iterations; n++)
+    rc = launch_as_checked(k, got + (size_t)n * k->s->n_args, n, upk_krun_set_of(k, n));
+  free(got);
+  return rc;
+}
+
+/* Zeroed device words for every timed launch's hashes (hashed: the candidate's). */
+int upk_krun_hash_slots(upk_krun *k, bool hashed, upk_cu_ptr *slots) {
+  size_t bytes = (size_t)k->s->iterations * k->s->n_args * sizeof(uint64_t);
+  *slots = 0;
+  if (!hashed || !bytes)
+    return 0;
+  upk_cu_result e = k->drv->cu.MemAlloc(slots, bytes);
+  if (!e && (e = k->drv->cu.MemsetD8(*slots, 0, bytes)))
+    k->drv->cu.MemFree(*slots), *slots = 0;
+  return e ? upk_krun_cu_fail(k, e, "allocating the timed launches' hash slots") : 0;
 }

@@ -363,7 +363,7 @@ static int run_shape(devrun *d, const upk_run_spec *s, size_t k) {
                  s->ref.has_launch ? s->ref.shared_bytes : s->shared_bytes);
   kr->s = v;
   kr->trials_run = 0, kr->compared = false, kr->worst = (upk_cmp){0}, kr->worst_arg = 0;
-  kr->timed = kr->ref_timed = false;
+  kr->timed = kr->ref_timed = false, kr->hash_ms = -1;
   int rc = upk_krun_execute(kr);
   bool ok = rc == 0 && upk_diags_count(kr->diags, UPK_SEV_ERROR) == before;
   if (!ok && s->n_shapes > 1)
@@ -421,7 +421,7 @@ static int device_run(devrun *d, json_t *p, const upk_run_spec *s) {
     d->k.worst = d->first.worst, d->k.worst_arg = d->first.worst_arg;
     d->k.compared = d->first.compared, d->k.trials_run = d->first.trials_run;
     d->k.timed = d->first.timed, d->k.ref_timed = d->first.ref_timed;
-    d->k.tk = d->first.tk, d->k.tr = d->first.tr;
+    d->k.tk = d->first.tk, d->k.tr = d->first.tr, d->k.hash_ms = d->first.hash_ms;
   }
   d->k.s = s;
   return rc;
@@ -490,6 +490,8 @@ static json_t *run_json(const devrun *d, bool ok) {
   }
   if (k->ref_timed)
     json_object_set_new(j, "referenceTime", stats_json(&k->tr));
+  if (k->timed && k->hash_ms >= 0) /* the timed launches' hashes, on the device */
+    json_object_set_new(j, "timedHashMs", num(k->hash_ms));
   if (k->mem_waited_ns) /* queued behind other runs for device memory */
     json_object_set_new(j, "memoryWaitMs", json_real((double)k->mem_waited_ns / 1e6));
   json_t *limits =
