@@ -74,6 +74,19 @@ while read -r name arrow path _; do
   is_system "$path" || cp -L "$path" "$pack/lib/"
 done < <(shopt -s nullglob; for f in "$pack"/bin/* "$pack"/tests/* "$pack"/mutant/*/*; do ldd "$f"; done | sort -u)
 [[ $missing == 0 ]] || exit 1
+# bubblewrap and what it links beyond glibc (sys/, sys/lib/): gpu-run.sh installs it for the run
+# where the GPU machine has none, so nvcc with a request's options runs sandboxed there too.
+for at in /usr/bin/bwrap /usr/local/bin/bwrap /bin/bwrap; do
+  [[ -x $at ]] || continue
+  mkdir -p "$pack/sys/lib"
+  cp -L "$at" "$pack/sys/bwrap"
+  while read -r _ arrow path _; do
+    if [[ $arrow == "=>" && $path == /* ]] && ! is_system "$path"; then
+      cp -L "$path" "$pack/sys/lib/"
+    fi
+  done < <(ldd "$at")
+  break
+done
 
 # What the binaries need from glibc, so gpu-run.sh can say so before anything fails obscurely.
 need_glibc=$(objdump -T "$pack"/bin/* "$pack"/tests/* "$pack"/lib/* 2>/dev/null |
@@ -85,6 +98,7 @@ need_glibc=$(objdump -T "$pack"/bin/* "$pack"/tests/* "$pack"/lib/* 2>/dev/null 
   echo "glibc $need_glibc"
   parts=(bin tests lib bench share src gpu-run.sh proof_report.py)
   [[ -d $pack/mutant ]] && parts+=(mutant)
+  [[ -d $pack/sys ]] && parts+=(sys)
   (cd "$pack" && find "${parts[@]}" -type f | sort | xargs sha256sum)
 } >"$pack/MANIFEST"
 # NO_TARBALL=1: the folder only (the device tool carries a folder; the rehearsal needs no archive).

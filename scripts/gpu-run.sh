@@ -26,7 +26,6 @@ export UPSKILLD_PYREF_HELPER=$pack/share/upskilld-pyref.py UPK_SOURCE_ROOT=$pack
 export CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
 export UPSKILLD_WORKER_SERVER_IDLE=0 # each daemon its own workers: nothing outlives this script
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/cache HOME=$tmp/home
 mkdir -p "$XDG_CACHE_HOME" "$HOME"
 failed=0
@@ -95,6 +94,40 @@ if [[ -n $unresolved ]]; then
   echo "$unresolved" | sed 's/^/    /'
   exit 1
 fi
+
+# The sandbox nvcc needs for options a request wrote (docs/security.md, "Sandbox"): a bare GPU
+# machine has no bubblewrap, so the stream adversary's -rdc=true could only be refused there.
+# With a GPU, none installed and root, the pack's bwrap (Debian's, sys/) goes to /usr/local/bin for
+# this run, with any library of sys/lib the machine lacks in /usr/local/lib; kept only when it
+# makes a sandbox as the daemon's probe does (clean environment), removed at exit.
+installed=()
+trap 'rm -rf "$tmp"; ((${#installed[@]})) && rm -f "${installed[@]}" && ldconfig' EXIT
+sandbox_setup() {
+  local at
+  for at in /usr/bin/bwrap /usr/local/bin/bwrap /bin/bwrap; do
+    [[ -x $at ]] && echo "gpu-run: sandbox: $at (the machine's own)" && return
+  done
+  if [[ $has_gpu != 1 || $(id -u) != 0 || ! -x $pack/sys/bwrap ]]; then
+    echo "gpu-run: sandbox: none (no bubblewrap here; the pack installs its own only as root with a GPU)"
+    return
+  fi
+  install -m 755 "$pack/sys/bwrap" /usr/local/bin/bwrap && installed+=(/usr/local/bin/bwrap)
+  local lib
+  for lib in "$pack"/sys/lib/*; do
+    ldconfig -p | grep -q "/$(basename "$lib")\$" && continue
+    install -m 644 "$lib" /usr/local/lib/ && installed+=("/usr/local/lib/$(basename "$lib")")
+  done
+  ldconfig
+  local why
+  if why=$(env -i /usr/local/bin/bwrap --unshare-all --die-with-parent --ro-bind / / /usr/bin/true 2>&1); then
+    echo "gpu-run: sandbox: the pack's bubblewrap at /usr/local/bin/bwrap for this run"
+  else
+    echo "gpu-run: sandbox: none (the pack's bubblewrap cannot make one here, exit $?: ${why//$'\n'/ })"
+    rm -f "${installed[@]}" && ldconfig
+    installed=()
+  fi
+}
+sandbox_setup
 
 # A TAP program: its log, its totals; a failure is any 'not ok' or a bad exit status.
 tap() {

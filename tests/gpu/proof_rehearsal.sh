@@ -46,6 +46,8 @@ budgets=(PROOF_BUDGET=1500 BUDGET_NOTGPU=300 BUDGET_SUITE=300 BUDGET_MUTANTS=120
 rc=$?
 res=$tmp/out/gpu-proof
 check "gpu-run.sh exits 0 without a GPU (exit $rc)" test "$rc" = 0
+check "it names its sandbox, and the pack carries bubblewrap where this machine has it" sh -c \
+  "grep -q '^gpu-run: sandbox: ' '$tmp/run.log' && { test ! -x /usr/bin/bwrap || test -x '$tmp/pack/sys/bwrap'; }"
 check "it says NO GPU first and last" sh -c "head -1 '$tmp/run.log' | grep -q 'NO GPU' &&
   tail -3 '$tmp/run.log' | grep -q 'NO GPU'"
 check "junit.xml, proof.json and figures.json under \$OUT/gpu-proof" \
