@@ -89,7 +89,8 @@ for at in /usr/bin/bwrap /usr/local/bin/bwrap /bin/bwrap; do
 done
 
 # What the binaries need from glibc, so gpu-run.sh can say so before anything fails obscurely.
-need_glibc=$(objdump -T "$pack"/bin/* "$pack"/tests/* "$pack"/lib/* 2>/dev/null |
+elf=$(find "$pack/bin" "$pack/tests" "$pack/lib" "$pack/sys" -type f 2>/dev/null || true)
+need_glibc=$(echo "$elf" | xargs objdump -T 2>/dev/null |
   grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
 {
   echo "commit $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)$(
