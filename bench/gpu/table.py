@@ -9,10 +9,11 @@ import re
 import sys
 
 
-def table(fig):
+def table(fig, path):
     if not fig.get("device") or not fig.get("rows"):
         sys.exit(f"table.py: nothing measured in that run ({fig.get('skipped') or 'no rows'}); the docs keep theirs")
-    head = f"{fig['device']}, {fig.get('when', 'date not recorded')}, pack of {fig.get('pack', 'unknown')}:"
+    head = (f"{fig['device']}, {fig.get('when', 'date not recorded')}, pack of "
+            f"{fig.get('pack', 'unknown')} (`{path}`):")
     lines = [head, "", "| measure | daemon | independent reference | target |", "|---|---|---|---|"]
     for r in fig["rows"]:
         target = r["target"].replace(": MISSED", ": **missed**")
@@ -23,7 +24,7 @@ def table(fig):
 def main(argv):
     if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--docs"):
         sys.exit(__doc__)
-    text = table(json.load(open(argv[1])))
+    text = table(json.load(open(argv[1])), argv[1])
     if len(argv) == 2:
         print(text)
         return 0
