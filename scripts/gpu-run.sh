@@ -98,34 +98,40 @@ fi
 # The sandbox nvcc needs for options a request wrote (docs/security.md, "Sandbox"): a bare GPU
 # machine has no bubblewrap, so the stream adversary's -rdc=true could only be refused there.
 # With a GPU, none installed and root, the pack's bwrap (Debian's, sys/) goes to /usr/local/bin for
-# this run, with any library of sys/lib the machine lacks in /usr/local/lib; kept only when it
-# makes a sandbox as the daemon's probe does (clean environment), removed at exit.
+# this run, with any library of sys/lib the machine lacks in /usr/local/lib; kept only when the
+# daemon's own probe (`upskillctl status`) finds a sandbox, removed at exit.
 installed=()
 trap 'rm -rf "$tmp"; ((${#installed[@]})) && rm -f "${installed[@]}" && ldconfig' EXIT
+# "yes|no<TAB>what": the daemon's sandbox line.
+sandbox_status() {
+  "$UPSKILLCTL" status --json </dev/null 2>&1 | python3 -c '
+import json, sys
+text = sys.stdin.read()
+try:
+    box = json.loads(text)["sandbox"]
+    print(("yes" if box["available"] else "no") + "\t" + box["what"])
+except (ValueError, KeyError, TypeError):
+    print("no\tupskillctl status gave no answer: " + " ".join(text.split())[:300])'
+}
 sandbox_setup() {
-  local at
-  for at in /usr/bin/bwrap /usr/local/bin/bwrap /bin/bwrap; do
-    [[ -x $at ]] && echo "gpu-run: sandbox: $at (the machine's own)" && return
-  done
-  if [[ $has_gpu != 1 || $(id -u) != 0 || ! -x $pack/sys/bwrap ]]; then
-    echo "gpu-run: sandbox: none (no bubblewrap here; the pack installs its own only as root with a GPU)"
-    return
+  if [[ $has_gpu == 1 && $(id -u) == 0 && -x $pack/sys/bwrap && ! -x /usr/bin/bwrap &&
+    ! -x /usr/local/bin/bwrap && ! -x /bin/bwrap ]]; then
+    install -m 755 "$pack/sys/bwrap" /usr/local/bin/bwrap && installed+=(/usr/local/bin/bwrap)
+    local lib
+    for lib in "$pack"/sys/lib/*; do
+      ldconfig -p | grep -q "/$(basename "$lib")\$" && continue
+      install -m 644 "$lib" /usr/local/lib/ && installed+=("/usr/local/lib/$(basename "$lib")")
+    done
+    ldconfig
   fi
-  install -m 755 "$pack/sys/bwrap" /usr/local/bin/bwrap && installed+=(/usr/local/bin/bwrap)
-  local lib
-  for lib in "$pack"/sys/lib/*; do
-    ldconfig -p | grep -q "/$(basename "$lib")\$" && continue
-    install -m 644 "$lib" /usr/local/lib/ && installed+=("/usr/local/lib/$(basename "$lib")")
-  done
-  ldconfig
-  local why
-  if why=$(env -i /usr/local/bin/bwrap --unshare-all --die-with-parent --ro-bind / / /usr/bin/true 2>&1); then
-    echo "gpu-run: sandbox: the pack's bubblewrap at /usr/local/bin/bwrap for this run"
-  else
-    echo "gpu-run: sandbox: none (the pack's bubblewrap cannot make one here, exit $?: ${why//$'\n'/ })"
+  local status
+  status=$(sandbox_status)
+  if [[ $status != yes* ]] && ((${#installed[@]})); then
     rm -f "${installed[@]}" && ldconfig
     installed=()
+    status+=" (the pack's bubblewrap, installed for the run, was removed again)"
   fi
+  echo "gpu-run: sandbox: ${status#*$'\t'}"
 }
 sandbox_setup
 
